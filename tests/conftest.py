@@ -1,0 +1,122 @@
+"""Fixtures: the real app on a real SQLite file, and a real `tracediff serve` process."""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from webapp import create_app
+from webapp.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_traces"
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "tracediff.db"
+
+
+@pytest.fixture
+def app(db_path):
+    return create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off"})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def store(db_path):
+    opened = Store(db_path)
+    yield opened
+    opened.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer:
+    """`tracediff serve` running as a real process group on a free port."""
+
+    def __init__(self, db_path: Path, env: dict | None = None, args=(), workers: int = 2):
+        self.db_path = Path(db_path)
+        self.env = env or {}
+        self.args = list(args)
+        self.workers = workers
+        self.process = None
+        self.log_path = self.db_path.with_suffix(".log")
+
+    def start(self, timeout: float = 30):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "TRACEDIFF_DATABASE": str(self.db_path), **self.env}
+        tracediff = shutil.which("tracediff")
+        command = [tracediff] if tracediff else [sys.executable, "-m", "webapp"]
+        command += ["serve", "--port", str(self.port),
+                   "--workers", str(self.workers), *self.args]
+        self.log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                        start_new_session=True, cwd=ROOT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.url + "/api/v1/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not start: {self.log_path.read_text()[-2000:]}")
+
+    def signal(self, signum):
+        os.killpg(self.process.pid, signum)
+
+    def kill(self):
+        """SIGKILL the whole process group (master and workers)."""
+        self.signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.log.close()
+
+    def logs(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    server = LiveServer(tmp_path / "live.db").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def make_server(tmp_path):
+    """Start servers with custom settings; all are stopped at the end."""
+    started = []
+
+    def make(db_name="live.db", **kwargs):
+        server = LiveServer(tmp_path / db_name, **kwargs).start()
+        started.append(server)
+        return server
+
+    yield make
+    for server in started:
+        server.stop()

@@ -1,0 +1,151 @@
+"""The JSON API through the Flask test client, on a real SQLite file."""
+import orjson
+import pytest
+
+from webapp import create_app
+
+from helpers import TRACE, envelope, ndjson, order_call
+
+
+def post(client, body: bytes, **headers):
+    return client.post("/api/v1/ingest", data=body, headers=headers)
+
+
+def assert_error_shape(response, status, code=None):
+    assert response.status_code == status
+    error = response.get_json()["error"]
+    assert set(error) == {"code", "message", "retryable"}
+    assert isinstance(error["message"], str) and error["message"]
+    if code:
+        assert error["code"] == code
+    return error
+
+
+@pytest.mark.parametrize("framing", ["object", "array", "ndjson"])
+def test_ingest_takes_one_object_an_array_or_ndjson_whatever_the_content_type(client, framing):
+    events = order_call()
+    body = {"object": orjson.dumps(events[0]), "array": orjson.dumps(events),
+            "ndjson": ndjson(*events)}[framing]
+    response = post(client, body, **{"Content-Type": "application/x-www-form-urlencoded"})
+    assert response.status_code == 200
+    assert response.get_json() == {"accepted": 1 if framing == "object" else 3, "duplicates": 0, "rejected": []}
+
+
+def test_one_bad_event_does_not_drop_the_good_ones(client, store):
+    bad = {"trace_id": TRACE, "snapshot": "argumentz", "payload": {}}
+    response = post(client, ndjson(order_call()[0], bad, order_call()[1]))
+    body = response.get_json()
+    assert response.status_code == 200
+    assert body["accepted"] == 2
+    [rejected] = body["rejected"]
+    assert rejected["index"] == 1 and rejected["retryable"] is False and "argumentz" in rejected["message"]
+    assert store.count_events() == 2
+    assert len(store.quarantine()) == 1
+
+
+def test_a_resent_batch_is_counted_as_duplicates(client, store):
+    post(client, ndjson(*order_call()))
+    again = post(client, ndjson(*order_call())).get_json()
+    assert (again["accepted"], again["duplicates"]) == (0, 3)
+    assert store.count_events() == 3
+
+
+@pytest.mark.parametrize("body", [b"", b"not json at all", b"{\"trace_id\": ", b"\xff\xfe\x00"])
+def test_an_unparseable_body_gets_422_and_stores_nothing(client, store, body):
+    assert_error_shape(post(client, body), 422)
+    assert store.count_events() == 0
+
+
+@pytest.mark.parametrize("event, word", [
+    ({"snapshot": "arguments", "payload": {}}, "trace_id"),
+    ({"trace_id": TRACE, "payload": {}}, "snapshot"),
+    ({"trace_id": TRACE, "snapshot": "arguments"}, "payload"),
+    ({"trace_id": "x" * 129, "snapshot": "arguments", "payload": {}}, "trace_id"),
+    ({"trace_id": TRACE, "snapshot": "reply", "payload": {}}, "snapshot"),
+])
+def test_an_event_missing_a_required_field_is_rejected_with_a_reason(client, store, event, word):
+    body = post(client, orjson.dumps([event])).get_json()
+    assert body["accepted"] == 0
+    assert word in body["rejected"][0]["message"]
+    assert store.count_events() == 0
+
+
+def test_a_body_over_the_size_limit_gets_413_in_the_error_shape(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "ANALYZER": "off",
+                      "MAX_BODY_BYTES": 1000})
+    response = app.test_client().post("/api/v1/ingest", data=b"[" + b" " * 2000 + b"]")
+    assert_error_shape(response, 413, "request_entity_too_large")
+
+
+def test_trace_detail_returns_calls_snapshots_validation_and_findings(client):
+    post(client, ndjson(*order_call(limit_sent="5")))
+    trace = client.get(f"/api/v1/traces/{TRACE}").get_json()
+    assert trace["trace_id"] == TRACE
+    [call] = trace["calls"]
+    assert call["call_id"] == "call_01" and call["tool"] == "findOrders"
+    assert set(call["snapshots"]) == {"arguments", "request", "response"}
+    assert call["snapshots"]["arguments"]["payload"] == {"status": "paid", "limit": 5}
+    assert set(call["validation"]) == {"arguments", "request", "response"}
+    [finding] = [f for f in call["findings"] if f["kind"] == "type_changed"]
+    assert finding["left"] == {"snapshot": "arguments", "path": "/limit"}
+    assert finding["right"] == {"snapshot": "request", "path": "/limit"}
+
+
+def test_an_unknown_trace_is_a_404_in_the_error_shape(client):
+    assert_error_shape(client.get("/api/v1/traces/nope"), 404, "trace_not_found")
+
+
+def test_unknown_api_path_and_wrong_method_use_the_error_shape(client):
+    assert_error_shape(client.get("/api/v1/nothing-here"), 404)
+    assert_error_shape(client.get("/api/v1/ingest"), 405)
+
+
+def test_trace_list_is_newest_first_and_pages_with_a_cursor(client):
+    for n in range(3):
+        post(client, ndjson(envelope(trace_id=f"{n:032x}", ts=f"2026-11-2{n}T09:00:00Z")))
+    first = client.get("/api/v1/traces?limit=2").get_json()
+    assert [t["trace_id"][-1] for t in first["traces"]] == ["2", "1"]
+    assert set(first["traces"][0]) >= {"trace_id", "tools", "snapshots", "last_seen"}
+    rest = client.get(f"/api/v1/traces?limit=2&cursor={first['next_cursor']}").get_json()
+    assert [t["trace_id"][-1] for t in rest["traces"]] == ["0"] and rest["next_cursor"] is None
+
+
+def test_a_forged_cursor_is_a_400(client):
+    assert_error_shape(client.get("/api/v1/traces?cursor=%%%"), 400, "bad_cursor")
+
+
+CONTRACT = {
+    "arguments_schema": {"type": "object", "properties": {"limit": {"type": "integer"}}},
+    "request_schema": {"type": "object", "properties": {"limit": {"type": "integer"}}},
+    "mapping": [{"arguments": "/limit", "request": "/limit"}],
+}
+
+
+def test_tool_contracts_can_be_put_read_listed_and_deleted(client):
+    assert client.put("/api/v1/tools/findOrders", json=CONTRACT).status_code == 200
+    assert client.get("/api/v1/tools/findOrders").get_json()["request_schema"] == CONTRACT["request_schema"]
+    assert [t["name"] for t in client.get("/api/v1/tools").get_json()["tools"]] == ["findOrders"]
+    assert client.delete("/api/v1/tools/findOrders").status_code == 204
+    assert_error_shape(client.get("/api/v1/tools/findOrders"), 404, "tool_not_found")
+
+
+def test_a_bad_schema_is_refused_with_what_is_wrong(client):
+    bad = {"arguments_schema": {"type": "object", "properties": {"limit": {"type": "integr"}}}}
+    error = assert_error_shape(client.put("/api/v1/tools/findOrders", json=bad), 400, "bad_contract")
+    assert "integr" in error["message"]
+
+
+def test_a_contract_makes_the_request_validate_and_errors_carry_json_pointers(client):
+    client.put("/api/v1/tools/findOrders", json=CONTRACT)
+    post(client, ndjson(*order_call(limit_sent="5")))
+    call = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"][0]
+    request = call["validation"]["request"]
+    assert request["valid"] is False and request["schema"]
+    assert [e["path"] for e in request["errors"]] == ["/limit"]
+    assert call["validation"]["arguments"]["valid"] is True
+
+
+def test_importing_anthropic_tool_definitions_creates_contracts(client):
+    tools = [{"name": "sendEmail", "description": "Send", "input_schema": {"type": "object"}}]
+    assert client.post("/api/v1/tools/import", json=tools).get_json() == {"imported": ["sendEmail"]}
+    assert client.get("/api/v1/tools/sendEmail").get_json()["arguments_schema"] == {"type": "object"}

@@ -1,0 +1,183 @@
+"""Redaction before storage: secrets under known keys and secret-looking values become a marker."""
+import copy
+
+import pytest
+
+from tests.helpers import envelope, ndjson
+from webapp import create_app
+from webapp.ingest.model import Event
+from webapp.redact import REDACTED, Redactor, looks_like_card, luhn_ok
+
+JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+       "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U")
+
+
+@pytest.fixture
+def redactor():
+    return Redactor()
+
+
+@pytest.mark.parametrize("key", [
+    "apiKey", "API-KEY", "api_key", "x-api-key", "X-Api-Key", "Authorization", "password",
+    "Passwd", "client_secret", "clientSecret", "token", "access_token", "refreshToken",
+    "id_token", "cookie", "Set-Cookie", "private_key", "credentials", "session", "db_password",
+    "github_token", "X-Auth-Token", "webhookSecret", "Proxy-Authorization",
+])
+def test_values_under_secret_keys_are_redacted_whatever_the_case_and_separators(redactor, key):
+    assert redactor.value({key: "hunter2", "other": "kept"}) == {key: REDACTED, "other": "kept"}
+
+
+@pytest.mark.parametrize("key", [
+    "max_tokens", "maxTokens", "tokens_used", "token_count", "prompt_tokens", "total_tokens",
+    "max_completion_tokens", "next_page_token", "pageToken", "stop_token", "tokenizer",
+    "token_type", "primary_key", "idempotency_key", "keywords", "session_count", "author",
+])
+def test_counters_cursors_and_ordinary_keys_are_not_redacted(redactor, key):
+    assert redactor.value({key: "value-123"}) == {key: "value-123"}
+
+
+def test_a_secret_key_redacts_a_whole_object_or_list(redactor):
+    payload = {"credentials": {"user": "ann", "pass": "x"}, "cookie": ["a=1", "b=2"]}
+    assert redactor.value(payload) == {"credentials": REDACTED, "cookie": REDACTED}
+
+
+def test_null_false_and_empty_secrets_stay_visible(redactor):
+    payload = {"token": None, "password": "", "secret": False, "api_key": {}}
+    assert redactor.value(payload) == payload
+
+
+@pytest.mark.parametrize("secret", [
+    "Bearer abc", "bearer eyJraWQiOiJ4In0", "Basic dXNlcjpwYXNzd29yZA==", JWT,
+    "sk-proj-4bf92f3577b34da6a3ce929d", "sk-ant-api03-AbC123dEf456GhI789jKl",
+    "ghp_" + "a1B2c3D4e5" * 4, "xoxb-123456789012-abcdefghij", "AKIAIOSFODNN7EXAMPLE",
+    "4111 1111 1111 1111", "5555-5555-5555-4444", "378282246310005",
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
+])
+def test_secret_looking_values_are_redacted_under_any_key(redactor, secret):
+    assert redactor.value({"note": secret}) == {"note": REDACTED}
+
+
+def test_a_card_number_sent_as_a_json_number_is_redacted(redactor):
+    assert redactor.value({"n": 4111111111111111}) == {"n": REDACTED}
+
+
+@pytest.mark.parametrize("ordinary", [
+    "1234567890123456",          # fails Luhn
+    "4111111111111112",          # a Visa prefix, but fails Luhn
+    "9780306406157",             # an ISBN-13: no card issuer starts with 9
+    "41111111111111111111",      # 20 digits: an id, not a card
+    "v1.4111111111111111",       # digits inside a version string
+    "risk-assessment-for-customer-accounts-2024",  # contains "sk-" inside a word
+    "2026-08-20T09:00:00Z", "Bearer", "a basic information request for the order",
+])
+def test_ordinary_values_are_kept(redactor, ordinary):
+    assert redactor.value({"note": ordinary}) == {"note": ordinary}
+
+
+def test_timestamps_and_ids_as_numbers_are_kept(redactor):
+    payload = {"ts_ms": 1724140800000, "order_id": 1234567890123456, "amount": 4111.11}
+    assert redactor.value(payload) == payload
+
+
+def test_a_secret_inside_text_is_cut_out_and_the_text_kept(redactor):
+    text = "charge card 4111-1111-1111-1111 with key sk-abc123def456ghi789jkl0 today"
+    assert redactor.value(text) == f"charge card {REDACTED} with key {REDACTED} today"
+
+
+def test_secret_query_parameters_and_form_fields_are_redacted(redactor):
+    assert redactor.value("https://api.example.com/o?access_token=abc&page=2") == (
+        f"https://api.example.com/o?access_token={REDACTED}&page=2")
+    assert redactor.value("grant_type=client_credentials&client_secret=s3cr3t") == (
+        f"grant_type=client_credentials&client_secret={REDACTED}")
+
+
+def test_extra_keys_are_added_to_the_built_in_list():
+    redactor = Redactor(["tenant-pin", "SSN"])
+    payload = {"tenantPin": "1234", "ssn": "078-05-1120", "password": "x", "name": "ann"}
+    assert redactor.value(payload) == {"tenantPin": REDACTED, "ssn": REDACTED,
+                                       "password": REDACTED, "name": "ann"}
+
+
+def test_the_input_value_is_left_unchanged(redactor):
+    payload = {"a": [{"password": "x"}], "b": {"token": "y"}}
+    before = copy.deepcopy(payload)
+    redactor.value(payload)
+    assert payload == before
+
+
+def test_nesting_far_deeper_than_the_recursion_limit_is_handled(redactor):
+    deep = leaf = {}
+    for _ in range(5000):
+        leaf["child"] = {}
+        leaf = leaf["child"]
+    leaf["password"] = "x"
+    result = redactor.value(deep)
+    for _ in range(5000):
+        result = result["child"]
+    assert result == {"password": REDACTED}
+
+
+def test_an_event_has_its_payload_headers_url_and_meta_redacted(redactor):
+    event = Event(event_id="e1", trace_id="t1", call_id="c1", snapshot="request",
+                  payload={"query": "paid", "api_key": "k"},
+                  http={"method": "POST", "url": "https://x.example/?token=abc",
+                        "headers": {"Authorization": "Bearer abcdef", "Accept": "application/json"}},
+                  meta={"cookie": "sid=1"})
+    result = redactor.event(event)
+    assert result.payload == {"query": "paid", "api_key": REDACTED}
+    assert result.http["headers"] == {"Authorization": REDACTED, "Accept": "application/json"}
+    assert result.http["url"] == f"https://x.example/?token={REDACTED}"
+    assert result.meta == {"cookie": REDACTED}
+    assert (result.event_id, result.trace_id, result.snapshot) == ("e1", "t1", "request")
+
+
+def test_broken_json_text_of_a_rejected_record_is_redacted(redactor):
+    cut = '{"trace_id": "t", "payload": {"password": "hunter2", "q": "Bearer abcdefghijklmnop12'
+    assert "hunter2" not in redactor.text(cut)
+    assert "abcdefghijklmnop12" not in redactor.text(cut)
+    assert '"trace_id": "t"' in redactor.text(cut)
+
+
+def test_luhn_and_card_checks():
+    assert luhn_ok("79927398713") and not luhn_ok("79927398710")
+    assert looks_like_card("4012 8888 8888 1881") and not looks_like_card("4012 8888 8888 1882")
+
+
+def test_secrets_sent_to_the_api_are_never_stored(client):
+    event = envelope("request", {"password": "hunter2", "limit": 5, "max_tokens": 100},
+                     http={"headers": {"Authorization": "Bearer sk-live-abcdef"}})
+    assert client.post("/api/v1/ingest", data=ndjson(event)).status_code == 200
+    call = client.get(f"/api/v1/traces/{event['trace_id']}").get_json()["calls"][0]
+    request = call["snapshots"]["request"]
+    assert request["payload"] == {"password": REDACTED, "limit": 5, "max_tokens": 100}
+    assert request["http"]["headers"] == {"Authorization": REDACTED}
+
+
+def test_redaction_can_be_switched_off_and_extended_by_settings(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "a.db"), "ANALYZER": "off",
+                      "REDACT": False})
+    client = app.test_client()
+    client.post("/api/v1/ingest", data=ndjson(envelope(payload={"password": "plain"})))
+    call = client.get(f"/api/v1/traces/{envelope()['trace_id']}").get_json()["calls"][0]
+    assert call["snapshots"]["arguments"]["payload"] == {"password": "plain"}
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "b.db"), "ANALYZER": "off",
+                      "REDACT_KEYS": "customer_email"})
+    client = app.test_client()
+    client.post("/api/v1/ingest", data=ndjson(envelope(payload={"customerEmail": "a@b.c"})))
+    call = client.get(f"/api/v1/traces/{envelope()['trace_id']}").get_json()["calls"][0]
+    assert call["snapshots"]["arguments"]["payload"] == {"customerEmail": REDACTED}
+
+
+def test_a_field_redacted_in_arguments_and_request_produces_no_finding(redactor):
+    analysis = pytest.importorskip("webapp.analysis")
+    if not hasattr(analysis, "analyze_call"):
+        pytest.skip("the analysis engine does not exist yet")
+    arguments = redactor.value({"query": "paid", "api_key": "key-from-the-model"})
+    request = redactor.value({"query": "paid", "api_key": "key-added-by-the-mapping"})
+    snapshots = {"arguments": {"payload": arguments}, "request": {"payload": request},
+                 "response": None}
+    result = analysis.analyze_call(snapshots, None)
+    paths = [finding.get("path") for finding in result["findings"]]
+    assert "/api_key" not in paths
+    assert result["findings"] == []

@@ -1,0 +1,248 @@
+"""The bundled sample traces are valid envelopes, and their contracts agree with what the README claims."""
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+
+import jsonschema
+import pytest
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
+CONTRACTS = SAMPLES / "contracts"
+TRACE_FILES = sorted(SAMPLES.glob("*.ndjson"))
+SNAPSHOTS = {"arguments", "request", "response"}
+# The error envelope issue 3 documents for contracts that declare no error_schema.
+DEFAULT_ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {"code": {"type": "string"}, "message": {"type": "string"}, "retryable": {"type": "boolean"}},
+    "required": ["code", "message", "retryable"],
+}
+FINDING_KINDS = {
+    "renamed", "case_changed", "moved", "type_changed", "enum_changed", "format_changed", "scaled",
+    "value_changed", "dropped", "added", "echo_mismatch", "error_shape", "status_mismatch", "invalid_json",
+}
+NOT_JSON = "(not JSON)"
+
+
+def read_events(path):
+    """Return the events of one NDJSON file."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def load_json(path):
+    """Return the parsed content of a JSON file."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def readme_rows():
+    """Return the README table as {file name: {column header: cell}}."""
+    lines = [ln for ln in (SAMPLES / "README.md").read_text(encoding="utf-8").splitlines() if ln.startswith("|")]
+    split = lambda ln: [cell.strip() for cell in ln.strip().strip("|").split("|")]  # noqa: E731
+    header = split(lines[0])
+    rows = [dict(zip(header, split(ln))) for ln in lines[2:]]
+    return {row["File"].strip("`"): row for row in rows}
+
+
+def contracts():
+    """Return the native contracts (PUT bodies plus name) by tool name."""
+    found = (load_json(p) for p in sorted(CONTRACTS.glob("*.json")))
+    return {c["name"]: c for c in found if isinstance(c, dict) and "arguments_schema" in c}
+
+
+def validator(schema):
+    """Build a format-checking validator, Draft 7 unless the schema names its dialect."""
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+def pointer(parts):
+    """Return the JSON Pointer of a sequence of keys and indexes."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def error_pointers(error):
+    """Return the pointers an error is about: its path, or the unexpected or missing keys under it."""
+    base = list(error.absolute_path)
+    if error.validator == "additionalProperties":
+        return [pointer(base + [k]) for k in error.instance if k not in error.schema.get("properties", {})]
+    if error.validator == "required":
+        return [pointer(base + [k]) for k in error.validator_value if k not in error.instance]
+    return [pointer(base)]
+
+
+def current_snapshots(events):
+    """Return {(call_id, snapshot): event}, keeping the latest version of each snapshot."""
+    current = {}
+    for ev in sorted(events, key=lambda e: datetime.fromisoformat(e["ts"])):
+        current[(ev.get("call_id", ""), ev["snapshot"])] = ev
+    return current
+
+
+def schema_for(contract, event):
+    """Return the schema a snapshot must meet: error schema for a 4xx/5xx response."""
+    if event["snapshot"] == "response" and event["http"]["status_code"] >= 400:
+        return contract.get("error_schema", DEFAULT_ERROR_SCHEMA)
+    return contract[event["snapshot"] + "_schema"]
+
+
+def schema_problems(path):
+    """Return {snapshot: [pointers of schema errors]} for the current snapshots of a trace file."""
+    problems = {}
+    for ev in current_snapshots(read_events(path)).values():
+        payload = ev["payload"]
+        if isinstance(payload, str):
+            try:
+                payload = json.loads(payload)
+            except json.JSONDecodeError:
+                problems.setdefault(ev["snapshot"], []).append(NOT_JSON)
+                continue
+        errors = validator(schema_for(contracts()[ev["tool"]], ev)).iter_errors(payload)
+        found = [p for e in errors for p in error_pointers(e)]
+        if found:
+            problems.setdefault(ev["snapshot"], []).extend(found)
+    return problems
+
+
+def test_there_are_at_least_twelve_distinct_traces_one_per_file():
+    trace_ids = [{ev["trace_id"] for ev in read_events(p)} for p in TRACE_FILES]
+    assert all(len(ids) == 1 for ids in trace_ids)
+    assert len(set().union(*trace_ids)) == len(TRACE_FILES) >= 12
+
+
+@pytest.mark.parametrize("path", TRACE_FILES, ids=lambda p: p.name)
+def test_every_line_is_an_envelope_v1_event(path):
+    assert re.fullmatch(r"\d\d-[a-z]+(-[a-z0-9]+)+\.ndjson", path.name)
+    for ev in read_events(path):
+        assert isinstance(ev, dict)
+        assert isinstance(ev["trace_id"], str) and 1 <= len(ev["trace_id"]) <= 128
+        assert re.fullmatch(r"[0-9a-f]{32}", ev["trace_id"])
+        assert ev["snapshot"] in SNAPSHOTS
+        assert "payload" in ev
+        assert re.fullmatch(r"call_\d\d", ev["call_id"])
+        assert ev["ts"].endswith("Z") and datetime.fromisoformat(ev["ts"]).year == 2026
+        assert isinstance(ev.get("event_id", ""), str)
+        if ev["snapshot"] != "arguments":
+            assert {"method", "url", "headers"} <= set(ev["http"])
+        if ev["snapshot"] == "response":
+            assert isinstance(ev["http"]["status_code"], int)
+
+
+def test_every_trace_file_has_a_row_in_the_readme_and_every_row_a_file():
+    assert set(readme_rows()) == {p.name for p in TRACE_FILES}
+
+
+def test_readme_findings_are_kinds_from_the_closed_list_or_clean():
+    for row in readme_rows().values():
+        finding = row["Finding expected"].strip("`")
+        assert finding.startswith("clean") or finding in FINDING_KINDS, finding
+
+
+def test_samples_show_each_mapping_bug_kind_and_several_clean_calls():
+    findings = [row["Finding expected"].strip("`") for row in readme_rows().values()]
+    expected = FINDING_KINDS - {"case_changed", "moved", "value_changed"}
+    assert expected <= set(findings)
+    assert sum(f.startswith("clean") for f in findings) >= 5
+
+
+def test_every_tool_in_the_traces_has_a_contract():
+    tools = {ev["tool"] for p in TRACE_FILES for ev in read_events(p)}
+    assert tools <= set(contracts())
+
+
+@pytest.mark.parametrize("name", sorted(contracts()))
+def test_contract_schemas_are_valid_json_schemas(name):
+    contract = contracts()[name]
+    assert (CONTRACTS / f"{name}.json").exists()
+    for key in ("arguments_schema", "request_schema", "response_schema", "error_schema"):
+        if key in contract:
+            schema = contract[key]
+            jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator).check_schema(schema)
+
+
+def declares(schema, ptr):
+    """Tell whether an object schema declares the property a JSON Pointer names."""
+    for token in ptr.split("/")[1:]:
+        schema = schema.get("items", {}) if token.isdigit() else schema.get("properties", {}).get(token)
+        if schema is None:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("name", sorted(contracts()))
+def test_declared_mappings_name_properties_of_both_schemas(name):
+    contract = contracts()[name]
+    for pair in contract["mapping"]:
+        assert declares(contract["arguments_schema"], pair["arguments"])
+        assert declares(contract["request_schema"], pair["request"])
+
+
+@pytest.mark.parametrize("name", sorted(readme_rows()))
+def test_snapshots_break_their_contract_exactly_where_the_readme_says(name):
+    row = readme_rows()[name]
+    claim = row["Schema break"].strip("`")
+    problems = schema_problems(SAMPLES / name)
+    if claim == "-":
+        assert problems == {}
+        return
+    snapshot, where = claim.split(" ", 1)
+    assert set(problems) == {snapshot}
+    assert where in problems[snapshot]
+
+
+def test_clean_traces_claim_no_schema_break():
+    for row in readme_rows().values():
+        if row["Finding expected"].startswith("clean"):
+            assert row["Schema break"] == "-", row["File"]
+
+
+def test_anthropic_tools_file_lists_every_contract_input_schema():
+    tools = load_json(CONTRACTS / "anthropic-tools.json")
+    assert all(set(tool) == {"name", "description", "input_schema"} for tool in tools)
+    assert {t["name"]: t["input_schema"] for t in tools} == {n: c["arguments_schema"] for n, c in contracts().items()}
+
+
+def walk_refs(node):
+    """Yield every $ref value in a JSON document."""
+    if isinstance(node, dict):
+        yield from ([node["$ref"]] if "$ref" in node else [])
+        for value in node.values():
+            yield from walk_refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from walk_refs(value)
+
+
+@pytest.mark.parametrize("file_name, version", [("billing.openapi.json", "3.1"), ("tasks.openapi.json", "3.0")])
+def test_openapi_documents_name_sample_tools_and_their_refs_resolve(file_name, version):
+    doc = load_json(CONTRACTS / file_name)
+    assert doc["openapi"].startswith(version)
+    operation_ids = {op["operationId"] for item in doc["paths"].values() for op in item.values()}
+    assert operation_ids & set(contracts())
+    registry = Registry().with_resource("urn:doc", DRAFT202012.create_resource(doc))
+    for ref in walk_refs(doc):
+        assert registry.resolver("urn:doc").lookup("urn:doc" + ref).contents is not None
+
+
+def test_billing_openapi_create_invoice_agrees_with_the_sample_calls():
+    doc = load_json(CONTRACTS / "billing.openapi.json")
+    registry = Registry().with_resource("urn:billing", DRAFT202012.create_resource(doc))
+    op = "urn:billing#/paths/~1v1~1invoices/post"
+    body = "/content/application~1json/schema"
+
+    def check(ref, payload):
+        cls = jsonschema.Draft202012Validator
+        return list(cls({"$ref": op + ref + body}, registry=registry, format_checker=cls.FORMAT_CHECKER).iter_errors(payload))
+
+    clean = current_snapshots(read_events(SAMPLES / "05-invoices-clean-declared-rename.ndjson"))
+    assert check("/requestBody", clean[("call_01", "request")]["payload"]) == []
+    assert check("/responses/201", clean[("call_01", "response")]["payload"]) == []
+    outage = current_snapshots(read_events(SAMPLES / "07-invoices-503-without-retryable.ndjson"))
+    assert [e.validator for e in check("/responses/503", outage[("call_01", "response")]["payload"])] == ["required"]
+
+
+@pytest.mark.parametrize("file_name", ["billing.openapi.json", "tasks.openapi.json"])
+def test_openapi_documents_pass_the_openapi_spec_validator(file_name):
+    spec_validator = pytest.importorskip("openapi_spec_validator")
+    spec_validator.validate(load_json(CONTRACTS / file_name))

@@ -1,0 +1,103 @@
+"""The store: events kept once, versions, current snapshots, analysis bookkeeping."""
+from webapp.ingest import parse_body
+from webapp.store import Store
+from webapp.store.filters import TraceQuery
+
+from helpers import TRACE, envelope, ndjson, order_call
+
+
+def add(store: Store, *events):
+    return store.add_events(parse_body(ndjson(*events)).events)
+
+
+def test_a_batch_is_stored_and_grouped_into_one_call(store):
+    result = add(store, *order_call())
+    assert (result.accepted, result.duplicates) == (3, 0)
+    trace = store.get_trace(TRACE)
+    call = trace["calls"][0]
+    assert call["tool"] == "findOrders" and call["status_code"] == 200
+    assert call["snapshots"]["request"]["payload"] == {"status": "paid", "limit": 5}
+    assert call["snapshots"]["request"]["http"]["method"] == "POST"
+
+
+def test_resending_an_event_stores_it_once_and_counts_a_duplicate(store):
+    add(store, *order_call())
+    result = add(store, *order_call())
+    assert (result.accepted, result.duplicates) == (0, 3)
+    assert store.count_events() == 3
+
+
+def test_a_later_version_becomes_current_and_earlier_ones_are_kept(store):
+    add(store, envelope("request", {"limit": "5"}, ts="2026-11-20T09:00:01Z"))
+    add(store, envelope("request", {"limit": 5}, ts="2026-11-20T09:05:00Z"))
+    call = store.get_trace(TRACE)["calls"][0]
+    assert call["snapshots"]["request"]["payload"] == {"limit": 5}
+    assert call["versions"]["request"] == 2
+    versions = store.snapshot_versions(TRACE, "call_01", "request")
+    assert [v["payload"] for v in versions] == [{"limit": 5}, {"limit": "5"}]
+
+
+def test_a_late_event_with_an_older_timestamp_does_not_replace_the_current_version(store):
+    add(store, envelope("request", {"limit": 5}, ts="2026-11-20T09:05:00Z"))
+    add(store, envelope("request", {"limit": "5"}, ts="2026-11-20T09:00:01Z"))
+    assert store.get_trace(TRACE)["calls"][0]["snapshots"]["request"]["payload"] == {"limit": 5}
+
+
+def test_a_new_snapshot_marks_the_call_for_analysis_and_a_stale_analysis_is_refused(store):
+    add(store, order_call()[0])
+    [pending] = store.claim_pending()
+    add(store, order_call()[1])
+    analysis = {"findings": [], "summary": {}, "worst": None}
+    assert store.save_analysis(TRACE, "call_01", pending["version"], analysis) is False
+    [again] = store.claim_pending() or store.pending_calls(TRACE)
+    assert store.save_analysis(TRACE, "call_01", again["version"], analysis) is True
+    assert store.pending_calls(TRACE) == []
+
+
+def test_claimed_calls_are_not_handed_to_a_second_worker(store):
+    add(store, *order_call())
+    assert len(store.claim_pending()) == 1
+    assert store.claim_pending() == []
+
+
+def test_traces_list_newest_first_with_a_keyset_cursor(store):
+    for n in range(5):
+        add(store, envelope(trace_id=f"{n:032x}", ts=f"2026-11-2{n}T09:00:00Z"))
+    first, cursor = store.find_traces(TraceQuery(limit=2))
+    assert [t["trace_id"][-1] for t in first] == ["4", "3"]
+    second, cursor = store.find_traces(TraceQuery(limit=2), cursor)
+    third, cursor = store.find_traces(TraceQuery(limit=2), cursor)
+    assert [t["trace_id"][-1] for t in second + third] == ["2", "1", "0"]
+    assert cursor is None
+
+
+def test_trace_summary_says_which_snapshots_arrived(store):
+    add(store, *order_call()[:2])
+    [summary], _ = store.find_traces(TraceQuery())
+    assert summary["snapshots"] == {"arguments": True, "request": True, "response": False}
+    assert summary["tools"] == ["findOrders"]
+    missing, _ = store.find_traces(TraceQuery(missing="response"))
+    assert [t["trace_id"] for t in missing] == [TRACE]
+    assert store.find_traces(TraceQuery(missing="request"))[0] == []
+
+
+def test_rejected_records_are_kept_in_quarantine(store):
+    batch = parse_body(ndjson(envelope(), {"trace_id": "x", "snapshot": "bogus", "payload": 1}))
+    store.add_events(batch.events, batch.rejected)
+    [row] = store.quarantine()
+    assert row["code"] and "bogus" in row["raw"]
+
+
+def test_prune_deletes_only_old_traces(store):
+    add(store, envelope(trace_id="a" * 32, ts="2020-01-01T00:00:00Z"))
+    add(store, envelope(trace_id="b" * 32, ts="2026-11-29T00:00:00Z"))
+    assert store.prune("2026-01-01T00:00:00Z", batch=1) == 1
+    assert store.get_trace("a" * 32) is None and store.get_trace("b" * 32) is not None
+    assert store.count_events() == 1
+
+
+def test_schema_creation_is_idempotent(db_path):
+    Store(db_path).close()
+    again = Store(db_path)
+    assert again.count_traces() == 0
+    assert again.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

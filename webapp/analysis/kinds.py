@@ -1,0 +1,74 @@
+"""The closed list of finding kinds, severities, and the finding record itself."""
+
+FINDING_KINDS = (
+    ("renamed", "the same value sits under another key that the mapping does not declare"),
+    ("case_changed", "the key differs only in case style (camelCase, snake_case, kebab-case, PascalCase)"),
+    ("moved", "the same key and value sit at another nesting level"),
+    ("type_changed", "same meaning, other JSON type (5 -> \"5\", true -> \"true\", a list joined into a string)"),
+    ("enum_changed", "a string changed only by case or separators (\"paid\" -> \"PAID\")"),
+    ("format_changed", "the same date, time or number written another way"),
+    ("scaled", "a number multiplied or divided by a power of ten (cents vs units, s vs ms)"),
+    ("value_changed", "the counterpart holds a different value"),
+    ("dropped", "an argument that reaches the request nowhere"),
+    ("added", "a request field that comes from no argument"),
+    ("echo_mismatch", "the response echoes a request field with another value"),
+    ("error_shape", "an error response (4xx/5xx) that breaks the error schema"),
+    ("status_mismatch", "a 2xx status with an error body, or a 4xx/5xx with a success body"),
+    ("invalid_json", "a snapshot logged as a string that should hold JSON but does not parse"),
+)
+KIND_NAMES = tuple(kind for kind, _ in FINDING_KINDS)
+SEVERITIES = ("error", "warning", "info")
+_RANK = {"error": 0, "warning": 1, "info": 2}
+
+_ENVELOPE = {
+    "code": {"type": "string"},
+    "message": {"type": "string"},
+    "retryable": {"type": "boolean"},
+}
+DEFAULT_ERROR_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": _ENVELOPE,
+    "required": ["code", "message", "retryable"],
+}
+
+
+def rank(severity) -> int:
+    """Order severities: error first, None last."""
+    return _RANK.get(severity, 3)
+
+
+def worst(severities) -> str | None:
+    """Return the most severe of some severities, or None when there are none."""
+    best = None
+    for severity in severities:
+        if rank(severity) < rank(best):
+            best = severity
+    return best
+
+
+def end(snapshot: str, path: str | None) -> dict | None:
+    """Build one end ({"snapshot", "path"}) of a finding."""
+    return None if path is None else {"snapshot": snapshot, "path": path}
+
+
+def finding(kind, severity, left, right, left_value, right_value, message) -> dict:
+    """Build a finding record in the documented shape."""
+    assert kind in KIND_NAMES and severity in _RANK, (kind, severity)
+    return {
+        "kind": kind,
+        "severity": severity,
+        "left": left,
+        "right": right,
+        "left_value": left_value,
+        "right_value": right_value,
+        "message": message,
+    }
+
+
+def sort_findings(findings: list[dict]) -> list[dict]:
+    """Sort errors first, then warnings, then info; stable by path."""
+    def key(f):
+        first = f["left"] or f["right"] or {}
+        return (rank(f["severity"]), first.get("path", ""), KIND_NAMES.index(f["kind"]))
+    return sorted(findings, key=key)

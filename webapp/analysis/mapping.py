@@ -1,0 +1,91 @@
+"""Findings of the mapping layer: how each argument reached the request, or did not."""
+
+from .classify import classify
+from .kinds import end, finding
+from .matching import Leftovers, remaining
+from .pairing import Pairing
+from .pointers import last, parent, resolve
+from .schemas import declares, requires
+from .values import is_container, norm_key, show
+
+_REPAIRED = ("case", "value", "loose", "shape")
+
+
+def name(path: str) -> str:
+    """Name a field in a message by its path without the leading slash."""
+    return path[1:] if path else "(document)"
+
+
+def pair_arguments(arguments, request, mapping) -> Pairing:
+    """Pair every argument with its counterpart in the request."""
+    pairing = Pairing(arguments, request)
+    pairing.declare((m["arguments"], m["request"]) for m in mapping or ()
+                    if "arguments" in m and "request" in m)
+    pairing.walk("", arguments, "", request, "same")
+    pairing.leftovers = Leftovers(pairing)
+    pairing.leftovers.run()
+    return pairing
+
+
+def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list[dict]:
+    """Turn a pairing into findings: renames, value changes, dropped and added fields."""
+    contract = contract or {}
+    out = []
+    for lp, rp in pairing.pairs.items():
+        how = pairing.how[lp]
+        if how in _REPAIRED and (lp in pairing.whole or is_container(_value(pairing.left, lp))):
+            out.append(_relocation(pairing, lp, rp, how))
+    for lp, rp, lv, rv in pairing.diffs:
+        kind, text = classify(lv, rv)
+        severity = "error" if rp in bad_request_paths else "warning"
+        label = name(lp) if last(lp) == last(rp) and pairing.how[lp] not in _REPAIRED \
+            else f"{name(lp)} -> {name(rp)}"
+        out.append(finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv,
+                           f"{label}: {text}"))
+    for path, value in remaining(pairing.leftovers, 0):
+        out.append(_dropped(path, value, contract.get("arguments_schema")))
+    for path, value in remaining(pairing.leftovers, 1):
+        out.append(_added(path, value, contract.get("request_schema")))
+    return out
+
+
+def _value(doc, path):
+    return resolve(doc, path, None)
+
+
+def _relocation(pairing, lp, rp, how) -> dict:
+    value = _value(pairing.left, lp)
+    same_parent = pairing.pairs.get(parent(lp)) == parent(rp)
+    if same_parent and last(lp) != last(rp) and norm_key(last(lp)) == norm_key(last(rp)):
+        kind, text = "case_changed", f"{name(lp)} became {name(rp)} (key case style)"
+    elif last(lp) == last(rp) and not same_parent:
+        kind, text = "moved", f"{name(lp)} moved to {name(rp)}"
+    else:
+        kind, text = "renamed", f"{name(lp)} renamed to {name(rp)}"
+    if lp in pairing.whole and not is_container(value):
+        text += f" (value {show(value)})"
+    return finding(kind, "info", end("arguments", lp), end("request", rp), value,
+                   _value(pairing.right, rp), text)
+
+
+def _dropped(path, value, schema) -> dict:
+    if requires(schema, path):
+        severity, why = "error", " (required by the arguments schema)"
+    elif value is None or value in ([], {}):
+        severity, why = "info", " (empty value)"
+    else:
+        severity, why = "warning", ""
+    return finding("dropped", severity, end("arguments", path), None, value, None,
+                   f"{name(path)} dropped: not in the request{why}")
+
+
+def _added(path, value, schema) -> dict:
+    declared = declares(schema, path)
+    if declared is False:
+        severity, why = "warning", " and not declared by the request schema"
+    elif declared:
+        severity, why = "info", " (declared by the request schema)"
+    else:
+        severity, why = "info", ""
+    return finding("added", severity, None, end("request", path), None, value,
+                   f"{name(path)} added: comes from no argument{why}")

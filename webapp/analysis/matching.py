@@ -1,0 +1,171 @@
+"""Pair what the structural walk left over: equal values moved or renamed, shapes, look-alikes."""
+
+import difflib
+
+import orjson
+
+from .classify import classify
+from .pointers import ancestors, child, last, parent
+from .readings import read_number
+from .values import REDACTED, canonical, is_number, norm_key, norm_text
+
+MAX_NODES = 200_000
+_TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
+
+
+class Leftovers:
+    """Nodes of both documents that no pair reached yet, and the bookkeeping to pair them."""
+
+    def __init__(self, pairing):
+        self.p = pairing
+        self.consumed = ({}, {})   # per side: paths paired here
+        self.touched = (set(), set())  # per side: ancestors of those paths
+
+    def run(self) -> None:
+        """Pair leftovers: equal values, then shapes, then look-alike values, then siblings."""
+        for _ in range(3):
+            if not (self._by_key(_exact_key, "value") | self._shapes()):
+                break
+        self._by_key(_loose_key, "loose")
+        self._siblings()
+
+    def nodes(self, side: int, scalars_only=False):
+        """Yield (path, value) of every still-free node in the leftover trees, preorder."""
+        roots = self.p.orphans_right if side else self.p.orphans_left
+        count = 0
+        stack = [(path, value) for path, value, _ in reversed(roots)]
+        while stack and count < MAX_NODES:
+            path, value = stack.pop()
+            count += 1
+            if not self.free(side, path):
+                if path not in self.touched[side]:
+                    continue
+            elif not (scalars_only and isinstance(value, (dict, list))):
+                yield path, value
+            if isinstance(value, dict):
+                stack += [(child(path, k), v) for k, v in reversed(value.items())]
+            elif isinstance(value, list):
+                stack += [(child(path, i), v) for i, v in reversed(list(enumerate(value)))]
+
+    def free(self, side: int, path: str) -> bool:
+        """Tell whether a leftover node and its subtree are still unpaired."""
+        paired = self.p.pairs if side == 0 else self.p.back
+        if path in paired or path in self.touched[side]:
+            return False
+        return not any(a in self.consumed[side] for a in ancestors(path))
+
+    def pair(self, lp, lv, rp, rv, how) -> None:
+        """Record a pair found among leftovers and walk into it."""
+        for side, path in ((0, lp), (1, rp)):
+            self.consumed[side][path] = True
+            self.touched[side].update(ancestors(path))
+        self.p.walk(lp, lv, rp, rv, how)
+
+    def _by_key(self, keyer, how) -> bool:
+        found = {}
+        for side in (0, 1):
+            for path, value in self.nodes(side, scalars_only=how == "loose"):
+                key = keyer(path, value)
+                if key is not None:
+                    found.setdefault(key, ([], []))[side].append((path, value))
+        changed = False
+        for lefts, rights in found.values():
+            if len(lefts) == 1 and len(rights) == 1:
+                (lp, lv), (rp, rv) = lefts[0], rights[0]
+                if self.free(0, lp) and self.free(1, rp):
+                    self.pair(lp, lv, rp, rv, how)
+                    changed = True
+        return changed
+
+    def _shapes(self) -> bool:
+        changed = False
+        groups = self._groups(lambda v: isinstance(v, dict) and len(v) >= 2)
+        for lefts, rights in groups.values():
+            for lp, lv, rp, rv in _best_shapes(lefts, rights):
+                if self.free(0, lp) and self.free(1, rp):
+                    self.pair(lp, lv, rp, rv, "shape")
+                    changed = True
+        return changed
+
+    def _siblings(self) -> None:
+        groups = self._groups(lambda v: not isinstance(v, (dict, list)))
+        for lefts, rights in groups.values():
+            if len(lefts) == 1 and len(rights) == 1:
+                (lp, lv), (rp, rv) = lefts[0], rights[0]
+                change = classify(lv, rv)
+                if change and (change[0] in _TELLING or _similar(last(lp), last(rp))):
+                    self.pair(lp, lv, rp, rv, "shape")
+
+    def _groups(self, wanted) -> dict:
+        """Group free leftover roots by the pair of parents they hang under."""
+        groups: dict[tuple, tuple] = {}
+        for side, roots in ((0, self.p.orphans_left), (1, self.p.orphans_right)):
+            for path, value, other_parent in roots:
+                if wanted(value) and self.free(side, path):
+                    key = (parent(path), other_parent) if side == 0 else (other_parent, parent(path))
+                    groups.setdefault(key, ([], []))[side].append((path, value))
+        return groups
+
+
+def _exact_key(path, value):
+    if value is None or isinstance(value, bool) or value in ("", REDACTED) or value == [] \
+            or value == {} or (is_number(value) and abs(value) <= 1):
+        # Common values pair only under a key of the same name (a move or case change).
+        return ("trivial", orjson.dumps(value), norm_key(last(path)))
+    try:
+        return ("value", canonical(value))
+    except TypeError:
+        return None
+
+
+def _loose_key(path, value):
+    if isinstance(value, str) and value != REDACTED:
+        number = read_number(value)
+        if number is not None and abs(number) >= 10:
+            return ("number", number)
+        text = norm_text(value)
+        return ("text", text) if len(text) >= 3 else None
+    if is_number(value) and abs(value) >= 10:
+        return ("number", float(value))
+    return None
+
+
+def _similar(a: str, b: str) -> bool:
+    return difflib.SequenceMatcher(None, norm_key(a), norm_key(b)).ratio() >= 0.7
+
+
+def _best_shapes(lefts, rights):
+    """Pair objects of the same parents whose key sets overlap at least by half, best first."""
+    if len(lefts) * len(rights) > 400:
+        return []
+    scored = []
+    for lp, lv in lefts:
+        lkeys = {norm_key(k) for k in lv}
+        for rp, rv in rights:
+            rkeys = {norm_key(k) for k in rv}
+            score = len(lkeys & rkeys) / len(lkeys | rkeys)
+            if score >= 0.5:
+                scored.append((-score, lp, lv, rp, rv))
+    scored.sort(key=lambda t: (t[0], t[1], t[3]))
+    used, out = set(), []
+    for _, lp, lv, rp, rv in scored:
+        if lp not in used and rp not in used:
+            used.update((lp, rp))
+            out.append((lp, lv, rp, rv))
+    return out
+
+
+def remaining(leftovers: Leftovers, side: int) -> list[tuple[str, object]]:
+    """Return the highest leftover nodes that nothing reached, in document order."""
+    roots = leftovers.p.orphans_right if side else leftovers.p.orphans_left
+    out, stack = [], [(path, value) for path, value, _ in reversed(roots)]
+    while stack:
+        path, value = stack.pop()
+        if leftovers.free(side, path):
+            out.append((path, value))
+        elif path in leftovers.touched[side]:
+            if isinstance(value, dict):
+                stack += [(child(path, k), v) for k, v in reversed(value.items())]
+            elif isinstance(value, list):
+                stack += [(child(path, i), v) for i, v in reversed(list(enumerate(value)))]
+    return out

@@ -1,0 +1,167 @@
+"""Pair the fields of two JSON documents: declared mapping, same path, case style, array items."""
+
+from collections import deque
+
+import orjson
+
+from .pointers import MISSING, child, resolve
+from .values import REDACTED, canonical, is_container, norm_key, same
+
+MAX_DEPTH = 200
+_ID_KEYS = ("id", "key", "uuid", "sku")
+
+
+class Pairing:
+    """The pairs found between a left and a right document, and what is left over."""
+
+    def __init__(self, left, right):
+        self.left, self.right = left, right
+        self.pairs: dict[str, str] = {}    # left path -> right path
+        self.back: dict[str, str] = {}     # right path -> left path
+        self.how: dict[str, str] = {}      # left path -> declared|same|case|item|value|loose|shape
+        self.whole: set[str] = set()       # left paths whose subtrees are equal
+        self.diffs: list[tuple] = []       # (left path, right path, left value, right value)
+        self.orphans_left: list[tuple] = []   # (path, value, parent path on the other side)
+        self.orphans_right: list[tuple] = []
+        self.claimed_left: set[str] = set()
+        self.claimed_right: set[str] = set()
+
+    def declare(self, entries) -> None:
+        """Pair the declared (left pointer, right pointer) entries whose both ends exist."""
+        found = []
+        for lp, rp in entries:
+            lv, rv = resolve(self.left, lp), resolve(self.right, rp)
+            if lv is not MISSING and rv is not MISSING and lp not in self.claimed_left \
+                    and rp not in self.claimed_right:
+                self.claimed_left.add(lp)
+                self.claimed_right.add(rp)
+                found.append((lp, lv, rp, rv))
+        for lp, lv, rp, rv in found:
+            self.walk(lp, lv, rp, rv, "declared")
+
+    def walk(self, lp, lv, rp, rv, how, depth=0) -> None:
+        """Pair two nodes and, unless equal, pair their children."""
+        self.pairs[lp], self.back[rp], self.how[lp] = rp, lp, how
+        if equal(lv, rv):
+            self.whole.add(lp)
+        elif depth > MAX_DEPTH:
+            self.diffs.append((lp, rp, lv, rv))
+        elif isinstance(lv, dict) and isinstance(rv, dict):
+            self._objects(lp, lv, rp, rv, depth + 1)
+        elif isinstance(lv, list) and isinstance(rv, list):
+            self._arrays(lp, lv, rp, rv, depth + 1)
+        else:
+            self.diffs.append((lp, rp, lv, rv))
+
+    def _objects(self, lp, lv, rp, rv, depth) -> None:
+        rest_left, used_right = [], set()
+        for key, value in lv.items():
+            path = child(lp, key)
+            if path in self.claimed_left:
+                continue
+            target = child(rp, key)
+            if key in rv and target not in self.claimed_right:
+                used_right.add(key)
+                self.walk(path, value, target, rv[key], "same", depth)
+            else:
+                rest_left.append(key)
+        rest_right = [k for k in rv if k not in used_right and child(rp, k) not in self.claimed_right]
+        for lk, rk in _pair_by_case(rest_left, rest_right):
+            self.walk(child(lp, lk), lv[lk], child(rp, rk), rv[rk], "case", depth)
+            rest_left.remove(lk)
+            rest_right.remove(rk)
+        self.orphans_left += [(child(lp, k), lv[k], rp) for k in rest_left]
+        self.orphans_right += [(child(rp, k), rv[k], lp) for k in rest_right]
+
+    def _arrays(self, lp, lv, rp, rv, depth) -> None:
+        matched = pair_items(lv, rv)
+        seen_left, seen_right = set(), set()
+        for i, j in matched:
+            seen_left.add(i)
+            seen_right.add(j)
+            self.walk(child(lp, i), lv[i], child(rp, j), rv[j], "item", depth)
+        self.orphans_left += [(child(lp, i), v, rp) for i, v in enumerate(lv) if i not in seen_left]
+        self.orphans_right += [(child(rp, j), v, lp) for j, v in enumerate(rv) if j not in seen_right]
+
+
+def equal(a, b) -> bool:
+    """Tell equal subtrees apart quickly; containers that differ are walked, not compared."""
+    if isinstance(a, (dict, list)) and type(a) is type(b):
+        if a != b:
+            return False
+        try:
+            return canonical(a) == canonical(b) or same(a, b)
+        except TypeError:
+            return same(a, b)
+    return same(a, b)
+
+
+def _pair_by_case(left_keys, right_keys) -> list[tuple[str, str]]:
+    if not left_keys or not right_keys:
+        return []
+    by_norm: dict[str, list] = {}
+    for key in right_keys:
+        by_norm.setdefault(norm_key(key), []).append(key)
+    left_norms = [norm_key(k) for k in left_keys]
+    out = []
+    for key, norm in zip(left_keys, left_norms):
+        if len(by_norm.get(norm, ())) == 1 and left_norms.count(norm) == 1:
+            out.append((key, by_norm[norm][0]))
+    return out
+
+
+def pair_items(lv: list, rv: list) -> list[tuple[int, int]]:
+    """Pair array items by an id-like key, by equal scalar values, else by position."""
+    if lv and rv and isinstance(lv[0], dict) and isinstance(rv[0], dict):
+        by_id = _pair_by_id(lv, rv)
+        if by_id is not None:
+            return by_id
+    if len(lv) != len(rv) and not any(is_container(x) for x in lv) \
+            and not any(is_container(x) for x in rv):
+        return _pair_scalars(lv, rv)
+    return [(i, i) for i in range(min(len(lv), len(rv)))]
+
+
+def id_key(key: str) -> bool:
+    """Tell whether a key names an identifier (id, key, uuid, sku, *_id, *Id)."""
+    return key.lower() in _ID_KEYS or key.endswith(("_id", "Id", "ID", "-id"))
+
+
+def _pair_by_id(lv, rv):
+    for key in (k for k in lv[0] if id_key(k)):
+        right_key = next((k for k in rv[0] if norm_key(k) == norm_key(key)), None)
+        left_ids = _ids(lv, key)
+        right_ids = _ids(rv, right_key) if right_key else None
+        if left_ids is None or right_ids is None:
+            continue
+        index = {v: j for j, v in enumerate(right_ids)}
+        return [(i, index[v]) for i, v in enumerate(left_ids) if v in index]
+    return None
+
+
+def _ids(items, key):
+    """Return each item's id as text when every item has a distinct scalar one, else None."""
+    ids = []
+    for item in items:
+        value = item.get(key, MISSING) if isinstance(item, dict) else MISSING
+        if value is MISSING or is_container(value) or value is None or value == REDACTED:
+            return None
+        ids.append(str(value))
+    return ids if len(set(ids)) == len(ids) else None
+
+
+def _pair_scalars(lv, rv) -> list[tuple[int, int]]:
+    waiting: dict[bytes, deque] = {}
+    for j, value in enumerate(rv):
+        waiting.setdefault(orjson.dumps(value), deque()).append(j)
+    pairs, rest_left = [], []
+    for i, value in enumerate(lv):
+        queue = waiting.get(orjson.dumps(value))
+        if queue:
+            pairs.append((i, queue.popleft()))
+        else:
+            rest_left.append(i)
+    used = {j for _, j in pairs}
+    rest_right = [j for j in range(len(rv)) if j not in used]
+    pairs += list(zip(rest_left, rest_right))
+    return sorted(pairs)

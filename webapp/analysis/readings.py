@@ -1,0 +1,107 @@
+"""Read dates, epochs, numbers and booleans written as text, to tell a format change from a new value."""
+
+import re
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+
+_DATE_FORMATS = (
+    "%d/%m/%Y %H:%M:%S", "%d/%m/%Y %H:%M", "%d/%m/%Y",
+    "%m/%d/%Y %H:%M:%S", "%m/%d/%Y %H:%M", "%m/%d/%Y",
+    "%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M", "%Y/%m/%d",
+    "%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M", "%d.%m.%Y", "%d-%m-%Y",
+    "%d %b %Y", "%d %B %Y", "%b %d, %Y", "%B %d, %Y", "%Y%m%dT%H%M%SZ",
+)
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_US_GROUPED = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
+_EU_GROUPED = re.compile(r"^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$|^[+-]?\d+,\d+$")
+_TRUTH = {"true": True, "yes": True, "on": True, "1": True,
+          "false": False, "no": False, "off": False, "0": False}
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
+
+
+def read_dates(text: str) -> list[tuple[datetime, bool]]:
+    """Return every (instant, has_time) reading of a date or date-time string."""
+    text = text.strip()
+    if not 6 <= len(text) <= 40 or not any(c.isdigit() for c in text[:4]) and not text[:1].isalpha():
+        return []
+    if _NUMBER.match(text):
+        return []
+    readings = []
+    try:
+        readings.append((_utc(datetime.fromisoformat(text)), "T" in text or ":" in text))
+    except ValueError:
+        pass
+    for fmt in _DATE_FORMATS:
+        try:
+            readings.append((_utc(datetime.strptime(text, fmt)), "%H" in fmt))
+        except ValueError:
+            continue
+    if not readings and ("," in text or text.endswith(("GMT", "UTC"))):
+        try:
+            readings.append((_utc(parsedate_to_datetime(text)), True))
+        except (TypeError, ValueError, IndexError):
+            pass
+    return readings
+
+
+def same_moment(a: str, b: str) -> str | None:
+    """Tell whether two strings name the same date ("date") or instant ("date-time")."""
+    for left, left_time in read_dates(a):
+        for right, right_time in read_dates(b):
+            if left_time and right_time and left == right:
+                return "date-time"
+            if not (left_time and right_time) and left.date() == right.date():
+                return "date"
+    return None
+
+
+def epoch_unit(number, text: str) -> str | None:
+    """Tell whether a number is the epoch seconds or milliseconds of a date-time string."""
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        return None
+    for unit, scale in (("seconds", 1), ("milliseconds", 1000)):
+        seconds = number / scale
+        if not 1e8 <= abs(seconds) <= 1e10:
+            continue
+        for moment, has_time in read_dates(text):
+            if abs(moment.timestamp() - seconds) < 1 or (not has_time and
+                                                       moment.date() == datetime.fromtimestamp(seconds, timezone.utc).date()):
+                return unit
+    return None
+
+
+def read_number(text: str) -> float | None:
+    """Read a number written as text, with 1,999.00 and 1.999,00 groupings."""
+    text = text.strip()
+    if _NUMBER.match(text):
+        return float(text)
+    if _US_GROUPED.match(text):
+        return float(text.replace(",", ""))
+    if _EU_GROUPED.match(text):
+        return float(text.replace(".", "").replace(",", "."))
+    return None
+
+
+def read_truth(value) -> bool | None:
+    """Read a boolean written as a string or as 0/1, else None."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return _TRUTH.get(value.strip().lower())
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value in (0, 1):
+        return bool(value)
+    return None
+
+
+def power_of_ten(a, b) -> int | None:
+    """Return k when b == a * 10**k for a small non-zero k, else None."""
+    if not a or not b or (a < 0) != (b < 0):
+        return None
+    ratio = b / a
+    for k in range(-9, 10):
+        if k and abs(ratio - 10.0 ** k) <= 1e-9 * 10.0 ** k:
+            return k
+    return None

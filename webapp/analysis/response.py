@@ -1,0 +1,115 @@
+"""Check the response against the request it answers: echoes, error envelopes, status."""
+
+from .classify import classify
+from .kinds import DEFAULT_ERROR_SCHEMA, end, finding
+from .pairing import equal, pair_items
+from .pointers import MISSING, child, resolve
+from .validation import validate
+from .values import is_container, show
+
+
+def error_schema_for(contract) -> tuple[str, dict]:
+    """Return (name, schema) of the error schema a contract uses."""
+    if contract and contract.get("error_schema"):
+        return "error_schema", contract["error_schema"]
+    return "default_error_schema", DEFAULT_ERROR_SCHEMA
+
+
+def error_body(body, name: str):
+    """Return (prefix, body) of the error envelope, unwrapping {"error": {...}} for the default."""
+    if name == "default_error_schema" and isinstance(body, dict) and isinstance(body.get("error"), dict) \
+            and "code" not in body:
+        return "/error", body["error"]
+    return "", body
+
+
+def looks_like_error(body, schema_name: str, schema: dict) -> bool:
+    """Tell whether a body reads as an error report rather than a result."""
+    if not isinstance(body, dict) or not body:
+        return False
+    prefix, inner = error_body(body, schema_name)
+    if not validate(inner, schema):
+        return True
+    if "code" in body and "message" in body:
+        return True
+    if isinstance(body.get("error"), (dict, str)) and body.get("error"):
+        return True
+    if isinstance(body.get("errors"), list) and body["errors"]:
+        return True
+    return body.get("ok") is False or body.get("success") is False
+
+
+def status_findings(body, status, contract) -> list[dict]:
+    """Report status_mismatch and error_shape for a response body and its HTTP status."""
+    if status is None or body is None:
+        return []
+    name, schema = error_schema_for(contract)
+    where = end("response", "")
+    success = (contract or {}).get("response_schema")
+    if 200 <= status < 300 and looks_like_error(body, name, schema):
+        return [finding("status_mismatch", "error", None, where, None, body,
+                        f"HTTP {status} with an error body")]
+    if status < 400:
+        return []
+    prefix, inner = error_body(body, name)
+    errors = validate(inner, schema)
+    if errors and success and not validate(body, success):
+        return [finding("status_mismatch", "error", None, where, None, status,
+                        f"HTTP {status} with a success body")]
+    return [finding("error_shape", "error", None, end("response", prefix + e["path"]), None,
+                    resolve(inner, e["path"], None), f"error body at {prefix + e['path'] or '/'}: {e['message']}")
+            for e in errors]
+
+
+class Echo:
+    """Request fields paired with their echo in the response."""
+
+    def __init__(self):
+        self.pairs: dict[str, str] = {}
+        self.whole: set[str] = set()
+        self.findings: list[dict] = []
+
+
+def echo_pairs(request, response, declared) -> Echo:
+    """Pair request fields with their echo in the response; report echoes with another value."""
+    echo = Echo()
+    for rq, rs in declared:
+        a, b = resolve(request, rq), resolve(response, rs)
+        if a is not MISSING and b is not MISSING:
+            _echo(rq, a, rs, b, echo)
+    if isinstance(request, dict) and isinstance(response, dict):
+        root = _echo_root(request, response)
+        if root is not None:
+            _echo("", request, root, resolve(response, root), echo)
+    return echo
+
+
+def _echo_root(request: dict, response: dict):
+    best, best_score = None, 0
+    for path, node in [("", response)] + [(child("", k), v) for k, v in response.items() if isinstance(v, dict)]:
+        score = sum(1 for k in request if k in node)
+        if score > best_score:
+            best, best_score = path, score
+    return best
+
+
+def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
+    if rq in echo.pairs or is_container(a) != is_container(b) or depth > 200:
+        return
+    echo.pairs[rq] = rs
+    if equal(a, b):
+        echo.whole.add(rq)
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key, value in a.items():
+            if key in b:
+                _echo(child(rq, key), value, child(rs, key), b[key], echo, depth + 1)
+    elif isinstance(a, list) and isinstance(b, list):
+        for i, j in pair_items(a, b):
+            _echo(child(rq, i), a[i], child(rs, j), b[j], echo, depth + 1)
+    elif not is_container(a):
+        change = classify(a, b)
+        if change:
+            name = rq[1:] or "(document)"
+            echo.findings.append(finding("echo_mismatch", "warning", end("request", rq), end("response", rs),
+                                    a, b, f"{name}: request sent {show(a)}, response echoed {show(b)}"))

@@ -1,0 +1,100 @@
+"""Validate a snapshot against a JSON Schema: every error, at a JSON Pointer, with hints."""
+
+import difflib
+import re
+from functools import lru_cache
+
+import orjson
+from jsonschema import Draft7Validator
+from jsonschema.exceptions import SchemaError
+from jsonschema.validators import validator_for
+from referencing import Registry
+from referencing.exceptions import Unresolvable
+
+from .pointers import child, from_tokens
+from .values import norm_key
+
+MAX_ERRORS = 500
+# An empty registry: a contract must never make the analysis fetch a URL.
+_OFFLINE = Registry()
+
+
+@lru_cache(maxsize=256)
+def _cached_validator(key: bytes):
+    schema = orjson.loads(key)
+    cls = validator_for(schema, default=Draft7Validator)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER, registry=_OFFLINE)
+
+
+def get_validator(schema):
+    """Return a validator for a schema, built once per distinct schema text."""
+    return _cached_validator(orjson.dumps(schema, option=orjson.OPT_SORT_KEYS))
+
+
+def validate(instance, schema) -> list[dict]:
+    """Return every validation error of `instance`, sorted by path."""
+    try:
+        validator = get_validator(schema)
+        raw = list(validator.iter_errors(instance))
+    except (SchemaError, Unresolvable, TypeError, ValueError) as exc:
+        return [{"path": "", "keyword": "$schema", "message": f"schema cannot be used: {exc}",
+                 "schema_path": ""}]
+    errors = []
+    for error in raw:
+        errors.extend(_describe(error))
+        if len(errors) >= MAX_ERRORS:
+            break
+    errors.sort(key=lambda e: (e["path"], e["schema_path"], e["message"]))
+    return errors[:MAX_ERRORS]
+
+
+def _describe(error) -> list[dict]:
+    path = from_tokens(error.absolute_path)
+    base = {"path": path, "keyword": str(error.validator),
+            "message": error.message, "schema_path": from_tokens(error.absolute_schema_path)}
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        return _unexpected_keys(error, base) or [base]
+    if error.validator == "required" and isinstance(error.instance, dict):
+        _hint_for_missing(error, base)
+    if error.validator == "enum":
+        base["allowed"] = list(error.validator_value)
+    elif error.validator == "const":
+        base["allowed"] = [error.validator_value]
+    return [base]
+
+
+def _unexpected_keys(error, base: dict) -> list[dict]:
+    declared = list(error.schema.get("properties", {}))
+    patterns = list(error.schema.get("patternProperties", {}))
+    out = []
+    for key in error.instance:
+        if key in declared or any(re.search(p, key) for p in patterns):
+            continue
+        item = dict(base, path=child(base["path"], key),
+                    message=f"{key!r} is not a declared property")
+        hint = closest(key, declared)
+        if hint:
+            item["hint"] = f"did you mean {hint!r}?"
+        out.append(item)
+    return out
+
+
+def _hint_for_missing(error, base: dict) -> None:
+    declared = set(error.schema.get("properties", {}))
+    missing = re.match(r"^'(.*)' is a required property$", error.message)
+    if not missing:
+        return
+    unknown = [k for k in error.instance if k not in declared]
+    near = closest(missing.group(1), unknown)
+    if near:
+        base["hint"] = f"found {near!r}: did you mean {missing.group(1)!r}?"
+
+
+def closest(key: str, candidates) -> str | None:
+    """Return the candidate a key most likely misspells, or None."""
+    candidates = list(candidates)
+    same_letters = [c for c in candidates if norm_key(c) == norm_key(key) and c != key]
+    if same_letters:
+        return same_letters[0]
+    match = difflib.get_close_matches(key, candidates, n=1, cutoff=0.75)
+    return match[0] if match else None

@@ -1,0 +1,169 @@
+"""The JSON API under /api/v1 and the OTLP endpoint: thin adapters over the pipeline."""
+import orjson
+from flask import Blueprint, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from . import pipeline
+from .analysis import FINDING_KINDS
+from .contracts import ContractError, contracts_from_document, save_contracts, validated_contract
+from .db import get_store, limits, redactor
+from .errors import ApiError, error_response, http_error_code
+from .ingest import IngestError, otlp_response, parse_body, parse_otlp
+from .store import StoreUnavailable
+from .store.filters import TraceQuery, decode_cursor, encode_cursor
+
+bp = Blueprint("api", __name__)
+
+
+@bp.post("/api/v1/ingest")
+def ingest():
+    """Accept events in any framing; 200 with per-event rejections."""
+    batch = parse_body(request.get_data(cache=False), content_encoding=request.headers.get("Content-Encoding"),
+                       headers=request.headers, query=request.args, limits=limits())
+    result = pipeline.store_batch(get_store(), batch, redactor())
+    return jsonify(accepted=result.accepted, duplicates=result.duplicates, rejected=[
+        {"index": r.index, "code": r.code, "message": r.message, "retryable": r.retryable}
+        for r in batch.rejected])
+
+
+@bp.post("/v1/traces")
+def otlp_traces():
+    """Accept OTLP/HTTP trace exports (protobuf or JSON) and answer with partial success."""
+    content_type = request.headers.get("Content-Type")
+    batch = parse_otlp(request.get_data(cache=False), content_type=content_type,
+                       content_encoding=request.headers.get("Content-Encoding"), limits=limits())
+    pipeline.store_batch(get_store(), batch, redactor())
+    message = "; ".join(r.message for r in batch.rejected[:5])
+    body, mimetype = otlp_response(len(batch.rejected), message, content_type)
+    return current_app.response_class(body, status=200, mimetype=mimetype)
+
+
+@bp.get("/api/v1/traces")
+def list_traces():
+    """List traces newest first, filtered, with a keyset cursor."""
+    query = TraceQuery.from_args(request.args)
+    try:
+        cursor = decode_cursor(request.args.get("cursor"))
+    except ValueError as error:
+        raise ApiError(400, "bad_cursor", str(error)) from error
+    traces, next_cursor = get_store().find_traces(query, cursor)
+    return jsonify(traces=traces, next_cursor=encode_cursor(next_cursor))
+
+
+@bp.get("/api/v1/traces/<trace_id>")
+def get_trace(trace_id):
+    """Return one trace with its snapshots, validation and findings."""
+    trace = pipeline.fresh_trace(get_store(), trace_id)
+    if trace is None:
+        raise ApiError(404, "trace_not_found", f"no trace with id {trace_id!r}")
+    return jsonify(trace)
+
+
+@bp.get("/api/v1/traces/<trace_id>/calls/<call_id>/<snapshot>/versions")
+def snapshot_versions(trace_id, call_id, snapshot):
+    """Return every version of one snapshot, newest first."""
+    versions = get_store().snapshot_versions(trace_id, call_id, snapshot)
+    if not versions:
+        raise ApiError(404, "snapshot_not_found", f"no {snapshot!r} snapshot for call {call_id!r}")
+    return jsonify(versions=versions)
+
+
+@bp.get("/api/v1/tools")
+def list_tools():
+    return jsonify(tools=get_store().list_tools())
+
+
+@bp.get("/api/v1/tools/<name>")
+def get_tool(name):
+    tool = get_store().get_tool(name)
+    if tool is None:
+        raise ApiError(404, "tool_not_found", f"no contract for tool {name!r}")
+    return jsonify(tool)
+
+
+@bp.put("/api/v1/tools/<name>")
+def put_tool(name):
+    """Create or replace a tool's contract; refuse a bad schema with what is wrong."""
+    contract = validated_contract(name, _json_body())
+    get_store().put_tool(name, contract)
+    return jsonify(get_store().get_tool(name))
+
+
+@bp.delete("/api/v1/tools/<name>")
+def delete_tool(name):
+    if not get_store().delete_tool(name):
+        raise ApiError(404, "tool_not_found", f"no contract for tool {name!r}")
+    return "", 204
+
+
+@bp.post("/api/v1/tools/import")
+def import_tools():
+    """Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document."""
+    operations = dict(item.split("=", 1) for item in request.args.getlist("operation") if "=" in item)
+    contracts = contracts_from_document(_json_body(), operations or None)
+    names = save_contracts(get_store(), contracts)
+    return jsonify(imported=names)
+
+
+@bp.get("/api/v1/finding-kinds")
+def finding_kinds():
+    return jsonify(kinds=[{"kind": kind, "description": text} for kind, text in FINDING_KINDS])
+
+
+@bp.get("/api/v1/health")
+def health():
+    return jsonify(status="ok", traces=get_store().count_traces())
+
+
+def _json_body():
+    try:
+        return orjson.loads(request.get_data(cache=False))
+    except orjson.JSONDecodeError as error:
+        raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
+
+
+@bp.app_errorhandler(ApiError)
+def api_error(error: ApiError):
+    return error_response(error.status, error.code, error.message, error.retryable, error.headers)
+
+
+@bp.app_errorhandler(IngestError)
+def ingest_error(error: IngestError):
+    return error_response(error.status, error.code, error.message, error.retryable)
+
+
+@bp.app_errorhandler(ContractError)
+def contract_error(error: ContractError):
+    return error_response(400, "bad_contract", str(error))
+
+
+@bp.app_errorhandler(StoreUnavailable)
+def store_unavailable(error: StoreUnavailable):
+    seconds = current_app.config["RETRY_AFTER"]
+    return error_response(503, "store_unavailable", f"the database cannot take writes now ({error}); retry later",
+                          retryable=True, headers={"Retry-After": str(seconds)})
+
+
+def wants_json() -> bool:
+    return request.path.startswith(("/api/", "/v1/")) or request.accept_mimetypes.best == "application/json"
+
+
+@bp.app_errorhandler(HTTPException)
+def http_error(error: HTTPException):
+    """Answer every HTTP error of the API in the one JSON shape."""
+    if not wants_json():
+        return error
+    retryable = error.code in (429, 503)
+    message = error.description or error.name
+    if error.code == 413:
+        message = f"the request body is larger than {current_app.config['MAX_BODY_BYTES']} bytes"
+    return error_response(error.code, http_error_code(error), message, retryable)
+
+
+@bp.app_errorhandler(Exception)
+def unexpected_error(error: Exception):
+    """Log a bug and still answer in the error shape."""
+    current_app.logger.exception("unhandled error")
+    if not wants_json():
+        return "Internal server error", 500
+    return error_response(500, "internal_error", "tracediff hit an unexpected error; it has been logged")

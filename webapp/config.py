@@ -1,0 +1,58 @@
+"""Every setting, declared once with its default and help text.
+
+Precedence: defaults, then `TRACEDIFF_<NAME>` environment variables, then the
+test config dict given to `create_app`.
+"""
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: object
+    help: str
+
+
+SETTINGS = (
+    Setting("DATABASE", "tracediff.db", "Path of the SQLite database file (created if missing)."),
+    Setting("HOST", "127.0.0.1", "Address `tracediff serve` listens on."),
+    Setting("PORT", 8000, "Port `tracediff serve` listens on."),
+    Setting("WORKERS", 2, "Gunicorn worker processes of `tracediff serve`."),
+    Setting("INGEST_TOKENS", "", "Comma-separated bearer tokens; when set, ingest requires `Authorization: Bearer <token>`."),
+    Setting("READ_TOKENS", "", "Comma-separated bearer tokens; when set, the pages and the read API require one (or put tracediff behind a reverse proxy)."),
+    Setting("MAX_BODY_BYTES", 16 * 1024 * 1024, "Largest request body accepted as sent (compressed), in bytes."),
+    Setting("MAX_DECOMPRESSED_BYTES", 64 * 1024 * 1024, "Largest request body after decompression, in bytes."),
+    Setting("MAX_DEPTH", 64, "Deepest JSON nesting accepted in one event."),
+    Setting("MAX_EVENTS", 10_000, "Most events accepted in one request."),
+    Setting("REDACT", True, "Redact secrets (tokens, passwords, card numbers...) before storage."),
+    Setting("REDACT_KEYS", "", "Extra comma-separated key names whose values are redacted, added to the built-in list."),
+    Setting("RETENTION_DAYS", 0, "Delete traces not seen for this many days (0 keeps everything); also `tracediff prune`."),
+    Setting("ANALYZER", "background", "`background`: a thread in each worker analyses new calls within a second; `off`: only on read."),
+    Setting("RETRY_AFTER", 2, "Seconds sent in `Retry-After` when the database is busy or unavailable."),
+)
+
+
+def _convert(raw: str, default):
+    if isinstance(default, bool):
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    if isinstance(default, int):
+        return int(raw)
+    return raw
+
+
+def load_settings(overrides: dict | None = None, environ=os.environ) -> dict:
+    """Return every setting from defaults, environment and overrides."""
+    settings = {}
+    for setting in SETTINGS:
+        raw = environ.get(f"TRACEDIFF_{setting.name}")
+        settings[setting.name] = setting.default if raw is None else _convert(raw, setting.default)
+    settings.update(overrides or {})
+    return settings
+
+
+def token_set(value) -> frozenset[str]:
+    """Split a comma-separated token setting into a set of tokens."""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return frozenset(value)
+    return frozenset(part.strip() for part in str(value or "").split(",") if part.strip())

@@ -1,0 +1,39 @@
+"""The store's life cycle inside a Flask app: one connection per request."""
+from flask import current_app, g
+
+from .config import token_set
+from .ingest import Limits
+from .redact import Redactor
+from .store import Store
+
+
+def init_app(app) -> None:
+    """Create the schema once and close each request's connection afterwards."""
+    Store(app.config["DATABASE"]).close()
+    app.extensions["tracediff.redactor"] = (
+        Redactor(token_set(app.config["REDACT_KEYS"])) if app.config["REDACT"] else None)
+    app.extensions["tracediff.limits"] = Limits(
+        max_body_bytes=app.config["MAX_DECOMPRESSED_BYTES"],
+        max_depth=app.config["MAX_DEPTH"], max_events=app.config["MAX_EVENTS"])
+    app.teardown_appcontext(close_store)
+
+
+def get_store() -> Store:
+    """Return this request's store, opening it on first use."""
+    if "store" not in g:
+        g.store = Store(current_app.config["DATABASE"], create=False)
+    return g.store
+
+
+def close_store(_exc=None) -> None:
+    store = g.pop("store", None)
+    if store is not None:
+        store.close()
+
+
+def redactor() -> Redactor | None:
+    return current_app.extensions["tracediff.redactor"]
+
+
+def limits() -> Limits:
+    return current_app.extensions["tracediff.limits"]

@@ -1,0 +1,102 @@
+"""parse_body: from the raw bytes of POST /api/v1/ingest to accepted events and rejections."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from typing import Any, Mapping
+
+import orjson
+
+from .decode import decode_body
+from .envelope import Context, check_trace_id, format_ts, make_event, normalise_envelope, record_trace_id
+from .framing import Record, depth_exceeds, split_records
+from .model import Batch, Event, Limits, RecordError, Rejection
+from .shapes import extract_calls
+
+_TRACEPARENT = re.compile(r"[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}", re.I)
+_WRAPPER_KEYS = ("message", "log", "MESSAGE")
+_MAX_UNWRAP = 3
+_DEFAULT_LIMITS = Limits()
+
+
+def parse_body(raw: bytes, *, content_encoding: str | None = None, headers: Mapping[str, str] = {},
+               query: Mapping[str, str] = {}, limits: Limits = _DEFAULT_LIMITS,
+               now: datetime | None = None) -> Batch:
+    """Decode, frame and normalise an ingest body; raise IngestError when it is refused whole."""
+    body = decode_body(raw, content_encoding, limits.max_body_bytes)
+    records = split_records(body, limits)
+    ctx = Context(limits, format_ts(now or datetime.now(timezone.utc)), fallback_trace_id(headers, query))
+    batch = Batch()
+    for rec in records:
+        try:
+            if rec.error is not None:
+                raise rec.error
+            batch.events.extend(record_events(rec.value, ctx))
+        except RecordError as err:
+            batch.rejected.append(Rejection(rec.index, err.code, err.message, rec.raw()))
+    return batch
+
+
+def fallback_trace_id(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:
+    """Return the trace id from a W3C traceparent header, X-Trace-Id, or the trace_id query parameter."""
+    lowered = {k.lower(): v for k, v in headers.items()} if headers else {}
+    m = _TRACEPARENT.fullmatch(lowered.get("traceparent", "").strip())
+    if m and m.group(1).strip("0"):
+        return m.group(1).lower()
+    value = lowered.get("x-trace-id", "").strip() or (query.get("trace_id") or "").strip()
+    return value or None
+
+
+def record_events(value: Any, ctx: Context) -> list[Event]:
+    """Return the events one record holds: an envelope, a wrapped envelope, or a known shape."""
+    if type(value) is not dict:
+        raise RecordError("bad_type", "each record must be a JSON object")
+    rec, meta = unwrap(value, ctx.limits.max_depth)
+    if "snapshot" in rec or "payload" in rec:
+        return [normalise_envelope(rec, ctx, meta)]
+    calls = extract_calls(rec)
+    if calls is None:
+        if "trace_id" in rec or "traceId" in rec:
+            raise RecordError("missing_field", "the record has a trace_id but no snapshot and payload")
+        raise RecordError("unknown_shape", "not an event envelope and no tool-call shape we know "
+                                           "(tool_use, tool_calls, function_call, functionCall, MCP tools/call)")
+    trace_id = record_trace_id(rec, ctx)
+    if trace_id is None:
+        raise RecordError("missing_trace_id", "no trace id: put trace_id in the record, or send a "
+                                              "traceparent or X-Trace-Id header or a trace_id query parameter")
+    trace_id = check_trace_id(trace_id)
+    return [make_event(ctx, trace_id=trace_id, meta=meta, **call) for call in calls]
+
+
+def unwrap(rec: dict, max_depth: int) -> tuple[dict, dict | None]:
+    """Take our record out of a shipper's envelope (message/log string); keep its fields as meta."""
+    meta: dict | None = None
+    for _ in range(_MAX_UNWRAP):
+        if "snapshot" in rec or "payload" in rec:
+            break
+        inner = _wrapped(rec, max_depth)
+        if inner is None:
+            break
+        key, rec_inner = inner
+        outer = {k: v for k, v in rec.items() if k != key}
+        meta = {**outer, **(meta or {})}
+        rec = rec_inner
+    return rec, meta
+
+
+def _wrapped(rec: dict, max_depth: int) -> tuple[str, dict] | None:
+    for key in _WRAPPER_KEYS:
+        text = rec.get(key)
+        if type(text) is str and text.lstrip()[:1] == "{":
+            try:
+                inner = orjson.loads(text)
+            except orjson.JSONDecodeError as exc:
+                raise RecordError("not_json", f"field {key!r} holds text that is not valid JSON: {exc}") from None
+            if type(inner) is dict:
+                if depth_exceeds(inner, max_depth):
+                    raise RecordError("too_deep", f"the JSON in field {key!r} nests deeper than {max_depth} levels")
+                return key, inner
+    return None
+
+
+__all__ = ["parse_body", "record_events", "unwrap", "fallback_trace_id", "Record"]

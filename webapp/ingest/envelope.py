@@ -1,0 +1,202 @@
+"""Normalise and validate records into Events: our envelope v1 and the fields every shape shares."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import orjson
+
+from .framing import depth_exceeds
+from .model import SNAPSHOTS, Event, Limits, RecordError
+
+_RFC3339 = re.compile(
+    r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})\Z"
+)
+_HEX32 = re.compile(r"[0-9a-fA-F]{32}\Z")
+ENVELOPE_KEYS = frozenset(
+    ("trace_id", "traceId", "call_id", "snapshot", "tool", "source", "payload", "http", "ts", "event_id")
+)
+_MAX_NAME = 256
+
+
+@dataclass
+class Context:
+    """What every record of one body shares: limits, receive time, trace id fallbacks."""
+
+    limits: Limits
+    now: str
+    fallback_trace_id: str | None = None
+
+
+def format_ts(dt: datetime) -> str:
+    """Format a datetime as RFC 3339 UTC with a 'Z' (microseconds only when non-zero)."""
+    dt = dt.astimezone(timezone.utc) if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    frac = f".{dt.microsecond:06d}".rstrip("0") if dt.microsecond else ""
+    return dt.strftime("%Y-%m-%dT%H:%M:%S") + frac + "Z"
+
+
+def normalise_ts(value: Any) -> str:
+    """Return an RFC 3339 timestamp in UTC with a 'Z', keeping the fraction as given."""
+    if type(value) is not str:
+        raise RecordError("bad_type", f"ts must be an RFC 3339 string, got {_json_type(value)}")
+    m = _RFC3339.match(value)
+    if not m:
+        raise RecordError("bad_value", f"ts {value[:64]!r} is not an RFC 3339 time like 2026-08-20T09:00:00Z")
+    day, clock, frac, offset = m.groups()
+    try:
+        dt = datetime.fromisoformat(f"{day}T{clock}{'+00:00' if offset in 'Zz' else offset}")
+    except ValueError:
+        raise RecordError("bad_value", f"ts {value[:64]!r} is not a valid date and time") from None
+    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S") + (f".{frac}" if frac else "") + "Z"
+
+
+def check_trace_id(value: Any) -> str:
+    """Return a valid trace id (hex ids lower-cased) or raise bad_trace_id."""
+    if type(value) is not str:
+        raise RecordError("bad_trace_id", f"trace_id must be a string, got {_json_type(value)}")
+    if not 1 <= len(value) <= 128 or not value.isprintable() or not value.strip():
+        raise RecordError("bad_trace_id", "trace_id must be 1-128 printable characters")
+    return value.lower() if _HEX32.match(value) else value
+
+
+def record_trace_id(rec: dict, ctx: Context) -> Any:
+    """Return the record's trace id, else the body's fallback (header or query), else None."""
+    value = rec.get("trace_id")
+    if value is None:
+        value = rec.get("traceId")
+    return ctx.fallback_trace_id if value is None else value
+
+
+def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
+    """Validate one envelope v1 record and return its Event."""
+    trace_id = record_trace_id(rec, ctx)
+    if trace_id is None:
+        raise RecordError("missing_field", "trace_id is required (in the record, a traceparent or "
+                                           "X-Trace-Id header, or the trace_id query parameter)")
+    snapshot = rec.get("snapshot")
+    if snapshot is None:
+        raise RecordError("missing_field", "snapshot is required: arguments, request or response")
+    if "payload" not in rec:
+        raise RecordError("missing_field", "payload is required (the snapshot itself, any JSON value)")
+    extra = {k: v for k, v in rec.items() if k not in ENVELOPE_KEYS}
+    if extra:
+        meta = {**(meta or {}), **extra}
+    return make_event(
+        ctx, trace_id=trace_id, call_id=rec.get("call_id"), snapshot=snapshot, payload=rec["payload"],
+        tool=rec.get("tool"), source=rec.get("source"), http=rec.get("http"), ts=rec.get("ts"),
+        event_id=rec.get("event_id"), meta=meta,
+    )
+
+
+def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payload: Any,
+               tool: Any = None, source: Any = None, http: Any = None, ts: Any = None,
+               event_id: Any = None, meta: dict | None = None) -> Event:
+    """Check every field, parse a payload logged as a JSON string, and build the Event."""
+    trace_id = check_trace_id(trace_id)
+    if snapshot not in SNAPSHOTS:
+        raise RecordError("bad_snapshot", f"snapshot must be arguments, request or response, got {str(snapshot)[:40]!r}")
+    call_id = "" if call_id is None else _name("call_id", call_id)
+    # the record around the payload was depth-checked already; only parsed strings are new
+    payload, as_string = parse_json_string(payload, ctx.limits.max_depth - 1)
+    if event_id is None:
+        event_id = derive_event_id(trace_id, call_id, snapshot, payload)
+    else:
+        event_id = _name("event_id", event_id)
+        if not event_id:
+            raise RecordError("bad_value", "event_id must not be empty")
+    return Event(
+        event_id=event_id, trace_id=trace_id, call_id=call_id, snapshot=snapshot, payload=payload,
+        tool=None if tool is None else _name("tool", tool),
+        source=None if source is None else _name("source", source),
+        logged_as_string=as_string, http=None if http is None else normalise_http(http),
+        ts=ctx.now if ts is None else normalise_ts(ts), meta=meta or None,
+    )
+
+
+def parse_json_string(value: Any, max_depth: int) -> tuple[Any, bool]:
+    """Parse a string holding a JSON object or array; keep any other string as it is."""
+    if type(value) is not str:
+        return value, False
+    head = value.lstrip()[:1]
+    if head != "{" and head != "[":
+        return value, False
+    try:
+        parsed = orjson.loads(value)
+    except orjson.JSONDecodeError:
+        return value, False  # kept as text; the analysis reports invalid_json
+    if type(parsed) is not dict and type(parsed) is not list:
+        return value, False
+    if depth_exceeds(parsed, max_depth):
+        raise RecordError("too_deep", f"the JSON inside the string nests deeper than {max_depth} levels")
+    return parsed, True
+
+
+def normalise_http(value: Any) -> dict:
+    """Keep method, url, status_code and headers of an http object, checking their types."""
+    if type(value) is not dict:
+        raise RecordError("bad_type", f"http must be an object, got {_json_type(value)}")
+    out: dict[str, Any] = {}
+    for key in ("method", "url"):
+        v = value.get(key)
+        if v is not None:
+            if type(v) is not str:
+                raise RecordError("bad_type", f"http.{key} must be a string, got {_json_type(v)}")
+            out[key] = v.upper() if key == "method" else v
+    status = value.get("status_code")
+    if status is not None:
+        if type(status) is not int:
+            raise RecordError("bad_type", f"http.status_code must be an integer, got {_json_type(status)}")
+        if not 100 <= status <= 599:
+            raise RecordError("bad_value", f"http.status_code {status} is not between 100 and 599")
+        out["status_code"] = status
+    headers = value.get("headers")
+    if headers is not None:
+        out["headers"] = _headers(headers)
+    return out
+
+
+def _headers(value: Any) -> dict:
+    if type(value) is not dict:
+        raise RecordError("bad_type", f"http.headers must be an object, got {_json_type(value)}")
+    out = {}
+    for k, v in value.items():
+        if type(v) is list and all(type(x) is str for x in v):
+            v = ", ".join(v)
+        if type(v) is not str:
+            raise RecordError("bad_type", f"http.headers[{k[:40]!r}] must be a string, got {_json_type(v)}")
+        out[k] = v
+    return out
+
+
+def derive_event_id(trace_id: str, call_id: str, snapshot: str, payload: Any) -> str:
+    """Return sha256 hex[:32] of the canonical (trace_id, call_id, snapshot, payload)."""
+    doc = [trace_id, call_id, snapshot, payload]
+    try:
+        canonical = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # integers beyond 64 bits, from the concatenated-JSON scanner
+        canonical = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return hashlib.sha256(canonical).hexdigest()[:32]
+
+
+def _name(field: str, value: Any) -> str:
+    if type(value) is not str:
+        raise RecordError("bad_type", f"{field} must be a string, got {_json_type(value)}")
+    if len(value) > _MAX_NAME or not value.isprintable():
+        raise RecordError("bad_value", f"{field} must be at most {_MAX_NAME} printable characters")
+    return value
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if type(value) is bool:
+        return "a boolean"
+    if type(value) in (int, float):
+        return "a number"
+    if type(value) is str:
+        return "a string"
+    return "an array" if type(value) is list else "an object"

@@ -1,0 +1,194 @@
+"""Read OTLP/HTTP trace exports (protobuf or JSON) into plain spans with Python attribute values."""
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from google.protobuf.message import DecodeError
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+from .model import IngestError, RecordError
+
+SPAN_KIND_CLIENT = 3
+_KINDS = {"SPAN_KIND_UNSPECIFIED": 0, "SPAN_KIND_INTERNAL": 1, "SPAN_KIND_SERVER": 2,
+          "SPAN_KIND_CLIENT": 3, "SPAN_KIND_PRODUCER": 4, "SPAN_KIND_CONSUMER": 5}
+
+
+class TooDeep(Exception):
+    """An attribute value nests deeper than the limit."""
+
+
+@dataclass
+class Span:
+    index: int
+    trace_id: str
+    span_id: str
+    parent_id: str
+    name: str
+    kind: int
+    start_ns: int
+    end_ns: int
+    attrs: dict = field(default_factory=dict)
+    service: str | None = None
+    error: RecordError | None = None
+
+
+def spans_from_protobuf(body: bytes, max_depth: int) -> list[Span]:
+    """Decode an ExportTraceServiceRequest in protobuf into spans."""
+    req = ExportTraceServiceRequest()
+    try:
+        req.ParseFromString(body)
+    except (DecodeError, RecursionError) as exc:
+        raise IngestError(422, "unparseable", f"the body is not an OTLP ExportTraceServiceRequest in protobuf: {exc}") from None
+    spans: list[Span] = []
+    for rs in req.resource_spans:
+        service = _service(_pb_attrs(rs.resource.attributes, max_depth, None))
+        for ss in rs.scope_spans:
+            for s in ss.spans:
+                span = Span(len(spans), s.trace_id.hex(), s.span_id.hex(), s.parent_span_id.hex(), s.name,
+                            s.kind, s.start_time_unix_nano, s.end_time_unix_nano, service=service)
+                span.attrs = _pb_attrs(s.attributes, max_depth, span)
+                spans.append(span)
+    return spans
+
+
+def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
+    """Decode an ExportTraceServiceRequest in OTLP/JSON (hex ids, lowerCamelCase keys) into spans."""
+    try:
+        doc = orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        raise IngestError(422, "unparseable", f"the body is not valid OTLP/JSON: {exc}") from None
+    if type(doc) is not dict:
+        raise IngestError(422, "unparseable", "the body is not an OTLP/JSON ExportTraceServiceRequest object")
+    spans: list[Span] = []
+    for rs in _items(doc, "resourceSpans", "resource_spans"):
+        resource = _get(rs, "resource", "resource") or {}
+        service = _service(_json_attrs(_items(resource, "attributes", "attributes"), max_depth, None))
+        for ss in _items(rs, "scopeSpans", "scope_spans"):
+            for s in _items(ss, "spans", "spans"):
+                span = Span(len(spans), _hex_id(_get(s, "traceId", "trace_id")), _hex_id(_get(s, "spanId", "span_id")),
+                            _hex_id(_get(s, "parentSpanId", "parent_span_id")), str(s.get("name") or ""),
+                            _kind(s.get("kind")), _int(_get(s, "startTimeUnixNano", "start_time_unix_nano")),
+                            _int(_get(s, "endTimeUnixNano", "end_time_unix_nano")), service=service)
+                span.attrs = _json_attrs(_items(s, "attributes", "attributes"), max_depth, span)
+                spans.append(span)
+    return spans
+
+
+def _pb_attrs(kvs: Any, max_depth: int, span: Span | None) -> dict:
+    out = {}
+    for kv in kvs:
+        try:
+            out[kv.key] = _pb_value(kv.value, max_depth)
+        except TooDeep:
+            if span is not None:
+                span.error = RecordError("too_deep", f"attribute {kv.key!r} nests deeper than {max_depth} levels")
+    return out
+
+
+def _pb_value(v: Any, depth: int) -> Any:
+    if depth <= 0:
+        raise TooDeep
+    kind = v.WhichOneof("value")
+    if kind == "array_value":
+        return [_pb_value(x, depth - 1) for x in v.array_value.values]
+    if kind == "kvlist_value":
+        return {kv.key: _pb_value(kv.value, depth - 1) for kv in v.kvlist_value.values}
+    if kind == "bytes_value":
+        return base64.b64encode(v.bytes_value).decode()
+    return getattr(v, kind) if kind else None
+
+
+def _json_attrs(kvs: list, max_depth: int, span: Span | None) -> dict:
+    out = {}
+    for kv in kvs:
+        if type(kv) is not dict or type(kv.get("key")) is not str:
+            continue
+        try:
+            out[kv["key"]] = _json_value(kv.get("value"), max_depth)
+        except TooDeep:
+            if span is not None:
+                span.error = RecordError("too_deep", f"attribute {kv['key']!r} nests deeper than {max_depth} levels")
+    return out
+
+
+def _json_value(v: Any, depth: int) -> Any:
+    if depth <= 0:
+        raise TooDeep
+    if type(v) is not dict:
+        return None
+    for key, convert in _JSON_SCALARS:
+        if key in v:
+            return convert(v[key])
+    arr = _get(v, "arrayValue", "array_value")
+    if type(arr) is dict:
+        return [_json_value(x, depth - 1) for x in _items(arr, "values", "values")]
+    kvl = _get(v, "kvlistValue", "kvlist_value")
+    if type(kvl) is dict:
+        return {kv["key"]: _json_value(kv.get("value"), depth - 1)
+                for kv in _items(kvl, "values", "values") if type(kv) is dict and type(kv.get("key")) is str}
+    return None
+
+
+def _float(x: Any) -> Any:
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+_JSON_SCALARS = (
+    ("stringValue", lambda x: x), ("string_value", lambda x: x), ("boolValue", bool), ("bool_value", bool),
+    ("intValue", lambda x: _int(x)), ("int_value", lambda x: _int(x)), ("doubleValue", _float),
+    ("double_value", _float), ("bytesValue", lambda x: x), ("bytes_value", lambda x: x),
+)
+
+
+def _hex_id(value: Any) -> str:
+    """Return a trace or span id as lower-case hex; tolerate base64 from generic protobuf JSON encoders."""
+    if type(value) is not str or not value:
+        return ""
+    try:
+        int(value, 16)
+        if len(value) in (16, 32):
+            return value.lower()
+    except ValueError:
+        pass
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return value
+    return raw.hex() if len(raw) in (8, 16) else value
+
+
+def _service(attrs: dict) -> str | None:
+    name = attrs.get("service.name")
+    return name if type(name) is str else None
+
+
+def _kind(value: Any) -> int:
+    if type(value) is str:
+        return _KINDS.get(value, 0)
+    return value if type(value) is int else 0
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _get(d: Any, camel: str, snake: str) -> Any:
+    if type(d) is not dict:
+        return None
+    v = d.get(camel)
+    return d.get(snake) if v is None else v
+
+
+def _items(d: Any, camel: str, snake: str) -> list:
+    v = _get(d, camel, snake)
+    return [x for x in v if type(x) is dict] if type(v) is list else []

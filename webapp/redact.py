@@ -1,0 +1,222 @@
+"""Redaction before storage: secrets under known keys and secret-looking values become a marker.
+
+Keys are compared after lower-casing and dropping separators, so `apiKey`, `API-KEY` and
+`api_key` are one key. Counters such as `max_tokens` or `token_count` are not secrets.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any, Iterable
+
+REDACTED = "[REDACTED]"
+
+DEFAULT_KEYS = (
+    "authorization", "proxy-authorization", "password", "passwd", "pwd", "passphrase",
+    "secret", "client_secret", "token", "access_token", "refresh_token", "id_token",
+    "auth_token", "session_token", "api_key", "apikey", "x-api-key", "cookie", "set-cookie",
+    "private_key", "credentials", "credential", "session", "session_id", "sessionid",
+    "cvv", "cvc",
+)
+# A key ending in one of these is a secret too (`db_password`, `github_token`, `x-auth-token`)...
+SECRET_SUFFIXES = (
+    "password", "passwd", "passphrase", "secret", "token", "apikey", "privatekey", "secretkey",
+    "credentials", "cookie", "authorization", "sessionid",
+)
+# ...unless it ends in one of these: pagination cursors and LLM token settings are not secrets.
+PUBLIC_SUFFIXES = (
+    "pagetoken", "nexttoken", "continuationtoken", "synctoken", "maxtoken", "mintoken",
+    "stoptoken", "eostoken", "bostoken", "padtoken", "unktoken", "cancellationtoken",
+)
+# Strings shorter than this hold no secret we can recognise ("Bearer x" is 8).
+MIN_SCAN = 8
+# Longer strings are not scanned for secret-looking values: it would cost the hot path too much.
+MAX_SCAN = 256 * 1024
+
+# (literals, pattern): a pattern runs only on strings holding one of its literals, which
+# keeps the scan of ordinary text at the speed of a substring search.
+_SECRET_PATTERNS = tuple((literals, re.compile(pattern, re.DOTALL)) for literals, pattern in (
+    (("eyJ",), r"eyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*"),
+    (("earer", "EARER"), r"(?i:bearer)\s+[A-Za-z0-9._~+/-]{16,}=*"),
+    (("sk-",), r"sk-(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}"),
+    (("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"gh[pousr]_[A-Za-z0-9]{30,}"),
+    (("github_pat_",), r"github_pat_[A-Za-z0-9_]{22,}"),
+    (("xox",), r"xox[abposr]-[A-Za-z0-9-]{10,}"),
+    (("AKIA", "ASIA"), r"(?:AKIA|ASIA)[0-9A-Z]{16}"),
+    (("AIza",), r"AIza[0-9A-Za-z_-]{35}"),
+    (("k_live_", "k_test_"), r"[rs]k_(?:live|test)_[0-9A-Za-z]{16,}"),
+    (("glpat-",), r"glpat-[0-9A-Za-z_-]{20,}"),
+    (("PRIVATE KEY",),
+     r"-----BEGIN [A-Z ]*PRIVATE KEY-----(?:.*?-----END [A-Z ]*PRIVATE KEY-----|.*)"),
+))
+_CARD = re.compile(r"\d(?:[ -]?\d){12,18}")
+# A whole header-like value: `Bearer abc`, `Basic dXNlcjpwYXNz`, `Token abc`.
+_AUTH_VALUE = re.compile(r"\s*(?i:bearer|basic|token|digest)\s+\S+\s*")
+# `name=value` in a URL query, a form body or a log line.
+_PARAM = re.compile(r"(?:(?<=[?&;\s])|^)([A-Za-z0-9_.\-\[\]]+)=([^&#\s;]+)")
+# `"name": "value"` in JSON text too broken to parse (a cut quarantine record).
+_JSON_PAIR = re.compile(r'"((?:[^"\\]|\\.){1,100})"\s*:\s*("(?:[^"\\]|\\.)*"?|[-0-9.eE+]+)')
+
+_CARD_PREFIXES = (  # (prefix, lengths): issuer ranges keep 13-19 digit ids from matching.
+    ("4", (13, 16, 19)), ("34", (15,)), ("37", (15,)), ("51", (16,)), ("52", (16,)),
+    ("53", (16,)), ("54", (16,)), ("55", (16,)), ("22", (16,)), ("23", (16,)), ("24", (16,)),
+    ("25", (16,)), ("26", (16,)), ("27", (16,)), ("6011", (16, 17, 18, 19)),
+    ("64", (16, 17, 18, 19)), ("65", (16, 17, 18, 19)), ("62", (16, 17, 18, 19)),
+    ("35", (16, 17, 18, 19)), ("30", (14, 15, 16, 17, 18, 19)), ("36", (14, 15, 16, 17, 18, 19)),
+    ("38", (14, 15, 16, 17, 18, 19)), ("39", (14, 15, 16, 17, 18, 19)),
+)
+_KEY_CACHE_SIZE = 4096
+
+
+def normalize_key(key: str) -> str:
+    """Return a key lower-cased with separators removed (`X-Api-Key` -> `xapikey`)."""
+    return "".join(ch for ch in key.lower() if ch.isalnum())
+
+
+def luhn_ok(digits: str) -> bool:
+    """Tell whether a digit string passes the Luhn checksum."""
+    total = 0
+    for position, char in enumerate(reversed(digits)):
+        digit = ord(char) - 48
+        if position % 2:
+            digit = digit * 2 - 9 if digit > 4 else digit * 2
+        total += digit
+    return total % 10 == 0
+
+
+def looks_like_card(text: str) -> bool:
+    """Tell whether digits (spaces and dashes allowed) form a plausible payment card number."""
+    digits = text.replace(" ", "").replace("-", "")
+    if not (13 <= len(digits) <= 19 and digits.isdigit()):
+        return False
+    brand = any(digits.startswith(prefix) and len(digits) in lengths
+                for prefix, lengths in _CARD_PREFIXES)
+    return brand and luhn_ok(digits)
+
+
+class Redactor:
+    """Replace secrets in JSON values with REDACTED; reusable and thread-safe."""
+
+    def __init__(self, extra_keys: Iterable[str] = ()):
+        self.keys = frozenset(normalize_key(k) for k in (*DEFAULT_KEYS, *extra_keys) if k.strip())
+        self._cache: dict[str, bool] = {}
+
+    def is_secret_key(self, key: str) -> bool:
+        """Tell whether values under this key are redacted."""
+        found = self._cache.get(key)
+        if found is None:
+            norm = normalize_key(key)
+            found = norm in self.keys or (
+                norm.endswith(SECRET_SUFFIXES) and not norm.endswith(PUBLIC_SUFFIXES))
+            if len(self._cache) >= _KEY_CACHE_SIZE:
+                self._cache.clear()
+            self._cache[key] = found
+        return found
+
+    def event(self, event):
+        """Return the event with its payload, HTTP headers and URL, and meta redacted."""
+        changes = {"payload": self.value(event.payload)}
+        for name in ("http", "meta"):
+            if getattr(event, name, None) is not None:
+                changes[name] = self.value(getattr(event, name))
+        if dataclasses.is_dataclass(event):
+            return dataclasses.replace(event, **changes)
+        for name, new in changes.items():
+            setattr(event, name, new)
+        return event
+
+    def value(self, value: Any) -> Any:
+        """Return a redacted copy of any JSON value; the input is left as it was."""
+        if not isinstance(value, (dict, list)):
+            return self._scalar(value)
+        root = [value]
+        stack: list[tuple[Any, Any]] = [(root, 0)]
+        while stack:  # iterative, so no nesting depth can exhaust the Python stack
+            parent, slot = stack.pop()
+            parent[slot] = self._copy_level(parent[slot], stack)
+        return root[0]
+
+    def text(self, raw: str) -> str:
+        """Return raw record text (maybe cut or broken JSON) with secrets redacted."""
+        try:
+            parsed = json.loads(raw)
+        except ValueError:
+            masked = _JSON_PAIR.sub(self._json_pair, raw)
+            return self._string(masked) if isinstance(masked, str) else masked
+        return json.dumps(self.value(parsed), ensure_ascii=False)
+
+    def _copy_level(self, container, stack):
+        if isinstance(container, dict):
+            copy = {}
+            for key, child in container.items():
+                if _has_secret(child) and self.is_secret_key(key):
+                    copy[key] = REDACTED
+                    continue
+                copy[key] = child
+                if isinstance(child, (dict, list)):
+                    stack.append((copy, key))
+                else:
+                    copy[key] = self._scalar(child)
+            return copy
+        copy = list(container)
+        for index, child in enumerate(copy):
+            if isinstance(child, (dict, list)):
+                stack.append((copy, index))
+            else:
+                copy[index] = self._scalar(child)
+        return copy
+
+    def _scalar(self, value):
+        if isinstance(value, str):
+            return self._string(value) if len(value) >= MIN_SCAN else value
+        if type(value) is int and value >= 10**12 and looks_like_card(str(value)):
+            return REDACTED
+        return value
+
+    def _string(self, text: str):
+        if len(text) > MAX_SCAN:
+            return text
+        if _AUTH_VALUE.fullmatch(text):
+            return REDACTED
+        for literals, pattern in _SECRET_PATTERNS:
+            if any(literal in text for literal in literals):
+                text = pattern.sub(_replace_token, text)
+        if len(text) >= 13:
+            text = _CARD.sub(_replace_card, text)
+        if "=" in text:
+            text = _PARAM.sub(self._param, text)
+        return REDACTED if text.strip() == REDACTED else text
+
+    def _param(self, match: re.Match) -> str:
+        name = match.group(1)
+        return f"{name}={REDACTED}" if self.is_secret_key(name) else match.group(0)
+
+    def _json_pair(self, match: re.Match) -> str:
+        if self.is_secret_key(match.group(1)):
+            return f'"{match.group(1)}": "{REDACTED}"'
+        return match.group(0)
+
+
+def _has_secret(value) -> bool:
+    # null, booleans and empty values hold nothing secret; keeping them keeps findings
+    # such as "token sent as null" visible.
+    return value is not None and value is not False and value is not True and value != "" \
+        and value != {} and value != []
+
+
+def _replace_token(match: re.Match) -> str:
+    start = match.start()
+    if start and (match.string[start - 1].isalnum() or match.string[start - 1] == "_"):
+        return match.group(0)  # inside a longer word: "risk-..." is not an "sk-" key
+    return REDACTED
+
+
+def _replace_card(match: re.Match) -> str:
+    text, start, end = match.string, match.start(), match.end()
+    inside_number = (start and text[start - 1] in "0123456789.") or (
+        end < len(text) and (text[end].isdigit() or text[end:end + 2][:1] in ".-"
+                             and text[end + 1:end + 2].isdigit()))
+    if inside_number or not looks_like_card(match.group(0)):
+        return match.group(0)
+    return REDACTED

@@ -1,0 +1,44 @@
+"""Plain-text and Markdown renderings of an analysis, for the CLI and for tickets."""
+
+SEVERITY_ORDER = ("error", "warning", "info")
+SNAPSHOT_NAMES = ("arguments", "request", "response")
+
+
+def end_text(end: dict | None) -> str:
+    """Name one end of a finding: 'request /limit' (the whole document is '(root)')."""
+    if not end:
+        return "-"
+    return f"{end['snapshot']} {end['path'] or '(root)'}"
+
+
+def finding_line(finding: dict) -> str:
+    """One finding as a line: severity, kind, message and both ends."""
+    ends = f"{end_text(finding.get('left'))} -> {end_text(finding.get('right'))}"
+    return f"{finding['severity']:7} {finding['kind']:15} {finding['message']}  ({ends})"
+
+
+def validation_lines(validation: dict) -> list[str]:
+    """Every validation error as 'snapshot path: message' lines."""
+    lines = []
+    for name in SNAPSHOT_NAMES:
+        result = validation.get(name) or {}
+        for error in result.get("errors", []):
+            hint = f" ({error['hint']})" if error.get("hint") else ""
+            lines.append(f"{name} {error['path'] or '(root)'}: {error['message']}{hint}")
+    return lines
+
+
+def format_check(result: dict) -> str:
+    """Render the result of `tracediff check` for a terminal."""
+    lines = []
+    invalid = validation_lines(result.get("validation", {}))
+    if invalid:
+        lines.append("Validation errors:")
+        lines += [f"  {line}" for line in invalid]
+    if result.get("findings"):
+        lines.append("Findings:")
+        lines += [f"  {finding_line(f)}" for f in result["findings"]]
+    summary = result.get("summary", {})
+    counts = ", ".join(f"{summary.get(s, 0)} {s}" for s in SEVERITY_ORDER)
+    lines.append(f"{counts}; {len(invalid)} validation error(s)")
+    return "\n".join(lines)

@@ -1,0 +1,321 @@
+"""The only module that names tables and runs SQL.
+
+Events are kept forever (every version of every snapshot); `calls` points at the
+current version of each snapshot and holds the stored analysis; `traces` is a
+denormalised row per trace so the list stays fast at a million traces.
+"""
+import contextlib
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import orjson
+import sqlite_utils
+
+from .filters import TraceQuery
+from .listing import trace_list_sql
+from .schema import SCHEMA
+from .sql import (CALL_FACTS, CLAIM_PENDING, CURRENT_VERSION, DELETE_TRACE, INDEX_NEW_EVENTS,
+                  INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS, REFRESH_TRACE, SAVE_ANALYSIS, UPSERT_CALL)
+
+SNAPSHOTS = ("arguments", "request", "response")
+SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
+CLAIM_SECONDS = 30
+
+
+class StoreUnavailable(Exception):
+    """The database cannot take writes now (locked, full, read-only)."""
+
+
+@dataclass
+class IngestResult:
+    accepted: int = 0
+    duplicates: int = 0
+    touched_calls: list = field(default_factory=list)
+
+
+def dumps(value) -> str:
+    return orjson.dumps(value).decode()
+
+
+def loads(text):
+    return None if text is None else orjson.loads(text)
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class Store:
+    """A tracediff database in one SQLite file."""
+
+    def __init__(self, path, *, busy_timeout_ms: int = 10_000, create: bool = True):
+        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000,
+                               isolation_level=None, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        self.db = sqlite_utils.Database(conn)
+        if create:
+            self.create_schema()
+
+    def create_schema(self) -> None:
+        """Create every table and index that is missing (idempotent)."""
+        with self.unavailable_as_error():
+            if self.db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                self.db.conn.execute("PRAGMA journal_mode = WAL")
+            self.db.conn.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    # -- transactions -------------------------------------------------------
+
+    @contextlib.contextmanager
+    def unavailable_as_error(self):
+        """Turn 'locked', 'full' and 'read-only' into StoreUnavailable."""
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            text = str(error).lower()
+            if any(word in text for word in ("locked", "busy", "full", "readonly", "read-only",
+                                             "disk i/o", "unable to open")):
+                raise StoreUnavailable(str(error)) from error
+            raise
+
+    @contextlib.contextmanager
+    def write(self):
+        """Run a block as one IMMEDIATE transaction; commit on success."""
+        with self.unavailable_as_error():
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db.conn
+            except BaseException:
+                self.db.conn.rollback()
+                raise
+            self.db.execute("COMMIT")
+
+    # -- ingest -------------------------------------------------------------
+
+    def add_events(self, events, rejected=()) -> IngestResult:
+        """Store a batch of events and quarantined records in one transaction."""
+        received = utc_now()
+        rows = [_event_row(event, received) for event in events]
+        result = IngestResult()
+        with self.write() as conn:
+            before = conn.total_changes
+            last_seq = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
+            conn.executemany(INSERT_EVENT, rows)
+            result.accepted = conn.total_changes - before
+            conn.execute(INDEX_NEW_EVENTS, (last_seq,))
+            result.duplicates = len(rows) - result.accepted
+            if rejected:
+                conn.executemany(INSERT_QUARANTINE, [
+                    (received, r.code, r.message, r.raw) for r in rejected])
+            keys = {(e.trace_id, e.call_id) for e in events}
+            for trace_id, call_id in keys:
+                self._refresh_call(conn, trace_id, call_id)
+            for trace_id in {k[0] for k in keys}:
+                self._refresh_trace(conn, trace_id)
+        result.touched_calls = sorted(keys)
+        return result
+
+    def _refresh_call(self, conn, trace_id, call_id) -> None:
+        current = {name: conn.execute(CURRENT_VERSION, (trace_id, call_id, name)).fetchone()
+                   for name in SNAPSHOTS}
+        seqs = {name: (row[0] if row else None) for name, row in current.items()}
+        tool, source, status, first_ts, last_ts = conn.execute(CALL_FACTS, (trace_id, call_id)).fetchone()
+        conn.execute(UPSERT_CALL, {
+            "trace_id": trace_id, "call_id": call_id, "tool": tool, "source": source,
+            "arguments_seq": seqs["arguments"], "request_seq": seqs["request"],
+            "response_seq": seqs["response"], "status_code": status,
+            "first_ts": first_ts, "last_ts": last_ts})
+
+    def _refresh_trace(self, conn, trace_id) -> None:
+        conn.execute(REFRESH_TRACE, {"trace_id": trace_id})
+        conn.execute("DELETE FROM trace_kinds WHERE trace_id = ?", (trace_id,))
+        conn.execute(INSERT_TRACE_KINDS, (trace_id,))
+        conn.execute("DELETE FROM trace_tools WHERE trace_id = ?", (trace_id,))
+        conn.execute(INSERT_TRACE_TOOLS, (trace_id,))
+
+    # -- analysis bookkeeping -------------------------------------------------
+
+    def claim_pending(self, limit: int = 100) -> list[dict]:
+        """Claim calls whose analysis is out of date, so one worker analyses each."""
+        now = time.time()
+        with self.write() as conn:
+            rows = conn.execute(CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
+        return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
+
+    def pending_calls(self, trace_id: str) -> list[dict]:
+        """List the calls of one trace whose analysis is out of date."""
+        return list(self.db.query(
+            "SELECT trace_id, call_id, version FROM calls "
+            "WHERE trace_id = ? AND analyzed_version < version", (trace_id,)))
+
+    def save_analysis(self, trace_id, call_id, version, analysis: dict) -> bool:
+        """Store an analysis unless the call changed meanwhile; say whether it was stored."""
+        summary = analysis.get("summary") or {}
+        kinds = sorted({f["kind"] for f in analysis.get("findings", [])})
+        with self.write() as conn:
+            cursor = conn.execute(SAVE_ANALYSIS, {
+                "analysis": dumps(analysis), "version": version, "worst": analysis.get("worst"),
+                "errors": summary.get("error", 0), "warnings": summary.get("warning", 0),
+                "infos": summary.get("info", 0), "kinds": ",".join(kinds),
+                "trace_id": trace_id, "call_id": call_id})
+            if cursor.rowcount:
+                self._refresh_trace(conn, trace_id)
+        return bool(cursor.rowcount)
+
+    def invalidate_tool(self, tool: str | None = None) -> int:
+        """Mark the calls of a tool (or of every tool) for re-analysis."""
+        sql = "UPDATE calls SET version = version + 1, claimed_at = NULL"
+        with self.write() as conn:
+            if tool is None:
+                return conn.execute(sql).rowcount
+            return conn.execute(sql + " WHERE tool = ?", (tool,)).rowcount
+
+    # -- reads ----------------------------------------------------------------
+
+    def call_inputs(self, trace_id: str, call_id: str) -> dict | None:
+        """Return the current snapshots and the tool of one call, for analysis."""
+        call = self._one("SELECT * FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id))
+        if call is None:
+            return None
+        return {"tool": call["tool"], "version": call["version"],
+                "snapshots": {name: self._snapshot(call[f"{name}_seq"]) for name in SNAPSHOTS}}
+
+    def get_trace(self, trace_id: str) -> dict | None:
+        """Return a trace with its calls, current snapshots and stored analysis."""
+        calls = list(self.db.query(
+            "SELECT * FROM calls WHERE trace_id = ? ORDER BY first_ts, call_id", (trace_id,)))
+        if not calls:
+            return None
+        return {"trace_id": trace_id, "calls": [self._call(row) for row in calls]}
+
+    def _call(self, row: dict) -> dict:
+        analysis = loads(row["analysis"]) or {}
+        return {
+            "call_id": row["call_id"], "tool": row["tool"], "source": row["source"],
+            "status_code": row["status_code"], "first_ts": row["first_ts"], "last_ts": row["last_ts"],
+            "snapshots": {name: self._snapshot(row[f"{name}_seq"]) for name in SNAPSHOTS},
+            "versions": self._version_counts(row["trace_id"], row["call_id"]),
+            "analyzed": row["analyzed_version"] == row["version"],
+            "validation": analysis.get("validation", {}),
+            "findings": analysis.get("findings", []),
+            "summary": analysis.get("summary", {"error": 0, "warning": 0, "info": 0}),
+            "worst": analysis.get("worst"),
+            "alignment": analysis.get("alignment", []),
+        }
+
+    def _snapshot(self, seq) -> dict | None:
+        if seq is None:
+            return None
+        row = self._one("SELECT * FROM events WHERE seq = ?", (seq,))
+        return _snapshot_dict(row)
+
+    def _version_counts(self, trace_id, call_id) -> dict:
+        rows = self.db.execute(
+            "SELECT snapshot, count(*) FROM events WHERE trace_id = ? AND call_id = ? GROUP BY snapshot",
+            (trace_id, call_id)).fetchall()
+        return dict(rows)
+
+    def snapshot_versions(self, trace_id: str, call_id: str, snapshot: str) -> list[dict]:
+        """Return every version of one snapshot, newest first."""
+        rows = self.db.query(
+            "SELECT * FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ? "
+            "ORDER BY ts DESC, seq DESC", (trace_id, call_id, snapshot))
+        return [_snapshot_dict(row) for row in rows]
+
+    def find_traces(self, query: TraceQuery, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
+        """Return matching traces newest first after a (last_ts, trace_id) cursor, and the next cursor."""
+        sql, params = trace_list_sql(query, cursor)
+        rows = list(self.db.query(sql, params))
+        next_cursor = None
+        if len(rows) > query.limit:
+            rows = rows[:query.limit]
+            next_cursor = (rows[-1]["last_ts"], rows[-1]["trace_id"])
+        return [_trace_summary(row) for row in rows], next_cursor
+
+    def count_traces(self) -> int:
+        return self.db.execute("SELECT count(*) FROM traces").fetchone()[0]
+
+    def count_events(self) -> int:
+        return self.db.execute("SELECT count(*) FROM events").fetchone()[0]
+
+    def event_ids(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT event_id FROM events")}
+
+    def quarantine(self, limit: int = 100) -> list[dict]:
+        return list(self.db.query("SELECT * FROM quarantine ORDER BY id DESC LIMIT ?", (limit,)))
+
+    # -- tool contracts -------------------------------------------------------
+
+    def put_tool(self, name: str, contract: dict) -> None:
+        """Create or replace a tool's contract and mark its calls for re-analysis."""
+        with self.write() as conn:
+            conn.execute("INSERT INTO tools (name, contract, updated_at) VALUES (?, ?, ?) "
+                         "ON CONFLICT(name) DO UPDATE SET contract = excluded.contract, "
+                         "updated_at = excluded.updated_at", (name, dumps(contract), utc_now()))
+            conn.execute("UPDATE calls SET version = version + 1 WHERE tool = ?", (name,))
+
+    def get_tool(self, name: str) -> dict | None:
+        row = self._one("SELECT * FROM tools WHERE name = ?", (name,))
+        return None if row is None else {"name": name, **loads(row["contract"]), "updated_at": row["updated_at"]}
+
+    def list_tools(self) -> list[dict]:
+        rows = self.db.query("SELECT name, contract, updated_at FROM tools ORDER BY name")
+        return [{"name": r["name"], **loads(r["contract"]), "updated_at": r["updated_at"]} for r in rows]
+
+    def delete_tool(self, name: str) -> bool:
+        with self.write() as conn:
+            deleted = conn.execute("DELETE FROM tools WHERE name = ?", (name,)).rowcount
+            conn.execute("UPDATE calls SET version = version + 1 WHERE tool = ?", (name,))
+        return bool(deleted)
+
+    # -- retention ------------------------------------------------------------
+
+    def prune(self, before_ts: str, batch: int = 500) -> int:
+        """Delete traces last seen before a time, a few at a time; return how many."""
+        deleted = 0
+        while True:
+            with self.write() as conn:
+                ids = [r[0] for r in conn.execute(
+                    "SELECT trace_id FROM traces WHERE last_ts < ? LIMIT ?", (before_ts, batch))]
+                for statement in DELETE_TRACE:
+                    conn.executemany(statement, [(i,) for i in ids])
+            deleted += len(ids)
+            if len(ids) < batch:
+                return deleted
+
+    def _one(self, sql, params) -> dict | None:
+        return next(iter(self.db.query(sql, params)), None)
+
+
+def _event_row(event, received: str) -> tuple:
+    return (event.event_id, event.trace_id, event.call_id, event.snapshot, event.tool,
+            event.source, dumps(event.payload), int(bool(event.logged_as_string)),
+            None if event.http is None else dumps(event.http),
+            None if not event.meta else dumps(event.meta), event.ts or received, received)
+
+
+def _snapshot_dict(row: dict) -> dict:
+    return {"payload": loads(row["payload"]), "logged_as_string": bool(row["logged_as_string"]),
+            "http": loads(row["http"]), "ts": row["ts"], "received_at": row["received_at"],
+            "event_id": row["event_id"], "tool": row["tool"], "source": row["source"],
+            "meta": loads(row["meta"])}
+
+
+def _trace_summary(row: dict) -> dict:
+    return {
+        "trace_id": row["trace_id"], "last_seen": row["last_ts"], "first_seen": row["first_ts"],
+        "tools": _split(row["tools"]), "sources": _split(row["sources"]), "calls": row["calls"],
+        "snapshots": {name: bool(row[f"has_{name}"]) for name in SNAPSHOTS},
+        "complete": bool(row["complete"]), "worst": row["worst"], "kinds": _split(row["kinds"]),
+        "status_codes": [int(s) for s in _split(row["status_codes"])],
+    }
+
+
+def _split(text) -> list[str]:
+    return [part for part in (text or "").split(",") if part]

@@ -1,0 +1,97 @@
+"""The database schema, created idempotently when a Store opens."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY,
+    event_id TEXT NOT NULL UNIQUE,
+    trace_id TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    snapshot TEXT NOT NULL,
+    tool TEXT,
+    source TEXT,
+    payload TEXT NOT NULL,
+    logged_as_string INTEGER NOT NULL DEFAULT 0,
+    http TEXT,
+    meta TEXT,
+    ts TEXT NOT NULL,
+    received_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_by_snapshot ON events (trace_id, call_id, snapshot, ts, seq);
+
+-- Full-text index of payloads; contentless, its rowid is events.seq.
+CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5(body, content='', tokenize='unicode61');
+
+CREATE TABLE IF NOT EXISTS calls (
+    trace_id TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    tool TEXT,
+    source TEXT,
+    arguments_seq INTEGER,
+    request_seq INTEGER,
+    response_seq INTEGER,
+    status_code INTEGER,
+    first_ts TEXT,
+    last_ts TEXT,
+    version INTEGER NOT NULL DEFAULT 1,
+    analyzed_version INTEGER NOT NULL DEFAULT 0,
+    claimed_at REAL,
+    analysis TEXT,
+    worst TEXT,
+    errors INTEGER NOT NULL DEFAULT 0,
+    warnings INTEGER NOT NULL DEFAULT 0,
+    infos INTEGER NOT NULL DEFAULT 0,
+    kinds TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (trace_id, call_id)
+);
+CREATE INDEX IF NOT EXISTS calls_pending ON calls (version) WHERE analyzed_version < version;
+CREATE INDEX IF NOT EXISTS calls_by_tool ON calls (tool);
+
+CREATE TABLE IF NOT EXISTS traces (
+    trace_id TEXT PRIMARY KEY,
+    first_ts TEXT,
+    last_ts TEXT NOT NULL,
+    calls INTEGER NOT NULL,
+    tools TEXT,
+    sources TEXT,
+    has_arguments INTEGER NOT NULL,
+    has_request INTEGER NOT NULL,
+    has_response INTEGER NOT NULL,
+    complete INTEGER NOT NULL,
+    worst TEXT,
+    kinds TEXT,
+    status_codes TEXT,
+    errors INTEGER,
+    warnings INTEGER
+);
+CREATE INDEX IF NOT EXISTS traces_by_time ON traces (last_ts, trace_id);
+
+CREATE TABLE IF NOT EXISTS trace_kinds (
+    trace_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    last_ts TEXT NOT NULL,
+    PRIMARY KEY (trace_id, kind)
+);
+CREATE INDEX IF NOT EXISTS trace_kinds_by_time ON trace_kinds (kind, last_ts, trace_id);
+
+CREATE TABLE IF NOT EXISTS trace_tools (
+    trace_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    last_ts TEXT NOT NULL,
+    PRIMARY KEY (trace_id, tool)
+);
+CREATE INDEX IF NOT EXISTS trace_tools_by_time ON trace_tools (tool, last_ts, trace_id);
+
+CREATE TABLE IF NOT EXISTS tools (
+    name TEXT PRIMARY KEY,
+    contract TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS quarantine (
+    id INTEGER PRIMARY KEY,
+    received_at TEXT NOT NULL,
+    code TEXT NOT NULL,
+    message TEXT NOT NULL,
+    raw TEXT
+);
+"""

@@ -1,0 +1,59 @@
+"""SQL statements of the store, kept apart so the Store class reads at a glance."""
+
+INSERT_EVENT = """INSERT OR IGNORE INTO events
+ (event_id, trace_id, call_id, snapshot, tool, source, payload, logged_as_string, http, meta, ts, received_at)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+INDEX_NEW_EVENTS = "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq > ?"
+INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw) VALUES (?, ?, ?, ?)"
+CURRENT_VERSION = """SELECT seq FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ?
+ ORDER BY ts DESC, seq DESC LIMIT 1"""
+CALL_FACTS = """SELECT
+ (SELECT tool FROM events WHERE trace_id = :t AND call_id = :c AND tool IS NOT NULL ORDER BY seq DESC LIMIT 1),
+ (SELECT source FROM events WHERE trace_id = :t AND call_id = :c AND source IS NOT NULL ORDER BY seq DESC LIMIT 1),
+ (SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = :t AND call_id = :c
+   AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
+ min(ts), max(ts) FROM events WHERE trace_id = :t AND call_id = :c""".replace(":t", "?1").replace(":c", "?2")
+UPSERT_CALL = """INSERT INTO calls (trace_id, call_id, tool, source, arguments_seq, request_seq, response_seq,
+ status_code, first_ts, last_ts) VALUES (:trace_id, :call_id, :tool, :source, :arguments_seq, :request_seq,
+ :response_seq, :status_code, :first_ts, :last_ts)
+ ON CONFLICT(trace_id, call_id) DO UPDATE SET tool = excluded.tool, source = excluded.source,
+ status_code = excluded.status_code, first_ts = excluded.first_ts, last_ts = excluded.last_ts,
+ version = calls.version + (calls.arguments_seq IS NOT excluded.arguments_seq
+   OR calls.request_seq IS NOT excluded.request_seq OR calls.response_seq IS NOT excluded.response_seq),
+ arguments_seq = excluded.arguments_seq, request_seq = excluded.request_seq,
+ response_seq = excluded.response_seq"""
+REFRESH_TRACE = """INSERT OR REPLACE INTO traces (trace_id, first_ts, last_ts, calls, tools, sources,
+ has_arguments, has_request, has_response, complete, worst, kinds, status_codes, errors, warnings)
+ SELECT trace_id, min(first_ts), max(last_ts), count(*),
+  (SELECT group_concat(t, ',') FROM (SELECT DISTINCT tool AS t FROM calls WHERE trace_id = :trace_id AND tool IS NOT NULL ORDER BY t)),
+  (SELECT group_concat(s, ',') FROM (SELECT DISTINCT source AS s FROM calls WHERE trace_id = :trace_id AND source IS NOT NULL ORDER BY s)),
+  min(arguments_seq IS NOT NULL), min(request_seq IS NOT NULL), min(response_seq IS NOT NULL),
+  min(arguments_seq IS NOT NULL AND request_seq IS NOT NULL AND response_seq IS NOT NULL),
+  CASE max(CASE worst WHEN 'error' THEN 3 WHEN 'warning' THEN 2 WHEN 'info' THEN 1 ELSE 0 END)
+   WHEN 3 THEN 'error' WHEN 2 THEN 'warning' WHEN 1 THEN 'info' ELSE
+   CASE WHEN max(analysis IS NOT NULL) THEN 'clean' END END,
+  (SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' || replace(kinds, ',', '","') || '"]')
+    WHERE trace_id = :trace_id AND kinds != '' ORDER BY k)),
+  (SELECT group_concat(s, ',') FROM (SELECT DISTINCT status_code AS s FROM calls WHERE trace_id = :trace_id AND status_code IS NOT NULL ORDER BY s)),
+  sum(errors), sum(warnings)
+ FROM calls WHERE trace_id = :trace_id GROUP BY trace_id"""
+INSERT_TRACE_KINDS = """INSERT INTO trace_kinds (trace_id, kind, last_ts)
+ SELECT trace_id, value, last_ts FROM traces, json_each('["' || replace(kinds, ',', '","') || '"]')
+ WHERE trace_id = ? AND kinds != ''"""
+CLAIM_PENDING = """UPDATE calls SET claimed_at = ?1 WHERE rowid IN (
+ SELECT rowid FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2) LIMIT ?3)
+ RETURNING trace_id, call_id, version"""
+SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at = NULL,
+ worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds
+ WHERE trace_id = :trace_id AND call_id = :call_id AND version = :version"""
+INSERT_TRACE_TOOLS = """INSERT INTO trace_tools (trace_id, tool, last_ts)
+ SELECT DISTINCT c.trace_id, c.tool, t.last_ts FROM calls c JOIN traces t ON t.trace_id = c.trace_id
+ WHERE c.trace_id = ? AND c.tool IS NOT NULL"""
+DELETE_TRACE = (
+    "INSERT INTO events_fts (events_fts, rowid, body) SELECT 'delete', seq, payload FROM events WHERE trace_id = ?",
+    "DELETE FROM trace_tools WHERE trace_id = ?",
+    "DELETE FROM events WHERE trace_id = ?",
+    "DELETE FROM calls WHERE trace_id = ?",
+    "DELETE FROM trace_kinds WHERE trace_id = ?",
+    "DELETE FROM traces WHERE trace_id = ?",
+)
