@@ -1,5 +1,15 @@
 """The pages: the list, the permalink, page or fragment by HX-Request, escaping."""
+import hashlib
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
 from helpers import TRACE, envelope, ndjson, order_call
+
+from webapp import pipeline
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
 
 
 def ingest(client, *events):
@@ -28,16 +38,173 @@ def test_the_permalink_shows_the_three_snapshots_with_http_metadata(client):
     for name in ("arguments", "request", "response"):
         assert name in html
     assert "https://api.example.com/orders/search" in html and "POST" in html
-    assert "&#34;limit&#34;: 5" in html or '"limit": 5' in html
+    assert '<span class="ptr">/limit</span> <code class="v">5</code>' in html
 
 
 def test_payloads_are_escaped_on_the_page(client):
     hostile = {"<script>alert(1)</script>": "<img src=x onerror=alert(1)>"}
     ingest(client, envelope("arguments", hostile))
-    html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
-    assert "<script>alert(1)" not in html and "<img src=x" not in html
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    for view in ("aligned", "raw"):
+        html = client.get(f"/traces/{TRACE}?view={view}").get_data(as_text=True)
+        assert "<script>alert(1)" not in html and "<img src=x" not in html
+        assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert '<span class="key">&lt;script&gt;alert(1)&lt;/script&gt;</span>' in html
 
 
 def test_an_unknown_trace_page_is_a_404(client):
     assert client.get("/traces/nope").status_code == 404
+
+
+# -- with the sample traces ----------------------------------------------------------------
+
+def sample_id(file_name: str) -> str:
+    """The fixed trace id of a sample trace file (see sample_traces/README.md)."""
+    return hashlib.sha256(f"tracediff-sample/{file_name}".encode()).hexdigest()[:32]
+
+
+LIMIT_AS_STRING = sample_id("02-orders-limit-as-string.ndjson")
+CLEAN_ORDERS = sample_id("01-orders-clean-snake-case.ndjson")
+RESENT = sample_id("20-notes-request-resent-corrected.ndjson")
+NO_RESPONSE = sample_id("15-tasks-response-never-came.ndjson")
+
+
+@pytest.fixture
+def samples(store):
+    pipeline.load_folder(store, SAMPLES, None)
+    return store
+
+
+def listed_ids(html: str) -> list[str]:
+    return re.findall(r'href="/traces/([0-9a-f]{32})"', html)
+
+
+def test_the_aligned_view_marks_the_type_change_row_with_kind_and_severity_in_text(client, samples):
+    html = client.get(f"/traces/{LIMIT_AS_STRING}").get_data(as_text=True)
+    row = re.search(r'<tr class="arow marked sev-error"[^>]*>(.*?)</tr>', html, re.S).group(1)
+    assert 'id="arguments/limit"' in row and 'id="request/limit"' in row
+    assert '<code class="v">5</code>' in row and '<code class="v">&#34;5&#34;</code>' in row
+    assert "✖ type_changed · error" in row
+
+
+def test_show_only_differences_hides_unchanged_rows_without_javascript(client, samples):
+    full = client.get(f"/traces/{LIMIT_AS_STRING}").get_data(as_text=True)
+    only = client.get(f"/traces/{LIMIT_AS_STRING}?only=diff").get_data(as_text=True)
+    assert '<span class="ptr">/status</span>' in full and '<span class="ptr">/status</span>' not in only
+    assert 'id="request/limit"' in only
+    assert 'aria-checked="true"' in only and 'href="/traces/' in only
+
+
+def test_findings_come_first_errors_first_with_both_ends_as_node_ids(client, samples):
+    html = client.get(f"/traces/{LIMIT_AS_STRING}").get_data(as_text=True)
+    assert html.index('id="findings"') < html.index('id="view"')
+    first = re.search(r'<li class="finding sev-(\w+)" id="finding-1"[^>]*>', html, re.S)
+    assert first.group(1) == "error"
+    assert 'data-left="arguments/limit"' in first.group(0) and 'data-right="request/limit"' in first.group(0)
+    assert "limit: integer 5 became string" in html
+    assert f'href="/traces/{LIMIT_AS_STRING}?call=call_01#finding-1"' in html
+
+
+def test_validation_errors_are_listed_per_snapshot_with_their_message(client, samples):
+    html = client.get(f"/traces/{LIMIT_AS_STRING}").get_data(as_text=True)
+    assert re.search(r'<a href="#request/limit">request /limit</a>: .*is not of type .*integer', html)
+
+
+def test_the_raw_view_is_server_rendered_details_with_marked_nodes(client, samples):
+    html = client.get(f"/traces/{LIMIT_AS_STRING}?view=raw").get_data(as_text=True)
+    assert html.count('<ul class="tree"') == 3 and "<details open>" in html
+    node = re.search(r'<li class="node marked sev-error" id="request/limit" data-ptr="/limit"[^>]*>', html)
+    assert node and 'data-row="' in node.group(0)
+
+
+def test_an_htmx_view_switch_gets_only_the_view_region(client, samples):
+    response = client.get(f"/traces/{LIMIT_AS_STRING}?view=raw", headers={"HX-Request": "true"})
+    html = response.get_data(as_text=True)
+    assert html.lstrip().startswith("<section id=\"view\"") and "<html" not in html
+    assert 'id="findings"' not in html and "HX-Request" in response.headers["Vary"]
+
+
+def test_node_ids_escape_keys_so_any_key_gets_a_valid_deep_link(client):
+    ingest(client, envelope("arguments", {"a b/c": 1, "é~": 2}))
+    html = client.get(f"/traces/{TRACE}?view=raw").get_data(as_text=True)
+    assert 'id="arguments/a%20b~1c"' in html and 'id="arguments/%C3%A9~0"' in html
+
+
+def test_a_re_sent_snapshot_shows_its_earlier_version(client, samples):
+    html = client.get(f"/traces/{RESENT}").get_data(as_text=True)
+    assert "1 earlier version" in html and "&#34;pinned&#34;: &#34;true&#34;" in html
+
+
+def test_a_big_payload_opens_collapsed_and_its_subtrees_load_on_demand(client):
+    big = {"items": [{"id": i, "text": "x" * 300} for i in range(1000)], "total": 1000}
+    ingest(client, *order_call()[:2], envelope("response", big, http={"status_code": 200}))
+    html = client.get(f"/traces/{TRACE}?view=raw").get_data(as_text=True)
+    assert html.count('class="node') < 200
+    lazy = re.search(r'<ul hx-get="([^"]+)" hx-trigger="toggle once from:closest details"', html)
+    assert lazy and lazy.group(1).endswith("pointer=/items")
+    part = client.get(lazy.group(1).replace("&amp;", "&"), headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'id="response/items/0"' in part and 'id="response/items/199"' in part
+    assert 'id="response/items/200"' not in part and "show 800 more" in part
+
+
+def test_the_value_endpoint_returns_one_node_as_json(client, samples):
+    response = client.get(f"/traces/{LIMIT_AS_STRING}/value?call=call_01&snapshot=request&pointer=/limit")
+    assert response.get_json() == "5"
+    assert client.get(f"/traces/{LIMIT_AS_STRING}/value?call=call_01&snapshot=request&pointer=/nope").status_code == 404
+
+
+def test_filters_narrow_the_list_and_live_in_the_url(client, samples):
+    by_kind = listed_ids(client.get("/?kind=type_changed").get_data(as_text=True))
+    assert LIMIT_AS_STRING in by_kind and len(by_kind) == 2
+    assert listed_ids(client.get("/?missing=response").get_data(as_text=True)) == [NO_RESPONSE]
+    by_tool = listed_ids(client.get("/?tool=findOrders&severity=error").get_data(as_text=True))
+    assert LIMIT_AS_STRING in by_tool and CLEAN_ORDERS not in by_tool and len(by_tool) == 2
+    assert len(listed_ids(client.get("/?status=5xx").get_data(as_text=True))) == 1
+
+
+def test_counts_per_filter_value_follow_the_other_filters(client, samples):
+    html = client.get("/?tool=findOrders").get_data(as_text=True)
+    assert re.search(r"type_changed <b>1</b>", html) and re.search(r"4xx <b>2</b>", html)
+    assert re.search(r"findOrders <b>4</b> ×", html)
+    counts = client.get("/index.json?tool=findOrders").get_json()["counts"]
+    assert counts["tool"]["createNote"] == 2 and counts["kind"] == {"case_changed": 4, "enum_changed": 1,
+                                                                     "type_changed": 1}
+
+
+def test_search_finds_text_inside_payloads_and_by_trace_id_prefix(client, samples):
+    assert listed_ids(client.get("/?q=dana.whitfield").get_data(as_text=True))
+    assert listed_ids(client.get(f"/?q={LIMIT_AS_STRING[:6]}").get_data(as_text=True))[0] == LIMIT_AS_STRING
+    for hostile in ('"', 'a" OR "b', "-limit", "NEAR(", "*"):
+        assert client.get("/", query_string={"q": hostile}).status_code == 200
+
+
+def test_live_search_swaps_the_list_region_and_load_more_only_appends_rows(client, samples):
+    fragment = client.get("/?limit=5", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert fragment.startswith('<div id="list"') and "<html" not in fragment
+    older = re.search(r'hx-get="([^"]+)" hx-target="closest tr"', fragment).group(1).replace("&amp;", "&")
+    rows = client.get(older, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert not rows.lstrip().startswith("<div") and "<tr" in rows
+    first, second = listed_ids(fragment), listed_ids(rows)
+    assert len(first) == len(second) == 5 and not set(first) & set(second)
+
+
+def test_auto_refresh_is_off_by_default_and_polls_when_ticked(client, samples):
+    assert "every 5s" not in client.get("/").get_data(as_text=True)
+    assert 'hx-trigger="every 5s"' in client.get("/?refresh=on").get_data(as_text=True)
+
+
+def test_each_strip_bar_links_to_its_hour(client, samples):
+    html = client.get("/").get_data(as_text=True)
+    links = re.findall(r'<a href="(/\?[^"]*since=[^"]+)">\s*<title>', html)
+    assert links
+    args = parse_qs(urlparse(links[0].replace("&amp;", "&")).query)
+    assert args["since"][0].endswith(":00:00") and args["tool"]
+    narrowed = listed_ids(client.get(links[0].replace("&amp;", "&")).get_data(as_text=True))
+    assert 1 <= len(narrowed) < 20
+
+
+def test_compare_marks_the_differences_stage_by_stage(client, samples):
+    html = client.get(f"/compare?a={CLEAN_ORDERS}&b={LIMIT_AS_STRING}").get_data(as_text=True)
+    request_stage = html[html.index('stage-request">'):html.index('stage-response">')]
+    row = re.search(r'<tr class="arow marked sev-warning">\s*<td class="ptr">/limit</td>(.*?)</tr>', request_stage, re.S)
+    assert row and "type changed" in row.group(1)
+    assert client.get("/compare?a=nope&b=nope").status_code == 404

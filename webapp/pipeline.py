@@ -2,6 +2,7 @@
 
 The HTTP endpoints, the CLI and the background analyzer all call these functions.
 """
+import dataclasses
 from pathlib import Path
 
 from .analysis import analyze_call
@@ -11,9 +12,12 @@ from .store import IngestResult, Store
 
 
 def store_batch(store: Store, batch: Batch, redactor: Redactor | None) -> IngestResult:
-    """Redact a parsed batch and commit it; return what was accepted."""
-    events = [redactor.event(e) for e in batch.events] if redactor else batch.events
-    return store.add_events(events, batch.rejected)
+    """Redact a parsed batch (quarantined text too) and commit it; return what was accepted."""
+    if not redactor:
+        return store.add_events(batch.events, batch.rejected)
+    events = [redactor.event(e) for e in batch.events]
+    rejected = [dataclasses.replace(r, raw=redactor.text(r.raw)) for r in batch.rejected]
+    return store.add_events(events, rejected)
 
 
 def analyze_one(store: Store, trace_id: str, call_id: str, contracts: dict | None = None) -> bool:

@@ -1,14 +1,18 @@
-"""The hypermedia pages: the trace list and the trace permalink."""
+"""The hypermedia pages: the trace list, the trace permalink, its exports, and compare."""
 import json
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
-from . import pipeline
+from . import charts, exports, pipeline, tracepage
+from .analysis.pointers import MISSING, resolve
+from .compare import compare_calls
 from .db import get_store
-from .store.filters import TraceQuery, decode_cursor, encode_cursor
+from .store import stats
+from .store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery, decode_cursor, encode_cursor
+from .tree import children_tokens
 
 bp = Blueprint("views", __name__)
-SNAPSHOTS = ("arguments", "request", "response")
+VIEWS = ("aligned", "raw")
 
 
 @bp.app_template_filter("pretty_json")
@@ -24,9 +28,7 @@ def page_or_fragment(page: str, fragment: str, **context):
     return response, 200, {"Vary": "HX-Request"}
 
 
-@bp.get("/")
-def index():
-    """List traces newest first, filtered by the query string."""
+def _list_context() -> dict:
     query = TraceQuery.from_args(request.args)
     try:
         cursor = decode_cursor(request.args.get("cursor"))
@@ -35,14 +37,131 @@ def index():
     traces, next_cursor = get_store().find_traces(query, cursor)
     next_url = (url_for("views.index", **query.as_args(), cursor=encode_cursor(next_cursor))
                 if next_cursor else None)
-    return page_or_fragment("index.html", "partials/trace_rows.html",
-                            traces=traces, query=query, next_url=next_url)
+    return {"traces": traces, "query": query, "next_url": next_url, "cursor": cursor,
+            "next_cursor": encode_cursor(next_cursor), "refresh": request.args.get("refresh") == "on"}
+
+
+@bp.get("/")
+def index():
+    """List traces newest first, filtered by the query string, with counts and the hourly strip."""
+    context = _list_context()
+    if context["cursor"] and request.headers.get("HX-Request"):
+        # "Load more" appends rows after the last one; everything else replaces the list region.
+        return page_or_fragment("index.html", "partials/trace_rows.html", **context)
+    store = get_store()
+    strip = stats.hourly_strip(store, tool=context["query"].tool)
+    return page_or_fragment(
+        "index.html", "partials/list.html", **context, counts=stats.filter_counts(store, context["query"]),
+        strip_rows=charts.strip_rows(strip), strip_width=charts.strip_width(strip), strip_hours=strip["hours"],
+        severities=SEVERITIES, status_classes=STATUS_CLASSES, snapshot_names=SNAPSHOTS)
+
+
+@bp.get("/index.json")
+def index_json():
+    """Return the list page's data: traces, next cursor and counts per filter value."""
+    context = _list_context()
+    return jsonify(traces=context["traces"], next_cursor=context["next_cursor"],
+                   counts=stats.filter_counts(get_store(), context["query"]))
+
+
+def _trace_or_404(trace_id: str) -> dict:
+    found = pipeline.fresh_trace(get_store(), trace_id)
+    if found is None:
+        abort(404, description=f"no trace with id {trace_id}")
+    return found
+
+
+def _call_or_404(trace: dict, call_id: str | None) -> dict:
+    if call_id is not None and call_id not in {c["call_id"] for c in trace["calls"]}:
+        abort(404, description=f"no call {call_id} in trace {trace['trace_id']}")
+    return tracepage.select_call(trace, call_id)
 
 
 @bp.get("/traces/<trace_id>")
 def trace(trace_id):
-    """Show one trace: each call's three snapshots side by side."""
-    found = pipeline.fresh_trace(get_store(), trace_id)
-    if found is None:
-        abort(404, description=f"no trace with id {trace_id}")
-    return render_template("trace.html", trace=found, snapshots=SNAPSHOTS)
+    """Show one call of a trace: findings first, then the aligned or the raw view."""
+    found = _trace_or_404(trace_id)
+    call = _call_or_404(found, request.args.get("call"))
+    view = request.args.get("view") if request.args.get("view") in VIEWS else "aligned"
+    only_diff = request.args.get("only") == "diff"
+    context = {"trace": found, "call": call, "view": view, "only_diff": only_diff,
+               "snapshots": SNAPSHOTS, "findings": tracepage.findings_view(call),
+               "validation": tracepage.validation_view(call),
+               "http": {name: tracepage.http_view(call["snapshots"][name]) for name in SNAPSHOTS},
+               "versions": _earlier_versions(trace_id, call)}
+    if view == "aligned":
+        context["rows"], context["hidden_rows"] = tracepage.aligned_rows(call, only_diff)
+    else:
+        context["trees"] = tracepage.raw_trees(call)
+    return page_or_fragment("trace.html", "partials/view.html", **context)
+
+
+def _earlier_versions(trace_id: str, call: dict) -> dict:
+    store = get_store()
+    return {name: store.snapshot_versions(trace_id, call["call_id"], name)[1:]
+            for name, count in call["versions"].items() if count > 1}
+
+
+@bp.get("/traces/<trace_id>.json")
+def trace_json(trace_id):
+    """Return the trace page's data as JSON."""
+    return jsonify(_trace_or_404(trace_id))
+
+
+@bp.get("/traces/<trace_id>.md")
+def trace_markdown(trace_id):
+    """Return a Markdown ticket summary of the trace."""
+    found = _trace_or_404(trace_id)
+    permalink = url_for("views.trace", trace_id=trace_id, _external=True)
+    return Response(exports.trace_markdown(found, permalink), mimetype="text/markdown")
+
+
+@bp.get("/traces/<trace_id>/fixtures.zip")
+def fixtures(trace_id):
+    """Download one call's snapshots as fixture files for `tracediff check`."""
+    call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
+    contract = get_store().get_tool(call["tool"]) if call.get("tool") else None
+    name = f"{trace_id[:32]}-{call['call_id'] or 'call'}-fixtures.zip".replace('"', "")
+    return Response(exports.fixtures_zip(call, contract), mimetype="application/zip",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def _node_or_404(trace_id: str):
+    call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
+    name = request.args.get("snapshot")
+    if name not in SNAPSHOTS or call["snapshots"][name] is None:
+        abort(404, description=f"no snapshot {name} in this call")
+    pointer = request.args.get("pointer", "")
+    value = resolve(call["snapshots"][name]["payload"], pointer)
+    if value is MISSING:
+        abort(404, description=f"no node at {pointer} in {name}")
+    return call, name, pointer, value
+
+
+@bp.get("/traces/<trace_id>/tree")
+def subtree(trace_id):
+    """Render the children of one node of the raw view, for a lazy expand or "show more"."""
+    call, name, pointer, value = _node_or_404(trace_id)
+    offset = request.args.get("offset", "0")
+    tokens = children_tokens(value, tracepage.tree_options(call, name), pointer,
+                             int(offset) if offset.isdigit() else 0)
+    return page_or_fragment("subtree.html", "partials/tree.html", tokens=tokens, trace_id=trace_id,
+                            call=call, snapshot=name, pointer=pointer)
+
+
+@bp.get("/traces/<trace_id>/value")
+def node_value(trace_id):
+    """Return the JSON value of one node, for "copy value" on big subtrees."""
+    return jsonify(_node_or_404(trace_id)[3])
+
+
+@bp.get("/compare")
+def compare():
+    """Put the same stage of two calls side by side with the differences marked."""
+    a_id, b_id = request.args.get("a", "").strip(), request.args.get("b", "").strip()
+    context = {"a": a_id, "b": b_id, "stages": None}
+    if a_id and b_id:
+        call_a = _call_or_404(_trace_or_404(a_id), request.args.get("ca") or None)
+        call_b = _call_or_404(_trace_or_404(b_id), request.args.get("cb") or None)
+        context.update(call_a=call_a, call_b=call_b, stages=compare_calls(call_a, call_b))
+    return render_template("compare.html", **context)

@@ -70,5 +70,10 @@ def sort_findings(findings: list[dict]) -> list[dict]:
     """Sort errors first, then warnings, then info; stable by path."""
     def key(f):
         first = f["left"] or f["right"] or {}
-        return (rank(f["severity"]), first.get("path", ""), KIND_NAMES.index(f["kind"]))
+        return (rank(f["severity"]), _path_key(first.get("path", "")), KIND_NAMES.index(f["kind"]))
     return sorted(findings, key=key)
+
+
+def _path_key(path: str) -> tuple:
+    # Array indexes sort as numbers: /items/2 before /items/10.
+    return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in path.split("/"))

@@ -4,11 +4,12 @@ from .classify import classify
 from .kinds import end, finding
 from .matching import Leftovers, remaining
 from .pairing import Pairing
-from .pointers import last, parent, resolve
+from .pointers import child, last, parent, resolve
 from .schemas import declares, requires
-from .values import is_container, norm_key, show
+from .values import is_container, key_style, norm_key, show
 
 _REPAIRED = ("case", "value", "loose", "shape")
+COLLAPSE_AT = 3
 
 
 def name(path: str) -> str:
@@ -21,10 +22,27 @@ def pair_arguments(arguments, request, mapping) -> Pairing:
     pairing = Pairing(arguments, request)
     pairing.declare((m["arguments"], m["request"]) for m in mapping or ()
                     if "arguments" in m and "request" in m)
-    pairing.walk("", arguments, "", request, "same")
+    wrapper = _wrapper(arguments, request)
+    if wrapper is None:
+        pairing.walk("", arguments, "", request, "same")
+    else:
+        pairing.walk("", arguments, child("", wrapper), request[wrapper], "shape")
+        pairing.orphans_right += [(child("", k), v, None) for k, v in request.items() if k != wrapper]
     pairing.leftovers = Leftovers(pairing)
     pairing.leftovers.run()
     return pairing
+
+
+def _wrapper(arguments, request) -> str | None:
+    """Return the request key that wraps the arguments object (e.g. {"data": {...}}), if any."""
+    if not isinstance(arguments, dict) or not isinstance(request, dict) or not arguments:
+        return None
+    at_root = len(arguments.keys() & request.keys())
+    best, score = None, at_root
+    for key, value in request.items():
+        if isinstance(value, dict) and len(arguments.keys() & value.keys()) > score:
+            best, score = key, len(arguments.keys() & value.keys())
+    return best if best is not None and score * 2 >= len(arguments) else None
 
 
 def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list[dict]:
@@ -42,10 +60,27 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
             else f"{name(lp)} -> {name(rp)}"
         out.append(finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv,
                            f"{label}: {text}"))
+    out = _collapse_case_changes(out)
     for path, value in remaining(pairing.leftovers, 0):
         out.append(_dropped(path, value, contract.get("arguments_schema")))
     for path, value in remaining(pairing.leftovers, 1):
         out.append(_added(path, value, contract.get("request_schema")))
+    return out
+
+
+def _collapse_case_changes(found: list[dict]) -> list[dict]:
+    """Fold many keys converted the same way (an encoder's doing) into one info finding."""
+    groups: dict[tuple, list] = {}
+    for f in found:
+        if f["kind"] == "case_changed":
+            styles = (key_style(last(f["left"]["path"])), key_style(last(f["right"]["path"])))
+            groups.setdefault(styles, []).append(f)
+    folded = {id(f) for group in groups.values() if len(group) >= COLLAPSE_AT for f in group}
+    out = [f for f in found if id(f) not in folded]
+    for (before, after), group in groups.items():
+        if len(group) >= COLLAPSE_AT:
+            out.append(finding("case_changed", "info", end("arguments", ""), end("request", ""), None, None,
+                               f"{len(group)} keys converted from {before} to {after}"))
     return out
 
 
@@ -55,14 +90,17 @@ def _value(doc, path):
 
 def _relocation(pairing, lp, rp, how) -> dict:
     value = _value(pairing.left, lp)
+    if lp == "":
+        return finding("moved", "info", end("arguments", ""), end("request", rp), None, None,
+                       f"arguments nested under {name(rp)}")
     same_parent = pairing.pairs.get(parent(lp)) == parent(rp)
     if same_parent and last(lp) != last(rp) and norm_key(last(lp)) == norm_key(last(rp)):
-        kind, text = "case_changed", f"{name(lp)} became {name(rp)} (key case style)"
+        kind, text = "case_changed", f"{name(lp)} became {name(rp)} (case style)"
     elif last(lp) == last(rp) and not same_parent:
         kind, text = "moved", f"{name(lp)} moved to {name(rp)}"
     else:
         kind, text = "renamed", f"{name(lp)} renamed to {name(rp)}"
-    if lp in pairing.whole and not is_container(value):
+    if kind != "case_changed" and lp in pairing.whole and not is_container(value):
         text += f" (value {show(value)})"
     return finding(kind, "info", end("arguments", lp), end("request", rp), value,
                    _value(pairing.right, rp), text)

@@ -90,10 +90,16 @@ class Leftovers:
     def _siblings(self) -> None:
         groups = self._groups(lambda v: not isinstance(v, (dict, list)))
         for lefts, rights in groups.values():
-            if len(lefts) == 1 and len(rights) == 1:
-                (lp, lv), (rp, rv) = lefts[0], rights[0]
-                change = classify(lv, rv)
-                if change and (change[0] in _TELLING or _similar(last(lp), last(rp))):
+            if len(lefts) * len(rights) > 400:
+                continue
+            scored = []
+            for lp, lv in lefts:
+                for rp, rv in rights:
+                    score = _sibling_score(lp, lv, rp, rv, len(lefts) == len(rights) == 1)
+                    if score:
+                        scored.append((-score, lp, lv, rp, rv))
+            for _, lp, lv, rp, rv in sorted(scored, key=lambda t: t[:2] + t[3:4]):
+                if self.free(0, lp) and self.free(1, rp):
                     self.pair(lp, lv, rp, rv, "shape")
 
     def _groups(self, wanted) -> dict:
@@ -130,8 +136,24 @@ def _loose_key(path, value):
     return None
 
 
-def _similar(a: str, b: str) -> bool:
-    return difflib.SequenceMatcher(None, norm_key(a), norm_key(b)).ratio() >= 0.7
+def _sibling_score(lp, lv, rp, rv, alone: bool) -> float:
+    """Score two leftover scalars of the same parents as one field under two names (0: no)."""
+    similar = _similar(last(lp), last(rp))
+    change = classify(lv, rv)
+    if change is None:
+        return 2 + similar if similar or alone else 0
+    if change[0] in _TELLING:
+        return 1 + similar if similar or alone else 0
+    return similar if alone else 0
+
+
+def _similar(a: str, b: str) -> float:
+    """Score how alike two keys are (0..1): containment counts, as in page/pageNumber."""
+    a, b = norm_key(a), norm_key(b)
+    if min(len(a), len(b)) >= 3 and (a in b or b in a):
+        return 1.0
+    ratio = difflib.SequenceMatcher(None, a, b).ratio()
+    return ratio if ratio >= 0.7 else 0.0
 
 
 def _best_shapes(lefts, rights):

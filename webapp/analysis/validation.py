@@ -50,7 +50,8 @@ def validate(instance, schema) -> list[dict]:
 
 def _describe(error) -> list[dict]:
     path = from_tokens(error.absolute_path)
-    base = {"path": path, "keyword": str(error.validator),
+    keyword = "false" if error.validator is None else str(error.validator)
+    base = {"path": path, "keyword": keyword,
             "message": error.message, "schema_path": from_tokens(error.absolute_schema_path)}
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         return _unexpected_keys(error, base) or [base]

@@ -9,7 +9,7 @@ import orjson
 
 from .decode import decode_body
 from .envelope import Context, check_trace_id, format_ts, make_event, normalise_envelope, record_trace_id
-from .framing import Record, depth_exceeds, split_records
+from .framing import depth_exceeds, split_records
 from .model import Batch, Event, Limits, RecordError, Rejection
 from .shapes import extract_calls
 
@@ -99,4 +99,3 @@ def _wrapped(rec: dict, max_depth: int) -> tuple[str, dict] | None:
     return None
 
 
-__all__ = ["parse_body", "record_events", "unwrap", "fallback_trace_id", "Record"]

@@ -72,8 +72,9 @@ def _whole(value: Any, body: bytes, limits: Limits) -> list[Record]:
         # re-serialising is ~30x cheaper than walking a record, and bounds its depth
         return [_checked(i, v, orjson.dumps(v), limits.max_depth) for i, v in enumerate(value)]
     if type(value) is not dict:
+        kind = "string" if type(value) is str else "number" if type(value) in (int, float) else "literal"
         raise IngestError(422, "unparseable",
-                          f"the body is a JSON {type(value).__name__}; send one event object, "
+                          f"the body is a JSON {kind}, not an event; send one event object, "
                           "a JSON array of events, or NDJSON")
     deep = _brackets(body) > limits.max_depth
     return [_checked(0, value, body, limits.max_depth if deep else None)]
@@ -89,7 +90,7 @@ def _by_lines(body: bytes) -> list[Record]:
             records.append(Record(index, orjson.loads(line), line))
         except orjson.JSONDecodeError as exc:
             parts = list(_scan(line, index))
-            if len(parts) > 1 or parts[0].error is None:
+            if all(p.error is None for p in parts):  # several objects on one line
                 records.extend(parts)
             else:
                 records.append(Record(index, raw=line, error=_json_error(exc, f"line {index + 1}")))

@@ -158,6 +158,8 @@ def _event(ctx: Context, s: Span, snapshot: str, payload: Any, tool: str | None,
     if http is not None:
         http = {k: v for k, v in http.items() if v}
     meta = {"span_id": s.span_id, "span_name": s.name}
+    if s.parent_id:  # lets the store re-home an HTTP span whose tool span came in another export
+        meta["parent_span_id"] = s.parent_id
     if s.service:
         meta["service.name"] = s.service
     event_id = hashlib.sha256(f"otlp:{s.trace_id}:{s.span_id}:{snapshot}".encode()).hexdigest()[:32]

@@ -1,0 +1,117 @@
+"""What the benchmarks share: command-line options, realistic events, servers, figures on disk."""
+import argparse
+import json
+import os
+import platform
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+SAMPLES = ROOT / "sample_traces"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def options(description: str, seconds: float) -> argparse.Namespace:
+    """Parse --quick and --seconds, the options every benchmark takes."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--quick", action="store_true", help="a tiny run for the smoke test (figures not for the docs)")
+    parser.add_argument("--seconds", type=float, default=seconds, help=f"length of each timed load [default {seconds}]")
+    return parser.parse_args()
+
+
+def machine() -> dict:
+    """Describe the machine the figures come from."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        names = [line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                 if line.startswith("model name")]
+        cpu = names[0] if names else cpu
+    except OSError:
+        pass
+    return {"cores": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
+            "sqlite": __import__("sqlite3").sqlite_version}
+
+
+def write_figures(name: str, figures: dict, quick: bool) -> Path:
+    """Write a benchmark's figures to bench/out/<name>.json (quick runs to <name>-quick.json)."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / f"{name}{'-quick' if quick else ''}.json"
+    record = {"benchmark": name, "quick": quick, "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+              "machine": machine(), **figures}
+    path.write_text(json.dumps(record, indent=2))
+    return path
+
+
+def ratio_line(label: str, value: float, baseline: float, target: str) -> str:
+    """Format the one line a benchmark prints per ratio."""
+    ratio = value / baseline if baseline else float("inf")
+    return f"RATIO {label}: {ratio:.2f} (target {target})"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Process:
+    """A server process group started by a benchmark, stopped by its own id."""
+
+    def __init__(self, command: list[str], env: dict, log_path: Path, port: int):
+        self.command, self.env, self.log_path, self.port = command, env, log_path, port
+        self.url = f"http://127.0.0.1:{port}"
+
+    def __enter__(self):
+        self.log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(self.command, env={**os.environ, **self.env}, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT)
+        return self
+
+    def wait_ready(self, path: str, timeout: float = 30) -> "Process":
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.url + path, timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not start: {self.log_path.read_text()[-2000:]}")
+
+    def __exit__(self, *exc):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(10)
+        self.log.close()
+
+
+def tracediff_server(db_path: Path, workers: int = 2, env: dict | None = None) -> Process:
+    """Return `tracediff serve` on a free port (enter it, then wait_ready)."""
+    port = free_port()
+    # `python -m webapp` from the checkout, so the figures are of this working tree's code
+    command = [sys.executable, "-m", "webapp", "serve", "--port", str(port), "--workers", str(workers), "--db", str(db_path)]
+    return Process(command, {"TRACEDIFF_DATABASE": str(db_path), **(env or {})},
+                   db_path.with_suffix(".log"), port)
+
+
+def bare_server(log_path: Path, workers: int = 2) -> Process:
+    """Return the bare Flask app of bench/bare_app.py under gunicorn with serve's settings."""
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+               "--worker-class", "sync", "--timeout", "60", "--graceful-timeout", "10",
+               "--access-logfile", "-", "--access-logformat", '%(h)s "%(r)s" %(s)s %(b)s %(M)sms',
+               "--error-logfile", "-", "--chdir", str(ROOT / "bench"), "bare_app:app"]
+    return Process(command, {}, log_path, port)

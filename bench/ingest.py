@@ -1,0 +1,185 @@
+"""Ingest throughput of `tracediff serve` against raw SQLite and a bare Flask app, in the same run.
+
+    python bench/ingest.py            # about 90 s
+    python bench/ingest.py --quick    # a few seconds, for tests/test_bench_smoke.py
+"""
+import multiprocessing
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import orjson
+
+from common import bare_server, options, ratio_line, tracediff_server, write_figures
+from events import batch_body, call_lines, contract
+
+CLIENTS = 4
+NDJSON = {"Content-Type": "application/x-ndjson"}
+BASELINE_DDL = """CREATE TABLE events (seq INTEGER PRIMARY KEY, event_id TEXT NOT NULL UNIQUE,
+ trace_id TEXT NOT NULL, call_id TEXT NOT NULL, snapshot TEXT NOT NULL, tool TEXT, source TEXT,
+ payload TEXT NOT NULL, http TEXT, ts TEXT NOT NULL)"""
+BASELINE_INSERT = """INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, source, payload, http, ts)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+
+
+def _bodies(prefix: str, per_post: int):
+    """Yield request bodies forever: whole ~100-event batches, or single events."""
+    number = 0
+    while True:
+        if per_post == 1:
+            for line in call_lines(prefix, number):
+                yield line.encode()
+            number += 1
+        else:
+            body, calls = batch_body(prefix, number, per_post)
+            number += calls
+            yield body
+
+
+def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, queue) -> None:
+    """Post bodies from start for `seconds`; report (acknowledged events, posts, failures, last ack time)."""
+    acked = posts = failures = 0
+    last = start
+    bodies = _bodies(prefix, per_post)
+    with httpx.Client(timeout=60) as client:
+        time.sleep(max(0.0, start - time.time()))
+        while time.time() < start + seconds:
+            response = client.post(url, content=next(bodies), headers=NDJSON)
+            if response.status_code == 200:
+                acked += response.json()["accepted"]
+                posts += 1
+                last = time.time()
+            else:
+                failures += 1
+    queue.put((acked, posts, failures, last))
+
+
+def load(url: str, prefix: str, per_post: int, seconds: float) -> dict:
+    """Run CLIENTS processes against url; return acknowledged events per second."""
+    queue = multiprocessing.Queue()
+    start = time.time() + 1.0
+    procs = [multiprocessing.Process(target=_client, args=(url, f"{prefix}{i}", per_post, start, seconds, queue))
+             for i in range(CLIENTS)]
+    for proc in procs:
+        proc.start()
+    results = [queue.get(timeout=seconds + 120) for _ in procs]
+    for proc in procs:
+        proc.join()
+    acked = sum(r[0] for r in results)
+    elapsed = max(r[3] for r in results) - start
+    return {"events": acked, "posts": sum(r[1] for r in results), "failures": sum(r[2] for r in results),
+            "seconds": round(elapsed, 3), "events_per_s": round(acked / elapsed, 1),
+            "posts_per_s": round(sum(r[1] for r in results) / elapsed, 1)}
+
+
+def sqlite_baseline(folder: Path, seconds: float) -> dict:
+    """Insert the same events with executemany, WAL, synchronous=NORMAL, a commit per ~100 rows."""
+    conn = sqlite3.connect(folder / "raw.db", isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute(BASELINE_DDL)
+    number, rows_done, spent = 0, 0, 0.0
+    while spent < seconds:
+        body, calls = batch_body("raw", number)
+        number += calls
+        rows = [_row(orjson.loads(line)) for line in body.splitlines()]
+        began = time.perf_counter()
+        conn.execute("BEGIN")
+        conn.executemany(BASELINE_INSERT, rows)
+        conn.execute("COMMIT")
+        spent += time.perf_counter() - began
+        rows_done += len(rows)
+    conn.close()
+    return {"events": rows_done, "seconds": round(spent, 3), "events_per_s": round(rows_done / spent, 1)}
+
+
+def _row(event: dict) -> tuple:
+    http = event.get("http")
+    return (event["event_id"], event["trace_id"], event["call_id"], event["snapshot"], event["tool"],
+            event["source"], orjson.dumps(event["payload"]).decode(), http and orjson.dumps(http).decode(),
+            event["ts"])
+
+
+def pending(db_path: Path) -> int:
+    """Count calls whose analysis is out of date."""
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30)
+    try:
+        return conn.execute("SELECT count(*) FROM calls WHERE analyzed_version < version").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def drain(db_path: Path, timeout: float) -> dict:
+    """Wait until every call is analysed; return the backlog and how long it took."""
+    began, backlog = time.monotonic(), pending(db_path)
+    left = backlog
+    while left and time.monotonic() - began < timeout:
+        time.sleep(0.1)
+        left = pending(db_path)
+    elapsed = time.monotonic() - began
+    return {"backlog_calls": backlog, "left_calls": left, "seconds": round(elapsed, 2),
+            "calls_per_s": round((backlog - left) / elapsed, 1) if elapsed else None}
+
+
+def trickle(url: str, db_path: Path, calls: int) -> dict:
+    """Post one whole call at a time; time from its acknowledgement until it is analysed."""
+    lags = []
+    with httpx.Client(timeout=30) as client:
+        for number in range(calls):
+            body = ("\n".join(call_lines("trickle", number)) + "\n").encode()
+            client.post(url + "/api/v1/ingest", content=body, headers=NDJSON).raise_for_status()
+            acked = time.monotonic()
+            while pending(db_path) and time.monotonic() - acked < 30:
+                time.sleep(0.01)
+            lags.append(time.monotonic() - acked)
+    return {"calls": calls, "median_s": round(statistics.median(lags), 3), "max_s": round(max(lags), 3)}
+
+
+def run(args) -> dict:
+    """Measure every ingest figure and return them."""
+    seconds, quick = args.seconds, args.quick
+    with tempfile.TemporaryDirectory(prefix="tracediff-bench-") as tmp:
+        folder = Path(tmp)
+        figures = {"sqlite_executemany": sqlite_baseline(folder, 1 if quick else 5)}
+        db_path = folder / "tracediff.db"
+        with tracediff_server(db_path) as server:
+            server.wait_ready("/api/v1/health")
+            httpx.put(server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30).raise_for_status()
+            figures["tracediff_batches"] = load(server.url + "/api/v1/ingest", "b", 100, seconds)
+            figures["analysis_drain"] = drain(db_path, 10 if quick else 120)
+            figures["analysis_trickle"] = trickle(server.url, db_path, 3 if quick else 20)
+            figures["tracediff_single"] = load(server.url + "/api/v1/ingest", "s", 1, seconds / 2)
+            drain(db_path, 10 if quick else 120)
+        with bare_server(folder / "bare.log") as bare:
+            bare.wait_ready("/health")
+            figures["bare_single"] = load(bare.url + "/ingest", "s", 1, seconds / 2)
+            figures["bare_batches"] = load(bare.url + "/ingest", "b", 100, seconds / 2)
+    return figures
+
+
+def report(figures: dict) -> None:
+    """Print the figures and the ratios against the baselines."""
+    for name, value in figures.items():
+        print(f"{name}: {value}")
+    batches, raw = figures["tracediff_batches"]["events_per_s"], figures["sqlite_executemany"]["events_per_s"]
+    print(ratio_line("ingest batches / raw SQLite executemany", batches, raw, ">= 0.60"))
+    print(ratio_line("single-event POSTs / bare Flask", figures["tracediff_single"]["posts_per_s"],
+                     figures["bare_single"]["posts_per_s"], "none; for context"))
+    print(ratio_line("ingest batches / bare Flask batches", batches,
+                     figures["bare_batches"]["events_per_s"], "none; for context"))
+
+
+def main() -> None:
+    args = options(__doc__.splitlines()[0], seconds=20)
+    if args.quick:
+        args.seconds = min(args.seconds, 1.5)
+    figures = run(args)
+    report(figures)
+    print(f"figures written to {write_figures('ingest', figures, args.quick)}")
+
+
+if __name__ == "__main__":
+    main()

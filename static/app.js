@@ -1,0 +1,143 @@
+// tracediff pages: highlights, keyboard, copy buttons and deep links. No innerHTML anywhere:
+// payload keys and values only ever reach the DOM as server-escaped HTML or as textContent.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  function byId(id) { return id ? document.getElementById(id) : null; }
+
+  function reveal(el) {
+    for (var p = el.parentElement; p; p = p.parentElement) {
+      if (p.tagName === "DETAILS" && !p.open) { p.open = true; }
+    }
+  }
+
+  function clearHighlights() {
+    document.querySelectorAll(".hl").forEach(function (el) { el.classList.remove("hl"); });
+  }
+
+  function mark(el, scroll) {
+    reveal(el);
+    el.classList.add("hl");
+    if (scroll) { el.scrollIntoView({ block: "center", inline: "nearest" }); }
+  }
+
+  // An end of a finding may be a container the aligned view shows as its first field.
+  function findNode(id) {
+    var el = byId(id);
+    if (el || !id) { return el; }
+    var view = byId("view");
+    return view ? view.querySelector('[id^="' + CSS.escape(id + "/") + '"]') : null;
+  }
+
+  function highlightFinding(item, scroll) {
+    clearHighlights();
+    item.classList.add("hl");
+    [item.dataset.left, item.dataset.right].forEach(function (id) {
+      var node = findNode(id);
+      if (node) { mark(node, scroll); }
+    });
+  }
+
+  function landOnHash() {
+    var raw = location.hash.slice(1);
+    if (!raw) { return; }
+    var decoded = raw;
+    try { decoded = decodeURIComponent(raw); } catch (e) { /* keep raw */ }
+    var el = byId(raw) || byId(decoded) || findNode(raw);
+    if (!el) { return; }
+    if (el.classList.contains("finding")) { highlightFinding(el, true); el.focus({ preventScroll: true }); return; }
+    clearHighlights();
+    mark(el, true);
+  }
+
+  function findings() { return Array.prototype.slice.call(document.querySelectorAll(".finding")); }
+
+  function step(delta) {
+    var list = findings();
+    if (!list.length) { return; }
+    var at = list.indexOf(document.activeElement);
+    if (at < 0) { at = list.findIndex(function (f) { return f.classList.contains("hl"); }); }
+    var next = list[Math.min(list.length - 1, Math.max(0, at < 0 ? 0 : at + delta))];
+    next.focus({ preventScroll: true });
+    highlightFinding(next, true);
+  }
+
+  function flash(button, text) {
+    var before = button.textContent;
+    button.textContent = text;
+    setTimeout(function () { button.textContent = before; }, 1200);
+  }
+
+  function copy(button, text) {
+    navigator.clipboard.writeText(text).then(function () { flash(button, "copied"); },
+      function () { flash(button, "copy failed"); });
+  }
+
+  function nodeValueUrl(node) {
+    var view = node.closest("[data-value-url]");
+    var snap = node.closest("[data-snap]");
+    var url = new URL(view.dataset.valueUrl, location.href);
+    url.searchParams.set("snapshot", (node.dataset.snap || snap.dataset.snap));
+    url.searchParams.set("pointer", node.dataset.ptr);
+    return url;
+  }
+
+  function onClick(event) {
+    var target = event.target;
+    var button = target.closest("button");
+    if (button) {
+      var node = button.closest("[data-ptr]");
+      if (button.classList.contains("copy-ptr") && node) { event.preventDefault(); copy(button, node.dataset.ptr); return; }
+      if (button.classList.contains("copy-value") && node) {
+        event.preventDefault();
+        fetch(nodeValueUrl(node)).then(function (r) { return r.text(); }).then(function (text) { copy(button, text); });
+        return;
+      }
+      if (button.classList.contains("copy-link")) {
+        copy(button, new URL(button.parentElement.querySelector(".permalink").getAttribute("href"), location.href).href);
+        return;
+      }
+      if (button.id === "copy-md") {
+        fetch(button.dataset.url).then(function (r) { return r.text(); }).then(function (text) { copy(button, text); });
+        return;
+      }
+      if (button.dataset.tree) {
+        var open = button.dataset.tree === "expand";
+        document.querySelectorAll("#view details:not(.lazy)").forEach(function (d) { d.open = open; });
+        return;
+      }
+    }
+    var item = target.closest(".finding");
+    if (item && !target.closest("a")) { highlightFinding(item, true); }
+  }
+
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+    if (event.target.closest("input, select, textarea, [contenteditable]")) { return; }
+    if (event.key === "j" || event.key === "n") { step(1); }
+    if (event.key === "k" || event.key === "p") { step(-1); }
+  }
+
+  function peers(event, on) {
+    var node = event.target.closest("[data-row]");
+    if (!node || !node.closest("#view")) { return; }
+    document.querySelectorAll('#view [data-row="' + CSS.escape(node.dataset.row) + '"]').forEach(function (el) {
+      el.classList.toggle("peer", on);
+    });
+  }
+
+  document.addEventListener("click", onClick);
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("focusin", function (event) {
+    var item = event.target.closest && event.target.closest(".finding");
+    if (item && event.target === item) { highlightFinding(item, true); }
+  });
+  document.addEventListener("mouseover", function (event) { peers(event, true); });
+  document.addEventListener("mouseout", function (event) { peers(event, false); });
+  window.addEventListener("hashchange", landOnHash);
+  document.addEventListener("DOMContentLoaded", function () {
+    landOnHash();
+    document.documentElement.dataset.ready = String(performance.now());
+  });
+})();

@@ -1,0 +1,307 @@
+"""Findings of analyze_call: one test per kind and per severity rule, on realistic tools."""
+
+import copy
+
+import pytest
+
+from webapp.analysis import analyze_call, FINDING_KINDS
+
+
+def call(arguments=None, request=None, response=None, status=None, contract=None):
+    """Analyze a call built from bare payloads; None means the snapshot has not arrived."""
+    def snap(payload, code=None):
+        if payload is None:
+            return None
+        return {"payload": payload, "logged_as_string": False,
+                "http": {"method": "POST", "url": "https://api.example.com/x", "status_code": code, "headers": {}}}
+    return analyze_call({"arguments": snap(arguments), "request": snap(request),
+                         "response": snap(response, status)}, contract)
+
+
+def only(result, kind):
+    found = [f for f in result["findings"] if f["kind"] == kind]
+    assert len(found) == 1, result["findings"]
+    return found[0]
+
+
+def loud(result):
+    return [f for f in result["findings"] if f["severity"] in ("error", "warning")]
+
+
+ORDER_ARGS = {"customer_email": "ann@example.com", "totalCents": 1999, "currency": "EUR",
+              "limit": 5, "status": "paid",
+              "items": [{"sku": "A-1", "qty": 2}, {"sku": "B-2", "qty": 1}]}
+ORDER_CONTRACT = {
+    "name": "createOrder",
+    "arguments_schema": {"type": "object", "required": ["customer_email", "totalCents"],
+                         "properties": {"customer_email": {"type": "string", "format": "email"},
+                                        "totalCents": {"type": "integer"}, "currency": {"type": "string"},
+                                        "limit": {"type": "integer"}, "status": {"enum": ["paid", "open"]},
+                                        "items": {"type": "array"}}},
+    "request_schema": {"type": "object",
+                       "properties": {"customer_email": {"type": "string"}, "amount": {"type": "integer"},
+                                      "currency": {"type": "string"}, "limit": {"type": "integer"},
+                                      "status": {"type": "string"}, "items": {"type": "array"},
+                                      "api_version": {"const": "2024-06"}}},
+    "response_schema": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}},
+    "error_schema": None,
+    "mapping": [{"arguments": "/totalCents", "request": "/amount"}],
+}
+
+
+def order_request(**changes):
+    request = copy.deepcopy(ORDER_ARGS)
+    request["amount"] = request.pop("totalCents")
+    request.update(changes)
+    return request
+
+
+def test_the_closed_list_of_kinds_has_fourteen_described_entries():
+    assert [k for k, _ in FINDING_KINDS][:3] == ["renamed", "case_changed", "moved"]
+    assert len(FINDING_KINDS) == 14 and all(desc for _, desc in FINDING_KINDS)
+
+
+# --- clean calls stay quiet -------------------------------------------------------------
+
+def test_a_declared_rename_with_equal_values_gives_no_finding_at_all():
+    result = call(ORDER_ARGS, order_request(), {"id": "ord_1"}, 201, ORDER_CONTRACT)
+    assert result["findings"] == []
+    assert result["worst"] is None and result["summary"]["error"] == 0
+
+
+def test_a_snake_case_encoder_converting_every_key_gives_one_info_and_no_warning():
+    args = {"noteTitle": "Groceries", "folderId": "f_9", "pinnedAt": "2026-08-20T09:00:00Z",
+            "reminder": {"remindAt": "2026-08-21T08:00:00Z", "repeatEvery": "week"}}
+    request = {"note_title": "Groceries", "folder_id": "f_9", "pinned_at": "2026-08-20T09:00:00Z",
+               "reminder": {"remind_at": "2026-08-21T08:00:00Z", "repeat_every": "week"}}
+    result = call(args, request)
+    assert loud(result) == []
+    assert [f["message"] for f in result["findings"]] == ["5 keys converted from camelCase to snake_case"]
+
+
+def test_a_default_filled_in_by_code_and_declared_by_the_request_schema_is_info():
+    result = call(ORDER_ARGS, order_request(api_version="2024-06"), None, None, ORDER_CONTRACT)
+    added = only(result, "added")
+    assert added["severity"] == "info" and added["right"] == {"snapshot": "request", "path": "/api_version"}
+    assert loud(result) == []
+
+
+def test_a_proper_error_body_on_a_429_is_clean():
+    body = {"code": "rate_limited", "message": "Too many requests", "retryable": True}
+    result = call(ORDER_ARGS, order_request(), body, 429, ORDER_CONTRACT)
+    assert result["findings"] == []
+    assert result["validation"]["response"] == {"schema": "default_error_schema", "valid": True, "errors": []}
+
+
+def test_redacted_values_compare_equal_to_anything():
+    args = {"to": "bob@example.com", "api_key": "[REDACTED]", "auth": {"token": "[REDACTED]"}}
+    request = {"to": "bob@example.com", "api_key": "sk-live-123", "auth": {"token": "[REDACTED]"}}
+    assert call(args, request)["findings"] == []
+
+
+# --- one test per kind ------------------------------------------------------------------
+
+def test_an_undeclared_rename_with_the_same_value_is_renamed_info():
+    args = {"invoiceNumber": "INV-2026-0042", "customer": "ACME GmbH"}
+    request = {"number": "INV-2026-0042", "customer": "ACME GmbH"}
+    found = only(call(args, request), "renamed")
+    assert found["severity"] == "info"
+    assert (found["left"]["path"], found["right"]["path"]) == ("/invoiceNumber", "/number")
+    assert found["message"] == 'invoiceNumber renamed to number (value "INV-2026-0042")'
+
+
+def test_a_key_in_another_case_style_is_case_changed_info():
+    found = only(call({"noteTitle": "Ideas", "body": "x"}, {"note_title": "Ideas", "body": "x"}), "case_changed")
+    assert found["severity"] == "info" and found["right"]["path"] == "/note_title"
+
+
+def test_nested_date_range_fields_moved_into_a_filter_object_are_moved_info():
+    args = {"query": "contract renewal", "from": "2026-01-01", "to": "2026-03-31"}
+    request = {"query": "contract renewal",
+               "filters": {"date_range": {"from": "2026-01-01", "to": "2026-03-31"}}}
+    result = call(args, request)
+    moved = [f for f in result["findings"] if f["kind"] == "moved"]
+    assert [(f["left"]["path"], f["right"]["path"]) for f in moved] == [
+        ("/from", "/filters/date_range/from"), ("/to", "/filters/date_range/to")]
+    assert loud(result) == []
+
+
+def test_an_integer_sent_as_a_string_is_type_changed_warning_without_request_schema():
+    found = only(call({"query": "q", "limit": 5}, {"query": "q", "limit": "5"}), "type_changed")
+    assert found["severity"] == "warning"
+    assert found["message"] == 'limit: integer 5 became string "5"'
+    assert (found["left_value"], found["right_value"]) == (5, "5")
+
+
+def test_a_type_change_that_breaks_the_request_schema_is_an_error():
+    result = call(ORDER_ARGS, order_request(limit="5"), None, None, ORDER_CONTRACT)
+    assert only(result, "type_changed")["severity"] == "error"
+    assert result["validation"]["request"]["errors"][0]["path"] == "/limit"
+    assert result["worst"] == "error"
+
+
+def test_a_boolean_sent_as_a_string_is_type_changed():
+    found = only(call({"title": "Call Bob", "done": True}, {"title": "Call Bob", "done": "true"}), "type_changed")
+    assert found["message"] == 'done: boolean true became string "true"'
+
+
+def test_a_list_of_recipients_joined_into_a_string_is_type_changed():
+    args = {"to": ["ann@example.com", "bob@example.com"], "subject": "Q3"}
+    request = {"to": "ann@example.com,bob@example.com", "subject": "Q3"}
+    assert only(call(args, request), "type_changed")["left"]["path"] == "/to"
+
+
+def test_a_date_time_turned_into_epoch_seconds_under_a_new_key_is_type_changed():
+    args = {"title": "Pay rent", "due": "2026-08-20T09:00:00Z"}
+    request = {"title": "Pay rent", "due_ts": 1787216400}
+    found = only(call(args, request), "type_changed")
+    assert (found["left"]["path"], found["right"]["path"]) == ("/due", "/due_ts")
+
+
+def test_an_enum_in_another_case_is_enum_changed():
+    found = only(call(ORDER_ARGS, order_request(status="PAID"), None, None, ORDER_CONTRACT), "enum_changed")
+    assert found["message"] == 'status: "paid" became "PAID"' and found["severity"] == "warning"
+
+
+def test_an_enum_with_other_separators_is_enum_changed():
+    found = only(call({"id": "t1", "state": "in_progress"}, {"id": "t1", "state": "in-progress"}), "enum_changed")
+    assert found["left"]["path"] == "/state"
+
+
+def test_a_date_time_written_another_way_is_format_changed():
+    args = {"title": "Standup", "due": "2026-08-20T09:00:00Z"}
+    request = {"title": "Standup", "due": "20/08/2026 09:00"}
+    found = only(call(args, request), "format_changed")
+    assert "same date-time" in found["message"]
+
+
+def test_cents_sent_as_units_under_a_declared_mapping_is_scaled():
+    found = only(call(ORDER_ARGS, order_request(amount=19.99), None, None, ORDER_CONTRACT), "scaled")
+    assert (found["left"]["path"], found["right"]["path"]) == ("/totalCents", "/amount")
+    assert found["message"] == "totalCents -> amount: 1999 became 19.99 (divided by 100)"
+
+
+def test_a_rounded_coordinate_in_a_nested_search_filter_is_value_changed():
+    args = {"query": "cafe", "near": {"lat": 48.8566, "lon": 2.3522, "radius_km": 2}}
+    request = {"query": "cafe", "near": {"lat": 48.8566, "lon": 2.35, "radius_km": 2}}
+    found = only(call(args, request), "value_changed")
+    assert found["left"]["path"] == "/near/lon" and found["right"]["path"] == "/near/lon"
+
+
+def test_array_items_pair_by_their_id_key_not_by_position():
+    args = {"items": [{"sku": "A-1", "qty": 2}, {"sku": "B-2", "qty": 1}]}
+    request = {"items": [{"sku": "B-2", "qty": 1}, {"sku": "A-1", "qty": 3}]}
+    found = only(call(args, request), "value_changed")
+    assert (found["left"]["path"], found["right"]["path"]) == ("/items/0/qty", "/items/1/qty")
+
+
+def test_attachments_that_never_reach_the_request_are_dropped_once_as_a_warning():
+    args = {"to": ["ann@example.com"], "subject": "Invoice",
+            "attachments": [{"filename": "inv.pdf", "content_id": "c1"}]}
+    found = only(call(args, {"to": ["ann@example.com"], "subject": "Invoice"}), "dropped")
+    assert found["severity"] == "warning" and found["left"]["path"] == "/attachments"
+    assert found["message"] == "attachments dropped: not in the request"
+
+
+def test_dropping_an_argument_the_schema_requires_is_an_error():
+    request = order_request()
+    del request["customer_email"]
+    found = only(call(ORDER_ARGS, request, None, None, ORDER_CONTRACT), "dropped")
+    assert found["severity"] == "error" and found["left"]["path"] == "/customer_email"
+
+
+def test_dropping_a_null_argument_is_only_info():
+    found = only(call({"title": "Ideas", "folder": None}, {"title": "Ideas"}), "dropped")
+    assert found["severity"] == "info"
+
+
+def test_an_added_field_the_request_schema_does_not_declare_is_a_warning():
+    found = only(call(ORDER_ARGS, order_request(debug_user_id="u_42"), None, None, ORDER_CONTRACT), "added")
+    assert found["severity"] == "warning" and found["right"]["path"] == "/debug_user_id"
+
+
+def test_an_added_field_without_request_schema_is_info():
+    assert only(call({"title": "x"}, {"title": "x", "source": "agent"}), "added")["severity"] == "info"
+
+
+def test_a_response_echoing_a_request_field_with_another_value_is_echo_mismatch():
+    request = {"title": "Write report", "priority": 3}
+    response = {"task": {"id": "t_1", "title": "Write report", "priority": 1}}
+    found = only(call(request, request, response, 201), "echo_mismatch")
+    assert (found["left"], found["right"]) == ({"snapshot": "request", "path": "/priority"},
+                                               {"snapshot": "response", "path": "/task/priority"})
+
+
+def test_response_fields_the_request_did_not_send_are_not_reported():
+    request = {"title": "Write report"}
+    response = {"id": "t_1", "title": "Write report", "created_at": "2026-08-20T09:00:00Z"}
+    assert call(request, request, response, 201)["findings"] == []
+
+
+def test_an_error_body_without_retryable_is_error_shape():
+    body = {"code": "rate_limited", "message": "Too many requests"}
+    found = only(call(None, None, body, 429), "error_shape")
+    assert found["severity"] == "error" and "'retryable' is a required property" in found["message"]
+
+
+def test_a_wrapped_error_envelope_is_checked_inside_its_error_key():
+    body = {"error": {"code": "not_found", "message": "No such invoice"}}
+    found = only(call(None, None, body, 404), "error_shape")
+    assert found["right"]["path"] == "/error"
+
+
+def test_a_2xx_with_an_error_body_is_status_mismatch():
+    body = {"error": {"code": "invoice_locked", "message": "Invoice is locked", "retryable": False}}
+    found = only(call(None, {"id": "inv_1"}, body, 200), "status_mismatch")
+    assert found["severity"] == "error" and found["message"] == "HTTP 200 with an error body"
+
+
+def test_a_5xx_with_a_success_body_is_status_mismatch_not_error_shape():
+    result = call(ORDER_ARGS, order_request(), {"id": "ord_1"}, 500, ORDER_CONTRACT)
+    assert only(result, "status_mismatch")["message"] == "HTTP 500 with a success body"
+    assert not [f for f in result["findings"] if f["kind"] == "error_shape"]
+
+
+@pytest.mark.parametrize("text, line, column", [
+    ('{"id": "ord_1",}', 1, 16),
+    ("{'id': 'ord_1'}", 1, 2),
+    ('{\n  "items": [1, 2', 2, 17),
+])
+def test_a_string_snapshot_holding_broken_json_is_invalid_json_with_line_and_column(text, line, column):
+    result = call(None, {"id": "ord_1"}, text, 200)
+    found = only(result, "invalid_json")
+    assert (found["line"], found["column"]) == (line, column)
+    assert f"line {line} column {column}" in found["message"]
+
+
+def test_a_plain_string_payload_is_not_invalid_json():
+    assert call("just text", "just text")["findings"] == []
+
+
+def test_findings_are_sorted_errors_first_then_warnings_then_info():
+    result = call(ORDER_ARGS, order_request(limit="5", status="PAID", api_version="2024-06", note_x=1),
+                  None, None, ORDER_CONTRACT)
+    ranks = [("error", "warning", "info").index(f["severity"]) for f in result["findings"]]
+    assert ranks == sorted(ranks) and ranks[0] == 0
+    assert result["summary"] == {"error": 1, "warning": 2, "info": 1, "validation_errors": 1}
+
+
+def test_the_alignment_puts_each_argument_beside_its_request_field_and_marks_the_row():
+    result = call(ORDER_ARGS, order_request(limit="5"), {"id": "ord_1", "limit": "5"}, 201, ORDER_CONTRACT)
+    rows = {row["arguments"]: row for row in result["alignment"]}
+    assert rows["/totalCents"]["request"] == "/amount"
+    assert rows["/limit"] == {"arguments": "/limit", "request": "/limit", "response": "/limit",
+                              "kind": "type_changed", "severity": "error"}
+    assert {"arguments": None, "request": None, "response": "/id", "kind": None, "severity": None} \
+        in result["alignment"]
+
+
+def test_the_alignment_is_bounded_and_says_so():
+    args = {"rows": [{"id": i, "v": i} for i in range(4000)]}
+    request = copy.deepcopy(args)
+    request["rows"][3999]["v"] = "3999"
+    result = call(args, request)
+    assert len(result["alignment"]) <= 5001 and result["alignment_truncated"] is True
+    marked = [r for r in result["alignment"] if r["kind"]]
+    assert marked == [{"arguments": "/rows/3999/v", "request": "/rows/3999/v", "response": None,
+                       "kind": "type_changed", "severity": "warning"}]

@@ -1,0 +1,124 @@
+"""Validation of each snapshot against its schema: every error, at a JSON Pointer, with hints."""
+
+import copy
+
+from webapp.analysis import analyze_call
+from webapp.analysis.validation import get_validator, validate
+
+SEARCH_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["query", "limit"],
+    "properties": {
+        "query": {"type": "string"},
+        "limit": {"type": "integer", "minimum": 1},
+        "sort": {"enum": ["relevance", "date"]},
+        "date_range": {"type": "object", "properties": {"from": {"type": "string", "format": "date"},
+                                                        "to": {"type": "string", "format": "date"}}},
+        "a/b": {"type": "string"},
+    },
+}
+
+
+def snapshots(arguments=None, request=None, response=None, status=None):
+    def snap(payload, code=None):
+        return None if payload is None else {"payload": payload, "logged_as_string": False,
+                                              "http": {"status_code": code}}
+    return {"arguments": snap(arguments), "request": snap(request), "response": snap(response, status)}
+
+
+def test_every_error_is_reported_with_path_keyword_and_schema_path():
+    errors = validate({"query": 7, "limit": 0, "sort": "newest"}, SEARCH_SCHEMA)
+    assert [(e["path"], e["keyword"], e["schema_path"]) for e in errors] == [
+        ("/limit", "minimum", "/properties/limit/minimum"),
+        ("/query", "type", "/properties/query/type"),
+        ("/sort", "enum", "/properties/sort/enum"),
+    ]
+
+
+def test_an_enum_error_lists_the_allowed_values():
+    error = validate({"query": "q", "limit": 1, "sort": "newest"}, SEARCH_SCHEMA)[0]
+    assert error["allowed"] == ["relevance", "date"]
+
+
+def test_formats_are_checked_in_nested_objects():
+    errors = validate({"query": "q", "limit": 1, "date_range": {"from": "2026-02-30"}}, SEARCH_SCHEMA)
+    assert [(e["path"], e["keyword"]) for e in errors] == [("/date_range/from", "format")]
+
+
+def test_an_unexpected_key_gets_its_own_error_at_its_path_with_a_did_you_mean_hint():
+    errors = validate({"query": "q", "limit": 3, "sortt": "date", "page": 2}, SEARCH_SCHEMA)
+    by_path = {e["path"]: e for e in errors}
+    assert set(by_path) == {"/sortt", "/page"}
+    assert by_path["/sortt"]["hint"] == "did you mean 'sort'?"
+    assert "hint" not in by_path["/page"]
+
+
+def test_a_missing_required_key_hints_at_a_present_key_in_another_case():
+    errors = validate({"Query": "q", "limit": 3}, SEARCH_SCHEMA)
+    required = next(e for e in errors if e["keyword"] == "required")
+    assert required["path"] == "" and required["hint"] == "found 'Query': did you mean 'query'?"
+
+
+def test_paths_escape_slashes_and_tildes_as_json_pointers():
+    errors = validate({"query": "q", "limit": 1, "a/b": 5}, SEARCH_SCHEMA)
+    assert errors[0]["path"] == "/a~1b" and errors[0]["schema_path"] == "/properties/a~1b/type"
+
+
+def test_a_type_error_on_the_whole_document_has_the_empty_pointer():
+    assert validate([1, 2], SEARCH_SCHEMA)[0]["path"] == ""
+
+
+def test_without_dollar_schema_draft_7_is_used_and_2020_12_is_honoured_when_declared():
+    point = {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}]}
+    assert validate(["48.8", 2.3], point) == []   # Draft 7 does not know prefixItems
+    declared = dict(point, **{"$schema": "https://json-schema.org/draft/2020-12/schema"})
+    assert [(e["path"], e["keyword"]) for e in validate(["48.8", 2.3], declared)] == [("/0", "type")]
+
+
+def test_validators_are_built_once_per_distinct_schema():
+    assert get_validator(SEARCH_SCHEMA) is get_validator(copy.deepcopy(SEARCH_SCHEMA))
+
+
+def test_a_remote_ref_is_reported_instead_of_fetched():
+    error = validate({"a": 1}, {"$ref": "https://example.com/schemas/order.json"})[0]
+    assert error["keyword"] == "$schema" and "Unresolvable" in error["message"]
+
+
+def test_each_snapshot_is_validated_against_its_own_schema():
+    contract = {"arguments_schema": SEARCH_SCHEMA, "request_schema": {"type": "object", "required": ["q"]},
+                "response_schema": {"type": "object", "required": ["results"]}}
+    result = analyze_call(snapshots({"query": "q", "limit": 2}, {"q": "q"}, {"hits": []}, 200), contract)
+    validation = result["validation"]
+    assert validation["arguments"] == {"schema": "arguments_schema", "valid": True, "errors": []}
+    assert validation["request"]["valid"] is True
+    assert validation["response"]["schema"] == "response_schema"
+    assert [e["message"] for e in validation["response"]["errors"]] == ["'results' is a required property"]
+    assert result["worst"] == "error" and result["summary"]["validation_errors"] == 1
+
+
+def test_a_4xx_response_is_validated_against_the_contract_error_schema():
+    error_schema = {"type": "object", "required": ["detail"], "properties": {"detail": {"type": "string"}}}
+    contract = {"response_schema": {"type": "object", "required": ["results"]}, "error_schema": error_schema}
+    result = analyze_call(snapshots(response={"detail": "bad query"}, status=400), contract)
+    assert result["validation"]["response"] == {"schema": "error_schema", "valid": True, "errors": []}
+
+
+def test_without_contract_only_the_default_error_envelope_is_checked():
+    ok = analyze_call(snapshots({"a": 1}, {"a": 1}, {"anything": True}, 200), None)["validation"]
+    assert ok == {stage: {"schema": None, "valid": None, "errors": []}
+                  for stage in ("arguments", "request", "response")}
+    bad = analyze_call(snapshots(response={"code": "x", "message": "y"}, status=503), None)
+    assert bad["validation"]["response"]["schema"] == "default_error_schema"
+    assert bad["validation"]["response"]["valid"] is False
+
+
+def test_a_snapshot_that_has_not_arrived_is_not_validated():
+    result = analyze_call(snapshots(arguments={"query": "q", "limit": 1}), {"request_schema": SEARCH_SCHEMA})
+    assert result["validation"]["request"] == {"schema": "request_schema", "valid": None, "errors": []}
+
+
+def test_a_snapshot_with_broken_json_is_invalid_against_its_schema():
+    result = analyze_call(snapshots(arguments='{"query": "q",'), {"arguments_schema": SEARCH_SCHEMA})
+    validation = result["validation"]["arguments"]
+    assert validation["valid"] is False and validation["errors"][0]["keyword"] == "invalid_json"

@@ -1,0 +1,79 @@
+"""Exports for tickets: the Markdown summary, the JSON twin and the fixtures zip."""
+import hashlib
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from webapp import pipeline
+from webapp.cli import main
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
+LIMIT_AS_STRING = hashlib.sha256(b"tracediff-sample/02-orders-limit-as-string.ndjson").hexdigest()[:32]
+BROKEN_JSON = hashlib.sha256(b"tracediff-sample/12-search-request-broken-json.ndjson").hexdigest()[:32]
+
+
+@pytest.fixture
+def samples(store):
+    pipeline.load_folder(store, SAMPLES, None)
+    return store
+
+
+def test_the_markdown_summary_names_the_trace_findings_paths_values_and_permalink(client, samples):
+    response = client.get(f"/traces/{LIMIT_AS_STRING}.md")
+    text = response.get_data(as_text=True)
+    assert response.mimetype == "text/markdown"
+    assert f"trace `{LIMIT_AS_STRING}`" in text and "findOrders" in text
+    assert "| error | type_changed | arguments /limit -> request /limit | 5 -> \"5\" |" in text
+    assert "request /limit: '5' is not of type 'integer'" in text
+    assert f"http://localhost/traces/{LIMIT_AS_STRING}?call=call_01" in text
+
+
+def test_the_json_twin_is_the_trace_the_api_returns(client, samples):
+    page_twin = client.get(f"/traces/{LIMIT_AS_STRING}.json").get_json()
+    assert page_twin == client.get(f"/api/v1/traces/{LIMIT_AS_STRING}").get_json()
+    assert page_twin["calls"][0]["findings"][0]["kind"] == "type_changed"
+
+
+def fixture_files(client, trace_id) -> dict[str, bytes]:
+    response = client.get(f"/traces/{trace_id}/fixtures.zip?call=call_01")
+    assert response.mimetype == "application/zip" and "attachment" in response.headers["Content-Disposition"]
+    with zipfile.ZipFile(io.BytesIO(response.data)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def test_the_fixtures_zip_holds_the_three_snapshots_the_contract_and_the_check_command(client, samples):
+    files = fixture_files(client, LIMIT_AS_STRING)
+    assert set(files) == {"tool-args.json", "http-body.json", "http-response.json", "contract.json", "README.md"}
+    trace = client.get(f"/api/v1/traces/{LIMIT_AS_STRING}").get_json()["calls"][0]
+    assert json.loads(files["http-body.json"]) == trace["snapshots"]["request"]["payload"]
+    assert json.loads(files["contract.json"])["name"] == "findOrders"
+    assert ("tracediff check --contract contract.json --arguments tool-args.json --request http-body.json "
+            "--response http-response.json --status 200") in files["README.md"].decode()
+
+
+def test_the_fixtures_replay_the_same_finding_with_tracediff_check(client, samples, tmp_path):
+    for name, content in fixture_files(client, LIMIT_AS_STRING).items():
+        (tmp_path / name).write_bytes(content)
+    command = (tmp_path / "README.md").read_text().strip().splitlines()[-1].split()[2:]
+    runner = CliRunner()
+    with runner.isolated_filesystem(temp_dir=tmp_path):
+        result = CliRunner().invoke(main, ["check", *[str(tmp_path / a) if a.endswith(".json") else a
+                                                      for a in command]])
+    assert result.exit_code == 1
+    assert "type_changed" in result.output and "request /limit" in result.output
+
+
+def test_a_request_logged_as_broken_json_is_written_as_it_was_sent(client, samples):
+    body = fixture_files(client, BROKEN_JSON)["http-body.json"].decode()
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(body)
+    assert body.rstrip().endswith("}")
+
+
+def test_exports_of_an_unknown_trace_or_call_are_404(client, samples):
+    assert client.get("/traces/nope.md").status_code == 404
+    assert client.get(f"/traces/{LIMIT_AS_STRING}/fixtures.zip?call=nope").status_code == 404

@@ -1,0 +1,165 @@
+"""The ingest envelope v1: required fields, type checks, normalisation, idempotency keys."""
+from datetime import datetime, timezone
+
+import orjson
+import pytest
+
+from webapp.ingest import Event, Limits, parse_body
+
+NOW = datetime(2026, 8, 20, 9, 30, tzinfo=timezone.utc)
+TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
+
+
+def envelope(**over):
+    ev = {"trace_id": TRACE, "call_id": "call_01", "snapshot": "arguments", "tool": "findOrders",
+          "payload": {"customerEmail": "a@example.com", "limit": 5}}
+    ev.update(over)
+    return {k: v for k, v in ev.items() if v is not ...}
+
+
+def one(ev, **kw) -> Event:
+    batch = parse_body(orjson.dumps(ev), now=NOW, **kw)
+    assert batch.rejected == []
+    [event] = batch.events
+    return event
+
+
+def rejected(ev):
+    batch = parse_body(orjson.dumps(ev), now=NOW)
+    assert batch.events == []
+    [rej] = batch.rejected
+    return rej
+
+
+def test_a_complete_envelope_becomes_one_event_with_every_field():
+    ev = one(envelope(source="foundation_models", ts="2026-08-20T09:00:00Z",
+                      http={"method": "POST", "url": "https://api.example.com/orders", "status_code": 200,
+                            "headers": {"content-type": "application/json"}}))
+    assert (ev.trace_id, ev.call_id, ev.snapshot, ev.tool, ev.source) == (
+        TRACE, "call_01", "arguments", "findOrders", "foundation_models")
+    assert ev.payload == {"customerEmail": "a@example.com", "limit": 5}
+    assert ev.http == {"method": "POST", "url": "https://api.example.com/orders", "status_code": 200,
+                       "headers": {"content-type": "application/json"}}
+    assert ev.ts == "2026-08-20T09:00:00Z"
+    assert ev.logged_as_string is False and ev.meta is None
+
+
+def test_call_id_defaults_to_empty_and_ts_to_receive_time():
+    ev = one(envelope(call_id=..., tool=...))
+    assert ev.call_id == "" and ev.tool is None
+    assert ev.ts == "2026-08-20T09:30:00Z"
+
+
+@pytest.mark.parametrize("missing", ["trace_id", "snapshot", "payload"])
+def test_each_required_field_missing_is_rejected_with_missing_field(missing):
+    rej = rejected(envelope(**{missing: ...}))
+    assert rej.code == "missing_field"
+    assert missing in rej.message
+    assert rej.index == 0 and '"call_01"' in rej.raw
+
+
+def test_a_null_payload_is_present_and_accepted():
+    assert one(envelope(payload=None)).payload is None
+
+
+def test_a_wrong_snapshot_name_is_rejected():
+    rej = rejected(envelope(snapshot="args"))
+    assert rej.code == "bad_snapshot" and "'args'" in rej.message
+
+
+@pytest.mark.parametrize("trace_id", ["", "x" * 129, "abc\ndef", "   ", 42, None])
+def test_trace_ids_that_are_empty_too_long_unprintable_or_not_text_are_rejected(trace_id):
+    ev = envelope(trace_id=trace_id)
+    code = rejected(ev).code
+    assert code == ("missing_field" if trace_id is None else "bad_trace_id")
+
+
+def test_a_32_hex_trace_id_is_lower_cased_and_others_are_kept_as_given():
+    assert one(envelope(trace_id=TRACE.upper())).trace_id == TRACE
+    assert one(envelope(trace_id="Order-Run-7")).trace_id == "Order-Run-7"
+    assert one(envelope(trace_id="x" * 128)).trace_id == "x" * 128
+
+
+@pytest.mark.parametrize("field,value,code", [
+    ("call_id", 7, "bad_type"), ("tool", ["findOrders"], "bad_type"), ("source", {"a": 1}, "bad_type"),
+    ("event_id", 12, "bad_type"), ("event_id", "", "bad_value"), ("ts", 1755680400, "bad_type"),
+    ("ts", "20/08/2026 09:00", "bad_value"), ("ts", "2026-02-30T09:00:00Z", "bad_value"),
+    ("http", "POST /orders", "bad_type"), ("http", {"status_code": "200"}, "bad_type"),
+    ("http", {"status_code": 700}, "bad_value"), ("http", {"status_code": True}, "bad_type"),
+    ("http", {"method": 1}, "bad_type"), ("http", {"headers": {"x": 1}}, "bad_type"),
+])
+def test_every_optional_field_is_type_checked(field, value, code):
+    rej = rejected(envelope(**{field: value}))
+    assert rej.code == code
+    assert field in rej.message
+
+
+@pytest.mark.parametrize("given,stored", [
+    ("2026-08-20T11:00:00+02:00", "2026-08-20T09:00:00Z"),
+    ("2026-08-20t09:00:00.250z", "2026-08-20T09:00:00.250Z"),
+    ("2026-08-20 04:00:00.123456789-05:00", "2026-08-20T09:00:00.123456789Z"),
+    ("2026-08-20T23:30:00-01:00", "2026-08-21T00:30:00Z"),
+])
+def test_ts_is_normalised_to_utc_with_z_keeping_the_fraction(given, stored):
+    assert one(envelope(ts=given)).ts == stored
+
+
+def test_http_keeps_only_method_url_status_code_and_headers():
+    ev = one(envelope(snapshot="response", http={"method": "get", "status_code": 404, "elapsed_ms": 3,
+                                                 "headers": {"set-cookie": ["a=1", "b=2"]}}))
+    assert ev.http == {"method": "GET", "status_code": 404, "headers": {"set-cookie": "a=1, b=2"}}
+
+
+def test_a_payload_logged_as_a_json_string_is_parsed_and_marked():
+    ev = one(envelope(payload='{"limit": 5, "tags": ["a"]}'))
+    assert ev.payload == {"limit": 5, "tags": ["a"]} and ev.logged_as_string is True
+    assert one(envelope(payload="[1, 2]")).payload == [1, 2]
+
+
+@pytest.mark.parametrize("text", ['{"limit": 5,}', "{'limit': 5}", '{"limit": 5', "plain words", '"quoted"', "42"])
+def test_a_string_payload_that_is_not_a_json_object_or_array_is_kept_as_text(text):
+    ev = one(envelope(payload=text))
+    assert ev.payload == text and ev.logged_as_string is False
+
+
+def test_the_default_event_id_is_a_hash_of_trace_call_snapshot_and_payload():
+    a = one(envelope(payload={"a": 1, "b": 2}))
+    b = one(envelope(payload={"b": 2, "a": 1}, tool="otherName", ts="2026-01-01T00:00:00Z"))
+    c = one(envelope(payload={"a": 1, "b": 3}))
+    assert len(a.event_id) == 32 and int(a.event_id, 16) >= 0
+    assert a.event_id == b.event_id  # key order, tool and ts do not make a new event
+    assert a.event_id != c.event_id
+    assert a.event_id != one(envelope(payload={"a": 1, "b": 2}, snapshot="request")).event_id
+
+
+def test_a_given_event_id_is_kept():
+    assert one(envelope(event_id="evt-123")).event_id == "evt-123"
+
+
+def test_a_payload_as_string_and_as_object_get_the_same_event_id():
+    assert one(envelope(payload='{"limit": 5}')).event_id == one(envelope(payload={"limit": 5})).event_id
+
+
+def test_unknown_top_level_fields_are_kept_as_meta():
+    ev = one(envelope(date=1755680400.123, host="web-1"))
+    assert ev.meta == {"date": 1755680400.123, "host": "web-1"}
+
+
+def test_a_payload_string_nested_too_deep_is_rejected():
+    deep = "[" * 70 + "]" * 70
+    assert rejected(envelope(payload=deep)).code == "too_deep"
+    ok = "[" * 10 + "]" * 10
+    assert one(envelope(payload=ok), limits=Limits(max_depth=64)).logged_as_string
+
+
+def test_trace_id_falls_back_to_headers_then_query_for_an_envelope():
+    ev = envelope(trace_id=...)
+    assert one(ev, headers={"X-Trace-Id": "run-42"}).trace_id == "run-42"
+    assert one(ev, query={"trace_id": "run-43"}).trace_id == "run-43"
+
+
+def test_one_bad_event_never_drops_the_good_ones():
+    body = orjson.dumps([envelope(), envelope(snapshot="nope"), envelope(call_id="call_02")])
+    batch = parse_body(body, now=NOW)
+    assert [e.call_id for e in batch.events] == ["call_01", "call_02"]
+    assert [(r.index, r.code) for r in batch.rejected] == [(1, "bad_snapshot")]

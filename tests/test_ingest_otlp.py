@@ -1,0 +1,274 @@
+"""OpenTelemetry: tool spans and their HTTP client spans become the three snapshots."""
+import gzip
+
+import orjson
+import pytest
+from google.protobuf.json_format import MessageToDict
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest, ExportTraceServiceResponse)
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
+
+from webapp.ingest import IngestError, Limits, otlp_response, parse_otlp
+
+TRACE = bytes.fromhex("4BF92F3577B34DA6A3CE929D0E0E4736")
+T0 = 1_755_680_400_000_000_000  # 2025-08-20T09:00:00Z in unix nanos
+
+
+def any_value(v):
+    if isinstance(v, bool):
+        return AnyValue(bool_value=v)
+    if isinstance(v, int):
+        return AnyValue(int_value=v)
+    if isinstance(v, dict):
+        return AnyValue(kvlist_value={"values": [KeyValue(key=k, value=any_value(x)) for k, x in v.items()]})
+    if isinstance(v, list):
+        return AnyValue(array_value={"values": [any_value(x) for x in v]})
+    return AnyValue(string_value=v)
+
+
+def span(span_id, name, attrs, parent=b"", kind=Span.SPAN_KIND_INTERNAL, trace=TRACE, start=T0, end=T0 + 5_000_000):
+    return Span(trace_id=trace, span_id=span_id, parent_span_id=parent, name=name, kind=kind,
+                start_time_unix_nano=start, end_time_unix_nano=end,
+                attributes=[KeyValue(key=k, value=any_value(v)) for k, v in attrs.items()])
+
+
+def export(*spans):
+    req = ExportTraceServiceRequest()
+    rs = req.resource_spans.add()
+    rs.resource.attributes.append(KeyValue(key="service.name", value=any_value("order-agent")))
+    rs.scope_spans.add().spans.extend(spans)
+    return req
+
+
+TOOL = span(b"\x01" * 8, "execute_tool findOrders", {
+    "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders", "gen_ai.tool.call.id": "call_01",
+    "gen_ai.tool.call.arguments": '{"customerEmail": "a@b.co", "limit": 5}',
+    "gen_ai.tool.call.result": '{"from": "tool span"}'})
+HTTP = span(b"\x02" * 8, "POST", {
+    "http.request.method": "POST", "url.full": "https://api.example.com/orders/search",
+    "http.request.body.content": '{"customer_email": "a@b.co", "limit": "5"}',
+    "http.response.body.content": '{"orders": []}', "http.response.status_code": 200,
+    "http.request.header.content-type": ["application/json"]},
+    parent=b"\x01" * 8, kind=Span.SPAN_KIND_CLIENT, start=T0 + 1_000_000, end=T0 + 4_000_123)
+
+
+def snapshots(batch):
+    return {e.snapshot: e for e in batch.events}
+
+
+def test_an_execute_tool_span_with_its_http_client_span_gives_all_three_snapshots():
+    batch = parse_otlp(export(TOOL, HTTP).SerializeToString(), content_type="application/x-protobuf")
+    assert batch.rejected == []
+    snaps = snapshots(batch)
+    assert set(snaps) == {"arguments", "request", "response"}
+    for ev in snaps.values():
+        assert (ev.trace_id, ev.call_id, ev.tool) == ("4bf92f3577b34da6a3ce929d0e0e4736", "call_01", "findOrders")
+    assert snaps["arguments"].payload == {"customerEmail": "a@b.co", "limit": 5}
+    assert snaps["request"].payload == {"customer_email": "a@b.co", "limit": "5"}
+    assert snaps["response"].payload == {"orders": []}  # the HTTP body wins over gen_ai.tool.call.result
+    assert snaps["request"].http == {"method": "POST", "url": "https://api.example.com/orders/search",
+                                     "headers": {"content-type": "application/json"}}
+    assert snaps["response"].http["status_code"] == 200
+    assert snaps["arguments"].ts == "2025-08-20T09:00:00Z"
+    assert snaps["response"].ts == "2025-08-20T09:00:00.004000123Z"
+    assert snaps["arguments"].meta["service.name"] == "order-agent"
+
+
+def test_the_tool_result_is_the_response_when_no_http_span_carries_one():
+    batch = parse_otlp(export(TOOL).SerializeToString(), content_type="application/x-protobuf")
+    assert snapshots(batch)["response"].payload == {"from": "tool span"}
+    assert set(snapshots(batch)) == {"arguments", "response"}
+
+
+def test_structured_attribute_values_are_taken_as_they_are():
+    tool = span(b"\x01" * 8, "execute_tool", {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "f",
+                                               "gen_ai.tool.call.arguments": {"limit": 5, "tags": ["a", True]}})
+    [ev] = parse_otlp(export(tool).SerializeToString(), content_type="application/x-protobuf").events
+    assert ev.payload == {"limit": 5, "tags": ["a", True]} and ev.logged_as_string is False
+
+
+def test_an_http_span_without_a_tool_ancestor_belongs_to_the_only_tool_span_of_the_trace():
+    orphan = span(b"\x03" * 8, "POST", {"http.request.method": "POST", "http.request.body.content": "{}"},
+                  parent=b"\x09" * 8, kind=Span.SPAN_KIND_CLIENT)
+    batch = parse_otlp(export(TOOL, orphan).SerializeToString(), content_type="application/x-protobuf")
+    assert snapshots(batch)["request"].call_id == "call_01"
+
+
+def test_an_http_span_with_two_candidate_tool_spans_and_no_ancestor_is_rejected():
+    other = span(b"\x04" * 8, "execute_tool other", {"gen_ai.tool.call.id": "call_02"})
+    orphan = span(b"\x03" * 8, "POST", {"http.request.method": "POST", "http.request.body.content": "{}"},
+                  kind=Span.SPAN_KIND_CLIENT)
+    batch = parse_otlp(export(TOOL, other, orphan).SerializeToString(), content_type="application/x-protobuf")
+    assert [(r.index, r.code) for r in batch.rejected] == [(2, "unattached_span")]
+
+
+def test_the_nearest_tool_ancestor_wins_through_intermediate_spans():
+    tool2 = span(b"\x05" * 8, "execute_tool getInvoice", {"gen_ai.tool.name": "getInvoice", "gen_ai.tool.call.id": "call_02"})
+    middle = span(b"\x06" * 8, "retry", {}, parent=b"\x05" * 8)
+    http = span(b"\x07" * 8, "GET", {"http.request.method": "GET", "http.response.body.content": '{"id": 1}',
+                                      "http.response.status_code": 404}, parent=b"\x06" * 8, kind=Span.SPAN_KIND_CLIENT)
+    batch = parse_otlp(export(TOOL, tool2, middle, http).SerializeToString(), content_type="application/x-protobuf")
+    resp = [e for e in batch.events if e.snapshot == "response" and e.call_id == "call_02"]
+    assert [(e.tool, e.payload, e.http["status_code"]) for e in resp] == [("getInvoice", {"id": 1}, 404)]
+
+
+def test_openinference_and_openllmetry_tool_spans_are_fallbacks():
+    oi = span(b"\x01" * 8, "findOrders", {"openinference.span.kind": "TOOL", "tool.name": "findOrders",
+                                            "input.value": '{"limit": 5}', "output.value": '{"orders": []}'})
+    ll = span(b"\x02" * 8, "getInvoice.tool", {"traceloop.span.kind": "tool", "traceloop.entity.name": "getInvoice",
+                                                 "traceloop.entity.input": '{"args": [], "kwargs": {"id": 1}}',
+                                                 "traceloop.entity.output": '{"total": 3}'},
+              trace=b"\x11" * 16)
+    batch = parse_otlp(export(oi, ll).SerializeToString(), content_type="application/x-protobuf")
+    got = sorted((e.tool, e.snapshot, orjson.dumps(e.payload).decode()) for e in batch.events)
+    assert got == [("findOrders", "arguments", '{"limit":5}'), ("findOrders", "response", '{"orders":[]}'),
+                   ("getInvoice", "arguments", '{"args":[],"kwargs":{"id":1}}'),
+                   ("getInvoice", "response", '{"total":3}')]
+
+
+def test_spans_that_carry_nothing_for_us_are_ignored_not_rejected():
+    chat = span(b"\x08" * 8, "chat gpt-4o", {"gen_ai.operation.name": "chat"})
+    health = span(b"\x09" * 8, "GET", {"http.request.method": "GET"}, kind=Span.SPAN_KIND_CLIENT)
+    batch = parse_otlp(export(chat, health).SerializeToString(), content_type="application/x-protobuf")
+    assert batch.events == [] and batch.rejected == []
+
+
+def test_event_ids_derive_from_trace_span_and_snapshot_so_a_resent_export_is_a_duplicate():
+    body = export(TOOL, HTTP).SerializeToString()
+    first = parse_otlp(body, content_type="application/x-protobuf")
+    again = parse_otlp(body, content_type="application/x-protobuf")
+    assert [e.event_id for e in first.events] == [e.event_id for e in again.events]
+    assert len({e.event_id for e in first.events}) == 3
+
+
+def test_gzip_protobuf_as_the_collector_sends_it():
+    body = gzip.compress(export(TOOL, HTTP).SerializeToString())
+    batch = parse_otlp(body, content_type="application/x-protobuf", content_encoding="gzip")
+    assert len(batch.events) == 3
+
+
+def otlp_json(req):
+    """Encode as OTLP/JSON: like protobuf JSON but ids as hex and enums as integers."""
+    doc = MessageToDict(req, use_integers_for_enums=True)
+    for rs in doc["resourceSpans"]:
+        for ss in rs["scopeSpans"]:
+            for s in ss["spans"]:
+                for key in ("traceId", "spanId", "parentSpanId"):
+                    if key in s:
+                        s[key] = __import__("base64").b64decode(s[key]).hex().upper()
+    return doc
+
+
+def test_otlp_json_gives_the_same_events_as_protobuf():
+    req = export(TOOL, HTTP)
+    from_pb = parse_otlp(req.SerializeToString(), content_type="application/x-protobuf")
+    from_json = parse_otlp(orjson.dumps(otlp_json(req)), content_type="application/json")
+    assert [(e.event_id, e.payload, e.http, e.ts) for e in from_json.events] == \
+           [(e.event_id, e.payload, e.http, e.ts) for e in from_pb.events]
+
+
+def test_otlp_json_ids_in_base64_from_a_generic_encoder_are_understood():
+    doc = MessageToDict(export(TOOL))  # base64 ids, enum names, int64 as strings
+    batch = parse_otlp(orjson.dumps(doc), content_type="application/json")
+    assert {e.trace_id for e in batch.events} == {"4bf92f3577b34da6a3ce929d0e0e4736"}
+
+
+def test_the_format_is_sniffed_when_the_content_type_says_nothing():
+    assert len(parse_otlp(orjson.dumps(otlp_json(export(TOOL))), content_type=None).events) == 2
+    assert len(parse_otlp(export(TOOL).SerializeToString(), content_type="text/plain").events) == 2
+
+
+def test_an_empty_protobuf_export_is_an_empty_batch():
+    batch = parse_otlp(b"", content_type="application/x-protobuf")
+    assert batch.events == [] and batch.rejected == []
+
+
+@pytest.mark.parametrize("body,ctype", [(b"{not json", "application/json"), (b"", "application/json"),
+                                        (b"\xff\xff\xff\xff", "application/x-protobuf"), (b"[1]", "application/json")])
+def test_an_unreadable_export_is_refused_with_422(body, ctype):
+    with pytest.raises(IngestError) as info:
+        parse_otlp(body, content_type=ctype)
+    assert (info.value.status, info.value.code) == (422, "unparseable")
+
+
+def test_an_attribute_nested_too_deep_rejects_its_span():
+    deep = {"x": 1}
+    for _ in range(20):
+        deep = {"x": deep}
+    tool = span(b"\x01" * 8, "execute_tool", {"gen_ai.tool.call.arguments": deep})
+    fine = span(b"\x02" * 8, "execute_tool", {"gen_ai.tool.call.arguments": {"x": {"y": 1}}})
+    batch = parse_otlp(export(tool, fine).SerializeToString(), content_type="application/x-protobuf",
+                       limits=Limits(max_depth=10))
+    assert [(r.index, r.code) for r in batch.rejected] == [(0, "too_deep")]
+    assert [e.payload for e in batch.events] == [{"x": {"y": 1}}]
+
+
+def test_the_partial_success_response_matches_the_request_encoding():
+    body, mime = otlp_response(2, "2 spans rejected: bad_trace_id", "application/x-protobuf")
+    resp = ExportTraceServiceResponse.FromString(body)
+    assert mime == "application/x-protobuf"
+    assert (resp.partial_success.rejected_spans, resp.partial_success.error_message) == (2, "2 spans rejected: bad_trace_id")
+    body, mime = otlp_response(1, "bad", "application/json; charset=utf-8")
+    assert mime == "application/json"
+    assert orjson.loads(body) == {"partialSuccess": {"rejectedSpans": "1", "errorMessage": "bad"}}
+    assert otlp_response(0, "", "application/json") == (b"{}", "application/json")
+
+
+def test_a_real_sdk_export_is_understood():
+    """Encode spans with the OpenTelemetry SDK's own OTLP encoder, as OTLPSpanExporter sends them."""
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+    from opentelemetry.trace import SpanKind
+
+    memory = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(memory))
+    tracer = provider.get_tracer("test")
+    with tracer.start_as_current_span("execute_tool findOrders", attributes={
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders",
+            "gen_ai.tool.call.id": "call_sdk", "gen_ai.tool.call.arguments": '{"limit": 5}'}) as tool:
+        with tracer.start_as_current_span("POST", kind=SpanKind.CLIENT, attributes={
+                "http.request.method": "POST", "http.request.body.content": '{"limit": "5"}',
+                "http.response.body.content": '{"orders": []}', "http.response.status_code": 200}):
+            pass
+    trace_id = format(tool.get_span_context().trace_id, "032x")
+    body = encode_spans(memory.get_finished_spans()).SerializeToString()
+    batch = parse_otlp(body, content_type="application/x-protobuf")
+    assert {(e.snapshot, e.trace_id, e.call_id) for e in batch.events} == {
+        ("arguments", trace_id, "call_sdk"), ("request", trace_id, "call_sdk"), ("response", trace_id, "call_sdk")}
+
+
+@pytest.mark.slow
+def test_spans_sent_by_the_sdk_otlp_http_exporter_reach_a_running_server(live_server):
+    import httpx
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+    from opentelemetry.trace import SpanKind
+
+    provider = TracerProvider()  # the batch processor (the production default) exports both spans together
+    provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{live_server.url}/v1/traces")))
+    tracer = provider.get_tracer("tracediff-test")
+    with tracer.start_as_current_span("execute_tool findOrders", attributes={
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders",
+            "gen_ai.tool.call.id": "call_live", "gen_ai.tool.call.arguments": '{"limit": 5}'}) as tool:
+        with tracer.start_as_current_span("POST", kind=SpanKind.CLIENT, attributes={
+                "http.request.method": "POST", "url.full": "https://api.example.com/orders",
+                "http.request.body.content": '{"limit": "5"}',
+                "http.response.body.content": '{"orders": []}', "http.response.status_code": 200}):
+            pass
+    provider.shutdown()
+    trace_id = format(tool.get_span_context().trace_id, "032x")
+    trace = httpx.get(f"{live_server.url}/api/v1/traces/{trace_id}", timeout=10).json()
+    [call] = trace["calls"]
+    assert call["call_id"] == "call_live" and call["tool"] == "findOrders"
+    snaps = call["snapshots"]
+    assert snaps["arguments"]["payload"] == {"limit": 5}
+    assert snaps["request"]["payload"] == {"limit": "5"}
+    assert snaps["response"]["payload"] == {"orders": []}
+    assert snaps["response"]["http"]["status_code"] == 200
+    page = httpx.get(f"{live_server.url}/traces/{trace_id}", timeout=10)
+    assert page.status_code == 200 and "call_live" in page.text

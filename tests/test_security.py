@@ -1,0 +1,165 @@
+"""Access tokens, secrets kept out of logs, and the security headers of pages and API."""
+import re
+from html.parser import HTMLParser
+
+import httpx
+import pytest
+
+from tests.helpers import TRACE, envelope, ndjson, order_call
+from webapp import create_app
+
+INGEST_TOKEN = "ingest-7f3a9c2e5b1d4e8f"
+READ_TOKEN = "read-0b6e2d9a4c7f1358"
+OTHER_TOKEN = "wrong-5d8e1f2a9b3c6047"
+
+
+@pytest.fixture
+def guarded(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "g.db"), "ANALYZER": "off",
+                      "INGEST_TOKENS": f"{INGEST_TOKEN}, second-token-value",
+                      "READ_TOKENS": READ_TOKEN})
+    return app.test_client()
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def assert_unauthorized(response):
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+    error = response.get_json()["error"]
+    assert error["code"] == "unauthorized" and error["retryable"] is False
+    assert set(error) == {"code", "message", "retryable"}
+
+
+@pytest.mark.parametrize("headers", [
+    {}, bearer(OTHER_TOKEN), bearer(""), bearer(READ_TOKEN), {"Authorization": INGEST_TOKEN},
+    {"Authorization": f"Basic {INGEST_TOKEN}"}, bearer(INGEST_TOKEN + "x"), bearer(INGEST_TOKEN[:-1]),
+    {"Authorization": "Bearer t\u00f6ken-\u00e9\u00e8"},
+])
+def test_ingest_without_a_valid_ingest_token_is_refused_with_401_and_stores_nothing(guarded, headers):
+    assert_unauthorized(guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=headers))
+    assert_unauthorized(guarded.post("/v1/traces", data=b"{}", headers={
+        **headers, "Content-Type": "application/json"}))
+    assert guarded.get(f"/api/v1/traces/{TRACE}", headers=bearer(READ_TOKEN)).status_code == 404
+
+
+@pytest.mark.parametrize("token", [INGEST_TOKEN, "second-token-value"])
+def test_any_configured_ingest_token_is_accepted(guarded, token):
+    response = guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(token))
+    assert response.status_code == 200 and response.get_json()["accepted"] == 3
+    lower_scheme = {"Authorization": f"bearer {token}"}
+    assert guarded.post("/api/v1/ingest", data=ndjson(envelope(call_id="c2")),
+                        headers=lower_scheme).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/", f"/traces/{TRACE}", "/api/v1/traces", f"/api/v1/traces/{TRACE}",
+                                  "/api/v1/tools", "/api/v1/finding-kinds"])
+def test_read_endpoints_need_a_read_token_when_one_is_set(guarded, path):
+    guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(INGEST_TOKEN))
+    assert guarded.get(path).status_code == 401
+    assert guarded.get(path, headers=bearer(INGEST_TOKEN)).status_code == 401
+    assert guarded.get(path, headers=bearer(READ_TOKEN)).status_code == 200
+
+
+def test_writing_contracts_needs_a_token_too(guarded):
+    contract = {"arguments_schema": {"type": "object"}}
+    assert guarded.put("/api/v1/tools/findOrders", json=contract).status_code == 401
+    assert guarded.delete("/api/v1/tools/findOrders").status_code == 401
+    assert guarded.post("/api/v1/tools/import", json=[]).status_code == 401
+
+
+def test_health_and_static_files_stay_open_for_probes(guarded):
+    assert guarded.get("/api/v1/health").status_code == 200
+    assert guarded.get("/static/htmx-2.0.11.min.js").status_code == 200
+
+
+def test_without_tokens_configured_everything_is_open(client):
+    assert client.post("/api/v1/ingest", data=ndjson(*order_call())).status_code == 200
+    assert client.get("/api/v1/traces").status_code == 200
+
+
+def csp_directives(response) -> dict:
+    policy = response.headers["Content-Security-Policy"]
+    return {part.split()[0]: part.split()[1:] for part in policy.split(";") if part.strip()}
+
+
+@pytest.mark.parametrize("path", ["/", f"/traces/{TRACE}", "/traces/unknown", "/api/v1/traces",
+                                  f"/api/v1/traces/{TRACE}", "/api/v1/nope", "/static/htmx-2.0.11.min.js"])
+def test_pages_and_api_carry_csp_nosniff_and_frame_denial(client, path):
+    client.post("/api/v1/ingest", data=ndjson(*order_call()))
+    response = client.get(path)
+    directives = csp_directives(response)
+    scripts = directives.get("script-src", directives.get("default-src"))
+    assert scripts == ["'self'"]
+    assert directives["frame-ancestors"] == ["'none'"]
+    assert directives["object-src"] == ["'none'"]
+    assert "'unsafe-inline'" not in response.headers["Content-Security-Policy"]
+    assert "'unsafe-eval'" not in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Frame-Options"] == "DENY"
+
+
+class PageAudit(HTMLParser):
+    """Collect what a CSP without inline script and style would block, and the forms."""
+
+    def __init__(self):
+        super().__init__()
+        self.inline_scripts, self.handlers, self.styles, self.forms = [], [], [], []
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.handlers += [(tag, name) for name in attributes if name.startswith("on")]
+        if "style" in attributes or tag == "style":
+            self.styles.append(tag)
+        if tag == "script":
+            src = attributes.get("src") or ""
+            if not src.startswith("/static/") and attributes.get("type") != "application/json":
+                self.inline_scripts.append(attrs)
+        if tag == "form":
+            self.forms.append(attributes)
+        if any(str(value).lower().lstrip().startswith("javascript:") for value in attributes.values()):
+            self.handlers.append((tag, "javascript: url"))
+
+
+@pytest.mark.parametrize("path", ["/", f"/traces/{TRACE}"])
+def test_pages_need_no_inline_script_or_style_and_post_no_form_without_csrf(client, path):
+    client.post("/api/v1/ingest", data=ndjson(*order_call()))
+    response = client.get(path)
+    assert response.status_code == 200
+    audit = PageAudit()
+    audit.feed(response.get_data(as_text=True))
+    assert audit.inline_scripts == [] and audit.handlers == [] and audit.styles == []
+    for form in audit.forms:
+        assert (form.get("method") or "get").lower() == "get" or "csrf" in response.get_data(as_text=True)
+
+
+def test_static_scripts_referenced_by_pages_exist(client):
+    html = client.get("/").get_data(as_text=True)
+    sources = re.findall(r'<script[^>]*\ssrc="([^"]+)"', html)
+    assert sources
+    for src in sources:
+        assert client.get(src).status_code == 200, src
+
+
+def test_tokens_never_reach_the_server_log_nor_the_database(make_server):
+    server = make_server(env={"TRACEDIFF_INGEST_TOKENS": INGEST_TOKEN,
+                              "TRACEDIFF_READ_TOKENS": READ_TOKEN})
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        for token in (INGEST_TOKEN, OTHER_TOKEN):
+            http.post("/api/v1/ingest", content=ndjson(*order_call()), headers=bearer(token))
+            http.post("/api/v1/ingest", content=b"not json", headers=bearer(token))
+        for token in (READ_TOKEN, OTHER_TOKEN):
+            http.get("/api/v1/traces", headers=bearer(token))
+            http.get(f"/traces/{TRACE}", headers=bearer(token))
+        assert http.get("/api/v1/traces", headers=bearer(READ_TOKEN)).json()["traces"]
+    server.stop()
+    logs = server.logs()
+    assert "/api/v1/ingest" in logs  # the access log is on, so the absence below means something
+    database = server.db_path.read_bytes() + server.db_path.with_name(server.db_path.name + "-wal").read_bytes() \
+        if server.db_path.with_name(server.db_path.name + "-wal").exists() else server.db_path.read_bytes()
+    for token in (INGEST_TOKEN, READ_TOKEN, OTHER_TOKEN):
+        assert token not in logs
+        assert token.encode() not in database

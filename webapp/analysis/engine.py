@@ -1,0 +1,131 @@
+"""analyze_call: validate the three snapshots of one tool call and name every mapping bug."""
+
+import json
+
+from .alignment import Aligner
+from .kinds import end, finding, rank, sort_findings, worst
+from .mapping import pair_arguments, mapping_findings
+from .pairing import Pairing
+from .response import echo_pairs, error_body, error_schema_for, status_findings
+from .validation import validate
+
+STAGES = ("arguments", "request", "response")
+MAX_FINDINGS = 1000
+
+
+def analyze_call(snapshots: dict, contract: dict | None) -> dict:
+    """Validate a call's snapshots against its contract and report its findings and alignment."""
+    docs, findings, parse_errors = {}, [], {}
+    for stage in STAGES:
+        snap = snapshots.get(stage)
+        payload = snap.get("payload") if snap else None
+        error = json_error(payload)
+        if error:
+            parse_errors[stage] = error
+            findings.append(_invalid_json(stage, payload, error))
+            payload = None
+        docs[stage] = payload
+    status = _status(snapshots.get("response"))
+    validation = {stage: _validation(stage, docs[stage], snapshots.get(stage), contract, status,
+                                     parse_errors.get(stage)) for stage in STAGES}
+    findings += _comparisons(docs, contract, status, validation)
+    return _result(docs, validation, sort_findings(findings))
+
+
+def _comparisons(docs, contract, status, validation) -> list[dict]:
+    args, request, response = docs["arguments"], docs["request"], docs["response"]
+    mapping = (contract or {}).get("mapping") or []
+    out = []
+    if args is not None and request is not None:
+        bad = {e["path"] for e in validation["request"]["errors"]}
+        pairing = pair_arguments(args, request, mapping)
+        out += mapping_findings(pairing, contract, bad)
+    else:
+        pairing = Pairing(args, request)
+    echo = None
+    if request is not None and response is not None and (status is None or status < 400):
+        declared = [(m["request"], m["response"]) for m in mapping if "request" in m and "response" in m]
+        echo = echo_pairs(request, response, declared)
+        out += echo.findings
+    if response is not None:
+        out += status_findings(response, status, contract)
+    docs["_pairing"], docs["_echo"] = pairing, echo
+    return out
+
+
+def _result(docs, validation, findings) -> dict:
+    summary = {"error": 0, "warning": 0, "info": 0}
+    for f in findings:
+        summary[f["severity"]] += 1
+    invalid = sum(len(v["errors"]) for v in validation.values())
+    summary["validation_errors"] = invalid
+    dropped = {f["left"]["path"] for f in findings if f["kind"] == "dropped"}
+    added = {f["right"]["path"] for f in findings if f["kind"] == "added"}
+    aligner = Aligner(docs, docs.pop("_pairing"), docs.pop("_echo"), dropped, added, findings)
+    result = {
+        "validation": validation,
+        "findings": findings[:MAX_FINDINGS],
+        "alignment": aligner.build(),
+        "summary": summary,
+        # A broken contract needs a look as much as a mapping bug does.
+        "worst": worst([f["severity"] for f in findings] + (["error"] if invalid else [])),
+    }
+    if aligner.truncated:
+        result["alignment_truncated"] = True
+    if len(findings) > MAX_FINDINGS:
+        result["findings_truncated"] = True
+    return result
+
+
+def json_error(payload) -> dict | None:
+    """Return {"message", "line", "column"} when a string payload holds broken JSON."""
+    if not isinstance(payload, str) or payload.lstrip()[:1] not in ("{", "["):
+        return None
+    try:
+        json.loads(payload)
+    except json.JSONDecodeError as exc:
+        return {"message": f"{exc.msg} at line {exc.lineno} column {exc.colno}",
+                "line": exc.lineno, "column": exc.colno}
+    except RecursionError:
+        return {"message": "nested too deeply to parse", "line": 1, "column": 1}
+    return None
+
+
+def _invalid_json(stage, payload, error) -> dict:
+    where = end(stage, "")
+    left, right = (where, None) if stage == "arguments" else (None, where)
+    item = finding("invalid_json", "error", left, right, payload if stage == "arguments" else None,
+                   None if stage == "arguments" else payload, f"{stage} is not valid JSON: {error['message']}")
+    item["line"], item["column"] = error["line"], error["column"]
+    return item
+
+
+def _status(snap):
+    http = (snap or {}).get("http") or {}
+    code = http.get("status_code")
+    return code if isinstance(code, int) and not isinstance(code, bool) else None
+
+
+def _validation(stage, payload, snap, contract, status, parse_error) -> dict:
+    name, schema = _schema_for(stage, contract, status)
+    if snap is None or name is None:
+        return {"schema": name, "valid": None, "errors": []}
+    if parse_error:
+        errors = [{"path": "", "keyword": "invalid_json", "message": parse_error["message"], "schema_path": ""}]
+        return {"schema": name, "valid": False, "errors": errors}
+    prefix = ""
+    if stage == "response" and status is not None and status >= 400:
+        prefix, payload = error_body(payload, name)
+    errors = validate(payload, schema)
+    for error in errors:
+        error["path"] = prefix + error["path"]
+    return {"schema": name, "valid": not errors, "errors": errors}
+
+
+def _schema_for(stage, contract, status):
+    if stage == "response" and status is not None and status >= 400:
+        return error_schema_for(contract)
+    key = f"{stage}_schema"
+    if contract and contract.get(key):
+        return key, contract[key]
+    return None, None

@@ -1,0 +1,83 @@
+"""tools_from_definitions: read tool definitions in the formats LLM providers and MCP use."""
+
+from .openapi import from_30
+
+
+def tools_from_definitions(obj) -> dict[str, dict]:
+    """Return {tool name: {"arguments_schema": schema}} from Anthropic, OpenAI, MCP or Gemini definitions."""
+    tools: dict[str, dict] = {}
+    for name, schema in _walk(obj):
+        if name in tools:
+            raise ValueError(f"tool {name!r} is defined twice")
+        tools[name] = {"arguments_schema": schema}
+    if not tools:
+        raise ValueError("no tool definitions found")
+    return tools
+
+
+def _walk(obj):
+    if isinstance(obj, list):
+        for i, item in enumerate(obj):
+            try:
+                yield from _walk(item)
+            except ValueError as exc:
+                raise ValueError(f"item {i}: {exc}") from None
+        return
+    if not isinstance(obj, dict):
+        raise ValueError(f"expected a tool definition object or a list of them, got {type(obj).__name__}")
+    if isinstance(obj.get("result"), dict) and "tools" in obj["result"]:
+        yield from _walk(obj["result"]["tools"])   # JSON-RPC response to MCP tools/list
+    elif isinstance(obj.get("tools"), list):
+        yield from _walk(obj["tools"])             # MCP tools/list result, or a request's tools
+    elif isinstance(obj.get("functionDeclarations"), list):
+        yield from _walk(obj["functionDeclarations"])   # Gemini Tool
+    elif isinstance(obj.get("function_declarations"), list):
+        yield from _walk(obj["function_declarations"])
+    elif obj.get("type") == "function" and isinstance(obj.get("function"), dict):
+        yield _one(obj["function"], "parameters", "OpenAI Chat Completions")
+    else:
+        yield _single(obj)
+
+
+def _single(obj: dict):
+    for key, label in (("input_schema", "Anthropic"), ("inputSchema", "MCP"),
+                       ("parameters", "OpenAI Responses or Gemini"),
+                       ("parametersJsonSchema", "Gemini")):
+        if key in obj:
+            return _one(obj, key, label)
+    if "name" in obj and obj.get("type") in (None, "function", "custom"):
+        return _one(obj, None, "tool without parameters")
+    keys = ", ".join(sorted(obj)[:8]) or "none"
+    raise ValueError("unknown tool definition shape (expected name with input_schema, inputSchema, "
+                     f"parameters or function.parameters); keys: {keys}")
+
+
+def _one(obj: dict, key, label: str):
+    name = obj.get("name")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"{label} tool definition without a name")
+    schema = obj.get(key) if key else None
+    if schema is None:
+        schema = {"type": "object", "properties": {}}
+    if not isinstance(schema, dict):
+        raise ValueError(f"tool {name!r}: {key} must be an object")
+    return name, _gemini_types(schema)
+
+
+def _gemini_types(schema):
+    """Lower-case Gemini's OBJECT/STRING types and translate its `nullable`, leaving JSON Schema as is."""
+    if isinstance(schema, list):
+        return [_gemini_types(x) for x in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, str) and value.isupper():
+            out[key] = value.lower()
+        elif key == "properties" and isinstance(value, dict):
+            out[key] = {name: _gemini_types(sub) for name, sub in value.items()}
+        elif key in ("items", "anyOf"):
+            out[key] = _gemini_types(value)
+        else:
+            out[key] = value
+    return from_30(out) if "nullable" in out else out

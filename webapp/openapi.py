@@ -1,0 +1,246 @@
+"""The JSON API described as an OpenAPI 3.1 document, served at /api/v1/openapi.json."""
+from functools import lru_cache
+from importlib import metadata
+
+from flask import Blueprint, jsonify
+
+from .analysis.kinds import KIND_NAMES
+
+bp = Blueprint("openapi", __name__)
+SNAPSHOTS = ["arguments", "request", "response"]
+JSON = "application/json"
+
+
+@bp.get("/api/v1/openapi.json")
+def openapi_json():
+    """Serve the OpenAPI document of the API."""
+    return jsonify(document())
+
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def json_body(schema: dict, description: str) -> dict:
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def error(description: str, headers: dict | None = None) -> dict:
+    """Return a response in the one error shape."""
+    response = json_body(ref("Error"), description)
+    if headers:
+        response["headers"] = headers
+    return response
+
+
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before retrying.",
+                               "schema": {"type": "string"}}}
+COMMON = {
+    "401": {"$ref": "#/components/responses/Unauthorized"},
+    "503": {"$ref": "#/components/responses/Unavailable"},
+}
+
+
+def operation(summary: str, responses: dict, *, tag: str, params=(), body=None, write=False) -> dict:
+    """Build one operation with the responses every endpoint may give."""
+    op = {"summary": summary, "tags": [tag], "responses": {**responses, **COMMON},
+          "security": [{"ingestToken" if write else "readToken": []}, {}]}
+    if params:
+        op["parameters"] = list(params)
+    if body:
+        op["requestBody"] = body
+    return op
+
+
+def param(name: str, where: str, schema: dict, description: str, required=False) -> dict:
+    return {"name": name, "in": where, "required": required or where == "path",
+            "schema": schema, "description": description}
+
+
+def ingest_paths() -> dict:
+    body = {"required": True, "description": (
+        "One event, a JSON array of events, or NDJSON; gzip, deflate, zstd or br by Content-Encoding. "
+        "The raw body is read whatever the Content-Type says."), "content": {
+        JSON: {"schema": {"oneOf": [ref("Event"), {"type": "array", "items": ref("Event")}]}},
+        "application/x-ndjson": {"schema": {"type": "string"}}}}
+    too_large = error("The body, sent or decompressed, is larger than the configured limit.")
+    ingest = operation("Store snapshot events; bad events are rejected one by one.", {
+        "200": json_body(ref("IngestResult"), "Committed: accepted, duplicates and per-event rejections."),
+        "413": too_large,
+        "415": error("An unsupported Content-Encoding."),
+        "422": error("Nothing in the body parses (not JSON, empty, too many events)."),
+    }, tag="ingest", write=True, body=body, params=[
+        param("trace_id", "query", {"type": "string"}, "Trace id for events that carry none.")])
+    otlp_body = {"required": True, "description": "An OTLP/HTTP ExportTraceServiceRequest.", "content": {
+        "application/x-protobuf": {"schema": {"type": "string", "format": "binary"}},
+        JSON: {"schema": {"type": "object"}}}}
+    otlp = operation("Accept an OpenTelemetry trace export; tool spans become snapshots.", {
+        "200": {"description": "ExportTraceServiceResponse with partial_success, encoded like the request.",
+                "content": {JSON: {"schema": {"type": "object"}},
+                            "application/x-protobuf": {"schema": {"type": "string", "format": "binary"}}}},
+        "413": too_large, "415": error("An unsupported Content-Encoding."),
+        "422": error("The body is not an OTLP export."),
+    }, tag="ingest", write=True, body=otlp_body)
+    return {"/api/v1/ingest": {"post": ingest}, "/v1/traces": {"post": otlp}}
+
+
+def trace_paths() -> dict:
+    filters = [
+        param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 500}, "Page size (default 50)."),
+        param("cursor", "query", {"type": "string"}, "The next_cursor of the previous page."),
+        param("q", "query", {"type": "string"}, "Trace id prefix, tool name or words in payloads."),
+        param("tool", "query", {"type": "string"}, "Only traces calling this tool."),
+        param("severity", "query", {"enum": ["error", "warning", "info", "clean"]}, "Worst finding."),
+        param("kind", "query", {"type": "string"}, "A finding kind, see /api/v1/finding-kinds."),
+        param("status", "query", {"enum": ["2xx", "3xx", "4xx", "5xx"]}, "An HTTP status class."),
+        param("missing", "query", {"enum": SNAPSHOTS}, "A snapshot that has not arrived."),
+        param("since", "query", {"type": "string"}, "RFC 3339 lower bound of last seen."),
+        param("until", "query", {"type": "string"}, "RFC 3339 upper bound of last seen."),
+    ]
+    trace_id = param("trace_id", "path", {"type": "string"}, "The trace id.")
+    return {
+        "/api/v1/traces": {"get": operation("List traces newest first.", {
+            "200": json_body(ref("TraceList"), "A page of traces."),
+            "400": error("The cursor is not one this server gave out.")},
+            tag="traces", params=filters)},
+        "/api/v1/traces/{trace_id}": {"get": operation("Return one trace with snapshots and findings.", {
+            "200": json_body(ref("Trace"), "The trace."),
+            "404": error("No trace with this id.")}, tag="traces", params=[trace_id])},
+        "/api/v1/traces/{trace_id}/calls/{call_id}/{snapshot}/versions": {"get": operation(
+            "Return every version of one snapshot, newest first.", {
+                "200": json_body({"type": "object", "required": ["versions"], "properties": {
+                    "versions": {"type": "array", "items": ref("Snapshot")}}}, "The versions."),
+                "404": error("No such snapshot.")}, tag="traces", params=[
+                trace_id, param("call_id", "path", {"type": "string"}, "The call id."),
+                param("snapshot", "path", {"enum": SNAPSHOTS}, "Which snapshot.")])},
+    }
+
+
+def tool_paths() -> dict:
+    name = param("name", "path", {"type": "string"}, "The tool name.")
+    not_found = error("No contract for this tool.")
+    refused = error("The contract or document is refused; the message says why.")
+    not_json = error("The body is not JSON.")
+    return {
+        "/api/v1/tools": {"get": operation("List tool contracts.", {"200": json_body(
+            {"type": "object", "required": ["tools"], "properties": {
+                "tools": {"type": "array", "items": ref("Tool")}}}, "All contracts.")}, tag="tools")},
+        "/api/v1/tools/{name}": {
+            "get": operation("Return a tool's contract.", {
+                "200": json_body(ref("Tool"), "The contract."), "404": not_found}, tag="tools", params=[name]),
+            "put": operation("Create or replace a tool's contract.", {
+                "200": json_body(ref("Tool"), "The stored contract."), "400": refused, "422": not_json},
+                tag="tools", params=[name], write=True,
+                body={"required": True, "content": {JSON: {"schema": ref("Contract")}}}),
+            "delete": operation("Delete a tool's contract.", {
+                "204": {"description": "Deleted."}, "404": not_found}, tag="tools", params=[name], write=True),
+        },
+        "/api/v1/tools/import": {"post": operation(
+            "Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document.", {
+                "200": json_body({"type": "object", "required": ["imported"], "properties": {
+                    "imported": {"type": "array", "items": {"type": "string"}}}}, "The tools saved."),
+                "400": refused, "422": not_json}, tag="tools", write=True, params=[
+                param("operation", "query", {"type": "array", "items": {"type": "string"}},
+                      "`tool=operationId` pairs choosing OpenAPI operations.")],
+            body={"required": True, "content": {JSON: {"schema": {}}}})},
+    }
+
+
+def meta_paths() -> dict:
+    return {
+        "/api/v1/health": {"get": {"summary": "Tell that the server and its database answer.", "tags": ["meta"],
+                                   "responses": {"200": json_body(ref("Health"), "Healthy."), **COMMON}}},
+        "/api/v1/finding-kinds": {"get": operation("List the kinds of finding.", {"200": json_body(
+            {"type": "object", "required": ["kinds"], "properties": {"kinds": {"type": "array", "items": {
+                "type": "object", "required": ["kind", "description"], "properties": {
+                    "kind": {"type": "string"}, "description": {"type": "string"}}}}}},
+            "The closed list of finding kinds.")}, tag="meta")},
+        "/api/v1/openapi.json": {"get": {"summary": "This document.", "tags": ["meta"],
+                                         "responses": {"200": json_body({"type": "object"}, "OpenAPI 3.1."),
+                                                       **COMMON}}},
+    }
+
+
+def _object(required: list, properties: dict, **extra) -> dict:
+    return {"type": "object", "required": required, "properties": properties, **extra}
+
+
+STRING, NULLABLE_STRING = {"type": "string"}, {"type": ["string", "null"]}
+POINTER = {"type": "string", "description": "A JSON Pointer such as /amount."}
+CONTRACT_PARTS = {
+    "description": STRING,
+    **{part: {"type": ["object", "boolean"], "description": "A JSON Schema (draft 7 unless $schema says)."}
+       for part in ("arguments_schema", "request_schema", "response_schema", "error_schema")},
+    "mapping": {"type": "array", "description": "Which field of one snapshot becomes which of another.",
+                "items": {"type": "object", "minProperties": 2, "maxProperties": 2,
+                          "additionalProperties": False,
+                          "properties": {name: POINTER for name in SNAPSHOTS}}},
+}
+SCHEMAS = {
+    "Error": _object(["error"], {"error": _object(["code", "message", "retryable"], {
+        "code": STRING, "message": STRING, "retryable": {"type": "boolean"}})}),
+    "Event": _object(["trace_id", "snapshot", "payload"], {
+        "trace_id": {"type": "string", "minLength": 1, "maxLength": 128},
+        "call_id": {"type": "string", "default": ""},
+        "snapshot": {"enum": SNAPSHOTS},
+        "tool": STRING, "source": STRING,
+        "payload": {"description": "Any JSON value; a string holding JSON is parsed."},
+        "http": _object([], {"method": STRING, "url": STRING, "status_code": {"type": "integer"},
+                             "headers": {"type": "object"}}),
+        "ts": {"type": "string", "description": "RFC 3339; default: receive time."},
+        "event_id": {"type": "string", "description": "Idempotency key; default: a content hash."},
+    }),
+    "IngestResult": _object(["accepted", "duplicates", "rejected"], {
+        "accepted": {"type": "integer"}, "duplicates": {"type": "integer"},
+        "rejected": {"type": "array", "items": _object(["index", "code", "message", "retryable"], {
+            "index": {"type": "integer"}, "code": STRING, "message": STRING,
+            "retryable": {"type": "boolean"}})}}),
+    "TraceSummary": _object(["trace_id", "tools", "snapshots", "last_seen"], {
+        "trace_id": STRING, "tools": {"type": "array", "items": STRING}, "last_seen": STRING,
+        "snapshots": _object(SNAPSHOTS, {name: {"type": "boolean"} for name in SNAPSHOTS})}),
+    "TraceList": _object(["traces", "next_cursor"], {
+        "traces": {"type": "array", "items": ref("TraceSummary")}, "next_cursor": NULLABLE_STRING}),
+    "Snapshot": _object(["payload", "ts", "http"], {
+        "payload": {}, "ts": STRING, "http": {"type": ["object", "null"]},
+        "logged_as_string": {"type": "boolean"}, "event_id": STRING}),
+    "Call": _object(["call_id", "tool", "snapshots", "validation", "findings"], {
+        "call_id": STRING, "tool": NULLABLE_STRING,
+        "snapshots": _object(SNAPSHOTS, {name: {"oneOf": [ref("Snapshot"), {"type": "null"}]}
+                                         for name in SNAPSHOTS}),
+        "validation": {"type": "object"},
+        "findings": {"type": "array", "items": _object(["kind"], {"kind": {"enum": list(KIND_NAMES)}})}}),
+    "Trace": _object(["trace_id", "calls"], {"trace_id": STRING,
+                                             "calls": {"type": "array", "items": ref("Call")}}),
+    "Contract": _object([], CONTRACT_PARTS, additionalProperties=False),
+    "Tool": _object(["name"], {"name": STRING, "updated_at": STRING, **CONTRACT_PARTS}),
+    "Health": _object(["status"], {"status": {"const": "ok"}, "traces": {"type": "integer"}}),
+}
+
+
+@lru_cache(maxsize=1)
+def document() -> dict:
+    """Return the OpenAPI 3.1 document of the API."""
+    try:
+        version = metadata.version("tracediff")
+    except metadata.PackageNotFoundError:
+        version = "0"
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "tracediff API", "version": version, "description": (
+            "Collect the arguments, request and response snapshots of LLM tool calls, and read "
+            "them back with validation and mapping-aware findings. Every error has the shape "
+            '{"error": {"code", "message", "retryable"}}.')},
+        "paths": {**ingest_paths(), **trace_paths(), **tool_paths(), **meta_paths()},
+        "components": {
+            "schemas": SCHEMAS,
+            "responses": {
+                "Unauthorized": {**error("A token is required (TRACEDIFF_INGEST_TOKENS or TRACEDIFF_READ_TOKENS)."),
+                                 "headers": {"WWW-Authenticate": {"schema": STRING}}},
+                "Unavailable": error("The database cannot take writes now; retry later.", RETRY_AFTER),
+            },
+            "securitySchemes": {
+                "ingestToken": {"type": "http", "scheme": "bearer", "description": "TRACEDIFF_INGEST_TOKENS"},
+                "readToken": {"type": "http", "scheme": "bearer", "description": "TRACEDIFF_READ_TOKENS"},
+            },
+        },
+    }

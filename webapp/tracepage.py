@@ -1,0 +1,117 @@
+"""What the trace page shows, computed from a stored trace: no Flask, no database."""
+from .analysis.pointers import MISSING, resolve
+from .report import end_text
+from .tree import BIG_PAYLOAD, TreeOptions, node_id, payload_size, tree_tokens, value_text
+
+SNAPSHOTS = ("arguments", "request", "response")
+ICONS = {"error": "✖", "warning": "▲", "info": "ℹ"}
+ALIGNED_LIMIT = 1000
+SHOWN_HEADERS = ("content-type", "content-length", "retry-after", "x-request-id", "request-id",
+                 "idempotency-key", "traceparent", "user-agent", "location", "www-authenticate")
+
+
+def select_call(trace: dict, call_id: str | None) -> dict:
+    """Return the call named by `call_id`, or the first call with the worst findings."""
+    for call in trace["calls"]:
+        if call["call_id"] == call_id:
+            return call
+    return trace["calls"][0]
+
+
+def call_marks(call: dict) -> dict[str, dict]:
+    """Map each snapshot's marked pointers to (kind, severity), findings over validation errors."""
+    marks = {name: {} for name in SNAPSHOTS}
+    for name in SNAPSHOTS:
+        for error in (call["validation"].get(name) or {}).get("errors", []):
+            marks[name].setdefault(error["path"], ("invalid", "error"))
+    for finding in reversed(call["findings"]):     # errors come first, so they win
+        for end in (finding.get("left"), finding.get("right")):
+            if end and end["snapshot"] in marks:
+                marks[end["snapshot"]][end["path"]] = (finding["kind"], finding["severity"])
+    return marks
+
+
+def end_id(end: dict | None) -> str | None:
+    """Return the node id of one end of a finding."""
+    return node_id(end["snapshot"], end["path"]) if end else None
+
+
+def findings_view(call: dict) -> list[dict]:
+    """Return the call's findings with their anchors, the ids of both ends and a one-line text."""
+    out = []
+    for index, finding in enumerate(call["findings"]):
+        out.append({**finding, "anchor": f"finding-{index + 1}", "icon": ICONS[finding["severity"]],
+                    "left_id": end_id(finding.get("left")), "right_id": end_id(finding.get("right")),
+                    "left_text": end_text(finding.get("left")), "right_text": end_text(finding.get("right"))})
+    return out
+
+
+def validation_view(call: dict) -> list[dict]:
+    """Return every validation error with its snapshot, schema and the id of its node."""
+    out = []
+    for name in SNAPSHOTS:
+        result = call["validation"].get(name) or {}
+        for error in result.get("errors", []):
+            out.append({**error, "snapshot": name, "schema": result.get("schema"),
+                        "id": node_id(name, error["path"]), "where": f"{name} {error['path'] or '(root)'}"})
+    return out
+
+
+def aligned_rows(call: dict, only_diff: bool, limit: int = ALIGNED_LIMIT) -> tuple[list[dict], int]:
+    """Return the aligned view's rows (three cells each) and how many rows were left out."""
+    payloads = {name: (call["snapshots"][name] or {}).get("payload") for name in SNAPSHOTS}
+    rows, seen, hidden = [], set(), 0
+    for index, row in enumerate(call["alignment"]):
+        if only_diff and not row.get("kind"):
+            continue
+        if len(rows) >= limit:
+            hidden += 1
+            continue
+        cells = []
+        for name in SNAPSHOTS:
+            ptr = row.get(name)
+            value = MISSING if ptr is None else resolve(payloads[name], ptr)
+            cell_id = node_id(name, ptr) if ptr is not None else None
+            cells.append({"snapshot": name, "ptr": ptr, "present": value is not MISSING,
+                          "text": "" if value is MISSING else value_text(value, 200),
+                          "id": cell_id if cell_id not in seen else None})
+            seen.add(cell_id)
+        rows.append({"index": index, "cells": cells, "kind": row.get("kind"),
+                     "severity": row.get("severity"), "icon": ICONS.get(row.get("severity"), "")})
+    return rows, hidden
+
+
+def row_index(call: dict) -> dict[str, dict]:
+    """Map each snapshot's pointers to their alignment row, for hovering counterparts."""
+    index = {name: {} for name in SNAPSHOTS}
+    for number, row in enumerate(call["alignment"]):
+        for name in SNAPSHOTS:
+            if row.get(name) is not None:
+                index[name].setdefault(row[name], number)
+    return index
+
+
+def tree_options(call: dict, name: str, marks: dict | None = None, rows: dict | None = None) -> TreeOptions:
+    """Return the tree options of one snapshot: marks, rows, and collapsed when big."""
+    payload = call["snapshots"][name]["payload"]
+    marks = call_marks(call) if marks is None else marks
+    rows = row_index(call) if rows is None else rows
+    return TreeOptions(name, marks[name], rows[name], collapsed=payload_size(payload) > BIG_PAYLOAD)
+
+
+def raw_trees(call: dict) -> dict[str, list | None]:
+    """Return the token list of each snapshot's tree (None for a missing snapshot)."""
+    marks, rows = call_marks(call), row_index(call)
+    return {name: (tree_tokens(call["snapshots"][name]["payload"], tree_options(call, name, marks, rows))
+                   if call["snapshots"][name] else None) for name in SNAPSHOTS}
+
+
+def http_view(snapshot: dict | None) -> dict | None:
+    """Return method, URL, status and the headers worth showing of one snapshot."""
+    http = (snapshot or {}).get("http")
+    if not http:
+        return None
+    headers = {str(k).lower(): v for k, v in (http.get("headers") or {}).items()}
+    shown = {k: headers[k] for k in SHOWN_HEADERS if k in headers}
+    return {"method": http.get("method"), "url": http.get("url"), "status": http.get("status_code"),
+            "headers": shown, "other_headers": len(headers) - len(shown)}

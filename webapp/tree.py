@@ -1,0 +1,103 @@
+"""The raw view's JSON tree as a flat list of tokens, bounded so big payloads stay fast.
+
+A container is rendered open with its children while a node budget lasts (or when a
+finding sits below it); past that it is rendered closed and its children are fetched
+when it is opened. Large containers show a page of children and a "more" token.
+"""
+import json
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from .analysis.pointers import ancestors, child
+
+NODE_BUDGET = 2000        # nodes rendered eagerly per snapshot
+BIG_PAYLOAD = 200_000     # bytes of JSON from which a snapshot opens collapsed
+CHILD_PAGE = 200          # children shown before a "more" link
+LEAF_CHARS = 400          # characters of a leaf value shown inline
+_ID_SAFE = "/~!$&'()*+,;=:@-._"
+
+
+def node_id(snapshot: str, pointer: str) -> str:
+    """Return the HTML id of a node: snapshot + JSON Pointer, whitespace and % percent-encoded."""
+    return snapshot + quote(pointer, safe=_ID_SAFE)
+
+
+def value_text(value, limit: int = LEAF_CHARS) -> str:
+    """Render a value as compact JSON text, cut at `limit` characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def payload_size(value) -> int:
+    """Return the size in bytes of a value as JSON."""
+    return len(json.dumps(value, ensure_ascii=False).encode())
+
+
+@dataclass
+class TreeOptions:
+    """What a tree build knows about the call: marked paths and alignment rows."""
+    snapshot: str
+    marks: dict = field(default_factory=dict)     # pointer -> (kind, severity)
+    rows: dict = field(default_factory=dict)      # pointer -> alignment row index
+    collapsed: bool = False                        # big payload: only paths to marks open
+    budget: int = NODE_BUDGET
+
+    def __post_init__(self):
+        self.open_paths = {up for ptr in self.marks for up in ancestors(ptr)}
+        self.wanted = self.open_paths | set(self.marks)
+
+
+def tree_tokens(value, options: TreeOptions, pointer: str = "", key=None) -> list[dict]:
+    """Return the tokens of the node at `pointer` and, as far as the budget goes, below it."""
+    out: list[dict] = []
+    _node(value, options, pointer, key, out)
+    return out
+
+
+def children_tokens(value, options: TreeOptions, pointer: str, offset: int = 0) -> list[dict]:
+    """Return the tokens of one page of a container's children, for a lazy expand or "more"."""
+    out: list[dict] = []
+    _children(value, options, pointer, offset, out)
+    return out
+
+
+def _node(value, options, pointer, key, out) -> None:
+    base = {"key": key, "ptr": pointer, "id": node_id(options.snapshot, pointer),
+            "mark": options.marks.get(pointer), "row": options.rows.get(pointer)}
+    options.budget -= 1
+    if not isinstance(value, (dict, list)) or not value:
+        out.append({**base, "t": "leaf", "text": value_text(value), "type": _type(value)})
+        return
+    on_path = pointer in options.wanted
+    eager = on_path or (not options.collapsed and options.budget > 0) or pointer == ""
+    is_open = on_path or not options.collapsed or pointer == ""
+    out.append({**base, "t": "open", "type": _type(value), "size": len(value),
+                "open": is_open and eager, "lazy": not eager})
+    if eager:
+        _children(value, options, pointer, 0, out)
+    out.append({"t": "close"})
+
+
+def _children(value, options, pointer, offset, out) -> None:
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    end = offset + CHILD_PAGE
+    for index, (key, item) in enumerate(items):
+        path = child(pointer, key)
+        # Marked children past the first page are shown on it, so later pages skip them.
+        extra = index >= CHILD_PAGE and path in options.wanted
+        if (offset <= index < end and not (offset and extra)) or (not offset and index >= end and extra):
+            _node(item, options, path, key, out)
+    if len(value) > end:
+        out.append({"t": "more", "ptr": pointer, "offset": end, "left": len(value) - end})
+
+
+def _type(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
