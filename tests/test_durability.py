@@ -205,6 +205,12 @@ def assert_unavailable(response):
     assert response.json()["error"]["retryable"] is True
 
 
+def writable_again(db_path):
+    # SQLite creates -wal and -shm with the database file's mode, so they were made read-only too.
+    for path in (db_path, *db_path.parent.glob(db_path.name + "-*")):
+        path.chmod(0o644)
+
+
 def test_a_database_turned_read_only_answers_503_with_retry_after_then_recovers(tmp_path):
     server = WrappedServer(tmp_path / "ro.db", without_root_override(), env={
         "TRACEDIFF_ANALYZER": "off"}).start()
@@ -214,10 +220,10 @@ def test_a_database_turned_read_only_answers_503_with_retry_after_then_recovers(
             server.db_path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
             assert_unavailable(http.post("/api/v1/ingest", content=body(make_events(3, "during"))))
             assert http.get("/api/v1/traces").status_code == 200
-            server.db_path.chmod(0o644)
+            writable_again(server.db_path)
             assert http.post("/api/v1/ingest", content=body(make_events(3, "after"))).status_code == 200
     finally:
-        server.db_path.chmod(0o644)
+        writable_again(server.db_path)
         server.stop()
     stored, _ = stored_state(server.db_path)
     assert {e["event_id"] for e in make_events(3, "during")}.isdisjoint(stored)
@@ -259,7 +265,8 @@ def test_a_full_disk_answers_503_with_retry_after_and_keeps_what_was_acknowledge
             acked, refusal = fill_until_refused(http)
             assert_unavailable(refusal)
             assert http.get("/api/v1/health").status_code == 200
-            assert_unavailable(http.post("/api/v1/ingest", content=body(make_events(2, "more"))))
+            _, second = fill_until_refused(http)  # the connection is not left inside a transaction
+            assert_unavailable(second)
         server.stop()
         stored, _ = stored_state(server.db_path)
         assert {e["event_id"] for e in acked} <= stored

@@ -59,10 +59,8 @@ def test_the_fixtures_replay_the_same_finding_with_tracediff_check(client, sampl
     for name, content in fixture_files(client, LIMIT_AS_STRING).items():
         (tmp_path / name).write_bytes(content)
     command = (tmp_path / "README.md").read_text().strip().splitlines()[-1].split()[2:]
-    runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        result = CliRunner().invoke(main, ["check", *[str(tmp_path / a) if a.endswith(".json") else a
-                                                      for a in command]])
+    result = CliRunner().invoke(main, ["check", *[str(tmp_path / a) if a.endswith(".json") else a
+                                                  for a in command]])
     assert result.exit_code == 1
     assert "type_changed" in result.output and "request /limit" in result.output
 

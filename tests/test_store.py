@@ -7,7 +7,10 @@ from helpers import TRACE, envelope, ndjson, order_call
 
 
 def add(store: Store, *events):
-    return store.add_events(parse_body(ndjson(*events)).events)
+    """Commit events and fold them into calls and traces, as the background worker does."""
+    result = store.add_events(parse_body(ndjson(*events)).events)
+    store.project_all()
+    return result
 
 
 def test_a_batch_is_stored_and_grouped_into_one_call(store):
@@ -94,6 +97,24 @@ def test_prune_deletes_only_old_traces(store):
     assert store.prune("2026-01-01T00:00:00Z", batch=1) == 1
     assert store.get_trace("a" * 32) is None and store.get_trace("b" * 32) is not None
     assert store.count_events() == 1
+
+
+def test_acknowledged_events_are_visible_to_readers_before_the_worker_projects_them(store):
+    store.add_events(parse_body(ndjson(*order_call())).events)
+    assert store.behind()
+    assert store.get_trace(TRACE)["calls"][0]["snapshots"]["response"] is not None
+    assert not store.behind()
+
+
+def test_projection_is_incremental_and_survives_reopening(db_path):
+    first = Store(db_path)
+    first.add_events(parse_body(ndjson(*order_call()[:2])).events)
+    assert first.project() == 2 and first.project() == 0
+    first.close()
+    second = Store(db_path)
+    second.add_events(parse_body(ndjson(order_call()[2])).events)
+    assert second.project() == 1
+    assert second.get_trace(TRACE)["calls"][0]["snapshots"]["response"]["payload"] == {"orders": [], "total": 0}
 
 
 def test_schema_creation_is_idempotent(db_path):

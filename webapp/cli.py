@@ -64,7 +64,7 @@ def ingest(files, database, batch_size):
     settings = _settings(database)
     store = Store(settings["DATABASE"])
     summary = ingest_files(store, files, _redactor(settings), batch_size)
-    pipeline.analyze_all(store)
+    pipeline.catch_up(store)
     click.echo(summary.describe())
     sys.exit(0 if not summary.failed_files else 1)
 
@@ -87,7 +87,7 @@ def tools_import(files, operations, database):
         names = import_contract_files(store, files, mapping)
     except (ContractError, ValueError) as error:
         raise click.ClickException(str(error)) from error
-    pipeline.analyze_all(store)
+    pipeline.catch_up(store)
     click.echo(f"imported {len(names)} tool contract(s): {', '.join(names)}")
 
 
@@ -105,8 +105,9 @@ def tools_list(database):
 def reanalyze(database):
     """Recompute validation and findings of every call (after a contract change)."""
     store = Store(_settings(database)["DATABASE"])
+    store.project_all()
     store.invalidate_tool(None)
-    click.echo(f"reanalysed {pipeline.analyze_all(store)} call(s)")
+    click.echo(f"reanalysed {pipeline.catch_up(store)} call(s)")
 
 
 @main.command()

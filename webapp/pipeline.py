@@ -57,6 +57,12 @@ def analyze_all(store: Store) -> int:
     return total
 
 
+def catch_up(store: Store) -> int:
+    """Project new events and analyse every out-of-date call; return the calls analysed."""
+    store.project_all()
+    return analyze_all(store)
+
+
 def fresh_trace(store: Store, trace_id: str) -> dict | None:
     """Return a trace after analysing any call of it that is out of date."""
     for call in store.pending_calls(trace_id):
@@ -74,5 +80,5 @@ def load_folder(store: Store, folder: Path, redactor: Redactor | None) -> Ingest
         result = store_batch(store, parse_body(path.read_bytes()), redactor)
         total.accepted += result.accepted
         total.duplicates += result.duplicates
-    analyze_all(store)
+    catch_up(store)
     return total

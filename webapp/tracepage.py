@@ -5,7 +5,7 @@ from .tree import BIG_PAYLOAD, TreeOptions, node_id, payload_size, tree_tokens, 
 
 SNAPSHOTS = ("arguments", "request", "response")
 ICONS = {"error": "✖", "warning": "▲", "info": "ℹ"}
-ALIGNED_LIMIT = 1000
+ALIGNED_LIMIT = 500
 SHOWN_HEADERS = ("content-type", "content-length", "retry-after", "x-request-id", "request-id",
                  "idempotency-key", "traceparent", "user-agent", "location", "www-authenticate")
 

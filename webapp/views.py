@@ -49,7 +49,7 @@ def index():
         # "Load more" appends rows after the last one; everything else replaces the list region.
         return page_or_fragment("index.html", "partials/trace_rows.html", **context)
     store = get_store()
-    strip = stats.hourly_strip(store, tool=context["query"].tool)
+    strip = stats.hourly_strip(store, tool=context["query"].tool, until=context["query"].until)
     return page_or_fragment(
         "index.html", "partials/list.html", **context, counts=stats.filter_counts(store, context["query"]),
         strip_rows=charts.strip_rows(strip), strip_width=charts.strip_width(strip), strip_hours=strip["hours"],

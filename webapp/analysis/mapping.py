@@ -42,7 +42,8 @@ def _wrapper(arguments, request) -> str | None:
     for key, value in request.items():
         if isinstance(value, dict) and len(arguments.keys() & value.keys()) > score:
             best, score = key, len(arguments.keys() & value.keys())
-    return best if best is not None and score * 2 >= len(arguments) else None
+    # Two shared keys at least: one could be a plain rename of an object ({"id": {"id": ..}}).
+    return best if best is not None and score >= 2 and score * 2 >= len(arguments) else None
 
 
 def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list[dict]:

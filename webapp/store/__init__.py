@@ -7,7 +7,7 @@ denormalised row per trace so the list stays fast at a million traces.
 import contextlib
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 import orjson
@@ -16,8 +16,8 @@ import sqlite_utils
 from .filters import TraceQuery
 from .listing import trace_list_sql
 from .schema import SCHEMA
-from .sql import (CALL_FACTS, CLAIM_PENDING, CURRENT_VERSION, DELETE_TRACE, INDEX_NEW_EVENTS,
-                  INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS, REFRESH_TRACE, SAVE_ANALYSIS, UPSERT_CALL)
+from .sql import (CALL_FACTS, CLAIM_PENDING, CURRENT_VERSION, DELETE_TRACE, INDEX_EVENTS,
+                  INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS, NEW_EVENTS, REFRESH_TRACE, SET_PROGRESS, SAVE_ANALYSIS, UPSERT_CALL)
 
 SNAPSHOTS = ("arguments", "request", "response")
 SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
@@ -32,7 +32,6 @@ class StoreUnavailable(Exception):
 class IngestResult:
     accepted: int = 0
     duplicates: int = 0
-    touched_calls: list = field(default_factory=list)
 
 
 def dumps(value) -> str:
@@ -99,27 +98,64 @@ class Store:
     # -- ingest -------------------------------------------------------------
 
     def add_events(self, events, rejected=()) -> IngestResult:
-        """Store a batch of events and quarantined records in one transaction."""
+        """Commit a batch of events and quarantined records in one transaction.
+
+        Only the event log is written here, so acknowledging a batch costs one insert per
+        event; `project` folds new events into calls, traces and the full-text index.
+        """
         received = utc_now()
         rows = [_event_row(event, received) for event in events]
         result = IngestResult()
         with self.write() as conn:
             before = conn.total_changes
-            last_seq = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
             conn.executemany(INSERT_EVENT, rows)
             result.accepted = conn.total_changes - before
-            conn.execute(INDEX_NEW_EVENTS, (last_seq,))
             result.duplicates = len(rows) - result.accepted
             if rejected:
                 conn.executemany(INSERT_QUARANTINE, [
                     (received, r.code, r.message, r.raw) for r in rejected])
-            keys = {(e.trace_id, e.call_id) for e in events}
-            for trace_id, call_id in keys:
-                self._refresh_call(conn, trace_id, call_id)
-            for trace_id in {k[0] for k in keys}:
-                self._refresh_trace(conn, trace_id)
-        result.touched_calls = sorted(keys)
         return result
+
+    def project(self, limit: int = 5000) -> int:
+        """Fold events committed since the last projection into calls, traces and FTS."""
+        with self.write() as conn:
+            done = conn.execute("SELECT seq FROM progress WHERE name = 'projected'").fetchone()
+            done = done[0] if done else 0
+            rows = conn.execute(NEW_EVENTS, (done, limit)).fetchall()
+            if not rows:
+                return 0
+            last = rows[-1][0]
+            conn.execute(INDEX_EVENTS, (done, last))
+            calls = {(trace_id, call_id) for _, trace_id, call_id in rows}
+            for trace_id, call_id in calls:
+                self._refresh_call(conn, trace_id, call_id)
+            for trace_id in {trace_id for trace_id, _ in calls}:
+                self._refresh_trace(conn, trace_id)
+            conn.execute(SET_PROGRESS, ("projected", last))
+        return len(rows)
+
+    def behind(self) -> bool:
+        """Say whether committed events wait for projection (a cheap read, no lock)."""
+        row = self.db.execute(
+            "SELECT (SELECT coalesce(max(seq), 0) FROM events) > "
+            "coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0)").fetchone()
+        return bool(row[0])
+
+    def catch_up_for_read(self) -> None:
+        """Make every acknowledged event visible to a reader; a locked database only delays it."""
+        try:
+            self.project_all()
+        except StoreUnavailable:
+            pass
+
+    def project_all(self) -> int:
+        """Project every pending event; return how many."""
+        total = 0
+        if not self.behind():
+            return 0
+        while count := self.project():
+            total += count
+        return total
 
     def _refresh_call(self, conn, trace_id, call_id) -> None:
         current = {name: conn.execute(CURRENT_VERSION, (trace_id, call_id, name)).fetchone()
@@ -143,6 +179,7 @@ class Store:
 
     def claim_pending(self, limit: int = 100) -> list[dict]:
         """Claim calls whose analysis is out of date, so one worker analyses each."""
+        self.catch_up_for_read()
         now = time.time()
         with self.write() as conn:
             rows = conn.execute(CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
@@ -150,6 +187,7 @@ class Store:
 
     def pending_calls(self, trace_id: str) -> list[dict]:
         """List the calls of one trace whose analysis is out of date."""
+        self.catch_up_for_read()
         return list(self.db.query(
             "SELECT trace_id, call_id, version FROM calls "
             "WHERE trace_id = ? AND analyzed_version < version", (trace_id,)))
@@ -188,6 +226,7 @@ class Store:
 
     def get_trace(self, trace_id: str) -> dict | None:
         """Return a trace with its calls, current snapshots and stored analysis."""
+        self.catch_up_for_read()
         calls = list(self.db.query(
             "SELECT * FROM calls WHERE trace_id = ? ORDER BY first_ts, call_id", (trace_id,)))
         if not calls:
@@ -230,6 +269,7 @@ class Store:
 
     def find_traces(self, query: TraceQuery, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
         """Return matching traces newest first after a (last_ts, trace_id) cursor, and the next cursor."""
+        self.catch_up_for_read()
         sql, params = trace_list_sql(query, cursor)
         rows = list(self.db.query(sql, params))
         next_cursor = None
@@ -278,6 +318,7 @@ class Store:
 
     def prune(self, before_ts: str, batch: int = 500) -> int:
         """Delete traces last seen before a time, a few at a time; return how many."""
+        self.project_all()
         deleted = 0
         while True:
             with self.write() as conn:

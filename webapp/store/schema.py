@@ -2,7 +2,7 @@
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
-    seq INTEGER PRIMARY KEY,
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, so the projection watermark is safe
     event_id TEXT NOT NULL UNIQUE,
     trace_id TEXT NOT NULL,
     call_id TEXT NOT NULL,
@@ -17,6 +17,12 @@ CREATE TABLE IF NOT EXISTS events (
     received_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_by_snapshot ON events (trace_id, call_id, snapshot, ts, seq);
+
+-- How far background work has got through the event log (name 'projected').
+CREATE TABLE IF NOT EXISTS progress (
+    name TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL
+);
 
 -- Full-text index of payloads; contentless, its rowid is events.seq.
 CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5(body, content='', tokenize='unicode61');

@@ -3,7 +3,9 @@
 INSERT_EVENT = """INSERT OR IGNORE INTO events
  (event_id, trace_id, call_id, snapshot, tool, source, payload, logged_as_string, http, meta, ts, received_at)
  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
-INDEX_NEW_EVENTS = "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq > ?"
+NEW_EVENTS = "SELECT seq, trace_id, call_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
+INDEX_EVENTS = "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq > ? AND seq <= ?"
+SET_PROGRESS = "INSERT OR REPLACE INTO progress (name, seq) VALUES (?, ?)"
 INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw) VALUES (?, ?, ?, ?)"
 CURRENT_VERSION = """SELECT seq FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ?
  ORDER BY ts DESC, seq DESC LIMIT 1"""

@@ -44,10 +44,11 @@ def filter_counts(store, query: TraceQuery) -> dict[str, dict[str, int]]:
     return counts
 
 
-def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "") -> dict:
+def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "") -> dict:
     """Return calls and calls with findings per tool and hour, over the hours up to the newest call."""
     db = store.db
-    newest = db.execute("SELECT max(last_ts) FROM calls").fetchone()[0]
+    until = until or "\uffff"
+    newest = db.execute("SELECT max(last_ts) FROM calls WHERE last_ts <= ?", (until,)).fetchone()[0]
     if newest is None:
         return {"hours": [], "tools": {}}
     end = db.execute("SELECT strftime('%Y-%m-%dT%H', ?)", (newest,)).fetchone()[0]
@@ -57,8 +58,8 @@ def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "") -> dict:
         (hours, end))]
     since = hour_list[0] + ":00:00"
     sql = ("SELECT coalesce(tool, '(no tool)'), substr(last_ts, 1, 13) AS hour, count(*), "
-           "sum(worst IN ('error', 'warning')) FROM calls WHERE last_ts >= ?")
-    params = [since]
+           "sum(worst IN ('error', 'warning')) FROM calls WHERE last_ts >= ? AND last_ts <= ?")
+    params = [since, until]
     if tool:
         sql += " AND tool = ?"
         params.append(tool)

@@ -1,0 +1,123 @@
+"""Fuzzing the ingest endpoints: any body gets 200 or a documented 4xx in the error shape, never a 500."""
+import gzip
+import zlib
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.test_durability import db_problems
+from webapp import create_app
+
+DOCUMENTED = {200, 413, 415, 422}
+CASES = {"tried": 0}
+FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+ENVELOPE_FIELDS = ("trace_id", "call_id", "snapshot", "tool", "source", "payload", "http", "ts", "event_id")
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12)
+
+
+@pytest.fixture(scope="module")
+def fuzz_app(tmp_path_factory):
+    path = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
+    app = create_app({"TESTING": True, "DATABASE": str(path), "ANALYZER": "off",
+                      "MAX_BODY_BYTES": 2 * 1024 * 1024, "MAX_DECOMPRESSED_BYTES": 4 * 1024 * 1024})
+    app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
+    yield app
+    assert db_problems(path) == []
+    print(f"\n[fuzz] cases tried: {CASES['tried']}")
+
+
+def check(app, body: bytes, path="/api/v1/ingest", **headers):
+    """Post a body and check the answer is documented; return the JSON answer."""
+    CASES["tried"] += 1
+    response = app.test_client().post(path, data=body, headers=headers)
+    assert response.status_code in DOCUMENTED, (response.status_code, response.get_data()[:300])
+    if response.status_code != 200:
+        error = response.get_json()["error"]
+        assert set(error) == {"code", "message", "retryable"} and isinstance(error["message"], str)
+    return response
+
+
+def event(**changes) -> dict:
+    base = {"trace_id": "fuzz0000000000000000000000000001", "call_id": "c1", "snapshot": "arguments",
+            "tool": "findOrders", "payload": {"limit": 5}}
+    return {**base, **changes}
+
+
+def assert_per_event_answer(response, sent: int):
+    answer = response.get_json()
+    assert answer["accepted"] + answer["duplicates"] + len(answer["rejected"]) == sent
+    for rejection in answer["rejected"]:
+        assert 0 <= rejection["index"] < sent and rejection["code"] and rejection["message"]
+
+
+@FUZZ
+@given(body=st.binary(max_size=2048))
+def test_random_bytes_get_a_documented_answer(fuzz_app, body):
+    check(fuzz_app, body)
+    check(fuzz_app, body, "/v1/traces", **{"Content-Type": "application/x-protobuf"})
+    check(fuzz_app, body, "/v1/traces", **{"Content-Type": "application/json"})
+
+
+@FUZZ
+@given(cut=st.integers(min_value=0, max_value=400), encoding=st.sampled_from(["gzip", "deflate"]))
+def test_truncated_compressed_bodies_get_a_documented_answer(fuzz_app, cut, encoding):
+    raw = orjson.dumps([event(call_id=f"c{i}") for i in range(20)])
+    packed = gzip.compress(raw) if encoding == "gzip" else zlib.compress(raw)
+    check(fuzz_app, packed[:cut], **{"Content-Encoding": encoding})
+
+
+@FUZZ
+@given(depth=st.integers(min_value=1, max_value=3000), kind=st.sampled_from("[{"))
+def test_deep_nesting_is_rejected_or_stored_never_a_crash(fuzz_app, depth, kind):
+    nested = ("[" * depth + "]" * depth) if kind == "[" else ('{"a":' * depth + "1" + "}" * depth)
+    body = ('{"trace_id":"deep","snapshot":"request","payload":' + nested + "}").encode()
+    response = check(fuzz_app, body)
+    if response.status_code == 200:
+        assert_per_event_answer(response, 1)
+
+
+@FUZZ
+@given(size=st.integers(min_value=0, max_value=3 * 1024 * 1024), where=st.sampled_from(ENVELOPE_FIELDS))
+def test_huge_strings_in_any_field_get_a_documented_answer(fuzz_app, size, where):
+    check(fuzz_app, orjson.dumps(event(**{where: "x" * size})))
+
+
+@FUZZ
+@given(body=st.binary(min_size=1, max_size=200), bad=st.sampled_from([b"\xff", b"\xc3\x28", b"\xed\xa0\x80",
+                                                                      b"\xf8\x88\x80\x80\x80", b"\x80"]))
+def test_invalid_utf8_gets_a_documented_answer(fuzz_app, body, bad):
+    valid = orjson.dumps(event(payload={"note": "x"}))
+    at = valid.index(b'"x"') + 1
+    check(fuzz_app, valid[:at] + bad + valid[at:])
+    check(fuzz_app, body + bad + b"\n" + valid)
+
+
+@FUZZ
+@given(field=st.sampled_from(ENVELOPE_FIELDS), value=json_values, framing=st.sampled_from(["one", "array", "ndjson"]))
+def test_wrong_types_in_every_field_are_rejected_one_by_one(fuzz_app, field, value, framing):
+    good, bad = event(call_id="good"), event(**{field: value})
+    if framing == "one":
+        body, sent = orjson.dumps(bad), 1
+    elif framing == "array":
+        body, sent = orjson.dumps([good, bad, good]), 3
+    else:
+        body, sent = orjson.dumps(good) + b"\n" + orjson.dumps(bad) + b"\n", 2
+    response = check(fuzz_app, body)
+    if response.status_code == 200:
+        assert_per_event_answer(response, sent)
+
+
+@FUZZ
+@given(field=st.sampled_from(ENVELOPE_FIELDS), first=json_values, second=json_values)
+def test_duplicate_keys_get_a_documented_answer(fuzz_app, field, first, second):
+    text = orjson.dumps(event()).decode()[:-1]
+    body = f'{text},"{field}":{orjson.dumps(first).decode()},"{field}":{orjson.dumps(second).decode()}}}'
+    response = check(fuzz_app, body.encode())
+    if response.status_code == 200:
+        assert_per_event_answer(response, 1)
