@@ -60,7 +60,7 @@ def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, 
 def load(url: str, prefix: str, per_post: int, seconds: float) -> dict:
     """Run CLIENTS processes against url; return acknowledged events per second."""
     queue = multiprocessing.Queue()
-    start = time.time() + 1.0
+    start = time.time() + 0.5  # lets every client process start before the clock runs
     procs = [multiprocessing.Process(target=_client, args=(url, f"{prefix}{i}", per_post, start, seconds, queue))
              for i in range(CLIENTS)]
     for proc in procs:
@@ -141,22 +141,31 @@ def trickle(url: str, db_path: Path, calls: int) -> dict:
 def run(args) -> dict:
     """Measure every ingest figure and return them."""
     seconds, quick = args.seconds, args.quick
+    began = time.monotonic()
+    step = lambda name: print(f"[{time.monotonic() - began:5.1f} s] {name}", flush=True)  # noqa: E731
     with tempfile.TemporaryDirectory(prefix="tracediff-bench-") as tmp:
         folder = Path(tmp)
-        figures = {"sqlite_executemany": sqlite_baseline(folder, 1 if quick else 5)}
+        step("raw SQLite baseline")
+        figures = {"sqlite_executemany": sqlite_baseline(folder, 0.3 if quick else 5)}
         db_path = folder / "tracediff.db"
         with tracediff_server(db_path) as server:
             server.wait_ready("/api/v1/health")
+            step("tracediff serve is up")
             httpx.put(server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30).raise_for_status()
             figures["tracediff_batches"] = load(server.url + "/api/v1/ingest", "b", 100, seconds)
+            step("batches posted")
             figures["analysis_drain"] = drain(db_path, 10 if quick else 120)
             figures["analysis_trickle"] = trickle(server.url, db_path, 3 if quick else 20)
+            step("analysis drained and trickle timed")
             figures["tracediff_single"] = load(server.url + "/api/v1/ingest", "s", 1, seconds / 2)
             drain(db_path, 10 if quick else 120)
+        step("tracediff serve stopped")
         with bare_server(folder / "bare.log") as bare:
             bare.wait_ready("/health")
+            step("bare Flask is up")
             figures["bare_single"] = load(bare.url + "/ingest", "s", 1, seconds / 2)
             figures["bare_batches"] = load(bare.url + "/ingest", "b", 100, seconds / 2)
+        step("bare Flask stopped")
     return figures
 
 
@@ -175,7 +184,7 @@ def report(figures: dict) -> None:
 def main() -> None:
     args = options(__doc__.splitlines()[0], seconds=20)
     if args.quick:
-        args.seconds = min(args.seconds, 1.5)
+        args.seconds = min(args.seconds, 1.0)
     figures = run(args)
     report(figures)
     print(f"figures written to {write_figures('ingest', figures, args.quick)}")

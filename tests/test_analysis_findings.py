@@ -126,6 +126,35 @@ def test_nested_date_range_fields_moved_into_a_filter_object_are_moved_info():
     assert loud(result) == []
 
 
+def test_arguments_nested_under_a_wrapper_key_give_one_moved_info():
+    args = {"title": "Buy milk", "due": "2026-08-20", "priority": 2}
+    result = call(args, {"data": dict(args), "api_version": "1"})
+    moved = only(result, "moved")
+    assert moved["message"] == "arguments nested under data" and moved["right"]["path"] == "/data"
+    assert loud(result) == []
+
+
+def test_an_object_flattened_into_prefixed_keys_is_renamed_field_by_field():
+    args = {"shipping": {"street": "1 Main St", "city": "Paris", "zip": "75001"}, "qty": 2}
+    request = {"shipping_street": "1 Main St", "shipping_city": "Paris", "shipping_zip": "75001", "qty": 2}
+    result = call(args, request)
+    assert sorted((f["left"]["path"], f["right"]["path"]) for f in result["findings"]) == [
+        ("/shipping/city", "/shipping_city"), ("/shipping/street", "/shipping_street"),
+        ("/shipping/zip", "/shipping_zip")]
+    assert loud(result) == []
+
+
+def test_common_values_pair_under_a_similar_key_in_the_same_object():
+    result = call({"query": "x", "page": 1, "active": True}, {"query": "x", "pageNumber": 1, "is_active": True})
+    assert sorted((f["kind"], f["right"]["path"]) for f in result["findings"]) == [
+        ("renamed", "/is_active"), ("renamed", "/pageNumber")]
+
+
+def test_common_values_under_unrelated_keys_stay_dropped_and_added():
+    result = call({"query": "x", "archived": False}, {"query": "x", "debug": False})
+    assert sorted(f["kind"] for f in result["findings"]) == ["added", "dropped"]
+
+
 def test_an_integer_sent_as_a_string_is_type_changed_warning_without_request_schema():
     found = only(call({"query": "q", "limit": 5}, {"query": "q", "limit": "5"}), "type_changed")
     assert found["severity"] == "warning"

@@ -38,7 +38,12 @@ def test_every_error_is_reported_with_path_keyword_and_schema_path():
 
 def test_an_enum_error_lists_the_allowed_values():
     error = validate({"query": "q", "limit": 1, "sort": "newest"}, SEARCH_SCHEMA)[0]
-    assert error["allowed"] == ["relevance", "date"]
+    assert error["allowed"] == ["relevance", "date"] and "hint" not in error
+
+
+def test_an_enum_value_in_another_case_hints_at_the_allowed_one():
+    error = validate({"query": "q", "limit": 1, "sort": "DATE"}, SEARCH_SCHEMA)[0]
+    assert error["hint"] == "did you mean 'date'?"
 
 
 def test_formats_are_checked_in_nested_objects():

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from datetime import datetime, timezone
 
 import httpx
 import orjson
@@ -276,6 +277,39 @@ def test_a_full_disk_answers_503_with_retry_after_and_keeps_what_was_acknowledge
         if mount:
             subprocess.run(["umount", str(mount)], check=False)
 
+
+
+def test_prune_deletes_old_traces_in_small_transactions_while_ingest_goes_on(live_server):
+    old = make_events(6000, "old", traces=2000, ts="2020-01-01T00:00:00Z")
+    with httpx.Client(base_url=live_server.url, timeout=60) as http:
+        for batch in chunks(old, 1000):
+            post_until_acknowledged(http, batch, Counter())
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    fresh = make_events(3000, "fresh", traces=300, ts=now)
+    statuses, slowest = Counter(), [0.0]
+
+    def ingest():
+        with httpx.Client(base_url=live_server.url, timeout=60) as http:
+            for batch in chunks(fresh, 10):
+                started = time.monotonic()
+                post_until_acknowledged(http, batch, statuses)
+                slowest[0] = max(slowest[0], time.monotonic() - started)
+
+    ingester = threading.Thread(target=ingest)
+    ingester.start()
+    tracediff = shutil.which("tracediff") or sys.executable
+    command = [tracediff] if tracediff != sys.executable else [sys.executable, "-m", "webapp"]
+    pruned = subprocess.run([*command, "prune", "--days", "30", "--db", str(live_server.db_path)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    ingester.join(120)
+    assert pruned.returncode == 0, pruned.stderr
+    assert "deleted 2000 trace(s)" in pruned.stdout
+    FIGURES["prune"] = dict(pruned_traces=2000, ingest_statuses=dict(statuses),
+                            slowest_ingest_ms=round(slowest[0] * 1000))
+    assert set(statuses) == {200}
+    stored, rows = stored_state(live_server.db_path)
+    assert stored == {e["event_id"] for e in fresh} and rows == len(fresh)
+    assert db_problems(live_server.db_path) == []
 
 @pytest.fixture(autouse=True, scope="module")
 def print_figures():

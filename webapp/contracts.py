@@ -26,6 +26,8 @@ def validated_contract(name: str, body) -> dict:
     unknown = sorted(set(body) - set(CONTRACT_KEYS) - {"name", "updated_at"})
     if unknown:
         raise ContractError(f"unknown contract fields {unknown}; expected some of {list(CONTRACT_KEYS)}")
+    if body.get("description") is not None and not isinstance(body["description"], str):
+        raise ContractError("description: must be a string")
     contract = {key: body[key] for key in CONTRACT_KEYS if body.get(key) is not None}
     problems = check_contract({"name": name, **contract})
     if problems:

@@ -2,6 +2,7 @@
 import json
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from markupsafe import Markup
 
 from . import charts, exports, pipeline, tracepage
 from .analysis.pointers import MISSING, resolve
@@ -13,6 +14,21 @@ from .tree import children_tokens
 
 bp = Blueprint("views", __name__)
 VIEWS = ("aligned", "raw")
+# Bidi controls in payloads would reorder the page's text (Trojan Source): show them as escapes.
+BIDI_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"}
+
+
+def show_controls(value):
+    """Render bidi control characters of any template output as visible \\uXXXX escapes."""
+    if isinstance(value, str):
+        escaped = value.translate(BIDI_ESCAPES)
+        return Markup(escaped) if isinstance(value, Markup) else escaped
+    return value
+
+
+@bp.record_once
+def _set_finalize(state) -> None:
+    state.app.jinja_env.finalize = show_controls
 
 
 @bp.app_template_filter("pretty_json")

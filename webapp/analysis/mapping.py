@@ -37,10 +37,12 @@ def _wrapper(arguments, request) -> str | None:
     """Return the request key that wraps the arguments object (e.g. {"data": {...}}), if any."""
     if not isinstance(arguments, dict) or not isinstance(request, dict) or not arguments:
         return None
-    at_root = len(arguments.keys() & request.keys())
-    best, score = None, at_root
+    if arguments.keys() & request.keys():
+        return None
+    best, score = None, 0
     for key, value in request.items():
-        if isinstance(value, dict) and len(arguments.keys() & value.keys()) > score:
+        if isinstance(value, dict) and len(arguments.keys() & value.keys()) > score \
+                and value not in arguments.values():
             best, score = key, len(arguments.keys() & value.keys())
     # Two shared keys at least: one could be a plain rename of an object ({"id": {"id": ..}}).
     return best if best is not None and score >= 2 and score * 2 >= len(arguments) else None

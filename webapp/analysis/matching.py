@@ -141,7 +141,8 @@ def _sibling_score(lp, lv, rp, rv, alone: bool) -> float:
     similar = _similar(last(lp), last(rp))
     change = classify(lv, rv)
     if change is None:
-        return 2 + similar if similar or alone else 0
+        # Equal common values (true, 0, null) under unrelated keys are no evidence of a rename.
+        return 2 + similar if similar else 0
     if change[0] in _TELLING:
         return 1 + similar if similar or alone else 0
     return similar if alone else 0

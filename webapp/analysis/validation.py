@@ -59,6 +59,10 @@ def _describe(error) -> list[dict]:
         _hint_for_missing(error, base)
     if error.validator == "enum":
         base["allowed"] = list(error.validator_value)
+        if isinstance(error.instance, str):
+            near = closest(error.instance, [v for v in error.validator_value if isinstance(v, str)])
+            if near:
+                base["hint"] = f"did you mean {near!r}?"
     elif error.validator == "const":
         base["allowed"] = [error.validator_value]
     return [base]

@@ -1,0 +1,113 @@
+"""Server time of the pages at 10k, 100k and 1M stored traces, against a bare SELECT on the same database.
+
+    python bench/pages.py            # generates bench/out/pages-*.db once (1M: a few minutes), then ~30 s
+    python bench/pages.py --quick    # 2k traces and a 100 KB response, for tests/test_bench_smoke.py
+"""
+import sqlite3
+import statistics
+import time
+
+from common import options, ratio_line, write_figures
+from gendb import cached_db
+from payloads import document
+from webapp import create_app, pipeline
+from webapp.ingest import Event
+from webapp.store import Store
+
+COUNTS = (10_000, 100_000, 1_000_000)
+BIG_TRACE = "b1600000000000000000000000000001"
+PAGES = {
+    "list first page": "/",
+    "filtered by tool": "/?tool=sendEmail",
+    "filtered by kind": "/?kind=dropped",
+    "full-text search": "/?q=ticket4242",
+}
+BARE_SELECT = "SELECT * FROM traces ORDER BY last_ts DESC, trace_id DESC LIMIT 51"
+
+
+def add_big_call(path, size: int) -> str:
+    """Store (once) and analyse a call whose response is about `size` bytes; return its trace id."""
+    store = Store(path)
+    if store.get_trace(BIG_TRACE) is None:
+        body = document(size)
+        events = [Event(event_id=f"big-{name}", trace_id=BIG_TRACE, call_id="call_01", snapshot=name,
+                        payload=payload, tool="saveNotebook", source="http", ts="2026-01-01T00:00:00Z",
+                        http={"status_code": 200} if name == "response" else None)
+                  for name, payload in (("arguments", {"notebook": "nb_42"}), ("request", {"notebook": "nb_42"}),
+                                        ("response", body))]
+        store.add_events(events)
+    pipeline.analyze_all(store)
+    store.close()
+    return BIG_TRACE
+
+
+def server_ms(client, url: str, repeats: int) -> dict:
+    """GET url `repeats` times after one cold request; return the status and timings in ms."""
+    began = time.perf_counter()
+    response = client.get(url)
+    cold = (time.perf_counter() - began) * 1000
+    times = []
+    for _ in range(repeats):
+        began = time.perf_counter()
+        response = client.get(url)
+        response.get_data()
+        times.append((time.perf_counter() - began) * 1000)
+    return {"status": response.status_code, "bytes": len(response.get_data()), "cold_ms": round(cold, 2),
+            "median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2)}
+
+
+def bare_select_ms(path, repeats: int) -> float:
+    """Return the median time of a bare first-page SELECT on the same database, in ms."""
+    conn = sqlite3.connect(path)
+    times = []
+    for _ in range(repeats + 1):
+        began = time.perf_counter()
+        conn.execute(BARE_SELECT).fetchall()
+        times.append((time.perf_counter() - began) * 1000)
+    conn.close()
+    return round(statistics.median(times[1:]), 3)
+
+
+def measure(count: int, big_size: int, repeats: int) -> dict:
+    """Measure every page on a database of `count` traces."""
+    path, generated = cached_db(count)
+    trace_id = add_big_call(path, big_size)
+    app = create_app({"DATABASE": str(path), "ANALYZER": "off"})
+    client = app.test_client()
+    pages = {name: server_ms(client, url, repeats) for name, url in PAGES.items()}
+    pages["trace page, big response"] = server_ms(client, f"/traces/{trace_id}", repeats)
+    return {"traces": count, "generated_s": None if generated is None else round(generated, 1),
+            "db_bytes": path.stat().st_size, "big_response_bytes": big_size,
+            "bare_select_ms": bare_select_ms(path, repeats), "pages": pages}
+
+
+def report(results: list[dict]) -> None:
+    """Print each page's time, its ratio to the bare SELECT, and its flatness against the smallest database."""
+    first = results[0]
+    for result in results:
+        print(f"{result['traces']} traces (bare SELECT {result['bare_select_ms']} ms):")
+        for name, page in result["pages"].items():
+            print(f"  {name}: {page}")
+    last = results[-1]
+    for name, page in last["pages"].items():
+        target = "< 200 ms" if name.startswith("trace page") else "< 100 ms"
+        print(f"{last['traces']} traces, {name}: {page['median_ms']} ms (target {target}, status {page['status']})")
+        print(ratio_line(f"{name} at {last['traces']} / at {first['traces']} traces", page["median_ms"],
+                         first["pages"][name]["median_ms"], "about 1: flat"))
+        print(ratio_line(f"{name} at {last['traces']} / bare SELECT", page["median_ms"], last["bare_select_ms"],
+                         "none; context"))
+
+
+def main() -> None:
+    args = options(__doc__.splitlines()[0], seconds=0)
+    counts, big, repeats = ((500, 2_000), 100_000, 3) if args.quick else (COUNTS, 1_000_000, 9)
+    results = []
+    for count in counts:
+        results.append(measure(count, big, repeats))
+        print(f"measured {count} traces", flush=True)
+    report(results)
+    print(f"figures written to {write_figures('pages', {'results': results}, args.quick)}")
+
+
+if __name__ == "__main__":
+    main()

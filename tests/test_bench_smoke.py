@@ -1,0 +1,51 @@
+"""The benchmarks still run: each bench/ script in --quick mode prints its ratio lines and writes its figures."""
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+SCRIPTS = ("ingest", "analysis", "pages")
+
+
+@pytest.fixture(scope="module")
+def quick_runs():
+    """Run the three quick benchmarks side by side (they take ~20 s together) and keep their output."""
+    started = time.time()
+    running = {name: subprocess.Popen([sys.executable, str(BENCH / f"{name}.py"), "--quick"], cwd=ROOT,
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+               for name in SCRIPTS}
+    runs = {name: (proc.communicate(timeout=120)[0], proc.returncode) for name, proc in running.items()}
+    return {"started": started, **runs}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_each_benchmark_runs_quick_and_prints_a_ratio_against_its_baseline(quick_runs, name):
+    output, returncode = quick_runs[name]
+    assert returncode == 0, output[-3000:]
+    ratios = [line for line in output.splitlines() if line.startswith("RATIO ")]
+    assert ratios, output[-3000:]
+    assert all(" (target " in line and float(line.split(": ")[1].split()[0]) > 0 for line in ratios), ratios
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_each_benchmark_writes_its_figures_as_json_for_the_plots(quick_runs, name):
+    assert quick_runs[name][1] == 0, quick_runs[name][0][-3000:]
+    path = BENCH / "out" / f"{name}-quick.json"
+    assert path.stat().st_mtime >= quick_runs["started"]
+    figures = json.loads(path.read_text())
+    assert figures["quick"] is True and figures["machine"]["cores"] >= 1
+
+
+@pytest.mark.slow
+def test_the_plots_are_drawn_from_the_quick_figures(quick_runs):
+    assert all(quick_runs[name][1] == 0 for name in SCRIPTS)
+    subprocess.run([sys.executable, str(BENCH / "plot.py"), "--quick"], cwd=ROOT, check=True, timeout=60)
+    for name in ("perf-payload-quick.png", "perf-traces-quick.png"):
+        assert (BENCH / "out" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
