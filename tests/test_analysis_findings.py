@@ -110,6 +110,16 @@ def test_an_undeclared_rename_with_the_same_value_is_renamed_info():
     assert found["message"] == 'invoiceNumber renamed to number (value "INV-2026-0042")'
 
 
+def test_a_rename_that_breaks_the_request_schema_is_an_error():
+    contract = {"request_schema": {"type": "object", "properties": {"to": {"type": "array", "items": {
+        "type": "object", "required": ["email"], "additionalProperties": False,
+        "properties": {"email": {"type": "string"}, "name": {"type": "string"}}}}}}}
+    args = {"to": [{"email": "j.okafor@example.org", "name": "J. Okafor"}], "subject": "Hi"}
+    request = {"to": [{"recipient": "j.okafor@example.org", "name": "J. Okafor"}], "subject": "Hi"}
+    found = only(call(args, request, contract=contract), "renamed")
+    assert found["severity"] == "error" and found["right"]["path"] == "/to/0/recipient"
+
+
 def test_a_key_in_another_case_style_is_case_changed_info():
     found = only(call({"noteTitle": "Ideas", "body": "x"}, {"note_title": "Ideas", "body": "x"}), "case_changed")
     assert found["severity"] == "info" and found["right"]["path"] == "/note_title"
@@ -270,13 +280,14 @@ def test_response_fields_the_request_did_not_send_are_not_reported():
 def test_an_error_body_without_retryable_is_error_shape():
     body = {"code": "rate_limited", "message": "Too many requests"}
     found = only(call(None, None, body, 429), "error_shape")
-    assert found["severity"] == "error" and "'retryable' is a required property" in found["message"]
+    assert found["severity"] == "error" and found["right"]["path"] == "/retryable"
+    assert found["message"] == "error body at /retryable: 'retryable' is a required property"
 
 
 def test_a_wrapped_error_envelope_is_checked_inside_its_error_key():
     body = {"error": {"code": "not_found", "message": "No such invoice"}}
     found = only(call(None, None, body, 404), "error_shape")
-    assert found["right"]["path"] == "/error"
+    assert found["right"]["path"] == "/error/retryable"
 
 
 def test_a_2xx_with_an_error_body_is_status_mismatch():

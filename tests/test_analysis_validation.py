@@ -62,7 +62,8 @@ def test_an_unexpected_key_gets_its_own_error_at_its_path_with_a_did_you_mean_hi
 def test_a_missing_required_key_hints_at_a_present_key_in_another_case():
     errors = validate({"Query": "q", "limit": 3}, SEARCH_SCHEMA)
     required = next(e for e in errors if e["keyword"] == "required")
-    assert required["path"] == "" and required["hint"] == "found 'Query': did you mean 'query'?"
+    assert required["path"] == "/query" and required["hint"] == "found 'Query': did you mean 'query'?"
+    assert required["message"] == "'query' is a required property"
 
 
 def test_paths_escape_slashes_and_tildes_as_json_pointers():

@@ -58,7 +58,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
             out.append(_relocation(pairing, lp, rp, how))
     for lp, rp, lv, rv in pairing.diffs:
         kind, text = classify(lv, rv)
-        severity = "error" if rp in bad_request_paths else "warning"
+        severity = "warning"
         label = name(lp) if last(lp) == last(rp) and pairing.how[lp] not in _REPAIRED \
             else f"{name(lp)} -> {name(rp)}"
         out.append(finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv,
@@ -68,6 +68,10 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         out.append(_dropped(path, value, contract.get("arguments_schema")))
     for path, value in remaining(pairing.leftovers, 1):
         out.append(_added(path, value, contract.get("request_schema")))
+    for f in out:
+        # Whatever the kind, a request field that breaks the request schema needs fixing.
+        if f["right"] and f["right"]["path"] in bad_request_paths:
+            f["severity"] = "error"
     return out
 
 

@@ -89,6 +89,8 @@ def _hint_for_missing(error, base: dict) -> None:
     missing = re.match(r"^'(.*)' is a required property$", error.message)
     if not missing:
         return
+    # Point at the missing key itself, as additionalProperties errors point at the extra one.
+    base["path"] = child(base["path"], missing.group(1))
     unknown = [k for k in error.instance if k not in declared]
     near = closest(missing.group(1), unknown)
     if near:
