@@ -39,7 +39,7 @@ def machine() -> dict:
     return {"cores": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
             "sqlite": __import__("sqlite3").sqlite_version,
             # other work on the machine skews every figure; the docs quote this beside them
-            "load_average_1m": round(os.getloadavg()[0], 2)}
+            "load_average_1m_at_end": round(os.getloadavg()[0], 2)}
 
 
 def write_figures(name: str, figures: dict, quick: bool) -> Path:

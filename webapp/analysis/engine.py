@@ -3,7 +3,7 @@
 import json
 
 from .alignment import Aligner
-from .kinds import end, finding, rank, sort_findings, worst
+from .kinds import end, finding, sort_findings, worst
 from .mapping import pair_arguments, mapping_findings
 from .pairing import Pairing
 from .response import echo_pairs, error_body, error_schema_for, status_findings
@@ -28,8 +28,16 @@ def analyze_call(snapshots: dict, contract: dict | None) -> dict:
     status = _status(snapshots.get("response"))
     validation = {stage: _validation(stage, docs[stage], snapshots.get(stage), contract, status,
                                      parse_errors.get(stage)) for stage in STAGES}
-    findings += _comparisons(docs, contract, status, validation)
-    return _result(docs, validation, sort_findings(findings))
+    try:
+        findings += _comparisons(docs, contract, status, validation)
+        return _result(docs, validation, sort_findings(findings))
+    except RecursionError:
+        # Ingest caps nesting; this guards callers that feed the engine directly.
+        docs = {stage: None for stage in STAGES}
+        docs["_pairing"], docs["_echo"] = Pairing(None, None), None
+        result = _result(docs, validation, sort_findings([f for f in findings if f["kind"] == "invalid_json"]))
+        result["incomplete"] = "nested too deeply to compare"
+        return result
 
 
 def _comparisons(docs, contract, status, validation) -> list[dict]:

@@ -69,6 +69,7 @@ def finding(kind, severity, left, right, left_value, right_value, message) -> di
 def sort_findings(findings: list[dict]) -> list[dict]:
     """Sort errors first, then warnings, then info; stable by path."""
     def key(f):
+        # Sort by the first end's path.
         first = f["left"] or f["right"] or {}
         return (rank(f["severity"]), _path_key(first.get("path", "")), KIND_NAMES.index(f["kind"]))
     return sorted(findings, key=key)

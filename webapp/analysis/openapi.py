@@ -95,6 +95,7 @@ class _Inliner:
         self.doc, self.is31, self.nodes = doc, is31, 0
 
     def inline(self, node, stack=()):
+        """Return a copy of a schema node with local $refs inlined."""
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise ValueError("schemas too large to inline (more than 100,000 nodes)")

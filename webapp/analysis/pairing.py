@@ -150,13 +150,20 @@ def _ids(items, key):
     return ids if len(set(ids)) == len(ids) else None
 
 
+def _scalar_key(value):
+    try:
+        return orjson.dumps(value)
+    except TypeError:   # integers beyond 64 bits
+        return repr(value)
+
+
 def _pair_scalars(lv, rv) -> list[tuple[int, int]]:
     waiting: dict[bytes, deque] = {}
     for j, value in enumerate(rv):
-        waiting.setdefault(orjson.dumps(value), deque()).append(j)
+        waiting.setdefault(_scalar_key(value), deque()).append(j)
     pairs, rest_left = [], []
     for i, value in enumerate(lv):
-        queue = waiting.get(orjson.dumps(value))
+        queue = waiting.get(_scalar_key(value))
         if queue:
             pairs.append((i, queue.popleft()))
         else:

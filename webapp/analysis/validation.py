@@ -36,7 +36,7 @@ def validate(instance, schema) -> list[dict]:
     try:
         validator = get_validator(schema)
         raw = list(validator.iter_errors(instance))
-    except (SchemaError, Unresolvable, TypeError, ValueError) as exc:
+    except (SchemaError, Unresolvable, TypeError, ValueError, RecursionError) as exc:
         return [{"path": "", "keyword": "$schema", "message": f"schema cannot be used: {exc}",
                  "schema_path": ""}]
     errors = []
