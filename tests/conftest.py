@@ -49,8 +49,9 @@ def free_port() -> int:
 class LiveServer:
     """`tracediff serve` running as a real process group on a free port."""
 
-    def __init__(self, db_path: Path, env: dict | None = None, args=(), workers: int = 2):
+    def __init__(self, db_path: Path, env: dict | None = None, args=(), workers: int = 2, wrapper=()):
         self.db_path = Path(db_path)
+        self.wrapper = list(wrapper)  # e.g. setpriv or prlimit, to run the server under limits
         self.env = env or {}
         self.args = list(args)
         self.workers = workers
@@ -62,7 +63,7 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "TRACEDIFF_DATABASE": str(self.db_path), **self.env}
         tracediff = shutil.which("tracediff")
-        command = [tracediff] if tracediff else [sys.executable, "-m", "webapp"]
+        command = [*self.wrapper, *([tracediff] if tracediff else [sys.executable, "-m", "webapp"])]
         command += ["serve", "--port", str(self.port),
                    "--workers", str(self.workers), *self.args]
         self.log = open(self.log_path, "ab")

@@ -345,3 +345,25 @@ def test_the_alignment_is_bounded_and_says_so():
     marked = [r for r in result["alignment"] if r["kind"]]
     assert marked == [{"arguments": "/rows/3999/v", "request": "/rows/3999/v", "response": None,
                        "kind": "type_changed", "severity": "warning"}]
+
+
+def test_a_document_nested_too_deeply_is_reported_incomplete_instead_of_crashing():
+    def deep(leaf):
+        doc = node = {}
+        for _ in range(3000):
+            node["a"] = {}
+            node = node["a"]
+        node["v"] = leaf
+        return doc
+    result = call(deep(1), deep("1"))
+    assert result["incomplete"] == "nested too deeply to compare" and result["findings"] == []
+
+
+def test_integers_beyond_64_bits_are_compared_like_any_other():
+    found = only(call({"ids": [2 ** 70, 7, 8]}, {"ids": [2 ** 70, 8]}), "dropped")
+    assert found["left"]["path"] == "/ids/1"
+
+
+def test_a_malformed_mapping_entry_is_ignored_rather_than_fatal():
+    contract = {"mapping": [{"arguments": 5, "request": "/amount"}, "junk"]}
+    assert only(call({"totalCents": 1999}, {"amount": 1999}, contract=contract), "renamed")["severity"] == "info"

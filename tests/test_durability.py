@@ -16,7 +16,7 @@ import httpx
 import orjson
 import pytest
 
-from tests.conftest import ROOT, LiveServer
+from conftest import ROOT, LiveServer
 from webapp.store import Store
 
 FIGURES: dict = {}  # printed at the end of the module with -s, for the closing note
@@ -172,26 +172,6 @@ def test_sigkill_mid_stream_keeps_every_acknowledged_batch_and_resends_fill_the_
     assert db_problems(server.db_path) == []
 
 
-class WrappedServer(LiveServer):
-    """`tracediff serve` started through a wrapper command (setpriv, prlimit)."""
-
-    def __init__(self, db_path, wrapper: list[str], **kwargs):
-        super().__init__(db_path, **kwargs)
-        self.wrapper = wrapper
-
-    def start(self, timeout: float = 30):
-        real_popen = subprocess.Popen
-
-        def wrapped(command, **kwargs):
-            return real_popen([*self.wrapper, *command], **kwargs)
-
-        subprocess.Popen = wrapped  # only for this call: LiveServer builds the command itself
-        try:
-            return super().start(timeout)
-        finally:
-            subprocess.Popen = real_popen
-
-
 def without_root_override() -> list[str]:
     """Return a wrapper that makes root obey file permissions (drops CAP_DAC_OVERRIDE)."""
     if os.geteuid() != 0:
@@ -213,7 +193,7 @@ def writable_again(db_path):
 
 
 def test_a_database_turned_read_only_answers_503_with_retry_after_then_recovers(tmp_path):
-    server = WrappedServer(tmp_path / "ro.db", without_root_override(), env={
+    server = LiveServer(tmp_path / "ro.db", wrapper=without_root_override(), env={
         "TRACEDIFF_ANALYZER": "off"}).start()
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
@@ -243,16 +223,16 @@ def fill_until_refused(http: httpx.Client, limit: int = 400) -> tuple[list[dict]
     raise AssertionError("the disk never filled")
 
 
-def full_disk_case(tmp_path, how: str) -> tuple[WrappedServer, object]:
+def full_disk_case(tmp_path, how: str) -> tuple[LiveServer, object]:
     if how == "tmpfs":
         mount = tmp_path / "small"
         mount.mkdir()
         if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)],
                                                capture_output=True).returncode:
             pytest.skip("mounting a small tmpfs is not permitted here")
-        return WrappedServer(mount / "full.db", [], env={"TRACEDIFF_ANALYZER": "off"}), mount
+        return LiveServer(mount / "full.db", env={"TRACEDIFF_ANALYZER": "off"}), mount
     # RLIMIT_FSIZE: the kernel refuses writes past 2 MiB with EFBIG (Python ignores SIGXFSZ).
-    return WrappedServer(tmp_path / "full.db", ["prlimit", f"--fsize={2 * 1024 * 1024}"],
+    return LiveServer(tmp_path / "full.db", wrapper=["prlimit", f"--fsize={2 * 1024 * 1024}"],
                          env={"TRACEDIFF_ANALYZER": "off"}), None
 
 

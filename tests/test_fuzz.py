@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.test_durability import db_problems
+from test_durability import db_problems
 from webapp import create_app
 
 DOCUMENTED = {200, 413, 415, 422}

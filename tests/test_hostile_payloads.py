@@ -3,7 +3,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.helpers import ndjson
+from helpers import ndjson
 
 SCRIPT = "<script>alert('xss')</script>"
 IMG = '<img src=x onerror="alert(1)">'

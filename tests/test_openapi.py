@@ -6,7 +6,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
                                                status_code_conformance)
 import pytest
 
-from tests.helpers import ndjson, order_call
+from helpers import ndjson, order_call
 from webapp import create_app, openapi
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,

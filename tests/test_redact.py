@@ -3,7 +3,7 @@ import copy
 
 import pytest
 
-from tests.helpers import envelope, ndjson
+from helpers import envelope, ndjson
 from webapp import create_app
 from webapp.ingest.model import Event
 from webapp.redact import REDACTED, Redactor, looks_like_card, luhn_ok
@@ -181,3 +181,13 @@ def test_a_field_redacted_in_arguments_and_request_produces_no_finding(redactor)
     paths = [finding.get("path") for finding in result["findings"]]
     assert "/api_key" not in paths
     assert result["findings"] == []
+
+
+def test_a_rejected_record_is_quarantined_without_its_secrets(client, store):
+    bad = envelope("screenshot", {"password": "hunter2", "q": "paid"},
+                   http={"headers": {"Authorization": "Bearer abcdefghijklmnopqrstuv"}})
+    answer = client.post("/api/v1/ingest", data=ndjson(bad)).get_json()
+    assert answer["rejected"] and answer["accepted"] == 0
+    raw = " ".join(row["raw"] for row in store.quarantine())
+    assert '"q": "paid"' in raw or '"q":"paid"' in raw
+    assert "hunter2" not in raw and "abcdefghijklmnopqrstuv" not in raw

@@ -5,7 +5,7 @@ from html.parser import HTMLParser
 import httpx
 import pytest
 
-from tests.helpers import TRACE, envelope, ndjson, order_call
+from helpers import TRACE, envelope, ndjson, order_call
 from webapp import create_app
 
 INGEST_TOKEN = "ingest-7f3a9c2e5b1d4e8f"

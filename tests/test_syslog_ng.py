@@ -14,7 +14,7 @@ import httpx
 import orjson
 import pytest
 
-from tests.helpers import envelope
+from helpers import envelope
 from webapp.store import Store
 
 TEMPLATE = Path(__file__).parent / "fixtures" / "syslog-ng.conf.tmpl"

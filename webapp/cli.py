@@ -1,6 +1,5 @@
 """The `tracediff` command: serve, ingest, tools, check, reanalyze, prune."""
 import sys
-from datetime import datetime, timedelta, timezone
 
 import click
 import orjson
@@ -12,6 +11,7 @@ from .contracts import ContractError, import_contract_files
 from .redact import Redactor
 from .report import format_check
 from .store import Store
+from .worker import cutoff
 
 DB_OPTION = click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None,
                          help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].")
@@ -44,7 +44,7 @@ def serve(host, port, workers, database, demo):
     from .server import serve as run_server
 
     settings = _settings(database, HOST=host, PORT=port, WORKERS=workers)
-    store = Store(settings["DATABASE"])
+    store = Store.from_settings(settings, create=True)
     if demo and store.count_traces() == 0:
         result = pipeline.load_folder(store, ROOT / "sample_traces", _redactor(settings))
         click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
@@ -62,7 +62,7 @@ def ingest(files, database, batch_size):
     from .bulk import ingest_files
 
     settings = _settings(database)
-    store = Store(settings["DATABASE"])
+    store = Store.from_settings(settings, create=True)
     summary = ingest_files(store, files, _redactor(settings), batch_size)
     pipeline.catch_up(store)
     click.echo(summary.describe())
@@ -82,7 +82,7 @@ def tools():
 def tools_import(files, operations, database):
     """Import tool definitions, contracts or OpenAPI documents."""
     mapping = dict(item.split("=", 1) for item in operations) or None
-    store = Store(_settings(database)["DATABASE"])
+    store = Store.from_settings(_settings(database), create=True)
     try:
         names = import_contract_files(store, files, mapping)
     except (ContractError, ValueError) as error:
@@ -95,7 +95,7 @@ def tools_import(files, operations, database):
 @DB_OPTION
 def tools_list(database):
     """List the stored tool contracts."""
-    for tool in Store(_settings(database)["DATABASE"]).list_tools():
+    for tool in Store.from_settings(_settings(database), create=True).list_tools():
         schemas = [k.removesuffix("_schema") for k in tool if k.endswith("_schema")]
         click.echo(f"{tool['name']}\t{','.join(schemas)}\t{len(tool.get('mapping') or [])} mapping(s)")
 
@@ -104,7 +104,7 @@ def tools_list(database):
 @DB_OPTION
 def reanalyze(database):
     """Recompute validation and findings of every call (after a contract change)."""
-    store = Store(_settings(database)["DATABASE"])
+    store = Store.from_settings(_settings(database), create=True)
     store.project_all()
     store.invalidate_tool(None)
     click.echo(f"reanalysed {pipeline.catch_up(store)} call(s)")
@@ -120,9 +120,9 @@ def prune(days, database):
     days = settings["RETENTION_DAYS"] if days is None else days
     if days <= 0:
         raise click.ClickException("give --days N (or set TRACEDIFF_RETENTION_DAYS) with N > 0")
-    cutoff = (datetime.now(timezone.utc) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    deleted = Store(settings["DATABASE"]).prune(cutoff)
-    click.echo(f"deleted {deleted} trace(s) not seen since {cutoff}")
+    since = cutoff(days)
+    deleted = Store.from_settings(settings).prune(since)
+    click.echo(f"deleted {deleted} trace(s) not seen since {since}")
 
 
 @main.command()

@@ -9,7 +9,7 @@ from .store import Store
 
 def init_app(app) -> None:
     """Create the schema once and close each request's connection afterwards."""
-    Store(app.config["DATABASE"]).close()
+    Store.from_settings(app.config, create=True).close()
     app.extensions["tracediff.redactor"] = (
         Redactor(token_set(app.config["REDACT_KEYS"])) if app.config["REDACT"] else None)
     app.extensions["tracediff.limits"] = Limits(
@@ -21,7 +21,7 @@ def init_app(app) -> None:
 def get_store() -> Store:
     """Return this request's store, opening it on first use."""
     if "store" not in g:
-        g.store = Store(current_app.config["DATABASE"], create=False)
+        g.store = Store.from_settings(current_app.config)
     return g.store
 
 

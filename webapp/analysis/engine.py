@@ -6,6 +6,7 @@ from .alignment import Aligner
 from .kinds import end, finding, sort_findings, worst
 from .mapping import pair_arguments, mapping_findings
 from .pairing import Pairing
+from .pointers import is_pointer
 from .response import echo_pairs, error_body, error_schema_for, status_findings
 from .validation import validate
 
@@ -52,7 +53,8 @@ def _comparisons(docs, contract, status, validation) -> list[dict]:
         pairing = Pairing(args, request)
     echo = None
     if request is not None and response is not None and (status is None or status < 400):
-        declared = [(m["request"], m["response"]) for m in mapping if "request" in m and "response" in m]
+        declared = [(m["request"], m["response"]) for m in mapping
+                    if isinstance(m, dict) and is_pointer(m.get("request")) and is_pointer(m.get("response"))]
         echo = echo_pairs(request, response, declared)
         out += echo.findings
     if response is not None:
@@ -111,6 +113,8 @@ def _invalid_json(stage, payload, error) -> dict:
 def _status(snap):
     http = (snap or {}).get("http") or {}
     code = http.get("status_code")
+    if isinstance(code, str) and code.strip().isdigit():
+        code = int(code)
     return code if isinstance(code, int) and not isinstance(code, bool) else None
 
 

@@ -4,7 +4,7 @@ from .classify import classify
 from .kinds import end, finding
 from .matching import Leftovers, remaining
 from .pairing import Pairing
-from .pointers import child, last, parent, resolve
+from .pointers import child, is_pointer, last, parent, resolve
 from .schemas import declares, requires
 from .values import is_container, key_style, norm_key, show
 
@@ -21,7 +21,7 @@ def pair_arguments(arguments, request, mapping) -> Pairing:
     """Pair every argument with its counterpart in the request."""
     pairing = Pairing(arguments, request)
     pairing.declare((m["arguments"], m["request"]) for m in mapping or ()
-                    if "arguments" in m and "request" in m)
+                    if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_pointer(m.get("request")))
     wrapper = _wrapper(arguments, request)
     if wrapper is None:
         pairing.walk("", arguments, "", request, "same")

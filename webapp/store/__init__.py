@@ -22,6 +22,7 @@ from .sql import (CALL_FACTS, CLAIM_PENDING, CURRENT_VERSION, DELETE_TRACE, INDE
 SNAPSHOTS = ("arguments", "request", "response")
 SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
 CLAIM_SECONDS = 30
+_SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL", "EXTRA": "EXTRA", "OFF": "OFF"}
 
 
 class StoreUnavailable(Exception):
@@ -49,15 +50,20 @@ def utc_now() -> str:
 class Store:
     """A tracediff database in one SQLite file."""
 
-    def __init__(self, path, *, busy_timeout_ms: int = 10_000, create: bool = True):
+    def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True):
         conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000,
                                isolation_level=None, check_same_thread=False)
-        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("PRAGMA foreign_keys = ON")
         self.db = sqlite_utils.Database(conn)
-        if create:
-            self.create_schema()
+        with self.unavailable_as_error():
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            conn.execute(f"PRAGMA synchronous = {_SYNCHRONOUS[synchronous.upper()]}")
+            if create:
+                self.create_schema()
+
+    @classmethod
+    def from_settings(cls, settings: dict, create: bool = False) -> "Store":
+        """Open the store that a settings dict (see webapp.config) names."""
+        return cls(settings["DATABASE"], synchronous=settings["SYNCHRONOUS"], create=create)
 
     def create_schema(self) -> None:
         """Create every table and index that is missing (idempotent)."""
