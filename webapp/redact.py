@@ -10,6 +10,8 @@ import json
 import re
 from typing import Any, Iterable
 
+import orjson
+
 REDACTED = "[REDACTED]"
 
 DEFAULT_KEYS = (
@@ -51,6 +53,12 @@ _SECRET_PATTERNS = tuple((literals, re.compile(pattern, re.DOTALL)) for literals
      r"-----BEGIN [A-Z ]*PRIVATE KEY-----(?:.*?-----END [A-Z ]*PRIVATE KEY-----|.*)"),
 ))
 _CARD = re.compile(r"\d(?:[ -]?\d){12,18}")
+# Cheap scans of a payload's JSON text that prove it needs no per-string check (Python's re
+# is slow on case-insensitive alternations, so the auth words are searched in lower case).
+_LITERALS = re.compile("|".join(re.escape(lit) for lits, _ in _SECRET_PATTERNS for lit in lits) + "|=")
+_DIGIT_RUN = re.compile(r"[0-9][0-9 -]{11,}[0-9]")
+_AUTH_WORDS = ("bearer", "basic", "token", "digest")
+_PLAIN_KEY = re.compile(r'"([^"\\]*)":')
 # A whole header-like value: `Bearer abc`, `Basic dXNlcjpwYXNz`, `Token abc`.
 _AUTH_VALUE = re.compile(r"\s*(?i:bearer|basic|token|digest)\s+\S+\s*")
 # `name=value` in a URL query, a form body or a log line.
@@ -130,12 +138,28 @@ class Redactor:
         """Return a redacted copy of any JSON value; the input is left as it was."""
         if not isinstance(value, (dict, list)):
             return self._scalar(value)
+        if self._clean(value):
+            return value
         root = [value]
         stack: list[tuple[Any, Any]] = [(root, 0)]
         while stack:  # iterative, so no nesting depth can exhaust the Python stack
             parent, slot = stack.pop()
             parent[slot] = self._copy_level(parent[slot], stack)
         return root[0]
+
+    def _clean(self, value) -> bool:
+        # Most payloads hold no secret: a few C-speed scans of their JSON text prove it
+        # several times faster than visiting every string, and then nothing is copied.
+        try:
+            text = orjson.dumps(value).decode()
+        except TypeError:
+            return False
+        if "\\" in text or _LITERALS.search(text) or _DIGIT_RUN.search(text):
+            return False
+        lowered = text.lower()
+        if any(word in lowered for word in _AUTH_WORDS):
+            return False
+        return not any(self.is_secret_key(key) for key in set(_PLAIN_KEY.findall(text)))
 
     def text(self, raw: str) -> str:
         """Return raw record text (maybe cut or broken JSON) with secrets redacted."""
