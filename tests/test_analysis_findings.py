@@ -367,3 +367,13 @@ def test_integers_beyond_64_bits_are_compared_like_any_other():
 def test_a_malformed_mapping_entry_is_ignored_rather_than_fatal():
     contract = {"mapping": [{"arguments": 5, "request": "/amount"}, "junk"]}
     assert only(call({"totalCents": 1999}, {"amount": 1999}, contract=contract), "renamed")["severity"] == "info"
+
+
+def test_an_item_whose_id_itself_changed_is_still_paired_with_its_counterpart():
+    arguments = {"items": [{"sku": "a-1", "qty": 1}, {"sku": "b-2", "qty": 2}]}
+    request = {"items": [{"sku": "a-1", "qty": 1}, {"sku": "B-2", "qty": 2}]}
+    snap = lambda p: {"payload": p, "logged_as_string": False, "http": None}
+    result = analyze_call({"arguments": snap(arguments), "request": snap(request), "response": None}, None)
+    [found] = [f for f in result["findings"] if f["severity"] != "info"]
+    assert found["kind"] == "enum_changed"
+    assert found["left"]["path"] == "/items/1/sku" and found["right"]["path"] == "/items/1/sku"

@@ -135,8 +135,17 @@ def _pair_by_id(lv, rv):
         if left_ids is None or right_ids is None:
             continue
         index = {v: j for j, v in enumerate(right_ids)}
-        return [(i, index[v]) for i, v in enumerate(left_ids) if v in index]
+        pairs = [(i, index[v]) for i, v in enumerate(left_ids) if v in index]
+        return pairs + _pair_leftovers(pairs, len(lv), len(rv))
     return None
+
+
+def _pair_leftovers(pairs, left_len: int, right_len: int) -> list[tuple[int, int]]:
+    """Pair items whose id itself changed, in order, when as many are left on each side."""
+    paired_left, paired_right = {i for i, _ in pairs}, {j for _, j in pairs}
+    left = [i for i in range(left_len) if i not in paired_left]
+    right = [j for j in range(right_len) if j not in paired_right]
+    return list(zip(left, right)) if len(left) == len(right) else []
 
 
 def _ids(items, key):
