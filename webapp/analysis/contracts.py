@@ -39,12 +39,12 @@ def _schema_problems(key: str, schema) -> list[str]:
         return [f"{key}: /$schema: unknown dialect {uri!r}"]
     problems = []
     for error in cls(cls.META_SCHEMA).iter_errors(schema):
-        problems.append(f"{key}: {from_tokens(error.absolute_path) or '/'}: {error.message}")
+        problems.append(f"{key}: {from_tokens(error.absolute_path) or '(root)'}: {error.message}")
     if not problems:
         try:
             cls.check_schema(schema)
         except SchemaError as exc:
-            problems.append(f"{key}: {from_tokens(exc.absolute_path) or '/'}: {exc.message}")
+            problems.append(f"{key}: {from_tokens(exc.absolute_path) or '(root)'}: {exc.message}")
     return sorted(problems)
 
 

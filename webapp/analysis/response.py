@@ -57,7 +57,7 @@ def status_findings(body, status, contract) -> list[dict]:
         return [finding("status_mismatch", "error", None, where, None, status,
                         f"HTTP {status} with a success body")]
     return [finding("error_shape", "error", None, end("response", prefix + e["path"]), None,
-                    resolve(inner, e["path"], None), f"error body at {prefix + e['path'] or '/'}: {e['message']}")
+                    resolve(inner, e["path"], None), f"error body at {prefix + e['path'] or '(root)'}: {e['message']}")
             for e in errors]
 
 
