@@ -75,11 +75,11 @@ def load(url: str, prefix: str, per_post: int, seconds: float) -> dict:
             "posts_per_s": round(sum(r[1] for r in results) / elapsed, 1)}
 
 
-def sqlite_baseline(folder: Path, seconds: float) -> dict:
-    """Insert the same events with executemany, WAL, synchronous=NORMAL, a commit per ~100 rows."""
-    conn = sqlite3.connect(folder / "raw.db", isolation_level=None)
+def sqlite_baseline(folder: Path, seconds: float, synchronous: str = "NORMAL") -> dict:
+    """Insert the same events with executemany, WAL, the given synchronous mode, a commit per ~100 rows."""
+    conn = sqlite3.connect(folder / f"raw-{synchronous}.db", isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute(f"PRAGMA synchronous = {synchronous}")
     conn.execute(BASELINE_DDL)
     number, rows_done, spent = 0, 0, 0.0
     while spent < seconds:
@@ -152,6 +152,24 @@ def trickle(url: str, db_path: Path, calls: int) -> dict:
     return {"calls": calls, "median_s": round(statistics.median(lags), 3), "max_s": round(max(lags), 3)}
 
 
+def serve_and_load(folder: Path, figures: dict, synchronous: str, seconds: float, quick: bool, step) -> None:
+    """Load `tracediff serve` with batches and single events; time the analysis after the load."""
+    db_path = folder / f"tracediff-{synchronous}.db"
+    suffix = "" if synchronous == "FULL" else f"_{synchronous.lower()}"
+    with tracediff_server(db_path, env={"TRACEDIFF_SYNCHRONOUS": synchronous}) as server:
+        server.wait_ready("/api/v1/health")
+        step(f"tracediff serve is up (synchronous={synchronous})")
+        httpx.put(server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30).raise_for_status()
+        figures[f"tracediff_batches{suffix}"] = load(server.url + "/api/v1/ingest", "b", 100, seconds)
+        step("batches posted")
+        figures[f"analysis_drain{suffix}"] = drain(db_path, 10 if quick else 120)
+        if synchronous != "FULL":
+            return
+        figures["analysis_trickle"] = trickle(server.url, db_path, 3 if quick else 20)
+        step("analysis drained and trickle timed")
+        figures["tracediff_single"] = load(server.url + "/api/v1/ingest", "s", 1, seconds / 2)
+
+
 def run(args) -> dict:
     """Measure every ingest figure and return them."""
     seconds, quick = args.seconds, args.quick
@@ -159,20 +177,11 @@ def run(args) -> dict:
     step = lambda name: print(f"[{time.monotonic() - began:5.1f} s] {name}", flush=True)  # noqa: E731
     with tempfile.TemporaryDirectory(prefix="tracediff-bench-") as tmp:
         folder = Path(tmp)
-        step("raw SQLite baseline")
-        figures = {"sqlite_executemany": sqlite_baseline(folder, 0.3 if quick else 5)}
-        db_path = folder / "tracediff.db"
-        with tracediff_server(db_path) as server:
-            server.wait_ready("/api/v1/health")
-            step("tracediff serve is up")
-            httpx.put(server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30).raise_for_status()
-            figures["tracediff_batches"] = load(server.url + "/api/v1/ingest", "b", 100, seconds)
-            step("batches posted")
-            figures["analysis_drain"] = drain(db_path, 10 if quick else 120)
-            figures["analysis_trickle"] = trickle(server.url, db_path, 3 if quick else 20)
-            step("analysis drained and trickle timed")
-            figures["tracediff_single"] = load(server.url + "/api/v1/ingest", "s", 1, seconds / 2)
-            drain(db_path, 10 if quick else 120)
+        step("raw SQLite baselines")
+        figures = {"sqlite_executemany": sqlite_baseline(folder, 0.3 if quick else 5),
+                   "sqlite_executemany_full": sqlite_baseline(folder, 0.3 if quick else 5, "FULL")}
+        serve_and_load(folder, figures, "FULL", seconds, quick, step)  # the default setting
+        serve_and_load(folder, figures, "NORMAL", seconds, quick, step)  # like for like with the baseline
         step("tracediff serve stopped")
         with bare_server(folder / "bare.log") as bare:
             bare.wait_ready("/health")
@@ -187,8 +196,11 @@ def report(figures: dict) -> None:
     """Print the figures and the ratios against the baselines."""
     for name, value in figures.items():
         print(f"{name}: {value}")
-    batches, raw = figures["tracediff_batches"]["events_per_s"], figures["sqlite_executemany"]["events_per_s"]
-    print(ratio_line("ingest batches / raw SQLite executemany", batches, raw, ">= 0.60"))
+    normal, raw = figures["tracediff_batches_normal"]["events_per_s"], figures["sqlite_executemany"]["events_per_s"]
+    print(ratio_line("ingest batches / raw SQLite executemany, both synchronous=NORMAL", normal, raw, ">= 0.60"))
+    batches, full = figures["tracediff_batches"]["events_per_s"], figures["sqlite_executemany_full"]["events_per_s"]
+    print(ratio_line("ingest batches / raw SQLite executemany, both synchronous=FULL (the default)",
+                     batches, full, ">= 0.60"))
     print(ratio_line("single-event POSTs / bare Flask", figures["tracediff_single"]["posts_per_s"],
                      figures["bare_single"]["posts_per_s"], "none; for context"))
     print(ratio_line("ingest batches / bare Flask batches", batches,

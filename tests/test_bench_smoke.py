@@ -45,6 +45,7 @@ def test_each_benchmark_writes_its_figures_as_json_for_the_plots(quick_runs, nam
 
 @pytest.mark.slow
 def test_the_plots_are_drawn_from_the_quick_figures(quick_runs):
+    pytest.importorskip("matplotlib", reason="matplotlib comes with the bench extra: pip install -e '.[bench]'")
     assert all(quick_runs[name][1] == 0 for name in SCRIPTS)
     subprocess.run([sys.executable, str(BENCH / "plot.py"), "--quick"], cwd=ROOT, check=True, timeout=60)
     for name in ("perf-payload-quick.png", "perf-traces-quick.png"):

@@ -8,6 +8,7 @@ import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
 from webapp import pipeline
+from webapp.store import stats
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
 
@@ -208,3 +209,45 @@ def test_compare_marks_the_differences_stage_by_stage(client, samples):
     row = re.search(r'<tr class="arow marked sev-warning">\s*<td class="ptr">/limit</td>(.*?)</tr>', request_stage, re.S)
     assert row and "type changed" in row.group(1)
     assert client.get("/compare?a=nope&b=nope").status_code == 404
+
+
+# -- a big store: counts out of band and capped, searches bounded ---------------------------
+
+@pytest.fixture
+def big(store):
+    from test_store_listing import bulk_traces
+    bulk_traces(store, stats.COUNT_CAP + 1, word="everywhere")
+    return store
+
+
+def test_on_a_big_store_the_list_comes_first_and_the_counts_load_after_it(client, big):
+    html = client.get("/").get_data(as_text=True)
+    assert len(listed_ids(html)) == 50 and "<b>10,000+</b>" not in html
+    placeholder = re.search(r'<div id="facets"[^>]*hx-get="([^"]+)" hx-trigger="load"', html)
+    assert placeholder and "part=counts" in placeholder.group(1)
+    assert f'<a href="{placeholder.group(1)}">' in html  # without JavaScript: a plain link
+    fragment = client.get(placeholder.group(1).replace("&amp;", "&"), headers={"HX-Request": "true"})
+    text = fragment.get_data(as_text=True)
+    assert text.lstrip().startswith('<div id="facets">') and "<html" not in text
+    assert re.search(r"bulkTool <b>10,000\+</b>", text) and re.search(r"clean <b>10,000\+</b>", text)
+
+
+def test_without_javascript_the_counts_link_shows_the_whole_page_with_counts(client, big):
+    html = client.get("/?part=counts").get_data(as_text=True)
+    assert "<html" in html and len(listed_ids(html)) == 50
+    assert re.search(r"bulkTool <b>10,000\+</b>", html) and re.search(r"request <b>10,000\+</b>", html)
+
+
+def test_the_json_twin_says_where_the_counts_are_and_where_they_stop(client, big):
+    data = client.get("/index.json").get_json()
+    assert data["counts"] is None and "part=counts" in data["counts_url"] and len(data["traces"]) == 50
+    counted = client.get(data["counts_url"]).get_json()
+    assert counted["count_cap"] == 10_000 and counted["counts"]["tool"] == {"bulkTool": 10_001}
+    assert counted["counts"]["missing"]["arguments"] == 0
+
+
+def test_a_search_for_a_very_common_word_says_it_shows_the_newest_matches(client, big):
+    html = client.get("/?q=everywhere").get_data(as_text=True)
+    assert "newest 5,000 matches" in html and len(listed_ids(html)) == 50
+    assert "newest 5,000" not in client.get("/?q=bulkTool").get_data(as_text=True)
+    assert client.get("/index.json?q=everywhere").get_json()["search_capped"] is True

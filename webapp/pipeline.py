@@ -20,32 +20,34 @@ def store_batch(store: Store, batch: Batch, redactor: Redactor | None) -> Ingest
     return store.add_events(events, rejected)
 
 
-def analyze_one(store: Store, trace_id: str, call_id: str, contracts: dict | None = None) -> bool:
-    """Analyse one call with its tool's contract and store the result."""
+def analysis_of(store: Store, trace_id: str, call_id: str, contracts: dict):
+    """Analyse one call with its tool's contract (cached in `contracts`); return a result row."""
     inputs = store.call_inputs(trace_id, call_id)
     if inputs is None:
-        return False
+        return None
     contract = _contract(store, inputs["tool"], contracts)
-    result = analyze_call(inputs["snapshots"], contract)
-    return store.save_analysis(trace_id, call_id, inputs["version"], result)
+    return trace_id, call_id, inputs["version"], analyze_call(inputs["snapshots"], contract)
 
 
-def _contract(store: Store, tool: str | None, cache: dict | None):
+def _contract(store: Store, tool: str | None, cache: dict):
     if not tool:
         return None
-    if cache is None:
-        return store.get_tool(tool)
     if tool not in cache:
         cache[tool] = store.get_tool(tool)
     return cache[tool]
 
 
-def analyze_pending(store: Store, limit: int = 200) -> int:
-    """Analyse calls whose analysis is out of date; return how many were analysed."""
-    claimed = store.claim_pending(limit)
+def analyze_calls(store: Store, calls) -> int:
+    """Analyse calls ({trace_id, call_id}) and save the results in one transaction."""
     contracts: dict = {}
-    for call in claimed:
-        analyze_one(store, call["trace_id"], call["call_id"], contracts)
+    results = [analysis_of(store, c["trace_id"], c["call_id"], contracts) for c in calls]
+    return store.save_analyses([r for r in results if r is not None])
+
+
+def analyze_pending(store: Store, limit: int = 200) -> int:
+    """Analyse calls whose analysis is out of date; return how many were claimed."""
+    claimed = store.claim_pending(limit)
+    analyze_calls(store, claimed)
     return len(claimed)
 
 
@@ -65,8 +67,7 @@ def catch_up(store: Store) -> int:
 
 def fresh_trace(store: Store, trace_id: str) -> dict | None:
     """Return a trace after analysing any call of it that is out of date."""
-    for call in store.pending_calls(trace_id):
-        analyze_one(store, call["trace_id"], call["call_id"])
+    analyze_calls(store, store.pending_calls(trace_id))
     return store.get_trace(trace_id)
 
 

@@ -50,34 +50,73 @@ def _list_context() -> dict:
         cursor = decode_cursor(request.args.get("cursor"))
     except ValueError:
         cursor = None
-    traces, next_cursor = get_store().find_traces(query, cursor)
+    store = get_store()
+    traces, next_cursor = store.find_traces(query, cursor)
     next_url = (url_for("views.index", **query.as_args(), cursor=encode_cursor(next_cursor))
                 if next_cursor else None)
     return {"traces": traces, "query": query, "next_url": next_url, "cursor": cursor,
-            "next_cursor": encode_cursor(next_cursor), "refresh": request.args.get("refresh") == "on"}
+            "next_cursor": encode_cursor(next_cursor), "refresh": request.args.get("refresh") == "on",
+            "search_capped": stats.search_capped(store, query.q), "search_cap": stats.SEARCH_CAP}
+
+
+def _facet_counts(query: TraceQuery, wanted: bool) -> dict | None:
+    """Return the capped counts per filter value when asked for or cheap; None means "ask with part=counts"."""
+    store = get_store()
+    cheap = stats.counts_are_cheap(store)  # a small store counts everything while the page waits
+    if not (wanted or cheap):
+        return None
+    return stats.filter_counts(store, query, None if cheap else stats.COUNT_BUDGET_S)
+
+
+def _counts_context(query: TraceQuery, wanted: bool) -> dict:
+    """Return the facet counts and the hourly strip, or only where to fetch them."""
+    counts = _facet_counts(query, wanted)
+    context = {"count_cap": stats.COUNT_CAP, "counts": counts, "strip_rows": None,
+               "counts_url": url_for("views.index", **query.as_args(), part="counts")}
+    if counts is not None:
+        strip = stats.hourly_strip(get_store(), tool=query.tool, until=query.until)
+        context.update(strip_rows=charts.strip_rows(strip), strip_width=charts.strip_width(strip),
+                       strip_hours=strip["hours"],
+                       counts_incomplete=any(c is None for values in counts.values() for c in values.values()))
+    return context
 
 
 @bp.get("/")
 def index():
-    """List traces newest first, filtered by the query string, with counts and the hourly strip."""
+    """List traces newest first, filtered by the query string, with counts and the hourly strip.
+
+    On a big store the counts and the strip arrive out of band (`part=counts`, fetched by htmx on
+    load, or followed as a plain link without JavaScript), so the rows never wait for them.
+    """
+    part = request.args.get("part") == "counts"
+    if part and request.headers.get("HX-Request"):
+        query = TraceQuery.from_args(request.args)
+        return page_or_fragment("index.html", "partials/facets.html", query=query, **_counts_context(query, True))
     context = _list_context()
     if context["cursor"] and request.headers.get("HX-Request"):
         # "Load more" appends rows after the last one; everything else replaces the list region.
         return page_or_fragment("index.html", "partials/trace_rows.html", **context)
     store = get_store()
-    strip = stats.hourly_strip(store, tool=context["query"].tool, until=context["query"].until)
     return page_or_fragment(
-        "index.html", "partials/list.html", **context, counts=stats.filter_counts(store, context["query"]),
-        strip_rows=charts.strip_rows(strip), strip_width=charts.strip_width(strip), strip_hours=strip["hours"],
+        "index.html", "partials/list.html", **context, **_counts_context(context["query"], part),
+        tool_names=stats.tool_names(store), kind_names=stats.kind_names(store),
         severities=SEVERITIES, status_classes=STATUS_CLASSES, snapshot_names=SNAPSHOTS)
 
 
 @bp.get("/index.json")
 def index_json():
-    """Return the list page's data: traces, next cursor and counts per filter value."""
+    """Return the list page's data: traces, next cursor and counts per filter value.
+
+    Counts stop at count_cap + 1; on a big store they come only with `part=counts`, and
+    `counts_url` says where (the same rule as the page).
+    """
     context = _list_context()
-    return jsonify(traces=context["traces"], next_cursor=context["next_cursor"],
-                   counts=stats.filter_counts(get_store(), context["query"]))
+    counts = _facet_counts(context["query"], request.args.get("part") == "counts")
+    counts_url = (url_for("views.index_json", **context["query"].as_args(), part="counts")
+                  if counts is None else None)
+    return jsonify(traces=context["traces"], next_cursor=context["next_cursor"], counts=counts,
+                   count_cap=stats.COUNT_CAP, counts_url=counts_url,
+                   search_capped=context["search_capped"], search_cap=stats.SEARCH_CAP)
 
 
 def _trace_or_404(trace_id: str) -> dict:

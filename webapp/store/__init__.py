@@ -200,17 +200,25 @@ class Store:
 
     def save_analysis(self, trace_id, call_id, version, analysis: dict) -> bool:
         """Store an analysis unless the call changed meanwhile; say whether it was stored."""
-        summary = analysis.get("summary") or {}
-        kinds = sorted({f["kind"] for f in analysis.get("findings", [])})
+        return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
+
+    def save_analyses(self, results) -> int:
+        """Store (trace_id, call_id, version, analysis) results in one transaction.
+
+        A result whose call changed since it was read is dropped (the call stays pending);
+        return how many were stored.
+        """
+        stored, traces = 0, set()
+        if not results:
+            return 0
         with self.write() as conn:
-            cursor = conn.execute(SAVE_ANALYSIS, {
-                "analysis": dumps(analysis), "version": version, "worst": analysis.get("worst"),
-                "errors": summary.get("error", 0), "warnings": summary.get("warning", 0),
-                "infos": summary.get("info", 0), "kinds": ",".join(kinds),
-                "trace_id": trace_id, "call_id": call_id})
-            if cursor.rowcount:
+            for trace_id, call_id, version, analysis in results:
+                if conn.execute(SAVE_ANALYSIS, _analysis_row(trace_id, call_id, version, analysis)).rowcount:
+                    stored += 1
+                    traces.add(trace_id)
+            for trace_id in traces:
                 self._refresh_trace(conn, trace_id)
-        return bool(cursor.rowcount)
+        return stored
 
     def invalidate_tool(self, tool: str | None = None) -> int:
         """Mark the calls of a tool (or of every tool) for re-analysis."""
@@ -345,6 +353,15 @@ def _event_row(event, received: str) -> tuple:
             event.source, dumps(event.payload), int(bool(event.logged_as_string)),
             None if event.http is None else dumps(event.http),
             None if not event.meta else dumps(event.meta), event.ts or received, received)
+
+
+def _analysis_row(trace_id, call_id, version, analysis: dict) -> dict:
+    summary = analysis.get("summary") or {}
+    kinds = sorted({f["kind"] for f in analysis.get("findings", [])})
+    return {"analysis": dumps(analysis), "version": version, "worst": analysis.get("worst"),
+            "errors": summary.get("error", 0), "warnings": summary.get("warning", 0),
+            "infos": summary.get("info", 0), "kinds": ",".join(kinds),
+            "trace_id": trace_id, "call_id": call_id}
 
 
 def _snapshot_dict(row: dict) -> dict:

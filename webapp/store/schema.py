@@ -100,4 +100,22 @@ CREATE TABLE IF NOT EXISTS quarantine (
     message TEXT NOT NULL,
     raw TEXT
 );
+
+-- The trace list's filters and counts, newest first, at a million traces (webapp/store/listing.py).
+-- The hourly strip reads calls by time from this index alone.
+CREATE INDEX IF NOT EXISTS calls_by_time ON calls (last_ts, tool, worst);
+-- Partial indexes for the values an incident filters by, which are usually rare, so a filter or a
+-- count never walks every trace to find a few; their WHERE must match listing.py's conditions.
+CREATE INDEX IF NOT EXISTS traces_worst_error ON traces (last_ts, trace_id) WHERE worst = 'error';
+CREATE INDEX IF NOT EXISTS traces_worst_warning ON traces (last_ts, trace_id) WHERE worst = 'warning';
+CREATE INDEX IF NOT EXISTS traces_worst_info ON traces (last_ts, trace_id) WHERE worst = 'info';
+CREATE INDEX IF NOT EXISTS traces_status_3xx ON traces (last_ts, trace_id)
+    WHERE (',' || status_codes || ',') LIKE '%,3__,%';
+CREATE INDEX IF NOT EXISTS traces_status_4xx ON traces (last_ts, trace_id)
+    WHERE (',' || status_codes || ',') LIKE '%,4__,%';
+CREATE INDEX IF NOT EXISTS traces_status_5xx ON traces (last_ts, trace_id)
+    WHERE (',' || status_codes || ',') LIKE '%,5__,%';
+CREATE INDEX IF NOT EXISTS traces_missing_arguments ON traces (last_ts, trace_id) WHERE has_arguments = 0;
+CREATE INDEX IF NOT EXISTS traces_missing_request ON traces (last_ts, trace_id) WHERE has_request = 0;
+CREATE INDEX IF NOT EXISTS traces_missing_response ON traces (last_ts, trace_id) WHERE has_response = 0;
 """

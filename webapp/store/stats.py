@@ -1,47 +1,86 @@
 """Counts for the trace list: traces per filter value, and calls per tool and hour."""
+import contextlib
+import sqlite3
+import time
 from dataclasses import replace
 
 from .filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery
-from .listing import trace_filter_sql
+from .listing import SEARCH_CAP, SEARCH_CAPPED, count_sql, distinct_sql, fts_phrase
 
 STRIP_HOURS = 168
+# Each count stops at COUNT_CAP + 1 rows ("10,000+"), so counting costs the same at any size.
+COUNT_CAP = 10_000
+# Cheapest first: under a tight filter, counting per tool can use up the time budget.
+FACETS = ("severity", "kind", "status", "missing", "tool")
+# A rare value combined with other filters can still walk many rows: a count that takes longer
+# than COUNT_TIMEOUT_S, or that starts after COUNT_BUDGET_S for the whole page, is left uncounted
+# (None, shown as "?") instead of making the page wait.
+COUNT_BUDGET_S = 0.5
+COUNT_TIMEOUT_S = 0.05
 
 
-def _matching(query: TraceQuery) -> tuple[str, list]:
-    """Return a SELECT of the trace ids matching the query, and its params."""
-    source, _, conditions, params = trace_filter_sql(query)
-    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-    return f"SELECT t.trace_id FROM {source} {where}", params
+def tool_names(store) -> list[str]:
+    """Return every tool name that has traces, in name order."""
+    return [row[0] for row in store.db.execute(distinct_sql("trace_tools", "tool"))]
 
 
-def _grouped(db, select: str, query: TraceQuery) -> dict[str, int]:
-    matching, params = _matching(query)
-    rows = db.execute(select.format(matching=matching), params).fetchall()
-    return {str(value): count for value, count in rows if value is not None}
+def kind_names(store) -> list[str]:
+    """Return every finding kind that some trace has, in name order."""
+    return [row[0] for row in store.db.execute(distinct_sql("trace_kinds", "kind"))]
 
 
-def filter_counts(store, query: TraceQuery) -> dict[str, dict[str, int]]:
-    """Count matching traces per value of each filter, the other filters applied."""
-    db = store.db
-    counts = {
-        "tool": _grouped(db, "SELECT tool, count(*) FROM trace_tools WHERE trace_id IN ({matching}) "
-                         "GROUP BY tool ORDER BY tool", replace(query, tool="")),
-        "kind": _grouped(db, "SELECT kind, count(*) FROM trace_kinds WHERE trace_id IN ({matching}) "
-                         "GROUP BY kind ORDER BY kind", replace(query, kind="")),
-    }
-    worst = _grouped(db, "SELECT coalesce(worst, 'pending'), count(*) FROM traces "
-                     "WHERE trace_id IN ({matching}) GROUP BY 1", replace(query, severity=""))
-    counts["severity"] = {s: worst.get(s, 0) for s in SEVERITIES if s != "clean"}
-    counts["severity"]["clean"] = worst.get("clean", 0) + worst.get("info", 0)
-    status = _grouped(db, "SELECT substr(status_code, 1, 1) || 'xx', count(DISTINCT trace_id) FROM calls "
-                      "WHERE trace_id IN ({matching}) AND status_code IS NOT NULL GROUP BY 1",
-                      replace(query, status=""))
-    counts["status"] = {s: status.get(s, 0) for s in STATUS_CLASSES}
-    matching, params = _matching(replace(query, missing=""))
-    missing = db.execute("SELECT " + ", ".join(f"sum(has_{name} = 0)" for name in SNAPSHOTS)
-                         + f" FROM traces WHERE trace_id IN ({matching})", params).fetchone()
-    counts["missing"] = {name: count or 0 for name, count in zip(SNAPSHOTS, missing)}
+def counts_are_cheap(store) -> bool:
+    """Say whether the store is small enough to count every facet while the page waits."""
+    sql = "SELECT count(*) FROM (SELECT 1 FROM traces LIMIT ?)"
+    return store.db.execute(sql, (COUNT_CAP + 1,)).fetchone()[0] <= COUNT_CAP
+
+
+def search_capped(store, q: str) -> bool:
+    """Say whether a search text matches more snapshots than a search reads (SEARCH_CAP)."""
+    if not q:
+        return False
+    return bool(store.db.execute(SEARCH_CAPPED, (fts_phrase(q),)).fetchone()[0])
+
+
+def capped_count(store, query: TraceQuery, deadline: float | None = None) -> int | None:
+    """Count the traces matching a query, stopping at COUNT_CAP + 1; None when past the deadline."""
+    if deadline is not None and time.monotonic() > deadline:
+        return None
+    sql, params = count_sql(query, COUNT_CAP)
+    if deadline is not None:
+        deadline = min(deadline, time.monotonic() + COUNT_TIMEOUT_S)
+    with _interrupted_at(store.db.conn, deadline):
+        try:
+            return store.db.execute(sql, params).fetchone()[0]
+        except sqlite3.OperationalError as error:
+            if deadline is None or "interrupt" not in str(error):
+                raise
+            return None
+
+
+def filter_counts(store, query: TraceQuery, budget_s: float | None = COUNT_BUDGET_S) -> dict[str, dict[str, int | None]]:
+    """Count matching traces per value of each filter, the other filters applied, capped at COUNT_CAP + 1.
+
+    budget_s=None counts everything however long it takes (for a store where counts_are_cheap).
+    """
+    deadline = None if budget_s is None else time.monotonic() + budget_s
+    values = {"tool": tool_names(store), "kind": kind_names(store), "severity": SEVERITIES,
+              "status": STATUS_CLASSES, "missing": SNAPSHOTS}
+    counts = {facet: {value: capped_count(store, replace(query, **{facet: value}), deadline)
+                      for value in values[facet]} for facet in FACETS}
+    for facet in ("tool", "kind"):  # open-ended lists: only the values found (or not counted)
+        counts[facet] = {value: count for value, count in counts[facet].items() if count != 0}
     return counts
+
+
+@contextlib.contextmanager
+def _interrupted_at(conn, deadline: float | None):
+    if deadline is not None:
+        conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+    try:
+        yield
+    finally:
+        conn.set_progress_handler(None, 0)
 
 
 def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "") -> dict:
@@ -57,6 +96,7 @@ def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "
         "SELECT strftime('%Y-%m-%dT%H', ? || ':00:00', '-' || n || ' hours') FROM h ORDER BY n DESC",
         (hours, end))]
     since = hour_list[0] + ":00:00"
+    # calls_by_time holds every column read here, so the strip never touches the table.
     sql = ("SELECT coalesce(tool, '(no tool)'), substr(last_ts, 1, 13) AS hour, count(*), "
            "sum(worst IN ('error', 'warning')) FROM calls WHERE last_ts >= ? AND last_ts <= ?")
     params = [since, until]
