@@ -122,3 +122,37 @@ def test_schema_creation_is_idempotent(db_path):
     again = Store(db_path)
     assert again.count_traces() == 0
     assert again.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def direct_hours(store) -> set:
+    return set(store.db.execute(
+        "SELECT substr(last_ts, 1, 13), coalesce(tool, '(no tool)'), count(*), "
+        "coalesce(sum(worst IN ('error', 'warning')), 0) FROM calls GROUP BY 1, 2").fetchall())
+
+
+def test_the_hourly_rollup_matches_the_calls_through_ingest_analysis_moves_and_prune(store):
+    from webapp.pipeline import analyze_all
+
+    add(store, *order_call(limit_sent="5"))
+    add(store, *order_call(trace_id="c" * 32))
+    add(store, envelope(trace_id="d" * 32, ts="2020-01-01T00:00:00Z"))
+    analyze_all(store)
+    rollup = set(store.db.execute("SELECT hour, tool, calls, findings FROM call_hours").fetchall())
+    assert rollup == direct_hours(store)
+    assert ("2026-11-20T09", "findOrders", 2, 1) in rollup
+    add(store, envelope("response", {"orders": []}, trace_id="c" * 32, ts="2026-11-21T10:00:00Z"))
+    store.prune("2021-01-01T00:00:00Z")
+    rollup = set(store.db.execute("SELECT hour, tool, calls, findings FROM call_hours").fetchall())
+    assert rollup == direct_hours(store)
+    assert ("2026-11-21T10", "findOrders", 1, 0) in rollup and len(rollup) == 2
+
+
+def test_an_existing_database_gets_its_rollup_filled_when_opened(db_path):
+    first = Store(db_path)
+    first.add_events(parse_body(ndjson(*order_call())).events)
+    first.project_all()
+    first.db.execute("DELETE FROM call_hours")
+    first.close()
+    reopened = Store(db_path)
+    assert set(reopened.db.execute("SELECT hour, tool, calls FROM call_hours").fetchall()) == {
+        ("2026-11-20T09", "findOrders", 1)}

@@ -14,6 +14,7 @@ import orjson
 import sqlite_utils
 
 from .filters import TraceQuery
+from .hours import backfill_hours, hour_keys, refresh_hours
 from .listing import trace_list_sql
 from .schema import SCHEMA
 from .sql import (CALL_FACTS, CLAIM_PENDING, CURRENT_VERSION, DELETE_TRACE, INDEX_EVENTS,
@@ -71,6 +72,8 @@ class Store:
             if self.db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 self.db.conn.execute("PRAGMA journal_mode = WAL")
             self.db.conn.executescript(SCHEMA)
+            with self.write() as conn:
+                backfill_hours(conn)
 
     def close(self) -> None:
         self.db.conn.close()
@@ -133,8 +136,10 @@ class Store:
             last = rows[-1][0]
             conn.execute(INDEX_EVENTS, (done, last))
             calls = {(trace_id, call_id) for _, trace_id, call_id in rows}
+            hours = hour_keys(conn, calls)
             for trace_id, call_id in calls:
                 self._refresh_call(conn, trace_id, call_id)
+            refresh_hours(conn, hours | hour_keys(conn, calls))
             for trace_id in {trace_id for trace_id, _ in calls}:
                 self._refresh_trace(conn, trace_id)
             conn.execute(SET_PROGRESS, ("projected", last))
@@ -218,6 +223,7 @@ class Store:
                     traces.add(trace_id)
             for trace_id in traces:
                 self._refresh_trace(conn, trace_id)
+            refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results]))
         return stored
 
     def invalidate_tool(self, tool: str | None = None) -> int:
@@ -338,8 +344,13 @@ class Store:
             with self.write() as conn:
                 ids = [r[0] for r in conn.execute(
                     "SELECT trace_id FROM traces WHERE last_ts < ? LIMIT ?", (before_ts, batch))]
+                calls = conn.execute(
+                    f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({','.join('?' * len(ids))})",
+                    ids).fetchall()
+                hours = hour_keys(conn, calls)
                 for statement in DELETE_TRACE:
                     conn.executemany(statement, [(i,) for i in ids])
+                refresh_hours(conn, hours)
             deleted += len(ids)
             if len(ids) < batch:
                 return deleted

@@ -87,6 +87,15 @@ CREATE TABLE IF NOT EXISTS trace_tools (
 );
 CREATE INDEX IF NOT EXISTS trace_tools_by_time ON trace_tools (tool, last_ts, trace_id);
 
+-- Calls and calls with findings per tool and hour (the list's strip); see hours.py.
+CREATE TABLE IF NOT EXISTS call_hours (
+    hour TEXT NOT NULL,     -- '2026-11-30T09'
+    tool TEXT NOT NULL,
+    calls INTEGER NOT NULL,
+    findings INTEGER NOT NULL,
+    PRIMARY KEY (hour, tool)
+);
+
 CREATE TABLE IF NOT EXISTS tools (
     name TEXT PRIMARY KEY,
     contract TEXT NOT NULL,

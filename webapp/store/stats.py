@@ -95,15 +95,13 @@ def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "
         "WITH RECURSIVE h(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM h WHERE n + 1 < ?) "
         "SELECT strftime('%Y-%m-%dT%H', ? || ':00:00', '-' || n || ' hours') FROM h ORDER BY n DESC",
         (hours, end))]
-    since = hour_list[0] + ":00:00"
-    # calls_by_time holds every column read here, so the strip never touches the table.
-    sql = ("SELECT coalesce(tool, '(no tool)'), substr(last_ts, 1, 13) AS hour, count(*), "
-           "sum(worst IN ('error', 'warning')) FROM calls WHERE last_ts >= ? AND last_ts <= ?")
-    params = [since, until]
+    # The call_hours rollup holds one row per tool and hour, so this reads at most 168 x tools rows.
+    sql = "SELECT tool, hour, calls, findings FROM call_hours WHERE hour >= ? AND hour <= ?"
+    params = [hour_list[0], hour_list[-1]]
     if tool:
         sql += " AND tool = ?"
         params.append(tool)
     tools: dict[str, dict] = {}
-    for name, hour, calls, findings in db.execute(sql + " GROUP BY 1, 2 ORDER BY 1, 2", params):
+    for name, hour, calls, findings in db.execute(sql + " ORDER BY 1, 2", params):
         tools.setdefault(name, {})[hour] = {"calls": calls, "findings": findings or 0}
     return {"hours": hour_list, "tools": tools}

@@ -1,0 +1,33 @@
+"""An hourly rollup of calls per tool, so the list's strip reads 168 rows, not every call of a week."""
+
+HOUR_KEY = "SELECT substr(last_ts, 1, 13), coalesce(tool, '(no tool)') FROM calls WHERE trace_id = ? AND call_id = ?"
+REFRESH_HOUR = """INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
+ SELECT ?1, ?2, count(*), coalesce(sum(worst IN ('error', 'warning')), 0) FROM calls
+ WHERE last_ts >= ?1 AND last_ts < ?1 || ';' AND coalesce(tool, '(no tool)') = ?2"""
+BACKFILL = """INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
+ SELECT substr(last_ts, 1, 13), coalesce(tool, '(no tool)'), count(*), coalesce(sum(worst IN ('error', 'warning')), 0)
+ FROM calls WHERE last_ts IS NOT NULL GROUP BY 1, 2"""
+
+
+def hour_keys(conn, calls) -> set[tuple[str, str]]:
+    """Return the (hour, tool) cells that these (trace_id, call_id) calls sit in now."""
+    keys = set()
+    for call in calls:
+        row = conn.execute(HOUR_KEY, call).fetchone()
+        if row and row[0]:
+            keys.add(row)
+    return keys
+
+
+def refresh_hours(conn, keys) -> None:
+    """Recount the given (hour, tool) cells from the calls table (an index range each)."""
+    for hour, tool in keys:
+        conn.execute(REFRESH_HOUR, (hour, tool))
+    conn.execute("DELETE FROM call_hours WHERE calls = 0")
+
+
+def backfill_hours(conn) -> None:
+    """Fill the rollup of a database made before it existed (once, at start)."""
+    empty = conn.execute("SELECT NOT EXISTS (SELECT 1 FROM call_hours)").fetchone()[0]
+    if empty and conn.execute("SELECT EXISTS (SELECT 1 FROM calls)").fetchone()[0]:
+        conn.execute(BACKFILL)
