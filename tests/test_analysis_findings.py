@@ -326,27 +326,6 @@ def test_findings_are_sorted_errors_first_then_warnings_then_info():
     assert result["summary"] == {"error": 1, "warning": 2, "info": 1, "validation_errors": 1}
 
 
-def test_the_alignment_puts_each_argument_beside_its_request_field_and_marks_the_row():
-    result = call(ORDER_ARGS, order_request(limit="5"), {"id": "ord_1", "limit": "5"}, 201, ORDER_CONTRACT)
-    rows = {row["arguments"]: row for row in result["alignment"]}
-    assert rows["/totalCents"]["request"] == "/amount"
-    assert rows["/limit"] == {"arguments": "/limit", "request": "/limit", "response": "/limit",
-                              "kind": "type_changed", "severity": "error"}
-    assert {"arguments": None, "request": None, "response": "/id", "kind": None, "severity": None} \
-        in result["alignment"]
-
-
-def test_the_alignment_is_bounded_and_says_so():
-    args = {"rows": [{"id": i, "v": i} for i in range(4000)]}
-    request = copy.deepcopy(args)
-    request["rows"][3999]["v"] = "3999"
-    result = call(args, request)
-    assert len(result["alignment"]) <= 5001 and result["alignment_truncated"] is True
-    marked = [r for r in result["alignment"] if r["kind"]]
-    assert marked == [{"arguments": "/rows/3999/v", "request": "/rows/3999/v", "response": None,
-                       "kind": "type_changed", "severity": "warning"}]
-
-
 def test_a_document_nested_too_deeply_is_reported_incomplete_instead_of_crashing():
     def deep(leaf):
         doc = node = {}

@@ -3,6 +3,7 @@
 import copy
 
 from webapp.analysis import analyze_call
+from webapp.analysis.pointers import from_tokens, tokens
 from webapp.analysis.validation import get_validator, validate
 
 SEARCH_SCHEMA = {
@@ -128,3 +129,43 @@ def test_a_snapshot_with_broken_json_is_invalid_against_its_schema():
     result = analyze_call(snapshots(arguments='{"query": "q",'), {"arguments_schema": SEARCH_SCHEMA})
     validation = result["validation"]["arguments"]
     assert validation["valid"] is False and validation["errors"][0]["keyword"] == "invalid_json"
+
+
+BIG_SCHEMA = {"type": "object", "required": ["entries"],
+              "properties": {"entries": {"type": "array", "items": SEARCH_SCHEMA}}}
+
+
+def big_instance(*odd_entries):
+    """Return an object of more than 100 KB of JSON: many valid entries, then the odd ones."""
+    fine = [{"query": f"invoices of customer {n}", "limit": 10, "sort": "date"} for n in range(3000)]
+    return {"entries": fine + list(odd_entries)}
+
+
+def test_a_big_snapshot_reports_its_errors_at_json_pointers_like_a_small_one():
+    odd = [{"query": 7, "limit": 0},
+           {"Query": "q", "limit": 2, "sortt": "date", "a/b": 1},
+           {"query": "q", "limit": 1, "sort": "DATE"}]
+    big = validate(big_instance(*odd), BIG_SCHEMA)
+    small = validate({"entries": odd}, BIG_SCHEMA)
+
+    def shifted(path):   # /entries/1/x in the small instance is /entries/3001/x in the big one
+        name, index, *rest = tokens(path)
+        return from_tokens([name, 3000 + int(index), *rest])
+    assert [(e["path"], e["keyword"], e["schema_path"]) for e in big] == sorted(
+        (shifted(e["path"]), e["keyword"], e["schema_path"]) for e in small)
+    by_path = {e["path"]: e for e in big}
+    assert set(by_path) == {"/entries/3000/query", "/entries/3000/limit", "/entries/3001/query",
+                            "/entries/3001/Query", "/entries/3001/sortt", "/entries/3001/a~1b",
+                            "/entries/3002/sort"}
+    assert by_path["/entries/3001/query"]["hint"] == "found 'Query': did you mean 'query'?"
+    assert by_path["/entries/3001/sortt"]["hint"] == "did you mean 'sort'?"
+    assert by_path["/entries/3002/sort"]["allowed"] == ["relevance", "date"]
+    assert by_path["/entries/3002/sort"]["hint"] == "did you mean 'date'?"
+    assert by_path["/entries/3001/a~1b"]["schema_path"] == "/properties/entries/items/properties/a~1b/type"
+
+
+def test_a_big_valid_snapshot_has_no_error_and_a_big_broken_one_is_invalid_in_the_analysis():
+    assert validate(big_instance(), BIG_SCHEMA) == []
+    result = analyze_call(snapshots(big_instance({"query": "q"})), {"arguments_schema": BIG_SCHEMA})
+    assert result["validation"]["arguments"]["valid"] is False
+    assert [e["path"] for e in result["validation"]["arguments"]["errors"]] == ["/entries/3000/limit"]

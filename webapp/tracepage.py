@@ -1,4 +1,5 @@
 """What the trace page shows, computed from a stored trace: no Flask, no database."""
+from .analysis import full_alignment
 from .analysis.pointers import MISSING, resolve
 from .report import end_text
 from .tree import BIG_PAYLOAD, TreeOptions, node_id, payload_size, tree_tokens, value_text
@@ -11,11 +12,23 @@ SHOWN_HEADERS = ("content-type", "content-length", "retry-after", "x-request-id"
 
 
 def select_call(trace: dict, call_id: str | None) -> dict:
-    """Return the call named by `call_id`, or the first call with the worst findings."""
+    """Return the call named by `call_id` (else the first), with its alignment rebuilt in full."""
     for call in trace["calls"]:
         if call["call_id"] == call_id:
-            return call
-    return trace["calls"][0]
+            return with_full_alignment(call)
+    return with_full_alignment(trace["calls"][0])
+
+
+def with_full_alignment(call: dict) -> dict:
+    """Return a copy of a call whose alignment holds every row, not only the stored sparse ones."""
+    return {**call, "alignment": alignment(call), "alignment_sparse": False}
+
+
+def alignment(call: dict) -> list[dict]:
+    """Return every alignment row of a call, one per field, from its payloads and stored rows."""
+    if not call.get("validation"):   # not analysed yet: there is nothing to rebuild from
+        return call["alignment"]
+    return full_alignment(call["snapshots"], call)[0]
 
 
 def call_marks(call: dict) -> dict[str, dict]:
@@ -61,7 +74,7 @@ def aligned_rows(call: dict, only_diff: bool, limit: int = ALIGNED_LIMIT) -> tup
     """Return the aligned view's rows (three cells each) and how many rows were left out."""
     payloads = {name: (call["snapshots"][name] or {}).get("payload") for name in SNAPSHOTS}
     rows, seen, hidden = [], set(), 0
-    for index, row in enumerate(call["alignment"]):
+    for index, row in enumerate(alignment(call)):
         if only_diff and not row.get("kind"):
             continue
         if len(rows) >= limit:
@@ -84,7 +97,7 @@ def aligned_rows(call: dict, only_diff: bool, limit: int = ALIGNED_LIMIT) -> tup
 def row_index(call: dict) -> dict[str, dict]:
     """Map each snapshot's pointers to their alignment row, for hovering counterparts."""
     index = {name: {} for name in SNAPSHOTS}
-    for number, row in enumerate(call["alignment"]):
+    for number, row in enumerate(alignment(call)):
         for name in SNAPSHOTS:
             if row.get(name) is not None:
                 index[name].setdefault(row[name], number)

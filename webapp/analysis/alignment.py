@@ -1,111 +1,168 @@
-"""The aligned view: one row per field with its path in each of the three snapshots."""
+"""The aligned view: one row per field with its path in each of the three snapshots.
 
+The analysis stores the rows sparse: only those the payloads cannot tell by themselves (a finding,
+a counterpart at another path, an echo in the response). `full_alignment` rebuilds every row, in
+the order a full walk gives them: arguments, then request leftovers, then the response.
+"""
+
+from .documents import documents, status_code
 from .kinds import rank
-from .pointers import ancestors, child
+from .pointers import child
+from .response import echo_from
 
 MAX_ROWS = 5000
 STAGES = ("arguments", "request", "response")
 
 
-class _Full(Exception):
-    pass
+class Full(Exception):
+    """The row budget is spent."""
 
 
-def _children(value):
-    if isinstance(value, dict):
-        return value.items()
-    return enumerate(value)
+def children(value):
+    """Return the (key or index, item) pairs of a container."""
+    return value.items() if isinstance(value, dict) else enumerate(value)
 
 
-class Aligner:
-    """Build alignment rows in document order, bounded by a row budget."""
+def nonempty_container(value) -> bool:
+    """Tell whether a value is an object or an array with something in it."""
+    return isinstance(value, (dict, list)) and bool(value)
 
-    def __init__(self, docs: dict, pairing, echo, dropped: set, added: set, findings, limit=MAX_ROWS):
-        self.docs, self.pairing, self.echo = docs, pairing, echo
-        self.dropped, self.added, self.limit = dropped, added, limit
-        self.diff_left = {d[0] for d in pairing.diffs} if pairing else set()
-        self.echo_back = {rs: rq for rq, rs in echo.pairs.items()} if echo else {}
-        self.marks: dict[tuple, tuple] = {}
-        self.findings = findings
-        for f in findings:
-            for side in (f["left"], f["right"]):
-                if side:
-                    key = (side["snapshot"], side["path"])
-                    if rank(f["severity"]) < rank(self.marks.get(key, (None, None))[1]):
-                        self.marks[key] = (f["kind"], f["severity"])
+
+def row_marks(findings) -> dict[tuple, tuple]:
+    """Map (snapshot, path) to the (kind, severity) of its most severe finding."""
+    marks: dict[tuple, tuple] = {}
+    for f in findings:
+        for side in (f["left"], f["right"]):
+            if side:
+                key = (side["snapshot"], side["path"])
+                if rank(f["severity"]) < rank(marks.get(key, (None, None))[1]):
+                    marks[key] = (f["kind"], f["severity"])
+    return marks
+
+
+def marked_row(paths: dict, inherited, marks: dict) -> dict:
+    """Build a row from its paths, marked with the most severe finding at any of them."""
+    row = {stage: paths.get(stage) for stage in STAGES}
+    mark = inherited or (None, None)
+    for stage in STAGES:
+        if row[stage] is not None:
+            found = marks.get((stage, row[stage]))
+            if found and rank(found[1]) < rank(mark[1]):
+                mark = found
+    row["kind"], row["severity"] = mark
+    return row
+
+
+def is_default(row: dict, docs: dict) -> bool:
+    """Tell whether the payloads alone tell this row, so a sparse alignment leaves it out."""
+    if row["kind"] is not None or row["severity"] is not None:
+        return False
+    if row["arguments"] is not None:
+        same = row["arguments"] if docs.get("request") is not None else None
+        return row["request"] == same and row["response"] is None
+    if row["request"] is not None:
+        # With arguments present, a request row is a leftover the payloads cannot place.
+        return docs.get("arguments") is None and row["response"] is None
+    return row["response"] is not None
+
+
+def add_forced_rows(findings, marks, seen: set, rows: list) -> None:
+    """Append a row for each finding none of whose ends has a row yet (past the budget)."""
+    for f in findings[:MAX_ROWS]:
+        ends = [e for e in (f["left"], f["right"]) if e]
+        if ends and not any((e["snapshot"], e["path"]) in seen for e in ends):
+            row = marked_row({e["snapshot"]: e["path"] for e in ends}, None, marks)
+            seen.update((stage, row[stage]) for stage in STAGES if row[stage] is not None)
+            rows.append(row)
+
+
+def full_alignment(snapshots: dict, result: dict, limit: int = MAX_ROWS) -> tuple[list[dict], bool]:
+    """Return every alignment row of an analysed call (at most `limit`) and whether some were cut."""
+    stored = result.get("alignment") or []
+    if result.get("alignment_sparse") is False or result.get("incomplete") or len(stored) > MAX_ROWS:
+        # Stored in full already (a list past the budget is an older, full, truncated one).
+        return list(stored), bool(result.get("alignment_truncated")) or len(stored) > MAX_ROWS
+    status = status_code(snapshots.get("response"))
+    return expand(documents(snapshots), stored, result.get("findings") or [], status, limit)
+
+
+def expand(docs: dict, stored: list[dict], findings: list[dict], status: int | None = None,
+           limit: int = MAX_ROWS) -> tuple[list[dict], bool]:
+    """Rebuild the full rows from the documents and the sparse rows; return (rows, truncated)."""
+    expander = _Expander(docs, stored, min(limit, MAX_ROWS), status is None or status < 400)
+    try:
+        expander.run()
+    except Full:
+        add_forced_rows(findings, row_marks(findings), expander.seen, expander.rows)
+        return expander.rows, True
+    return expander.rows, False
+
+
+class _Expander:
+    """Walk the documents as the full alignment does, taking stored rows where they exist."""
+
+    def __init__(self, docs: dict, stored: list[dict], limit: int, echoes: bool):
+        self.docs, self.limit, self.echoes = docs, limit, echoes
         self.rows: list[dict] = []
         self.seen: set[tuple] = set()
-        self.truncated = False
+        self.at = {stage: {} for stage in STAGES}   # stored rows by the path of their first stage
+        self.leftovers = []                          # request rows when arguments are present
+        for row in stored:
+            first = next((stage for stage in STAGES if row.get(stage) is not None), None)
+            if first == "request" and docs.get("arguments") is not None:
+                self.leftovers.append(row)
+            elif first:
+                self.at[first].setdefault(row[first], row)
 
-    def build(self) -> list[dict]:
-        """Walk arguments, then request, then response; then add marked rows past the budget."""
-        try:
+    def run(self) -> None:
+        """Emit the rows of the arguments, then of the request, then of the response."""
+        if self.docs.get("arguments") is not None:
+            same = self.docs.get("request") is not None
+            self._walk("arguments", lambda path: {"arguments": path, "request": path if same else None})
+        if self.docs.get("request") is not None:
             if self.docs.get("arguments") is not None:
-                self._arguments("", self.docs["arguments"], None, None)
-            if self.docs.get("request") is not None:
-                self._request("", self.docs["request"])
-            if self.docs.get("response") is not None:
-                self._response("", self.docs["response"])
-        except _Full:
-            self.truncated = True
-            for f in self.findings[:MAX_ROWS]:
-                ends = [e for e in (f["left"], f["right"]) if e]
-                if ends and not any((e["snapshot"], e["path"]) in self.seen for e in ends):
-                    self._row({e["snapshot"]: e["path"] for e in ends}, None, force=True)
-        return self.rows
+                for row in self.leftovers:
+                    self._emit(row)
+            else:
+                self._walk("request", lambda path: {"request": path})
+        if self.docs.get("response") is not None:
+            self._response()
 
-    def _row(self, paths: dict, inherited, force=False) -> None:
-        if len(self.rows) >= self.limit and not force:
-            raise _Full
-        row = {stage: paths.get(stage) for stage in STAGES}
-        mark = inherited or (None, None)
-        for stage in STAGES:
-            if row[stage] is not None:
-                self.seen.add((stage, row[stage]))
-                found = self.marks.get((stage, row[stage]))
-                if found and rank(found[1]) < rank(mark[1]):
-                    mark = found
-        row["kind"], row["severity"] = mark
+    def _emit(self, row: dict) -> None:
+        if len(self.rows) >= self.limit:
+            raise Full
+        row = {stage: row.get(stage) for stage in STAGES} | {"kind": row.get("kind"),
+                                                              "severity": row.get("severity")}
+        self.seen.update((stage, row[stage]) for stage in STAGES if row[stage] is not None)
         self.rows.append(row)
 
-    def _response_for(self, rp):
-        if rp is None or not self.echo:
-            return None
-        if rp in self.echo.pairs:
-            return self.echo.pairs[rp]
-        for up in ancestors(rp):
-            if up in self.echo.whole:
-                return self.echo.pairs[up] + rp[len(up):]
-        return None
+    def _walk(self, stage: str, default) -> None:
+        stored = self.at[stage]
+        stack = [("", self.docs[stage])]
+        while stack:
+            path, value = stack.pop()
+            row = stored.get(path)
+            if row is None and nonempty_container(value):
+                stack.extend(reversed([(child(path, key), item) for key, item in children(value)]))
+            else:
+                self._emit(row or default(path))
 
-    def _arguments(self, lp, value, implied, inherited) -> None:
-        rp = self.pairing.pairs.get(lp, implied)
-        mark = self.marks.get(("arguments", lp)) if rp is not None and rp != lp else None
-        whole = lp in self.pairing.whole
-        if isinstance(value, (dict, list)) and value and lp not in self.dropped \
-                and lp not in self.diff_left:
-            for key, item in _children(value):
-                below = child(rp, key) if whole and rp is not None else None
-                self._arguments(child(lp, key), item, below, mark or inherited)
-            return
-        self._row({"arguments": lp, "request": rp, "response": self._response_for(rp)}, inherited)
-
-    def _request(self, rp, value) -> None:
-        lp = self.pairing.back.get(rp) if self.pairing else None
-        if lp is not None and lp in self.pairing.whole:
-            return
-        if isinstance(value, (dict, list)) and value and rp not in self.added:
-            for key, item in _children(value):
-                self._request(child(rp, key), item)
-        elif lp is None and ("request", rp) not in self.seen:
-            self._row({"request": rp, "response": self._response_for(rp)}, None)
-
-    def _response(self, path, value) -> None:
-        rq = self.echo_back.get(path)
-        if rq is not None and rq in self.echo.whole:
-            return
-        if isinstance(value, (dict, list)) and value:
-            for key, item in _children(value):
-                self._response(child(path, key), item)
-        elif rq is None:
-            self._row({"response": path}, None)
+    def _response(self) -> None:
+        pairs = [(r["request"], r["response"]) for r in self.rows
+                 if r["request"] is not None and r["response"] is not None]
+        request = self.docs.get("request")
+        if not self.echoes or request is None:   # an error body echoes nothing
+            pairs, request = [], None
+        echo = echo_from(pairs, request, self.docs["response"])
+        echo_back = {rs: rq for rq, rs in echo.pairs.items()}
+        stored = self.at["response"]
+        stack = [("", self.docs["response"])]
+        while stack:
+            path, value = stack.pop()
+            rq = echo_back.get(path)
+            if rq is not None and rq in echo.whole:
+                continue
+            if nonempty_container(value):
+                stack.extend(reversed([(child(path, key), item) for key, item in children(value)]))
+            elif rq is None:
+                self._emit(stored.get(path) or {"response": path})

@@ -1,8 +1,8 @@
 """analyze_call: validate the three snapshots of one tool call and name every mapping bug."""
 
-import json
-
-from .alignment import Aligner
+from .aligner import Aligner
+from .alignment import expand
+from .documents import json_error, status_code
 from .kinds import end, finding, sort_findings, worst
 from .mapping import pair_arguments, mapping_findings
 from .pairing import Pairing
@@ -14,8 +14,11 @@ STAGES = ("arguments", "request", "response")
 MAX_FINDINGS = 1000
 
 
-def analyze_call(snapshots: dict, contract: dict | None) -> dict:
-    """Validate a call's snapshots against its contract and report its findings and alignment."""
+def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True) -> dict:
+    """Validate a call's snapshots against its contract and report its findings and alignment.
+
+    The alignment holds only the rows `full_alignment` cannot rebuild from the payloads, unless
+    `sparse` is False: then it holds every row (what the trace page shows)."""
     docs, findings, parse_errors = {}, [], {}
     for stage in STAGES:
         snap = snapshots.get(stage)
@@ -26,17 +29,19 @@ def analyze_call(snapshots: dict, contract: dict | None) -> dict:
             findings.append(_invalid_json(stage, payload, error))
             payload = None
         docs[stage] = payload
-    status = _status(snapshots.get("response"))
+    status = status_code(snapshots.get("response"))
     validation = {stage: _validation(stage, docs[stage], snapshots.get(stage), contract, status,
                                      parse_errors.get(stage)) for stage in STAGES}
     try:
         findings += _comparisons(docs, contract, status, validation)
-        return _result(docs, validation, sort_findings(findings))
+        return _result(docs, validation, sort_findings(findings), sparse)
     except RecursionError:
         # Ingest caps nesting; this guards callers that feed the engine directly.
         docs = {stage: None for stage in STAGES}
-        docs["_pairing"], docs["_echo"] = Pairing(None, None), None
-        result = _result(docs, validation, sort_findings([f for f in findings if f["kind"] == "invalid_json"]))
+        docs["_pairing"], docs["_echo"], docs["_declared"] = Pairing(None, None), None, False
+        docs["_status"] = None
+        result = _result(docs, validation, sort_findings([f for f in findings if f["kind"] == "invalid_json"]),
+                         sparse)
         result["incomplete"] = "nested too deeply to compare"
         return result
 
@@ -51,7 +56,7 @@ def _comparisons(docs, contract, status, validation) -> list[dict]:
         out += mapping_findings(pairing, contract, bad)
     else:
         pairing = Pairing(args, request)
-    echo = None
+    echo, declared = None, []
     if request is not None and response is not None and (status is None or status < 400):
         declared = [(m["request"], m["response"]) for m in mapping
                     if isinstance(m, dict) and is_pointer(m.get("request")) and is_pointer(m.get("response"))]
@@ -59,11 +64,12 @@ def _comparisons(docs, contract, status, validation) -> list[dict]:
         out += echo.findings
     if response is not None:
         out += status_findings(response, status, contract)
-    docs["_pairing"], docs["_echo"] = pairing, echo
+    docs["_pairing"], docs["_echo"], docs["_declared"] = pairing, echo, bool(echo and declared)
+    docs["_status"] = status
     return out
 
 
-def _result(docs, validation, findings) -> dict:
+def _result(docs, validation, findings, want_sparse=True) -> dict:
     summary = {"error": 0, "warning": 0, "info": 0}
     for f in findings:
         summary[f["severity"]] += 1
@@ -71,34 +77,41 @@ def _result(docs, validation, findings) -> dict:
     summary["validation_errors"] = invalid
     dropped = {f["left"]["path"] for f in findings if f["kind"] == "dropped"}
     added = {f["right"]["path"] for f in findings if f["kind"] == "added"}
-    aligner = Aligner(docs, docs.pop("_pairing"), docs.pop("_echo"), dropped, added, findings)
+    alignment, sparse, truncated = _alignment(docs, dropped, added, findings, want_sparse)
     result = {
         "validation": validation,
         "findings": findings[:MAX_FINDINGS],
-        "alignment": aligner.build(),
+        "alignment": alignment,
+        "alignment_sparse": sparse,
         "summary": summary,
         # A broken contract needs a look as much as a mapping bug does.
         "worst": worst([f["severity"] for f in findings] + (["error"] if invalid else [])),
     }
-    if aligner.truncated:
+    if truncated:
         result["alignment_truncated"] = True
     if len(findings) > MAX_FINDINGS:
         result["findings_truncated"] = True
     return result
 
 
-def json_error(payload) -> dict | None:
-    """Return {"message", "line", "column"} when a string payload holds broken JSON."""
-    if not isinstance(payload, str) or payload.lstrip()[:1] not in ("{", "["):
-        return None
-    try:
-        json.loads(payload)
-    except json.JSONDecodeError as exc:
-        return {"message": f"{exc.msg} at line {exc.lineno} column {exc.colno}",
-                "line": exc.lineno, "column": exc.colno}
-    except RecursionError:
-        return {"message": "nested too deeply to parse", "line": 1, "column": 1}
-    return None
+def _alignment(docs, dropped, added, findings, want_sparse) -> tuple[list[dict], bool, bool]:
+    """Return (rows, sparse, truncated): the sparse rows, or all rows when they cannot be rebuilt."""
+    pairing, echo, declared = docs.pop("_pairing"), docs.pop("_echo"), docs.pop("_declared")
+    status = docs.pop("_status")
+    if not want_sparse:
+        full = Aligner(docs, pairing, echo, dropped, added, findings)
+        return full.build(), False, full.truncated
+    sparse = Aligner(docs, pairing, echo, dropped, added, findings, sparse=True)
+    rows = sparse.build()
+    if not declared:
+        return rows, True, sparse.truncated
+    # A declared echo can pair a response field that no row names, and then only the full
+    # walk knows it: keep the sparse rows only when they rebuild the same alignment.
+    full = Aligner(docs, pairing, echo, dropped, added, findings)
+    full_rows = full.build()
+    if expand(docs, rows, findings, status)[0] == full_rows:
+        return rows, True, sparse.truncated
+    return full_rows, False, full.truncated
 
 
 def _invalid_json(stage, payload, error) -> dict:
@@ -108,14 +121,6 @@ def _invalid_json(stage, payload, error) -> dict:
                    None if stage == "arguments" else payload, f"{stage} is not valid JSON: {error['message']}")
     item["line"], item["column"] = error["line"], error["column"]
     return item
-
-
-def _status(snap):
-    http = (snap or {}).get("http") or {}
-    code = http.get("status_code")
-    if isinstance(code, str) and code.strip().isdigit():
-        code = int(code)
-    return code if isinstance(code, int) and not isinstance(code, bool) else None
 
 
 def _validation(stage, payload, snap, contract, status, parse_error) -> dict:

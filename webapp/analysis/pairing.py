@@ -1,14 +1,16 @@
 """Pair the fields of two JSON documents: declared mapping, same path, case style, array items."""
 
+import operator
 from collections import deque
 
 import orjson
 
 from .pointers import MISSING, child, resolve
-from .values import REDACTED, canonical, is_container, norm_key, same
+from .values import REDACTED, is_container, norm_key, same
 
 MAX_DEPTH = 200
 _ID_KEYS = ("id", "key", "uuid", "sku")
+_ID_TYPES = {str, int, float, bool}
 
 
 class Pairing:
@@ -75,11 +77,9 @@ class Pairing:
 
     def _arrays(self, lp, lv, rp, rv, depth) -> None:
         matched = pair_items(lv, rv)
-        seen_left, seen_right = set(), set()
+        seen_left, seen_right = {i for i, _ in matched}, {j for _, j in matched}
         for i, j in matched:
-            seen_left.add(i)
-            seen_right.add(j)
-            self.walk(child(lp, i), lv[i], child(rp, j), rv[j], "item", depth)
+            self.walk(f"{lp}/{i}", lv[i], f"{rp}/{j}", rv[j], "item", depth)   # indexes need no escaping
         self.orphans_left += [(child(lp, i), v, rp) for i, v in enumerate(lv) if i not in seen_left]
         self.orphans_right += [(child(rp, j), v, lp) for j, v in enumerate(rv) if j not in seen_right]
 
@@ -90,7 +90,9 @@ def equal(a, b) -> bool:
         if a != b:
             return False
         try:
-            return canonical(a) == canonical(b) or same(a, b)
+            # `==` says 1 == 1.0 == True; equal JSON texts tell them apart at C speed (keys in
+            # another order fall back to the strict walk).
+            return orjson.dumps(a) == orjson.dumps(b) or same(a, b)
         except TypeError:
             return same(a, b)
     return same(a, b)
@@ -150,12 +152,16 @@ def _pair_leftovers(pairs, left_len: int, right_len: int) -> list[tuple[int, int
 
 def _ids(items, key):
     """Return each item's id as text when every item has a distinct scalar one, else None."""
-    ids = []
-    for item in items:
-        value = item.get(key, MISSING) if isinstance(item, dict) else MISSING
-        if value is MISSING or is_container(value) or value is None or value == REDACTED:
-            return None
-        ids.append(str(value))
+    # Built-in passes rather than a Python loop: big arrays of records are the common case.
+    if not all(map(dict.__instancecheck__, items)):
+        return None
+    try:
+        values = list(map(operator.itemgetter(key), items))
+    except KeyError:
+        return None
+    if not set(map(type, values)) <= _ID_TYPES or REDACTED in values:
+        return None
+    ids = list(map(str, values))
     return ids if len(set(ids)) == len(ids) else None
 
 

@@ -113,3 +113,24 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
             name = rq[1:] or "(document)"
             echo.findings.append(finding("echo_mismatch", "warning", end("request", rq), end("response", rs),
                                     a, b, f"{name}: request sent {show(a)}, response echoed {show(b)}"))
+
+
+def echo_from(pairs, request, response) -> Echo:
+    """Rebuild an echo from the (request path, response path) pairs alignment rows name, then the root."""
+    echo = Echo()
+    for rq, rs in pairs:
+        a, b = resolve(request, rq), resolve(response, rs)
+        if a is MISSING or b is MISSING:
+            continue
+        if rq not in echo.pairs and is_container(a) != is_container(b):
+            # Only an equal ancestor pairs these (a redacted value equals anything): keep it.
+            echo.pairs[rq] = rs
+            if equal(a, b):
+                echo.whole.add(rq)
+            continue
+        _echo(rq, a, rs, b, echo)
+    if isinstance(request, dict) and isinstance(response, dict):
+        root = _echo_root(request, response)
+        if root is not None:
+            _echo("", request, root, resolve(response, root), echo)
+    return echo

@@ -1,6 +1,5 @@
 """Validate a snapshot against a JSON Schema: every error, at a JSON Pointer, with hints."""
 
-import difflib
 import re
 from functools import lru_cache
 
@@ -12,10 +11,14 @@ from jsonschema.validators import validator_for
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
+from .fast_errors import fast_errors
+from .hints import closest
 from .pointers import child, from_tokens
-from .values import norm_key
 
 MAX_ERRORS = 500
+# Past this much JSON the Python validator (which visits every node to describe the errors)
+# costs ~100 ms per MB: describe the errors from jsonschema-rs instead, in its own wording.
+BIG_INSTANCE = 100_000
 # An empty registry: a contract must never make the analysis fetch a URL.
 _OFFLINE = Registry()
 
@@ -43,13 +46,21 @@ def _no_fetch(uri: str):
     raise ValueError(f"contracts may not fetch {uri}")
 
 
-def _surely_valid(key: bytes, instance) -> bool:
+def _surely_valid(fast, instance) -> bool:
     # jsonschema-rs answers "valid" in microseconds; the Python validator, which describes
     # errors precisely, runs only for snapshots that are not (about 200x slower on big ones).
-    fast = _cached_fast(key)
     try:
         return fast is not None and fast.is_valid(instance)
     except Exception:
+        return False
+
+
+def _is_big(instance) -> bool:
+    if not isinstance(instance, (dict, list)) or len(instance) == 0:
+        return False
+    try:
+        return len(orjson.dumps(instance)) > BIG_INSTANCE
+    except TypeError:   # integers beyond 64 bits: only the Python validator takes them
         return False
 
 
@@ -61,19 +72,22 @@ def get_validator(schema):
 def validate(instance, schema) -> list[dict]:
     """Return every validation error of `instance`, sorted by path."""
     key = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
-    if _surely_valid(key, instance):
+    fast = _cached_fast(key)
+    if _surely_valid(fast, instance):
         return []
-    try:
-        validator = _cached_validator(key)
-        raw = list(validator.iter_errors(instance))
-    except (SchemaError, Unresolvable, TypeError, ValueError, RecursionError) as exc:
-        return [{"path": "", "keyword": "$schema", "message": f"schema cannot be used: {exc}",
-                 "schema_path": ""}]
-    errors = []
-    for error in raw:
-        errors.extend(_describe(error))
-        if len(errors) >= MAX_ERRORS:
-            break
+    errors = fast_errors(fast, instance, schema, MAX_ERRORS) if fast is not None and _is_big(instance) else None
+    if errors is None:
+        try:
+            validator = _cached_validator(key)
+            raw = list(validator.iter_errors(instance))
+        except (SchemaError, Unresolvable, TypeError, ValueError, RecursionError) as exc:
+            return [{"path": "", "keyword": "$schema", "message": f"schema cannot be used: {exc}",
+                     "schema_path": ""}]
+        errors = []
+        for error in raw:
+            errors.extend(_describe(error))
+            if len(errors) >= MAX_ERRORS:
+                break
     errors.sort(key=lambda e: (e["path"], e["schema_path"], e["message"]))
     return errors[:MAX_ERRORS]
 
@@ -125,13 +139,3 @@ def _hint_for_missing(error, base: dict) -> None:
     near = closest(missing.group(1), unknown)
     if near:
         base["hint"] = f"found {near!r}: did you mean {missing.group(1)!r}?"
-
-
-def closest(key: str, candidates) -> str | None:
-    """Return the candidate a key most likely misspells, or None."""
-    candidates = list(candidates)
-    same_letters = [c for c in candidates if norm_key(c) == norm_key(key) and c != key]
-    if same_letters:
-        return same_letters[0]
-    match = difflib.get_close_matches(key, candidates, n=1, cutoff=0.75)
-    return match[0] if match else None

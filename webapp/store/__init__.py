@@ -266,6 +266,7 @@ class Store:
             "summary": analysis.get("summary", {"error": 0, "warning": 0, "info": 0}),
             "worst": analysis.get("worst"),
             "alignment": analysis.get("alignment", []),
+            "alignment_sparse": analysis.get("alignment_sparse", False),
         }
 
     def _snapshot(self, seq) -> dict | None:
