@@ -163,3 +163,25 @@ def test_tokens_never_reach_the_server_log_nor_the_database(make_server):
     for token in (INGEST_TOKEN, READ_TOKEN, OTHER_TOKEN):
         assert token not in logs
         assert token.encode() not in database
+
+
+@pytest.mark.parametrize("headers", [
+    {"Origin": "https://evil.example"},
+    {"Sec-Fetch-Site": "cross-site"},
+    {"Origin": "null"},
+])
+def test_a_cross_site_browser_post_is_refused_and_changes_nothing(client, headers):
+    tools = [{"name": "planted", "input_schema": {"type": "object"}}]
+    response = client.post("/api/v1/tools/import", json=tools, headers=headers)
+    assert response.status_code == 403
+    assert response.get_json()["error"]["code"] == "cross_site_request"
+    ingest = client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=headers)
+    assert ingest.status_code == 403
+    assert client.get("/api/v1/tools").get_json()["tools"] == []
+    assert client.get("/api/v1/traces").get_json()["traces"] == []
+
+
+def test_same_origin_pages_and_scripts_without_browser_headers_can_still_write(client):
+    same = {"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}
+    assert client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=same).status_code == 200
+    assert client.put("/api/v1/tools/findOrders", json={"arguments_schema": {"type": "object"}}).status_code == 200

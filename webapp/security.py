@@ -39,6 +39,25 @@ def check_access():
                        headers={"WWW-Authenticate": 'Bearer realm="tracediff"'})
 
 
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def refuse_cross_site_writes():
+    """Refuse a state-changing request that a browser sent from another site (CSRF).
+
+    Log shippers and scripts send neither Sec-Fetch-Site nor Origin; a browser sends
+    them on every cross-site POST, including a plain HTML form with no token to check.
+    """
+    if request.method in SAFE_METHODS:
+        return
+    fetch_site = request.headers.get("Sec-Fetch-Site", "")
+    origin = request.headers.get("Origin", "")
+    own_origin = request.host_url.rstrip("/")
+    if fetch_site in ("cross-site", "same-site") or (origin and origin != own_origin):
+        raise ApiError(403, "cross_site_request", "state-changing requests from another site's pages "
+                       "are refused; send them from a script or a log shipper, or from tracediff's own pages")
+
+
 def secure_headers(response):
     """Add the content security policy and friends to every response."""
     response.headers.setdefault("Content-Security-Policy", CSP)
@@ -49,5 +68,6 @@ def secure_headers(response):
 
 
 def init_app(app) -> None:
+    app.before_request(refuse_cross_site_writes)
     app.before_request(check_access)
     app.after_request(secure_headers)

@@ -104,19 +104,31 @@ def row_index(call: dict) -> dict[str, dict]:
     return index
 
 
-def tree_options(call: dict, name: str, marks: dict | None = None, rows: dict | None = None) -> TreeOptions:
-    """Return the tree options of one snapshot: marks, rows, and collapsed when big."""
+def tree_options(call: dict, name: str, marks: dict | None = None, rows: dict | None = None,
+                 reveal: str | None = None) -> TreeOptions:
+    """Return the tree options of one snapshot: marks, rows, a node to reveal, and collapsed when big."""
     payload = call["snapshots"][name]["payload"]
     marks = call_marks(call) if marks is None else marks
     rows = row_index(call) if rows is None else rows
-    return TreeOptions(name, marks[name], rows[name], collapsed=payload_size(payload) > BIG_PAYLOAD)
+    return TreeOptions(name, marks[name], rows[name], collapsed=payload_size(payload) > BIG_PAYLOAD,
+                       reveal=reveal)
 
 
-def raw_trees(call: dict) -> dict[str, list | None]:
-    """Return the token list of each snapshot's tree (None for a missing snapshot)."""
+def raw_trees(call: dict, reveal: tuple[str, str] | None = None) -> dict[str, list | None]:
+    """Return the token list of each snapshot's tree (None for a missing snapshot).
+
+    `reveal` is a deep link's (snapshot, pointer): the path to it is rendered open.
+    """
     marks, rows = call_marks(call), row_index(call)
-    return {name: (tree_tokens(call["snapshots"][name]["payload"], tree_options(call, name, marks, rows))
-                   if call["snapshots"][name] else None) for name in SNAPSHOTS}
+    trees = {}
+    for name in SNAPSHOTS:
+        if not call["snapshots"][name]:
+            trees[name] = None
+            continue
+        pointer = reveal[1] if reveal and reveal[0] == name else None
+        trees[name] = tree_tokens(call["snapshots"][name]["payload"],
+                                  tree_options(call, name, marks, rows, pointer))
+    return trees
 
 
 def http_view(snapshot: dict | None) -> dict | None:

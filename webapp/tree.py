@@ -6,9 +6,9 @@ when it is opened. Large containers show a page of children and a "more" token.
 """
 import json
 from dataclasses import dataclass, field
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
-from .analysis.pointers import ancestors, child
+from .analysis.pointers import ancestors, child, is_pointer
 
 NODE_BUDGET = 2000        # nodes rendered eagerly per snapshot
 BIG_PAYLOAD = 200_000     # bytes of JSON from which a snapshot opens collapsed
@@ -20,6 +20,15 @@ _ID_SAFE = "/~!$&'()*+,;=:@-._"
 def node_id(snapshot: str, pointer: str) -> str:
     """Return the HTML id of a node: snapshot + JSON Pointer, whitespace and % percent-encoded."""
     return snapshot + quote(pointer, safe=_ID_SAFE)
+
+
+def parse_node_id(text: str, snapshots) -> tuple[str, str] | None:
+    """Return (snapshot, pointer) of a node id made by node_id, or None when it names no node."""
+    name, slash, rest = (text or "").partition("/")
+    pointer = unquote(slash + rest)
+    if name not in snapshots or not is_pointer(pointer):
+        return None
+    return name, pointer
 
 
 def value_text(value, limit: int = LEAF_CHARS) -> str:
@@ -41,10 +50,14 @@ class TreeOptions:
     rows: dict = field(default_factory=dict)      # pointer -> alignment row index
     collapsed: bool = False                        # big payload: only paths to marks open
     budget: int = NODE_BUDGET
+    reveal: str | None = None                      # a deep link's pointer: rendered like a mark
 
     def __post_init__(self):
-        self.open_paths = {up for ptr in self.marks for up in ancestors(ptr)}
-        self.wanted = self.open_paths | set(self.marks)
+        targets = set(self.marks) | ({self.reveal} if self.reveal is not None else set())
+        self.open_paths = {up for ptr in targets for up in ancestors(ptr)}
+        self.wanted = self.open_paths | targets
+        # "More" links carry the deep link on, so later pages skip what the first page showed.
+        self.reveal_id = node_id(self.snapshot, self.reveal) if self.reveal is not None else None
 
 
 def tree_tokens(value, options: TreeOptions, pointer: str = "", key=None) -> list[dict]:
@@ -88,7 +101,8 @@ def _children(value, options, pointer, offset, out) -> None:
         if (offset <= index < end and not (offset and extra)) or (not offset and index >= end and extra):
             _node(item, options, path, key, out)
     if len(value) > end:
-        out.append({"t": "more", "ptr": pointer, "offset": end, "left": len(value) - end})
+        out.append({"t": "more", "ptr": pointer, "offset": end, "left": len(value) - end,
+                    "open": options.reveal_id})
 
 
 def _type(value) -> str:

@@ -10,7 +10,7 @@ from .compare import compare_calls
 from .db import get_store
 from .store import stats
 from .store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery, decode_cursor, encode_cursor
-from .tree import children_tokens
+from .tree import children_tokens, parse_node_id
 
 bp = Blueprint("views", __name__)
 VIEWS = ("aligned", "raw")
@@ -137,7 +137,8 @@ def trace(trace_id):
     """Show one call of a trace: findings first, then the aligned or the raw view."""
     found = _trace_or_404(trace_id)
     call = _call_or_404(found, request.args.get("call"))
-    view = request.args.get("view") if request.args.get("view") in VIEWS else "aligned"
+    reveal = parse_node_id(request.args.get("open", ""), SNAPSHOTS)  # a deep link into the raw view
+    view = request.args.get("view") if request.args.get("view") in VIEWS else ("raw" if reveal else "aligned")
     only_diff = request.args.get("only") == "diff"
     context = {"trace": found, "call": call, "view": view, "only_diff": only_diff,
                "snapshots": SNAPSHOTS, "findings": tracepage.findings_view(call),
@@ -147,7 +148,7 @@ def trace(trace_id):
     if view == "aligned":
         context["rows"], context["hidden_rows"] = tracepage.aligned_rows(call, only_diff)
     else:
-        context["trees"] = tracepage.raw_trees(call)
+        context["trees"] = tracepage.raw_trees(call, reveal)
     return page_or_fragment("trace.html", "partials/view.html", **context)
 
 
@@ -198,8 +199,9 @@ def subtree(trace_id):
     """Render the children of one node of the raw view, for a lazy expand or "show more"."""
     call, name, pointer, value = _node_or_404(trace_id)
     offset = request.args.get("offset", "0")
-    tokens = children_tokens(value, tracepage.tree_options(call, name), pointer,
-                             int(offset) if offset.isdigit() else 0)
+    reveal = parse_node_id(request.args.get("open", ""), (name,))
+    options = tracepage.tree_options(call, name, reveal=reveal[1] if reveal else None)
+    tokens = children_tokens(value, options, pointer, int(offset) if offset.isdigit() else 0)
     return page_or_fragment("subtree.html", "partials/tree.html", tokens=tokens, trace_id=trace_id,
                             call=call, snapshot=name, pointer=pointer)
 
