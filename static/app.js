@@ -39,16 +39,58 @@
     });
   }
 
+  // A node of a big payload may not be rendered yet (a closed lazy subtree, or past a "show more"):
+  // ask the server for the raw view again with the path to it open (?open=<node id>), then land.
+  var NODE_ID = /^(arguments|request|response)(\/|$)/;
+  var revealing = null;
+
+  function showNote(text) {
+    var view = byId("view");
+    if (!view) { return; }
+    var note = view.querySelector(".deep-link-note") || document.createElement("p");
+    note.className = "note deep-link-note";
+    note.setAttribute("role", "status");
+    note.textContent = text;
+    if (!note.parentElement) { view.insertBefore(note, view.firstElementChild ? view.firstElementChild.nextSibling : null); }
+  }
+
+  function revealUrl(id) {
+    var url = new URL(location.href);
+    url.searchParams.set("view", "raw");
+    url.searchParams.set("open", id);
+    return url;
+  }
+
+  function fetchPath(id) {
+    if (!window.htmx || !byId("view") || !NODE_ID.test(id) || revealing === id) { return false; }
+    revealing = id;
+    var url = revealUrl(id);
+    history.replaceState(history.state, "", url.href);   // a reload or a copied URL now renders it open
+    setTimeout(function () {
+      if (revealing === id && !byId(id)) { showNote("Still loading " + id + "…"); }
+    }, 10000);
+    htmx.ajax("GET", url.pathname + url.search, { target: "#view", swap: "outerHTML" });
+    return true;
+  }
+
+  function onViewSettled(event) {
+    if (!revealing || !event.target || event.target.id !== "view") { return; }
+    var id = revealing;
+    if (!landOnHash()) { showNote("No node " + id + " in this call."); }
+    revealing = null;
+  }
+
   function landOnHash() {
     var raw = location.hash.slice(1);
-    if (!raw) { return; }
+    if (!raw) { return false; }
     var decoded = raw;
     try { decoded = decodeURIComponent(raw); } catch (e) { /* keep raw */ }
     var el = byId(raw) || byId(decoded) || findNode(raw);
-    if (!el) { return; }
-    if (el.classList.contains("finding")) { highlightFinding(el, true); el.focus({ preventScroll: true }); return; }
+    if (!el) { return false; }
+    if (el.classList.contains("finding")) { highlightFinding(el, true); el.focus({ preventScroll: true }); return true; }
     clearHighlights();
     mark(el, true);
+    return true;
   }
 
   function findings() { return Array.prototype.slice.call(document.querySelectorAll(".finding")); }
@@ -136,6 +178,7 @@
   document.addEventListener("mouseover", function (event) { peers(event, true); });
   document.addEventListener("mouseout", function (event) { peers(event, false); });
   window.addEventListener("hashchange", landOnHash);
+  document.addEventListener("htmx:afterSettle", onViewSettled);
   document.addEventListener("DOMContentLoaded", function () {
     landOnHash();
     document.documentElement.dataset.ready = String(performance.now());

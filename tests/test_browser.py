@@ -137,6 +137,24 @@ def test_a_deep_link_lands_on_the_path_highlighted(browser, server):
     context.close()
 
 
+def test_a_deep_link_into_a_collapsed_subtree_far_past_the_first_page_lands(page, server):
+    page.goto(f"{server.url}/traces/{BIG}?call=call_01&view=raw#response/orders/2500/status")
+    target = node(page, "response/orders/2500/status")
+    expect(target).to_be_in_viewport()
+    expect(target).to_have_class(has_class("hl"))
+    expect(target).to_contain_text('"delivered"')
+    assert "open=response%2Forders%2F2500%2Fstatus" in page.url  # a reload renders it open at once
+    page.evaluate("location.hash = 'response/orders/4400/id'")
+    expect(node(page, "response/orders/4400/id")).to_be_in_viewport()
+    expect(node(page, "response/orders/4400/id")).to_have_class(has_class("hl"))
+    assert page.locator('[id="response/orders/4400"]').count() == 1
+
+
+def test_a_deep_link_to_a_node_that_does_not_exist_says_so(page, server):
+    page.goto(f"{server.url}/traces/{BIG}?call=call_01&view=raw#response/orders/99999/status")
+    expect(page.locator("#view .deep-link-note")).to_contain_text("No node response/orders/99999/status")
+
+
 def test_hostile_keys_and_values_render_as_inert_text(page, server):
     dialogs = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))

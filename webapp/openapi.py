@@ -41,9 +41,13 @@ COMMON = {
 }
 
 
+CROSS_SITE = {"403": error("Refused: a state-changing request sent by a browser from another site (CSRF).")}
+
+
 def operation(summary: str, responses: dict, *, tag: str, params=(), body=None, write=False) -> dict:
     """Build one operation with the responses every endpoint may give."""
-    op = {"summary": summary, "tags": [tag], "responses": {**responses, **COMMON},
+    cross_site = CROSS_SITE if body is not None or summary.startswith("Delete") else {}
+    op = {"summary": summary, "tags": [tag], "responses": {**responses, **cross_site, **COMMON},
           "security": [{"ingestToken" if write else "readToken": []}, {}]}
     if params:
         op["parameters"] = list(params)
