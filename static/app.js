@@ -66,8 +66,8 @@
     revealing = id;
     var url = revealUrl(id);
     history.replaceState(history.state, "", url.href);   // a reload or a copied URL now renders it open
-    setTimeout(function () {
-      if (revealing === id && !byId(id)) { showNote("Still loading " + id + "…"); }
+    setTimeout(function () {   // a failed or hung request never settles: give up visibly
+      if (revealing === id && !byId(id)) { revealing = null; showNote("Could not load " + id + " in 10 s."); }
     }, 10000);
     htmx.ajax("GET", url.pathname + url.search, { target: "#view", swap: "outerHTML" });
     return true;
@@ -86,7 +86,7 @@
     var decoded = raw;
     try { decoded = decodeURIComponent(raw); } catch (e) { /* keep raw */ }
     var el = byId(raw) || byId(decoded) || findNode(raw);
-    if (!el) { return false; }
+    if (!el) { fetchPath(raw); return false; }
     if (el.classList.contains("finding")) { highlightFinding(el, true); el.focus({ preventScroll: true }); return true; }
     clearHighlights();
     mark(el, true);

@@ -1,6 +1,6 @@
 """The API is published as OpenAPI 3.1 at /api/v1/openapi.json, and the app keeps to it."""
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
                                                status_code_conformance)
@@ -43,15 +43,6 @@ def test_every_error_response_uses_the_one_error_shape():
                     assert schema == {"$ref": "#/components/schemas/Error"}, f"{method} {path} {status}"
 
 
-CASES: dict[str, int] = {}
-
-
-@pytest.fixture(autouse=True, scope="module")
-def print_cases():
-    yield
-    print(f"\n[schemathesis] {len(CASES)} operations, {sum(CASES.values())} cases")
-
-
 @pytest.fixture
 def api_app(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "api.db"), "ANALYZER": "off"})
@@ -60,19 +51,26 @@ def api_app(tmp_path):
     return app
 
 
-@pytest.fixture
-def api_schema(api_app):
-    return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", api_app)
+def check_operation(operation, cases: dict) -> None:
+    """Send hypothesis-generated requests to one operation and check each answer against the document."""
+    @settings(max_examples=60, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(case=operation.as_strategy())
+    def run(case):
+        cases[operation.label] = cases.get(operation.label, 0) + 1
+        case.validate_response(case.call(), checks=CHECKS)
+
+    run()
 
 
-schema = schemathesis.pytest.from_fixture("api_schema")
-
-
-@schema.parametrize()
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                 HealthCheck.function_scoped_fixture])
-def test_every_operation_answers_as_its_document_says(case):
-    CASES[case.operation.label] = CASES.get(case.operation.label, 0) + 1
-    response = case.call()
-    case.validate_response(response, checks=CHECKS)
+def test_every_operation_answers_as_its_document_says(api_app):
+    # The schema is walked here rather than through schemathesis' pytest plugin, which
+    # does not work with every pytest release; the checks and strategies are the same.
+    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", api_app)
+    cases: dict[str, int] = {}
+    for result in schema.get_all_operations():
+        check_operation(result.ok(), cases)
+    print(f"\n[schemathesis] {len(cases)} operations, {sum(cases.values())} cases")
+    documented = {f"{method.upper()} {path}" for path, item in openapi.document()["paths"].items()
+                  for method in item if path != "/api/v1/openapi.json"}   # schemathesis skips its own source
+    assert set(cases) == documented

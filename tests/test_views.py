@@ -147,6 +147,32 @@ def test_a_big_payload_opens_collapsed_and_its_subtrees_load_on_demand(client):
     assert 'id="response/items/200"' not in part and "show 800 more" in part
 
 
+def test_open_renders_the_path_to_a_deep_linked_node_of_a_big_payload_without_javascript(client):
+    big = {"items": [{"id": i, "text": "x" * 300} for i in range(1000)], "total": 1000}
+    ingest(client, *order_call()[:2], envelope("response", big, http={"status_code": 200}))
+    html = client.get(f"/traces/{TRACE}", query_string={"open": "response/items/700/text"}).get_data(as_text=True)
+    assert 'class="view view-raw"' in html  # open implies the raw view
+    assert html.count('id="response/items/700/text"') == 1 and html.count('<li class="node') < 300
+    more = re.search(r'<li class="more"><a href="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert "open=response/items/700/text" in more
+    pages = []
+    while more:  # follow every "show more": item 700 was shown on the first page, so no page repeats it
+        part = client.get(more, headers={"HX-Request": "true"}).get_data(as_text=True)
+        pages.append(part)
+        found = re.search(r'<li class="more"><a href="([^"]+)"', part)
+        more = found and found.group(1).replace("&amp;", "&")
+    assert len(pages) == 4 and not any('id="response/items/700"' in part for part in pages)
+    assert 'id="response/items/699"' in pages[2] and 'id="response/items/999"' in pages[3]
+
+
+def test_open_accepts_any_node_id_and_ignores_what_names_no_node(client):
+    ingest(client, envelope("arguments", {"a b/c": {"é~": 1}}))
+    html = client.get(f"/traces/{TRACE}", query_string={"open": "arguments/a%20b~1c/%C3%A9~0"}).get_data(as_text=True)
+    assert 'id="arguments/a%20b~1c/%C3%A9~0"' in html
+    for nonsense in ("elsewhere/x", "arguments/~2", "arguments/nope/deeper"):
+        assert client.get(f"/traces/{TRACE}", query_string={"open": nonsense}).status_code == 200
+
+
 def test_the_value_endpoint_returns_one_node_as_json(client, samples):
     response = client.get(f"/traces/{LIMIT_AS_STRING}/value?call=call_01&snapshot=request&pointer=/limit")
     assert response.get_json() == "5"
