@@ -25,3 +25,13 @@ def order_call(trace_id=TRACE, limit_sent=5) -> list[dict]:
         envelope("response", {"orders": [], "total": 0}, trace_id, ts="2026-11-20T09:00:02Z",
                  http={"status_code": 200}),
     ]
+
+
+def nested(leaf, depth: int = 3000) -> dict:
+    """Return {"a": {"a": ... {"v": leaf}}}, deeper than any walk should follow."""
+    doc = node = {}
+    for _ in range(depth):
+        node["a"] = {}
+        node = node["a"]
+    node["v"] = leaf
+    return doc

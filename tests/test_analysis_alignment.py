@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from test_analysis_findings import ORDER_ARGS, ORDER_CONTRACT, call, order_request
 from webapp import pipeline
+from helpers import nested
 from webapp.analysis import analyze_call, full_alignment
 from webapp.analysis.alignment import MAX_ROWS
 from webapp.store import Store
@@ -121,14 +122,7 @@ def test_an_echo_declared_under_an_added_object_keeps_the_alignment_in_full():
 
 
 def test_an_analysis_too_deep_to_compare_rebuilds_no_row():
-    def deep(leaf):
-        doc = node = {}
-        for _ in range(3000):
-            node["a"] = {}
-            node = node["a"]
-        node["v"] = leaf
-        return doc
-    snapshots = snaps(deep(1), deep("1"))
+    snapshots = snaps(nested(1), nested("1"))
     result = analyze_call(snapshots, None)
     assert result["incomplete"] and full_alignment(snapshots, result) == ([], False)
 

@@ -4,6 +4,7 @@ import copy
 
 import pytest
 
+from helpers import nested
 from webapp.analysis import analyze_call, FINDING_KINDS
 
 
@@ -327,14 +328,7 @@ def test_findings_are_sorted_errors_first_then_warnings_then_info():
 
 
 def test_a_document_nested_too_deeply_is_reported_incomplete_instead_of_crashing():
-    def deep(leaf):
-        doc = node = {}
-        for _ in range(3000):
-            node["a"] = {}
-            node = node["a"]
-        node["v"] = leaf
-        return doc
-    result = call(deep(1), deep("1"))
+    result = call(nested(1), nested("1"))
     assert result["incomplete"] == "nested too deeply to compare" and result["findings"] == []
 
 

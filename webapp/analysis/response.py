@@ -77,6 +77,11 @@ def echo_pairs(request, response, declared) -> Echo:
         a, b = resolve(request, rq), resolve(response, rs)
         if a is not MISSING and b is not MISSING:
             _echo(rq, a, rs, b, echo)
+    return _echo_whole_document(request, response, echo)
+
+
+def _echo_whole_document(request, response, echo: Echo) -> Echo:
+    """Pair the request with the response object (or member) that echoes most of its keys."""
     if isinstance(request, dict) and isinstance(response, dict):
         root = _echo_root(request, response)
         if root is not None:
@@ -129,8 +134,4 @@ def echo_from(pairs, request, response) -> Echo:
                 echo.whole.add(rq)
             continue
         _echo(rq, a, rs, b, echo)
-    if isinstance(request, dict) and isinstance(response, dict):
-        root = _echo_root(request, response)
-        if root is not None:
-            _echo("", request, root, resolve(response, root), echo)
-    return echo
+    return _echo_whole_document(request, response, echo)
