@@ -8,6 +8,7 @@ import pytest
 from webapp.ingest import Event
 from webapp.store import Store, stats
 from webapp.store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery
+from webapp.store import listing
 from webapp.store.listing import count_sql
 
 TOOLS = ("findOrders", "sendEmail", "createNote")
@@ -176,9 +177,9 @@ def bulk_traces(store: Store, count: int, word: str = "", tool: str = "bulkTool"
 
 
 def test_a_search_for_a_very_common_word_reads_only_the_newest_matches(store):
-    bulk_traces(store, stats.SEARCH_CAP + 20, word="everywhere")
+    bulk_traces(store, listing.SEARCH_CAP + 20, word="everywhere")
     assert stats.search_capped(store, "everywhere") and not stats.search_capped(store, "bulkTool")
-    newest = store.db.execute("SELECT trace_id FROM events ORDER BY seq DESC LIMIT ?", (stats.SEARCH_CAP,))
+    newest = store.db.execute("SELECT trace_id FROM events ORDER BY seq DESC LIMIT ?", (listing.SEARCH_CAP,))
     listed = paged(store, TraceQuery(q="everywhere", limit=500))
-    assert len(listed) == stats.SEARCH_CAP and set(listed) == {row[0] for row in newest}
-    assert len(paged(store, TraceQuery(q="bulktool", limit=500))) == stats.SEARCH_CAP + 20  # a tool name is not capped
+    assert len(listed) == listing.SEARCH_CAP and set(listed) == {row[0] for row in newest}
+    assert len(paged(store, TraceQuery(q="bulktool", limit=500))) == listing.SEARCH_CAP + 20  # a tool name is not capped

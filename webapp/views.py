@@ -9,6 +9,7 @@ from .analysis.pointers import MISSING, resolve
 from .compare import compare_calls
 from .db import get_store
 from .store import stats
+from .store.listing import SEARCH_CAP
 from .store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery, decode_cursor, encode_cursor
 from .tree import children_tokens, parse_node_id
 
@@ -56,7 +57,7 @@ def _list_context() -> dict:
                 if next_cursor else None)
     return {"traces": traces, "query": query, "next_url": next_url, "cursor": cursor,
             "next_cursor": encode_cursor(next_cursor), "refresh": request.args.get("refresh") == "on",
-            "search_capped": stats.search_capped(store, query.q), "search_cap": stats.SEARCH_CAP}
+            "search_capped": stats.search_capped(store, query.q), "search_cap": SEARCH_CAP}
 
 
 def _facet_counts(query: TraceQuery, wanted: bool) -> dict | None:
@@ -116,7 +117,7 @@ def index_json():
                   if counts is None else None)
     return jsonify(traces=context["traces"], next_cursor=context["next_cursor"], counts=counts,
                    count_cap=stats.COUNT_CAP, counts_url=counts_url,
-                   search_capped=context["search_capped"], search_cap=stats.SEARCH_CAP)
+                   search_capped=context["search_capped"], search_cap=SEARCH_CAP)
 
 
 def _trace_or_404(trace_id: str) -> dict:

@@ -1,4 +1,4 @@
-"""The only module that names tables and runs SQL.
+"""The store: the only package that names tables and runs SQL.
 
 Events are kept forever (every version of every snapshot); `calls` points at the
 current version of each snapshot and holds the stored analysis; `traces` is a
@@ -8,20 +8,18 @@ import contextlib
 import sqlite3
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
 
-import orjson
 import sqlite_utils
 
-from .filters import TraceQuery
+from .codec import dumps, utc_now
 from .hours import backfill_hours, hour_keys, refresh_hours
-from .listing import trace_list_sql
+from .reads import SNAPSHOTS, TraceReads
 from .schema import SCHEMA
-from .sql import (CALL_FACTS, CLAIM_PENDING, CURRENT_VERSION, DELETE_TRACE, INDEX_EVENTS,
-                  INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS, NEW_EVENTS, REFRESH_TRACE, SET_PROGRESS, SAVE_ANALYSIS, UPSERT_CALL)
+from .sql import (CALL_FACTS, CLAIM_PENDING, CURRENT_VERSION, DELETE_TRACE, INDEX_EVENTS, INSERT_EVENT,
+                  INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS, NEW_EVENTS, REFRESH_TRACE,
+                  SAVE_ANALYSIS, SET_PROGRESS, UPSERT_CALL)
+from .tools import ToolContracts
 
-SNAPSHOTS = ("arguments", "request", "response")
-SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
 CLAIM_SECONDS = 30
 _SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL", "EXTRA": "EXTRA", "OFF": "OFF"}
 
@@ -36,20 +34,8 @@ class IngestResult:
     duplicates: int = 0
 
 
-def dumps(value) -> str:
-    return orjson.dumps(value).decode()
-
-
-def loads(text):
-    return None if text is None else orjson.loads(text)
-
-
-def utc_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-class Store:
-    """A tracediff database in one SQLite file."""
+class Store(TraceReads, ToolContracts):
+    """A tracediff database in one SQLite file: writes here, reads and contracts in their mixins."""
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True):
         conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000,
@@ -234,107 +220,6 @@ class Store:
                 return conn.execute(sql).rowcount
             return conn.execute(sql + " WHERE tool = ?", (tool,)).rowcount
 
-    # -- reads ----------------------------------------------------------------
-
-    def call_inputs(self, trace_id: str, call_id: str) -> dict | None:
-        """Return the current snapshots and the tool of one call, for analysis."""
-        call = self._one("SELECT * FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id))
-        if call is None:
-            return None
-        return {"tool": call["tool"], "version": call["version"],
-                "snapshots": {name: self._snapshot(call[f"{name}_seq"]) for name in SNAPSHOTS}}
-
-    def get_trace(self, trace_id: str) -> dict | None:
-        """Return a trace with its calls, current snapshots and stored analysis."""
-        self.catch_up_for_read()
-        calls = list(self.db.query(
-            "SELECT * FROM calls WHERE trace_id = ? ORDER BY first_ts, call_id", (trace_id,)))
-        if not calls:
-            return None
-        return {"trace_id": trace_id, "calls": [self._call(row) for row in calls]}
-
-    def _call(self, row: dict) -> dict:
-        analysis = loads(row["analysis"]) or {}
-        return {
-            "call_id": row["call_id"], "tool": row["tool"], "source": row["source"],
-            "status_code": row["status_code"], "first_ts": row["first_ts"], "last_ts": row["last_ts"],
-            "snapshots": {name: self._snapshot(row[f"{name}_seq"]) for name in SNAPSHOTS},
-            "versions": self._version_counts(row["trace_id"], row["call_id"]),
-            "analyzed": row["analyzed_version"] == row["version"],
-            "validation": analysis.get("validation", {}),
-            "findings": analysis.get("findings", []),
-            "summary": analysis.get("summary", {"error": 0, "warning": 0, "info": 0}),
-            "worst": analysis.get("worst"),
-            "alignment": analysis.get("alignment", []),
-            "alignment_sparse": analysis.get("alignment_sparse", False),
-        }
-
-    def _snapshot(self, seq) -> dict | None:
-        if seq is None:
-            return None
-        row = self._one("SELECT * FROM events WHERE seq = ?", (seq,))
-        return _snapshot_dict(row)
-
-    def _version_counts(self, trace_id, call_id) -> dict:
-        rows = self.db.execute(
-            "SELECT snapshot, count(*) FROM events WHERE trace_id = ? AND call_id = ? GROUP BY snapshot",
-            (trace_id, call_id)).fetchall()
-        return dict(rows)
-
-    def snapshot_versions(self, trace_id: str, call_id: str, snapshot: str) -> list[dict]:
-        """Return every version of one snapshot, newest first."""
-        rows = self.db.query(
-            "SELECT * FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ? "
-            "ORDER BY ts DESC, seq DESC", (trace_id, call_id, snapshot))
-        return [_snapshot_dict(row) for row in rows]
-
-    def find_traces(self, query: TraceQuery, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
-        """Return matching traces newest first after a (last_ts, trace_id) cursor, and the next cursor."""
-        self.catch_up_for_read()
-        sql, params = trace_list_sql(query, cursor)
-        rows = list(self.db.query(sql, params))
-        next_cursor = None
-        if len(rows) > query.limit:
-            rows = rows[:query.limit]
-            next_cursor = (rows[-1]["last_ts"], rows[-1]["trace_id"])
-        return [_trace_summary(row) for row in rows], next_cursor
-
-    def count_traces(self) -> int:
-        return self.db.execute("SELECT count(*) FROM traces").fetchone()[0]
-
-    def count_events(self) -> int:
-        return self.db.execute("SELECT count(*) FROM events").fetchone()[0]
-
-    def event_ids(self) -> set[str]:
-        return {row[0] for row in self.db.execute("SELECT event_id FROM events")}
-
-    def quarantine(self, limit: int = 100) -> list[dict]:
-        return list(self.db.query("SELECT * FROM quarantine ORDER BY id DESC LIMIT ?", (limit,)))
-
-    # -- tool contracts -------------------------------------------------------
-
-    def put_tool(self, name: str, contract: dict) -> None:
-        """Create or replace a tool's contract and mark its calls for re-analysis."""
-        with self.write() as conn:
-            conn.execute("INSERT INTO tools (name, contract, updated_at) VALUES (?, ?, ?) "
-                         "ON CONFLICT(name) DO UPDATE SET contract = excluded.contract, "
-                         "updated_at = excluded.updated_at", (name, dumps(contract), utc_now()))
-            conn.execute("UPDATE calls SET version = version + 1 WHERE tool = ?", (name,))
-
-    def get_tool(self, name: str) -> dict | None:
-        row = self._one("SELECT * FROM tools WHERE name = ?", (name,))
-        return None if row is None else {"name": name, **loads(row["contract"]), "updated_at": row["updated_at"]}
-
-    def list_tools(self) -> list[dict]:
-        rows = self.db.query("SELECT name, contract, updated_at FROM tools ORDER BY name")
-        return [{"name": r["name"], **loads(r["contract"]), "updated_at": r["updated_at"]} for r in rows]
-
-    def delete_tool(self, name: str) -> bool:
-        with self.write() as conn:
-            deleted = conn.execute("DELETE FROM tools WHERE name = ?", (name,)).rowcount
-            conn.execute("UPDATE calls SET version = version + 1 WHERE tool = ?", (name,))
-        return bool(deleted)
-
     # -- retention ------------------------------------------------------------
 
     def prune(self, before_ts: str, batch: int = 500) -> int:
@@ -356,10 +241,6 @@ class Store:
             if len(ids) < batch:
                 return deleted
 
-    def _one(self, sql, params) -> dict | None:
-        return next(iter(self.db.query(sql, params)), None)
-
-
 def _event_row(event, received: str) -> tuple:
     return (event.event_id, event.trace_id, event.call_id, event.snapshot, event.tool,
             event.source, dumps(event.payload), int(bool(event.logged_as_string)),
@@ -374,24 +255,3 @@ def _analysis_row(trace_id, call_id, version, analysis: dict) -> dict:
             "errors": summary.get("error", 0), "warnings": summary.get("warning", 0),
             "infos": summary.get("info", 0), "kinds": ",".join(kinds),
             "trace_id": trace_id, "call_id": call_id}
-
-
-def _snapshot_dict(row: dict) -> dict:
-    return {"payload": loads(row["payload"]), "logged_as_string": bool(row["logged_as_string"]),
-            "http": loads(row["http"]), "ts": row["ts"], "received_at": row["received_at"],
-            "event_id": row["event_id"], "tool": row["tool"], "source": row["source"],
-            "meta": loads(row["meta"])}
-
-
-def _trace_summary(row: dict) -> dict:
-    return {
-        "trace_id": row["trace_id"], "last_seen": row["last_ts"], "first_seen": row["first_ts"],
-        "tools": _split(row["tools"]), "sources": _split(row["sources"]), "calls": row["calls"],
-        "snapshots": {name: bool(row[f"has_{name}"]) for name in SNAPSHOTS},
-        "complete": bool(row["complete"]), "worst": row["worst"], "kinds": _split(row["kinds"]),
-        "status_codes": [int(s) for s in _split(row["status_codes"])],
-    }
-
-
-def _split(text) -> list[str]:
-    return [part for part in (text or "").split(",") if part]

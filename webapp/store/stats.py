@@ -5,7 +5,7 @@ import time
 from dataclasses import replace
 
 from .filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery
-from .listing import SEARCH_CAP, SEARCH_CAPPED, count_sql, distinct_sql, fts_phrase
+from .listing import SEARCH_CAPPED, count_sql, distinct_sql, fts_phrase
 
 STRIP_HOURS = 168
 # Each count stops at COUNT_CAP + 1 rows ("10,000+"), so counting costs the same at any size.

@@ -1,0 +1,109 @@
+"""Reading traces, calls, snapshots and the list: the Store's read side."""
+from .codec import loads
+from .filters import TraceQuery
+from .listing import trace_list_sql
+
+SNAPSHOTS = ("arguments", "request", "response")
+
+
+class TraceReads:
+    """Queries that return traces and calls as plain dicts (mixed into Store)."""
+
+    def call_inputs(self, trace_id: str, call_id: str) -> dict | None:
+        """Return the current snapshots and the tool of one call, for analysis."""
+        call = self._one("SELECT * FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id))
+        if call is None:
+            return None
+        return {"tool": call["tool"], "version": call["version"],
+                "snapshots": {name: self._snapshot(call[f"{name}_seq"]) for name in SNAPSHOTS}}
+
+    def get_trace(self, trace_id: str) -> dict | None:
+        """Return a trace with its calls, current snapshots and stored analysis."""
+        self.catch_up_for_read()
+        calls = list(self.db.query(
+            "SELECT * FROM calls WHERE trace_id = ? ORDER BY first_ts, call_id", (trace_id,)))
+        if not calls:
+            return None
+        return {"trace_id": trace_id, "calls": [self._call(row) for row in calls]}
+
+    def _call(self, row: dict) -> dict:
+        analysis = loads(row["analysis"]) or {}
+        return {
+            "call_id": row["call_id"], "tool": row["tool"], "source": row["source"],
+            "status_code": row["status_code"], "first_ts": row["first_ts"], "last_ts": row["last_ts"],
+            "snapshots": {name: self._snapshot(row[f"{name}_seq"]) for name in SNAPSHOTS},
+            "versions": self._version_counts(row["trace_id"], row["call_id"]),
+            "analyzed": row["analyzed_version"] == row["version"],
+            "validation": analysis.get("validation", {}),
+            "findings": analysis.get("findings", []),
+            "summary": analysis.get("summary", {"error": 0, "warning": 0, "info": 0}),
+            "worst": analysis.get("worst"),
+            "alignment": analysis.get("alignment", []),
+            "alignment_sparse": analysis.get("alignment_sparse", False),
+        }
+
+    def _snapshot(self, seq) -> dict | None:
+        if seq is None:
+            return None
+        row = self._one("SELECT * FROM events WHERE seq = ?", (seq,))
+        return _snapshot_dict(row)
+
+    def _version_counts(self, trace_id, call_id) -> dict:
+        rows = self.db.execute(
+            "SELECT snapshot, count(*) FROM events WHERE trace_id = ? AND call_id = ? GROUP BY snapshot",
+            (trace_id, call_id)).fetchall()
+        return dict(rows)
+
+    def snapshot_versions(self, trace_id: str, call_id: str, snapshot: str) -> list[dict]:
+        """Return every version of one snapshot, newest first."""
+        rows = self.db.query(
+            "SELECT * FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ? "
+            "ORDER BY ts DESC, seq DESC", (trace_id, call_id, snapshot))
+        return [_snapshot_dict(row) for row in rows]
+
+    def find_traces(self, query: TraceQuery, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
+        """Return matching traces newest first after a (last_ts, trace_id) cursor, and the next cursor."""
+        self.catch_up_for_read()
+        sql, params = trace_list_sql(query, cursor)
+        rows = list(self.db.query(sql, params))
+        next_cursor = None
+        if len(rows) > query.limit:
+            rows = rows[:query.limit]
+            next_cursor = (rows[-1]["last_ts"], rows[-1]["trace_id"])
+        return [_trace_summary(row) for row in rows], next_cursor
+
+    def count_traces(self) -> int:
+        return self.db.execute("SELECT count(*) FROM traces").fetchone()[0]
+
+    def count_events(self) -> int:
+        return self.db.execute("SELECT count(*) FROM events").fetchone()[0]
+
+    def event_ids(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT event_id FROM events")}
+
+    def quarantine(self, limit: int = 100) -> list[dict]:
+        return list(self.db.query("SELECT * FROM quarantine ORDER BY id DESC LIMIT ?", (limit,)))
+
+    def _one(self, sql, params) -> dict | None:
+        return next(iter(self.db.query(sql, params)), None)
+
+
+def _snapshot_dict(row: dict) -> dict:
+    return {"payload": loads(row["payload"]), "logged_as_string": bool(row["logged_as_string"]),
+            "http": loads(row["http"]), "ts": row["ts"], "received_at": row["received_at"],
+            "event_id": row["event_id"], "tool": row["tool"], "source": row["source"],
+            "meta": loads(row["meta"])}
+
+
+def _trace_summary(row: dict) -> dict:
+    return {
+        "trace_id": row["trace_id"], "last_seen": row["last_ts"], "first_seen": row["first_ts"],
+        "tools": _split(row["tools"]), "sources": _split(row["sources"]), "calls": row["calls"],
+        "snapshots": {name: bool(row[f"has_{name}"]) for name in SNAPSHOTS},
+        "complete": bool(row["complete"]), "worst": row["worst"], "kinds": _split(row["kinds"]),
+        "status_codes": [int(s) for s in _split(row["status_codes"])],
+    }
+
+
+def _split(text) -> list[str]:
+    return [part for part in (text or "").split(",") if part]
