@@ -2,7 +2,6 @@
 import json
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
-from markupsafe import Markup
 
 from . import charts, exports, pipeline, tracepage
 from .analysis.pointers import MISSING, resolve
@@ -20,10 +19,10 @@ BIDI_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in "\u202a\u202b\u202c\u202d\u2
 
 
 def show_controls(value):
-    """Render bidi control characters of any template output as visible \\uXXXX escapes."""
+    """Render bidi control characters of any template output as visible escapes (\\u202e)."""
     if isinstance(value, str):
-        escaped = value.translate(BIDI_ESCAPES)
-        return Markup(escaped) if isinstance(value, Markup) else escaped
+        # type(value) keeps template markup as markup and payload text as text (escaped later).
+        return type(value)(value.translate(BIDI_ESCAPES))
     return value
 
 
