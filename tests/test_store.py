@@ -156,3 +156,27 @@ def test_an_existing_database_gets_its_rollup_filled_when_opened(db_path):
     reopened = Store(db_path)
     assert set(reopened.db.execute("SELECT hour, tool, calls FROM call_hours").fetchall()) == {
         ("2026-11-20T09", "findOrders", 1)}
+
+
+def span_event(snapshot, call_id, span_id, parent=None, payload=None):
+    from webapp.ingest import Event
+
+    meta = {"span_id": span_id, **({"parent_span_id": parent} if parent else {})}
+    return Event(event_id=f"{span_id}-{snapshot}", trace_id=TRACE, call_id=call_id, snapshot=snapshot,
+                 payload=payload or {"limit": 5}, tool="findOrders" if call_id else None,
+                 ts="2026-11-20T09:00:00Z", meta=meta)
+
+
+def test_a_span_exported_after_its_tool_span_joins_the_tool_call(store):
+    store.add_events([span_event("arguments", "call_9", "tool-span")])
+    store.project_all()
+    store.add_events([span_event("request", "", "http-span", parent="tool-span", payload={"limit": "5"})])
+    [call] = store.get_trace(TRACE)["calls"]
+    assert call["call_id"] == "call_9" and call["tool"] == "findOrders"
+    assert call["snapshots"]["request"]["payload"] == {"limit": "5"}
+
+
+def test_a_span_whose_parent_never_arrives_stays_visible_under_an_empty_call_id(store):
+    store.add_events([span_event("request", "", "http-span", parent="missing-span")])
+    [call] = store.get_trace(TRACE)["calls"]
+    assert call["call_id"] == "" and call["snapshots"]["request"] is not None

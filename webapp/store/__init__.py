@@ -15,6 +15,7 @@ from .codec import dumps, utc_now
 from .hours import backfill_hours, hour_keys, refresh_hours
 from .reads import SNAPSHOTS, TraceReads
 from .schema import SCHEMA
+from .spans import join_orphan_spans
 from .sql import (CALL_FACTS, CLAIM_PENDING, CURRENT_VERSION, DELETE_TRACE, INDEX_EVENTS, INSERT_EVENT,
                   INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS, NEW_EVENTS, REFRESH_TRACE,
                   SAVE_ANALYSIS, SET_PROGRESS, UPSERT_CALL)
@@ -122,6 +123,7 @@ class Store(TraceReads, ToolContracts):
             last = rows[-1][0]
             conn.execute(INDEX_EVENTS, (done, last))
             calls = {(trace_id, call_id) for _, trace_id, call_id in rows}
+            calls |= join_orphan_spans(conn, done, last)
             hours = hour_keys(conn, calls)
             for trace_id, call_id in calls:
                 self._refresh_call(conn, trace_id, call_id)
@@ -159,6 +161,9 @@ class Store(TraceReads, ToolContracts):
                    for name in SNAPSHOTS}
         seqs = {name: (row[0] if row else None) for name, row in current.items()}
         tool, source, status, first_ts, last_ts = conn.execute(CALL_FACTS, (trace_id, call_id)).fetchone()
+        if first_ts is None:  # its events joined another call
+            conn.execute("DELETE FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id))
+            return
         conn.execute(UPSERT_CALL, {
             "trace_id": trace_id, "call_id": call_id, "tool": tool, "source": source,
             "arguments_seq": seqs["arguments"], "request_seq": seqs["request"],
