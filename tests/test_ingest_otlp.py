@@ -242,26 +242,33 @@ def test_a_real_sdk_export_is_understood():
 
 
 @pytest.mark.slow
-def test_spans_sent_by_the_sdk_otlp_http_exporter_reach_a_running_server(live_server):
-    import httpx
+def export_tool_call(url: str, processor, call_id: str) -> str:
+    """Send a tool span and its HTTP client span through the SDK's OTLP/HTTP exporter; return the trace id."""
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.trace import TracerProvider
-    from opentelemetry.sdk.trace.export import BatchSpanProcessor
     from opentelemetry.trace import SpanKind
 
-    provider = TracerProvider()  # the batch processor (the production default) exports both spans together
-    provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{live_server.url}/v1/traces")))
+    provider = TracerProvider()
+    provider.add_span_processor(processor(OTLPSpanExporter(endpoint=f"{url}/v1/traces")))
     tracer = provider.get_tracer("tracediff-test")
     with tracer.start_as_current_span("execute_tool findOrders", attributes={
             "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders",
-            "gen_ai.tool.call.id": "call_live", "gen_ai.tool.call.arguments": '{"limit": 5}'}) as tool:
+            "gen_ai.tool.call.id": call_id, "gen_ai.tool.call.arguments": '{"limit": 5}'}) as tool:
         with tracer.start_as_current_span("POST", kind=SpanKind.CLIENT, attributes={
                 "http.request.method": "POST", "url.full": "https://api.example.com/orders",
                 "http.request.body.content": '{"limit": "5"}',
                 "http.response.body.content": '{"orders": []}', "http.response.status_code": 200}):
             pass
     provider.shutdown()
-    trace_id = format(tool.get_span_context().trace_id, "032x")
+    return format(tool.get_span_context().trace_id, "032x")
+
+
+def test_spans_sent_by_the_sdk_otlp_http_exporter_reach_a_running_server(live_server):
+    import httpx
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+    # The batch processor (the production default) exports both spans together.
+    trace_id = export_tool_call(live_server.url, BatchSpanProcessor, "call_live")
     trace = httpx.get(f"{live_server.url}/api/v1/traces/{trace_id}", timeout=10).json()
     [call] = trace["calls"]
     assert call["call_id"] == "call_live" and call["tool"] == "findOrders"
@@ -277,24 +284,9 @@ def test_spans_sent_by_the_sdk_otlp_http_exporter_reach_a_running_server(live_se
 def test_an_http_span_exported_before_its_tool_span_joins_the_tool_call(live_server):
     """SimpleSpanProcessor exports each span as it ends: the HTTP span comes first, alone."""
     import httpx
-    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
-    from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-    from opentelemetry.trace import SpanKind
 
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(OTLPSpanExporter(endpoint=f"{live_server.url}/v1/traces")))
-    tracer = provider.get_tracer("tracediff-test")
-    with tracer.start_as_current_span("execute_tool findOrders", attributes={
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders",
-            "gen_ai.tool.call.id": "call_simple", "gen_ai.tool.call.arguments": '{"limit": 5}'}) as tool:
-        with tracer.start_as_current_span("POST", kind=SpanKind.CLIENT, attributes={
-                "http.request.method": "POST", "url.full": "https://api.example.com/orders",
-                "http.request.body.content": '{"limit": "5"}',
-                "http.response.body.content": '{"orders": []}', "http.response.status_code": 200}):
-            pass
-    provider.shutdown()
-    trace_id = format(tool.get_span_context().trace_id, "032x")
+    trace_id = export_tool_call(live_server.url, SimpleSpanProcessor, "call_simple")
     trace = httpx.get(f"{live_server.url}/api/v1/traces/{trace_id}", timeout=10).json()
     [call] = trace["calls"]
     assert call["call_id"] == "call_simple" and call["tool"] == "findOrders"
