@@ -6,9 +6,9 @@ import orjson
 
 from . import ROOT, pipeline
 from .analysis import analyze_call
-from .config import load_settings, token_set
+from .config import load_settings
 from .contracts import ContractError, import_contract_files
-from .redact import Redactor
+from .redact import redactor_for
 from .report import format_check
 from .store import Store
 from .worker import cutoff
@@ -22,10 +22,6 @@ def _settings(database=None, **overrides) -> dict:
     if database:
         extra["DATABASE"] = database
     return load_settings(extra)
-
-
-def _redactor(settings) -> Redactor | None:
-    return Redactor(token_set(settings["REDACT_KEYS"])) if settings["REDACT"] else None
 
 
 @click.group()
@@ -46,7 +42,7 @@ def serve(host, port, workers, database, demo):
     settings = _settings(database, HOST=host, PORT=port, WORKERS=workers)
     store = Store.from_settings(settings, create=True)
     if demo and store.count_traces() == 0:
-        result = pipeline.load_folder(store, ROOT / "sample_traces", _redactor(settings))
+        result = pipeline.load_folder(store, ROOT / "sample_traces", redactor_for(settings))
         click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
     store.close()
     click.echo(f"tracediff on http://{settings['HOST']}:{settings['PORT']}/ (database {settings['DATABASE']})", err=True)
@@ -63,7 +59,7 @@ def ingest(files, database, batch_size):
 
     settings = _settings(database)
     store = Store.from_settings(settings, create=True)
-    summary = ingest_files(store, files, _redactor(settings), batch_size)
+    summary = ingest_files(store, files, redactor_for(settings), batch_size)
     pipeline.catch_up(store)
     click.echo(summary.describe())
     sys.exit(0 if not summary.failed_files else 1)

@@ -1,17 +1,15 @@
 """The store's life cycle inside a Flask app: one connection per request."""
 from flask import current_app, g
 
-from .config import token_set
 from .ingest import Limits
-from .redact import Redactor
+from .redact import Redactor, redactor_for
 from .store import Store
 
 
 def init_app(app) -> None:
     """Create the schema once and close each request's connection afterwards."""
     Store.from_settings(app.config, create=True).close()
-    app.extensions["tracediff.redactor"] = (
-        Redactor(token_set(app.config["REDACT_KEYS"])) if app.config["REDACT"] else None)
+    app.extensions["tracediff.redactor"] = redactor_for(app.config)
     app.extensions["tracediff.limits"] = Limits(
         max_body_bytes=app.config["MAX_DECOMPRESSED_BYTES"],
         max_depth=app.config["MAX_DEPTH"], max_events=app.config["MAX_EVENTS"])

@@ -244,3 +244,10 @@ def _replace_card(match: re.Match) -> str:
     if inside_number or not looks_like_card(match.group(0)):
         return match.group(0)
     return REDACTED
+
+
+def redactor_for(settings: dict) -> Redactor | None:
+    """Return the redactor the settings ask for, or None when REDACT is off."""
+    from .config import token_set
+
+    return Redactor(token_set(settings["REDACT_KEYS"])) if settings["REDACT"] else None
