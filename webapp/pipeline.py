@@ -6,7 +6,7 @@ import dataclasses
 from pathlib import Path
 
 from .analysis import analyze_call
-from .ingest import Batch, parse_body
+from .ingest import Batch
 from .redact import Redactor
 from .store import IngestResult, Store
 
@@ -71,15 +71,12 @@ def fresh_trace(store: Store, trace_id: str) -> dict | None:
     return store.get_trace(trace_id)
 
 
-def load_folder(store: Store, folder: Path, redactor: Redactor | None) -> IngestResult:
-    """Load the contracts and NDJSON traces of a folder such as sample_traces/."""
+def load_folder(store: Store, folder: Path, redactor: Redactor | None):
+    """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary."""
+    from .bulk import ingest_files
     from .contracts import import_contract_files
 
     import_contract_files(store, sorted((folder / "contracts").glob("*.json")))
-    total = IngestResult()
-    for path in sorted(folder.glob("*.ndjson")):
-        result = store_batch(store, parse_body(path.read_bytes()), redactor)
-        total.accepted += result.accepted
-        total.duplicates += result.duplicates
+    summary = ingest_files(store, [str(path) for path in sorted(folder.glob("*.ndjson"))], redactor)
     catch_up(store)
-    return total
+    return summary

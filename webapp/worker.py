@@ -1,8 +1,8 @@
 """The background analyzer: a daemon thread per server process.
 
-Ingest only commits events, so acknowledging a batch never waits for analysis;
-this thread folds new events into calls and traces, claims out-of-date calls (a claim in the database keeps two workers
-from doing the same call) and analyses them within about a second.
+Ingest only commits events, so acknowledging a batch never waits for analysis; this
+thread folds new events into calls and traces, claims out-of-date calls (a claim in the
+database keeps two workers from doing the same call) and analyses them within about a second.
 """
 import logging
 import threading

@@ -10,11 +10,11 @@ INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw) VA
 CURRENT_VERSION = """SELECT seq FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ?
  ORDER BY ts DESC, seq DESC LIMIT 1"""
 CALL_FACTS = """SELECT
- (SELECT tool FROM events WHERE trace_id = :t AND call_id = :c AND tool IS NOT NULL ORDER BY seq DESC LIMIT 1),
- (SELECT source FROM events WHERE trace_id = :t AND call_id = :c AND source IS NOT NULL ORDER BY seq DESC LIMIT 1),
- (SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = :t AND call_id = :c
+ (SELECT tool FROM events WHERE trace_id = ?1 AND call_id = ?2 AND tool IS NOT NULL ORDER BY seq DESC LIMIT 1),
+ (SELECT source FROM events WHERE trace_id = ?1 AND call_id = ?2 AND source IS NOT NULL ORDER BY seq DESC LIMIT 1),
+ (SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = ?1 AND call_id = ?2
    AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
- min(ts), max(ts) FROM events WHERE trace_id = :t AND call_id = :c""".replace(":t", "?1").replace(":c", "?2")
+ min(ts), max(ts) FROM events WHERE trace_id = ?1 AND call_id = ?2"""
 UPSERT_CALL = """INSERT INTO calls (trace_id, call_id, tool, source, arguments_seq, request_seq, response_seq,
  status_code, first_ts, last_ts) VALUES (:trace_id, :call_id, :tool, :source, :arguments_seq, :request_seq,
  :response_seq, :status_code, :first_ts, :last_ts)
