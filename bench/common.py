@@ -109,11 +109,11 @@ def tracediff_server(db_path: Path, workers: int = 2, env: dict | None = None) -
                    db_path.with_suffix(".log"), port)
 
 
-def bare_server(log_path: Path, workers: int = 2) -> Process:
+def bare_server(log_path: Path, workers: int = 2, env: dict | None = None) -> Process:
     """Return the bare Flask app of bench/bare_app.py under gunicorn with serve's settings."""
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
                "--worker-class", "sync", "--timeout", "60", "--graceful-timeout", "10",
                "--access-logfile", "-", "--access-logformat", '%(h)s "%(r)s" %(s)s %(b)s %(M)sms',
                "--error-logfile", "-", "--chdir", str(ROOT / "bench"), "bare_app:app"]
-    return Process(command, {}, log_path, port)
+    return Process(command, env or {}, log_path, port)

@@ -20,15 +20,6 @@ def store_batch(store: Store, batch: Batch, redactor: Redactor | None) -> Ingest
     return store.add_events(events, rejected)
 
 
-def analysis_of(store: Store, trace_id: str, call_id: str, contracts: dict):
-    """Analyse one call with its tool's contract (cached in `contracts`); return a result row."""
-    inputs = store.call_inputs(trace_id, call_id)
-    if inputs is None:
-        return None
-    contract = _contract(store, inputs["tool"], contracts)
-    return trace_id, call_id, inputs["version"], analyze_call(inputs["snapshots"], contract)
-
-
 def _contract(store: Store, tool: str | None, cache: dict):
     if not tool:
         return None
@@ -40,8 +31,10 @@ def _contract(store: Store, tool: str | None, cache: dict):
 def analyze_calls(store: Store, calls) -> int:
     """Analyse calls ({trace_id, call_id}) and save the results in one transaction."""
     contracts: dict = {}
-    results = [analysis_of(store, c["trace_id"], c["call_id"], contracts) for c in calls]
-    return store.save_analyses([r for r in results if r is not None])
+    inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
+    return store.save_analyses([
+        (trace_id, call_id, call["version"], analyze_call(call["snapshots"], _contract(store, call["tool"], contracts)))
+        for (trace_id, call_id), call in inputs.items()])
 
 
 def analyze_pending(store: Store, limit: int = 200) -> int:

@@ -4,7 +4,7 @@ from .classify import classify
 from .kinds import DEFAULT_ERROR_SCHEMA, end, finding
 from .pairing import equal, pair_items
 from .pointers import MISSING, child, resolve
-from .validation import validate
+from .validation import is_valid, validate
 from .values import is_container, show
 
 
@@ -28,7 +28,7 @@ def looks_like_error(body, schema_name: str, schema: dict) -> bool:
     if not isinstance(body, dict) or not body:
         return False
     prefix, inner = error_body(body, schema_name)
-    if not validate(inner, schema):
+    if is_valid(inner, schema):
         return True
     if "code" in body and "message" in body:
         return True
@@ -53,7 +53,7 @@ def status_findings(body, status, contract) -> list[dict]:
         return []
     prefix, inner = error_body(body, name)
     errors = validate(inner, schema)
-    if errors and success and not validate(body, success):
+    if errors and success and is_valid(body, success):
         return [finding("status_mismatch", "error", None, where, None, status,
                         f"HTTP {status} with a success body")]
     return [finding("error_shape", "error", None, end("response", prefix + e["path"]), None,

@@ -69,6 +69,21 @@ def get_validator(schema):
     return _cached_validator(orjson.dumps(schema, option=orjson.OPT_SORT_KEYS))
 
 
+def is_valid(instance, schema) -> bool:
+    """Tell whether `instance` satisfies `schema`, without describing any error."""
+    key = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
+    fast = _cached_fast(key)
+    if fast is not None:
+        try:
+            return fast.is_valid(instance)
+        except Exception:  # e.g. an integer beyond 64 bits: the Python validator decides
+            pass
+    try:
+        return _cached_validator(key).is_valid(instance)
+    except (SchemaError, Unresolvable, TypeError, ValueError, RecursionError):
+        return False
+
+
 def validate(instance, schema) -> list[dict]:
     """Return every validation error of `instance`, sorted by path."""
     key = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)

@@ -1,6 +1,8 @@
 """An hourly rollup of calls per tool, so the list's strip reads 168 rows, not every call of a week."""
+import orjson
 
-HOUR_KEY = "SELECT substr(last_ts, 1, 13), coalesce(tool, '(no tool)') FROM calls WHERE trace_id = ? AND call_id = ?"
+HOUR_KEYS = """SELECT DISTINCT substr(c.last_ts, 1, 13), coalesce(c.tool, '(no tool)')
+ FROM json_each(?) AS k JOIN calls AS c ON c.trace_id = k.value ->> 0 AND c.call_id = k.value ->> 1"""
 REFRESH_HOUR = """INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
  SELECT ?1, ?2, count(*), coalesce(sum(worst IN ('error', 'warning')), 0) FROM calls
  WHERE last_ts >= ?1 AND last_ts < ?1 || ';' AND coalesce(tool, '(no tool)') = ?2"""
@@ -11,12 +13,8 @@ BACKFILL = """INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
 
 def hour_keys(conn, calls) -> set[tuple[str, str]]:
     """Return the (hour, tool) cells that these (trace_id, call_id) calls sit in now."""
-    keys = set()
-    for call in calls:
-        row = conn.execute(HOUR_KEY, call).fetchone()
-        if row and row[0]:
-            keys.add(row)
-    return keys
+    keys = orjson.dumps([list(call) for call in calls])
+    return {row for row in conn.execute(HOUR_KEYS, (keys,)) if row[0]}
 
 
 def refresh_hours(conn, keys) -> None:

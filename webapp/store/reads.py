@@ -1,7 +1,8 @@
 """Reading traces, calls, snapshots and the list: the Store's read side."""
-from .codec import loads
+from .codec import dumps, loads
 from .filters import TraceQuery
 from .listing import trace_list_sql
+from .sql import CALLS_BY_KEY, EVENTS_BY_SEQ
 
 SNAPSHOTS = ("arguments", "request", "response")
 
@@ -11,11 +12,19 @@ class TraceReads:
 
     def call_inputs(self, trace_id: str, call_id: str) -> dict | None:
         """Return the current snapshots and the tool of one call, for analysis."""
-        call = self._one("SELECT * FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id))
-        if call is None:
-            return None
-        return {"tool": call["tool"], "version": call["version"],
-                "snapshots": {name: self._snapshot(call[f"{name}_seq"]) for name in SNAPSHOTS}}
+        return self.calls_inputs([(trace_id, call_id)]).get((trace_id, call_id))
+
+    def calls_inputs(self, keys) -> dict:
+        """Return {(trace_id, call_id): inputs} of many calls, in two queries."""
+        conn = self.db.conn
+        calls = conn.execute(CALLS_BY_KEY, (dumps([list(key) for key in keys]),)).fetchall()
+        seqs = [seq for call in calls for seq in call[4:] if seq is not None]
+        cursor = conn.execute(EVENTS_BY_SEQ, (dumps(seqs),))
+        names = [column[0] for column in cursor.description]
+        events = {row[0]: _snapshot_dict(dict(zip(names, row))) for row in cursor}
+        return {(trace_id, call_id): {"tool": tool, "version": version,
+                                      "snapshots": {name: events.get(seq) for name, seq in zip(SNAPSHOTS, seqs)}}
+                for trace_id, call_id, tool, version, *seqs in calls}
 
     def get_trace(self, trace_id: str) -> dict | None:
         """Return a trace with its calls, current snapshots and stored analysis."""

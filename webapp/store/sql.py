@@ -5,6 +5,9 @@ INSERT_EVENT = """INSERT OR IGNORE INTO events
  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 NEW_EVENTS = "SELECT seq, trace_id, call_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
 INDEX_EVENTS = "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq > ? AND seq <= ?"
+CALLS_BY_KEY = """SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_seq, c.request_seq, c.response_seq
+ FROM json_each(?) AS k JOIN calls AS c ON c.trace_id = k.value ->> 0 AND c.call_id = k.value ->> 1"""
+EVENTS_BY_SEQ = "SELECT seq, * FROM events WHERE seq IN (SELECT value FROM json_each(?))"
 SET_PROGRESS = "INSERT OR REPLACE INTO progress (name, seq) VALUES (?, ?)"
 INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw) VALUES (?, ?, ?, ?)"
 CURRENT_VERSION = """SELECT seq FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ?
@@ -39,6 +42,8 @@ REFRESH_TRACE = """INSERT OR REPLACE INTO traces (trace_id, first_ts, last_ts, c
   (SELECT group_concat(s, ',') FROM (SELECT DISTINCT status_code AS s FROM calls WHERE trace_id = :trace_id AND status_code IS NOT NULL ORDER BY s)),
   sum(errors), sum(warnings)
  FROM calls WHERE trace_id = :trace_id GROUP BY trace_id"""
+DELETE_TRACE_KINDS = "DELETE FROM trace_kinds WHERE trace_id = ?"
+DELETE_TRACE_TOOLS = "DELETE FROM trace_tools WHERE trace_id = ?"
 INSERT_TRACE_KINDS = """INSERT INTO trace_kinds (trace_id, kind, last_ts)
  SELECT trace_id, value, last_ts FROM traces, json_each('["' || replace(kinds, ',', '","') || '"]')
  WHERE trace_id = ? AND kinds != ''"""
@@ -53,9 +58,9 @@ INSERT_TRACE_TOOLS = """INSERT INTO trace_tools (trace_id, tool, last_ts)
  WHERE c.trace_id = ? AND c.tool IS NOT NULL"""
 DELETE_TRACE = (
     "INSERT INTO events_fts (events_fts, rowid, body) SELECT 'delete', seq, payload FROM events WHERE trace_id = ?",
-    "DELETE FROM trace_tools WHERE trace_id = ?",
+    DELETE_TRACE_TOOLS,
     "DELETE FROM events WHERE trace_id = ?",
     "DELETE FROM calls WHERE trace_id = ?",
-    "DELETE FROM trace_kinds WHERE trace_id = ?",
+    DELETE_TRACE_KINDS,
     "DELETE FROM traces WHERE trace_id = ?",
 )
