@@ -124,7 +124,7 @@ def test_a_batch_with_one_bad_event_answers_200_with_its_rejection(client):
 
 @pytest.mark.parametrize("body,headers,status,code", [
     (b"this is not json", {}, 422, "unparseable"),
-    (gzip.compress(b'{"trace_id": "t"}' * 100)[:-10], {"Content-Encoding": "gzip"}, 422, "unparseable"),
+    (gzip.compress(b'{"trace_id": "t"}' * 100, mtime=0)[:-10], {"Content-Encoding": "gzip"}, 422, "unparseable"),
     (b'{"trace_id": "t", "snapshot": "request", "payload": 1}', {"Content-Encoding": "br"}, 415, "unsupported_encoding"),
 ])
 def test_bodies_refused_whole_answer_with_the_error_shape(client, body, headers, status, code):

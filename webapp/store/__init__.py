@@ -15,12 +15,12 @@ import sqlite_utils
 
 from .codec import dumps, utc_now
 from .hours import backfill_hours, hour_keys, refresh_hours
-from .reads import SNAPSHOTS, TraceReads
+from .reads import TraceReads
 from .schema import SCHEMA
 from .spans import join_orphan_spans
-from .sql import (CALL_FACTS, CLAIM_PENDING, CURRENT_VERSION, DELETE_TRACE, INDEX_EVENTS, INSERT_EVENT,
-                  INSERT_QUARANTINE, INSERT_TRACE_KINDS, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, INSERT_TRACE_TOOLS, NEW_EVENTS, REFRESH_TRACE,
-                  SAVE_ANALYSIS, SET_PROGRESS, UPSERT_CALL)
+from .sql import (CLAIM_PENDING, DELETE_TRACE, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS,
+                  INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS,
+                  NEW_EVENTS, PROJECT_CALLS, REFRESH_TRACE, SAVE_ANALYSIS, SET_PROGRESS)
 from .tools import ToolContracts
 
 CLAIM_SECONDS = 30
@@ -144,8 +144,9 @@ class Store(TraceReads, ToolContracts):
             calls = {(trace_id, call_id) for _, trace_id, call_id in rows}
             calls |= join_orphan_spans(conn, done, last)
             hours = hour_keys(conn, calls)
-            for trace_id, call_id in calls:
-                self._refresh_call(conn, trace_id, call_id)
+            touched = {"calls": dumps([list(call) for call in calls])}
+            conn.execute(PROJECT_CALLS, touched)
+            conn.execute(DROP_EMPTY_CALLS, touched)
             refresh_hours(conn, hours | hour_keys(conn, calls))
             _refresh_traces(conn, {trace_id for trace_id, _ in calls})
             conn.execute(SET_PROGRESS, ("projected", last))
@@ -173,20 +174,6 @@ class Store(TraceReads, ToolContracts):
         while count := self.project():
             total += count
         return total
-
-    def _refresh_call(self, conn, trace_id, call_id) -> None:
-        current = {name: conn.execute(CURRENT_VERSION, (trace_id, call_id, name)).fetchone()
-                   for name in SNAPSHOTS}
-        seqs = {name: (row[0] if row else None) for name, row in current.items()}
-        tool, source, status, first_ts, last_ts = conn.execute(CALL_FACTS, (trace_id, call_id)).fetchone()
-        if first_ts is None:  # its events joined another call
-            conn.execute("DELETE FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id))
-            return
-        conn.execute(UPSERT_CALL, {
-            "trace_id": trace_id, "call_id": call_id, "tool": tool, "source": source,
-            "arguments_seq": seqs["arguments"], "request_seq": seqs["request"],
-            "response_seq": seqs["response"], "status_code": status,
-            "first_ts": first_ts, "last_ts": last_ts})
 
     # -- analysis bookkeeping -------------------------------------------------
 

@@ -10,23 +10,35 @@ CALLS_BY_KEY = """SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_s
 EVENTS_BY_SEQ = "SELECT seq, * FROM events WHERE seq IN (SELECT value FROM json_each(?))"
 SET_PROGRESS = "INSERT OR REPLACE INTO progress (name, seq) VALUES (?, ?)"
 INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw) VALUES (?, ?, ?, ?)"
-CURRENT_VERSION = """SELECT seq FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ?
- ORDER BY ts DESC, seq DESC LIMIT 1"""
-CALL_FACTS = """SELECT
- (SELECT tool FROM events WHERE trace_id = ?1 AND call_id = ?2 AND tool IS NOT NULL ORDER BY seq DESC LIMIT 1),
- (SELECT source FROM events WHERE trace_id = ?1 AND call_id = ?2 AND source IS NOT NULL ORDER BY seq DESC LIMIT 1),
- (SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = ?1 AND call_id = ?2
-   AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
- min(ts), max(ts) FROM events WHERE trace_id = ?1 AND call_id = ?2"""
-UPSERT_CALL = """INSERT INTO calls (trace_id, call_id, tool, source, arguments_seq, request_seq, response_seq,
- status_code, first_ts, last_ts) VALUES (:trace_id, :call_id, :tool, :source, :arguments_seq, :request_seq,
- :response_seq, :status_code, :first_ts, :last_ts)
+# The calls of a batch, as a JSON array of [trace_id, call_id] pairs.
+_TOUCHED = "SELECT DISTINCT value ->> 0 AS trace_id, value ->> 1 AS call_id FROM json_each(:calls)"
+_CURRENT = """(SELECT seq FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND snapshot = '{0}'
+   ORDER BY ts DESC, seq DESC LIMIT 1)"""
+# One statement folds every touched call: the current version of each snapshot (latest ts,
+# then latest seq), its facts, and a version bump when a current snapshot changed.
+PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, arguments_seq, request_seq, response_seq,
+ status_code, first_ts, last_ts)
+ SELECT t.trace_id, t.call_id,
+  (SELECT tool FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND tool IS NOT NULL
+    ORDER BY seq DESC LIMIT 1),
+  (SELECT source FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND source IS NOT NULL
+    ORDER BY seq DESC LIMIT 1),
+  {_CURRENT.format("arguments")}, {_CURRENT.format("request")}, {_CURRENT.format("response")},
+  (SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id
+    AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
+  (SELECT min(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id),
+  (SELECT max(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id)
+ FROM ({_TOUCHED}) AS t
+ WHERE EXISTS (SELECT 1 FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id)
  ON CONFLICT(trace_id, call_id) DO UPDATE SET tool = excluded.tool, source = excluded.source,
  status_code = excluded.status_code, first_ts = excluded.first_ts, last_ts = excluded.last_ts,
  version = calls.version + (calls.arguments_seq IS NOT excluded.arguments_seq
    OR calls.request_seq IS NOT excluded.request_seq OR calls.response_seq IS NOT excluded.response_seq),
  arguments_seq = excluded.arguments_seq, request_seq = excluded.request_seq,
  response_seq = excluded.response_seq"""
+# A call whose events all joined another call (an orphan span found its parent) goes away.
+DROP_EMPTY_CALLS = f"""DELETE FROM calls WHERE (trace_id, call_id) IN (SELECT trace_id, call_id FROM ({_TOUCHED}) AS t
+ WHERE NOT EXISTS (SELECT 1 FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id))"""
 REFRESH_TRACE = """INSERT OR REPLACE INTO traces (trace_id, first_ts, last_ts, calls, tools, sources,
  has_arguments, has_request, has_response, complete, worst, kinds, status_codes, errors, warnings)
  SELECT trace_id, min(first_ts), max(last_ts), count(*),
