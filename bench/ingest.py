@@ -7,7 +7,9 @@ import multiprocessing
 import sqlite3
 import statistics
 import tempfile
+import threading
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import httpx
@@ -136,6 +138,38 @@ def drain(db_path: Path, timeout: float) -> dict:
             "calls_per_s": round((backlog - left) / elapsed, 1) if elapsed else None}
 
 
+# When the oldest snapshot still waiting for analysis arrived: a call not analysed at its current
+# version (its newest current snapshot), or an event not yet projected into a call.
+OLDEST_WAITING = """SELECT min(t) FROM (
+ SELECT max(e.received_at) AS t FROM calls c JOIN events e
+  ON e.seq IN (c.arguments_seq, c.request_seq, c.response_seq)
+  WHERE c.analyzed_version < c.version GROUP BY c.trace_id, c.call_id
+ UNION ALL
+ SELECT min(received_at) FROM events
+  WHERE seq > coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0))"""
+
+
+class LagSampler(threading.Thread):
+    """Sample, twice a second, how long the oldest snapshot waiting for analysis has waited."""
+
+    def __init__(self, db_path: Path):
+        super().__init__(daemon=True)
+        self.db_path, self.stopping, self.lags = db_path, threading.Event(), []
+
+    def run(self) -> None:
+        while not self.stopping.wait(0.5):
+            oldest = _read(self.db_path, OLDEST_WAITING)[0]
+            lag = 0.0 if oldest is None else (
+                datetime.now(timezone.utc) - datetime.fromisoformat(oldest.replace("Z", "+00:00"))).total_seconds()
+            self.lags.append(lag)
+
+    def summary(self) -> dict:
+        self.stopping.set()
+        self.join()
+        lags = self.lags or [0.0]
+        return {"samples": len(lags), "median_s": round(statistics.median(lags), 2), "max_s": round(max(lags), 2)}
+
+
 def _analysed(db_path: Path, trace_id: str, call_id: str) -> bool:
     row = _read(db_path, "SELECT analyzed_version = version AND analyzed_version > 0 FROM calls "
                          "WHERE trace_id = ? AND call_id = ?", (trace_id, call_id))
@@ -166,7 +200,10 @@ def serve_and_load(folder: Path, figures: dict, synchronous: str, seconds: float
         server.wait_ready("/api/v1/health")
         step(f"tracediff serve is up (synchronous={synchronous})")
         httpx.put(server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30).raise_for_status()
+        sampler = LagSampler(db_path)
+        sampler.start()
         figures[f"tracediff_batches{suffix}"] = load(server.url + "/api/v1/ingest", "b", 100, seconds)
+        figures[f"analysis_lag_during_load{suffix}"] = sampler.summary()
         step("batches posted")
         figures[f"analysis_drain{suffix}"] = drain(db_path, 10 if quick else 120)
         if synchronous != "FULL":
