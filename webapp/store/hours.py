@@ -2,7 +2,8 @@
 import orjson
 
 HOUR_KEYS = """SELECT DISTINCT substr(c.last_ts, 1, 13), coalesce(c.tool, '(no tool)')
- FROM json_each(?) AS k JOIN calls AS c ON c.trace_id = k.value ->> 0 AND c.call_id = k.value ->> 1"""
+ FROM json_each(?) AS k JOIN calls AS c
+ ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
 REFRESH_HOUR = """INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
  SELECT ?1, ?2, count(*), coalesce(sum(worst IN ('error', 'warning')), 0) FROM calls
  WHERE last_ts >= ?1 AND last_ts < ?1 || ';' AND coalesce(tool, '(no tool)') = ?2"""

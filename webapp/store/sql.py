@@ -6,12 +6,14 @@ INSERT_EVENT = """INSERT OR IGNORE INTO events
 NEW_EVENTS = "SELECT seq, trace_id, call_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
 INDEX_EVENTS = "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq > ? AND seq <= ?"
 CALLS_BY_KEY = """SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_seq, c.request_seq, c.response_seq
- FROM json_each(?) AS k JOIN calls AS c ON c.trace_id = k.value ->> 0 AND c.call_id = k.value ->> 1"""
+ FROM json_each(?) AS k JOIN calls AS c
+ ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
 EVENTS_BY_SEQ = "SELECT seq, * FROM events WHERE seq IN (SELECT value FROM json_each(?))"
 SET_PROGRESS = "INSERT OR REPLACE INTO progress (name, seq) VALUES (?, ?)"
 INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw) VALUES (?, ?, ?, ?)"
 # The calls of a batch, as a JSON array of [trace_id, call_id] pairs.
-_TOUCHED = "SELECT DISTINCT value ->> 0 AS trace_id, value ->> 1 AS call_id FROM json_each(:calls)"
+_TOUCHED = """SELECT DISTINCT json_extract(value, '$[0]') AS trace_id, json_extract(value, '$[1]') AS call_id
+ FROM json_each(:calls)"""
 _CURRENT = """(SELECT seq FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND snapshot = '{0}'
    ORDER BY ts DESC, seq DESC LIMIT 1)"""
 # One statement folds every touched call: the current version of each snapshot (latest ts,
