@@ -183,3 +183,28 @@ def test_a_search_for_a_very_common_word_reads_only_the_newest_matches(store):
     listed = paged(store, TraceQuery(q="everywhere", limit=500))
     assert len(listed) == listing.SEARCH_CAP and set(listed) == {row[0] for row in newest}
     assert len(paged(store, TraceQuery(q="bulktool", limit=500))) == listing.SEARCH_CAP + 20  # a tool name is not capped
+
+
+@pytest.mark.parametrize("query, named", [
+    ("severity=bogus", "severity"), ("missing=everything", "missing"), ("status=2XX", "status"),
+    ("kind=not_a_kind", "kind"), ("since=yesterday", "since"), ("until=30/11/2026", "until"),
+    ("limit=abc", "limit"), ("limit=-1", "limit"), ("limit=0", "limit"), ("limit=501", "limit"),
+])
+def test_the_api_refuses_a_filter_value_it_cannot_use_and_names_it(client, query, named):
+    response = client.get(f"/api/v1/traces?{query}")
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error["code"] == "bad_parameter" and error["retryable"] is False
+    assert error["message"].startswith(named)
+
+
+@pytest.mark.parametrize("query", [
+    "severity=clean", "missing=response", "status=4xx", "kind=type_changed", "since=2026-11-30",
+    "until=2026-11-30T09:00:00Z", "since=2026-11-30T09:00", "until=2026-11-30T09:00:00.5%2B01:00", "limit=500",
+])
+def test_the_api_takes_every_documented_filter_value(client, query):
+    assert client.get(f"/api/v1/traces?{query}").status_code == 200
+
+
+def test_the_list_page_ignores_a_stale_filter_value_instead_of_failing(client):
+    assert client.get("/?severity=bogus&limit=abc").status_code == 200

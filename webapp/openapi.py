@@ -105,7 +105,8 @@ def trace_paths() -> dict:
     return {
         "/api/v1/traces": {"get": operation("List traces newest first.", {
             "200": json_body(ref("TraceList"), "A page of traces."),
-            "400": error("The cursor is not one this server gave out.")},
+            "400": error("A filter value the list cannot use (`bad_parameter`), or a cursor this server "
+                         "did not give out (`bad_cursor`).")},
             tag="traces", params=filters)},
         "/api/v1/traces/{trace_id}": {"get": operation("Return one trace with snapshots and findings.", {
             "200": json_body(ref("Trace"), "The trace."),

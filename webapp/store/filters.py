@@ -1,10 +1,15 @@
 """What the trace list can be filtered by, parsed from a URL's query string."""
 import base64
+import re
 from dataclasses import dataclass, fields
 
 SEVERITIES = ("error", "warning", "info", "clean")
 STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
 SNAPSHOTS = ("arguments", "request", "response")
+CHOICES = {"severity": SEVERITIES, "status": STATUS_CLASSES, "missing": SNAPSHOTS}
+MAX_LIMIT = 500
+# A day, or an RFC 3339 time (seconds and offset optional, as a datetime-local input sends it).
+_DAY_OR_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?\Z")
 
 
 @dataclass(frozen=True)
@@ -23,17 +28,30 @@ class TraceQuery:
     def from_args(cls, args) -> "TraceQuery":
         """Build a query from request args, ignoring values it does not know."""
         values = {f.name: (args.get(f.name) or "").strip() for f in fields(cls) if f.name != "limit"}
-        if values["severity"] not in SEVERITIES:
-            values["severity"] = ""
-        if values["status"] not in STATUS_CLASSES:
-            values["status"] = ""
-        if values["missing"] not in SNAPSHOTS:
-            values["missing"] = ""
+        for name, choices in CHOICES.items():
+            if values[name] not in choices:
+                values[name] = ""
         try:
-            limit = min(max(int(args.get("limit", 50)), 1), 500)
+            limit = min(max(int(args.get("limit", 50)), 1), MAX_LIMIT)
         except ValueError:
             limit = 50
         return cls(limit=limit, **values)
+
+    @classmethod
+    def problem(cls, args, kinds) -> str | None:
+        """Say what is wrong with the first bad filter value in args (the API's strict way)."""
+        for name, choices in {**CHOICES, "kind": kinds}.items():
+            value = (args.get(name) or "").strip()
+            if value and value not in choices:
+                return f"{name} must be one of {', '.join(choices)}; got {value[:40]!r}"
+        for name in ("since", "until"):
+            value = (args.get(name) or "").strip()
+            if value and not _DAY_OR_TIME.match(value):
+                return f"{name} must be a date or an RFC 3339 time like 2026-11-30T09:00:00Z; got {value[:40]!r}"
+        limit = args.get("limit")
+        if limit is not None and not (limit.isdigit() and 1 <= int(limit) <= MAX_LIMIT):
+            return f"limit must be a whole number from 1 to {MAX_LIMIT}; got {limit[:40]!r}"
+        return None
 
     def as_args(self, **changes) -> dict:
         """Return the non-empty filters as query-string arguments, with changes applied."""
