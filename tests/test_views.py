@@ -17,11 +17,12 @@ def ingest(client, *events):
     assert client.post("/api/v1/ingest", data=ndjson(*events)).status_code == 200
 
 
-def test_the_list_shows_each_trace_with_its_tool_and_snapshots(client):
-    ingest(client, *order_call()[:2])
+def test_the_list_shows_each_trace_with_its_tool_source_and_snapshots(client):
+    ingest(client, *[dict(event, source="foundation_models") for event in order_call()[:2]])
     html = client.get("/").get_data(as_text=True)
     assert TRACE in html and "findOrders" in html
-    assert 'title="response missing"' in html
+    assert "<th>Source</th>" in html and '<td class="sources">foundation_models</td>' in html
+    assert 'title="request arrived">req<' in html and 'title="response missing">res<' in html
 
 
 def test_an_htmx_request_gets_only_the_rows_and_the_response_varies_on_it(client):
