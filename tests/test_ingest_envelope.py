@@ -67,7 +67,7 @@ def test_a_wrong_snapshot_name_is_rejected():
     assert rej.code == "bad_snapshot" and "'args'" in rej.message
 
 
-@pytest.mark.parametrize("trace_id", ["", "x" * 129, "abc\ndef", "   ", 42, None])
+@pytest.mark.parametrize("trace_id", ["", "x" * 129, "abc\ndef", "   ", 42, None, ".", ".."])
 def test_trace_ids_that_are_empty_too_long_unprintable_or_not_text_are_rejected(trace_id):
     ev = envelope(trace_id=trace_id)
     code = rejected(ev).code

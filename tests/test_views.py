@@ -2,7 +2,7 @@
 import hashlib
 import re
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
 from helpers import TRACE, envelope, ndjson, order_call
@@ -278,3 +278,14 @@ def test_a_search_for_a_very_common_word_says_it_shows_the_newest_matches(client
     assert "newest 5,000 matches" in html and len(listed_ids(html)) == 50
     assert "newest 5,000" not in client.get("/?q=bulkTool").get_data(as_text=True)
     assert client.get("/index.json?q=everywhere").get_json()["search_capped"] is True
+
+
+@pytest.mark.parametrize("trace_id", ["orders/2026/abc", "run 7?step=2#x", "100%/done"])
+def test_a_trace_id_with_slashes_or_url_characters_has_working_permalinks(client, trace_id):
+    ingest(client, envelope(trace_id=trace_id))
+    link = re.search(r'href="(/traces/[^"]+)"', client.get("/").get_data(as_text=True)).group(1)
+    link = link.replace("&amp;", "&")
+    assert trace_id in client.get(link).get_data(as_text=True)
+    assert client.get(link + ".json").get_json()["trace_id"] == trace_id
+    api = client.get("/api/v1/traces/" + quote(trace_id, safe=""))
+    assert api.status_code == 200 and api.get_json()["trace_id"] == trace_id

@@ -132,7 +132,7 @@ def _call_or_404(trace: dict, call_id: str | None) -> dict:
     return tracepage.select_call(trace, call_id)
 
 
-@bp.get("/traces/<trace_id>")
+@bp.get("/traces/<path:trace_id>")
 def trace(trace_id):
     """Show one call of a trace: findings first, then the aligned or the raw view."""
     found = _trace_or_404(trace_id)
@@ -158,13 +158,13 @@ def _earlier_versions(trace_id: str, call: dict) -> dict:
             for name, count in call["versions"].items() if count > 1}
 
 
-@bp.get("/traces/<trace_id>.json")
+@bp.get("/traces/<path:trace_id>.json")
 def trace_json(trace_id):
     """Return the trace page's data as JSON."""
     return jsonify(_trace_or_404(trace_id))
 
 
-@bp.get("/traces/<trace_id>.md")
+@bp.get("/traces/<path:trace_id>.md")
 def trace_markdown(trace_id):
     """Return a Markdown ticket summary of the trace."""
     found = _trace_or_404(trace_id)
@@ -172,7 +172,7 @@ def trace_markdown(trace_id):
     return Response(exports.trace_markdown(found, permalink), mimetype="text/markdown")
 
 
-@bp.get("/traces/<trace_id>/fixtures.zip")
+@bp.get("/traces/<path:trace_id>/fixtures.zip")
 def fixtures(trace_id):
     """Download one call's snapshots as fixture files for `tracediff check`."""
     call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
@@ -194,7 +194,7 @@ def _node_or_404(trace_id: str):
     return call, name, pointer, value
 
 
-@bp.get("/traces/<trace_id>/tree")
+@bp.get("/traces/<path:trace_id>/tree")
 def subtree(trace_id):
     """Render the children of one node of the raw view, for a lazy expand or "show more"."""
     call, name, pointer, value = _node_or_404(trace_id)
@@ -206,7 +206,7 @@ def subtree(trace_id):
                             call=call, snapshot=name, pointer=pointer)
 
 
-@bp.get("/traces/<trace_id>/value")
+@bp.get("/traces/<path:trace_id>/value")
 def node_value(trace_id):
     """Return the JSON value of one node, for "copy value" on big subtrees."""
     return jsonify(_node_or_404(trace_id)[3])

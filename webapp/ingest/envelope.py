@@ -60,6 +60,8 @@ def check_trace_id(value: Any) -> str:
         raise RecordError("bad_trace_id", f"trace_id must be a string, got {_json_type(value)}")
     if not 1 <= len(value) <= 128 or not value.isprintable() or not value.strip():
         raise RecordError("bad_trace_id", "trace_id must be 1-128 printable characters")
+    if value in (".", ".."):  # browsers resolve /traces/.. to /, so its permalink could not work
+        raise RecordError("bad_trace_id", f"trace_id {value!r} cannot be a page address; use another id")
     return value.lower() if _HEX32.match(value) else value
 
 
