@@ -350,3 +350,87 @@ def test_an_item_whose_id_itself_changed_is_still_paired_with_its_counterpart():
     [found] = [f for f in result["findings"] if f["severity"] != "info"]
     assert found["kind"] == "enum_changed"
     assert found["left"]["path"] == "/items/1/sku" and found["right"]["path"] == "/items/1/sku"
+
+
+SEARCH_RANGE = {"q": "quarterly report", "filters": {"dateRange": {"from": "2026-08-20", "to": "2026-08-27"}}}
+
+
+def test_a_declared_mapping_that_flattens_a_nested_date_range_is_clean():
+    mapping = [{"arguments": "/filters/dateRange/from", "request": "/start"},
+               {"arguments": "/filters/dateRange/to", "request": "/end"}]
+    request = {"q": "quarterly report", "start": "2026-08-20", "end": "2026-08-27"}
+    assert call(SEARCH_RANGE, request, contract={"mapping": mapping})["findings"] == []
+    mapping = [{"arguments": m["arguments"], "request": "/filters" + m["request"]} for m in mapping]
+    request = {"q": "quarterly report", "filters": {"start": "2026-08-20", "end": "2026-08-27"}}
+    assert call(SEARCH_RANGE, request, contract={"mapping": mapping})["findings"] == []
+
+
+def test_a_leaf_left_out_of_a_partly_mapped_object_is_dropped_alone():
+    args = {"q": "quarterly report", "filters": {"dateRange": {"from": "2026-08-20", "to": "2026-08-27"},
+                                                 "folder": "finance"}}
+    mapping = [{"arguments": "/filters/dateRange/from", "request": "/start"},
+               {"arguments": "/filters/dateRange/to", "request": "/end"}]
+    request = {"q": "quarterly report", "start": "2026-08-20", "end": "2026-08-27"}
+    found = only(call(args, request, contract={"mapping": mapping}), "dropped")
+    assert found["left"]["path"] == "/filters/folder" and found["severity"] == "warning"
+
+
+ENVELOPED_NOTE = {"type": "object", "required": ["code", "message", "data"],
+                  "properties": {"code": {"type": "integer"}, "message": {"type": "string"},
+                                 "data": {"type": "object", "required": ["id"]}}}
+CREATED_NOTE = {"type": "object", "required": ["id", "title"],
+                "properties": {"id": {"type": "string"}, "title": {"type": "string"}}}
+
+
+@pytest.mark.parametrize("schema, body, status", [
+    (ENVELOPED_NOTE, {"code": 0, "message": "ok", "data": {"id": "n1"}}, 200),
+    (CREATED_NOTE, {"id": "n1", "title": "Ideas", "message": "created", "code": "OK"}, 201),
+])
+def test_a_2xx_body_valid_against_the_success_schema_is_a_result_despite_code_and_message(schema, body, status):
+    result = call({"title": "Ideas"}, {"title": "Ideas"}, body, status, {"response_schema": schema})
+    assert [f for f in result["findings"] if f["kind"] == "status_mismatch"] == []
+    assert result["worst"] is None
+
+
+@pytest.mark.parametrize("body", [
+    {"id": "n1", "title": "Ideas", "error": {"code": "quota", "message": "Note quota exceeded"}},
+    {"id": "n1", "title": "Ideas", "ok": False},
+    {"id": "n1", "title": "Ideas", "code": "quota", "message": "Note quota exceeded", "retryable": False},
+])
+def test_a_2xx_body_valid_against_the_success_schema_that_says_it_failed_is_status_mismatch(body):
+    result = call({"title": "Ideas"}, {"title": "Ideas"}, body, 200, {"response_schema": CREATED_NOTE})
+    assert only(result, "status_mismatch")["message"] == "HTTP 200 with an error body"
+
+
+@pytest.mark.parametrize("number", [2 ** 53, 2 ** 53 + 1, 1234567890123456789, -(2 ** 63)])
+def test_an_integer_sent_as_a_string_is_type_changed_at_any_size(number):
+    found = only(call({"order_id": number, "expand": "items"}, {"order_id": str(number), "expand": "items"}),
+                 "type_changed")
+    assert (found["left_value"], found["right_value"]) == (number, str(number))
+
+
+def test_a_big_integer_sent_as_the_string_of_its_neighbour_is_value_changed():
+    found = only(call({"order_id": 2 ** 53 + 1}, {"order_id": str(2 ** 53)}), "value_changed")
+    assert found["left"]["path"] == "/order_id"
+
+
+@pytest.mark.parametrize("empty", ["", [], {}])
+def test_dropping_an_empty_argument_is_only_info(empty):
+    found = only(call({"title": "Ideas", "body": empty}, {"title": "Ideas"}), "dropped")
+    assert found["severity"] == "info" and found["message"] == "body dropped: not in the request (empty value)"
+
+
+@pytest.mark.parametrize("sent, received", [
+    ("14:30", "2:30 PM"), ("14:30:00", "14:30"), ("09:05", "9:05 am"), ("00:15", "12:15 AM"),
+    ("12:00", "12 p.m."), ("07:45:30.250", "07:45:30.25"),
+])
+def test_a_time_of_day_written_another_way_is_format_changed(sent, received):
+    args = {"title": "Standup", "remind_at": sent}
+    found = only(call(args, {"title": "Standup", "remind_at": received}), "format_changed")
+    assert found["severity"] == "warning" and found["message"].endswith("(same time)")
+
+
+@pytest.mark.parametrize("sent, received", [("14:30", "2:30 AM"), ("14:30:00", "14:31"), ("07:45", "07:45:01")])
+def test_another_time_of_day_stays_value_changed(sent, received):
+    args = {"title": "Standup", "remind_at": sent}
+    assert only(call(args, {"title": "Standup", "remind_at": received}), "value_changed")["left"]["path"] == "/remind_at"

@@ -1,4 +1,6 @@
 """The API is published as OpenAPI 3.1 at /api/v1/openapi.json, and the app keeps to it."""
+import re
+
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
@@ -13,12 +15,17 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
 
 
+def _openapi_path(rule: str) -> str:
+    """Write a Flask rule as an OpenAPI path: <path:trace_id> -> {trace_id}."""
+    return re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule)
+
+
 def test_the_api_document_is_served_at_api_v1_openapi_json(client):
     response = client.get("/api/v1/openapi.json")
     assert response.status_code == 200
     document = response.get_json()
     assert document["openapi"].startswith("3.1")
-    routes = {rule.rule.replace("<", "{").replace(">", "}") for rule in client.application.url_map.iter_rules()
+    routes = {_openapi_path(rule.rule) for rule in client.application.url_map.iter_rules()
               if rule.rule.startswith(("/api/", "/v1/"))}
     assert routes == set(document["paths"])
 
@@ -28,7 +35,7 @@ def test_every_api_route_and_method_is_documented(client):
                   for method in item}
     for rule in client.application.url_map.iter_rules():
         if rule.rule.startswith(("/api/", "/v1/")):
-            path = rule.rule.replace("<", "{").replace(">", "}")
+            path = _openapi_path(rule.rule)
             for method in rule.methods - {"HEAD", "OPTIONS"}:
                 assert (path, method) in documented, f"{method} {path} is missing from the document"
 

@@ -101,7 +101,8 @@ def trace_paths() -> dict:
         param("since", "query", {"type": "string"}, "RFC 3339 lower bound of last seen."),
         param("until", "query", {"type": "string"}, "RFC 3339 upper bound of last seen."),
     ]
-    trace_id = param("trace_id", "path", {"type": "string"}, "The trace id.")
+    trace_id = param("trace_id", "path", {"type": "string"},
+                     "The trace id, percent-encoded (a `/` in it may also be sent as is).")
     return {
         "/api/v1/traces": {"get": operation("List traces newest first.", {
             "200": json_body(ref("TraceList"), "A page of traces."),

@@ -2,7 +2,7 @@
 
 import orjson
 
-from .readings import epoch_unit, power_of_ten, read_number, read_truth, same_moment
+from .readings import epoch_unit, power_of_ten, read_number, read_truth, same_moment, same_time
 from .values import is_number, norm_text, same, show, type_name
 
 _JOINERS = (",", ", ", ";", "; ", " ", "|", "\n")
@@ -34,7 +34,7 @@ def typed(value) -> str:
 
 def _strings(a: str, b: str) -> tuple[str, str]:
     if any(c.isdigit() for c in a) and any(c.isdigit() for c in b):
-        what = same_moment(a, b) or _same_number_text(a, b)
+        what = same_moment(a, b) or _same_time_text(a, b) or _same_number_text(a, b)
         if what:
             return "format_changed", f"{show(a)} became {show(b)} (same {what})"
         x, y = read_number(a), read_number(b)
@@ -45,6 +45,10 @@ def _strings(a: str, b: str) -> tuple[str, str]:
     if norm_text(a) == norm_text(b):
         return "enum_changed", f"{show(a)} became {show(b)}"
     return "value_changed", f"{show(a)} became {show(b)}"
+
+
+def _same_time_text(a: str, b: str) -> str | None:
+    return "time" if same_time(a, b) else None
 
 
 def _same_number_text(a: str, b: str) -> str | None:

@@ -6,7 +6,7 @@ from .matching import Leftovers, remaining
 from .pairing import Pairing
 from .pointers import child, is_pointer, last, parent, resolve
 from .schemas import declares, requires
-from .values import is_container, key_style, norm_key, show
+from .values import is_container, is_empty, key_style, norm_key, show
 
 _REPAIRED = ("case", "value", "loose", "shape")
 COLLAPSE_AT = 3
@@ -116,7 +116,7 @@ def _relocation(pairing, lp, rp, how) -> dict:
 def _dropped(path, value, schema) -> dict:
     if requires(schema, path):
         severity, why = "error", " (required by the arguments schema)"
-    elif value is None or value in ([], {}):
+    elif is_empty(value):
         severity, why = "info", " (empty value)"
     else:
         severity, why = "warning", ""

@@ -7,7 +7,7 @@ import orjson
 from .classify import classify
 from .pointers import ancestors, child, last, parent
 from .readings import read_number
-from .values import REDACTED, canonical, is_number, norm_key, norm_text
+from .values import REDACTED, canonical, is_empty, is_number, norm_key, norm_text
 
 MAX_NODES = 200_000
 _TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
@@ -20,6 +20,11 @@ class Leftovers:
         self.p = pairing
         self.consumed = ({}, {})   # per side: paths paired here
         self.touched = (set(), set())  # per side: ancestors of those paths
+        # A declared entry may pair a leaf deep inside a subtree the walk left over: its
+        # ancestors then reached the other side through it, so they are not dropped or added whole.
+        for side, declared in ((0, pairing.claimed_left), (1, pairing.claimed_right)):
+            for path in declared:
+                self.touched[side].update(ancestors(path))
 
     def run(self) -> None:
         """Pair leftovers: equal values, then shapes, then look-alike values, then siblings."""
@@ -114,8 +119,8 @@ class Leftovers:
 
 
 def _exact_key(path, value):
-    if value is None or isinstance(value, bool) or value in ("", REDACTED) or value == [] \
-            or value == {} or (is_number(value) and abs(value) <= 1):
+    if is_empty(value) or isinstance(value, bool) or value == REDACTED \
+            or (is_number(value) and abs(value) <= 1):
         # Common values pair only under a key of the same name (a move or case change).
         return ("trivial", orjson.dumps(value), norm_key(last(path)))
     try:
@@ -132,7 +137,7 @@ def _loose_key(path, value):
         text = norm_text(value)
         return ("text", text) if len(text) >= 3 else None
     if is_number(value) and abs(value) >= 10:
-        return ("number", float(value))
+        return ("number", value)   # int and float keys that are equal numbers hash alike
     return None
 
 

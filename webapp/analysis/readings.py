@@ -12,8 +12,11 @@ _DATE_FORMATS = (
     "%d %b %Y", "%d %B %Y", "%b %d, %Y", "%B %d, %Y", "%Y%m%dT%H%M%SZ",
 )
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_INTEGER = re.compile(r"^[+-]?\d+$")
 _US_GROUPED = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
 _EU_GROUPED = re.compile(r"^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$|^[+-]?\d+,\d+$")
+# A time of day: 14:30, 14:30:00, 14:30:00.250, 2:30 PM, 2:30pm, 2 p.m. (the hour alone needs AM/PM).
+_TIME = re.compile(r"^(\d{1,2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(?:([ap])\.?\s?m\.?)?$", re.I)
 _TRUTH = {"true": True, "yes": True, "on": True, "1": True,
           "false": False, "no": False, "off": False, "0": False}
 
@@ -58,6 +61,30 @@ def same_moment(a: str, b: str) -> str | None:
     return None
 
 
+def read_time(text: str) -> tuple[int, int, int, str] | None:
+    """Read a time of day as (hour 0-23, minute, second, fraction digits), else None."""
+    match = _TIME.match(text.strip())
+    if not match:
+        return None
+    hour, minute, second, fraction, meridiem = match.groups()
+    if minute is None and meridiem is None:
+        return None
+    hour, minute, second = int(hour), int(minute or 0), int(second or 0)
+    if meridiem:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if meridiem.lower() == "p" else 0)
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    return hour, minute, second, (fraction or "").rstrip("0")
+
+
+def same_time(a: str, b: str) -> bool:
+    """Tell whether two strings name the same time of day (14:30 and 2:30 PM)."""
+    left = read_time(a)
+    return left is not None and left == read_time(b)
+
+
 def epoch_unit(number, text: str) -> str | None:
     """Tell whether a number is the epoch seconds or milliseconds of a date-time string."""
     if isinstance(number, bool) or not isinstance(number, (int, float)):
@@ -73,16 +100,28 @@ def epoch_unit(number, text: str) -> str | None:
     return None
 
 
-def read_number(text: str) -> float | None:
-    """Read a number written as text, with 1,999.00 and 1.999,00 groupings."""
+def read_number(text: str) -> int | float | None:
+    """Read a number written as text, with 1,999.00 and 1.999,00 groupings.
+
+    Whole numbers come back as exact integers: a float would make 9007199254740993 (2**53 + 1)
+    equal to its neighbour and unequal to itself."""
     text = text.strip()
     if _NUMBER.match(text):
-        return float(text)
+        return _exact(text)
     if _US_GROUPED.match(text):
-        return float(text.replace(",", ""))
+        return _exact(text.replace(",", ""))
     if _EU_GROUPED.match(text):
-        return float(text.replace(".", "").replace(",", "."))
+        return _exact(text.replace(".", "").replace(",", "."))
     return None
+
+
+def _exact(digits: str) -> int | float:
+    if _INTEGER.match(digits):
+        try:
+            return int(digits)
+        except ValueError:   # beyond Python's digit limit for int(): no exact reading to give
+            pass
+    return float(digits)
 
 
 def read_truth(value) -> bool | None:
@@ -100,7 +139,10 @@ def power_of_ten(a, b) -> int | None:
     """Return k when b == a * 10**k for a small non-zero k, else None."""
     if not a or not b or (a < 0) != (b < 0):
         return None
-    ratio = b / a
+    try:
+        ratio = b / a
+    except OverflowError:   # exact integers too far apart for a float ratio
+        return None
     for k in range(-9, 10):
         if k and abs(ratio - 10.0 ** k) <= 1e-9 * 10.0 ** k:
             return k

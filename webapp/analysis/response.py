@@ -23,15 +23,26 @@ def error_body(body, name: str):
     return "", body
 
 
-def looks_like_error(body, schema_name: str, schema: dict) -> bool:
-    """Tell whether a body reads as an error report rather than a result."""
+def looks_like_error(body, schema_name: str, schema: dict, success: dict | None = None) -> bool:
+    """Tell whether a body reads as an error report rather than a result.
+
+    The contract's success schema outranks the guess from field names: a body valid against it
+    is a result even when it holds `code` and `message` ({"code": 0, "message": "ok", "data": ..}).
+    A body that says it failed in so many words (a non-empty `error` or `errors`, `ok` or
+    `success` false) or that matches the error schema in full is an error body all the same:
+    a success schema rarely forbids extra keys, so its verdict cannot clear those."""
     if not isinstance(body, dict) or not body:
         return False
-    prefix, inner = error_body(body, schema_name)
-    if is_valid(inner, schema):
+    _, inner = error_body(body, schema_name)
+    if _says_it_failed(body) or is_valid(inner, schema):
         return True
-    if "code" in body and "message" in body:
-        return True
+    if success and is_valid(body, success):
+        return False
+    return "code" in body and "message" in body
+
+
+def _says_it_failed(body: dict) -> bool:
+    """Tell whether a body carries an explicit failure marker."""
     if isinstance(body.get("error"), (dict, str)) and body.get("error"):
         return True
     if isinstance(body.get("errors"), list) and body["errors"]:
@@ -46,7 +57,7 @@ def status_findings(body, status, contract) -> list[dict]:
     name, schema = error_schema_for(contract)
     where = end("response", "")
     success = (contract or {}).get("response_schema")
-    if 200 <= status < 300 and looks_like_error(body, name, schema):
+    if 200 <= status < 300 and looks_like_error(body, name, schema, success):
         return [finding("status_mismatch", "error", None, where, None, body,
                         f"HTTP {status} with an error body")]
     if status < 400:

@@ -29,6 +29,11 @@ def is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def is_empty(value) -> bool:
+    """Tell whether a value is null or empty: "", [] or {} (what a dropped argument may lose freely)."""
+    return value is None or (type(value) in (str, list, dict) and not value)
+
+
 def is_container(value) -> bool:
     """Tell whether a value is an object or an array."""
     return isinstance(value, (dict, list))
