@@ -176,3 +176,140 @@ def test_a_document_that_is_not_openapi_3_is_refused():
 def test_every_imported_schema_passes_check_contract():
     for tool in tools_from_openapi(invoice_api()).values():
         assert check_contract(tool) == []
+
+
+# --- documents, refs, descriptions and server tools (webapp.contracts) -----------------------
+
+ORDERS_OPENAPI_YAML = """\
+# An OpenAPI 3.0 document as people write it: comments, unquoted status codes, refs.
+openapi: 3.0.3
+info:
+  title: Orders
+  version: "1.4"
+paths:
+  /orders/search:
+    post:
+      operationId: findOrders
+      summary: Search orders
+      description: Search a customer's orders, newest first.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/OrderQuery'
+      responses:
+        200:
+          description: The orders found
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [orders]
+                properties:
+                  orders:
+                    type: array
+                    items: {$ref: '#/components/schemas/Order'}
+        429:
+          $ref: '#/components/responses/Problem'
+components:
+  responses:
+    Problem:
+      description: Too many requests
+      content:
+        application/json:
+          schema:
+            $ref: '#/components/schemas/Error'
+  schemas:
+    OrderQuery:
+      type: object
+      required: [customer_email]
+      properties:
+        customer_email: {type: string, format: email}
+        limit: {type: integer, minimum: 1, maximum: 50}
+        created_after: {type: string, format: date-time, example: 2026-08-20T09:00:00Z}
+    Order:
+      type: object
+      properties:
+        id: {type: string}
+        status: {type: string, enum: [paid, shipped], nullable: true}
+    Error:
+      type: object
+      required: [code, message, retryable]
+      properties:
+        code: {type: string}
+        message: {type: string}
+        retryable: {type: boolean}
+"""
+
+
+def test_a_yaml_openapi_document_becomes_contracts_with_its_description():
+    from webapp.contracts import load_document, read_contracts
+
+    document = load_document(ORDERS_OPENAPI_YAML.encode(), "orders.yaml", as_yaml=True)
+    contract = read_contracts(document).contracts["findOrders"]
+    assert contract["description"] == "Search a customer's orders, newest first."
+    assert contract["request_schema"]["required"] == ["customer_email"]
+    assert contract["response_schema"]["properties"]["orders"]["items"]["properties"]["status"]["type"] == \
+        ["string", "null"]
+    assert contract["error_schema"]["required"] == ["code", "message", "retryable"]
+
+
+@pytest.mark.parametrize("ref, words", [
+    ("#/components/schemas/Nope", "'#/components/schemas/Nope' points nowhere"),
+    ("other.yaml#/X", "external $ref 'other.yaml#/X' is not supported"),
+])
+def test_an_openapi_ref_that_cannot_be_followed_is_a_contract_error_naming_its_place(ref, words):
+    from webapp.contracts import ContractError, read_contracts
+
+    document = invoice_api()
+    document["components"]["schemas"]["Invoice"]["properties"]["replaces"] = {"$ref": ref}
+    with pytest.raises(ContractError) as raised:
+        read_contracts(document)
+    assert raised.value.code == "bad_ref" and words in str(raised.value)
+    assert "/components/schemas/Invoice/properties/replaces/$ref" in str(raised.value)
+
+
+@pytest.mark.parametrize("schema, where, ref", [
+    ({"$ref": "#/definitions/missing"}, "/$ref", "#/definitions/missing"),
+    ({"properties": {"a": {"$ref": "#/$defs/A"}}}, "/properties/a/$ref", "#/$defs/A"),
+    ({"items": {"$ref": "https://example.com/item.json"}}, "/items/$ref", "https://example.com/item.json"),
+])
+def test_a_schema_ref_that_does_not_resolve_offline_is_named(schema, where, ref):
+    from webapp.contracts import ref_problems
+
+    [problem] = ref_problems({"arguments_schema": schema})
+    assert problem.startswith(f"arguments_schema: {where}: $ref {ref!r} cannot be resolved")
+
+
+def test_schema_refs_that_resolve_have_no_problem():
+    from webapp.contracts import ref_problems
+
+    schema = {"$id": "https://example.com/order.json", "definitions": {"id": {"type": "string"}},
+              "properties": {"id": {"$ref": "#/definitions/id"}, "again": {"$ref": "order.json#/definitions/id"},
+                             "self": {"$ref": "#"}, "enum": {"enum": [{"$ref": "not a ref, a value"}]}}}
+    assert ref_problems({"request_schema": schema}) == []
+
+
+@pytest.mark.parametrize("definition", [
+    {"name": "search_docs", "description": "Search the docs", "input_schema": SEARCH},
+    {"type": "function", "function": {"name": "search_docs", "description": "Search the docs", "parameters": SEARCH}},
+    {"type": "function", "name": "search_docs", "description": "Search the docs", "parameters": SEARCH},
+    {"tools": [{"name": "search_docs", "description": "Search the docs", "inputSchema": SEARCH}]},
+    {"functionDeclarations": [{"name": "search_docs", "description": "Search the docs", "parameters": SEARCH}]},
+], ids=["anthropic", "openai-chat", "openai-responses", "mcp", "gemini"])
+def test_every_provider_format_keeps_the_tool_description(definition):
+    from webapp.contracts import read_contracts
+
+    assert read_contracts(definition).contracts["search_docs"]["description"] == "Search the docs"
+
+
+def test_server_tools_are_skipped_and_the_others_read():
+    from webapp.contracts import read_contracts
+
+    imported = read_contracts([{"type": "web_search_20250305", "name": "web_search", "max_uses": 5},
+                               {"name": "search_docs", "input_schema": SEARCH},
+                               {"type": "file_search", "vector_store_ids": ["vs_1"]}])
+    assert list(imported.contracts) == ["search_docs"]
+    assert [(s["name"], s["type"]) for s in imported.skipped] == [
+        ("web_search", "web_search_20250305"), ("file_search", "file_search")]

@@ -89,3 +89,111 @@ def test_prune_deletes_old_traces(db_path):
     run("ingest", "-", "--db", db_path, input=ndjson(envelope(ts="2020-01-01T00:00:00Z")).decode())
     assert "deleted 1 trace(s)" in run("prune", "--days", 30, "--db", db_path).output
     assert Store(db_path).count_traces() == 0
+
+
+# --- clear one-line errors, never a traceback ------------------------------------------------
+
+def run_process(*args, timeout=60):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "webapp", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def assert_clean_error(result, exit_code, words):
+    """A click Result or a CompletedProcess: the exit code, the words, and no traceback."""
+    if hasattr(result, "returncode"):
+        code, output = result.returncode, result.stdout + result.stderr
+    else:
+        code, output = result.exit_code, result.output
+    assert code == exit_code, output
+    assert "Traceback" not in output and words in output, output
+
+
+def test_tools_import_with_a_malformed_operation_is_a_usage_error(db_path):
+    result = CliRunner().invoke(main, ["tools", "import", str(SAMPLES / "contracts" / "billing.openapi.json"),
+                                       "--operation", "garbage", "--db", str(db_path)])
+    assert_clean_error(result, 2, "Invalid value for '--operation': operation 'garbage': expected TOOL=OPERATION_ID")
+
+
+def test_tools_import_of_an_unknown_operation_or_a_dangling_ref_fails_in_one_line(tmp_path, db_path):
+    openapi = json.loads((SAMPLES / "contracts" / "billing.openapi.json").read_text())
+    unknown = CliRunner().invoke(main, ["tools", "import", str(SAMPLES / "contracts" / "billing.openapi.json"),
+                                        "--operation", "x=nosuch", "--db", str(db_path)])
+    assert_clean_error(unknown, 1, "no operation 'nosuch'")
+    path = next(iter(openapi["paths"]))
+    method = next(m for m in openapi["paths"][path] if m in ("get", "post", "put", "patch", "delete"))
+    openapi["paths"][path][method]["responses"] = {"200": {"$ref": "#/components/responses/Nope"}}
+    broken = write(tmp_path, "oa.json", openapi)
+    result = CliRunner().invoke(main, ["tools", "import", str(broken), "--db", str(db_path)])
+    assert_clean_error(result, 1, "'#/components/responses/Nope' points nowhere")
+
+
+def test_tools_import_reads_a_yaml_openapi_document_and_reports_server_tools_skipped(tmp_path, db_path):
+    from test_analysis_contracts import ORDERS_OPENAPI_YAML
+
+    (tmp_path / "orders.yaml").write_text(ORDERS_OPENAPI_YAML)
+    tools = write(tmp_path, "tools.json", [{"type": "web_search_20250305", "name": "web_search"},
+                                           {"name": "sendEmail", "description": "Send", "input_schema": {}}])
+    result = run("tools", "import", tmp_path / "orders.yaml", tools, "--db", db_path)
+    assert result.exit_code == 0, result.output
+    assert "imported 2 tool contract(s): findOrders, sendEmail" in result.output
+    assert "skipped web_search (web_search_20250305)" in result.output
+    assert Store(db_path).get_tool("findOrders")["description"] == "Search a customer's orders, newest first."
+
+
+def http_error_fixtures(tmp_path):
+    args = write(tmp_path, "tool-args.json", {"customerEmail": "ana@example.com", "limit": 5})
+    request = write(tmp_path, "http-body.json", {"customer_email": "ana@example.com", "limit": 5})
+    error = write(tmp_path, "http-error.json", {"code": "rate_limited", "message": "Slow down", "retryable": True})
+    return ["--tool", "findOrders", "--contract", SAMPLES / "contracts" / "findOrders.json",
+            "--arguments", args, "--request", request, "--response", error]
+
+
+def test_check_without_status_assumes_none(tmp_path):
+    result = run("check", *http_error_fixtures(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "status_mismatch" not in result.output
+    assert run("check", *http_error_fixtures(tmp_path), "--status", 429).exit_code == 0
+    mismatch = run("check", *http_error_fixtures(tmp_path), "--status", 200)
+    assert mismatch.exit_code == 1 and "status_mismatch" in mismatch.output
+
+
+def test_check_says_an_arguments_file_is_not_json(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("limit: 5\n")
+    result = CliRunner().invoke(main, ["check", "--arguments", str(bad)])
+    assert_clean_error(result, 2, f"Invalid value for '--arguments': {bad} is not JSON")
+
+
+def test_check_on_a_file_of_several_contracts_asks_for_tool_and_lists_them(tmp_path):
+    args = write(tmp_path, "tool-args.json", {"amount": 5})
+    result = CliRunner().invoke(main, ["check", "--contract", str(SAMPLES / "contracts" / "billing.openapi.json"),
+                                       "--arguments", str(args)])
+    assert_clean_error(result, 2, "choose one with --tool (createInvoice, getInvoice)")
+    assert "None" not in result.output
+
+
+def test_serve_and_ingest_with_a_database_that_cannot_be_opened_fail_in_one_line(tmp_path):
+    events = write(tmp_path, "f.json", envelope())
+    for args in (["serve", "--db", "/nonexistent/dir/x.db"], ["ingest", "--db", "/nonexistent/dir/x.db", events]):
+        result = CliRunner().invoke(main, [str(a) for a in args])
+        assert_clean_error(result, 1, "Error: cannot open the database /nonexistent/dir/x.db")
+
+
+def test_serve_refuses_a_port_out_of_range(db_path):
+    result = CliRunner().invoke(main, ["serve", "--port", "99999", "--db", str(db_path)])
+    assert_clean_error(result, 2, "Invalid value for '--port': 99999 is not in the range 1<=x<=65535")
+
+
+def test_serve_says_the_port_is_in_use_before_announcing_itself(db_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_process("serve", "--host", "127.0.0.1", "--port", port, "--db", db_path)
+    assert_clean_error(result, 1, f"port {port} on 127.0.0.1 is already in use")
+    assert "tracediff on http" not in result.stderr
