@@ -1,11 +1,13 @@
 """Redaction before storage: secrets under known keys and secret-looking values become a marker."""
 import copy
+import json
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import envelope, ndjson
+from helpers import TRACE, envelope, ndjson
 from webapp import create_app
 from webapp.ingest.model import Event
 from webapp.redact import REDACTED, Redactor, looks_like_card, luhn_ok
@@ -140,6 +142,56 @@ def test_broken_json_text_of_a_rejected_record_is_redacted(redactor):
     assert '"trace_id": "t"' in redactor.text(cut)
 
 
+@pytest.mark.parametrize("text, expected", [
+    ('{"a":1,"password":"x1","b":"y"}', '{"a":1,"password":"[REDACTED]","b":"y"}'),
+    ('{"token" : "abc", "n": 2}', '{"token" : "[REDACTED]", "n": 2}'),
+    ('{"cvv": 123, "q": 1}', '{"cvv": "[REDACTED]", "q": 1}'),
+    ('{"credentials": {"user": "ann", "pass": "}"}, "q": 1}', '{"credentials": "[REDACTED]", "q": 1}'),
+    ('{"q": "x", "api_key": ["a", "b', '{"q": "x", "api_key": "[REDACTED]"'),
+    ('{"q": "x", "password": "hun', '{"q": "x", "password": "[REDACTED]"'),
+    ('{"log":"{\\"password\\":\\"p1\\",\\"q\\":1}"}', '{"log":"{\\"password\\":\\"[REDACTED]\\",\\"q\\":1}"}'),
+    ('{"log":"{\\"q\\":1,\\"token\\":\\"cut', '{"log":"{\\"q\\":1,\\"token\\":\\"[REDACTED]\\"'),
+    ('{"pass\\u0077ord": "x1"}', '{"pass\\u0077ord": "[REDACTED]"}'),
+])
+def test_secret_pairs_in_json_text_held_by_a_string_are_redacted_and_the_rest_kept(redactor, text, expected):
+    assert redactor.value(text) == expected
+    assert redactor.value({"note": text}) == {"note": expected}
+
+
+def test_json_text_without_secrets_is_kept_as_written(redactor):
+    text = '{"token": null, "password": "", "secret": {}, "max_tokens": 5, "note": "a \\"token\\": word"}'
+    assert redactor.value(text) == text
+    assert redactor.value({"original": text}) == {"original": text}
+
+
+def test_json_text_in_logstash_event_original_is_stored_without_its_secrets(client):
+    original = json.dumps({"trace_id": "t", "payload": {"password": "LSPASS-123", "q": "paid"}},
+                          separators=(",", ":"))
+    event = {**envelope("request", {"q": "paid"}), "@timestamp": "2026-11-20T09:00:00Z",
+             "event": {"original": original}}
+    assert client.post("/api/v1/ingest", data=ndjson(event)).get_json()["accepted"] == 1
+    page = client.get(f"/traces/{TRACE}.json").get_data(as_text=True)
+    meta = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"][0]["snapshots"]["request"]["meta"]
+    assert "LSPASS-123" not in page and "LSPASS-123" not in json.dumps(meta)
+    assert meta["event"]["original"] == original.replace('"LSPASS-123"', f'"{REDACTED}"')
+
+
+def test_a_payload_of_broken_json_text_is_stored_without_its_secrets(client):
+    broken = '{"password":"BROKENPASS-1","token":"BROKENTOK-2","q":"paid"'
+    assert client.post("/api/v1/ingest", data=ndjson(envelope("request", broken))).get_json()["accepted"] == 1
+    stored = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"][0]["snapshots"]["request"]["payload"]
+    assert stored == f'{{"password":"{REDACTED}","token":"{REDACTED}","q":"paid"'
+
+
+def test_a_cut_fluent_bit_log_line_is_quarantined_without_its_secrets(client, store):
+    record = {"date": 1.0, "log": f'{{"trace_id":"{TRACE}","payload":{{"api_key":"FBKEY-1"'}
+    answer = client.post("/api/v1/ingest", data=ndjson(record)).get_json()
+    assert answer["accepted"] == 0 and answer["rejected"]
+    [row] = store.quarantine()
+    assert "FBKEY-1" not in row["raw"]
+    assert json.loads(row["raw"])["log"] == f'{{"trace_id":"{TRACE}","payload":{{"api_key":"{REDACTED}"'
+
+
 def test_luhn_and_card_checks():
     assert luhn_ok("79927398713") and not luhn_ok("79927398710")
     assert looks_like_card("4012 8888 8888 1881") and not looks_like_card("4012 8888 8888 1882")
@@ -195,7 +247,7 @@ def test_a_rejected_record_is_quarantined_without_its_secrets(client, store):
     assert "hunter2" not in raw and "abcdefghijklmnopqrstuv" not in raw
 
 
-SEPARATORS = ["", "", "", "_", "-", " ", ".", "\n", "\t", "\u0001", "\u00b7", '"']
+SEPARATORS = ["", "", "", "_", "-", " ", ".", "\n", "\t", "\u0001", "\u00b7", "\u2028", '"']
 SECRET_WORDS = ["api_key", "password", "token", "authorization", "cookie", "session_id",
                 "client_secret", "private_key", "tenant-pin", "cvv"]
 SECRET_VALUES = ["Bearer abcdefghijklmnopq1", JWT, "4111 1111 1111 1111", 4111111111111111,
@@ -210,12 +262,31 @@ def secret_key_spellings(draw):
     return "".join(ch + draw(st.sampled_from(SEPARATORS)) for ch in letters)
 
 
+def json_texts(values):
+    """JSON text of an object as a shipper logs it in a string: whole or cut, escaped or not."""
+    @st.composite
+    def build(draw):
+        text = json.dumps(draw(st.dictionaries(KEYS, values, max_size=3)),
+                          ensure_ascii=draw(st.booleans()))
+        letters = sorted(set(re.findall("[A-Za-z]", text)))
+        if letters and draw(st.booleans()):  # a letter written as an escape, as no encoder would
+            text = text.replace(letter := draw(st.sampled_from(letters)), f"\\u{ord(letter):04x}")
+        return text[:draw(st.integers(0, len(text)))] if draw(st.booleans()) else text
+    return build()
+
+
+def containers(inner):
+    return st.one_of(st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4))
+
+
 KEYS = st.one_of(st.sampled_from(["id", "name", "limit", "max_tokens", "pageToken", "note"]),
                  secret_key_spellings(), st.text(max_size=8))
 LEAVES = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=12),
                    st.sampled_from(SECRET_VALUES))
-JSON_VALUES = st.recursive(LEAVES, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4)), max_leaves=20)
+PLAIN_VALUES = st.recursive(LEAVES, containers, max_leaves=8)
+# Strings holding JSON text (a Logstash event.original, a Fluent Bit log), and JSON text in JSON text.
+TEXT_LEAVES = json_texts(st.one_of(PLAIN_VALUES, json_texts(PLAIN_VALUES)))
+JSON_VALUES = st.recursive(st.one_of(LEAVES, TEXT_LEAVES), containers, max_leaves=20)
 
 
 @settings(max_examples=600, deadline=None)
@@ -227,10 +298,25 @@ def test_the_one_scan_proof_never_passes_a_value_the_full_walk_would_redact(valu
         assert redactor._walk(copy.deepcopy(value)) == value
 
 
+@settings(max_examples=600, deadline=None)
+@given(value=st.lists(TEXT_LEAVES, min_size=1, max_size=2))
+def test_the_one_scan_proof_never_passes_json_text_the_full_walk_would_redact(value):
+    redactor = Redactor(["tenant-pin"])
+    if redactor._clean(value):
+        assert redactor._walk(copy.deepcopy(value)) == value
+
+
 def test_a_clean_event_is_passed_through_without_a_copy(redactor):
     event = Event(event_id="e1", trace_id="t1", call_id="c1", snapshot="request",
                   payload={"customer_email": "dana@example.com", "limit": 5, "ids": [1, 2, 3]},
                   http={"method": "POST", "url": "https://x.example/v1/orders?status=paid",
                         "headers": {"accept": "application/json", "x-request-id": "req_1"}},
                   meta={"host": "agent-7", "time": "2026-11-24T08:00:00Z"})
+    assert redactor.event(event) is event
+
+
+def test_a_clean_event_with_json_text_in_its_metadata_is_passed_through_without_a_copy(redactor):
+    original = json.dumps({"trace_id": "t1", "payload": {"status": "paid", "limit": 5}})
+    event = Event(event_id="e1", trace_id="t1", call_id="c1", snapshot="request",
+                  payload=original, meta={"event": {"original": original}, "host": "agent-7"})
     assert redactor.event(event) is event

@@ -1,12 +1,15 @@
 """Access tokens, secrets kept out of logs, and the security headers of pages and API."""
+import base64
+import os
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import httpx
 import pytest
 
 from helpers import TRACE, envelope, ndjson, order_call
-from webapp import create_app
+from webapp import create_app, openapi
 
 INGEST_TOKEN = "ingest-7f3a9c2e5b1d4e8f"
 READ_TOKEN = "read-0b6e2d9a4c7f1358"
@@ -25,9 +28,16 @@ def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
+def basic(password: str, user: str = "ann") -> dict:
+    return {"Authorization": "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()}
+
+
+BASIC_CHALLENGE = 'Basic realm="tracediff", charset="UTF-8"'
+
+
 def assert_unauthorized(response):
     assert response.status_code == 401
-    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+    assert any(challenge.startswith("Bearer") for challenge in response.headers.getlist("WWW-Authenticate"))
     error = response.get_json()["error"]
     assert error["code"] == "unauthorized" and error["retryable"] is False
     assert set(error) == {"code", "message", "retryable"}
@@ -70,9 +80,98 @@ def test_writing_contracts_needs_a_token_too(guarded):
     assert guarded.post("/api/v1/tools/import", json=[]).status_code == 401
 
 
+CONTRACT_WRITES = [
+    ("put", "/api/v1/tools/findOrders", {"arguments_schema": {"type": "object"}}),
+    ("delete", "/api/v1/tools/findOrders", None),
+    ("post", "/api/v1/tools/import", [{"name": "planted", "input_schema": {"type": "object"}}]),
+]
+
+
+@pytest.mark.parametrize("method, path, body", CONTRACT_WRITES)
+def test_a_read_token_cannot_change_contracts_when_ingest_tokens_are_set(guarded, method, path, body):
+    guarded.put("/api/v1/tools/findOrders", json={"arguments_schema": {"type": "object"}},
+                headers=bearer(INGEST_TOKEN))
+    before = guarded.get("/api/v1/tools", headers=bearer(READ_TOKEN)).get_json()
+    for headers in (bearer(READ_TOKEN), basic(READ_TOKEN), basic(INGEST_TOKEN)):
+        response = getattr(guarded, method)(path, json=body, headers=headers)
+        assert response.status_code in (401, 403)
+        if headers == bearer(READ_TOKEN):
+            assert response.status_code == 403
+            assert response.get_json()["error"]["code"] == "read_only_token"
+    assert guarded.get("/api/v1/tools", headers=bearer(READ_TOKEN)).get_json() == before
+    answer = getattr(guarded, method)(path, json=body, headers=bearer(INGEST_TOKEN))
+    assert answer.status_code in (200, 204)
+
+
+def test_with_only_read_tokens_set_contract_changes_need_a_read_token(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "r.db"), "ANALYZER": "off",
+                      "READ_TOKENS": READ_TOKEN})
+    client = app.test_client()
+    contract = {"arguments_schema": {"type": "object"}}
+    assert_unauthorized(client.put("/api/v1/tools/findOrders", json=contract))
+    assert client.put("/api/v1/tools/findOrders", json=contract, headers=bearer(READ_TOKEN)).status_code == 200
+    assert client.post("/api/v1/ingest", data=ndjson(*order_call())).status_code == 200
+
+
 def test_health_and_static_files_stay_open_for_probes(guarded):
-    assert guarded.get("/api/v1/health").status_code == 200
+    assert guarded.get("/api/v1/health").get_json() == {"status": "ok"}  # no trace count for strangers
     assert guarded.get("/static/htmx-2.0.11.min.js").status_code == 200
+
+
+def test_the_api_document_says_health_is_public_and_every_other_read_needs_a_token():
+    paths = openapi.document()["paths"]
+    health = paths["/api/v1/health"]["get"]
+    assert health["security"] == [] and "401" not in health["responses"]
+    assert paths["/api/v1/traces"]["get"]["security"][0] == {"readToken": []}
+    for method in ("put", "delete"):
+        assert paths["/api/v1/tools/{name}"][method]["security"][0] == {"ingestToken": []}
+    assert paths["/api/v1/tools/import"]["post"]["security"][0] == {"ingestToken": []}
+
+
+PAGES = ["/", f"/traces/{TRACE}", f"/traces/{TRACE}.json", f"/traces/{TRACE}.md", "/index.json",
+         f"/compare?a={TRACE}&b={TRACE}"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_page_without_credentials_asks_the_browser_for_basic_auth(guarded, path):
+    response = guarded.get(path)
+    assert_unauthorized(response)
+    challenges = response.headers.getlist("WWW-Authenticate")
+    assert challenges[0] == BASIC_CHALLENGE and challenges[1].startswith("Bearer")
+
+
+@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("user", ["ann", "", "b\u00e9a"])
+def test_pages_open_with_basic_auth_whose_password_is_a_read_token(guarded, path, user):
+    guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(INGEST_TOKEN))
+    assert guarded.get(path, headers=basic(READ_TOKEN, user)).status_code == 200
+    assert guarded.get(path, headers=bearer(READ_TOKEN)).status_code == 200  # scripts keep Bearer
+    htmx = {**basic(READ_TOKEN, user), "HX-Request": "true"}
+    assert guarded.get("/?q=findOrders", headers=htmx).status_code == 200
+
+
+@pytest.mark.parametrize("headers", [
+    basic(OTHER_TOKEN), basic(INGEST_TOKEN), basic(""), basic("", user=READ_TOKEN),
+    basic(READ_TOKEN + "x"), {"Authorization": f"Basic {READ_TOKEN}"}, {"Authorization": "Basic !!"},
+])
+def test_basic_auth_without_a_read_token_as_password_is_refused(guarded, headers):
+    response = guarded.get("/", headers=headers)
+    assert_unauthorized(response)
+    assert BASIC_CHALLENGE in response.headers.getlist("WWW-Authenticate")
+
+
+@pytest.mark.parametrize("path", ["/api/v1/traces", f"/api/v1/traces/{TRACE}", "/api/v1/openapi.json"])
+def test_the_api_challenges_with_bearer_only_so_scripts_are_not_sent_to_a_login_prompt(guarded, path):
+    response = guarded.get(path)
+    assert_unauthorized(response)
+    assert response.headers.getlist("WWW-Authenticate") == ['Bearer realm="tracediff"']
+    assert guarded.get(path, headers=basic(READ_TOKEN)).status_code in (200, 404)
+
+
+def test_basic_auth_with_a_read_token_opens_nothing_but_reading(guarded):
+    assert_unauthorized(guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=basic(READ_TOKEN)))
+    assert_unauthorized(guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=basic(INGEST_TOKEN)))
+    assert guarded.get("/api/v1/traces", headers=bearer(READ_TOKEN)).get_json()["traces"] == []
 
 
 def test_without_tokens_configured_everything_is_open(client):
@@ -154,6 +253,7 @@ def test_tokens_never_reach_the_server_log_nor_the_database(make_server):
         for token in (READ_TOKEN, OTHER_TOKEN):
             http.get("/api/v1/traces", headers=bearer(token))
             http.get(f"/traces/{TRACE}", headers=bearer(token))
+            http.get(f"/traces/{TRACE}", auth=("ann", token))
         assert http.get("/api/v1/traces", headers=bearer(READ_TOKEN)).json()["traces"]
     server.stop()
     logs = server.logs()
@@ -163,6 +263,35 @@ def test_tokens_never_reach_the_server_log_nor_the_database(make_server):
     for token in (INGEST_TOKEN, READ_TOKEN, OTHER_TOKEN):
         assert token not in logs
         assert token.encode() not in database
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def test_a_browser_signs_in_once_with_basic_auth_and_htmx_requests_carry_it(make_server):
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing; CI must run the browser tests")
+        pytest.skip(f"{CHROMIUM} is missing")
+    from playwright.sync_api import expect, sync_playwright
+
+    server = make_server(env={"TRACEDIFF_INGEST_TOKENS": INGEST_TOKEN, "TRACEDIFF_READ_TOKENS": READ_TOKEN})
+    other = envelope(trace_id="0" * 31 + "1", tool="refundOrder", ts="2026-11-20T09:00:00Z")
+    httpx.post(server.url + "/api/v1/ingest", content=ndjson(*order_call(), other), headers=bearer(INGEST_TOKEN))
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        context = chromium.new_context(http_credentials={"username": "ann", "password": READ_TOKEN})
+        page, answers = context.new_page(), []
+        page.on("response", lambda response: answers.append((response.url, response.status)))
+        page.goto(server.url + "/")
+        rows = page.locator("#trace-rows tr.trace-row")
+        expect(rows).to_have_count(2)
+        page.locator('input[name="q"]').press_sequentially("refundOrder", delay=20)
+        expect(rows).to_have_count(1)   # the htmx request was let in
+        page.goto(f"{server.url}/traces/{TRACE}")
+        chromium.close()
+    assert any("q=refundOrder" in url and status == 200 for url, status in answers)
+    assert [url for url, status in answers if status == 401 and "q=" in url] == []
 
 
 @pytest.mark.parametrize("headers", [

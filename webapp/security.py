@@ -8,14 +8,26 @@ from .errors import ApiError
 
 INGEST_PATHS = ("/api/v1/ingest", "/v1/traces")
 OPEN_PATHS = ("/static/", "/api/v1/health")
+API_PREFIXES = ("/api/", "/v1/")
+TOOLS_PATH = "/api/v1/tools/"
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+BEARER_CHALLENGE = 'Bearer realm="tracediff"'
+# A browser asks for this once, then sends it with every request to the site, htmx ones included.
+BASIC_CHALLENGE = 'Basic realm="tracediff", charset="UTF-8"'
 
 
 def bearer_token() -> str:
     """Return the token of an `Authorization: Bearer` header, or ""."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def basic_password() -> str:
+    """Return the password of an `Authorization: Basic` header (any user name), or ""."""
+    auth = request.authorization
+    return (auth.password or "") if auth is not None and auth.type == "basic" else ""
 
 
 def token_matches(token: str, allowed: frozenset[str]) -> bool:
@@ -26,20 +38,67 @@ def token_matches(token: str, allowed: frozenset[str]) -> bool:
     return found
 
 
+def required_scope(path: str, method: str) -> str | None:
+    """Name what a request needs: "ingest", "write" (changing contracts), "read", or None (open)."""
+    if path.startswith(OPEN_PATHS):
+        return None
+    if path in INGEST_PATHS:
+        return "ingest"
+    if path.startswith(TOOLS_PATH) and method not in SAFE_METHODS:
+        return "write"
+    return "read"
+
+
 def check_access():
     """Refuse a request whose path needs a token it does not carry."""
-    path = request.path
-    if path.startswith(OPEN_PATHS):
-        return
-    setting = "INGEST_TOKENS" if path in INGEST_PATHS else "READ_TOKENS"
-    allowed = token_set(current_app.config[setting])
+    scope = required_scope(request.path, request.method)
+    if scope == "ingest":
+        _require_bearer("INGEST_TOKENS")
+    elif scope == "write":
+        _require_write_token()
+    elif scope == "read":
+        _require_read_token()
+
+
+def _tokens(setting: str) -> frozenset[str]:
+    return token_set(current_app.config[setting])
+
+
+def _require_bearer(setting: str) -> None:
+    allowed = _tokens(setting)
     if allowed and not token_matches(bearer_token(), allowed):
-        raise ApiError(401, "unauthorized", f"this endpoint needs 'Authorization: Bearer <token>' "
-                       f"with a token from TRACEDIFF_{setting}", retryable=False,
-                       headers={"WWW-Authenticate": 'Bearer realm="tracediff"'})
+        raise _unauthorized(f"this endpoint needs 'Authorization: Bearer <token>' with a token from "
+                            f"TRACEDIFF_{setting}", BEARER_CHALLENGE)
 
 
-SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+def _require_write_token() -> None:
+    """Changing contracts needs an ingest token; with no ingest tokens set, a read token."""
+    ingest = _tokens("INGEST_TOKENS")
+    if not ingest:
+        _require_bearer("READ_TOKENS")
+    elif not token_matches(bearer_token(), ingest):
+        if token_matches(bearer_token(), _tokens("READ_TOKENS")):
+            raise ApiError(403, "read_only_token", "a read token cannot change contracts; send a token "
+                           "from TRACEDIFF_INGEST_TOKENS")
+        _require_bearer("INGEST_TOKENS")
+
+
+def _require_read_token() -> None:
+    """Let a read token in as a Bearer token or as the password of HTTP Basic auth (for browsers)."""
+    allowed = _tokens("READ_TOKENS")
+    if not allowed or token_matches(bearer_token(), allowed) or token_matches(basic_password(), allowed):
+        return
+    if request.path.startswith(API_PREFIXES):
+        raise _unauthorized("this endpoint needs 'Authorization: Bearer <token>' with a token from "
+                            "TRACEDIFF_READ_TOKENS", BEARER_CHALLENGE)
+    raise _unauthorized("this page needs a token from TRACEDIFF_READ_TOKENS, as the password of HTTP "
+                        "Basic auth (any user name) or as 'Authorization: Bearer <token>'",
+                        BASIC_CHALLENGE, BEARER_CHALLENGE)
+
+
+def _unauthorized(message: str, *challenges: str) -> ApiError:
+    return ApiError(401, "unauthorized", message, retryable=False,
+                    headers={"WWW-Authenticate": list(challenges)})
 
 
 def refuse_cross_site_writes():
