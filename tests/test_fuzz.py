@@ -85,6 +85,21 @@ def test_deep_nesting_is_rejected_or_stored_never_a_crash(fuzz_app, depth, kind)
 
 
 @FUZZ
+@given(depth=st.integers(min_value=1, max_value=3000), kind=st.sampled_from("[{"),
+       framing=st.sampled_from(["array", "ndjson", "concatenated"]))
+def test_a_deep_event_beside_good_ones_is_rejected_alone(fuzz_app, depth, kind, framing):
+    nested = ("[" * depth + "]" * depth) if kind == "[" else ('{"a":' * depth + "1" + "}" * depth)
+    deep = '{"trace_id":"deep","snapshot":"request","payload":' + nested + "}"
+    records = [json.dumps(event(call_id="good_1")), deep, json.dumps(event(call_id="good_2"))]
+    body = {"array": "[" + ",".join(records) + "]", "ndjson": "\n".join(records), "concatenated": "".join(records)}
+    response = check(fuzz_app, body[framing].encode())
+    assert response.status_code == 200
+    assert_per_event_answer(response, 3)
+    too_deep = depth + 1 > 64  # the event object is the first level
+    assert [(r["index"], r["code"]) for r in response.get_json()["rejected"]] == ([(1, "too_deep")] if too_deep else [])
+
+
+@FUZZ
 @given(size=st.integers(min_value=0, max_value=3 * 1024 * 1024), where=st.sampled_from(ENVELOPE_FIELDS))
 def test_huge_strings_in_any_field_get_a_documented_answer(fuzz_app, size, where):
     check(fuzz_app, orjson.dumps(event(**{where: "x" * size})))

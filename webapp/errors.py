@@ -20,6 +20,13 @@ def error_response(status: int, code: str, message: str, retryable: bool = False
     return response
 
 
+# One code per status where several refusals share it: every 413 (sent size, decompressed size,
+# chunked body) is too_large, whether werkzeug or tracediff refuses the body.
+_CODES = {413: "too_large"}
+
+
 def http_error_code(error: HTTPException) -> str:
-    """Name a werkzeug HTTP error in snake_case ("Not Found" -> "not_found")."""
+    """Name a werkzeug HTTP error in snake_case ("Not Found" -> "not_found"); a 413 is too_large."""
+    if error.code in _CODES:
+        return _CODES[error.code]
     return (error.name or "error").lower().replace(" ", "_").replace("'", "")

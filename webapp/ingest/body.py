@@ -10,7 +10,7 @@ import orjson
 from .decode import decode_body
 from .envelope import Context, check_trace_id, format_ts, make_event, normalise_envelope, record_trace_id
 from .framing import depth_exceeds, split_records
-from .model import Batch, Event, Limits, RecordError, Rejection
+from .model import Batch, Event, Limits, RecordError, Rejection, is_depth_error, too_deep
 from .shapes import extract_calls
 
 _TRACEPARENT = re.compile(r"[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}", re.I)
@@ -91,10 +91,12 @@ def _wrapped(rec: dict, max_depth: int) -> tuple[str, dict] | None:
             try:
                 inner = orjson.loads(text)
             except orjson.JSONDecodeError as exc:
+                if is_depth_error(exc):
+                    raise too_deep(f"the JSON in field {key!r}", max_depth) from None
                 raise RecordError("not_json", f"field {key!r} holds text that is not valid JSON: {exc}") from None
             if type(inner) is dict:
                 if depth_exceeds(inner, max_depth):
-                    raise RecordError("too_deep", f"the JSON in field {key!r} nests deeper than {max_depth} levels")
+                    raise too_deep(f"the JSON in field {key!r}", max_depth)
                 return key, inner
     return None
 

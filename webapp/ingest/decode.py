@@ -5,7 +5,7 @@ import zlib
 
 import zstandard
 
-from .model import IngestError
+from .model import IngestError, too_large
 
 _CHUNK = 1 << 20
 # zstd has no max_length; an RLE block turns 4 input bytes into 128 KiB, so small
@@ -107,10 +107,7 @@ def _unzstd(data: bytes, cap: int) -> bytes:
 
 
 def _too_large(cap: int) -> IngestError:
-    return IngestError(
-        413, "too_large",
-        f"the body is larger than {cap} bytes once decompressed; send smaller batches",
-    )
+    return too_large(cap, "the body, once decompressed,")
 
 
 def _broken(name: str, detail: str) -> IngestError:

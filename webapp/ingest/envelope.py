@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from .framing import depth_exceeds
-from .model import SNAPSHOTS, Event, Limits, RecordError
+from .model import SNAPSHOTS, Event, Limits, RecordError, is_depth_error, too_deep
 
 _RFC3339 = re.compile(
     r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})\Z"
@@ -62,6 +62,11 @@ def check_trace_id(value: Any) -> str:
         raise RecordError("bad_trace_id", "trace_id must be 1-128 printable characters")
     if value in (".", ".."):  # browsers resolve /traces/.. to /, so its permalink could not work
         raise RecordError("bad_trace_id", f"trace_id {value!r} cannot be a page address; use another id")
+    return canonical_trace_id(value)
+
+
+def canonical_trace_id(value: str) -> str:
+    """Return the id a trace is stored under: a W3C (32-hex) id in lower case, others as given."""
     return value.lower() if _HEX32.match(value) else value
 
 
@@ -103,7 +108,7 @@ def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payl
         raise RecordError("bad_snapshot", f"snapshot must be arguments, request or response, got {str(snapshot)[:40]!r}")
     call_id = "" if call_id is None else _name("call_id", call_id)
     # the record around the payload was depth-checked already; only parsed strings are new
-    payload, as_string = parse_json_string(payload, ctx.limits.max_depth - 1)
+    payload, as_string = parse_json_string(payload, ctx.limits.max_depth)
     if event_id is None:
         event_id = derive_event_id(trace_id, call_id, snapshot, payload)
     else:
@@ -120,7 +125,10 @@ def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payl
 
 
 def parse_json_string(value: Any, max_depth: int) -> tuple[Any, bool]:
-    """Parse a string holding a JSON object or array; keep any other string as it is."""
+    """Parse a string holding a JSON object or array; keep any other string as it is.
+
+    The parsed value is a payload, one level inside its event, so it may nest max_depth - 1 levels.
+    """
     if type(value) is not str:
         return value, False
     head = value.lstrip()[:1]
@@ -128,12 +136,14 @@ def parse_json_string(value: Any, max_depth: int) -> tuple[Any, bool]:
         return value, False
     try:
         parsed = orjson.loads(value)
-    except orjson.JSONDecodeError:
+    except orjson.JSONDecodeError as exc:
+        if is_depth_error(exc):  # orjson stops at 1024 levels, far past the limit
+            raise too_deep("the JSON in the payload string", max_depth) from None
         return value, False  # kept as text; the analysis reports invalid_json
     if type(parsed) is not dict and type(parsed) is not list:
         return value, False
-    if depth_exceeds(parsed, max_depth):
-        raise RecordError("too_deep", f"the JSON inside the string nests deeper than {max_depth} levels")
+    if depth_exceeds(parsed, max_depth - 1):
+        raise too_deep("the JSON in the payload string", max_depth)
     return parsed, True
 
 

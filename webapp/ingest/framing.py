@@ -7,10 +7,19 @@ from typing import Any, Iterator
 
 import orjson
 
-from .model import IngestError, Limits, RecordError, cut_raw
+from .model import IngestError, Limits, RecordError, cut_raw, is_depth_error, too_deep
 
 _WS = re.compile(r"[ \t\r\n]*")
+_WS_BYTES = re.compile(rb"[ \t\r\n]*")
 _BOM = b"\xef\xbb\xbf"
+_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
+# the tokens that matter for nesting: brackets, and strings (whose brackets do not count)
+_NESTING_TOKENS = {
+    bytes: re.compile(rb"(?P<open>[\[{])|(?P<close>[\]}])|" + _STRING, re.S),
+    str: re.compile(r"(?P<open>[\[{])|(?P<close>[\]}])|" + _STRING.decode(), re.S),
+}
+_ARRAY_SCALAR = re.compile(_STRING + rb"|[^,\]\s]+", re.S)
+_ARRAY_SEPARATOR = re.compile(rb"[ \t\r\n]*([,\]])")
 
 
 def _no_constants(name: str) -> Any:
@@ -51,17 +60,33 @@ def split_records(body: bytes, limits: Limits) -> list[Record]:
     try:
         whole = orjson.loads(body)
     except orjson.JSONDecodeError:
-        records = _by_lines(body) if b"\n" in body.strip() else []
-        if not any(r.error is None for r in records):
-            records = _by_stream(body)
-        check_depth(records, limits.max_depth)
+        records = _unparsed(body, limits.max_depth)
     else:
         records = _whole(whole, body, limits)
     if len(records) > limits.max_events:
         raise IngestError(422, "too_many_events",
                           f"the body holds {len(records)} records; at most {limits.max_events} per request")
     if not any(r.error is None for r in records) and records:
-        raise IngestError(422, "unparseable", f"nothing in the body parses as JSON: {records[0].error.message}")
+        raise _refused_whole(records)
+    return records
+
+
+def _refused_whole(records: list[Record]) -> IngestError:
+    first = records[0].error
+    if all(r.error.code == "too_deep" for r in records):
+        return IngestError(422, "too_deep", f"no record of the body can be taken: {first.message}")
+    return IngestError(422, "unparseable", f"nothing in the body parses as JSON: {first.message}")
+
+
+def _unparsed(body: bytes, max_depth: int) -> list[Record]:
+    """Find the records of a body that does not parse whole: an array too deep for orjson, NDJSON or
+    concatenated JSON."""
+    records = _array_records(body, max_depth) if body.lstrip()[:1] == b"[" else None
+    if records is None:
+        records = _by_lines(body, max_depth) if b"\n" in body.strip() else []
+        if not any(r.error is None for r in records):
+            records = _by_stream(body, max_depth)
+    check_depth(records, max_depth)
     return records
 
 
@@ -69,8 +94,10 @@ def _whole(value: Any, body: bytes, limits: Limits) -> list[Record]:
     if type(value) is list:
         if _brackets(body) <= limits.max_depth + 1:
             return [Record(i, v) for i, v in enumerate(value)]
-        # re-serialising is ~30x cheaper than walking a record, and bounds its depth
-        return [_checked(i, v, orjson.dumps(v), limits.max_depth) for i, v in enumerate(value)]
+        try:  # re-serialising is ~30x cheaper than walking a record, and bounds its depth
+            return [_checked(i, v, orjson.dumps(v), limits.max_depth) for i, v in enumerate(value)]
+        except orjson.JSONEncodeError:  # an item nests deeper than orjson writes (255 levels)
+            return _array_records(body, limits.max_depth)
     if type(value) is not dict:
         kind = "string" if type(value) is str else "number" if type(value) in (int, float) else "literal"
         raise IngestError(422, "unparseable",
@@ -80,7 +107,69 @@ def _whole(value: Any, body: bytes, limits: Limits) -> list[Record]:
     return [_checked(0, value, body, limits.max_depth if deep else None)]
 
 
-def _by_lines(body: bytes) -> list[Record]:
+def _array_records(body: bytes, max_depth: int) -> list[Record] | None:
+    """Return the items of a top-level JSON array one record each, whatever their depth, without parsing
+    the whole; None when body is not one complete array."""
+    items = _array_items(body)
+    if items is None:
+        return None
+    return [_item_record(i, body[start:end], depth, max_depth) for i, (start, end, depth) in enumerate(items)]
+
+
+def _item_record(index: int, raw: bytes, depth: int, max_depth: int) -> Record:
+    if depth > max_depth:
+        return Record(index, raw=raw, error=too_deep("the record", max_depth))
+    try:
+        return Record(index, orjson.loads(raw), raw)
+    except orjson.JSONDecodeError as exc:
+        return Record(index, raw=raw, error=_json_error(exc, f"item {index + 1}", max_depth))
+
+
+def _array_items(body: bytes) -> list[tuple[int, int, int]] | None:
+    """Return (start, end, depth) of each item of the top-level JSON array body, or None."""
+    pos = _WS_BYTES.match(body).end() + 1
+    if body[pos - 1:pos] != b"[":
+        return None
+    items: list[tuple[int, int, int]] = []
+    separator = _ARRAY_SEPARATOR.match(body, pos)
+    if separator and separator.group(1) == b"]":  # an empty array
+        return items if not body[separator.end():].strip() else None
+    while True:
+        pos = _WS_BYTES.match(body, pos).end()
+        value = _value_extent(body, pos)
+        separator = value and _ARRAY_SEPARATOR.match(body, value[0])
+        if not separator:
+            return None
+        items.append((pos, *value))
+        if separator.group(1) == b"]":
+            return items if not body[separator.end():].strip() else None
+        pos = separator.end()
+
+
+def _value_extent(data: bytes, pos: int) -> tuple[int, int] | None:
+    """Return (end, depth) of the JSON value at data[pos] by its brackets and strings alone."""
+    if data[pos:pos + 1] in (b"[", b"{"):
+        return container_extent(data, pos)
+    scalar = _ARRAY_SCALAR.match(data, pos)
+    return (scalar.end(), 0) if scalar else None
+
+
+def container_extent(data: bytes | str, start: int) -> tuple[int, int] | None:
+    """Return (end, depth) of the array or object at data[start] without parsing it, so at any depth;
+    None when it is not closed. A flat object has depth 1."""
+    depth = deepest = 0
+    for token in _NESTING_TOKENS[type(data)].finditer(data, start):
+        if token.lastgroup == "open":
+            depth += 1
+            deepest = depth if depth > deepest else deepest
+        elif token.lastgroup == "close":
+            depth -= 1
+            if depth == 0:
+                return token.end(), deepest
+    return None
+
+
+def _by_lines(body: bytes, max_depth: int) -> list[Record]:
     records: list[Record] = []
     for index, line in enumerate(body.split(b"\n")):
         line = line.strip()
@@ -89,19 +178,19 @@ def _by_lines(body: bytes) -> list[Record]:
         try:
             records.append(Record(index, orjson.loads(line), line))
         except orjson.JSONDecodeError as exc:
-            parts = list(_scan(line, index))
-            if all(p.error is None for p in parts):  # several objects on one line
+            parts = [] if is_depth_error(exc) else list(_scan(line, index, max_depth))
+            if parts and all(p.error is None for p in parts):  # several objects on one line
                 records.extend(parts)
             else:
-                records.append(Record(index, raw=line, error=_json_error(exc, f"line {index + 1}")))
+                records.append(Record(index, raw=line, error=_json_error(exc, f"line {index + 1}", max_depth)))
     return records
 
 
-def _by_stream(body: bytes) -> list[Record]:
-    return list(_scan(body, None))
+def _by_stream(body: bytes, max_depth: int) -> list[Record]:
+    return list(_scan(body, None, max_depth))
 
 
-def _scan(chunk: bytes, line_index: int | None) -> Iterator[Record]:
+def _scan(chunk: bytes, line_index: int | None, max_depth: int) -> Iterator[Record]:
     """Yield the concatenated JSON values of chunk; stop at the first broken one."""
     try:
         text = chunk.decode("utf-8")
@@ -112,22 +201,32 @@ def _scan(chunk: bytes, line_index: int | None) -> Iterator[Record]:
     pos = _WS.match(text, 0).end()
     ordinal = 0
     while pos < len(text):
-        index = line_index if line_index is not None else ordinal
-        try:
-            value, end = _DECODER.raw_decode(text, pos)
-        except (ValueError, RecursionError) as exc:
-            code = "too_deep" if isinstance(exc, RecursionError) else "not_json"
-            yield Record(index, raw=text[pos:pos + 4096], error=RecordError(code, f"not valid JSON: {exc}"))
+        record, end = _decode_at(text, pos, ordinal if line_index is None else line_index, max_depth)
+        yield record
+        if end is None:  # broken JSON: where the next value starts is unknown
             return
-        yield Record(index, value, text[pos:end])
         pos = _WS.match(text, end).end()
         ordinal += 1
 
 
-def _json_error(exc: orjson.JSONDecodeError, what: str) -> RecordError:
+def _decode_at(text: str, pos: int, index: int, max_depth: int) -> tuple[Record, int | None]:
+    """Decode the value at text[pos]; one too deep to decode is skipped whole as too_deep."""
+    try:
+        value, end = _DECODER.raw_decode(text, pos)
+        return Record(index, value, text[pos:end]), end
+    except RecursionError:
+        extent = container_extent(text, pos)
+        end = extent[0] if extent else None
+        error = too_deep("the record", max_depth)
+    except ValueError as exc:
+        end, error = None, RecordError("not_json", f"not valid JSON: {exc}")
+    return Record(index, raw=text[pos:end if end else pos + 4096], error=error), end
+
+
+def _json_error(exc: orjson.JSONDecodeError, what: str, max_depth: int) -> RecordError:
     msg = str(exc)
-    if "depth limit" in msg or "recursion" in msg:
-        return RecordError("too_deep", f"the {what} nests JSON deeper than we accept")
+    if is_depth_error(exc):
+        return too_deep(f"the {what}", max_depth)
     if "UTF-8" in msg:
         return RecordError("not_json", f"the {what} is not valid UTF-8")
     return RecordError("not_json", f"the {what} is not valid JSON: {msg}")
@@ -141,8 +240,7 @@ def _brackets(raw: bytes | str) -> int:
 
 def _checked(index: int, value: Any, raw: bytes, max_depth: int | None) -> Record:
     if max_depth is not None and _brackets(raw) > max_depth and depth_exceeds(value, max_depth):
-        return Record(index, raw=raw, value=value,
-                      error=RecordError("too_deep", f"the record nests JSON deeper than {max_depth} levels"))
+        return Record(index, raw=raw, value=value, error=too_deep("the record", max_depth))
     return Record(index, value, raw)
 
 
@@ -151,7 +249,7 @@ def check_depth(records: list[Record], max_depth: int) -> None:
     for r in records:
         if r.error is None and r._raw is not None and _brackets(r._raw) > max_depth:
             if depth_exceeds(r.value, max_depth):
-                r.error = RecordError("too_deep", f"the record nests JSON deeper than {max_depth} levels")
+                r.error = too_deep("the record", max_depth)
 
 
 def depth_exceeds(value: Any, limit: int) -> bool:

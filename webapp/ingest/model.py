@@ -65,6 +65,22 @@ class RecordError(Exception):
         self.message = message
 
 
+def too_deep(what: str, limit: int) -> RecordError:
+    """The one too_deep rejection; every depth message names the event's limit (the event object is level 1)."""
+    return RecordError("too_deep", f"{what} nests deeper than {limit} levels, the most an event may have "
+                                   "(the event object itself is level 1)")
+
+
+def is_depth_error(exc: Exception) -> bool:
+    """Tell whether a JSON parser gave up on nesting (orjson's depth limit, Python's recursion limit)."""
+    return isinstance(exc, RecursionError) or "depth limit" in str(exc) or "recursion" in str(exc).lower()
+
+
+def too_large(limit: int, what: str = "the request body") -> "IngestError":
+    """The one 413: every size refusal has the code too_large."""
+    return IngestError(413, "too_large", f"{what} is larger than {limit} bytes; send smaller batches")
+
+
 def cut_raw(raw: bytes | str) -> str:
     """Return a record's text cut at 4 KiB, for the quarantine."""
     if isinstance(raw, bytes):

@@ -10,7 +10,7 @@ import orjson
 from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-from .model import IngestError, RecordError
+from .model import IngestError, RecordError, too_deep
 
 SPAN_KIND_CLIENT = 3
 _KINDS = {"SPAN_KIND_UNSPECIFIED": 0, "SPAN_KIND_INTERNAL": 1, "SPAN_KIND_SERVER": 2,
@@ -81,22 +81,34 @@ def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
 def _pb_attrs(kvs: Any, max_depth: int, span: Span | None) -> dict:
     out = {}
     for kv in kvs:
-        try:
-            out[kv.key] = _pb_value(kv.value, max_depth)
+        try:  # a value becomes a payload, one level inside its event
+            out[kv.key] = _pb_value(kv.value, max_depth - 1)
         except TooDeep:
-            if span is not None:
-                span.error = RecordError("too_deep", f"attribute {kv.key!r} nests deeper than {max_depth} levels")
+            _too_deep(span, kv.key, max_depth)
     return out
 
 
-def _pb_value(v: Any, depth: int) -> Any:
-    if depth <= 0:
+def _too_deep(span: Span | None, key: str, max_depth: int) -> None:
+    if span is not None:
+        span.error = too_deep(f"attribute {key!r}", max_depth)
+
+
+def _room_inside(room: int) -> int:
+    """Return the room left inside one more array or key-value list, or raise TooDeep."""
+    if room <= 0:
         raise TooDeep
+    return room - 1
+
+
+def _pb_value(v: Any, room: int) -> Any:
+    """Convert an AnyValue that may open `room` more levels of arrays and key-value lists."""
     kind = v.WhichOneof("value")
     if kind == "array_value":
-        return [_pb_value(x, depth - 1) for x in v.array_value.values]
+        inner = _room_inside(room)
+        return [_pb_value(x, inner) for x in v.array_value.values]
     if kind == "kvlist_value":
-        return {kv.key: _pb_value(kv.value, depth - 1) for kv in v.kvlist_value.values}
+        inner = _room_inside(room)
+        return {kv.key: _pb_value(kv.value, inner) for kv in v.kvlist_value.values}
     if kind == "bytes_value":
         return base64.b64encode(v.bytes_value).decode()
     return getattr(v, kind) if kind else None
@@ -107,17 +119,15 @@ def _json_attrs(kvs: list, max_depth: int, span: Span | None) -> dict:
     for kv in kvs:
         if type(kv) is not dict or type(kv.get("key")) is not str:
             continue
-        try:
-            out[kv["key"]] = _json_value(kv.get("value"), max_depth)
+        try:  # a value becomes a payload, one level inside its event
+            out[kv["key"]] = _json_value(kv.get("value"), max_depth - 1)
         except TooDeep:
-            if span is not None:
-                span.error = RecordError("too_deep", f"attribute {kv['key']!r} nests deeper than {max_depth} levels")
+            _too_deep(span, kv["key"], max_depth)
     return out
 
 
-def _json_value(v: Any, depth: int) -> Any:
-    if depth <= 0:
-        raise TooDeep
+def _json_value(v: Any, room: int) -> Any:
+    """Convert an OTLP/JSON AnyValue that may open `room` more levels of arrays and key-value lists."""
     if type(v) is not dict:
         return None
     for key, convert in _JSON_SCALARS:
@@ -125,10 +135,12 @@ def _json_value(v: Any, depth: int) -> Any:
             return convert(v[key])
     arr = _get(v, "arrayValue", "array_value")
     if type(arr) is dict:
-        return [_json_value(x, depth - 1) for x in _items(arr, "values", "values")]
+        inner = _room_inside(room)
+        return [_json_value(x, inner) for x in _items(arr, "values", "values")]
     kvl = _get(v, "kvlistValue", "kvlist_value")
     if type(kvl) is dict:
-        return {kv["key"]: _json_value(kv.get("value"), depth - 1)
+        inner = _room_inside(room)
+        return {kv["key"]: _json_value(kv.get("value"), inner)
                 for kv in _items(kvl, "values", "values") if type(kv) is dict and type(kv.get("key")) is str}
     return None
 
