@@ -74,7 +74,7 @@ def test_a_body_over_the_size_limit_gets_413_in_the_error_shape(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "ANALYZER": "off",
                       "MAX_BODY_BYTES": 1000})
     response = app.test_client().post("/api/v1/ingest", data=b"[" + b" " * 2000 + b"]")
-    assert_error_shape(response, 413, "request_entity_too_large")
+    assert_error_shape(response, 413, "too_large")
 
 
 def test_trace_detail_returns_calls_snapshots_validation_and_findings(client):
@@ -149,3 +149,93 @@ def test_importing_anthropic_tool_definitions_creates_contracts(client):
     tools = [{"name": "sendEmail", "description": "Send", "input_schema": {"type": "object"}}]
     assert client.post("/api/v1/tools/import", json=tools).get_json() == {"imported": ["sendEmail"]}
     assert client.get("/api/v1/tools/sendEmail").get_json()["arguments_schema"] == {"type": "object"}
+
+
+# --- tool import and contracts: bad input is a 4xx in the error shape ------------------------
+
+def orders_openapi(ref="#/components/schemas/Query"):
+    return {"openapi": "3.0.3", "info": {"title": "Orders", "version": "1"},
+            "paths": {"/orders/search": {"post": {
+                "operationId": "findOrders", "summary": "Search orders",
+                "requestBody": {"content": {"application/json": {"schema": {"$ref": ref}}}},
+                "responses": {"200": {"description": "ok"}}}}},
+            "components": {"schemas": {"Query": {"type": "object"}}}}
+
+
+@pytest.mark.parametrize("ref, words", [
+    ("#/components/schemas/Nope", "'#/components/schemas/Nope' points nowhere"),
+    ("other.yaml#/X", "external $ref 'other.yaml#/X' is not supported"),
+])
+def test_an_openapi_ref_that_cannot_be_followed_is_a_400_naming_its_place(client, ref, words):
+    error = assert_error_shape(client.post("/api/v1/tools/import", json=orders_openapi(ref)), 400, "bad_ref")
+    assert words in error["message"]
+    assert "/paths/~1orders~1search/post/requestBody/content/application~1json/schema/$ref" in error["message"]
+    assert client.get("/api/v1/tools").get_json()["tools"] == []
+
+
+@pytest.mark.parametrize("operation, words", [
+    ("x=nosuch", "no operation 'nosuch' in the OpenAPI document (it has: findOrders)"),
+    ("garbage", "operation 'garbage': expected TOOL=OPERATION_ID"),
+])
+def test_a_bad_operation_mapping_is_a_400_naming_it(client, operation, words):
+    response = client.post(f"/api/v1/tools/import?operation={operation}", json=orders_openapi())
+    assert words in assert_error_shape(response, 400, "bad_operation")["message"]
+    assert client.get("/api/v1/tools").get_json()["tools"] == []
+
+
+def test_a_schema_with_an_unresolvable_ref_is_refused_naming_schema_and_ref(client):
+    for ref in ("#/definitions/missing", "https://example.com/schemas/order.json"):
+        response = client.put("/api/v1/tools/findOrders", json={"arguments_schema": {"$ref": ref}})
+        message = assert_error_shape(response, 400, "bad_contract")["message"]
+        assert f"arguments_schema: /$ref: $ref {ref!r} cannot be resolved" in message
+    assert_error_shape(client.get("/api/v1/tools/findOrders"), 404, "tool_not_found")
+
+
+@pytest.mark.parametrize("content_type", ["application/yaml", "text/yaml", "application/x-yaml", "text/plain"])
+def test_a_yaml_openapi_document_is_imported(client, content_type):
+    from test_analysis_contracts import ORDERS_OPENAPI_YAML
+
+    response = client.post("/api/v1/tools/import", data=ORDERS_OPENAPI_YAML, content_type=content_type)
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["imported"] == ["findOrders"]
+    tool = client.get("/api/v1/tools/findOrders").get_json()
+    assert tool["request_schema"]["properties"]["created_after"]["example"] == "2026-08-20T09:00:00Z"
+    assert tool["error_schema"]["required"] == ["code", "message", "retryable"]
+
+
+def test_broken_yaml_is_a_422_naming_the_line(client):
+    response = client.post("/api/v1/tools/import", data="openapi: 3.0.3\npaths: [a\n", content_type="application/yaml")
+    assert "line 3" in assert_error_shape(response, 422, "not_yaml")["message"]
+
+
+@pytest.mark.parametrize("tools", [
+    {"name": "descT", "description": "my desc", "input_schema": {"type": "object"}},
+    [{"type": "function", "function": {"name": "descT", "description": "my desc", "parameters": {"type": "object"}}}],
+    {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/d": {"get": {
+        "operationId": "descT", "description": "my desc", "responses": {"200": {"description": "ok"}}}}}},
+], ids=["anthropic", "openai", "openapi"])
+def test_import_keeps_the_tool_description_also_when_merging(client, tools):
+    assert client.post("/api/v1/tools/import", json=tools).status_code == 200
+    assert client.get("/api/v1/tools/descT").get_json()["description"] == "my desc"
+    client.put("/api/v1/tools/descT", json={"request_schema": {"type": "object"}})
+    assert client.post("/api/v1/tools/import", json=tools).status_code == 200
+    merged = client.get("/api/v1/tools/descT").get_json()
+    assert merged["description"] == "my desc" and merged["request_schema"] == {"type": "object"}
+
+
+def test_server_tools_are_skipped_and_the_rest_imported(client):
+    tools = [{"type": "web_search_20250305", "name": "web_search"},
+             {"name": "sendEmail", "input_schema": {"type": "object"}}]
+    body = client.post("/api/v1/tools/import", json=tools).get_json()
+    assert body["imported"] == ["sendEmail"]
+    assert [(s["name"], s["type"]) for s in body["skipped"]] == [("web_search", "web_search_20250305")]
+
+
+@pytest.mark.parametrize("document", [
+    {"openapi": "3.0.0", "paths": []},
+    {"openapi": "2.0", "paths": {}},
+    {"openapi": "3.0.0", "paths": {"/a": {"get": {"operationId": ["x"], "responses": {}}}}},
+    {"openapi": "3.0.0", "paths": {"/a": {"get": {"operationId": "x", "responses": []}}}},
+])
+def test_a_malformed_openapi_document_is_a_400(client, document):
+    assert_error_shape(client.post("/api/v1/tools/import", json=document), 400, "bad_openapi")

@@ -17,6 +17,7 @@ import orjson
 import pytest
 
 from conftest import ROOT, LiveServer
+from webapp.db import REQUEST_WAIT_MS
 from webapp.store import Store
 
 FIGURES: dict = {}  # printed at the end of the module with -s, for the closing note
@@ -296,3 +297,23 @@ def print_figures():
     yield
     for name, figures in FIGURES.items():
         print(f"\n[durability] {name}: {figures}")
+
+
+def test_a_database_locked_by_another_program_answers_503_within_the_request_budget(live_server):
+    with httpx.Client(base_url=live_server.url, timeout=30) as http:
+        assert http.post("/api/v1/ingest", content=body(make_events(3, "before"))).status_code == 200
+        holder = sqlite3.connect(live_server.db_path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another program keeps the write lock
+        try:
+            for _ in range(3):  # writers queued behind the analyzer share the budget, they do not add up
+                began = time.monotonic()
+                assert_unavailable(http.post("/api/v1/ingest", content=body(make_events(3, "during"))))
+                assert time.monotonic() - began < REQUEST_WAIT_MS / 1000 + 3
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        try:
+            after = http.post("/api/v1/ingest", content=body(make_events(3, "after")))
+        except httpx.HTTPError as error:
+            raise AssertionError(live_server.logs()[-3000:]) from error
+        assert after.json()["accepted"] == 3

@@ -2,6 +2,7 @@
 import hashlib
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -75,3 +76,12 @@ def test_a_request_logged_as_broken_json_is_written_as_it_was_sent(client, sampl
 def test_exports_of_an_unknown_trace_or_call_are_404(client, samples):
     assert client.get("/traces/nope.md").status_code == 404
     assert client.get(f"/traces/{LIMIT_AS_STRING}/fixtures.zip?call=nope").status_code == 404
+
+
+def test_the_markdown_summary_keeps_hostile_names_inert(client):
+    client.post("/api/v1/ingest", json={"trace_id": "md1", "call_id": "c 1#x", "snapshot": "request",
+                                        "tool": "<svg onload=alert(6)>[x](http://evil)", "payload": {"note": "a\u202eb"}})
+    text = client.get("/traces/md1.md").get_data(as_text=True)
+    assert "?call=c+1%23x>" in text
+    assert not re.search(r"(?<!\\)<svg", text) and "\\<svg onload=alert(6)>\\[x\\](http://evil)" in text
+    assert "\u202e" not in text

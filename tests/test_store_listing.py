@@ -208,3 +208,14 @@ def test_the_api_takes_every_documented_filter_value(client, query):
 
 def test_the_list_page_ignores_a_stale_filter_value_instead_of_failing(client):
     assert client.get("/?severity=bogus&limit=abc").status_code == 200
+
+
+@pytest.mark.parametrize("url", ["/api/v1/traces?q=%00", "/?q=%00", "/index.json?q=ab%00c%0A", "/api/v1/traces?tool=%00"])
+def test_control_characters_in_a_search_are_dropped_not_a_server_error(client, url):
+    assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("query, code", [("severity=bogus", "bad_parameter"), ("cursor=abc", "bad_cursor")])
+def test_the_list_page_json_twin_is_as_strict_as_the_api(client, query, code):
+    response = client.get(f"/index.json?{query}")
+    assert response.status_code == 400 and response.get_json()["error"]["code"] == code

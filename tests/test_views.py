@@ -289,3 +289,35 @@ def test_a_trace_id_with_slashes_or_url_characters_has_working_permalinks(client
     assert client.get(link + ".json").get_json()["trace_id"] == trace_id
     api = client.get("/api/v1/traces/" + quote(trace_id, safe=""))
     assert api.status_code == 200 and api.get_json()["trace_id"] == trace_id
+
+
+def test_a_w3c_trace_id_pasted_in_upper_case_finds_its_trace(client):
+    ingest(client, envelope(trace_id=TRACE.upper()))
+    for url in (f"/traces/{TRACE.upper()}", f"/traces/{TRACE.upper()}.json", f"/api/v1/traces/{TRACE.upper()}",
+                f"/api/v1/traces/{TRACE.upper()}/calls/call_01/arguments/versions"):
+        assert client.get(url).status_code == 200, url
+
+
+@pytest.mark.parametrize("url", ["/traces/nope.json", "/traces/nope/value?snapshot=request"])
+def test_the_json_twins_of_pages_answer_a_missing_trace_in_the_error_shape(client, url):
+    response = client.get(url)
+    assert response.status_code == 404
+    assert response.get_json()["error"] == {"code": "not_found", "message": "no trace with id nope",
+                                            "retryable": False}
+
+
+def test_the_strip_row_of_calls_without_a_tool_links_each_bar_to_its_hour_alone(client):
+    ingest(client, envelope(tool=None, ts="2026-11-30T09:15:00Z"))
+    html = client.get("/").get_data(as_text=True)
+    assert '<span class="strip-tool">(no tool)</span>' in html
+    bar = re.search(r'<a href="(/\?[^"]*since=[^"]+)">\s*<title>\(no tool\)', html).group(1).replace("&amp;", "&")
+    assert "tool" not in parse_qs(urlparse(bar).query)
+    assert TRACE in listed_ids(client.get(bar).get_data(as_text=True))
+
+
+def test_control_characters_of_a_payload_are_shown_as_escapes_on_the_page(client):
+    ingest(client, envelope(snapshot="request", payload={"a\u0000b": "c\u0000d\u001b[31m"}))
+    for view in ("raw", "aligned"):
+        html = client.get(f"/traces/{TRACE}?view={view}").get_data(as_text=True)
+        assert "\u0000" not in html and "\u001b" not in html
+        assert "a\\u0000b" in html

@@ -5,20 +5,39 @@ from werkzeug.exceptions import HTTPException
 
 from . import pipeline
 from .analysis import FINDING_KINDS
-from .contracts import ContractError, contracts_from_document, save_contracts, validated_contract
+from .config import token_set
+from .contracts import (YAML_MEDIA_TYPES, ContractError, load_document, parse_operations, read_contracts,
+                        save_contracts, validated_contract)
 from .db import get_store, limits, redactor
 from .errors import ApiError, error_response, http_error_code
 from .ingest import IngestError, otlp_response, parse_body, parse_otlp
+from .ingest.model import too_large
+from .ingest.envelope import canonical_trace_id
 from .store import StoreUnavailable
 from .store.filters import TraceQuery, decode_cursor, encode_cursor
 
 bp = Blueprint("api", __name__)
 
 
+def whole_body() -> bytes:
+    """Return the request body, or raise 413 when it is over the size limit.
+
+    Werkzeug refuses a Content-Length over MAX_CONTENT_LENGTH before reading, but reads a chunked
+    body (no Content-Length) only up to the limit and says nothing of the rest: parsed as it is,
+    its last records would be lost or reported as broken. One more byte tells.
+    """
+    raw = request.get_data(cache=False)
+    limit = request.max_content_length
+    if limit is not None and request.content_length is None and len(raw) >= limit \
+            and request.environ["wsgi.input"].read(1):
+        raise too_large(limit)
+    return raw
+
+
 @bp.post("/api/v1/ingest")
 def ingest():
     """Accept events in any framing; 200 with per-event rejections."""
-    batch = parse_body(request.get_data(cache=False), content_encoding=request.headers.get("Content-Encoding"),
+    batch = parse_body(whole_body(), content_encoding=request.headers.get("Content-Encoding"),
                        headers=request.headers, query=request.args, limits=limits())
     result = pipeline.store_batch(get_store(), batch, redactor())
     return jsonify(accepted=result.accepted, duplicates=result.duplicates, rejected=[
@@ -30,7 +49,7 @@ def ingest():
 def otlp_traces():
     """Accept OTLP/HTTP trace exports (protobuf or JSON) and answer with partial success."""
     content_type = request.headers.get("Content-Type")
-    batch = parse_otlp(request.get_data(cache=False), content_type=content_type,
+    batch = parse_otlp(whole_body(), content_type=content_type,
                        content_encoding=request.headers.get("Content-Encoding"), limits=limits())
     pipeline.store_batch(get_store(), batch, redactor())
     message = "; ".join(r.message for r in batch.rejected[:5])
@@ -41,16 +60,23 @@ def otlp_traces():
 @bp.get("/api/v1/traces")
 def list_traces():
     """List traces newest first, filtered, with a keyset cursor."""
-    query = TraceQuery.from_args(request.args)
-    try:
-        cursor = decode_cursor(request.args.get("cursor"))
-    except ValueError as error:
-        raise ApiError(400, "bad_cursor", str(error)) from error
+    query, cursor = strict_query(request.args)
     traces, next_cursor = get_store().find_traces(query, cursor)
     return jsonify(traces=traces, next_cursor=encode_cursor(next_cursor))
 
 
-@bp.get("/api/v1/traces/<trace_id>")
+def strict_query(args) -> tuple[TraceQuery, tuple | None]:
+    """Return the list query and cursor of args; a value the list cannot use is a 400."""
+    problem = TraceQuery.problem(args, [kind for kind, _ in FINDING_KINDS])
+    if problem:
+        raise ApiError(400, "bad_parameter", problem)
+    try:
+        return TraceQuery.from_args(args), decode_cursor(args.get("cursor"))
+    except ValueError as error:
+        raise ApiError(400, "bad_cursor", str(error)) from error
+
+
+@bp.get("/api/v1/traces/<path:trace_id>")
 def get_trace(trace_id):
     """Return one trace with its snapshots, validation and findings."""
     trace = pipeline.fresh_trace(get_store(), trace_id)
@@ -59,10 +85,10 @@ def get_trace(trace_id):
     return jsonify(trace)
 
 
-@bp.get("/api/v1/traces/<trace_id>/calls/<call_id>/<snapshot>/versions")
+@bp.get("/api/v1/traces/<path:trace_id>/calls/<call_id>/<snapshot>/versions")
 def snapshot_versions(trace_id, call_id, snapshot):
     """Return every version of one snapshot, newest first."""
-    versions = get_store().snapshot_versions(trace_id, call_id, snapshot)
+    versions = get_store().snapshot_versions(canonical_trace_id(trace_id), call_id, snapshot)
     if not versions:
         raise ApiError(404, "snapshot_not_found", f"no {snapshot!r} snapshot for call {call_id!r}")
     return jsonify(versions=versions)
@@ -98,11 +124,13 @@ def delete_tool(name):
 
 @bp.post("/api/v1/tools/import")
 def import_tools():
-    """Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document."""
-    operations = dict(item.split("=", 1) for item in request.args.getlist("operation") if "=" in item)
-    contracts = contracts_from_document(_json_body(), operations or None)
-    names = save_contracts(get_store(), contracts)
-    return jsonify(imported=names)
+    """Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document (JSON or YAML)."""
+    operations = parse_operations(request.args.getlist("operation"))
+    document = load_document(whole_body(), "the body", as_yaml=request.mimetype in YAML_MEDIA_TYPES)
+    imported = read_contracts(document, operations)
+    names = save_contracts(get_store(), imported.contracts)
+    skipped = {"skipped": imported.skipped} if imported.skipped else {}
+    return jsonify(imported=names, **skipped)
 
 
 @bp.get("/api/v1/finding-kinds")
@@ -112,12 +140,15 @@ def finding_kinds():
 
 @bp.get("/api/v1/health")
 def health():
+    """Answer a load balancer's probe; the trace count only where reading is open to anyone."""
+    if token_set(current_app.config["READ_TOKENS"]):
+        return jsonify(status="ok")
     return jsonify(status="ok", traces=get_store().count_traces())
 
 
 def _json_body():
     try:
-        return orjson.loads(request.get_data(cache=False))
+        return orjson.loads(whole_body())
     except orjson.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
 
@@ -134,7 +165,7 @@ def ingest_error(error: IngestError):
 
 @bp.app_errorhandler(ContractError)
 def contract_error(error: ContractError):
-    return error_response(400, "bad_contract", str(error))
+    return error_response(error.status, error.code, str(error))
 
 
 @bp.app_errorhandler(StoreUnavailable)
@@ -144,8 +175,12 @@ def store_unavailable(error: StoreUnavailable):
                           retryable=True, headers={"Retry-After": str(seconds)})
 
 
+JSON_PAGES = ("views.trace_json", "views.index_json", "views.node_value")
+
+
 def wants_json() -> bool:
-    return request.path.startswith(("/api/", "/v1/")) or request.accept_mimetypes.best == "application/json"
+    return (request.path.startswith(("/api/", "/v1/")) or request.endpoint in JSON_PAGES
+            or request.accept_mimetypes.best == "application/json")
 
 
 @bp.app_errorhandler(HTTPException)

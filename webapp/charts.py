@@ -1,6 +1,8 @@
 """The per-tool strip above the trace list: bar geometry for a server-rendered SVG."""
 from datetime import datetime, timedelta
 
+from .store.hours import NO_TOOL
+
 BAR_WIDTH = 4
 BAR_GAP = 1
 HEIGHT = 28
@@ -33,7 +35,9 @@ def strip_rows(strip: dict, height: int = HEIGHT) -> list[dict]:
             bars.append({"x": position * (BAR_WIDTH + BAR_GAP), "w": BAR_WIDTH, "calls": cell["calls"],
                          "findings": cell["findings"], "calls_h": calls_h, "findings_h": findings_h,
                          "hour": hour, "range": hour_range(hour)})
-        rows.append({"tool": tool, "bars": bars, "total": sum(c["calls"] for c in cells.values()),
+        # the list cannot filter to calls without a tool: that row's links keep only the hour
+        rows.append({"tool": tool, "filter_tool": None if tool == NO_TOOL else tool, "bars": bars,
+                     "total": sum(c["calls"] for c in cells.values()),
                      "findings": sum(c["findings"] for c in cells.values())})
     return rows
 

@@ -5,6 +5,10 @@ from .ingest import Limits
 from .redact import Redactor, redactor_for
 from .store import Store
 
+# A request waits at most this long for the database before answering 503 + Retry-After, well
+# within the export timeouts of shippers and OpenTelemetry SDKs (10 s and more).
+REQUEST_WAIT_MS = 5_000
+
 
 def init_app(app) -> None:
     """Create the schema once and close each request's connection afterwards."""
@@ -19,7 +23,7 @@ def init_app(app) -> None:
 def get_store() -> Store:
     """Return this request's store, opening it on first use."""
     if "store" not in g:
-        g.store = Store.from_settings(current_app.config)
+        g.store = Store.from_settings(current_app.config, busy_timeout_ms=REQUEST_WAIT_MS)
     return g.store
 
 

@@ -1,9 +1,11 @@
 """Exports for incident tickets: a Markdown summary and the fixture files of one call."""
 import io
 import json
+import re
 import zipfile
+from urllib.parse import urlencode
 
-from .report import SEVERITY_ORDER, end_text, validation_lines
+from .report import SEVERITY_ORDER, end_text, validation_lines, visible
 
 FIXTURE_FILES = {"arguments": "tool-args.json", "request": "http-body.json", "response": "http-response.json"}
 
@@ -17,7 +19,7 @@ def call_markdown(call: dict, permalink: str) -> list[str]:
     """Return the Markdown lines of one call: findings with paths and values, validation errors."""
     summary = call.get("summary") or {}
     counts = ", ".join(f"{summary.get(s, 0)} {s}" for s in SEVERITY_ORDER)
-    lines = [f"### {call.get('tool') or 'unknown tool'} `{call['call_id'] or '(default call)'}`", "",
+    lines = [f"### {_text(call.get('tool') or 'unknown tool')} {_code(call['call_id'] or '(default call)')}", "",
              f"- Time: {call.get('first_ts')} to {call.get('last_ts')}",
              f"- HTTP status: {call.get('status_code') or 'none'}",
              f"- Findings: {counts}", f"- Link: <{permalink}>", ""]
@@ -39,18 +41,29 @@ def call_markdown(call: dict, permalink: str) -> list[str]:
 
 def _cell(text: str) -> str:
     """Make text safe inside a Markdown table cell."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return _text(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _text(text: str) -> str:
+    """Make payload text plain in Markdown: no HTML, links, code or emphasis of its own."""
+    return re.sub(r"([\\`*\[\]<])", r"\\\1", text)
+
+
+def _code(text: str) -> str:
+    """Write text as an inline code span, fenced with more backticks than it holds in a row."""
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    return f"{fence} {text} {fence}" if "`" in text else f"`{text}`"
 
 
 def trace_markdown(trace: dict, permalink: str) -> str:
     """Return a ready-to-paste ticket summary of a trace."""
     tools = sorted({c["tool"] for c in trace["calls"] if c.get("tool")})
-    lines = [f"## tracediff: trace `{trace['trace_id']}`", "",
-             f"- Tools: {', '.join(tools) or 'unknown'}", f"- Calls: {len(trace['calls'])}",
+    lines = [f"## tracediff: trace {_code(trace['trace_id'])}", "",
+             f"- Tools: {_text(', '.join(tools)) or 'unknown'}", f"- Calls: {len(trace['calls'])}",
              f"- Permalink: <{permalink}>", ""]
     for call in trace["calls"]:
-        lines += call_markdown(call, f"{permalink}?call={call['call_id']}")
-    return "\n".join(lines).rstrip() + "\n"
+        lines += call_markdown(call, f"{permalink}?{urlencode({'call': call['call_id']})}")
+    return visible("\n".join(lines).rstrip() + "\n")
 
 
 def check_command(call: dict, has_contract: bool) -> str:

@@ -41,7 +41,8 @@ COMMON = {
 }
 
 
-CROSS_SITE = {"403": error("Refused: a state-changing request sent by a browser from another site (CSRF).")}
+CROSS_SITE = {"403": error("Refused: a state-changing request sent by a browser from another site "
+                           "(`cross_site_request`), or a read token used to change contracts (`read_only_token`).")}
 
 
 def operation(summary: str, responses: dict, *, tag: str, params=(), body=None, write=False) -> dict:
@@ -154,8 +155,9 @@ def tool_paths() -> dict:
 
 def meta_paths() -> dict:
     return {
-        "/api/v1/health": {"get": {"summary": "Tell that the server and its database answer.", "tags": ["meta"],
-                                   "responses": {"200": json_body(ref("Health"), "Healthy."), **COMMON}}},
+        "/api/v1/health": {"get": {"summary": "Tell that the server and its database answer (no token needed).",
+                                   "tags": ["meta"], "security": [], "responses": {
+                                       "200": json_body(ref("Health"), "Healthy."), "503": COMMON["503"]}}},
         "/api/v1/finding-kinds": {"get": operation("List the kinds of finding.", {"200": json_body(
             {"type": "object", "required": ["kinds"], "properties": {"kinds": {"type": "array", "items": {
                 "type": "object", "required": ["kind", "description"], "properties": {

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .analysis import analyze_call
 from .ingest import Batch
+from .ingest.envelope import canonical_trace_id
 from .redact import Redactor
 from .store import IngestResult, Store
 
@@ -60,6 +61,7 @@ def catch_up(store: Store) -> int:
 
 def fresh_trace(store: Store, trace_id: str) -> dict | None:
     """Return a trace after analysing any call of it that is out of date."""
+    trace_id = canonical_trace_id(trace_id)  # an upper-case W3C id pasted from a log finds its trace
     analyze_calls(store, store.pending_calls(trace_id))
     return store.get_trace(trace_id)
 

@@ -4,8 +4,10 @@ import json
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
 from . import charts, exports, pipeline, tracepage
+from .api import strict_query
 from .analysis.pointers import MISSING, resolve
 from .compare import compare_calls
+from .report import visible
 from .db import get_store
 from .store import stats
 from .store.listing import SEARCH_CAP
@@ -14,15 +16,13 @@ from .tree import children_tokens, parse_node_id
 
 bp = Blueprint("views", __name__)
 VIEWS = ("aligned", "raw")
-# Bidi controls in payloads would reorder the page's text (Trojan Source): show them as escapes.
-BIDI_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"}
 
 
 def show_controls(value):
-    """Render bidi control characters of any template output as visible escapes (\\u202e)."""
+    """Render control characters of any template output as visible escapes (\\u202e)."""
     if isinstance(value, str):
         # type(value) keeps template markup as markup and payload text as text (escaped later).
-        return type(value)(value.translate(BIDI_ESCAPES))
+        return type(value)(visible(value))
     return value
 
 
@@ -110,6 +110,7 @@ def index_json():
     Counts stop at count_cap + 1; on a big store they come only with `part=counts`, and
     `counts_url` says where (the same rule as the page).
     """
+    strict_query(request.args)  # a script gets a 400 for a filter or cursor the page would ignore
     context = _list_context()
     counts = _facet_counts(context["query"], request.args.get("part") == "counts")
     counts_url = (url_for("views.index_json", **context["query"].as_args(), part="counts")
@@ -144,7 +145,7 @@ def trace(trace_id):
                "snapshots": SNAPSHOTS, "findings": tracepage.findings_view(call),
                "validation": tracepage.validation_view(call),
                "http": {name: tracepage.http_view(call["snapshots"][name]) for name in SNAPSHOTS},
-               "versions": _earlier_versions(trace_id, call)}
+               "versions": _earlier_versions(found["trace_id"], call)}
     if view == "aligned":
         context["rows"], context["hidden_rows"] = tracepage.aligned_rows(call, only_diff)
     else:

@@ -45,6 +45,7 @@ class Store(TraceReads, ToolContracts):
                                isolation_level=None, check_same_thread=False)
         self.db = sqlite_utils.Database(conn)
         self._turns = _writer_turns(path)
+        self._wait_seconds = busy_timeout_ms / 1000
         with self.unavailable_as_error():
             conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             conn.execute(f"PRAGMA synchronous = {_SYNCHRONOUS[synchronous.upper()]}")
@@ -52,9 +53,10 @@ class Store(TraceReads, ToolContracts):
                 self.create_schema()
 
     @classmethod
-    def from_settings(cls, settings: dict, create: bool = False) -> "Store":
+    def from_settings(cls, settings: dict, create: bool = False, busy_timeout_ms: int = 10_000) -> "Store":
         """Open the store that a settings dict (see webapp.config) names."""
-        return cls(settings["DATABASE"], synchronous=settings["SYNCHRONOUS"], create=create)
+        return cls(settings["DATABASE"], synchronous=settings["SYNCHRONOUS"], create=create,
+                   busy_timeout_ms=busy_timeout_ms)
 
     def create_schema(self) -> None:
         """Create every table and index that is missing (idempotent)."""
@@ -98,14 +100,18 @@ class Store(TraceReads, ToolContracts):
 
     @contextlib.contextmanager
     def _writer_turn(self):
-        # Writers of this database (threads and processes) queue on a lock file in the kernel,
-        # which wakes the next one at once; SQLite's busy handler polls with sleeps of up to
-        # 100 ms and left a third of the CPU idle while the analyzer and ingest took turns.
+        # Writers of this database (threads and processes) take turns on a lock file, polled
+        # every few milliseconds; SQLite's busy handler sleeps up to 100 ms between tries and
+        # left a third of the CPU idle while the analyzer and ingest took turns. Waiting for the
+        # turn and then for SQLite's lock share one budget, so a locked database is a 503 in time.
         if self._turns is None:
             yield
             return
-        fcntl.flock(self._turns, fcntl.LOCK_EX)
+        deadline = time.monotonic() + self._wait_seconds
+        _take_turn(self._turns, deadline)
         try:
+            left_ms = max(1, int((deadline - time.monotonic()) * 1000))
+            self.db.conn.execute(f"PRAGMA busy_timeout = {left_ms}")
             yield
         finally:
             fcntl.flock(self._turns, fcntl.LOCK_UN)
@@ -249,6 +255,19 @@ def _writer_turns(path) -> int | None:
         return os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError:  # a read-only folder: SQLite's busy handler alone orders the writers
         return None
+
+
+def _take_turn(fd: int, deadline: float) -> None:
+    pause = 0.0002
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise StoreUnavailable("database is locked: other writers kept it busy") from None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.002)
 
 
 def _refresh_traces(conn, trace_ids) -> None:

@@ -27,7 +27,7 @@ class TraceQuery:
     @classmethod
     def from_args(cls, args) -> "TraceQuery":
         """Build a query from request args, ignoring values it does not know."""
-        values = {f.name: (args.get(f.name) or "").strip() for f in fields(cls) if f.name != "limit"}
+        values = {f.name: _printable(args.get(f.name) or "") for f in fields(cls) if f.name != "limit"}
         for name, choices in CHOICES.items():
             if values[name] not in choices:
                 values[name] = ""
@@ -60,6 +60,11 @@ class TraceQuery:
         if values.get("limit") == 50:
             values.pop("limit")
         return {k: v for k, v in values.items() if v not in ("", None)}
+
+
+def _printable(text: str) -> str:
+    """Drop control characters (a NUL would end SQLite's reading of the search) and outer spaces."""
+    return "".join(ch for ch in text if ch.isprintable() or ch == " ").strip()
 
 
 def encode_cursor(cursor: tuple | None) -> str | None:

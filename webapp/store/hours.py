@@ -1,14 +1,16 @@
 """An hourly rollup of calls per tool, so the list's strip reads 168 rows, not every call of a week."""
 import orjson
 
-HOUR_KEYS = """SELECT DISTINCT substr(c.last_ts, 1, 13), coalesce(c.tool, '(no tool)')
+NO_TOOL = "(no tool)"  # the rollup's name for calls whose events never named a tool
+
+HOUR_KEYS = f"""SELECT DISTINCT substr(c.last_ts, 1, 13), coalesce(c.tool, '{NO_TOOL}')
  FROM json_each(?) AS k JOIN calls AS c
  ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
-REFRESH_HOUR = """INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
+REFRESH_HOUR = f"""INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
  SELECT ?1, ?2, count(*), coalesce(sum(worst IN ('error', 'warning')), 0) FROM calls
- WHERE last_ts >= ?1 AND last_ts < ?1 || ';' AND coalesce(tool, '(no tool)') = ?2"""
-BACKFILL = """INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
- SELECT substr(last_ts, 1, 13), coalesce(tool, '(no tool)'), count(*), coalesce(sum(worst IN ('error', 'warning')), 0)
+ WHERE last_ts >= ?1 AND last_ts < ?1 || ';' AND coalesce(tool, '{NO_TOOL}') = ?2"""
+BACKFILL = f"""INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
+ SELECT substr(last_ts, 1, 13), coalesce(tool, '{NO_TOOL}'), count(*), coalesce(sum(worst IN ('error', 'warning')), 0)
  FROM calls WHERE last_ts IS NOT NULL GROUP BY 1, 2"""
 
 
