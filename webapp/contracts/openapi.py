@@ -1,0 +1,84 @@
+"""Contracts from an OpenAPI 3.0/3.1 document: its operations, checked before they are inlined."""
+from ..analysis import tools_from_openapi
+from ..analysis.openapi import METHODS
+from ..analysis.pointers import MISSING, child, resolve
+from .errors import ContractError
+from .refs import LITERAL_KEYS
+
+
+def openapi_contracts(doc: dict, operations: dict | None) -> dict[str, dict]:
+    found = _openapi_operations(doc)
+    wanted = operations or {op_id: op_id for op_id in found}
+    for tool, op_id in wanted.items():
+        if op_id not in found:
+            known = ", ".join(sorted(found)[:20]) or "none"
+            raise ContractError(f"operation {tool}={op_id}: no operation {op_id!r} in the OpenAPI document "
+                                f"(it has: {known})", "bad_operation")
+        _check_operation_refs(doc, *found[op_id])
+    try:
+        contracts = tools_from_openapi(doc, operations)
+    except (ValueError, RecursionError) as error:
+        raise ContractError(f"OpenAPI document: {error}", "bad_openapi") from error
+    for tool, op_id in wanted.items():
+        op = found[op_id][1]
+        text = next((op[k] for k in ("description", "summary") if isinstance(op.get(k), str) and op[k]), None)
+        if text and tool in contracts:
+            contracts[tool]["description"] = text
+    return contracts
+
+
+def _openapi_operations(doc: dict) -> dict[str, tuple[str, dict]]:
+    """Return {operationId (or "METHOD /path"): (JSON Pointer, operation)}; refuse a bad shape."""
+    if not str(doc.get("openapi", "")).startswith("3."):
+        raise ContractError("not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi")
+    paths = {} if doc.get("paths") is None else doc["paths"]
+    if not isinstance(paths, dict):
+        raise ContractError("OpenAPI document: /paths must be an object", "bad_openapi")
+    found = {}
+    for path, item in paths.items():
+        item, where = _follow(doc, item, child("/paths", path))
+        for method in METHODS:
+            op = item.get(method) if isinstance(item, dict) else None
+            if isinstance(op, dict):
+                found[_operation_id(op, method, path, child(where, method))] = (child(where, method), op)
+    return found
+
+
+def _operation_id(op: dict, method: str, path: str, where: str) -> str:
+    op_id = op.get("operationId")
+    if op_id is not None and not isinstance(op_id, str):
+        raise ContractError(f"OpenAPI document: {where}/operationId must be a string", "bad_openapi")
+    if op.get("responses") is not None and not isinstance(op["responses"], dict):
+        raise ContractError(f"OpenAPI document: {where}/responses must be an object", "bad_openapi")
+    return op_id or f"{method.upper()} {path}"
+
+
+def _follow(doc, node, where: str, seen=()):
+    """Follow a node's $ref inside the document; refuse an external or dangling one."""
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"] not in seen:
+        ref = node["$ref"]
+        if not ref.startswith("#"):
+            raise ContractError(f"OpenAPI document: {where}/$ref: external $ref {ref!r} is not supported "
+                                "(only refs inside the document, '#/...')", "bad_ref")
+        target = resolve(doc, ref[1:])
+        if target is MISSING:
+            raise ContractError(f"OpenAPI document: {where}/$ref: {ref!r} points nowhere", "bad_ref")
+        seen, node, where = (*seen, ref), target, ref[1:]
+    return node, where
+
+
+def _check_operation_refs(doc, where: str, op: dict) -> None:
+    """Follow every $ref the import will inline from an operation's body and responses."""
+    stack, seen = [(op.get("requestBody"), child(where, "requestBody"))], set()
+    stack += [(response, child(child(where, "responses"), code))
+              for code, response in (op.get("responses") or {}).items()]
+    while stack:
+        node, place = stack.pop()
+        if isinstance(node, list):
+            stack += [(item, child(place, i)) for i, item in enumerate(node)]
+        elif isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref not in seen:
+                seen.add(ref)
+                stack.append(_follow(doc, {"$ref": ref}, place))
+            stack += [(sub, child(place, key)) for key, sub in node.items() if key not in (*LITERAL_KEYS, "$ref")]
