@@ -219,3 +219,14 @@ def test_control_characters_in_a_search_are_dropped_not_a_server_error(client, u
 def test_the_list_page_json_twin_is_as_strict_as_the_api(client, query, code):
     response = client.get(f"/index.json?{query}")
     assert response.status_code == 400 and response.get_json()["error"]["code"] == code
+
+
+@pytest.mark.parametrize("typed", ["findOrd", "findorders", "FINDO"])
+def test_search_finds_a_tool_by_the_start_of_its_name(client, typed):
+    client.post("/api/v1/ingest", json={"trace_id": "t-orders", "snapshot": "request", "tool": "findOrders",
+                                        "payload": {"q": "x"}})
+    client.post("/api/v1/ingest", json={"trace_id": "t-email", "snapshot": "request", "tool": "sendEmail",
+                                        "payload": {"q": "x"}})
+    ids = [t["trace_id"] for t in client.get(f"/api/v1/traces?q={typed}").get_json()["traces"]]
+    assert ids == ["t-orders"]
+

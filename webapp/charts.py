@@ -6,6 +6,7 @@ from .store.hours import NO_TOOL
 BAR_WIDTH = 4
 BAR_GAP = 1
 HEIGHT = 28
+MIN_BAR = 4  # px: an hour with one call stays visible
 
 
 def next_hour(hour: str) -> str:
@@ -20,17 +21,20 @@ def hour_range(hour: str) -> dict:
 
 
 def strip_rows(strip: dict, height: int = HEIGHT) -> list[dict]:
-    """Return one row per tool with its bars: x, heights of calls and findings, counts and hour."""
+    """Return one row per tool with its bars: x, heights of calls and findings, counts and hour.
+
+    Heights are relative to the tool's own busiest hour; the counts are in each bar's tooltip."""
     hours = strip["hours"]
-    peak = max((cell["calls"] for cells in strip["tools"].values() for cell in cells.values()), default=0)
     rows = []
     for tool, cells in sorted(strip["tools"].items()):
+        # each tool on its own scale: a quiet tool's step after a deploy shows as well as a busy one's
+        peak = max(cell["calls"] for cell in cells.values())
         bars = []
         for position, hour in enumerate(hours):
             cell = cells.get(hour)
             if not cell:
                 continue
-            calls_h = max(2, round(height * cell["calls"] / peak))
+            calls_h = max(MIN_BAR, round(height * cell["calls"] / peak))
             findings_h = round(calls_h * cell["findings"] / cell["calls"]) if cell["findings"] else 0
             bars.append({"x": position * (BAR_WIDTH + BAR_GAP), "w": BAR_WIDTH, "calls": cell["calls"],
                          "findings": cell["findings"], "calls_h": calls_h, "findings_h": findings_h,

@@ -14,6 +14,7 @@ STATUS_CONDITIONS = {cls: f"(',' || t.status_codes || ',') LIKE '%,{cls[0]}__,%'
 # A search reads at most this many matching snapshots, the newest first (events_fts rowid is
 # events.seq, which grows with arrival): a word found in every payload stays a bounded query.
 SEARCH_CAP = 5000
+MAX_TOOLS_NAMED = 3  # tools a search matches by name or prefix
 FTS_NEWEST = f"SELECT rowid FROM events_fts WHERE events_fts MATCH ? ORDER BY rowid DESC LIMIT {SEARCH_CAP}"
 SEARCH_CAPPED = (f"SELECT count(*) > {SEARCH_CAP} FROM "
                  f"(SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT {SEARCH_CAP + 1})")
@@ -24,7 +25,10 @@ NEWEST_FIRST = "ORDER BY {0}.last_ts DESC, {0}.trace_id DESC"
 
 
 def fts_phrase(text: str) -> str:
-    """Quote user text as one FTS5 phrase so quotes, dashes or AND cannot change the query."""
+    """Quote user text as one FTS5 phrase so quotes, dashes or AND cannot change the query.
+
+    Whole words only: a prefix query ("tic"*) merges every term it begins, 0.6 s at 1M traces.
+    """
     return '"' + text.replace('"', '""') + '"'
 
 
@@ -35,9 +39,11 @@ def distinct_sql(table: str, column: str) -> str:
             "SELECT x FROM v WHERE x IS NOT NULL")
 
 
-# The one tool a search text names, in any case (an exact-case name wins); NULL when none.
+# The n-th tool a search text names or begins, in any case, the exact name first ("findOrd"
+# finds findOrders); NULL past the last. One equality per arm keeps each arm on its index.
 TOOL_NAMED = (f"(SELECT x FROM ({distinct_sql('trace_tools', 'tool')}) "
-              "WHERE x = ? COLLATE NOCASE ORDER BY x = ? DESC LIMIT 1)")
+              "WHERE substr(x, 1, length(?)) = ? COLLATE NOCASE ORDER BY x = ? COLLATE NOCASE DESC, x "
+              "LIMIT 1 OFFSET {0})")
 
 
 def trace_filter_sql(query: TraceQuery, rows: bool = True) -> tuple[str, str, list[str], list]:
@@ -72,8 +78,9 @@ def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tup
     _add_exists(query, conditions, params, tool=True, kind=True)
     _add_trace_filters(query, conditions, params)
     low, high = query.q.lower(), query.q.lower() + "\uffff"
-    by_tool = _page("trace_tools k CROSS JOIN traces t ON t.trace_id = k.trace_id", "k",
-                    [f"k.tool = {TOOL_NAMED}", *conditions], [query.q, query.q, *params], cursor, limit)
+    by_tools = [_page("trace_tools k CROSS JOIN traces t ON t.trace_id = k.trace_id", "k",
+                      [f"k.tool = {TOOL_NAMED.format(n)}", *conditions], [query.q] * 3 + params, cursor, limit)
+                for n in range(MAX_TOOLS_NAMED)]
     # A one-row table that is empty unless the prefix is dense (or sparse) gates each plan, so
     # the one not taken costs nothing; CROSS JOIN pins every join order below.
     by_time = _page(f"(SELECT 1 WHERE {DENSE_PREFIX}) CROSS JOIN traces t INDEXED BY traces_by_time", "t",
@@ -83,7 +90,7 @@ def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tup
                f"UNION SELECT trace_id FROM (SELECT 1 WHERE NOT {DENSE_PREFIX}) CROSS JOIN traces WHERE {PREFIX}")
     by_match = _page(f"({matches}) m CROSS JOIN traces t ON t.trace_id = m.trace_id", "t", conditions,
                      [fts_phrase(query.q), low, high, low, high, *params], cursor, limit)
-    return [by_tool, by_time, by_match]
+    return [*by_tools, by_time, by_match]
 
 
 def trace_list_sql(query: TraceQuery, cursor: tuple | None) -> tuple[str, list]:
