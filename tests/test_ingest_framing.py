@@ -212,3 +212,15 @@ def _timed(body):
     start = time.perf_counter()
     assert len(parse_body(body).events) == body.count(b"}{") + 1
     return time.perf_counter() - start
+
+
+@pytest.mark.parametrize("bad", [
+    b'{"trace_id":"s","snapshot":"response","payload":{"a":"\\ud800"}}',
+    b'{"trace_id":"s","snapshot":"response","payload":{"\\udc00k":"x"},"event_id":"e2"}',
+])
+def test_a_lone_surrogate_escape_rejects_its_event_alone(client, bad):
+    good = b'{"trace_id":"s","snapshot":"request","payload":{"ok":1}}'
+    response = client.post("/api/v1/ingest", data=good + b"\n" + bad)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["accepted"] == 1 and [r["code"] for r in body["rejected"]] == ["bad_value"]

@@ -320,3 +320,22 @@ def test_a_clean_event_with_json_text_in_its_metadata_is_passed_through_without_
     event = Event(event_id="e1", trace_id="t1", call_id="c1", snapshot="request",
                   payload=original, meta={"event": {"original": original}, "host": "agent-7"})
     assert redactor.event(event) is event
+
+
+def test_url_passwords_presigned_signatures_fragment_tokens_and_named_header_values_are_redacted():
+    redactor = Redactor(["signature"])
+    value = {"url": "https://admin:PW1@h/x?X-Amz-Signature=S3#access_token=S4",
+             "dsn": "postgres://user:PW5@db/x", "kept": "https://example.com/a@b",
+             "headers": [{"name": "Authorization", "value": "xyz"}, {"name": "Accept", "value": "json"}],
+             "x-signature": "S7"}
+    assert redactor.value(value) == {
+        "url": f"https://admin:{REDACTED}@h/x?X-Amz-Signature={REDACTED}#access_token={REDACTED}",
+        "dsn": f"postgres://user:{REDACTED}@db/x", "kept": "https://example.com/a@b",
+        "headers": [{"name": "Authorization", "value": REDACTED}, {"name": "Accept", "value": "json"}],
+        "x-signature": REDACTED}
+
+
+def test_added_keys_match_as_suffixes_like_the_built_in_ones():
+    redactor = Redactor(["SSN"])
+    assert redactor.value({"customer_ssn": "078-05-1120", "ssn_count": 3}) == {"customer_ssn": REDACTED,
+                                                                            "ssn_count": 3}

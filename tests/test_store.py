@@ -180,3 +180,11 @@ def test_a_span_whose_parent_never_arrives_stays_visible_under_an_empty_call_id(
     store.add_events([span_event("request", "", "http-span", parent="missing-span")])
     [call] = store.get_trace(TRACE)["calls"]
     assert call["call_id"] == "" and call["snapshots"]["request"] is not None
+
+
+def test_prune_also_deletes_quarantined_records_received_before_the_cutoff(store):
+    store.add_events([], parse_body(b'{"no": "envelope"}\n').rejected)
+    store.db.execute("UPDATE quarantine SET received_at = '2020-01-01T00:00:00Z'")
+    store.add_events([], parse_body(b'{"still": "no envelope"}\n').rejected)
+    store.prune("2026-01-01T00:00:00Z", batch=1)
+    assert [r[0] for r in store.db.execute("SELECT received_at > '2026' FROM quarantine")] == [1]

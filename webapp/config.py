@@ -34,20 +34,41 @@ SETTINGS = (
 )
 
 
-def _convert(raw: str, default):
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+CHOICES = {"SYNCHRONOUS": ("FULL", "NORMAL", "EXTRA", "OFF"), "ANALYZER": ("background", "off")}
+
+
+class SettingError(ValueError):
+    """A TRACEDIFF_* variable holds a value its setting cannot take."""
+
+
+def _convert(name: str, raw: str, default):
+    text = raw.strip()
     if isinstance(default, bool):
-        return raw.strip().lower() in ("1", "true", "yes", "on")
+        if text.lower() not in (*_TRUE, *_FALSE):
+            # never guess: a typo in TRACEDIFF_REDACT must not switch redaction off
+            raise SettingError(f"TRACEDIFF_{name}={raw!r}: use one of {', '.join(_TRUE + _FALSE)}")
+        return text.lower() in _TRUE
     if isinstance(default, int):
-        return int(raw)
-    return raw
+        try:
+            return int(text)
+        except ValueError:
+            raise SettingError(f"TRACEDIFF_{name}={raw!r}: must be a whole number") from None
+    choices = CHOICES.get(name)
+    if not choices:
+        return raw
+    for choice in choices:
+        if choice.upper() == text.upper():
+            return choice
+    raise SettingError(f"TRACEDIFF_{name}={raw!r}: use one of {', '.join(choices)}")
 
 
 def load_settings(overrides: dict | None = None, environ=os.environ) -> dict:
-    """Return every setting from defaults, environment and overrides."""
+    """Return every setting from defaults, environment and overrides; raise SettingError for a bad value."""
     settings = {}
     for setting in SETTINGS:
         raw = environ.get(f"TRACEDIFF_{setting.name}")
-        settings[setting.name] = setting.default if raw is None else _convert(raw, setting.default)
+        settings[setting.name] = setting.default if raw is None else _convert(setting.name, raw, setting.default)
     settings.update(overrides or {})
     return settings
 

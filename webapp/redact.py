@@ -20,7 +20,7 @@ DEFAULT_KEYS = (
     "secret", "client_secret", "token", "access_token", "refresh_token", "id_token",
     "auth_token", "session_token", "api_key", "apikey", "x-api-key", "cookie", "set-cookie",
     "private_key", "credentials", "credential", "session", "session_id", "sessionid",
-    "cvv", "cvc",
+    "cvv", "cvc", "x-amz-signature", "x-goog-signature",  # signatures of presigned URLs
 )
 # A key ending in one of these is a secret too (`db_password`, `github_token`, `x-auth-token`)...
 SECRET_SUFFIXES = (
@@ -66,7 +66,10 @@ _ESCAPED_ASCII = r"\\u00[2-7][0-9a-fA-F]"
 # A whole header-like value: `Bearer abc`, `Basic dXNlcjpwYXNz`, `Token abc`.
 _AUTH_VALUE = re.compile(r"\s*(?i:bearer|basic|token|digest)\s+\S+\s*")
 # `name=value` in a URL query, a form body or a log line.
-_PARAM = re.compile(r"(?:(?<=[?&;\s])|^)([A-Za-z0-9_.\-\[\]]+)=([^&#\s;]+)")
+# The password of `scheme://user:password@host` in a URL or a connection string.
+_USERINFO = r"://[^/\s\"@:]*:[^/\s\"@]+@"
+_USERINFO_PASSWORD = re.compile(r"(://[^/\s\"@:]*:)[^/\s\"@]+@")
+_PARAM = re.compile(r"(?:(?<=[?&#;\s])|^)([A-Za-z0-9_.\-\[\]]+)=([^&#\s;]+)")
 # `"name": value` in JSON text held by a string or too broken to parse (a logged line, a cut
 # record): the value is a string (maybe cut), a number, or the bracket opening an object or array.
 _JSON_PAIR = re.compile(r'"((?:[^"\\]|\\.){1,100})"\s*:\s*("(?:[^"\\]|\\.)*"?|[-0-9.eE+]+|[\[{])')
@@ -119,7 +122,9 @@ class Redactor:
     """Replace secrets in JSON values with REDACTED; reusable and thread-safe."""
 
     def __init__(self, extra_keys: Iterable[str] = ()):
-        self.keys = frozenset(normalize_key(k) for k in (*DEFAULT_KEYS, *extra_keys) if k.strip())
+        extra = tuple(normalize_key(k) for k in extra_keys if normalize_key(k))
+        self.keys = frozenset((*map(normalize_key, DEFAULT_KEYS), *extra))
+        self.suffixes = (*SECRET_SUFFIXES, *extra)  # an added key matches as a suffix too, as built-in ones do
         self._cache: dict[str, bool] = {}
         self._suspect = _suspect_pattern(self.keys)
 
@@ -129,7 +134,7 @@ class Redactor:
         if found is None:
             norm = normalize_key(key)
             found = norm in self.keys or (
-                norm.endswith(SECRET_SUFFIXES) and not norm.endswith(PUBLIC_SUFFIXES))
+                norm.endswith(self.suffixes) and not norm.endswith(PUBLIC_SUFFIXES))
             if len(self._cache) >= _KEY_CACHE_SIZE:
                 self._cache.clear()
             self._cache[key] = found
@@ -181,13 +186,16 @@ class Redactor:
         except (ValueError, RecursionError):  # cut, broken, or nested too deep to parse: mask it as text
             masked = _JSON_PAIR.sub(self._json_pair, raw)
             return self._string(masked) if isinstance(masked, str) else masked
-        return json.dumps(self.value(parsed), ensure_ascii=False)
+        text = json.dumps(self.value(parsed), ensure_ascii=False)
+        # a lone surrogate escape (\ud800) parses to a character UTF-8 cannot store: keep it escaped
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
     def _copy_level(self, container, stack):
         if isinstance(container, dict):
             copy = {}
+            secret_named = self._names_a_secret(container)
             for key, child in container.items():
-                if _has_secret(child) and self.is_secret_key(key):
+                if _has_secret(child) and (self.is_secret_key(key) or (secret_named and key == "value")):
                     copy[key] = REDACTED
                     continue
                 copy[key] = child
@@ -223,9 +231,16 @@ class Redactor:
             text = _CARD.sub(_replace_card, text)
         if "=" in text:
             text = _PARAM.sub(self._param, text)
+        if "://" in text and "@" in text:
+            text = _USERINFO_PASSWORD.sub(rf"\1{REDACTED}@", text)
         if '"' in text and ":" in text:
             text = self._json_pairs(text)
         return REDACTED if text.strip() == REDACTED else text
+
+    def _names_a_secret(self, container: dict) -> bool:
+        # HAR and many header lists write {"name": "Authorization", "value": "Bearer ..."}
+        name = container.get("name")
+        return "value" in container and isinstance(name, str) and self.is_secret_key(name)
 
     def _param(self, match: re.Match) -> str:
         name = match.group(1)
@@ -273,7 +288,7 @@ def _suspect_pattern(keys: frozenset[str]):
     words = sorted({*keys, *SECRET_SUFFIXES, *_AUTH_WORDS})
     spelled = [_SEPARATORS.join(re.escape(ch) for ch in word) for word in words]
     literals = [re.escape(lit) for lits, _ in _SECRET_PATTERNS for lit in lits]
-    pattern = "|".join([*literals, _DIGIT_RUN, _ESCAPED_ASCII, "(?i:" + "|".join(spelled) + ")"])
+    pattern = "|".join([*literals, _DIGIT_RUN, _USERINFO, _ESCAPED_ASCII, "(?i:" + "|".join(spelled) + ")"])
     return re2.compile(pattern.encode())
 
 

@@ -20,7 +20,7 @@ from .schema import SCHEMA
 from .spans import join_orphan_spans
 from .sql import (CLAIM_PENDING, DELETE_TRACE, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS,
                   INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS,
-                  NEW_EVENTS, PROJECT_CALLS, REFRESH_TRACE, SAVE_ANALYSIS, SET_PROGRESS)
+                  NEW_EVENTS, PROJECT_CALLS, PRUNE_QUARANTINE, REFRESH_TRACE, SAVE_ANALYSIS, SET_PROGRESS)
 from .tools import ToolContracts
 
 CLAIM_SECONDS = 30
@@ -245,7 +245,17 @@ class Store(TraceReads, ToolContracts):
                 refresh_hours(conn, hours)
             deleted += len(ids)
             if len(ids) < batch:
+                self._prune_quarantine(before_ts, batch)
                 return deleted
+
+    def _prune_quarantine(self, before_ts: str, batch: int) -> None:
+        """Delete quarantined records received before a time (they hold payload text too)."""
+        while True:
+            with self.write() as conn:
+                gone = conn.execute(PRUNE_QUARANTINE, (before_ts, batch)).rowcount
+            if gone < batch:
+                return
+
 
 def _writer_turns(path) -> int | None:
     """Open the lock file writers queue on, beside the database; None where it cannot be made."""
