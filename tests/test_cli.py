@@ -197,3 +197,113 @@ def test_serve_says_the_port_is_in_use_before_announcing_itself(db_path):
         result = run_process("serve", "--host", "127.0.0.1", "--port", port, "--db", db_path)
     assert_clean_error(result, 1, f"port {port} on 127.0.0.1 is already in use")
     assert "tracediff on http" not in result.stderr
+
+
+# --- ingest of any size, compression and framing (QA pass) ----------------------------------
+
+def big_events(count, size=2000, prefix=""):
+    import base64
+    import os
+
+    return [envelope(trace_id=f"{prefix}{n:032x}"[-32:], payload={"note": base64.b64encode(os.urandom(size)).decode(),
+                                                                  "n": n}) for n in range(count)]
+
+
+def test_ingest_decompresses_gzip_and_zstd_files_before_framing(tmp_path, db_path):
+    import gzip
+
+    import zstandard
+
+    gzipped = tmp_path / "events.ndjson.gz"
+    with gzip.open(gzipped, "wt") as handle:
+        handle.writelines(orjson.dumps(e).decode() + "\n" for e in big_events(3000))
+    assert gzipped.stat().st_size > 4 * 1024 * 1024
+    result = run("ingest", gzipped, "--db", db_path)
+    assert result.exit_code == 0, result.output
+    assert "accepted 3000, duplicates 0, rejected 0" in result.output
+    framed = [zstandard.ZstdCompressor().compress(ndjson(e)) for e in big_events(3, 10, prefix="f")]
+    (tmp_path / "two-frames.zst").write_bytes(b"".join(framed))
+    assert "accepted 3, duplicates 0, rejected 0" in run("ingest", tmp_path / "two-frames.zst", "--db", db_path).output
+
+
+def test_ingest_reads_a_big_pretty_printed_event_and_a_piped_pretty_array_whole(tmp_path, db_path):
+    pretty = tmp_path / "one.json"
+    pretty.write_text(json.dumps(envelope(payload={"items": [{"n": n, "text": "y" * 40} for n in range(60_000)]}),
+                      indent=2))
+    assert pretty.stat().st_size > 4 * 1024 * 1024
+    result = run("ingest", pretty, "--db", db_path)
+    assert result.exit_code == 0 and "accepted 1, duplicates 0, rejected 0" in result.output, result.output[:2000]
+    array = json.dumps([envelope(trace_id=f"{n:032x}", payload={"n": n}) for n in range(300)], indent=2)
+    assert array.count("\n") > 1000
+    piped = run("ingest", "-", "--db", db_path, input=array)
+    assert "accepted 300, duplicates 0, rejected 0" in piped.output, piped.output
+
+
+def test_ingest_fails_a_file_whose_every_record_is_rejected(tmp_path, db_path):
+    bad = tmp_path / "bad.ndjson"
+    bad.write_bytes(ndjson(*[envelope(trace_id=f"{n:032x}", snapshot="nope") for n in range(3)]))
+    good = write(tmp_path, "good.json", envelope())
+    result = run("ingest", good, bad, "--db", db_path)
+    assert result.exit_code == 1
+    assert "accepted 1, duplicates 0, rejected 3" in result.output
+    assert f"{bad}: every record was rejected (3); nothing stored" in result.output
+
+
+def test_ingest_stores_more_events_than_one_http_request_in_batches_of_batch_size(tmp_path, db_path, monkeypatch):
+    import webapp.bulk
+
+    sizes = []
+    store_batch = webapp.bulk.store_batch
+    monkeypatch.setattr(webapp.bulk, "store_batch", lambda s, b, r: sizes.append(len(b.events)) or store_batch(s, b, r))
+    events = [envelope(trace_id=f"{n:032x}", payload={"n": n}) for n in range(12_000)]
+    (tmp_path / "events.ndjson").write_bytes(ndjson(*events))
+    result = run("ingest", tmp_path / "events.ndjson", "--db", db_path, "--batch-size", 5000)
+    assert "accepted 12000, duplicates 0, rejected 0" in result.output, result.output
+    assert sizes == [5000, 5000, 2000]
+    sizes.clear()
+    again = [envelope(trace_id=f"{n:032x}", payload={"m": n}) for n in range(12_000)]
+    array = write(tmp_path, "events.json", again)
+    result = run("ingest", array, "--db", db_path, "--batch-size", 5000)
+    assert "accepted 12000, duplicates 0, rejected 0" in result.output, result.output
+    assert sizes == [5000, 5000, 2000]
+    assert Store(db_path).count_events() == 24_000
+
+
+def test_ingest_numbers_rejections_by_record_and_line_in_the_file(tmp_path, db_path):
+    lines = [orjson.dumps(envelope(trace_id=f"{n:032x}")).decode() for n in range(2500)]
+    lines[1500:1500] = ["", "not json"]
+    (tmp_path / "events.ndjson").write_text("\n".join(lines) + "\n")
+    result = run("ingest", tmp_path / "events.ndjson", "--db", db_path, "--batch-size", 1000)
+    assert "accepted 2500, duplicates 0, rejected 1" in result.output
+    assert "record 1501 (line 1502): not_json: not valid JSON at column 1" in result.output, result.output
+    items = [envelope(trace_id=f"{n:032x}") for n in range(3)]
+    items[1]["snapshot"] = "nope"
+    pretty = write(tmp_path, "pretty.json", [])
+    pretty.write_text(json.dumps(items, indent=2))
+    line = json.dumps(items, indent=2).splitlines().index("  {", 2) + 1
+    result = run("ingest", pretty, "--db", db_path)
+    assert f"record 2 (line {line}): " in result.output, result.output
+
+
+def test_tools_show_prints_the_stored_contract_as_json(db_path):
+    run("tools", "import", SAMPLES / "contracts" / "findOrders.json", "--db", db_path)
+    result = run("tools", "show", "findOrders", "--db", db_path)
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.output)
+    assert shown["name"] == "findOrders" and "arguments_schema" in shown
+    assert_clean_error(run("tools", "show", "nope", "--db", db_path), 1, "no contract for tool 'nope'")
+
+
+def test_tools_list_and_show_on_a_missing_database_say_so_and_do_not_create_it(tmp_path):
+    missing = tmp_path / "missing.db"
+    for args in (["tools", "list"], ["tools", "show", "findOrders"]):
+        result = run(*args, "--db", missing)
+        assert_clean_error(result, 1, f"there is no database at {missing}")
+        assert not missing.exists()
+
+
+def test_a_setting_value_it_cannot_take_stops_the_cli_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRACEDIFF_REDACT", "enabled")
+    result = CliRunner().invoke(main, ["tools", "list", "--db", str(tmp_path / "x.db")])
+    assert result.exit_code == 1 and "TRACEDIFF_REDACT='enabled'" in result.output
+    assert "Traceback" not in result.output

@@ -312,8 +312,4 @@ def test_a_database_locked_by_another_program_answers_503_within_the_request_bud
         finally:
             holder.execute("ROLLBACK")
             holder.close()
-        try:
-            after = http.post("/api/v1/ingest", content=body(make_events(3, "after")))
-        except httpx.HTTPError as error:
-            raise AssertionError(live_server.logs()[-3000:]) from error
-        assert after.json()["accepted"] == 3
+        assert post_until_acknowledged(http, make_events(3, "after"), Counter())["accepted"] == 3

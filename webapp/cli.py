@@ -11,7 +11,7 @@ from .analysis import analyze_call
 from .analysis.kinds import worst
 from .analysis.response import error_body, error_schema_for
 from .analysis.validation import is_valid
-from .config import load_settings
+from .config import SettingError, load_settings
 from .contracts import (ContractError, contracts_from_document, import_files, load_file, parse_operations,
                         validated_contract)
 from .redact import redactor_for
@@ -27,7 +27,10 @@ def _settings(database=None, **overrides) -> dict:
     extra = {k: v for k, v in overrides.items() if v is not None}
     if database:
         extra["DATABASE"] = database
-    return load_settings(extra)
+    try:
+        return load_settings(extra)
+    except SettingError as error:
+        raise click.ClickException(str(error)) from None
 
 
 def _open_store(settings: dict, create: bool = True) -> Store:
@@ -36,6 +39,14 @@ def _open_store(settings: dict, create: bool = True) -> Store:
         return Store.from_settings(settings, create=create)
     except (sqlite3.Error, OSError, StoreUnavailable) as error:
         raise click.ClickException(f"cannot open the database {settings['DATABASE']}: {error}") from None
+
+
+def _open_existing_store(database) -> Store:
+    """Open a database that must already exist; never create one."""
+    settings = _settings(database)
+    if not Path(settings["DATABASE"]).is_file():
+        raise click.ClickException(f"there is no database at {settings['DATABASE']}")
+    return _open_store(settings, create=False)
 
 
 @click.group()
@@ -70,7 +81,8 @@ def serve(host, port, workers, database, demo):
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @DB_OPTION
-@click.option("--batch-size", default=1000, show_default=True, help="Events committed per transaction.")
+@click.option("--batch-size", type=click.IntRange(1), default=1000, show_default=True,
+              help="Events committed per transaction.")
 def ingest(files, database, batch_size):
     """Load NDJSON or JSON files of events (- for stdin) into the database."""
     from .bulk import ingest_files
@@ -117,9 +129,20 @@ def tools_import(files, operations, database):
 @DB_OPTION
 def tools_list(database):
     """List the stored tool contracts."""
-    for tool in _open_store(_settings(database)).list_tools():
+    for tool in _open_existing_store(database).list_tools():
         schemas = [k.removesuffix("_schema") for k in tool if k.endswith("_schema")]
         click.echo(f"{tool['name']}\t{','.join(schemas)}\t{len(tool.get('mapping') or [])} mapping(s)")
+
+
+@tools.command("show")
+@click.argument("name")
+@DB_OPTION
+def tools_show(name, database):
+    """Print a stored tool contract as JSON."""
+    tool = _open_existing_store(database).get_tool(name)
+    if tool is None:
+        raise click.ClickException(f"no contract for tool {name!r}; `tracediff tools list` shows the stored ones")
+    click.echo(orjson.dumps(tool, option=orjson.OPT_INDENT_2).decode())
 
 
 @main.command()

@@ -19,7 +19,7 @@ def decode_body(raw: bytes, content_encoding: str | None, max_bytes: int) -> byt
     """Return the body with every Content-Encoding undone, refusing more than max_bytes."""
     codings = [c.strip().lower() for c in (content_encoding or "").split(",") if c.strip()]
     if not codings:
-        codings = [_sniff(raw)]
+        codings = [sniff_encoding(raw)]
     data = raw
     for coding in reversed(codings):  # the last coding listed was applied last
         data = _undo(data, coding, max_bytes)
@@ -28,7 +28,7 @@ def decode_body(raw: bytes, content_encoding: str | None, max_bytes: int) -> byt
     return data
 
 
-def _sniff(raw: bytes) -> str:
+def sniff_encoding(raw: bytes) -> str:
     if raw[:2] == _GZIP_MAGIC:
         return "gzip"
     if raw[:4] == _ZSTD_MAGIC:

@@ -110,7 +110,7 @@ def _whole(value: Any, body: bytes, limits: Limits) -> list[Record]:
 def _array_records(body: bytes, max_depth: int) -> list[Record] | None:
     """Return the items of a top-level JSON array one record each, whatever their depth, without parsing
     the whole; None when body is not one complete array."""
-    items = _array_items(body)
+    items = array_items(body)
     if items is None:
         return None
     return [_item_record(i, body[start:end], depth, max_depth) for i, (start, end, depth) in enumerate(items)]
@@ -125,7 +125,7 @@ def _item_record(index: int, raw: bytes, depth: int, max_depth: int) -> Record:
         return Record(index, raw=raw, error=_json_error(exc, f"item {index + 1}", max_depth))
 
 
-def _array_items(body: bytes) -> list[tuple[int, int, int]] | None:
+def array_items(body: bytes) -> list[tuple[int, int, int]] | None:
     """Return (start, end, depth) of each item of the top-level JSON array body, or None."""
     pos = _WS_BYTES.match(body).end() + 1
     if body[pos - 1:pos] != b"[":
