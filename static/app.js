@@ -16,6 +16,13 @@
     document.querySelectorAll(".hl").forEach(function (el) { el.classList.remove("hl"); });
   }
 
+  // A deep link that lands nowhere leaves no finding highlighted or focused behind it.
+  function clearSelection() {
+    clearHighlights();
+    var active = document.activeElement;
+    if (active && active.closest && active.closest(".finding")) { active.blur(); }
+  }
+
   function mark(el, scroll) {
     reveal(el);
     el.classList.add("hl");
@@ -76,7 +83,7 @@
   function onViewSettled(event) {
     if (!revealing || !event.target || event.target.id !== "view") { return; }
     var id = revealing;
-    if (!landOnHash()) { showNote("No node " + id + " in this call."); }
+    if (!landOnHash()) { clearSelection(); showNote("No node " + id + " in this call."); }
     revealing = null;
   }
 
@@ -86,7 +93,7 @@
     var decoded = raw;
     try { decoded = decodeURIComponent(raw); } catch (e) { /* keep raw */ }
     var el = byId(raw) || byId(decoded) || findNode(raw);
-    if (!el) { fetchPath(raw); return false; }
+    if (!el) { clearSelection(); fetchPath(raw); return false; }
     if (el.classList.contains("finding")) { highlightFinding(el, true); el.focus({ preventScroll: true }); return true; }
     clearHighlights();
     mark(el, true);
@@ -133,7 +140,9 @@
       if (button.classList.contains("copy-ptr") && node) { event.preventDefault(); copy(button, node.dataset.ptr); return; }
       if (button.classList.contains("copy-value") && node) {
         event.preventDefault();
-        fetch(nodeValueUrl(node)).then(function (r) { return r.text(); }).then(function (text) { copy(button, text); });
+        fetch(nodeValueUrl(node)).then(function (r) { return r.text(); }).then(function (text) {
+          copy(button, text.replace(/\n$/, ""));   // the JSON text exactly, without the response's newline
+        });
         return;
       }
       if (button.classList.contains("copy-link")) {
@@ -144,14 +153,31 @@
         fetch(button.dataset.url).then(function (r) { return r.text(); }).then(function (text) { copy(button, text); });
         return;
       }
-      if (button.dataset.tree) {
-        var open = button.dataset.tree === "expand";
-        document.querySelectorAll("#view details:not(.lazy)").forEach(function (d) { d.open = open; });
-        return;
-      }
+      if (button.dataset.tree) { setTrees(button.dataset.tree === "expand"); return; }
     }
     var item = target.closest(".finding");
+    if (item && target.closest(".ends a")) { followEnd(event, item, target.closest("a")); return; }
     if (item && !target.closest("a")) { highlightFinding(item, true); }
+  }
+
+  // Collapse closes every subtree; expand opens those already loaded (a lazy one that was never
+  // opened still holds its "open N items" link), so a huge payload is not fetched whole.
+  function setTrees(open) {
+    document.querySelectorAll("#view details").forEach(function (d) {
+      var unloaded = d.classList.contains("lazy") && d.querySelector(":scope > ul > .lazy-link");
+      if (!open || !unloaded) { d.open = open; }
+    });
+  }
+
+  // An end link of a finding keeps both ends highlighted and scrolls to the end clicked.
+  function followEnd(event, item, link) {
+    var id = link.getAttribute("href").slice(1);
+    var node = findNode(id);
+    if (!node) { return; }   // not rendered: the hash change asks the server for it
+    event.preventDefault();
+    history.pushState(history.state, "", "#" + id);
+    highlightFinding(item, false);
+    node.scrollIntoView({ block: "center", inline: "nearest" });
   }
 
   function onKey(event) {
@@ -169,6 +195,53 @@
     });
   }
 
+  // Auto-refresh swaps the whole list: while older traces are loaded below it, it waits, and says so.
+  function olderShown() {
+    var list = byId("list");
+    return !!(list && list.querySelector(".trace-row.older"));
+  }
+
+  function showPaused() {
+    var note = byId("refresh-paused");
+    if (note) { note.hidden = !olderShown(); }
+  }
+
+  function onBeforeRequest(event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.id === "list" && elt.hasAttribute("hx-trigger") && olderShown()) {
+      event.preventDefault();
+      showPaused();
+    }
+  }
+
+  // Back/Forward restores the page as htmx saved it, with the form fields as first rendered:
+  // set them from the URL, so the next filter change keeps the search and filters shown.
+  function fillFilters() {
+    var form = byId("filters");
+    if (!form) { return; }
+    var params = new URLSearchParams(location.search);
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name) { return; }
+      if (field.type === "checkbox") { field.checked = params.has(field.name); return; }
+      var value = params.get(field.name) || "";
+      if (field.tagName === "SELECT") { selectValue(field, value); } else { field.value = value; }
+    });
+  }
+
+  function selectValue(select, value) {
+    var known = Array.prototype.some.call(select.options, function (o) { return o.value === value; });
+    if (!known) {
+      var option = document.createElement("option");
+      option.textContent = value;
+      select.appendChild(option);
+    }
+    select.value = value;
+  }
+
+  document.addEventListener("htmx:beforeRequest", onBeforeRequest);
+  document.addEventListener("htmx:afterSettle", showPaused);
+  document.addEventListener("htmx:historyRestore", fillFilters);
+  window.addEventListener("popstate", function () { setTimeout(fillFilters, 0); });
   document.addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
   document.addEventListener("focusin", function (event) {

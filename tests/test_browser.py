@@ -15,6 +15,8 @@ SCREENSHOTS = ROOT / "docs" / "screenshots"
 LIMIT_AS_STRING = hashlib.sha256(b"tracediff-sample/02-orders-limit-as-string.ndjson").hexdigest()[:32]
 HOSTILE = "b0571e0000000000000000000000cafe"
 BIG = "b1600000000000000000000000000001"
+ITEMS = "17e5000000000000000000000000000a"
+BROKEN_JSON = "be1272c49b07cc57bb55fb837d749d64"
 
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI") == "true":
@@ -43,11 +45,22 @@ def big_events() -> list[dict]:
              "http": {"status_code": 200}}]
 
 
+def items_events() -> list[dict]:
+    """3,000 items (330 KB: the raw view opens collapsed), the last one's qty sent as a string:
+    a finding far past the aligned view's row limit."""
+    items = [{"id": f"i{i}", "qty": i, "note": "n" * 80} for i in range(3000)]
+    sent = [dict(item) for item in items]
+    sent[-1]["qty"] = "2999"
+    base = {"trace_id": ITEMS, "call_id": "call_01", "tool": "putItems", "ts": "2026-11-30T12:00:00Z"}
+    return [{**base, "snapshot": "arguments", "payload": {"items": items}},
+            {**base, "snapshot": "request", "payload": {"items": sent}}]
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("browser") / "demo.db"
     live = LiveServer(db, env={"PYTHONPATH": str(ROOT)}, args=["--demo"]).start()
-    body = ndjson(*hostile_events(), *big_events())
+    body = ndjson(*hostile_events(), *big_events(), *items_events())
     assert len(body) > 1_000_000
     assert httpx.post(live.url + "/api/v1/ingest", content=body, timeout=30).status_code == 200
     yield live
@@ -193,3 +206,108 @@ def test_screenshot_of_the_list(page, server):
     page.goto(server.url + "/?until=2026-11-30T10:00:00")  # the sample traces, not this module's extras
     expect(page.locator("#trace-rows tr.trace-row")).to_have_count(20)
     page.screenshot(path=str(SCREENSHOTS / "list.png"))
+
+
+def test_a_finding_past_the_aligned_row_limit_is_highlighted_by_click_key_and_deep_link(page, server):
+    ends = ("arguments/items/2999/qty", "request/items/2999/qty")
+    for how in ("click", "key", "link"):
+        page.goto(f"{server.url}/traces/{ITEMS}" + ("#finding-1" if how == "link" else ""))
+        if how == "click":
+            page.locator("#finding-1 .message").click()
+        if how == "key":
+            page.keyboard.press("j")
+        for end in ends:
+            expect(node(page, end)).to_have_class(has_class("hl"))
+        expect(node(page, ends[1])).to_be_in_viewport()
+
+
+def test_clicking_an_invalid_json_finding_highlights_the_broken_request(page, server):
+    page.goto(f"{server.url}/traces/{BROKEN_JSON}")
+    page.locator("#finding-1 .message").click()
+    expect(node(page, "request")).to_have_class(has_class("hl"))
+    expect(node(page, "request")).to_contain_text('"query": "quarterly board minutes"')
+
+
+def test_collapse_all_closes_loaded_subtrees_and_expand_all_opens_only_loaded_ones(page, server):
+    page.goto(f"{server.url}/traces/{ITEMS}?view=raw")
+    orders = page.locator('[id="arguments/items"] > details')   # open: a finding lies below it
+    lazy = orders.locator("details.lazy")
+    loaded, never = lazy.nth(0), lazy.nth(1)
+    loaded.locator("> summary").click()
+    expect(loaded.locator(".node").first).to_be_visible()
+    expect(loaded.locator(".lazy-link")).to_have_count(0)
+    page.locator('button[data-tree="collapse"]').click()
+    assert not orders.evaluate("d => d.open") and not loaded.evaluate("d => d.open")
+    page.locator('button[data-tree="expand"]').click()
+    assert orders.evaluate("d => d.open") and loaded.evaluate("d => d.open")
+    assert not never.evaluate("d => d.open")
+    expect(never.locator(".lazy-link")).to_have_count(1)   # never opened: not fetched
+
+
+def test_auto_refresh_pauses_while_older_traces_are_shown(page, server):
+    page.goto(f"{server.url}/?limit=5&refresh=on")
+    rows = page.locator("#trace-rows tr.trace-row")
+    expect(rows).to_have_count(5)
+    page.locator(".more-row a").click()
+    expect(rows).to_have_count(10)
+    expect(page.locator("#refresh-paused")).to_be_visible()
+    page.wait_for_timeout(6000)   # past one 5 s refresh
+    expect(rows).to_have_count(10)
+    page.locator("#refresh-paused a").click()
+    expect(rows).to_have_count(5)
+
+
+def test_back_refills_the_search_and_filters_from_the_url(page, server):
+    page.goto(server.url + "/")
+    search = page.locator('input[name="q"]')
+    search.press_sequentially("findOrders", delay=20)
+    page.wait_for_url(re.compile(r"q=findOrders"))
+    page.locator('select[name="severity"]').select_option("error")
+    page.wait_for_url(re.compile(r"severity=error"))
+    page.go_back()
+    page.wait_for_url(lambda url: "q=findOrders" in url and "severity=error" not in url)
+    expect(search).to_have_value("findOrders")
+    expect(page.locator('select[name="severity"]')).to_have_value("")
+    page.locator('select[name="tool"]').select_option("findOrders")
+    page.wait_for_url(re.compile(r"tool=findOrders"))
+    assert "q=findOrders" in page.url
+
+
+def test_copy_value_copies_exactly_the_json_text(browser, server):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(f"{server.url}/traces/{LIMIT_AS_STRING}")
+    cell = node(page, "request/limit")
+    cell.hover()
+    cell.locator("button.copy-value").click()
+    expect(cell.locator("button.copy-value")).to_have_text("copied")
+    assert page.evaluate("navigator.clipboard.readText()") == '"5"'
+    context.close()
+
+
+def test_clicking_an_end_link_highlights_both_ends_of_its_finding(page, server):
+    for view in ("aligned", "raw"):
+        page.goto(f"{server.url}/traces/{LIMIT_AS_STRING}?view={view}")
+        page.locator("#finding-1 .ends a").last.click()
+        expect(node(page, "arguments/limit")).to_have_class(has_class("hl"))
+        expect(node(page, "request/limit")).to_have_class(has_class("hl"))
+        assert page.url.endswith("#request/limit")
+
+
+def test_a_deep_link_to_a_missing_path_clears_the_highlighted_finding(page, server):
+    page.goto(f"{server.url}/traces/{LIMIT_AS_STRING}")
+    page.locator("#finding-1").focus()
+    expect(page.locator("#finding-1")).to_have_class(has_class("hl"))
+    page.evaluate("location.hash = 'request/nope'")
+    expect(page.locator("#view .deep-link-note")).to_contain_text("No node request/nope")
+    expect(page.locator("#finding-1")).not_to_have_class(has_class("hl"))
+    expect(page.locator("#finding-1")).not_to_be_focused()
+    assert page.locator(".hl").count() == 0
+
+
+def test_pages_load_without_a_favicon_404(page, server):
+    missing = []
+    page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+    page.goto(server.url + "/")
+    page.wait_for_load_state("networkidle")
+    assert missing == []

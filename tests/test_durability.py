@@ -313,3 +313,20 @@ def test_a_database_locked_by_another_program_answers_503_within_the_request_bud
             holder.execute("ROLLBACK")
             holder.close()
         assert post_until_acknowledged(http, make_events(3, "after"), Counter())["accepted"] == 3
+
+
+def test_a_server_started_on_a_read_only_database_serves_reads_and_answers_writes_503(tmp_path):
+    db_path = tmp_path / "started-ro.db"
+    holder = Store(db_path)  # kept open, so the -wal and -shm files stay and are made read-only too
+    for path in (db_path, *tmp_path.glob("started-ro.db-*")):
+        path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+    server = LiveServer(db_path, wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            assert http.get("/api/v1/traces").status_code == 200
+            assert_unavailable(http.post("/api/v1/ingest", content=body(make_events(3, "ro"))))
+    finally:
+        writable_again(db_path)
+        server.stop()
+        holder.close()
+    assert "Traceback" not in server.logs()

@@ -321,3 +321,70 @@ def test_control_characters_of_a_payload_are_shown_as_escapes_on_the_page(client
         html = client.get(f"/traces/{TRACE}?view={view}").get_data(as_text=True)
         assert "\u0000" not in html and "\u001b" not in html
         assert "a\\u0000b" in html
+
+
+def test_each_strip_row_has_its_own_scale_so_a_quiet_tool_stays_visible(client):
+    busy = [envelope(trace_id=f"busy{i}", call_id="c", tool="findOrders", ts="2026-11-30T09:10:00Z")
+            for i in range(40)]
+    ingest(client, *busy, envelope(trace_id="quiet", call_id="c", tool="sendEmail", ts="2026-11-30T09:20:00Z"))
+    html = client.get("/").get_data(as_text=True)
+    heights = dict(re.findall(r'<title>(\w+) 2026-11-30 09:00: \d+ calls.*?</title>\s*<rect class="bar-hit"[^>]*>'
+                              r'</rect>\s*<rect class="bar-calls"[^>]*height="(\d+)"', html, re.S))
+    assert heights == {"findOrders": heights["sendEmail"], "sendEmail": heights["findOrders"]}
+    assert int(heights["sendEmail"]) >= 20  # its busiest hour fills its row
+
+
+# -- the aligned view past its row limit, broken JSON, labels, favicon ----------------------
+
+def items_call(count: int = 3000) -> list[dict]:
+    """Arguments with `count` items and a request identical but for the last item's qty, a string."""
+    items = [{"id": f"i{i}", "qty": i} for i in range(count)]
+    sent = [dict(item) for item in items]
+    sent[-1]["qty"] = str(count - 1)
+    return [envelope("arguments", {"items": items}), envelope("request", {"items": sent})]
+
+
+def test_the_aligned_view_keeps_the_rows_of_findings_past_its_row_limit(client):
+    ingest(client, *items_call())
+    html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
+    row = re.search(r'<tr class="arow marked sev-\w+"[^>]*>(.*?)</tr>', html, re.S).group(1)
+    assert 'id="arguments/items/2999/qty"' in row and 'id="request/items/2999/qty"' in row
+    assert "type_changed" in row and html.count('<tr class="arow') == 501
+
+
+def test_the_hidden_row_count_is_the_real_number_past_the_alignment_budget(client):
+    ingest(client, *items_call())   # 6,000 rows: more than the 5,000 the analysis rebuilds
+    html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
+    shown = html.count('<tr class="arow')
+    assert f"{6000 - shown:,} more rows not shown" in html
+
+
+def test_a_snapshot_of_broken_json_gets_a_marked_root_row_with_its_text(client, samples):
+    html = client.get(f"/traces/{sample_id('12-search-request-broken-json.ndjson')}").get_data(as_text=True)
+    assert 'data-right="request"' in html
+    row = re.search(r'<tr class="arow marked sev-error"[^>]*>(.*?)</tr>', html, re.S).group(1)
+    assert 'id="request" data-snap="request" data-ptr=""' in row and "invalid_json · error" in row
+    assert '<code class="v broken-json">{\n  &#34;query&#34;: &#34;quarterly board minutes&#34;,' in row
+
+
+def test_a_row_with_two_findings_shows_a_label_for_each(client):
+    ingest(client, envelope("arguments", {"limit": 5}), envelope("request", {"limit": "5"}),
+           envelope("response", {"limit": 6}, http={"status_code": 200}))
+    html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
+    row = re.search(r'<tr class="arow marked[^"]*"[^>]*>(.*?)</tr>', html, re.S).group(1)
+    assert "type_changed · warning" in row and "echo_mismatch · warning" in row
+
+
+def test_pages_link_a_favicon_that_is_served(client):
+    html = client.get("/").get_data(as_text=True)
+    href = re.search(r'<link rel="icon" type="image/svg\+xml" href="([^"]+)"', html).group(1)
+    icon = client.get(href)
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml" and b"<svg" in icon.data
+
+
+def test_rows_loaded_as_older_traces_are_marked_and_auto_refresh_can_say_it_paused(client, samples):
+    page = client.get("/?limit=5&refresh=on", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'id="refresh-paused"' in page and ' older">' not in page
+    older = re.search(r'hx-get="([^"]+)" hx-target="closest tr"', page).group(1).replace("&amp;", "&")
+    rows = client.get(older, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert rows.count('<tr class="trace-row') == rows.count(' older">') == 5

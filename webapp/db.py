@@ -3,7 +3,7 @@ from flask import current_app, g
 
 from .ingest import Limits
 from .redact import Redactor, redactor_for
-from .store import Store
+from .store import Store, StoreUnavailable
 
 # A request waits at most this long for the database before answering 503 + Retry-After, well
 # within the export timeouts of shippers and OpenTelemetry SDKs (10 s and more).
@@ -12,7 +12,10 @@ REQUEST_WAIT_MS = 5_000
 
 def init_app(app) -> None:
     """Create the schema once and close each request's connection afterwards."""
-    Store.from_settings(app.config, create=True).close()
+    try:
+        Store.from_settings(app.config, create=True).close()
+    except StoreUnavailable as error:  # e.g. a worker restarting while the file is read-only
+        app.logger.warning("the database cannot be written now (%s): reads are served, writes answer 503", error)
     app.extensions["tracediff.redactor"] = redactor_for(app.config)
     app.extensions["tracediff.limits"] = Limits(
         max_body_bytes=app.config["MAX_DECOMPRESSED_BYTES"],

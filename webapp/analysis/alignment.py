@@ -89,7 +89,7 @@ def full_alignment(snapshots: dict, result: dict, limit: int = MAX_ROWS) -> tupl
 def expand(docs: dict, stored: list[dict], findings: list[dict], status: int | None = None,
            limit: int = MAX_ROWS) -> tuple[list[dict], bool]:
     """Rebuild the full rows from the documents and the sparse rows; return (rows, truncated)."""
-    expander = _Expander(docs, stored, min(limit, MAX_ROWS), status is None or status < 400)
+    expander = Expander(docs, stored, min(limit, MAX_ROWS), status is None or status < 400)
     try:
         expander.run()
     except Full:
@@ -98,7 +98,7 @@ def expand(docs: dict, stored: list[dict], findings: list[dict], status: int | N
     return expander.rows, False
 
 
-class _Expander:
+class Expander:
     """Walk the documents as the full alignment does, taking stored rows where they exist."""
 
     def __init__(self, docs: dict, stored: list[dict], limit: int, echoes: bool):
