@@ -13,6 +13,10 @@ from typing import Any, Iterable
 import orjson
 import re2
 
+from .cards import looks_like_card
+from .jsontext import (JSON_PAIR, JSON_STRING, decode_literal, empty_value, encode_literal, json_key,
+                       value_end)
+
 REDACTED = "[REDACTED]"
 
 DEFAULT_KEYS = (
@@ -58,64 +62,24 @@ _DIGIT_RUN = r"[0-9][0-9 -]{11,}[0-9]"  # a card number may hide in it
 _AUTH_WORDS = ("bearer", "basic", "token", "digest")  # schemes of `Authorization`-like values
 # What normalize_key drops between the letters of a key, as it appears in orjson's text:
 # any byte that is not an ASCII letter or digit, or an escape (orjson writes \n, \t, \u001f...;
-# JSON text nested in a string may hold any \uXXXX).
+# JSON text nested in a string may hold any \u escape).
 _SEPARATORS = r"(?:[^0-9A-Za-z]|\\[bfnrt]|\\u[0-9a-fA-F]{4})*"
 # A printable ASCII character written as an escape (`\u0077`). No encoder writes one, but in JSON
 # text nested in a string it would hide a key word or a token prefix from the scan.
 _ESCAPED_ASCII = r"\\u00[2-7][0-9a-fA-F]"
 # A whole header-like value: `Bearer abc`, `Basic dXNlcjpwYXNz`, `Token abc`.
 _AUTH_VALUE = re.compile(r"\s*(?i:bearer|basic|token|digest)\s+\S+\s*")
-# `name=value` in a URL query, a form body or a log line.
 # The password of `scheme://user:password@host` in a URL or a connection string.
 _USERINFO = r"://[^/\s\"@:]*:[^/\s\"@]+@"
 _USERINFO_PASSWORD = re.compile(r"(://[^/\s\"@:]*:)[^/\s\"@]+@")
+# `name=value` in a URL query or fragment, a form body or a log line.
 _PARAM = re.compile(r"(?:(?<=[?&#;\s])|^)([A-Za-z0-9_.\-\[\]]+)=([^&#\s;]+)")
-# `"name": value` in JSON text held by a string or too broken to parse (a logged line, a cut
-# record): the value is a string (maybe cut), a number, or the bracket opening an object or array.
-_JSON_PAIR = re.compile(r'"((?:[^"\\]|\\.){1,100})"\s*:\s*("(?:[^"\\]|\\.)*"?|[-0-9.eE+]+|[\[{])')
-# One string literal of JSON text, maybe cut: its body and its closing quote (empty when cut).
-_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)("?)')
-# What nesting depends on in JSON text: string literals (which may hold brackets) and brackets.
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
-_CLOSER = re.compile(r"\s*[\]}]")
-# A valid escape of a JSON string, or a backslash that starts none (a broken or cut one).
-_ESCAPE = re.compile(r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})|\\')
-
-_CARD_PREFIXES = (  # (prefix, lengths): issuer ranges keep 13-19 digit ids from matching.
-    ("4", (13, 16, 19)), ("34", (15,)), ("37", (15,)), ("51", (16,)), ("52", (16,)),
-    ("53", (16,)), ("54", (16,)), ("55", (16,)), ("22", (16,)), ("23", (16,)), ("24", (16,)),
-    ("25", (16,)), ("26", (16,)), ("27", (16,)), ("6011", (16, 17, 18, 19)),
-    ("64", (16, 17, 18, 19)), ("65", (16, 17, 18, 19)), ("62", (16, 17, 18, 19)),
-    ("35", (16, 17, 18, 19)), ("30", (14, 15, 16, 17, 18, 19)), ("36", (14, 15, 16, 17, 18, 19)),
-    ("38", (14, 15, 16, 17, 18, 19)), ("39", (14, 15, 16, 17, 18, 19)),
-)
 _KEY_CACHE_SIZE = 4096
 
 
 def normalize_key(key: str) -> str:
     """Return a key lower-cased with separators removed (`X-Api-Key` -> `xapikey`)."""
     return "".join(ch for ch in key.lower() if ch.isalnum())
-
-
-def luhn_ok(digits: str) -> bool:
-    """Tell whether a digit string passes the Luhn checksum."""
-    total = 0
-    for position, char in enumerate(reversed(digits)):
-        digit = ord(char) - 48
-        if position % 2:
-            digit = digit * 2 - 9 if digit > 4 else digit * 2
-        total += digit
-    return total % 10 == 0
-
-
-def looks_like_card(text: str) -> bool:
-    """Tell whether digits (spaces and dashes allowed) form a plausible payment card number."""
-    digits = text.replace(" ", "").replace("-", "")
-    if not (13 <= len(digits) <= 19 and digits.isdigit()):
-        return False
-    brand = any(digits.startswith(prefix) and len(digits) in lengths
-                for prefix, lengths in _CARD_PREFIXES)
-    return brand and luhn_ok(digits)
 
 
 class Redactor:
@@ -184,7 +148,7 @@ class Redactor:
         try:
             parsed = json.loads(raw)
         except (ValueError, RecursionError):  # cut, broken, or nested too deep to parse: mask it as text
-            masked = _JSON_PAIR.sub(self._json_pair, raw)
+            masked = JSON_PAIR.sub(self._json_pair, raw)
             return self._string(masked) if isinstance(masked, str) else masked
         text = json.dumps(self.value(parsed), ensure_ascii=False)
         # a lone surrogate escape (\ud800) parses to a character UTF-8 cannot store: keep it escaped
@@ -247,39 +211,39 @@ class Redactor:
         return f"{name}={REDACTED}" if self.is_secret_key(name) else match.group(0)
 
     def _json_pair(self, match: re.Match) -> str:
-        # For _JSON_PAIR.sub; an object or array is redacted by _json_pairs, which sees where it ends.
+        # For JSON_PAIR.sub; an object or array is redacted by _json_pairs, which sees where it ends.
         new = None if match.group(2) in ("[", "{") else self._pair_value(match)
         return match.group(0) if new is None else match.string[match.start():match.start(2)] + new
 
     def _json_pairs(self, text: str) -> str:
         """Redact the values of secret keys in JSON text (whole or cut), keeping the rest as it was."""
         pieces, done = [], 0
-        for match in _JSON_PAIR.finditer(text):
+        for match in JSON_PAIR.finditer(text):
             if match.start() < done:
                 continue  # inside an object or array already redacted
             new = self._pair_value(match)
             if new is not None:
                 pieces += [text[done:match.start(2)], new]
-                done = _value_end(match)
+                done = value_end(match)
         return "".join(pieces) + text[done:] if pieces else text
 
     def _pair_value(self, match: re.Match) -> str | None:
         """Return the text replacing the value of one `"key": value`, or None to keep it."""
         value = match.group(2)
-        if self.is_secret_key(_json_key(match.group(1))):
-            return None if _empty_value(match) else f'"{REDACTED}"'
+        if self.is_secret_key(json_key(match.group(1))):
+            return None if empty_value(match) else f'"{REDACTED}"'
         if value.startswith('"') and '\\"' in value:
             return self._nested_text(value)
         return None
 
     def _nested_text(self, literal: str) -> str | None:
         """Redact a string literal of JSON text that holds JSON text itself (a line logged in a line)."""
-        body, closing = _JSON_STRING.fullmatch(literal).groups()
-        inner = _decode_literal(body)
+        body, closing = JSON_STRING.fullmatch(literal).groups()
+        inner = decode_literal(body)
         redacted = self._string(inner)
         if redacted == inner:
             return None
-        encoded = _encode_literal(redacted)
+        encoded = encode_literal(redacted)
         return encoded if closing else encoded[:-1]
 
 
@@ -297,53 +261,6 @@ def _has_secret(value) -> bool:
     # such as "token sent as null" visible.
     return value is not None and value is not False and value is not True and value != "" \
         and value != {} and value != []
-
-
-def _json_key(raw: str) -> str:
-    """Return a key as written in JSON text with its escapes decoded (`pass\\u0077ord` -> `password`)."""
-    if "\\" not in raw:
-        return raw
-    try:
-        return json.loads(f'"{raw}"', strict=False)
-    except ValueError:
-        return raw
-
-
-def _decode_literal(body: str) -> str:
-    """Return the text of a JSON string literal's body; a broken or cut escape stays as written."""
-    fixed = _ESCAPE.sub(lambda escape: escape.group(0) if len(escape.group(0)) > 1 else "\\\\", body)
-    return json.loads(f'"{fixed}"', strict=False)
-
-
-def _encode_literal(text: str) -> str:
-    """Return text as a JSON string literal, non-ASCII kept as is unless a lone surrogate needs escaping."""
-    encoded = json.dumps(text, ensure_ascii=False)
-    try:
-        encoded.encode()
-    except UnicodeEncodeError:
-        return json.dumps(text)
-    return encoded
-
-
-def _empty_value(match: re.Match) -> bool:
-    # `""`, `{}` and `[]` hide nothing, and the walk keeps them too (see _has_secret).
-    value = match.group(2)
-    return value == '""' or (value in ("[", "{") and _CLOSER.match(match.string, match.end()) is not None)
-
-
-def _value_end(match: re.Match) -> int:
-    """Return where the value of a _JSON_PAIR match ends: past its closing bracket for a container."""
-    if match.group(2) not in ("[", "{"):
-        return match.end()
-    depth = 0
-    for token in _JSON_TOKEN.finditer(match.string, match.start(2)):
-        if token.group(0) in ("[", "{"):
-            depth += 1
-        elif token.group(0) in ("]", "}"):
-            depth -= 1
-            if depth == 0:
-                return token.end()
-    return len(match.string)  # cut inside the container: everything after the key goes
 
 
 def _replace_token(match: re.Match) -> str:

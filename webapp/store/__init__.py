@@ -5,8 +5,6 @@ current version of each snapshot and holds the stored analysis; `traces` is a
 denormalised row per trace so the list stays fast at a million traces.
 """
 import contextlib
-import fcntl
-import os
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -22,6 +20,7 @@ from .sql import (CLAIM_PENDING, DELETE_TRACE, DELETE_TRACE_KINDS, DELETE_TRACE_
                   INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS,
                   NEW_EVENTS, PROJECT_CALLS, PRUNE_QUARANTINE, REFRESH_TRACE, SAVE_ANALYSIS, SET_PROGRESS)
 from .tools import ToolContracts
+from .turns import WriterTurns
 
 CLAIM_SECONDS = 30
 _SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL", "EXTRA": "EXTRA", "OFF": "OFF"}
@@ -44,7 +43,7 @@ class Store(TraceReads, ToolContracts):
         conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000,
                                isolation_level=None, check_same_thread=False)
         self.db = sqlite_utils.Database(conn)
-        self._turns = _writer_turns(path)
+        self._turns = WriterTurns.beside(path)
         self._wait_seconds = busy_timeout_ms / 1000
         with self.unavailable_as_error():
             conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
@@ -70,7 +69,7 @@ class Store(TraceReads, ToolContracts):
     def close(self) -> None:
         self.db.conn.close()
         if self._turns is not None:
-            os.close(self._turns)
+            self._turns.close()
 
     # -- transactions -------------------------------------------------------
 
@@ -100,21 +99,20 @@ class Store(TraceReads, ToolContracts):
 
     @contextlib.contextmanager
     def _writer_turn(self):
-        # Writers of this database (threads and processes) take turns on a lock file, polled
-        # every few milliseconds; SQLite's busy handler sleeps up to 100 ms between tries and
-        # left a third of the CPU idle while the analyzer and ingest took turns. Waiting for the
-        # turn and then for SQLite's lock share one budget, so a locked database is a 503 in time.
         if self._turns is None:
             yield
             return
-        deadline = time.monotonic() + self._wait_seconds
-        _take_turn(self._turns, deadline)
         try:
+            deadline = self._turns.take(self._wait_seconds)
+        except TimeoutError:
+            raise StoreUnavailable("database is locked: other writers kept it busy") from None
+        try:
+            # waiting for the turn and then for SQLite's lock share one budget
             left_ms = max(1, int((deadline - time.monotonic()) * 1000))
             self.db.conn.execute(f"PRAGMA busy_timeout = {left_ms}")
             yield
         finally:
-            fcntl.flock(self._turns, fcntl.LOCK_UN)
+            self._turns.give_back()
 
     # -- ingest -------------------------------------------------------------
 
@@ -255,29 +253,6 @@ class Store(TraceReads, ToolContracts):
                 gone = conn.execute(PRUNE_QUARANTINE, (before_ts, batch)).rowcount
             if gone < batch:
                 return
-
-
-def _writer_turns(path) -> int | None:
-    """Open the lock file writers queue on, beside the database; None where it cannot be made."""
-    if str(path) == ":memory:" or str(path).startswith("file:"):
-        return None
-    try:
-        return os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError:  # a read-only folder: SQLite's busy handler alone orders the writers
-        return None
-
-
-def _take_turn(fd: int, deadline: float) -> None:
-    pause = 0.0002
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                raise StoreUnavailable("database is locked: other writers kept it busy") from None
-            time.sleep(pause)
-            pause = min(pause * 2, 0.002)
 
 
 def _refresh_traces(conn, trace_ids) -> None:
