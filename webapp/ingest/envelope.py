@@ -109,7 +109,6 @@ def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payl
     call_id = "" if call_id is None else _name("call_id", call_id)
     # the record around the payload was depth-checked already; only parsed strings are new
     payload, as_string = parse_json_string(payload, ctx.limits.max_depth)
-    _require_text([trace_id, call_id, event_id, tool, source, payload, http, meta])
     if event_id is None:
         event_id = derive_event_id(trace_id, call_id, snapshot, payload)
     else:
@@ -123,16 +122,6 @@ def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payl
         logged_as_string=as_string, http=None if http is None else normalise_http(http),
         ts=ctx.now if ts is None else normalise_ts(ts), meta=meta or None,
     )
-
-
-def _require_text(values: list) -> None:
-    """Refuse strings holding a lone UTF-16 surrogate (JSON's "\\ud800"): they are not text to store."""
-    try:
-        orjson.dumps(values)
-    except TypeError as error:
-        if "surrogates" in str(error):
-            raise RecordError("bad_value", "the record holds a lone UTF-16 surrogate escape such as "
-                                           "\\ud800, which is not text; fix the encoder that wrote it") from None
 
 
 def parse_json_string(value: Any, max_depth: int) -> tuple[Any, bool]:

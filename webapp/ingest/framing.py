@@ -213,6 +213,8 @@ def _decode_at(text: str, pos: int, index: int, max_depth: int) -> tuple[Record,
     """Decode the value at text[pos]; one too deep to decode is skipped whole as too_deep."""
     try:
         value, end = _DECODER.raw_decode(text, pos)
+        if _lone_surrogate(value, text[pos:end]):
+            return Record(index, raw=text[pos:end], error=_surrogate_error()), end
         return Record(index, value, text[pos:end]), end
     except RecursionError:
         extent = container_extent(text, pos)
@@ -223,10 +225,29 @@ def _decode_at(text: str, pos: int, index: int, max_depth: int) -> tuple[Record,
     return Record(index, raw=text[pos:end if end else pos + 4096], error=error), end
 
 
+def _lone_surrogate(value: Any, raw: str) -> bool:
+    # orjson refuses "\ud800" on its own; this decoder (concatenated JSON, big integers) takes it,
+    # and text holding it could be neither hashed nor stored
+    if "\\ud" not in raw.lower():
+        return False
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _surrogate_error() -> RecordError:
+    return RecordError("bad_value", "the record holds a lone UTF-16 surrogate escape such as \\ud800, "
+                                    "which is not text; fix the encoder that wrote it")
+
+
 def _json_error(exc: orjson.JSONDecodeError, what: str, max_depth: int) -> RecordError:
     msg = str(exc)
     if is_depth_error(exc):
         return too_deep(f"the {what}", max_depth)
+    if "low surrogate" in msg or "high surrogate" in msg:  # an escape, not a byte sequence
+        return _surrogate_error()
     if "UTF-8" in msg:
         return RecordError("not_json", f"the {what} is not valid UTF-8")
     return RecordError("not_json", f"the {what} is not valid JSON: {msg}")
