@@ -11,8 +11,8 @@ from .contracts import (YAML_MEDIA_TYPES, ContractError, load_document, parse_op
 from .db import get_store, limits, redactor
 from .errors import ApiError, error_response, http_error_code
 from .ingest import IngestError, otlp_response, parse_body, parse_otlp
-from .ingest.model import too_large
 from .ingest.envelope import canonical_trace_id
+from .ingest.model import too_large
 from .store import StoreUnavailable
 from .store.filters import TraceQuery, decode_cursor, encode_cursor
 
