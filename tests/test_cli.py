@@ -131,7 +131,7 @@ def test_tools_import_of_an_unknown_operation_or_a_dangling_ref_fails_in_one_lin
 
 
 def test_tools_import_reads_a_yaml_openapi_document_and_reports_server_tools_skipped(tmp_path, db_path):
-    from test_analysis_contracts import ORDERS_OPENAPI_YAML
+    from test_contracts import ORDERS_OPENAPI_YAML
 
     (tmp_path / "orders.yaml").write_text(ORDERS_OPENAPI_YAML)
     tools = write(tmp_path, "tools.json", [{"type": "web_search_20250305", "name": "web_search"},

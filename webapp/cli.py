@@ -62,12 +62,13 @@ def main():
 @click.option("--demo", is_flag=True, help="Load sample_traces/ when the database is empty.")
 def serve(host, port, workers, database, demo):
     """Run the dashboard and the ingest API with gunicorn."""
+    from .bulk import load_folder
     from .server import ServerError, check_bindable, serve as run_server
 
     settings = _settings(database, HOST=host, PORT=port, WORKERS=workers)
     store = _open_store(settings)
     if demo and store.count_traces() == 0:
-        result = pipeline.load_folder(store, ROOT / "sample_traces", redactor_for(settings))
+        result = load_folder(store, ROOT / "sample_traces", redactor_for(settings))
         click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
     store.close()
     try:

@@ -1,8 +1,7 @@
 """Contracts from an OpenAPI 3.0/3.1 document: its operations, checked before they are inlined."""
-from ..analysis import tools_from_openapi
-from ..analysis.openapi import METHODS
 from ..analysis.pointers import MISSING, child, resolve
 from .errors import ContractError
+from .inline import METHODS, tools_from_openapi
 from .refs import LITERAL_KEYS
 
 

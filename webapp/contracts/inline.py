@@ -1,8 +1,8 @@
-"""tools_from_openapi: turn an OpenAPI 3.0/3.1 document into request, response and error schemas."""
+"""tools_from_openapi: inline an OpenAPI 3.0/3.1 document's operations into request, response and error schemas."""
 
 import orjson
 
-from .pointers import MISSING, resolve
+from ..analysis.pointers import MISSING, resolve
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 DIALECT_2020 = "https://json-schema.org/draft/2020-12/schema"

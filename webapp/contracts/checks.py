@@ -1,12 +1,15 @@
-"""check_contract: say what is wrong in a tool contract, and where."""
+"""Say what is wrong in a tool contract, and where: check_contract, validated_contract."""
 
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import SchemaError
 from jsonschema.validators import validator_for
 
-from .pointers import from_tokens, is_pointer
+from ..analysis.pointers import from_tokens, is_pointer
+from .errors import ContractError
+from .refs import ref_problems
 
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
+CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping")
 SNAPSHOTS = ("arguments", "request", "response")
 
 
@@ -68,3 +71,23 @@ def _mapping_problems(mapping) -> list[str]:
             if key in SNAPSHOTS and not is_pointer(pointer):
                 problems.append(f"{where}/{key}: {pointer!r} is not a JSON Pointer (e.g. \"/amount\")")
     return problems
+
+
+def validated_contract(name: str, body) -> dict:
+    """Return the contract parts of a PUT body, or raise ContractError saying what is wrong."""
+    if not isinstance(body, dict):
+        raise ContractError("a contract is a JSON object with arguments_schema, request_schema, "
+                            "response_schema, error_schema and mapping")
+    unknown = sorted(set(body) - set(CONTRACT_KEYS) - {"name", "updated_at"})
+    if unknown:
+        raise ContractError(f"unknown contract fields {unknown}; expected some of {list(CONTRACT_KEYS)}")
+    if body.get("description") is not None and not isinstance(body["description"], str):
+        raise ContractError("description: must be a string")
+    contract = {key: body[key] for key in CONTRACT_KEYS if body.get(key) is not None}
+    try:
+        problems = check_contract({"name": name, **contract}) or ref_problems(contract)
+    except RecursionError:
+        problems = ["a schema is nested too deeply to check"]
+    if problems:
+        raise ContractError(f"contract for {name!r} refused: " + "; ".join(problems))
+    return contract

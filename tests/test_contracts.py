@@ -2,7 +2,8 @@
 
 import pytest
 
-from webapp.analysis import DEFAULT_ERROR_SCHEMA, check_contract, tools_from_definitions, tools_from_openapi
+from webapp.analysis import DEFAULT_ERROR_SCHEMA
+from webapp.contracts import check_contract, tools_from_definitions, tools_from_openapi
 from webapp.analysis.validation import validate
 
 SEARCH = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
