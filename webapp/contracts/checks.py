@@ -1,8 +1,8 @@
 """Say what is wrong in a tool contract, and where: check_contract, validated_contract."""
 
-from jsonschema import Draft7Validator
-from jsonschema.exceptions import SchemaError
-from jsonschema.validators import validator_for
+import re
+
+import jsonschema_rs
 
 from ..analysis.pointers import from_tokens, is_pointer
 from .errors import ContractError
@@ -11,6 +11,11 @@ from .refs import ref_problems
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
 CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping")
 SNAPSHOTS = ("arguments", "request", "response")
+# The dialects jsonschema-rs checks a schema against without fetching anything.
+KNOWN_DIALECTS = {f"{base}{end}" for end in ("", "#") for base in (
+    "http://json-schema.org/draft-04/schema", "http://json-schema.org/draft-06/schema",
+    "http://json-schema.org/draft-07/schema", "https://json-schema.org/draft/2019-09/schema",
+    "https://json-schema.org/draft/2020-12/schema")}
 
 
 def check_contract(contract: dict) -> list[str]:
@@ -37,6 +42,13 @@ def _schema_problems(key: str, schema) -> list[str]:
     uri = schema.get("$schema")
     if uri is not None and not isinstance(uri, str):
         return [f"{key}: /$schema: must be a string"]
+    if _surely_sound(schema, uri):
+        return []
+    # Only a schema jsonschema-rs doubts pays for importing jsonschema, whose messages name each problem.
+    from jsonschema import Draft7Validator
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.validators import validator_for
+
     cls = validator_for(schema, default=Draft7Validator)
     if uri and cls is Draft7Validator and "draft-07" not in uri:
         return [f"{key}: /$schema: unknown dialect {uri!r}"]
@@ -49,6 +61,39 @@ def _schema_problems(key: str, schema) -> list[str]:
         except SchemaError as exc:
             problems.append(f"{key}: {from_tokens(exc.absolute_path) or '(root)'}: {exc.message}")
     return sorted(problems)
+
+
+def _surely_sound(schema: dict, uri) -> bool:
+    """Tell fast whether a schema fits its metaschema (jsonschema-rs) and its patterns compile."""
+    if uri is not None and uri not in KNOWN_DIALECTS:
+        return False
+    try:
+        return jsonschema_rs.meta.is_valid(schema) and all(_compiles(p) for p in _patterns(schema))
+    except Exception:   # anything it cannot judge: the Python validator decides
+        return False
+
+
+def _patterns(node):
+    """Yield every string that may be a regular expression: `pattern` values, `patternProperties` keys."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack += node
+        elif isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                yield node["pattern"]
+            if isinstance(node.get("patternProperties"), dict):
+                yield from node["patternProperties"]
+            stack += node.values()
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
 
 
 def _mapping_problems(mapping) -> list[str]:

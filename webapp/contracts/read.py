@@ -54,6 +54,12 @@ def read_contracts(document, operations: dict | None = None) -> Imported:
     return Imported(contracts, skipped)
 
 
+def is_bare_contract(document) -> bool:
+    """Tell whether a document is one contract without a name: the body of PUT /api/v1/tools/<name>."""
+    return isinstance(document, dict) and "name" not in document and \
+        set(document) <= {*CONTRACT_KEYS, "updated_at"}
+
+
 def _is_own_contract(item) -> bool:
     return isinstance(item, dict) and isinstance(item.get("name"), str) and any(
         key.endswith("_schema") and key != "input_schema" or key == "mapping" for key in item)

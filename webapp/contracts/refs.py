@@ -1,7 +1,5 @@
 """Find the `$ref`s of a contract's schemas that cannot be resolved offline (nothing is fetched)."""
-from referencing import Registry
-from referencing.exceptions import Unresolvable
-from referencing.jsonschema import DRAFT7, specification_with
+import orjson
 
 from ..analysis.pointers import from_tokens
 
@@ -15,14 +13,25 @@ def ref_problems(contract: dict) -> list[str]:
     problems = []
     for key in SCHEMA_KEYS:
         schema = contract.get(key)
-        if isinstance(schema, dict):
+        if isinstance(schema, dict) and _has_ref(schema):
             problems += [f"{key}: {where}: $ref {ref!r} cannot be resolved ({why})"
                          for where, ref, why in _unresolved_refs(schema)]
     return problems
 
 
+def _has_ref(schema: dict) -> bool:
+    """Tell whether a schema may hold a `$ref` (most hold none, and need no resolver)."""
+    try:
+        return b'"$ref"' in orjson.dumps(schema)
+    except TypeError:   # an integer beyond 64 bits: look properly
+        return True
+
+
 def _unresolved_refs(schema: dict):
     """Yield (place, ref, reason) of each $ref the jsonschema resolver cannot follow; never fetches."""
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT7, specification_with
+
     dialect = schema.get("$schema") if isinstance(schema.get("$schema"), str) else ""
     spec = specification_with(dialect, default=DRAFT7)
     resolver = Registry().resolver_with_root(spec.create_resource(schema))
@@ -53,6 +62,8 @@ def _walk_refs(resolver, spec, node, path, is_map=False):
 
 
 def _lookup_failure(resolver, ref: str) -> str | None:
+    from referencing.exceptions import Unresolvable
+
     try:
         resolver.lookup(ref)
     except Unresolvable as error:
