@@ -164,7 +164,7 @@ def test_check_says_an_arguments_file_is_not_json(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("limit: 5\n")
     result = CliRunner().invoke(main, ["check", "--arguments", str(bad)])
-    assert_clean_error(result, 2, f"Invalid value for '--arguments': {bad} is not JSON")
+    assert_clean_error(result, 2, f"Error: {bad} is not JSON")
 
 
 def test_check_on_a_file_of_several_contracts_asks_for_tool_and_lists_them(tmp_path):

@@ -153,6 +153,8 @@ def tools_list(database):
 @DB_OPTION
 def tools_show(name, database):
     """Print a stored tool contract as JSON."""
+    import orjson
+
     tool = _open_existing_store(database).get_tool(name)
     if tool is None:
         raise click.ClickException(f"no contract for tool {name!r}; `tracediff tools list` shows the stored ones")

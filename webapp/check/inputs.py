@@ -11,6 +11,10 @@ from ..exports import CALL_FILE, FIXTURE_FILES
 class InputError(Exception):
     """A file `tracediff check` was given that it cannot use: one line saying which and why."""
 
+    def __init__(self, message: str, path=None):
+        super().__init__(message)
+        self.path = None if path is None else str(path)
+
 
 @dataclass
 class Case:
@@ -23,6 +27,7 @@ class Case:
     contract_file: str | None = None
     status_known: bool = False
     error: str | None = None   # why the case cannot be checked (a broken fixture or contract)
+    error_file: str | None = None   # the file at fault
 
 
 def read_fixture(path: str, snapshot: str):
@@ -30,12 +35,12 @@ def read_fixture(path: str, snapshot: str):
     try:
         data = Path(path).read_bytes()
     except OSError as error:
-        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise InputError(f"{path}: cannot read: {error.strerror or error}", path) from None
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as error:
         if snapshot == "arguments":
-            raise InputError(f"{path} is not JSON: {error}") from None
+            raise InputError(f"{path} is not JSON: {error}", path) from None
         return data.decode("utf-8", "replace")   # an HTTP body may be text, or broken JSON
 
 
@@ -52,14 +57,14 @@ def read_contract(path: str, tool: str | None) -> dict:
         contracts = contracts_from_document(document)
         if tool is None and len(contracts) != 1:
             raise InputError(f"{path} holds contracts for {len(contracts)} tools; choose one with --tool "
-                             f"({', '.join(sorted(contracts))})")
+                             f"({', '.join(sorted(contracts))})", path)
         tool = tool if tool is not None else next(iter(contracts))
         if tool not in contracts:
-            raise InputError(f"{path} has no contract for tool {tool!r}; it has: {', '.join(sorted(contracts))}")
+            raise InputError(f"{path} has no contract for tool {tool!r}; it has: {', '.join(sorted(contracts))}", path)
         return {"name": tool, **validated_contract(tool, contracts[tool])}
     except ContractError as error:
         message = str(error)
-        raise InputError(message if message.startswith(str(path)) else f"{path}: {message}") from None
+        raise InputError(message if message.startswith(str(path)) else f"{path}: {message}", path) from None
 
 
 def snapshot(payload, status: int | None) -> dict:
@@ -84,7 +89,7 @@ def fixture_folders(roots) -> list[Path]:
     for root in map(Path, roots):
         folders = sorted(p for p in [root, *root.rglob("*")] if p.is_dir() and _holds_fixtures(p))
         if not folders:
-            raise InputError(f"{root} holds no fixture folder ({', '.join(FIXTURE_FILES.values())})")
+            raise InputError(f"{root} holds no fixture folder ({', '.join(FIXTURE_FILES.values())})", root)
         found += [folder for folder in folders if folder not in found]
     return found
 
@@ -106,7 +111,7 @@ def folder_case(folder: Path, contract_file: str | None, tool: str | None, statu
         elif contract_file:   # the shared --contract: the call's tool picks from a file of several
             case.contract_file, case.contract = contract_file, read_contract(contract_file, tool or call.get("tool"))
     except InputError as error:
-        return Case(str(folder), error=str(error))
+        return Case(str(folder), error=str(error), error_file=error.path)
     case.name = str(folder)
     return case
 
@@ -121,5 +126,5 @@ def _call_file(folder: Path) -> dict:
     tool = call.get("tool") if isinstance(call, dict) else None
     if not isinstance(call, dict) or not (status is None or isinstance(status, int) and 100 <= status <= 599) \
             or not (tool is None or isinstance(tool, str)):
-        raise InputError(f"{path}: expected {{\"tool\": name or null, \"status\": 100-599 or null}}")
+        raise InputError(f"{path}: expected {{\"tool\": name or null, \"status\": 100-599 or null}}", path)
     return {key: value for key, value in call.items() if value is not None}

@@ -1,6 +1,4 @@
 """What `tracediff check` prints and writes: text, GitHub Actions annotations, JSON, JUnit XML."""
-from xml.etree import ElementTree
-
 import orjson
 
 from ..report import SNAPSHOT_NAMES, end_text, format_check, visible
@@ -64,7 +62,7 @@ def github(outcomes: list[dict]) -> str:
 def _annotations(outcome: dict):
     case, result = outcome["case"], outcome["result"]
     if outcome["outcome"] == BROKEN:
-        yield _command("error", case.contract_file or case.name, "tracediff check", case.error)
+        yield _command("error", case.error_file or case.name, "tracediff check", case.error)
         return
     for name in SNAPSHOT_NAMES:
         for error in (result["validation"].get(name) or {}).get("errors", []):
@@ -98,6 +96,8 @@ def _xml(text: str) -> str:
 
 def junit(outcomes: list[dict]) -> bytes:
     """JUnit XML: a test case per call, a failure with its findings, an error when it could not be read."""
+    from xml.etree import ElementTree   # here: only --junit needs it
+
     failures = sum(o["outcome"] == FAILED for o in outcomes)
     errors = sum(o["outcome"] == BROKEN for o in outcomes)
     seconds = f"{sum(o['seconds'] for o in outcomes):.3f}"

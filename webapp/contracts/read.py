@@ -56,8 +56,8 @@ def read_contracts(document, operations: dict | None = None) -> Imported:
 
 def is_bare_contract(document) -> bool:
     """Tell whether a document is one contract without a name: the body of PUT /api/v1/tools/<name>."""
-    return isinstance(document, dict) and "name" not in document and \
-        set(document) <= {*CONTRACT_KEYS, "updated_at"}
+    return isinstance(document, dict) and "name" not in document and "openapi" not in document and \
+        (not document or any(key in CONTRACT_KEYS for key in document))
 
 
 def _is_own_contract(item) -> bool:

@@ -1,7 +1,5 @@
 """Find the `$ref`s of a contract's schemas that cannot be resolved offline (nothing is fetched)."""
-import orjson
-
-from ..analysis.pointers import from_tokens
+from ..analysis.pointers import MISSING, from_tokens, is_pointer, resolve
 
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
 LITERAL_KEYS = ("enum", "const", "default", "example", "examples")  # their values are data, not schemas
@@ -13,18 +11,32 @@ def ref_problems(contract: dict) -> list[str]:
     problems = []
     for key in SCHEMA_KEYS:
         schema = contract.get(key)
-        if isinstance(schema, dict) and _has_ref(schema):
+        if isinstance(schema, dict) and not _surely_resolved(schema):
             problems += [f"{key}: {where}: $ref {ref!r} cannot be resolved ({why})"
                          for where, ref, why in _unresolved_refs(schema)]
     return problems
 
 
-def _has_ref(schema: dict) -> bool:
-    """Tell whether a schema may hold a `$ref` (most hold none, and need no resolver)."""
-    try:
-        return b'"$ref"' in orjson.dumps(schema)
-    except TypeError:   # an integer beyond 64 bits: look properly
-        return True
+def _surely_resolved(schema: dict) -> bool:
+    """Tell fast whether every `$ref` is a JSON Pointer into the schema that finds something.
+
+    Most schemas hold only such refs, or none, and need no resolver; an `$id` (which moves the base of
+    the refs below it), an anchor, a URI or a pointer that finds nothing goes to `referencing`.
+    """
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack += node
+        elif isinstance(node, dict):
+            if isinstance(node.get("$id"), str) or isinstance(node.get("id"), str):
+                return False
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not (ref.startswith("#") and is_pointer(ref[1:])
+                                             and resolve(schema, ref[1:]) is not MISSING):
+                return False
+            stack += node.values()
+    return True
 
 
 def _unresolved_refs(schema: dict):
