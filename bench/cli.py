@@ -37,15 +37,16 @@ def commands(folder: Path) -> dict[str, list[str]]:
             "app_factory": ["-c", f"from webapp import create_app; create_app({{'DATABASE': {str(folder / 'a.db')!r}}})"]}
 
 
-def timed(args: list[str], path: Path) -> tuple[float, float, int]:
+def timed(args: list[str], path: Path, cwd: Path) -> tuple[float, float, int]:
     """Run `python args` with `path` first on PYTHONPATH; return (wall s, CPU s, exit code)."""
-    env = {**os.environ, "PYTHONPATH": str(path), "PYTHONDONTWRITEBYTECODE": "0"}
+    env = {**os.environ, "PYTHONPATH": str(path)}
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # cwd: a folder without a webapp/ of its own (python -m and -c put the working directory first)
+    proc = subprocess.Popen([sys.executable, *args], env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    proc.stderr.close()
     return wall, usage.ru_utime + usage.ru_stime, proc.returncode
 
 
@@ -55,11 +56,11 @@ def measure(folder: Path, checkouts: dict[str, Path], runs: int) -> dict:
     codes = {}
     for who, path in checkouts.items():   # one warm-up round writes the bytecode caches
         for name, args in commands(folder).items():
-            codes[(who, name)] = timed(args, path)[2]
+            codes[(who, name)] = timed(args, path, folder)[2]
     for _ in range(runs):
         for who, path in checkouts.items():
             for name, args in commands(folder).items():
-                wall, cpu, _ = timed(args, path)
+                wall, cpu, _ = timed(args, path, folder)
                 samples[(who, name)].append((wall, cpu))
     return {f"{who}:{name}": {"wall_s": round(statistics.median(w for w, _ in runs_), 4),
                               "cpu_s": round(statistics.median(c for _, c in runs_), 4),
