@@ -15,7 +15,7 @@ def create_app(test_config: dict | None = None):
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import api, db, openapi, security, views, worker
+    from . import api, db, openapi, quarantine, security, views, worker
     from .ingest import Limits
     from .redact import redactor_for
 
@@ -28,6 +28,7 @@ def create_app(test_config: dict | None = None):
     security.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
+    app.register_blueprint(quarantine.bp)
     app.register_blueprint(openapi.bp)
     worker.init_app(app)
     return app
