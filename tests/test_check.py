@@ -219,3 +219,13 @@ def test_checking_a_clean_call_loads_no_web_stack_nor_python_validator(tmp_path,
            f" '--arguments', {call['args']!r}, '--request', {call['good']!r}])\nexcept SystemExit as e:\n"
            "    assert e.code == 0, e.code")
     assert not loaded_modules(run) & HEAVY
+
+
+def test_checking_a_failing_call_loads_the_python_validator_without_its_slow_format_libraries(tmp_path, call):
+    contract = write(tmp_path, "contract.json", BARE)
+    run = (f"from webapp.cli import main\ntry:\n    main(['check', '--contract', {contract!r},"
+           f" '--arguments', {call['args']!r}, '--request', {call['bad']!r}])\nexcept SystemExit as e:\n"
+           "    assert e.code == 1, e.code")
+    loaded = loaded_modules(run)
+    assert "jsonschema" in loaded
+    assert not loaded & {"flask", "sqlite_utils", "gunicorn", "rfc3987_syntax", "lark", "isoduration", "webcolors"}

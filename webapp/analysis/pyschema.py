@@ -1,15 +1,39 @@
 """The Python jsonschema validator, its formats checked by jsonschema-rs; imported only when needed.
 
 Importing jsonschema loads every optional format library installed beside it (rfc3987-syntax alone
-compiles ~35 Lark grammars: seconds). The analysis asks jsonschema-rs first and imports this module
-only to describe errors, and its format verdicts are jsonschema-rs's own, whatever is installed.
+compiles ~35 Lark grammars: seconds; python-jsonschema issues 1428 and 1392). The analysis asks
+jsonschema-rs first and imports this module only to describe errors; its format verdicts are
+jsonschema-rs's own, so those libraries are never needed, and are kept out of the import even when
+something else installed them.
 """
+import sys
+from contextlib import contextmanager
 from functools import lru_cache
 
 import jsonschema_rs
-from jsonschema import Draft7Validator, FormatChecker
-from jsonschema.exceptions import FormatError, SchemaError
-from jsonschema.validators import validator_for
+
+# The libraries behind jsonschema's own format checkers that cost the most to import.
+_FORMAT_LIBRARIES = ("rfc3987_syntax", "rfc3987", "isoduration", "webcolors", "uri_template", "fqdn",
+                     "rfc3986_validator")
+
+
+@contextmanager
+def _without_format_libraries():
+    """Make jsonschema's optional `import rfc3987_syntax` (and the like) fail while it is imported."""
+    hidden = [name for name in _FORMAT_LIBRARIES if name not in sys.modules]
+    sys.modules.update(dict.fromkeys(hidden))   # None: "not importable", which jsonschema skips
+    try:
+        yield
+    finally:
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
+
+with _without_format_libraries():
+    from jsonschema import Draft7Validator, FormatChecker
+    from jsonschema.exceptions import FormatError, SchemaError
+    from jsonschema.validators import validator_for
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 

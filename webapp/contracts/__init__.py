@@ -10,12 +10,12 @@ from .checks import CONTRACT_KEYS, check_contract, validated_contract
 from .definitions import tools_from_definitions
 from .documents import YAML_MEDIA_TYPES, load_document, load_file
 from .errors import ContractError
-from .inline import tools_from_openapi
+from .openapi import tools_from_openapi
 from .read import Imported, contracts_from_document, is_bare_contract, parse_operations, read_contracts
 from .refs import ref_problems
 from .save import import_contract_files, import_files, save_contracts
 
 __all__ = ["CONTRACT_KEYS", "ContractError", "Imported", "YAML_MEDIA_TYPES", "check_contract",
-           "contracts_from_document", "import_contract_files", "import_files", "is_bare_contract", "load_document", "load_file",
-           "parse_operations", "read_contracts", "ref_problems", "save_contracts", "tools_from_definitions",
-           "tools_from_openapi", "validated_contract"]
+           "contracts_from_document", "import_contract_files", "import_files", "is_bare_contract",
+           "load_document", "load_file", "parse_operations", "read_contracts", "ref_problems", "save_contracts",
+           "tools_from_definitions", "tools_from_openapi", "validated_contract"]

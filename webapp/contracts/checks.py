@@ -45,9 +45,7 @@ def _schema_problems(key: str, schema) -> list[str]:
     if _surely_sound(schema, uri):
         return []
     # Only a schema jsonschema-rs doubts pays for importing jsonschema, whose messages name each problem.
-    from jsonschema import Draft7Validator
-    from jsonschema.exceptions import SchemaError
-    from jsonschema.validators import validator_for
+    from ..analysis.pyschema import Draft7Validator, SchemaError, validator_for
 
     cls = validator_for(schema, default=Draft7Validator)
     if uri and cls is Draft7Validator and "draft-07" not in uri:

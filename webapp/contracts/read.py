@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 from .checks import CONTRACT_KEYS
 from .definitions import descriptions, tools_from_definitions, without_server_tools
 from .errors import ContractError
-from .openapi import openapi_contracts
+from .openapi import tools_from_openapi
 
 
 @dataclass
@@ -36,7 +36,7 @@ def contracts_from_document(document, operations: dict | None = None) -> dict[st
 def read_contracts(document, operations: dict | None = None) -> Imported:
     """Read contracts from any supported document, skipping provider-run server tools."""
     if isinstance(document, dict) and "openapi" in document:
-        return Imported(openapi_contracts(document, operations))
+        return Imported(tools_from_openapi(document, operations))
     if operations:
         raise ContractError("operation mappings apply to OpenAPI documents only", "bad_operation")
     items = document if isinstance(document, list) else [document]
