@@ -156,8 +156,11 @@ def test_github_format_annotates_the_fixture_file_of_each_failing_finding(fixtur
     assert result.exit_code == 1
     lines = result.output.splitlines()
     body = f"{folder}/http-body.json".replace(":", "%3A").replace(",", "%2C")
-    assert f"::error file={body},title=type_changed::" in result.output
-    assert f"::error file={body},title=schema::request /limit: '5' is not of type 'integer'" in lines
+    limit_line = next(n for n, text in enumerate((folder / "http-body.json").read_text().splitlines(), 1)
+                      if text.strip().startswith('"limit":'))   # where the annotation lands in the diff
+    assert f"::error file={body},line={limit_line},title=type_changed::" in result.output
+    assert f"::error file={body},line={limit_line},title=schema::request /limit: '5' is not of type 'integer'" \
+        in lines
     assert not any(line.startswith("::notice") for line in lines)   # info findings do not fail, nor annotate
     assert lines[-1] == "1 call(s): 0 passed, 1 failed, 0 could not be checked"
 

@@ -2,6 +2,7 @@
 import orjson
 
 from ..report import SNAPSHOT_NAMES, end_text, format_check, visible
+from .locate import line_of
 from .run import BROKEN, FAILED, PASSED
 
 # Characters XML 1.0 cannot hold at all, beyond the controls `visible` already escapes.
@@ -65,21 +66,24 @@ def _annotations(outcome: dict):
         yield _command("error", case.error_file or case.name, "tracediff check", case.error)
         return
     for name in SNAPSHOT_NAMES:
+        file = case.files.get(name)
         for error in (result["validation"].get(name) or {}).get("errors", []):
-            yield _command("error", case.files.get(name, case.name), "schema",
-                           f"{name} {error['path'] or '(root)'}: {error['message']}")
+            yield _command("error", file or case.name, "schema", f"{name} {error['path'] or '(root)'}: "
+                           f"{error['message']}", line_of(file, error["path"]))
     for finding in result["findings"]:
         level = LEVELS.get(finding["severity"])
         if level:
             end = finding.get("right") or finding.get("left") or {}
+            file = case.files.get(end.get("snapshot"))
             where = f"{end_text(finding.get('left'))} -> {end_text(finding.get('right'))}"
-            yield _command(level, case.files.get(end.get("snapshot"), case.name), finding["kind"],
-                           f"{finding['message']} ({where})")
+            yield _command(level, file or case.name, finding["kind"], f"{finding['message']} ({where})",
+                           line_of(file, end.get("path")))
 
 
-def _command(level: str, file: str, title: str, message: str) -> str:
+def _command(level: str, file: str, title: str, message: str, line: int | None = None) -> str:
     """One workflow command, its data and properties escaped as the runner expects."""
-    return f"::{level} file={_property(file)},title={_property(title)}::{_data(visible(message))}"
+    at = f",line={line}" if line else ""
+    return f"::{level} file={_property(file)}{at},title={_property(title)}::{_data(visible(message))}"
 
 
 def _data(value: str) -> str:
