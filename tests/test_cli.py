@@ -254,7 +254,7 @@ def test_ingest_stores_more_events_than_one_http_request_in_batches_of_batch_siz
 
     sizes = []
     store_batch = webapp.bulk.store_batch
-    monkeypatch.setattr(webapp.bulk, "store_batch", lambda s, b, r: sizes.append(len(b.events)) or store_batch(s, b, r))
+    monkeypatch.setattr(webapp.bulk, "store_batch", lambda s, b, r, **k: sizes.append(len(b.events)) or store_batch(s, b, r, **k))
     events = [envelope(trace_id=f"{n:032x}", payload={"n": n}) for n in range(12_000)]
     (tmp_path / "events.ndjson").write_bytes(ndjson(*events))
     result = run("ingest", tmp_path / "events.ndjson", "--db", db_path, "--batch-size", 5000)
