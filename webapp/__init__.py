@@ -15,7 +15,8 @@ def create_app(test_config: dict | None = None):
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import api, db, openapi, quarantine, security, views, worker
+    from . import alerting, api, db, openapi, quarantine, security, views, worker
+    from .alerts import sender
     from .ingest import Limits
     from .redact import redactor_for
 
@@ -29,6 +30,8 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
     app.register_blueprint(quarantine.bp)
+    app.register_blueprint(alerting.bp)
     app.register_blueprint(openapi.bp)
     worker.init_app(app)
+    sender.init_app(app)
     return app

@@ -220,3 +220,8 @@ def check(folders, tool, contract, arguments, request_file, response, status, as
     except CheckInputError as error:
         raise InputError(str(error)) from None
     sys.exit(code)
+
+
+from .cli_alerts import alerts  # noqa: E402 - a command group of its own module
+
+main.add_command(alerts)
