@@ -12,9 +12,10 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from .codec import dumps, utc_now
-from .hours import backfill_hours, hour_keys, refresh_hours
+from .hours import hour_keys, refresh_hours
 from .reads import TraceReads
-from .schema import SCHEMA
+from .migrations import SchemaTooNew  # noqa: F401 (the CLI names it)
+from .schema import upgrade
 from .spans import join_orphan_spans
 from .sql import (CLAIM_PENDING, DELETE_TRACE, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS,
                   INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS,
@@ -43,6 +44,7 @@ class Store(TraceReads, ToolContracts):
         conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000,
                                isolation_level=None, check_same_thread=False)
         self.db = sqlite_utils.Database(conn)
+        self.path = str(path)
         self._turns = WriterTurns.beside(path)
         self._wait_seconds = busy_timeout_ms / 1000
         with self.unavailable_as_error():
@@ -57,14 +59,10 @@ class Store(TraceReads, ToolContracts):
         return cls(settings["DATABASE"], synchronous=settings["SYNCHRONOUS"], create=create,
                    busy_timeout_ms=busy_timeout_ms)
 
-    def create_schema(self) -> None:
-        """Create every table and index that is missing (idempotent)."""
+    def create_schema(self) -> list:
+        """Apply the numbered migrations the database lacks (see migrations/); return them."""
         with self.unavailable_as_error():
-            if self.db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                self.db.conn.execute("PRAGMA journal_mode = WAL")
-            self.db.conn.executescript(SCHEMA)
-            with self.write() as conn:
-                backfill_hours(conn)
+            return upgrade(self)
 
     def close(self) -> None:
         self.db.conn.close()
