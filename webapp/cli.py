@@ -16,7 +16,7 @@ from .contracts import (ContractError, contracts_from_document, import_files, lo
                         validated_contract)
 from .redact import redactor_for
 from .report import format_check
-from .store import Store, StoreUnavailable
+from .store import SchemaTooNew, Store, StoreUnavailable
 from .worker import cutoff
 
 DB_OPTION = click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None,
@@ -37,7 +37,7 @@ def _open_store(settings: dict, create: bool = True) -> Store:
     """Open the database, or fail with one line saying why."""
     try:
         return Store.from_settings(settings, create=create)
-    except (sqlite3.Error, OSError, StoreUnavailable) as error:
+    except (sqlite3.Error, OSError, StoreUnavailable, SchemaTooNew) as error:
         raise click.ClickException(f"cannot open the database {settings['DATABASE']}: {error}") from None
 
 
