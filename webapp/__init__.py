@@ -5,12 +5,22 @@ from flask import Flask
 
 from .config import load_settings
 
-ROOT = Path(__file__).resolve().parent.parent
+__version__ = "0.2.0"
+
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+
+
+def resource_dir(name: str) -> Path:
+    """Return templates/, static/ or sample_traces/: the installed package's copy, else the checkout's."""
+    packaged = PACKAGE / name
+    return packaged if packaged.is_dir() else ROOT / name
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the Flask app from defaults, TRACEDIFF_* variables and test_config."""
-    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app = Flask(__name__, template_folder=str(resource_dir("templates")),
+                static_folder=str(resource_dir("static")))
     app.config.update(load_settings(test_config))
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False

@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 import orjson
 
-from . import ROOT, pipeline
+from . import __version__, pipeline, resource_dir
 from .analysis import analyze_call
 from .analysis.kinds import worst
 from .analysis.response import error_body, error_schema_for
@@ -14,9 +14,11 @@ from .analysis.validation import is_valid
 from .config import SettingError, load_settings
 from .contracts import (ContractError, contracts_from_document, import_files, load_file, parse_operations,
                         validated_contract)
+from .hosts import is_loopback
 from .redact import redactor_for
 from .report import format_check
 from .store import SchemaTooNew, Store, StoreUnavailable
+from .tokens import Keyring, startup_warnings
 from .worker import cutoff
 
 DB_OPTION = click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None,
@@ -50,6 +52,7 @@ def _open_existing_store(database) -> Store:
 
 
 @click.group()
+@click.version_option(__version__, prog_name="tracediff")
 def main():
     """tracediff: see where an LLM agent's tool call went wrong."""
 
@@ -60,14 +63,17 @@ def main():
 @click.option("--workers", type=click.IntRange(1), default=None, help="Worker processes [default 2].")
 @DB_OPTION
 @click.option("--demo", is_flag=True, help="Load sample_traces/ when the database is empty.")
-def serve(host, port, workers, database, demo):
+@click.option("--allow-open", is_flag=True, default=None,
+              help="Listen on a non-loopback address with no token set [env TRACEDIFF_ALLOW_OPEN].")
+def serve(host, port, workers, database, demo, allow_open):
     """Run the dashboard and the ingest API with gunicorn."""
     from .server import ServerError, check_bindable, serve as run_server
 
-    settings = _settings(database, HOST=host, PORT=port, WORKERS=workers)
+    settings = _settings(database, HOST=host, PORT=port, WORKERS=workers, ALLOW_OPEN=allow_open)
+    _check_exposure(settings)
     store = _open_store(settings)
     if demo and store.count_traces() == 0:
-        result = pipeline.load_folder(store, ROOT / "sample_traces", redactor_for(settings))
+        result = pipeline.load_folder(store, resource_dir("sample_traces"), redactor_for(settings))
         click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
     store.close()
     try:
@@ -76,6 +82,19 @@ def serve(host, port, workers, database, demo):
         raise click.ClickException(str(error)) from None
     click.echo(f"tracediff on http://{settings['HOST']}:{settings['PORT']}/ (database {settings['DATABASE']})", err=True)
     run_server(settings)
+
+
+def _check_exposure(settings: dict) -> None:
+    """Refuse to serve a network with no token set (unless told to); warn about what is open."""
+    keyring = Keyring.from_settings(settings)
+    if keyring.empty and not settings["ALLOW_OPEN"] and not is_loopback(settings["HOST"]):
+        raise click.ClickException(
+            f"refusing to listen on {settings['HOST']} with no token set: anyone who reaches it could ingest, "
+            "read and change contracts. Set TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS and "
+            "TRACEDIFF_READ_TOKENS, or pass --allow-open (TRACEDIFF_ALLOW_OPEN=1) behind a proxy that "
+            "authenticates people")
+    for warning in startup_warnings(keyring):
+        click.echo(f"warning: {warning}", err=True)
 
 
 @main.command()

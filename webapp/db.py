@@ -19,7 +19,8 @@ def init_app(app) -> None:
     app.extensions["tracediff.redactor"] = redactor_for(app.config)
     app.extensions["tracediff.limits"] = Limits(
         max_body_bytes=app.config["MAX_DECOMPRESSED_BYTES"],
-        max_depth=app.config["MAX_DEPTH"], max_events=app.config["MAX_EVENTS"])
+        max_depth=app.config["MAX_DEPTH"], max_events=app.config["MAX_EVENTS"],
+        max_clock_skew_s=app.config["MAX_CLOCK_SKEW_S"])
     app.teardown_appcontext(close_store)
 
 
