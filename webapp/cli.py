@@ -1,4 +1,4 @@
-"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune."""
+"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune, backup."""
 import sqlite3
 import sys
 from pathlib import Path
@@ -21,6 +21,7 @@ from .store import SchemaTooNew, Store, StoreUnavailable
 from .tokens import Keyring, startup_warnings
 from .worker import cutoff
 
+MB = 1024 * 1024
 DB_OPTION = click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None,
                          help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].")
 
@@ -88,11 +89,10 @@ def _check_exposure(settings: dict) -> None:
     """Refuse to serve a network with no token set (unless told to); warn about what is open."""
     keyring = Keyring.from_settings(settings)
     if keyring.empty and not settings["ALLOW_OPEN"] and not is_loopback(settings["HOST"]):
-        raise click.ClickException(
-            f"refusing to listen on {settings['HOST']} with no token set: anyone who reaches it could ingest, "
-            "read and change contracts. Set TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS and "
-            "TRACEDIFF_READ_TOKENS, or pass --allow-open (TRACEDIFF_ALLOW_OPEN=1) behind a proxy that "
-            "authenticates people")
+        raise click.ClickException(f"refusing to listen on {settings['HOST']} with no token set: anyone who "
+                                   "reaches it could ingest, read and change contracts. Set TRACEDIFF_ADMIN_TOKENS, "
+                                   "TRACEDIFF_INGEST_TOKENS and TRACEDIFF_READ_TOKENS, or pass --allow-open "
+                                   "(TRACEDIFF_ALLOW_OPEN=1) behind a proxy that authenticates people")
     for warning in startup_warnings(keyring):
         click.echo(f"warning: {warning}", err=True)
 
@@ -177,16 +177,37 @@ def reanalyze(database):
 @main.command()
 @click.option("--days", type=int, default=None, help="Delete traces not seen for this many days "
               "[default TRACEDIFF_RETENTION_DAYS].")
+@click.option("--vacuum", is_flag=True, help="Rebuild the file with VACUUM (needs free space the size of the database).")
 @DB_OPTION
-def prune(days, database):
-    """Delete old traces in small transactions."""
+def prune(days, vacuum, database):
+    """Delete old traces in small transactions, then give the space back to the disk."""
     settings = _settings(database)
     days = settings["RETENTION_DAYS"] if days is None else days
     if days <= 0:
         raise click.ClickException("give --days N (or set TRACEDIFF_RETENTION_DAYS) with N > 0")
     since = cutoff(days)
-    deleted = _open_store(settings).prune(since)
-    click.echo(f"deleted {deleted} trace(s) not seen since {since}")
+    store = _open_existing_store(database)
+    try:
+        deleted = store.prune(since)
+        click.echo(f"deleted {deleted} trace(s) not seen since {since}")
+        space = store.reclaim(full_vacuum=vacuum)
+    except (StoreUnavailable, sqlite3.Error) as error:
+        raise click.ClickException(f"cannot prune {settings['DATABASE']}: {error}. Free some space on its disk "
+                                   "(or stop what holds it locked) and run prune again") from None
+    click.echo(f"database and WAL: {space.before / MB:.1f} MB -> {space.after / MB:.1f} MB" + (
+        "" if space.incremental else " (run prune --vacuum once to have the file give freed pages back)"))
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@DB_OPTION
+def backup(path, database):
+    """Copy the database to PATH while the server runs (a consistent snapshot)."""
+    store = _open_existing_store(database)
+    try:
+        click.echo(f"backed up {store.path} to {path} ({store.backup(path) / MB:.1f} MB)")
+    except (StoreUnavailable, sqlite3.Error, OSError) as error:
+        raise click.ClickException(f"cannot back up to {path}: {error}") from None
 
 
 class JsonFile(click.ParamType):

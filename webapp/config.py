@@ -33,6 +33,7 @@ SETTINGS = (
     Setting("MAX_EVENTS", 10_000, "Most events accepted in one request."),
     Setting("REDACT", True, "Redact secrets (tokens, passwords, card numbers...) before storage."),
     Setting("REDACT_KEYS", "", "Extra comma-separated key names whose values are redacted, added to the built-in list."),
+    Setting("MIN_FREE_MB", 64, "Ingest answers 503 (retryable) while the database's disk has less free space than this, so that prune, checkpoints and the analyser always have room to work; 0 turns the check off."),
     Setting("RETENTION_DAYS", 0, "Delete traces not seen for this many days (0 keeps everything); also `tracediff prune`."),
     Setting("ANALYZER", "background", "`background`: a thread in each worker analyses new calls within a second; `off`: only on read."),
     Setting("SYNCHRONOUS", "FULL", "SQLite `synchronous` mode: FULL fsyncs every commit, so an acknowledged batch survives a power loss; NORMAL survives a crash of tracediff only, and is faster."),
