@@ -57,8 +57,8 @@ class Upkeep:
                 if "full" not in str(error).lower():
                     raise
                 if size == 1:
-                    raise DiskFull(f"{error}: SQLite needs a little free space (about a megabyte) to record "
-                                   f"a deletion ({deleted} trace(s) deleted before it ran out)") from error
+                    raise DiskFull(f"{error}: SQLite needs some free space to record a deletion "
+                                   f"({deleted} trace(s) deleted before it ran out)") from error
                 size = max(1, size // 4)  # a smaller transaction needs less room in the WAL
                 continue
             deleted += gone
