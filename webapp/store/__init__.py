@@ -132,7 +132,7 @@ class Store(TraceReads, ToolContracts, Upkeep):
             result.duplicates = len(rows) - result.accepted
             if rejected:
                 conn.executemany(INSERT_QUARANTINE, [
-                    (received, r.code, r.message, r.raw) for r in rejected])
+                    (received, r.code, r.message, r.raw, r.source or None) for r in rejected])
         return result
 
     def project(self, limit: int = 5000) -> int:
