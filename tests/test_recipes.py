@@ -1,0 +1,166 @@
+"""The recipes of docs/instrumenting.md, run as they are against local stand-ins and a real tracediff.
+
+Each recipe file in docs/recipes/ is executed itself (never a copy): the real openai, anthropic, mcp and
+OpenTelemetry packages, the machine's node, a real syslog-ng; then the trace is read from the server.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from standins import ARGUMENTS, ORDERS, StandIn, anthropic_messages, openai_chat, orders_api
+from test_syslog_ng import SyslogNg, syslog_ng_binary
+
+ROOT = Path(__file__).resolve().parent.parent
+RECIPES = ROOT / "docs" / "recipes"
+TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
+
+pytestmark = pytest.mark.slow
+
+
+def run_recipe(command: list, env: dict, timeout: float = 60) -> str:
+    """Run a recipe as a user would, with its settings in the environment; return its output."""
+    done = subprocess.run(command, env={**os.environ, **env}, capture_output=True, text=True,
+                          timeout=timeout, cwd=RECIPES)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return done.stdout
+
+
+def printed_trace_id(output: str) -> str:
+    """Return the trace id of the permalink the recipe prints last."""
+    match = re.search(r"/traces/([0-9a-f]{32})\s*\Z", output)
+    assert match, output
+    return match.group(1)
+
+
+def read_trace(server, trace_id: str, calls: int = 1, deadline: float = 30.0) -> dict:
+    """Read a trace through the API, waiting until a shipper has delivered its calls' snapshots."""
+    stop = time.monotonic() + deadline
+    while True:
+        response = httpx.get(f"{server.url}/api/v1/traces/{trace_id}", timeout=10)
+        if response.status_code == 200:
+            trace = response.json()
+            complete = [c for c in trace["calls"] if all(c["snapshots"].get(s) for s in SNAPSHOTS)]
+            if len(complete) >= calls:
+                return trace
+        assert time.monotonic() < stop, f"trace {trace_id}: {response.status_code} {response.text[:2000]}"
+        time.sleep(0.2)
+
+
+SNAPSHOTS = ("arguments", "request", "response")
+
+
+def assert_planted_bug(call: dict, tool: str = "find_orders", source: str | None = None) -> None:
+    """The call holds its three snapshots as the agent saw them, and limit 5 -> "5" is found."""
+    snaps = call["snapshots"]
+    assert call["tool"] == tool
+    assert snaps["arguments"]["payload"] == ARGUMENTS
+    assert snaps["request"]["payload"] == {"status": "paid", "limit": "5"}
+    assert snaps["request"]["http"]["method"] == "POST"
+    assert snaps["request"]["http"]["url"].endswith("/orders/search")
+    assert snaps["response"]["payload"] == ORDERS
+    assert snaps["response"]["http"]["status_code"] == 200
+    bugs = [f for f in call["findings"] if f["kind"] == "type_changed"]
+    assert [(f["left"]["path"], f["right"]["path"]) for f in bugs] == [("/limit", "/limit")], call["findings"]
+    assert all(f["kind"] != "type_changed" or f["right"]["path"] == "/limit" for f in call["findings"])
+    if source is not None:
+        assert {snaps[s]["source"] for s in SNAPSHOTS} == {source}
+
+
+def assert_release(call: dict, release: str) -> None:
+    """Every snapshot carries the release it was logged with (kept with the event until h13's field)."""
+    for name in SNAPSHOTS:
+        snap = call["snapshots"][name]
+        assert release in (snap.get("release"), (snap.get("meta") or {}).get("release")), snap
+
+
+@pytest.fixture
+def orders():
+    with StandIn(orders_api) as api:
+        yield api
+
+
+@pytest.fixture
+def openai_model():
+    with StandIn(openai_chat) as model:
+        yield model
+
+
+@pytest.fixture
+def anthropic_model():
+    with StandIn(anthropic_messages) as model:
+        yield model
+
+
+def tracediff_ingest(db_path: Path, log_file: Path) -> str:
+    done = subprocess.run([shutil.which("tracediff") or "tracediff", "ingest", str(log_file), "--db", str(db_path)],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout + done.stderr
+
+
+def test_the_openai_recipe_logs_three_snapshots_that_tracediff_ingest_loads(
+        live_server, openai_model, orders, tmp_path):
+    log_file = tmp_path / "tool-calls.ndjson"
+    output = run_recipe([sys.executable, "openai_logs.py"], {
+        "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
+        "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT, "RELEASE": "1.4.2",
+        "TRACEDIFF_URL": live_server.url})
+    assert output.startswith("You have 1 paid order.")
+    assert printed_trace_id(output) == CALLER_TRACE  # the caller's trace id, not a new one
+    assert len(log_file.read_text().splitlines()) == 3  # one line per snapshot
+    tracediff_ingest(live_server.db_path, log_file)
+
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "call_standin_01"  # the model's tool call id
+    assert_planted_bug(call, source="openai")
+    assert_release(call, "1.4.2")
+    # The API behind the tool got the trace context, so its own logs can join the trace.
+    [sent] = orders.requests
+    assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
+    # The model got the tool's result back, and the agent finished.
+    assert openai_model.requests[-1]["body"]["messages"][-1]["role"] == "tool"
+    page = httpx.get(f"{live_server.url}/traces/{CALLER_TRACE}", timeout=10)
+    assert page.status_code == 200 and "type_changed" in page.text
+
+
+def test_the_openai_recipe_shipped_by_a_real_syslog_ng(live_server, openai_model, orders, tmp_path):
+    log_file = tmp_path / "tool-calls.ndjson"
+    log_file.touch()
+    daemon = SyslogNg(syslog_ng_binary(), tmp_path, log_file, f"{live_server.url}/api/v1/ingest").start()
+    try:
+        output = run_recipe([sys.executable, "openai_logs.py"], {
+            "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin",
+            "ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file)})
+        trace_id = printed_trace_id(output)
+        assert trace_id != CALLER_TRACE  # no TRACEPARENT given: a new W3C trace id
+        [call] = read_trace(live_server, trace_id, deadline=60)["calls"]
+        daemon.assert_running()
+    finally:
+        daemon.stop()
+    assert_planted_bug(call, source="openai")
+    assert_release(call, "dev")
+
+
+def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
+        live_server, anthropic_model, orders, tmp_path):
+    log_file = tmp_path / "tool-calls.ndjson"
+    output = run_recipe([sys.executable, "anthropic_logs.py"], {
+        "ANTHROPIC_BASE_URL": anthropic_model.url, "ANTHROPIC_API_KEY": "sk-ant-standin",
+        "ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT})
+    assert output.startswith("You have 1 paid order.")
+    response = httpx.post(f"{live_server.url}/api/v1/ingest", content=log_file.read_bytes(), timeout=10)
+    assert response.status_code == 200 and response.json()["accepted"] == 3, response.text
+
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "toolu_standin_01"
+    assert_planted_bug(call, source="anthropic")
+    tool_results = anthropic_model.requests[-1]["body"]["messages"][-1]["content"]
+    assert [b["tool_use_id"] for b in tool_results] == ["toolu_standin_01"]
