@@ -1,4 +1,5 @@
 """Small local HTTP servers the recipes talk to: a model API that asks for one tool call, an orders API."""
+import gzip
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -10,7 +11,7 @@ ORDERS = {"orders": [{"id": "ord_1", "status": "paid", "total_cents": 1250}], "t
 class StandIn:
     """A threaded HTTP server answering POSTs with `answer(path, body)`; it keeps every request it got."""
 
-    def __init__(self, answer):
+    def __init__(self, answer, compress: bool = False):
         self.answer, self.requests = answer, []
         outer = self
 
@@ -22,6 +23,9 @@ class StandIn:
                 status, doc = outer.answer(self.path, body)
                 data = json.dumps(doc).encode()
                 self.send_response(status)
+                if compress and "gzip" in self.headers.get("Accept-Encoding", ""):
+                    data = gzip.compress(data)  # as an API behind a compressing proxy answers
+                    self.send_header("Content-Encoding", "gzip")
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()

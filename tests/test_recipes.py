@@ -83,7 +83,7 @@ def assert_release(call: dict, release: str) -> None:
 
 @pytest.fixture
 def orders():
-    with StandIn(orders_api) as api:
+    with StandIn(orders_api, compress=True) as api:
         yield api
 
 
@@ -164,3 +164,21 @@ def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
     assert_planted_bug(call, source="anthropic")
     tool_results = anthropic_model.requests[-1]["body"]["messages"][-1]["content"]
     assert [b["tool_use_id"] for b in tool_results] == ["toolu_standin_01"]
+
+
+def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(live_server, openai_model, orders):
+    output = run_recipe([sys.executable, "openai_otel.py"], {
+        "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{live_server.url}/v1/traces", "TRACEPARENT": TRACEPARENT,
+        "RELEASE": "1.4.2"})
+    assert output.startswith("You have 1 paid order.")
+    assert printed_trace_id(output) == CALLER_TRACE
+
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "call_standin_01"
+    assert_planted_bug(call, source="openai")  # tracediff.source on the execute_tool span
+    assert call["snapshots"]["request"]["meta"]["service.name"] == "orders-agent"
+    # The httpx instrumentation propagated the trace to the API behind the tool.
+    [sent] = orders.requests
+    assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
+    assert sent["headers"]["Accept-Encoding"] and "gzip" in sent["headers"]["Accept-Encoding"]
