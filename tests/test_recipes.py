@@ -3,9 +3,13 @@
 Each recipe file in docs/recipes/ is executed itself (never a copy): the real openai, anthropic, mcp and
 OpenTelemetry packages, the machine's node, a real syslog-ng; then the trace is read from the server.
 """
+import asyncio
+import json
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import time
@@ -14,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from conftest import free_port
 from standins import ARGUMENTS, ORDERS, StandIn, anthropic_messages, openai_chat, orders_api
 from test_syslog_ng import SyslogNg, syslog_ng_binary
 
@@ -182,3 +187,90 @@ def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(live_se
     [sent] = orders.requests
     assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
     assert sent["headers"]["Accept-Encoding"] and "gzip" in sent["headers"]["Accept-Encoding"]
+
+
+class RecipeProcess:
+    """A recipe that serves (the MCP server), run as its own process until the test ends."""
+
+    def __init__(self, command: list, env: dict, log_path: Path):
+        self.log_path = log_path
+        with log_path.open("ab") as out:
+            self.process = subprocess.Popen(command, env={**os.environ, **env}, cwd=RECIPES, stdout=out,
+                                            stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait_listening(self, port: int, deadline: float = 60.0) -> None:
+        stop = time.monotonic() + deadline
+        while time.monotonic() < stop:
+            assert self.process.poll() is None, self.log_path.read_text()[-3000:]
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise AssertionError(f"not listening on {port}: {self.log_path.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(5)
+
+
+@pytest.fixture
+def mcp_server(orders, tmp_path):
+    """The MCP recipe serving streamable HTTP on a free port, logging to tool-calls.ndjson."""
+    port, log_file = free_port(), tmp_path / "tool-calls.ndjson"
+    server = RecipeProcess([sys.executable, "mcp_server.py"], {
+        "ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file), "MCP_PORT": str(port), "RELEASE": "2.0.1"},
+        tmp_path / "mcp-server.log")
+    try:
+        server.wait_listening(port)
+        server.url, server.log_file = f"http://127.0.0.1:{port}/mcp", log_file
+        yield server
+    finally:
+        server.stop()
+
+
+async def call_tools_as_a_client(url: str) -> list:
+    """Call find_orders three ways with the official MCP client; return the results."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with Client(url) as client:
+        traced = await client.call_tool("find_orders", ARGUMENTS, meta={"traceparent": TRACEPARENT})
+        refused = await client.call_tool("find_orders", {"status": "paid", "limit": "five"})
+    header = {"traceparent": f"00-{HEADER_TRACE}-00f067aa0ba902b7-01"}
+    async with httpx2.AsyncClient(headers=header, timeout=30) as http:
+        async with Client(streamable_http_client(url, http_client=http)) as client:
+            by_header = await client.call_tool("find_orders", ARGUMENTS)
+    return [traced, refused, by_header]
+
+
+HEADER_TRACE = "0af7651916cd43dd8448eb211c80319c"
+
+
+def test_the_mcp_server_recipe_logs_each_tools_call_under_the_callers_trace(live_server, mcp_server, orders):
+    traced, refused, by_header = asyncio.run(call_tools_as_a_client(mcp_server.url))
+    assert not traced.is_error and not by_header.is_error and refused.is_error
+    tracediff_ingest(live_server.db_path, mcp_server.log_file)
+
+    # The trace context in the request's _meta (SEP-414, what the SDK sends when OpenTelemetry is on).
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert_planted_bug(call, source="mcp")
+    assert_release(call, "2.0.1")
+    # ... or, from a client that sets none there, in the HTTP traceparent header.
+    [call] = read_trace(live_server, HEADER_TRACE)["calls"]
+    assert_planted_bug(call, source="mcp")
+    assert {r["headers"]["traceparent"].split("-")[1] for r in orders.requests} == {CALLER_TRACE, HEADER_TRACE}
+    # Refused arguments never reach the API: the tools/call error result is the call's response.
+    lines = [json.loads(line) for line in mcp_server.log_file.read_text().splitlines()]
+    [refused_trace] = {e["trace_id"] for e in lines} - {CALLER_TRACE, HEADER_TRACE}
+    [call] = httpx.get(f"{live_server.url}/api/v1/traces/{refused_trace}", timeout=10).json()["calls"]
+    assert call["snapshots"]["arguments"]["payload"] == {"status": "paid", "limit": "five"}
+    assert call["snapshots"].get("request") is None
+    assert call["snapshots"]["response"]["payload"]["isError"] is True
+    assert len(lines) == 3 + 3 + 2  # one line per snapshot
