@@ -4,6 +4,7 @@ Each recipe file in docs/recipes/ is executed itself (never a copy): the real op
 OpenTelemetry packages, the machine's node, a real syslog-ng; then the trace is read from the server.
 """
 import asyncio
+import gzip
 import json
 import os
 import re
@@ -274,3 +275,33 @@ def test_the_mcp_server_recipe_logs_each_tools_call_under_the_callers_trace(live
     assert call["snapshots"].get("request") is None
     assert call["snapshots"]["response"]["payload"]["isError"] is True
     assert len(lines) == 3 + 3 + 2  # one line per snapshot
+
+
+def node_binary() -> str:
+    """Return the node executable (18 or later: global fetch); skip without it, but fail on CI."""
+    found = shutil.which("node")
+    if found:
+        return found
+    if os.environ.get("CI") == "true":
+        pytest.fail("node is not installed; .ci/run installs it (apt-get install nodejs)")
+    pytest.skip("node is not installed")
+
+
+def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
+        live_server, openai_model, orders, tmp_path):
+    log_file = tmp_path / "tool-calls.ndjson"
+    output = run_recipe([node_binary(), "node_fetch.mjs"], {
+        "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
+        "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT, "RELEASE": "3.1.0"})
+    assert output.startswith("You have 1 paid order.")
+    assert printed_trace_id(output) == CALLER_TRACE
+    response = httpx.post(f"{live_server.url}/api/v1/ingest", content=gzip.compress(log_file.read_bytes()),
+                          headers={"Content-Encoding": "gzip"}, timeout=10)
+    assert response.status_code == 200 and response.json()["accepted"] == 3, response.text
+
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "call_standin_01"
+    assert_planted_bug(call, source="node")
+    assert_release(call, "3.1.0")
+    [sent] = orders.requests
+    assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
