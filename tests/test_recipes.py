@@ -28,7 +28,8 @@ RECIPES = ROOT / "docs" / "recipes"
 TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 
-pytestmark = pytest.mark.slow
+PASTE_FROM, PASTE_TO = "tracediff: paste from here", "tracediff: paste to here"
+PAGE = ROOT / "docs" / "instrumenting.md"
 
 
 def run_recipe(command: list, env: dict, timeout: float = 60) -> str:
@@ -112,6 +113,7 @@ def tracediff_ingest(db_path: Path, log_file: Path) -> str:
     return done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_the_openai_recipe_logs_three_snapshots_that_tracediff_ingest_loads(
         live_server, openai_model, orders, tmp_path):
     log_file = tmp_path / "tool-calls.ndjson"
@@ -137,6 +139,7 @@ def test_the_openai_recipe_logs_three_snapshots_that_tracediff_ingest_loads(
     assert page.status_code == 200 and "type_changed" in page.text
 
 
+@pytest.mark.slow
 def test_the_openai_recipe_shipped_by_a_real_syslog_ng(live_server, openai_model, orders, tmp_path):
     log_file = tmp_path / "tool-calls.ndjson"
     log_file.touch()
@@ -155,6 +158,7 @@ def test_the_openai_recipe_shipped_by_a_real_syslog_ng(live_server, openai_model
     assert_release(call, "dev")
 
 
+@pytest.mark.slow
 def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
         live_server, anthropic_model, orders, tmp_path):
     log_file = tmp_path / "tool-calls.ndjson"
@@ -172,6 +176,7 @@ def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
     assert [b["tool_use_id"] for b in tool_results] == ["toolu_standin_01"]
 
 
+@pytest.mark.slow
 def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(live_server, openai_model, orders):
     output = run_recipe([sys.executable, "openai_otel.py"], {
         "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
@@ -254,6 +259,7 @@ async def call_tools_as_a_client(url: str) -> list:
 HEADER_TRACE = "0af7651916cd43dd8448eb211c80319c"
 
 
+@pytest.mark.slow
 def test_the_mcp_server_recipe_logs_each_tools_call_under_the_callers_trace(live_server, mcp_server, orders):
     traced, refused, by_header = asyncio.run(call_tools_as_a_client(mcp_server.url))
     assert not traced.is_error and not by_header.is_error and refused.is_error
@@ -287,6 +293,7 @@ def node_binary() -> str:
     pytest.skip("node is not installed")
 
 
+@pytest.mark.slow
 def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
         live_server, openai_model, orders, tmp_path):
     log_file = tmp_path / "tool-calls.ndjson"
@@ -305,3 +312,42 @@ def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
     assert_release(call, "3.1.0")
     [sent] = orders.requests
     assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
+
+
+def paste_part(path: Path) -> str:
+    """Return the lines between a recipe's paste markers."""
+    lines = path.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if PASTE_FROM in line)
+    end = next(i for i, line in enumerate(lines) if PASTE_TO in line)
+    return "\n".join(lines[start + 1:end]).strip("\n")
+
+
+RECIPE_FILES = sorted(p.name for p in RECIPES.iterdir() if p.is_file())
+
+
+@pytest.mark.parametrize("name", RECIPE_FILES)
+def test_the_page_shows_each_recipes_paste_part_exactly_as_the_tested_file_has_it(name):
+    page = PAGE.read_text()
+    assert f"](recipes/{name})" in page
+    blocks = re.findall(r"```\w*\n(.*?)\n```", page, flags=re.S)
+    assert paste_part(RECIPES / name) in blocks
+
+
+@pytest.mark.parametrize("name", RECIPE_FILES)
+def test_each_paste_part_is_short_enough_to_paste(name):
+    code = [line for line in paste_part(RECIPES / name).splitlines() if line.strip()]
+    assert len(code) <= (80 if name.endswith(".swift") else 50), len(code)
+
+
+@pytest.mark.parametrize("name", RECIPE_FILES)
+def test_every_recipe_is_run_by_a_test_here_or_says_it_is_not_run_in_ci(name):
+    executed = re.findall(r'"([\w.]+\.(?:py|mjs))"\]', Path(__file__).read_text())
+    assert name in executed or "NOT RUN IN CI" in (RECIPES / name).read_text()
+
+
+def test_the_readme_quick_start_points_to_the_page_in_one_sentence_after_its_two_commands():
+    readme = (ROOT / "README.md").read_text()
+    quick = readme.split("## Quick start", 1)[1].split("Post a snapshot", 1)[0]
+    assert len(re.findall(r"```sh\n", quick)) == 2
+    after = quick.rsplit("```", 1)[1]
+    assert "send your own agent's calls" in after.lower() and "](docs/instrumenting.md)" in after
