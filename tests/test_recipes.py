@@ -28,14 +28,16 @@ RECIPES = ROOT / "docs" / "recipes"
 TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 
+RECIPE_SETTINGS = ("TRACEPARENT", "RELEASE", "TRACEDIFF_LOG", "TRACEDIFF_URL", "MODEL")
 PASTE_FROM, PASTE_TO = "tracediff: paste from here", "tracediff: paste to here"
 PAGE = ROOT / "docs" / "instrumenting.md"
 
 
-def run_recipe(command: list, env: dict, timeout: float = 60) -> str:
+def run_recipe(command: list, env: dict, cwd: Path, timeout: float = 60) -> str:
     """Run a recipe as a user would, with its settings in the environment; return its output."""
-    done = subprocess.run(command, env={**os.environ, **env}, capture_output=True, text=True,
-                          timeout=timeout, cwd=RECIPES)
+    base = {k: v for k, v in os.environ.items() if k not in RECIPE_SETTINGS}  # only what the test sets
+    done = subprocess.run(command, env={**base, **env}, capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd)  # a scratch folder: nothing lands in the repository
     assert done.returncode == 0, done.stderr[-4000:]
     return done.stdout
 
@@ -117,10 +119,10 @@ def tracediff_ingest(db_path: Path, log_file: Path) -> str:
 def test_the_openai_recipe_logs_three_snapshots_that_tracediff_ingest_loads(
         live_server, openai_model, orders, tmp_path):
     log_file = tmp_path / "tool-calls.ndjson"
-    output = run_recipe([sys.executable, "openai_logs.py"], {
+    output = run_recipe([sys.executable, str(RECIPES / "openai_logs.py")], {
         "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
         "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT, "RELEASE": "1.4.2",
-        "TRACEDIFF_URL": live_server.url})
+        "TRACEDIFF_URL": live_server.url}, tmp_path)
     assert output.startswith("You have 1 paid order.")
     assert printed_trace_id(output) == CALLER_TRACE  # the caller's trace id, not a new one
     assert len(log_file.read_text().splitlines()) == 3  # one line per snapshot
@@ -145,9 +147,9 @@ def test_the_openai_recipe_shipped_by_a_real_syslog_ng(live_server, openai_model
     log_file.touch()
     daemon = SyslogNg(syslog_ng_binary(), tmp_path, log_file, f"{live_server.url}/api/v1/ingest").start()
     try:
-        output = run_recipe([sys.executable, "openai_logs.py"], {
+        output = run_recipe([sys.executable, str(RECIPES / "openai_logs.py")], {
             "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin",
-            "ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file)})
+            "ORDERS_API": orders.url}, tmp_path)  # the default log file, in the folder it runs in
         trace_id = printed_trace_id(output)
         assert trace_id != CALLER_TRACE  # no TRACEPARENT given: a new W3C trace id
         [call] = read_trace(live_server, trace_id, deadline=60)["calls"]
@@ -162,9 +164,9 @@ def test_the_openai_recipe_shipped_by_a_real_syslog_ng(live_server, openai_model
 def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
         live_server, anthropic_model, orders, tmp_path):
     log_file = tmp_path / "tool-calls.ndjson"
-    output = run_recipe([sys.executable, "anthropic_logs.py"], {
+    output = run_recipe([sys.executable, str(RECIPES / "anthropic_logs.py")], {
         "ANTHROPIC_BASE_URL": anthropic_model.url, "ANTHROPIC_API_KEY": "sk-ant-standin",
-        "ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT})
+        "ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT}, tmp_path)
     assert output.startswith("You have 1 paid order.")
     response = httpx.post(f"{live_server.url}/api/v1/ingest", content=log_file.read_bytes(), timeout=10)
     assert response.status_code == 200 and response.json()["accepted"] == 3, response.text
@@ -177,11 +179,12 @@ def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
 
 
 @pytest.mark.slow
-def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(live_server, openai_model, orders):
-    output = run_recipe([sys.executable, "openai_otel.py"], {
+def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(
+        live_server, openai_model, orders, tmp_path):
+    output = run_recipe([sys.executable, str(RECIPES / "openai_otel.py")], {
         "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
         "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{live_server.url}/v1/traces", "TRACEPARENT": TRACEPARENT,
-        "RELEASE": "1.4.2"})
+        "RELEASE": "1.4.2"}, tmp_path)
     assert output.startswith("You have 1 paid order.")
     assert printed_trace_id(output) == CALLER_TRACE
 
@@ -201,7 +204,7 @@ class RecipeProcess:
     def __init__(self, command: list, env: dict, log_path: Path):
         self.log_path = log_path
         with log_path.open("ab") as out:
-            self.process = subprocess.Popen(command, env={**os.environ, **env}, cwd=RECIPES, stdout=out,
+            self.process = subprocess.Popen(command, env={**os.environ, **env}, cwd=log_path.parent, stdout=out,
                                             stderr=subprocess.STDOUT, start_new_session=True)
 
     def wait_listening(self, port: int, deadline: float = 60.0) -> None:
@@ -229,7 +232,7 @@ class RecipeProcess:
 def mcp_server(orders, tmp_path):
     """The MCP recipe serving streamable HTTP on a free port, logging to tool-calls.ndjson."""
     port, log_file = free_port(), tmp_path / "tool-calls.ndjson"
-    server = RecipeProcess([sys.executable, "mcp_server.py"], {
+    server = RecipeProcess([sys.executable, str(RECIPES / "mcp_server.py")], {
         "ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file), "MCP_PORT": str(port), "RELEASE": "2.0.1"},
         tmp_path / "mcp-server.log")
     try:
@@ -241,13 +244,16 @@ def mcp_server(orders, tmp_path):
 
 
 async def call_tools_as_a_client(url: str) -> list:
-    """Call find_orders three ways with the official MCP client; return the results."""
+    """Call find_orders with the official MCP client: traced by _meta (two at once), refused, by header."""
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
 
     async with Client(url) as client:
-        traced = await client.call_tool("find_orders", ARGUMENTS, meta={"traceparent": TRACEPARENT})
+        traced, parallel = await asyncio.gather(  # two calls in flight at once keep their own ids
+            client.call_tool("find_orders", ARGUMENTS, meta={"traceparent": TRACEPARENT}),
+            client.call_tool("find_orders", ARGUMENTS, meta={"traceparent": f"00-{PARALLEL_TRACE}-00f067aa0ba902b7-01"}))
+        assert not parallel.is_error
         refused = await client.call_tool("find_orders", {"status": "paid", "limit": "five"})
     header = {"traceparent": f"00-{HEADER_TRACE}-00f067aa0ba902b7-01"}
     async with httpx2.AsyncClient(headers=header, timeout=30) as http:
@@ -257,11 +263,12 @@ async def call_tools_as_a_client(url: str) -> list:
 
 
 HEADER_TRACE = "0af7651916cd43dd8448eb211c80319c"
+PARALLEL_TRACE = "5e5106aa5e5106aa5e5106aa5e5106aa"
 
 
 @pytest.mark.slow
 def test_the_mcp_server_recipe_logs_each_tools_call_under_the_callers_trace(live_server, mcp_server, orders):
-    traced, refused, by_header = asyncio.run(call_tools_as_a_client(mcp_server.url))
+    traced, refused, by_header = asyncio.run(call_tools_as_a_client(mcp_server.url))  # the official client
     assert not traced.is_error and not by_header.is_error and refused.is_error
     tracediff_ingest(live_server.db_path, mcp_server.log_file)
 
@@ -269,18 +276,21 @@ def test_the_mcp_server_recipe_logs_each_tools_call_under_the_callers_trace(live
     [call] = read_trace(live_server, CALLER_TRACE)["calls"]
     assert_planted_bug(call, source="mcp")
     assert_release(call, "2.0.1")
+    [call] = read_trace(live_server, PARALLEL_TRACE)["calls"]
+    assert_planted_bug(call, source="mcp")
     # ... or, from a client that sets none there, in the HTTP traceparent header.
     [call] = read_trace(live_server, HEADER_TRACE)["calls"]
     assert_planted_bug(call, source="mcp")
-    assert {r["headers"]["traceparent"].split("-")[1] for r in orders.requests} == {CALLER_TRACE, HEADER_TRACE}
+    sent = sorted(r["headers"]["traceparent"].split("-")[1] for r in orders.requests)
+    assert sent == sorted([CALLER_TRACE, PARALLEL_TRACE, HEADER_TRACE])
     # Refused arguments never reach the API: the tools/call error result is the call's response.
     lines = [json.loads(line) for line in mcp_server.log_file.read_text().splitlines()]
-    [refused_trace] = {e["trace_id"] for e in lines} - {CALLER_TRACE, HEADER_TRACE}
+    [refused_trace] = {e["trace_id"] for e in lines} - {CALLER_TRACE, PARALLEL_TRACE, HEADER_TRACE}
     [call] = httpx.get(f"{live_server.url}/api/v1/traces/{refused_trace}", timeout=10).json()["calls"]
     assert call["snapshots"]["arguments"]["payload"] == {"status": "paid", "limit": "five"}
     assert call["snapshots"].get("request") is None
     assert call["snapshots"]["response"]["payload"]["isError"] is True
-    assert len(lines) == 3 + 3 + 2  # one line per snapshot
+    assert len(lines) == 3 + 3 + 3 + 2  # one line per snapshot
 
 
 def node_binary() -> str:
@@ -297,9 +307,9 @@ def node_binary() -> str:
 def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
         live_server, openai_model, orders, tmp_path):
     log_file = tmp_path / "tool-calls.ndjson"
-    output = run_recipe([node_binary(), "node_fetch.mjs"], {
+    output = run_recipe([node_binary(), str(RECIPES / "node_fetch.mjs")], {
         "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
-        "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT, "RELEASE": "3.1.0"})
+        "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT, "RELEASE": "3.1.0"}, tmp_path)
     assert output.startswith("You have 1 paid order.")
     assert printed_trace_id(output) == CALLER_TRACE
     response = httpx.post(f"{live_server.url}/api/v1/ingest", content=gzip.compress(log_file.read_bytes()),
@@ -341,7 +351,7 @@ def test_each_paste_part_is_short_enough_to_paste(name):
 
 @pytest.mark.parametrize("name", RECIPE_FILES)
 def test_every_recipe_is_run_by_a_test_here_or_says_it_is_not_run_in_ci(name):
-    executed = re.findall(r'"([\w.]+\.(?:py|mjs))"\]', Path(__file__).read_text())
+    executed = re.findall(r'RECIPES / "([\w.]+)"\)\]', Path(__file__).read_text())
     assert name in executed or "NOT RUN IN CI" in (RECIPES / name).read_text()
 
 
