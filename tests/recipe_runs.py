@@ -52,7 +52,6 @@ def read_trace(server, trace_id: str, calls: int = 1, deadline: float = 30.0) ->
         time.sleep(0.2)
 
 
-
 def assert_planted_bug(call: dict, tool: str = "find_orders", source: str | None = None) -> None:
     """The call holds its three snapshots as the agent saw them, and limit 5 -> "5" is found."""
     snaps = call["snapshots"]

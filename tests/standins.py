@@ -54,21 +54,26 @@ def orders_api(path, body):
     return 404, {"error": {"code": "not_found", "message": path}}
 
 
-def openai_chat(path, body):
-    """OpenAI chat completions: ask for find_orders first, answer in text once a tool result is there."""
-    if not path.endswith("/chat/completions"):
-        return 404, {"error": {"message": path, "type": "invalid_request_error"}}
-    answered = any(m.get("role") == "tool" for m in body["messages"])
-    message = {"role": "assistant", "content": "You have 1 paid order.", "refusal": None}
-    if not answered:
-        message = {"role": "assistant", "content": None, "refusal": None, "tool_calls": [{
-            "id": "call_standin_01", "type": "function",
-            "function": {"name": "find_orders", "arguments": json.dumps(ARGUMENTS)}}]}
-    return 200, {"id": "chatcmpl-standin", "object": "chat.completion", "created": 1764547200,
-                 "model": body["model"], "choices": [{
-                     "index": 0, "message": message, "logprobs": None,
-                     "finish_reason": "stop" if answered else "tool_calls"}],
-                 "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
+def openai_chat_calling(tool: str):
+    """Return an OpenAI chat completions stand-in that asks for `tool`, then answers in text."""
+    def answer(path, body):
+        if not path.endswith("/chat/completions"):
+            return 404, {"error": {"message": path, "type": "invalid_request_error"}}
+        answered = any(m.get("role") == "tool" for m in body["messages"])
+        message = {"role": "assistant", "content": "You have 1 paid order.", "refusal": None}
+        if not answered:
+            message = {"role": "assistant", "content": None, "refusal": None, "tool_calls": [{
+                "id": "call_standin_01", "type": "function",
+                "function": {"name": tool, "arguments": json.dumps(ARGUMENTS)}}]}
+        return 200, {"id": "chatcmpl-standin", "object": "chat.completion", "created": 1764547200,
+                     "model": body["model"], "choices": [{
+                         "index": 0, "message": message, "logprobs": None,
+                         "finish_reason": "stop" if answered else "tool_calls"}],
+                     "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
+    return answer
+
+
+openai_chat = openai_chat_calling("find_orders")
 
 
 def anthropic_messages(path, body):

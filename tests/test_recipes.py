@@ -13,6 +13,7 @@ import pytest
 from recipe_runs import (CALLER_TRACE, RECIPES, TRACEPARENT, assert_planted_bug, assert_release, node_binary,
                          printed_trace_id, read_trace, run_recipe, tracediff_ingest)
 from recipe_runs import anthropic_model, openai_model, orders  # noqa: F401 (fixtures)
+from standins import StandIn, openai_chat_calling
 from test_syslog_ng import SyslogNg, syslog_ng_binary
 
 
@@ -118,3 +119,21 @@ def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
     assert_release(call, "3.1.0")
     [sent] = orders.requests
     assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
+
+
+@pytest.mark.slow
+def test_a_copy_of_the_python_recipe_with_another_tool_name_shows_that_tools_calls(live_server, orders, tmp_path):
+    """What a new user does: copy the recipe, rename the tool, run it, ingest the file, open the trace."""
+    agent = tmp_path / "my_agent.py"
+    agent.write_text((RECIPES / "openai_logs.py").read_text().replace("find_orders", "search_invoices"))
+    with StandIn(openai_chat_calling("search_invoices")) as model:
+        output = run_recipe([sys.executable, str(agent)], {
+            "OPENAI_BASE_URL": f"{model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
+            "TRACEDIFF_URL": live_server.url}, tmp_path)
+    trace_id = printed_trace_id(output)
+    assert output.rstrip().endswith(f"{live_server.url}/traces/{trace_id}")  # the permalink to open
+    tracediff_ingest(live_server.db_path, tmp_path / "tool-calls.ndjson")
+    [call] = read_trace(live_server, trace_id)["calls"]
+    assert_planted_bug(call, tool="search_invoices", source="openai")
+    page = httpx.get(f"{live_server.url}/traces/{trace_id}", timeout=10)
+    assert page.status_code == 200 and "search_invoices" in page.text
