@@ -10,7 +10,8 @@ import httpx
 from openai import OpenAI
 
 # --- tracediff: paste from here -------------------------------------------------------------
-LOG = open(os.environ.get("TRACEDIFF_LOG", "tool-calls.ndjson"), "a", encoding="utf-8")
+# O_APPEND: each line is one write, so threads and processes sharing the file never split a line
+LOG = os.open(os.environ.get("TRACEDIFF_LOG", "tool-calls.ndjson"), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 SOURCE, RELEASE = "openai", os.environ.get("RELEASE", "dev")  # which chain; which build of your code
 CALL = contextvars.ContextVar("tracediff_call", default=None)  # (trace id, call id, tool) of a tool run
 
@@ -19,10 +20,9 @@ def log(snapshot, payload, **http):
     """Write one snapshot of the running tool call as one JSON line; no-op outside a tool call."""
     if (call := CALL.get()) is None:
         return
-    LOG.write(json.dumps({"trace_id": call[0], "call_id": call[1], "tool": call[2], "snapshot": snapshot,
-                          "source": SOURCE, "release": RELEASE, "payload": payload, "http": http or None,
-                          "ts": datetime.now(timezone.utc).isoformat()}) + "\n")
-    LOG.flush()
+    os.write(LOG, json.dumps({"trace_id": call[0], "call_id": call[1], "tool": call[2], "snapshot": snapshot,
+                              "source": SOURCE, "release": RELEASE, "payload": payload, "http": http or None,
+                              "ts": datetime.now(timezone.utc).isoformat()}).encode() + b"\n")
 
 
 def body(raw):
