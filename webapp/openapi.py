@@ -158,6 +158,13 @@ def meta_paths() -> dict:
         "/api/v1/health": {"get": {"summary": "Tell that the server and its database answer (no token needed).",
                                    "tags": ["meta"], "security": [], "responses": {
                                        "200": json_body(ref("Health"), "Healthy."), "503": COMMON["503"]}}},
+        "/api/v1/quarantine": {"get": operation("List rejected records newest first, redacted as stored.", {
+            "200": json_body(_object(["records", "next_cursor", "counts"], {
+                "records": {"type": "array", "items": ref("QuarantinedRecord")},
+                "next_cursor": {"type": ["string", "null"]}, "counts": ref("QuarantineCounts")}), "A page."),
+            "400": error("A limit outside 1-500 or a cursor that is not from next_cursor.")}, tag="meta", params=[
+                param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 500}, "Records per page."),
+                param("cursor", "query", {"type": "string"}, "next_cursor of the page before.")])},
         "/api/v1/finding-kinds": {"get": operation("List the kinds of finding.", {"200": json_body(
             {"type": "object", "required": ["kinds"], "properties": {"kinds": {"type": "array", "items": {
                 "type": "object", "required": ["kind", "description"], "properties": {
@@ -221,7 +228,13 @@ SCHEMAS = {
                                              "calls": {"type": "array", "items": ref("Call")}}),
     "Contract": _object([], CONTRACT_PARTS, additionalProperties=False),
     "Tool": _object(["name"], {"name": STRING, "updated_at": STRING, **CONTRACT_PARTS}),
-    "Health": _object(["status"], {"status": {"const": "ok"}, "traces": {"type": "integer"}}),
+    "Health": _object(["status"], {"status": {"const": "ok"}, "traces": {"type": "integer"},
+                                   "quarantine": {"$ref": "#/components/schemas/QuarantineCounts"}}),
+    "QuarantineCounts": _object(["total", "last_hour"], {"total": {"type": "integer"},
+                                                         "last_hour": {"type": "integer"}}),
+    "QuarantinedRecord": _object(["id", "received_at", "code", "message", "source", "raw"], {
+        "id": {"type": "integer"}, "received_at": {"type": "string"}, "code": {"type": "string"},
+        "message": {"type": "string"}, "source": {"type": ["string", "null"]}, "raw": {"type": ["string", "null"]}}),
 }
 
 

@@ -12,12 +12,13 @@ from .redact import Redactor
 from .store import IngestResult, Store
 
 
-def store_batch(store: Store, batch: Batch, redactor: Redactor | None) -> IngestResult:
-    """Redact a parsed batch (quarantined text too) and commit it; return what was accepted."""
-    if not redactor:
-        return store.add_events(batch.events, batch.rejected)
-    events = [redactor.event(e) for e in batch.events]
-    rejected = [dataclasses.replace(r, raw=redactor.text(r.raw)) for r in batch.rejected]
+def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: str = "") -> IngestResult:
+    """Redact a parsed batch (quarantined text too) and commit it; return what was accepted.
+
+    `source` says who sent the batch; its rejected records are quarantined under that name."""
+    rejected = [dataclasses.replace(r, raw=redactor.text(r.raw) if redactor else r.raw,
+                                    source=r.source or source[:200]) for r in batch.rejected]
+    events = [redactor.event(e) for e in batch.events] if redactor else batch.events
     return store.add_events(events, rejected)
 
 

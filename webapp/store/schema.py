@@ -1,5 +1,10 @@
 """The database schema, created idempotently when a Store opens."""
 
+# Columns added after a table was first shipped: (table, column, type), added when an old file lacks them.
+ADDED_COLUMNS = (
+    ("quarantine", "source", "TEXT"),  # quarantine visibility (issue 15)
+)
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, so the projection watermark is safe
@@ -107,7 +112,8 @@ CREATE TABLE IF NOT EXISTS quarantine (
     received_at TEXT NOT NULL,
     code TEXT NOT NULL,
     message TEXT NOT NULL,
-    raw TEXT
+    raw TEXT,
+    source TEXT  -- who sent it: the shipper's User-Agent, or the file `tracediff ingest` read
 );
 
 -- The trace list's filters and counts, newest first, at a million traces (webapp/store/listing.py).
