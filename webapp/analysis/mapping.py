@@ -1,6 +1,8 @@
 """Findings of the mapping layer: how each argument reached the request, or did not."""
 
+from .arrays import fold_arrays
 from .classify import classify
+from .expected import describer, explain
 from .kinds import end, finding
 from .matching import Leftovers, remaining
 from .pairing import Pairing
@@ -8,7 +10,7 @@ from .pointers import child, is_pointer, last, parent, resolve
 from .schemas import declares, requires
 from .values import is_container, is_empty, key_style, norm_key, show
 
-_REPAIRED = ("case", "value", "loose", "shape")
+_REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
 COLLAPSE_AT = 3
 
 
@@ -17,18 +19,23 @@ def name(path: str) -> str:
     return path[1:] if path else "(document)"
 
 
-def pair_arguments(arguments, request, mapping) -> Pairing:
+def pair_arguments(arguments, request, mapping, contract=None) -> Pairing:
     """Pair every argument with its counterpart in the request."""
     pairing = Pairing(arguments, request)
-    pairing.declare((m["arguments"], m["request"]) for m in mapping or ()
-                    if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_pointer(m.get("request")))
+    entries = []
+    for m in mapping or ():
+        if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_pointer(m.get("request")):
+            entries.append((m["arguments"], m["request"], "inferred" if m.get("inferred") is True else "declared"))
+            if isinstance(m.get("transform"), str):
+                pairing.transforms[m["arguments"]] = m["transform"]
+    pairing.declare(entries)
     wrapper = _wrapper(arguments, request)
     if wrapper is None:
         pairing.walk("", arguments, "", request, "same")
     else:
         pairing.walk("", arguments, child("", wrapper), request[wrapper], "shape")
         pairing.orphans_right += [(child("", k), v, None) for k, v in request.items() if k != wrapper]
-    pairing.leftovers = Leftovers(pairing)
+    pairing.leftovers = Leftovers(pairing, describer(contract))
     pairing.leftovers.run()
     return pairing
 
@@ -68,7 +75,9 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         out.append(_dropped(path, value, contract.get("arguments_schema")))
     for path, value in remaining(pairing.leftovers, 1):
         out.append(_added(path, value, contract.get("request_schema")))
+    out = fold_arrays(out, pairing, lambda lp, rp: name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}")
     for f in out:
+        explain(f, pairing, contract.get("request_schema"))
         # Whatever the kind, a request field that breaks the request schema needs fixing.
         if f["right"] and f["right"]["path"] in bad_request_paths:
             f["severity"] = "error"

@@ -20,26 +20,27 @@ class Pairing:
         self.left, self.right = left, right
         self.pairs: dict[str, str] = {}    # left path -> right path
         self.back: dict[str, str] = {}     # right path -> left path
-        self.how: dict[str, str] = {}      # left path -> declared|same|case|item|value|loose|shape
+        self.how: dict[str, str] = {}      # left path -> declared|inferred|same|case|item|value|loose|shape|name|elimination
         self.whole: set[str] = set()       # left paths whose subtrees are equal
         self.diffs: list[tuple] = []       # (left path, right path, left value, right value)
         self.orphans_left: list[tuple] = []   # (path, value, parent path on the other side)
         self.orphans_right: list[tuple] = []
         self.claimed_left: set[str] = set()
         self.claimed_right: set[str] = set()
+        self.transforms: dict[str, str] = {}   # left path -> the transform its mapping entry declares
 
     def declare(self, entries) -> None:
-        """Pair the declared (left pointer, right pointer) entries whose both ends exist."""
+        """Pair the declared (left pointer, right pointer[, how]) entries whose both ends exist."""
         found = []
-        for lp, rp in entries:
+        for lp, rp, *how in entries:
             lv, rv = resolve(self.left, lp), resolve(self.right, rp)
             if lv is not MISSING and rv is not MISSING and lp not in self.claimed_left \
                     and rp not in self.claimed_right:
                 self.claimed_left.add(lp)
                 self.claimed_right.add(rp)
-                found.append((lp, lv, rp, rv))
-        for lp, lv, rp, rv in found:
-            self.walk(lp, lv, rp, rv, "declared")
+                found.append((lp, lv, rp, rv, how[0] if how else "declared"))
+        for lp, lv, rp, rv, how in found:
+            self.walk(lp, lv, rp, rv, how)
 
     def walk(self, lp, lv, rp, rv, how, depth=0) -> None:
         """Pair two nodes and, unless equal, pair their children."""
