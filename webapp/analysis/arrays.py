@@ -4,6 +4,7 @@ from .kinds import end, finding, rank
 from .pointers import parent, resolve
 from .values import canonical, show
 
+_MOVES = ("renamed", "moved", "case_changed")
 _ITEM_KINDS = {"value_changed", "type_changed", "enum_changed", "format_changed", "scaled", "dropped", "added",
                "renamed", "moved", "case_changed"}
 
@@ -20,6 +21,9 @@ def fold_arrays(found: list[dict], pairing, label) -> list[dict]:
         inside = [f for f in found if f["kind"] in _ITEM_KINDS and _belongs(f, lp, rp, scalars)]
         if not _scattered(inside):
             continue
+        # The rename of the list itself says nothing the finding at the list does not.
+        inside += [f for f in found if f["kind"] in _MOVES and f["left"] and f["right"]
+                   and (f["left"]["path"], f["right"]["path"]) == (lp, rp)]
         taken = {id(f) for f in inside}
         found = [f for f in found if id(f) not in taken]
         found.append(_one(inside, lp, rp, lv, rv, label(lp, rp)))

@@ -16,7 +16,6 @@ class Leftovers:
     def __init__(self, pairing, describe=None):
         self.p = pairing
         self.describe = describe   # (side, path) -> the schema's description of that field, or None
-        self.consumed = ({}, {})   # per side: paths paired here
         self.touched = (set(), set())  # per side: ancestors of those paths
         # A declared entry may pair a leaf deep inside a subtree the walk left over: its
         # ancestors then reached the other side through it, so they are not dropped or added whole.
@@ -57,12 +56,17 @@ class Leftovers:
         paired = self.p.pairs if side == 0 else self.p.back
         if path in paired or path in self.touched[side]:
             return False
-        return not any(a in self.consumed[side] for a in ancestors(path))
+        for up in ancestors(path):
+            if up in paired:
+                # Below a pair the walk went into, what it left unpaired is free (an item removed
+                # from a renamed list); below equal subtrees or a node changed whole, nothing is.
+                left = up if side == 0 else paired[up]
+                return left not in self.p.whole and left not in self.p.changed
+        return True
 
     def pair(self, lp, lv, rp, rv, how) -> None:
         """Record a pair found among leftovers and walk into it."""
         for side, path in ((0, lp), (1, rp)):
-            self.consumed[side][path] = True
             self.touched[side].update(ancestors(path))
         self.p.walk(lp, lv, rp, rv, how)
 

@@ -23,6 +23,7 @@ class Pairing:
         self.how: dict[str, str] = {}      # left path -> declared|inferred|same|case|item|value|loose|shape|name|elimination
         self.whole: set[str] = set()       # left paths whose subtrees are equal
         self.diffs: list[tuple] = []       # (left path, right path, left value, right value)
+        self.changed: set[str] = set()     # left paths of those diffs
         self.orphans_left: list[tuple] = []   # (path, value, parent path on the other side)
         self.orphans_right: list[tuple] = []
         self.claimed_left: set[str] = set()
@@ -49,12 +50,14 @@ class Pairing:
             self.whole.add(lp)
         elif depth > MAX_DEPTH:
             self.diffs.append((lp, rp, lv, rv))
+            self.changed.add(lp)
         elif isinstance(lv, dict) and isinstance(rv, dict):
             self._objects(lp, lv, rp, rv, depth + 1)
         elif isinstance(lv, list) and isinstance(rv, list):
             self._arrays(lp, lv, rp, rv, depth + 1)
         else:
             self.diffs.append((lp, rp, lv, rv))
+            self.changed.add(lp)
 
     def _objects(self, lp, lv, rp, rv, depth) -> None:
         rest_left, used_right = [], set()
