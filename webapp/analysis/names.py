@@ -25,7 +25,7 @@ _SYNONYMS = (
     ("location", "store", "shop", "site", "branch", "venue", "place"),
     ("email", "mail"),
     ("phone", "mobile"),
-    ("name", "title", "label"),
+    ("name", "title"),
     ("description", "body", "content", "note", "notes", "comment", "details"),
     ("user", "customer", "client", "account", "member"),
     ("category", "type", "kind"),
