@@ -5,6 +5,7 @@ from .names import mentions, meaning, name_score
 from .solve import solve
 from .values import REDACTED, canonical, is_empty, is_number, type_name
 
+PLACE = 1.0        # weight of the place among siblings: mapping code tends to write fields in order
 NEAR = 48          # candidates per side and region, nearest by position, when a region is larger
 _TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
 
@@ -87,9 +88,10 @@ class Assignment:
             return None
         if left.klass != right.klass and relation is None and names < 4:
             return None
-        score = value + names + described + (left.klass == right.klass)
+        # A type change the value explains (2 and "2") weighs as much as the same type.
+        score = value + names + described + (left.klass == right.klass or relation == "type_changed")
         if same_region:
-            score += 1 + (1 - abs(left.rel - right.rel))
+            score += 1 + PLACE * (1 - abs(left.rel - right.rel))
         reason = "value" if value >= max(names, described) else "name"
         return score, reason
 
