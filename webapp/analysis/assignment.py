@@ -1,12 +1,15 @@
 """Pair the leftover fields of two documents as one assignment problem, scored by value, name and place."""
 
+import bisect
+
 from .classify import classify
 from .names import mentions, meaning, name_score
 from .solve import solve
 from .values import REDACTED, canonical, is_empty, is_number, type_name
 
 PLACE = 1.0        # weight of the place among siblings: mapping code tends to write fields in order
-NEAR = 48          # candidates per side and region, nearest by position, when a region is larger
+NEAR = 48          # candidates per source (region, value, name) and left node, nearest by place
+BUDGET = 20_000    # scored pairs per assignment, about
 _TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
 
 
@@ -66,13 +69,17 @@ class Assignment:
             regions.setdefault(node.region, []).append(j)
             by_value.setdefault(_value_key(node.value), []).append(j)
             by_name.setdefault(meaning(node.key), []).append(j)
+        places = {region: [self.rights[j].rel for j in group] for region, group in regions.items()}
+        # A budget of scored pairs keeps a huge object linear: fewer candidates each, never none.
+        near = max(2, min(NEAR, BUDGET // (3 * len(self.lefts))))
         for i, node in enumerate(self.lefts):
             seen = set()
-            near = regions.get(node.region, [])
-            if len(near) > NEAR:
-                near = sorted(near, key=lambda j: abs(self.rights[j].rel - node.rel))[:NEAR]
-            for group in (near, by_value.get(_value_key(node.value), ())[:NEAR],
-                          by_name.get(meaning(node.key), ())[:NEAR]):
+            group = regions.get(node.region, [])
+            if len(group) > near:
+                at = bisect.bisect_left(places[node.region], node.rel)
+                group = group[max(0, at - near // 2): at + near // 2 + 1]
+            for group in (group, by_value.get(_value_key(node.value), ())[:near],
+                          by_name.get(meaning(node.key), ())[:near]):
                 for j in group:
                     if j not in seen:
                         seen.add(j)

@@ -90,12 +90,20 @@ def name_score(a: str, b: str) -> float:
                _contained(a, b))
 
 
+@lru_cache(maxsize=4096)
+def _joined(key: str) -> str:
+    return "".join(words(key))
+
+
 def _contained(a: str, b: str) -> float:
     """Score one key inside the other (page/pageNumber) or a near spelling (adress/address)."""
-    a, b = "".join(words(a)), "".join(words(b))
+    a, b = _joined(a), _joined(b)
     if min(len(a), len(b)) >= 3 and (a in b or b in a):
         return 0.7
-    if min(len(a), len(b)) >= 4 and difflib.SequenceMatcher(None, a, b).ratio() >= 0.8:
+    if not 4 <= min(len(a), len(b)) <= max(len(a), len(b)) <= 24 or a[:2] != b[:2]:
+        return 0.0   # a misspelling keeps its first letters; most pairs of keys are nothing alike
+    matcher = difflib.SequenceMatcher(None, a, b)
+    if matcher.real_quick_ratio() >= 0.8 and matcher.quick_ratio() >= 0.8 and matcher.ratio() >= 0.8:
         return 0.6
     return 0.0
 
