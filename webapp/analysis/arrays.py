@@ -31,8 +31,9 @@ def fold_arrays(found: list[dict], pairing, label) -> list[dict]:
 
 
 def _scattered(inside: list[dict]) -> bool:
-    """Tell whether item findings are the list's: an item added or removed, or several items changed."""
-    return any(f["kind"] in ("dropped", "added") for f in inside) or len(inside) > 1
+    """Tell whether item findings are the list's: an item added, removed or replaced, or several changed."""
+    # One item written another way (5 -> "5") stays at the item: that is where the change is.
+    return any(f["kind"] in ("dropped", "added", "value_changed") for f in inside) or len(inside) > 1
 
 
 def _at(doc, path):

@@ -52,15 +52,20 @@ class Assignment:
             _place(side)
         self.counts = (_value_counts(lefts), _value_counts(rights))
 
-    def run(self) -> list[tuple[Node, Node, str, float]]:
-        """Return the chosen (left, right, reason, score) pairs, best evidence first."""
+    def run(self) -> list[tuple[Node, Node, str, bool]]:
+        """Return the chosen (left, right, reason, ambiguous) pairs; ambiguous: equal values that repeat."""
         edges = {}
         for i, j in self._candidates():
             scored = self.score(self.lefts[i], self.rights[j])
             if scored:
                 edges[i, j] = scored
         chosen = solve(len(self.lefts), len(self.rights), {k: v[0] for k, v in edges.items()})
-        return [(self.lefts[i], self.rights[j], edges[i, j][1], edges[i, j][0]) for i, j in chosen]
+        return [(self.lefts[i], self.rights[j], edges[i, j][1], self._repeated(self.lefts[i], self.rights[j]))
+                for i, j in chosen]
+
+    def _repeated(self, left: Node, right: Node) -> bool:
+        """Tell an equal pair whose value other leftovers also hold (another pairing gives the same values)."""
+        return classify(left.value, right.value) is None and not self._unique(left, right)
 
     def _candidates(self):
         """Yield (i, j) candidate pairs: same region (bounded), equal value or same meaning anywhere."""

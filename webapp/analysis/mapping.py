@@ -118,6 +118,9 @@ def _relocation(pairing, lp, rp, how) -> dict:
         kind, text = "renamed", f"{name(lp)} renamed to {name(rp)}"
     if kind != "case_changed" and lp in pairing.whole and not is_container(value):
         text += f" (value {show(value)})"
+    if lp in pairing.ambiguous:
+        # Another pairing of these equal values explains the call as well: nothing is wrong either way.
+        text += "; other fields hold the same value, so this pairing is one of several equally good"
     return finding(kind, "info", end("arguments", lp), end("request", rp), value,
                    _value(pairing.right, rp), text)
 

@@ -29,6 +29,7 @@ class Pairing:
         self.claimed_left: set[str] = set()
         self.claimed_right: set[str] = set()
         self.transforms: dict[str, str] = {}   # left path -> the transform its mapping entry declares
+        self.ambiguous: set[str] = set()       # left paths paired among equal values that repeat
 
     def declare(self, entries) -> None:
         """Pair the declared (left pointer, right pointer[, how]) entries whose both ends exist."""

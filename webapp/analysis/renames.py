@@ -47,8 +47,10 @@ def _assign(leftovers, wanted, describe, members_only=False) -> None:
     rights = _nodes(leftovers, 1, wanted, describe, members_only)
     if not lefts or not rights or max(len(lefts), len(rights)) > MAX_ASSIGNED:
         return
-    for left, right, reason, _ in Assignment(lefts, rights).run():
+    for left, right, reason, ambiguous in Assignment(lefts, rights).run():
         _pair(leftovers, left, right, reason)
+        if ambiguous:
+            leftovers.p.ambiguous.add(left.path)
     lefts = [n for n in lefts if leftovers.free(0, n.path)]
     rights = [n for n in rights if leftovers.free(1, n.path)]
     for left, right in eliminate(lefts, rights):
