@@ -66,18 +66,16 @@ def contracts() -> dict:
 def generate(calls: int, seed: int) -> list[dict]:
     """Return the calls: tool, arguments, request, response and the planted bug (None when correct)."""
     rng = random.Random(seed)
-    out, kinds = [], list(BUGS)
+    out, kinds, planted = [], list(BUGS), 0
     for index in range(calls):
         tool = rng.choice(TOOLS)
         args = tool.make(rng)
         request = mapped_request(tool, args)
         bug = None
         if rng.random() < BUG_SHARE:
-            for _ in range(len(kinds) * 4):
-                kind = kinds[len([c for c in out if c["bug"]]) % len(kinds)] if _ == 0 else rng.choice(kinds)
-                bug = plant(kind, tool, args, request, rng)
-                if bug:
-                    break
+            kind = kinds[planted % len(kinds)]   # every kind in turn, on a call where it applies
+            planted += 1
+            while not (bug := plant(kind, tool, args, request, rng)):
                 tool = rng.choice(TOOLS)
                 args = tool.make(rng)
                 request = mapped_request(tool, args)
