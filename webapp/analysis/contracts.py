@@ -8,7 +8,7 @@ from .pointers import from_tokens, is_pointer
 
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
 SNAPSHOTS = ("arguments", "request", "response")
-_ENTRY_FLAGS = ("transform", "inferred")   # a declared transform makes that change expected
+MAPPING_EXTRAS = ("transform",)   # a declared transform makes that change expected (issue 11)
 
 
 def check_contract(contract: dict) -> list[str]:
@@ -60,15 +60,13 @@ def _mapping_problems(mapping) -> list[str]:
         if not isinstance(entry, dict):
             problems.append(f"{where}: must be an object")
             continue
-        unknown = [k for k in entry if k not in SNAPSHOTS and k not in _ENTRY_FLAGS]
+        unknown = [k for k in entry if k not in SNAPSHOTS and k not in MAPPING_EXTRAS]
         if unknown:
             problems.append(f"{where}: unknown snapshot {unknown[0]!r} (use arguments, request, response)")
+        if "transform" in entry and not isinstance(entry["transform"], str):
+            problems.append(f"{where}/transform: must be a string such as \"x100\" or \"integer>string\"")
         if len([k for k in entry if k in SNAPSHOTS]) != 2:
             problems.append(f"{where}: must pair exactly two snapshots")
-        if "transform" in entry and not isinstance(entry["transform"], str):
-            problems.append(f"{where}/transform: must be a string such as \"integer>string\" or \"x100\"")
-        if "inferred" in entry and not isinstance(entry["inferred"], bool):
-            problems.append(f"{where}/inferred: must be true or false")
         for key, pointer in entry.items():
             if key in SNAPSHOTS and not is_pointer(pointer):
                 problems.append(f"{where}/{key}: {pointer!r} is not a JSON Pointer (e.g. \"/amount\")")
