@@ -179,3 +179,9 @@ def test_a_huge_object_of_renamed_small_values_stays_fast_and_quiet():
     started = time.perf_counter()
     result = call(arguments, request)
     assert time.perf_counter() - started < 20 and loud(result) == []
+
+
+def test_an_argument_whose_mapped_counterpart_is_missing_is_dropped_not_paired_with_a_lookalike():
+    mapping = [{"arguments": "/instant", "request": "/express", "inferred": True}]
+    found = only(call({"amount": 5, "instant": False}, {"value": 5, "dryRun": False}, {"mapping": mapping}), "dropped")
+    assert found["left"]["path"] == "/instant" and found["severity"] == "warning"

@@ -65,7 +65,9 @@ class Leftovers:
         return True
 
     def pair(self, lp, lv, rp, rv, how) -> None:
-        """Record a pair found among leftovers and walk into it."""
+        """Record a pair found among leftovers and walk into it (never a field the mapping pins)."""
+        if lp in self.p.pinned_left or rp in self.p.pinned_right:
+            return
         for side, path in ((0, lp), (1, rp)):
             self.touched[side].update(ancestors(path))
         self.p.walk(lp, lv, rp, rv, how)

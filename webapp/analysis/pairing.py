@@ -30,12 +30,18 @@ class Pairing:
         self.claimed_right: set[str] = set()
         self.transforms: dict[str, str] = {}   # left path -> the transform its mapping entry declares
         self.ambiguous: set[str] = set()       # left paths paired among equal values that repeat
+        self.pinned_left: set[str] = set()     # mapped paths whose counterpart is missing: pair no further
+        self.pinned_right: set[str] = set()
 
     def declare(self, entries) -> None:
         """Pair the declared (left pointer, right pointer[, how]) entries whose both ends exist."""
         found = []
         for lp, rp, *how in entries:
             lv, rv = resolve(self.left, lp), resolve(self.right, rp)
+            # One end missing: the mapping says where that field goes, so it pairs with nothing else
+            # (an argument whose declared counterpart is absent is dropped, not renamed to a lookalike).
+            if (lv is MISSING) != (rv is MISSING):
+                (self.pinned_right if lv is MISSING else self.pinned_left).add(rp if lv is MISSING else lp)
             if lv is not MISSING and rv is not MISSING and lp not in self.claimed_left \
                     and rp not in self.claimed_right:
                 self.claimed_left.add(lp)

@@ -73,11 +73,12 @@ def _is_scalar(value) -> bool:
 def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[Node]:
     """Build a Node for every free leftover of the wanted kind that is a member of an object."""
     paired = leftovers.p.pairs if side == 0 else leftovers.p.back
+    pinned = leftovers.p.pinned_right if side else leftovers.p.pinned_left
     doc = leftovers.p.left if side == 0 else leftovers.p.right
     out = []
     for path, value in leftovers.nodes(side):
         key = last(path)
-        if not wanted(value) or key.isdigit() and _in_list(doc, path):
+        if not wanted(value) or path in pinned or key.isdigit() and _in_list(doc, path):
             continue
         anchor = next((a for a in ancestors(path) if a in paired), None)
         if members_only and anchor != parent(path):
