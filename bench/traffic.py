@@ -26,6 +26,7 @@ from webapp.analysis.pointers import MISSING, resolve, tokens  # noqa: E402
 from webapp.contracts import contracts_from_document, validated_contract  # noqa: E402
 
 BUG_SHARE = 0.1
+FIGURES, FIGURES_END = "<!-- figures: written by bench/traffic.py --write -->", "<!-- /figures -->"
 LOUD = ("warning", "error")
 
 
@@ -182,8 +183,16 @@ def main() -> None:
                                 "request": c["request"], "findings": [(f["severity"], f["kind"], f["message"])
                                                                       for f in r["findings"]]}).decode())
     if opts.write:
-        from bench.traffic_doc import write_quality
-        write_quality(ROOT / "docs" / "quality.md", opts, text)
+        write_figures(ROOT / "docs" / "quality.md", opts, text)
+
+
+def write_figures(doc: Path, opts, text: str) -> None:
+    """Replace the figures block of docs/quality.md with this run's, the command that made them first."""
+    command = f"python bench/traffic.py --calls {opts.calls} --seed {opts.seed}"
+    block = f"{FIGURES}\n```\n$ {command}\n{text}\n```\n{FIGURES_END}"
+    old = doc.read_text()
+    start, end = old.index(FIGURES), old.index(FIGURES_END) + len(FIGURES_END)
+    doc.write_text(old[:start] + block + old[end:])
 
 
 if __name__ == "__main__":
