@@ -36,15 +36,18 @@ class Leftovers:
     def nodes(self, side: int, scalars_only=False):
         """Yield (path, value) of every still-free node in the leftover trees, preorder."""
         roots = self.p.orphans_right if side else self.p.orphans_left
+        paired, touched = (self.p.pairs if side == 0 else self.p.back), self.touched[side]
         count = 0
-        stack = [(path, value) for path, value, _ in reversed(roots)]
+        # Only a root needs its ancestors looked at: below it, a paired node's own leftovers are
+        # roots of their own (the walk of a pair adds them), so its subtree is skipped whole.
+        stack = [(path, value) for path, value, _ in reversed(roots)
+                 if path in touched or self.free(side, path)]
         while stack and count < MAX_NODES:
             path, value = stack.pop()
             count += 1
-            if not self.free(side, path):
-                if path not in self.touched[side]:
-                    continue
-            elif not (scalars_only and isinstance(value, (dict, list))):
+            if path in paired:
+                continue
+            if path not in touched and not (scalars_only and isinstance(value, (dict, list))):
                 yield path, value
             if isinstance(value, dict):
                 stack += [(child(path, k), v) for k, v in reversed(value.items())]
