@@ -76,7 +76,7 @@ class Assignment:
             by_name.setdefault(meaning(node.key), []).append(j)
         places = {region: [self.rights[j].rel for j in group] for region, group in regions.items()}
         # A budget of scored pairs keeps a huge object linear: fewer candidates each, never none.
-        near = max(2, min(NEAR, BUDGET // (3 * len(self.lefts))))
+        near = max(1, min(NEAR, BUDGET // (3 * len(self.lefts))))
         for i, node in enumerate(self.lefts):
             seen = set()
             group = regions.get(node.region, [])

@@ -53,7 +53,7 @@ def _singular(word: str) -> str:
     return word
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 15)
 def words(key: str) -> tuple[str, ...]:
     """Split a key into lower-case words, abbreviations written out (qtyOrdered -> quantity, ordered)."""
     out = []
@@ -64,7 +64,7 @@ def words(key: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 15)
 def meaning(key: str) -> frozenset:
     """Return the set of canonical words of a key, filler words left out."""
     found = {_CANONICAL.get(w, w) for w in words(key) if w not in _FILLER}
@@ -90,7 +90,7 @@ def name_score(a: str, b: str) -> float:
                _contained(a, b))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 15)
 def _joined(key: str) -> str:
     return "".join(words(key))
 
