@@ -6,7 +6,7 @@ from .expected import describer, explain
 from .kinds import end, finding
 from .matching import Leftovers, remaining
 from .pairing import Pairing
-from .pointers import child, is_pointer, last, parent, resolve
+from .pointers import child, is_pointer, last, parent
 from .schemas import declares, requires
 from .values import is_container, is_empty, key_style, norm_key, show
 
@@ -61,7 +61,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     out = []
     for lp, rp in pairing.pairs.items():
         how = pairing.how[lp]
-        if how in _REPAIRED and (lp in pairing.whole or is_container(_value(pairing.left, lp))):
+        if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
     for lp, rp, lv, rv in pairing.diffs:
         kind, text = classify(lv, rv)
@@ -100,12 +100,8 @@ def _collapse_case_changes(found: list[dict]) -> list[dict]:
     return out
 
 
-def _value(doc, path):
-    return resolve(doc, path, None)
-
-
 def _relocation(pairing, lp, rp, how) -> dict:
-    value = _value(pairing.left, lp)
+    value, right_value = pairing.values[lp]
     if lp == "":
         return finding("moved", "info", end("arguments", ""), end("request", rp), None, None,
                        f"arguments nested under {name(rp)}")
@@ -122,7 +118,7 @@ def _relocation(pairing, lp, rp, how) -> dict:
         # Another pairing of these equal values explains the call as well: nothing is wrong either way.
         text += "; other fields hold the same value, so this pairing is one of several equally good"
     return finding(kind, "info", end("arguments", lp), end("request", rp), value,
-                   _value(pairing.right, rp), text)
+                   right_value, text)
 
 
 def _dropped(path, value, schema) -> dict:

@@ -22,6 +22,7 @@ class Pairing:
         self.back: dict[str, str] = {}     # right path -> left path
         self.how: dict[str, str] = {}      # left path -> declared|inferred|same|case|item|value|loose|shape|name|elimination
         self.whole: set[str] = set()       # left paths whose subtrees are equal
+        self.values: dict[str, tuple] = {}  # left path -> (left, right value) of pairs not found by path
         self.diffs: list[tuple] = []       # (left path, right path, left value, right value)
         self.changed: set[str] = set()     # left paths of those diffs
         self.orphans_left: list[tuple] = []   # (path, value, parent path on the other side)
@@ -53,6 +54,8 @@ class Pairing:
     def walk(self, lp, lv, rp, rv, how, depth=0) -> None:
         """Pair two nodes and, unless equal, pair their children."""
         self.pairs[lp], self.back[rp], self.how[lp] = rp, lp, how
+        if how not in ("same", "item"):
+            self.values[lp] = (lv, rv)   # a relocation's finding shows them: no pointer resolved again
         if equal(lv, rv):
             self.whole.add(lp)
         elif depth > MAX_DEPTH:
