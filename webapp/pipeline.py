@@ -6,10 +6,12 @@ import dataclasses
 from pathlib import Path
 
 from .analysis import analyze_call
+from .inference import hint_renames
 from .ingest import Batch
 from .ingest.envelope import canonical_trace_id
 from .redact import Redactor
 from .store import IngestResult, Store
+from .toolmappings import learn, with_inferred
 
 
 def store_batch(store: Store, batch: Batch, redactor: Redactor | None) -> IngestResult:
@@ -22,20 +24,30 @@ def store_batch(store: Store, batch: Batch, redactor: Redactor | None) -> Ingest
 
 
 def _contract(store: Store, tool: str | None, cache: dict):
+    """Return a tool's contract with its inferred pairs added as mapping entries."""
     if not tool:
         return None
     if tool not in cache:
-        cache[tool] = store.get_tool(tool)
+        cache[tool] = with_inferred(store.get_tool(tool), store.inferred_pairs(tool))
     return cache[tool]
 
 
+def analyze_one(call: dict, contract) -> dict:
+    """Analyse one call's inputs, with a hint on dropped fields that look like a missed rename."""
+    analysis = analyze_call(call["snapshots"], contract)
+    hint_renames(analysis.get("findings", []), call["tool"])
+    return analysis
+
+
 def analyze_calls(store: Store, calls) -> int:
-    """Analyse calls ({trace_id, call_id}) and save the results in one transaction."""
+    """Analyse calls ({trace_id, call_id}) and save the results in one transaction; learn mappings from them."""
     contracts: dict = {}
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    return store.save_analyses([
-        (trace_id, call_id, call["version"], analyze_call(call["snapshots"], _contract(store, call["tool"], contracts)))
+    saved = store.save_analyses([
+        (trace_id, call_id, call["version"], analyze_one(call, _contract(store, call["tool"], contracts)))
         for (trace_id, call_id), call in inputs.items()])
+    learn(store, inputs)
+    return saved
 
 
 def analyze_pending(store: Store, limit: int = 200) -> int:

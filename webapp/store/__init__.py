@@ -14,7 +14,8 @@ import sqlite_utils
 from .codec import dumps, utc_now
 from .hours import backfill_hours, hour_keys, refresh_hours
 from .reads import TraceReads
-from .schema import SCHEMA
+from .mappings import ToolMappings
+from .schema import SCHEMA, add_missing_columns
 from .spans import join_orphan_spans
 from .sql import (CLAIM_PENDING, DELETE_TRACE, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS,
                   INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS,
@@ -36,7 +37,7 @@ class IngestResult:
     duplicates: int = 0
 
 
-class Store(TraceReads, ToolContracts):
+class Store(TraceReads, ToolContracts, ToolMappings):
     """A tracediff database in one SQLite file: writes here, reads and contracts in their mixins."""
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True):
@@ -64,6 +65,7 @@ class Store(TraceReads, ToolContracts):
                 self.db.conn.execute("PRAGMA journal_mode = WAL")
             self.db.conn.executescript(SCHEMA)
             with self.write() as conn:
+                add_missing_columns(conn)
                 backfill_hours(conn)
 
     def close(self) -> None:

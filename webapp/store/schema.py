@@ -1,5 +1,40 @@
 """The database schema, created idempotently when a Store opens."""
 
+# Inferred mappings (issue 11, helper h11b): evidence counts per tool and pair, rejected pairs,
+# the pairs the analysis uses now, and which calls were learnt from (calls.observed, added by
+# ADD_COLUMNS to databases made before it).
+INFERENCE = """
+CREATE TABLE IF NOT EXISTS mapping_evidence (
+    tool TEXT NOT NULL,
+    arguments TEXT NOT NULL,    -- JSON Pointer into the arguments
+    request TEXT NOT NULL,      -- JSON Pointer into the request
+    counts TEXT NOT NULL,       -- {"both": calls holding both, "<relation>": calls showing it}
+    PRIMARY KEY (tool, arguments, request)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS mapping_rejections (
+    tool TEXT NOT NULL,
+    arguments TEXT NOT NULL,
+    request TEXT NOT NULL,
+    rejected_at TEXT NOT NULL,
+    PRIMARY KEY (tool, arguments, request)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tool_inference (
+    tool TEXT PRIMARY KEY,
+    inferred TEXT NOT NULL DEFAULT '[]',   -- [[arguments, request], ...] the analysis adds as mapping
+    updated_at TEXT
+);
+CREATE INDEX IF NOT EXISTS calls_by_tool_time ON calls (tool, last_ts);
+"""
+ADD_COLUMNS = (("calls", "observed", "INTEGER NOT NULL DEFAULT 0"),)
+
+
+def add_missing_columns(conn) -> None:
+    """Add the columns that databases made before them lack (idempotent)."""
+    for table, column, decl in ADD_COLUMNS:
+        names = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if column not in names:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, so the projection watermark is safe
@@ -127,4 +162,4 @@ CREATE INDEX IF NOT EXISTS traces_status_5xx ON traces (last_ts, trace_id)
 CREATE INDEX IF NOT EXISTS traces_missing_arguments ON traces (last_ts, trace_id) WHERE has_arguments = 0;
 CREATE INDEX IF NOT EXISTS traces_missing_request ON traces (last_ts, trace_id) WHERE has_request = 0;
 CREATE INDEX IF NOT EXISTS traces_missing_response ON traces (last_ts, trace_id) WHERE has_response = 0;
-"""
+""" + INFERENCE
