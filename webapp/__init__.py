@@ -15,12 +15,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import api, db, openapi, security, views, worker
+    from . import api, db, mappings_api, openapi, security, toolpages, views, worker
 
     db.init_app(app)
     security.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
+    app.register_blueprint(toolpages.bp)
+    app.register_blueprint(mappings_api.bp)
     app.register_blueprint(openapi.bp)
     worker.init_app(app)
     return app

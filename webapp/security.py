@@ -10,6 +10,7 @@ INGEST_PATHS = ("/api/v1/ingest", "/v1/traces")
 OPEN_PATHS = ("/static/", "/api/v1/health")
 API_PREFIXES = ("/api/", "/v1/")
 TOOLS_PATH = "/api/v1/tools/"
+TOOL_PAGES_PATH = "/tools/"   # the tool pages' confirm and reject forms change contracts too
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
@@ -46,6 +47,8 @@ def required_scope(path: str, method: str) -> str | None:
         return "ingest"
     if path.startswith(TOOLS_PATH) and method not in SAFE_METHODS:
         return "write"
+    if path.startswith(TOOL_PAGES_PATH) and method not in SAFE_METHODS:
+        return "page_write"
     return "read"
 
 
@@ -56,6 +59,8 @@ def check_access():
         _require_bearer("INGEST_TOKENS")
     elif scope == "write":
         _require_write_token()
+    elif scope == "page_write":
+        _require_page_write()
     elif scope == "read":
         _require_read_token()
 
@@ -81,6 +86,28 @@ def _require_write_token() -> None:
             raise ApiError(403, "read_only_token", "a read token cannot change contracts; send a token "
                            "from TRACEDIFF_INGEST_TOKENS")
         _require_bearer("INGEST_TOKENS")
+
+
+def may_change_contracts() -> bool:
+    """Say whether this request may change contracts from a page: no ingest token is set, or it has one.
+
+    A browser holds at most one Basic password; with no ingest tokens set, the read token it
+    reads the pages with is enough (as for the API).
+    """
+    ingest = _tokens("INGEST_TOKENS")
+    sent = (bearer_token(), basic_password())
+    if ingest:
+        return any(token and token_matches(token, ingest) for token in sent)
+    reading = _tokens("READ_TOKENS")
+    return not reading or any(token and token_matches(token, reading) for token in sent)
+
+
+def _require_page_write() -> None:
+    """Refuse a page's contract change without the token it needs; a browser is asked for it (Basic)."""
+    if not may_change_contracts():
+        raise _unauthorized("changing a contract needs a token from TRACEDIFF_INGEST_TOKENS (when set), as the "
+                            "password of HTTP Basic auth or as 'Authorization: Bearer <token>'; or use "
+                            "`tracediff tools map` on the server", BASIC_CHALLENGE, BEARER_CHALLENGE)
 
 
 def _require_read_token() -> None:

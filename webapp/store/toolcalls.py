@@ -9,6 +9,7 @@ RECENT = """SELECT trace_id, call_id, last_ts, worst, errors, warnings, infos, k
 
 def tool_summaries(store) -> list[dict]:
     """Return every tool with a contract or calls: calls, calls with findings, last seen, contract or not."""
+    store.catch_up_for_read()
     contracts = {t["name"] for t in store.list_tools()}
     totals = {tool: (calls, findings) for tool, calls, findings in store.db.execute(TOTALS, (NO_TOOL,))}
     out = []
@@ -28,5 +29,6 @@ def recent_calls(store, tool: str, limit: int = 50) -> list[dict]:
 
 def known_tool(store, name: str) -> bool:
     """Say whether a tool has a contract or any call."""
+    store.catch_up_for_read()
     return store.get_tool(name) is not None or store.db.execute(
         "SELECT 1 FROM calls WHERE tool = ? LIMIT 1", (name,)).fetchone() is not None
