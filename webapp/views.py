@@ -8,6 +8,7 @@ from .api import strict_query
 from .analysis.pointers import MISSING, resolve
 from .compare import compare_calls
 from .report import visible
+from .security import may_change_contracts
 from .db import get_store
 from .store import stats
 from .store.listing import SEARCH_CAP
@@ -145,7 +146,7 @@ def trace(trace_id):
                "snapshots": SNAPSHOTS, "findings": tracepage.findings_view(call),
                "validation": tracepage.validation_view(call),
                "http": {name: tracepage.http_view(call["snapshots"][name]) for name in SNAPSHOTS},
-               "versions": _earlier_versions(found["trace_id"], call)}
+               "versions": _earlier_versions(found["trace_id"], call), "can_change": may_change_contracts()}
     if view == "aligned":
         context["rows"], context["hidden_rows"] = tracepage.aligned_rows(call, only_diff)
     else:

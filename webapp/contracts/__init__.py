@@ -30,6 +30,8 @@ class Imported:
 
     contracts: dict[str, dict]
     skipped: list[dict] = field(default_factory=list)
+    # parts that only fill a gap: an OpenAPI operation's summary never replaces the tool's own description
+    only_if_missing: tuple = ()
 
 
 # --- checking contracts ----------------------------------------------------------------------
@@ -78,7 +80,7 @@ def contracts_from_document(document, operations: dict | None = None) -> dict[st
 def read_contracts(document, operations: dict | None = None) -> Imported:
     """Read contracts from any supported document, skipping provider-run server tools."""
     if isinstance(document, dict) and "openapi" in document:
-        return Imported(openapi_contracts(document, operations))
+        return Imported(openapi_contracts(document, operations), only_if_missing=("description",))
     if operations:
         raise ContractError("operation mappings apply to OpenAPI documents only", "bad_operation")
     items = document if isinstance(document, list) else [document]
@@ -157,12 +159,16 @@ def _descriptions(document) -> dict[str, str]:
 
 # --- saving ----------------------------------------------------------------------------------
 
-def save_contracts(store, contracts: dict[str, dict]) -> list[str]:
-    """Merge each contract into the stored one (a part the document lacks is kept), check all, then save."""
+def save_contracts(store, contracts: dict[str, dict], only_if_missing=()) -> list[str]:
+    """Merge each contract into the stored one (a part the document lacks is kept), check all, then save.
+
+    A part named in `only_if_missing` is taken only when the stored contract has none.
+    """
     merged = {}
     for name, parts in contracts.items():
         existing = store.get_tool(name) or {}
-        given = {key: value for key, value in parts.items() if value is not None}
+        given = {key: value for key, value in parts.items()
+                 if value is not None and not (key in only_if_missing and existing.get(key))}
         merged[name] = validated_contract(name, {**_parts(existing), **given})
     for name, contract in merged.items():
         store.put_tool(name, contract)
@@ -183,6 +189,6 @@ def import_files(store, paths, operations: dict | None = None) -> tuple[list[str
     names, skipped = [], []
     for path in paths:
         imported = read_contracts(load_file(path), operations)
-        names += save_contracts(store, imported.contracts)
+        names += save_contracts(store, imported.contracts, imported.only_if_missing)
         skipped += imported.skipped
     return names, skipped

@@ -275,7 +275,8 @@ def _event_row(event, received: str) -> tuple:
 def _analysis_row(trace_id, call_id, version, analysis: dict) -> dict:
     summary = analysis.get("summary") or {}
     kinds = sorted({f["kind"] for f in analysis.get("findings", [])})
+    loud = sorted({f["kind"] for f in analysis.get("findings", []) if f["severity"] in ("error", "warning")})
     return {"analysis": dumps(analysis), "version": version, "worst": analysis.get("worst"),
             "errors": summary.get("error", 0), "warnings": summary.get("warning", 0),
-            "infos": summary.get("info", 0), "kinds": ",".join(kinds),
+            "infos": summary.get("info", 0), "kinds": ",".join(kinds), "loud_kinds": ",".join(loud),
             "trace_id": trace_id, "call_id": call_id}

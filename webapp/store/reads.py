@@ -110,6 +110,8 @@ def _trace_summary(row: dict) -> dict:
         "tools": _split(row["tools"]), "sources": _split(row["sources"]), "calls": row["calls"],
         "snapshots": {name: bool(row[f"has_{name}"]) for name in SNAPSHOTS},
         "complete": bool(row["complete"]), "worst": row["worst"], "kinds": _split(row["kinds"]),
+        # None where the row predates loud_kinds: the list then shows every kind as before
+        "loud_kinds": None if row.get("loud_kinds") is None else _split(row["loud_kinds"]),
         "status_codes": [int(s) for s in _split(row["status_codes"])],
     }
 

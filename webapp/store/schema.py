@@ -25,7 +25,9 @@ CREATE TABLE IF NOT EXISTS tool_inference (
 );
 CREATE INDEX IF NOT EXISTS calls_by_tool_time ON calls (tool, last_ts);
 """
-ADD_COLUMNS = (("calls", "observed", "INTEGER NOT NULL DEFAULT 0"),)
+ADD_COLUMNS = (("calls", "observed", "INTEGER NOT NULL DEFAULT 0"),
+               # the kinds of a call's warnings and errors, so the list shows those and mutes info ones
+               ("calls", "loud_kinds", "TEXT"), ("traces", "loud_kinds", "TEXT"))
 
 
 def add_missing_columns(conn) -> None:
