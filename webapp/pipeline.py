@@ -78,6 +78,15 @@ def fresh_trace(store: Store, trace_id: str) -> dict | None:
     return store.get_trace(trace_id)
 
 
+def fresh_list(store: Store, trace_ids, limit: int = 100) -> bool:
+    """Analyse the out-of-date calls of listed traces (at most `limit`), so a list shows the
+    severities a trace page would; say whether any call was analysed."""
+    pending = store.pending_calls_of(trace_ids, limit)
+    if pending:
+        analyze_calls(store, pending)
+    return bool(pending)
+
+
 def load_folder(store: Store, folder: Path, redactor: Redactor | None):
     """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary."""
     from .bulk import ingest_files

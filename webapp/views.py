@@ -53,6 +53,9 @@ def _list_context() -> dict:
         cursor = None
     store = get_store()
     traces, next_cursor = store.find_traces(query, cursor)
+    # after a contract change, the rows shown are re-analysed now, as a trace page would be
+    if pipeline.fresh_list(store, [t["trace_id"] for t in traces]):
+        traces, next_cursor = store.find_traces(query, cursor)
     next_url = (url_for("views.index", **query.as_args(), cursor=encode_cursor(next_cursor))
                 if next_cursor else None)
     return {"traces": traces, "query": query, "next_url": next_url, "cursor": cursor,

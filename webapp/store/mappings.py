@@ -25,7 +25,7 @@ class ToolMappings:
         """Return {(argument pointer, request pointer): counts} of a tool."""
         return {(a, r): loads(counts) for a, r, counts in self.db.execute(SELECT_EVIDENCE, (tool,))}
 
-    def add_evidence(self, tool: str, delta: dict, calls) -> None:
+    def add_evidence(self, tool: str, delta: dict, calls, cap: int = MAX_PAIRS_PER_TOOL) -> None:
         """Add counts to a tool's evidence and mark the calls learnt from, in one transaction.
 
         Counts are added under the writer's lock, so two workers never lose each other's; a new
@@ -33,7 +33,7 @@ class ToolMappings:
         """
         with self.write() as conn:
             stored = {(a, r): loads(c) for a, r, c in conn.execute(SELECT_EVIDENCE, (tool,))}
-            room = MAX_PAIRS_PER_TOOL - len(stored)
+            room = cap - len(stored)
             rows = []
             for pair, counts in delta.items():
                 if pair not in stored:
@@ -54,7 +54,7 @@ class ToolMappings:
         row = self.db.execute("SELECT inferred FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
         return [tuple(pair) for pair in loads(row[0])] if row else []
 
-    def set_inferred(self, tool: str, pairs) -> bool:
+    def set_inferred(self, tool: str, pairs, recent: int = REANALYSE_RECENT) -> bool:
         """Store a tool's inferred pairs; when they changed, re-analyse its newest calls. Say if they changed."""
         pairs = sorted([list(p) for p in pairs])
         with self.write() as conn:
@@ -63,7 +63,7 @@ class ToolMappings:
                 return False
             conn.execute("INSERT OR REPLACE INTO tool_inference (tool, inferred, updated_at) VALUES (?, ?, ?)",
                          (tool, dumps(pairs), utc_now()))
-            conn.execute(INVALIDATE_RECENT, (tool, REANALYSE_RECENT))
+            conn.execute(INVALIDATE_RECENT, (tool, recent))
         return True
 
     def rejected_pairs(self, tool: str) -> set[tuple[str, str]]:
