@@ -57,8 +57,8 @@ REFRESH_TRACE = """INSERT OR REPLACE INTO traces (trace_id, first_ts, last_ts, c
     WHERE trace_id = :trace_id AND kinds != '' ORDER BY k)),
   (SELECT group_concat(s, ',') FROM (SELECT DISTINCT status_code AS s FROM calls WHERE trace_id = :trace_id AND status_code IS NOT NULL ORDER BY s)),
   sum(errors), sum(warnings),
-  (SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' || replace(loud_kinds, ',', '","') || '"]')
-    WHERE trace_id = :trace_id AND loud_kinds != '' ORDER BY k))
+  coalesce((SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' || replace(loud_kinds, ',', '","') || '"]')
+    WHERE trace_id = :trace_id AND loud_kinds != '' ORDER BY k)), '')
  FROM calls WHERE trace_id = :trace_id GROUP BY trace_id"""
 DELETE_TRACE_KINDS = "DELETE FROM trace_kinds WHERE trace_id = ?"
 DELETE_TRACE_TOOLS = "DELETE FROM trace_tools WHERE trace_id = ?"
