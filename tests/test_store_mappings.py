@@ -90,8 +90,14 @@ def test_a_changed_inference_reanalyses_only_the_newest_calls(store):
 
 
 def test_a_tool_keeps_a_bounded_number_of_evidence_rows(store):
-    store.add_evidence(TOOL, {(f"/a{i}", f"/r{i}"): {"both": 1, "equal": 1} for i in range(50)}, [], cap=20)
-    store.add_evidence(TOOL, {("/a0", "/r0"): {"both": 1, "equal": 1}, ("/new", "/x"): {"both": 1}}, [], cap=20)
+    load(store, traffic(2))
+    first, second = [(t, "call_01") for t, in store.db.execute("SELECT trace_id FROM traces ORDER BY 1")]
+    store.db.execute("UPDATE calls SET observed = 0")
+    store.db.execute("DELETE FROM mapping_evidence")
+    assert store.add_evidence(TOOL, {first: {(f"/a{i}", f"/r{i}"): {"both": 1, "equal": 1} for i in range(50)}},
+                              cap=20) == 1
+    more = {("/a0", "/r0"): {"both": 1, "equal": 1}, ("/new", "/x"): {"both": 1}}
+    assert store.add_evidence(TOOL, {first: more, second: more}, cap=20) == 1   # first counted already
     evidence = store.evidence(TOOL)
     assert len(evidence) == 20 and evidence[("/a0", "/r0")] == {"both": 2, "equal": 2}
 

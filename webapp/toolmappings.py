@@ -8,7 +8,6 @@ from .analysis.pointers import is_pointer
 from .contracts import ContractError, validated_contract
 from .inference import infer, leaves, observe
 from .inference.decide import candidates, strongest
-from .inference.evidence import merge
 from .store.mappings import MAX_PAIRS_PER_TOOL
 
 
@@ -42,12 +41,12 @@ def learn(store, inputs: dict) -> None:
                 (key, leaves(snaps["arguments"]["payload"]), leaves(snaps["request"]["payload"])))
     for tool, items in by_tool.items():
         known = set(store.evidence(tool))
-        delta: dict = {}
-        for _, arguments, request in items:
-            room = MAX_PAIRS_PER_TOOL - len(known) - len(delta)
-            merge(delta, observe(arguments, request, known | delta.keys(), room))
-        store.add_evidence(tool, delta, [key for key, _, _ in items])
-        update_inference(store, tool)
+        per_call: dict = {}
+        for key, arguments, request in items:
+            seen = known.union(*per_call.values())   # a pair a call of this batch started is known now
+            per_call[key] = observe(arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen))
+        if store.add_evidence(tool, per_call):
+            update_inference(store, tool)
 
 
 def update_inference(store, tool: str) -> bool:

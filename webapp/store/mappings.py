@@ -15,7 +15,11 @@ class ToolMappings:
 
     def unobserved(self, keys) -> set[tuple[str, str]]:
         """Return which of these (trace_id, call_id) calls inference has not learnt from yet."""
-        rows = self.db.execute(
+        return self._unobserved(self.db.conn, keys)
+
+    @staticmethod
+    def _unobserved(conn, keys) -> set[tuple[str, str]]:
+        rows = conn.execute(
             "SELECT c.trace_id, c.call_id FROM json_each(?) AS k JOIN calls AS c "
             "ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]') "
             "WHERE c.observed = 0", (dumps([list(key) for key in keys]),))
@@ -25,29 +29,31 @@ class ToolMappings:
         """Return {(argument pointer, request pointer): counts} of a tool."""
         return {(a, r): loads(counts) for a, r, counts in self.db.execute(SELECT_EVIDENCE, (tool,))}
 
-    def add_evidence(self, tool: str, delta: dict, calls, cap: int = MAX_PAIRS_PER_TOOL) -> None:
-        """Add counts to a tool's evidence and mark the calls learnt from, in one transaction.
+    def add_evidence(self, tool: str, per_call: dict, cap: int = MAX_PAIRS_PER_TOOL) -> int:
+        """Add each call's counts ({(trace_id, call_id): {pair: counts}}) to a tool's evidence; return how many calls.
 
-        Counts are added under the writer's lock, so two workers never lose each other's; a new
-        pair past MAX_PAIRS_PER_TOOL is not kept.
+        One transaction: a call another worker learnt from meanwhile is skipped, so a call counts once;
+        counts are added under the writer's lock, so no increment is lost; a new pair past `cap` is not kept.
         """
         with self.write() as conn:
+            fresh = [key for key in per_call if key in self._unobserved(conn, [key])]
             stored = {(a, r): loads(c) for a, r, c in conn.execute(SELECT_EVIDENCE, (tool,))}
-            room = cap - len(stored)
-            rows = []
-            for pair, counts in delta.items():
-                if pair not in stored:
-                    if room <= 0:
-                        continue
-                    room -= 1
-                total = stored.get(pair, {})
-                for name, n in counts.items():
-                    total[name] = total.get(name, 0) + n
-                rows.append((tool, pair[0], pair[1], dumps(total)))
-            conn.executemany(UPSERT_EVIDENCE, rows)
+            room, changed = cap - len(stored), set()
+            for key in fresh:
+                for pair, counts in per_call[key].items():
+                    if pair not in stored:
+                        if room <= 0:
+                            continue
+                        room -= 1
+                    total = stored.setdefault(pair, {})
+                    for name, n in counts.items():
+                        total[name] = total.get(name, 0) + n
+                    changed.add(pair)
+            conn.executemany(UPSERT_EVIDENCE, [(tool, a, r, dumps(stored[(a, r)])) for a, r in changed])
             conn.execute("UPDATE calls SET observed = 1 WHERE (trace_id, call_id) IN "
                          "(SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))",
-                         (dumps([list(key) for key in calls]),))
+                         (dumps([list(key) for key in fresh]),))
+        return len(fresh)
 
     def inferred_pairs(self, tool: str) -> list[tuple[str, str]]:
         """Return the (argument, request) pairs the analysis of a tool's calls adds now."""
