@@ -204,9 +204,11 @@ CONTRACT_PARTS = {
     **{part: {"type": ["object", "boolean"], "description": "A JSON Schema (draft 7 unless $schema says)."}
        for part in ("arguments_schema", "request_schema", "response_schema", "error_schema")},
     "mapping": {"type": "array", "description": "Which field of one snapshot becomes which of another.",
-                "items": {"type": "object", "minProperties": 2, "maxProperties": 2,
+                "items": {"type": "object", "minProperties": 2, "maxProperties": 3,
                           "additionalProperties": False,
-                          "properties": {name: POINTER for name in SNAPSHOTS}}},
+                          "properties": {**{name: POINTER for name in SNAPSHOTS}, "transform": {
+                              "type": "string", "description": "A change the mapping makes on purpose: x100, "
+                                                               "integer>string, lower>UPPER..."}}}},
 }
 SCHEMAS = {
     "Error": _object(["error"], {"error": _object(["code", "message", "retryable"], {

@@ -8,6 +8,7 @@ from .pointers import from_tokens, is_pointer
 
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
 SNAPSHOTS = ("arguments", "request", "response")
+MAPPING_EXTRAS = ("transform",)   # a declared transform makes that change expected (issue 11)
 
 
 def check_contract(contract: dict) -> list[str]:
@@ -59,9 +60,11 @@ def _mapping_problems(mapping) -> list[str]:
         if not isinstance(entry, dict):
             problems.append(f"{where}: must be an object")
             continue
-        unknown = [k for k in entry if k not in SNAPSHOTS]
+        unknown = [k for k in entry if k not in SNAPSHOTS and k not in MAPPING_EXTRAS]
         if unknown:
             problems.append(f"{where}: unknown snapshot {unknown[0]!r} (use arguments, request, response)")
+        if "transform" in entry and not isinstance(entry["transform"], str):
+            problems.append(f"{where}/transform: must be a string such as \"x100\" or \"integer>string\"")
         if len([k for k in entry if k in SNAPSHOTS]) != 2:
             problems.append(f"{where}: must pair exactly two snapshots")
         for key, pointer in entry.items():
