@@ -16,27 +16,30 @@ def observe(arguments: dict, request: dict, known: set, room: int = MAX_NEW_PER_
 
     `known` holds the pairs already counted for the tool; `room` caps the new ones.
     """
+    left = {path: keys(value) for path, value in arguments.items()}
+    right = {path: keys(value) for path, value in request.items()}
     delta: dict = {}
     for pair in known:
         a, r = pair
-        if a in arguments and r in request:
-            found = relation(arguments[a], request[r])
+        if a in left and r in right:
+            # values in no common bucket cannot relate: no need to ask classify
+            found = relation(arguments[a], request[r]) if left[a] & right[r] else None
             delta[pair] = {BOTH: 1, found: 1} if found else {BOTH: 1}
     if room > 0:
-        for pair, found in _new_pairs(arguments, request, known, min(room, MAX_NEW_PER_CALL)):
+        for pair, found in _new_pairs(arguments, request, left, right, known, min(room, MAX_NEW_PER_CALL)):
             delta[pair] = {BOTH: 1, found: 1}
     return delta
 
 
-def _new_pairs(arguments: dict, request: dict, known: set, room: int):
+def _new_pairs(arguments: dict, request: dict, left: dict, right: dict, known: set, room: int):
     """Yield (pair, relation) for unknown pairs whose values share a bucket and relate."""
     buckets: dict = {}
-    for path, value in request.items():
-        for key in keys(value):
+    for path, found in right.items():
+        for key in found:
             buckets.setdefault(key, []).append(path)
     for a, value in arguments.items():
         seen = set()
-        for key in keys(value):
+        for key in left[a]:
             for r in buckets.get(key, ()):
                 if r == a or r in seen or (a, r) in known:
                     continue   # a path kept as it is needs no mapping

@@ -1,14 +1,21 @@
 """How one value relates to another: equal, or the same meaning written another way."""
+import re
+
 from ..analysis.classify import classify
-from ..analysis.readings import power_of_ten, read_dates, read_number, read_truth
-from ..analysis.values import canonical, is_number, norm_text
+from ..analysis.readings import power_of_ten, read_number, read_truth
+from ..analysis.values import canonical, is_number, norm_text, same
 
 EQUAL = "equal"
 TRANSFORMS = ("type_changed", "enum_changed", "format_changed", "scaled")
+# A date written with numbers (2026-12-05, 05/12/2026, 5.12.2026): bucketed by its numbers, so formats
+# meet without parsing every string of every call (classify reads the dates of the few that meet).
+_DATEISH = re.compile(r"^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})")
 
 
 def relation(a, b) -> str | None:
     """Name how `a` became `b`: "equal", a transform ("scaled x100", "type_changed"...), or None."""
+    if same(a, b):
+        return EQUAL   # the common case, without classify's readings
     try:
         found = classify(a, b)
     except (RecursionError, ValueError, OverflowError):
@@ -44,9 +51,9 @@ def keys(value) -> set:
     truth = read_truth(text)
     if truth is not None and not text.strip().isdigit():
         found.add(("truth", truth))
-    dates = read_dates(text) if any(c.isdigit() for c in text) else []
-    if dates:
-        found.add(("date", dates[0][0].date().isoformat()))
+    date = _DATEISH.match(text)
+    if date:
+        found.add(("date", tuple(sorted(int(g) for g in date.groups()))))
     if not found:
         found.add(("text", norm_text(text)))
     return found
