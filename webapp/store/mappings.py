@@ -63,6 +63,8 @@ class ToolMappings:
     def set_inferred(self, tool: str, pairs, recent: int = REANALYSE_RECENT) -> bool:
         """Store a tool's inferred pairs; when they changed, re-analyse its newest calls. Say if they changed."""
         pairs = sorted([list(p) for p in pairs])
+        if sorted(list(p) for p in self.inferred_pairs(tool)) == pairs:
+            return False   # the common case after each batch: no write, no lock
         with self.write() as conn:
             row = conn.execute("SELECT inferred FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
             if row is not None and loads(row[0]) == pairs or row is None and not pairs:
