@@ -15,7 +15,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import api, db, mappings_api, openapi, security, toolpages, views, worker
+    from . import alerting, api, db, mappings_api, openapi, quarantine, security, toolpages, views, worker
+    from .alerts import sender
 
     db.init_app(app)
     security.init_app(app)
@@ -23,6 +24,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(views.bp)
     app.register_blueprint(toolpages.bp)
     app.register_blueprint(mappings_api.bp)
+    app.register_blueprint(quarantine.bp)
+    app.register_blueprint(alerting.bp)
     app.register_blueprint(openapi.bp)
     worker.init_app(app)
+    sender.init_app(app)
     return app
