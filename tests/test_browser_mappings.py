@@ -33,11 +33,13 @@ def wait_for(check, what: str, timeout: float = 30):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    live = LiveServer(tmp_path_factory.mktemp("mappings") / "live.db", env={"PYTHONPATH": str(ROOT)}).start(timeout=120)
+    live = LiveServer(tmp_path_factory.mktemp("mappings") / "live.db", env={"PYTHONPATH": str(ROOT)})
+    live.start(timeout=120)   # a loaded machine boots gunicorn's workers slowly
     # 25 correct calls with small, repeated values: the renames are learnt from them in the background
     assert httpx.post(live.url + "/api/v1/ingest", content=ndjson(*traffic(25)), timeout=30).status_code == 200
     wait_for(lambda: any(m["arguments"] == "/seats" for m in httpx.get(
-        f"{live.url}/api/v1/tools/{TOOL}/mappings").json().get("inferred", [])), "the inferred mappings", timeout=120)
+        f"{live.url}/api/v1/tools/{TOOL}/mappings", timeout=30).json().get("inferred", [])),
+        "the inferred mappings", timeout=120)
     yield live
     live.stop()
 
