@@ -8,15 +8,26 @@ from .analysis import FINDING_KINDS
 from .config import token_set
 from .contracts import (YAML_MEDIA_TYPES, ContractError, load_document, parse_operations, read_contracts,
                         save_contracts, validated_contract)
-from .db import get_store, limits, redactor
+from .db import get_store
 from .errors import ApiError, error_response, http_error_code
 from .ingest import IngestError, otlp_response, parse_body, parse_otlp
 from .ingest.envelope import canonical_trace_id
 from .ingest.model import too_large
+from .security import admin_only
 from .store import StoreUnavailable
 from .store.filters import TraceQuery, decode_cursor, encode_cursor
 
 bp = Blueprint("api", __name__)
+
+
+def limits():
+    """The ingest limits the app factory built from the settings."""
+    return current_app.extensions["tracediff.limits"]
+
+
+def redactor():
+    """The redactor the app factory built from the settings (None: redaction is off)."""
+    return current_app.extensions["tracediff.redactor"]
 
 
 def whole_body() -> bytes:
@@ -113,6 +124,7 @@ def get_tool(name):
 
 
 @bp.put("/api/v1/tools/<name>")
+@admin_only
 def put_tool(name):
     """Create or replace a tool's contract; refuse a bad schema with what is wrong."""
     contract = validated_contract(name, _json_body())
@@ -121,6 +133,7 @@ def put_tool(name):
 
 
 @bp.delete("/api/v1/tools/<name>")
+@admin_only
 def delete_tool(name):
     if not get_store().delete_tool(name):
         raise ApiError(404, "tool_not_found", f"no contract for tool {name!r}")
@@ -128,6 +141,7 @@ def delete_tool(name):
 
 
 @bp.post("/api/v1/tools/import")
+@admin_only
 def import_tools():
     """Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document (JSON or YAML)."""
     operations = parse_operations(request.args.getlist("operation"))

@@ -6,6 +6,8 @@ test config dict given to `create_app`.
 import os
 from dataclasses import dataclass
 
+from .tokens import Keyring, TokenError
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -19,14 +21,19 @@ SETTINGS = (
     Setting("HOST", "127.0.0.1", "Address `tracediff serve` listens on."),
     Setting("PORT", 8000, "Port `tracediff serve` listens on."),
     Setting("WORKERS", 2, "Gunicorn worker processes of `tracediff serve`."),
-    Setting("INGEST_TOKENS", "", "Comma-separated bearer tokens; when set, ingest and contract changes require `Authorization: Bearer <token>`."),
-    Setting("READ_TOKENS", "", "Comma-separated tokens; when set, the pages (browsers sign in with Basic auth, the token as password) and the read API (Bearer) require one."),
+    Setting("ADMIN_TOKENS", "", "Comma-separated tokens, each `secret` or `name:secret`; when set, contract changes (and other admin actions) require `Authorization: Bearer <admin token>`. An admin token also ingests and reads."),
+    Setting("INGEST_TOKENS", "", "Comma-separated tokens, each `secret` or `name:secret`; when set, ingest requires `Authorization: Bearer <token>` (and, while no admin token is set, so do contract changes)."),
+    Setting("READ_TOKENS", "", "Comma-separated tokens, each `secret` or `name:secret`; when set, the pages (browsers sign in with Basic auth, the token as password) and the read API (Bearer) require one."),
+    Setting("ALLOWED_HOSTS", "", "Comma-separated names the Host header may carry, besides IP addresses, loopback names and `--host` (`.example.com` covers its subdomains, `*` any name); others get 400 `host_not_allowed` (DNS rebinding)."),
+    Setting("ALLOW_OPEN", False, "Let `tracediff serve` listen on a non-loopback address with no token set (e.g. behind a proxy that authenticates people)."),
+    Setting("MAX_CLOCK_SKEW_S", 300, "An event stamped more than this many seconds after it was received is stored at its receive time (the sent `ts` is kept in its meta as `sent_ts`)."),
     Setting("MAX_BODY_BYTES", 16 * 1024 * 1024, "Largest request body accepted as sent (compressed), in bytes."),
     Setting("MAX_DECOMPRESSED_BYTES", 64 * 1024 * 1024, "Largest request body after decompression, in bytes."),
     Setting("MAX_DEPTH", 64, "Deepest JSON nesting accepted in one event."),
     Setting("MAX_EVENTS", 10_000, "Most events accepted in one request."),
     Setting("REDACT", True, "Redact secrets (tokens, passwords, card numbers...) before storage."),
     Setting("REDACT_KEYS", "", "Extra comma-separated key names whose values are redacted, added to the built-in list."),
+    Setting("MIN_FREE_MB", 64, "Ingest answers 503 (retryable) while the database's disk has less free space than this, so that prune, checkpoints and the analyser always have room to work; 0 turns the check off."),
     Setting("RETENTION_DAYS", 0, "Delete traces not seen for this many days (0 keeps everything); also `tracediff prune`."),
     Setting("ANALYZER", "background", "`background`: a thread in each worker analyses new calls within a second; `off`: only on read."),
     Setting("SYNCHRONOUS", "FULL", "SQLite `synchronous` mode: FULL fsyncs every commit, so an acknowledged batch survives a power loss; NORMAL survives a crash of tracediff only, and is faster."),
@@ -73,11 +80,19 @@ def load_settings(overrides: dict | None = None, environ=os.environ) -> dict:
         raw = environ.get(f"TRACEDIFF_{setting.name}")
         settings[setting.name] = setting.default if raw is None else _convert(setting.name, raw, setting.default)
     settings.update(overrides or {})
+    _check_tokens(settings)
     return settings
 
 
+def _check_tokens(settings: dict) -> None:
+    try:
+        Keyring.from_settings(settings)
+    except TokenError as error:
+        raise SettingError(str(error)) from None
+
+
 def token_set(value) -> frozenset[str]:
-    """Split a comma-separated token setting into a set of tokens."""
+    """Split a comma-separated setting into a set of its entries."""
     if isinstance(value, (list, tuple, set, frozenset)):
         return frozenset(value)
     return frozenset(part.strip() for part in str(value or "").split(",") if part.strip())

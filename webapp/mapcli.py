@@ -3,11 +3,7 @@ import sqlite3
 
 import click
 
-from . import pipeline, toolmappings
 from .analysis.pointers import child, is_pointer
-from .config import SettingError, load_settings
-from .contracts import ContractError
-from .store import Store, StoreUnavailable
 
 
 def parse_pair(text: str) -> tuple[str, str]:
@@ -33,6 +29,12 @@ def _pointer(name: str, text: str) -> str:
               help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].")
 def tools_map(tool, pairs, database):
     """Declare ARGUMENT=REQUEST pairs in TOOL's contract mapping (seats=quantity, /a/b=/c)."""
+    # imported here, as the rest of the CLI does, so `tracediff --help` starts fast
+    from . import pipeline, toolmappings
+    from .config import SettingError, load_settings
+    from .contracts import ContractError
+    from .store import Store, StoreUnavailable
+
     parsed = [parse_pair(p) for p in pairs]
     try:
         settings = load_settings({"DATABASE": database} if database else None)

@@ -42,14 +42,22 @@ COMMON = {
 
 
 CROSS_SITE = {"403": error("Refused: a state-changing request sent by a browser from another site "
-                           "(`cross_site_request`), or a read token used to change contracts (`read_only_token`).")}
+                           "(`cross_site_request`), or a read or ingest token used to change contracts (`read_only_token`, "
+                           "`ingest_only_token`).")}
 
 
-def operation(summary: str, responses: dict, *, tag: str, params=(), body=None, write=False) -> dict:
+SECURITY = {  # each scope's own token first; an admin token opens them all; {} while none is set
+    "admin": [{"adminToken": []}, {"ingestToken": []}, {}],  # ingest tokens until admin tokens are set
+    "ingest": [{"ingestToken": []}, {"adminToken": []}, {}],
+    "read": [{"readToken": []}, {"adminToken": []}, {}],
+}
+
+
+def operation(summary: str, responses: dict, *, tag: str, params=(), body=None, write=False, admin=False) -> dict:
     """Build one operation with the responses every endpoint may give."""
     cross_site = CROSS_SITE if body is not None or summary.startswith("Delete") else {}
     op = {"summary": summary, "tags": [tag], "responses": {**responses, **cross_site, **COMMON},
-          "security": [{"ingestToken" if write else "readToken": []}, {}]}
+          "security": SECURITY["admin" if admin else "ingest" if write else "read"]}
     if params:
         op["parameters"] = list(params)
     if body:
@@ -170,16 +178,16 @@ def tool_paths() -> dict:
                 "200": json_body(ref("Tool"), "The contract."), "404": not_found}, tag="tools", params=[name]),
             "put": operation("Create or replace a tool's contract.", {
                 "200": json_body(ref("Tool"), "The stored contract."), "400": refused, "422": not_json},
-                tag="tools", params=[name], write=True,
+                tag="tools", params=[name], admin=True,
                 body={"required": True, "content": {JSON: {"schema": ref("Contract")}}}),
             "delete": operation("Delete a tool's contract.", {
-                "204": {"description": "Deleted."}, "404": not_found}, tag="tools", params=[name], write=True),
+                "204": {"description": "Deleted."}, "404": not_found}, tag="tools", params=[name], admin=True),
         },
         "/api/v1/tools/import": {"post": operation(
             "Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document.", {
                 "200": json_body({"type": "object", "required": ["imported"], "properties": {
                     "imported": {"type": "array", "items": {"type": "string"}}}}, "The tools saved."),
-                "400": refused, "422": not_json}, tag="tools", write=True, params=[
+                "400": refused, "422": not_json}, tag="tools", admin=True, params=[
                 param("operation", "query", {"type": "array", "items": {"type": "string"}},
                       "`tool=operationId` pairs choosing OpenAPI operations.")],
             body={"required": True, "content": {JSON: {"schema": {}}}})},
@@ -326,11 +334,12 @@ def document() -> dict:
         "components": {
             "schemas": SCHEMAS,
             "responses": {
-                "Unauthorized": {**error("A token is required (TRACEDIFF_INGEST_TOKENS or TRACEDIFF_READ_TOKENS)."),
+                "Unauthorized": {**error("A token is required (TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS or TRACEDIFF_READ_TOKENS)."),
                                  "headers": {"WWW-Authenticate": {"schema": STRING}}},
                 "Unavailable": error("The database cannot take writes now; retry later.", RETRY_AFTER),
             },
             "securitySchemes": {
+                "adminToken": {"type": "http", "scheme": "bearer", "description": "TRACEDIFF_ADMIN_TOKENS"},
                 "ingestToken": {"type": "http", "scheme": "bearer", "description": "TRACEDIFF_INGEST_TOKENS"},
                 "readToken": {"type": "http", "scheme": "bearer", "description": "TRACEDIFF_READ_TOKENS"},
             },

@@ -13,23 +13,22 @@ import sqlite_utils
 
 from .alerts import AlertStore
 from .codec import dumps, utc_now
-from .hours import backfill_hours, hour_keys, refresh_hours
+from .errors import StoreUnavailable
+from .hours import hour_keys, refresh_hours
+from .migrations import SchemaTooNew  # noqa: F401 (the CLI names it)
 from .reads import TraceReads
 from .mappings import ToolMappings
-from .schema import ADDED_COLUMNS, SCHEMA
+from .schema import upgrade
 from .spans import join_orphan_spans
-from .sql import (CLAIM_PENDING, DELETE_TRACE, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS,
-                  INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS,
-                  NEW_EVENTS, PROJECT_CALLS, PRUNE_QUARANTINE, REFRESH_TRACE, SAVE_ANALYSIS, SET_PROGRESS)
+from .sql import (CLAIM_PENDING, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS, INDEX_EVENTS,
+                  INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS, NEW_EVENTS,
+                  PROJECT_CALLS, REFRESH_TRACE, SAVE_ANALYSIS, SET_PROGRESS)
 from .tools import ToolContracts
 from .turns import WriterTurns
+from .upkeep import DiskFull, Reclaimed, Upkeep  # noqa: F401 (the CLI names them)
 
 CLAIM_SECONDS = 30
 _SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL", "EXTRA": "EXTRA", "OFF": "OFF"}
-
-
-class StoreUnavailable(Exception):
-    """The database cannot take writes now (locked, full, read-only)."""
 
 
 @dataclass
@@ -38,13 +37,16 @@ class IngestResult:
     duplicates: int = 0
 
 
-class Store(TraceReads, ToolContracts, ToolMappings, AlertStore):
-    """A tracediff database in one SQLite file: writes here, reads and contracts in their mixins."""
+class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, Upkeep):
+    """A tracediff database in one SQLite file: writes here; reads, contracts, alerts and upkeep in mixins."""
 
-    def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True):
+    def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True,
+                 min_free_bytes: int = 0):
         conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000,
                                isolation_level=None, check_same_thread=False)
         self.db = sqlite_utils.Database(conn)
+        self.path = str(path)
+        self.min_free_bytes = min_free_bytes
         self._turns = WriterTurns.beside(path)
         self._wait_seconds = busy_timeout_ms / 1000
         with self.unavailable_as_error():
@@ -57,17 +59,13 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore):
     def from_settings(cls, settings: dict, create: bool = False, busy_timeout_ms: int = 10_000) -> "Store":
         """Open the store that a settings dict (see webapp.config) names."""
         return cls(settings["DATABASE"], synchronous=settings["SYNCHRONOUS"], create=create,
+                   min_free_bytes=settings.get("MIN_FREE_MB", 0) * 1024 * 1024,
                    busy_timeout_ms=busy_timeout_ms)
 
-    def create_schema(self) -> None:
-        """Create every table and index that is missing (idempotent)."""
+    def create_schema(self) -> list:
+        """Apply the numbered migrations the database lacks (see migrations/); return them."""
         with self.unavailable_as_error():
-            if self.db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                self.db.conn.execute("PRAGMA journal_mode = WAL")
-            self.db.conn.executescript(SCHEMA)
-            self._add_missing_columns()
-            with self.write() as conn:
-                backfill_hours(conn)
+            return upgrade(self)
 
     def close(self) -> None:
         self.db.conn.close()
@@ -117,11 +115,6 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore):
         finally:
             self._turns.give_back()
 
-    def _add_missing_columns(self) -> None:
-        for table, column, kind in ADDED_COLUMNS:
-            if column not in {row[1] for row in self.db.conn.execute(f"PRAGMA table_info({table})")}:
-                self.db.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-
     # -- ingest -------------------------------------------------------------
 
     def add_events(self, events, rejected=(), also=None) -> IngestResult:
@@ -132,6 +125,7 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore):
         Only the event log is written here, so acknowledging a batch costs one insert per
         event; `project` folds new events into calls, traces and the full-text index.
         """
+        self.keep_headroom()
         received = utc_now()
         rows = [_event_row(event, received) for event in events]
         result = IngestResult()
@@ -235,36 +229,6 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore):
             if tool is None:
                 return conn.execute(sql).rowcount
             return conn.execute(sql + " WHERE tool = ?", (tool,)).rowcount
-
-    # -- retention ------------------------------------------------------------
-
-    def prune(self, before_ts: str, batch: int = 500) -> int:
-        """Delete traces last seen before a time, a few at a time; return how many."""
-        self.project_all()
-        deleted = 0
-        while True:
-            with self.write() as conn:
-                ids = [r[0] for r in conn.execute(
-                    "SELECT trace_id FROM traces WHERE last_ts < ? LIMIT ?", (before_ts, batch))]
-                calls = conn.execute(
-                    f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({','.join('?' * len(ids))})",
-                    ids).fetchall()
-                hours = hour_keys(conn, calls)
-                for statement in DELETE_TRACE:
-                    conn.executemany(statement, [(i,) for i in ids])
-                refresh_hours(conn, hours)
-            deleted += len(ids)
-            if len(ids) < batch:
-                self._prune_quarantine(before_ts, batch)
-                return deleted
-
-    def _prune_quarantine(self, before_ts: str, batch: int) -> None:
-        """Delete quarantined records received before a time (they hold payload text too)."""
-        while True:
-            with self.write() as conn:
-                gone = conn.execute(PRUNE_QUARANTINE, (before_ts, batch)).rowcount
-            if gone < batch:
-                return
 
 
 def _refresh_traces(conn, trace_ids) -> None:
