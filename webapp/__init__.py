@@ -25,7 +25,7 @@ def create_app(test_config: dict | None = None):
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import alerting, api, db, openapi, quarantine, security, views, worker
+    from . import alerting, api, db, mappings_api, openapi, quarantine, security, toolpages, views, worker
     from .alerts import sender
     from .ingest import Limits
     from .redact import redactor_for
@@ -40,6 +40,8 @@ def create_app(test_config: dict | None = None):
     security.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
+    app.register_blueprint(toolpages.bp)
+    app.register_blueprint(mappings_api.bp)
     app.register_blueprint(quarantine.bp)
     app.register_blueprint(alerting.bp)
     app.register_blueprint(openapi.bp)

@@ -147,7 +147,7 @@ def import_tools():
     operations = parse_operations(request.args.getlist("operation"))
     document = load_document(whole_body(), "the body", as_yaml=request.mimetype in YAML_MEDIA_TYPES)
     imported = read_contracts(document, operations)
-    names = save_contracts(get_store(), imported.contracts)
+    names = save_contracts(get_store(), imported.contracts, imported.only_if_missing)
     skipped = {"skipped": imported.skipped} if imported.skipped else {}
     return jsonify(imported=names, **skipped)
 

@@ -128,7 +128,7 @@ def ingest(files, database, batch_size):
 
 @main.group()
 def tools():
-    """Tool contracts: import, list, show."""
+    """Tool contracts: import, list, show, map."""
 
 
 def _operations(ctx, param, values):
@@ -159,6 +159,10 @@ def tools_import(files, operations, database):
     click.echo(f"imported {len(names)} tool contract(s): {', '.join(names)}")
     for tool in skipped:
         click.echo(f"skipped {tool['name']} ({tool['type']}): {tool['reason']}")
+
+
+from .mapcli import tools_map  # noqa: E402 - registered on the group defined above
+tools.add_command(tools_map)
 
 
 @tools.command("list")

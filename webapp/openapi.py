@@ -191,6 +191,30 @@ def tool_paths() -> dict:
                 param("operation", "query", {"type": "array", "items": {"type": "string"}},
                       "`tool=operationId` pairs choosing OpenAPI operations.")],
             body={"required": True, "content": {JSON: {"schema": {}}}})},
+        **mapping_paths(name, not_json),
+    }
+
+
+def mapping_paths(name: dict, not_json: dict) -> dict:
+    """The mappings of a tool: declared, inferred from traffic, candidates; confirm or reject one."""
+    pair = {"type": "object", "required": ["arguments", "request"],
+            "properties": {"arguments": POINTER, "request": POINTER}}
+    listed = json_body({"type": "object", "required": ["tool", "declared", "inferred", "candidates", "rejected"],
+                        "properties": {"tool": STRING, **{k: {"type": "array", "items": {"type": "object"}}
+                                                          for k in ("declared", "inferred", "candidates", "rejected")}}},
+                       "Each pair with its evidence (`equal in 448 of 450 calls`).")
+    unknown = error("No contract and no calls for this tool.")
+    action = param("action", "path", {"enum": ["confirm", "reject"]},
+                   "`confirm` writes the pair into the contract's mapping; `reject` keeps it out of inference.")
+    return {
+        "/api/v1/tools/{name}/mappings": {"get": operation(
+            "Return a tool's declared, inferred and candidate mappings with their evidence.",
+            {"200": listed, "404": unknown}, tag="tools", params=[name])},
+        "/api/v1/tools/{name}/mappings/{action}": {"post": operation(
+            "Confirm or reject a mapping pair.", {"200": listed, "400": error("Not a pair of JSON Pointers."),
+                                                  "404": unknown, "422": not_json},
+            tag="tools", params=[name, action], write=True,
+            body={"required": True, "content": {JSON: {"schema": pair}}})},
     }
 
 
@@ -228,9 +252,11 @@ CONTRACT_PARTS = {
     **{part: {"type": ["object", "boolean"], "description": "A JSON Schema (draft 7 unless $schema says)."}
        for part in ("arguments_schema", "request_schema", "response_schema", "error_schema")},
     "mapping": {"type": "array", "description": "Which field of one snapshot becomes which of another.",
-                "items": {"type": "object", "minProperties": 2, "maxProperties": 2,
+                "items": {"type": "object", "minProperties": 2, "maxProperties": 3,
                           "additionalProperties": False,
-                          "properties": {name: POINTER for name in SNAPSHOTS}}},
+                          "properties": {**{name: POINTER for name in SNAPSHOTS}, "transform": {
+                              "type": "string", "description": "A change the mapping makes on purpose: x100, "
+                                                               "integer>string, lower>UPPER..."}}}},
 }
 SCHEMAS = {
     "Error": _object(["error"], {"error": _object(["code", "message", "retryable"], {

@@ -6,11 +6,13 @@ import dataclasses
 
 from . import alerts
 from .analysis import analyze_call
+from .inference import hint_renames
 from .ingest import Batch
 from .ingest.envelope import canonical_trace_id
 from .redact import Redactor
 from .store import IngestResult, Store
 from .store.codec import utc_now
+from .toolmappings import learn, with_inferred
 
 REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
 
@@ -36,20 +38,30 @@ def _rejection_alerts(store: Store, rejected, source: str):
 
 
 def _contract(store: Store, tool: str | None, cache: dict):
+    """Return a tool's contract with its inferred pairs added as mapping entries."""
     if not tool:
         return None
     if tool not in cache:
-        cache[tool] = store.get_tool(tool)
+        cache[tool] = with_inferred(store.get_tool(tool), store.inferred_pairs(tool))
     return cache[tool]
 
 
+def analyze_one(call: dict, contract) -> dict:
+    """Analyse one call's inputs, with a hint on dropped fields that look like a missed rename."""
+    analysis = analyze_call(call["snapshots"], contract)
+    hint_renames(analysis.get("findings", []), call["tool"])
+    return analysis
+
+
 def analyze_calls(store: Store, calls) -> int:
-    """Analyse calls ({trace_id, call_id}) and save the results in one transaction."""
+    """Analyse calls ({trace_id, call_id}) and save the results in one transaction; learn mappings from them."""
     contracts: dict = {}
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    return store.save_analyses([
-        (trace_id, call_id, call["version"], analyze_call(call["snapshots"], _contract(store, call["tool"], contracts)))
+    saved = store.save_analyses([
+        (trace_id, call_id, call["version"], analyze_one(call, _contract(store, call["tool"], contracts)))
         for (trace_id, call_id), call in inputs.items()])
+    learn(store, inputs)
+    return saved
 
 
 def analyze_pending(store: Store, limit: int = 200) -> int:
@@ -78,3 +90,12 @@ def fresh_trace(store: Store, trace_id: str) -> dict | None:
     trace_id = canonical_trace_id(trace_id)  # an upper-case W3C id pasted from a log finds its trace
     analyze_calls(store, store.pending_calls(trace_id))
     return store.get_trace(trace_id)
+
+
+def fresh_list(store: Store, trace_ids, limit: int = 100) -> bool:
+    """Analyse the out-of-date calls of listed traces (at most `limit`), so a list shows the
+    severities a trace page would; say whether any call was analysed."""
+    pending = store.pending_calls_of(trace_ids, limit)
+    if pending:
+        analyze_calls(store, pending)
+    return bool(pending)

@@ -11,6 +11,7 @@ INGEST_PATHS = ("/api/v1/ingest", "/v1/traces")
 OPEN_PATHS = ("/static/", "/api/v1/health")
 API_PREFIXES = ("/api/", "/v1/")
 TOOLS_PATH = "/api/v1/tools/"
+TOOL_PAGES_PATH = "/tools/"   # the tool pages' confirm, reject and "pair these" forms change contracts
 ALERT_PATHS = ("/api/v1/alerts", "/settings/alerts")  # rules hold secrets and make the server call out
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -50,6 +51,8 @@ def required_scope(path: str, method: str, view=None) -> str | None:
         return "ingest"
     if path.startswith((TOOLS_PATH, *ALERT_PATHS)) and method not in SAFE_METHODS:
         return "admin"
+    if path.startswith(TOOL_PAGES_PATH) and method not in SAFE_METHODS:
+        return "page_admin"
     return "read"
 
 
@@ -57,7 +60,9 @@ def check_access():
     """Refuse a request whose path needs a token it does not carry; note the token's name in `g`."""
     view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
     scope = required_scope(request.path, request.method, view)
-    if scope is not None:
+    if scope == "page_admin":
+        _require_page_admin()
+    elif scope is not None:
         g.token = require_scope(scope)
 
 
@@ -94,6 +99,25 @@ def require_scope(scope: str) -> Token | None:
         raise ApiError(403, code, f"a {token.scope} token cannot do this (change contracts or other admin "
                        f"state); send a token from {needed}")
     raise _refusal(scope)
+
+
+def may_change_contracts() -> bool:
+    """Say whether this request may change contracts from a page: the scope is open, or it sent a token
+    that opens it (a Bearer token, or the password of Basic auth: a browser holds one)."""
+    ring = keyring()
+    scope = "admin" if ring.configured("admin") else "ingest" if ring.configured("ingest") else "read"
+    if not ring.configured(scope):
+        return True
+    return any(token is not None and token.grants(scope)
+               for token in (ring.find(bearer_token()), ring.find(basic_password())))
+
+
+def _require_page_admin() -> None:
+    """Refuse a page's contract change without the token it needs; a browser is asked for it (Basic)."""
+    if not may_change_contracts():
+        raise _unauthorized("changing a contract needs a token that may change contracts, as the password of "
+                            "HTTP Basic auth or as 'Authorization: Bearer <token>'; or use `tracediff tools map` "
+                            "on the server", BASIC_CHALLENGE, BEARER_CHALLENGE)
 
 
 def _refusal(scope: str) -> ApiError:

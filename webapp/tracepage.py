@@ -5,6 +5,8 @@ from .analysis import full_alignment
 from .analysis.alignment import Expander
 from .analysis.documents import documents, json_error, status_code
 from .analysis.pointers import MISSING, ancestors, resolve
+from .anchors import finding_anchors
+from .inference.hints import map_command, rename_guesses
 from .report import end_text
 from .tree import BIG_PAYLOAD, TreeOptions, node_id, payload_size, tree_tokens, value_text
 
@@ -62,12 +64,18 @@ def end_id(end: dict | None) -> str | None:
 
 
 def findings_view(call: dict) -> list[dict]:
-    """Return the call's findings with their anchors, the ids of both ends and a one-line text."""
+    """Return the call's findings with their anchors, the ids of both ends, a one-line text and,
+    for a dropped argument that may have been renamed, the request fields to pair it with."""
     out = []
+    guesses = rename_guesses(call["findings"]) if call.get("tool") else {}
+    anchors = finding_anchors(call["findings"])
     for index, finding in enumerate(call["findings"]):
-        out.append({**finding, "anchor": f"finding-{index + 1}", "icon": ICONS[finding["severity"]],
+        pair = guesses.get(index)
+        out.append({**finding, "anchor": anchors[index], "index": index + 1, "icon": ICONS[finding["severity"]],
                     "left_id": end_id(finding.get("left")), "right_id": end_id(finding.get("right")),
-                    "left_text": end_text(finding.get("left")), "right_text": end_text(finding.get("right"))})
+                    "left_text": end_text(finding.get("left")), "right_text": end_text(finding.get("right")),
+                    "pair_with": pair or [],
+                    "pair_command": map_command(call["tool"], [(finding["left"]["path"], pair[0])]) if pair else ""})
     return out
 
 
@@ -123,9 +131,9 @@ def row_total(call: dict, only_diff: bool) -> int | None:
 def finding_ends(call: dict) -> dict[tuple, list[dict]]:
     """Map each (snapshot, path) end of a finding to the labels of the findings ending there."""
     ends: dict[tuple, list[dict]] = {}
-    for index, finding in enumerate(call["findings"]):
+    for finding, anchor in zip(call["findings"], finding_anchors(call["findings"])):
         label = {"kind": finding["kind"], "severity": finding["severity"],
-                 "icon": ICONS[finding["severity"]], "anchor": f"finding-{index + 1}"}
+                 "icon": ICONS[finding["severity"]], "anchor": anchor}
         for end in (finding.get("left"), finding.get("right")):
             if end and end["snapshot"] in SNAPSHOTS:
                 ends.setdefault((end["snapshot"], end["path"]), []).append(label)

@@ -117,8 +117,12 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
 
 def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payload: Any,
                tool: Any = None, source: Any = None, http: Any = None, ts: Any = None,
-               event_id: Any = None, meta: dict | None = None) -> Event:
-    """Check every field, parse a payload logged as a JSON string, and build the Event."""
+               event_id: Any = None, meta: dict | None = None, text_by_definition: bool = False) -> Event:
+    """Check every field, parse a payload logged as a JSON string, and build the Event.
+
+    `text_by_definition`: the payload's carrier holds JSON only as text (an OTLP attribute), so
+    parsing it is not worth a "logged as a string" mark.
+    """
     trace_id = check_trace_id(trace_id)
     if snapshot not in SNAPSHOTS:
         raise RecordError("bad_snapshot", f"snapshot must be arguments, request or response, got {str(snapshot)[:40]!r}")
@@ -136,7 +140,7 @@ def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payl
         event_id=event_id, trace_id=trace_id, call_id=call_id, snapshot=snapshot, payload=payload,
         tool=None if tool is None else _name("tool", tool),
         source=None if source is None else _name("source", source),
-        logged_as_string=as_string, http=None if http is None else normalise_http(http),
+        logged_as_string=as_string and not text_by_definition, http=None if http is None else normalise_http(http),
         ts=ts, meta=meta or None,
     )
 

@@ -17,6 +17,7 @@ from .errors import StoreUnavailable
 from .hours import hour_keys, refresh_hours
 from .migrations import SchemaTooNew  # noqa: F401 (the CLI names it)
 from .reads import TraceReads
+from .mappings import ToolMappings
 from .schema import upgrade
 from .spans import join_orphan_spans
 from .sql import (CLAIM_PENDING, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS, INDEX_EVENTS,
@@ -36,7 +37,7 @@ class IngestResult:
     duplicates: int = 0
 
 
-class Store(TraceReads, ToolContracts, AlertStore, Upkeep):
+class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, Upkeep):
     """A tracediff database in one SQLite file: writes here; reads, contracts, alerts and upkeep in mixins."""
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True,
@@ -248,7 +249,8 @@ def _event_row(event, received: str) -> tuple:
 def _analysis_row(trace_id, call_id, version, analysis: dict) -> dict:
     summary = analysis.get("summary") or {}
     kinds = sorted({f["kind"] for f in analysis.get("findings", [])})
+    loud = sorted({f["kind"] for f in analysis.get("findings", []) if f["severity"] in ("error", "warning")})
     return {"analysis": dumps(analysis), "version": version, "worst": analysis.get("worst"),
             "errors": summary.get("error", 0), "warnings": summary.get("warning", 0),
-            "infos": summary.get("info", 0), "kinds": ",".join(kinds),
+            "infos": summary.get("info", 0), "kinds": ",".join(kinds), "loud_kinds": ",".join(loud),
             "trace_id": trace_id, "call_id": call_id}
