@@ -15,10 +15,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import api, db, openapi, security, views, worker
+    from . import api, db, health, logs, metrics, openapi, proxies, security, views, worker
 
     db.init_app(app)
+    logs.init_app(app)      # before the access check, so a refused request has its id
+    metrics.init_app(app)   # and its latency
     security.init_app(app)
+    proxies.init_app(app)
+    app.register_blueprint(health.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
     app.register_blueprint(openapi.bp)

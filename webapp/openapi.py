@@ -158,6 +158,12 @@ def meta_paths() -> dict:
         "/api/v1/health": {"get": {"summary": "Tell that the server and its database answer (no token needed).",
                                    "tags": ["meta"], "security": [], "responses": {
                                        "200": json_body(ref("Health"), "Healthy."), "503": COMMON["503"]}}},
+        "/api/v1/ready": {"get": {"summary": "Tell whether the database can be written, the templates and static "
+                                             "files are there, disk space is left and analysis keeps up; 503 "
+                                             "names what failed (no token needed).",
+                                  "tags": ["meta"], "security": [], "responses": {
+                                      "200": json_body(ref("Ready"), "Ready."),
+                                      "503": json_body(ref("Error"), "Not ready: the error, with `checks`.")}}},
         "/api/v1/finding-kinds": {"get": operation("List the kinds of finding.", {"200": json_body(
             {"type": "object", "required": ["kinds"], "properties": {"kinds": {"type": "array", "items": {
                 "type": "object", "required": ["kind", "description"], "properties": {
@@ -222,6 +228,9 @@ SCHEMAS = {
     "Contract": _object([], CONTRACT_PARTS, additionalProperties=False),
     "Tool": _object(["name"], {"name": STRING, "updated_at": STRING, **CONTRACT_PARTS}),
     "Health": _object(["status"], {"status": {"const": "ok"}, "traces": {"type": "integer"}}),
+    "Ready": _object(["status", "checks"], {"status": {"const": "ready"}, "checks": {
+        "type": "object", "additionalProperties": _object(["ok", "detail"], {
+            "ok": {"type": "boolean"}, "detail": STRING})}}),
 }
 
 

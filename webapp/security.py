@@ -7,7 +7,8 @@ from .config import token_set
 from .errors import ApiError
 
 INGEST_PATHS = ("/api/v1/ingest", "/v1/traces")
-OPEN_PATHS = ("/static/", "/api/v1/health")
+OPEN_PATHS = ("/static/", "/api/v1/health", "/api/v1/ready")
+METRICS_PATH = "/metrics"
 API_PREFIXES = ("/api/", "/v1/")
 TOOLS_PATH = "/api/v1/tools/"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -42,6 +43,8 @@ def required_scope(path: str, method: str) -> str | None:
     """Name what a request needs: "ingest", "write" (changing contracts), "read", or None (open)."""
     if path.startswith(OPEN_PATHS):
         return None
+    if path == METRICS_PATH:
+        return "metrics"
     if path in INGEST_PATHS:
         return "ingest"
     if path.startswith(TOOLS_PATH) and method not in SAFE_METHODS:
@@ -58,6 +61,8 @@ def check_access():
         _require_write_token()
     elif scope == "read":
         _require_read_token()
+    elif scope == "metrics":
+        _require_metrics_token()
 
 
 def _tokens(setting: str) -> frozenset[str]:
@@ -94,6 +99,17 @@ def _require_read_token() -> None:
     raise _unauthorized("this page needs a token from TRACEDIFF_READ_TOKENS, as the password of HTTP "
                         "Basic auth (any user name) or as 'Authorization: Bearer <token>'",
                         BASIC_CHALLENGE, BEARER_CHALLENGE)
+
+
+def _require_metrics_token() -> None:
+    """Let a metrics token (TRACEDIFF_METRICS_TOKENS) or a read token in; with neither set, anyone."""
+    metrics = _tokens("METRICS_TOKENS")
+    if metrics and token_matches(bearer_token(), metrics):
+        return
+    if metrics and not _tokens("READ_TOKENS"):
+        raise _unauthorized("/metrics needs 'Authorization: Bearer <token>' with a token from "
+                            "TRACEDIFF_METRICS_TOKENS", BEARER_CHALLENGE)
+    _require_read_token()
 
 
 def _unauthorized(message: str, *challenges: str) -> ApiError:

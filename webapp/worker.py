@@ -31,6 +31,7 @@ class Analyzer(threading.Thread):
         while not self.stopping.is_set():
             try:
                 busy = analyze_pending(store, limit=100)
+                self.count_analysed(busy)
                 self.prune_when_due(store)
             except StoreUnavailable:
                 busy = 0
@@ -41,12 +42,22 @@ class Analyzer(threading.Thread):
                 self.stopping.wait(IDLE_SECONDS)
         store.close()
 
+    @staticmethod
+    def count_analysed(calls: int) -> None:
+        if calls:
+            from .metrics import ANALYSED  # prometheus_client is imported in workers only (see metrics)
+
+            ANALYSED.inc(calls)
+
     def prune_when_due(self, store: Store) -> None:
         days = self.settings["RETENTION_DAYS"]
         if days > 0 and time.monotonic() >= self.next_prune:
             self.next_prune = time.monotonic() + PRUNE_EVERY_SECONDS
             deleted = store.prune(cutoff(days))
             if deleted:
+                from .metrics import RETENTION
+
+                RETENTION.inc(deleted)
                 log.info("retention: deleted %d trace(s) older than %d day(s)", deleted, days)
 
 

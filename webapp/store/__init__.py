@@ -5,14 +5,16 @@ current version of each snapshot and holds the stored analysis; `traces` is a
 denormalised row per trace so the list stays fast at a million traces.
 """
 import contextlib
+import itertools
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sqlite_utils
 
 from .codec import dumps, utc_now
 from .hours import backfill_hours, hour_keys, refresh_hours
+from .ops import OpsReads
 from .reads import TraceReads
 from .schema import SCHEMA
 from .spans import join_orphan_spans
@@ -34,9 +36,10 @@ class StoreUnavailable(Exception):
 class IngestResult:
     accepted: int = 0
     duplicates: int = 0
+    by_source: dict = field(default_factory=dict)  # source -> (accepted, duplicates)
 
 
-class Store(TraceReads, ToolContracts):
+class Store(TraceReads, ToolContracts, OpsReads):
     """A tracediff database in one SQLite file: writes here, reads and contracts in their mixins."""
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True):
@@ -126,9 +129,13 @@ class Store(TraceReads, ToolContracts):
         rows = [_event_row(event, received) for event in events]
         result = IngestResult()
         with self.write() as conn:
-            before = conn.total_changes
-            conn.executemany(INSERT_EVENT, rows)
-            result.accepted = conn.total_changes - before
+            for source, run in _by_source(rows):  # counted per source for /metrics; order kept
+                before = conn.total_changes
+                conn.executemany(INSERT_EVENT, run)
+                added = conn.total_changes - before
+                earlier = result.by_source.get(source, (0, 0))
+                result.by_source[source] = (earlier[0] + added, earlier[1] + len(run) - added)
+            result.accepted = sum(added for added, _ in result.by_source.values())
             result.duplicates = len(rows) - result.accepted
             if rejected:
                 conn.executemany(INSERT_QUARANTINE, [
@@ -261,6 +268,12 @@ def _refresh_traces(conn, trace_ids) -> None:
     conn.executemany(REFRESH_TRACE, [{"trace_id": trace_id} for trace_id in trace_ids])
     for statement in (DELETE_TRACE_KINDS, INSERT_TRACE_KINDS, DELETE_TRACE_TOOLS, INSERT_TRACE_TOOLS):
         conn.executemany(statement, keys)
+
+
+def _by_source(rows: list[tuple]):
+    """Yield (source, rows) for each run of rows with one source (column 5), in the batch's order."""
+    for source, run in itertools.groupby(rows, key=lambda row: row[5] or ""):
+        yield source, list(run)
 
 
 def _event_row(event, received: str) -> tuple:
