@@ -64,18 +64,32 @@ def serve(host, port, workers, database, demo):
     """Run the dashboard and the ingest API with gunicorn."""
     from .server import ServerError, check_bindable, serve as run_server
 
-    settings = _settings(database, HOST=host, PORT=port, WORKERS=workers)
+    overrides = {k: v for k, v in {"HOST": host, "PORT": port, "WORKERS": workers}.items() if v is not None}
+    settings = _settings(database, **overrides)
+    if database:
+        overrides["DATABASE"] = database
     store = _open_store(settings)
     if demo and store.count_traces() == 0:
         result = pipeline.load_folder(store, ROOT / "sample_traces", redactor_for(settings))
         click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
+    _release_claims(store)
     store.close()
     try:
         check_bindable(settings["HOST"], settings["PORT"])
     except ServerError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"tracediff on http://{settings['HOST']}:{settings['PORT']}/ (database {settings['DATABASE']})", err=True)
-    run_server(settings)
+    run_server(settings, overrides)
+
+
+def _release_claims(store: Store) -> None:
+    """Let this server analyse at once the calls a stopped one had claimed (claims expire after 30 s)."""
+    try:
+        released = store.release_claims()
+    except StoreUnavailable:  # a read-only database: nothing is analysed anyway
+        return
+    if released:
+        click.echo(f"analysis: took back {released} call(s) a stopped server was analysing", err=True)
 
 
 @main.command()

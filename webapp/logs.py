@@ -13,6 +13,7 @@ _GOOD_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 _STATE = {"json": False, "query": False}
 # the app's own loggers; INFO lines (retention, catch-up, start-up, reload) must reach the log
 APP_LOGGERS = ("webapp",)
+_NAMES = {"gunicorn.access": "access", "gunicorn.error": "server"}
 
 
 class LineFormatter(logging.Formatter):
@@ -21,7 +22,7 @@ class LineFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         stamp = datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds")
         stamp = stamp.replace("+00:00", "Z")
-        name = "access" if record.name == "gunicorn.access" else record.name
+        name = _NAMES.get(record.name, record.name)
         error = self.formatException(record.exc_info) if record.exc_info else None
         if not _STATE["json"]:
             line = f"{stamp} {record.levelname} {name}: {record.getMessage()}"

@@ -227,7 +227,8 @@ SCHEMAS = {
                                              "calls": {"type": "array", "items": ref("Call")}}),
     "Contract": _object([], CONTRACT_PARTS, additionalProperties=False),
     "Tool": _object(["name"], {"name": STRING, "updated_at": STRING, **CONTRACT_PARTS}),
-    "Health": _object(["status"], {"status": {"const": "ok"}, "traces": {"type": "integer"}}),
+    "Health": _object(["status"], {"status": {"enum": ["ok", "degraded"]}, "traces": {"type": "integer"},
+                                   "problems": {"type": "array", "items": STRING}}),
     "Ready": _object(["status", "checks"], {"status": {"const": "ready"}, "checks": {
         "type": "object", "additionalProperties": _object(["ok", "detail"], {
             "ok": {"type": "boolean"}, "detail": STRING})}}),

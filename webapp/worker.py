@@ -28,10 +28,12 @@ class Analyzer(threading.Thread):
 
     def run(self) -> None:
         store = Store.from_settings(self.settings)
+        streak, since = 0, 0.0
         while not self.stopping.is_set():
             try:
                 busy = analyze_pending(store, limit=100)
                 self.count_analysed(busy)
+                streak, since = caught_up(streak, since, busy)
                 self.prune_when_due(store)
             except StoreUnavailable:
                 busy = 0
@@ -61,6 +63,18 @@ class Analyzer(threading.Thread):
                 log.info("retention: deleted %d trace(s) older than %d day(s)", deleted, days)
 
 
+CATCH_UP_LINE = 1000  # a backlog at least this large gets an INFO line once it is worked off
+
+
+def caught_up(streak: int, since: float, busy: int) -> tuple[int, float]:
+    """Count a busy streak of analysed calls; log one line when a large backlog is done."""
+    if busy:
+        return streak + busy, since or time.monotonic()
+    if streak >= CATCH_UP_LINE:
+        log.info("analysis: caught up, %d call(s) analysed in %.1f s", streak, time.monotonic() - since)
+    return 0, 0.0
+
+
 def cutoff(days: int) -> str:
     """Return the RFC 3339 time `days` ago."""
     return (datetime.now(timezone.utc) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -68,6 +82,8 @@ def cutoff(days: int) -> str:
 
 def init_app(app) -> None:
     """Start the analyzer thread for this process unless the settings turn it off."""
+    if not app.testing:
+        log.info("worker started: database %s, analyser %s", app.config["DATABASE"], app.config["ANALYZER"])
     if app.config["ANALYZER"] == "background" and not app.testing:
         thread = Analyzer(dict(app.config))
         app.extensions["tracediff.analyzer"] = thread

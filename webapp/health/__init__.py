@@ -12,10 +12,16 @@ PROBE_WAIT_MS = 1_000  # a probe waits this long for the writers' turn, then cal
 
 @bp.get("/api/v1/health")
 def health():
-    """Say the process answers (liveness); the trace count only where reading is open to anyone."""
-    if token_set(current_app.config["READ_TOKENS"]):
-        return jsonify(status="ok")
-    return jsonify(status="ok", traces=get_store().count_traces())
+    """Say the process answers (liveness: always 200), and what cheap checks find wrong ("degraded")."""
+    config = current_app.config
+    found = {"templates": checks.templates(current_app.template_folder),
+             "static": checks.static(current_app.template_folder, current_app.static_folder),
+             "database": checks.file_writable(config["DATABASE"])}
+    problems = [f"{name}: {detail}" for name, (ok, detail) in found.items() if not ok]
+    body = {"status": "degraded", "problems": problems} if problems else {"status": "ok"}
+    if not token_set(config["READ_TOKENS"]):  # the trace count only where reading is open to anyone
+        body["traces"] = get_store().count_traces()
+    return jsonify(body)
 
 
 @bp.get("/api/v1/ready")

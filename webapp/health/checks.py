@@ -1,4 +1,5 @@
 """Readiness checks: each returns (ok, detail) and costs a few milliseconds at most."""
+import os
 import re
 import shutil
 from pathlib import Path
@@ -20,6 +21,16 @@ def database(store) -> tuple[bool, str]:
         if "other writers kept it busy" in text:  # ingest and the analyser are writing: it works
             return True, "writable (busy: other writers hold the lock)"
         return False, f"cannot be written: {text}"
+    return True, "writable"
+
+
+def file_writable(db_path: str) -> tuple[bool, str]:
+    """Check, without writing, that the database file and its folder may be written by this process."""
+    path, wal = Path(db_path), Path(f"{db_path}-wal")
+    # SQLite creates the -wal file in the folder when it is missing
+    for target in (path, wal if wal.exists() else path.parent):
+        if target.exists() and not os.access(target, os.W_OK):
+            return False, f"{target} is read-only for this process"
     return True, "writable"
 
 

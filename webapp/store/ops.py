@@ -31,6 +31,12 @@ class OpsReads:
         return {"events_waiting": last - projected, "calls_waiting": calls,
                 "oldest_waiting_seconds": round(max(ages), 3) if ages else 0.0}
 
+    def release_claims(self) -> int:
+        """Free the claims of calls a stopped server was analysing, so a new one takes them at once."""
+        with self.write() as conn:
+            return conn.execute("UPDATE calls SET claimed_at = NULL "
+                                "WHERE analyzed_version < version AND claimed_at IS NOT NULL").rowcount
+
     def quarantine_count(self) -> int:
         return self.db.conn.execute("SELECT count(*) FROM quarantine").fetchone()[0]
 
