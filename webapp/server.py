@@ -79,7 +79,7 @@ def gunicorn_options(settings: dict) -> dict:
         "bind": f"{settings['HOST']}:{settings['PORT']}",
         "workers": settings["WORKERS"],
         # threads answer health and pages while other requests read slow bodies or wait for the database
-        "worker_class": "gthread",
+        "worker_class": "webapp.draining.DrainingWorker",
         "threads": settings["THREADS"],
         "timeout": 60,
         "graceful_timeout": settings["GRACEFUL_TIMEOUT"],
@@ -135,8 +135,10 @@ def serve(settings: dict, overrides: dict | None = None) -> None:
     """Serve until stopped, with the host, port, workers and threads of the settings."""
     folder, temporary = metrics_folder()
     logs.configure(settings)
+    master = os.getpid()
     try:
         TracediffServer(settings, overrides).run()
     finally:
-        if temporary:
+        # a worker leaves through here too (gunicorn ends it with sys.exit): only the master cleans up
+        if temporary and os.getpid() == master:
             shutil.rmtree(folder, ignore_errors=True)
