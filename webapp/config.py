@@ -79,6 +79,8 @@ def _convert(name: str, raw: str, default):
 def load_settings(overrides: dict | None = None, environ=os.environ) -> dict:
     """Return every setting from defaults, environment, the settings file and overrides; raise SettingError
     for a bad value."""
+    if overrides and all(setting.name in overrides for setting in SETTINGS):
+        return dict(overrides)  # complete already (`tracediff serve` hands its workers what it read)
     environ = {**environ, **read_settings_file(environ.get("TRACEDIFF_SETTINGS_FILE", ""))}
     settings = {}
     for setting in SETTINGS:
