@@ -16,7 +16,9 @@ def store_batch(store: Store, batch: Batch, redactor: Redactor | None) -> Ingest
     """Redact a parsed batch (quarantined text too) and commit it; return what was accepted."""
     if not redactor:
         return store.add_events(batch.events, batch.rejected)
-    events = [redactor.event(e) for e in batch.events]
+    events = batch.events
+    for i, event in enumerate(events):  # in place: each original goes as its redacted copy comes
+        events[i] = redactor.event(event)
     rejected = [dataclasses.replace(r, raw=redactor.text(r.raw)) for r in batch.rejected]
     return store.add_events(events, rejected)
 
