@@ -31,9 +31,10 @@ def ndjson_body(total: int, events: int) -> bytes:
     per_event = total // events
     lines = []
     for i in range(events):
-        fields = {f"field_{j}": (j if j % 3 else f"v{i}-{j}") for j in range(per_event // 24)}
+        fields = {f"field_{j}": (j if j % 3 else f"v{i}-{j}") for j in range(per_event // 19)}
         event = {"trace_id": f"{i // 3:032x}", "call_id": f"c{i}", "snapshot": "request",
                  "event_id": f"mem-{i}", "tool": "findOrders", "payload": fields}
+        fields["pad"] = "p" * max(0, per_event - len(orjson.dumps(event)) - 10)  # each line per_event long
         lines.append(orjson.dumps(event))
     return b"\n".join(lines) + b"\n"
 
@@ -125,6 +126,29 @@ def health_under(load: str, gunicorn_args: str, folder: Path, seconds: float) ->
         return found
 
 
+def disk_per_call(folder: Path, calls: int) -> dict:
+    """Ingest and analyse `calls` findOrders calls (bench/events.py) and measure the database per call."""
+    from events import call_lines
+
+    from webapp import pipeline
+    from webapp.bulk import ingest_files
+    from webapp.store import Store
+
+    source = folder / "calls.ndjson"
+    with source.open("w") as out:
+        for number in range(calls):
+            out.write("\n".join(call_lines("disk", number)) + "\n")
+    store = Store(folder / "disk.db", synchronous="NORMAL")
+    ingest_files(store, [str(source)], None, 5000)
+    pipeline.catch_up(store)
+    store.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    size = (folder / "disk.db").stat().st_size
+    store.close()
+    return {"calls": calls, "json_bytes_per_call": round(source.stat().st_size / calls),
+            "database_bytes_per_call": round(size / calls),
+            "gib_per_million_calls": round(size / calls * 1e6 / 2**30, 2)}
+
+
 def main() -> None:
     args = options(__doc__.splitlines()[0], seconds=8)
     size, events = (4 * MiB, 1000) if args.quick else (64 * MiB - MiB, 10_000)
@@ -137,6 +161,7 @@ def main() -> None:
             packed, {"Content-Encoding": "gzip"}, folder, "gzip")}
         figures["memory"]["identity_ndjson_16mib"] = {"decompressed_bytes": 16 * MiB - 1024, **peak_for(
             ndjson_body(16 * MiB - 1024, 2500 if not args.quick else 500), {}, folder, "plain")}
+        figures["disk"] = disk_per_call(folder, 500 if args.quick else 20_000)
         seconds = 2 if args.quick else args.seconds
         for load in ("slow", "ingest"):
             figures["health"][load] = {"sync_workers": health_under(load, "--worker-class sync --threads 1",
@@ -150,6 +175,8 @@ def main() -> None:
     for load, found in figures["health"].items():
         print(ratio_line(f"health p99 under {load} clients, tracediff / sync workers",
                          found["tracediff"]["p99_ms"] or 0, found["sync_workers"]["p99_ms"] or 2000, "< 1"))
+    print(ratio_line("database bytes / JSON bytes per call", figures["disk"]["database_bytes_per_call"],
+                     figures["disk"]["json_bytes_per_call"], "< 3"))
     print(f"wrote {write_figures('serving', figures, args.quick)}", file=sys.stderr)
 
 
