@@ -11,7 +11,8 @@ from webapp import create_app
 
 
 def test_a_healthy_server_is_live_and_ready_with_every_check_named(client):
-    assert client.get("/api/v1/health").get_json() == {"status": "ok", "traces": 0}
+    assert client.get("/api/v1/health").get_json() == {"status": "ok", "traces": 0,
+                                                       "quarantine": {"total": 0, "last_hour": 0}}
     response = client.get("/api/v1/ready")
     assert response.status_code == 200
     found = response.get_json()

@@ -15,7 +15,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import api, db, health, logs, metrics, openapi, proxies, security, views, worker
+    from . import alerting, api, db, health, logs, metrics, openapi, proxies, quarantine, security, views, worker
+    from .alerts import sender
 
     db.init_app(app)
     logs.init_app(app)      # before the access check, so a refused request has its id
@@ -25,6 +26,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(health.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
+    app.register_blueprint(quarantine.bp)
+    app.register_blueprint(alerting.bp)
     app.register_blueprint(openapi.bp)
     worker.init_app(app)
+    sender.init_app(app)
     return app

@@ -36,12 +36,17 @@ def whole_body() -> bytes:
     return raw
 
 
+def sender() -> str:
+    """Name who sent a request, for its quarantined records: the shipper's User-Agent, else its address."""
+    return request.headers.get("User-Agent") or request.remote_addr or ""
+
+
 @bp.post("/api/v1/ingest")
 def ingest():
     """Accept events in any framing; 200 with per-event rejections."""
     batch = parse_body(whole_body(), content_encoding=request.headers.get("Content-Encoding"),
                        headers=request.headers, query=request.args, limits=limits())
-    result = pipeline.store_batch(get_store(), batch, redactor())
+    result = pipeline.store_batch(get_store(), batch, redactor(), source=sender())
     record_ingest(result, batch.rejected, "ingest")
     return jsonify(accepted=result.accepted, duplicates=result.duplicates, rejected=[
         {"index": r.index, "code": r.code, "message": r.message, "retryable": r.retryable}
@@ -54,7 +59,7 @@ def otlp_traces():
     content_type = request.headers.get("Content-Type")
     batch = parse_otlp(whole_body(), content_type=content_type,
                        content_encoding=request.headers.get("Content-Encoding"), limits=limits())
-    record_ingest(pipeline.store_batch(get_store(), batch, redactor()), batch.rejected, "otlp")
+    record_ingest(pipeline.store_batch(get_store(), batch, redactor(), source=sender()), batch.rejected, "otlp")
     message = "; ".join(r.message for r in batch.rejected[:5])
     body, mimetype = otlp_response(len(batch.rejected), message, content_type)
     return current_app.response_class(body, status=200, mimetype=mimetype)

@@ -20,7 +20,8 @@ def health():
     problems = [f"{name}: {detail}" for name, (ok, detail) in found.items() if not ok]
     body = {"status": "degraded", "problems": problems} if problems else {"status": "ok"}
     if not token_set(config["READ_TOKENS"]):  # the trace count only where reading is open to anyone
-        body["traces"] = get_store().count_traces()
+        store = get_store()
+        body.update(traces=store.count_traces(), quarantine=store.quarantine_counts())
     return jsonify(body)
 
 

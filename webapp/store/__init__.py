@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 
 import sqlite_utils
 
+from .alerts import AlertStore
 from .codec import dumps, utc_now
 from .hours import backfill_hours, hour_keys, refresh_hours
 from .ops import OpsReads
 from .reads import TraceReads
-from .schema import SCHEMA
+from .schema import ADDED_COLUMNS, SCHEMA
 from .spans import join_orphan_spans
 from .sql import (CLAIM_PENDING, DELETE_TRACE, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS,
                   INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS,
@@ -39,7 +40,7 @@ class IngestResult:
     by_source: dict = field(default_factory=dict)  # source -> (accepted, duplicates)
 
 
-class Store(TraceReads, ToolContracts, OpsReads):
+class Store(TraceReads, ToolContracts, AlertStore, OpsReads):
     """A tracediff database in one SQLite file: writes here, reads and contracts in their mixins."""
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True):
@@ -66,6 +67,7 @@ class Store(TraceReads, ToolContracts, OpsReads):
             if self.db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 self.db.conn.execute("PRAGMA journal_mode = WAL")
             self.db.conn.executescript(SCHEMA)
+            self._add_missing_columns()
             with self.write() as conn:
                 backfill_hours(conn)
 
@@ -117,10 +119,17 @@ class Store(TraceReads, ToolContracts, OpsReads):
         finally:
             self._turns.give_back()
 
+    def _add_missing_columns(self) -> None:
+        for table, column, kind in ADDED_COLUMNS:
+            if column not in {row[1] for row in self.db.conn.execute(f"PRAGMA table_info({table})")}:
+                self.db.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
     # -- ingest -------------------------------------------------------------
 
-    def add_events(self, events, rejected=()) -> IngestResult:
+    def add_events(self, events, rejected=(), also=None) -> IngestResult:
         """Commit a batch of events and quarantined records in one transaction.
+
+        `also(conn)`, when given, writes more in the same transaction (the alerts a rejection causes).
 
         Only the event log is written here, so acknowledging a batch costs one insert per
         event; `project` folds new events into calls, traces and the full-text index.
@@ -139,7 +148,9 @@ class Store(TraceReads, ToolContracts, OpsReads):
             result.duplicates = len(rows) - result.accepted
             if rejected:
                 conn.executemany(INSERT_QUARANTINE, [
-                    (received, r.code, r.message, r.raw) for r in rejected])
+                    (received, r.code, r.message, r.raw, r.source or None) for r in rejected])
+            if also is not None:
+                also(conn)
         return result
 
     def project(self, limit: int = 5000) -> int:
