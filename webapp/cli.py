@@ -62,12 +62,17 @@ def main():
 @click.option("--demo", is_flag=True, help="Load sample_traces/ when the database is empty.")
 def serve(host, port, workers, database, demo):
     """Run the dashboard and the ingest API with gunicorn."""
+    from .proxies import trusted_networks
     from .server import ServerError, check_bindable, serve as run_server
 
     overrides = {k: v for k, v in {"HOST": host, "PORT": port, "WORKERS": workers}.items() if v is not None}
     settings = _settings(database, **overrides)
     if database:
         overrides["DATABASE"] = database
+    try:
+        trusted_networks(settings["TRUSTED_PROXIES"])
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
     store = _open_store(settings)
     if demo and store.count_traces() == 0:
         result = pipeline.load_folder(store, ROOT / "sample_traces", redactor_for(settings))

@@ -41,8 +41,9 @@ def disk(db_path: str, min_free_mb: int) -> tuple[bool, str]:
     except OSError as error:
         return False, f"cannot measure free space: {error.strerror or error}"
     detail = f"{free // (1024 * 1024)} MiB free"
-    return free >= min_free_mb * 1024 * 1024, detail if free >= min_free_mb * 1024 * 1024 else \
-        f"{detail}, below TRACEDIFF_READY_MIN_FREE_MB={min_free_mb}"
+    if free < min_free_mb * 1024 * 1024:
+        return False, f"{detail}, below TRACEDIFF_READY_MIN_FREE_MB={min_free_mb}"
+    return True, detail
 
 
 def templates(folder: str) -> tuple[bool, str]:

@@ -54,8 +54,7 @@ def metrics():
         body = generate_latest(counters) + generate_latest(gauges)
     except StoreUnavailable:
         body = generate_latest(counters)
-    return current_app.response_class(body, mimetype=CONTENT_TYPE_LATEST.split(";")[0],
-                                      headers={"Content-Type": CONTENT_TYPE_LATEST})
+    return current_app.response_class(body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
 
 def start_timer() -> None:
