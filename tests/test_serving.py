@@ -215,3 +215,28 @@ def test_gunicorn_cmd_args_win_over_tracediffs_own_choices(tmp_path):
     finally:
         server.stop()
     assert "Using worker: sync" in server.logs()
+
+
+def test_a_bad_trusted_proxies_setting_stops_serve_with_one_line(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from webapp.cli import main
+
+    monkeypatch.setenv("TRACEDIFF_TRUSTED_PROXIES", "127.0.0.1, nginx.local")
+    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "p.db")])
+    assert result.exit_code == 1
+    assert "TRACEDIFF_TRUSTED_PROXIES: 'nginx.local' is not an address or network" in result.output
+
+
+def test_forwarded_scheme_and_host_count_only_from_a_trusted_peer(tmp_path):
+    from webapp import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "f.db"), "ANALYZER": "off",
+                      "TRUSTED_PROXIES": "10.0.0.0/8"})
+    from flask import request
+
+    app.add_url_rule("/whoami", "whoami", lambda: {"client": request.remote_addr, "scheme": request.scheme})
+    headers = {"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"}
+    for peer, client, scheme in (("10.1.2.3", "203.0.113.9", "https"), ("192.0.2.1", "192.0.2.1", "http")):
+        answer = app.test_client().get("/whoami", headers=headers, environ_base={"REMOTE_ADDR": peer})
+        assert answer.get_json() == {"client": client, "scheme": scheme}
