@@ -3,7 +3,6 @@
 The HTTP endpoints, the CLI and the background analyzer all call these functions.
 """
 import dataclasses
-from pathlib import Path
 
 from . import alerts
 from .analysis import analyze_call
@@ -82,14 +81,3 @@ def fresh_trace(store: Store, trace_id: str) -> dict | None:
     trace_id = canonical_trace_id(trace_id)  # an upper-case W3C id pasted from a log finds its trace
     analyze_calls(store, store.pending_calls(trace_id))
     return store.get_trace(trace_id)
-
-
-def load_folder(store: Store, folder: Path, redactor: Redactor | None):
-    """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary."""
-    from .bulk import ingest_files
-    from .contracts import import_contract_files
-
-    import_contract_files(store, sorted((folder / "contracts").glob("*.json")))
-    summary = ingest_files(store, [str(path) for path in sorted(folder.glob("*.ndjson"))], redactor)
-    catch_up(store)
-    return summary
