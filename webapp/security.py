@@ -147,17 +147,6 @@ def _refusal(scope: str) -> ApiError:
                          BEARER_CHALLENGE)
 
 
-def _require_metrics_token() -> None:
-    """Let a metrics token (TRACEDIFF_METRICS_TOKENS) or a read token in; with neither set, anyone."""
-    metrics = _tokens("METRICS_TOKENS")
-    if metrics and token_matches(bearer_token(), metrics):
-        return
-    if metrics and not _tokens("READ_TOKENS"):
-        raise _unauthorized("/metrics needs 'Authorization: Bearer <token>' with a token from "
-                            "TRACEDIFF_METRICS_TOKENS", BEARER_CHALLENGE)
-    _require_read_token()
-
-
 def _unauthorized(message: str, *challenges: str) -> ApiError:
     return ApiError(401, "unauthorized", message, retryable=False,
                     headers={"WWW-Authenticate": list(challenges)})
