@@ -8,6 +8,7 @@ from pathlib import Path
 from .analysis import analyze_call
 from .ingest import Batch
 from .ingest.envelope import canonical_trace_id
+from .problems.grouping import call_problems, contract_digest
 from .redact import Redactor
 from .store import IngestResult, Store
 
@@ -30,12 +31,20 @@ def _contract(store: Store, tool: str | None, cache: dict):
 
 
 def analyze_calls(store: Store, calls) -> int:
-    """Analyse calls ({trace_id, call_id}) and save the results in one transaction."""
+    """Analyse calls ({trace_id, call_id}) and save the results, and their part in problems, in one transaction."""
     contracts: dict = {}
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    return store.save_analyses([
-        (trace_id, call_id, call["version"], analyze_call(call["snapshots"], _contract(store, call["tool"], contracts)))
-        for (trace_id, call_id), call in inputs.items()])
+    results, groupings = [], {}
+    for key, call in inputs.items():
+        contract = _contract(store, call["tool"], contracts)
+        analysis = analyze_call(call["snapshots"], contract)
+        analysis["contract_digest"] = digest = contract_digest(contract)
+        results.append((*key, call["version"], analysis))
+        arguments = call["snapshots"].get("arguments")
+        groupings[key] = {"version": call["version"], "digest": digest,
+                          "problems": call_problems(call["tool"], analysis),
+                          "arguments": arguments["payload"] if arguments else None}
+    return store.save_analyses(results, groupings)
 
 
 def analyze_pending(store: Store, limit: int = 200) -> int:

@@ -165,7 +165,7 @@ def _event(ctx: Context, s: Span, snapshot: str, payload: Any, tool: str | None,
     event_id = hashlib.sha256(f"otlp:{s.trace_id}:{s.span_id}:{snapshot}".encode()).hexdigest()[:32]
     return make_event(ctx, trace_id=s.trace_id, call_id=call_id, snapshot=snapshot, payload=payload,
                       tool=tool, source="mcp" if "mcp.method.name" in s.attrs else None, http=http or None,
-                      ts=_ns_ts(ns), event_id=event_id, meta=meta)
+                      ts=_ns_ts(ns), event_id=event_id, meta=meta, release=s.release)
 
 
 def _ns_ts(ns: int) -> str | None:

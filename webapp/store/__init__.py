@@ -14,7 +14,9 @@ import sqlite_utils
 from .codec import dumps, utc_now
 from .hours import backfill_hours, hour_keys, refresh_hours
 from .reads import TraceReads
-from .schema import SCHEMA
+from .problems import ProblemWrites, apply_groupings
+from .problem_reads import ProblemReads
+from .schema import PROBLEMS_SCHEMA, SCHEMA, ensure_columns
 from .spans import join_orphan_spans
 from .sql import (CLAIM_PENDING, DELETE_TRACE, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS,
                   INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS,
@@ -36,7 +38,7 @@ class IngestResult:
     duplicates: int = 0
 
 
-class Store(TraceReads, ToolContracts):
+class Store(TraceReads, ToolContracts, ProblemReads, ProblemWrites):
     """A tracediff database in one SQLite file: writes here, reads and contracts in their mixins."""
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True):
@@ -63,6 +65,8 @@ class Store(TraceReads, ToolContracts):
             if self.db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 self.db.conn.execute("PRAGMA journal_mode = WAL")
             self.db.conn.executescript(SCHEMA)
+            ensure_columns(self.db.conn)
+            self.db.conn.executescript(PROBLEMS_SCHEMA)
             with self.write() as conn:
                 backfill_hours(conn)
 
@@ -200,11 +204,12 @@ class Store(TraceReads, ToolContracts):
         """Store an analysis unless the call changed meanwhile; say whether it was stored."""
         return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
 
-    def save_analyses(self, results) -> int:
+    def save_analyses(self, results, groupings: dict | None = None) -> int:
         """Store (trace_id, call_id, version, analysis) results in one transaction.
 
         A result whose call changed since it was read is dropped (the call stays pending);
-        return how many were stored.
+        return how many were stored. `groupings` ({(trace_id, call_id): ...}, see
+        webapp/problems/) replaces each stored call's part in the problems, in the same transaction.
         """
         if not results:
             return 0
@@ -214,6 +219,8 @@ class Store(TraceReads, ToolContracts):
             stored = conn.total_changes - before
             _refresh_traces(conn, {result[0] for result in results})
             refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results]))
+            if groupings:
+                apply_groupings(conn, groupings, utc_now())
         return stored
 
     def invalidate_tool(self, tool: str | None = None) -> int:
@@ -265,7 +272,7 @@ def _refresh_traces(conn, trace_ids) -> None:
 
 def _event_row(event, received: str) -> tuple:
     return (event.event_id, event.trace_id, event.call_id, event.snapshot, event.tool,
-            event.source, dumps(event.payload), int(bool(event.logged_as_string)),
+            event.source, event.release, dumps(event.payload), int(bool(event.logged_as_string)),
             None if event.http is None else dumps(event.http),
             None if not event.meta else dumps(event.meta), event.ts or received, received)
 
