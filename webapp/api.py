@@ -13,6 +13,7 @@ from .errors import ApiError, error_response, http_error_code
 from .ingest import IngestError, otlp_response, parse_body, parse_otlp
 from .ingest.envelope import canonical_trace_id
 from .ingest.model import too_large
+from .problems.grouping import link_problems
 from .store import StoreUnavailable
 from .store.filters import TraceQuery, decode_cursor, encode_cursor
 
@@ -82,7 +83,7 @@ def get_trace(trace_id):
     trace = pipeline.fresh_trace(get_store(), trace_id)
     if trace is None:
         raise ApiError(404, "trace_not_found", f"no trace with id {trace_id!r}")
-    return jsonify(trace)
+    return jsonify(link_problems(trace, get_store().problem_ids))
 
 
 @bp.get("/api/v1/traces/<path:trace_id>/calls/<call_id>/<snapshot>/versions")
@@ -175,7 +176,8 @@ def store_unavailable(error: StoreUnavailable):
                           retryable=True, headers={"Retry-After": str(seconds)})
 
 
-JSON_PAGES = ("views.trace_json", "views.index_json", "views.node_value")
+JSON_PAGES = ("views.trace_json", "views.index_json", "views.node_value", "problems_pages.problem_json",
+              "problems_pages.problems_json")
 
 
 def wants_json() -> bool:

@@ -46,6 +46,8 @@ def required_scope(path: str, method: str) -> str | None:
         return "ingest"
     if path.startswith(TOOLS_PATH) and method not in SAFE_METHODS:
         return "write"
+    if path.startswith(("/api/v1/problems/", "/problems/")) and method not in SAFE_METHODS:
+        return "write"  # resolving, archiving or merging a problem changes state, as contracts do
     return "read"
 
 

@@ -9,6 +9,7 @@ from .analysis.pointers import MISSING, resolve
 from .compare import compare_calls
 from .report import visible
 from .db import get_store
+from .problems.grouping import link_problems
 from .store import stats
 from .store.listing import SEARCH_CAP
 from .store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery, decode_cursor, encode_cursor
@@ -124,7 +125,7 @@ def _trace_or_404(trace_id: str) -> dict:
     found = pipeline.fresh_trace(get_store(), trace_id)
     if found is None:
         abort(404, description=f"no trace with id {trace_id}")
-    return found
+    return link_problems(found, get_store().problem_ids)  # each finding names its problem (TD-42)
 
 
 def _call_or_404(trace: dict, call_id: str | None) -> dict:

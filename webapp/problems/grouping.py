@@ -115,3 +115,31 @@ def contract_digest(contract: dict | None) -> str | None:
         return None
     body = {k: v for k, v in contract.items() if k not in ("updated_at", "name")}
     return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
+
+
+def finding_fingerprints(call: dict) -> list[tuple[dict, str]]:
+    """Return (finding or schema error, fingerprint) for every item of a stored call that opens a problem."""
+    out = []
+    for finding in call.get("findings") or []:
+        descriptor = describe_finding(call.get("tool"), finding)
+        if descriptor is not None:
+            out.append((finding, key(descriptor)))
+    for stage, checked in (call.get("validation") or {}).items():
+        for error in (checked or {}).get("errors") or []:
+            out.append((error, key(describe_violation(call.get("tool"), stage, error))))
+    return out
+
+
+def link_problems(trace: dict, problem_ids) -> dict:
+    """Give each finding (and schema error) of a trace its `problem` id, and each call its `problems`.
+
+    `problem_ids` maps fingerprints to ids (the store's lookup); an item with no problem gets null."""
+    pairs = [(call, item, fingerprint) for call in trace["calls"] for item, fingerprint in finding_fingerprints(call)]
+    ids = problem_ids([fingerprint for _, _, fingerprint in pairs]) if pairs else {}
+    for call in trace["calls"]:
+        call["problems"] = []
+    for call, item, fingerprint in pairs:
+        item["problem"] = ids.get(fingerprint)
+        if item["problem"] and item["problem"] not in call["problems"]:
+            call["problems"].append(item["problem"])
+    return trace

@@ -129,6 +129,12 @@ class ProblemReads:
                                         (dumps([r["arguments_seq"] for r in rows if r["arguments_seq"]]),)))
         return [{**row, "arguments": loads(payloads.get(row["arguments_seq"]))} for row in rows]
 
+    def call_digest(self, trace_id: str, call_id: str) -> str | None:
+        """Return the digest of the contract a call's stored analysis used."""
+        row = self.db.execute("SELECT contract_digest FROM calls WHERE trace_id = ? AND call_id = ?",
+                              (trace_id, call_id)).fetchone()
+        return row[0] if row else None
+
     def _add_splits(self, problems: list[dict], detail: bool = False) -> None:
         numbers = {int(p["id"][3:]): p for p in problems}
         for p in problems:
