@@ -1,4 +1,4 @@
-"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune."""
+"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune, problems."""
 import sqlite3
 import sys
 from pathlib import Path
@@ -258,3 +258,13 @@ def _check_contract(path, tool) -> dict | None:
     if tool not in contracts:
         raise ContractError(f"{path} has no contract for tool {tool!r}; it has: {', '.join(sorted(contracts))}")
     return {"name": tool, **validated_contract(tool, contracts[tool])}
+
+
+def _add_problems() -> None:
+    """Add `tracediff problems` (imported last: it uses this module's options)."""
+    from .problems.cli import problems
+
+    main.add_command(problems)
+
+
+_add_problems()
