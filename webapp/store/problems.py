@@ -39,7 +39,12 @@ PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems W
 
 
 def apply_groupings(conn, groupings: dict, now: str) -> None:
-    """Replace each stored call's part in the problems; skip calls whose analysis was not stored."""
+    """Replace each stored call's part in the problems; skip calls whose analysis was not stored.
+
+    Every call's breaks go in before any call counts toward exposure, so a clean call analysed in
+    the same batch as a problem's first break counts whatever the order of the batch.
+    """
+    done = []
     for (trace_id, call_id), grouping in groupings.items():
         row = conn.execute(CALL_FACTS, (trace_id, call_id)).fetchone()
         if row is None or row[4] != grouping["version"] or row[5] != row[4]:
@@ -48,9 +53,10 @@ def apply_groupings(conn, groupings: dict, now: str) -> None:
                 "ts": row[3] or now, "digest": grouping.get("digest")}
         conn.execute("UPDATE calls SET contract_digest = ? WHERE trace_id = ? AND call_id = ?",
                      (call["digest"], trace_id, call_id))
-        broke = _replace_parts(conn, call, grouping["problems"], now)
+        done.append((call, grouping, _replace_parts(conn, call, grouping["problems"], now), loads(row[6]) or []))
+    for call, grouping, broke, before in done:
         problems = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
-        _exercise(conn, call, grouping.get("arguments"), problems, broke, loads(row[6]) or [])
+        _exercise(conn, call, grouping.get("arguments"), problems, broke, before)
 
 
 def _problem_id(conn, fingerprint: str, entry: dict, now: str) -> int:
