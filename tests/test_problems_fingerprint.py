@@ -127,3 +127,27 @@ def test_contract_digest_ignores_the_update_time():
     assert contract_digest(contract) == contract_digest({**contract, "updated_at": "2026-02-02"})
     assert contract_digest(contract) != contract_digest({**contract, "arguments_schema": {"type": "array"}})
     assert contract_digest(None) is None
+
+
+def test_the_nearest_clean_call_prefers_one_with_the_path_then_the_most_similar_arguments():
+    from webapp.problems.nearest import nearest
+    failing = {"status": "paid", "limit": 5, "customer": {"email": "a@example.com", "tier": "gold"}}
+    candidates = [
+        {"trace_id": "far", "arguments": {"query": "x"}},
+        {"trace_id": "no-path", "arguments": {"status": "paid", "customer": {"email": "a@example.com", "tier": "gold"}}},
+        {"trace_id": "near", "arguments": {"status": "paid", "limit": 10, "customer": {"email": "b@example.com",
+                                                                                      "tier": "gold"}}},
+        {"trace_id": "other", "arguments": {"status": "open", "limit": 5, "customer": {"email": "c@example.com",
+                                                                                       "tier": "basic"}}},
+    ]
+    best = nearest(failing, candidates, "/limit")
+    assert best["trace_id"] == "near" and best["has_path"] and best["method"] == "deep_distance"
+    assert nearest(failing, candidates[:2], "/limit")["has_path"] is False
+    assert nearest(failing, [], "/limit") is None
+
+
+def test_big_arguments_are_ranked_by_key_set_alone():
+    from webapp.problems.nearest import DEEP_MAX_BYTES, nearest
+    big = {f"k{i}": "v" * 50 for i in range(DEEP_MAX_BYTES // 40)}
+    best = nearest(big, [{"trace_id": "a", "arguments": {"x": 1}}, {"trace_id": "b", "arguments": dict(big)}])
+    assert best["trace_id"] == "b" and best["method"] == "key_set" and best["distance"] == 0
