@@ -5,6 +5,8 @@ The HTTP endpoints, the CLI and the background analyzer all call these functions
 import dataclasses
 from pathlib import Path
 
+import orjson
+
 from .analysis import analyze_call
 from .ingest import Batch
 from .ingest.envelope import canonical_trace_id
@@ -76,11 +78,38 @@ def fresh_trace(store: Store, trace_id: str) -> dict | None:
 
 
 def load_folder(store: Store, folder: Path, redactor: Redactor | None):
-    """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary."""
-    from .bulk import ingest_files
+    """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary.
+
+    A `story.json` beside the traces names state changes people made between files (resolve a
+    problem before a later file), each at its own time, so the demo tells a problem's history.
+    """
+    from .bulk import IngestSummary, ingest_files
     from .contracts import import_contract_files
 
     import_contract_files(store, sorted((folder / "contracts").glob("*.json")))
-    summary = ingest_files(store, [str(path) for path in sorted(folder.glob("*.ndjson"))], redactor)
-    catch_up(store)
-    return summary
+    files = sorted(folder.glob("*.ndjson"))
+    story = orjson.loads((folder / "story.json").read_bytes()) if (folder / "story.json").is_file() else []
+    total, start = IngestSummary(), 0
+    for step in [*story, None]:
+        names = [f.name for f in files]
+        stop = len(files) if step is None else names.index(step["before"])
+        summary = ingest_files(store, [str(path) for path in files[start:stop]], redactor)
+        total.accepted += summary.accepted
+        total.duplicates += summary.duplicates
+        total.rejected += summary.rejected
+        catch_up(store)
+        if step is not None:
+            _story_step(store, step)
+        start = stop
+    return total
+
+
+def _story_step(store: Store, step: dict) -> None:
+    """Apply one state change of a folder's story to the problem it names (tool, kind, argument path)."""
+    from .problems.states import parse_change
+    from .store.problem_filters import ProblemQuery
+
+    found, _ = store.find_problems(ProblemQuery(tool=step["tool"], kind=step["kind"], limit=500))
+    for problem in found:
+        if (problem["left"] or {}).get("path") == step["path"]:
+            store.change_problem(int(problem["id"][3:]), parse_change(step["change"]), step["by"], at=step["at"])

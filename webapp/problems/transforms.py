@@ -103,6 +103,9 @@ def derive_transform(kind: str, finding: dict) -> str | None:
     """Return the transform of a finding of this kind, or None when the kind has none."""
     left, right = values(finding)
     if kind == "type_changed":
+        formats = (time_format(left), time_format(right))
+        if {"iso8601", "date"} & set(formats) and {"epoch", "epoch_ms", "epoch_text"} & set(formats):
+            return ">".join(f.replace("epoch_text", "epoch") for f in formats)  # a time that changed type
         return f"{json_type(left)}>{json_type(right)}"
     if kind == "scaled":
         return scale(left, right)

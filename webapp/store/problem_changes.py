@@ -46,9 +46,9 @@ def resolve_after_clean_calls(conn, problem: dict, ts: str) -> None:
 class ProblemWrites:
     """Apply a person's change to a problem (mixed into Store)."""
 
-    def change_problem(self, pid: int, change: dict, by: str) -> None:
-        """Apply a validated change (webapp.problems.states.parse_change) to a problem."""
-        now = utc_now()
+    def change_problem(self, pid: int, change: dict, by: str, at: str | None = None) -> None:
+        """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`."""
+        now = at or utc_now()
         with self.write() as conn:
             if "links" in change:
                 conn.execute("UPDATE problems SET links = ? WHERE id = ?", (dumps(change["links"]), pid))
