@@ -35,12 +35,15 @@ def _contract(store: Store, tool: str | None, cache: dict):
 def analyze_calls(store: Store, calls) -> int:
     """Analyse calls ({trace_id, call_id}) and save the results, and their part in problems, in one transaction."""
     contracts: dict = {}
+    digests: dict = {}
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
     results, groupings = [], {}
     for key, call in inputs.items():
         contract = _contract(store, call["tool"], contracts)
         analysis = analyze_call(call["snapshots"], contract)
-        analysis["contract_digest"] = digest = contract_digest(contract)
+        if call["tool"] not in digests:
+            digests[call["tool"]] = contract_digest(contract)
+        analysis["contract_digest"] = digest = digests[call["tool"]]
         results.append((*key, call["version"], analysis))
         arguments = call["snapshots"].get("arguments")
         groupings[key] = {"version": call["version"], "digest": digest,

@@ -80,6 +80,10 @@ def _pair_text(left, right) -> str:
 
 
 def _short(value):
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, str):
+        return value if len(value) <= MAX_VALUE_CHARS else value[:MAX_VALUE_CHARS] + "..."
     text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
     return value if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS] + "..."
 

@@ -283,4 +283,5 @@ def _analysis_row(trace_id, call_id, version, analysis: dict) -> dict:
     return {"analysis": dumps(analysis), "version": version, "worst": analysis.get("worst"),
             "errors": summary.get("error", 0), "warnings": summary.get("warning", 0),
             "infos": summary.get("info", 0), "kinds": ",".join(kinds),
+            "contract_digest": analysis.get("contract_digest"),
             "trace_id": trace_id, "call_id": call_id}

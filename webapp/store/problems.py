@@ -17,7 +17,7 @@ INSERT_PROBLEM = """INSERT INTO problems (fingerprint, fp_version, tool, kind, s
  left_path, right_snapshot, right_path, transform, keyword, created_at)
  VALUES (:fingerprint, :fp_version, :tool, :kind, :severity, :stages, :left_snapshot, :left_path,
  :right_snapshot, :right_path, :transform, :keyword, :created_at)"""
-OLD_PARTS = """SELECT problem_id, ts, source, release, digest, occurrences, pairs FROM problem_calls
+OLD_PARTS = """SELECT problem_id, ts, source, release, digest, occurrences, pairs, severity FROM problem_calls
  WHERE trace_id = ? AND call_id = ?"""
 TRACE_HAS_OTHER = "SELECT EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ? AND trace_id = ?)"
 ADD_PART = """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
@@ -33,7 +33,8 @@ BUMP_PAIR = """INSERT INTO problem_pairs (problem_id, pair, count) VALUES (?, ?,
 SEEN = """UPDATE problems SET first_seen = coalesce((SELECT min(ts) FROM problem_calls WHERE problem_id = ?1), first_seen),
  last_seen = coalesce((SELECT max(ts) FROM problem_calls WHERE problem_id = ?1), last_seen),
  severity = CASE WHEN ?2 = 'error' THEN 'error' ELSE severity END WHERE id = ?1"""
-TOOL_PROBLEMS = """SELECT id, left_snapshot, left_path FROM problems WHERE tool IS ? AND merged_into IS NULL"""
+TOOL_PROBLEMS = """SELECT id, left_snapshot, left_path, resolve IS NOT NULL FROM problems
+ WHERE tool IS ? AND merged_into IS NULL"""
 CHECK = "INSERT OR REPLACE INTO problem_checks (problem_id, trace_id, call_id, ts, broke) VALUES (?, ?, ?, ?, ?)"
 PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems WHERE id = ?"
 
@@ -51,8 +52,6 @@ def apply_groupings(conn, groupings: dict, now: str) -> None:
             continue
         call = {"trace_id": trace_id, "call_id": call_id, "tool": row[0], "source": row[1], "release": row[2],
                 "ts": row[3] or now, "digest": grouping.get("digest")}
-        conn.execute("UPDATE calls SET contract_digest = ? WHERE trace_id = ? AND call_id = ?",
-                     (call["digest"], trace_id, call_id))
         done.append((call, grouping, _replace_parts(conn, call, grouping["problems"], now), loads(row[6]) or []))
     for call, grouping, broke, before in done:
         problems = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
@@ -88,19 +87,29 @@ def _replace_parts(conn, call: dict, problems: dict, now: str) -> set[int]:
                         "pairs": {**new[pid]["pairs"], **entry["pairs"]}}
         else:
             new[pid] = entry
+    # a re-analysis that finds what the last one found changes nothing: leave those parts alone
+    same = {pid for pid in set(old) & set(new) if old[pid][1:] == _part(call, new[pid])}
     for pid, part in old.items():
-        _take_out(conn, pid, key, part)
+        if pid not in same:
+            _take_out(conn, pid, key, part)
     for pid, entry in new.items():
-        _put_in(conn, pid, call, entry)
-    for pid in set(old) | set(new):
+        if pid not in same:
+            _put_in(conn, pid, call, entry)
+    for pid in (set(old) | set(new)) - same:
         conn.execute(SEEN, (pid, new[pid]["severity"] if pid in new else None))
-    for pid in new:
+    for pid in set(new) - same:
         _after_break(conn, pid, call, prior=pid in old, now=now)
     return set(new)
 
 
+def _part(call: dict, entry: dict) -> tuple:
+    """Return a part as problem_calls stores it (after problem_id), to tell an unchanged one."""
+    return (call["ts"], call["source"], call["release"], call["digest"], entry["occurrences"],
+            dumps(entry["pairs"]), entry["severity"])
+
+
 def _take_out(conn, pid: int, key: tuple, part) -> None:
-    _, ts, source, release, digest, occurrences, pairs = part
+    _, ts, source, release, digest, occurrences, pairs, _ = part
     conn.execute("DELETE FROM problem_calls WHERE problem_id = ? AND trace_id = ? AND call_id = ?", (pid, *key))
     gone_trace = not conn.execute(TRACE_HAS_OTHER, (pid, key[0])).fetchone()[0]
     conn.execute(BUMP_COUNTS, (-occurrences, -1, -int(gone_trace), pid))
@@ -152,19 +161,22 @@ def _after_break(conn, pid: int, call: dict, prior: bool, now: str) -> None:
 
 def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: list) -> None:
     """Count the call toward the exposure of the tool's problems whose argument path it has."""
-    had = set()
-    for pid, left_snapshot, left_path in problems:
+    had, watched = set(), set()
+    for pid, left_snapshot, left_path, resolving in problems:
         path = left_path if left_snapshot == "arguments" else ""
         if pid in broke or (arguments is not None and exercises(arguments, path)):
             had.add(pid)
+            if resolving:
+                watched.add(pid)
     before = set(before)
     for pid in had - before:
         conn.execute("UPDATE problems SET exercised = exercised + 1 WHERE id = ?", (pid,))
     for pid in before - had:
         conn.execute("UPDATE problems SET exercised = exercised - 1 WHERE id = ?", (pid,))
-    conn.execute("UPDATE calls SET problem_paths = ? WHERE trace_id = ? AND call_id = ?",
-                 (dumps(sorted(had)), call["trace_id"], call["call_id"]))
-    for pid in had - broke:
+    if had != before:
+        conn.execute("UPDATE calls SET problem_paths = ? WHERE trace_id = ? AND call_id = ?",
+                     (dumps(sorted(had)), call["trace_id"], call["call_id"]))
+    for pid in watched - broke:  # only problems with a resolution count clean calls
         problem = _state(conn, pid)
         if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):
             conn.execute(CHECK, (pid, call["trace_id"], call["call_id"], call["ts"], 0))

@@ -70,7 +70,8 @@ CLAIM_PENDING = """UPDATE calls SET claimed_at = ?1 WHERE rowid IN (
  SELECT rowid FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2) LIMIT ?3)
  RETURNING trace_id, call_id, version"""
 SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at = NULL,
- worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds
+ worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds,
+ contract_digest = :contract_digest
  WHERE trace_id = :trace_id AND call_id = :call_id AND version = :version"""
 INSERT_TRACE_TOOLS = """INSERT INTO trace_tools (trace_id, tool, last_ts)
  SELECT DISTINCT c.trace_id, c.tool, t.last_ts FROM calls c JOIN traces t ON t.trace_id = c.trace_id
