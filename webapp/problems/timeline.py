@@ -1,5 +1,6 @@
 """A problem's occurrences over time, in as many bars as fit: the range follows the filters (pure)."""
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 
 MAX_SPAN_DAYS = 31
 BARS = 48
@@ -24,19 +25,30 @@ def default_range(first_seen: str | None, last_seen: str | None, since: str = ""
     return start.strftime("%Y-%m-%dT%H:%M:%SZ"), end.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def buckets(counts: dict[str, int], since: str, until: str, bars: int = BARS) -> dict:
-    """Group {hour: occurrences} into at most `bars` equal bars from since to until."""
-    start, end = _parse(since).replace(minute=0, second=0), _parse(until)
+@lru_cache(maxsize=64)
+def _layout(since: str, until: str, bars: int) -> tuple[int, tuple, dict]:
+    """Return (step hours, bar (start, end) labels, {hour key: bar index}) of a range; shared by every row."""
+    start, end = _parse(since).replace(minute=0, second=0, microsecond=0), _parse(until)
     hours = max(1, int((end - start).total_seconds() // 3600) + 1)
     step = max(1, -(-hours // bars))
-    out = []
-    for index in range(-(-hours // step)):
-        first = start + timedelta(hours=index * step)
-        keys = [(first + timedelta(hours=h)).strftime(_HOUR) for h in range(step)]
-        out.append({"start": keys[0], "end": (first + timedelta(hours=step)).strftime("%Y-%m-%dT%H:00:00Z"),
-                    "occurrences": sum(counts.get(k, 0) for k in keys)})
-    return {"since": since, "until": until, "step_hours": step, "bars": out,
-            "peak": max((b["occurrences"] for b in out), default=0)}
+    labels, index = [], {}
+    for number in range(-(-hours // step)):
+        first = start + timedelta(hours=number * step)
+        labels.append((first.strftime(_HOUR), (first + timedelta(hours=step)).strftime("%Y-%m-%dT%H:00:00Z")))
+        for h in range(step):
+            index[(first + timedelta(hours=h)).strftime(_HOUR)] = number
+    return step, tuple(labels), index
+
+
+def buckets(counts: dict[str, int], since: str, until: str, bars: int = BARS) -> dict:
+    """Group {hour: occurrences} into at most `bars` equal bars from since to until."""
+    step, labels, index = _layout(since, until, bars)
+    totals = [0] * len(labels)
+    for hour, count in counts.items():
+        if hour in index:
+            totals[index[hour]] += count
+    out = [{"start": first, "end": last, "occurrences": total} for (first, last), total in zip(labels, totals)]
+    return {"since": since, "until": until, "step_hours": step, "bars": out, "peak": max(totals, default=0)}
 
 
 def sparkline(strip: dict, width: int = 120, height: int = 20) -> list[dict]:

@@ -3,7 +3,7 @@ from datetime import datetime, timezone
 
 from ..problems.states import display_state
 from .codec import dumps, loads
-from .problem_filters import ProblemQuery, conditions
+from .problem_filters import ProblemQuery, conditions, new_since
 
 COLUMNS = """p.id, p.fingerprint, p.fp_version, p.tool, p.kind, p.severity, p.stages, p.left_snapshot, p.left_path,
  p.right_snapshot, p.right_path, p.transform, p.keyword, p.first_seen, p.last_seen, p.occurrences, p.calls,
@@ -34,14 +34,13 @@ class ProblemReads:
         return problems, next_cursor
 
     def count_problems(self, query: ProblemQuery) -> dict:
-        """Return how many problems match per display state (the list's tabs)."""
-        where, params = conditions(ProblemQuery(**{**query.__dict__, "state": ""}))
+        """Return how many problems match per display state (the list's tabs), counted in SQL."""
         now = datetime.now(timezone.utc)
-        rows = self.db.execute(f"SELECT p.state, p.first_seen FROM problems p WHERE {' AND '.join(where)}", params)
-        counts = dict.fromkeys(("new", "ongoing", "resolved", "regressed", "archived"), 0)
-        for state, first_seen in rows:
-            counts[display_state(state, first_seen, now)] += 1
-        return counts
+        where, params = conditions(ProblemQuery(**{**query.__dict__, "state": ""}), now)
+        rows = self.db.execute(
+            f"SELECT CASE WHEN p.state != 'open' THEN p.state WHEN p.first_seen >= ? THEN 'new' ELSE 'ongoing' END, "
+            f"count(*) FROM problems p WHERE {' AND '.join(where)} GROUP BY 1", [new_since(now), *params])
+        return {**dict.fromkeys(("new", "ongoing", "resolved", "regressed", "archived"), 0), **dict(rows)}
 
     def problem_facets(self) -> dict:
         """Return the tools, kinds, sources and releases problems were seen with (the filters' choices)."""
