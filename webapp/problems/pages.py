@@ -177,5 +177,6 @@ def _compare_with_nearest(tool: str | None, trace_id: str, call_id: str, path: s
     best = nearest(arguments, candidates, path)
     if best is None:
         return render_template("nearest_none.html", tool=tool, trace_id=trace_id, call_id=call_id), 404
-    return redirect(url_for("views.compare", a=trace_id, ca=call_id, b=best["trace_id"], cb=best["call_id"],
+    # the compare page reads A as the good call and B as the bad one
+    return redirect(url_for("views.compare", a=best["trace_id"], ca=best["call_id"], b=trace_id, cb=call_id,
                             distance=best["distance"], method=best["method"]), 303)
