@@ -136,3 +136,15 @@ def test_the_cli_lists_shows_resolves_archives_and_merges(loaded, db_path):
     assert f"merged into {pid['type_changed']}" in merged.output
     missing = CliRunner().invoke(main, ["problems", "show", "TD-999", "--db", str(db_path)])
     assert missing.exit_code == 1 and "no problem" in missing.output
+
+
+def test_the_trace_lists_hourly_strip_follows_the_range(loaded):
+    from webapp import charts
+    week = loaded.get("/").get_data(as_text=True)
+    hours = loaded.get("/?since=2026-11-20T06:00:00Z&until=2026-11-20T11:00:00Z").get_data(as_text=True)
+    width = lambda html: int(html.split('<svg class="bars" width="', 1)[1].split('"', 1)[0])  # noqa: E731
+    assert width(week) == 168 * (charts.BAR_WIDTH + charts.BAR_GAP)
+    # the hours from since to the newest call get the widest bars rather than a sliver of the week
+    assert 'class="bar-calls" x="0" y=' in hours and 'width="39"' in hours and 'width="39"' not in week
+    assert width(hours) in (4 * 40, 5 * 40)
+    assert 'placeholder="e.g. 2h, 7d"' in week

@@ -75,7 +75,7 @@ def _counts_context(query: TraceQuery, wanted: bool) -> dict:
     context = {"count_cap": stats.COUNT_CAP, "counts": counts, "strip_rows": None,
                "counts_url": url_for("views.index", **query.as_args(), part="counts")}
     if counts is not None:
-        strip = stats.hourly_strip(get_store(), tool=query.tool, until=query.until)
+        strip = stats.hourly_strip(get_store(), tool=query.tool, until=query.until, since=query.since)
         context.update(strip_rows=charts.strip_rows(strip), strip_width=charts.strip_width(strip),
                        strip_hours=strip["hours"],
                        counts_incomplete=any(c is None for values in counts.values() for c in values.values()))

@@ -58,6 +58,8 @@ def sparkline(strip: dict, width: int = 120, height: int = 20) -> list[dict]:
         return []
     slot = width / len(bars)
     peak = strip["peak"] or 1
+    # empty bars draw nothing, so they are left out (a list page draws 50 of these)
     return [{"x": round(i * slot, 2), "w": max(1.0, round(slot - 1, 2)),
-             "h": 0 if not b["occurrences"] else max(2, round(height * b["occurrences"] / peak)),
-             "occurrences": b["occurrences"], "start": b["start"], "end": b["end"]} for i, b in enumerate(bars)]
+             "h": max(2, round(height * b["occurrences"] / peak)),
+             "occurrences": b["occurrences"], "start": b["start"], "end": b["end"]}
+            for i, b in enumerate(bars) if b["occurrences"]]

@@ -1,4 +1,5 @@
 """Problems, the read side: the list, one problem with its history and reach, its traces (mixed into Store)."""
+import time
 from datetime import datetime, timezone
 
 from ..problems.states import display_state
@@ -9,6 +10,8 @@ COLUMNS = """p.id, p.fingerprint, p.fp_version, p.tool, p.kind, p.severity, p.st
  p.right_snapshot, p.right_path, p.transform, p.keyword, p.first_seen, p.last_seen, p.occurrences, p.calls,
  p.traces, p.exercised, p.state, p.resolve, p.resolved_at, p.archive, p.links, p.merged_into"""
 MAX_HOURS = 24 * 31
+FACETS_SECONDS = 10
+_FACETS: dict = {}  # id(store) -> (when, facets)
 
 
 class ProblemReads:
@@ -43,13 +46,19 @@ class ProblemReads:
         return {**dict.fromkeys(("new", "ongoing", "resolved", "regressed", "archived"), 0), **dict(rows)}
 
     def problem_facets(self) -> dict:
-        """Return the tools, kinds, sources and releases problems were seen with (the filters' choices)."""
+        """Return the tools, kinds, sources and releases problems were seen with (the filters' choices).
+
+        They change rarely and cost a walk of every problem, so a process reuses them for a few seconds."""
+        cached = _FACETS.get(id(self))
+        if cached and time.monotonic() - cached[0] < FACETS_SECONDS:
+            return cached[1]
         facets = {name: [r[0] for r in self.db.execute(
             f"SELECT DISTINCT {name} FROM problems WHERE {name} IS NOT NULL AND merged_into IS NULL ORDER BY 1")]
             for name in ("tool", "kind")}
         for dim in ("source", "release"):
             facets[dim] = [r[0] for r in self.db.execute(
                 "SELECT DISTINCT value FROM problem_splits WHERE dim = ? AND value != '' ORDER BY 1", (dim,))]
+        _FACETS[id(self)] = (time.monotonic(), facets)
         return facets
 
     def get_problem(self, number: int) -> dict | None:
