@@ -260,11 +260,8 @@ def _check_contract(path, tool) -> dict | None:
     return {"name": tool, **validated_contract(tool, contracts[tool])}
 
 
-def _add_problems() -> None:
-    """Add `tracediff problems` (imported last: it uses this module's options)."""
-    from .problems.cli import problems
+from .cli_alerts import alerts  # noqa: E402 - a command group of its own module
+from .problems.cli import problems  # noqa: E402 - it uses this module's options
 
-    main.add_command(problems)
-
-
-_add_problems()
+main.add_command(alerts)
+main.add_command(problems)

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from .alerts import AlertStore
 from .codec import dumps, utc_now
 from .hours import backfill_hours, hour_keys, refresh_hours
 from .reads import TraceReads
 from .problems import ProblemWrites, apply_groupings
 from .problem_reads import ProblemReads
-from .schema import PROBLEMS_SCHEMA, SCHEMA, ensure_columns
+from .schema import ADDED_COLUMNS, PROBLEMS_SCHEMA, SCHEMA
 from .spans import join_orphan_spans
 from .sql import (CLAIM_PENDING, DELETE_TRACE, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS,
                   INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS,
@@ -38,7 +39,7 @@ class IngestResult:
     duplicates: int = 0
 
 
-class Store(TraceReads, ToolContracts, ProblemReads, ProblemWrites):
+class Store(TraceReads, ToolContracts, AlertStore, ProblemReads, ProblemWrites):
     """A tracediff database in one SQLite file: writes here, reads and contracts in their mixins."""
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True):
@@ -65,7 +66,7 @@ class Store(TraceReads, ToolContracts, ProblemReads, ProblemWrites):
             if self.db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 self.db.conn.execute("PRAGMA journal_mode = WAL")
             self.db.conn.executescript(SCHEMA)
-            ensure_columns(self.db.conn)
+            self._add_missing_columns()
             self.db.conn.executescript(PROBLEMS_SCHEMA)
             with self.write() as conn:
                 backfill_hours(conn)
@@ -118,10 +119,17 @@ class Store(TraceReads, ToolContracts, ProblemReads, ProblemWrites):
         finally:
             self._turns.give_back()
 
+    def _add_missing_columns(self) -> None:
+        for table, column, kind in ADDED_COLUMNS:
+            if column not in {row[1] for row in self.db.conn.execute(f"PRAGMA table_info({table})")}:
+                self.db.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
     # -- ingest -------------------------------------------------------------
 
-    def add_events(self, events, rejected=()) -> IngestResult:
+    def add_events(self, events, rejected=(), also=None) -> IngestResult:
         """Commit a batch of events and quarantined records in one transaction.
+
+        `also(conn)`, when given, writes more in the same transaction (the alerts a rejection causes).
 
         Only the event log is written here, so acknowledging a batch costs one insert per
         event; `project` folds new events into calls, traces and the full-text index.
@@ -136,7 +144,9 @@ class Store(TraceReads, ToolContracts, ProblemReads, ProblemWrites):
             result.duplicates = len(rows) - result.accepted
             if rejected:
                 conn.executemany(INSERT_QUARANTINE, [
-                    (received, r.code, r.message, r.raw) for r in rejected])
+                    (received, r.code, r.message, r.raw, r.source or None) for r in rejected])
+            if also is not None:
+                also(conn)
         return result
 
     def project(self, limit: int = 5000) -> int:
@@ -204,12 +214,13 @@ class Store(TraceReads, ToolContracts, ProblemReads, ProblemWrites):
         """Store an analysis unless the call changed meanwhile; say whether it was stored."""
         return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
 
-    def save_analyses(self, results, groupings: dict | None = None) -> int:
+    def save_analyses(self, results, groupings: dict | None = None, alert_wanted=None) -> int:
         """Store (trace_id, call_id, version, analysis) results in one transaction.
 
         A result whose call changed since it was read is dropped (the call stays pending);
         return how many were stored. `groupings` ({(trace_id, call_id): ...}, see
-        webapp/problems/) replaces each stored call's part in the problems, in the same transaction.
+        webapp/problems/) replaces each stored call's part in the problems, in the same transaction,
+        and a problem that opens, regresses or escalates writes the alerts `alert_wanted` matches.
         """
         if not results:
             return 0
@@ -220,7 +231,9 @@ class Store(TraceReads, ToolContracts, ProblemReads, ProblemWrites):
             _refresh_traces(conn, {result[0] for result in results})
             refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results]))
             if groupings:
-                apply_groupings(conn, groupings, utc_now())
+                for event, pid in apply_groupings(conn, groupings, utc_now()):
+                    if alert_wanted is not None:
+                        self.enqueue_alerts(conn, event, f"TD-{pid}", self.problem_alert_data(conn, pid), alert_wanted)
         return stored
 
     def invalidate_tool(self, tool: str | None = None) -> int:

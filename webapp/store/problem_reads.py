@@ -137,6 +137,18 @@ class ProblemReads:
                                         (dumps([r["arguments_seq"] for r in rows if r["arguments_seq"]]),)))
         return [{**row, "arguments": loads(payloads.get(row["arguments_seq"]))} for row in rows]
 
+    def problem_alert_data(self, conn, number: int) -> dict:
+        """Return a problem as the list shows it, read inside a writer's transaction, for an alert."""
+        cursor = conn.execute(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))
+        row = dict(zip([c[0] for c in cursor.description], cursor.fetchone()))
+        problem = _problem(row, datetime.now(timezone.utc))
+        for dim, name in (("release", "releases"), ("source", "sources")):
+            problem[name] = [r[0] for r in conn.execute(
+                "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = ? AND value != '' ORDER BY value",
+                (number, dim))]
+        problem["permalink_path"] = f"/problems/{problem['id']}"
+        return problem
+
     def call_digest(self, trace_id: str, call_id: str) -> str | None:
         """Return the digest of the contract a call's stored analysis used."""
         row = self.db.execute("SELECT contract_digest FROM calls WHERE trace_id = ? AND call_id = ?",

@@ -39,12 +39,14 @@ CHECK = "INSERT OR REPLACE INTO problem_checks (problem_id, trace_id, call_id, t
 PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems WHERE id = ?"
 
 
-def apply_groupings(conn, groupings: dict, now: str) -> None:
+def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     """Replace each stored call's part in the problems; skip calls whose analysis was not stored.
 
     Every call's breaks go in before any call counts toward exposure, so a clean call analysed in
-    the same batch as a problem's first break counts whatever the order of the batch.
+    the same batch as a problem's first break counts whatever the order of the batch. Return the
+    (event, problem id) changes alerts watch: `new`, `regressed`, `escalating`.
     """
+    events: list[tuple[str, int]] = []
     done = []
     for (trace_id, call_id), grouping in groupings.items():
         row = conn.execute(CALL_FACTS, (trace_id, call_id)).fetchone()
@@ -52,13 +54,15 @@ def apply_groupings(conn, groupings: dict, now: str) -> None:
             continue
         call = {"trace_id": trace_id, "call_id": call_id, "tool": row[0], "source": row[1], "release": row[2],
                 "ts": row[3] or now, "digest": grouping.get("digest")}
-        done.append((call, grouping, _replace_parts(conn, call, grouping["problems"], now), loads(row[6]) or []))
+        broke = _replace_parts(conn, call, grouping["problems"], now, events)
+        done.append((call, grouping, broke, loads(row[6]) or []))
     for call, grouping, broke, before in done:
         problems = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
         _exercise(conn, call, grouping.get("arguments"), problems, broke, before)
+    return list(dict.fromkeys(events))
 
 
-def _problem_id(conn, fingerprint: str, entry: dict, now: str) -> int:
+def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list) -> int:
     """Return the id of the problem a fingerprint belongs to (following a merge), creating it if new."""
     row = conn.execute(PROBLEM_BY_FINGERPRINT, (fingerprint,)).fetchone()
     if row is not None:
@@ -72,16 +76,17 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str) -> int:
         "right_snapshot": right.get("snapshot"), "right_path": right.get("path"),
         "transform": d["transform"], "keyword": d["keyword"], "created_at": now})
     record_state(conn, cursor.lastrowid, now, "open", "tracediff", "first seen")
+    events.append(("new", cursor.lastrowid))
     return cursor.lastrowid
 
 
-def _replace_parts(conn, call: dict, problems: dict, now: str) -> set[int]:
+def _replace_parts(conn, call: dict, problems: dict, now: str, events: list) -> set[int]:
     """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks."""
     key = (call["trace_id"], call["call_id"])
     old = {r[0]: r for r in conn.execute(OLD_PARTS, key).fetchall()}
     new: dict[int, dict] = {}
     for fingerprint, entry in problems.items():
-        pid = _problem_id(conn, fingerprint, entry, now)
+        pid = _problem_id(conn, fingerprint, entry, now, events)
         if pid in new:  # two fingerprints merged into one problem
             new[pid] = {**entry, "occurrences": new[pid]["occurrences"] + entry["occurrences"],
                         "pairs": {**new[pid]["pairs"], **entry["pairs"]}}
@@ -98,7 +103,7 @@ def _replace_parts(conn, call: dict, problems: dict, now: str) -> set[int]:
     for pid in (set(old) | set(new)) - same:
         conn.execute(SEEN, (pid, new[pid]["severity"] if pid in new else None))
     for pid in set(new) - same:
-        _after_break(conn, pid, call, prior=pid in old, now=now)
+        _after_break(conn, pid, call, prior=pid in old, now=now, events=events)
     return set(new)
 
 
@@ -141,7 +146,7 @@ def _state(conn, pid: int) -> dict:
     return {"id": row[0], "state": row[1], "resolve": loads(row[2]), "resolved_at": row[3], "archive": loads(row[4])}
 
 
-def _after_break(conn, pid: int, call: dict, prior: bool, now: str) -> None:
+def _after_break(conn, pid: int, call: dict, prior: bool, now: str, events: list) -> None:
     """Apply the state rules to a call that shows a problem: regress, escalate, count as a failed check."""
     problem = _state(conn, pid)
     if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):
@@ -151,12 +156,14 @@ def _after_break(conn, pid: int, call: dict, prior: bool, now: str) -> None:
         release = f" in release {call['release']}" if call["release"] else ""
         record_state(conn, pid, now, "regressed", "tracediff",
                      f"a call at {call['ts']}{release} broke again (trace {call['trace_id']})")
+        events.append(("regressed", pid))
     elif problem["state"] == "archived" and problem["archive"]:
         since = conn.execute("SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ? AND ts > ?",
                              (pid, problem["archive"]["at"])).fetchone()[0]
         if escalates(problem["archive"], since):
             conn.execute("UPDATE problems SET state = 'open', archive = NULL WHERE id = ?", (pid,))
             record_state(conn, pid, now, "open", "tracediff", f"escalating: {since} occurrences since archived")
+            events.append(("escalating", pid))
 
 
 def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: list) -> None:

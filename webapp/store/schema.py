@@ -1,5 +1,15 @@
 """The database schema, created idempotently when a Store opens."""
 
+# Columns added after a table was first shipped: (table, column, type), added when an old file lacks them.
+ADDED_COLUMNS = (
+    ("quarantine", "source", "TEXT"),  # quarantine visibility (issue 15)
+    # problems (issue 13)
+    ("events", "release", "TEXT"),           # the envelope's optional release (OTLP service.version)
+    ("calls", "release", "TEXT"),            # the latest release any event of the call named
+    ("calls", "contract_digest", "TEXT"),    # digest of the contract its stored analysis used
+    ("calls", "problem_paths", "TEXT"),      # JSON ids of the problems whose argument path it had
+)
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, so the projection watermark is safe
@@ -107,7 +117,56 @@ CREATE TABLE IF NOT EXISTS quarantine (
     received_at TEXT NOT NULL,
     code TEXT NOT NULL,
     message TEXT NOT NULL,
-    raw TEXT
+    raw TEXT,
+    source TEXT  -- who sent it: the shipper's User-Agent, or the file `tracediff ingest` read
+);
+
+-- Alerts (issue 15): rules, the outbox written with what caused a message, the delivery log, and
+-- when each rule last sent about each subject (a problem id, or "ingest"), for min_interval_s.
+CREATE TABLE IF NOT EXISTS alert_rules (
+    id INTEGER PRIMARY KEY,
+    url TEXT NOT NULL,
+    format TEXT NOT NULL,
+    on_events TEXT NOT NULL,
+    tool TEXT,
+    kind TEXT,
+    min_severity TEXT,
+    source TEXT,
+    min_interval_s INTEGER NOT NULL,
+    secret TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    paused_at TEXT,
+    pause_reason TEXT,
+    failures INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS alert_outbox (
+    id TEXT PRIMARY KEY,
+    rule_id INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    next_attempt_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS alert_outbox_due ON alert_outbox (state, next_attempt_at);
+CREATE TABLE IF NOT EXISTS alert_deliveries (
+    id INTEGER PRIMARY KEY,
+    message_id TEXT NOT NULL,
+    rule_id INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    status_code INTEGER,
+    latency_ms REAL,
+    error TEXT
+);
+CREATE INDEX IF NOT EXISTS alert_deliveries_by_rule ON alert_deliveries (rule_id, id);
+CREATE TABLE IF NOT EXISTS alert_sent (
+    rule_id INTEGER NOT NULL,
+    subject TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (rule_id, subject)
 );
 
 -- The trace list's filters and counts, newest first, at a million traces (webapp/store/listing.py).
@@ -130,14 +189,8 @@ CREATE INDEX IF NOT EXISTS traces_missing_response ON traces (last_ts, trace_id)
 """
 
 # -- Problems (issue 13): findings grouped by fingerprint, with history, reach and state ------------
-# Columns added to older tables; `ensure_columns` adds them to a database made before they existed.
-ADDED_COLUMNS = (
-    ("events", "release", "TEXT"),           # the envelope's optional release (OTLP service.version)
-    ("calls", "release", "TEXT"),            # the latest release any event of the call named
-    ("calls", "contract_digest", "TEXT"),    # digest of the contract its stored analysis used
-    ("calls", "problem_paths", "TEXT"),      # JSON ids of the problems whose argument path it had
-)
-
+# The columns problems add to older tables are in ADDED_COLUMNS at the top; these tables come after them
+# (calls_by_tool_time needs calls, problem_calls nothing else).
 PROBLEMS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS problems (
     id INTEGER PRIMARY KEY AUTOINCREMENT,   -- shown as TD-<id>; never reused
@@ -218,12 +271,4 @@ CREATE INDEX IF NOT EXISTS problem_states_by_problem ON problem_states (problem_
 -- The recent calls of one tool (nearest clean call, last clean call before a problem).
 CREATE INDEX IF NOT EXISTS calls_by_tool_time ON calls (tool, last_ts);
 """
-
-
-def ensure_columns(conn) -> None:
-    """Add the columns a database made before them lacks (idempotent)."""
-    for table, column, kind in ADDED_COLUMNS:
-        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-        if column not in have:
-            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
