@@ -23,6 +23,11 @@ TRACE_HAS_OTHER = "SELECT EXISTS (SELECT 1 FROM problem_calls WHERE problem_id =
 ADD_PART = """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
  occurrences, pairs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 BUMP_COUNTS = "UPDATE problems SET occurrences = occurrences + ?, calls = calls + ?, traces = traces + ? WHERE id = ?"
+# Adding a part can only widen first/last seen and raise the severity: no look at the other calls.
+PUT_COUNTS = """UPDATE problems SET occurrences = occurrences + ?1, calls = calls + 1, traces = traces + ?2,
+ first_seen = min(coalesce(first_seen, ?3), ?3), last_seen = max(coalesce(last_seen, ?3), ?3),
+ severity = CASE WHEN ?4 = 'error' THEN 'error' ELSE severity END WHERE id = ?5
+ RETURNING state, resolve IS NOT NULL"""
 BUMP_HOUR = """INSERT INTO problem_hours (problem_id, hour, occurrences) VALUES (?, ?, ?)
  ON CONFLICT(problem_id, hour) DO UPDATE SET occurrences = occurrences + excluded.occurrences"""
 BUMP_SPLIT = """INSERT INTO problem_splits (problem_id, dim, value, occurrences, calls) VALUES (?, ?, ?, ?, ?)
@@ -56,9 +61,11 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
                 "ts": row[3] or now, "digest": grouping.get("digest")}
         broke = _replace_parts(conn, call, grouping["problems"], now, events)
         done.append((call, grouping, broke, loads(row[6]) or []))
+    by_tool: dict = {}
     for call, grouping, broke, before in done:
-        problems = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
-        _exercise(conn, call, grouping.get("arguments"), problems, broke, before)
+        if call["tool"] not in by_tool:  # every break of the batch is in, so no problem opens after this
+            by_tool[call["tool"]] = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
+        _exercise(conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before)
     return list(dict.fromkeys(events))
 
 
@@ -97,13 +104,15 @@ def _replace_parts(conn, call: dict, problems: dict, now: str, events: list) -> 
     for pid, part in old.items():
         if pid not in same:
             _take_out(conn, pid, key, part)
+    watch = {}
     for pid, entry in new.items():
         if pid not in same:
-            _put_in(conn, pid, call, entry)
-    for pid in (set(old) | set(new)) - same:
-        conn.execute(SEEN, (pid, new[pid]["severity"] if pid in new else None))
-    for pid in set(new) - same:
-        _after_break(conn, pid, call, prior=pid in old, now=now, events=events)
+            watch[pid] = _put_in(conn, pid, call, entry)
+    for pid in set(old) - same:  # taking a part out may narrow first/last seen
+        conn.execute(SEEN, (pid, None))
+    for pid, (state, resolving) in watch.items():
+        if state != "open" or resolving:  # an open problem with no resolution has no rule to apply
+            _after_break(conn, pid, call, prior=pid in old, now=now, events=events)
     return set(new)
 
 
@@ -128,17 +137,17 @@ def _take_out(conn, pid: int, key: tuple, part) -> None:
     conn.execute("DELETE FROM problem_pairs WHERE problem_id = ? AND count <= 0", (pid,))
 
 
-def _put_in(conn, pid: int, call: dict, entry: dict) -> None:
+def _put_in(conn, pid: int, call: dict, entry: dict) -> tuple:
+    """Add a call's part to a problem's rollups; return the problem's (state, has a resolution)."""
     new_trace = not conn.execute(TRACE_HAS_OTHER, (pid, call["trace_id"])).fetchone()[0]
     occurrences = entry["occurrences"]
     conn.execute(ADD_PART, (pid, call["trace_id"], call["call_id"], call["ts"], call["source"], call["release"],
                             call["digest"], entry["severity"], occurrences, dumps(entry["pairs"])))
-    conn.execute(BUMP_COUNTS, (occurrences, 1, int(new_trace), pid))
+    watched = conn.execute(PUT_COUNTS, (occurrences, int(new_trace), call["ts"], entry["severity"], pid)).fetchone()
     conn.execute(BUMP_HOUR, (pid, call["ts"][:13], occurrences))
-    for dim in ("source", "release", "digest"):
-        conn.execute(BUMP_SPLIT, (pid, dim, call[dim] or "", occurrences, 1))
-    for pair, count in entry["pairs"].items():
-        conn.execute(BUMP_PAIR, (pid, pair, count))
+    conn.executemany(BUMP_SPLIT, [(pid, dim, call[dim] or "", occurrences, 1) for dim in ("source", "release", "digest")])
+    conn.executemany(BUMP_PAIR, [(pid, pair, count) for pair, count in entry["pairs"].items()])
+    return watched
 
 
 def _state(conn, pid: int) -> dict:
