@@ -151,3 +151,8 @@ def test_big_arguments_are_ranked_by_key_set_alone():
     big = {f"k{i}": "v" * 50 for i in range(DEEP_MAX_BYTES // 40)}
     best = nearest(big, [{"trace_id": "a", "arguments": {"x": 1}}, {"trace_id": "b", "arguments": dict(big)}])
     assert best["trace_id"] == "b" and best["method"] == "key_set" and best["distance"] == 0
+
+
+def test_a_problem_from_an_older_fingerprint_version_says_so():
+    descriptor = {**describe_finding("t", finding()), "fingerprint_version": 0}
+    assert "fingerprint v0; made before fingerprint v1, which groups only newer findings" in grouped_by(descriptor)

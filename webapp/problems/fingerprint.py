@@ -93,5 +93,7 @@ def grouped_by(descriptor: dict) -> str:
         parts.append(f"transform {descriptor['transform']}")
     if descriptor.get("keyword"):
         parts.append(f"schema keyword {descriptor['keyword']}")
-    return (f"grouped by {', '.join(parts)} (fingerprint v{VERSION}; array indexes read as *, id-like keys as "
-            f"{ID}; values, severity and contract version are left out)")
+    version = descriptor.get("fingerprint_version", VERSION)
+    note = "" if version == VERSION else f"; made before fingerprint v{VERSION}, which groups only newer findings"
+    return (f"grouped by {', '.join(parts)} (fingerprint v{version}{note}; array indexes read as *, id-like keys "
+            f"as {ID}; values, severity and contract version are left out)")
