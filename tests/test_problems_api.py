@@ -172,7 +172,8 @@ def test_relative_times_filter_the_trace_list(loaded):
     assert len(loaded.get("/api/v1/traces?since=3650d").get_json()["traces"]) == 5
 
 
-def test_the_release_field_is_kept_per_call_and_rejected_when_not_a_string(client):
+def test_the_release_field_is_kept_per_call_and_rejected_when_not_a_string(client, loaded):
+    assert client.get(f"/api/v1/traces/{trace(3)}").get_json()["calls"][0]["release"] == "1.4.2"
     response = client.post("/api/v1/ingest", json={"trace_id": "t1", "snapshot": "arguments", "payload": {},
                                                    "release": 140})
     assert response.get_json()["rejected"][0]["code"] == "bad_type"
