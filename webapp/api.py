@@ -73,7 +73,7 @@ def list_traces():
 
 def strict_query(args) -> tuple[TraceQuery, tuple | None]:
     """Return the list query and cursor of args; a value the list cannot use is a 400."""
-    problem = TraceQuery.problem(args, [kind for kind, _ in FINDING_KINDS])
+    problem = TraceQuery.bad_value(args, [kind for kind, _ in FINDING_KINDS])
     if problem:
         raise ApiError(400, "bad_parameter", problem)
     try:

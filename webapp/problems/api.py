@@ -58,7 +58,7 @@ def changed_by() -> str:
 @bp.get("/api/v1/problems")
 def list_problems():
     """List problems newest last seen first, filtered, with a keyset cursor."""
-    message = ProblemQuery.problem(request.args)
+    message = ProblemQuery.bad_value(request.args)
     if message:
         raise ApiError(400, "bad_parameter", message)
     cursor = decode(request.args.get("cursor"), 2)

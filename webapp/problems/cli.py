@@ -51,7 +51,7 @@ def _who() -> str:
 @DB_OPTION
 def problems_list(database, as_json, **filters):
     """List problems, most recently seen first."""
-    message = ProblemQuery.problem(filters)
+    message = ProblemQuery.bad_value(filters)
     if message:
         raise click.BadParameter(message)
     found, _ = _open_existing_store(database).find_problems(ProblemQuery.from_args(filters))

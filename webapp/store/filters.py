@@ -60,7 +60,7 @@ class TraceQuery:
         return cls(limit=limit, **values)
 
     @classmethod
-    def problem(cls, args, kinds) -> str | None:
+    def bad_value(cls, args, kinds) -> str | None:
         """Say what is wrong with the first bad filter value in args (the API's strict way)."""
         for name, choices in {**CHOICES, "kind": kinds}.items():
             value = (args.get(name) or "").strip()

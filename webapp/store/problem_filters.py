@@ -39,7 +39,7 @@ class ProblemQuery:
         return cls(limit=limit, **values)
 
     @staticmethod
-    def problem(args) -> str | None:
+    def bad_value(args) -> str | None:
         """Say what is wrong with the first bad value in args (the API's strict way)."""
         for name, choices in CHOICES.items():
             value = (args.get(name) or "").strip()
