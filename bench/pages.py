@@ -1,5 +1,9 @@
 """Server time of the pages at 10k, 100k and 1M stored traces, against a bare SELECT on the same database.
 
+With the traces go 10,000 problems (bench/gen_problems.py): /problems and two problem pages, one of a
+problem with a tenth of the store's calls. TRACEDIFF_BENCH_MAX_TRACES=N stops at the largest size this machine builds
+in time (1M takes minutes to generate).
+
     python bench/pages.py            # generates bench/out/pages-*.db once (1M: a few minutes), then ~30 s
     python bench/pages.py --quick    # 2k traces and a 100 KB response, for tests/test_bench_smoke.py
 """
@@ -8,6 +12,7 @@ import statistics
 import time
 
 from common import options, ratio_line, write_figures
+from gen_problems import add_problems
 from gendb import cached_db
 from payloads import document
 from webapp import create_app, pipeline
@@ -23,8 +28,14 @@ PAGES = {
     "full-text search": "/?q=ticket4242",
     # fetched by htmx after the first paint on a big store (views.index, part=counts)
     "facet counts and strip (htmx)": "/?part=counts",
+    "problems list": "/problems",
+    "problems filtered by release and state": "/problems?release=1.4.2&state=resolved",
+    "problem page, a tenth of all calls": "/problems/TD-1",
+    "problem page, a small problem": "/problems/TD-5000",
+    "problem API, a tenth of all calls": "/api/v1/problems/TD-1",
 }
 HTMX = {"HX-Request": "true"}
+MAX_TRACES = int(__import__("os").environ.get("TRACEDIFF_BENCH_MAX_TRACES", "1000000"))
 BARE_SELECT = "SELECT * FROM traces ORDER BY last_ts DESC, trace_id DESC LIMIT 51"
 
 
@@ -75,12 +86,14 @@ def bare_select_ms(path, repeats: int) -> float:
 def measure(count: int, big_size: int, repeats: int) -> dict:
     """Measure every page on a database of `count` traces."""
     path, generated = cached_db(count)
+    problems_s = add_problems(path, count)
     trace_id = add_big_call(path, big_size)
     app = create_app({"DATABASE": str(path), "ANALYZER": "off"})
     client = app.test_client()
     pages = {name: server_ms(client, url, repeats) for name, url in PAGES.items()}
     pages["trace page, big response"] = server_ms(client, f"/traces/{trace_id}", repeats)
     return {"traces": count, "generated_s": None if generated is None else round(generated, 1),
+            "problems_generated_s": None if problems_s is None else round(problems_s, 1),
             "db_bytes": path.stat().st_size, "big_response_bytes": big_size,
             "bare_select_ms": bare_select_ms(path, repeats), "pages": pages}
 
@@ -105,6 +118,7 @@ def report(results: list[dict]) -> None:
 def main() -> None:
     args = options(__doc__.splitlines()[0], seconds=0)
     counts, big, repeats = ((500, 2_000), 100_000, 3) if args.quick else (COUNTS, 1_000_000, 9)
+    counts = tuple(c for c in counts if c <= MAX_TRACES) or counts[:1]
     results = []
     for count in counts:
         results.append(measure(count, big, repeats))

@@ -246,3 +246,23 @@ def test_billing_openapi_create_invoice_agrees_with_the_sample_calls():
 def test_openapi_documents_pass_the_openapi_spec_validator(file_name):
     spec_validator = pytest.importorskip("openapi_spec_validator")
     spec_validator.validate(load_json(CONTRACTS / file_name))
+
+
+def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_has(tmp_path):
+    """Loaded as `serve --demo` loads them: findOrders' limit broke in 1.4.0, was resolved, regressed in 1.4.2."""
+    from webapp import pipeline
+    from webapp.store import Store
+    from webapp.store.problem_filters import ProblemQuery
+
+    store = Store(tmp_path / "demo.db")
+    pipeline.load_folder(store, SAMPLES, None)
+    problems, _ = store.find_problems(ProblemQuery(limit=500))
+    by_place = {(p["tool"], p["kind"], (p["left"] or {}).get("path")): p for p in problems}
+    limit = store.get_problem(int(by_place[("findOrders", "type_changed", "/limit")]["id"][3:]))
+    assert limit["state"] == "regressed" and limit["releases"] == ["1.4.0", "1.4.2"]
+    assert [h["state"] for h in limit["state_history"]] == ["regressed", "resolved", "open"]
+    assert limit["state_history"][1]["by"] == "dana (on call)"
+    assert limit["last_clean_before"]["release"] == "1.3.9"
+    due = by_place[("createTask", "type_changed", "/dueDate")]
+    assert due["sources"] == ["app_intent"] and due["transform"] == "iso8601>epoch"
+    store.close()

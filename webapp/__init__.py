@@ -30,6 +30,7 @@ def create_app(test_config: dict | None = None):
     from .alerts import sender
     from .ingest import Limits
     from .redact import redactor_for
+    from .problems import api as problems_api, pages as problems_pages
 
     # What ingestion needs from the settings, built once: the store below knows nothing of either.
     app.extensions["tracediff.redactor"] = redactor_for(app.config)
@@ -50,6 +51,8 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(quarantine.bp)
     app.register_blueprint(alerting.bp)
     app.register_blueprint(openapi.bp)
+    app.register_blueprint(problems_api.bp)
+    app.register_blueprint(problems_pages.bp)
     worker.init_app(app)
     sender.init_app(app)
     return app

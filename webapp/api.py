@@ -15,6 +15,7 @@ from .ingest.envelope import canonical_trace_id
 from .ingest.model import too_large
 from .metrics import record_ingest
 from .security import admin_only
+from .problems.grouping import link_problems
 from .store import StoreUnavailable
 from .store.filters import TraceQuery, decode_cursor, encode_cursor
 
@@ -86,7 +87,7 @@ def list_traces():
 
 def strict_query(args) -> tuple[TraceQuery, tuple | None]:
     """Return the list query and cursor of args; a value the list cannot use is a 400."""
-    problem = TraceQuery.problem(args, [kind for kind, _ in FINDING_KINDS])
+    problem = TraceQuery.bad_value(args, [kind for kind, _ in FINDING_KINDS])
     if problem:
         raise ApiError(400, "bad_parameter", problem)
     try:
@@ -101,7 +102,7 @@ def get_trace(trace_id):
     trace = pipeline.fresh_trace(get_store(), trace_id)
     if trace is None:
         raise ApiError(404, "trace_not_found", f"no trace with id {trace_id!r}")
-    return jsonify(trace)
+    return jsonify(link_problems(trace, get_store().problem_ids))
 
 
 @bp.get("/api/v1/traces/<path:trace_id>/calls/<call_id>/<snapshot>/versions")
@@ -189,7 +190,8 @@ def store_unavailable(error: StoreUnavailable):
                           retryable=True, headers={"Retry-After": str(seconds)})
 
 
-JSON_PAGES = ("views.trace_json", "views.index_json", "views.node_value")
+JSON_PAGES = ("views.trace_json", "views.index_json", "views.node_value", "problems_pages.problem_json",
+              "problems_pages.problems_json")
 
 
 def wants_json() -> bool:

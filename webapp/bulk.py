@@ -75,11 +75,38 @@ def ingest_files(store, names, redactor, batch_size: int = 1000) -> IngestSummar
 
 
 def load_folder(store, folder: Path, redactor):
-    """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary."""
+    """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary.
+
+    A `story.json` beside the traces names state changes people made between files (resolve a
+    problem before a later file), each at its own time, so the demo tells a problem's history.
+    """
     import_contract_files(store, sorted((folder / "contracts").glob("*.json")))
-    summary = ingest_files(store, [str(path) for path in sorted(folder.glob("*.ndjson"))], redactor)
-    catch_up(store)
-    return summary
+    files = sorted(folder.glob("*.ndjson"))
+    story = orjson.loads((folder / "story.json").read_bytes()) if (folder / "story.json").is_file() else []
+    total, start = IngestSummary(), 0
+    for step in [*story, None]:
+        names = [f.name for f in files]
+        stop = len(files) if step is None else names.index(step["before"])
+        summary = ingest_files(store, [str(path) for path in files[start:stop]], redactor)
+        total.accepted += summary.accepted
+        total.duplicates += summary.duplicates
+        total.rejected += summary.rejected
+        catch_up(store)
+        if step is not None:
+            _story_step(store, step)
+        start = stop
+    return total
+
+
+def _story_step(store, step: dict) -> None:
+    """Apply one state change of a folder's story to the problem it names (tool, kind, argument path)."""
+    from .problems.states import parse_change
+    from .store.problem_filters import ProblemQuery
+
+    found, _ = store.find_problems(ProblemQuery(tool=step["tool"], kind=step["kind"], limit=500))
+    for problem in found:
+        if (problem["left"] or {}).get("path") == step["path"]:
+            store.change_problem(int(problem["id"][3:]), parse_change(step["change"]), step["by"], at=step["at"])
 
 
 def _ingest_file(store, name, redactor, batch_size, summary) -> None:

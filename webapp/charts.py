@@ -5,6 +5,7 @@ from .store.hours import NO_TOOL
 
 BAR_WIDTH = 4
 BAR_GAP = 1
+STRIP_WIDTH = 840  # px: a short range gets wider bars, so six hours fill the strip as a week does
 HEIGHT = 28
 MIN_BAR = 4  # px: an hour with one call stays visible
 
@@ -25,6 +26,7 @@ def strip_rows(strip: dict, height: int = HEIGHT) -> list[dict]:
 
     Heights are relative to the tool's own busiest hour; the counts are in each bar's tooltip."""
     hours = strip["hours"]
+    slot = _slot(len(hours))
     rows = []
     for tool, cells in sorted(strip["tools"].items()):
         # each tool on its own scale: a quiet tool's step after a deploy shows as well as a busy one's
@@ -36,7 +38,7 @@ def strip_rows(strip: dict, height: int = HEIGHT) -> list[dict]:
                 continue
             calls_h = max(MIN_BAR, round(height * cell["calls"] / peak))
             findings_h = round(calls_h * cell["findings"] / cell["calls"]) if cell["findings"] else 0
-            bars.append({"x": position * (BAR_WIDTH + BAR_GAP), "w": BAR_WIDTH, "calls": cell["calls"],
+            bars.append({"x": position * slot, "w": slot - BAR_GAP, "calls": cell["calls"],
                          "findings": cell["findings"], "calls_h": calls_h, "findings_h": findings_h,
                          "hour": hour, "range": hour_range(hour)})
         # the list cannot filter to calls without a tool: that row's links keep only the hour
@@ -48,4 +50,9 @@ def strip_rows(strip: dict, height: int = HEIGHT) -> list[dict]:
 
 def strip_width(strip: dict) -> int:
     """Return the SVG width for the strip's hours."""
-    return max(1, len(strip["hours"]) * (BAR_WIDTH + BAR_GAP))
+    return max(1, len(strip["hours"]) * _slot(len(strip["hours"])))
+
+
+def _slot(hours: int) -> int:
+    """Return the px per hour: the week's 5 px, wider for a shorter range (up to 40 px)."""
+    return max(BAR_WIDTH + BAR_GAP, min(40, STRIP_WIDTH // max(1, hours)))

@@ -1,4 +1,4 @@
-"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune, backup, alerts.
+"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune, backup, problems, alerts.
 
 Each command imports what it needs when it runs, so that `--help` and `check` start at once.
 """
@@ -299,5 +299,7 @@ def check(folders, tool, contract, arguments, request_file, response, status, as
 
 
 from .cli_alerts import alerts  # noqa: E402 - a command group of its own module
+from .problems.cli import problems  # noqa: E402 - it uses this module's options
 
 main.add_command(alerts)
+main.add_command(problems)

@@ -107,8 +107,9 @@ def trace_paths() -> dict:
         param("kind", "query", {"type": "string"}, "A finding kind, see /api/v1/finding-kinds."),
         param("status", "query", {"enum": ["2xx", "3xx", "4xx", "5xx"]}, "An HTTP status class."),
         param("missing", "query", {"enum": SNAPSHOTS}, "A snapshot that has not arrived."),
-        param("since", "query", {"type": "string"}, "RFC 3339 lower bound of last seen."),
-        param("until", "query", {"type": "string"}, "RFC 3339 upper bound of last seen."),
+        param("since", "query", {"type": "string"}, "Lower bound of last seen: RFC 3339, a day, or 2h / 7d ago."),
+        param("until", "query", {"type": "string"}, "Upper bound of last seen: RFC 3339, a day, or 2h / 7d ago."),
+        param("problem", "query", {"type": "string"}, "Only traces a problem (TD-42) was seen in."),
     ]
     trace_id = param("trace_id", "path", {"type": "string"},
                      "The trace id, percent-encoded (a `/` in it may also be sent as is).")
@@ -272,6 +273,7 @@ SCHEMAS = {
         "call_id": {"type": "string", "default": ""},
         "snapshot": {"enum": SNAPSHOTS},
         "tool": STRING, "source": STRING,
+        "release": {"type": "string", "description": "App version, git sha or deploy id (OTLP service.version)."},
         "payload": {"description": "Any JSON value; a string holding JSON is parsed."},
         "http": _object([], {"method": STRING, "url": STRING, "status_code": {"type": "integer"},
                              "headers": {"type": "object"}}),
@@ -296,7 +298,9 @@ SCHEMAS = {
         "snapshots": _object(SNAPSHOTS, {name: {"oneOf": [ref("Snapshot"), {"type": "null"}]}
                                          for name in SNAPSHOTS}),
         "validation": {"type": "object"},
-        "findings": {"type": "array", "items": _object(["kind"], {"kind": {"enum": list(KIND_NAMES)}})}}),
+        "findings": {"type": "array", "items": _object(["kind"], {"kind": {"enum": list(KIND_NAMES)},
+                                                                  "problem": NULLABLE_STRING})},
+        "problems": {"type": "array", "items": STRING, "description": "The problems its findings belong to."}}),
     "Trace": _object(["trace_id", "calls"], {"trace_id": STRING,
                                              "calls": {"type": "array", "items": ref("Call")}}),
     "Contract": _object([], CONTRACT_PARTS, additionalProperties=False),
@@ -330,6 +334,7 @@ SCHEMAS = {
 @lru_cache(maxsize=1)
 def document() -> dict:
     """Return the OpenAPI 3.1 document of the API."""
+    from .problems import openapi as problems  # it builds on this module's helpers
     try:
         version = metadata.version("tracediff")
     except metadata.PackageNotFoundError:
@@ -340,9 +345,10 @@ def document() -> dict:
             "Collect the arguments, request and response snapshots of LLM tool calls, and read "
             "them back with validation and mapping-aware findings. Every error has the shape "
             '{"error": {"code", "message", "retryable"}}.')},
-        "paths": {**ingest_paths(), **trace_paths(), **tool_paths(), **alert_paths(), **meta_paths()},
+        "paths": {**ingest_paths(), **trace_paths(), **tool_paths(), **alert_paths(), **problems.paths(
+            operation, param, ref, json_body, error), **meta_paths()},
         "components": {
-            "schemas": SCHEMAS,
+            "schemas": {**SCHEMAS, **problems.SCHEMAS},
             "responses": {
                 "Unauthorized": {**error("A token is required (TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS or TRACEDIFF_READ_TOKENS)."),
                                  "headers": {"WWW-Authenticate": {"schema": STRING}}},

@@ -4,11 +4,14 @@ The HTTP endpoints, the CLI and the background analyzer all call these functions
 """
 import dataclasses
 
+import orjson
+
 from . import alerts
 from .analysis import analyze_call
 from .inference import hint_renames
 from .ingest import Batch
 from .ingest.envelope import canonical_trace_id
+from .problems.grouping import call_problems, contract_digest
 from .redact import Redactor
 from .store import IngestResult, Store
 from .store.codec import utc_now
@@ -57,12 +60,24 @@ def analyze_one(call: dict, contract) -> dict:
 
 
 def analyze_calls(store: Store, calls) -> int:
-    """Analyse calls ({trace_id, call_id}) and save the results in one transaction; learn mappings from them."""
+    """Analyse calls ({trace_id, call_id}) and save the results, and their part in problems, in one transaction;
+    learn mappings from them."""
     contracts: dict = {}
+    digests: dict = {}
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    saved = store.save_analyses([
-        (trace_id, call_id, call["version"], analyze_one(call, _contract(store, call["tool"], contracts)))
-        for (trace_id, call_id), call in inputs.items()])
+    results, groupings = [], {}
+    for key, call in inputs.items():
+        contract = _contract(store, call["tool"], contracts)
+        analysis = analyze_one(call, contract)
+        if call["tool"] not in digests:
+            digests[call["tool"]] = contract_digest(contract)
+        analysis["contract_digest"] = digest = digests[call["tool"]]
+        results.append((*key, call["version"], analysis))
+        arguments = call["snapshots"].get("arguments")
+        groupings[key] = {"version": call["version"], "digest": digest,
+                          "problems": call_problems(call["tool"], analysis),
+                          "arguments": arguments["payload"] if arguments else None}
+    saved = store.save_analyses(results, groupings, alerts.matches)
     learn(store, inputs)
     return saved
 

@@ -14,6 +14,8 @@ METRICS_PATH = "/metrics"
 API_PREFIXES = ("/api/", "/v1/")
 TOOLS_PATH = "/api/v1/tools/"
 TOOL_PAGES_PATH = "/tools/"   # the tool pages' confirm, reject and "pair these" forms change contracts
+PROBLEMS_API_PATH = "/api/v1/problems/"
+PROBLEM_PAGES_PATH = "/problems/"   # resolving, archiving or merging a problem changes state, as contracts do
 ALERT_PATHS = ("/api/v1/alerts", "/settings/alerts")  # rules hold secrets and make the server call out
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -53,9 +55,9 @@ def required_scope(path: str, method: str, view=None) -> str | None:
         return "metrics"
     if path in INGEST_PATHS:
         return "ingest"
-    if path.startswith((TOOLS_PATH, *ALERT_PATHS)) and method not in SAFE_METHODS:
-        return "admin"
-    if path.startswith(TOOL_PAGES_PATH) and method not in SAFE_METHODS:
+    if path.startswith((TOOLS_PATH, PROBLEMS_API_PATH, *ALERT_PATHS)) and method not in SAFE_METHODS:
+        return "admin"  # contracts, problems' state and alert rules
+    if path.startswith((TOOL_PAGES_PATH, PROBLEM_PAGES_PATH)) and method not in SAFE_METHODS:
         return "page_admin"
     return "read"
 

@@ -10,6 +10,7 @@ from .compare import compare_calls
 from .report import visible
 from .security import may_change_contracts
 from .db import get_store
+from .problems.grouping import link_problems
 from .store import stats
 from .store.listing import SEARCH_CAP
 from .store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery, decode_cursor, encode_cursor
@@ -79,7 +80,7 @@ def _counts_context(query: TraceQuery, wanted: bool) -> dict:
     context = {"count_cap": stats.COUNT_CAP, "counts": counts, "strip_rows": None,
                "counts_url": url_for("views.index", **query.as_args(), part="counts")}
     if counts is not None:
-        strip = stats.hourly_strip(get_store(), tool=query.tool, until=query.until)
+        strip = stats.hourly_strip(get_store(), tool=query.tool, until=query.until, since=query.since)
         context.update(strip_rows=charts.strip_rows(strip), strip_width=charts.strip_width(strip),
                        strip_hours=strip["hours"],
                        counts_incomplete=any(c is None for values in counts.values() for c in values.values()))
@@ -129,7 +130,7 @@ def _trace_or_404(trace_id: str) -> dict:
     found = pipeline.fresh_trace(get_store(), trace_id)
     if found is None:
         abort(404, description=f"no trace with id {trace_id}")
-    return found
+    return link_problems(found, get_store().problem_ids)  # each finding names its problem (TD-42)
 
 
 def _call_or_404(trace: dict, call_id: str | None) -> dict:

@@ -18,7 +18,8 @@ _RFC3339 = re.compile(
 )
 _HEX32 = re.compile(r"[0-9a-fA-F]{32}\Z")
 ENVELOPE_KEYS = frozenset(
-    ("trace_id", "traceId", "call_id", "snapshot", "tool", "source", "payload", "http", "ts", "event_id")
+    ("trace_id", "traceId", "call_id", "snapshot", "tool", "source", "payload", "http", "ts", "event_id",
+     "release")
 )
 _MAX_NAME = 256
 
@@ -111,13 +112,14 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
     return make_event(
         ctx, trace_id=trace_id, call_id=rec.get("call_id"), snapshot=snapshot, payload=rec["payload"],
         tool=rec.get("tool"), source=rec.get("source"), http=rec.get("http"), ts=rec.get("ts"),
-        event_id=rec.get("event_id"), meta=meta,
+        event_id=rec.get("event_id"), meta=meta, release=rec.get("release"),
     )
 
 
 def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payload: Any,
                tool: Any = None, source: Any = None, http: Any = None, ts: Any = None,
-               event_id: Any = None, meta: dict | None = None, text_by_definition: bool = False) -> Event:
+               event_id: Any = None, meta: dict | None = None, text_by_definition: bool = False,
+               release: Any = None) -> Event:
     """Check every field, parse a payload logged as a JSON string, and build the Event.
 
     `text_by_definition`: the payload's carrier holds JSON only as text (an OTLP attribute), so
@@ -142,6 +144,7 @@ def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payl
         source=None if source is None else _name("source", source),
         logged_as_string=as_string and not text_by_definition, http=None if http is None else normalise_http(http),
         ts=ts, meta=meta or None,
+        release=None if release is None else _name("release", release),
     )
 
 

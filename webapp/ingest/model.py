@@ -29,6 +29,7 @@ class Event:
     http: dict | None = None
     ts: str = ""
     meta: dict | None = None
+    release: str | None = None  # app version, git sha or deploy id (OTLP service.version)
 
 
 @dataclass

@@ -167,7 +167,8 @@ def _event(ctx: Context, s: Span, snapshot: str, payload: Any, tool: str | None,
     event_id = hashlib.sha256(f"otlp:{s.trace_id}:{s.span_id}:{snapshot}".encode()).hexdigest()[:32]
     return make_event(ctx, trace_id=s.trace_id, call_id=call_id, snapshot=snapshot, payload=payload,
                       tool=tool, source=_source(owner) or _source(s), http=http or None,
-                      ts=_ns_ts(ns), event_id=event_id, meta=meta, text_by_definition=True)
+                      ts=_ns_ts(ns), event_id=event_id, meta=meta, text_by_definition=True,
+                      release=s.release)
 
 
 def _source(s: Span | None) -> str | None:

@@ -33,6 +33,7 @@ class Span:
     end_ns: int
     attrs: dict = field(default_factory=dict)
     service: str | None = None
+    release: str | None = None  # the resource's service.version
     error: RecordError | None = None
 
 
@@ -45,11 +46,13 @@ def spans_from_protobuf(body: bytes, max_depth: int) -> list[Span]:
         raise IngestError(422, "unparseable", f"the body is not an OTLP ExportTraceServiceRequest in protobuf: {exc}") from None
     spans: list[Span] = []
     for rs in req.resource_spans:
-        service = _service(_pb_attrs(rs.resource.attributes, max_depth, None))
+        resource = _pb_attrs(rs.resource.attributes, max_depth, None)
+        service, release = _service(resource), _release(resource)
         for ss in rs.scope_spans:
             for s in ss.spans:
                 span = Span(len(spans), s.trace_id.hex(), s.span_id.hex(), s.parent_span_id.hex(), s.name,
-                            s.kind, s.start_time_unix_nano, s.end_time_unix_nano, service=service)
+                            s.kind, s.start_time_unix_nano, s.end_time_unix_nano, service=service,
+                            release=release)
                 span.attrs = _pb_attrs(s.attributes, max_depth, span)
                 spans.append(span)
     return spans
@@ -66,13 +69,15 @@ def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
     spans: list[Span] = []
     for rs in _items(doc, "resourceSpans", "resource_spans"):
         resource = _get(rs, "resource", "resource") or {}
-        service = _service(_json_attrs(_items(resource, "attributes", "attributes"), max_depth, None))
+        resource = _json_attrs(_items(resource, "attributes", "attributes"), max_depth, None)
+        service, release = _service(resource), _release(resource)
         for ss in _items(rs, "scopeSpans", "scope_spans"):
             for s in _items(ss, "spans", "spans"):
                 span = Span(len(spans), _hex_id(_get(s, "traceId", "trace_id")), _hex_id(_get(s, "spanId", "span_id")),
                             _hex_id(_get(s, "parentSpanId", "parent_span_id")), str(s.get("name") or ""),
                             _kind(s.get("kind")), _int(_get(s, "startTimeUnixNano", "start_time_unix_nano")),
-                            _int(_get(s, "endTimeUnixNano", "end_time_unix_nano")), service=service)
+                            _int(_get(s, "endTimeUnixNano", "end_time_unix_nano")), service=service,
+                            release=release)
                 span.attrs = _json_attrs(_items(s, "attributes", "attributes"), max_depth, span)
                 spans.append(span)
     return spans
@@ -179,6 +184,11 @@ def _hex_id(value: Any) -> str:
 def _service(attrs: dict) -> str | None:
     name = attrs.get("service.name")
     return name if type(name) is str else None
+
+
+def _release(attrs: dict) -> str | None:
+    version = attrs.get("service.version")
+    return version[:256] if type(version) is str and version.isprintable() and version else None
 
 
 def _kind(value: Any) -> int:

@@ -20,6 +20,8 @@ from .migrations import SchemaTooNew  # noqa: F401 (the CLI names it)
 from .ops import OpsReads
 from .reads import TraceReads
 from .mappings import ToolMappings
+from .problem_reads import ProblemReads
+from .problems import ProblemWrites, apply_groupings
 from .schema import upgrade
 from .spans import join_orphan_spans
 from .sql import (CLAIM_PENDING, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS, INDEX_EVENTS,
@@ -40,9 +42,9 @@ class IngestResult:
     by_source: dict = field(default_factory=dict)  # source -> (accepted, duplicates)
 
 
-class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, Upkeep, OpsReads):
-    """A tracediff database in one SQLite file: writes here; reads, contracts, mappings, alerts, upkeep and
-    operations' figures in mixins."""
+class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, ProblemWrites, Upkeep, OpsReads):
+    """A tracediff database in one SQLite file: writes here; reads, contracts, mappings, alerts, problems,
+    upkeep and operations' figures in mixins."""
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True,
                  min_free_bytes: int = 0):
@@ -214,11 +216,13 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, Upkeep, OpsRead
         """Store an analysis unless the call changed meanwhile; say whether it was stored."""
         return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
 
-    def save_analyses(self, results) -> int:
+    def save_analyses(self, results, groupings: dict | None = None, alert_wanted=None) -> int:
         """Store (trace_id, call_id, version, analysis) results in one transaction.
 
         A result whose call changed since it was read is dropped (the call stays pending);
-        return how many were stored.
+        return how many were stored. `groupings` ({(trace_id, call_id): ...}, see
+        webapp/problems/) replaces each stored call's part in the problems, in the same transaction,
+        and a problem that opens, regresses or escalates writes the alerts `alert_wanted` matches.
         """
         if not results:
             return 0
@@ -228,6 +232,10 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, Upkeep, OpsRead
             stored = conn.total_changes - before
             _refresh_traces(conn, {result[0] for result in results})
             refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results]))
+            if groupings:
+                for event, pid in apply_groupings(conn, groupings, utc_now()):
+                    if alert_wanted is not None:
+                        self.enqueue_alerts(conn, event, f"TD-{pid}", self.problem_alert_data(conn, pid), alert_wanted)
         return stored
 
     def invalidate_tool(self, tool: str | None = None) -> int:
@@ -255,7 +263,7 @@ def _by_source(rows: list[tuple]):
 
 def _event_row(event, received: str) -> tuple:
     return (event.event_id, event.trace_id, event.call_id, event.snapshot, event.tool,
-            event.source, dumps(event.payload), int(bool(event.logged_as_string)),
+            event.source, event.release, dumps(event.payload), int(bool(event.logged_as_string)),
             None if event.http is None else dumps(event.http),
             None if not event.meta else dumps(event.meta), event.ts or received, received)
 
@@ -267,4 +275,5 @@ def _analysis_row(trace_id, call_id, version, analysis: dict) -> dict:
     return {"analysis": dumps(analysis), "version": version, "worst": analysis.get("worst"),
             "errors": summary.get("error", 0), "warnings": summary.get("warning", 0),
             "infos": summary.get("info", 0), "kinds": ",".join(kinds), "loud_kinds": ",".join(loud),
+            "contract_digest": analysis.get("contract_digest"),
             "trace_id": trace_id, "call_id": call_id}

@@ -2,6 +2,7 @@
 import base64
 import re
 from dataclasses import dataclass, fields
+from datetime import datetime, timedelta, timezone
 
 SEVERITIES = ("error", "warning", "info", "clean")
 STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
@@ -10,6 +11,24 @@ CHOICES = {"severity": SEVERITIES, "status": STATUS_CLASSES, "missing": SNAPSHOT
 MAX_LIMIT = 500
 # A day, or an RFC 3339 time (seconds and offset optional, as a datetime-local input sends it).
 _DAY_OR_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?\Z")
+# A time relative to now, as people say it: 30m, 2h, 7d, 2w (ago).
+_RELATIVE = re.compile(r"(\d{1,6})\s*(m|min|h|d|w)\Z")
+_UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def is_time(text: str) -> bool:
+    """Say whether a since/until value is a day, an RFC 3339 time or a relative time (2h, 7d)."""
+    return bool(_DAY_OR_TIME.match(text) or _RELATIVE.match(text))
+
+
+def absolute_time(text: str, now: datetime | None = None) -> str:
+    """Return a since/until value as a comparable time: relative ones (2h, 7d) counted back from now."""
+    match = _RELATIVE.match(text or "")
+    if not match:
+        return text
+    now = now or datetime.now(timezone.utc)
+    moment = now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True)
@@ -22,6 +41,7 @@ class TraceQuery:
     missing: str = ""      # a snapshot name that has not arrived
     since: str = ""        # RFC 3339 lower bound of last seen
     until: str = ""        # RFC 3339 upper bound of last seen
+    problem: str = ""      # a problem id (TD-42): the traces it was seen in
     limit: int = 50
 
     @classmethod
@@ -31,6 +51,8 @@ class TraceQuery:
         for name, choices in CHOICES.items():
             if values[name] not in choices:
                 values[name] = ""
+        if problem_number(values["problem"]) is None:
+            values["problem"] = ""
         try:
             limit = min(max(int(args.get("limit", 50)), 1), MAX_LIMIT)
         except ValueError:
@@ -38,7 +60,7 @@ class TraceQuery:
         return cls(limit=limit, **values)
 
     @classmethod
-    def problem(cls, args, kinds) -> str | None:
+    def bad_value(cls, args, kinds) -> str | None:
         """Say what is wrong with the first bad filter value in args (the API's strict way)."""
         for name, choices in {**CHOICES, "kind": kinds}.items():
             value = (args.get(name) or "").strip()
@@ -46,8 +68,11 @@ class TraceQuery:
                 return f"{name} must be one of {', '.join(choices)}; got {value[:40]!r}"
         for name in ("since", "until"):
             value = (args.get(name) or "").strip()
-            if value and not _DAY_OR_TIME.match(value):
-                return f"{name} must be a date or an RFC 3339 time like 2026-11-30T09:00:00Z; got {value[:40]!r}"
+            if value and not is_time(value):
+                return (f"{name} must be a date, an RFC 3339 time like 2026-11-30T09:00:00Z or a time ago "
+                        f"like 2h or 7d; got {value[:40]!r}")
+        if args.get("problem") and problem_number(args["problem"]) is None:
+            return f"problem must be a problem id like TD-42; got {args['problem'][:40]!r}"
         limit = args.get("limit")
         if limit is not None and not (limit.isdigit() and 1 <= int(limit) <= MAX_LIMIT):
             return f"limit must be a whole number from 1 to {MAX_LIMIT}; got {limit[:40]!r}"
@@ -60,6 +85,12 @@ class TraceQuery:
         if values.get("limit") == 50:
             values.pop("limit")
         return {k: v for k, v in values.items() if v not in ("", None)}
+
+
+def problem_number(text: str) -> int | None:
+    """Return the number of a problem id (`TD-42` or `42`), or None when it is not one."""
+    number = (text or "").strip().upper().removeprefix("TD-")
+    return int(number) if number.isdigit() and len(number) <= 18 else None
 
 
 def _printable(text: str) -> str:

@@ -3,7 +3,7 @@
 Every query here is driven by an index that yields rows newest first, or by a bounded set of
 search matches, so the first page costs about the same at a thousand traces and at a million.
 """
-from .filters import TraceQuery
+from .filters import TraceQuery, absolute_time, problem_number
 
 # Literal conditions, not parameters: the partial indexes of schema.py serve only a query whose
 # WHERE holds the very same expression.
@@ -146,9 +146,13 @@ def _add_trace_filters(query: TraceQuery, conditions: list, params: list) -> Non
         conditions.append(STATUS_CONDITIONS[query.status])
     if query.missing:
         conditions.append(f"t.has_{query.missing} = 0")
+    if query.problem:
+        # the traces a problem was seen in (its calls' rows, by the problem's index)
+        conditions.append("t.trace_id IN (SELECT trace_id FROM problem_calls WHERE problem_id = ?)")
+        params.append(problem_number(query.problem))
     if query.since:
         conditions.append("t.last_ts >= ?")
-        params.append(query.since)
+        params.append(absolute_time(query.since))
     if query.until:
         conditions.append("t.last_ts <= ?")
-        params.append(query.until)
+        params.append(absolute_time(query.until))

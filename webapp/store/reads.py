@@ -44,7 +44,7 @@ class TraceReads:
     def _call(self, row: dict) -> dict:
         analysis = loads(row["analysis"]) or {}
         return {
-            "call_id": row["call_id"], "tool": row["tool"], "source": row["source"],
+            "call_id": row["call_id"], "tool": row["tool"], "source": row["source"], "release": row.get("release"),
             "status_code": row["status_code"], "first_ts": row["first_ts"], "last_ts": row["last_ts"],
             "snapshots": {name: self._snapshot(row[f"{name}_seq"]) for name in SNAPSHOTS},
             "versions": self._version_counts(row["trace_id"], row["call_id"]),

@@ -1,8 +1,8 @@
 """SQL statements of the store, kept apart so the Store class reads at a glance."""
 
 INSERT_EVENT = """INSERT OR IGNORE INTO events
- (event_id, trace_id, call_id, snapshot, tool, source, payload, logged_as_string, http, meta, ts, received_at)
- VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+ (event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, meta, ts,
+  received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 NEW_EVENTS = "SELECT seq, trace_id, call_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
 INDEX_EVENTS = "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq > ? AND seq <= ?"
 CALLS_BY_KEY = """SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_seq, c.request_seq, c.response_seq
@@ -20,12 +20,14 @@ _CURRENT = """(SELECT seq FROM events WHERE trace_id = t.trace_id AND call_id = 
    ORDER BY ts DESC, seq DESC LIMIT 1)"""
 # One statement folds every touched call: the current version of each snapshot (latest ts,
 # then latest seq), its facts, and a version bump when a current snapshot changed.
-PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, arguments_seq, request_seq, response_seq,
- status_code, first_ts, last_ts)
+PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, release, arguments_seq, request_seq,
+ response_seq, status_code, first_ts, last_ts)
  SELECT t.trace_id, t.call_id,
   (SELECT tool FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND tool IS NOT NULL
     ORDER BY seq DESC LIMIT 1),
   (SELECT source FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND source IS NOT NULL
+    ORDER BY seq DESC LIMIT 1),
+  (SELECT release FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND release IS NOT NULL
     ORDER BY seq DESC LIMIT 1),
   {_CURRENT.format("arguments")}, {_CURRENT.format("request")}, {_CURRENT.format("response")},
   (SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id
@@ -35,6 +37,7 @@ PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, argument
  FROM ({_TOUCHED}) AS t
  WHERE EXISTS (SELECT 1 FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id)
  ON CONFLICT(trace_id, call_id) DO UPDATE SET tool = excluded.tool, source = excluded.source,
+ release = excluded.release,
  status_code = excluded.status_code, first_ts = excluded.first_ts, last_ts = excluded.last_ts,
  version = calls.version + (calls.arguments_seq IS NOT excluded.arguments_seq
    OR calls.request_seq IS NOT excluded.request_seq OR calls.response_seq IS NOT excluded.response_seq),
@@ -69,7 +72,8 @@ CLAIM_PENDING = """UPDATE calls SET claimed_at = ?1 WHERE rowid IN (
  SELECT rowid FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2) LIMIT ?3)
  RETURNING trace_id, call_id, version"""
 SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at = NULL,
- worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds, loud_kinds = :loud_kinds
+ worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds, loud_kinds = :loud_kinds,
+ contract_digest = :contract_digest
  WHERE trace_id = :trace_id AND call_id = :call_id AND version = :version"""
 INSERT_TRACE_TOOLS = """INSERT INTO trace_tools (trace_id, tool, last_ts)
  SELECT DISTINCT c.trace_id, c.tool, t.last_ts FROM calls c JOIN traces t ON t.trace_id = c.trace_id

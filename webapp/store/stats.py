@@ -4,7 +4,7 @@ import sqlite3
 import time
 from dataclasses import replace
 
-from .filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery
+from .filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery, absolute_time
 from .listing import SEARCH_CAPPED, count_sql, distinct_sql, fts_phrase
 
 STRIP_HOURS = 168
@@ -83,10 +83,21 @@ def _interrupted_at(conn, deadline: float | None):
         conn.set_progress_handler(None, 0)
 
 
-def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "") -> dict:
-    """Return calls and calls with findings per tool and hour, over the hours up to the newest call."""
+MAX_STRIP_HOURS = 24 * 14
+
+
+def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "", since: str = "") -> dict:
+    """Return calls and calls with findings per tool and hour, over the hours up to the newest call.
+
+    With `since`, the strip covers the filters' range (at most MAX_STRIP_HOURS), so six hours of an
+    incident fill the strip rather than a sliver of a fixed week."""
     db = store.db
-    until = until or "\uffff"
+    until = absolute_time(until) or "\uffff"
+    if since:
+        span = db.execute("SELECT (julianday(min(?, coalesce((SELECT max(last_ts) FROM calls), ?))) - julianday(?)) * 24",
+                          (until, until, absolute_time(since))).fetchone()[0]
+        if span is not None:
+            hours = min(MAX_STRIP_HOURS, max(1, int(span) + 1))
     newest = db.execute("SELECT max(last_ts) FROM calls WHERE last_ts <= ?", (until,)).fetchone()[0]
     if newest is None:
         return {"hours": [], "tools": {}}

@@ -1,0 +1,103 @@
+"""A new user's path through Problems, in Chromium against `tracediff serve --demo`.
+
+Open Problems, filter, open the regressed findOrders problem, see its sparkline, releases and traces,
+compare with the nearest clean call, resolve it; send a later failing call; see it regressed again.
+"""
+import os
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import httpx
+import pytest
+from conftest import ROOT, LiveServer
+from helpers import ndjson
+
+CHROMIUM = "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{CHROMIUM} is missing; CI must run the browser tests", pytrace=False)
+    pytest.skip(f"{CHROMIUM} is missing", allow_module_level=True)
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    live = LiveServer(tmp_path_factory.mktemp("problems") / "demo.db", env={"PYTHONPATH": str(ROOT)},
+                      args=["--demo"]).start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture
+def page(server):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(20_000)
+        yield page
+        browser.close()
+
+
+def later_failing_call(trace_id: str) -> bytes:
+    """A findOrders call from release 1.4.3 that sends limit as a string, timed after any resolution."""
+    ts = (datetime.now(timezone.utc) + timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    common = {"trace_id": trace_id, "call_id": "call_01", "tool": "findOrders", "source": "foundation_models",
+              "release": "1.4.3", "ts": ts}
+    return ndjson({**common, "snapshot": "arguments", "payload": {"customerEmail": "kai@example.com", "limit": 3}},
+                  {**common, "snapshot": "request", "payload": {"customer_email": "kai@example.com", "limit": "3"},
+                   "http": {"method": "POST", "url": "https://api.example.com/v1/orders/search"}},
+                  {**common, "snapshot": "response", "payload": {"orders": [], "next_cursor": None},
+                   "http": {"status_code": 200}})
+
+
+def test_a_new_user_finds_resolves_and_sees_a_problem_regress(server, page):
+    page.goto(server.url + "/")
+    page.locator("nav a").first.click()  # the navigation leads with Problems
+    expect(page).to_have_url(re.compile(r"/problems$"))
+    expect(page.locator("h1")).to_have_text("Problems")
+
+    page.select_option("#problem-filters select[name=tool]", "findOrders")  # htmx swaps the list
+    expect(page).to_have_url(re.compile(r"tool=findOrders"))
+    rows = page.locator("tr.problem-row")
+    expect(rows.first).to_contain_text("findOrders")
+    assert all("findOrders" in text for text in rows.all_inner_texts())
+
+    row = rows.filter(has_text="type_changed").filter(has_text="regressed")
+    expect(row).to_have_count(1)
+    expect(row.locator("svg.spark rect").first).to_be_attached()
+    row.locator("a.problem-id").click()
+
+    expect(page.locator("h1")).to_contain_text("type_changed")
+    expect(page.locator(".state").first).to_have_text("regressed")
+    expect(page.locator("dd.releases")).to_contain_text("1.4.0")
+    expect(page.locator("dd.releases")).to_contain_text("1.4.2")
+    assert page.locator("svg.hourly-strip rect").count() > 0
+    expect(page.locator("table.problem-calls tbody tr").first).to_be_visible()
+    expect(page.locator(".grouped-by")).to_contain_text("grouped by tool findOrders")
+    problem_url = page.url
+
+    page.click("a.compare-nearest")
+    expect(page).to_have_url(re.compile(r"/compare\?a=.*&b="))
+    expect(page.locator(".nearest-note")).to_contain_text("nearest clean call of findOrders")
+    expect(page.locator(".compare-stage").first).to_be_visible()
+
+    page.goto(problem_url)
+    page.select_option("select[name=resolve]", "now")
+    page.click("button.resolve")
+    expect(page.locator(".state").first).to_have_text("resolved")
+    expect(page.locator(".verified")).to_have_text("verified: 0 calls, 0 broke")
+    expect(page.locator("ol.history li").first).to_contain_text("resolved")
+
+    response = httpx.post(server.url + "/api/v1/ingest", content=later_failing_call("5ca1ab1e" * 4), timeout=10)
+    assert response.status_code == 200 and response.json()["accepted"] == 3
+    for _ in range(40):  # the background analyser picks the call up within about a second
+        page.reload()
+        if page.locator(".state").first.inner_text() == "regressed":
+            break
+        page.wait_for_timeout(500)
+    expect(page.locator(".state").first).to_have_text("regressed")
+    expect(page.locator("dd.releases")).to_contain_text("1.4.3")
+    expect(page.locator("ol.history li").first).to_contain_text("broke again")

@@ -1,0 +1,46 @@
+"""A problem that opens or regresses sends the alerts h15's rules ask for, with the problem as the API lists it."""
+import pytest
+from receiver import Receiver
+
+from problem_helpers import CONTRACT, at, call, send, trace
+from webapp import create_app, pipeline
+from webapp.alerts.sender import deliver_due
+from webapp.problems.states import parse_change
+from webapp.store import Store
+
+
+@pytest.fixture
+def receiver():
+    opened = Receiver()
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def app(db_path):
+    return create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
+                       "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
+
+
+def test_new_and_regressed_problems_send_signed_alerts(client, app, store, receiver):
+    rule = client.post("/api/v1/alerts", json={"url": receiver.url, "on": ["new", "regressed"],
+                                                "min_interval_s": 0}).get_json()
+    receiver.secret = rule["secret"]
+    store.put_tool("findOrders", CONTRACT)
+    send(client, *call(trace(1), at(-10), release="1.4.0"), *call(trace(2), at(-9), release="1.4.0"))
+    pipeline.catch_up(store)
+    assert deliver_due(store, app.config) == 1  # one problem, one message, however many calls
+    [(_, body)] = receiver.accepted
+    assert body["type"] == "problem.new"
+    assert body["data"]["kind"] == "type_changed" and body["data"]["calls"] == 2
+    assert body["data"]["releases"] == ["1.4.0"] and body["data"]["permalink"].endswith(body["data"]["id"])
+    number = int(body["data"]["id"][3:])
+    store.change_problem(number, parse_change({"state": "resolved"}), "tester")
+    store.invalidate_tool(None)
+    pipeline.catch_up(store)  # a re-analysis neither reopens it nor alerts
+    assert deliver_due(store, app.config) == 0
+    send(client, *call(trace(3), at(1), release="1.4.2"))
+    pipeline.catch_up(store)
+    assert deliver_due(store, app.config) == 1
+    assert receiver.accepted[-1][1]["type"] == "problem.regressed"
+    assert receiver.accepted[-1][1]["data"]["state"] == "regressed"

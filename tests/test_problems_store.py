@@ -1,0 +1,208 @@
+"""Problem records: counted once per call, stable under re-analysis, moved between states by the events' own time."""
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from problem_helpers import CONTRACT, at, call, send, trace
+from webapp import pipeline
+from webapp.problems.states import parse_change
+from webapp.store.problem_filters import ProblemQuery
+
+PAST = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def world(client, store):
+    """A findOrders contract, three broken calls in two traces and one clean call, all analysed."""
+    store.put_tool("findOrders", CONTRACT)
+    send(client, *call(trace(1), at(0, PAST), source="app_intent", release="1.4.0"),
+         *call(trace(1), at(1, PAST), call_id="call_02", limit=7, source="app_intent", release="1.4.0"),
+         *call(trace(2), at(60, PAST), source="foundation_models", release="1.4.0"),
+         *call(trace(3), at(120, PAST), broken=False, release="1.4.0"))
+    pipeline.catch_up(store)
+    return store
+
+
+def only_problem(store) -> dict:
+    problems, _ = store.find_problems(ProblemQuery())
+    assert len(problems) == 1, [p["kind"] for p in problems]
+    return store.get_problem(int(problems[0]["id"][3:]))
+
+
+def snapshot(store) -> list:
+    """Everything a person reads about the problems, for comparing before and after re-analysis."""
+    problems, _ = store.find_problems(ProblemQuery())
+    out = []
+    for p in problems:
+        detail = store.get_problem(int(p["id"][3:]))
+        detail.pop("state_history")
+        out.append((detail, store.problem_hourly(int(p["id"][3:]), "2000", "3000")))
+    return out
+
+
+def test_three_broken_calls_are_one_problem_with_reach_splits_and_value_pairs(world):
+    p = only_problem(world)
+    assert (p["kind"], p["tool"], p["transform"]) == ("type_changed", "findOrders", "integer>string")
+    assert (p["occurrences"], p["calls"], p["traces"]) == (3, 3, 2)
+    assert p["first_seen"] == at(0, PAST)[:-1] + "Z" and p["last_seen"] == at(60, PAST)
+    assert p["releases"] == ["1.4.0"] and p["sources"] == ["app_intent", "foundation_models"]
+    assert {(v["left"], v["right"], v["count"]) for v in p["value_pairs"]} == {(5, "5", 2), (7, "7", 1)}
+    assert p["exposure"] == {"occurrences": 3, "calls": 3, "calls_with_path": 4, "rate": 0.75}
+    assert p["examples"]["first"]["trace_id"] == trace(1) and p["examples"]["latest"]["trace_id"] == trace(2)
+    assert world.problem_hourly(int(p["id"][3:]), "2026-11-20T09", "2026-11-20T10") == {
+        "2026-11-20T09": 2, "2026-11-20T10": 1}
+    assert len(p["contract_digests"]) == 1
+
+
+def test_reanalysing_every_call_keeps_the_same_problems_ids_and_counts(world):
+    before = snapshot(world)
+    for _ in range(2):
+        world.invalidate_tool(None)
+        pipeline.catch_up(world)
+        assert snapshot(world) == before
+
+
+def test_a_resent_batch_is_not_counted_twice(client, world):
+    before = snapshot(world)
+    send(client, *call(trace(1), at(0, PAST), source="app_intent", release="1.4.0"))
+    pipeline.catch_up(world)
+    assert snapshot(world) == before
+
+
+def test_a_call_fixed_by_a_later_snapshot_leaves_the_problem(client, world):
+    send(client, {**call(trace(2), at(61, PAST), broken=False)[1], "source": "foundation_models"})
+    pipeline.catch_up(world)
+    p = only_problem(world)
+    assert (p["occurrences"], p["calls"], p["traces"]) == (2, 2, 1)
+    assert p["last_seen"] == at(1, PAST) and p["sources"] == ["app_intent"]
+
+
+def resolve(store, body: dict) -> int:
+    number = int(store.find_problems(ProblemQuery())[0][0]["id"][3:])
+    store.change_problem(number, parse_change(body), "tester")
+    return number
+
+
+def test_resolved_now_regresses_only_on_a_later_failing_call(client, world):
+    number = resolve(world, {"state": "resolved", "resolve": "now"})
+    # a backfill of old logs, a shipper's retry and a re-analysis never reopen it
+    send(client, *call(trace(4), at(30, PAST)))
+    send(client, *call(trace(2), at(60, PAST), source="foundation_models", release="1.4.0"))
+    pipeline.catch_up(world)
+    world.invalidate_tool(None)
+    pipeline.catch_up(world)
+    assert world.get_problem(number)["state"] == "resolved"
+    send(client, *call(trace(5), at(1)))
+    pipeline.catch_up(world)
+    p = world.get_problem(number)
+    assert p["state"] == "regressed"
+    assert p["state_history"][0]["by"] == "tracediff" and trace(5) in p["state_history"][0]["detail"]
+    assert [h["state"] for h in p["state_history"]] == ["regressed", "resolved", "open"]
+
+
+def test_after_a_resolve_the_page_counts_calls_that_exercised_the_path(client, world):
+    number = resolve(world, {"state": "resolved", "resolve": "now"})
+    send(client, *call(trace(6), at(1), broken=False), *call(trace(7), at(2), broken=False))
+    pipeline.catch_up(world)
+    p = world.get_problem(number)
+    assert p["state"] == "resolved" and p["verification"] == {"calls": 2, "broke": 0}
+
+
+def test_resolved_in_the_next_release_regresses_only_from_another_release(client, world):
+    number = resolve(world, {"state": "resolved", "resolve": "next_release"})
+    send(client, *call(trace(8), at(1), release="1.4.0"))  # old clients still run the broken release
+    pipeline.catch_up(world)
+    assert world.get_problem(number)["state"] == "resolved"
+    send(client, *call(trace(9), at(2), release="1.4.2"))
+    pipeline.catch_up(world)
+    assert world.get_problem(number)["state"] == "regressed"
+
+
+def test_resolved_on_contract_change_regresses_only_under_another_contract(client, world):
+    number = resolve(world, {"state": "resolved", "resolve": "contract_change"})
+    send(client, *call(trace(10), at(1)))
+    pipeline.catch_up(world)
+    assert world.get_problem(number)["state"] == "resolved"
+    world.put_tool("findOrders", {**CONTRACT, "description": "v2"})
+    pipeline.catch_up(world)  # the re-analysis under the new contract does not reopen it
+    assert world.get_problem(number)["state"] == "resolved"
+    send(client, *call(trace(11), at(2)))
+    pipeline.catch_up(world)
+    assert world.get_problem(number)["state"] == "regressed"
+
+
+def test_resolved_after_n_clean_calls_that_exercised_the_path(client, world):
+    number = resolve(world, {"state": "resolved", "resolve": {"after_clean_calls": 2}})
+    send(client, *call(trace(12), at(1), broken=False))
+    pipeline.catch_up(world)
+    assert world.get_problem(number)["state"] == "ongoing"  # first seen on PAST, over 7 days ago
+    send(client, *call(trace(13), at(2)))  # a break starts the count again
+    send(client, *call(trace(14), at(3), broken=False))
+    pipeline.catch_up(world)
+    assert world.get_problem(number)["state"] == "ongoing"  # first seen on PAST, over 7 days ago
+    send(client, *call(trace(15), at(4), broken=False))
+    pipeline.catch_up(world)
+    p = world.get_problem(number)
+    assert p["state"] == "resolved" and p["state_history"][0]["detail"] == "2 clean calls exercised the path"
+
+
+def test_archived_until_escalating_comes_back_when_it_escalates(client, world):
+    number = resolve(world, {"state": "archived", "until": "escalating"})
+    send(client, *[e for n in range(5) for e in call(trace(100 + n), at(1 + n))])
+    pipeline.catch_up(world)
+    assert world.get_problem(number)["state"] == "archived"
+    send(client, *[e for n in range(5, 12) for e in call(trace(100 + n), at(1 + n))])
+    pipeline.catch_up(world)
+    assert world.get_problem(number)["state"] == "ongoing"  # first seen on PAST, over 7 days ago
+
+
+def test_archived_for_good_stays_archived(client, world):
+    number = resolve(world, {"state": "archived", "until": None})
+    send(client, *[e for n in range(12) for e in call(trace(200 + n), at(1 + n))])
+    pipeline.catch_up(world)
+    assert world.get_problem(number)["state"] == "archived"
+
+
+def test_merging_moves_calls_and_new_findings_follow_the_merge(client, world):
+    send(client, *call(trace(20), at(5, PAST), limit=3) + [
+        {"trace_id": trace(20), "call_id": "call_01", "tool": "findOrders", "snapshot": "request",
+         "ts": at(5, PAST), "payload": {"status": "PAID", "limit": "3"}}])
+    pipeline.catch_up(world)
+    problems, _ = world.find_problems(ProblemQuery())
+    limit, status = sorted(problems, key=lambda p: p["kind"] != "type_changed")
+    old, new = int(status["id"][3:]), int(limit["id"][3:])
+    world.change_problem(old, parse_change({"merged_into": limit["id"]}), "tester")
+    merged = world.get_problem(new)
+    assert merged["calls"] == 4 and merged["occurrences"] == 5
+    assert world.get_problem(old)["merged_into"] == limit["id"]
+    send(client, *call(trace(21), at(6, PAST), limit=3) + [
+        {"trace_id": trace(21), "call_id": "call_01", "tool": "findOrders", "snapshot": "request",
+         "ts": at(6, PAST), "payload": {"status": "PAID", "limit": "3"}}])
+    pipeline.catch_up(world)
+    assert [p["id"] for p in world.find_problems(ProblemQuery())[0]] == [limit["id"]]
+    assert world.get_problem(new)["calls"] == 5
+
+
+def test_a_database_from_before_problems_opens_and_gains_the_columns(tmp_path):
+    import sqlite3
+    from webapp.store import Store
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    conn.executescript("CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, "
+                       "trace_id TEXT NOT NULL, call_id TEXT NOT NULL, snapshot TEXT NOT NULL, tool TEXT, "
+                       "source TEXT, payload TEXT NOT NULL, logged_as_string INTEGER NOT NULL DEFAULT 0, "
+                       "http TEXT, meta TEXT, ts TEXT NOT NULL, received_at TEXT NOT NULL);")
+    conn.close()
+    opened = Store(path)
+    columns = {row[1] for row in opened.db.execute("PRAGMA table_info(events)")}
+    opened.close()
+    assert "release" in columns
+
+
+def test_new_reads_as_ongoing_after_seven_days(world):
+    p = only_problem(world)
+    from webapp.problems.states import display_state
+    now = datetime.now(timezone.utc)
+    assert display_state("open", (now - timedelta(days=8)).strftime("%Y-%m-%dT%H:%M:%SZ"), now) == "ongoing"
+    assert display_state("open", (now - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ"), now) == "new"
+    assert p["state"] == display_state("open", p["first_seen"], now)

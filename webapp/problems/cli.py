@@ -1,0 +1,139 @@
+"""`tracediff problems list|show|resolve|archive|reopen|merge`: the problems from a terminal."""
+import getpass
+
+import click
+import orjson
+
+from ..cli import DB_OPTION, _open_existing_store
+from ..store.problem_filters import ProblemQuery
+from .fingerprint import grouped_by
+from .states import BadChange, parse_change, verified_text
+
+
+@click.group()
+def problems():
+    """Problems: findings grouped by fingerprint, with their history and state."""
+
+
+def _end(where) -> str:
+    return "-" if not where else f"{where['snapshot']}:{where['path'] or '/'}"
+
+
+def _problem(store, problem_id: str) -> dict:
+    number = store.resolve_problem_id(problem_id)
+    problem = store.get_problem(number) if number is not None else None
+    if problem is None:
+        raise click.ClickException(f"no problem {problem_id!r}; `tracediff problems list` shows them")
+    if "merged_into" in problem:
+        click.echo(f"{problem['id']} was merged into {problem['merged_into']}", err=True)
+        return _problem(store, problem["merged_into"])
+    return problem
+
+
+def _who() -> str:
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (KeyError, OSError):
+        return "cli"
+
+
+@problems.command("list")
+@click.option("--tool", default="")
+@click.option("--kind", default="")
+@click.option("--state", default="", help="new, ongoing, resolved, regressed or archived.")
+@click.option("--severity", default="")
+@click.option("--source", default="")
+@click.option("--release", default="")
+@click.option("--since", default="", help="RFC 3339 time, a day, or a time ago (2h, 7d).")
+@click.option("--until", default="")
+@click.option("--limit", default="50", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
+@DB_OPTION
+def problems_list(database, as_json, **filters):
+    """List problems, most recently seen first."""
+    message = ProblemQuery.bad_value(filters)
+    if message:
+        raise click.BadParameter(message)
+    found, _ = _open_existing_store(database).find_problems(ProblemQuery.from_args(filters))
+    for p in found:
+        if as_json:
+            click.echo(orjson.dumps(p).decode())
+            continue
+        click.echo("\t".join([p["id"], p["state"], p["severity"], p["kind"], p["tool"] or "-",
+                              f"{_end(p['left'])} -> {_end(p['right'])}", p["transform"] or "-",
+                              f"{p['occurrences']} occurrences", f"{p['calls']} calls", p["last_seen"] or "-"]))
+
+
+@problems.command("show")
+@click.argument("problem_id")
+@click.option("--json", "as_json", is_flag=True, help="Print the problem as JSON.")
+@DB_OPTION
+def problems_show(problem_id, as_json, database):
+    """Show one problem: reach, releases, values, state history."""
+    p = _problem(_open_existing_store(database), problem_id)
+    if as_json:
+        click.echo(orjson.dumps(p, option=orjson.OPT_INDENT_2).decode())
+        return
+    lines = [f"{p['id']} {p['state']} {p['severity']} {p['kind']} in {p['tool'] or '(no tool)'}",
+             f"  {_end(p['left'])} -> {_end(p['right'])}" + (f"  transform {p['transform']}" if p["transform"] else ""),
+             f"  first seen {p['first_seen']}, last seen {p['last_seen']}",
+             f"  {p['occurrences']} occurrences, {p['calls']} calls, {p['traces']} traces; "
+             f"{p['exposure']['calls']} in {p['exposure']['calls_with_path']} calls that had the path broke",
+             f"  releases: {', '.join(p['releases']) or '-'}; sources: {', '.join(p['sources']) or '-'}",
+             f"  {grouped_by(p)}"]
+    if p.get("verification"):
+        lines.append("  " + verified_text(p["verification"]["calls"], p["verification"]["broke"]))
+    lines += [f"  {orjson.dumps(pair['left']).decode()} -> {orjson.dumps(pair['right']).decode()} x {pair['count']}"
+              for pair in p["value_pairs"]]
+    lines += [f"  {h['at']} {h['state']} by {h['by']}: {h['detail']}" for h in p["state_history"]]
+    click.echo("\n".join(lines))
+
+
+def _change(database, problem_id: str, body: dict) -> None:
+    store = _open_existing_store(database)
+    problem = _problem(store, problem_id)
+    try:
+        store.change_problem(int(problem["id"][3:]), parse_change(body), _who())
+    except BadChange as error:
+        raise click.ClickException(str(error)) from None
+    changed = store.get_problem(int(problem["id"][3:]))
+    click.echo(f"{changed['id']} {changed.get('merged_into') and 'merged into ' + changed['merged_into'] or changed['state']}")
+
+
+@problems.command("resolve")
+@click.argument("problem_id")
+@click.option("--next-release", "mode", flag_value="next_release", help="Resolved in the next release.")
+@click.option("--contract-change", "mode", flag_value="contract_change", help="Resolved when the contract changes.")
+@click.option("--after-clean-calls", type=click.IntRange(1), default=None,
+              help="Resolved after N clean calls that exercised the path.")
+@DB_OPTION
+def problems_resolve(problem_id, mode, after_clean_calls, database):
+    """Resolve a problem now, in the next release, on a contract change or after N clean calls."""
+    resolve = {"after_clean_calls": after_clean_calls} if after_clean_calls else (mode or "now")
+    _change(database, problem_id, {"state": "resolved", "resolve": resolve})
+
+
+@problems.command("archive")
+@click.argument("problem_id")
+@click.option("--for-good", is_flag=True, help="Stay archived even if it escalates.")
+@DB_OPTION
+def problems_archive(problem_id, for_good, database):
+    """Archive a problem until it escalates (or for good)."""
+    _change(database, problem_id, {"state": "archived", "until": None if for_good else "escalating"})
+
+
+@problems.command("reopen")
+@click.argument("problem_id")
+@DB_OPTION
+def problems_reopen(problem_id, database):
+    """Reopen a resolved or archived problem."""
+    _change(database, problem_id, {"state": "open"})
+
+
+@problems.command("merge")
+@click.argument("problem_id")
+@click.option("--into", required=True, help="The problem that takes over its calls (TD-7).")
+@DB_OPTION
+def problems_merge(problem_id, into, database):
+    """Merge a problem into another; its id then redirects there."""
+    _change(database, problem_id, {"merged_into": into})

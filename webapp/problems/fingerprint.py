@@ -1,0 +1,99 @@
+"""The fingerprint that groups findings into problems: what went wrong where, never the values.
+
+A fingerprint is tool, kind, stage pair, the two normalised JSON paths and the transform (for a
+schema violation: stage, normalised path and keyword). Severity, values and the contract version
+stay out, so a deploy or another customer's data never splits a problem.
+"""
+import hashlib
+import re
+
+from .transforms import derive_transform
+
+VERSION = 1
+ID = "{id}"
+SCHEMA_KIND = "schema_violation"
+# Which stage pair a one-ended finding belongs to.
+_ONE_ENDED = {"dropped": "arguments>request", "added": "arguments>request"}
+_UUID = re.compile(r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}\Z")
+_LONG_HEX = re.compile(r"(?=.*\d)[0-9a-fA-F]{12,}\Z")
+_DIGIT_RUN = re.compile(r"\d{4,}")
+
+
+def normalise_segment(segment: str) -> str:
+    """Return a path segment with array indexes as `*` and id-like keys as `{id}`."""
+    if segment.isdigit() or segment == "*":
+        return "*"
+    if _UUID.match(segment) or _LONG_HEX.match(segment) or _DIGIT_RUN.search(segment):
+        return ID
+    return segment
+
+
+def normalise_path(path: str | None) -> str | None:
+    """Return a JSON Pointer with every segment normalised (`/items/3/id` -> `/items/*/id`)."""
+    if path is None:
+        return None
+    if path == "":
+        return ""
+    return "/" + "/".join(normalise_segment(part) for part in path[1:].split("/"))
+
+
+def stage_pair(kind: str, left: dict | None, right: dict | None) -> str:
+    """Return `arguments>request`, `request>response`, ... or a lone stage for a one-stage finding."""
+    if left and right:
+        return f"{left['snapshot']}>{right['snapshot']}"
+    if kind in _ONE_ENDED:
+        return _ONE_ENDED[kind]
+    return (left or right or {}).get("snapshot", "")
+
+
+def _end(where: dict | None) -> dict | None:
+    if not where:
+        return None
+    return {"snapshot": where["snapshot"], "path": normalise_path(where.get("path"))}
+
+
+def describe_finding(tool: str | None, finding: dict) -> dict | None:
+    """Return the grouping descriptor of a warning or error finding; None for info (no problem)."""
+    if finding.get("severity") not in ("warning", "error"):
+        return None
+    kind = finding["kind"]
+    left, right = _end(finding.get("left")), _end(finding.get("right"))
+    transform = finding.get("transform")
+    if transform is None:
+        transform = derive_transform(kind, finding)
+    return {"tool": tool, "kind": kind, "stages": stage_pair(kind, left, right), "left": left,
+            "right": right, "transform": transform, "keyword": None}
+
+
+def describe_violation(tool: str | None, stage: str, error: dict) -> dict:
+    """Return the grouping descriptor of one schema violation: stage, normalised path, keyword."""
+    where = {"snapshot": stage, "path": normalise_path(error.get("path") or "")}
+    return {"tool": tool, "kind": SCHEMA_KIND, "stages": stage, "left": where if stage == "arguments" else None,
+            "right": None if stage == "arguments" else where, "transform": None,
+            "keyword": error.get("keyword") or ""}
+
+
+def key(descriptor: dict) -> str:
+    """Return the versioned fingerprint of a descriptor: `v1:` and a short hash of its parts."""
+    left, right = descriptor["left"] or {}, descriptor["right"] or {}
+    parts = [descriptor["tool"] or "", descriptor["kind"], descriptor["stages"],
+             left.get("snapshot", ""), left.get("path") or "", right.get("snapshot", ""), right.get("path") or "",
+             descriptor["transform"] or "", descriptor["keyword"] or ""]
+    digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:24]
+    return f"v{VERSION}:{digest}"
+
+
+def grouped_by(descriptor: dict) -> str:
+    """Say in words what a problem's findings share (the problem page's "grouped by ...")."""
+    parts = [f"tool {descriptor['tool'] or '(none)'}", f"kind {descriptor['kind']}", f"stages {descriptor['stages']}"]
+    for side in ("left", "right"):
+        if descriptor[side]:
+            parts.append(f"{descriptor[side]['snapshot']} path {descriptor[side]['path'] or '/'}")
+    if descriptor.get("transform"):
+        parts.append(f"transform {descriptor['transform']}")
+    if descriptor.get("keyword"):
+        parts.append(f"schema keyword {descriptor['keyword']}")
+    version = descriptor.get("fingerprint_version", VERSION)
+    note = "" if version == VERSION else f"; made before fingerprint v{VERSION}, which groups only newer findings"
+    return (f"grouped by {', '.join(parts)} (fingerprint v{version}{note}; array indexes read as *, id-like keys "
+            f"as {ID}; values, severity and contract version are left out)")

@@ -1,0 +1,149 @@
+"""What one analysed call adds to problems: its findings grouped by fingerprint (pure)."""
+import hashlib
+
+import orjson
+
+from ..analysis.kinds import worst
+from ..analysis.pointers import MISSING, resolve
+from .fingerprint import describe_finding, describe_violation, key
+from .transforms import values
+
+MAX_PAIRS = 5  # value pairs kept per call and problem
+MAX_VALUE_CHARS = 200  # a value pair shows a value's start, not a megabyte
+
+
+def call_problems(tool: str | None, analysis: dict) -> dict[str, dict]:
+    """Return {fingerprint: {"descriptor", "severity", "occurrences", "pairs"}} for one call's analysis.
+
+    Info findings open no problem; a schema violation at a path a finding already names is that
+    finding's problem, not a second one.
+    """
+    out: dict[str, dict] = {}
+    named: set[tuple[str, str]] = set()
+    for finding in analysis.get("findings") or []:
+        descriptor = describe_finding(tool, finding)
+        if descriptor is None:
+            continue
+        for side in ("left", "right"):
+            if finding.get(side):
+                named.add((finding[side]["snapshot"], finding[side].get("path")))
+        _add(out, descriptor, finding["severity"], int(finding.get("occurrences") or 1), _pairs(finding))
+    for stage, checked in (analysis.get("validation") or {}).items():
+        for error in checked.get("errors") or []:
+            if error.get("keyword") == "invalid_json" or _explained(stage, error, named):
+                continue
+            _add(out, describe_violation(tool, stage, error), "error", 1, [])
+    return out
+
+
+def _explained(stage: str, error: dict, named: set) -> bool:
+    """Say whether a finding of the same call already names this violation's place.
+
+    Its own path, a path above it (a finding about the whole body), or a sibling for a violation about
+    the object's keys (`required`, `additionalProperties`: the field a rename moved away)."""
+    path = error.get("path") or ""
+    parent = path.rsplit("/", 1)[0]
+    for snapshot, where in named:
+        if snapshot != stage or where is None:
+            continue
+        if where == path or path.startswith(where + "/") or where == "" or where.rsplit("/", 1)[0] == path:
+            return True
+        if error.get("keyword") in ("required", "additionalProperties") and where.rsplit("/", 1)[0] == parent:
+            return True
+    return False
+
+
+def _add(out: dict, descriptor: dict, severity: str, occurrences: int, pairs: list) -> None:
+    fingerprint = key(descriptor)
+    entry = out.setdefault(fingerprint, {"descriptor": descriptor, "severity": severity,
+                                         "occurrences": 0, "pairs": {}})
+    entry["severity"] = worst([entry["severity"], severity])
+    entry["occurrences"] += occurrences
+    for pair in pairs:
+        if pair in entry["pairs"] or len(entry["pairs"]) < MAX_PAIRS:
+            entry["pairs"][pair] = entry["pairs"].get(pair, 0) + 1
+
+
+def _pairs(finding: dict) -> list[str]:
+    """Return the finding's value pairs as canonical JSON texts `[left, right]` (values as stored)."""
+    found = []
+    examples = finding.get("examples") or [finding]
+    for example in examples[:MAX_PAIRS]:
+        if isinstance(example, dict):
+            left, right = values(example)
+            found.append(_pair_text(left, right))
+    return found
+
+
+def _pair_text(left, right) -> str:
+    return orjson.dumps([_short(left), _short(right)], option=orjson.OPT_SORT_KEYS).decode()
+
+
+def _short(value):
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, str):
+        return value if len(value) <= MAX_VALUE_CHARS else value[:MAX_VALUE_CHARS] + "..."
+    text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    return value if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS] + "..."
+
+
+def exercises(arguments, path: str | None) -> bool:
+    """Say whether an arguments payload has a normalised path (`*` and `{id}` match any key)."""
+    if path is None or arguments is None:
+        return False
+    if path == "":
+        return True
+    nodes = [arguments]
+    for part in path[1:].split("/"):
+        nodes = [child for node in nodes for child in _children(node, part)]
+        if not nodes:
+            return False
+    return True
+
+
+def _children(node, part: str):
+    if part in ("*", "{id}"):
+        if isinstance(node, list):
+            return node
+        if isinstance(node, dict):
+            return list(node.values())
+        return []
+    value = resolve(node, "/" + part)
+    return [] if value is MISSING else [value]
+
+
+def contract_digest(contract: dict | None) -> str | None:
+    """Return a short digest of the contract an analysis used (None when the tool has none)."""
+    if not contract:
+        return None
+    body = {k: v for k, v in contract.items() if k not in ("updated_at", "name")}
+    return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
+
+
+def finding_fingerprints(call: dict) -> list[tuple[dict, str]]:
+    """Return (finding or schema error, fingerprint) for every item of a stored call that opens a problem."""
+    out = []
+    for finding in call.get("findings") or []:
+        descriptor = describe_finding(call.get("tool"), finding)
+        if descriptor is not None:
+            out.append((finding, key(descriptor)))
+    for stage, checked in (call.get("validation") or {}).items():
+        for error in (checked or {}).get("errors") or []:
+            out.append((error, key(describe_violation(call.get("tool"), stage, error))))
+    return out
+
+
+def link_problems(trace: dict, problem_ids) -> dict:
+    """Give each finding (and schema error) of a trace its `problem` id, and each call its `problems`.
+
+    `problem_ids` maps fingerprints to ids (the store's lookup); an item with no problem gets null."""
+    pairs = [(call, item, fingerprint) for call in trace["calls"] for item, fingerprint in finding_fingerprints(call)]
+    ids = problem_ids([fingerprint for _, _, fingerprint in pairs]) if pairs else {}
+    for call in trace["calls"]:
+        call["problems"] = []
+    for call, item, fingerprint in pairs:
+        item["problem"] = ids.get(fingerprint)
+        if item["problem"] and item["problem"] not in call["problems"]:
+            call["problems"].append(item["problem"])
+    return trace

@@ -1,0 +1,123 @@
+"""A problem's states and the rules that move it between them (pure: no database, no clock of its own).
+
+Stored states are `open`, `resolved`, `regressed` and `archived`; an open problem reads as `new` for
+seven days after it was first seen, then `ongoing`. A resolved problem regresses only when a call whose
+own time is after the resolution breaks again, for the first time (a shipper's retry, a backfill or a
+re-analysis never reopens one); "next release" also wants another release, "contract change" another
+contract digest.
+"""
+from datetime import datetime, timedelta, timezone
+
+STATES = ("new", "ongoing", "resolved", "regressed", "archived")
+RESOLVE_MODES = ("now", "next_release", "contract_change", "after_clean_calls")
+NEW_DAYS = 7
+ESCALATION_FACTOR = 2  # an archived problem escalates at twice the occurrences of the day before archiving
+ESCALATION_MIN = 10
+
+
+class BadChange(ValueError):
+    """A state change the API or CLI cannot apply; the message says why."""
+
+
+def display_state(state: str, first_seen: str | None, now: datetime) -> str:
+    """Return the state a person reads: open becomes new (first seen within 7 days) or ongoing."""
+    if state != "open":
+        return state
+    return "new" if first_seen and first_seen >= iso(now - timedelta(days=NEW_DAYS)) else "ongoing"
+
+
+def iso(moment: datetime) -> str:
+    """Format a time as the store writes times (RFC 3339 UTC with Z)."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_change(body) -> dict:
+    """Validate a PATCH body; return {"state"?, "resolve"?, "until"?, "links"?, "merged_into"?}."""
+    if not isinstance(body, dict) or not body:
+        raise BadChange("the body must be a JSON object such as {\"state\": \"resolved\", \"resolve\": \"now\"}")
+    unknown = set(body) - {"state", "resolve", "until", "links", "merged_into"}
+    if unknown:
+        raise BadChange(f"unknown field(s): {', '.join(sorted(unknown))}")
+    change = {}
+    if "links" in body:
+        change["links"] = _links(body["links"])
+    if "merged_into" in body:
+        if not isinstance(body["merged_into"], str):
+            raise BadChange("merged_into must be a problem id such as \"TD-7\"")
+        change["merged_into"] = body["merged_into"]
+    state = body.get("state")
+    if state is None:
+        if "resolve" in body or "until" in body:
+            raise BadChange("resolve and until go with a state")
+        return change
+    if state == "resolved":
+        change.update(state="resolved", resolve=_resolve(body.get("resolve", "now")))
+    elif state == "archived":
+        until = body.get("until")
+        if until not in ("escalating", None):
+            raise BadChange("until must be \"escalating\" or null")
+        change.update(state="archived", until=until)
+    elif state in ("open", "ongoing", "new"):
+        change["state"] = "open"
+    else:
+        raise BadChange("state must be resolved, archived or open")
+    return change
+
+
+def _resolve(value) -> dict:
+    if value in ("now", "next_release", "contract_change"):
+        return {"mode": value}
+    if isinstance(value, dict) and set(value) == {"after_clean_calls"}:
+        n = value["after_clean_calls"]
+        if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 1_000_000:
+            return {"mode": "after_clean_calls", "n": n, "clean": 0}
+    raise BadChange('resolve must be "now", "next_release", "contract_change" or {"after_clean_calls": N} '
+                    "with N from 1 to 1000000")
+
+
+def _links(value) -> list[str]:
+    if not isinstance(value, list) or len(value) > 50 or not all(
+            isinstance(v, str) and v.startswith(("http://", "https://")) and len(v) <= 2000 for v in value):
+        raise BadChange("links must be a list of up to 50 http(s) URLs")
+    return list(dict.fromkeys(value))
+
+
+def reopens(problem: dict, call: dict) -> bool:
+    """Say whether a breaking call regresses a resolved problem.
+
+    `call` has `ts` (its own time), `prior` (it broke this problem before: a re-analysis), `release`
+    and `digest` (of the contract its analysis used).
+    """
+    if problem["state"] != "resolved" or call["prior"]:
+        return False
+    resolve = problem["resolve"] or {}
+    if not call["ts"] or call["ts"] <= (problem["resolved_at"] or ""):
+        return False
+    if resolve.get("mode") == "next_release":
+        return call["release"] is not None and call["release"] not in resolve.get("releases", [])
+    if resolve.get("mode") == "contract_change":
+        return call["digest"] != resolve.get("digest")
+    return True
+
+
+def clean_call_resolves(problem: dict, call_ts: str) -> bool:
+    """Count one clean call that exercised the path toward "after N clean calls"; say whether it resolves."""
+    resolve = problem["resolve"] or {}
+    if problem["state"] == "resolved" or resolve.get("mode") != "after_clean_calls":
+        return False
+    if call_ts <= resolve.get("since", ""):
+        return False
+    resolve["clean"] = resolve.get("clean", 0) + 1
+    return resolve["clean"] >= resolve["n"]
+
+
+def escalates(archive: dict | None, occurrences_since: int) -> bool:
+    """Say whether an archived-until-escalating problem broke out of its archive."""
+    if not archive or archive.get("until") != "escalating":
+        return False
+    return occurrences_since >= max(ESCALATION_MIN, ESCALATION_FACTOR * archive.get("baseline", 0))
+
+
+def verified_text(calls: int, broke: int) -> str:
+    """Say how a resolution held: "verified: 240 calls, 0 broke"."""
+    return f"verified: {calls} call{'s' if calls != 1 else ''}, {broke} broke"

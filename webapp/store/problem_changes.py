@@ -1,0 +1,118 @@
+"""Problems, the changes people make: resolve, archive, reopen, links, merge (mixed into Store)."""
+from ..problems.grouping import contract_digest
+from ..problems.states import BadChange
+from .codec import dumps, utc_now
+
+ROLLUPS = (
+    "DELETE FROM problem_hours WHERE problem_id = ?1",
+    """INSERT INTO problem_hours (problem_id, hour, occurrences)
+     SELECT ?1, substr(ts, 1, 13), sum(occurrences) FROM problem_calls WHERE problem_id = ?1 GROUP BY 2""",
+    "DELETE FROM problem_splits WHERE problem_id = ?1",
+    """INSERT INTO problem_splits (problem_id, dim, value, occurrences, calls)
+     SELECT ?1, d.dim, CASE d.dim WHEN 'source' THEN coalesce(source, '') WHEN 'release' THEN coalesce(release, '')
+      ELSE coalesce(digest, '') END, sum(occurrences), count(*)
+     FROM problem_calls, (SELECT 'source' AS dim UNION ALL SELECT 'release' UNION ALL SELECT 'digest') AS d
+     WHERE problem_id = ?1 GROUP BY 2, 3""",
+    "DELETE FROM problem_pairs WHERE problem_id = ?1",
+    """INSERT INTO problem_pairs (problem_id, pair, count)
+     SELECT ?1, p.key, sum(p.value) FROM problem_calls, json_each(pairs) AS p WHERE problem_id = ?1 GROUP BY 2""",
+    """UPDATE problems SET occurrences = (SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ?1),
+     calls = (SELECT count(*) FROM problem_calls WHERE problem_id = ?1),
+     traces = (SELECT count(DISTINCT trace_id) FROM problem_calls WHERE problem_id = ?1),
+     first_seen = (SELECT min(ts) FROM problem_calls WHERE problem_id = ?1),
+     last_seen = (SELECT max(ts) FROM problem_calls WHERE problem_id = ?1) WHERE id = ?1""",
+)
+CLEAN_SINCE = """SELECT count(*) FROM problem_checks WHERE problem_id = ?1 AND broke = 0 AND ts > max(?2,
+ coalesce((SELECT max(ts) FROM problem_checks WHERE problem_id = ?1 AND broke = 1), ''))"""
+
+
+def record_state(conn, pid: int, at: str, state: str, by: str, detail: str) -> None:
+    """Append a state change to a problem's history."""
+    conn.execute("INSERT INTO problem_states (problem_id, at, state, by, detail) VALUES (?, ?, ?, ?, ?)",
+                 (pid, at, state, by, detail))
+
+
+def resolve_after_clean_calls(conn, problem: dict, ts: str) -> None:
+    """Resolve a problem waiting for N clean calls once N calls since the last break exercised its path."""
+    resolve = problem["resolve"] or {}
+    if problem["state"] == "resolved" or resolve.get("mode") != "after_clean_calls":
+        return
+    clean = conn.execute(CLEAN_SINCE, (problem["id"], resolve["since"])).fetchone()[0]
+    if clean >= resolve["n"]:
+        conn.execute("UPDATE problems SET state = 'resolved', resolved_at = ? WHERE id = ?", (ts, problem["id"]))
+        record_state(conn, problem["id"], ts, "resolved", "tracediff", f"{clean} clean calls exercised the path")
+
+
+class ProblemWrites:
+    """Apply a person's change to a problem (mixed into Store)."""
+
+    def change_problem(self, pid: int, change: dict, by: str, at: str | None = None) -> None:
+        """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`."""
+        now = at or utc_now()
+        with self.write() as conn:
+            if "links" in change:
+                conn.execute("UPDATE problems SET links = ? WHERE id = ?", (dumps(change["links"]), pid))
+            if "merged_into" in change:
+                self._merge(conn, pid, change["merged_into"], now, by)
+            state = change.get("state")
+            if state == "resolved":
+                self._resolve(conn, pid, change["resolve"], now, by)
+            elif state == "archived":
+                baseline = conn.execute("SELECT coalesce(sum(occurrences), 0) FROM problem_hours WHERE problem_id = ? "
+                                        "AND hour >= substr(datetime(?, '-1 day'), 1, 10) || 'T' || "
+                                        "substr(datetime(?, '-1 day'), 12, 2)", (pid, now, now)).fetchone()[0]
+                archive = {"at": now, "until": change["until"], "baseline": baseline}
+                conn.execute("UPDATE problems SET state = 'archived', archive = ? WHERE id = ?", (dumps(archive), pid))
+                until = "until it escalates" if change["until"] else "for good"
+                record_state(conn, pid, now, "archived", by, f"archived {until}")
+            elif state == "open":
+                conn.execute("UPDATE problems SET state = 'open', archive = NULL, resolve = NULL WHERE id = ?", (pid,))
+                record_state(conn, pid, now, "open", by, "reopened")
+
+    def _resolve(self, conn, pid: int, resolve: dict, now: str, by: str) -> None:
+        tool = conn.execute("SELECT tool FROM problems WHERE id = ?", (pid,)).fetchone()[0]
+        resolve = {**resolve, "since": now, "by": by}
+        if resolve["mode"] == "next_release":
+            resolve["releases"] = [r[0] for r in conn.execute(
+                "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = 'release' AND value != ''", (pid,))]
+        if resolve["mode"] == "contract_change":
+            resolve["digest"] = contract_digest(self.get_tool(tool)) if tool else None
+        if resolve["mode"] == "after_clean_calls":
+            conn.execute("UPDATE problems SET resolve = ? WHERE id = ?", (dumps(resolve), pid))
+            record_state(conn, pid, now, "resolving", by, f"resolves after {resolve['n']} clean calls")
+            return
+        conn.execute("UPDATE problems SET state = 'resolved', resolve = ?, resolved_at = ? WHERE id = ?",
+                     (dumps(resolve), now, pid))
+        words = {"now": "resolved", "next_release": "resolved in the next release",
+                 "contract_change": "resolved when the contract changes"}
+        record_state(conn, pid, now, "resolved", by, words[resolve["mode"]])
+
+    def _merge(self, conn, pid: int, into_text: str, now: str, by: str) -> None:
+        """Move one problem's calls into another; the old id redirects to the new one."""
+        into = self.resolve_problem_id(into_text)
+        if into is None or into == pid:
+            raise BadChange(f"merged_into must name another existing problem; got {into_text!r}")
+        conn.execute("""INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
+            occurrences, pairs) SELECT ?2, trace_id, call_id, ts, source, release, digest, severity, occurrences, pairs
+            FROM problem_calls WHERE problem_id = ?1 AND true
+            ON CONFLICT(problem_id, trace_id, call_id) DO UPDATE SET occurrences = occurrences + excluded.occurrences""",
+                     (pid, into))
+        conn.execute("DELETE FROM problem_calls WHERE problem_id = ?", (pid,))
+        conn.execute("DELETE FROM problem_checks WHERE problem_id = ?", (pid,))
+        for statement in ROLLUPS:
+            conn.execute(statement, (pid,))
+            conn.execute(statement, (into,))
+        conn.execute("UPDATE problems SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", (into, pid))
+        conn.execute("UPDATE problems SET severity = 'error' WHERE id = ? AND (SELECT severity FROM problems "
+                     "WHERE id = ?) = 'error'", (into, pid))
+        record_state(conn, pid, now, "merged", by, f"merged into TD-{into}")
+        record_state(conn, into, now, "merged", by, f"TD-{pid} merged into this problem")
+
+    def resolve_problem_id(self, text: str) -> int | None:
+        """Return the numeric id of `TD-42` (or `42`), or None when no such problem exists."""
+        number = text.removeprefix("TD-").removeprefix("td-")
+        if not number.isdigit() or len(number) > 18:
+            return None
+        row = self.db.execute("SELECT id FROM problems WHERE id = ?", (int(number),)).fetchone()
+        return row[0] if row else None
+

@@ -1,0 +1,215 @@
+"""Problems, the read side: the list, one problem with its history and reach, its traces (mixed into Store)."""
+import time
+from datetime import datetime, timezone
+
+from ..problems.states import display_state
+from .codec import dumps, loads
+from .problem_filters import ProblemQuery, conditions, new_since
+
+COLUMNS = """p.id, p.fingerprint, p.fp_version, p.tool, p.kind, p.severity, p.stages, p.left_snapshot, p.left_path,
+ p.right_snapshot, p.right_path, p.transform, p.keyword, p.first_seen, p.last_seen, p.occurrences, p.calls,
+ p.traces, p.exercised, p.state, p.resolve, p.resolved_at, p.archive, p.links, p.merged_into"""
+MAX_HOURS = 24 * 31
+FACETS_SECONDS = 10
+_FACETS: dict = {}  # id(store) -> (when, facets)
+
+
+class ProblemReads:
+    """Queries that return problems as plain dicts."""
+
+    def find_problems(self, query: ProblemQuery, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
+        """Return problems newest last seen first after a (last_seen, id) cursor, and the next cursor."""
+        self.catch_up_for_read()
+        now = datetime.now(timezone.utc)
+        where, params = conditions(query, now)
+        if cursor:
+            where.append("(p.last_seen, p.id) < (?, ?)")
+            params += [cursor[0], int(cursor[1])]
+        sql = (f"SELECT {COLUMNS} FROM problems p WHERE {' AND '.join(where)} "
+               f"ORDER BY p.last_seen DESC, p.id DESC LIMIT ?")
+        rows = list(self.db.query(sql, [*params, query.limit + 1]))
+        next_cursor = None
+        if len(rows) > query.limit:
+            rows = rows[:query.limit]
+            next_cursor = (rows[-1]["last_seen"], str(rows[-1]["id"]))
+        problems = [_problem(row, now) for row in rows]
+        self._add_splits(problems)
+        return problems, next_cursor
+
+    def count_problems(self, query: ProblemQuery) -> dict:
+        """Return how many problems match per display state (the list's tabs), counted in SQL."""
+        now = datetime.now(timezone.utc)
+        where, params = conditions(ProblemQuery(**{**query.__dict__, "state": ""}), now)
+        rows = self.db.execute(
+            f"SELECT CASE WHEN p.state != 'open' THEN p.state WHEN p.first_seen >= ? THEN 'new' ELSE 'ongoing' END, "
+            f"count(*) FROM problems p WHERE {' AND '.join(where)} GROUP BY 1", [new_since(now), *params])
+        return {**dict.fromkeys(("new", "ongoing", "resolved", "regressed", "archived"), 0), **dict(rows)}
+
+    def problem_facets(self) -> dict:
+        """Return the tools, kinds, sources and releases problems were seen with (the filters' choices).
+
+        They change rarely and cost a walk of every problem, so a process reuses them for a few seconds."""
+        cached = _FACETS.get(id(self))
+        if cached and time.monotonic() - cached[0] < FACETS_SECONDS:
+            return cached[1]
+        facets = {name: [r[0] for r in self.db.execute(
+            f"SELECT DISTINCT {name} FROM problems WHERE {name} IS NOT NULL AND merged_into IS NULL ORDER BY 1")]
+            for name in ("tool", "kind")}
+        for dim in ("source", "release"):
+            facets[dim] = [r[0] for r in self.db.execute(
+                "SELECT DISTINCT value FROM problem_splits WHERE dim = ? AND value != '' ORDER BY 1", (dim,))]
+        _FACETS[id(self)] = (time.monotonic(), facets)
+        return facets
+
+    def get_problem(self, number: int) -> dict | None:
+        """Return one problem with its splits, value pairs, examples, history and checks."""
+        self.catch_up_for_read()
+        row = next(iter(self.db.query(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))), None)
+        if row is None:
+            return None
+        problem = _problem(row, datetime.now(timezone.utc))
+        if row["merged_into"]:
+            return problem
+        self._add_splits([problem], detail=True)
+        db = self.db
+        problem["value_pairs"] = [{"left": pair[0], "right": pair[1], "count": count} for pair, count in (
+            (loads(p), c) for p, c in db.execute(
+                "SELECT pair, count FROM problem_pairs WHERE problem_id = ? ORDER BY count DESC, pair LIMIT 10",
+                (number,)))]
+        problem["examples"] = self._examples(number)
+        problem["state_history"] = [dict(r) for r in db.query(
+            "SELECT at, state, by, detail FROM problem_states WHERE problem_id = ? ORDER BY id DESC LIMIT 100",
+            (number,))]
+        problem["exposure"] = {"occurrences": problem["occurrences"], "calls": problem["calls"],
+                               "calls_with_path": max(row["exercised"], problem["calls"]),
+                               "rate": round(problem["calls"] / max(row["exercised"], problem["calls"], 1), 4)}
+        problem["verification"] = self._verification(row)
+        problem["last_clean_before"] = self._last_clean_before(row["tool"], row["first_seen"])
+        return problem
+
+    def problem_hourly(self, number: int, since: str, until: str) -> dict[str, int]:
+        """Return {hour: occurrences} of a problem between two times ('YYYY-MM-DDTHH' keys)."""
+        rows = self.db.execute("SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? "
+                               "AND hour <= ?", (number, since[:13], until[:13]))
+        return dict(rows)
+
+    def problems_hourly(self, numbers: list[int], since: str, until: str) -> dict[int, dict[str, int]]:
+        """Return {id: {hour: occurrences}} of several problems between two times."""
+        out: dict[int, dict[str, int]] = {n: {} for n in numbers}
+        rows = self.db.execute("SELECT problem_id, hour, occurrences FROM problem_hours WHERE problem_id IN "
+                               "(SELECT value FROM json_each(?)) AND hour >= ? AND hour <= ?",
+                               (dumps(numbers), since[:13], until[:13]))
+        for number, hour, count in rows:
+            out[number][hour] = count
+        return out
+
+    def problem_traces(self, number: int, limit: int = 50, cursor: tuple | None = None):
+        """Return the calls a problem was seen in, newest first, after a (ts, trace_id, call_id) cursor."""
+        sql = ("SELECT trace_id, call_id, ts, source, release, digest, severity, occurrences FROM problem_calls "
+               "WHERE problem_id = ?")
+        params: list = [number]
+        if cursor:
+            sql += " AND (ts, trace_id, call_id) < (?, ?, ?)"
+            params += list(cursor)
+        rows = list(self.db.query(sql + " ORDER BY ts DESC, trace_id DESC, call_id DESC LIMIT ?", [*params, limit + 1]))
+        next_cursor = None
+        if len(rows) > limit:
+            rows = rows[:limit]
+            next_cursor = (rows[-1]["ts"], rows[-1]["trace_id"], rows[-1]["call_id"])
+        return rows, next_cursor
+
+    def problem_ids(self, fingerprints) -> dict[str, str]:
+        """Return {fingerprint: "TD-n"} for the fingerprints that have a problem (merges followed)."""
+        rows = self.db.execute("SELECT fingerprint, coalesce(merged_into, id) FROM problems WHERE fingerprint IN "
+                               "(SELECT value FROM json_each(?))", (dumps(sorted(set(fingerprints))),))
+        return {fingerprint: f"TD-{number}" for fingerprint, number in rows}
+
+    def clean_calls(self, tool: str, limit: int = 300, digest: str | None = None) -> list[dict]:
+        """Return recent clean calls of a tool (no warning or error), newest first, for the nearest clean call."""
+        sql = ("SELECT trace_id, call_id, last_ts, contract_digest, arguments_seq FROM calls WHERE tool = ? "
+               "AND analysis IS NOT NULL AND coalesce(worst, '') NOT IN ('error', 'warning')")
+        params: list = [tool]
+        if digest:
+            sql += " AND contract_digest = ?"
+            params.append(digest)
+        rows = list(self.db.query(sql + " ORDER BY last_ts DESC LIMIT ?", [*params, limit]))
+        payloads = dict(self.db.execute("SELECT seq, payload FROM events WHERE seq IN (SELECT value FROM json_each(?))",
+                                        (dumps([r["arguments_seq"] for r in rows if r["arguments_seq"]]),)))
+        return [{**row, "arguments": loads(payloads.get(row["arguments_seq"]))} for row in rows]
+
+    def problem_alert_data(self, conn, number: int) -> dict:
+        """Return a problem as the list shows it, read inside a writer's transaction, for an alert."""
+        cursor = conn.execute(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))
+        row = dict(zip([c[0] for c in cursor.description], cursor.fetchone()))
+        problem = _problem(row, datetime.now(timezone.utc))
+        for dim, name in (("release", "releases"), ("source", "sources")):
+            problem[name] = [r[0] for r in conn.execute(
+                "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = ? AND value != '' ORDER BY value",
+                (number, dim))]
+        problem["permalink_path"] = f"/problems/{problem['id']}"
+        return problem
+
+    def call_digest(self, trace_id: str, call_id: str) -> str | None:
+        """Return the digest of the contract a call's stored analysis used."""
+        row = self.db.execute("SELECT contract_digest FROM calls WHERE trace_id = ? AND call_id = ?",
+                              (trace_id, call_id)).fetchone()
+        return row[0] if row else None
+
+    def _add_splits(self, problems: list[dict], detail: bool = False) -> None:
+        numbers = {int(p["id"][3:]): p for p in problems}
+        for p in problems:
+            p["releases"], p["sources"], p["contract_digests"] = [], [], []
+            if detail:
+                p["by_source"], p["by_release"], p["by_digest"] = [], [], []
+        names = {"release": "releases", "source": "sources", "digest": "contract_digests"}
+        rows = self.db.execute("SELECT problem_id, dim, value, occurrences, calls FROM problem_splits WHERE problem_id "
+                               "IN (SELECT value FROM json_each(?)) ORDER BY problem_id, dim, value",
+                               (dumps(list(numbers)),))
+        for number, dim, value, occurrences, calls in rows:
+            problem = numbers[number]
+            if value:
+                problem[names[dim]].append(value)
+            if detail:
+                problem[f"by_{dim}"].append({dim: value or None, "occurrences": occurrences, "calls": calls})
+
+    def _examples(self, number: int) -> dict:
+        first = self.problem_traces_ordered(number, "ASC", 1)
+        latest = self.problem_traces_ordered(number, "DESC", 5)
+        return {"first": first[0] if first else None, "latest": latest[0] if latest else None,
+                "samples": latest[1:]}
+
+    def problem_traces_ordered(self, number: int, order: str, limit: int) -> list[dict]:
+        return list(self.db.query(
+            f"SELECT trace_id, call_id, ts, source, release FROM problem_calls WHERE problem_id = ? "
+            f"ORDER BY ts {'ASC' if order == 'ASC' else 'DESC'} LIMIT ?", (number, limit)))
+
+    def _verification(self, row: dict) -> dict | None:
+        if row["state"] != "resolved" or not row["resolved_at"]:
+            return None
+        calls, broke = self.db.execute("SELECT count(*), coalesce(sum(broke), 0) FROM problem_checks "
+                                        "WHERE problem_id = ? AND ts > ?", (row["id"], row["resolved_at"])).fetchone()
+        return {"calls": calls, "broke": broke}
+
+    def _last_clean_before(self, tool: str | None, first_seen: str | None) -> dict | None:
+        if not tool or not first_seen:
+            return None
+        return next(iter(self.db.query(
+            "SELECT trace_id, call_id, last_ts AS ts, release FROM calls WHERE tool = ? AND last_ts < ? "
+            "AND analysis IS NOT NULL AND coalesce(worst, '') NOT IN ('error', 'warning') "
+            "ORDER BY last_ts DESC LIMIT 1", (tool, first_seen))), None)
+
+
+def _problem(row: dict, now: datetime) -> dict:
+    def end(side):
+        snapshot = row[f"{side}_snapshot"]
+        return None if snapshot is None else {"snapshot": snapshot, "path": row[f"{side}_path"]}
+    out = {"id": f"TD-{row['id']}", "tool": row["tool"], "kind": row["kind"], "severity": row["severity"],
+           "state": display_state(row["state"], row["first_seen"], now), "stages": row["stages"],
+           "left": end("left"), "right": end("right"), "transform": row["transform"], "keyword": row["keyword"],
+           "first_seen": row["first_seen"], "last_seen": row["last_seen"], "occurrences": row["occurrences"],
+           "calls": row["calls"], "traces": row["traces"], "links": loads(row["links"]) or [],
+           "fingerprint": row["fingerprint"], "fingerprint_version": row["fp_version"],
+           "resolution": loads(row["resolve"]), "resolved_at": row["resolved_at"], "archive": loads(row["archive"])}
+    if row["merged_into"]:
+        out["merged_into"] = f"TD-{row['merged_into']}"
+    return out

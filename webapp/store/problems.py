@@ -1,0 +1,199 @@
+"""Problems, the write side: each analysed call replaces its own part in the problems it shows.
+
+A call's part (its row in problem_calls) is taken out of every rollup before the new one goes in,
+so re-analysing a call, or every call, leaves the same problems, ids and counts.
+"""
+from ..problems.grouping import exercises
+from ..problems.states import escalates, reopens
+from .codec import dumps, loads
+from .problem_changes import ProblemWrites, record_state, resolve_after_clean_calls
+
+__all__ = ["ProblemWrites", "apply_groupings"]
+
+CALL_FACTS = """SELECT tool, source, release, last_ts, version, analyzed_version, problem_paths
+ FROM calls WHERE trace_id = ? AND call_id = ?"""
+PROBLEM_BY_FINGERPRINT = "SELECT id, merged_into FROM problems WHERE fingerprint = ?"
+INSERT_PROBLEM = """INSERT INTO problems (fingerprint, fp_version, tool, kind, severity, stages, left_snapshot,
+ left_path, right_snapshot, right_path, transform, keyword, created_at)
+ VALUES (:fingerprint, :fp_version, :tool, :kind, :severity, :stages, :left_snapshot, :left_path,
+ :right_snapshot, :right_path, :transform, :keyword, :created_at)"""
+OLD_PARTS = """SELECT problem_id, ts, source, release, digest, occurrences, pairs, severity FROM problem_calls
+ WHERE trace_id = ? AND call_id = ?"""
+TRACE_HAS_OTHER = "SELECT EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ? AND trace_id = ?)"
+ADD_PART = """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
+ occurrences, pairs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+BUMP_COUNTS = "UPDATE problems SET occurrences = occurrences + ?, calls = calls + ?, traces = traces + ? WHERE id = ?"
+# Adding a part can only widen first/last seen and raise the severity: no look at the other calls.
+PUT_COUNTS = """UPDATE problems SET occurrences = occurrences + ?1, calls = calls + 1, traces = traces + ?2,
+ first_seen = min(coalesce(first_seen, ?3), ?3), last_seen = max(coalesce(last_seen, ?3), ?3),
+ severity = CASE WHEN ?4 = 'error' THEN 'error' ELSE severity END WHERE id = ?5
+ RETURNING state, resolve IS NOT NULL"""
+BUMP_HOUR = """INSERT INTO problem_hours (problem_id, hour, occurrences) VALUES (?, ?, ?)
+ ON CONFLICT(problem_id, hour) DO UPDATE SET occurrences = occurrences + excluded.occurrences"""
+BUMP_SPLIT = """INSERT INTO problem_splits (problem_id, dim, value, occurrences, calls) VALUES (?, ?, ?, ?, ?)
+ ON CONFLICT(problem_id, dim, value) DO UPDATE SET occurrences = occurrences + excluded.occurrences,
+ calls = calls + excluded.calls"""
+BUMP_PAIR = """INSERT INTO problem_pairs (problem_id, pair, count) VALUES (?, ?, ?)
+ ON CONFLICT(problem_id, pair) DO UPDATE SET count = count + excluded.count"""
+SEEN = """UPDATE problems SET first_seen = coalesce((SELECT min(ts) FROM problem_calls WHERE problem_id = ?1), first_seen),
+ last_seen = coalesce((SELECT max(ts) FROM problem_calls WHERE problem_id = ?1), last_seen),
+ severity = CASE WHEN ?2 = 'error' THEN 'error' ELSE severity END WHERE id = ?1"""
+TOOL_PROBLEMS = """SELECT id, left_snapshot, left_path, resolve IS NOT NULL FROM problems
+ WHERE tool IS ? AND merged_into IS NULL"""
+CHECK = "INSERT OR REPLACE INTO problem_checks (problem_id, trace_id, call_id, ts, broke) VALUES (?, ?, ?, ?, ?)"
+PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems WHERE id = ?"
+
+
+def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
+    """Replace each stored call's part in the problems; skip calls whose analysis was not stored.
+
+    Every call's breaks go in before any call counts toward exposure, so a clean call analysed in
+    the same batch as a problem's first break counts whatever the order of the batch. Return the
+    (event, problem id) changes alerts watch: `new`, `regressed`, `escalating`.
+    """
+    events: list[tuple[str, int]] = []
+    done = []
+    for (trace_id, call_id), grouping in groupings.items():
+        row = conn.execute(CALL_FACTS, (trace_id, call_id)).fetchone()
+        if row is None or row[4] != grouping["version"] or row[5] != row[4]:
+            continue
+        call = {"trace_id": trace_id, "call_id": call_id, "tool": row[0], "source": row[1], "release": row[2],
+                "ts": row[3] or now, "digest": grouping.get("digest")}
+        broke = _replace_parts(conn, call, grouping["problems"], now, events)
+        done.append((call, grouping, broke, loads(row[6]) or []))
+    by_tool: dict = {}
+    for call, grouping, broke, before in done:
+        if call["tool"] not in by_tool:  # every break of the batch is in, so no problem opens after this
+            by_tool[call["tool"]] = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
+        _exercise(conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before)
+    return list(dict.fromkeys(events))
+
+
+def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list) -> int:
+    """Return the id of the problem a fingerprint belongs to (following a merge), creating it if new."""
+    row = conn.execute(PROBLEM_BY_FINGERPRINT, (fingerprint,)).fetchone()
+    if row is not None:
+        return row[1] or row[0]
+    d = entry["descriptor"]
+    left, right = d["left"] or {}, d["right"] or {}
+    cursor = conn.execute(INSERT_PROBLEM, {
+        "fingerprint": fingerprint, "fp_version": int(fingerprint[1:].split(":")[0]), "tool": d["tool"],
+        "kind": d["kind"], "severity": entry["severity"], "stages": d["stages"],
+        "left_snapshot": left.get("snapshot"), "left_path": left.get("path"),
+        "right_snapshot": right.get("snapshot"), "right_path": right.get("path"),
+        "transform": d["transform"], "keyword": d["keyword"], "created_at": now})
+    record_state(conn, cursor.lastrowid, now, "open", "tracediff", "first seen")
+    events.append(("new", cursor.lastrowid))
+    return cursor.lastrowid
+
+
+def _replace_parts(conn, call: dict, problems: dict, now: str, events: list) -> set[int]:
+    """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks."""
+    key = (call["trace_id"], call["call_id"])
+    old = {r[0]: r for r in conn.execute(OLD_PARTS, key).fetchall()}
+    new: dict[int, dict] = {}
+    for fingerprint, entry in problems.items():
+        pid = _problem_id(conn, fingerprint, entry, now, events)
+        if pid in new:  # two fingerprints merged into one problem
+            new[pid] = {**entry, "occurrences": new[pid]["occurrences"] + entry["occurrences"],
+                        "pairs": {**new[pid]["pairs"], **entry["pairs"]}}
+        else:
+            new[pid] = entry
+    # a re-analysis that finds what the last one found changes nothing: leave those parts alone
+    same = {pid for pid in set(old) & set(new) if old[pid][1:] == _part(call, new[pid])}
+    for pid, part in old.items():
+        if pid not in same:
+            _take_out(conn, pid, key, part)
+    watch = {}
+    for pid, entry in new.items():
+        if pid not in same:
+            watch[pid] = _put_in(conn, pid, call, entry)
+    for pid in set(old) - same:  # taking a part out may narrow first/last seen
+        conn.execute(SEEN, (pid, None))
+    for pid, (state, resolving) in watch.items():
+        if state != "open" or resolving:  # an open problem with no resolution has no rule to apply
+            _after_break(conn, pid, call, prior=pid in old, now=now, events=events)
+    return set(new)
+
+
+def _part(call: dict, entry: dict) -> tuple:
+    """Return a part as problem_calls stores it (after problem_id), to tell an unchanged one."""
+    return (call["ts"], call["source"], call["release"], call["digest"], entry["occurrences"],
+            dumps(entry["pairs"]), entry["severity"])
+
+
+def _take_out(conn, pid: int, key: tuple, part) -> None:
+    _, ts, source, release, digest, occurrences, pairs, _ = part
+    conn.execute("DELETE FROM problem_calls WHERE problem_id = ? AND trace_id = ? AND call_id = ?", (pid, *key))
+    gone_trace = not conn.execute(TRACE_HAS_OTHER, (pid, key[0])).fetchone()[0]
+    conn.execute(BUMP_COUNTS, (-occurrences, -1, -int(gone_trace), pid))
+    conn.execute(BUMP_HOUR, (pid, ts[:13], -occurrences))
+    for dim, value in (("source", source), ("release", release), ("digest", digest)):
+        conn.execute(BUMP_SPLIT, (pid, dim, value or "", -occurrences, -1))
+    for pair, count in (loads(pairs) or {}).items():
+        conn.execute(BUMP_PAIR, (pid, pair, -count))
+    conn.execute("DELETE FROM problem_hours WHERE problem_id = ? AND occurrences <= 0", (pid,))
+    conn.execute("DELETE FROM problem_splits WHERE problem_id = ? AND calls <= 0", (pid,))
+    conn.execute("DELETE FROM problem_pairs WHERE problem_id = ? AND count <= 0", (pid,))
+
+
+def _put_in(conn, pid: int, call: dict, entry: dict) -> tuple:
+    """Add a call's part to a problem's rollups; return the problem's (state, has a resolution)."""
+    new_trace = not conn.execute(TRACE_HAS_OTHER, (pid, call["trace_id"])).fetchone()[0]
+    occurrences = entry["occurrences"]
+    conn.execute(ADD_PART, (pid, call["trace_id"], call["call_id"], call["ts"], call["source"], call["release"],
+                            call["digest"], entry["severity"], occurrences, dumps(entry["pairs"])))
+    watched = conn.execute(PUT_COUNTS, (occurrences, int(new_trace), call["ts"], entry["severity"], pid)).fetchone()
+    conn.execute(BUMP_HOUR, (pid, call["ts"][:13], occurrences))
+    conn.executemany(BUMP_SPLIT, [(pid, dim, call[dim] or "", occurrences, 1) for dim in ("source", "release", "digest")])
+    conn.executemany(BUMP_PAIR, [(pid, pair, count) for pair, count in entry["pairs"].items()])
+    return watched
+
+
+def _state(conn, pid: int) -> dict:
+    row = conn.execute(PROBLEM_STATE, (pid,)).fetchone()
+    return {"id": row[0], "state": row[1], "resolve": loads(row[2]), "resolved_at": row[3], "archive": loads(row[4])}
+
+
+def _after_break(conn, pid: int, call: dict, prior: bool, now: str, events: list) -> None:
+    """Apply the state rules to a call that shows a problem: regress, escalate, count as a failed check."""
+    problem = _state(conn, pid)
+    if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):
+        conn.execute(CHECK, (pid, call["trace_id"], call["call_id"], call["ts"], 1))
+    if reopens(problem, {**call, "prior": prior}):
+        conn.execute("UPDATE problems SET state = 'regressed' WHERE id = ?", (pid,))
+        release = f" in release {call['release']}" if call["release"] else ""
+        record_state(conn, pid, now, "regressed", "tracediff",
+                     f"a call at {call['ts']}{release} broke again (trace {call['trace_id']})")
+        events.append(("regressed", pid))
+    elif problem["state"] == "archived" and problem["archive"]:
+        since = conn.execute("SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ? AND ts > ?",
+                             (pid, problem["archive"]["at"])).fetchone()[0]
+        if escalates(problem["archive"], since):
+            conn.execute("UPDATE problems SET state = 'open', archive = NULL WHERE id = ?", (pid,))
+            record_state(conn, pid, now, "open", "tracediff", f"escalating: {since} occurrences since archived")
+            events.append(("escalating", pid))
+
+
+def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: list) -> None:
+    """Count the call toward the exposure of the tool's problems whose argument path it has."""
+    had, watched = set(), set()
+    for pid, left_snapshot, left_path, resolving in problems:
+        path = left_path if left_snapshot == "arguments" else ""
+        if pid in broke or (arguments is not None and exercises(arguments, path)):
+            had.add(pid)
+            if resolving:
+                watched.add(pid)
+    before = set(before)
+    for pid in had - before:
+        conn.execute("UPDATE problems SET exercised = exercised + 1 WHERE id = ?", (pid,))
+    for pid in before - had:
+        conn.execute("UPDATE problems SET exercised = exercised - 1 WHERE id = ?", (pid,))
+    if had != before:
+        conn.execute("UPDATE calls SET problem_paths = ? WHERE trace_id = ? AND call_id = ?",
+                     (dumps(sorted(had)), call["trace_id"], call["call_id"]))
+    for pid in watched - broke:  # only problems with a resolution count clean calls
+        problem = _state(conn, pid)
+        if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):
+            conn.execute(CHECK, (pid, call["trace_id"], call["call_id"], call["ts"], 0))
+            resolve_after_clean_calls(conn, problem, call["ts"])
