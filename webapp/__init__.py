@@ -1,10 +1,6 @@
 """tracediff: the three snapshots of an LLM tool call, side by side, with mapping-aware diffs."""
 from pathlib import Path
 
-from flask import Flask
-
-from .config import load_settings
-
 __version__ = "0.2.0"
 
 PACKAGE = Path(__file__).resolve().parent
@@ -17,21 +13,36 @@ def resource_dir(name: str) -> Path:
     return packaged if packaged.is_dir() else ROOT / name
 
 
-def create_app(test_config: dict | None = None) -> Flask:
+def create_app(test_config: dict | None = None):
     """Build the Flask app from defaults, TRACEDIFF_* variables and test_config."""
+    from flask import Flask   # here, so that the command line starts without Flask
+
+    from .config import load_settings
+
     app = Flask(__name__, template_folder=str(resource_dir("templates")),
                 static_folder=str(resource_dir("static")))
     app.config.update(load_settings(test_config))
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import api, db, openapi, quarantine, security, views, worker
+    from . import alerting, api, db, openapi, quarantine, security, views, worker
+    from .alerts import sender
+    from .ingest import Limits
+    from .redact import redactor_for
 
+    # What ingestion needs from the settings, built once: the store below knows nothing of either.
+    app.extensions["tracediff.redactor"] = redactor_for(app.config)
+    app.extensions["tracediff.limits"] = Limits(
+        max_body_bytes=app.config["MAX_DECOMPRESSED_BYTES"],
+        max_depth=app.config["MAX_DEPTH"], max_events=app.config["MAX_EVENTS"],
+        max_clock_skew_s=app.config["MAX_CLOCK_SKEW_S"])
     db.init_app(app)
     security.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
     app.register_blueprint(quarantine.bp)
+    app.register_blueprint(alerting.bp)
     app.register_blueprint(openapi.bp)
     worker.init_app(app)
+    sender.init_app(app)
     return app

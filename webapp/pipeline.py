@@ -3,13 +3,16 @@
 The HTTP endpoints, the CLI and the background analyzer all call these functions.
 """
 import dataclasses
-from pathlib import Path
 
+from . import alerts
 from .analysis import analyze_call
 from .ingest import Batch
 from .ingest.envelope import canonical_trace_id
 from .redact import Redactor
 from .store import IngestResult, Store
+from .store.codec import utc_now
+
+REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
 
 
 def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: str = "") -> IngestResult:
@@ -19,7 +22,17 @@ def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: s
     rejected = [dataclasses.replace(r, raw=redactor.text(r.raw) if redactor else r.raw,
                                     source=r.source or source[:200]) for r in batch.rejected]
     events = [redactor.event(e) for e in batch.events] if redactor else batch.events
-    return store.add_events(events, rejected)
+    return store.add_events(events, rejected, also=_rejection_alerts(store, rejected, source) if rejected else None)
+
+
+def _rejection_alerts(store: Store, rejected, source: str):
+    """Return what writes the `rejected_events` alerts of a batch, in the batch's own transaction."""
+    def write(conn):
+        count = store.rejected_since(conn, utc_now(hours_ago=REJECTION_WINDOW_S / 3600), None)
+        data = {"count": count, "window_s": REJECTION_WINDOW_S, "source": source[:200] or None,
+                "code": rejected[0].code, "message": rejected[0].message, "permalink_path": "/quarantine"}
+        store.enqueue_alerts(conn, "rejected_events", "ingest", data, alerts.matches)
+    return write
 
 
 def _contract(store: Store, tool: str | None, cache: dict):
@@ -65,14 +78,3 @@ def fresh_trace(store: Store, trace_id: str) -> dict | None:
     trace_id = canonical_trace_id(trace_id)  # an upper-case W3C id pasted from a log finds its trace
     analyze_calls(store, store.pending_calls(trace_id))
     return store.get_trace(trace_id)
-
-
-def load_folder(store: Store, folder: Path, redactor: Redactor | None):
-    """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary."""
-    from .bulk import ingest_files
-    from .contracts import import_contract_files
-
-    import_contract_files(store, sorted((folder / "contracts").glob("*.json")))
-    summary = ingest_files(store, [str(path) for path in sorted(folder.glob("*.ndjson"))], redactor)
-    catch_up(store)
-    return summary

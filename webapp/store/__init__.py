@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from .alerts import AlertStore
 from .codec import dumps, utc_now
 from .errors import StoreUnavailable
 from .hours import hour_keys, refresh_hours
@@ -35,8 +36,8 @@ class IngestResult:
     duplicates: int = 0
 
 
-class Store(TraceReads, ToolContracts, Upkeep):
-    """A tracediff database in one SQLite file: writes here, reads, contracts and upkeep in their mixins."""
+class Store(TraceReads, ToolContracts, AlertStore, Upkeep):
+    """A tracediff database in one SQLite file: writes here; reads, contracts, alerts and upkeep in mixins."""
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True,
                  min_free_bytes: int = 0):
@@ -115,8 +116,10 @@ class Store(TraceReads, ToolContracts, Upkeep):
 
     # -- ingest -------------------------------------------------------------
 
-    def add_events(self, events, rejected=()) -> IngestResult:
+    def add_events(self, events, rejected=(), also=None) -> IngestResult:
         """Commit a batch of events and quarantined records in one transaction.
+
+        `also(conn)`, when given, writes more in the same transaction (the alerts a rejection causes).
 
         Only the event log is written here, so acknowledging a batch costs one insert per
         event; `project` folds new events into calls, traces and the full-text index.
@@ -133,6 +136,8 @@ class Store(TraceReads, ToolContracts, Upkeep):
             if rejected:
                 conn.executemany(INSERT_QUARANTINE, [
                     (received, r.code, r.message, r.raw, r.source or None) for r in rejected])
+            if also is not None:
+                also(conn)
         return result
 
     def project(self, limit: int = 5000) -> int:
