@@ -25,7 +25,8 @@ def create_app(test_config: dict | None = None):
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import alerting, api, db, mappings_api, openapi, quarantine, security, toolpages, views, worker
+    from . import (alerting, api, db, health, logs, mappings_api, metrics, openapi, proxies, quarantine, security,
+                   toolpages, views, worker)
     from .alerts import sender
     from .ingest import Limits
     from .redact import redactor_for
@@ -37,7 +38,11 @@ def create_app(test_config: dict | None = None):
         max_depth=app.config["MAX_DEPTH"], max_events=app.config["MAX_EVENTS"],
         max_clock_skew_s=app.config["MAX_CLOCK_SKEW_S"])
     db.init_app(app)
+    logs.init_app(app)      # before the access check, so a refused request has its id
+    metrics.init_app(app)   # and its latency
     security.init_app(app)
+    proxies.init_app(app)
+    app.register_blueprint(health.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
     app.register_blueprint(toolpages.bp)

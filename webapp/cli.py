@@ -74,22 +74,44 @@ def serve(host, port, workers, database, demo, allow_open):
     """Run the dashboard and the ingest API with gunicorn."""
     from . import resource_dir
     from .bulk import load_folder
+    from .proxies import trusted_networks
     from .redact import redactor_for
     from .server import ServerError, check_bindable, serve as run_server
 
-    settings = _settings(database, HOST=host, PORT=port, WORKERS=workers, ALLOW_OPEN=allow_open)
+    overrides = {k: v for k, v in {"HOST": host, "PORT": port, "WORKERS": workers,
+                                   "ALLOW_OPEN": allow_open}.items() if v is not None}
+    settings = _settings(database, **overrides)
+    if database:
+        overrides["DATABASE"] = database
     _check_exposure(settings)
+    try:
+        trusted_networks(settings["TRUSTED_PROXIES"])
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
     store = _open_store(settings)
     if demo and store.count_traces() == 0:
         result = load_folder(store, resource_dir("sample_traces"), redactor_for(settings))
         click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
+    _release_claims(store)
     store.close()
     try:
         check_bindable(settings["HOST"], settings["PORT"])
     except ServerError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"tracediff on http://{settings['HOST']}:{settings['PORT']}/ (database {settings['DATABASE']})", err=True)
-    run_server(settings)
+    run_server(settings, overrides)
+
+
+def _release_claims(store: "Store") -> None:
+    """Let this server analyse at once the calls a stopped one had claimed (claims expire after 30 s)."""
+    from .store import StoreUnavailable
+
+    try:
+        released = store.release_claims()
+    except StoreUnavailable:  # a read-only database: nothing is analysed anyway
+        return
+    if released:
+        click.echo(f"analysis: took back {released} call(s) a stopped server was analysing", err=True)
 
 
 def _check_exposure(settings: dict) -> None:

@@ -41,11 +41,24 @@ SETTINGS = (
     Setting("WEBHOOK_ALLOW_HOSTS", "", "Comma-separated hosts and CIDR ranges that alert webhooks may reach although they are loopback, link-local or reserved addresses."),
     Setting("ALERT_TIMEOUT", 5, "Seconds an alert delivery may take before it is retried."),
     Setting("RETRY_AFTER", 2, "Seconds sent in `Retry-After` when the database is busy or unavailable."),
+    # -- serving, health, metrics and logs (docs/operations.md) --
+    Setting("THREADS", 8, "Threads per worker of `tracediff serve` (gunicorn gthread workers): requests one worker answers at once."),
+    Setting("BODY_TIMEOUT", 30, "Seconds a client has to send a whole request body; a slower one gets `408 body_timeout`."),
+    Setting("GRACEFUL_TIMEOUT", 30, "Seconds `tracediff serve` gives accepted requests to finish after SIGTERM or SIGHUP."),
+    Setting("TRUSTED_PROXIES", "", "Comma-separated addresses or networks (CIDR) of reverse proxies whose `X-Forwarded-For`/`-Proto`/`-Host`/`-Prefix` headers are honoured; ignored from anyone else."),
+    Setting("METRICS_TOKENS", "", "Comma-separated bearer tokens that open `/metrics` (besides read tokens); with neither set, `/metrics` is open like the pages."),
+    Setting("LOG_FORMAT", "text", "`text`: one readable line per request; `json`: one JSON object per line (access log, application log, errors)."),
+    Setting("LOG_QUERY", False, "Write query strings (search terms, filters) into the access log."),
+    Setting("READY_MAX_LAG", 300, "Seconds the oldest waiting call may wait for analysis before `/api/v1/ready` answers 503."),
+    Setting("READY_MIN_FREE_MB", 64, "Free disk space (MiB) beside the database below which `/api/v1/ready` answers 503."),
+    Setting("SETTINGS_FILE", "", "File of `TRACEDIFF_NAME=value` lines read after the environment (its values win) at start and again on SIGHUP."),
 )
 
 
+_KNOWN = frozenset(f"TRACEDIFF_{setting.name}" for setting in SETTINGS)
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
-CHOICES = {"SYNCHRONOUS": ("FULL", "NORMAL", "EXTRA", "OFF"), "ANALYZER": ("background", "off")}
+CHOICES = {"SYNCHRONOUS": ("FULL", "NORMAL", "EXTRA", "OFF"), "ANALYZER": ("background", "off"),
+           "LOG_FORMAT": ("text", "json")}
 
 
 class SettingError(ValueError):
@@ -74,7 +87,11 @@ def _convert(name: str, raw: str, default):
 
 
 def load_settings(overrides: dict | None = None, environ=os.environ) -> dict:
-    """Return every setting from defaults, environment and overrides; raise SettingError for a bad value."""
+    """Return every setting from defaults, environment, the settings file and overrides; raise SettingError
+    for a bad value."""
+    if overrides and all(setting.name in overrides for setting in SETTINGS):
+        return dict(overrides)  # complete already (`tracediff serve` hands its workers what it read)
+    environ = {**environ, **read_settings_file(environ.get("TRACEDIFF_SETTINGS_FILE", ""))}
     settings = {}
     for setting in SETTINGS:
         raw = environ.get(f"TRACEDIFF_{setting.name}")
@@ -89,6 +106,26 @@ def _check_tokens(settings: dict) -> None:
         Keyring.from_settings(settings)
     except TokenError as error:
         raise SettingError(str(error)) from None
+
+
+def read_settings_file(path: str) -> dict[str, str]:
+    """Return the TRACEDIFF_* assignments of a settings file (blank lines and # comments skipped)."""
+    if not path.strip():
+        return {}
+    try:
+        lines = open(path.strip(), encoding="utf-8").read().splitlines()
+    except OSError as error:
+        raise SettingError(f"TRACEDIFF_SETTINGS_FILE={path!r}: cannot read it ({error.strerror or error})") from None
+    found = {}
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        name, equals, value = text.removeprefix("export ").partition("=")
+        if not equals or name.strip() not in _KNOWN:
+            raise SettingError(f"{path}:{number}: expected TRACEDIFF_NAME=value with a setting README lists")
+        found[name.strip()] = value.strip().strip('"\'')
+    return found
 
 
 def token_set(value) -> frozenset[str]:

@@ -223,6 +223,12 @@ def meta_paths() -> dict:
         "/api/v1/health": {"get": {"summary": "Tell that the server and its database answer (no token needed).",
                                    "tags": ["meta"], "security": [], "responses": {
                                        "200": json_body(ref("Health"), "Healthy."), "503": COMMON["503"]}}},
+        "/api/v1/ready": {"get": {"summary": "Tell whether the database can be written, the templates and static "
+                                             "files are there, disk space is left and analysis keeps up; 503 "
+                                             "names what failed (no token needed).",
+                                  "tags": ["meta"], "security": [], "responses": {
+                                      "200": json_body(ref("Ready"), "Ready."),
+                                      "503": json_body(ref("Error"), "Not ready: the error, with `checks`.")}}},
         "/api/v1/quarantine": {"get": operation("List rejected records newest first, redacted as stored.", {
             "200": json_body(_object(["records", "next_cursor", "counts"], {
                 "records": {"type": "array", "items": ref("QuarantinedRecord")},
@@ -295,8 +301,12 @@ SCHEMAS = {
                                              "calls": {"type": "array", "items": ref("Call")}}),
     "Contract": _object([], CONTRACT_PARTS, additionalProperties=False),
     "Tool": _object(["name"], {"name": STRING, "updated_at": STRING, **CONTRACT_PARTS}),
-    "Health": _object(["status"], {"status": {"const": "ok"}, "traces": {"type": "integer"},
+    "Health": _object(["status"], {"status": {"enum": ["ok", "degraded"]}, "traces": {"type": "integer"},
+                                   "problems": {"type": "array", "items": STRING},
                                    "quarantine": {"$ref": "#/components/schemas/QuarantineCounts"}}),
+    "Ready": _object(["status", "checks"], {"status": {"const": "ready"}, "checks": {
+        "type": "object", "additionalProperties": _object(["ok", "detail"], {
+            "ok": {"type": "boolean"}, "detail": STRING})}}),
     "AlertRule": _object(["id", "url", "format", "on", "min_interval_s", "paused"], {
         "id": {"type": "integer"}, "url": STRING, "format": {"enum": ["webhook", "slack"]},
         "on": {"type": "array", "items": {"enum": ["new", "regressed", "escalating", "rejected_events"]}},

@@ -23,7 +23,10 @@ def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: s
     `source` says who sent the batch; its rejected records are quarantined under that name."""
     rejected = [dataclasses.replace(r, raw=redactor.text(r.raw) if redactor else r.raw,
                                     source=r.source or source[:200]) for r in batch.rejected]
-    events = [redactor.event(e) for e in batch.events] if redactor else batch.events
+    events = batch.events
+    if redactor:
+        for i, event in enumerate(events):  # in place: each original goes as its redacted copy comes
+            events[i] = redactor.event(event)
     return store.add_events(events, rejected, also=_rejection_alerts(store, rejected, source) if rejected else None)
 
 

@@ -1,4 +1,5 @@
 """Scoped tokens, the Host allow-list, the cross-site refusal and the security headers of every response."""
+import hmac
 import logging
 
 from flask import current_app, g, request
@@ -8,7 +9,8 @@ from .hosts import allowed_hosts, host_allowed
 from .tokens import SCOPES, SETTINGS, Keyring, Token
 
 INGEST_PATHS = ("/api/v1/ingest", "/v1/traces")
-OPEN_PATHS = ("/static/", "/api/v1/health")
+OPEN_PATHS = ("/static/", "/api/v1/health", "/api/v1/ready")
+METRICS_PATH = "/metrics"
 API_PREFIXES = ("/api/", "/v1/")
 TOOLS_PATH = "/api/v1/tools/"
 TOOL_PAGES_PATH = "/tools/"   # the tool pages' confirm, reject and "pair these" forms change contracts
@@ -47,6 +49,8 @@ def required_scope(path: str, method: str, view=None) -> str | None:
     marked = getattr(view, "tracediff_scope", None)
     if marked:
         return marked
+    if path == METRICS_PATH:
+        return "metrics"
     if path in INGEST_PATHS:
         return "ingest"
     if path.startswith((TOOLS_PATH, *ALERT_PATHS)) and method not in SAFE_METHODS:
@@ -62,6 +66,8 @@ def check_access():
     scope = required_scope(request.path, request.method, view)
     if scope == "page_admin":
         _require_page_admin()
+    elif scope == "metrics":
+        _require_metrics_token()
     elif scope is not None:
         g.token = require_scope(scope)
 
@@ -110,6 +116,18 @@ def may_change_contracts() -> bool:
         return True
     return any(token is not None and token.grants(scope)
                for token in (ring.find(bearer_token()), ring.find(basic_password())))
+
+
+def _require_metrics_token() -> None:
+    """Let a metrics token (TRACEDIFF_METRICS_TOKENS) or a read token in; with neither set, anyone."""
+    metrics = frozenset(t.strip() for t in str(current_app.config.get("METRICS_TOKENS", "")).split(",") if t.strip())
+    sent = bearer_token().encode()
+    if metrics and any(hmac.compare_digest(sent, token.encode()) for token in metrics):
+        return
+    if metrics and not keyring().configured("read"):
+        raise _unauthorized("/metrics needs 'Authorization: Bearer <token>' with a token from "
+                            "TRACEDIFF_METRICS_TOKENS", BEARER_CHALLENGE)
+    g.token = require_scope("read")
 
 
 def _require_page_admin() -> None:

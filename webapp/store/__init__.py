@@ -5,9 +5,10 @@ current version of each snapshot and holds the stored analysis; `traces` is a
 denormalised row per trace so the list stays fast at a million traces.
 """
 import contextlib
+import itertools
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sqlite_utils
 
@@ -16,6 +17,7 @@ from .codec import dumps, utc_now
 from .errors import StoreUnavailable
 from .hours import hour_keys, refresh_hours
 from .migrations import SchemaTooNew  # noqa: F401 (the CLI names it)
+from .ops import OpsReads
 from .reads import TraceReads
 from .mappings import ToolMappings
 from .schema import upgrade
@@ -35,10 +37,12 @@ _SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL", "EXTRA": "EXTRA", "OFF": "OF
 class IngestResult:
     accepted: int = 0
     duplicates: int = 0
+    by_source: dict = field(default_factory=dict)  # source -> (accepted, duplicates)
 
 
-class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, Upkeep):
-    """A tracediff database in one SQLite file: writes here; reads, contracts, alerts and upkeep in mixins."""
+class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, Upkeep, OpsReads):
+    """A tracediff database in one SQLite file: writes here; reads, contracts, mappings, alerts, upkeep and
+    operations' figures in mixins."""
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True,
                  min_free_bytes: int = 0):
@@ -130,9 +134,13 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, Upkeep):
         rows = [_event_row(event, received) for event in events]
         result = IngestResult()
         with self.write() as conn:
-            before = conn.total_changes
-            conn.executemany(INSERT_EVENT, rows)
-            result.accepted = conn.total_changes - before
+            for source, run in _by_source(rows):  # counted per source for /metrics; order kept
+                before = conn.total_changes
+                conn.executemany(INSERT_EVENT, run)
+                added = conn.total_changes - before
+                earlier = result.by_source.get(source, (0, 0))
+                result.by_source[source] = (earlier[0] + added, earlier[1] + len(run) - added)
+            result.accepted = sum(added for added, _ in result.by_source.values())
             result.duplicates = len(rows) - result.accepted
             if rejected:
                 conn.executemany(INSERT_QUARANTINE, [
@@ -237,6 +245,12 @@ def _refresh_traces(conn, trace_ids) -> None:
     conn.executemany(REFRESH_TRACE, [{"trace_id": trace_id} for trace_id in trace_ids])
     for statement in (DELETE_TRACE_KINDS, INSERT_TRACE_KINDS, DELETE_TRACE_TOOLS, INSERT_TRACE_TOOLS):
         conn.executemany(statement, keys)
+
+
+def _by_source(rows: list[tuple]):
+    """Yield (source, rows) for each run of rows with one source (column 5), in the batch's order."""
+    for source, run in itertools.groupby(rows, key=lambda row: row[5] or ""):
+        yield source, list(run)
 
 
 def _event_row(event, received: str) -> tuple:
