@@ -105,8 +105,9 @@ def test_a_cross_site_form_cannot_change_a_mapping(client, learnt):
 
 
 def test_a_missed_rename_offers_pair_these_and_the_form_declares_it(client, db_path):
-    arguments = {"seats": 1, "store_id": "st_1"}
-    request = {"quantity": 1, "locationId": "st_1", "channel": "agent"}
+    # a count that reached the request as text no pairing can read: a rename only a person can declare
+    arguments = {"seats": 4, "store_id": "st_1"}
+    request = {"quantity": "many", "locationId": "st_1"}
     client.post("/api/v1/ingest", data=orjson.dumps(events(arguments, request, RENAMED)))
     html = client.get(f"/traces/{RENAMED}").get_data(as_text=True)
     dropped = [line for line in html.splitlines() if "seats dropped" in line]
