@@ -44,3 +44,43 @@ def test_new_and_regressed_problems_send_signed_alerts(client, app, store, recei
     assert deliver_due(store, app.config) == 1
     assert receiver.accepted[-1][1]["type"] == "problem.regressed"
     assert receiver.accepted[-1][1]["data"]["state"] == "regressed"
+
+
+def _rule(client, receiver):
+    rule = client.post("/api/v1/alerts", json={"url": receiver.url, "on": ["new", "regressed"],
+                                                "min_interval_s": 0}).get_json()
+    receiver.secret = rule["secret"]
+
+
+def test_a_backfill_of_old_logs_opens_problems_quietly(client, app, store, receiver):
+    _rule(client, receiver)
+    store.put_tool("findOrders", CONTRACT)
+    send(client, *call(trace(1), at(-3 * 24 * 60)), *call(trace(2), at(-3 * 24 * 60 + 1)))
+    pipeline.catch_up(store)
+    assert client.get("/api/v1/problems").get_json()["problems"], "the problem is there"
+    assert deliver_due(store, app.config) == 0
+
+
+def test_many_problems_opening_at_once_send_one_summary(client, app, store, receiver):
+    _rule(client, receiver)
+    events = []
+    for n in range(8):  # eight tools, each with its own mapping bug
+        events += [{**e, "tool": f"tool{n}"} for e in call(trace(100 + n), at(-1))]
+    send(client, *events)
+    pipeline.catch_up(store)
+    assert len(client.get("/api/v1/problems").get_json()["problems"]) == 8
+    assert deliver_due(store, app.config) == 1
+    [(_, body)] = receiver.accepted
+    assert body["type"] == "problem.new" and body["data"]["summary"] and body["data"]["count"] == 8
+    assert body["data"]["permalink"].endswith("/problems")
+
+
+def test_a_few_new_problems_alert_one_by_one(client, app, store, receiver):
+    _rule(client, receiver)
+    events = []
+    for n in range(3):
+        events += [{**e, "tool": f"tool{n}"} for e in call(trace(200 + n), at(-1))]
+    send(client, *events)
+    pipeline.catch_up(store)
+    assert deliver_due(store, app.config) == 3
+    assert {body["data"]["tool"] for _, body in receiver.accepted} == {"tool0", "tool1", "tool2"}

@@ -7,6 +7,7 @@ import dataclasses
 import orjson
 
 from . import alerts
+from .alerts import storms
 from .analysis import analyze_call
 from .inference import hint_renames
 from .ingest import Batch
@@ -77,7 +78,7 @@ def analyze_calls(store: Store, calls) -> int:
         groupings[key] = {"version": call["version"], "digest": digest,
                           "problems": call_problems(call["tool"], analysis),
                           "arguments": arguments["payload"] if arguments else None}
-    saved = store.save_analyses(results, groupings, alerts.matches)
+    saved = store.save_analyses(results, groupings, (alerts.matches, storms.plan))
     learn(store, inputs)
     return saved
 

@@ -222,7 +222,8 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         A result whose call changed since it was read is dropped (the call stays pending);
         return how many were stored. `groupings` ({(trace_id, call_id): ...}, see
         webapp/problems/) replaces each stored call's part in the problems, in the same transaction,
-        and a problem that opens, regresses or escalates writes the alerts `alert_wanted` matches.
+        and a problem that opens, regresses or escalates writes the alerts that `alert_wanted`, a pair
+        (matches, plan), asks for: `plan` drops backfills and folds many new problems into one summary.
         """
         if not results:
             return 0
@@ -233,9 +234,11 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
             _refresh_traces(conn, {result[0] for result in results})
             refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results]))
             if groupings:
-                for event, pid in apply_groupings(conn, groupings, utc_now()):
-                    if alert_wanted is not None:
-                        self.enqueue_alerts(conn, event, f"TD-{pid}", self.problem_alert_data(conn, pid), alert_wanted)
+                changes = apply_groupings(conn, groupings, utc_now())
+                if alert_wanted is not None and changes:
+                    wanted, plan = alert_wanted
+                    for event, subject, data in plan([(e, self.problem_alert_data(conn, pid)) for e, pid in changes]):
+                        self.enqueue_alerts(conn, event, subject, data, wanted)
         return stored
 
     def invalidate_tool(self, tool: str | None = None) -> int:
