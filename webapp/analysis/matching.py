@@ -37,20 +37,28 @@ class Leftovers:
     def nodes(self, side: int, scalars_only=False):
         """Yield (path, value) of every still-free node in the leftover trees, preorder."""
         roots = self.p.orphans_right if side else self.p.orphans_left
+        paired = self.p.pairs if side == 0 else self.p.back
+        touched, consumed = self.touched[side], self.consumed[side]
         count = 0
-        stack = [(path, value) for path, value, _ in reversed(roots)]
+        # Each entry carries whether an ancestor was consumed, so telling a node free costs O(1)
+        # rather than a walk up its ancestors (free() below) for every node of a big leftover tree.
+        stack = [(path, value, self._under_consumed(side, path)) for path, value, _ in reversed(roots)]
         while stack and count < MAX_NODES:
-            path, value = stack.pop()
+            path, value, blocked = stack.pop()
             count += 1
-            if not self.free(side, path):
-                if path not in self.touched[side]:
+            if blocked or path in paired or path in touched:
+                if path not in touched:
                     continue
             elif not (scalars_only and isinstance(value, (dict, list))):
                 yield path, value
+            blocked = blocked or path in consumed
             if isinstance(value, dict):
-                stack += [(child(path, k), v) for k, v in reversed(value.items())]
+                stack += [(child(path, k), v, blocked) for k, v in reversed(value.items())]
             elif isinstance(value, list):
-                stack += [(child(path, i), v) for i, v in reversed(list(enumerate(value)))]
+                stack += [(f"{path}/{i}", v, blocked) for i, v in reversed(list(enumerate(value)))]
+
+    def _under_consumed(self, side: int, path: str) -> bool:
+        return any(a in self.consumed[side] for a in ancestors(path))
 
     def free(self, side: int, path: str) -> bool:
         """Tell whether a leftover node and its subtree are still unpaired."""
@@ -68,8 +76,21 @@ class Leftovers:
 
     def _by_key(self, keyer, how) -> bool:
         found = {}
+        sides = [list(self.nodes(0, scalars_only=how == "loose"))]
+        if not sides[0]:
+            return False
+        sides.append(list(self.nodes(1, scalars_only=how == "loose")))
+        small = 0 if len(sides[0]) <= len(sides[1]) else 1
+        # A node pairs only with one of the same type and length: on the bigger side, nodes no
+        # node of the smaller side looks like are not keyed (no canonical text of every subtree
+        # of a big request that a tiny argument object cannot match). Loose keys cross types.
+        looks = None if how == "loose" else {_look(v) for _, v in sides[small]}
+        if not any(keyer(path, value) is not None for path, value in sides[small]):
+            return False
         for side in (0, 1):
-            for path, value in self.nodes(side, scalars_only=how == "loose"):
+            for path, value in sides[side]:
+                if side != small and looks is not None and _look(value) not in looks:
+                    continue
                 key = keyer(path, value)
                 if key is not None:
                     found.setdefault(key, ([], []))[side].append((path, value))
@@ -116,6 +137,11 @@ class Leftovers:
                     key = (parent(path), other_parent) if side == 0 else (other_parent, parent(path))
                     groups.setdefault(key, ([], []))[side].append((path, value))
         return groups
+
+
+def _look(value):
+    """Return what two nodes with equal exact keys share: their type, and a container's length."""
+    return (type(value), len(value)) if isinstance(value, (dict, list)) else type(value)
 
 
 def _exact_key(path, value):
