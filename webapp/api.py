@@ -79,7 +79,7 @@ def strict_query(args) -> tuple[TraceQuery, tuple | None]:
 @bp.get("/api/v1/traces/<path:trace_id>")
 def get_trace(trace_id):
     """Return one trace with its snapshots, validation and findings."""
-    trace = pipeline.fresh_trace(get_store(), trace_id)
+    trace = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
     if trace is None:
         raise ApiError(404, "trace_not_found", f"no trace with id {trace_id!r}")
     return jsonify(trace)

@@ -3,6 +3,7 @@
 The HTTP endpoints, the CLI and the background analyzer all call these functions.
 """
 import dataclasses
+import time
 from pathlib import Path
 
 from .analysis import analyze_call
@@ -29,41 +30,63 @@ def _contract(store: Store, tool: str | None, cache: dict):
     return cache[tool]
 
 
-def analyze_calls(store: Store, calls) -> int:
-    """Analyse calls ({trace_id, call_id}) and save the results in one transaction."""
+def analyze_calls(store: Store, calls, budget: float | None = None) -> int:
+    """Analyse calls ({trace_id, call_id}), each within `budget` seconds of CPU, and save them in one transaction."""
     contracts: dict = {}
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
     return store.save_analyses([
-        (trace_id, call_id, call["version"], analyze_call(call["snapshots"], _contract(store, call["tool"], contracts)))
+        (trace_id, call_id, call["version"],
+         analyze_call(call["snapshots"], _contract(store, call["tool"], contracts), budget=budget))
         for (trace_id, call_id), call in inputs.items()])
 
 
-def analyze_pending(store: Store, limit: int = 200) -> int:
+def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:
     """Analyse calls whose analysis is out of date; return how many were claimed."""
     claimed = store.claim_pending(limit)
-    analyze_calls(store, claimed)
+    analyze_calls(store, claimed, budget)
     return len(claimed)
 
 
-def analyze_all(store: Store) -> int:
+def analyze_all(store: Store, budget: float | None = None) -> int:
     """Analyse every out-of-date call, batch after batch; return the total."""
     total = 0
-    while count := analyze_pending(store):
+    while count := analyze_pending(store, budget=budget):
         total += count
     return total
 
 
-def catch_up(store: Store) -> int:
+def catch_up(store: Store, budget: float | None = None) -> int:
     """Project new events and analyse every out-of-date call; return the calls analysed."""
     store.project_all()
-    return analyze_all(store)
+    return analyze_all(store, budget)
 
 
-def fresh_trace(store: Store, trace_id: str) -> dict | None:
-    """Return a trace after analysing any call of it that is out of date."""
+def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dict | None:
+    """Return a trace after analysing the calls of it that are out of date, within `budget` seconds in all.
+
+    A read never analyses past the budget: a call the time left cannot finish stays pending for
+    the background analyser (the page and the API say "analysis pending")."""
     trace_id = canonical_trace_id(trace_id)  # an upper-case W3C id pasted from a log finds its trace
-    analyze_calls(store, store.pending_calls(trace_id))
+    pending = store.pending_calls(trace_id)
+    if pending:
+        _analyze_within(store, pending, budget)
     return store.get_trace(trace_id)
+
+
+def _analyze_within(store: Store, calls, budget: float | None) -> int:
+    if not budget or budget <= 0:
+        return analyze_calls(store, calls)
+    began, contracts, results = time.thread_time(), {}, []
+    inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
+    for (trace_id, call_id), call in inputs.items():
+        left = budget - (time.thread_time() - began)
+        if left <= 0:
+            break
+        result = analyze_call(call["snapshots"], _contract(store, call["tool"], contracts), budget=left)
+        if result.get("incomplete") and left < budget:
+            continue   # cut short by the calls before it, not by its own budget: the analyser does it
+        results.append((trace_id, call_id, call["version"], result))
+    return store.save_analyses(results)
 
 
 def load_folder(store: Store, folder: Path, redactor: Redactor | None):

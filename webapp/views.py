@@ -1,7 +1,7 @@
 """The hypermedia pages: the trace list, the trace permalink, its exports, and compare."""
 import json
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
 from . import charts, exports, pipeline, tracepage
 from .api import strict_query
@@ -121,7 +121,7 @@ def index_json():
 
 
 def _trace_or_404(trace_id: str) -> dict:
-    found = pipeline.fresh_trace(get_store(), trace_id)
+    found = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
     if found is None:
         abort(404, description=f"no trace with id {trace_id}")
     return found

@@ -30,7 +30,7 @@ class Analyzer(threading.Thread):
         store = Store.from_settings(self.settings)
         while not self.stopping.is_set():
             try:
-                busy = analyze_pending(store, limit=100)
+                busy = analyze_pending(store, limit=100, budget=self.settings.get("ANALYSIS_BUDGET"))
                 self.prune_when_due(store)
             except StoreUnavailable:
                 busy = 0

@@ -1,5 +1,6 @@
 """Findings of the mapping layer: how each argument reached the request, or did not."""
 
+from .budget import tick
 from .classify import classify
 from .kinds import end, finding
 from .matching import Leftovers, remaining
@@ -57,6 +58,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         if how in _REPAIRED and (lp in pairing.whole or is_container(_value(pairing.left, lp))):
             out.append(_relocation(pairing, lp, rp, how))
     for lp, rp, lv, rv in pairing.diffs:
+        tick()
         kind, text = classify(lv, rv)
         severity = "warning"
         label = name(lp) if last(lp) == last(rp) and pairing.how[lp] not in _REPAIRED \

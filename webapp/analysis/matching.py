@@ -4,6 +4,7 @@ import difflib
 
 import orjson
 
+from .budget import tick
 from .classify import classify
 from .pointers import ancestors, child, last, parent
 from .readings import read_number
@@ -46,6 +47,7 @@ class Leftovers:
         while stack and count < MAX_NODES:
             path, value, blocked = stack.pop()
             count += 1
+            tick()
             if blocked or path in paired or path in touched:
                 if path not in touched:
                     continue

@@ -5,6 +5,7 @@ from collections import Counter, deque
 
 import orjson
 
+from .budget import tick
 from .pointers import MISSING, child, resolve
 from .values import REDACTED, is_container, norm_key, same
 
@@ -43,6 +44,7 @@ class Pairing:
 
     def walk(self, lp, lv, rp, rv, how, depth=0) -> None:
         """Pair two nodes and, unless equal, pair their children."""
+        tick()
         self.pairs[lp], self.back[rp], self.how[lp] = rp, lp, how
         if equal(lv, rv):
             self.whole.add(lp)

@@ -19,6 +19,7 @@ _FIELDS = {"%d": r"\s?\d{1,2}", "%m": r"\s?\d{1,2}", "%Y": r"\d{4}", "%H": r"\s?
 _SHAPES = tuple((fmt, re.compile("".join(_FIELDS.get(part) or re.escape(part)
                                          for part in re.split(r"(%[a-zA-Z]| )", fmt)) + r"\Z", re.I))
                 for fmt in _DATE_FORMATS)
+_TWO_RUNS = re.compile(r"\d\D+\d")
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _INTEGER = re.compile(r"^[+-]?\d+$")
 _US_GROUPED = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
@@ -38,8 +39,8 @@ def read_dates(text: str) -> list[tuple[datetime, bool]]:
     text = text.strip()
     if not 6 <= len(text) <= 40 or not any(c.isdigit() for c in text[:4]) and not text[:1].isalpha():
         return []
-    if _NUMBER.match(text):
-        return []
+    if _NUMBER.match(text) or not _TWO_RUNS.search(text):
+        return []   # every reading below has two runs of digits at least (a day and a year)
     readings = []
     try:
         readings.append((_utc(datetime.fromisoformat(text)), "T" in text or ":" in text))
