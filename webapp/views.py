@@ -3,7 +3,7 @@ import json
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
-from . import charts, exports, pipeline, tracepage
+from . import alignedview, charts, exports, pipeline, tracepage
 from .api import strict_query
 from .analysis.pointers import MISSING, resolve
 from .compare import compare_calls
@@ -16,6 +16,7 @@ from .tree import children_tokens, parse_node_id
 
 bp = Blueprint("views", __name__)
 VIEWS = ("aligned", "raw")
+SHOWN_FINDINGS = 200   # on the page; the rest through the paged API, so the page stays small
 
 
 def show_controls(value):
@@ -142,12 +143,18 @@ def trace(trace_id):
     view = request.args.get("view") if request.args.get("view") in VIEWS else ("raw" if reveal else "aligned")
     only_diff = request.args.get("only") == "diff"
     context = {"trace": found, "call": call, "view": view, "only_diff": only_diff,
-               "snapshots": SNAPSHOTS, "findings": tracepage.findings_view(call),
+               "snapshots": SNAPSHOTS, "findings": tracepage.findings_view(call)[:SHOWN_FINDINGS],
+               "more_findings": max(0, len(call["findings"]) - SHOWN_FINDINGS),
                "validation": tracepage.validation_view(call),
                "http": {name: tracepage.http_view(call["snapshots"][name]) for name in SNAPSHOTS},
                "versions": _earlier_versions(found["trace_id"], call)}
     if view == "aligned":
-        context["rows"], context["hidden_rows"] = tracepage.aligned_rows(call, only_diff)
+        more = request.args.get("more", "")
+        context["more"] = int(more) if more.isdigit() else None
+        context["rows"], context["hidden_rows"], context["next_more"] = alignedview.aligned_rows(
+            call, only_diff, context["more"])
+        if context["more"] is not None:   # "load more": the next rows, appended after the last shown
+            return page_or_fragment("trace.html", "partials/aligned_rows.html", **context)
     else:
         context["trees"] = tracepage.raw_trees(call, reveal)
     return page_or_fragment("trace.html", "partials/view.html", **context)

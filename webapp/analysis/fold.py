@@ -3,16 +3,16 @@
 40,000 `enum_changed` findings at /tags/0 ... /tags/39999 are one bug: they become one finding at
 /tags/* with `"occurrences": 40000` and a few `"examples"`; the full list of places is kept apart
 (`places`) so the API can page through it. Renames under one parent that follow one rule (every key
-of an object renamed the same way) fold the same way, at /parent/*.
+of an object renamed the same way, or dropped, or added) fold the same way, at /parent/*.
 """
 import re
 
-from .pointers import parent
+from .pointers import parent, resolve
 
 FOLD_AT = 5          # this many findings of one kind at one normalised place fold into one
 EXAMPLES = 3
 _INDEX = re.compile(r"/\d+(?=/|$)")
-_KEYWISE = ("renamed", "case_changed")
+_KEYWISE = ("renamed", "case_changed", "dropped", "added")
 
 
 def normalised(path: str | None) -> str | None:
@@ -79,3 +79,18 @@ def _folded(members: list[dict], path_of) -> dict:
     return {**first, "left": left, "right": right,
             "message": f"{where}: {first['kind']} in {len(members):,} places, e.g. {first['message']}",
             "occurrences": len(members), "examples": examples}
+
+
+def occurrences(finding: dict, places: list, docs: dict, offset: int, limit: int) -> list[dict]:
+    """Return one page of a finding's places, each with its two ends and their values in `docs`."""
+    if not places:   # a finding that stands alone is its own one place
+        places = [[_path(finding["left"]), _path(finding["right"])]]
+    out = []
+    for left_path, right_path in places[offset:offset + limit]:
+        record = {}
+        for side, path in (("left", left_path), ("right", right_path)):
+            end = finding[side]
+            record[side] = None if end is None else {"snapshot": end["snapshot"], "path": path}
+            record[f"{side}_value"] = None if end is None else resolve(docs.get(end["snapshot"]), path, None)
+        out.append(record)
+    return out
