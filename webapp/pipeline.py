@@ -76,14 +76,15 @@ def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dic
 def _analyze_within(store: Store, calls, budget: float | None) -> int:
     if not budget or budget <= 0:
         return analyze_calls(store, calls)
-    began, contracts, results = time.thread_time(), {}, []
+    contracts, results = {}, []
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    for (trace_id, call_id), call in inputs.items():
-        left = budget - (time.thread_time() - began)
+    began = time.thread_time()
+    for number, ((trace_id, call_id), call) in enumerate(inputs.items()):
+        left = budget - (time.thread_time() - began) if number else budget
         if left <= 0:
             break
         result = analyze_call(call["snapshots"], _contract(store, call["tool"], contracts), budget=left)
-        if result.get("incomplete") and left < budget:
+        if result.get("incomplete") and number:
             continue   # cut short by the calls before it, not by its own budget: the analyser does it
         results.append((trace_id, call_id, call["version"], result))
     return store.save_analyses(results)
