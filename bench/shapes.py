@@ -21,7 +21,7 @@ from webapp import alignedview, tracepage
 from webapp.analysis import analyze_call
 
 SIZES = (0.1, 0.5, 1, 2, 5)
-QUICK_SIZES = (0.01, 0.02)
+QUICK_SIZES = (0.005, 0.01)
 TARGET_PER_MB, TARGET_DOUBLING = 3.0, 2.3
 
 
