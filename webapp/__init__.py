@@ -15,12 +15,16 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import api, db, openapi, security, views, worker
+    from . import alerting, api, db, openapi, quarantine, security, views, worker
+    from .alerts import sender
 
     db.init_app(app)
     security.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
+    app.register_blueprint(quarantine.bp)
+    app.register_blueprint(alerting.bp)
     app.register_blueprint(openapi.bp)
     worker.init_app(app)
+    sender.init_app(app)
     return app

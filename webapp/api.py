@@ -34,12 +34,17 @@ def whole_body() -> bytes:
     return raw
 
 
+def sender() -> str:
+    """Name who sent a request, for its quarantined records: the shipper's User-Agent, else its address."""
+    return request.headers.get("User-Agent") or request.remote_addr or ""
+
+
 @bp.post("/api/v1/ingest")
 def ingest():
     """Accept events in any framing; 200 with per-event rejections."""
     batch = parse_body(whole_body(), content_encoding=request.headers.get("Content-Encoding"),
                        headers=request.headers, query=request.args, limits=limits())
-    result = pipeline.store_batch(get_store(), batch, redactor())
+    result = pipeline.store_batch(get_store(), batch, redactor(), source=sender())
     return jsonify(accepted=result.accepted, duplicates=result.duplicates, rejected=[
         {"index": r.index, "code": r.code, "message": r.message, "retryable": r.retryable}
         for r in batch.rejected])
@@ -51,7 +56,7 @@ def otlp_traces():
     content_type = request.headers.get("Content-Type")
     batch = parse_otlp(whole_body(), content_type=content_type,
                        content_encoding=request.headers.get("Content-Encoding"), limits=limits())
-    pipeline.store_batch(get_store(), batch, redactor())
+    pipeline.store_batch(get_store(), batch, redactor(), source=sender())
     message = "; ".join(r.message for r in batch.rejected[:5])
     body, mimetype = otlp_response(len(batch.rejected), message, content_type)
     return current_app.response_class(body, status=200, mimetype=mimetype)
@@ -184,7 +189,8 @@ def health():
     """Answer a load balancer's probe; the trace count only where reading is open to anyone."""
     if token_set(current_app.config["READ_TOKENS"]):
         return jsonify(status="ok")
-    return jsonify(status="ok", traces=get_store().count_traces())
+    store = get_store()
+    return jsonify(status="ok", traces=store.count_traces(), quarantine=store.quarantine_counts())
 
 
 def _json_body():

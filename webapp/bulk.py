@@ -89,7 +89,7 @@ def _ingest_file(store, name, redactor, batch_size, summary) -> None:
 
 
 def _store(store, chunk: Chunk, redactor, summary, name) -> None:
-    result = store_batch(store, chunk.batch, redactor)
+    result = store_batch(store, chunk.batch, redactor, source=f"tracediff ingest {name}")
     summary.accepted += result.accepted
     summary.duplicates += result.duplicates
     summary.rejected += [(name, number, line, r.code, r.message)

@@ -263,3 +263,8 @@ def _check_contract(path, tool) -> dict | None:
     if tool not in contracts:
         raise ContractError(f"{path} has no contract for tool {tool!r}; it has: {', '.join(sorted(contracts))}")
     return {"name": tool, **validated_contract(tool, contracts[tool])}
+
+
+from .cli_alerts import alerts  # noqa: E402 - a command group of its own module
+
+main.add_command(alerts)

@@ -31,6 +31,9 @@ SETTINGS = (
     Setting("ANALYZER", "background", "`background`: a thread in each worker analyses new calls within a second; `off`: only on read."),
     Setting("SYNCHRONOUS", "FULL", "SQLite `synchronous` mode: FULL fsyncs every commit, so an acknowledged batch survives a power loss; NORMAL survives a crash of tracediff only, and is faster."),
     Setting("ANALYSIS_BUDGET", 2.0, "Seconds of CPU one call's analysis may take; past it the analysis stops, saves what it found and is marked incomplete (0: no limit; `tracediff reanalyze --budget` retries)."),
+    Setting("PUBLIC_URL", "", "Address people reach tracediff at (`https://tracediff.example.com`), for the links in alerts; default `http://HOST:PORT`."),
+    Setting("WEBHOOK_ALLOW_HOSTS", "", "Comma-separated hosts and CIDR ranges that alert webhooks may reach although they are loopback, link-local or reserved addresses."),
+    Setting("ALERT_TIMEOUT", 5, "Seconds an alert delivery may take before it is retried."),
     Setting("RETRY_AFTER", 2, "Seconds sent in `Retry-After` when the database is busy or unavailable."),
 )
 

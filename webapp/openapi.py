@@ -136,6 +136,39 @@ def trace_paths() -> dict:
     }
 
 
+def alert_paths() -> dict:
+    rule_id = param("rule_id", "path", {"type": "integer"}, "The rule id.")
+    missing = error("No such rule or message.")
+    bad_rule = error("A rule that cannot be made (`bad_rule`): the message names the field, or why the URL is refused.")
+    written = {"200": json_body(ref("AlertRule"), "The rule."), "404": missing}
+    return {
+        "/api/v1/alerts": {
+            "get": operation("List alert rules (never their secrets).", {"200": json_body(_object(["rules"], {
+                "rules": {"type": "array", "items": ref("AlertRule")}}), "The rules.")}, tag="alerts"),
+            "post": operation("Create an alert rule; the answer carries its signing secret, shown this once only.", {
+                "201": json_body({**ref("AlertRule"), "description": "With `secret`."}, "Created."),
+                "400": bad_rule, "422": error("The body is not JSON.")}, tag="alerts", write=True,
+                body={"required": True, "content": {JSON: {"schema": ref("AlertRuleInput")}}})},
+        "/api/v1/alerts/{rule_id}": {"delete": operation("Delete an alert rule and its pending messages.", {
+            "204": {"description": "Deleted."}, "404": missing}, tag="alerts", params=[rule_id], write=True)},
+        "/api/v1/alerts/{rule_id}/deliveries": {"get": operation("The rule's delivery log and messages, newest first.", {
+            "200": json_body(_object(["deliveries", "messages"], {"deliveries": {"type": "array"},
+                                                                  "messages": {"type": "array"}}), "The log."),
+            "404": missing}, tag="alerts", params=[rule_id])},
+        "/api/v1/alerts/{rule_id}/test": {"post": operation("Send a signed test message to the rule's URL now.", {
+            "200": json_body(_object(["ok"], {"ok": {"type": "boolean"}}), "What came back."), "404": missing},
+            tag="alerts", params=[rule_id], write=True, body={"required": False, "content": {}})},
+        "/api/v1/alerts/{rule_id}/resume": {"post": operation("Resume a paused rule.", written, tag="alerts",
+                                                              params=[rule_id], write=True,
+                                                              body={"required": False, "content": {}})},
+        "/api/v1/alerts/messages/{message_id}/redeliver": {"post": operation(
+            "Send a message again, with the same webhook-id.", {
+                "200": json_body(_object(["redelivering"], {"redelivering": STRING}), "Queued."), "404": missing},
+            tag="alerts", params=[param("message_id", "path", {"type": "string"}, "The message id.")], write=True,
+            body={"required": False, "content": {}})},
+    }
+
+
 def tool_paths() -> dict:
     name = param("name", "path", {"type": "string"}, "The tool name.")
     not_found = error("No contract for this tool.")
@@ -171,6 +204,13 @@ def meta_paths() -> dict:
         "/api/v1/health": {"get": {"summary": "Tell that the server and its database answer (no token needed).",
                                    "tags": ["meta"], "security": [], "responses": {
                                        "200": json_body(ref("Health"), "Healthy."), "503": COMMON["503"]}}},
+        "/api/v1/quarantine": {"get": operation("List rejected records newest first, redacted as stored.", {
+            "200": json_body(_object(["records", "next_cursor", "counts"], {
+                "records": {"type": "array", "items": ref("QuarantinedRecord")},
+                "next_cursor": {"type": ["string", "null"]}, "counts": ref("QuarantineCounts")}), "A page."),
+            "400": error("A limit outside 1-500 or a cursor that is not from next_cursor.")}, tag="meta", params=[
+                param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 500}, "Records per page."),
+                param("cursor", "query", {"type": "string"}, "next_cursor of the page before.")])},
         "/api/v1/finding-kinds": {"get": operation("List the kinds of finding.", {"200": json_body(
             {"type": "object", "required": ["kinds"], "properties": {"kinds": {"type": "array", "items": {
                 "type": "object", "required": ["kind", "description"], "properties": {
@@ -244,7 +284,25 @@ SCHEMAS = {
                                              "calls": {"type": "array", "items": ref("Call")}}),
     "Contract": _object([], CONTRACT_PARTS, additionalProperties=False),
     "Tool": _object(["name"], {"name": STRING, "updated_at": STRING, **CONTRACT_PARTS}),
-    "Health": _object(["status"], {"status": {"const": "ok"}, "traces": {"type": "integer"}}),
+    "Health": _object(["status"], {"status": {"const": "ok"}, "traces": {"type": "integer"},
+                                   "quarantine": {"$ref": "#/components/schemas/QuarantineCounts"}}),
+    "AlertRule": _object(["id", "url", "format", "on", "min_interval_s", "paused"], {
+        "id": {"type": "integer"}, "url": STRING, "format": {"enum": ["webhook", "slack"]},
+        "on": {"type": "array", "items": {"enum": ["new", "regressed", "escalating", "rejected_events"]}},
+        "tool": NULLABLE_STRING, "kind": NULLABLE_STRING, "min_severity": NULLABLE_STRING, "source": NULLABLE_STRING,
+        "min_interval_s": {"type": "integer"}, "paused": {"type": "boolean"}, "paused_at": NULLABLE_STRING,
+        "pause_reason": NULLABLE_STRING, "failures": {"type": "integer"}, "created_at": STRING, "secret": STRING}),
+    "AlertRuleInput": _object(["url"], {
+        "url": STRING, "format": {"enum": ["webhook", "slack"]},
+        "on": {"type": "array", "items": {"enum": ["new", "regressed", "escalating", "rejected_events"]}},
+        "tool": NULLABLE_STRING, "kind": NULLABLE_STRING, "min_severity": {"enum": ["warning", "error", None]},
+        "source": NULLABLE_STRING, "min_interval_s": {"type": "integer", "minimum": 0, "maximum": 604800}},
+        additionalProperties=False),
+    "QuarantineCounts": _object(["total", "last_hour"], {"total": {"type": "integer"},
+                                                         "last_hour": {"type": "integer"}}),
+    "QuarantinedRecord": _object(["id", "received_at", "code", "message", "source", "raw"], {
+        "id": {"type": "integer"}, "received_at": {"type": "string"}, "code": {"type": "string"},
+        "message": {"type": "string"}, "source": {"type": ["string", "null"]}, "raw": {"type": ["string", "null"]}}),
 }
 
 
@@ -261,7 +319,7 @@ def document() -> dict:
             "Collect the arguments, request and response snapshots of LLM tool calls, and read "
             "them back with validation and mapping-aware findings. Every error has the shape "
             '{"error": {"code", "message", "retryable"}}.')},
-        "paths": {**ingest_paths(), **trace_paths(), **tool_paths(), **meta_paths()},
+        "paths": {**ingest_paths(), **trace_paths(), **tool_paths(), **alert_paths(), **meta_paths()},
         "components": {
             "schemas": SCHEMAS,
             "responses": {

@@ -6,20 +6,35 @@ import dataclasses
 import time
 from pathlib import Path
 
+from . import alerts
 from .analysis import analyze_call
 from .ingest import Batch
 from .ingest.envelope import canonical_trace_id
 from .redact import Redactor
 from .store import IngestResult, Store
+from .store.codec import utc_now
+
+REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
 
 
-def store_batch(store: Store, batch: Batch, redactor: Redactor | None) -> IngestResult:
-    """Redact a parsed batch (quarantined text too) and commit it; return what was accepted."""
-    if not redactor:
-        return store.add_events(batch.events, batch.rejected)
-    events = [redactor.event(e) for e in batch.events]
-    rejected = [dataclasses.replace(r, raw=redactor.text(r.raw)) for r in batch.rejected]
-    return store.add_events(events, rejected)
+def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: str = "") -> IngestResult:
+    """Redact a parsed batch (quarantined text too) and commit it; return what was accepted.
+
+    `source` says who sent the batch; its rejected records are quarantined under that name."""
+    rejected = [dataclasses.replace(r, raw=redactor.text(r.raw) if redactor else r.raw,
+                                    source=r.source or source[:200]) for r in batch.rejected]
+    events = [redactor.event(e) for e in batch.events] if redactor else batch.events
+    return store.add_events(events, rejected, also=_rejection_alerts(store, rejected, source) if rejected else None)
+
+
+def _rejection_alerts(store: Store, rejected, source: str):
+    """Return what writes the `rejected_events` alerts of a batch, in the batch's own transaction."""
+    def write(conn):
+        count = store.rejected_since(conn, utc_now(hours_ago=REJECTION_WINDOW_S / 3600), None)
+        data = {"count": count, "window_s": REJECTION_WINDOW_S, "source": source[:200] or None,
+                "code": rejected[0].code, "message": rejected[0].message, "permalink_path": "/quarantine"}
+        store.enqueue_alerts(conn, "rejected_events", "ingest", data, alerts.matches)
+    return write
 
 
 def _contract(store: Store, tool: str | None, cache: dict):

@@ -30,6 +30,9 @@ DEFAULT_KEYS = (
 SECRET_SUFFIXES = (
     "password", "passwd", "passphrase", "secret", "token", "apikey", "privatekey", "secretkey",
     "credentials", "cookie", "authorization", "sessionid",
+    # the key names detect-secrets' keyword plugin knows: `AccountKey`, `aws_secret_access_key`, `db_pass`
+    "accesskey", "accountkey", "authkey", "servicekey", "clientkey", "privkey", "signingkey", "masterkey",
+    "encryptionkey", "dbkey", "databasekey", "dbpass", "databasepass", "keypass", "contrasena", "contraseña",
 )
 # ...unless it ends in one of these: pagination cursors and LLM token settings are not secrets.
 PUBLIC_SUFFIXES = (
@@ -41,22 +44,38 @@ MIN_SCAN = 8
 # Longer strings are not scanned for secret-looking values: it would cost the hot path too much.
 MAX_SCAN = 256 * 1024
 
-# (literals, pattern): a pattern runs only on strings holding one of its literals, which
-# keeps the scan of ordinary text at the speed of a substring search.
-_SECRET_PATTERNS = tuple((literals, re.compile(pattern, re.DOTALL)) for literals, pattern in (
-    (("eyJ",), r"eyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*"),
-    (("earer", "EARER"), r"(?i:bearer)\s+[A-Za-z0-9._~+/-]{16,}=*"),
-    (("sk-",), r"sk-(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}"),
-    (("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"gh[pousr]_[A-Za-z0-9]{30,}"),
-    (("github_pat_",), r"github_pat_[A-Za-z0-9_]{22,}"),
-    (("xox",), r"xox[abposr]-[A-Za-z0-9-]{10,}"),
-    (("AKIA", "ASIA"), r"(?:AKIA|ASIA)[0-9A-Z]{16}"),
-    (("AIza",), r"AIza[0-9A-Za-z_-]{35}"),
-    (("k_live_", "k_test_"), r"[rs]k_(?:live|test)_[0-9A-Za-z]{16,}"),
-    (("glpat-",), r"glpat-[0-9A-Za-z_-]{20,}"),
+# (literals, pattern, prescan): a pattern runs only on strings holding one of its literals, which
+# keeps the scan of ordinary text at the speed of a substring search; `prescan` (RE2 syntax) is what
+# the one-pass proof of a clean event looks for, the literals themselves when it is None.
+_TOKEN_PATTERNS = (
+    (("eyJ",), r"eyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*", None),
+    (("earer", "EARER"), r"(?i:bearer)\s+[A-Za-z0-9._~+/-]{16,}=*", None),
+    (("sk-",), r"sk-(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}", None),
+    (("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"gh[pousr]_[A-Za-z0-9]{30,}", None),
+    (("github_pat_",), r"github_pat_[A-Za-z0-9_]{22,}", None),
+    (("xox",), r"xox[abposr]-[A-Za-z0-9-]{10,}", None),
+    (("hooks.slack.com",), r"hooks\.slack\.com/services/[A-Za-z0-9_/]+", None),
+    (("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}", None),
+    (("AIza",), r"AIza[0-9A-Za-z_-]{35}", None),
+    (("k_live_", "k_test_"), r"[rs]k_(?:live|test)_[0-9A-Za-z]{16,}", None),
+    (("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "glcbt-", "glimt-", "glptt-", "glagent-", "GR1348941"),
+     r"(?:gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent)-|GR1348941)[0-9A-Za-z_-]{20,}", None),
+    (("npm_",), r"npm_[A-Za-z0-9]{36}", None),
+    (("pypi-",), r"pypi-[A-Za-z0-9_-]{50,}", None),
+    (("SG.",), r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", None),
+    (("sq0csp-", "sq0atp-"), r"sq0(?:csp|atp)-[0-9A-Za-z_\\-]{22,}", None),
+    (("softlayer.com",), r"softlayer\.com/soap/v3(?:\.1)?/[a-z0-9]{64}", None),
+    (("AKC",), r"AKC[a-zA-Z0-9]{10,}", None),
+    (("AP",), r"(?<![A-Za-z0-9])AP[0-9A-F][a-zA-Z0-9]{8,}(?![A-Za-z0-9])", r"AP[0-9A-F][a-zA-Z0-9]{8}"),
+    (("AC", "SK"), r"(?<![A-Za-z0-9])(?:AC|SK)[a-z0-9]{32}(?![A-Za-z0-9])", r"(?:AC|SK)[a-z0-9]{32}"),
+    (("-us",), r"[0-9a-z]{32}-us[0-9]{1,2}", None),
+    ((".",), r"[MNO][a-zA-Z0-9_-]{23,25}\.[a-zA-Z0-9_-]{6}\.[a-zA-Z0-9_-]{27}",
+     r"[MNO][a-zA-Z0-9_-]{23,25}\.[a-zA-Z0-9_-]{6}\.[a-zA-Z0-9_-]{27}"),
+    ((":",), r"(?<![0-9])[0-9]{8,10}:[0-9A-Za-z_-]{35}", r"[0-9]{8,10}:[0-9A-Za-z_-]{35}"),
     (("PRIVATE KEY",),
-     r"-----BEGIN [A-Z ]*PRIVATE KEY-----(?:.*?-----END [A-Z ]*PRIVATE KEY-----|.*)"),
-))
+     r"-----BEGIN [A-Z ]*PRIVATE KEY[A-Z ]*-----(?:.*?-----END [A-Z ]*PRIVATE KEY[A-Z ]*-----|.*)", None),
+)
+_SECRET_PATTERNS = tuple((literals, re.compile(pattern, re.DOTALL)) for literals, pattern, _ in _TOKEN_PATTERNS)
 _CARD = re.compile(r"\d(?:[ -]?\d){12,18}")
 _DIGIT_RUN = r"[0-9][0-9 -]{11,}[0-9]"  # a card number may hide in it
 _AUTH_WORDS = ("bearer", "basic", "token", "digest")  # schemes of `Authorization`-like values
@@ -72,8 +91,10 @@ _AUTH_VALUE = re.compile(r"\s*(?i:bearer|basic|token|digest)\s+\S+\s*")
 # The password of `scheme://user:password@host` in a URL or a connection string.
 _USERINFO = r"://[^/\s\"@:]*:[^/\s\"@]+@"
 _USERINFO_PASSWORD = re.compile(r"(://[^/\s\"@:]*:)[^/\s\"@]+@")
-# `name=value` in a URL query or fragment, a form body or a log line.
-_PARAM = re.compile(r"(?:(?<=[?&#;\s])|^)([A-Za-z0-9_.\-\[\]]+)=([^&#\s;]+)")
+# `name=value`, `name: value`, `name := "value"`... in a URL, a form body, a log or config line: the
+# key and separator only, so that `cfg=DB_PASSWORD=x` finds both keys; the value ends at _VALUE_END.
+_ASSIGNMENT = re.compile(r"(?<![\w-])([A-Za-z_][\w.\-\[\]]{0,63})(\\?[\"']?[ \t]*(?::=|=>|=|:)[ \t]*(\\?[\"']?))")
+_VALUE_END = re.compile(r"[\s\"'\\,;&#}\]]")
 _KEY_CACHE_SIZE = 4096
 
 
@@ -139,7 +160,7 @@ class Redactor:
         # an auth scheme - proves it, and then nothing is visited or copied.
         try:
             text = orjson.dumps(value)
-        except TypeError:
+        except TypeError:  # a lone surrogate: orjson refuses it, the walk handles it
             return False
         return self._suspect.search(text) is None
 
@@ -184,8 +205,8 @@ class Redactor:
         return value
 
     def _string(self, text: str):
-        if len(text) > MAX_SCAN:
-            return text
+        if len(text) > MAX_SCAN or self._clean(text):
+            return text  # the same proof as a clean event's, for one string of an event that is not
         if _AUTH_VALUE.fullmatch(text):
             return REDACTED
         for literals, pattern in _SECRET_PATTERNS:
@@ -193,8 +214,8 @@ class Redactor:
                 text = pattern.sub(_replace_token, text)
         if len(text) >= 13:
             text = _CARD.sub(_replace_card, text)
-        if "=" in text:
-            text = _PARAM.sub(self._param, text)
+        if "=" in text or ":" in text:
+            text = self._assignments(text)
         if "://" in text and "@" in text:
             text = _USERINFO_PASSWORD.sub(rf"\1{REDACTED}@", text)
         if '"' in text and ":" in text:
@@ -206,9 +227,18 @@ class Redactor:
         name = container.get("name")
         return "value" in container and isinstance(name, str) and self.is_secret_key(name)
 
-    def _param(self, match: re.Match) -> str:
-        name = match.group(1)
-        return f"{name}={REDACTED}" if self.is_secret_key(name) else match.group(0)
+    def _assignments(self, text: str) -> str:
+        """Redact the values of `secret_name=value` (or `:`, `:=`, `=>`) written in text."""
+        pieces, done = [], 0
+        for match in _ASSIGNMENT.finditer(text):
+            start = match.end()
+            if start <= done or _json_value(match) or not self.is_secret_key(match.group(1)):
+                continue
+            end = _value_end(text, start, match.group(3))
+            if end > start and text[start:end] not in (REDACTED, "null"):
+                pieces += [text[done:start], REDACTED]
+                done = end
+        return "".join(pieces) + text[done:] if pieces else text
 
     def _json_pair(self, match: re.Match) -> str:
         # For JSON_PAIR.sub; an object or array is redacted by _json_pairs, which sees where it ends.
@@ -251,9 +281,24 @@ def _suspect_pattern(keys: frozenset[str]):
     """Compile the one pattern whose absence from a JSON text proves it holds no secret."""
     words = sorted({*keys, *SECRET_SUFFIXES, *_AUTH_WORDS})
     spelled = [_SEPARATORS.join(re.escape(ch) for ch in word) for word in words]
-    literals = [re.escape(lit) for lits, _ in _SECRET_PATTERNS for lit in lits]
+    literals = [prescan or "|".join(re.escape(lit) for lit in lits) for lits, _, prescan in _TOKEN_PATTERNS]
     pattern = "|".join([*literals, _DIGIT_RUN, _USERINFO, _ESCAPED_ASCII, "(?i:" + "|".join(spelled) + ")"])
     return re2.compile(pattern.encode())
+
+
+def _json_value(match: re.Match) -> bool:
+    """Tell a `"key": value` pair of JSON text whose value is not a string: _json_pairs' to redact."""
+    quoted_key = match.group(2)[:1] in ("\"", "'", "\\")
+    return (quoted_key and not match.group(3)) or match.string[match.end():match.end() + 1] in ("{", "[")
+
+
+def _value_end(text: str, start: int, quote: str) -> int:
+    """Return where a value written after `name=` ends: at its closing quote, or at a delimiter."""
+    if quote:
+        end = text.find(quote, start)
+        return len(text) if end < 0 else end
+    found = _VALUE_END.search(text, start)
+    return len(text) if found is None else found.start()
 
 
 def _has_secret(value) -> bool:

@@ -10,6 +10,7 @@ INGEST_PATHS = ("/api/v1/ingest", "/v1/traces")
 OPEN_PATHS = ("/static/", "/api/v1/health")
 API_PREFIXES = ("/api/", "/v1/")
 TOOLS_PATH = "/api/v1/tools/"
+ALERT_PATHS = ("/api/v1/alerts", "/settings/alerts")  # rules hold secrets and make the server call out
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
@@ -44,7 +45,7 @@ def required_scope(path: str, method: str) -> str | None:
         return None
     if path in INGEST_PATHS:
         return "ingest"
-    if path.startswith(TOOLS_PATH) and method not in SAFE_METHODS:
+    if path.startswith((TOOLS_PATH, *ALERT_PATHS)) and method not in SAFE_METHODS:
         return "write"
     return "read"
 

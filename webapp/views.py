@@ -57,7 +57,8 @@ def _list_context() -> dict:
                 if next_cursor else None)
     return {"traces": traces, "query": query, "next_url": next_url, "cursor": cursor,
             "next_cursor": encode_cursor(next_cursor), "refresh": request.args.get("refresh") == "on",
-            "search_capped": stats.search_capped(store, query.q), "search_cap": SEARCH_CAP}
+            "search_capped": stats.search_capped(store, query.q), "search_cap": SEARCH_CAP,
+            "rejections": store.quarantine_counts()}
 
 
 def _facet_counts(query: TraceQuery, wanted: bool) -> dict | None:

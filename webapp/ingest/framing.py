@@ -122,7 +122,7 @@ def _item_record(index: int, raw: bytes, depth: int, max_depth: int) -> Record:
     try:
         return Record(index, orjson.loads(raw), raw)
     except orjson.JSONDecodeError as exc:
-        return Record(index, raw=raw, error=_json_error(exc, f"item {index + 1}", max_depth))
+        return Record(index, raw=raw, error=_json_error(exc, f"item {index + 1}", max_depth, raw))
 
 
 def array_items(body: bytes) -> list[tuple[int, int, int]] | None:
@@ -182,7 +182,7 @@ def _by_lines(body: bytes, max_depth: int) -> list[Record]:
             if parts and all(p.error is None for p in parts):  # several objects on one line
                 records.extend(parts)
             else:
-                records.append(Record(index, raw=line, error=_json_error(exc, f"line {index + 1}", max_depth)))
+                records.append(Record(index, raw=line, error=_json_error(exc, f"line {index + 1}", max_depth, line)))
     return records
 
 
@@ -196,7 +196,7 @@ def _scan(chunk: bytes, line_index: int | None, max_depth: int) -> Iterator[Reco
         text = chunk.decode("utf-8")
     except UnicodeDecodeError as exc:
         yield Record(line_index or 0, raw=chunk,
-                     error=RecordError("not_json", f"the text is not valid UTF-8 (byte {exc.start})"))
+                     error=RecordError("not_json", f"the text is not valid UTF-8 at byte offset {exc.start}"))
         return
     pos = _WS.match(text, 0).end()
     ordinal = 0
@@ -242,15 +242,26 @@ def _surrogate_error() -> RecordError:
                                     "which is not text; fix the encoder that wrote it")
 
 
-def _json_error(exc: orjson.JSONDecodeError, what: str, max_depth: int) -> RecordError:
+def _json_error(exc: orjson.JSONDecodeError, what: str, max_depth: int, raw=b"") -> RecordError:
     msg = str(exc)
     if is_depth_error(exc):
         return too_deep(f"the {what}", max_depth)
     if "low surrogate" in msg or "high surrogate" in msg:  # an escape, not a byte sequence
         return _surrogate_error()
     if "UTF-8" in msg:
-        return RecordError("not_json", f"the {what} is not valid UTF-8")
+        return RecordError("not_json", f"the {what} is not valid UTF-8{_bad_byte(raw)}")
     return RecordError("not_json", f"the {what} is not valid JSON: {msg}")
+
+
+def _bad_byte(raw) -> str:
+    """Say where the first byte that is not UTF-8 sits, counted from the record's start."""
+    try:
+        bytes(raw).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f" at byte offset {exc.start} of the record"
+    except TypeError:
+        pass
+    return ""
 
 
 def _brackets(raw: bytes | str) -> int:

@@ -37,6 +37,7 @@ class Rejection:
     message: str
     raw: str
     retryable: bool = False
+    source: str = ""  # who sent it (a shipper's User-Agent, a file name), for the quarantine page
 
 
 @dataclass

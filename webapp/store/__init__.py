@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from .alerts import AlertStore
 from .codec import dumps, utc_now
 from .hours import backfill_hours, hour_keys, refresh_hours
 from .reads import TraceReads
-from .schema import SCHEMA
+from .schema import ADDED_COLUMNS, SCHEMA
 from .spans import join_orphan_spans
 from .sql import (CLAIM_PENDING, DELETE_TRACE, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS,
                   INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS,
@@ -36,7 +37,7 @@ class IngestResult:
     duplicates: int = 0
 
 
-class Store(TraceReads, ToolContracts):
+class Store(TraceReads, ToolContracts, AlertStore):
     """A tracediff database in one SQLite file: writes here, reads and contracts in their mixins."""
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True):
@@ -63,6 +64,7 @@ class Store(TraceReads, ToolContracts):
             if self.db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 self.db.conn.execute("PRAGMA journal_mode = WAL")
             self.db.conn.executescript(SCHEMA)
+            self._add_missing_columns()
             with self.write() as conn:
                 backfill_hours(conn)
 
@@ -114,10 +116,17 @@ class Store(TraceReads, ToolContracts):
         finally:
             self._turns.give_back()
 
+    def _add_missing_columns(self) -> None:
+        for table, column, kind in ADDED_COLUMNS:
+            if column not in {row[1] for row in self.db.conn.execute(f"PRAGMA table_info({table})")}:
+                self.db.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
     # -- ingest -------------------------------------------------------------
 
-    def add_events(self, events, rejected=()) -> IngestResult:
+    def add_events(self, events, rejected=(), also=None) -> IngestResult:
         """Commit a batch of events and quarantined records in one transaction.
+
+        `also(conn)`, when given, writes more in the same transaction (the alerts a rejection causes).
 
         Only the event log is written here, so acknowledging a batch costs one insert per
         event; `project` folds new events into calls, traces and the full-text index.
@@ -132,7 +141,9 @@ class Store(TraceReads, ToolContracts):
             result.duplicates = len(rows) - result.accepted
             if rejected:
                 conn.executemany(INSERT_QUARANTINE, [
-                    (received, r.code, r.message, r.raw) for r in rejected])
+                    (received, r.code, r.message, r.raw, r.source or None) for r in rejected])
+            if also is not None:
+                also(conn)
         return result
 
     def project(self, limit: int = 5000) -> int:

@@ -1,5 +1,5 @@
 """How the store writes JSON and times as text."""
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import orjson
 
@@ -12,5 +12,6 @@ def loads(text):
     return None if text is None else orjson.loads(text)
 
 
-def utc_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+def utc_now(hours_ago: float = 0) -> str:
+    """Return the time now (or some hours ago) as the store writes times."""
+    return (datetime.now(timezone.utc) - timedelta(hours=hours_ago)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

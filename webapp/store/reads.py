@@ -1,5 +1,5 @@
 """Reading traces, calls, snapshots and the list: the Store's read side."""
-from .codec import dumps, loads
+from .codec import dumps, loads, utc_now
 from .filters import TraceQuery
 from .listing import trace_list_sql
 from .sql import CALLS_BY_KEY, EVENTS_BY_SEQ
@@ -97,8 +97,18 @@ class TraceReads:
     def event_ids(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT event_id FROM events")}
 
-    def quarantine(self, limit: int = 100) -> list[dict]:
-        return list(self.db.query("SELECT * FROM quarantine ORDER BY id DESC LIMIT ?", (limit,)))
+    def quarantine(self, limit: int = 100, before_id: int | None = None) -> list[dict]:
+        """Return rejected records, newest first, older than `before_id` when given."""
+        if before_id is None:
+            return list(self.db.query("SELECT * FROM quarantine ORDER BY id DESC LIMIT ?", (limit,)))
+        return list(self.db.query("SELECT * FROM quarantine WHERE id < ? ORDER BY id DESC LIMIT ?",
+                                  (before_id, limit)))
+
+    def quarantine_counts(self) -> dict:
+        """Count rejected records in all and received in the last hour."""
+        total, recent = self.db.execute("SELECT count(*), count(*) FILTER (WHERE received_at >= ?) FROM quarantine",
+                                        (utc_now(hours_ago=1),)).fetchone()
+        return {"total": total, "last_hour": recent}
 
     def _one(self, sql, params) -> dict | None:
         return next(iter(self.db.query(sql, params)), None)

@@ -12,7 +12,7 @@ EVENTS_BY_SEQ = "SELECT seq, * FROM events WHERE seq IN (SELECT value FROM json_
 SET_PROGRESS = "INSERT OR REPLACE INTO progress (name, seq) VALUES (?, ?)"
 PRUNE_QUARANTINE = """DELETE FROM quarantine WHERE id IN
  (SELECT id FROM quarantine WHERE received_at < ? LIMIT ?)"""
-INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw) VALUES (?, ?, ?, ?)"
+INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw, source) VALUES (?, ?, ?, ?, ?)"
 # The calls of a batch, as a JSON array of [trace_id, call_id] pairs.
 _TOUCHED = """SELECT DISTINCT json_extract(value, '$[0]') AS trace_id, json_extract(value, '$[1]') AS call_id
  FROM json_each(:calls)"""

@@ -1,0 +1,49 @@
+"""A real local webhook receiver for the alert tests: verifies every signature, can fail its first tries."""
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import orjson
+from standardwebhooks import Webhook
+
+
+class Receiver:
+    """An HTTP server on 127.0.0.1 that records what it is sent and answers from a script of statuses."""
+
+    def __init__(self, fail_first: int = 0, status: int = 503, headers: dict | None = None):
+        self.fail_first, self.fail_status, self.fail_headers = fail_first, status, headers or {}
+        self.secret = None
+        self.attempts, self.accepted = [], []
+        self.lock = threading.Lock()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                status, extra = receiver.answer(dict(self.headers), body)
+                self.send_response(status)
+                for name, value in extra.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def answer(self, headers: dict, body: bytes) -> tuple[int, dict]:
+        lowered = {k.lower(): v for k, v in headers.items()}
+        with self.lock:
+            self.attempts.append((lowered, body))
+            if len(self.attempts) <= self.fail_first:
+                return self.fail_status, self.fail_headers
+            if self.secret is not None:  # a webhook rule: the signature must hold
+                Webhook(self.secret).verify(body, lowered)
+            self.accepted.append((lowered, orjson.loads(body)))
+            return 200, {}
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()

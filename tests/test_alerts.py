@@ -1,0 +1,272 @@
+"""Alert rules, the outbox and the sender, against a real local receiver that verifies every signature."""
+import time
+
+import httpx
+import pytest
+from receiver import Receiver
+
+from webapp import create_app
+from webapp.alerts import RuleError, matches, parse_rule
+from webapp.alerts.messages import signature, slack_body
+from webapp.alerts.sender import deliver_due
+from webapp.alerts.urls import UrlRefused, allow_list, check_url
+from webapp.store import Store
+
+BAD = b'{"trace_id": "t1", "snapshot": "bogus", "payload": 1}\n'
+
+
+@pytest.fixture
+def receiver():
+    opened = Receiver()
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def app(db_path):
+    return create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
+                       "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
+
+
+def add_rule(client, receiver, **fields):
+    body = {"url": receiver.url, "on": ["rejected_events"], **fields}
+    response = client.post("/api/v1/alerts", json=body)
+    assert response.status_code == 201, response.get_json()
+    rule = response.get_json()
+    receiver.secret = rule["secret"] if rule["format"] == "webhook" else None
+    return rule
+
+
+def send_until_quiet(app, rounds=5):
+    store = Store(app.config["DATABASE"])
+    try:
+        return sum(deliver_due(store, app.config) for _ in range(rounds))
+    finally:
+        store.close()
+
+
+def test_a_rejected_batch_sends_one_signed_webhook(client, app, receiver):
+    rule = add_rule(client, receiver)
+    client.post("/api/v1/ingest", data=BAD, headers={"User-Agent": "fluent-bit/3.1"})
+    assert send_until_quiet(app) == 1
+    [(headers, body)] = receiver.accepted
+    assert headers["webhook-id"].startswith("msg_")
+    assert body["type"] == "ingest.rejected"
+    assert body["data"]["count"] == 1 and body["data"]["source"] == "fluent-bit/3.1"
+    assert body["data"]["permalink"].endswith("/quarantine")
+    [delivery] = client.get(f"/api/v1/alerts/{rule['id']}/deliveries").get_json()["deliveries"]
+    assert delivery["status_code"] == 200 and delivery["state"] == "delivered"
+
+
+def test_a_burst_sends_one_message_per_interval(client, app, receiver):
+    add_rule(client, receiver, min_interval_s=600)
+    for _ in range(5):
+        client.post("/api/v1/ingest", data=BAD)
+    send_until_quiet(app)
+    assert len(receiver.accepted) == 1
+
+
+def test_the_secret_is_shown_once_and_never_listed(client, receiver):
+    rule = add_rule(client, receiver)
+    assert rule["secret"].startswith("whsec_")
+    listed = client.get("/api/v1/alerts").get_data(as_text=True)
+    assert rule["secret"] not in listed and str(rule["id"]) in listed
+    assert rule["secret"] not in client.get("/settings/alerts").get_data(as_text=True)
+
+
+def test_a_failing_receiver_is_retried_with_the_same_id(client, app, receiver):
+    receiver.fail_first = 2
+    rule = add_rule(client, receiver)
+    client.post("/api/v1/ingest", data=BAD)
+    send_until_quiet(app, 1)
+    store = Store(app.config["DATABASE"])
+    [message] = store.messages(rule["id"])
+    assert message["state"] == "pending" and message["attempts"] == 1
+    for _ in range(2):  # the retry is due seconds later: bring it forward, as the redeliver button does
+        store.redeliver(message["id"])
+        deliver_due(store, app.config)
+    store.close()
+    ids = {headers["webhook-id"] for headers, _ in receiver.attempts}
+    assert ids == {message["id"]} and len(receiver.attempts) == 3 and len(receiver.accepted) == 1
+
+
+def test_the_backoff_waits_longer_each_time(client, app, receiver):
+    receiver.fail_first = 10
+    rule = add_rule(client, receiver)
+    client.post("/api/v1/ingest", data=BAD)
+    store = Store(app.config["DATABASE"])
+    waits = []
+    for _ in range(3):
+        [message] = store.messages(rule["id"])
+        store.redeliver(message["id"])
+        deliver_due(store, app.config)
+        due = store.db.execute("SELECT next_attempt_at, created_at FROM alert_outbox").fetchone()
+        waits.append(due[0])
+    store.close()
+    assert waits == sorted(waits)
+
+
+def test_429_waits_for_retry_after_and_other_4xx_is_final(client, app):
+    slow = Receiver(fail_first=1, status=429, headers={"Retry-After": "120"})
+    gone = Receiver(fail_first=99, status=404)
+    try:
+        add_rule(client, slow)
+        add_rule(client, gone)
+        client.post("/api/v1/ingest", data=BAD)
+        send_until_quiet(app)
+        store = Store(app.config["DATABASE"])
+        rows = dict(store.db.execute("SELECT r.url, o.state || ' ' || o.next_attempt_at FROM alert_outbox o "
+                                     "JOIN alert_rules r ON r.id = o.rule_id").fetchall())
+        store.close()
+        assert rows[gone.url].startswith("failed")
+        state, when = rows[slow.url].split(" ")
+        assert state == "pending" and when > time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() + 100))
+        assert len(slow.attempts) == 1 and len(gone.attempts) == 1
+    finally:
+        slow.close()
+        gone.close()
+
+
+def test_a_rule_failing_again_and_again_is_paused_and_says_so(client, app):
+    down = Receiver(fail_first=99, status=500)
+    try:
+        rule = add_rule(client, down, min_interval_s=0)
+        store = Store(app.config["DATABASE"])
+        for _ in range(6):
+            client.post("/api/v1/ingest", data=BAD)
+            for message in store.messages(rule["id"]):
+                store.redeliver(message["id"])
+            deliver_due(store, app.config)
+        store.close()
+        listed = client.get("/api/v1/alerts").get_json()["rules"][0]
+        assert listed["paused"] and "5 deliveries failed in a row" in listed["pause_reason"]
+        assert "Paused since" in client.get("/settings/alerts").get_data(as_text=True)
+        assert client.post(f"/api/v1/alerts/{rule['id']}/resume").get_json()["paused"] is False
+    finally:
+        down.close()
+
+
+def test_slack_rules_send_text_and_blocks(client, app, receiver):
+    add_rule(client, receiver, format="slack")
+    client.post("/api/v1/ingest", data=b'{"trace_id": "t", "snapshot": "<b>x</b>", "payload": 1}')
+    send_until_quiet(app)
+    [(_, body)] = receiver.accepted
+    assert "rejected 1 record" in body["text"]
+    assert body["blocks"][0]["type"] == "section" and "<b>" not in body["blocks"][0]["text"]["text"]
+    assert body["blocks"][1]["elements"][0]["url"].endswith("/quarantine")
+
+
+def test_the_slack_line_says_what_broke_and_how_often():
+    body = slack_body("problem.regressed", {"id": "TD-42", "tool": "findOrders", "kind": "type_changed",
+                                            "left": {"snapshot": "arguments", "path": "/limit"}, "calls": 83,
+                                            "releases": ["1.4.0", "1.4.2"], "permalink": "https://t/p/TD-42"})
+    assert b"findOrders: type_changed at /limit, 83 calls since 1.4.2 (regressed, TD-42)" in body
+
+
+def test_the_signature_is_the_standard_webhooks_one():
+    from standardwebhooks import Webhook
+
+    secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+    body = b'{"type":"problem.new"}'
+    now = int(time.time())
+    headers = {"webhook-id": "msg_1", "webhook-timestamp": str(now),
+               "webhook-signature": signature(secret, "msg_1", now, body)}
+    Webhook(secret).verify(body, headers)
+    with pytest.raises(Exception):
+        Webhook(secret).verify(body + b" ", headers)
+
+
+@pytest.mark.parametrize("url,why", [
+    ("ftp://example.com/x", "only http"), ("http://127.0.0.1:9/x", "loopback"), ("http://localhost/x", "loopback"),
+    ("http://169.254.169.254/latest/meta-data", "loopback, link-local"), ("http://[::1]/x", "loopback"),
+    ("http://metadata.google.internal/x", "metadata"), ("http://0.0.0.0/x", "reserved"),
+])
+def test_internal_urls_are_refused(url, why):
+    with pytest.raises(UrlRefused, match=why):
+        check_url(url, allow_list(""))
+
+
+def test_the_allow_list_takes_hosts_and_ranges():
+    assert check_url("http://127.0.0.1:9/x", allow_list("127.0.0.0/8")) == ["127.0.0.1"]
+    assert check_url("http://localhost:9/x", allow_list("localhost"))
+
+
+def test_a_refused_url_is_a_400_naming_why(client):
+    response = client.post("/api/v1/alerts", json={"url": "http://169.254.169.254/x"})
+    assert response.status_code == 400 and "link-local" in response.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize("body,field", [
+    ({"url": "https://x.example", "on": ["sometimes"]}, "on"), ({"url": "x"}, "url"),
+    ({"url": "https://x.example", "format": "teams"}, "format"),
+    ({"url": "https://x.example", "min_severity": "fatal"}, "min_severity"),
+    ({"url": "https://x.example", "min_interval_s": -1}, "min_interval_s"),
+    ({"url": "https://x.example", "colour": "red"}, "colour"), ([], "object"),
+])
+def test_a_bad_rule_names_its_field(body, field):
+    with pytest.raises(RuleError, match=field):
+        parse_rule(body)
+
+
+def test_rules_filter_by_tool_kind_severity_and_source():
+    rule = parse_rule({"url": "https://x.example", "on": ["new"], "tool": "findOrders", "min_severity": "error"})
+    problem = {"tool": "findOrders", "kind": "dropped", "severity": "error", "sources": ["mcp"]}
+    assert matches(rule, "new", problem)
+    assert not matches(rule, "regressed", problem)
+    assert not matches(rule, "new", {**problem, "severity": "warning"})
+    assert not matches(rule, "new", {**problem, "tool": "other"})
+    assert not matches({**rule, "source": "app_intent"}, "new", problem)
+
+
+def test_changing_rules_needs_an_ingest_token_when_tokens_are_set(db_path):
+    app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "INGEST_TOKENS": "s3cret"})
+    client = app.test_client()
+    assert client.post("/api/v1/alerts", json={"url": "https://x.example"}).status_code == 401
+    assert client.get("/api/v1/alerts").status_code == 200
+    assert "tracediff alerts add" in client.get("/settings/alerts").get_data(as_text=True)
+
+
+def test_a_rule_from_the_cli(tmp_path, receiver):
+    from click.testing import CliRunner
+
+    from webapp.cli import main
+
+    db = str(tmp_path / "cli.db")
+    env = {"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"}
+    added = CliRunner().invoke(main, ["alerts", "add", receiver.url, "--on", "new,rejected_events", "--db", db],
+                               env=env)
+    assert added.exit_code == 0, added.output
+    receiver.secret = added.output.split("secret (shown once): ")[1].strip()
+    assert "rejected_events" in CliRunner().invoke(main, ["alerts", "list", "--db", db]).output
+    tested = CliRunner().invoke(main, ["alerts", "test", "1", "--db", db], env=env)
+    assert tested.exit_code == 0 and '"ok":true' in tested.output
+    assert receiver.accepted[0][1]["data"]["id"] == "TD-TEST"
+    assert CliRunner().invoke(main, ["alerts", "remove", "1", "--db", db]).exit_code == 0
+    assert CliRunner().invoke(main, ["alerts", "remove", "1", "--db", db]).exit_code == 1
+
+
+@pytest.mark.slow
+def test_every_alert_arrives_once_through_a_sigkill(make_server):
+    """The state change commits, the receiver is down, the server dies before delivering: after a
+    restart the alert arrives, signed, with the id it was given in the first place."""
+    receiver = Receiver(fail_first=2)
+    try:
+        server = make_server(env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
+        rule = httpx.post(server.url + "/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"]}).json()
+        receiver.secret = rule["secret"]
+        assert httpx.post(server.url + "/api/v1/ingest", content=BAD).json()["rejected"]
+        deadline = time.monotonic() + 40
+        while not receiver.attempts and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert receiver.attempts, "the sender never tried"
+        server.kill()
+        server.start()
+        deadline = time.monotonic() + 60
+        while not receiver.accepted and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(receiver.accepted) == 1
+        assert len({headers["webhook-id"] for headers, _ in receiver.attempts}) == 1
+        time.sleep(1.5)
+        assert len(receiver.accepted) == 1
+    finally:
+        receiver.close()

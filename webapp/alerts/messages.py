@@ -1,0 +1,64 @@
+"""The messages alerts send: a Standard Webhooks JSON body with its signature, or a Slack message."""
+import base64
+import hashlib
+import hmac
+
+import orjson
+
+
+def webhook_body(event_type: str, timestamp: str, data: dict) -> bytes:
+    """Return the JSON body of a generic webhook: {"type", "timestamp", "data"}."""
+    return orjson.dumps({"type": event_type, "timestamp": timestamp, "data": data})
+
+
+def signature(secret: str, message_id: str, unix_time: int, body: bytes) -> str:
+    """Sign as the Standard Webhooks specification says: v1,base64(HMAC-SHA256(id.timestamp.body))."""
+    key = base64.b64decode(secret.removeprefix("whsec_"))
+    signed = f"{message_id}.{unix_time}.".encode() + body
+    return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+
+
+def signed_headers(secret: str, message_id: str, unix_time: int, body: bytes) -> dict:
+    """Return the headers of a signed delivery."""
+    return {"content-type": "application/json", "webhook-id": message_id,
+            "webhook-timestamp": str(unix_time), "webhook-signature": signature(secret, message_id, unix_time, body)}
+
+
+def summary(event_type: str, data: dict) -> str:
+    """Say in one line what broke and how often."""
+    if event_type == "ingest.rejected":
+        return (f"tracediff rejected {data.get('count', 0)} record(s) in the last {data.get('window_s', 0) // 60} min"
+                f" from {data.get('source') or 'a shipper'}: {data.get('message', '')}").strip()
+    what = data.get("title") or f"{data.get('kind', 'problem')} at {_path(data)}"
+    releases = data.get("releases") or []
+    since = f" since {releases[-1]}" if releases else ""
+    state = {"problem.new": "new", "problem.regressed": "regressed", "problem.escalating": "escalating"}.get(
+        event_type, event_type)
+    return f"{data.get('tool') or 'a tool'}: {what}, {data.get('calls', 0)} calls{since} ({state}, {data.get('id', '')})"
+
+
+def _path(data: dict) -> str:
+    for end in (data.get("left"), data.get("right")):
+        if isinstance(end, dict) and end.get("path") is not None:
+            return end["path"] or "/"
+    return "?"
+
+
+def slack_body(event_type: str, data: dict) -> bytes:
+    """Return a Slack incoming-webhook message: `text`, and `blocks` with a link to the problem."""
+    text = summary(event_type, data)
+    link = data.get("permalink")
+    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": _escape(text)}}]
+    if link:
+        blocks.append({"type": "actions", "elements": [
+            {"type": "button", "text": {"type": "plain_text", "text": "Open in tracediff"}, "url": link}]})
+    links = data.get("links") or []
+    if links:
+        blocks.append({"type": "context", "elements": [
+            {"type": "mrkdwn", "text": "Tickets: " + ", ".join(_escape(str(u)) for u in links[:5])}]})
+    return orjson.dumps({"text": text, "blocks": blocks})
+
+
+def _escape(text: str) -> str:
+    # Slack's mrkdwn reads <...> as links and & as an entity: payload data must stay text.
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,161 @@
+"""The background sender: delivers the outbox at least once, with back-off, and logs every attempt.
+
+Retries double from 2 s with jitter up to an hour; a 429 waits its Retry-After; any other 4xx is final.
+The URL is checked again before each attempt and the request goes to the address that was checked
+(the Host header and TLS name stay the URL's), so DNS cannot swap in an internal address after the check.
+"""
+import logging
+import random
+import threading
+import time
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+
+from ..store import Store, StoreUnavailable
+from ..store.alerts import LEASE_S
+from ..store.codec import utc_now
+from .messages import signed_headers, slack_body, webhook_body
+from .rules import EVENT_TYPES
+from .urls import UrlRefused, allow_list, check_url
+
+log = logging.getLogger(__name__)
+MAX_ATTEMPTS = 12
+MAX_WAIT_S = 3600
+READ_CAP = 64 * 1024
+IDLE_S = 0.5
+
+
+def deliver_due(store: Store, settings: dict) -> int:
+    """Send every message whose time has come; return how many were tried."""
+    messages = store.claim_due(utc_now(), utc_now(hours_ago=-LEASE_S / 3600))
+    for message in messages:
+        store.record_attempt(message, attempt(message, settings))
+    return len(messages)
+
+
+def attempt(message: dict, settings: dict) -> dict:
+    """Make one delivery attempt; say whether it worked and when to try again."""
+    data = _with_permalinks(message["data"], settings)
+    event_type = EVENT_TYPES.get(message["type"], message["type"])
+    if message["format"] == "slack":
+        body, headers = slack_body(event_type, data), {"content-type": "application/json"}
+    else:
+        body = webhook_body(event_type, message["created_at"], data)
+        headers = signed_headers(message["secret"], message["id"], int(time.time()), body)
+    started = time.perf_counter()
+    try:
+        status, retry_after = _post(message["url"], body, headers, settings)
+    except UrlRefused as error:
+        return {"ok": False, "error": f"refused: {error}"}
+    except httpx.HTTPError as error:
+        return _retry(message, None, None, f"{type(error).__name__}: {error}", started)
+    if 200 <= status < 300:
+        return {"ok": True, "status": status, "latency_ms": _ms(started)}
+    if status == 429 or status == 408 or status >= 500:
+        return _retry(message, status, retry_after, f"HTTP {status}", started)
+    return {"ok": False, "status": status, "latency_ms": _ms(started), "error": f"HTTP {status}: not retried"}
+
+
+def test_delivery(store: Store, rule_id: int, settings: dict) -> dict:
+    """Send a signed test message to a rule's URL now, outside the outbox; say what came back."""
+    rule = store.get_rule(rule_id)
+    stamp = utc_now()
+    message = {"id": "msg_test_" + stamp.replace(":", "").replace(".", "").replace("-", ""), "rule_id": rule_id,
+               "type": "problem.new", "created_at": stamp, "attempts": MAX_ATTEMPTS, "url": rule["url"],
+               "format": rule["format"], "secret": store.rule_secret(rule_id),
+               "data": {"id": "TD-TEST", "title": "a test message from tracediff", "tool": "exampleTool",
+                        "calls": 1, "permalink_path": "/"}}
+    outcome = attempt(message, settings)
+    return {key: outcome.get(key) for key in ("ok", "status", "latency_ms", "error")}
+
+
+def _post(url: str, body: bytes, headers: dict, settings: dict) -> tuple[int, str | None]:
+    address = check_url(url, allow_list(settings["WEBHOOK_ALLOW_HOSTS"]))[0]
+    parts = urlsplit(url)
+    pinned = urlunsplit(parts._replace(netloc=_netloc(address, parts.port)))
+    with httpx.Client(timeout=settings["ALERT_TIMEOUT"], follow_redirects=False) as client:
+        request = client.build_request("POST", pinned, content=body, headers={**headers, "host": parts.netloc},
+                                       extensions={"sni_hostname": parts.hostname})
+        response = client.send(request, stream=True)
+        try:
+            for read, _ in zip(response.iter_bytes(), range(READ_CAP // 4096 + 1)):
+                pass  # read a little of the answer, never all of a huge one
+        finally:
+            response.close()
+    return response.status_code, response.headers.get("retry-after")
+
+
+def _netloc(address: str, port: int | None) -> str:
+    host = f"[{address}]" if ":" in address else address
+    return f"{host}:{port}" if port else host
+
+
+def _retry(message: dict, status, retry_after, error: str, started: float) -> dict:
+    outcome = {"ok": False, "status": status, "latency_ms": _ms(started), "error": error}
+    if message["attempts"] + 1 >= MAX_ATTEMPTS:
+        outcome["error"] += f"; gave up after {MAX_ATTEMPTS} attempts"
+        return outcome
+    wait = _retry_after(retry_after)
+    if wait is None:
+        wait = min(MAX_WAIT_S, 2 * 2 ** message["attempts"]) * random.uniform(0.8, 1.2)
+    outcome["retry_at"] = utc_now(hours_ago=-wait / 3600)
+    return outcome
+
+
+def _retry_after(value) -> float | None:
+    try:
+        return min(MAX_WAIT_S, max(0.0, float(value)))
+    except (TypeError, ValueError):
+        return None
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)
+
+
+def _with_permalinks(data: dict, settings: dict) -> dict:
+    base = public_url(settings)
+    data = dict(data)
+    path = data.pop("permalink_path", None)
+    if path:
+        data["permalink"] = base + path
+    elif isinstance(data.get("permalink"), str) and data["permalink"].startswith("/"):
+        data["permalink"] = base + data["permalink"]
+    return data
+
+
+def public_url(settings: dict) -> str:
+    """Return the address people reach tracediff at, for links in alerts."""
+    return (settings.get("PUBLIC_URL") or f"http://{settings['HOST']}:{settings['PORT']}").rstrip("/")
+
+
+class Sender(threading.Thread):
+    """Deliver the outbox in the background, until stopped."""
+
+    def __init__(self, settings: dict):
+        super().__init__(name="tracediff-alerts", daemon=True)
+        self.settings = settings
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        store = Store.from_settings(self.settings)
+        while not self.stopping.is_set():
+            try:
+                busy = deliver_due(store, self.settings)
+            except StoreUnavailable:
+                busy = 0
+            except Exception:  # one bad message must not stop the sender
+                log.exception("alert delivery failed")
+                busy = 0
+            if not busy:
+                self.stopping.wait(IDLE_S)
+        store.close()
+
+
+def init_app(app) -> None:
+    """Start the sender thread of this process where the analyser runs."""
+    if app.config["ANALYZER"] == "background" and not app.testing:
+        thread = Sender(dict(app.config))
+        app.extensions["tracediff.alerts"] = thread
+        thread.start()
