@@ -11,7 +11,10 @@ from pathlib import Path
 import httpx
 import orjson
 import pytest
+from click.testing import CliRunner
 from conftest import ROOT, LiveServer
+
+from webapp.cli import main
 
 CHROMIUM = "/usr/bin/chromium"
 SIZE = 1_000_000
@@ -34,26 +37,22 @@ CHOSEN = list(SHAPES) if os.environ.get("TRACEDIFF_BROWSER_SHAPES") == "all" els
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """A real server holding every shape at 1 MB, each call analysed in full before the pages are timed."""
-    db = tmp_path_factory.mktemp("shapes") / "shapes.db"
-    # No budget: the page is timed on complete analyses, the heaviest case for it.
-    live = LiveServer(db, env={"PYTHONPATH": str(ROOT), "TRACEDIFF_ANALYSIS_BUDGET": "0"}).start()
-    for name in CHOSEN:
-        snapshots, _ = SHAPES[name](SIZE)
-        events = [{"trace_id": f"shape-{name}", "call_id": "c1", "snapshot": stage, "tool": "shapeTool",
-                   "payload": snap["payload"], "http": snap["http"]} for stage, snap in snapshots.items() if snap]
-        for _ in range(30):   # a shipper retries a 503 (the analyser holds the database) after Retry-After
-            answer = httpx.post(live.url + "/api/v1/ingest", content=orjson.dumps(events), timeout=60)
-            if answer.status_code != 503:
-                break
-            time.sleep(float(answer.headers.get("Retry-After", 1)))
-        assert answer.status_code == 200, answer.text
-    deadline = time.monotonic() + 600
-    for name in CHOSEN:
-        while not all(c["analyzed"] for c in httpx.get(f"{live.url}/api/v1/traces/shape-{name}",
-                                                       timeout=600).json()["calls"]):
-            assert time.monotonic() < deadline, "the analyser did not finish the corpus"
-            time.sleep(0.5)
+    """A real server on a database holding the shapes at 1 MB, analysed in full beforehand by the CLI."""
+    folder = tmp_path_factory.mktemp("shapes")
+    db, events = folder / "shapes.db", folder / "shapes.ndjson"
+    with events.open("wb") as out:
+        for name in CHOSEN:
+            for stage, snap in SHAPES[name](SIZE)[0].items():
+                if snap:
+                    out.write(orjson.dumps({"trace_id": f"shape-{name}", "call_id": "c1", "snapshot": stage,
+                                            "tool": "shapeTool", "payload": snap["payload"],
+                                            "http": snap["http"]}) + b"\n")
+    # `tracediff ingest` analyses what it loaded with no budget: the page is timed on complete analyses.
+    result = CliRunner().invoke(main, ["ingest", str(events), "--db", str(db)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    live = LiveServer(db, env={"PYTHONPATH": str(ROOT)}).start()
+    assert all(c["analyzed"] and "incomplete" not in c for name in CHOSEN
+               for c in httpx.get(f"{live.url}/api/v1/traces/shape-{name}", timeout=60).json()["calls"])
     yield live
     live.stop()
 
