@@ -18,6 +18,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_traces"
 
 
+def pytest_addoption(parser):
+    parser.addoption("--screenshots", action="store_true",
+                     help="let the browser tests write docs/screenshots/*.png (tracked files: only when asked)")
+
+
 @pytest.fixture
 def db_path(tmp_path):
     return tmp_path / "tracediff.db"

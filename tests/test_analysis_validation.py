@@ -169,3 +169,14 @@ def test_a_big_valid_snapshot_has_no_error_and_a_big_broken_one_is_invalid_in_th
     result = analyze_call(snapshots(big_instance({"query": "q"})), {"arguments_schema": BIG_SCHEMA})
     assert result["validation"]["arguments"]["valid"] is False
     assert [e["path"] for e in result["validation"]["arguments"]["errors"]] == ["/entries/3000/limit"]
+
+
+def test_formats_are_judged_by_jsonschema_rs_whatever_format_libraries_are_installed():
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {
+        name: {"format": name} for name in ("uri", "iri", "duration", "hostname", "date-time")}}
+    bad = {"uri": "not a uri", "iri": "http://ex ample", "duration": "5 minutes", "hostname": "-bad-.",
+           "date-time": "2026-02-30T10:00:00Z"}
+    assert sorted(e["path"] for e in validate(bad, schema)) == sorted(f"/{name}" for name in bad)
+    good = {"uri": "https://example.com/a", "iri": "https://exämple.com/ä", "duration": "PT5M",
+            "hostname": "api.example.com", "date-time": "2026-02-28T10:00:00Z"}
+    assert validate(good, schema) == []

@@ -193,7 +193,7 @@ def test_a_schema_with_an_unresolvable_ref_is_refused_naming_schema_and_ref(clie
 
 @pytest.mark.parametrize("content_type", ["application/yaml", "text/yaml", "application/x-yaml", "text/plain"])
 def test_a_yaml_openapi_document_is_imported(client, content_type):
-    from test_analysis_contracts import ORDERS_OPENAPI_YAML
+    from test_contracts import ORDERS_OPENAPI_YAML
 
     response = client.post("/api/v1/tools/import", data=ORDERS_OPENAPI_YAML, content_type=content_type)
     assert response.status_code == 200, response.get_json()

@@ -1,4 +1,7 @@
-"""The dashboard in a real browser: Playwright driving Debian's Chromium against `tracediff serve --demo`."""
+"""The dashboard in a real browser: Playwright driving Debian's Chromium against `tracediff serve --demo`.
+
+The screenshots in docs/screenshots/ are written only when asked: `python -m pytest tests/test_browser.py --screenshots`.
+"""
 import hashlib
 import os
 import re
@@ -26,6 +29,8 @@ if not Path(CHROMIUM).exists():
                 allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+pytestmark = pytest.mark.browser
 
 
 def hostile_events() -> list[dict]:
@@ -87,6 +92,13 @@ def page(browser):
     assert not errors, errors
 
 
+@pytest.fixture
+def screenshot(request, tmp_path):
+    """Save a page as docs/screenshots/NAME with --screenshots, else in the test's own temporary folder."""
+    folder = SCREENSHOTS if request.config.getoption("--screenshots") else tmp_path
+    return lambda page, name: page.screenshot(path=str(folder / name))
+
+
 def node(page, node_id: str):
     return page.locator(f'[id="{node_id}"]')
 
@@ -101,14 +113,14 @@ def test_a_type_change_shows_three_columns_and_the_findings_row_marked(page, ser
     expect(row.locator('[id="request/limit"]')).to_contain_text('"5"')
 
 
-def test_clicking_a_finding_highlights_both_ends_in_either_view(page, server):
+def test_clicking_a_finding_highlights_both_ends_in_either_view(page, server, screenshot):
     for view in ("aligned", "raw"):
         page.goto(f"{server.url}/traces/{LIMIT_AS_STRING}?view={view}")
         page.locator("#finding-1 .message").click()
         expect(node(page, "arguments/limit")).to_have_class(has_class("hl"))
         expect(node(page, "request/limit")).to_have_class(has_class("hl"))
         expect(node(page, "request/limit")).to_be_in_viewport()
-        page.screenshot(path=str(SCREENSHOTS / ("trace.png" if view == "aligned" else "trace-raw.png")))
+        screenshot(page, "trace.png" if view == "aligned" else "trace-raw.png")
 
 
 def has_class(name: str):
@@ -202,10 +214,10 @@ def test_a_trace_with_a_1mb_response_is_usable_within_a_second(page, server):
     expect(page.locator('[id="response/orders"] .more')).to_contain_text("show 4300 more")
 
 
-def test_screenshot_of_the_list(page, server):
+def test_screenshot_of_the_list(page, server, screenshot):
     page.goto(server.url + "/?until=2026-11-30T10:00:00")  # the sample traces, not this module's extras
     expect(page.locator("#trace-rows tr.trace-row")).to_have_count(20)
-    page.screenshot(path=str(SCREENSHOTS / "list.png"))
+    screenshot(page, "list.png")
 
 
 def test_a_finding_past_the_aligned_row_limit_is_highlighted_by_click_key_and_deep_link(page, server):

@@ -131,7 +131,7 @@ def test_tools_import_of_an_unknown_operation_or_a_dangling_ref_fails_in_one_lin
 
 
 def test_tools_import_reads_a_yaml_openapi_document_and_reports_server_tools_skipped(tmp_path, db_path):
-    from test_analysis_contracts import ORDERS_OPENAPI_YAML
+    from test_contracts import ORDERS_OPENAPI_YAML
 
     (tmp_path / "orders.yaml").write_text(ORDERS_OPENAPI_YAML)
     tools = write(tmp_path, "tools.json", [{"type": "web_search_20250305", "name": "web_search"},
@@ -164,7 +164,7 @@ def test_check_says_an_arguments_file_is_not_json(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("limit: 5\n")
     result = CliRunner().invoke(main, ["check", "--arguments", str(bad)])
-    assert_clean_error(result, 2, f"Invalid value for '--arguments': {bad} is not JSON")
+    assert_clean_error(result, 2, f"Error: {bad} is not JSON")
 
 
 def test_check_on_a_file_of_several_contracts_asks_for_tool_and_lists_them(tmp_path):
@@ -254,7 +254,7 @@ def test_ingest_stores_more_events_than_one_http_request_in_batches_of_batch_siz
 
     sizes = []
     store_batch = webapp.bulk.store_batch
-    monkeypatch.setattr(webapp.bulk, "store_batch", lambda s, b, r: sizes.append(len(b.events)) or store_batch(s, b, r))
+    monkeypatch.setattr(webapp.bulk, "store_batch", lambda s, b, r, **k: sizes.append(len(b.events)) or store_batch(s, b, r, **k))
     events = [envelope(trace_id=f"{n:032x}", payload={"n": n}) for n in range(12_000)]
     (tmp_path / "events.ndjson").write_bytes(ndjson(*events))
     result = run("ingest", tmp_path / "events.ndjson", "--db", db_path, "--batch-size", 5000)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from webapp import pipeline
+from webapp import bulk
 from webapp.cli import main
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
@@ -19,7 +19,7 @@ BROKEN_JSON = hashlib.sha256(b"tracediff-sample/12-search-request-broken-json.nd
 
 @pytest.fixture
 def samples(store):
-    pipeline.load_folder(store, SAMPLES, None)
+    bulk.load_folder(store, SAMPLES, None)
     return store
 
 
@@ -48,7 +48,9 @@ def fixture_files(client, trace_id) -> dict[str, bytes]:
 
 def test_the_fixtures_zip_holds_the_three_snapshots_the_contract_and_the_check_command(client, samples):
     files = fixture_files(client, LIMIT_AS_STRING)
-    assert set(files) == {"tool-args.json", "http-body.json", "http-response.json", "contract.json", "README.md"}
+    assert set(files) == {"tool-args.json", "http-body.json", "http-response.json", "contract.json", "call.json",
+                          "README.md"}
+    assert json.loads(files["call.json"]) == {"tool": "findOrders", "status": 200}
     trace = client.get(f"/api/v1/traces/{LIMIT_AS_STRING}").get_json()["calls"][0]
     assert json.loads(files["http-body.json"]) == trace["snapshots"]["request"]["payload"]
     assert json.loads(files["contract.json"])["name"] == "findOrders"

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
-from webapp import pipeline
+from webapp import bulk, pipeline
 from webapp.alignedview import FIRST_ROWS, MORE_ROWS
 from webapp.store import stats
 
@@ -73,7 +73,7 @@ NO_RESPONSE = sample_id("15-tasks-response-never-came.ndjson")
 
 @pytest.fixture
 def samples(store):
-    pipeline.load_folder(store, SAMPLES, None)
+    bulk.load_folder(store, SAMPLES, None)
     return store
 
 

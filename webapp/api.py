@@ -8,7 +8,7 @@ from .analysis import FINDING_KINDS, fold
 from .config import token_set
 from .contracts import (YAML_MEDIA_TYPES, ContractError, load_document, parse_operations, read_contracts,
                         save_contracts, validated_contract)
-from .db import get_store, limits, redactor
+from .db import get_store
 from .errors import ApiError, error_response, http_error_code
 from .ingest import IngestError, otlp_response, parse_body, parse_otlp
 from .ingest.envelope import canonical_trace_id
@@ -17,6 +17,16 @@ from .store import StoreUnavailable
 from .store.filters import TraceQuery, decode_cursor, encode_cursor
 
 bp = Blueprint("api", __name__)
+
+
+def limits():
+    """The ingest limits the app factory built from the settings."""
+    return current_app.extensions["tracediff.limits"]
+
+
+def redactor():
+    """The redactor the app factory built from the settings (None: redaction is off)."""
+    return current_app.extensions["tracediff.redactor"]
 
 
 def whole_body() -> bytes:

@@ -1,4 +1,4 @@
-"""`tracediff ingest`: load files of events straight into the store, in batches.
+"""`tracediff ingest` and `serve --demo`: load files of events (and a folder's contracts) into the store.
 
 A file (or stdin) is decompressed first (gzip, zstd: sniffed from its first bytes), then read as NDJSON one
 line at a time when its first non-empty line is a whole JSON value, else parsed whole as one document (an
@@ -22,7 +22,8 @@ from .ingest import Batch, IngestError, Limits, Rejection, parse_body
 from .ingest.decode import sniff_encoding
 from .ingest.framing import array_items
 from .ingest.model import cut_raw
-from .pipeline import store_batch
+from .contracts import import_contract_files
+from .pipeline import catch_up, store_batch
 
 PROGRESS_BYTES = 4 * 1024 * 1024   # larger files show a progress bar
 MAX_REASONS_SHOWN = 20
@@ -70,6 +71,14 @@ def ingest_files(store, names, redactor, batch_size: int = 1000) -> IngestSummar
     summary = IngestSummary()
     for name in names:
         _ingest_file(store, name, redactor, batch_size, summary)
+    return summary
+
+
+def load_folder(store, folder: Path, redactor):
+    """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary."""
+    import_contract_files(store, sorted((folder / "contracts").glob("*.json")))
+    summary = ingest_files(store, [str(path) for path in sorted(folder.glob("*.ndjson"))], redactor)
+    catch_up(store)
     return summary
 
 

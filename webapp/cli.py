@@ -1,29 +1,29 @@
-"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune."""
-import sqlite3
+"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune.
+
+Each command imports what it needs when it runs, so that `--help` and `check` start at once.
+"""
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import orjson
 
-from . import ROOT, pipeline
-from .analysis import analyze_call
-from .analysis.kinds import worst
-from .analysis.response import error_body, error_schema_for
-from .analysis.validation import is_valid
-from .config import SettingError, load_settings
-from .contracts import (ContractError, contracts_from_document, import_files, load_file, parse_operations,
-                        validated_contract)
-from .redact import redactor_for
-from .report import format_check
-from .store import Store, StoreUnavailable
-from .worker import cutoff
+if TYPE_CHECKING:
+    from .store import Store
 
 DB_OPTION = click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None,
                          help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].")
 
 
+class InputError(click.ClickException):
+    """A usage or input error found after parsing the options: one line, exit code 2."""
+
+    exit_code = 2
+
+
 def _settings(database=None, **overrides) -> dict:
+    from .config import SettingError, load_settings
+
     extra = {k: v for k, v in overrides.items() if v is not None}
     if database:
         extra["DATABASE"] = database
@@ -33,15 +33,19 @@ def _settings(database=None, **overrides) -> dict:
         raise click.ClickException(str(error)) from None
 
 
-def _open_store(settings: dict, create: bool = True) -> Store:
+def _open_store(settings: dict, create: bool = True) -> "Store":
     """Open the database, or fail with one line saying why."""
+    import sqlite3
+
+    from .store import Store, StoreUnavailable
+
     try:
         return Store.from_settings(settings, create=create)
     except (sqlite3.Error, OSError, StoreUnavailable) as error:
         raise click.ClickException(f"cannot open the database {settings['DATABASE']}: {error}") from None
 
 
-def _open_existing_store(database) -> Store:
+def _open_existing_store(database) -> "Store":
     """Open a database that must already exist; never create one."""
     settings = _settings(database)
     if not Path(settings["DATABASE"]).is_file():
@@ -62,12 +66,15 @@ def main():
 @click.option("--demo", is_flag=True, help="Load sample_traces/ when the database is empty.")
 def serve(host, port, workers, database, demo):
     """Run the dashboard and the ingest API with gunicorn."""
+    from . import ROOT
+    from .bulk import load_folder
+    from .redact import redactor_for
     from .server import ServerError, check_bindable, serve as run_server
 
     settings = _settings(database, HOST=host, PORT=port, WORKERS=workers)
     store = _open_store(settings)
     if demo and store.count_traces() == 0:
-        result = pipeline.load_folder(store, ROOT / "sample_traces", redactor_for(settings))
+        result = load_folder(store, ROOT / "sample_traces", redactor_for(settings))
         click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
     store.close()
     try:
@@ -85,7 +92,9 @@ def serve(host, port, workers, database, demo):
               help="Events committed per transaction.")
 def ingest(files, database, batch_size):
     """Load NDJSON or JSON files of events (- for stdin) into the database."""
+    from . import pipeline
     from .bulk import ingest_files
+    from .redact import redactor_for
 
     settings = _settings(database)
     store = _open_store(settings)
@@ -101,6 +110,8 @@ def tools():
 
 
 def _operations(ctx, param, values):
+    from .contracts import ContractError, parse_operations
+
     try:
         return parse_operations(values)
     except ContractError as error:
@@ -114,6 +125,9 @@ def _operations(ctx, param, values):
 @DB_OPTION
 def tools_import(files, operations, database):
     """Import tool definitions, contracts or OpenAPI documents (JSON, or YAML: .yaml/.yml)."""
+    from . import pipeline
+    from .contracts import ContractError, import_files
+
     store = _open_store(_settings(database))
     try:
         names, skipped = import_files(store, files, operations)
@@ -139,6 +153,8 @@ def tools_list(database):
 @DB_OPTION
 def tools_show(name, database):
     """Print a stored tool contract as JSON."""
+    import orjson
+
     tool = _open_existing_store(database).get_tool(name)
     if tool is None:
         raise click.ClickException(f"no contract for tool {name!r}; `tracediff tools list` shows the stored ones")
@@ -152,6 +168,8 @@ def tools_show(name, database):
 @DB_OPTION
 def reanalyze(budget, database):
     """Recompute validation and findings of every call (after a contract change)."""
+    from . import pipeline
+
     settings = _settings(database)
     store = _open_store(settings)
     store.project_all()
@@ -166,6 +184,8 @@ def reanalyze(budget, database):
 @DB_OPTION
 def prune(days, database):
     """Delete old traces in small transactions."""
+    from .worker import cutoff
+
     settings = _settings(database)
     days = settings["RETENTION_DAYS"] if days is None else days
     if days <= 0:
@@ -175,94 +195,36 @@ def prune(days, database):
     click.echo(f"deleted {deleted} trace(s) not seen since {since}")
 
 
-class JsonFile(click.ParamType):
-    """A file holding one JSON document; read as (path, value)."""
-
-    name = "json_file"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
-            return value
-        path = click.Path(exists=True, dir_okay=False).convert(value, param, ctx)
-        try:
-            text = Path(path).read_bytes()
-        except OSError as error:
-            self.fail(f"{path}: cannot read: {error.strerror or error}", param, ctx)
-        try:
-            return str(path), orjson.loads(text)
-        except orjson.JSONDecodeError as error:
-            if param is not None and param.name == "arguments":
-                self.fail(f"{path} is not JSON: {error}", param, ctx)
-            return str(path), text.decode("utf-8", "replace")   # an HTTP body may be text, or broken JSON
-
-
 @main.command()
+@click.argument("folders", nargs=-1, type=click.Path(exists=True, file_okay=False))
 @click.option("--tool", default=None, help="Tool name (to pick it from a file of several contracts).")
 @click.option("--contract", type=click.Path(exists=True, dir_okay=False),
-              help="Contract, tool definition or OpenAPI file (JSON, or YAML: .yaml/.yml).")
-@click.option("--arguments", type=JsonFile(), help="The model's arguments (JSON).")
-@click.option("--request", "request_file", type=JsonFile(), help="The HTTP request body (JSON).")
-@click.option("--response", type=JsonFile(), help="The HTTP response body (JSON).")
+              help="Contract (named, or a bare PUT body), tool definitions or OpenAPI file (JSON, or YAML).")
+@click.option("--arguments", type=click.Path(exists=True, dir_okay=False), help="The model's arguments (JSON).")
+@click.option("--request", "request_file", type=click.Path(exists=True, dir_okay=False),
+              help="The HTTP request body (JSON).")
+@click.option("--response", type=click.Path(exists=True, dir_okay=False), help="The HTTP response body (JSON).")
 @click.option("--status", type=click.IntRange(100, 599), default=None,
               help="HTTP status of the response [default: unknown, so no status-based findings].")
-@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
-def check(tool, contract, arguments, request_file, response, status, as_json):
-    """Check fixture files against a contract; exit 1 on any warning or error."""
-    if not (arguments or request_file or response):
-        raise click.UsageError("give at least one of --arguments, --request, --response")
-    snapshots = {"arguments": _snapshot(arguments), "request": _snapshot(request_file),
-                 "response": _snapshot(response, status)}
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (the same as --format json).")
+@click.option("--format", "output", type=click.Choice(["text", "github", "json"]), default="text", show_default=True,
+              help="Report as text, as GitHub Actions annotations, or as JSON.")
+@click.option("--junit", type=click.Path(dir_okay=False), default=None, help="Also write a JUnit XML report here.")
+def check(folders, tool, contract, arguments, request_file, response, status, as_json, output, junit):
+    """Check fixture files, or fixture FOLDERS, against a contract; exit 1 on a finding, 2 on bad input."""
+    from .check import CheckOptions, InputError as CheckInputError, check as run_check
+
+    files = {"arguments": arguments, "request": request_file, "response": response}
+    if folders and any(files.values()):
+        raise click.UsageError("give fixture FOLDERS or --arguments/--request/--response files, not both")
+    if not folders and not any(files.values()):
+        raise click.UsageError("give fixture FOLDERS, or at least one of --arguments, --request, --response")
+    options = CheckOptions(folders, files, contract, tool, status, "json" if as_json else output, junit)
     try:
-        tool_contract = _check_contract(contract, tool)
-    except ContractError as error:
-        raise click.ClickException(str(error)) from None
-    result = analyze_call(snapshots, tool_contract)
-    if response and status is None:
-        _accept_error_body(result, response[1], tool_contract)
-    if as_json:
-        click.echo(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode())
-    else:
-        click.echo(format_check(result))
-    failing = result["summary"].get("error", 0) + result["summary"].get("warning", 0)
-    invalid = any(v.get("valid") is False for v in result["validation"].values())
-    sys.exit(1 if failing or invalid else 0)
-
-
-def _accept_error_body(result: dict, body, contract) -> None:
-    """With no status the response may be an error report: accept one that fits the error schema."""
-    checked = result["validation"]["response"]
-    name, schema = error_schema_for(contract)
-    if checked["valid"] is not False or not is_valid(error_body(body, name)[1], schema):
-        return
-    result["validation"]["response"] = {"schema": name, "valid": True, "errors": []}
-    result["summary"]["validation_errors"] -= len(checked["errors"])
-    result["worst"] = worst([f["severity"] for f in result["findings"]] +
-                            (["error"] if result["summary"]["validation_errors"] else []))
-
-
-def _snapshot(document, status=None) -> dict | None:
-    if document is None:
-        return None
-    http = {"status_code": status} if status is not None else None
-    return {"payload": document[1], "logged_as_string": False, "http": http}
-
-
-def _check_contract(path, tool) -> dict | None:
-    """Return the contract of `tool` (or of the only tool) in a contract file."""
-    if path is None:
-        return None
-    try:
-        document = load_file(path)
-    except ContractError as error:
-        raise click.BadParameter(str(error), param_hint="'--contract'") from None
-    contracts = contracts_from_document(document)
-    if tool is None and len(contracts) != 1:
-        raise click.UsageError(f"{path} holds contracts for {len(contracts)} tools; choose one with --tool "
-                               f"({', '.join(sorted(contracts))})")
-    tool = tool if tool is not None else next(iter(contracts))
-    if tool not in contracts:
-        raise ContractError(f"{path} has no contract for tool {tool!r}; it has: {', '.join(sorted(contracts))}")
-    return {"name": tool, **validated_contract(tool, contracts[tool])}
+        code = run_check(options, click.echo)
+    except CheckInputError as error:
+        raise InputError(str(error)) from None
+    sys.exit(code)
 
 
 from .cli_alerts import alerts  # noqa: E402 - a command group of its own module

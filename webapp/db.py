@@ -1,8 +1,6 @@
 """The store's life cycle inside a Flask app: one connection per request."""
 from flask import current_app, g
 
-from .ingest import Limits
-from .redact import Redactor, redactor_for
 from .store import Store, StoreUnavailable
 
 # A request waits at most this long for the database before answering 503 + Retry-After, well
@@ -16,10 +14,6 @@ def init_app(app) -> None:
         Store.from_settings(app.config, create=True).close()
     except StoreUnavailable as error:  # e.g. a worker restarting while the file is read-only
         app.logger.warning("the database cannot be written now (%s): reads are served, writes answer 503", error)
-    app.extensions["tracediff.redactor"] = redactor_for(app.config)
-    app.extensions["tracediff.limits"] = Limits(
-        max_body_bytes=app.config["MAX_DECOMPRESSED_BYTES"],
-        max_depth=app.config["MAX_DEPTH"], max_events=app.config["MAX_EVENTS"])
     app.teardown_appcontext(close_store)
 
 
@@ -34,11 +28,3 @@ def close_store(_exc=None) -> None:
     store = g.pop("store", None)
     if store is not None:
         store.close()
-
-
-def redactor() -> Redactor | None:
-    return current_app.extensions["tracediff.redactor"]
-
-
-def limits() -> Limits:
-    return current_app.extensions["tracediff.limits"]

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from .report import SEVERITY_ORDER, end_text, validation_lines, visible
 
 FIXTURE_FILES = {"arguments": "tool-args.json", "request": "http-body.json", "response": "http-response.json"}
+CALL_FILE = "call.json"   # the call's tool and HTTP status, read by `tracediff check DIR`
 
 
 def _value(value) -> str:
@@ -87,6 +88,8 @@ def fixtures_zip(call: dict, contract: dict | None) -> bytes:
             snapshot = call["snapshots"].get(name)
             if snapshot is not None:
                 archive.writestr(file, _fixture_text(snapshot["payload"]))
+        call_info = {"tool": call.get("tool"), "status": call.get("status_code")}
+        archive.writestr(CALL_FILE, json.dumps(call_info, indent=2, ensure_ascii=False) + "\n")
         if contract:
             contract = {k: v for k, v in contract.items() if k != "updated_at"}
             archive.writestr("contract.json", json.dumps(contract, indent=2, ensure_ascii=False) + "\n")
@@ -103,5 +106,6 @@ def _fixture_text(payload) -> str:
 
 def _readme(call: dict, has_contract: bool) -> str:
     return (f"# Fixtures of {call.get('tool') or 'a tool call'} (call {call['call_id'] or '(default)'})\n\n"
-            "Replay the analysis with:\n\n"
+            "Check this folder with `tracediff check FOLDER` (any number of folders at once),\n"
+            "or replay the analysis file by file with:\n\n"
             f"    {check_command(call, has_contract)}\n")

@@ -4,7 +4,6 @@ The HTTP endpoints, the CLI and the background analyzer all call these functions
 """
 import dataclasses
 import time
-from pathlib import Path
 
 from . import alerts
 from .analysis import analyze_call
@@ -103,14 +102,3 @@ def _analyze_within(store: Store, calls, budget: float | None) -> int:
             continue   # cut short by the calls before it, not by its own budget: the analyser does it
         results.append((trace_id, call_id, call["version"], result))
     return store.save_analyses(results)
-
-
-def load_folder(store: Store, folder: Path, redactor: Redactor | None):
-    """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary."""
-    from .bulk import ingest_files
-    from .contracts import import_contract_files
-
-    import_contract_files(store, sorted((folder / "contracts").glob("*.json")))
-    summary = ingest_files(store, [str(path) for path in sorted(folder.glob("*.ndjson"))], redactor)
-    catch_up(store)
-    return summary

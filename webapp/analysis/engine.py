@@ -160,6 +160,6 @@ def _schema_for(stage, contract, status):
     if stage == "response" and status is not None and status >= 400:
         return error_schema_for(contract)
     key = f"{stage}_schema"
-    if contract and contract.get(key):
+    if contract and contract.get(key) is not None:   # `false` and `{}` are schemas too
         return key, contract[key]
     return None, None

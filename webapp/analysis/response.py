@@ -11,7 +11,7 @@ from .values import is_container, show
 
 def error_schema_for(contract) -> tuple[str, dict]:
     """Return (name, schema) of the error schema a contract uses."""
-    if contract and contract.get("error_schema"):
+    if contract and contract.get("error_schema") is not None:
         return "error_schema", contract["error_schema"]
     return "default_error_schema", DEFAULT_ERROR_SCHEMA
 
@@ -37,7 +37,7 @@ def looks_like_error(body, schema_name: str, schema: dict, success: dict | None 
     _, inner = error_body(body, schema_name)
     if _says_it_failed(body) or is_valid(inner, schema):
         return True
-    if success and is_valid(body, success):
+    if success is not None and is_valid(body, success):
         return False
     return "code" in body and "message" in body
 
@@ -65,7 +65,7 @@ def status_findings(body, status, contract) -> list[dict]:
         return []
     prefix, inner = error_body(body, name)
     errors = validate(inner, schema)
-    if errors and success and is_valid(body, success):
+    if errors and success is not None and is_valid(body, success):
         return [finding("status_mismatch", "error", None, where, None, status,
                         f"HTTP {status} with a success body")]
     return [finding("error_shape", "error", None, end("response", prefix + e["path"]), None,

@@ -5,11 +5,6 @@ from functools import lru_cache
 
 import jsonschema_rs
 import orjson
-from jsonschema import Draft7Validator
-from jsonschema.exceptions import SchemaError
-from jsonschema.validators import validator_for
-from referencing import Registry
-from referencing.exceptions import Unresolvable
 
 from .fast_errors import fast_errors
 from .hints import closest
@@ -19,15 +14,13 @@ MAX_ERRORS = 500
 # Past this much JSON the Python validator (which visits every node to describe the errors)
 # costs ~100 ms per MB: describe the errors from jsonschema-rs instead, in its own wording.
 BIG_INSTANCE = 100_000
-# An empty registry: a contract must never make the analysis fetch a URL.
-_OFFLINE = Registry()
 
 
 @lru_cache(maxsize=256)
 def _cached_validator(key: bytes):
-    schema = orjson.loads(key)
-    cls = validator_for(schema, default=Draft7Validator)
-    return cls(schema, format_checker=cls.FORMAT_CHECKER, registry=_OFFLINE)
+    from .pyschema import python_validator   # here: jsonschema is slow to import, and only describes errors
+
+    return python_validator(orjson.loads(key))
 
 
 @lru_cache(maxsize=256)
@@ -78,9 +71,11 @@ def is_valid(instance, schema) -> bool:
             return fast.is_valid(instance)
         except Exception:  # e.g. an integer beyond 64 bits: the Python validator decides
             pass
+    from .pyschema import SCHEMA_ERRORS
+
     try:
         return _cached_validator(key).is_valid(instance)
-    except (SchemaError, Unresolvable, TypeError, ValueError, RecursionError):
+    except SCHEMA_ERRORS:
         return False
 
 
@@ -92,10 +87,12 @@ def validate(instance, schema) -> list[dict]:
         return []
     errors = fast_errors(fast, instance, schema, MAX_ERRORS) if fast is not None and _is_big(instance) else None
     if errors is None:
+        from .pyschema import SCHEMA_ERRORS
+
         try:
             validator = _cached_validator(key)
             raw = list(validator.iter_errors(instance))
-        except (SchemaError, Unresolvable, TypeError, ValueError, RecursionError) as exc:
+        except SCHEMA_ERRORS as exc:
             return [{"path": "", "keyword": "$schema", "message": f"schema cannot be used: {exc}",
                      "schema_path": ""}]
         errors = []

@@ -1,8 +1,8 @@
 """Read a document as JSON or YAML, with the limits an upload needs."""
+from functools import cache
 from pathlib import Path
 
 import orjson
-import yaml
 
 from .errors import ContractError
 
@@ -11,11 +11,16 @@ YAML_MEDIA_TYPES = ("application/yaml", "text/yaml", "application/x-yaml", "text
 MAX_YAML_NODES = 1_000_000
 
 
-class _YamlLoader(yaml.SafeLoader):
+@cache
+def _yaml_loader():
     """PyYAML's safe loader, keeping dates and times as the strings written (JSON has no dates)."""
+    import yaml   # here: only YAML documents need it
 
+    class YamlLoader(yaml.SafeLoader):
+        """A SafeLoader without timestamps."""
 
-_YamlLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_scalar)
+    YamlLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_scalar)
+    return YamlLoader
 
 
 def load_document(data: bytes, source: str, as_yaml: bool = False):
@@ -51,8 +56,10 @@ def load_file(path) -> object:
 
 
 def _from_yaml(data: bytes, source: str):
+    import yaml
+
     try:
-        document = yaml.load(data, Loader=_YamlLoader)   # noqa: S506 - a subclass of SafeLoader
+        document = yaml.load(data, Loader=_yaml_loader())   # noqa: S506 - a subclass of SafeLoader
     except (yaml.YAMLError, RecursionError, ValueError) as error:
         raise ContractError(f"{source}: not YAML: {_yaml_problem(error)}", "not_yaml", 422) from None
     if _too_many_nodes(document):

@@ -1,12 +1,20 @@
-"""Contracts from an OpenAPI 3.0/3.1 document: its operations, checked before they are inlined."""
-from ..analysis import tools_from_openapi
-from ..analysis.openapi import METHODS
+"""Contracts from an OpenAPI 3.0/3.1 document: its operations, checked, then their schemas inlined."""
 from ..analysis.pointers import MISSING, child, resolve
 from .errors import ContractError
+from .inline import Inliner, operation_schemas
 from .refs import LITERAL_KEYS
 
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
-def openapi_contracts(doc: dict, operations: dict | None) -> dict[str, dict]:
+
+def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> dict[str, dict]:
+    """Return {tool name: {request_schema, response_schema, error_schema, description}} per operation.
+
+    `operations` maps tool names to operationIds (default: every operation, under its operationId
+    or "METHOD /path"); every `$ref` the schemas use must point inside the document.
+    """
+    if not isinstance(doc, dict):
+        raise ContractError("not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi")
     found = _openapi_operations(doc)
     wanted = operations or {op_id: op_id for op_id in found}
     for tool, op_id in wanted.items():
@@ -15,14 +23,15 @@ def openapi_contracts(doc: dict, operations: dict | None) -> dict[str, dict]:
             raise ContractError(f"operation {tool}={op_id}: no operation {op_id!r} in the OpenAPI document "
                                 f"(it has: {known})", "bad_operation")
         _check_operation_refs(doc, *found[op_id])
+    inliner = Inliner(doc, str(doc["openapi"]).startswith("3.1"))
     try:
-        contracts = tools_from_openapi(doc, operations)
+        contracts = {tool: operation_schemas(inliner, found[op_id][1]) for tool, op_id in wanted.items()}
     except (ValueError, RecursionError) as error:
         raise ContractError(f"OpenAPI document: {error}", "bad_openapi") from error
     for tool, op_id in wanted.items():
         op = found[op_id][1]
         text = next((op[k] for k in ("description", "summary") if isinstance(op.get(k), str) and op[k]), None)
-        if text and tool in contracts:
+        if text:
             contracts[tool]["description"] = text
     return contracts
 

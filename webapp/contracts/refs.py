@@ -1,9 +1,5 @@
 """Find the `$ref`s of a contract's schemas that cannot be resolved offline (nothing is fetched)."""
-from referencing import Registry
-from referencing.exceptions import Unresolvable
-from referencing.jsonschema import DRAFT7, specification_with
-
-from ..analysis.pointers import from_tokens
+from ..analysis.pointers import MISSING, from_tokens, is_pointer, resolve
 
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
 LITERAL_KEYS = ("enum", "const", "default", "example", "examples")  # their values are data, not schemas
@@ -15,14 +11,39 @@ def ref_problems(contract: dict) -> list[str]:
     problems = []
     for key in SCHEMA_KEYS:
         schema = contract.get(key)
-        if isinstance(schema, dict):
+        if isinstance(schema, dict) and not _surely_resolved(schema):
             problems += [f"{key}: {where}: $ref {ref!r} cannot be resolved ({why})"
                          for where, ref, why in _unresolved_refs(schema)]
     return problems
 
 
+def _surely_resolved(schema: dict) -> bool:
+    """Tell fast whether every `$ref` is a JSON Pointer into the schema that finds something.
+
+    Most schemas hold only such refs, or none, and need no resolver; an `$id` (which moves the base of
+    the refs below it), an anchor, a URI or a pointer that finds nothing goes to `referencing`.
+    """
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack += node
+        elif isinstance(node, dict):
+            if isinstance(node.get("$id"), str) or isinstance(node.get("id"), str):
+                return False
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not (ref.startswith("#") and is_pointer(ref[1:])
+                                             and resolve(schema, ref[1:]) is not MISSING):
+                return False
+            stack += node.values()
+    return True
+
+
 def _unresolved_refs(schema: dict):
     """Yield (place, ref, reason) of each $ref the jsonschema resolver cannot follow; never fetches."""
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT7, specification_with
+
     dialect = schema.get("$schema") if isinstance(schema.get("$schema"), str) else ""
     spec = specification_with(dialect, default=DRAFT7)
     resolver = Registry().resolver_with_root(spec.create_resource(schema))
@@ -53,6 +74,8 @@ def _walk_refs(resolver, spec, node, path, is_map=False):
 
 
 def _lookup_failure(resolver, ref: str) -> str | None:
+    from referencing.exceptions import Unresolvable
+
     try:
         resolver.lookup(ref)
     except Unresolvable as error:

@@ -1,37 +1,17 @@
-"""tools_from_openapi: turn an OpenAPI 3.0/3.1 document into request, response and error schemas."""
+"""Inline an OpenAPI operation's local $refs into self-contained request, response and error JSON Schemas."""
 
 import orjson
 
-from .pointers import MISSING, resolve
+from ..analysis.pointers import MISSING, resolve
 
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 DIALECT_2020 = "https://json-schema.org/draft/2020-12/schema"
 MAX_NODES = 100_000
 _LITERAL = ("example", "examples", "enum", "const", "default", "required")
 _MAPS = ("properties", "patternProperties", "definitions", "$defs", "dependentSchemas")
 
 
-def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> dict[str, dict]:
-    """Return {tool name: {request_schema, response_schema, error_schema}} per operation."""
-    if not isinstance(doc, dict) or not str(doc.get("openapi", "")).startswith("3."):
-        raise ValueError("not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)")
-    is31 = str(doc["openapi"]).startswith("3.1")
-    found = {}
-    for path, item in (doc.get("paths") or {}).items():
-        item = _deref(doc, item)
-        for method in METHODS:
-            op = item.get(method) if isinstance(item, dict) else None
-            if isinstance(op, dict):
-                found[op.get("operationId") or f"{method.upper()} {path}"] = op
-    wanted = operations or {op_id: op_id for op_id in found}
-    missing = [op_id for op_id in wanted.values() if op_id not in found]
-    if missing:
-        raise ValueError(f"operationId not found in the document: {', '.join(map(str, missing))}")
-    inliner = _Inliner(doc, is31)
-    return {tool: _operation(inliner, found[op_id]) for tool, op_id in wanted.items()}
-
-
-def _operation(inliner, op: dict) -> dict:
+def operation_schemas(inliner, op: dict) -> dict:
+    """Return the request, success response and error schemas of one operation, inlined."""
     body = _json_schema(inliner, op.get("requestBody"))
     success, errors = None, []
     for code, response in sorted((op.get("responses") or {}).items(), key=lambda kv: _code_order(kv[0])):
@@ -88,7 +68,7 @@ def _target(doc, ref: str):
     return target
 
 
-class _Inliner:
+class Inliner:
     """Inline local $refs, leaving a recursive one as {}, and translate OpenAPI 3.0 keywords."""
 
     def __init__(self, doc, is31: bool):

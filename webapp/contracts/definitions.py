@@ -1,6 +1,11 @@
-"""tools_from_definitions: read tool definitions in the formats LLM providers and MCP use."""
+"""Tool definitions in the formats LLM providers and MCP use: schemas, descriptions, server tools."""
 
-from .openapi import from_30
+from .inline import from_30
+
+SCHEMA_INPUT_KEYS = ("input_schema", "inputSchema", "parameters", "parametersJsonSchema")
+GEMINI_BUILT_INS = {"googleSearch", "google_search", "googleSearchRetrieval", "google_search_retrieval",
+                    "codeExecution", "code_execution", "urlContext", "url_context"}
+JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 
 
 def tools_from_definitions(obj) -> dict[str, dict]:
@@ -81,3 +86,56 @@ def _gemini_types(schema):
         else:
             out[key] = value
     return from_30(out) if "nullable" in out else out
+
+
+def _is_server_tool(item) -> bool:
+    """A tool the provider runs (Anthropic web_search, OpenAI file_search, Gemini googleSearch)."""
+    if not isinstance(item, dict) or any(key in item for key in SCHEMA_INPUT_KEYS):
+        return False
+    if item and set(item) <= GEMINI_BUILT_INS:
+        return True
+    kind = item.get("type")
+    return isinstance(kind, str) and kind not in ("function", "custom", *JSON_TYPES)
+
+
+def without_server_tools(document, skipped: list):
+    """Return the document without server tools, noting each in `skipped`."""
+    if isinstance(document, list):
+        kept = []
+        for item in document:
+            if _is_server_tool(item):
+                skipped.append({"name": item.get("name") or item.get("type") or next(iter(item)),
+                                "type": item.get("type") or next(iter(item)),
+                                "reason": "a server tool the provider runs; it has no input schema"})
+            else:
+                kept.append(without_server_tools(item, skipped))
+        return kept
+    if _is_server_tool(document):
+        return without_server_tools([document], skipped)
+    if isinstance(document, dict):
+        for key in ("tools", "result"):
+            if isinstance(document.get(key), (list, dict)):
+                document = {**document, key: without_server_tools(document[key], skipped)}
+    return document
+
+
+def _definitions(obj):
+    """Yield each tool definition object, in the shapes tools_from_definitions reads."""
+    if isinstance(obj, list):
+        for item in obj:
+            yield from _definitions(item)
+    elif isinstance(obj, dict):
+        lists = [obj.get(k) for k in ("tools", "functionDeclarations", "function_declarations")]
+        if isinstance(obj.get("result"), dict) and "tools" in obj["result"]:
+            yield from _definitions(obj["result"]["tools"])
+        elif any(isinstance(value, list) for value in lists):
+            yield from _definitions(next(value for value in lists if isinstance(value, list)))
+        elif obj.get("type") == "function" and isinstance(obj.get("function"), dict):
+            yield obj["function"]
+        else:
+            yield obj
+
+
+def descriptions(document) -> dict[str, str]:
+    return {d["name"]: d["description"] for d in _definitions(document)
+            if isinstance(d.get("name"), str) and isinstance(d.get("description"), str) and d["description"]}

@@ -1,0 +1,52 @@
+"""`tracediff check`: replay fixture files against a contract in CI, one call or folders of them.
+
+Exit codes: 0 every call passes, 1 a call has a warning, an error or a schema violation, 2 a usage
+or input error (a file that is not JSON, a contract that cannot be used, a folder without fixtures).
+"""
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import output
+from .inputs import Case, InputError, fixture_folders, folder_case, single_case
+from .run import exit_code, run
+
+__all__ = ["CheckOptions", "InputError", "check"]
+
+
+@dataclass
+class CheckOptions:
+    """What the command line asked for."""
+
+    folders: tuple = ()
+    files: dict | None = None   # snapshot name -> path, for one call
+    contract: str | None = None
+    tool: str | None = None
+    status: int | None = None
+    output: str = "text"   # text, github or json
+    junit: str | None = None
+
+
+def cases(options: CheckOptions) -> list[Case]:
+    """Read the call of the files given, or the call of every fixture folder under the folders given."""
+    if not options.folders:
+        return [single_case(options.files, options.status, options.contract, options.tool)]
+    return [folder_case(folder, options.contract, options.tool, options.status)
+            for folder in fixture_folders(options.folders)]
+
+
+def check(options: CheckOptions, echo) -> int:
+    """Check every case, print the report with `echo`, write the JUnit file; return the exit code."""
+    outcomes = run(cases(options))
+    folders = bool(options.folders)
+    if options.output == "json":
+        echo(output.as_json(outcomes, folders))
+    elif options.output == "github":
+        echo(output.github(outcomes))
+    else:
+        echo(output.text(outcomes, folders))
+    if options.junit:
+        try:
+            Path(options.junit).write_bytes(output.junit(outcomes))
+        except OSError as error:
+            raise InputError(f"{options.junit}: cannot write the JUnit report: {error.strerror or error}") from None
+    return exit_code(outcomes)

@@ -1,0 +1,136 @@
+"""Say what is wrong in a tool contract, and where: check_contract, validated_contract."""
+
+import re
+
+import jsonschema_rs
+
+from ..analysis.pointers import from_tokens, is_pointer
+from .errors import ContractError
+from .refs import ref_problems
+
+SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
+CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping")
+SNAPSHOTS = ("arguments", "request", "response")
+# The dialects jsonschema-rs checks a schema against without fetching anything.
+KNOWN_DIALECTS = {f"{base}{end}" for end in ("", "#") for base in (
+    "http://json-schema.org/draft-04/schema", "http://json-schema.org/draft-06/schema",
+    "http://json-schema.org/draft-07/schema", "https://json-schema.org/draft/2019-09/schema",
+    "https://json-schema.org/draft/2020-12/schema")}
+
+
+def check_contract(contract: dict) -> list[str]:
+    """Return every problem of a contract as a message naming its place; [] when fine."""
+    if not isinstance(contract, dict):
+        return ["contract: must be an object"]
+    problems = []
+    for key in SCHEMA_KEYS:
+        schema = contract.get(key)
+        if schema is not None:
+            problems += _schema_problems(key, schema)
+    problems += _mapping_problems(contract.get("mapping"))
+    name = contract.get("name")
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        problems.append("name: must be a non-empty string")
+    return problems
+
+
+def _schema_problems(key: str, schema) -> list[str]:
+    if not isinstance(schema, (dict, bool)):
+        return [f"{key}: a schema must be an object or a boolean, not {type(schema).__name__}"]
+    if isinstance(schema, bool):
+        return []
+    uri = schema.get("$schema")
+    if uri is not None and not isinstance(uri, str):
+        return [f"{key}: /$schema: must be a string"]
+    if _surely_sound(schema, uri):
+        return []
+    # Only a schema jsonschema-rs doubts pays for importing jsonschema, whose messages name each problem.
+    from ..analysis.pyschema import Draft7Validator, SchemaError, validator_for
+
+    cls = validator_for(schema, default=Draft7Validator)
+    if uri and cls is Draft7Validator and "draft-07" not in uri:
+        return [f"{key}: /$schema: unknown dialect {uri!r}"]
+    problems = []
+    for error in cls(cls.META_SCHEMA).iter_errors(schema):
+        problems.append(f"{key}: {from_tokens(error.absolute_path) or '(root)'}: {error.message}")
+    if not problems:
+        try:
+            cls.check_schema(schema)
+        except SchemaError as exc:
+            problems.append(f"{key}: {from_tokens(exc.absolute_path) or '(root)'}: {exc.message}")
+    return sorted(problems)
+
+
+def _surely_sound(schema: dict, uri) -> bool:
+    """Tell fast whether a schema fits its metaschema (jsonschema-rs) and its patterns compile."""
+    if uri is not None and uri not in KNOWN_DIALECTS:
+        return False
+    try:
+        return jsonschema_rs.meta.is_valid(schema) and all(_compiles(p) for p in _patterns(schema))
+    except Exception:   # anything it cannot judge: the Python validator decides
+        return False
+
+
+def _patterns(node):
+    """Yield every string that may be a regular expression: `pattern` values, `patternProperties` keys."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack += node
+        elif isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                yield node["pattern"]
+            if isinstance(node.get("patternProperties"), dict):
+                yield from node["patternProperties"]
+            stack += node.values()
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
+
+
+def _mapping_problems(mapping) -> list[str]:
+    if mapping is None:
+        return []
+    if not isinstance(mapping, list):
+        return ["mapping: must be a list of {snapshot: pointer} pairs"]
+    problems = []
+    for i, entry in enumerate(mapping):
+        where = f"mapping/{i}"
+        if not isinstance(entry, dict):
+            problems.append(f"{where}: must be an object")
+            continue
+        unknown = [k for k in entry if k not in SNAPSHOTS]
+        if unknown:
+            problems.append(f"{where}: unknown snapshot {unknown[0]!r} (use arguments, request, response)")
+        if len([k for k in entry if k in SNAPSHOTS]) != 2:
+            problems.append(f"{where}: must pair exactly two snapshots")
+        for key, pointer in entry.items():
+            if key in SNAPSHOTS and not is_pointer(pointer):
+                problems.append(f"{where}/{key}: {pointer!r} is not a JSON Pointer (e.g. \"/amount\")")
+    return problems
+
+
+def validated_contract(name: str, body) -> dict:
+    """Return the contract parts of a PUT body, or raise ContractError saying what is wrong."""
+    if not isinstance(body, dict):
+        raise ContractError("a contract is a JSON object with arguments_schema, request_schema, "
+                            "response_schema, error_schema and mapping")
+    unknown = sorted(set(body) - set(CONTRACT_KEYS) - {"name", "updated_at"})
+    if unknown:
+        raise ContractError(f"unknown contract fields {unknown}; expected some of {list(CONTRACT_KEYS)}")
+    if body.get("description") is not None and not isinstance(body["description"], str):
+        raise ContractError("description: must be a string")
+    contract = {key: body[key] for key in CONTRACT_KEYS if body.get(key) is not None}
+    try:
+        problems = check_contract({"name": name, **contract}) or ref_problems(contract)
+    except RecursionError:
+        problems = ["a schema is nested too deeply to check"]
+    if problems:
+        raise ContractError(f"contract for {name!r} refused: " + "; ".join(problems))
+    return contract

@@ -1,0 +1,65 @@
+"""Read contracts from any supported document: our own contracts, tool definitions, OpenAPI."""
+from dataclasses import dataclass, field
+
+from .checks import CONTRACT_KEYS
+from .definitions import descriptions, tools_from_definitions, without_server_tools
+from .errors import ContractError
+from .openapi import tools_from_openapi
+
+
+@dataclass
+class Imported:
+    """The contracts read from a document, and the server tools skipped (they have no schema)."""
+
+    contracts: dict[str, dict]
+    skipped: list[dict] = field(default_factory=list)
+
+
+def parse_operations(items) -> dict[str, str] | None:
+    """Turn TOOL=OPERATION_ID strings into {tool: operationId}; refuse any other form."""
+    mapping = {}
+    for item in items:
+        tool, sep, op_id = item.partition("=")
+        if not sep or not tool or not op_id:
+            raise ContractError(f"operation {item!r}: expected TOOL=OPERATION_ID", "bad_operation")
+        if tool in mapping:
+            raise ContractError(f"operation {item!r}: tool {tool!r} is mapped twice", "bad_operation")
+        mapping[tool] = op_id
+    return mapping or None
+
+
+def contracts_from_document(document, operations: dict | None = None) -> dict[str, dict]:
+    """Turn any supported document into {tool name: contract parts}."""
+    return read_contracts(document, operations).contracts
+
+
+def read_contracts(document, operations: dict | None = None) -> Imported:
+    """Read contracts from any supported document, skipping provider-run server tools."""
+    if isinstance(document, dict) and "openapi" in document:
+        return Imported(tools_from_openapi(document, operations))
+    if operations:
+        raise ContractError("operation mappings apply to OpenAPI documents only", "bad_operation")
+    items = document if isinstance(document, list) else [document]
+    if items and all(_is_own_contract(item) for item in items):
+        return Imported({item["name"]: {k: item[k] for k in CONTRACT_KEYS if k in item} for item in items})
+    skipped = []
+    definitions = without_server_tools(document, skipped)
+    try:
+        contracts = tools_from_definitions(definitions)
+    except ValueError as error:
+        names = ", ".join(s["name"] for s in skipped)
+        raise ContractError(str(error) + (f" (skipped server tools: {names})" if names else "")) from error
+    for name, description in descriptions(definitions).items():
+        contracts[name]["description"] = description
+    return Imported(contracts, skipped)
+
+
+def is_bare_contract(document) -> bool:
+    """Tell whether a document is one contract without a name: the body of PUT /api/v1/tools/<name>."""
+    return isinstance(document, dict) and "name" not in document and "openapi" not in document and \
+        (not document or any(key in CONTRACT_KEYS for key in document))
+
+
+def _is_own_contract(item) -> bool:
+    return isinstance(item, dict) and isinstance(item.get("name"), str) and any(
+        key.endswith("_schema") and key != "input_schema" or key == "mapping" for key in item)
