@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
-from webapp import bulk, pipeline
+from webapp import bulk
 from webapp.alignedview import FIRST_ROWS, MORE_ROWS
 from webapp.store import stats
 
