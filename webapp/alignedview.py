@@ -89,16 +89,24 @@ def row_paths(row: dict) -> list[tuple]:
     return [(name, row[name]) for name in SNAPSHOTS if row.get(name) is not None]
 
 
-def ends_covered(paths: list[tuple], ends: dict) -> set[tuple]:
+def end_lengths(ends: dict) -> set[int]:
+    """Return the lengths of the ends' pointers: the only prefixes of a row's path that can be an end."""
+    return {len(ptr) for _, ptr in ends}
+
+
+def ends_covered(paths: list[tuple], ends: dict, lengths: set[int] | None = None) -> set[tuple]:
     """Return the ends that one of `paths` is or lies below (a container end shows as its fields)."""
-    return {(name, up) for name, ptr in paths for up in (ptr, *ancestors(ptr)) if (name, up) in ends}
+    # Only prefixes as long as some end can be one: rows 60 levels deep would walk 60 ancestors each.
+    lengths = end_lengths(ends) if lengths is None else lengths
+    return {(name, ptr[:n]) for name, ptr in paths for n in lengths
+            if n <= len(ptr) and (n == len(ptr) or ptr[n] == "/") and (name, ptr[:n]) in ends}
 
 
 def end_rows(rows: list[dict], ends: dict) -> list[dict]:
     """Return the rows to add for finding ends no row shows: the root of a broken-JSON snapshot, say."""
-    covered = set()
+    covered, lengths = set(), end_lengths(ends)
     for row in rows:
-        covered |= ends_covered(row_paths(row), ends)
+        covered |= ends_covered(row_paths(row), ends, lengths)
     added = []
     for (name, ptr), labels in ends.items():
         if (name, ptr) not in covered:
@@ -113,10 +121,11 @@ class _Picker:
     def __init__(self, ends: dict, limit: int):
         self.ends, self.limit, self.covered, self.weight = ends, limit, set(), 0
         self.near = {(name, up) for name, ptr in ends for up in ancestors(ptr)}
+        self.lengths = end_lengths(ends)
 
     def keep(self, row: dict, shown: int) -> bool:
         paths = row_paths(row)
-        new = ends_covered(paths, self.ends) - self.covered
+        new = ends_covered(paths, self.ends, self.lengths) - self.covered
         if shown < self.limit or new or any(path in self.near for path in paths):
             self.covered |= new
             # A row's HTML: its markup, its values (200 characters at most) and each pointer thrice
