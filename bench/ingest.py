@@ -48,7 +48,7 @@ def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, 
     bodies = _bodies(prefix, per_post)
     with httpx.Client(timeout=60) as client:
         time.sleep(max(0.0, start - time.time()))
-        while time.time() < start + seconds:
+        while True:  # one post at least, even when this process started late on a loaded machine
             response = client.post(url, content=next(bodies), headers=NDJSON)
             if response.status_code == 200:
                 acked += response.json()["accepted"]
@@ -56,6 +56,8 @@ def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, 
                 last = time.time()
             else:
                 failures += 1
+            if time.time() >= start + seconds:
+                break
     queue.put((acked, posts, failures, last))
 
 

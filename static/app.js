@@ -92,12 +92,21 @@
     if (!raw) { return false; }
     var decoded = raw;
     try { decoded = decodeURIComponent(raw); } catch (e) { /* keep raw */ }
-    var el = byId(raw) || byId(decoded) || findNode(raw);
+    var el = byId(raw) || byId(decoded) || oldFindingAnchor(raw) || findNode(raw);
     if (!el) { clearSelection(); fetchPath(raw); return false; }
     if (el.classList.contains("finding")) { highlightFinding(el, true); el.focus({ preventScroll: true }); return true; }
     clearHighlights();
     mark(el, true);
     return true;
+  }
+
+  // Links pasted before anchors were named after a finding's kind and paths said #finding-N:
+  // land on the N-th finding while it exists, and show its stable anchor in the address bar.
+  function oldFindingAnchor(raw) {
+    var match = /^finding-(\d+)$/.exec(raw);
+    var el = match ? document.querySelector('.finding[data-index="' + match[1] + '"]') : null;
+    if (el) { history.replaceState(history.state, "", "#" + el.id); }
+    return el;
   }
 
   function findings() { return Array.prototype.slice.call(document.querySelectorAll(".finding")); }

@@ -63,8 +63,8 @@ class LiveServer:
         self.process = None
         self.log_path = self.db_path.with_suffix(".log")
 
-    def start(self, timeout: float = 30):
-        self.port = free_port()
+    def start(self, timeout: float = 30, port: int | None = None):
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "TRACEDIFF_DATABASE": str(self.db_path), **self.env}
         tracediff = shutil.which("tracediff")

@@ -161,8 +161,19 @@ def test_common_values_pair_under_a_similar_key_in_the_same_object():
         ("renamed", "/is_active"), ("renamed", "/pageNumber")]
 
 
-def test_common_values_under_unrelated_keys_stay_dropped_and_added():
-    result = call({"query": "x", "archived": False}, {"query": "x", "debug": False})
+def test_an_equal_boolean_under_an_unrelated_key_pairs_by_value_and_stays_quiet():
+    # Issue 11: true, false, 0 and 1 are candidates too; a rename to another word is the common case.
+    found = only(call({"query": "x", "archived": False}, {"query": "x", "debug": False}), "renamed")
+    assert found["severity"] == "info" and found["reason"] == "value"
+
+
+def test_the_only_boolean_left_on_each_side_pairs_by_elimination():
+    found = only(call({"query": "x", "archived": False}, {"query": "x", "debug": True}), "value_changed")
+    assert (found["left"]["path"], found["right"]["path"], found["reason"]) == ("/archived", "/debug", "elimination")
+
+
+def test_a_common_value_with_no_counterpart_of_its_type_stays_dropped():
+    result = call({"query": "x", "archived": False}, {"query": "x", "page_size": 20})
     assert sorted(f["kind"] for f in result["findings"]) == ["added", "dropped"]
 
 
@@ -333,8 +344,8 @@ def test_a_document_nested_too_deeply_is_reported_incomplete_instead_of_crashing
 
 
 def test_integers_beyond_64_bits_are_compared_like_any_other():
-    found = only(call({"ids": [2 ** 70, 7, 8]}, {"ids": [2 ** 70, 8]}), "dropped")
-    assert found["left"]["path"] == "/ids/1"
+    found = only(call({"ids": [2 ** 70, 7, 8]}, {"ids": [2 ** 70, 8]}), "value_changed")
+    assert found["left"]["path"] == "/ids" and found["message"] == "ids: 1 of 3 items removed ([7])"
 
 
 def test_a_malformed_mapping_entry_is_ignored_rather_than_fatal():

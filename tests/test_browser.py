@@ -116,7 +116,7 @@ def test_a_type_change_shows_three_columns_and_the_findings_row_marked(page, ser
 def test_clicking_a_finding_highlights_both_ends_in_either_view(page, server, screenshot):
     for view in ("aligned", "raw"):
         page.goto(f"{server.url}/traces/{LIMIT_AS_STRING}?view={view}")
-        page.locator("#finding-1 .message").click()
+        page.locator(".finding").nth(0).locator(".message").click()
         expect(node(page, "arguments/limit")).to_have_class(has_class("hl"))
         expect(node(page, "request/limit")).to_have_class(has_class("hl"))
         expect(node(page, "request/limit")).to_be_in_viewport()
@@ -130,11 +130,11 @@ def has_class(name: str):
 def test_keyboard_moves_to_the_next_finding(page, server):
     page.goto(f"{server.url}/traces/{LIMIT_AS_STRING}")
     page.keyboard.press("j")
-    expect(page.locator("#finding-1")).to_be_focused()
+    expect(page.locator(".finding").nth(0)).to_be_focused()
     page.keyboard.press("j")
-    expect(page.locator("#finding-2")).to_be_focused()
+    expect(page.locator(".finding").nth(1)).to_be_focused()
     page.keyboard.press("k")
-    expect(page.locator("#finding-1")).to_be_focused()
+    expect(page.locator(".finding").nth(0)).to_be_focused()
 
 
 def test_typing_in_the_search_box_narrows_the_list(page, server):
@@ -199,7 +199,7 @@ def test_a_trace_with_a_1mb_response_is_usable_within_a_second(page, server):
     for attempt in ("first load", "second load"):
         started = time.perf_counter()
         page.goto(f"{server.url}/traces/{BIG}")
-        page.locator("#finding-1 .message").click()
+        page.locator(".finding").nth(0).locator(".message").click()
         expect(node(page, "request/limit")).to_have_class(has_class("hl"))
         usable = time.perf_counter() - started
         ready = float(page.evaluate("document.documentElement.dataset.ready"))
@@ -225,7 +225,7 @@ def test_a_finding_past_the_aligned_row_limit_is_highlighted_by_click_key_and_de
     for how in ("click", "key", "link"):
         page.goto(f"{server.url}/traces/{ITEMS}" + ("#finding-1" if how == "link" else ""))
         if how == "click":
-            page.locator("#finding-1 .message").click()
+            page.locator(".finding").nth(0).locator(".message").click()
         if how == "key":
             page.keyboard.press("j")
         for end in ends:
@@ -235,7 +235,7 @@ def test_a_finding_past_the_aligned_row_limit_is_highlighted_by_click_key_and_de
 
 def test_clicking_an_invalid_json_finding_highlights_the_broken_request(page, server):
     page.goto(f"{server.url}/traces/{BROKEN_JSON}")
-    page.locator("#finding-1 .message").click()
+    page.locator(".finding").nth(0).locator(".message").click()
     expect(node(page, "request")).to_have_class(has_class("hl"))
     expect(node(page, "request")).to_contain_text('"query": "quarterly board minutes"')
 
@@ -300,7 +300,7 @@ def test_copy_value_copies_exactly_the_json_text(browser, server):
 def test_clicking_an_end_link_highlights_both_ends_of_its_finding(page, server):
     for view in ("aligned", "raw"):
         page.goto(f"{server.url}/traces/{LIMIT_AS_STRING}?view={view}")
-        page.locator("#finding-1 .ends a").last.click()
+        page.locator(".finding").nth(0).locator(".ends a").last.click()
         expect(node(page, "arguments/limit")).to_have_class(has_class("hl"))
         expect(node(page, "request/limit")).to_have_class(has_class("hl"))
         assert page.url.endswith("#request/limit")
@@ -308,12 +308,12 @@ def test_clicking_an_end_link_highlights_both_ends_of_its_finding(page, server):
 
 def test_a_deep_link_to_a_missing_path_clears_the_highlighted_finding(page, server):
     page.goto(f"{server.url}/traces/{LIMIT_AS_STRING}")
-    page.locator("#finding-1").focus()
-    expect(page.locator("#finding-1")).to_have_class(has_class("hl"))
+    page.locator(".finding").nth(0).focus()
+    expect(page.locator(".finding").nth(0)).to_have_class(has_class("hl"))
     page.evaluate("location.hash = 'request/nope'")
     expect(page.locator("#view .deep-link-note")).to_contain_text("No node request/nope")
-    expect(page.locator("#finding-1")).not_to_have_class(has_class("hl"))
-    expect(page.locator("#finding-1")).not_to_be_focused()
+    expect(page.locator(".finding").nth(0)).not_to_have_class(has_class("hl"))
+    expect(page.locator(".finding").nth(0)).not_to_be_focused()
     assert page.locator(".hl").count() == 0
 
 

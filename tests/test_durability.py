@@ -231,7 +231,8 @@ def full_disk_case(tmp_path, how: str) -> tuple[LiveServer, object]:
         if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)],
                                                capture_output=True).returncode:
             pytest.skip("mounting a small tmpfs is not permitted here")
-        return LiveServer(mount / "full.db", env={"TRACEDIFF_ANALYZER": "off"}), mount
+        # no headroom kept, so that SQLite itself meets the full disk
+        return LiveServer(mount / "full.db", env={"TRACEDIFF_ANALYZER": "off", "TRACEDIFF_MIN_FREE_MB": "0"}), mount
     # RLIMIT_FSIZE: the kernel refuses writes past 2 MiB with EFBIG (Python ignores SIGXFSZ).
     return LiveServer(tmp_path / "full.db", wrapper=["prlimit", f"--fsize={2 * 1024 * 1024}"],
                          env={"TRACEDIFF_ANALYZER": "off"}), None

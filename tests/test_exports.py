@@ -28,7 +28,9 @@ def test_the_markdown_summary_names_the_trace_findings_paths_values_and_permalin
     text = response.get_data(as_text=True)
     assert response.mimetype == "text/markdown"
     assert f"trace `{LIMIT_AS_STRING}`" in text and "findOrders" in text
-    assert "| error | type_changed | arguments /limit -> request /limit | 5 -> \"5\" |" in text
+    link = f"http://localhost/traces/{LIMIT_AS_STRING}?call=call_01#f-type_changed-arguments/limit-request/limit"
+    assert f"| error | [type_changed](<{link}>) | arguments /limit -> request /limit | 5 -> \"5\" |" \
+        in text
     assert "request /limit: '5' is not of type 'integer'" in text
     assert f"http://localhost/traces/{LIMIT_AS_STRING}?call=call_01" in text
 

@@ -101,7 +101,25 @@ def test_every_optional_field_is_type_checked(field, value, code):
     ("2026-08-20T23:30:00-01:00", "2026-08-21T00:30:00Z"),
 ])
 def test_ts_is_normalised_to_utc_with_z_keeping_the_fraction(given, stored):
-    assert one(envelope(ts=given)).ts == stored
+    assert one(envelope(ts=given), limits=Limits(max_clock_skew_s=86_400)).ts == stored
+
+
+@pytest.mark.parametrize("given", ["2027-06-16T09:30:00Z", "2026-08-20T09:35:01Z", "2026-08-20T10:36:00+01:00"])
+def test_an_event_stamped_past_the_allowed_skew_is_stored_at_its_receive_time_keeping_what_was_sent(given):
+    event = one(envelope(ts=given, event_id="e1"))  # NOW is 09:30; five minutes of skew allowed
+    assert event.ts == "2026-08-20T09:30:00Z"
+    assert event.meta["sent_ts"].startswith(given[:4]) and event.event_id == "e1"
+
+
+@pytest.mark.parametrize("given", ["2026-08-20T09:35:00Z", "2026-08-20T09:35:00.999Z", "2020-01-01T00:00:00Z"])
+def test_an_event_stamped_within_the_allowed_skew_or_in_the_past_keeps_its_time(given):
+    event = one(envelope(ts=given))
+    assert event.ts == given and not (event.meta or {}).get("sent_ts")
+
+
+def test_the_allowed_skew_is_a_setting():
+    assert one(envelope(ts="2026-08-20T09:31:00Z"), limits=Limits(max_clock_skew_s=0)).ts == "2026-08-20T09:30:00Z"
+    assert one(envelope(ts="2026-08-21T09:00:00Z"), limits=Limits(max_clock_skew_s=86_400)).ts == "2026-08-21T09:00:00Z"
 
 
 def test_http_keeps_only_method_url_status_code_and_headers():

@@ -113,6 +113,17 @@ def test_the_nearest_tool_ancestor_wins_through_intermediate_spans():
     assert [(e.tool, e.payload, e.http["status_code"]) for e in resp] == [("getInvoice", {"id": 1}, 404)]
 
 
+def test_tracediff_source_on_the_tool_span_marks_its_http_snapshots_too():
+    tool = span(b"\x01" * 8, "execute_tool findOrders", {
+        "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders", "gen_ai.tool.call.id": "call_01",
+        "gen_ai.tool.call.arguments": '{"limit": 5}', "tracediff.source": "openai"})
+    batch = parse_otlp(export(tool, HTTP).SerializeToString(), content_type="application/x-protobuf")
+    assert {e.snapshot: e.source for e in batch.events} == {"arguments": "openai", "request": "openai",
+                                                           "response": "openai"}
+    unmarked = parse_otlp(export(TOOL, HTTP).SerializeToString(), content_type="application/x-protobuf")
+    assert {e.source for e in unmarked.events} == {None}
+
+
 def test_openinference_and_openllmetry_tool_spans_are_fallbacks():
     oi = span(b"\x01" * 8, "findOrders", {"openinference.span.kind": "TOOL", "tool.name": "findOrders",
                                             "input.value": '{"limit": 5}', "output.value": '{"orders": []}'})

@@ -122,10 +122,11 @@ def test_the_api_document_says_health_is_public_and_every_other_read_needs_a_tok
     paths = openapi.document()["paths"]
     health = paths["/api/v1/health"]["get"]
     assert health["security"] == [] and "401" not in health["responses"]
-    assert paths["/api/v1/traces"]["get"]["security"][0] == {"readToken": []}
+    assert paths["/api/v1/traces"]["get"]["security"][:2] == [{"readToken": []}, {"adminToken": []}]
+    assert paths["/api/v1/ingest"]["post"]["security"][:2] == [{"ingestToken": []}, {"adminToken": []}]
     for method in ("put", "delete"):
-        assert paths["/api/v1/tools/{name}"][method]["security"][0] == {"ingestToken": []}
-    assert paths["/api/v1/tools/import"]["post"]["security"][0] == {"ingestToken": []}
+        assert paths["/api/v1/tools/{name}"][method]["security"][0] == {"adminToken": []}
+    assert paths["/api/v1/tools/import"]["post"]["security"][0] == {"adminToken": []}
 
 
 PAGES = ["/", f"/traces/{TRACE}", f"/traces/{TRACE}.json", f"/traces/{TRACE}.md", "/index.json",

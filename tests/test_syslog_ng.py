@@ -199,3 +199,29 @@ def test_syslog_ng_delivers_every_event_once_and_intact_across_a_kill_and_restar
     print(f"\nsyslog-ng: {len(events)} events in {lines} lines, {stored} stored, "
           f"{stored_at_restart} stored when killed, {written_after_restart} sent after restart "
           f"({written_after_restart - (lines - stored_at_restart)} re-sent), {seconds} s")
+
+
+def test_after_an_outage_syslog_ng_delivers_the_backlog_within_seconds_thanks_to_time_reopen(tmp_path):
+    """tracediff is down while events are logged: with time-reopen(2) the backlog arrives within seconds
+    of tracediff coming back (syslog-ng's default of 60 s held it back a minute)."""
+    from conftest import LiveServer, free_port
+
+    port = free_port()
+    events, input_file = make_events(120), tmp_path / "events.ndjson"
+    daemon = SyslogNg(syslog_ng_binary(), tmp_path, input_file, f"http://127.0.0.1:{port}/api/v1/ingest")
+    server = LiveServer(tmp_path / "outage.db")
+    try:
+        daemon.start()
+        append(input_file, events[:60])
+        time.sleep(3)  # syslog-ng has tried and failed: nothing listens on the port
+        append(input_file, events[60:])
+        server.start(port=port)
+        back = time.monotonic()
+        stored = wait_for_events(server.db_path, len(events), daemon, back + 30)
+        waited = time.monotonic() - back
+    finally:
+        daemon.stop()
+        server.stop()
+    assert stored == len(events), daemon.logs()
+    print(f"\nsyslog-ng backlog of {len(events)} events stored {waited:.1f} s after tracediff came back")
+    assert waited < 12

@@ -100,11 +100,12 @@ def test_show_only_differences_hides_unchanged_rows_without_javascript(client, s
 def test_findings_come_first_errors_first_with_both_ends_as_node_ids(client, samples):
     html = client.get(f"/traces/{LIMIT_AS_STRING}").get_data(as_text=True)
     assert html.index('id="findings"') < html.index('id="view"')
-    first = re.search(r'<li class="finding sev-(\w+)" id="finding-1"[^>]*>', html, re.S)
+    first = re.search(r'<li class="finding sev-(\w+)" id="f-type_changed-arguments/limit-request/limit" '
+                      r'data-index="1"[^>]*>', html, re.S)
     assert first.group(1) == "error"
     assert 'data-left="arguments/limit"' in first.group(0) and 'data-right="request/limit"' in first.group(0)
     assert "limit: integer 5 became string" in html
-    assert f'href="/traces/{LIMIT_AS_STRING}?call=call_01#finding-1"' in html
+    assert f'href="/traces/{LIMIT_AS_STRING}?call=call_01#f-type_changed-arguments/limit-request/limit"' in html
 
 
 def test_validation_errors_are_listed_per_snapshot_with_their_message(client, samples):

@@ -1,7 +1,16 @@
 """tracediff: the three snapshots of an LLM tool call, side by side, with mapping-aware diffs."""
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+__version__ = "0.2.0"
+
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
+
+
+def resource_dir(name: str) -> Path:
+    """Return templates/, static/ or sample_traces/: the installed package's copy, else the checkout's."""
+    packaged = PACKAGE / name
+    return packaged if packaged.is_dir() else ROOT / name
 
 
 def create_app(test_config: dict | None = None):
@@ -10,12 +19,14 @@ def create_app(test_config: dict | None = None):
 
     from .config import load_settings
 
-    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app = Flask(__name__, template_folder=str(resource_dir("templates")),
+                static_folder=str(resource_dir("static")))
     app.config.update(load_settings(test_config))
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import alerting, api, db, openapi, quarantine, security, views, worker
+    from . import (alerting, api, db, health, logs, mappings_api, metrics, openapi, proxies, quarantine, security,
+                   toolpages, views, worker)
     from .alerts import sender
     from .ingest import Limits
     from .redact import redactor_for
@@ -24,11 +35,18 @@ def create_app(test_config: dict | None = None):
     app.extensions["tracediff.redactor"] = redactor_for(app.config)
     app.extensions["tracediff.limits"] = Limits(
         max_body_bytes=app.config["MAX_DECOMPRESSED_BYTES"],
-        max_depth=app.config["MAX_DEPTH"], max_events=app.config["MAX_EVENTS"])
+        max_depth=app.config["MAX_DEPTH"], max_events=app.config["MAX_EVENTS"],
+        max_clock_skew_s=app.config["MAX_CLOCK_SKEW_S"])
     db.init_app(app)
+    logs.init_app(app)      # before the access check, so a refused request has its id
+    metrics.init_app(app)   # and its latency
     security.init_app(app)
+    proxies.init_app(app)
+    app.register_blueprint(health.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
+    app.register_blueprint(toolpages.bp)
+    app.register_blueprint(mappings_api.bp)
     app.register_blueprint(quarantine.bp)
     app.register_blueprint(alerting.bp)
     app.register_blueprint(openapi.bp)

@@ -10,6 +10,7 @@ from .analysis import full_alignment
 from .analysis.alignment import Expander
 from .analysis.documents import documents, json_error, status_code
 from .analysis.pointers import MISSING, ancestors, resolve
+from .anchors import finding_anchors
 from .tree import node_id, value_text
 
 SNAPSHOTS = ("arguments", "request", "response")
@@ -75,9 +76,9 @@ def row_total(call: dict, only_diff: bool) -> int | None:
 def finding_ends(call: dict) -> dict[tuple, list[dict]]:
     """Map each (snapshot, path) end of a finding to the labels of the findings ending there."""
     ends: dict[tuple, list[dict]] = {}
-    for index, finding in enumerate(call["findings"]):
+    for finding, anchor in zip(call["findings"], finding_anchors(call["findings"])):
         label = {"kind": finding["kind"], "severity": finding["severity"],
-                 "icon": ICONS[finding["severity"]], "anchor": f"finding-{index + 1}"}
+                 "icon": ICONS[finding["severity"]], "anchor": anchor}
         for end in (end for pair in finding_places(finding) for end in pair):
             if end and end["snapshot"] in SNAPSHOTS:
                 ends.setdefault((end["snapshot"], end["path"]), []).append(label)

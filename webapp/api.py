@@ -5,7 +5,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import pipeline
 from .analysis import FINDING_KINDS, fold
-from .config import token_set
+from .bodies import body_deadline
 from .contracts import (YAML_MEDIA_TYPES, ContractError, load_document, parse_operations, read_contracts,
                         save_contracts, validated_contract)
 from .db import get_store
@@ -13,6 +13,8 @@ from .errors import ApiError, error_response, http_error_code
 from .ingest import IngestError, otlp_response, parse_body, parse_otlp
 from .ingest.envelope import canonical_trace_id
 from .ingest.model import too_large
+from .metrics import record_ingest
+from .security import admin_only
 from .store import StoreUnavailable
 from .store.filters import TraceQuery, decode_cursor, encode_cursor
 
@@ -36,11 +38,12 @@ def whole_body() -> bytes:
     body (no Content-Length) only up to the limit and says nothing of the rest: parsed as it is,
     its last records would be lost or reported as broken. One more byte tells.
     """
-    raw = request.get_data(cache=False)
-    limit = request.max_content_length
-    if limit is not None and request.content_length is None and len(raw) >= limit \
-            and request.environ["wsgi.input"].read(1):
-        raise too_large(limit)
+    with body_deadline(request.environ, current_app.config["BODY_TIMEOUT"]):
+        raw = request.get_data(cache=False)
+        limit = request.max_content_length
+        if limit is not None and request.content_length is None and len(raw) >= limit \
+                and request.environ["wsgi.input"].read(1):
+            raise too_large(limit)
     return raw
 
 
@@ -55,6 +58,7 @@ def ingest():
     batch = parse_body(whole_body(), content_encoding=request.headers.get("Content-Encoding"),
                        headers=request.headers, query=request.args, limits=limits())
     result = pipeline.store_batch(get_store(), batch, redactor(), source=sender())
+    record_ingest(result, batch.rejected, "ingest")
     return jsonify(accepted=result.accepted, duplicates=result.duplicates, rejected=[
         {"index": r.index, "code": r.code, "message": r.message, "retryable": r.retryable}
         for r in batch.rejected])
@@ -66,7 +70,7 @@ def otlp_traces():
     content_type = request.headers.get("Content-Type")
     batch = parse_otlp(whole_body(), content_type=content_type,
                        content_encoding=request.headers.get("Content-Encoding"), limits=limits())
-    pipeline.store_batch(get_store(), batch, redactor(), source=sender())
+    record_ingest(pipeline.store_batch(get_store(), batch, redactor(), source=sender()), batch.rejected, "otlp")
     message = "; ".join(r.message for r in batch.rejected[:5])
     body, mimetype = otlp_response(len(batch.rejected), message, content_type)
     return current_app.response_class(body, status=200, mimetype=mimetype)
@@ -164,6 +168,7 @@ def get_tool(name):
 
 
 @bp.put("/api/v1/tools/<name>")
+@admin_only
 def put_tool(name):
     """Create or replace a tool's contract; refuse a bad schema with what is wrong."""
     contract = validated_contract(name, _json_body())
@@ -172,6 +177,7 @@ def put_tool(name):
 
 
 @bp.delete("/api/v1/tools/<name>")
+@admin_only
 def delete_tool(name):
     if not get_store().delete_tool(name):
         raise ApiError(404, "tool_not_found", f"no contract for tool {name!r}")
@@ -179,12 +185,13 @@ def delete_tool(name):
 
 
 @bp.post("/api/v1/tools/import")
+@admin_only
 def import_tools():
     """Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document (JSON or YAML)."""
     operations = parse_operations(request.args.getlist("operation"))
     document = load_document(whole_body(), "the body", as_yaml=request.mimetype in YAML_MEDIA_TYPES)
     imported = read_contracts(document, operations)
-    names = save_contracts(get_store(), imported.contracts)
+    names = save_contracts(get_store(), imported.contracts, imported.only_if_missing)
     skipped = {"skipped": imported.skipped} if imported.skipped else {}
     return jsonify(imported=names, **skipped)
 
@@ -192,15 +199,6 @@ def import_tools():
 @bp.get("/api/v1/finding-kinds")
 def finding_kinds():
     return jsonify(kinds=[{"kind": kind, "description": text} for kind, text in FINDING_KINDS])
-
-
-@bp.get("/api/v1/health")
-def health():
-    """Answer a load balancer's probe; the trace count only where reading is open to anyone."""
-    if token_set(current_app.config["READ_TOKENS"]):
-        return jsonify(status="ok")
-    store = get_store()
-    return jsonify(status="ok", traces=store.count_traces(), quarantine=store.quarantine_counts())
 
 
 def _json_body():

@@ -1,4 +1,4 @@
-"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune.
+"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune, backup, alerts.
 
 Each command imports what it needs when it runs, so that `--help` and `check` start at once.
 """
@@ -8,9 +8,12 @@ from typing import TYPE_CHECKING
 
 import click
 
+from . import __version__
+
 if TYPE_CHECKING:
     from .store import Store
 
+MB = 1024 * 1024
 DB_OPTION = click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None,
                          help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].")
 
@@ -37,11 +40,11 @@ def _open_store(settings: dict, create: bool = True) -> "Store":
     """Open the database, or fail with one line saying why."""
     import sqlite3
 
-    from .store import Store, StoreUnavailable
+    from .store import SchemaTooNew, Store, StoreUnavailable
 
     try:
         return Store.from_settings(settings, create=create)
-    except (sqlite3.Error, OSError, StoreUnavailable) as error:
+    except (sqlite3.Error, OSError, StoreUnavailable, SchemaTooNew) as error:
         raise click.ClickException(f"cannot open the database {settings['DATABASE']}: {error}") from None
 
 
@@ -54,6 +57,7 @@ def _open_existing_store(database) -> "Store":
 
 
 @click.group()
+@click.version_option(__version__, prog_name="tracediff")
 def main():
     """tracediff: see where an LLM agent's tool call went wrong."""
 
@@ -64,25 +68,65 @@ def main():
 @click.option("--workers", type=click.IntRange(1), default=None, help="Worker processes [default 2].")
 @DB_OPTION
 @click.option("--demo", is_flag=True, help="Load sample_traces/ when the database is empty.")
-def serve(host, port, workers, database, demo):
+@click.option("--allow-open", is_flag=True, default=None,
+              help="Listen on a non-loopback address with no token set [env TRACEDIFF_ALLOW_OPEN].")
+def serve(host, port, workers, database, demo, allow_open):
     """Run the dashboard and the ingest API with gunicorn."""
-    from . import ROOT
+    from . import resource_dir
     from .bulk import load_folder
+    from .proxies import trusted_networks
     from .redact import redactor_for
     from .server import ServerError, check_bindable, serve as run_server
 
-    settings = _settings(database, HOST=host, PORT=port, WORKERS=workers)
+    overrides = {k: v for k, v in {"HOST": host, "PORT": port, "WORKERS": workers,
+                                   "ALLOW_OPEN": allow_open}.items() if v is not None}
+    settings = _settings(database, **overrides)
+    if database:
+        overrides["DATABASE"] = database
+    _check_exposure(settings)
+    try:
+        trusted_networks(settings["TRUSTED_PROXIES"])
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
     store = _open_store(settings)
     if demo and store.count_traces() == 0:
-        result = load_folder(store, ROOT / "sample_traces", redactor_for(settings))
+        result = load_folder(store, resource_dir("sample_traces"), redactor_for(settings))
         click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
+    _release_claims(store)
     store.close()
     try:
         check_bindable(settings["HOST"], settings["PORT"])
     except ServerError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"tracediff on http://{settings['HOST']}:{settings['PORT']}/ (database {settings['DATABASE']})", err=True)
-    run_server(settings)
+    run_server(settings, overrides)
+
+
+def _release_claims(store: "Store") -> None:
+    """Let this server analyse at once the calls a stopped one had claimed (claims expire after 30 s)."""
+    from .store import StoreUnavailable
+
+    try:
+        released = store.release_claims()
+    except StoreUnavailable:  # a read-only database: nothing is analysed anyway
+        return
+    if released:
+        click.echo(f"analysis: took back {released} call(s) a stopped server was analysing", err=True)
+
+
+def _check_exposure(settings: dict) -> None:
+    """Refuse to serve a network with no token set (unless told to); warn about what is open."""
+    from .hosts import is_loopback
+    from .tokens import Keyring, startup_warnings
+
+    keyring = Keyring.from_settings(settings)
+    if keyring.empty and not settings["ALLOW_OPEN"] and not is_loopback(settings["HOST"]):
+        raise click.ClickException(f"refusing to listen on {settings['HOST']} with no token set: anyone who "
+                                   "reaches it could ingest, read and change contracts. Set TRACEDIFF_ADMIN_TOKENS, "
+                                   "TRACEDIFF_INGEST_TOKENS and TRACEDIFF_READ_TOKENS, or pass --allow-open "
+                                   "(TRACEDIFF_ALLOW_OPEN=1) behind a proxy that authenticates people")
+    for warning in startup_warnings(keyring):
+        click.echo(f"warning: {warning}", err=True)
 
 
 @main.command()
@@ -106,7 +150,7 @@ def ingest(files, database, batch_size):
 
 @main.group()
 def tools():
-    """Tool contracts: import, list, show."""
+    """Tool contracts: import, list, show, map."""
 
 
 def _operations(ctx, param, values):
@@ -137,6 +181,10 @@ def tools_import(files, operations, database):
     click.echo(f"imported {len(names)} tool contract(s): {', '.join(names)}")
     for tool in skipped:
         click.echo(f"skipped {tool['name']} ({tool['type']}): {tool['reason']}")
+
+
+from .mapcli import tools_map  # noqa: E402 - registered on the group defined above
+tools.add_command(tools_map)
 
 
 @tools.command("list")
@@ -181,9 +229,13 @@ def reanalyze(budget, database):
 @main.command()
 @click.option("--days", type=int, default=None, help="Delete traces not seen for this many days "
               "[default TRACEDIFF_RETENTION_DAYS].")
+@click.option("--vacuum", is_flag=True, help="Rebuild the file with VACUUM (needs free space the size of the database).")
 @DB_OPTION
-def prune(days, database):
-    """Delete old traces in small transactions."""
+def prune(days, vacuum, database):
+    """Delete old traces in small transactions, then give the space back to the disk."""
+    import sqlite3
+
+    from .store import StoreUnavailable
     from .worker import cutoff
 
     settings = _settings(database)
@@ -191,8 +243,32 @@ def prune(days, database):
     if days <= 0:
         raise click.ClickException("give --days N (or set TRACEDIFF_RETENTION_DAYS) with N > 0")
     since = cutoff(days)
-    deleted = _open_store(settings).prune(since)
-    click.echo(f"deleted {deleted} trace(s) not seen since {since}")
+    store = _open_existing_store(database)
+    try:
+        deleted = store.prune(since)
+        click.echo(f"deleted {deleted} trace(s) not seen since {since}")
+        space = store.reclaim(full_vacuum=vacuum)
+    except (StoreUnavailable, sqlite3.Error) as error:
+        raise click.ClickException(f"cannot prune {settings['DATABASE']}: {error}. Free some space on its disk "
+                                   "(or stop what holds it locked) and run prune again") from None
+    click.echo(f"database and WAL: {space.before / MB:.1f} MB -> {space.after / MB:.1f} MB" + (
+        "" if space.incremental else " (run prune --vacuum once to have the file give freed pages back)"))
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@DB_OPTION
+def backup(path, database):
+    """Copy the database to PATH while the server runs (a consistent snapshot)."""
+    import sqlite3
+
+    from .store import StoreUnavailable
+
+    store = _open_existing_store(database)
+    try:
+        click.echo(f"backed up {store.path} to {path} ({store.backup(path) / MB:.1f} MB)")
+    except (StoreUnavailable, sqlite3.Error, OSError) as error:
+        raise click.ClickException(f"cannot back up to {path}: {error}") from None
 
 
 @main.command()

@@ -6,6 +6,8 @@ test config dict given to `create_app`.
 import os
 from dataclasses import dataclass
 
+from .tokens import Keyring, TokenError
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -19,14 +21,19 @@ SETTINGS = (
     Setting("HOST", "127.0.0.1", "Address `tracediff serve` listens on."),
     Setting("PORT", 8000, "Port `tracediff serve` listens on."),
     Setting("WORKERS", 2, "Gunicorn worker processes of `tracediff serve`."),
-    Setting("INGEST_TOKENS", "", "Comma-separated bearer tokens; when set, ingest and contract changes require `Authorization: Bearer <token>`."),
-    Setting("READ_TOKENS", "", "Comma-separated tokens; when set, the pages (browsers sign in with Basic auth, the token as password) and the read API (Bearer) require one."),
+    Setting("ADMIN_TOKENS", "", "Comma-separated tokens, each `secret` or `name:secret`; when set, contract changes (and other admin actions) require `Authorization: Bearer <admin token>`. An admin token also ingests and reads."),
+    Setting("INGEST_TOKENS", "", "Comma-separated tokens, each `secret` or `name:secret`; when set, ingest requires `Authorization: Bearer <token>` (and, while no admin token is set, so do contract changes)."),
+    Setting("READ_TOKENS", "", "Comma-separated tokens, each `secret` or `name:secret`; when set, the pages (browsers sign in with Basic auth, the token as password) and the read API (Bearer) require one."),
+    Setting("ALLOWED_HOSTS", "", "Comma-separated names the Host header may carry, besides IP addresses, loopback names and `--host` (`.example.com` covers its subdomains, `*` any name); others get 400 `host_not_allowed` (DNS rebinding)."),
+    Setting("ALLOW_OPEN", False, "Let `tracediff serve` listen on a non-loopback address with no token set (e.g. behind a proxy that authenticates people)."),
+    Setting("MAX_CLOCK_SKEW_S", 300, "An event stamped more than this many seconds after it was received is stored at its receive time (the sent `ts` is kept in its meta as `sent_ts`)."),
     Setting("MAX_BODY_BYTES", 16 * 1024 * 1024, "Largest request body accepted as sent (compressed), in bytes."),
     Setting("MAX_DECOMPRESSED_BYTES", 64 * 1024 * 1024, "Largest request body after decompression, in bytes."),
     Setting("MAX_DEPTH", 64, "Deepest JSON nesting accepted in one event."),
     Setting("MAX_EVENTS", 10_000, "Most events accepted in one request."),
     Setting("REDACT", True, "Redact secrets (tokens, passwords, card numbers...) before storage."),
     Setting("REDACT_KEYS", "", "Extra comma-separated key names whose values are redacted, added to the built-in list."),
+    Setting("MIN_FREE_MB", 64, "Ingest answers 503 (retryable) while the database's disk has less free space than this, so that prune, checkpoints and the analyser always have room to work; 0 turns the check off."),
     Setting("RETENTION_DAYS", 0, "Delete traces not seen for this many days (0 keeps everything); also `tracediff prune`."),
     Setting("ANALYZER", "background", "`background`: a thread in each worker analyses new calls within a second; `off`: only on read."),
     Setting("SYNCHRONOUS", "FULL", "SQLite `synchronous` mode: FULL fsyncs every commit, so an acknowledged batch survives a power loss; NORMAL survives a crash of tracediff only, and is faster."),
@@ -35,11 +42,24 @@ SETTINGS = (
     Setting("WEBHOOK_ALLOW_HOSTS", "", "Comma-separated hosts and CIDR ranges that alert webhooks may reach although they are loopback, link-local or reserved addresses."),
     Setting("ALERT_TIMEOUT", 5, "Seconds an alert delivery may take before it is retried."),
     Setting("RETRY_AFTER", 2, "Seconds sent in `Retry-After` when the database is busy or unavailable."),
+    # -- serving, health, metrics and logs (docs/operations.md) --
+    Setting("THREADS", 8, "Threads per worker of `tracediff serve` (gunicorn gthread workers): requests one worker answers at once."),
+    Setting("BODY_TIMEOUT", 30, "Seconds a client has to send a whole request body; a slower one gets `408 body_timeout`."),
+    Setting("GRACEFUL_TIMEOUT", 30, "Seconds `tracediff serve` gives accepted requests to finish after SIGTERM or SIGHUP."),
+    Setting("TRUSTED_PROXIES", "", "Comma-separated addresses or networks (CIDR) of reverse proxies whose `X-Forwarded-For`/`-Proto`/`-Host`/`-Prefix` headers are honoured; ignored from anyone else."),
+    Setting("METRICS_TOKENS", "", "Comma-separated bearer tokens that open `/metrics` (besides read tokens); with neither set, `/metrics` is open like the pages."),
+    Setting("LOG_FORMAT", "text", "`text`: one readable line per request; `json`: one JSON object per line (access log, application log, errors)."),
+    Setting("LOG_QUERY", False, "Write query strings (search terms, filters) into the access log."),
+    Setting("READY_MAX_LAG", 300, "Seconds the oldest waiting call may wait for analysis before `/api/v1/ready` answers 503."),
+    Setting("READY_MIN_FREE_MB", 64, "Free disk space (MiB) beside the database below which `/api/v1/ready` answers 503."),
+    Setting("SETTINGS_FILE", "", "File of `TRACEDIFF_NAME=value` lines read after the environment (its values win) at start and again on SIGHUP."),
 )
 
 
+_KNOWN = frozenset(f"TRACEDIFF_{setting.name}" for setting in SETTINGS)
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
-CHOICES = {"SYNCHRONOUS": ("FULL", "NORMAL", "EXTRA", "OFF"), "ANALYZER": ("background", "off")}
+CHOICES = {"SYNCHRONOUS": ("FULL", "NORMAL", "EXTRA", "OFF"), "ANALYZER": ("background", "off"),
+           "LOG_FORMAT": ("text", "json")}
 
 
 class SettingError(ValueError):
@@ -73,17 +93,49 @@ def _convert(name: str, raw: str, default):
 
 
 def load_settings(overrides: dict | None = None, environ=os.environ) -> dict:
-    """Return every setting from defaults, environment and overrides; raise SettingError for a bad value."""
+    """Return every setting from defaults, environment, the settings file and overrides; raise SettingError
+    for a bad value."""
+    if overrides and all(setting.name in overrides for setting in SETTINGS):
+        return dict(overrides)  # complete already (`tracediff serve` hands its workers what it read)
+    environ = {**environ, **read_settings_file(environ.get("TRACEDIFF_SETTINGS_FILE", ""))}
     settings = {}
     for setting in SETTINGS:
         raw = environ.get(f"TRACEDIFF_{setting.name}")
         settings[setting.name] = setting.default if raw is None else _convert(setting.name, raw, setting.default)
     settings.update(overrides or {})
+    _check_tokens(settings)
     return settings
 
 
+def _check_tokens(settings: dict) -> None:
+    try:
+        Keyring.from_settings(settings)
+    except TokenError as error:
+        raise SettingError(str(error)) from None
+
+
+def read_settings_file(path: str) -> dict[str, str]:
+    """Return the TRACEDIFF_* assignments of a settings file (blank lines and # comments skipped)."""
+    if not path.strip():
+        return {}
+    try:
+        lines = open(path.strip(), encoding="utf-8").read().splitlines()
+    except OSError as error:
+        raise SettingError(f"TRACEDIFF_SETTINGS_FILE={path!r}: cannot read it ({error.strerror or error})") from None
+    found = {}
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        name, equals, value = text.removeprefix("export ").partition("=")
+        if not equals or name.strip() not in _KNOWN:
+            raise SettingError(f"{path}:{number}: expected TRACEDIFF_NAME=value with a setting README lists")
+        found[name.strip()] = value.strip().strip('"\'')
+    return found
+
+
 def token_set(value) -> frozenset[str]:
-    """Split a comma-separated token setting into a set of tokens."""
+    """Split a comma-separated setting into a set of its entries."""
     if isinstance(value, (list, tuple, set, frozenset)):
         return frozenset(value)
     return frozenset(part.strip() for part in str(value or "").split(",") if part.strip())

@@ -5,6 +5,7 @@ import re
 import zipfile
 from urllib.parse import urlencode
 
+from .anchors import finding_anchors
 from .report import SEVERITY_ORDER, end_text, validation_lines, visible
 
 FIXTURE_FILES = {"arguments": "tool-args.json", "request": "http-body.json", "response": "http-response.json"}
@@ -27,10 +28,11 @@ def call_markdown(call: dict, permalink: str) -> list[str]:
     if call["findings"]:
         lines.append("| Severity | Kind | Where | Values | Message |")
         lines.append("|---|---|---|---|---|")
-        for f in call["findings"]:
+        for f, anchor in zip(call["findings"], finding_anchors(call["findings"])):
             where = f"{end_text(f.get('left'))} -> {end_text(f.get('right'))}"
             values = f"{_value(f.get('left_value'))} -> {_value(f.get('right_value'))}"
-            lines.append(f"| {f['severity']} | {f['kind']} | {_cell(where)} | {_cell(values)} | {_cell(f['message'])} |")
+            kind = f"[{f['kind']}](<{permalink}#{anchor}>)"   # the anchor outlives a re-analysis
+            lines.append(f"| {f['severity']} | {kind} | {_cell(where)} | {_cell(values)} | {_cell(f['message'])} |")
         lines.append("")
     invalid = validation_lines(call.get("validation") or {})
     if invalid:

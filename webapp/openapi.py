@@ -42,14 +42,22 @@ COMMON = {
 
 
 CROSS_SITE = {"403": error("Refused: a state-changing request sent by a browser from another site "
-                           "(`cross_site_request`), or a read token used to change contracts (`read_only_token`).")}
+                           "(`cross_site_request`), or a read or ingest token used to change contracts (`read_only_token`, "
+                           "`ingest_only_token`).")}
 
 
-def operation(summary: str, responses: dict, *, tag: str, params=(), body=None, write=False) -> dict:
+SECURITY = {  # each scope's own token first; an admin token opens them all; {} while none is set
+    "admin": [{"adminToken": []}, {"ingestToken": []}, {}],  # ingest tokens until admin tokens are set
+    "ingest": [{"ingestToken": []}, {"adminToken": []}, {}],
+    "read": [{"readToken": []}, {"adminToken": []}, {}],
+}
+
+
+def operation(summary: str, responses: dict, *, tag: str, params=(), body=None, write=False, admin=False) -> dict:
     """Build one operation with the responses every endpoint may give."""
     cross_site = CROSS_SITE if body is not None or summary.startswith("Delete") else {}
     op = {"summary": summary, "tags": [tag], "responses": {**responses, **cross_site, **COMMON},
-          "security": [{"ingestToken" if write else "readToken": []}, {}]}
+          "security": SECURITY["admin" if admin else "ingest" if write else "read"]}
     if params:
         op["parameters"] = list(params)
     if body:
@@ -183,19 +191,43 @@ def tool_paths() -> dict:
                 "200": json_body(ref("Tool"), "The contract."), "404": not_found}, tag="tools", params=[name]),
             "put": operation("Create or replace a tool's contract.", {
                 "200": json_body(ref("Tool"), "The stored contract."), "400": refused, "422": not_json},
-                tag="tools", params=[name], write=True,
+                tag="tools", params=[name], admin=True,
                 body={"required": True, "content": {JSON: {"schema": ref("Contract")}}}),
             "delete": operation("Delete a tool's contract.", {
-                "204": {"description": "Deleted."}, "404": not_found}, tag="tools", params=[name], write=True),
+                "204": {"description": "Deleted."}, "404": not_found}, tag="tools", params=[name], admin=True),
         },
         "/api/v1/tools/import": {"post": operation(
             "Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document.", {
                 "200": json_body({"type": "object", "required": ["imported"], "properties": {
                     "imported": {"type": "array", "items": {"type": "string"}}}}, "The tools saved."),
-                "400": refused, "422": not_json}, tag="tools", write=True, params=[
+                "400": refused, "422": not_json}, tag="tools", admin=True, params=[
                 param("operation", "query", {"type": "array", "items": {"type": "string"}},
                       "`tool=operationId` pairs choosing OpenAPI operations.")],
             body={"required": True, "content": {JSON: {"schema": {}}}})},
+        **mapping_paths(name, not_json),
+    }
+
+
+def mapping_paths(name: dict, not_json: dict) -> dict:
+    """The mappings of a tool: declared, inferred from traffic, candidates; confirm or reject one."""
+    pair = {"type": "object", "required": ["arguments", "request"],
+            "properties": {"arguments": POINTER, "request": POINTER}}
+    listed = json_body({"type": "object", "required": ["tool", "declared", "inferred", "candidates", "rejected"],
+                        "properties": {"tool": STRING, **{k: {"type": "array", "items": {"type": "object"}}
+                                                          for k in ("declared", "inferred", "candidates", "rejected")}}},
+                       "Each pair with its evidence (`equal in 448 of 450 calls`).")
+    unknown = error("No contract and no calls for this tool.")
+    action = param("action", "path", {"enum": ["confirm", "reject"]},
+                   "`confirm` writes the pair into the contract's mapping; `reject` keeps it out of inference.")
+    return {
+        "/api/v1/tools/{name}/mappings": {"get": operation(
+            "Return a tool's declared, inferred and candidate mappings with their evidence.",
+            {"200": listed, "404": unknown}, tag="tools", params=[name])},
+        "/api/v1/tools/{name}/mappings/{action}": {"post": operation(
+            "Confirm or reject a mapping pair.", {"200": listed, "400": error("Not a pair of JSON Pointers."),
+                                                  "404": unknown, "422": not_json},
+            tag="tools", params=[name, action], write=True,
+            body={"required": True, "content": {JSON: {"schema": pair}}})},
     }
 
 
@@ -204,6 +236,12 @@ def meta_paths() -> dict:
         "/api/v1/health": {"get": {"summary": "Tell that the server and its database answer (no token needed).",
                                    "tags": ["meta"], "security": [], "responses": {
                                        "200": json_body(ref("Health"), "Healthy."), "503": COMMON["503"]}}},
+        "/api/v1/ready": {"get": {"summary": "Tell whether the database can be written, the templates and static "
+                                             "files are there, disk space is left and analysis keeps up; 503 "
+                                             "names what failed (no token needed).",
+                                  "tags": ["meta"], "security": [], "responses": {
+                                      "200": json_body(ref("Ready"), "Ready."),
+                                      "503": json_body(ref("Error"), "Not ready: the error, with `checks`.")}}},
         "/api/v1/quarantine": {"get": operation("List rejected records newest first, redacted as stored.", {
             "200": json_body(_object(["records", "next_cursor", "counts"], {
                 "records": {"type": "array", "items": ref("QuarantinedRecord")},
@@ -233,9 +271,11 @@ CONTRACT_PARTS = {
     **{part: {"type": ["object", "boolean"], "description": "A JSON Schema (draft 7 unless $schema says)."}
        for part in ("arguments_schema", "request_schema", "response_schema", "error_schema")},
     "mapping": {"type": "array", "description": "Which field of one snapshot becomes which of another.",
-                "items": {"type": "object", "minProperties": 2, "maxProperties": 2,
+                "items": {"type": "object", "minProperties": 2, "maxProperties": 3,
                           "additionalProperties": False,
-                          "properties": {name: POINTER for name in SNAPSHOTS}}},
+                          "properties": {**{name: POINTER for name in SNAPSHOTS}, "transform": {
+                              "type": "string", "description": "A change the mapping makes on purpose: x100, "
+                                                               "integer>string, lower>UPPER..."}}}},
 }
 SCHEMAS = {
     "Error": _object(["error"], {"error": _object(["code", "message", "retryable"], {
@@ -284,8 +324,12 @@ SCHEMAS = {
                                              "calls": {"type": "array", "items": ref("Call")}}),
     "Contract": _object([], CONTRACT_PARTS, additionalProperties=False),
     "Tool": _object(["name"], {"name": STRING, "updated_at": STRING, **CONTRACT_PARTS}),
-    "Health": _object(["status"], {"status": {"const": "ok"}, "traces": {"type": "integer"},
+    "Health": _object(["status"], {"status": {"enum": ["ok", "degraded"]}, "traces": {"type": "integer"},
+                                   "problems": {"type": "array", "items": STRING},
                                    "quarantine": {"$ref": "#/components/schemas/QuarantineCounts"}}),
+    "Ready": _object(["status", "checks"], {"status": {"const": "ready"}, "checks": {
+        "type": "object", "additionalProperties": _object(["ok", "detail"], {
+            "ok": {"type": "boolean"}, "detail": STRING})}}),
     "AlertRule": _object(["id", "url", "format", "on", "min_interval_s", "paused"], {
         "id": {"type": "integer"}, "url": STRING, "format": {"enum": ["webhook", "slack"]},
         "on": {"type": "array", "items": {"enum": ["new", "regressed", "escalating", "rejected_events"]}},
@@ -323,11 +367,12 @@ def document() -> dict:
         "components": {
             "schemas": SCHEMAS,
             "responses": {
-                "Unauthorized": {**error("A token is required (TRACEDIFF_INGEST_TOKENS or TRACEDIFF_READ_TOKENS)."),
+                "Unauthorized": {**error("A token is required (TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS or TRACEDIFF_READ_TOKENS)."),
                                  "headers": {"WWW-Authenticate": {"schema": STRING}}},
                 "Unavailable": error("The database cannot take writes now; retry later.", RETRY_AFTER),
             },
             "securitySchemes": {
+                "adminToken": {"type": "http", "scheme": "bearer", "description": "TRACEDIFF_ADMIN_TOKENS"},
                 "ingestToken": {"type": "http", "scheme": "bearer", "description": "TRACEDIFF_INGEST_TOKENS"},
                 "readToken": {"type": "http", "scheme": "bearer", "description": "TRACEDIFF_READ_TOKENS"},
             },

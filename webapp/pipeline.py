@@ -7,11 +7,13 @@ import time
 
 from . import alerts
 from .analysis import analyze_call
+from .inference import hint_renames
 from .ingest import Batch
 from .ingest.envelope import canonical_trace_id
 from .redact import Redactor
 from .store import IngestResult, Store
 from .store.codec import utc_now
+from .toolmappings import learn, with_inferred
 
 REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
 
@@ -22,7 +24,10 @@ def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: s
     `source` says who sent the batch; its rejected records are quarantined under that name."""
     rejected = [dataclasses.replace(r, raw=redactor.text(r.raw) if redactor else r.raw,
                                     source=r.source or source[:200]) for r in batch.rejected]
-    events = [redactor.event(e) for e in batch.events] if redactor else batch.events
+    events = batch.events
+    if redactor:
+        for i, event in enumerate(events):  # in place: each original goes as its redacted copy comes
+            events[i] = redactor.event(event)
     return store.add_events(events, rejected, also=_rejection_alerts(store, rejected, source) if rejected else None)
 
 
@@ -37,21 +42,30 @@ def _rejection_alerts(store: Store, rejected, source: str):
 
 
 def _contract(store: Store, tool: str | None, cache: dict):
+    """Return a tool's contract with its inferred pairs added as mapping entries."""
     if not tool:
         return None
     if tool not in cache:
-        cache[tool] = store.get_tool(tool)
+        cache[tool] = with_inferred(store.get_tool(tool), store.inferred_pairs(tool))
     return cache[tool]
 
 
+def analyze_one(call: dict, contract, budget: float | None = None) -> dict:
+    """Analyse one call's inputs (within `budget` seconds of CPU), with a hint on dropped fields that look like a missed rename."""
+    analysis = analyze_call(call["snapshots"], contract, budget=budget)
+    hint_renames(analysis.get("findings", []), call["tool"])
+    return analysis
+
+
 def analyze_calls(store: Store, calls, budget: float | None = None) -> int:
-    """Analyse calls ({trace_id, call_id}), each within `budget` seconds of CPU, and save them in one transaction."""
+    """Analyse calls ({trace_id, call_id}), each within `budget`, and save the results in one transaction; learn mappings from them."""
     contracts: dict = {}
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    return store.save_analyses([
-        (trace_id, call_id, call["version"],
-         analyze_call(call["snapshots"], _contract(store, call["tool"], contracts), budget=budget))
+    saved = store.save_analyses([
+        (trace_id, call_id, call["version"], analyze_one(call, _contract(store, call["tool"], contracts), budget))
         for (trace_id, call_id), call in inputs.items()])
+    learn(store, inputs)
+    return saved
 
 
 def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:
@@ -97,8 +111,17 @@ def _analyze_within(store: Store, calls, budget: float | None) -> int:
         left = budget - (time.thread_time() - began) if number else budget
         if left <= 0:
             break
-        result = analyze_call(call["snapshots"], _contract(store, call["tool"], contracts), budget=left)
+        result = analyze_one(call, _contract(store, call["tool"], contracts), left)
         if result.get("incomplete") and number:
             continue   # cut short by the calls before it, not by its own budget: the analyser does it
         results.append((trace_id, call_id, call["version"], result))
     return store.save_analyses(results)
+
+
+def fresh_list(store: Store, trace_ids, limit: int = 100, budget: float | None = None) -> bool:
+    """Analyse the out-of-date calls of listed traces (at most `limit`), so a list shows the
+    severities a trace page would; say whether any call was analysed."""
+    pending = store.pending_calls_of(trace_ids, limit)
+    if pending:
+        _analyze_within(store, pending, budget)
+    return bool(pending)

@@ -1,15 +1,19 @@
-"""Access tokens and the security headers of every response."""
+"""Scoped tokens, the Host allow-list, the cross-site refusal and the security headers of every response."""
 import hmac
+import logging
 
-from flask import current_app, request
+from flask import current_app, g, request
 
-from .config import token_set
 from .errors import ApiError
+from .hosts import allowed_hosts, host_allowed
+from .tokens import SCOPES, SETTINGS, Keyring, Token
 
 INGEST_PATHS = ("/api/v1/ingest", "/v1/traces")
-OPEN_PATHS = ("/static/", "/api/v1/health")
+OPEN_PATHS = ("/static/", "/api/v1/health", "/api/v1/ready")
+METRICS_PATH = "/metrics"
 API_PREFIXES = ("/api/", "/v1/")
 TOOLS_PATH = "/api/v1/tools/"
+TOOL_PAGES_PATH = "/tools/"   # the tool pages' confirm, reject and "pair these" forms change contracts
 ALERT_PATHS = ("/api/v1/alerts", "/settings/alerts")  # rules hold secrets and make the server call out
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -17,6 +21,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 BEARER_CHALLENGE = 'Bearer realm="tracediff"'
 # A browser asks for this once, then sends it with every request to the site, htmx ones included.
 BASIC_CHALLENGE = 'Basic realm="tracediff", charset="UTF-8"'
+LOG = logging.getLogger("tracediff.access")
 
 
 def bearer_token() -> str:
@@ -31,75 +36,140 @@ def basic_password() -> str:
     return (auth.password or "") if auth is not None and auth.type == "basic" else ""
 
 
-def token_matches(token: str, allowed: frozenset[str]) -> bool:
-    """Compare a token with every allowed one in constant time."""
-    found = False
-    for candidate in allowed:
-        found |= hmac.compare_digest(token.encode(), candidate.encode())
-    return found
+def admin_only(view):
+    """Mark a view as needing an admin token (contracts, problems' state, alert rules)."""
+    view.tracediff_scope = "admin"
+    return view
 
 
-def required_scope(path: str, method: str) -> str | None:
-    """Name what a request needs: "ingest", "write" (changing contracts), "read", or None (open)."""
+def required_scope(path: str, method: str, view=None) -> str | None:
+    """Name what a request needs: "admin", "ingest", "read", or None (open)."""
     if path.startswith(OPEN_PATHS):
         return None
+    marked = getattr(view, "tracediff_scope", None)
+    if marked:
+        return marked
+    if path == METRICS_PATH:
+        return "metrics"
     if path in INGEST_PATHS:
         return "ingest"
     if path.startswith((TOOLS_PATH, *ALERT_PATHS)) and method not in SAFE_METHODS:
-        return "write"
+        return "admin"
+    if path.startswith(TOOL_PAGES_PATH) and method not in SAFE_METHODS:
+        return "page_admin"
     return "read"
 
 
 def check_access():
-    """Refuse a request whose path needs a token it does not carry."""
-    scope = required_scope(request.path, request.method)
-    if scope == "ingest":
-        _require_bearer("INGEST_TOKENS")
-    elif scope == "write":
-        _require_write_token()
-    elif scope == "read":
-        _require_read_token()
+    """Refuse a request whose path needs a token it does not carry; note the token's name in `g`."""
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    scope = required_scope(request.path, request.method, view)
+    if scope == "page_admin":
+        _require_page_admin()
+    elif scope == "metrics":
+        _require_metrics_token()
+    elif scope is not None:
+        g.token = require_scope(scope)
 
 
-def _tokens(setting: str) -> frozenset[str]:
-    return token_set(current_app.config[setting])
+def keyring() -> Keyring:
+    """The tokens of the current settings (rebuilt when the settings change, e.g. on reload)."""
+    key = tuple(str(current_app.config.get(SETTINGS[scope], "")) for scope in SCOPES)
+    cached = current_app.extensions.get("tracediff.keyring")
+    if cached is None or cached[0] != key:
+        cached = (key, Keyring.from_settings(current_app.config))
+        current_app.extensions["tracediff.keyring"] = cached
+    return cached[1]
 
 
-def _require_bearer(setting: str) -> None:
-    allowed = _tokens(setting)
-    if allowed and not token_matches(bearer_token(), allowed):
-        raise _unauthorized(f"this endpoint needs 'Authorization: Bearer <token>' with a token from "
-                            f"TRACEDIFF_{setting}", BEARER_CHALLENGE)
+def require_scope(scope: str) -> Token | None:
+    """Return the request's token if it opens `scope` (None where the scope is open); else raise 401/403.
+
+    Other features call this (or mark their views with `admin_only`) for what needs an admin token.
+    """
+    ring = keyring()
+    token = ring.find(bearer_token())
+    if token is None and scope == "read":
+        token = ring.find(basic_password())  # browsers: Basic auth only ever reads
+    wanted = scope
+    if scope == "admin" and not ring.configured("admin"):
+        # as before admin tokens existed: an ingest token, else a read token, else nothing
+        scope = "ingest" if ring.configured("ingest") else "read"
+    if token is not None and token.grants(scope):
+        return token
+    if not ring.configured(scope):
+        return None
+    if token is not None and wanted == "admin":
+        code = "read_only_token" if token.scope == "read" else "ingest_only_token"
+        needed = "TRACEDIFF_ADMIN_TOKENS" if scope == "admin" else "TRACEDIFF_INGEST_TOKENS"
+        raise ApiError(403, code, f"a {token.scope} token cannot do this (change contracts or other admin "
+                       f"state); send a token from {needed}")
+    raise _refusal(scope)
 
 
-def _require_write_token() -> None:
-    """Changing contracts needs an ingest token; with no ingest tokens set, a read token."""
-    ingest = _tokens("INGEST_TOKENS")
-    if not ingest:
-        _require_bearer("READ_TOKENS")
-    elif not token_matches(bearer_token(), ingest):
-        if token_matches(bearer_token(), _tokens("READ_TOKENS")):
-            raise ApiError(403, "read_only_token", "a read token cannot change contracts; send a token "
-                           "from TRACEDIFF_INGEST_TOKENS")
-        _require_bearer("INGEST_TOKENS")
+def may_change_contracts() -> bool:
+    """Say whether this request may change contracts from a page: the scope is open, or it sent a token
+    that opens it (a Bearer token, or the password of Basic auth: a browser holds one)."""
+    ring = keyring()
+    scope = "admin" if ring.configured("admin") else "ingest" if ring.configured("ingest") else "read"
+    if not ring.configured(scope):
+        return True
+    return any(token is not None and token.grants(scope)
+               for token in (ring.find(bearer_token()), ring.find(basic_password())))
 
 
-def _require_read_token() -> None:
-    """Let a read token in as a Bearer token or as the password of HTTP Basic auth (for browsers)."""
-    allowed = _tokens("READ_TOKENS")
-    if not allowed or token_matches(bearer_token(), allowed) or token_matches(basic_password(), allowed):
+def _require_metrics_token() -> None:
+    """Let a metrics token (TRACEDIFF_METRICS_TOKENS) or a read token in; with neither set, anyone."""
+    metrics = frozenset(t.strip() for t in str(current_app.config.get("METRICS_TOKENS", "")).split(",") if t.strip())
+    sent = bearer_token().encode()
+    if metrics and any(hmac.compare_digest(sent, token.encode()) for token in metrics):
         return
-    if request.path.startswith(API_PREFIXES):
-        raise _unauthorized("this endpoint needs 'Authorization: Bearer <token>' with a token from "
-                            "TRACEDIFF_READ_TOKENS", BEARER_CHALLENGE)
-    raise _unauthorized("this page needs a token from TRACEDIFF_READ_TOKENS, as the password of HTTP "
-                        "Basic auth (any user name) or as 'Authorization: Bearer <token>'",
-                        BASIC_CHALLENGE, BEARER_CHALLENGE)
+    if metrics and not keyring().configured("read"):
+        raise _unauthorized("/metrics needs 'Authorization: Bearer <token>' with a token from "
+                            "TRACEDIFF_METRICS_TOKENS", BEARER_CHALLENGE)
+    g.token = require_scope("read")
+
+
+def _require_page_admin() -> None:
+    """Refuse a page's contract change without the token it needs; a browser is asked for it (Basic)."""
+    if not may_change_contracts():
+        raise _unauthorized("changing a contract needs a token that may change contracts, as the password of "
+                            "HTTP Basic auth or as 'Authorization: Bearer <token>'; or use `tracediff tools map` "
+                            "on the server", BASIC_CHALLENGE, BEARER_CHALLENGE)
+
+
+def _refusal(scope: str) -> ApiError:
+    settings = f"TRACEDIFF_{SETTINGS[scope]}" + ("" if scope == "admin" else " or TRACEDIFF_ADMIN_TOKENS")
+    if scope == "read" and not request.path.startswith(API_PREFIXES):
+        return _unauthorized(f"this page needs a token from {settings}, as the password of HTTP Basic auth "
+                             "(any user name) or as 'Authorization: Bearer <token>'", BASIC_CHALLENGE, BEARER_CHALLENGE)
+    return _unauthorized(f"this endpoint needs 'Authorization: Bearer <token>' with a token from {settings}",
+                         BEARER_CHALLENGE)
 
 
 def _unauthorized(message: str, *challenges: str) -> ApiError:
     return ApiError(401, "unauthorized", message, retryable=False,
                     headers={"WWW-Authenticate": list(challenges)})
+
+
+def check_host():
+    """Refuse a request whose Host header names no address or allowed name of this server (DNS rebinding)."""
+    if request.path.startswith(OPEN_PATHS):
+        return
+    allowed = allowed_hosts(current_app.config["ALLOWED_HOSTS"], current_app.config.get("HOST", ""))
+    header = request.headers.get("Host", "")
+    if not host_allowed(header, allowed):
+        raise ApiError(400, "host_not_allowed", f"the Host header {header[:100]!r} is not a name of this "
+                       "server; add it to TRACEDIFF_ALLOWED_HOSTS if it is")
+
+
+def log_token_use(response):
+    """Log which named token changed something (never the token itself)."""
+    token = g.get("token")
+    if token is not None and request.method not in SAFE_METHODS:
+        LOG.info("token %s (%s): %s %s -> %s", token.name, token.scope, request.method, request.path,
+                 response.status_code)
+    return response
 
 
 def refuse_cross_site_writes():
@@ -128,6 +198,9 @@ def secure_headers(response):
 
 
 def init_app(app) -> None:
+    Keyring.from_settings(app.config)  # a bad token setting stops the start, not the first request
+    app.before_request(check_host)
     app.before_request(refuse_cross_site_writes)
     app.before_request(check_access)
     app.after_request(secure_headers)
+    app.after_request(log_token_use)

@@ -1,5 +1,7 @@
 """What the trace page shows, computed from a stored trace: no Flask, no database."""
 from .alignedview import ICONS, finding_places, full_rows
+from .anchors import finding_anchors
+from .inference.hints import map_command, rename_guesses
 from .report import end_text
 from .tree import BIG_PAYLOAD, TreeOptions, node_id, payload_size, tree_tokens
 
@@ -47,14 +49,19 @@ def end_id(end: dict | None) -> str | None:
 
 
 def findings_view(call: dict) -> list[dict]:
-    """Return the call's findings with their anchors, the ids of both ends and a one-line text."""
+    """Return the call's findings with their anchors, the ids of both ends, a one-line text and,
+    for a dropped argument that may have been renamed, the request fields to pair it with."""
     out = []
+    guesses = rename_guesses(call["findings"]) if call.get("tool") else {}
+    anchors = finding_anchors(call["findings"])
     for index, finding in enumerate(call["findings"]):
         left, right = finding_places(finding)[0]   # a folded finding links to its first example
-        out.append({**finding, "anchor": f"finding-{index + 1}", "icon": ICONS[finding["severity"]],
+        pair = guesses.get(index)
+        out.append({**finding, "anchor": anchors[index], "index": index + 1, "icon": ICONS[finding["severity"]],
                     "left_id": end_id(left), "right_id": end_id(right),
                     "left_text": end_text(finding.get("left")), "right_text": end_text(finding.get("right")),
-                    "number": index + 1})
+                    "number": index + 1, "pair_with": pair or [],
+                    "pair_command": map_command(call["tool"], [(finding["left"]["path"], pair[0])]) if pair else ""})
     return out
 
 

@@ -8,6 +8,7 @@ from .api import strict_query
 from .analysis.pointers import MISSING, resolve
 from .compare import compare_calls
 from .report import visible
+from .security import may_change_contracts
 from .db import get_store
 from .store import stats
 from .store.listing import SEARCH_CAP
@@ -53,6 +54,9 @@ def _list_context() -> dict:
         cursor = None
     store = get_store()
     traces, next_cursor = store.find_traces(query, cursor)
+    # after a contract change, the rows shown are re-analysed now, as a trace page would be
+    if pipeline.fresh_list(store, [t["trace_id"] for t in traces], budget=current_app.config.get("ANALYSIS_BUDGET")):
+        traces, next_cursor = store.find_traces(query, cursor)
     next_url = (url_for("views.index", **query.as_args(), cursor=encode_cursor(next_cursor))
                 if next_cursor else None)
     return {"traces": traces, "query": query, "next_url": next_url, "cursor": cursor,
@@ -148,7 +152,7 @@ def trace(trace_id):
                "more_findings": max(0, len(call["findings"]) - SHOWN_FINDINGS),
                "validation": tracepage.validation_view(call),
                "http": {name: tracepage.http_view(call["snapshots"][name]) for name in SNAPSHOTS},
-               "versions": _earlier_versions(found["trace_id"], call)}
+               "versions": _earlier_versions(found["trace_id"], call), "can_change": may_change_contracts()}
     if view == "aligned":
         more = request.args.get("more", "")
         context["more"] = int(more) if more.isdigit() else None

@@ -28,9 +28,12 @@ class Analyzer(threading.Thread):
 
     def run(self) -> None:
         store = Store.from_settings(self.settings)
+        streak, since = 0, 0.0
         while not self.stopping.is_set():
             try:
                 busy = analyze_pending(store, limit=100, budget=self.settings.get("ANALYSIS_BUDGET"))
+                self.count_analysed(busy)
+                streak, since = caught_up(streak, since, busy)
                 self.prune_when_due(store)
             except StoreUnavailable:
                 busy = 0
@@ -41,13 +44,35 @@ class Analyzer(threading.Thread):
                 self.stopping.wait(IDLE_SECONDS)
         store.close()
 
+    @staticmethod
+    def count_analysed(calls: int) -> None:
+        if calls:
+            from .metrics import ANALYSED  # prometheus_client is imported in workers only (see metrics)
+
+            ANALYSED.inc(calls)
+
     def prune_when_due(self, store: Store) -> None:
         days = self.settings["RETENTION_DAYS"]
         if days > 0 and time.monotonic() >= self.next_prune:
             self.next_prune = time.monotonic() + PRUNE_EVERY_SECONDS
             deleted = store.prune(cutoff(days))
             if deleted:
+                from .metrics import RETENTION
+
+                RETENTION.inc(deleted)
                 log.info("retention: deleted %d trace(s) older than %d day(s)", deleted, days)
+
+
+CATCH_UP_LINE = 1000  # a backlog at least this large gets an INFO line once it is worked off
+
+
+def caught_up(streak: int, since: float, busy: int) -> tuple[int, float]:
+    """Count a busy streak of analysed calls; log one line when a large backlog is done."""
+    if busy:
+        return streak + busy, since or time.monotonic()
+    if streak >= CATCH_UP_LINE:
+        log.info("analysis: caught up, %d call(s) analysed in %.1f s", streak, time.monotonic() - since)
+    return 0, 0.0
 
 
 def cutoff(days: int) -> str:
@@ -57,6 +82,8 @@ def cutoff(days: int) -> str:
 
 def init_app(app) -> None:
     """Start the analyzer thread for this process unless the settings turn it off."""
+    if not app.testing:
+        log.info("worker started: database %s, analyser %s", app.config["DATABASE"], app.config["ANALYZER"])
     if app.config["ANALYZER"] == "background" and not app.testing:
         thread = Analyzer(dict(app.config))
         app.extensions["tracediff.analyzer"] = thread

@@ -11,6 +11,7 @@ from .kinds import end, finding, sort_findings, worst
 from .mapping import pair_arguments, mapping_findings
 from .pairing import Pairing
 from .pointers import is_pointer
+from .transforms import transform_of
 from .response import Echo, echo_pairs, error_body, error_schema_for, status_findings
 from .validation import validate
 
@@ -68,7 +69,7 @@ def _comparisons(docs, contract, status, validation, out: list) -> Comparison:
     mapping = (contract or {}).get("mapping") or []
     if args is not None and request is not None:
         bad = {e["path"] for e in validation["request"]["errors"]}
-        pairing = pair_arguments(args, request, mapping)
+        pairing = pair_arguments(args, request, mapping, contract)
         out += mapping_findings(pairing, contract, bad)
     else:
         pairing = Pairing(args, request)
@@ -77,6 +78,9 @@ def _comparisons(docs, contract, status, validation, out: list) -> Comparison:
         declared = [(m["request"], m["response"]) for m in mapping
                     if isinstance(m, dict) and is_pointer(m.get("request")) and is_pointer(m.get("response"))]
         echo = echo_pairs(request, response, declared)
+        for f in echo.findings:
+            f["transform"] = transform_of(f)
+            f["reason"] = "declared" if (f["left"]["path"], f["right"]["path"]) in declared else "path"
         out += echo.findings
     if response is not None:
         out += status_findings(response, status, contract)

@@ -63,6 +63,8 @@ def finding(kind, severity, left, right, left_value, right_value, message) -> di
         "left_value": left_value,
         "right_value": right_value,
         "message": message,
+        "transform": None,   # the change shown, e.g. "integer>string", "x100" (set by the mapping findings)
+        "reason": None,      # how the two ends were paired: path, declared, inferred, case_style, value...
     }
 
 

@@ -1,15 +1,17 @@
 """Findings of the mapping layer: how each argument reached the request, or did not."""
 
+from .arrays import fold_arrays
 from .budget import tick
 from .classify import classify
+from .expected import describer, explain
 from .kinds import end, finding
 from .matching import Leftovers, remaining
 from .pairing import Pairing
-from .pointers import child, is_pointer, last, parent, resolve
+from .pointers import child, is_pointer, last, parent
 from .schemas import declares, requires
 from .values import is_container, is_empty, key_style, norm_key, show
 
-_REPAIRED = ("case", "value", "loose", "shape")
+_REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
 COLLAPSE_AT = 3
 
 
@@ -18,18 +20,23 @@ def name(path: str) -> str:
     return path[1:] if path else "(document)"
 
 
-def pair_arguments(arguments, request, mapping) -> Pairing:
+def pair_arguments(arguments, request, mapping, contract=None) -> Pairing:
     """Pair every argument with its counterpart in the request."""
     pairing = Pairing(arguments, request)
-    pairing.declare((m["arguments"], m["request"]) for m in mapping or ()
-                    if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_pointer(m.get("request")))
+    entries = []
+    for m in mapping or ():
+        if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_pointer(m.get("request")):
+            entries.append((m["arguments"], m["request"], "inferred" if m.get("inferred") is True else "declared"))
+            if isinstance(m.get("transform"), str):
+                pairing.transforms[m["arguments"]] = m["transform"]
+    pairing.declare(entries)
     wrapper = _wrapper(arguments, request)
     if wrapper is None:
         pairing.walk("", arguments, "", request, "same")
     else:
         pairing.walk("", arguments, child("", wrapper), request[wrapper], "shape")
         pairing.orphans_right += [(child("", k), v, None) for k, v in request.items() if k != wrapper]
-    pairing.leftovers = Leftovers(pairing)
+    pairing.leftovers = Leftovers(pairing, describer(contract))
     pairing.leftovers.run()
     return pairing
 
@@ -55,7 +62,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     out = []
     for lp, rp in pairing.pairs.items():
         how = pairing.how[lp]
-        if how in _REPAIRED and (lp in pairing.whole or is_container(_value(pairing.left, lp))):
+        if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
     for lp, rp, lv, rv in pairing.diffs:
         tick()
@@ -70,7 +77,9 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         out.append(_dropped(path, value, contract.get("arguments_schema")))
     for path, value in remaining(pairing.leftovers, 1):
         out.append(_added(path, value, contract.get("request_schema")))
+    out = fold_arrays(out, pairing, lambda lp, rp: name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}")
     for f in out:
+        explain(f, pairing, contract.get("request_schema"))
         # Whatever the kind, a request field that breaks the request schema needs fixing.
         if f["right"] and f["right"]["path"] in bad_request_paths:
             f["severity"] = "error"
@@ -93,12 +102,8 @@ def _collapse_case_changes(found: list[dict]) -> list[dict]:
     return out
 
 
-def _value(doc, path):
-    return resolve(doc, path, None)
-
-
 def _relocation(pairing, lp, rp, how) -> dict:
-    value = _value(pairing.left, lp)
+    value, right_value = pairing.values[lp]
     if lp == "":
         return finding("moved", "info", end("arguments", ""), end("request", rp), None, None,
                        f"arguments nested under {name(rp)}")
@@ -111,8 +116,11 @@ def _relocation(pairing, lp, rp, how) -> dict:
         kind, text = "renamed", f"{name(lp)} renamed to {name(rp)}"
     if kind != "case_changed" and lp in pairing.whole and not is_container(value):
         text += f" (value {show(value)})"
+    if lp in pairing.ambiguous:
+        # Another pairing of these equal values explains the call as well: nothing is wrong either way.
+        text += "; other fields hold the same value, so this pairing is one of several equally good"
     return finding(kind, "info", end("arguments", lp), end("request", rp), value,
-                   _value(pairing.right, rp), text)
+                   right_value, text)
 
 
 def _dropped(path, value, schema) -> dict:

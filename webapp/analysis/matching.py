@@ -1,25 +1,22 @@
 """Pair what the structural walk left over: equal values moved or renamed, shapes, look-alikes."""
 
-import difflib
-
 import orjson
 
 from .budget import tick
-from .classify import classify
 from .pointers import ancestors, child, last, parent
 from .readings import read_number
+from .renames import pair_by_names, pair_lists, pair_scalars
 from .values import REDACTED, canonical, is_empty, is_number, norm_key, norm_text
 
 MAX_NODES = 200_000
-_TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
 
 
 class Leftovers:
     """Nodes of both documents that no pair reached yet, and the bookkeeping to pair them."""
 
-    def __init__(self, pairing):
+    def __init__(self, pairing, describe=None):
         self.p = pairing
-        self.consumed = ({}, {})   # per side: paths paired here
+        self.describe = describe   # (side, path) -> the schema's description of that field, or None
         self.touched = (set(), set())  # per side: ancestors of those paths
         # A declared entry may pair a leaf deep inside a subtree the walk left over: its
         # ancestors then reached the other side through it, so they are not dropped or added whole.
@@ -28,51 +25,55 @@ class Leftovers:
                 self.touched[side].update(ancestors(path))
 
     def run(self) -> None:
-        """Pair leftovers: equal values, then shapes, then look-alike values, then siblings."""
+        """Pair leftovers: same meaning, arrays, equal values, shapes, look-alike values, then the rest."""
+        pair_by_names(self)
+        pair_lists(self, self.describe)
         for _ in range(3):
             if not (self._by_key(_exact_key, "value") | self._shapes()):
                 break
         self._by_key(_loose_key, "loose")
-        self._siblings()
+        pair_scalars(self, self.describe)
 
     def nodes(self, side: int, scalars_only=False):
         """Yield (path, value) of every still-free node in the leftover trees, preorder."""
         roots = self.p.orphans_right if side else self.p.orphans_left
-        paired = self.p.pairs if side == 0 else self.p.back
-        touched, consumed = self.touched[side], self.consumed[side]
+        paired, touched = (self.p.pairs if side == 0 else self.p.back), self.touched[side]
         count = 0
-        # Each entry carries whether an ancestor was consumed, so telling a node free costs O(1)
-        # rather than a walk up its ancestors (free() below) for every node of a big leftover tree.
-        stack = [(path, value, self._under_consumed(side, path)) for path, value, _ in reversed(roots)]
+        # Only a root needs its ancestors looked at: below it, a paired node's own leftovers are
+        # roots of their own (the walk of a pair adds them), so its subtree is skipped whole.
+        stack = [(path, value) for path, value, _ in reversed(roots)
+                 if path in touched or self.free(side, path)]
         while stack and count < MAX_NODES:
-            path, value, blocked = stack.pop()
+            path, value = stack.pop()
             count += 1
             tick()
-            if blocked or path in paired or path in touched:
-                if path not in touched:
-                    continue
-            elif not (scalars_only and isinstance(value, (dict, list))):
+            if path in paired:
+                continue
+            if path not in touched and not (scalars_only and isinstance(value, (dict, list))):
                 yield path, value
-            blocked = blocked or path in consumed
             if isinstance(value, dict):
-                stack += [(child(path, k), v, blocked) for k, v in reversed(value.items())]
+                stack += [(child(path, k), v) for k, v in reversed(value.items())]
             elif isinstance(value, list):
-                stack += [(f"{path}/{i}", v, blocked) for i, v in reversed(list(enumerate(value)))]
-
-    def _under_consumed(self, side: int, path: str) -> bool:
-        return any(a in self.consumed[side] for a in ancestors(path))
+                stack += [(child(path, i), v) for i, v in reversed(list(enumerate(value)))]
 
     def free(self, side: int, path: str) -> bool:
         """Tell whether a leftover node and its subtree are still unpaired."""
         paired = self.p.pairs if side == 0 else self.p.back
         if path in paired or path in self.touched[side]:
             return False
-        return not any(a in self.consumed[side] for a in ancestors(path))
+        for up in ancestors(path):
+            if up in paired:
+                # Below a pair the walk went into, what it left unpaired is free (an item removed
+                # from a renamed list); below equal subtrees or a node changed whole, nothing is.
+                left = up if side == 0 else paired[up]
+                return left not in self.p.whole and left not in self.p.changed
+        return True
 
     def pair(self, lp, lv, rp, rv, how) -> None:
-        """Record a pair found among leftovers and walk into it."""
+        """Record a pair found among leftovers and walk into it (never a field the mapping pins)."""
+        if lp in self.p.pinned_left or rp in self.p.pinned_right:
+            return
         for side, path in ((0, lp), (1, rp)):
-            self.consumed[side][path] = True
             self.touched[side].update(ancestors(path))
         self.p.walk(lp, lv, rp, rv, how)
 
@@ -115,21 +116,6 @@ class Leftovers:
                     changed = True
         return changed
 
-    def _siblings(self) -> None:
-        groups = self._groups(lambda v: not isinstance(v, (dict, list)))
-        for lefts, rights in groups.values():
-            if len(lefts) * len(rights) > 400:
-                continue
-            scored = []
-            for lp, lv in lefts:
-                for rp, rv in rights:
-                    score = _sibling_score(lp, lv, rp, rv, len(lefts) == len(rights) == 1)
-                    if score:
-                        scored.append((-score, lp, lv, rp, rv))
-            for _, lp, lv, rp, rv in sorted(scored, key=lambda t: t[:2] + t[3:4]):
-                if self.free(0, lp) and self.free(1, rp):
-                    self.pair(lp, lv, rp, rv, "shape")
-
     def _groups(self, wanted) -> dict:
         """Group free leftover roots by the pair of parents they hang under."""
         groups: dict[tuple, tuple] = {}
@@ -167,27 +153,6 @@ def _loose_key(path, value):
     if is_number(value) and abs(value) >= 10:
         return ("number", value)   # int and float keys that are equal numbers hash alike
     return None
-
-
-def _sibling_score(lp, lv, rp, rv, alone: bool) -> float:
-    """Score two leftover scalars of the same parents as one field under two names (0: no)."""
-    similar = _similar(last(lp), last(rp))
-    change = classify(lv, rv)
-    if change is None:
-        # Equal common values (true, 0, null) under unrelated keys are no evidence of a rename.
-        return 2 + similar if similar else 0
-    if change[0] in _TELLING:
-        return 1 + similar if similar or alone else 0
-    return similar if alone else 0
-
-
-def _similar(a: str, b: str) -> float:
-    """Score how alike two keys are (0..1): containment counts, as in page/pageNumber."""
-    a, b = norm_key(a), norm_key(b)
-    if min(len(a), len(b)) >= 3 and (a in b or b in a):
-        return 1.0
-    ratio = difflib.SequenceMatcher(None, a, b).ratio()
-    return ratio if ratio >= 0.7 else 0.0
 
 
 def _best_shapes(lefts, rights):

@@ -21,41 +21,55 @@ class Pairing:
         self.left, self.right = left, right
         self.pairs: dict[str, str] = {}    # left path -> right path
         self.back: dict[str, str] = {}     # right path -> left path
-        self.how: dict[str, str] = {}      # left path -> declared|same|case|item|value|loose|shape
+        self.how: dict[str, str] = {}      # left path -> declared|inferred|same|case|item|value|loose|shape|name|elimination
         self.whole: set[str] = set()       # left paths whose subtrees are equal
+        self.values: dict[str, tuple] = {}  # left path -> (left, right value) of pairs not found by path
         self.diffs: list[tuple] = []       # (left path, right path, left value, right value)
+        self.changed: set[str] = set()     # left paths of those diffs
         self.orphans_left: list[tuple] = []   # (path, value, parent path on the other side)
         self.orphans_right: list[tuple] = []
         self.claimed_left: set[str] = set()
         self.claimed_right: set[str] = set()
+        self.transforms: dict[str, str] = {}   # left path -> the transform its mapping entry declares
+        self.ambiguous: set[str] = set()       # left paths paired among equal values that repeat
+        self.pinned_left: set[str] = set()     # mapped paths whose counterpart is missing: pair no further
+        self.pinned_right: set[str] = set()
 
     def declare(self, entries) -> None:
-        """Pair the declared (left pointer, right pointer) entries whose both ends exist."""
+        """Pair the declared (left pointer, right pointer[, how]) entries whose both ends exist."""
         found = []
-        for lp, rp in entries:
+        for lp, rp, *how in entries:
             lv, rv = resolve(self.left, lp), resolve(self.right, rp)
+            # One end missing: the mapping says where that field goes, so it pairs with nothing else
+            # (an argument whose declared counterpart is absent is dropped, not renamed to a lookalike).
+            if (lv is MISSING) != (rv is MISSING):
+                (self.pinned_right if lv is MISSING else self.pinned_left).add(rp if lv is MISSING else lp)
             if lv is not MISSING and rv is not MISSING and lp not in self.claimed_left \
                     and rp not in self.claimed_right:
                 self.claimed_left.add(lp)
                 self.claimed_right.add(rp)
-                found.append((lp, lv, rp, rv))
-        for lp, lv, rp, rv in found:
-            self.walk(lp, lv, rp, rv, "declared")
+                found.append((lp, lv, rp, rv, how[0] if how else "declared"))
+        for lp, lv, rp, rv, how in found:
+            self.walk(lp, lv, rp, rv, how)
 
     def walk(self, lp, lv, rp, rv, how, depth=0) -> None:
         """Pair two nodes and, unless equal, pair their children."""
         tick()
         self.pairs[lp], self.back[rp], self.how[lp] = rp, lp, how
+        if how not in ("same", "item"):
+            self.values[lp] = (lv, rv)   # a relocation's finding shows them: no pointer resolved again
         if equal(lv, rv):
             self.whole.add(lp)
         elif depth > MAX_DEPTH:
             self.diffs.append((lp, rp, lv, rv))
+            self.changed.add(lp)
         elif isinstance(lv, dict) and isinstance(rv, dict):
             self._objects(lp, lv, rp, rv, depth + 1)
         elif isinstance(lv, list) and isinstance(rv, list):
             self._arrays(lp, lv, rp, rv, depth + 1)
         else:
             self.diffs.append((lp, rp, lv, rv))
+            self.changed.add(lp)
 
     def _objects(self, lp, lv, rp, rv, depth) -> None:
         rest_left, used_right = [], set()

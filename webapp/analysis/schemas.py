@@ -75,3 +75,11 @@ def requires(schema, path: str) -> bool:
         return False
     parents, key = _parents(schema, path)
     return any(isinstance(p.get("required"), list) and key in p["required"] for p in parents)
+
+
+def field_schemas(schema, path: str) -> list[dict]:
+    """Return the (sub)schemas that describe the field at `path` (empty when none does)."""
+    if not isinstance(schema, dict) or not path:
+        return []
+    parents, key = _parents(schema, path)
+    return _step(parents, key, schema) if parents else []

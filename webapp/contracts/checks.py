@@ -11,6 +11,7 @@ from .refs import ref_problems
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
 CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping")
 SNAPSHOTS = ("arguments", "request", "response")
+MAPPING_EXTRAS = ("transform",)   # a declared transform makes that change expected (issue 11)
 # The dialects jsonschema-rs checks a schema against without fetching anything.
 KNOWN_DIALECTS = {f"{base}{end}" for end in ("", "#") for base in (
     "http://json-schema.org/draft-04/schema", "http://json-schema.org/draft-06/schema",
@@ -105,9 +106,11 @@ def _mapping_problems(mapping) -> list[str]:
         if not isinstance(entry, dict):
             problems.append(f"{where}: must be an object")
             continue
-        unknown = [k for k in entry if k not in SNAPSHOTS]
+        unknown = [k for k in entry if k not in SNAPSHOTS and k not in MAPPING_EXTRAS]
         if unknown:
             problems.append(f"{where}: unknown snapshot {unknown[0]!r} (use arguments, request, response)")
+        if "transform" in entry and not isinstance(entry["transform"], str):
+            problems.append(f"{where}/transform: must be a string such as \"x100\" or \"integer>string\"")
         if len([k for k in entry if k in SNAPSHOTS]) != 2:
             problems.append(f"{where}: must pair exactly two snapshots")
         for key, pointer in entry.items():

@@ -13,6 +13,8 @@ class Imported:
 
     contracts: dict[str, dict]
     skipped: list[dict] = field(default_factory=list)
+    # parts that only fill a gap: an OpenAPI operation's summary never replaces the tool's own description
+    only_if_missing: tuple = ()
 
 
 def parse_operations(items) -> dict[str, str] | None:
@@ -36,7 +38,7 @@ def contracts_from_document(document, operations: dict | None = None) -> dict[st
 def read_contracts(document, operations: dict | None = None) -> Imported:
     """Read contracts from any supported document, skipping provider-run server tools."""
     if isinstance(document, dict) and "openapi" in document:
-        return Imported(tools_from_openapi(document, operations))
+        return Imported(tools_from_openapi(document, operations), only_if_missing=("description",))
     if operations:
         raise ContractError("operation mappings apply to OpenAPI documents only", "bad_operation")
     items = document if isinstance(document, list) else [document]

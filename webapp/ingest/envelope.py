@@ -5,7 +5,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import orjson
@@ -30,6 +30,22 @@ class Context:
     limits: Limits
     now: str
     fallback_trace_id: str | None = None
+    latest: str = ""  # the latest `ts` kept as sent (seconds precision), from now and the allowed skew
+
+    def __post_init__(self):
+        if not self.latest:
+            skew = timedelta(seconds=self.limits.max_clock_skew_s)
+            self.latest = (datetime.fromisoformat(self.now.replace("Z", "+00:00")) + skew).strftime("%Y-%m-%dT%H:%M:%S")
+
+    def stamp(self, ts: Any, meta: dict | None) -> tuple[str, dict | None]:
+        """Return the event's time and meta: a time too far ahead becomes the receive time, `sent_ts` kept."""
+        if ts is None:
+            return self.now, meta
+        sent = normalise_ts(ts)
+        if sent[:19] <= self.latest:  # both UTC and zero-padded: the text orders as the time does
+            return sent, meta
+        # a clock far ahead would keep the trace atop the list and out of retention's reach
+        return self.now, {**(meta or {}), "sent_ts": sent}
 
 
 def format_ts(dt: datetime) -> str:
@@ -101,14 +117,19 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
 
 def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payload: Any,
                tool: Any = None, source: Any = None, http: Any = None, ts: Any = None,
-               event_id: Any = None, meta: dict | None = None) -> Event:
-    """Check every field, parse a payload logged as a JSON string, and build the Event."""
+               event_id: Any = None, meta: dict | None = None, text_by_definition: bool = False) -> Event:
+    """Check every field, parse a payload logged as a JSON string, and build the Event.
+
+    `text_by_definition`: the payload's carrier holds JSON only as text (an OTLP attribute), so
+    parsing it is not worth a "logged as a string" mark.
+    """
     trace_id = check_trace_id(trace_id)
     if snapshot not in SNAPSHOTS:
         raise RecordError("bad_snapshot", f"snapshot must be arguments, request or response, got {str(snapshot)[:40]!r}")
     call_id = "" if call_id is None else _name("call_id", call_id)
     # the record around the payload was depth-checked already; only parsed strings are new
     payload, as_string = parse_json_string(payload, ctx.limits.max_depth)
+    ts, meta = ctx.stamp(ts, meta)
     if event_id is None:
         event_id = derive_event_id(trace_id, call_id, snapshot, payload)
     else:
@@ -119,8 +140,8 @@ def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payl
         event_id=event_id, trace_id=trace_id, call_id=call_id, snapshot=snapshot, payload=payload,
         tool=None if tool is None else _name("tool", tool),
         source=None if source is None else _name("source", source),
-        logged_as_string=as_string, http=None if http is None else normalise_http(http),
-        ts=ctx.now if ts is None else normalise_ts(ts), meta=meta or None,
+        logged_as_string=as_string and not text_by_definition, http=None if http is None else normalise_http(http),
+        ts=ts, meta=meta or None,
     )
 
 

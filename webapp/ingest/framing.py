@@ -169,14 +169,24 @@ def container_extent(data: bytes | str, start: int) -> tuple[int, int] | None:
     return None
 
 
+def _lines(body: bytes) -> Iterator[tuple[int, bytes]]:
+    """Yield (index, stripped line) of the non-blank lines, one copy at a time (not a list of them all)."""
+    start, index = 0, 0
+    while start <= len(body):
+        end = body.find(b"\n", start)
+        end = len(body) if end < 0 else end
+        if _WS_BYTES.match(body, start).end() < end:
+            yield index, body[start:end].strip()
+        start, index = end + 1, index + 1
+
+
 def _by_lines(body: bytes, max_depth: int) -> list[Record]:
     records: list[Record] = []
-    for index, line in enumerate(body.split(b"\n")):
-        line = line.strip()
-        if not line:
-            continue
+    for index, line in _lines(body):
         try:
-            records.append(Record(index, orjson.loads(line), line))
+            # a good line's text is not kept (Record.raw re-serialises it if it is ever rejected):
+            # holding every line beside its parsed value doubled a large body's memory
+            records.append(_line_record(index, orjson.loads(line), line, max_depth))
         except orjson.JSONDecodeError as exc:
             parts = [] if is_depth_error(exc) else list(_scan(line, index, max_depth))
             if parts and all(p.error is None for p in parts):  # several objects on one line
@@ -184,6 +194,12 @@ def _by_lines(body: bytes, max_depth: int) -> list[Record]:
             else:
                 records.append(Record(index, raw=line, error=_json_error(exc, f"line {index + 1}", max_depth, line)))
     return records
+
+
+def _line_record(index: int, value: Any, line: bytes, max_depth: int) -> Record:
+    if _brackets(line) > max_depth and depth_exceeds(value, max_depth):
+        return Record(index, raw=line, value=value, error=too_deep("the record", max_depth))
+    return Record(index, value)
 
 
 def _by_stream(body: bytes, max_depth: int) -> list[Record]:

@@ -13,6 +13,7 @@ class Limits:
     max_body_bytes: int = 32 * 1024 * 1024  # decompressed body
     max_depth: int = 64  # JSON nesting depth of any record
     max_events: int = 10_000  # records per body
+    max_clock_skew_s: int = 300  # an event stamped later than receipt plus this is stored at receipt
 
 
 @dataclass

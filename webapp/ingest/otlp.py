@@ -130,13 +130,15 @@ def _http_events(s: Span, owner: Span | None, trace_tools: list[Span] | None, ct
     events = []
     if has_req:
         req_http = {**http, "headers": _headers(a, "http.request.header.")}
-        events.append(_event(ctx, s, "request", a["http.request.body.content"], tool, call_id, s.start_ns, req_http))
+        events.append(_event(ctx, s, "request", a["http.request.body.content"], tool, call_id, s.start_ns, req_http,
+                             owner))
     if has_resp:
         status = a.get("http.response.status_code", a.get("http.status_code"))
         resp_http = {**http, "headers": _headers(a, "http.response.header.")}
         if type(status) is int and 100 <= status <= 599:
             resp_http["status_code"] = status
-        events.append(_event(ctx, s, "response", a["http.response.body.content"], tool, call_id, s.end_ns, resp_http))
+        events.append(_event(ctx, s, "response", a["http.response.body.content"], tool, call_id, s.end_ns, resp_http,
+                             owner))
     return events
 
 
@@ -154,7 +156,7 @@ def _owner(s: Span, by_id: dict, trace_tools: list[Span]) -> Span | None:
 
 
 def _event(ctx: Context, s: Span, snapshot: str, payload: Any, tool: str | None, call_id: str,
-           ns: int, http: dict | None) -> Event:
+           ns: int, http: dict | None, owner: Span | None = None) -> Event:
     if http is not None:
         http = {k: v for k, v in http.items() if v}
     meta = {"span_id": s.span_id, "span_name": s.name}
@@ -164,8 +166,18 @@ def _event(ctx: Context, s: Span, snapshot: str, payload: Any, tool: str | None,
         meta["service.name"] = s.service
     event_id = hashlib.sha256(f"otlp:{s.trace_id}:{s.span_id}:{snapshot}".encode()).hexdigest()[:32]
     return make_event(ctx, trace_id=s.trace_id, call_id=call_id, snapshot=snapshot, payload=payload,
-                      tool=tool, source="mcp" if "mcp.method.name" in s.attrs else None, http=http or None,
-                      ts=_ns_ts(ns), event_id=event_id, meta=meta)
+                      tool=tool, source=_source(owner) or _source(s), http=http or None,
+                      ts=_ns_ts(ns), event_id=event_id, meta=meta, text_by_definition=True)
+
+
+def _source(s: Span | None) -> str | None:
+    """Return the chain that made the call: `tracediff.source` on the span, else mcp for an MCP span."""
+    if s is None:
+        return None
+    value = s.attrs.get("tracediff.source")
+    if type(value) is str:
+        return value
+    return "mcp" if "mcp.method.name" in s.attrs else None
 
 
 def _ns_ts(ns: int) -> str | None:

@@ -5,45 +5,52 @@ current version of each snapshot and holds the stored analysis; `traces` is a
 denormalised row per trace so the list stays fast at a million traces.
 """
 import contextlib
+import itertools
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sqlite_utils
 
 from .alerts import AlertStore
 from .codec import dumps, utc_now
-from .hours import backfill_hours, hour_keys, refresh_hours
+from .errors import StoreUnavailable
+from .hours import hour_keys, refresh_hours
+from .migrations import SchemaTooNew  # noqa: F401 (the CLI names it)
+from .ops import OpsReads
 from .reads import TraceReads
-from .schema import ADDED_COLUMNS, SCHEMA
+from .mappings import ToolMappings
+from .schema import upgrade
 from .spans import join_orphan_spans
-from .sql import (CLAIM_PENDING, DELETE_TRACE, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS,
-                  INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS,
-                  NEW_EVENTS, PROJECT_CALLS, PRUNE_QUARANTINE, REFRESH_TRACE, SAVE_ANALYSIS, SET_PROGRESS)
+from .sql import (CLAIM_PENDING, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS, INDEX_EVENTS,
+                  INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS, NEW_EVENTS,
+                  PROJECT_CALLS, REFRESH_TRACE, SAVE_ANALYSIS, SET_PROGRESS)
 from .tools import ToolContracts
 from .turns import WriterTurns
+from .upkeep import DiskFull, Reclaimed, Upkeep  # noqa: F401 (the CLI names them)
 
 CLAIM_SECONDS = 30
 _SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL", "EXTRA": "EXTRA", "OFF": "OFF"}
-
-
-class StoreUnavailable(Exception):
-    """The database cannot take writes now (locked, full, read-only)."""
 
 
 @dataclass
 class IngestResult:
     accepted: int = 0
     duplicates: int = 0
+    by_source: dict = field(default_factory=dict)  # source -> (accepted, duplicates)
 
 
-class Store(TraceReads, ToolContracts, AlertStore):
-    """A tracediff database in one SQLite file: writes here, reads and contracts in their mixins."""
+class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, Upkeep, OpsReads):
+    """A tracediff database in one SQLite file: writes here; reads, contracts, mappings, alerts, upkeep and
+    operations' figures in mixins."""
 
-    def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True):
+    def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True,
+                 min_free_bytes: int = 0):
         conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000,
                                isolation_level=None, check_same_thread=False)
         self.db = sqlite_utils.Database(conn)
+        self.path = str(path)
+        self.min_free_bytes = min_free_bytes
         self._turns = WriterTurns.beside(path)
         self._wait_seconds = busy_timeout_ms / 1000
         with self.unavailable_as_error():
@@ -56,17 +63,13 @@ class Store(TraceReads, ToolContracts, AlertStore):
     def from_settings(cls, settings: dict, create: bool = False, busy_timeout_ms: int = 10_000) -> "Store":
         """Open the store that a settings dict (see webapp.config) names."""
         return cls(settings["DATABASE"], synchronous=settings["SYNCHRONOUS"], create=create,
+                   min_free_bytes=settings.get("MIN_FREE_MB", 0) * 1024 * 1024,
                    busy_timeout_ms=busy_timeout_ms)
 
-    def create_schema(self) -> None:
-        """Create every table and index that is missing (idempotent)."""
+    def create_schema(self) -> list:
+        """Apply the numbered migrations the database lacks (see migrations/); return them."""
         with self.unavailable_as_error():
-            if self.db.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                self.db.conn.execute("PRAGMA journal_mode = WAL")
-            self.db.conn.executescript(SCHEMA)
-            self._add_missing_columns()
-            with self.write() as conn:
-                backfill_hours(conn)
+            return upgrade(self)
 
     def close(self) -> None:
         self.db.conn.close()
@@ -116,11 +119,6 @@ class Store(TraceReads, ToolContracts, AlertStore):
         finally:
             self._turns.give_back()
 
-    def _add_missing_columns(self) -> None:
-        for table, column, kind in ADDED_COLUMNS:
-            if column not in {row[1] for row in self.db.conn.execute(f"PRAGMA table_info({table})")}:
-                self.db.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-
     # -- ingest -------------------------------------------------------------
 
     def add_events(self, events, rejected=(), also=None) -> IngestResult:
@@ -131,13 +129,18 @@ class Store(TraceReads, ToolContracts, AlertStore):
         Only the event log is written here, so acknowledging a batch costs one insert per
         event; `project` folds new events into calls, traces and the full-text index.
         """
+        self.keep_headroom()
         received = utc_now()
         rows = [_event_row(event, received) for event in events]
         result = IngestResult()
         with self.write() as conn:
-            before = conn.total_changes
-            conn.executemany(INSERT_EVENT, rows)
-            result.accepted = conn.total_changes - before
+            for source, run in _by_source(rows):  # counted per source for /metrics; order kept
+                before = conn.total_changes
+                conn.executemany(INSERT_EVENT, run)
+                added = conn.total_changes - before
+                earlier = result.by_source.get(source, (0, 0))
+                result.by_source[source] = (earlier[0] + added, earlier[1] + len(run) - added)
+            result.accepted = sum(added for added, _ in result.by_source.values())
             result.duplicates = len(rows) - result.accepted
             if rejected:
                 conn.executemany(INSERT_QUARANTINE, [
@@ -235,36 +238,6 @@ class Store(TraceReads, ToolContracts, AlertStore):
                 return conn.execute(sql).rowcount
             return conn.execute(sql + " WHERE tool = ?", (tool,)).rowcount
 
-    # -- retention ------------------------------------------------------------
-
-    def prune(self, before_ts: str, batch: int = 500) -> int:
-        """Delete traces last seen before a time, a few at a time; return how many."""
-        self.project_all()
-        deleted = 0
-        while True:
-            with self.write() as conn:
-                ids = [r[0] for r in conn.execute(
-                    "SELECT trace_id FROM traces WHERE last_ts < ? LIMIT ?", (before_ts, batch))]
-                calls = conn.execute(
-                    f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({','.join('?' * len(ids))})",
-                    ids).fetchall()
-                hours = hour_keys(conn, calls)
-                for statement in DELETE_TRACE:
-                    conn.executemany(statement, [(i,) for i in ids])
-                refresh_hours(conn, hours)
-            deleted += len(ids)
-            if len(ids) < batch:
-                self._prune_quarantine(before_ts, batch)
-                return deleted
-
-    def _prune_quarantine(self, before_ts: str, batch: int) -> None:
-        """Delete quarantined records received before a time (they hold payload text too)."""
-        while True:
-            with self.write() as conn:
-                gone = conn.execute(PRUNE_QUARANTINE, (before_ts, batch)).rowcount
-            if gone < batch:
-                return
-
 
 def _refresh_traces(conn, trace_ids) -> None:
     """Recompute the list rows (and their kind and tool index rows) of these traces."""
@@ -272,6 +245,12 @@ def _refresh_traces(conn, trace_ids) -> None:
     conn.executemany(REFRESH_TRACE, [{"trace_id": trace_id} for trace_id in trace_ids])
     for statement in (DELETE_TRACE_KINDS, INSERT_TRACE_KINDS, DELETE_TRACE_TOOLS, INSERT_TRACE_TOOLS):
         conn.executemany(statement, keys)
+
+
+def _by_source(rows: list[tuple]):
+    """Yield (source, rows) for each run of rows with one source (column 5), in the batch's order."""
+    for source, run in itertools.groupby(rows, key=lambda row: row[5] or ""):
+        yield source, list(run)
 
 
 def _event_row(event, received: str) -> tuple:
@@ -284,7 +263,8 @@ def _event_row(event, received: str) -> tuple:
 def _analysis_row(trace_id, call_id, version, analysis: dict) -> dict:
     summary = analysis.get("summary") or {}
     kinds = sorted({f["kind"] for f in analysis.get("findings", [])})
+    loud = sorted({f["kind"] for f in analysis.get("findings", []) if f["severity"] in ("error", "warning")})
     return {"analysis": dumps(analysis), "version": version, "worst": analysis.get("worst"),
             "errors": summary.get("error", 0), "warnings": summary.get("warning", 0),
-            "infos": summary.get("info", 0), "kinds": ",".join(kinds),
+            "infos": summary.get("info", 0), "kinds": ",".join(kinds), "loud_kinds": ",".join(loud),
             "trace_id": trace_id, "call_id": call_id}

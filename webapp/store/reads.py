@@ -32,6 +32,12 @@ class TraceReads:
                               (trace_id, call_id)).fetchone()
         return loads(row[0]) if row and row[0] else None
 
+    def pending_calls_of(self, trace_ids, limit: int = 100) -> list[dict]:
+        """List out-of-date calls of some traces (at most `limit`), e.g. the rows a list page shows."""
+        return list(self.db.query(
+            "SELECT trace_id, call_id, version FROM calls WHERE trace_id IN (SELECT value FROM json_each(?)) "
+            "AND analyzed_version < version LIMIT ?", (dumps(list(trace_ids)), limit)))
+
     def get_trace(self, trace_id: str) -> dict | None:
         """Return a trace with its calls, current snapshots and stored analysis."""
         self.catch_up_for_read()
@@ -127,6 +133,8 @@ def _trace_summary(row: dict) -> dict:
         "tools": _split(row["tools"]), "sources": _split(row["sources"]), "calls": row["calls"],
         "snapshots": {name: bool(row[f"has_{name}"]) for name in SNAPSHOTS},
         "complete": bool(row["complete"]), "worst": row["worst"], "kinds": _split(row["kinds"]),
+        # None where the row predates loud_kinds: the list then shows every kind as before
+        "loud_kinds": None if row.get("loud_kinds") is None else _split(row["loud_kinds"]),
         "status_codes": [int(s) for s in _split(row["status_codes"])],
     }
 

@@ -44,7 +44,7 @@ PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, argument
 DROP_EMPTY_CALLS = f"""DELETE FROM calls WHERE (trace_id, call_id) IN (SELECT trace_id, call_id FROM ({_TOUCHED}) AS t
  WHERE NOT EXISTS (SELECT 1 FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id))"""
 REFRESH_TRACE = """INSERT OR REPLACE INTO traces (trace_id, first_ts, last_ts, calls, tools, sources,
- has_arguments, has_request, has_response, complete, worst, kinds, status_codes, errors, warnings)
+ has_arguments, has_request, has_response, complete, worst, kinds, status_codes, errors, warnings, loud_kinds)
  SELECT trace_id, min(first_ts), max(last_ts), count(*),
   (SELECT group_concat(t, ',') FROM (SELECT DISTINCT tool AS t FROM calls WHERE trace_id = :trace_id AND tool IS NOT NULL ORDER BY t)),
   (SELECT group_concat(s, ',') FROM (SELECT DISTINCT source AS s FROM calls WHERE trace_id = :trace_id AND source IS NOT NULL ORDER BY s)),
@@ -56,7 +56,9 @@ REFRESH_TRACE = """INSERT OR REPLACE INTO traces (trace_id, first_ts, last_ts, c
   (SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' || replace(kinds, ',', '","') || '"]')
     WHERE trace_id = :trace_id AND kinds != '' ORDER BY k)),
   (SELECT group_concat(s, ',') FROM (SELECT DISTINCT status_code AS s FROM calls WHERE trace_id = :trace_id AND status_code IS NOT NULL ORDER BY s)),
-  sum(errors), sum(warnings)
+  sum(errors), sum(warnings),
+  coalesce((SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' || replace(loud_kinds, ',', '","') || '"]')
+    WHERE trace_id = :trace_id AND loud_kinds != '' ORDER BY k)), '')
  FROM calls WHERE trace_id = :trace_id GROUP BY trace_id"""
 DELETE_TRACE_KINDS = "DELETE FROM trace_kinds WHERE trace_id = ?"
 DELETE_TRACE_TOOLS = "DELETE FROM trace_tools WHERE trace_id = ?"
@@ -67,7 +69,7 @@ CLAIM_PENDING = """UPDATE calls SET claimed_at = ?1 WHERE rowid IN (
  SELECT rowid FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2) LIMIT ?3)
  RETURNING trace_id, call_id, version"""
 SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at = NULL,
- worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds
+ worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds, loud_kinds = :loud_kinds
  WHERE trace_id = :trace_id AND call_id = :call_id AND version = :version"""
 INSERT_TRACE_TOOLS = """INSERT INTO trace_tools (trace_id, tool, last_ts)
  SELECT DISTINCT c.trace_id, c.tool, t.last_ts FROM calls c JOIN traces t ON t.trace_id = c.trace_id

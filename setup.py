@@ -1,0 +1,12 @@
+"""What pyproject.toml cannot say: the top-level templates/, static/ and sample_traces/ folders ship
+inside the wheel's `webapp` package (found at run time by webapp.resource_dir), with the migrations."""
+from setuptools import find_packages, setup
+
+FOLDERS = ("templates", "static", "sample_traces")
+
+setup(
+    packages=find_packages(include=["webapp*"]) + [f"webapp.{folder}" for folder in FOLDERS],
+    package_dir={f"webapp.{folder}": folder for folder in FOLDERS},
+    package_data={**{f"webapp.{folder}": ["**/*"] for folder in FOLDERS},
+                  "webapp.store.migrations": ["*/*.sql", "*/*.py"]},
+)

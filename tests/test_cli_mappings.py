@@ -1,0 +1,74 @@
+"""`tracediff tools map` and `tools import` keeping what the contract already says."""
+import json
+
+from click.testing import CliRunner
+
+from webapp.cli import main
+from webapp.store import Store
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_tools_map_declares_plain_names_as_top_level_pointers_and_full_pointers_as_given(db_path):
+    result = run("tools", "map", "bookTable", "seats=quantity", "/store/id=/locationId", "--db", db_path)
+    assert result.exit_code == 0, result.output
+    assert "bookTable: /seats -> /quantity" in result.output and "2 mapping(s) in the contract" in result.output
+    assert Store(db_path).get_tool("bookTable")["mapping"] == [
+        {"arguments": "/seats", "request": "/quantity"}, {"arguments": "/store/id", "request": "/locationId"}]
+    again = run("tools", "map", "bookTable", "seats=qty", "--db", db_path)   # a field maps once: replaced
+    assert again.exit_code == 0
+    assert Store(db_path).get_tool("bookTable")["mapping"] == [
+        {"arguments": "/store/id", "request": "/locationId"}, {"arguments": "/seats", "request": "/qty"}]
+
+
+def test_tools_map_refuses_what_is_not_a_pair_with_a_usage_error(db_path):
+    for bad in ("seats", "=quantity", "/a~2=/b"):
+        result = run("tools", "map", "bookTable", bad, "--db", db_path)
+        assert result.exit_code == 2 and ("ARGUMENT=REQUEST" in result.output or "JSON Pointer" in result.output)
+
+
+OPENAI_TOOLS = [{"type": "function", "function": {
+    "name": "bookTable", "description": "Book a table for a party at one of our restaurants.",
+    "parameters": {"type": "object", "properties": {"seats": {"type": "integer"}}, "required": ["seats"]}}}]
+OPENAPI = {"openapi": "3.1.0", "info": {"title": "Bookings", "version": "1"}, "paths": {"/bookings": {"post": {
+    "operationId": "createBooking", "summary": "Create a booking",
+    "requestBody": {"content": {"application/json": {"schema": {
+        "type": "object", "properties": {"quantity": {"type": "integer"}}}}}},
+    "responses": {"201": {"description": "made", "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"id": {"type": "string"}}}}}}}}}}}
+
+
+def test_an_openapi_import_adds_schemas_and_keeps_the_tool_description_and_mapping(tmp_path, db_path):
+    tools, api = tmp_path / "tools.json", tmp_path / "api.json"
+    tools.write_text(json.dumps(OPENAI_TOOLS))
+    api.write_text(json.dumps(OPENAPI))
+    assert run("tools", "import", tools, "--db", db_path).exit_code == 0
+    assert run("tools", "map", "bookTable", "seats=quantity", "--db", db_path).exit_code == 0
+    result = run("tools", "import", api, "--operation", "bookTable=createBooking", "--db", db_path)
+    assert result.exit_code == 0, result.output
+    contract = Store(db_path).get_tool("bookTable")
+    assert contract["description"] == "Book a table for a party at one of our restaurants."
+    assert contract["mapping"] == [{"arguments": "/seats", "request": "/quantity"}]
+    assert contract["arguments_schema"]["required"] == ["seats"]
+    assert contract["request_schema"]["properties"] == {"quantity": {"type": "integer"}}
+    assert contract["response_schema"]["properties"] == {"id": {"type": "string"}}
+
+
+def test_an_openapi_import_still_describes_a_tool_that_had_no_description(tmp_path, db_path):
+    api = tmp_path / "api.json"
+    api.write_text(json.dumps(OPENAPI))
+    assert run("tools", "import", api, "--operation", "bookTable=createBooking", "--db", db_path).exit_code == 0
+    assert Store(db_path).get_tool("bookTable")["description"] == "Create a booking"
+
+
+def test_the_readme_mapping_example_is_a_contract_tracediff_accepts():
+    from conftest import ROOT
+    from webapp.contracts import validated_contract
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Mappings: declared and inferred", 1)[1]
+    example = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
+    contract = validated_contract(example.pop("name"), example)
+    assert {"arguments": "/total", "request": "/amount_cents", "transform": "x100"} in contract["mapping"]

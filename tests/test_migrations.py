@@ -1,0 +1,148 @@
+"""Numbered migrations: an old database upgrades in place, each migration runs once, even from two processes."""
+import multiprocessing
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from helpers import TRACE, ndjson, order_call
+from webapp import create_app
+from webapp.store import SchemaTooNew, Store
+from webapp.store import migrations
+from webapp.store.schema import SqliteMigrations
+
+OLD_DATABASE = ROOT / "tests" / "fixtures" / "databases" / "tracediff-0.1.0.db"
+CURRENT = [m.version for m in migrations.discover("sqlite")]
+
+
+def recorded(path) -> list[tuple[int, str]]:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT version, name FROM schema_migrations ORDER BY version").fetchall()
+
+
+def content(path) -> dict:
+    """What a user has in a database: events, analysed calls, contracts."""
+    with sqlite3.connect(path) as conn:
+        return {"events": conn.execute("SELECT event_id, payload FROM events ORDER BY seq").fetchall(),
+                "analyses": conn.execute("SELECT trace_id, call_id, analysis FROM calls ORDER BY 1, 2").fetchall(),
+                "tools": conn.execute("SELECT name, contract FROM tools ORDER BY name").fetchall()}
+
+
+def test_a_database_made_by_tracediff_0_1_0_upgrades_in_place_and_keeps_everything(tmp_path):
+    path = tmp_path / "old.db"
+    shutil.copy(OLD_DATABASE, path)
+    before = content(path)
+    assert len(before["events"]) == 63 and len(before["tools"]) == 9
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+        assert "schema_migrations" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    Store(path).close()
+    assert [v for v, _ in recorded(path)] == CURRENT
+    assert content(path) == before
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == CURRENT[-1]
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    client = create_app({"TESTING": True, "DATABASE": str(path), "ANALYZER": "off"}).test_client()
+    trace_id = before["analyses"][0][0]
+    assert client.get(f"/traces/{trace_id}").status_code == 200
+    assert client.post("/api/v1/ingest", data=ndjson(*order_call())).get_json()["accepted"] == 3
+    assert client.get(f"/api/v1/traces/{TRACE}").status_code == 200
+
+
+def test_each_migration_runs_once_and_reopening_applies_nothing(db_path):
+    store = Store(db_path)
+    assert store.create_schema() == []
+    store.close()
+    assert [v for v, _ in recorded(db_path)] == CURRENT
+
+
+def side_effect_migrations(folder, log) -> None:
+    """Write migrations whose second one leaves a line in `log` each time it runs, slowly."""
+    folder.mkdir()
+    (folder / "0001_notes.sql").write_text("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); -- ; in a comment\n"
+                                           "INSERT INTO notes (text) VALUES ('a; b');\n")
+    (folder / "0002_count_runs.py").write_text(
+        "import os, time\n\n\ndef migrate(conn):\n"
+        f"    with open({str(log)!r}, 'a') as out:\n        out.write(str(os.getpid()) + '\\n')\n"
+        "    time.sleep(0.5)\n    conn.execute(\"INSERT INTO notes (text) VALUES ('second')\")\n")
+
+
+def migrate_together(path: str, folder: str, barrier) -> int:
+    """Open the store and apply the folder's migrations as soon as every process is ready."""
+    from pathlib import Path
+
+    store = Store(path, create=False)
+    barrier.wait()
+    applied = migrations.apply(SqliteMigrations(store), migrations.discover("sqlite", Path(folder)))
+    store.close()
+    return len(applied)
+
+
+def test_two_processes_starting_together_migrate_once(tmp_path):
+    folder, log, path = tmp_path / "migrations", tmp_path / "runs.log", tmp_path / "two.db"
+    side_effect_migrations(folder, log)
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager:
+        barrier = manager.Barrier(2)
+        with context.Pool(2) as pool:
+            counts = pool.starmap(migrate_together, [(str(path), str(folder), barrier)] * 2)
+    assert sorted(counts) == [0, 2]
+    assert len(log.read_text().splitlines()) == 1
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT text FROM notes ORDER BY id").fetchall() == [("a; b",), ("second",)]
+
+
+def open_new_database(path: str, barrier) -> list[int]:
+    store = Store(path, create=False)
+    barrier.wait()
+    applied = store.create_schema()
+    store.close()
+    return [m.version for m in applied]
+
+
+def test_two_servers_opening_one_new_file_together_build_its_schema_once(tmp_path):
+    path = tmp_path / "new.db"
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager:
+        barrier = manager.Barrier(2)
+        with context.Pool(2) as pool:
+            results = pool.starmap(open_new_database, [(str(path), barrier)] * 2)
+    assert sorted(results) == [[], CURRENT]
+    assert [v for v, _ in recorded(path)] == CURRENT
+
+
+def test_a_migration_that_fails_applies_nothing(tmp_path):
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "0001_good.sql").write_text("CREATE TABLE kept_only_if_all_pass (x);")
+    (folder / "0002_broken.sql").write_text("CREATE TABLE broken (;")
+    store = Store(tmp_path / "f.db", create=False)
+    with pytest.raises(sqlite3.OperationalError):
+        migrations.apply(SqliteMigrations(store), migrations.discover("sqlite", folder))
+    names = {r[0] for r in store.db.conn.execute("SELECT name FROM sqlite_master")}
+    store.close()
+    assert "kept_only_if_all_pass" not in names and "schema_migrations" not in names
+
+
+@pytest.mark.parametrize("names", [["0001_a.sql", "0003_c.sql"], ["0001_a.sql", "0001_b.sql"], ["1_a.sql"],
+                                   ["0001_A.sql"]])
+def test_misnumbered_or_misnamed_migrations_are_refused(tmp_path, names):
+    for name in names:
+        (tmp_path / name).write_text("SELECT 1;")
+    with pytest.raises(ValueError):
+        migrations.discover("sqlite", tmp_path)
+
+
+def test_a_database_from_a_newer_tracediff_is_refused_in_one_line(db_path):
+    Store(db_path).close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("INSERT INTO schema_migrations (version, name) VALUES (999, 'from_the_future')")
+    with pytest.raises(SchemaTooNew, match="999"):
+        Store(db_path)
+    answer = subprocess.run([sys.executable, "-m", "webapp", "reanalyze", "--db", str(db_path)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert answer.returncode == 1
+    assert answer.stderr.strip().count("\n") == 0 and "upgrade tracediff" in answer.stderr

@@ -1,0 +1,139 @@
+"""The recipes of docs/instrumenting.md, run as they are against local stand-ins and a real tracediff.
+
+Each recipe file in docs/recipes/ is executed itself (never a copy): the real openai, anthropic and
+OpenTelemetry packages, the machine's node, a real syslog-ng; then the trace is read from the server.
+The MCP server recipe has its own file, test_recipes_mcp.py.
+"""
+import gzip
+import sys
+
+import httpx
+import pytest
+
+from recipe_runs import (CALLER_TRACE, RECIPES, TRACEPARENT, assert_planted_bug, assert_release, node_binary,
+                         printed_trace_id, read_trace, run_recipe, tracediff_ingest)
+from recipe_runs import anthropic_model, openai_model, orders  # noqa: F401 (fixtures)
+from standins import StandIn, openai_chat_calling
+from test_syslog_ng import SyslogNg, syslog_ng_binary
+
+
+@pytest.mark.slow
+def test_the_openai_recipe_logs_three_snapshots_that_tracediff_ingest_loads(
+        live_server, openai_model, orders, tmp_path):
+    log_file = tmp_path / "tool-calls.ndjson"
+    output = run_recipe([sys.executable, str(RECIPES / "openai_logs.py")], {
+        "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
+        "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT, "RELEASE": "1.4.2",
+        "TRACEDIFF_URL": live_server.url}, tmp_path)
+    assert output.startswith("You have 1 paid order.")
+    assert printed_trace_id(output) == CALLER_TRACE  # the caller's trace id, not a new one
+    assert len(log_file.read_text().splitlines()) == 3  # one line per snapshot
+    tracediff_ingest(live_server.db_path, log_file)
+
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "call_standin_01"  # the model's tool call id
+    assert_planted_bug(call, source="openai")
+    assert_release(call, "1.4.2")
+    # The API behind the tool got the trace context, so its own logs can join the trace.
+    [sent] = orders.requests
+    assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
+    # The model got the tool's result back, and the agent finished.
+    assert openai_model.requests[-1]["body"]["messages"][-1]["role"] == "tool"
+    page = httpx.get(f"{live_server.url}/traces/{CALLER_TRACE}", timeout=10)
+    assert page.status_code == 200 and "type_changed" in page.text
+
+
+@pytest.mark.slow
+def test_the_openai_recipe_shipped_by_a_real_syslog_ng(live_server, openai_model, orders, tmp_path):
+    log_file = tmp_path / "tool-calls.ndjson"
+    log_file.touch()
+    daemon = SyslogNg(syslog_ng_binary(), tmp_path, log_file, f"{live_server.url}/api/v1/ingest").start()
+    try:
+        output = run_recipe([sys.executable, str(RECIPES / "openai_logs.py")], {
+            "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin",
+            "ORDERS_API": orders.url}, tmp_path)  # the default log file, in the folder it runs in
+        trace_id = printed_trace_id(output)
+        assert trace_id != CALLER_TRACE  # no TRACEPARENT given: a new W3C trace id
+        [call] = read_trace(live_server, trace_id, deadline=60)["calls"]
+        daemon.assert_running()
+    finally:
+        daemon.stop()
+    assert_planted_bug(call, source="openai")
+    assert_release(call, "dev")
+
+
+@pytest.mark.slow
+def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
+        live_server, anthropic_model, orders, tmp_path):
+    log_file = tmp_path / "tool-calls.ndjson"
+    output = run_recipe([sys.executable, str(RECIPES / "anthropic_logs.py")], {
+        "ANTHROPIC_BASE_URL": anthropic_model.url, "ANTHROPIC_API_KEY": "sk-ant-standin",
+        "ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT}, tmp_path)
+    assert output.startswith("You have 1 paid order.")
+    response = httpx.post(f"{live_server.url}/api/v1/ingest", content=log_file.read_bytes(), timeout=10)
+    assert response.status_code == 200 and response.json()["accepted"] == 3, response.text
+
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "toolu_standin_01"
+    assert_planted_bug(call, source="anthropic")
+    tool_results = anthropic_model.requests[-1]["body"]["messages"][-1]["content"]
+    assert [b["tool_use_id"] for b in tool_results] == ["toolu_standin_01"]
+
+
+@pytest.mark.slow
+def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(
+        live_server, openai_model, orders, tmp_path):
+    output = run_recipe([sys.executable, str(RECIPES / "openai_otel.py")], {
+        "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{live_server.url}/v1/traces", "TRACEPARENT": TRACEPARENT,
+        "RELEASE": "1.4.2"}, tmp_path)
+    assert output.startswith("You have 1 paid order.")
+    assert printed_trace_id(output) == CALLER_TRACE
+
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "call_standin_01"
+    assert_planted_bug(call, source="openai")  # tracediff.source on the execute_tool span
+    assert call["snapshots"]["request"]["meta"]["service.name"] == "orders-agent"
+    # The httpx instrumentation propagated the trace to the API behind the tool.
+    [sent] = orders.requests
+    assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
+    assert sent["headers"]["Accept-Encoding"] and "gzip" in sent["headers"]["Accept-Encoding"]
+
+
+@pytest.mark.slow
+def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
+        live_server, openai_model, orders, tmp_path):
+    log_file = tmp_path / "tool-calls.ndjson"
+    output = run_recipe([node_binary(), str(RECIPES / "node_fetch.mjs")], {
+        "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
+        "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT, "RELEASE": "3.1.0"}, tmp_path)
+    assert output.startswith("You have 1 paid order.")
+    assert printed_trace_id(output) == CALLER_TRACE
+    response = httpx.post(f"{live_server.url}/api/v1/ingest", content=gzip.compress(log_file.read_bytes()),
+                          headers={"Content-Encoding": "gzip"}, timeout=10)
+    assert response.status_code == 200 and response.json()["accepted"] == 3, response.text
+
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "call_standin_01"
+    assert_planted_bug(call, source="node")
+    assert_release(call, "3.1.0")
+    [sent] = orders.requests
+    assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
+
+
+@pytest.mark.slow
+def test_a_copy_of_the_python_recipe_with_another_tool_name_shows_that_tools_calls(live_server, orders, tmp_path):
+    """What a new user does: copy the recipe, rename the tool, run it, ingest the file, open the trace."""
+    agent = tmp_path / "my_agent.py"
+    agent.write_text((RECIPES / "openai_logs.py").read_text().replace("find_orders", "search_invoices"))
+    with StandIn(openai_chat_calling("search_invoices")) as model:
+        output = run_recipe([sys.executable, str(agent)], {
+            "OPENAI_BASE_URL": f"{model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
+            "TRACEDIFF_URL": live_server.url}, tmp_path)
+    trace_id = printed_trace_id(output)
+    assert output.rstrip().endswith(f"{live_server.url}/traces/{trace_id}")  # the permalink to open
+    tracediff_ingest(live_server.db_path, tmp_path / "tool-calls.ndjson")
+    [call] = read_trace(live_server, trace_id)["calls"]
+    assert_planted_bug(call, tool="search_invoices", source="openai")
+    page = httpx.get(f"{live_server.url}/traces/{trace_id}", timeout=10)
+    assert page.status_code == 200 and "search_invoices" in page.text

@@ -1,0 +1,217 @@
+"""Data care: prune on a nearly full disk gives space back, backups are consistent under writes, restore works."""
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections import Counter
+from datetime import datetime, timedelta, timezone
+
+import httpx
+import orjson
+import pytest
+
+from conftest import ROOT, LiveServer
+from helpers import ndjson
+from test_durability import body, db_problems, post_until_acknowledged
+from webapp import create_app
+from webapp.ingest import parse_body
+from webapp.store import Store, StoreUnavailable
+from webapp.store.upkeep import file_bytes
+
+WORDS = [f"w{n:04d}{chr(97 + n % 26)}" for n in range(4000)]
+MB = 1024 * 1024
+
+
+def tracediff(*args, env=None, timeout=180) -> subprocess.CompletedProcess:
+    """Run the real command line, as an operator would."""
+    command = shutil.which("tracediff")
+    command = [command] if command else [sys.executable, "-m", "webapp"]
+    return subprocess.run([*command, *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+def batch_of(n: int, old: bool, size: int = 20, rng=random.Random(7)) -> list[dict]:
+    """Events of `size` traces with wordy payloads (~5 KB each), stamped long ago or just now."""
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return [{"event_id": f"b{n}-{k}", "trace_id": f"{'old' if old else 'new'}{n:025d}{k:04d}",
+             "snapshot": "request", "tool": "findOrders", "ts": "2020-01-01T00:00:00Z" if old else now,
+             "payload": {"items": [{"name": " ".join(rng.choices(WORDS, k=10)), "n": j} for j in range(50)]}}
+            for k in range(size)]
+
+
+def free_bytes(folder) -> int:
+    stats = os.statvfs(folder)
+    return stats.f_bavail * stats.f_frsize
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 32 MiB tmpfs (needs root, as tests/test_durability.py's full-disk test)."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(mount)],
+                                           capture_output=True).returncode:
+        pytest.skip("mounting a small tmpfs is not permitted here")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+@pytest.mark.slow
+def test_prune_on_a_nearly_full_filesystem_deletes_and_frees_space_while_the_server_runs(small_disk, tmp_path):
+    server = LiveServer(small_disk / "full.db", env={"TRACEDIFF_MIN_FREE_MB": "8"})
+    server.log_path = tmp_path / "server.log"  # the log must not be the file that fills up
+    server.start()
+    try:
+        sent_new, old_traces, statuses = [], 0, Counter()
+        with httpx.Client(base_url=server.url, timeout=60) as http:
+            for n in range(1000):
+                batch = batch_of(n, old=n % 5 != 0)
+                response = http.post("/api/v1/ingest", content=body(batch))
+                statuses[response.status_code] += 1
+                if response.status_code == 503:
+                    break
+                sent_new += [e["event_id"] for e in batch if e["trace_id"].startswith("new")]
+                old_traces += sum(e["trace_id"].startswith("old") for e in batch)
+            assert response.status_code == 503 and "nearly full" in response.json()["error"]["message"]
+            assert response.json()["error"]["retryable"] is True and response.headers["Retry-After"].isdigit()
+            before = free_bytes(small_disk)
+            assert before < 9 * MB
+            pruned = tracediff("prune", "--days", "30", "--db", str(server.db_path))
+            assert pruned.returncode == 0, pruned.stderr
+            assert "Traceback" not in pruned.stderr
+            freed = free_bytes(small_disk) - before
+            # four fifths of what was sent is old: at least half of the filled space comes back
+            assert freed > (32 * MB - before) // 2, (pruned.stdout, freed)
+            assert post_until_acknowledged(http, batch_of(5000, old=False), statuses)["accepted"] == 20
+    finally:
+        server.stop()
+    print(f"\n[upkeep] prune on a nearly full 32 MiB tmpfs: {pruned.stdout.strip()}; free {before // 1024} KiB "
+          f"-> {(before + freed) // 1024} KiB")
+    deleted = int(pruned.stdout.split("deleted ", 1)[1].split(" ", 1)[0])
+    assert deleted == old_traces  # every old trace of every acknowledged batch
+    store = Store(server.db_path, create=False)
+    assert set(sent_new) <= store.event_ids()
+    assert not any(row[0].startswith("old") for row in store.db.execute("SELECT trace_id FROM traces"))
+    store.close()
+    assert db_problems(server.db_path) == []
+
+
+def fill_to_the_last_byte(folder, store: Store) -> None:
+    """Ingest until SQLite itself cannot write, then fill what is left with another program's file."""
+    other = os.open(folder / "other-program.log", os.O_WRONLY | os.O_CREAT)
+    os.write(other, os.urandom(8 * MB))
+    for n in range(10_000):
+        try:
+            store.add_events(parse_body(body(batch_of(n, old=True))).events)
+            store.catch_up_for_read()
+        except StoreUnavailable:
+            break
+    try:
+        while os.write(other, b"x" * 4096):
+            pass
+    except OSError:  # ENOSPC: not one byte left
+        pass
+    os.close(other)
+
+
+def test_prune_with_no_byte_free_says_so_in_one_line(small_disk):
+    store = Store(small_disk / "stuck.db")  # no headroom kept: the disk fills to the last byte
+    fill_to_the_last_byte(small_disk, store)
+    store.close()
+    assert free_bytes(small_disk) < 64 * 1024
+    pruned = tracediff("prune", "--days", "30", "--db", str(small_disk / "stuck.db"), env={"TRACEDIFF_MIN_FREE_MB": "0"})
+    assert pruned.returncode == 1
+    assert "Traceback" not in pruned.stderr and pruned.stderr.strip().count("\n") == 0
+    assert pruned.stderr.startswith("Error: cannot prune") and "Free some space" in pruned.stderr
+    (small_disk / "other-program.log").unlink()  # with room again, the same command works
+    again = tracediff("prune", "--days", "30", "--db", str(small_disk / "stuck.db"), env={"TRACEDIFF_MIN_FREE_MB": "0"})
+    assert again.returncode == 0, again.stderr
+
+
+def fill_store(path, batches: int, old: bool = True) -> None:
+    store = Store(path)
+    for n in range(batches):
+        store.add_events(parse_body(body(batch_of(n, old=old))).events)
+    store.project_all()
+    store.close()
+
+
+def test_prune_shrinks_the_file_and_an_older_file_shrinks_after_one_vacuum(tmp_path):
+    path = tmp_path / "t.db"
+    fill_store(path, 40)
+    size = file_bytes(path)
+    pruned = tracediff("prune", "--days", "30", "--db", str(path))
+    assert pruned.returncode == 0 and "deleted 800 trace(s)" in pruned.stdout
+    assert file_bytes(path) < size / 2, (pruned.stdout, size)  # FTS5 keeps deletion markers until it merges
+
+    old = tmp_path / "made-by-0.1.0.db"
+    shutil.copy(ROOT / "tests" / "fixtures" / "databases" / "tracediff-0.1.0.db", old)
+    fill_store(old, 40)  # an older file has no incremental auto_vacuum: pages are only reused
+    size = file_bytes(old)
+    first = tracediff("prune", "--days", "30", "--db", str(old))
+    assert first.returncode == 0 and "run prune --vacuum once" in first.stdout
+    assert file_bytes(old) >= size * 0.9
+    vacuumed = tracediff("prune", "--days", "30", "--vacuum", "--db", str(old))
+    assert vacuumed.returncode == 0, vacuumed.stderr
+    assert file_bytes(old) < size / 2
+    with sqlite3.connect(old) as conn:
+        assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # from now on, prune gives pages back
+
+
+@pytest.mark.slow
+def test_backup_while_writes_go_on_is_a_consistent_copy_and_restores(live_server, tmp_path):
+    acknowledged, stop = [], threading.Event()
+
+    def write():
+        with httpx.Client(base_url=live_server.url, timeout=60) as http:
+            n = 0
+            while not stop.is_set():
+                post_until_acknowledged(http, batch_of(n, old=False, size=10), Counter())
+                acknowledged.append(n)
+                n += 1
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    while len(acknowledged) < 20:
+        threading.Event().wait(0.05)
+    copy = tmp_path / "backups" / "tracediff-copy.db"
+    copy.parent.mkdir()
+    made = tracediff("backup", str(copy), "--db", str(live_server.db_path))
+    during = len(acknowledged)
+    threading.Event().wait(0.5)
+    stop.set()
+    writer.join(60)
+    assert made.returncode == 0, made.stderr
+    assert len(acknowledged) > during  # writes went on while the copy was taken
+    assert sorted(os.listdir(copy.parent)) == ["tracediff-copy.db"]  # no -wal, no partial file left
+    assert db_problems(copy) == []
+    with sqlite3.connect(copy) as conn:
+        ids = [row[0] for row in conn.execute("SELECT event_id FROM events")]
+    batches = Counter(event_id.split("-")[0] for event_id in ids)
+    assert set(batches.values()) == {10}  # every batch whole or absent: one commit's snapshot
+    assert len(batches) >= 20 and len(batches) <= len(acknowledged)
+
+    refused = tracediff("backup", str(copy), "--db", str(live_server.db_path))
+    assert refused.returncode == 1 and "exists" in refused.stderr and "Traceback" not in refused.stderr
+
+    restored = tmp_path / "restored.db"  # docs/operations.md: stop, copy the backup into place, start
+    shutil.copy(copy, restored)
+    client = create_app({"TESTING": True, "DATABASE": str(restored), "ANALYZER": "off"}).test_client()
+    newest = client.get("/api/v1/traces?limit=1").get_json()["traces"][0]["trace_id"]
+    assert client.get(f"/traces/{newest}").status_code == 200
+    store = Store(restored)
+    assert store.count_traces() == len(batches) * 10 and store.event_ids() == set(ids)
+    store.close()
+
+
+def test_an_event_stamped_300_days_ahead_is_stored_at_its_receive_time_and_pruned_with_its_age(client):
+    ahead = (datetime.now(timezone.utc) + timedelta(days=300)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    event = {"trace_id": "f" * 32, "snapshot": "request", "tool": "findOrders", "payload": {"a": 1}, "ts": ahead}
+    assert client.post("/api/v1/ingest", data=ndjson(event)).get_json()["accepted"] == 1
+    [row] = client.get("/api/v1/traces").get_json()["traces"]
+    assert row["last_ts"] < ahead[:10]
+    call = client.get(f"/api/v1/traces/{'f' * 32}").get_json()["calls"][0]
+    assert orjson.dumps(call).decode().count(ahead) == 1  # the time sent is kept (meta sent_ts)

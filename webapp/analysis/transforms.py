@@ -1,0 +1,92 @@
+"""Name the transform a finding shows ("integer>string", "x100", "lower>UPPER") and how its ends were paired."""
+
+from datetime import datetime
+
+from .pointers import ancestors, last
+from .readings import epoch_unit, power_of_ten, read_dates, read_number, read_time
+from .values import is_number, key_style, type_name
+
+# How the pairing found a pair -> the reason a finding gives (issue 11's closed list).
+REASONS = {"same": "path", "declared": "declared", "inferred": "inferred", "case": "case_style",
+           "value": "value", "loose": "value", "shape": "name", "name": "name", "elimination": "elimination",
+           "item": "position", "position": "position"}
+
+
+def reason_of(pairing, left_path: str | None) -> str | None:
+    """Return how the pair at left_path was found: by its own pairing, else its nearest paired ancestor's."""
+    if left_path is None or pairing is None:
+        return None
+    how = pairing.how
+    own = how.get(left_path)
+    if own not in (None, "same", "item"):
+        return REASONS[own]
+    for up in ancestors(left_path):
+        found = how.get(up)
+        if found not in (None, "same", "item"):
+            return REASONS[found]
+    return REASONS.get(own) if own else None
+
+
+def transform_of(finding: dict) -> str | None:
+    """Name the change a finding shows, or None when it is not a transform."""
+    kind, a, b = finding["kind"], finding.get("left_value"), finding.get("right_value")
+    if kind == "case_changed" and finding["left"] and finding["right"]:
+        before, after = key_style(last(finding["left"]["path"])), key_style(last(finding["right"]["path"]))
+        return f"{before}>{after}" if before != after else None
+    if kind == "scaled":
+        return _scale(a, b)
+    if kind == "type_changed":
+        return _types(a, b)
+    if kind == "enum_changed" and isinstance(a, str) and isinstance(b, str):
+        return f"{_case(a)}>{_case(b)}"
+    if kind == "format_changed" and isinstance(a, str) and isinstance(b, str):
+        return f"{_format(a)}>{_format(b)}"
+    return None
+
+
+def _scale(a, b) -> str | None:
+    if isinstance(a, str):
+        a = read_number(a)
+    if isinstance(b, str):
+        b = read_number(b)
+    k = power_of_ten(a, b) if is_number(a) and is_number(b) else None
+    if k is None:
+        return None
+    return f"x{10 ** k}" if k > 0 else f"/{10 ** -k}"
+
+
+def _types(a, b) -> str:
+    if is_number(a) and isinstance(b, str) and epoch_unit(a, b):
+        return "epoch>iso8601"
+    if is_number(b) and isinstance(a, str) and epoch_unit(b, a):
+        return "iso8601>epoch"
+    return f"{_type(a)}>{_type(b)}"
+
+
+def _type(value) -> str:
+    name = type_name(value)
+    return "list" if name == "array" else name
+
+
+def _case(text: str) -> str:
+    letters = [c for c in text if c.isalpha()]
+    if letters and all(c.isupper() for c in letters):
+        return "UPPER"
+    if letters and all(c.islower() for c in letters):
+        return "lower"
+    if text[:1].isupper() and " " in text:
+        return "Title"
+    return key_style(text)
+
+
+def _format(text: str) -> str:
+    if read_time(text):
+        return "12h" if text.strip()[-1:].lower() in ("m", ".") else "24h"
+    if read_number(text) is not None:
+        return "grouped" if ("," in text or text.count(".") > 1) else "number"
+    try:
+        datetime.fromisoformat(text.strip())
+        return "iso8601"
+    except ValueError:
+        pass
+    return "date" if read_dates(text) else "text"

@@ -1,0 +1,44 @@
+"""Read a request body against a deadline, so a client sending a byte a second cannot hold a thread."""
+import contextlib
+import socket
+import threading
+
+from .errors import ApiError
+
+
+@contextlib.contextmanager
+def body_deadline(environ: dict, seconds: float):
+    """Cut the reading side of the connection when the body is not in after `seconds`; then raise 408.
+
+    A socket timeout bounds one recv() only: a client dribbling a byte a second never trips it. Shutting
+    the reading side ends any recv at once, and the answer can still be written.
+    """
+    sock = environ.get("gunicorn.socket")
+    if sock is None or seconds <= 0:  # the Flask test client, or no limit
+        yield
+        return
+    fired = threading.Event()
+
+    def cut():
+        fired.set()
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RD)
+
+    timer = threading.Timer(seconds, cut)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    except Exception:
+        if fired.is_set():
+            raise _timed_out(seconds) from None
+        raise
+    finally:
+        timer.cancel()
+    if fired.is_set():
+        raise _timed_out(seconds)
+
+
+def _timed_out(seconds: float) -> ApiError:
+    return ApiError(408, "body_timeout", f"the request body did not arrive within {seconds:g} s; "
+                    "send it faster or in smaller batches", retryable=True, headers={"Connection": "close"})

@@ -1,0 +1,84 @@
+"""Turn a tool's evidence counts into inferred mappings: strong, clear pairs only."""
+from dataclasses import dataclass
+
+from .evidence import BOTH
+from .relations import EQUAL
+
+MIN_CALLS = 20        # calls holding both paths before a pair can be inferred
+AGREEMENT = 0.95      # share of those calls whose values agree (equal, or one consistent transform)
+KEEP_AGREEMENT = 0.90  # an inferred pair stays until it falls below this, so it does not flap at 95%
+RIVAL_AGREEMENT = 0.80  # another partner this close makes the best one unclear
+RIVAL_MIN_CALLS = 5
+
+
+@dataclass(frozen=True)
+class Inferred:
+    """One pair with its evidence: `agree` of `both` calls showed `relation`."""
+
+    arguments: str
+    request: str
+    relation: str
+    agree: int
+    both: int
+
+    @property
+    def ratio(self) -> float:
+        return self.agree / self.both if self.both else 0.0
+
+    def entry(self) -> dict:
+        """Return the contract `mapping` entry the analysis receives (never stored in the contract)."""
+        return {"arguments": self.arguments, "request": self.request, "inferred": True}
+
+    def evidence(self) -> str:
+        """Say the evidence in words: "equal in 448 of 450 calls"."""
+        return f"{describe(self.relation)} in {self.agree} of {self.both} calls"
+
+    def as_dict(self) -> dict:
+        return {"arguments": self.arguments, "request": self.request, "relation": self.relation,
+                "agree": self.agree, "both": self.both, "evidence": self.evidence()}
+
+
+def describe(relation: str) -> str:
+    """Name a relation for people."""
+    return {EQUAL: "equal", "type_changed": "same value, other type", "enum_changed": "same value, other case",
+            "format_changed": "same value, other format"}.get(relation, relation)
+
+
+def strongest(pair, counts: dict) -> Inferred:
+    """Return a pair's best relation with its counts."""
+    relations = [(n, name) for name, n in counts.items() if name != BOTH]
+    # equal wins a tie: a transform is only named when the values really differ
+    n, name = max(relations, key=lambda item: (item[0], item[1] == EQUAL), default=(0, EQUAL))
+    return Inferred(pair[0], pair[1], name, n, counts.get(BOTH, 0))
+
+
+def infer(evidence: dict, rejected=(), declared=(), previous=()) -> list[Inferred]:
+    """Return the inferred pairs: >= MIN_CALLS, >= AGREEMENT, and one clear partner on both sides.
+
+    `evidence` is {(argument path, request path): counts}; `rejected` and `declared` pairs (and
+    the paths a declared pair uses) are left out; `previous` pairs keep their place down to
+    KEEP_AGREEMENT.
+    """
+    rejected, previous = set(rejected), set(previous)
+    used_left = {a for a, _ in declared}
+    used_right = {r for _, r in declared}
+    scored = [strongest(pair, counts) for pair, counts in evidence.items() if pair not in rejected]
+    strong = [s for s in scored if s.both >= MIN_CALLS and s.arguments not in used_left
+              and s.request not in used_right
+              and s.ratio >= (KEEP_AGREEMENT if (s.arguments, s.request) in previous else AGREEMENT)]
+    rivals = [s for s in scored if s.both >= RIVAL_MIN_CALLS and s.ratio >= RIVAL_AGREEMENT]
+    chosen = []
+    for s in strong:
+        if any(o is not s and (o.arguments == s.arguments or o.request == s.request) for o in rivals):
+            continue
+        chosen.append(s)
+    return sorted(chosen, key=lambda s: (s.arguments, s.request))
+
+
+def candidates(evidence: dict, rejected=(), exclude=(), limit: int = 10) -> list[Inferred]:
+    """Return the likeliest pairs not (yet) inferred, for people to confirm early."""
+    exclude, rejected = set(exclude), set(rejected)
+    scored = [strongest(pair, counts) for pair, counts in evidence.items()
+              if pair not in rejected and pair not in exclude]
+    likely = [s for s in scored if s.both >= RIVAL_MIN_CALLS and s.ratio >= RIVAL_AGREEMENT]
+    return sorted(likely, key=lambda s: (-s.ratio, -s.both, s.arguments))[:limit]

@@ -1,0 +1,61 @@
+"""Count, per call, which argument leaves and request leaves hold related values.
+
+Evidence for a pair is counted from the first call in which its values agreed: from then on
+every call holding both paths adds one to `both`, and one to the relation it showed. So the
+agreement of a pair (`relation count / both`) is measured over the same calls, and only pairs
+that agreed at least once take space.
+"""
+from .relations import keys, relation
+
+MAX_NEW_PER_CALL = 100   # new candidate pairs one call may start (many equal small values)
+BOTH = "both"
+
+
+def observe(arguments: dict, request: dict, known: set, room: int = MAX_NEW_PER_CALL) -> dict:
+    """Return {(argument path, request path): {"both": 1, relation: 1}} for one call's leaves.
+
+    `known` holds the pairs already counted for the tool; `room` caps the new ones.
+    """
+    left = {path: keys(value) for path, value in arguments.items()}
+    right = {path: keys(value) for path, value in request.items()}
+    delta: dict = {}
+    for pair in known:
+        a, r = pair
+        if a in left and r in right:
+            # values in no common bucket cannot relate: no need to ask classify
+            found = relation(arguments[a], request[r]) if left[a] & right[r] else None
+            delta[pair] = {BOTH: 1, found: 1} if found else {BOTH: 1}
+    if room > 0:
+        for pair, found in _new_pairs(arguments, request, left, right, known, min(room, MAX_NEW_PER_CALL)):
+            delta[pair] = {BOTH: 1, found: 1}
+    return delta
+
+
+def _new_pairs(arguments: dict, request: dict, left: dict, right: dict, known: set, room: int):
+    """Yield (pair, relation) for unknown pairs whose values share a bucket and relate."""
+    buckets: dict = {}
+    for path, found in right.items():
+        for key in found:
+            buckets.setdefault(key, []).append(path)
+    for a, value in arguments.items():
+        seen = set()
+        for key in left[a]:
+            for r in buckets.get(key, ()):
+                if r == a or r in seen or (a, r) in known:
+                    continue   # a path kept as it is needs no mapping
+                seen.add(r)
+                found = relation(value, request[r])
+                if found:
+                    yield (a, r), found
+                    room -= 1
+                    if room <= 0:
+                        return
+
+
+def merge(total: dict, delta: dict) -> dict:
+    """Add one call's (or batch's) counts into running totals, in place; return the totals."""
+    for pair, counts in delta.items():
+        into = total.setdefault(pair, {})
+        for name, n in counts.items():
+            into[name] = into.get(name, 0) + n
+    return total

@@ -1,0 +1,68 @@
+"""How one value relates to another: equal, or the same meaning written another way."""
+import re
+
+from ..analysis.classify import classify
+from ..analysis.readings import power_of_ten, read_number, read_truth
+from ..analysis.values import canonical, is_number, norm_text, same
+
+EQUAL = "equal"
+TRANSFORMS = ("type_changed", "enum_changed", "format_changed", "scaled")
+# A date written with numbers (2026-12-05, 05/12/2026, 5.12.2026): bucketed by its numbers, so formats
+# meet without parsing every string of every call (classify reads the dates of the few that meet).
+_DATEISH = re.compile(r"^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})")
+
+
+def relation(a, b) -> str | None:
+    """Name how `a` became `b`: "equal", a transform ("scaled x100", "type_changed"...), or None."""
+    if same(a, b):
+        return EQUAL   # the common case, without classify's readings
+    try:
+        found = classify(a, b)
+    except (RecursionError, ValueError, OverflowError):
+        return None
+    if found is None:
+        return EQUAL
+    kind = found[0]
+    if kind == "scaled":
+        return f"scaled {_factor(a, b)}"
+    return kind if kind in TRANSFORMS else None
+
+
+def _factor(a, b) -> str:
+    x = a if is_number(a) else read_number(str(a))
+    y = b if is_number(b) else read_number(str(b))
+    k = power_of_ten(x, y) if x is not None and y is not None else None
+    return "?" if k is None else (f"x{10 ** k}" if k > 0 else f"/{10 ** -k}")
+
+
+def keys(value) -> set:
+    """Return bucket keys shared by values that may be related, so only those pairs are compared."""
+    if isinstance(value, list):
+        return {("list", canonical(value))}
+    if isinstance(value, bool):
+        return {("truth", value)}
+    if is_number(value):
+        return {("digits", _digits(value))}
+    text = str(value)
+    found = set()
+    number = read_number(text)
+    if number is not None:
+        found.add(("digits", _digits(number)))
+    truth = read_truth(text)
+    if truth is not None and not text.strip().isdigit():
+        found.add(("truth", truth))
+    date = _DATEISH.match(text)
+    if date:
+        found.add(("date", tuple(sorted(int(g) for g in date.groups()))))
+    if not found:
+        found.add(("text", norm_text(text)))
+    return found
+
+
+def _digits(number) -> str:
+    """Return a number's significant digits, so 5, 50, 0.5 and "5" share a bucket (a scale change)."""
+    text = repr(float(number)) if not isinstance(number, int) else str(number)
+    if "e" in text.lower():
+        return text.lower()
+    digits = text.replace("-", "").replace(".", "").strip("0")
+    return digits or "0"

@@ -1,0 +1,93 @@
+"""Log lines: timestamps, request ids, the client behind a proxy, text or JSON; no query strings by default."""
+import json
+import logging
+import re
+import sys
+import uuid
+from datetime import datetime, timezone
+
+from flask import request
+
+REQUEST_ID_KEY = "tracediff.request_id"
+_GOOD_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+_STATE = {"json": False, "query": False}
+# the app's own loggers; INFO lines (retention, catch-up, start-up, reload) must reach the log
+APP_LOGGERS = ("webapp",)
+_NAMES = {"gunicorn.access": "access", "gunicorn.error": "server"}
+
+
+class LineFormatter(logging.Formatter):
+    """One line per record: `<time> <LEVEL> <logger>: <message>`, or a JSON object."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        stamp = datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds")
+        stamp = stamp.replace("+00:00", "Z")
+        name = _NAMES.get(record.name, record.name)
+        error = self.formatException(record.exc_info) if record.exc_info else None
+        if not _STATE["json"]:
+            line = f"{stamp} {record.levelname} {name}: {record.getMessage()}"
+            return f"{line}\n{error}" if error else line
+        fields = {"ts": stamp, "level": record.levelname, "logger": name, "message": record.getMessage(),
+                  **getattr(record, "fields", {})}
+        if error:
+            fields["exception"] = error
+        return json.dumps(fields, ensure_ascii=False, default=str)
+
+
+def configure(settings: dict) -> None:
+    """Choose text or JSON lines and send the app's INFO lines to stderr in that format."""
+    _STATE["json"] = settings.get("LOG_FORMAT") == "json"
+    _STATE["query"] = bool(settings.get("LOG_QUERY"))
+    for name in APP_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+        if not any(getattr(h, "tracediff", False) for h in logger.handlers):
+            handler = logging.StreamHandler(sys.stderr)
+            handler.tracediff = True
+            logger.addHandler(handler)
+    use_format(*(logging.getLogger(name) for name in APP_LOGGERS))
+
+
+def use_format(*loggers: logging.Logger) -> None:
+    """Give every handler of these loggers the line format."""
+    for logger in loggers:
+        for handler in logger.handlers:
+            handler.setFormatter(LineFormatter())
+
+
+def access_fields(environ: dict, status: int, sent: int, seconds: float) -> dict:
+    """Return what an access line says about one request; the query string only when LOG_QUERY is on."""
+    fields = {"request_id": environ.get(REQUEST_ID_KEY, ""), "client": environ.get("REMOTE_ADDR", ""),
+              "method": environ.get("REQUEST_METHOD", ""),
+              "path": environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""),
+              "status": status, "bytes": sent, "duration_ms": round(seconds * 1000, 1)}
+    if _STATE["query"] and environ.get("QUERY_STRING"):
+        fields["query"] = environ["QUERY_STRING"]
+    if environ.get("tracediff.token_name"):  # which named token made the request (scoped tokens)
+        fields["token"] = environ["tracediff.token_name"]
+    return fields
+
+
+def access_message(fields: dict) -> str:
+    """Return the readable text of an access line."""
+    query = f"?{fields['query']}" if "query" in fields else ""
+    token = f" token={fields['token']}" if "token" in fields else ""
+    return (f"{fields['client']} \"{fields['method']} {fields['path']}{query}\" {fields['status']} "
+            f"{fields['bytes']}B {fields['duration_ms']}ms id={fields['request_id']}{token}")
+
+
+def assign_request_id() -> None:
+    """Take the client's (or proxy's) X-Request-Id when it is sane, else make one."""
+    given = request.headers.get("X-Request-Id", "")
+    request.environ[REQUEST_ID_KEY] = given if _GOOD_ID.fullmatch(given) else uuid.uuid4().hex[:16]
+
+
+def echo_request_id(response):
+    response.headers["X-Request-Id"] = request.environ.get(REQUEST_ID_KEY, "")
+    return response
+
+
+def init_app(app) -> None:
+    app.before_request(assign_request_id)
+    app.after_request(echo_request_id)

@@ -1,0 +1,92 @@
+"""Inferred mappings' storage: evidence counts per tool and pair, rejections, the inferred set."""
+from .codec import dumps, loads, utc_now
+
+MAX_PAIRS_PER_TOOL = 2000   # evidence rows one tool may hold, whatever its payloads look like
+REANALYSE_RECENT = 2000     # calls re-analysed (newest first) when a tool's inferred pairs change
+SELECT_EVIDENCE = "SELECT arguments, request, counts FROM mapping_evidence WHERE tool = ?"
+UPSERT_EVIDENCE = """INSERT INTO mapping_evidence (tool, arguments, request, counts) VALUES (?, ?, ?, ?)
+ ON CONFLICT (tool, arguments, request) DO UPDATE SET counts = excluded.counts"""
+INVALIDATE_RECENT = """UPDATE calls SET version = version + 1, claimed_at = NULL WHERE rowid IN
+ (SELECT rowid FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?)"""
+
+
+class ToolMappings:
+    """Evidence and decisions of the mapping inference (mixed into Store)."""
+
+    def unobserved(self, keys) -> set[tuple[str, str]]:
+        """Return which of these (trace_id, call_id) calls inference has not learnt from yet."""
+        return self._unobserved(self.db.conn, keys)
+
+    @staticmethod
+    def _unobserved(conn, keys) -> set[tuple[str, str]]:
+        rows = conn.execute(
+            "SELECT c.trace_id, c.call_id FROM json_each(?) AS k JOIN calls AS c "
+            "ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]') "
+            "WHERE c.observed = 0", (dumps([list(key) for key in keys]),))
+        return {(r[0], r[1]) for r in rows}
+
+    def evidence(self, tool: str) -> dict:
+        """Return {(argument pointer, request pointer): counts} of a tool."""
+        return {(a, r): loads(counts) for a, r, counts in self.db.execute(SELECT_EVIDENCE, (tool,))}
+
+    def add_evidence(self, tool: str, per_call: dict, cap: int = MAX_PAIRS_PER_TOOL) -> int:
+        """Add each call's counts ({(trace_id, call_id): {pair: counts}}) to a tool's evidence; return how many calls.
+
+        One transaction: a call another worker learnt from meanwhile is skipped, so a call counts once;
+        counts are added under the writer's lock, so no increment is lost; a new pair past `cap` is not kept.
+        """
+        with self.write() as conn:
+            fresh = [key for key in per_call if key in self._unobserved(conn, [key])]
+            stored = {(a, r): loads(c) for a, r, c in conn.execute(SELECT_EVIDENCE, (tool,))}
+            room, changed = cap - len(stored), set()
+            for key in fresh:
+                for pair, counts in per_call[key].items():
+                    if pair not in stored:
+                        if room <= 0:
+                            continue
+                        room -= 1
+                    total = stored.setdefault(pair, {})
+                    for name, n in counts.items():
+                        total[name] = total.get(name, 0) + n
+                    changed.add(pair)
+            conn.executemany(UPSERT_EVIDENCE, [(tool, a, r, dumps(stored[(a, r)])) for a, r in changed])
+            conn.execute("UPDATE calls SET observed = 1 WHERE (trace_id, call_id) IN "
+                         "(SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))",
+                         (dumps([list(key) for key in fresh]),))
+        return len(fresh)
+
+    def inferred_pairs(self, tool: str) -> list[tuple[str, str]]:
+        """Return the (argument, request) pairs the analysis of a tool's calls adds now."""
+        row = self.db.execute("SELECT inferred FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
+        return [tuple(pair) for pair in loads(row[0])] if row else []
+
+    def set_inferred(self, tool: str, pairs, recent: int = REANALYSE_RECENT) -> bool:
+        """Store a tool's inferred pairs; when they changed, re-analyse its newest calls. Say if they changed."""
+        pairs = sorted([list(p) for p in pairs])
+        if sorted(list(p) for p in self.inferred_pairs(tool)) == pairs:
+            return False   # the common case after each batch: no write, no lock
+        with self.write() as conn:
+            row = conn.execute("SELECT inferred FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
+            if row is not None and loads(row[0]) == pairs or row is None and not pairs:
+                return False
+            conn.execute("INSERT OR REPLACE INTO tool_inference (tool, inferred, updated_at) VALUES (?, ?, ?)",
+                         (tool, dumps(pairs), utc_now()))
+            conn.execute(INVALIDATE_RECENT, (tool, recent))
+        return True
+
+    def rejected_pairs(self, tool: str) -> set[tuple[str, str]]:
+        """Return the pairs people rejected for a tool (kept out of inference)."""
+        return {(a, r) for a, r in self.db.execute(
+            "SELECT arguments, request FROM mapping_rejections WHERE tool = ?", (tool,))}
+
+    def reject_pair(self, tool: str, arguments: str, request: str) -> None:
+        """Keep a pair out of a tool's inference."""
+        with self.write() as conn:
+            conn.execute("INSERT OR IGNORE INTO mapping_rejections (tool, arguments, request, rejected_at) "
+                         "VALUES (?, ?, ?, ?)", (tool, arguments, request, utc_now()))
+
+    def unreject_pair(self, tool: str, arguments: str, request: str) -> None:
+        """Let a rejected pair count again (it was confirmed after all)."""
+        with self.write() as conn:
+            conn.execute("DELETE FROM mapping_rejections WHERE tool = ? AND arguments = ? AND request = ?",
+                         (tool, arguments, request))

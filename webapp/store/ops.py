@@ -1,0 +1,57 @@
+"""What operations ask of the store: a write probe, the analysis backlog, sizes (mixed into Store)."""
+import os
+import time
+from datetime import datetime, timezone
+
+# the call whose newest current snapshot is oldest: roughly the call that has waited longest
+_OLDEST_PENDING = """SELECT count(*), min(max(coalesce(arguments_seq, 0), coalesce(request_seq, 0),
+ coalesce(response_seq, 0))) FROM calls WHERE analyzed_version < version"""
+_PROJECTED = "SELECT coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0)"
+
+
+class OpsReads:
+    """Cheap reads (and one tiny write) for readiness and metrics."""
+
+    def probe_write(self) -> None:
+        """Commit one tiny row, so a read-only file or a full disk shows; raise StoreUnavailable."""
+        with self.write() as conn:
+            conn.execute("INSERT OR REPLACE INTO progress (name, seq) VALUES ('ready_probe', ?)", (int(time.time()),))
+
+    def backlog(self) -> dict:
+        """Return events waiting for projection, calls waiting for analysis, and the oldest wait in seconds."""
+        conn = self.db.conn
+        projected = conn.execute(_PROJECTED).fetchone()[0]
+        last = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
+        calls, oldest_seq = conn.execute(_OLDEST_PENDING).fetchone()
+        seqs = [seq for seq in (projected + 1 if last > projected else None, oldest_seq) if seq]
+        received = [row[0] for seq in seqs
+                    for row in conn.execute("SELECT received_at FROM events WHERE seq >= ? ORDER BY seq LIMIT 1",
+                                            (seq,))]
+        ages = [time.time() - _epoch(text) for text in received]
+        return {"events_waiting": last - projected, "calls_waiting": calls,
+                "oldest_waiting_seconds": round(max(ages), 3) if ages else 0.0}
+
+    def release_claims(self) -> int:
+        """Free the claims of calls a stopped server was analysing, so a new one takes them at once."""
+        with self.write() as conn:
+            return conn.execute("UPDATE calls SET claimed_at = NULL "
+                                "WHERE analyzed_version < version AND claimed_at IS NOT NULL").rowcount
+
+    def quarantine_count(self) -> int:
+        return self.db.conn.execute("SELECT count(*) FROM quarantine").fetchone()[0]
+
+    def file_sizes(self) -> dict:
+        """Return the bytes of the database file and of its write-ahead log."""
+        path = self.db.conn.execute("PRAGMA database_list").fetchone()[2]
+        return {"database": _size(path), "wal": _size(path + "-wal") if path else 0}
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size if path else 0
+    except OSError:
+        return 0
+
+
+def _epoch(text: str) -> float:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()

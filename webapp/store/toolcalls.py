@@ -1,0 +1,34 @@
+"""Reads for the tool pages: each tool's calls, findings and last call, and its recent calls."""
+from .hours import NO_TOOL
+
+TOTALS = """SELECT tool, sum(calls), sum(findings) FROM call_hours WHERE tool != ? GROUP BY tool"""
+LAST_SEEN = "SELECT max(last_ts) FROM calls WHERE tool = ?"
+RECENT = """SELECT trace_id, call_id, last_ts, worst, errors, warnings, infos, kinds, status_code
+ FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"""
+
+
+def tool_summaries(store) -> list[dict]:
+    """Return every tool with a contract or calls: calls, calls with findings, last seen, contract or not."""
+    store.catch_up_for_read()
+    contracts = {t["name"] for t in store.list_tools()}
+    totals = {tool: (calls, findings) for tool, calls, findings in store.db.execute(TOTALS, (NO_TOOL,))}
+    out = []
+    for name in sorted(contracts | set(totals)):
+        calls, findings = totals.get(name, (0, 0))
+        last = store.db.execute(LAST_SEEN, (name,)).fetchone()[0] if calls else None
+        out.append({"name": name, "calls": calls, "with_findings": findings, "last_seen": last,
+                    "contract": name in contracts})
+    return out
+
+
+def recent_calls(store, tool: str, limit: int = 50) -> list[dict]:
+    """Return a tool's newest calls with their severity and finding kinds."""
+    rows = store.db.query(RECENT, (tool, limit))
+    return [{**row, "kinds": [k for k in (row["kinds"] or "").split(",") if k]} for row in rows]
+
+
+def known_tool(store, name: str) -> bool:
+    """Say whether a tool has a contract or any call."""
+    store.catch_up_for_read()
+    return store.get_tool(name) is not None or store.db.execute(
+        "SELECT 1 FROM calls WHERE tool = ? LIMIT 1", (name,)).fetchone() is not None
