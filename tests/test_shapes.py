@@ -22,8 +22,9 @@ FOLDS = {
     "records_number_string": ("type_changed", "/orders/*/amount", "/orders/*/amount"),
     "records_date_format": ("format_changed", "/orders/*/created_at", "/orders/*/created_at"),
     "records_scaled": ("scaled", "/orders/*/amount", "/orders/*/amount"),
-    "strings_all_changed": ("enum_changed", "/tags/*", "/tags/*"),
-    "numbers_all_changed": ("type_changed", "/values/*", "/values/*"),
+    # A whole array of scalars changed one way is one finding at the array (analysis/arrays.py).
+    "strings_all_changed": ("enum_changed", "/tags", "/tags"),
+    "numbers_all_changed": ("type_changed", "/values", "/values"),
     "identical_records": ("enum_changed", "/lines/*/currency", "/lines/*/currency"),
     "records_renamed_field": ("renamed", "/orders/*/amount", "/orders/*/total"),
     "keys_renamed": ("renamed", "/*", "/*"),
@@ -92,9 +93,12 @@ def test_a_bug_repeated_in_every_place_is_one_finding_with_its_count_and_example
     folded = [f for f in findings if f["kind"] == kind and (f["left"] or {}).get("path") == left
               and (f["right"] or {}).get("path") == right]
     assert len(folded) == 1, [(f["kind"], f["left"], f["right"]) for f in findings]
-    assert folded[0]["occurrences"] == count_places(snapshots["arguments"]["payload"], left)
-    assert len(folded[0]["examples"]) == 3
-    assert not [f for f in findings if f["kind"] == kind and "*" not in (f["left"] or f["right"])["path"]]
+    if "*" in left:
+        # Booleans under unrelated keys: some pair by elimination, the rest are dropped.
+        places = count_places(snapshots["arguments"]["payload"], left)
+        assert FOLD_AT <= folded[0]["occurrences"] <= places if kind == "dropped" else folded[0]["occurrences"] == places
+        assert len(folded[0]["examples"]) == 3
+        assert not [f for f in findings if f["kind"] == kind and "*" not in (f["left"] or f["right"])["path"]]
 
 
 def test_an_echo_changed_in_every_third_record_folds_at_the_response(client):
@@ -134,5 +138,4 @@ def test_a_tiny_budget_saves_what_it_found_marked_incomplete_and_reanalyze_finis
     assert result.exit_code == 0 and "reanalysed 2 call(s)" in result.output
     calls = client.get("/api/v1/traces/t").get_json()["calls"]
     assert all(c["analyzed"] and "incomplete" not in c for c in calls)
-    assert all(c["findings"][0]["occurrences"] == len(c["snapshots"]["arguments"]["payload"]["tags"])
-               for c in calls)
+    assert all([(f["kind"], f["left"]["path"]) for f in c["findings"]] == [("enum_changed", "/tags")] for c in calls)
