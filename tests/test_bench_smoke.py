@@ -9,12 +9,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-SCRIPTS = ("ingest", "analysis", "pages", "cli")
+SCRIPTS = ("ingest", "analysis", "pages", "cli", "shapes")
 
 
 @pytest.fixture(scope="module")
 def quick_runs():
-    """Run the quick benchmarks side by side (they take ~20 s together) and keep their output."""
+    """Run the quick benchmarks side by side (they take ~20-30 s together) and keep their output."""
     started = time.time()
     running = {name: subprocess.Popen([sys.executable, str(BENCH / f"{name}.py"), "--quick"], cwd=ROOT,
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -8,6 +8,7 @@ import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
 from webapp import bulk
+from webapp.alignedview import FIRST_ROWS, MORE_ROWS
 from webapp.store import stats
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
@@ -352,7 +353,29 @@ def test_the_aligned_view_keeps_the_rows_of_findings_past_its_row_limit(client):
     html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
     row = re.search(r'<tr class="arow marked sev-\w+"[^>]*>(.*?)</tr>', html, re.S).group(1)
     assert 'id="arguments/items/2999/qty"' in row and 'id="request/items/2999/qty"' in row
-    assert "type_changed" in row and html.count('<tr class="arow') == 501
+    assert "type_changed" in row and html.count('<tr class="arow') <= FIRST_ROWS + 1
+    assert "Load more rows" in html
+
+
+def data_rows(html: str) -> list[str]:
+    return re.findall(r'<tr class="arow[^"]*" data-row="([^"]+)"', html)
+
+
+def test_load_more_brings_the_next_rows_as_a_fragment_or_a_page_without_javascript(client):
+    ingest(client, *items_call())
+    html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
+    first = data_rows(html)
+    more = re.search(r'<tr class="more-rows"><td colspan="4"><a href="([^"]+)"', html).group(1).replace("&amp;", "&")
+    fragment = client.get(more, headers={"HX-Request": "true"})
+    assert fragment.headers["Vary"] == "HX-Request"
+    rows = fragment.get_data(as_text=True)
+    assert "<html" not in rows and "<table" not in rows
+    second = data_rows(rows)
+    assert len(second) == MORE_ROWS and not set(first) & set(second)
+    assert [int(i) for i in second] == sorted(int(i) for i in second) and int(second[0]) > int(first[-2])
+    assert "more=" + str(MORE_ROWS) in rows           # and a link to the page after it
+    page = client.get(more).get_data(as_text=True)     # a plain link: the whole page, those rows in it
+    assert "<html" in page and data_rows(page) == second
 
 
 def test_the_hidden_row_count_is_the_real_number_past_the_alignment_budget(client):

@@ -4,7 +4,7 @@ from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from . import pipeline
-from .analysis import FINDING_KINDS
+from .analysis import FINDING_KINDS, fold
 from .bodies import body_deadline
 from .contracts import (YAML_MEDIA_TYPES, ContractError, load_document, parse_operations, read_contracts,
                         save_contracts, validated_contract)
@@ -99,10 +99,51 @@ def strict_query(args) -> tuple[TraceQuery, tuple | None]:
 @bp.get("/api/v1/traces/<path:trace_id>")
 def get_trace(trace_id):
     """Return one trace with its snapshots, validation and findings."""
-    trace = pipeline.fresh_trace(get_store(), trace_id)
+    trace = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
     if trace is None:
         raise ApiError(404, "trace_not_found", f"no trace with id {trace_id!r}")
     return jsonify(link_problems(trace, get_store().problem_ids))
+
+
+@bp.get("/api/v1/traces/<path:trace_id>/findings")
+def list_findings(trace_id):
+    """Page through one call's findings, or with `finding=N` through every place of its N-th (folded) finding."""
+    offset, limit = _page_parameter("offset", 0, 0, None), _page_parameter("limit", 100, 1, 1000)
+    trace = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
+    if trace is None:
+        raise ApiError(404, "trace_not_found", f"no trace with id {trace_id!r}")
+    call_id = request.args.get("call", trace["calls"][0]["call_id"])
+    call = next((c for c in trace["calls"] if c["call_id"] == call_id), None)
+    if call is None:
+        raise ApiError(404, "call_not_found", f"no call {call_id!r} in trace {trace['trace_id']!r}")
+    page = {"trace_id": trace["trace_id"], "call_id": call_id, "offset": offset, "limit": limit,
+            "analyzed": call["analyzed"], "incomplete": call.get("incomplete")}
+    if request.args.get("finding") is None:
+        items = call["findings"]
+        page["findings"] = items[offset:offset + limit]
+    else:
+        number = _page_parameter("finding", 1, 1, None)
+        if number > len(call["findings"]):
+            raise ApiError(404, "finding_not_found", f"call {call_id!r} has no finding {number}")
+        found = call["findings"][number - 1]
+        items = ((get_store().call_analysis(trace["trace_id"], call_id) or {}).get("places") or {}).get(
+            str(number - 1)) or [None]
+        docs = {name: (snap or {}).get("payload") for name, snap in call["snapshots"].items()}
+        page["finding"] = found
+        page["occurrences"] = fold.occurrences(found, [] if items == [None] else items, docs, offset, limit)
+    page["total"] = len(items)
+    page["next_offset"] = offset + limit if offset + limit < len(items) else None
+    return jsonify(page)
+
+
+def _page_parameter(name: str, default: int, lowest: int, highest: int | None) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or int(raw) < lowest or (highest is not None and int(raw) > highest):
+        bounds = f"{lowest}-{highest}" if highest is not None else f"{lowest} or more"
+        raise ApiError(400, "bad_parameter", f"{name} must be a whole number {bounds}, not {raw!r}")
+    return int(raw)
 
 
 @bp.get("/api/v1/traces/<path:trace_id>/calls/<call_id>/<snapshot>/versions")

@@ -210,15 +210,20 @@ def tools_show(name, database):
 
 
 @main.command()
+@click.option("--budget", type=float, default=None, metavar="SECONDS",
+              help="CPU seconds each call's analysis may take, 0 for no limit [default TRACEDIFF_ANALYSIS_BUDGET]; "
+                   "more than the default finishes calls marked incomplete.")
 @DB_OPTION
-def reanalyze(database):
+def reanalyze(budget, database):
     """Recompute validation and findings of every call (after a contract change)."""
     from . import pipeline
 
-    store = _open_store(_settings(database))
+    settings = _settings(database)
+    store = _open_store(settings)
     store.project_all()
     store.invalidate_tool(None)
-    click.echo(f"reanalysed {pipeline.catch_up(store)} call(s)")
+    budget = settings["ANALYSIS_BUDGET"] if budget is None else budget
+    click.echo(f"reanalysed {pipeline.catch_up(store, budget)} call(s)")
 
 
 @main.command()

@@ -37,6 +37,7 @@ SETTINGS = (
     Setting("RETENTION_DAYS", 0, "Delete traces not seen for this many days (0 keeps everything); also `tracediff prune`."),
     Setting("ANALYZER", "background", "`background`: a thread in each worker analyses new calls within a second; `off`: only on read."),
     Setting("SYNCHRONOUS", "FULL", "SQLite `synchronous` mode: FULL fsyncs every commit, so an acknowledged batch survives a power loss; NORMAL survives a crash of tracediff only, and is faster."),
+    Setting("ANALYSIS_BUDGET", 2.0, "Seconds of CPU one call's analysis may take; past it the analysis stops, saves what it found and is marked incomplete (0: no limit; `tracediff reanalyze --budget` retries)."),
     Setting("PUBLIC_URL", "", "Address people reach tracediff at (`https://tracediff.example.com`), for the links in alerts; default `http://HOST:PORT`."),
     Setting("WEBHOOK_ALLOW_HOSTS", "", "Comma-separated hosts and CIDR ranges that alert webhooks may reach although they are loopback, link-local or reserved addresses."),
     Setting("ALERT_TIMEOUT", 5, "Seconds an alert delivery may take before it is retried."),
@@ -72,6 +73,11 @@ def _convert(name: str, raw: str, default):
             # never guess: a typo in TRACEDIFF_REDACT must not switch redaction off
             raise SettingError(f"TRACEDIFF_{name}={raw!r}: use one of {', '.join(_TRUE + _FALSE)}")
         return text.lower() in _TRUE
+    if isinstance(default, float):
+        try:
+            return float(text)
+        except ValueError:
+            raise SettingError(f"TRACEDIFF_{name}={raw!r}: must be a number of seconds") from None
     if isinstance(default, int):
         try:
             return int(text)

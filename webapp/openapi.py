@@ -122,6 +122,19 @@ def trace_paths() -> dict:
         "/api/v1/traces/{trace_id}": {"get": operation("Return one trace with snapshots and findings.", {
             "200": json_body(ref("Trace"), "The trace."),
             "404": error("No trace with this id.")}, tag="traces", params=[trace_id])},
+        "/api/v1/traces/{trace_id}/findings": {"get": operation(
+            "Page through one call's findings, or through every place of one folded finding.", {
+                "200": json_body(ref("FindingPage"), "One page."),
+                "400": error("An offset, limit or finding number that is not a whole number in range "
+                             "(`bad_parameter`)."),
+                "404": error("No such trace (`trace_not_found`), call (`call_not_found`) or finding "
+                             "(`finding_not_found`).")}, tag="traces", params=[
+                trace_id, param("call", "query", {"type": "string"}, "The call id (default: the first call)."),
+                param("finding", "query", {"type": "integer", "minimum": 1},
+                      "The finding's number (its anchor finding-N): page through its places instead."),
+                param("offset", "query", {"type": "integer", "minimum": 0}, "Items to skip (default 0)."),
+                param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 1000},
+                      "Page size (default 100).")])},
         "/api/v1/traces/{trace_id}/calls/{call_id}/{snapshot}/versions": {"get": operation(
             "Return every version of one snapshot, newest first.", {
                 "200": json_body({"type": "object", "required": ["versions"], "properties": {
@@ -301,6 +314,16 @@ SCHEMAS = {
         "findings": {"type": "array", "items": _object(["kind"], {"kind": {"enum": list(KIND_NAMES)},
                                                                   "problem": NULLABLE_STRING})},
         "problems": {"type": "array", "items": STRING, "description": "The problems its findings belong to."}}),
+    "FindingPage": _object(["trace_id", "call_id", "offset", "limit", "total", "next_offset"], {
+        "trace_id": STRING, "call_id": STRING, "offset": {"type": "integer"}, "limit": {"type": "integer"},
+        "total": {"type": "integer"}, "next_offset": {"type": ["integer", "null"]},
+        "analyzed": {"type": "boolean"}, "incomplete": NULLABLE_STRING,
+        "findings": {"type": "array", "items": {"type": "object"}},
+        "finding": {"type": "object", "description": "The finding paged through; a folded one has "
+                                                     "`occurrences` and `examples`, its paths hold `*`."},
+        "occurrences": {"type": "array", "items": _object(["left", "right"], {
+            "left": {"type": ["object", "null"]}, "right": {"type": ["object", "null"]},
+            "left_value": {}, "right_value": {}})}}),
     "Trace": _object(["trace_id", "calls"], {"trace_id": STRING,
                                              "calls": {"type": "array", "items": ref("Call")}}),
     "Contract": _object([], CONTRACT_PARTS, additionalProperties=False),

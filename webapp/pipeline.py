@@ -3,6 +3,7 @@
 The HTTP endpoints, the CLI and the background analyzer all call these functions.
 """
 import dataclasses
+import time
 
 import orjson
 
@@ -53,23 +54,23 @@ def _contract(store: Store, tool: str | None, cache: dict):
     return cache[tool]
 
 
-def analyze_one(call: dict, contract) -> dict:
-    """Analyse one call's inputs, with a hint on dropped fields that look like a missed rename."""
-    analysis = analyze_call(call["snapshots"], contract)
+def analyze_one(call: dict, contract, budget: float | None = None) -> dict:
+    """Analyse one call's inputs (within `budget` seconds of CPU), with a hint on dropped fields that look like a missed rename."""
+    analysis = analyze_call(call["snapshots"], contract, budget=budget)
     hint_renames(analysis.get("findings", []), call["tool"])
     return analysis
 
 
-def analyze_calls(store: Store, calls) -> int:
-    """Analyse calls ({trace_id, call_id}) and save the results, and their part in problems, in one transaction;
-    learn mappings from them."""
+def analyze_calls(store: Store, calls, budget: float | None = None) -> int:
+    """Analyse calls ({trace_id, call_id}), each within `budget`, and save the results, and their part in
+    problems, in one transaction; learn mappings from them."""
     contracts: dict = {}
     digests: dict = {}
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
     results, groupings = [], {}
     for key, call in inputs.items():
         contract = _contract(store, call["tool"], contracts)
-        analysis = analyze_one(call, contract)
+        analysis = analyze_one(call, contract, budget)
         if call["tool"] not in digests:
             digests[call["tool"]] = contract_digest(contract)
         analysis["contract_digest"] = digest = digests[call["tool"]]
@@ -83,38 +84,60 @@ def analyze_calls(store: Store, calls) -> int:
     return saved
 
 
-def analyze_pending(store: Store, limit: int = 200) -> int:
+def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:
     """Analyse calls whose analysis is out of date; return how many were claimed."""
     claimed = store.claim_pending(limit)
-    analyze_calls(store, claimed)
+    analyze_calls(store, claimed, budget)
     return len(claimed)
 
 
-def analyze_all(store: Store) -> int:
+def analyze_all(store: Store, budget: float | None = None) -> int:
     """Analyse every out-of-date call, batch after batch; return the total."""
     total = 0
-    while count := analyze_pending(store):
+    while count := analyze_pending(store, budget=budget):
         total += count
     return total
 
 
-def catch_up(store: Store) -> int:
+def catch_up(store: Store, budget: float | None = None) -> int:
     """Project new events and analyse every out-of-date call; return the calls analysed."""
     store.project_all()
-    return analyze_all(store)
+    return analyze_all(store, budget)
 
 
-def fresh_trace(store: Store, trace_id: str) -> dict | None:
-    """Return a trace after analysing any call of it that is out of date."""
+def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dict | None:
+    """Return a trace after analysing the calls of it that are out of date, within `budget` seconds in all.
+
+    A read never analyses past the budget: a call the time left cannot finish stays pending for
+    the background analyser (the page and the API say "analysis pending")."""
     trace_id = canonical_trace_id(trace_id)  # an upper-case W3C id pasted from a log finds its trace
-    analyze_calls(store, store.pending_calls(trace_id))
+    pending = store.pending_calls(trace_id)
+    if pending:
+        _analyze_within(store, pending, budget)
     return store.get_trace(trace_id)
 
 
-def fresh_list(store: Store, trace_ids, limit: int = 100) -> bool:
+def _analyze_within(store: Store, calls, budget: float | None) -> int:
+    if not budget or budget <= 0:
+        return analyze_calls(store, calls)
+    contracts, results = {}, []
+    inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
+    began = time.thread_time()
+    for number, ((trace_id, call_id), call) in enumerate(inputs.items()):
+        left = budget - (time.thread_time() - began) if number else budget
+        if left <= 0:
+            break
+        result = analyze_one(call, _contract(store, call["tool"], contracts), left)
+        if result.get("incomplete") and number:
+            continue   # cut short by the calls before it, not by its own budget: the analyser does it
+        results.append((trace_id, call_id, call["version"], result))
+    return store.save_analyses(results)
+
+
+def fresh_list(store: Store, trace_ids, limit: int = 100, budget: float | None = None) -> bool:
     """Analyse the out-of-date calls of listed traces (at most `limit`), so a list shows the
     severities a trace page would; say whether any call was analysed."""
     pending = store.pending_calls_of(trace_ids, limit)
     if pending:
-        analyze_calls(store, pending)
+        _analyze_within(store, pending, budget)
     return bool(pending)

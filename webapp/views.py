@@ -1,9 +1,9 @@
 """The hypermedia pages: the trace list, the trace permalink, its exports, and compare."""
 import json
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
-from . import charts, exports, pipeline, tracepage
+from . import alignedview, charts, exports, pipeline, tracepage
 from .api import strict_query
 from .analysis.pointers import MISSING, resolve
 from .compare import compare_calls
@@ -18,6 +18,7 @@ from .tree import children_tokens, parse_node_id
 
 bp = Blueprint("views", __name__)
 VIEWS = ("aligned", "raw")
+SHOWN_FINDINGS = 200   # on the page; the rest through the paged API, so the page stays small
 
 
 def show_controls(value):
@@ -55,7 +56,7 @@ def _list_context() -> dict:
     store = get_store()
     traces, next_cursor = store.find_traces(query, cursor)
     # after a contract change, the rows shown are re-analysed now, as a trace page would be
-    if pipeline.fresh_list(store, [t["trace_id"] for t in traces]):
+    if pipeline.fresh_list(store, [t["trace_id"] for t in traces], budget=current_app.config.get("ANALYSIS_BUDGET")):
         traces, next_cursor = store.find_traces(query, cursor)
     next_url = (url_for("views.index", **query.as_args(), cursor=encode_cursor(next_cursor))
                 if next_cursor else None)
@@ -127,7 +128,7 @@ def index_json():
 
 
 def _trace_or_404(trace_id: str) -> dict:
-    found = pipeline.fresh_trace(get_store(), trace_id)
+    found = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
     if found is None:
         abort(404, description=f"no trace with id {trace_id}")
     return link_problems(found, get_store().problem_ids)  # each finding names its problem (TD-42)
@@ -148,12 +149,18 @@ def trace(trace_id):
     view = request.args.get("view") if request.args.get("view") in VIEWS else ("raw" if reveal else "aligned")
     only_diff = request.args.get("only") == "diff"
     context = {"trace": found, "call": call, "view": view, "only_diff": only_diff,
-               "snapshots": SNAPSHOTS, "findings": tracepage.findings_view(call),
+               "snapshots": SNAPSHOTS, "findings": tracepage.findings_view(call)[:SHOWN_FINDINGS],
+               "more_findings": max(0, len(call["findings"]) - SHOWN_FINDINGS),
                "validation": tracepage.validation_view(call),
                "http": {name: tracepage.http_view(call["snapshots"][name]) for name in SNAPSHOTS},
                "versions": _earlier_versions(found["trace_id"], call), "can_change": may_change_contracts()}
     if view == "aligned":
-        context["rows"], context["hidden_rows"] = tracepage.aligned_rows(call, only_diff)
+        more = request.args.get("more", "")
+        context["more"] = int(more) if more.isdigit() else None
+        context["rows"], context["hidden_rows"], context["next_more"] = alignedview.aligned_rows(
+            call, only_diff, context["more"])
+        if context["more"] is not None:   # "load more": the next rows, appended after the last shown
+            return page_or_fragment("trace.html", "partials/aligned_rows.html", **context)
     else:
         context["trees"] = tracepage.raw_trees(call, reveal)
     return page_or_fragment("trace.html", "partials/view.html", **context)

@@ -31,7 +31,7 @@ class Analyzer(threading.Thread):
         streak, since = 0, 0.0
         while not self.stopping.is_set():
             try:
-                busy = analyze_pending(store, limit=100)
+                busy = analyze_pending(store, limit=100, budget=self.settings.get("ANALYSIS_BUDGET"))
                 self.count_analysed(busy)
                 streak, since = caught_up(streak, since, busy)
                 self.prune_when_due(store)

@@ -2,6 +2,7 @@
 
 from .alignment import (MAX_ROWS, STAGES, Full, add_forced_rows, children, is_default, marked_row,
                         nonempty_container, row_marks)
+from .budget import tick
 from .pointers import ancestors, child
 
 
@@ -57,6 +58,7 @@ class Aligner:
         return self.rows
 
     def _row(self, paths: dict, inherited) -> None:
+        tick()
         row = marked_row(paths, inherited, self.marks)
         keep = not (self.sparse and is_default(row, self.docs))
         if keep and len(self.rows) >= self.limit:

@@ -1,56 +1,72 @@
 """analyze_call: validate the three snapshots of one tool call and name every mapping bug."""
 
+from dataclasses import dataclass
+
 from .aligner import Aligner
 from .alignment import expand
+from .budget import OutOfTime, limited
 from .documents import json_error, status_code
+from .fold import fold
 from .kinds import end, finding, sort_findings, worst
 from .mapping import pair_arguments, mapping_findings
 from .pairing import Pairing
 from .pointers import is_pointer
 from .transforms import transform_of
-from .response import echo_pairs, error_body, error_schema_for, status_findings
+from .response import Echo, echo_pairs, error_body, error_schema_for, status_findings
 from .validation import validate
 
 STAGES = ("arguments", "request", "response")
 MAX_FINDINGS = 1000
 
 
-def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True) -> dict:
+@dataclass
+class Comparison:
+    """What comparing a call's documents leaves for its alignment: the pairs, the echo, the status."""
+    pairing: Pairing
+    echo: Echo | None = None
+    declared: bool = False      # the contract declares request -> response echoes
+    status: int | None = None
+
+
+def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True,
+                 budget: float | None = None) -> dict:
     """Validate a call's snapshots against its contract and report its findings and alignment.
 
     The alignment holds only the rows `full_alignment` cannot rebuild from the payloads, unless
-    `sparse` is False: then it holds every row (what the trace page shows)."""
-    docs, findings, parse_errors = {}, [], {}
-    for stage in STAGES:
-        snap = snapshots.get(stage)
-        payload = snap.get("payload") if snap else None
-        error = json_error(payload)
-        if error:
-            parse_errors[stage] = error
-            findings.append(_invalid_json(stage, payload, error))
-            payload = None
-        docs[stage] = payload
-    status = status_code(snapshots.get("response"))
-    validation = {stage: _validation(stage, docs[stage], snapshots.get(stage), contract, status,
-                                     parse_errors.get(stage)) for stage in STAGES}
-    try:
-        findings += _comparisons(docs, contract, status, validation)
-        return _result(docs, validation, sort_findings(findings), sparse)
-    except RecursionError:
-        # Ingest caps nesting; this guards callers that feed the engine directly.
-        docs = {stage: None for stage in STAGES}
-        docs["_pairing"], docs["_echo"], docs["_declared"] = Pairing(None, None), None, False
-        docs["_status"] = None
-        result = _result(docs, validation, sort_findings([f for f in findings if f["kind"] == "invalid_json"]),
-                         sparse)
-        result["incomplete"] = "nested too deeply to compare"
-        return result
+    `sparse` is False: then it holds every row (what the trace page shows). Past `budget` seconds
+    of CPU the analysis stops and returns what its finished stages found, marked `incomplete`."""
+    with limited(budget):
+        docs, findings, parse_errors = {}, [], {}
+        for stage in STAGES:
+            snap = snapshots.get(stage)
+            payload = snap.get("payload") if snap else None
+            error = json_error(payload)
+            if error:
+                parse_errors[stage] = error
+                findings.append(_invalid_json(stage, payload, error))
+                payload = None
+            docs[stage] = payload
+        status = status_code(snapshots.get("response"))
+        validation = {stage: _validation(stage, docs[stage], snapshots.get(stage), contract, status,
+                                         parse_errors.get(stage)) for stage in STAGES}
+        try:
+            comparison = _comparisons(docs, contract, status, validation, findings)
+            return _result(docs, comparison, validation, sort_findings(findings), sparse)
+        except RecursionError:
+            # Ingest caps nesting; this guards callers that feed the engine directly.
+            why, findings = "nested too deeply to compare", [f for f in findings if f["kind"] == "invalid_json"]
+        except OutOfTime:
+            why = f"stopped after its time budget of {budget:g} s of CPU; `tracediff reanalyze --budget` retries"
+    empty = {stage: None for stage in STAGES}
+    result = _result(empty, Comparison(Pairing(None, None)), validation, sort_findings(findings), sparse)
+    result["incomplete"] = why
+    return result
 
 
-def _comparisons(docs, contract, status, validation) -> list[dict]:
+def _comparisons(docs, contract, status, validation, out: list) -> Comparison:
+    """Compare the documents, appending each finished stage's findings to `out`."""
     args, request, response = docs["arguments"], docs["request"], docs["response"]
     mapping = (contract or {}).get("mapping") or []
-    out = []
     if args is not None and request is not None:
         bad = {e["path"] for e in validation["request"]["errors"]}
         pairing = pair_arguments(args, request, mapping, contract)
@@ -68,52 +84,53 @@ def _comparisons(docs, contract, status, validation) -> list[dict]:
         out += echo.findings
     if response is not None:
         out += status_findings(response, status, contract)
-    docs["_pairing"], docs["_echo"], docs["_declared"] = pairing, echo, bool(echo and declared)
-    docs["_status"] = status
-    return out
+    return Comparison(pairing, echo, bool(echo and declared), status)
 
 
-def _result(docs, validation, findings, want_sparse=True) -> dict:
+def _result(docs, comparison: Comparison, validation, findings, want_sparse=True) -> dict:
+    dropped = {f["left"]["path"] for f in findings if f["kind"] == "dropped"}
+    added = {f["right"]["path"] for f in findings if f["kind"] == "added"}
+    alignment, sparse, truncated = _alignment(docs, comparison, dropped, added, findings, want_sparse)
+    folded, places = fold(findings)
     summary = {"error": 0, "warning": 0, "info": 0}
-    for f in findings:
+    for f in folded:
         summary[f["severity"]] += 1
     invalid = sum(len(v["errors"]) for v in validation.values())
     summary["validation_errors"] = invalid
-    dropped = {f["left"]["path"] for f in findings if f["kind"] == "dropped"}
-    added = {f["right"]["path"] for f in findings if f["kind"] == "added"}
-    alignment, sparse, truncated = _alignment(docs, dropped, added, findings, want_sparse)
     result = {
         "validation": validation,
-        "findings": findings[:MAX_FINDINGS],
+        "findings": folded[:MAX_FINDINGS],
         "alignment": alignment,
         "alignment_sparse": sparse,
         "summary": summary,
         # A broken contract needs a look as much as a mapping bug does.
         "worst": worst([f["severity"] for f in findings] + (["error"] if invalid else [])),
     }
+    if any(places[:MAX_FINDINGS]):
+        # The full list of a folded finding's places, by its index; the API pages through it.
+        result["places"] = {str(i): p for i, p in enumerate(places[:MAX_FINDINGS]) if p}
     if truncated:
         result["alignment_truncated"] = True
-    if len(findings) > MAX_FINDINGS:
+    if len(folded) > MAX_FINDINGS:
         result["findings_truncated"] = True
     return result
 
 
-def _alignment(docs, dropped, added, findings, want_sparse) -> tuple[list[dict], bool, bool]:
+def _alignment(docs, comparison, dropped, added, findings, want_sparse) -> tuple[list[dict], bool, bool]:
     """Return (rows, sparse, truncated): the sparse rows, or all rows when they cannot be rebuilt."""
-    pairing, echo, declared = docs.pop("_pairing"), docs.pop("_echo"), docs.pop("_declared")
-    status = docs.pop("_status")
+    pairing, echo = comparison.pairing, comparison.echo
     if not want_sparse:
         full = Aligner(docs, pairing, echo, dropped, added, findings)
         return full.build(), False, full.truncated
     sparse = Aligner(docs, pairing, echo, dropped, added, findings, sparse=True)
     rows = sparse.build()
-    if not declared:
+    if not comparison.declared:
         return rows, True, sparse.truncated
     # A declared echo can pair a response field that no row names, and then only the full
     # walk knows it: keep the sparse rows only when they rebuild the same alignment.
     full = Aligner(docs, pairing, echo, dropped, added, findings)
     full_rows = full.build()
-    if expand(docs, rows, findings, status)[0] == full_rows:
+    if expand(docs, rows, findings, comparison.status)[0] == full_rows:
         return rows, True, sparse.truncated
     return full_rows, False, full.truncated
 

@@ -1,6 +1,7 @@
 """Findings of the mapping layer: how each argument reached the request, or did not."""
 
 from .arrays import fold_arrays
+from .budget import tick
 from .classify import classify
 from .expected import describer, explain
 from .kinds import end, finding
@@ -64,6 +65,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
     for lp, rp, lv, rv in pairing.diffs:
+        tick()
         kind, text = classify(lv, rv)
         severity = "warning"
         label = name(lp) if last(lp) == last(rp) and pairing.how[lp] not in _REPAIRED \

@@ -2,6 +2,7 @@
 
 import orjson
 
+from .budget import tick
 from .pointers import ancestors, child, last, parent
 from .readings import read_number
 from .renames import pair_by_names, pair_lists, pair_scalars
@@ -45,6 +46,7 @@ class Leftovers:
         while stack and count < MAX_NODES:
             path, value = stack.pop()
             count += 1
+            tick()
             if path in paired:
                 continue
             if path not in touched and not (scalars_only and isinstance(value, (dict, list))):
@@ -77,8 +79,21 @@ class Leftovers:
 
     def _by_key(self, keyer, how) -> bool:
         found = {}
+        sides = [list(self.nodes(0, scalars_only=how == "loose"))]
+        if not sides[0]:
+            return False
+        sides.append(list(self.nodes(1, scalars_only=how == "loose")))
+        small = 0 if len(sides[0]) <= len(sides[1]) else 1
+        # A node pairs only with one of the same type and length: on the bigger side, nodes no
+        # node of the smaller side looks like are not keyed (no canonical text of every subtree
+        # of a big request that a tiny argument object cannot match). Loose keys cross types.
+        looks = None if how == "loose" else {_look(v) for _, v in sides[small]}
+        if not any(keyer(path, value) is not None for path, value in sides[small]):
+            return False
         for side in (0, 1):
-            for path, value in self.nodes(side, scalars_only=how == "loose"):
+            for path, value in sides[side]:
+                if side != small and looks is not None and _look(value) not in looks:
+                    continue
                 key = keyer(path, value)
                 if key is not None:
                     found.setdefault(key, ([], []))[side].append((path, value))
@@ -110,6 +125,11 @@ class Leftovers:
                     key = (parent(path), other_parent) if side == 0 else (other_parent, parent(path))
                     groups.setdefault(key, ([], []))[side].append((path, value))
         return groups
+
+
+def _look(value):
+    """Return what two nodes with equal exact keys share: their type, and a container's length."""
+    return (type(value), len(value)) if isinstance(value, (dict, list)) else type(value)
 
 
 def _exact_key(path, value):

@@ -1,5 +1,6 @@
 """Check the response against the request it answers: echoes, error envelopes, status."""
 
+from .budget import tick
 from .classify import classify
 from .kinds import DEFAULT_ERROR_SCHEMA, end, finding
 from .pairing import equal, pair_items
@@ -110,6 +111,7 @@ def _echo_root(request: dict, response: dict):
 
 
 def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
+    tick()
     if rq in echo.pairs or is_container(a) != is_container(b) or depth > 200:
         return
     echo.pairs[rq] = rs

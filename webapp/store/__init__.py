@@ -210,7 +210,7 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         self.catch_up_for_read()
         return list(self.db.query(
             "SELECT trace_id, call_id, version FROM calls "
-            "WHERE trace_id = ? AND analyzed_version < version", (trace_id,)))
+            "WHERE trace_id = ? AND analyzed_version < version ORDER BY first_ts, call_id", (trace_id,)))
 
     def save_analysis(self, trace_id, call_id, version, analysis: dict) -> bool:
         """Store an analysis unless the call changed meanwhile; say whether it was stored."""

@@ -26,6 +26,12 @@ class TraceReads:
                                       "snapshots": {name: events.get(seq) for name, seq in zip(SNAPSHOTS, seqs)}}
                 for trace_id, call_id, tool, version, *seqs in calls}
 
+    def call_analysis(self, trace_id: str, call_id: str) -> dict | None:
+        """Return the stored analysis of one call (with the places of its folded findings), else None."""
+        row = self.db.execute("SELECT analysis FROM calls WHERE trace_id = ? AND call_id = ?",
+                              (trace_id, call_id)).fetchone()
+        return loads(row[0]) if row and row[0] else None
+
     def pending_calls_of(self, trace_ids, limit: int = 100) -> list[dict]:
         """List out-of-date calls of some traces (at most `limit`), e.g. the rows a list page shows."""
         return list(self.db.query(
@@ -55,6 +61,7 @@ class TraceReads:
             "worst": analysis.get("worst"),
             "alignment": analysis.get("alignment", []),
             "alignment_sparse": analysis.get("alignment_sparse", False),
+            **({"incomplete": analysis["incomplete"]} if analysis.get("incomplete") else {}),
         }
 
     def _snapshot(self, seq) -> dict | None:

@@ -1,0 +1,161 @@
+"""Time analyze_call and the trace page's alignment on every shape of the corpus at 0.1 to 5 MB.
+
+    python bench/shapes.py                      # every shape at 0.1, 0.5, 1, 2 and 5 MB (several minutes)
+    python bench/shapes.py --shapes records_enum,keys_renamed --sizes 0.1,1
+    python bench/shapes.py --quick              # tiny sizes, for tests/test_bench_smoke.py
+    python bench/shapes.py --write-docs         # also draw docs/perf-shapes.png
+    (with --shapes, the other shapes' figures of earlier runs are kept in bench/out/shapes.json)
+
+Per shape it prints the CPU time per MB against the friendly shape's at the same size (target within
+3x) and the worst doubling ratio between neighbouring sizes (target <= 2.3x; time grows as size**k,
+and a doubling multiplies it by 2**k). Times are CPU seconds of this process (time.process_time):
+other work on a shared machine slows the wall clock more than it does these.
+"""
+import argparse
+import gc
+import json
+import math
+import time
+
+from common import OUT, ROOT, write_figures
+from corpus import SHAPES, payload_bytes
+from webapp import alignedview, tracepage
+from webapp.analysis import analyze_call
+
+SIZES = (0.1, 0.5, 1, 2, 5)
+QUICK_SIZES = (0.005, 0.01)
+TARGET_PER_MB, TARGET_DOUBLING = 3.0, 2.3
+
+
+def options() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, figures not for the docs")
+    parser.add_argument("--sizes", help="comma-separated sizes in MB [default 0.1,0.5,1,2,5]")
+    parser.add_argument("--shapes", help="comma-separated shape names [default all]")
+    parser.add_argument("--write-docs", action="store_true", help="draw docs/perf-shapes.png from this run")
+    parser.add_argument("--report-only", action="store_true",
+                        help="measure nothing: print the ratios of bench/out/shapes.json (and plot with --write-docs)")
+    return parser.parse_args()
+
+
+def cpu(function) -> tuple[float, object]:
+    """Return the CPU seconds function() takes (best of three under 0.1 s) and what it returned."""
+    best, value = math.inf, None
+    for _ in range(3):
+        gc.collect()
+        began = time.process_time()
+        value = function()
+        best = min(best, time.process_time() - began)
+        if best > 0.1:
+            break
+    return best, value
+
+
+def page(snapshots: dict, result: dict) -> None:
+    """Compute what the trace page shows of an analysed call: findings and the first rows."""
+    call = {"call_id": "c", "snapshots": {name: snapshots.get(name) for name in tracepage.SNAPSHOTS},
+            "analyzed": True, **result}
+    chosen = tracepage.select_call({"calls": [call]}, "c")
+    tracepage.findings_view(chosen)
+    alignedview.aligned_rows(chosen, False)
+
+
+def measure(name: str, size_mb: float) -> dict:
+    """Time one shape at one size: the analysis, then the page's alignment from its result."""
+    snapshots, contract = SHAPES[name](int(size_mb * 1e6))
+    analyze_s, result = cpu(lambda: analyze_call(snapshots, contract))
+    return {"shape": name, "size_mb": size_mb, "mb": round(payload_bytes(snapshots) / 1e6, 3),
+            "findings": len(result["findings"]),
+            "occurrences": sum(f.get("occurrences", 1) for f in result["findings"]),
+            "analyze_s": round(analyze_s, 4), "page_s": round(cpu(lambda: page(snapshots, result))[0], 4)}
+
+
+def doubling(points: list[dict], key: str) -> float:
+    """Return the worst 2**k between neighbouring sizes, where time grows as size**k."""
+    worst = 0.0
+    for a, b in zip(points, points[1:]):
+        if a[key] > 0 and b[key] > 0 and b["mb"] > a["mb"]:
+            worst = max(worst, 2 ** (math.log(b[key] / a[key]) / math.log(b["mb"] / a["mb"])))
+    return worst
+
+
+def report(results: list[dict]) -> list[dict]:
+    """Print one line per shape: time per MB against the friendly shape's of the same run, doubling ratios."""
+    friendly = {(r.get("run", ""), r["size_mb"]): r for r in results if r["shape"] == "friendly"}
+    lines = []
+    for name in dict.fromkeys(r["shape"] for r in results):
+        points = [r for r in results if r["shape"] == name]
+        line = {"shape": name, "ms": {str(r["size_mb"]): round((r["analyze_s"] + r["page_s"]) * 1000, 1)
+                                      for r in points}}
+        for key, parts in (("analyze", ("analyze_s",)), ("total", ("analyze_s", "page_s"))):
+            ratios = [sum(r[p] for p in parts) / r["mb"] / (sum(base[p] for p in parts) / base["mb"])
+                      for r in points if (base := friendly.get((r.get("run", ""), r["size_mb"])))]
+            line[f"per_mb_{key}"] = round(max(ratios), 2)
+            line[f"doubling_{key}"] = round(doubling([{**r, key: sum(r[p] for p in parts)} for r in points], key), 2)
+        lines.append(line)
+        print(f"RATIO {name} time per MB / friendly's: analyze {line['per_mb_analyze']:.2f}, analyze + page "
+              f"{line['per_mb_total']:.2f} (target <= {TARGET_PER_MB}); doubling: analyze "
+              f"{line['doubling_analyze']:.2f}, analyze + page {line['doubling_total']:.2f} "
+              f"(target <= {TARGET_DOUBLING}); ms by size {line['ms']}", flush=True)
+    return lines
+
+
+def plot(results: list[dict], path) -> None:
+    """Draw analysis + page time against size, one line per shape (log-log: slope 1 is linear)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(10, 6))
+    latest = max(r.get("run", "") for r in results)
+    for name in dict.fromkeys(r["shape"] for r in results):
+        points = [r for r in results if r["shape"] == name and (name != "friendly" or r.get("run", "") == latest)]
+        ax.plot([r["mb"] for r in points], [(r["analyze_s"] + r["page_s"]) * 1000 for r in points],
+                "o-" if name != "friendly" else "k*--", label=name, linewidth=2.5 if name == "friendly" else 1)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("payload size (MB of compact JSON, all snapshots)")
+    ax.set_ylabel("analyze_call + trace page alignment (CPU ms)")
+    ax.set_title("Time against size per payload shape (log-log: a slope of 1 is linear)", fontsize="medium")
+    ax.legend(fontsize="x-small", ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def merged(results: list[dict]) -> list[dict]:
+    """Add the shapes of earlier runs (bench/out/shapes.json) that this one, a subset, did not measure.
+
+    Each run measures the friendly shape too, and every ratio is against the baseline of its own run."""
+    path = OUT / "shapes.json"
+    if not path.exists():
+        return results
+    before = json.loads(path.read_text())["results"]
+    done = {r["shape"] for r in results if r["shape"] != "friendly"}
+    kept = [r for r in before if r["shape"] not in done]
+    runs = {r.get("run", "") for r in kept if r["shape"] != "friendly"}
+    return [r for r in kept if r["shape"] != "friendly" or r.get("run", "") in runs] + results
+
+
+def main() -> None:
+    args = options()
+    sizes = QUICK_SIZES if args.quick else tuple(float(s) for s in (args.sizes.split(",") if args.sizes else SIZES))
+    names = ["friendly"] + [n for n in (args.shapes.split(",") if args.shapes else SHAPES) if n != "friendly"]
+    analyze_call(*SHAPES["friendly"](10_000))   # compile the validators before timing
+    results, run = [], time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    if args.report_only:
+        names, results = [], json.loads((OUT / "shapes.json").read_text())["results"]
+    for name in names:
+        for size in sizes:
+            results.append({**measure(name, size), "run": run})
+            print(f"{name} {size} MB: {results[-1]}", flush=True)
+    if args.shapes and not args.quick and not args.report_only:
+        results = merged(results)
+    lines = report(results)
+    print(f"figures written to {write_figures('shapes', {'results': results, 'shapes': lines}, args.quick)}")
+    if args.write_docs:
+        plot(results, ROOT / "docs" / "perf-shapes.png")
+        print("plot written to docs/perf-shapes.png")
+
+
+if __name__ == "__main__":
+    main()
