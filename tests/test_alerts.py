@@ -160,7 +160,7 @@ def test_the_slack_line_says_what_broke_and_how_often():
     body = slack_body("problem.regressed", {"id": "TD-42", "tool": "findOrders", "kind": "type_changed",
                                             "left": {"snapshot": "arguments", "path": "/limit"}, "calls": 83,
                                             "releases": ["1.4.0", "1.4.2"], "permalink": "https://t/p/TD-42"})
-    assert b"findOrders: type_changed at /limit, 83 calls since 1.4.2 (regressed, TD-42)" in body
+    assert b"findOrders: type_changed at /limit, 83 calls, latest release 1.4.2 (regressed, TD-42)" in body
 
 
 def test_the_signature_is_the_standard_webhooks_one():
@@ -270,3 +270,25 @@ def test_every_alert_arrives_once_through_a_sigkill(make_server):
         assert len(receiver.accepted) == 1
     finally:
         receiver.close()
+
+
+def test_slack_text_is_escaped_and_the_webhook_url_is_not_listed(client, app, receiver):
+    rule = add_rule(client, receiver, format="slack")
+    client.post("/api/v1/ingest", data=b'{"trace_id": "t", "snapshot": "x", "payload": 1}',
+                headers={"User-Agent": "<!channel> <http://evil.example|click>"})
+    send_until_quiet(app)
+    [(_, body)] = receiver.accepted
+    assert "<!channel>" not in body["text"] and "&lt;!channel&gt;" in body["text"]
+    hook = receiver.url.replace("/hook", "/services/T0/B0/SECRETPART")
+    slack = client.post("/api/v1/alerts", json={"url": hook, "format": "slack"})
+    assert slack.status_code == 201 and slack.get_json()["url"] == hook  # its maker sees it once
+    assert "SECRETPART" not in client.get("/api/v1/alerts").get_data(as_text=True)
+    assert "SECRETPART" not in client.get("/settings/alerts").get_data(as_text=True)
+    assert rule["id"]
+
+
+def test_a_token_in_a_user_agent_is_not_stored(client):
+    client.post("/api/v1/ingest", data=b'{"snapshot": "x"}',
+                headers={"User-Agent": "vector/0.40 token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"})
+    [record] = client.get("/api/v1/quarantine").get_json()["records"]
+    assert "ghp_abcdef" not in record["source"] and record["source"].startswith("vector/0.40")

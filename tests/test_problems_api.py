@@ -195,3 +195,12 @@ def test_changing_a_problem_needs_an_ingest_token_when_tokens_are_set(tmp_path):
                       headers={"Authorization": "Bearer ingest-secret"})
     assert ok.status_code == 200 and ok.get_json()["state"] == "resolved"
     store.close()
+
+
+def test_merging_back_into_a_merged_problem_is_refused_and_loses_nothing(loaded):
+    old, new = problem_id(loaded, "enum_changed"), problem_id(loaded)
+    assert loaded.patch(f"/api/v1/problems/{old}", json={"merged_into": new}).status_code == 200
+    back = loaded.patch(f"/api/v1/problems/{new}", json={"merged_into": old})
+    assert back.status_code == 400 and back.get_json()["error"]["code"] == "bad_change"
+    assert [p["id"] for p in loaded.get("/api/v1/problems").get_json()["problems"]] == [new]
+    assert loaded.get(f"/api/v1/problems/{new}").get_json()["calls"] == 4

@@ -48,9 +48,16 @@ def api_create():
     return jsonify(create_rule(body)), 201
 
 
+def shown(rule: dict) -> dict:
+    """A rule as lists show it: a Slack webhook URL is itself the secret, so only its start is shown."""
+    if rule["format"] == "slack" and "/services/" in rule["url"]:
+        return {**rule, "url": rule["url"].split("/services/")[0] + "/services/…"}
+    return rule
+
+
 @bp.get("/api/v1/alerts")
 def api_list():
-    return jsonify(rules=get_store().list_rules())
+    return jsonify(rules=[shown(rule) for rule in get_store().list_rules()])
 
 
 @bp.delete("/api/v1/alerts/<int:rule_id>")
@@ -76,7 +83,7 @@ def api_test(rule_id):
 def api_resume(rule_id):
     _rule_or_404(rule_id)
     get_store().resume_rule(rule_id)
-    return jsonify(get_store().get_rule(rule_id))
+    return jsonify(shown(get_store().get_rule(rule_id)))
 
 
 @bp.post("/api/v1/alerts/messages/<message_id>/redeliver")
@@ -90,7 +97,7 @@ def api_redeliver(message_id):
 def settings_page():
     """List the rules, each with its deliveries, and a form to add one."""
     store = get_store()
-    rules = [{**rule, "deliveries": store.deliveries(rule["id"], 20)} for rule in store.list_rules()]
+    rules = [{**shown(rule), "deliveries": store.deliveries(rule["id"], 20)} for rule in store.list_rules()]
     return page_or_fragment("alerts.html", "partials/alert_rules.html", rules=rules, created=None, error=None,
                             locked=bool(token_set(current_app.config["INGEST_TOKENS"])))
 
@@ -109,7 +116,7 @@ def settings_create():
         created, error = create_rule(body), None
     except ApiError as refused:
         created, error = None, refused.message
-    rules = [{**rule, "deliveries": store.deliveries(rule["id"], 20)} for rule in store.list_rules()]
+    rules = [{**shown(rule), "deliveries": store.deliveries(rule["id"], 20)} for rule in store.list_rules()]
     return page_or_fragment("alerts.html", "partials/alert_rules.html", rules=rules, created=created,
                             error=error, locked=False)
 

@@ -26,8 +26,10 @@ def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: s
     """Redact a parsed batch (quarantined text too) and commit it; return what was accepted.
 
     `source` says who sent the batch; its rejected records are quarantined under that name."""
+    clean = redactor.value if redactor else (lambda text: text)  # a User-Agent may carry a token too
+    source = clean(source[:200])
     rejected = [dataclasses.replace(r, raw=redactor.text(r.raw) if redactor else r.raw,
-                                    source=r.source or source[:200]) for r in batch.rejected]
+                                    source=clean(r.source[:200]) if r.source else source) for r in batch.rejected]
     events = batch.events
     if redactor:
         for i, event in enumerate(events):  # in place: each original goes as its redacted copy comes

@@ -29,9 +29,11 @@ def summary(event_type: str, data: dict) -> str:
     if event_type == "ingest.rejected":
         return (f"tracediff rejected {data.get('count', 0)} record(s) in the last {data.get('window_s', 0) // 60} min"
                 f" from {data.get('source') or 'a shipper'}: {data.get('message', '')}").strip()
+    if data.get("summary"):
+        return f"tracediff: {data.get('count', 0)} new problems opened at once; see {data.get('permalink', '/problems')}"
     what = data.get("title") or f"{data.get('kind', 'problem')} at {_path(data)}"
     releases = data.get("releases") or []
-    since = f" since {releases[-1]}" if releases else ""
+    since = f", latest release {releases[-1]}" if releases else ""
     state = {"problem.new": "new", "problem.regressed": "regressed", "problem.escalating": "escalating"}.get(
         event_type, event_type)
     return f"{data.get('tool') or 'a tool'}: {what}, {data.get('calls', 0)} calls{since} ({state}, {data.get('id', '')})"
@@ -46,9 +48,9 @@ def _path(data: dict) -> str:
 
 def slack_body(event_type: str, data: dict) -> bytes:
     """Return a Slack incoming-webhook message: `text`, and `blocks` with a link to the problem."""
-    text = summary(event_type, data)
+    text = _escape(summary(event_type, data))
     link = data.get("permalink")
-    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": _escape(text)}}]
+    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": text}}]
     if link:
         blocks.append({"type": "actions", "elements": [
             {"type": "button", "text": {"type": "plain_text", "text": "Open in tracediff"}, "url": link}]})

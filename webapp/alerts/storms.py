@@ -19,7 +19,7 @@ def plan(changes: list[tuple[str, dict]], now: datetime | None = None) -> list[t
         worst = "error" if any(p.get("severity") == "error" for p in fresh_new) else "warning"
         out.append(("new", "summary", {
             "summary": True, "title": f"{len(fresh_new)} new problems at once", "count": len(fresh_new),
-            "severity": worst, "tool": None, "kind": None, "calls": sum(p.get("calls", 0) for p in fresh_new),
+            "severity": worst, "tool": None, "kind": None,
             "problems": [{k: p.get(k) for k in ("id", "tool", "kind", "left", "right", "calls")}
                          for p in fresh_new[:20]], "permalink_path": "/problems"}))
     else:

@@ -43,6 +43,18 @@ def resolve_after_clean_calls(conn, problem: dict, ts: str) -> None:
         record_state(conn, problem["id"], ts, "resolved", "tracediff", f"{clean} clean calls exercised the path")
 
 
+def _last_of_merges(conn, pid: int) -> int | None:
+    """Follow a problem's merges to the one that holds its calls now; None on a loop (never written)."""
+    seen = set()
+    while pid not in seen:
+        seen.add(pid)
+        row = conn.execute("SELECT merged_into FROM problems WHERE id = ?", (pid,)).fetchone()
+        if row is None or row[0] is None:
+            return pid
+        pid = row[0]
+    return None
+
+
 class ProblemWrites:
     """Apply a person's change to a problem (mixed into Store)."""
 
@@ -90,8 +102,12 @@ class ProblemWrites:
     def _merge(self, conn, pid: int, into_text: str, now: str, by: str) -> None:
         """Move one problem's calls into another; the old id redirects to the new one."""
         into = self.resolve_problem_id(into_text)
+        if conn.execute("SELECT merged_into FROM problems WHERE id = ?", (pid,)).fetchone()[0] is not None:
+            raise BadChange(f"TD-{pid} was merged already; change the problem it was merged into")
+        into = _last_of_merges(conn, into) if into is not None else None  # a merged target: where it went
         if into is None or into == pid:
-            raise BadChange(f"merged_into must name another existing problem; got {into_text!r}")
+            raise BadChange(f"merged_into must name another existing problem, not one merged into TD-{pid}; "
+                            f"got {into_text!r}")
         conn.execute("""INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
             occurrences, pairs) SELECT ?2, trace_id, call_id, ts, source, release, digest, severity, occurrences, pairs
             FROM problem_calls WHERE problem_id = ?1 AND true
