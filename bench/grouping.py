@@ -9,7 +9,7 @@ repeated many times give: most of their calls show a warning or error.
 """
 import time
 
-from webapp import pipeline
+from webapp import bulk, pipeline
 from webapp.analysis import analyze_call
 from webapp.store import Store
 
@@ -51,7 +51,7 @@ def _timed(store: Store, analyse, keys, first: bool = False) -> float:
 def grouping_overhead(folder, samples, copies: int, rounds: int) -> dict:
     """Return ms per call with and without grouping, and the overhead ratio, on `copies` x the samples."""
     store = Store(folder / "grouping.db")
-    pipeline.load_folder(store, samples, None)
+    bulk.load_folder(store, samples, None)
     rows = store.db.execute("SELECT trace_id, call_id FROM calls").fetchall()
     for copy in range(1, copies):  # more calls of the same problems, under other trace ids
         store.db.execute("INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, source, release, payload, "

@@ -216,7 +216,7 @@ def test_a_trace_with_a_1mb_response_is_usable_within_a_second(page, server):
 
 def test_screenshot_of_the_list(page, server, screenshot):
     page.goto(server.url + "/?until=2026-11-30T10:00:00")  # the sample traces, not this module's extras
-    expect(page.locator("#trace-rows tr.trace-row")).to_have_count(20)
+    expect(page.locator("#trace-rows tr.trace-row")).to_have_count(26)
     screenshot(page, "list.png")
 
 

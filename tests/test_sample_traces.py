@@ -1,5 +1,7 @@
 """The bundled sample traces are valid envelopes, and their contracts agree with what the README claims."""
 import json
+
+from webapp import bulk
 import re
 from datetime import datetime
 from pathlib import Path
@@ -255,7 +257,7 @@ def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_ha
     from webapp.store.problem_filters import ProblemQuery
 
     store = Store(tmp_path / "demo.db")
-    pipeline.load_folder(store, SAMPLES, None)
+    bulk.load_folder(store, SAMPLES, None)
     problems, _ = store.find_problems(ProblemQuery(limit=500))
     by_place = {(p["tool"], p["kind"], (p["left"] or {}).get("path")): p for p in problems}
     limit = store.get_problem(int(by_place[("findOrders", "type_changed", "/limit")]["id"][3:]))

@@ -3,7 +3,6 @@ import sqlite3
 
 import click
 
-from .analysis.pointers import child, is_pointer
 
 
 def parse_pair(text: str) -> tuple[str, str]:
@@ -15,6 +14,8 @@ def parse_pair(text: str) -> tuple[str, str]:
 
 
 def _pointer(name: str, text: str) -> str:
+    from .analysis.pointers import child, is_pointer
+
     if name.startswith("/"):
         if not is_pointer(name):
             raise click.BadParameter(f"{text!r}: {name!r} is not a JSON Pointer (escape ~ as ~0, / as ~1)")

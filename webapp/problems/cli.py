@@ -5,9 +5,6 @@ import click
 import orjson
 
 from ..cli import DB_OPTION, _open_existing_store
-from ..store.problem_filters import ProblemQuery
-from .fingerprint import grouped_by
-from .states import BadChange, parse_change, verified_text
 
 
 @click.group()
@@ -50,6 +47,8 @@ def _who() -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
 @DB_OPTION
 def problems_list(database, as_json, **filters):
+    from ..store.problem_filters import ProblemQuery
+
     """List problems, most recently seen first."""
     message = ProblemQuery.bad_value(filters)
     if message:
@@ -69,6 +68,9 @@ def problems_list(database, as_json, **filters):
 @click.option("--json", "as_json", is_flag=True, help="Print the problem as JSON.")
 @DB_OPTION
 def problems_show(problem_id, as_json, database):
+    from .fingerprint import grouped_by
+    from .states import verified_text
+
     """Show one problem: reach, releases, values, state history."""
     p = _problem(_open_existing_store(database), problem_id)
     if as_json:
@@ -90,6 +92,8 @@ def problems_show(problem_id, as_json, database):
 
 
 def _change(database, problem_id: str, body: dict) -> None:
+    from .states import BadChange, parse_change
+
     store = _open_existing_store(database)
     problem = _problem(store, problem_id)
     try:

@@ -124,7 +124,7 @@ def _snapshot_dict(row: dict) -> dict:
     return {"payload": loads(row["payload"]), "logged_as_string": bool(row["logged_as_string"]),
             "http": loads(row["http"]), "ts": row["ts"], "received_at": row["received_at"],
             "event_id": row["event_id"], "tool": row["tool"], "source": row["source"],
-            "meta": loads(row["meta"])}
+            "release": row.get("release"), "meta": loads(row["meta"])}
 
 
 def _trace_summary(row: dict) -> dict:
