@@ -5,10 +5,10 @@ The HTTP endpoints, the CLI and the background analyzer all call these functions
 import dataclasses
 import time
 
-import orjson
 
 from . import alerts
 from .alerts import storms
+from .analysis.budget import wall_clock
 from .analysis import analyze_call
 from .inference import hint_renames
 from .ingest import Batch
@@ -66,24 +66,38 @@ def analyze_one(call: dict, contract, budget: float | None = None) -> dict:
 def analyze_calls(store: Store, calls, budget: float | None = None) -> int:
     """Analyse calls ({trace_id, call_id}), each within `budget`, and save the results, and their part in
     problems, in one transaction; learn mappings from them."""
-    contracts: dict = {}
-    digests: dict = {}
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    results, groupings = [], {}
+    batch = _Batch(store)
     for key, call in inputs.items():
-        contract = _contract(store, call["tool"], contracts)
-        analysis = analyze_one(call, contract, budget)
-        if call["tool"] not in digests:
-            digests[call["tool"]] = contract_digest(contract)
-        analysis["contract_digest"] = digest = digests[call["tool"]]
-        results.append((*key, call["version"], analysis))
-        arguments = call["snapshots"].get("arguments")
-        groupings[key] = {"version": call["version"], "digest": digest,
-                          "problems": call_problems(call["tool"], analysis),
-                          "arguments": arguments["payload"] if arguments else None}
-    saved = store.save_analyses(results, groupings, (alerts.matches, storms.plan))
+        batch.add(key, call, analyze_one(call, batch.contract(call["tool"]), budget))
+    saved = batch.save()
     learn(store, inputs)
     return saved
+
+
+class _Batch:
+    """Analyses on their way to the store, each with its part in problems and its contract's digest."""
+
+    def __init__(self, store: Store):
+        self.store, self.contracts, self.digests = store, {}, {}
+        self.results, self.groupings = [], {}
+
+    def contract(self, tool):
+        return _contract(self.store, tool, self.contracts)
+
+    def add(self, key, call, analysis) -> None:
+        tool = call["tool"]
+        if tool not in self.digests:
+            self.digests[tool] = contract_digest(self.contract(tool))
+        analysis["contract_digest"] = digest = self.digests[tool]
+        self.results.append((*key, call["version"], analysis))
+        arguments = call["snapshots"].get("arguments")
+        self.groupings[key] = {"version": call["version"], "digest": digest,
+                               "problems": call_problems(tool, analysis),
+                               "arguments": arguments["payload"] if arguments else None}
+
+    def save(self) -> int:
+        return self.store.save_analyses(self.results, self.groupings, (alerts.matches, storms.plan))
 
 
 def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:
@@ -120,20 +134,24 @@ def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dic
 
 
 def _analyze_within(store: Store, calls, budget: float | None) -> int:
+    """Analyse calls on a request thread within `budget` seconds of the clock on the wall, in all.
+
+    A read never waits long for an analysis: what the budget cannot finish, or finishes incomplete,
+    is not saved and stays pending for the background analyser, which has a budget of its own."""
     if not budget or budget <= 0:
         return analyze_calls(store, calls)
-    contracts, results = {}, []
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    began = time.thread_time()
-    for number, ((trace_id, call_id), call) in enumerate(inputs.items()):
-        left = budget - (time.thread_time() - began) if number else budget
-        if left <= 0:
-            break
-        result = analyze_one(call, _contract(store, call["tool"], contracts), left)
-        if result.get("incomplete") and number:
-            continue   # cut short by the calls before it, not by its own budget: the analyser does it
-        results.append((trace_id, call_id, call["version"], result))
-    return store.save_analyses(results)
+    batch = _Batch(store)
+    began = time.monotonic()
+    with wall_clock():
+        for key, call in inputs.items():
+            left = budget - (time.monotonic() - began)
+            if left <= 0:
+                break
+            result = analyze_one(call, batch.contract(call["tool"]), left)
+            if not result.get("incomplete"):
+                batch.add(key, call, result)
+    return batch.save()
 
 
 def fresh_list(store: Store, trace_ids, limit: int = 100, budget: float | None = None) -> bool:

@@ -16,11 +16,27 @@ class OutOfTime(Exception):
     """The analysis used up its time budget."""
 
 
+def _clock() -> float:
+    return getattr(_state, "clock", time.thread_time)()
+
+
+@contextmanager
+def wall_clock():
+    """Count budgets in this block by the clock on the wall: a request thread must answer in time,
+    however busy the other threads of its process are."""
+    previous = getattr(_state, "clock", time.thread_time)
+    _state.clock = time.monotonic
+    try:
+        yield
+    finally:
+        _state.clock = previous
+
+
 @contextmanager
 def limited(seconds: float | None):
     """Run the block with a budget of `seconds` of this thread's CPU time (None or 0: no limit)."""
     previous = getattr(_state, "deadline", None), getattr(_state, "left", _EVERY)
-    _state.deadline = time.thread_time() + seconds if seconds and seconds > 0 else None
+    _state.deadline = _clock() + seconds if seconds and seconds > 0 else None
     _state.left = _EVERY
     try:
         yield
@@ -36,11 +52,11 @@ def tick() -> None:
         return
     _state.left = _EVERY
     deadline = getattr(_state, "deadline", None)
-    if deadline is not None and time.thread_time() > deadline:
+    if deadline is not None and _clock() > deadline:
         raise OutOfTime
 
 
 def spent() -> bool:
     """Tell whether the current budget's deadline has passed (checked between stages)."""
     deadline = getattr(_state, "deadline", None)
-    return deadline is not None and time.thread_time() > deadline
+    return deadline is not None and _clock() > deadline
