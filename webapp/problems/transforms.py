@@ -5,6 +5,8 @@ Used only when the finding carries no `transform` of its own (the engine adds on
 import re
 from fractions import Fraction
 
+from ..analysis.values import type_name
+
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?\Z")
 _EPOCH_TEXT = re.compile(r"\d{10}(\d{3})?(\.\d+)?\Z")
 _DAY_FIRST = re.compile(r"\d{1,2}/\d{1,2}/\d{4}")
@@ -19,21 +21,6 @@ def values(finding: dict) -> tuple:
         if isinstance(example, dict):
             return example.get("left_value"), example.get("right_value")
     return None, None
-
-
-def json_type(value) -> str:
-    """Return the JSON type name, integers apart from other numbers."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def key_style(key: str) -> str:
@@ -71,7 +58,7 @@ def time_format(value) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return "epoch_ms" if abs(value) >= 1e12 else "epoch"
     if not isinstance(value, str):
-        return json_type(value)
+        return type_name(value)
     if _ISO.match(value):
         return "iso8601" if len(value) > 10 else "date"
     if _EPOCH_TEXT.match(value):
@@ -106,7 +93,7 @@ def derive_transform(kind: str, finding: dict) -> str | None:
         formats = (time_format(left), time_format(right))
         if {"iso8601", "date"} & set(formats) and {"epoch", "epoch_ms", "epoch_text"} & set(formats):
             return ">".join(f.replace("epoch_text", "epoch") for f in formats)  # a time that changed type
-        return f"{json_type(left)}>{json_type(right)}"
+        return f"{type_name(left)}>{type_name(right)}"
     if kind == "scaled":
         return scale(left, right)
     if kind == "case_changed":
