@@ -62,29 +62,39 @@ class TraceQuery:
     @classmethod
     def bad_value(cls, args, kinds) -> str | None:
         """Say what is wrong with the first bad filter value in args (the API's strict way)."""
-        for name, choices in {**CHOICES, "kind": kinds}.items():
-            value = (args.get(name) or "").strip()
-            if value and value not in choices:
-                return f"{name} must be one of {', '.join(choices)}; got {value[:40]!r}"
-        for name in ("since", "until"):
-            value = (args.get(name) or "").strip()
-            if value and not is_time(value):
-                return (f"{name} must be a date, an RFC 3339 time like 2026-11-30T09:00:00Z or a time ago "
-                        f"like 2h or 7d; got {value[:40]!r}")
         if args.get("problem") and problem_number(args["problem"]) is None:
             return f"problem must be a problem id like TD-42; got {args['problem'][:40]!r}"
-        limit = args.get("limit")
-        if limit is not None and not (limit.isdigit() and 1 <= int(limit) <= MAX_LIMIT):
-            return f"limit must be a whole number from 1 to {MAX_LIMIT}; got {limit[:40]!r}"
-        return None
+        return bad_filter(args, {**CHOICES, "kind": kinds})
 
     def as_args(self, **changes) -> dict:
         """Return the non-empty filters as query-string arguments, with changes applied."""
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
-        values.update(changes)
-        if values.get("limit") == 50:
-            values.pop("limit")
-        return {k: v for k, v in values.items() if v not in ("", None)}
+        return query_args(self, changes)
+
+
+def bad_filter(args, choices: dict) -> str | None:
+    """Say what is wrong with the first bad choice, time or limit in args, or None (lists share these)."""
+    for name, allowed in choices.items():
+        value = (args.get(name) or "").strip()
+        if value and value not in allowed:
+            return f"{name} must be one of {', '.join(allowed)}; got {value[:40]!r}"
+    for name in ("since", "until"):
+        value = (args.get(name) or "").strip()
+        if value and not is_time(value):
+            return (f"{name} must be a date, an RFC 3339 time like 2026-11-30T09:00:00Z or a time ago "
+                    f"like 2h or 7d; got {value[:40]!r}")
+    limit = args.get("limit")
+    if limit is not None and not (limit.isdigit() and 1 <= int(limit) <= MAX_LIMIT):
+        return f"limit must be a whole number from 1 to {MAX_LIMIT}; got {limit[:40]!r}"
+    return None
+
+
+def query_args(query, changes: dict) -> dict:
+    """Return a query dataclass's non-empty values as query-string arguments, with changes applied."""
+    values = {f.name: getattr(query, f.name) for f in fields(query)}
+    values.update(changes)
+    if values.get("limit") == 50:
+        values.pop("limit")
+    return {k: v for k, v in values.items() if v not in ("", None)}
 
 
 def problem_number(text: str) -> int | None:

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta, timezone
 from ..analysis.kinds import KIND_NAMES
 from ..problems.fingerprint import SCHEMA_KIND
 from ..problems.states import NEW_DAYS, STATES
-from .filters import MAX_LIMIT, absolute_time, is_time
+from .filters import MAX_LIMIT, absolute_time, bad_filter, is_time, query_args
 
 CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND)}
 
@@ -41,27 +41,11 @@ class ProblemQuery:
     @staticmethod
     def bad_value(args) -> str | None:
         """Say what is wrong with the first bad value in args (the API's strict way)."""
-        for name, choices in CHOICES.items():
-            value = (args.get(name) or "").strip()
-            if value and value not in choices:
-                return f"{name} must be one of {', '.join(choices)}; got {value[:40]!r}"
-        for name in ("since", "until"):
-            value = (args.get(name) or "").strip()
-            if value and not is_time(value):
-                return (f"{name} must be a date, an RFC 3339 time like 2026-11-30T09:00:00Z or a time ago "
-                        f"like 2h or 7d; got {value[:40]!r}")
-        limit = args.get("limit")
-        if limit is not None and not (limit.isdigit() and 1 <= int(limit) <= MAX_LIMIT):
-            return f"limit must be a whole number from 1 to {MAX_LIMIT}; got {limit[:40]!r}"
-        return None
+        return bad_filter(args, CHOICES)
 
     def as_args(self, **changes) -> dict:
         """Return the non-empty filters as query-string arguments, with changes applied."""
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
-        values.update(changes)
-        if values.get("limit") == 50:
-            values.pop("limit")
-        return {k: v for k, v in values.items() if v not in ("", None)}
+        return query_args(self, changes)
 
 
 def new_since(now: datetime | None = None) -> str:
