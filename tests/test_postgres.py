@@ -168,3 +168,32 @@ def test_two_nodes_share_one_database_through_a_crash_and_lose_nothing(pg_url, t
     store.close()
     for node in nodes:
         node.stop()
+
+
+@pytest.mark.slow
+def test_migrate_copies_the_demo_database_so_both_answer_the_same(pg_url, tmp_path):
+    from webapp import create_app, pipeline
+    from webapp.bulk import load_folder
+    from webapp.redact import redactor_for
+    from conftest import SAMPLES
+
+    path = tmp_path / "demo.db"
+    settings = {"TESTING": True, "DATABASE": str(path), "ANALYZER": "off"}
+    store = Store.open(path)
+    load_folder(store, SAMPLES, redactor_for(create_app(settings).config))
+    pipeline.analyze_all(store)
+    store.close()
+    result = subprocess.run([sys.executable, "-m", "webapp", "migrate", "--to", pg_url, "--db", str(path)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "copied" in result.stdout.splitlines()[-1]
+    again = subprocess.run([sys.executable, "-m", "webapp", "migrate", "--to", pg_url, "--db", str(path)],
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 1 and "already holds events" in again.stderr
+    clients = [create_app({**settings, "DATABASE": database}).test_client() for database in (str(path), pg_url)]
+    for url in ("/api/v1/traces?limit=100", "/api/v1/problems", "/api/v1/tools", "/api/v1/traces?q=whitfield"):
+        answers = [client.get(url).get_json() for client in clients]
+        assert answers[0] == answers[1], url
+    assert answers[-1]["traces"], "the demo's dana.whitfield@example.com is found by a word of it on both stores"
+    trace_id = clients[0].get("/api/v1/traces?limit=1").get_json()["traces"][0]["trace_id"]
+    assert clients[0].get(f"/api/v1/traces/{trace_id}").get_json() == clients[1].get(f"/api/v1/traces/{trace_id}").get_json()

@@ -138,8 +138,8 @@ class PostgresStore(Store):
         """Return the bytes of the database (the server keeps its write-ahead log apart)."""
         return {"database": self.db.execute("SELECT pg_database_size(current_database())").fetchone()[0], "wal": 0}
 
-    def events_waiting(self, conn) -> int:
-        return conn.execute("SELECT count(*) FROM projection_queue").fetchone()[0]
+    def waiting_events(self, conn) -> tuple[int, int | None]:
+        return tuple(conn.execute("SELECT count(*), min(seq) FROM projection_queue").fetchone())
 
 
 def _join_orphan_spans(conn, seqs) -> set[tuple[str, str]]:
