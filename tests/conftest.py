@@ -44,10 +44,7 @@ def db_path(engine, tmp_path, request):
     if engine == "sqlite":
         yield tmp_path / "tracediff.db"
         return
-    databases = request.getfixturevalue("postgres_databases")
-    url = databases.new()
-    yield url
-    databases.drop(url)
+    yield request.getfixturevalue("postgres_databases").fresh()
 
 
 @pytest.fixture

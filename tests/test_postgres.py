@@ -26,9 +26,7 @@ pytestmark = pytest.mark.skipif(not ADMIN_URL, reason="TRACEDIFF_TEST_POSTGRES n
 
 @pytest.fixture
 def pg_url(postgres_databases):
-    url = postgres_databases.new()
-    yield url
-    postgres_databases.drop(url)
+    return postgres_databases.fresh()
 
 
 def events_of(trace_id: str, call_id: str = "call_01"):
