@@ -195,3 +195,29 @@ def test_migrate_copies_the_demo_database_so_both_answer_the_same(pg_url, tmp_pa
     assert answers[-1]["traces"], "the demo's dana.whitfield@example.com is found by a word of it on both stores"
     trace_id = clients[0].get("/api/v1/traces?limit=1").get_json()["traces"][0]["trace_id"]
     assert clients[0].get(f"/api/v1/traces/{trace_id}").get_json() == clients[1].get(f"/api/v1/traces/{trace_id}").get_json()
+
+
+def test_a_read_only_database_answers_503_and_takes_the_batch_once_writable_again(pg_url):
+    from databases import _admin
+    from webapp import create_app
+    from webapp.store.postgresql.connection import close_pool
+
+    name = pg_url.rsplit("/", 1)[1]
+    client = create_app({"TESTING": True, "DATABASE": pg_url, "ANALYZER": "off"}).test_client()
+    body, headers = ndjson(*order_call()), {"Content-Type": "application/x-ndjson"}
+
+    def reconnect_with(setting: str) -> None:
+        _admin(f'ALTER DATABASE "{name}" SET default_transaction_read_only = {setting}')
+        close_pool(pg_url)
+        _admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
+
+    reconnect_with("on")
+    try:
+        refused = client.post("/api/v1/ingest", data=body, headers=headers)
+        assert refused.status_code == 503 and refused.headers["Retry-After"]
+        assert refused.get_json()["error"]["code"] == "store_unavailable"
+        assert client.get("/api/v1/traces").status_code == 200  # reads go on
+    finally:
+        reconnect_with("off")
+    assert client.post("/api/v1/ingest", data=body, headers=headers).get_json()["accepted"] == 3
+    assert client.get(f"/api/v1/traces/{order_call()[0]['trace_id']}").status_code == 200
