@@ -1,5 +1,4 @@
 """The problem pages: /problems, /problems/<id> with .json and .md twins, state forms, nearest clean call."""
-from datetime import datetime, timedelta, timezone
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 
@@ -12,7 +11,7 @@ from .fingerprint import grouped_by
 from .nearest import nearest
 from .report import problem_markdown
 from .states import RESOLVE_MODES, STATES, BadChange, parse_change, verified_text
-from .timeline import buckets, default_range, sparkline
+from .timeline import buckets, default_range, list_range, sparkline
 
 bp = Blueprint("problems_pages", __name__)
 LIST_DAYS = 7
@@ -27,10 +26,8 @@ def _list_context() -> dict:
         cursor = None
     store = get_store()
     problems, next_cursor = store.find_problems(query, cursor if cursor and cursor[1].isdigit() else None)
-    now = datetime.now(timezone.utc)
-    until = absolute_time(query.until) or max([p["last_seen"] for p in problems] or [now.strftime("%Y-%m-%dT%H:%M:%SZ")])
-    since = absolute_time(query.since) or (datetime.fromisoformat(until.replace("Z", "+00:00"))
-                                           - timedelta(days=LIST_DAYS)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    since, until = list_range(absolute_time(query.since), absolute_time(query.until),
+                              max((p["last_seen"] for p in problems if p["last_seen"]), default=None), LIST_DAYS)
     hourly = store.problems_hourly([int(p["id"][3:]) for p in problems], since, until)
     for problem in problems:
         problem["spark"] = sparkline(buckets(hourly[int(problem["id"][3:])], since, until, bars=28))
