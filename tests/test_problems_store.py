@@ -206,3 +206,18 @@ def test_new_reads_as_ongoing_after_seven_days(world):
     assert display_state("open", (now - timedelta(days=8)).strftime("%Y-%m-%dT%H:%M:%SZ"), now) == "ongoing"
     assert display_state("open", (now - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ"), now) == "new"
     assert p["state"] == display_state("open", p["first_seen"], now)
+
+
+def test_the_filter_choices_are_read_once_per_database_not_once_per_request(world, db_path):
+    from webapp.store import Store
+    first, second = Store(db_path), Store(db_path)  # each request opens a store of its own
+    try:
+        choices = first.problem_facets()
+        assert choices["tool"] == ["findOrders"] and choices["release"] == ["1.4.0"]
+        with world.write() as conn:
+            conn.execute("UPDATE problems SET tool = 'renamedTool'")
+        # within a few seconds the next request reuses them: a walk of every problem saved
+        assert second.problem_facets() == choices
+    finally:
+        first.close()
+        second.close()
