@@ -40,6 +40,7 @@ SEEN = """UPDATE problems SET first_seen = coalesce((SELECT min(ts) FROM problem
  severity = CASE WHEN ?2 = 'error' THEN 'error' ELSE severity END WHERE id = ?1"""
 TOOL_PROBLEMS = """SELECT id, left_snapshot, left_path, resolve IS NOT NULL FROM problems
  WHERE tool IS ? AND merged_into IS NULL"""
+EXERCISED = "UPDATE problems SET exercised = exercised + ? WHERE id = ?"
 CHECK = "INSERT OR REPLACE INTO problem_checks (problem_id, trace_id, call_id, ts, broke) VALUES (?, ?, ?, ?, ?)"
 PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems WHERE id = ?"
 
@@ -53,27 +54,34 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     """
     events: list[tuple[str, int]] = []
     done = []
+    ids: dict[str, int] = {}  # fingerprint -> problem id, for the batch: most calls repeat a few problems
     for (trace_id, call_id), grouping in groupings.items():
         row = conn.execute(CALL_FACTS, (trace_id, call_id)).fetchone()
         if row is None or row[4] != grouping["version"] or row[5] != row[4]:
             continue
         call = {"trace_id": trace_id, "call_id": call_id, "tool": row[0], "source": row[1], "release": row[2],
                 "ts": row[3] or now, "digest": grouping.get("digest")}
-        broke = _replace_parts(conn, call, grouping["problems"], now, events)
+        broke = _replace_parts(conn, call, grouping["problems"], now, events, ids)
         done.append((call, grouping, broke, loads(row[6]) or []))
     by_tool: dict = {}
+    exposure: dict[int, int] = {}
     for call, grouping, broke, before in done:
         if call["tool"] not in by_tool:  # every break of the batch is in, so no problem opens after this
             by_tool[call["tool"]] = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
-        _exercise(conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before)
+        _exercise(conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure)
+    # one UPDATE per problem and batch, not one per call: nothing in the batch reads `exercised`
+    conn.executemany(EXERCISED, [(delta, pid) for pid, delta in exposure.items() if delta])
     return list(dict.fromkeys(events))
 
 
-def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list) -> int:
+def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids: dict) -> int:
     """Return the id of the problem a fingerprint belongs to (following a merge), creating it if new."""
+    if fingerprint in ids:
+        return ids[fingerprint]
     row = conn.execute(PROBLEM_BY_FINGERPRINT, (fingerprint,)).fetchone()
     if row is not None:
-        return row[1] or row[0]
+        ids[fingerprint] = row[1] or row[0]
+        return ids[fingerprint]
     d = entry["descriptor"]
     left, right = d["left"] or {}, d["right"] or {}
     cursor = conn.execute(INSERT_PROBLEM, {
@@ -84,16 +92,17 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list) -> 
         "transform": d["transform"], "keyword": d["keyword"], "created_at": now})
     record_state(conn, cursor.lastrowid, now, "open", "tracediff", "first seen")
     events.append(("new", cursor.lastrowid))
+    ids[fingerprint] = cursor.lastrowid
     return cursor.lastrowid
 
 
-def _replace_parts(conn, call: dict, problems: dict, now: str, events: list) -> set[int]:
+def _replace_parts(conn, call: dict, problems: dict, now: str, events: list, ids: dict) -> set[int]:
     """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks."""
     key = (call["trace_id"], call["call_id"])
     old = {r[0]: r for r in conn.execute(OLD_PARTS, key).fetchall()}
     new: dict[int, dict] = {}
     for fingerprint, entry in problems.items():
-        pid = _problem_id(conn, fingerprint, entry, now, events)
+        pid = _problem_id(conn, fingerprint, entry, now, events, ids)
         if pid in new:  # two fingerprints merged into one problem
             new[pid] = {**entry, "occurrences": new[pid]["occurrences"] + entry["occurrences"],
                         "pairs": {**new[pid]["pairs"], **entry["pairs"]}}
@@ -175,8 +184,8 @@ def _after_break(conn, pid: int, call: dict, prior: bool, now: str, events: list
             events.append(("escalating", pid))
 
 
-def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: list) -> None:
-    """Count the call toward the exposure of the tool's problems whose argument path it has."""
+def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: list, exposure: dict) -> None:
+    """Count the call toward the exposure of the tool's problems whose argument path it has (into `exposure`)."""
     had, watched = set(), set()
     for pid, left_snapshot, left_path, resolving in problems:
         path = left_path if left_snapshot == "arguments" else ""
@@ -186,9 +195,9 @@ def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: li
                 watched.add(pid)
     before = set(before)
     for pid in had - before:
-        conn.execute("UPDATE problems SET exercised = exercised + 1 WHERE id = ?", (pid,))
+        exposure[pid] = exposure.get(pid, 0) + 1
     for pid in before - had:
-        conn.execute("UPDATE problems SET exercised = exercised - 1 WHERE id = ?", (pid,))
+        exposure[pid] = exposure.get(pid, 0) - 1
     if had != before:
         conn.execute("UPDATE calls SET problem_paths = ? WHERE trace_id = ? AND call_id = ?",
                      (dumps(sorted(had)), call["trace_id"], call["call_id"]))
