@@ -75,6 +75,10 @@ def test_a_call_fixed_by_a_later_snapshot_leaves_the_problem(client, world):
     p = only_problem(world)
     assert (p["occurrences"], p["calls"], p["traces"]) == (2, 2, 1)
     assert p["last_seen"] == at(1, PAST) and p["sources"] == ["app_intent"]
+    # the rollups lose the fixed call's part, and the rows it alone held
+    assert world.problem_hourly(int(p["id"][3:]), "2026-11-20T00", "2026-11-20T23") == {"2026-11-20T09": 2}
+    assert {(v["left"], v["right"], v["count"]) for v in p["value_pairs"]} == {(5, "5", 1), (7, "7", 1)}
+    assert p["by_source"] == [{"source": "app_intent", "occurrences": 2, "calls": 2}]
 
 
 def resolve(store, body: dict) -> int:

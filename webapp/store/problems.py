@@ -55,13 +55,14 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     events: list[tuple[str, int]] = []
     done = []
     ids: dict[str, int] = {}  # fingerprint -> problem id, for the batch: most calls repeat a few problems
+    rollups = Rollups()
     for (trace_id, call_id), grouping in groupings.items():
         row = conn.execute(CALL_FACTS, (trace_id, call_id)).fetchone()
         if row is None or row[4] != grouping["version"] or row[5] != row[4]:
             continue
         call = {"trace_id": trace_id, "call_id": call_id, "tool": row[0], "source": row[1], "release": row[2],
                 "ts": row[3] or now, "digest": grouping.get("digest")}
-        broke = _replace_parts(conn, call, grouping["problems"], now, events, ids)
+        broke = _replace_parts(conn, call, grouping["problems"], now, events, ids, rollups)
         done.append((call, grouping, broke, loads(row[6]) or []))
     by_tool: dict = {}
     exposure: dict[int, int] = {}
@@ -71,7 +72,44 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
         _exercise(conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure)
     # one UPDATE per problem and batch, not one per call: nothing in the batch reads `exercised`
     conn.executemany(EXERCISED, [(delta, pid) for pid, delta in exposure.items() if delta])
+    rollups.flush(conn)
     return list(dict.fromkeys(events))
+
+
+class Rollups:
+    """A batch's changes to the hourly counts, splits and value pairs, written once per row at the end.
+
+    Most calls of a batch repeat a few problems; nothing in the batch reads these rollups (the state
+    rules read problem_calls and problems), so one upsert per row replaces one per call."""
+
+    def __init__(self):
+        self.hours: dict[tuple, int] = {}
+        self.splits: dict[tuple, list] = {}
+        self.pairs: dict[tuple, int] = {}
+        self.shrunk: set[int] = set()   # problems a part was taken out of: rows may reach zero
+
+    def add(self, pid: int, call: dict, occurrences: int, pairs: dict, sign: int) -> None:
+        """Add (sign 1) or take out (sign -1) one call's part."""
+        key = (pid, call["ts"][:13])
+        self.hours[key] = self.hours.get(key, 0) + sign * occurrences
+        for dim in ("source", "release", "digest"):
+            counts = self.splits.setdefault((pid, dim, call[dim] or ""), [0, 0])
+            counts[0] += sign * occurrences
+            counts[1] += sign
+        for pair, count in pairs.items():
+            self.pairs[(pid, pair)] = self.pairs.get((pid, pair), 0) + sign * count
+        if sign < 0:
+            self.shrunk.add(pid)
+
+    def flush(self, conn) -> None:
+        """Write the batch's changes, then drop the rows they emptied."""
+        conn.executemany(BUMP_HOUR, [(*key, n) for key, n in self.hours.items() if n])
+        conn.executemany(BUMP_SPLIT, [(*key, *n) for key, n in self.splits.items() if n != [0, 0]])
+        conn.executemany(BUMP_PAIR, [(*key, n) for key, n in self.pairs.items() if n])
+        for pid in self.shrunk:
+            conn.execute("DELETE FROM problem_hours WHERE problem_id = ? AND occurrences <= 0", (pid,))
+            conn.execute("DELETE FROM problem_splits WHERE problem_id = ? AND calls <= 0", (pid,))
+            conn.execute("DELETE FROM problem_pairs WHERE problem_id = ? AND count <= 0", (pid,))
 
 
 def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids: dict) -> int:
@@ -96,7 +134,7 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids
     return cursor.lastrowid
 
 
-def _replace_parts(conn, call: dict, problems: dict, now: str, events: list, ids: dict) -> set[int]:
+def _replace_parts(conn, call: dict, problems: dict, now: str, events: list, ids: dict, rollups) -> set[int]:
     """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks."""
     key = (call["trace_id"], call["call_id"])
     old = {r[0]: r for r in conn.execute(OLD_PARTS, key).fetchall()}
@@ -112,11 +150,11 @@ def _replace_parts(conn, call: dict, problems: dict, now: str, events: list, ids
     same = {pid for pid in set(old) & set(new) if old[pid][1:] == _part(call, new[pid])}
     for pid, part in old.items():
         if pid not in same:
-            _take_out(conn, pid, key, part)
+            _take_out(conn, pid, key, part, rollups)
     watch = {}
     for pid, entry in new.items():
         if pid not in same:
-            watch[pid] = _put_in(conn, pid, call, entry)
+            watch[pid] = _put_in(conn, pid, call, entry, rollups)
     for pid in set(old) - same:  # taking a part out may narrow first/last seen
         conn.execute(SEEN, (pid, None))
     for pid, (state, resolving) in watch.items():
@@ -131,31 +169,23 @@ def _part(call: dict, entry: dict) -> tuple:
             dumps(entry["pairs"]), entry["severity"])
 
 
-def _take_out(conn, pid: int, key: tuple, part) -> None:
+def _take_out(conn, pid: int, key: tuple, part, rollups: Rollups) -> None:
     _, ts, source, release, digest, occurrences, pairs, _ = part
     conn.execute("DELETE FROM problem_calls WHERE problem_id = ? AND trace_id = ? AND call_id = ?", (pid, *key))
     gone_trace = not conn.execute(TRACE_HAS_OTHER, (pid, key[0])).fetchone()[0]
     conn.execute(BUMP_COUNTS, (-occurrences, -1, -int(gone_trace), pid))
-    conn.execute(BUMP_HOUR, (pid, ts[:13], -occurrences))
-    for dim, value in (("source", source), ("release", release), ("digest", digest)):
-        conn.execute(BUMP_SPLIT, (pid, dim, value or "", -occurrences, -1))
-    for pair, count in (loads(pairs) or {}).items():
-        conn.execute(BUMP_PAIR, (pid, pair, -count))
-    conn.execute("DELETE FROM problem_hours WHERE problem_id = ? AND occurrences <= 0", (pid,))
-    conn.execute("DELETE FROM problem_splits WHERE problem_id = ? AND calls <= 0", (pid,))
-    conn.execute("DELETE FROM problem_pairs WHERE problem_id = ? AND count <= 0", (pid,))
+    rollups.add(pid, {"ts": ts, "source": source, "release": release, "digest": digest}, occurrences,
+                loads(pairs) or {}, -1)
 
 
-def _put_in(conn, pid: int, call: dict, entry: dict) -> tuple:
+def _put_in(conn, pid: int, call: dict, entry: dict, rollups: Rollups) -> tuple:
     """Add a call's part to a problem's rollups; return the problem's (state, has a resolution)."""
     new_trace = not conn.execute(TRACE_HAS_OTHER, (pid, call["trace_id"])).fetchone()[0]
     occurrences = entry["occurrences"]
     conn.execute(ADD_PART, (pid, call["trace_id"], call["call_id"], call["ts"], call["source"], call["release"],
                             call["digest"], entry["severity"], occurrences, dumps(entry["pairs"])))
     watched = conn.execute(PUT_COUNTS, (occurrences, int(new_trace), call["ts"], entry["severity"], pid)).fetchone()
-    conn.execute(BUMP_HOUR, (pid, call["ts"][:13], occurrences))
-    conn.executemany(BUMP_SPLIT, [(pid, dim, call[dim] or "", occurrences, 1) for dim in ("source", "release", "digest")])
-    conn.executemany(BUMP_PAIR, [(pid, pair, count) for pair, count in entry["pairs"].items()])
+    rollups.add(pid, call, occurrences, entry["pairs"], 1)
     return watched
 
 
