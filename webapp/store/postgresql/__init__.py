@@ -131,6 +131,10 @@ class PostgresStore(Store):
             rows = conn.execute(pg_sql.CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
         return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
 
+    def release_claims(self) -> int:
+        """Release nothing: other nodes' claims look the same as a stopped node's; they expire after CLAIM_SECONDS."""
+        return 0
+
     def _save_rows(self, conn, rows) -> int:
         return conn.executemany(pg_sql.SAVE_ANALYSIS, rows).rowcount
 
@@ -138,8 +142,8 @@ class PostgresStore(Store):
         """Return the bytes of the database (the server keeps its write-ahead log apart)."""
         return {"database": self.db.execute("SELECT pg_database_size(current_database())").fetchone()[0], "wal": 0}
 
-    def events_waiting(self, conn) -> int:
-        return conn.execute("SELECT count(*) FROM projection_queue").fetchone()[0]
+    def waiting_events(self, conn) -> tuple[int, int | None]:
+        return tuple(conn.execute("SELECT count(*), min(seq) FROM projection_queue").fetchone())
 
 
 def _join_orphan_spans(conn, seqs) -> set[tuple[str, str]]:

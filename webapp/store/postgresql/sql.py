@@ -32,6 +32,8 @@ CALLS_BY_KEY = f"""SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_
  FROM {KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"""
 EVENTS_BY_SEQ = f"""SELECT seq, {EVENT_COLUMNS} FROM events
  WHERE seq IN (SELECT json_array_elements_text(?::json)::bigint)"""
+OLDEST_PENDING = """SELECT count(*), min(greatest(coalesce(arguments_seq, 0), coalesce(request_seq, 0),
+ coalesce(response_seq, 0))) FROM calls WHERE analyzed_version < version"""
 IN_JSON_LIST = "IN (SELECT json_array_elements_text(?::json))"
 IN_JSON_NUMBERS = "IN (SELECT json_array_elements_text(?::json)::bigint)"
 KEYED_CALLS = f"{KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"
