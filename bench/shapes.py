@@ -17,6 +17,7 @@ import json
 import math
 import time
 
+from bare_walk import bare
 from common import OUT, ROOT, write_figures
 from corpus import SHAPES, payload_bytes
 from webapp import alignedview, tracepage
@@ -25,6 +26,7 @@ from webapp.analysis import analyze_call
 SIZES = (0.1, 0.5, 1, 2, 5)
 QUICK_SIZES = (0.005, 0.01)
 TARGET_PER_MB, TARGET_DOUBLING = 3.0, 2.3
+TARGET_PER_NODE = 40.0   # analyze_call / the bare per-node walk of the same shape (docs/performance.md says why)
 
 
 def options() -> argparse.Namespace:
@@ -67,7 +69,8 @@ def measure(name: str, size_mb: float) -> dict:
     return {"shape": name, "size_mb": size_mb, "mb": round(payload_bytes(snapshots) / 1e6, 3),
             "findings": len(result["findings"]),
             "occurrences": sum(f.get("occurrences", 1) for f in result["findings"]),
-            "analyze_s": round(analyze_s, 4), "page_s": round(cpu(lambda: page(snapshots, result))[0], 4)}
+            "analyze_s": round(analyze_s, 4), "page_s": round(cpu(lambda: page(snapshots, result))[0], 4),
+            "bare_s": round(cpu(lambda: bare(snapshots))[0], 4)}
 
 
 def doubling(points: list[dict], key: str) -> float:
@@ -92,7 +95,13 @@ def report(results: list[dict]) -> list[dict]:
                       for r in points if (base := friendly.get((r.get("run", ""), r["size_mb"])))]
             line[f"per_mb_{key}"] = round(max(ratios), 2)
             line[f"doubling_{key}"] = round(doubling([{**r, key: sum(r[p] for p in parts)} for r in points], key), 2)
+        bares = [r["analyze_s"] / r["bare_s"] for r in points if r.get("bare_s")]
+        line["per_node"] = round(max(bares), 2) if bares else None
         lines.append(line)
+        if bares:
+            print(f"RATIO {name} analyze / bare per-node walk of the same payloads: {line['per_node']:.2f} "
+                  f"(target <= {TARGET_PER_NODE:g}); walk ms by size "
+                  f"{ {str(r['size_mb']): round(r['bare_s'] * 1000, 1) for r in points if r.get('bare_s')} }")
         print(f"RATIO {name} time per MB / friendly's, analyze + page: {line['per_mb_total']:.2f} "
               f"(target <= {TARGET_PER_MB}); analyze alone {line['per_mb_analyze']:.2f}; doubling, analyze "
               f"{line['doubling_analyze']:.2f}, analyze + page {line['doubling_total']:.2f} "

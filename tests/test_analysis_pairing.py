@@ -60,6 +60,22 @@ def test_two_equal_values_under_two_renamed_fields_are_an_ambiguous_info_never_d
     assert len(renamed) == 2 and all("equally good" in f["message"] for f in renamed)
 
 
+def test_a_field_renamed_in_every_record_pairs_by_value_even_when_its_values_repeat_across_records():
+    orders = [{"order_id": f"o{n}", "amount": 1500 + n % 3} for n in range(9)]
+    renamed = [{"order_id": o["order_id"], "total": o["amount"]} for o in orders]
+    result = call({"orders": orders}, {"orders": renamed})
+    found = only(result, "renamed")
+    assert loud(result) == [] and found["occurrences"] == 9 and found["reason"] == "value"
+    # Each amount is the only one of its record: no other pairing explains the call as well.
+    assert "equally good" not in found["message"]
+
+
+def test_a_value_twice_in_one_record_is_still_ambiguous_between_its_two_renamed_fields():
+    result = call({"rows": [{"a_x": 5, "a_y": 5}]}, {"rows": [{"b_p": 5, "b_q": 5}]})
+    renamed = [f for f in result["findings"] if f["kind"] == "renamed"]
+    assert loud(result) == [] and len(renamed) == 2 and all("equally good" in f["message"] for f in renamed)
+
+
 def test_a_swapped_pair_under_a_declared_mapping_is_value_changed_at_both_fields():
     mapping = [{"arguments": "/seats", "request": "/quantity"}, {"arguments": "/child_count", "request": "/minors"}]
     result = call({"seats": 2, "child_count": 0}, {"quantity": 0, "minors": 2}, {"mapping": mapping})
