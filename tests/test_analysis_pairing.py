@@ -138,6 +138,32 @@ def test_a_declared_transform_makes_that_exact_change_expected():
     assert only(call({"limit": 5}, {"size": "5"}, {"mapping": other}), "type_changed")["severity"] == "warning"
 
 
+@pytest.mark.parametrize("arguments, request_, kind, transform", [
+    ({"tags": [f"tag-{n}" for n in range(40)]}, {"tags": [f"TAG-{n}" for n in range(40)]},
+     "enum_changed", "lower>UPPER"),
+    ({"ids": list(range(1000, 1040))}, {"ids": [str(n) for n in range(1000, 1040)]}, "type_changed", "integer>string"),
+    ({"orders": [{"status": "paid", "amount": 5 + n} for n in range(40)]},
+     {"orders": [{"status": "paid", "amount": (5 + n) * 100} for n in range(40)]}, "scaled", "x100"),
+    ({f"fieldNumber{n}": n for n in range(40)}, {f"field_number{n}": n for n in range(40)},
+     "case_changed", "camelCase>snake_case"),
+])
+def test_a_folded_finding_names_the_transform_its_items_share(arguments, request_, kind, transform):
+    found = only(call(arguments, request_), kind)
+    assert found["transform"] == transform
+
+
+def test_a_folded_array_of_items_changed_two_ways_names_no_transform():
+    found = only(call({"ids": [1, 2, 3, 4, 5, 6]}, {"ids": ["1", "2", "3", 4.5, 5.5, 6.5]}), "value_changed")
+    assert found["transform"] is None
+
+
+def test_a_declared_transform_quiets_the_folded_finding_of_an_array_changed_that_way():
+    arguments, request_ = {"tags": ["red", "green", "blue"]}, {"tags": ["RED", "GREEN", "BLUE"]}
+    mapping = [{"arguments": "/tags", "request": "/tags", "transform": "lower>UPPER"}]
+    assert only(call(arguments, request_), "enum_changed")["severity"] == "warning"
+    assert only(call(arguments, request_, {"mapping": mapping}), "enum_changed")["severity"] == "info"
+
+
 def test_a_request_schema_that_demands_the_other_form_makes_the_change_expected():
     contract = {"request_schema": {"type": "object", "properties": {"zone": {"enum": ["STALLS", "BALCONY"]}}}}
     assert loud(call({"zone": "balcony"}, {"zone": "BALCONY"}, contract)) == []
