@@ -90,13 +90,25 @@ def usable_after(browser, url: str) -> tuple[float, int, int]:
         context.close()
 
 
+def server_seconds(url: str) -> float:
+    """Return the seconds the server takes to answer the page (plain HTTP, no browser): its part of the time."""
+    started = time.perf_counter()
+    assert httpx.get(url, timeout=60).status_code == 200
+    return time.perf_counter() - started
+
+
 def test_the_worst_shapes_at_1mb_are_usable_within_a_second(server, browser):
-    lines, worst = [], (0.0, "")
+    lines, worst = [], (0.0, "", 0.0)
     for name in CHOSEN:
-        usable_after(browser, f"{server.url}/traces/shape-{name}")   # a first load warms the server's caches
-        seconds, size, elements = usable_after(browser, f"{server.url}/traces/shape-{name}")
-        worst = max(worst, (seconds, name))
-        lines.append(f"{name:24s} usable after {seconds * 1000:5.0f} ms, {size / 1000:6.0f} KB, {elements} elements")
-    print("\n" + "\n".join(lines) + f"\nworst: {worst[1]} at {worst[0] * 1000:.0f} ms")
+        url = f"{server.url}/traces/shape-{name}"
+        usable_after(browser, url)   # a first load warms the server's caches
+        answered = server_seconds(url)
+        seconds, size, elements = usable_after(browser, url)
+        worst = max(worst, (seconds, name, answered))
+        lines.append(f"{name:24s} usable after {seconds * 1000:5.0f} ms (server {answered * 1000:5.0f} ms, "
+                     f"browser {max(seconds - answered, 0) * 1000:5.0f} ms), {size / 1000:6.0f} KB, {elements} elements")
+    load = os.getloadavg()[0]
+    print("\n" + "\n".join(lines) + f"\nworst: {worst[1]} usable after {worst[0] * 1000:.0f} ms, of which the "
+          f"server {worst[2] * 1000:.0f} ms (1-minute load average {load:.1f} on {os.cpu_count()} cores)")
     # Generous on a machine shared with other test runs; the printed figure is the one to read.
     assert worst[0] < 5, lines
