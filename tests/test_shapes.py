@@ -13,6 +13,7 @@ from webapp import create_app
 from webapp.analysis.fold import FOLD_AT
 from webapp.cli import main
 from webapp.pipeline import analyze_all
+from webapp.tree import node_id
 from webapp.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -181,6 +182,12 @@ def test_the_raw_view_sends_a_first_part_and_every_node_comes_once_on_demand(cli
         keys = snapshots["arguments"]["payload"]
         pointers = [unescape_html(p) for p in follow_raw_pages(client, html, "arguments")]
         assert sorted(pointers) == sorted(["", *(f"/{k}" for k in keys)])
+        # A deep link to the last key lands on it past the cut, and no later page repeats it.
+        last = node_id("arguments", f"/{list(keys)[-1]}")
+        linked = client.get("/traces/t", query_string={"open": last}).get_data(as_text=True)
+        assert linked.count(f'id="{last}"') == 1
+        again = [unescape_html(p) for p in follow_raw_pages(client, linked, "arguments")]
+        assert sorted(again) == sorted(pointers)
 
 
 def unescape_html(text: str) -> str:

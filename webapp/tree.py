@@ -60,6 +60,7 @@ class TreeOptions:
         targets = set(self.marks) | ({self.reveal} if self.reveal is not None else set())
         self.open_paths = {up for ptr in targets for up in ancestors(ptr)}
         self.wanted = self.open_paths | targets
+        self.reveal_path = {self.reveal, *ancestors(self.reveal)} if self.reveal is not None else set()
         # "More" links carry the deep link on, so later pages skip what the first page showed.
         self.reveal_id = node_id(self.snapshot, self.reveal) if self.reveal is not None else None
 
@@ -100,23 +101,29 @@ def _node(value, options, pointer, key, out) -> None:
 
 def _children(value, options, pointer, offset, out) -> None:
     items = value.items() if isinstance(value, dict) else enumerate(value)
-    end, shown = offset + CHILD_PAGE, len(value)
+    end, cut, shown = offset + CHILD_PAGE, None, len(value)
     for index, (key, item) in enumerate(items):
         path = child(pointer, key)
+        if path in options.reveal_path:
+            # A deep link's node is on the first page of its container, even past a cut (below).
+            if not offset:
+                _node(item, options, path, key, out)
+            continue
         # Marked children past the first page are shown on it, so later pages skip them.
         extra = index >= CHILD_PAGE and path in options.wanted
-        if (offset <= index < end and not (offset and extra and index < options.shown)) \
-                or (not offset and index >= end and extra):
+        if cut is None and ((offset <= index < end and not (offset and extra and index < options.shown))
+                            or (not offset and index >= end and extra)):
             if options.chars <= 0 and index > offset:
                 # The page is full: the rest comes on demand, the marked children it has not shown too.
-                if index < end or offset:
-                    out.append(_more(options, pointer, index, len(value), 0 if not offset else options.shown))
-                    return
-                shown = index
-                break
+                cut = index
+                if index >= end and not offset:
+                    shown = index
+                continue
             _node(item, options, path, key, out)
-    if len(value) > end:
-        out.append(_more(options, pointer, end, len(value), shown if not offset else options.shown))
+    if cut is not None and (cut < end or offset):
+        out.append(_more(options, pointer, cut, len(value), options.shown if offset else 0))
+    elif len(value) > end:
+        out.append(_more(options, pointer, end, len(value), options.shown if offset else shown))
 
 
 def _more(options, pointer, offset, size, shown) -> dict:
