@@ -6,6 +6,7 @@ so re-analysing a call, or every call, leaves the same problems, ids and counts.
 from ..problems.grouping import exercises
 from ..problems.states import escalates, reopens
 from .codec import dumps, loads
+from .escalation import escalations, note_fresh
 from .problem_changes import ProblemWrites, record_state, resolve_after_clean_calls
 
 __all__ = ["ProblemWrites", "apply_groupings"]
@@ -52,15 +53,18 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     (event, problem id) changes alerts watch: `new`, `regressed`, `escalating`.
     """
     events: list[tuple[str, int]] = []
-    done = []
+    done, fresh = [], {}
     for (trace_id, call_id), grouping in groupings.items():
         row = conn.execute(CALL_FACTS, (trace_id, call_id)).fetchone()
         if row is None or row[4] != grouping["version"] or row[5] != row[4]:
             continue
         call = {"trace_id": trace_id, "call_id": call_id, "tool": row[0], "source": row[1], "release": row[2],
                 "ts": row[3] or now, "digest": grouping.get("digest")}
-        broke = _replace_parts(conn, call, grouping["problems"], now, events)
-        done.append((call, grouping, broke, loads(row[6]) or []))
+        before = loads(row[6]) or []
+        broke = _replace_parts(conn, call, grouping["problems"], now, events, (fresh, set(before)))
+        done.append((call, grouping, broke, before))
+    opened = {pid for event, pid in events if event in ("new", "regressed")}  # those alerts say it already
+    events += escalations(conn, fresh, now, opened)
     by_tool: dict = {}
     for call, grouping, broke, before in done:
         if call["tool"] not in by_tool:  # every break of the batch is in, so no problem opens after this
@@ -87,8 +91,11 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list) -> 
     return cursor.lastrowid
 
 
-def _replace_parts(conn, call: dict, problems: dict, now: str, events: list) -> set[int]:
-    """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks."""
+def _replace_parts(conn, call: dict, problems: dict, now: str, events: list, fresh: tuple) -> set[int]:
+    """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks.
+
+    `fresh` is (the batch's bursts, the problems this call's last analysis exercised): a part new to
+    a problem that no earlier analysis of the call knew counts toward the problem's hour."""
     key = (call["trace_id"], call["call_id"])
     old = {r[0]: r for r in conn.execute(OLD_PARTS, key).fetchall()}
     new: dict[int, dict] = {}
@@ -108,6 +115,7 @@ def _replace_parts(conn, call: dict, problems: dict, now: str, events: list) -> 
     for pid, entry in new.items():
         if pid not in same:
             watch[pid] = _put_in(conn, pid, call, entry)
+            note_fresh(fresh[0], pid, call, entry["occurrences"], pid in old or pid in fresh[1], now)
     for pid in set(old) - same:  # taking a part out may narrow first/last seen
         conn.execute(SEEN, (pid, None))
     for pid, (state, resolving) in watch.items():
