@@ -239,10 +239,41 @@ def test_a_rule_from_the_cli(tmp_path, receiver):
     receiver.secret = added.output.split("secret (shown once): ")[1].strip()
     assert "rejected_events" in CliRunner().invoke(main, ["alerts", "list", "--db", db]).output
     tested = CliRunner().invoke(main, ["alerts", "test", "1", "--db", db], env=env)
-    assert tested.exit_code == 0 and '"ok":true' in tested.output
+    assert tested.exit_code == 0 and tested.output.startswith("rule 1: delivered: HTTP 200 in ")
     assert receiver.accepted[0][1]["data"]["id"] == "TD-TEST"
     assert CliRunner().invoke(main, ["alerts", "remove", "1", "--db", db]).exit_code == 0
     assert CliRunner().invoke(main, ["alerts", "remove", "1", "--db", db]).exit_code == 1
+
+
+@pytest.mark.parametrize("down", ["503", "closed port"])
+def test_a_test_send_tries_once_and_says_what_happened_in_one_line(tmp_path, down):
+    from click.testing import CliRunner
+
+    from webapp.cli import main
+    from conftest import free_port
+
+    failing = Receiver(fail_first=99, status=503)
+    url = failing.url if down == "503" else f"http://127.0.0.1:{free_port()}/hook"
+    db, env = str(tmp_path / "cli.db"), {"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"}
+    try:
+        assert CliRunner().invoke(main, ["alerts", "add", url, "--db", db], env=env).exit_code == 0
+        started = time.monotonic()
+        tested = CliRunner().invoke(main, ["alerts", "test", "1", "--db", db], env=env)
+        assert time.monotonic() - started < 5
+    finally:
+        failing.close()
+    assert tested.exit_code == 1 and len(tested.output.strip().splitlines()) == 1
+    assert tested.output.startswith("rule 1: failed: ") and "gave up" not in tested.output
+    assert ("HTTP 503 in " if down == "503" else "ConnectError") in tested.output
+    assert len(failing.attempts) == (1 if down == "503" else 0)
+
+
+def test_the_test_button_of_the_api_says_status_latency_and_error(client, receiver):
+    receiver.fail_first, receiver.fail_status = 99, 500
+    rule = add_rule(client, receiver)
+    answer = client.post(f"/api/v1/alerts/{rule['id']}/test").get_json()
+    assert answer["ok"] is False and answer["status"] == 500 and answer["error"] == "HTTP 500"
+    assert answer["latency_ms"] > 0 and len(receiver.attempts) == 1
 
 
 @pytest.mark.slow
