@@ -90,6 +90,30 @@ def test_a_failing_receiver_is_retried_with_the_same_id(client, app, receiver):
     assert ids == {message["id"]} and len(receiver.attempts) == 3 and len(receiver.accepted) == 1
 
 
+def test_the_delivery_log_pages_with_limit_and_a_cursor(client, app, receiver):
+    receiver.fail_first = 4
+    rule = add_rule(client, receiver)
+    client.post("/api/v1/ingest", data=BAD)
+    store = Store(app.config["DATABASE"])
+    for _ in range(5):  # four failed tries and the delivery: five rows in the log
+        [message] = store.messages(rule["id"])
+        store.redeliver(message["id"])
+        deliver_due(store, app.config)
+    store.close()
+    log = f"/api/v1/alerts/{rule['id']}/deliveries"
+    first = client.get(log + "?limit=2").get_json()
+    assert [d["attempt"] for d in first["deliveries"]] == [5, 4] and len(first["messages"]) == 1
+    second = client.get(log + f"?limit=2&cursor={first['next_cursor']}").get_json()
+    last = client.get(log + f"?limit=2&cursor={second['next_cursor']}").get_json()
+    assert [d["attempt"] for d in second["deliveries"] + last["deliveries"]] == [3, 2, 1]
+    assert last["next_cursor"] is None
+    assert client.get(log).get_json()["next_cursor"] is None
+    for query, code in (("limit=0", "bad_parameter"), ("limit=501", "bad_parameter"), ("limit=two", "bad_parameter"),
+                        ("cursor=-1", "bad_cursor"), ("cursor=x", "bad_cursor")):
+        response = client.get(f"{log}?{query}")
+        assert response.status_code == 400 and response.get_json()["error"]["code"] == code, query
+
+
 def test_the_backoff_waits_longer_each_time(client, app, receiver):
     receiver.fail_first = 10
     rule = add_rule(client, receiver)

@@ -34,10 +34,12 @@ def test_the_quarantine_pages_newest_first_with_a_cursor(client):
 
 
 def test_a_bad_page_parameter_is_a_400_in_the_error_shape(client):
-    for query in ("limit=0", "limit=501", "limit=x", "cursor=abc"):
+    for query, code in (("limit=0", "bad_parameter"), ("limit=501", "bad_parameter"), ("limit=x", "bad_parameter"),
+                        ("cursor=abc", "bad_cursor"), ("cursor=-1", "bad_cursor"), ("cursor=0", "bad_cursor"),
+                        ("cursor=99999999999999999999", "bad_cursor")):
         response = client.get(f"/api/v1/quarantine?{query}")
-        assert response.status_code == 400
-        assert response.get_json()["error"]["code"] == "bad_parameter"
+        assert response.status_code == 400, query
+        assert response.get_json()["error"]["code"] == code, query
 
 
 def test_quarantined_secrets_stay_redacted_on_the_page(client):

@@ -8,9 +8,11 @@ from .alerts.urls import UrlRefused, allow_list, check_url
 from .config import token_set
 from .db import get_store
 from .errors import ApiError
+from .paging import next_cursor, page_args
 from .views import page_or_fragment
 
 bp = Blueprint("alerting", __name__)
+DELIVERIES_PAGE = 100
 
 
 def create_rule(body) -> dict:
@@ -69,9 +71,13 @@ def api_delete(rule_id):
 
 @bp.get("/api/v1/alerts/<int:rule_id>/deliveries")
 def api_deliveries(rule_id):
+    """A rule's delivery log newest first, `limit` a page with a keyset cursor, and its newest messages."""
     _rule_or_404(rule_id)
+    limit, before = page_args(request.args, DELIVERIES_PAGE)
     store = get_store()
-    return jsonify(deliveries=store.deliveries(rule_id), messages=store.messages(rule_id))
+    rows = store.deliveries(rule_id, limit + 1, before)
+    return jsonify(deliveries=rows[:limit], next_cursor=next_cursor(rows, limit),
+                   messages=store.messages(rule_id, limit))
 
 
 @bp.post("/api/v1/alerts/<int:rule_id>/test")
