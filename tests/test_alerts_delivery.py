@@ -31,8 +31,9 @@ def test_every_alert_arrives_once_per_id_through_a_sigkill_mid_delivery(make_ser
     server = make_server(env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
     try:
         assert httpx.put(server.url + "/api/v1/tools/findOrders", json=CONTRACT).status_code == 200
-        rule = httpx.post(server.url + "/api/v1/alerts", json={
-            "url": receiver.url, "on": ["new", "regressed", "escalating", "rejected_events"], "min_interval_s": 0}).json()
+        every = ["new", "regressed", "escalating", "rejected_events"]
+        rule = httpx.post(server.url + "/api/v1/alerts",
+                          json={"url": receiver.url, "on": every, "min_interval_s": 0}).json()
         receiver.secret = rule["secret"]
         old = [{**e, "tool": "legacyTool"} for e in call(trace(1), at(-3 * 24 * 60)) + call(trace(2), at(-3 * 24 * 60))]
         httpx.post(server.url + "/api/v1/ingest", content=ndjson(*old))  # a backfill: opens a problem quietly

@@ -15,7 +15,7 @@ def note_fresh(fresh: dict, pid: int, call: dict, occurrences: int, seen_before:
 
 
 def escalations(conn, fresh: dict, now: str, skip: set) -> list[tuple[str, int]]:
-    """Return ("escalating", id) for each open problem the batch's fresh calls took over its line; note it in its history."""
+    """Return ("escalating", id) for each open problem the batch's fresh calls took over its line; note it."""
     events: list[tuple[str, int]] = []
     for (pid, hour), added in sorted(fresh.items()):
         if pid in skip or ("escalating", pid) in events:
