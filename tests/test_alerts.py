@@ -300,6 +300,15 @@ def test_the_test_button_of_the_api_says_status_latency_and_error(client, receiv
     assert answer["latency_ms"] > 0 and len(receiver.attempts) == 1
 
 
+def test_the_test_button_on_the_page_says_what_the_send_did(client, receiver):
+    rule = add_rule(client, receiver)
+    page = client.post(f"/settings/alerts/{rule['id']}/test").get_data(as_text=True)
+    assert "Test message: delivered: HTTP 200 in " in page
+    receiver.fail_first, receiver.fail_status = 99, 502
+    page = client.post(f"/settings/alerts/{rule['id']}/test").get_data(as_text=True)
+    assert "Test message: failed: HTTP 502 in " in page and rule["secret"] not in page
+
+
 @pytest.mark.slow
 def test_every_alert_arrives_once_through_a_sigkill(make_server):
     """The state change commits, the receiver is down, the server dies before delivering: after a
