@@ -14,6 +14,8 @@ import pytest
 from webapp import create_app
 from webapp.store import Store
 
+from databases import PostgresDatabases, engines
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_traces"
 
@@ -23,9 +25,26 @@ def pytest_addoption(parser):
                      help="let the browser tests write docs/screenshots/*.png (tracked files: only when asked)")
 
 
+def pytest_generate_tests(metafunc):
+    """Run every test that takes `db_path` on each store engine available (see tests/databases.py)."""
+    if "engine" in metafunc.fixturenames:
+        metafunc.parametrize("engine", engines(bool(metafunc.definition.get_closest_marker("sqlite_only"))))
+
+
+@pytest.fixture(scope="session")
+def postgres_databases():
+    databases = PostgresDatabases()
+    yield databases
+    databases.close()
+
+
 @pytest.fixture
-def db_path(tmp_path):
-    return tmp_path / "tracediff.db"
+def db_path(engine, tmp_path, request):
+    """The test's database: a SQLite file path, or the URL of a fresh PostgreSQL database."""
+    if engine == "sqlite":
+        yield tmp_path / "tracediff.db"
+        return
+    yield request.getfixturevalue("postgres_databases").fresh()
 
 
 @pytest.fixture
@@ -40,7 +59,7 @@ def client(app):
 
 @pytest.fixture
 def store(db_path):
-    opened = Store(db_path)
+    opened = Store.open(db_path)
     yield opened
     opened.close()
 
@@ -54,14 +73,15 @@ def free_port() -> int:
 class LiveServer:
     """`tracediff serve` running as a real process group on a free port."""
 
-    def __init__(self, db_path: Path, env: dict | None = None, args=(), workers: int = 2, wrapper=()):
-        self.db_path = Path(db_path)
+    def __init__(self, db_path, env: dict | None = None, args=(), workers: int = 2, wrapper=(), log_path=None):
+        # a SQLite file, or a postgresql:// URL (then log_path says where the server's log goes)
+        self.db_path = db_path if str(db_path).startswith("postgres") else Path(db_path)
         self.wrapper = list(wrapper)  # e.g. setpriv or prlimit, to run the server under limits
         self.env = env or {}
         self.args = list(args)
         self.workers = workers
         self.process = None
-        self.log_path = self.db_path.with_suffix(".log")
+        self.log_path = Path(log_path) if log_path else self.db_path.with_suffix(".log")
 
     def start(self, timeout: float = 30, port: int | None = None):
         self.port = port or free_port()

@@ -1,0 +1,84 @@
+"""Test databases: a SQLite file, or a fresh PostgreSQL database cloned from a migrated template.
+
+PostgreSQL runs when TRACEDIFF_TEST_POSTGRES names a server (an admin URL such as
+postgresql:///postgres); .ci/run starts one and sets it.
+"""
+import itertools
+import os
+from urllib.parse import urlsplit
+
+ADMIN_URL = os.environ.get("TRACEDIFF_TEST_POSTGRES", "")
+_names = itertools.count()
+
+
+def engines(sqlite_only: bool) -> list[str]:
+    return ["sqlite"] if sqlite_only or not ADMIN_URL else ["sqlite", "postgresql"]
+
+
+def _with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}/{name}" + (f"?{parts.query}" if parts.query else "")
+
+
+def _admin(sql: str) -> None:
+    import psycopg
+    with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
+        conn.execute(sql)
+
+
+class PostgresDatabases:
+    """One migrated database per test process, emptied before each test (80 ms where a copy of a template
+    takes seconds: CREATE DATABASE checkpoints); `new()` makes a database of its own from the template."""
+
+    def __init__(self):
+        self.prefix = f"tracediff_test_{os.getpid()}"
+        self.template = None
+        self.shared = None
+
+    def fresh(self) -> str:
+        """Return this process's test database with every table empty and every id counter restarted."""
+        if self.shared is None:
+            self.shared = self.new()
+        import psycopg
+        from webapp.store.postgresql.connection import close_pool
+        close_pool(self.shared)  # connections the last test left open go, with their locks
+        _admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{urlsplit(self.shared).path[1:]}'")
+        with psycopg.connect(self.shared, autocommit=True) as conn, conn.transaction():
+            tables = [row[0] for row in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'")]
+            for table in tables:
+                conn.execute(f'DELETE FROM "{table}"')
+            for (sequence,) in conn.execute("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'").fetchall():
+                conn.execute(f'ALTER SEQUENCE "{sequence}" RESTART')
+        return self.shared
+
+    def new(self) -> str:
+        if self.template is None:
+            self.template = self._make_template()
+        name = f"{self.prefix}_{next(_names)}"
+        _admin(f'CREATE DATABASE "{name}" TEMPLATE "{self.prefix}_template"')
+        return _with_database(ADMIN_URL, name)
+
+    def drop(self, url: str) -> None:
+        from webapp.store.postgresql.connection import close_pool
+        close_pool(url)
+        _admin(f'DROP DATABASE IF EXISTS "{urlsplit(url).path[1:]}" WITH (FORCE)')
+
+    def _make_template(self) -> str:
+        from webapp.store import Store
+        name = f"{self.prefix}_template"
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _admin(f'CREATE DATABASE "{name}"')
+        url = _with_database(ADMIN_URL, name)
+        Store.open(url).close()
+        self.drop_pool_only(url)
+        return url
+
+    def drop_pool_only(self, url: str) -> None:
+        from webapp.store.postgresql.connection import close_pool
+        close_pool(url)
+
+    def close(self) -> None:
+        for url in (self.shared, self.template):
+            if url is not None:
+                self.drop(url)
