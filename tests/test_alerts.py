@@ -94,7 +94,7 @@ def test_the_delivery_log_pages_with_limit_and_a_cursor(client, app, receiver):
     receiver.fail_first = 4
     rule = add_rule(client, receiver)
     client.post("/api/v1/ingest", data=BAD)
-    store = Store(app.config["DATABASE"])
+    store = Store.open(app.config["DATABASE"])
     for _ in range(5):  # four failed tries and the delivery: five rows in the log
         [message] = store.messages(rule["id"])
         store.redeliver(message["id"])

@@ -21,6 +21,7 @@ from .store.codec import utc_now
 from .toolmappings import learn, with_inferred
 
 REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
+CONTROLS = {code: f"\\x{code:02x}" for code in range(32) if chr(code) not in "\t\n\r"}
 
 
 def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: str = "") -> IngestResult:
@@ -42,9 +43,10 @@ def refuse_body(store: Store, raw: bytes, code: str, message: str, redactor: Red
                 source: str = "") -> Rejection | None:
     """Quarantine the start of a body refused whole (not JSON at all, a broken gzip...), as one rejected record.
 
-    It counts and alerts as any rejection does; bytes that are not UTF-8 are kept as \\x escapes.
+    It counts and alerts as any rejection does; bytes that are not UTF-8, and control characters (a
+    text column cannot hold NUL on every engine), are kept as \\x escapes.
     A database that cannot take it changes nothing of the refusal's answer."""
-    text = raw[:RAW_CUT].decode("utf-8", "backslashreplace")[:RAW_CUT]
+    text = raw[:RAW_CUT].decode("utf-8", "backslashreplace").translate(CONTROLS)[:RAW_CUT]
     if len(raw) > RAW_CUT:
         text += f"… ({len(raw)} bytes in all)"
     rejection = Rejection(index=0, code=code, message=message, raw=text)
