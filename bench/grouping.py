@@ -40,7 +40,7 @@ def _baseline(store: Store, calls) -> int:
 
 FORGET = ("DELETE FROM problems", "DELETE FROM problem_calls", "DELETE FROM problem_hours", "DELETE FROM problem_splits",
           "DELETE FROM problem_pairs", "DELETE FROM problem_checks", "DELETE FROM problem_states",
-          "UPDATE calls SET problem_paths = NULL")
+          "UPDATE calls SET problem_paths = NULL, grouped_seqs = NULL")
 
 
 def _timed(store: Store, analyse, keys, first: bool = False) -> float:

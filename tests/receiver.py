@@ -1,5 +1,6 @@
 """A real local webhook receiver for the alert tests: verifies every signature, can fail its first tries."""
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import orjson
@@ -12,6 +13,8 @@ class Receiver:
     def __init__(self, fail_first: int = 0, status: int = 503, headers: dict | None = None):
         self.fail_first, self.fail_status, self.fail_headers = fail_first, status, headers or {}
         self.secret = None
+        self.hold_s = 0.0  # keep the answer to the next accepted message this long (a sender killed mid-request)
+        self.holding = threading.Event()
         self.attempts, self.accepted = [], []
         self.lock = threading.Lock()
         receiver = self
@@ -20,11 +23,15 @@ class Receiver:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 status, extra = receiver.answer(dict(self.headers), body)
-                self.send_response(status)
-                for name, value in extra.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
+                receiver.hold(status)
+                try:
+                    self.send_response(status)
+                    for name, value in extra.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                except OSError:  # the sender is gone (killed while waiting)
+                    pass
 
             def log_message(self, *args):
                 pass
@@ -43,6 +50,14 @@ class Receiver:
                 Webhook(self.secret).verify(body, lowered)
             self.accepted.append((lowered, orjson.loads(body)))
             return 200, {}
+
+    def hold(self, status: int) -> None:
+        """Wait `hold_s` before answering the first accepted message after it was set."""
+        with self.lock:
+            wait, self.hold_s = (self.hold_s, 0.0) if status == 200 else (0.0, self.hold_s)
+        if wait:
+            self.holding.set()
+            time.sleep(wait)
 
     def close(self):
         self.server.shutdown()

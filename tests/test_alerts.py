@@ -90,6 +90,30 @@ def test_a_failing_receiver_is_retried_with_the_same_id(client, app, receiver):
     assert ids == {message["id"]} and len(receiver.attempts) == 3 and len(receiver.accepted) == 1
 
 
+def test_the_delivery_log_pages_with_limit_and_a_cursor(client, app, receiver):
+    receiver.fail_first = 4
+    rule = add_rule(client, receiver)
+    client.post("/api/v1/ingest", data=BAD)
+    store = Store.open(app.config["DATABASE"])
+    for _ in range(5):  # four failed tries and the delivery: five rows in the log
+        [message] = store.messages(rule["id"])
+        store.redeliver(message["id"])
+        deliver_due(store, app.config)
+    store.close()
+    log = f"/api/v1/alerts/{rule['id']}/deliveries"
+    first = client.get(log + "?limit=2").get_json()
+    assert [d["attempt"] for d in first["deliveries"]] == [5, 4] and len(first["messages"]) == 1
+    second = client.get(log + f"?limit=2&cursor={first['next_cursor']}").get_json()
+    last = client.get(log + f"?limit=2&cursor={second['next_cursor']}").get_json()
+    assert [d["attempt"] for d in second["deliveries"] + last["deliveries"]] == [3, 2, 1]
+    assert last["next_cursor"] is None
+    assert client.get(log).get_json()["next_cursor"] is None
+    for query, code in (("limit=0", "bad_parameter"), ("limit=501", "bad_parameter"), ("limit=two", "bad_parameter"),
+                        ("cursor=-1", "bad_cursor"), ("cursor=x", "bad_cursor")):
+        response = client.get(f"{log}?{query}")
+        assert response.status_code == 400 and response.get_json()["error"]["code"] == code, query
+
+
 def test_the_backoff_waits_longer_each_time(client, app, receiver):
     receiver.fail_first = 10
     rule = add_rule(client, receiver)
@@ -239,10 +263,50 @@ def test_a_rule_from_the_cli(tmp_path, receiver):
     receiver.secret = added.output.split("secret (shown once): ")[1].strip()
     assert "rejected_events" in CliRunner().invoke(main, ["alerts", "list", "--db", db]).output
     tested = CliRunner().invoke(main, ["alerts", "test", "1", "--db", db], env=env)
-    assert tested.exit_code == 0 and '"ok":true' in tested.output
+    assert tested.exit_code == 0 and tested.output.startswith("rule 1: delivered: HTTP 200 in ")
     assert receiver.accepted[0][1]["data"]["id"] == "TD-TEST"
     assert CliRunner().invoke(main, ["alerts", "remove", "1", "--db", db]).exit_code == 0
     assert CliRunner().invoke(main, ["alerts", "remove", "1", "--db", db]).exit_code == 1
+
+
+@pytest.mark.parametrize("down", ["503", "closed port"])
+def test_a_test_send_tries_once_and_says_what_happened_in_one_line(tmp_path, down):
+    from click.testing import CliRunner
+
+    from webapp.cli import main
+    from conftest import free_port
+
+    failing = Receiver(fail_first=99, status=503)
+    url = failing.url if down == "503" else f"http://127.0.0.1:{free_port()}/hook"
+    db, env = str(tmp_path / "cli.db"), {"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"}
+    try:
+        assert CliRunner().invoke(main, ["alerts", "add", url, "--db", db], env=env).exit_code == 0
+        started = time.monotonic()
+        tested = CliRunner().invoke(main, ["alerts", "test", "1", "--db", db], env=env)
+        assert time.monotonic() - started < 5
+    finally:
+        failing.close()
+    assert tested.exit_code == 1 and len(tested.output.strip().splitlines()) == 1
+    assert tested.output.startswith("rule 1: failed: ") and "gave up" not in tested.output
+    assert ("HTTP 503 in " if down == "503" else "ConnectError") in tested.output
+    assert len(failing.attempts) == (1 if down == "503" else 0)
+
+
+def test_the_test_button_of_the_api_says_status_latency_and_error(client, receiver):
+    receiver.fail_first, receiver.fail_status = 99, 500
+    rule = add_rule(client, receiver)
+    answer = client.post(f"/api/v1/alerts/{rule['id']}/test").get_json()
+    assert answer["ok"] is False and answer["status"] == 500 and answer["error"] == "HTTP 500"
+    assert answer["latency_ms"] > 0 and len(receiver.attempts) == 1
+
+
+def test_the_test_button_on_the_page_says_what_the_send_did(client, receiver):
+    rule = add_rule(client, receiver)
+    page = client.post(f"/settings/alerts/{rule['id']}/test").get_data(as_text=True)
+    assert "Test message: delivered: HTTP 200 in " in page
+    receiver.fail_first, receiver.fail_status = 99, 502
+    page = client.post(f"/settings/alerts/{rule['id']}/test").get_data(as_text=True)
+    assert "Test message: failed: HTTP 502 in " in page and rule["secret"] not in page
 
 
 @pytest.mark.slow

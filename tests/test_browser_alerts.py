@@ -1,9 +1,17 @@
-"""The alerts page in a real browser: a rule made from the form fires, and its delivery shows in the log."""
+"""The alerts page in a real browser: a rule made from the form fires on a regression; its delivery shows in the log.
+
+A findOrders call sends limit as a string; the problem is resolved on its page; a later call breaks
+the same way. The server's own analyser and sender do the rest, against a receiver that fails once
+and checks every signature.
+"""
 import time
 
 import httpx
 import pytest
+from problem_helpers import CONTRACT, at, call, trace
 from receiver import Receiver
+
+from helpers import ndjson
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
@@ -17,29 +25,56 @@ def receiver():
     opened.close()
 
 
-def test_a_rule_made_on_the_page_delivers_and_shows_in_its_log(make_server, receiver):
+def wait_for(what, seconds=60):
+    """Poll until `what()` is truthy; return it."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = what()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"still nothing after {seconds} s")
+
+
+def problems(server, **query):
+    """Return the server's problem list."""
+    return httpx.get(server.url + "/api/v1/problems", params=query).json()["problems"]
+
+
+def test_a_rule_made_on_the_page_fires_on_a_regression_and_shows_in_its_log(make_server, receiver):
     server = make_server(env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
+    assert httpx.put(server.url + "/api/v1/tools/findOrders", json=CONTRACT).status_code in (200, 201)
+    httpx.post(server.url + "/api/v1/ingest", content=ndjson(*call(trace(1), at(-2))))
+    [problem] = wait_for(lambda: problems(server))
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
         page = browser.new_page()
         page.goto(server.url + "/settings/alerts")
         page.fill("input[name=url]", receiver.url)
-        page.check("input[value=rejected_events]")
+        page.check("input[value=regressed]")
         page.uncheck("input[value=new]")
+        page.fill("input[name=min_interval_s]", "0")
         page.click("button:has-text('Add rule')")
         secret = page.locator("code.secret").inner_text()
         assert secret.startswith("whsec_")
         receiver.secret = secret
-        httpx.post(server.url + "/api/v1/ingest", content=b'{"trace_id": "t", "snapshot": "nope", "payload": 1}')
-        deadline = time.monotonic() + 60
-        while not receiver.accepted and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert receiver.accepted, "the webhook never arrived"
+
+        page.goto(server.url + f"/problems/{problem['id']}")
+        page.click("button.resolve")
+        wait_for(lambda: problems(server, state="resolved"))
+        # the failing call comes back, by its own time after the resolution, in a new release
+        httpx.post(server.url + "/api/v1/ingest", content=ndjson(*call(trace(2), at(0.02), release="1.4.2")))
+        wait_for(lambda: receiver.accepted)
+
         page.goto(server.url + "/settings/alerts")
         rows = page.locator("tr.delivery")
-        assert rows.count() == 2  # the failed first try, then the delivery
-        assert "200" in rows.nth(0).inner_text() and "delivered" in rows.nth(0).inner_text()
-        assert "503" in rows.nth(1).inner_text()
+        assert rows.count() == 2  # the failed first try, then the delivery, newest first
+        assert "regressed" in rows.nth(0).inner_text() and "200" in rows.nth(0).inner_text()
+        assert "delivered" in rows.nth(0).inner_text() and "503" in rows.nth(1).inner_text()
         assert secret not in page.content()
         browser.close()
+    [(headers, body)] = receiver.accepted
+    assert body["type"] == "problem.regressed" and body["data"]["id"] == problem["id"]
+    assert body["data"]["state"] == "regressed" and body["data"]["releases"] == ["1.4.2"]
+    assert {h["webhook-id"] for h, _ in receiver.attempts} == {headers["webhook-id"]}

@@ -156,3 +156,17 @@ def test_every_engine_has_a_migration_of_each_number():
     """A new migration needs its file in every engine's folder (PostgreSQL's may say it has nothing to do)."""
     assert [(m.version, m.name) for m in migrations.discover("postgresql")] == \
         [(m.version, m.name) for m in migrations.discover("sqlite")]
+
+
+def test_calls_analysed_before_migration_7_count_as_grouped_so_a_reanalysis_after_the_upgrade_is_one(tmp_path):
+    from webapp.store.regrouping import seqs_key
+
+    path = tmp_path / "old.db"
+    shutil.copy(OLD_DATABASE, path)
+    Store(path).close()
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT arguments_seq, request_seq, response_seq, grouped_seqs, analyzed_version, version"
+                            " FROM calls").fetchall()
+    analysed = [row for row in rows if row[4] and row[4] == row[5]]
+    assert analysed and all(row[3] == seqs_key(*row[:3]) for row in analysed)
+    assert all(row[3] is None for row in rows if row not in analysed)

@@ -84,3 +84,39 @@ def test_a_few_new_problems_alert_one_by_one(client, app, store, receiver):
     pipeline.catch_up(store)
     assert deliver_due(store, app.config) == 3
     assert {body["data"]["tool"] for _, body in receiver.accepted} == {"tool0", "tool1", "tool2"}
+
+
+STRICTER = {**CONTRACT, "request_schema": {"type": "object", "required": ["limit", "status", "region"],
+                                           "properties": {"limit": {"type": "integer"}, "status": {"type": "string"},
+                                                          "region": {"type": "string"}}}}
+
+
+def test_a_reanalysis_that_opens_problems_sends_one_summary_never_one_each(client, app, store, receiver):
+    _rule(client, receiver)
+    store.put_tool("findOrders", CONTRACT)
+    send(client, *call(trace(1), at(-3), broken=False), *call(trace(2), at(-2), broken=False))
+    pipeline.catch_up(store)
+    assert client.get("/api/v1/problems").get_json()["problems"] == []
+    store.put_tool("findOrders", STRICTER)  # the contract now wants a region the calls never sent
+    store.invalidate_tool("findOrders")
+    pipeline.catch_up(store)
+    opened = client.get("/api/v1/problems").get_json()["problems"]
+    assert opened, "the stricter contract shows a problem in the recent calls"
+    assert deliver_due(store, app.config) == 1
+    [(_, body)] = receiver.accepted
+    assert body["type"] == "problem.new" and body["data"]["summary"] and body["data"]["reanalysis"]
+    assert body["data"]["count"] == len(opened) and {p["id"] for p in body["data"]["problems"]} == {
+        p["id"] for p in opened}
+
+
+def test_a_snapshot_that_arrives_later_is_news_not_a_reanalysis(client, app, store, receiver):
+    _rule(client, receiver)
+    store.put_tool("findOrders", CONTRACT)
+    arguments, request, response = call(trace(1), at(-1))
+    send(client, arguments)
+    pipeline.catch_up(store)  # the arguments alone break nothing
+    send(client, request, response)
+    pipeline.catch_up(store)  # the same call, grouped again with its request: the problem is new
+    assert deliver_due(store, app.config) == 1
+    [(_, body)] = receiver.accepted
+    assert body["type"] == "problem.new" and not body["data"].get("summary")

@@ -246,3 +246,15 @@ def test_merging_back_into_a_merged_problem_is_refused_and_loses_nothing(loaded)
                                  "/problems?until=9999-12-31T23:59:59Z", "/api/v1/problems/TD-1?until=9999-12-31"])
 def test_times_at_the_ends_of_the_calendar_still_draw_a_page(loaded, url):
     assert loaded.get(url).status_code == 200
+
+
+def test_problems_filter_as_linked_to_a_ticket_or_not(loaded):
+    status, limit = (p["id"] for p in loaded.get("/api/v1/problems").get_json()["problems"])
+    loaded.patch(f"/api/v1/problems/{limit}", json={"links": ["https://tickets.example.com/T-1"]})
+    assert [p["id"] for p in loaded.get("/api/v1/problems?ticket=linked").get_json()["problems"]] == [limit]
+    assert [p["id"] for p in loaded.get("/api/v1/problems?ticket=unlinked").get_json()["problems"]] == [status]
+    loaded.patch(f"/api/v1/problems/{limit}", json={"links": []})  # unlinked again
+    assert loaded.get("/api/v1/problems?ticket=linked").get_json()["problems"] == []
+    refused = loaded.get("/api/v1/problems?ticket=yes")
+    assert refused.status_code == 400 and refused.get_json()["error"]["code"] == "bad_parameter"
+    assert "linked, unlinked" in refused.get_json()["error"]["message"]

@@ -50,6 +50,17 @@ def test_the_list_filters_and_searches_and_answers_htmx_with_the_fragment(loaded
     assert loaded.get("/problems?state=nonsense&since=soon").status_code == 200  # the page ignores bad values
 
 
+def test_the_list_has_a_ticket_filter_for_linked_and_unlinked_problems(loaded):
+    linked, unlinked = ids(loaded)["type_changed"], ids(loaded)["enum_changed"]
+    loaded.patch(f"/api/v1/problems/{linked}", json={"links": ["https://tickets.example.com/T-9"]})
+    page = loaded.get("/problems").get_data(as_text=True)
+    assert '<select name="ticket">' in page and "<option>linked</option>" in page
+    html = loaded.get("/problems?ticket=linked").get_data(as_text=True)
+    assert linked + "<" in html and unlinked + "<" not in html and "<option selected>linked</option>" in html
+    html = loaded.get("/problems?ticket=unlinked", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert unlinked + "<" in html and linked + "<" not in html
+
+
 def test_payload_values_on_problem_pages_stay_text(loaded):
     pid = ids(loaded)["enum_changed"]
     html = loaded.get(f"/problems/{pid}").get_data(as_text=True)

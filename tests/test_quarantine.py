@@ -34,10 +34,12 @@ def test_the_quarantine_pages_newest_first_with_a_cursor(client):
 
 
 def test_a_bad_page_parameter_is_a_400_in_the_error_shape(client):
-    for query in ("limit=0", "limit=501", "limit=x", "cursor=abc"):
+    for query, code in (("limit=0", "bad_parameter"), ("limit=501", "bad_parameter"), ("limit=x", "bad_parameter"),
+                        ("cursor=abc", "bad_cursor"), ("cursor=-1", "bad_cursor"), ("cursor=0", "bad_cursor"),
+                        ("cursor=99999999999999999999", "bad_cursor")):
         response = client.get(f"/api/v1/quarantine?{query}")
-        assert response.status_code == 400
-        assert response.get_json()["error"]["code"] == "bad_parameter"
+        assert response.status_code == 400, query
+        assert response.get_json()["error"]["code"] == code, query
 
 
 def test_quarantined_secrets_stay_redacted_on_the_page(client):
@@ -110,3 +112,65 @@ def test_an_old_database_gains_the_source_column(tmp_path):
     assert store.quarantine()[0]["source"] is None
     assert orjson.dumps(store.quarantine_counts())
     store.close()
+
+
+# ---- bodies refused whole: still a 422, and now seen in the quarantine, health and rejection alerts ----
+
+def test_a_body_that_is_not_json_at_all_is_refused_and_quarantined(client):
+    response = client.post("/api/v1/ingest", data=b"<html>502 Bad Gateway</html>",
+                           headers={"User-Agent": "fluent-bit/3.1"})
+    assert response.status_code == 422 and response.get_json()["error"]["code"] == "unparseable"
+    [record] = client.get("/api/v1/quarantine").get_json()["records"]
+    assert record["code"] == "unparseable" and record["source"] == "fluent-bit/3.1"
+    assert record["raw"] == "<html>502 Bad Gateway</html>"
+    assert record["message"] == response.get_json()["error"]["message"]
+    assert client.get("/api/v1/health").get_json()["quarantine"] == {"total": 1, "last_hour": 1}
+
+
+def test_a_huge_refused_body_is_quarantined_in_a_bounded_excerpt(client):
+    body = b"x" * 1_000_000
+    assert client.post("/api/v1/ingest", data=body).status_code == 422
+    [record] = client.get("/api/v1/quarantine").get_json()["records"]
+    assert record["raw"].startswith("x" * 4096) and len(record["raw"]) < 4200
+    assert record["raw"].endswith("(1000000 bytes in all)")
+
+
+def test_a_broken_gzip_body_keeps_its_bytes_as_escapes_and_its_secrets_redacted(client):
+    broken = gzip.compress(b'{"snapshot": "arguments"}')[:12]
+    assert client.post("/api/v1/ingest", data=broken, headers={"Content-Encoding": "gzip"}).status_code == 422
+    secret = b"not json at all; aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    assert client.post("/api/v1/ingest", data=secret).status_code == 422
+    newest, oldest = client.get("/api/v1/quarantine").get_json()["records"]
+    assert oldest["raw"].startswith("\\x1f\\x8b")  # a control character and a byte that is no UTF-8
+    assert "wJalrXUtnFEMI" not in newest["raw"] and newest["raw"].startswith("not json at all")
+
+
+def test_a_refused_otlp_body_is_quarantined_too(client):
+    response = client.post("/v1/traces", data=b"{not otlp", headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    [record] = client.get("/api/v1/quarantine").get_json()["records"]
+    assert record["raw"] == "{not otlp" and "OTLP" in record["message"]
+
+
+def test_a_refused_body_fires_a_rejected_events_alert(db_path):
+    from receiver import Receiver
+
+    from webapp import create_app
+    from webapp.alerts.sender import deliver_due
+    from webapp.store import Store
+
+    app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
+                      "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
+    client, receiver = app.test_client(), Receiver()
+    try:
+        receiver.secret = client.post("/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"]}
+                                      ).get_json()["secret"]
+        client.post("/api/v1/ingest", data=b"\x00\x01 not json", headers={"User-Agent": "vector/0.43"})
+        store = Store.open(db_path)
+        assert deliver_due(store, app.config) == 1
+        store.close()
+        [(_, body)] = receiver.accepted
+    finally:
+        receiver.close()
+    assert body["type"] == "ingest.rejected" and body["data"]["source"] == "vector/0.43"
+    assert body["data"]["count"] == 1 and body["data"]["code"] == "unparseable"

@@ -3,14 +3,16 @@ import orjson
 from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
 from .alerts import RuleError, new_secret, parse_rule
-from .alerts.sender import test_delivery
+from .alerts.sender import describe, test_delivery
 from .alerts.urls import UrlRefused, allow_list, check_url
 from .config import token_set
 from .db import get_store
 from .errors import ApiError
+from .paging import next_cursor, page_args
 from .views import page_or_fragment
 
 bp = Blueprint("alerting", __name__)
+DELIVERIES_PAGE = 100
 
 
 def create_rule(body) -> dict:
@@ -69,9 +71,13 @@ def api_delete(rule_id):
 
 @bp.get("/api/v1/alerts/<int:rule_id>/deliveries")
 def api_deliveries(rule_id):
+    """A rule's delivery log newest first, `limit` a page with a keyset cursor, and its newest messages."""
     _rule_or_404(rule_id)
+    limit, before = page_args(request.args, DELIVERIES_PAGE)
     store = get_store()
-    return jsonify(deliveries=store.deliveries(rule_id), messages=store.messages(rule_id))
+    rows = store.deliveries(rule_id, limit + 1, before)
+    return jsonify(deliveries=rows[:limit], next_cursor=next_cursor(rows, limit),
+                   messages=store.messages(rule_id, limit))
 
 
 @bp.post("/api/v1/alerts/<int:rule_id>/test")
@@ -96,10 +102,14 @@ def api_redeliver(message_id):
 @bp.get("/settings/alerts")
 def settings_page():
     """List the rules, each with its deliveries, and a form to add one."""
+    return _settings(locked=bool(token_set(current_app.config["INGEST_TOKENS"])))
+
+
+def _settings(created=None, error=None, tested=None, locked=False):
     store = get_store()
     rules = [{**shown(rule), "deliveries": store.deliveries(rule["id"], 20)} for rule in store.list_rules()]
-    return page_or_fragment("alerts.html", "partials/alert_rules.html", rules=rules, created=None, error=None,
-                            locked=bool(token_set(current_app.config["INGEST_TOKENS"])))
+    return page_or_fragment("alerts.html", "partials/alert_rules.html", rules=rules, created=created, error=error,
+                            tested=tested, locked=locked)
 
 
 @bp.post("/settings/alerts")
@@ -111,14 +121,10 @@ def settings_create():
     for name in ("tool", "kind", "min_severity", "source"):
         if form.get(name):
             body[name] = form[name]
-    store = get_store()
     try:
-        created, error = create_rule(body), None
+        return _settings(created=create_rule(body))
     except ApiError as refused:
-        created, error = None, refused.message
-    rules = [{**shown(rule), "deliveries": store.deliveries(rule["id"], 20)} for rule in store.list_rules()]
-    return page_or_fragment("alerts.html", "partials/alert_rules.html", rules=rules, created=created,
-                            error=error, locked=False)
+        return _settings(error=refused.message)
 
 
 @bp.post("/settings/alerts/<int:rule_id>/<action>")
@@ -126,14 +132,14 @@ def settings_action(rule_id, action):
     """Delete, resume or test a rule from its page; redeliver one of its messages."""
     store = get_store()
     _rule_or_404(rule_id)
+    if action == "test":  # the answer is the page, saying in one line what the test send did
+        return _settings(tested={"rule": rule_id, "line": describe(send_test(rule_id))})
     if action == "delete":
         store.delete_rule(rule_id)
     elif action == "resume":
         store.resume_rule(rule_id)
     elif action == "redeliver":
         store.redeliver(request.form.get("message", ""))
-    elif action == "test":
-        send_test(rule_id)
     else:
         raise ApiError(404, "not_found", f"no action {action}")
     return redirect(url_for("alerting.settings_page"), 303)

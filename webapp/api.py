@@ -16,7 +16,7 @@ from .ingest.model import too_large
 from .metrics import record_ingest
 from .security import admin_only
 from .problems.grouping import link_problems
-from .store import StoreUnavailable
+from .store import IngestResult, StoreUnavailable
 from .store.filters import TraceQuery, decode_cursor, encode_cursor
 
 bp = Blueprint("api", __name__)
@@ -53,11 +53,21 @@ def sender() -> str:
     return request.headers.get("User-Agent") or request.remote_addr or ""
 
 
+def parsed(parse, raw: bytes, endpoint: str, **options):
+    """Parse a body; one refused whole is quarantined and counted before the refusal goes to the client."""
+    try:
+        return parse(raw, **options)
+    except IngestError as error:
+        rejection = pipeline.refuse_body(get_store(), raw, error.code, error.message, redactor(), sender())
+        record_ingest(IngestResult(), [rejection] if rejection else [], endpoint)
+        raise
+
+
 @bp.post("/api/v1/ingest")
 def ingest():
     """Accept events in any framing; 200 with per-event rejections."""
-    batch = parse_body(whole_body(), content_encoding=request.headers.get("Content-Encoding"),
-                       headers=request.headers, query=request.args, limits=limits())
+    batch = parsed(parse_body, whole_body(), "ingest", content_encoding=request.headers.get("Content-Encoding"),
+                   headers=request.headers, query=request.args, limits=limits())
     result = pipeline.store_batch(get_store(), batch, redactor(), source=sender())
     record_ingest(result, batch.rejected, "ingest")
     return jsonify(accepted=result.accepted, duplicates=result.duplicates, rejected=[
@@ -69,8 +79,8 @@ def ingest():
 def otlp_traces():
     """Accept OTLP/HTTP trace exports (protobuf or JSON) and answer with partial success."""
     content_type = request.headers.get("Content-Type")
-    batch = parse_otlp(whole_body(), content_type=content_type,
-                       content_encoding=request.headers.get("Content-Encoding"), limits=limits())
+    batch = parsed(parse_otlp, whole_body(), "otlp", content_type=content_type,
+                   content_encoding=request.headers.get("Content-Encoding"), limits=limits())
     record_ingest(pipeline.store_batch(get_store(), batch, redactor(), source=sender()), batch.rejected, "otlp")
     message = "; ".join(r.message for r in batch.rejected[:5])
     body, mimetype = otlp_response(len(batch.rejected), message, content_type)

@@ -1,6 +1,5 @@
 """`tracediff alerts`: add, list, remove and test alert rules on the database, as the API does."""
 import click
-import orjson
 
 
 def _store(database):
@@ -69,13 +68,13 @@ def remove(rule_id, database):
 @click.argument("rule_id", type=int)
 @click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
 def test(rule_id, database):
-    """Send a signed test message to a rule's URL now and print what came back; exits 1 when it failed."""
-    from .alerts.sender import test_delivery
+    """Send one signed test message to a rule's URL now; print in one line what came back; exit 1 when it failed."""
+    from .alerts.sender import describe, test_delivery
 
     settings, store = _store(database)
     if store.get_rule(rule_id) is None:
         raise click.ClickException(f"no alert rule {rule_id}")
     outcome = test_delivery(store, rule_id, settings)
-    click.echo(orjson.dumps(outcome).decode())
+    click.echo(f"rule {rule_id}: {describe(outcome)}")
     if not outcome["ok"]:
         raise SystemExit(1)

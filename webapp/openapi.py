@@ -161,9 +161,13 @@ def alert_paths() -> dict:
         "/api/v1/alerts/{rule_id}": {"delete": operation("Delete an alert rule and its pending messages.", {
             "204": {"description": "Deleted."}, "404": missing}, tag="alerts", params=[rule_id], write=True)},
         "/api/v1/alerts/{rule_id}/deliveries": {"get": operation("The rule's delivery log and messages, newest first.", {
-            "200": json_body(_object(["deliveries", "messages"], {"deliveries": {"type": "array"},
-                                                                  "messages": {"type": "array"}}), "The log."),
-            "404": missing}, tag="alerts", params=[rule_id])},
+            "200": json_body(_object(["deliveries", "next_cursor", "messages"], {
+                "deliveries": {"type": "array"}, "next_cursor": {"type": ["string", "null"]},
+                "messages": {"type": "array"}}), "A page of the log, and the rule's newest `limit` messages."),
+            "400": error("A limit outside 1-500 (`bad_parameter`) or a cursor not from next_cursor (`bad_cursor`)."),
+            "404": missing}, tag="alerts", params=[rule_id,
+                param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 500}, "Attempts per page (100)."),
+                param("cursor", "query", {"type": "string"}, "next_cursor of the page before.")])},
         "/api/v1/alerts/{rule_id}/test": {"post": operation("Send a signed test message to the rule's URL now.", {
             "200": json_body(_object(["ok"], {"ok": {"type": "boolean"}}), "What came back."), "404": missing},
             tag="alerts", params=[rule_id], write=True, body={"required": False, "content": {}})},
@@ -247,7 +251,8 @@ def meta_paths() -> dict:
             "200": json_body(_object(["records", "next_cursor", "counts"], {
                 "records": {"type": "array", "items": ref("QuarantinedRecord")},
                 "next_cursor": {"type": ["string", "null"]}, "counts": ref("QuarantineCounts")}), "A page."),
-            "400": error("A limit outside 1-500 or a cursor that is not from next_cursor.")}, tag="meta", params=[
+            "400": error("A limit outside 1-500 (`bad_parameter`) or a cursor not from next_cursor (`bad_cursor`)."),
+        }, tag="meta", params=[
                 param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 500}, "Records per page."),
                 param("cursor", "query", {"type": "string"}, "next_cursor of the page before.")])},
         "/api/v1/finding-kinds": {"get": operation("List the kinds of finding.", {"200": json_body(

@@ -12,14 +12,16 @@ from .analysis.budget import wall_clock
 from .analysis import analyze_call
 from .inference import hint_renames
 from .ingest import Batch
+from .ingest.model import RAW_CUT, Rejection
 from .ingest.envelope import canonical_trace_id
 from .problems.grouping import call_problems, contract_digest
 from .redact import Redactor
-from .store import IngestResult, Store
+from .store import IngestResult, Store, StoreUnavailable
 from .store.codec import utc_now
 from .toolmappings import learn, with_inferred
 
 REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
+CONTROLS = {code: f"\\x{code:02x}" for code in range(32) if chr(code) not in "\t\n\r"}
 
 
 def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: str = "") -> IngestResult:
@@ -35,6 +37,24 @@ def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: s
         for i, event in enumerate(events):  # in place: each original goes as its redacted copy comes
             events[i] = redactor.event(event)
     return store.add_events(events, rejected, also=_rejection_alerts(store, rejected, source) if rejected else None)
+
+
+def refuse_body(store: Store, raw: bytes, code: str, message: str, redactor: Redactor | None,
+                source: str = "") -> Rejection | None:
+    """Quarantine the start of a body refused whole (not JSON at all, a broken gzip...), as one rejected record.
+
+    It counts and alerts as any rejection does; bytes that are not UTF-8, and control characters (a
+    text column cannot hold NUL on every engine), are kept as \\x escapes.
+    A database that cannot take it changes nothing of the refusal's answer."""
+    text = raw[:RAW_CUT].decode("utf-8", "backslashreplace").translate(CONTROLS)[:RAW_CUT]
+    if len(raw) > RAW_CUT:
+        text += f"… ({len(raw)} bytes in all)"
+    rejection = Rejection(index=0, code=code, message=message, raw=text)
+    try:
+        store_batch(store, Batch(rejected=[rejection]), redactor, source)
+    except StoreUnavailable:
+        return None
+    return rejection
 
 
 def _rejection_alerts(store: Store, rejected, source: str):

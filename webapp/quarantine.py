@@ -2,7 +2,7 @@
 from flask import Blueprint, jsonify, request, url_for
 
 from .db import get_store
-from .errors import ApiError
+from .paging import next_cursor, page_args
 from .views import page_or_fragment
 
 bp = Blueprint("quarantine", __name__)
@@ -10,20 +10,10 @@ PAGE = 50
 
 
 def _page(args, strict: bool) -> dict:
-    try:
-        limit = int(args.get("limit", PAGE))
-        before = int(args["cursor"]) if args.get("cursor") else None
-        if not 1 <= limit <= 500:
-            raise ValueError
-    except ValueError:
-        if strict:
-            raise ApiError(400, "bad_parameter", "limit must be 1-500 and cursor a number from next_cursor")
-        limit, before = PAGE, None
+    limit, before = page_args(args, PAGE, strict)
     rows = get_store().quarantine(limit + 1, before)
-    more = len(rows) > limit
-    rows = rows[:limit]
-    return {"records": [_record(row) for row in rows],
-            "next_cursor": str(rows[-1]["id"]) if more else None, "counts": get_store().quarantine_counts()}
+    return {"records": [_record(row) for row in rows[:limit]], "next_cursor": next_cursor(rows, limit),
+            "counts": get_store().quarantine_counts()}
 
 
 def _record(row: dict) -> dict:

@@ -30,7 +30,8 @@ def summary(event_type: str, data: dict) -> str:
         return (f"tracediff rejected {data.get('count', 0)} record(s) in the last {data.get('window_s', 0) // 60} min"
                 f" from {data.get('source') or 'a shipper'}: {data.get('message', '')}").strip()
     if data.get("summary"):
-        return f"tracediff: {data.get('count', 0)} new problems opened at once; see {data.get('permalink', '/problems')}"
+        count, how = data.get("count", 0), "found by a re-analysis" if data.get("reanalysis") else "opened at once"
+        return f"tracediff: {count} new problem{'s' * (count != 1)} {how}; see {data.get('permalink', '/problems')}"
     what = data.get("title") or f"{data.get('kind', 'problem')} at {_path(data)}"
     releases = data.get("releases") or []
     since = f", latest release {releases[-1]}" if releases else ""

@@ -36,6 +36,15 @@ def deliver_due(store: Store, settings: dict) -> int:
 
 def attempt(message: dict, settings: dict) -> dict:
     """Make one delivery attempt; say whether it worked and when to try again."""
+    outcome = send_once(message, settings)
+    if outcome.pop("retryable"):
+        return _retry(message, outcome, outcome.pop("retry_after"))
+    outcome.pop("retry_after")
+    return outcome
+
+
+def send_once(message: dict, settings: dict) -> dict:
+    """Post a message once: {ok, status, latency_ms, error, retryable, retry_after}."""
     data = _with_permalinks(message["data"], settings)
     event_type = EVENT_TYPES.get(message["type"], message["type"])
     if message["format"] == "slack":
@@ -44,30 +53,43 @@ def attempt(message: dict, settings: dict) -> dict:
         body = webhook_body(event_type, message["created_at"], data)
         headers = signed_headers(message["secret"], message["id"], int(time.time()), body)
     started = time.perf_counter()
+    outcome = {"ok": False, "status": None, "latency_ms": None, "error": None, "retryable": False,
+               "retry_after": None}
     try:
         status, retry_after = _post(message["url"], body, headers, settings)
     except UrlRefused as error:
-        return {"ok": False, "error": f"refused: {error}"}
+        return {**outcome, "error": f"refused: {error}"}
     except httpx.HTTPError as error:
-        return _retry(message, None, None, f"{type(error).__name__}: {error}", started)
-    if 200 <= status < 300:
-        return {"ok": True, "status": status, "latency_ms": _ms(started)}
+        return {**outcome, "latency_ms": _ms(started), "error": f"{type(error).__name__}: {error}", "retryable": True}
+    outcome.update(status=status, latency_ms=_ms(started), ok=200 <= status < 300)
     if status == 429 or status == 408 or status >= 500:
-        return _retry(message, status, retry_after, f"HTTP {status}", started)
-    return {"ok": False, "status": status, "latency_ms": _ms(started), "error": f"HTTP {status}: not retried"}
+        outcome.update(error=f"HTTP {status}", retryable=True, retry_after=retry_after)
+    elif not outcome["ok"]:
+        outcome["error"] = f"HTTP {status}: not retried"
+    return outcome
 
 
 def test_delivery(store: Store, rule_id: int, settings: dict) -> dict:
-    """Send a signed test message to a rule's URL now, outside the outbox; say what came back."""
+    """Send a signed test message to a rule's URL once, now, outside the outbox; say what came back."""
     rule = store.get_rule(rule_id)
     stamp = utc_now()
     message = {"id": "msg_test_" + stamp.replace(":", "").replace(".", "").replace("-", ""), "rule_id": rule_id,
-               "type": "problem.new", "created_at": stamp, "attempts": MAX_ATTEMPTS, "url": rule["url"],
+               "type": "problem.new", "created_at": stamp, "url": rule["url"],
                "format": rule["format"], "secret": store.rule_secret(rule_id),
                "data": {"id": "TD-TEST", "title": "a test message from tracediff", "tool": "exampleTool",
                         "calls": 1, "permalink_path": "/"}}
-    outcome = attempt(message, settings)
-    return {key: outcome.get(key) for key in ("ok", "status", "latency_ms", "error")}
+    outcome = send_once(message, settings)
+    if outcome["error"] and outcome["status"]:
+        outcome["error"] = f"HTTP {outcome['status']}"  # one test send: nothing is retried, so say no more
+    return {key: outcome[key] for key in ("ok", "status", "latency_ms", "error")}
+
+
+def describe(outcome: dict) -> str:
+    """Say in one line what a test send did: "delivered: HTTP 200 in 12.5 ms" or "failed: ..."."""
+    took = f" in {outcome['latency_ms']} ms" if outcome.get("latency_ms") is not None else ""
+    if outcome["ok"]:
+        return f"delivered: HTTP {outcome['status']}{took}"
+    return f"failed: {outcome['error']}{took}"
 
 
 def _post(url: str, body: bytes, headers: dict, settings: dict) -> tuple[int, str | None]:
@@ -91,8 +113,7 @@ def _netloc(address: str, port: int | None) -> str:
     return f"{host}:{port}" if port else host
 
 
-def _retry(message: dict, status, retry_after, error: str, started: float) -> dict:
-    outcome = {"ok": False, "status": status, "latency_ms": _ms(started), "error": error}
+def _retry(message: dict, outcome: dict, retry_after) -> dict:
     if message["attempts"] + 1 >= MAX_ATTEMPTS:
         outcome["error"] += f"; gave up after {MAX_ATTEMPTS} attempts"
         return outcome

@@ -41,6 +41,7 @@ def _who() -> str:
 @click.option("--severity", default="")
 @click.option("--source", default="")
 @click.option("--release", default="")
+@click.option("--ticket", default="", help="linked (has ticket links) or unlinked.")
 @click.option("--since", default="", help="RFC 3339 time, a day, or a time ago (2h, 7d).")
 @click.option("--until", default="")
 @click.option("--limit", default="50", show_default=True)

@@ -71,6 +71,7 @@ def paths(operation, param, ref, json_body, error) -> dict:
         ("severity", {"enum": ["error", "warning"]}, "Worst severity seen."),
         ("state", {"enum": list(STATES)}, "new, ongoing, resolved, regressed or archived."),
         ("source", STRING, "Seen from this source."), ("release", STRING, "Seen in this release."),
+        ("ticket", {"enum": ["linked", "unlinked"]}, "Only problems with ticket links, or only those without."),
         ("since", TIME, "Last seen at or after."), ("until", TIME, "Last seen at or before."),
         ("q", STRING, "A problem id, or words in tool, kind, paths or transform."),
         ("limit", {"type": "integer", "minimum": 1, "maximum": 500}, "Page size (default 50)."),

@@ -98,11 +98,12 @@ class AlertStore:
                               f"{PAUSE_AFTER_FAILURES} deliveries failed in a row; last: {outcome.get('error')}",
                               message["rule_id"]))
 
-    def deliveries(self, rule_id: int, limit: int = 100) -> list[dict]:
+    def deliveries(self, rule_id: int, limit: int = 100, before_id: int | None = None) -> list[dict]:
+        """Return a rule's delivery attempts newest first, older than `before_id` when given."""
         return list(self.db.query(
             "SELECT d.id, d.message_id, d.at, d.attempt, d.status_code, d.latency_ms, d.error, o.type, o.state "
-            "FROM alert_deliveries d JOIN alert_outbox o ON o.id = d.message_id WHERE d.rule_id = ? "
-            "ORDER BY d.id DESC LIMIT ?", (rule_id, limit)))
+            "FROM alert_deliveries d JOIN alert_outbox o ON o.id = d.message_id WHERE d.rule_id = ? AND d.id < ? "
+            "ORDER BY d.id DESC LIMIT ?", (rule_id, 2**63 - 1 if before_id is None else before_id, limit)))
 
     def messages(self, rule_id: int, limit: int = 100) -> list[dict]:
         return list(self.db.query("SELECT id, type, subject, created_at, state, attempts FROM alert_outbox "

@@ -7,7 +7,8 @@ from ..problems.fingerprint import SCHEMA_KIND
 from ..problems.states import NEW_DAYS, STATES
 from .filters import MAX_LIMIT, absolute_time, bad_filter, is_time, query_args
 
-CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND)}
+TICKETS = ("linked", "unlinked")
+CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND), "ticket": TICKETS}
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,7 @@ class ProblemQuery:
     state: str = ""      # new, ongoing, resolved, regressed, archived
     source: str = ""
     release: str = ""
+    ticket: str = ""     # linked (has ticket links) or unlinked
     since: str = ""      # last seen at or after (RFC 3339, a day, or 2h / 7d ago)
     until: str = ""      # last seen at or before
     limit: int = 50
@@ -72,6 +74,8 @@ def conditions(query: ProblemQuery, now: datetime | None = None) -> tuple[list[s
             # one search of problem_splits_by_value, not a probe per problem; `+` keeps the walk by last_seen
             where.append("+p.id IN (SELECT s.problem_id FROM problem_splits s WHERE s.dim = ? AND s.value = ?)")
             params += [dim, getattr(query, dim)]
+    if query.ticket:
+        where.append("p.links " + ("!=" if query.ticket == "linked" else "=") + " '[]'")  # links is a JSON list
     if query.since:
         where.append("p.last_seen >= ?")
         params.append(absolute_time(query.since, now))

@@ -6,12 +6,14 @@ so re-analysing a call, or every call, leaves the same problems, ids and counts.
 from ..problems.grouping import exercises
 from ..problems.states import escalates, reopens
 from .codec import dumps, loads
+from .escalation import escalations, note_fresh
 from .problem_changes import ProblemWrites, record_state, resolve_after_clean_calls
+from .regrouping import regrouped, seqs_key
 
 __all__ = ["ProblemWrites", "apply_groupings"]
 
-CALL_FACTS = """SELECT tool, source, release, last_ts, version, analyzed_version, problem_paths
- FROM calls WHERE trace_id = ? AND call_id = ?"""
+CALL_FACTS = """SELECT tool, source, release, last_ts, version, analyzed_version, problem_paths,
+ arguments_seq, request_seq, response_seq, grouped_seqs FROM calls WHERE trace_id = ? AND call_id = ?"""
 PROBLEM_BY_FINGERPRINT = "SELECT id, merged_into FROM problems WHERE fingerprint = ?"
 INSERT_PROBLEM = """INSERT INTO problems (fingerprint, fp_version, tool, kind, severity, stages, left_snapshot,
  left_path, right_snapshot, right_path, transform, keyword, created_at)
@@ -52,10 +54,11 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
 
     Every call's breaks go in before any call counts toward exposure, so a clean call analysed in
     the same batch as a problem's first break counts whatever the order of the batch. Return the
-    (event, problem id) changes alerts watch: `new`, `regressed`, `escalating`.
+    (event, problem id) changes alerts watch: `new`, `regressed`, `escalating`, and `reanalysed` for
+    a problem that only calls grouped again from the same snapshots (a re-analysis) opened.
     """
     events: list[tuple[str, int]] = []
-    done = []
+    done, fresh, news = [], {}, set()
     ids: dict[str, int] = {}  # fingerprint -> problem id, for the batch: most calls repeat a few problems
     rollups = Rollups()
     for (trace_id, call_id), grouping in groupings.items():
@@ -63,9 +66,11 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
         if row is None or row[4] != grouping["version"] or row[5] != row[4]:
             continue
         call = {"trace_id": trace_id, "call_id": call_id, "tool": row[0], "source": row[1], "release": row[2],
-                "ts": row[3] or now, "digest": grouping.get("digest")}
-        broke = _replace_parts(conn, call, grouping["problems"], now, events, ids, rollups)
+                "ts": row[3] or now, "digest": grouping.get("digest"), "before": set(loads(row[6]) or []),
+                "again": regrouped(conn, trace_id, call_id, seqs_key(*row[7:10]), row[10])}
+        broke = _replace_parts(conn, call, grouping["problems"], now, events, ids, rollups, fresh)
         done.append((call, grouping, broke, loads(row[6]) or []))
+        news |= set() if call["again"] else broke
     by_tool: dict = {}
     exposure: dict[int, int] = {}
     for call, grouping, broke, before in done:
@@ -75,6 +80,9 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     # one UPDATE per problem and batch, not one per call: nothing in the batch reads `exercised`
     conn.executemany(EXERCISED, [(delta, pid) for pid, delta in exposure.items() if delta])
     rollups.flush(conn)
+    events = [("reanalysed" if event == "new" and pid not in news else event, pid) for event, pid in events]
+    opened = {pid for event, pid in events if event in ("new", "regressed", "reanalysed")}  # said already
+    events += escalations(conn, fresh, now, opened)  # after the flush: it reads the batch's hours
     return list(dict.fromkeys(events))
 
 
@@ -137,8 +145,13 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids
     return problem_id
 
 
-def _replace_parts(conn, call: dict, problems: dict, now: str, events: list, ids: dict, rollups) -> set[int]:
-    """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks."""
+def _replace_parts(conn, call: dict, problems: dict, now: str, events: list, ids: dict, rollups,
+                   fresh: dict) -> set[int]:
+    """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks.
+
+    A part new to a problem that no earlier analysis of the call knew (`call["before"]`) counts toward
+    the problem's hour in `fresh`. A call grouped again from the same snapshots (`call["again"]`) is a
+    re-analysis: it regresses and escalates nothing."""
     key = (call["trace_id"], call["call_id"])
     old = {r[0]: r for r in conn.execute(OLD_PARTS, key).fetchall()}
     new: dict[int, dict] = {}
@@ -158,11 +171,13 @@ def _replace_parts(conn, call: dict, problems: dict, now: str, events: list, ids
     for pid, entry in new.items():
         if pid not in same:
             watch[pid] = _put_in(conn, pid, call, entry, rollups)
+            seen = pid in old or pid in call["before"] or call["again"]
+            note_fresh(fresh, pid, call, entry["occurrences"], seen, now)
     for pid in set(old) - same:  # taking a part out may narrow first/last seen
         conn.execute(SEEN, (pid, None))
     for pid, (state, resolving) in watch.items():
         if state != "open" or resolving:  # an open problem with no resolution has no rule to apply
-            _after_break(conn, pid, call, prior=pid in old, now=now, events=events)
+            _after_break(conn, pid, call, prior=pid in old or call["again"], now=now, events=events)
     return set(new)
 
 
@@ -208,7 +223,7 @@ def _after_break(conn, pid: int, call: dict, prior: bool, now: str, events: list
         record_state(conn, pid, now, "regressed", "tracediff",
                      f"a call at {call['ts']}{release} broke again (trace {call['trace_id']})")
         events.append(("regressed", pid))
-    elif problem["state"] == "archived" and problem["archive"]:
+    elif problem["state"] == "archived" and problem["archive"] and not prior:
         since = conn.execute("SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ? AND ts > ?",
                              (pid, problem["archive"]["at"])).fetchone()[0]
         if escalates(problem["archive"], since):

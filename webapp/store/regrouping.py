@@ -1,0 +1,19 @@
+"""Re-analysis, told apart from news: a call grouped again from the very snapshots it was grouped from before.
+
+`tracediff reanalyze` and a contract change bump a call's version without new events; such a call may
+open, regress or escalate nothing on its own. Problems it opens still open, and fold into one summary.
+"""
+MARK_GROUPED = "UPDATE calls SET grouped_seqs = ? WHERE trace_id = ? AND call_id = ?"
+
+
+def seqs_key(arguments_seq, request_seq, response_seq) -> str:
+    """Return the key of a call's snapshots as migration 0007 writes it ("12,13," when there is no response)."""
+    return ",".join("" if seq is None else str(seq) for seq in (arguments_seq, request_seq, response_seq))
+
+
+def regrouped(conn, trace_id: str, call_id: str, seqs: str, grouped: str | None) -> bool:
+    """Say whether a call is grouped again from the same snapshots (a re-analysis); remember them otherwise."""
+    if grouped == seqs:
+        return True
+    conn.execute(MARK_GROUPED, (seqs, trace_id, call_id))
+    return False
