@@ -258,3 +258,13 @@ def test_problems_filter_as_linked_to_a_ticket_or_not(loaded):
     refused = loaded.get("/api/v1/problems?ticket=yes")
     assert refused.status_code == 400 and refused.get_json()["error"]["code"] == "bad_parameter"
     assert "linked, unlinked" in refused.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize("url", ["/api/v1/problems/%C2%B9", "/problems/TD-%C2%B9", "/api/v1/problems?limit=%C2%B2",
+                                 "/api/v1/quarantine?cursor=%C2%B9", "/api/v1/quarantine?limit=%C2%B9",
+                                 "/api/v1/traces?problem=TD-%C2%B9"])
+def test_digits_that_int_cannot_read_are_a_clean_4xx_not_a_500(client, url):
+    response = client.get(url)  # "¹".isdigit() is True, int("¹") raises
+    assert response.status_code in (400, 404)
+    if url.startswith("/api/"):
+        assert response.get_json()["error"]["retryable"] is False
