@@ -57,8 +57,9 @@ def sender() -> str:
 def ingest():
     """Accept events in any framing; 200 with per-event rejections."""
     batch = parse_body(whole_body(), content_encoding=request.headers.get("Content-Encoding"),
-                       headers=request.headers, query=request.args, limits=limits())
-    result = pipeline.store_batch(get_store(), batch, redactor(), source=sender())
+                       headers=request.headers, query=request.args, limits=limits(),
+                       prepare=pipeline.preparer(redactor()))
+    result = pipeline.store_batch(get_store(), batch, redactor(), source=sender(), prepared=True)
     record_ingest(result, batch.rejected, "ingest")
     return jsonify(accepted=result.accepted, duplicates=result.duplicates, rejected=[
         {"index": r.index, "code": r.code, "message": r.message, "retryable": r.retryable}

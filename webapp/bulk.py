@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from .ingest import Batch, IngestError, Limits, Rejection, parse_body
 from .ingest.decode import sniff_encoding
-from .ingest.framing import array_items
+from .ingest.extents import array_items
 from .ingest.model import cut_raw
 from .contracts import import_contract_files
 from .pipeline import catch_up, store_batch
