@@ -123,3 +123,19 @@ def test_a_workers_peak_memory_for_a_large_gzip_ndjson_body_stays_within_three_t
     assert answer.status_code == 200 and answer.json()["accepted"] == 6000
     growth = (status_kib(worker, "VmHWM") - before) * 1024
     assert growth < 3 * len(body), f"peak grew {growth / MiB:.0f} MiB for {len(body) / MiB:.0f} MiB of NDJSON"
+
+
+@pytest.mark.parametrize("framing", ["ndjson", "array"])
+def test_more_events_than_allowed_is_422_too_many_events_as_readme_and_openapi_say(tmp_path, framing):
+    from webapp import create_app, openapi
+    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "m.db"), "ANALYZER": "off",
+                         "MAX_EVENTS": 5}).test_client()
+    events = [envelope(i) for i in range(6)]
+    body = orjson.dumps(events) if framing == "array" else b"\n".join(map(orjson.dumps, events))
+    answer = client.post("/api/v1/ingest", data=body)
+    assert answer.status_code == 422 and answer.get_json()["error"]["code"] == "too_many_events"
+    assert client.get("/api/v1/traces").get_json()["traces"] == []  # nothing of it stored
+    documented = openapi.document()["paths"]["/api/v1/ingest"]["post"]["responses"]["422"]["description"]
+    assert "too_many_events" in documented
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    assert "`422 too_many_events`" in readme
