@@ -193,7 +193,7 @@ def alert_paths() -> dict:
 
 
 def tool_paths() -> dict:
-    name = param("name", "path", {"type": "string"}, "The tool name.")
+    name = param("name", "path", {"type": "string"}, "The tool name, percent-encoded (a `/` in it, as MCP tool names have, may also be sent as is).")
     not_found = error("No contract for this tool.")
     refused = error("The contract or document is refused; the message says why.")
     not_json = error("The body is not JSON.")

@@ -40,14 +40,14 @@ def tool_data(name: str) -> dict:
             "mappings": toolmappings.mapping_rows(store, name)}
 
 
-@bp.get("/tools/<name>.json")
+@bp.get("/tools/<path:name>.json")
 def tool_json(name):
     """Return the tool page's data as JSON."""
     _tool_or_404(name)
     return jsonify(tool_data(name))
 
 
-@bp.get("/tools/<name>")
+@bp.get("/tools/<path:name>")
 def tool(name):
     """Show one tool: its contract, recent calls, hourly strip and mappings with their evidence."""
     _tool_or_404(name)
@@ -64,7 +64,7 @@ def _mapping_context(name: str) -> dict:
             "command": lambda row: map_command(name, [(row["arguments"], row["request"])])}
 
 
-@bp.post("/tools/<name>/mappings/<action>")
+@bp.post("/tools/<path:name>/mappings/<action>")
 def change_mapping(name, action):
     """Confirm (write into the contract) or reject (keep out of inference) a pair; from a form or htmx."""
     if action not in ("confirm", "reject"):
