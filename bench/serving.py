@@ -160,6 +160,10 @@ def main() -> None:
         packed = gzip.compress(text, 6)
         figures["memory"]["gzip_ndjson"] = {"decompressed_bytes": len(text), **peak_for(
             packed, {"Content-Encoding": "gzip"}, folder, "gzip")}
+        array = b"[" + text.rstrip(b"\n").replace(b"\n", b",") + b"]"
+        figures["memory"]["gzip_json_array"] = {"decompressed_bytes": len(array), **peak_for(
+            gzip.compress(array, 6), {"Content-Encoding": "gzip"}, folder, "array")}
+        del array
         figures["memory"]["identity_ndjson_16mib"] = {"decompressed_bytes": 16 * MiB - 1024, **peak_for(
             ndjson_body(16 * MiB - 1024, 2500 if not args.quick else 500), {}, folder, "plain")}
         if args.memory:

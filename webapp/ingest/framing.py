@@ -15,11 +15,12 @@ _WS_BYTES = re.compile(rb"[ \t\r\n]*")
 _BOM = b"\xef\xbb\xbf"
 
 
-def _no_constants(name: str) -> Any:
+def no_constants(name: str) -> Any:
+    """Refuse NaN and Infinity, which Python's decoder takes and JSON has not."""
     raise ValueError(f"{name} is not valid JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_no_constants)
+_DECODER = json.JSONDecoder(parse_constant=no_constants)
 
 
 class Record:
@@ -205,6 +206,11 @@ def _lone_surrogate(value: Any, raw: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
+
+
+def lone_surrogate_error(value: Any, raw: str) -> RecordError | None:
+    """Return the error of a record holding a lone UTF-16 surrogate escape, else None."""
+    return _surrogate_error() if _lone_surrogate(value, raw) else None
 
 
 def _surrogate_error() -> RecordError:

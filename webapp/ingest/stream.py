@@ -1,13 +1,15 @@
 """Split a body into records as its decompressed pieces arrive: NDJSON line by line, other framings whole.
 
-NDJSON is what shippers send, and what can be large: its lines are parsed one at a time, so a worker
-holds one line's parsed value, not the whole body's. A body whose first line is not a JSON object on its
-own (an array, a pretty-printed object, concatenated JSON) is gathered and split whole by framing.
+NDJSON and JSON arrays are what shippers send, and what can be large: their lines or items are parsed one
+at a time, so a worker holds one record's parsed value, not the whole body's. A body whose first line is
+not a JSON object on its own (a pretty-printed object, concatenated JSON) is gathered and split whole by
+framing.
 """
 from __future__ import annotations
 
 from typing import Iterable, Iterator
 
+from .arrays import array_records
 from .extents import container_extent
 from .framing import Record, line_records, refused_whole, split_records
 from .model import IngestError, Limits
@@ -20,16 +22,27 @@ def stream_records(pieces: Iterable[bytes], limits: Limits) -> Iterator[Record]:
     """Yield a body's records as its pieces come; raise IngestError when it is refused whole."""
     pieces = iter(pieces)
     head = bytearray()
-    first = None
+    lead = first = None
     for piece in pieces:
         head += piece
-        first = _first_line(head)
-        if first is not None:
+        lead = lead or _lead(head)
+        if lead == b"[" or (lead and (first := _first_line(head)) is not None):
             break
-    if first is None or not _one_object(first):
+    if lead == b"[":
+        yield from array_records(bytes(head.removeprefix(_BOM)), pieces, limits)
+    elif first is None or not _one_object(first):
         yield from _whole(head, pieces, limits)
     else:
         yield from _by_lines(head, pieces, limits)
+
+
+def _lead(head: bytearray) -> bytes | None:
+    """Return the first byte of the body that is not blank (after a byte order mark), or None yet."""
+    start = len(_BOM) if head.startswith(_BOM) else 0
+    text = head[start:start + 4096].lstrip(_BLANK)  # blank lines ahead of a body are few
+    if not text and len(head) - start > 4096:
+        text = head[start:].lstrip(_BLANK)
+    return bytes(text[:1]) or None
 
 
 def _first_line(head: bytearray) -> bytes | None:
