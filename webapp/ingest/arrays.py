@@ -1,8 +1,9 @@
 """A JSON array body split item by item as it is decompressed, so only one item's parsed value is held.
 
 Vector, Fluent Bit and Logstash send arrays; parsed whole, 63 MiB of one took a worker to 672 MiB.
-Items are parsed with the standard library's scanner where they start, which says where they end;
-an item cut at the end of what has arrived is tried again once more has.
+Each item is parsed by orjson on a window of the text, which says where the item ends by refusing what
+follows it; what that cannot settle (an item cut at the end of what has arrived, broken, too deep, not
+UTF-8) goes to the standard library's scanner, tried again once more of the body has arrived.
 """
 from __future__ import annotations
 
@@ -11,15 +12,18 @@ import json
 import re
 from typing import Iterator
 
+import orjson
+
 from .extents import container_extent
 from .framing import Record, check_depth, lone_surrogate_error, no_constants, refused_whole
 from .model import IngestError, Limits, RecordError, too_deep
 
 _WS = re.compile(r"[ \t\r\n]*")
 _SCALAR = re.compile(r'"(?:[^"\\]|\\.)*"|[^,\]\s]+', re.S)
-_BIG_INT = re.compile(r"\d{19}")
+_BIG_INT = re.compile(r"[:,\[]\s*-?\d{19}")  # an integer orjson would read as a float
 _NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8, kept by surrogateescape
 _DROP_AFTER = 1 << 20
+_WINDOW = 1 << 16
 
 
 def _orjson_int(text: str):
@@ -95,7 +99,12 @@ def array_records(head: bytes, pieces: Iterator[bytes], limits: Limits) -> Itera
 
 def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, int]:
     """Parse the item at pos, reading more of the body while it may be cut short; return it and its end."""
-    while True:
+    found = _by_orjson(text.text, pos)
+    if found is not None:
+        record = Record(index, found[0], text.text[pos:found[1]])
+        check_depth([record], max_depth)
+        return record, found[1]
+    while True:  # the standard library's scanner says where a value ends whatever follows it
         try:
             value, end = _DECODER.raw_decode(text.text, pos)
         except RecursionError:
@@ -110,6 +119,25 @@ def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, in
         if end == len(text.text) and text.text[pos] not in '{["' and text.more():
             continue  # a number or literal that ends where the text does may go on
         return _checked(index, value, text.text[pos:end], max_depth), end
+
+
+def _by_orjson(text: str, pos: int) -> tuple[object, int] | None:
+    """Parse the container at pos with orjson, which says where it ends by refusing what follows; None
+    when a window of the text does not settle it (cut short, broken, too deep, not UTF-8, a scalar)."""
+    if text[pos:pos + 1] not in ("{", "["):
+        return None
+    size = _WINDOW
+    while True:
+        window = text[pos:pos + size]
+        try:
+            return orjson.loads(window), pos + len(window)
+        except orjson.JSONDecodeError as exc:
+            if exc.msg.startswith("unexpected content after document"):
+                end = pos + exc.pos  # in characters, as the text is indexed
+                return orjson.loads(text[pos:end]), end
+            if len(window) < size or "end of data" not in exc.msg:
+                return None
+            size *= 4  # the item is longer than the window
 
 
 def _skipped(text: str, pos: int, index: int, error: RecordError) -> tuple[Record, int]:
