@@ -107,7 +107,8 @@ def require_scope(scope: str) -> Token | None:
     if token is not None and wanted == "admin":
         code = "read_only_token" if token.scope == "read" else "ingest_only_token"
         needed = "TRACEDIFF_ADMIN_TOKENS" if scope == "admin" else "TRACEDIFF_INGEST_TOKENS"
-        raise ApiError(403, code, f"a {token.scope} token cannot do this (change contracts or other admin "
+        article = "an" if token.scope == "ingest" else "a"
+        raise ApiError(403, code, f"{article} {token.scope} token cannot do this (change contracts or other admin "
                        f"state); send a token from {needed}")
     raise _refusal(scope)
 
