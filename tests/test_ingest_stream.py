@@ -200,3 +200,15 @@ def test_more_array_items_than_allowed_stop_parsing_at_the_limit_with_422():
         parse_body(orjson.dumps([envelope(i) for i in range(50)]), limits=Limits(max_events=20),
                    prepare=lambda e: made.append(e) or e)
     assert (info.value.status, info.value.code) == (422, "too_many_events") and len(made) == 20
+
+
+@pytest.mark.parametrize("framing", ["ndjson", "array", "pretty"])
+def test_a_byte_order_mark_and_blank_lines_ahead_are_skipped_however_the_body_is_cut(framing):
+    events = [envelope(i) for i in range(3)]
+    body = {"ndjson": b"\n".join(map(orjson.dumps, events)), "array": orjson.dumps(events),
+            "pretty": orjson.dumps(events[0], option=orjson.OPT_INDENT_2)}[framing]
+    body = b"\xef\xbb\xbf \r\n\n  " + body
+    for size in (1, 2, 3, 4096):
+        records = list(stream_records(Pieces(body, size), Limits()))
+        assert [r.value["call_id"] for r in records] == [e["call_id"] for e in events][:len(records)]
+        assert len(records) == (1 if framing == "pretty" else 3) and not any(r.error for r in records)

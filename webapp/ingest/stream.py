@@ -7,6 +7,7 @@ framing.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable, Iterator
 
 from .arrays import array_records
@@ -16,6 +17,7 @@ from .model import IngestError, Limits
 
 _BOM = b"\xef\xbb\xbf"
 _BLANK = b" \t\r\n"
+_BLANKS = re.compile(rb"[ \t\r\n]*")
 
 
 def stream_records(pieces: Iterable[bytes], limits: Limits) -> Iterator[Record]:
@@ -23,39 +25,43 @@ def stream_records(pieces: Iterable[bytes], limits: Limits) -> Iterator[Record]:
     pieces = iter(pieces)
     head = bytearray()
     lead = first = None
+    start = searched = 0  # where the body's first byte that is not blank is; how far a newline was sought
     for piece in pieces:
         head += piece
-        lead = lead or _lead(head)
-        if lead == b"[" or (lead and (first := _first_line(head)) is not None):
+        if lead is None:
+            lead, start = _lead(head, start)
+        if lead == b"[":
             break
+        if lead is not None:
+            first, searched = _first_line(head, start, searched)
+            if first is not None:
+                break
     if lead == b"[":
-        yield from array_records(bytes(head.removeprefix(_BOM)), pieces, limits)
+        yield from array_records(bytes(head[start:]), pieces, limits)
     elif first is None or not _one_object(first):
         yield from _whole(head, pieces, limits)
     else:
         yield from _by_lines(head, pieces, limits)
 
 
-def _lead(head: bytearray) -> bytes | None:
-    """Return the first byte of the body that is not blank (after a byte order mark), or None yet."""
-    start = len(_BOM) if head.startswith(_BOM) else 0
-    text = head[start:start + 4096].lstrip(_BLANK)  # blank lines ahead of a body are few
-    if not text and len(head) - start > 4096:
-        text = head[start:].lstrip(_BLANK)
-    return bytes(text[:1]) or None
+def _lead(head: bytearray, start: int) -> tuple[bytes | None, int]:
+    """Return the first byte of the body that is not blank (after a byte order mark) and where it is, or
+    (None, how far the body is blank); each piece is looked at once, however many blank ones come first."""
+    if start == 0:
+        if len(head) < len(_BOM) and _BOM.startswith(head):
+            return None, 0  # a byte order mark may be coming
+        start = len(_BOM) if head.startswith(_BOM) else 0
+    start = _BLANKS.match(head, start).end()
+    return (bytes(head[start:start + 1]), start) if start < len(head) else (None, start)
 
 
-def _first_line(head: bytearray) -> bytes | None:
-    """Return the first line holding more than blanks, once it is complete; None until then."""
-    start = len(_BOM) if head.startswith(_BOM) else 0
-    while True:
-        end = head.find(b"\n", start)
-        if end < 0:
-            return None
-        line = bytes(head[start:end]).strip(_BLANK)
-        if line:
-            return line
-        start = end + 1
+def _first_line(head: bytearray, start: int, searched: int) -> tuple[bytes | None, int]:
+    """Return the first line (it starts at `start`, not blank) once its newline came, and how far a
+    newline was sought."""
+    end = head.find(b"\n", max(start, searched))
+    if end < 0:
+        return None, len(head)
+    return bytes(head[start:end]).strip(_BLANK), end
 
 
 def _one_object(line: bytes) -> bool:
