@@ -14,6 +14,8 @@ import pytest
 from webapp import create_app
 from webapp.store import Store
 
+from databases import PostgresDatabases, engines
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_traces"
 
@@ -23,9 +25,29 @@ def pytest_addoption(parser):
                      help="let the browser tests write docs/screenshots/*.png (tracked files: only when asked)")
 
 
+def pytest_generate_tests(metafunc):
+    """Run every test that takes `db_path` on each store engine available (see tests/databases.py)."""
+    if "engine" in metafunc.fixturenames:
+        metafunc.parametrize("engine", engines(bool(metafunc.definition.get_closest_marker("sqlite_only"))))
+
+
+@pytest.fixture(scope="session")
+def postgres_databases():
+    databases = PostgresDatabases()
+    yield databases
+    databases.close()
+
+
 @pytest.fixture
-def db_path(tmp_path):
-    return tmp_path / "tracediff.db"
+def db_path(engine, tmp_path, request):
+    """The test's database: a SQLite file path, or the URL of a fresh PostgreSQL database."""
+    if engine == "sqlite":
+        yield tmp_path / "tracediff.db"
+        return
+    databases = request.getfixturevalue("postgres_databases")
+    url = databases.new()
+    yield url
+    databases.drop(url)
 
 
 @pytest.fixture
@@ -40,7 +62,7 @@ def client(app):
 
 @pytest.fixture
 def store(db_path):
-    opened = Store(db_path)
+    opened = Store.open(db_path)
     yield opened
     opened.close()
 

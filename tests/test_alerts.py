@@ -38,7 +38,7 @@ def add_rule(client, receiver, **fields):
 
 
 def send_until_quiet(app, rounds=5):
-    store = Store(app.config["DATABASE"])
+    store = Store.open(app.config["DATABASE"])
     try:
         return sum(deliver_due(store, app.config) for _ in range(rounds))
     finally:
@@ -79,7 +79,7 @@ def test_a_failing_receiver_is_retried_with_the_same_id(client, app, receiver):
     rule = add_rule(client, receiver)
     client.post("/api/v1/ingest", data=BAD)
     send_until_quiet(app, 1)
-    store = Store(app.config["DATABASE"])
+    store = Store.open(app.config["DATABASE"])
     [message] = store.messages(rule["id"])
     assert message["state"] == "pending" and message["attempts"] == 1
     for _ in range(2):  # the retry is due seconds later: bring it forward, as the redeliver button does
@@ -94,7 +94,7 @@ def test_the_backoff_waits_longer_each_time(client, app, receiver):
     receiver.fail_first = 10
     rule = add_rule(client, receiver)
     client.post("/api/v1/ingest", data=BAD)
-    store = Store(app.config["DATABASE"])
+    store = Store.open(app.config["DATABASE"])
     waits = []
     for _ in range(3):
         [message] = store.messages(rule["id"])
@@ -114,7 +114,7 @@ def test_429_waits_for_retry_after_and_other_4xx_is_final(client, app):
         add_rule(client, gone)
         client.post("/api/v1/ingest", data=BAD)
         send_until_quiet(app)
-        store = Store(app.config["DATABASE"])
+        store = Store.open(app.config["DATABASE"])
         rows = dict(store.db.execute("SELECT r.url, o.state || ' ' || o.next_attempt_at FROM alert_outbox o "
                                      "JOIN alert_rules r ON r.id = o.rule_id").fetchall())
         store.close()
@@ -131,7 +131,7 @@ def test_a_rule_failing_again_and_again_is_paused_and_says_so(client, app):
     down = Receiver(fail_first=99, status=500)
     try:
         rule = add_rule(client, down, min_interval_s=0)
-        store = Store(app.config["DATABASE"])
+        store = Store.open(app.config["DATABASE"])
         for _ in range(6):
             client.post("/api/v1/ingest", data=BAD)
             for message in store.messages(rule["id"]):

@@ -23,13 +23,13 @@ def test_ingest_loads_files_and_reports_accepted_duplicates_and_rejections(tmp_p
     assert "record 4" in first.output and "nope" in first.output
     second = run("ingest", events, "--db", db_path)
     assert "accepted 0, duplicates 3" in second.output
-    assert Store(db_path).count_events() == 3
+    assert Store.open(db_path).count_events() == 3
 
 
 def test_ingest_reads_stdin_and_analyses_what_it_loaded(db_path):
     result = run("ingest", "-", "--db", db_path, input=ndjson(*order_call(limit_sent="5")).decode())
     assert "accepted 3" in result.output
-    call = Store(db_path).get_trace(TRACE)["calls"][0]
+    call = Store.open(db_path).get_trace(TRACE)["calls"][0]
     assert call["analyzed"] and any(f["kind"] == "type_changed" for f in call["findings"])
 
 
@@ -41,14 +41,14 @@ def test_ingest_streams_a_large_file_in_batches(tmp_path, db_path):
             handle.write(orjson.dumps(envelope(trace_id=f"{n:032x}", payload={"note": filler, "n": n})) + b"\n")
     result = run("ingest", big, "--db", db_path, "--batch-size", "500")
     assert "accepted 3000" in result.output
-    assert Store(db_path).count_traces() == 3000
+    assert Store.open(db_path).count_traces() == 3000
 
 
 def test_tools_import_reads_every_sample_contract(db_path):
     files = sorted((SAMPLES / "contracts").glob("*.json"))
     result = run("tools", "import", *files, "--db", db_path)
     assert result.exit_code == 0, result.output
-    names = {tool["name"] for tool in Store(db_path).list_tools()}
+    names = {tool["name"] for tool in Store.open(db_path).list_tools()}
     assert {"findOrders", "createInvoice"} <= names
     assert "findOrders" in run("tools", "list", "--db", db_path).output
 
@@ -88,7 +88,7 @@ def test_reanalyze_recomputes_after_a_contract_change(db_path):
 def test_prune_deletes_old_traces(db_path):
     run("ingest", "-", "--db", db_path, input=ndjson(envelope(ts="2020-01-01T00:00:00Z")).decode())
     assert "deleted 1 trace(s)" in run("prune", "--days", 30, "--db", db_path).output
-    assert Store(db_path).count_traces() == 0
+    assert Store.open(db_path).count_traces() == 0
 
 
 # --- clear one-line errors, never a traceback ------------------------------------------------
@@ -140,7 +140,7 @@ def test_tools_import_reads_a_yaml_openapi_document_and_reports_server_tools_ski
     assert result.exit_code == 0, result.output
     assert "imported 2 tool contract(s): findOrders, sendEmail" in result.output
     assert "skipped web_search (web_search_20250305)" in result.output
-    assert Store(db_path).get_tool("findOrders")["description"] == "Search a customer's orders, newest first."
+    assert Store.open(db_path).get_tool("findOrders")["description"] == "Search a customer's orders, newest first."
 
 
 def http_error_fixtures(tmp_path):
@@ -266,7 +266,7 @@ def test_ingest_stores_more_events_than_one_http_request_in_batches_of_batch_siz
     result = run("ingest", array, "--db", db_path, "--batch-size", 5000)
     assert "accepted 12000, duplicates 0, rejected 0" in result.output, result.output
     assert sizes == [5000, 5000, 2000]
-    assert Store(db_path).count_events() == 24_000
+    assert Store.open(db_path).count_events() == 24_000
 
 
 def test_ingest_numbers_rejections_by_record_and_line_in_the_file(tmp_path, db_path):

@@ -15,11 +15,11 @@ def test_tools_map_declares_plain_names_as_top_level_pointers_and_full_pointers_
     result = run("tools", "map", "bookTable", "seats=quantity", "/store/id=/locationId", "--db", db_path)
     assert result.exit_code == 0, result.output
     assert "bookTable: /seats -> /quantity" in result.output and "2 mapping(s) in the contract" in result.output
-    assert Store(db_path).get_tool("bookTable")["mapping"] == [
+    assert Store.open(db_path).get_tool("bookTable")["mapping"] == [
         {"arguments": "/seats", "request": "/quantity"}, {"arguments": "/store/id", "request": "/locationId"}]
     again = run("tools", "map", "bookTable", "seats=qty", "--db", db_path)   # a field maps once: replaced
     assert again.exit_code == 0
-    assert Store(db_path).get_tool("bookTable")["mapping"] == [
+    assert Store.open(db_path).get_tool("bookTable")["mapping"] == [
         {"arguments": "/store/id", "request": "/locationId"}, {"arguments": "/seats", "request": "/qty"}]
 
 
@@ -48,7 +48,7 @@ def test_an_openapi_import_adds_schemas_and_keeps_the_tool_description_and_mappi
     assert run("tools", "map", "bookTable", "seats=quantity", "--db", db_path).exit_code == 0
     result = run("tools", "import", api, "--operation", "bookTable=createBooking", "--db", db_path)
     assert result.exit_code == 0, result.output
-    contract = Store(db_path).get_tool("bookTable")
+    contract = Store.open(db_path).get_tool("bookTable")
     assert contract["description"] == "Book a table for a party at one of our restaurants."
     assert contract["mapping"] == [{"arguments": "/seats", "request": "/quantity"}]
     assert contract["arguments_schema"]["required"] == ["seats"]
@@ -60,7 +60,7 @@ def test_an_openapi_import_still_describes_a_tool_that_had_no_description(tmp_pa
     api = tmp_path / "api.json"
     api.write_text(json.dumps(OPENAPI))
     assert run("tools", "import", api, "--operation", "bookTable=createBooking", "--db", db_path).exit_code == 0
-    assert Store(db_path).get_tool("bookTable")["description"] == "Create a booking"
+    assert Store.open(db_path).get_tool("bookTable")["description"] == "Create a booking"
 
 
 def test_the_readme_mapping_example_is_a_contract_tracediff_accepts():

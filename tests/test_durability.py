@@ -73,7 +73,7 @@ def send_batches(url: str, batches: list[list[dict]]) -> tuple[dict, int, int]:
 
 
 def stored_state(db_path) -> tuple[set[str], int]:
-    store = Store(db_path, create=False)
+    store = Store.open(db_path, create=False)
     try:
         return store.event_ids(), store.count_events()
     finally:
@@ -318,7 +318,7 @@ def test_a_database_locked_by_another_program_answers_503_within_the_request_bud
 
 def test_a_server_started_on_a_read_only_database_serves_reads_and_answers_writes_503(tmp_path):
     db_path = tmp_path / "started-ro.db"
-    holder = Store(db_path)  # kept open, so the -wal and -shm files stay and are made read-only too
+    holder = Store.open(db_path)  # kept open, so the -wal and -shm files stay and are made read-only too
     for path in (db_path, *tmp_path.glob("started-ro.db-*")):
         path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
     server = LiveServer(db_path, wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}).start()

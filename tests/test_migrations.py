@@ -53,7 +53,7 @@ def test_a_database_made_by_tracediff_0_1_0_upgrades_in_place_and_keeps_everythi
 
 
 def test_each_migration_runs_once_and_reopening_applies_nothing(db_path):
-    store = Store(db_path)
+    store = Store.open(db_path)
     assert store.create_schema() == []
     store.close()
     assert [v for v, _ in recorded(db_path)] == CURRENT
@@ -137,11 +137,11 @@ def test_misnumbered_or_misnamed_migrations_are_refused(tmp_path, names):
 
 
 def test_a_database_from_a_newer_tracediff_is_refused_in_one_line(db_path):
-    Store(db_path).close()
+    Store.open(db_path).close()
     with sqlite3.connect(db_path) as conn:
         conn.execute("INSERT INTO schema_migrations (version, name) VALUES (999, 'from_the_future')")
     with pytest.raises(SchemaTooNew, match="999"):
-        Store(db_path)
+        Store.open(db_path)
     answer = subprocess.run([sys.executable, "-m", "webapp", "reanalyze", "--db", str(db_path)],
                             capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert answer.returncode == 1

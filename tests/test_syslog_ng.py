@@ -125,7 +125,7 @@ def syslog_ng(tmp_path, live_server):
 
 
 def count_events(db_path: Path) -> int:
-    store = Store(db_path, create=False)
+    store = Store.open(db_path, create=False)
     try:
         return store.count_events()
     finally:
@@ -134,7 +134,7 @@ def count_events(db_path: Path) -> int:
 
 def wait_for_events(db_path: Path, count: int, daemon: SyslogNg, deadline: float) -> int:
     """Poll the server's database until it holds `count` events or the deadline passes."""
-    store = Store(db_path, create=False)
+    store = Store.open(db_path, create=False)
     try:
         while True:
             stored = store.count_events()

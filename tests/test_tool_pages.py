@@ -15,7 +15,7 @@ RENAMED = "7" * 32
 def learnt(client, db_path):
     """A bookTable tool with 25 correct calls analysed, so its renames are inferred."""
     assert client.post("/api/v1/ingest", data=orjson.dumps(traffic(25))).status_code == 200
-    store = Store(db_path)
+    store = Store.open(db_path)
     pipeline.catch_up(store)
     yield store
     store.close()
@@ -77,7 +77,7 @@ def guarded(db_path):
                       "INGEST_TOKENS": INGEST_TOKEN, "READ_TOKENS": READ_TOKEN})
     client = app.test_client()
     client.post("/api/v1/ingest", data=orjson.dumps(traffic(25)), headers={"Authorization": f"Bearer {INGEST_TOKEN}"})
-    pipeline.catch_up(Store(db_path))
+    pipeline.catch_up(Store.open(db_path))
     return client
 
 
@@ -120,7 +120,7 @@ def test_a_missed_rename_offers_pair_these_and_the_form_declares_it(client, db_p
     answer = client.post(f"/tools/{TOOL}/mappings/confirm",
                          data={"arguments": "/seats", "request": "/quantity", "next": back})
     assert answer.status_code == 303 and answer.headers["Location"] == back
-    assert Store(db_path).get_tool(TOOL)["mapping"] == [{"arguments": "/seats", "request": "/quantity"}]
+    assert Store.open(db_path).get_tool(TOOL)["mapping"] == [{"arguments": "/seats", "request": "/quantity"}]
     assert "seats dropped" not in client.get(back).get_data(as_text=True)
 
 

@@ -215,6 +215,6 @@ def test_an_event_stamped_300_days_ahead_is_stored_at_its_receive_time_and_prune
     assert row["last_seen"][:10] == now.strftime("%Y-%m-%d")
     request = client.get(f"/api/v1/traces/{'f' * 32}").get_json()["calls"][0]["snapshots"]["request"]
     assert request["meta"] == {"sent_ts": ahead}  # the time sent is kept
-    store = Store(db_path)
+    store = Store.open(db_path)
     assert store.prune((now + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")) == 1  # retention reaches it
     store.close()

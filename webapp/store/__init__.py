@@ -16,6 +16,7 @@ from .alerts import AlertStore
 from .codec import dumps, utc_now
 from .errors import StoreUnavailable
 from .hours import hour_keys, refresh_hours
+from .urls import is_postgres_url
 from .migrations import SchemaTooNew  # noqa: F401 (the CLI names it)
 from .ops import OpsReads
 from .reads import TraceReads
@@ -24,9 +25,9 @@ from .problem_reads import ProblemReads
 from .problems import ProblemWrites, apply_groupings
 from .schema import upgrade
 from .spans import join_orphan_spans
-from .sql import (CLAIM_PENDING, DELETE_TRACE_KINDS, DELETE_TRACE_TOOLS, DROP_EMPTY_CALLS, INDEX_EVENTS,
-                  INSERT_EVENT, INSERT_QUARANTINE, INSERT_TRACE_KINDS, INSERT_TRACE_TOOLS, NEW_EVENTS,
-                  PROJECT_CALLS, REFRESH_TRACE, SAVE_ANALYSIS, SET_PROGRESS)
+from . import listing as sqlite_listing
+from . import sql as sqlite_sql
+from .sql import CLAIM_PENDING, INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, NEW_EVENTS, SAVE_ANALYSIS, SET_PROGRESS
 from .tools import ToolContracts
 from .turns import WriterTurns
 from .upkeep import DiskFull, Reclaimed, Upkeep  # noqa: F401 (the CLI names them)
@@ -44,7 +45,15 @@ class IngestResult:
 
 class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, ProblemWrites, Upkeep, OpsReads):
     """A tracediff database in one SQLite file: writes here; reads, contracts, mappings, alerts, problems,
-    upkeep and operations' figures in mixins."""
+    upkeep and operations' figures in mixins.
+
+    `sql` and `listing` hold the statements whose form depends on the engine; PostgresStore
+    (postgresql/) swaps them and the few methods that differ.
+    """
+
+    engine = "sqlite"
+    sql = sqlite_sql
+    listing = sqlite_listing
 
     def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True,
                  min_free_bytes: int = 0):
@@ -62,11 +71,19 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
                 self.create_schema()
 
     @classmethod
+    def open(cls, database, **options) -> "Store":
+        """Open a SQLite file, or a PostgresStore for a postgresql:// URL."""
+        if is_postgres_url(database):
+            from .postgresql import PostgresStore  # psycopg is an optional extra: imported only here
+            return PostgresStore(str(database), **options)
+        return cls(database, **options)
+
+    @classmethod
     def from_settings(cls, settings: dict, create: bool = False, busy_timeout_ms: int = 10_000) -> "Store":
         """Open the store that a settings dict (see webapp.config) names."""
-        return cls(settings["DATABASE"], synchronous=settings["SYNCHRONOUS"], create=create,
-                   min_free_bytes=settings.get("MIN_FREE_MB", 0) * 1024 * 1024,
-                   busy_timeout_ms=busy_timeout_ms)
+        return cls.open(settings["DATABASE"], synchronous=settings["SYNCHRONOUS"], create=create,
+                        min_free_bytes=settings.get("MIN_FREE_MB", 0) * 1024 * 1024,
+                        busy_timeout_ms=busy_timeout_ms)
 
     def create_schema(self) -> list:
         """Apply the numbered migrations the database lacks (see migrations/); return them."""
@@ -121,6 +138,20 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         finally:
             self._turns.give_back()
 
+    def count_by(self, sql: str, params, deadline: float | None) -> int | None:
+        """Run a count, interrupted at the monotonic deadline (None: not counted in time)."""
+        conn = self.db.conn
+        if deadline is not None:
+            conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+        try:
+            return conn.execute(sql, params).fetchone()[0]
+        except sqlite3.OperationalError as error:
+            if deadline is None or "interrupt" not in str(error):
+                raise
+            return None
+        finally:
+            conn.set_progress_handler(None, 0)
+
     # -- ingest -------------------------------------------------------------
 
     def add_events(self, events, rejected=(), also=None) -> IngestResult:
@@ -163,14 +194,32 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
             conn.execute(INDEX_EVENTS, (done, last))
             calls = {(trace_id, call_id) for _, trace_id, call_id in rows}
             calls |= join_orphan_spans(conn, done, last)
-            hours = hour_keys(conn, calls)
-            touched = {"calls": dumps([list(call) for call in calls])}
-            conn.execute(PROJECT_CALLS, touched)
-            conn.execute(DROP_EMPTY_CALLS, touched)
-            refresh_hours(conn, hours | hour_keys(conn, calls))
-            _refresh_traces(conn, {trace_id for trace_id, _ in calls})
+            self._fold_calls(conn, calls)
             conn.execute(SET_PROGRESS, ("projected", last))
         return len(rows)
+
+    def _fold_calls(self, conn, calls) -> None:
+        """Recompute these (trace_id, call_id) calls from their events, then their hours and traces."""
+        hours = hour_keys(conn, calls, self.sql)
+        touched = {"calls": dumps([list(call) for call in calls])}
+        conn.execute(self.sql.PROJECT_CALLS, touched)
+        conn.execute(self.sql.DROP_EMPTY_CALLS, touched)
+        refresh_hours(conn, hours | hour_keys(conn, calls, self.sql), self.sql)
+        self._refresh_traces(conn, {trace_id for trace_id, _ in calls})
+
+    def _refresh_traces(self, conn, trace_ids) -> None:
+        """Recompute the list rows (and their kind and tool index rows) of these traces."""
+        keys = [(trace_id,) for trace_id in trace_ids]
+        conn.executemany(self.sql.REFRESH_TRACE, [{"trace_id": trace_id} for trace_id in trace_ids])
+        for statement in (self.sql.DELETE_TRACE_KINDS, self.sql.INSERT_TRACE_KINDS,
+                          self.sql.DELETE_TRACE_TOOLS, self.sql.INSERT_TRACE_TOOLS):
+            conn.executemany(statement, keys)
+
+    def take_summaries_turn(self, conn) -> None:
+        """Become the one writer of trace summaries (SQLite: the write transaction already is)."""
+
+    def take_turn(self, conn, what: str) -> None:
+        """Become the one writer of `what` until the transaction ends (SQLite: one writer at a time anyway)."""
 
     def behind(self) -> bool:
         """Say whether committed events wait for projection (a cheap read, no lock)."""
@@ -228,11 +277,10 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         if not results:
             return 0
         with self.write() as conn:
-            before = conn.total_changes
-            conn.executemany(SAVE_ANALYSIS, [_analysis_row(*result) for result in results])
-            stored = conn.total_changes - before
-            _refresh_traces(conn, {result[0] for result in results})
-            refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results]))
+            self.take_summaries_turn(conn)
+            stored = self._save_rows(conn, [_analysis_row(*result) for result in results])
+            self._refresh_traces(conn, {result[0] for result in results})
+            refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results], self.sql), self.sql)
             if groupings:
                 changes = apply_groupings(conn, groupings, utc_now())
                 if alert_wanted is not None and changes:
@@ -240,6 +288,11 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
                     for event, subject, data in plan([(e, self.problem_alert_data(conn, pid)) for e, pid in changes]):
                         self.enqueue_alerts(conn, event, subject, data, wanted)
         return stored
+
+    def _save_rows(self, conn, rows) -> int:
+        before = conn.total_changes
+        conn.executemany(SAVE_ANALYSIS, rows)
+        return conn.total_changes - before
 
     def invalidate_tool(self, tool: str | None = None) -> int:
         """Mark the calls of a tool (or of every tool) for re-analysis."""
@@ -249,13 +302,6 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
                 return conn.execute(sql).rowcount
             return conn.execute(sql + " WHERE tool = ?", (tool,)).rowcount
 
-
-def _refresh_traces(conn, trace_ids) -> None:
-    """Recompute the list rows (and their kind and tool index rows) of these traces."""
-    keys = [(trace_id,) for trace_id in trace_ids]
-    conn.executemany(REFRESH_TRACE, [{"trace_id": trace_id} for trace_id in trace_ids])
-    for statement in (DELETE_TRACE_KINDS, INSERT_TRACE_KINDS, DELETE_TRACE_TOOLS, INSERT_TRACE_TOOLS):
-        conn.executemany(statement, keys)
 
 
 def _by_source(rows: list[tuple]):

@@ -21,9 +21,9 @@ class AlertStore:
         with self.write() as conn:
             return conn.execute(
                 "INSERT INTO alert_rules (url, format, on_events, tool, kind, min_severity, source, min_interval_s,"
-                " secret, created_at, failures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                " secret, created_at, failures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id",
                 (rule["url"], rule["format"], dumps(rule["on"]), rule["tool"], rule["kind"], rule["min_severity"],
-                 rule["source"], rule["min_interval_s"], secret, utc_now())).lastrowid
+                 rule["source"], rule["min_interval_s"], secret, utc_now())).fetchone()[0]
 
     def list_rules(self) -> list[dict]:
         return [_rule(r) for r in self.db.query(f"SELECT {RULE_COLUMNS} FROM alert_rules ORDER BY id")]

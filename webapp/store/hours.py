@@ -14,16 +14,18 @@ BACKFILL = f"""INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
  FROM calls WHERE last_ts IS NOT NULL GROUP BY 1, 2"""
 
 
-def hour_keys(conn, calls) -> set[tuple[str, str]]:
-    """Return the (hour, tool) cells that these (trace_id, call_id) calls sit in now."""
-    keys = orjson.dumps([list(call) for call in calls])
-    return {row for row in conn.execute(HOUR_KEYS, (keys,)) if row[0]}
+def hour_keys(conn, calls, sql) -> set[tuple[str, str]]:
+    """Return the (hour, tool) cells that these (trace_id, call_id) calls sit in now.
+
+    `sql` is the engine's statements module (webapp/store/sql.py or postgresql/sql.py)."""
+    keys = orjson.dumps([list(call) for call in calls]).decode()
+    return {tuple(row) for row in conn.execute(sql.HOUR_KEYS, (keys,)) if row[0]}
 
 
-def refresh_hours(conn, keys) -> None:
+def refresh_hours(conn, keys, sql) -> None:
     """Recount the given (hour, tool) cells from the calls table (an index range each)."""
     for hour, tool in keys:
-        conn.execute(REFRESH_HOUR, (hour, tool))
+        conn.execute(sql.REFRESH_HOUR, (hour, tool))
     conn.execute("DELETE FROM call_hours WHERE calls = 0")
 
 

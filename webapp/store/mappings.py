@@ -6,8 +6,8 @@ REANALYSE_RECENT = 2000     # calls re-analysed (newest first) when a tool's inf
 SELECT_EVIDENCE = "SELECT arguments, request, counts FROM mapping_evidence WHERE tool = ?"
 UPSERT_EVIDENCE = """INSERT INTO mapping_evidence (tool, arguments, request, counts) VALUES (?, ?, ?, ?)
  ON CONFLICT (tool, arguments, request) DO UPDATE SET counts = excluded.counts"""
-INVALIDATE_RECENT = """UPDATE calls SET version = version + 1, claimed_at = NULL WHERE rowid IN
- (SELECT rowid FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?)"""
+INVALIDATE_RECENT = """UPDATE calls SET version = version + 1, claimed_at = NULL WHERE (trace_id, call_id) IN
+ (SELECT trace_id, call_id FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?)"""
 
 
 class ToolMappings:
@@ -17,12 +17,9 @@ class ToolMappings:
         """Return which of these (trace_id, call_id) calls inference has not learnt from yet."""
         return self._unobserved(self.db.conn, keys)
 
-    @staticmethod
-    def _unobserved(conn, keys) -> set[tuple[str, str]]:
-        rows = conn.execute(
-            "SELECT c.trace_id, c.call_id FROM json_each(?) AS k JOIN calls AS c "
-            "ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]') "
-            "WHERE c.observed = 0", (dumps([list(key) for key in keys]),))
+    def _unobserved(self, conn, keys) -> set[tuple[str, str]]:
+        rows = conn.execute(f"SELECT c.trace_id, c.call_id FROM {self.sql.KEYED_CALLS} WHERE c.observed = 0",
+                            (dumps([list(key) for key in keys]),))
         return {(r[0], r[1]) for r in rows}
 
     def evidence(self, tool: str) -> dict:
@@ -36,6 +33,7 @@ class ToolMappings:
         counts are added under the writer's lock, so no increment is lost; a new pair past `cap` is not kept.
         """
         with self.write() as conn:
+            self.take_turn(conn, f"evidence:{tool}")
             fresh = [key for key in per_call if key in self._unobserved(conn, [key])]
             stored = {(a, r): loads(c) for a, r, c in conn.execute(SELECT_EVIDENCE, (tool,))}
             room, changed = cap - len(stored), set()
@@ -51,7 +49,7 @@ class ToolMappings:
                     changed.add(pair)
             conn.executemany(UPSERT_EVIDENCE, [(tool, a, r, dumps(stored[(a, r)])) for a, r in changed])
             conn.execute("UPDATE calls SET observed = 1 WHERE (trace_id, call_id) IN "
-                         "(SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))",
+                         f"(SELECT c.trace_id, c.call_id FROM {self.sql.KEYED_CALLS})",
                          (dumps([list(key) for key in fresh]),))
         return len(fresh)
 
@@ -69,7 +67,8 @@ class ToolMappings:
             row = conn.execute("SELECT inferred FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
             if row is not None and loads(row[0]) == pairs or row is None and not pairs:
                 return False
-            conn.execute("INSERT OR REPLACE INTO tool_inference (tool, inferred, updated_at) VALUES (?, ?, ?)",
+            conn.execute("INSERT INTO tool_inference (tool, inferred, updated_at) VALUES (?, ?, ?) ON CONFLICT (tool) "
+                         "DO UPDATE SET inferred = excluded.inferred, updated_at = excluded.updated_at",
                          (tool, dumps(pairs), utc_now()))
             conn.execute(INVALIDATE_RECENT, (tool, recent))
         return True
@@ -82,8 +81,8 @@ class ToolMappings:
     def reject_pair(self, tool: str, arguments: str, request: str) -> None:
         """Keep a pair out of a tool's inference."""
         with self.write() as conn:
-            conn.execute("INSERT OR IGNORE INTO mapping_rejections (tool, arguments, request, rejected_at) "
-                         "VALUES (?, ?, ?, ?)", (tool, arguments, request, utc_now()))
+            conn.execute("INSERT INTO mapping_rejections (tool, arguments, request, rejected_at) "
+                         "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", (tool, arguments, request, utc_now()))
 
     def unreject_pair(self, tool: str, arguments: str, request: str) -> None:
         """Let a rejected pair count again (it was confirmed after all)."""

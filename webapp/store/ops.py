@@ -15,7 +15,8 @@ class OpsReads:
     def probe_write(self) -> None:
         """Commit one tiny row, so a read-only file or a full disk shows; raise StoreUnavailable."""
         with self.write() as conn:
-            conn.execute("INSERT OR REPLACE INTO progress (name, seq) VALUES ('ready_probe', ?)", (int(time.time()),))
+            conn.execute("INSERT INTO progress (name, seq) VALUES ('ready_probe', ?) "
+                         "ON CONFLICT (name) DO UPDATE SET seq = excluded.seq", (int(time.time()),))
 
     def backlog(self) -> dict:
         """Return events waiting for projection, calls waiting for analysis, and the oldest wait in seconds."""

@@ -1,4 +1,6 @@
 """Problems, the changes people make: resolve, archive, reopen, links, merge (mixed into Store)."""
+from datetime import datetime, timedelta
+
 from ..problems.grouping import contract_digest
 from ..problems.states import BadChange
 from .codec import dumps, utc_now
@@ -14,16 +16,15 @@ ROLLUPS = (
      FROM problem_calls, (SELECT 'source' AS dim UNION ALL SELECT 'release' UNION ALL SELECT 'digest') AS d
      WHERE problem_id = ?1 GROUP BY 2, 3""",
     "DELETE FROM problem_pairs WHERE problem_id = ?1",
-    """INSERT INTO problem_pairs (problem_id, pair, count)
-     SELECT ?1, p.key, sum(p.value) FROM problem_calls, json_each(pairs) AS p WHERE problem_id = ?1 GROUP BY 2""",
+    "REBUILD_PAIRS",  # the engine's statement (sql.py): it reads each call's JSON object of pairs
     """UPDATE problems SET occurrences = (SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ?1),
      calls = (SELECT count(*) FROM problem_calls WHERE problem_id = ?1),
      traces = (SELECT count(DISTINCT trace_id) FROM problem_calls WHERE problem_id = ?1),
      first_seen = (SELECT min(ts) FROM problem_calls WHERE problem_id = ?1),
      last_seen = (SELECT max(ts) FROM problem_calls WHERE problem_id = ?1) WHERE id = ?1""",
 )
-CLEAN_SINCE = """SELECT count(*) FROM problem_checks WHERE problem_id = ?1 AND broke = 0 AND ts > max(?2,
- coalesce((SELECT max(ts) FROM problem_checks WHERE problem_id = ?1 AND broke = 1), ''))"""
+CLEAN_SINCE = """SELECT count(*) FROM problem_checks WHERE problem_id = ?1 AND broke = 0 AND ts > ?2
+ AND ts > coalesce((SELECT max(ts) FROM problem_checks WHERE problem_id = ?1 AND broke = 1), '')"""
 
 
 def record_state(conn, pid: int, at: str, state: str, by: str, detail: str) -> None:
@@ -71,8 +72,7 @@ class ProblemWrites:
                 self._resolve(conn, pid, change["resolve"], now, by)
             elif state == "archived":
                 baseline = conn.execute("SELECT coalesce(sum(occurrences), 0) FROM problem_hours WHERE problem_id = ? "
-                                        "AND hour >= substr(datetime(?, '-1 day'), 1, 10) || 'T' || "
-                                        "substr(datetime(?, '-1 day'), 12, 2)", (pid, now, now)).fetchone()[0]
+                                        "AND hour >= ?", (pid, _day_before(now)[:13])).fetchone()[0]
                 archive = {"at": now, "until": change["until"], "baseline": baseline}
                 conn.execute("UPDATE problems SET state = 'archived', archive = ? WHERE id = ?", (dumps(archive), pid))
                 until = "until it escalates" if change["until"] else "for good"
@@ -111,11 +111,12 @@ class ProblemWrites:
         conn.execute("""INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
             occurrences, pairs) SELECT ?2, trace_id, call_id, ts, source, release, digest, severity, occurrences, pairs
             FROM problem_calls WHERE problem_id = ?1 AND true
-            ON CONFLICT(problem_id, trace_id, call_id) DO UPDATE SET occurrences = occurrences + excluded.occurrences""",
+            ON CONFLICT(problem_id, trace_id, call_id) DO UPDATE SET occurrences = problem_calls.occurrences + excluded.occurrences""",
                      (pid, into))
         conn.execute("DELETE FROM problem_calls WHERE problem_id = ?", (pid,))
         conn.execute("DELETE FROM problem_checks WHERE problem_id = ?", (pid,))
         for statement in ROLLUPS:
+            statement = getattr(self.sql, statement, statement)  # a name: the engine's own form
             conn.execute(statement, (pid,))
             conn.execute(statement, (into,))
         conn.execute("UPDATE problems SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", (into, pid))
@@ -132,3 +133,8 @@ class ProblemWrites:
         row = self.db.execute("SELECT id FROM problems WHERE id = ?", (int(number),)).fetchone()
         return row[0] if row else None
 
+
+
+def _day_before(now: str) -> str:
+    """Return the stored time (2026-11-30T09:15:00.000000Z) one day before another."""
+    return (datetime.strptime(now[:19], "%Y-%m-%dT%H:%M:%S") - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%S")

@@ -96,8 +96,8 @@ class ProblemReads:
     def problems_hourly(self, numbers: list[int], since: str, until: str) -> dict[int, dict[str, int]]:
         """Return {id: {hour: occurrences}} of several problems between two times."""
         out: dict[int, dict[str, int]] = {n: {} for n in numbers}
-        rows = self.db.execute("SELECT problem_id, hour, occurrences FROM problem_hours WHERE problem_id IN "
-                               "(SELECT value FROM json_each(?)) AND hour >= ? AND hour <= ?",
+        rows = self.db.execute("SELECT problem_id, hour, occurrences FROM problem_hours WHERE problem_id "
+                               f"{self.sql.IN_JSON_NUMBERS} AND hour >= ? AND hour <= ?",
                                (dumps(numbers), since[:13], until[:13]))
         for number, hour, count in rows:
             out[number][hour] = count
@@ -120,8 +120,8 @@ class ProblemReads:
 
     def problem_ids(self, fingerprints) -> dict[str, str]:
         """Return {fingerprint: "TD-n"} for the fingerprints that have a problem (merges followed)."""
-        rows = self.db.execute("SELECT fingerprint, coalesce(merged_into, id) FROM problems WHERE fingerprint IN "
-                               "(SELECT value FROM json_each(?))", (dumps(sorted(set(fingerprints))),))
+        rows = self.db.execute("SELECT fingerprint, coalesce(merged_into, id) FROM problems WHERE fingerprint "
+                               f"{self.sql.IN_JSON_LIST}", (dumps(sorted(set(fingerprints))),))
         return {fingerprint: f"TD-{number}" for fingerprint, number in rows}
 
     def clean_calls(self, tool: str, limit: int = 300, digest: str | None = None) -> list[dict]:
@@ -133,7 +133,7 @@ class ProblemReads:
             sql += " AND contract_digest = ?"
             params.append(digest)
         rows = list(self.db.query(sql + " ORDER BY last_ts DESC LIMIT ?", [*params, limit]))
-        payloads = dict(self.db.execute("SELECT seq, payload FROM events WHERE seq IN (SELECT value FROM json_each(?))",
+        payloads = dict(self.db.execute(f"SELECT seq, payload FROM events WHERE seq {self.sql.IN_JSON_NUMBERS}",
                                         (dumps([r["arguments_seq"] for r in rows if r["arguments_seq"]]),)))
         return [{**row, "arguments": loads(payloads.get(row["arguments_seq"]))} for row in rows]
 
@@ -163,7 +163,7 @@ class ProblemReads:
                 p["by_source"], p["by_release"], p["by_digest"] = [], [], []
         names = {"release": "releases", "source": "sources", "digest": "contract_digests"}
         rows = self.db.execute("SELECT problem_id, dim, value, occurrences, calls FROM problem_splits WHERE problem_id "
-                               "IN (SELECT value FROM json_each(?)) ORDER BY problem_id, dim, value",
+                               f"{self.sql.IN_JSON_NUMBERS} ORDER BY problem_id, dim, value",
                                (dumps(list(numbers)),))
         for number, dim, value, occurrences, calls in rows:
             problem = numbers[number]

@@ -16,7 +16,7 @@ PROBLEM_BY_FINGERPRINT = "SELECT id, merged_into FROM problems WHERE fingerprint
 INSERT_PROBLEM = """INSERT INTO problems (fingerprint, fp_version, tool, kind, severity, stages, left_snapshot,
  left_path, right_snapshot, right_path, transform, keyword, created_at)
  VALUES (:fingerprint, :fp_version, :tool, :kind, :severity, :stages, :left_snapshot, :left_path,
- :right_snapshot, :right_path, :transform, :keyword, :created_at)"""
+ :right_snapshot, :right_path, :transform, :keyword, :created_at) RETURNING id"""
 OLD_PARTS = """SELECT problem_id, ts, source, release, digest, occurrences, pairs, severity FROM problem_calls
  WHERE trace_id = ? AND call_id = ?"""
 TRACE_HAS_OTHER = "SELECT EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ? AND trace_id = ?)"
@@ -25,22 +25,24 @@ ADD_PART = """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, sour
 BUMP_COUNTS = "UPDATE problems SET occurrences = occurrences + ?, calls = calls + ?, traces = traces + ? WHERE id = ?"
 # Adding a part can only widen first/last seen and raise the severity: no look at the other calls.
 PUT_COUNTS = """UPDATE problems SET occurrences = occurrences + ?1, calls = calls + 1, traces = traces + ?2,
- first_seen = min(coalesce(first_seen, ?3), ?3), last_seen = max(coalesce(last_seen, ?3), ?3),
+ first_seen = CASE WHEN first_seen <= ?3 THEN first_seen ELSE ?3 END,
+ last_seen = CASE WHEN last_seen >= ?3 THEN last_seen ELSE ?3 END,
  severity = CASE WHEN ?4 = 'error' THEN 'error' ELSE severity END WHERE id = ?5
  RETURNING state, resolve IS NOT NULL"""
 BUMP_HOUR = """INSERT INTO problem_hours (problem_id, hour, occurrences) VALUES (?, ?, ?)
- ON CONFLICT(problem_id, hour) DO UPDATE SET occurrences = occurrences + excluded.occurrences"""
+ ON CONFLICT(problem_id, hour) DO UPDATE SET occurrences = problem_hours.occurrences + excluded.occurrences"""
 BUMP_SPLIT = """INSERT INTO problem_splits (problem_id, dim, value, occurrences, calls) VALUES (?, ?, ?, ?, ?)
- ON CONFLICT(problem_id, dim, value) DO UPDATE SET occurrences = occurrences + excluded.occurrences,
- calls = calls + excluded.calls"""
+ ON CONFLICT(problem_id, dim, value) DO UPDATE SET occurrences = problem_splits.occurrences + excluded.occurrences,
+ calls = problem_splits.calls + excluded.calls"""
 BUMP_PAIR = """INSERT INTO problem_pairs (problem_id, pair, count) VALUES (?, ?, ?)
- ON CONFLICT(problem_id, pair) DO UPDATE SET count = count + excluded.count"""
+ ON CONFLICT(problem_id, pair) DO UPDATE SET count = problem_pairs.count + excluded.count"""
 SEEN = """UPDATE problems SET first_seen = coalesce((SELECT min(ts) FROM problem_calls WHERE problem_id = ?1), first_seen),
  last_seen = coalesce((SELECT max(ts) FROM problem_calls WHERE problem_id = ?1), last_seen),
  severity = CASE WHEN ?2 = 'error' THEN 'error' ELSE severity END WHERE id = ?1"""
 TOOL_PROBLEMS = """SELECT id, left_snapshot, left_path, resolve IS NOT NULL FROM problems
- WHERE tool IS ? AND merged_into IS NULL"""
-CHECK = "INSERT OR REPLACE INTO problem_checks (problem_id, trace_id, call_id, ts, broke) VALUES (?, ?, ?, ?, ?)"
+ WHERE tool IS NOT DISTINCT FROM ? AND merged_into IS NULL"""
+CHECK = """INSERT INTO problem_checks (problem_id, trace_id, call_id, ts, broke) VALUES (?, ?, ?, ?, ?)
+ ON CONFLICT (problem_id, trace_id, call_id) DO UPDATE SET ts = excluded.ts, broke = excluded.broke"""
 PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems WHERE id = ?"
 
 
@@ -82,9 +84,10 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list) -> 
         "left_snapshot": left.get("snapshot"), "left_path": left.get("path"),
         "right_snapshot": right.get("snapshot"), "right_path": right.get("path"),
         "transform": d["transform"], "keyword": d["keyword"], "created_at": now})
-    record_state(conn, cursor.lastrowid, now, "open", "tracediff", "first seen")
-    events.append(("new", cursor.lastrowid))
-    return cursor.lastrowid
+    problem_id = cursor.fetchone()[0]
+    record_state(conn, problem_id, now, "open", "tracediff", "first seen")
+    events.append(("new", problem_id))
+    return problem_id
 
 
 def _replace_parts(conn, call: dict, problems: dict, now: str, events: list) -> set[int]:

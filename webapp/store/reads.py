@@ -1,8 +1,6 @@
 """Reading traces, calls, snapshots and the list: the Store's read side."""
 from .codec import dumps, loads, utc_now
 from .filters import TraceQuery
-from .listing import trace_list_sql
-from .sql import CALLS_BY_KEY, EVENTS_BY_SEQ
 
 SNAPSHOTS = ("arguments", "request", "response")
 
@@ -17,9 +15,9 @@ class TraceReads:
     def calls_inputs(self, keys) -> dict:
         """Return {(trace_id, call_id): inputs} of many calls, in two queries."""
         conn = self.db.conn
-        calls = conn.execute(CALLS_BY_KEY, (dumps([list(key) for key in keys]),)).fetchall()
+        calls = conn.execute(self.sql.CALLS_BY_KEY, (dumps([list(key) for key in keys]),)).fetchall()
         seqs = [seq for call in calls for seq in call[4:] if seq is not None]
-        cursor = conn.execute(EVENTS_BY_SEQ, (dumps(seqs),))
+        cursor = conn.execute(self.sql.EVENTS_BY_SEQ, (dumps(seqs),))
         names = [column[0] for column in cursor.description]
         events = {row[0]: _snapshot_dict(dict(zip(names, row))) for row in cursor}
         return {(trace_id, call_id): {"tool": tool, "version": version,
@@ -35,7 +33,7 @@ class TraceReads:
     def pending_calls_of(self, trace_ids, limit: int = 100) -> list[dict]:
         """List out-of-date calls of some traces (at most `limit`), e.g. the rows a list page shows."""
         return list(self.db.query(
-            "SELECT trace_id, call_id, version FROM calls WHERE trace_id IN (SELECT value FROM json_each(?)) "
+            f"SELECT trace_id, call_id, version FROM calls WHERE trace_id {self.sql.IN_JSON_LIST} "
             "AND analyzed_version < version LIMIT ?", (dumps(list(trace_ids)), limit)))
 
     def get_trace(self, trace_id: str) -> dict | None:
@@ -86,7 +84,7 @@ class TraceReads:
     def find_traces(self, query: TraceQuery, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
         """Return matching traces newest first after a (last_ts, trace_id) cursor, and the next cursor."""
         self.catch_up_for_read()
-        sql, params = trace_list_sql(query, cursor)
+        sql, params = self.listing.trace_list_sql(query, cursor)
         rows = list(self.db.query(sql, params))
         next_cursor = None
         if len(rows) > query.limit:

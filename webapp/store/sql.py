@@ -1,4 +1,9 @@
-"""SQL statements of the store, kept apart so the Store class reads at a glance."""
+"""SQL statements of the store, kept apart so the Store class reads at a glance.
+
+Statements whose form differs by engine have a namesake in postgresql/sql.py; the Store reads
+those through `self.sql`.
+"""
+from .hours import HOUR_KEYS, REFRESH_HOUR  # noqa: F401 (the engine's statements, by name)
 
 INSERT_EVENT = """INSERT OR IGNORE INTO events
  (event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, meta, ts,
@@ -7,6 +12,12 @@ NEW_EVENTS = "SELECT seq, trace_id, call_id FROM events WHERE seq > ? ORDER BY s
 INDEX_EVENTS = "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq > ? AND seq <= ?"
 CALLS_BY_KEY = """SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_seq, c.request_seq, c.response_seq
  FROM json_each(?) AS k JOIN calls AS c
+ ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
+REBUILD_PAIRS = """INSERT INTO problem_pairs (problem_id, pair, count)
+ SELECT ?1, p.key, sum(p.value) FROM problem_calls, json_each(pairs) AS p WHERE problem_id = ?1 GROUP BY 2"""
+IN_JSON_LIST = "IN (SELECT value FROM json_each(?))"  # a list of values as one JSON parameter
+IN_JSON_NUMBERS = IN_JSON_LIST
+KEYED_CALLS = """json_each(?) AS k JOIN calls AS c
  ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
 EVENTS_BY_SEQ = "SELECT seq, * FROM events WHERE seq IN (SELECT value FROM json_each(?))"
 SET_PROGRESS = "INSERT OR REPLACE INTO progress (name, seq) VALUES (?, ?)"

@@ -1,11 +1,10 @@
 """Counts for the trace list: traces per filter value, and calls per tool and hour."""
-import contextlib
-import sqlite3
 import time
 from dataclasses import replace
+from datetime import datetime, timedelta
 
 from .filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery, absolute_time
-from .listing import SEARCH_CAPPED, count_sql, distinct_sql, fts_phrase
+from .listing import distinct_sql
 
 STRIP_HOURS = 168
 # Each count stops at COUNT_CAP + 1 rows ("10,000+"), so counting costs the same at any size.
@@ -31,7 +30,7 @@ def kind_names(store) -> list[str]:
 
 def counts_are_cheap(store) -> bool:
     """Say whether the store is small enough to count every facet while the page waits."""
-    sql = "SELECT count(*) FROM (SELECT 1 FROM traces LIMIT ?)"
+    sql = "SELECT count(*) FROM (SELECT 1 FROM traces LIMIT ?) AS t"
     return store.db.execute(sql, (COUNT_CAP + 1,)).fetchone()[0] <= COUNT_CAP
 
 
@@ -39,23 +38,17 @@ def search_capped(store, q: str) -> bool:
     """Say whether a search text matches more snapshots than a search reads (SEARCH_CAP)."""
     if not q:
         return False
-    return bool(store.db.execute(SEARCH_CAPPED, (fts_phrase(q),)).fetchone()[0])
+    return bool(store.db.execute(store.listing.SEARCH_CAPPED, (store.listing.fts_phrase(q),)).fetchone()[0])
 
 
 def capped_count(store, query: TraceQuery, deadline: float | None = None) -> int | None:
     """Count the traces matching a query, stopping at COUNT_CAP + 1; None when past the deadline."""
     if deadline is not None and time.monotonic() > deadline:
         return None
-    sql, params = count_sql(query, COUNT_CAP)
+    sql, params = store.listing.count_sql(query, COUNT_CAP)
     if deadline is not None:
         deadline = min(deadline, time.monotonic() + COUNT_TIMEOUT_S)
-    with _interrupted_at(store.db.conn, deadline):
-        try:
-            return store.db.execute(sql, params).fetchone()[0]
-        except sqlite3.OperationalError as error:
-            if deadline is None or "interrupt" not in str(error):
-                raise
-            return None
+    return store.count_by(sql, params, deadline)
 
 
 def filter_counts(store, query: TraceQuery, budget_s: float | None = COUNT_BUDGET_S) -> dict[str, dict[str, int | None]]:
@@ -73,16 +66,6 @@ def filter_counts(store, query: TraceQuery, budget_s: float | None = COUNT_BUDGE
     return counts
 
 
-@contextlib.contextmanager
-def _interrupted_at(conn, deadline: float | None):
-    if deadline is not None:
-        conn.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
-    try:
-        yield
-    finally:
-        conn.set_progress_handler(None, 0)
-
-
 MAX_STRIP_HOURS = 24 * 14
 
 
@@ -93,19 +76,14 @@ def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "
     incident fill the strip rather than a sliver of a fixed week."""
     db = store.db
     until = absolute_time(until) or "\uffff"
-    if since:
-        span = db.execute("SELECT (julianday(min(?, coalesce((SELECT max(last_ts) FROM calls), ?))) - julianday(?)) * 24",
-                          (until, until, absolute_time(since))).fetchone()[0]
-        if span is not None:
-            hours = min(MAX_STRIP_HOURS, max(1, int(span) + 1))
     newest = db.execute("SELECT max(last_ts) FROM calls WHERE last_ts <= ?", (until,)).fetchone()[0]
-    if newest is None:
+    end = _hour_of(newest)
+    if end is None:
         return {"hours": [], "tools": {}}
-    end = db.execute("SELECT strftime('%Y-%m-%dT%H', ?)", (newest,)).fetchone()[0]
-    hour_list = [row[0] for row in db.execute(
-        "WITH RECURSIVE h(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM h WHERE n + 1 < ?) "
-        "SELECT strftime('%Y-%m-%dT%H', ? || ':00:00', '-' || n || ' hours') FROM h ORDER BY n DESC",
-        (hours, end))]
+    start = _hour_of(absolute_time(since)) if since else None
+    if start is not None:
+        hours = min(MAX_STRIP_HOURS, max(1, int((end - start).total_seconds() // 3600) + 1))
+    hour_list = [(end - timedelta(hours=n)).strftime("%Y-%m-%dT%H") for n in range(hours - 1, -1, -1)]
     # The call_hours rollup holds one row per tool and hour, so this reads at most 168 x tools rows.
     sql = "SELECT tool, hour, calls, findings FROM call_hours WHERE hour >= ? AND hour <= ?"
     params = [hour_list[0], hour_list[-1]]
@@ -116,3 +94,14 @@ def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "
     for name, hour, calls, findings in db.execute(sql + " ORDER BY 1, 2", params):
         tools.setdefault(name, {})[hour] = {"calls": calls, "findings": findings or 0}
     return {"hours": hour_list, "tools": tools}
+
+
+def _hour_of(text: str | None) -> datetime | None:
+    """Return the hour a stored time (or a since value) falls in, None when it is not a time."""
+    try:
+        return datetime.strptime((text or "")[:13], "%Y-%m-%dT%H")
+    except ValueError:
+        try:
+            return datetime.strptime((text or "")[:10], "%Y-%m-%d")
+        except ValueError:
+            return None

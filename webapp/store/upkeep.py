@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .errors import StoreUnavailable
 from .hours import hour_keys, refresh_hours
-from .sql import DELETE_TRACE, PRUNE_QUARANTINE
+from .sql import PRUNE_QUARANTINE
 
 VACUUM_STEP_PAGES = 2048  # 8 MiB of 4 KiB pages per step at most; fewer while the disk is full
 MIN_STEP_PAGES = 8
@@ -69,15 +69,18 @@ class Upkeep:
 
     def _prune_some(self, before_ts: str, size: int) -> int:
         with self.write() as conn:
+            self.take_summaries_turn(conn)
             ids = [r[0] for r in conn.execute(
                 "SELECT trace_id FROM traces WHERE last_ts < ? LIMIT ?", (before_ts, size))]
+            if not ids:
+                return 0
             calls = conn.execute(
                 f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({','.join('?' * len(ids))})",
                 ids).fetchall()
-            hours = hour_keys(conn, calls)
-            for statement in DELETE_TRACE:
+            hours = hour_keys(conn, calls, self.sql)
+            for statement in self.sql.DELETE_TRACE:
                 conn.executemany(statement, [(i,) for i in ids])
-            refresh_hours(conn, hours)
+            refresh_hours(conn, hours, self.sql)
         return len(ids)
 
     def _prune_quarantine(self, before_ts: str, batch: int) -> None:

@@ -1,0 +1,1 @@
+-- Migration 2 on PostgreSQL: nothing to do; 0001_initial.sql already has what SQLite's migration 2 adds.

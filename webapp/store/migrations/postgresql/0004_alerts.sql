@@ -1,0 +1,1 @@
+-- Migration 4 on PostgreSQL: nothing to do; 0001_initial.sql already has what SQLite's migration 4 adds.

@@ -1,0 +1,1 @@
+-- Migration 6 on PostgreSQL: nothing to do; 0001_initial.sql already has what SQLite's migration 6 adds.

@@ -1,0 +1,137 @@
+"""PostgreSQL connections: one pool per process, opened after gunicorn forks, and the store's SQL
+written with SQLite's placeholders (`?`, `?1`, `:name`) passed to psycopg as its own (`%s`, `%(name)s`)."""
+import contextlib
+import os
+import re
+import threading
+
+from ..errors import StoreUnavailable
+
+INSTALL_HINT = "a postgresql:// database needs the extra: pip install -e '.[postgres]' (psycopg 3 and psycopg-pool)"
+POOL_MIN, POOL_MAX = 1, 4  # connections per process; see docs/deploy.md for when to add PgBouncer
+
+# String literals and quoted names are kept as they are; `::` is a cast, not a parameter.
+_TOKENS = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|::|\?(\d*)|:([A-Za-z_]\w*)|%""")
+_translated: dict[str, tuple[str, bool]] = {}
+_pools: dict[str, object] = {}
+_pools_lock = threading.Lock()
+
+
+def psycopg_modules():
+    """Import psycopg and its pool, or say in one line what to install."""
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:
+        raise SystemExit(INSTALL_HINT) from None
+    return psycopg, psycopg_pool
+
+
+def translate(sql: str) -> tuple[str, bool]:
+    """Return (psycopg SQL, numbered) for a statement in SQLite's placeholder style."""
+    if sql in _translated:
+        return _translated[sql]
+    numbered = False
+
+    def swap(match):
+        nonlocal numbered
+        token = match.group(0)
+        if token.startswith("?"):
+            if match.group(1):
+                numbered = True
+                return f"%(p{match.group(1)})s"
+            return "%s"
+        if match.group(2):
+            return f"%({match.group(2)})s"
+        return token.replace("%", "%%")  # psycopg reads % everywhere, string literals too
+
+    result = (_TOKENS.sub(swap, sql), numbered)
+    _translated[sql] = result
+    return result
+
+
+def bind(sql: str, params):
+    """Return (sql, params) ready for psycopg."""
+    text, numbered = translate(sql)
+    if numbered and not isinstance(params, dict):
+        params = {f"p{i}": value for i, value in enumerate(params, 1)}
+    return text, (() if params is None else params)  # never None: psycopg then reads %% as %
+
+
+def pool_for(url: str):
+    """Return this process's pool for a URL, made after any fork (a pool never crosses processes)."""
+    key = f"{os.getpid()}:{url}"
+    with _pools_lock:
+        if key not in _pools:
+            psycopg, psycopg_pool = psycopg_modules()
+            _pools[key] = psycopg_pool.ConnectionPool(
+                url, min_size=POOL_MIN, max_size=POOL_MAX, open=True, timeout=5,
+                kwargs={"autocommit": True, "prepare_threshold": None}, name="tracediff")
+        return _pools[key]
+
+
+def close_pool(url: str) -> None:
+    """Close this process's pool for a URL (a test's database before it is dropped)."""
+    with _pools_lock:
+        pool = _pools.pop(f"{os.getpid()}:{url}", None)
+    if pool is not None:
+        pool.close()
+
+
+class Connection:
+    """A pooled psycopg connection that speaks like sqlite3's: execute, executemany, query."""
+
+    def __init__(self, url: str, wait_s: float):
+        self.url = url
+        self._pool = pool_for(url)
+        with unavailable_as_error():
+            self.raw = self._pool.getconn(timeout=wait_s)
+
+    def execute(self, sql: str, params=()):
+        text, values = bind(sql, params)
+        cursor = self.raw.cursor()
+        cursor.execute(text, values)
+        return cursor
+
+    def executemany(self, sql: str, rows):
+        rows = list(rows)
+        if not rows:
+            return self.raw.cursor()
+        text, _ = translate(sql)
+        cursor = self.raw.cursor()
+        cursor.executemany(text, [bind(sql, row)[1] for row in rows])
+        return cursor
+
+    def query(self, sql: str, params=()):
+        """Yield rows as dicts (as sqlite-utils' Database.query does)."""
+        cursor = self.execute(sql, params)
+        if cursor.description is None:
+            return
+        names = [column.name for column in cursor.description]
+        for row in cursor:
+            yield dict(zip(names, row))
+
+    @property
+    def conn(self):  # sqlite-utils' Database exposes its connection as .conn; the store reads both ways
+        return self
+
+    @contextlib.contextmanager
+    def transaction(self):
+        with self.raw.transaction():
+            yield self
+
+    def close(self) -> None:
+        if self.raw is not None:
+            self._pool.putconn(self.raw)
+            self.raw = None
+
+
+@contextlib.contextmanager
+def unavailable_as_error():
+    """Turn a database that is down, read-only, full of connections or in recovery into StoreUnavailable."""
+    psycopg, psycopg_pool = psycopg_modules()
+    try:
+        yield
+    except (psycopg.OperationalError, psycopg_pool.PoolTimeout, psycopg.errors.ReadOnlySqlTransaction,
+            psycopg.errors.DiskFull, psycopg.errors.TooManyConnections) as error:
+        raise StoreUnavailable(str(error).splitlines()[0] if str(error) else type(error).__name__) from error

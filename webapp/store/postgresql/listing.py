@@ -1,0 +1,59 @@
+"""The trace list's search on PostgreSQL; its filters, pages and counts are SQLite's (../listing.py).
+
+A search unites three arms, each cut at the page size: traces of the tools the text names or
+begins (any case), traces whose id begins with it, and traces whose payloads hold its words
+(the newest SEARCH_CAP matching snapshots, through the GIN index on events.words).
+"""
+from ..filters import TraceQuery
+from ..listing import (MAX_TOOLS_NAMED, SEARCH_CAP, _add_exists, _add_trace_filters, _page,  # noqa: F401
+                       distinct_sql, trace_filter_sql)
+from .sql import PHRASE
+
+FTS_NEWEST = f"SELECT seq FROM events WHERE words @@ {PHRASE} ORDER BY seq DESC LIMIT {SEARCH_CAP}"
+SEARCH_CAPPED = (f"SELECT count(*) > {SEARCH_CAP} FROM "
+                 f"(SELECT 1 FROM events WHERE words @@ {PHRASE} LIMIT {SEARCH_CAP + 1}) AS m")
+TOOLS_NAMED = (f"SELECT x FROM ({distinct_sql('trace_tools', 'tool')}) AS v "
+               f"WHERE lower(left(x, length(?))) = lower(?) ORDER BY lower(x) = lower(?) DESC, x "
+               f"LIMIT {MAX_TOOLS_NAMED}")
+
+
+def fts_phrase(text: str) -> str:
+    """The search text as it is: PHRASE turns it into the same words the index holds."""
+    return text
+
+
+def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tuple[str, list]]:
+    """Return the SELECTs whose union is what `q` finds, each filtered, newest first, cut at limit."""
+    conditions, params = [], []
+    _add_exists(query, conditions, params, tool=True, kind=True)
+    _add_trace_filters(query, conditions, params)
+    low, high = query.q.lower(), query.q.lower() + "\uffff"
+    by_tools = _page("trace_tools k JOIN traces t ON t.trace_id = k.trace_id", "k",
+                     [f"k.tool IN ({TOOLS_NAMED})", *conditions], [query.q] * 3 + params, cursor, limit)
+    by_id = _page("traces t", "t", ["t.trace_id >= ? AND t.trace_id < ?", *conditions], [low, high, *params],
+                  cursor, limit)
+    by_words = _page(f"(SELECT DISTINCT e.trace_id FROM ({FTS_NEWEST}) f JOIN events e ON e.seq = f.seq) m "
+                     "JOIN traces t ON t.trace_id = m.trace_id", "t", conditions, [query.q, *params], cursor, limit)
+    return [by_tools, by_id, by_words]
+
+
+def trace_list_sql(query: TraceQuery, cursor: tuple | None) -> tuple[str, list]:
+    """Build the list query: driven by the most selective index the filters allow."""
+    if query.q:
+        arms = search_arms(query, cursor, query.limit + 1)
+        sql = " UNION ".join(f"SELECT * FROM ({arm}) AS a{n}" for n, (arm, _) in enumerate(arms))
+        params = [p for _, arm_params in arms for p in arm_params]
+        return f"{sql} ORDER BY last_ts DESC, trace_id DESC LIMIT ?", params + [query.limit + 1]
+    source, order_table, conditions, params = trace_filter_sql(query)
+    return _page(source, order_table, conditions, params, cursor, query.limit + 1)
+
+
+def count_sql(query: TraceQuery, cap: int) -> tuple[str, list]:
+    """Build a count of the traces matching a query that stops at cap + 1."""
+    if query.q:
+        arms = search_arms(query, None, cap + 1)
+        union = " UNION ".join(f"SELECT trace_id FROM ({arm}) AS a{n}" for n, (arm, _) in enumerate(arms))
+        return f"SELECT count(*) FROM ({union}) AS u", [p for _, arm_params in arms for p in arm_params]
+    source, _, conditions, params = trace_filter_sql(query, rows=False)
+    where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+    return f"SELECT count(*) FROM (SELECT 1 FROM {source} {where} LIMIT ?) AS c", params + [cap + 1]

@@ -1,0 +1,45 @@
+"""Numbered migrations on PostgreSQL (migrations/postgresql/), under an advisory lock so nodes that
+start together migrate once."""
+import contextlib
+import re
+
+from . import sql as pg_sql
+
+RECORD_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL,
+    applied_at TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))"""
+
+
+class PostgresMigrations:
+    """The migration target of a PostgresStore: one transaction holding pg_advisory_xact_lock."""
+
+    engine = "postgresql"
+
+    def __init__(self, store):
+        self.store = store
+
+    def applied_versions(self) -> set[int] | None:
+        exists = self.store.db.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()[0]
+        if not exists:
+            return None
+        return {row[0] for row in self.store.db.execute("SELECT version FROM schema_migrations")}
+
+    @contextlib.contextmanager
+    def locked(self):
+        with self.store.write() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(?)", (pg_sql.MIGRATIONS_LOCK,))
+            yield conn
+
+    def applied_in(self, conn) -> set[int]:
+        conn.execute(RECORD_TABLE)
+        return {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+
+    def run_sql(self, conn, text: str) -> None:
+        text = re.sub(r"--[^\n]*", "", text)  # comments may hold semicolons and quotes
+        for statement in text.split(";"):
+            if statement.strip():
+                conn.raw.execute(statement)  # DDL as written: no placeholders to pass on
+
+    def record(self, conn, migration) -> None:
+        conn.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
+                     (migration.version, migration.name))

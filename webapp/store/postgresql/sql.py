@@ -1,0 +1,113 @@
+"""The statements whose PostgreSQL form differs from SQLite's (webapp/store/sql.py has the same names).
+
+Lists of keys travel as one JSON parameter, as in SQLite: `json_array_elements(?::json)`.
+"""
+from ..hours import NO_TOOL
+from ..sql import SAVE_ANALYSIS  # noqa: F401 (the same on both engines)
+
+# One projector and one writer of the trace summaries at a time, across every node (pg_advisory_xact_lock).
+SUMMARIES_LOCK = 7_244_183_100_001
+MIGRATIONS_LOCK = 7_244_183_100_002
+PRUNE_LOCK = 7_244_183_100_003
+
+EVENT_COLUMNS = ("event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, "
+                 "meta, ts, received_at")
+# A batch in one statement: new events go to the log and to the projection queue in the same
+# transaction; duplicates (the same event_id) are skipped; the answer counts what was added per source.
+INSERT_EVENTS = f"""WITH r AS (SELECT * FROM json_to_recordset(?::json) AS x(event_id text, trace_id text,
+  call_id text, snapshot text, tool text, source text, release text, payload text, logged_as_string int,
+  http text, meta text, ts text, received_at text, n int)),
+ added AS (INSERT INTO events ({EVENT_COLUMNS}) SELECT {EVENT_COLUMNS} FROM r ORDER BY n
+  ON CONFLICT (event_id) DO NOTHING RETURNING seq, source),
+ queued AS (INSERT INTO projection_queue (seq) SELECT seq FROM added)
+ SELECT coalesce(source, ''), count(*) FROM added GROUP BY 1"""
+TAKE_QUEUED = """DELETE FROM projection_queue WHERE seq IN
+ (SELECT seq FROM projection_queue ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING seq"""
+# The same words as SQLite's FTS5 unicode61 finds: runs of letters and digits, any case.
+WORDS = "to_tsvector('simple', regexp_replace({0}, '[^[:alnum:]]+', ' ', 'g'))"
+INDEX_EVENTS = f"UPDATE events SET words = {WORDS.format('payload')} WHERE seq = ANY(?) RETURNING seq, trace_id, call_id"
+PHRASE = "phraseto_tsquery('simple', regexp_replace(?, '[^[:alnum:]]+', ' ', 'g'))"
+KEYS = "json_array_elements(?::json) AS k(value)"
+CALLS_BY_KEY = f"""SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_seq, c.request_seq, c.response_seq
+ FROM {KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"""
+EVENTS_BY_SEQ = f"""SELECT seq, {EVENT_COLUMNS} FROM events
+ WHERE seq IN (SELECT json_array_elements_text(?::json)::bigint)"""
+IN_JSON_LIST = "IN (SELECT json_array_elements_text(?::json))"
+IN_JSON_NUMBERS = "IN (SELECT json_array_elements_text(?::json)::bigint)"
+KEYED_CALLS = f"{KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"
+SET_PROGRESS = "INSERT INTO progress (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq"
+INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw, source) VALUES (?, ?, ?, ?, ?)"
+_TOUCHED = "SELECT DISTINCT value->>0 AS trace_id, value->>1 AS call_id FROM json_array_elements(:calls::json) AS k(value)"
+_CURRENT = """(SELECT seq FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND snapshot = '{0}'
+   ORDER BY ts DESC, seq DESC LIMIT 1)"""
+_LATEST = """(SELECT {0} FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND {0} IS NOT NULL
+   ORDER BY seq DESC LIMIT 1)"""
+PROJECT_CALLS = f"""INSERT INTO calls AS c (trace_id, call_id, tool, source, release, arguments_seq, request_seq,
+ response_seq, status_code, first_ts, last_ts)
+ SELECT t.trace_id, t.call_id, {_LATEST.format('tool')}, {_LATEST.format('source')}, {_LATEST.format('release')},
+  {_CURRENT.format("arguments")}, {_CURRENT.format("request")}, {_CURRENT.format("response")},
+  (SELECT (http::json->>'status_code')::int FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id
+    AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
+  (SELECT min(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id),
+  (SELECT max(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id)
+ FROM ({_TOUCHED}) AS t
+ WHERE EXISTS (SELECT 1 FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id)
+ ON CONFLICT (trace_id, call_id) DO UPDATE SET tool = excluded.tool, source = excluded.source,
+ release = excluded.release, status_code = excluded.status_code, first_ts = excluded.first_ts,
+ last_ts = excluded.last_ts,
+ version = c.version + (c.arguments_seq IS DISTINCT FROM excluded.arguments_seq
+   OR c.request_seq IS DISTINCT FROM excluded.request_seq OR c.response_seq IS DISTINCT FROM excluded.response_seq)::int,
+ arguments_seq = excluded.arguments_seq, request_seq = excluded.request_seq, response_seq = excluded.response_seq"""
+DROP_EMPTY_CALLS = f"""DELETE FROM calls WHERE (trace_id, call_id) IN (SELECT trace_id, call_id FROM ({_TOUCHED}) AS t
+ WHERE NOT EXISTS (SELECT 1 FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id))"""
+_DISTINCT_LIST = """(SELECT string_agg(DISTINCT x, ',' ORDER BY x) FROM calls,
+   unnest(string_to_array(nullif({0}, ''), ',')) AS x WHERE trace_id = :trace_id)"""
+REFRESH_TRACE = f"""INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, sources,
+ has_arguments, has_request, has_response, complete, worst, kinds, status_codes, errors, warnings, loud_kinds)
+ SELECT trace_id, min(first_ts), max(last_ts), count(*),
+  (SELECT string_agg(DISTINCT tool, ',' ORDER BY tool) FROM calls WHERE trace_id = :trace_id),
+  (SELECT string_agg(DISTINCT source, ',' ORDER BY source) FROM calls WHERE trace_id = :trace_id),
+  bool_and(arguments_seq IS NOT NULL)::int, bool_and(request_seq IS NOT NULL)::int,
+  bool_and(response_seq IS NOT NULL)::int,
+  bool_and(arguments_seq IS NOT NULL AND request_seq IS NOT NULL AND response_seq IS NOT NULL)::int,
+  CASE max(CASE worst WHEN 'error' THEN 3 WHEN 'warning' THEN 2 WHEN 'info' THEN 1 ELSE 0 END)
+   WHEN 3 THEN 'error' WHEN 2 THEN 'warning' WHEN 1 THEN 'info' ELSE
+   CASE WHEN bool_or(analysis IS NOT NULL) THEN 'clean' END END,
+  {_DISTINCT_LIST.format('kinds')},
+  (SELECT string_agg(DISTINCT status_code::text, ',' ORDER BY status_code::text) FROM calls WHERE trace_id = :trace_id),
+  sum(errors), sum(warnings), coalesce({_DISTINCT_LIST.format('loud_kinds')}, '')
+ FROM calls WHERE trace_id = :trace_id GROUP BY trace_id
+ ON CONFLICT (trace_id) DO UPDATE SET first_ts = excluded.first_ts, last_ts = excluded.last_ts,
+ calls = excluded.calls, tools = excluded.tools, sources = excluded.sources, has_arguments = excluded.has_arguments,
+ has_request = excluded.has_request, has_response = excluded.has_response, complete = excluded.complete,
+ worst = excluded.worst, kinds = excluded.kinds, status_codes = excluded.status_codes, errors = excluded.errors,
+ warnings = excluded.warnings, loud_kinds = excluded.loud_kinds"""
+DELETE_TRACE_KINDS = "DELETE FROM trace_kinds WHERE trace_id = ?"
+DELETE_TRACE_TOOLS = "DELETE FROM trace_tools WHERE trace_id = ?"
+INSERT_TRACE_KINDS = """INSERT INTO trace_kinds (trace_id, kind, last_ts)
+ SELECT DISTINCT trace_id, x, last_ts FROM traces, unnest(string_to_array(nullif(kinds, ''), ',')) AS x
+ WHERE trace_id = ?"""
+INSERT_TRACE_TOOLS = """INSERT INTO trace_tools (trace_id, tool, last_ts)
+ SELECT DISTINCT c.trace_id, c.tool, t.last_ts FROM calls c JOIN traces t ON t.trace_id = c.trace_id
+ WHERE c.trace_id = ? AND c.tool IS NOT NULL"""
+# Claims skip rows another node holds locked, so no call is claimed twice however many analysers run.
+CLAIM_PENDING = """UPDATE calls SET claimed_at = ?1 WHERE (trace_id, call_id) IN (
+ SELECT trace_id, call_id FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2)
+ LIMIT ?3 FOR UPDATE SKIP LOCKED) RETURNING trace_id, call_id, version"""
+HOUR_KEYS = f"""SELECT DISTINCT substr(c.last_ts, 1, 13), coalesce(c.tool, '{NO_TOOL}')
+ FROM {KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"""
+REFRESH_HOUR = f"""INSERT INTO call_hours (hour, tool, calls, findings)
+ SELECT ?1, ?2, count(*), count(*) FILTER (WHERE worst IN ('error', 'warning')) FROM calls
+ WHERE last_ts >= ?1 AND last_ts < ?1 || ';' AND coalesce(tool, '{NO_TOOL}') = ?2
+ ON CONFLICT (hour, tool) DO UPDATE SET calls = excluded.calls, findings = excluded.findings"""
+SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, meta::json->>'span_id', meta::json->>'parent_span_id'
+ FROM events WHERE seq = ANY(?) AND meta::json->>'span_id' IS NOT NULL"""
+ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
+ WHERE trace_id = ? AND call_id = '' AND meta::json->>'parent_span_id' = ?"""
+FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id != ''
+ AND meta::json->>'span_id' = ? LIMIT 1"""
+DELETE_TRACE = (DELETE_TRACE_TOOLS, "DELETE FROM events WHERE trace_id = ?", "DELETE FROM calls WHERE trace_id = ?",
+                DELETE_TRACE_KINDS, "DELETE FROM traces WHERE trace_id = ?")
+REBUILD_PAIRS = """INSERT INTO problem_pairs (problem_id, pair, count)
+ SELECT ?1, p.key, sum(p.value::int) FROM problem_calls, json_each_text(pairs::json) AS p(key, value)
+ WHERE problem_id = ?1 GROUP BY 2"""
