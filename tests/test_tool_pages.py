@@ -161,6 +161,8 @@ def test_a_tool_whose_name_holds_a_slash_has_its_page_json_api_and_mappings(clie
                     for m in client.get(f"/api/v1/tools/{SLASHED}/mappings").json["declared"]]
     assert client.delete(f"/api/v1/tools/{SLASHED}").status_code == 204
     assert client.get(f"/api/v1/tools/{SLASHED}").status_code == 404
+    # any text routes, as before names could hold `/`: a line break too (the contract API answers for it)
+    assert client.put("/api/v1/tools/a%0Ab", json=contract).status_code == 200
 
 
 def test_a_real_server_serves_a_slashed_tool_name_sent_as_is_or_percent_encoded(live_server):

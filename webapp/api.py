@@ -161,7 +161,7 @@ def list_tools():
     return jsonify(tools=get_store().list_tools())
 
 
-@bp.get("/api/v1/tools/<path:name>")
+@bp.get("/api/v1/tools/<tool:name>")
 def get_tool(name):
     tool = get_store().get_tool(name)
     if tool is None:
@@ -169,7 +169,7 @@ def get_tool(name):
     return jsonify(tool)
 
 
-@bp.put("/api/v1/tools/<path:name>")
+@bp.put("/api/v1/tools/<tool:name>")
 @admin_only
 def put_tool(name):
     """Create or replace a tool's contract; refuse a bad schema with what is wrong."""
@@ -178,7 +178,7 @@ def put_tool(name):
     return jsonify(get_store().get_tool(name))
 
 
-@bp.delete("/api/v1/tools/<path:name>")
+@bp.delete("/api/v1/tools/<tool:name>")
 @admin_only
 def delete_tool(name):
     if not get_store().delete_tool(name):
