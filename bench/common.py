@@ -24,6 +24,8 @@ def options(description: str, seconds: float, **flags: str) -> argparse.Namespac
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true", help="a tiny run for the smoke test (figures not for the docs)")
     parser.add_argument("--seconds", type=float, default=seconds, help=f"length of each timed load [default {seconds}]")
+    parser.add_argument("--database", default="", metavar="URL",
+                        help="also run against this PostgreSQL database (emptied first), where the bench supports it")
     for name, help_text in flags.items():
         parser.add_argument(f"--{name}", action="store_true", help=help_text)
     return parser.parse_args()

@@ -2,6 +2,7 @@
 
     python bench/ingest.py            # about 90 s
     python bench/ingest.py --quick    # a few seconds, for tests/test_bench_smoke.py
+    python bench/ingest.py --database postgresql:///tracediff_bench   # also PostgreSQL (the database is emptied)
 """
 import multiprocessing
 import sqlite3
@@ -236,6 +237,9 @@ def run(args) -> dict:
             figures["bare_batches"] = load(bare.url + "/ingest", "b", 100, seconds / 2)
             figures["bare_store_batches"] = load(bare.url + "/ingest-store", "c", 100, seconds / 2)
         step("bare Flask stopped")
+        if args.database:
+            import ingest_postgres
+            figures.update(ingest_postgres.run(args.database, folder, seconds, step))
     return figures
 
 
@@ -257,6 +261,9 @@ def report(figures: dict) -> None:
                      "(the ceiling for a server that stores each event)", floor, raw, "none; bounds the 0.60 target"))
     print(ratio_line("ingest batches (NORMAL) / bare Flask that only parses and inserts", normal, floor,
                      "none; for context"))
+    if "postgres_executemany" in figures:
+        import ingest_postgres
+        ingest_postgres.report(figures)
 
 
 def main() -> None:

@@ -6,6 +6,8 @@ in time (1M takes minutes to generate).
 
     python bench/pages.py            # generates bench/out/pages-*.db once (1M: a few minutes), then ~30 s
     python bench/pages.py --quick    # 2k traces and a 100 KB response, for tests/test_bench_smoke.py
+    python bench/pages.py --database postgresql:///tracediff_bench   # the same pages on PostgreSQL too:
+        # each SQLite database is copied there (tracediff migrate); the database is emptied first
 """
 import sqlite3
 import statistics
@@ -56,19 +58,24 @@ def add_big_call(path, size: int) -> str:
 
 
 def server_ms(client, url: str, repeats: int) -> dict:
-    """GET url `repeats` times after one cold request; return the status and timings in ms."""
+    """GET url `repeats` times after one cold request; return the status and timings in ms.
+
+    `cpu_ms` is the process's CPU time (SQLite runs in it) per request, the best of the repeats: on a
+    machine other work shares, the wall clock says more about the neighbours than about the page."""
     headers = HTMX if "part=" in url else {}
     began = time.perf_counter()
     response = client.get(url, headers=headers)
     cold = (time.perf_counter() - began) * 1000
-    times = []
+    times, cpu = [], []
     for _ in range(repeats):
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         response = client.get(url, headers=headers)
         response.get_data()
         times.append((time.perf_counter() - began) * 1000)
+        cpu.append((time.process_time() - began_cpu) * 1000)
     return {"status": response.status_code, "bytes": len(response.get_data()), "cold_ms": round(cold, 2),
-            "median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2)}
+            "median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2),
+            "cpu_ms": round(min(cpu), 2)}
 
 
 def bare_select_ms(path, repeats: int) -> float:
@@ -83,32 +90,67 @@ def bare_select_ms(path, repeats: int) -> float:
     return round(statistics.median(times[1:]), 3)
 
 
-def measure(count: int, big_size: int, repeats: int) -> dict:
-    """Measure every page on a database of `count` traces."""
+def measure(count: int, big_size: int, repeats: int, postgres: str = "") -> dict:
+    """Measure every page on a database of `count` traces (copied into PostgreSQL when a URL is given)."""
     path, generated = cached_db(count)
     problems_s = add_problems(path, count)
     trace_id = add_big_call(path, big_size)
-    app = create_app({"DATABASE": str(path), "ANALYZER": "off"})
+    database, bare_ms = str(path), lambda: bare_select_ms(path, repeats)
+    if postgres:
+        database, bare_ms = postgres, lambda: postgres_bare_select_ms(postgres, repeats)
+        copy_into_postgres(path, postgres)
+    app = create_app({"DATABASE": database, "ANALYZER": "off"})
     client = app.test_client()
     pages = {name: server_ms(client, url, repeats) for name, url in PAGES.items()}
     pages["trace page, big response"] = server_ms(client, f"/traces/{trace_id}", repeats)
-    return {"traces": count, "generated_s": None if generated is None else round(generated, 1),
+    return {"traces": count, "engine": "postgresql" if postgres else "sqlite",
+            "generated_s": None if generated is None else round(generated, 1),
             "problems_generated_s": None if problems_s is None else round(problems_s, 1),
             "db_bytes": path.stat().st_size, "big_response_bytes": big_size,
-            "bare_select_ms": bare_select_ms(path, repeats), "pages": pages}
+            "bare_select_ms": bare_ms(), "pages": pages}
+
+
+def copy_into_postgres(path, url: str) -> None:
+    """Empty the PostgreSQL database and copy the SQLite one into it, as `tracediff migrate` does."""
+    from ingest_postgres import reset
+    from webapp.store.copy import copy_database
+
+    reset(url)
+    source, destination = Store(path, create=False), Store.open(url)
+    copy_database(source, destination)
+    destination.project_all()
+    destination.db.execute("ANALYZE")
+    source.close()
+    destination.close()
+
+
+def postgres_bare_select_ms(url: str, repeats: int) -> float:
+    """Return the median time of the same bare first-page SELECT on PostgreSQL, in ms."""
+    import psycopg
+    with psycopg.connect(url) as conn:
+        times = []
+        for _ in range(repeats + 1):
+            began = time.perf_counter()
+            conn.execute(BARE_SELECT).fetchall()
+            times.append((time.perf_counter() - began) * 1000)
+    return round(statistics.median(times[1:]), 3)
 
 
 def report(results: list[dict]) -> None:
     """Print each page's time, its ratio to the bare SELECT, and its flatness against the smallest database."""
     first = results[0]
     for result in results:
-        print(f"{result['traces']} traces (bare SELECT {result['bare_select_ms']} ms):")
+        print(f"{result['traces']} traces on {result['engine']} (bare SELECT {result['bare_select_ms']} ms):")
         for name, page in result["pages"].items():
             print(f"  {name}: {page}")
-    last = results[-1]
+    last = [r for r in results if r["engine"] == first["engine"]][-1]
+    listing = last["pages"]["list first page"]
     for name, page in last["pages"].items():
         target = "< 200 ms" if name.startswith("trace page") else "< 100 ms"
-        print(f"{last['traces']} traces, {name}: {page['median_ms']} ms (target {target}, status {page['status']})")
+        print(f"{last['traces']} traces, {name}: {page['median_ms']} ms, CPU {page['cpu_ms']} ms "
+              f"(target {target}, status {page['status']})")
+        print(ratio_line(f"{name} CPU / the trace list's first page CPU, at {last['traces']}", page["cpu_ms"],
+                         listing["cpu_ms"], "none; context: the page every user opens"))
         print(ratio_line(f"{name} at {last['traces']} / at {first['traces']} traces", page["median_ms"],
                          first["pages"][name]["median_ms"], "about 1: flat"))
         print(ratio_line(f"{name} at {last['traces']} / bare SELECT", page["median_ms"], last["bare_select_ms"],
@@ -124,6 +166,14 @@ def main() -> None:
         results.append(measure(count, big, repeats))
         print(f"measured {count} traces", flush=True)
     report(results)
+    if args.database:
+        on_postgres = [measure(count, big, repeats, args.database) for count in counts]
+        report(on_postgres)
+        for sqlite_run, pg_run in zip(results, on_postgres):
+            for name, page in pg_run["pages"].items():
+                print(ratio_line(f"{name} at {pg_run['traces']} traces, PostgreSQL / SQLite", page["median_ms"],
+                                 sqlite_run["pages"][name]["median_ms"], "none; where the limits are"))
+        results += on_postgres
     print(f"figures written to {write_figures('pages', {'results': results}, args.quick)}")
 
 

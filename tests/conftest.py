@@ -44,10 +44,7 @@ def db_path(engine, tmp_path, request):
     if engine == "sqlite":
         yield tmp_path / "tracediff.db"
         return
-    databases = request.getfixturevalue("postgres_databases")
-    url = databases.new()
-    yield url
-    databases.drop(url)
+    yield request.getfixturevalue("postgres_databases").fresh()
 
 
 @pytest.fixture
@@ -76,14 +73,15 @@ def free_port() -> int:
 class LiveServer:
     """`tracediff serve` running as a real process group on a free port."""
 
-    def __init__(self, db_path: Path, env: dict | None = None, args=(), workers: int = 2, wrapper=()):
-        self.db_path = Path(db_path)
+    def __init__(self, db_path, env: dict | None = None, args=(), workers: int = 2, wrapper=(), log_path=None):
+        # a SQLite file, or a postgresql:// URL (then log_path says where the server's log goes)
+        self.db_path = db_path if str(db_path).startswith("postgres") else Path(db_path)
         self.wrapper = list(wrapper)  # e.g. setpriv or prlimit, to run the server under limits
         self.env = env or {}
         self.args = list(args)
         self.workers = workers
         self.process = None
-        self.log_path = self.db_path.with_suffix(".log")
+        self.log_path = Path(log_path) if log_path else self.db_path.with_suffix(".log")
 
     def start(self, timeout: float = 30, port: int | None = None):
         self.port = port or free_port()

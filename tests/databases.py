@@ -27,11 +27,30 @@ def _admin(sql: str) -> None:
 
 
 class PostgresDatabases:
-    """One migrated template per test process; each test gets a copy of it, dropped afterwards."""
+    """One migrated database per test process, emptied before each test (80 ms where a copy of a template
+    takes seconds: CREATE DATABASE checkpoints); `new()` makes a database of its own from the template."""
 
     def __init__(self):
         self.prefix = f"tracediff_test_{os.getpid()}"
         self.template = None
+        self.shared = None
+
+    def fresh(self) -> str:
+        """Return this process's test database with every table empty and every id counter restarted."""
+        if self.shared is None:
+            self.shared = self.new()
+        import psycopg
+        from webapp.store.postgresql.connection import close_pool
+        close_pool(self.shared)  # connections the last test left open go, with their locks
+        _admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{urlsplit(self.shared).path[1:]}'")
+        with psycopg.connect(self.shared, autocommit=True) as conn, conn.transaction():
+            tables = [row[0] for row in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'")]
+            for table in tables:
+                conn.execute(f'DELETE FROM "{table}"')
+            for (sequence,) in conn.execute("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'").fetchall():
+                conn.execute(f'ALTER SEQUENCE "{sequence}" RESTART')
+        return self.shared
 
     def new(self) -> str:
         if self.template is None:
@@ -60,5 +79,6 @@ class PostgresDatabases:
         close_pool(url)
 
     def close(self) -> None:
-        if self.template is not None:
-            self.drop(self.template)
+        for url in (self.shared, self.template):
+            if url is not None:
+                self.drop(url)

@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-SCRIPTS = ("ingest", "analysis", "pages", "cli", "shapes")
+SCRIPTS = ("ingest", "analysis", "pages", "cli", "shapes", "grouping")
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,8 @@
 
 Open Problems, filter, open the regressed findOrders problem, see its sparkline, releases and traces,
 compare with the nearest clean call, resolve it; send a later failing call; see it regressed again.
+The screenshots docs/screenshots/problems.png and problem.png are written only when asked:
+`python -m pytest tests/test_browser_problems.py --screenshots`.
 """
 import os
 import re
@@ -14,6 +16,7 @@ from conftest import ROOT, LiveServer
 from helpers import ndjson
 
 CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = ROOT / "docs" / "screenshots"
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI") == "true":
         pytest.fail(f"{CHROMIUM} is missing; CI must run the browser tests", pytrace=False)
@@ -41,6 +44,13 @@ def page(server):
         browser.close()
 
 
+@pytest.fixture
+def screenshot(request, tmp_path):
+    """Save a page as docs/screenshots/NAME with --screenshots, else in the test's own temporary folder."""
+    folder = SCREENSHOTS if request.config.getoption("--screenshots") else tmp_path
+    return lambda page, name: page.screenshot(path=str(folder / name), full_page=True)
+
+
 def later_failing_call(trace_id: str) -> bytes:
     """A findOrders call from release 1.4.3 that sends limit as a string, timed after any resolution."""
     ts = (datetime.now(timezone.utc) + timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
@@ -53,11 +63,13 @@ def later_failing_call(trace_id: str) -> bytes:
                    "http": {"status_code": 200}})
 
 
-def test_a_new_user_finds_resolves_and_sees_a_problem_regress(server, page):
+def test_a_new_user_finds_resolves_and_sees_a_problem_regress(server, page, screenshot):
     page.goto(server.url + "/")
     page.locator("nav a").first.click()  # the navigation leads with Problems
     expect(page).to_have_url(re.compile(r"/problems$"))
     expect(page.locator("h1")).to_have_text("Problems")
+    expect(page.locator("tr.problem-row svg.spark rect").first).to_be_attached()
+    screenshot(page, "problems.png")
 
     page.select_option("#problem-filters select[name=tool]", "findOrders")  # htmx swaps the list
     expect(page).to_have_url(re.compile(r"tool=findOrders"))
@@ -78,11 +90,14 @@ def test_a_new_user_finds_resolves_and_sees_a_problem_regress(server, page):
     expect(page.locator("table.problem-calls tbody tr").first).to_be_visible()
     expect(page.locator(".grouped-by")).to_contain_text("grouped by tool findOrders")
     problem_url = page.url
+    screenshot(page, "problem.png")
 
     page.click("a.compare-nearest")
     expect(page).to_have_url(re.compile(r"/compare\?a=.*&b="))
     expect(page.locator(".nearest-note")).to_contain_text("nearest clean call of findOrders")
-    expect(page.locator(".compare-stage").first).to_be_visible()
+    # the clean call A sends limit as a number, the failing call B as a string: that row is marked
+    limit = page.locator(".compare-stage.stage-request tr.arow.marked", has=page.locator("td.ptr", has_text="/limit"))
+    expect(limit).to_contain_text("type changed")
 
     page.goto(problem_url)
     page.select_option("select[name=resolve]", "now")

@@ -69,12 +69,48 @@ def test_the_list_pages_with_a_cursor(loaded):
 
 @pytest.mark.parametrize("args, code", [
     ("state=open", "bad_parameter"), ("kind=oops", "bad_parameter"), ("since=yesterday", "bad_parameter"),
-    ("limit=0", "bad_parameter"), ("cursor=bm9wZQ", "bad_cursor"),
+    ("severity=info", "bad_parameter"), ("limit=0", "bad_parameter"), ("limit=501", "bad_parameter"),
+    ("limit=ten", "bad_parameter"), ("cursor=bm9wZQ", "bad_cursor"),
+    # shaped like dates, but no calendar has them
+    ("since=2026-13-45", "bad_parameter"), ("until=2026-02-30", "bad_parameter"),
+    ("since=2026-11-30T25:00:00Z", "bad_parameter"), ("until=2026-11-30T09:00:00%2B25:00", "bad_parameter"),
+    ("since=0001-01-01T00:00:00%2B01:00", "bad_parameter"),
 ])
 def test_bad_list_parameters_are_400_in_the_error_shape(loaded, args, code):
     response = loaded.get(f"/api/v1/problems?{args}")
     assert response.status_code == 400
+    assert set(response.get_json()) == {"error"} and set(response.get_json()["error"]) == {"code", "message", "retryable"}
     assert response.get_json()["error"]["code"] == code and response.get_json()["error"]["retryable"] is False
+
+
+@pytest.mark.parametrize("args", ["since=2026-13-45", "until=2026-02-30", "since=yesterday"])
+def test_bad_times_of_one_problem_are_400_in_the_error_shape(loaded, args):
+    response = loaded.get(f"/api/v1/problems/{problem_id(loaded)}?{args}")
+    assert response.status_code == 400
+    assert response.get_json()["error"]["code"] == "bad_parameter"
+    assert response.get_json()["error"]["message"].startswith(args.split("=")[0] + " must be a date")
+
+
+@pytest.mark.parametrize("args, kinds", [
+    ("until=2026-11-20T11:30:00%2B01:00", ["type_changed"]),  # 10:30 UTC: before the enum problem's 11:00
+    ("since=2026-11-20T10:30:00%2B00:00", ["enum_changed"]),
+    ("since=2026-11-20 10:30", ["enum_changed"]),               # as a hand-typed time reads
+    ("since=2026-11-20t10:30:00.5z", ["enum_changed"]),
+])
+def test_times_with_an_offset_or_a_space_compare_as_utc(loaded, args, kinds):
+    assert [p["kind"] for p in loaded.get(f"/api/v1/problems?{args}").get_json()["problems"]] == kinds
+
+
+def test_a_time_ago_before_the_calendar_begins_means_since_the_beginning(loaded):
+    body = loaded.get("/api/v1/problems?since=999999w").get_json()
+    assert [p["kind"] for p in body["problems"]] == ["enum_changed", "type_changed"]
+    strip = loaded.get(f"/api/v1/problems/{problem_id(loaded)}?since=999999w").get_json()["hourly"]
+    assert len(strip["bars"]) <= 48 and sum(bar["occurrences"] for bar in strip["bars"]) == 3
+
+
+def test_the_list_page_ignores_bad_filter_values(loaded):
+    response = loaded.get("/problems?since=2026-13-45&state=open&limit=0")
+    assert response.status_code == 200 and "type_changed" in response.get_data(as_text=True)
 
 
 def problem_id(client, kind="type_changed") -> str:
@@ -204,3 +240,9 @@ def test_merging_back_into_a_merged_problem_is_refused_and_loses_nothing(loaded)
     assert back.status_code == 400 and back.get_json()["error"]["code"] == "bad_change"
     assert [p["id"] for p in loaded.get("/api/v1/problems").get_json()["problems"]] == [new]
     assert loaded.get(f"/api/v1/problems/{new}").get_json()["calls"] == 4
+
+
+@pytest.mark.parametrize("url", ["/problems?until=999999w", "/problems?since=999999w", "/problems.json?until=999999w",
+                                 "/problems?until=9999-12-31T23:59:59Z", "/api/v1/problems/TD-1?until=9999-12-31"])
+def test_times_at_the_ends_of_the_calendar_still_draw_a_page(loaded, url):
+    assert loaded.get(url).status_code == 200

@@ -75,6 +75,10 @@ def test_a_call_fixed_by_a_later_snapshot_leaves_the_problem(client, world):
     p = only_problem(world)
     assert (p["occurrences"], p["calls"], p["traces"]) == (2, 2, 1)
     assert p["last_seen"] == at(1, PAST) and p["sources"] == ["app_intent"]
+    # the rollups lose the fixed call's part, and the rows it alone held
+    assert world.problem_hourly(int(p["id"][3:]), "2026-11-20T00", "2026-11-20T23") == {"2026-11-20T09": 2}
+    assert {(v["left"], v["right"], v["count"]) for v in p["value_pairs"]} == {(5, "5", 1), (7, "7", 1)}
+    assert p["by_source"] == [{"source": "app_intent", "occurrences": 2, "calls": 2}]
 
 
 def resolve(store, body: dict) -> int:
@@ -206,3 +210,18 @@ def test_new_reads_as_ongoing_after_seven_days(world):
     assert display_state("open", (now - timedelta(days=8)).strftime("%Y-%m-%dT%H:%M:%SZ"), now) == "ongoing"
     assert display_state("open", (now - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ"), now) == "new"
     assert p["state"] == display_state("open", p["first_seen"], now)
+
+
+def test_the_filter_choices_are_read_once_per_database_not_once_per_request(world, db_path):
+    from webapp.store import Store
+    first, second = Store(db_path), Store(db_path)  # each request opens a store of its own
+    try:
+        choices = first.problem_facets()
+        assert choices["tool"] == ["findOrders"] and choices["release"] == ["1.4.0"]
+        with world.write() as conn:
+            conn.execute("UPDATE problems SET tool = 'renamedTool'")
+        # within a few seconds the next request reuses them: a walk of every problem saved
+        assert second.problem_facets() == choices
+    finally:
+        first.close()
+        second.close()

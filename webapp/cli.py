@@ -50,8 +50,10 @@ def _open_store(settings: dict, create: bool = True) -> "Store":
 
 def _open_existing_store(database) -> "Store":
     """Open a database that must already exist; never create one."""
+    from .store.urls import is_postgres_url
+
     settings = _settings(database)
-    if not Path(settings["DATABASE"]).is_file():
+    if not is_postgres_url(settings["DATABASE"]) and not Path(settings["DATABASE"]).is_file():
         raise click.ClickException(f"there is no database at {settings['DATABASE']}")
     return _open_store(settings, create=False)
 
@@ -304,7 +306,9 @@ def check(folders, tool, contract, arguments, request_file, response, status, as
 
 
 from .cli_alerts import alerts  # noqa: E402 - a command group of its own module
+from .cli_migrate import migrate  # noqa: E402 - it uses this module's options
 from .problems.cli import problems  # noqa: E402 - it uses this module's options
 
 main.add_command(alerts)
 main.add_command(problems)
+main.add_command(migrate)

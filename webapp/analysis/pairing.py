@@ -135,7 +135,7 @@ def _pair_by_case(left_keys, right_keys) -> list[tuple[str, str]]:
 def pair_items(lv: list, rv: list) -> list[tuple[int, int]]:
     """Pair array items by an id-like key, by equal scalar values, else by position."""
     if lv and rv and isinstance(lv[0], dict) and isinstance(rv[0], dict):
-        by_id = _pair_by_id(lv, rv)
+        by_id = pair_by_id(lv, rv)
         if by_id is not None:
             return by_id
     if len(lv) != len(rv) and not any(is_container(x) for x in lv) \
@@ -149,7 +149,8 @@ def id_key(key: str) -> bool:
     return key.lower() in _ID_KEYS or key.endswith(("_id", "Id", "ID", "-id"))
 
 
-def _pair_by_id(lv, rv):
+def pair_by_id(lv: list, rv: list) -> list[tuple[int, int]] | None:
+    """Pair records by the first id-like key every item has, distinct on both sides; None when none does."""
     for key in (k for k in lv[0] if id_key(k)):
         right_key = next((k for k in rv[0] if norm_key(k) == norm_key(key)), None)
         left_ids = _ids(lv, key)

@@ -6,7 +6,7 @@ from flask import Blueprint, jsonify, redirect, request, url_for
 
 from ..db import get_store
 from ..errors import ApiError
-from ..store.filters import absolute_time
+from ..store.filters import absolute_time, bad_time
 from ..store.problem_filters import ProblemQuery
 from .states import BadChange, parse_change
 from .timeline import buckets, default_range
@@ -80,6 +80,9 @@ def get_problem(problem_id):
 
 def hourly(problem: dict, args) -> dict:
     """Return a problem's occurrences per bar over the asked range (default: its own span, up to a month)."""
+    message = bad_time(args)
+    if message:
+        raise ApiError(400, "bad_parameter", message)
     since, until = (absolute_time((args.get(name) or "").strip()) for name in ("since", "until"))
     try:
         since, until = default_range(problem["first_seen"], problem["last_seen"], since, until)

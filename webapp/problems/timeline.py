@@ -7,10 +7,23 @@ BARS = 48
 _HOUR = "%Y-%m-%dT%H"
 
 
+EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
+LATEST = datetime(9000, 1, 1, tzinfo=timezone.utc)
+
+
 def _parse(text: str) -> datetime:
-    """Read a stored or filter time (RFC 3339, a day, or 'YYYY-MM-DDTHH') as UTC."""
+    """Read a stored or filter time (RFC 3339, a day, or 'YYYY-MM-DDTHH') as UTC, within 1970..9000."""
     moment = datetime.fromisoformat(text.strip().replace("z", "Z"))
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+    moment = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+    # since=999999w reaches year 1: a strip's bars and labels need room on both sides of their range
+    return min(max(moment, EARLIEST), LATEST)
+
+
+def list_range(since: str, until: str, latest: str | None, days: int) -> tuple[str, str]:
+    """Return (since, until) of the list's sparklines: the filters' range, else `days` up to the latest seen."""
+    end = _parse(until) if until else (_parse(latest) if latest else datetime.now(timezone.utc))
+    start = _parse(since) if since else end - timedelta(days=days)
+    return start.strftime("%Y-%m-%dT%H:%M:%SZ"), max(end, start + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def default_range(first_seen: str | None, last_seen: str | None, since: str = "", until: str = "") -> tuple[str, str]:
@@ -26,28 +39,38 @@ def default_range(first_seen: str | None, last_seen: str | None, since: str = ""
 
 
 @lru_cache(maxsize=64)
-def _layout(since: str, until: str, bars: int) -> tuple[int, tuple, dict]:
-    """Return (step hours, bar (start, end) labels, {hour key: bar index}) of a range; shared by every row."""
+def _layout(since: str, until: str, bars: int) -> tuple[int, int, tuple]:
+    """Return (step hours, first hour number, bar (start, end) labels) of a range; shared by every row."""
     start, end = _parse(since).replace(minute=0, second=0, microsecond=0), _parse(until)
     hours = max(1, int((end - start).total_seconds() // 3600) + 1)
     step = max(1, -(-hours // bars))
-    labels, index = [], {}
+    labels = []
     for number in range(-(-hours // step)):
         first = start + timedelta(hours=number * step)
         labels.append((first.strftime(_HOUR), (first + timedelta(hours=step)).strftime("%Y-%m-%dT%H:00:00Z")))
-        for h in range(step):
-            index[(first + timedelta(hours=h)).strftime(_HOUR)] = number
-    return step, tuple(labels), index
+    return step, int(start.timestamp()) // 3600, tuple(labels)
+
+
+@lru_cache(maxsize=1 << 16)
+def _hour_number(key: str) -> int:
+    """Return the hours since the epoch of a 'YYYY-MM-DDTHH' key (-1 for one that is not)."""
+    # Arithmetic, not a table of every hour in the range: a range since 2020 has 60,000 hours.
+    try:
+        moment = datetime(int(key[:4]), int(key[5:7]), int(key[8:10]), int(key[11:13]), tzinfo=timezone.utc)
+    except ValueError:
+        return -1
+    return int(moment.timestamp()) // 3600
 
 
 def buckets(counts: dict[str, int], since: str, until: str, bars: int = BARS) -> dict:
     """Group {hour: occurrences} into at most `bars` equal bars from since to until."""
-    step, labels, index = _layout(since, until, bars)
+    step, first, labels = _layout(since, until, bars)
     totals = [0] * len(labels)
     for hour, count in counts.items():
-        if hour in index:
-            totals[index[hour]] += count
-    out = [{"start": first, "end": last, "occurrences": total} for (first, last), total in zip(labels, totals)]
+        number = _hour_number(hour)
+        if number >= first and (number - first) // step < len(totals):
+            totals[(number - first) // step] += count
+    out = [{"start": start, "end": end, "occurrences": total} for (start, end), total in zip(labels, totals)]
     return {"since": since, "until": until, "step_hours": step, "bars": out, "peak": max(totals, default=0)}
 
 

@@ -27,7 +27,7 @@ from .schema import upgrade
 from .spans import join_orphan_spans
 from . import listing as sqlite_listing
 from . import sql as sqlite_sql
-from .sql import CLAIM_PENDING, INDEX_EVENTS, INSERT_EVENT, INSERT_QUARANTINE, NEW_EVENTS, SAVE_ANALYSIS, SET_PROGRESS
+from .sql import CLAIM_PENDING, INDEX_EVENTS, INSERT_EVENT, NEW_EVENTS, SAVE_ANALYSIS, SET_PROGRESS
 from .tools import ToolContracts
 from .turns import WriterTurns
 from .upkeep import DiskFull, Reclaimed, Upkeep  # noqa: F401 (the CLI names them)
@@ -167,20 +167,26 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         rows = [_event_row(event, received) for event in events]
         result = IngestResult()
         with self.write() as conn:
-            for source, run in _by_source(rows):  # counted per source for /metrics; order kept
-                before = conn.total_changes
-                conn.executemany(INSERT_EVENT, run)
-                added = conn.total_changes - before
-                earlier = result.by_source.get(source, (0, 0))
-                result.by_source[source] = (earlier[0] + added, earlier[1] + len(run) - added)
+            result.by_source = self._insert_events(conn, rows)
             result.accepted = sum(added for added, _ in result.by_source.values())
             result.duplicates = len(rows) - result.accepted
             if rejected:
-                conn.executemany(INSERT_QUARANTINE, [
+                conn.executemany(self.sql.INSERT_QUARANTINE, [
                     (received, r.code, r.message, r.raw, r.source or None) for r in rejected])
             if also is not None:
                 also(conn)
         return result
+
+    def _insert_events(self, conn, rows: list[tuple]) -> dict:
+        """Insert event rows, skipping event ids already stored; return {source: (added, duplicates)}."""
+        by_source: dict = {}
+        for source, run in _by_source(rows):  # counted per source for /metrics; order kept
+            before = conn.total_changes
+            conn.executemany(INSERT_EVENT, run)
+            added = conn.total_changes - before
+            earlier = by_source.get(source, (0, 0))
+            by_source[source] = (earlier[0] + added, earlier[1] + len(run) - added)
+        return by_source
 
     def project(self, limit: int = 5000) -> int:
         """Fold events committed since the last projection into calls, traces and FTS."""
@@ -193,7 +199,7 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
             last = rows[-1][0]
             conn.execute(INDEX_EVENTS, (done, last))
             calls = {(trace_id, call_id) for _, trace_id, call_id in rows}
-            calls |= join_orphan_spans(conn, done, last)
+            calls |= join_orphan_spans(conn, self.sql, done, last)
             self._fold_calls(conn, calls)
             conn.execute(SET_PROGRESS, ("projected", last))
         return len(rows)

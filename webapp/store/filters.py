@@ -17,18 +17,47 @@ _UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "wee
 
 
 def is_time(text: str) -> bool:
-    """Say whether a since/until value is a day, an RFC 3339 time or a relative time (2h, 7d)."""
-    return bool(_DAY_OR_TIME.match(text) or _RELATIVE.match(text))
+    """Say whether a since/until value is a real day, an RFC 3339 time or a relative time (2h, 7d)."""
+    if _RELATIVE.match(text):
+        return True
+    if not _DAY_OR_TIME.match(text):
+        return False
+    try:  # the pattern lets 2026-13-45 or 25:00 through; the calendar does not
+        _moment(text)
+    except ValueError:
+        return False
+    return True
 
 
 def absolute_time(text: str, now: datetime | None = None) -> str:
-    """Return a since/until value as a comparable time: relative ones (2h, 7d) counted back from now."""
+    """Return a since/until value as a time comparable with stored ones (UTC, `Z`): 2h, 7d counted back from now."""
     match = _RELATIVE.match(text or "")
     if not match:
-        return text
+        if not text or len(text) == 10 or not _DAY_OR_TIME.match(text):
+            return text  # a day compares as it is; what is not a time is the caller's to refuse
+        moment = _moment(text)
+        return moment.strftime("%Y-%m-%dT%H:%M:%S") + (f".{moment.microsecond:06d}".rstrip("0") if moment.microsecond
+                                                          else "") + "Z"
     now = now or datetime.now(timezone.utc)
-    moment = now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+    try:
+        moment = now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+    except OverflowError:  # 999999w: before the calendar begins, so since the beginning
+        return "0001-01-01T00:00:00Z"
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _moment(text: str) -> datetime:
+    """Read an RFC 3339 time (offset optional: UTC) as a UTC datetime; ValueError when the calendar has no such time."""
+    # Python 3.11 reads at most microseconds from the fraction and a `Z`; RFC 3339 allows nanoseconds.
+    head, dot, tail = text.replace("z", "Z").partition(".")
+    if dot:
+        digits = len(tail) - len(tail.lstrip("0123456789"))
+        tail = tail[:min(digits, 6)].ljust(6, "0") + tail[digits:]
+    moment = datetime.fromisoformat((head + dot + tail).replace("Z", "+00:00"))
+    try:
+        return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+    except OverflowError as error:  # 0001-01-01T00:00+01:00 is before the calendar begins in UTC
+        raise ValueError(f"{text} is out of range") from error
 
 
 @dataclass(frozen=True)
@@ -77,14 +106,22 @@ def bad_filter(args, choices: dict) -> str | None:
         value = (args.get(name) or "").strip()
         if value and value not in allowed:
             return f"{name} must be one of {', '.join(allowed)}; got {value[:40]!r}"
+    bad = bad_time(args)
+    if bad:
+        return bad
+    limit = args.get("limit")
+    if limit is not None and not (limit.isdigit() and 1 <= int(limit) <= MAX_LIMIT):
+        return f"limit must be a whole number from 1 to {MAX_LIMIT}; got {limit[:40]!r}"
+    return None
+
+
+def bad_time(args) -> str | None:
+    """Say what is wrong with a since or until in args that is no time (2026-13-45 included), or None."""
     for name in ("since", "until"):
         value = (args.get(name) or "").strip()
         if value and not is_time(value):
             return (f"{name} must be a date, an RFC 3339 time like 2026-11-30T09:00:00Z or a time ago "
                     f"like 2h or 7d; got {value[:40]!r}")
-    limit = args.get("limit")
-    if limit is not None and not (limit.isdigit() and 1 <= int(limit) <= MAX_LIMIT):
-        return f"limit must be a whole number from 1 to {MAX_LIMIT}; got {limit[:40]!r}"
     return None
 
 

@@ -3,9 +3,6 @@ import os
 import time
 from datetime import datetime, timezone
 
-# the call whose newest current snapshot is oldest: roughly the call that has waited longest
-_OLDEST_PENDING = """SELECT count(*), min(max(coalesce(arguments_seq, 0), coalesce(request_seq, 0),
- coalesce(response_seq, 0))) FROM calls WHERE analyzed_version < version"""
 _PROJECTED = "SELECT coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0)"
 
 
@@ -21,16 +18,21 @@ class OpsReads:
     def backlog(self) -> dict:
         """Return events waiting for projection, calls waiting for analysis, and the oldest wait in seconds."""
         conn = self.db.conn
-        projected = conn.execute(_PROJECTED).fetchone()[0]
-        last = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
-        calls, oldest_seq = conn.execute(_OLDEST_PENDING).fetchone()
-        seqs = [seq for seq in (projected + 1 if last > projected else None, oldest_seq) if seq]
+        events, first_waiting = self.waiting_events(conn)
+        calls, oldest_seq = conn.execute(self.sql.OLDEST_PENDING).fetchone()
+        seqs = [seq for seq in (first_waiting, oldest_seq) if seq]
         received = [row[0] for seq in seqs
                     for row in conn.execute("SELECT received_at FROM events WHERE seq >= ? ORDER BY seq LIMIT 1",
                                             (seq,))]
         ages = [time.time() - _epoch(text) for text in received]
-        return {"events_waiting": last - projected, "calls_waiting": calls,
+        return {"events_waiting": events, "calls_waiting": calls,
                 "oldest_waiting_seconds": round(max(ages), 3) if ages else 0.0}
+
+    def waiting_events(self, conn) -> tuple[int, int | None]:
+        """Return how many events wait for projection and the first of them (seq), if any."""
+        projected = conn.execute(_PROJECTED).fetchone()[0]
+        last = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
+        return last - projected, (projected + 1 if last > projected else None)
 
     def release_claims(self) -> int:
         """Free the claims of calls a stopped server was analysing, so a new one takes them at once."""

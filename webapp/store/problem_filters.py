@@ -69,8 +69,8 @@ def conditions(query: ProblemQuery, now: datetime | None = None) -> tuple[list[s
         params.append(query.state)
     for dim in ("source", "release"):
         if getattr(query, dim):
-            where.append("EXISTS (SELECT 1 FROM problem_splits s WHERE s.problem_id = p.id AND s.dim = ? "
-                         "AND s.value = ?)")
+            # one search of problem_splits_by_value, not a probe per problem; `+` keeps the walk by last_seen
+            where.append("+p.id IN (SELECT s.problem_id FROM problem_splits s WHERE s.dim = ? AND s.value = ?)")
             params += [dim, getattr(query, dim)]
     if query.since:
         where.append("p.last_seen >= ?")

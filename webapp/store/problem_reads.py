@@ -11,7 +11,7 @@ COLUMNS = """p.id, p.fingerprint, p.fp_version, p.tool, p.kind, p.severity, p.st
  p.traces, p.exercised, p.state, p.resolve, p.resolved_at, p.archive, p.links, p.merged_into"""
 MAX_HOURS = 24 * 31
 FACETS_SECONDS = 10
-_FACETS: dict = {}  # id(store) -> (when, facets)
+_FACETS: dict = {}  # database file -> (when, facets): a store lives for one request, the file for good
 
 
 class ProblemReads:
@@ -49,7 +49,7 @@ class ProblemReads:
         """Return the tools, kinds, sources and releases problems were seen with (the filters' choices).
 
         They change rarely and cost a walk of every problem, so a process reuses them for a few seconds."""
-        cached = _FACETS.get(id(self))
+        cached = _FACETS.get(self.path)
         if cached and time.monotonic() - cached[0] < FACETS_SECONDS:
             return cached[1]
         facets = {name: [r[0] for r in self.db.execute(
@@ -58,7 +58,7 @@ class ProblemReads:
         for dim in ("source", "release"):
             facets[dim] = [r[0] for r in self.db.execute(
                 "SELECT DISTINCT value FROM problem_splits WHERE dim = ? AND value != '' ORDER BY 1", (dim,))]
-        _FACETS[id(self)] = (time.monotonic(), facets)
+        _FACETS[self.path] = (time.monotonic(), facets)
         return facets
 
     def get_problem(self, number: int) -> dict | None:

@@ -41,6 +41,7 @@ SEEN = """UPDATE problems SET first_seen = coalesce((SELECT min(ts) FROM problem
  severity = CASE WHEN ?2 = 'error' THEN 'error' ELSE severity END WHERE id = ?1"""
 TOOL_PROBLEMS = """SELECT id, left_snapshot, left_path, resolve IS NOT NULL FROM problems
  WHERE tool IS NOT DISTINCT FROM ? AND merged_into IS NULL"""
+EXERCISED = "UPDATE problems SET exercised = exercised + ? WHERE id = ?"
 CHECK = """INSERT INTO problem_checks (problem_id, trace_id, call_id, ts, broke) VALUES (?, ?, ?, ?, ?)
  ON CONFLICT (problem_id, trace_id, call_id) DO UPDATE SET ts = excluded.ts, broke = excluded.broke"""
 PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems WHERE id = ?"
@@ -55,27 +56,72 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     """
     events: list[tuple[str, int]] = []
     done = []
+    ids: dict[str, int] = {}  # fingerprint -> problem id, for the batch: most calls repeat a few problems
+    rollups = Rollups()
     for (trace_id, call_id), grouping in groupings.items():
         row = conn.execute(CALL_FACTS, (trace_id, call_id)).fetchone()
         if row is None or row[4] != grouping["version"] or row[5] != row[4]:
             continue
         call = {"trace_id": trace_id, "call_id": call_id, "tool": row[0], "source": row[1], "release": row[2],
                 "ts": row[3] or now, "digest": grouping.get("digest")}
-        broke = _replace_parts(conn, call, grouping["problems"], now, events)
+        broke = _replace_parts(conn, call, grouping["problems"], now, events, ids, rollups)
         done.append((call, grouping, broke, loads(row[6]) or []))
     by_tool: dict = {}
+    exposure: dict[int, int] = {}
     for call, grouping, broke, before in done:
         if call["tool"] not in by_tool:  # every break of the batch is in, so no problem opens after this
             by_tool[call["tool"]] = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
-        _exercise(conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before)
+        _exercise(conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure)
+    # one UPDATE per problem and batch, not one per call: nothing in the batch reads `exercised`
+    conn.executemany(EXERCISED, [(delta, pid) for pid, delta in exposure.items() if delta])
+    rollups.flush(conn)
     return list(dict.fromkeys(events))
 
 
-def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list) -> int:
+class Rollups:
+    """A batch's changes to the hourly counts, splits and value pairs, written once per row at the end.
+
+    Most calls of a batch repeat a few problems; nothing in the batch reads these rollups (the state
+    rules read problem_calls and problems), so one upsert per row replaces one per call."""
+
+    def __init__(self):
+        self.hours: dict[tuple, int] = {}
+        self.splits: dict[tuple, list] = {}
+        self.pairs: dict[tuple, int] = {}
+        self.shrunk: set[int] = set()   # problems a part was taken out of: rows may reach zero
+
+    def add(self, pid: int, call: dict, occurrences: int, pairs: dict, sign: int) -> None:
+        """Add (sign 1) or take out (sign -1) one call's part."""
+        key = (pid, call["ts"][:13])
+        self.hours[key] = self.hours.get(key, 0) + sign * occurrences
+        for dim in ("source", "release", "digest"):
+            counts = self.splits.setdefault((pid, dim, call[dim] or ""), [0, 0])
+            counts[0] += sign * occurrences
+            counts[1] += sign
+        for pair, count in pairs.items():
+            self.pairs[(pid, pair)] = self.pairs.get((pid, pair), 0) + sign * count
+        if sign < 0:
+            self.shrunk.add(pid)
+
+    def flush(self, conn) -> None:
+        """Write the batch's changes, then drop the rows they emptied."""
+        conn.executemany(BUMP_HOUR, [(*key, n) for key, n in self.hours.items() if n])
+        conn.executemany(BUMP_SPLIT, [(*key, *n) for key, n in self.splits.items() if n != [0, 0]])
+        conn.executemany(BUMP_PAIR, [(*key, n) for key, n in self.pairs.items() if n])
+        for pid in self.shrunk:
+            conn.execute("DELETE FROM problem_hours WHERE problem_id = ? AND occurrences <= 0", (pid,))
+            conn.execute("DELETE FROM problem_splits WHERE problem_id = ? AND calls <= 0", (pid,))
+            conn.execute("DELETE FROM problem_pairs WHERE problem_id = ? AND count <= 0", (pid,))
+
+
+def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids: dict) -> int:
     """Return the id of the problem a fingerprint belongs to (following a merge), creating it if new."""
+    if fingerprint in ids:
+        return ids[fingerprint]
     row = conn.execute(PROBLEM_BY_FINGERPRINT, (fingerprint,)).fetchone()
     if row is not None:
-        return row[1] or row[0]
+        ids[fingerprint] = row[1] or row[0]
+        return ids[fingerprint]
     d = entry["descriptor"]
     left, right = d["left"] or {}, d["right"] or {}
     cursor = conn.execute(INSERT_PROBLEM, {
@@ -87,16 +133,17 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list) -> 
     problem_id = cursor.fetchone()[0]
     record_state(conn, problem_id, now, "open", "tracediff", "first seen")
     events.append(("new", problem_id))
+    ids[fingerprint] = problem_id
     return problem_id
 
 
-def _replace_parts(conn, call: dict, problems: dict, now: str, events: list) -> set[int]:
+def _replace_parts(conn, call: dict, problems: dict, now: str, events: list, ids: dict, rollups) -> set[int]:
     """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks."""
     key = (call["trace_id"], call["call_id"])
     old = {r[0]: r for r in conn.execute(OLD_PARTS, key).fetchall()}
     new: dict[int, dict] = {}
     for fingerprint, entry in problems.items():
-        pid = _problem_id(conn, fingerprint, entry, now, events)
+        pid = _problem_id(conn, fingerprint, entry, now, events, ids)
         if pid in new:  # two fingerprints merged into one problem
             new[pid] = {**entry, "occurrences": new[pid]["occurrences"] + entry["occurrences"],
                         "pairs": {**new[pid]["pairs"], **entry["pairs"]}}
@@ -106,11 +153,11 @@ def _replace_parts(conn, call: dict, problems: dict, now: str, events: list) -> 
     same = {pid for pid in set(old) & set(new) if old[pid][1:] == _part(call, new[pid])}
     for pid, part in old.items():
         if pid not in same:
-            _take_out(conn, pid, key, part)
+            _take_out(conn, pid, key, part, rollups)
     watch = {}
     for pid, entry in new.items():
         if pid not in same:
-            watch[pid] = _put_in(conn, pid, call, entry)
+            watch[pid] = _put_in(conn, pid, call, entry, rollups)
     for pid in set(old) - same:  # taking a part out may narrow first/last seen
         conn.execute(SEEN, (pid, None))
     for pid, (state, resolving) in watch.items():
@@ -125,31 +172,23 @@ def _part(call: dict, entry: dict) -> tuple:
             dumps(entry["pairs"]), entry["severity"])
 
 
-def _take_out(conn, pid: int, key: tuple, part) -> None:
+def _take_out(conn, pid: int, key: tuple, part, rollups: Rollups) -> None:
     _, ts, source, release, digest, occurrences, pairs, _ = part
     conn.execute("DELETE FROM problem_calls WHERE problem_id = ? AND trace_id = ? AND call_id = ?", (pid, *key))
     gone_trace = not conn.execute(TRACE_HAS_OTHER, (pid, key[0])).fetchone()[0]
     conn.execute(BUMP_COUNTS, (-occurrences, -1, -int(gone_trace), pid))
-    conn.execute(BUMP_HOUR, (pid, ts[:13], -occurrences))
-    for dim, value in (("source", source), ("release", release), ("digest", digest)):
-        conn.execute(BUMP_SPLIT, (pid, dim, value or "", -occurrences, -1))
-    for pair, count in (loads(pairs) or {}).items():
-        conn.execute(BUMP_PAIR, (pid, pair, -count))
-    conn.execute("DELETE FROM problem_hours WHERE problem_id = ? AND occurrences <= 0", (pid,))
-    conn.execute("DELETE FROM problem_splits WHERE problem_id = ? AND calls <= 0", (pid,))
-    conn.execute("DELETE FROM problem_pairs WHERE problem_id = ? AND count <= 0", (pid,))
+    rollups.add(pid, {"ts": ts, "source": source, "release": release, "digest": digest}, occurrences,
+                loads(pairs) or {}, -1)
 
 
-def _put_in(conn, pid: int, call: dict, entry: dict) -> tuple:
+def _put_in(conn, pid: int, call: dict, entry: dict, rollups: Rollups) -> tuple:
     """Add a call's part to a problem's rollups; return the problem's (state, has a resolution)."""
     new_trace = not conn.execute(TRACE_HAS_OTHER, (pid, call["trace_id"])).fetchone()[0]
     occurrences = entry["occurrences"]
     conn.execute(ADD_PART, (pid, call["trace_id"], call["call_id"], call["ts"], call["source"], call["release"],
                             call["digest"], entry["severity"], occurrences, dumps(entry["pairs"])))
     watched = conn.execute(PUT_COUNTS, (occurrences, int(new_trace), call["ts"], entry["severity"], pid)).fetchone()
-    conn.execute(BUMP_HOUR, (pid, call["ts"][:13], occurrences))
-    conn.executemany(BUMP_SPLIT, [(pid, dim, call[dim] or "", occurrences, 1) for dim in ("source", "release", "digest")])
-    conn.executemany(BUMP_PAIR, [(pid, pair, count) for pair, count in entry["pairs"].items()])
+    rollups.add(pid, call, occurrences, entry["pairs"], 1)
     return watched
 
 
@@ -178,8 +217,8 @@ def _after_break(conn, pid: int, call: dict, prior: bool, now: str, events: list
             events.append(("escalating", pid))
 
 
-def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: list) -> None:
-    """Count the call toward the exposure of the tool's problems whose argument path it has."""
+def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: list, exposure: dict) -> None:
+    """Count the call toward the exposure of the tool's problems whose argument path it has (into `exposure`)."""
     had, watched = set(), set()
     for pid, left_snapshot, left_path, resolving in problems:
         path = left_path if left_snapshot == "arguments" else ""
@@ -189,9 +228,9 @@ def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: li
                 watched.add(pid)
     before = set(before)
     for pid in had - before:
-        conn.execute("UPDATE problems SET exercised = exercised + 1 WHERE id = ?", (pid,))
+        exposure[pid] = exposure.get(pid, 0) + 1
     for pid in before - had:
-        conn.execute("UPDATE problems SET exercised = exercised - 1 WHERE id = ?", (pid,))
+        exposure[pid] = exposure.get(pid, 0) - 1
     if had != before:
         conn.execute("UPDATE calls SET problem_paths = ? WHERE trace_id = ? AND call_id = ?",
                      (dumps(sorted(had)), call["trace_id"], call["call_id"]))

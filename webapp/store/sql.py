@@ -4,6 +4,7 @@ Statements whose form differs by engine have a namesake in postgresql/sql.py; th
 those through `self.sql`.
 """
 from .hours import HOUR_KEYS, REFRESH_HOUR  # noqa: F401 (the engine's statements, by name)
+from .spans import ADOPT_CHILDREN, FIND_PARENT, SPAN_EVENTS  # noqa: F401 (the same)
 
 INSERT_EVENT = """INSERT OR IGNORE INTO events
  (event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, meta, ts,
@@ -15,6 +16,9 @@ CALLS_BY_KEY = """SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_s
  ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
 REBUILD_PAIRS = """INSERT INTO problem_pairs (problem_id, pair, count)
  SELECT ?1, p.key, sum(p.value) FROM problem_calls, json_each(pairs) AS p WHERE problem_id = ?1 GROUP BY 2"""
+# the call whose newest current snapshot is oldest: roughly the call that has waited longest
+OLDEST_PENDING = """SELECT count(*), min(max(coalesce(arguments_seq, 0), coalesce(request_seq, 0),
+ coalesce(response_seq, 0))) FROM calls WHERE analyzed_version < version"""
 IN_JSON_LIST = "IN (SELECT value FROM json_each(?))"  # a list of values as one JSON parameter
 IN_JSON_NUMBERS = IN_JSON_LIST
 KEYED_CALLS = """json_each(?) AS k JOIN calls AS c

@@ -7,10 +7,12 @@ alerts and problems run the shared mixins' SQL, whose placeholders connection.py
 """
 import contextlib
 import time
+from collections import Counter
 
-from .. import Store, IngestResult, CLAIM_SECONDS, _event_row
+from .. import Store, CLAIM_SECONDS
 from .. import migrations
-from ..codec import dumps, utc_now
+from ..codec import dumps
+from ..spans import join_orphan_spans
 from . import sql as pg_sql
 from . import listing as pg_listing
 from . import connection
@@ -82,28 +84,15 @@ class PostgresStore(Store):
 
     # -- ingest -------------------------------------------------------------
 
-    def add_events(self, events, rejected=(), also=None) -> IngestResult:
-        """Commit a batch and its quarantined records in one transaction, each new event queued for projection."""
-        received = utc_now()
+    def _insert_events(self, conn, rows: list[tuple]) -> dict:
+        """Insert event rows and queue each new one for projection, in one statement."""
+        if not rows:
+            return {}
         columns = pg_sql.EVENT_COLUMNS.split(", ")
-        rows = [dict(zip(columns, _event_row(event, received)), n=n) for n, event in enumerate(events)]
-        result = IngestResult()
-        with self.write() as conn:
-            if rows:
-                for source, added in conn.execute(pg_sql.INSERT_EVENTS, (dumps(rows),)).fetchall():
-                    result.by_source[source] = (added, 0)
-            for source in {row["source"] or "" for row in rows}:
-                added = result.by_source.get(source, (0, 0))[0]
-                sent = sum(1 for row in rows if (row["source"] or "") == source)
-                result.by_source[source] = (added, sent - added)
-            result.accepted = sum(added for added, _ in result.by_source.values())
-            result.duplicates = len(rows) - result.accepted
-            if rejected:
-                conn.executemany(pg_sql.INSERT_QUARANTINE, [
-                    (received, r.code, r.message, r.raw, r.source or None) for r in rejected])
-            if also is not None:
-                also(conn)
-        return result
+        records = [dict(zip(columns, row), n=n) for n, row in enumerate(rows)]
+        added = dict(conn.execute(pg_sql.INSERT_EVENTS, (dumps(records),)).fetchall())
+        sent = Counter(record["source"] or "" for record in records)
+        return {source: (added.get(source, 0), count - added.get(source, 0)) for source, count in sent.items()}
 
     def project(self, limit: int = 5000) -> int:
         """Fold queued events into calls, traces and the search words; one node at a time."""
@@ -114,7 +103,7 @@ class PostgresStore(Store):
                 return 0
             rows = conn.execute(pg_sql.INDEX_EVENTS, (seqs,)).fetchall()
             calls = {(trace_id, call_id) for _, trace_id, call_id in rows}
-            calls |= _join_orphan_spans(conn, seqs)
+            calls |= join_orphan_spans(conn, pg_sql, seqs)
             self._fold_calls(conn, calls)
             conn.execute(pg_sql.SET_PROGRESS, ("projected", max(seqs)))
         return len(seqs)
@@ -131,6 +120,10 @@ class PostgresStore(Store):
             rows = conn.execute(pg_sql.CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
         return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
 
+    def release_claims(self) -> int:
+        """Release nothing: other nodes' claims look the same as a stopped node's; they expire after CLAIM_SECONDS."""
+        return 0
+
     def _save_rows(self, conn, rows) -> int:
         return conn.executemany(pg_sql.SAVE_ANALYSIS, rows).rowcount
 
@@ -138,21 +131,6 @@ class PostgresStore(Store):
         """Return the bytes of the database (the server keeps its write-ahead log apart)."""
         return {"database": self.db.execute("SELECT pg_database_size(current_database())").fetchone()[0], "wal": 0}
 
-    def events_waiting(self, conn) -> int:
-        return conn.execute("SELECT count(*) FROM projection_queue").fetchone()[0]
+    def waiting_events(self, conn) -> tuple[int, int | None]:
+        return tuple(conn.execute("SELECT count(*), min(seq) FROM projection_queue").fetchone())
 
-
-def _join_orphan_spans(conn, seqs) -> set[tuple[str, str]]:
-    """Give call-less span events their parent's call (see webapp/store/spans.py); return calls touched."""
-    touched = set()
-    for seq, trace_id, call_id, tool, span_id, parent_id in conn.execute(pg_sql.SPAN_EVENTS, (seqs,)).fetchall():
-        if call_id:
-            if conn.execute(pg_sql.ADOPT_CHILDREN, (call_id, tool, trace_id, span_id)).rowcount:
-                touched |= {(trace_id, call_id), (trace_id, "")}
-        elif parent_id:
-            parent = conn.execute(pg_sql.FIND_PARENT, (trace_id, parent_id)).fetchone()
-            if parent:
-                conn.execute("UPDATE events SET call_id = ?, tool = coalesce(tool, ?) WHERE seq = ?",
-                             (parent[0], parent[1], seq))
-                touched |= {(trace_id, parent[0]), (trace_id, "")}
-    return touched

@@ -66,6 +66,7 @@ def pool_for(url: str):
             psycopg, psycopg_pool = psycopg_modules()
             _pools[key] = psycopg_pool.ConnectionPool(
                 url, min_size=POOL_MIN, max_size=POOL_MAX, open=True, timeout=5,
+                check=psycopg_pool.ConnectionPool.check_connection,  # a restarted server's dead connections go
                 kwargs={"autocommit": True, "prepare_threshold": None}, name="tracediff")
         return _pools[key]
 

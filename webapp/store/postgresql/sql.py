@@ -3,7 +3,7 @@
 Lists of keys travel as one JSON parameter, as in SQLite: `json_array_elements(?::json)`.
 """
 from ..hours import NO_TOOL
-from ..sql import SAVE_ANALYSIS  # noqa: F401 (the same on both engines)
+from ..sql import INSERT_QUARANTINE, SAVE_ANALYSIS  # noqa: F401 (the same on both engines)
 
 # One projector and one writer of the trace summaries at a time, across every node (pg_advisory_xact_lock).
 SUMMARIES_LOCK = 7_244_183_100_001
@@ -32,11 +32,12 @@ CALLS_BY_KEY = f"""SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_
  FROM {KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"""
 EVENTS_BY_SEQ = f"""SELECT seq, {EVENT_COLUMNS} FROM events
  WHERE seq IN (SELECT json_array_elements_text(?::json)::bigint)"""
+OLDEST_PENDING = """SELECT count(*), min(greatest(coalesce(arguments_seq, 0), coalesce(request_seq, 0),
+ coalesce(response_seq, 0))) FROM calls WHERE analyzed_version < version"""
 IN_JSON_LIST = "IN (SELECT json_array_elements_text(?::json))"
 IN_JSON_NUMBERS = "IN (SELECT json_array_elements_text(?::json)::bigint)"
 KEYED_CALLS = f"{KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"
 SET_PROGRESS = "INSERT INTO progress (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq"
-INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw, source) VALUES (?, ?, ?, ?, ?)"
 _TOUCHED = "SELECT DISTINCT value->>0 AS trace_id, value->>1 AS call_id FROM json_array_elements(:calls::json) AS k(value)"
 _CURRENT = """(SELECT seq FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND snapshot = '{0}'
    ORDER BY ts DESC, seq DESC LIMIT 1)"""

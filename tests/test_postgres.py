@@ -1,0 +1,223 @@
+"""PostgreSQL only: what several nodes on one database must get right (see docs/deploy.md).
+
+The rest of the suite runs on both engines through the `db_path` fixture; these tests are about
+concurrency PostgreSQL allows and SQLite does not: commits out of order, claims from several
+processes, two `tracediff serve` nodes with one killed.
+"""
+import multiprocessing
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+import pytest
+
+from conftest import LiveServer
+from databases import ADMIN_URL
+from helpers import envelope, ndjson, order_call
+from webapp.ingest import parse_body
+from webapp.store import Store
+
+pytestmark = pytest.mark.skipif(not ADMIN_URL, reason="TRACEDIFF_TEST_POSTGRES names no PostgreSQL server")
+
+
+@pytest.fixture
+def pg_url(postgres_databases):
+    return postgres_databases.fresh()
+
+
+def events_of(trace_id: str, call_id: str = "call_01"):
+    return parse_body(ndjson(envelope("arguments", {"limit": 5}, trace_id, call_id))).events
+
+
+def test_a_transaction_that_commits_late_is_projected_all_the_same(pg_url):
+    early, late, projector = Store.open(pg_url), Store.open(pg_url), Store.open(pg_url)
+    inserted, release = threading.Event(), threading.Event()
+
+    def hold_open(_conn):
+        inserted.set()
+        release.wait(10)
+
+    writer = threading.Thread(target=lambda: early.add_events(events_of("a" * 32), also=hold_open))
+    writer.start()
+    assert inserted.wait(10)            # the first writer holds the lower sequence number, uncommitted
+    late.add_events(events_of("b" * 32))
+    assert projector.project_all() == 1  # a seq watermark would now stand past the first writer's row
+    release.set()
+    writer.join(10)
+    assert projector.project_all() == 1
+    assert {t["trace_id"] for t in projector.find_traces(_everything())[0]} == {"a" * 32, "b" * 32}
+    for store in (early, late, projector):
+        store.close()
+
+
+def _everything():
+    from webapp.store.filters import TraceQuery
+    return TraceQuery(limit=500)
+
+
+def _claim_all(url: str, out) -> None:
+    store = Store.open(url, create=False)
+    claimed = []
+    while batch := store.claim_pending(37):
+        claimed += [(c["trace_id"], c["call_id"]) for c in batch]
+    out.put(claimed)
+    store.close()
+
+
+def test_four_processes_claiming_at_once_never_claim_a_call_twice(pg_url):
+    store = Store.open(pg_url)
+    store.add_events([e for n in range(2000) for e in events_of(f"{n:032x}")])
+    store.project_all()
+    context = multiprocessing.get_context("spawn")
+    out = context.Queue()
+    workers = [context.Process(target=_claim_all, args=(pg_url, out)) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    claims = [out.get(timeout=120) for _ in workers]
+    for worker in workers:
+        worker.join(30)
+    every = [key for claimed in claims for key in claimed]
+    assert len(every) == len(set(every)) == 2000
+    assert sum(1 for claimed in claims if claimed) >= 2  # they really ran side by side
+    store.close()
+
+
+def test_payloads_keep_the_order_of_their_keys_as_sent(pg_url, tmp_path):
+    body = b'{"trace_id": "' + b"c" * 32 + b'", "call_id": "c1", "snapshot": "request", "tool": "t", ' \
+           b'"payload": {"zeta": 1, "alpha": 2, "mid": {"b": 1, "a": 2}}}\n'
+    store = Store.open(pg_url)
+    store.add_events(parse_body(body).events)
+    store.project_all()
+    payload = store.get_trace("c" * 32)["calls"][0]["snapshots"]["request"]["payload"]
+    assert list(payload) == ["zeta", "alpha", "mid"] and list(payload["mid"]) == ["b", "a"]
+    store.close()
+
+
+def test_a_postgres_url_without_the_extra_says_what_to_install():
+    code = ("import sys; sys.modules['psycopg'] = None\n"
+            "from webapp.store import Store\nStore.open('postgresql://localhost/x')")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines()[-1] == (
+        "a postgresql:// database needs the extra: pip install -e '.[postgres]' (psycopg 3 and psycopg-pool)")
+
+
+def test_a_database_that_is_down_answers_503_with_retry_after(tmp_path):
+    from webapp import create_app
+    app = create_app({"TESTING": True, "DATABASE": "postgresql://127.0.0.1:9/tracediff?connect_timeout=1",
+                      "ANALYZER": "off"})
+    response = app.test_client().post("/api/v1/ingest", data=ndjson(*order_call()),
+                                      headers={"Content-Type": "application/x-ndjson"})
+    assert response.status_code == 503 and response.headers.get("Retry-After")
+    error = response.get_json()["error"]
+    assert error["retryable"] is True
+
+
+@pytest.mark.slow
+def test_two_nodes_share_one_database_through_a_crash_and_lose_nothing(pg_url, tmp_path):
+    nodes = [LiveServer(pg_url, log_path=tmp_path / f"node{n}.log") for n in range(2)]
+    for node in nodes:
+        node.start()
+    sent = {f"{n:032x}": order_call(f"{n:032x}", limit_sent="5" if n % 3 == 0 else 5) for n in range(300)}
+    bodies = [ndjson(*events) for events in sent.values()]
+    rng = random.Random(4)
+
+    def send(part):
+        with httpx.Client(timeout=10) as client:
+            for body in part:
+                for node in rng.sample(nodes, 2):  # every event reaches both nodes, in a random order
+                    for _ in range(50):
+                        try:
+                            if client.post(node.url + "/api/v1/ingest", content=body,
+                                           headers={"Content-Type": "application/x-ndjson"}).status_code == 200:
+                                break
+                        except httpx.HTTPError:
+                            pass
+                        time.sleep(0.1)  # the killed node is restarting: a shipper retries
+
+    writers = [threading.Thread(target=send, args=(bodies[n::4],)) for n in range(4)]
+    for writer in writers:
+        writer.start()
+    time.sleep(1.5)
+    nodes[1].signal(signal.SIGKILL)
+    nodes[1].process.wait(10)
+    nodes[1].start(port=nodes[1].port)
+    for writer in writers:
+        writer.join(300)
+    store = Store.open(pg_url, create=False)
+    assert store.count_events() == sum(len(events) for events in sent.values())  # each stored once
+    store.project_all()  # as any read does first
+    assert store.count_traces() == len(sent)
+    deadline = time.monotonic() + 120
+    while store.db.execute("SELECT count(*) FROM calls WHERE analyzed_version < version").fetchone()[0]:
+        assert time.monotonic() < deadline, "the analysers did not catch up"
+        time.sleep(0.5)
+    pages = [httpx.get(node.url + "/api/v1/traces?limit=500", timeout=30).json() for node in nodes]
+    assert pages[0] == pages[1] and len(pages[0]["traces"]) == len(sent)
+    flagged = {t["trace_id"] for t in pages[0]["traces"] if t["worst"] in ("error", "warning")}
+    assert flagged == {trace_id for n, trace_id in enumerate(sent) if n % 3 == 0}
+    one = next(iter(sent))
+    views = [httpx.get(f"{node.url}/api/v1/traces/{one}", timeout=30).json() for node in nodes]
+    assert views[0] == views[1]
+    store.close()
+    for node in nodes:
+        node.stop()
+
+
+@pytest.mark.slow
+def test_migrate_copies_the_demo_database_so_both_answer_the_same(pg_url, tmp_path):
+    from webapp import create_app, pipeline
+    from webapp.bulk import load_folder
+    from webapp.redact import redactor_for
+    from conftest import SAMPLES
+
+    path = tmp_path / "demo.db"
+    settings = {"TESTING": True, "DATABASE": str(path), "ANALYZER": "off"}
+    store = Store.open(path)
+    load_folder(store, SAMPLES, redactor_for(create_app(settings).config))
+    pipeline.analyze_all(store)
+    store.close()
+    result = subprocess.run([sys.executable, "-m", "webapp", "migrate", "--to", pg_url, "--db", str(path)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "copied" in result.stdout.splitlines()[-1]
+    again = subprocess.run([sys.executable, "-m", "webapp", "migrate", "--to", pg_url, "--db", str(path)],
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 1 and "already holds events" in again.stderr
+    clients = [create_app({**settings, "DATABASE": database}).test_client() for database in (str(path), pg_url)]
+    for url in ("/api/v1/traces?limit=100", "/api/v1/problems", "/api/v1/tools", "/api/v1/traces?q=whitfield"):
+        answers = [client.get(url).get_json() for client in clients]
+        assert answers[0] == answers[1], url
+    assert answers[-1]["traces"], "the demo's dana.whitfield@example.com is found by a word of it on both stores"
+    trace_id = clients[0].get("/api/v1/traces?limit=1").get_json()["traces"][0]["trace_id"]
+    assert clients[0].get(f"/api/v1/traces/{trace_id}").get_json() == clients[1].get(f"/api/v1/traces/{trace_id}").get_json()
+
+
+def test_a_read_only_database_answers_503_and_takes_the_batch_once_writable_again(pg_url):
+    from databases import _admin
+    from webapp import create_app
+    from webapp.store.postgresql.connection import close_pool
+
+    name = pg_url.rsplit("/", 1)[1]
+    client = create_app({"TESTING": True, "DATABASE": pg_url, "ANALYZER": "off"}).test_client()
+    body, headers = ndjson(*order_call()), {"Content-Type": "application/x-ndjson"}
+
+    def reconnect_with(setting: str) -> None:
+        _admin(f'ALTER DATABASE "{name}" SET default_transaction_read_only = {setting}')
+        close_pool(pg_url)
+        _admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
+
+    reconnect_with("on")
+    try:
+        refused = client.post("/api/v1/ingest", data=body, headers=headers)
+        assert refused.status_code == 503 and refused.headers["Retry-After"]
+        assert refused.get_json()["error"]["code"] == "store_unavailable"
+        assert client.get("/api/v1/traces").status_code == 200  # reads go on
+    finally:
+        reconnect_with("off")
+    assert client.post("/api/v1/ingest", data=body, headers=headers).get_json()["accepted"] == 3
+    assert client.get(f"/api/v1/traces/{order_call()[0]['trace_id']}").status_code == 200
