@@ -156,7 +156,7 @@ def trace(trace_id):
                "versions": _earlier_versions(found["trace_id"], call), "can_change": may_change_contracts()}
     if view == "aligned":
         more = request.args.get("more", "")
-        context["more"] = int(more) if more.isdigit() else None
+        context["more"] = int(more) if more.isascii() and more.isdigit() else None
         context["rows"], context["hidden_rows"], context["next_more"] = alignedview.aligned_rows(
             call, only_diff, context["more"])
         if context["more"] is not None:   # "load more": the next rows, appended after the last shown

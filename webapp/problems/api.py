@@ -115,7 +115,7 @@ def problem_traces(problem_id):
     """Page through the calls a problem was seen in, newest first."""
     problem = problem_or_404(problem_id)
     limit = request.args.get("limit", str(TRACES_LIMIT))
-    if not (limit.isdigit() and 1 <= int(limit) <= 500):
+    if not (limit.isascii() and limit.isdigit() and 1 <= int(limit) <= 500):
         raise ApiError(400, "bad_parameter", f"limit must be a whole number from 1 to 500; got {limit[:40]!r}")
     rows, next_cursor = get_store().problem_traces(int(problem["id"][3:]), int(limit),
                                                     decode(request.args.get("cursor"), 3))

@@ -140,7 +140,7 @@ def change_state(problem_id):
     if body["state"] == "resolved":
         mode = form.get("resolve", "now")
         body["resolve"] = {"after_clean_calls": int(form.get("n") or 0)} if mode == "after_clean_calls" \
-            and (form.get("n") or "").isdigit() else mode
+            and (form.get("n") or "").isascii() and (form.get("n") or "").isdigit() else mode
     elif body["state"] == "archived":
         body["until"] = form.get("until") or None
     try:
