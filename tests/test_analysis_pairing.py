@@ -60,6 +60,22 @@ def test_two_equal_values_under_two_renamed_fields_are_an_ambiguous_info_never_d
     assert len(renamed) == 2 and all("equally good" in f["message"] for f in renamed)
 
 
+def test_a_field_renamed_in_every_record_pairs_by_value_even_when_its_values_repeat_across_records():
+    orders = [{"order_id": f"o{n}", "amount": 1500 + n % 3} for n in range(9)]
+    renamed = [{"order_id": o["order_id"], "total": o["amount"]} for o in orders]
+    result = call({"orders": orders}, {"orders": renamed})
+    found = only(result, "renamed")
+    assert loud(result) == [] and found["occurrences"] == 9 and found["reason"] == "value"
+    # Each amount is the only one of its record: no other pairing explains the call as well.
+    assert "equally good" not in found["message"]
+
+
+def test_a_value_twice_in_one_record_is_still_ambiguous_between_its_two_renamed_fields():
+    result = call({"rows": [{"a_x": 5, "a_y": 5}]}, {"rows": [{"b_p": 5, "b_q": 5}]})
+    renamed = [f for f in result["findings"] if f["kind"] == "renamed"]
+    assert loud(result) == [] and len(renamed) == 2 and all("equally good" in f["message"] for f in renamed)
+
+
 def test_a_swapped_pair_under_a_declared_mapping_is_value_changed_at_both_fields():
     mapping = [{"arguments": "/seats", "request": "/quantity"}, {"arguments": "/child_count", "request": "/minors"}]
     result = call({"seats": 2, "child_count": 0}, {"quantity": 0, "minors": 2}, {"mapping": mapping})
@@ -120,6 +136,32 @@ def test_a_declared_transform_makes_that_exact_change_expected():
     assert found["severity"] == "info" and found["reason"] == "declared"
     other = [{"arguments": "/limit", "request": "/size", "transform": "x100"}]
     assert only(call({"limit": 5}, {"size": "5"}, {"mapping": other}), "type_changed")["severity"] == "warning"
+
+
+@pytest.mark.parametrize("arguments, request_, kind, transform", [
+    ({"tags": [f"tag-{n}" for n in range(40)]}, {"tags": [f"TAG-{n}" for n in range(40)]},
+     "enum_changed", "lower>UPPER"),
+    ({"ids": list(range(1000, 1040))}, {"ids": [str(n) for n in range(1000, 1040)]}, "type_changed", "integer>string"),
+    ({"orders": [{"status": "paid", "amount": 5 + n} for n in range(40)]},
+     {"orders": [{"status": "paid", "amount": (5 + n) * 100} for n in range(40)]}, "scaled", "x100"),
+    ({f"fieldNumber{n}": n for n in range(40)}, {f"field_number{n}": n for n in range(40)},
+     "case_changed", "camelCase>snake_case"),
+])
+def test_a_folded_finding_names_the_transform_its_items_share(arguments, request_, kind, transform):
+    found = only(call(arguments, request_), kind)
+    assert found["transform"] == transform
+
+
+def test_a_folded_array_of_items_changed_two_ways_names_no_transform():
+    found = only(call({"ids": [1, 2, 3, 4, 5, 6]}, {"ids": ["1", "2", "3", 4.5, 5.5, 6.5]}), "value_changed")
+    assert found["transform"] is None
+
+
+def test_a_declared_transform_quiets_the_folded_finding_of_an_array_changed_that_way():
+    arguments, request_ = {"tags": ["red", "green", "blue"]}, {"tags": ["RED", "GREEN", "BLUE"]}
+    mapping = [{"arguments": "/tags", "request": "/tags", "transform": "lower>UPPER"}]
+    assert only(call(arguments, request_), "enum_changed")["severity"] == "warning"
+    assert only(call(arguments, request_, {"mapping": mapping}), "enum_changed")["severity"] == "info"
 
 
 def test_a_request_schema_that_demands_the_other_form_makes_the_change_expected():

@@ -214,7 +214,7 @@ def test_new_reads_as_ongoing_after_seven_days(world):
 
 def test_the_filter_choices_are_read_once_per_database_not_once_per_request(world, db_path):
     from webapp.store import Store
-    first, second = Store(db_path), Store(db_path)  # each request opens a store of its own
+    first, second = Store.open(db_path), Store.open(db_path)  # each request opens a store of its own
     try:
         choices = first.problem_facets()
         assert choices["tool"] == ["findOrders"] and choices["release"] == ["1.4.0"]

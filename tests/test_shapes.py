@@ -1,5 +1,7 @@
 """Every shape of the corpus (bench/corpus.py), small, through the whole path: ingest, analysis, page, API."""
+import html as html_lib
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from webapp import create_app
 from webapp.analysis.fold import FOLD_AT
 from webapp.cli import main
 from webapp.pipeline import analyze_all
+from webapp.tree import node_id
 from webapp.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -18,6 +21,7 @@ from corpus import SHAPES  # noqa: E402
 
 SIZE = 20_000
 PAGE_BYTES = 400_000
+RAW_BYTES = 400_000   # the raw view of a 0.25 MB shape: one first part, the rest on demand
 # shape -> (kind, left pattern, right pattern): one mapping bug repeated in every place it can be.
 FOLDS = {
     "records_enum": ("enum_changed", "/orders/*/status", "/orders/*/status"),
@@ -33,6 +37,12 @@ FOLDS = {
     "duplicate_leftovers": ("dropped", "/*", None),
     "deep_nesting": ("type_changed", "/trees/*" + "/k2/k1/k0" * 20 + "/leaf", "/trees/*" + "/k2/k1/k0" * 20 + "/leaf"),
 }
+
+
+@pytest.fixture
+def client(db_path):
+    """The app with no time budget: a read analyses in full however busy the machine is (the budget has its own test)."""
+    return create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "ANALYSIS_BUDGET": 0}).test_client()
 
 
 def post_call(client, trace_id: str, call_id: str, snapshots: dict) -> None:
@@ -146,3 +156,39 @@ def test_a_tiny_budget_saves_what_it_found_marked_incomplete_and_reanalyze_finis
     calls = client.get("/api/v1/traces/t").get_json()["calls"]
     assert all(c["analyzed"] and "incomplete" not in c for c in calls)
     assert all([(f["kind"], f["left"]["path"]) for f in c["findings"]] == [("enum_changed", "/tags")] for c in calls)
+
+
+def follow_raw_pages(client, html: str, snapshot: str) -> list[str]:
+    """Return the pointers of every node of one snapshot's raw tree, following each "show more"."""
+    pointers = re.findall(rf'<li class="node[^"]*" id="{snapshot}[^"]*" data-ptr="([^"]*)"', html)
+    links = re.findall(r'<li class="more"><a href="([^"]+)"', html)
+    while links:
+        part = client.get(links.pop(0).replace("&amp;", "&"), headers={"HX-Request": "true"}).get_data(as_text=True)
+        assert len(part) < RAW_BYTES
+        pointers += re.findall(rf'<li class="node[^"]*" id="{snapshot}[^"]*" data-ptr="([^"]*)"', part)
+        links += re.findall(r'<li class="more"><a href="([^"]+)"', part)
+    return pointers
+
+
+@pytest.mark.parametrize("shape", ["unicode_long_keys", "deep_nesting", "echo_with_changes"])
+def test_the_raw_view_sends_a_first_part_and_every_node_comes_once_on_demand(client, shape):
+    snapshots, _ = SHAPES[shape](250_000)
+    post_call(client, "t", "c1", snapshots)
+    answer = client.get("/traces/t?view=raw")
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and len(answer.data) < RAW_BYTES
+    assert 'download="arguments.json"' in html
+    if shape == "unicode_long_keys":   # every key is marked: the marked nodes past the first part come on demand
+        keys = snapshots["arguments"]["payload"]
+        pointers = [unescape_html(p) for p in follow_raw_pages(client, html, "arguments")]
+        assert sorted(pointers) == sorted(["", *(f"/{k}" for k in keys)])
+        # A deep link to the last key lands on it past the cut, and no later page repeats it.
+        last = node_id("arguments", f"/{list(keys)[-1]}")
+        linked = client.get("/traces/t", query_string={"open": last}).get_data(as_text=True)
+        assert linked.count(f'id="{last}"') == 1
+        again = [unescape_html(p) for p in follow_raw_pages(client, linked, "arguments")]
+        assert sorted(again) == sorted(pointers)
+
+
+def unescape_html(text: str) -> str:
+    return html_lib.unescape(text)

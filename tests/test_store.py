@@ -193,3 +193,18 @@ def test_prune_also_deletes_quarantined_records_received_before_the_cutoff(store
     store.add_events([], parse_body(b'{"still": "no envelope"}\n').rejected)
     store.prune("2026-01-01T00:00:00Z", batch=1)
     assert [r[0] for r in store.db.execute("SELECT received_at > '2026' FROM quarantine")] == [1]
+
+
+def test_a_big_json_text_parses_whole_and_leaves_the_collector_as_it_found_it():
+    import gc
+
+    from webapp.store.codec import BIG_TEXT, dumps, loads
+    doc = {"trees": [{"k": {"k": {"leaf": n, "name": f"node {n}"}}} for n in range(BIG_TEXT // 30)]}
+    text = dumps(doc)
+    assert len(text) > BIG_TEXT
+    assert loads(text) == doc and gc.isenabled()
+    gc.disable()
+    try:
+        assert loads(text) == doc and not gc.isenabled()
+    finally:
+        gc.enable()

@@ -169,6 +169,8 @@ def test_tool_and_kind_names_are_listed_from_their_indexes(small):
 
 def bulk_traces(store: Store, count: int, word: str = "", tool: str = "bulkTool") -> None:
     """Insert `count` one-call traces straight into the tables, as bench/gendb.py does."""
+    if store.engine == "postgresql":
+        return _bulk_traces_postgres(store, count, word, tool)
     conn = sqlite3.connect(store.db.conn.execute("PRAGMA database_list").fetchone()[2], isolation_level=None)
     start = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0] + 1
     rows = [(start + i, f"bulk-{start + i}", f"ff{start + i:030x}", f"2026-01-01T00:{i % 60:02d}:00.{i:06d}Z")
@@ -188,7 +190,23 @@ def bulk_traces(store: Store, count: int, word: str = "", tool: str = "bulkTool"
     conn.close()
 
 
-@pytest.mark.sqlite_only  # bulk_traces writes SQLite's tables directly
+def _bulk_traces_postgres(store: Store, count: int, word: str, tool: str) -> None:
+    from webapp.store.postgresql.sql import WORDS
+    with store.write() as conn:
+        start = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0] + 1
+        rows = [(f"bulk-{start + i}", f"ff{start + i:030x}", f"2026-01-01T00:{i % 60:02d}:00.{i:06d}Z")
+                for i in range(count)]
+        conn.executemany("INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, payload, ts, received_at) "
+                         f"VALUES (?, ?, 'call_01', 'arguments', '{tool}', '{{\"w\": \"{word}\"}}', ?, ?)",
+                         [(eid, tid, ts, ts) for eid, tid, ts in rows])
+        conn.execute(f"UPDATE events SET words = {WORDS.format('payload')} WHERE seq >= ?", (start,))
+        conn.executemany("INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, has_arguments, has_request, "
+                         f"has_response, complete, worst) VALUES (?, ?, ?, 1, '{tool}', 1, 0, 0, 0, 'clean')",
+                         [(tid, ts, ts) for _, tid, ts in rows])
+        conn.executemany(f"INSERT INTO trace_tools (trace_id, tool, last_ts) VALUES (?, '{tool}', ?)",
+                         [(tid, ts) for _, tid, ts in rows])
+
+
 def test_a_search_for_a_very_common_word_reads_only_the_newest_matches(store):
     bulk_traces(store, listing.SEARCH_CAP + 20, word="everywhere")
     assert stats.search_capped(store, "everywhere") and not stats.search_capped(store, "bulkTool")

@@ -8,7 +8,7 @@ import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
 from webapp import bulk
-from webapp.alignedview import FIRST_ROWS, MORE_ROWS
+from webapp.alignedview import COUNT_ROWS, FIRST_ROWS, MORE_ROWS
 from webapp.store import stats
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
@@ -383,6 +383,13 @@ def test_the_hidden_row_count_is_the_real_number_past_the_alignment_budget(clien
     html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
     shown = html.count('<tr class="arow')
     assert f"{6000 - shown:,} more rows not shown" in html
+
+
+def test_past_the_rows_it_counts_the_page_says_at_least_how_many_rows_are_hidden(client):
+    ingest(client, *items_call(COUNT_ROWS // 2 + 1000))   # two rows an item: past what the page counts
+    html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
+    shown = html.count('<tr class="arow')
+    assert f"at least {COUNT_ROWS - shown:,} more rows not shown" in html
 
 
 def test_a_snapshot_of_broken_json_gets_a_marked_root_row_with_its_text(client, samples):

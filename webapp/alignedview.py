@@ -7,7 +7,7 @@ A folded finding shows by its examples: its normalised path (/tags/*) names no s
 from dataclasses import dataclass
 
 from .analysis import full_alignment
-from .analysis.alignment import Expander
+from .analysis.alignment import Expander, Full
 from .analysis.documents import documents, json_error, status_code
 from .analysis.pointers import MISSING, ancestors, resolve
 from .anchors import finding_anchors
@@ -19,6 +19,7 @@ FIRST_ROWS = 200       # rows on the first screen, besides those that show a fin
 MORE_ROWS = 500        # rows per "load more"
 FIRST_WEIGHT = 150_000  # about the bytes of HTML the first screen's plain rows may take (long keys, ids)
 BROKEN_CHARS = 2000    # characters shown of a payload that is not JSON
+COUNT_ROWS = 20_000    # rows counted for "N more rows not shown"; past it the page says "at least N"
 
 
 def full_rows(call: dict) -> tuple[list[dict], bool]:
@@ -56,21 +57,28 @@ class _RowCounter(Expander):
         self.count = self.marked = 0
 
     def _emit(self, row: dict) -> None:
+        if self.count >= COUNT_ROWS:
+            # Counting a 1 MB document's 40,000 rows was most of its page's time, for one number.
+            raise Full
         self.count += 1
         self.marked += bool(row.get("kind"))
         if row.get("request") is not None and row.get("response") is not None:
             self.rows.append(row)   # the response walk pairs echoes from these
 
 
-def row_total(call: dict, only_diff: bool) -> int | None:
-    """Return how many rows (marked rows with `only_diff`) the uncut alignment has; None if unknown."""
+def row_total(call: dict, only_diff: bool) -> tuple[int, bool] | None:
+    """Return how many rows (marked rows with `only_diff`) the uncut alignment has, and whether that
+    is exact (not past COUNT_ROWS); None if unknown."""
     stored = call.get("stored_alignment")
     if stored is None or call.get("alignment_sparse_stored") is not True or call.get("incomplete"):
         return None   # not analysed, or stored in full already: only what it holds is known
     status = status_code(call["snapshots"].get("response"))
     counter = _RowCounter(documents(call["snapshots"]), stored, status is None or status < 400)
-    counter.run()
-    return counter.marked if only_diff else counter.count
+    try:
+        counter.run()
+    except Full:
+        return (counter.marked if only_diff else counter.count), False
+    return (counter.marked if only_diff else counter.count), True
 
 
 def finding_ends(call: dict) -> dict[tuple, list[dict]]:
@@ -206,9 +214,10 @@ def hidden_count(call: dict, only_diff: bool, cut: bool, candidates: int, shown:
     """Return how many rows the view leaves out: counted in full when the alignment itself was cut."""
     if not cut:
         return Hidden(candidates - shown)
-    total = row_total(call, only_diff)
-    if total is None:
+    counted = row_total(call, only_diff)
+    if counted is None:
         return Hidden(candidates - shown, at_least=True)
-    return Hidden(max(total + extra - shown, candidates - shown))
+    total, exact = counted
+    return Hidden(max(total + extra - shown, candidates - shown), at_least=not exact)
 
 

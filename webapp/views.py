@@ -215,6 +215,8 @@ def subtree(trace_id):
     offset = request.args.get("offset", "0")
     reveal = parse_node_id(request.args.get("open", ""), (name,))
     options = tracepage.tree_options(call, name, reveal=reveal[1] if reveal else None)
+    shown = request.args.get("shown", "")
+    options.shown = int(shown) if shown.isdigit() else 0
     tokens = children_tokens(value, options, pointer, int(offset) if offset.isdigit() else 0)
     return page_or_fragment("subtree.html", "partials/tree.html", tokens=tokens, trace_id=trace_id,
                             call=call, snapshot=name, pointer=pointer)

@@ -2,6 +2,7 @@
 
 from .kinds import end, finding, rank
 from .pointers import parent, resolve
+from .transforms import shared_transform
 from .values import canonical, show
 
 _MOVES = ("renamed", "moved", "case_changed")
@@ -66,7 +67,10 @@ def _one(inside: list[dict], lp, rp, lv: list, rv: list, name: str) -> dict:
         parts.append(f"{len(changed)} changed (first {changed[0]['message'].split(': ', 1)[-1]})")
     severity = min((f["severity"] for f in inside), key=rank)
     severity = "warning" if rank(severity) > rank("warning") else severity
-    return finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv, f"{name}: {', '.join(parts)}")
+    one = finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv, f"{name}: {', '.join(parts)}")
+    if changed and not removed and not added:
+        one["transform"] = shared_transform(changed)   # every item changed one way: lower>UPPER
+    return one
 
 
 def _reordered(lv: list, rv: list) -> bool:

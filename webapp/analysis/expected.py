@@ -32,7 +32,8 @@ def explain(f: dict, pairing, request_schema) -> None:
     """Give a mapping finding its reason and transform; lower a change that is declared or demanded."""
     left, right = f["left"], f["right"]
     f["reason"] = reason_of(pairing, left["path"]) if left and right else None
-    f["transform"] = transform_of(f)
+    if f["transform"] is None:   # a folded finding already carries its items' transform
+        f["transform"] = transform_of(f)
     if f["kind"] not in _CHANGES or not left or not right:
         return
     declared = _declared_transform(pairing, left["path"])

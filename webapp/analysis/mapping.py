@@ -9,6 +9,7 @@ from .matching import Leftovers, remaining
 from .pairing import Pairing
 from .pointers import child, is_pointer, last, parent
 from .schemas import declares, requires
+from .transforms import shared_transform, transform_of
 from .values import is_container, is_empty, key_style, norm_key, show
 
 _REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
@@ -72,6 +73,8 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
             else f"{name(lp)} -> {name(rp)}"
         out.append(finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv,
                            f"{label}: {text}"))
+    for f in out:
+        f["transform"] = transform_of(f)   # before folding: a folded finding shows its items' transform
     out = _collapse_case_changes(out)
     for path, value in remaining(pairing.leftovers, 0):
         out.append(_dropped(path, value, contract.get("arguments_schema")))
@@ -99,6 +102,7 @@ def _collapse_case_changes(found: list[dict]) -> list[dict]:
         if len(group) >= COLLAPSE_AT:
             out.append(finding("case_changed", "info", end("arguments", ""), end("request", ""), None, None,
                                f"{len(group)} keys converted from {before} to {after}"))
+            out[-1]["transform"] = shared_transform(group)
     return out
 
 

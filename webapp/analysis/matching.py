@@ -99,12 +99,26 @@ class Leftovers:
                     found.setdefault(key, ([], []))[side].append((path, value))
         changed = False
         for lefts, rights in found.values():
-            if len(lefts) == 1 and len(rights) == 1:
-                (lp, lv), (rp, rv) = lefts[0], rights[0]
+            for (lp, lv), (rp, rv) in self._unique(lefts, rights):
                 if self.free(0, lp) and self.free(1, rp):
                     self.pair(lp, lv, rp, rv, how)
                     changed = True
         return changed
+
+    def _unique(self, lefts, rights) -> list:
+        """Return the pairs of one key: the only two nodes, or the only two under one pair of parents."""
+        if len(lefts) == 1 and len(rights) == 1:
+            return [(lefts[0], rights[0])]
+        # A value that repeats across records (amount 1500 in many orders) is still one field's
+        # when it is the only one under a pair of parents: the field renamed in every record.
+        regions: dict[str, tuple[list, list]] = {}
+        for side, nodes in ((0, lefts), (1, rights)):
+            for node in nodes:
+                up = parent(node[0])
+                region = self.p.pairs.get(up) if side == 0 else up
+                if region is not None:
+                    regions.setdefault(region, ([], []))[side].append(node)
+        return [(ls[0], rs[0]) for ls, rs in regions.values() if len(ls) == 1 and len(rs) == 1]
 
     def _shapes(self) -> bool:
         changed = False

@@ -44,6 +44,12 @@ def transform_of(finding: dict) -> str | None:
     return None
 
 
+def shared_transform(members: list[dict]) -> str | None:
+    """Return the transform every member shows when it is one and the same (40,000 lower>UPPER), else None."""
+    shown = {m.get("transform") for m in members}
+    return shown.pop() if len(shown) == 1 else None
+
+
 def _scale(a, b) -> str | None:
     if isinstance(a, str):
         a = read_number(a)
@@ -60,7 +66,8 @@ def _types(a, b) -> str:
         return "epoch>iso8601"
     if is_number(b) and isinstance(a, str) and epoch_unit(b, a):
         return "iso8601>epoch"
-    return f"{_type(a)}>{_type(b)}"
+    before, after = _type(a), _type(b)
+    return f"{before}>{after}" if before != after else None   # two lists: an array's folded items
 
 
 def _type(value) -> str:

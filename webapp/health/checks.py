@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 from ..store import StoreUnavailable
+from ..store.urls import is_postgres_url
 
 PAGE_TEMPLATES = ("base.html", "index.html", "trace.html", "compare.html", "subtree.html")
 STATIC_FILES = ("app.css", "app.js", "favicon.svg")
@@ -26,6 +27,8 @@ def database(store) -> tuple[bool, str]:
 
 def file_writable(db_path: str) -> tuple[bool, str]:
     """Check, without writing, that the database file and its folder may be written by this process."""
+    if is_postgres_url(db_path):
+        return True, "a PostgreSQL server (readiness writes to it)"
     path, wal = Path(db_path), Path(f"{db_path}-wal")
     # SQLite creates the -wal file in the folder when it is missing
     for target in (path, wal if wal.exists() else path.parent):
@@ -36,6 +39,8 @@ def file_writable(db_path: str) -> tuple[bool, str]:
 
 def disk(db_path: str, min_free_mb: int) -> tuple[bool, str]:
     """Check the free space of the filesystem holding the database."""
+    if is_postgres_url(db_path):
+        return True, "on the PostgreSQL server (watch it there)"
     try:
         free = shutil.disk_usage(Path(db_path).resolve().parent).free
     except OSError as error:

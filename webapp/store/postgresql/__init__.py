@@ -13,6 +13,7 @@ from .. import Store, CLAIM_SECONDS
 from .. import migrations
 from ..codec import dumps
 from ..spans import join_orphan_spans
+from ..upkeep import Reclaimed
 from . import sql as pg_sql
 from . import listing as pg_listing
 from . import connection
@@ -119,6 +120,14 @@ class PostgresStore(Store):
         with self.write() as conn:
             rows = conn.execute(pg_sql.CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
         return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
+
+    def reclaim(self, full_vacuum: bool = False) -> Reclaimed:
+        """Autovacuum reuses the space of deleted rows; VACUUM FULL, when asked, gives it back to the disk."""
+        before = self.file_sizes()["database"]
+        if full_vacuum:
+            with self.unavailable_as_error():
+                self.db.raw.execute("VACUUM FULL")  # outside a transaction: the connection is in autocommit
+        return Reclaimed(before, self.file_sizes()["database"], incremental=True)
 
     def release_claims(self) -> int:
         """Release nothing: other nodes' claims look the same as a stopped node's; they expire after CLAIM_SECONDS."""

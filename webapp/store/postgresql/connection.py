@@ -126,6 +126,11 @@ class Connection:
             self._pool.putconn(self.raw)
             self.raw = None
 
+    def __del__(self):
+        # a store dropped without close() (a one-shot CLI command) gives its connection back
+        with contextlib.suppress(Exception):
+            self.close()
+
 
 @contextlib.contextmanager
 def unavailable_as_error():
