@@ -19,13 +19,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def options(description: str, seconds: float) -> argparse.Namespace:
-    """Parse --quick and --seconds, the options every benchmark takes."""
+def options(description: str, seconds: float, **flags: str) -> argparse.Namespace:
+    """Parse --quick and --seconds, the options every benchmark takes, and a benchmark's own `flags` (name: help)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true", help="a tiny run for the smoke test (figures not for the docs)")
     parser.add_argument("--seconds", type=float, default=seconds, help=f"length of each timed load [default {seconds}]")
     parser.add_argument("--database", default="", metavar="URL",
                         help="also run against this PostgreSQL database (emptied first), where the bench supports it")
+    for name, help_text in flags.items():
+        parser.add_argument(f"--{name}", action="store_true", help=help_text)
     return parser.parse_args()
 
 

@@ -2,6 +2,7 @@
 
     python bench/serving.py            # about 2-3 minutes
     python bench/serving.py --quick    # a smoke run
+    python bench/serving.py --memory   # the memory figures alone (about 30 s)
 
 Memory: one worker, fresh for each request shape, its peak resident size (VmHWM) before and after one
 maximal request; the ratio is the peak's growth against the size of the decompressed body. Health:
@@ -150,7 +151,7 @@ def disk_per_call(folder: Path, calls: int) -> dict:
 
 
 def main() -> None:
-    args = options(__doc__.splitlines()[0], seconds=8)
+    args = options(__doc__.splitlines()[0], seconds=8, memory="the memory figures alone")
     size, events = (4 * MiB, 1000) if args.quick else (64 * MiB - MiB, 10_000)
     figures = {"memory": {}, "health": {}}
     with tempfile.TemporaryDirectory() as tmp:
@@ -159,25 +160,37 @@ def main() -> None:
         packed = gzip.compress(text, 6)
         figures["memory"]["gzip_ndjson"] = {"decompressed_bytes": len(text), **peak_for(
             packed, {"Content-Encoding": "gzip"}, folder, "gzip")}
+        array = b"[" + text.rstrip(b"\n").replace(b"\n", b",") + b"]"
+        figures["memory"]["gzip_json_array"] = {"decompressed_bytes": len(array), **peak_for(
+            gzip.compress(array, 6), {"Content-Encoding": "gzip"}, folder, "array")}
+        del array
         figures["memory"]["identity_ndjson_16mib"] = {"decompressed_bytes": 16 * MiB - 1024, **peak_for(
             ndjson_body(16 * MiB - 1024, 2500 if not args.quick else 500), {}, folder, "plain")}
+        if args.memory:
+            return _report(figures, args.quick)
         figures["disk"] = disk_per_call(folder, 500 if args.quick else 20_000)
         seconds = 2 if args.quick else args.seconds
         for load in ("slow", "ingest"):
             figures["health"][load] = {"sync_workers": health_under(load, "--worker-class sync --threads 1",
                                                                      folder, seconds),
                                        "tracediff": health_under(load, "", folder, seconds)}
+    _report(figures, args.quick)
+
+
+def _report(figures: dict, quick: bool) -> None:
     print(orjson.dumps(figures, option=orjson.OPT_INDENT_2).decode())
     for name, found in figures["memory"].items():
         growth = (found["peak_mib"] - found["rss_before_mib"]) * MiB
         print(ratio_line(f"worker peak growth / decompressed body, {name}", growth, found["decompressed_bytes"],
                          "< 3"))
+    if "disk" not in figures:
+        return
     for load, found in figures["health"].items():
         print(ratio_line(f"health p99 under {load} clients, tracediff / sync workers",
                          found["tracediff"]["p99_ms"] or 0, found["sync_workers"]["p99_ms"] or 2000, "< 1"))
     print(ratio_line("database bytes / JSON bytes per call", figures["disk"]["database_bytes_per_call"],
                      figures["disk"]["json_bytes_per_call"], "< 3"))
-    print(f"wrote {write_figures('serving', figures, args.quick)}", file=sys.stderr)
+    print(f"wrote {write_figures('serving', figures, quick)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -239,3 +239,13 @@ def test_server_tools_are_skipped_and_the_rest_imported(client):
 ])
 def test_a_malformed_openapi_document_is_a_400(client, document):
     assert_error_shape(client.post("/api/v1/tools/import", json=document), 400, "bad_openapi")
+
+
+@pytest.mark.parametrize("url, status", [("/api/v1/traces/{trace}/findings?offset=\u00b3", 400),
+                                         ("/api/v1/traces/{trace}/findings?limit=\u0663", 400),
+                                         ("/traces/{trace}?view=aligned&more=\u00b2", 200)])
+def test_a_digit_that_is_not_ascii_is_a_bad_parameter_or_ignored_not_a_500(client, url, status):
+    client.post("/api/v1/ingest", data=ndjson(*order_call()))
+    answer = client.get(url.format(trace=TRACE))
+    assert answer.status_code == status  # "³".isdigit() is true, yet int("³") raised: a 500
+    assert status == 200 or answer.get_json()["error"]["code"] == "bad_parameter"

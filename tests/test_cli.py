@@ -307,3 +307,20 @@ def test_a_setting_value_it_cannot_take_stops_the_cli_in_one_line(tmp_path, monk
     result = CliRunner().invoke(main, ["tools", "list", "--db", str(tmp_path / "x.db")])
     assert result.exit_code == 1 and "TRACEDIFF_REDACT='enabled'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_ingest_takes_the_clock_skew_and_depth_settings_as_the_api_does(tmp_path, db_path, monkeypatch):
+    from datetime import datetime, timedelta, timezone
+    ahead = (datetime.now(timezone.utc) + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    stamped = [dict(envelope(), ts=ahead, trace_id=f"{n:032x}") for n in range(2)]
+    deep = dict(envelope(), trace_id="d" * 32, payload={"a": {"b": {"c": 1}}})
+    (tmp_path / "lines.ndjson").write_bytes(ndjson(stamped[0], deep))
+    (tmp_path / "array.json").write_bytes(orjson.dumps([stamped[1]], option=orjson.OPT_INDENT_2))
+    monkeypatch.setenv("TRACEDIFF_MAX_CLOCK_SKEW_S", str(3 * 86400))
+    monkeypatch.setenv("TRACEDIFF_MAX_DEPTH", "3")
+    result = run("ingest", tmp_path / "lines.ndjson", tmp_path / "array.json", "--db", db_path)
+    assert "accepted 2, duplicates 0, rejected 1" in result.output and "too_deep" in result.output
+    store = Store(db_path)
+    for event in stamped:  # three days of skew allowed: two days ahead is kept as sent
+        snapshot = store.get_trace(event["trace_id"])["calls"][0]["snapshots"]["arguments"]
+        assert snapshot["ts"] == ahead and not (snapshot.get("meta") or {}).get("sent_ts")

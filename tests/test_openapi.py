@@ -9,7 +9,10 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
 import pytest
 
 from helpers import ndjson, order_call
-from webapp import create_app, openapi
+from webapp import create_app, openapi, pipeline
+from webapp.ingest import parse_body
+from webapp.store import Store
+from webapp.security import OPEN_PATHS
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
@@ -81,3 +84,81 @@ def test_every_operation_answers_as_its_document_says(api_app):
     documented = {f"{method.upper()} {path}" for path, item in openapi.document()["paths"].items()
                   for method in item if path != "/api/v1/openapi.json"}   # schemathesis skips its own source
     assert set(cases) == documented
+
+
+ADMIN, SHIPPER, READER = "adm-0b1c2d3e4f", "shp-5a6b7c8d9e", "rdr-1f2e3d4c5b"
+EXAMPLE_PARAMS = {"trace_id": "4bf92f3577b34da6a3ce929d0e0e4736", "call_id": "call_01", "snapshot": "request",
+                  "name": "findOrders", "action": "confirm", "rule_id": "1", "message_id": "1", "problem_id": "TD-1"}
+
+
+def _documented(op: dict, status: int) -> dict:
+    """Return the documented response of a status, its $ref resolved; fail when it is not documented."""
+    response = op["responses"].get(str(status))
+    assert response is not None, f"{status} is answered but not documented"
+    if "$ref" in response:
+        response = openapi.document()["components"]["responses"][response["$ref"].rsplit("/", 1)[1]]
+    return response
+
+
+def _operations():
+    for path, item in openapi.document()["paths"].items():
+        for method, op in item.items():
+            yield method.upper(), re.sub(r"{(\w+)}", lambda m: EXAMPLE_PARAMS[m.group(1)], path), op
+
+
+def _send(client, method, url, op, **kwargs):
+    body = {"json": {}} if "requestBody" in op else {}
+    return client.open(url, method=method, **body, **kwargs)
+
+
+@pytest.fixture
+def scoped_app(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "scoped.db"), "ANALYZER": "off",
+                      "ADMIN_TOKENS": f"ops:{ADMIN}", "INGEST_TOKENS": f"shipper:{SHIPPER}",
+                      "READ_TOKENS": f"reader:{READER}"})
+    app.test_client().post("/api/v1/ingest", data=ndjson(*order_call()), headers={"Authorization": f"Bearer {ADMIN}"})
+    return app
+
+
+def test_every_status_an_operation_answers_to_hosts_and_tokens_is_documented_with_its_code(scoped_app):
+    client = scoped_app.test_client()
+    for method, url, op in _operations():
+        foreign = _send(client, method, url, op, headers={"Host": "rebind.attacker.example"})
+        if url.startswith(OPEN_PATHS):  # probes reach health and readiness by any name
+            assert foreign.status_code == 200 and "400" not in op["responses"]
+        else:
+            assert foreign.status_code == 400 and foreign.get_json()["error"]["code"] == "host_not_allowed"
+            assert "host_not_allowed" in _documented(op, 400)["description"], f"{method} {url}"
+        for token in (None, READER, SHIPPER, ADMIN):
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            answer = _send(client, method, url, op, headers=headers)
+            response = _documented(op, answer.status_code)
+            if answer.status_code >= 400:
+                code = answer.get_json()["error"]["code"]
+                if code in ("read_only_token", "ingest_only_token", "cross_site_request", "host_not_allowed"):
+                    assert code in response["description"], f"{method} {url} {answer.status_code} {code}"
+
+
+def test_a_body_over_the_size_limit_is_a_documented_413_on_every_operation_that_takes_one(tmp_path):
+    store = Store(tmp_path / "small.db")  # a trace with a problem (TD-1), so no operation stops at a 404
+    pipeline.store_batch(store, parse_body(ndjson(*order_call(limit_sent="5"))), None)
+    pipeline.catch_up(store)
+    store.close()
+    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "small.db"), "ANALYZER": "off",
+                         "MAX_BODY_BYTES": 64}).test_client()
+    for method, url, op in _operations():
+        if op.get("requestBody", {}).get("content"):  # a body the operation reads
+            answer = client.open(url, method=method, json={"padding": "x" * 100})
+            assert answer.status_code == 413 and answer.get_json()["error"]["code"] == "too_large", f"{method} {url}"
+            assert "too_large" in _documented(op, 413)["description"], f"{method} {url}"
+
+
+def test_a_503_sends_retry_after_as_documented_for_ingest_and_readiness(tmp_path):
+    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "full.db"), "ANALYZER": "off",
+                         "MIN_FREE_MB": 10 ** 9, "READY_MIN_FREE_MB": 10 ** 9}).test_client()
+    document = openapi.document()["paths"]
+    for method, url, op in (("POST", "/api/v1/ingest", document["/api/v1/ingest"]["post"]),
+                            ("GET", "/api/v1/ready", document["/api/v1/ready"]["get"])):
+        answer = client.open(url, method=method, data=ndjson(*order_call()) if method == "POST" else None)
+        assert answer.status_code == 503 and answer.headers["Retry-After"].isdigit()
+        assert "Retry-After" in _documented(op, 503).get("headers", {}), f"{method} {url}"

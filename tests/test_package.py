@@ -147,6 +147,13 @@ def test_the_dockerfile_command_runs_from_its_wheel_with_its_environment(install
             env.update(dict(pair.split("=", 1) for pair in shlex.split(arguments)))
     [command] = [json.loads(a) for i, a in final if i == "CMD"]
     assert command[:2] == ["tracediff", "serve"] and "0.0.0.0" in command
+    # one port everywhere: what the image exposes, what serve listens on, what the health check asks
+    [exposed] = [a for i, a in final if i == "EXPOSE"]
+    [healthcheck] = [a for i, a in final if i == "HEALTHCHECK"]
+    probe = json.loads(healthcheck.split(" CMD ", 1)[1])
+    assert exposed == env["TRACEDIFF_PORT"] == "8000" and "--port" not in command
+    assert f"http://127.0.0.1:{exposed}/api/v1/health" in probe[-1]
+    assert f"-p 127.0.0.1:{exposed}:{exposed}" in (ROOT / "docs" / "operations.md").read_text()
     data = installed["work"] / "data"   # the VOLUME
     data.mkdir()
     assert [a for i, a in final if i == "VOLUME"] == [str(Path(env["TRACEDIFF_DATABASE"]).parent)]
@@ -161,6 +168,9 @@ def test_the_dockerfile_command_runs_from_its_wheel_with_its_environment(install
     try:
         assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
         assert httpx.post(f"http://127.0.0.1:{port}/api/v1/ingest", content=b"{}").status_code == 401
+        checked = subprocess.run([sys.executable, *probe[1:-1], probe[-1].replace(f":{exposed}/", f":{port}/")],
+                                 env=clean_env(), capture_output=True, text=True, timeout=30)
+        assert checked.returncode == 0, checked.stderr  # the HEALTHCHECK passes against the running server
     finally:
         stop(process)
     assert (data / "tracediff.db").exists()

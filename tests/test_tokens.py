@@ -1,4 +1,5 @@
 """Scoped, named tokens (admin > ingest, read), the Host allow-list, and what `serve` refuses to expose."""
+import json
 import logging
 
 import httpx
@@ -73,13 +74,13 @@ def test_an_admin_token_also_ingests_and_reads(scoped):
 
 
 def test_the_log_names_the_token_that_changed_something_and_never_holds_a_secret(scoped, caplog):
-    caplog.set_level(logging.INFO, logger="tracediff.access")
+    caplog.set_level(logging.INFO, logger="webapp.security")
     client = scoped.test_client()
     client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(SHIPPER))
     client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer("unnamed-secret"))
     client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(ADMIN))
     client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SHIPPER))
-    lines = [r.getMessage() for r in caplog.records if r.name == "tracediff.access"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "webapp.security"]
     assert "token shipper-eu (ingest): POST /api/v1/ingest -> 200" in lines
     assert "token ingest#2 (ingest): POST /api/v1/ingest -> 200" in lines
     assert "token ops (admin): PUT /api/v1/tools/findOrders -> 200" in lines
@@ -170,3 +171,31 @@ def test_a_server_on_all_addresses_with_named_tokens_checks_hosts_and_scopes(mak
     logs = server.logs()
     assert "TRACEDIFF_READ_TOKENS is not set" in logs and "TRACEDIFF_ADMIN_TOKENS is not set" not in logs
     assert ADMIN not in logs and SHIPPER not in logs
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_a_real_server_logs_which_named_token_did_what_in_the_access_and_app_lines(make_server, log_format):
+    server = make_server(env={"TRACEDIFF_ADMIN_TOKENS": f"ops:{ADMIN}", "TRACEDIFF_LOG_FORMAT": log_format,
+                              "TRACEDIFF_INGEST_TOKENS": f"shipper-eu:{SHIPPER}", "TRACEDIFF_READ_TOKENS": READER})
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        assert http.post("/api/v1/ingest", content=ndjson(*order_call()), headers=bearer(SHIPPER)).status_code == 200
+        assert http.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SHIPPER)).status_code == 403
+        assert http.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(ADMIN)).status_code == 200
+        assert http.get("/api/v1/traces", headers=bearer(READER)).status_code == 200
+    server.stop()
+    lines = server.logs().splitlines()
+    access = [line for line in lines if "/api/v1/" in line and ("access" in line)]
+    if log_format == "json":
+        found = [(f["method"], f["path"], f["status"], f.get("token")) for f in map(json.loads, access)]
+        app = [json.loads(line)["message"] for line in lines if '"logger": "webapp.security"' in line]
+    else:
+        found = [(line.split('"')[1].split()[0], line.split('"')[1].split()[1], int(line.split('"')[2].split()[0]),
+                  line.split("token=")[1] if "token=" in line else None) for line in access]
+        app = [line.split("webapp.security: ", 1)[1] for line in lines if "webapp.security: " in line]
+    assert ("POST", "/api/v1/ingest", 200, "shipper-eu") in found
+    assert ("PUT", "/api/v1/tools/findOrders", 403, "shipper-eu") in found  # who tried, refused
+    assert ("PUT", "/api/v1/tools/findOrders", 200, "ops") in found
+    assert ("GET", "/api/v1/traces", 200, "read#1") in found
+    assert "token shipper-eu (ingest): POST /api/v1/ingest -> 200" in app
+    assert "token ops (admin): PUT /api/v1/tools/findOrders -> 200" in app
+    assert not any(secret in line for line in lines for secret in (ADMIN, SHIPPER, READER))

@@ -138,3 +138,40 @@ def test_the_list_mutes_info_kinds_and_is_current_after_a_contract_change(client
     client.put(f"/api/v1/tools/{TOOL}", json={"request_schema": schema})
     html = client.get("/").get_data(as_text=True)
     assert "sev-error" in html and "pending" not in html   # re-analysed for the list, as a trace page would be
+
+
+SLASHED = "github/issues create"  # MCP servers and namespaced tools put `/` in names
+
+
+def test_a_tool_whose_name_holds_a_slash_has_its_page_json_api_and_mappings(client, db_path):
+    call = [{"trace_id": "5" * 32, "call_id": "c1", "snapshot": snapshot, "tool": SLASHED,
+             "payload": {"title": "Bug", "labels": ["x"]}} for snapshot in ("arguments", "request")]
+    assert client.post("/api/v1/ingest", data=orjson.dumps(call)).get_json()["accepted"] == 2
+    listed = client.get("/tools").get_data(as_text=True)
+    assert 'href="/tools/github/issues%20create"' in listed
+    page = client.get("/tools/github/issues%20create")
+    assert page.status_code == 200 and "<code>github/issues create</code>" in page.get_data(as_text=True)
+    assert client.get("/tools/github%2Fissues%20create.json").json["name"] == SLASHED
+    contract = {"arguments_schema": {"type": "object", "required": ["title"]}}
+    assert client.put(f"/api/v1/tools/{SLASHED}", json=contract).status_code == 200
+    assert client.get(f"/api/v1/tools/{SLASHED}").json["arguments_schema"] == contract["arguments_schema"]
+    pair = {"arguments": "/title", "request": "/title"}
+    assert client.post(f"/api/v1/tools/{SLASHED}/mappings/confirm", json=pair).status_code == 200
+    assert pair in [{k: m[k] for k in ("arguments", "request")}
+                    for m in client.get(f"/api/v1/tools/{SLASHED}/mappings").json["declared"]]
+    assert client.delete(f"/api/v1/tools/{SLASHED}").status_code == 204
+    assert client.get(f"/api/v1/tools/{SLASHED}").status_code == 404
+    # any text routes, as before names could hold `/`: a line break too (the contract API answers for it)
+    assert client.put("/api/v1/tools/a%0Ab", json=contract).status_code == 200
+
+
+def test_a_real_server_serves_a_slashed_tool_name_sent_as_is_or_percent_encoded(live_server):
+    import httpx
+    call = {"trace_id": "6" * 32, "snapshot": "arguments", "tool": "mcp/fs/read", "payload": {"path": "/a"}}
+    httpx.post(live_server.url + "/api/v1/ingest", content=orjson.dumps(call), timeout=30)
+    for path in ("/tools/mcp/fs/read", "/tools/mcp%2Ffs%2Fread"):
+        page = httpx.get(live_server.url + path, timeout=30)
+        assert page.status_code == 200 and "<code>mcp/fs/read</code>" in page.text, path
+    contract = {"arguments_schema": {"type": "object"}}
+    assert httpx.put(live_server.url + "/api/v1/tools/mcp%2Ffs%2Fread", json=contract, timeout=30).status_code == 200
+    assert httpx.get(live_server.url + "/api/v1/tools/mcp/fs/read", timeout=30).json()["name"] == "mcp/fs/read"

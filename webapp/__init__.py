@@ -43,6 +43,7 @@ def create_app(test_config: dict | None = None):
     metrics.init_app(app)   # and its latency
     security.init_app(app)
     proxies.init_app(app)
+    toolpages.init_app(app)  # the <tool:name> converter, before the rules that use it
     app.register_blueprint(health.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)

@@ -67,8 +67,8 @@ def parsed(parse, raw: bytes, endpoint: str, **options):
 def ingest():
     """Accept events in any framing; 200 with per-event rejections."""
     batch = parsed(parse_body, whole_body(), "ingest", content_encoding=request.headers.get("Content-Encoding"),
-                   headers=request.headers, query=request.args, limits=limits())
-    result = pipeline.store_batch(get_store(), batch, redactor(), source=sender())
+                   headers=request.headers, query=request.args, limits=limits(), prepare=pipeline.preparer(redactor()))
+    result = pipeline.store_batch(get_store(), batch, redactor(), source=sender(), prepared=True)
     record_ingest(result, batch.rejected, "ingest")
     return jsonify(accepted=result.accepted, duplicates=result.duplicates, rejected=[
         {"index": r.index, "code": r.code, "message": r.message, "retryable": r.retryable}
@@ -170,7 +170,7 @@ def list_tools():
     return jsonify(tools=get_store().list_tools())
 
 
-@bp.get("/api/v1/tools/<name>")
+@bp.get("/api/v1/tools/<tool:name>")
 def get_tool(name):
     tool = get_store().get_tool(name)
     if tool is None:
@@ -178,7 +178,7 @@ def get_tool(name):
     return jsonify(tool)
 
 
-@bp.put("/api/v1/tools/<name>")
+@bp.put("/api/v1/tools/<tool:name>")
 @admin_only
 def put_tool(name):
     """Create or replace a tool's contract; refuse a bad schema with what is wrong."""
@@ -187,7 +187,7 @@ def put_tool(name):
     return jsonify(get_store().get_tool(name))
 
 
-@bp.delete("/api/v1/tools/<name>")
+@bp.delete("/api/v1/tools/<tool:name>")
 @admin_only
 def delete_tool(name):
     if not get_store().delete_tool(name):

@@ -10,7 +10,7 @@ import io
 import sys
 import zlib
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from .ingest import Batch, IngestError, Limits, Rejection, parse_body
 from .ingest.decode import sniff_encoding
-from .ingest.framing import array_items
+from .ingest.extents import array_items
 from .ingest.model import cut_raw
 from .contracts import import_contract_files
 from .pipeline import catch_up, store_batch
@@ -28,6 +28,11 @@ from .pipeline import catch_up, store_batch
 PROGRESS_BYTES = 4 * 1024 * 1024   # larger files show a progress bar
 MAX_REASONS_SHOWN = 20
 FILE_LIMITS = Limits(max_body_bytes=sys.maxsize, max_events=sys.maxsize)
+
+
+def file_limits(settings: dict) -> Limits:
+    """The limits of files: no size or count limit (they go in batches), the settings' depth and clock skew."""
+    return replace(FILE_LIMITS, max_depth=settings["MAX_DEPTH"], max_clock_skew_s=settings["MAX_CLOCK_SKEW_S"])
 DECODE_ERRORS = (EOFError, zlib.error, zstandard.ZstdError)
 _BOM = b"\xef\xbb\xbf"
 
@@ -66,11 +71,11 @@ class Chunk:
         return len(self.batch.events) + len(self.batch.rejected)
 
 
-def ingest_files(store, names, redactor, batch_size: int = 1000) -> IngestSummary:
+def ingest_files(store, names, redactor, batch_size: int = 1000, limits: Limits = FILE_LIMITS) -> IngestSummary:
     """Ingest every file (or - for stdin) and return the summary."""
     summary = IngestSummary()
     for name in names:
-        _ingest_file(store, name, redactor, batch_size, summary)
+        _ingest_file(store, name, redactor, (batch_size, limits), summary)
     return summary
 
 
@@ -109,11 +114,11 @@ def _story_step(store, step: dict) -> None:
             store.change_problem(int(problem["id"][3:]), parse_change(step["change"]), step["by"], at=step["at"])
 
 
-def _ingest_file(store, name, redactor, batch_size, summary) -> None:
+def _ingest_file(store, name, redactor, batching: tuple[int, Limits], summary) -> None:
     stored_before, rejected_before = summary.accepted + summary.duplicates, len(summary.rejected)
     try:
         with _opened(name) as stream:
-            for chunk in _chunks(stream, batch_size):
+            for chunk in _chunks(stream, *batching):
                 _store(store, chunk, redactor, summary, name)
     except (IngestError, OSError) as error:
         summary.failed_files.append((name, getattr(error, "message", str(error))))
@@ -176,7 +181,7 @@ class Tracked:
         return data
 
 
-def _chunks(stream, batch_size: int):
+def _chunks(stream, batch_size: int, limits: Limits):
     """Yield chunks of at most batch_size records of a stream: line by line for NDJSON, else parsed whole."""
     lines = iter(stream)
     head = []
@@ -185,9 +190,9 @@ def _chunks(stream, batch_size: int):
         if line.strip():
             break
     if head and _is_json(head[-1]):
-        pieces = _line_pieces(chain(head, lines), batch_size)
+        pieces = _line_pieces(chain(head, lines), batch_size, limits)
     else:
-        pieces = _document_pieces(b"".join(head) + stream.read(), batch_size)
+        pieces = _document_pieces(b"".join(head) + stream.read(), batch_size, limits)
     yield from _rebatched(pieces, batch_size)
 
 
@@ -219,19 +224,19 @@ def _is_json(line: bytes) -> bool:
     return True
 
 
-def _line_pieces(lines, batch_size: int):
+def _line_pieces(lines, batch_size: int, limits: Limits):
     """Parse NDJSON one line (one record) at a time, numbering records and lines in the file."""
     record = 0
     for number, line in enumerate(lines, 1):
         if line.strip():
             record += 1
-            parsed = _parse_line(line)
+            parsed = _parse_line(line, limits)
             yield from _pieces(parsed, [(record, number)] * len(parsed.rejected), batch_size)
 
 
-def _parse_line(line: bytes) -> Batch:
+def _parse_line(line: bytes, limits: Limits) -> Batch:
     try:
-        return parse_body(line, limits=FILE_LIMITS)
+        return parse_body(line, limits=limits)
     except IngestError as error:
         return Batch(rejected=[Rejection(0, *_line_reason(line, error), raw=cut_raw(line))])
 
@@ -247,10 +252,10 @@ def _line_reason(line: bytes, error: IngestError) -> tuple[str, str]:
     return "bad_type", "each record must be a JSON object"
 
 
-def _document_pieces(body: bytes, batch_size: int):
+def _document_pieces(body: bytes, batch_size: int, limits: Limits):
     """Parse a whole document (any framing, any number of records)."""
     body = body.removeprefix(_BOM)
-    parsed = parse_body(body, limits=FILE_LIMITS)
+    parsed = parse_body(body, limits=limits)
     yield from _pieces(parsed, _document_places(body, parsed.rejected), batch_size)
 
 

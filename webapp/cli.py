@@ -139,12 +139,12 @@ def _check_exposure(settings: dict) -> None:
 def ingest(files, database, batch_size):
     """Load NDJSON or JSON files of events (- for stdin) into the database."""
     from . import pipeline
-    from .bulk import ingest_files
+    from .bulk import file_limits, ingest_files
     from .redact import redactor_for
 
     settings = _settings(database)
     store = _open_store(settings)
-    summary = ingest_files(store, files, redactor_for(settings), batch_size)
+    summary = ingest_files(store, files, redactor_for(settings), batch_size, file_limits(settings))
     pipeline.catch_up(store)
     click.echo(summary.describe())
     sys.exit(0 if not summary.failed_files else 1)

@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 from flask import request
 
 REQUEST_ID_KEY = "tracediff.request_id"
+TOKEN_NAME_KEY = "tracediff.token_name"  # set by security when a request carries a known token
 _GOOD_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 _STATE = {"json": False, "query": False}
 # the app's own loggers; INFO lines (retention, catch-up, start-up, reload) must reach the log
@@ -64,8 +65,8 @@ def access_fields(environ: dict, status: int, sent: int, seconds: float) -> dict
               "status": status, "bytes": sent, "duration_ms": round(seconds * 1000, 1)}
     if _STATE["query"] and environ.get("QUERY_STRING"):
         fields["query"] = environ["QUERY_STRING"]
-    if environ.get("tracediff.token_name"):  # which named token made the request (scoped tokens)
-        fields["token"] = environ["tracediff.token_name"]
+    if environ.get(TOKEN_NAME_KEY):  # which named token made the request (scoped tokens)
+        fields["token"] = environ[TOKEN_NAME_KEY]
     return fields
 
 

@@ -16,14 +16,14 @@ def _known_or_404(name: str) -> None:
         raise ApiError(404, "tool_not_found", f"no tool {name!r}: no contract and no calls")
 
 
-@bp.get("/api/v1/tools/<name>/mappings")
+@bp.get("/api/v1/tools/<tool:name>/mappings")
 def mappings(name):
     """Return a tool's pairs with their evidence: declared, inferred, candidates, rejected."""
     _known_or_404(name)
     return jsonify(toolmappings.mapping_rows(get_store(), name))
 
 
-@bp.post("/api/v1/tools/<name>/mappings/<action>")
+@bp.post("/api/v1/tools/<tool:name>/mappings/<action>")
 def change(name, action):
     """Confirm a pair (write it into the contract) or reject it (keep it out of inference)."""
     if action not in ("confirm", "reject"):

@@ -4,10 +4,9 @@ from importlib import metadata
 
 from flask import Blueprint, jsonify
 
-from .analysis.kinds import KIND_NAMES
+from .openapi_schemas import POINTER, SCHEMAS, SNAPSHOTS, STRING, obj, ref
 
 bp = Blueprint("openapi", __name__)
-SNAPSHOTS = ["arguments", "request", "response"]
 JSON = "application/json"
 
 
@@ -15,10 +14,6 @@ JSON = "application/json"
 def openapi_json():
     """Serve the OpenAPI document of the API."""
     return jsonify(document())
-
-
-def ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
 
 
 def json_body(schema: dict, description: str) -> dict:
@@ -39,6 +34,11 @@ COMMON = {
     "401": {"$ref": "#/components/responses/Unauthorized"},
     "503": {"$ref": "#/components/responses/Unavailable"},
 }
+# every path but health and readiness (probes reach them by any name)
+HOST_NOT_ALLOWED = ("A Host header that names no address or allowed name of this server (`host_not_allowed`, "
+                    "DNS rebinding; TRACEDIFF_ALLOWED_HOSTS).")
+BAD_HOST = {"400": {"$ref": "#/components/responses/HostNotAllowed"}}
+TOO_LARGE = error("The body is larger than TRACEDIFF_MAX_BODY_BYTES (`too_large`).")
 
 
 CROSS_SITE = {"403": error("Refused: a state-changing request sent by a browser from another site "
@@ -56,13 +56,23 @@ SECURITY = {  # each scope's own token first; an admin token opens them all; {} 
 def operation(summary: str, responses: dict, *, tag: str, params=(), body=None, write=False, admin=False) -> dict:
     """Build one operation with the responses every endpoint may give."""
     cross_site = CROSS_SITE if body is not None or summary.startswith("Delete") else {}
-    op = {"summary": summary, "tags": [tag], "responses": {**responses, **cross_site, **COMMON},
+    sized = {"413": TOO_LARGE} if body and body.get("content") else {}  # only a body that is read
+    op = {"summary": summary, "tags": [tag], "responses": {**BAD_HOST, **sized, **with_bad_host(responses),
+                                                           **cross_site, **COMMON},
           "security": SECURITY["admin" if admin else "ingest" if write else "read"]}
     if params:
         op["parameters"] = list(params)
     if body:
         op["requestBody"] = body
     return op
+
+
+def with_bad_host(responses: dict) -> dict:
+    """Add host_not_allowed to an operation's own 400, which every operation may answer."""
+    if "400" not in responses:
+        return responses
+    own = responses["400"]
+    return {**responses, "400": {**own, "description": f"{own['description']} Or: {HOST_NOT_ALLOWED}"}}
 
 
 def param(name: str, where: str, schema: dict, description: str, required=False) -> dict:
@@ -72,16 +82,20 @@ def param(name: str, where: str, schema: dict, description: str, required=False)
 
 def ingest_paths() -> dict:
     body = {"required": True, "description": (
-        "One event, a JSON array of events, or NDJSON; gzip, deflate, zstd or br by Content-Encoding. "
+        "One event, a JSON array of events, or NDJSON; gzip, deflate or zstd by Content-Encoding. "
         "The raw body is read whatever the Content-Type says."), "content": {
         JSON: {"schema": {"oneOf": [ref("Event"), {"type": "array", "items": ref("Event")}]}},
         "application/x-ndjson": {"schema": {"type": "string"}}}}
-    too_large = error("The body, sent or decompressed, is larger than the configured limit.")
+    too_large = error("The body, sent (TRACEDIFF_MAX_BODY_BYTES) or decompressed "
+                      "(TRACEDIFF_MAX_DECOMPRESSED_BYTES), is larger than its limit (`too_large`).")
+    slow = error("The body did not arrive within TRACEDIFF_BODY_TIMEOUT (`body_timeout`, retryable).")
     ingest = operation("Store snapshot events; bad events are rejected one by one.", {
         "200": json_body(ref("IngestResult"), "Committed: accepted, duplicates and per-event rejections."),
-        "413": too_large,
-        "415": error("An unsupported Content-Encoding."),
-        "422": error("Nothing in the body parses (not JSON, empty, too many events)."),
+        "408": slow, "413": too_large,
+        "415": error("An unsupported Content-Encoding (`unsupported_encoding`)."),
+        "422": error("Nothing in the body can be taken: not JSON or empty (`unparseable`), only records nested "
+                     "too deep (`too_deep`), or more records than TRACEDIFF_MAX_EVENTS (`too_many_events`, 10,000 "
+                     "by default); retrying the same body cannot help."),
     }, tag="ingest", write=True, body=body, params=[
         param("trace_id", "query", {"type": "string"}, "Trace id for events that carry none.")])
     otlp_body = {"required": True, "description": "An OTLP/HTTP ExportTraceServiceRequest.", "content": {
@@ -91,7 +105,7 @@ def ingest_paths() -> dict:
         "200": {"description": "ExportTraceServiceResponse with partial_success, encoded like the request.",
                 "content": {JSON: {"schema": {"type": "object"}},
                             "application/x-protobuf": {"schema": {"type": "string", "format": "binary"}}}},
-        "413": too_large, "415": error("An unsupported Content-Encoding."),
+        "408": slow, "413": too_large, "415": error("An unsupported Content-Encoding (`unsupported_encoding`)."),
         "422": error("The body is not an OTLP export."),
     }, tag="ingest", write=True, body=otlp_body)
     return {"/api/v1/ingest": {"post": ingest}, "/v1/traces": {"post": otlp}}
@@ -152,7 +166,7 @@ def alert_paths() -> dict:
     written = {"200": json_body(ref("AlertRule"), "The rule."), "404": missing}
     return {
         "/api/v1/alerts": {
-            "get": operation("List alert rules (never their secrets).", {"200": json_body(_object(["rules"], {
+            "get": operation("List alert rules (never their secrets).", {"200": json_body(obj(["rules"], {
                 "rules": {"type": "array", "items": ref("AlertRule")}}), "The rules.")}, tag="alerts"),
             "post": operation("Create an alert rule; the answer carries its signing secret, shown this once only.", {
                 "201": json_body({**ref("AlertRule"), "description": "With `secret`."}, "Created."),
@@ -161,7 +175,7 @@ def alert_paths() -> dict:
         "/api/v1/alerts/{rule_id}": {"delete": operation("Delete an alert rule and its pending messages.", {
             "204": {"description": "Deleted."}, "404": missing}, tag="alerts", params=[rule_id], write=True)},
         "/api/v1/alerts/{rule_id}/deliveries": {"get": operation("The rule's delivery log and messages, newest first.", {
-            "200": json_body(_object(["deliveries", "next_cursor", "messages"], {
+            "200": json_body(obj(["deliveries", "next_cursor", "messages"], {
                 "deliveries": {"type": "array"}, "next_cursor": {"type": ["string", "null"]},
                 "messages": {"type": "array"}}), "A page of the log, and the rule's newest `limit` messages."),
             "400": error("A limit outside 1-500 (`bad_parameter`) or a cursor not from next_cursor (`bad_cursor`)."),
@@ -169,21 +183,21 @@ def alert_paths() -> dict:
                 param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 500}, "Attempts per page (100)."),
                 param("cursor", "query", {"type": "string"}, "next_cursor of the page before.")])},
         "/api/v1/alerts/{rule_id}/test": {"post": operation("Send a signed test message to the rule's URL now.", {
-            "200": json_body(_object(["ok"], {"ok": {"type": "boolean"}}), "What came back."), "404": missing},
+            "200": json_body(obj(["ok"], {"ok": {"type": "boolean"}}), "What came back."), "404": missing},
             tag="alerts", params=[rule_id], write=True, body={"required": False, "content": {}})},
         "/api/v1/alerts/{rule_id}/resume": {"post": operation("Resume a paused rule.", written, tag="alerts",
                                                               params=[rule_id], write=True,
                                                               body={"required": False, "content": {}})},
         "/api/v1/alerts/messages/{message_id}/redeliver": {"post": operation(
             "Send a message again, with the same webhook-id.", {
-                "200": json_body(_object(["redelivering"], {"redelivering": STRING}), "Queued."), "404": missing},
+                "200": json_body(obj(["redelivering"], {"redelivering": STRING}), "Queued."), "404": missing},
             tag="alerts", params=[param("message_id", "path", {"type": "string"}, "The message id.")], write=True,
             body={"required": False, "content": {}})},
     }
 
 
 def tool_paths() -> dict:
-    name = param("name", "path", {"type": "string"}, "The tool name.")
+    name = param("name", "path", {"type": "string"}, "The tool name, percent-encoded (a `/` in it, as MCP tool names have, may also be sent as is).")
     not_found = error("No contract for this tool.")
     refused = error("The contract or document is refused; the message says why.")
     not_json = error("The body is not JSON.")
@@ -240,15 +254,17 @@ def meta_paths() -> dict:
     return {
         "/api/v1/health": {"get": {"summary": "Tell that the server and its database answer (no token needed).",
                                    "tags": ["meta"], "security": [], "responses": {
-                                       "200": json_body(ref("Health"), "Healthy."), "503": COMMON["503"]}}},
+                                       "200": json_body(ref("Health"), "Healthy."),
+                                       "503": COMMON["503"]}}},
         "/api/v1/ready": {"get": {"summary": "Tell whether the database can be written, the templates and static "
                                              "files are there, disk space is left and analysis keeps up; 503 "
                                              "names what failed (no token needed).",
                                   "tags": ["meta"], "security": [], "responses": {
                                       "200": json_body(ref("Ready"), "Ready."),
-                                      "503": json_body(ref("Error"), "Not ready: the error, with `checks`.")}}},
+                                      "503": {**json_body(ref("Error"), "Not ready: the error, with `checks`."),
+                                              "headers": RETRY_AFTER}}}},
         "/api/v1/quarantine": {"get": operation("List rejected records newest first, redacted as stored.", {
-            "200": json_body(_object(["records", "next_cursor", "counts"], {
+            "200": json_body(obj(["records", "next_cursor", "counts"], {
                 "records": {"type": "array", "items": ref("QuarantinedRecord")},
                 "next_cursor": {"type": ["string", "null"]}, "counts": ref("QuarantineCounts")}), "A page."),
             "400": error("A limit outside 1-500 (`bad_parameter`) or a cursor not from next_cursor (`bad_cursor`)."),
@@ -262,101 +278,8 @@ def meta_paths() -> dict:
             "The closed list of finding kinds.")}, tag="meta")},
         "/api/v1/openapi.json": {"get": {"summary": "This document.", "tags": ["meta"],
                                          "responses": {"200": json_body({"type": "object"}, "OpenAPI 3.1."),
-                                                       **COMMON}}},
+                                                       **BAD_HOST, **COMMON}}},
     }
-
-
-def _object(required: list, properties: dict, **extra) -> dict:
-    return {"type": "object", "required": required, "properties": properties, **extra}
-
-
-STRING, NULLABLE_STRING = {"type": "string"}, {"type": ["string", "null"]}
-POINTER = {"type": "string", "description": "A JSON Pointer such as /amount."}
-CONTRACT_PARTS = {
-    "description": STRING,
-    **{part: {"type": ["object", "boolean"], "description": "A JSON Schema (draft 7 unless $schema says)."}
-       for part in ("arguments_schema", "request_schema", "response_schema", "error_schema")},
-    "mapping": {"type": "array", "description": "Which field of one snapshot becomes which of another.",
-                "items": {"type": "object", "minProperties": 2, "maxProperties": 3,
-                          "additionalProperties": False,
-                          "properties": {**{name: POINTER for name in SNAPSHOTS}, "transform": {
-                              "type": "string", "description": "A change the mapping makes on purpose: x100, "
-                                                               "integer>string, lower>UPPER..."}}}},
-}
-SCHEMAS = {
-    "Error": _object(["error"], {"error": _object(["code", "message", "retryable"], {
-        "code": STRING, "message": STRING, "retryable": {"type": "boolean"}})}),
-    "Event": _object(["trace_id", "snapshot", "payload"], {
-        "trace_id": {"type": "string", "minLength": 1, "maxLength": 128},
-        "call_id": {"type": "string", "default": ""},
-        "snapshot": {"enum": SNAPSHOTS},
-        "tool": STRING, "source": STRING,
-        "release": {"type": "string", "description": "App version, git sha or deploy id (OTLP service.version)."},
-        "payload": {"description": "Any JSON value; a string holding JSON is parsed."},
-        "http": _object([], {"method": STRING, "url": STRING, "status_code": {"type": "integer"},
-                             "headers": {"type": "object"}}),
-        "ts": {"type": "string", "description": "RFC 3339; default: receive time."},
-        "event_id": {"type": "string", "description": "Idempotency key; default: a content hash."},
-    }),
-    "IngestResult": _object(["accepted", "duplicates", "rejected"], {
-        "accepted": {"type": "integer"}, "duplicates": {"type": "integer"},
-        "rejected": {"type": "array", "items": _object(["index", "code", "message", "retryable"], {
-            "index": {"type": "integer"}, "code": STRING, "message": STRING,
-            "retryable": {"type": "boolean"}})}}),
-    "TraceSummary": _object(["trace_id", "tools", "snapshots", "last_seen"], {
-        "trace_id": STRING, "tools": {"type": "array", "items": STRING}, "last_seen": STRING,
-        "snapshots": _object(SNAPSHOTS, {name: {"type": "boolean"} for name in SNAPSHOTS})}),
-    "TraceList": _object(["traces", "next_cursor"], {
-        "traces": {"type": "array", "items": ref("TraceSummary")}, "next_cursor": NULLABLE_STRING}),
-    "Snapshot": _object(["payload", "ts", "http"], {
-        "payload": {}, "ts": STRING, "http": {"type": ["object", "null"]},
-        "logged_as_string": {"type": "boolean"}, "event_id": STRING}),
-    "Call": _object(["call_id", "tool", "snapshots", "validation", "findings"], {
-        "call_id": STRING, "tool": NULLABLE_STRING,
-        "snapshots": _object(SNAPSHOTS, {name: {"oneOf": [ref("Snapshot"), {"type": "null"}]}
-                                         for name in SNAPSHOTS}),
-        "validation": {"type": "object"},
-        "findings": {"type": "array", "items": _object(["kind"], {"kind": {"enum": list(KIND_NAMES)},
-                                                                  "problem": NULLABLE_STRING})},
-        "problems": {"type": "array", "items": STRING, "description": "The problems its findings belong to."}}),
-    "FindingPage": _object(["trace_id", "call_id", "offset", "limit", "total", "next_offset"], {
-        "trace_id": STRING, "call_id": STRING, "offset": {"type": "integer"}, "limit": {"type": "integer"},
-        "total": {"type": "integer"}, "next_offset": {"type": ["integer", "null"]},
-        "analyzed": {"type": "boolean"}, "incomplete": NULLABLE_STRING,
-        "findings": {"type": "array", "items": {"type": "object"}},
-        "finding": {"type": "object", "description": "The finding paged through; a folded one has "
-                                                     "`occurrences` and `examples`, its paths hold `*`."},
-        "occurrences": {"type": "array", "items": _object(["left", "right"], {
-            "left": {"type": ["object", "null"]}, "right": {"type": ["object", "null"]},
-            "left_value": {}, "right_value": {}})}}),
-    "Trace": _object(["trace_id", "calls"], {"trace_id": STRING,
-                                             "calls": {"type": "array", "items": ref("Call")}}),
-    "Contract": _object([], CONTRACT_PARTS, additionalProperties=False),
-    "Tool": _object(["name"], {"name": STRING, "updated_at": STRING, **CONTRACT_PARTS}),
-    "Health": _object(["status"], {"status": {"enum": ["ok", "degraded"]}, "traces": {"type": "integer"},
-                                   "problems": {"type": "array", "items": STRING},
-                                   "quarantine": {"$ref": "#/components/schemas/QuarantineCounts"}}),
-    "Ready": _object(["status", "checks"], {"status": {"const": "ready"}, "checks": {
-        "type": "object", "additionalProperties": _object(["ok", "detail"], {
-            "ok": {"type": "boolean"}, "detail": STRING})}}),
-    "AlertRule": _object(["id", "url", "format", "on", "min_interval_s", "paused"], {
-        "id": {"type": "integer"}, "url": STRING, "format": {"enum": ["webhook", "slack"]},
-        "on": {"type": "array", "items": {"enum": ["new", "regressed", "escalating", "rejected_events"]}},
-        "tool": NULLABLE_STRING, "kind": NULLABLE_STRING, "min_severity": NULLABLE_STRING, "source": NULLABLE_STRING,
-        "min_interval_s": {"type": "integer"}, "paused": {"type": "boolean"}, "paused_at": NULLABLE_STRING,
-        "pause_reason": NULLABLE_STRING, "failures": {"type": "integer"}, "created_at": STRING, "secret": STRING}),
-    "AlertRuleInput": _object(["url"], {
-        "url": STRING, "format": {"enum": ["webhook", "slack"]},
-        "on": {"type": "array", "items": {"enum": ["new", "regressed", "escalating", "rejected_events"]}},
-        "tool": NULLABLE_STRING, "kind": NULLABLE_STRING, "min_severity": {"enum": ["warning", "error", None]},
-        "source": NULLABLE_STRING, "min_interval_s": {"type": "integer", "minimum": 0, "maximum": 604800}},
-        additionalProperties=False),
-    "QuarantineCounts": _object(["total", "last_hour"], {"total": {"type": "integer"},
-                                                         "last_hour": {"type": "integer"}}),
-    "QuarantinedRecord": _object(["id", "received_at", "code", "message", "source", "raw"], {
-        "id": {"type": "integer"}, "received_at": {"type": "string"}, "code": {"type": "string"},
-        "message": {"type": "string"}, "source": {"type": ["string", "null"]}, "raw": {"type": ["string", "null"]}}),
-}
 
 
 @lru_cache(maxsize=1)
@@ -380,7 +303,9 @@ def document() -> dict:
             "responses": {
                 "Unauthorized": {**error("A token is required (TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS or TRACEDIFF_READ_TOKENS)."),
                                  "headers": {"WWW-Authenticate": {"schema": STRING}}},
-                "Unavailable": error("The database cannot take writes now; retry later.", RETRY_AFTER),
+                "Unavailable": error("The database cannot take writes now (busy, read-only, or the disk below "
+                                     "TRACEDIFF_MIN_FREE_MB): retry after Retry-After seconds.", RETRY_AFTER),
+                "HostNotAllowed": error(HOST_NOT_ALLOWED),
             },
             "securitySchemes": {
                 "adminToken": {"type": "http", "scheme": "bearer", "description": "TRACEDIFF_ADMIN_TOKENS"},

@@ -4,6 +4,7 @@ import logging
 
 from flask import current_app, g, request
 
+from . import logs
 from .errors import ApiError
 from .hosts import allowed_hosts, host_allowed
 from .tokens import SCOPES, SETTINGS, Keyring, Token
@@ -23,7 +24,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 BEARER_CHALLENGE = 'Bearer realm="tracediff"'
 # A browser asks for this once, then sends it with every request to the site, htmx ones included.
 BASIC_CHALLENGE = 'Basic realm="tracediff", charset="UTF-8"'
-LOG = logging.getLogger("tracediff.access")
+LOG = logging.getLogger(__name__)  # under "webapp", so its INFO lines reach the server's log
 
 
 def bearer_token() -> str:
@@ -93,6 +94,8 @@ def require_scope(scope: str) -> Token | None:
     token = ring.find(bearer_token())
     if token is None and scope == "read":
         token = ring.find(basic_password())  # browsers: Basic auth only ever reads
+    if token is not None:  # refused or not, the access line says which token it was
+        request.environ[logs.TOKEN_NAME_KEY] = token.name
     wanted = scope
     if scope == "admin" and not ring.configured("admin"):
         # as before admin tokens existed: an ingest token, else a read token, else nothing
@@ -104,7 +107,8 @@ def require_scope(scope: str) -> Token | None:
     if token is not None and wanted == "admin":
         code = "read_only_token" if token.scope == "read" else "ingest_only_token"
         needed = "TRACEDIFF_ADMIN_TOKENS" if scope == "admin" else "TRACEDIFF_INGEST_TOKENS"
-        raise ApiError(403, code, f"a {token.scope} token cannot do this (change contracts or other admin "
+        article = "an" if token.scope == "ingest" else "a"
+        raise ApiError(403, code, f"{article} {token.scope} token cannot do this (change contracts or other admin "
                        f"state); send a token from {needed}")
     raise _refusal(scope)
 

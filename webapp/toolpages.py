@@ -1,5 +1,6 @@
 """The tool pages: /tools lists tools; /tools/<name> shows a contract, its calls, its strip and mappings."""
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from werkzeug.routing import PathConverter
 
 from . import charts, toolmappings
 from .contracts import ContractError
@@ -12,6 +13,17 @@ from .store.toolcalls import known_tool, recent_calls, tool_summaries
 from .views import page_or_fragment
 
 bp = Blueprint("tools", __name__)
+
+
+class ToolName(PathConverter):
+    """A tool name in a URL: any text, `/` (MCP tools) and line breaks included, as the string converter took."""
+
+    regex = r"[^/][\s\S]*?"
+
+
+def init_app(app) -> None:
+    """Teach the URL map `<tool:name>`, before any blueprint's rules name it."""
+    app.url_map.converters["tool"] = ToolName
 SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
 
 
@@ -40,14 +52,14 @@ def tool_data(name: str) -> dict:
             "mappings": toolmappings.mapping_rows(store, name)}
 
 
-@bp.get("/tools/<name>.json")
+@bp.get("/tools/<tool:name>.json")
 def tool_json(name):
     """Return the tool page's data as JSON."""
     _tool_or_404(name)
     return jsonify(tool_data(name))
 
 
-@bp.get("/tools/<name>")
+@bp.get("/tools/<tool:name>")
 def tool(name):
     """Show one tool: its contract, recent calls, hourly strip and mappings with their evidence."""
     _tool_or_404(name)
@@ -64,7 +76,7 @@ def _mapping_context(name: str) -> dict:
             "command": lambda row: map_command(name, [(row["arguments"], row["request"])])}
 
 
-@bp.post("/tools/<name>/mappings/<action>")
+@bp.post("/tools/<tool:name>/mappings/<action>")
 def change_mapping(name, action):
     """Confirm (write into the contract) or reject (keep out of inference) a pair; from a form or htmx."""
     if action not in ("confirm", "reject"):

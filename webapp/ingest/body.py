@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import orjson
 
-from .decode import decode_body
+from .decode import decoded_pieces
 from .envelope import Context, check_trace_id, format_ts, make_event, normalise_envelope, record_trace_id
-from .framing import depth_exceeds, split_records
+from .framing import depth_exceeds
 from .model import Batch, Event, Limits, RecordError, Rejection, is_depth_error, too_deep
 from .shapes import extract_calls
+from .stream import stream_records
 
 _TRACEPARENT = re.compile(r"[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}", re.I)
 _WRAPPER_KEYS = ("message", "log", "MESSAGE")
@@ -21,19 +22,23 @@ _DEFAULT_LIMITS = Limits()
 
 def parse_body(raw: bytes, *, content_encoding: str | None = None, headers: Mapping[str, str] = {},
                query: Mapping[str, str] = {}, limits: Limits = _DEFAULT_LIMITS,
-               now: datetime | None = None) -> Batch:
-    """Decode, frame and normalise an ingest body; raise IngestError when it is refused whole."""
-    body = decode_body(raw, content_encoding, limits.max_body_bytes)
-    records = split_records(body, limits)
+               now: datetime | None = None, prepare: Callable[[Event], Event] | None = None) -> Batch:
+    """Decode, frame and normalise an ingest body; raise IngestError when it is refused whole.
+
+    The body is decompressed and split as it goes, and `prepare` (redaction, say) is applied to each event
+    as it is made, so a large body's parsed values are never all held at once."""
     ctx = Context(limits, format_ts(now or datetime.now(timezone.utc)), fallback_trace_id(headers, query))
     batch = Batch()
-    for rec in records:
+    pieces = decoded_pieces(raw, content_encoding, limits.max_body_bytes)
+    for rec in stream_records(pieces, limits):
         try:
             if rec.error is not None:
                 raise rec.error
-            batch.events.extend(record_events(rec.value, ctx))
+            events = record_events(rec.value, ctx)
         except RecordError as err:
             batch.rejected.append(Rejection(rec.index, err.code, err.message, rec.raw()))
+            continue
+        batch.events.extend(map(prepare, events) if prepare else events)
     return batch
 
 

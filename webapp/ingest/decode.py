@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import zlib
+from typing import Iterator
 
 import zstandard
 
@@ -18,15 +19,22 @@ _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 def decode_body(raw: bytes, content_encoding: str | None, max_bytes: int) -> bytes:
     """Return the body with every Content-Encoding undone, refusing more than max_bytes."""
+    out = io.BytesIO()  # grows in place and hands over its bytes without a copy (a join held two)
+    for piece in decoded_pieces(raw, content_encoding, max_bytes):
+        out.write(piece)
+    return out.getvalue()
+
+
+def decoded_pieces(raw: bytes, content_encoding: str | None, max_bytes: int) -> Iterator[bytes]:
+    """Yield the body with every Content-Encoding undone, a piece (about 1 MiB) at a time, as it is
+    decompressed; raise 413 as soon as more than max_bytes came out (nothing past the limit is made)."""
     codings = [c.strip().lower() for c in (content_encoding or "").split(",") if c.strip()]
     if not codings:
         codings = [sniff_encoding(raw)]
-    data = raw
+    pieces: Iterator[bytes] = _slices(raw)
     for coding in reversed(codings):  # the last coding listed was applied last
-        data = _undo(data, coding, max_bytes)
-    if len(data) > max_bytes:
-        raise _too_large(max_bytes)
-    return data
+        pieces = _capped(_undo(pieces, coding), max_bytes)
+    return pieces
 
 
 def sniff_encoding(raw: bytes) -> str:
@@ -37,15 +45,30 @@ def sniff_encoding(raw: bytes) -> str:
     return "identity"
 
 
-def _undo(data: bytes, coding: str, cap: int) -> bytes:
+def _slices(raw: bytes) -> Iterator[bytes]:
+    view = memoryview(raw)
+    for start in range(0, len(raw), _CHUNK):
+        yield bytes(view[start:start + _CHUNK])
+
+
+def _capped(pieces: Iterator[bytes], cap: int) -> Iterator[bytes]:
+    total = 0
+    for piece in pieces:
+        total += len(piece)
+        if total > cap:
+            raise _too_large(cap)
+        yield piece
+
+
+def _undo(pieces: Iterator[bytes], coding: str) -> Iterator[bytes]:
     if coding in ("identity", "none"):
-        return data
+        return pieces
     if coding in ("gzip", "x-gzip"):
-        return _inflate(data, 16 + zlib.MAX_WBITS, cap, "gzip")
+        return _inflate(pieces, 16 + zlib.MAX_WBITS, "gzip")
     if coding == "deflate":
-        return _inflate(data, zlib.MAX_WBITS if _is_zlib(data) else -zlib.MAX_WBITS, cap, "deflate")
+        return _inflate(pieces, None, "deflate")
     if coding == "zstd":
-        return _unzstd(data, cap)
+        return _unzstd(pieces)
     raise IngestError(
         415, "unsupported_encoding",
         f"Content-Encoding {coding!r} is not supported; send gzip, deflate, zstd or no encoding",
@@ -56,55 +79,54 @@ def _is_zlib(data: bytes) -> bool:
     return len(data) >= 2 and data[0] & 0x0F == 8 and ((data[0] << 8) | data[1]) % 31 == 0
 
 
-def _inflate(data: bytes, wbits: int, cap: int, name: str) -> bytes:
-    out = io.BytesIO()  # grows in place and hands over its bytes without a copy (a join held two)
-    total = 0
-    d = zlib.decompressobj(wbits)
-    buf = data
+def _inflate(pieces: Iterator[bytes], wbits: int | None, name: str) -> Iterator[bytes]:
+    """Inflate piece by piece, at most 1 MiB out per call (a bomb never comes out whole)."""
+    d, ended = None, False
     try:
-        while True:
-            chunk = d.decompress(buf, _CHUNK)
-            total += len(chunk)
-            if total > cap:
-                raise _too_large(cap)
-            out.write(chunk)
-            buf = d.unconsumed_tail
-            if d.eof:
-                buf = d.unused_data
-                if name != "gzip" or not buf.strip(b"\0"):
-                    break
-                d = zlib.decompressobj(wbits)  # a further gzip member follows
-            elif not buf and not chunk:
-                break
+        for buf in pieces:
+            if d is None:  # deflate comes with a zlib header or raw; its first bytes tell
+                wbits = wbits or (zlib.MAX_WBITS if _is_zlib(buf) else -zlib.MAX_WBITS)
+                d = zlib.decompressobj(wbits)
+            while buf and not ended:
+                chunk = d.decompress(buf, _CHUNK)
+                if chunk:
+                    yield chunk
+                buf = d.unconsumed_tail
+                while not buf and chunk and not d.eof:  # output held back by max_length
+                    chunk = d.decompress(b"", _CHUNK)
+                    if chunk:
+                        yield chunk
+                if d.eof:
+                    buf = d.unused_data
+                    if name == "gzip" and buf.strip(b"\0"):
+                        d = zlib.decompressobj(wbits)  # a further gzip member follows
+                    else:  # trailing zero padding (or, for deflate, anything) is ignored, as before
+                        ended = name != "gzip"
+                        buf = b""
     except zlib.error as exc:
         raise _broken(name, str(exc)) from None
-    if not d.eof:
+    if d is None or not d.eof:
         raise _broken(name, "the compressed stream ends early (truncated body?)")
-    return out.getvalue()
 
 
-def _unzstd(data: bytes, cap: int) -> bytes:
-    out = io.BytesIO()
-    total = 0
+def _unzstd(pieces: Iterator[bytes]) -> Iterator[bytes]:
     d = zstandard.ZstdDecompressor().decompressobj()
-    pos = 0
     try:
-        while pos < len(data):
-            if d.eof:  # another frame follows
-                d = zstandard.ZstdDecompressor().decompressobj()
-            piece = data[pos:pos + _ZSTD_PIECE]
-            chunk = d.decompress(piece)
-            rest = d.unused_data if d.eof else b""
-            pos += len(piece) - len(rest)
-            total += len(chunk)
-            if total > cap:
-                raise _too_large(cap)
-            out.write(chunk)
+        for data in pieces:
+            pos = 0
+            while pos < len(data):
+                if d.eof:  # another frame follows
+                    d = zstandard.ZstdDecompressor().decompressobj()
+                piece = data[pos:pos + _ZSTD_PIECE]
+                chunk = d.decompress(piece)
+                rest = d.unused_data if d.eof else b""
+                pos += len(piece) - len(rest)
+                if chunk:
+                    yield chunk
     except zstandard.ZstdError as exc:
         raise _broken("zstd", str(exc)) from None
     if not d.eof:
         raise _broken("zstd", "the compressed stream ends early (truncated body?)")
-    return out.getvalue()
 
 
 def _too_large(cap: int) -> IngestError:

@@ -7,26 +7,20 @@ from typing import Any, Iterator
 
 import orjson
 
+from .extents import array_items, container_extent
 from .model import IngestError, Limits, RecordError, cut_raw, is_depth_error, too_deep
 
 _WS = re.compile(r"[ \t\r\n]*")
 _WS_BYTES = re.compile(rb"[ \t\r\n]*")
 _BOM = b"\xef\xbb\xbf"
-_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
-# the tokens that matter for nesting: brackets, and strings (whose brackets do not count)
-_NESTING_TOKENS = {
-    bytes: re.compile(rb"(?P<open>[\[{])|(?P<close>[\]}])|" + _STRING, re.S),
-    str: re.compile(r"(?P<open>[\[{])|(?P<close>[\]}])|" + _STRING.decode(), re.S),
-}
-_ARRAY_SCALAR = re.compile(_STRING + rb"|[^,\]\s]+", re.S)
-_ARRAY_SEPARATOR = re.compile(rb"[ \t\r\n]*([,\]])")
 
 
-def _no_constants(name: str) -> Any:
+def no_constants(name: str) -> Any:
+    """Refuse NaN and Infinity, which Python's decoder takes and JSON has not."""
     raise ValueError(f"{name} is not valid JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_no_constants)
+_DECODER = json.JSONDecoder(parse_constant=no_constants)
 
 
 class Record:
@@ -67,13 +61,13 @@ def split_records(body: bytes, limits: Limits) -> list[Record]:
         raise IngestError(422, "too_many_events",
                           f"the body holds {len(records)} records; at most {limits.max_events} per request")
     if not any(r.error is None for r in records) and records:
-        raise _refused_whole(records)
+        raise refused_whole(records[0].error, all(r.error.code == "too_deep" for r in records))
     return records
 
 
-def _refused_whole(records: list[Record]) -> IngestError:
-    first = records[0].error
-    if all(r.error.code == "too_deep" for r in records):
+def refused_whole(first: RecordError, all_too_deep: bool) -> IngestError:
+    """The refusal of a body none of whose records can be taken, by its first record's error."""
+    if all_too_deep:
         return IngestError(422, "too_deep", f"no record of the body can be taken: {first.message}")
     return IngestError(422, "unparseable", f"nothing in the body parses as JSON: {first.message}")
 
@@ -125,50 +119,6 @@ def _item_record(index: int, raw: bytes, depth: int, max_depth: int) -> Record:
         return Record(index, raw=raw, error=_json_error(exc, f"item {index + 1}", max_depth, raw))
 
 
-def array_items(body: bytes) -> list[tuple[int, int, int]] | None:
-    """Return (start, end, depth) of each item of the top-level JSON array body, or None."""
-    pos = _WS_BYTES.match(body).end() + 1
-    if body[pos - 1:pos] != b"[":
-        return None
-    items: list[tuple[int, int, int]] = []
-    separator = _ARRAY_SEPARATOR.match(body, pos)
-    if separator and separator.group(1) == b"]":  # an empty array
-        return items if not body[separator.end():].strip() else None
-    while True:
-        pos = _WS_BYTES.match(body, pos).end()
-        value = _value_extent(body, pos)
-        separator = value and _ARRAY_SEPARATOR.match(body, value[0])
-        if not separator:
-            return None
-        items.append((pos, *value))
-        if separator.group(1) == b"]":
-            return items if not body[separator.end():].strip() else None
-        pos = separator.end()
-
-
-def _value_extent(data: bytes, pos: int) -> tuple[int, int] | None:
-    """Return (end, depth) of the JSON value at data[pos] by its brackets and strings alone."""
-    if data[pos:pos + 1] in (b"[", b"{"):
-        return container_extent(data, pos)
-    scalar = _ARRAY_SCALAR.match(data, pos)
-    return (scalar.end(), 0) if scalar else None
-
-
-def container_extent(data: bytes | str, start: int) -> tuple[int, int] | None:
-    """Return (end, depth) of the array or object at data[start] without parsing it, so at any depth;
-    None when it is not closed. A flat object has depth 1."""
-    depth = deepest = 0
-    for token in _NESTING_TOKENS[type(data)].finditer(data, start):
-        if token.lastgroup == "open":
-            depth += 1
-            deepest = depth if depth > deepest else deepest
-        elif token.lastgroup == "close":
-            depth -= 1
-            if depth == 0:
-                return token.end(), deepest
-    return None
-
-
 def _lines(body: bytes) -> Iterator[tuple[int, bytes]]:
     """Yield (index, stripped line) of the non-blank lines, one copy at a time (not a list of them all)."""
     start, index = 0, 0
@@ -183,17 +133,22 @@ def _lines(body: bytes) -> Iterator[tuple[int, bytes]]:
 def _by_lines(body: bytes, max_depth: int) -> list[Record]:
     records: list[Record] = []
     for index, line in _lines(body):
-        try:
-            # a good line's text is not kept (Record.raw re-serialises it if it is ever rejected):
-            # holding every line beside its parsed value doubled a large body's memory
-            records.append(_line_record(index, orjson.loads(line), line, max_depth))
-        except orjson.JSONDecodeError as exc:
-            parts = [] if is_depth_error(exc) else list(_scan(line, index, max_depth))
-            if parts and all(p.error is None for p in parts):  # several objects on one line
-                records.extend(parts)
-            else:
-                records.append(Record(index, raw=line, error=_json_error(exc, f"line {index + 1}", max_depth, line)))
+        records.extend(line_records(index, line, max_depth))
     return records
+
+
+def line_records(index: int, line: bytes, max_depth: int) -> list[Record]:
+    """Return the records of one stripped NDJSON line: one, several objects side by side, or one broken."""
+    try:
+        # a good line's text is not kept (Record.raw re-serialises it if it is ever rejected):
+        # holding every line beside its parsed value doubled a large body's memory
+        return [_line_record(index, orjson.loads(line), line, max_depth)]
+    except orjson.JSONDecodeError as exc:
+        parts = [] if is_depth_error(exc) else list(_scan(line, index, max_depth))
+        if parts and all(p.error is None for p in parts):  # several objects on one line
+            check_depth(parts, max_depth)
+            return parts
+        return [Record(index, raw=line, error=_json_error(exc, f"line {index + 1}", max_depth, line))]
 
 
 def _line_record(index: int, value: Any, line: bytes, max_depth: int) -> Record:
@@ -251,6 +206,11 @@ def _lone_surrogate(value: Any, raw: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
+
+
+def lone_surrogate_error(value: Any, raw: str) -> RecordError | None:
+    """Return the error of a record holding a lone UTF-16 surrogate escape, else None."""
+    return _surrogate_error() if _lone_surrogate(value, raw) else None
 
 
 def _surrogate_error() -> RecordError:

@@ -1,0 +1,171 @@
+"""A JSON array body split item by item as it is decompressed, so only one item's parsed value is held.
+
+Vector, Fluent Bit and Logstash send arrays; parsed whole, 63 MiB of one took a worker to 672 MiB.
+Each item is parsed by orjson on a window of the text, which says where the item ends by refusing what
+follows it; what that cannot settle (an item cut at the end of what has arrived, broken, too deep, not
+UTF-8) goes to the standard library's scanner, tried again once more of the body has arrived.
+"""
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from typing import Iterator
+
+import orjson
+
+from .extents import container_extent
+from .framing import Record, check_depth, lone_surrogate_error, no_constants, refused_whole
+from .model import IngestError, Limits, RecordError, too_deep
+
+_WS = re.compile(r"[ \t\r\n]*")
+_SCALAR = re.compile(r'"(?:[^"\\]|\\.)*"|[^,\]\s]+', re.S)
+_BIG_INT = re.compile(r"[:,\[]\s*-?\d{19}")  # an integer orjson would read as a float
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8, kept by surrogateescape
+_DROP_AFTER = 1 << 20
+_WINDOW = 1 << 16
+
+
+def _orjson_int(text: str):
+    # as orjson reads them (the rest of ingest does): beyond 64 bits an integer becomes a float
+    number = int(text)
+    return number if -(1 << 63) <= number < (1 << 64) else float(text)
+
+
+_DECODER = json.JSONDecoder(parse_constant=no_constants)
+_BIG_DECODER = json.JSONDecoder(parse_constant=no_constants, parse_int=_orjson_int)
+
+
+class _Text:
+    """The decoded text of a body, read ahead a piece at a time; what was consumed is dropped."""
+
+    def __init__(self, head: bytes, pieces: Iterator[bytes]):
+        self.decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+        self.pieces, self.text, self.ended = pieces, self.decoder.decode(head), False
+
+    def more(self, until: int = 0) -> bool:
+        """Read pieces until the text is `until` long (at least one piece); False when none is left."""
+        read = False
+        while not self.ended and (not read or len(self.text) < until):
+            piece = next(self.pieces, None)
+            if piece is None:
+                self.ended = True
+                self.text += self.decoder.decode(b"", final=True)
+            else:
+                self.text += self.decoder.decode(piece)
+                read = True
+        return read
+
+    def skip_blanks(self, pos: int) -> int:
+        while True:
+            pos = _WS.match(self.text, pos).end()
+            if pos < len(self.text) or not self.more():
+                return pos
+
+
+def array_records(head: bytes, pieces: Iterator[bytes], limits: Limits) -> Iterator[Record]:
+    """Yield the items of a top-level JSON array body one record each; raise IngestError when the body is
+    not one array or none of its items can be taken."""
+    text = _Text(head, pieces)
+    pos = text.skip_blanks(text.skip_blanks(0) + 1)  # past the "["
+    index = good = 0
+    first_error, all_too_deep = None, True
+    closed = text.text[pos:pos + 1] == "]"
+    while not closed:
+        if pos > _DROP_AFTER:
+            text.text, pos = text.text[pos:], 0
+        record, pos = _item(text, pos, index, limits.max_depth)
+        index += 1
+        if index > limits.max_events:  # nothing past the limit is parsed
+            raise IngestError(422, "too_many_events", f"the body holds more than {limits.max_events} records; "
+                                                      f"send at most {limits.max_events} per request")
+        if record.error is None:
+            good += 1
+        else:
+            first_error = first_error or record.error
+            all_too_deep = all_too_deep and record.error.code == "too_deep"
+        yield record
+        pos = text.skip_blanks(pos)
+        separator = text.text[pos:pos + 1]
+        if separator not in (",", "]"):
+            raise _not_an_array(f"expected ',' or ']' after item {index}")
+        closed = separator == "]"
+        pos = text.skip_blanks(pos + 1) if not closed else pos
+    if text.skip_blanks(pos + 1) < len(text.text):
+        raise _not_an_array("something follows the array's closing ']'")
+    if not good and first_error is not None:
+        raise refused_whole(first_error, all_too_deep)
+
+
+def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, int]:
+    """Parse the item at pos, reading more of the body while it may be cut short; return it and its end."""
+    found = _by_orjson(text.text, pos)
+    if found is not None:
+        record = Record(index, found[0], text.text[pos:found[1]])
+        check_depth([record], max_depth)
+        return record, found[1]
+    while True:  # the standard library's scanner says where a value ends whatever follows it
+        try:
+            value, end = _DECODER.raw_decode(text.text, pos)
+        except RecursionError:
+            if text.more(2 * len(text.text)):
+                continue
+            return _skipped(text.text, pos, index, too_deep("the record", max_depth))
+        except ValueError as exc:  # broken, or only cut short: with more of the body it may parse
+            if text.more(2 * len(text.text)):
+                continue
+            return _skipped(text.text, pos, index, RecordError(
+                "not_json", f"the item {index + 1} is not valid JSON: {exc}"))
+        if end == len(text.text) and text.text[pos] not in '{["' and text.more():
+            continue  # a number or literal that ends where the text does may go on
+        return _checked(index, value, text.text[pos:end], max_depth), end
+
+
+def _by_orjson(text: str, pos: int) -> tuple[object, int] | None:
+    """Parse the container at pos with orjson, which says where it ends by refusing what follows; None
+    when a window of the text does not settle it (cut short, broken, too deep, not UTF-8, a scalar)."""
+    if text[pos:pos + 1] not in ("{", "["):
+        return None
+    size = _WINDOW
+    while True:
+        window = text[pos:pos + size]
+        try:
+            return orjson.loads(window), pos + len(window)
+        except orjson.JSONDecodeError as exc:
+            if exc.msg.startswith("unexpected content after document"):
+                end = pos + exc.pos  # in characters, as the text is indexed
+                return orjson.loads(text[pos:end]), end
+            if len(window) < size or "end of data" not in exc.msg:
+                return None
+            size *= 4  # the item is longer than the window
+
+
+def _skipped(text: str, pos: int, index: int, error: RecordError) -> tuple[Record, int]:
+    """Step over an item that cannot be parsed by its brackets or its extent as a scalar."""
+    if text[pos:pos + 1] in ("{", "["):
+        extent = container_extent(text, pos)
+        end = extent[0] if extent else None
+    else:
+        scalar = _SCALAR.match(text, pos)
+        end = scalar.end() if scalar else None
+    if end is None:
+        raise _not_an_array(f"item {index + 1} never ends")
+    return Record(index, raw=text[pos:end], error=error), end
+
+
+def _checked(index: int, value, raw: str, max_depth: int) -> Record:
+    if _NOT_UTF8.search(raw):
+        return Record(index, raw=raw.encode("utf-8", "surrogateescape"),
+                      error=RecordError("not_json", f"the item {index + 1} is not valid UTF-8"))
+    if _BIG_INT.search(raw):
+        value = _BIG_DECODER.decode(raw)
+    surrogate = lone_surrogate_error(value, raw)
+    if surrogate is not None:
+        return Record(index, raw=raw, error=surrogate)
+    record = Record(index, value, raw)
+    check_depth([record], max_depth)
+    return record
+
+
+def _not_an_array(detail: str) -> IngestError:
+    return IngestError(422, "unparseable", f"the body starts as a JSON array but is not one: {detail}")
