@@ -150,7 +150,7 @@ def _page_parameter(name: str, default: int, lowest: int, highest: int | None) -
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not raw.isdecimal() or int(raw) < lowest or (highest is not None and int(raw) > highest):
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < lowest or (highest is not None and int(raw) > highest):
         bounds = f"{lowest}-{highest}" if highest is not None else f"{lowest} or more"
         raise ApiError(400, "bad_parameter", f"{name} must be a whole number {bounds}, not {raw!r}")
     return int(raw)

@@ -156,7 +156,7 @@ def trace(trace_id):
                "versions": _earlier_versions(found["trace_id"], call), "can_change": may_change_contracts()}
     if view == "aligned":
         more = request.args.get("more", "")
-        context["more"] = int(more) if more.isdecimal() else None
+        context["more"] = int(more) if (more.isascii() and more.isdigit()) else None
         context["rows"], context["hidden_rows"], context["next_more"] = alignedview.aligned_rows(
             call, only_diff, context["more"])
         if context["more"] is not None:   # "load more": the next rows, appended after the last shown
@@ -216,7 +216,7 @@ def subtree(trace_id):
     reveal = parse_node_id(request.args.get("open", ""), (name,))
     options = tracepage.tree_options(call, name, reveal=reveal[1] if reveal else None)
     shown = request.args.get("shown", "")
-    options.shown = int(shown) if shown.isdecimal() else 0
+    options.shown = int(shown) if (shown.isascii() and shown.isdigit()) else 0
     tokens = children_tokens(value, options, pointer, int(offset) if offset.isdigit() else 0)
     return page_or_fragment("subtree.html", "partials/tree.html", tokens=tokens, trace_id=trace_id,
                             call=call, snapshot=name, pointer=pointer)

@@ -62,7 +62,7 @@ def list_problems():
     if message:
         raise ApiError(400, "bad_parameter", message)
     cursor = decode(request.args.get("cursor"), 2)
-    if cursor and not cursor[1].isdecimal():
+    if cursor and not (cursor[1].isascii() and cursor[1].isdigit()):
         raise ApiError(400, "bad_cursor", "cursor is not one this server gave out")
     problems, next_cursor = get_store().find_problems(ProblemQuery.from_args(request.args), cursor)
     return jsonify(problems=[with_links(p) for p in problems], next_cursor=encode(next_cursor))
@@ -115,7 +115,7 @@ def problem_traces(problem_id):
     """Page through the calls a problem was seen in, newest first."""
     problem = problem_or_404(problem_id)
     limit = request.args.get("limit", str(TRACES_LIMIT))
-    if not (limit.isdecimal() and 1 <= int(limit) <= 500):
+    if not ((limit.isascii() and limit.isdigit()) and 1 <= int(limit) <= 500):
         raise ApiError(400, "bad_parameter", f"limit must be a whole number from 1 to 500; got {limit[:40]!r}")
     rows, next_cursor = get_store().problem_traces(int(problem["id"][3:]), int(limit),
                                                     decode(request.args.get("cursor"), 3))

@@ -35,7 +35,7 @@ def _list_context() -> dict:
     except Exception:  # a stale or edited cursor: the page starts from the newest
         cursor = None
     store = get_store()
-    problems, next_cursor = store.find_problems(query, cursor if cursor and cursor[1].isdecimal() else None)
+    problems, next_cursor = store.find_problems(query, cursor if cursor and (cursor[1].isascii() and cursor[1].isdigit()) else None)
     since, until = list_range(absolute_time(query.since), absolute_time(query.until),
                               max((p["last_seen"] for p in problems if p["last_seen"]), default=None), LIST_DAYS)
     hourly = store.problems_hourly([int(p["id"][3:]) for p in problems], since, until)
@@ -140,7 +140,7 @@ def change_state(problem_id):
     if body["state"] == "resolved":
         mode = form.get("resolve", "now")
         body["resolve"] = {"after_clean_calls": int(form.get("n") or 0)} if mode == "after_clean_calls" \
-            and (form.get("n") or "").isdecimal() else mode
+            and ((form.get("n") or "").isascii() and (form.get("n") or "").isdigit()) else mode
     elif body["state"] == "archived":
         body["until"] = form.get("until") or None
     try:

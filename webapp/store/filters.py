@@ -110,7 +110,7 @@ def bad_filter(args, choices: dict) -> str | None:
     if bad:
         return bad
     limit = args.get("limit")
-    if limit is not None and not (limit.isdecimal() and 1 <= int(limit) <= MAX_LIMIT):
+    if limit is not None and not ((limit.isascii() and limit.isdigit()) and 1 <= int(limit) <= MAX_LIMIT):
         return f"limit must be a whole number from 1 to {MAX_LIMIT}; got {limit[:40]!r}"
     return None
 
@@ -137,7 +137,7 @@ def query_args(query, changes: dict) -> dict:
 def problem_number(text: str) -> int | None:
     """Return the number of a problem id (`TD-42` or `42`), or None when it is not one."""
     number = (text or "").strip().upper().removeprefix("TD-")
-    return int(number) if number.isdecimal() and len(number) <= 18 else None
+    return int(number) if (number.isascii() and number.isdigit()) and len(number) <= 18 else None
 
 
 def _printable(text: str) -> str:

@@ -128,7 +128,7 @@ class ProblemWrites:
     def resolve_problem_id(self, text: str) -> int | None:
         """Return the numeric id of `TD-42` (or `42`), or None when no such problem exists."""
         number = text.removeprefix("TD-").removeprefix("td-")
-        if not number.isdecimal() or len(number) > 18:
+        if not (number.isascii() and number.isdigit()) or len(number) > 18:
             return None
         row = self.db.execute("SELECT id FROM problems WHERE id = ?", (int(number),)).fetchone()
         return row[0] if row else None

@@ -37,7 +37,7 @@ class ProblemQuery:
             if values[name] and not is_time(values[name]):
                 values[name] = ""
         limit = args.get("limit", "50")
-        limit = min(max(int(limit), 1), MAX_LIMIT) if str(limit).isdecimal() else 50
+        limit = min(max(int(limit), 1), MAX_LIMIT) if (str(limit).isascii() and str(limit).isdigit()) else 50
         return cls(limit=limit, **values)
 
     @staticmethod
@@ -89,7 +89,7 @@ def conditions(query: ProblemQuery, now: datetime | None = None) -> tuple[list[s
 
 def _search(text: str, where: list, params: list) -> None:
     number = text.upper().removeprefix("TD-")
-    if number.isdecimal() and len(number) <= 18:
+    if (number.isascii() and number.isdigit()) and len(number) <= 18:
         where.append("p.id = ?")
         params.append(int(number))
         return
