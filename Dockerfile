@@ -17,7 +17,8 @@ RUN pip wheel --no-cache-dir --no-deps --wheel-dir /dist .
 FROM python:3.11-slim
 RUN useradd --system --uid 10001 --create-home --home-dir /data tracediff
 COPY --from=build /dist /dist
-RUN pip install --no-cache-dir /dist/*.whl && rm -rf /dist
+# with the PostgreSQL extra, so one image serves a SQLite volume or a postgresql:// URL (docker-compose.yml)
+RUN pip install --no-cache-dir "$(ls /dist/*.whl)[postgres]" && rm -rf /dist
 USER tracediff
 WORKDIR /data
 ENV TRACEDIFF_DATABASE=/data/tracediff.db TRACEDIFF_PORT=8000 PYTHONUNBUFFERED=1

@@ -73,7 +73,7 @@ def installed(tmp_path_factory):
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True, timeout=300)
     [install] = [shlex.split(a) for i, a in final if i == "RUN" and "pip install" in a]
     install = [str(venv / "bin" / "pip") if part == "pip" else part for part in install[:install.index("&&")]]
-    install = [str(wheel) if part == "/dist/*.whl" else part for part in install]
+    install = [part.replace("$(ls /dist/*.whl)", str(wheel)) for part in install]
     done = subprocess.run([*install, "--no-index"], cwd=work, env=clean_env(), capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
@@ -191,3 +191,21 @@ def test_the_systemd_unit_is_valid_and_runs_the_installed_command(installed, tmp
                            capture_output=True, text=True)
     assert usage.returncode == 0 and "--allow-open" in usage.stdout
     assert "TRACEDIFF_DATABASE=/var/lib/tracediff/" in text and "StateDirectory=tracediff" in text
+
+
+def test_the_compose_file_runs_the_image_on_postgresql_with_declared_settings():
+    import yaml
+    from webapp.config import SETTINGS
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    declared = {f"TRACEDIFF_{setting.name}" for setting in SETTINGS}
+    nodes = {name: service for name, service in compose["services"].items() if service.get("build") == "."}
+    assert len(nodes) >= 2, "several app nodes on one database"
+    db = compose["services"]["db"]["environment"]
+    for service in nodes.values():
+        assert set(service["environment"]) <= declared
+        url = service["environment"]["TRACEDIFF_DATABASE"]
+        assert url.startswith("postgresql://") and f"{db['POSTGRES_USER']}:" in url and url.endswith(f"/{db['POSTGRES_DB']}")
+        assert [port.split(":")[-1] for port in service["ports"]] == ["8000"]  # the Dockerfile's EXPOSE
+        assert service["depends_on"]["db"]["condition"] == "service_healthy"
+    assert '"$(ls /dist/*.whl)[postgres]"' in DOCKERFILE  # the image can open a postgresql:// URL
