@@ -86,7 +86,8 @@ class ProblemWrites:
         resolve = {**resolve, "since": now, "by": by}
         if resolve["mode"] == "next_release":
             resolve["releases"] = [r[0] for r in conn.execute(
-                "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = 'release' AND value != ''", (pid,))]
+                "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = 'release' AND value != '' ORDER BY value",
+                (pid,))]
         if resolve["mode"] == "contract_change":
             resolve["digest"] = contract_digest(self.get_tool(tool)) if tool else None
         if resolve["mode"] == "after_clean_calls":
