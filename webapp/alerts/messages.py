@@ -2,6 +2,7 @@
 import base64
 import hashlib
 import hmac
+from datetime import datetime
 
 import orjson
 
@@ -37,7 +38,21 @@ def summary(event_type: str, data: dict) -> str:
     since = f", latest release {releases[-1]}" if releases else ""
     state = {"problem.new": "new", "problem.regressed": "regressed", "problem.escalating": "escalating"}.get(
         event_type, event_type)
-    return f"{data.get('tool') or 'a tool'}: {what}, {data.get('calls', 0)} calls{since} ({state}, {data.get('id', '')})"
+    span = _span(data.get("first_seen"), data.get("last_seen"))
+    return (f"{data.get('tool') or 'a tool'}: {what}, {data.get('calls', 0)} calls{span}{since} "
+            f"({state}, {data.get('id', '')})")
+
+
+def _span(first: str | None, last: str | None) -> str:
+    """Say over how long the calls were seen: " in 10 min", " in 3 h", " in 2 days" (by the calls' own times)."""
+    try:
+        seconds = (datetime.fromisoformat(last[:19]) - datetime.fromisoformat(first[:19])).total_seconds()
+    except (TypeError, ValueError):
+        return ""
+    minutes = max(1, round(seconds / 60))
+    if minutes < 120:
+        return f" in {minutes} min"
+    return f" in {round(minutes / 60)} h" if minutes < 48 * 60 else f" in {round(minutes / 1440)} days"
 
 
 def _path(data: dict) -> str:
