@@ -5,7 +5,6 @@ current version of each snapshot and holds the stored analysis; `traces` is a
 denormalised row per trace so the list stays fast at a million traces.
 """
 import contextlib
-import itertools
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ import sqlite_utils
 from .alerts import AlertStore
 from .codec import dumps, utc_now
 from .errors import StoreUnavailable
+from .rows import analysis_row, event_row, runs_by_source
 from .hours import hour_keys, refresh_hours
 from .urls import is_postgres_url
 from .migrations import SchemaTooNew  # noqa: F401 (the CLI names it)
@@ -164,7 +164,7 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         """
         self.keep_headroom()
         received = utc_now()
-        rows = [_event_row(event, received) for event in events]
+        rows = [event_row(event, received) for event in events]
         result = IngestResult()
         with self.write() as conn:
             result.by_source = self._insert_events(conn, rows)
@@ -180,7 +180,7 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
     def _insert_events(self, conn, rows: list[tuple]) -> dict:
         """Insert event rows, skipping event ids already stored; return {source: (added, duplicates)}."""
         by_source: dict = {}
-        for source, run in _by_source(rows):  # counted per source for /metrics; order kept
+        for source, run in runs_by_source(rows):  # counted per source for /metrics; order kept
             before = conn.total_changes
             conn.executemany(INSERT_EVENT, run)
             added = conn.total_changes - before
@@ -284,7 +284,7 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
             return 0
         with self.write() as conn:
             self.take_summaries_turn(conn)
-            stored = self._save_rows(conn, [_analysis_row(*result) for result in results])
+            stored = self._save_rows(conn, [analysis_row(*result) for result in results])
             self._refresh_traces(conn, {result[0] for result in results})
             refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results], self.sql), self.sql)
             if groupings:
@@ -307,28 +307,3 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
             if tool is None:
                 return conn.execute(sql).rowcount
             return conn.execute(sql + " WHERE tool = ?", (tool,)).rowcount
-
-
-
-def _by_source(rows: list[tuple]):
-    """Yield (source, rows) for each run of rows with one source (column 5), in the batch's order."""
-    for source, run in itertools.groupby(rows, key=lambda row: row[5] or ""):
-        yield source, list(run)
-
-
-def _event_row(event, received: str) -> tuple:
-    return (event.event_id, event.trace_id, event.call_id, event.snapshot, event.tool,
-            event.source, event.release, dumps(event.payload), int(bool(event.logged_as_string)),
-            None if event.http is None else dumps(event.http),
-            None if not event.meta else dumps(event.meta), event.ts or received, received)
-
-
-def _analysis_row(trace_id, call_id, version, analysis: dict) -> dict:
-    summary = analysis.get("summary") or {}
-    kinds = sorted({f["kind"] for f in analysis.get("findings", [])})
-    loud = sorted({f["kind"] for f in analysis.get("findings", []) if f["severity"] in ("error", "warning")})
-    return {"analysis": dumps(analysis), "version": version, "worst": analysis.get("worst"),
-            "errors": summary.get("error", 0), "warnings": summary.get("warning", 0),
-            "infos": summary.get("info", 0), "kinds": ",".join(kinds), "loud_kinds": ",".join(loud),
-            "contract_digest": analysis.get("contract_digest"),
-            "trace_id": trace_id, "call_id": call_id}

@@ -1,0 +1,28 @@
+"""The rows the store writes: an event as stored, an analysis with its summary columns."""
+import itertools
+
+from .codec import dumps
+
+
+def runs_by_source(rows: list[tuple]):
+    """Yield (source, rows) for each run of rows with one source (column 5), in the batch's order."""
+    for source, run in itertools.groupby(rows, key=lambda row: row[5] or ""):
+        yield source, list(run)
+
+
+def event_row(event, received: str) -> tuple:
+    return (event.event_id, event.trace_id, event.call_id, event.snapshot, event.tool,
+            event.source, event.release, dumps(event.payload), int(bool(event.logged_as_string)),
+            None if event.http is None else dumps(event.http),
+            None if not event.meta else dumps(event.meta), event.ts or received, received)
+
+
+def analysis_row(trace_id, call_id, version, analysis: dict) -> dict:
+    summary = analysis.get("summary") or {}
+    kinds = sorted({f["kind"] for f in analysis.get("findings", [])})
+    loud = sorted({f["kind"] for f in analysis.get("findings", []) if f["severity"] in ("error", "warning")})
+    return {"analysis": dumps(analysis), "version": version, "worst": analysis.get("worst"),
+            "errors": summary.get("error", 0), "warnings": summary.get("warning", 0),
+            "infos": summary.get("info", 0), "kinds": ",".join(kinds), "loud_kinds": ",".join(loud),
+            "contract_digest": analysis.get("contract_digest"),
+            "trace_id": trace_id, "call_id": call_id}
