@@ -96,9 +96,10 @@ class PostgresStore(Store):
         return {source: (added.get(source, 0), count - added.get(source, 0)) for source, count in sent.items()}
 
     def project(self, limit: int = 5000) -> int:
-        """Fold queued events into calls, traces and the search words; one node at a time."""
+        """Fold queued events into calls, traces and the search words; 0 while another node is at it."""
         with self.write() as conn:
-            self.take_summaries_turn(conn)
+            if not conn.execute("SELECT pg_try_advisory_xact_lock(?)", (pg_sql.SUMMARIES_LOCK,)).fetchone()[0]:
+                return 0  # that node projects the queue; a reader need not wait for it
             seqs = [row[0] for row in conn.execute(pg_sql.TAKE_QUEUED, (limit,)).fetchall()]
             if not seqs:
                 return 0

@@ -9,6 +9,7 @@ from ..errors import StoreUnavailable
 
 INSTALL_HINT = "a postgresql:// database needs the extra: pip install -e '.[postgres]' (psycopg 3 and psycopg-pool)"
 POOL_MIN, POOL_MAX = 1, 4  # connections per process; see docs/deploy.md for when to add PgBouncer
+LOCK_WAIT_MS = 5_000
 
 # String literals and quoted names are kept as they are; `::` is a cast, not a parameter.
 _TOKENS = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|::|\?(\d*)|:([A-Za-z_]\w*)|%""")
@@ -67,7 +68,9 @@ def pool_for(url: str):
             _pools[key] = psycopg_pool.ConnectionPool(
                 url, min_size=POOL_MIN, max_size=POOL_MAX, open=True, timeout=5,
                 check=psycopg_pool.ConnectionPool.check_connection,  # a restarted server's dead connections go
-                kwargs={"autocommit": True, "prepare_threshold": None}, name="tracediff")
+                # no statement waits for a lock longer than a request waits for a connection: then 503
+                kwargs={"autocommit": True, "prepare_threshold": None, "options": f"-c lock_timeout={LOCK_WAIT_MS}"},
+                name="tracediff")
         return _pools[key]
 
 
