@@ -59,9 +59,11 @@ def _everything():
     return TraceQuery(limit=500)
 
 
-def _claim_all(url: str, out) -> None:
+def _claim_all(url: str, out, ready, go) -> None:
     store = Store.open(url, create=False)
     claimed = []
+    ready.release()
+    go.wait(60)  # all four start claiming at once
     while batch := store.claim_pending(37):
         claimed += [(c["trace_id"], c["call_id"]) for c in batch]
     out.put(claimed)
@@ -73,10 +75,13 @@ def test_four_processes_claiming_at_once_never_claim_a_call_twice(pg_url):
     store.add_events([e for n in range(2000) for e in events_of(f"{n:032x}")])
     store.project_all()
     context = multiprocessing.get_context("spawn")
-    out = context.Queue()
-    workers = [context.Process(target=_claim_all, args=(pg_url, out)) for _ in range(4)]
+    out, ready, go = context.Queue(), context.Semaphore(0), context.Event()
+    workers = [context.Process(target=_claim_all, args=(pg_url, out, ready, go)) for _ in range(4)]
     for worker in workers:
         worker.start()
+    for _ in workers:
+        assert ready.acquire(timeout=60)
+    go.set()
     claims = [out.get(timeout=120) for _ in workers]
     for worker in workers:
         worker.join(30)
@@ -115,6 +120,9 @@ def test_a_database_that_is_down_answers_503_with_retry_after(tmp_path):
     assert response.status_code == 503 and response.headers.get("Retry-After")
     error = response.get_json()["error"]
     assert error["retryable"] is True
+    health = app.test_client().get("/api/v1/health")  # liveness: the process answers, and says what is wrong
+    assert health.status_code == 200 and health.get_json()["status"] == "degraded"
+    assert any(problem.startswith("database: unavailable") for problem in health.get_json()["problems"])
 
 
 @pytest.mark.slow
@@ -189,7 +197,7 @@ def test_migrate_copies_the_demo_database_so_both_answer_the_same(pg_url, tmp_pa
     assert "copied" in result.stdout.splitlines()[-1]
     again = subprocess.run([sys.executable, "-m", "webapp", "migrate", "--to", pg_url, "--db", str(path)],
                            capture_output=True, text=True, timeout=120)
-    assert again.returncode == 1 and "already holds events" in again.stderr
+    assert again.returncode == 1 and "already holds" in again.stderr and "copy into an empty database" in again.stderr
     clients = [create_app({**settings, "DATABASE": database}).test_client() for database in (str(path), pg_url)]
     for url in ("/api/v1/traces?limit=100", "/api/v1/problems", "/api/v1/tools", "/api/v1/traces?q=whitfield"):
         answers = [client.get(url).get_json() for client in clients]
@@ -268,3 +276,70 @@ def test_nginx_in_front_of_two_nodes_answers_every_batch_while_one_node_is_kille
         nginx.wait(10)
         for node in nodes:
             node.stop()
+
+
+def tracediff(*args, timeout=60):
+    return subprocess.run([sys.executable, "-m", "webapp", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_bad_url_fails_at_once_in_one_line_without_its_password():
+    began = time.monotonic()
+    result = tracediff("tools", "list", "--db", "postgresql://someone:s3cretpw@127.0.0.1:9/tracediff")
+    assert result.returncode == 1 and time.monotonic() - began < 8  # not a pool's 10 s of retries
+    [line] = result.stderr.strip().splitlines()
+    assert "someone:***@" in line and "s3cretpw" not in line and "Connection refused" in line
+
+
+def test_commands_on_an_empty_postgres_database_say_so_in_one_line(postgres_databases, tmp_path):
+    from databases import _admin
+    url = postgres_databases.fresh().rsplit("/", 1)[0] + "/tracediff_empty_" + str(time.monotonic_ns())
+    _admin(f'CREATE DATABASE "{url.rsplit("/", 1)[1]}"')
+    try:
+        for args in (("tools", "list"), ("problems", "list"), ("problems", "show", "TD-1")):
+            result = tracediff(*args, "--db", url)
+            assert result.returncode == 1 and "holds no tracediff tables" in result.stderr, args
+            assert "Traceback" not in result.stderr
+    finally:
+        postgres_databases.drop(url)
+
+
+def test_backup_of_a_postgres_database_points_to_pg_dump(pg_url, tmp_path):
+    Store.open(pg_url).close()
+    result = tracediff("backup", str(tmp_path / "copy.db"), "--db", pg_url)
+    assert result.returncode == 1 and "pg_dump" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_the_analyser_carries_on_after_the_server_drops_every_connection(pg_url, tmp_path):
+    from databases import _admin
+
+    node = LiveServer(pg_url, log_path=tmp_path / "node.log").start()
+    try:
+        def post(n):
+            assert httpx.post(node.url + "/api/v1/ingest", content=ndjson(*order_call(f"{n:032x}", limit_sent="5")),
+                              timeout=30).status_code == 200
+
+        def analysed(n) -> bool:
+            trace = httpx.get(f"{node.url}/api/v1/traces/{n:032x}", timeout=30).json()
+            return all(call["analyzed"] for call in trace["calls"])
+
+        post(1)
+        wait_for(lambda: analysed(1))
+        name = pg_url.rsplit("/", 1)[1]  # as a restart or failover of the database server does
+        _admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
+        for _ in range(20):
+            try:
+                post(2)
+                break
+            except AssertionError:
+                time.sleep(0.5)
+        wait_for(lambda: analysed(2))
+    finally:
+        node.stop()
+
+
+def wait_for(condition, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "not done in time"
+        time.sleep(0.3)

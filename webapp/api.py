@@ -237,7 +237,7 @@ def contract_error(error: ContractError):
 @bp.app_errorhandler(StoreUnavailable)
 def store_unavailable(error: StoreUnavailable):
     seconds = current_app.config["RETRY_AFTER"]
-    return error_response(503, "store_unavailable", f"the database cannot take writes now ({error}); retry later",
+    return error_response(503, "store_unavailable", f"the database is busy or unavailable now ({error}); retry later",
                           retryable=True, headers={"Retry-After": str(seconds)})
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from . import __version__
+from .store.urls import redacted_url
 
 if TYPE_CHECKING:
     from .store import Store
@@ -45,7 +46,7 @@ def _open_store(settings: dict, create: bool = True) -> "Store":
     try:
         return Store.from_settings(settings, create=create)
     except (sqlite3.Error, OSError, StoreUnavailable, SchemaTooNew) as error:
-        raise click.ClickException(f"cannot open the database {settings['DATABASE']}: {error}") from None
+        raise click.ClickException(f"cannot open the database {redacted_url(settings['DATABASE'])}: {error}") from None
 
 
 def _open_existing_store(database) -> "Store":
@@ -54,8 +55,12 @@ def _open_existing_store(database) -> "Store":
 
     settings = _settings(database)
     if not is_postgres_url(settings["DATABASE"]) and not Path(settings["DATABASE"]).is_file():
-        raise click.ClickException(f"there is no database at {settings['DATABASE']}")
-    return _open_store(settings, create=False)
+        raise click.ClickException(f"there is no database at {redacted_url(settings['DATABASE'])}")
+    store = _open_store(settings, create=False)
+    if not store.has_tables():
+        raise click.ClickException(f"the database {store.path} holds no tracediff tables yet: start "
+                                   "`tracediff serve` on it (or `tracediff migrate --to` it) first")
+    return store
 
 
 @click.group()
@@ -100,7 +105,7 @@ def serve(host, port, workers, database, demo, allow_open):
         check_bindable(settings["HOST"], settings["PORT"])
     except ServerError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"tracediff on http://{settings['HOST']}:{settings['PORT']}/ (database {settings['DATABASE']})", err=True)
+    click.echo(f"tracediff on http://{settings['HOST']}:{settings['PORT']}/ (database {redacted_url(settings['DATABASE'])})", err=True)
     run_server(settings, overrides)
 
 
@@ -251,7 +256,7 @@ def prune(days, vacuum, database):
         click.echo(f"deleted {deleted} trace(s) not seen since {since}")
         space = store.reclaim(full_vacuum=vacuum)
     except (StoreUnavailable, sqlite3.Error) as error:
-        raise click.ClickException(f"cannot prune {settings['DATABASE']}: {error}. Free some space on its disk "
+        raise click.ClickException(f"cannot prune {redacted_url(settings['DATABASE'])}: {error}. Free some space on its disk "
                                    "(or stop what holds it locked) and run prune again") from None
     click.echo(f"database and WAL: {space.before / MB:.1f} MB -> {space.after / MB:.1f} MB" + (
         "" if space.incremental else " (run prune --vacuum once to have the file give freed pages back)"))
@@ -269,7 +274,7 @@ def backup(path, database):
     store = _open_existing_store(database)
     try:
         click.echo(f"backed up {store.path} to {path} ({store.backup(path) / MB:.1f} MB)")
-    except (StoreUnavailable, sqlite3.Error, OSError) as error:
+    except (StoreUnavailable, sqlite3.Error, OSError, NotImplementedError) as error:
         raise click.ClickException(f"cannot back up to {path}: {error}") from None
 
 

@@ -9,6 +9,9 @@ from .cli import DB_OPTION, _open_existing_store, _open_store
 @DB_OPTION
 def migrate(to, database):
     """Copy this SQLite database (every trace, analysis, contract, problem and alert rule) into PostgreSQL."""
+    import sqlite3
+
+    from .store import StoreUnavailable
     from .store.copy import copy_database
     from .store.urls import is_postgres_url
 
@@ -16,12 +19,12 @@ def migrate(to, database):
         raise click.UsageError("--to takes a postgresql:// URL")
     source = _open_existing_store(database)
     if source.engine != "sqlite":
-        raise click.UsageError("the database to copy from is a SQLite file (--database or TRACEDIFF_DATABASE)")
+        raise click.UsageError("the database to copy from is a SQLite file (--db or TRACEDIFF_DATABASE)")
     destination = _open_store({"DATABASE": to, "SYNCHRONOUS": "FULL"}, create=True)
     try:
         copied = copy_database(source, destination,
                                report=lambda table, rows: click.echo(f"{table}: {rows} row(s)"))
-    except ValueError as error:
-        raise click.ClickException(str(error)) from None
+    except (ValueError, sqlite3.Error, StoreUnavailable) as error:
+        raise click.ClickException(f"nothing copied: {error}") from None
     click.echo(f"copied {copied.get('events', 0)} event(s) and {copied.get('traces', 0)} trace(s) "
                f"to {destination.path}; point TRACEDIFF_DATABASE at it")

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 from .pipeline import analyze_pending
 from .store import Store, StoreUnavailable
+from .store.urls import redacted_url
 
 log = logging.getLogger(__name__)
 IDLE_SECONDS = 0.25
@@ -27,10 +28,10 @@ class Analyzer(threading.Thread):
         self.next_prune = 0.0
 
     def run(self) -> None:
-        store = Store.from_settings(self.settings)
-        streak, since = 0, 0.0
+        store, streak, since = None, 0, 0.0
         while not self.stopping.is_set():
             try:
+                store = store or Store.from_settings(self.settings)  # a database down at start: try again
                 busy = analyze_pending(store, limit=100, budget=self.settings.get("ANALYSIS_BUDGET"))
                 self.count_analysed(busy)
                 streak, since = caught_up(streak, since, busy)
@@ -42,7 +43,8 @@ class Analyzer(threading.Thread):
                 busy = 0
             if not busy:
                 self.stopping.wait(IDLE_SECONDS)
-        store.close()
+        if store is not None:
+            store.close()
 
     @staticmethod
     def count_analysed(calls: int) -> None:
@@ -83,7 +85,7 @@ def cutoff(days: int) -> str:
 def init_app(app) -> None:
     """Start the analyzer thread for this process unless the settings turn it off."""
     if not app.testing:
-        log.info("worker started: database %s, analyser %s", app.config["DATABASE"], app.config["ANALYZER"])
+        log.info("worker started: database %s, analyser %s", redacted_url(app.config["DATABASE"]), app.config["ANALYZER"])
     if app.config["ANALYZER"] == "background" and not app.testing:
         thread = Analyzer(dict(app.config))
         app.extensions["tracediff.analyzer"] = thread

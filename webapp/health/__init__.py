@@ -17,12 +17,16 @@ def health():
     found = {"templates": checks.templates(current_app.template_folder),
              "static": checks.static(current_app.template_folder, current_app.static_folder),
              "database": checks.file_writable(config["DATABASE"])}
+    counts = {}
+    if not token_set(config["READ_TOKENS"]):  # the trace count only where reading is open to anyone
+        try:
+            store = get_store()
+            counts = {"traces": store.count_traces(), "quarantine": store.quarantine_counts()}
+        except StoreUnavailable as error:  # liveness: the process answers even when its database does not
+            found["database"] = (False, f"unavailable ({error})")
     problems = [f"{name}: {detail}" for name, (ok, detail) in found.items() if not ok]
     body = {"status": "degraded", "problems": problems} if problems else {"status": "ok"}
-    if not token_set(config["READ_TOKENS"]):  # the trace count only where reading is open to anyone
-        store = get_store()
-        body.update(traces=store.count_traces(), quarantine=store.quarantine_counts())
-    return jsonify(body)
+    return jsonify({**body, **counts})
 
 
 @bp.get("/api/v1/ready")

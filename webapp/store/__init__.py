@@ -85,6 +85,10 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
                         min_free_bytes=settings.get("MIN_FREE_MB", 0) * 1024 * 1024,
                         busy_timeout_ms=busy_timeout_ms)
 
+    def has_tables(self) -> bool:
+        """Say whether the database was made by tracediff (an empty file or database was not)."""
+        return self.db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'events'").fetchone()[0] == 1
+
     def create_schema(self) -> list:
         """Apply the numbered migrations the database lacks (see migrations/); return them."""
         with self.unavailable_as_error():

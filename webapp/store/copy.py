@@ -12,11 +12,13 @@ BATCH = 2000
 
 def copy_database(source, destination, report=lambda table, rows: None) -> dict[str, int]:
     """Copy every table of a SQLite Store into an empty PostgresStore; return rows per table."""
-    if destination.count_events():
-        raise ValueError(f"{destination.path} already holds events: copy into an empty database")
+    tables = _tables(source)
+    held = [table for table in tables if destination.db.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0]]
+    if held:
+        raise ValueError(f"{destination.path} already holds {', '.join(held[:3])}: copy into an empty database")
     copied = {}
     with destination.write() as conn:
-        for table in _tables(source):
+        for table in tables:
             columns = _shared_columns(source, conn, table)
             copied[table] = _copy_table(source, conn, table, columns)
             report(table, copied[table])

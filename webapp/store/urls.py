@@ -1,4 +1,5 @@
 """What a DATABASE setting names: a SQLite file path, or a PostgreSQL URL."""
+import re
 from urllib.parse import urlsplit, urlunsplit
 
 
@@ -8,7 +9,11 @@ def is_postgres_url(text) -> bool:
 
 def redacted_url(url: str) -> str:
     """Return a database URL without its password, for logs and messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:  # not a URL urllib can read: hide whatever stands between ':' and '@'
+        return re.sub(r"(//[^/:@]*):[^@/]*@", r"\1:***@", url)
+    if password is None:
         return url
-    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")))
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{password}@", ":***@")))

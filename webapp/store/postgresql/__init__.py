@@ -38,6 +38,13 @@ class PostgresStore(Store):
         if create:
             self.create_schema()
 
+    def has_tables(self) -> bool:
+        with self.unavailable_as_error():
+            return self.db.execute("SELECT to_regclass('events') IS NOT NULL").fetchone()[0]
+
+    def backup(self, target) -> int:
+        raise NotImplementedError("a PostgreSQL database is backed up with pg_dump -Fc (see docs/deploy.md)")
+
     def create_schema(self) -> list:
         with self.unavailable_as_error():
             return migrations.apply(PostgresMigrations(self))
@@ -127,7 +134,7 @@ class PostgresStore(Store):
         before = self.file_sizes()["database"]
         if full_vacuum:
             with self.unavailable_as_error():
-                self.db.raw.execute("VACUUM FULL")  # outside a transaction: the connection is in autocommit
+                self.db.live().execute("VACUUM FULL")  # outside a transaction: the connection is in autocommit
         return Reclaimed(before, self.file_sizes()["database"], incremental=True)
 
     def release_claims(self) -> int:

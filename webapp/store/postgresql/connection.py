@@ -10,6 +10,7 @@ from ..errors import StoreUnavailable
 INSTALL_HINT = "a postgresql:// database needs the extra: pip install -e '.[postgres]' (psycopg 3 and psycopg-pool)"
 POOL_MIN, POOL_MAX = 1, 4  # connections per process; see docs/deploy.md for when to add PgBouncer
 LOCK_WAIT_MS = 5_000
+PROBE_TIMEOUT_S = 5
 
 # String literals and quoted names are kept as they are; `::` is a cast, not a parameter.
 _TOKENS = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|::|\?(\d*)|:([A-Za-z_]\w*)|%""")
@@ -65,6 +66,7 @@ def pool_for(url: str):
     with _pools_lock:
         if key not in _pools:
             psycopg, psycopg_pool = psycopg_modules()
+            _probe(psycopg, url)
             _pools[key] = psycopg_pool.ConnectionPool(
                 url, min_size=POOL_MIN, max_size=POOL_MAX, open=True, timeout=5,
                 check=psycopg_pool.ConnectionPool.check_connection,  # a restarted server's dead connections go
@@ -72,6 +74,16 @@ def pool_for(url: str):
                 kwargs={"autocommit": True, "prepare_threshold": None, "options": f"-c lock_timeout={LOCK_WAIT_MS}"},
                 name="tracediff")
         return _pools[key]
+
+
+def _probe(psycopg, url: str) -> None:
+    """Connect once before making a pool, so a wrong password, database or port is told at once, in one line
+    (a pool would retry it in the background until its timeout and say only that it timed out)."""
+    try:
+        psycopg.connect(url, connect_timeout=PROBE_TIMEOUT_S).close()
+    except psycopg.Error as error:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        raise StoreUnavailable(" ".join(lines[:2]) or type(error).__name__) from None
 
 
 def close_pool(url: str) -> None:
@@ -86,14 +98,23 @@ class Connection:
     """A pooled psycopg connection that speaks like sqlite3's: execute, executemany, query."""
 
     def __init__(self, url: str, wait_s: float):
-        self.url = url
+        self.url, self.wait_s, self.raw = url, wait_s, None
         self._pool = pool_for(url)
-        with unavailable_as_error():
-            self.raw = self._pool.getconn(timeout=wait_s)
+        self.live()
+
+    def live(self):
+        """Return a working connection: one a restarted or lost server broke goes back for a new one."""
+        if self.raw is not None and (self.raw.closed or self.raw.broken):
+            self._pool.putconn(self.raw)  # the pool discards a broken connection
+            self.raw = None
+        if self.raw is None:
+            with unavailable_as_error():
+                self.raw = self._pool.getconn(timeout=self.wait_s)
+        return self.raw
 
     def execute(self, sql: str, params=()):
         text, values = bind(sql, params)
-        cursor = self.raw.cursor()
+        cursor = self.live().cursor()
         cursor.execute(text, values)
         return cursor
 
@@ -102,7 +123,7 @@ class Connection:
         if not rows:
             return self.raw.cursor()
         text, _ = translate(sql)
-        cursor = self.raw.cursor()
+        cursor = self.live().cursor()
         cursor.executemany(text, [bind(sql, row)[1] for row in rows])
         return cursor
 
@@ -121,7 +142,7 @@ class Connection:
 
     @contextlib.contextmanager
     def transaction(self):
-        with self.raw.transaction():
+        with self.live().transaction():
             yield self
 
     def close(self) -> None:
