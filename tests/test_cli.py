@@ -320,7 +320,7 @@ def test_ingest_takes_the_clock_skew_and_depth_settings_as_the_api_does(tmp_path
     monkeypatch.setenv("TRACEDIFF_MAX_DEPTH", "3")
     result = run("ingest", tmp_path / "lines.ndjson", tmp_path / "array.json", "--db", db_path)
     assert "accepted 2, duplicates 0, rejected 1" in result.output and "too_deep" in result.output
-    store = Store(db_path)
+    store = Store.open(db_path)
     for event in stamped:  # three days of skew allowed: two days ahead is kept as sent
         snapshot = store.get_trace(event["trace_id"])["calls"][0]["snapshots"]["arguments"]
         assert snapshot["ts"] == ahead and not (snapshot.get("meta") or {}).get("sent_ts")
