@@ -53,6 +53,22 @@ def app(db_path):
 
 
 @pytest.fixture
+def alerting_app(db_path):
+    """The app with webhooks to 127.0.0.1 allowed, so alert rules can point at a local Receiver."""
+    return create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
+                       "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
+
+
+@pytest.fixture
+def receiver():
+    """A real local webhook receiver (tests/receiver.py) for one test."""
+    from receiver import Receiver
+    opened = Receiver()
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
 def client(app):
     return app.test_client()
 

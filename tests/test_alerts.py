@@ -12,20 +12,12 @@ from webapp.alerts.sender import deliver_due
 from webapp.alerts.urls import UrlRefused, allow_list, check_url
 from webapp.store import Store
 
+
+@pytest.fixture
+def app(alerting_app):
+    return alerting_app  # rules may point at the local receiver
+
 BAD = b'{"trace_id": "t1", "snapshot": "bogus", "payload": 1}\n'
-
-
-@pytest.fixture
-def receiver():
-    opened = Receiver()
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def app(db_path):
-    return create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
-                       "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
 
 
 def add_rule(client, receiver, **fields):

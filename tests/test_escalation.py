@@ -2,13 +2,17 @@
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from receiver import Receiver
 
 from problem_helpers import CONTRACT, at, call, send, trace
-from webapp import create_app, pipeline
+from webapp import pipeline
 from webapp.alerts.sender import deliver_due
 from webapp.problems.escalation import MIN_BURST, escalation, threshold
 from webapp.problems.states import parse_change
+
+
+@pytest.fixture
+def app(alerting_app):
+    return alerting_app  # rules may point at the local receiver
 
 HOUR = "2026-12-01T17"
 
@@ -41,18 +45,6 @@ def test_a_young_or_rare_problem_needs_a_real_burst():
 
 
 # ---- through ingest, analysis and the outbox, with a receiver that checks every signature ----
-
-@pytest.fixture
-def receiver():
-    opened = Receiver()
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def app(db_path):
-    return create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
-                       "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
 
 
 def rule(client, receiver, on=("escalating",), min_interval_s=0):

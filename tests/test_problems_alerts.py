@@ -1,25 +1,15 @@
 """A problem that opens or regresses sends the alerts h15's rules ask for, with the problem as the API lists it."""
 import pytest
-from receiver import Receiver
 
 from problem_helpers import CONTRACT, at, call, send, trace
-from webapp import create_app, pipeline
+from webapp import pipeline
 from webapp.alerts.sender import deliver_due
 from webapp.problems.states import parse_change
-from webapp.store import Store
 
 
 @pytest.fixture
-def receiver():
-    opened = Receiver()
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def app(db_path):
-    return create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
-                       "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
+def app(alerting_app):
+    return alerting_app  # rules may point at the local receiver
 
 
 def test_new_and_regressed_problems_send_signed_alerts(client, app, store, receiver):
