@@ -19,7 +19,7 @@ from conftest import LiveServer
 from databases import ADMIN_URL
 from helpers import envelope, ndjson, order_call
 from webapp.ingest import parse_body
-from webapp.store import Store
+from webapp.store import CLAIM_SECONDS, Store
 
 pytestmark = pytest.mark.skipif(not ADMIN_URL, reason="TRACEDIFF_TEST_POSTGRES names no PostgreSQL server")
 
@@ -65,7 +65,7 @@ def _claim_all(url: str, out, ready, go) -> None:
     ready.release()
     go.wait(60)  # all four start claiming at once
     while batch := store.claim_pending(37):
-        claimed += [(c["trace_id"], c["call_id"]) for c in batch]
+        claimed += [(c["trace_id"], c["call_id"], time.monotonic()) for c in batch]
     out.put(claimed)
     store.close()
 
@@ -85,8 +85,11 @@ def test_four_processes_claiming_at_once_never_claim_a_call_twice(pg_url):
     claims = [out.get(timeout=120) for _ in workers]
     for worker in workers:
         worker.join(30)
-    every = [key for claimed in claims for key in claimed]
-    assert len(every) == len(set(every)) == 2000
+    every = sorted((key, at) for claimed in claims for *key, at in claimed)
+    assert {tuple(key) for key, _ in every} == {(f"{n:032x}", "call_01") for n in range(2000)}
+    # a claim may be taken again only once it has expired (a loaded machine can take that long to claim all)
+    for (key, at), (next_key, next_at) in zip(every, every[1:]):
+        assert key != next_key or next_at - at > CLAIM_SECONDS - 1, f"{key} claimed twice"
     assert sum(1 for claimed in claims if claimed) >= 2  # they really ran side by side
     store.close()
 

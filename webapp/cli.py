@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 import click
 
 from . import __version__
-from .store.urls import redacted_url
 
 if TYPE_CHECKING:
     from .store import Store
@@ -37,6 +36,13 @@ def _settings(database=None, **overrides) -> dict:
         raise click.ClickException(str(error)) from None
 
 
+def _shown(database) -> str:
+    """The database as messages show it: a URL without its password."""
+    from .store.urls import redacted_url  # the store package is imported only by the commands that use it
+
+    return redacted_url(database)
+
+
 def _open_store(settings: dict, create: bool = True) -> "Store":
     """Open the database, or fail with one line saying why."""
     import sqlite3
@@ -46,7 +52,7 @@ def _open_store(settings: dict, create: bool = True) -> "Store":
     try:
         return Store.from_settings(settings, create=create)
     except (sqlite3.Error, OSError, StoreUnavailable, SchemaTooNew) as error:
-        raise click.ClickException(f"cannot open the database {redacted_url(settings['DATABASE'])}: {error}") from None
+        raise click.ClickException(f"cannot open the database {_shown(settings['DATABASE'])}: {error}") from None
 
 
 def _open_existing_store(database) -> "Store":
@@ -55,7 +61,7 @@ def _open_existing_store(database) -> "Store":
 
     settings = _settings(database)
     if not is_postgres_url(settings["DATABASE"]) and not Path(settings["DATABASE"]).is_file():
-        raise click.ClickException(f"there is no database at {redacted_url(settings['DATABASE'])}")
+        raise click.ClickException(f"there is no database at {_shown(settings['DATABASE'])}")
     store = _open_store(settings, create=False)
     if not store.has_tables():
         raise click.ClickException(f"the database {store.path} holds no tracediff tables yet: start "
@@ -105,7 +111,7 @@ def serve(host, port, workers, database, demo, allow_open):
         check_bindable(settings["HOST"], settings["PORT"])
     except ServerError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"tracediff on http://{settings['HOST']}:{settings['PORT']}/ (database {redacted_url(settings['DATABASE'])})", err=True)
+    click.echo(f"tracediff on http://{settings['HOST']}:{settings['PORT']}/ (database {_shown(settings['DATABASE'])})", err=True)
     run_server(settings, overrides)
 
 
@@ -256,7 +262,7 @@ def prune(days, vacuum, database):
         click.echo(f"deleted {deleted} trace(s) not seen since {since}")
         space = store.reclaim(full_vacuum=vacuum)
     except (StoreUnavailable, sqlite3.Error) as error:
-        raise click.ClickException(f"cannot prune {redacted_url(settings['DATABASE'])}: {error}. Free some space on its disk "
+        raise click.ClickException(f"cannot prune {_shown(settings['DATABASE'])}: {error}. Free some space on its disk "
                                    "(or stop what holds it locked) and run prune again") from None
     click.echo(f"database and WAL: {space.before / MB:.1f} MB -> {space.after / MB:.1f} MB" + (
         "" if space.incremental else " (run prune --vacuum once to have the file give freed pages back)"))
