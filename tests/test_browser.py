@@ -208,14 +208,10 @@ def test_a_trace_with_a_1mb_response_is_usable_within_a_second(page, server):
     nodes = page.evaluate("document.getElementsByTagName('*').length")
     print("\n1 MB response, " + "; ".join(figures) + f"; {nodes} elements")
     assert usable < 5, "generous bound; the target is 1 s"
-    page.goto(f"{server.url}/traces/{BIG}?view=raw")
-    page.locator('[id="response/orders"] > details > summary').click()
-    expect(node(page, "response/orders/199")).to_be_attached()
-    expect(page.locator('[id="response/orders"] .more')).to_contain_text("show 4300 more")
 
 
 def test_screenshot_of_the_list(page, server, screenshot):
-    page.goto(server.url + "/?until=2026-11-30T10:00:00")  # the sample traces, not this module's extras
+    page.goto(server.url + "/?until=2026-11-30T09:59:59")  # the sample traces, not this module's extras (one is at 10:00:00)
     expect(page.locator("#trace-rows tr.trace-row")).to_have_count(26)
     screenshot(page, "list.png")
 
