@@ -13,7 +13,6 @@ from . import __version__
 if TYPE_CHECKING:
     from .store import Store
 
-MB = 1024 * 1024
 DB_OPTION = click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None,
                          help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].")
 
@@ -240,51 +239,6 @@ def reanalyze(budget, database):
 
 
 @main.command()
-@click.option("--days", type=int, default=None, help="Delete traces not seen for this many days "
-              "[default TRACEDIFF_RETENTION_DAYS].")
-@click.option("--vacuum", is_flag=True, help="Rebuild the file with VACUUM (needs free space the size of the database).")
-@DB_OPTION
-def prune(days, vacuum, database):
-    """Delete old traces in small transactions, then give the space back to the disk."""
-    import sqlite3
-
-    from .store import StoreUnavailable
-    from .worker import cutoff
-
-    settings = _settings(database)
-    days = settings["RETENTION_DAYS"] if days is None else days
-    if days <= 0:
-        raise click.ClickException("give --days N (or set TRACEDIFF_RETENTION_DAYS) with N > 0")
-    since = cutoff(days)
-    store = _open_existing_store(database)
-    try:
-        deleted = store.prune(since)
-        click.echo(f"deleted {deleted} trace(s) not seen since {since}")
-        space = store.reclaim(full_vacuum=vacuum)
-    except (StoreUnavailable, sqlite3.Error) as error:
-        raise click.ClickException(f"cannot prune {_shown(settings['DATABASE'])}: {error}. Free some space on its disk "
-                                   "(or stop what holds it locked) and run prune again") from None
-    click.echo(f"database and WAL: {space.before / MB:.1f} MB -> {space.after / MB:.1f} MB" + (
-        "" if space.incremental else " (run prune --vacuum once to have the file give freed pages back)"))
-
-
-@main.command()
-@click.argument("path", type=click.Path(dir_okay=False))
-@DB_OPTION
-def backup(path, database):
-    """Copy the database to PATH while the server runs (a consistent snapshot)."""
-    import sqlite3
-
-    from .store import StoreUnavailable
-
-    store = _open_existing_store(database)
-    try:
-        click.echo(f"backed up {store.path} to {path} ({store.backup(path) / MB:.1f} MB)")
-    except (StoreUnavailable, sqlite3.Error, OSError, NotImplementedError) as error:
-        raise click.ClickException(f"cannot back up to {path}: {error}") from None
-
-
-@main.command()
 @click.argument("folders", nargs=-1, type=click.Path(exists=True, file_okay=False))
 @click.option("--tool", default=None, help="Tool name (to pick it from a file of several contracts).")
 @click.option("--contract", type=click.Path(exists=True, dir_okay=False),
@@ -317,9 +271,11 @@ def check(folders, tool, contract, arguments, request_file, response, status, as
 
 
 from .cli_alerts import alerts  # noqa: E402 - a command group of its own module
-from .cli_migrate import migrate  # noqa: E402 - it uses this module's options
+from .cli_data import backup, migrate, prune  # noqa: E402 - they use this module's options
 from .problems.cli import problems  # noqa: E402 - it uses this module's options
 
 main.add_command(alerts)
 main.add_command(problems)
 main.add_command(migrate)
+main.add_command(prune)
+main.add_command(backup)

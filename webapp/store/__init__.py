@@ -13,7 +13,7 @@ import sqlite_utils
 
 from .alerts import AlertStore
 from .codec import dumps, utc_now
-from .errors import StoreUnavailable
+from .errors import NotOnThisEngine, StoreUnavailable  # noqa: F401 (the CLI names them)
 from .rows import analysis_row, event_row, runs_by_source
 from .hours import hour_keys, refresh_hours
 from .urls import is_postgres_url

@@ -1,5 +1,9 @@
-"""What the store raises when the database cannot take writes."""
+"""What the store raises: a database that cannot take writes now, or work another engine does its own way."""
 
 
 class StoreUnavailable(Exception):
     """The database cannot take writes now (locked, full, read-only)."""
+
+
+class NotOnThisEngine(Exception):
+    """What one store engine does another way (a PostgreSQL backup is pg_dump's job); the message says how."""

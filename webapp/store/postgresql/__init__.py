@@ -12,6 +12,7 @@ from collections import Counter
 from .. import Store, CLAIM_SECONDS
 from .. import migrations
 from ..codec import dumps
+from ..errors import NotOnThisEngine
 from ..spans import join_orphan_spans
 from ..upkeep import Reclaimed
 from . import sql as pg_sql
@@ -43,7 +44,7 @@ class PostgresStore(Store):
             return self.db.execute("SELECT to_regclass('events') IS NOT NULL").fetchone()[0]
 
     def backup(self, target) -> int:
-        raise NotImplementedError("a PostgreSQL database is backed up with pg_dump -Fc (see docs/deploy.md)")
+        raise NotOnThisEngine("a PostgreSQL database is backed up with pg_dump -Fc (see docs/deploy.md)")
 
     def create_schema(self) -> list:
         with self.unavailable_as_error():

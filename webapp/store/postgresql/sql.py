@@ -8,7 +8,6 @@ from ..sql import INSERT_QUARANTINE, SAVE_ANALYSIS  # noqa: F401 (the same on bo
 # One projector and one writer of the trace summaries at a time, across every node (pg_advisory_xact_lock).
 SUMMARIES_LOCK = 7_244_183_100_001
 MIGRATIONS_LOCK = 7_244_183_100_002
-PRUNE_LOCK = 7_244_183_100_003
 
 EVENT_COLUMNS = ("event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, "
                  "meta, ts, received_at")
