@@ -5,6 +5,7 @@ postgresql:///postgres); .ci/run starts one and sets it.
 """
 import itertools
 import os
+import time
 from urllib.parse import urlsplit
 
 ADMIN_URL = os.environ.get("TRACEDIFF_TEST_POSTGRES", "")
@@ -27,8 +28,9 @@ def _admin(sql: str) -> None:
 
 
 class PostgresDatabases:
-    """One migrated database per test process, emptied before each test (80 ms where a copy of a template
-    takes seconds: CREATE DATABASE checkpoints); `new()` makes a database of its own from the template."""
+    """One migrated database per test process, renamed and emptied before each test (80 ms where a copy of
+    a template takes seconds: CREATE DATABASE checkpoints); `new()` makes a database of its own from the
+    template."""
 
     def __init__(self):
         self.prefix = f"tracediff_test_{os.getpid()}"
@@ -41,9 +43,7 @@ class PostgresDatabases:
             self.shared = self.new()
         import psycopg
         from webapp.store.migrations import discover
-        from webapp.store.postgresql.connection import close_pool
-        close_pool(self.shared)  # connections the last test left open go, with their locks
-        _admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{urlsplit(self.shared).path[1:]}'")
+        self.shared = self._renamed(self.shared)
         with psycopg.connect(self.shared, autocommit=True) as conn, conn.transaction():
             tables = [row[0] for row in conn.execute(
                 "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'")]
@@ -54,6 +54,22 @@ class PostgresDatabases:
             for (sequence,) in conn.execute("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'").fetchall():
                 conn.execute(f'ALTER SEQUENCE "{sequence}" RESTART')
         return self.shared
+
+    def _renamed(self, url: str) -> str:
+        """Give the database a name no earlier test knew, so nothing an earlier test left running (a server,
+        a process, a cache keyed by URL) can reach this test's data: renaming costs a catalog update."""
+        import psycopg
+        from webapp.store.postgresql.connection import close_pool
+        close_pool(url)  # connections the last test left open go, with their locks
+        old, name = urlsplit(url).path[1:], f"{self.prefix}_{next(_names)}"
+        for attempt in range(50):
+            _admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{old}'")
+            try:
+                _admin(f'ALTER DATABASE "{old}" RENAME TO "{name}"')
+                return _with_database(ADMIN_URL, name)
+            except psycopg.errors.ObjectInUse:  # a leftover reconnected between the two statements
+                time.sleep(0.05)
+        raise RuntimeError(f"{old} stays in use: something an earlier test started still writes to it")
 
     def new(self) -> str:
         if self.template is None:

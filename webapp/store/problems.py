@@ -8,19 +8,20 @@ from ..problems.states import escalates, reopens
 from .codec import dumps, loads
 from .escalation import escalations, note_fresh
 from .problem_changes import ProblemWrites, record_state, resolve_after_clean_calls
-from .regrouping import regrouped, seqs_key
+from .regrouping import MARK_GROUPED, regrouped, seqs_key
 
 __all__ = ["ProblemWrites", "apply_groupings"]
 
-CALL_FACTS = """SELECT tool, source, release, last_ts, version, analyzed_version, problem_paths,
- arguments_seq, request_seq, response_seq, grouped_seqs FROM calls WHERE trace_id = ? AND call_id = ?"""
+CALL_FACTS = """SELECT trace_id, call_id, tool, source, release, last_ts, version, analyzed_version, problem_paths,
+ arguments_seq, request_seq, response_seq, grouped_seqs FROM calls WHERE (trace_id, call_id) IN (VALUES {keys})"""
 PROBLEM_BY_FINGERPRINT = "SELECT id, merged_into FROM problems WHERE fingerprint = ?"
 INSERT_PROBLEM = """INSERT INTO problems (fingerprint, fp_version, tool, kind, severity, stages, left_snapshot,
  left_path, right_snapshot, right_path, transform, keyword, created_at)
  VALUES (:fingerprint, :fp_version, :tool, :kind, :severity, :stages, :left_snapshot, :left_path,
  :right_snapshot, :right_path, :transform, :keyword, :created_at) RETURNING id"""
-OLD_PARTS = """SELECT problem_id, ts, source, release, digest, occurrences, pairs, severity FROM problem_calls
- WHERE trace_id = ? AND call_id = ?"""
+OLD_PARTS = """SELECT trace_id, call_id, problem_id, ts, source, release, digest, occurrences, pairs, severity
+ FROM problem_calls WHERE (trace_id, call_id) IN (VALUES {keys})"""
+BATCH_KEYS = 400  # (trace_id, call_id) pairs per read: within SQLite's limit of bound parameters
 TRACE_HAS_OTHER = "SELECT EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ? AND trace_id = ?)"
 ADD_PART = """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
  occurrences, pairs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
@@ -61,16 +62,24 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     done, fresh, news = [], {}, set()
     ids: dict[str, int] = {}  # fingerprint -> problem id, for the batch: most calls repeat a few problems
     rollups = Rollups()
-    for (trace_id, call_id), grouping in groupings.items():
-        row = conn.execute(CALL_FACTS, (trace_id, call_id)).fetchone()
+    facts = _by_call(conn, CALL_FACTS, groupings)
+    parts = _by_call(conn, OLD_PARTS, groupings, many=True)
+    marks = []
+    for key, grouping in groupings.items():
+        row = facts.get(key)
         if row is None or row[4] != grouping["version"] or row[5] != row[4]:
             continue
-        call = {"trace_id": trace_id, "call_id": call_id, "tool": row[0], "source": row[1], "release": row[2],
+        seqs = seqs_key(*row[7:10])
+        call = {"trace_id": key[0], "call_id": key[1], "tool": row[0], "source": row[1], "release": row[2],
                 "ts": row[3] or now, "digest": grouping.get("digest"), "before": set(loads(row[6]) or []),
-                "again": regrouped(conn, trace_id, call_id, seqs_key(*row[7:10]), row[10])}
-        broke = _replace_parts(conn, call, grouping["problems"], now, events, ids, rollups, fresh)
+                "again": regrouped(seqs, row[10])}
+        if not call["again"]:
+            marks.append((seqs, *key))
+        old = {part[0]: part for part in parts.get(key, [])}
+        broke = _replace_parts(conn, call, old, grouping["problems"], now, events, ids, rollups, fresh)
         done.append((call, grouping, broke, loads(row[6]) or []))
         news |= set() if call["again"] else broke
+    conn.executemany(MARK_GROUPED, marks)
     by_tool: dict = {}
     exposure: dict[int, int] = {}
     for call, grouping, broke, before in done:
@@ -84,6 +93,21 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     opened = {pid for event, pid in events if event in ("new", "regressed", "reanalysed")}  # said already
     events += escalations(conn, fresh, now, opened)  # after the flush: it reads the batch's hours
     return list(dict.fromkeys(events))
+
+
+def _by_call(conn, sql: str, calls, many: bool = False) -> dict:
+    """Read rows for a batch of (trace_id, call_id) keys in a few queries, keyed by call: a round trip
+    per call is what a remote database makes slow. `many`: a list of rows per call."""
+    keys, found = list(calls), {}
+    for start in range(0, len(keys), BATCH_KEYS):
+        chunk = keys[start:start + BATCH_KEYS]
+        query = sql.format(keys=", ".join(["(?, ?)"] * len(chunk)))
+        for row in conn.execute(query, [part for key in chunk for part in key]).fetchall():
+            if many:
+                found.setdefault((row[0], row[1]), []).append(tuple(row[2:]))
+            else:
+                found[(row[0], row[1])] = tuple(row[2:])
+    return found
 
 
 class Rollups:
@@ -145,7 +169,7 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids
     return problem_id
 
 
-def _replace_parts(conn, call: dict, problems: dict, now: str, events: list, ids: dict, rollups,
+def _replace_parts(conn, call: dict, old: dict, problems: dict, now: str, events: list, ids: dict, rollups,
                    fresh: dict) -> set[int]:
     """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks.
 
@@ -153,7 +177,6 @@ def _replace_parts(conn, call: dict, problems: dict, now: str, events: list, ids
     the problem's hour in `fresh`. A call grouped again from the same snapshots (`call["again"]`) is a
     re-analysis: it regresses and escalates nothing."""
     key = (call["trace_id"], call["call_id"])
-    old = {r[0]: r for r in conn.execute(OLD_PARTS, key).fetchall()}
     new: dict[int, dict] = {}
     for fingerprint, entry in problems.items():
         pid = _problem_id(conn, fingerprint, entry, now, events, ids)

@@ -11,9 +11,7 @@ def seqs_key(arguments_seq, request_seq, response_seq) -> str:
     return ",".join("" if seq is None else str(seq) for seq in (arguments_seq, request_seq, response_seq))
 
 
-def regrouped(conn, trace_id: str, call_id: str, seqs: str, grouped: str | None) -> bool:
-    """Say whether a call is grouped again from the same snapshots (a re-analysis); remember them otherwise."""
-    if grouped == seqs:
-        return True
-    conn.execute(MARK_GROUPED, (seqs, trace_id, call_id))
-    return False
+def regrouped(seqs: str, grouped: str | None) -> bool:
+    """Say whether a call is grouped again from the same snapshots (a re-analysis); the caller
+    remembers the snapshots of a call that is not (MARK_GROUPED)."""
+    return grouped == seqs

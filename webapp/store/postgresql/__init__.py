@@ -118,6 +118,13 @@ class PostgresStore(Store):
             conn.execute(pg_sql.SET_PROGRESS, ("projected", max(seqs)))
         return len(seqs)
 
+    def _refresh_traces(self, conn, trace_ids) -> None:
+        """Recompute the list rows of these traces in a few set-wide statements (a round trip each)."""
+        ids = (sorted(trace_ids),)
+        conn.execute(pg_sql.REFRESH_TRACES, ids)
+        for statement in pg_sql.REFRESH_TRACE_INDEXES:
+            conn.execute(statement, ids)
+
     def behind(self) -> bool:
         with self.unavailable_as_error():
             return bool(self.db.execute("SELECT EXISTS (SELECT 1 FROM projection_queue)").fetchone()[0])

@@ -60,13 +60,14 @@ PROJECT_CALLS = f"""INSERT INTO calls AS c (trace_id, call_id, tool, source, rel
  arguments_seq = excluded.arguments_seq, request_seq = excluded.request_seq, response_seq = excluded.response_seq"""
 DROP_EMPTY_CALLS = f"""DELETE FROM calls WHERE (trace_id, call_id) IN (SELECT trace_id, call_id FROM ({_TOUCHED}) AS t
  WHERE NOT EXISTS (SELECT 1 FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id))"""
-_DISTINCT_LIST = """(SELECT string_agg(DISTINCT x, ',' ORDER BY x) FROM calls,
-   unnest(string_to_array(nullif({0}, ''), ',')) AS x WHERE trace_id = :trace_id)"""
-REFRESH_TRACE = f"""INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, sources,
+# Trace summaries are refreshed for a whole batch of trace ids (an array) at once: one statement each,
+# not one round trip per trace.
+_DISTINCT_LIST = """(SELECT string_agg(DISTINCT x, ',' ORDER BY x)
+   FROM unnest(string_to_array(string_agg(nullif({0}, ''), ','), ',')) AS x)"""
+REFRESH_TRACES = f"""INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, sources,
  has_arguments, has_request, has_response, complete, worst, kinds, status_codes, errors, warnings, loud_kinds)
  SELECT trace_id, min(first_ts), max(last_ts), count(*),
-  (SELECT string_agg(DISTINCT tool, ',' ORDER BY tool) FROM calls WHERE trace_id = :trace_id),
-  (SELECT string_agg(DISTINCT source, ',' ORDER BY source) FROM calls WHERE trace_id = :trace_id),
+  string_agg(DISTINCT tool, ',' ORDER BY tool), string_agg(DISTINCT source, ',' ORDER BY source),
   bool_and(arguments_seq IS NOT NULL)::int, bool_and(request_seq IS NOT NULL)::int,
   bool_and(response_seq IS NOT NULL)::int,
   bool_and(arguments_seq IS NOT NULL AND request_seq IS NOT NULL AND response_seq IS NOT NULL)::int,
@@ -74,9 +75,9 @@ REFRESH_TRACE = f"""INSERT INTO traces (trace_id, first_ts, last_ts, calls, tool
    WHEN 3 THEN 'error' WHEN 2 THEN 'warning' WHEN 1 THEN 'info' ELSE
    CASE WHEN bool_or(analysis IS NOT NULL) THEN 'clean' END END,
   {_DISTINCT_LIST.format('kinds')},
-  (SELECT string_agg(DISTINCT status_code::text, ',' ORDER BY status_code::text) FROM calls WHERE trace_id = :trace_id),
+  string_agg(DISTINCT status_code::text, ',' ORDER BY status_code::text),
   sum(errors), sum(warnings), coalesce({_DISTINCT_LIST.format('loud_kinds')}, '')
- FROM calls WHERE trace_id = :trace_id GROUP BY trace_id
+ FROM calls WHERE trace_id = ANY(?) GROUP BY trace_id
  ON CONFLICT (trace_id) DO UPDATE SET first_ts = excluded.first_ts, last_ts = excluded.last_ts,
  calls = excluded.calls, tools = excluded.tools, sources = excluded.sources, has_arguments = excluded.has_arguments,
  has_request = excluded.has_request, has_response = excluded.has_response, complete = excluded.complete,
@@ -84,12 +85,15 @@ REFRESH_TRACE = f"""INSERT INTO traces (trace_id, first_ts, last_ts, calls, tool
  warnings = excluded.warnings, loud_kinds = excluded.loud_kinds"""
 DELETE_TRACE_KINDS = "DELETE FROM trace_kinds WHERE trace_id = ?"
 DELETE_TRACE_TOOLS = "DELETE FROM trace_tools WHERE trace_id = ?"
-INSERT_TRACE_KINDS = """INSERT INTO trace_kinds (trace_id, kind, last_ts)
+REFRESH_TRACE_INDEXES = (
+    "DELETE FROM trace_kinds WHERE trace_id = ANY(?)",
+    """INSERT INTO trace_kinds (trace_id, kind, last_ts)
  SELECT DISTINCT trace_id, x, last_ts FROM traces, unnest(string_to_array(nullif(kinds, ''), ',')) AS x
- WHERE trace_id = ?"""
-INSERT_TRACE_TOOLS = """INSERT INTO trace_tools (trace_id, tool, last_ts)
+ WHERE trace_id = ANY(?)""",
+    "DELETE FROM trace_tools WHERE trace_id = ANY(?)",
+    """INSERT INTO trace_tools (trace_id, tool, last_ts)
  SELECT DISTINCT c.trace_id, c.tool, t.last_ts FROM calls c JOIN traces t ON t.trace_id = c.trace_id
- WHERE c.trace_id = ? AND c.tool IS NOT NULL"""
+ WHERE c.trace_id = ANY(?) AND c.tool IS NOT NULL""")
 # Claims skip rows another node holds locked, so no call is claimed twice however many analysers run.
 CLAIM_PENDING = """UPDATE calls SET claimed_at = ?1 WHERE (trace_id, call_id) IN (
  SELECT trace_id, call_id FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2)
