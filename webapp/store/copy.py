@@ -3,11 +3,20 @@
 Every table is copied as it is, ids included, so permalinks, problem ids (TD-42), alert rules and
 stored analyses carry over; the search words are computed on the way, and events the SQLite store
 had not projected yet are queued for projection.
+
+Rows travel by COPY, into tables whose secondary indexes are dropped for the load and built again
+after it (one sort per index instead of one index insert per row): a million traces, three million
+events, copy in minutes where row-by-row inserts took hours. VACUUM ANALYZE follows, so the pages
+start with planner statistics and a visibility map, as autovacuum would leave them.
 """
 from .postgresql.sql import WORDS
 
 SKIPPED = ("schema_migrations", "progress")   # the destination keeps its own
-BATCH = 2000
+BATCH = 10_000
+# Indexes that back a constraint (primary keys, unique keys) stay: COPY checks them as it goes.
+SECONDARY_INDEXES = """SELECT i.indexname, i.indexdef FROM pg_indexes i
+ WHERE i.schemaname = current_schema() AND i.tablename = ? AND NOT EXISTS
+ (SELECT 1 FROM pg_constraint c WHERE c.conindid = (quote_ident(i.schemaname) || '.' || quote_ident(i.indexname))::regclass)"""
 
 
 def copy_database(source, destination, report=lambda table, rows: None) -> dict[str, int]:
@@ -18,14 +27,21 @@ def copy_database(source, destination, report=lambda table, rows: None) -> dict[
         raise ValueError(f"{destination.path} already holds {', '.join(held[:3])}: copy into an empty database")
     copied = {}
     with destination.write() as conn:
+        conn.execute("SET LOCAL maintenance_work_mem = '256MB'")  # index builds sort in memory
         for table in tables:
             columns = _shared_columns(source, conn, table)
+            indexes = conn.execute(SECONDARY_INDEXES, (table,)).fetchall()
+            for name, _ in indexes:
+                conn.execute(f'DROP INDEX "{name}"')
             copied[table] = _copy_table(source, conn, table, columns)
+            for _, definition in indexes:
+                conn.execute(definition)
             report(table, copied[table])
         _restart_identities(conn, copied)
-        conn.execute(f"UPDATE events SET words = {WORDS.format('payload')}")
         projected = source.db.execute("SELECT coalesce(max(seq), 0) FROM progress WHERE name = 'projected'").fetchone()[0]
         conn.execute("INSERT INTO projection_queue (seq) SELECT seq FROM events WHERE seq > ?", (projected,))
+    for table in tables:  # outside the transaction: VACUUM cannot run in one
+        destination.db.execute(f"VACUUM ANALYZE {table}")
     return copied
 
 
@@ -45,14 +61,23 @@ def _shared_columns(source, conn, table: str) -> list[str]:
 
 
 def _copy_table(source, conn, table: str, columns: list[str]) -> int:
+    """COPY a table's rows (identity values included, as COPY always takes them); return how many."""
     names = ", ".join(columns)
-    insert = (f"INSERT INTO {table} ({names}) OVERRIDING SYSTEM VALUE VALUES "
-              f"({', '.join('?' * len(columns))})")
+    target = table
+    if table == "events":  # through a staging table, so each event is written once, words and all
+        target = "copy_staging"
+        conn.execute(f"CREATE TEMP TABLE {target} AS SELECT {names} FROM events WITH NO DATA")
     cursor = source.db.execute(f"SELECT {names} FROM {table}")
     total = 0
-    while rows := cursor.fetchmany(BATCH):
-        conn.executemany(insert, rows)
-        total += len(rows)
+    with conn.live().cursor().copy(f"COPY {target} ({names}) FROM STDIN") as copy:
+        while rows := cursor.fetchmany(BATCH):
+            for row in rows:
+                copy.write_row(row)
+            total += len(rows)
+    if table == "events":
+        conn.execute(f"INSERT INTO events ({names}, words) OVERRIDING SYSTEM VALUE "
+                     f"SELECT {names}, {WORDS.format('payload')} FROM {target}")
+        conn.execute(f"DROP TABLE {target}")
     return total
 
 
