@@ -7,7 +7,8 @@ in time (1M takes minutes to generate).
     python bench/pages.py            # generates bench/out/pages-*.db once (1M: a few minutes), then ~30 s
     python bench/pages.py --quick    # 2k traces and a 100 KB response, for tests/test_bench_smoke.py
     python bench/pages.py --database postgresql:///tracediff_bench   # the same pages on PostgreSQL too:
-        # each SQLite database is copied there (tracediff migrate); the database is emptied first
+        # each SQLite database is copied (as tracediff migrate does) into tracediff_bench_<N>, made on
+        # first use and reused while the SQLite file is the same (bench/pages_postgres.py)
 """
 import sqlite3
 import statistics
@@ -95,10 +96,11 @@ def measure(count: int, big_size: int, repeats: int, postgres: str = "") -> dict
     path, generated = cached_db(count)
     problems_s = add_problems(path, count)
     trace_id = add_big_call(path, big_size)
-    database, bare_ms = str(path), lambda: bare_select_ms(path, repeats)
+    database, bare_ms, copied_s = str(path), lambda: bare_select_ms(path, repeats), None
     if postgres:
-        database, bare_ms = postgres, lambda: postgres_bare_select_ms(postgres, repeats)
-        copy_into_postgres(path, postgres)
+        from pages_postgres import bare_select_ms as pg_bare_select_ms, copy_into_postgres
+        database, copied_s = copy_into_postgres(path, postgres, count)
+        bare_ms = lambda: pg_bare_select_ms(database, BARE_SELECT, repeats)  # noqa: E731
     app = create_app({"DATABASE": database, "ANALYZER": "off"})
     client = app.test_client()
     pages = {name: server_ms(client, url, repeats) for name, url in PAGES.items()}
@@ -106,34 +108,9 @@ def measure(count: int, big_size: int, repeats: int, postgres: str = "") -> dict
     return {"traces": count, "engine": "postgresql" if postgres else "sqlite",
             "generated_s": None if generated is None else round(generated, 1),
             "problems_generated_s": None if problems_s is None else round(problems_s, 1),
+            "copied_s": None if copied_s is None else round(copied_s, 1),
             "db_bytes": path.stat().st_size, "big_response_bytes": big_size,
             "bare_select_ms": bare_ms(), "pages": pages}
-
-
-def copy_into_postgres(path, url: str) -> None:
-    """Empty the PostgreSQL database and copy the SQLite one into it, as `tracediff migrate` does."""
-    from ingest_postgres import reset
-    from webapp.store.copy import copy_database
-
-    reset(url)
-    source, destination = Store(path, create=False), Store.open(url)
-    copy_database(source, destination)
-    destination.project_all()
-    destination.db.execute("ANALYZE")
-    source.close()
-    destination.close()
-
-
-def postgres_bare_select_ms(url: str, repeats: int) -> float:
-    """Return the median time of the same bare first-page SELECT on PostgreSQL, in ms."""
-    import psycopg
-    with psycopg.connect(url) as conn:
-        times = []
-        for _ in range(repeats + 1):
-            began = time.perf_counter()
-            conn.execute(BARE_SELECT).fetchall()
-            times.append((time.perf_counter() - began) * 1000)
-    return round(statistics.median(times[1:]), 3)
 
 
 def report(results: list[dict]) -> None:
@@ -167,7 +144,11 @@ def main() -> None:
         print(f"measured {count} traces", flush=True)
     report(results)
     if args.database:
-        on_postgres = [measure(count, big, repeats, args.database) for count in counts]
+        on_postgres = []
+        for count in counts:
+            on_postgres.append(measure(count, big, repeats, args.database))
+            print(f"measured {count} traces on PostgreSQL (copied in {on_postgres[-1]['copied_s']} s; "
+                  "None: an earlier run's copy)", flush=True)
         report(on_postgres)
         for sqlite_run, pg_run in zip(results, on_postgres):
             for name, page in pg_run["pages"].items():

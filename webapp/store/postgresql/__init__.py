@@ -78,10 +78,8 @@ class PostgresStore(Store):
         if left_ms <= 0:
             return None
         psycopg = connection.psycopg_modules()[0]
-        try:
-            with self.db.transaction() as conn:
-                conn.execute(f"SET LOCAL statement_timeout = {left_ms}")
-                return conn.execute(sql, params).fetchone()[0]
+        try:  # one round trip per count: a facet panel runs ~30 of them
+            return self.db.execute_within(sql, params, left_ms).fetchone()[0]
         except psycopg.errors.QueryCanceled:
             return None
 

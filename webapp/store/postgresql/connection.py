@@ -118,6 +118,18 @@ class Connection:
         cursor.execute(text, values)
         return cursor
 
+    def execute_within(self, sql: str, params, timeout_ms: int):
+        """Run one statement the server cancels after timeout_ms, in one round trip (no BEGIN, SET, COMMIT).
+
+        The SET LOCAL and the statement travel as one simple query, which runs as one implicit
+        transaction: the timeout holds for this statement only. Parameters are bound client-side."""
+        psycopg = psycopg_modules()[0]
+        text, values = bind(sql, params)
+        cursor = psycopg.ClientCursor(self.live())
+        cursor.execute(f"SET LOCAL statement_timeout = {int(timeout_ms)}; {text}", values)
+        cursor.nextset()  # past the SET's empty result
+        return cursor
+
     def executemany(self, sql: str, rows):
         rows = list(rows)
         if not rows:

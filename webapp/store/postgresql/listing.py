@@ -1,12 +1,12 @@
-"""The trace list's search on PostgreSQL; its filters, pages and counts are SQLite's (../listing.py).
+"""The trace list's search and counts on PostgreSQL; its filters and pages are SQLite's (../listing.py).
 
 A search unites three arms, each cut at the page size: traces of the tools the text names or
 begins (any case), traces whose id begins with it, and traces whose payloads hold its words
 (the newest SEARCH_CAP matching snapshots, through the GIN index on events.words).
 """
 from ..filters import TraceQuery
-from ..listing import (MAX_TOOLS_NAMED, SEARCH_CAP, _add_exists, _add_trace_filters, _page,  # noqa: F401
-                       distinct_sql, trace_filter_sql)
+from ..listing import (MAX_TOOLS_NAMED, NEWEST_FIRST, SEARCH_CAP, _add_exists, _add_trace_filters,  # noqa: F401
+                       _page, distinct_sql, trace_filter_sql)
 from .sql import PHRASE
 
 FTS_NEWEST = f"SELECT seq FROM events WHERE words @@ {PHRASE} ORDER BY seq DESC LIMIT {SEARCH_CAP}"
@@ -54,6 +54,9 @@ def count_sql(query: TraceQuery, cap: int) -> tuple[str, list]:
         arms = search_arms(query, None, cap + 1)
         union = " UNION ".join(f"SELECT trace_id FROM ({arm}) AS a{n}" for n, (arm, _) in enumerate(arms))
         return f"SELECT count(*) FROM ({union}) AS u", [p for _, arm_params in arms for p in arm_params]
-    source, _, conditions, params = trace_filter_sql(query, rows=False)
+    source, order_table, conditions, params = trace_filter_sql(query, rows=False)
     where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-    return f"SELECT count(*) FROM (SELECT 1 FROM {source} {where} LIMIT ?) AS c", params + [cap + 1]
+    # Newest first, as the list: the planner then walks the value's index (an index-only scan of
+    # cap + 1 entries) where, unordered, it prices a scan of the wide traces rows lower and takes 3-5x longer.
+    return (f"SELECT count(*) FROM (SELECT 1 FROM {source} {where} {NEWEST_FIRST.format(order_table)} LIMIT ?) AS c",
+            params + [cap + 1])
