@@ -8,7 +8,7 @@ in time (1M takes minutes to generate).
     python bench/pages.py --quick    # 2k traces and a 100 KB response, for tests/test_bench_smoke.py
     python bench/pages.py --database postgresql:///tracediff_bench   # the same pages on PostgreSQL too:
         # each SQLite database is copied (as tracediff migrate does) into tracediff_bench_<N>, made on
-        # first use and reused while the SQLite file is the same (bench/pages_postgres.py)
+        # first use and reused while the SQLite file holds the same rows (bench/pages_postgres.py)
 """
 import sqlite3
 import statistics
