@@ -164,12 +164,16 @@ class Expander:
         while stack:
             path, items = stack[-1]
             for key, value in items:
-                here = child(path, key)
+                # pointers.child and children(), inlined: this loop runs once per node
+                here = f"{path}/{key}" if type(key) is int else path + "/" + key.replace("~", "~0").replace("/", "~1")
                 row = stored.get(here)
                 if row is not None:
                     yield self._stored(row)
-                elif nonempty_container(value):
-                    stack.append((here, iter(children(value))))
+                elif value and isinstance(value, dict):
+                    stack.append((here, iter(value.items())))
+                    break
+                elif value and isinstance(value, list):
+                    stack.append((here, enumerate(value)))
                     break
                 else:
                     yield _default(stage, here, same)
