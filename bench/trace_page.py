@@ -7,7 +7,8 @@ The shapes are ingested and analysed in full once (bench/out/trace-page-<size>.d
 then each page is asked for through the Flask test client, the best of three CPU times
 (time.process_time: less bent by other work on a shared machine than the clock on the wall).
 The baseline, timed in the same run, is parsing the call's stored payloads as the store does
-(webapp/store/codec.loads), which any page of the call pays: the ratio says how much the page costs beyond reading its data.
+(webapp/store/codec.loads), which any page of the call pays: the ratio says how much the page costs
+beyond reading its data.
 """
 import argparse
 import math
