@@ -5,9 +5,10 @@ be highlighted; the other rows come a page at a time ("load more", or a plain li
 A folded finding shows by its examples: its normalised path (/tags/*) names no single row.
 """
 from dataclasses import dataclass
+from itertools import chain, islice
 
 from .analysis import full_alignment
-from .analysis.alignment import Expander, Full
+from .analysis.alignment import MAX_ROWS, Expander, add_forced_rows, row_marks, seen_ends
 from .analysis.documents import documents, json_error, status_code
 from .analysis.pointers import MISSING, ancestors, resolve
 from .anchors import finding_anchors
@@ -24,9 +25,45 @@ COUNT_ROWS = 20_000    # rows counted for "N more rows not shown"; past it the p
 
 def full_rows(call: dict) -> tuple[list[dict], bool]:
     """Return every alignment row of a call (up to the analysis' budget) and whether some were cut."""
+    return counted_rows(call)[:2]
+
+
+def counted_rows(call: dict) -> tuple[list[dict], bool, tuple | None]:
+    """Return a call's rows (up to MAX_ROWS), whether some were cut and, when cut, how many rows and
+    marked rows the uncut alignment has and whether that is exact (not past COUNT_ROWS); else None."""
     if not call.get("validation"):   # not analysed yet: there is nothing to rebuild from
-        return call["alignment"], bool(call.get("alignment_truncated"))
-    return full_alignment(call["snapshots"], call)
+        return call["alignment"], bool(call.get("alignment_truncated")), None
+    stored = call["alignment"]
+    countable = call.get("alignment_sparse") is True and not call.get("incomplete")
+    if not countable or len(stored) > MAX_ROWS:
+        rows, cut = full_alignment(call["snapshots"], call)
+        return rows, cut, (_count(_walk(call)) if cut and countable else None)
+    walk = _walk(call)
+    # One walk for both: the rows the page keeps, then a count of the rest (no second pass).
+    rows = list(islice(walk, MAX_ROWS + 1))
+    if len(rows) <= MAX_ROWS:
+        return rows, False, None
+    counted = _count(chain(rows, walk))
+    rows = rows[:MAX_ROWS]
+    add_forced_rows(call["findings"], row_marks(call["findings"]), seen_ends(rows, call["findings"]), rows)
+    return rows, True, counted
+
+
+def _walk(call: dict):
+    status = status_code(call["snapshots"].get("response"))
+    return Expander(documents(call["snapshots"]), call["alignment"], status is None or status < 400).rows()
+
+
+def _count(rows) -> tuple[int, int, bool]:
+    """Count rows and marked rows, up to COUNT_ROWS: (rows, marked, exact)."""
+    count = marked = 0
+    for row in rows:
+        if count >= COUNT_ROWS:
+            # Counting a 1 MB document's 40,000 rows was most of its page's time, for one number.
+            return count, marked, False
+        count += 1
+        marked += bool(row["kind"])
+    return count, marked, True
 
 
 def finding_places(finding: dict) -> list[tuple]:
@@ -47,38 +84,6 @@ class Hidden:
 
     def __str__(self) -> str:
         return ("at least " if self.at_least else "") + f"{self.count:,}"
-
-
-class _RowCounter(Expander):
-    """Walk the documents as the full alignment does, counting rows instead of keeping them."""
-
-    def __init__(self, docs: dict, stored: list[dict], echoes: bool):
-        super().__init__(docs, stored, 0, echoes)
-        self.count = self.marked = 0
-
-    def _emit(self, row: dict) -> None:
-        if self.count >= COUNT_ROWS:
-            # Counting a 1 MB document's 40,000 rows was most of its page's time, for one number.
-            raise Full
-        self.count += 1
-        self.marked += bool(row.get("kind"))
-        if row.get("request") is not None and row.get("response") is not None:
-            self.rows.append(row)   # the response walk pairs echoes from these
-
-
-def row_total(call: dict, only_diff: bool) -> tuple[int, bool] | None:
-    """Return how many rows (marked rows with `only_diff`) the uncut alignment has, and whether that
-    is exact (not past COUNT_ROWS); None if unknown."""
-    stored = call.get("stored_alignment")
-    if stored is None or call.get("alignment_sparse_stored") is not True or call.get("incomplete"):
-        return None   # not analysed, or stored in full already: only what it holds is known
-    status = status_code(call["snapshots"].get("response"))
-    counter = _RowCounter(documents(call["snapshots"]), stored, status is None or status < 400)
-    try:
-        counter.run()
-    except Full:
-        return (counter.marked if only_diff else counter.count), False
-    return (counter.marked if only_diff else counter.count), True
 
 
 def finding_ends(call: dict) -> dict[tuple, list[dict]]:
@@ -214,10 +219,11 @@ def hidden_count(call: dict, only_diff: bool, cut: bool, candidates: int, shown:
     """Return how many rows the view leaves out: counted in full when the alignment itself was cut."""
     if not cut:
         return Hidden(candidates - shown)
-    counted = row_total(call, only_diff)
+    counted = call.get("row_count")
     if counted is None:
         return Hidden(candidates - shown, at_least=True)
-    total, exact = counted
+    total, marked, exact = counted
+    total = marked if only_diff else total
     return Hidden(max(total + extra - shown, candidates - shown), at_least=not exact)
 
 

@@ -1,5 +1,5 @@
 """What the trace page shows, computed from a stored trace: no Flask, no database."""
-from .alignedview import ICONS, finding_places, full_rows
+from .alignedview import ICONS, counted_rows, finding_places, full_rows
 from .anchors import finding_anchors
 from .inference.hints import map_command, rename_guesses
 from .report import end_text
@@ -20,9 +20,9 @@ def select_call(trace: dict, call_id: str | None) -> dict:
 
 def with_full_alignment(call: dict) -> dict:
     """Return a copy of a call whose alignment holds every row, not only the stored sparse ones."""
-    rows, cut = full_rows(call)
-    return {**call, "alignment": rows, "alignment_sparse": False, "alignment_truncated": cut,
-            "stored_alignment": call["alignment"], "alignment_sparse_stored": call.get("alignment_sparse")}
+    rows, cut, counted = counted_rows(call)
+    # row_count: how many rows the uncut alignment has, counted in the same walk (the page's "N more")
+    return {**call, "alignment": rows, "alignment_sparse": False, "alignment_truncated": cut, "row_count": counted}
 
 
 def alignment(call: dict) -> list[dict]:

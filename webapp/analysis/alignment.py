@@ -4,6 +4,8 @@ The analysis stores the rows sparse: only those the payloads cannot tell by them
 a counterpart at another path, an echo in the response). `full_alignment` rebuilds every row, in
 the order a full walk gives them: arguments, then request leftovers, then the response.
 """
+from collections.abc import Iterator
+from itertools import islice
 
 from .documents import documents, status_code
 from .kinds import rank
@@ -89,22 +91,38 @@ def full_alignment(snapshots: dict, result: dict, limit: int = MAX_ROWS) -> tupl
 def expand(docs: dict, stored: list[dict], findings: list[dict], status: int | None = None,
            limit: int = MAX_ROWS) -> tuple[list[dict], bool]:
     """Rebuild the full rows from the documents and the sparse rows; return (rows, truncated)."""
-    expander = Expander(docs, stored, min(limit, MAX_ROWS), status is None or status < 400)
-    try:
-        expander.run()
-    except Full:
-        add_forced_rows(findings, row_marks(findings), expander.seen, expander.rows)
-        return expander.rows, True
-    return expander.rows, False
+    rows, cut = take(Expander(docs, stored, status is None or status < 400).rows(), min(limit, MAX_ROWS))
+    if cut:
+        add_forced_rows(findings, row_marks(findings), seen_ends(rows, findings), rows)
+    return rows, cut
+
+
+def take(rows, limit: int) -> tuple[list[dict], bool]:
+    """Return the first `limit` rows of an iterator and whether it held more."""
+    out = list(islice(rows, limit))
+    return out, next(rows, None) is not None
+
+
+def seen_ends(rows: list[dict], findings: list[dict]) -> set[tuple]:
+    """Return the findings' ends that some row shows at its exact path (what add_forced_rows asks)."""
+    ends = {(e["snapshot"], e["path"]) for f in findings for e in (f["left"], f["right"]) if e}
+    return {(stage, row[stage]) for row in rows for stage in STAGES if (stage, row[stage]) in ends}
+
+
+def _row(row: dict) -> dict:
+    return {"arguments": row.get("arguments"), "request": row.get("request"), "response": row.get("response"),
+            "kind": row.get("kind"), "severity": row.get("severity")}
 
 
 class Expander:
-    """Walk the documents as the full alignment does, taking stored rows where they exist."""
+    """Walk the documents as the full alignment does, taking stored rows where they exist.
 
-    def __init__(self, docs: dict, stored: list[dict], limit: int, echoes: bool):
-        self.docs, self.limit, self.echoes = docs, limit, echoes
-        self.rows: list[dict] = []
-        self.seen: set[tuple] = set()
+    `rows()` yields the rows one at a time, so a reader takes what it needs (the trace page: its
+    first screen, then a count) and the walk builds no row it does not ask for."""
+
+    def __init__(self, docs: dict, stored: list[dict], echoes: bool):
+        self.docs, self.echoes = docs, echoes
+        self.pairs: list[tuple] = []                 # (request, response) of the rows so far: echoes
         self.at = {stage: {} for stage in STAGES}   # stored rows by the path of their first stage
         self.leftovers = []                          # request rows when arguments are present
         for row in stored:
@@ -114,43 +132,57 @@ class Expander:
             elif first:
                 self.at[first].setdefault(row[first], row)
 
-    def run(self) -> None:
-        """Emit the rows of the arguments, then of the request, then of the response."""
-        if self.docs.get("arguments") is not None:
-            same = self.docs.get("request") is not None
-            self._walk("arguments", lambda path: {"arguments": path, "request": path if same else None})
-        if self.docs.get("request") is not None:
-            if self.docs.get("arguments") is not None:
+    def rows(self) -> Iterator[dict]:
+        """Yield the rows of the arguments, then of the request, then of the response."""
+        args, request = self.docs.get("arguments"), self.docs.get("request")
+        if args is not None:
+            yield from self._walk("arguments", args, request is not None)
+        if request is not None:
+            if args is not None:
                 for row in self.leftovers:
-                    self._emit(row)
+                    yield self._stored(row)
             else:
-                self._walk("request", lambda path: {"request": path})
+                yield from self._walk("request", request, False)
         if self.docs.get("response") is not None:
-            self._response()
+            yield from self._response()
 
-    def _emit(self, row: dict) -> None:
-        if len(self.rows) >= self.limit:
-            raise Full
-        row = {stage: row.get(stage) for stage in STAGES} | {"kind": row.get("kind"),
-                                                              "severity": row.get("severity")}
-        self.seen.update((stage, row[stage]) for stage in STAGES if row[stage] is not None)
-        self.rows.append(row)
+    def _stored(self, row: dict) -> dict:
+        row = _row(row)
+        if row["request"] is not None and row["response"] is not None:
+            self.pairs.append((row["request"], row["response"]))
+        return row
 
-    def _walk(self, stage: str, default) -> None:
+    def _walk(self, stage: str, doc, same: bool) -> Iterator[dict]:
+        """Yield a document's rows depth first: a stored row where there is one, else one per leaf."""
+        # A stack of child iterators, not of (path, value) lists: a 1 MB document of 60-level chains
+        # has 134,000 containers and four rows a chain, so the cost per container is what counts.
         stored = self.at[stage]
-        stack = [("", self.docs[stage])]
+        if "" in stored or not nonempty_container(doc):
+            yield self._stored(stored[""]) if "" in stored else _default(stage, "", same)
+            return
+        stack = [("", iter(children(doc)))]
         while stack:
-            path, value = stack.pop()
-            row = stored.get(path)
-            if row is None and nonempty_container(value):
-                stack.extend(reversed([(child(path, key), item) for key, item in children(value)]))
+            path, items = stack[-1]
+            for key, value in items:
+                # pointers.child and children(), inlined: this loop runs once per node
+                here = f"{path}/{key}" if type(key) is int else path + "/" + key.replace("~", "~0").replace("/", "~1")
+                row = stored.get(here)
+                if row is not None:
+                    yield self._stored(row)
+                elif value and isinstance(value, dict):
+                    stack.append((here, iter(value.items())))
+                    break
+                elif value and isinstance(value, list):
+                    stack.append((here, enumerate(value)))
+                    break
+                else:
+                    yield _default(stage, here, same)
             else:
-                self._emit(row or default(path))
+                stack.pop()
 
-    def _response(self) -> None:
-        pairs = [(r["request"], r["response"]) for r in self.rows
-                 if r["request"] is not None and r["response"] is not None]
+    def _response(self) -> Iterator[dict]:
         request = self.docs.get("request")
+        pairs = self.pairs
         if not self.echoes or request is None:   # an error body echoes nothing
             pairs, request = [], None
         echo = echo_from(pairs, request, self.docs["response"])
@@ -165,4 +197,13 @@ class Expander:
             if nonempty_container(value):
                 stack.extend(reversed([(child(path, key), item) for key, item in children(value)]))
             elif rq is None:
-                self._emit(stored.get(path) or {"response": path})
+                yield self._stored(stored[path]) if path in stored else _default("response", path, False)
+
+
+def _default(stage: str, path: str, same: bool) -> dict:
+    """Return the row the payloads alone give a path: the same path in the request when `same`."""
+    if stage == "arguments":
+        return {"arguments": path, "request": path if same else None, "response": None, "kind": None,
+                "severity": None}
+    return {"arguments": None, "request": path if stage == "request" else None,
+            "response": path if stage == "response" else None, "kind": None, "severity": None}

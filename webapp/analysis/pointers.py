@@ -32,7 +32,8 @@ def tokens(pointer: str) -> list[str]:
     """Split a pointer into unescaped reference tokens."""
     if not pointer:
         return []
-    return [unescape(t) for t in pointer[1:].split("/")]
+    parts = pointer[1:].split("/")
+    return [unescape(t) for t in parts] if "~" in pointer else parts
 
 
 def is_pointer(text) -> bool:

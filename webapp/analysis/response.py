@@ -76,10 +76,10 @@ def status_findings(body, status, contract) -> list[dict]:
 class Echo:
     """Request fields paired with their echo in the response."""
 
-    def __init__(self):
+    def __init__(self, findings: bool = True):
         self.pairs: dict[str, str] = {}
         self.whole: set[str] = set()
-        self.findings: list[dict] = []
+        self.findings: list[dict] | None = [] if findings else None   # None: pairs wanted, not findings
 
 
 def echo_pairs(request, response, declared) -> Echo:
@@ -125,7 +125,7 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
     elif isinstance(a, list) and isinstance(b, list):
         for i, j in pair_items(a, b):
             _echo(child(rq, i), a[i], child(rs, j), b[j], echo, depth + 1)
-    elif not is_container(a):
+    elif not is_container(a) and echo.findings is not None:
         change = classify(a, b)
         if change:
             name = rq[1:] or "(document)"
@@ -134,8 +134,9 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
 
 
 def echo_from(pairs, request, response) -> Echo:
-    """Rebuild an echo from the (request path, response path) pairs alignment rows name, then the root."""
-    echo = Echo()
+    """Rebuild an echo's pairs (not its findings: the analysis has them) from the (request path,
+    response path) pairs alignment rows name, then the root."""
+    echo = Echo(findings=False)
     for rq, rs in pairs:
         a, b = resolve(request, rq), resolve(response, rs)
         if a is MISSING or b is MISSING:

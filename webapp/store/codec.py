@@ -1,5 +1,6 @@
 """How the store writes JSON and times as text."""
 import gc
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 
 import orjson
@@ -20,10 +21,17 @@ def loads(text):
     # JSON builds no reference cycles, and the collector's passes over a deeply nested document
     # being built cost more than the parse itself (a 1 MB document of 60-level chains: 0.5-2.8 s
     # instead of 0.09 s), so it waits until the document is built.
+    with paused_collector():
+        return orjson.loads(text)
+
+
+@contextmanager
+def paused_collector():
+    """Pause Python's cyclic collector while big acyclic documents are built or walked."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return orjson.loads(text)
+        yield
     finally:
         if enabled:
             gc.enable()
