@@ -3,7 +3,7 @@
 from .assignment import Assignment, Node, eliminate
 from .classify import classify
 from .names import same_name
-from .pointers import ancestors, last, parent, resolve
+from .pointers import last, parent, resolve
 
 MAX_ASSIGNED = 20_000   # leftover nodes per side beyond which only the cheap passes run
 
@@ -75,12 +75,12 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
     paired = leftovers.p.pairs if side == 0 else leftovers.p.back
     pinned = leftovers.p.pinned_right if side else leftovers.p.pinned_left
     doc = leftovers.p.left if side == 0 else leftovers.p.right
-    out = []
+    out, anchors = [], {}
     for path, value in leftovers.nodes(side):
         key = last(path)
         if not wanted(value) or path in pinned or key.isdigit() and _in_list(doc, path):
             continue
-        anchor = next((a for a in ancestors(path) if a in paired), None)
+        anchor = _anchor(parent(path), paired, anchors) if path else None
         if members_only and anchor != parent(path):
             continue
         if anchor is None:
@@ -90,6 +90,21 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
         text = describe(side, path) if describe else None
         out.append(Node(path, value, region, key, text))
     return out
+
+
+def _anchor(up: str, paired: dict, memo: dict) -> str | None:
+    """Return the nearest paired node from up to the root (memo: one walk per parent, not per node)."""
+    seen = []
+    while up not in memo:
+        seen.append(up)
+        if up in paired or not up:
+            memo[up] = up if up in paired else None
+            break
+        up = parent(up)
+    found = memo[up]
+    for path in seen:
+        memo[path] = found
+    return found
 
 
 def _in_list(doc, path) -> bool:
