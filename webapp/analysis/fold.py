@@ -46,14 +46,15 @@ def fold(findings: list[dict]) -> tuple[list[dict], list[list]]:
 
 def _fold_by(findings, places, path_of, only=None) -> tuple[list[dict], list[list]]:
     groups: dict[tuple, list[int]] = {}
+    keys = [_key(f, path_of) if only is None or f["kind"] in only else None for f in findings]
     for index, f in enumerate(findings):
-        if (only is None or f["kind"] in only) and "occurrences" not in f:
-            groups.setdefault(_key(f, path_of), []).append(index)
+        if keys[index] is not None and "occurrences" not in f:
+            groups.setdefault(keys[index], []).append(index)
     out, out_places, done = [], [], set()
     for index, f in enumerate(findings):
         if index in done:
             continue
-        group = groups.get(_key(f, path_of)) if (only is None or f["kind"] in only) else None
+        group = groups.get(keys[index]) if keys[index] is not None else None
         if not group or len(group) < FOLD_AT or "occurrences" in f:
             out.append(f)
             out_places.append(places[index])

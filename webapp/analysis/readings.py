@@ -1,5 +1,6 @@
 """Read dates, epochs, numbers and booleans written as text, to tell a format change from a new value."""
 
+import math
 import re
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
@@ -193,7 +194,10 @@ def power_of_ten(a, b) -> int | None:
         ratio = b / a
     except OverflowError:   # exact integers too far apart for a float ratio
         return None
-    for k in range(-9, 10):
-        if k and abs(ratio - 10.0 ** k) <= 1e-9 * 10.0 ** k:
-            return k
+    if not 1e-10 < ratio < 1e10:
+        return None
+    # The only candidate is the nearest power (the tolerance is far below the gap between two).
+    k = round(math.log10(ratio))
+    if k and -9 <= k <= 9 and abs(ratio - 10.0 ** k) <= 1e-9 * 10.0 ** k:
+        return k
     return None
