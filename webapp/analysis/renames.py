@@ -44,8 +44,10 @@ def pair_scalars(leftovers, describe=None) -> None:
 
 def _assign(leftovers, wanted, describe, members_only=False) -> None:
     lefts = _nodes(leftovers, 0, wanted, describe, members_only)
+    if not lefts or len(lefts) > MAX_ASSIGNED:
+        return
     rights = _nodes(leftovers, 1, wanted, describe, members_only)
-    if not lefts or not rights or max(len(lefts), len(rights)) > MAX_ASSIGNED:
+    if not rights or len(rights) > MAX_ASSIGNED:
         return
     for left, right, reason, ambiguous in Assignment(lefts, rights).run():
         _pair(leftovers, left, right, reason)
@@ -89,6 +91,8 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
             region = (anchor, paired[anchor]) if side == 0 else (paired[anchor], anchor)
         text = describe(side, path) if describe else None
         out.append(Node(path, value, region, key, text))
+        if len(out) > MAX_ASSIGNED:   # _assign gives up on so many: no need to build the rest
+            break
     return out
 
 
