@@ -20,16 +20,23 @@ def normalised(path: str | None) -> str | None:
     return None if path is None else _INDEX.sub("/*", path)
 
 
-def _end(end: dict | None, path_of) -> tuple | None:
-    return None if end is None else (end["snapshot"], path_of(end["path"]))
-
-
 def _key(f: dict, path_of) -> tuple:
-    return (f["kind"], f["severity"], f.get("transform"), _end(f["left"], path_of), _end(f["right"], path_of))
+    left, right = f["left"], f["right"]   # inline, not a call per end: this runs for every finding
+    return (f["kind"], f["severity"], f.get("transform"),
+            None if left is None else (left["snapshot"], path_of(left["path"])),
+            None if right is None else (right["snapshot"], path_of(right["path"])))
 
 
-def _keywise(path: str) -> str:
-    return normalised(parent(path)) + "/*"
+def _keywise_of():
+    """Return path -> its parent's normalised path + "/*", made once per parent (siblings share it)."""
+    memo = {}
+
+    def keywise(path: str) -> str:
+        up = parent(path)
+        if up not in memo:
+            memo[up] = normalised(up) + "/*"
+        return memo[up]
+    return keywise
 
 
 def fold(findings: list[dict]) -> tuple[list[dict], list[list]]:
@@ -40,7 +47,7 @@ def fold(findings: list[dict]) -> tuple[list[dict], list[list]]:
     findings, places = _fold_by(findings, [[] for _ in findings], normalised)
     keywise = [f for f in findings if f["kind"] in _KEYWISE and "occurrences" not in f]
     if len(keywise) >= FOLD_AT:
-        return _fold_by(findings, places, _keywise, only=_KEYWISE)
+        return _fold_by(findings, places, _keywise_of(), only=_KEYWISE)
     return findings, places
 
 
