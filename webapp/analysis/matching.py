@@ -99,7 +99,9 @@ class Leftovers:
     def _by_key(self, keyer, how) -> bool:
         found = {}
         sides = [list(self.nodes(0, scalars_only=how == "loose"))]
-        if not sides[0]:
+        # No loose key on the left (booleans, small numbers): nothing can pair, whatever the right
+        # holds, so the right is not walked. (Loose keys are cheap; exact ones of big subtrees are not.)
+        if how == "loose" and not any(keyer(path, value) is not None for path, value in sides[0]):
             return False
         sides.append(list(self.nodes(1, scalars_only=how == "loose")))
         small = 0 if len(sides[0]) <= len(sides[1]) else 1

@@ -57,7 +57,7 @@ def _utc(moment: datetime) -> datetime:
 def read_dates(text: str) -> list[tuple[datetime, bool]]:
     """Return every (instant, has_time) reading of a date or date-time string."""
     text = text.strip()
-    if not 6 <= len(text) <= 40 or not any(c.isdigit() for c in text[:4]) and not text[:1].isalpha():
+    if not 6 <= len(text) <= 40 or not any(map(str.isdigit, text[:4])) and not text[:1].isalpha():
         return []
     if _NUMBER.match(text) or not _TWO_RUNS.search(text):
         return []   # every reading below has two runs of digits at least (a day and a year)
