@@ -53,8 +53,9 @@ def _assign(leftovers, wanted, describe, members_only=False) -> None:
         _pair(leftovers, left, right, reason)
         if ambiguous:
             leftovers.p.ambiguous.add(left.path)
-    lefts = [n for n in lefts if leftovers.free(0, n.path)]
-    rights = [n for n in rights if leftovers.free(1, n.path)]
+    memos = ({}, {})   # no pair is made while these two lists are filtered
+    lefts = [n for n in lefts if leftovers.free(0, n.path, memos[0])]
+    rights = [n for n in rights if leftovers.free(1, n.path, memos[1])]
     for left, right in eliminate(lefts, rights):
         _pair(leftovers, left, right, "elimination")
 
