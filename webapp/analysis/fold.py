@@ -43,8 +43,8 @@ def fold(findings: list[dict]) -> tuple[list[dict], list[list]]:
     """Return the findings with repeats folded, and each folded finding's places ([left, right] paths).
 
     The places list is parallel to the folded findings in the order they are returned: an empty
-    list for a finding that stands alone."""
-    findings, places = _fold_by(findings, [[] for _ in findings], normalised)
+    tuple for a finding that stands alone (one shared: 100,000 findings make no 100,000 lists)."""
+    findings, places = _fold_by(findings, [()] * len(findings), normalised)
     keywise = [f for f in findings if f["kind"] in _KEYWISE and "occurrences" not in f]
     if len(keywise) >= FOLD_AT:
         return _fold_by(findings, places, _keywise_of(), only=_KEYWISE)
