@@ -1,7 +1,9 @@
 """The tracediff command line, run through click on a real database file."""
 import json
 
+import httpx
 import orjson
+import pytest
 from click.testing import CliRunner
 
 from webapp.cli import main
@@ -83,6 +85,18 @@ def test_reanalyze_recomputes_after_a_contract_change(db_path):
     run("ingest", "-", "--db", db_path, input=ndjson(*order_call()).decode())
     result = run("reanalyze", "--db", db_path)
     assert "reanalysed 1 call(s)" in result.output
+
+
+@pytest.mark.slow
+def test_reanalyze_counts_every_call_while_a_server_analyses_some_of_them(make_server):
+    server = make_server()
+    calls = [order_call(f"{n:032x}", limit_sent="5" if n % 2 else 5) for n in range(400)]
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        for start in range(0, len(calls), 100):
+            assert http.post("/api/v1/ingest", content=ndjson(*[e for c in calls[start:start + 100] for e in c]),
+                             headers={"Content-Type": "application/x-ndjson"}).status_code == 200
+    result = run("reanalyze", "--db", server.db_path)  # the server's analyser claims calls too
+    assert result.exit_code == 0 and result.output.startswith("reanalysed 400 call(s)"), result.output
 
 
 def test_prune_deletes_old_traces(db_path):

@@ -64,8 +64,12 @@ def _claim_all(url: str, out, ready, go) -> None:
     claimed = []
     ready.release()
     go.wait(60)  # all four start claiming at once
-    while batch := store.claim_pending(37):
-        claimed += [(c["trace_id"], c["call_id"], time.monotonic()) for c in batch]
+    while True:
+        before = time.time()  # the claim is stamped with the clock between these two readings
+        batch = store.claim_pending(37)
+        if not batch:
+            break
+        claimed += [(c["trace_id"], c["call_id"], before, time.time()) for c in batch]
     out.put(claimed)
     store.close()
 
@@ -85,11 +89,12 @@ def test_four_processes_claiming_at_once_never_claim_a_call_twice(pg_url):
     claims = [out.get(timeout=120) for _ in workers]
     for worker in workers:
         worker.join(30)
-    every = sorted((key, at) for claimed in claims for *key, at in claimed)
-    assert {tuple(key) for key, _ in every} == {(f"{n:032x}", "call_01") for n in range(2000)}
-    # a claim may be taken again only once it has expired (a loaded machine can take that long to claim all)
-    for (key, at), (next_key, next_at) in zip(every, every[1:]):
-        assert key != next_key or next_at - at > CLAIM_SECONDS - 1, f"{key} claimed twice"
+    every = sorted(((trace_id, call_id), before, after) for claimed in claims for trace_id, call_id, before, after in claimed)
+    assert {key for key, *_ in every} == {(f"{n:032x}", "call_01") for n in range(2000)}
+    # a claim may be taken again only once it has expired (a loaded machine can take that long to claim all):
+    # the second claim's stamp, at most `after`, must be CLAIM_SECONDS past the first's, at least `before`
+    for (key, before, _), (next_key, _, next_after) in zip(every, every[1:]):
+        assert key != next_key or next_after - before > CLAIM_SECONDS, f"{key} claimed twice"
     assert sum(1 for claimed in claims if claimed) >= 2  # they really ran side by side
     store.close()
 

@@ -225,3 +225,15 @@ def test_the_filter_choices_are_read_once_per_database_not_once_per_request(worl
     finally:
         first.close()
         second.close()
+
+
+def test_a_problem_no_call_shows_any_more_says_so_on_its_page(client, world):
+    number = int(only_problem(world)["id"][3:])
+    send(client, call(trace(1), at(0, PAST), broken=False)[1],
+         call(trace(1), at(1, PAST), call_id="call_02", limit=7, broken=False)[1],
+         call(trace(2), at(60, PAST), broken=False)[1])
+    pipeline.catch_up(world)
+    assert world.get_problem(number)["calls"] == 0
+    assert world.find_problems(ProblemQuery())[0] == []  # the list leaves it out
+    page = client.get(f"/problems/TD-{number}")
+    assert page.status_code == 200 and b"No stored call shows this problem any more" in page.data

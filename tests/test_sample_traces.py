@@ -268,3 +268,29 @@ def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_ha
     due = by_place[("createTask", "type_changed", "/dueDate")]
     assert due["sources"] == ["app_intent"] and due["transform"] == "iso8601>epoch"
     store.close()
+
+
+LOAD_DEMO = "import sys; from pathlib import Path; from webapp import bulk; from webapp.store import Store; " \
+            "bulk.load_folder(Store.open(sys.argv[1]), Path(sys.argv[2]), None)"
+
+
+def _demo_problems(database) -> list:
+    from webapp import create_app
+    client = create_app({"TESTING": True, "DATABASE": str(database), "ANALYZER": "off"}).test_client()
+    problems = [p for state in ("", "resolved", "archived")
+                for p in client.get(f"/api/v1/problems?limit=200&state={state}").get_json()["problems"]]
+    return sorted((p["id"], p["tool"], p["kind"], (p["left"] or {}).get("path"), p["occurrences"]) for p in problems)
+
+
+def test_the_demo_numbers_its_problems_the_same_way_on_every_load(db_path, engine, request, tmp_path):
+    """`serve --demo` twice (each process hashes strings its own way) gives TD-1 ... TD-n the same meaning."""
+    import subprocess
+    import sys
+    loads = []
+    for seed, database in (("1", db_path), ("2", None)):
+        if database is None:
+            database = tmp_path / "again.db" if engine == "sqlite" else request.getfixturevalue("postgres_databases").fresh()
+        subprocess.run([sys.executable, "-c", LOAD_DEMO, str(database), str(SAMPLES)], check=True, timeout=120,
+                       env={**__import__("os").environ, "PYTHONHASHSEED": seed})
+        loads.append(_demo_problems(database))
+    assert len(loads[0]) >= 10 and loads[0] == loads[1]

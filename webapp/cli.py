@@ -233,9 +233,11 @@ def reanalyze(budget, database):
     settings = _settings(database)
     store = _open_store(settings)
     store.project_all()
-    store.invalidate_tool(None)
+    marked = store.invalidate_tool(None)
     budget = settings["ANALYSIS_BUDGET"] if budget is None else budget
-    click.echo(f"reanalysed {pipeline.catch_up(store, budget)} call(s)")
+    here = pipeline.catch_up(store, budget)
+    helped = f" ({here} here, the rest by a running server's analyser)" if here < marked else ""
+    click.echo(f"reanalysed {marked} call(s){helped}")
 
 
 @main.command()

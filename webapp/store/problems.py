@@ -65,7 +65,7 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     facts = _by_call(conn, CALL_FACTS, groupings)
     parts = _by_call(conn, OLD_PARTS, groupings, many=True)
     marks = []
-    for key, grouping in groupings.items():
+    for key, grouping in sorted(groupings.items(), key=lambda item: _when(facts, item[0])):
         row = facts.get(key)
         if row is None or row[4] != grouping["version"] or row[5] != row[4]:
             continue
@@ -108,6 +108,13 @@ def _by_call(conn, sql: str, calls, many: bool = False) -> dict:
             else:
                 found[(row[0], row[1])] = tuple(row[2:])
     return found
+
+
+def _when(facts: dict, key: tuple) -> tuple:
+    """Order a batch's calls by time, then by id: problems new in a batch are numbered in the order
+    their calls happened, whatever order the calls were claimed in (the demo's TD numbers stay put)."""
+    row = facts.get(key)
+    return ((row[3] or "") if row else "", key)
 
 
 class Rollups:
