@@ -3,16 +3,19 @@
 from .alignment import (MAX_ROWS, STAGES, Full, add_forced_rows, children, is_default, marked_row,
                         nonempty_container, row_marks)
 from .budget import tick
-from .pointers import ancestors, child
+from .pointers import ancestors, child, parent
 
 
 def _with_ancestors(paths) -> set[str]:
     """Return the paths and all their ancestors."""
     out = set()
     for path in paths:
-        if path not in out:
+        # Stop at the first path already in: its ancestors are in too (O(n), not O(n * depth)).
+        while path not in out:
             out.add(path)
-            out.update(ancestors(path))
+            if not path:
+                break
+            path = parent(path)
     return out
 
 

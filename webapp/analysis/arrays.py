@@ -1,7 +1,7 @@
 """One loud finding for an array whose content the mapping layer changed, instead of one row per item."""
 
 from .kinds import end, finding, rank
-from .pointers import parent, resolve
+from .pointers import parent
 from .transforms import shared_transform
 from .values import canonical, show
 
@@ -12,12 +12,13 @@ _ITEM_KINDS = {"value_changed", "type_changed", "enum_changed", "format_changed"
 
 def fold_arrays(found: list[dict], pairing, label) -> list[dict]:
     """Replace the item findings of each changed array pair with one finding at the array."""
-    arrays = [(lp, rp) for lp, rp in pairing.pairs.items() if lp not in pairing.whole
-              and isinstance(_at(pairing.left, lp), list) and isinstance(_at(pairing.right, rp), list)]
+    lists = pairing.lists
+    arrays = [(lp, rp) for lp, rp in pairing.pairs.items() if lp in lists and lists[lp][0] == rp
+              and lp not in pairing.whole]
     if not arrays:
         return found
     for lp, rp in sorted(arrays, key=lambda pair: -len(pair[0])):   # innermost arrays first
-        lv, rv = _at(pairing.left, lp), _at(pairing.right, rp)
+        _, lv, rv = lists[lp]
         scalars = not any(isinstance(x, (dict, list)) for x in lv + rv)
         inside = [f for f in found if f["kind"] in _ITEM_KINDS and _belongs(f, lp, rp, scalars)]
         if not _scattered(inside):
@@ -35,10 +36,6 @@ def _scattered(inside: list[dict]) -> bool:
     """Tell whether item findings are the list's: an item added, removed or replaced, or several changed."""
     # One item written another way (5 -> "5") stays at the item: that is where the change is.
     return any(f["kind"] in ("dropped", "added", "value_changed") for f in inside) or len(inside) > 1
-
-
-def _at(doc, path):
-    return resolve(doc, path, None)
 
 
 def _belongs(f: dict, lp: str, rp: str, scalars: bool) -> bool:

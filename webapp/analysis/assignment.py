@@ -16,11 +16,12 @@ _TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
 class Node:
     """A leftover field: its path, value, region (the nearest paired ancestors) and place in the region."""
 
-    __slots__ = ("path", "value", "region", "rel", "key", "text", "klass", "index")
+    __slots__ = ("path", "value", "region", "rel", "key", "text", "klass", "index", "vkey")
 
     def __init__(self, path, value, region, key, text=None):
         self.path, self.value, self.region, self.key, self.text = path, value, region, key, text
         self.klass, self.rel, self.index = klass(value), 0.0, 0
+        self.vkey = None   # the value's key, made once by the Assignment that counts and compares it
 
 
 def klass(value) -> str:
@@ -50,7 +51,19 @@ class Assignment:
         self.lefts, self.rights = lefts, rights
         for side in (lefts, rights):
             _place(side)
+            for node in side:
+                node.vkey = _value_key(node.value)
         self.counts = (_value_counts(lefts), _value_counts(rights))
+        self.changes: dict[tuple, tuple | None] = {}   # (left key, right key) -> classify(): leftovers repeat values
+
+    def _change(self, left: Node, right: Node):
+        """Return classify() of two nodes' values, once per pair of distinct scalar values."""
+        pair = (left.vkey, right.vkey)
+        if None in pair:   # a container: no key tells its value
+            return classify(left.value, right.value)
+        if pair not in self.changes:
+            self.changes[pair] = classify(left.value, right.value)
+        return self.changes[pair]
 
     def run(self) -> list[tuple[Node, Node, str, bool]]:
         """Return the chosen (left, right, reason, ambiguous) pairs; ambiguous: equal values that repeat."""
@@ -65,14 +78,14 @@ class Assignment:
 
     def _repeated(self, left: Node, right: Node) -> bool:
         """Tell an equal pair whose value other leftovers also hold (another pairing gives the same values)."""
-        return classify(left.value, right.value) is None and not self._unique(left, right)
+        return self._change(left, right) is None and not self._unique(left, right)
 
     def _candidates(self):
         """Yield (i, j) candidate pairs: same region (bounded), equal value or same meaning anywhere."""
         regions, by_value, by_name = {}, {}, {}
         for j, node in enumerate(self.rights):
             regions.setdefault(node.region, []).append(j)
-            by_value.setdefault(_value_key(node.value), []).append(j)
+            by_value.setdefault(node.vkey, []).append(j)
             by_name.setdefault(meaning(node.key), []).append(j)
         places = {region: [self.rights[j].rel for j in group] for region, group in regions.items()}
         # A budget of scored pairs keeps a huge object linear: fewer candidates each, never none.
@@ -83,7 +96,7 @@ class Assignment:
             if len(group) > near:
                 at = bisect.bisect_left(places[node.region], node.rel)
                 group = group[max(0, at - near // 2): at + near // 2 + 1]
-            for group in (group, by_value.get(_value_key(node.value), ())[:near],
+            for group in (group, by_value.get(node.vkey, ())[:near],
                           by_name.get(meaning(node.key), ())[:near]):
                 for j in group:
                     if j not in seen:
@@ -113,7 +126,7 @@ class Assignment:
             if isinstance(lv, list) and isinstance(rv, list):
                 return 6 * _overlap(lv, rv), None
             return 0.0, None
-        change = classify(lv, rv)
+        change = self._change(left, right)
         distinct = not trivial(lv) and self._unique(left, right)
         if change is None:
             return 4 + 3 * distinct, "equal"
@@ -122,8 +135,7 @@ class Assignment:
         return 0.0, None
 
     def _unique(self, left: Node, right: Node) -> bool:
-        return self.counts[0].get(_value_key(left.value), 0) <= 1 and \
-            self.counts[1].get(_value_key(right.value), 0) <= 1
+        return self.counts[0].get(left.vkey, 0) <= 1 and self.counts[1].get(right.vkey, 0) <= 1
 
 
 def _overlap(a: list, b: list) -> float:
@@ -150,7 +162,7 @@ def _place(nodes: list[Node]) -> None:
 def _value_counts(nodes: list[Node]) -> dict:
     counts = {}
     for node in nodes:
-        key = _value_key(node.value)
+        key = node.vkey
         counts[key] = counts.get(key, 0) + 1
     return counts
 

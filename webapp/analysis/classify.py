@@ -1,10 +1,13 @@
 """Name how one value became another: type, enum, format, scale, or a plain value change."""
 
+import re
+
 import orjson
 
 from .readings import epoch_unit, power_of_ten, read_number, read_truth, same_moment, same_time
 from .values import is_number, norm_text, same, show, type_name
 
+_DIGIT = re.compile(r"\d")   # a digit as the readers see it: a text without one reads as no number or date
 _JOINERS = (",", ", ", ";", "; ", " ", "|", "\n")
 
 
@@ -33,11 +36,11 @@ def typed(value) -> str:
 
 
 def _strings(a: str, b: str) -> tuple[str, str]:
-    if any(c.isdigit() for c in a) and any(c.isdigit() for c in b):
-        what = same_moment(a, b) or _same_time_text(a, b) or _same_number_text(a, b)
+    if _DIGIT.search(a) and _DIGIT.search(b):
+        x, y = read_number(a), read_number(b)   # read once: the number test and the scale test share them
+        what = same_moment(a, b) or _same_time_text(a, b) or ("number" if x is not None and x == y else None)
         if what:
             return "format_changed", f"{show(a)} became {show(b)} (same {what})"
-        x, y = read_number(a), read_number(b)
         k = power_of_ten(x, y) if x is not None and y is not None else None
         if k is not None:
             verb = "multiplied" if k > 0 else "divided"
@@ -49,11 +52,6 @@ def _strings(a: str, b: str) -> tuple[str, str]:
 
 def _same_time_text(a: str, b: str) -> str | None:
     return "time" if same_time(a, b) else None
-
-
-def _same_number_text(a: str, b: str) -> str | None:
-    x, y = read_number(a), read_number(b)
-    return "number" if x is not None and x == y else None
 
 
 def _same_meaning(a, b) -> bool:

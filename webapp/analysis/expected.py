@@ -44,6 +44,8 @@ def explain(f: dict, pairing, request_schema) -> None:
 
 
 def _declared_transform(pairing, path: str):
+    if not pairing.transforms:   # the common case: no mapping entry declares one
+        return None
     for up in (path, *ancestors(path)):
         if up in pairing.transforms:
             return pairing.transforms[up]

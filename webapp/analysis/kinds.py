@@ -19,6 +19,8 @@ FINDING_KINDS = (
 KIND_NAMES = tuple(kind for kind, _ in FINDING_KINDS)
 SEVERITIES = ("error", "warning", "info")
 _RANK = {"error": 0, "warning": 1, "info": 2}
+_KIND_INDEX = {kind: index for index, kind in enumerate(KIND_NAMES)}
+_ROOT_KEY = (1, 0, "")   # the empty token before a pointer's first "/"
 
 _ENVELOPE = {
     "code": {"type": "string"},
@@ -70,13 +72,26 @@ def finding(kind, severity, left, right, left_value, right_value, message) -> di
 
 def sort_findings(findings: list[dict]) -> list[dict]:
     """Sort errors first, then warnings, then info; stable by path."""
+    memo = {}
+
     def key(f):
         # Sort by the first end's path.
         first = f["left"] or f["right"] or {}
-        return (rank(f["severity"]), _path_key(first.get("path", "")), KIND_NAMES.index(f["kind"]))
+        return (rank(f["severity"]), _path_key(first.get("path", ""), memo), _KIND_INDEX[f["kind"]])
     return sorted(findings, key=key)
 
 
-def _path_key(path: str) -> tuple:
-    # Array indexes sort as numbers: /items/2 before /items/10.
-    return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in path.split("/"))
+def _path_key(path: str, memo: dict) -> tuple:
+    # Array indexes sort as numbers: /items/2 before /items/10. Siblings share their parent's
+    # key (memo), so a finding costs one token, not one per level.
+    if path[:1] != "/":   # the root (or not a pointer): no parent to share
+        return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in path.split("/"))
+    todo = []
+    while path and path not in memo:
+        todo.append(path)
+        path = path[:path.rfind("/")]
+    found = memo[path] if path else (_ROOT_KEY,)
+    for path in reversed(todo):
+        token = path[path.rfind("/") + 1:]
+        found = memo[path] = found + ((0, int(token), "") if token.isdigit() else (1, 0, token),)
+    return found

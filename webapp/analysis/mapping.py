@@ -69,7 +69,8 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         tick()
         kind, text = classify(lv, rv)
         severity = "warning"
-        label = name(lp) if last(lp) == last(rp) and pairing.how[lp] not in _REPAIRED \
+        # Escaped last tokens are equal exactly when the keys are (escaping is one to one).
+        label = name(lp) if _token(lp) == _token(rp) and pairing.how[lp] not in _REPAIRED \
             else f"{name(lp)} -> {name(rp)}"
         out.append(finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv,
                            f"{label}: {text}"))
@@ -87,6 +88,10 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         if f["right"] and f["right"]["path"] in bad_request_paths:
             f["severity"] = "error"
     return out
+
+
+def _token(path: str) -> str:
+    return path[path.rfind("/") + 1:]
 
 
 def _collapse_case_changes(found: list[dict]) -> list[dict]:

@@ -41,8 +41,9 @@ class Leftovers:
         count = 0
         # Only a root needs its ancestors looked at: below it, a paired node's own leftovers are
         # roots of their own (the walk of a pair adds them), so its subtree is skipped whole.
+        memo = {}
         stack = [(path, value) for path, value, _ in reversed(roots)
-                 if path in touched or self.free(side, path)]
+                 if path in touched or self.free(side, path, memo)]
         while stack and count < MAX_NODES:
             path, value = stack.pop()
             count += 1
@@ -56,18 +57,36 @@ class Leftovers:
             elif isinstance(value, list):
                 stack += [(child(path, i), v) for i, v in reversed(list(enumerate(value)))]
 
-    def free(self, side: int, path: str) -> bool:
-        """Tell whether a leftover node and its subtree are still unpaired."""
+    def free(self, side: int, path: str, memo: dict | None = None) -> bool:
+        """Tell whether a leftover node and its subtree are still unpaired.
+
+        memo (path -> verdict for the nodes below it) serves one pass that pairs nothing meanwhile:
+        thousands of roots under one parent then look at their ancestors once, not each."""
         paired = self.p.pairs if side == 0 else self.p.back
         if path in paired or path in self.touched[side]:
             return False
-        for up in ancestors(path):
+        return self._below(side, parent(path), paired, {} if memo is None else memo) if path else True
+
+    def _below(self, side, up, paired, memo) -> bool:
+        """Tell whether the nearest paired ancestor, from up, leaves what is below it free."""
+        seen = []
+        while up not in memo:
+            seen.append(up)
             if up in paired:
                 # Below a pair the walk went into, what it left unpaired is free (an item removed
                 # from a renamed list); below equal subtrees or a node changed whole, nothing is.
                 left = up if side == 0 else paired[up]
-                return left not in self.p.whole and left not in self.p.changed
-        return True
+                verdict = left not in self.p.whole and left not in self.p.changed
+                break
+            if not up:
+                verdict = True
+                break
+            up = up[:up.rfind("/")]
+        else:
+            verdict = memo[up]
+        for path in seen:
+            memo[path] = verdict
+        return verdict
 
     def pair(self, lp, lv, rp, rv, how) -> None:
         """Record a pair found among leftovers and walk into it (never a field the mapping pins)."""
@@ -80,7 +99,9 @@ class Leftovers:
     def _by_key(self, keyer, how) -> bool:
         found = {}
         sides = [list(self.nodes(0, scalars_only=how == "loose"))]
-        if not sides[0]:
+        # No loose key on the left (booleans, small numbers): nothing can pair, whatever the right
+        # holds, so the right is not walked. (Loose keys are cheap; exact ones of big subtrees are not.)
+        if how == "loose" and not any(keyer(path, value) is not None for path, value in sides[0]):
             return False
         sides.append(list(self.nodes(1, scalars_only=how == "loose")))
         small = 0 if len(sides[0]) <= len(sides[1]) else 1
@@ -99,6 +120,8 @@ class Leftovers:
                     found.setdefault(key, ([], []))[side].append((path, value))
         changed = False
         for lefts, rights in found.values():
+            if not (lefts and rights):
+                continue
             for (lp, lv), (rp, rv) in self._unique(lefts, rights):
                 if self.free(0, lp) and self.free(1, rp):
                     self.pair(lp, lv, rp, rv, how)
@@ -134,8 +157,9 @@ class Leftovers:
         """Group free leftover roots by the pair of parents they hang under."""
         groups: dict[tuple, tuple] = {}
         for side, roots in ((0, self.p.orphans_left), (1, self.p.orphans_right)):
+            memo = {}
             for path, value, other_parent in roots:
-                if wanted(value) and self.free(side, path):
+                if wanted(value) and self.free(side, path, memo):
                     key = (parent(path), other_parent) if side == 0 else (other_parent, parent(path))
                     groups.setdefault(key, ([], []))[side].append((path, value))
         return groups
@@ -193,10 +217,10 @@ def _best_shapes(lefts, rights):
 def remaining(leftovers: Leftovers, side: int) -> list[tuple[str, object]]:
     """Return the highest leftover nodes that nothing reached, in document order."""
     roots = leftovers.p.orphans_right if side else leftovers.p.orphans_left
-    out, stack = [], [(path, value) for path, value, _ in reversed(roots)]
+    out, stack, memo = [], [(path, value) for path, value, _ in reversed(roots)], {}
     while stack:
         path, value = stack.pop()
-        if leftovers.free(side, path):
+        if leftovers.free(side, path, memo):
             out.append((path, value))
         elif path in leftovers.touched[side]:
             if isinstance(value, dict):

@@ -24,6 +24,7 @@ class Pairing:
         self.how: dict[str, str] = {}      # left path -> declared|inferred|same|case|item|value|loose|shape|name|elimination
         self.whole: set[str] = set()       # left paths whose subtrees are equal
         self.values: dict[str, tuple] = {}  # left path -> (left, right value) of pairs not found by path
+        self.lists: dict[str, tuple] = {}   # left path -> (right path, left, right list) of unequal list pairs
         self.diffs: list[tuple] = []       # (left path, right path, left value, right value)
         self.changed: set[str] = set()     # left paths of those diffs
         self.orphans_left: list[tuple] = []   # (path, value, parent path on the other side)
@@ -34,6 +35,7 @@ class Pairing:
         self.ambiguous: set[str] = set()       # left paths paired among equal values that repeat
         self.pinned_left: set[str] = set()     # mapped paths whose counterpart is missing: pair no further
         self.pinned_right: set[str] = set()
+        self.found_above: dict[str, str | None] = {}   # reason_of's memo, filled once pairing is done
 
     def declare(self, entries) -> None:
         """Pair the declared (left pointer, right pointer[, how]) entries whose both ends exist."""
@@ -60,7 +62,10 @@ class Pairing:
             self.values[lp] = (lv, rv)   # a relocation's finding shows them: no pointer resolved again
         if equal(lv, rv):
             self.whole.add(lp)
-        elif depth > MAX_DEPTH:
+            return
+        if isinstance(lv, list) and isinstance(rv, list):
+            self.lists[lp] = (rp, lv, rv)   # what fold_arrays looks at, without resolving every pair
+        if depth > MAX_DEPTH:
             self.diffs.append((lp, rp, lv, rv))
             self.changed.add(lp)
         elif isinstance(lv, dict) and isinstance(rv, dict):

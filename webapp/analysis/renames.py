@@ -3,7 +3,7 @@
 from .assignment import Assignment, Node, eliminate
 from .classify import classify
 from .names import same_name
-from .pointers import ancestors, last, parent, resolve
+from .pointers import last, parent, resolve
 
 MAX_ASSIGNED = 20_000   # leftover nodes per side beyond which only the cheap passes run
 
@@ -44,15 +44,18 @@ def pair_scalars(leftovers, describe=None) -> None:
 
 def _assign(leftovers, wanted, describe, members_only=False) -> None:
     lefts = _nodes(leftovers, 0, wanted, describe, members_only)
+    if not lefts or len(lefts) > MAX_ASSIGNED:
+        return
     rights = _nodes(leftovers, 1, wanted, describe, members_only)
-    if not lefts or not rights or max(len(lefts), len(rights)) > MAX_ASSIGNED:
+    if not rights or len(rights) > MAX_ASSIGNED:
         return
     for left, right, reason, ambiguous in Assignment(lefts, rights).run():
         _pair(leftovers, left, right, reason)
         if ambiguous:
             leftovers.p.ambiguous.add(left.path)
-    lefts = [n for n in lefts if leftovers.free(0, n.path)]
-    rights = [n for n in rights if leftovers.free(1, n.path)]
+    memos = ({}, {})   # no pair is made while these two lists are filtered
+    lefts = [n for n in lefts if leftovers.free(0, n.path, memos[0])]
+    rights = [n for n in rights if leftovers.free(1, n.path, memos[1])]
     for left, right in eliminate(lefts, rights):
         _pair(leftovers, left, right, "elimination")
 
@@ -75,12 +78,12 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
     paired = leftovers.p.pairs if side == 0 else leftovers.p.back
     pinned = leftovers.p.pinned_right if side else leftovers.p.pinned_left
     doc = leftovers.p.left if side == 0 else leftovers.p.right
-    out = []
+    out, anchors = [], {}
     for path, value in leftovers.nodes(side):
         key = last(path)
         if not wanted(value) or path in pinned or key.isdigit() and _in_list(doc, path):
             continue
-        anchor = next((a for a in ancestors(path) if a in paired), None)
+        anchor = _anchor(parent(path), paired, anchors) if path else None
         if members_only and anchor != parent(path):
             continue
         if anchor is None:
@@ -89,7 +92,24 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
             region = (anchor, paired[anchor]) if side == 0 else (paired[anchor], anchor)
         text = describe(side, path) if describe else None
         out.append(Node(path, value, region, key, text))
+        if len(out) > MAX_ASSIGNED:   # _assign gives up on so many: no need to build the rest
+            break
     return out
+
+
+def _anchor(up: str, paired: dict, memo: dict) -> str | None:
+    """Return the nearest paired node from up to the root (memo: one walk per parent, not per node)."""
+    seen = []
+    while up not in memo:
+        seen.append(up)
+        if up in paired or not up:
+            memo[up] = up if up in paired else None
+            break
+        up = parent(up)
+    found = memo[up]
+    for path in seen:
+        memo[path] = found
+    return found
 
 
 def _in_list(doc, path) -> bool:

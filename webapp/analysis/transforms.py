@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from .pointers import ancestors, last
+from .pointers import last
 from .readings import epoch_unit, power_of_ten, read_dates, read_number, read_time
 from .values import is_number, key_style, type_name
 
@@ -20,11 +20,30 @@ def reason_of(pairing, left_path: str | None) -> str | None:
     own = how.get(left_path)
     if own not in (None, "same", "item"):
         return REASONS[own]
-    for up in ancestors(left_path):
-        found = how.get(up)
-        if found not in (None, "same", "item"):
-            return REASONS[found]
-    return REASONS.get(own) if own else None
+    found = _found_above(pairing, left_path)
+    return REASONS[found] if found else REASONS.get(own) if own else None
+
+
+def _found_above(pairing, path: str) -> str | None:
+    """Return how the nearest ancestor paired otherwise than by path or place was found, else None.
+
+    Remembered per path on the pairing (read once it is complete): thousands of findings in one
+    list of records look at their ancestors once, not each."""
+    memo = pairing.found_above
+    todo, found = [], None
+    while path:
+        path = path[:path.rfind("/")]
+        if path in memo:
+            found = memo[path]
+            break
+        todo.append(path)
+        own = pairing.how.get(path)
+        if own not in (None, "same", "item"):
+            found = own
+            break
+    for up in todo:
+        memo[up] = found
+    return found
 
 
 def transform_of(finding: dict) -> str | None:
