@@ -249,3 +249,12 @@ def test_a_digit_that_is_not_ascii_is_a_bad_parameter_or_ignored_not_a_500(clien
     answer = client.get(url.format(trace=TRACE))
     assert answer.status_code == status  # "³".isdigit() is true, yet int("³") raised: a 500
     assert status == 200 or answer.get_json()["error"]["code"] == "bad_parameter"
+
+
+@pytest.mark.parametrize("query, found", [("muller", True), ("MÜLLER", True), ("jurgen", True), ("sao paulo", True),
+                                          ("São", True), ("paulo sao", False), ("mull", False)])
+def test_search_finds_words_with_or_without_their_accents_on_either_store(client, query, found):
+    event = envelope(trace_id="a1" * 16, payload={"name": "Jürgen Müller", "city": "São Paulo"})
+    assert post(client, orjson.dumps(event)).status_code == 200
+    traces = client.get("/api/v1/traces", query_string={"q": query}).get_json()["traces"]
+    assert [t["trace_id"] for t in traces] == (["a1" * 16] if found else [])

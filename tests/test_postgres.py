@@ -351,3 +351,15 @@ def wait_for(condition, seconds: float = 60) -> None:
     while not condition():
         assert time.monotonic() < deadline, "not done in time"
         time.sleep(0.3)
+
+
+def test_a_payload_whose_words_pass_what_a_tsvector_holds_is_stored_searched_and_blocks_nothing(pg_url):
+    from webapp import create_app
+    client = create_app({"TESTING": True, "DATABASE": pg_url, "ANALYZER": "off"}).test_client()
+    big = {"trace_id": "f" * 32, "snapshot": "response", "tool": "listIds", "payload": {"ids": list(range(100_000, 250_000))}}
+    small = {"trace_id": "e" * 32, "snapshot": "arguments", "tool": "t", "payload": {"small": 1}}
+    for event in (big, small):  # 1.2 MB of distinct numbers: 1.5 MB of tsvector, past its 1 MB
+        assert client.post("/api/v1/ingest", json=event).get_json()["accepted"] == 1
+    assert client.get(f"/api/v1/traces/{'e' * 32}").status_code == 200  # the projection went past it
+    found = client.get("/api/v1/traces?q=100007").get_json()["traces"]
+    assert [t["trace_id"] for t in found] == ["f" * 32]

@@ -174,6 +174,8 @@ def unavailable_as_error():
     psycopg, psycopg_pool = psycopg_modules()
     try:
         yield
+    except psycopg.errors.ProgramLimitExceeded:
+        raise  # a value past what the server holds is a bug to see in the logs, not an outage to wait out
     except (psycopg.OperationalError, psycopg_pool.PoolTimeout, psycopg.errors.ReadOnlySqlTransaction,
             psycopg.errors.DiskFull, psycopg.errors.TooManyConnections) as error:
         raise StoreUnavailable(str(error).splitlines()[0] if str(error) else type(error).__name__) from error

@@ -22,10 +22,15 @@ INSERT_EVENTS = f"""WITH r AS (SELECT * FROM json_to_recordset(?::json) AS x(eve
  SELECT coalesce(source, ''), count(*) FROM added GROUP BY 1"""
 TAKE_QUEUED = """DELETE FROM projection_queue WHERE seq IN
  (SELECT seq FROM projection_queue ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING seq"""
-# The same words as SQLite's FTS5 unicode61 finds: runs of letters and digits, any case.
-WORDS = "to_tsvector('simple', regexp_replace({0}, '[^[:alnum:]]+', ' ', 'g'))"
+# The same words as SQLite's FTS5 unicode61 finds: runs of letters and digits, any case, without accents
+# (`muller` finds `Müller`: unicode61 removes diacritics; unaccent, migration 9, does it here). A tsvector holds
+# at most 1 MB and counts word positions only to 16,383, so the words of a payload's first INDEXED_CHARS
+# characters are indexed (under 0.6 MB of tsvector whatever the text): a bigger payload would fail its
+# batch's projection again and again.
+INDEXED_CHARS = 100_000
+WORDS = "to_tsvector('simple', regexp_replace(unaccent(left({0}, %d)), '[^[:alnum:]]+', ' ', 'g'))" % INDEXED_CHARS
 INDEX_EVENTS = f"UPDATE events SET words = {WORDS.format('payload')} WHERE seq = ANY(?) RETURNING seq, trace_id, call_id"
-PHRASE = "phraseto_tsquery('simple', regexp_replace(?, '[^[:alnum:]]+', ' ', 'g'))"
+PHRASE = "phraseto_tsquery('simple', regexp_replace(unaccent(?), '[^[:alnum:]]+', ' ', 'g'))"
 KEYS = "json_array_elements(?::json) AS k(value)"
 CALLS_BY_KEY = f"""SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_seq, c.request_seq, c.response_seq
  FROM {KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"""

@@ -1,0 +1,2 @@
+-- Migration 9 on SQLite: nothing to do; FTS5's unicode61 tokenizer already removes diacritics (PostgreSQL's
+-- migration 9 makes its search do the same).
