@@ -89,11 +89,12 @@ def test_arguments_that_are_not_json_exit_2_in_one_line(tmp_path):
     one_line_error(check("--arguments", write(tmp_path, "a.json", "limit: 5")), 2, "a.json is not JSON")
 
 
-def test_usage_errors_exit_2(tmp_path, call):
-    assert check().exit_code == 2
-    assert check("--arguments", tmp_path / "missing.json").exit_code == 2
-    assert check(tmp_path, "--arguments", call["args"]).exit_code == 2
-    assert check("--arguments", call["args"], "--format", "xml").exit_code == 2
+def test_usage_errors_exit_2_in_one_line(tmp_path, call):
+    one_line_error(check(), 2, "give fixture FOLDERS, or at least one of --arguments")
+    one_line_error(check("--arguments", tmp_path / "missing.json"), 2, "missing.json' does not exist")
+    one_line_error(check(tmp_path, "--arguments", call["args"]), 2, "not both")
+    one_line_error(check("--arguments", call["args"], "--format", "xml"), 2, "'xml' is not one of")
+    one_line_error(check("--arguments", call["args"], "--status", 999), 2, "999 is not in the range")
 
 
 def test_a_bad_request_body_is_a_finding_not_an_input_error(tmp_path, call):

@@ -68,7 +68,18 @@ def _open_existing_store(database) -> "Store":
     return store
 
 
-@click.group()
+class Commands(click.Group):
+    """The commands; a usage error (a missing file, a bad option) in one line with exit code 2, as for input."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            where = f" (see '{error.ctx.command_path} --help')" if error.ctx else ""
+            raise InputError(error.format_message() + where) from None
+
+
+@click.group(cls=Commands)
 @click.version_option(__version__, prog_name="tracediff")
 def main():
     """tracediff: see where an LLM agent's tool call went wrong."""
