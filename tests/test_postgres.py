@@ -131,6 +131,9 @@ def test_a_database_that_is_down_answers_503_with_retry_after(tmp_path):
     health = app.test_client().get("/api/v1/health")  # liveness: the process answers, and says what is wrong
     assert health.status_code == 200 and health.get_json()["status"] == "degraded"
     assert any(problem.startswith("database: unavailable") for problem in health.get_json()["problems"])
+    page = app.test_client().get("/problems", headers={"Accept": "text/html"})  # a person gets a page, not JSON
+    assert page.status_code == 503 and page.headers["Retry-After"] and page.mimetype == "text/html"
+    assert "The database is unavailable right now" in page.get_data(as_text=True)
 
 
 @pytest.mark.slow

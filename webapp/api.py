@@ -1,6 +1,6 @@
 """The JSON API under /api/v1 and the OTLP endpoint: thin adapters over the pipeline."""
 import orjson
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from . import pipeline
@@ -237,8 +237,10 @@ def contract_error(error: ContractError):
 @bp.app_errorhandler(StoreUnavailable)
 def store_unavailable(error: StoreUnavailable):
     seconds = current_app.config["RETRY_AFTER"]
-    return error_response(503, "store_unavailable", f"the database is busy or unavailable now ({error}); retry later",
-                          retryable=True, headers={"Retry-After": str(seconds)})
+    message = f"the database is busy or unavailable now ({error}); retry later"
+    if not wants_json():  # a person at a page gets a page
+        return render_template("unavailable.html", message=message, seconds=seconds), 503, {"Retry-After": str(seconds)}
+    return error_response(503, "store_unavailable", message, retryable=True, headers={"Retry-After": str(seconds)})
 
 
 JSON_PAGES = ("views.trace_json", "views.index_json", "views.node_value", "problems_pages.problem_json",
