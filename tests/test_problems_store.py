@@ -237,3 +237,18 @@ def test_a_problem_no_call_shows_any_more_says_so_on_its_page(client, world):
     assert world.find_problems(ProblemQuery())[0] == []  # the list leaves it out
     page = client.get(f"/problems/TD-{number}")
     assert page.status_code == 200 and b"No stored call shows this problem any more" in page.data
+
+
+def test_retention_takes_the_deleted_calls_out_of_their_problems_as_a_reanalysis_would(world):
+    before = only_problem(world)
+    assert (before["occurrences"], before["calls"], before["traces"]) == (3, 3, 2)
+    assert world.prune(at(30, PAST)) == 1  # trace 1 and its two broken calls go
+    after = only_problem(world)
+    assert (after["occurrences"], after["calls"], after["traces"]) == (1, 1, 1)
+    assert after["first_seen"] == at(60, PAST) and after["by_source"][0]["source"] == "foundation_models"
+    examples = world.db.execute("SELECT DISTINCT trace_id FROM problem_calls").fetchall()
+    assert [row[0] for row in examples] == [trace(2)]  # no example points at a deleted trace
+    kept = snapshot(world)
+    world.invalidate_tool(None)
+    pipeline.catch_up(world)
+    assert snapshot(world) == kept

@@ -10,7 +10,7 @@ from .escalation import escalations, note_fresh
 from .problem_changes import ProblemWrites, record_state, resolve_after_clean_calls
 from .regrouping import MARK_GROUPED, regrouped, seqs_key
 
-__all__ = ["ProblemWrites", "apply_groupings"]
+__all__ = ["ProblemWrites", "apply_groupings", "forget_calls"]
 
 CALL_FACTS = """SELECT trace_id, call_id, tool, source, release, last_ts, version, analyzed_version, problem_paths,
  arguments_seq, request_seq, response_seq, grouped_seqs FROM calls WHERE (trace_id, call_id) IN (VALUES {keys})"""
@@ -115,6 +115,19 @@ def _when(facts: dict, key: tuple) -> tuple:
     their calls happened, whatever order the calls were claimed in (the demo's TD numbers stay put)."""
     row = facts.get(key)
     return ((row[3] or "") if row else "", key)
+
+
+def forget_calls(conn, calls) -> None:
+    """Take deleted calls' parts out of their problems (retention), so counts, rollups and first/last seen
+    describe the calls still stored, as a re-analysis of them would."""
+    rollups, touched = Rollups(), set()
+    for key, parts in _by_call(conn, OLD_PARTS, calls, many=True).items():
+        for part in parts:
+            _take_out(conn, part[0], key, part, rollups)
+            touched.add(part[0])
+    rollups.flush(conn)
+    for pid in touched:
+        conn.execute(SEEN, (pid, None))
 
 
 class Rollups:

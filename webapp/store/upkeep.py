@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .errors import StoreUnavailable
 from .hours import hour_keys, refresh_hours
+from .problems import forget_calls
 from .sql import PRUNE_QUARANTINE
 
 VACUUM_STEP_PAGES = 2048  # 8 MiB of 4 KiB pages per step at most; fewer while the disk is full
@@ -78,6 +79,7 @@ class Upkeep:
                 f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({','.join('?' * len(ids))})",
                 ids).fetchall()
             hours = hour_keys(conn, calls, self.sql)
+            forget_calls(conn, [tuple(call) for call in calls])
             for statement in self.sql.DELETE_TRACE:
                 conn.executemany(statement, [(i,) for i in ids])
             refresh_hours(conn, hours, self.sql)
