@@ -366,3 +366,23 @@ def test_a_payload_whose_words_pass_what_a_tsvector_holds_is_stored_searched_and
     assert client.get(f"/api/v1/traces/{'e' * 32}").status_code == 200  # the projection went past it
     found = client.get("/api/v1/traces?q=100007").get_json()["traces"]
     assert [t["trace_id"] for t in found] == ["f" * 32]
+
+
+def test_health_answers_within_its_probe_wait_while_the_database_refuses_connections(pg_url):
+    from webapp import create_app
+    client = create_app({"TESTING": True, "DATABASE": pg_url, "ANALYZER": "off"}).test_client()
+    assert client.get("/api/v1/health").get_json()["status"] == "ok"
+    name = pg_url.rsplit("/", 1)[1]
+    admin = ["psql", ADMIN_URL, "-qc"]
+    subprocess.run([*admin, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false', "-c",
+                    f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"], check=True)
+    try:
+        began = time.monotonic()
+        health = client.get("/api/v1/health")
+        waited = time.monotonic() - began
+        assert client.get("/api/v1/traces").status_code == 503  # a request waits its whole budget, then 503
+    finally:
+        subprocess.run([*admin, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true'], check=True)
+    assert health.status_code == 200 and health.get_json()["status"] == "degraded"
+    assert waited < 3.5, f"a load balancer's check waited {waited:.1f} s"  # the probe waits 1 s, a request 5 s
+    assert client.get("/api/v1/traces").status_code == 200  # back at once
