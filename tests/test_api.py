@@ -258,3 +258,14 @@ def test_search_finds_words_with_or_without_their_accents_on_either_store(client
     assert post(client, orjson.dumps(event)).status_code == 200
     traces = client.get("/api/v1/traces", query_string={"q": query}).get_json()["traces"]
     assert [t["trace_id"] for t in traces] == (["a1" * 16] if found else [])
+
+
+@pytest.mark.parametrize("framing", ["array", "ndjson"])
+def test_a_number_past_what_a_double_holds_is_refused_not_stored_as_null(client, framing):
+    events = [envelope(trace_id="b1" * 16, payload={"e": 1}), envelope(trace_id="b2" * 16, payload={"e": 2})]
+    texts = [orjson.dumps(event).replace(b'"e":2', b'"e":1e400') for event in events]
+    body = b"[" + b",".join(texts) + b"]" if framing == "array" else b"\n".join(texts) + b"\n"
+    answer = post(client, body).get_json()
+    assert answer["accepted"] == 1 and [r["index"] for r in answer["rejected"]] == [1]
+    assert "double" in answer["rejected"][0]["message"]  # why, in words
+    assert client.get(f"/api/v1/traces/{'b2' * 16}").status_code == 404

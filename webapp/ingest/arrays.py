@@ -15,7 +15,7 @@ from typing import Iterator
 import orjson
 
 from .extents import container_extent
-from .framing import Record, check_depth, lone_surrogate_error, no_constants, refused_whole
+from .framing import Record, check_depth, finite_float, lone_surrogate_error, no_constants, refused_whole
 from .model import IngestError, Limits, RecordError, too_deep
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -32,8 +32,8 @@ def _orjson_int(text: str):
     return number if -(1 << 63) <= number < (1 << 64) else float(text)
 
 
-_DECODER = json.JSONDecoder(parse_constant=no_constants)
-_BIG_DECODER = json.JSONDecoder(parse_constant=no_constants, parse_int=_orjson_int)
+_DECODER = json.JSONDecoder(parse_constant=no_constants, parse_float=finite_float)
+_BIG_DECODER = json.JSONDecoder(parse_constant=no_constants, parse_float=finite_float, parse_int=_orjson_int)
 
 
 class _Text:

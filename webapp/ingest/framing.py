@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, Iterator
 
@@ -20,7 +21,15 @@ def no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=no_constants)
+def finite_float(text: str) -> float:
+    """Read a JSON number as a double, refusing one past its range (1e400 would be stored as null)."""
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"the number {text[:40]} is past what a double holds")
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=no_constants, parse_float=finite_float)
 
 
 class Record:
