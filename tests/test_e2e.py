@@ -44,3 +44,7 @@ def test_serve_demo_loads_the_sample_traces_into_an_empty_database(make_server):
     assert len(traces) >= 12
     assert httpx.get(f"{server.url}/api/v1/tools").json()["tools"]
     assert httpx.get(f"{server.url}/").status_code == 200
+    server.stop()
+    again = make_server("demo.db", args=["--demo"])  # a database that holds traces is left as it is, and said so
+    assert len(httpx.get(f"{again.url}/api/v1/traces?limit=100").json()["traces"]) == len(traces)
+    assert "sample_traces/ not loaded" in again.logs()

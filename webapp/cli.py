@@ -115,6 +115,9 @@ def serve(host, port, workers, database, demo, allow_open):
     if demo and store.count_traces() == 0:
         result = load_folder(store, resource_dir("sample_traces"), redactor_for(settings))
         click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
+    elif demo:
+        click.echo("demo: the database holds traces already; sample_traces/ not loaded (it loads into an empty one)",
+                   err=True)
     _release_claims(store)
     store.close()
     try:
@@ -233,7 +236,7 @@ def tools_show(name, database):
 
 
 @main.command()
-@click.option("--budget", type=float, default=None, metavar="SECONDS",
+@click.option("--budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="CPU seconds each call's analysis may take, 0 for no limit [default TRACEDIFF_ANALYSIS_BUDGET]; "
                    "more than the default finishes calls marked incomplete.")
 @DB_OPTION
