@@ -47,8 +47,10 @@ class PostgresDatabases:
         with psycopg.connect(self.shared, autocommit=True) as conn, conn.transaction():
             tables = [row[0] for row in conn.execute(
                 "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'")]
-            for table in tables:
-                conn.execute(f'DELETE FROM "{table}"')
+            # TRUNCATE, not DELETE: a table emptied by DELETE keeps its pages and its statistics (a few rows in
+            # hundreds of pages), and the next test's burst of inserts was planned as if the table were empty:
+            # a projection of 5,000 calls joined every call with every key and ran for minutes
+            conn.execute("TRUNCATE " + ", ".join(f'"{table}"' for table in tables) + " RESTART IDENTITY")
             known = [m.version for m in discover("postgresql")]  # a test may record a version from the future
             conn.execute("DELETE FROM schema_migrations WHERE NOT version = ANY(%s)", (known,))
             for (sequence,) in conn.execute("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'").fetchall():
