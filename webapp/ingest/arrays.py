@@ -15,7 +15,7 @@ from typing import Iterator
 import orjson
 
 from .extents import container_extent
-from .framing import Record, check_depth, finite_float, lone_surrogate_error, no_constants, refused_whole
+from .framing import Record, check_depth, counted, finite_float, lone_surrogate_error, no_constants
 from .model import IngestError, Limits, RecordError, too_deep
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -65,25 +65,20 @@ class _Text:
 
 def array_records(head: bytes, pieces: Iterator[bytes], limits: Limits) -> Iterator[Record]:
     """Yield the items of a top-level JSON array body one record each; raise IngestError when the body is
-    not one array or none of its items can be taken."""
+    not one array, holds too many items or none of its items can be taken."""
+    return counted(_array_items(head, pieces, limits.max_depth), limits.max_events)
+
+
+def _array_items(head: bytes, pieces: Iterator[bytes], max_depth: int) -> Iterator[Record]:
     text = _Text(head, pieces)
     pos = text.skip_blanks(text.skip_blanks(0) + 1)  # past the "["
-    index = good = 0
-    first_error, all_too_deep = None, True
+    index = 0
     closed = text.text[pos:pos + 1] == "]"
     while not closed:
         if pos > _DROP_AFTER:
             text.text, pos = text.text[pos:], 0
-        record, pos = _item(text, pos, index, limits.max_depth)
+        record, pos = _item(text, pos, index, max_depth)
         index += 1
-        if index > limits.max_events:  # nothing past the limit is parsed
-            raise IngestError(422, "too_many_events", f"the body holds more than {limits.max_events} records; "
-                                                      f"send at most {limits.max_events} per request")
-        if record.error is None:
-            good += 1
-        else:
-            first_error = first_error or record.error
-            all_too_deep = all_too_deep and record.error.code == "too_deep"
         yield record
         pos = text.skip_blanks(pos)
         separator = text.text[pos:pos + 1]
@@ -93,8 +88,6 @@ def array_records(head: bytes, pieces: Iterator[bytes], limits: Limits) -> Itera
         pos = text.skip_blanks(pos + 1) if not closed else pos
     if text.skip_blanks(pos + 1) < len(text.text):
         raise _not_an_array("something follows the array's closing ']'")
-    if not good and first_error is not None:
-        raise refused_whole(first_error, all_too_deep)
 
 
 def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 import orjson
 
@@ -79,6 +79,24 @@ def refused_whole(first: RecordError, all_too_deep: bool) -> IngestError:
     if all_too_deep:
         return IngestError(422, "too_deep", f"no record of the body can be taken: {first.message}")
     return IngestError(422, "unparseable", f"nothing in the body parses as JSON: {first.message}")
+
+
+def counted(records: Iterable[Record], max_events: int) -> Iterator[Record]:
+    """Pass a streamed body's records on; refuse the body at record max_events + 1 (nothing past it is
+    parsed), or at its end when none of its records can be taken."""
+    good, first_error, all_too_deep = 0, None, True
+    for count, record in enumerate(records, 1):
+        if count > max_events:
+            raise IngestError(422, "too_many_events",
+                              f"the body holds more than {max_events} records; send at most {max_events} per request")
+        if record.error is None:
+            good += 1
+        else:
+            first_error = first_error or record.error
+            all_too_deep = all_too_deep and record.error.code == "too_deep"
+        yield record
+    if not good and first_error is not None:
+        raise refused_whole(first_error, all_too_deep)
 
 
 def _unparsed(body: bytes, max_depth: int) -> list[Record]:

@@ -12,8 +12,8 @@ from typing import Iterable, Iterator
 
 from .arrays import array_records
 from .extents import container_extent
-from .framing import Record, line_records, refused_whole, split_records
-from .model import IngestError, Limits
+from .framing import Record, counted, line_records, split_records
+from .model import Limits
 
 _BOM = b"\xef\xbb\xbf"
 _BLANK = b" \t\r\n"
@@ -85,23 +85,13 @@ def _whole(head: bytearray, pieces: Iterator[bytes], limits: Limits) -> Iterator
 def _by_lines(head: bytearray, pieces: Iterator[bytes], limits: Limits) -> Iterator[Record]:
     if head.startswith(_BOM):
         del head[:len(_BOM)]
-    index = count = good = 0
-    first_error, all_too_deep = None, True
-    for line in _lines(head, pieces):
+    return counted(_line_records(head, pieces, limits.max_depth), limits.max_events)
+
+
+def _line_records(head: bytearray, pieces: Iterator[bytes], max_depth: int) -> Iterator[Record]:
+    for index, line in enumerate(_lines(head, pieces)):
         if line:
-            for record in line_records(index, line, limits.max_depth):
-                count += 1
-                if count > limits.max_events:  # nothing past the limit is parsed
-                    raise _too_many(limits.max_events)
-                if record.error is None:
-                    good += 1
-                else:
-                    first_error = first_error or record.error
-                    all_too_deep = all_too_deep and record.error.code == "too_deep"
-                yield record
-        index += 1
-    if not good and first_error is not None:  # no line parses: the body is refused whole, as framing does
-        raise refused_whole(first_error, all_too_deep)
+            yield from line_records(index, line, max_depth)
 
 
 def _lines(buffer: bytearray, pieces: Iterator[bytes]) -> Iterator[bytes]:
@@ -121,6 +111,3 @@ def _lines(buffer: bytearray, pieces: Iterator[bytes]) -> Iterator[bytes]:
     yield bytes(buffer).strip(_BLANK)
 
 
-def _too_many(limit: int) -> IngestError:
-    return IngestError(422, "too_many_events",
-                       f"the body holds more than {limit} records; send at most {limit} per request")
