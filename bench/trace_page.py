@@ -28,7 +28,7 @@ WORST = ("unicode_long_keys", "echo_with_changes", "records_enum", "keys_case_co
 
 
 def build(path, names, size: int) -> None:
-    """Ingest the shapes (trace `shape-<name>`, call c1) and analyse them in full, as the browser test does."""
+    """Ingest the shapes (trace `shape-<name>`, call c1) and analyse them in full (this bench and the browser test)."""
     events = path.with_suffix(".ndjson")
     with events.open("wb") as out:
         for name in names:

@@ -14,12 +14,8 @@ import time
 from pathlib import Path
 
 import httpx
-import orjson
 import pytest
-from click.testing import CliRunner
 from conftest import ROOT, LiveServer
-
-from webapp.cli import main
 
 CHROMIUM = "/usr/bin/chromium"
 SIZE = 1_000_000
@@ -36,6 +32,7 @@ from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from corpus import SHAPES  # noqa: E402
+from trace_page import build  # noqa: E402
 
 _ASKED = os.environ.get("TRACEDIFF_BROWSER_SHAPES", "")
 CHOSEN = list(SHAPES) if _ASKED == "all" else [n for n in _ASKED.split(",") if n in SHAPES] or list(WORST)
@@ -44,18 +41,8 @@ CHOSEN = list(SHAPES) if _ASKED == "all" else [n for n in _ASKED.split(",") if n
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A real server on a database holding the shapes at 1 MB, analysed in full beforehand by the CLI."""
-    folder = tmp_path_factory.mktemp("shapes")
-    db, events = folder / "shapes.db", folder / "shapes.ndjson"
-    with events.open("wb") as out:
-        for name in CHOSEN:
-            for stage, snap in SHAPES[name](SIZE)[0].items():
-                if snap:
-                    out.write(orjson.dumps({"trace_id": f"shape-{name}", "call_id": "c1", "snapshot": stage,
-                                            "tool": "shapeTool", "payload": snap["payload"],
-                                            "http": snap["http"]}) + b"\n")
-    # `tracediff ingest` analyses what it loaded with no budget: the page is timed on complete analyses.
-    result = CliRunner().invoke(main, ["ingest", str(events), "--db", str(db)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
+    db = tmp_path_factory.mktemp("shapes") / "shapes.db"
+    build(db, CHOSEN, SIZE)  # `tracediff ingest` analyses with no budget: the page is timed on complete analyses
     live = LiveServer(db, env={"PYTHONPATH": str(ROOT)}).start()
     assert all(c["analyzed"] and "incomplete" not in c for name in CHOSEN
                for c in httpx.get(f"{live.url}/api/v1/traces/shape-{name}", timeout=60).json()["calls"])
