@@ -24,6 +24,7 @@ from webapp import create_app
 from webapp.cli import main
 from webapp.store.codec import loads
 
+# The heaviest pages: most rows, longest keys (unicode_long_keys: 600-character keys), echoes, deep paths.
 WORST = ("unicode_long_keys", "echo_with_changes", "records_enum", "keys_case_converted", "deep_nesting")
 
 

@@ -19,8 +19,6 @@ from conftest import ROOT, LiveServer
 
 CHROMIUM = "/usr/bin/chromium"
 SIZE = 1_000_000
-# The heaviest pages: most rows, longest keys (unicode_long_keys: 600-character keys), echoes, deep paths.
-WORST = ("unicode_long_keys", "echo_with_changes", "records_enum", "keys_case_converted", "deep_nesting")
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI") == "true":
@@ -32,7 +30,7 @@ from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from corpus import SHAPES  # noqa: E402
-from trace_page import build  # noqa: E402
+from trace_page import WORST, build  # noqa: E402  (WORST: the heaviest pages)
 
 _ASKED = os.environ.get("TRACEDIFF_BROWSER_SHAPES", "")
 CHOSEN = list(SHAPES) if _ASKED == "all" else [n for n in _ASKED.split(",") if n in SHAPES] or list(WORST)
