@@ -8,7 +8,7 @@ from ..problems.states import escalates, reopens
 from .codec import dumps, loads
 from .escalation import escalations, note_fresh
 from .problem_changes import ProblemWrites, record_state, resolve_after_clean_calls
-from .regrouping import MARK_GROUPED, regrouped, seqs_key
+from .regrouping import MARK_GROUPED, seqs_key
 
 __all__ = ["ProblemWrites", "apply_groupings", "forget_calls"]
 
@@ -72,7 +72,7 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
         seqs = seqs_key(*row[7:10])
         call = {"trace_id": key[0], "call_id": key[1], "tool": row[0], "source": row[1], "release": row[2],
                 "ts": row[3] or now, "digest": grouping.get("digest"), "before": set(loads(row[6]) or []),
-                "again": regrouped(seqs, row[10])}
+                "again": row[10] == seqs}  # grouped again from the same snapshots
         if not call["again"]:
             marks.append((seqs, *key))
         old = {part[0]: part for part in parts.get(key, [])}

@@ -3,6 +3,8 @@
 `tracediff reanalyze` and a contract change bump a call's version without new events; such a call may
 open, regress or escalate nothing on its own. Problems it opens still open, and fold into one summary.
 """
+# A call whose grouped_seqs equal its seqs_key is grouped again (a re-analysis); any other call is news,
+# and its snapshots are remembered here.
 MARK_GROUPED = "UPDATE calls SET grouped_seqs = ? WHERE trace_id = ? AND call_id = ?"
 
 
@@ -10,8 +12,3 @@ def seqs_key(arguments_seq, request_seq, response_seq) -> str:
     """Return the key of a call's snapshots as migration 0007 writes it ("12,13," when there is no response)."""
     return ",".join("" if seq is None else str(seq) for seq in (arguments_seq, request_seq, response_seq))
 
-
-def regrouped(seqs: str, grouped: str | None) -> bool:
-    """Say whether a call is grouped again from the same snapshots (a re-analysis); the caller
-    remembers the snapshots of a call that is not (MARK_GROUPED)."""
-    return grouped == seqs
