@@ -158,3 +158,32 @@ def test_a_short_outage_delays_every_alert_and_pauses_nothing(make_server, tmp_p
         receiver.close()
     assert len(receiver.accepted) == 3 and len(receiver.attempts) >= 9
     assert not shown["paused"] and shown["failures"] == 0
+
+
+@pytest.mark.sqlite_only
+def test_migration_11_drops_a_reused_ids_old_messages_and_never_hands_out_a_deleted_id(tmp_path):
+    from webapp.store import migrations
+    from webapp.store.schema import SqliteMigrations
+
+    path = tmp_path / "v10.db"
+    store = Store(path, create=False)
+    migrations.apply(SqliteMigrations(store), [m for m in migrations.discover("sqlite") if m.version <= 10])
+    with store.write() as conn:  # rule 1 was made after a deleted rule 1 sent a message; rule 3 was deleted
+        conn.execute("INSERT INTO alert_rules (id, url, format, on_events, min_interval_s, secret, created_at) "
+                     "VALUES (1, 'http://h/x', 'webhook', '[\"new\"]', 0, 'whsec_x', '2026-12-01T10:00:00.000000Z')")
+        for message, rule, at in (("msg_old", 1, "09"), ("msg_new", 1, "11"), ("msg_gone", 3, "09")):
+            conn.execute("INSERT INTO alert_outbox (id, rule_id, type, subject, data, created_at, state, attempts, "
+                         "next_attempt_at) VALUES (?, ?, 'new', 's', '{}', ?, 'delivered', 1, ?)",
+                         (message, rule, f"2026-12-01T{at}:00:00.000000Z", f"2026-12-01T{at}:00:00.000000Z"))
+            conn.execute("INSERT INTO alert_deliveries (message_id, rule_id, at, attempt, status_code) "
+                         "VALUES (?, ?, ?, 1, 500)", (message, rule, f"2026-12-01T{at}:00:00.000000Z"))
+    store.close()
+    store = Store.open(path)
+    try:
+        assert [m["id"] for m in store.messages(1)] == ["msg_new"]
+        assert [(d["message_id"], d["state"]) for d in store.deliveries(1)] == [("msg_new", "failed")]
+        assert store.add_rule({"url": "http://h/y", "format": "webhook", "on": ["new"], "tool": None, "kind": None,
+                               "min_severity": None, "source": None, "min_interval_s": 0}, "whsec_y") == 4
+        assert store.redeliver("msg_gone") is False
+    finally:
+        store.close()
