@@ -61,7 +61,7 @@ def list_rules(database):
 @click.argument("rule_id", type=int)
 @click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
 def remove(rule_id, database):
-    """Remove a rule and its pending messages."""
+    """Remove a rule with its messages and delivery log (its id is never reused)."""
     if not _store(database)[1].delete_rule(rule_id):
         raise click.ClickException(f"no alert rule {rule_id}")
     click.echo(f"removed rule {rule_id}")
