@@ -175,7 +175,8 @@ def alert_paths() -> dict:
                 "201": json_body({**ref("AlertRule"), "description": "With `secret`."}, "Created."),
                 "400": bad_rule, "422": error("The body is not JSON.")}, tag="alerts", write=True,
                 body={"required": True, "content": {JSON: {"schema": ref("AlertRuleInput")}}})},
-        "/api/v1/alerts/{rule_id}": {"delete": operation("Delete an alert rule with its messages and delivery log (its id is never reused).", {
+        "/api/v1/alerts/{rule_id}": {"delete": operation(
+            "Delete an alert rule with its messages and delivery log (its id is never reused).", {
             "204": {"description": "Deleted."}, "404": missing}, tag="alerts", params=[rule_id], write=True)},
         "/api/v1/alerts/{rule_id}/deliveries": {"get": operation("The rule's delivery log and messages, newest first.", {
             "200": json_body(obj(["deliveries", "next_cursor", "messages"], {

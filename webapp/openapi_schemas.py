@@ -96,7 +96,8 @@ SCHEMAS = {
         "state": {"enum": ["delivered", "failed"], "description": "This attempt's own outcome."},
         "message_state": {"enum": ["pending", "delivered", "failed"], "description": "Where its message is now."}}),
     "AlertMessage": obj(["type", "timestamp", "data"], {
-        "type": {"enum": ["problem.new", "problem.regressed", "problem.escalating", "ingest.rejected", "tracediff.test"],
+        "type": {"enum": ["problem.new", "problem.regressed", "problem.escalating", "ingest.rejected",
+                          "tracediff.test"],
                  "description": "`tracediff.test` is a test send (`data.id` is `TD-TEST`): no problem is behind it."},
         "timestamp": STRING, "data": {"type": "object", "description": (
             "The problem as GET /api/v1/problems/{id} lists it; for ingest.rejected `count`, `window_s`, `sources` "

@@ -48,8 +48,8 @@ class AlertRules:
     def resume_rule(self, rule_id: int) -> bool:
         """Resume a paused rule: the messages it held are due now, each with a fresh schedule of attempts."""
         with self.write() as conn:
-            conn.execute("UPDATE alert_outbox SET next_attempt_at = ?, attempts = 0 WHERE rule_id = ? "
-                         "AND state = 'pending' AND rule_id IN (SELECT id FROM alert_rules WHERE paused_at IS NOT NULL)",
+            conn.execute("UPDATE alert_outbox SET next_attempt_at = ?, attempts = 0 WHERE rule_id = ? AND "
+                         "state = 'pending' AND rule_id IN (SELECT id FROM alert_rules WHERE paused_at IS NOT NULL)",
                          (utc_now(), rule_id))
             return bool(conn.execute("UPDATE alert_rules SET paused_at = NULL, pause_reason = NULL, failures = 0, "
                                      "failing_since = NULL WHERE id = ?", (rule_id,)).rowcount)
