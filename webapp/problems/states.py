@@ -6,7 +6,9 @@ own time is after the resolution breaks again, for the first time (a shipper's r
 re-analysis never reopens one); "next release" also wants another release, "contract change" another
 contract digest.
 """
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
+
+from ..times import stamp
 
 STATES = ("new", "ongoing", "resolved", "regressed", "archived")
 RESOLVE_MODES = ("now", "next_release", "contract_change", "after_clean_calls")
@@ -27,8 +29,8 @@ def display_state(state: str, first_seen: str | None, now: datetime) -> str:
 
 
 def iso(moment: datetime) -> str:
-    """Format a time as the store writes times (RFC 3339 UTC with Z)."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """Format a time as the store writes times (webapp/times.py)."""
+    return stamp(moment)
 
 
 def parse_change(body) -> dict:

@@ -1,6 +1,7 @@
 """Problems, the changes people make: resolve, archive, reopen, links, merge (mixed into Store)."""
-from datetime import datetime, timedelta
+from datetime import timedelta
 
+from .. import times
 from ..problems.grouping import contract_digest
 from ..problems.states import BadChange
 from .codec import dumps, utc_now
@@ -61,7 +62,7 @@ class ProblemWrites:
 
     def change_problem(self, pid: int, change: dict, by: str, at: str | None = None) -> None:
         """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`."""
-        now = at or utc_now()
+        now = times.fixed(at) if at else utc_now()
         with self.write() as conn:
             if "links" in change:
                 conn.execute("UPDATE problems SET links = ? WHERE id = ?", (dumps(change["links"]), pid))
@@ -137,5 +138,5 @@ class ProblemWrites:
 
 
 def _day_before(now: str) -> str:
-    """Return the stored time (2026-11-30T09:15:00.000000Z) one day before another."""
-    return (datetime.strptime(now[:19], "%Y-%m-%dT%H:%M:%S") - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%S")
+    """Return the stored time one day before another."""
+    return times.stamp(times.parse(now) - timedelta(days=1))
