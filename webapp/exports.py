@@ -6,6 +6,7 @@ import zipfile
 from urllib.parse import urlencode
 
 from .anchors import finding_anchors
+from .times import display
 from .report import SEVERITY_ORDER, end_text, validation_lines, visible
 
 FIXTURE_FILES = {"arguments": "tool-args.json", "request": "http-body.json", "response": "http-response.json"}
@@ -22,7 +23,7 @@ def call_markdown(call: dict, permalink: str) -> list[str]:
     summary = call.get("summary") or {}
     counts = ", ".join(f"{summary.get(s, 0)} {s}" for s in SEVERITY_ORDER)
     lines = [f"### {_text(call.get('tool') or 'unknown tool')} {_code(call['call_id'] or '(default call)')}", "",
-             f"- Time: {call.get('first_ts')} to {call.get('last_ts')}",
+             f"- Time: {display(call.get('first_ts'))} to {display(call.get('last_ts'))}",
              f"- HTTP status: {call.get('status_code') or 'none'}",
              f"- Findings: {counts}", f"- Link: <{permalink}>", ""]
     if call["findings"]:

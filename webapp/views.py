@@ -3,7 +3,7 @@ import json
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
-from . import alignedview, charts, exports, pipeline, tracepage
+from . import alignedview, charts, exports, pipeline, times, tracepage
 from .api import strict_query
 from .analysis.pointers import MISSING, resolve
 from .compare import compare_calls
@@ -39,6 +39,12 @@ def _set_finalize(state) -> None:
 def pretty_json(value) -> str:
     """Indent a JSON value as plain text; autoescaping makes it safe in HTML."""
     return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@bp.app_template_filter("when")
+def when(value) -> str:
+    """Show a stored time as people read it (the fraction's trailing zeros dropped): `2026-12-01T10:00:07.5Z`."""
+    return times.display(value)
 
 
 def page_or_fragment(page: str, fragment: str, **context):
