@@ -77,13 +77,18 @@ def postgres_figures(pristine, url: str, traces: int) -> dict:
 
     from ingest_postgres import reset
     from webapp.store.copy import copy_database
-    reset(url)
-    source, destination = Store(pristine, create=False), Store.open(url)
-    began = time.perf_counter()
-    copy_database(source, destination)
-    print(f"postgresql: copied in {time.perf_counter() - began:.1f} s", flush=True)
-    source.close()
-    destination.close()
+    if _held(url) == 3 * traces:  # a copy from an earlier run: its times go back to the old form (minutes saved)
+        began = time.perf_counter()
+        _age_postgres(url)
+        print(f"postgresql: earlier copy aged in {time.perf_counter() - began:.1f} s", flush=True)
+    else:
+        reset(url)
+        source, destination = Store(pristine, create=False), Store.open(url)
+        began = time.perf_counter()
+        copy_database(source, destination)
+        print(f"postgresql: copied in {time.perf_counter() - began:.1f} s", flush=True)
+        source.close()
+        destination.close()
 
     def forget():
         with psycopg.connect(url, autocommit=True) as conn:
@@ -95,6 +100,31 @@ def postgres_figures(pristine, url: str, traces: int) -> dict:
     baseline = timed_touch(store)
     store.close()
     return _figures("postgresql", seconds, baseline, traces)
+
+
+def _held(url: str) -> int:
+    import psycopg
+    try:
+        with psycopg.connect(url) as conn:
+            return conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    except psycopg.Error:
+        return -1
+
+
+def _age_postgres(url: str) -> None:
+    """Write every time of the database back in the form gendb's old_times gives (`...07.000Z`), then vacuum."""
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as conn:
+        for table, names in columns().items():
+            with conn.transaction():
+                conn.execute("SET LOCAL maintenance_work_mem = '256MB'")
+                collations = dict(conn.execute(
+                    "SELECT attname, CASE WHEN attcollation IN (0, 100) THEN '' ELSE ' COLLATE ' || "
+                    "attcollation::regcollation::text END FROM pg_attribute WHERE attrelid = %s::regclass "
+                    "AND attnum > 0", (table,)).fetchall())
+                conn.execute(f"ALTER TABLE {table} " + ", ".join(
+                    f"ALTER COLUMN {c} TYPE text{collations[c]} USING substr({c}, 1, 23) || 'Z'" for c in names))
+            conn.execute(f"VACUUM ANALYZE {table}")
 
 
 def _figures(engine: str, seconds: float, baseline: float, traces: int) -> dict:
