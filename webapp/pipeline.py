@@ -139,7 +139,7 @@ class _Batch:
                                "arguments": arguments["payload"] if arguments else None}
 
     def save(self) -> int:
-        return self.store.save_analyses(self.results, self.groupings, (alerts.matches, storms.plan))
+        return self.store.save_analyses(self.results, self.groupings, storms)
 
 
 def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:
