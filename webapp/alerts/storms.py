@@ -10,7 +10,8 @@ from datetime import datetime, timedelta, timezone
 from .rules import matches
 
 BACKFILL_AGE = timedelta(hours=1)
-SUMMARY_AT = 5
+SUMMARY_AT = 5  # more new problems than this in one batch, or one rule's minute, go as one summary
+SUMMARY_WINDOW_S = 60
 LISTED = 20  # problems a summary lists; its count says how many it folds
 SUBJECT = "summary"  # the outbox subject of summaries: one waiting per rule takes in the next ones
 FACTS = "_line"  # what a problem's one-line message counts (store/alert_facts.py); the sender takes it out

@@ -16,7 +16,9 @@ CLAIM = """UPDATE alert_outbox SET state = 'sending', next_attempt_at = ? WHERE 
 # A rule's summary not yet tried (and due by then): the next summary of the rule folds into it.
 WAITING = """SELECT id, data FROM alert_outbox WHERE rule_id = ? AND subject = 'summary' AND state = 'pending'
  AND attempts = 0 AND next_attempt_at <= ? ORDER BY created_at DESC LIMIT 1"""
-ANY_TIME = "9999"  # later than every time the store writes
+ANY_TIME = "9999"
+RECENT_NEWS = """SELECT count(*) FROM alert_outbox WHERE rule_id = ? AND type = 'new' AND subject != 'summary'
+ AND created_at > ?"""  # later than every time the store writes
 FOLD = "UPDATE alert_outbox SET data = ? WHERE id = ? AND state = 'pending' AND attempts = 0"
 PAUSE_AFTER_FAILURES = 5
 RULE_COLUMNS = "id, url, format, on_events, tool, kind, min_severity, source, min_interval_s, created_at, " \
@@ -68,19 +70,9 @@ class AlertStore:
         """Write the messages a batch's problem changes call for, inside its transaction; return how many are new.
 
         `policy` (webapp/alerts/storms.py) says which rule wants what: `matches` a problem, `for_rule` its
-        part of a summary, `fold` one summary into another. A summary, and a new problem for a rule whose
-        summary waits only for the hold (not for the rule's interval), joins it: one message, nothing lost."""
-        now, written = utc_now(), 0
-        for rule in _active_rules(conn):
-            for event, subject, data in planned:
-                if subject == policy.SUBJECT or (event == "new" and _waiting_summary(conn, rule["id"], now)):
-                    part = data if subject == policy.SUBJECT else {"problems": [data], "reanalysis": False}
-                    summary = policy.for_rule(rule, part)
-                    if summary is not None:
-                        written += _add_to_summary(conn, rule, summary, policy.fold, now)
-                elif policy.matches(rule, event, data) and not _too_soon(conn, rule, subject, now):
-                    written += _insert(conn, rule, event, subject, data, now)
-        return written
+        part of a summary, `fold` one summary into another."""
+        now = utc_now()
+        return sum(_rule_alerts(conn, rule, planned, policy, now) for rule in _active_rules(conn))
 
     def claim_due(self, now: str, lease_until: str, limit: int = 20, summaries_before: str | None = None) -> list[dict]:
         """Claim due messages for a lease (a summary once it is older than `summaries_before`); return them
@@ -146,6 +138,27 @@ class AlertStore:
 def _active_rules(conn) -> list[dict]:
     rows = conn.execute(f"SELECT {RULE_COLUMNS} FROM alert_rules WHERE paused_at IS NULL ORDER BY id").fetchall()
     return [_rule(dict(zip(RULE_COLUMNS.split(", "), row))) for row in rows]
+
+
+def _rule_alerts(conn, rule: dict, planned: list, policy, now: str) -> int:
+    """Write one rule's messages of a batch. A summary joins the rule's waiting one; so does a new problem
+    while that summary waits only for its hold, or once the rule got SUMMARY_AT new problems one by one in
+    the last SUMMARY_WINDOW_S (a burst that the analyser took in several batches)."""
+    written, recent = 0, None
+    for event, subject, data in planned:
+        summary = data if subject == policy.SUBJECT else None
+        if summary is None and event == "new" and policy.matches(rule, event, data):
+            if recent is None:
+                recent = conn.execute(RECENT_NEWS, (rule["id"], _later(now, -policy.SUMMARY_WINDOW_S))).fetchone()[0]
+            if recent >= policy.SUMMARY_AT or _waiting_summary(conn, rule["id"], now):
+                summary = {"problems": [data], "reanalysis": False}
+            recent += 1
+        if summary is not None:
+            part = policy.for_rule(rule, summary)
+            written += _add_to_summary(conn, rule, part, policy.fold, now) if part else 0
+        elif policy.matches(rule, event, data) and not _too_soon(conn, rule, subject, now):
+            written += _insert(conn, rule, event, subject, data, now)
+    return written
 
 
 def _insert(conn, rule: dict, event: str, subject: str, data: dict, now: str, due: str | None = None) -> int:
