@@ -1,14 +1,31 @@
 """Summaries: a re-analysis or a burst of new problems sends one message per rule, with the problems that rule wants."""
+import subprocess
+import sys
+import time
+
+import httpx
 import pytest
+from conftest import LiveServer
 from problem_helpers import CONTRACT, at, call, send, trace
 from receiver import Receiver
 
+from helpers import ndjson
 from webapp import pipeline
 from webapp.alerts.sender import deliver_due
+from webapp.store import Store
 
 STRICTER = {**CONTRACT, "request_schema": {"type": "object", "required": ["limit", "status", "region"],
                                            "properties": {"limit": {"type": "integer"}, "status": {"type": "string"},
                                                           "region": {"type": "string"}}}}
+
+
+def wait_until(check, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
 
 
 @pytest.fixture
@@ -104,3 +121,37 @@ def test_a_rule_filtered_by_tool_or_kind_gets_a_summary_of_its_own_problems(clie
     finally:
         for extra in (other_tool, by_kind, every):
             extra.close()
+
+
+@pytest.mark.slow
+def test_tracediff_reanalyze_beside_a_running_server_sends_one_summary(db_path, tmp_path):
+    """The CLI and the server's analyser re-analyse 420 calls in batches of their own while the server's sender
+    runs: the receiver, which checks every signature, gets one summary of every problem opened."""
+    receiver = Receiver()
+    server = LiveServer(db_path, log_path=tmp_path / "server.log",
+                        env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1", "TRACEDIFF_ALERT_SUMMARY_WAIT": "20"})
+    store = Store.open(db_path)
+    tools = 420
+    try:
+        server.start()
+        rule = httpx.post(server.url + "/api/v1/alerts",
+                          json={"url": receiver.url, "on": ["new"], "min_interval_s": 0}).json()
+        receiver.secret = rule["secret"]
+        for t in range(tools):
+            store.put_tool(f"tool{t}", CONTRACT)
+        assert httpx.post(server.url + "/api/v1/ingest", content=ndjson(*tools_calls(tools, 1, broken=False))
+                          ).status_code == 200
+        assert wait_until(lambda: not store.backlog()["calls_waiting"] and not store.backlog()["events_waiting"], 60)
+        for t in range(tools):
+            store.put_tool(f"tool{t}", STRICTER)  # the server's analyser starts on them at once
+        subprocess.run([sys.executable, "-m", "webapp", "reanalyze", "--db", str(db_path)], check=True,
+                       capture_output=True, timeout=300)
+        assert wait_until(lambda: not store.backlog()["calls_waiting"], 60)
+        assert wait_until(lambda: receiver.accepted, 60), server.logs()[-2000:]
+        time.sleep(3)  # a second summary would be on its way by now
+    finally:
+        store.close()
+        server.stop()
+        receiver.close()
+    [(_, body)] = receiver.accepted
+    assert body["data"]["summary"] and body["data"]["reanalysis"] and body["data"]["count"] == tools
