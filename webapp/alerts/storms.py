@@ -4,6 +4,8 @@ A problem first seen long before it was analysed comes from a backfill of old lo
 A problem opened by a re-analysis (`reanalysed`: only calls grouped again from the snapshots they were
 grouped from before showed it) never alerts on its own; such problems fold into one summary. When more
 than a few problems open at once (a new tool's first hour), one summary says so instead of one each.
+Each rule gets its own summary, of the problems that match it; a summary that waits in the outbox takes
+in the rule's next ones (`fold`), so a run of many batches sends one (webapp/store/alerts.py).
 """
 from datetime import datetime, timedelta, timezone
 
