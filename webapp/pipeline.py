@@ -163,6 +163,18 @@ def catch_up(store: Store, budget: float | None = None) -> int:
     return analyze_all(store, budget)
 
 
+def patiently(step: Callable, tries: int = 5):
+    """Run a step of a command, again after a pause while the database stays locked past its busy timeout (a
+    running server's analyser holds the rows): a batch that failed changed nothing, its calls stay pending."""
+    for attempt in range(tries):
+        try:
+            return step()
+        except StoreUnavailable:
+            if attempt == tries - 1:
+                raise
+            time.sleep(1 + attempt)
+
+
 def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dict | None:
     """Return a trace after analysing the calls of it that are out of date, within `budget` seconds in all.
 

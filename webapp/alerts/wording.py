@@ -16,8 +16,8 @@ def problem_line(event_type: str, problem: dict, facts: dict | None) -> str:
     else:
         how = f"{calls} call{'s' * (calls != 1)}{_span(facts.get('first'), facts.get('last'))}"
     since = f" since {facts['since']}" if facts.get("since") else ""
-    state = STATES.get(event_type, event_type)
-    return f"{problem.get('tool') or '(no tool)'}: {what_broke(problem)}, {how}{since} ({state}, {problem.get('id', '')})"
+    state, tool = STATES.get(event_type, event_type), problem.get("tool") or "(no tool)"
+    return f"{tool}: {what_broke(problem)}, {how}{since} ({state}, {problem.get('id', '')})"
 
 
 def what_broke(problem: dict) -> str:

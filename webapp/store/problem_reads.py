@@ -149,7 +149,7 @@ class ProblemReads:
                 "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = ? AND value != '' ORDER BY value",
                 (number, dim))]
         problem["permalink_path"] = f"/problems/{problem['id']}"
-        if event:
+        if event and event != "reanalysed":  # a re-analysis's problems only go in a summary: no line of their own
             problem["_line"] = line_facts(conn, number, event, problem)
         return problem
 
