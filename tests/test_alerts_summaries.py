@@ -72,9 +72,8 @@ def test_a_reanalysis_of_many_batches_sends_one_summary(client, app, store, rece
     store.invalidate_tool(None)
     assert pipeline.catch_up(store) == tools
     assert deliver_due(store, app.config) == 1
-    assert [body["data"]["count"] for _, body in receiver.accepted] == [tools], took  # the run took `took` s
-    assert all(body["data"]["reanalysis"] for _, body in receiver.accepted)
-    print("TOOK", took)
+    [(_, body)] = receiver.accepted
+    assert body["data"]["summary"] and body["data"]["reanalysis"] and body["data"]["count"] == tools
     listed = {p["id"] for p in client.get("/api/v1/problems?limit=500").get_json()["problems"]}
     assert len(listed) == tools and len(body["data"]["problems"]) == 20 and {
         p["id"] for p in body["data"]["problems"]} <= listed
