@@ -240,3 +240,33 @@ def test_forwarded_scheme_and_host_count_only_from_a_trusted_peer(tmp_path):
     for peer, client, scheme in (("10.1.2.3", "203.0.113.9", "https"), ("192.0.2.1", "192.0.2.1", "http")):
         answer = app.test_client().get("/whoami", headers=headers, environ_base={"REMOTE_ADDR": peer})
         assert answer.get_json() == {"client": client, "scheme": scheme}
+
+
+def test_requests_gunicorn_refuses_and_bodies_it_cannot_frame_get_the_json_error_shape(live_server):
+    long_line = httpx.get(f"{live_server.url}/?q={'x' * 5000}")
+    assert long_line.status_code == 414 and long_line.headers["content-type"] == "application/json"
+    assert long_line.json()["error"]["code"] == "uri_too_long" and long_line.json()["error"]["retryable"] is False
+    headers = {f"x-extra-{n}": "1" for n in range(120)}
+    too_many = httpx.get(f"{live_server.url}/api/v1/health", headers=headers)
+    assert too_many.status_code == 431
+    assert too_many.json()["error"]["code"] == "request_header_fields_too_large"
+    bad_chunk = raw_request(live_server.url, b"POST /api/v1/ingest HTTP/1.1\r\nHost: localhost\r\n"
+                            b"Transfer-Encoding: chunked\r\n\r\nzz\r\n")
+    assert bad_chunk.startswith("HTTP/1.1 400 ") and '"code":"bad_body"' in bad_chunk
+    cut_short = raw_request(live_server.url, b"POST /api/v1/ingest HTTP/1.1\r\nHost: localhost\r\n"
+                            b"Content-Length: 100\r\n\r\n{\"a\": 1}", half_close=True)
+    assert cut_short.startswith("HTTP/1.1 400 ") and '"code":"bad_body"' in cut_short
+    assert httpx.get(f"{live_server.url}/api/v1/health").status_code == 200  # the worker carried on
+
+
+def raw_request(url: str, data: bytes, half_close: bool = False) -> str:
+    """Send bytes as they are and read the whole answer (`half_close`: then say nothing more follows)."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(data)
+        if half_close:
+            sock.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := sock.recv(4096):
+            answer += chunk
+    return answer.decode(errors="replace")

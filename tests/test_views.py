@@ -319,6 +319,18 @@ def test_the_strip_row_of_calls_without_a_tool_links_each_bar_to_its_hour_alone(
     assert TRACE in listed_ids(client.get(bar).get_data(as_text=True))
 
 
+
+def test_a_hostile_tool_name_stays_text_in_the_strip_and_its_bars_link_to_that_tool_and_hour(client):
+    tool = '"><img src=x onerror=alert(1)>&'
+    ingest(client, envelope(tool=tool, ts="2026-11-30T09:15:00Z"))
+    html = client.get("/?severity=warning").get_data(as_text=True)
+    strip = html[html.index('<section class="strip"'):html.index("</section>", html.index('<section class="strip"'))]
+    assert "<img" not in strip and "&lt;img src=x onerror=alert(1)&gt;&amp; 2026-11-30 09:00: 1 calls" in strip
+    bar = re.search(r'<a href="([^"]+)"><title>', strip).group(1).replace("&amp;", "&")
+    assert parse_qs(urlparse(bar).query) == {"severity": ["warning"], "tool": [tool],
+                                             "since": ["2026-11-30T09:00:00"], "until": ["2026-11-30T10:00:00"]}
+    assert TRACE in listed_ids(client.get(bar.replace("severity=warning&", "")).get_data(as_text=True))
+
 def test_control_characters_of_a_payload_are_shown_as_escapes_on_the_page(client):
     ingest(client, envelope(snapshot="request", payload={"a\u0000b": "c\u0000d\u001b[31m"}))
     for view in ("raw", "aligned"):
@@ -333,7 +345,7 @@ def test_each_strip_row_has_its_own_scale_so_a_quiet_tool_stays_visible(client):
     ingest(client, *busy, envelope(trace_id="quiet", call_id="c", tool="sendEmail", ts="2026-11-30T09:20:00Z"))
     html = client.get("/").get_data(as_text=True)
     heights = dict(re.findall(r'<title>(\w+) 2026-11-30 09:00: \d+ calls.*?</title>\s*<rect class="bar-hit"[^>]*>'
-                              r'</rect>\s*<rect class="bar-calls"[^>]*height="(\d+)"', html, re.S))
+                              r'\s*<rect class="bar-calls"[^>]*height="(\d+)"', html, re.S))
     assert heights == {"findOrders": heights["sendEmail"], "sendEmail": heights["findOrders"]}
     assert int(heights["sendEmail"]) >= 20  # its busiest hour fills its row
 

@@ -5,7 +5,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import pipeline
 from .analysis import FINDING_KINDS, fold
-from .bodies import body_deadline
+from .bodies import body_deadline, cut_short
 from .contracts import (YAML_MEDIA_TYPES, ContractError, load_document, parse_operations, read_contracts,
                         save_contracts, validated_contract)
 from .db import get_store
@@ -45,6 +45,7 @@ def whole_body() -> bytes:
         if limit is not None and request.content_length is None and len(raw) >= limit \
                 and request.environ["wsgi.input"].read(1):
             raise too_large(limit)
+        cut_short(len(raw), request.content_length)
     return raw
 
 

@@ -3,6 +3,8 @@ import contextlib
 import socket
 import threading
 
+from gunicorn.http.errors import NoMoreData, ParseException
+
 from .errors import ApiError
 
 
@@ -29,9 +31,11 @@ def body_deadline(environ: dict, seconds: float):
     timer.start()
     try:
         yield
-    except Exception:
+    except Exception as error:
         if fired.is_set():
             raise _timed_out(seconds) from None
+        if isinstance(error, (ParseException, NoMoreData)):  # gunicorn reads the body as the app asks for it
+            raise _broken(error) from None
         raise
     finally:
         timer.cancel()
@@ -42,3 +46,15 @@ def body_deadline(environ: dict, seconds: float):
 def _timed_out(seconds: float) -> ApiError:
     return ApiError(408, "body_timeout", f"the request body did not arrive within {seconds:g} s; "
                     "send it faster or in smaller batches", retryable=True, headers={"Connection": "close"})
+
+
+def cut_short(received: int, declared: int | None) -> None:
+    """Refuse a body that ended before its Content-Length: its last records would be parsed cut."""
+    if declared is not None and received < declared:
+        raise _broken(NoMoreData())
+
+
+def _broken(error: Exception) -> ApiError:
+    what = "ended before its Content-Length" if isinstance(error, NoMoreData) else f"has broken framing ({error})"
+    return ApiError(400, "bad_body", f"the request body {what}; nothing in it was acknowledged: send it again whole",
+                    headers={"Connection": "close"})

@@ -89,9 +89,11 @@ def ingest_paths() -> dict:
     too_large = error("The body, sent (TRACEDIFF_MAX_BODY_BYTES) or decompressed "
                       "(TRACEDIFF_MAX_DECOMPRESSED_BYTES), is larger than its limit (`too_large`).")
     slow = error("The body did not arrive within TRACEDIFF_BODY_TIMEOUT (`body_timeout`, retryable).")
+    cut = error("The body ended before its Content-Length or its chunked framing is broken (`bad_body`); "
+                "nothing in it was acknowledged.")
     ingest = operation("Store snapshot events; bad events are rejected one by one.", {
         "200": json_body(ref("IngestResult"), "Committed: accepted, duplicates and per-event rejections."),
-        "408": slow, "413": too_large,
+        "400": cut, "408": slow, "413": too_large,
         "415": error("An unsupported Content-Encoding (`unsupported_encoding`)."),
         "422": error("Nothing in the body can be taken: not JSON or empty (`unparseable`), only records nested "
                      "too deep (`too_deep`), or more records than TRACEDIFF_MAX_EVENTS (`too_many_events`, 10,000 "
@@ -105,7 +107,8 @@ def ingest_paths() -> dict:
         "200": {"description": "ExportTraceServiceResponse with partial_success, encoded like the request.",
                 "content": {JSON: {"schema": {"type": "object"}},
                             "application/x-protobuf": {"schema": {"type": "string", "format": "binary"}}}},
-        "408": slow, "413": too_large, "415": error("An unsupported Content-Encoding (`unsupported_encoding`)."),
+        "400": cut, "408": slow, "413": too_large,
+        "415": error("An unsupported Content-Encoding (`unsupported_encoding`)."),
         "422": error("The body is not an OTLP export."),
     }, tag="ingest", write=True, body=otlp_body)
     return {"/api/v1/ingest": {"post": ingest}, "/v1/traces": {"post": otlp}}

@@ -67,7 +67,8 @@ def tool(name):
     strip = stats.hourly_strip(get_store(), tool=name)
     return page_or_fragment("tool.html", "partials/mappings.html", **data, **_mapping_context(name),
                             schemas=[(k, data["contract"][k]) for k in SCHEMAS if (data["contract"] or {}).get(k)],
-                            query=TraceQuery(tool=name), strip_rows=charts.strip_rows(strip),
+                            query=TraceQuery(tool=name),
+                            strip_rows=charts.strip_rows(strip, list_url=url_for("views.index")),
                             strip_width=charts.strip_width(strip), strip_hours=strip["hours"])
 
 

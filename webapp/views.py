@@ -83,7 +83,9 @@ def _counts_context(query: TraceQuery, wanted: bool) -> dict:
                "counts_url": url_for("views.index", **query.as_args(), part="counts")}
     if counts is not None:
         strip = stats.hourly_strip(get_store(), tool=query.tool, until=query.until, since=query.since)
-        context.update(strip_rows=charts.strip_rows(strip), strip_width=charts.strip_width(strip),
+        filters = query.as_args(tool=None, since=None, until=None)
+        context.update(strip_rows=charts.strip_rows(strip, filters, url_for("views.index")),
+                       strip_width=charts.strip_width(strip),
                        strip_hours=strip["hours"],
                        counts_incomplete=any(c is None for values in counts.values() for c in values.values()))
     return context
