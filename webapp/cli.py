@@ -254,7 +254,6 @@ def reanalyze(budget, database):
     click.echo(f"reanalysed {marked} call(s){helped}")
 
 
-
 @main.command()
 @click.argument("folders", nargs=-1, type=click.Path(exists=True, file_okay=False))
 @click.option("--tool", default=None, help="Tool name (to pick it from a file of several contracts).")

@@ -16,9 +16,10 @@ CLAIM = """UPDATE alert_outbox SET state = 'sending', next_attempt_at = ? WHERE 
 # A rule's summary not yet tried (and due by then): the next summary of the rule folds into it.
 WAITING = """SELECT id, data FROM alert_outbox WHERE rule_id = ? AND subject = 'summary' AND state = 'pending'
  AND attempts = 0 AND next_attempt_at <= ? ORDER BY created_at DESC LIMIT 1"""
-ANY_TIME = "9999"
+ANY_TIME = "9999"  # later than every time the store writes
+# A rule's new-problem messages (one problem each) since a time.
 RECENT_NEWS = """SELECT count(*) FROM alert_outbox WHERE rule_id = ? AND type = 'new' AND subject != 'summary'
- AND created_at > ?"""  # later than every time the store writes
+ AND created_at > ?"""
 FOLD = "UPDATE alert_outbox SET data = ? WHERE id = ? AND state = 'pending' AND attempts = 0"
 PAUSE_AFTER_FAILURES = 5
 RULE_COLUMNS = "id, url, format, on_events, tool, kind, min_severity, source, min_interval_s, created_at, " \
@@ -152,7 +153,8 @@ def _rule_alerts(conn, rule: dict, planned: list, policy, now: str) -> int:
                 recent = conn.execute(RECENT_NEWS, (rule["id"], _later(now, -policy.SUMMARY_WINDOW_S))).fetchone()[0]
             if recent >= policy.SUMMARY_AT or _waiting_summary(conn, rule["id"], now):
                 summary = {"problems": [data], "reanalysis": False}
-            recent += 1
+            else:
+                recent += 1
         if summary is not None:
             part = policy.for_rule(rule, summary)
             written += _add_to_summary(conn, rule, part, policy.fold, now) if part else 0
