@@ -247,9 +247,9 @@ def reanalyze(budget, database):
     settings = _settings(database)
     store = _open_store(settings)
     store.project_all()
-    marked = store.invalidate_tool(None)
+    marked = pipeline.patiently(lambda: store.invalidate_tool(None))
     budget = settings["ANALYSIS_BUDGET"] if budget is None else budget
-    here = pipeline.catch_up(store, budget)
+    here = pipeline.patiently(lambda: pipeline.catch_up(store, budget))
     helped = f" ({here} here, the rest by a running server's analyser)" if here < marked else ""
     click.echo(f"reanalysed {marked} call(s){helped}")
 

@@ -42,6 +42,7 @@ SETTINGS = (
     Setting("PUBLIC_URL", "", "Address people reach tracediff at (`https://tracediff.example.com`), for the links in alerts; default `http://HOST:PORT`."),
     Setting("WEBHOOK_ALLOW_HOSTS", "", "Comma-separated hosts and CIDR ranges that alert webhooks may reach although they are loopback, link-local or reserved addresses."),
     Setting("ALERT_TIMEOUT", 5, "Seconds an alert delivery may take before it is retried."),
+    Setting("ALERT_SUMMARY_WAIT", 30, "Seconds a summary alert (a re-analysis, or many problems opening at once) waits before it is sent; the summaries and new problems of its rule meanwhile join it, so one run sends one message."),
     Setting("RETRY_AFTER", 2, "Seconds sent in `Retry-After` when the database is busy or unavailable."),
     # -- serving, health, metrics and logs (docs/operations.md) --
     Setting("THREADS", 8, "Threads per worker of `tracediff serve` (gunicorn gthread workers): requests one worker answers at once."),
