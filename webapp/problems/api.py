@@ -54,7 +54,7 @@ def changed_by(via: str = "api") -> str:
     """Name who changes a problem for its history: the token's name ("ops (admin token)"), never its secret.
 
     A Basic auth user name is typed freely and proves nothing, so only a configured token names someone;
-    on a server without tokens the change is by `via` ("api" or "page")."""
+    on a server without tokens the change is by `via` ("api", or "web" for a page form)."""
     token = g.get("token") or security.keyring().find(security.bearer_token()) or \
         security.keyring().find(security.basic_password())
     return f"{token.name} ({token.scope} token)" if token is not None else via

@@ -145,7 +145,7 @@ def change_state(problem_id):
     elif body["state"] == "archived":
         body["until"] = form.get("until") or None
     try:
-        get_store().change_problem(int(problem["id"][3:]), parse_change(body), api.changed_by("page"))
+        get_store().change_problem(int(problem["id"][3:]), parse_change(body), api.changed_by("web"))
     except BadChange as error:
         abort(400, description=str(error))
     return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
