@@ -95,6 +95,8 @@ def main():
               help="Listen on a non-loopback address with no token set [env TRACEDIFF_ALLOW_OPEN].")
 def serve(host, port, workers, database, demo, allow_open):
     """Run the dashboard and the ingest API with gunicorn."""
+    from datetime import datetime, timezone
+
     from . import resource_dir
     from .bulk import load_folder
     from .proxies import trusted_networks
@@ -113,7 +115,9 @@ def serve(host, port, workers, database, demo, allow_open):
         raise click.ClickException(str(error)) from None
     store = _open_store(settings)
     if demo and store.count_traces() == 0:
-        result = load_folder(store, resource_dir("sample_traces"), redactor_for(settings))
+        # moved to the day before now, so "last 24h" and "new" show the demo (README: the demo's times)
+        result = load_folder(store, resource_dir("sample_traces"), redactor_for(settings),
+                             now=datetime.now(timezone.utc))
         click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
     elif demo:
         click.echo("demo: the database holds traces already; sample_traces/ not loaded (it loads into an empty one)",

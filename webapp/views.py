@@ -199,7 +199,8 @@ def trace_markdown(trace_id):
     """Return a Markdown ticket summary of the trace."""
     found = _trace_or_404(trace_id)
     permalink = url_for("views.trace", trace_id=trace_id, _external=True)
-    return Response(exports.trace_markdown(found, permalink), mimetype="text/markdown")
+    problem_url = lambda pid: url_for("problems_pages.problem_page", problem_id=pid, _external=True)  # noqa: E731
+    return Response(exports.trace_markdown(found, permalink, problem_url), mimetype="text/markdown")
 
 
 @bp.get("/traces/<path:trace_id>/fixtures.zip")

@@ -35,11 +35,14 @@ def record_state(conn, pid: int, at: str, state: str, by: str, detail: str) -> N
 
 
 def resolve_after_clean_calls(conn, problem: dict, ts: str) -> None:
-    """Resolve a problem waiting for N clean calls once N calls since the last break exercised its path."""
+    """Count the clean calls since the last break toward "after N clean calls" (the `clean` the page shows
+    as "2 of 3 clean calls"); resolve the problem at the Nth."""
     resolve = problem["resolve"] or {}
     if problem["state"] == "resolved" or resolve.get("mode") != "after_clean_calls":
         return
     clean = conn.execute(CLEAN_SINCE, (problem["id"], resolve["since"])).fetchone()[0]
+    resolve["clean"] = min(clean, resolve["n"])
+    conn.execute("UPDATE problems SET resolve = ? WHERE id = ?", (dumps(resolve), problem["id"]))
     if clean >= resolve["n"]:
         conn.execute("UPDATE problems SET state = 'resolved', resolved_at = ? WHERE id = ?", (ts, problem["id"]))
         record_state(conn, problem["id"], ts, "resolved", "tracediff", f"{clean} clean calls exercised the path")
@@ -83,7 +86,10 @@ class ProblemWrites:
                 record_state(conn, pid, now, "open", by, "reopened")
 
     def _resolve(self, conn, pid: int, resolve: dict, now: str, by: str) -> None:
-        tool = conn.execute("SELECT tool FROM problems WHERE id = ?", (pid,)).fetchone()[0]
+        tool, state = conn.execute("SELECT tool, state FROM problems WHERE id = ?", (pid,)).fetchone()
+        if state == "resolved" and resolve["mode"] == "after_clean_calls":
+            raise BadChange(f"TD-{pid} is resolved already, so there is nothing left to wait for; reopen it first "
+                            "to resolve it again after N clean calls")
         resolve = {**resolve, "since": now, "by": by}
         if resolve["mode"] == "next_release":
             resolve["releases"] = [r[0] for r in conn.execute(
