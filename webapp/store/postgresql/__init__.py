@@ -89,6 +89,9 @@ class PostgresStore(Store):
     def checkpoint(self, mode: str = "PASSIVE", required: bool = True) -> None:
         """The server checkpoints its own write-ahead log."""
 
+    def _set_index_merging(self, settings) -> None:
+        """The full-text index is a GIN index that PostgreSQL maintains itself."""
+
     # -- ingest -------------------------------------------------------------
 
     def _insert_events(self, conn, rows: list[tuple]) -> dict:
