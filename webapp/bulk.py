@@ -24,6 +24,7 @@ from .ingest.extents import array_items
 from .ingest.model import cut_raw
 from .contracts import import_contract_files
 from .pipeline import catch_up, store_batch
+from .store import StoreUnavailable
 
 PROGRESS_BYTES = 4 * 1024 * 1024   # larger files show a progress bar
 MAX_REASONS_SHOWN = 20
@@ -43,6 +44,14 @@ class IngestSummary:
     duplicates: int = 0
     rejected: list = field(default_factory=list)   # (file, record number, line or None, code, message)
     failed_files: list = field(default_factory=list)
+    stopped: tuple | None = None  # (file, StoreUnavailable) when the database refused a batch: nothing after it ran
+
+    def stopped_line(self) -> str:
+        """Say in one line where the database stopped the load and what it had stored by then."""
+        name, error = self.stopped
+        return (f"stopped at {name}: {error}. {self.accepted} event(s) were stored before it stopped "
+                f"({self.duplicates} duplicate(s), {len(self.rejected)} rejected); run the same command again "
+                "once there is room: what is stored already counts as duplicates")
 
     def describe(self) -> str:
         """Say what happened, with the first reasons for rejections."""
@@ -75,7 +84,11 @@ def ingest_files(store, names, redactor, batch_size: int = 1000, limits: Limits 
     """Ingest every file (or - for stdin) and return the summary."""
     summary = IngestSummary()
     for name in names:
-        _ingest_file(store, name, redactor, (batch_size, limits), summary)
+        try:
+            _ingest_file(store, name, redactor, (batch_size, limits), summary)
+        except StoreUnavailable as error:  # full, read-only, locked: every later batch would fail the same way
+            summary.stopped = (name, error)
+            break
     return summary
 
 
@@ -93,6 +106,8 @@ def load_folder(store, folder: Path, redactor):
         names = [f.name for f in files]
         stop = len(files) if step is None else names.index(step["before"])
         summary = ingest_files(store, [str(path) for path in files[start:stop]], redactor)
+        if summary.stopped:
+            raise summary.stopped[1]
         total.accepted += summary.accepted
         total.duplicates += summary.duplicates
         total.rejected += summary.rejected

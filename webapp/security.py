@@ -103,7 +103,7 @@ def require_scope(scope: str) -> Token | None:
         return token
     if not ring.configured(scope):
         return None
-    if token is not None and wanted == "admin":
+    if token is not None and wanted == "admin" and token.scope in ("read", "ingest"):  # a metrics token: 401
         code = "read_only_token" if token.scope == "read" else "ingest_only_token"
         needed = "TRACEDIFF_ADMIN_TOKENS" if scope == "admin" else "TRACEDIFF_INGEST_TOKENS"
         article = "an" if token.scope == "ingest" else "a"

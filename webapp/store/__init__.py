@@ -13,17 +13,16 @@ import sqlite_utils
 
 from .alerts import AlertStore
 from .codec import dumps, utc_now
-from .errors import NotOnThisEngine, StoreUnavailable  # noqa: F401 (the CLI names them)
+from .errors import NotOnThisEngine, SchemaTooNew, StoreUnavailable  # noqa: F401 (the CLI names them)
 from .rows import analysis_row, event_row, runs_by_source
 from .hours import hour_keys, refresh_hours
 from .urls import is_postgres_url
-from .migrations import SchemaTooNew  # noqa: F401 (the CLI names it)
 from .ops import OpsReads
 from .reads import TraceReads
 from .mappings import ToolMappings
 from .problem_reads import ProblemReads
 from .problems import ProblemWrites, apply_groupings
-from .schema import upgrade
+from .schema import check, upgrade
 from .spans import join_orphan_spans
 from . import listing as sqlite_listing
 from . import sql as sqlite_sql
@@ -69,6 +68,8 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
             conn.execute(f"PRAGMA synchronous = {_SYNCHRONOUS[synchronous.upper()]}")
             if create:
                 self.create_schema()
+            else:
+                self.check_schema()
 
     @classmethod
     def open(cls, database, **options) -> "Store":
@@ -93,6 +94,11 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         """Apply the numbered migrations the database lacks (see migrations/); return them."""
         with self.unavailable_as_error():
             return upgrade(self)
+
+    def check_schema(self) -> None:
+        """Refuse a database made by a newer tracediff: every command and request opens through here."""
+        with self.unavailable_as_error():
+            check(self)
 
     def close(self) -> None:
         self.db.conn.close()

@@ -38,6 +38,8 @@ class PostgresStore(Store):
         self.db = Connection(url, busy_timeout_ms / 1000)
         if create:
             self.create_schema()
+        else:
+            self.check_schema()
 
     def has_tables(self) -> bool:
         with self.unavailable_as_error():
@@ -49,6 +51,10 @@ class PostgresStore(Store):
     def create_schema(self) -> list:
         with self.unavailable_as_error():
             return migrations.apply(PostgresMigrations(self))
+
+    def check_schema(self) -> None:
+        with self.unavailable_as_error():
+            migrations.refuse_newer(PostgresMigrations(self))
 
     def close(self) -> None:
         self.db.close()
