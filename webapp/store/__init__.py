@@ -63,13 +63,17 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         self.min_free_bytes = min_free_bytes
         self._turns = WriterTurns.beside(path)
         self._wait_seconds = busy_timeout_ms / 1000
-        with self.unavailable_as_error():
-            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            conn.execute(f"PRAGMA synchronous = {_SYNCHRONOUS[synchronous.upper()]}")
+        try:
+            with self.unavailable_as_error():
+                conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+                conn.execute(f"PRAGMA synchronous = {_SYNCHRONOUS[synchronous.upper()]}")
             if create:
                 self.create_schema()
             else:
                 self.check_schema()
+        except BaseException:
+            self.close()  # a store refused at open (newer schema, full disk) keeps no file or lock open
+            raise
 
     @classmethod
     def open(cls, database, **options) -> "Store":

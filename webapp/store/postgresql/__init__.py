@@ -36,10 +36,14 @@ class PostgresStore(Store):
         self.min_free_bytes = 0
         self._turns = None
         self.db = Connection(url, busy_timeout_ms / 1000)
-        if create:
-            self.create_schema()
-        else:
-            self.check_schema()
+        try:
+            if create:
+                self.create_schema()
+            else:
+                self.check_schema()
+        except BaseException:
+            self.close()  # give the pooled connection back: a refused open must not drain the pool
+            raise
 
     def has_tables(self) -> bool:
         with self.unavailable_as_error():
