@@ -164,7 +164,8 @@ def _opened(name: str):
         if size <= PROGRESS_BYTES:
             yield _decompressed(raw)
             return
-        with tqdm(total=size, unit="B", unit_scale=True, desc=path.name, file=sys.stderr) as bar:
+        # disable=None: a bar only on a terminal (cron, systemd and scripts get the summary and errors alone)
+        with tqdm(total=size, unit="B", unit_scale=True, desc=path.name, file=sys.stderr, disable=None) as bar:
             yield Tracked(_decompressed(raw), raw, bar)
 
 
