@@ -25,6 +25,7 @@ from .ingest.extents import array_items
 from .ingest.model import cut_raw
 from .contracts import import_contract_files
 from .pipeline import catch_up, store_batch
+from .store import StoreUnavailable
 
 PROGRESS_BYTES = 4 * 1024 * 1024   # larger files show a progress bar
 MAX_REASONS_SHOWN = 20
@@ -44,6 +45,14 @@ class IngestSummary:
     duplicates: int = 0
     rejected: list = field(default_factory=list)   # (file, record number, line or None, code, message)
     failed_files: list = field(default_factory=list)
+    stopped: tuple | None = None  # (file, StoreUnavailable) when the database refused a batch: nothing after it ran
+
+    def stopped_line(self) -> str:
+        """Say in one line where the database stopped the load and what it had stored by then."""
+        name, error = self.stopped
+        return (f"stopped at {name}: {error}. {self.accepted} event(s) were stored before it stopped "
+                f"({self.duplicates} duplicate(s), {len(self.rejected)} rejected); run the same command again "
+                "once there is room: what is stored already counts as duplicates")
 
     def describe(self) -> str:
         """Say what happened, with the first reasons for rejections."""
@@ -77,7 +86,11 @@ def ingest_files(store, names, redactor, batch_size: int = 1000, limits: Limits 
     """Ingest every file (or - for stdin) and return the summary; `shift_days` moves every event's time."""
     summary = IngestSummary()
     for name in names:
-        _ingest_file(store, name, redactor, (batch_size, limits), summary, shift_days)
+        try:
+            _ingest_file(store, name, redactor, (batch_size, limits), summary, shift_days)
+        except StoreUnavailable as error:  # full, read-only, locked: every later batch would fail the same way
+            summary.stopped = (name, error)
+            break
     return summary
 
 
@@ -98,6 +111,8 @@ def load_folder(store, folder: Path, redactor, now: datetime | None = None):
         names = [f.name for f in files]
         stop = len(files) if step is None else names.index(step["before"])
         summary = ingest_files(store, [str(path) for path in files[start:stop]], redactor, shift_days=days)
+        if summary.stopped:
+            raise summary.stopped[1]
         total.accepted += summary.accepted
         total.duplicates += summary.duplicates
         total.rejected += summary.rejected
@@ -172,7 +187,8 @@ def _opened(name: str):
         if size <= PROGRESS_BYTES:
             yield _decompressed(raw)
             return
-        with tqdm(total=size, unit="B", unit_scale=True, desc=path.name, file=sys.stderr) as bar:
+        # disable=None: a bar only on a terminal (cron, systemd and scripts get the summary and errors alone)
+        with tqdm(total=size, unit="B", unit_scale=True, desc=path.name, file=sys.stderr, disable=None) as bar:
             yield Tracked(_decompressed(raw), raw, bar)
 
 

@@ -81,6 +81,11 @@ def prepare_new_file(conn) -> None:
         conn.execute("PRAGMA journal_mode = WAL")
 
 
+def check(store) -> None:
+    """Refuse a database a newer tracediff made, without writing (a Store opened with create=False)."""
+    migrations.refuse_newer(SqliteMigrations(store))
+
+
 def upgrade(store) -> list:
     """Bring a Store's database to the current schema; return the migrations applied."""
     prepare_new_file(store.db.conn)
