@@ -44,7 +44,7 @@ SETTINGS = (
     Setting("ALERT_TIMEOUT", 5, "Seconds an alert delivery may take before it is retried."),
     Setting("RETRY_AFTER", 2, "Seconds sent in `Retry-After` when the database is busy or unavailable."),
     # -- serving, health, metrics and logs (docs/operations.md) --
-    Setting("THREADS", 8, "Threads per worker of `tracediff serve` (gunicorn gthread workers): requests one worker answers at once."),
+    Setting("THREADS", 32, "Threads per worker of `tracediff serve` (gunicorn gthread workers): requests one worker answers or reads at once."),
     Setting("BODY_TIMEOUT", 30, "Seconds a client has to send a whole request body; a slower one gets `408 body_timeout`."),
     Setting("GRACEFUL_TIMEOUT", 30, "Seconds `tracediff serve` gives accepted requests to finish after SIGTERM or SIGHUP."),
     Setting("TRUSTED_PROXIES", "", "Comma-separated addresses or networks (CIDR) of reverse proxies whose `X-Forwarded-For`/`-Proto`/`-Host`/`-Prefix` headers are honoured; ignored from anyone else."),
