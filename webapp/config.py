@@ -49,7 +49,7 @@ SETTINGS = (
     Setting("GRACEFUL_TIMEOUT", 30, "Seconds `tracediff serve` gives accepted requests to finish after SIGTERM or SIGHUP."),
     Setting("TRUSTED_PROXIES", "", "Comma-separated addresses or networks (CIDR) of reverse proxies whose `X-Forwarded-For`/`-Proto`/`-Host`/`-Prefix` headers are honoured; ignored from anyone else."),
     Setting("METRICS_TOKENS", "", "Comma-separated bearer tokens that open `/metrics` (besides read tokens); with neither set, `/metrics` is open like the pages."),
-    Setting("LOG_FORMAT", "text", "`text`: one readable line per request; `json`: one JSON object per line (access log, application log, errors)."),
+    Setting("LOG_FORMAT", "text", "`text`: one readable line per request; `json`: one JSON object per line (access log, application log, errors, and `tracediff serve`'s start lines; a refusal before the server starts stays one plain line)."),
     Setting("LOG_QUERY", False, "Write query strings (search terms, filters) into the access log."),
     Setting("READY_MAX_LAG", 300, "Seconds the oldest waiting call may wait for analysis before `/api/v1/ready` answers 503."),
     Setting("READY_MIN_FREE_MB", 64, "Free disk space (MiB) beside the database below which `/api/v1/ready` answers 503."),
