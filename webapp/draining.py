@@ -83,7 +83,7 @@ class DrainingWorker(ThreadWorker):
 
     def finish_request(self, conn, fs):
         self.busy -= 1
-        if not self.alive and not fs.cancelled() and fs.result() is _DEFER:
+        if not self.alive and not fs.cancelled() and fs.exception() is None and fs.result() is _DEFER:
             # a connection that sent nothing for 5 s while stopping: gthread would fail on it and reset it
             self.nr_conns -= 1
             conn.close(graceful=True)
