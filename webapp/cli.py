@@ -103,9 +103,6 @@ def main():
     """tracediff: see where an LLM agent's tool call went wrong."""
 
 
-@main.command()
-
-
 @main.group()
 def tools():
     """Tool contracts: import, list, show, map."""
