@@ -94,7 +94,7 @@ SCHEMAS = {
         "status_code": {"type": ["integer", "null"]}, "latency_ms": {"type": ["number", "null"]},
         "error": NULLABLE_STRING, "type": STRING,
         "state": {"enum": ["delivered", "failed"], "description": "This attempt's own outcome."},
-        "message_state": {"enum": ["pending", "delivered", "failed"], "description": "Where its message is now."}}),
+        "message_state": {"enum": ["pending", "sending", "delivered", "failed"], "description": "Where its message is now."}}),
     "AlertMessage": obj(["type", "timestamp", "data"], {
         "type": {"enum": ["problem.new", "problem.regressed", "problem.escalating", "ingest.rejected",
                           "tracediff.test"],

@@ -12,7 +12,8 @@ from .codec import dumps, loads, utc_now
 PAUSE_AFTER_S = 3600
 RULE_COLUMNS = "id, url, format, on_events, tool, kind, min_severity, source, min_interval_s, created_at, " \
                "paused_at, pause_reason, failures, failing_since"
-WAITING = "(SELECT count(*) FROM alert_outbox o WHERE o.rule_id = alert_rules.id AND o.state = 'pending')"
+WAITING = ("(SELECT count(*) FROM alert_outbox o WHERE o.rule_id = alert_rules.id "
+           "AND o.state IN ('pending', 'sending'))")
 
 
 class AlertRules:
@@ -48,8 +49,9 @@ class AlertRules:
     def resume_rule(self, rule_id: int) -> bool:
         """Resume a paused rule: the messages it held are due now, each with a fresh schedule of attempts."""
         with self.write() as conn:
-            conn.execute("UPDATE alert_outbox SET next_attempt_at = ?, attempts = 0 WHERE rule_id = ? AND "
-                         "state = 'pending' AND rule_id IN (SELECT id FROM alert_rules WHERE paused_at IS NOT NULL)",
+            conn.execute("UPDATE alert_outbox SET state = 'pending', next_attempt_at = ?, attempts = 0 WHERE rule_id = ?"
+                         " AND state IN ('pending', 'sending') AND rule_id IN "
+                         "(SELECT id FROM alert_rules WHERE paused_at IS NOT NULL)",
                          (utc_now(), rule_id))
             return bool(conn.execute("UPDATE alert_rules SET paused_at = NULL, pause_reason = NULL, failures = 0, "
                                      "failing_since = NULL WHERE id = ?", (rule_id,)).rowcount)
