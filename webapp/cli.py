@@ -103,76 +103,6 @@ def main():
     """tracediff: see where an LLM agent's tool call went wrong."""
 
 
-@main.command()
-@click.option("--host", default=None, help="Address to listen on [default 127.0.0.1].")
-@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port to listen on [default 8000].")
-@click.option("--workers", type=click.IntRange(1), default=None, help="Worker processes [default 2].")
-@DB_OPTION
-@click.option("--demo", is_flag=True, help="Load sample_traces/ when the database is empty.")
-@click.option("--allow-open", is_flag=True, default=None,
-              help="Listen on a non-loopback address with no token set [env TRACEDIFF_ALLOW_OPEN].")
-def serve(host, port, workers, database, demo, allow_open):
-    """Run the dashboard and the ingest API with gunicorn."""
-    from . import resource_dir
-    from .bulk import load_folder
-    from .proxies import trusted_networks
-    from .redact import redactor_for
-    from .server import ServerError, check_bindable, serve as run_server
-
-    overrides = {k: v for k, v in {"HOST": host, "PORT": port, "WORKERS": workers,
-                                   "ALLOW_OPEN": allow_open}.items() if v is not None}
-    settings = _settings(database, **overrides)
-    if database:
-        overrides["DATABASE"] = database
-    _check_exposure(settings)
-    try:
-        trusted_networks(settings["TRUSTED_PROXIES"])
-    except ValueError as error:
-        raise click.ClickException(str(error)) from None
-    store = _open_store(settings)
-    if demo and store.count_traces() == 0:
-        result = load_folder(store, resource_dir("sample_traces"), redactor_for(settings))
-        click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
-    elif demo:
-        click.echo("demo: the database holds traces already; sample_traces/ not loaded (it loads into an empty one)",
-                   err=True)
-    _release_claims(store)
-    store.close()
-    try:
-        check_bindable(settings["HOST"], settings["PORT"])
-    except ServerError as error:
-        raise click.ClickException(str(error)) from None
-    click.echo(f"tracediff on http://{settings['HOST']}:{settings['PORT']}/ (database {_shown(settings['DATABASE'])})", err=True)
-    run_server(settings, overrides)
-
-
-def _release_claims(store: "Store") -> None:
-    """Let this server analyse at once the calls a stopped one had claimed (claims expire after 30 s)."""
-    from .store import StoreUnavailable
-
-    try:
-        released = store.release_claims()
-    except StoreUnavailable:  # a read-only database: nothing is analysed anyway
-        return
-    if released:
-        click.echo(f"analysis: took back {released} call(s) a stopped server was analysing", err=True)
-
-
-def _check_exposure(settings: dict) -> None:
-    """Refuse to serve a network with no token set (unless told to); warn about what is open."""
-    from .hosts import is_loopback
-    from .tokens import Keyring, startup_warnings
-
-    keyring = Keyring.from_settings(settings)
-    if keyring.empty and not settings["ALLOW_OPEN"] and not is_loopback(settings["HOST"]):
-        raise click.ClickException(f"refusing to listen on {settings['HOST']} with no token set: anyone who "
-                                   "reaches it could ingest, read and change contracts. Set TRACEDIFF_ADMIN_TOKENS, "
-                                   "TRACEDIFF_INGEST_TOKENS and TRACEDIFF_READ_TOKENS, or pass --allow-open "
-                                   "(TRACEDIFF_ALLOW_OPEN=1) behind a proxy that authenticates people")
-    for warning in startup_warnings(keyring):
-        click.echo(f"warning: {warning}", err=True)
-
-
 @main.group()
 def tools():
     """Tool contracts: import, list, show, map."""
@@ -246,9 +176,9 @@ def reanalyze(budget, database):
     settings = _settings(database)
     store = _open_store(settings)
     store.project_all()
-    marked = store.invalidate_tool(None)
+    marked = pipeline.patiently(lambda: store.invalidate_tool(None))
     budget = settings["ANALYSIS_BUDGET"] if budget is None else budget
-    here = pipeline.catch_up(store, budget)
+    here = pipeline.patiently(lambda: pipeline.catch_up(store, budget))
     helped = f" ({here} here, the rest by a running server's analyser)" if here < marked else ""
     click.echo(f"reanalysed {marked} call(s){helped}")
 
@@ -286,9 +216,11 @@ def check(folders, tool, contract, arguments, request_file, response, status, as
 
 
 from .cli_alerts import alerts  # noqa: E402 - a command group of its own module
+from .cli_serve import serve  # noqa: E402 - it uses this module's options
 from .cli_data import backup, ingest, migrate, prune  # noqa: E402 - they use this module's options
 from .problems.cli import problems  # noqa: E402 - it uses this module's options
 
+main.add_command(serve)
 main.add_command(alerts)
 main.add_command(problems)
 main.add_command(ingest)

@@ -56,6 +56,7 @@ def migrate(to, database):
     source = _open_existing_store(database)
     if source.engine != "sqlite":
         raise click.UsageError("the database to copy from is a SQLite file (--db or TRACEDIFF_DATABASE)")
+    source.create_schema()  # an older file is upgraded first, as `tracediff serve` would, so rows copy as they are
     destination = _open_store({"DATABASE": to, "SYNCHRONOUS": "FULL"}, create=True)
     try:
         copied = copy_database(source, destination,

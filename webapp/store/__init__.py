@@ -285,14 +285,14 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         """Store an analysis unless the call changed meanwhile; say whether it was stored."""
         return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
 
-    def save_analyses(self, results, groupings: dict | None = None, alert_wanted=None) -> int:
+    def save_analyses(self, results, groupings: dict | None = None, alerts=None) -> int:
         """Store (trace_id, call_id, version, analysis) results in one transaction.
 
         A result whose call changed since it was read is dropped (the call stays pending);
         return how many were stored. `groupings` ({(trace_id, call_id): ...}, see
         webapp/problems/) replaces each stored call's part in the problems, in the same transaction,
-        and a problem that opens, regresses or escalates writes the alerts that `alert_wanted`, a pair
-        (matches, plan), asks for: `plan` drops backfills and folds many new problems into one summary.
+        and a problem that opens, regresses or escalates writes the alerts that `alerts`, the alert policy
+        (webapp/alerts/storms.py), asks for: it drops backfills and folds many new problems into one summary.
         """
         if not results:
             return 0
@@ -303,10 +303,9 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
             refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results], self.sql), self.sql)
             if groupings:
                 changes = apply_groupings(conn, groupings, utc_now())
-                if alert_wanted is not None and changes:
-                    wanted, plan = alert_wanted
-                    for event, subject, data in plan([(e, self.problem_alert_data(conn, pid)) for e, pid in changes]):
-                        self.enqueue_alerts(conn, event, subject, data, wanted)
+                if alerts is not None and changes:
+                    planned = alerts.plan([(e, self.problem_alert_data(conn, pid, e)) for e, pid in changes])
+                    self.write_problem_alerts(conn, planned, alerts)
         return stored
 
     def _save_rows(self, conn, rows) -> int:

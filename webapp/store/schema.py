@@ -8,6 +8,7 @@ until it is moved into a numbered migration and removed from here.
 import logging
 import sqlite3
 
+from .. import times
 from . import migrations
 
 LOG = logging.getLogger("tracediff.store")
@@ -49,8 +50,8 @@ class SqliteMigrations:
             conn.execute(statement)
 
     def record(self, conn, migration) -> None:
-        conn.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
-                     (migration.version, migration.name))
+        conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                     (migration.version, migration.name, times.now()))
         conn.execute(f"PRAGMA user_version = {int(migration.version)}")  # for sqlite3 and other tools
 
 
