@@ -88,6 +88,8 @@ def _warn_about_tokens(settings: dict) -> None:
 
 def _prepare_database(settings: dict, demo: bool) -> None:
     """Create or migrate the database, load the demo traces, and take back a stopped server's claims."""
+    from datetime import datetime, timezone
+
     from . import resource_dir
     from .bulk import load_folder
     from .redact import redactor_for
@@ -95,7 +97,9 @@ def _prepare_database(settings: dict, demo: bool) -> None:
 
     store = _open_store(settings)
     if demo and store.count_traces() == 0:
-        result = load_folder(store, resource_dir("sample_traces"), redactor_for(settings))
+        # moved to the day before now, so "last 24h" and "new" show the demo (README: the demo's times)
+        result = load_folder(store, resource_dir("sample_traces"), redactor_for(settings),
+                             now=datetime.now(timezone.utc))
         log.info("demo: loaded %d events from sample_traces/", result.accepted)
     elif demo:
         log.info("demo: the database holds traces already; sample_traces/ not loaded (it loads into an empty one)")
