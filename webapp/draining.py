@@ -58,6 +58,7 @@ class DrainingWorker(ThreadWorker):
 
     def __init__(self, *args, **kwargs):
         self.busy = 0  # connections handed to the thread pool and not finished (main thread only)
+        self.listeners_closed = False
         super().__init__(*args, **kwargs)
 
     @property
@@ -76,6 +77,11 @@ class DrainingWorker(ThreadWorker):
         if not getattr(wsgi.Response.process_headers, "tracediff", False):
             wsgi.Response.process_headers = _process_headers(wsgi.Response.process_headers)
         super().init_process()
+
+    def accept(self, listener):
+        if self.listeners_closed:  # the select batch that ran drain_then_stop may still name a listener
+            return
+        super().accept(listener)
 
     def enqueue_req(self, conn):
         self.busy += 1
@@ -112,6 +118,7 @@ class DrainingWorker(ThreadWorker):
         self.set_accept_enabled(False)
         for listener in self.sockets:
             listener.close()
+        self.listeners_closed = True
 
     def _accept_queued(self, listener) -> int:
         """Accept every connection the kernel has queued on one listener; return how many."""
