@@ -5,7 +5,7 @@ from markupsafe import Markup, escape
 
 from ..db import get_store
 from ..store.filters import absolute_time
-from ..store.problem_filters import ProblemQuery
+from ..store.problem_filters import ProblemQuery, bad_range
 from ..views import page_or_fragment
 from . import api
 from .fingerprint import grouped_by
@@ -28,7 +28,15 @@ def spark_rects(bars: list[dict], height: int) -> Markup:
         f'<title>{escape(b["start"].replace("T", " "))}:00: {int(b["occurrences"])}</title></rect>' for b in bars))
 
 
+def _refuse_a_backwards_range() -> None:
+    """Answer 400 to a since later than until: a shifted window would show what was not asked."""
+    message = bad_range(request.args)
+    if message:
+        abort(400, description=message)
+
+
 def _list_context() -> dict:
+    _refuse_a_backwards_range()
     query = ProblemQuery.from_args(request.args)
     try:
         cursor = api.decode(request.args.get("cursor"), 2)
@@ -70,11 +78,12 @@ def _problem_or_redirect(problem_id: str, endpoint: str):
     if problem is None:
         abort(404, description=f"no problem with id {problem_id}")
     if "merged_into" in problem:
-        return None, redirect(url_for(endpoint, problem_id=problem["merged_into"]), 301)
+        return None, api.moved(endpoint, problem)
     return problem, None
 
 
 def _detail_context(problem: dict) -> dict:
+    _refuse_a_backwards_range()
     store = get_store()
     number = int(problem["id"][3:])
     since, until = (absolute_time((request.args.get(n) or "").strip()) for n in ("since", "until"))

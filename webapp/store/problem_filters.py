@@ -21,8 +21,8 @@ class ProblemQuery:
     source: str = ""
     release: str = ""
     ticket: str = ""     # linked (has ticket links) or unlinked
-    since: str = ""      # last seen at or after (RFC 3339, a day, or 2h / 7d ago)
-    until: str = ""      # last seen at or before
+    since: str = ""      # seen at or after (RFC 3339, a day, or 2h / 7d ago): an occurrence in the range
+    until: str = ""      # seen at or before
     limit: int = 50
 
     @classmethod
@@ -43,11 +43,27 @@ class ProblemQuery:
     @staticmethod
     def bad_value(args) -> str | None:
         """Say what is wrong with the first bad value in args (the API's strict way)."""
-        return bad_filter(args, CHOICES)
+        return bad_filter(args, CHOICES) or bad_range(args)
 
     def as_args(self, **changes) -> dict:
         """Return the non-empty filters as query-string arguments, with changes applied."""
         return query_args(self, changes)
+
+
+def bad_range(args, now: datetime | None = None) -> str | None:
+    """Say so when since comes after until (a window that ends before it begins), or None."""
+    since, until = ((args.get(name) or "").strip() for name in ("since", "until"))
+    if not (since and until and is_time(since) and is_time(until)):
+        return None
+    now = now or datetime.now(timezone.utc)
+    if _moment(absolute_time(since, now)) > _moment(absolute_time(until, now)):
+        return f"since ({since[:40]!r}) must not be later than until ({until[:40]!r})"
+    return None
+
+
+def _moment(text: str) -> datetime:
+    day = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return day.replace(tzinfo=timezone.utc) if day.tzinfo is None else day
 
 
 def new_since(now: datetime | None = None) -> str:
@@ -76,15 +92,25 @@ def conditions(query: ProblemQuery, now: datetime | None = None) -> tuple[list[s
             params += [dim, getattr(query, dim)]
     if query.ticket:
         where.append("p.links " + ("!=" if query.ticket == "linked" else "=") + " '[]'")  # links is a JSON list
-    if query.since:
-        where.append("p.last_seen >= ?")
-        params.append(absolute_time(query.since, now))
-    if query.until:
-        where.append("p.last_seen <= ?")
-        params.append(absolute_time(query.until, now))
+    if query.since or query.until:
+        _in_range(absolute_time(query.since, now), absolute_time(query.until, now), where, params)
     if query.q:
         _search(query.q, where, params)
     return where, params
+
+
+def _in_range(since: str, until: str, where: list, params: list) -> None:
+    """Keep problems with an occurrence between since and until, not only those last seen there."""
+    if since:
+        where.append("p.last_seen >= ?")
+        params.append(since)
+    if until:
+        where.append("p.first_seen <= ?")
+        params.append(until)
+    if since and until:
+        # seen before and after the window says nothing of inside it: one probe of problem_calls_by_time does
+        where.append("EXISTS (SELECT 1 FROM problem_calls c WHERE c.problem_id = p.id AND c.ts >= ? AND c.ts <= ?)")
+        params += [since, until]
 
 
 def _search(text: str, where: list, params: list) -> None:
