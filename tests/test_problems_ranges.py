@@ -25,10 +25,11 @@ def dropped_call(n: int, minutes: float, tool: str = "findOrders") -> list:
 
 @pytest.fixture
 def loaded(client, store):
-    """findOrders: limit as a string at 0, 30 and 300 minutes; status upper-cased at 120; status dropped at 150;
+    """findOrders: limit as a string at 0, 30, 200, 300 and 3000 minutes; status upper-cased at 120; status dropped at 150;
     sendEmail: status dropped at 160."""
     store.put_tool("findOrders", CONTRACT)
     send(client, *call(trace(1), at(0, PAST)), *call(trace(2), at(30, PAST)), *call(trace(3), at(300, PAST)),
+         *call(trace(8), at(200, PAST)), *call(trace(9), at(3000, PAST)),
          *status_call(5, 120), *dropped_call(6, 150), *dropped_call(7, 160, tool="sendEmail"))
     pipeline.catch_up(store)
     return client
@@ -50,6 +51,14 @@ def test_a_window_keeps_problems_that_broke_in_it_though_seen_again_after(loaded
     assert ids(loaded, f"/api/v1/problems?since={at(40, PAST)}&until={at(100, PAST)}") == {}
     assert set(ids(loaded, f"/api/v1/problems?since={at(110, PAST)}&until={at(155, PAST)}")) == {
         ("findOrders", "enum_changed"), ("findOrders", "dropped")}
+    limit = {("findOrders", "type_changed")}
+    # an hour wholly inside the window decides; in an edge hour, the calls' own times do
+    assert set(ids(loaded, f"/api/v1/problems?since={at(170, PAST)}&until={at(250, PAST)}")) == limit
+    assert ids(loaded, f"/api/v1/problems?since={at(170, PAST)}&until={at(190, PAST)}") == {}
+    assert set(ids(loaded, f"/api/v1/problems?since={at(190, PAST)}&until={at(210, PAST)}")) == limit
+    # past a day, every problem seen before and after is probed
+    assert set(ids(loaded, f"/api/v1/problems?since={at(40, PAST)}&until={at(1700, PAST)}")) >= limit
+    assert ids(loaded, f"/api/v1/problems?since={at(310, PAST)}&until={at(2900, PAST)}") == {}
     page = loaded.get(f"/problems?{window}").get_data(as_text=True)
     assert "type_changed" in page and "No problems match" not in page
 
@@ -80,7 +89,7 @@ def test_a_merged_problems_id_leads_to_its_traces_and_keeps_the_query(loaded):
     assert loaded.get(f"/api/v1/problems/{old}?since=3650d").headers["Location"].endswith(f"/{new}?since=3650d")
     assert loaded.get(f"/problems/{old}?since=2h").headers["Location"].endswith(f"/problems/{new}?since=2h")
     listed = loaded.get(f"/api/v1/traces?problem={old}").get_json()["traces"]
-    assert sorted(t["trace_id"] for t in listed) == [trace(n) for n in (1, 2, 3, 5)]
+    assert sorted(t["trace_id"] for t in listed) == [trace(n) for n in (1, 2, 3, 5, 8, 9)]
     target = loaded.get(f"/api/v1/problems/{new}").get_json()
     assert target["links"] == ["https://tickets.example.com/T-1", "https://tickets.example.com/T-9"]
 
@@ -92,7 +101,7 @@ def test_merging_into_a_merged_problem_answers_json_saying_where_it_went(loaded)
     response = loaded.patch(f"/api/v1/problems/{dropped}", json={"merged_into": status})
     assert response.status_code == 200 and response.mimetype == "application/json"
     body = response.get_json()
-    assert body["id"] == limit and body["calls"] == 5
+    assert body["id"] == limit and body["calls"] == 7
     assert body["merge"] == {"problem": dropped, "asked": status, "merged_into": limit, "followed": True}
 
 

@@ -8,6 +8,8 @@ from ..problems.states import NEW_DAYS, STATES
 from .filters import MAX_LIMIT, absolute_time, bad_filter, is_time, query_args
 
 TICKETS = ("linked", "unlinked")
+HOUR = "%Y-%m-%dT%H"  # problem_hours' keys
+ROLLUP_HOURS = 24  # a time window up to this long is decided by the hourly rollup, a longer one by a probe
 CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND), "ticket": TICKETS}
 
 
@@ -108,9 +110,32 @@ def _in_range(since: str, until: str, where: list, params: list) -> None:
         where.append("p.first_seen <= ?")
         params.append(until)
     if since and until:
-        # seen before and after the window says nothing of inside it: one probe of problem_calls_by_time does
-        where.append("EXISTS (SELECT 1 FROM problem_calls c WHERE c.problem_id = p.id AND c.ts >= ? AND c.ts <= ?)")
-        params += [since, until]
+        where.append(f"(p.first_seen >= ? OR p.last_seen <= ? OR {_seen_inside(since, until, params)})")
+
+
+def _seen_inside(since: str, until: str, params: list) -> str:
+    """Return the condition that a problem seen before and after a window was seen inside it too."""
+    # First or last seen inside the window is an occurrence in it (the caller's OR): this decides the rest. A probe
+    # of problem_calls_by_time per problem costs ~7 us (70 ms for 10,000 at 1M traces); reading the window's
+    # hourly rollup costs ~1.6 us a row, so up to a day it is cheaper: an hour wholly inside decides, and only a
+    # problem seen in an edge hour is probed.
+    # OFFSET keeps PostgreSQL from hashing the probe into a scan of every call in the window (it did: 0.6 s)
+    probe = ("EXISTS (SELECT 1 FROM problem_calls c WHERE c.problem_id = p.id AND c.ts >= ? AND c.ts <= ? "
+             "LIMIT 1 OFFSET 0)")
+    start, end = _moment(since), _moment(until)
+    first = start.replace(minute=0, second=0, microsecond=0)
+    try:
+        first += timedelta(hours=1) if first < start else timedelta(0)
+        last = end.replace(minute=0, second=0, microsecond=0) - timedelta(hours=1)
+    except OverflowError:  # a window at an end of the calendar: no hours to read
+        last = first - timedelta(days=ROLLUP_HOURS)
+    if last - first >= timedelta(hours=ROLLUP_HOURS) or start.year < 1000:  # %Y writes year 1 as "1"
+        params += [since, until, since, until]
+        return probe
+    full = (first.strftime(HOUR), last.strftime(HOUR)) if first <= last else ("1", "0")  # "1" > "0": no hour
+    params += [since, until, *full, start.strftime(HOUR), end.strftime(HOUR), since, until]
+    return ("p.id IN (SELECT h.problem_id FROM problem_hours h WHERE h.hour >= ? AND h.hour <= ?) "
+            f"OR (p.id IN (SELECT e.problem_id FROM problem_hours e WHERE e.hour IN (?, ?)) AND {probe})")
 
 
 def _search(text: str, where: list, params: list) -> None:
