@@ -180,6 +180,9 @@ def nearest_clean():
     call = get_store().call_inputs(trace_id, call_id) if trace_id else None
     if call is None:
         abort(404, description=f"no call {call_id!r} in trace {trace_id!r}")
+    if not get_store().call_broke(trace_id, call_id):
+        return render_template("nearest_none.html", tool=call["tool"], trace_id=trace_id, call_id=call_id,
+                               clean=True)
     return _compare_with_nearest(call["tool"], trace_id, call_id, None)
 
 
@@ -192,7 +195,8 @@ def _compare_with_nearest(tool: str | None, trace_id: str, call_id: str, path: s
     arguments = (call["snapshots"].get("arguments") or {}).get("payload")
     candidates = (digest and store.clean_calls(tool, CLEAN_CANDIDATES, digest)) or \
         store.clean_calls(tool, CLEAN_CANDIDATES)
-    best = nearest(arguments, candidates, path)
+    # the call itself is never its own nearest clean call (distance 0 says nothing)
+    best = nearest(arguments, [c for c in candidates if (c["trace_id"], c["call_id"]) != (trace_id, call_id)], path)
     if best is None:
         return render_template("nearest_none.html", tool=tool, trace_id=trace_id, call_id=call_id), 404
     # the compare page reads A as the good call and B as the bad one
