@@ -113,3 +113,17 @@ def test_problems_of_different_tools_do_not_merge(loaded):
     assert "sendEmail" in response.get_json()["error"]["message"]
     assert "findOrders" in response.get_json()["error"]["message"]
     assert loaded.get(f"/api/v1/problems/{email}").status_code == 200  # not merged
+
+
+def test_the_trace_lists_hourly_strip_follows_the_problem_filter_and_says_what_it_does_not_follow(loaded):
+    problems = ids(loaded, "/api/v1/problems")
+    email, status = problems[("sendEmail", "dropped")], problems[("findOrders", "enum_changed")]
+    everything = loaded.get("/?part=counts").get_data(as_text=True)
+    assert 'class="strip-tool" href="/?tool=findOrders' in everything and "strip-unfollowed" not in everything
+    one = loaded.get(f"/?problem={email}&part=counts").get_data(as_text=True)
+    assert one.count('class="strip-tool"') == 1 and "?tool=sendEmail" in one and f"with {email}" in one
+    # findOrders had 7 calls, one of them with the upper-cased status: the bars say 1 with it, not 6 with findings
+    orders = loaded.get(f"/?problem={status}&part=counts").get_data(as_text=True)
+    assert orders.count('class="strip-tool"') == 1 and f"7 calls, 1 with {status}" in orders
+    severity = loaded.get("/?severity=error&part=counts").get_data(as_text=True)
+    assert "it does not follow the severity filter" in severity
