@@ -127,3 +127,23 @@ def test_the_trace_lists_hourly_strip_follows_the_problem_filter_and_says_what_i
     assert orders.count('class="strip-tool"') == 1 and f"7 calls, 1 with {status}" in orders
     severity = loaded.get("/?severity=error&part=counts").get_data(as_text=True)
     assert "it does not follow the severity filter" in severity
+
+
+def test_hourly_bars_start_and_end_as_rfc_3339(loaded):
+    problems = ids(loaded, "/api/v1/problems")
+    bars = loaded.get(f"/api/v1/problems/{problems[('findOrders', 'dropped')]}").get_json()["hourly"]["bars"]
+    for bar in bars:
+        for end in ("start", "end"):
+            assert datetime.strptime(bar[end], "%Y-%m-%dT%H:%M:%SZ"), bar
+
+
+def test_one_call_reads_as_one_call_and_a_release_without_a_name_links_nowhere(loaded, db_path):
+    from click.testing import CliRunner
+    from webapp.cli import main
+    problem = ids(loaded, "/api/v1/problems")[("findOrders", "dropped")]
+    page = loaded.get(f"/problems/{problem}").get_data(as_text=True)
+    assert "1 occurrence in 1 call and 1 trace" in page and "1 calls" not in page
+    assert 'href="#"' not in page and "(none named)" in page
+    shown = CliRunner().invoke(main, ["problems", "show", problem, "--db", str(db_path)], catch_exceptions=False)
+    assert "1 occurrence, 1 call, 1 trace;" in shown.output and "1 calls" not in shown.output
+    assert 'placeholder="now"' not in loaded.get("/").get_data(as_text=True)

@@ -13,10 +13,14 @@ from .nearest import nearest
 from .report import problem_markdown
 from .states import RESOLVE_MODES, STATES, BadChange, parse_change, verified_text
 from .timeline import buckets, default_range, list_range, sparkline
+from .words import counted
 
 bp = Blueprint("problems_pages", __name__)
 LIST_DAYS = 7
 CLEAN_CANDIDATES = 300
+
+
+bp.app_template_filter("counted")(counted)
 
 
 @bp.app_template_filter("spark_rects")
@@ -25,7 +29,7 @@ def spark_rects(bars: list[dict], height: int) -> Markup:
     # One f-string per bar, not six template expressions: a list page draws hundreds of bars.
     return Markup("".join(
         f'<rect x="{float(b["x"])}" y="{height - int(b["h"])}" width="{float(b["w"])}" height="{int(b["h"])}">'
-        f'<title>{escape(b["start"].replace("T", " "))}:00: {int(b["occurrences"])}</title></rect>' for b in bars))
+        f'<title>{escape(b["start"][:16].replace("T", " "))}: {int(b["occurrences"])}</title></rect>' for b in bars))
 
 
 def _refuse_a_backwards_range() -> None:
