@@ -142,7 +142,7 @@ def test_one_call_reads_as_one_call_and_a_release_without_a_name_links_nowhere(l
     from webapp.cli import main
     problem = ids(loaded, "/api/v1/problems")[("findOrders", "dropped")]
     page = loaded.get(f"/problems/{problem}").get_data(as_text=True)
-    assert "1 occurrence in 1 call and 1 trace" in page and "1 calls" not in page
+    assert "<b>1</b> occurrence in <b>1</b> call and <b>1</b> trace</dd>" in page and "1 calls" not in page
     assert 'href="#"' not in page and "(none named)" in page
     shown = CliRunner().invoke(main, ["problems", "show", problem, "--db", str(db_path)], catch_exceptions=False)
     assert "1 occurrence, 1 call, 1 trace;" in shown.output and "1 calls" not in shown.output
