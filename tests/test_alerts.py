@@ -174,13 +174,16 @@ def test_slack_rules_send_text_and_blocks(client, app, receiver):
 
 def test_the_slack_line_says_what_broke_and_how_often():
     body = slack_body("problem.regressed", {"id": "TD-42", "tool": "findOrders", "kind": "type_changed",
+                                            "transform": "integer>string",
                                             "left": {"snapshot": "arguments", "path": "/limit"}, "calls": 83,
                                             "releases": ["1.4.0", "1.4.2"], "permalink": "https://t/p/TD-42",
                                             "first_seen": "2026-11-30T09:02:10.120Z",
                                             "last_seen": "2026-11-30T09:12:05.003Z"})
-    assert b"findOrders: type_changed at /limit, 83 calls in 10 min, latest release 1.4.2 (regressed, TD-42)" in body
+    assert b"findOrders: /limit sent as string instead of integer, 83 calls in 10 min since 1.4.2 (regressed, TD-42)" \
+        in body  # a message written before its facts were kept: the problem's own counts and newest release
     assert summary("problem.new", {"tool": "t", "kind": "dropped", "calls": 3, "first_seen": "2026-11-28T09:00:00Z",
-                                   "last_seen": "2026-11-30T21:00:00Z"}) == "t: dropped at ?, 3 calls in 2 days (new, )"
+                                   "last_seen": "2026-11-30T21:00:00Z", "releases": ["1.9.2", "1.10.0"]},
+                   ) == "t: ? dropped on the way to the request, 3 calls in 2 days since 1.10.0 (new, )"
 
 
 def test_the_signature_is_the_standard_webhooks_one():

@@ -139,7 +139,7 @@ class _Batch:
                                "arguments": arguments["payload"] if arguments else None}
 
     def save(self) -> int:
-        return self.store.save_analyses(self.results, self.groupings, (alerts.matches, storms.plan))
+        return self.store.save_analyses(self.results, self.groupings, storms)
 
 
 def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:
@@ -161,6 +161,18 @@ def catch_up(store: Store, budget: float | None = None) -> int:
     """Project new events and analyse every out-of-date call; return the calls analysed."""
     store.project_all()
     return analyze_all(store, budget)
+
+
+def patiently(step: Callable, tries: int = 5):
+    """Run a step of a command, again after a pause while the database stays locked past its busy timeout (a
+    running server's analyser holds the rows): a batch that failed changed nothing, its calls stay pending."""
+    for attempt in range(tries):
+        try:
+            return step()
+        except StoreUnavailable:
+            if attempt == tries - 1:
+                raise
+            time.sleep(1 + attempt)
 
 
 def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dict | None:

@@ -27,8 +27,10 @@ IDLE_S = 0.5
 
 
 def deliver_due(store: Store, settings: dict) -> int:
-    """Send every message whose time has come; return how many were tried."""
-    messages = store.claim_due(utc_now(), utc_now(hours_ago=-LEASE_S / 3600))
+    """Send every message whose time has come (a summary once it has waited ALERT_SUMMARY_WAIT seconds for
+    more problems to join it); return how many were tried."""
+    messages = store.claim_due(utc_now(), utc_now(hours_ago=-LEASE_S / 3600),
+                               summaries_before=utc_now(hours_ago=settings.get("ALERT_SUMMARY_WAIT", 0) / 3600))
     for message in messages:
         store.record_attempt(message, attempt(message, settings))
     return len(messages)
@@ -45,10 +47,10 @@ def attempt(message: dict, settings: dict) -> dict:
 
 def send_once(message: dict, settings: dict) -> dict:
     """Post a message once: {ok, status, latency_ms, error, retryable, retry_after}."""
-    data = _with_permalinks(message["data"], settings)
+    data, facts = as_sent(message["data"], settings)
     event_type = EVENT_TYPES.get(message["type"], message["type"])
     if message["format"] == "slack":
-        body, headers = slack_body(event_type, data), {"content-type": "application/json"}
+        body, headers = slack_body(event_type, data, facts), {"content-type": "application/json"}
     else:
         body = webhook_body(event_type, message["created_at"], data)
         headers = signed_headers(message["secret"], message["id"], int(time.time()), body)
@@ -135,9 +137,18 @@ def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 1)
 
 
-def _with_permalinks(data: dict, settings: dict) -> dict:
-    base = public_url(settings)
-    data = dict(data)
+def as_sent(data: dict, settings: dict) -> tuple[dict, dict | None]:
+    """Return a message's data as receivers get it (the problem as the API lists it, with its permalink;
+    a summary's problems too) and the facts of its one-line message, which only the outbox keeps."""
+    base, facts = public_url(settings), data.get("_line")
+    data = _linked(data, base)
+    if isinstance(data.get("problems"), list):
+        data["problems"] = [_linked(p, base) if isinstance(p, dict) else p for p in data["problems"]]
+    return data, facts
+
+
+def _linked(data: dict, base: str) -> dict:
+    data = {key: value for key, value in data.items() if not key.startswith("_")}  # the outbox's own keys
     path = data.pop("permalink_path", None)
     if path:
         data["permalink"] = base + path

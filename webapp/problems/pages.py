@@ -11,7 +11,7 @@ from . import api
 from .fingerprint import grouped_by
 from .nearest import nearest
 from .report import problem_markdown
-from .states import RESOLVE_MODES, STATES, BadChange, parse_change, verified_text
+from .states import RESOLVE_MODES, STATES, BadChange, parse_change, pending_text, verified_text
 from .timeline import buckets, default_range, list_range, sparkline
 from .words import counted
 
@@ -108,7 +108,8 @@ def _detail_context(problem: dict) -> dict:
                                 since=request.args.get("since"), until=request.args.get("until"))
             if next_cursor else None,
             "grouped_by": grouped_by(problem), "resolve_modes": RESOLVE_MODES,
-            "verified": verified_text(verification["calls"], verification["broke"]) if verification else None}
+            "verified": verified_text(verification["calls"], verification["broke"]) if verification else None,
+            "pending": pending_text(problem["resolution"], problem["state"])}
 
 
 @bp.get("/problems/<problem_id>")
@@ -157,7 +158,7 @@ def change_state(problem_id):
     elif body["state"] == "archived":
         body["until"] = form.get("until") or None
     try:
-        get_store().change_problem(int(problem["id"][3:]), parse_change(body), api.changed_by().replace("api", "web"))
+        get_store().change_problem(int(problem["id"][3:]), parse_change(body), api.changed_by("web"))
     except BadChange as error:
         abort(400, description=str(error))
     return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)

@@ -1,6 +1,7 @@
 """A problem as a Markdown ticket summary (pure)."""
 import orjson
 
+from ..times import display
 from .fingerprint import grouped_by
 
 
@@ -24,7 +25,7 @@ def problem_markdown(problem: dict) -> str:
     lines = [f"## {problem['id']}: {problem['kind']} in {problem['tool'] or '(no tool)'} ({problem['state']})", "",
              f"- {_end(problem['left'])} -> {_end(problem['right'])}"
              + (f", transform {_code(problem['transform'])}" if problem.get("transform") else ""),
-             f"- severity {problem['severity']}; first seen {problem['first_seen']}, last seen {problem['last_seen']}",
+             f"- severity {problem['severity']}; first seen {display(problem['first_seen'])}, last seen {display(problem['last_seen'])}",
              f"- {problem['occurrences']} occurrences in {problem['calls']} calls and {problem['traces']} traces",
              f"- releases: {', '.join(_code(r) for r in problem.get('releases') or []) or 'none named'}; "
              f"sources: {', '.join(_code(s) for s in problem.get('sources') or []) or 'none named'}"]
