@@ -33,6 +33,10 @@ PAGES = {
     "facet counts and strip (htmx)": "/?part=counts",
     "problems list": "/problems",
     "problems filtered by release and state": "/problems?release=1.4.2&state=resolved",
+    # problems seen inside a window of the generated data's span (one probe, or the hourly rollup, per problem)
+    "problems in a day": "/problems?since=2026-09-25T10:00:00Z&until=2026-09-26T10:00:00Z",
+    "problems in three days": "/problems?since=2026-09-24&until=2026-09-27",
+    "facet counts and strip, one problem (htmx)": "/?problem=TD-1&part=counts",
     "problem page, a tenth of all calls": "/problems/TD-1",
     "problem page, a small problem": "/problems/TD-5000",
     "problem API, a tenth of all calls": "/api/v1/problems/TD-1",

@@ -50,7 +50,8 @@ def test_array_items_of_the_same_field_share_one_problem():
 
 
 def test_the_fingerprint_is_versioned():
-    assert key(describe_finding("t", finding())).startswith("v1:")
+    assert key(describe_finding("t", finding())).startswith("v2:")
+    assert key(describe_finding("t", finding()), 1).startswith("v1:")  # how calls grouped before v2 are found
 
 
 def test_info_findings_open_no_problem():
@@ -154,5 +155,30 @@ def test_big_arguments_are_ranked_by_key_set_alone():
 
 
 def test_a_problem_from_an_older_fingerprint_version_says_so():
-    descriptor = {**describe_finding("t", finding()), "fingerprint_version": 0}
-    assert "fingerprint v0; made before fingerprint v1, which groups only newer findings" in grouped_by(descriptor)
+    descriptor = {**describe_finding("t", finding()), "fingerprint_version": 1}
+    assert "fingerprint v1; made before fingerprint v2, which groups only newer findings" in grouped_by(descriptor)
+
+
+ACCOUNTS = {"accts": {"20391234": {"bal": 5}, "a1b2c3d4e5f60718293a4b5c6d7e8f90": {"bal": 6}}, "rows": [{"bal": 7}]}
+
+
+@pytest.mark.parametrize("path, expected", [
+    ("/accts/20391234/bal", "/accts/{id}/bal"),   # a map keyed by digits: one place, whatever the account
+    ("/accts/a1b2c3d4e5f60718293a4b5c6d7e8f90/bal", "/accts/{id}/bal"),
+    ("/accts/*/bal", "/accts/{id}/bal"),          # folded over the map's keys
+    ("/rows/0/bal", "/rows/*/bal"),               # an array's index
+    ("/rows/*/bal", "/rows/*/bal"),
+    ("/gone/12/x", "/gone/*/x"),                  # not in the document: read as v1 read it
+])
+def test_paths_read_against_their_document_tell_digit_keys_from_indexes(path, expected):
+    assert normalise_path(path, ACCOUNTS) == expected
+
+
+def test_digit_keys_and_hex_keys_of_one_map_are_one_problem():
+    arguments = {"accts": {"20391234": {"bal": 5}, "a1b2c3d4e5f60718293a4b5c6d7e8f90": {"bal": 6}}}
+    request = {"accts": {k: {"bal": str(v["bal"])} for k, v in arguments["accts"].items()}}
+    docs = {"arguments": arguments, "request": request}
+    analysis = analyze_call({name: {"payload": doc} for name, doc in docs.items()}, None)
+    grouped = call_problems("bank", analysis, docs)
+    assert [(e["descriptor"]["left"]["path"], e["occurrences"]) for e in grouped.values()] == [("/accts/{id}/bal", 2)]
+    assert all(fingerprint.startswith("v2:") for fingerprint in grouped)

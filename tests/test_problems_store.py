@@ -252,3 +252,21 @@ def test_retention_takes_the_deleted_calls_out_of_their_problems_as_a_reanalysis
     world.invalidate_tool(None)
     pipeline.catch_up(world)
     assert snapshot(world) == kept
+
+
+def test_a_problem_grouped_under_the_first_fingerprint_version_keeps_its_calls_and_says_so(client, world):
+    from webapp.problems.fingerprint import describe_finding, key
+    p = only_problem(world)
+    number = int(p["id"][3:])
+    # a database grouped before v2: the same problem under its v1 fingerprint
+    old = key(describe_finding("findOrders", world.call_analysis(trace(1), "call_01")["findings"][0]), 1)
+    with world.write() as conn:
+        conn.execute("UPDATE problems SET fingerprint = ?, fp_version = 1 WHERE id = ?", (old, number))
+    page = client.get(f"/problems/{p['id']}").get_data(as_text=True)
+    assert "fingerprint v1; made before fingerprint v2, which groups only newer findings" in page
+    body = client.get(f"/api/v1/traces/{trace(1)}").get_json()
+    assert body["calls"][0]["problems"] == [p["id"]]  # its old calls still name it
+    send(client, *call(trace(30), at(200, PAST)))
+    pipeline.catch_up(world)
+    problems, _ = world.find_problems(ProblemQuery())
+    assert sorted(q["fingerprint_version"] for q in problems) == [1, 2]  # a new finding opens a v2 problem

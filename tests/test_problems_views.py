@@ -129,6 +129,13 @@ def test_the_nearest_clean_call_is_the_most_similar_one(loaded):
     assert loaded.get("/nearest?trace=nope&call=x").status_code == 404
 
 
+def test_the_nearest_clean_call_of_a_clean_call_says_it_has_no_problem(loaded):
+    response = loaded.get(f"/nearest?trace={trace(3)}&call=call_01")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and "This call has no problem" in html
+    assert "Location" not in response.headers and "the failing call" not in html
+
+
 def run(db, *args):
     return CliRunner().invoke(main, [*args, "--db", str(db)], catch_exceptions=False)
 

@@ -16,7 +16,7 @@ from .inference import hint_renames
 from .ingest import Batch, Event
 from .ingest.model import RAW_CUT, Rejection
 from .ingest.envelope import canonical_trace_id
-from .problems.grouping import call_problems, contract_digest
+from .problems.grouping import call_documents, call_problems, contract_digest
 from .redact import Redactor
 from .store import IngestResult, Store, StoreUnavailable
 from .store.codec import utc_now
@@ -136,7 +136,7 @@ class _Batch:
         self.results.append((*key, call["version"], analysis))
         arguments = call["snapshots"].get("arguments")
         self.groupings[key] = {"version": call["version"], "digest": digest,
-                               "problems": call_problems(tool, analysis),
+                               "problems": call_problems(tool, analysis, call_documents(call)),
                                "arguments": arguments["payload"] if arguments else None}
 
     def save(self) -> int:

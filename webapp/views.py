@@ -14,11 +14,13 @@ from .problems.grouping import link_problems
 from .store import stats
 from .store.codec import paused_collector
 from .store.listing import SEARCH_CAP
-from .store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery, decode_cursor, encode_cursor
+from .store.filters import (SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery, decode_cursor, encode_cursor,
+                            problem_number)
 from .tree import children_tokens, parse_node_id
 
 bp = Blueprint("views", __name__)
 VIEWS = ("aligned", "raw")
+UNFOLLOWED = ("severity", "kind", "status", "missing", "q")  # list filters the hourly strip does not follow
 SHOWN_FINDINGS = 200   # on the page; the rest through the paged API, so the page stays small
 
 
@@ -88,8 +90,12 @@ def _counts_context(query: TraceQuery, wanted: bool) -> dict:
     context = {"count_cap": stats.COUNT_CAP, "counts": counts, "strip_rows": None,
                "counts_url": url_for("views.index", **query.as_args(), part="counts")}
     if counts is not None:
-        strip = stats.hourly_strip(get_store(), tool=query.tool, until=query.until, since=query.since)
+        strip = stats.hourly_strip(get_store(), tool=query.tool, until=query.until, since=query.since,
+                                   problem=problem_number(query.problem) if query.problem else None)
         filters = query.as_args(tool=None, since=None, until=None)
+        # the hourly rollup knows tools, hours and problems; the strip says which filters it cannot follow
+        context["strip_unfollowed"] = [name for name in UNFOLLOWED if getattr(query, name)]
+        context["strip_problem"] = f"TD-{problem_number(query.problem)}" if query.problem else None
         context.update(strip_rows=charts.strip_rows(strip, filters, url_for("views.index")),
                        strip_width=charts.strip_width(strip),
                        strip_hours=strip["hours"],

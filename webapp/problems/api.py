@@ -8,7 +8,7 @@ from .. import security
 from ..db import get_store
 from ..errors import ApiError
 from ..store.filters import absolute_time, bad_time
-from ..store.problem_filters import ProblemQuery
+from ..store.problem_filters import ProblemQuery, bad_range
 from .states import BadChange, parse_change
 from .timeline import buckets, default_range
 
@@ -50,6 +50,11 @@ def problem_or_404(problem_id: str) -> dict:
     return problem
 
 
+def moved(endpoint: str, problem: dict):
+    """Answer 301 to the same address of the problem a merged one went into, its query string kept."""
+    return redirect(url_for(endpoint, problem_id=problem["merged_into"], **request.args.to_dict(flat=False)), 301)
+
+
 def changed_by(via: str = "api") -> str:
     """Name who changes a problem for its history: the token's name ("ops (admin token)"), never its secret.
 
@@ -78,14 +83,14 @@ def get_problem(problem_id):
     """Return one problem with hourly counts, examples, value pairs, exposure and state history."""
     problem = problem_or_404(problem_id)
     if "merged_into" in problem:
-        return redirect(url_for("problems_api.get_problem", problem_id=problem["merged_into"]), 301)
+        return moved("problems_api.get_problem", problem)
     problem["hourly"] = hourly(problem, request.args)
     return jsonify(with_links(problem))
 
 
 def hourly(problem: dict, args) -> dict:
     """Return a problem's occurrences per bar over the asked range (default: its own span, up to a month)."""
-    message = bad_time(args)
+    message = bad_time(args) or bad_range(args)
     if message:
         raise ApiError(400, "bad_parameter", message)
     since, until = (absolute_time((args.get(name) or "").strip()) for name in ("since", "until"))
@@ -112,13 +117,23 @@ def patch_problem(problem_id):
         get_store().change_problem(int(problem["id"][3:]), change, changed_by())
     except BadChange as error:
         raise ApiError(400, "bad_change", str(error)) from error
-    return get_problem(change.get("merged_into") or problem["id"])
+    if "merged_into" not in change:
+        return get_problem(problem["id"])
+    # a PATCH answers JSON, never a redirect: the problem that took the calls, saying where the merge went
+    into = problem_or_404(problem["id"])["merged_into"]
+    target = problem_or_404(into)
+    target["hourly"] = hourly(target, request.args)
+    target["merge"] = {"problem": problem["id"], "asked": change["merged_into"], "merged_into": into,
+                       "followed": get_store().resolve_problem_id(change["merged_into"]) != int(into[3:])}
+    return jsonify(with_links(target))
 
 
 @bp.get("/api/v1/problems/<problem_id>/traces")
 def problem_traces(problem_id):
     """Page through the calls a problem was seen in, newest first."""
     problem = problem_or_404(problem_id)
+    if "merged_into" in problem:
+        return moved("problems_api.problem_traces", problem)
     limit = request.args.get("limit", str(TRACES_LIMIT))
     if not ((limit.isascii() and limit.isdigit()) and 1 <= int(limit) <= 500):
         raise ApiError(400, "bad_parameter", f"limit must be a whole number from 1 to 500; got {limit[:40]!r}")

@@ -5,6 +5,7 @@ import click
 import orjson
 
 from ..cli import DB_OPTION, _open_existing_store
+from .words import counted
 
 
 @click.group()
@@ -62,7 +63,7 @@ def problems_list(database, as_json, **filters):
             continue
         click.echo("\t".join([p["id"], p["state"], p["severity"], p["kind"], p["tool"] or "-",
                               f"{_end(p['left'])} -> {_end(p['right'])}", p["transform"] or "-",
-                              f"{p['occurrences']} occurrences", f"{p['calls']} calls", p["last_seen"] or "-"]))
+                              counted(p["occurrences"], "occurrence"), counted(p["calls"], "call"), p["last_seen"] or "-"]))
 
 
 @problems.command("show")
@@ -81,8 +82,9 @@ def problems_show(problem_id, as_json, database):
     lines = [f"{p['id']} {p['state']} {p['severity']} {p['kind']} in {p['tool'] or '(no tool)'}",
              f"  {_end(p['left'])} -> {_end(p['right'])}" + (f"  transform {p['transform']}" if p["transform"] else ""),
              f"  first seen {p['first_seen']}, last seen {p['last_seen']}",
-             f"  {p['occurrences']} occurrences, {p['calls']} calls, {p['traces']} traces; "
-             f"{p['exposure']['calls']} in {p['exposure']['calls_with_path']} calls that had the path broke",
+             f"  {counted(p['occurrences'], 'occurrence')}, {counted(p['calls'], 'call')}, "
+             f"{counted(p['traces'], 'trace')}; "
+             f"{p['exposure']['calls']} in {counted(p['exposure']['calls_with_path'], 'call')} that had the path broke",
              f"  releases: {', '.join(p['releases']) or '-'}; sources: {', '.join(p['sources']) or '-'}",
              f"  {grouped_by(p)}"]
     if pending_text(p["resolution"], p["state"]):

@@ -6,10 +6,15 @@ stay out, so a deploy or another customer's data never splits a problem.
 """
 import hashlib
 import re
+from itertools import islice
 
+from ..analysis.pointers import unescape
 from .transforms import derive_transform
 
-VERSION = 1
+# 2: a path is read against its document, so an object key made of digits is {id}, not an array index's *
+VERSION = 2
+FIRST_VERSION = 1  # how v1 read paths: without their documents
+_NO_DOC = object()
 ID = "{id}"
 SCHEMA_KIND = "schema_violation"
 # Which stage pair a one-ended finding belongs to.
@@ -20,21 +25,40 @@ _DIGIT_RUN = re.compile(r"\d{4,}")
 
 
 def normalise_segment(segment: str) -> str:
-    """Return a path segment with array indexes as `*` and id-like keys as `{id}`."""
+    """Return a path segment with array indexes as `*` and id-like keys as `{id}` (no document to tell them)."""
     if segment.isdigit() or segment == "*":
         return "*"
-    if _UUID.match(segment) or _LONG_HEX.match(segment) or _DIGIT_RUN.search(segment):
-        return ID
-    return segment
+    return ID if _id_like(segment) else segment
 
 
-def normalise_path(path: str | None) -> str | None:
-    """Return a JSON Pointer with every segment normalised (`/items/3/id` -> `/items/*/id`)."""
+def _id_like(key: str) -> bool:
+    return bool(_UUID.match(key) or _LONG_HEX.match(key) or _DIGIT_RUN.search(key))
+
+
+def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:
+    """Return a JSON Pointer with every segment normalised (`/items/3/id` -> `/items/*/id`).
+
+    With the document the path is in, an index of an array becomes `*` and an object key made of digits `{id}`
+    (a map keyed by account numbers is one place, not an array); without it, a segment of digits reads as an index.
+    """
     if path is None:
         return None
     if path == "":
         return ""
-    return "/" + "/".join(normalise_segment(part) for part in path[1:].split("/"))
+    node, out = doc, []
+    for part in path[1:].split("/"):
+        if isinstance(node, list):
+            out.append("*")
+            node = node[int(part)] if part.isdigit() and int(part) < len(node) else node[0] if node else _NO_DOC
+        elif isinstance(node, dict):
+            # a folded `*` over an object of id-like keys is that map's {id}; over named keys it stays *
+            keys = list(islice(node, 100)) if part == "*" else [unescape(part)]
+            out.append(ID if keys and all(k.isdigit() or _id_like(k) for k in keys) else normalise_segment(part))
+            node = next(iter(node.values()), _NO_DOC) if part == "*" else node.get(unescape(part), _NO_DOC)
+        else:
+            out.append(normalise_segment(part))
+            node = _NO_DOC
+    return "/" + "/".join(out)
 
 
 def stage_pair(kind: str, left: dict | None, right: dict | None) -> str:
@@ -46,18 +70,22 @@ def stage_pair(kind: str, left: dict | None, right: dict | None) -> str:
     return (left or right or {}).get("snapshot", "")
 
 
-def _end(where: dict | None) -> dict | None:
+def _end(where: dict | None, docs: dict | None) -> dict | None:
     if not where:
         return None
-    return {"snapshot": where["snapshot"], "path": normalise_path(where.get("path"))}
+    doc = _NO_DOC if docs is None else docs.get(where["snapshot"], _NO_DOC)
+    return {"snapshot": where["snapshot"], "path": normalise_path(where.get("path"), doc)}
 
 
-def describe_finding(tool: str | None, finding: dict) -> dict | None:
-    """Return the grouping descriptor of a warning or error finding; None for info (no problem)."""
+def describe_finding(tool: str | None, finding: dict, docs: dict | None = None) -> dict | None:
+    """Return the grouping descriptor of a warning or error finding; None for info (no problem).
+
+    `docs` ({snapshot: payload}) lets paths be read against their documents (fingerprint v2); None reads
+    them as v1 did."""
     if finding.get("severity") not in ("warning", "error"):
         return None
     kind = finding["kind"]
-    left, right = _end(finding.get("left")), _end(finding.get("right"))
+    left, right = _end(finding.get("left"), docs), _end(finding.get("right"), docs)
     transform = finding.get("transform")
     if transform is None:
         transform = derive_transform(kind, finding)
@@ -65,22 +93,23 @@ def describe_finding(tool: str | None, finding: dict) -> dict | None:
             "right": right, "transform": transform, "keyword": None}
 
 
-def describe_violation(tool: str | None, stage: str, error: dict) -> dict:
+def describe_violation(tool: str | None, stage: str, error: dict, docs: dict | None = None) -> dict:
     """Return the grouping descriptor of one schema violation: stage, normalised path, keyword."""
-    where = {"snapshot": stage, "path": normalise_path(error.get("path") or "")}
+    doc = _NO_DOC if docs is None else docs.get(stage, _NO_DOC)
+    where = {"snapshot": stage, "path": normalise_path(error.get("path") or "", doc)}
     return {"tool": tool, "kind": SCHEMA_KIND, "stages": stage, "left": where if stage == "arguments" else None,
             "right": None if stage == "arguments" else where, "transform": None,
             "keyword": error.get("keyword") or ""}
 
 
-def key(descriptor: dict) -> str:
-    """Return the versioned fingerprint of a descriptor: `v1:` and a short hash of its parts."""
+def key(descriptor: dict, version: int = VERSION) -> str:
+    """Return the versioned fingerprint of a descriptor: `v2:` and a short hash of its parts."""
     left, right = descriptor["left"] or {}, descriptor["right"] or {}
     parts = [descriptor["tool"] or "", descriptor["kind"], descriptor["stages"],
              left.get("snapshot", ""), left.get("path") or "", right.get("snapshot", ""), right.get("path") or "",
              descriptor["transform"] or "", descriptor["keyword"] or ""]
     digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:24]
-    return f"v{VERSION}:{digest}"
+    return f"v{version}:{digest}"
 
 
 def grouped_by(descriptor: dict) -> str:

@@ -5,23 +5,23 @@ import orjson
 
 from ..analysis.kinds import worst
 from ..analysis.pointers import MISSING, resolve
-from .fingerprint import describe_finding, describe_violation, key
+from .fingerprint import FIRST_VERSION, describe_finding, describe_violation, key
 from .transforms import values
 
 MAX_PAIRS = 5  # value pairs kept per call and problem
 MAX_VALUE_CHARS = 200  # a value pair shows a value's start, not a megabyte
 
 
-def call_problems(tool: str | None, analysis: dict) -> dict[str, dict]:
+def call_problems(tool: str | None, analysis: dict, docs: dict | None = None) -> dict[str, dict]:
     """Return {fingerprint: {"descriptor", "severity", "occurrences", "pairs"}} for one call's analysis.
 
     Info findings open no problem; a schema violation at a path a finding already names is that
-    finding's problem, not a second one.
+    finding's problem, not a second one. `docs` ({snapshot: payload}) tells arrays from objects in paths.
     """
     out: dict[str, dict] = {}
     named: set[tuple[str, str]] = set()
     for finding in analysis.get("findings") or []:
-        descriptor = describe_finding(tool, finding)
+        descriptor = describe_finding(tool, finding, docs or {})
         if descriptor is None:
             continue
         for side in ("left", "right"):
@@ -32,7 +32,7 @@ def call_problems(tool: str | None, analysis: dict) -> dict[str, dict]:
         for error in checked.get("errors") or []:
             if error.get("keyword") == "invalid_json" or _explained(stage, error, named):
                 continue
-            _add(out, describe_violation(tool, stage, error), "error", 1, [])
+            _add(out, describe_violation(tool, stage, error, docs or {}), "error", 1, [])
     return out
 
 
@@ -121,16 +121,23 @@ def contract_digest(contract: dict | None) -> str | None:
     return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
 
 
-def finding_fingerprints(call: dict) -> list[tuple[dict, str]]:
-    """Return (finding or schema error, fingerprint) for every item of a stored call that opens a problem."""
-    out = []
+def call_documents(call: dict) -> dict:
+    """Return {snapshot: payload} of a call's current snapshots (what paths are read against)."""
+    return {name: snap["payload"] for name, snap in (call.get("snapshots") or {}).items() if isinstance(snap, dict)}
+
+
+def finding_fingerprints(call: dict) -> list[tuple[dict, list[str]]]:
+    """Return (finding or schema error, its fingerprints, current version first) for every item of a stored call
+    that opens a problem: a call grouped before the fingerprint's version changed keeps its older problem."""
+    out, docs, tool = [], call_documents(call), call.get("tool")
     for finding in call.get("findings") or []:
-        descriptor = describe_finding(call.get("tool"), finding)
+        descriptor = describe_finding(tool, finding, docs)
         if descriptor is not None:
-            out.append((finding, key(descriptor)))
+            out.append((finding, [key(descriptor), key(describe_finding(tool, finding), FIRST_VERSION)]))
     for stage, checked in (call.get("validation") or {}).items():
         for error in (checked or {}).get("errors") or []:
-            out.append((error, key(describe_violation(call.get("tool"), stage, error))))
+            out.append((error, [key(describe_violation(tool, stage, error, docs)),
+                                key(describe_violation(tool, stage, error), FIRST_VERSION)]))
     return out
 
 
@@ -138,12 +145,12 @@ def link_problems(trace: dict, problem_ids) -> dict:
     """Give each finding (and schema error) of a trace its `problem` id, and each call its `problems`.
 
     `problem_ids` maps fingerprints to ids (the store's lookup); an item with no problem gets null."""
-    pairs = [(call, item, fingerprint) for call in trace["calls"] for item, fingerprint in finding_fingerprints(call)]
-    ids = problem_ids([fingerprint for _, _, fingerprint in pairs]) if pairs else {}
+    pairs = [(call, item, prints) for call in trace["calls"] for item, prints in finding_fingerprints(call)]
+    ids = problem_ids([fingerprint for _, _, prints in pairs for fingerprint in prints]) if pairs else {}
     for call in trace["calls"]:
         call["problems"] = []
-    for call, item, fingerprint in pairs:
-        item["problem"] = ids.get(fingerprint)
+    for call, item, prints in pairs:
+        item["problem"] = next((ids[fingerprint] for fingerprint in prints if fingerprint in ids), None)
         if item["problem"] and item["problem"] not in call["problems"]:
             call["problems"].append(item["problem"])
     return trace

@@ -43,7 +43,9 @@ SCHEMAS = {
             "state_history": {"type": "array", "items": _object(["at", "state", "by", "detail"], {
                 "at": STRING, "state": STRING, "by": STRING, "detail": STRING})},
             "verification": {"type": ["object", "null"]},
-            "last_clean_before": {"type": ["object", "null"]}})]},
+            "last_clean_before": {"type": ["object", "null"]},
+            "merge": _object(["problem", "asked", "merged_into", "followed"], {
+                "problem": STRING, "asked": STRING, "merged_into": STRING, "followed": {"type": "boolean"}})})]},
     "ProblemChange": {"type": "object", "minProperties": 1, "additionalProperties": False, "properties": {
         "state": {"enum": ["resolved", "archived", "open"]},
         "resolve": {"oneOf": [{"enum": ["now", "next_release", "contract_change"]}, _object(
@@ -88,15 +90,15 @@ def paths(operation, param, ref, json_body, error) -> dict:
                 problem_id, param("since", "query", TIME, "Start of the hourly counts (default: first seen)."),
                 param("until", "query", TIME, "End of the hourly counts (default: last seen).")]),
             "patch": operation("Resolve, archive or reopen a problem, set its links, or merge it.", {
-                "200": json_body(ref("ProblemDetail"), "The problem after the change."),
-                "301": moved,
+                "200": json_body(ref("ProblemDetail"), "The problem after the change (after a merge: the problem "
+                                 "that took the calls, with `merge`)."),
                 "400": error("A change that cannot apply (`bad_change`)."), "404": not_found,
                 "409": error("The problem was merged into another (`problem_merged`)."),
                 "422": error("The body is not JSON.")}, tag="problems", params=[problem_id], write=True,
                 body={"required": True, "content": {JSON: {"schema": ref("ProblemChange")}}}),
         },
         "/api/v1/problems/{problem_id}/traces": {"get": operation("Page through the calls a problem was seen in.", {
-            "200": json_body(ref("ProblemCalls"), "A page of calls, newest first."), "400": bad,
+            "200": json_body(ref("ProblemCalls"), "A page of calls, newest first."), "301": moved, "400": bad,
             "404": not_found}, tag="problems", params=[
             problem_id, param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 500}, "Page size."),
             param("cursor", "query", STRING, "The next_cursor of the previous page.")])},

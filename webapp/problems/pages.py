@@ -5,7 +5,7 @@ from markupsafe import Markup, escape
 
 from ..db import get_store
 from ..store.filters import absolute_time
-from ..store.problem_filters import ProblemQuery
+from ..store.problem_filters import ProblemQuery, bad_range
 from ..views import page_or_fragment
 from . import api
 from .fingerprint import grouped_by
@@ -13,10 +13,14 @@ from .nearest import nearest
 from .report import problem_markdown
 from .states import RESOLVE_MODES, STATES, BadChange, parse_change, pending_text, verified_text
 from .timeline import buckets, default_range, list_range, sparkline
+from .words import counted
 
 bp = Blueprint("problems_pages", __name__)
 LIST_DAYS = 7
 CLEAN_CANDIDATES = 300
+
+
+bp.app_template_filter("counted")(counted)
 
 
 @bp.app_template_filter("spark_rects")
@@ -25,10 +29,18 @@ def spark_rects(bars: list[dict], height: int) -> Markup:
     # One f-string per bar, not six template expressions: a list page draws hundreds of bars.
     return Markup("".join(
         f'<rect x="{float(b["x"])}" y="{height - int(b["h"])}" width="{float(b["w"])}" height="{int(b["h"])}">'
-        f'<title>{escape(b["start"].replace("T", " "))}:00: {int(b["occurrences"])}</title></rect>' for b in bars))
+        f'<title>{escape(b["start"][:16].replace("T", " "))}: {int(b["occurrences"])}</title></rect>' for b in bars))
+
+
+def _refuse_a_backwards_range() -> None:
+    """Answer 400 to a since later than until: a shifted window would show what was not asked."""
+    message = bad_range(request.args)
+    if message:
+        abort(400, description=message)
 
 
 def _list_context() -> dict:
+    _refuse_a_backwards_range()
     query = ProblemQuery.from_args(request.args)
     try:
         cursor = api.decode(request.args.get("cursor"), 2)
@@ -70,11 +82,12 @@ def _problem_or_redirect(problem_id: str, endpoint: str):
     if problem is None:
         abort(404, description=f"no problem with id {problem_id}")
     if "merged_into" in problem:
-        return None, redirect(url_for(endpoint, problem_id=problem["merged_into"]), 301)
+        return None, api.moved(endpoint, problem)
     return problem, None
 
 
 def _detail_context(problem: dict) -> dict:
+    _refuse_a_backwards_range()
     store = get_store()
     number = int(problem["id"][3:])
     since, until = (absolute_time((request.args.get(n) or "").strip()) for n in ("since", "until"))
@@ -172,6 +185,9 @@ def nearest_clean():
     call = get_store().call_inputs(trace_id, call_id) if trace_id else None
     if call is None:
         abort(404, description=f"no call {call_id!r} in trace {trace_id!r}")
+    if not get_store().call_broke(trace_id, call_id):
+        return render_template("nearest_none.html", tool=call["tool"], trace_id=trace_id, call_id=call_id,
+                               clean=True)
     return _compare_with_nearest(call["tool"], trace_id, call_id, None)
 
 
@@ -184,7 +200,8 @@ def _compare_with_nearest(tool: str | None, trace_id: str, call_id: str, path: s
     arguments = (call["snapshots"].get("arguments") or {}).get("payload")
     candidates = (digest and store.clean_calls(tool, CLEAN_CANDIDATES, digest)) or \
         store.clean_calls(tool, CLEAN_CANDIDATES)
-    best = nearest(arguments, candidates, path)
+    # the call itself is never its own nearest clean call (distance 0 says nothing)
+    best = nearest(arguments, [c for c in candidates if (c["trace_id"], c["call_id"]) != (trace_id, call_id)], path)
     if best is None:
         return render_template("nearest_none.html", tool=tool, trace_id=trace_id, call_id=call_id), 404
     # the compare page reads A as the good call and B as the bad one

@@ -6,7 +6,7 @@ from ..times import stamp
 
 MAX_SPAN_DAYS = 31
 BARS = 48
-_HOUR = "%Y-%m-%dT%H"
+_BAR = "%Y-%m-%dT%H:00:00Z"
 
 
 EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -49,7 +49,7 @@ def _layout(since: str, until: str, bars: int) -> tuple[int, int, tuple]:
     labels = []
     for number in range(-(-hours // step)):
         first = start + timedelta(hours=number * step)
-        labels.append((first.strftime(_HOUR), (first + timedelta(hours=step)).strftime("%Y-%m-%dT%H:00:00Z")))
+        labels.append((first.strftime(_BAR), (first + timedelta(hours=step)).strftime(_BAR)))  # both RFC 3339
     return step, int(start.timestamp()) // 3600, tuple(labels)
 
 

@@ -147,9 +147,11 @@ def _add_trace_filters(query: TraceQuery, conditions: list, params: list) -> Non
     if query.missing:
         conditions.append(f"t.has_{query.missing} = 0")
     if query.problem:
-        # the traces a problem was seen in (its calls' rows, by the problem's index)
-        conditions.append("t.trace_id IN (SELECT trace_id FROM problem_calls WHERE problem_id = ?)")
-        params.append(problem_number(query.problem))
+        # the traces a problem was seen in (its calls' rows, by the problem's index); a merged problem's calls
+        # moved to the one it was merged into (merged_into always names the last of a chain)
+        conditions.append("t.trace_id IN (SELECT trace_id FROM problem_calls WHERE problem_id = "
+                          "coalesce((SELECT merged_into FROM problems WHERE id = ?), ?))")
+        params += [problem_number(query.problem)] * 2
     if query.since:
         conditions.append("t.last_ts >= ?")
         params.append(absolute_time(query.since))

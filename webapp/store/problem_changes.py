@@ -4,7 +4,7 @@ from datetime import timedelta
 from .. import times
 from ..problems.grouping import contract_digest
 from ..problems.states import BadChange
-from .codec import dumps, utc_now
+from .codec import dumps, loads, utc_now
 
 ROLLUPS = (
     "DELETE FROM problem_hours WHERE problem_id = ?1",
@@ -58,6 +58,21 @@ def _last_of_merges(conn, pid: int) -> int | None:
             return pid
         pid = row[0]
     return None
+
+
+def _same_tool(conn, pid: int, into: int) -> None:
+    """Refuse a merge across tools: exposure counts one tool's calls, so a mixed problem's rate means nothing."""
+    tools = dict(conn.execute("SELECT id, tool FROM problems WHERE id IN (?, ?)", (pid, into)).fetchall())
+    if tools[pid] != tools[into]:
+        raise BadChange(f"TD-{pid} is a problem of {tools[pid] or '(no tool)'} and TD-{into} one of "
+                        f"{tools[into] or '(no tool)'}: only problems of the same tool merge")
+
+
+def _carry_links(conn, pid: int, into: int) -> None:
+    """Give the merged-into problem the ticket links of the merged one (its own first, no repeats)."""
+    links = dict(conn.execute("SELECT id, links FROM problems WHERE id IN (?, ?)", (pid, into)).fetchall())
+    joined = list(dict.fromkeys([*(loads(links[into]) or []), *(loads(links[pid]) or [])]))
+    conn.execute("UPDATE problems SET links = ? WHERE id = ?", (dumps(joined), into))
 
 
 class ProblemWrites:
@@ -116,6 +131,7 @@ class ProblemWrites:
         if into is None or into == pid:
             raise BadChange(f"merged_into must name another existing problem, not one merged into TD-{pid}; "
                             f"got {into_text!r}")
+        _same_tool(conn, pid, into)
         conn.execute("""INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
             occurrences, pairs) SELECT ?2, trace_id, call_id, ts, source, release, digest, severity, occurrences, pairs
             FROM problem_calls WHERE problem_id = ?1 AND true
@@ -127,6 +143,7 @@ class ProblemWrites:
             statement = getattr(self.sql, statement, statement)  # a name: the engine's own form
             conn.execute(statement, (pid,))
             conn.execute(statement, (into,))
+        _carry_links(conn, pid, into)
         conn.execute("UPDATE problems SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", (into, pid))
         conn.execute("UPDATE problems SET severity = 'error' WHERE id = ? AND (SELECT severity FROM problems "
                      "WHERE id = ?) = 'error'", (into, pid))

@@ -153,6 +153,12 @@ class ProblemReads:
             problem["_line"] = line_facts(conn, number, event, problem)
         return problem
 
+    def call_broke(self, trace_id: str, call_id: str) -> bool:
+        """Say whether a call's stored analysis has a warning or error (a finding that opens a problem)."""
+        row = self.db.execute("SELECT worst FROM calls WHERE trace_id = ? AND call_id = ?",
+                              (trace_id, call_id)).fetchone()
+        return bool(row) and row[0] in ("error", "warning")
+
     def call_digest(self, trace_id: str, call_id: str) -> str | None:
         """Return the digest of the contract a call's stored analysis used."""
         row = self.db.execute("SELECT contract_digest FROM calls WHERE trace_id = ? AND call_id = ?",

@@ -69,12 +69,20 @@ def filter_counts(store, query: TraceQuery, budget_s: float | None = COUNT_BUDGE
 MAX_STRIP_HOURS = 24 * 14
 
 
-def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "", since: str = "") -> dict:
+def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "", since: str = "",
+                 problem: int | None = None) -> dict:
     """Return calls and calls with findings per tool and hour, over the hours up to the newest call.
 
     With `since`, the strip covers the filters' range (at most MAX_STRIP_HOURS), so six hours of an
-    incident fill the strip rather than a sliver of a fixed week."""
+    incident fill the strip rather than a sliver of a fixed week. With `problem`, it is that problem's
+    tool, and "findings" are the problem's occurrences (from its hourly rollup, at most the hour's calls)."""
     db = store.db
+    if problem is not None:
+        row = db.execute("SELECT coalesce(m.id, p.id), coalesce(m.tool, p.tool) FROM problems p LEFT JOIN problems m "
+                         "ON m.id = p.merged_into WHERE p.id = ?", (problem,)).fetchone()
+        if row is None or (tool and tool != row[1]):
+            return {"hours": [], "tools": {}}
+        problem, tool = row[0], row[1] or ""
     until = absolute_time(until) or "\uffff"
     newest = db.execute("SELECT max(last_ts) FROM calls WHERE last_ts <= ?", (until,)).fetchone()[0]
     end = _hour_of(newest)
@@ -93,6 +101,11 @@ def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "
     tools: dict[str, dict] = {}
     for name, hour, calls, findings in db.execute(sql + " ORDER BY 1, 2", params):
         tools.setdefault(name, {})[hour] = {"calls": calls, "findings": findings or 0}
+    if problem is not None:
+        seen = dict(db.execute("SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? "
+                               "AND hour <= ?", (problem, hour_list[0], hour_list[-1])))
+        for hour, cell in tools.get(tool, {}).items():
+            cell["findings"] = min(cell["calls"], seen.get(hour, 0))
     return {"hours": hour_list, "tools": tools}
 
 
