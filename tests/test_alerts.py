@@ -11,6 +11,7 @@ from webapp.alerts.messages import signature, slack_body, summary
 from webapp.alerts.sender import deliver_due
 from webapp.alerts.urls import UrlRefused, allow_list, check_url
 from webapp.store import Store
+from webapp.store.codec import utc_now
 
 
 @pytest.fixture
@@ -143,19 +144,23 @@ def test_429_waits_for_retry_after_and_other_4xx_is_final(client, app):
         gone.close()
 
 
-def test_a_rule_failing_again_and_again_is_paused_and_says_so(client, app):
+def test_a_rule_failing_for_an_hour_is_paused_and_says_so(client, app):
     down = Receiver(fail_first=99, status=500)
     try:
         rule = add_rule(client, down, min_interval_s=0)
         store = Store.open(app.config["DATABASE"])
-        for _ in range(6):
-            client.post("/api/v1/ingest", data=BAD)
-            for message in store.messages(rule["id"]):
-                store.redeliver(message["id"])
-            deliver_due(store, app.config)
+        client.post("/api/v1/ingest", data=BAD)
+        deliver_due(store, app.config)
+        assert client.get("/api/v1/alerts").get_json()["rules"][0]["paused"] is False
+        # the outage began over an hour ago (as if the first failure had been then)
+        with store.write() as conn:
+            conn.execute("UPDATE alert_rules SET failing_since = ?", (utc_now(hours_ago=1.01),))
+        store.redeliver(store.messages(rule["id"])[0]["id"])
+        deliver_due(store, app.config)
         store.close()
         listed = client.get("/api/v1/alerts").get_json()["rules"][0]
-        assert listed["paused"] and "5 deliveries failed in a row" in listed["pause_reason"]
+        assert listed["paused"] and "every delivery failed for 61 min (2 attempts" in listed["pause_reason"]
+        assert listed["held"] == 1 and "HTTP 500" in listed["pause_reason"]
         assert "Paused since" in client.get("/settings/alerts").get_data(as_text=True)
         assert client.post(f"/api/v1/alerts/{rule['id']}/resume").get_json()["paused"] is False
     finally:

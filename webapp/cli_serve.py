@@ -44,8 +44,8 @@ def serve(host, port, workers, database, demo, allow_open):
         raise click.ClickException(str(error)) from None
     _check_bindable(addresses)
     logs.configure(settings)
+    _prepare_database(settings, demo)  # a database it cannot open is then the one line serve says
     _warn_about_tokens(settings)
-    _prepare_database(settings, demo)
     log.info("tracediff on %s (database %s)", ", ".join(map(address_url, addresses)), _shown(settings["DATABASE"]))
     run_server(server)
 

@@ -82,8 +82,9 @@ def refuse_body(store: Store, raw: bytes, code: str, message: str, redactor: Red
 def _rejection_alerts(store: Store, rejected, source: str):
     """Return what writes the `rejected_events` alerts of a batch, in the batch's own transaction."""
     def write(conn):
-        count = store.rejected_since(conn, utc_now(hours_ago=REJECTION_WINDOW_S / 3600), None)
-        data = {"count": count, "window_s": REJECTION_WINDOW_S, "source": source[:200] or None,
+        by_source = store.rejected_by_source(conn, utc_now(hours_ago=REJECTION_WINDOW_S / 3600))
+        data = {"count": sum(each["count"] for each in by_source), "sources": by_source[:20],
+                "window_s": REJECTION_WINDOW_S, "source": source[:200] or None,
                 "code": rejected[0].code, "message": rejected[0].message, "permalink_path": "/quarantine"}
         store.enqueue_alerts(conn, "rejected_events", "ingest", data, alerts.matches)
     return write

@@ -29,13 +29,26 @@ def signed_headers(secret: str, message_id: str, unix_time: int, body: bytes) ->
 def summary(event_type: str, data: dict, facts: dict | None = None) -> str:
     """Say in one line what broke and how often (`facts`: the counts the message was written with)."""
     if event_type == "ingest.rejected":
-        return (f"tracediff rejected {data.get('count', 0)} record(s) in the last {data.get('window_s', 0) // 60} min"
-                f" from {data.get('source') or 'a shipper'}: {data.get('message', '')}").strip()
+        return rejected_line(data)
+    if event_type == "tracediff.test":
+        return "tracediff: a test message for this rule; nothing is wrong"
     if data.get("summary"):
         count, how = data.get("count", 0), "found by a re-analysis" if data.get("reanalysis") else "opened at once"
         what = f"{data['tool']} problem" if data.get("tool") else "problem"
         return f"tracediff: {count} new {what}{'s' * (count != 1)} {how}; see {data.get('permalink', '/problems')}"
     return problem_line(event_type, data, facts)
+
+
+def rejected_line(data: dict) -> str:
+    """Say how many records were rejected and from which shippers: "2 records in the last 10 min: 1 from vector/0.40,
+    1 from fluent-bit"."""
+    count, minutes = data.get("count", 0), data.get("window_s", 0) // 60
+    by_source = data.get("sources") or [{"source": data.get("source"), "count": count}]
+    shown = [f"{each['count']} from {each['source'] or 'an unnamed shipper'}" for each in by_source[:5]]
+    if len(by_source) > 5:
+        shown.append(f"{sum(each['count'] for each in by_source[5:])} from {len(by_source) - 5} other sources")
+    return (f"tracediff rejected {count} record{'s' * (count != 1)} in the last {minutes} min: {', '.join(shown)}; "
+            f"latest: {data.get('message', '')}").strip()
 
 
 def slack_body(event_type: str, data: dict, facts: dict | None = None) -> bytes:

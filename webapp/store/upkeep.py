@@ -16,8 +16,9 @@ from .problems import forget_calls
 from .sql import PRUNE_QUARANTINE
 
 FTS_DEFERRED = (("automerge", 0), ("crisismerge", 1999))  # 1999: the most FTS5 takes
+AUTOMERGE_ON = (("automerge", 4),)  # merging a little after each write: cheap whatever the segments
 FTS_DEFAULTS = (("automerge", 4), ("crisismerge", 16))  # FTS5's own defaults
-MERGE_STEP = 200  # the work of one bounded FTS5 merge transaction (about a megabyte of WAL at most)
+MERGE_STEP = 128  # pages of work of one bounded FTS5 merge transaction (well under a megabyte of WAL)
 VACUUM_STEP_PAGES = 2048  # 8 MiB of 4 KiB pages per step at most; fewer while the disk is full
 MIN_STEP_PAGES = 8
 
@@ -58,6 +59,7 @@ class Upkeep:
         with self.index_merges_deferred():
             deleted = self._prune_traces(before_ts, batch)
             self._prune_quarantine(before_ts, batch)
+        self.merge_index()  # on a disk still full, reclaim() finishes it once it has given space back
         return deleted
 
     def _prune_traces(self, before_ts: str, batch: int) -> int:
@@ -78,23 +80,60 @@ class Upkeep:
             deleted += gone
             # TRUNCATE, not PASSIVE: the WAL never holds more than one transaction, so it never fills the disk
             self.checkpoint(required=False)
+            # each deletion adds an index segment: merging a little after each keeps them far below FTS5's
+            # limit of 2,000 (past it FTS5 says "database or disk is full"), a step the WAL can hold
+            self._merge_some(max(MIN_STEP_PAGES, size // 4))
             if gone < size:
                 return deleted
             size = min(batch, size * 2)
 
     @contextlib.contextmanager
     def index_merges_deferred(self):
-        """Hold back the full-text index's segment merges while deleting (restored after, merged by reclaim).
+        """Hold back the full-text index's segment merges while deleting; merge_index() does them after.
 
         Each deletion adds a small segment of markers to the FTS5 index; every 16th on a level FTS5 merges
-        the level at once (a crisis merge), which can write a megabyte in one transaction: more than a
-        nearly full disk has for the WAL. Merging is done after the space is given back, in bounded steps.
+        the level at once (a crisis merge), and automerge after a write can merge as much: megabytes in one
+        transaction, more than a nearly full disk has for the WAL. Merging is done in bounded steps instead.
         """
         self._set_index_merging(FTS_DEFERRED)
         try:
             yield
         finally:
+            with contextlib.suppress(StoreUnavailable):  # a full disk: merge_index() turns it back on later
+                self._set_index_merging(AUTOMERGE_ON)
+
+    def merge_index(self) -> bool:
+        """Merge the index's small segments in bounded steps, then let FTS5 merge on its own again.
+
+        Return False when the disk had no room even for a small step (the next prune or reclaim goes on)."""
+        while (done := self._merge_some(MERGE_STEP)) is False:
+            pass
+        if done is None:
+            return False
+        try:  # restored only now: with segments piled up, the crisis merge would rewrite them all at once
             self._set_index_merging(FTS_DEFAULTS)
+        except StoreUnavailable:
+            return False
+        return True
+
+    def _merge_some(self, step: int) -> bool | None:
+        """Do one bounded step of FTS5 merging; True when nothing was left, None when even 8 pages did not fit."""
+        while True:
+            try:
+                with self.write() as conn:
+                    before = conn.total_changes
+                    conn.execute("INSERT INTO events_fts (events_fts, rank) VALUES ('merge', ?)", (step,))
+                    done = conn.total_changes - before < 2  # FTS5's sign that nothing was left to merge
+            except StoreUnavailable as error:
+                if "full" not in str(error).lower():
+                    raise
+                self.checkpoint(required=False)
+                if step <= MIN_STEP_PAGES:
+                    return None
+                step = max(MIN_STEP_PAGES, step // 4)  # merging fewer pages at a time needs less room in the WAL
+                continue
+            self.checkpoint(required=False)
+            return done
 
     def _set_index_merging(self, settings) -> None:
         with self.write() as conn:
@@ -138,7 +177,7 @@ class Upkeep:
         incremental = conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2
         if incremental:
             self._vacuum_steps()
-        self._merge_index()  # with the space back, the deferred merges fit; they free pages too
+        self.merge_index()  # with the space back, merges a full disk held back fit; they free pages too
         if incremental:
             self._vacuum_steps()
         self.checkpoint()
@@ -158,24 +197,6 @@ class Upkeep:
                     raise
                 step //= 4  # moving fewer pages at a time needs less room in the WAL
             self.checkpoint(required=False)
-
-    def _merge_index(self) -> None:
-        """Merge the full-text index's small segments in bounded steps; on a full disk leave it to later writes."""
-        step = MERGE_STEP
-        while True:
-            try:
-                with self.write() as conn:
-                    before = conn.total_changes
-                    conn.execute("INSERT INTO events_fts (events_fts, rank) VALUES ('merge', ?)", (step,))
-                    done = conn.total_changes - before < 2  # FTS5's sign that nothing was left to merge
-            except StoreUnavailable as error:
-                if "full" not in str(error).lower() or step <= MIN_STEP_PAGES:
-                    return  # FTS5's automerge finishes it with later writes, once there is room
-                step //= 4
-                done = False
-            self.checkpoint(required=False)
-            if done:
-                return
 
     def checkpoint(self, mode: str = "TRUNCATE", required: bool = True) -> None:
         """Copy the WAL into the file; TRUNCATE also empties it (a busy reader only delays that)."""

@@ -102,6 +102,9 @@ class PostgresStore(Store):
     def _set_index_merging(self, settings) -> None:
         """The full-text index is a GIN index that PostgreSQL maintains itself."""
 
+    def _merge_some(self, step: int) -> bool:
+        return True
+
     # -- ingest -------------------------------------------------------------
 
     def _insert_events(self, conn, rows: list[tuple]) -> dict:
