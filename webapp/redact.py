@@ -9,6 +9,7 @@ import dataclasses
 import json
 import re
 from typing import Any, Iterable
+from urllib.parse import unquote_to_bytes
 
 import orjson
 import re2
@@ -16,8 +17,9 @@ import re2
 from .cards import looks_like_card
 from .jsontext import (JSON_PAIR, JSON_STRING, decode_literal, empty_value, encode_literal, json_key,
                        value_end)
+from .redact_urls import REDACTED, redact_url, redact_urls_in
 
-REDACTED = "[REDACTED]"
+ENVELOPE_TEXTS = ("tool", "source", "release")  # free text of an event's envelope, shown on pages and in alerts
 
 DEFAULT_KEYS = (
     "authorization", "proxy-authorization", "password", "passwd", "pwd", "passphrase",
@@ -126,12 +128,14 @@ class Redactor:
         return found
 
     def event(self, event):
-        """Return the event with its payload, HTTP headers and URL, and meta redacted."""
+        """Return the event with its payload, HTTP headers and URL, meta and free-text envelope fields
+        (tool, source, release) redacted; the ids are kept, as they name the call."""
         meta = getattr(event, "meta", None)
-        if self._clean([event.payload, event.http, meta]):
+        texts = [getattr(event, name, None) for name in ENVELOPE_TEXTS]
+        if self._clean([event.payload, event.http, meta, *texts]):
             return event  # the common case, proved in one scan of the event's text
         changes = {"payload": self.value(event.payload)}
-        for name in ("http", "meta"):
+        for name in ("http", "meta", *ENVELOPE_TEXTS):
             if getattr(event, name, None) is not None:
                 changes[name] = self.value(getattr(event, name))
         if dataclasses.is_dataclass(event):
@@ -154,6 +158,10 @@ class Redactor:
             parent[slot] = self._copy_level(parent[slot], stack)
         return root[0]
 
+    def url(self, url: str) -> str:
+        """Return a URL (a ticket link, say) with secrets in any of its parts redacted."""
+        return redact_url(url, self._part, self.is_secret_key)
+
     def _clean(self, value) -> bool:
         # Most payloads hold no secret. One RE2 scan of their JSON text (a DFA, linear and in C)
         # for everything that could start one - a secret key word, a token prefix, a digit run,
@@ -162,7 +170,10 @@ class Redactor:
             text = orjson.dumps(value)
         except TypeError:  # a lone surrogate: orjson refuses it, the walk handles it
             return False
-        return self._suspect.search(text) is None
+        if self._suspect.search(text) is not None:
+            return False
+        # percent-encoding (a URL's query, a form body) hides a token from the scan: scan it decoded too
+        return b"%" not in text or self._suspect.search(unquote_to_bytes(text)) is None
 
     def text(self, raw: str) -> str:
         """Return raw record text (maybe cut or broken JSON) with secrets redacted."""
@@ -209,6 +220,8 @@ class Redactor:
             return text  # the same proof as a clean event's, for one string of an event that is not
         if _AUTH_VALUE.fullmatch(text):
             return REDACTED
+        if "://" in text:  # each part of a URL, decoded: a token glued to a path word or percent-encoded
+            text = redact_urls_in(text, self._part, self.is_secret_key)
         for literals, pattern in _SECRET_PATTERNS:
             if any(literal in text for literal in literals):
                 text = pattern.sub(_replace_token, text)
@@ -221,6 +234,10 @@ class Redactor:
         if '"' in text and ":" in text:
             text = self._json_pairs(text)
         return REDACTED if text.strip() == REDACTED else text
+
+    def _part(self, text: str) -> str:
+        """Redact one decoded part of a URL (a path segment, a query value)."""
+        return self._string(text) if len(text) >= MIN_SCAN else text
 
     def _names_a_secret(self, container: dict) -> bool:
         # HAR and many header lists write {"name": "Authorization", "value": "Bearer ..."}
@@ -309,10 +326,17 @@ def _has_secret(value) -> bool:
 
 
 def _replace_token(match: re.Match) -> str:
-    start = match.start()
-    if start and (match.string[start - 1].isalnum() or match.string[start - 1] == "_"):
+    start, text = match.start(), match.string
+    if start and (text[start - 1].isalnum() or text[start - 1] == "_") and not _token_start(text, start):
         return match.group(0)  # inside a longer word: "risk-..." is not an "sk-" key
     return REDACTED
+
+
+def _token_start(text: str, start: int) -> bool:
+    """Tell a token glued to what is no word: a percent-escape (`%20ghp_...`), or Telegram's `bot` prefix
+    of its API paths (`/bot123456789:AAH...`)."""
+    escaped = start >= 3 and text[start - 3] == "%" and text[start - 2:start].isalnum()
+    return escaped or (text[start].isdigit() and text[:start].endswith("bot"))
 
 
 def _replace_card(match: re.Match) -> str:

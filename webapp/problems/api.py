@@ -2,7 +2,7 @@
 import base64
 
 import orjson
-from flask import Blueprint, jsonify, redirect, request, url_for
+from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
 from ..db import get_store
 from ..errors import ApiError
@@ -47,6 +47,12 @@ def problem_or_404(problem_id: str) -> dict:
     if problem is None:
         raise ApiError(404, "problem_not_found", f"no problem with id {problem_id[:40]!r}")
     return problem
+
+
+def link_cleaner():
+    """Return what redacts a ticket link before it is stored (None when redaction is off)."""
+    redactor = current_app.extensions["tracediff.redactor"]
+    return redactor.url if redactor else None
 
 
 def changed_by() -> str:
@@ -103,7 +109,7 @@ def patch_problem(problem_id):
     except orjson.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     try:
-        change = parse_change(body)
+        change = parse_change(body, link_cleaner())
         get_store().change_problem(int(problem["id"][3:]), change, changed_by())
     except BadChange as error:
         raise ApiError(400, "bad_change", str(error)) from error
