@@ -218,7 +218,7 @@ class Redactor:
     def _string(self, text: str):
         if len(text) > MAX_SCAN or self._clean(text):
             return text  # the same proof as a clean event's, for one string of an event that is not
-        if _AUTH_VALUE.fullmatch(text):
+        if _AUTH_VALUE.fullmatch(text) and not text.rstrip().endswith(REDACTED):  # redacting twice changes nothing
             return REDACTED
         if "://" in text:  # each part of a URL, decoded: a token glued to a path word or percent-encoded
             text = redact_urls_in(text, self._part, self.is_secret_key)

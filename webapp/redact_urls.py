@@ -14,8 +14,10 @@ REDACTED = "[REDACTED]"
 # a URL inside text: a scheme, then anything up to a space, a quote or an angle bracket
 URL = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,15}://[^\s\"'<>`]+")
 _PARTS = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?", re.DOTALL)
-# what stays as written when a changed part is encoded again: the marker's brackets and URL punctuation
-_SAFE = "/:@!$'()*+,;=[]~"
+# what stays as written when a changed part is encoded again: the marker's brackets and the punctuation
+# that cannot end the part (a segment keeps no `/`, a query value no `&`, `=` or `+`)
+SEGMENT_SAFE = "!$'()*+,;=:@[]~"
+VALUE_SAFE = "!$'()*,;:@/?[]~"
 
 Scrub = Callable[[str], str]
 
@@ -26,7 +28,7 @@ def redact_url(url: str, scrub: Scrub, is_secret_key: Callable[[str], bool]) -> 
     if parts is None:
         return url
     scheme, authority, path, query, fragment = parts.groups()
-    out = [scheme, _authority(authority, scrub), "/".join(_piece(s, scrub, unquote) for s in path.split("/"))]
+    out = [scheme, _authority(authority, scrub), "/".join(_piece(s, scrub, unquote, SEGMENT_SAFE) for s in path.split("/"))]
     if query is not None:
         out.append("?" + _pairs(query[1:], scrub, is_secret_key))
     if fragment is not None:
@@ -44,11 +46,11 @@ def _authority(authority: str, scrub: Scrub) -> str:
         return authority
     userinfo, host = authority.rsplit("@", 1)
     user, colon, password = userinfo.partition(":")
-    user = _piece(user, scrub, unquote)
+    user = _piece(user, scrub, unquote, SEGMENT_SAFE.replace(":", "").replace("@", ""))
     return f"{user}:{REDACTED}@{host}" if colon and password else f"{user}{colon}@{host}"
 
 
-def _piece(raw: str, scrub: Scrub, decode) -> str:
+def _piece(raw: str, scrub: Scrub, decode, safe: str = VALUE_SAFE) -> str:
     """Return a part as written when it holds nothing, else its redacted text encoded again."""
     if not raw:
         return raw
@@ -56,7 +58,7 @@ def _piece(raw: str, scrub: Scrub, decode) -> str:
     clean = scrub(text)
     if clean == text:
         return raw
-    return quote(clean, safe=_SAFE) if clean != REDACTED else REDACTED
+    return quote(clean, safe=safe) if clean != REDACTED else REDACTED
 
 
 def _pairs(text: str, scrub: Scrub, is_secret_key) -> str:

@@ -33,6 +33,10 @@ def _json(value) -> str:
     return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS] + "…"
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
 def _end(where: dict | None) -> str:
     return "-" if not where else _code(f"{where['snapshot']} {where['path'] or '/'}")
 
@@ -85,8 +89,8 @@ def problem_markdown(problem: dict, examples: dict | None = None) -> str:
              f"- What: {problem['kind']} ({problem['severity']}), {_end(problem['left'])} -> {_end(problem['right'])}"
              + (f", transform {_code(problem['transform'])}" if problem.get("transform") else ""),
              f"- Since: first seen {problem['first_seen']}, last seen {problem['last_seen']}; state {problem['state']}",
-             f"- How many: {problem['occurrences']} occurrences in {problem['calls']} calls and "
-             f"{problem['traces']} traces",
+             f"- How many: {_count(problem['occurrences'], 'occurrence')} in {_count(problem['calls'], 'call')} "
+             f"and {_count(problem['traces'], 'trace')}",
              f"- Releases: {', '.join(_code(r) for r in problem.get('releases') or []) or 'none named'}; "
              f"sources: {', '.join(_code(s) for s in problem.get('sources') or []) or 'none named'}"]
     if exposure:
