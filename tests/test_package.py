@@ -209,3 +209,37 @@ def test_the_compose_file_runs_the_image_on_postgresql_with_declared_settings():
         assert [port.split(":")[-1] for port in service["ports"]] == ["8000"]  # the Dockerfile's EXPOSE
         assert service["depends_on"]["db"]["condition"] == "service_healthy"
     assert '"$(ls /dist/*.whl)[postgres]"' in DOCKERFILE  # the image can open a postgresql:// URL
+
+
+def test_every_module_the_package_imports_comes_with_its_declared_dependencies():
+    """The wheel's virtualenv sees this machine's packages, so a missing dependency shows only here."""
+    import ast
+    import sysconfig
+    from importlib.metadata import packages_distributions, requires
+
+    from packaging.requirements import Requirement
+
+    def closure(name: str, extras: frozenset = frozenset(), seen: set | None = None) -> set:
+        seen = set() if seen is None else seen
+        key = name.lower().replace("_", "-")
+        if key in seen:
+            return seen
+        seen.add(key)
+        for line in requires(name) or []:
+            requirement = Requirement(line)
+            if requirement.marker is None or any(requirement.marker.evaluate({"extra": e}) for e in extras):
+                closure(requirement.name, frozenset(requirement.extras), seen)
+        return seen
+
+    base, with_postgres = closure("tracediff"), closure("tracediff", frozenset({"postgres"}))
+    stdlib = set(sys.stdlib_module_names)
+    owners = packages_distributions()
+    for path in (ROOT / "webapp").rglob("*.py"):
+        postgres_only = "postgresql" in path.parts  # the [postgres] extra's modules
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+            for top in {n.split(".")[0] for n in names} - stdlib - {"webapp"}:
+                dists = {d.lower().replace("_", "-") for d in owners.get(top, [top])}
+                assert dists & (with_postgres if postgres_only else base), (path.name, top, dists)
+    assert sysconfig.get_paths()  # the interpreter's own modules were told apart by sys.stdlib_module_names
