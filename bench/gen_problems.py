@@ -26,7 +26,7 @@ def _calls(traces: int, problems: int):
     for i in range(traces):
         if i % 7 and i % 11:
             continue
-        ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(1_790_000_000 + i)) + ".000Z"
+        ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(1_790_000_000 + i)) + ".000000Z"  # the stored form (webapp/times.py)
         pid = 1 if i % 7 else 2 + (i // 7) % (problems - 1)
         yield pid, f"{i:032x}", ts, SOURCES[i % 4], RELEASES[(i * 4) // traces]
 
@@ -42,7 +42,7 @@ def add_problems(path, traces: int, problems: int = PROBLEMS) -> float | None:
     conn.execute("BEGIN")
     conn.executemany("INSERT INTO problems (id, fingerprint, fp_version, tool, kind, severity, stages, left_snapshot, "
                      "left_path, right_snapshot, right_path, transform, keyword, state, created_at) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", _problem_rows(problems, "2026-01-01T00:00:00Z"))
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", _problem_rows(problems, "2026-01-01T00:00:00.000000Z"))
     rows = [(pid, trace_id, "call_01", ts, source, release, "d1g3st", "error", 1, orjson.dumps({'[5,"5"]': 1}).decode())
             for pid, trace_id, ts, source, release in _calls(traces, problems)]
     for start in range(0, len(rows), CHUNK):

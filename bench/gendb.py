@@ -38,13 +38,16 @@ def _analysis(i: int) -> tuple[str, str | None, int, int, str]:
     return orjson.dumps(analysis).decode(), worst, summary["error"], summary["warning"], kinds
 
 
-def _rows(i: int, rng: random.Random) -> dict:
+def _rows(i: int, rng: random.Random, old_times: bool = False, pad: int = 0) -> dict:
+    """The rows of trace i; `old_times`: times as tracediff wrote them before migration 10 (`.000Z`); `pad`:
+    characters added to each payload (events of about 2 KB, the size bench/ingest.py sends)."""
     trace_id, tool = f"{i:032x}", TOOLS[i % len(TOOLS)]
-    ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(1_790_000_000 + i)) + ".000Z"
+    ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(1_790_000_000 + i)) + (".000Z" if old_times else ".000000Z")
     words = " ".join(rng.choices(WORDS, k=3)) + f" ticket{i % 100_000}"
-    payloads = {"arguments": {"customerId": f"cus_{i % 5000}", "query": words, "limit": 5},
-                "request": {"customer_id": f"cus_{i % 5000}", "query": words, "limit": 5},
-                "response": {"items": [{"id": f"it_{i}", "title": words}], "next_cursor": None}}
+    notes = {"notes": "x" * pad} if pad else {}
+    payloads = {"arguments": {"customerId": f"cus_{i % 5000}", "query": words, "limit": 5, **notes},
+                "request": {"customer_id": f"cus_{i % 5000}", "query": words, "limit": 5, **notes},
+                "response": {"items": [{"id": f"it_{i}", "title": words}], "next_cursor": None, **notes}}
     seq0 = 3 * i + 1
     events = [(seq0 + n, f"g{i}-{name}", trace_id, "call_01", name, tool, "http", orjson.dumps(p).decode(),
                None if name == "arguments" else '{"status_code": 200}' if name == "response" else None, ts, ts)
@@ -72,8 +75,8 @@ INSERTS = {
 }
 
 
-def generate(path: Path, traces: int) -> float:
-    """Fill a fresh database at path with `traces` traces; return the seconds it took."""
+def generate(path: Path, traces: int, old_times: bool = False, pad: int = 0) -> float:
+    """Fill a fresh database at path with `traces` traces; return the seconds it took (see _rows for the options)."""
     began = time.perf_counter()
     Store(path).close()  # the real schema, created by the store itself
     conn = sqlite3.connect(path, isolation_level=None)
@@ -82,7 +85,7 @@ def generate(path: Path, traces: int) -> float:
     for start in range(0, traces, CHUNK):
         batch = {table: [] for table in INSERTS}
         for i in range(start, min(traces, start + CHUNK)):
-            for table, rows in _rows(i, rng).items():
+            for table, rows in _rows(i, rng, old_times, pad).items():
                 batch[table].extend(rows)
         conn.execute("BEGIN")
         for table, sql in INSERTS.items():

@@ -29,7 +29,7 @@ def copy_into_postgres(path, url: str, count: int, report=lambda table, rows: No
     with psycopg.connect(url, autocommit=True) as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
             conn.execute(f'CREATE DATABASE "{name}"')
-    source = Store(path, create=False)
+    source = Store(path)  # upgraded first: copy_database refuses a file behind the destination's schema
     source_id = _source_id(path, source)
     if _copied_from(target) == source_id:
         source.close()

@@ -7,7 +7,8 @@
 Memory: one worker, fresh for each request shape, its peak resident size (VmHWM) before and after one
 maximal request; the ratio is the peak's growth against the size of the decompressed body. Health:
 /api/v1/health probed every 0.2 s while two clients send a body one byte a second, and while six clients
-ingest as fast as they can; with gunicorn's sync workers (the baseline, as tracediff ran before) and with
+ingest as fast as they can; with one thread per worker (the baseline: one request at a time, as gunicorn's
+sync workers ran tracediff before; `serve` runs its draining worker for `--worker-class sync` too) and with
 tracediff's threaded workers.
 """
 import gzip
@@ -171,7 +172,7 @@ def main() -> None:
         figures["disk"] = disk_per_call(folder, 500 if args.quick else 20_000)
         seconds = 2 if args.quick else args.seconds
         for load in ("slow", "ingest"):
-            figures["health"][load] = {"sync_workers": health_under(load, "--worker-class sync --threads 1",
+            figures["health"][load] = {"sync_workers": health_under(load, "--threads 1",
                                                                      folder, seconds),
                                        "tracediff": health_under(load, "", folder, seconds)}
     _report(figures, args.quick)

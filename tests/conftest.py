@@ -60,9 +60,10 @@ def app(db_path):
 
 @pytest.fixture
 def alerting_app(db_path):
-    """The app with webhooks to 127.0.0.1 allowed, so alert rules can point at a local Receiver."""
+    """The app with webhooks to 127.0.0.1 allowed, so alert rules can point at a local Receiver; a summary
+    goes out as soon as the sender looks (what joins it is what was written before: no test waits)."""
     return create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
-                       "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
+                       "WEBHOOK_ALLOW_HOSTS": "127.0.0.1", "ALERT_SUMMARY_WAIT": 0})
 
 
 @pytest.fixture

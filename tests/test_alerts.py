@@ -11,6 +11,7 @@ from webapp.alerts.messages import signature, slack_body, summary
 from webapp.alerts.sender import deliver_due
 from webapp.alerts.urls import UrlRefused, allow_list, check_url
 from webapp.store import Store
+from webapp.store.codec import utc_now
 
 
 @pytest.fixture
@@ -143,19 +144,23 @@ def test_429_waits_for_retry_after_and_other_4xx_is_final(client, app):
         gone.close()
 
 
-def test_a_rule_failing_again_and_again_is_paused_and_says_so(client, app):
+def test_a_rule_failing_for_an_hour_is_paused_and_says_so(client, app):
     down = Receiver(fail_first=99, status=500)
     try:
         rule = add_rule(client, down, min_interval_s=0)
         store = Store.open(app.config["DATABASE"])
-        for _ in range(6):
-            client.post("/api/v1/ingest", data=BAD)
-            for message in store.messages(rule["id"]):
-                store.redeliver(message["id"])
-            deliver_due(store, app.config)
+        client.post("/api/v1/ingest", data=BAD)
+        deliver_due(store, app.config)
+        assert client.get("/api/v1/alerts").get_json()["rules"][0]["paused"] is False
+        # the outage began over an hour ago (as if the first failure had been then)
+        with store.write() as conn:
+            conn.execute("UPDATE alert_rules SET failing_since = ?", (utc_now(hours_ago=1.01),))
+        store.redeliver(store.messages(rule["id"])[0]["id"])
+        deliver_due(store, app.config)
         store.close()
         listed = client.get("/api/v1/alerts").get_json()["rules"][0]
-        assert listed["paused"] and "5 deliveries failed in a row" in listed["pause_reason"]
+        assert listed["paused"] and "every delivery failed for 61 min (2 attempts" in listed["pause_reason"]
+        assert listed["held"] == 1 and "HTTP 500" in listed["pause_reason"]
         assert "Paused since" in client.get("/settings/alerts").get_data(as_text=True)
         assert client.post(f"/api/v1/alerts/{rule['id']}/resume").get_json()["paused"] is False
     finally:
@@ -174,13 +179,16 @@ def test_slack_rules_send_text_and_blocks(client, app, receiver):
 
 def test_the_slack_line_says_what_broke_and_how_often():
     body = slack_body("problem.regressed", {"id": "TD-42", "tool": "findOrders", "kind": "type_changed",
+                                            "transform": "integer>string",
                                             "left": {"snapshot": "arguments", "path": "/limit"}, "calls": 83,
                                             "releases": ["1.4.0", "1.4.2"], "permalink": "https://t/p/TD-42",
                                             "first_seen": "2026-11-30T09:02:10.120Z",
                                             "last_seen": "2026-11-30T09:12:05.003Z"})
-    assert b"findOrders: type_changed at /limit, 83 calls in 10 min, latest release 1.4.2 (regressed, TD-42)" in body
+    assert b"findOrders: /limit sent as string instead of integer, 83 calls in 10 min since 1.4.2 (regressed, TD-42)" \
+        in body  # a message written before its facts were kept: the problem's own counts and newest release
     assert summary("problem.new", {"tool": "t", "kind": "dropped", "calls": 3, "first_seen": "2026-11-28T09:00:00Z",
-                                   "last_seen": "2026-11-30T21:00:00Z"}) == "t: dropped at ?, 3 calls in 2 days (new, )"
+                                   "last_seen": "2026-11-30T21:00:00Z", "releases": ["1.9.2", "1.10.0"]},
+                   ) == "t: ? dropped on the way to the request, 3 calls in 2 days since 1.10.0 (new, )"
 
 
 def test_the_signature_is_the_standard_webhooks_one():

@@ -6,6 +6,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
+from webapp import times
 from webapp.cli import main
 from webapp.store import Store
 
@@ -337,4 +338,4 @@ def test_ingest_takes_the_clock_skew_and_depth_settings_as_the_api_does(tmp_path
     store = Store.open(db_path)
     for event in stamped:  # three days of skew allowed: two days ahead is kept as sent
         snapshot = store.get_trace(event["trace_id"])["calls"][0]["snapshots"]["arguments"]
-        assert snapshot["ts"] == ahead and not (snapshot.get("meta") or {}).get("sent_ts")
+        assert snapshot["ts"] == times.fixed(ahead) and not (snapshot.get("meta") or {}).get("sent_ts")

@@ -29,8 +29,9 @@ def test_the_markdown_summary_names_the_trace_findings_paths_values_and_permalin
     assert response.mimetype == "text/markdown"
     assert f"trace `{LIMIT_AS_STRING}`" in text and "findOrders" in text
     link = f"http://localhost/traces/{LIMIT_AS_STRING}?call=call_01#f-type_changed-arguments/limit-request/limit"
-    assert f"| error | [type_changed](<{link}>) | arguments /limit -> request /limit | 5 -> \"5\" |" \
-        in text
+    problem = client.get(f"/api/v1/traces/{LIMIT_AS_STRING}").get_json()["calls"][0]["findings"][0]["problem"]
+    assert f"| error | [type\\_changed](<{link}>) | `arguments /limit` -> `request /limit` | `5 -> \"5\"` | " \
+        f"[{problem}](<http://localhost/problems/{problem}>) |" in text
     assert "request /limit: '5' is not of type 'integer'" in text
     assert f"http://localhost/traces/{LIMIT_AS_STRING}?call=call_01" in text
 
@@ -87,5 +88,38 @@ def test_the_markdown_summary_keeps_hostile_names_inert(client):
                                         "tool": "<svg onload=alert(6)>[x](http://evil)", "payload": {"note": "a\u202eb"}})
     text = client.get("/traces/md1.md").get_data(as_text=True)
     assert "?call=c+1%23x>" in text
-    assert not re.search(r"(?<!\\)<svg", text) and "\\<svg onload=alert(6)>\\[x\\](http://evil)" in text
+    assert not re.search(r"(?<!\\)<svg", text)
+    assert "\\<svg onload=alert\\(6\\)\\>\\[x\\]\\(http://evil\\)" in text
     assert "\u202e" not in text
+
+
+HOSTILE_TOOL = "md`x|y [click](javascript:alert(1)) *b* _i_ # <img src=x> &lt;"
+
+
+def rendered(markdown: str) -> str:
+    """Render Markdown as GitHub-like ticket systems do (CommonMark and tables)."""
+    from markdown_it import MarkdownIt
+    return MarkdownIt("commonmark").enable("table").render(markdown)
+
+
+def test_hostile_tool_names_paths_and_values_stay_text_and_each_finding_links_its_problem(client, store):
+    from webapp import pipeline
+    store.put_tool(HOSTILE_TOOL, {"arguments_schema": {"type": "object"}, "request_schema": {"type": "object"}})
+    common = {"trace_id": "md2", "call_id": "c`1", "tool": HOSTILE_TOOL}
+    key = "a``b|c [l](javascript:x)"
+    client.post("/api/v1/ingest", data="\n".join(json.dumps(e) for e in (
+        {**common, "snapshot": "arguments", "payload": {key: 5}},
+        {**common, "snapshot": "request", "payload": {key: "5"}})))
+    pipeline.catch_up(store)
+    text = client.get("/traces/md2.md").get_data(as_text=True)
+    html = rendered(text)
+    assert "javascript:" not in re.sub(r">[^<]*<", "><", html)  # in no attribute: only as text
+    assert "<img" not in html and "<em>" not in html and "<strong>" not in html
+    heading = re.search(r"<h3>(.*?)</h3>", html).group(1)
+    assert heading.startswith("md`x|y [click](javascript:alert(1)) *b* _i_ # &lt;img src=x&gt; &amp;lt;")
+    assert "<code>c`1</code>" in heading
+    row = re.search(r"<tr>\s*<td>warning</td>.*?</tr>", html, re.S).group(0)
+    assert row.count("<td>") == 6  # the | of the path splits no cell
+    assert "<code>arguments /a``b|c [l](javascript:x)</code>" in row
+    problem = client.get("/api/v1/traces/md2").get_json()["calls"][0]["findings"][0]["problem"]
+    assert f'<a href="http://localhost/problems/{problem}">{problem}</a>' in row

@@ -170,3 +170,64 @@ def test_calls_analysed_before_migration_7_count_as_grouped_so_a_reanalysis_afte
     analysed = [row for row in rows if row[4] and row[4] == row[5]]
     assert analysed and all(row[3] == seqs_key(*row[:3]) for row in analysed)
     assert all(row[3] is None for row in rows if row not in analysed)
+
+
+def raw_sql(database, sql: str, params=()) -> list:
+    """Run SQL on the database without tracediff (which refuses a newer one): sqlite3 or psycopg."""
+    if str(database).startswith("postgresql"):
+        import psycopg
+        with psycopg.connect(str(database), autocommit=True) as conn:
+            cursor = conn.execute(sql.replace("?", "%s"), params)
+            return cursor.fetchall() if cursor.description else []
+    with sqlite3.connect(database) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def everything(database) -> dict:
+    """Every row a command could change, read past tracediff."""
+    tables = ("events", "calls", "traces", "tools", "problems", "problem_states", "alert_rules", "quarantine")
+    return {t: sorted(map(repr, raw_sql(database, f"SELECT * FROM {t}"))) for t in tables}
+
+
+def leaf_commands(group, path=()) -> list[tuple[str, ...]]:
+    import click
+    found = []
+    for name, command in group.commands.items():
+        found += leaf_commands(command, (*path, name)) if isinstance(command, click.Group) else [(*path, name)]
+    return found
+
+
+def test_every_command_refuses_a_database_from_a_newer_tracediff_in_one_line_and_changes_nothing(db_path, tmp_path):
+    from click.testing import CliRunner
+    from conftest import SAMPLES, free_port
+    from webapp.cli import main
+
+    events, env = tmp_path / "events.ndjson", {"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"}
+    events.write_bytes(ndjson(*order_call(limit_sent="5")))
+    runner = CliRunner()
+    for setup in (["ingest", events], ["alerts", "add", "http://127.0.0.1:9/hook"]):
+        assert runner.invoke(main, [*map(str, setup), "--db", str(db_path)], env=env).exit_code == 0
+    raw_sql(db_path, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', '2027-01-01')")
+    if not str(db_path).startswith("postgresql"):
+        raw_sql(db_path, "PRAGMA user_version = 99")
+    before = everything(db_path)
+    assert before["problems"] and before["alert_rules"] and before["events"]
+    commands = {
+        ("serve",): ["--port", free_port()], ("ingest",): [events],
+        ("tools", "import"): [SAMPLES / "contracts" / "findOrders.json"], ("tools", "map"): ["findOrders", "limit=limit"],
+        ("tools", "list"): [], ("tools", "show"): ["findOrders"], ("reanalyze",): [], ("prune",): ["--days", "1"],
+        ("backup",): [tmp_path / "copy.db"], ("migrate",): ["--to", "postgresql:///tracediff_never_made"],
+        ("problems", "list"): [], ("problems", "show"): ["TD-1"], ("problems", "resolve"): ["TD-1"],
+        ("problems", "archive"): ["TD-1"], ("problems", "reopen"): ["TD-1"], ("problems", "merge"): ["TD-1", "--into", "TD-2"],
+        ("alerts", "add"): ["http://127.0.0.1:9/other"], ("alerts", "list"): [], ("alerts", "remove"): ["1"],
+        ("alerts", "test"): ["1"],
+    }
+    assert set(commands) == set(leaf_commands(main)) - {("check",)}  # a new command is added here too
+    for command, args in commands.items():
+        answer = runner.invoke(main, [*command, *map(str, args), "--db", str(db_path)], env=env)
+        assert answer.exit_code == 1, (command, answer.output)
+        said = [line for line in answer.output.splitlines() if not line.startswith("warning: ")]  # serve's token notes
+        assert len(said) == 1 and said[0].startswith("Error: "), (command, answer.output)
+        assert "schema version 99" in said[0] and "upgrade tracediff" in said[0], (command, answer.output)
+    assert everything(db_path) == before
+    assert not (tmp_path / "copy.db").exists()

@@ -47,3 +47,24 @@ def test_a_facet_count_past_the_cap_walks_an_index_not_the_traces_table(pg_url):
         plan = "\n".join(row[0] for row in store.db.execute("EXPLAIN " + sql, params).fetchall())
         assert "Index Only Scan" in plan and "Seq Scan" not in plan and "Sort" not in plan, (facet, value, plan)
     store.close()
+
+
+def test_a_sqlite_file_behind_the_schema_is_refused_by_the_copy_and_upgraded_first_by_the_command(pg_url, tmp_path):
+    from test_cli import run
+
+    path = tmp_path / "behind.db"
+    source = Store.open(path)
+    bulk_traces(source, 3)  # times written straight into the tables in the old form, as before migration 10
+    source.db.execute("UPDATE traces SET last_ts = substr(last_ts, 1, 19) || 'Z'")
+    source.db.execute("DELETE FROM schema_migrations WHERE version = 10")
+    destination = Store.open(pg_url)
+    with pytest.raises(ValueError, match="schema version 9"):
+        copy_database(source, destination)  # its rows would skip migration 10's rewrite
+    source.close()
+    destination.close()
+    result = run("migrate", "--to", pg_url, "--db", str(path))
+    assert result.exit_code == 0, result.output
+    destination = Store.open(pg_url)
+    stored = [row[0] for row in destination.db.execute("SELECT last_ts FROM traces")]
+    assert len(stored) == 3 and all(len(ts) == 27 for ts in stored)
+    destination.close()

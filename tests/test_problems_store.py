@@ -4,7 +4,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from problem_helpers import CONTRACT, at, call, send, trace
-from webapp import pipeline
+from webapp import pipeline, times
 from webapp.problems.states import parse_change
 from webapp.store.problem_filters import ProblemQuery
 
@@ -44,7 +44,7 @@ def test_three_broken_calls_are_one_problem_with_reach_splits_and_value_pairs(wo
     p = only_problem(world)
     assert (p["kind"], p["tool"], p["transform"]) == ("type_changed", "findOrders", "integer>string")
     assert (p["occurrences"], p["calls"], p["traces"]) == (3, 3, 2)
-    assert p["first_seen"] == at(0, PAST)[:-1] + "Z" and p["last_seen"] == at(60, PAST)
+    assert p["first_seen"] == times.fixed(at(0, PAST)) and p["last_seen"] == times.fixed(at(60, PAST))
     assert p["releases"] == ["1.4.0"] and p["sources"] == ["app_intent", "foundation_models"]
     assert {(v["left"], v["right"], v["count"]) for v in p["value_pairs"]} == {(5, "5", 2), (7, "7", 1)}
     assert p["exposure"] == {"occurrences": 3, "calls": 3, "calls_with_path": 4, "rate": 0.75}
@@ -74,7 +74,7 @@ def test_a_call_fixed_by_a_later_snapshot_leaves_the_problem(client, world):
     pipeline.catch_up(world)
     p = only_problem(world)
     assert (p["occurrences"], p["calls"], p["traces"]) == (2, 2, 1)
-    assert p["last_seen"] == at(1, PAST) and p["sources"] == ["app_intent"]
+    assert p["last_seen"] == times.fixed(at(1, PAST)) and p["sources"] == ["app_intent"]
     # the rollups lose the fixed call's part, and the rows it alone held
     assert world.problem_hourly(int(p["id"][3:]), "2026-11-20T00", "2026-11-20T23") == {"2026-11-20T09": 2}
     assert {(v["left"], v["right"], v["count"]) for v in p["value_pairs"]} == {(5, "5", 1), (7, "7", 1)}
@@ -245,7 +245,7 @@ def test_retention_takes_the_deleted_calls_out_of_their_problems_as_a_reanalysis
     assert world.prune(at(30, PAST)) == 1  # trace 1 and its two broken calls go
     after = only_problem(world)
     assert (after["occurrences"], after["calls"], after["traces"]) == (1, 1, 1)
-    assert after["first_seen"] == at(60, PAST) and after["by_source"][0]["source"] == "foundation_models"
+    assert after["first_seen"] == times.fixed(at(60, PAST)) and after["by_source"][0]["source"] == "foundation_models"
     examples = world.db.execute("SELECT DISTINCT trace_id FROM problem_calls").fetchall()
     assert [row[0] for row in examples] == [trace(2)]  # no example points at a deleted trace
     kept = snapshot(world)

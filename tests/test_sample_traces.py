@@ -267,7 +267,38 @@ def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_ha
     assert limit["last_clean_before"]["release"] == "1.3.9"
     due = by_place[("createTask", "type_changed", "/dueDate")]
     assert due["sources"] == ["app_intent"] and due["transform"] == "iso8601>epoch"
+    # that one problem is App Intents' alone: every other one was seen from several sources
+    assert [p["id"] for p in problems if len(p["sources"]) < 2] == [due["id"]]
+    for problem in problems:  # the history reads in the order things happened (first seen at the first call)
+        history = store.get_problem(int(problem["id"][3:]))["state_history"]
+        assert history[-1]["at"] == problem["first_seen"]
+        assert [h["at"] for h in history] == sorted((h["at"] for h in history), reverse=True)
     store.close()
+
+
+def test_the_demo_moves_to_the_day_before_now_and_keeps_its_numbers(tmp_path):
+    """`serve --demo` shifts every time by whole days: "last 24h" shows calls, the TD numbers stay put."""
+    from datetime import datetime, timedelta, timezone
+
+    from webapp import create_app
+    from webapp.store import Store
+
+    now = datetime.now(timezone.utc)
+    for name, moment in (("pinned.db", None), ("moved.db", now)):
+        store = Store(tmp_path / name)
+        bulk.load_folder(store, SAMPLES, None, now=moment)
+        store.close()
+    pinned, moved = (_demo_problems(tmp_path / name) for name in ("pinned.db", "moved.db"))
+    assert moved == pinned
+    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "moved.db"), "ANALYZER": "off"}).test_client()
+    recent = client.get("/api/v1/problems?since=24h").get_json()["problems"]
+    assert recent and all(p["last_seen"] >= (now - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%S") for p in recent)
+    newest = max(p["last_seen"] for p in client.get("/api/v1/problems?limit=200").get_json()["problems"])
+    assert newest <= now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    limit = client.get("/api/v1/problems/TD-1").get_json()
+    assert [h["state"] for h in limit["state_history"]] == ["regressed", "resolved", "open"]
+    times = [h["at"] for h in limit["state_history"]]
+    assert times == sorted(times, reverse=True) and times[1][11:16] == "18:00"  # the story's step moved too
 
 
 LOAD_DEMO = "import sys; from pathlib import Path; from webapp import bulk; from webapp.store import Store; " \

@@ -11,7 +11,6 @@ import httpx
 import orjson
 import pytest
 
-from conftest import LiveServer
 from test_durability import body, make_events, stored_state
 
 
@@ -205,16 +204,6 @@ def test_sighup_rereads_the_settings_file_and_new_workers_use_it(make_server, tm
     assert server.process.poll() is None and status("second-token") == 200
     assert "reload refused, keeping the running settings" in server.logs()
     assert "Exception in worker" not in server.logs()
-
-
-def test_gunicorn_cmd_args_win_over_tracediffs_own_choices(tmp_path):
-    server = LiveServer(tmp_path / "args.db", env={"GUNICORN_CMD_ARGS": "--worker-class sync --threads 1"})
-    server.start()
-    try:
-        assert httpx.get(server.url + "/api/v1/health", timeout=30).status_code == 200
-    finally:
-        server.stop()
-    assert "Using worker: sync" in server.logs()
 
 
 def test_a_bad_trusted_proxies_setting_stops_serve_with_one_line(tmp_path, monkeypatch):

@@ -8,6 +8,7 @@ import pytest
 from databases import engines
 
 from webapp.ingest import Event
+from webapp import times
 from webapp.store import Store, stats
 from webapp.store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery
 from webapp.store import listing
@@ -92,8 +93,8 @@ def naive(store: Store, query: TraceQuery) -> list[str]:
             not query.severity or t["worst"] in ({"clean", "info"} if query.severity == "clean" else {query.severity}),
             not query.status or any(code[:1] == query.status[0] for code in codes if code),
             not query.missing or not t[f"has_{query.missing}"],
-            not query.since or t["last_ts"] >= query.since,
-            not query.until or t["last_ts"] <= query.until,
+            not query.since or times.parse(t["last_ts"]) >= times.parse(query.since),  # as times, not as text
+            not query.until or times.parse(t["last_ts"]) <= times.parse(query.until),
             not q or t["trace_id"].startswith(q.lower()) or t["trace_id"] in found
             or q.lower() in {name.lower() for name in tools.get(t["trace_id"], ())},
         ]

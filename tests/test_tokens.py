@@ -15,6 +15,7 @@ from webapp.security import admin_only, require_scope
 from webapp.tokens import Keyring, parse_tokens, startup_warnings
 
 ADMIN, SHIPPER, READER = "adm-4c1e9b7f20d35a68", "shp-91d0c3e5a7b24f6e", "rdr-5e2f8a1c6b9d4307"
+SCRAPER = "prm-7a3d5c9e1f0b8264"
 CONTRACT = {"arguments_schema": {"type": "object"}}
 CONTRACT_WRITES = [
     ("put", "/api/v1/tools/findOrders", CONTRACT),
@@ -176,15 +177,17 @@ def test_a_server_on_all_addresses_with_named_tokens_checks_hosts_and_scopes(mak
 @pytest.mark.parametrize("log_format", ["text", "json"])
 def test_a_real_server_logs_which_named_token_did_what_in_the_access_and_app_lines(make_server, log_format):
     server = make_server(env={"TRACEDIFF_ADMIN_TOKENS": f"ops:{ADMIN}", "TRACEDIFF_LOG_FORMAT": log_format,
-                              "TRACEDIFF_INGEST_TOKENS": f"shipper-eu:{SHIPPER}", "TRACEDIFF_READ_TOKENS": READER})
+                              "TRACEDIFF_INGEST_TOKENS": f"shipper-eu:{SHIPPER}", "TRACEDIFF_READ_TOKENS": READER,
+                              "TRACEDIFF_METRICS_TOKENS": f"prom:{SCRAPER}"})
     with httpx.Client(base_url=server.url, timeout=30) as http:
         assert http.post("/api/v1/ingest", content=ndjson(*order_call()), headers=bearer(SHIPPER)).status_code == 200
         assert http.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SHIPPER)).status_code == 403
         assert http.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(ADMIN)).status_code == 200
         assert http.get("/api/v1/traces", headers=bearer(READER)).status_code == 200
+        assert http.get("/metrics", headers=bearer(SCRAPER)).status_code == 200
     server.stop()
     lines = server.logs().splitlines()
-    access = [line for line in lines if "/api/v1/" in line and ("access" in line)]
+    access = [line for line in lines if ("/api/v1/" in line or "/metrics" in line) and ("access" in line)]
     if log_format == "json":
         found = [(f["method"], f["path"], f["status"], f.get("token")) for f in map(json.loads, access)]
         app = [json.loads(line)["message"] for line in lines if '"logger": "webapp.security"' in line]
@@ -196,6 +199,28 @@ def test_a_real_server_logs_which_named_token_did_what_in_the_access_and_app_lin
     assert ("PUT", "/api/v1/tools/findOrders", 403, "shipper-eu") in found  # who tried, refused
     assert ("PUT", "/api/v1/tools/findOrders", 200, "ops") in found
     assert ("GET", "/api/v1/traces", 200, "read#1") in found
+    assert ("GET", "/metrics", 200, "prom") in found  # a metrics token is named as the others are
     assert "token shipper-eu (ingest): POST /api/v1/ingest -> 200" in app
     assert "token ops (admin): PUT /api/v1/tools/findOrders -> 200" in app
-    assert not any(secret in line for line in lines for secret in (ADMIN, SHIPPER, READER))
+    assert not any(secret in line for line in lines for secret in (ADMIN, SHIPPER, READER, SCRAPER))
+
+
+@pytest.mark.parametrize("read_tokens", ["", READER])
+def test_metrics_tokens_are_name_colon_secret_entries_as_the_other_scopes(tmp_path, read_tokens):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "m.db"), "ANALYZER": "off",
+                      "METRICS_TOKENS": f"prom:{SCRAPER}, {SHIPPER}", "READ_TOKENS": read_tokens,
+                      "ADMIN_TOKENS": f"ops:{ADMIN}"})
+    client = app.test_client()
+    assert client.get("/metrics", headers=bearer(SCRAPER)).status_code == 200
+    assert client.get("/metrics", headers=bearer(SHIPPER)).status_code == 200  # unnamed: metrics#2
+    assert client.get("/metrics", headers=bearer(f"prom:{SCRAPER}")).status_code == 401  # the name is not the secret
+    assert client.get("/metrics", headers=bearer(ADMIN)).status_code == 200  # an admin token also reads
+    assert client.get("/metrics").status_code == 401
+    # a metrics token opens /metrics only
+    assert client.get("/api/v1/traces", headers=bearer(SCRAPER)).status_code == (401 if read_tokens else 200)
+    assert client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(SCRAPER)).status_code == 200
+    assert client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SCRAPER)).status_code == 401
+    keyring = Keyring.from_settings({"METRICS_TOKENS": f"prom:{SCRAPER}"})
+    assert [t.name for t in keyring.tokens] == ["prom"] and keyring.empty  # not a token set for `serve`'s checks
+    with pytest.raises(SettingError, match="unique"):
+        load_settings({"METRICS_TOKENS": f"ops:{SCRAPER}", "ADMIN_TOKENS": f"ops:{ADMIN}"})

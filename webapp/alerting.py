@@ -4,7 +4,7 @@ from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
 from .alerts import RuleError, new_secret, parse_rule
 from .alerts.sender import describe, test_delivery
-from .alerts.urls import UrlRefused, allow_list, check_url
+from .alerts.urls import UrlRefused, allow_list, check_url, masked
 from .db import get_store
 from .errors import ApiError
 from .paging import next_cursor, page_args
@@ -52,9 +52,7 @@ def api_create():
 
 def shown(rule: dict) -> dict:
     """A rule as lists show it: a Slack webhook URL is itself the secret, so only its start is shown."""
-    if rule["format"] == "slack" and "/services/" in rule["url"]:
-        return {**rule, "url": rule["url"].split("/services/")[0] + "/services/…"}
-    return rule
+    return {**rule, "url": masked(rule["url"])} if rule["format"] == "slack" else rule
 
 
 @bp.get("/api/v1/alerts")

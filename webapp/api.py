@@ -13,7 +13,7 @@ from .errors import ApiError, error_response, http_error_code
 from .ingest import IngestError, otlp_response, parse_body, parse_otlp
 from .ingest.envelope import canonical_trace_id
 from .ingest.model import too_large
-from .metrics import record_ingest
+from .metrics import note_store_unavailable, record_ingest
 from .security import admin_only
 from .problems.grouping import link_problems
 from .store import IngestResult, StoreUnavailable
@@ -240,6 +240,7 @@ def contract_error(error: ContractError):
 
 @bp.app_errorhandler(StoreUnavailable)
 def store_unavailable(error: StoreUnavailable):
+    note_store_unavailable()
     seconds = current_app.config["RETRY_AFTER"]
     message = f"the database is busy or unavailable now ({error}); retry later"
     if not wants_json():  # a person at a page gets a page

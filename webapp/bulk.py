@@ -11,6 +11,7 @@ import sys
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timedelta
 from itertools import chain
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from .ingest.extents import array_items
 from .ingest.model import cut_raw
 from .contracts import import_contract_files
 from .pipeline import catch_up, store_batch
+from .store import StoreUnavailable
 
 PROGRESS_BYTES = 4 * 1024 * 1024   # larger files show a progress bar
 MAX_REASONS_SHOWN = 20
@@ -43,6 +45,14 @@ class IngestSummary:
     duplicates: int = 0
     rejected: list = field(default_factory=list)   # (file, record number, line or None, code, message)
     failed_files: list = field(default_factory=list)
+    stopped: tuple | None = None  # (file, StoreUnavailable) when the database refused a batch: nothing after it ran
+
+    def stopped_line(self) -> str:
+        """Say in one line where the database stopped the load and what it had stored by then."""
+        name, error = self.stopped
+        return (f"stopped at {name}: {error}. {self.accepted} event(s) were stored before it stopped "
+                f"({self.duplicates} duplicate(s), {len(self.rejected)} rejected); run the same command again "
+                "once there is room: what is stored already counts as duplicates")
 
     def describe(self) -> str:
         """Say what happened, with the first reasons for rejections."""
@@ -71,34 +81,44 @@ class Chunk:
         return len(self.batch.events) + len(self.batch.rejected)
 
 
-def ingest_files(store, names, redactor, batch_size: int = 1000, limits: Limits = FILE_LIMITS) -> IngestSummary:
-    """Ingest every file (or - for stdin) and return the summary."""
+def ingest_files(store, names, redactor, batch_size: int = 1000, limits: Limits = FILE_LIMITS,
+                 shift_days: int = 0) -> IngestSummary:
+    """Ingest every file (or - for stdin) and return the summary; `shift_days` moves every event's time."""
     summary = IngestSummary()
     for name in names:
-        _ingest_file(store, name, redactor, (batch_size, limits), summary)
+        try:
+            _ingest_file(store, name, redactor, (batch_size, limits), summary, shift_days)
+        except StoreUnavailable as error:  # full, read-only, locked: every later batch would fail the same way
+            summary.stopped = (name, error)
+            break
     return summary
 
 
-def load_folder(store, folder: Path, redactor):
+def load_folder(store, folder: Path, redactor, now: datetime | None = None):
     """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary.
 
     A `story.json` beside the traces names state changes people made between files (resolve a
     problem before a later file), each at its own time, so the demo tells a problem's history.
+    With `now`, every time moves by whole days so the newest event falls in the day before `now`:
+    the demo then fills "last 24h" and "new", and its order (so its TD numbers) stays the same.
     """
     import_contract_files(store, sorted((folder / "contracts").glob("*.json")))
     files = sorted(folder.glob("*.ndjson"))
     story = orjson.loads((folder / "story.json").read_bytes()) if (folder / "story.json").is_file() else []
+    days = shift_days(files, now) if now else 0
     total, start = IngestSummary(), 0
     for step in [*story, None]:
         names = [f.name for f in files]
         stop = len(files) if step is None else names.index(step["before"])
-        summary = ingest_files(store, [str(path) for path in files[start:stop]], redactor)
+        summary = ingest_files(store, [str(path) for path in files[start:stop]], redactor, shift_days=days)
+        if summary.stopped:
+            raise summary.stopped[1]
         total.accepted += summary.accepted
         total.duplicates += summary.duplicates
         total.rejected += summary.rejected
         catch_up(store)
         if step is not None:
-            _story_step(store, step)
+            _story_step(store, {**step, "at": shifted(step["at"], days)})
         start = stop
     return total
 
@@ -114,11 +134,29 @@ def _story_step(store, step: dict) -> None:
             store.change_problem(int(problem["id"][3:]), parse_change(step["change"]), step["by"], at=step["at"])
 
 
-def _ingest_file(store, name, redactor, batching: tuple[int, Limits], summary) -> None:
+def shift_days(files, now: datetime) -> int:
+    """Return the whole days that move the files' newest event into the day before `now`."""
+    newest = max((orjson.loads(line)["ts"] for path in files for line in path.read_bytes().splitlines()
+                  if line.strip()), default=None)
+    if newest is None:
+        return 0
+    return (now - datetime.fromisoformat(newest.replace("Z", "+00:00"))) // timedelta(days=1)
+
+
+def shifted(ts: str, days: int) -> str:
+    """Move an RFC 3339 time by whole days, keeping how it is written (its time of day does not change)."""
+    if not days or not ts:
+        return ts
+    return (date.fromisoformat(ts[:10]) + timedelta(days=days)).isoformat() + ts[10:]
+
+
+def _ingest_file(store, name, redactor, batching: tuple[int, Limits], summary, days: int = 0) -> None:
     stored_before, rejected_before = summary.accepted + summary.duplicates, len(summary.rejected)
     try:
         with _opened(name) as stream:
             for chunk in _chunks(stream, *batching):
+                for event in chunk.batch.events if days else ():
+                    event.ts = shifted(event.ts, days)
                 _store(store, chunk, redactor, summary, name)
     except (IngestError, OSError) as error:
         summary.failed_files.append((name, getattr(error, "message", str(error))))
@@ -149,7 +187,8 @@ def _opened(name: str):
         if size <= PROGRESS_BYTES:
             yield _decompressed(raw)
             return
-        with tqdm(total=size, unit="B", unit_scale=True, desc=path.name, file=sys.stderr) as bar:
+        # disable=None: a bar only on a terminal (cron, systemd and scripts get the summary and errors alone)
+        with tqdm(total=size, unit="B", unit_scale=True, desc=path.name, file=sys.stderr, disable=None) as bar:
             yield Tracked(_decompressed(raw), raw, bar)
 
 

@@ -69,7 +69,8 @@ def _open_existing_store(database) -> "Store":
 
 
 class Commands(click.Group):
-    """The commands; a usage error (a missing file, a bad option) in one line with exit code 2, as for input."""
+    """The commands; a usage error (a missing file, a bad option) in one line with exit code 2, as for input;
+    a database that stops a command (full, read-only, locked, made by a newer tracediff) in one line, exit 1."""
 
     def invoke(self, ctx):
         try:
@@ -77,101 +78,29 @@ class Commands(click.Group):
         except click.UsageError as error:
             where = f" (see '{error.ctx.command_path} --help')" if error.ctx else ""
             raise InputError(error.format_message() + where) from None
+        except Exception as error:
+            stopped = _stopped_by_store(error)
+            if stopped is None:
+                raise
+            raise click.ClickException(stopped) from None
+
+
+def _stopped_by_store(error: Exception) -> str | None:
+    """One line for an error the database raised mid-command (None for any other error)."""
+    store = sys.modules.get(f"{__package__}.store")  # not imported: the error cannot be the store's
+    if store is None or not isinstance(error, store.StoreUnavailable):
+        return None
+    if isinstance(error, store.SchemaTooNew):
+        return f"cannot use this database: {error}"
+    hint = (" Free some space on its disk (`tracediff prune` deletes old traces) and run the command again."
+            if "full" in str(error).lower() else " Run the command again when it can be written.")
+    return f"the database stopped this command: {error}.{hint}"
 
 
 @click.group(cls=Commands)
 @click.version_option(__version__, prog_name="tracediff")
 def main():
     """tracediff: see where an LLM agent's tool call went wrong."""
-
-
-@main.command()
-@click.option("--host", default=None, help="Address to listen on [default 127.0.0.1].")
-@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port to listen on [default 8000].")
-@click.option("--workers", type=click.IntRange(1), default=None, help="Worker processes [default 2].")
-@DB_OPTION
-@click.option("--demo", is_flag=True, help="Load sample_traces/ when the database is empty.")
-@click.option("--allow-open", is_flag=True, default=None,
-              help="Listen on a non-loopback address with no token set [env TRACEDIFF_ALLOW_OPEN].")
-def serve(host, port, workers, database, demo, allow_open):
-    """Run the dashboard and the ingest API with gunicorn."""
-    from . import resource_dir
-    from .bulk import load_folder
-    from .proxies import trusted_networks
-    from .redact import redactor_for
-    from .server import ServerError, check_bindable, serve as run_server
-
-    overrides = {k: v for k, v in {"HOST": host, "PORT": port, "WORKERS": workers,
-                                   "ALLOW_OPEN": allow_open}.items() if v is not None}
-    settings = _settings(database, **overrides)
-    if database:
-        overrides["DATABASE"] = database
-    _check_exposure(settings)
-    try:
-        trusted_networks(settings["TRUSTED_PROXIES"])
-    except ValueError as error:
-        raise click.ClickException(str(error)) from None
-    store = _open_store(settings)
-    if demo and store.count_traces() == 0:
-        result = load_folder(store, resource_dir("sample_traces"), redactor_for(settings))
-        click.echo(f"demo: loaded {result.accepted} events from sample_traces/", err=True)
-    elif demo:
-        click.echo("demo: the database holds traces already; sample_traces/ not loaded (it loads into an empty one)",
-                   err=True)
-    _release_claims(store)
-    store.close()
-    try:
-        check_bindable(settings["HOST"], settings["PORT"])
-    except ServerError as error:
-        raise click.ClickException(str(error)) from None
-    click.echo(f"tracediff on http://{settings['HOST']}:{settings['PORT']}/ (database {_shown(settings['DATABASE'])})", err=True)
-    run_server(settings, overrides)
-
-
-def _release_claims(store: "Store") -> None:
-    """Let this server analyse at once the calls a stopped one had claimed (claims expire after 30 s)."""
-    from .store import StoreUnavailable
-
-    try:
-        released = store.release_claims()
-    except StoreUnavailable:  # a read-only database: nothing is analysed anyway
-        return
-    if released:
-        click.echo(f"analysis: took back {released} call(s) a stopped server was analysing", err=True)
-
-
-def _check_exposure(settings: dict) -> None:
-    """Refuse to serve a network with no token set (unless told to); warn about what is open."""
-    from .hosts import is_loopback
-    from .tokens import Keyring, startup_warnings
-
-    keyring = Keyring.from_settings(settings)
-    if keyring.empty and not settings["ALLOW_OPEN"] and not is_loopback(settings["HOST"]):
-        raise click.ClickException(f"refusing to listen on {settings['HOST']} with no token set: anyone who "
-                                   "reaches it could ingest, read and change contracts. Set TRACEDIFF_ADMIN_TOKENS, "
-                                   "TRACEDIFF_INGEST_TOKENS and TRACEDIFF_READ_TOKENS, or pass --allow-open "
-                                   "(TRACEDIFF_ALLOW_OPEN=1) behind a proxy that authenticates people")
-    for warning in startup_warnings(keyring):
-        click.echo(f"warning: {warning}", err=True)
-
-
-@main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
-@DB_OPTION
-@click.option("--batch-size", type=click.IntRange(1), default=1000, show_default=True,
-              help="Events committed per transaction.")
-def ingest(files, database, batch_size):
-    """Load NDJSON or JSON files of events (- for stdin) into the database."""
-    from . import pipeline
-    from .bulk import file_limits, ingest_files
-    from .redact import redactor_for
-
-    settings = _settings(database)
-    store = _open_store(settings)
-    summary = ingest_files(store, files, redactor_for(settings), batch_size, file_limits(settings))
-    pipeline.catch_up(store)
-    click.echo(summary.describe())
-    sys.exit(0 if not summary.failed_files else 1)
 
 
 @main.group()
@@ -247,9 +176,9 @@ def reanalyze(budget, database):
     settings = _settings(database)
     store = _open_store(settings)
     store.project_all()
-    marked = store.invalidate_tool(None)
+    marked = pipeline.patiently(lambda: store.invalidate_tool(None))
     budget = settings["ANALYSIS_BUDGET"] if budget is None else budget
-    here = pipeline.catch_up(store, budget)
+    here = pipeline.patiently(lambda: pipeline.catch_up(store, budget))
     helped = f" ({here} here, the rest by a running server's analyser)" if here < marked else ""
     click.echo(f"reanalysed {marked} call(s){helped}")
 
@@ -287,11 +216,14 @@ def check(folders, tool, contract, arguments, request_file, response, status, as
 
 
 from .cli_alerts import alerts  # noqa: E402 - a command group of its own module
-from .cli_data import backup, migrate, prune  # noqa: E402 - they use this module's options
+from .cli_serve import serve  # noqa: E402 - it uses this module's options
+from .cli_data import backup, ingest, migrate, prune  # noqa: E402 - they use this module's options
 from .problems.cli import problems  # noqa: E402 - it uses this module's options
 
+main.add_command(serve)
 main.add_command(alerts)
 main.add_command(problems)
+main.add_command(ingest)
 main.add_command(migrate)
 main.add_command(prune)
 main.add_command(backup)

@@ -20,7 +20,7 @@ def alerts():
               help="Comma-separated: new, regressed, escalating, rejected_events.")
 @click.option("--format", "fmt", type=click.Choice(["webhook", "slack"]), default="webhook", show_default=True)
 @click.option("--tool")
-@click.option("--kind")
+@click.option("--kind", help="A finding kind, or schema_violation.")
 @click.option("--min-severity", type=click.Choice(["warning", "error"]))
 @click.option("--source")
 @click.option("--min-interval", "min_interval_s", type=int, default=600, show_default=True,
@@ -49,16 +49,19 @@ def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, database
 @click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
 def list_rules(database):
     """List the rules (never their secrets)."""
+    from .alerts.urls import masked
+
     for rule in _store(database)[1].list_rules():
-        state = f"paused: {rule['pause_reason']}" if rule["paused"] else "active"
-        click.echo(f"{rule['id']}\t{rule['format']}\t{rule['url']}\t{','.join(rule['on'])}\t{state}")
+        state = f"paused ({rule['held']} held): {rule['pause_reason']}" if rule["paused"] else "active"
+        url = masked(rule["url"]) if rule["format"] == "slack" else rule["url"]  # a Slack URL is its own secret
+        click.echo(f"{rule['id']}\t{rule['format']}\t{url}\t{','.join(rule['on'])}\t{state}")
 
 
 @alerts.command("remove")
 @click.argument("rule_id", type=int)
 @click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
 def remove(rule_id, database):
-    """Remove a rule and its pending messages."""
+    """Remove a rule with its messages and delivery log (its id is never reused)."""
     if not _store(database)[1].delete_rule(rule_id):
         raise click.ClickException(f"no alert rule {rule_id}")
     click.echo(f"removed rule {rule_id}")

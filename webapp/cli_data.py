@@ -1,9 +1,43 @@
-"""Data care on the command line: prune old traces, back up, move a SQLite database to PostgreSQL."""
+"""Data on the command line: load files of events, prune old traces, back up, move SQLite to PostgreSQL."""
+import sys
+
 import click
 
 from .cli import DB_OPTION, _open_existing_store, _open_store, _settings, _shown
 
 MB = 1024 * 1024
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@DB_OPTION
+@click.option("--batch-size", type=click.IntRange(1), default=1000, show_default=True,
+              help="Events committed per transaction.")
+def ingest(files, database, batch_size):
+    """Load NDJSON or JSON files of events (- for stdin) into the database."""
+    from .bulk import file_limits, ingest_files
+    from .redact import redactor_for
+
+    settings = _settings(database)
+    store = _open_store(settings)
+    summary = ingest_files(store, files, redactor_for(settings), batch_size, file_limits(settings))
+    if summary.stopped:
+        raise click.ClickException(summary.stopped_line())
+    _analyse_what_fits(store)
+    click.echo(summary.describe())
+    sys.exit(0 if not summary.failed_files else 1)
+
+
+def _analyse_what_fits(store) -> None:
+    """Analyse what was loaded; a database that cannot take the analysis leaves it to a server (stored is stored)."""
+    from . import pipeline
+    from .store import StoreUnavailable
+
+    try:
+        pipeline.catch_up(store)
+    except StoreUnavailable as error:
+        click.echo(f"warning: every event was stored, but not yet analysed ({error}); a running server "
+                   "(or `tracediff reanalyze`) analyses them once the database has room", err=True)
 
 
 @click.command()
@@ -22,6 +56,7 @@ def migrate(to, database):
     source = _open_existing_store(database)
     if source.engine != "sqlite":
         raise click.UsageError("the database to copy from is a SQLite file (--db or TRACEDIFF_DATABASE)")
+    source.create_schema()  # an older file is upgraded first, as `tracediff serve` would, so rows copy as they are
     destination = _open_store({"DATABASE": to, "SYNCHRONOUS": "FULL"}, create=True)
     try:
         copied = copy_database(source, destination,

@@ -1,18 +1,37 @@
-"""gunicorn's threaded worker, stopping without resetting connections that wait in the listen queue.
+"""gunicorn's threaded worker, fair to health probes and stopping without resetting connections.
+
+It accepts a connection only while one of its threads is free. The stock worker accepts up to
+`worker_connections` (1,000) and queues them behind its threads: a worker whose threads all waited for
+dribbled bodies queued health probes behind them while the other worker sat idle. Now a waiting
+connection stays in the kernel's listen queue, where any worker with a free thread takes it.
 
 On SIGTERM (a stop, or the old workers of a SIGHUP reload) the stock worker stops accepting at once but
 keeps its listening socket until its last request is answered; connections the kernel queued meanwhile
 are reset when the socket finally closes. This worker first accepts every queued connection (they are
 answered, with `Connection: close`), then closes its listening sockets at once, so a later connection
-is refused (a shipper retries that) rather than accepted by the kernel and reset.
+is refused (a shipper retries that) rather than accepted by the kernel and reset. On a stop (not a
+reload: the master has closed its copy of the socket) a filter first makes the socket ignore new SYNs,
+so no connection can complete between the last accept and the close; their senders retry the SYN
+after a second and are refused.
+
+An app's `Connection: close` (a 408 or a 400 bad_body, whose connection is closed) is sent as such:
+gunicorn drops the header as hop-by-hop and would announce `keep-alive`.
 
 A request gunicorn cannot parse (a request line over its limit, too many headers, a bad chunk size)
 never reaches the app; gunicorn answers it with an HTML page, which this worker makes the one JSON
 error shape every client of tracediff reads.
 """
+import time
+
 import orjson
 from gunicorn import util
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.http import wsgi
+from gunicorn.workers.gthread import _DEFER, ThreadWorker
+
+from .listeners import held_by, ignore_new_connections
+
+# how long a stopping worker keeps accepting handshakes the kernel began before the SYN filter
+HANDSHAKE_LINGER = 0.25
 
 
 def write_json_error(sock, status: int, reason: str, message: str) -> None:
@@ -24,13 +43,52 @@ def write_json_error(sock, status: int, reason: str, message: str) -> None:
     util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
+def _process_headers(original):
+    """Wrap Response.process_headers so that an app's `Connection: close` closes the connection."""
+    def process_headers(self, headers):
+        if any(name.lower() == "connection" and value.strip().lower() == "close" for name, value in headers):
+            self.force_close()
+        return original(self, headers)
+    process_headers.tracediff = True
+    return process_headers
+
+
 class DrainingWorker(ThreadWorker):
-    """A gthread worker that drains its listen queue before it stops and refuses in JSON."""
+    """A gthread worker that accepts only with a free thread, drains on stop and refuses in JSON."""
+
+    def __init__(self, *args, **kwargs):
+        self.busy = 0  # connections handed to the thread pool and not finished (main thread only)
+        super().__init__(*args, **kwargs)
+
+    @property
+    def worker_connections(self) -> int:
+        """The run loop accepts while nr_conns is below this: only while a thread is free."""
+        free = self.cfg.threads - self.busy
+        return min(self._connection_cap, self.nr_conns + free) if free > 0 else 0
+
+    @worker_connections.setter
+    def worker_connections(self, cap: int) -> None:
+        self._connection_cap = cap
 
     def init_process(self):
         # the worker's error path calls util.write_error by name; this process serves tracediff alone
         util.write_error = write_json_error
+        if not getattr(wsgi.Response.process_headers, "tracediff", False):
+            wsgi.Response.process_headers = _process_headers(wsgi.Response.process_headers)
         super().init_process()
+
+    def enqueue_req(self, conn):
+        self.busy += 1
+        super().enqueue_req(conn)
+
+    def finish_request(self, conn, fs):
+        self.busy -= 1
+        if not self.alive and not fs.cancelled() and fs.exception() is None and fs.result() is _DEFER:
+            # a connection that sent nothing for 5 s while stopping: gthread would fail on it and reset it
+            self.nr_conns -= 1
+            conn.close(graceful=True)
+            return
+        super().finish_request(conn, fs)
 
     def handle_exit(self, sig, frame):
         if self.alive:  # run on the worker's main loop, not inside the signal handler
@@ -40,12 +98,25 @@ class DrainingWorker(ThreadWorker):
         """Accept what the kernel has queued, stop accepting, and close the listening sockets."""
         if not self.alive:
             return
-        for listener in self.sockets:
-            before = -1
-            while self.nr_conns != before:  # accept() takes one connection; it does nothing once none wait
-                before = self.nr_conns
-                self.accept(listener)
+        stopping = [listener for listener in self.sockets if not held_by(self.ppid, listener)]
+        for listener in stopping:  # the master let go: the server stops (a reload keeps the socket)
+            ignore_new_connections(listener)
+        linger_until = time.monotonic() + (HANDSHAKE_LINGER if stopping else 0)
+        while True:
+            accepted = sum(self._accept_queued(listener) for listener in self.sockets)
+            if not accepted and time.monotonic() >= linger_until:
+                break
+            if not accepted:
+                time.sleep(0.02)
         self.alive = False
         self.set_accept_enabled(False)
         for listener in self.sockets:
             listener.close()
+
+    def _accept_queued(self, listener) -> int:
+        """Accept every connection the kernel has queued on one listener; return how many."""
+        before, count = -1, self.nr_conns
+        while self.nr_conns != before:  # accept() takes one connection; it does nothing once none wait
+            before = self.nr_conns
+            self.accept(listener)
+        return self.nr_conns - count

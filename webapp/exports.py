@@ -6,6 +6,7 @@ import zipfile
 from urllib.parse import urlencode
 
 from .anchors import finding_anchors
+from .times import display
 from .report import SEVERITY_ORDER, end_text, validation_lines, visible
 
 FIXTURE_FILES = {"arguments": "tool-args.json", "request": "http-body.json", "response": "http-response.json"}
@@ -17,55 +18,76 @@ def _value(value) -> str:
     return text if len(text) <= 120 else text[:120] + "…"
 
 
-def call_markdown(call: dict, permalink: str) -> list[str]:
-    """Return the Markdown lines of one call: findings with paths and values, validation errors."""
+# Markdown writing for every export (trace and problem summaries): payload text must stay text.
+_URL_BREAKERS = re.compile(r"[<>\s]")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]()|<>#!~&{}])")
+
+
+def md_text(text) -> str:
+    """Write text as plain Markdown: every character that could start markup (emphasis, links, HTML,
+    headings, table cells, entities) is backslash-escaped, and a line break becomes a space."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).splitlines()))
+
+
+def md_code(text, in_table: bool = False) -> str:
+    """Write text as one inline code span that its own backticks cannot end: fenced with one backtick
+    more than its longest run; in a table cell a `|` is escaped too (GFM splits cells inside code)."""
+    text = " ".join(str(text).splitlines()) or " "
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    padded = f" {text} " if text[0] == "`" or text[-1] == "`" else text
+    if in_table:
+        padded = padded.replace("|", "\\|")
+    return f"{fence}{padded}{fence}"
+
+
+def md_link(label: str, url) -> str:
+    """Write a link with escaped text; only an http(s) URL becomes a link, anything else stays text."""
+    url = str(url or "")
+    if not re.match(r"https?://", url, re.IGNORECASE):
+        return md_text(label)
+    quoted = _URL_BREAKERS.sub(lambda m: f"%{ord(m.group()):02X}", url)  # <, > and spaces end a <...> link
+    return f"[{md_text(label)}](<{quoted}>)"
+
+
+def _where(end: dict | None) -> str:
+    return "-" if not end else md_code(end_text(end), in_table=True)
+
+
+def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
+    """Return the Markdown lines of one call: findings with paths, values and problems, validation errors."""
     summary = call.get("summary") or {}
     counts = ", ".join(f"{summary.get(s, 0)} {s}" for s in SEVERITY_ORDER)
-    lines = [f"### {_text(call.get('tool') or 'unknown tool')} {_code(call['call_id'] or '(default call)')}", "",
-             f"- Time: {call.get('first_ts')} to {call.get('last_ts')}",
+    lines = [f"### {md_text(call.get('tool') or 'unknown tool')} {md_code(call['call_id'] or '(default call)')}", "",
+             f"- Time: {display(call.get('first_ts'))} to {display(call.get('last_ts'))}",
              f"- HTTP status: {call.get('status_code') or 'none'}",
-             f"- Findings: {counts}", f"- Link: <{permalink}>", ""]
+             f"- Findings: {counts}", f"- Link: {md_link(permalink, permalink)}", ""]
     if call["findings"]:
-        lines.append("| Severity | Kind | Where | Values | Message |")
-        lines.append("|---|---|---|---|---|")
+        lines.append("| Severity | Kind | Where | Values | Problem | Message |")
+        lines.append("|---|---|---|---|---|---|")
         for f, anchor in zip(call["findings"], finding_anchors(call["findings"])):
-            where = f"{end_text(f.get('left'))} -> {end_text(f.get('right'))}"
+            where = f"{_where(f.get('left'))} -> {_where(f.get('right'))}"
             values = f"{_value(f.get('left_value'))} -> {_value(f.get('right_value'))}"
-            kind = f"[{f['kind']}](<{permalink}#{anchor}>)"   # the anchor outlives a re-analysis
-            lines.append(f"| {f['severity']} | {kind} | {_cell(where)} | {_cell(values)} | {_cell(f['message'])} |")
+            kind = md_link(f["kind"], f"{permalink}#{anchor}")   # the anchor outlives a re-analysis
+            problem = md_link(f["problem"], problem_url(f["problem"])) if f.get("problem") and problem_url else "-"
+            lines.append(f"| {f['severity']} | {kind} | {where} | {md_code(values, True)} | {problem} | "
+                         f"{md_text(f['message'])} |")
         lines.append("")
     invalid = validation_lines(call.get("validation") or {})
     if invalid:
         lines.append("Validation errors:")
-        lines += [f"- {_cell(line)}" for line in invalid]
+        lines += [f"- {md_text(line)}" for line in invalid]
         lines.append("")
     return lines
 
 
-def _cell(text: str) -> str:
-    """Make text safe inside a Markdown table cell."""
-    return _text(text).replace("|", "\\|").replace("\n", " ")
-
-
-def _text(text: str) -> str:
-    """Make payload text plain in Markdown: no HTML, links, code or emphasis of its own."""
-    return re.sub(r"([\\`*\[\]<])", r"\\\1", text)
-
-
-def _code(text: str) -> str:
-    """Write text as an inline code span, fenced with more backticks than it holds in a row."""
-    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
-    return f"{fence} {text} {fence}" if "`" in text else f"`{text}`"
-
-
-def trace_markdown(trace: dict, permalink: str) -> str:
-    """Return a ready-to-paste ticket summary of a trace."""
+def trace_markdown(trace: dict, permalink: str, problem_url=None) -> str:
+    """Return a ready-to-paste ticket summary of a trace; `problem_url(id)` links each finding's problem."""
     tools = sorted({c["tool"] for c in trace["calls"] if c.get("tool")})
-    lines = [f"## tracediff: trace {_code(trace['trace_id'])}", "",
-             f"- Tools: {_text(', '.join(tools)) or 'unknown'}", f"- Calls: {len(trace['calls'])}",
-             f"- Permalink: <{permalink}>", ""]
+    lines = [f"## tracediff: trace {md_code(trace['trace_id'])}", "",
+             f"- Tools: {', '.join(md_text(t) for t in tools) or 'unknown'}", f"- Calls: {len(trace['calls'])}",
+             f"- Permalink: {md_link(permalink, permalink)}", ""]
     for call in trace["calls"]:
-        lines += call_markdown(call, f"{permalink}?{urlencode({'call': call['call_id']})}")
+        lines += call_markdown(call, f"{permalink}?{urlencode({'call': call['call_id']})}", problem_url)
     return visible("\n".join(lines).rstrip() + "\n")
 
 

@@ -4,7 +4,7 @@ from importlib import metadata
 
 from flask import Blueprint, jsonify
 
-from .openapi_schemas import POINTER, SCHEMAS, SNAPSHOTS, STRING, obj, ref
+from .openapi_schemas import POINTER, SCHEMAS, SNAPSHOTS, STRING, WEBHOOKS, obj, ref
 
 bp = Blueprint("openapi", __name__)
 JSON = "application/json"
@@ -175,18 +175,20 @@ def alert_paths() -> dict:
                 "201": json_body({**ref("AlertRule"), "description": "With `secret`."}, "Created."),
                 "400": bad_rule, "422": error("The body is not JSON.")}, tag="alerts", write=True,
                 body={"required": True, "content": {JSON: {"schema": ref("AlertRuleInput")}}})},
-        "/api/v1/alerts/{rule_id}": {"delete": operation("Delete an alert rule and its pending messages.", {
+        "/api/v1/alerts/{rule_id}": {"delete": operation(
+            "Delete an alert rule with its messages and delivery log (its id is never reused).", {
             "204": {"description": "Deleted."}, "404": missing}, tag="alerts", params=[rule_id], write=True)},
         "/api/v1/alerts/{rule_id}/deliveries": {"get": operation("The rule's delivery log and messages, newest first.", {
             "200": json_body(obj(["deliveries", "next_cursor", "messages"], {
-                "deliveries": {"type": "array"}, "next_cursor": {"type": ["string", "null"]},
+                "deliveries": {"type": "array", "items": ref("AlertDelivery")}, "next_cursor": {"type": ["string", "null"]},
                 "messages": {"type": "array"}}), "A page of the log, and the rule's newest `limit` messages."),
             "400": error("A limit outside 1-500 (`bad_parameter`) or a cursor not from next_cursor (`bad_cursor`)."),
             "404": missing}, tag="alerts", params=[rule_id,
                 param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 500}, "Attempts per page (100)."),
                 param("cursor", "query", {"type": "string"}, "next_cursor of the page before.")])},
         "/api/v1/alerts/{rule_id}/test": {"post": operation("Send a signed test message to the rule's URL now.", {
-            "200": json_body(obj(["ok"], {"ok": {"type": "boolean"}}), "What came back."), "404": missing},
+            "200": json_body(obj(["ok"], {"ok": {"type": "boolean"}}),
+                             "What came back. The message's type is `tracediff.test`."), "404": missing},
             tag="alerts", params=[rule_id], write=True, body={"required": False, "content": {}})},
         "/api/v1/alerts/{rule_id}/resume": {"post": operation("Resume a paused rule.", written, tag="alerts",
                                                               params=[rule_id], write=True,
@@ -301,6 +303,7 @@ def document() -> dict:
             '{"error": {"code", "message", "retryable"}}.')},
         "paths": {**ingest_paths(), **trace_paths(), **tool_paths(), **alert_paths(), **problems.paths(
             operation, param, ref, json_body, error), **meta_paths()},
+        "webhooks": WEBHOOKS,
         "components": {
             "schemas": {**SCHEMAS, **problems.SCHEMAS},
             "responses": {

@@ -86,11 +86,27 @@ SCHEMAS = {
         "on": {"type": "array", "items": {"enum": ["new", "regressed", "escalating", "rejected_events"]}},
         "tool": NULLABLE_STRING, "kind": NULLABLE_STRING, "min_severity": NULLABLE_STRING, "source": NULLABLE_STRING,
         "min_interval_s": {"type": "integer"}, "paused": {"type": "boolean"}, "paused_at": NULLABLE_STRING,
-        "pause_reason": NULLABLE_STRING, "failures": {"type": "integer"}, "created_at": STRING, "secret": STRING}),
+        "pause_reason": NULLABLE_STRING, "failures": {"type": "integer"}, "failing_since": NULLABLE_STRING,
+        "held": {"type": "integer", "description": "Messages written while the rule is paused, sent on resume."},
+        "created_at": STRING, "secret": STRING}),
+    "AlertDelivery": obj(["id", "message_id", "at", "attempt", "state", "message_state"], {
+        "id": {"type": "integer"}, "message_id": STRING, "at": STRING, "attempt": {"type": "integer"},
+        "status_code": {"type": ["integer", "null"]}, "latency_ms": {"type": ["number", "null"]},
+        "error": NULLABLE_STRING, "type": STRING,
+        "state": {"enum": ["delivered", "failed"], "description": "This attempt's own outcome."},
+        "message_state": {"enum": ["pending", "sending", "delivered", "failed"], "description": "Where its message is now."}}),
+    "AlertMessage": obj(["type", "timestamp", "data"], {
+        "type": {"enum": ["problem.new", "problem.regressed", "problem.escalating", "ingest.rejected",
+                          "tracediff.test"],
+                 "description": "`tracediff.test` is a test send (`data.id` is `TD-TEST`): no problem is behind it."},
+        "timestamp": STRING, "data": {"type": "object", "description": (
+            "The problem as GET /api/v1/problems/{id} lists it; for ingest.rejected `count`, `window_s`, `sources` "
+            "([{source, count}], most first), `source` (the latest batch's), `code`, `message`, `permalink`.")}}),
     "AlertRuleInput": obj(["url"], {
         "url": STRING, "format": {"enum": ["webhook", "slack"]},
         "on": {"type": "array", "items": {"enum": ["new", "regressed", "escalating", "rejected_events"]}},
-        "tool": NULLABLE_STRING, "kind": NULLABLE_STRING, "min_severity": {"enum": ["warning", "error", None]},
+        "tool": NULLABLE_STRING, "kind": {**NULLABLE_STRING, "description": "A finding kind, or schema_violation."},
+        "min_severity": {"enum": ["warning", "error", None]},
         "source": NULLABLE_STRING, "min_interval_s": {"type": "integer", "minimum": 0, "maximum": 604800}},
         additionalProperties=False),
     "QuarantineCounts": obj(["total", "last_hour"], {"total": {"type": "integer"},
@@ -99,3 +115,9 @@ SCHEMAS = {
         "id": {"type": "integer"}, "received_at": {"type": "string"}, "code": {"type": "string"},
         "message": {"type": "string"}, "source": {"type": ["string", "null"]}, "raw": {"type": ["string", "null"]}}),
 }
+
+# What alert rules send (OpenAPI 3.1 `webhooks`): signed as Standard Webhooks says (see docs/alerts.md).
+WEBHOOKS = {"alert": {"post": {
+    "summary": "An alert message, or a test message (type tracediff.test), sent to a rule's URL.",
+    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/AlertMessage"}}}},
+    "responses": {"200": {"description": "Any 2xx: delivered. 408, 429 (Retry-After) and 5xx are retried."}}}}}

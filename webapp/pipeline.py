@@ -82,8 +82,9 @@ def refuse_body(store: Store, raw: bytes, code: str, message: str, redactor: Red
 def _rejection_alerts(store: Store, rejected, source: str):
     """Return what writes the `rejected_events` alerts of a batch, in the batch's own transaction."""
     def write(conn):
-        count = store.rejected_since(conn, utc_now(hours_ago=REJECTION_WINDOW_S / 3600), None)
-        data = {"count": count, "window_s": REJECTION_WINDOW_S, "source": source[:200] or None,
+        by_source = store.rejected_by_source(conn, utc_now(hours_ago=REJECTION_WINDOW_S / 3600))
+        data = {"count": sum(each["count"] for each in by_source), "sources": by_source[:20],
+                "window_s": REJECTION_WINDOW_S, "source": source[:200] or None,
                 "code": rejected[0].code, "message": rejected[0].message, "permalink_path": "/quarantine"}
         store.enqueue_alerts(conn, "rejected_events", "ingest", data, alerts.matches)
     return write
@@ -139,7 +140,7 @@ class _Batch:
                                "arguments": arguments["payload"] if arguments else None}
 
     def save(self) -> int:
-        return self.store.save_analyses(self.results, self.groupings, (alerts.matches, storms.plan))
+        return self.store.save_analyses(self.results, self.groupings, storms)
 
 
 def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:
@@ -161,6 +162,18 @@ def catch_up(store: Store, budget: float | None = None) -> int:
     """Project new events and analyse every out-of-date call; return the calls analysed."""
     store.project_all()
     return analyze_all(store, budget)
+
+
+def patiently(step: Callable, tries: int = 5):
+    """Run a step of a command, again after a pause while the database stays locked past its busy timeout (a
+    running server's analyser holds the rows): a batch that failed changed nothing, its calls stay pending."""
+    for attempt in range(tries):
+        try:
+            return step()
+        except StoreUnavailable:
+            if attempt == tries - 1:
+                raise
+            time.sleep(1 + attempt)
 
 
 def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dict | None:

@@ -1,5 +1,4 @@
 """Scoped tokens, the Host allow-list, the cross-site refusal and the security headers of every response."""
-import hmac
 import logging
 
 from flask import current_app, g, request
@@ -7,7 +6,7 @@ from flask import current_app, g, request
 from . import logs
 from .errors import ApiError
 from .hosts import allowed_hosts, host_allowed
-from .tokens import SCOPES, SETTINGS, Keyring, Token
+from .tokens import SETTINGS, Keyring, Token
 
 INGEST_PATHS = ("/api/v1/ingest", "/v1/traces")
 OPEN_PATHS = ("/static/", "/api/v1/health", "/api/v1/ready")
@@ -78,7 +77,7 @@ def check_access():
 
 def keyring() -> Keyring:
     """The tokens of the current settings (rebuilt when the settings change, e.g. on reload)."""
-    key = tuple(str(current_app.config.get(SETTINGS[scope], "")) for scope in SCOPES)
+    key = tuple(str(current_app.config.get(setting, "")) for setting in SETTINGS.values())
     cached = current_app.extensions.get("tracediff.keyring")
     if cached is None or cached[0] != key:
         cached = (key, Keyring.from_settings(current_app.config))
@@ -105,7 +104,7 @@ def require_scope(scope: str) -> Token | None:
         return token
     if not ring.configured(scope):
         return None
-    if token is not None and wanted == "admin":
+    if token is not None and wanted == "admin" and token.scope in ("read", "ingest"):  # a metrics token: 401
         code = "read_only_token" if token.scope == "read" else "ingest_only_token"
         needed = "TRACEDIFF_ADMIN_TOKENS" if scope == "admin" else "TRACEDIFF_INGEST_TOKENS"
         article = "an" if token.scope == "ingest" else "a"
@@ -140,12 +139,16 @@ def may_change_contracts() -> bool:
 
 
 def _require_metrics_token() -> None:
-    """Let a metrics token (TRACEDIFF_METRICS_TOKENS) or a read token in; with neither set, anyone."""
-    metrics = frozenset(t.strip() for t in str(current_app.config.get("METRICS_TOKENS", "")).split(",") if t.strip())
-    sent = bearer_token().encode()
-    if metrics and any(hmac.compare_digest(sent, token.encode()) for token in metrics):
+    """Let a metrics token (TRACEDIFF_METRICS_TOKENS) or a token that reads in; with neither set, anyone."""
+    ring = keyring()
+    token = ring.find(bearer_token())
+    if token is not None and token.grants("metrics"):
+        request.environ[logs.TOKEN_NAME_KEY] = token.name  # the access line names it, as for other scopes
+        g.token = token
         return
-    if metrics and not keyring().configured("read"):
+    if ring.configured("metrics") and not ring.configured("read") and not (token and token.grants("read")):
+        if token is not None:
+            request.environ[logs.TOKEN_NAME_KEY] = token.name
         raise _unauthorized("/metrics needs 'Authorization: Bearer <token>' with a token from "
                             "TRACEDIFF_METRICS_TOKENS", BEARER_CHALLENGE)
     g.token = require_scope("read")

@@ -16,6 +16,12 @@ from .config import SettingError, load_settings
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
+DRAINING_WORKER = "webapp.draining.DrainingWorker"
+# worker classes that mean "gunicorn's own threads": tracediff's worker is that, with a stop that drains
+THREADED_CLASSES = {"sync", "gthread", "gunicorn.workers.sync.SyncWorker", "gunicorn.workers.gthread.ThreadWorker",
+                    "SyncWorker", "ThreadWorker", DRAINING_WORKER}
+
+
 class ServerError(Exception):
     """The server cannot start (the address cannot be bound)."""
 
@@ -57,6 +63,7 @@ class TracediffServer(BaseApplication):
         for key, value in vars(parsed).items():
             if value is not None and key in self.cfg.settings:
                 self.cfg.set(key.lower(), value)
+        keep_draining_worker(self.cfg)
 
     def _reread_settings(self) -> None:
         try:
@@ -79,7 +86,7 @@ def gunicorn_options(settings: dict) -> dict:
         "bind": f"{settings['HOST']}:{settings['PORT']}",
         "workers": settings["WORKERS"],
         # threads answer health and pages while other requests read slow bodies or wait for the database
-        "worker_class": "webapp.draining.DrainingWorker",
+        "worker_class": DRAINING_WORKER,
         "threads": settings["THREADS"],
         "timeout": 60,
         "graceful_timeout": settings["GRACEFUL_TIMEOUT"],
@@ -91,6 +98,31 @@ def gunicorn_options(settings: dict) -> dict:
         # gunicorn 25+ opens a control socket at one path per user: servers side by side would share it
         "control_socket_disable": True,
     }
+
+
+def keep_draining_worker(cfg) -> None:
+    """Run DrainingWorker for any threaded class GUNICORN_CMD_ARGS names (`unsupported_worker` tells the rest).
+
+    gunicorn would turn `--worker-class sync` into its stock gthread worker (threads above 1), whose stop
+    resets the connections waiting in the listen queue.
+    """
+    if unsupported_worker(cfg) is None:
+        cfg.set("worker_class", DRAINING_WORKER)
+
+
+def unsupported_worker(cfg) -> str | None:
+    """Name the worker class GUNICORN_CMD_ARGS chose when it is not a threaded one DrainingWorker replaces."""
+    chosen = cfg.settings["worker_class"].get()
+    name = chosen if isinstance(chosen, str) else f"{chosen.__module__}.{chosen.__qualname__}"
+    return None if name in THREADED_CLASSES else name
+
+
+def address_url(address) -> str:
+    """Name an address as the start line shows it."""
+    if isinstance(address, tuple):
+        host, port = address
+        return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+    return f"unix:{address}" if isinstance(address, str) else f"fd://{address}"
 
 
 def _child_exit(server, worker) -> None:
@@ -131,13 +163,12 @@ def metrics_folder() -> tuple[Path, bool]:
     return folder, not given
 
 
-def serve(settings: dict, overrides: dict | None = None) -> None:
-    """Serve until stopped, with the host, port, workers and threads of the settings."""
+def serve(server: TracediffServer) -> None:
+    """Serve until stopped, with the configuration the server was made with."""
     folder, temporary = metrics_folder()
-    logs.configure(settings)
     master = os.getpid()
     try:
-        TracediffServer(settings, overrides).run()
+        server.run()
     finally:
         # a worker leaves through here too (gunicorn ends it with sys.exit): only the master cleans up
         if temporary and os.getpid() == master:

@@ -1,17 +1,19 @@
 """Named tokens and what each scope opens: admin > ingest, read. Pure: no Flask, no database.
 
-Each of TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS and TRACEDIFF_READ_TOKENS is a comma-separated
-list whose entries are `secret` or `name:secret`; the name (or `<scope>#<position>` for an unnamed
-one) is what logs show, never the secret.
+Each of TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS, TRACEDIFF_READ_TOKENS and
+TRACEDIFF_METRICS_TOKENS is a comma-separated list whose entries are `secret` or `name:secret`; the
+name (or `<scope>#<position>` for an unnamed one) is what logs show, never the secret. A metrics token
+opens `/metrics` only; it does not count as a token set for the exposure checks.
 """
 import hmac
 import re
 from dataclasses import dataclass
 
 SCOPES = ("admin", "ingest", "read")
-SETTINGS = {"admin": "ADMIN_TOKENS", "ingest": "INGEST_TOKENS", "read": "READ_TOKENS"}
+SETTINGS = {"admin": "ADMIN_TOKENS", "ingest": "INGEST_TOKENS", "read": "READ_TOKENS", "metrics": "METRICS_TOKENS"}
 # An admin token changes contracts, problems' state and alert rules, and also ingests and reads.
-GRANTS = {"admin": frozenset(SCOPES), "ingest": frozenset({"ingest"}), "read": frozenset({"read"})}
+GRANTS = {"admin": frozenset(SCOPES), "ingest": frozenset({"ingest"}), "read": frozenset({"read"}),
+          "metrics": frozenset({"metrics"})}
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}\Z")
 
 
@@ -62,7 +64,7 @@ class Keyring:
 
     @classmethod
     def from_settings(cls, settings: dict) -> "Keyring":
-        tokens = tuple(t for scope in SCOPES for t in parse_tokens(settings.get(SETTINGS[scope], ""), scope))
+        tokens = tuple(t for scope in SETTINGS for t in parse_tokens(settings.get(SETTINGS[scope], ""), scope))
         names = [t.name for t in tokens]
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
@@ -74,7 +76,8 @@ class Keyring:
 
     @property
     def empty(self) -> bool:
-        return not self.tokens
+        """Say whether no admin, ingest or read token is set (metrics tokens open only /metrics)."""
+        return not any(t.scope in SCOPES for t in self.tokens)
 
     def find(self, secret: str) -> Token | None:
         """Return the token with this secret (the widest scope if listed twice), comparing in constant time."""

@@ -3,7 +3,7 @@ import json
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
-from . import alignedview, charts, exports, pipeline, tracepage
+from . import alignedview, charts, exports, pipeline, times, tracepage
 from .api import strict_query
 from .analysis.pointers import MISSING, resolve
 from .compare import compare_calls
@@ -39,6 +39,12 @@ def _set_finalize(state) -> None:
 def pretty_json(value) -> str:
     """Indent a JSON value as plain text; autoescaping makes it safe in HTML."""
     return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@bp.app_template_filter("when")
+def when(value) -> str:
+    """Show a stored time as people read it (the fraction's trailing zeros dropped): `2026-12-01T10:00:07.5Z`."""
+    return times.display(value)
 
 
 def page_or_fragment(page: str, fragment: str, **context):
@@ -193,7 +199,8 @@ def trace_markdown(trace_id):
     """Return a Markdown ticket summary of the trace."""
     found = _trace_or_404(trace_id)
     permalink = url_for("views.trace", trace_id=trace_id, _external=True)
-    return Response(exports.trace_markdown(found, permalink), mimetype="text/markdown")
+    problem_url = lambda pid: url_for("problems_pages.problem_page", problem_id=pid, _external=True)  # noqa: E731
+    return Response(exports.trace_markdown(found, permalink, problem_url), mimetype="text/markdown")
 
 
 @bp.get("/traces/<path:trace_id>/fixtures.zip")

@@ -7,8 +7,8 @@ database keeps two workers from doing the same call) and analyses them within ab
 import logging
 import threading
 import time
-from datetime import datetime, timedelta, timezone
 
+from . import times
 from .pipeline import analyze_pending
 from .store import Store, StoreUnavailable
 from .store.urls import redacted_url
@@ -78,8 +78,8 @@ def caught_up(streak: int, since: float, busy: int) -> tuple[int, float]:
 
 
 def cutoff(days: int) -> str:
-    """Return the RFC 3339 time `days` ago."""
-    return (datetime.now(timezone.utc) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """Return the time `days` ago, as the store writes times."""
+    return times.now(hours_ago=days * 24)
 
 
 def init_app(app) -> None:

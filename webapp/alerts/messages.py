@@ -2,9 +2,10 @@
 import base64
 import hashlib
 import hmac
-from datetime import datetime
 
 import orjson
+
+from .wording import problem_line
 
 
 def webhook_body(event_type: str, timestamp: str, data: dict) -> bytes:
@@ -25,46 +26,34 @@ def signed_headers(secret: str, message_id: str, unix_time: int, body: bytes) ->
             "webhook-timestamp": str(unix_time), "webhook-signature": signature(secret, message_id, unix_time, body)}
 
 
-def summary(event_type: str, data: dict) -> str:
-    """Say in one line what broke and how often."""
+def summary(event_type: str, data: dict, facts: dict | None = None) -> str:
+    """Say in one line what broke and how often (`facts`: the counts the message was written with)."""
     if event_type == "ingest.rejected":
-        return (f"tracediff rejected {data.get('count', 0)} record(s) in the last {data.get('window_s', 0) // 60} min"
-                f" from {data.get('source') or 'a shipper'}: {data.get('message', '')}").strip()
+        return rejected_line(data)
+    if event_type == "tracediff.test":
+        return "tracediff: a test message for this rule; nothing is wrong"
     if data.get("summary"):
         count, how = data.get("count", 0), "found by a re-analysis" if data.get("reanalysis") else "opened at once"
-        return f"tracediff: {count} new problem{'s' * (count != 1)} {how}; see {data.get('permalink', '/problems')}"
-    what = data.get("title") or f"{data.get('kind', 'problem')} at {_path(data)}"
-    releases = data.get("releases") or []
-    since = f", latest release {releases[-1]}" if releases else ""
-    state = {"problem.new": "new", "problem.regressed": "regressed", "problem.escalating": "escalating"}.get(
-        event_type, event_type)
-    span = _span(data.get("first_seen"), data.get("last_seen"))
-    return (f"{data.get('tool') or 'a tool'}: {what}, {data.get('calls', 0)} calls{span}{since} "
-            f"({state}, {data.get('id', '')})")
+        what = f"{data['tool']} problem" if data.get("tool") else "problem"
+        return f"tracediff: {count} new {what}{'s' * (count != 1)} {how}; see {data.get('permalink', '/problems')}"
+    return problem_line(event_type, data, facts)
 
 
-def _span(first: str | None, last: str | None) -> str:
-    """Say over how long the calls were seen: " in 10 min", " in 3 h", " in 2 days" (by the calls' own times)."""
-    try:
-        seconds = (datetime.fromisoformat(last[:19]) - datetime.fromisoformat(first[:19])).total_seconds()
-    except (TypeError, ValueError):
-        return ""
-    minutes = max(1, round(seconds / 60))
-    if minutes < 120:
-        return f" in {minutes} min"
-    return f" in {round(minutes / 60)} h" if minutes < 48 * 60 else f" in {round(minutes / 1440)} days"
+def rejected_line(data: dict) -> str:
+    """Say how many records were rejected and from which shippers: "2 records in the last 10 min: 1 from vector/0.40,
+    1 from fluent-bit"."""
+    count, minutes = data.get("count", 0), data.get("window_s", 0) // 60
+    by_source = data.get("sources") or [{"source": data.get("source"), "count": count}]
+    shown = [f"{each['count']} from {each['source'] or 'an unnamed shipper'}" for each in by_source[:5]]
+    if len(by_source) > 5:
+        shown.append(f"{sum(each['count'] for each in by_source[5:])} from {len(by_source) - 5} other sources")
+    return (f"tracediff rejected {count} record{'s' * (count != 1)} in the last {minutes} min: {', '.join(shown)}; "
+            f"latest: {data.get('message', '')}").strip()
 
 
-def _path(data: dict) -> str:
-    for end in (data.get("left"), data.get("right")):
-        if isinstance(end, dict) and end.get("path") is not None:
-            return end["path"] or "/"
-    return "?"
-
-
-def slack_body(event_type: str, data: dict) -> bytes:
+def slack_body(event_type: str, data: dict, facts: dict | None = None) -> bytes:
     """Return a Slack incoming-webhook message: `text`, and `blocks` with a link to the problem."""
-    text = _escape(summary(event_type, data))
+    text = _escape(summary(event_type, data, facts))
     link = data.get("permalink")
     blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": text}}]
     if link:

@@ -3,6 +3,8 @@ import base64
 import secrets
 
 from ..analysis.kinds import KIND_NAMES, SEVERITIES, rank
+from ..problems.fingerprint import SCHEMA_KIND
+from .urls import UrlRefused, parse_url
 
 # What a rule's `on` may name, and the type of message each sends.
 EVENT_TYPES = {
@@ -11,7 +13,10 @@ EVENT_TYPES = {
     "escalating": "problem.escalating",
     "rejected_events": "ingest.rejected",
 }
+# The type of the one message outside the outbox: a test send, which no receiver should take for a problem.
+TEST_TYPE = "tracediff.test"
 FORMATS = ("webhook", "slack")
+PROBLEM_KINDS = (*KIND_NAMES, SCHEMA_KIND)  # every kind a problem can have
 DEFAULT_MIN_INTERVAL_S = 600
 FIELDS = ("url", "format", "on", "tool", "kind", "min_severity", "source", "min_interval_s")
 
@@ -30,6 +35,10 @@ def parse_rule(body) -> dict:
     url = body.get("url")
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         raise RuleError("url must be an http:// or https:// URL")
+    try:
+        parse_url(url)
+    except UrlRefused as error:
+        raise RuleError(str(error)) from None
     fmt = body.get("format", "webhook")
     if fmt not in FORMATS:
         raise RuleError(f"format must be one of {', '.join(FORMATS)}")
@@ -37,7 +46,7 @@ def parse_rule(body) -> dict:
     if not isinstance(on, list) or not on or any(e not in EVENT_TYPES for e in on):
         raise RuleError(f"on must be a non-empty list of {', '.join(EVENT_TYPES)}")
     return {"url": url, "format": fmt, "on": sorted(set(on), key=list(EVENT_TYPES).index),
-            "tool": _optional(body, "tool"), "kind": _choice(body, "kind", KIND_NAMES),
+            "tool": _optional(body, "tool"), "kind": _choice(body, "kind", PROBLEM_KINDS),
             "min_severity": _choice(body, "min_severity", SEVERITIES), "source": _optional(body, "source"),
             "min_interval_s": _interval(body.get("min_interval_s", DEFAULT_MIN_INTERVAL_S))}
 

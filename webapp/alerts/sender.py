@@ -1,6 +1,7 @@
 """The background sender: delivers the outbox at least once, with back-off, and logs every attempt.
 
-Retries double from 2 s with jitter up to an hour; a 429 waits its Retry-After; any other 4xx is final.
+Retries double from 2 s with jitter up to an hour; a 429 waits its Retry-After (seconds or an HTTP date);
+any other 4xx is final.
 The URL is checked again before each attempt and the request goes to the address that was checked
 (the Host header and TLS name stay the URL's), so DNS cannot swap in an internal address after the check.
 """
@@ -8,6 +9,8 @@ import logging
 import random
 import threading
 import time
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -16,8 +19,8 @@ from ..store import Store, StoreUnavailable
 from ..store.alerts import LEASE_S
 from ..store.codec import utc_now
 from .messages import signed_headers, slack_body, webhook_body
-from .rules import EVENT_TYPES
-from .urls import UrlRefused, allow_list, check_url
+from .rules import EVENT_TYPES, TEST_TYPE
+from .urls import UrlRefused, allow_list, check_url, masked
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 12
@@ -27,10 +30,17 @@ IDLE_S = 0.5
 
 
 def deliver_due(store: Store, settings: dict) -> int:
-    """Send every message whose time has come; return how many were tried."""
-    messages = store.claim_due(utc_now(), utc_now(hours_ago=-LEASE_S / 3600))
+    """Send every message whose time has come (a summary once it has waited ALERT_SUMMARY_WAIT seconds for
+    more problems to join it); return how many were tried."""
+    messages = store.claim_due(utc_now(), utc_now(hours_ago=-LEASE_S / 3600),
+                               summaries_before=utc_now(hours_ago=settings.get("ALERT_SUMMARY_WAIT", 0) / 3600))
     for message in messages:
-        store.record_attempt(message, attempt(message, settings))
+        try:
+            outcome = attempt(message, settings)
+        except Exception as error:  # one bad message must not stop the others; the log names no URL
+            log.error("alert message %s of rule %s: %s", message["id"], message["rule_id"], type(error).__name__)
+            outcome = {"ok": False, "status": None, "latency_ms": None, "error": f"failed: {type(error).__name__}"}
+        store.record_attempt(message, outcome)
     return len(messages)
 
 
@@ -45,10 +55,10 @@ def attempt(message: dict, settings: dict) -> dict:
 
 def send_once(message: dict, settings: dict) -> dict:
     """Post a message once: {ok, status, latency_ms, error, retryable, retry_after}."""
-    data = _with_permalinks(message["data"], settings)
+    data, facts = as_sent(message["data"], settings)
     event_type = EVENT_TYPES.get(message["type"], message["type"])
     if message["format"] == "slack":
-        body, headers = slack_body(event_type, data), {"content-type": "application/json"}
+        body, headers = slack_body(event_type, data, facts), {"content-type": "application/json"}
     else:
         body = webhook_body(event_type, message["created_at"], data)
         headers = signed_headers(message["secret"], message["id"], int(time.time()), body)
@@ -57,10 +67,11 @@ def send_once(message: dict, settings: dict) -> dict:
                "retry_after": None}
     try:
         status, retry_after = _post(message["url"], body, headers, settings)
-    except UrlRefused as error:
+    except (UrlRefused, httpx.InvalidURL) as error:
         return {**outcome, "error": f"refused: {error}"}
     except httpx.HTTPError as error:
-        return {**outcome, "latency_ms": _ms(started), "error": f"{type(error).__name__}: {error}", "retryable": True}
+        said = _unsecret(f"{type(error).__name__}: {error}", message["url"])
+        return {**outcome, "latency_ms": _ms(started), "error": said, "retryable": True}
     outcome.update(status=status, latency_ms=_ms(started), ok=200 <= status < 300)
     if status == 429 or status == 408 or status >= 500:
         outcome.update(error=f"HTTP {status}", retryable=True, retry_after=retry_after)
@@ -74,7 +85,7 @@ def test_delivery(store: Store, rule_id: int, settings: dict) -> dict:
     rule = store.get_rule(rule_id)
     stamp = utc_now()
     message = {"id": "msg_test_" + stamp.replace(":", "").replace(".", "").replace("-", ""), "rule_id": rule_id,
-               "type": "problem.new", "created_at": stamp, "url": rule["url"],
+               "type": TEST_TYPE, "created_at": stamp, "url": rule["url"],
                "format": rule["format"], "secret": store.rule_secret(rule_id),
                "data": {"id": "TD-TEST", "title": "a test message from tracediff", "tool": "exampleTool",
                         "calls": 1, "permalink_path": "/"}}
@@ -116,6 +127,7 @@ def _netloc(address: str, port: int | None) -> str:
 def _retry(message: dict, outcome: dict, retry_after) -> dict:
     if message["attempts"] + 1 >= MAX_ATTEMPTS:
         outcome["error"] += f"; gave up after {MAX_ATTEMPTS} attempts"
+        outcome["exhausted"] = True  # held, not dropped, when this failure pauses the rule
         return outcome
     wait = _retry_after(retry_after)
     if wait is None:
@@ -125,19 +137,46 @@ def _retry(message: dict, outcome: dict, retry_after) -> dict:
 
 
 def _retry_after(value) -> float | None:
-    try:
-        return min(MAX_WAIT_S, max(0.0, float(value)))
-    except (TypeError, ValueError):
+    """Read Retry-After as seconds or as an HTTP date (RFC 9110 allows both), within 0 s to an hour."""
+    if value is None:
         return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)  # an HTTP date is always GMT
+        seconds = (when - datetime.now(timezone.utc)).total_seconds()
+    if seconds != seconds:  # NaN
+        return None
+    return min(MAX_WAIT_S, max(0.0, seconds))
+
+
+def _unsecret(text: str, url: str) -> str:
+    """Keep a URL's path (a Slack webhook's secret) out of an error that will be logged and shown."""
+    path = urlsplit(url).path
+    return text.replace(url, masked(url)).replace(path, "/…") if len(path) > 1 else text
 
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 1)
 
 
-def _with_permalinks(data: dict, settings: dict) -> dict:
-    base = public_url(settings)
-    data = dict(data)
+def as_sent(data: dict, settings: dict) -> tuple[dict, dict | None]:
+    """Return a message's data as receivers get it (the problem as the API lists it, with its permalink;
+    a summary's problems too) and the facts of its one-line message, which only the outbox keeps."""
+    base, facts = public_url(settings), data.get("_line")
+    data = _linked(data, base)
+    if isinstance(data.get("problems"), list):
+        data["problems"] = [_linked(p, base) if isinstance(p, dict) else p for p in data["problems"]]
+    return data, facts
+
+
+def _linked(data: dict, base: str) -> dict:
+    data = {key: value for key, value in data.items() if not key.startswith("_")}  # the outbox's own keys
     path = data.pop("permalink_path", None)
     if path:
         data["permalink"] = base + path

@@ -4,34 +4,68 @@ A problem first seen long before it was analysed comes from a backfill of old lo
 A problem opened by a re-analysis (`reanalysed`: only calls grouped again from the snapshots they were
 grouped from before showed it) never alerts on its own; such problems fold into one summary. When more
 than a few problems open at once (a new tool's first hour), one summary says so instead of one each.
+Each rule gets its own summary, of the problems that match it; a summary that waits in the outbox takes
+in the rule's next ones (`fold`), so a run of many batches sends one (webapp/store/alerts.py).
 """
 from datetime import datetime, timedelta, timezone
 
+from .rules import matches
+
 BACKFILL_AGE = timedelta(hours=1)
-SUMMARY_AT = 5
+SUMMARY_AT = 5  # more new problems than this in one batch, or one rule's minute, go as one summary
+SUMMARY_WINDOW_S = 60
+LISTED = 20  # problems a summary lists; its count says how many it folds
+SUBJECT = "summary"  # the outbox subject of summaries: one waiting per rule takes in the next ones
+FACTS = "_line"  # what a problem's one-line message counts (store/alert_facts.py); the sender takes it out
 
 
 def plan(changes: list[tuple[str, dict]], now: datetime | None = None) -> list[tuple[str, str, dict]]:
-    """Turn (event, problem) changes into (event, subject, data) messages to write."""
+    """Turn (event, problem) changes into (event, subject, data) messages to write; a summary's data
+    holds every problem it folds, for `for_rule` to pick each rule's own."""
     now = now or datetime.now(timezone.utc)
     fresh_new = [p for event, p in changes if event == "new" and not _backfilled(p, now)]
     reanalysed = [p for event, p in changes if event == "reanalysed"]
     out = [(event, p["id"], p) for event, p in changes if event not in ("new", "reanalysed")]
-    folded = reanalysed + (fresh_new if len(fresh_new) > SUMMARY_AT else [])
-    if folded:
-        out.append(("new", "summary", _summary(folded, by_reanalysis=len(folded) == len(reanalysed))))
     if len(fresh_new) <= SUMMARY_AT:
         out += [("new", p["id"], p) for p in fresh_new]
+    folded = reanalysed + (fresh_new if len(fresh_new) > SUMMARY_AT else [])
+    if folded:
+        out.append(("new", SUBJECT, {"summary": True, "reanalysis": len(folded) == len(reanalysed),
+                                     "problems": folded}))
     return out
 
 
-def _summary(problems: list[dict], by_reanalysis: bool) -> dict:
+def for_rule(rule: dict, planned: dict) -> dict | None:
+    """Return a rule's summary of the planned one: the problems that match its filters, or None when none does."""
+    problems = [p for p in planned["problems"] if matches(rule, "new", p)]
+    if not problems:
+        return None
+    return _summary(len(problems), [_listed(p) for p in problems[:LISTED]], planned["reanalysis"])
+
+
+def fold(waiting: dict, more: dict) -> dict:
+    """Fold a rule's next summary into the one still waiting in the outbox: one message, nothing lost."""
+    ids = {p["id"] for p in waiting["problems"]}
+    listed = waiting["problems"] + [p for p in more["problems"] if p["id"] not in ids]
+    return _summary(waiting["count"] + more["count"], listed[:LISTED], waiting["reanalysis"] and more["reanalysis"])
+
+
+def _summary(count: int, problems: list[dict], by_reanalysis: bool) -> dict:
     worst = "error" if any(p.get("severity") == "error" for p in problems) else "warning"
     how = " by a re-analysis" if by_reanalysis else " at once"
-    return {"summary": True, "title": f"{len(problems)} new problem{'s' if len(problems) != 1 else ''}{how}",
-            "count": len(problems), "severity": worst, "tool": None, "kind": None, "reanalysis": by_reanalysis,
-            "problems": [{k: p.get(k) for k in ("id", "tool", "kind", "left", "right", "calls")}
-                         for p in problems[:20]], "permalink_path": "/problems"}
+    return {"summary": True, "title": f"{count} new problem{'s' if count != 1 else ''}{how}",
+            "count": count, "severity": worst, "tool": _shared(problems, "tool"), "kind": _shared(problems, "kind"),
+            "reanalysis": by_reanalysis, "problems": problems, "permalink_path": "/problems"}
+
+
+def _shared(problems: list[dict], name: str):
+    values = {p.get(name) for p in problems}
+    return values.pop() if len(values) == 1 else None
+
+
+def _listed(problem: dict) -> dict:
+    """Return a problem as the API lists it: without the facts its own one-line message would count."""
+    return {key: value for key, value in problem.items() if key != FACTS}
 
 
 def _backfilled(problem: dict, now: datetime) -> bool:

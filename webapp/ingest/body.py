@@ -36,10 +36,22 @@ def parse_body(raw: bytes, *, content_encoding: str | None = None, headers: Mapp
                 raise rec.error
             events = record_events(rec.value, ctx)
         except RecordError as err:
-            batch.rejected.append(Rejection(rec.index, err.code, err.message, rec.raw()))
+            batch.rejected.append(Rejection(rec.index, err.code, err.message, rec.raw(), event_source=named_source(rec)))
             continue
         batch.events.extend(map(prepare, events) if prepare else events)
     return batch
+
+
+def named_source(rec) -> str:
+    """Return the `source` a rejected record names, as accepted events are counted by theirs ("" if unreadable)."""
+    value = rec.value
+    if value is None:
+        try:  # a record refused before parsing (too deep, say) is read again for its source: its text, cut at 4 KiB
+            value = orjson.loads(rec.raw())
+        except orjson.JSONDecodeError:
+            return ""
+    source = value.get("source") if type(value) is dict else None
+    return source if type(source) is str else ""
 
 
 def fallback_trace_id(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:

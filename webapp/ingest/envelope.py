@@ -10,6 +10,8 @@ from typing import Any
 
 import orjson
 
+from .. import times
+
 from .framing import depth_exceeds
 from .model import SNAPSHOTS, Event, Limits, RecordError, is_depth_error, too_deep
 
@@ -50,14 +52,12 @@ class Context:
 
 
 def format_ts(dt: datetime) -> str:
-    """Format a datetime as RFC 3339 UTC with a 'Z' (microseconds only when non-zero)."""
-    dt = dt.astimezone(timezone.utc) if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
-    frac = f".{dt.microsecond:06d}".rstrip("0") if dt.microsecond else ""
-    return dt.strftime("%Y-%m-%dT%H:%M:%S") + frac + "Z"
+    """Format a datetime as the store writes times (webapp/times.py: UTC, microseconds, fixed width)."""
+    return times.stamp(dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc))
 
 
 def normalise_ts(value: Any) -> str:
-    """Return an RFC 3339 timestamp in UTC with a 'Z', keeping the fraction as given."""
+    """Return an RFC 3339 timestamp in the stored form: UTC, `Z`, the fraction cut or padded to microseconds."""
     if type(value) is not str:
         raise RecordError("bad_type", f"ts must be an RFC 3339 string, got {_json_type(value)}")
     m = _RFC3339.match(value)
@@ -68,7 +68,11 @@ def normalise_ts(value: Any) -> str:
         dt = datetime.fromisoformat(f"{day}T{clock}{'+00:00' if offset in 'Zz' else offset}")
     except ValueError:
         raise RecordError("bad_value", f"ts {value[:64]!r} is not a valid date and time") from None
-    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S") + (f".{frac}" if frac else "") + "Z"
+    micro = int((frac or "0")[:6].ljust(6, "0"))  # nanoseconds are cut, never rounded into the next second
+    try:
+        return times.stamp(dt.astimezone(timezone.utc).replace(microsecond=micro))
+    except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the calendar begins in UTC
+        raise RecordError("bad_value", f"ts {value[:64]!r} is out of range") from None
 
 
 def check_trace_id(value: Any) -> str:

@@ -40,6 +40,7 @@ class Rejection:
     raw: str
     retryable: bool = False
     source: str = ""  # who sent it (a shipper's User-Agent, a file name), for the quarantine page
+    event_source: str = ""  # the `source` the record itself names, when it can be read (/metrics counts by it)
 
 
 @dataclass

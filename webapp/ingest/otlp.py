@@ -9,6 +9,7 @@ import orjson
 from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
+from .. import times
 from .decode import decode_body
 from .envelope import Context, format_ts, make_event
 from .model import Batch, Event, IngestError, Limits, RecordError, Rejection
@@ -182,11 +183,7 @@ def _source(s: Span | None) -> str | None:
 
 
 def _ns_ts(ns: int) -> str | None:
-    if ns <= 0:
-        return None
-    secs, frac = divmod(ns, 1_000_000_000)
-    day = datetime.fromtimestamp(secs, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-    return day + (f".{frac:09d}".rstrip("0") if frac else "") + "Z"
+    return times.from_ns(ns) if ns > 0 else None
 
 
 def _http_method(s: Span) -> str | None:

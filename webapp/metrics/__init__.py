@@ -11,9 +11,10 @@ from ..db import get_store
 from ..store import StoreUnavailable
 from .counters import ANALYSED, RETENTION, record_ingest, record_request
 
-__all__ = ["ANALYSED", "RETENTION", "bp", "init_app", "record_ingest"]
+__all__ = ["ANALYSED", "RETENTION", "bp", "init_app", "record_ingest", "note_store_unavailable"]
 bp = Blueprint("metrics", __name__)
 STARTED_KEY = "tracediff.started"
+UNAVAILABLE_KEY = "tracediff.store_unavailable"
 
 
 class StoreGauges:
@@ -61,12 +62,20 @@ def start_timer() -> None:
     request.environ[STARTED_KEY] = time.perf_counter()
 
 
+def note_store_unavailable() -> None:
+    """Mark this request's 503 as the store's (busy, full, read-only): only those count as unavailable.
+
+    A readiness probe's 503 (an analysis backlog, a missing template) is an answer, not a refused write."""
+    request.environ[UNAVAILABLE_KEY] = True
+
+
 def observe(response):
     """Count the request and its latency under its route's pattern (a bounded label)."""
     started = request.environ.get(STARTED_KEY)
     if started is not None:
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-        record_request(route, request.method, response.status_code, time.perf_counter() - started)
+        record_request(route, request.method, response.status_code, time.perf_counter() - started,
+                       store_unavailable=request.environ.get(UNAVAILABLE_KEY, False))
     return response
 
 

@@ -13,8 +13,8 @@ REQUESTS = Counter("tracediff_http_requests", "HTTP requests answered, by route,
                    ["route", "method", "status"])
 LATENCY = Histogram("tracediff_http_request_duration_seconds", "Seconds to answer a request, by route.",
                     ["route"], buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
-UNAVAILABLE = Counter("tracediff_unavailable_responses", "503 answers (database busy, full or read-only), "
-                      "by route.", ["route"])
+UNAVAILABLE = Counter("tracediff_unavailable_responses", "503 answers because the database was busy, full or "
+                      "read-only, by route (not /api/v1/ready's not-ready answers).", ["route"])
 RETENTION = Counter("tracediff_retention_deleted_traces", "Traces deleted by TRACEDIFF_RETENTION_DAYS.")
 ANALYSED = Counter("tracediff_analysed_calls", "Calls analysed by the background analyser.")
 
@@ -35,7 +35,7 @@ def source_label(source: str | None) -> str:
 
 
 def record_ingest(result, rejected, endpoint: str) -> None:
-    """Count a stored batch: accepted and duplicates per source, rejections per code."""
+    """Count a stored batch: accepted and duplicates per source, rejections per code and source."""
     for source, (accepted, duplicates) in result.by_source.items():
         label = source_label(source)
         if accepted:
@@ -43,11 +43,12 @@ def record_ingest(result, rejected, endpoint: str) -> None:
         if duplicates:
             EVENTS.labels("duplicate", "", endpoint, label).inc(duplicates)
     for rejection in rejected:
-        EVENTS.labels("rejected", rejection.code, endpoint, "").inc()
+        EVENTS.labels("rejected", rejection.code, endpoint, source_label(rejection.event_source)).inc()
 
 
-def record_request(route: str, method: str, status: int, seconds: float) -> None:
+def record_request(route: str, method: str, status: int, seconds: float, store_unavailable: bool = False) -> None:
+    """Count a request and its latency; a 503 of the store's (not a readiness probe's) as unavailable too."""
     REQUESTS.labels(route, method, str(status)).inc()
     LATENCY.labels(route).observe(seconds)
-    if status == 503:
+    if store_unavailable and status == 503:
         UNAVAILABLE.labels(route).inc()

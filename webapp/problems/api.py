@@ -2,8 +2,9 @@
 import base64
 
 import orjson
-from flask import Blueprint, current_app, jsonify, redirect, request, url_for
+from flask import Blueprint, current_app, g, jsonify, redirect, request, url_for
 
+from .. import security
 from ..db import get_store
 from ..errors import ApiError
 from ..store.filters import absolute_time, bad_time
@@ -55,10 +56,14 @@ def link_cleaner():
     return redactor.url if redactor else None
 
 
-def changed_by() -> str:
-    """Name who changes a problem: the Basic auth user name when there is one."""
-    auth = request.authorization
-    return (auth.username if auth and auth.type == "basic" and auth.username else "api")[:80]
+def changed_by(via: str = "api") -> str:
+    """Name who changes a problem for its history: the token's name ("ops (admin token)"), never its secret.
+
+    A Basic auth user name is typed freely and proves nothing, so only a configured token names someone;
+    on a server without tokens the change is by `via` ("api", or "web" for a page form)."""
+    token = g.get("token") or security.keyring().find(security.bearer_token()) or \
+        security.keyring().find(security.basic_password())
+    return f"{token.name} ({token.scope} token)" if token is not None else via
 
 
 @bp.get("/api/v1/problems")

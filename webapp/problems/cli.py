@@ -28,8 +28,9 @@ def _problem(store, problem_id: str) -> dict:
 
 
 def _who() -> str:
+    """Name the CLI and the OS user who ran it, for the state history."""
     try:
-        return f"cli:{getpass.getuser()}"
+        return f"cli (user {getpass.getuser()})"
     except (KeyError, OSError):
         return "cli"
 
@@ -48,9 +49,9 @@ def _who() -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
 @DB_OPTION
 def problems_list(database, as_json, **filters):
+    """List problems, most recently seen first."""
     from ..store.problem_filters import ProblemQuery
 
-    """List problems, most recently seen first."""
     message = ProblemQuery.bad_value(filters)
     if message:
         raise click.BadParameter(message)
@@ -69,10 +70,10 @@ def problems_list(database, as_json, **filters):
 @click.option("--json", "as_json", is_flag=True, help="Print the problem as JSON.")
 @DB_OPTION
 def problems_show(problem_id, as_json, database):
-    from .fingerprint import grouped_by
-    from .states import verified_text
-
     """Show one problem: reach, releases, values, state history."""
+    from .fingerprint import grouped_by
+    from .states import pending_text, verified_text
+
     p = _problem(_open_existing_store(database), problem_id)
     if as_json:
         click.echo(orjson.dumps(p, option=orjson.OPT_INDENT_2).decode())
@@ -84,6 +85,8 @@ def problems_show(problem_id, as_json, database):
              f"{p['exposure']['calls']} in {p['exposure']['calls_with_path']} calls that had the path broke",
              f"  releases: {', '.join(p['releases']) or '-'}; sources: {', '.join(p['sources']) or '-'}",
              f"  {grouped_by(p)}"]
+    if pending_text(p["resolution"], p["state"]):
+        lines.append("  " + pending_text(p["resolution"], p["state"]))
     if p.get("verification"):
         lines.append("  " + verified_text(p["verification"]["calls"], p["verification"]["broke"]))
     lines += [f"  {orjson.dumps(pair['left']).decode()} -> {orjson.dumps(pair['right']).decode()} x {pair['count']}"
@@ -107,14 +110,19 @@ def _change(database, problem_id: str, body: dict) -> None:
 
 @problems.command("resolve")
 @click.argument("problem_id")
-@click.option("--next-release", "mode", flag_value="next_release", help="Resolved in the next release.")
-@click.option("--contract-change", "mode", flag_value="contract_change", help="Resolved when the contract changes.")
+@click.option("--next-release", is_flag=True, help="Resolved in the next release.")
+@click.option("--contract-change", is_flag=True, help="Resolved when the contract changes.")
 @click.option("--after-clean-calls", type=click.IntRange(1), default=None,
               help="Resolved after N clean calls that exercised the path.")
 @DB_OPTION
-def problems_resolve(problem_id, mode, after_clean_calls, database):
+def problems_resolve(problem_id, next_release, contract_change, after_clean_calls, database):
     """Resolve a problem now, in the next release, on a contract change or after N clean calls."""
-    resolve = {"after_clean_calls": after_clean_calls} if after_clean_calls else (mode or "now")
+    chosen = [name for name, given in (("--next-release", next_release), ("--contract-change", contract_change),
+                                       ("--after-clean-calls", after_clean_calls)) if given]
+    if len(chosen) > 1:  # a usage error (exit 2), not a guess at which one was meant
+        raise click.UsageError(f"{', '.join(chosen[:-1])} and {chosen[-1]} are alternatives: give at most one")
+    resolve = {"after_clean_calls": after_clean_calls} if after_clean_calls else \
+        "next_release" if next_release else "contract_change" if contract_change else "now"
     _change(database, problem_id, {"state": "resolved", "resolve": resolve})
 
 

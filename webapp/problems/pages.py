@@ -12,7 +12,7 @@ from . import api
 from .fingerprint import grouped_by
 from .nearest import nearest
 from .report import problem_markdown
-from .states import RESOLVE_MODES, STATES, BadChange, links_change, parse_change, verified_text
+from .states import RESOLVE_MODES, STATES, BadChange, links_change, parse_change, pending_text, verified_text
 from .timeline import buckets, default_range, list_range, sparkline
 
 bp = Blueprint("problems_pages", __name__)
@@ -97,7 +97,8 @@ def _detail_context(problem: dict) -> dict:
                                 since=request.args.get("since"), until=request.args.get("until"))
             if next_cursor else None,
             "grouped_by": grouped_by(problem), "resolve_modes": RESOLVE_MODES,
-            "verified": verified_text(verification["calls"], verification["broke"]) if verification else None}
+            "verified": verified_text(verification["calls"], verification["broke"]) if verification else None,
+            "pending": pending_text(problem["resolution"], problem["state"])}
 
 
 @bp.get("/problems/<problem_id>")
@@ -159,7 +160,7 @@ def change_state(problem_id):
     elif body["state"] == "archived":
         body["until"] = form.get("until") or None
     try:
-        get_store().change_problem(int(problem["id"][3:]), parse_change(body), api.changed_by().replace("api", "web"))
+        get_store().change_problem(int(problem["id"][3:]), parse_change(body), api.changed_by("web"))
     except BadChange as error:
         abort(400, description=str(error))
     return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
@@ -175,7 +176,7 @@ def change_links(problem_id):
     error = None
     try:
         change = links_change(problem["links"], [add] if add else (), [remove] if remove else (), api.link_cleaner())
-        get_store().change_problem(int(problem["id"][3:]), change, api.changed_by().replace("api", "web"))
+        get_store().change_problem(int(problem["id"][3:]), change, api.changed_by("web"))
     except BadChange as refused:
         error = str(refused)
     htmx = bool(request.headers.get("HX-Request"))

@@ -10,6 +10,7 @@ import orjson
 
 from ..analysis.pointers import resolve
 from ..report import visible
+from ..times import display
 from .fingerprint import grouped_by
 
 VALUE_CHARS = 200  # a value longer than this is cut: a ticket wants the shape, not the whole document
@@ -88,7 +89,7 @@ def problem_markdown(problem: dict, examples: dict | None = None) -> str:
     lines = [f"## {problem['id']}: {_text(what_broke(problem))}", "",
              f"- What: {problem['kind']} ({problem['severity']}), {_end(problem['left'])} -> {_end(problem['right'])}"
              + (f", transform {_code(problem['transform'])}" if problem.get("transform") else ""),
-             f"- Since: first seen {problem['first_seen']}, last seen {problem['last_seen']}; state {problem['state']}",
+             f"- Since: first seen {display(problem['first_seen'])}, last seen {display(problem['last_seen'])}; state {problem['state']}",
              f"- How many: {_count(problem['occurrences'], 'occurrence')} in {_count(problem['calls'], 'call')} "
              f"and {_count(problem['traces'], 'trace')}",
              f"- Releases: {', '.join(_code(r) for r in problem.get('releases') or []) or 'none named'}; "

@@ -6,9 +6,11 @@ own time is after the resolution breaks again, for the first time (a shipper's r
 re-analysis never reopens one); "next release" also wants another release, "contract change" another
 contract digest.
 """
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Callable
 from urllib.parse import urlsplit
+
+from ..times import stamp
 
 STATES = ("new", "ongoing", "resolved", "regressed", "archived")
 RESOLVE_MODES = ("now", "next_release", "contract_change", "after_clean_calls")
@@ -32,8 +34,8 @@ def display_state(state: str, first_seen: str | None, now: datetime) -> str:
 
 
 def iso(moment: datetime) -> str:
-    """Format a time as the store writes times (RFC 3339 UTC with Z)."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """Format a time as the store writes times (webapp/times.py)."""
+    return stamp(moment)
 
 
 def parse_change(body, clean_link: Callable[[str], str] | None = None) -> dict:
@@ -135,15 +137,11 @@ def reopens(problem: dict, call: dict) -> bool:
     return True
 
 
-def clean_call_resolves(problem: dict, call_ts: str) -> bool:
-    """Count one clean call that exercised the path toward "after N clean calls"; say whether it resolves."""
-    resolve = problem["resolve"] or {}
-    if problem["state"] == "resolved" or resolve.get("mode") != "after_clean_calls":
-        return False
-    if call_ts <= resolve.get("since", ""):
-        return False
-    resolve["clean"] = resolve.get("clean", 0) + 1
-    return resolve["clean"] >= resolve["n"]
+def pending_text(resolve: dict | None, state: str) -> str | None:
+    """Say how far a pending "after N clean calls" resolution got: "2 of 3 clean calls ..."."""
+    if state == "resolved" or not resolve or resolve.get("mode") != "after_clean_calls":
+        return None
+    return f"{resolve.get('clean', 0)} of {resolve['n']} clean calls that exercised the path; resolves at {resolve['n']}"
 
 
 def escalates(archive: dict | None, occurrences_since: int) -> bool:

@@ -2,6 +2,8 @@
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
+from ..times import stamp
+
 MAX_SPAN_DAYS = 31
 BARS = 48
 _HOUR = "%Y-%m-%dT%H"
@@ -23,7 +25,7 @@ def list_range(since: str, until: str, latest: str | None, days: int) -> tuple[s
     """Return (since, until) of the list's sparklines: the filters' range, else `days` up to the latest seen."""
     end = _parse(until) if until else (_parse(latest) if latest else datetime.now(timezone.utc))
     start = _parse(since) if since else end - timedelta(days=days)
-    return start.strftime("%Y-%m-%dT%H:%M:%SZ"), max(end, start + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return stamp(start), stamp(max(end, start + timedelta(hours=1)))
 
 
 def default_range(first_seen: str | None, last_seen: str | None, since: str = "", until: str = "") -> tuple[str, str]:
@@ -35,7 +37,7 @@ def default_range(first_seen: str | None, last_seen: str | None, since: str = ""
         start = _parse(first_seen) if first_seen else end - timedelta(days=1)
         start = max(start, end - timedelta(days=MAX_SPAN_DAYS))
     start = min(start, end - timedelta(hours=1))
-    return start.strftime("%Y-%m-%dT%H:%M:%SZ"), end.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return stamp(start), stamp(end)
 
 
 @lru_cache(maxsize=64)

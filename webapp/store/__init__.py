@@ -13,17 +13,16 @@ import sqlite_utils
 
 from .alerts import AlertStore
 from .codec import dumps, utc_now
-from .errors import NotOnThisEngine, StoreUnavailable  # noqa: F401 (the CLI names them)
+from .errors import NotOnThisEngine, SchemaTooNew, StoreUnavailable  # noqa: F401 (the CLI names them)
 from .rows import analysis_row, event_row, runs_by_source
 from .hours import hour_keys, refresh_hours
 from .urls import is_postgres_url
-from .migrations import SchemaTooNew  # noqa: F401 (the CLI names it)
 from .ops import OpsReads
 from .reads import TraceReads
 from .mappings import ToolMappings
 from .problem_reads import ProblemReads
 from .problems import ProblemWrites, apply_groupings
-from .schema import upgrade
+from .schema import check, upgrade
 from .spans import join_orphan_spans
 from . import listing as sqlite_listing
 from . import sql as sqlite_sql
@@ -64,11 +63,17 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         self.min_free_bytes = min_free_bytes
         self._turns = WriterTurns.beside(path)
         self._wait_seconds = busy_timeout_ms / 1000
-        with self.unavailable_as_error():
-            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            conn.execute(f"PRAGMA synchronous = {_SYNCHRONOUS[synchronous.upper()]}")
+        try:
+            with self.unavailable_as_error():
+                conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+                conn.execute(f"PRAGMA synchronous = {_SYNCHRONOUS[synchronous.upper()]}")
             if create:
                 self.create_schema()
+            else:
+                self.check_schema()
+        except BaseException:
+            self.close()  # a store refused at open (newer schema, full disk) keeps no file or lock open
+            raise
 
     @classmethod
     def open(cls, database, **options) -> "Store":
@@ -93,6 +98,11 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         """Apply the numbered migrations the database lacks (see migrations/); return them."""
         with self.unavailable_as_error():
             return upgrade(self)
+
+    def check_schema(self) -> None:
+        """Refuse a database made by a newer tracediff: every command and request opens through here."""
+        with self.unavailable_as_error():
+            check(self)
 
     def close(self) -> None:
         self.db.conn.close()
@@ -275,14 +285,14 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         """Store an analysis unless the call changed meanwhile; say whether it was stored."""
         return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
 
-    def save_analyses(self, results, groupings: dict | None = None, alert_wanted=None) -> int:
+    def save_analyses(self, results, groupings: dict | None = None, alerts=None) -> int:
         """Store (trace_id, call_id, version, analysis) results in one transaction.
 
         A result whose call changed since it was read is dropped (the call stays pending);
         return how many were stored. `groupings` ({(trace_id, call_id): ...}, see
         webapp/problems/) replaces each stored call's part in the problems, in the same transaction,
-        and a problem that opens, regresses or escalates writes the alerts that `alert_wanted`, a pair
-        (matches, plan), asks for: `plan` drops backfills and folds many new problems into one summary.
+        and a problem that opens, regresses or escalates writes the alerts that `alerts`, the alert policy
+        (webapp/alerts/storms.py), asks for: it drops backfills and folds many new problems into one summary.
         """
         if not results:
             return 0
@@ -293,10 +303,9 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
             refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results], self.sql), self.sql)
             if groupings:
                 changes = apply_groupings(conn, groupings, utc_now())
-                if alert_wanted is not None and changes:
-                    wanted, plan = alert_wanted
-                    for event, subject, data in plan([(e, self.problem_alert_data(conn, pid)) for e, pid in changes]):
-                        self.enqueue_alerts(conn, event, subject, data, wanted)
+                if alerts is not None and changes:
+                    planned = alerts.plan([(e, self.problem_alert_data(conn, pid, e)) for e, pid in changes])
+                    self.write_problem_alerts(conn, planned, alerts)
         return stored
 
     def _save_rows(self, conn, rows) -> int:

@@ -5,137 +5,130 @@ receiver drops duplicates; a sender claims a message for a lease before sending,
 do not send it at once.
 """
 import uuid
+from datetime import datetime, timedelta
 
+from .alert_rules import RULE_COLUMNS, AlertRules, as_rule, seconds_between
 from .codec import dumps, loads, utc_now
 
 LEASE_S = 60
-PAUSE_AFTER_FAILURES = 5
-RULE_COLUMNS = "id, url, format, on_events, tool, kind, min_severity, source, min_interval_s, created_at, " \
-               "paused_at, pause_reason, failures"
+# Claim one message unless another sender did meanwhile (PostgreSQL re-checks the WHERE after a row lock).
+CLAIM = """UPDATE alert_outbox SET state = 'sending', next_attempt_at = ? WHERE id = ?
+ AND state IN ('pending', 'sending') AND next_attempt_at <= ? RETURNING data"""
+# A rule's summary not yet tried (and due by then): the next summary of the rule folds into it.
+WAITING = """SELECT id, data FROM alert_outbox WHERE rule_id = ? AND subject = 'summary' AND state = 'pending'
+ AND attempts = 0 AND next_attempt_at <= ? ORDER BY created_at DESC LIMIT 1"""
+ANY_TIME = "9999"  # later than every time the store writes
+# A rule's new-problem messages (one problem each) since a time.
+RECENT_NEWS = """SELECT count(*) FROM alert_outbox WHERE rule_id = ? AND type = 'new' AND subject != 'summary'
+ AND created_at > ?"""
+FOLD = "UPDATE alert_outbox SET data = ? WHERE id = ? AND state = 'pending' AND attempts = 0"
 
 
-class AlertStore:
+class AlertStore(AlertRules):
     """Rules, outbox and deliveries (mixed into Store)."""
-
-    def add_rule(self, rule: dict, secret: str) -> int:
-        with self.write() as conn:
-            return conn.execute(
-                "INSERT INTO alert_rules (url, format, on_events, tool, kind, min_severity, source, min_interval_s,"
-                " secret, created_at, failures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id",
-                (rule["url"], rule["format"], dumps(rule["on"]), rule["tool"], rule["kind"], rule["min_severity"],
-                 rule["source"], rule["min_interval_s"], secret, utc_now())).fetchone()[0]
-
-    def list_rules(self) -> list[dict]:
-        return [_rule(r) for r in self.db.query(f"SELECT {RULE_COLUMNS} FROM alert_rules ORDER BY id")]
-
-    def get_rule(self, rule_id: int) -> dict | None:
-        row = self._one(f"SELECT {RULE_COLUMNS} FROM alert_rules WHERE id = ?", (rule_id,))
-        return None if row is None else _rule(row)
-
-    def rule_secret(self, rule_id: int) -> str | None:
-        row = self._one("SELECT secret FROM alert_rules WHERE id = ?", (rule_id,))
-        return None if row is None else row["secret"]
-
-    def delete_rule(self, rule_id: int) -> bool:
-        with self.write() as conn:
-            conn.execute("DELETE FROM alert_outbox WHERE rule_id = ? AND state = 'pending'", (rule_id,))
-            return bool(conn.execute("DELETE FROM alert_rules WHERE id = ?", (rule_id,)).rowcount)
-
-    def resume_rule(self, rule_id: int) -> bool:
-        with self.write() as conn:
-            return bool(conn.execute("UPDATE alert_rules SET paused_at = NULL, pause_reason = NULL, failures = 0 "
-                                     "WHERE id = ?", (rule_id,)).rowcount)
 
     def enqueue_alerts(self, conn, event: str, subject: str, data: dict, wanted) -> int:
         """Write a message for each rule that wants this event, inside the caller's transaction.
 
-        `wanted(rule, data)` tells whether a rule matches; a rule that sent about the same subject less
-        than its min_interval_s ago stays quiet, so a burst sends one message."""
+        `wanted(rule, event, data)` tells whether a rule matches; a rule that sent about the same subject
+        less than its min_interval_s ago stays quiet, so a burst sends one message."""
         now = utc_now()
-        written = 0
-        for row in conn.execute(f"SELECT {RULE_COLUMNS} FROM alert_rules WHERE paused_at IS NULL").fetchall():
-            rule = _rule(dict(zip(RULE_COLUMNS.split(", "), row)))
-            if not wanted(rule, event, data) or _too_soon(conn, rule, subject, now):
-                continue
-            conn.execute("INSERT INTO alert_outbox (id, rule_id, type, subject, data, created_at, state, attempts,"
-                         " next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?)",
-                         ("msg_" + uuid.uuid4().hex, rule["id"], event, subject, dumps(data), now, now))
-            conn.execute("INSERT INTO alert_sent (rule_id, subject, at) VALUES (?, ?, ?) "
-                         "ON CONFLICT(rule_id, subject) DO UPDATE SET at = excluded.at", (rule["id"], subject, now))
-            written += 1
-        return written
+        return sum(_insert(conn, rule, event, subject, data, now) for rule in _rules(conn)
+                   if wanted(rule, event, data) and not _too_soon(conn, rule, subject, now))
 
-    def claim_due(self, now: str, lease_until: str, limit: int = 20) -> list[dict]:
-        """Claim pending messages whose time has come, for a lease; return them with their rule's secret."""
+    def write_problem_alerts(self, conn, planned: list[tuple[str, str, dict]], policy) -> int:
+        """Write the messages a batch's problem changes call for, inside its transaction; return how many are new.
+
+        `policy` (webapp/alerts/storms.py) says which rule wants what: `matches` a problem, `for_rule` its
+        part of a summary, `fold` one summary into another."""
+        now = utc_now()
+        return sum(_rule_alerts(conn, rule, planned, policy, now) for rule in _rules(conn))
+
+    def claim_due(self, now: str, lease_until: str, limit: int = 20, summaries_before: str | None = None) -> list[dict]:
+        """Claim due messages for a lease (a summary once it is older than `summaries_before`); return them
+        with their rule's secret. A claimed message is `sending`: no summary folds into it any more."""
         with self.write() as conn:
             rows = conn.execute(
-                "SELECT o.id, o.rule_id, o.type, o.data, o.created_at, o.attempts, r.url, r.format, r.secret "
-                "FROM alert_outbox o JOIN alert_rules r ON r.id = o.rule_id WHERE o.state = 'pending' "
-                "AND o.next_attempt_at <= ? AND r.paused_at IS NULL ORDER BY o.next_attempt_at LIMIT ?",
-                (now, limit)).fetchall()
-            conn.executemany("UPDATE alert_outbox SET next_attempt_at = ? WHERE id = ?",
-                             [(lease_until, row[0]) for row in rows])
-        keys = ("id", "rule_id", "type", "data", "created_at", "attempts", "url", "format", "secret")
-        return [{**dict(zip(keys, row)), "data": loads(row[3])} for row in rows]
+                "SELECT o.id, o.rule_id, o.type, o.created_at, o.attempts, r.url, r.format, r.secret "
+                "FROM alert_outbox o JOIN alert_rules r ON r.id = o.rule_id WHERE o.state IN ('pending', 'sending') "
+                "AND o.next_attempt_at <= ? AND r.paused_at IS NULL AND (o.subject != 'summary' OR o.created_at <= ?) "
+                "ORDER BY o.next_attempt_at LIMIT ?", (now, summaries_before or now, limit)).fetchall()
+            claimed = []
+            for row in rows:  # the data as it is when claimed: a summary may have folded more in since the select
+                data = conn.execute(CLAIM, (lease_until, row[0], now)).fetchone()
+                if data is not None:
+                    claimed.append((*row, data[0]))
+        keys = ("id", "rule_id", "type", "created_at", "attempts", "url", "format", "secret", "data")
+        return [{**dict(zip(keys, row)), "data": loads(row[8])} for row in claimed]
 
-    def record_attempt(self, message: dict, outcome: dict) -> None:
-        """Log one attempt and move the message on: delivered, retried at `retry_at`, or failed for good."""
-        now = utc_now()
-        state = "delivered" if outcome["ok"] else ("pending" if outcome.get("retry_at") else "failed")
-        with self.write() as conn:
-            conn.execute("INSERT INTO alert_deliveries (message_id, rule_id, at, attempt, status_code, latency_ms,"
-                         " error) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (message["id"], message["rule_id"], now, message["attempts"] + 1, outcome.get("status"),
-                          outcome.get("latency_ms"), outcome.get("error")))
-            conn.execute("UPDATE alert_outbox SET state = ?, attempts = attempts + 1, next_attempt_at = ? "
-                         "WHERE id = ?", (state, outcome.get("retry_at") or now, message["id"]))
-            if outcome["ok"]:
-                conn.execute("UPDATE alert_rules SET failures = 0 WHERE id = ?", (message["rule_id"],))
+    def rejected_by_source(self, conn, since: str) -> list[dict]:
+        """Count the records rejected since a time, per source, most first: [{"source", "count"}]."""
+        rows = conn.execute("SELECT nullif(source, ''), count(*) FROM quarantine WHERE received_at >= ? GROUP BY 1",
+                            (since,)).fetchall()
+        return [{"source": source, "count": count} for source, count in sorted(rows, key=lambda r: (-r[1], r[0] or ""))]
+
+
+def _rules(conn) -> list[dict]:
+    """Every rule, paused ones too: a paused rule's messages are written and held until it is resumed."""
+    rows = conn.execute(f"SELECT {RULE_COLUMNS} FROM alert_rules ORDER BY id").fetchall()
+    return [as_rule(dict(zip(RULE_COLUMNS.split(", "), row))) for row in rows]
+
+
+def _rule_alerts(conn, rule: dict, planned: list, policy, now: str) -> int:
+    """Write one rule's messages of a batch. A summary joins the rule's waiting one; so does a new problem
+    while that summary waits only for its hold, or once the rule got SUMMARY_AT new problems one by one in
+    the last SUMMARY_WINDOW_S (a burst that the analyser took in several batches)."""
+    written, recent = 0, None
+    for event, subject, data in planned:
+        summary = data if subject == policy.SUBJECT else None
+        if summary is None and event == "new" and policy.matches(rule, event, data):
+            if recent is None:
+                recent = conn.execute(RECENT_NEWS, (rule["id"], _later(now, -policy.SUMMARY_WINDOW_S))).fetchone()[0]
+            if recent >= policy.SUMMARY_AT or _waiting_summary(conn, rule["id"], now):
+                summary = {"problems": [data], "reanalysis": False}
             else:
-                conn.execute("UPDATE alert_rules SET failures = failures + 1, paused_at = CASE WHEN failures + 1 >= ?"
-                             " THEN ? END, pause_reason = CASE WHEN failures + 1 >= ? THEN ? END WHERE id = ?",
-                             (PAUSE_AFTER_FAILURES, now, PAUSE_AFTER_FAILURES,
-                              f"{PAUSE_AFTER_FAILURES} deliveries failed in a row; last: {outcome.get('error')}",
-                              message["rule_id"]))
+                recent += 1
+        if summary is not None:
+            part = policy.for_rule(rule, summary)
+            written += _add_to_summary(conn, rule, part, policy.fold, now) if part else 0
+        elif policy.matches(rule, event, data) and not _too_soon(conn, rule, subject, now):
+            written += _insert(conn, rule, event, subject, data, now)
+    return written
 
-    def deliveries(self, rule_id: int, limit: int = 100, before_id: int | None = None) -> list[dict]:
-        """Return a rule's delivery attempts newest first, older than `before_id` when given."""
-        return list(self.db.query(
-            "SELECT d.id, d.message_id, d.at, d.attempt, d.status_code, d.latency_ms, d.error, o.type, o.state "
-            "FROM alert_deliveries d JOIN alert_outbox o ON o.id = d.message_id WHERE d.rule_id = ? AND d.id < ? "
-            "ORDER BY d.id DESC LIMIT ?", (rule_id, 2**63 - 1 if before_id is None else before_id, limit)))
 
-    def messages(self, rule_id: int, limit: int = 100) -> list[dict]:
-        return list(self.db.query("SELECT id, type, subject, created_at, state, attempts FROM alert_outbox "
-                                  "WHERE rule_id = ? ORDER BY created_at DESC LIMIT ?", (rule_id, limit)))
+def _insert(conn, rule: dict, event: str, subject: str, data: dict, now: str, due: str | None = None) -> int:
+    """Write one message to the outbox, due at `due` (now), and note when the rule sent about its subject."""
+    conn.execute("INSERT INTO alert_outbox (id, rule_id, type, subject, data, created_at, state, attempts,"
+                 " next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?)",
+                 ("msg_" + uuid.uuid4().hex, rule["id"], event, subject, dumps(data), now, due or now))
+    conn.execute("INSERT INTO alert_sent (rule_id, subject, at) VALUES (?, ?, ?) "
+                 "ON CONFLICT(rule_id, subject) DO UPDATE SET at = excluded.at", (rule["id"], subject, due or now))
+    return 1
 
-    def redeliver(self, message_id: str) -> bool:
-        """Send a message again, with the same id, as soon as the sender looks."""
-        with self.write() as conn:
-            return bool(conn.execute("UPDATE alert_outbox SET state = 'pending', next_attempt_at = ? WHERE id = ?",
-                                     (utc_now(), message_id)).rowcount)
 
-    def rejected_since(self, conn, since: str, source: str | None) -> int:
-        sql, params = "SELECT count(*) FROM quarantine WHERE received_at >= ?", [since]
-        if source:
-            sql, params = sql + " AND source = ?", params + [source]
-        return conn.execute(sql, params).fetchone()[0]
+def _waiting_summary(conn, rule_id: int, due_by: str = ANY_TIME):
+    return conn.execute(WAITING, (rule_id, due_by)).fetchone()
+
+
+def _add_to_summary(conn, rule: dict, summary: dict, fold, now: str) -> int:
+    """Fold a rule's summary into its waiting one, or write it (after the rule's interval since its last
+    summary: a summary is held back, never dropped); return 1 when a message was written."""
+    waiting = _waiting_summary(conn, rule["id"])
+    if waiting is not None and conn.execute(FOLD, (dumps(fold(loads(waiting[1]), summary)), waiting[0])).rowcount:
+        return 0
+    row = conn.execute("SELECT at FROM alert_sent WHERE rule_id = ? AND subject = 'summary'", (rule["id"],)).fetchone()
+    due = max(now, _later(row[0], rule["min_interval_s"])) if row else now
+    return _insert(conn, rule, "new", "summary", summary, now, due)
 
 
 def _too_soon(conn, rule: dict, subject: str, now: str) -> bool:
     row = conn.execute("SELECT at FROM alert_sent WHERE rule_id = ? AND subject = ?", (rule["id"], subject)).fetchone()
-    return row is not None and _seconds_between(row[0], now) < rule["min_interval_s"]
+    return row is not None and seconds_between(row[0], now) < rule["min_interval_s"]
 
 
-def _seconds_between(earlier: str, later: str) -> float:
-    from datetime import datetime
-
-    parse = lambda text: datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")  # noqa: E731 - the store's own format
-    return (parse(later) - parse(earlier)).total_seconds()
+def _parse(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ")  # the store's own format (utc_now)
 
 
-def _rule(row: dict) -> dict:
-    rule = dict(row)
-    rule["on"] = loads(rule.pop("on_events"))
-    rule["paused"] = rule["paused_at"] is not None
-    return rule
+def _later(moment: str, seconds: float) -> str:
+    return (_parse(moment) + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

@@ -1,9 +1,10 @@
 """How the store writes JSON and times as text."""
 import gc
 from contextlib import contextmanager
-from datetime import datetime, timedelta, timezone
 
 import orjson
+
+from .. import times
 
 
 def dumps(value) -> str:
@@ -38,5 +39,5 @@ def paused_collector():
 
 
 def utc_now(hours_ago: float = 0) -> str:
-    """Return the time now (or some hours ago) as the store writes times."""
-    return (datetime.now(timezone.utc) - timedelta(hours=hours_ago)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """Return the time now (or some hours ago) as the store writes times (webapp/times.py)."""
+    return times.now(hours_ago)

@@ -21,6 +21,7 @@ SECONDARY_INDEXES = """SELECT i.indexname, i.indexdef FROM pg_indexes i
 
 def copy_database(source, destination, report=lambda table, rows: None) -> dict[str, int]:
     """Copy every table of a SQLite Store into an empty PostgresStore; return rows per table."""
+    _refuse_older(source, destination)
     tables = _tables(source)
     held = [table for table in tables if destination.db.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0]]
     if held:
@@ -43,6 +44,15 @@ def copy_database(source, destination, report=lambda table, rows: None) -> dict[
     for table in tables:  # outside the transaction: VACUUM cannot run in one
         destination.db.execute(f"VACUUM ANALYZE {table}")
     return copied
+
+
+def _refuse_older(source, destination) -> None:
+    """Refuse a source whose schema is behind (its rows would skip a migration's rewrite, e.g. 10's times)."""
+    versions = [{row[0] for row in store.db.execute("SELECT version FROM schema_migrations")}
+                for store in (source, destination)]
+    if versions[1] - versions[0]:
+        raise ValueError(f"{source.path} is at schema version {max(versions[0], default=0)}: open it with this "
+                         "tracediff first (any command that writes, e.g. `tracediff serve`) to upgrade it")
 
 
 def _tables(source) -> list[str]:

@@ -7,3 +7,7 @@ class StoreUnavailable(Exception):
 
 class NotOnThisEngine(Exception):
     """What one store engine does another way (a PostgreSQL backup is pg_dump's job); the message says how."""
+
+
+class SchemaTooNew(StoreUnavailable):
+    """The database was migrated by a newer tracediff than this one: refused at open, never guessed at."""

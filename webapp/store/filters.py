@@ -4,6 +4,8 @@ import re
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone
 
+from .. import times
+
 SEVERITIES = ("error", "warning", "info", "clean")
 STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
 SNAPSHOTS = ("arguments", "request", "response")
@@ -23,41 +25,28 @@ def is_time(text: str) -> bool:
     if not _DAY_OR_TIME.match(text):
         return False
     try:  # the pattern lets 2026-13-45 or 25:00 through; the calendar does not
-        _moment(text)
+        times.parse(text)
     except ValueError:
         return False
     return True
 
 
 def absolute_time(text: str, now: datetime | None = None) -> str:
-    """Return a since/until value as a time comparable with stored ones (UTC, `Z`): 2h, 7d counted back from now."""
+    """Return a since/until value in the stored form of times (webapp/times.py), so it compares with them.
+
+    2h, 7d count back from now; a day is its midnight (UTC); what is not a time is returned as it is, for
+    the caller to refuse."""
     match = _RELATIVE.match(text or "")
     if not match:
-        if not text or len(text) == 10 or not _DAY_OR_TIME.match(text):
-            return text  # a day compares as it is; what is not a time is the caller's to refuse
-        moment = _moment(text)
-        return moment.strftime("%Y-%m-%dT%H:%M:%S") + (f".{moment.microsecond:06d}".rstrip("0") if moment.microsecond
-                                                          else "") + "Z"
+        if not text or not _DAY_OR_TIME.match(text):
+            return text
+        return times.fixed(text)
     now = now or datetime.now(timezone.utc)
     try:
         moment = now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
     except OverflowError:  # 999999w: before the calendar begins, so since the beginning
-        return "0001-01-01T00:00:00Z"
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _moment(text: str) -> datetime:
-    """Read an RFC 3339 time (offset optional: UTC) as a UTC datetime; ValueError when the calendar has no such time."""
-    # Python 3.11 reads at most microseconds from the fraction and a `Z`; RFC 3339 allows nanoseconds.
-    head, dot, tail = text.replace("z", "Z").partition(".")
-    if dot:
-        digits = len(tail) - len(tail.lstrip("0123456789"))
-        tail = tail[:min(digits, 6)].ljust(6, "0") + tail[digits:]
-    moment = datetime.fromisoformat((head + dot + tail).replace("Z", "+00:00"))
-    try:
-        return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
-    except OverflowError as error:  # 0001-01-01T00:00+01:00 is before the calendar begins in UTC
-        raise ValueError(f"{text} is out of range") from error
+        return times.stamp(datetime.min)
+    return times.stamp(moment)
 
 
 @dataclass(frozen=True)
@@ -158,6 +147,7 @@ def decode_cursor(text: str | None) -> tuple | None:
         return None
     try:
         last_ts, trace_id = base64.urlsafe_b64decode(text.encode()).decode().split("\n", 1)
+        # a cursor given out before migration 10 holds the time as it was stored then
+        return times.fixed(last_ts), trace_id
     except (ValueError, UnicodeDecodeError) as error:
         raise ValueError(f"cursor {text[:40]!r} is not one this server gave out") from error
-    return last_ts, trace_id

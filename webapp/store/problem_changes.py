@@ -1,6 +1,7 @@
 """Problems, the changes people make: resolve, archive, reopen, links, merge (mixed into Store)."""
-from datetime import datetime, timedelta
+from datetime import timedelta
 
+from .. import times
 from ..problems.grouping import contract_digest
 from ..problems.states import BadChange
 from .codec import dumps, utc_now
@@ -34,11 +35,14 @@ def record_state(conn, pid: int, at: str, state: str, by: str, detail: str) -> N
 
 
 def resolve_after_clean_calls(conn, problem: dict, ts: str) -> None:
-    """Resolve a problem waiting for N clean calls once N calls since the last break exercised its path."""
+    """Count the clean calls since the last break toward "after N clean calls" (the `clean` the page shows
+    as "2 of 3 clean calls"); resolve the problem at the Nth."""
     resolve = problem["resolve"] or {}
     if problem["state"] == "resolved" or resolve.get("mode") != "after_clean_calls":
         return
     clean = conn.execute(CLEAN_SINCE, (problem["id"], resolve["since"])).fetchone()[0]
+    resolve["clean"] = min(clean, resolve["n"])
+    conn.execute("UPDATE problems SET resolve = ? WHERE id = ?", (dumps(resolve), problem["id"]))
     if clean >= resolve["n"]:
         conn.execute("UPDATE problems SET state = 'resolved', resolved_at = ? WHERE id = ?", (ts, problem["id"]))
         record_state(conn, problem["id"], ts, "resolved", "tracediff", f"{clean} clean calls exercised the path")
@@ -61,7 +65,7 @@ class ProblemWrites:
 
     def change_problem(self, pid: int, change: dict, by: str, at: str | None = None) -> None:
         """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`."""
-        now = at or utc_now()
+        now = times.fixed(at) if at else utc_now()
         with self.write() as conn:
             if "links" in change:
                 conn.execute("UPDATE problems SET links = ? WHERE id = ?", (dumps(change["links"]), pid))
@@ -82,7 +86,10 @@ class ProblemWrites:
                 record_state(conn, pid, now, "open", by, "reopened")
 
     def _resolve(self, conn, pid: int, resolve: dict, now: str, by: str) -> None:
-        tool = conn.execute("SELECT tool FROM problems WHERE id = ?", (pid,)).fetchone()[0]
+        tool, state = conn.execute("SELECT tool, state FROM problems WHERE id = ?", (pid,)).fetchone()
+        if state == "resolved" and resolve["mode"] == "after_clean_calls":
+            raise BadChange(f"TD-{pid} is resolved already, so there is nothing left to wait for; reopen it first "
+                            "to resolve it again after N clean calls")
         resolve = {**resolve, "since": now, "by": by}
         if resolve["mode"] == "next_release":
             resolve["releases"] = [r[0] for r in conn.execute(
@@ -137,5 +144,5 @@ class ProblemWrites:
 
 
 def _day_before(now: str) -> str:
-    """Return the stored time (2026-11-30T09:15:00.000000Z) one day before another."""
-    return (datetime.strptime(now[:19], "%Y-%m-%dT%H:%M:%S") - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%S")
+    """Return the stored time one day before another."""
+    return times.stamp(times.parse(now) - timedelta(days=1))

@@ -2,6 +2,7 @@
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone
 
+from .. import times
 from ..analysis.kinds import KIND_NAMES
 from ..problems.fingerprint import SCHEMA_KIND
 from ..problems.states import NEW_DAYS, STATES
@@ -53,7 +54,7 @@ class ProblemQuery:
 def new_since(now: datetime | None = None) -> str:
     """Return the first-seen time after which an open problem reads as new."""
     now = now or datetime.now(timezone.utc)
-    return (now - timedelta(days=NEW_DAYS)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return times.stamp(now - timedelta(days=NEW_DAYS))
 
 
 def conditions(query: ProblemQuery, now: datetime | None = None) -> tuple[list[str], list]:

@@ -3,6 +3,7 @@ import time
 from datetime import datetime, timezone
 
 from ..problems.states import display_state
+from .alert_facts import line_facts
 from .codec import dumps, loads
 from .problem_filters import ProblemQuery, conditions, new_since
 
@@ -137,16 +138,19 @@ class ProblemReads:
                                         (dumps([r["arguments_seq"] for r in rows if r["arguments_seq"]]),)))
         return [{**row, "arguments": loads(payloads.get(row["arguments_seq"]))} for row in rows]
 
-    def problem_alert_data(self, conn, number: int) -> dict:
-        """Return a problem as the list shows it, read inside a writer's transaction, for an alert."""
+    def problem_alert_data(self, conn, number: int, event: str | None = None) -> dict:
+        """Return a problem as the list shows it, read inside a writer's transaction, for an alert; with the
+        facts of its one-line message under `_line` when `event` is given (the sender takes them out)."""
         cursor = conn.execute(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))
         row = dict(zip([c[0] for c in cursor.description], cursor.fetchone()))
         problem = _problem(row, datetime.now(timezone.utc))
-        for dim, name in (("release", "releases"), ("source", "sources")):
+        for dim, name in (("release", "releases"), ("source", "sources"), ("digest", "contract_digests")):
             problem[name] = [r[0] for r in conn.execute(
                 "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = ? AND value != '' ORDER BY value",
                 (number, dim))]
         problem["permalink_path"] = f"/problems/{problem['id']}"
+        if event and event != "reanalysed":  # a re-analysis's problems only go in a summary: no line of their own
+            problem["_line"] = line_facts(conn, number, event, problem)
         return problem
 
     def call_digest(self, trace_id: str, call_id: str) -> str | None:

@@ -1,8 +1,7 @@
 """Problems, the write side: each analysed call replaces its own part in the problems it shows.
 
 A call's part (its row in problem_calls) is taken out of every rollup before the new one goes in,
-so re-analysing a call, or every call, leaves the same problems, ids and counts.
-"""
+so re-analysing a call, or every call, leaves the same problems, ids and counts."""
 from ..problems.grouping import exercises
 from ..problems.states import escalates, reopens
 from .codec import dumps, loads
@@ -139,7 +138,7 @@ class Rollups:
     def __init__(self):
         self.hours: dict[tuple, int] = {}
         self.splits: dict[tuple, list] = {}
-        self.pairs: dict[tuple, int] = {}
+        self.pairs: dict[tuple, int] = {}  # (problem id, pair) -> count; hours and splits likewise by key
         self.shrunk: set[int] = set()   # problems a part was taken out of: rows may reach zero
 
     def add(self, pid: int, call: dict, occurrences: int, pairs: dict, sign: int) -> None:
@@ -166,8 +165,9 @@ class Rollups:
             conn.execute("DELETE FROM problem_pairs WHERE problem_id = ? AND count <= 0", (pid,))
 
 
-def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids: dict) -> int:
-    """Return the id of the problem a fingerprint belongs to (following a merge), creating it if new."""
+def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids: dict, ts: str) -> int:
+    """Return the id of the problem a fingerprint belongs to (following a merge), creating it if new; its
+    history starts at `ts`, the call's own time as first seen is, so it reads in the order things happened."""
     if fingerprint in ids:
         return ids[fingerprint]
     row = conn.execute(PROBLEM_BY_FINGERPRINT, (fingerprint,)).fetchone()
@@ -183,7 +183,7 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids
         "right_snapshot": right.get("snapshot"), "right_path": right.get("path"),
         "transform": d["transform"], "keyword": d["keyword"], "created_at": now})
     problem_id = cursor.fetchone()[0]
-    record_state(conn, problem_id, now, "open", "tracediff", "first seen")
+    record_state(conn, problem_id, ts, "open", "tracediff", "first seen")
     events.append(("new", problem_id))
     ids[fingerprint] = problem_id
     return problem_id
@@ -199,7 +199,7 @@ def _replace_parts(conn, call: dict, old: dict, problems: dict, now: str, events
     key = (call["trace_id"], call["call_id"])
     new: dict[int, dict] = {}
     for fingerprint, entry in problems.items():
-        pid = _problem_id(conn, fingerprint, entry, now, events, ids)
+        pid = _problem_id(conn, fingerprint, entry, now, events, ids, call["ts"])
         if pid in new:  # two fingerprints merged into one problem
             new[pid] = {**entry, "occurrences": new[pid]["occurrences"] + entry["occurrences"],
                         "pairs": {**new[pid]["pairs"], **entry["pairs"]}}
@@ -220,7 +220,7 @@ def _replace_parts(conn, call: dict, old: dict, problems: dict, now: str, events
         conn.execute(SEEN, (pid, None))
     for pid, (state, resolving) in watch.items():
         if state != "open" or resolving:  # an open problem with no resolution has no rule to apply
-            _after_break(conn, pid, call, prior=pid in old or call["again"], now=now, events=events)
+            _after_break(conn, pid, call, prior=pid in old or call["again"], events=events)
     return set(new)
 
 
@@ -255,15 +255,16 @@ def _state(conn, pid: int) -> dict:
     return {"id": row[0], "state": row[1], "resolve": loads(row[2]), "resolved_at": row[3], "archive": loads(row[4])}
 
 
-def _after_break(conn, pid: int, call: dict, prior: bool, now: str, events: list) -> None:
+def _after_break(conn, pid: int, call: dict, prior: bool, events: list) -> None:
     """Apply the state rules to a call that shows a problem: regress, escalate, count as a failed check."""
     problem = _state(conn, pid)
     if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):
         conn.execute(CHECK, (pid, call["trace_id"], call["call_id"], call["ts"], 1))
+        resolve_after_clean_calls(conn, problem, call["ts"])  # a break starts the count of clean calls again
     if reopens(problem, {**call, "prior": prior}):
         conn.execute("UPDATE problems SET state = 'regressed' WHERE id = ?", (pid,))
         release = f" in release {call['release']}" if call["release"] else ""
-        record_state(conn, pid, now, "regressed", "tracediff",
+        record_state(conn, pid, call["ts"], "regressed", "tracediff",
                      f"a call at {call['ts']}{release} broke again (trace {call['trace_id']})")
         events.append(("regressed", pid))
     elif problem["state"] == "archived" and problem["archive"] and not prior:
@@ -271,7 +272,7 @@ def _after_break(conn, pid: int, call: dict, prior: bool, now: str, events: list
                              (pid, problem["archive"]["at"])).fetchone()[0]
         if escalates(problem["archive"], since):
             conn.execute("UPDATE problems SET state = 'open', archive = NULL WHERE id = ?", (pid,))
-            record_state(conn, pid, now, "open", "tracediff", f"escalating: {since} occurrences since archived")
+            record_state(conn, pid, call["ts"], "open", "tracediff", f"escalating: {since} occurrences since archived")
             events.append(("escalating", pid))
 
 

@@ -1,6 +1,7 @@
 """The rows the store writes: an event as stored, an analysis with its summary columns."""
 import itertools
 
+from ..times import fixed
 from .codec import dumps
 
 
@@ -14,7 +15,8 @@ def event_row(event, received: str) -> tuple:
     return (event.event_id, event.trace_id, event.call_id, event.snapshot, event.tool,
             event.source, event.release, dumps(event.payload), int(bool(event.logged_as_string)),
             None if event.http is None else dumps(event.http),
-            None if not event.meta else dumps(event.meta), event.ts or received, received)
+            # ingest makes the fixed form already; an Event built by other code is brought to it here
+            None if not event.meta else dumps(event.meta), fixed(event.ts) if event.ts else received, received)
 
 
 def analysis_row(trace_id, call_id, version, analysis: dict) -> dict:

@@ -8,6 +8,7 @@ until it is moved into a numbered migration and removed from here.
 import logging
 import sqlite3
 
+from .. import times
 from . import migrations
 
 LOG = logging.getLogger("tracediff.store")
@@ -49,8 +50,8 @@ class SqliteMigrations:
             conn.execute(statement)
 
     def record(self, conn, migration) -> None:
-        conn.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
-                     (migration.version, migration.name))
+        conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                     (migration.version, migration.name, times.now()))
         conn.execute(f"PRAGMA user_version = {int(migration.version)}")  # for sqlite3 and other tools
 
 
@@ -78,6 +79,11 @@ def prepare_new_file(conn) -> None:
         conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
     if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         conn.execute("PRAGMA journal_mode = WAL")
+
+
+def check(store) -> None:
+    """Refuse a database a newer tracediff made, without writing (a Store opened with create=False)."""
+    migrations.refuse_newer(SqliteMigrations(store))
 
 
 def upgrade(store) -> list:

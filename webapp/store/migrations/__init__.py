@@ -13,18 +13,17 @@ version. `apply(target)` takes the target's lock (SQLite: the writer lock and `B
 PostgreSQL: `pg_advisory_xact_lock` in one transaction), re-reads what ran and applies the rest in that
 same transaction, so processes starting together migrate once and a failure applies nothing.
 """
+import functools
 import importlib.util
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from ..errors import SchemaTooNew  # noqa: F401 (raised here; the store's callers name it)
+
 FOLDER = Path(__file__).resolve().parent
 _NAME = re.compile(r"(\d{4})_([a-z0-9_]+)\.(sql|py)\Z")
-
-
-class SchemaTooNew(Exception):
-    """The database was migrated by a newer tracediff than this one."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +98,19 @@ def apply(target: Target, migrations: list[Migration] | None = None) -> list[Mig
             migration.apply(conn, target)
             target.record(conn, migration)
     return todo
+
+
+def refuse_newer(target: Target) -> None:
+    """Refuse a database that records a migration this code does not know (one cheap read, no lock)."""
+    seen = target.applied_versions()
+    if seen:
+        _refuse_newer(seen, known_versions(target.engine))
+
+
+@functools.lru_cache(maxsize=None)
+def known_versions(engine: str) -> frozenset[int]:
+    """The versions this code's migrations reach (read from the folder once per process)."""
+    return frozenset(m.version for m in discover(engine))
 
 
 def _refuse_newer(done: set[int], known: set[int]) -> None:

@@ -36,8 +36,14 @@ class PostgresStore(Store):
         self.min_free_bytes = 0
         self._turns = None
         self.db = Connection(url, busy_timeout_ms / 1000)
-        if create:
-            self.create_schema()
+        try:
+            if create:
+                self.create_schema()
+            else:
+                self.check_schema()
+        except BaseException:
+            self.close()  # give the pooled connection back: a refused open must not drain the pool
+            raise
 
     def has_tables(self) -> bool:
         with self.unavailable_as_error():
@@ -49,6 +55,10 @@ class PostgresStore(Store):
     def create_schema(self) -> list:
         with self.unavailable_as_error():
             return migrations.apply(PostgresMigrations(self))
+
+    def check_schema(self) -> None:
+        with self.unavailable_as_error():
+            migrations.refuse_newer(PostgresMigrations(self))
 
     def close(self) -> None:
         self.db.close()
@@ -88,6 +98,9 @@ class PostgresStore(Store):
 
     def checkpoint(self, mode: str = "PASSIVE", required: bool = True) -> None:
         """The server checkpoints its own write-ahead log."""
+
+    def _set_index_merging(self, settings) -> None:
+        """The full-text index is a GIN index that PostgreSQL maintains itself."""
 
     # -- ingest -------------------------------------------------------------
 

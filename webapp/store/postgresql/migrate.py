@@ -3,6 +3,7 @@ start together migrate once."""
 import contextlib
 import re
 
+from ... import times
 from . import sql as pg_sql
 
 RECORD_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -41,5 +42,5 @@ class PostgresMigrations:
                 conn.raw.execute(statement)  # DDL as written: no placeholders to pass on
 
     def record(self, conn, migration) -> None:
-        conn.execute("INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
-                     (migration.version, migration.name))
+        conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                     (migration.version, migration.name, times.now()))
