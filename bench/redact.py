@@ -14,6 +14,9 @@ CLEAN = {"status": "paid", "limit": 5, "customer": {"email": "dana.whitfield@exa
          "items": [{"sku": f"ACME-{i}", "qty": i % 3 + 1, "priceCents": 1299 + i} for i in range(20)],
          "note": "Deliver to the back door, ring twice. Order placed from the mobile app.",
          "createdAt": "2026-11-30T09:00:00Z"}
+# the worst clean case: percent-escapes (a URL, "50% off") make the proof scan the decoded text as well
+ESCAPED = {**CLEAN, "callback": "https://shop.example.com/track?q=back%20door%2C%20ring%20twice&ref=app%2Fios",
+           "note": CLEAN["note"] + " 50% off."}
 SECRET = {**CLEAN, "note": "retry with export CLIENT_SECRET=\"Zq8Xw3Vb7Nm2Lk5J\" and 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"}
 
 
@@ -33,9 +36,12 @@ def main():
     redactor = Redactor()
     baseline = per_call(orjson.dumps, CLEAN, seconds)
     clean = per_call(redactor.value, CLEAN, seconds)
+    escaped = per_call(redactor.value, ESCAPED, seconds)
+    escaped_base = per_call(orjson.dumps, ESCAPED, seconds)
     secret = per_call(redactor.value, SECRET, seconds)
     print(f"payload of {len(orjson.dumps(CLEAN))} bytes; baseline orjson.dumps {baseline:.1f} us")
     print(f"clean event (RE2 proof)   {clean:8.1f} us  = {clean / baseline:5.1f}x the baseline")
+    print(f"clean, with %-escapes     {escaped:8.1f} us  = {escaped / escaped_base:5.1f}x its own orjson.dumps")
     print(f"event holding secrets     {secret:8.1f} us  = {secret / baseline:5.1f}x the baseline")
 
 

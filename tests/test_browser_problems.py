@@ -106,6 +106,15 @@ def test_a_new_user_finds_resolves_and_sees_a_problem_regress(server, page, scre
     expect(page.locator(".verified")).to_have_text("verified: 0 calls, 0 broke")
     expect(page.locator("ol.history li").first).to_contain_text("resolved")
 
+    # the incident's ticket, linked from the page (htmx swaps the links in place; its token is not kept)
+    page.fill("input[name=add]", "https://tracker.example.com/INC-8?token=s3cr3tvalue1")
+    page.click("button.link")
+    expect(page.locator("#problem-links a")).to_have_text("https://tracker.example.com/INC-8?token=[REDACTED]")
+    page.fill("input[name=add]", "https://tracker.example.com/INC-9")
+    page.click("button.link")
+    page.locator("#problem-links li", has_text="INC-8").locator("button.unlink").click()
+    expect(page.locator("#problem-links a")).to_have_text("https://tracker.example.com/INC-9")
+
     response = httpx.post(server.url + "/api/v1/ingest", content=later_failing_call("5ca1ab1e" * 4), timeout=10)
     assert response.status_code == 200 and response.json()["accepted"] == 3
     for _ in range(40):  # the background analyser picks the call up within about a second

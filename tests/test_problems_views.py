@@ -95,7 +95,8 @@ def test_json_and_markdown_twins(loaded):
     markdown = loaded.get(f"/problems/{pid}.md")
     assert markdown.mimetype == "text/markdown"
     text = markdown.get_data(as_text=True)
-    assert text.startswith(f"## {pid}: type_changed in findOrders") and '`5` -> `"5"` x 1' in text
+    assert text.startswith(f"## {pid}: findOrders: /limit sent as string instead of integer") \
+        and '`5` -> `"5"` x 1' in text
     assert loaded.get("/problems/TD-999.json").get_json()["error"]["code"] == "not_found"
     assert len(loaded.get("/problems.json").get_json()["problems"]) == 2
 

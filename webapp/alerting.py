@@ -5,10 +5,10 @@ from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 from .alerts import RuleError, new_secret, parse_rule
 from .alerts.sender import describe, test_delivery
 from .alerts.urls import UrlRefused, allow_list, check_url, masked
-from .config import token_set
 from .db import get_store
 from .errors import ApiError
 from .paging import next_cursor, page_args
+from .security import change_hint, may_change_contracts
 from .views import page_or_fragment
 
 bp = Blueprint("alerting", __name__)
@@ -99,15 +99,16 @@ def api_redeliver(message_id):
 
 @bp.get("/settings/alerts")
 def settings_page():
-    """List the rules, each with its deliveries, and a form to add one."""
-    return _settings(locked=bool(token_set(current_app.config["INGEST_TOKENS"])))
+    """List the rules, each with its deliveries, and a form to add one (to a browser holding the token)."""
+    return _settings()
 
 
-def _settings(created=None, error=None, tested=None, locked=False):
+def _settings(created=None, error=None, tested=None):
     store = get_store()
     rules = [{**shown(rule), "deliveries": store.deliveries(rule["id"], 20)} for rule in store.list_rules()]
+    can_change = may_change_contracts()  # the token that changes contracts manages rules too
     return page_or_fragment("alerts.html", "partials/alert_rules.html", rules=rules, created=created, error=error,
-                            tested=tested, locked=locked)
+                            tested=tested, can_change=can_change, hint=None if can_change else change_hint())
 
 
 @bp.post("/settings/alerts")

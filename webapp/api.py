@@ -222,6 +222,9 @@ def _json_body():
 
 @bp.app_errorhandler(ApiError)
 def api_error(error: ApiError):
+    if request.method not in ("GET", "HEAD", "OPTIONS") and not wants_json():
+        # a form posted from a page (a refused token, a cross-site post) answers a page a person can read
+        return render_template("refused.html", error=error), error.status, error.headers
     return error_response(error.status, error.code, error.message, error.retryable, error.headers)
 
 

@@ -9,6 +9,7 @@ import dataclasses
 import json
 import re
 from typing import Any, Iterable
+from urllib.parse import unquote_to_bytes
 
 import orjson
 import re2
@@ -16,66 +17,17 @@ import re2
 from .cards import looks_like_card
 from .jsontext import (JSON_PAIR, JSON_STRING, decode_literal, empty_value, encode_literal, json_key,
                        value_end)
+from .redact_rules import DEFAULT_KEYS, PUBLIC_SUFFIXES, SECRET_SUFFIXES, TOKEN_PATTERNS, replace_token
+from .redact_urls import REDACTED, redact_url, redact_urls_in
 
-REDACTED = "[REDACTED]"
+ENVELOPE_TEXTS = ("tool", "source", "release")  # free text of an event's envelope, shown on pages and in alerts
 
-DEFAULT_KEYS = (
-    "authorization", "proxy-authorization", "password", "passwd", "pwd", "passphrase",
-    "secret", "client_secret", "token", "access_token", "refresh_token", "id_token",
-    "auth_token", "session_token", "api_key", "apikey", "x-api-key", "cookie", "set-cookie",
-    "private_key", "credentials", "credential", "session", "session_id", "sessionid",
-    "cvv", "cvc", "x-amz-signature", "x-goog-signature",  # signatures of presigned URLs
-)
-# A key ending in one of these is a secret too (`db_password`, `github_token`, `x-auth-token`)...
-SECRET_SUFFIXES = (
-    "password", "passwd", "passphrase", "secret", "token", "apikey", "privatekey", "secretkey",
-    "credentials", "cookie", "authorization", "sessionid",
-    # the key names detect-secrets' keyword plugin knows: `AccountKey`, `aws_secret_access_key`, `db_pass`
-    "accesskey", "accountkey", "authkey", "servicekey", "clientkey", "privkey", "signingkey", "masterkey",
-    "encryptionkey", "dbkey", "databasekey", "dbpass", "databasepass", "keypass", "contrasena", "contraseña",
-)
-# ...unless it ends in one of these: pagination cursors and LLM token settings are not secrets.
-PUBLIC_SUFFIXES = (
-    "pagetoken", "nexttoken", "continuationtoken", "synctoken", "maxtoken", "mintoken",
-    "stoptoken", "eostoken", "bostoken", "padtoken", "unktoken", "cancellationtoken",
-)
 # Strings shorter than this hold no secret we can recognise ("Bearer x" is 8).
 MIN_SCAN = 8
 # Longer strings are not scanned for secret-looking values: it would cost the hot path too much.
 MAX_SCAN = 256 * 1024
 
-# (literals, pattern, prescan): a pattern runs only on strings holding one of its literals, which
-# keeps the scan of ordinary text at the speed of a substring search; `prescan` (RE2 syntax) is what
-# the one-pass proof of a clean event looks for, the literals themselves when it is None.
-_TOKEN_PATTERNS = (
-    (("eyJ",), r"eyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*", None),
-    (("earer", "EARER"), r"(?i:bearer)\s+[A-Za-z0-9._~+/-]{16,}=*", None),
-    (("sk-",), r"sk-(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}", None),
-    (("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"gh[pousr]_[A-Za-z0-9]{30,}", None),
-    (("github_pat_",), r"github_pat_[A-Za-z0-9_]{22,}", None),
-    (("xox",), r"xox[abposr]-[A-Za-z0-9-]{10,}", None),
-    (("hooks.slack.com",), r"hooks\.slack\.com/services/[A-Za-z0-9_/]+", None),
-    (("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}", None),
-    (("AIza",), r"AIza[0-9A-Za-z_-]{35}", None),
-    (("k_live_", "k_test_"), r"[rs]k_(?:live|test)_[0-9A-Za-z]{16,}", None),
-    (("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "glcbt-", "glimt-", "glptt-", "glagent-", "GR1348941"),
-     r"(?:gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent)-|GR1348941)[0-9A-Za-z_-]{20,}", None),
-    (("npm_",), r"npm_[A-Za-z0-9]{36}", None),
-    (("pypi-",), r"pypi-[A-Za-z0-9_-]{50,}", None),
-    (("SG.",), r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", None),
-    (("sq0csp-", "sq0atp-"), r"sq0(?:csp|atp)-[0-9A-Za-z_\\-]{22,}", None),
-    (("softlayer.com",), r"softlayer\.com/soap/v3(?:\.1)?/[a-z0-9]{64}", None),
-    (("AKC",), r"AKC[a-zA-Z0-9]{10,}", None),
-    (("AP",), r"(?<![A-Za-z0-9])AP[0-9A-F][a-zA-Z0-9]{8,}(?![A-Za-z0-9])", r"AP[0-9A-F][a-zA-Z0-9]{8}"),
-    (("AC", "SK"), r"(?<![A-Za-z0-9])(?:AC|SK)[a-z0-9]{32}(?![A-Za-z0-9])", r"(?:AC|SK)[a-z0-9]{32}"),
-    (("-us",), r"[0-9a-z]{32}-us[0-9]{1,2}", None),
-    ((".",), r"[MNO][a-zA-Z0-9_-]{23,25}\.[a-zA-Z0-9_-]{6}\.[a-zA-Z0-9_-]{27}",
-     r"[MNO][a-zA-Z0-9_-]{23,25}\.[a-zA-Z0-9_-]{6}\.[a-zA-Z0-9_-]{27}"),
-    ((":",), r"(?<![0-9])[0-9]{8,10}:[0-9A-Za-z_-]{35}", r"[0-9]{8,10}:[0-9A-Za-z_-]{35}"),
-    (("PRIVATE KEY",),
-     r"-----BEGIN [A-Z ]*PRIVATE KEY[A-Z ]*-----(?:.*?-----END [A-Z ]*PRIVATE KEY[A-Z ]*-----|.*)", None),
-)
-_SECRET_PATTERNS = tuple((literals, re.compile(pattern, re.DOTALL)) for literals, pattern, _ in _TOKEN_PATTERNS)
+_SECRET_PATTERNS = tuple((literals, re.compile(pattern, re.DOTALL)) for literals, pattern, _ in TOKEN_PATTERNS)
 _CARD = re.compile(r"\d(?:[ -]?\d){12,18}")
 _DIGIT_RUN = r"[0-9][0-9 -]{11,}[0-9]"  # a card number may hide in it
 _AUTH_WORDS = ("bearer", "basic", "token", "digest")  # schemes of `Authorization`-like values
@@ -126,12 +78,14 @@ class Redactor:
         return found
 
     def event(self, event):
-        """Return the event with its payload, HTTP headers and URL, and meta redacted."""
+        """Return the event with its payload, HTTP headers and URL, meta and free-text envelope fields
+        (tool, source, release) redacted; the ids are kept, as they name the call."""
         meta = getattr(event, "meta", None)
-        if self._clean([event.payload, event.http, meta]):
+        texts = [getattr(event, name, None) for name in ENVELOPE_TEXTS]
+        if self._clean([event.payload, event.http, meta, *texts]):
             return event  # the common case, proved in one scan of the event's text
         changes = {"payload": self.value(event.payload)}
-        for name in ("http", "meta"):
+        for name in ("http", "meta", *ENVELOPE_TEXTS):
             if getattr(event, name, None) is not None:
                 changes[name] = self.value(getattr(event, name))
         if dataclasses.is_dataclass(event):
@@ -154,6 +108,10 @@ class Redactor:
             parent[slot] = self._copy_level(parent[slot], stack)
         return root[0]
 
+    def url(self, url: str) -> str:
+        """Return a URL (a ticket link, say) with secrets in any of its parts redacted."""
+        return redact_url(url, self._part, self.is_secret_key)
+
     def _clean(self, value) -> bool:
         # Most payloads hold no secret. One RE2 scan of their JSON text (a DFA, linear and in C)
         # for everything that could start one - a secret key word, a token prefix, a digit run,
@@ -162,7 +120,10 @@ class Redactor:
             text = orjson.dumps(value)
         except TypeError:  # a lone surrogate: orjson refuses it, the walk handles it
             return False
-        return self._suspect.search(text) is None
+        if self._suspect.search(text) is not None:
+            return False
+        # percent-encoding (a URL's query, a form body) hides a token from the scan: scan it decoded too
+        return b"%" not in text or self._suspect.search(unquote_to_bytes(text)) is None
 
     def text(self, raw: str) -> str:
         """Return raw record text (maybe cut or broken JSON) with secrets redacted."""
@@ -207,11 +168,13 @@ class Redactor:
     def _string(self, text: str):
         if len(text) > MAX_SCAN or self._clean(text):
             return text  # the same proof as a clean event's, for one string of an event that is not
-        if _AUTH_VALUE.fullmatch(text):
+        if _AUTH_VALUE.fullmatch(text) and not text.rstrip().endswith(REDACTED):  # redacting twice changes nothing
             return REDACTED
+        if "://" in text:  # each part of a URL, decoded: a token glued to a path word or percent-encoded
+            text = redact_urls_in(text, self._part, self.is_secret_key)
         for literals, pattern in _SECRET_PATTERNS:
             if any(literal in text for literal in literals):
-                text = pattern.sub(_replace_token, text)
+                text = pattern.sub(replace_token, text)
         if len(text) >= 13:
             text = _CARD.sub(_replace_card, text)
         if "=" in text or ":" in text:
@@ -221,6 +184,10 @@ class Redactor:
         if '"' in text and ":" in text:
             text = self._json_pairs(text)
         return REDACTED if text.strip() == REDACTED else text
+
+    def _part(self, text: str) -> str:
+        """Redact one decoded part of a URL (a path segment, a query value)."""
+        return self._string(text) if len(text) >= MIN_SCAN else text
 
     def _names_a_secret(self, container: dict) -> bool:
         # HAR and many header lists write {"name": "Authorization", "value": "Bearer ..."}
@@ -281,7 +248,7 @@ def _suspect_pattern(keys: frozenset[str]):
     """Compile the one pattern whose absence from a JSON text proves it holds no secret."""
     words = sorted({*keys, *SECRET_SUFFIXES, *_AUTH_WORDS})
     spelled = [_SEPARATORS.join(re.escape(ch) for ch in word) for word in words]
-    literals = [prescan or "|".join(re.escape(lit) for lit in lits) for lits, _, prescan in _TOKEN_PATTERNS]
+    literals = [prescan or "|".join(re.escape(lit) for lit in lits) for lits, _, prescan in TOKEN_PATTERNS]
     pattern = "|".join([*literals, _DIGIT_RUN, _USERINFO, _ESCAPED_ASCII, "(?i:" + "|".join(spelled) + ")"])
     return re2.compile(pattern.encode())
 
@@ -306,13 +273,6 @@ def _has_secret(value) -> bool:
     # such as "token sent as null" visible.
     return value is not None and value is not False and value is not True and value != "" \
         and value != {} and value != []
-
-
-def _replace_token(match: re.Match) -> str:
-    start = match.start()
-    if start and (match.string[start - 1].isalnum() or match.string[start - 1] == "_"):
-        return match.group(0)  # inside a longer word: "risk-..." is not an "sk-" key
-    return REDACTED
 
 
 def _replace_card(match: re.Match) -> str:

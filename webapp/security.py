@@ -16,7 +16,8 @@ TOOLS_PATH = "/api/v1/tools/"
 TOOL_PAGES_PATH = "/tools/"   # the tool pages' confirm, reject and "pair these" forms change contracts
 PROBLEMS_API_PATH = "/api/v1/problems/"
 PROBLEM_PAGES_PATH = "/problems/"   # resolving, archiving or merging a problem changes state, as contracts do
-ALERT_PATHS = ("/api/v1/alerts", "/settings/alerts")  # rules hold secrets and make the server call out
+ALERT_PATHS = ("/api/v1/alerts",)  # rules hold secrets and make the server call out
+ALERT_PAGES_PATH = "/settings/alerts"  # its forms, as the tool and problem pages' ones, open with Basic auth too
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
@@ -57,7 +58,7 @@ def required_scope(path: str, method: str, view=None) -> str | None:
         return "ingest"
     if path.startswith((TOOLS_PATH, PROBLEMS_API_PATH, *ALERT_PATHS)) and method not in SAFE_METHODS:
         return "admin"  # contracts, problems' state and alert rules
-    if path.startswith((TOOL_PAGES_PATH, PROBLEM_PAGES_PATH)) and method not in SAFE_METHODS:
+    if path.startswith((TOOL_PAGES_PATH, PROBLEM_PAGES_PATH, ALERT_PAGES_PATH)) and method not in SAFE_METHODS:
         return "page_admin"
     return "read"
 
@@ -112,11 +113,25 @@ def require_scope(scope: str) -> Token | None:
     raise _refusal(scope)
 
 
+def changing_scope(ring: Keyring | None = None) -> str:
+    """Name the scope whose tokens change contracts, problems' state and alert rules: admin tokens, else
+    (as before admin tokens existed) ingest ones, else read ones."""
+    ring = ring or keyring()
+    return "admin" if ring.configured("admin") else "ingest" if ring.configured("ingest") else "read"
+
+
+def change_hint() -> str:
+    """Say, on a page that shows no forms, which token its changes need and how a browser sends it."""
+    setting = f"TRACEDIFF_{SETTINGS[changing_scope()]}"
+    return (f"Changes need a token from {setting}: sign in with it as the password of HTTP Basic auth "
+            "(any user name) to use the forms here")
+
+
 def may_change_contracts() -> bool:
-    """Say whether this request may change contracts from a page: the scope is open, or it sent a token
-    that opens it (a Bearer token, or the password of Basic auth: a browser holds one)."""
+    """Say whether this request may change contracts (or problems, or alert rules) from a page: the scope
+    is open, or it sent a token that opens it (a Bearer token, or the password of Basic auth: a browser holds one)."""
     ring = keyring()
-    scope = "admin" if ring.configured("admin") else "ingest" if ring.configured("ingest") else "read"
+    scope = changing_scope(ring)
     if not ring.configured(scope):
         return True
     return any(token is not None and token.grants(scope)
@@ -140,11 +155,12 @@ def _require_metrics_token() -> None:
 
 
 def _require_page_admin() -> None:
-    """Refuse a page's contract change without the token it needs; a browser is asked for it (Basic)."""
+    """Refuse a page's change without the token it needs; a browser is asked for it (Basic)."""
     if not may_change_contracts():
-        raise _unauthorized("changing a contract needs a token that may change contracts, as the password of "
-                            "HTTP Basic auth or as 'Authorization: Bearer <token>'; or use `tracediff tools map` "
-                            "on the server", BASIC_CHALLENGE, BEARER_CHALLENGE)
+        setting = f"TRACEDIFF_{SETTINGS[changing_scope()]}"
+        raise _unauthorized(f"this change needs a token from {setting}, as the password of HTTP Basic auth "
+                            "(any user name) or as 'Authorization: Bearer <token>'; or use the `tracediff` "
+                            "command on the server", BASIC_CHALLENGE, BEARER_CHALLENGE)
 
 
 def _refusal(scope: str) -> ApiError:

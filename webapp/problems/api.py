@@ -2,7 +2,7 @@
 import base64
 
 import orjson
-from flask import Blueprint, g, jsonify, redirect, request, url_for
+from flask import Blueprint, current_app, g, jsonify, redirect, request, url_for
 
 from .. import security
 from ..db import get_store
@@ -53,6 +53,12 @@ def problem_or_404(problem_id: str) -> dict:
 def moved(endpoint: str, problem: dict):
     """Answer 301 to the same address of the problem a merged one went into, its query string kept."""
     return redirect(url_for(endpoint, problem_id=problem["merged_into"], **request.args.to_dict(flat=False)), 301)
+
+
+def link_cleaner():
+    """Return what redacts a ticket link before it is stored (None when redaction is off)."""
+    redactor = current_app.extensions["tracediff.redactor"]
+    return redactor.url if redactor else None
 
 
 def changed_by(via: str = "api") -> str:
@@ -113,7 +119,7 @@ def patch_problem(problem_id):
     except orjson.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     try:
-        change = parse_change(body)
+        change = parse_change(body, link_cleaner())
         get_store().change_problem(int(problem["id"][3:]), change, changed_by())
     except BadChange as error:
         raise ApiError(400, "bad_change", str(error)) from error

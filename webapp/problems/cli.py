@@ -1,10 +1,10 @@
-"""`tracediff problems list|show|resolve|archive|reopen|merge`: the problems from a terminal."""
+"""`tracediff problems list|show|resolve|archive|reopen|merge|link`: the problems from a terminal."""
 import getpass
 
 import click
 import orjson
 
-from ..cli import DB_OPTION, _open_existing_store
+from ..cli import DB_OPTION, _open_existing_store, _settings
 from .words import counted
 
 
@@ -152,3 +152,28 @@ def problems_reopen(problem_id, database):
 def problems_merge(problem_id, into, database):
     """Merge a problem into another; its id then redirects there."""
     _change(database, problem_id, {"merged_into": into})
+
+
+@problems.command("link")
+@click.argument("problem_id")
+@click.argument("urls", nargs=-1, required=True)
+@click.option("--remove", is_flag=True, help="Remove these links instead of adding them.")
+@DB_OPTION
+def problems_link(problem_id, urls, remove, database):
+    """Attach ticket links to a problem (or remove them); a secret in a link is redacted when stored."""
+    from ..redact import redactor_for
+    from .states import BadChange, links_change
+
+    store = _open_existing_store(database)
+    problem = _problem(store, problem_id)
+    redactor = redactor_for(_settings(database))
+    try:
+        change = links_change(problem["links"], () if remove else urls, urls if remove else (),
+                              redactor.url if redactor else None)
+        store.change_problem(int(problem["id"][3:]), change, _who())
+    except BadChange as error:
+        raise click.ClickException(str(error)) from None
+    links = store.get_problem(int(problem["id"][3:]))["links"]
+    click.echo(f"{problem['id']}: {len(links)} link{'s' if len(links) != 1 else ''}")
+    for link in links:
+        click.echo(f"  {link}")

@@ -4,6 +4,7 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from markupsafe import Markup, escape
 
 from ..db import get_store
+from ..security import change_hint, may_change_contracts
 from ..store.filters import absolute_time
 from ..store.problem_filters import ProblemQuery, bad_range
 from ..views import page_or_fragment
@@ -11,7 +12,7 @@ from . import api
 from .fingerprint import grouped_by
 from .nearest import nearest
 from .report import problem_markdown
-from .states import RESOLVE_MODES, STATES, BadChange, parse_change, pending_text, verified_text
+from .states import RESOLVE_MODES, STATES, BadChange, links_change, parse_change, pending_text, verified_text
 from .timeline import buckets, default_range, list_range, sparkline
 from .words import counted
 
@@ -102,7 +103,8 @@ def _detail_context(problem: dict) -> dict:
         cursor = None
     calls, next_cursor = store.problem_traces(number, 20, cursor)
     verification = problem.get("verification")
-    return {"problem": problem, "strip": strip, "bars": sparkline(strip, width=576, height=40),
+    can_change = may_change_contracts()  # the token that changes contracts changes problems too
+    return {"problem": problem, "can_change": can_change, "change_hint": None if can_change else change_hint(), "strip": strip, "bars": sparkline(strip, width=576, height=40),
             "calls": calls, "cursor": cursor,
             "next_url": url_for(".problem_page", problem_id=problem["id"], cursor=api.encode(next_cursor),
                                 since=request.args.get("since"), until=request.args.get("until"))
@@ -140,7 +142,20 @@ def problem_md(problem_id):
     problem, moved = _problem_or_redirect(problem_id, ".problem_md")
     if moved:
         return moved
-    return Response(problem_markdown(api.with_links(problem)), mimetype="text/markdown")
+    return Response(problem_markdown(api.with_links(problem), _ticket_examples(problem)), mimetype="text/markdown")
+
+
+def _ticket_examples(problem: dict) -> dict:
+    """Fetch the latest failing call and the last clean call before the problem, with their permalinks."""
+    store, found = get_store(), {}
+    calls = {"failing": (problem.get("examples") or {}).get("latest"), "clean": problem.get("last_clean_before")}
+    for name, call in calls.items():
+        if call:
+            inputs = store.call_inputs(call["trace_id"], call["call_id"])
+            found[name] = {"snapshots": inputs["snapshots"] if inputs else None,
+                           "link": url_for("views.trace", trace_id=call["trace_id"], call=call["call_id"], _external=True)}
+    found["nearest_link"] = url_for(".problem_nearest", problem_id=problem["id"], _external=True)
+    return found
 
 
 @bp.post("/problems/<problem_id>/state")
@@ -162,6 +177,30 @@ def change_state(problem_id):
     except BadChange as error:
         abort(400, description=str(error))
     return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
+
+
+@bp.post("/problems/<problem_id>/links")
+def change_links(problem_id):
+    """Add a ticket link (`add`) or remove one (`remove`) from the page; htmx gets the links' fragment."""
+    problem, moved = _problem_or_redirect(problem_id, ".problem_page")
+    if moved:
+        return moved
+    add, remove = request.form.get("add", "").strip(), request.form.get("remove", "")
+    error = None
+    try:
+        change = links_change(problem["links"], [add] if add else (), [remove] if remove else (), api.link_cleaner())
+        get_store().change_problem(int(problem["id"][3:]), change, api.changed_by("web"))
+    except BadChange as refused:
+        error = str(refused)
+    htmx = bool(request.headers.get("HX-Request"))
+    if not htmx and error is None:
+        return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
+    problem = get_store().get_problem(int(problem["id"][3:]))
+    if htmx:  # htmx swaps only a 2xx answer: the refusal is said in the fragment
+        return page_or_fragment("problem.html", "partials/problem_links.html", problem=problem, can_change=True,
+                                links_error=error)
+    page, _, headers = page_or_fragment("problem.html", "", **_detail_context(problem), links_error=error)
+    return page, 400, headers
 
 
 @bp.get("/problems/<problem_id>/nearest")

@@ -7,6 +7,8 @@ re-analysis never reopens one); "next release" also wants another release, "cont
 contract digest.
 """
 from datetime import datetime, timedelta
+from typing import Callable
+from urllib.parse import urlsplit
 
 from ..times import stamp
 
@@ -15,6 +17,9 @@ RESOLVE_MODES = ("now", "next_release", "contract_change", "after_clean_calls")
 NEW_DAYS = 7
 ESCALATION_FACTOR = 2  # an archived problem escalates at twice the occurrences of the day before archiving
 ESCALATION_MIN = 10
+
+
+_NOT_IN_URLS = ' "<>\\^`{|}'  # what RFC 3986 never lets a URL hold as it is (a page or a ticket would misread it)
 
 
 class BadChange(ValueError):
@@ -33,8 +38,10 @@ def iso(moment: datetime) -> str:
     return stamp(moment)
 
 
-def parse_change(body) -> dict:
-    """Validate a PATCH body; return {"state"?, "resolve"?, "until"?, "links"?, "merged_into"?}."""
+def parse_change(body, clean_link: Callable[[str], str] | None = None) -> dict:
+    """Validate a PATCH body; return {"state"?, "resolve"?, "until"?, "links"?, "merged_into"?}.
+
+    `clean_link` redacts a ticket link before it is stored (a password or a token in it)."""
     if not isinstance(body, dict) or not body:
         raise BadChange("the body must be a JSON object such as {\"state\": \"resolved\", \"resolve\": \"now\"}")
     unknown = set(body) - {"state", "resolve", "until", "links", "merged_into"}
@@ -42,7 +49,7 @@ def parse_change(body) -> dict:
         raise BadChange(f"unknown field(s): {', '.join(sorted(unknown))}")
     change = {}
     if "links" in body:
-        change["links"] = _links(body["links"])
+        change["links"] = list(dict.fromkeys(map(clean_link or str, _links(body["links"]))))
     if "merged_into" in body:
         if not isinstance(body["merged_into"], str):
             raise BadChange("merged_into must be a problem id such as \"TD-7\"")
@@ -78,10 +85,38 @@ def _resolve(value) -> dict:
 
 
 def _links(value) -> list[str]:
-    if not isinstance(value, list) or len(value) > 50 or not all(
-            isinstance(v, str) and v.startswith(("http://", "https://")) and len(v) <= 2000 for v in value):
+    if not isinstance(value, list) or len(value) > 50:
         raise BadChange("links must be a list of up to 50 http(s) URLs")
-    return list(dict.fromkeys(value))
+    for link in value:
+        if not is_link(link):
+            shown = repr(link[:80]) if isinstance(link, str) else "a " + type(link).__name__
+            raise BadChange(f"links must be http(s) URLs with a host, such as "
+                            f"\"https://tracker.example.com/INC-8\"; got {shown}")
+    return value
+
+
+def is_link(value) -> bool:
+    """Tell an http(s) URL with a host, at most 2000 characters, no spaces or control characters."""
+    if not isinstance(value, str) or not 0 < len(value) <= 2000 or not value.isprintable() \
+            or any(ch in value for ch in _NOT_IN_URLS):
+        return False
+    try:  # a link stored redacted comes back in a PATCH that edits the list: its marker is no fault
+        parts = urlsplit(value.replace("[REDACTED]", "redacted"))
+        parts.port  # noqa: B018 (a port that is not a number raises here)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def links_change(current: list[str], add=(), remove=(), clean_link: Callable[[str], str] | None = None) -> dict:
+    """Return the change that adds and removes ticket links; a link to remove is matched as given or
+    as stored (redacted), and one that is not there is refused."""
+    clean = clean_link or str
+    for link in remove:
+        if link not in current and not (is_link(link) and clean(link) in current):
+            raise BadChange(f"{link[:80]!r} is not linked to this problem")
+    gone = {*remove, *(clean(link) for link in remove if is_link(link))}
+    return parse_change({"links": [link for link in current if link not in gone] + list(add)}, clean_link)
 
 
 def reopens(problem: dict, call: dict) -> bool:
