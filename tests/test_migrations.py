@@ -219,6 +219,7 @@ def test_every_command_refuses_a_database_from_a_newer_tracediff_in_one_line_and
         ("backup",): [tmp_path / "copy.db"], ("migrate",): ["--to", "postgresql:///tracediff_never_made"],
         ("problems", "list"): [], ("problems", "show"): ["TD-1"], ("problems", "resolve"): ["TD-1"],
         ("problems", "archive"): ["TD-1"], ("problems", "reopen"): ["TD-1"], ("problems", "merge"): ["TD-1", "--into", "TD-2"],
+        ("problems", "link"): ["TD-1", "https://tracker.example.com/INC-1"],
         ("alerts", "add"): ["http://127.0.0.1:9/other"], ("alerts", "list"): [], ("alerts", "remove"): ["1"],
         ("alerts", "test"): ["1"],
     }

@@ -150,9 +150,11 @@ def post_once(url: str, batch: list[dict], outcomes: list) -> None:
         outcomes.append((type(error).__name__, ids))
 
 
-def test_sigterm_during_ingest_loses_nothing_acknowledged_and_answers_or_refuses_every_connection(make_server):
-    server = make_server("term.db", env={"TRACEDIFF_ANALYZER": "off"})
-    events = make_events(6000, "term")
+def sigterm_under_ingest(server, events: list, clients: int, after: int) -> tuple[Counter, float]:
+    """Post events in batches of 20 from `clients` threads; SIGTERM the server after `after` answers.
+
+    Return the answers by kind (status, "refused" or an error name) and the seconds the stop took,
+    having checked that every acknowledged batch is stored."""
     batches = [events[i:i + 20] for i in range(0, len(events), 20)]
     outcomes: list = []
 
@@ -160,10 +162,10 @@ def test_sigterm_during_ingest_loses_nothing_acknowledged_and_answers_or_refuses
         for batch in mine:
             post_once(server.url, batch, outcomes)
 
-    threads = [threading.Thread(target=client, args=(batches[i::24],)) for i in range(24)]
+    threads = [threading.Thread(target=client, args=(batches[i::clients],)) for i in range(clients)]
     for thread in threads:
         thread.start()
-    while len(outcomes) < 40:
+    while len(outcomes) < after:
         time.sleep(0.01)
     server.signal(signal.SIGTERM)
     stopped = time.monotonic()
@@ -171,10 +173,14 @@ def test_sigterm_during_ingest_loses_nothing_acknowledged_and_answers_or_refuses
     stop_seconds = time.monotonic() - stopped
     for thread in threads:
         thread.join(60)
-    kinds = Counter(kind for kind, _ in outcomes)
     stored, _ = stored_state(server.db_path)
-    acked = [ids for kind, ids in outcomes if kind == 200]
-    assert all(set(ids) <= stored for ids in acked), "an acknowledged batch was lost"
+    assert all(set(ids) <= stored for kind, ids in outcomes if kind == 200), "an acknowledged batch was lost"
+    return Counter(kind for kind, _ in outcomes), stop_seconds
+
+
+def test_sigterm_during_ingest_loses_nothing_acknowledged_and_answers_or_refuses_every_connection(make_server):
+    server = make_server("term.db", env={"TRACEDIFF_ANALYZER": "off"})
+    kinds, stop_seconds = sigterm_under_ingest(server, make_events(6000, "term"), clients=24, after=40)
     print(f"\nSIGTERM under 24 ingest clients: {dict(kinds)}, stopped in {stop_seconds:.1f} s")
     assert set(kinds) <= {200, 503, "refused"}, kinds
     assert kinds[200] >= 40 and stop_seconds < 35

@@ -1,6 +1,11 @@
--- Migration 11 (issue 15): alert rule ids are never reused (AUTOINCREMENT: a plain INTEGER PRIMARY KEY hands a
--- deleted rule's id to the next rule, which then inherited its log and messages); when a rule's failures began,
--- so it pauses after an hour of them, not after 5 attempts; each delivery attempt's own outcome.
+"""Migration 11 (issue 15): alert rule ids are never reused (AUTOINCREMENT: a plain INTEGER PRIMARY KEY hands a
+deleted rule's id to the next rule, which then inherited its log and messages); when a rule's failures began,
+so it pauses after an hour of them, not after 5 attempts; each delivery attempt's own outcome.
+
+A .py rather than SQL: a database whose record of migrations was lost runs it again, and then the
+attempt state column is there already.
+"""
+REBUILD = """
 CREATE TABLE alert_rules_11 (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     url TEXT NOT NULL,
@@ -35,5 +40,15 @@ DELETE FROM alert_outbox WHERE NOT EXISTS (SELECT 1 FROM alert_rules r WHERE r.i
 DELETE FROM alert_deliveries WHERE NOT EXISTS (SELECT 1 FROM alert_outbox o WHERE o.id = alert_deliveries.message_id);
 DELETE FROM alert_sent WHERE NOT EXISTS (SELECT 1 FROM alert_rules r WHERE r.id = alert_sent.rule_id
                                          AND r.created_at <= alert_sent.at);
-ALTER TABLE alert_deliveries ADD COLUMN state TEXT;
-UPDATE alert_deliveries SET state = CASE WHEN status_code BETWEEN 200 AND 299 THEN 'delivered' ELSE 'failed' END;
+"""
+
+
+def migrate(conn) -> None:
+    """Rebuild the rules table with AUTOINCREMENT, drop what belonged to reused ids, record attempt states."""
+    for statement in REBUILD.split(";\n"):
+        if statement.strip():
+            conn.execute(statement)
+    if "state" not in {row[1] for row in conn.execute("PRAGMA table_info(alert_deliveries)")}:
+        conn.execute("ALTER TABLE alert_deliveries ADD COLUMN state TEXT")
+    conn.execute("UPDATE alert_deliveries SET state = CASE WHEN status_code BETWEEN 200 AND 299 THEN 'delivered'"
+                 " ELSE 'failed' END WHERE state IS NULL")
