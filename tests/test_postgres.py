@@ -330,9 +330,9 @@ def test_the_analyser_carries_on_after_the_server_drops_every_connection(pg_url,
             assert httpx.post(node.url + "/api/v1/ingest", content=ndjson(*order_call(f"{n:032x}", limit_sent="5")),
                               timeout=30).status_code == 200
 
-        def analysed(n) -> bool:
-            trace = httpx.get(f"{node.url}/api/v1/traces/{n:032x}", timeout=30).json()
-            return all(call["analyzed"] for call in trace["calls"])
+        def analysed(n) -> bool:  # a 404 until the projection (its own transaction here) has run
+            answer = httpx.get(f"{node.url}/api/v1/traces/{n:032x}", timeout=30)
+            return answer.status_code == 200 and all(call["analyzed"] for call in answer.json()["calls"])
 
         post(1)
         wait_for(lambda: analysed(1))

@@ -56,7 +56,7 @@ def test_a_sqlite_file_behind_the_schema_is_refused_by_the_copy_and_upgraded_fir
     source = Store.open(path)
     bulk_traces(source, 3)  # times written straight into the tables in the old form, as before migration 10
     source.db.execute("UPDATE traces SET last_ts = substr(last_ts, 1, 19) || 'Z'")
-    source.db.execute("DELETE FROM schema_migrations WHERE version = 10")
+    source.db.execute("DELETE FROM schema_migrations WHERE version >= 10")  # as a file of schema 9 is
     destination = Store.open(pg_url)
     with pytest.raises(ValueError, match="schema version 9"):
         copy_database(source, destination)  # its rows would skip migration 10's rewrite

@@ -37,7 +37,8 @@ PROBLEM_BOUNDS = [  # (query, kinds listed, newest last seen first)
     ("since=2026-11-20T10:00:00.5Z", ["enum_changed", "type_changed"]),
     ("since=2026-11-20T10:00:01Z", ["enum_changed"]),
     ("until=2026-11-20T10:00:00.5Z", ["type_changed"]),
-    ("until=2026-11-20T10:00:00Z", []),
+    ("until=2026-11-20T10:00:00Z", ["type_changed"]),  # seen at 09:59:59.5 and 10:00:00: in the window
+    ("until=2026-11-20T09:59:59.4Z", []),
 ]
 
 
