@@ -4,7 +4,6 @@ Pruning must work on a full disk, where it matters most: it deletes in small tra
 them when SQLite cannot grow its WAL), then truncates the WAL and, on files with incremental
 auto_vacuum (every file made since 0.2.0), moves free pages off the end of the file step by step.
 """
-import contextlib
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -15,10 +14,6 @@ from .hours import hour_keys, refresh_hours
 from .problems import forget_calls
 from .sql import PRUNE_QUARANTINE
 
-FTS_DEFERRED = (("automerge", 0), ("crisismerge", 1999))  # 1999: the most FTS5 takes
-AUTOMERGE_ON = (("automerge", 4),)  # merging a little after each write: cheap whatever the segments
-FTS_DEFAULTS = (("automerge", 4), ("crisismerge", 16))  # FTS5's own defaults
-MERGE_STEP = 128  # pages of work of one bounded FTS5 merge transaction (well under a megabyte of WAL)
 VACUUM_STEP_PAGES = 2048  # 8 MiB of 4 KiB pages per step at most; fewer while the disk is full
 MIN_STEP_PAGES = 8
 
@@ -55,15 +50,6 @@ class Upkeep:
         """Delete traces last seen before a time, a few at a time; return how many."""
         self.checkpoint(required=False)  # a WAL copied into the file can be reused from its start
         self.catch_up_for_read()  # on a full disk the projection may not fit; pruning still goes on
-        self.checkpoint(required=False)  # and a projection that did not fit leaves a grown WAL behind
-        with self.index_merges_deferred():
-            deleted = self._prune_traces(before_ts, batch)
-            self._prune_quarantine(before_ts, batch)
-        self.merge_index()  # on a disk still full, reclaim() finishes it once it has given space back
-        return deleted
-
-    def _prune_traces(self, before_ts: str, batch: int) -> int:
-        """Delete in transactions that shrink when the WAL cannot grow and grow back when they fit."""
         deleted, size = 0, batch
         while True:
             try:
@@ -74,71 +60,13 @@ class Upkeep:
                 if size == 1:
                     raise DiskFull(f"{error}: SQLite needs some free space to record a deletion "
                                    f"({deleted} trace(s) deleted before it ran out)") from error
-                self.checkpoint(required=False)  # the failed attempt grew the WAL: give that space back
                 size = max(1, size // 4)  # a smaller transaction needs less room in the WAL
                 continue
             deleted += gone
-            # TRUNCATE, not PASSIVE: the WAL never holds more than one transaction, so it never fills the disk
-            self.checkpoint(required=False)
-            # each deletion adds an index segment: merging a little after each keeps them far below FTS5's
-            # limit of 2,000 (past it FTS5 says "database or disk is full"), a step the WAL can hold
-            self._merge_some(max(MIN_STEP_PAGES, size // 4))
+            self.checkpoint("PASSIVE", required=False)  # so the next deletion reuses the WAL, not the disk
             if gone < size:
+                self._prune_quarantine(before_ts, batch)
                 return deleted
-            size = min(batch, size * 2)
-
-    @contextlib.contextmanager
-    def index_merges_deferred(self):
-        """Hold back the full-text index's segment merges while deleting; merge_index() does them after.
-
-        Each deletion adds a small segment of markers to the FTS5 index; every 16th on a level FTS5 merges
-        the level at once (a crisis merge), and automerge after a write can merge as much: megabytes in one
-        transaction, more than a nearly full disk has for the WAL. Merging is done in bounded steps instead.
-        """
-        self._set_index_merging(FTS_DEFERRED)
-        try:
-            yield
-        finally:
-            with contextlib.suppress(StoreUnavailable):  # a full disk: merge_index() turns it back on later
-                self._set_index_merging(AUTOMERGE_ON)
-
-    def merge_index(self) -> bool:
-        """Merge the index's small segments in bounded steps, then let FTS5 merge on its own again.
-
-        Return False when the disk had no room even for a small step (the next prune or reclaim goes on)."""
-        while (done := self._merge_some(MERGE_STEP)) is False:
-            pass
-        if done is None:
-            return False
-        try:  # restored only now: with segments piled up, the crisis merge would rewrite them all at once
-            self._set_index_merging(FTS_DEFAULTS)
-        except StoreUnavailable:
-            return False
-        return True
-
-    def _merge_some(self, step: int) -> bool | None:
-        """Do one bounded step of FTS5 merging; True when nothing was left, None when even 8 pages did not fit."""
-        while True:
-            try:
-                with self.write() as conn:
-                    before = conn.total_changes
-                    conn.execute("INSERT INTO events_fts (events_fts, rank) VALUES ('merge', ?)", (step,))
-                    done = conn.total_changes - before < 2  # FTS5's sign that nothing was left to merge
-            except StoreUnavailable as error:
-                if "full" not in str(error).lower():
-                    raise
-                self.checkpoint(required=False)
-                if step <= MIN_STEP_PAGES:
-                    return None
-                step = max(MIN_STEP_PAGES, step // 4)  # merging fewer pages at a time needs less room in the WAL
-                continue
-            self.checkpoint(required=False)
-            return done
-
-    def _set_index_merging(self, settings) -> None:
-        with self.write() as conn:
-            for key, value in settings:
-                conn.execute("INSERT INTO events_fts (events_fts, rank) VALUES (?, ?)", (key, value))
 
     def _prune_some(self, before_ts: str, size: int) -> int:
         with self.write() as conn:
@@ -166,7 +94,7 @@ class Upkeep:
                 return
 
     def reclaim(self, full_vacuum: bool = False) -> Reclaimed:
-        """Give free pages back to the disk (incremental vacuum, or VACUUM), merge the index, truncate the WAL."""
+        """Give free pages back to the disk: incremental vacuum (or VACUUM), then the WAL truncated."""
         before = file_bytes(self.path)
         conn = self.db.conn
         if full_vacuum:
@@ -175,18 +103,8 @@ class Upkeep:
                 conn.execute("PRAGMA auto_vacuum = INCREMENTAL")  # VACUUM makes it so from now on
                 conn.execute("VACUUM")
         incremental = conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2
-        if incremental:
-            self._vacuum_steps()
-        self.merge_index()  # with the space back, merges a full disk held back fit; they free pages too
-        if incremental:
-            self._vacuum_steps()
-        self.checkpoint()
-        return Reclaimed(before, file_bytes(self.path), incremental)
-
-    def _vacuum_steps(self) -> None:
-        """Move free pages off the end of the file a few at a time, checkpointing between steps."""
-        conn, step = self.db.conn, VACUUM_STEP_PAGES
-        while conn.execute("PRAGMA freelist_count").fetchone()[0] > 0:
+        step = VACUUM_STEP_PAGES
+        while incremental and conn.execute("PRAGMA freelist_count").fetchone()[0] > 0:
             try:
                 with self.unavailable_as_error(), self._writer_turn():
                     # executescript runs the pragma to its end (execute() frees one page per step). The
@@ -197,6 +115,8 @@ class Upkeep:
                     raise
                 step //= 4  # moving fewer pages at a time needs less room in the WAL
             self.checkpoint(required=False)
+        self.checkpoint()
+        return Reclaimed(before, file_bytes(self.path), incremental)
 
     def checkpoint(self, mode: str = "TRUNCATE", required: bool = True) -> None:
         """Copy the WAL into the file; TRUNCATE also empties it (a busy reader only delays that)."""
