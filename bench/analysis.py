@@ -17,7 +17,7 @@ from deepdiff import DeepDiff
 from common import ROOT, SAMPLES, options, ratio_line, write_figures
 from grouping import grouping_overhead
 from payloads import call
-from webapp import bulk
+from webapp import demo
 from webapp.analysis import analyze_call
 from webapp.store import Store
 
@@ -30,7 +30,7 @@ NODE = "/usr/bin/node"
 def sample_calls(folder: Path) -> list[tuple[dict, dict | None]]:
     """Return (snapshots, contract) of every call in sample_traces/, read back from a real store."""
     store = Store(folder / "samples.db")
-    bulk.load_folder(store, SAMPLES, None)
+    demo.load_folder(store, SAMPLES, None)
     keys = store.db.execute("SELECT trace_id, call_id FROM calls").fetchall()
     calls = []
     for trace_id, call_id in keys:

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from common import SAMPLES, options, ratio_line, write_figures
-from webapp import bulk, pipeline
+from webapp import demo, pipeline
 from webapp.store import Store
 from webapp.toolmappings import learn
 
@@ -62,7 +62,7 @@ def _timed(store: Store, analyse, keys, first: bool = False) -> float:
 def grouping_overhead(folder, samples, copies: int, rounds: int) -> dict:
     """Return ms per call with and without grouping, and the overhead ratio, on `copies` x the samples."""
     store = Store(folder / "grouping.db")
-    bulk.load_folder(store, samples, None)
+    demo.load_folder(store, samples, None)
     rows = store.db.execute("SELECT trace_id, call_id FROM calls").fetchall()
     for copy in range(1, copies):  # more calls of the same problems, under other trace ids
         store.db.execute("INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, source, release, payload, "

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from test_analysis_findings import ORDER_ARGS, ORDER_CONTRACT, call, order_request
-from webapp import bulk
+from webapp import demo
 from helpers import nested
 from webapp.analysis import analyze_call, full_alignment
 from webapp.analysis.alignment import MAX_ROWS
@@ -130,7 +130,7 @@ def test_an_analysis_too_deep_to_compare_rebuilds_no_row():
 @pytest.fixture(scope="module")
 def sample_calls(tmp_path_factory):
     store = Store(tmp_path_factory.mktemp("samples") / "samples.db")
-    bulk.load_folder(store, SAMPLES, None)
+    demo.load_folder(store, SAMPLES, None)
     keys = store.db.execute("SELECT trace_id, call_id FROM calls ORDER BY trace_id, call_id").fetchall()
     calls = []
     for trace_id, call_id in keys:

@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 import pytest
 from click.testing import CliRunner
 
-from webapp import bulk
+from webapp import demo
 from webapp.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,7 +117,7 @@ def sample_calls(store) -> list[tuple[str, str]]:
 @pytest.fixture
 def fixture_folders(client, store, tmp_path):
     """Every sample call's fixtures zip, unpacked into a folder of its own; {folder: the stored call}."""
-    bulk.load_folder(store, SAMPLES, None)
+    demo.load_folder(store, SAMPLES, None)
     folders = {}
     for trace_id, call_id in sample_calls(store):
         response = client.get(f"/traces/{trace_id}/fixtures.zip?call={call_id}")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from webapp import bulk
+from webapp import demo
 from webapp.cli import main
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
@@ -19,7 +19,7 @@ BROKEN_JSON = hashlib.sha256(b"tracediff-sample/12-search-request-broken-json.nd
 
 @pytest.fixture
 def samples(store):
-    bulk.load_folder(store, SAMPLES, None)
+    demo.load_folder(store, SAMPLES, None)
     return store
 
 

@@ -1,7 +1,7 @@
 """The bundled sample traces are valid envelopes, and their contracts agree with what the README claims."""
 import json
 
-from webapp import bulk
+from webapp import demo
 import re
 from datetime import datetime
 from pathlib import Path
@@ -257,7 +257,7 @@ def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_ha
     from webapp.store.problem_filters import ProblemQuery
 
     store = Store(tmp_path / "demo.db")
-    bulk.load_folder(store, SAMPLES, None)
+    demo.load_folder(store, SAMPLES, None)
     problems, _ = store.find_problems(ProblemQuery(limit=500))
     by_place = {(p["tool"], p["kind"], (p["left"] or {}).get("path")): p for p in problems}
     limit = store.get_problem(int(by_place[("findOrders", "type_changed", "/limit")]["id"][3:]))
@@ -286,7 +286,7 @@ def test_the_demo_moves_to_the_day_before_now_and_keeps_its_numbers(tmp_path):
     now = datetime.now(timezone.utc)
     for name, moment in (("pinned.db", None), ("moved.db", now)):
         store = Store(tmp_path / name)
-        bulk.load_folder(store, SAMPLES, None, now=moment)
+        demo.load_folder(store, SAMPLES, None, now=moment)
         store.close()
     pinned, moved = (_demo_problems(tmp_path / name) for name in ("pinned.db", "moved.db"))
     assert moved == pinned
@@ -301,8 +301,8 @@ def test_the_demo_moves_to_the_day_before_now_and_keeps_its_numbers(tmp_path):
     assert times == sorted(times, reverse=True) and times[1][11:16] == "18:00"  # the story's step moved too
 
 
-LOAD_DEMO = "import sys; from pathlib import Path; from webapp import bulk; from webapp.store import Store; " \
-            "bulk.load_folder(Store.open(sys.argv[1]), Path(sys.argv[2]), None)"
+LOAD_DEMO = "import sys; from pathlib import Path; from webapp import demo; from webapp.store import Store; " \
+            "demo.load_folder(Store.open(sys.argv[1]), Path(sys.argv[2]), None)"
 
 
 def _demo_problems(database) -> list:

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
-from webapp import bulk
+from webapp import demo
 from webapp.alignedview import COUNT_ROWS, FIRST_ROWS, MORE_ROWS
 from webapp.store import stats
 
@@ -73,7 +73,7 @@ NO_RESPONSE = sample_id("15-tasks-response-never-came.ndjson")
 
 @pytest.fixture
 def samples(store):
-    bulk.load_folder(store, SAMPLES, None)
+    demo.load_folder(store, SAMPLES, None)
     return store
 
 

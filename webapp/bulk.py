@@ -1,4 +1,4 @@
-"""`tracediff ingest` and `serve --demo`: load files of events (and a folder's contracts) into the store.
+"""`tracediff ingest`: load files of events into the store (webapp/demo.py loads the sample folder with them).
 
 A file (or stdin) is decompressed first (gzip, zstd: sniffed from its first bytes), then read as NDJSON one
 line at a time when its first non-empty line is a whole JSON value, else parsed whole as one document (an
@@ -11,7 +11,7 @@ import sys
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from itertools import chain
 from pathlib import Path
 
@@ -23,8 +23,7 @@ from .ingest import Batch, IngestError, Limits, Rejection, parse_body
 from .ingest.decode import sniff_encoding
 from .ingest.extents import array_items
 from .ingest.model import cut_raw
-from .contracts import import_contract_files
-from .pipeline import catch_up, store_batch
+from .pipeline import store_batch
 from .store import StoreUnavailable
 
 PROGRESS_BYTES = 4 * 1024 * 1024   # larger files show a progress bar
@@ -92,55 +91,6 @@ def ingest_files(store, names, redactor, batch_size: int = 1000, limits: Limits 
             summary.stopped = (name, error)
             break
     return summary
-
-
-def load_folder(store, folder: Path, redactor, now: datetime | None = None):
-    """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary.
-
-    A `story.json` beside the traces names state changes people made between files (resolve a
-    problem before a later file), each at its own time, so the demo tells a problem's history.
-    With `now`, every time moves by whole days so the newest event falls in the day before `now`:
-    the demo then fills "last 24h" and "new", and its order (so its TD numbers) stays the same.
-    """
-    import_contract_files(store, sorted((folder / "contracts").glob("*.json")))
-    files = sorted(folder.glob("*.ndjson"))
-    story = orjson.loads((folder / "story.json").read_bytes()) if (folder / "story.json").is_file() else []
-    days = shift_days(files, now) if now else 0
-    total, start = IngestSummary(), 0
-    for step in [*story, None]:
-        names = [f.name for f in files]
-        stop = len(files) if step is None else names.index(step["before"])
-        summary = ingest_files(store, [str(path) for path in files[start:stop]], redactor, shift_days=days)
-        if summary.stopped:
-            raise summary.stopped[1]
-        total.accepted += summary.accepted
-        total.duplicates += summary.duplicates
-        total.rejected += summary.rejected
-        catch_up(store)
-        if step is not None:
-            _story_step(store, {**step, "at": shifted(step["at"], days)})
-        start = stop
-    return total
-
-
-def _story_step(store, step: dict) -> None:
-    """Apply one state change of a folder's story to the problem it names (tool, kind, argument path)."""
-    from .problems.states import parse_change
-    from .store.problem_filters import ProblemQuery
-
-    found, _ = store.find_problems(ProblemQuery(tool=step["tool"], kind=step["kind"], limit=500))
-    for problem in found:
-        if (problem["left"] or {}).get("path") == step["path"]:
-            store.change_problem(int(problem["id"][3:]), parse_change(step["change"]), step["by"], at=step["at"])
-
-
-def shift_days(files, now: datetime) -> int:
-    """Return the whole days that move the files' newest event into the day before `now`."""
-    newest = max((orjson.loads(line)["ts"] for path in files for line in path.read_bytes().splitlines()
-                  if line.strip()), default=None)
-    if newest is None:
-        return 0
-    return (now - datetime.fromisoformat(newest.replace("Z", "+00:00"))) // timedelta(days=1)
 
 
 def shifted(ts: str, days: int) -> str:

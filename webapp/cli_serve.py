@@ -91,7 +91,7 @@ def _prepare_database(settings: dict, demo: bool) -> None:
     from datetime import datetime, timezone
 
     from . import resource_dir
-    from .bulk import load_folder
+    from .demo import load_folder
     from .redact import redactor_for
     from .store import StoreUnavailable
 
