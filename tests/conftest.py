@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+import logging
+
 import httpx
 import pytest
 from hypothesis import HealthCheck, settings
@@ -42,6 +44,17 @@ def postgres_databases():
     databases = PostgresDatabases()
     yield databases
     databases.close()
+
+
+@pytest.fixture(autouse=True)
+def app_loggers_as_found():
+    """`serve` run in-process configures the app's loggers for a terminal; later tests read them through caplog."""
+    logger = logging.getLogger("webapp")
+    found = (logger.level, logger.propagate, list(logger.handlers))
+    yield
+    logger.setLevel(found[0])
+    logger.propagate = found[1]
+    logger.handlers[:] = found[2]
 
 
 @pytest.fixture
