@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-SCRIPTS = ("ingest", "analysis", "pages", "cli", "shapes", "grouping")
+SCRIPTS = ("ingest", "analysis", "pages", "cli", "shapes", "grouping", "prune")
 
 
 @pytest.fixture(scope="module")

@@ -101,6 +101,21 @@ def test_prune_deletes_only_old_traces(store):
     assert store.count_events() == 1
 
 
+def test_search_forgets_pruned_payloads_and_keeps_the_rest(store):
+    for n in range(12):  # most traces old: the prune also merges the search index whole
+        old = n < 9
+        add(store, envelope(trace_id=f"{n:032x}", ts="2020-01-01T00:00:00Z" if old else "2026-11-29T00:00:00Z",
+                            payload={"note": f"{'ancient' if old else 'recent'} word{n}", "limit": n}))
+    assert store.prune("2026-01-01T00:00:00Z", batch=2) == 9
+    assert store.find_traces(TraceQuery(q="ancient"))[0] == []
+    assert sorted(t["trace_id"] for t in store.find_traces(TraceQuery(q="recent"))[0]) == [
+        f"{n:032x}" for n in range(9, 12)]
+    if store.engine == "sqlite":  # the index itself holds none of the deleted rows, and is sound
+        assert store.db.execute("SELECT rowid FROM events_fts WHERE events_fts MATCH 'ancient'").fetchall() == []
+        store.db.execute("INSERT INTO events_fts (events_fts) VALUES ('integrity-check')")
+        assert store.db.execute("SELECT v FROM events_fts_config WHERE k = 'automerge'").fetchone()[0] == 4
+
+
 def test_acknowledged_events_are_visible_to_readers_before_the_worker_projects_them(store):
     store.add_events(parse_body(ndjson(*order_call())).events)
     assert store.behind()

@@ -10,6 +10,7 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 
 import httpx
+from httpx import Response
 import pytest
 
 from conftest import ROOT, LiveServer
@@ -58,44 +59,86 @@ def small_disk(tmp_path):
     subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
+def ingest_until_refused(http: httpx.Client) -> tuple[list, int, Response]:
+    """Send batches (four in five old) until the server refuses one for the disk; return the new events'
+    ids, the count of old traces and the refusal."""
+    sent_new, old_traces = [], 0
+    for n in range(1000):
+        batch = batch_of(n, old=n % 5 != 0)
+        response = http.post("/api/v1/ingest", content=body(batch))
+        if response.status_code == 503:
+            return sent_new, old_traces, response
+        assert response.status_code == 200, response.text
+        sent_new += [e["event_id"] for e in batch if e["trace_id"].startswith("new")]
+        old_traces += sum(e["trace_id"].startswith("old") for e in batch)
+    raise AssertionError("the disk never filled")
+
+
+def leave_free(folder, free: int) -> None:
+    """Another program takes all but `free` bytes of the disk."""
+    with open(folder / "other-program.log", "wb") as other:
+        other.write(b"x" * max(0, free_bytes(folder) - free))
+
+
+def assert_pruned_well(pruned, before: int, after: int, old_traces: int, db_path, sent_new) -> None:
+    assert pruned.returncode == 0, pruned.stderr
+    assert "Traceback" not in pruned.stderr
+    # four fifths of what was sent is old: at least half of the filled space comes back
+    assert after - before > (32 * MB - before) // 2, (pruned.stdout, after - before)
+    assert int(pruned.stdout.split("deleted ", 1)[1].split(" ", 1)[0]) == old_traces  # every old trace
+    store = Store(db_path, create=False)
+    assert set(sent_new) <= store.event_ids()
+    assert not any(row[0].startswith("old") for row in store.db.execute("SELECT trace_id FROM traces"))
+    store.close()
+    assert db_problems(db_path) == []
+
+
 @pytest.mark.slow
 def test_prune_on_a_nearly_full_filesystem_deletes_and_frees_space_while_the_server_runs(small_disk, tmp_path):
     server = LiveServer(small_disk / "full.db", env={"TRACEDIFF_MIN_FREE_MB": "8"})
     server.log_path = tmp_path / "server.log"  # the log must not be the file that fills up
     server.start()
     try:
-        sent_new, old_traces, statuses = [], 0, Counter()
         with httpx.Client(base_url=server.url, timeout=60) as http:
-            for n in range(1000):
-                batch = batch_of(n, old=n % 5 != 0)
-                response = http.post("/api/v1/ingest", content=body(batch))
-                statuses[response.status_code] += 1
-                if response.status_code == 503:
-                    break
-                sent_new += [e["event_id"] for e in batch if e["trace_id"].startswith("new")]
-                old_traces += sum(e["trace_id"].startswith("old") for e in batch)
-            assert response.status_code == 503 and "nearly full" in response.json()["error"]["message"]
-            assert response.json()["error"]["retryable"] is True and response.headers["Retry-After"].isdigit()
+            sent_new, old_traces, refused = ingest_until_refused(http)
+            assert "nearly full" in refused.json()["error"]["message"]
+            assert refused.json()["error"]["retryable"] is True and refused.headers["Retry-After"].isdigit()
             before = free_bytes(small_disk)
             assert before < 9 * MB
             pruned = tracediff("prune", "--days", "30", "--db", str(server.db_path))
-            assert pruned.returncode == 0, pruned.stderr
-            assert "Traceback" not in pruned.stderr
-            freed = free_bytes(small_disk) - before
-            # four fifths of what was sent is old: at least half of the filled space comes back
-            assert freed > (32 * MB - before) // 2, (pruned.stdout, freed)
-            assert post_until_acknowledged(http, batch_of(5000, old=False), statuses)["accepted"] == 20
+            after = free_bytes(small_disk)
+            assert post_until_acknowledged(http, batch_of(5000, old=False), Counter())["accepted"] == 20
     finally:
         server.stop()
     print(f"\n[upkeep] prune on a nearly full 32 MiB tmpfs: {pruned.stdout.strip()}; free {before // 1024} KiB "
-          f"-> {(before + freed) // 1024} KiB")
-    deleted = int(pruned.stdout.split("deleted ", 1)[1].split(" ", 1)[0])
-    assert deleted == old_traces  # every old trace of every acknowledged batch
-    store = Store(server.db_path, create=False)
-    assert set(sent_new) <= store.event_ids()
-    assert not any(row[0].startswith("old") for row in store.db.execute("SELECT trace_id FROM traces"))
-    store.close()
-    assert db_problems(server.db_path) == []
+          f"-> {after // 1024} KiB")
+    assert_pruned_well(pruned, before, after, old_traces, server.db_path, sent_new)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("beside_server", [True, False], ids=["beside-a-server", "alone"])
+def test_prune_with_one_mib_left_by_another_program_gives_the_space_back(small_disk, tmp_path, beside_server):
+    server = LiveServer(small_disk / "full.db", env={"TRACEDIFF_MIN_FREE_MB": "8"})
+    server.log_path = tmp_path / "server.log"
+    server.start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=60) as http:
+            sent_new, old_traces, _ = ingest_until_refused(http)
+            if not beside_server:
+                server.stop()
+            leave_free(small_disk, 1 * MB)
+            before = free_bytes(small_disk)
+            pruned = tracediff("prune", "--days", "30", "--db", str(server.db_path))
+            after = free_bytes(small_disk)
+            if beside_server:
+                assert post_until_acknowledged(http, batch_of(5000, old=False), Counter())["accepted"] == 20
+                sent_new += [f"b5000-{k}" for k in range(20)]
+    finally:
+        server.stop()
+    print(f"\n[upkeep] prune with 1 MiB left ({'beside a server' if beside_server else 'alone'}): "
+          f"{pruned.stdout.strip()}; free {before // 1024} KiB -> {after // 1024} KiB")
+    assert before <= 1 * MB
+    assert_pruned_well(pruned, before, after, old_traces, server.db_path, sent_new)
 
 
 def fill_to_the_last_byte(folder, store: Store) -> None:

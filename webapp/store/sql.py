@@ -93,11 +93,7 @@ SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :ve
 INSERT_TRACE_TOOLS = """INSERT INTO trace_tools (trace_id, tool, last_ts)
  SELECT DISTINCT c.trace_id, c.tool, t.last_ts FROM calls c JOIN traces t ON t.trace_id = c.trace_id
  WHERE c.trace_id = ? AND c.tool IS NOT NULL"""
-DELETE_TRACE = (
-    "INSERT INTO events_fts (events_fts, rowid, body) SELECT 'delete', seq, payload FROM events WHERE trace_id = ?",
-    DELETE_TRACE_TOOLS,
-    "DELETE FROM events WHERE trace_id = ?",
-    "DELETE FROM calls WHERE trace_id = ?",
-    DELETE_TRACE_KINDS,
-    "DELETE FROM traces WHERE trace_id = ?",
-)
+DELETE_TRACE = (DELETE_TRACE_TOOLS, "DELETE FROM calls WHERE trace_id = ?", DELETE_TRACE_KINDS,
+                "DELETE FROM traces WHERE trace_id = ?")  # events go first, one trace at a time (upkeep)
+INDEXED_TEXT = "SELECT seq, payload FROM events WHERE trace_id = ?"
+UNINDEX = "INSERT INTO events_fts (events_fts, rowid, body) VALUES ('delete', ?, ?)"

@@ -99,11 +99,14 @@ class PostgresStore(Store):
     def checkpoint(self, mode: str = "PASSIVE", required: bool = True) -> None:
         """The server checkpoints its own write-ahead log."""
 
-    def _set_index_merging(self, settings) -> None:
+    def _index_setting(self, name: str, value: int, required: bool = True) -> None:
         """The full-text index is a GIN index that PostgreSQL maintains itself."""
 
-    def _merge_some(self, step: int) -> bool:
-        return True
+    def _shrink_index(self) -> None:
+        """VACUUM (autovacuum) gives a GIN index's deleted entries back."""
+
+    def _delete_events(self, conn, trace_id: str) -> None:
+        conn.execute("DELETE FROM events WHERE trace_id = ?", (trace_id,))
 
     # -- ingest -------------------------------------------------------------
 

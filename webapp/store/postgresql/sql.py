@@ -115,8 +115,8 @@ ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
  WHERE trace_id = ? AND call_id = '' AND meta::json->>'parent_span_id' = ?"""
 FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id != ''
  AND meta::json->>'span_id' = ? LIMIT 1"""
-DELETE_TRACE = (DELETE_TRACE_TOOLS, "DELETE FROM events WHERE trace_id = ?", "DELETE FROM calls WHERE trace_id = ?",
-                DELETE_TRACE_KINDS, "DELETE FROM traces WHERE trace_id = ?")
+DELETE_TRACE = (DELETE_TRACE_TOOLS, "DELETE FROM calls WHERE trace_id = ?", DELETE_TRACE_KINDS,
+                "DELETE FROM traces WHERE trace_id = ?")
 REBUILD_PAIRS = """INSERT INTO problem_pairs (problem_id, pair, count)
  SELECT ?1, p.key, sum(p.value::int) FROM problem_calls, json_each_text(pairs::json) AS p(key, value)
  WHERE problem_id = ?1 GROUP BY 2"""
