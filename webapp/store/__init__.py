@@ -12,26 +12,26 @@ from dataclasses import dataclass, field
 import sqlite_utils
 
 from .alerts import AlertStore
+from .analyses import CLAIM_SECONDS, AnalysisBookkeeping  # noqa: F401 (PostgresStore and tests name it)
 from .codec import dumps, utc_now
 from .errors import NotOnThisEngine, SchemaTooNew, StoreUnavailable  # noqa: F401 (the CLI names them)
-from .rows import analysis_row, event_row, runs_by_source
+from .rows import event_row, runs_by_source
 from .hours import hour_keys, refresh_hours
 from .urls import is_postgres_url
 from .ops import OpsReads
 from .reads import TraceReads
 from .mappings import ToolMappings
 from .problem_reads import ProblemReads
-from .problems import ProblemWrites, apply_groupings
+from .problems import ProblemWrites
 from .schema import check, upgrade
 from .spans import join_orphan_spans
 from . import listing as sqlite_listing
 from . import sql as sqlite_sql
-from .sql import CLAIM_PENDING, INDEX_EVENTS, INSERT_EVENT, NEW_EVENTS, SAVE_ANALYSIS, SET_PROGRESS
+from .sql import INDEX_EVENTS, INSERT_EVENT, NEW_EVENTS, SET_PROGRESS
 from .tools import ToolContracts
 from .turns import WriterTurns
 from .upkeep import DiskFull, Reclaimed, Upkeep  # noqa: F401 (the CLI names them)
 
-CLAIM_SECONDS = 30
 _SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL", "EXTRA": "EXTRA", "OFF": "OFF"}
 
 
@@ -42,9 +42,10 @@ class IngestResult:
     by_source: dict = field(default_factory=dict)  # source -> (accepted, duplicates)
 
 
-class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, ProblemWrites, Upkeep, OpsReads):
-    """A tracediff database in one SQLite file: writes here; reads, contracts, mappings, alerts, problems,
-    upkeep and operations' figures in mixins.
+class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, ProblemWrites, AnalysisBookkeeping,
+            Upkeep, OpsReads):
+    """A tracediff database in one SQLite file: ingest and projection here; reads, contracts, mappings,
+    alerts, problems, analysis bookkeeping, upkeep and operations' figures in mixins.
 
     `sql` and `listing` hold the statements whose form depends on the engine; PostgresStore
     (postgresql/) swaps them and the few methods that differ.
@@ -263,60 +264,3 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         while count := self.project():
             total += count
         return total
-
-    # -- analysis bookkeeping -------------------------------------------------
-
-    def claim_pending(self, limit: int = 100) -> list[dict]:
-        """Claim calls whose analysis is out of date, so one worker analyses each."""
-        self.catch_up_for_read()
-        now = time.time()
-        with self.write() as conn:
-            rows = conn.execute(CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
-        return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
-
-    def pending_calls(self, trace_id: str) -> list[dict]:
-        """List the calls of one trace whose analysis is out of date."""
-        self.catch_up_for_read()
-        return list(self.db.query(
-            "SELECT trace_id, call_id, version FROM calls "
-            "WHERE trace_id = ? AND analyzed_version < version ORDER BY first_ts, call_id", (trace_id,)))
-
-    def save_analysis(self, trace_id, call_id, version, analysis: dict) -> bool:
-        """Store an analysis unless the call changed meanwhile; say whether it was stored."""
-        return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
-
-    def save_analyses(self, results, groupings: dict | None = None, alerts=None) -> int:
-        """Store (trace_id, call_id, version, analysis) results in one transaction.
-
-        A result whose call changed since it was read is dropped (the call stays pending);
-        return how many were stored. `groupings` ({(trace_id, call_id): ...}, see
-        webapp/problems/) replaces each stored call's part in the problems, in the same transaction,
-        and a problem that opens, regresses or escalates writes the alerts that `alerts`, the alert policy
-        (webapp/alerts/storms.py), asks for: it drops backfills and folds many new problems into one summary.
-        """
-        if not results:
-            return 0
-        with self.write() as conn:
-            self.take_summaries_turn(conn)
-            stored = self._save_rows(conn, [analysis_row(*result) for result in results])
-            self._refresh_traces(conn, {result[0] for result in results})
-            refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results], self.sql), self.sql)
-            if groupings:
-                changes = apply_groupings(conn, groupings, utc_now())
-                if alerts is not None and changes:
-                    planned = alerts.plan([(e, self.problem_alert_data(conn, pid, e)) for e, pid in changes])
-                    self.write_problem_alerts(conn, planned, alerts)
-        return stored
-
-    def _save_rows(self, conn, rows) -> int:
-        before = conn.total_changes
-        conn.executemany(SAVE_ANALYSIS, rows)
-        return conn.total_changes - before
-
-    def invalidate_tool(self, tool: str | None = None) -> int:
-        """Mark the calls of a tool (or of every tool) for re-analysis."""
-        sql = "UPDATE calls SET version = version + 1, claimed_at = NULL"
-        with self.write() as conn:
-            if tool is None:
-                return conn.execute(sql).rowcount
-            return conn.execute(sql + " WHERE tool = ?", (tool,)).rowcount

@@ -1,0 +1,73 @@
+"""Analysis bookkeeping, a mixin of Store: which calls wait for analysis, and storing what it found.
+
+A call is claimed before it is analysed (so one worker analyses it), and an analysis is stored only
+if the call did not change meanwhile; the problems and alerts it causes go in the same transaction.
+"""
+import time
+
+from .codec import utc_now
+from .hours import hour_keys, refresh_hours
+from .problems import apply_groupings
+from .rows import analysis_row
+from .sql import CLAIM_PENDING, SAVE_ANALYSIS
+
+CLAIM_SECONDS = 30
+
+
+class AnalysisBookkeeping:
+    """Mixin of Store (needs write(), catch_up_for_read(), _refresh_traces(), db, sql)."""
+
+    def claim_pending(self, limit: int = 100) -> list[dict]:
+        """Claim calls whose analysis is out of date, so one worker analyses each."""
+        self.catch_up_for_read()
+        now = time.time()
+        with self.write() as conn:
+            rows = conn.execute(CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
+        return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
+
+    def pending_calls(self, trace_id: str) -> list[dict]:
+        """List the calls of one trace whose analysis is out of date."""
+        self.catch_up_for_read()
+        return list(self.db.query(
+            "SELECT trace_id, call_id, version FROM calls "
+            "WHERE trace_id = ? AND analyzed_version < version ORDER BY first_ts, call_id", (trace_id,)))
+
+    def save_analysis(self, trace_id, call_id, version, analysis: dict) -> bool:
+        """Store an analysis unless the call changed meanwhile; say whether it was stored."""
+        return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
+
+    def save_analyses(self, results, groupings: dict | None = None, alerts=None) -> int:
+        """Store (trace_id, call_id, version, analysis) results in one transaction.
+
+        A result whose call changed since it was read is dropped (the call stays pending);
+        return how many were stored. `groupings` ({(trace_id, call_id): ...}, see
+        webapp/problems/) replaces each stored call's part in the problems, in the same transaction,
+        and a problem that opens, regresses or escalates writes the alerts that `alerts`, the alert policy
+        (webapp/alerts/storms.py), asks for: it drops backfills and folds many new problems into one summary.
+        """
+        if not results:
+            return 0
+        with self.write() as conn:
+            self.take_summaries_turn(conn)
+            stored = self._save_rows(conn, [analysis_row(*result) for result in results])
+            self._refresh_traces(conn, {result[0] for result in results})
+            refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results], self.sql), self.sql)
+            if groupings:
+                changes = apply_groupings(conn, groupings, utc_now())
+                if alerts is not None and changes:
+                    planned = alerts.plan([(e, self.problem_alert_data(conn, pid, e)) for e, pid in changes])
+                    self.write_problem_alerts(conn, planned, alerts)
+        return stored
+
+    def _save_rows(self, conn, rows) -> int:
+        before = conn.total_changes
+        conn.executemany(SAVE_ANALYSIS, rows)
+        return conn.total_changes - before
+
+    def invalidate_tool(self, tool: str | None = None) -> int:
+        """Mark the calls of a tool (or of every tool) for re-analysis."""
+        sql = "UPDATE calls SET version = version + 1, claimed_at = NULL"
+        with self.write() as conn:
+            if tool is None:
+                return conn.execute(sql).rowcount
+            return conn.execute(sql + " WHERE tool = ?", (tool,)).rowcount
