@@ -1,13 +1,14 @@
 """Retention, giving space back to the disk, and online backups: the Store's upkeep.
 
-Pruning must work on a full disk, where it matters most, so every transaction it writes is bounded:
-deletions go a few traces at a time (fewer when SQLite cannot grow its WAL), and the search index is
-merged by hand in steps of a few pages. The search index is a contentless FTS5 table: deleting a
-row *adds* delete markers, and FTS5's own automerge would then rewrite up to 64 pages per level in
-whichever transaction crosses its work unit (a megabyte or two of WAL on a disk that has one).
-A prune that deleted much of the index merges it whole (step by step) so the deleted rows' space
-comes back; then, on files with incremental auto_vacuum (every file made since 0.2.0), free pages
-move off the end of the file step by step.
+Pruning must work on a full disk, where it matters most, so every transaction it writes is bounded
+and none needs the file to grow (a checkpoint that cannot grow the file keeps the WAL from restarting):
+deletions go oldest first, a few traces at a time (fewer when SQLite cannot grow its WAL), and the
+search index is merged by hand in steps of a few pages. The search index is a contentless FTS5 table:
+deleting a row *adds* delete markers, and FTS5's own automerge would rewrite up to 64 pages per level
+in whichever transaction crosses its work unit (a megabyte or two of WAL on a disk that has one). A
+prune that deleted much of the index merges it whole, step by step, so the deleted rows' space comes
+back; on files with incremental auto_vacuum (every file made since 0.2.0) free pages then move off
+the end of the file step by step.
 """
 import os
 import sqlite3
