@@ -6,6 +6,7 @@ stay out, so a deploy or another customer's data never splits a problem.
 """
 import hashlib
 import re
+from functools import lru_cache
 from itertools import islice
 
 from ..analysis.pointers import unescape
@@ -31,6 +32,7 @@ def normalise_segment(segment: str) -> str:
     return ID if _id_like(segment) else segment
 
 
+@lru_cache(maxsize=8192)  # keys repeat across calls: field names, a few ids
 def _id_like(key: str) -> bool:
     return bool(_UUID.match(key) or _LONG_HEX.match(key) or _DIGIT_RUN.search(key))
 
@@ -52,9 +54,10 @@ def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:
             node = node[int(part)] if part.isdigit() and int(part) < len(node) else node[0] if node else _NO_DOC
         elif isinstance(node, dict):
             # a folded `*` over an object of id-like keys is that map's {id}; over named keys it stays *
-            keys = list(islice(node, 100)) if part == "*" else [unescape(part)]
+            name = unescape(part)
+            keys = list(islice(node, 100)) if part == "*" else [name]
             out.append(ID if keys and all(k.isdigit() or _id_like(k) for k in keys) else normalise_segment(part))
-            node = next(iter(node.values()), _NO_DOC) if part == "*" else node.get(unescape(part), _NO_DOC)
+            node = next(iter(node.values()), _NO_DOC) if part == "*" else node.get(name, _NO_DOC)
         else:
             out.append(normalise_segment(part))
             node = _NO_DOC

@@ -26,7 +26,9 @@ ADD_PART = """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, sour
  occurrences, pairs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 BUMP_COUNTS = "UPDATE problems SET occurrences = occurrences + ?, calls = calls + ?, traces = traces + ? WHERE id = ?"
 # Adding a part can only widen first/last seen and raise the severity: no look at the other calls.
-PUT_COUNTS = """UPDATE problems SET occurrences = occurrences + ?1, calls = calls + 1, traces = traces + ?2,
+# Run before the part's row goes in: the trace counts when no other call of it has the problem.
+PUT_COUNTS = """UPDATE problems SET occurrences = occurrences + ?1, calls = calls + 1,
+ traces = traces + CASE WHEN EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ?5 AND trace_id = ?2) THEN 0 ELSE 1 END,
  first_seen = CASE WHEN first_seen <= ?3 THEN first_seen ELSE ?3 END,
  last_seen = CASE WHEN last_seen >= ?3 THEN last_seen ELSE ?3 END,
  severity = CASE WHEN ?4 = 'error' THEN 'error' ELSE severity END WHERE id = ?5
@@ -241,11 +243,10 @@ def _take_out(conn, pid: int, key: tuple, part, rollups: Rollups) -> None:
 
 def _put_in(conn, pid: int, call: dict, entry: dict, rollups: Rollups) -> tuple:
     """Add a call's part to a problem's rollups; return the problem's (state, has a resolution)."""
-    new_trace = not conn.execute(TRACE_HAS_OTHER, (pid, call["trace_id"])).fetchone()[0]
     occurrences = entry["occurrences"]
+    watched = conn.execute(PUT_COUNTS, (occurrences, call["trace_id"], call["ts"], entry["severity"], pid)).fetchone()
     conn.execute(ADD_PART, (pid, call["trace_id"], call["call_id"], call["ts"], call["source"], call["release"],
                             call["digest"], entry["severity"], occurrences, dumps(entry["pairs"])))
-    watched = conn.execute(PUT_COUNTS, (occurrences, int(new_trace), call["ts"], entry["severity"], pid)).fetchone()
     rollups.add(pid, call, occurrences, entry["pairs"], 1)
     return watched
 
