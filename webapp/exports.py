@@ -19,7 +19,7 @@ def _value(value) -> str:
 
 
 # Markdown writing for every export (trace and problem summaries): payload text must stay text.
-_URL_BREAKERS = re.compile(r"[<>\s]")
+_URL_BREAKERS = re.compile(r"[<>\s\x00-\x1f\x7f]")
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]()|<>#!~&{}])")
 
 
@@ -45,8 +45,22 @@ def md_link(label: str, url) -> str:
     url = str(url or "")
     if not re.match(r"https?://", url, re.IGNORECASE):
         return md_text(label)
-    quoted = _URL_BREAKERS.sub(lambda m: f"%{ord(m.group()):02X}", url)  # <, > and spaces end a <...> link
+    quoted = _quote_breakers(url)  # <, > and spaces end a <...> link
     return f"[{md_text(label)}](<{quoted}>)"
+
+
+def md_url(url) -> str:
+    """Write a URL as an autolink (`<https://...>`, as readable raw as rendered); only an http(s) URL
+    becomes a link, anything else stays text."""
+    url = str(url or "")
+    if not re.match(r"https?://", url, re.IGNORECASE):
+        return md_text(url)
+    return f"<{_quote_breakers(url)}>"
+
+
+def _quote_breakers(url: str) -> str:
+    """Percent-encode (as UTF-8) what would end a `<...>` link: angle brackets, spaces, control characters."""
+    return _URL_BREAKERS.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), url)
 
 
 def _where(end: dict | None) -> str:

@@ -10,7 +10,8 @@ from ..errors import ApiError
 from ..store.filters import absolute_time, bad_time
 from ..store.problem_filters import ProblemQuery, bad_range
 from .states import BadChange, parse_change
-from .timeline import buckets, default_range
+from .strips import strip
+from .timeline import default_range
 
 bp = Blueprint("problems_api", __name__)
 TRACES_LIMIT = 50
@@ -104,8 +105,7 @@ def hourly(problem: dict, args) -> dict:
         since, until = default_range(problem["first_seen"], problem["last_seen"], since, until)
     except ValueError as error:
         raise ApiError(400, "bad_parameter", f"since/until: {error}") from error
-    counts = get_store().problem_hourly(int(problem["id"][3:]), since, until)
-    return {**buckets(counts, since, until), "hours": counts}
+    return strip(get_store(), int(problem["id"][3:]), since, until)
 
 
 @bp.patch("/api/v1/problems/<problem_id>")

@@ -91,10 +91,14 @@ def problems_show(problem_id, as_json, database):
         lines.append("  " + pending_text(p["resolution"], p["state"]))
     if p.get("verification"):
         lines.append("  " + verified_text(p["verification"]["calls"], p["verification"]["broke"]))
-    lines += [f"  {orjson.dumps(pair['left']).decode()} -> {orjson.dumps(pair['right']).decode()} x {pair['count']}"
-              for pair in p["value_pairs"]]
+    lines += [f"  {_value(pair, 'left')} -> {_value(pair, 'right')} x {pair['count']}" for pair in p["value_pairs"]]
     lines += [f"  {h['at']} {h['state']} by {h['by']}: {h['detail']}" for h in p["state_history"]]
     click.echo("\n".join(lines))
+
+
+def _value(pair: dict, side: str) -> str:
+    """Write one side of a value pair: its JSON, or "(missing)" when the field was not there."""
+    return "(missing)" if side in pair.get("missing", ()) else orjson.dumps(pair[side]).decode()
 
 
 def _change(database, problem_id: str, body: dict) -> None:

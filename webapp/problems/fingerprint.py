@@ -115,16 +115,18 @@ def key(descriptor: dict, version: int = VERSION) -> str:
     return f"v{version}:{digest}"
 
 
-def grouped_by(descriptor: dict) -> str:
-    """Say in words what a problem's findings share (the problem page's "grouped by ...")."""
-    parts = [f"tool {descriptor['tool'] or '(none)'}", f"kind {descriptor['kind']}", f"stages {descriptor['stages']}"]
+def grouped_by(descriptor: dict, text=str) -> str:
+    """Say in words what a problem's findings share (the problem page's "grouped by ..."); `text` writes what
+    came from payloads (tool, paths, transform, keyword), e.g. as Markdown text."""
+    parts = [f"tool {text(descriptor['tool']) if descriptor['tool'] else '(none)'}", f"kind {descriptor['kind']}",
+             f"stages {descriptor['stages']}"]
     for side in ("left", "right"):
         if descriptor[side]:
-            parts.append(f"{descriptor[side]['snapshot']} path {descriptor[side]['path'] or '/'}")
+            parts.append(f"{descriptor[side]['snapshot']} path {text(descriptor[side]['path'] or '/')}")
     if descriptor.get("transform"):
-        parts.append(f"transform {descriptor['transform']}")
+        parts.append(f"transform {text(descriptor['transform'])}")
     if descriptor.get("keyword"):
-        parts.append(f"schema keyword {descriptor['keyword']}")
+        parts.append(f"schema keyword {text(descriptor['keyword'])}")
     version = descriptor.get("fingerprint_version", VERSION)
     note = "" if version == VERSION else f"; made before fingerprint v{VERSION}, which groups only newer findings"
     return (f"grouped by {', '.join(parts)} (fingerprint v{version}{note}; array indexes read as *, id-like keys "

@@ -27,7 +27,7 @@ def call_problems(tool: str | None, analysis: dict, docs: dict | None = None) ->
         for side in ("left", "right"):
             if finding.get(side):
                 named.add((finding[side]["snapshot"], finding[side].get("path")))
-        _add(out, descriptor, finding["severity"], int(finding.get("occurrences") or 1), _pairs(finding))
+        _add(out, descriptor, finding["severity"], int(finding.get("occurrences") or 1), _pairs(finding, docs or {}))
     for stage, checked in (analysis.get("validation") or {}).items():
         for error in checked.get("errors") or []:
             if error.get("keyword") == "invalid_json" or _explained(stage, error, named):
@@ -64,19 +64,34 @@ def _add(out: dict, descriptor: dict, severity: str, occurrences: int, pairs: li
             entry["pairs"][pair] = entry["pairs"].get(pair, 0) + 1
 
 
-def _pairs(finding: dict) -> list[str]:
-    """Return the finding's value pairs as canonical JSON texts `[left, right]` (values as stored)."""
+def _pairs(finding: dict, docs: dict) -> list[str]:
+    """Return the finding's value pairs as canonical JSON texts `[left, right]` (values as stored), with a third
+    item naming the sides that hold no value (`[5, null, ["right"]]`); a pair that says nothing is left out."""
     found = []
     examples = finding.get("examples") or [finding]
     for example in examples[:MAX_PAIRS]:
         if isinstance(example, dict):
             left, right = values(example)
-            found.append(_pair_text(left, right))
+            missing = [side for side, value in (("left", left), ("right", right))
+                       if value is None and _no_value(example.get(side), docs)]
+            # a value against a missing side says something; two missing sides or null on both do not
+            if len(missing) == 1 or not missing and (left, right) != (None, None):
+                found.append(_pair_text(left, right, missing))
     return found
 
 
-def _pair_text(left, right) -> str:
-    return orjson.dumps([_short(left), _short(right)], option=orjson.OPT_SORT_KEYS).decode()
+def _no_value(end: dict | None, docs: dict) -> bool:
+    """Say whether a finding's end holds no value: it has no end, or its path is missing from the payload."""
+    if not end:
+        return True
+    payload = docs.get(end.get("snapshot"), MISSING)
+    # without the payload a null cannot be told from a missing field: read it as the null it says
+    return payload is not MISSING and resolve(payload, end.get("path") or "", MISSING) is MISSING
+
+
+def _pair_text(left, right, missing: list[str] = ()) -> str:
+    pair = [_short(left), _short(right), *([list(missing)] if missing else [])]
+    return orjson.dumps(pair, option=orjson.OPT_SORT_KEYS).decode()
 
 
 def _short(value):

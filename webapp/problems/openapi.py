@@ -33,11 +33,16 @@ SCHEMAS = {
         "next_cursor": NULLABLE_STRING}),
     "ProblemDetail": {"allOf": [{"$ref": "#/components/schemas/Problem"}, _object(
         ["hourly", "examples", "value_pairs", "exposure", "state_history"], {
-            "hourly": _object(["since", "until", "step_hours", "bars", "hours"], {
-                "since": STRING, "until": STRING, "step_hours": {"type": "integer"}, "bars": {"type": "array"},
+            "hourly": _object(["since", "until", "step_hours", "step_seconds", "bars", "hours"], {
+                "since": STRING, "until": STRING, "step_hours": {"type": "number"},
+                "step_seconds": {"type": "integer"}, "peak": {"type": "integer"},
+                "bars": {"type": "array", "items": _object(["start", "end", "occurrences"], {
+                    "start": STRING, "end": STRING, "occurrences": {"type": "integer"}})},
                 "hours": {"type": "object", "additionalProperties": {"type": "integer"}}}),
             "examples": {"type": "object"}, "value_pairs": {"type": "array", "items": _object(
-                ["left", "right", "count"], {"left": {}, "right": {}, "count": {"type": "integer"}})},
+                ["left", "right", "count", "missing"], {"left": {}, "right": {}, "count": {"type": "integer"},
+                                                        "missing": {"type": "array", "items": {
+                                                            "enum": ["left", "right"]}}})},
             "exposure": _object(["calls", "calls_with_path", "rate"], {
                 "calls": {"type": "integer"}, "calls_with_path": {"type": "integer"}, "rate": {"type": "number"}}),
             "state_history": {"type": "array", "items": _object(["at", "state", "by", "detail"], {

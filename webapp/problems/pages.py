@@ -13,7 +13,8 @@ from .fingerprint import grouped_by
 from .nearest import nearest
 from .report import problem_markdown
 from .states import RESOLVE_MODES, STATES, BadChange, links_change, parse_change, pending_text, verified_text
-from .timeline import buckets, default_range, list_range, sparkline
+from .strips import strip, strips
+from .timeline import default_range, list_range, sparkline, step_words
 from .words import counted
 
 bp = Blueprint("problems_pages", __name__)
@@ -30,7 +31,12 @@ def spark_rects(bars: list[dict], height: int) -> Markup:
     # One f-string per bar, not six template expressions: a list page draws hundreds of bars.
     return Markup("".join(
         f'<rect x="{float(b["x"])}" y="{height - int(b["h"])}" width="{float(b["w"])}" height="{int(b["h"])}">'
-        f'<title>{escape(b["start"][:16].replace("T", " "))}: {int(b["occurrences"])}</title></rect>' for b in bars))
+        f'<title>{escape(_minute(b["start"]))}: {int(b["occurrences"])}</title></rect>' for b in bars))
+
+
+def _minute(text: str) -> str:
+    """Write a bar's start to the minute, or to the second when it starts within one."""
+    return text[:19].replace("T", " ").removesuffix(":00")
 
 
 def _refuse_a_backwards_range() -> None:
@@ -51,9 +57,9 @@ def _list_context() -> dict:
     problems, next_cursor = store.find_problems(query, cursor if cursor and (cursor[1].isascii() and cursor[1].isdigit()) else None)
     since, until = list_range(absolute_time(query.since), absolute_time(query.until),
                               max((p["last_seen"] for p in problems if p["last_seen"]), default=None), LIST_DAYS)
-    hourly = store.problems_hourly([int(p["id"][3:]) for p in problems], since, until)
+    drawn = strips(store, [int(p["id"][3:]) for p in problems], since, until, bars=28)
     for problem in problems:
-        problem["spark"] = sparkline(buckets(hourly[int(problem["id"][3:])], since, until, bars=28))
+        problem["spark"] = sparkline(drawn[int(problem["id"][3:])])
     next_url = url_for(".problems_page", **query.as_args(), cursor=api.encode(next_cursor)) if next_cursor else None
     return {"problems": problems, "query": query, "next_url": next_url, "next_cursor": api.encode(next_cursor),
             "range": (since, until), "counts": store.count_problems(query), "facets": store.problem_facets(),
@@ -96,7 +102,7 @@ def _detail_context(problem: dict) -> dict:
         since, until = default_range(problem["first_seen"], problem["last_seen"], since, until)
     except ValueError:
         since, until = default_range(problem["first_seen"], problem["last_seen"])
-    strip = buckets(store.problem_hourly(number, since, until), since, until, bars=72)
+    shown = strip(store, number, since, until, bars=72)
     try:
         cursor = api.decode(request.args.get("cursor"), 3)
     except Exception:
@@ -104,7 +110,8 @@ def _detail_context(problem: dict) -> dict:
     calls, next_cursor = store.problem_traces(number, 20, cursor)
     verification = problem.get("verification")
     can_change = may_change_contracts()  # the token that changes contracts changes problems too
-    return {"problem": problem, "can_change": can_change, "change_hint": None if can_change else change_hint(), "strip": strip, "bars": sparkline(strip, width=576, height=40),
+    return {"problem": problem, "can_change": can_change, "change_hint": None if can_change else change_hint(), "strip": shown, "bar_words": step_words(shown["step_seconds"]),
+            "bars": sparkline(shown, width=576, height=40),
             "calls": calls, "cursor": cursor,
             "next_url": url_for(".problem_page", problem_id=problem["id"], cursor=api.encode(next_cursor),
                                 since=request.args.get("since"), until=request.args.get("until"))

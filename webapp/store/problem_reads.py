@@ -73,10 +73,12 @@ class ProblemReads:
             return problem
         self._add_splits([problem], detail=True)
         db = self.db
-        problem["value_pairs"] = [{"left": pair[0], "right": pair[1], "count": count} for pair, count in (
+        # `[null,null]`: a pair stored before pairs that say nothing were left out (a missing field on each side)
+        problem["value_pairs"] = [{"left": pair[0], "right": pair[1], "count": count,
+                                   "missing": pair[2] if len(pair) > 2 else []} for pair, count in (
             (loads(p), c) for p, c in db.execute(
-                "SELECT pair, count FROM problem_pairs WHERE problem_id = ? ORDER BY count DESC, pair LIMIT 10",
-                (number,)))]
+                "SELECT pair, count FROM problem_pairs WHERE problem_id = ? AND pair != '[null,null]' "
+                "ORDER BY count DESC, pair LIMIT 10", (number,)))]
         problem["examples"] = self._examples(number)
         problem["state_history"] = [dict(r) for r in db.query(
             "SELECT at, state, by, detail FROM problem_states WHERE problem_id = ? ORDER BY id DESC LIMIT 100",
@@ -102,6 +104,17 @@ class ProblemReads:
                                (dumps(numbers), since[:13], until[:13]))
         for number, hour, count in rows:
             out[number][hour] = count
+        return out
+
+    def problems_counts(self, numbers: list[int], since: str, before: str, width: int) -> dict[int, dict[str, int]]:
+        """Return {id: {time key: occurrences}} of several problems' calls from since up to (not at) before,
+        by the first `width` characters of their times (13: per hour, 16: per minute, 19: per second)."""
+        out: dict[int, dict[str, int]] = {n: {} for n in numbers}
+        rows = self.db.execute(f"SELECT problem_id, substr(ts, 1, {int(width)}), sum(occurrences) FROM problem_calls "
+                               f"WHERE problem_id {self.sql.IN_JSON_NUMBERS} AND ts >= ? AND ts < ? GROUP BY 1, 2",
+                               (dumps(numbers), since, before))
+        for number, key, count in rows:
+            out[number][key] = int(count)
         return out
 
     def problem_traces(self, number: int, limit: int = 50, cursor: tuple | None = None):
