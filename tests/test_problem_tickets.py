@@ -1,7 +1,9 @@
 """Tickets: links attached from the CLI and the page, the Markdown export as a ticket body, and the
 problem and alert settings pages' forms with tokens set (the admin token's Basic auth opens them)."""
 import base64
+import html
 import os
+import re
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -119,6 +121,17 @@ def test_the_markdown_export_is_a_ticket_body(loaded, client, store):
     assert clean["trace_id"] == trace(1) and latest["trace_id"] == trace(3)
 
 
+def rendered(markdown: str) -> str:
+    """Render Markdown as GitHub-like ticket systems do (CommonMark)."""
+    from markdown_it import MarkdownIt
+    return MarkdownIt("commonmark").render(markdown)
+
+
+def as_html_text(text: str) -> str:
+    """Write text as the CommonMark renderer writes literal text (&, <, > and " escaped)."""
+    return html.escape(text, quote=False).replace('"', "&quot;")
+
+
 def test_hostile_payload_text_stays_code_in_the_markdown_export(client, store):
     store.put_tool("findOrders", CONTRACT)
     events = call(trace(1), at(0, PAST), broken=False, release=HOSTILE.replace("\n", " "))
@@ -127,16 +140,37 @@ def test_hostile_payload_text_stays_code_in_the_markdown_export(client, store):
     pipeline.catch_up(store)
     [problem] = client.get("/api/v1/problems").get_json()["problems"]
     text = client.get(f"/problems/{problem['id']}.md").get_data(as_text=True)
-    # each value is one code span, fenced with more backticks than it holds in a row, on one line
-    assert '``` "a`b``c | <b>x</b> *y* [z](http://evil.example)\\n# h" ```' in text
-    assert "``` a`b``c | <b>x</b> *y* [z](http://evil.example) # h ```" in text  # the release
-    outside = text.replace("<http://localhost/", "")
-    for span in ('``` "a`b``c | <b>x</b> *y* [z](http://evil.example)\\n# h" ```',
-                 '``` "A`B``C | <B>X</B> *Y* [Z](HTTP://EVIL.EXAMPLE)\\n# H" ```',
-                 "``` a`b``c | <b>x</b> *y* [z](http://evil.example) # h ```"):
-        outside = outside.replace(span, "")
-    assert "<b>" not in outside.lower() and "\n# h" not in outside and "evil" not in outside.lower()
+    html_text = rendered(text)
+    # each value is one code span on one line that renders as the literal value
+    codes = re.findall(r"<code>(.*?)</code>", html_text)
+    for value in ('"a`b``c | <b>x</b> *y* [z](http://evil.example)\\n# h"',
+                  '"A`B``C | <B>X</B> *Y* [Z](HTTP://EVIL.EXAMPLE)\\n# H"',
+                  "a`b``c | <b>x</b> *y* [z](http://evil.example) # h"):  # the release
+        assert as_html_text(value) in codes, value
+    assert "<b>" not in html_text.lower() and "<h1>" not in html_text and "<em>" not in html_text
+    assert 'href="http://evil' not in html_text.lower()
     assert "- How many: 1 occurrence in 1 call and 1 trace" in text
+
+
+HOSTILE_TOOL = "R&amp;D <b>x</b> *y* [z](javascript:alert(1)) _i_ `t` &lt;"
+
+
+def test_a_hostile_tool_name_renders_as_its_literal_text_and_plain_words_stay_unescaped(client, store):
+    store.put_tool(HOSTILE_TOOL, CONTRACT)
+    send(client, *call(trace(1), at(0, PAST), tool=HOSTILE_TOOL))
+    pipeline.catch_up(store)
+    [problem] = client.get("/api/v1/problems").get_json()["problems"]
+    text = client.get(f"/problems/{problem['id']}.md").get_data(as_text=True)
+    html_text = rendered(text)
+    heading = re.search(r"<h2>(.*?)</h2>", html_text).group(1)
+    assert heading == as_html_text(f"{problem['id']}: {HOSTILE_TOOL}: /limit sent as string instead of integer "
+                                   "(arguments -> request)")
+    grouped = next(li for li in re.findall(r"<li>(.*?)</li>", html_text) if li.startswith("grouped by"))
+    assert grouped.startswith(as_html_text(f"grouped by tool {HOSTILE_TOOL}, kind type_changed"))
+    assert "javascript:" not in re.sub(r">[^<]*<", "><", html_text)  # in no attribute: only as text
+    assert "<b>" not in html_text and "<em>" not in html_text and "<strong>" not in html_text
+    # the raw ticket stays readable: our own words and plain paths are not escaped
+    assert "/limit sent as string instead of integer (arguments -> request)" in text.splitlines()[0]
 
 
 @pytest.fixture

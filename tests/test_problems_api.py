@@ -121,7 +121,7 @@ def test_one_problem_adds_hourly_counts_examples_value_pairs_exposure_and_histor
     body = loaded.get(f"/api/v1/problems/{problem_id(loaded)}").get_json()
     assert body["hourly"]["hours"] == {"2026-11-20T09": 2, "2026-11-20T10": 1}
     assert sum(bar["occurrences"] for bar in body["hourly"]["bars"]) == 3
-    assert body["value_pairs"] == [{"left": 5, "right": "5", "count": 3}]
+    assert body["value_pairs"] == [{"left": 5, "right": "5", "count": 3, "missing": []}]
     assert body["exposure"]["calls"] == 3 and body["exposure"]["calls_with_path"] == 5
     assert body["examples"]["first"]["trace_id"] == trace(1) and body["examples"]["latest"]["trace_id"] == trace(3)
     assert body["state_history"][-1]["detail"] == "first seen"
