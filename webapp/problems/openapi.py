@@ -93,7 +93,7 @@ def paths(operation, param, ref, json_body, error) -> dict:
                 "200": json_body(ref("ProblemDetail"), "The problem."), "301": moved, "400": bad,
                 "404": not_found}, tag="problems", params=[
                 problem_id, param("since", "query", TIME, "Start of the hourly counts (default: first seen)."),
-                param("until", "query", TIME, "End of the hourly counts (default: last seen).")]),
+                param("until", "query", TIME, "End of the hourly counts (default: now with a since, else last seen).")]),
             "patch": operation("Resolve, archive or reopen a problem, set its links, or merge it.", {
                 "200": json_body(ref("ProblemDetail"), "The problem after the change (after a merge: the problem "
                                  "that took the calls, with `merge`)."),

@@ -110,8 +110,8 @@ def _detail_context(problem: dict) -> dict:
     calls, next_cursor = store.problem_traces(number, 20, cursor)
     verification = problem.get("verification")
     can_change = may_change_contracts()  # the token that changes contracts changes problems too
-    return {"problem": problem, "can_change": can_change, "change_hint": None if can_change else change_hint(), "strip": shown, "bar_words": step_words(shown["step_seconds"]),
-            "bars": sparkline(shown, width=576, height=40),
+    return {"problem": problem, "can_change": can_change, "change_hint": None if can_change else change_hint(),
+            "strip": shown, "bar_words": step_words(shown["step_seconds"]), "bars": sparkline(shown, width=576, height=40),
             "calls": calls, "cursor": cursor,
             "next_url": url_for(".problem_page", problem_id=problem["id"], cursor=api.encode(next_cursor),
                                 since=request.args.get("since"), until=request.args.get("until"))
