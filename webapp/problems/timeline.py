@@ -120,6 +120,16 @@ def _key_seconds(key: str) -> int | None:
     return int((moment - EARLIEST).total_seconds())
 
 
+@lru_cache(maxsize=64)
+def _labels(plan: Layout) -> tuple[tuple[str, str], ...]:
+    """Return each bar's (start, end) in the fixed form, clipped to the range; shared by every row of a list."""
+    out = []
+    for number in range(plan.count):
+        first = plan.origin + timedelta(seconds=number * plan.step)
+        out.append((stamp(max(first, plan.since)), stamp(min(first + timedelta(seconds=plan.step), plan.until))))
+    return tuple(out)
+
+
 def buckets(counts: dict[str, int], plan: Layout) -> dict:
     """Group {time key: occurrences} (keys inside the range only) into the layout's bars."""
     totals = [0] * plan.count
@@ -128,11 +138,7 @@ def buckets(counts: dict[str, int], plan: Layout) -> dict:
         seconds = _key_seconds(key)
         if seconds is not None and seconds >= origin:
             totals[min((seconds - origin) // plan.step, plan.count - 1)] += count
-    out = []
-    for number, total in enumerate(totals):
-        first = plan.origin + timedelta(seconds=number * plan.step)
-        out.append({"start": stamp(max(first, plan.since)),
-                    "end": stamp(min(first + timedelta(seconds=plan.step), plan.until)), "occurrences": total})
+    out = [{"start": start, "end": end, "occurrences": total} for (start, end), total in zip(_labels(plan), totals)]
     step_hours = plan.step // HOUR if plan.step % HOUR == 0 else round(plan.step / HOUR, 6)
     return {"since": stamp(plan.since), "until": stamp(plan.until), "step_hours": step_hours,
             "step_seconds": plan.step, "bars": out, "peak": max(totals, default=0)}
