@@ -2,5 +2,5 @@
 
 Pure logic here (fingerprint, transforms, grouping, states, timeline, nearest clean call, report); the
 tables and SQL are the store's (webapp/store/problems.py, problem_reads.py, problem_changes.py); api.py,
-pages.py, cli.py and openapi.py are the thin adapters.
+pages.py, cli.py, strips.py (reads a strip's counts) and openapi.py are the thin adapters.
 """
