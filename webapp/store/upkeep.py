@@ -24,6 +24,7 @@ VACUUM_STEP_PAGES = 2048  # 8 MiB of 4 KiB pages per step at most; fewer while t
 MIN_STEP_PAGES = 8
 MERGE_PAGES = 64  # index pages one merge step writes at most; fewer while the disk is full
 FTS_AUTOMERGE = 4  # FTS5's default, restored after a prune
+BESIDE_A_DATABASE = ("", "-journal", "-wal", "-shm")  # every file SQLite may leave, the database first
 WHOLE_MERGE_SHARE = 0.25  # merge the whole index when a prune deleted at least this share of the traces
 
 
@@ -230,8 +231,8 @@ class Upkeep:
             copy.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except BaseException:
             copy.close()
-            for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
-                leftover.unlink(missing_ok=True)
+            for suffix in BESIDE_A_DATABASE:  # a rollback journal too: the copy starts out in that mode
+                Path(f"{partial}{suffix}").unlink(missing_ok=True)
             raise
         copy.close()
         os.replace(partial, target)
