@@ -6,7 +6,8 @@ failing hardware. On a read-only mount it says "unable to open database file" to
 """
 import os
 
-NEARLY_NONE = 1024 * 1024  # below this SQLite cannot count on room for a WAL frame or its shared memory
+NEARLY_NONE = 1024 * 1024  # below this, "database or disk is full" is the disk's doing, not a size limit
+NO_ROOM = 64 * 1024  # below this, an I/O error is the disk's room (SQLite's shared memory grows 32 KiB at a time)
 SPACE_WORDS = ("full", "disk i/o", "unable to open")  # what SQLite says when it could not get space
 WRITE_WORDS = ("readonly", "read-only", "unable to open", "disk i/o")  # ... or could not write at all
 
@@ -29,7 +30,8 @@ def explained(path, message: str) -> str:
     name = os.path.basename(str(path))
     cause = _unwritable(str(path), name) if any(word in text for word in WRITE_WORDS) else None
     free = free_bytes(path)
-    if cause is None and free is not None and free < NEARLY_NONE and any(word in text for word in SPACE_WORDS):
+    room = NEARLY_NONE if "full" in text else NO_ROOM
+    if cause is None and free is not None and free < room and any(word in text for word in SPACE_WORDS):
         cause = f"the disk holding {name} is full ({free // 1024} KiB free)"
     return f"{cause}: {message}" if cause else message
 
