@@ -15,6 +15,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import space
 from .errors import StoreUnavailable
 from .hours import hour_keys, refresh_hours
 from .problems import forget_calls
@@ -53,7 +54,7 @@ def _disk_full(error: StoreUnavailable, store=None) -> bool:
     if "full" in text:
         return True
     free = store.free_bytes() if store is not None and "disk i/o" in text else None
-    return free is not None and free < 64 * 1024
+    return free is not None and free < space.NO_ROOM
 
 
 def file_bytes(path) -> int:
@@ -112,10 +113,7 @@ class Upkeep:
 
     def free_bytes(self) -> int | None:
         """Bytes free on the database's disk for this process (None: not a file)."""
-        if self.path == ":memory:":
-            return None
-        stats = os.statvfs(os.path.dirname(os.path.abspath(self.path)))
-        return stats.f_bavail * stats.f_frsize
+        return None if self.path == ":memory:" else space.free_bytes(self.path)
 
     def _shrink_index(self) -> None:
         """Merge the search index whole, so its deleted rows' space comes back. The deleted events'
