@@ -163,3 +163,12 @@ def test_the_json_api_and_json_pages_are_unchanged_by_signing_in(reading_open):
     # Basic auth still opens no write to the API
     api = reading_open.post("/api/v1/alerts", json={"url": "http://127.0.0.1:9/x"}, headers=basic(ADMIN))
     assert api.status_code == 401 and api.get_json()["error"]["code"] == "unauthorized"
+
+
+def test_without_admin_tokens_signin_asks_for_the_token_that_changes_contracts_then(tmp_path):
+    client = make_client(tmp_path, INGEST_TOKENS=f"ship:{SHIPPER}")  # as before admin tokens: an ingest token
+    page = client.get("/settings/alerts").get_data(as_text=True)
+    assert "TRACEDIFF_INGEST_TOKENS" in page and signin_next(header_of(page)) == "/settings/alerts"
+    challenged = client.get("/signin?next=/settings/alerts", headers=basic(OTHER))
+    assert challenged.status_code == 401 and "TRACEDIFF_INGEST_TOKENS" in challenged.get_data(as_text=True)
+    assert client.get("/signin?next=/settings/alerts", headers=basic(SHIPPER)).status_code == 303
