@@ -26,7 +26,9 @@ def make_client(tmp_path, **tokens):
     app = create_app({"TESTING": True, "DATABASE": str(db), "ANALYZER": "off", "WEBHOOK_ALLOW_HOSTS": "127.0.0.1",
                       **tokens})
     client = app.test_client()
-    writer = {"Authorization": f"Bearer {ADMIN}"} if tokens.get("ADMIN_TOKENS") else {}
+    # the token that changes contracts: admin, else (as before admin tokens existed) ingest
+    writer = next(({"Authorization": f"Bearer {token}"} for setting, token in
+                   (("ADMIN_TOKENS", ADMIN), ("INGEST_TOKENS", SHIPPER)) if tokens.get(setting)), {})
     assert client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=writer).status_code == 200
     shipper = {"Authorization": f"Bearer {SHIPPER}"} if tokens.get("INGEST_TOKENS") else {}
     assert client.post("/api/v1/ingest", data=ndjson(*call(trace(1), at(-5))), headers=shipper).status_code == 200
