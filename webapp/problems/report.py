@@ -12,6 +12,7 @@ from ..analysis.pointers import resolve
 from ..exports import md_code, md_text, md_url
 from ..report import visible
 from ..times import display
+from . import words
 from .fingerprint import grouped_by
 
 VALUE_CHARS = 200  # a value longer than this is cut: a ticket wants the shape, not the whole document
@@ -32,21 +33,13 @@ def _end(where: dict | None) -> str:
 
 
 def what_broke(problem: dict, text=str) -> str:
-    """Say in words what broke: "/limit sent as string instead of integer (arguments -> request)"; `text`
-    writes what came from payloads (the tool, the path, the transform's parts), e.g. md_text."""
+    """Say in words what broke, as its alert does: "/limit sent as string instead of integer (arguments -> request)";
+    `text` writes what may hold payload text (the tool, the phrase with its paths and values), e.g. md_text."""
     left, right = problem.get("left"), problem.get("right")
-    path = text((left or right or {}).get("path") or "/")
-    transform = problem.get("transform") or ""
-    if ">" in transform and transform.count(">") == 1:
-        was, became = transform.split(">")
-        what = f"{path} sent as {text(became)} instead of {text(was)}"
-    elif transform:
-        what = f"{path} changed by {text(transform)}"
-    else:
-        what = f"{problem['kind'].replace('_', ' ')} at {path}"
+    pair = (problem.get("value_pairs") or [None])[0]  # the most common one, as the alert's line shows it
     ends = " -> ".join(end["snapshot"] for end in (left, right) if end)
     tool = text(problem["tool"]) if problem["tool"] else "(no tool)"
-    return f"{tool}: {what}" + (f" ({ends})" if ends else "")
+    return f"{tool}: {text(words.what_broke(problem, pair))}" + (f" ({ends})" if ends else "")
 
 
 def _values(problem: dict, snapshots: dict | None) -> list[str]:
