@@ -2,7 +2,6 @@
 from datetime import timedelta
 
 from .. import times
-from ..problems.grouping import contract_digest
 from ..problems.states import BadChange
 from .codec import dumps, loads, utc_now
 
@@ -110,8 +109,12 @@ class ProblemWrites:
             resolve["releases"] = [r[0] for r in conn.execute(
                 "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = 'release' AND value != '' ORDER BY value",
                 (pid,))]
+            if not resolve["releases"]:  # no later call could ever be "another release": it would never regress
+                raise BadChange(f"TD-{pid} was seen in no release (its calls carry no `release`), so \"in the next "
+                                "release\" could never be told apart; resolve it now, when the contract changes or "
+                                "after N clean calls, or send `release` with the events")
         if resolve["mode"] == "contract_change":
-            resolve["digest"] = contract_digest(self.get_tool(tool)) if tool else None
+            resolve["digest"] = self.analysis_digest(tool)  # inferred pairs too: what the calls are analysed under
         if resolve["mode"] == "after_clean_calls":
             conn.execute("UPDATE problems SET resolve = ? WHERE id = ?", (dumps(resolve), pid))
             record_state(conn, pid, now, "resolving", by, f"resolves after {resolve['n']} clean calls")
