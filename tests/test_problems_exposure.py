@@ -83,3 +83,23 @@ def test_retention_leaves_the_exposure_a_reanalysis_of_the_calls_left_would_give
     live = exposure(store)
     assert (live["calls"], live["calls_with_path"]) == (1, 3)  # the break at 30, the clean calls at 40 and 50
     assert reanalysed(store) == live
+
+
+def test_a_merge_counts_the_calls_it_moved_and_those_since_the_earlier_first_seen(client, store):
+    from webapp.problems.states import parse_change
+    store.put_tool("findOrders", CONTRACT)
+    clean(client, store, (10, 20))
+    common = {"trace_id": trace(50), "call_id": "call_01", "tool": "findOrders", "ts": at(0, PAST)}
+    send(client, {**common, "snapshot": "arguments", "payload": {"status": "paid"}},  # no /limit: status upper-cased
+         {**common, "snapshot": "request", "payload": {"status": "PAID"}})
+    send(client, *call(trace(1), at(30, PAST)))
+    pipeline.catch_up(store)
+    problems, _ = store.find_problems(ProblemQuery())
+    limit, status = sorted(problems, key=lambda p: p["kind"] != "type_changed")
+    assert store.get_problem(int(limit["id"][3:]))["exposure"]["calls_with_path"] == 1
+    store.change_problem(int(status["id"][3:]), parse_change({"merged_into": limit["id"]}), "tester")
+    live = store.get_problem(int(limit["id"][3:]))["exposure"]
+    assert (live["calls"], live["calls_with_path"]) == (2, 4)  # the moved call, the clean calls at 10 and 20
+    store.invalidate_tool(None)
+    pipeline.catch_up(store)
+    assert store.get_problem(int(limit["id"][3:]))["exposure"] == live

@@ -104,3 +104,18 @@ def forget(conn, calls, before: dict) -> None:
         tool, *row = conn.execute(PROBLEM_ROW, (pid,)).fetchone()
         refit(conn, tool, [row], {pid: old}, set(calls), exposure)
     flush(conn, exposure)
+
+
+def merged(conn, into: int, before: str | None, moved) -> None:
+    """Count again toward a problem that took another's calls (`moved`, which now break it) from its first
+    seen `before` the merge: a re-analysis would count them, and the calls since the earlier first seen."""
+    exposure: dict[int, int] = {}
+    tool, *row = conn.execute(PROBLEM_ROW, (into,)).fetchone()
+    refit(conn, tool, [row], {into: before}, set(moved), exposure)
+    for key in moved:
+        found = conn.execute("SELECT problem_paths FROM calls WHERE trace_id = ? AND call_id = ?", key).fetchone()
+        counted = set(loads(found[0]) or []) if found else None
+        if counted is not None and into not in counted:
+            exposure[into] = exposure.get(into, 0) + 1
+            conn.execute(SET_PATHS, (dumps(sorted(counted | {into})), *key))
+    flush(conn, exposure)

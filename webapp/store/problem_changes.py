@@ -4,6 +4,7 @@ from datetime import timedelta
 from .. import times
 from ..problems.states import BadChange
 from .codec import dumps, loads, utc_now
+from .exposure import first_seen_by_id, merged
 
 ROLLUPS = (
     "DELETE FROM problem_hours WHERE problem_id = ?1",
@@ -135,6 +136,8 @@ class ProblemWrites:
             raise BadChange(f"merged_into must name another existing problem, not one merged into TD-{pid}; "
                             f"got {into_text!r}")
         _same_tool(conn, pid, into)
+        moved = [tuple(r) for r in conn.execute("SELECT trace_id, call_id FROM problem_calls WHERE problem_id = ?", (pid,))]
+        before = first_seen_by_id(conn, [into])[into]
         conn.execute("""INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
             occurrences, pairs) SELECT ?2, trace_id, call_id, ts, source, release, digest, severity, occurrences, pairs
             FROM problem_calls WHERE problem_id = ?1 AND true
@@ -147,6 +150,7 @@ class ProblemWrites:
             conn.execute(statement, (pid,))
             conn.execute(statement, (into,))
         _carry_links(conn, pid, into)
+        merged(conn, into, before, moved)
         conn.execute("UPDATE problems SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", (into, pid))
         conn.execute("UPDATE problems SET severity = 'error' WHERE id = ? AND (SELECT severity FROM problems "
                      "WHERE id = ?) = 'error'", (into, pid))
