@@ -30,6 +30,10 @@ WHOLE_MERGE_SHARE = 0.25  # merge the whole index when a prune deleted at least 
 class DiskFull(StoreUnavailable):
     """Even the smallest transaction cannot be written: the disk has no room for SQLite's log."""
 
+    def __init__(self, message: str, deleted: int = 0):
+        super().__init__(message)
+        self.deleted = deleted  # traces deleted (and committed) before it ran out
+
 
 @dataclass
 class Reclaimed:
@@ -92,7 +96,7 @@ class Upkeep:
                 self.checkpoint(required=False)  # the failed transaction's frames give their space back
                 if size == 1:
                     raise DiskFull(f"{error}: SQLite needs some free space to record a deletion "
-                                   f"({deleted} trace(s) deleted before it ran out)") from error
+                                   f"({deleted} trace(s) deleted before it ran out)", deleted) from error
                 # the WAL needs room on the disk for every page a transaction changes: fewer traces fit
                 ceiling = size = max(1, size // 4)
                 continue
