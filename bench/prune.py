@@ -89,6 +89,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="2,000 traces, for the smoke test")
     args = parser.parse_args()
     traces = 2_000 if args.quick else args.traces
+    OUT.mkdir(parents=True, exist_ok=True)  # a fresh checkout has no bench/out until a benchmark writes it
     folder = Path(tempfile.mkdtemp(dir=OUT))
     pristine = folder / "pristine.db"
     generate(pristine, traces)

@@ -131,3 +131,25 @@ def test_a_rejected_webhook_carries_the_counts_per_source(client, app, receiver)
     last = max((body for _, body in receiver.accepted), key=lambda b: b["data"]["count"])
     assert last["data"]["count"] == 2 and last["data"]["source"] == "fluent-bit"
     assert last["data"]["sources"] == [{"source": "fluent-bit", "count": 1}, {"source": "vector/0.40", "count": 1}]
+
+
+def test_every_filter_of_a_rule_is_listed_by_the_cli_the_api_and_the_page(client, app, receiver):
+    db = app.config["DATABASE"]
+    added = CliRunner().invoke(main, ["alerts", "add", receiver.url, "--tool", "findOrders", "--min-severity",
+                                      "warning", "--kind", "type_changed", "--source", "fluent-bit",
+                                      "--min-interval", "60", "--db", db], env=LOCAL)
+    assert added.exit_code == 0, added.output
+    CliRunner().invoke(main, ["alerts", "add", receiver.url, "--db", db], env=LOCAL)  # no filter at all
+    said = "tool=findOrders kind=type_changed min_severity=warning source=fluent-bit min_interval_s=60"
+    assert added.output.startswith(f"rule 1: webhook to {receiver.url} on new, regressed; {said}\n")
+    listed = CliRunner().invoke(main, ["alerts", "list", "--db", db]).output.splitlines()
+    assert listed == [f"1\twebhook\t{receiver.url}\tnew,regressed\t{said}\tactive",
+                      f"2\twebhook\t{receiver.url}\tnew,regressed\t"
+                      "tool=any kind=any min_severity=any source=any min_interval_s=600\tactive"]
+    [rule, _] = client.get("/api/v1/alerts").get_json()["rules"]
+    assert {k: rule[k] for k in ("tool", "kind", "min_severity", "source", "min_interval_s")} == {
+        "tool": "findOrders", "kind": "type_changed", "min_severity": "warning", "source": "fluent-bit",
+        "min_interval_s": 60}
+    page = client.get("/settings/alerts").get_data(as_text=True)
+    assert ("on new, regressed · tool findOrders · kind type_changed · warning or worse · source fluent-bit · "
+            "at most one message per 60 s per problem") in page

@@ -8,7 +8,9 @@ from problem_helpers import CONTRACT, at, call, send, trace
 from webapp import pipeline
 from webapp.alerts.messages import slack_body
 from webapp.alerts.sender import deliver_due
-from webapp.alerts.wording import what_broke
+from webapp.alerts.wording import problem_line, what_broke
+from webapp.analysis import FINDING_KINDS
+from webapp.problems.report import what_broke as ticket_title
 from webapp.problems.states import parse_change
 
 
@@ -110,21 +112,70 @@ def test_the_escalating_webhook_data_is_the_problem_as_the_api_lists_it(client, 
     assert_as_the_api_lists_it(client, body["data"])
 
 
-@pytest.mark.parametrize("problem,said", [
-    ({"kind": "type_changed", "transform": "integer>string", "left": {"snapshot": "arguments", "path": "/limit"},
-      "right": {"snapshot": "request", "path": "/limit"}}, "/limit sent as string instead of integer"),
-    ({"kind": "case_changed", "transform": "camelCase>snake_case",
-      "left": {"snapshot": "arguments", "path": "/orderId"}, "right": {"snapshot": "request", "path": "/order_id"}},
-     "/orderId sent as /order_id (snake_case instead of camelCase)"),
-    ({"kind": "scaled", "transform": "x100", "left": {"snapshot": "arguments", "path": "/amount"},
-      "right": {"snapshot": "request", "path": "/amount"}}, "/amount sent multiplied by 100"),
-    ({"kind": "dropped", "stages": "arguments>request", "left": {"snapshot": "arguments", "path": "/region"},
-      "right": None}, "/region dropped on the way to the request"),
-    ({"kind": "schema_violation", "keyword": "required", "left": None, "right": {"snapshot": "request", "path": ""}},
-     "request / breaks the schema (required)"),
-])
-def test_a_problem_is_said_in_words(problem, said):
-    assert what_broke(problem) == said
+def ends(left: str | None, right: str | None, stages: str = "arguments>request") -> dict:
+    """A problem's two ends at these paths, on these stages."""
+    first, second = (stages.split(">") * 2)[:2]
+    return {"stages": stages, "left": None if left is None else {"snapshot": first, "path": left},
+            "right": None if right is None else {"snapshot": second, "path": right}}
+
+
+SWAP = {"left": 0, "right": 2}  # adults and children swapped: 0 adults sent as 2
+SAID = {  # each kind: what its problem is, and what its one line must say (a pair of values where they say it)
+    "renamed": ({**ends("/customerId", "/customer_ref")}, "/customerId sent under another key, /customer_ref"),
+    "case_changed": ({"transform": "camelCase>snake_case", **ends("/orderId", "/order_id")},
+                     "/orderId sent as /order_id (snake_case instead of camelCase)"),
+    "moved": ({**ends("/city", "/location/city")}, "/city sent at another level, /location/city"),
+    "type_changed": ({"transform": "integer>string", **ends("/limit", "/limit")},
+                     "/limit sent as string instead of integer"),
+    "enum_changed": ({"transform": "UPPER>lower", **ends("/currency", "/ccy")},
+                     "/currency sent to /ccy as lower instead of UPPER"),
+    "format_changed": ({"transform": "iso8601>epoch", **ends("/at", "/at")}, "/at sent as epoch instead of iso8601"),
+    "scaled": ({"transform": "x100", **ends("/amount", "/amount_cents")}, "/amount sent to /amount_cents multiplied by 100"),
+    "value_changed": ({**ends("/adults", "/guests/adult_count")},
+                      "value changed between /adults and /guests/adult_count (0 -> 2)"),
+    "dropped": ({**ends("/region", None)}, "/region dropped on the way to the request"),
+    "added": ({**ends(None, "/internal_cost_center")}, "/internal_cost_center sent but given by no argument"),
+    "echo_mismatch": ({**ends("/order_id", "/order/id", "request>response")},
+                      "the response echoes /order_id at /order/id with another value (0 -> 2)"),
+    "error_shape": ({**ends(None, "/error/retryable", "response")},
+                    "an error response breaks the error schema at /error/retryable"),
+    "status_mismatch": ({**ends(None, "", "response")}, "the status and the body disagree at /"),
+    "invalid_json": ({**ends(None, "", "request")}, "the request is a string that is not valid JSON"),
+    "schema_violation": ({"keyword": "required", **ends(None, "", "request")}, "request / breaks the schema (required)"),
+}
+
+
+def test_every_finding_kind_and_a_schema_violation_has_its_words():
+    assert set(SAID) == {kind for kind, _ in FINDING_KINDS} | {"schema_violation"}
+
+
+@pytest.mark.parametrize("kind", sorted(SAID))
+def test_a_problem_of_each_kind_is_said_as_what_broke_in_its_line_and_its_ticket_title(kind):
+    problem, said = SAID[kind]
+    problem = {"id": "TD-22", "tool": "bookHotel", "kind": kind, "transform": None, **problem}
+    facts = {"calls": 4, "first": "2026-12-01T10:00:00Z", "last": "2026-12-01T10:01:00Z", "since": "3.0.1",
+             "pair": SWAP}
+    assert what_broke(problem, SWAP) == said
+    assert problem_line("problem.new", problem, facts) == f"bookHotel: {said}, 4 calls in 1 min since 3.0.1 (new, TD-22)"
+    ticket = {**problem, "value_pairs": [{**SWAP, "count": 4}]}
+    assert ticket_title(ticket).startswith(f"bookHotel: {said} (")  # the Markdown title says the same
+
+
+def test_swapped_arguments_are_said_as_a_changed_value_with_the_values_not_as_a_rename(client, app, store, receiver):
+    add_rule(client, receiver, fmt="slack", on=("new",))
+    store.put_tool("bookHotel", {"mapping": [{"arguments": "/adults", "request": "/guests/adult_count"},
+                                             {"arguments": "/children", "request": "/guests/child_count"}]})
+    for n, (adults, children) in enumerate([(0, 2), (2, 0), (1, 3)]):
+        common = {"trace_id": trace(n + 1), "call_id": "c", "tool": "bookHotel", "ts": at(-3 + n), "release": "3.0.1"}
+        send(client, {**common, "snapshot": "arguments", "payload": {"adults": adults, "children": children}},
+             {**common, "snapshot": "request", "payload": {"guests": {"adult_count": children,
+                                                                      "child_count": adults}}})
+    pipeline.catch_up(store)
+    deliver_due(store, app.config)
+    texts = sorted(body["text"] for _, body in receiver.accepted)
+    assert texts and all(" sent as " not in text for text in texts), texts
+    assert any(text.startswith("bookHotel: value changed between /adults and /guests/adult_count (")
+               for text in texts), texts
 
 
 def test_the_slack_line_escapes_every_part_of_the_payload():

@@ -40,3 +40,22 @@ def test_a_settings_file_line_naming_no_setting_is_refused_with_its_line(tmp_pat
 def test_a_missing_settings_file_is_refused():
     with pytest.raises(SettingError, match="TRACEDIFF_SETTINGS_FILE"):
         load_settings(environ={"TRACEDIFF_SETTINGS_FILE": "/nonexistent/tracediff.env"})
+
+
+@pytest.mark.parametrize("name", ["MAX_CLOCK_SKEW_S", "RETENTION_DAYS", "MIN_FREE_MB", "READY_MIN_FREE_MB",
+                                  "ANALYSIS_BUDGET", "BODY_TIMEOUT", "MAX_BODY_BYTES"])
+def test_a_negative_count_size_or_duration_is_refused_with_its_name(name):
+    with pytest.raises(SettingError, match=f"TRACEDIFF_{name}='-1': must be 0 or more"):
+        load_settings(environ={f"TRACEDIFF_{name}": "-1"})
+    assert load_settings(environ={f"TRACEDIFF_{name}": "0"})[name] == 0  # zero keeps its documented meaning
+
+
+def test_serve_refuses_a_negative_setting_in_one_line_before_it_starts(tmp_path):
+    from conftest import free_port
+    from test_upkeep import tracediff
+
+    for name, raw in [("MAX_CLOCK_SKEW_S", "-1"), ("RETENTION_DAYS", "-1"), ("MIN_FREE_MB", "-5"), ("WORKERS", "0")]:
+        refused = tracediff("serve", "--port", str(free_port()), "--db", str(tmp_path / "t.db"), env={f"TRACEDIFF_{name}": raw},
+                            timeout=30)
+        assert refused.returncode != 0 and f"TRACEDIFF_{name}={raw!r}" in refused.stderr, refused.stderr
+        assert refused.stderr.strip().count("\n") == 0, refused.stderr

@@ -232,3 +232,16 @@ def test_every_command_refuses_a_database_from_a_newer_tracediff_in_one_line_and
         assert "schema version 99" in said[0] and "upgrade tracediff" in said[0], (command, answer.output)
     assert everything(db_path) == before
     assert not (tmp_path / "copy.db").exists()
+
+
+def test_problems_stored_before_migration_12_count_as_told_so_an_upgrade_sends_no_new_alerts(tmp_path):
+    path = tmp_path / "before12.db"
+    Store(path).close()
+    with sqlite3.connect(path) as conn:  # the database as a build before migration 12 left it
+        conn.execute("ALTER TABLE problems DROP COLUMN announced_at")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 12")
+        conn.execute("INSERT INTO problems (fingerprint, fp_version, kind, severity, stages, created_at) "
+                     "VALUES ('v1:x', 1, 'type_changed', 'warning', 'arguments>request', '2026-11-30T10:00:00.000000Z')")
+    Store(path).close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT announced_at FROM problems").fetchall() == [("2026-11-30T10:00:00.000000Z",)]

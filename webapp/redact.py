@@ -18,7 +18,7 @@ from .cards import looks_like_card
 from .jsontext import (JSON_PAIR, JSON_STRING, decode_literal, empty_value, encode_literal, json_key,
                        value_end)
 from .redact_rules import DEFAULT_KEYS, PUBLIC_SUFFIXES, SECRET_SUFFIXES, TOKEN_PATTERNS, replace_token
-from .redact_urls import REDACTED, redact_url, redact_urls_in
+from .redact_urls import REDACTED, is_url, redact_url, redact_urls_in
 
 ENVELOPE_TEXTS = ("tool", "source", "release")  # free text of an event's envelope, shown on pages and in alerts
 
@@ -109,8 +109,9 @@ class Redactor:
         return root[0]
 
     def url(self, url: str) -> str:
-        """Return a URL (a ticket link, say) with secrets in any of its parts redacted."""
-        return redact_url(url, self._part, self.is_secret_key)
+        """Return a URL (a ticket link, say) with secrets in any of its parts redacted; text that is no URL (a
+        link refused as one, quoted in an error) is redacted as text."""
+        return redact_url(url, self._part, self.is_secret_key) if is_url(url) else self._string(url)
 
     def _clean(self, value) -> bool:
         # Most payloads hold no secret. One RE2 scan of their JSON text (a DFA, linear and in C)

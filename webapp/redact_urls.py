@@ -22,6 +22,11 @@ VALUE_SAFE = "!$'()*,;:@/?[]~"
 Scrub = Callable[[str], str]
 
 
+def is_url(text: str) -> bool:
+    """Tell text that reads as one whole URL (a scheme, `://`, then anything), which redact_url redacts by part."""
+    return _PARTS.fullmatch(text) is not None
+
+
 def redact_url(url: str, scrub: Scrub, is_secret_key: Callable[[str], bool]) -> str:
     """Return the URL with what `scrub` finds in any decoded part, and secret-named values, redacted."""
     parts = _PARTS.fullmatch(url)

@@ -123,8 +123,7 @@ def changing_scope(ring: Keyring | None = None) -> str:
 def change_hint() -> str:
     """Say, on a page that shows no forms, which token its changes need and how a browser sends it."""
     setting = f"TRACEDIFF_{SETTINGS[changing_scope()]}"
-    return (f"Changes need a token from {setting}: sign in with it as the password of HTTP Basic auth "
-            "(any user name) to use the forms here")
+    return f"Changes need a token from {setting}, given as the password of HTTP Basic auth (any user name)"
 
 
 def may_change_contracts() -> bool:

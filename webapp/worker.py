@@ -56,13 +56,23 @@ class Analyzer(threading.Thread):
     def prune_when_due(self, store: Store) -> None:
         days = self.settings["RETENTION_DAYS"]
         if days > 0 and time.monotonic() >= self.next_prune:
-            self.next_prune = time.monotonic() + PRUNE_EVERY_SECONDS
-            deleted = store.prune(cutoff(days))
-            if deleted:
-                from .metrics import RETENTION
+            self.next_prune = time.monotonic() + PRUNE_EVERY_SECONDS  # stopped or not, the next try is a turn away
+            try:
+                counted(store.prune(cutoff(days)), days)
+            except StoreUnavailable as error:
+                # what was deleted before it stopped is committed: count it, and say why it stopped
+                counted(getattr(error, "deleted", 0), days)
+                log.warning("retention stopped before deleting every trace older than %d day(s): %s; it tries "
+                            "again in %d s", days, error, PRUNE_EVERY_SECONDS)
 
-                RETENTION.inc(deleted)
-                log.info("retention: deleted %d trace(s) older than %d day(s)", deleted, days)
+
+def counted(deleted: int, days: int) -> None:
+    """Count and log traces retention deleted."""
+    if deleted:
+        from .metrics import RETENTION
+
+        RETENTION.inc(deleted)
+        log.info("retention: deleted %d trace(s) older than %d day(s)", deleted, days)
 
 
 CATCH_UP_LINE = 1000  # a backlog at least this large gets an INFO line once it is worked off

@@ -85,6 +85,13 @@ def matches(rule: dict, event: str, data: dict) -> bool:
     ))
 
 
+def filters_text(rule: dict) -> str:
+    """Say every filter of a rule, set or not: "tool=findOrders kind=any min_severity=warning source=any
+    min_interval_s=600" (what `tracediff alerts list` and `add` print)."""
+    shown = [f"{name}={rule.get(name) or 'any'}" for name in ("tool", "kind", "min_severity", "source")]
+    return " ".join([*shown, f"min_interval_s={rule.get('min_interval_s')}"])
+
+
 def new_secret() -> str:
     """Return a signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes in base64."""
     return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()

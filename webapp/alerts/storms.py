@@ -1,17 +1,16 @@
 """No alert storms: which problem changes alert one by one, which are quiet, and which fold into a summary.
 
-A problem first seen long before it was analysed comes from a backfill of old logs: it opens quietly.
+A problem is news at its first live call (own time within the last hour): the store drops the opening of a
+problem that only older calls showed (a backfill of old logs: it opens quietly) and says `new` when its first
+live call comes later, once (webapp/store/escalation.py).
 A problem opened by a re-analysis (`reanalysed`: only calls grouped again from the snapshots they were
 grouped from before showed it) never alerts on its own; such problems fold into one summary. When more
 than a few problems open at once (a new tool's first hour), one summary says so instead of one each.
 Each rule gets its own summary, of the problems that match it; a summary that waits in the outbox takes
 in the rule's next ones (`fold`), so a run of many batches sends one (webapp/store/alerts.py).
 """
-from datetime import datetime, timedelta, timezone
-
 from .rules import matches
 
-BACKFILL_AGE = timedelta(hours=1)
 SUMMARY_AT = 5  # more new problems than this in one batch, or one rule's minute, go as one summary
 SUMMARY_WINDOW_S = 60
 LISTED = 20  # problems a summary lists; its count says how many it folds
@@ -19,16 +18,17 @@ SUBJECT = "summary"  # the outbox subject of summaries: one waiting per rule tak
 FACTS = "_line"  # what a problem's one-line message counts (store/alert_facts.py); the sender takes it out
 
 
-def plan(changes: list[tuple[str, dict]], now: datetime | None = None) -> list[tuple[str, str, dict]]:
-    """Turn (event, problem) changes into (event, subject, data) messages to write; a summary's data
-    holds every problem it folds, for `for_rule` to pick each rule's own."""
-    now = now or datetime.now(timezone.utc)
-    fresh_new = [p for event, p in changes if event == "new" and not _backfilled(p, now)]
+def plan(changes: list[tuple[str, dict]]) -> list[tuple[str, str, dict]]:
+    """Turn (event, problem) changes into (event, subject, data) messages to write; a summary's data holds
+    every problem it folds, for `for_rule` to pick each rule's own. News comes last: a quiet problem whose
+    first live calls escalate it is told as escalating (which says more) to a rule that wants both, since a
+    rule gets one message per problem and batch (webapp/store/alerts.py)."""
+    fresh_new = [p for event, p in changes if event == "new"]
     reanalysed = [p for event, p in changes if event == "reanalysed"]
+    one_by_one = len(fresh_new) <= SUMMARY_AT
     out = [(event, p["id"], p) for event, p in changes if event not in ("new", "reanalysed")]
-    if len(fresh_new) <= SUMMARY_AT:
-        out += [("new", p["id"], p) for p in fresh_new]
-    folded = reanalysed + (fresh_new if len(fresh_new) > SUMMARY_AT else [])
+    out += [("new", p["id"], p) for p in fresh_new] if one_by_one else []
+    folded = reanalysed + ([] if one_by_one else fresh_new)
     if folded:
         out.append(("new", SUBJECT, {"summary": True, "reanalysis": len(folded) == len(reanalysed),
                                      "problems": folded}))
@@ -66,12 +66,3 @@ def _shared(problems: list[dict], name: str):
 def _listed(problem: dict) -> dict:
     """Return a problem as the API lists it: without the facts its own one-line message would count."""
     return {key: value for key, value in problem.items() if key != FACTS}
-
-
-def _backfilled(problem: dict, now: datetime) -> bool:
-    seen = problem.get("first_seen")
-    try:
-        first = datetime.fromisoformat(seen.replace("Z", "+00:00"))
-    except (AttributeError, ValueError):
-        return False
-    return now - first > BACKFILL_AGE

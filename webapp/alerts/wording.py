@@ -2,6 +2,8 @@
 in 10 min since 1.4.2 (new, TD-42)" (pure: the facts come with the message, counted when it was written)."""
 from datetime import datetime
 
+from ..problems.words import what_broke as problem_words
+
 STATES = {"problem.new": "new", "problem.regressed": "regressed", "problem.escalating": "escalating"}
 
 
@@ -17,42 +19,12 @@ def problem_line(event_type: str, problem: dict, facts: dict | None) -> str:
         how = f"{calls} call{'s' * (calls != 1)}{_span(facts.get('first'), facts.get('last'))}"
     since = f" since {facts['since']}" if facts.get("since") else ""
     state, tool = STATES.get(event_type, event_type), problem.get("tool") or "(no tool)"
-    return f"{tool}: {what_broke(problem)}, {how}{since} ({state}, {problem.get('id', '')})"
+    return f"{tool}: {what_broke(problem, facts.get('pair'))}, {how}{since} ({state}, {problem.get('id', '')})"
 
 
-def what_broke(problem: dict) -> str:
-    """Say what a problem is in words: "/limit sent as string instead of integer"."""
-    if problem.get("title"):
-        return problem["title"]
-    left, right = problem.get("left") or {}, problem.get("right") or {}
-    paths = [end["path"] for end in (left, right) if end.get("path") is not None]
-    where = (paths[0] or "/") if paths else "?"
-    kind, transform = problem.get("kind") or "problem", problem.get("transform")
-    before, _, after = (transform or "").partition(">")
-    if len(paths) == 2 and paths[0] != paths[1]:  # renamed, moved, case_changed
-        change = f" ({after} instead of {before})" if after else ""
-        return f"{paths[0] or '/'} sent as {paths[1] or '/'}{change}"
-    if after and kind in ("type_changed", "format_changed", "enum_changed", "case_changed"):
-        return f"{where} sent as {after} instead of {before}"
-    phrases = {
-        "scaled": f"{where} sent {_scale(transform)}",
-        "value_changed": f"{where} sent with another value",
-        "dropped": f"{where} dropped on the way to the {str(problem.get('stages') or 'request').split('>')[-1]}",
-        "added": f"{where} sent but given by no argument",
-        "echo_mismatch": f"the response echoes {where} with another value",
-        "error_shape": f"an error response breaks the error schema at {where}",
-        "status_mismatch": f"the status and the body disagree at {where}",
-        "invalid_json": f"the {(left or right).get('snapshot', 'snapshot')} is a string that is not valid JSON",
-        "schema_violation": f"{(left or right).get('snapshot', '')} {where} breaks the schema"
-                            f"{' (' + problem['keyword'] + ')' if problem.get('keyword') else ''}".strip(),
-    }
-    return phrases.get(kind, f"{kind} at {where}")
-
-
-def _scale(transform: str | None) -> str:
-    if transform and transform[0] in "x/":
-        return f"{'multiplied' if transform[0] == 'x' else 'divided'} by {transform[1:]}"
-    return "scaled by a power of ten"
+def what_broke(problem: dict, pair: dict | None = None) -> str:
+    """Say what a problem is in words: "/limit sent as string instead of integer" (a summary: its title)."""
+    return problem["title"] if problem.get("title") else problem_words(problem, pair)
 
 
 def _rate(per_hour: float) -> str:

@@ -11,6 +11,7 @@ import orjson
 from ..analysis.pointers import resolve
 from ..report import visible
 from ..times import display
+from . import words
 from .fingerprint import grouped_by
 
 VALUE_CHARS = 200  # a value longer than this is cut: a ticket wants the shape, not the whole document
@@ -43,19 +44,11 @@ def _end(where: dict | None) -> str:
 
 
 def what_broke(problem: dict) -> str:
-    """Say in words what broke: "/limit sent as string instead of integer (arguments -> request)"."""
+    """Say in words what broke, as its alert does: "/limit sent as string instead of integer (arguments -> request)"."""
     left, right = problem.get("left"), problem.get("right")
-    path = (left or right or {}).get("path") or "/"
-    transform = problem.get("transform") or ""
-    if ">" in transform and transform.count(">") == 1:
-        was, became = transform.split(">")
-        what = f"{path} sent as {became} instead of {was}"
-    elif transform:
-        what = f"{path} changed by {transform}"
-    else:
-        what = f"{problem['kind'].replace('_', ' ')} at {path}"
+    pair = (problem.get("value_pairs") or [None])[0]  # the most common one, as the alert's line shows it
     ends = " -> ".join(end["snapshot"] for end in (left, right) if end)
-    return f"{problem['tool'] or '(no tool)'}: {what}" + (f" ({ends})" if ends else "")
+    return f"{problem['tool'] or '(no tool)'}: {words.what_broke(problem, pair)}" + (f" ({ends})" if ends else "")
 
 
 def _values(problem: dict, snapshots: dict | None) -> list[str]:

@@ -17,6 +17,7 @@ RESOLVE_MODES = ("now", "next_release", "contract_change", "after_clean_calls")
 NEW_DAYS = 7
 ESCALATION_FACTOR = 2  # an archived problem escalates at twice the occurrences of the day before archiving
 ESCALATION_MIN = 10
+QUOTE_SCAN = 2000  # a refused link is redacted up to this length, then quoted short: only its start is shown
 
 
 _NOT_IN_URLS = ' "<>\\^`{|}'  # what RFC 3986 never lets a URL hold as it is (a page or a ticket would misread it)
@@ -49,7 +50,7 @@ def parse_change(body, clean_link: Callable[[str], str] | None = None) -> dict:
         raise BadChange(f"unknown field(s): {', '.join(sorted(unknown))}")
     change = {}
     if "links" in body:
-        change["links"] = list(dict.fromkeys(map(clean_link or str, _links(body["links"]))))
+        change["links"] = list(dict.fromkeys(map(clean_link or str, _links(body["links"], clean_link))))
     if "merged_into" in body:
         if not isinstance(body["merged_into"], str):
             raise BadChange("merged_into must be a problem id such as \"TD-7\"")
@@ -84,15 +85,23 @@ def _resolve(value) -> dict:
                     "with N from 1 to 1000000")
 
 
-def _links(value) -> list[str]:
+def _links(value, clean_link: Callable[[str], str] | None) -> list[str]:
     if not isinstance(value, list) or len(value) > 50:
         raise BadChange("links must be a list of up to 50 http(s) URLs")
     for link in value:
         if not is_link(link):
-            shown = repr(link[:80]) if isinstance(link, str) else "a " + type(link).__name__
             raise BadChange(f"links must be http(s) URLs with a host, such as "
-                            f"\"https://tracker.example.com/INC-8\"; got {shown}")
+                            f"\"https://tracker.example.com/INC-8\"; got {quoted(link, clean_link)}")
     return value
+
+
+def quoted(link, clean_link: Callable[[str], str] | None) -> str:
+    """Quote a link for an error message, redacted as a stored link is, then cut (a secret cut first could
+    slip past the redactor)."""
+    if not isinstance(link, str):
+        return "a " + type(link).__name__
+    shown = clean_link(link[:QUOTE_SCAN]) if clean_link else link
+    return repr(shown[:80] + ("…" if len(shown) > 80 else ""))
 
 
 def is_link(value) -> bool:
@@ -114,7 +123,7 @@ def links_change(current: list[str], add=(), remove=(), clean_link: Callable[[st
     clean = clean_link or str
     for link in remove:
         if link not in current and not (is_link(link) and clean(link) in current):
-            raise BadChange(f"{link[:80]!r} is not linked to this problem")
+            raise BadChange(f"{quoted(link, clean_link)} is not linked to this problem")
     gone = {*remove, *(clean(link) for link in remove if is_link(link))}
     return parse_change({"links": [link for link in current if link not in gone] + list(add)}, clean_link)
 

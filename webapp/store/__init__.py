@@ -24,6 +24,7 @@ from .mappings import ToolMappings
 from .problem_reads import ProblemReads
 from .problems import ProblemWrites
 from .schema import check, upgrade
+from .space import explained
 from .spans import join_orphan_spans
 from . import listing as sqlite_listing
 from . import sql as sqlite_sql
@@ -114,14 +115,14 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
 
     @contextlib.contextmanager
     def unavailable_as_error(self):
-        """Turn 'locked', 'full' and 'read-only' into StoreUnavailable."""
+        """Turn 'locked', 'full' and 'read-only' into StoreUnavailable (saying so when the disk is full)."""
         try:
             yield
         except sqlite3.OperationalError as error:
             text = str(error).lower()
             if any(word in text for word in ("locked", "busy", "full", "readonly", "read-only",
                                              "disk i/o", "unable to open")):
-                raise StoreUnavailable(str(error)) from error
+                raise StoreUnavailable(explained(self.path, str(error))) from error
             raise
 
     @contextlib.contextmanager

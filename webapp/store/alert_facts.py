@@ -7,22 +7,28 @@ key in the outbox: the sender takes it out, so `data` stays the problem as the A
 """
 from datetime import datetime, timedelta, timezone
 
+from ..problems.words import VALUE_KINDS
+from .codec import loads
+
 WINDOW = "SELECT count(*), min(ts), max(ts) FROM problem_calls WHERE problem_id = ? AND ts > ?"
 BETWEEN = "SELECT count(*) FROM problem_calls WHERE problem_id = ? AND ts > ? AND ts <= ?"
 FIRST_RELEASE = """SELECT release FROM problem_calls WHERE problem_id = ? AND ts > ? AND release IS NOT NULL
  AND release != '' ORDER BY ts LIMIT 1"""
+TOP_PAIR = "SELECT pair FROM problem_pairs WHERE problem_id = ? ORDER BY count DESC, pair LIMIT 1"
 BASELINE_HOURS = 7 * 24
 
 
 def line_facts(conn, number: int, event: str, problem: dict, now: datetime | None = None) -> dict:
-    """Return {calls, first, last, since} of the calls an alert about `event` speaks of (escalating: and
-    mean_per_hour, days)."""
+    """Return {calls, first, last, since, pair} of the calls an alert about `event` speaks of (escalating: and
+    mean_per_hour, days); `pair` is the problem's most common pair of values, for a kind whose values say what
+    broke (webapp/problems/words.py)."""
     now = now or datetime.now(timezone.utc)
+    pair = _top_pair(conn, number) if problem.get("kind") in VALUE_KINDS else None
     if event == "escalating":
-        return _hour_against_baseline(conn, number, problem, now)
+        return {**_hour_against_baseline(conn, number, problem, now), "pair": pair}
     after = (problem.get("resolved_at") or "") if event == "regressed" else ""
     calls, first, last = conn.execute(WINDOW, (number, after)).fetchone()
-    return {"calls": calls, "first": first, "last": last, "since": _first_release(conn, number, after)}
+    return {"calls": calls, "first": first, "last": last, "since": _first_release(conn, number, after), "pair": pair}
 
 
 def _hour_against_baseline(conn, number: int, problem: dict, now: datetime) -> dict:
@@ -36,6 +42,12 @@ def _hour_against_baseline(conn, number: int, problem: dict, now: datetime) -> d
     before = conn.execute(BETWEEN, (number, _text(hour_ago - timedelta(hours=hours)), _text(hour_ago))).fetchone()[0]
     return {"calls": calls, "first": first, "last": last, "since": _first_release(conn, number, _text(hour_ago)),
             "mean_per_hour": before / hours, "days": max(1, round(hours / 24))}
+
+
+def _top_pair(conn, number: int) -> dict | None:
+    row = conn.execute(TOP_PAIR, (number,)).fetchone()
+    left, right = loads(row[0]) if row else (None, None)
+    return {"left": left, "right": right} if row else None
 
 
 def _first_release(conn, number: int, after: str) -> str | None:

@@ -78,8 +78,10 @@ def _rule_alerts(conn, rule: dict, planned: list, policy, now: str) -> int:
     """Write one rule's messages of a batch. A summary joins the rule's waiting one; so does a new problem
     while that summary waits only for its hold, or once the rule got SUMMARY_AT new problems one by one in
     the last SUMMARY_WINDOW_S (a burst that the analyser took in several batches)."""
-    written, recent = 0, None
+    written, recent, said = 0, None, set()
     for event, subject, data in planned:
+        if subject in said and subject != policy.SUBJECT:  # one message per problem and batch, whatever the interval
+            continue
         summary = data if subject == policy.SUBJECT else None
         if summary is None and event == "new" and policy.matches(rule, event, data):
             if recent is None:
@@ -93,6 +95,7 @@ def _rule_alerts(conn, rule: dict, planned: list, policy, now: str) -> int:
             written += _add_to_summary(conn, rule, part, policy.fold, now) if part else 0
         elif policy.matches(rule, event, data) and not _too_soon(conn, rule, subject, now):
             written += _insert(conn, rule, event, subject, data, now)
+            said.add(subject)
     return written
 
 

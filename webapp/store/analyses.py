@@ -42,8 +42,9 @@ class AnalysisBookkeeping:
         A result whose call changed since it was read is dropped (the call stays pending);
         return how many were stored. `groupings` ({(trace_id, call_id): ...}, see
         webapp/problems/) replaces each stored call's part in the problems, in the same transaction,
-        and a problem that opens, regresses or escalates writes the alerts that `alerts`, the alert policy
-        (webapp/alerts/storms.py), asks for: it drops backfills and folds many new problems into one summary.
+        and a problem that is news (its first live call: a backfill opens quietly), regresses or escalates writes
+        the alerts that `alerts`, the alert policy (webapp/alerts/storms.py), asks for: it folds many new
+        problems into one summary.
         """
         if not results:
             return 0

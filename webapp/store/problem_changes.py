@@ -24,6 +24,7 @@ ROLLUPS = (
      first_seen = (SELECT min(ts) FROM problem_calls WHERE problem_id = ?1),
      last_seen = (SELECT max(ts) FROM problem_calls WHERE problem_id = ?1) WHERE id = ?1""",
 )
+TOLD = "UPDATE problems SET announced_at = ? WHERE id = ? AND announced_at IS NULL"
 CLEAN_SINCE = """SELECT count(*) FROM problem_checks WHERE problem_id = ?1 AND broke = 0 AND ts > ?2
  AND ts > coalesce((SELECT max(ts) FROM problem_checks WHERE problem_id = ?1 AND broke = 1), '')"""
 
@@ -82,6 +83,7 @@ class ProblemWrites:
         """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`."""
         now = times.fixed(at) if at else utc_now()
         with self.write() as conn:
+            conn.execute(TOLD, (now, pid))  # whoever changes a problem knows it: no "new" alert about it later
             if "links" in change:
                 conn.execute("UPDATE problems SET links = ? WHERE id = ?", (dumps(change["links"]), pid))
             if "merged_into" in change:
@@ -151,6 +153,7 @@ class ProblemWrites:
             conn.execute(statement, (into,))
         _carry_links(conn, pid, into)
         merged(conn, into, before, moved)
+        conn.execute(TOLD, (now, into))
         conn.execute("UPDATE problems SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", (into, pid))
         conn.execute("UPDATE problems SET severity = 'error' WHERE id = ? AND (SELECT severity FROM problems "
                      "WHERE id = ?) = 'error'", (into, pid))

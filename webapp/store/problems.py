@@ -4,7 +4,7 @@ A call's part (its row in problem_calls) is taken out of every rollup before the
 so re-analysing a call, or every call, leaves the same problems, ids and counts."""
 from ..problems.states import escalates, reopens
 from .codec import dumps, loads
-from .escalation import escalations, note_fresh
+from .escalation import announce, escalations, note_fresh
 from .exposure import TOOL_PROBLEMS, exercise, first_seen_by_id, first_seen_of, flush, forget, refit
 from .problem_changes import ProblemWrites, record_state, resolve_after_clean_calls
 from .regrouping import MARK_GROUPED, seqs_key
@@ -51,19 +51,16 @@ PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems W
 def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     """Replace each stored call's part in the problems; skip calls whose analysis was not stored.
 
-    Every call's breaks go in before any call counts toward exposure (webapp/store/exposure.py), so a
-    clean call analysed in the same batch as a problem's first break counts whatever the order of the
-    batch, and calls analysed before a problem's first seen moved count again. Return the
-    (event, problem id) changes alerts watch: `new`, `regressed`, `escalating`, and `reanalysed` for
-    a problem that only calls grouped again from the same snapshots (a re-analysis) opened.
-    """
+    Every call's breaks go in before any call counts toward exposure (store/exposure.py), so a clean call
+    analysed in the same batch as a problem's first break counts whatever the order of the batch, and calls
+    analysed before a problem's first seen moved count again. Return the (event, problem id) changes alerts
+    watch: `new` (a problem's first live call), `regressed`, `escalating`, and `reanalysed` for a problem that only calls grouped again from the same snapshots (a re-analysis) opened."""
     events: list[tuple[str, int]] = []
-    done, fresh, news = [], {}, set()
+    done, fresh, news, marks = [], {}, set(), []
     ids: dict[str, int] = {}  # fingerprint -> problem id, for the batch: most calls repeat a few problems
     rollups = Rollups()
     facts = _by_call(conn, CALL_FACTS, groupings)
     parts = _by_call(conn, OLD_PARTS, groupings, many=True)
-    marks = []
     first_seen = first_seen_of(conn, {row[0] for row in facts.values()})
     for key, grouping in sorted(groupings.items(), key=lambda item: _when(facts, item[0])):
         row = facts.get(key)
@@ -93,6 +90,7 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     rollups.flush(conn)
     events = [("reanalysed" if event == "new" and pid not in news else event, pid) for event, pid in events]
     opened = {pid for event, pid in events if event in ("new", "regressed", "reanalysed")}  # said already
+    events = announce(conn, events, fresh, now)  # a backfill's problem is news at its first live call
     events += escalations(conn, fresh, now, opened)  # after the flush: it reads the batch's hours
     return list(dict.fromkeys(events))
 
@@ -115,8 +113,7 @@ def _by_call(conn, sql: str, calls, many: bool = False) -> dict:
 def _when(facts: dict, key: tuple) -> tuple:
     """Order a batch's calls by time, then by id: problems new in a batch are numbered in the order
     their calls happened, whatever order the calls were claimed in (the demo's TD numbers stay put)."""
-    row = facts.get(key)
-    return ((row[3] or "") if row else "", key)
+    return ((facts[key][3] or "") if key in facts else "", key)
 
 
 def forget_calls(conn, calls) -> None:

@@ -15,16 +15,21 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import space
 from .errors import StoreUnavailable
 from .hours import hour_keys, refresh_hours
 from .problems import forget_calls
-from .sql import PRUNE_QUARANTINE
+from .sql import INDEX_EVENTS, PRUNE_QUARANTINE, SET_PROGRESS
 
 VACUUM_STEP_PAGES = 2048  # 8 MiB of 4 KiB pages per step at most; fewer while the disk is full
 MIN_STEP_PAGES = 8
 MERGE_PAGES = 64  # index pages one merge step writes at most; fewer while the disk is full
 FTS_AUTOMERGE = 4  # FTS5's default, restored after a prune
+BESIDE_A_DATABASE = ("", "-journal", "-wal", "-shm")  # every file SQLite may leave, the database first
 WHOLE_MERGE_SHARE = 0.25  # merge the whole index when a prune deleted at least this share of the traces
+TIGHT_FREE_BYTES = 64 * 1024 * 1024  # less free than this (or than a quarter of the file): rebuild the index
+FIRST_STEP = 8  # traces in the first deletion, whose WAL frames tell the cost of one
+REINDEX_EVENTS = 500  # events indexed again per transaction; fewer while the disk is full
 
 
 class DiskFull(StoreUnavailable):
@@ -42,8 +47,14 @@ class Reclaimed:
     incremental: bool  # whether the file can give pages back without a full VACUUM
 
 
-def _disk_full(error: StoreUnavailable) -> bool:
-    return "full" in str(error).lower()
+def _disk_full(error: StoreUnavailable, store=None) -> bool:
+    """Say whether an error means the disk is full (an I/O error on a disk with no room counts: SQLite
+    reports one when its shared-memory file cannot grow)."""
+    text = str(error).lower()
+    if "full" in text:
+        return True
+    free = store.free_bytes() if store is not None and "disk i/o" in text else None
+    return free is not None and free < space.NO_ROOM
 
 
 def file_bytes(path) -> int:
@@ -57,70 +68,150 @@ class Upkeep:
     def keep_headroom(self) -> None:
         """Refuse new events while the disk has less free space than prune and checkpoints need."""
         if self.min_free_bytes and self.path != ":memory:":
-            stats = os.statvfs(os.path.dirname(os.path.abspath(self.path)))
-            free = stats.f_bavail * stats.f_frsize
+            free = self.free_bytes()
             if free < self.min_free_bytes:
                 raise StoreUnavailable(f"the disk is nearly full ({free // 1024} KiB free, less than "
                                        "TRACEDIFF_MIN_FREE_MB): prune old traces or give it more space")
 
     def prune(self, before_ts: str, batch: int = 500) -> int:
-        """Delete traces last seen before a time, a few at a time; return how many."""
+        """Delete traces last seen before a time, a few at a time; return how many.
+
+        With room on the disk, each deleted event leaves a delete marker in the search index. On a
+        tight disk the index is emptied first and rebuilt from the events that stay (see the module)."""
         self.checkpoint(required=False)  # a WAL copied into the file can be reused from its start
         self.catch_up_for_read()  # on a full disk the projection may not fit; pruning still goes on
+        self._reindex()  # a prune stopped on a tight disk left part of the index to rebuild
         traces = self.db.execute("SELECT count(*) FROM traces").fetchone()[0]
+        self._secure_delete("FAST")
+        tight = self._tight_disk()
         self._index_setting("automerge", 0)  # no merge bigger than a step while pruning (see the module)
         try:
-            deleted = self._delete_in_steps(before_ts, batch)
-            if deleted and deleted >= WHOLE_MERGE_SHARE * traces:
+            if tight:
+                self._empty_index()
+            deleted = self._delete_in_steps(before_ts, batch, unindex=not tight)
+            if tight:
+                self._vacuum_incrementally()  # the deleted events' pages go back before the index is rebuilt
+                self._reindex()
+            elif deleted and deleted >= WHOLE_MERGE_SHARE * traces:
                 self._shrink_index()
         finally:
             self._index_setting("automerge", FTS_AUTOMERGE, required=False)
+            self._secure_delete("ON")
         self._prune_quarantine(before_ts, batch)
         return deleted
+
+    def _secure_delete(self, mode: str) -> None:
+        """Debian's SQLite zeroes every freed page (SECURE_DELETE), which writes each one to the WAL: a
+        deletion would need as much room as it frees. FAST skips that; the reclaim then truncates the file,
+        so the free pages holding deleted payloads leave it anyway."""
+        self.db.execute(f"PRAGMA secure_delete = {mode}")
+
+    def _tight_disk(self) -> bool:
+        """Say whether the disk has too little room for delete markers and index merges."""
+        free = self.free_bytes()
+        return free is not None and free < max(TIGHT_FREE_BYTES, file_bytes(self.path) // 4)
+
+    def free_bytes(self) -> int | None:
+        """Bytes free on the database's disk for this process (None: not a file)."""
+        return None if self.path == ":memory:" else space.free_bytes(self.path)
 
     def _shrink_index(self) -> None:
         """Merge the search index whole, so its deleted rows' space comes back. The deleted events'
         pages go back to the disk first: each merge step's WAL then has room on a full disk."""
         self._vacuum_incrementally()
-        while self._merge_index_step():
+        while self._merge_index_step(whole=True):
             pass
 
-    def _delete_in_steps(self, before_ts: str, batch: int) -> int:
-        deleted, size, ceiling = 0, batch, batch
+    def _empty_index(self) -> None:
+        """Empty the search index in one small transaction (its pages go to the free list), and note which
+        events it must hold again: those projected so far (the projection indexes the later ones)."""
+        with self.write() as conn:
+            projected = conn.execute("SELECT coalesce(max(seq), 0) FROM progress WHERE name = 'projected'")
+            conn.execute(SET_PROGRESS, ("reindex_to", projected.fetchone()[0]))
+            conn.execute(SET_PROGRESS, ("reindexed", 0))
+            conn.execute("INSERT INTO events_fts (events_fts) VALUES ('delete-all')")
+
+    def _reindex(self) -> None:
+        """Index again, a bounded step at a time, the events an emptied index must hold."""
+        size = REINDEX_EVENTS
         while True:
+            marks = dict(self.db.execute(
+                "SELECT name, seq FROM progress WHERE name IN ('reindexed', 'reindex_to')").fetchall())
+            if len(marks) < 2:
+                return
             try:
-                gone = self._prune_some(before_ts, size)
+                with self.write() as conn:
+                    self._reindex_some(conn, marks["reindexed"], marks["reindex_to"], size)
             except StoreUnavailable as error:
-                if not _disk_full(error):
+                self.checkpoint(required=False)
+                if not _disk_full(error) or size == 1:
+                    raise
+                size = max(1, size // 4)
+                continue
+            self.checkpoint("PASSIVE", required=False)
+            while self._merge_index_step(whole=False):  # FTS5's usual merges, a bounded step at a time
+                pass
+
+    def _reindex_some(self, conn, done: int, target: int, size: int) -> None:
+        last = conn.execute("SELECT max(seq) FROM (SELECT seq FROM events WHERE seq > ? AND seq <= ? "
+                            "ORDER BY seq LIMIT ?)", (done, target, size)).fetchone()[0]
+        if last is None:
+            conn.execute("DELETE FROM progress WHERE name IN ('reindexed', 'reindex_to')")
+            return
+        conn.execute(INDEX_EVENTS, (done, last))
+        conn.execute(SET_PROGRESS, ("reindexed", last))
+
+    def _delete_in_steps(self, before_ts: str, batch: int, unindex: bool) -> int:
+        """Delete in transactions sized to the room the disk has for their WAL: each deleted trace's cost
+        is measured (its pages, in WAL frames), and a transaction that still does not fit is retried smaller."""
+        deleted, size, per_trace = 0, min(batch, FIRST_STEP), None
+        while True:
+            if per_trace:
+                room = (self.free_bytes() or 1 << 40) // 4
+                size = max(1, min(batch, size * 2, room // per_trace))
+            try:
+                gone = self._prune_some(before_ts, size, unindex)
+            except StoreUnavailable as error:
+                if not _disk_full(error, self):
                     raise
                 self.checkpoint(required=False)  # the failed transaction's frames give their space back
                 if size == 1:
                     raise DiskFull(f"{error}: SQLite needs some free space to record a deletion "
                                    f"({deleted} trace(s) deleted before it ran out)", deleted) from error
-                # the WAL needs room on the disk for every page a transaction changes: fewer traces fit
-                ceiling = size = max(1, size // 4)
+                size, per_trace = max(1, size // 4), None
                 continue
             deleted += gone
-            self.checkpoint("PASSIVE", required=False)  # so the next deletion reuses the WAL, not the disk
+            written = self._wal_bytes()
+            if gone:
+                per_trace = max(per_trace or 0, written // gone)
             if gone < size:
                 return deleted
-            size = min(ceiling, size * 2)
 
-    def _merge_index_step(self) -> bool:
-        """Merge all of the search index's segments by at most MERGE_PAGES pages (fewer on a full disk);
-        say whether there was work left. Merged whole, the deleted rows' entries meet their delete
-        markers and both go."""
+    def _wal_bytes(self) -> int:
+        """Copy the WAL into the file (so the next transaction reuses it); return the bytes it held."""
+        try:
+            with self.unavailable_as_error():
+                frames = self.db.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+                return frames * (self.db.conn.execute("PRAGMA page_size").fetchone()[0] + 24)
+        except StoreUnavailable:
+            return 0
+
+    def _merge_index_step(self, whole: bool) -> bool:
+        """Merge the search index's segments by at most MERGE_PAGES pages (fewer on a full disk): those of
+        one level with at least four (FTS5's usual merge), or all of them (`whole`: the deleted rows'
+        entries then meet their delete markers and both go). Say whether there was work to do."""
         pages = MERGE_PAGES
         while True:
             try:
                 with self.write() as conn:
                     changes = conn.total_changes
                     # a negative page count merges across levels (FTS5's 'optimize', a step at a time)
-                    conn.execute("INSERT INTO events_fts (events_fts, rank) VALUES ('merge', ?)", (-pages,))
+                    conn.execute("INSERT INTO events_fts (events_fts, rank) VALUES ('merge', ?)",
+                                 (-pages if whole else pages,))
                     worked = conn.total_changes - changes >= 2  # FTS5's own test for "no merge was due"
             except StoreUnavailable as error:
                 self.checkpoint(required=False)
-                if not _disk_full(error) or pages <= MIN_STEP_PAGES:
+                if not _disk_full(error, self) or pages <= MIN_STEP_PAGES:
                     raise
                 pages //= 4
                 continue
@@ -135,7 +226,7 @@ class Upkeep:
             if required:
                 raise
 
-    def _prune_some(self, before_ts: str, size: int) -> int:
+    def _prune_some(self, before_ts: str, size: int, unindex: bool = True) -> int:
         with self.write() as conn:
             self.take_summaries_turn(conn)
             ids = [r[0] for r in conn.execute(
@@ -148,16 +239,16 @@ class Upkeep:
             hours = hour_keys(conn, calls, self.sql)
             forget_calls(conn, [tuple(call) for call in calls])
             for trace_id in ids:
-                self._delete_events(conn, trace_id)
+                self._delete_events(conn, trace_id, unindex)
             for statement in self.sql.DELETE_TRACE:
                 conn.executemany(statement, [(i,) for i in ids])
             refresh_hours(conn, hours, self.sql)
         return len(ids)
 
-    def _delete_events(self, conn, trace_id: str) -> None:
+    def _delete_events(self, conn, trace_id: str, unindex: bool) -> None:
         """Delete a trace's events, then their search rows: the delete markers FTS5 writes at commit then
         reuse the pages the payloads freed, so a prune's checkpoint never needs the file to grow."""
-        indexed = conn.execute(self.sql.INDEXED_TEXT, (trace_id,)).fetchall()
+        indexed = conn.execute(self.sql.INDEXED_TEXT, (trace_id,)).fetchall() if unindex else []
         conn.execute("DELETE FROM events WHERE trace_id = ?", (trace_id,))
         conn.executemany(self.sql.UNINDEX, indexed)
 
@@ -194,7 +285,7 @@ class Upkeep:
                     # file shrinks in the WAL first, so the checkpoint needs no room to grow the file.
                     conn.executescript(f"PRAGMA incremental_vacuum({step});")
             except StoreUnavailable as error:
-                if not _disk_full(error) or step <= MIN_STEP_PAGES:
+                if not _disk_full(error, self) or step <= MIN_STEP_PAGES:
                     raise
                 step //= 4  # moving fewer pages at a time needs less room in the WAL
             self.checkpoint(required=False)
@@ -230,8 +321,8 @@ class Upkeep:
             copy.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except BaseException:
             copy.close()
-            for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
-                leftover.unlink(missing_ok=True)
+            for suffix in BESIDE_A_DATABASE:  # a rollback journal too: the copy starts out in that mode
+                Path(f"{partial}{suffix}").unlink(missing_ok=True)
             raise
         copy.close()
         os.replace(partial, target)

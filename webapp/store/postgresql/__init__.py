@@ -105,7 +105,17 @@ class PostgresStore(Store):
     def _shrink_index(self) -> None:
         """VACUUM (autovacuum) gives a GIN index's deleted entries back."""
 
-    def _delete_events(self, conn, trace_id: str) -> None:
+    def free_bytes(self) -> None:
+        """Disk space is the database server's to watch (see keep_headroom)."""
+        return None
+
+    def _secure_delete(self, mode: str) -> None:
+        """SQLite's pragma; PostgreSQL's VACUUM decides when freed tuples are overwritten."""
+
+    def _wal_bytes(self) -> int:
+        return 0  # the server's write-ahead log is its own; deletions stay at the batch size
+
+    def _delete_events(self, conn, trace_id: str, unindex: bool) -> None:
         conn.execute("DELETE FROM events WHERE trace_id = ?", (trace_id,))
 
     # -- ingest -------------------------------------------------------------
