@@ -54,7 +54,8 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     Every call's breaks go in before any call counts toward exposure (store/exposure.py), so a clean call
     analysed in the same batch as a problem's first break counts whatever the order of the batch, and calls
     analysed before a problem's first seen moved count again. Return the (event, problem id) changes alerts
-    watch: `new` (a problem's first live call), `regressed`, `escalating`, and `reanalysed` for a problem that only calls grouped again from the same snapshots (a re-analysis) opened."""
+    watch: `new` (a problem's first live call), `regressed`, `escalating`, and `reanalysed` for a problem
+    that only calls grouped again from the same snapshots (a re-analysis) opened."""
     events: list[tuple[str, int]] = []
     done, fresh, news, marks = [], {}, set(), []
     ids: dict[str, int] = {}  # fingerprint -> problem id, for the batch: most calls repeat a few problems
