@@ -42,7 +42,8 @@ def counts_toward(row, call_ts: str, arguments, broke: bool) -> bool:
     the problem's first seen with the problem's argument path."""
     if broke:
         return True
-    return row[4] is not None and call_ts >= row[4] and arguments is not None and exercises(arguments, argument_path(row))
+    return (row[4] is not None and call_ts >= row[4] and arguments is not None
+            and exercises(arguments, argument_path(row)))
 
 
 def exercise(conn, call: dict, arguments, rows, broke: set[int], before: list, exposure: dict) -> set[int]:

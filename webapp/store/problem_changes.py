@@ -138,7 +138,8 @@ class ProblemWrites:
             raise BadChange(f"merged_into must name another existing problem, not one merged into TD-{pid}; "
                             f"got {into_text!r}")
         _same_tool(conn, pid, into)
-        moved = [tuple(r) for r in conn.execute("SELECT trace_id, call_id FROM problem_calls WHERE problem_id = ?", (pid,))]
+        moved = [tuple(r) for r in conn.execute(
+            "SELECT trace_id, call_id FROM problem_calls WHERE problem_id = ?", (pid,))]
         before = first_seen_by_id(conn, [into])[into]
         conn.execute("""INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
             occurrences, pairs) SELECT ?2, trace_id, call_id, ts, source, release, digest, severity, occurrences, pairs
