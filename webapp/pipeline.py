@@ -20,7 +20,7 @@ from .problems.grouping import call_documents, call_problems, contract_digest
 from .redact import Redactor
 from .store import IngestResult, Store, StoreUnavailable
 from .store.codec import utc_now
-from .toolmappings import learn, with_inferred
+from .toolmappings import learn
 
 REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
 CONTROLS = {code: f"\\x{code:02x}" for code in range(32) if chr(code) not in "\t\n\r"}
@@ -91,11 +91,9 @@ def _rejection_alerts(store: Store, rejected, source: str):
 
 
 def _contract(store: Store, tool: str | None, cache: dict):
-    """Return a tool's contract with its inferred pairs added as mapping entries."""
-    if not tool:
-        return None
+    """Return a tool's contract with its inferred pairs added as mapping entries, read once per batch."""
     if tool not in cache:
-        cache[tool] = with_inferred(store.get_tool(tool), store.inferred_pairs(tool))
+        cache[tool] = store.analysis_contract(tool)
     return cache[tool]
 
 
@@ -130,7 +128,7 @@ class _Batch:
 
     def add(self, key, call, analysis) -> None:
         tool = call["tool"]
-        if tool not in self.digests:
+        if tool not in self.digests:  # the digest of the very contract the batch analysed with
             self.digests[tool] = contract_digest(self.contract(tool))
         analysis["contract_digest"] = digest = self.digests[tool]
         self.results.append((*key, call["version"], analysis))

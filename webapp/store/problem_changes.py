@@ -2,9 +2,9 @@
 from datetime import timedelta
 
 from .. import times
-from ..problems.grouping import contract_digest
 from ..problems.states import BadChange
 from .codec import dumps, loads, utc_now
+from .exposure import first_seen_by_id, merged
 
 ROLLUPS = (
     "DELETE FROM problem_hours WHERE problem_id = ?1",
@@ -112,8 +112,12 @@ class ProblemWrites:
             resolve["releases"] = [r[0] for r in conn.execute(
                 "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = 'release' AND value != '' ORDER BY value",
                 (pid,))]
+            if not resolve["releases"]:  # no later call could ever be "another release": it would never regress
+                raise BadChange(f"TD-{pid} was seen in no release (its calls carry no `release`), so \"in the next "
+                                "release\" could never be told apart; resolve it now, when the contract changes or "
+                                "after N clean calls, or send `release` with the events")
         if resolve["mode"] == "contract_change":
-            resolve["digest"] = contract_digest(self.get_tool(tool)) if tool else None
+            resolve["digest"] = self.analysis_digest(tool)  # inferred pairs too: what the calls are analysed under
         if resolve["mode"] == "after_clean_calls":
             conn.execute("UPDATE problems SET resolve = ? WHERE id = ?", (dumps(resolve), pid))
             record_state(conn, pid, now, "resolving", by, f"resolves after {resolve['n']} clean calls")
@@ -134,6 +138,9 @@ class ProblemWrites:
             raise BadChange(f"merged_into must name another existing problem, not one merged into TD-{pid}; "
                             f"got {into_text!r}")
         _same_tool(conn, pid, into)
+        moved = [tuple(r) for r in conn.execute(
+            "SELECT trace_id, call_id FROM problem_calls WHERE problem_id = ?", (pid,))]
+        before = first_seen_by_id(conn, [into])[into]
         conn.execute("""INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
             occurrences, pairs) SELECT ?2, trace_id, call_id, ts, source, release, digest, severity, occurrences, pairs
             FROM problem_calls WHERE problem_id = ?1 AND true
@@ -146,6 +153,7 @@ class ProblemWrites:
             conn.execute(statement, (pid,))
             conn.execute(statement, (into,))
         _carry_links(conn, pid, into)
+        merged(conn, into, before, moved)
         conn.execute(TOLD, (now, into))
         conn.execute("UPDATE problems SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", (into, pid))
         conn.execute("UPDATE problems SET severity = 'error' WHERE id = ? AND (SELECT severity FROM problems "

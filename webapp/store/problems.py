@@ -2,10 +2,10 @@
 
 A call's part (its row in problem_calls) is taken out of every rollup before the new one goes in,
 so re-analysing a call, or every call, leaves the same problems, ids and counts."""
-from ..problems.grouping import exercises
 from ..problems.states import escalates, reopens
 from .codec import dumps, loads
 from .escalation import announce, escalations, note_fresh
+from .exposure import TOOL_PROBLEMS, exercise, first_seen_by_id, first_seen_of, flush, forget, refit
 from .problem_changes import ProblemWrites, record_state, resolve_after_clean_calls
 from .regrouping import MARK_GROUPED, seqs_key
 
@@ -43,9 +43,6 @@ BUMP_PAIR = """INSERT INTO problem_pairs (problem_id, pair, count) VALUES (?, ?,
 SEEN = """UPDATE problems SET first_seen = coalesce((SELECT min(ts) FROM problem_calls WHERE problem_id = ?1), first_seen),
  last_seen = coalesce((SELECT max(ts) FROM problem_calls WHERE problem_id = ?1), last_seen),
  severity = CASE WHEN ?2 = 'error' THEN 'error' ELSE severity END WHERE id = ?1"""
-TOOL_PROBLEMS = """SELECT id, left_snapshot, left_path, resolve IS NOT NULL FROM problems
- WHERE tool IS NOT DISTINCT FROM ? AND merged_into IS NULL"""
-EXERCISED = "UPDATE problems SET exercised = exercised + ? WHERE id = ?"
 CHECK = """INSERT INTO problem_checks (problem_id, trace_id, call_id, ts, broke) VALUES (?, ?, ?, ?, ?)
  ON CONFLICT (problem_id, trace_id, call_id) DO UPDATE SET ts = excluded.ts, broke = excluded.broke"""
 PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems WHERE id = ?"
@@ -54,16 +51,18 @@ PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems W
 def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     """Replace each stored call's part in the problems; skip calls whose analysis was not stored.
 
-    Every call's breaks go in before any call counts toward exposure, so a clean call analysed in the same
-    batch as a problem's first break counts whatever the order of the batch. Return the (event, problem id)
-    changes alerts watch: `new` (a problem's first live call), `regressed`, `escalating`, and `reanalysed`
-    for a problem that only calls grouped again from the same snapshots (a re-analysis) opened."""
+    Every call's breaks go in before any call counts toward exposure (store/exposure.py), so a clean call
+    analysed in the same batch as a problem's first break counts whatever the order of the batch, and calls
+    analysed before a problem's first seen moved count again. Return the (event, problem id) changes alerts
+    watch: `new` (a problem's first live call), `regressed`, `escalating`, and `reanalysed` for a problem
+    that only calls grouped again from the same snapshots (a re-analysis) opened."""
     events: list[tuple[str, int]] = []
     done, fresh, news, marks = [], {}, set(), []
     ids: dict[str, int] = {}  # fingerprint -> problem id, for the batch: most calls repeat a few problems
     rollups = Rollups()
     facts = _by_call(conn, CALL_FACTS, groupings)
     parts = _by_call(conn, OLD_PARTS, groupings, many=True)
+    first_seen = first_seen_of(conn, {row[0] for row in facts.values()})
     for key, grouping in sorted(groupings.items(), key=lambda item: _when(facts, item[0])):
         row = facts.get(key)
         if row is None or row[4] != grouping["version"] or row[5] != row[4]:
@@ -85,8 +84,10 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
         if call["tool"] not in by_tool:  # every break of the batch is in, so no problem opens after this
             by_tool[call["tool"]] = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
         _exercise(conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure)
-    # one UPDATE per problem and batch, not one per call: nothing in the batch reads `exercised`
-    conn.executemany(EXERCISED, [(delta, pid) for pid, delta in exposure.items() if delta])
+    batch = {(call["trace_id"], call["call_id"]) for call, *_ in done}
+    for tool, rows in by_tool.items():
+        refit(conn, tool, rows, first_seen, batch, exposure)
+    flush(conn, exposure)
     rollups.flush(conn)
     events = [("reanalysed" if event == "new" and pid not in news else event, pid) for event, pid in events]
     opened = {pid for event, pid in events if event in ("new", "regressed", "reanalysed")}  # said already
@@ -125,8 +126,10 @@ def forget_calls(conn, calls) -> None:
             _take_out(conn, part[0], key, part, rollups)
             touched.add(part[0])
     rollups.flush(conn)
+    before = first_seen_by_id(conn, touched)
     for pid in touched:
         conn.execute(SEEN, (pid, None))
+    forget(conn, calls, before)
 
 
 class Rollups:
@@ -276,23 +279,9 @@ def _after_break(conn, pid: int, call: dict, prior: bool, events: list) -> None:
 
 
 def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: list, exposure: dict) -> None:
-    """Count the call toward the exposure of the tool's problems whose argument path it has (into `exposure`)."""
-    had, watched = set(), set()
-    for pid, left_snapshot, left_path, resolving in problems:
-        path = left_path if left_snapshot == "arguments" else ""
-        if pid in broke or (arguments is not None and exercises(arguments, path)):
-            had.add(pid)
-            if resolving:
-                watched.add(pid)
-    before = set(before)
-    for pid in had - before:
-        exposure[pid] = exposure.get(pid, 0) + 1
-    for pid in before - had:
-        exposure[pid] = exposure.get(pid, 0) - 1
-    if had != before:
-        conn.execute("UPDATE calls SET problem_paths = ? WHERE trace_id = ? AND call_id = ?",
-                     (dumps(sorted(had)), call["trace_id"], call["call_id"]))
-    for pid in watched - broke:  # only problems with a resolution count clean calls
+    """Count the call toward the exposure of the tool's problems, and as a clean check of those it has the path
+    of and does not break (only problems with a resolution count clean calls)."""
+    for pid in exercise(conn, call, arguments, problems, broke, before, exposure) - broke:
         problem = _state(conn, pid)
         if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):
             conn.execute(CHECK, (pid, call["trace_id"], call["call_id"], call["ts"], 0))

@@ -1,0 +1,122 @@
+"""A problem's exposure: the calls of its tool, from its first seen on, that had its argument path (or broke it).
+
+Each call keeps the ids of the problems it counts toward (calls.problem_paths) and a problem keeps the count
+(problems.exercised), so a re-analysed call changes the count by what changed. Whether a call counts
+depends only on the data (its own time against the problem's first seen, its arguments), never on the
+order calls were analysed in: when a batch moves a problem's first seen (a problem opens, or a late
+call shows it earlier), the analysed calls between the old and the new first seen are counted again.
+A call still waiting for its analysis is left to it: its analysis compares with what it counted before.
+"""
+from ..problems.grouping import exercises
+from .codec import dumps, loads
+
+TOOL_PROBLEMS = """SELECT id, left_snapshot, left_path, resolve IS NOT NULL, first_seen FROM problems
+ WHERE tool IS NOT DISTINCT FROM ? AND merged_into IS NULL"""
+PROBLEM_ROW = "SELECT tool, id, left_snapshot, left_path, resolve IS NOT NULL, first_seen FROM problems WHERE id = ?"
+FIRST_SEEN = "SELECT id, first_seen FROM problems WHERE tool IS NOT DISTINCT FROM ? AND merged_into IS NULL"
+EXERCISED = "UPDATE problems SET exercised = exercised + ? WHERE id = ?"
+SET_PATHS = "UPDATE calls SET problem_paths = ? WHERE trace_id = ? AND call_id = ?"
+# analysed calls of a tool between two times, with their arguments (the calls_by_tool_time index)
+BETWEEN = """SELECT c.trace_id, c.call_id, c.problem_paths, e.payload FROM calls c
+ LEFT JOIN events e ON e.seq = c.arguments_seq
+ WHERE {tool} AND c.last_ts >= ? {upper} AND c.analyzed_version = c.version"""
+
+
+def first_seen_of(conn, tools) -> dict:
+    """Return {problem id: first seen} of the tools' problems, read before a batch's breaks go in."""
+    return {pid: first for tool in tools for pid, first in conn.execute(FIRST_SEEN, (tool,)).fetchall()}
+
+
+def first_seen_by_id(conn, ids) -> dict:
+    """Return {problem id: first seen} of some problems."""
+    return {pid: conn.execute("SELECT first_seen FROM problems WHERE id = ?", (pid,)).fetchone()[0] for pid in ids}
+
+
+def argument_path(row) -> str:
+    """Return the path a call must have to count toward a problem ("" for one without an argument path)."""
+    return row[2] if row[1] == "arguments" else ""
+
+
+def counts_toward(row, call_ts: str, arguments, broke: bool) -> bool:
+    """Say whether a call counts toward a problem (a TOOL_PROBLEMS row): it broke it, or it came at or after
+    the problem's first seen with the problem's argument path."""
+    if broke:
+        return True
+    return (row[4] is not None and call_ts >= row[4] and arguments is not None
+            and exercises(arguments, argument_path(row)))
+
+
+def exercise(conn, call: dict, arguments, rows, broke: set[int], before: list, exposure: dict) -> set[int]:
+    """Count a call toward the exposure of its tool's problems (TOOL_PROBLEMS rows), by what changed since
+    it counted `before` (into `exposure`); return the problems with a resolution it counts toward."""
+    had, watched = set(), set()
+    for row in rows:
+        if counts_toward(row, call["ts"], arguments, row[0] in broke):
+            had.add(row[0])
+            if row[3]:  # it has a resolution
+                watched.add(row[0])
+    before = set(before)
+    for pid in had ^ before:
+        exposure[pid] = exposure.get(pid, 0) + (1 if pid in had else -1)
+    if had != before:
+        conn.execute(SET_PATHS, (dumps(sorted(had)), call["trace_id"], call["call_id"]))
+    return watched
+
+
+def refit(conn, tool, rows, before: dict, skip: set, exposure: dict) -> None:
+    """Count again the analysed calls (not in `skip`) between each problem's first seen before the batch
+    (`before`) and after it, for the problems whose first seen moved; changes go into `exposure`."""
+    for row in rows:
+        pid, new = row[0], row[4]
+        old = before.get(pid)
+        if new is None or old == new:
+            continue
+        low, high = (new, old) if old is None or new < old else (old, new)
+        sql = BETWEEN.format(tool="c.tool = ?" if tool is not None else "c.tool IS NULL",
+                             upper="AND c.last_ts < ?" if high is not None else "")
+        params = [p for p in (tool, low, high) if p is not None]
+        for trace_id, call_id, paths, payload in conn.execute(sql, params).fetchall():
+            if (trace_id, call_id) in skip:
+                continue
+            counted = set(loads(paths) or [])
+            # moved earlier: the call broke nothing of it (no break lies before first seen), so its path
+            # decides; moved later: it counts no more
+            wanted = low == new and payload is not None and exercises(loads(payload), argument_path(row))
+            if wanted != (pid in counted):
+                exposure[pid] = exposure.get(pid, 0) + (1 if wanted else -1)
+                counted ^= {pid}
+                conn.execute(SET_PATHS, (dumps(sorted(counted)), trace_id, call_id))
+
+
+def flush(conn, exposure: dict) -> None:
+    """Write a batch's changes of exposure: one UPDATE per problem and batch (nothing in it reads `exercised`)."""
+    conn.executemany(EXERCISED, [(delta, pid) for pid, delta in exposure.items() if delta])
+
+
+def forget(conn, calls, before: dict) -> None:
+    """Take deleted calls (retention) out of the exposure they counted toward, and count again the calls
+    left between a problem's first seen `before` the deletion and after it, as a re-analysis would."""
+    exposure: dict[int, int] = {}
+    for key in calls:
+        row = conn.execute("SELECT problem_paths FROM calls WHERE trace_id = ? AND call_id = ?", key).fetchone()
+        for pid in (loads(row[0]) or []) if row else []:
+            exposure[pid] = exposure.get(pid, 0) - 1
+    for pid, old in before.items():
+        tool, *row = conn.execute(PROBLEM_ROW, (pid,)).fetchone()
+        refit(conn, tool, [row], {pid: old}, set(calls), exposure)
+    flush(conn, exposure)
+
+
+def merged(conn, into: int, before: str | None, moved) -> None:
+    """Count again toward a problem that took another's calls (`moved`, which now break it) from its first
+    seen `before` the merge: a re-analysis would count them, and the calls since the earlier first seen."""
+    exposure: dict[int, int] = {}
+    tool, *row = conn.execute(PROBLEM_ROW, (into,)).fetchone()
+    refit(conn, tool, [row], {into: before}, set(moved), exposure)
+    for key in moved:
+        found = conn.execute("SELECT problem_paths FROM calls WHERE trace_id = ? AND call_id = ?", key).fetchone()
+        counted = set(loads(found[0]) or []) if found else None
+        if counted is not None and into not in counted:
+            exposure[into] = exposure.get(into, 0) + 1
+            conn.execute(SET_PATHS, (dumps(sorted(counted | {into})), *key))
+    flush(conn, exposure)
