@@ -147,7 +147,7 @@ def test_the_markdown_export_is_a_ticket_body(loaded, client, store):
     for line in ("- What: type_changed (error), `arguments /limit` -> `request /limit`, transform `integer>string`",
                  "- Since: first seen 2026-11-20",
                  "- How many: 2 occurrences in 2 calls and 2 traces",
-                 "- Releases: `1.4.2`", "- Exposure: 2 of 3 calls that had the path broke",
+                 "- Releases: `1.4.2`", "- Exposure: 2 of 2 calls that had the path broke",  # the clean one came before
                  f"- Failing call: <http://localhost/traces/{latest['trace_id']}?call=call_01>",
                  "  - `arguments /limit`: `9`", '  - `request /limit`: `"9"`',
                  f"- Last clean call before it: <http://localhost/traces/{clean['trace_id']}?call=call_01>",

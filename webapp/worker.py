@@ -35,12 +35,13 @@ class Analyzer(threading.Thread):
                 busy = analyze_pending(store, limit=100, budget=self.settings.get("ANALYSIS_BUDGET"))
                 self.count_analysed(busy)
                 streak, since = caught_up(streak, since, busy)
-                self.prune_when_due(store)
             except StoreUnavailable:
                 busy = 0
             except Exception:  # a bad call must not kill the thread
                 log.exception("analysis failed")
                 busy = 0
+            if store is not None:  # even when analysis cannot write: on a full disk, retention is what frees it
+                self.prune_when_due(store)
             if not busy:
                 self.stopping.wait(IDLE_SECONDS)
         if store is not None:
@@ -64,6 +65,8 @@ class Analyzer(threading.Thread):
                 counted(getattr(error, "deleted", 0), days)
                 log.warning("retention stopped before deleting every trace older than %d day(s): %s; it tries "
                             "again in %d s", days, error, PRUNE_EVERY_SECONDS)
+            except Exception:  # retention must not kill the thread either
+                log.exception("retention failed; it tries again in %d s", PRUNE_EVERY_SECONDS)
 
 
 def counted(deleted: int, days: int) -> None:
