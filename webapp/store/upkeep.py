@@ -2,13 +2,9 @@
 
 Pruning must work on a full disk, where it matters most, so every transaction it writes is bounded
 and none needs the file to grow (a checkpoint that cannot grow the file keeps the WAL from restarting):
-deletions go oldest first, a few traces at a time (fewer when SQLite cannot grow its WAL), and the
-search index is merged by hand in steps of a few pages. The search index is a contentless FTS5 table:
-deleting a row *adds* delete markers, and FTS5's own automerge would rewrite up to 64 pages per level
-in whichever transaction crosses its work unit (a megabyte or two of WAL on a disk that has one). A
-prune that deleted much of the index merges it whole, step by step, so the deleted rows' space comes
-back; on files with incremental auto_vacuum (every file made since 0.2.0) free pages then move off
-the end of the file step by step.
+deletions go oldest first, in transactions sized to the room the disk has for their WAL, and the search
+index is kept by hand in steps of a few pages (search_upkeep.py). On files with incremental auto_vacuum
+(every file made since 0.2.0) free pages then move off the end of the file step by step.
 """
 import os
 import sqlite3
@@ -19,17 +15,14 @@ from . import space
 from .errors import StoreUnavailable
 from .hours import hour_keys, refresh_hours
 from .problems import forget_calls
-from .sql import INDEX_EVENTS, PRUNE_QUARANTINE, SET_PROGRESS
+from .search_upkeep import FTS_AUTOMERGE, MIN_STEP_PAGES, SearchIndexUpkeep, _disk_full
+from .sql import PRUNE_QUARANTINE
 
 VACUUM_STEP_PAGES = 2048  # 8 MiB of 4 KiB pages per step at most; fewer while the disk is full
-MIN_STEP_PAGES = 8
-MERGE_PAGES = 64  # index pages one merge step writes at most; fewer while the disk is full
-FTS_AUTOMERGE = 4  # FTS5's default, restored after a prune
 BESIDE_A_DATABASE = ("", "-journal", "-wal", "-shm")  # every file SQLite may leave, the database first
 WHOLE_MERGE_SHARE = 0.25  # merge the whole index when a prune deleted at least this share of the traces
 TIGHT_FREE_BYTES = 64 * 1024 * 1024  # less free than this (or than a quarter of the file): rebuild the index
 FIRST_STEP = 8  # traces in the first deletion, whose WAL frames tell the cost of one
-REINDEX_EVENTS = 500  # events indexed again per transaction; fewer while the disk is full
 
 
 class DiskFull(StoreUnavailable):
@@ -47,22 +40,12 @@ class Reclaimed:
     incremental: bool  # whether the file can give pages back without a full VACUUM
 
 
-def _disk_full(error: StoreUnavailable, store=None) -> bool:
-    """Say whether an error means the disk is full (an I/O error on a disk with no room counts: SQLite
-    reports one when its shared-memory file cannot grow)."""
-    text = str(error).lower()
-    if "full" in text:
-        return True
-    free = store.free_bytes() if store is not None and "disk i/o" in text else None
-    return free is not None and free < space.NO_ROOM
-
-
 def file_bytes(path) -> int:
     """Bytes taken by a database file and its WAL."""
     return sum(os.path.getsize(p) for p in (str(path), f"{path}-wal") if os.path.exists(p))
 
 
-class Upkeep:
+class Upkeep(SearchIndexUpkeep):
     """Mixin of Store: prune, reclaim, backup (needs write(), unavailable_as_error(), db, path)."""
 
     def keep_headroom(self) -> None:
@@ -115,52 +98,6 @@ class Upkeep:
         """Bytes free on the database's disk for this process (None: not a file)."""
         return None if self.path == ":memory:" else space.free_bytes(self.path)
 
-    def _shrink_index(self) -> None:
-        """Merge the search index whole, so its deleted rows' space comes back. The deleted events'
-        pages go back to the disk first: each merge step's WAL then has room on a full disk."""
-        self._vacuum_incrementally()
-        while self._merge_index_step(whole=True):
-            pass
-
-    def _empty_index(self) -> None:
-        """Empty the search index in one small transaction (its pages go to the free list), and note which
-        events it must hold again: those projected so far (the projection indexes the later ones)."""
-        with self.write() as conn:
-            projected = conn.execute("SELECT coalesce(max(seq), 0) FROM progress WHERE name = 'projected'")
-            conn.execute(SET_PROGRESS, ("reindex_to", projected.fetchone()[0]))
-            conn.execute(SET_PROGRESS, ("reindexed", 0))
-            conn.execute("INSERT INTO events_fts (events_fts) VALUES ('delete-all')")
-
-    def _reindex(self) -> None:
-        """Index again, a bounded step at a time, the events an emptied index must hold."""
-        size = REINDEX_EVENTS
-        while True:
-            marks = dict(self.db.execute(
-                "SELECT name, seq FROM progress WHERE name IN ('reindexed', 'reindex_to')").fetchall())
-            if len(marks) < 2:
-                return
-            try:
-                with self.write() as conn:
-                    self._reindex_some(conn, marks["reindexed"], marks["reindex_to"], size)
-            except StoreUnavailable as error:
-                self.checkpoint(required=False)
-                if not _disk_full(error) or size == 1:
-                    raise
-                size = max(1, size // 4)
-                continue
-            self.checkpoint("PASSIVE", required=False)
-            while self._merge_index_step(whole=False):  # FTS5's usual merges, a bounded step at a time
-                pass
-
-    def _reindex_some(self, conn, done: int, target: int, size: int) -> None:
-        last = conn.execute("SELECT max(seq) FROM (SELECT seq FROM events WHERE seq > ? AND seq <= ? "
-                            "ORDER BY seq LIMIT ?)", (done, target, size)).fetchone()[0]
-        if last is None:
-            conn.execute("DELETE FROM progress WHERE name IN ('reindexed', 'reindex_to')")
-            return
-        conn.execute(INDEX_EVENTS, (done, last))
-        conn.execute(SET_PROGRESS, ("reindexed", last))
-
     def _delete_in_steps(self, before_ts: str, batch: int, unindex: bool) -> int:
         """Delete in transactions sized to the room the disk has for their WAL: each deleted trace's cost
         is measured (its pages, in WAL frames), and a transaction that still does not fit is retried smaller."""
@@ -195,36 +132,6 @@ class Upkeep:
                 return frames * (self.db.conn.execute("PRAGMA page_size").fetchone()[0] + 24)
         except StoreUnavailable:
             return 0
-
-    def _merge_index_step(self, whole: bool) -> bool:
-        """Merge the search index's segments by at most MERGE_PAGES pages (fewer on a full disk): those of
-        one level with at least four (FTS5's usual merge), or all of them (`whole`: the deleted rows'
-        entries then meet their delete markers and both go). Say whether there was work to do."""
-        pages = MERGE_PAGES
-        while True:
-            try:
-                with self.write() as conn:
-                    changes = conn.total_changes
-                    # a negative page count merges across levels (FTS5's 'optimize', a step at a time)
-                    conn.execute("INSERT INTO events_fts (events_fts, rank) VALUES ('merge', ?)",
-                                 (-pages if whole else pages,))
-                    worked = conn.total_changes - changes >= 2  # FTS5's own test for "no merge was due"
-            except StoreUnavailable as error:
-                self.checkpoint(required=False)
-                if not _disk_full(error, self) or pages <= MIN_STEP_PAGES:
-                    raise
-                pages //= 4
-                continue
-            self.checkpoint("PASSIVE", required=False)
-            return worked
-
-    def _index_setting(self, name: str, value: int, required: bool = True) -> None:
-        try:
-            with self.write() as conn:
-                conn.execute("INSERT INTO events_fts (events_fts, rank) VALUES (?, ?)", (name, value))
-        except StoreUnavailable:
-            if required:
-                raise
 
     def _prune_some(self, before_ts: str, size: int, unindex: bool = True) -> int:
         with self.write() as conn:
