@@ -4,17 +4,15 @@ The screenshots in docs/screenshots/ are written only when asked: `python -m pyt
 """
 import hashlib
 import json
-import os
 import re
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 from conftest import ROOT, SAMPLES, LiveServer
+from browsers import launch, need_chromium
 from helpers import ndjson
 
-CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 LIMIT_AS_STRING = hashlib.sha256(b"tracediff-sample/02-orders-limit-as-string.ndjson").hexdigest()[:32]
 HOSTILE = "b0571e0000000000000000000000cafe"
@@ -22,12 +20,7 @@ BIG = "b1600000000000000000000000000001"
 ITEMS = "17e5000000000000000000000000000a"
 BROKEN_JSON = "be1272c49b07cc57bb55fb837d749d64"
 
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{CHROMIUM} is missing; CI must run the browser tests (.ci/run installs chromium)",
-                    pytrace=False)
-    pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium to run the browser tests",
-                allow_module_level=True)
+need_chromium()
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
@@ -81,8 +74,7 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
+        chromium = launch(p)
         yield chromium
         chromium.close()
 

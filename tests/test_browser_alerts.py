@@ -8,6 +8,7 @@ import time
 
 import httpx
 import pytest
+from browsers import launch
 from problem_helpers import CONTRACT, at, call, trace
 from receiver import Receiver
 
@@ -15,7 +16,6 @@ from helpers import ndjson
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
-CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture
@@ -47,8 +47,7 @@ def test_a_rule_made_on_the_page_fires_on_a_regression_and_shows_in_its_log(make
     httpx.post(server.url + "/api/v1/ingest", content=ndjson(*call(trace(1), at(-2))))
     [problem] = wait_for(lambda: problems(server))
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
+        browser = launch(p)
         page = browser.new_page()
         page.goto(server.url + "/settings/alerts")
         page.fill("input[name=url]", receiver.url)

@@ -1,22 +1,19 @@
 """Inferred mappings in a real browser: quiet correct calls, confirming a pair, a swap made loud."""
 import re
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 from conftest import ROOT, LiveServer
+from browsers import launch, need_chromium
 from helpers import ndjson
 from renames import TOOL, events, traffic
 
-CHROMIUM = "/usr/bin/chromium"
 CORRECT = "c0" * 16
 SWAPPED = "5a" * 16
 pytestmark = pytest.mark.browser
 
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium to run the browser tests",
-                allow_module_level=True)
+need_chromium()
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
@@ -47,8 +44,7 @@ def server(tmp_path_factory):
 @pytest.fixture
 def page():
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
+        browser = launch(p)
         opened = browser.new_context(viewport={"width": 1300, "height": 900}).new_page()
         errors = []
         opened.on("pageerror", lambda error: errors.append(str(error)))

@@ -5,22 +5,17 @@ compare with the nearest clean call, resolve it; send a later failing call; see 
 The screenshots docs/screenshots/problems.png and problem.png are written only when asked:
 `python -m pytest tests/test_browser_problems.py --screenshots`.
 """
-import os
 import re
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import httpx
 import pytest
 from conftest import ROOT, LiveServer
+from browsers import launch, need_chromium
 from helpers import ndjson
 
-CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{CHROMIUM} is missing; CI must run the browser tests", pytrace=False)
-    pytest.skip(f"{CHROMIUM} is missing", allow_module_level=True)
+need_chromium()
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
@@ -36,8 +31,7 @@ def server(tmp_path_factory):
 @pytest.fixture
 def page(server):
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(20_000)
         yield page

@@ -11,20 +11,15 @@ import os
 import re
 import sys
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 from conftest import ROOT, LiveServer
+from browsers import launch, need_chromium
 
-CHROMIUM = "/usr/bin/chromium"
 SIZE = 1_000_000
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{CHROMIUM} is missing; CI must run the browser tests", pytrace=False)
-    pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium to run the browser tests",
-                allow_module_level=True)
+need_chromium()
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
@@ -51,8 +46,7 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
+        chromium = launch(p)
         yield chromium
         chromium.close()
 

@@ -6,22 +6,17 @@ No page challenges such a browser, so it never sends a password on its own: the 
 `http_credentials` answers a Basic challenge as a person at the browser's password dialog does), lands back on
 the page, sees who is signed in and uses the resolve form.
 """
-import os
 import re
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 from conftest import ROOT, LiveServer
+from browsers import launch, need_chromium
 
-CHROMIUM = "/usr/bin/chromium"
 ADMIN, SHIPPER = "adm-3c9e1a7f5b2d4086", "ing-8f2a6c0e4b1d3957"
 ACCESS = re.compile(r'access: \S+ (?P<request>"[A-Z]+ \S+") (?P<status>\d{3}) .*?(?: token=(?P<token>\S+))?$', re.M)
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{CHROMIUM} is missing; CI must run the browser tests", pytrace=False)
-    pytest.skip(f"{CHROMIUM} is missing", allow_module_level=True)
+need_chromium()
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
@@ -37,8 +32,7 @@ def server(tmp_path_factory):
 @pytest.fixture
 def browser():
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
+        chromium = launch(p)
         yield chromium
         chromium.close()
 

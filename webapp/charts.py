@@ -55,7 +55,7 @@ def _bar(x: int, width: int, cell: dict, tool: Markup, hour: str, href: str, pea
     findings_h = round(calls_h * findings / calls) if findings else 0
     findings_rect = (f'<rect class="bar-findings" x="{x}" y="{30 - findings_h}" width="{width}" '
                      f'height="{findings_h}"/>' if findings_h else "")
-    return (f'<a href="{escape(href)}"><title>{tool} {hour.replace("T", " ")}:00: {calls} calls, {findings} '
+    return (f'<a href="{escape(href)}"><title>{tool} {escape(hour.replace("T", " "))}:00: {calls} calls, {findings} '
             f'with findings</title><rect class="bar-hit" x="{x}" width="{width}" height="30"/><rect class="bar-calls" '
             f'x="{x}" y="{30 - calls_h}" width="{width}" height="{calls_h}"/>{findings_rect}</a>')
 
