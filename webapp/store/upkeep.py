@@ -65,7 +65,7 @@ class Upkeep(SearchIndexUpkeep):
         self.catch_up_for_read()  # on a full disk the projection may not fit; pruning still goes on
         self._reindex()  # a prune stopped on a tight disk left part of the index to rebuild
         traces = self.db.execute("SELECT count(*) FROM traces").fetchone()[0]
-        self._secure_delete("FAST")
+        secure_delete = self._secure_delete("FAST")
         tight = self._tight_disk()
         self._index_setting("automerge", 0)  # no merge bigger than a step while pruning (see the module)
         try:
@@ -77,17 +77,20 @@ class Upkeep(SearchIndexUpkeep):
                 self._reindex()
             elif deleted and deleted >= WHOLE_MERGE_SHARE * traces:
                 self._shrink_index()
+            self._prune_quarantine(before_ts, batch)
         finally:
             self._index_setting("automerge", FTS_AUTOMERGE, required=False)
-            self._secure_delete("ON")
-        self._prune_quarantine(before_ts, batch)
+            self._secure_delete(secure_delete)
         return deleted
 
-    def _secure_delete(self, mode: str) -> None:
-        """Debian's SQLite zeroes every freed page (SECURE_DELETE), which writes each one to the WAL: a
-        deletion would need as much room as it frees. FAST skips that; the reclaim then truncates the file,
-        so the free pages holding deleted payloads leave it anyway."""
+    def _secure_delete(self, mode) -> int:
+        """Set the connection's secure_delete; return what it was. Debian's SQLite zeroes every freed page
+        (SECURE_DELETE), which writes each one to the WAL: a deletion would need as much room as it frees.
+        FAST skips that; the reclaim then truncates the file, so the free pages holding deleted payloads
+        leave it anyway."""
+        was = self.db.execute("PRAGMA secure_delete").fetchone()[0]
         self.db.execute(f"PRAGMA secure_delete = {mode}")
+        return was
 
     def _tight_disk(self) -> bool:
         """Say whether the disk has too little room for delete markers and index merges."""

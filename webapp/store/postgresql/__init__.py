@@ -109,7 +109,7 @@ class PostgresStore(Store):
         """Disk space is the database server's to watch (see keep_headroom)."""
         return None
 
-    def _secure_delete(self, mode: str) -> None:
+    def _secure_delete(self, mode) -> None:
         """SQLite's pragma; PostgreSQL's VACUUM decides when freed tuples are overwritten."""
 
     def _wal_bytes(self) -> int:
