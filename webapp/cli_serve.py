@@ -104,9 +104,11 @@ def _prepare_database(settings: dict, demo: bool) -> None:
     elif demo:
         log.info("demo: the database holds traces already; sample_traces/ not loaded (it loads into an empty one)")
     try:
-        released = store.release_claims()
-    except StoreUnavailable:  # a read-only database: nothing is analysed anyway
-        released = 0
+        released, resent = store.release_claims(), store.release_alert_leases()
+    except StoreUnavailable:  # a read-only database: nothing is analysed or sent anyway
+        released = resent = 0
+    if resent:
+        log.info("alerts: %d message(s) a stopped server was sending are retried now", resent)
     if released:  # let this server analyse at once what a stopped one had claimed (claims expire after 30 s)
         log.info("analysis: took back %d call(s) a stopped server was analysing", released)
     store.close()

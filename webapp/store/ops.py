@@ -3,6 +3,8 @@ import os
 import time
 from datetime import datetime, timezone
 
+from .codec import utc_now
+
 _PROJECTED = "SELECT coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0)"
 
 
@@ -39,6 +41,13 @@ class OpsReads:
         with self.write() as conn:
             return conn.execute("UPDATE calls SET claimed_at = NULL "
                                 "WHERE analyzed_version < version AND claimed_at IS NOT NULL").rowcount
+
+    def release_alert_leases(self) -> int:
+        """Make the alerts a stopped server was sending due now, so a new one retries them at once instead of
+        after their lease (LEASE_S). Only one server sends from a SQLite file."""
+        with self.write() as conn:
+            return conn.execute("UPDATE alert_outbox SET next_attempt_at = ? WHERE state = 'sending'",
+                                (utc_now(),)).rowcount
 
     def quarantine_count(self) -> int:
         return self.db.conn.execute("SELECT count(*) FROM quarantine").fetchone()[0]

@@ -176,6 +176,10 @@ class PostgresStore(Store):
         """Release nothing: other nodes' claims look the same as a stopped node's; they expire after CLAIM_SECONDS."""
         return 0
 
+    def release_alert_leases(self) -> int:
+        """Release nothing, for the same reason: a lease held by another node expires after LEASE_S."""
+        return 0
+
     def _save_rows(self, conn, rows) -> int:
         return conn.executemany(pg_sql.SAVE_ANALYSIS, rows).rowcount
 
