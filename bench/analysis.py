@@ -15,7 +15,8 @@ import orjson
 from deepdiff import DeepDiff
 
 from common import ROOT, SAMPLES, options, ratio_line, write_figures
-from grouping import grouping_overhead
+from grouping import measure as measure_grouping
+from grouping import report as report_grouping
 from payloads import call
 from webapp import demo
 from webapp.analysis import analyze_call
@@ -114,7 +115,7 @@ def run(args) -> dict:
             "calls": len(calls),
             "analyze_per_s": round(rate(lambda c: analyze_call(*c), calls, seconds), 1),
             "deepdiff_per_s": round(rate(lambda c: DeepDiff(*_pair(c[0])), calls, seconds), 1)}}
-        figures["grouping"] = grouping_overhead(folder, SAMPLES, 2 if args.quick else 20, 1 if args.quick else 5)
+        figures["grouping"] = measure_grouping(folder, args.quick)
         print(f"grouping: {figures['grouping']}", flush=True)
         figures["big"] = []
         per_byte = None  # DeepDiff seconds per byte, to skip a pair it would take minutes on
@@ -139,10 +140,7 @@ def report(figures: dict) -> None:
     print(f"small calls: {small}")
     print(ratio_line("small calls/s / 2,000", small["analyze_per_s"], 2000, ">= 1.00"))
     print(ratio_line("small calls/s / DeepDiff alone", small["analyze_per_s"], small["deepdiff_per_s"], "none; context"))
-    grouping = figures["grouping"]
-    for when, words in (("first", "first analysis"), ("reanalysis", "re-analysis")):
-        print(ratio_line(f"analyser CPU per call with grouping / without ({words})",
-                         grouping[f"ms_per_call_{when}"], grouping["ms_per_call_without"], "< 1.10"))
+    report_grouping(figures["grouping"])
     for pair in figures["big"]:
         label, ours = pair["size"], pair["analyze_ms"]
         if pair["jsondiffpatch_ms"]:

@@ -137,14 +137,7 @@ def through_the_store(calls: list[dict]) -> dict:
         store = Store(str(Path(folder) / "traffic.db"), synchronous="OFF")
         for name, contract in contracts().items():
             store.put_tool(name, {k: v for k, v in contract.items() if k != "name"})
-        events = []
-        for c in calls:
-            trace = f"{c['index'] + 1:032x}"
-            for stage, snap in _snapshots(c).items():
-                events.append({"trace_id": trace, "call_id": "call_1", "snapshot": stage, "tool": c["tool"],
-                               "payload": snap["payload"], "http": snap["http"],
-                               "ts": f"2026-09-01T{c['index'] // 3600 % 24:02d}:{c['index'] // 60 % 60:02d}:"
-                                     f"{c['index'] % 60:02d}Z"})
+        events = ingest_events(calls)
         for start in range(0, len(events), 5000):
             body = b"\n".join(orjson.dumps(e) for e in events[start:start + 5000])
             store_batch(store, parse_body(body), None)
@@ -152,6 +145,19 @@ def through_the_store(calls: list[dict]) -> dict:
         results = [(c, store.get_trace(f"{c['index'] + 1:032x}")["calls"][0]) for c in calls]
         store.close()
     return score(results)
+
+
+def ingest_events(calls: list[dict]) -> list[dict]:
+    """The ingest events of the calls: three snapshots each, one trace per call, a second apart."""
+    events = []
+    for c in calls:
+        trace = f"{c['index'] + 1:032x}"
+        for stage, snap in _snapshots(c).items():
+            events.append({"trace_id": trace, "call_id": "call_1", "snapshot": stage, "tool": c["tool"],
+                           "payload": snap["payload"], "http": snap["http"],
+                           "ts": f"2026-09-01T{c['index'] // 3600 % 24:02d}:{c['index'] // 60 % 60:02d}:"
+                                 f"{c['index'] % 60:02d}Z"})
+    return events
 
 
 def report(name: str, figures: dict, noisy_target: float, flagged_target: float) -> str:

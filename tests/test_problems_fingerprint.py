@@ -121,6 +121,11 @@ def test_exercises_matches_normalised_paths_against_arguments():
     assert exercises({"items": [{"qty": 1}]}, "/items/*/qty")
     assert not exercises({"items": []}, "/items/*/qty")
     assert exercises({"limit": None}, "/limit") and not exercises({"status": "x"}, "/limit")
+    assert exercises({"a/b": {"~k": 1}}, "/a~1b/~0k") and not exercises({"a~1b": 1}, "/a~1b")
+    assert exercises({"users": {"u_81c2": {"age": 3}}}, "/users/{id}/age") and not exercises({"users": {}}, "/users/{id}")
+    assert exercises({"items": [1, 2]}, "/items/1") and not exercises({"items": [1, 2]}, "/items/2")
+    assert exercises({"q": 1}, "") and not exercises(None, "") and not exercises({"q": 1}, None)
+    assert not exercises({"q": "text"}, "/q/0") and not exercises({"q": [1]}, "/q/x")
 
 
 def test_contract_digest_ignores_the_update_time():

@@ -1,10 +1,11 @@
 """What one analysed call adds to problems: its findings grouped by fingerprint (pure)."""
 import hashlib
+from functools import lru_cache
 
 import orjson
 
 from ..analysis.kinds import worst
-from ..analysis.pointers import MISSING, resolve
+from ..analysis.pointers import MISSING, resolve, tokens
 from .fingerprint import FIRST_VERSION, describe_finding, describe_violation, key
 from .transforms import values
 
@@ -107,25 +108,30 @@ def exercises(arguments, path: str | None) -> bool:
     """Say whether an arguments payload has a normalised path (`*` and `{id}` match any key)."""
     if path is None or arguments is None:
         return False
-    if path == "":
-        return True
     nodes = [arguments]
-    for part in path[1:].split("/"):
+    for part in _steps(path):
         nodes = [child for node in nodes for child in _children(node, part)]
         if not nodes:
             return False
     return True
 
 
-def _children(node, part: str):
+@lru_cache(maxsize=4096)
+def _steps(path: str) -> tuple[str, ...]:
+    """A normalised path's tokens, read once: every call of a tool is checked against its problems' paths."""
+    return tuple(tokens(path))
+
+
+def _children(node, part: str) -> list:
     if part in ("*", "{id}"):
         if isinstance(node, list):
             return node
-        if isinstance(node, dict):
-            return list(node.values())
-        return []
-    value = resolve(node, "/" + part)
-    return [] if value is MISSING else [value]
+        return list(node.values()) if isinstance(node, dict) else []
+    if isinstance(node, dict):
+        return [node[part]] if part in node else []
+    if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+        return [node[int(part)]]
+    return []
 
 
 def contract_digest(contract: dict | None) -> str | None:

@@ -37,30 +37,33 @@ def argument_path(row) -> str:
     return row[2] if row[1] == "arguments" else ""
 
 
-def counts_toward(row, call_ts: str, arguments, broke: bool) -> bool:
+def counts_toward(row, call_ts: str, arguments, broke: bool, has_path: dict) -> bool:
     """Say whether a call counts toward a problem (a TOOL_PROBLEMS row): it broke it, or it came at or after
-    the problem's first seen with the problem's argument path."""
+    the problem's first seen with the problem's argument path (`has_path` keeps what the call's paths said)."""
     if broke:
         return True
-    return (row[4] is not None and call_ts >= row[4] and arguments is not None
-            and exercises(arguments, argument_path(row)))
+    if row[4] is None or call_ts < row[4] or arguments is None:
+        return False
+    path = argument_path(row)
+    if path not in has_path:
+        has_path[path] = exercises(arguments, path)
+    return has_path[path]
 
 
-def exercise(conn, call: dict, arguments, rows, broke: set[int], before: list, exposure: dict) -> set[int]:
+def exercise(call: dict, arguments, rows, broke: set[int], before: list, exposure: dict) -> tuple[set[int], str | None]:
     """Count a call toward the exposure of its tool's problems (TOOL_PROBLEMS rows), by what changed since
-    it counted `before` (into `exposure`); return the problems with a resolution it counts toward."""
-    had, watched = set(), set()
+    it counted `before` (into `exposure`); return the problems with a resolution it counts toward, and the
+    call's new problem_paths when they changed (its caller writes them with the call's other grouping facts)."""
+    had, watched, has_path = set(), set(), {}  # several problems of a tool share an argument path
     for row in rows:
-        if counts_toward(row, call["ts"], arguments, row[0] in broke):
+        if counts_toward(row, call["ts"], arguments, row[0] in broke, has_path):
             had.add(row[0])
             if row[3]:  # it has a resolution
                 watched.add(row[0])
     before = set(before)
     for pid in had ^ before:
         exposure[pid] = exposure.get(pid, 0) + (1 if pid in had else -1)
-    if had != before:
-        conn.execute(SET_PATHS, (dumps(sorted(had)), call["trace_id"], call["call_id"]))
-    return watched
+    return watched, (dumps(sorted(had)) if had != before else None)
 
 
 def refit(conn, tool, rows, before: dict, skip: set, exposure: dict) -> None:

@@ -11,15 +11,18 @@ from .regrouping import MARK_GROUPED, seqs_key
 
 __all__ = ["ProblemWrites", "apply_groupings", "forget_calls"]
 
+# A batch's keys as a table joined on the primary key: `(trace_id, call_id) IN (VALUES ...)` scans the whole table
+# in SQLite. VALUES names its columns column1, column2 in SQLite and PostgreSQL alike.
+BATCH = "(VALUES {keys}) AS k JOIN {table} ON {table}.trace_id = k.column1 AND {table}.call_id = k.column2"
 CALL_FACTS = """SELECT trace_id, call_id, tool, source, release, last_ts, version, analyzed_version, problem_paths,
- arguments_seq, request_seq, response_seq, grouped_seqs FROM calls WHERE (trace_id, call_id) IN (VALUES {keys})"""
+ arguments_seq, request_seq, response_seq, grouped_seqs FROM """ + BATCH.replace("{table}", "calls")
 PROBLEM_BY_FINGERPRINT = "SELECT id, merged_into FROM problems WHERE fingerprint = ?"
 INSERT_PROBLEM = """INSERT INTO problems (fingerprint, fp_version, tool, kind, severity, stages, left_snapshot,
  left_path, right_snapshot, right_path, transform, keyword, created_at)
  VALUES (:fingerprint, :fp_version, :tool, :kind, :severity, :stages, :left_snapshot, :left_path,
  :right_snapshot, :right_path, :transform, :keyword, :created_at) RETURNING id"""
 OLD_PARTS = """SELECT trace_id, call_id, problem_id, ts, source, release, digest, occurrences, pairs, severity
- FROM problem_calls WHERE (trace_id, call_id) IN (VALUES {keys})"""
+ FROM """ + BATCH.replace("{table}", "problem_calls")
 BATCH_KEYS = 400  # (trace_id, call_id) pairs per read: within SQLite's limit of bound parameters
 TRACE_HAS_OTHER = "SELECT EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ? AND trace_id = ?)"
 ADD_PART = """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
@@ -57,7 +60,8 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
     watch: `new` (a problem's first live call), `regressed`, `escalating`, and `reanalysed` for a problem
     that only calls grouped again from the same snapshots (a re-analysis) opened."""
     events: list[tuple[str, int]] = []
-    done, fresh, news, marks = [], {}, set(), []
+    done, fresh, news = [], {}, set()
+    marks: dict[tuple, list] = {}  # call -> [grouped_seqs, problem_paths] to write, None where unchanged
     ids: dict[str, int] = {}  # fingerprint -> problem id, for the batch: most calls repeat a few problems
     rollups = Rollups()
     facts = _by_call(conn, CALL_FACTS, groupings)
@@ -71,19 +75,19 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
         call = {"trace_id": key[0], "call_id": key[1], "tool": row[0], "source": row[1], "release": row[2],
                 "ts": row[3] or now, "digest": grouping.get("digest"), "before": set(loads(row[6]) or []),
                 "again": row[10] == seqs}  # grouped again from the same snapshots
-        if not call["again"]:
-            marks.append((seqs, *key))
+        marks[key] = [None if call["again"] else seqs, None]
         old = {part[0]: part for part in parts.get(key, [])}
         broke = _replace_parts(conn, call, old, grouping["problems"], now, events, ids, rollups, fresh)
         done.append((call, grouping, broke, loads(row[6]) or []))
         news |= set() if call["again"] else broke
-    conn.executemany(MARK_GROUPED, marks)
     by_tool: dict = {}
     exposure: dict[int, int] = {}
     for call, grouping, broke, before in done:
         if call["tool"] not in by_tool:  # every break of the batch is in, so no problem opens after this
             by_tool[call["tool"]] = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
-        _exercise(conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure)
+        marks[call["trace_id"], call["call_id"]][1] = _exercise(
+            conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure)
+    conn.executemany(MARK_GROUPED, [(*facts, *key) for key, facts in marks.items() if facts != [None, None]])
     batch = {(call["trace_id"], call["call_id"]) for call, *_ in done}
     for tool, rows in by_tool.items():
         refit(conn, tool, rows, first_seen, batch, exposure)
@@ -278,11 +282,13 @@ def _after_break(conn, pid: int, call: dict, prior: bool, events: list) -> None:
             events.append(("escalating", pid))
 
 
-def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: list, exposure: dict) -> None:
+def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: list, exposure: dict) -> str | None:
     """Count the call toward the exposure of the tool's problems, and as a clean check of those it has the path
-    of and does not break (only problems with a resolution count clean calls)."""
-    for pid in exercise(conn, call, arguments, problems, broke, before, exposure) - broke:
+    of and does not break (only problems with a resolution count clean calls); return its new problem_paths."""
+    watched, paths = exercise(call, arguments, problems, broke, before, exposure)
+    for pid in watched - broke:
         problem = _state(conn, pid)
         if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):
             conn.execute(CHECK, (pid, call["trace_id"], call["call_id"], call["ts"], 0))
             resolve_after_clean_calls(conn, problem, call["ts"])
+    return paths

@@ -5,7 +5,10 @@ open, regress or escalate nothing on its own. Problems it opens still open, and 
 """
 # A call whose grouped_seqs equal its seqs_key is grouped again (a re-analysis); any other call is news,
 # and its snapshots are remembered here.
-MARK_GROUPED = "UPDATE calls SET grouped_seqs = ? WHERE trace_id = ? AND call_id = ?"
+# Written with the call's new problem_paths (store/exposure.py) in one UPDATE: a calls row holds the analysis, and
+# each UPDATE writes the whole row again. NULL leaves a column as it is (neither is ever set to NULL).
+MARK_GROUPED = """UPDATE calls SET grouped_seqs = coalesce(?, grouped_seqs), problem_paths = coalesce(?, problem_paths)
+ WHERE trace_id = ? AND call_id = ?"""
 
 
 def seqs_key(arguments_seq, request_seq, response_seq) -> str:
