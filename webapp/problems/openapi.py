@@ -1,4 +1,4 @@
-"""The problems API in the OpenAPI document (webapp/openapi.py adds these paths and schemas)."""
+"""The problems API in the OpenAPI document (webapp/openapi/ adds these paths and schemas)."""
 from ..analysis.kinds import KIND_NAMES
 from .fingerprint import SCHEMA_KIND
 from .states import STATES

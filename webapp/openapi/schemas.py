@@ -1,14 +1,16 @@
 """The schemas of the OpenAPI document: errors, events, traces, contracts and the rest."""
-from .analysis.kinds import KIND_NAMES
+from ..analysis.kinds import KIND_NAMES
 
 SNAPSHOTS = ["arguments", "request", "response"]
 
 
 def ref(name: str) -> dict:
+    """Point at one of the document's schemas."""
     return {"$ref": f"#/components/schemas/{name}"}
 
 
 def obj(required: list, properties: dict, **extra) -> dict:
+    """Return an object schema with its required fields."""
     return {"type": "object", "required": required, "properties": properties, **extra}
 
 
