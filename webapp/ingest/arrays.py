@@ -14,9 +14,11 @@ from typing import Iterator
 
 import orjson
 
+from .concatenated import finite_float, no_constants
 from .extents import container_extent
-from .framing import Record, check_depth, counted, finite_float, lone_surrogate_error, no_constants
+from .framing import counted
 from .model import IngestError, Limits, RecordError, too_deep
+from .records import Record, check_depth, lone_surrogate_error
 
 _WS = re.compile(r"[ \t\r\n]*")
 _SCALAR = re.compile(r'"(?:[^"\\]|\\.)*"|[^,\]\s]+', re.S)

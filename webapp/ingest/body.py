@@ -9,8 +9,8 @@ import orjson
 
 from .decode import decoded_pieces
 from .envelope import Context, check_trace_id, format_ts, make_event, normalise_envelope, record_trace_id
-from .framing import depth_exceeds
 from .model import Batch, Event, Limits, RecordError, Rejection, is_depth_error, too_deep
+from .records import depth_exceeds
 from .shapes import extract_calls
 from .stream import stream_records
 

@@ -12,8 +12,8 @@ import orjson
 
 from .. import times
 
-from .framing import depth_exceeds
 from .model import SNAPSHOTS, Event, Limits, RecordError, is_depth_error, too_deep
+from .records import depth_exceeds
 
 _RFC3339 = re.compile(
     r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})\Z"

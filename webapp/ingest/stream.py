@@ -12,8 +12,10 @@ from typing import Iterable, Iterator
 
 from .arrays import array_records
 from .extents import container_extent
-from .framing import Record, counted, line_records, split_records
+from .framing import counted, split_records
 from .model import Limits
+from .ndjson import line_records
+from .records import Record
 
 _BOM = b"\xef\xbb\xbf"
 _BLANK = b" \t\r\n"
