@@ -115,7 +115,7 @@ def run(args) -> dict:
             "calls": len(calls),
             "analyze_per_s": round(rate(lambda c: analyze_call(*c), calls, seconds), 1),
             "deepdiff_per_s": round(rate(lambda c: DeepDiff(*_pair(c[0])), calls, seconds), 1)}}
-        figures["grouping"] = measure_grouping(folder, args.quick)
+        figures["grouping"] = measure_grouping(folder, args.quick, big=False)  # the big store: bench/grouping.py
         print(f"grouping: {figures['grouping']}", flush=True)
         figures["big"] = []
         per_byte = None  # DeepDiff seconds per byte, to skip a pair it would take minutes on
