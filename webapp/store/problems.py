@@ -87,7 +87,7 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
             by_tool[call["tool"]] = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
         marks[call["trace_id"], call["call_id"]][1] = _exercise(
             conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure)
-    conn.executemany(MARK_GROUPED, [(*facts, *key) for key, facts in marks.items() if facts != [None, None]])
+    conn.executemany(MARK_GROUPED, [(*mark, *key) for key, mark in marks.items() if mark != [None, None]])
     batch = {(call["trace_id"], call["call_id"]) for call, *_ in done}
     for tool, rows in by_tool.items():
         refit(conn, tool, rows, first_seen, batch, exposure)
