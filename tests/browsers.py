@@ -1,5 +1,6 @@
 """What the browser tests share: Debian's Chromium (required on CI), launched the one way this machine allows."""
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,3 +21,16 @@ def need_chromium() -> None:
 def launch(playwright):
     """Start Debian's Chromium (Playwright's own download does not work here)."""
     return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+
+@contextmanager
+def chromium():
+    """Run Debian's Chromium for the length of a `with` block (a module's browser fixture)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()

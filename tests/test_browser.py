@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 from conftest import ROOT, SAMPLES, LiveServer
-from browsers import launch, need_chromium
+from browsers import chromium, need_chromium
 from helpers import ndjson
 
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -22,7 +22,7 @@ BROKEN_JSON = "be1272c49b07cc57bb55fb837d749d64"
 
 need_chromium()
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -73,10 +73,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 @pytest.fixture

@@ -15,13 +15,13 @@ import time
 import httpx
 import pytest
 from conftest import ROOT, LiveServer
-from browsers import launch, need_chromium
+from browsers import chromium, need_chromium
 
 SIZE = 1_000_000
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]
 need_chromium()
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from corpus import SHAPES  # noqa: E402
@@ -45,10 +45,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 def usable_after(browser, url: str) -> tuple[float, int, int, dict]:

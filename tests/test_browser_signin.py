@@ -12,13 +12,13 @@ import time
 import httpx
 import pytest
 from conftest import ROOT, LiveServer
-from browsers import launch, need_chromium
+from browsers import chromium, need_chromium
 
 ADMIN, SHIPPER = "adm-3c9e1a7f5b2d4086", "ing-8f2a6c0e4b1d3957"
 ACCESS = re.compile(r'access: \S+ (?P<request>"[A-Z]+ \S+") (?P<status>\d{3}) .*?(?: token=(?P<token>\S+))?$', re.M)
 need_chromium()
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -31,10 +31,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture
 def browser():
-    with sync_playwright() as p:
-        chromium = launch(p)
-        yield chromium
-        chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 def open_problem(server) -> str:

@@ -1,13 +1,12 @@
 """Access tokens, secrets kept out of logs, and the security headers of pages and API."""
 import base64
-import os
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import httpx
 import pytest
 
+from browsers import chromium, need_chromium
 from helpers import TRACE, envelope, ndjson, order_call
 from webapp import create_app, openapi
 
@@ -266,22 +265,15 @@ def test_tokens_never_reach_the_server_log_nor_the_database(make_server):
         assert token.encode() not in database
 
 
-CHROMIUM = "/usr/bin/chromium"
-
-
 def test_a_browser_signs_in_once_with_basic_auth_and_htmx_requests_carry_it(make_server):
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{CHROMIUM} is missing; CI must run the browser tests")
-        pytest.skip(f"{CHROMIUM} is missing")
-    from playwright.sync_api import expect, sync_playwright
+    need_chromium()
+    from playwright.sync_api import expect
 
     server = make_server(env={"TRACEDIFF_INGEST_TOKENS": INGEST_TOKEN, "TRACEDIFF_READ_TOKENS": READ_TOKEN})
     other = envelope(trace_id="0" * 31 + "1", tool="refundOrder", ts="2026-11-20T09:00:00Z")
     httpx.post(server.url + "/api/v1/ingest", content=ndjson(*order_call(), other), headers=bearer(INGEST_TOKEN))
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        context = chromium.new_context(http_credentials={"username": "ann", "password": READ_TOKEN})
+    with chromium() as browser:
+        context = browser.new_context(http_credentials={"username": "ann", "password": READ_TOKEN})
         page, answers = context.new_page(), []
         page.on("response", lambda response: answers.append((response.url, response.status)))
         page.goto(server.url + "/")
@@ -290,7 +282,6 @@ def test_a_browser_signs_in_once_with_basic_auth_and_htmx_requests_carry_it(make
         page.locator('input[name="q"]').press_sequentially("refundOrder", delay=20)
         expect(rows).to_have_count(1)   # the htmx request was let in
         page.goto(f"{server.url}/traces/{TRACE}")
-        chromium.close()
     assert any("q=refundOrder" in url and status == 200 for url, status in answers)
     assert [url for url, status in answers if status == 401 and "q=" in url] == []
 
