@@ -119,3 +119,15 @@ def test_without_a_contract_the_tool_page_shows_the_template_its_calls_show(clie
     assert data["request_line"] == {"method": None, "template": "/v1/invoices/{invoiceId}/pay", "source": "traffic",
                                     "calls": 3}
     assert "/v1/invoices/{invoiceId}/pay" in client.get("/tools/markInvoicePaid").get_data(as_text=True)
+
+
+def test_tools_map_declares_a_pair_into_the_query(db_path):
+    from click.testing import CliRunner
+
+    from webapp.cli import main
+    from webapp.store import Store
+    result = CliRunner().invoke(main, ["tools", "map", "findOrders", "limit=query:/page_size", "--db", str(db_path)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "findOrders: /limit -> query:/page_size" in result.output
+    assert Store.open(db_path).get_tool("findOrders")["mapping"] == [{"arguments": "/limit", "request": "query:/page_size"}]
