@@ -68,19 +68,21 @@ def confirm(store, tool: str, arguments: str, request: str) -> dict:
 
 
 def declare(store, tool: str, pairs) -> dict:
-    """Write (arguments, request) pairs into the contract's `mapping`, replacing entries of the same fields."""
-    for arguments, request in pairs:
+    """Write (arguments, request[, transform]) pairs into the contract's `mapping`, replacing entries of the
+    same fields."""
+    for arguments, request, *_ in pairs:
         _check_pointers(arguments, request)
     contract = store.get_tool(tool) or {}
     mapping = list(contract.get("mapping") or [])
-    for arguments, request in pairs:
+    for arguments, request, *transform in pairs:
         mapping = [m for m in mapping if not (
             isinstance(m, dict) and "response" not in m
             and (m.get("arguments") == arguments or m.get("request") == request))]
-        mapping.append({"arguments": arguments, "request": request})
+        mapping.append({"arguments": arguments, "request": request,
+                        **({"transform": transform[0]} if transform and transform[0] else {})})
     parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
     store.put_tool(tool, validated_contract(tool, {**parts, "mapping": mapping}))
-    for arguments, request in pairs:
+    for arguments, request, *_ in pairs:
         store.unreject_pair(tool, arguments, request)
     update_inference(store, tool)
     return store.get_tool(tool)

@@ -3,6 +3,7 @@
 from .arrays import fold_arrays
 from .budget import tick
 from .classify import classify
+from .conversions import unconverted
 from .expected import describer, explain
 from .kinds import end, finding
 from .matching import Leftovers, remaining
@@ -65,6 +66,10 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         how = pairing.how[lp]
         if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
+    missed = unconverted(pairing)
+    if missed:   # the pair's warning replaces its rename's info
+        at = {f["left"]["path"] for f in missed}
+        out = [f for f in out if f["left"]["path"] not in at] + missed
     for lp, rp, lv, rv in pairing.diffs:
         tick()
         kind, text = classify(lv, rv)
