@@ -100,3 +100,27 @@ def test_a_declared_type_or_case_transform_not_applied_is_loud():
 
 def test_zero_needs_no_conversion():
     assert loud(call({**CHARGE, "amount": 0}, charge_request(amount_cents=0))) == []
+
+
+# The GitHub MCP server's issue_write: `method` picks the endpoint, it is never sent.
+ISSUE_WRITE = {"method": "create", "owner": "acme", "repo": "web", "title": "Crash on start", "body": "Steps"}
+
+
+def test_an_argument_the_contract_marks_consumed_is_quiet_and_pairs_with_nothing():
+    request = {"title": "Crash on start", "body": "Steps", "labels": ["create"]}
+    snap = lambda p: {"payload": p, "logged_as_string": False, "http": None}  # noqa: E731
+    contract = {"consumed": ["/method", "/owner", "/repo"]}
+    result = analyze_call({"arguments": snap(ISSUE_WRITE), "request": snap(request), "response": None}, contract)
+    method = [f for f in result["findings"] if f["left"] and f["left"]["path"] == "/method"]
+    assert [(f["kind"], f["severity"]) for f in method] == [("dropped", "info")]
+    assert "consumed by the mapping layer" in method[0]["message"]
+    without = analyze_call({"arguments": snap(ISSUE_WRITE), "request": snap(request), "response": None}, None)
+    assert loud(without)
+
+
+def test_consumed_must_list_argument_pointers():
+    from webapp.contracts import check_contract
+
+    assert check_contract({"consumed": ["/method"]}) == []
+    assert check_contract({"consumed": "method"}) == ["consumed: must be a list of argument pointers such as \"/method\""]
+    assert check_contract({"consumed": ["method"]})[0].startswith("consumed/0:")

@@ -32,6 +32,7 @@ def pair_arguments(arguments, request, mapping, contract=None) -> Pairing:
             if isinstance(m.get("transform"), str):
                 pairing.transforms[m["arguments"]] = m["transform"]
     pairing.declare(entries)
+    pairing.pinned_left |= consumed_paths(contract)   # never on the wire: pair them with nothing
     wrapper = _wrapper(arguments, request)
     if wrapper is None:
         pairing.walk("", arguments, "", request, "same")
@@ -82,8 +83,10 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     for f in out:
         f["transform"] = transform_of(f)   # before folding: a folded finding shows its items' transform
     out = _collapse_case_changes(out)
+    consumed = consumed_paths(contract)
     for path, value in remaining(pairing.leftovers, 0):
-        out.append(_dropped(path, value, contract.get("arguments_schema")))
+        out.append(_consumed(path, value) if path in consumed else
+                   _dropped(path, value, contract.get("arguments_schema")))
     for path, value in remaining(pairing.leftovers, 1):
         out.append(_added(path, value, contract.get("request_schema")))
     out = fold_arrays(out, pairing, lambda lp, rp: name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}")
@@ -135,6 +138,16 @@ def _relocation(pairing, lp, rp, how) -> dict:
         text += "; other fields hold the same value, so this pairing is one of several equally good"
     return finding(kind, "info", end("arguments", lp), end("request", rp), value,
                    right_value, text)
+
+
+def consumed_paths(contract) -> set:
+    """Return the argument pointers the contract marks `consumed` (the mapping layer's own: a selector)."""
+    return {p for p in (contract or {}).get("consumed") or () if is_pointer(p) and p}
+
+
+def _consumed(path, value) -> dict:
+    return finding("dropped", "info", end("arguments", path), None, value, None,
+                   f"{name(path)} consumed by the mapping layer: not sent (the contract's `consumed`)")
 
 
 def _dropped(path, value, schema) -> dict:
