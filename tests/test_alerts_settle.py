@@ -117,3 +117,16 @@ def test_a_single_message_counts_its_calls_when_it_is_sent(client, app, store, r
     assert deliver_due(store, app.config) == 1
     [(_, body)] = receiver.accepted
     assert body["data"]["calls"] == 5 and body["type"] == "problem.new"
+
+
+def test_the_delivery_log_names_each_message_problem_with_a_link(client, app, store, receiver):
+    rule = add_rule(client, receiver)
+    store.put_tool("findOrders", CONTRACT)
+    send(client, *call(trace(1), at(-10)))
+    pipeline.catch_up(store)
+    assert deliver_due(store, app.config) == 1
+    answer = client.get(f"/api/v1/alerts/{rule['id']}/deliveries").get_json()
+    named = {"id": "TD-1", "title": "/limit sent as string instead of integer"}
+    assert answer["deliveries"][0]["problem"] == named and answer["messages"][0]["problem"] == named
+    page = client.get("/settings/alerts").get_data(as_text=True)
+    assert '<a href="/problems/TD-1">TD-1</a> /limit sent as string instead of integer' in page

@@ -214,6 +214,16 @@ def public_url(settings: dict) -> str:
     return (settings.get("PUBLIC_URL") or f"http://{settings['HOST']}:{settings['PORT']}").rstrip("/")
 
 
+def permalink_base(settings: dict, recorded: str | None) -> tuple[str, str]:
+    """Return the address a command's test message links to and where it came from: TRACEDIFF_PUBLIC_URL, else the
+    address `tracediff serve` recorded in the database, else the default HOST:PORT."""
+    if settings.get("PUBLIC_URL"):
+        return settings["PUBLIC_URL"].rstrip("/"), "TRACEDIFF_PUBLIC_URL"
+    if recorded:
+        return recorded.rstrip("/"), "the address tracediff serve recorded at its start"
+    return public_url(settings), "the default address: set TRACEDIFF_PUBLIC_URL, no server recorded its own"
+
+
 class Sender(threading.Thread):
     """Deliver the outbox in the background, until stopped."""
 
