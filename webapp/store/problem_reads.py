@@ -47,6 +47,12 @@ class ProblemReads(CleanCalls):
             f"count(*) FROM problems p WHERE {' AND '.join(where)} GROUP BY 1", [new_since(now), *params])
         return {**dict.fromkeys(("new", "ongoing", "resolved", "regressed", "archived"), 0), **dict(rows)}
 
+    def problem_span(self) -> tuple[str | None, str | None]:
+        """Return the first first-seen and the last last-seen of the problems the list shows."""
+        row = self.db.execute("SELECT min(first_seen), max(last_seen) FROM problems WHERE merged_into IS NULL "
+                              "AND calls > 0").fetchone()
+        return row[0], row[1]
+
     def problem_facets(self) -> dict:
         """Return the tools, kinds, sources and releases problems were seen with (the filters' choices).
 
