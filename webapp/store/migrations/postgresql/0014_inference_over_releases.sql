@@ -1,4 +1,4 @@
--- Migration 13 on PostgreSQL (issue 22), as SQLite's: path counts, release state and inference changes.
+-- Migration 14 on PostgreSQL (issue 22), as SQLite's: path counts, release state and inference changes.
 CREATE TABLE IF NOT EXISTS mapping_paths (
     tool TEXT COLLATE "C" NOT NULL, side TEXT COLLATE "C" NOT NULL, path TEXT COLLATE "C" NOT NULL,
     counts TEXT NOT NULL, PRIMARY KEY (tool, side, path)

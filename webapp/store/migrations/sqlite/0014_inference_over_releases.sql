@@ -1,4 +1,4 @@
--- Migration 13 (issue 22): inference a bad release cannot teach. How many calls held each path (so a pair
+-- Migration 14 (issue 22): inference a bad release cannot teach. How many calls held each path (so a pair
 -- that starts late counts the earlier calls against it), the releases a tool's calls came from (the newest
 -- is weighed apart), and every change of a tool's inferred pairs (shown on the tool and problem pages).
 CREATE TABLE IF NOT EXISTS mapping_paths (
