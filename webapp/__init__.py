@@ -31,6 +31,7 @@ def create_app(test_config: dict | None = None):
     from .ingest import Limits
     from .redact import redactor_for
     from .problems import api as problems_api, pages as problems_pages
+    from . import releases_web
 
     # What ingestion needs from the settings, built once: the store below knows nothing of either.
     app.extensions["tracediff.redactor"] = redactor_for(app.config)
@@ -55,6 +56,7 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(openapi.bp)
     app.register_blueprint(problems_api.bp)
     app.register_blueprint(problems_pages.bp)
+    app.register_blueprint(releases_web.bp)
     worker.init_app(app)
     sender.init_app(app)
     return app
