@@ -7,11 +7,10 @@ segment's index without one: `path:/2`), `query:/page_size`, `header:/idempotenc
 the body's object with one reserved key per location (`"query:"`), so the pairing walks it as any
 other; `external` and `internal` turn its pointers into the names above and back."""
 
-from .pointers import MISSING, is_pointer, last, resolve
+from .pointers import LOCATIONS, MISSING, is_pointer, is_request_path, last, resolve  # noqa: F401 (re-exported)
 from .wire import (content_type, is_form, match_template, read_headers, read_params, read_query, segments,
                    url_path, variable_segments)
 
-LOCATIONS = ("path", "query", "header", "form")
 _KEYS = {f"{name}:": name for name in LOCATIONS}
 TEXT_ROOTS = tuple(f"/{name}:" for name in LOCATIONS)     # every value under them is text on the wire
 QUIET_ROOTS = ("/header:",)   # a header no argument explains is the HTTP client's, not an added field
@@ -50,16 +49,6 @@ def internal(path: str) -> str:
     if location in LOCATIONS and (rest == "" or rest.startswith("/")):
         return f"/{location}:{rest}"
     return path
-
-
-def is_request_path(text) -> bool:
-    """Tell whether text names a request field: a JSON Pointer, or `LOCATION:` and a pointer."""
-    if not isinstance(text, str):
-        return False
-    location, colon, rest = text.partition(":")
-    if colon and location in LOCATIONS:
-        return is_pointer(rest)
-    return is_pointer(text)
 
 
 def is_located_path(path) -> bool:

@@ -4,8 +4,7 @@ import re
 
 import jsonschema_rs
 
-from ..analysis.locations import is_request_path
-from ..analysis.pointers import from_tokens, is_pointer
+from ..analysis.pointers import from_tokens, is_pointer, is_request_path
 from .errors import ContractError
 from .refs import ref_problems
 from .requests import check_http

@@ -3,9 +3,10 @@
 It becomes the contract's `http` (see analysis/parameters.py): `{"method", "path", "parameters", "content_type"}`,
 `parameters` being the operation's and its path item's parameter objects (the operation's win), inlined."""
 
-from ..analysis.locations import LOCATIONS
-from ..analysis.wire import FORM
+from ..analysis.pointers import LOCATIONS
 from .errors import ContractError
+
+FORM = "application/x-www-form-urlencoded"
 
 _KEPT = ("name", "in", "required", "schema", "style", "explode", "description")
 _IN = tuple(name for name in LOCATIONS if name != "form")   # path, query, header (cookies are the client's)
