@@ -134,7 +134,8 @@ class _Batch:
         self.results.append((*key, call["version"], analysis))
         arguments = call["snapshots"].get("arguments")
         self.groupings[key] = {"version": call["version"], "digest": digest,
-                               "problems": call_problems(tool, analysis, call_documents(call)),
+                               "problems": call_problems(tool, analysis,
+                                                         call_documents(call, analysis.get("request_template"))),
                                "arguments": arguments["payload"] if arguments else None}
 
     def save(self) -> int:

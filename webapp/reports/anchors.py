@@ -6,7 +6,9 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.~/-]")
 
 def finding_anchor(finding: dict) -> str:
     """Return e.g. "f-type_changed-arguments/limit-request/limit": kind, then each end's snapshot and path."""
-    ends = [end["snapshot"] + end["path"] for end in (finding.get("left"), finding.get("right")) if end]
+    # A request field outside the body (`query:/page_size`) reads request/query_3a_/page_size; body paths as ever.
+    ends = [end["snapshot"] + ("/" if end["path"][:1] not in ("", "/") else "") + end["path"]
+            for end in (finding.get("left"), finding.get("right")) if end]
     text = "-".join(["f", finding["kind"], *ends])
     # anything a URL fragment or an id would need escaped is spelled out, the same way every time
     return _UNSAFE.sub(lambda m: f"_{ord(m.group()):x}_", text)

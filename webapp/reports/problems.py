@@ -8,7 +8,7 @@ made visible.
 """
 import orjson
 
-from ..analysis.pointers import resolve
+from ..analysis.locations import request_document, resolve_request
 from .exports import md_code, md_text, md_url
 from .text import visible
 from ..common.times import display
@@ -49,7 +49,9 @@ def _values(problem: dict, snapshots: dict | None) -> list[str]:
         if not end:
             continue
         payload = ((snapshots or {}).get(end["snapshot"]) or {}).get("payload", _MISSING)
-        value = _MISSING if payload is _MISSING else resolve(payload, end["path"] or "", _MISSING)
+        if end["snapshot"] == "request" and payload is not _MISSING:
+            payload = request_document(snapshots)   # a path may name the URL's fields (`query:/page_size`)
+        value = _MISSING if payload is _MISSING else resolve_request(payload, end["path"] or "", _MISSING)
         shown = "(absent)" if value is _MISSING else md_code(_json(value))
         lines.append(f"  - {_end(end)}: {shown}")
     return lines

@@ -10,7 +10,8 @@ from itertools import chain, islice
 from ..analysis import full_alignment
 from ..analysis.alignment import MAX_ROWS, Expander, add_forced_rows, row_marks, seen_ends
 from ..analysis.documents import documents, json_error, status_code
-from ..analysis.pointers import MISSING, ancestors, resolve
+from ..analysis.locations import is_located_path, request_document, resolve_request
+from ..analysis.pointers import MISSING, ancestors
 from ..reports.anchors import finding_anchors
 from .tree import node_id, value_text
 
@@ -172,13 +173,18 @@ def aligned_cells(row: dict, payloads: dict, seen: set) -> list[dict]:
     cells = []
     for name in SNAPSHOTS:
         ptr = row.get(name)
-        value = MISSING if ptr is None else resolve(payloads[name], ptr)
+        value = MISSING if ptr is None else resolve_request(payloads[name], ptr)
         cell_id = node_id(name, ptr) if ptr is not None else None
         broken = ptr == "" and json_error(value) is not None   # a payload logged as broken JSON
         cells.append({"snapshot": name, "ptr": ptr, "present": value is not MISSING, "broken": broken,
                       "text": cell_text(value, broken), "id": cell_id if cell_id not in seen else None})
         seen.add(cell_id)
     return cells
+
+
+def _located(rows: list[dict]) -> bool:
+    """Tell whether some row names a request field outside the body (`query:/page_size`)."""
+    return any(is_located_path(row.get("request")) for row in rows)
 
 
 def aligned_rows(call: dict, only_diff: bool, more: int | None = None,
@@ -191,6 +197,8 @@ def aligned_rows(call: dict, only_diff: bool, more: int | None = None,
     """
     payloads = {name: (call["snapshots"][name] or {}).get("payload") for name in SNAPSHOTS}
     full, cut = full_rows(call)
+    if call.get("request_template") is not None or _located(full):
+        payloads["request"] = request_document(call["snapshots"], call.get("request_template"))
     ends = finding_ends(call)
     extra = end_rows(full, ends)
     numbered = [(f"end-{n}", row) for n, row in enumerate(extra) if row_paths(row)[0][1] == ""]
