@@ -28,6 +28,7 @@ def create_app(test_config: dict | None = None):
                       signin, toolpages, views)
     from .ingest import Limits
     from .redaction.redactor import redactor_for
+    from .web import releases
     from .web.problems import api as problems_api, pages as problems_pages
 
     # What ingestion needs from the settings, built once: the store below knows nothing of either.
@@ -53,6 +54,7 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(openapi.bp)
     app.register_blueprint(problems_api.bp)
     app.register_blueprint(problems_pages.bp)
+    app.register_blueprint(releases.bp)
     analyser.init_app(app)
     sender.init_app(app)
     return app

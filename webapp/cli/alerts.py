@@ -74,12 +74,13 @@ def remove(rule_id, database):
 @click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
 def test(rule_id, database):
     """Send one signed test message to a rule's URL now; print in one line what came back; exit 1 when it failed."""
-    from ..ops.sender import describe, test_delivery
+    from ..ops.sender import describe, permalink_base, test_delivery
 
     settings, store = _store(database)
     if store.get_rule(rule_id) is None:
         raise click.ClickException(f"no alert rule {rule_id}")
-    outcome = test_delivery(store, rule_id, settings)
-    click.echo(f"rule {rule_id}: {describe(outcome)}")
+    base, where = permalink_base(settings, store.server_url())
+    outcome = test_delivery(store, rule_id, {**settings, "PUBLIC_URL": base})
+    click.echo(f"rule {rule_id}: {describe(outcome)}; its link: {base}/ ({where})")
     if not outcome["ok"]:
         raise SystemExit(1)

@@ -44,7 +44,7 @@ def serve(host, port, workers, database, demo, allow_open):
         raise click.ClickException(str(error)) from None
     _check_bindable(addresses)
     logs.configure(settings)
-    _prepare_database(settings, demo)  # a database it cannot open is then the one line serve says
+    _prepare_database(settings, demo, addresses)  # a database it cannot open is then the one line serve says
     _warn_about_tokens(settings)
     log.info("tracediff on %s (database %s)", ", ".join(map(address_url, addresses)), _shown(settings["DATABASE"]))
     run_server(server)
@@ -86,13 +86,15 @@ def _warn_about_tokens(settings: dict) -> None:
         log.warning("%s", warning)
 
 
-def _prepare_database(settings: dict, demo: bool) -> None:
-    """Create or migrate the database, load the demo traces, and take back a stopped server's claims."""
+def _prepare_database(settings: dict, demo: bool, addresses=()) -> None:
+    """Create or migrate the database, load the demo traces, take back a stopped server's claims and note the
+    address people reach this server at (for `tracediff alerts test` run beside it)."""
     from datetime import datetime, timezone
 
     from .. import resource_dir
     from .demo import load_folder
     from ..redaction.redactor import redactor_for
+    from ..ops.server import address_url
     from ..store import StoreUnavailable
 
     store = _open_store(settings)
@@ -105,6 +107,9 @@ def _prepare_database(settings: dict, demo: bool) -> None:
         log.info("demo: the database holds traces already; sample_traces/ not loaded (it loads into an empty one)")
     try:
         released, resent = store.release_claims(), store.release_alert_leases()
+        own = [address_url(a) for a in addresses if isinstance(a, tuple)]
+        if settings["PUBLIC_URL"] or own:
+            store.note_server_url(settings["PUBLIC_URL"] or own[0])
     except StoreUnavailable:  # a read-only database: nothing is analysed or sent anyway
         released = resent = 0
     if resent:

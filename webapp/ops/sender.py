@@ -16,8 +16,10 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 from ..store import Store, StoreUnavailable
+from ..store.alert_rules import seconds_between
 from ..store.alerts import LEASE_S
 from ..store.codec import utc_now
+from ..alerts import settle
 from ..alerts.messages import signed_headers, slack_body, webhook_body
 from ..alerts.rules import EVENT_TYPES, TEST_TYPE
 from ..alerts.urls import UrlRefused, allow_list, check_url, masked
@@ -31,17 +33,39 @@ IDLE_S = 0.5
 
 def deliver_due(store: Store, settings: dict) -> int:
     """Send every message whose time has come (a summary once it has waited ALERT_SUMMARY_WAIT seconds for
-    more problems to join it); return how many were tried."""
+    more problems to join it), each as its problems are now and once their calls have settled (settle.py);
+    return how many were tried or dropped."""
     messages = store.claim_due(utc_now(), utc_now(hours_ago=-LEASE_S / 3600),
                                summaries_before=utc_now(hours_ago=settings.get("ALERT_SUMMARY_WAIT", 0) / 3600))
+    done = 0
     for message in messages:
+        decision = _settled(store, message, settings)
+        if decision.action == "wait":
+            store.postpone_message(message["id"], settle.RECHECK_S)
+            continue
+        done += 1
+        if decision.action == "drop":
+            store.drop_message(message, decision.reason)
+            continue
+        message = {**message, "data": decision.data}
         try:
             outcome = attempt(message, settings)
         except Exception as error:  # one bad message must not stop the others; the log names no URL
             log.error("alert message %s of rule %s: %s", message["id"], message["rule_id"], type(error).__name__)
             outcome = {"ok": False, "status": None, "latency_ms": None, "error": f"failed: {type(error).__name__}"}
         store.record_attempt(message, outcome)
-    return len(messages)
+    return done
+
+
+def _settled(store: Store, message: dict, settings: dict) -> settle.Decision:
+    """Read the message's problems as they are now and let the policy say: send (rebuilt), wait or drop."""
+    numbers = settle.problem_numbers(message)
+    if not numbers:
+        return settle.Decision("send", message["data"])
+    single = None if message["data"].get("summary") else message["type"]
+    now, unsettled = store.alert_problems_now(numbers, single)
+    return settle.decide(message, now, unsettled, seconds_between(message["created_at"], utc_now()),
+                         settings.get("ALERT_SETTLE_S", settle.SETTLE_S))
 
 
 def attempt(message: dict, settings: dict) -> dict:
@@ -188,6 +212,16 @@ def _linked(data: dict, base: str) -> dict:
 def public_url(settings: dict) -> str:
     """Return the address people reach tracediff at, for links in alerts."""
     return (settings.get("PUBLIC_URL") or f"http://{settings['HOST']}:{settings['PORT']}").rstrip("/")
+
+
+def permalink_base(settings: dict, recorded: str | None) -> tuple[str, str]:
+    """Return the address a command's test message links to and where it came from: TRACEDIFF_PUBLIC_URL, else the
+    address `tracediff serve` recorded in the database, else the default HOST:PORT."""
+    if settings.get("PUBLIC_URL"):
+        return settings["PUBLIC_URL"].rstrip("/"), "TRACEDIFF_PUBLIC_URL"
+    if recorded:
+        return recorded.rstrip("/"), "the address tracediff serve recorded at its start"
+    return public_url(settings), "the default address: set TRACEDIFF_PUBLIC_URL, no server recorded its own"
 
 
 class Sender(threading.Thread):

@@ -111,9 +111,10 @@ def analyze_calls(store: Store, calls, budget: float | None = None) -> int:
     batch = _Batch(store)
     for key, call in inputs.items():
         batch.add(key, call, analyze_one(call, batch.contract(call["tool"]), budget))
-    saved = batch.save()
+    # learnt before saving: when this batch's evidence changes the tool's inferred mapping, its calls are queued
+    # again (the save then keeps none of them) and analysed under the new one before any problem is told
     learn(store, inputs)
-    return saved
+    return batch.save()
 
 
 class _Batch:

@@ -8,7 +8,7 @@ from importlib import metadata
 
 from flask import Blueprint, jsonify
 
-from . import alerts, ingest, meta, tools, traces
+from . import alerts, ingest, meta, releases, tools, traces
 from .operations import SECURITY_SCHEMES, error, json_body, operation, param, responses
 from .schemas import SCHEMAS, WEBHOOKS, ref
 
@@ -36,10 +36,10 @@ def document() -> dict:
             "them back with validation and mapping-aware findings. Every error has the shape "
             '{"error": {"code", "message", "retryable"}}.')},
         "paths": {**ingest.paths(), **traces.paths(), **tools.paths(), **alerts.paths(), **problems.paths(
-            operation, param, ref, json_body, error), **meta.paths()},
+            operation, param, ref, json_body, error), **releases.paths(), **meta.paths()},
         "webhooks": WEBHOOKS,
         "components": {
-            "schemas": {**SCHEMAS, **problems.SCHEMAS},
+            "schemas": {**SCHEMAS, **problems.SCHEMAS, **releases.SCHEMAS},
             "responses": responses(),
             "securitySchemes": SECURITY_SCHEMES,
         },

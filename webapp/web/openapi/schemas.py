@@ -95,8 +95,13 @@ SCHEMAS = {
         "id": {"type": "integer"}, "message_id": STRING, "at": STRING, "attempt": {"type": "integer"},
         "status_code": {"type": ["integer", "null"]}, "latency_ms": {"type": ["number", "null"]},
         "error": NULLABLE_STRING, "type": STRING,
-        "state": {"enum": ["delivered", "failed"], "description": "This attempt's own outcome."},
-        "message_state": {"enum": ["pending", "sending", "delivered", "failed"], "description": "Where its message is now."}}),
+        "state": {"enum": ["delivered", "failed", "dropped"],
+                  "description": "This attempt's own outcome (`dropped`: not sent, no call shows its problem any more)."},
+        "message_state": {"enum": ["pending", "sending", "delivered", "failed", "dropped"],
+                          "description": "Where its message is now."},
+        "problem": {"type": ["object", "null"], "description": "The problem the message is about: `id` (null for a "
+                    "summary) and `title`; null for a message about no problem.",
+                    "properties": {"id": NULLABLE_STRING, "title": NULLABLE_STRING}}}),
     "AlertMessage": obj(["type", "timestamp", "data"], {
         "type": {"enum": ["problem.new", "problem.regressed", "problem.escalating", "ingest.rejected",
                           "tracediff.test"],

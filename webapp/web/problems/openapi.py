@@ -78,6 +78,7 @@ def paths(operation, param, ref, json_body, error) -> dict:
         ("severity", {"enum": ["error", "warning"]}, "Worst severity seen."),
         ("state", {"enum": list(STATES)}, "new, ongoing, resolved, regressed or archived."),
         ("source", STRING, "Seen from this source."), ("release", STRING, "Seen in this release."),
+        ("new_in", STRING, "First seen in this release (the release of its first call)."),
         ("ticket", {"enum": ["linked", "unlinked"]}, "Only problems with ticket links, or only those without."),
         ("since", TIME, "Last seen at or after."), ("until", TIME, "Last seen at or before."),
         ("q", STRING, "A problem id, or words in tool, kind, paths or transform."),

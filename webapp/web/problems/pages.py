@@ -10,6 +10,7 @@ from ...store.problem_filters import ProblemQuery, bad_range
 from ..views import page_or_fragment
 from . import api
 from ...problems.fingerprint import grouped_by
+from ...problems.exercised import argument_path, response_class
 from ...problems.nearest import nearest
 from ...reports.problems import problem_markdown
 from ...problems.states import RESOLVE_MODES, STATES, BadChange, links_change, parse_change, pending_text, verified_text
@@ -219,9 +220,9 @@ def problem_nearest(problem_id):
     latest = (problem.get("examples") or {}).get("latest")
     if not latest:
         abort(404, description=f"{problem['id']} has no calls left to compare")
-    left = problem["left"] if problem["left"] and problem["left"]["snapshot"] == "arguments" else None
-    return _compare_with_nearest(problem["tool"], latest["trace_id"], latest["call_id"],
-                                 left["path"] if left else None)
+    status = get_store().call_status(latest["trace_id"], latest["call_id"])
+    return _compare_with_nearest(problem["tool"], latest["trace_id"], latest["call_id"], argument_path(problem),
+                                 response_class(problem, status))
 
 
 @bp.get("/nearest")
@@ -237,7 +238,7 @@ def nearest_clean():
     return _compare_with_nearest(call["tool"], trace_id, call_id, None)
 
 
-def _compare_with_nearest(tool: str | None, trace_id: str, call_id: str, path: str | None):
+def _compare_with_nearest(tool: str | None, trace_id: str, call_id: str, path: str | None, wanted: str | None = None):
     store = get_store()
     call = store.call_inputs(trace_id, call_id)
     if call is None or not tool:
@@ -247,7 +248,8 @@ def _compare_with_nearest(tool: str | None, trace_id: str, call_id: str, path: s
     candidates = (digest and store.clean_calls(tool, CLEAN_CANDIDATES, digest)) or \
         store.clean_calls(tool, CLEAN_CANDIDATES)
     # the call itself is never its own nearest clean call (distance 0 says nothing)
-    best = nearest(arguments, [c for c in candidates if (c["trace_id"], c["call_id"]) != (trace_id, call_id)], path)
+    best = nearest(arguments, [c for c in candidates if (c["trace_id"], c["call_id"]) != (trace_id, call_id)], path,
+                   wanted)
     if best is None:
         return render_template("nearest_none.html", tool=tool, trace_id=trace_id, call_id=call_id), 404
     # the compare page reads A as the good call and B as the bad one
