@@ -3,6 +3,7 @@
 from .arrays import fold_arrays
 from .budget import tick
 from .classify import classify
+from .conversions import unconverted
 from .expected import describer, explain
 from .kinds import end, finding
 from .locations import body_part, in_text, internal, is_request_path
@@ -38,6 +39,7 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
             if isinstance(m.get("transform"), str):
                 pairing.transforms[m["arguments"]] = m["transform"]
     pairing.declare(entries)
+    pairing.pinned_left |= consumed_paths(contract)   # never on the wire: pair them with nothing
     wrapper = _wrapper(arguments, body_part(request) if located else request)
     if wrapper is None:
         pairing.walk("", arguments, "", request, "same")
@@ -76,6 +78,10 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         how = pairing.how[lp]
         if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
+    missed = unconverted(pairing)
+    if missed:   # the pair's warning replaces its rename's info
+        at = {f["left"]["path"] for f in missed}
+        out = [f for f in out if f["left"]["path"] not in at] + missed
     for lp, rp, lv, rv in pairing.diffs:
         tick()
         note = wire_change(pairing, lp, rp, lv, rv, contract)
@@ -92,8 +98,10 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     for f in out:
         f["transform"] = transform_of(f)   # before folding: a folded finding shows its items' transform
     out = _collapse_case_changes(out)
+    consumed = consumed_paths(contract)
     for path, value in remaining(pairing.leftovers, 0):
-        out.append(_dropped(path, value, contract.get("arguments_schema")))
+        out.append(_consumed(path, value) if path in consumed else
+                   _dropped(path, value, contract.get("arguments_schema")))
     for path, value in remaining(pairing.leftovers, 1):
         if not quiet_added(pairing, path, contract):
             out.append(_added(path, value, contract.get("request_schema")))
@@ -159,6 +167,16 @@ def _relocation(pairing, lp, rp, how) -> dict:
         text += "; other fields hold the same value, so this pairing is one of several equally good"
     return finding(kind, "info", end("arguments", lp), end("request", rp), value,
                    right_value, text)
+
+
+def consumed_paths(contract) -> set:
+    """Return the argument pointers the contract marks `consumed` (the mapping layer's own: a selector)."""
+    return {p for p in (contract or {}).get("consumed") or () if is_pointer(p) and p}
+
+
+def _consumed(path, value) -> dict:
+    return finding("dropped", "info", end("arguments", path), None, value, None,
+                   f"{name(path)} consumed by the mapping layer: not sent (the contract's `consumed`)")
 
 
 def _dropped(path, value, schema) -> dict:

@@ -9,6 +9,8 @@ from ..contracts import ContractError, validated_contract
 from ..inference import infer, leaves, observe
 from ..inference.contract import declared_pairs
 from ..inference.decide import candidates, strongest
+from ..inference.epochs import folded, presence_of, release_state
+from ..inference.evidence import merge
 from ..store.mappings import MAX_PAIRS_PER_TOOL
 
 
@@ -20,21 +22,34 @@ def learn(store, inputs: dict) -> None:
         snaps = call["snapshots"]
         if key in fresh and call["tool"] and snaps.get("arguments") and snaps.get("request"):
             by_tool.setdefault(call["tool"], []).append(
-                (key, leaves(snaps["arguments"]["payload"]), leaves(snaps["request"]["payload"])))
+                (_when(snaps), key, leaves(snaps["arguments"]["payload"]), leaves(snaps["request"]["payload"])))
     for tool, items in by_tool.items():
-        known = set(store.evidence(tool))
-        per_call: dict = {}
-        for key, arguments, request in items:
+        items.sort(key=lambda item: item[0])
+        releases = release_state(store.release_state(tool), [release for (_, release), *_ in items])
+        known, presence = set(store.evidence(tool)), store.path_counts(tool)
+        if releases.get("newest") != store.release_state(tool).get("newest"):
+            presence = {k: folded(c) for k, c in presence.items()}
+        per_call, paths = {}, {}
+        for (_, release), key, arguments, request in items:
+            newest = bool(release) and release == releases.get("newest")
             seen = known.union(*per_call.values())   # a pair a call of this batch started is known now
-            per_call[key] = observe(arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen))
-        if store.add_evidence(tool, per_call):
+            per_call[key] = observe(arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen), presence, newest)
+            paths[key] = presence_of(arguments, request, newest)
+            merge(presence, paths[key])
+        if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
             update_inference(store, tool)
+
+
+def _when(snaps: dict) -> tuple:
+    """Return (ts, release) of a call: the time that orders it and the release it came from."""
+    mine = [s for s in (snaps.get("request"), snaps.get("arguments")) if s]
+    return (min(s.get("ts") or "" for s in mine), next((s.get("release") for s in mine if s.get("release")), None))
 
 
 def update_inference(store, tool: str) -> bool:
     """Recompute a tool's inferred pairs from its evidence; say whether they changed."""
     pairs = infer(store.evidence(tool), store.rejected_pairs(tool), declared_pairs(store.get_tool(tool)),
-                  store.inferred_pairs(tool))
+                  store.inferred_pairs(tool), store.release_state(tool))
     return store.set_inferred(tool, [(p.arguments, p.request) for p in pairs])
 
 
@@ -59,7 +74,15 @@ def mapping_rows(store, tool: str) -> dict:
             "declared": [row(p, "declared", transforms.get(p)) for p in declared],
             "inferred": [row(tuple(p), "inferred") for p in inferred],
             "candidates": [{**c.as_dict(), "source": "candidate"} for c in candidates(evidence, rejected, seen)],
-            "rejected": [{"arguments": a, "request": r} for a, r in sorted(rejected)]}
+            "rejected": [{"arguments": a, "request": r} for a, r in sorted(rejected)],
+            "changes": inference_changes(store, tool)}
+
+
+def inference_changes(store, tool: str) -> list[dict]:
+    """Return the tool's inference changes, newest first, with their pairs as {arguments, request}."""
+    def named(pairs):
+        return [{"arguments": a, "request": r} for a, r in pairs]
+    return [{**c, "added": named(c["added"]), "removed": named(c["removed"])} for c in store.inference_changes(tool)]
 
 
 def confirm(store, tool: str, arguments: str, request: str) -> dict:
@@ -68,19 +91,21 @@ def confirm(store, tool: str, arguments: str, request: str) -> dict:
 
 
 def declare(store, tool: str, pairs) -> dict:
-    """Write (arguments, request) pairs into the contract's `mapping`, replacing entries of the same fields."""
-    for arguments, request in pairs:
+    """Write (arguments, request[, transform]) pairs into the contract's `mapping`, replacing entries of the
+    same fields."""
+    for arguments, request, *_ in pairs:
         _check_pointers(arguments, request)
     contract = store.get_tool(tool) or {}
     mapping = list(contract.get("mapping") or [])
-    for arguments, request in pairs:
+    for arguments, request, *transform in pairs:
         mapping = [m for m in mapping if not (
             isinstance(m, dict) and "response" not in m
             and (m.get("arguments") == arguments or m.get("request") == request))]
-        mapping.append({"arguments": arguments, "request": request})
+        mapping.append({"arguments": arguments, "request": request,
+                        **({"transform": transform[0]} if transform and transform[0] else {})})
     parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
     store.put_tool(tool, validated_contract(tool, {**parts, "mapping": mapping}))
-    for arguments, request in pairs:
+    for arguments, request, *_ in pairs:
         store.unreject_pair(tool, arguments, request)
     update_inference(store, tool)
     return store.get_tool(tool)

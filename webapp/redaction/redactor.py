@@ -17,7 +17,7 @@ import re2
 from .cards import looks_like_card
 from .jsontext import (JSON_PAIR, JSON_STRING, decode_literal, empty_value, encode_literal, json_key,
                        value_end)
-from .rules import DEFAULT_KEYS, PUBLIC_SUFFIXES, SECRET_SUFFIXES, TOKEN_PATTERNS, replace_token
+from .rules import DEFAULT_KEYS, PUBLIC_SUFFIXES, QUERY_KEYS, SECRET_SUFFIXES, TOKEN_PATTERNS, replace_token
 from .urls import REDACTED, is_url, redact_url, redact_urls_in
 
 ENVELOPE_TEXTS = ("tool", "source", "release")  # free text of an event's envelope, shown on pages and in alerts
@@ -55,6 +55,11 @@ def normalize_key(key: str) -> str:
     return "".join(ch for ch in key.lower() if ch.isalnum())
 
 
+_QUERY_KEYS = frozenset(normalize_key(k) for k in QUERY_KEYS)
+# A query parameter named so, in text as orjson writes it: the clean-proof scan must not skip it.
+_QUERY_PARAMETER = r"[?&;#](?i:" + "|".join(re.escape(k) for k in QUERY_KEYS) + r")="
+
+
 class Redactor:
     """Replace secrets in JSON values with REDACTED; reusable and thread-safe."""
 
@@ -76,6 +81,11 @@ class Redactor:
                 self._cache.clear()
             self._cache[key] = found
         return found
+
+    def is_query_secret(self, key: str) -> bool:
+        """Tell whether a URL query (or fragment) parameter's value is redacted: a secret key, or a name
+        APIs give their keys there (`key`, `sig`)."""
+        return self.is_secret_key(key) or normalize_key(key) in _QUERY_KEYS
 
     def event(self, event):
         """Return the event with its payload, HTTP headers and URL, meta and free-text envelope fields
@@ -111,7 +121,7 @@ class Redactor:
     def url(self, url: str) -> str:
         """Return a URL (a ticket link, say) with secrets in any of its parts redacted; text that is no URL (a
         link refused as one, quoted in an error) is redacted as text."""
-        return redact_url(url, self._part, self.is_secret_key) if is_url(url) else self._string(url)
+        return redact_url(url, self._part, self.is_query_secret) if is_url(url) else self._string(url)
 
     def _clean(self, value) -> bool:
         # Most payloads hold no secret. One RE2 scan of their JSON text (a DFA, linear and in C)
@@ -172,7 +182,7 @@ class Redactor:
         if _AUTH_VALUE.fullmatch(text) and not text.rstrip().endswith(REDACTED):  # redacting twice changes nothing
             return REDACTED
         if "://" in text:  # each part of a URL, decoded: a token glued to a path word or percent-encoded
-            text = redact_urls_in(text, self._part, self.is_secret_key)
+            text = redact_urls_in(text, self._part, self.is_query_secret)
         for literals, pattern in _SECRET_PATTERNS:
             if any(literal in text for literal in literals):
                 text = pattern.sub(replace_token, text)
@@ -250,7 +260,8 @@ def _suspect_pattern(keys: frozenset[str]):
     words = sorted({*keys, *SECRET_SUFFIXES, *_AUTH_WORDS})
     spelled = [_SEPARATORS.join(re.escape(ch) for ch in word) for word in words]
     literals = [prescan or "|".join(re.escape(lit) for lit in lits) for lits, _, prescan in TOKEN_PATTERNS]
-    pattern = "|".join([*literals, _DIGIT_RUN, _USERINFO, _ESCAPED_ASCII, "(?i:" + "|".join(spelled) + ")"])
+    pattern = "|".join([*literals, _DIGIT_RUN, _USERINFO, _ESCAPED_ASCII, _QUERY_PARAMETER,
+                        "(?i:" + "|".join(spelled) + ")"])
     return re2.compile(pattern.encode())
 
 

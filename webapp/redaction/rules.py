@@ -10,6 +10,10 @@ DEFAULT_KEYS = (
     "private_key", "credentials", "credential", "session", "session_id", "sessionid",
     "cvv", "cvc", "x-amz-signature", "x-goog-signature",  # signatures of presigned URLs
 )
+# Names that are a secret as a URL's query (or fragment) parameter, where APIs put their keys (Google's
+# `?key=AIza...`, a presigned `sig=`), but are ordinary field names in a JSON body (`{"key": "order_id"}`).
+QUERY_KEYS = ("key", "sig", "signature", "auth", "access_key", "accesskey", "apikey", "api-key", "client_secret",
+              "code_verifier", "hash", "hmac", "jwt", "pass", "private_token", "subscription-key")
 # A key ending in one of these is a secret too (`db_password`, `github_token`, `x-auth-token`)...
 SECRET_SUFFIXES = (
     "password", "passwd", "passphrase", "secret", "token", "apikey", "privatekey", "secretkey",

@@ -26,6 +26,9 @@ CONTRACT_PARTS = {
                           "properties": {**{name: POINTER for name in SNAPSHOTS}, "transform": {
                               "type": "string", "description": "A change the mapping makes on purpose: x100, "
                                                                "integer>string, lower>UPPER..."}}}},
+    "consumed": {"type": "array", "items": POINTER,
+                 "description": "Arguments the mapping layer consumes itself (a selector, a projection): never "
+                                "on the wire, so never reported dropped."},
 }
 SCHEMAS = {
     "Error": obj(["error"], {"error": obj(["code", "message", "retryable"], {
