@@ -287,3 +287,21 @@ def test_any_url_query_and_form_text_is_read_without_a_crash(path, query, form, 
     for f in result["findings"]:
         for end in (f["left"], f["right"]):
             assert end is None or is_request_path(end["path"])
+
+
+@pytest.mark.parametrize("arguments, url, body, headers", [
+    ({"owner": "acme", "repo": "web", "title": "Crash", "labels": ["bug"]}, "https://api.github.com/repos/acme/web/issues",
+     {"title": "Crash", "labels": ["bug"]}, {}),
+    (ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&page_size=5", None, {}),
+    ({"amount": 2000, "order_id": "6735"}, "https://api.stripe.com/v1/payment_intents",
+     "amount=2000&metadata[order_id]=6735", {"Content-Type": "application/x-www-form-urlencoded"}),
+    ({"key": "ik-1", "n": 2}, "https://x.example/items/it_42?n=3", {"n": 2}, {"Idempotency-Key": "ik-1"})])
+def test_a_located_calls_sparse_rows_rebuild_its_full_alignment(arguments, url, body, headers):
+    from webapp.analysis import full_alignment
+    snapshots = {"arguments": {"payload": arguments},
+                 "request": {"payload": body, "http": {"method": "POST", "url": url, "headers": headers}},
+                 "response": {"payload": {"ok": True, "title": "Crash"}, "http": {"status_code": 200}}}
+    sparse, full = analyze_call(snapshots, None), analyze_call(snapshots, None, sparse=False)
+    assert sparse["alignment_sparse"] is True and sparse["located"] is True
+    assert len(sparse["alignment"]) < len(full["alignment"]) or body is None
+    assert full_alignment(snapshots, sparse)[0] == full["alignment"]

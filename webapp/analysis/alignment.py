@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from itertools import islice
 
 from .documents import documents, status_code
+from .locations import external, internal, request_document
 from .kinds import rank
 from .pointers import child
 from .response import echo_from
@@ -85,16 +86,43 @@ def full_alignment(snapshots: dict, result: dict, limit: int = MAX_ROWS) -> tupl
         # Stored in full already (a list past the budget is an older, full, truncated one).
         return list(stored), bool(result.get("alignment_truncated")) or len(stored) > MAX_ROWS
     status = status_code(snapshots.get("response"))
-    return expand(documents(snapshots), stored, result.get("findings") or [], status, limit)
+    docs, located = result_documents(snapshots, result)
+    return expand(docs, stored, result.get("findings") or [], status, limit, located)
+
+
+def result_documents(snapshots: dict, result: dict) -> tuple[dict, bool]:
+    """Return the documents an analysed call's rows are read against, and whether its request is located
+    (its URL and headers were read: its rows name `query:/...` fields, under the request's location keys)."""
+    docs = documents(snapshots)
+    if not result.get("located"):
+        return docs, False
+    docs["request"] = request_document(snapshots, result.get("request_template"))
+    return docs, True
 
 
 def expand(docs: dict, stored: list[dict], findings: list[dict], status: int | None = None,
-           limit: int = MAX_ROWS) -> tuple[list[dict], bool]:
+           limit: int = MAX_ROWS, located: bool = False) -> tuple[list[dict], bool]:
     """Rebuild the full rows from the documents and the sparse rows; return (rows, truncated)."""
-    rows, cut = take(Expander(docs, stored, status is None or status < 400).rows(), min(limit, MAX_ROWS))
+    rows, cut = take(expanded_rows(docs, stored, status is None or status < 400, located), min(limit, MAX_ROWS))
     if cut:
         add_forced_rows(findings, row_marks(findings), seen_ends(rows, findings), rows)
     return rows, cut
+
+
+def expanded_rows(docs: dict, stored: list[dict], echoes: bool, located: bool = False) -> Iterator[dict]:
+    """Yield the full rows; a located request's stored rows are read in the analysis' own pointers and the
+    rows yielded name its fields as findings do (`query:/page_size`)."""
+    if not located:
+        return Expander(docs, stored, echoes).rows()
+    inside = [{**row, "request": internal(row["request"])} if row.get("request") else row for row in stored]
+    return _named(Expander(docs, inside, echoes).rows())
+
+
+def _named(rows) -> Iterator[dict]:
+    for row in rows:
+        if row["request"] is not None:
+            row["request"] = external(row["request"])
+        yield row
 
 
 def take(rows, limit: int) -> tuple[list[dict], bool]:

@@ -57,7 +57,7 @@ def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True,
         docs["request"] = wire.document
         try:
             comparison = _comparisons(docs, contract, status, validation, findings, wire)
-            result = _result(docs, comparison, validation, sort_findings(findings), sparse and not wire.located)
+            result = _result(docs, comparison, validation, sort_findings(findings), sparse)
             return located_result(result, wire, comparison.pairing.back) if wire.located else result
         except RecursionError:
             # Ingest caps nesting; this guards callers that feed the engine directly.

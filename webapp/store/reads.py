@@ -61,6 +61,7 @@ class TraceReads:
             "alignment_sparse": analysis.get("alignment_sparse", False),
             **({"incomplete": analysis["incomplete"]} if analysis.get("incomplete") else {}),
             **({"request_template": analysis["request_template"]} if analysis.get("request_template") else {}),
+            **({"located": True} if analysis.get("located") else {}),
         }
 
     def _snapshot(self, seq) -> dict | None:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from itertools import chain, islice
 
 from ..analysis import full_alignment
-from ..analysis.alignment import MAX_ROWS, Expander, add_forced_rows, row_marks, seen_ends
-from ..analysis.documents import documents, json_error, status_code
+from ..analysis.alignment import MAX_ROWS, add_forced_rows, expanded_rows, result_documents, row_marks, seen_ends
+from ..analysis.documents import json_error, status_code
 from ..analysis.locations import is_located_path, request_document, resolve_request
 from ..analysis.pointers import MISSING, ancestors
 from ..reports.anchors import finding_anchors
@@ -52,7 +52,8 @@ def counted_rows(call: dict) -> tuple[list[dict], bool, tuple | None]:
 
 def _walk(call: dict):
     status = status_code(call["snapshots"].get("response"))
-    return Expander(documents(call["snapshots"]), call["alignment"], status is None or status < 400).rows()
+    docs, located = result_documents(call["snapshots"], call)
+    return expanded_rows(docs, call["alignment"], status is None or status < 400, located)
 
 
 def _count(rows) -> tuple[int, int, bool]:
@@ -197,7 +198,7 @@ def aligned_rows(call: dict, only_diff: bool, more: int | None = None,
     """
     payloads = {name: (call["snapshots"][name] or {}).get("payload") for name in SNAPSHOTS}
     full, cut = full_rows(call)
-    if call.get("request_template") is not None or _located(full):
+    if call.get("located") or _located(full):
         payloads["request"] = request_document(call["snapshots"], call.get("request_template"))
     ends = finding_ends(call)
     extra = end_rows(full, ends)
