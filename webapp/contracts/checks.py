@@ -4,6 +4,7 @@ import re
 
 import jsonschema_rs
 
+from ..analysis.locations import is_request_path
 from ..analysis.pointers import from_tokens, is_pointer
 from .errors import ContractError
 from .refs import ref_problems
@@ -115,7 +116,7 @@ def _mapping_problems(mapping) -> list[str]:
         if len([k for k in entry if k in SNAPSHOTS]) != 2:
             problems.append(f"{where}: must pair exactly two snapshots")
         for key, pointer in entry.items():
-            if key in SNAPSHOTS and not is_pointer(pointer):
+            if key in SNAPSHOTS and not (is_request_path(pointer) if key == "request" else is_pointer(pointer)):
                 problems.append(f"{where}/{key}: {pointer!r} is not a JSON Pointer (e.g. \"/amount\")")
     return problems
 
