@@ -6,7 +6,7 @@ import pytest
 from problem_helpers import CONTRACT, at, call, send, trace
 
 from webapp import create_app, pipeline
-from webapp.alerts.sender import deliver_due
+from webapp.ops.sender import deliver_due
 
 
 @pytest.fixture

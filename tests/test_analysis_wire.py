@@ -255,7 +255,7 @@ def test_body_findings_keep_their_paths_when_the_url_is_read():
 
 
 def test_a_finding_outside_the_body_has_a_stable_anchor_and_body_anchors_are_unchanged():
-    from webapp.anchors import finding_anchors
+    from webapp.reports.anchors import finding_anchors
     result = call(ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=6")
     [finding] = loud(result)
     assert finding_anchors([finding]) == ["f-value_changed-arguments/limit-request/query_3a_/page_size"]

@@ -4,7 +4,8 @@ import random
 import orjson
 import pytest
 
-from webapp import pipeline, toolmappings
+from webapp import pipeline
+from webapp.pipeline import mappings as toolmappings
 from webapp.ingest import parse_body
 
 TOOL = "create_ticket"

@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 import orjson
 import pytest
 
-from webapp import times
+from webapp.common import times
 from webapp.ingest import Event, Limits, parse_body
 
 NOW = datetime(2026, 8, 20, 9, 30, tzinfo=timezone.utc)

@@ -13,10 +13,10 @@ from problem_helpers import CONTRACT, at, call, send, trace
 from test_redact_oracle import SECRETS, found
 from webapp import pipeline
 from webapp.alerts.messages import slack_body, webhook_body
-from webapp.alerts.sender import deliver_due
+from webapp.ops.sender import deliver_due
 from webapp.ingest.model import Event
 from webapp.problems.states import parse_change
-from webapp.redact import Redactor
+from webapp.redaction.redactor import Redactor
 
 URL_SHAPES = {
     "path segment": lambda s: f"https://api.example.com/v1/{quote(s, safe='')}/send",

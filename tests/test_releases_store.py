@@ -6,7 +6,8 @@ import pytest
 
 from problem_helpers import send
 from release_helpers import CONTRACT, incident, order_call, stamp
-from webapp import pipeline, times
+from webapp import pipeline
+from webapp.common import times
 from webapp.problems.states import parse_change
 from webapp.store.problem_filters import ProblemQuery
 

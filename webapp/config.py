@@ -6,7 +6,7 @@ test config dict given to `create_app`.
 import os
 from dataclasses import dataclass
 
-from .tokens import Keyring, TokenError
+from .common.tokens import Keyring, TokenError
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from .. import times
+from ..common import times
 
 from .model import SNAPSHOTS, Event, Limits, RecordError, is_depth_error, too_deep
 from .records import depth_exceeds
@@ -52,7 +52,7 @@ class Context:
 
 
 def format_ts(dt: datetime) -> str:
-    """Format a datetime as the store writes times (webapp/times.py: UTC, microseconds, fixed width)."""
+    """Format a datetime as the store writes times (webapp/common/times.py: UTC, microseconds, fixed width)."""
     return times.stamp(dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc))
 
 

@@ -8,7 +8,7 @@ the newest); and they say in words which window that is. The quick links set a r
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from ..times import parse as _parse, stamp
+from ..common.times import parse as _parse, stamp
 
 RECENT = timedelta(hours=24)
 LEAST = timedelta(hours=1)  # a window is never narrower: a single call still shows in a readable bar

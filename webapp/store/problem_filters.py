@@ -2,7 +2,7 @@
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone
 
-from .. import times
+from ..common import times
 from ..analysis.kinds import KIND_NAMES
 from ..problems.fingerprint import SCHEMA_KIND
 from ..problems.states import NEW_DAYS, STATES

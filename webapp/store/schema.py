@@ -8,7 +8,7 @@ until it is moved into a numbered migration and removed from here.
 import logging
 import sqlite3
 
-from .. import times
+from ..common import times
 from . import migrations
 
 LOG = logging.getLogger("tracediff.store")
