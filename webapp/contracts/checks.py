@@ -4,10 +4,10 @@ import re
 
 import jsonschema_rs
 
-from ..analysis.locations import is_request_path
-from ..analysis.pointers import from_tokens, is_pointer
+from ..analysis.pointers import from_tokens, is_pointer, is_request_path
 from .errors import ContractError
 from .refs import ref_problems
+from .requests import check_http
 
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
 CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping", "consumed")
@@ -20,11 +20,14 @@ KNOWN_DIALECTS = {f"{base}{end}" for end in ("", "#") for base in (
     "https://json-schema.org/draft/2020-12/schema")}
 
 
+CONTRACT_KEYS += ("http",)   # what the request carries outside its body (contracts/requests.py)
+
+
 def check_contract(contract: dict) -> list[str]:
     """Return every problem of a contract as a message naming its place; [] when fine."""
     if not isinstance(contract, dict):
         return ["contract: must be an object"]
-    problems = []
+    problems = check_http(contract.get("http"))
     for key in SCHEMA_KEYS:
         schema = contract.get(key)
         if schema is not None:

@@ -4,7 +4,7 @@ Declared pairs live in the contract's `mapping`; inferred ones are learnt from t
 (webapp/inference) and handed to the analysis as extra `mapping` entries marked
 `"inferred": true`, never written into the stored contract.
 """
-from ..analysis.locations import external, is_request_path, request_document
+from ..analysis.locations import external, is_located_path, request_document
 from ..analysis.parameters import template_of
 from ..analysis.pointers import is_pointer
 from ..contracts import ContractError, validated_contract
@@ -137,7 +137,9 @@ def reject(store, tool: str, arguments: str, request: str) -> None:
 
 
 def _check_pointers(arguments, request) -> None:
-    for name, pointer, fits in (("arguments", arguments, is_pointer), ("request", request, is_request_path)):
-        if not fits(pointer) or not pointer:
+    for name, pointer in (("arguments", arguments), ("request", request)):
+        if name == "request" and is_located_path(pointer):
+            continue   # query:/page_size, path:/invoiceId: a field outside the body
+        if not is_pointer(pointer) or not pointer:
             raise ContractError(f"{name}: {pointer!r} is not a JSON Pointer to a field (e.g. \"/seats\")",
                                 "bad_pointer")
