@@ -42,6 +42,9 @@ class Analyzer(threading.Thread):
                 busy = 0
             if store is not None:  # even when analysis cannot write: on a full disk, retention is what frees it
                 self.prune_when_due(store)
+            if store is not None and store.stale():  # a disk fault was seen: reopen (see store/faults.py)
+                store.close()
+                store = None
             if not busy:
                 self.stopping.wait(IDLE_SECONDS)
         if store is not None:

@@ -199,18 +199,23 @@ class Sender(threading.Thread):
         self.stopping = threading.Event()
 
     def run(self) -> None:
-        store = Store.from_settings(self.settings)
+        store = None
         while not self.stopping.is_set():
             try:
+                store = store or Store.from_settings(self.settings)  # a database down at start: try again
                 busy = deliver_due(store, self.settings)
             except StoreUnavailable:
                 busy = 0
             except Exception:  # one bad message must not stop the sender
                 log.exception("alert delivery failed")
                 busy = 0
+            if store is not None and store.stale():  # a disk fault was seen: reopen (see store/faults.py)
+                store.close()
+                store = None
             if not busy:
                 self.stopping.wait(IDLE_S)
-        store.close()
+        if store is not None:
+            store.close()
 
 
 def init_app(app) -> None:
