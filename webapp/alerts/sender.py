@@ -41,7 +41,15 @@ def deliver_due(store: Store, settings: dict) -> int:
             log.error("alert message %s of rule %s: %s", message["id"], message["rule_id"], type(error).__name__)
             outcome = {"ok": False, "status": None, "latency_ms": None, "error": f"failed: {type(error).__name__}"}
         store.record_attempt(message, outcome)
+        _count(outcome)
     return len(messages)
+
+
+def _count(outcome: dict) -> None:
+    """Count the attempt in /metrics (imported here: prometheus_client is imported in workers only)."""
+    from ..metrics.counters import record_delivery
+
+    record_delivery(outcome)
 
 
 def attempt(message: dict, settings: dict) -> dict:

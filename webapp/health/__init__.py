@@ -2,6 +2,7 @@
 from flask import Blueprint, current_app, jsonify
 
 from ..config import token_set
+from ..metrics import gauges
 from ..store import Store, StoreUnavailable, faults
 from . import checks
 
@@ -24,8 +25,10 @@ def health():
                 counts = {"traces": store.count_traces(), "quarantine": store.quarantine_counts()}
             finally:
                 store.close()
+            gauges.database_up(True)
         except StoreUnavailable as error:  # liveness: the process answers even when its database does not
             found["database"] = (False, f"unavailable ({error})")
+            gauges.database_up(False)
     problems = [f"{name}: {detail}" for name, (ok, detail) in found.items() if not ok]
     body = {"status": "degraded", "problems": problems} if problems else {"status": "ok"}
     return jsonify({**body, **counts})
@@ -68,7 +71,9 @@ def run_checks(app) -> dict:
         store = Store.from_settings(config, busy_timeout_ms=PROBE_WAIT_MS)
     except StoreUnavailable as error:
         found["database"] = (False, f"cannot be opened: {error}")
+        gauges.database_up(False)
     else:
+        gauges.database_up(True)
         try:
             found["database"] = checks.database(store)
             found["analyser"] = checks.analyser(store, config["ANALYZER"], config["READY_MAX_LAG"])
