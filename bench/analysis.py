@@ -18,7 +18,7 @@ from common import ROOT, SAMPLES, options, ratio_line, write_figures
 from grouping import measure as measure_grouping
 from grouping import report as report_grouping
 from payloads import call
-from webapp import demo
+from webapp.cli import demo
 from webapp.analysis import analyze_call
 from webapp.store import Store
 

@@ -26,7 +26,7 @@ def _calls(traces: int, problems: int):
     for i in range(traces):
         if i % 7 and i % 11:
             continue
-        ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(1_790_000_000 + i)) + ".000000Z"  # the stored form (webapp/times.py)
+        ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(1_790_000_000 + i)) + ".000000Z"  # the stored form (webapp/common/times.py)
         pid = 1 if i % 7 else 2 + (i // 7) % (problems - 1)
         yield pid, f"{i:032x}", ts, SOURCES[i % 4], RELEASES[(i * 4) // traces]
 

@@ -24,12 +24,13 @@ from pathlib import Path
 import orjson
 import traffic
 from common import SAMPLES, options, ratio_line, write_figures
-from webapp import demo, pipeline
+from webapp.cli import demo
+from webapp import pipeline
 from webapp.ingest import parse_body
 from webapp.pipeline import store_batch
 from webapp.store import Store
 from webapp.store.problems import forget_calls
-from webapp.toolmappings import learn
+from webapp.pipeline.mappings import learn
 
 
 def _baseline(store: Store, calls) -> int:

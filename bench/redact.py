@@ -8,7 +8,7 @@ import time
 import orjson
 
 from common import options
-from webapp.redact import Redactor
+from webapp.redaction.redactor import Redactor
 
 CLEAN = {"status": "paid", "limit": 5, "customer": {"email": "dana.whitfield@example.com", "id": "cus_8f3a2b1c"},
          "items": [{"sku": f"ACME-{i}", "qty": i % 3 + 1, "priceCents": 1299 + i} for i in range(20)],

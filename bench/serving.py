@@ -133,7 +133,7 @@ def disk_per_call(folder: Path, calls: int) -> dict:
     from events import call_lines
 
     from webapp import pipeline
-    from webapp.bulk import ingest_files
+    from webapp.pipeline.bulk import ingest_files
     from webapp.store import Store
 
     source = folder / "calls.ndjson"

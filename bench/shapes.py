@@ -22,7 +22,7 @@ import time
 from bare_walk import bare
 from common import OUT, ROOT, write_figures
 from corpus import SHAPES, payload_bytes
-from webapp import alignedview, tracepage
+from webapp.web import alignedview, tracepage
 from webapp.analysis import analyze_call
 
 SIZES = (0.1, 0.5, 1, 2, 5)

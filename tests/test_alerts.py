@@ -8,7 +8,7 @@ from receiver import Receiver
 from webapp import create_app
 from webapp.alerts import RuleError, matches, parse_rule
 from webapp.alerts.messages import signature, slack_body, summary
-from webapp.alerts.sender import deliver_due
+from webapp.ops.sender import deliver_due
 from webapp.alerts.urls import UrlRefused, allow_list, check_url
 from webapp.store import Store
 from webapp.store.codec import utc_now

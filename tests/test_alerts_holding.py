@@ -8,7 +8,7 @@ import httpx
 import pytest
 from receiver import Receiver
 
-from webapp.alerts.sender import MAX_WAIT_S, _retry_after, deliver_due
+from webapp.ops.sender import MAX_WAIT_S, _retry_after, deliver_due
 from webapp.store import Store
 from webapp.store.codec import utc_now
 

@@ -6,7 +6,7 @@ from click.testing import CliRunner
 from receiver import Receiver
 
 from webapp.alerts import RuleError, parse_rule
-from webapp.alerts.sender import deliver_due
+from webapp.ops.sender import deliver_due
 from webapp.alerts.urls import UrlRefused, allow_list, check_url
 from webapp.cli import main
 from webapp.store import Store

@@ -7,10 +7,10 @@ from problem_helpers import CONTRACT, at, call, send, trace
 
 from webapp import pipeline
 from webapp.alerts.messages import slack_body
-from webapp.alerts.sender import deliver_due
+from webapp.ops.sender import deliver_due
 from webapp.alerts.wording import problem_line, what_broke
 from webapp.analysis import FINDING_KINDS
-from webapp.problems.report import what_broke as ticket_title
+from webapp.reports.problems import what_broke as ticket_title
 from webapp.problems.states import parse_change
 
 

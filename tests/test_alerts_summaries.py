@@ -11,7 +11,7 @@ from receiver import Receiver
 
 from helpers import ndjson
 from webapp import pipeline
-from webapp.alerts.sender import deliver_due
+from webapp.ops.sender import deliver_due
 from webapp.store import Store
 
 STRICTER = {**CONTRACT, "request_schema": {"type": "object", "required": ["limit", "status", "region"],

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from test_analysis_findings import ORDER_ARGS, ORDER_CONTRACT, call, order_request
-from webapp import demo
+from webapp.cli import demo
 from helpers import nested
 from webapp.analysis import analyze_call, full_alignment
 from webapp.analysis.alignment import MAX_ROWS

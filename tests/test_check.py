@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 import pytest
 from click.testing import CliRunner
 
-from webapp import demo
+from webapp.cli import demo
 from webapp.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from webapp import times
+from webapp.common import times
 from webapp.cli import main
 from webapp.store import Store
 
@@ -265,11 +265,12 @@ def test_ingest_fails_a_file_whose_every_record_is_rejected(tmp_path, db_path):
 
 
 def test_ingest_stores_more_events_than_one_http_request_in_batches_of_batch_size(tmp_path, db_path, monkeypatch):
-    import webapp.bulk
+    import webapp.pipeline.bulk
 
     sizes = []
-    store_batch = webapp.bulk.store_batch
-    monkeypatch.setattr(webapp.bulk, "store_batch", lambda s, b, r, **k: sizes.append(len(b.events)) or store_batch(s, b, r, **k))
+    store_batch = webapp.pipeline.bulk.store_batch
+    monkeypatch.setattr(webapp.pipeline.bulk, "store_batch",
+                        lambda s, b, r, **k: sizes.append(len(b.events)) or store_batch(s, b, r, **k))
     events = [envelope(trace_id=f"{n:032x}", payload={"n": n}) for n in range(12_000)]
     (tmp_path / "events.ndjson").write_bytes(ndjson(*events))
     result = run("ingest", tmp_path / "events.ndjson", "--db", db_path, "--batch-size", 5000)

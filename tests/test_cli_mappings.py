@@ -72,3 +72,26 @@ def test_the_readme_mapping_example_is_a_contract_tracediff_accepts():
     example = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
     contract = validated_contract(example.pop("name"), example)
     assert {"arguments": "/total", "request": "/amount_cents", "transform": "x100"} in contract["mapping"]
+
+
+def test_tools_map_declares_a_transform_and_the_analysis_enforces_it(db_path):
+    import orjson
+
+    from webapp import pipeline
+    from webapp.ingest import parse_body
+
+    result = run("tools", "map", "charge", "total=amount:x100", "--db", db_path)
+    assert result.exit_code == 0, result.output
+    assert "charge: /total -> /amount (x100)" in result.output
+    store = Store.open(db_path)
+    assert store.get_tool("charge")["mapping"] == [{"arguments": "/total", "request": "/amount", "transform": "x100"}]
+    events = []
+    for trace, sent in (("a" * 32, 1250), ("b" * 32, 12.5)):
+        base = {"trace_id": trace, "call_id": "c1", "tool": "charge", "ts": "2026-11-20T09:00:00Z"}
+        events += [{**base, "snapshot": "arguments", "payload": {"total": 12.5, "note": "x"}},
+                   {**base, "snapshot": "request", "payload": {"amount": sent, "note": "x"}}]
+    pipeline.store_batch(store, parse_body(orjson.dumps(events)), None)
+    pipeline.catch_up(store)
+    worst = {t: store.get_trace(t)["calls"][0]["worst"] for t in ("a" * 32, "b" * 32)}
+    assert worst == {"a" * 32: "info", "b" * 32: "warning"}
+    store.close()

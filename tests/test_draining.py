@@ -1,4 +1,4 @@
-"""The serving worker (webapp/draining.py, webapp/listeners.py) and what `tracediff serve` really binds."""
+"""The serving worker (webapp/ops/draining.py, webapp/ops/listeners.py) and what `tracediff serve` really binds."""
 import http.client
 import json
 import os
@@ -15,7 +15,7 @@ from conftest import LiveServer, free_port
 from test_durability import make_events
 from test_serving import dribble, sigterm_under_ingest
 from webapp.cli import main
-from webapp.listeners import held_by, ignore_new_connections
+from webapp.ops.listeners import held_by, ignore_new_connections
 
 NO_TOKENS = {"TRACEDIFF_INGEST_TOKENS": None, "TRACEDIFF_READ_TOKENS": None, "TRACEDIFF_ADMIN_TOKENS": None}
 
@@ -91,7 +91,7 @@ def test_a_sync_worker_class_still_drains_and_one_that_cannot_is_refused_in_one_
     server = LiveServer(tmp_path / "args.db", env={"GUNICORN_CMD_ARGS": "--worker-class sync --keep-alive 7"})
     server.start()
     server.stop()
-    assert "Using worker: webapp.draining.DrainingWorker" in server.logs()
+    assert "Using worker: webapp.ops.draining.DrainingWorker" in server.logs()
     refused = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "g.db")],
                                  env={"GUNICORN_CMD_ARGS": "--worker-class gevent"})
     assert refused.exit_code == 1 and len(refused.output.strip().splitlines()) == 1, refused.output

@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from conftest import ROOT, LiveServer
-from webapp.db import REQUEST_WAIT_MS
+from webapp.web.db import REQUEST_WAIT_MS
 from webapp.store import Store
 
 FIGURES: dict = {}  # printed at the end of the module with -s, for the closing note

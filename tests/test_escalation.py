@@ -5,7 +5,7 @@ import pytest
 
 from problem_helpers import CONTRACT, at, call, send, trace
 from webapp import pipeline
-from webapp.alerts.sender import deliver_due
+from webapp.ops.sender import deliver_due
 from webapp.problems.escalation import MIN_BURST, escalation, threshold
 from webapp.problems.states import parse_change
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from webapp import demo
+from webapp.cli import demo
 from webapp.cli import main
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"

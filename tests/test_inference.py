@@ -4,7 +4,7 @@ import random
 import pytest
 
 from renames import booking
-from webapp.anchors import finding_anchor, finding_anchors
+from webapp.reports.anchors import finding_anchor, finding_anchors
 from webapp.inference import hint_renames, infer, leaves, observe
 from webapp.inference.decide import MIN_CALLS, candidates
 from webapp.inference.evidence import MAX_NEW_PER_CALL, merge

@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 import orjson
 import pytest
 
-from webapp import times
+from webapp.common import times
 from webapp.ingest import Event, Limits, parse_body
 
 NOW = datetime(2026, 8, 20, 9, 30, tzinfo=timezone.utc)
@@ -183,3 +183,32 @@ def test_one_bad_event_never_drops_the_good_ones():
     batch = parse_body(body, now=NOW)
     assert [e.call_id for e in batch.events] == ["call_01", "call_02"]
     assert [(r.index, r.code) for r in batch.rejected] == [(1, "bad_snapshot")]
+
+
+def test_a_request_given_by_its_url_needs_no_payload():
+    url = "https://api.example.com/orders?status=paid"
+    ev = one(envelope(snapshot="request", payload=..., http={"method": "get", "url": url}))
+    assert ev.payload is None and ev.http == {"method": "GET", "url": url}
+
+
+@pytest.mark.parametrize("payload", [None, ""])
+def test_a_request_with_a_null_or_empty_payload_and_a_url_is_accepted(payload):
+    ev = one(envelope(snapshot="request", payload=payload, http={"url": "https://api.example.com/orders?page=2"}))
+    assert ev.payload == payload
+
+
+def test_two_get_requests_of_one_call_with_other_urls_are_two_versions_not_one_duplicate():
+    first = one(envelope(snapshot="request", payload=..., http={"url": "https://api.example.com/orders?page=1"}))
+    second = one(envelope(snapshot="request", payload=..., http={"url": "https://api.example.com/orders?page=2"}))
+    assert first.event_id != second.event_id
+
+
+@pytest.mark.parametrize("http", [None, {}, {"url": ""}, {"url": 5}, {"method": "GET"}])
+def test_a_missing_payload_without_a_url_is_still_refused(http):
+    rej = rejected(envelope(snapshot="request", payload=..., http=http if http is not None else ...))
+    assert rej.code in ("missing_field", "bad_type") and ("payload" in rej.message or "http.url" in rej.message)
+
+
+def test_arguments_without_a_payload_are_refused_even_with_a_url():
+    rej = rejected(envelope(payload=..., http={"url": "https://api.example.com/orders"}))
+    assert rej.code == "missing_field" and "payload" in rej.message

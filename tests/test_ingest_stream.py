@@ -11,7 +11,7 @@ from webapp import pipeline
 from webapp.ingest import IngestError, Limits, parse_body
 from webapp.ingest.decode import decoded_pieces
 from webapp.ingest.stream import stream_records
-from webapp.redact import redactor_for
+from webapp.redaction.redactor import redactor_for
 
 MiB = 1024 * 1024
 
@@ -131,7 +131,8 @@ def test_a_workers_peak_memory_for_a_large_gzip_body_stays_within_three_times_th
 
 @pytest.mark.parametrize("framing", ["ndjson", "array"])
 def test_more_events_than_allowed_is_422_too_many_events_as_readme_and_openapi_say(tmp_path, framing):
-    from webapp import create_app, openapi
+    from webapp import create_app
+    from webapp.web import openapi
     client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "m.db"), "ANALYZER": "off",
                          "MAX_EVENTS": 5}).test_client()
     events = [envelope(i) for i in range(6)]

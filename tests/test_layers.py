@@ -28,8 +28,8 @@ def layer_imports(folder: str) -> dict[str, set[str]]:
 
 
 # What sits above the store: the web layer, the pipeline and loaders, ingestion and its settings.
-ABOVE_THE_STORE = ("flask", "webapp.db", "webapp.api", "webapp.views", "webapp.cli", "webapp.pipeline",
-                   "webapp.bulk", "webapp.ingest", "webapp.redact", "webapp.config", "webapp.worker")
+ABOVE_THE_STORE = ("flask", "webapp.web.db", "webapp.web.api", "webapp.web.views", "webapp.cli", "webapp.pipeline",
+                   "webapp.pipeline.bulk", "webapp.ingest", "webapp.redaction.redactor", "webapp.config", "webapp.ops.analyser")
 
 
 def test_the_store_imports_nothing_from_the_layers_above_it():
@@ -55,5 +55,5 @@ def test_only_pyschema_imports_jsonschema_in_the_analysis():
 
 
 def test_bulk_loads_folders_and_the_pipeline_does_not_import_it():
-    assert not any(name.startswith("webapp.bulk") for name in imported_modules(WEBAPP / "pipeline.py"))
-    assert "webapp.pipeline" in imported_modules(WEBAPP / "bulk.py")
+    assert not any(name.startswith("webapp.pipeline.bulk") for name in imported_modules(WEBAPP / "pipeline" / "__init__.py"))
+    assert "webapp.pipeline" in imported_modules(WEBAPP / "pipeline" / "bulk.py")

@@ -9,10 +9,11 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
 import pytest
 
 from helpers import ndjson, order_call
-from webapp import create_app, openapi, pipeline
+from webapp import create_app, pipeline
+from webapp.web import openapi
 from webapp.ingest import parse_body
 from webapp.store import Store
-from webapp.security import OPEN_PATHS
+from webapp.web.security import OPEN_PATHS
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from conftest import ROOT, free_port
-from webapp import __version__
+from webapp.version import __version__
 
 pytestmark = pytest.mark.slow
 DOCKERFILE = (ROOT / "Dockerfile").read_text()

@@ -195,8 +195,8 @@ def test_two_nodes_share_one_database_through_a_crash_and_lose_nothing(pg_url, t
 @pytest.mark.slow
 def test_migrate_copies_the_demo_database_so_both_answer_the_same(pg_url, tmp_path):
     from webapp import create_app, pipeline
-    from webapp.demo import load_folder
-    from webapp.redact import redactor_for
+    from webapp.cli.demo import load_folder
+    from webapp.redaction.redactor import redactor_for
     from conftest import SAMPLES
 
     path = tmp_path / "demo.db"

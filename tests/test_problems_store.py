@@ -4,7 +4,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from problem_helpers import CONTRACT, at, call, send, trace
-from webapp import pipeline, times
+from webapp import pipeline
+from webapp.common import times
 from webapp.problems.states import parse_change
 from webapp.store.problem_filters import ProblemQuery
 

@@ -12,7 +12,7 @@ from webapp import pipeline
 from webapp.problems import timeline
 
 PAST = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
-FIXED = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")  # webapp/times.py's form
+FIXED = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")  # webapp/common/times.py's form
 
 
 @pytest.fixture

@@ -158,7 +158,7 @@ def test_the_cli_lists_shows_resolves_archives_and_merges(loaded, db_path):
 
 
 def test_the_trace_lists_hourly_strip_follows_the_range(loaded):
-    from webapp import charts
+    from webapp.web import charts
     week = loaded.get("/").get_data(as_text=True)
     hours = loaded.get("/?since=2026-11-20T06:00:00Z&until=2026-11-20T11:00:00Z").get_data(as_text=True)
     width = lambda html: int(html.split('<svg class="bars" width="', 1)[1].split('"', 1)[0])  # noqa: E731

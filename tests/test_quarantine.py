@@ -87,7 +87,7 @@ def test_broken_utf8_says_where_in_plain_words(client):
 
 
 def test_the_cli_names_the_file_it_read(tmp_path, store, db_path):
-    from webapp.bulk import ingest_files
+    from webapp.pipeline.bulk import ingest_files
 
     path = tmp_path / "events.ndjson.gz"
     path.write_bytes(gzip.compress(ndjson(envelope("request", {"limit": 5})) + b'{"snapshot": 1}\n'))
@@ -156,7 +156,7 @@ def test_a_refused_body_fires_a_rejected_events_alert(db_path):
     from receiver import Receiver
 
     from webapp import create_app
-    from webapp.alerts.sender import deliver_due
+    from webapp.ops.sender import deliver_due
     from webapp.store import Store
 
     app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",

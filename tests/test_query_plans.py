@@ -46,3 +46,18 @@ def test_the_check_sees_a_whole_read():
     store = Store(":memory:")
     keys = "SELECT * FROM calls WHERE (trace_id, call_id) IN (VALUES {keys})"
     assert [step for step in plan(store, keys) if WHOLE_READ.match(step)] == ["SCAN calls"]
+
+
+@pytest.mark.parametrize("name", ["CALLS_BY_RELEASE", "SEEN_IN", "FIRST_RELEASES"])
+def test_the_releases_view_reads_calls_and_problem_calls_by_an_index(tmp_path, name):
+    """The releases page walks calls_by_release (the calls' wide rows never), and a problem's first release is one
+    probe of problem_calls_by_time."""
+    from webapp.store import releases
+    store = Store(tmp_path / "plans.db")
+    try:
+        steps = plan(store, getattr(releases, name))
+    finally:
+        store.close()
+    assert steps and not [step for step in steps if WHOLE_READ.match(step)], steps
+    if name == "CALLS_BY_RELEASE":
+        assert steps == ["SEARCH calls USING COVERING INDEX calls_by_release (release>?)"]

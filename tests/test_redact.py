@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from helpers import TRACE, envelope, ndjson
 from webapp import create_app
 from webapp.ingest.model import Event
-from webapp.cards import looks_like_card, luhn_ok
-from webapp.redact import REDACTED, Redactor
+from webapp.redaction.cards import looks_like_card, luhn_ok
+from webapp.redaction.redactor import REDACTED, Redactor
 
 JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
        "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U")

@@ -13,10 +13,10 @@ from problem_helpers import CONTRACT, at, call, send, trace
 from test_redact_oracle import SECRETS, found
 from webapp import pipeline
 from webapp.alerts.messages import slack_body, webhook_body
-from webapp.alerts.sender import deliver_due
+from webapp.ops.sender import deliver_due
 from webapp.ingest.model import Event
 from webapp.problems.states import parse_change
-from webapp.redact import Redactor
+from webapp.redaction.redactor import Redactor
 
 URL_SHAPES = {
     "path segment": lambda s: f"https://api.example.com/v1/{quote(s, safe='')}/send",
@@ -177,3 +177,33 @@ def test_a_delivered_regression_carries_its_ticket_links_redacted(client, app, s
 @pytest.fixture
 def app(alerting_app):
     return alerting_app  # rules may point at the local receiver
+
+
+QUERY_KEY_URLS = [
+    # Google Maps distance matrix, the key as its docs write it
+    ("https://maps.googleapis.com/maps/api/distancematrix/json?origins=Paris%7CLyon&destinations=Nice&key=AIzaSyFAKE0ab12",
+     "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Paris%7CLyon&destinations=Nice&key=[REDACTED]"),
+    ("https://api.example.com/v1/search?q=shoes&api_key=f00dbabe&page=2",
+     "https://api.example.com/v1/search?q=shoes&api_key=[REDACTED]&page=2"),
+    ("https://graph.example.com/me?fields=id,name&access_token=EAAGm0PX4ZCps",
+     "https://graph.example.com/me?fields=id,name&access_token=[REDACTED]"),
+    ("https://cdn.example.com/img/42.png?w=300&Expires=1767225600&sig=8c1f2e3d", "https://cdn.example.com/img/42.png?w=300&Expires=1767225600&sig=[REDACTED]"),
+]
+
+
+@pytest.mark.parametrize("url, stored", QUERY_KEY_URLS)
+def test_api_keys_in_a_query_string_are_redacted_before_storage(client, store, url, stored):
+    envelope = {"trace_id": trace(7), "call_id": "call_01", "tool": "distance", "ts": "2026-11-20T09:00:00Z",
+                "snapshot": "request", "payload": None, "http": {"method": "GET", "url": url}}
+    envelope["payload"] = {"note": f"fetched {url}"}
+    send(client, envelope)
+    [row] = store.db.execute("SELECT http, payload FROM events WHERE trace_id = ?", (trace(7),)).fetchall()
+    assert orjson.loads(row[0])["url"] == stored
+    assert orjson.loads(row[1]) == {"note": f"fetched {stored}"}
+
+
+def test_key_and_sig_are_secret_only_as_query_parameters():
+    redactor = Redactor()
+    body = {"key": "order_id", "sig": "v2", "link": "https://api.example.com/a?monkey=1&keys=2&hash_tag=x"}
+    assert redactor.value(body) == body
+    assert redactor.value({"link": "https://api.example.com/a?KEY=abc"}) == {"link": "https://api.example.com/a?KEY=[REDACTED]"}

@@ -14,7 +14,7 @@ import pytest
 from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 from detect_secrets.settings import default_settings
 
-from webapp.redact import REDACTED, Redactor
+from webapp.redaction.redactor import REDACTED, Redactor
 
 NOT_SECRETS = {"Public IP (ipv4)", "Base64 High Entropy String", "Hex High Entropy String"}
 B64 = "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEYab"  # 40 characters of a made-up key

@@ -1,7 +1,7 @@
 """The bundled sample traces are valid envelopes, and their contracts agree with what the README claims."""
 import json
 
-from webapp import demo
+from webapp.cli import demo
 import re
 from datetime import datetime
 from pathlib import Path

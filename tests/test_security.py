@@ -8,7 +8,8 @@ import pytest
 
 from browsers import chromium, need_chromium
 from helpers import TRACE, envelope, ndjson, order_call
-from webapp import create_app, openapi
+from webapp import create_app
+from webapp.web import openapi
 
 INGEST_TOKEN = "ingest-7f3a9c2e5b1d4e8f"
 READ_TOKEN = "read-0b6e2d9a4c7f1358"

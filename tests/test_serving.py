@@ -124,7 +124,7 @@ def test_access_lines_have_a_timestamp_and_request_id_but_no_search_terms(make_s
     assert access["rq-42"]["ts"].endswith("Z") and access["rq-42"]["status"] == 200
     assert access[minted]["client"] == "127.0.0.1"
     assert "customer-secret-term" not in server.logs()
-    assert any(line["logger"] == "webapp.worker" and "worker started" in line["message"] for line in lines)
+    assert any(line["logger"] == "webapp.ops.analyser" and "worker started" in line["message"] for line in lines)
 
 
 def test_forwarded_headers_are_honoured_from_a_trusted_proxy_only(make_server):

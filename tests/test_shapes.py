@@ -13,7 +13,7 @@ from webapp import create_app
 from webapp.analysis.fold import FOLD_AT
 from webapp.cli import main
 from webapp.pipeline import analyze_all
-from webapp.tree import node_id
+from webapp.web.tree import node_id
 from webapp.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))

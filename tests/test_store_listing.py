@@ -8,7 +8,7 @@ import pytest
 from databases import engines
 
 from webapp.ingest import Event
-from webapp import times
+from webapp.common import times
 from webapp.store import Store, stats
 from webapp.store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery
 from webapp.store import listing

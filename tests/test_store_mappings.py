@@ -5,7 +5,8 @@ import orjson
 import pytest
 
 from renames import TOOL, events, traffic
-from webapp import pipeline, toolmappings
+from webapp import pipeline
+from webapp.pipeline import mappings as toolmappings
 from webapp.ingest import parse_body
 from webapp.store import Store
 

@@ -8,7 +8,8 @@ import pytest
 
 from conftest import ROOT
 from problem_helpers import CONTRACT, call, send, trace
-from webapp import pipeline, times
+from webapp import pipeline
+from webapp.common import times
 from webapp.ingest.envelope import normalise_ts
 from webapp.store import Store
 from webapp.store.filters import absolute_time

@@ -11,8 +11,8 @@ from test_security import basic, bearer
 from webapp import create_app
 from webapp.cli import main
 from webapp.config import SettingError, load_settings
-from webapp.security import admin_only, require_scope
-from webapp.tokens import Keyring, parse_tokens, startup_warnings
+from webapp.web.security import admin_only, require_scope
+from webapp.common.tokens import Keyring, parse_tokens, startup_warnings
 
 ADMIN, SHIPPER, READER = "adm-4c1e9b7f20d35a68", "shp-91d0c3e5a7b24f6e", "rdr-5e2f8a1c6b9d4307"
 SCRAPER = "prm-7a3d5c9e1f0b8264"
@@ -75,13 +75,13 @@ def test_an_admin_token_also_ingests_and_reads(scoped):
 
 
 def test_the_log_names_the_token_that_changed_something_and_never_holds_a_secret(scoped, caplog):
-    caplog.set_level(logging.INFO, logger="webapp.security")
+    caplog.set_level(logging.INFO, logger="webapp.web.security")
     client = scoped.test_client()
     client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(SHIPPER))
     client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer("unnamed-secret"))
     client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(ADMIN))
     client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SHIPPER))
-    lines = [r.getMessage() for r in caplog.records if r.name == "webapp.security"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "webapp.web.security"]
     assert "token shipper-eu (ingest): POST /api/v1/ingest -> 200" in lines
     assert "token ingest#2 (ingest): POST /api/v1/ingest -> 200" in lines
     assert "token ops (admin): PUT /api/v1/tools/findOrders -> 200" in lines
@@ -190,11 +190,11 @@ def test_a_real_server_logs_which_named_token_did_what_in_the_access_and_app_lin
     access = [line for line in lines if ("/api/v1/" in line or "/metrics" in line) and ("access" in line)]
     if log_format == "json":
         found = [(f["method"], f["path"], f["status"], f.get("token")) for f in map(json.loads, access)]
-        app = [json.loads(line)["message"] for line in lines if '"logger": "webapp.security"' in line]
+        app = [json.loads(line)["message"] for line in lines if '"logger": "webapp.web.security"' in line]
     else:
         found = [(line.split('"')[1].split()[0], line.split('"')[1].split()[1], int(line.split('"')[2].split()[0]),
                   line.split("token=")[1] if "token=" in line else None) for line in access]
-        app = [line.split("webapp.security: ", 1)[1] for line in lines if "webapp.security: " in line]
+        app = [line.split("webapp.web.security: ", 1)[1] for line in lines if "webapp.web.security: " in line]
     assert ("POST", "/api/v1/ingest", 200, "shipper-eu") in found
     assert ("PUT", "/api/v1/tools/findOrders", 403, "shipper-eu") in found  # who tried, refused
     assert ("PUT", "/api/v1/tools/findOrders", 200, "ops") in found

@@ -16,7 +16,8 @@ import pytest
 from conftest import ROOT, LiveServer
 from helpers import ndjson
 from test_durability import body, db_problems, post_until_acknowledged
-from webapp import create_app, times
+from webapp import create_app
+from webapp.common import times
 from webapp.ingest import parse_body
 from webapp.store import Store, StoreUnavailable
 from webapp.store.upkeep import file_bytes

@@ -130,7 +130,7 @@ def test_retention_on_a_nearly_full_disk_counts_and_logs_what_it_deleted_and_why
                         env={"TRACEDIFF_RETENTION_DAYS": "30", "TRACEDIFF_MIN_FREE_MB": "0"}).start()
     try:
         deadline = time.monotonic() + 60
-        while "webapp.worker: retention" not in server.logs() and time.monotonic() < deadline:
+        while "webapp.ops.analyser: retention" not in server.logs() and time.monotonic() < deadline:
             time.sleep(0.2)
         time.sleep(1)
         metrics = httpx.get(server.url + "/metrics", timeout=10).text

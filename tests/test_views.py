@@ -7,8 +7,8 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
-from webapp import demo
-from webapp.alignedview import COUNT_ROWS, FIRST_ROWS, MORE_ROWS
+from webapp.cli import demo
+from webapp.web.alignedview import COUNT_ROWS, FIRST_ROWS, MORE_ROWS
 from webapp.store import stats
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"

@@ -1,8 +1,6 @@
 """tracediff: the three snapshots of an LLM tool call, side by side, with mapping-aware diffs."""
 from pathlib import Path
 
-__version__ = "0.2.0"
-
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
 
@@ -30,12 +28,13 @@ def create_app(test_config: dict | None = None):
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from . import (alerting, api, db, health, logs, mappings_api, metrics, openapi, proxies, quarantine, security,
-                   signin, toolpages, views, worker)
-    from .alerts import sender
+    from .ops import analyser, logs, sender
+    from .web import (alerting, api, db, health, mappings_api, metrics, openapi, proxies, quarantine, security,
+                      signin, toolpages, views)
     from .ingest import Limits
-    from .redact import redactor_for
-    from .problems import api as problems_api, pages as problems_pages
+    from .redaction.redactor import redactor_for
+    from .web import releases
+    from .web.problems import api as problems_api, pages as problems_pages
 
     # What ingestion needs from the settings, built once: the store below knows nothing of either.
     app.extensions["tracediff.redactor"] = redactor_for(app.config)
@@ -60,6 +59,7 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(openapi.bp)
     app.register_blueprint(problems_api.bp)
     app.register_blueprint(problems_pages.bp)
-    worker.init_app(app)
+    app.register_blueprint(releases.bp)
+    analyser.init_app(app)
     sender.init_app(app)
     return app

@@ -6,7 +6,7 @@ test config dict given to `create_app`.
 import os
 from dataclasses import dataclass
 
-from .tokens import Keyring, TokenError
+from .common.tokens import Keyring, TokenError
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ SETTINGS = (
     Setting("WEBHOOK_ALLOW_HOSTS", "", "Comma-separated hosts and CIDR ranges that alert webhooks may reach although they are loopback, link-local or reserved addresses."),
     Setting("ALERT_TIMEOUT", 5, "Seconds an alert delivery may take before it is retried.", minimum=0),
     Setting("ALERT_SUMMARY_WAIT", 30, "Seconds a summary alert (a re-analysis, or many problems opening at once) waits before it is sent; the summaries and new problems of its rule meanwhile join it, so one run sends one message.", minimum=0),
+    Setting("ALERT_SETTLE_S", 120, "Seconds an alert about a problem may wait for a re-analysis of the calls that show it (its tool's inferred mapping or contract changed) before it is sent as it stands; a problem the re-analysis empties is never told.", minimum=0),
     Setting("RETRY_AFTER", 2, "Seconds sent in `Retry-After` when the database is busy or unavailable.", minimum=0),
     # -- serving, health, metrics and logs (docs/operations.md) --
     Setting("THREADS", 32, "Threads per worker of `tracediff serve` (gunicorn gthread workers): requests one worker answers or reads at once.", minimum=1),

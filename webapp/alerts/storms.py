@@ -16,6 +16,7 @@ SUMMARY_WINDOW_S = 60
 LISTED = 20  # problems a summary lists; its count says how many it folds
 SUBJECT = "summary"  # the outbox subject of summaries: one waiting per rule takes in the next ones
 FACTS = "_line"  # what a problem's one-line message counts (store/alert_facts.py); the sender takes it out
+IDS = "_ids"  # every problem a summary folds, listed or not: read again when it is sent (settle.py)
 
 
 def plan(changes: list[tuple[str, dict]]) -> list[tuple[str, str, dict]]:
@@ -38,24 +39,33 @@ def plan(changes: list[tuple[str, dict]]) -> list[tuple[str, str, dict]]:
 def for_rule(rule: dict, planned: dict) -> dict | None:
     """Return a rule's summary of the planned one: the problems that match its filters, or None when none does."""
     problems = [p for p in planned["problems"] if matches(rule, "new", p)]
-    if not problems:
-        return None
-    return _summary(len(problems), [_listed(p) for p in problems[:LISTED]], planned["reanalysis"])
+    return summary_of([_listed(p) for p in problems], planned["reanalysis"]) if problems else None
 
 
 def fold(waiting: dict, more: dict) -> dict:
     """Fold a rule's next summary into the one still waiting in the outbox: one message, nothing lost."""
-    ids = {p["id"] for p in waiting["problems"]}
-    listed = waiting["problems"] + [p for p in more["problems"] if p["id"] not in ids]
-    return _summary(waiting["count"] + more["count"], listed[:LISTED], waiting["reanalysis"] and more["reanalysis"])
+    ids = _ids(waiting)
+    listed = waiting["problems"] + [p for p in more["problems"] if p["id"] not in set(ids)]
+    ids += [i for i in _ids(more) if i not in set(ids)]
+    return _summary(len(ids), listed[:LISTED], waiting["reanalysis"] and more["reanalysis"], ids)
 
 
-def _summary(count: int, problems: list[dict], by_reanalysis: bool) -> dict:
+def summary_of(problems: list[dict], by_reanalysis: bool) -> dict:
+    """Return the summary of these problems (each as the API lists it): their count, the first LISTED of them."""
+    return _summary(len(problems), problems[:LISTED], by_reanalysis, [p["id"] for p in problems])
+
+
+def _ids(summary: dict) -> list[str]:
+    """Every problem a summary folds, listed or not (a summary written before it kept them: the listed ones)."""
+    return list(summary.get(IDS) or [p["id"] for p in summary["problems"]])
+
+
+def _summary(count: int, problems: list[dict], by_reanalysis: bool, ids: list[str]) -> dict:
     worst = "error" if any(p.get("severity") == "error" for p in problems) else "warning"
     how = " by a re-analysis" if by_reanalysis else " at once"
     return {"summary": True, "title": f"{count} new problem{'s' if count != 1 else ''}{how}",
             "count": count, "severity": worst, "tool": _shared(problems, "tool"), "kind": _shared(problems, "kind"),
-            "reanalysis": by_reanalysis, "problems": problems, "permalink_path": "/problems"}
+            "reanalysis": by_reanalysis, "problems": problems, "permalink_path": "/problems", IDS: ids}
 
 
 def _shared(problems: list[dict], name: str):

@@ -6,6 +6,7 @@ from .classify import classify
 from .names import mentions, meaning, name_score
 from .solve import solve
 from .values import REDACTED, canonical, is_empty, is_number, type_name
+from .wire_values import text_class, wire_same
 
 PLACE = 1.0        # weight of the place among siblings: mapping code tends to write fields in order
 NEAR = 48          # candidates per source (region, value, name) and left node, nearest by place
@@ -16,12 +17,14 @@ _TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
 class Node:
     """A leftover field: its path, value, region (the nearest paired ancestors) and place in the region."""
 
-    __slots__ = ("path", "value", "region", "rel", "key", "text", "klass", "index", "vkey")
+    __slots__ = ("path", "value", "region", "rel", "key", "text", "klass", "index", "vkey", "wire")
 
-    def __init__(self, path, value, region, key, text=None):
+    def __init__(self, path, value, region, key, text=None, wire=False):
         self.path, self.value, self.region, self.key, self.text = path, value, region, key, text
-        self.klass, self.rel, self.index = klass(value), 0.0, 0
+        # A URL's or form's text is any type written out: "5" is of the class of 5 there.
+        self.klass, self.rel, self.index = text_class(value) if wire else klass(value), 0.0, 0
         self.vkey = None   # the value's key, made once by the Assignment that counts and compares it
+        self.wire = wire   # a field outside the body (query, path, header, form): its values are text
 
 
 def klass(value) -> str:
@@ -58,6 +61,8 @@ class Assignment:
 
     def _change(self, left: Node, right: Node):
         """Return classify() of two nodes' values, once per pair of distinct scalar values."""
+        if right.wire and wire_same(left.value, right.value):
+            return None   # 5 and "5" in a query string are one value
         pair = (left.vkey, right.vkey)
         if None in pair:   # a container: no key tells its value
             return classify(left.value, right.value)

@@ -8,6 +8,9 @@ from .budget import OutOfTime, limited
 from .documents import json_error, status_code
 from .fold import fold
 from .kinds import end, finding, sort_findings, worst
+from .located import located_result
+from .locations import Request, body_part, quiet_roots, read_request
+from .parameters import template_of
 from .mapping import pair_arguments, mapping_findings
 from .pairing import Pairing
 from .pointers import is_pointer
@@ -47,11 +50,15 @@ def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True,
                 payload = None
             docs[stage] = payload
         status = status_code(snapshots.get("response"))
+        wire = read_request(snapshots.get("request"), docs["request"], docs["arguments"], template_of(contract))
+        docs["request"] = wire.body   # a GET's empty body, a form body: no JSON body to validate
         validation = {stage: _validation(stage, docs[stage], snapshots.get(stage), contract, status,
                                          parse_errors.get(stage)) for stage in STAGES}
+        docs["request"] = wire.document
         try:
-            comparison = _comparisons(docs, contract, status, validation, findings)
-            return _result(docs, comparison, validation, sort_findings(findings), sparse)
+            comparison = _comparisons(docs, contract, status, validation, findings, wire)
+            result = _result(docs, comparison, validation, sort_findings(findings), sparse and not wire.located)
+            return located_result(result, wire) if wire.located else result
         except RecursionError:
             # Ingest caps nesting; this guards callers that feed the engine directly.
             why, findings = "nested too deeply to compare", [f for f in findings if f["kind"] == "invalid_json"]
@@ -63,16 +70,18 @@ def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True,
     return result
 
 
-def _comparisons(docs, contract, status, validation, out: list) -> Comparison:
+def _comparisons(docs, contract, status, validation, out: list, wire: Request) -> Comparison:
     """Compare the documents, appending each finished stage's findings to `out`."""
     args, request, response = docs["arguments"], docs["request"], docs["response"]
     mapping = (contract or {}).get("mapping") or []
     if args is not None and request is not None:
         bad = {e["path"] for e in validation["request"]["errors"]}
-        pairing = pair_arguments(args, request, mapping, contract)
+        pairing = pair_arguments(args, request, mapping, contract, wire.located)
+        pairing.quiet_roots = quiet_roots(wire)
         out += mapping_findings(pairing, contract, bad)
     else:
         pairing = Pairing(args, request)
+    request = body_part(request) if wire.located else request   # the response echoes body fields
     echo, declared = None, []
     if request is not None and response is not None and (status is None or status < 400):
         declared = [(m["request"], m["response"]) for m in mapping
@@ -146,7 +155,7 @@ def _invalid_json(stage, payload, error) -> dict:
 
 def _validation(stage, payload, snap, contract, status, parse_error) -> dict:
     name, schema = _schema_for(stage, contract, status)
-    if snap is None or name is None:
+    if snap is None or name is None or (stage == "request" and payload is None and _sent_no_body(snap)):
         return {"schema": name, "valid": None, "errors": []}
     if parse_error:
         errors = [{"path": "", "keyword": "invalid_json", "message": parse_error["message"], "schema_path": ""}]
@@ -158,6 +167,11 @@ def _validation(stage, payload, snap, contract, status, parse_error) -> dict:
     for error in errors:
         error["path"] = prefix + error["path"]
     return {"schema": name, "valid": not errors, "errors": errors}
+
+
+def _sent_no_body(snap: dict) -> bool:
+    """Tell whether a request snapshot without a JSON body is a request given by its URL (a GET, a form)."""
+    return bool(((snap or {}).get("http") or {}).get("url")) or isinstance(snap.get("payload"), str)
 
 
 def _schema_for(stage, contract, status):

@@ -2,7 +2,7 @@
 
 import re
 
-from .pointers import ancestors
+from .conversions import declared_transform, quiet_conversion
 from .schemas import field_schemas
 from .transforms import reason_of, transform_of
 from .validation import is_valid
@@ -34,22 +34,13 @@ def explain(f: dict, pairing, request_schema) -> None:
     f["reason"] = reason_of(pairing, left["path"]) if left and right else None
     if f["transform"] is None:   # a folded finding already carries its items' transform
         f["transform"] = transform_of(f)
-    if f["kind"] not in _CHANGES or not left or not right:
+    if quiet_conversion(f, pairing) or f["kind"] not in _CHANGES or not left or not right:
         return
-    declared = _declared_transform(pairing, left["path"])
+    declared = declared_transform(pairing, left["path"])
     if declared is not None and declared == f["transform"]:
         f["severity"], f["message"] = "info", f["message"] + " (declared transform)"
     elif _demanded(request_schema, right["path"], f["left_value"], f["right_value"]):
         f["severity"], f["message"] = "info", f["message"] + " (the request schema asks for this form)"
-
-
-def _declared_transform(pairing, path: str):
-    if not pairing.transforms:   # the common case: no mapping entry declares one
-        return None
-    for up in (path, *ancestors(path)):
-        if up in pairing.transforms:
-            return pairing.transforms[up]
-    return None
 
 
 def _demanded(schema, path: str, before, after) -> bool:

@@ -3,14 +3,19 @@
 from .arrays import fold_arrays
 from .budget import tick
 from .classify import classify
+from .conversions import unconverted
 from .expected import describer, explain
 from .kinds import end, finding
+from .locations import body_part, in_text, internal, is_request_path
 from .matching import Leftovers, remaining
 from .pairing import Pairing
 from .pointers import child, is_pointer, last, parent
 from .schemas import declares, requires
 from .transforms import shared_transform, transform_of
 from .values import is_container, is_empty, key_style, norm_key, show
+from .wire import is_graphql
+from .wire_values import wire_reading
+from .wire_findings import pair_wire, quiet_added, wire_change
 
 _REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
 COLLAPSE_AT = 3
@@ -21,23 +26,29 @@ def name(path: str) -> str:
     return path[1:] if path else "(document)"
 
 
-def pair_arguments(arguments, request, mapping, contract=None) -> Pairing:
-    """Pair every argument with its counterpart in the request."""
+def pair_arguments(arguments, request, mapping, contract=None, located: bool = False) -> Pairing:
+    """Pair every argument with its counterpart in the request (its body, and its URL and headers
+    under the location keys of `locations` when `located`)."""
     pairing = Pairing(arguments, request)
+    pairing.located = located
     entries = []
     for m in mapping or ():
-        if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_pointer(m.get("request")):
-            entries.append((m["arguments"], m["request"], "inferred" if m.get("inferred") is True else "declared"))
+        if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_request_path(m.get("request")):
+            entries.append((m["arguments"], internal(m["request"]),
+                            "inferred" if m.get("inferred") is True else "declared"))
             if isinstance(m.get("transform"), str):
                 pairing.transforms[m["arguments"]] = m["transform"]
     pairing.declare(entries)
-    wrapper = _wrapper(arguments, request)
+    pairing.pinned_left |= consumed_paths(contract)   # never on the wire: pair them with nothing
+    wrapper = _wrapper(arguments, body_part(request) if located else request)
     if wrapper is None:
         pairing.walk("", arguments, "", request, "same")
     else:
         pairing.walk("", arguments, child("", wrapper), request[wrapper], "shape")
         pairing.orphans_right += [(child("", k), v, None) for k, v in request.items() if k != wrapper]
     pairing.leftovers = Leftovers(pairing, describer(contract))
+    if located:
+        pair_wire(pairing.leftovers, contract)
     pairing.leftovers.run()
     return pairing
 
@@ -48,6 +59,8 @@ def _wrapper(arguments, request) -> str | None:
         return None
     if arguments.keys() & request.keys():
         return None
+    if is_graphql(request):
+        return "variables"   # GraphQL sends the arguments as its variables
     best, score = None, 0
     for key, value in request.items():
         if isinstance(value, dict) and len(arguments.keys() & value.keys()) > score \
@@ -65,9 +78,17 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         how = pairing.how[lp]
         if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
+    missed = unconverted(pairing)
+    if missed:   # the pair's warning replaces its rename's info
+        at = {f["left"]["path"] for f in missed}
+        out = [f for f in out if f["left"]["path"] not in at] + missed
     for lp, rp, lv, rv in pairing.diffs:
         tick()
-        kind, text = classify(lv, rv)
+        note = wire_change(pairing, lp, rp, lv, rv, contract)
+        if note is not None:   # the same value as the wire writes it, or a shape made on purpose
+            out += _on_the_wire(pairing, lp, rp, lv, rv, note)
+            continue
+        kind, text = classify(lv, wire_reading(lv, rv) if pairing.located and in_text(rp) else rv)
         severity = "warning"
         # Escaped last tokens are equal exactly when the keys are (escaping is one to one).
         label = name(lp) if _token(lp) == _token(rp) and pairing.how[lp] not in _REPAIRED \
@@ -77,10 +98,13 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     for f in out:
         f["transform"] = transform_of(f)   # before folding: a folded finding shows its items' transform
     out = _collapse_case_changes(out)
+    consumed = consumed_paths(contract)
     for path, value in remaining(pairing.leftovers, 0):
-        out.append(_dropped(path, value, contract.get("arguments_schema")))
+        out.append(_consumed(path, value) if path in consumed else
+                   _dropped(path, value, contract.get("arguments_schema")))
     for path, value in remaining(pairing.leftovers, 1):
-        out.append(_added(path, value, contract.get("request_schema")))
+        if not quiet_added(pairing, path, contract):
+            out.append(_added(path, value, contract.get("request_schema")))
     out = fold_arrays(out, pairing, lambda lp, rp: name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}")
     for f in out:
         explain(f, pairing, contract.get("request_schema"))
@@ -88,6 +112,16 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         if f["right"] and f["right"]["path"] in bad_request_paths:
             f["severity"] = "error"
     return out
+
+
+def _on_the_wire(pairing, lp, rp, lv, rv, note: str) -> list[dict]:
+    """Return the info findings of a pair whose change the wire or the layer makes on purpose."""
+    if not note:
+        how = pairing.how[lp]   # a container's relocation is reported by the loop over the pairs already
+        return [_relocation(pairing, lp, rp, how)] if how in _REPAIRED and not is_container(lv) else []
+    kind = classify(lv, rv)[0]
+    label = name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}"
+    return [finding(kind, "info", end("arguments", lp), end("request", rp), lv, rv, f"{label}: {note}")]
 
 
 def _token(path: str) -> str:
@@ -123,13 +157,26 @@ def _relocation(pairing, lp, rp, how) -> dict:
         kind, text = "moved", f"{name(lp)} moved to {name(rp)}"
     else:
         kind, text = "renamed", f"{name(lp)} renamed to {name(rp)}"
-    if kind != "case_changed" and lp in pairing.whole and not is_container(value):
+    if lp in pairing.joined:
+        others = ", ".join(name(q) for q in pairing.joined[lp])
+        kind, text = "renamed", f"{name(lp)} joined with {others} into {name(rp)}"
+    elif kind != "case_changed" and lp in pairing.whole and not is_container(value):
         text += f" (value {show(value)})"
     if lp in pairing.ambiguous:
         # Another pairing of these equal values explains the call as well: nothing is wrong either way.
         text += "; other fields hold the same value, so this pairing is one of several equally good"
     return finding(kind, "info", end("arguments", lp), end("request", rp), value,
                    right_value, text)
+
+
+def consumed_paths(contract) -> set:
+    """Return the argument pointers the contract marks `consumed` (the mapping layer's own: a selector)."""
+    return {p for p in (contract or {}).get("consumed") or () if is_pointer(p) and p}
+
+
+def _consumed(path, value) -> dict:
+    return finding("dropped", "info", end("arguments", path), None, value, None,
+                   f"{name(path)} consumed by the mapping layer: not sent (the contract's `consumed`)")
 
 
 def _dropped(path, value, schema) -> dict:

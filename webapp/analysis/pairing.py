@@ -36,6 +36,9 @@ class Pairing:
         self.pinned_left: set[str] = set()     # mapped paths whose counterpart is missing: pair no further
         self.pinned_right: set[str] = set()
         self.found_above: dict[str, str | None] = {}   # reason_of's memo, filled once pairing is done
+        self.located = False   # the right document holds the URL's and headers' locations (locations.py)
+        self.quiet_roots: tuple = ()           # right paths under which a field no argument explains is quiet
+        self.joined: dict[str, list] = {}      # left path -> the other arguments joined with it into one field
 
     def declare(self, entries) -> None:
         """Pair the declared (left pointer, right pointer[, how]) entries whose both ends exist."""

@@ -2,6 +2,7 @@
 
 from .assignment import Assignment, Node, eliminate
 from .classify import classify
+from .locations import in_text
 from .names import same_name
 from .pointers import last, parent, resolve
 
@@ -91,7 +92,7 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
         else:
             region = (anchor, paired[anchor]) if side == 0 else (paired[anchor], anchor)
         text = describe(side, path) if describe else None
-        out.append(Node(path, value, region, key, text))
+        out.append(Node(path, value, region, key, text, side == 1 and leftovers.p.located and in_text(path)))
         if len(out) > MAX_ASSIGNED:   # _assign gives up on so many: no need to build the rest
             break
     return out

@@ -31,15 +31,51 @@ def looks_like_error(body, schema_name: str, schema: dict, success: dict | None 
     is a result even when it holds `code` and `message` ({"code": 0, "message": "ok", "data": ..}).
     A body that says it failed in so many words (a non-empty `error` or `errors`, `ok` or
     `success` false) or that matches the error schema in full is an error body all the same:
-    a success schema rarely forbids extra keys, so its verdict cannot clear those."""
+    a success schema rarely forbids extra keys, so its verdict cannot clear those. Matching the error
+    schema takes what makes a body an error (`marks`): a schema whose fields are all optional is valid
+    for almost any object, and would make every result an error body."""
     if not isinstance(body, dict) or not body:
         return False
     _, inner = error_body(body, schema_name)
-    if _says_it_failed(body) or is_valid(inner, schema):
+    if _says_it_failed(body) or (isinstance(inner, dict) and marks(inner, schema, success)
+                                 and is_valid(inner, schema)):
         return True
     if success is not None and is_valid(body, success):
         return False
     return "code" in body and "message" in body
+
+
+def marks(body: dict, schema, success=None) -> bool:
+    """Tell whether a body carries what makes it an error under `schema`, beyond being valid against it.
+
+    Its required fields, all of them; with none required, the fields that tell it apart from the
+    success schema (one at least), or with no success schema, only fields the error schema names."""
+    required, named = _fields(schema)
+    if required:
+        return required <= body.keys()
+    if not named:
+        return False   # `{}` or a schema of no named fields: nothing marks an error
+    _, ordinary = _fields(success)
+    distinct = named - ordinary
+    if success is not None and isinstance(success, dict):
+        return bool(distinct & body.keys())
+    return bool(body) and body.keys() <= named
+
+
+def _fields(schema) -> tuple[set, set]:
+    """Return (required, named) top-level fields of an object schema, its allOf/anyOf/oneOf branches too."""
+    if not isinstance(schema, dict):
+        return set(), set()
+    required = {k for k in schema.get("required") or () if isinstance(k, str)}
+    named = set(schema.get("properties") or {}) if isinstance(schema.get("properties"), dict) else set()
+    for word in ("allOf", "anyOf", "oneOf"):
+        branches = [_fields(b) for b in schema.get(word) or () if isinstance(b, dict)]
+        named |= set().union(*(n for _, n in branches)) if branches else set()
+        if word == "allOf":
+            required |= set().union(*(r for r, _ in branches)) if branches else set()
+        elif branches and all(r for r, _ in branches):
+            required |= set.intersection(*(r for r, _ in branches))
+    return required, named
 
 
 def _says_it_failed(body: dict) -> bool:

@@ -9,7 +9,7 @@ from .errors import ContractError
 from .refs import ref_problems
 
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
-CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping")
+CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping", "consumed")
 SNAPSHOTS = ("arguments", "request", "response")
 MAPPING_EXTRAS = ("transform",)   # a declared transform makes that change expected (issue 11)
 # The dialects jsonschema-rs checks a schema against without fetching anything.
@@ -29,6 +29,7 @@ def check_contract(contract: dict) -> list[str]:
         if schema is not None:
             problems += _schema_problems(key, schema)
     problems += _mapping_problems(contract.get("mapping"))
+    problems += _consumed_problems(contract.get("consumed"))
     name = contract.get("name")
     if name is not None and (not isinstance(name, str) or not name.strip()):
         problems.append("name: must be a non-empty string")
@@ -117,6 +118,16 @@ def _mapping_problems(mapping) -> list[str]:
             if key in SNAPSHOTS and not is_pointer(pointer):
                 problems.append(f"{where}/{key}: {pointer!r} is not a JSON Pointer (e.g. \"/amount\")")
     return problems
+
+
+def _consumed_problems(consumed) -> list[str]:
+    """Check `consumed`: the argument pointers the mapping layer uses itself and never sends."""
+    if consumed is None:
+        return []
+    if not isinstance(consumed, list):
+        return ["consumed: must be a list of argument pointers such as \"/method\""]
+    return [f"consumed/{i}: {p!r} is not a JSON Pointer to an argument (e.g. \"/method\")"
+            for i, p in enumerate(consumed) if not is_pointer(p) or not p]
 
 
 def validated_contract(name: str, body) -> dict:

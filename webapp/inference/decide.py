@@ -1,7 +1,7 @@
 """Turn a tool's evidence counts into inferred mappings: strong, clear pairs only."""
 from dataclasses import dataclass
 
-from .evidence import BOTH
+from .epochs import BOTH, established, plain, several
 from .relations import EQUAL
 
 MIN_CALLS = 20        # calls holding both paths before a pair can be inferred
@@ -46,33 +46,45 @@ def describe(relation: str) -> str:
 
 def strongest(pair, counts: dict) -> Inferred:
     """Return a pair's best relation with its counts."""
+    counts = plain(counts)
     relations = [(n, name) for name, n in counts.items() if name != BOTH]
     # equal wins a tie: a transform is only named when the values really differ
     n, name = max(relations, key=lambda item: (item[0], item[1] == EQUAL), default=(0, EQUAL))
     return Inferred(pair[0], pair[1], name, n, counts.get(BOTH, 0))
 
 
-def infer(evidence: dict, rejected=(), declared=(), previous=()) -> list[Inferred]:
+def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) -> list[Inferred]:
     """Return the inferred pairs: >= MIN_CALLS, >= AGREEMENT, and one clear partner on both sides.
 
     `evidence` is {(argument path, request path): counts}; `rejected` and `declared` pairs (and
     the paths a declared pair uses) are left out; `previous` pairs keep their place down to
-    KEEP_AGREEMENT.
+    KEEP_AGREEMENT. Once the tool's calls come from several `releases` ({"newest", "seen"}), the
+    newest release is weighed apart: pairs are judged, and rivals found, on the earlier releases' calls.
     """
     rejected, previous = set(rejected), set(previous)
     used_left = {a for a, _ in declared}
     used_right = {r for _, r in declared}
-    scored = [strongest(pair, counts) for pair, counts in evidence.items() if pair not in rejected]
-    strong = [s for s in scored if s.both >= MIN_CALLS and s.arguments not in used_left
-              and s.request not in used_right
-              and s.ratio >= (KEEP_AGREEMENT if (s.arguments, s.request) in previous else AGREEMENT)]
-    rivals = [s for s in scored if s.both >= RIVAL_MIN_CALLS and s.ratio >= RIVAL_AGREEMENT]
+    apart = several(releases)
+    pairs = [(pair, counts) for pair, counts in evidence.items() if pair not in rejected]
+    scored = [strongest(pair, counts) for pair, counts in pairs]
+    settled = [strongest(pair, established(counts)) for pair, counts in pairs] if apart else scored
+    strong = [s for s, e in zip(scored, settled) if s.arguments not in used_left and s.request not in used_right
+              and _holds(s, e, (s.arguments, s.request) in previous, apart)]
+    rivals = [s for s in settled if s.both >= RIVAL_MIN_CALLS and s.ratio >= RIVAL_AGREEMENT]
     chosen = []
     for s in strong:
-        if any(o is not s and (o.arguments == s.arguments or o.request == s.request) for o in rivals):
+        if any(o.arguments != s.arguments or o.request != s.request for o in rivals
+               if o.arguments == s.arguments or o.request == s.request):
             continue
         chosen.append(s)
     return sorted(chosen, key=lambda s: (s.arguments, s.request))
+
+
+def _holds(every: Inferred, earlier: Inferred, kept: bool, apart: bool) -> bool:
+    """Tell whether a pair's evidence makes it inferred: over every call, or over the releases before the
+    newest once there are several (what the newest release shows neither teaches nor unseats a pair)."""
+    judged = earlier if apart else every
+    return judged.both >= MIN_CALLS and judged.ratio >= (KEEP_AGREEMENT if kept else AGREEMENT)
 
 
 def candidates(evidence: dict, rejected=(), exclude=(), limit: int = 10) -> list[Inferred]:

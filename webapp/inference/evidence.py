@@ -5,16 +5,20 @@ every call holding both paths adds one to `both`, and one to the relation it sho
 agreement of a pair (`relation count / both`) is measured over the same calls, and only pairs
 that agreed at least once take space.
 """
+from .epochs import BOTH, prior_for, tagged
 from .relations import keys, relation
 
 MAX_NEW_PER_CALL = 100   # new candidate pairs one call may start (many equal small values)
-BOTH = "both"
 
 
-def observe(arguments: dict, request: dict, known: set, room: int = MAX_NEW_PER_CALL) -> dict:
+def observe(arguments: dict, request: dict, known: set, room: int = MAX_NEW_PER_CALL, presence=None,
+            newest: bool = False) -> dict:
     """Return {(argument path, request path): {"both": 1, relation: 1}} for one call's leaves.
 
-    `known` holds the pairs already counted for the tool; `room` caps the new ones.
+    `known` holds the pairs already counted for the tool; `room` caps the new ones. With `presence`
+    (how many earlier calls held each path, webapp/inference/epochs.py) a new pair starts with the
+    earlier calls that held both its paths counted against it; `newest` says the call comes from the
+    tool's newest release (its counts get `new:` copies).
     """
     left = {path: keys(value) for path, value in arguments.items()}
     right = {path: keys(value) for path, value in request.items()}
@@ -24,10 +28,12 @@ def observe(arguments: dict, request: dict, known: set, room: int = MAX_NEW_PER_
         if a in left and r in right:
             # values in no common bucket cannot relate: no need to ask classify
             found = relation(arguments[a], request[r]) if left[a] & right[r] else None
-            delta[pair] = {BOTH: 1, found: 1} if found else {BOTH: 1}
+            delta[pair] = tagged({BOTH: 1, found: 1} if found else {BOTH: 1}, newest)
     if room > 0:
         for pair, found in _new_pairs(arguments, request, left, right, known, min(room, MAX_NEW_PER_CALL)):
-            delta[pair] = {BOTH: 1, found: 1}
+            delta[pair] = tagged({BOTH: 1, found: 1}, newest)
+            if presence:
+                merge_counts(delta[pair], prior_for(presence, *pair))
     return delta
 
 
@@ -55,7 +61,12 @@ def _new_pairs(arguments: dict, request: dict, left: dict, right: dict, known: s
 def merge(total: dict, delta: dict) -> dict:
     """Add one call's (or batch's) counts into running totals, in place; return the totals."""
     for pair, counts in delta.items():
-        into = total.setdefault(pair, {})
-        for name, n in counts.items():
-            into[name] = into.get(name, 0) + n
+        merge_counts(total.setdefault(pair, {}), counts)
     return total
+
+
+def merge_counts(into: dict, counts: dict) -> dict:
+    """Add one set of counts into another, in place."""
+    for name, n in counts.items():
+        into[name] = into.get(name, 0) + n
+    return into

@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from .. import times
+from ..common import times
 
 from .model import SNAPSHOTS, Event, Limits, RecordError, is_depth_error, too_deep
 from .records import depth_exceeds
@@ -52,7 +52,7 @@ class Context:
 
 
 def format_ts(dt: datetime) -> str:
-    """Format a datetime as the store writes times (webapp/times.py: UTC, microseconds, fixed width)."""
+    """Format a datetime as the store writes times (webapp/common/times.py: UTC, microseconds, fixed width)."""
     return times.stamp(dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc))
 
 
@@ -108,16 +108,23 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
     snapshot = rec.get("snapshot")
     if snapshot is None:
         raise RecordError("missing_field", "snapshot is required: arguments, request or response")
-    if "payload" not in rec:
-        raise RecordError("missing_field", "payload is required (the snapshot itself, any JSON value)")
+    if "payload" not in rec and not _url_given(rec, snapshot):
+        raise RecordError("missing_field", "payload is required (the snapshot itself, any JSON value; a request "
+                                           "given by its http.url may leave it out)")
     extra = {k: v for k, v in rec.items() if k not in ENVELOPE_KEYS}
     if extra:
         meta = {**(meta or {}), **extra}
     return make_event(
-        ctx, trace_id=trace_id, call_id=rec.get("call_id"), snapshot=snapshot, payload=rec["payload"],
+        ctx, trace_id=trace_id, call_id=rec.get("call_id"), snapshot=snapshot, payload=rec.get("payload"),
         tool=rec.get("tool"), source=rec.get("source"), http=rec.get("http"), ts=rec.get("ts"),
         event_id=rec.get("event_id"), meta=meta, release=rec.get("release"),
     )
+
+
+def _url_given(rec: dict, snapshot) -> bool:
+    """Tell whether a request event says what was sent by its URL (a GET sends no body)."""
+    http = rec.get("http")
+    return snapshot == "request" and type(http) is dict and type(http.get("url")) is str and bool(http["url"])
 
 
 def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payload: Any,
@@ -137,7 +144,9 @@ def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payl
     payload, as_string = parse_json_string(payload, ctx.limits.max_depth)
     ts, meta = ctx.stamp(ts, meta)
     if event_id is None:
-        event_id = derive_event_id(trace_id, call_id, snapshot, payload)
+        url = http.get("url") if type(http) is dict and payload in (None, "") else None
+        # A request given by its URL alone (a GET) is told from another by the URL, not by its empty body.
+        event_id = derive_event_id(trace_id, call_id, snapshot, payload if url is None else {"http.url": url})
     else:
         event_id = _name("event_id", event_id)
         if not event_id:

@@ -9,7 +9,7 @@ import orjson
 from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
-from .. import times
+from ..common import times
 from .decode import decode_body
 from .envelope import Context, format_ts, make_event
 from .model import Batch, Event, IngestError, Limits, RecordError, Rejection

@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 from itertools import islice
 
+from ..analysis.locations import split
 from ..analysis.pointers import unescape
 from .transforms import derive_transform
 
@@ -47,6 +48,9 @@ def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:
         return None
     if path == "":
         return ""
+    location, pointer = split(path)
+    if location != "body":   # `query:/page_size`: the pointer inside its location, read without a document
+        return f"{location}:{normalise_path(pointer) if pointer else ''}"
     node, out = doc, []
     for part in path[1:].split("/"):
         if isinstance(node, list):

@@ -5,7 +5,8 @@ from functools import lru_cache
 import orjson
 
 from ..analysis.kinds import worst
-from ..analysis.pointers import MISSING, resolve, tokens
+from ..analysis.locations import request_document, resolve_request
+from ..analysis.pointers import MISSING, tokens
 from .fingerprint import FIRST_VERSION, describe_finding, describe_violation, key
 from .transforms import values
 
@@ -87,7 +88,7 @@ def _no_value(end: dict | None, docs: dict) -> bool:
         return True
     payload = docs.get(end.get("snapshot"), MISSING)
     # without the payload a null cannot be told from a missing field: read it as the null it says
-    return payload is not MISSING and resolve(payload, end.get("path") or "", MISSING) is MISSING
+    return payload is not MISSING and resolve_request(payload, end.get("path") or "", MISSING) is MISSING
 
 
 def _pair_text(left, right, missing: list[str] = ()) -> str:
@@ -142,9 +143,14 @@ def contract_digest(contract: dict | None) -> str | None:
     return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
 
 
-def call_documents(call: dict) -> dict:
-    """Return {snapshot: payload} of a call's current snapshots (what paths are read against)."""
-    return {name: snap["payload"] for name, snap in (call.get("snapshots") or {}).items() if isinstance(snap, dict)}
+def call_documents(call: dict, template: str | None = None) -> dict:
+    """Return {snapshot: payload} of a call's current snapshots (what paths are read against); the request's
+    is the document the analysis read, its body with its URL's and headers' fields (analysis/locations.py)."""
+    snapshots = call.get("snapshots") or {}
+    docs = {name: snap["payload"] for name, snap in snapshots.items() if isinstance(snap, dict)}
+    if "request" in docs:
+        docs["request"] = request_document(snapshots, template or call.get("request_template"))
+    return docs
 
 
 def finding_fingerprints(call: dict) -> list[tuple[dict, list[str]]]:

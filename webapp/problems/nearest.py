@@ -8,7 +8,7 @@ bench/nearest.py`), so payloads over DEEP_MAX_BYTES keep their key-set rank.
 import orjson
 from deepdiff import DeepDiff
 
-from .grouping import exercises
+from .exercised import preferred
 
 DEEP_MAX_BYTES = 2_000
 DEEP_TOP = 5
@@ -45,19 +45,19 @@ def deep_distance(a, b) -> float:
     return DeepDiff(a, b, get_deep_distance=True, ignore_order=True, cache_size=500).get("deep_distance", 0.0)
 
 
-def nearest(failing_arguments, candidates: list[dict], path: str | None = None) -> dict | None:
+def nearest(failing_arguments, candidates: list[dict], path: str | None = None, wanted: str | None = None) -> dict | None:
     """Return the candidate ({..., "arguments"}) most like the failing arguments, with its `distance` and `method`.
 
-    Candidates without the problem's argument path go last; they are only used when none has it."""
-    if not candidates:
+    Candidates that carry the problem's argument path (and, for a response problem, a response of the `wanted`
+    class) come first; the others are only used when none does (see preferred)."""
+    pool, flags = preferred(candidates, path, wanted)
+    if not pool:
         return None
-    with_path = [c for c in candidates if path is None or exercises(c.get("arguments"), path)]
-    pool = with_path or candidates
     target = leaves(failing_arguments)
     ranked = sorted(pool, key=lambda c: -key_similarity(target, leaves(c.get("arguments"))))
     best = ranked[0]
     best = {**best, "distance": round(1 - key_similarity(target, leaves(best.get("arguments"))), 4),
-            "method": "key_set", "has_path": bool(with_path)}
+            "method": "key_set", **flags}
     if len(orjson.dumps(failing_arguments)) > DEEP_MAX_BYTES:
         return best
     small = [c for c in ranked[:DEEP_TOP] if len(orjson.dumps(c.get("arguments"))) <= DEEP_MAX_BYTES]
@@ -65,4 +65,4 @@ def nearest(failing_arguments, candidates: list[dict], path: str | None = None) 
         return best
     scored = [(deep_distance(failing_arguments, c.get("arguments")), i, c) for i, c in enumerate(small)]
     distance, _, chosen = min(scored, key=lambda item: (item[0], item[1]))
-    return {**chosen, "distance": round(distance, 4), "method": "deep_distance", "has_path": bool(with_path)}
+    return {**chosen, "distance": round(distance, 4), "method": "deep_distance", **flags}

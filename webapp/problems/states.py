@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 from urllib.parse import urlsplit
 
-from ..times import stamp
+from ..common.times import stamp
 
 STATES = ("new", "ongoing", "resolved", "regressed", "archived")
 RESOLVE_MODES = ("now", "next_release", "contract_change", "after_clean_calls")
@@ -35,7 +35,7 @@ def display_state(state: str, first_seen: str | None, now: datetime) -> str:
 
 
 def iso(moment: datetime) -> str:
-    """Format a time as the store writes times (webapp/times.py)."""
+    """Format a time as the store writes times (webapp/common/times.py)."""
     return stamp(moment)
 
 

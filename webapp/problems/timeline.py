@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
-from ..times import stamp
+from ..common.times import stamp
 
 MAX_SPAN_DAYS = 31
 BARS = 48

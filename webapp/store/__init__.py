@@ -24,6 +24,7 @@ from .reads import TraceReads
 from .mappings import ToolMappings
 from .problem_reads import ProblemReads
 from .problems import ProblemWrites
+from .releases import ReleaseReads
 from .schema import check, upgrade
 from .space import explained
 from .spans import join_orphan_spans
@@ -44,8 +45,8 @@ class IngestResult:
     by_source: dict = field(default_factory=dict)  # source -> (accepted, duplicates)
 
 
-class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, ProblemWrites, AnalysisBookkeeping,
-            Upkeep, OpsReads):
+class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, ProblemWrites, ReleaseReads,
+            AnalysisBookkeeping, Upkeep, OpsReads):
     """A tracediff database in one SQLite file: ingest and projection here; reads, contracts, mappings,
     alerts, problems, analysis bookkeeping, upkeep and operations' figures in mixins.
 

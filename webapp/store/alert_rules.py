@@ -7,6 +7,7 @@ identity on PostgreSQL), and deleting a rule deletes its messages and log, so no
 """
 from datetime import datetime
 
+from ..problems.words import what_broke
 from .codec import dumps, loads, utc_now
 
 PAUSE_AFTER_S = 3600
@@ -80,21 +81,38 @@ class AlertRules:
     def deliveries(self, rule_id: int, limit: int = 100, before_id: int | None = None) -> list[dict]:
         """Return a rule's delivery attempts newest first, older than `before_id` when given: each with its own
         `state` (delivered or failed) and where its message stands now (`message_state`)."""
-        return list(self.db.query(
+        rows = list(self.db.query(
             "SELECT d.id, d.message_id, d.at, d.attempt, d.status_code, d.latency_ms, d.error, o.type, d.state, "
-            "o.state AS message_state FROM alert_deliveries d JOIN alert_outbox o ON o.id = d.message_id "
-            "WHERE d.rule_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?",
+            "o.state AS message_state, o.subject, o.data FROM alert_deliveries d JOIN alert_outbox o "
+            "ON o.id = d.message_id WHERE d.rule_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?",
             (rule_id, 2**63 - 1 if before_id is None else before_id, limit)))
+        return [{**{k: v for k, v in row.items() if k not in ("subject", "data")},
+                 "problem": message_problem(row["subject"], loads(row["data"]))} for row in rows]
 
     def messages(self, rule_id: int, limit: int = 100) -> list[dict]:
-        return list(self.db.query("SELECT id, type, subject, created_at, state, attempts FROM alert_outbox "
-                                  "WHERE rule_id = ? ORDER BY created_at DESC LIMIT ?", (rule_id, limit)))
+        """Return a rule's newest messages, each naming the problem it is about (`problem`: id and title, or null)."""
+        rows = self.db.query("SELECT id, type, subject, created_at, state, attempts, data FROM alert_outbox "
+                             "WHERE rule_id = ? ORDER BY created_at DESC LIMIT ?", (rule_id, limit))
+        return [{**{k: v for k, v in row.items() if k != "data"},
+                 "problem": message_problem(row["subject"], loads(row["data"]))} for row in rows]
 
     def redeliver(self, message_id: str) -> bool:
         """Send a message of an existing rule again, with the same id, as soon as the sender looks."""
         with self.write() as conn:
             return bool(conn.execute("UPDATE alert_outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? "
                                      "AND rule_id IN (SELECT id FROM alert_rules)", (utc_now(), message_id)).rowcount)
+
+
+def message_problem(subject: str, data) -> dict | None:
+    """Name the problem a message is about: {"id": "TD-7", "title": "/limit sent as string instead of integer"}
+    (a summary: id null and its own title, "6 new problems at once"); None for a message about no problem."""
+    if not isinstance(data, dict):
+        return None
+    if data.get("summary"):
+        return {"id": None, "title": data.get("title")}
+    if subject.startswith("TD-") and data.get("id") == subject:
+        return {"id": subject, "title": what_broke(data)}
+    return None
 
 
 def _count_failure(conn, rule_id: int, now: str, error: str | None) -> bool:

@@ -7,6 +7,7 @@ do not send it at once.
 import uuid
 from datetime import datetime, timedelta
 
+from .alert_refresh import AlertRefresh
 from .alert_rules import RULE_COLUMNS, AlertRules, as_rule, seconds_between
 from .codec import dumps, loads, utc_now
 
@@ -24,7 +25,7 @@ RECENT_NEWS = """SELECT count(*) FROM alert_outbox WHERE rule_id = ? AND type = 
 FOLD = "UPDATE alert_outbox SET data = ? WHERE id = ? AND state = 'pending' AND attempts = 0"
 
 
-class AlertStore(AlertRules):
+class AlertStore(AlertRules, AlertRefresh):
     """Rules, outbox and deliveries (mixed into Store)."""
 
     def enqueue_alerts(self, conn, event: str, subject: str, data: dict, wanted) -> int:

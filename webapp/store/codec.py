@@ -4,7 +4,7 @@ from contextlib import contextmanager
 
 import orjson
 
-from .. import times
+from ..common import times
 
 
 def dumps(value) -> str:
@@ -39,5 +39,5 @@ def paused_collector():
 
 
 def utc_now(hours_ago: float = 0) -> str:
-    """Return the time now (or some hours ago) as the store writes times (webapp/times.py)."""
+    """Return the time now (or some hours ago) as the store writes times (webapp/common/times.py)."""
     return times.now(hours_ago)

@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone
 
-from .. import times
+from ..common import times
 
 SEVERITIES = ("error", "warning", "info", "clean")
 STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
@@ -32,7 +32,7 @@ def is_time(text: str) -> bool:
 
 
 def absolute_time(text: str, now: datetime | None = None) -> str:
-    """Return a since/until value in the stored form of times (webapp/times.py), so it compares with them.
+    """Return a since/until value in the stored form of times (webapp/common/times.py), so it compares with them.
 
     2h, 7d count back from now; a day is its midnight (UTC); what is not a time is returned as it is, for
     the caller to refuse."""

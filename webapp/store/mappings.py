@@ -1,5 +1,6 @@
 """Inferred mappings' storage: evidence counts per tool and pair, rejections, the inferred set."""
 from .codec import dumps, loads, utc_now
+from .inference_state import InferenceState
 
 MAX_PAIRS_PER_TOOL = 2000   # evidence rows one tool may hold, whatever its payloads look like
 REANALYSE_RECENT = 2000     # calls re-analysed (newest first) when a tool's inferred pairs change
@@ -10,7 +11,7 @@ INVALIDATE_RECENT = """UPDATE calls SET version = version + 1, claimed_at = NULL
  (SELECT trace_id, call_id FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?)"""
 
 
-class ToolMappings:
+class ToolMappings(InferenceState):
     """Evidence and decisions of the mapping inference (mixed into Store)."""
 
     def unobserved(self, keys) -> set[tuple[str, str]]:
@@ -26,17 +27,29 @@ class ToolMappings:
         """Return {(argument pointer, request pointer): counts} of a tool."""
         return {(a, r): loads(counts) for a, r, counts in self.db.execute(SELECT_EVIDENCE, (tool,))}
 
-    def add_evidence(self, tool: str, per_call: dict, cap: int = MAX_PAIRS_PER_TOOL) -> int:
+    def add_evidence(self, tool: str, per_call: dict, cap: int = MAX_PAIRS_PER_TOOL, paths: dict | None = None,
+                     releases: dict | None = None, fold=None) -> int:
         """Add each call's counts ({(trace_id, call_id): {pair: counts}}) to a tool's evidence; return how many calls.
 
         One transaction: a call another worker learnt from meanwhile is skipped, so a call counts once;
         counts are added under the writer's lock, so no increment is lost; a new pair past `cap` is not kept.
+        `paths` ({key: {(side, path): counts}}) are the calls' path counts; `releases` the tool's release
+        state after them: when its newest release changed, every stored count goes through `fold` first.
         """
         with self.write() as conn:
             self.take_turn(conn, f"evidence:{tool}")
             fresh = [key for key in per_call if key in self._unobserved(conn, [key])]
             stored = {(a, r): loads(c) for a, r, c in conn.execute(SELECT_EVIDENCE, (tool,))}
             room, changed = cap - len(stored), set()
+            if releases is not None:
+                row = conn.execute("SELECT state FROM tool_releases WHERE tool = ?", (tool,)).fetchone()
+                newest_changed = (loads(row[0]).get("newest") if row else None) != releases.get("newest")
+                if newest_changed and fold is not None:
+                    stored = {pair: fold(counts) for pair, counts in stored.items()}
+                    changed = set(stored)
+                self._set_releases(conn, tool, releases)
+                self._add_paths(conn, tool, [(paths or {}).get(key, {}) for key in fresh], fold or dict,
+                                newest_changed and fold is not None)
             for key in fresh:
                 for pair, counts in per_call[key].items():
                     if pair not in stored:
@@ -70,7 +83,8 @@ class ToolMappings:
             conn.execute("INSERT INTO tool_inference (tool, inferred, updated_at) VALUES (?, ?, ?) ON CONFLICT (tool) "
                          "DO UPDATE SET inferred = excluded.inferred, updated_at = excluded.updated_at",
                          (tool, dumps(pairs), utc_now()))
-            conn.execute(INVALIDATE_RECENT, (tool, recent))
+            reanalysed = conn.execute(INVALIDATE_RECENT, (tool, recent)).rowcount
+            self._log_change(conn, tool, loads(row[0]) if row else [], pairs, max(reanalysed or 0, 0))
         return True
 
     def rejected_pairs(self, tool: str) -> set[tuple[str, str]]:

@@ -17,6 +17,17 @@ class OpsReads:
             conn.execute("INSERT INTO progress (name, seq) VALUES ('ready_probe', ?) "
                          "ON CONFLICT (name) DO UPDATE SET seq = excluded.seq", (int(time.time()),))
 
+    def note_server_url(self, url: str) -> None:
+        """Record the address `tracediff serve` is reached at, for commands run beside it (`alerts test`)."""
+        with self.write() as conn:
+            conn.execute("INSERT INTO server_urls (name, url, noted_at) VALUES ('serve', ?, ?) ON CONFLICT (name) "
+                         "DO UPDATE SET url = excluded.url, noted_at = excluded.noted_at", (url, utc_now()))
+
+    def server_url(self) -> str | None:
+        """Return the address `tracediff serve` last recorded (None when no server has run on this database)."""
+        row = self.db.execute("SELECT url FROM server_urls WHERE name = 'serve'").fetchone()
+        return row[0] if row else None
+
     def backlog(self) -> dict:
         """Return events waiting for projection, calls waiting for analysis, and the oldest wait in seconds."""
         conn = self.db.conn

@@ -1,7 +1,7 @@
 """Problems, the changes people make: resolve, archive, reopen, links, merge (mixed into Store)."""
 from datetime import timedelta
 
-from .. import times
+from ..common import times
 from ..problems.states import BadChange
 from .codec import dumps, loads, utc_now
 from .exposure import first_seen_by_id, merged

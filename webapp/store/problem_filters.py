@@ -2,7 +2,7 @@
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone
 
-from .. import times
+from ..common import times
 from ..analysis.kinds import KIND_NAMES
 from ..problems.fingerprint import SCHEMA_KIND
 from ..problems.states import NEW_DAYS, STATES
@@ -11,6 +11,9 @@ from .filters import MAX_LIMIT, absolute_time, bad_filter, is_time, query_args
 TICKETS = ("linked", "unlinked")
 HOUR = "%Y-%m-%dT%H"  # problem_hours' keys
 ROLLUP_HOURS = 24  # a time window up to this long is decided by the hourly rollup, a longer one by a probe
+# The release of a problem's first call: the release it is new in (problem_calls_by_time finds it, one probe).
+FIRST_RELEASE = ("(SELECT f.release FROM problem_calls f WHERE f.problem_id = p.id "
+                 "ORDER BY f.ts, f.trace_id, f.call_id LIMIT 1)")
 CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND), "ticket": TICKETS}
 
 
@@ -23,6 +26,7 @@ class ProblemQuery:
     state: str = ""      # new, ongoing, resolved, regressed, archived
     source: str = ""
     release: str = ""
+    new_in: str = ""     # a release: only the problems first seen in it (the release of their first call)
     ticket: str = ""     # linked (has ticket links) or unlinked
     since: str = ""      # seen at or after (RFC 3339, a day, or 2h / 7d ago): an occurrence in the range
     until: str = ""      # seen at or before
@@ -93,6 +97,10 @@ def conditions(query: ProblemQuery, now: datetime | None = None) -> tuple[list[s
             # one search of problem_splits_by_value, not a probe per problem; `+` keeps the walk by last_seen
             where.append("+p.id IN (SELECT s.problem_id FROM problem_splits s WHERE s.dim = ? AND s.value = ?)")
             params += [dim, getattr(query, dim)]
+    if query.new_in:  # seen in the release at all (the index), then first seen in it (a probe per such problem)
+        where.append("+p.id IN (SELECT s.problem_id FROM problem_splits s WHERE s.dim = 'release' AND s.value = ?)")
+        where.append(f"{FIRST_RELEASE} = ?")
+        params += [query.new_in, query.new_in]
     if query.ticket:
         where.append("p.links " + ("!=" if query.ticket == "linked" else "=") + " '[]'")  # links is a JSON list
     if query.since or query.until:

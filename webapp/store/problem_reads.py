@@ -4,6 +4,7 @@ from datetime import datetime, timezone
 
 from ..problems.states import display_state
 from .alert_facts import line_facts
+from .clean_calls import CleanCalls
 from .codec import dumps, loads
 from .problem_filters import ProblemQuery, conditions, new_since
 
@@ -15,7 +16,7 @@ FACETS_SECONDS = 10
 _FACETS: dict = {}  # database file -> (when, facets): a store lives for one request, the file for good
 
 
-class ProblemReads:
+class ProblemReads(CleanCalls):
     """Queries that return problems as plain dicts."""
 
     def find_problems(self, query: ProblemQuery, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
@@ -45,6 +46,12 @@ class ProblemReads:
             f"SELECT CASE WHEN p.state != 'open' THEN p.state WHEN p.first_seen >= ? THEN 'new' ELSE 'ongoing' END, "
             f"count(*) FROM problems p WHERE {' AND '.join(where)} GROUP BY 1", [new_since(now), *params])
         return {**dict.fromkeys(("new", "ongoing", "resolved", "regressed", "archived"), 0), **dict(rows)}
+
+    def problem_span(self) -> tuple[str | None, str | None]:
+        """Return the first first-seen and the last last-seen of the problems the list shows."""
+        row = self.db.execute("SELECT min(first_seen), max(last_seen) FROM problems WHERE merged_into IS NULL "
+                              "AND calls > 0").fetchone()
+        return row[0], row[1]
 
     def problem_facets(self) -> dict:
         """Return the tools, kinds, sources and releases problems were seen with (the filters' choices).
@@ -87,7 +94,7 @@ class ProblemReads:
                                "calls_with_path": max(row["exercised"], problem["calls"]),
                                "rate": round(problem["calls"] / max(row["exercised"], problem["calls"], 1), 4)}
         problem["verification"] = self._verification(row)
-        problem["last_clean_before"] = self._last_clean_before(row["tool"], row["first_seen"])
+        problem["last_clean_before"] = self._last_clean_before(problem)
         return problem
 
     def problem_hourly(self, number: int, since: str, until: str) -> dict[str, int]:
@@ -138,19 +145,6 @@ class ProblemReads:
                                f"{self.sql.IN_JSON_LIST}", (dumps(sorted(set(fingerprints))),))
         return {fingerprint: f"TD-{number}" for fingerprint, number in rows}
 
-    def clean_calls(self, tool: str, limit: int = 300, digest: str | None = None) -> list[dict]:
-        """Return recent clean calls of a tool (no warning or error), newest first, for the nearest clean call."""
-        sql = ("SELECT trace_id, call_id, last_ts, contract_digest, arguments_seq FROM calls WHERE tool = ? "
-               "AND analysis IS NOT NULL AND coalesce(worst, '') NOT IN ('error', 'warning')")
-        params: list = [tool]
-        if digest:
-            sql += " AND contract_digest = ?"
-            params.append(digest)
-        rows = list(self.db.query(sql + " ORDER BY last_ts DESC LIMIT ?", [*params, limit]))
-        payloads = dict(self.db.execute(f"SELECT seq, payload FROM events WHERE seq {self.sql.IN_JSON_NUMBERS}",
-                                        (dumps([r["arguments_seq"] for r in rows if r["arguments_seq"]]),)))
-        return [{**row, "arguments": loads(payloads.get(row["arguments_seq"]))} for row in rows]
-
     def problem_alert_data(self, conn, number: int, event: str | None = None) -> dict:
         """Return a problem as the list shows it, read inside a writer's transaction, for an alert; with the
         facts of its one-line message under `_line` when `event` is given (the sender takes them out)."""
@@ -165,18 +159,6 @@ class ProblemReads:
         if event and event != "reanalysed":  # a re-analysis's problems only go in a summary: no line of their own
             problem["_line"] = line_facts(conn, number, event, problem)
         return problem
-
-    def call_broke(self, trace_id: str, call_id: str) -> bool:
-        """Say whether a call's stored analysis has a warning or error (a finding that opens a problem)."""
-        row = self.db.execute("SELECT worst FROM calls WHERE trace_id = ? AND call_id = ?",
-                              (trace_id, call_id)).fetchone()
-        return bool(row) and row[0] in ("error", "warning")
-
-    def call_digest(self, trace_id: str, call_id: str) -> str | None:
-        """Return the digest of the contract a call's stored analysis used."""
-        row = self.db.execute("SELECT contract_digest FROM calls WHERE trace_id = ? AND call_id = ?",
-                              (trace_id, call_id)).fetchone()
-        return row[0] if row else None
 
     def _add_splits(self, problems: list[dict], detail: bool = False) -> None:
         numbers = {int(p["id"][3:]): p for p in problems}
@@ -213,13 +195,6 @@ class ProblemReads:
                                         "WHERE problem_id = ? AND ts > ?", (row["id"], row["resolved_at"])).fetchone()
         return {"calls": calls, "broke": broke}
 
-    def _last_clean_before(self, tool: str | None, first_seen: str | None) -> dict | None:
-        if not tool or not first_seen:
-            return None
-        return next(iter(self.db.query(
-            "SELECT trace_id, call_id, last_ts AS ts, release FROM calls WHERE tool = ? AND last_ts < ? "
-            "AND analysis IS NOT NULL AND coalesce(worst, '') NOT IN ('error', 'warning') "
-            "ORDER BY last_ts DESC LIMIT 1", (tool, first_seen))), None)
 
 
 def _problem(row: dict, now: datetime) -> dict:

@@ -60,6 +60,7 @@ class TraceReads:
             "alignment": analysis.get("alignment", []),
             "alignment_sparse": analysis.get("alignment_sparse", False),
             **({"incomplete": analysis["incomplete"]} if analysis.get("incomplete") else {}),
+            **({"request_template": analysis["request_template"]} if analysis.get("request_template") else {}),
         }
 
     def _snapshot(self, seq) -> dict | None:

@@ -1,7 +1,7 @@
 """The rows the store writes: an event as stored, an analysis with its summary columns."""
 import itertools
 
-from ..times import fixed
+from ..common.times import fixed
 from .codec import dumps
 
 

@@ -7,7 +7,7 @@ until it is moved into a numbered migration and removed from here.
 """
 import sqlite3
 
-from .. import times
+from ..common import times
 from . import migrations
 
 SCHEMA = """

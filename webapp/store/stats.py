@@ -69,6 +69,12 @@ def filter_counts(store, query: TraceQuery, budget_s: float | None = COUNT_BUDGE
 MAX_STRIP_HOURS = 24 * 14
 
 
+def call_span(store) -> tuple[str | None, str | None]:
+    """Return the times of the oldest and the newest call (calls_by_time: two index probes)."""
+    first = store.db.execute("SELECT min(last_ts) FROM calls").fetchone()[0]
+    return first, store.db.execute("SELECT max(last_ts) FROM calls").fetchone()[0]
+
+
 def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "", since: str = "",
                  problem: int | None = None) -> dict:
     """Return calls and calls with findings per tool and hour, over the hours up to the newest call.

@@ -1,24 +1,41 @@
 """Reads for the tool pages: each tool's calls, findings and last call, and its recent calls."""
 from .hours import NO_TOOL
+from .releases import CALLS_BY_RELEASE
 
 TOTALS = """SELECT tool, sum(calls), sum(findings) FROM call_hours WHERE tool != ? GROUP BY tool"""
+# open: not resolved or archived (a regressed problem is open again); problems_by_tool finds each tool's
+OPEN_PROBLEMS = """SELECT tool, count(*) FROM problems WHERE merged_into IS NULL AND calls > 0
+ AND state IN ('open', 'regressed') AND tool IS NOT NULL GROUP BY tool"""
 LAST_SEEN = "SELECT max(last_ts) FROM calls WHERE tool = ?"
 RECENT = """SELECT trace_id, call_id, last_ts, worst, errors, warnings, infos, kinds, status_code
  FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"""
 
 
 def tool_summaries(store) -> list[dict]:
-    """Return every tool with a contract or calls: calls, calls with findings, last seen, contract or not."""
+    """Return every tool with a contract or calls: calls, calls with findings, last seen, contract or not, its open
+    problems and the releases its calls came from."""
     store.catch_up_for_read()
     contracts = {t["name"] for t in store.list_tools()}
     totals = {tool: (calls, findings) for tool, calls, findings in store.db.execute(TOTALS, (NO_TOOL,))}
+    open_problems = dict(store.db.execute(OPEN_PROBLEMS).fetchall())
+    releases = releases_by_tool(store)
     out = []
     for name in sorted(contracts | set(totals)):
         calls, findings = totals.get(name, (0, 0))
         last = store.db.execute(LAST_SEEN, (name,)).fetchone()[0] if calls else None
         out.append({"name": name, "calls": calls, "with_findings": findings, "last_seen": last,
-                    "contract": name in contracts})
+                    "contract": name in contracts, "open_problems": int(open_problems.get(name, 0)),
+                    "releases": releases.get(name, [])})
     return out
+
+
+def releases_by_tool(store) -> dict[str, list[str]]:
+    """Return {tool: the releases its calls came from, newest first seen first} (calls_by_release alone)."""
+    firsts: dict[str, dict[str, str]] = {}
+    for release, tool, _source, first, *_ in store.db.execute(CALLS_BY_RELEASE).fetchall():
+        seen = firsts.setdefault(tool, {})
+        seen[release] = min(seen.get(release, first), first)
+    return {tool: sorted(seen, key=lambda r: (seen[r], r), reverse=True) for tool, seen in firsts.items()}
 
 
 def recent_calls(store, tool: str, limit: int = 50) -> list[dict]:

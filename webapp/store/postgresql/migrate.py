@@ -3,7 +3,7 @@ start together migrate once."""
 import contextlib
 import re
 
-from ... import times
+from ...common import times
 from . import sql as pg_sql
 
 RECORD_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,5 +1,5 @@
 """Migration 10 on PostgreSQL: every stored time in one fixed-width form, as SQLite's migration 10 does
-(`2026-12-01T10:00:07.500000Z`, webapp/times.py): the fraction padded (or cut) to six digits, once. Hour
+(`2026-12-01T10:00:07.500000Z`, webapp/common/times.py): the fraction padded (or cut) to six digits, once. Hour
 keys (`call_hours.hour`, `problem_hours.hour`) are prefixes and stay.
 
 A table with a time to rewrite is rewritten whole by `ALTER COLUMN ... TYPE text USING`, not by UPDATE: an

@@ -1,4 +1,4 @@
-"""Migration 10: every stored time in one fixed-width form, `2026-12-01T10:00:07.500000Z` (webapp/times.py).
+"""Migration 10: every stored time in one fixed-width form, `2026-12-01T10:00:07.500000Z` (webapp/common/times.py).
 
 Times were kept with their fraction as sent (`...07Z`, `...07.5Z`, `...07.07662Z`, OTLP's nanoseconds) and
 compared as text, so within one second `07Z` sorted after `07.5Z`: lists, since/until bounds, first and

@@ -1,0 +1,109 @@
+"""Inference a bad release cannot teach, through the real store and pipeline (both engines)."""
+import random
+
+import orjson
+import pytest
+
+from webapp import pipeline
+from webapp.pipeline import mappings as toolmappings
+from webapp.ingest import parse_body
+
+TOOL = "create_ticket"
+LOUD = ("warning", "error")
+SUBJECTS = ["Printer on fire", "VPN drops hourly", "Cannot log in", "Refund order 1042", "Laptop fan noise"]
+BODIES = ["It started this morning.", "Happens on every call.", "Tried twice, same error.", "See attached log."]
+
+
+def ticket(rng, i):
+    args = {"subject": f"{rng.choice(SUBJECTS)} #{i}", "body": f"{rng.choice(BODIES)} ({i})",
+            "priority": rng.choice(["low", "normal", "high"]), "requester": f"user{rng.randint(1, 400)}@acme.io"}
+    request = {"title": args["subject"], "description": args["body"], "urgency": args["priority"],
+               "reporter": {"email": args["requester"]}, "source": "agent"}
+    return args, request
+
+
+def envelopes(calls, release=None, start=0):
+    out = []
+    for n, (args, request) in enumerate(calls, start):
+        base = {"trace_id": f"{n + 1:032x}", "call_id": "call_01", "tool": TOOL,
+                "ts": f"2026-11-20T{9 + n // 60:02d}:{n % 60:02d}:00Z", **({"release": release} if release else {})}
+        out += [{**base, "snapshot": "arguments", "payload": args},
+                {**base, "snapshot": "request", "payload": request,
+                 "http": {"method": "POST", "url": "https://helpdesk.example.com/api/tickets"}},
+                {**base, "snapshot": "response", "payload": {"id": f"T-{n}"}, "http": {"status_code": 201}}]
+    return out
+
+
+def load(store, events):
+    pipeline.store_batch(store, parse_body(orjson.dumps(events)), None)
+    pipeline.catch_up(store)
+
+
+def swapped(calls):
+    out = []
+    for args, request in calls:
+        request = {**request, "title": args["body"], "description": args["subject"]}
+        out.append((args, request))
+    return out
+
+
+def loud_at(store, n):
+    call = store.get_trace(f"{n + 1:032x}")["calls"][0]
+    return {(f["kind"], f["left"]["path"], f["right"]["path"]) for f in call["findings"]
+            if f["severity"] in LOUD and f["left"] and f["right"]}
+
+
+def traffic(seed=5):
+    rng = random.Random(seed)
+    return [ticket(rng, i) for i in range(50)], swapped([ticket(rng, i) for i in range(50, 72)])
+
+
+@pytest.mark.parametrize("batch", [72, 10])
+def test_a_release_that_swaps_two_fields_is_reported_not_learnt(store, batch):
+    good, bad = traffic()
+    events = envelopes(good, "v1.4.0") + envelopes(bad, "v1.5.0", start=50)
+    for start in range(0, len(events), batch * 3):   # one batch, or the traffic arriving ten calls at a time
+        load(store, events[start:start + batch * 3])
+    inferred = set(store.inferred_pairs(TOOL))
+    assert {("/subject", "/title"), ("/body", "/description")} <= inferred
+    assert ("/body", "/title") not in inferred and ("/subject", "/description") not in inferred
+    assert all(loud_at(store, n) == set() for n in range(50))   # the correct calls stay quiet
+    for n in range(50, 72):   # every broken call is loud at the swapped pairs
+        assert {("value_changed", "/subject", "/title"), ("value_changed", "/body", "/description")} <= loud_at(store, n)
+
+
+def test_without_releases_the_broken_calls_never_teach_their_pairs(store):
+    good, bad = traffic()
+    load(store, envelopes(good))
+    load(store, envelopes(bad, start=50))
+    inferred = set(store.inferred_pairs(TOOL))
+    assert ("/body", "/title") not in inferred and ("/subject", "/description") not in inferred
+    assert all(loud_at(store, n) == set() for n in range(50))
+    evidence = store.evidence(TOOL)[("/body", "/title")]
+    assert evidence["both"] == 72 and evidence["equal"] == 22   # the 50 earlier calls count against it
+
+
+def test_a_pair_learnt_in_an_earlier_release_and_its_change_are_logged(store):
+    good, bad = traffic()
+    load(store, envelopes(good, "v1"))
+    [first] = store.inference_changes(TOOL)
+    assert ("/subject", "/title") in first["added"] and first["removed"] == [] and first["release"] == "v1"
+    assert first["reanalysed"] == 50 and first["changed_at"]
+    rows = toolmappings.mapping_rows(store, TOOL)
+    assert rows["changes"][0]["added"] == [{"arguments": a, "request": r} for a, r in first["added"]]
+    toolmappings.reject(store, TOOL, "/subject", "/title")
+    latest = store.inference_changes(TOOL)[0]
+    assert latest["removed"] == [("/subject", "/title")] and latest["added"] == []
+
+
+def test_a_new_release_that_keeps_the_mapping_folds_into_the_evidence(store):
+    good, _ = traffic()
+    load(store, envelopes(good[:30], "v1"))
+    load(store, envelopes(good[30:], "v2", start=30))
+    counts = store.evidence(TOOL)[("/subject", "/title")]
+    assert counts["both"] == 50 and counts["new:both"] == 20
+    assert ("/subject", "/title") in store.inferred_pairs(TOOL)
+    rng = random.Random(9)
+    load(store, envelopes([ticket(rng, i) for i in range(50, 55)], "v3", start=50))
+    counts = store.evidence(TOOL)[("/subject", "/title")]
+    assert counts["both"] == 55 and counts["new:both"] == 5   # v2 folded into the established counts

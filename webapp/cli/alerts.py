@@ -1,0 +1,86 @@
+"""`tracediff alerts`: add, list, remove and test alert rules on the database, as the API does."""
+import click
+
+
+def _store(database):
+    from .common import _open_store, _settings
+
+    settings = _settings(database)
+    return settings, _open_store(settings)
+
+
+@click.group()
+def alerts():
+    """Alert rules: add, list, remove, test."""
+
+
+@alerts.command("add")
+@click.argument("url")
+@click.option("--on", "on", default="new,regressed", show_default=True,
+              help="Comma-separated: new, regressed, escalating, rejected_events.")
+@click.option("--format", "fmt", type=click.Choice(["webhook", "slack"]), default="webhook", show_default=True)
+@click.option("--tool")
+@click.option("--kind", help="A finding kind, or schema_violation.")
+@click.option("--min-severity", type=click.Choice(["warning", "error"]))
+@click.option("--source")
+@click.option("--min-interval", "min_interval_s", type=int, default=600, show_default=True,
+              help="Seconds between two messages about the same problem.")
+@click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
+def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, database):
+    """Add a rule; prints its id and its signing secret, which is shown this once only."""
+    from ..alerts import RuleError, new_secret, parse_rule
+    from ..alerts.rules import filters_text
+    from ..alerts.urls import UrlRefused, allow_list, check_url
+
+    settings, store = _store(database)
+    body = {"url": url, "format": fmt, "on": [e.strip() for e in on.split(",") if e.strip()], "tool": tool,
+            "kind": kind, "min_severity": min_severity, "source": source, "min_interval_s": min_interval_s}
+    try:
+        rule = parse_rule(body)
+        check_url(rule["url"], allow_list(settings["WEBHOOK_ALLOW_HOSTS"]))
+    except (RuleError, UrlRefused) as error:
+        raise click.UsageError(str(error)) from None
+    secret = new_secret()
+    rule_id = store.add_rule(rule, secret)
+    click.echo(f"rule {rule_id}: {fmt} to {url} on {', '.join(rule['on'])}; {filters_text(rule)}")
+    click.echo(f"secret (shown once): {secret}")
+
+
+@alerts.command("list")
+@click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
+def list_rules(database):
+    """List the rules, one a line, tab-separated: id, format, URL, events, every filter, state (never secrets)."""
+    from ..alerts.rules import filters_text
+    from ..alerts.urls import masked
+
+    for rule in _store(database)[1].list_rules():
+        state = f"paused ({rule['held']} held): {rule['pause_reason']}" if rule["paused"] else "active"
+        url = masked(rule["url"]) if rule["format"] == "slack" else rule["url"]  # a Slack URL is its own secret
+        click.echo(f"{rule['id']}\t{rule['format']}\t{url}\t{','.join(rule['on'])}\t{filters_text(rule)}\t{state}")
+
+
+@alerts.command("remove")
+@click.argument("rule_id", type=int)
+@click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
+def remove(rule_id, database):
+    """Remove a rule with its messages and delivery log (its id is never reused)."""
+    if not _store(database)[1].delete_rule(rule_id):
+        raise click.ClickException(f"no alert rule {rule_id}")
+    click.echo(f"removed rule {rule_id}")
+
+
+@alerts.command("test")
+@click.argument("rule_id", type=int)
+@click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
+def test(rule_id, database):
+    """Send one signed test message to a rule's URL now; print in one line what came back; exit 1 when it failed."""
+    from ..ops.sender import describe, permalink_base, test_delivery
+
+    settings, store = _store(database)
+    if store.get_rule(rule_id) is None:
+        raise click.ClickException(f"no alert rule {rule_id}")
+    base, where = permalink_base(settings, store.server_url())
+    outcome = test_delivery(store, rule_id, {**settings, "PUBLIC_URL": base})
+    click.echo(f"rule {rule_id}: {describe(outcome)}; its link: {base}/ ({where})")
+    if not outcome["ok"]:
+        raise SystemExit(1)

@@ -1,0 +1,130 @@
+"""Read what `tracediff check` checks: fixture files, a contract file, folders laid out as the fixtures zip."""
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from ...contracts import ContractError, contracts_from_document, is_bare_contract, load_file, validated_contract
+from ...reports.exports import CALL_FILE, FIXTURE_FILES
+
+
+class InputError(Exception):
+    """A file `tracediff check` was given that it cannot use: one line saying which and why."""
+
+    def __init__(self, message: str, path=None):
+        super().__init__(message)
+        self.path = None if path is None else str(path)
+
+
+@dataclass
+class Case:
+    """One call to check: its snapshots, the files they came from, and its contract."""
+
+    name: str
+    files: dict = field(default_factory=dict)   # snapshot name -> path, for annotations
+    snapshots: dict = field(default_factory=dict)
+    contract: dict | None = None
+    contract_file: str | None = None
+    status_known: bool = False
+    error: str | None = None   # why the case cannot be checked (a broken fixture or contract)
+    error_file: str | None = None   # the file at fault
+
+
+def read_fixture(path: str, snapshot: str):
+    """Return a fixture file's JSON; a request or response body that is not JSON is its text."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror or error}", path) from None
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        if snapshot == "arguments":
+            raise InputError(f"{path} is not JSON: {error}", path) from None
+        return data.decode("utf-8", "replace")   # an HTTP body may be text, or broken JSON
+
+
+def read_contract(path: str, tool: str | None) -> dict:
+    """Return the contract of `tool` (or of the only tool) in any document the API takes.
+
+    A bare contract (the body of PUT /api/v1/tools/<name>, without `name`) is the contract of
+    `tool`, or of the call whatever its tool.
+    """
+    try:
+        document = load_file(path)
+        if is_bare_contract(document):
+            return {"name": tool, **validated_contract(tool or path, document)}
+        contracts = contracts_from_document(document)
+        if tool is None and len(contracts) != 1:
+            raise InputError(f"{path} holds contracts for {len(contracts)} tools; choose one with --tool "
+                             f"({', '.join(sorted(contracts))})", path)
+        tool = tool if tool is not None else next(iter(contracts))
+        if tool not in contracts:
+            raise InputError(f"{path} has no contract for tool {tool!r}; it has: {', '.join(sorted(contracts))}", path)
+        return {"name": tool, **validated_contract(tool, contracts[tool])}
+    except ContractError as error:
+        message = str(error)
+        raise InputError(message if message.startswith(str(path)) else f"{path}: {message}", path) from None
+
+
+def snapshot(payload, status: int | None) -> dict:
+    """Wrap a fixture's payload as the snapshot analyze_call reads."""
+    http = {"status_code": status} if status is not None else None
+    return {"payload": payload, "logged_as_string": False, "http": http}
+
+
+def single_case(files: dict, status: int | None, contract_file: str | None, tool: str | None) -> Case:
+    """Read the call given by --arguments, --request and --response (files: snapshot -> path)."""
+    files = {name: path for name, path in files.items() if path is not None}
+    snapshots = {name: None for name in FIXTURE_FILES}
+    for name, path in files.items():
+        snapshots[name] = snapshot(read_fixture(path, name), status if name == "response" else None)
+    contract = read_contract(contract_file, tool) if contract_file else None
+    return Case("check", files, snapshots, contract, contract_file, status is not None)
+
+
+def fixture_folders(roots) -> list[Path]:
+    """Return every folder under the roots that holds a fixture file, in order; refuse a root with none."""
+    found = []
+    for root in map(Path, roots):
+        folders = sorted(p for p in [root, *root.rglob("*")] if p.is_dir() and _holds_fixtures(p))
+        if not folders:
+            raise InputError(f"{root} holds no fixture folder ({', '.join(FIXTURE_FILES.values())})", root)
+        found += [folder for folder in folders if folder not in found]
+    return found
+
+
+def _holds_fixtures(folder: Path) -> bool:
+    return any((folder / name).is_file() for name in FIXTURE_FILES.values())
+
+
+def folder_case(folder: Path, contract_file: str | None, tool: str | None, status: int | None) -> Case:
+    """Read one fixture folder; a folder that cannot be read is a Case with its error."""
+    try:
+        call = _call_file(folder)
+        status = call.get("status", status)
+        own = folder / "contract.json"
+        files = {name: str(folder / file) for name, file in FIXTURE_FILES.items() if (folder / file).is_file()}
+        case = single_case(files, status, None, None)
+        if own.is_file():   # the call's own contract, from the fixtures zip
+            case.contract_file, case.contract = str(own), read_contract(str(own), call.get("tool"))
+        elif contract_file:   # the shared --contract: the call's tool picks from a file of several
+            case.contract_file, case.contract = contract_file, read_contract(contract_file, tool or call.get("tool"))
+    except InputError as error:
+        return Case(str(folder), error=str(error), error_file=error.path)
+    case.name = str(folder)
+    return case
+
+
+def _call_file(folder: Path) -> dict:
+    """Read the folder's call.json (tool and HTTP status of the call), when there is one."""
+    path = folder / CALL_FILE
+    if not path.is_file():
+        return {}
+    call = read_fixture(str(path), "arguments")
+    status = call.get("status") if isinstance(call, dict) else None
+    tool = call.get("tool") if isinstance(call, dict) else None
+    if not isinstance(call, dict) or not (status is None or isinstance(status, int) and 100 <= status <= 599) \
+            or not (tool is None or isinstance(tool, str)):
+        raise InputError(f"{path}: expected {{\"tool\": name or null, \"status\": 100-599 or null}}", path)
+    return {key: value for key, value in call.items() if value is not None}

@@ -1,0 +1,46 @@
+"""Find the line of a JSON Pointer in a fixture file, so that an annotation lands on it."""
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from ...analysis.pointers import child, parent
+
+
+def line_of(path: str | None, pointer: str | None) -> int | None:
+    """Return the line of `pointer` (or of its nearest ancestor) in a fixture file, when the file tells."""
+    if not path or pointer is None:
+        return None
+    lines = _pointer_lines(path)
+    while lines is not None:
+        if pointer in lines:
+            return lines[pointer]
+        if not pointer:
+            return None
+        pointer = parent(pointer)   # a folded path (/tags/*) or a missing key: its container
+    return None
+
+
+@lru_cache(maxsize=64)
+def _pointer_lines(path: str) -> dict[str, int] | None:
+    """Map every JSON Pointer of a file written as the fixtures zip writes it (indent 2) to its line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        value = json.loads(text)
+        if json.dumps(value, indent=2, ensure_ascii=False).rstrip("\n") != text.rstrip("\n"):
+            return None   # laid out some other way: the line cannot be told without a parser of our own
+        lines: dict[str, int] = {}
+        _walk(value, "", 1, lines)
+        return lines
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def _walk(node, pointer: str, line: int, lines: dict) -> int:
+    """Note the line of `node` and of everything inside it; return the last line it takes."""
+    lines[pointer] = line
+    if isinstance(node, (dict, list)) and node:
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, sub in items:
+            line = _walk(sub, child(pointer, key), line + 1, lines)
+        return line + 1   # the closing bracket
+    return line

@@ -1,0 +1,123 @@
+"""What `tracediff check` prints and writes: text, GitHub Actions annotations, JSON, JUnit XML."""
+import orjson
+
+from ...reports.text import SNAPSHOT_NAMES, end_text, format_check, visible
+from .locate import line_of
+from .run import BROKEN, FAILED, PASSED
+
+# Characters XML 1.0 cannot hold at all, beyond the controls `visible` already escapes.
+_NOT_XML = {0xFFFE: "\\ufffe", 0xFFFF: "\\uffff"}
+MAX_ANNOTATIONS = 50   # per call: GitHub shows only the first few of a step anyway
+LEVELS = {"error": "error", "warning": "warning"}   # info findings never fail a check: no annotation
+
+
+def counts_line(outcomes: list[dict]) -> str:
+    """One line: how many calls passed, failed, and could not be checked."""
+    total = {kind: sum(o["outcome"] == kind for o in outcomes) for kind in (PASSED, FAILED, BROKEN)}
+    return (f"{len(outcomes)} call(s): {total[PASSED]} passed, {total[FAILED]} failed, "
+            f"{total[BROKEN]} could not be checked")
+
+
+def text(outcomes: list[dict], folders: bool) -> str:
+    """The terminal report: the analysis of one call, or a line per folder and the counts."""
+    if not folders:
+        return visible(format_check(outcomes[0]["result"]))
+    lines = []
+    for o in outcomes:
+        name = o["case"].name
+        if o["outcome"] == BROKEN:
+            lines.append(f"BROKEN {name}: {o['case'].error}")
+        elif o["outcome"] == FAILED:
+            lines.append(f"FAIL   {name}")
+            lines += [f"  {line}" for line in format_check(o["result"]).splitlines()]
+        else:
+            lines.append(f"PASS   {name}")
+    lines.append(counts_line(outcomes))
+    return visible("\n".join(lines))
+
+
+def as_json(outcomes: list[dict], folders: bool) -> str:
+    """The analysis as JSON: the result of one call, or every folder's outcome and result."""
+    if not folders:
+        document = outcomes[0]["result"]
+    else:
+        document = {"calls": [{"folder": o["case"].name, "outcome": o["outcome"], "error": o["case"].error,
+                               "result": o["result"]} for o in outcomes],
+                    "summary": counts_line(outcomes)}
+    return orjson.dumps(document, option=orjson.OPT_INDENT_2).decode()
+
+
+def github(outcomes: list[dict]) -> str:
+    """GitHub Actions workflow commands: an annotation per failing finding, then the counts."""
+    lines = []
+    for o in outcomes:
+        notes = list(_annotations(o))
+        lines += notes[:MAX_ANNOTATIONS]
+        if len(notes) > MAX_ANNOTATIONS:
+            lines.append(_command("notice", o["case"].name, "tracediff",
+                                  f"{len(notes) - MAX_ANNOTATIONS} more finding(s) not shown"))
+    lines.append(counts_line(outcomes))
+    return "\n".join(lines)
+
+
+def _annotations(outcome: dict):
+    case, result = outcome["case"], outcome["result"]
+    if outcome["outcome"] == BROKEN:
+        yield _command("error", case.error_file or case.name, "tracediff check", case.error)
+        return
+    for name in SNAPSHOT_NAMES:
+        file = case.files.get(name)
+        for error in (result["validation"].get(name) or {}).get("errors", []):
+            yield _command("error", file or case.name, "schema", f"{name} {error['path'] or '(root)'}: "
+                           f"{error['message']}", line_of(file, error["path"]))
+    for finding in result["findings"]:
+        level = LEVELS.get(finding["severity"])
+        if level:
+            end = finding.get("right") or finding.get("left") or {}
+            file = case.files.get(end.get("snapshot"))
+            where = f"{end_text(finding.get('left'))} -> {end_text(finding.get('right'))}"
+            yield _command(level, file or case.name, finding["kind"], f"{finding['message']} ({where})",
+                           line_of(file, end.get("path")))
+
+
+def _command(level: str, file: str, title: str, message: str, line: int | None = None) -> str:
+    """One workflow command, its data and properties escaped as the runner expects."""
+    at = f",line={line}" if line else ""
+    return f"::{level} file={_property(file)}{at},title={_property(title)}::{_data(visible(message))}"
+
+
+def _data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(value: str) -> str:
+    return _data(visible(str(value))).replace(":", "%3A").replace(",", "%2C")
+
+
+def _xml(text: str) -> str:
+    return visible(text).translate(_NOT_XML)
+
+
+def junit(outcomes: list[dict]) -> bytes:
+    """JUnit XML: a test case per call, a failure with its findings, an error when it could not be read."""
+    from xml.etree import ElementTree   # here: only --junit needs it
+
+    failures = sum(o["outcome"] == FAILED for o in outcomes)
+    errors = sum(o["outcome"] == BROKEN for o in outcomes)
+    seconds = f"{sum(o['seconds'] for o in outcomes):.3f}"
+    counts = {"tests": str(len(outcomes)), "failures": str(failures), "errors": str(errors), "time": seconds}
+    suites = ElementTree.Element("testsuites", name="tracediff check", **counts)
+    suite = ElementTree.SubElement(suites, "testsuite", name="tracediff check", skipped="0", **counts)
+    for o in outcomes:
+        case = o["case"]
+        tool = (case.contract or {}).get("name") or "tracediff"
+        element = ElementTree.SubElement(suite, "testcase", classname=_xml(tool), name=_xml(case.name),
+                                         time=f"{o['seconds']:.3f}")
+        if o["outcome"] == BROKEN:
+            ElementTree.SubElement(element, "error", type="input", message=_xml(case.error))
+        elif o["outcome"] == FAILED:
+            report = _xml(format_check(o["result"]))
+            failure = ElementTree.SubElement(element, "failure", type="findings", message=report.splitlines()[-1])
+            failure.text = report
+    ElementTree.indent(suites)
+    return ElementTree.tostring(suites, encoding="utf-8", xml_declaration=True) + b"\n"

@@ -1,0 +1,170 @@
+"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune, backup, problems, alerts.
+
+Each command imports what it needs when it runs, so that `--help` and `check` start at once.
+"""
+import sys
+
+import click
+
+from ..version import __version__
+from .alerts import alerts
+from .common import DB_OPTION, InputError, _open_existing_store, _open_store, _settings
+from .data import backup, ingest, migrate, prune
+from .mappings import tools_map
+from .problems import problems
+from .serve import serve
+
+
+class Commands(click.Group):
+    """The commands; a usage error (a missing file, a bad option) in one line with exit code 2, as for input;
+    a database that stops a command (full, read-only, locked, made by a newer tracediff) in one line, exit 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            where = f" (see '{error.ctx.command_path} --help')" if error.ctx else ""
+            raise InputError(error.format_message() + where) from None
+        except Exception as error:
+            stopped = _stopped_by_store(error)
+            if stopped is None:
+                raise
+            raise click.ClickException(stopped) from None
+
+
+def _stopped_by_store(error: Exception) -> str | None:
+    """One line for an error the database raised mid-command (None for any other error)."""
+    store = sys.modules.get(f"{__package__.rpartition('.')[0]}.store")  # not imported: the error cannot be the store's
+    if store is None or not isinstance(error, store.StoreUnavailable):
+        return None
+    if isinstance(error, store.SchemaTooNew):
+        return f"cannot use this database: {error}"
+    hint = (" Free some space on its disk (`tracediff prune` deletes old traces) and run the command again."
+            if "full" in str(error).lower() else " Run the command again when it can be written.")
+    return f"the database stopped this command: {error}.{hint}"
+
+
+@click.group(cls=Commands)
+@click.version_option(__version__, prog_name="tracediff")
+def main():
+    """tracediff: see where an LLM agent's tool call went wrong."""
+
+
+@main.group()
+def tools():
+    """Tool contracts: import, list, show, map."""
+
+
+def _operations(ctx, param, values):
+    from ..contracts import ContractError, parse_operations
+
+    try:
+        return parse_operations(values)
+    except ContractError as error:
+        raise click.BadParameter(str(error), ctx, param) from None
+
+
+@tools.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--operation", "operations", multiple=True, metavar="TOOL=OPERATION_ID", callback=_operations,
+              help="Map a tool name to an OpenAPI operationId (repeatable).")
+@DB_OPTION
+def tools_import(files, operations, database):
+    """Import tool definitions, contracts or OpenAPI documents (JSON, or YAML: .yaml/.yml)."""
+    from .. import pipeline
+    from ..contracts import ContractError, import_files
+
+    store = _open_store(_settings(database))
+    try:
+        names, skipped = import_files(store, files, operations)
+    except ContractError as error:
+        raise click.ClickException(str(error)) from None
+    pipeline.catch_up(store)
+    click.echo(f"imported {len(names)} tool contract(s): {', '.join(names)}")
+    for tool in skipped:
+        click.echo(f"skipped {tool['name']} ({tool['type']}): {tool['reason']}")
+
+
+tools.add_command(tools_map)
+
+
+@tools.command("list")
+@DB_OPTION
+def tools_list(database):
+    """List the stored tool contracts."""
+    for tool in _open_existing_store(database).list_tools():
+        schemas = [k.removesuffix("_schema") for k in tool if k.endswith("_schema")]
+        click.echo(f"{tool['name']}\t{','.join(schemas)}\t{len(tool.get('mapping') or [])} mapping(s)")
+
+
+@tools.command("show")
+@click.argument("name")
+@DB_OPTION
+def tools_show(name, database):
+    """Print a stored tool contract as JSON."""
+    import orjson
+
+    tool = _open_existing_store(database).get_tool(name)
+    if tool is None:
+        raise click.ClickException(f"no contract for tool {name!r}; `tracediff tools list` shows the stored ones")
+    click.echo(orjson.dumps(tool, option=orjson.OPT_INDENT_2).decode())
+
+
+@main.command()
+@click.option("--budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="CPU seconds each call's analysis may take, 0 for no limit [default TRACEDIFF_ANALYSIS_BUDGET]; "
+                   "more than the default finishes calls marked incomplete.")
+@DB_OPTION
+def reanalyze(budget, database):
+    """Recompute validation and findings of every call (after a contract change)."""
+    from .. import pipeline
+
+    settings = _settings(database)
+    store = _open_store(settings)
+    store.project_all()
+    marked = pipeline.patiently(lambda: store.invalidate_tool(None))
+    budget = settings["ANALYSIS_BUDGET"] if budget is None else budget
+    here = pipeline.patiently(lambda: pipeline.catch_up(store, budget))
+    helped = f" ({here} here, the rest by a running server's analyser)" if here < marked else ""
+    click.echo(f"reanalysed {marked} call(s){helped}")
+
+
+@main.command()
+@click.argument("folders", nargs=-1, type=click.Path(exists=True, file_okay=False))
+@click.option("--tool", default=None, help="Tool name (to pick it from a file of several contracts).")
+@click.option("--contract", type=click.Path(exists=True, dir_okay=False),
+              help="Contract (named, or a bare PUT body), tool definitions or OpenAPI file (JSON, or YAML).")
+@click.option("--arguments", type=click.Path(exists=True, dir_okay=False), help="The model's arguments (JSON).")
+@click.option("--request", "request_file", type=click.Path(exists=True, dir_okay=False),
+              help="The HTTP request body (JSON).")
+@click.option("--response", type=click.Path(exists=True, dir_okay=False), help="The HTTP response body (JSON).")
+@click.option("--status", type=click.IntRange(100, 599), default=None,
+              help="HTTP status of the response [default: unknown, so no status-based findings].")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (the same as --format json).")
+@click.option("--format", "output", type=click.Choice(["text", "github", "json"]), default="text", show_default=True,
+              help="Report as text, as GitHub Actions annotations, or as JSON.")
+@click.option("--junit", type=click.Path(dir_okay=False), default=None, help="Also write a JUnit XML report here.")
+def check(folders, tool, contract, arguments, request_file, response, status, as_json, output, junit):
+    """Check fixture files, or fixture FOLDERS, against a contract; exit 1 on a finding, 2 on bad input."""
+    from .check import CheckOptions, InputError as CheckInputError, check as run_check
+
+    files = {"arguments": arguments, "request": request_file, "response": response}
+    if folders and any(files.values()):
+        raise click.UsageError("give fixture FOLDERS or --arguments/--request/--response files, not both")
+    if not folders and not any(files.values()):
+        raise click.UsageError("give fixture FOLDERS, or at least one of --arguments, --request, --response")
+    options = CheckOptions(folders, files, contract, tool, status, "json" if as_json else output, junit)
+    try:
+        code = run_check(options, click.echo)
+    except CheckInputError as error:
+        raise InputError(str(error)) from None
+    sys.exit(code)
+
+
+main.add_command(serve)
+main.add_command(alerts)
+main.add_command(problems)
+main.add_command(ingest)
+main.add_command(migrate)
+main.add_command(prune)
+main.add_command(backup)

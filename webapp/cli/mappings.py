@@ -1,0 +1,62 @@
+"""`tracediff tools map TOOL seats=quantity ...`: declare argument -> request pairs in a contract."""
+import re
+import sqlite3
+
+import click
+
+# A declared transform after the request field: a scale (x100, /1000) or a change A>B (integer>string).
+_TRANSFORM = re.compile(r"^(?:[x/]\d+(?:\.\d+)?|[A-Za-z0-9_-]+>[A-Za-z0-9_-]+)$")
+
+
+def parse_pair(text: str) -> tuple:
+    """Read ARGUMENT=REQUEST[:TRANSFORM]: plain names are top-level keys, "/a/b" a JSON Pointer."""
+    left, sep, right = text.partition("=")
+    head, colon, tail = right.rpartition(":")
+    transform = tail if colon and head and _TRANSFORM.match(tail) else None
+    if transform:
+        right = head
+    if not sep or not left or not right:
+        raise click.BadParameter(f"{text!r}: expected ARGUMENT=REQUEST[:TRANSFORM], e.g. seats=quantity, "
+                                 "/a/b=/c or amount=amount_cents:x100")
+    pair = (_pointer(left, text), _pointer(right, text))
+    return (*pair, transform) if transform else pair
+
+
+def _pointer(name: str, text: str) -> str:
+    from ..analysis.pointers import child, is_pointer
+
+    if name.startswith("/"):
+        if not is_pointer(name):
+            raise click.BadParameter(f"{text!r}: {name!r} is not a JSON Pointer (escape ~ as ~0, / as ~1)")
+        return name
+    return child("", name)
+
+
+@click.command("map")
+@click.argument("tool")
+@click.argument("pairs", nargs=-1, required=True)
+@click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None,
+              help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].")
+def tools_map(tool, pairs, database):
+    """Declare ARGUMENT=REQUEST[:TRANSFORM] pairs in TOOL's contract mapping (seats=quantity, total=cents:x100)."""
+    # imported here, as the rest of the CLI does, so `tracediff --help` starts fast
+    from .. import pipeline
+    from ..pipeline import mappings as toolmappings
+    from ..config import SettingError, load_settings
+    from ..contracts import ContractError
+    from ..store import Store, StoreUnavailable
+
+    parsed = [parse_pair(p) for p in pairs]
+    try:
+        settings = load_settings({"DATABASE": database} if database else None)
+        store = Store.from_settings(settings, create=True)
+    except (SettingError, sqlite3.Error, OSError, StoreUnavailable) as error:
+        raise click.ClickException(f"cannot open the database: {error}") from None
+    try:
+        contract = toolmappings.declare(store, tool, parsed)
+    except ContractError as error:
+        raise click.ClickException(str(error)) from None
+    analysed = pipeline.catch_up(store)
+    for arguments, request, *transform in parsed:
+        click.echo(f"{tool}: {arguments} -> {request}" + (f" ({transform[0]})" if transform else ""))
+    click.echo(f"{len(contract.get('mapping') or [])} mapping(s) in the contract; reanalysed {analysed} call(s)")

@@ -1,0 +1,78 @@
+"""Evidence weighed over releases: what the newest release shows is kept apart until a newer one comes.
+
+A pair's counts hold every call (`both`, one count per relation) and, under `new:` keys, the calls of the
+tool's newest release alone; established evidence is the difference. So a release that breaks a mapping
+cannot teach its broken pairs (they agree only in the newest release) nor unseat the pairs every earlier
+release agreed on: its calls are a change to report. When a newer release arrives, the `new:` counts fold
+into the established ones.
+"""
+BOTH = "both"        # calls holding both paths of a pair
+NEW = "new:"
+PRIOR = "prior"      # calls that held both paths before the pair first agreed: counted against it
+MAX_RELEASES = 50    # releases a tool remembers having seen
+
+
+def release_state(state: dict | None, releases) -> dict:
+    """Return the tool's release state ({"newest", "seen"}) after calls of these releases (in time order).
+
+    A release never seen before becomes the newest; a call of an older one (a rollout, a rollback) does not."""
+    state = {"newest": (state or {}).get("newest"), "seen": list((state or {}).get("seen") or [])}
+    for release in releases:
+        if release and release not in state["seen"]:
+            state["seen"] = [*state["seen"], release][-MAX_RELEASES:]
+            state["newest"] = release
+    return state
+
+
+def several(state: dict | None) -> bool:
+    """Tell whether the tool's calls came from more than one release (then the newest is weighed apart)."""
+    return len((state or {}).get("seen") or ()) >= 2
+
+
+def tagged(counts: dict, newest: bool) -> dict:
+    """Return one call's counts, with a `new:` copy of each when the call comes from the newest release."""
+    return {**counts, **{NEW + k: n for k, n in counts.items()}} if newest else counts
+
+
+def presence_of(arguments: dict, request: dict, newest: bool) -> dict:
+    """Return one call's path counts: {(side, path): {"calls": 1}} of its leaves (and `new:` copies)."""
+    out = {("arguments", p): tagged({"calls": 1}, newest) for p in arguments}
+    out.update({("request", p): tagged({"calls": 1}, newest) for p in request})
+    return out
+
+
+def folded(counts: dict) -> dict:
+    """Return counts with the newest release's part folded into the established part (a newer one came)."""
+    return {k: n for k, n in counts.items() if not k.startswith(NEW)}
+
+
+def established(counts: dict) -> dict:
+    """Return the counts of calls from releases before the newest: all counts minus the `new:` part."""
+    out = {}
+    for key, n in counts.items():
+        if not key.startswith(NEW):
+            left = n - counts.get(NEW + key, 0)
+            if left:
+                out[key] = left
+    return out
+
+
+def plain(counts: dict) -> dict:
+    """Return every call's counts (the `new:` copies and bookkeeping left out)."""
+    return {k: n for k, n in counts.items() if not k.startswith(NEW) and k != PRIOR}
+
+
+def prior_for(presence: dict, a: str, r: str) -> dict:
+    """Return the counts a pair starts with: the earlier calls that held both paths, as disagreeing ones.
+
+    `presence` is {(side, path): {"calls": n, "new:calls": n}}; calls holding both are at most the fewer of
+    the two, and exactly that when one field comes with the other, as a mapped pair's fields do."""
+    left, right = presence.get(("arguments", a)) or {}, presence.get(("request", r)) or {}
+    before = min(left.get("calls", 0), right.get("calls", 0))
+    if not before:
+        return {}
+    out = {BOTH: before, PRIOR: before}
+    recent = min(left.get(NEW + "calls", 0), right.get(NEW + "calls", 0))
+    if recent:
+        out[NEW + BOTH] = out[NEW + PRIOR] = recent
+    return out

@@ -1,0 +1,136 @@
+"""The background analyzer: a daemon thread per server process.
+
+Ingest only commits events, so acknowledging a batch never waits for analysis; this
+thread folds new events into calls and traces, claims out-of-date calls (a claim in the
+database keeps two workers from doing the same call) and analyses them within about a second.
+"""
+import logging
+import threading
+import time
+
+from ..common import times
+from ..pipeline import analyze_pending
+from ..store import Store, StoreUnavailable
+from ..store.urls import redacted_url
+
+log = logging.getLogger(__name__)
+IDLE_SECONDS = 0.25
+PRUNE_EVERY_SECONDS = 3600
+SAMPLE_SECONDS = 5  # the gauges of /metrics (backlog, sizes, database_up) are this old at most
+
+
+class Analyzer(threading.Thread):
+    """Project new events, analyse out-of-date calls and apply retention, until stopped."""
+
+    def __init__(self, settings: dict):
+        super().__init__(name="tracediff-analyzer", daemon=True)
+        self.settings = settings
+        self.stopping = threading.Event()
+        self.next_prune = 0.0
+        self.next_sample = 0.0
+
+    def run(self) -> None:
+        store, streak, since = None, 0, 0.0
+        while not self.stopping.is_set():
+            try:
+                store = store or Store.from_settings(self.settings)  # a database down at start: try again
+                busy = analyze_pending(store, limit=100, budget=self.settings.get("ANALYSIS_BUDGET"))
+                self.count_analysed(busy)
+                streak, since = caught_up(streak, since, busy)
+            except StoreUnavailable as error:
+                busy = 0
+                self.count_error(error)
+            except Exception:  # a bad call must not kill the thread
+                log.exception("analysis failed")
+                busy = 0
+            if store is not None:  # even when analysis cannot write: on a full disk, retention is what frees it
+                self.prune_when_due(store)
+            self.sample_when_due(store)
+            if store is not None and store.stale():  # a disk fault was seen: reopen (see store/faults.py)
+                store.close()
+                store = None
+            if not busy:
+                self.stopping.wait(IDLE_SECONDS)
+        if store is not None:
+            store.close()
+
+    def sample_when_due(self, store: Store | None) -> None:
+        """Read the database's gauges every few seconds, so that a scrape reads them from memory."""
+        if time.monotonic() < self.next_sample:
+            return
+        self.next_sample = time.monotonic() + SAMPLE_SECONDS
+        from . import gauges
+
+        gauges.sample_pools(self.settings["DATABASE"])
+        if store is None:  # it could not be opened this turn
+            gauges.database_up(False)
+            return
+        try:
+            gauges.sample(store)
+        except StoreUnavailable as error:
+            self.count_error(error)
+        except Exception:  # the gauges must not kill the thread
+            log.exception("reading the database's gauges failed")
+
+    @staticmethod
+    def count_error(error: StoreUnavailable) -> None:
+        from .counters import record_database_error
+
+        record_database_error(error)
+
+    @staticmethod
+    def count_analysed(calls: int) -> None:
+        if calls:
+            from .counters import ANALYSED  # prometheus_client is imported in workers only (see metrics)
+
+            ANALYSED.inc(calls)
+
+    def prune_when_due(self, store: Store) -> None:
+        days = self.settings["RETENTION_DAYS"]
+        if days > 0 and time.monotonic() >= self.next_prune:
+            self.next_prune = time.monotonic() + PRUNE_EVERY_SECONDS  # stopped or not, the next try is a turn away
+            try:
+                counted(store.prune(cutoff(days)), days)
+            except StoreUnavailable as error:
+                # what was deleted before it stopped is committed: count it, and say why it stopped
+                counted(getattr(error, "deleted", 0), days)
+                log.warning("retention stopped before deleting every trace older than %d day(s): %s; it tries "
+                            "again in %d s", days, error, PRUNE_EVERY_SECONDS)
+            except Exception:  # retention must not kill the thread either
+                log.exception("retention failed; it tries again in %d s", PRUNE_EVERY_SECONDS)
+
+
+def counted(deleted: int, days: int) -> None:
+    """Count and log traces retention deleted."""
+    if deleted:
+        from .counters import RETENTION
+
+        RETENTION.inc(deleted)
+        log.info("retention: deleted %d trace(s) older than %d day(s)", deleted, days)
+
+
+CATCH_UP_LINE = 1000  # a backlog at least this large gets an INFO line once it is worked off
+
+
+def caught_up(streak: int, since: float, busy: int) -> tuple[int, float]:
+    """Count a busy streak of analysed calls; log one line when a large backlog is done."""
+    if busy:
+        return streak + busy, since or time.monotonic()
+    if streak >= CATCH_UP_LINE:
+        log.info("analysis: caught up, %d call(s) analysed in %.1f s", streak, time.monotonic() - since)
+    return 0, 0.0
+
+
+def cutoff(days: int) -> str:
+    """Return the time `days` ago, as the store writes times."""
+    return times.now(hours_ago=days * 24)
+
+
+def init_app(app) -> None:
+    """Start the analyzer thread for this process unless the settings turn it off."""
+    if not app.testing:
+        log.info("worker started: database %s, analyser %s", redacted_url(app.config["DATABASE"]), app.config["ANALYZER"])
+    if app.config["ANALYZER"] == "background" and not app.testing:
+        thread = Analyzer(dict(app.config))
+        app.extensions["tracediff.analyzer"] = thread
+        thread.start()

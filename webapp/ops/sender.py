@@ -1,0 +1,268 @@
+"""The background sender: delivers the outbox at least once, with back-off, and logs every attempt.
+
+Retries double from 2 s with jitter up to an hour; a 429 waits its Retry-After (seconds or an HTTP date);
+any other 4xx is final.
+The URL is checked again before each attempt and the request goes to the address that was checked
+(the Host header and TLS name stay the URL's), so DNS cannot swap in an internal address after the check.
+"""
+import logging
+import random
+import threading
+import time
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+
+from ..store import Store, StoreUnavailable
+from ..store.alert_rules import seconds_between
+from ..store.alerts import LEASE_S
+from ..store.codec import utc_now
+from ..alerts import settle
+from ..alerts.messages import signed_headers, slack_body, webhook_body
+from ..alerts.rules import EVENT_TYPES, TEST_TYPE
+from ..alerts.urls import UrlRefused, allow_list, check_url, masked
+
+log = logging.getLogger(__name__)
+MAX_ATTEMPTS = 12
+MAX_WAIT_S = 3600
+READ_CAP = 64 * 1024
+IDLE_S = 0.5
+
+
+def deliver_due(store: Store, settings: dict) -> int:
+    """Send every message whose time has come (a summary once it has waited ALERT_SUMMARY_WAIT seconds for
+    more problems to join it), each as its problems are now and once their calls have settled (settle.py);
+    return how many were tried or dropped."""
+    messages = store.claim_due(utc_now(), utc_now(hours_ago=-LEASE_S / 3600),
+                               summaries_before=utc_now(hours_ago=settings.get("ALERT_SUMMARY_WAIT", 0) / 3600))
+    done = 0
+    for message in messages:
+        decision = _settled(store, message, settings)
+        if decision.action == "wait":
+            store.postpone_message(message["id"], settle.RECHECK_S)
+            continue
+        done += 1
+        if decision.action == "drop":
+            store.drop_message(message, decision.reason)
+            continue
+        message = {**message, "data": decision.data}
+        try:
+            outcome = attempt(message, settings)
+        except Exception as error:  # one bad message must not stop the others; the log names no URL
+            log.error("alert message %s of rule %s: %s", message["id"], message["rule_id"], type(error).__name__)
+            outcome = {"ok": False, "status": None, "latency_ms": None, "error": f"failed: {type(error).__name__}"}
+        store.record_attempt(message, outcome)
+        _count(outcome)
+    return done
+
+
+def _settled(store: Store, message: dict, settings: dict) -> settle.Decision:
+    """Read the message's problems as they are now and let the policy say: send (rebuilt), wait or drop."""
+    numbers = settle.problem_numbers(message)
+    if not numbers:
+        return settle.Decision("send", message["data"])
+    single = None if message["data"].get("summary") else message["type"]
+    now, unsettled = store.alert_problems_now(numbers, single)
+    return settle.decide(message, now, unsettled, seconds_between(message["created_at"], utc_now()),
+                         settings.get("ALERT_SETTLE_S", settle.SETTLE_S))
+
+
+def _count(outcome: dict) -> None:
+    """Count the attempt in /metrics (imported here: prometheus_client is imported in workers only)."""
+    from .counters import record_delivery
+
+    record_delivery(outcome)
+
+
+def attempt(message: dict, settings: dict) -> dict:
+    """Make one delivery attempt; say whether it worked and when to try again."""
+    outcome = send_once(message, settings)
+    if outcome.pop("retryable"):
+        return _retry(message, outcome, outcome.pop("retry_after"))
+    outcome.pop("retry_after")
+    return outcome
+
+
+def send_once(message: dict, settings: dict) -> dict:
+    """Post a message once: {ok, status, latency_ms, error, retryable, retry_after}."""
+    data, facts = as_sent(message["data"], settings)
+    event_type = EVENT_TYPES.get(message["type"], message["type"])
+    if message["format"] == "slack":
+        body, headers = slack_body(event_type, data, facts), {"content-type": "application/json"}
+    else:
+        body = webhook_body(event_type, message["created_at"], data)
+        headers = signed_headers(message["secret"], message["id"], int(time.time()), body)
+    started = time.perf_counter()
+    outcome = {"ok": False, "status": None, "latency_ms": None, "error": None, "retryable": False,
+               "retry_after": None}
+    try:
+        status, retry_after = _post(message["url"], body, headers, settings)
+    except (UrlRefused, httpx.InvalidURL) as error:
+        return {**outcome, "error": f"refused: {error}"}
+    except httpx.HTTPError as error:
+        said = _unsecret(f"{type(error).__name__}: {error}", message["url"])
+        return {**outcome, "latency_ms": _ms(started), "error": said, "retryable": True}
+    outcome.update(status=status, latency_ms=_ms(started), ok=200 <= status < 300)
+    if status == 429 or status == 408 or status >= 500:
+        outcome.update(error=f"HTTP {status}", retryable=True, retry_after=retry_after)
+    elif not outcome["ok"]:
+        outcome["error"] = f"HTTP {status}: not retried"
+    return outcome
+
+
+def test_delivery(store: Store, rule_id: int, settings: dict) -> dict:
+    """Send a signed test message to a rule's URL once, now, outside the outbox; say what came back."""
+    rule = store.get_rule(rule_id)
+    stamp = utc_now()
+    message = {"id": "msg_test_" + stamp.replace(":", "").replace(".", "").replace("-", ""), "rule_id": rule_id,
+               "type": TEST_TYPE, "created_at": stamp, "url": rule["url"],
+               "format": rule["format"], "secret": store.rule_secret(rule_id),
+               "data": {"id": "TD-TEST", "title": "a test message from tracediff", "tool": "exampleTool",
+                        "calls": 1, "permalink_path": "/"}}
+    outcome = send_once(message, settings)
+    if outcome["error"] and outcome["status"]:
+        outcome["error"] = f"HTTP {outcome['status']}"  # one test send: nothing is retried, so say no more
+    return {key: outcome[key] for key in ("ok", "status", "latency_ms", "error")}
+
+
+def describe(outcome: dict) -> str:
+    """Say in one line what a test send did: "delivered: HTTP 200 in 12.5 ms" or "failed: ..."."""
+    took = f" in {outcome['latency_ms']} ms" if outcome.get("latency_ms") is not None else ""
+    if outcome["ok"]:
+        return f"delivered: HTTP {outcome['status']}{took}"
+    return f"failed: {outcome['error']}{took}"
+
+
+def _post(url: str, body: bytes, headers: dict, settings: dict) -> tuple[int, str | None]:
+    address = check_url(url, allow_list(settings["WEBHOOK_ALLOW_HOSTS"]))[0]
+    parts = urlsplit(url)
+    pinned = urlunsplit(parts._replace(netloc=_netloc(address, parts.port)))
+    with httpx.Client(timeout=settings["ALERT_TIMEOUT"], follow_redirects=False) as client:
+        request = client.build_request("POST", pinned, content=body, headers={**headers, "host": parts.netloc},
+                                       extensions={"sni_hostname": parts.hostname})
+        response = client.send(request, stream=True)
+        try:
+            for read, _ in zip(response.iter_bytes(), range(READ_CAP // 4096 + 1)):
+                pass  # read a little of the answer, never all of a huge one
+        finally:
+            response.close()
+    return response.status_code, response.headers.get("retry-after")
+
+
+def _netloc(address: str, port: int | None) -> str:
+    host = f"[{address}]" if ":" in address else address
+    return f"{host}:{port}" if port else host
+
+
+def _retry(message: dict, outcome: dict, retry_after) -> dict:
+    if message["attempts"] + 1 >= MAX_ATTEMPTS:
+        outcome["error"] += f"; gave up after {MAX_ATTEMPTS} attempts"
+        outcome["exhausted"] = True  # held, not dropped, when this failure pauses the rule
+        return outcome
+    wait = _retry_after(retry_after)
+    if wait is None:
+        wait = min(MAX_WAIT_S, 2 * 2 ** message["attempts"]) * random.uniform(0.8, 1.2)
+    outcome["retry_at"] = utc_now(hours_ago=-wait / 3600)
+    return outcome
+
+
+def _retry_after(value) -> float | None:
+    """Read Retry-After as seconds or as an HTTP date (RFC 9110 allows both), within 0 s to an hour."""
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)  # an HTTP date is always GMT
+        seconds = (when - datetime.now(timezone.utc)).total_seconds()
+    if seconds != seconds:  # NaN
+        return None
+    return min(MAX_WAIT_S, max(0.0, seconds))
+
+
+def _unsecret(text: str, url: str) -> str:
+    """Keep a URL's path (a Slack webhook's secret) out of an error that will be logged and shown."""
+    path = urlsplit(url).path
+    return text.replace(url, masked(url)).replace(path, "/…") if len(path) > 1 else text
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)
+
+
+def as_sent(data: dict, settings: dict) -> tuple[dict, dict | None]:
+    """Return a message's data as receivers get it (the problem as the API lists it, with its permalink;
+    a summary's problems too) and the facts of its one-line message, which only the outbox keeps."""
+    base, facts = public_url(settings), data.get("_line")
+    data = _linked(data, base)
+    if isinstance(data.get("problems"), list):
+        data["problems"] = [_linked(p, base) if isinstance(p, dict) else p for p in data["problems"]]
+    return data, facts
+
+
+def _linked(data: dict, base: str) -> dict:
+    data = {key: value for key, value in data.items() if not key.startswith("_")}  # the outbox's own keys
+    path = data.pop("permalink_path", None)
+    if path:
+        data["permalink"] = base + path
+    elif isinstance(data.get("permalink"), str) and data["permalink"].startswith("/"):
+        data["permalink"] = base + data["permalink"]
+    return data
+
+
+def public_url(settings: dict) -> str:
+    """Return the address people reach tracediff at, for links in alerts."""
+    return (settings.get("PUBLIC_URL") or f"http://{settings['HOST']}:{settings['PORT']}").rstrip("/")
+
+
+def permalink_base(settings: dict, recorded: str | None) -> tuple[str, str]:
+    """Return the address a command's test message links to and where it came from: TRACEDIFF_PUBLIC_URL, else the
+    address `tracediff serve` recorded in the database, else the default HOST:PORT."""
+    if settings.get("PUBLIC_URL"):
+        return settings["PUBLIC_URL"].rstrip("/"), "TRACEDIFF_PUBLIC_URL"
+    if recorded:
+        return recorded.rstrip("/"), "the address tracediff serve recorded at its start"
+    return public_url(settings), "the default address: set TRACEDIFF_PUBLIC_URL, no server recorded its own"
+
+
+class Sender(threading.Thread):
+    """Deliver the outbox in the background, until stopped."""
+
+    def __init__(self, settings: dict):
+        super().__init__(name="tracediff-alerts", daemon=True)
+        self.settings = settings
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        store = None
+        while not self.stopping.is_set():
+            try:
+                store = store or Store.from_settings(self.settings)  # a database down at start: try again
+                busy = deliver_due(store, self.settings)
+            except StoreUnavailable:
+                busy = 0
+            except Exception:  # one bad message must not stop the sender
+                log.exception("alert delivery failed")
+                busy = 0
+            if store is not None and store.stale():  # a disk fault was seen: reopen (see store/faults.py)
+                store.close()
+                store = None
+            if not busy:
+                self.stopping.wait(IDLE_S)
+        if store is not None:
+            store.close()
+
+
+def init_app(app) -> None:
+    """Start the sender thread of this process where the analyser runs."""
+    if app.config["ANALYZER"] == "background" and not app.testing:
+        thread = Sender(dict(app.config))
+        app.extensions["tracediff.alerts"] = thread
+        thread.start()

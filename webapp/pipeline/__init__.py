@@ -1,0 +1,227 @@
+"""The one way data moves: parsed events -> redaction -> store -> analysis -> store.
+
+The HTTP endpoints, the CLI and the background analyzer all call these functions.
+"""
+import dataclasses
+import time
+from typing import Callable
+
+import orjson
+
+from .. import alerts
+from ..alerts import storms
+from ..analysis.budget import wall_clock
+from ..analysis import analyze_call
+from ..inference import hint_renames
+from ..ingest import Batch, Event
+from ..ingest.model import RAW_CUT, Rejection
+from ..ingest.envelope import canonical_trace_id
+from ..problems.grouping import call_documents, call_problems, contract_digest
+from ..redaction.redactor import Redactor
+from ..store import IngestResult, Store, StoreUnavailable
+from ..store.codec import utc_now
+from .mappings import learn
+
+REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
+CONTROLS = {code: f"\\x{code:02x}" for code in range(32) if chr(code) not in "\t\n\r"}
+
+
+def preparer(redactor: Redactor | None) -> Callable[[Event], Event]:
+    """Return what readies one parsed event for the store as soon as it is made: redacted, then its
+    payload and meta written as the JSON text the store keeps (a fraction of their parsed size).
+
+    Batches parsed with it are stored with `store_batch(..., prepared=True)`."""
+    def prepare(event: Event) -> Event:
+        if redactor:
+            event = redactor.event(event)
+        try:  # as str: orjson's bytes keep a large spare capacity (128 KiB for a 6 KB payload)
+            event.payload = orjson.Fragment(orjson.dumps(event.payload).decode())
+            if event.meta:
+                event.meta = orjson.Fragment(orjson.dumps(event.meta).decode())
+        except TypeError:  # an integer beyond 64 bits (concatenated JSON): left for the store to write
+            pass
+        return event
+    return prepare
+
+
+def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: str = "",
+                prepared: bool = False) -> IngestResult:
+    """Redact a parsed batch (quarantined text too) and commit it; return what was accepted.
+
+    `source` says who sent the batch; its rejected records are quarantined under that name.
+    `prepared`: the events went through `preparer(redactor)` already."""
+    clean = redactor.value if redactor else (lambda text: text)  # a User-Agent may carry a token too
+    source = clean(source[:200])
+    rejected = [dataclasses.replace(r, raw=redactor.text(r.raw) if redactor else r.raw,
+                                    source=clean(r.source[:200]) if r.source else source) for r in batch.rejected]
+    events = batch.events
+    if redactor and not prepared:
+        for i, event in enumerate(events):  # in place: each original goes as its redacted copy comes
+            events[i] = redactor.event(event)
+    return store.add_events(events, rejected, also=_rejection_alerts(store, rejected, source) if rejected else None)
+
+
+def refuse_body(store: Store, raw: bytes, code: str, message: str, redactor: Redactor | None,
+                source: str = "") -> Rejection | None:
+    """Quarantine the start of a body refused whole (not JSON at all, a broken gzip...), as one rejected record.
+
+    It counts and alerts as any rejection does; bytes that are not UTF-8, and control characters (a
+    text column cannot hold NUL on every engine), are kept as \\x escapes.
+    A database that cannot take it changes nothing of the refusal's answer."""
+    text = raw[:RAW_CUT].decode("utf-8", "backslashreplace").translate(CONTROLS)[:RAW_CUT]
+    if len(raw) > RAW_CUT:
+        text += f"… ({len(raw)} bytes in all)"
+    rejection = Rejection(index=0, code=code, message=message, raw=text)
+    try:
+        store_batch(store, Batch(rejected=[rejection]), redactor, source)
+    except StoreUnavailable:
+        return None
+    return rejection
+
+
+def _rejection_alerts(store: Store, rejected, source: str):
+    """Return what writes the `rejected_events` alerts of a batch, in the batch's own transaction."""
+    def write(conn):
+        by_source = store.rejected_by_source(conn, utc_now(hours_ago=REJECTION_WINDOW_S / 3600))
+        data = {"count": sum(each["count"] for each in by_source), "sources": by_source[:20],
+                "window_s": REJECTION_WINDOW_S, "source": source[:200] or None,
+                "code": rejected[0].code, "message": rejected[0].message, "permalink_path": "/quarantine"}
+        store.enqueue_alerts(conn, "rejected_events", "ingest", data, alerts.matches)
+    return write
+
+
+def _contract(store: Store, tool: str | None, cache: dict):
+    """Return a tool's contract with its inferred pairs added as mapping entries, read once per batch."""
+    if tool not in cache:
+        cache[tool] = store.analysis_contract(tool)
+    return cache[tool]
+
+
+def analyze_one(call: dict, contract, budget: float | None = None) -> dict:
+    """Analyse one call's inputs (within `budget` seconds of CPU), with a hint on dropped fields that look like a missed rename."""
+    analysis = analyze_call(call["snapshots"], contract, budget=budget)
+    hint_renames(analysis.get("findings", []), call["tool"])
+    return analysis
+
+
+def analyze_calls(store: Store, calls, budget: float | None = None) -> int:
+    """Analyse calls ({trace_id, call_id}), each within `budget`, and save the results, and their part in
+    problems, in one transaction; learn mappings from them."""
+    inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
+    batch = _Batch(store)
+    for key, call in inputs.items():
+        batch.add(key, call, analyze_one(call, batch.contract(call["tool"]), budget))
+    # learnt before saving: when this batch's evidence changes the tool's inferred mapping, its calls are queued
+    # again (the save then keeps none of them) and analysed under the new one before any problem is told
+    learn(store, inputs)
+    return batch.save()
+
+
+class _Batch:
+    """Analyses on their way to the store, each with its part in problems and its contract's digest."""
+
+    def __init__(self, store: Store):
+        self.store, self.contracts, self.digests = store, {}, {}
+        self.results, self.groupings = [], {}
+
+    def contract(self, tool):
+        return _contract(self.store, tool, self.contracts)
+
+    def add(self, key, call, analysis) -> None:
+        tool = call["tool"]
+        if tool not in self.digests:  # the digest of the very contract the batch analysed with
+            self.digests[tool] = contract_digest(self.contract(tool))
+        analysis["contract_digest"] = digest = self.digests[tool]
+        self.results.append((*key, call["version"], analysis))
+        arguments = call["snapshots"].get("arguments")
+        self.groupings[key] = {"version": call["version"], "digest": digest,
+                               "problems": call_problems(tool, analysis,
+                                                         call_documents(call, analysis.get("request_template"))),
+                               "arguments": arguments["payload"] if arguments else None}
+
+    def save(self) -> int:
+        return self.store.save_analyses(self.results, self.groupings, storms)
+
+
+def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:
+    """Analyse calls whose analysis is out of date; return how many were claimed."""
+    claimed = store.claim_pending(limit)
+    analyze_calls(store, claimed, budget)
+    return len(claimed)
+
+
+def analyze_all(store: Store, budget: float | None = None) -> int:
+    """Analyse every out-of-date call, batch after batch; return the total."""
+    total = 0
+    while count := analyze_pending(store, budget=budget):
+        total += count
+    return total
+
+
+def catch_up(store: Store, budget: float | None = None) -> int:
+    """Project new events and analyse every out-of-date call; return the calls analysed."""
+    store.project_all()
+    return analyze_all(store, budget)
+
+
+def patiently(step: Callable, tries: int = 5):
+    """Run a step of a command, again after a pause while the database stays locked past its busy timeout (a
+    running server's analyser holds the rows): a batch that failed changed nothing, its calls stay pending."""
+    for attempt in range(tries):
+        try:
+            return step()
+        except StoreUnavailable:
+            if attempt == tries - 1:
+                raise
+            time.sleep(1 + attempt)
+
+
+def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dict | None:
+    """Return a trace after analysing the calls of it that are out of date, within `budget` seconds in all.
+
+    A read never analyses past the budget: a call the time left cannot finish stays pending for
+    the background analyser (the page and the API say "analysis pending")."""
+    trace_id = canonical_trace_id(trace_id)  # an upper-case W3C id pasted from a log finds its trace
+    pending = store.pending_calls(trace_id)
+    if pending:
+        _analyze_for_read(store, pending, budget)
+    return store.get_trace(trace_id)
+
+
+def _analyze_for_read(store: Store, calls, budget: float | None) -> None:
+    """Analyse for a read what the database can take: on a full or read-only disk the calls stay pending
+    and the read is answered without them (a reader is not refused for a write it did not ask for)."""
+    try:
+        _analyze_within(store, calls, budget)
+    except StoreUnavailable:
+        pass
+
+
+def _analyze_within(store: Store, calls, budget: float | None) -> int:
+    """Analyse calls on a request thread within `budget` seconds of the clock on the wall, in all.
+
+    A read never waits long for an analysis: what the budget cannot finish, or finishes incomplete,
+    is not saved and stays pending for the background analyser, which has a budget of its own."""
+    if not budget or budget <= 0:
+        return analyze_calls(store, calls)
+    inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
+    batch = _Batch(store)
+    began = time.monotonic()
+    with wall_clock():
+        for key, call in inputs.items():
+            left = budget - (time.monotonic() - began)
+            if left <= 0:
+                break
+            result = analyze_one(call, batch.contract(call["tool"]), left)
+            if not result.get("incomplete"):
+                batch.add(key, call, result)
+    return batch.save()
+
+
+def fresh_list(store: Store, trace_ids, limit: int = 100, budget: float | None = None) -> bool:
+    """Analyse the out-of-date calls of listed traces (at most `limit`), so a list shows the
+    severities a trace page would; say whether any call was analysed."""
+    pending = store.pending_calls_of(trace_ids, limit)
+    if pending:
+        _analyze_for_read(store, pending, budget)
+    return bool(pending)

@@ -1,0 +1,131 @@
+"""Mappings of a tool as the pipeline, the pages, the API and the CLI use them.
+
+Declared pairs live in the contract's `mapping`; inferred ones are learnt from traffic
+(webapp/inference) and handed to the analysis as extra `mapping` entries marked
+`"inferred": true`, never written into the stored contract.
+"""
+from ..analysis.pointers import is_pointer
+from ..contracts import ContractError, validated_contract
+from ..inference import infer, leaves, observe
+from ..inference.contract import declared_pairs
+from ..inference.decide import candidates, strongest
+from ..inference.epochs import folded, presence_of, release_state
+from ..inference.evidence import merge
+from ..store.mappings import MAX_PAIRS_PER_TOOL
+
+
+def learn(store, inputs: dict) -> None:
+    """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}); update inference."""
+    fresh = store.unobserved(inputs) if inputs else set()
+    by_tool: dict = {}
+    for key, call in inputs.items():
+        snaps = call["snapshots"]
+        if key in fresh and call["tool"] and snaps.get("arguments") and snaps.get("request"):
+            by_tool.setdefault(call["tool"], []).append(
+                (_when(snaps), key, leaves(snaps["arguments"]["payload"]), leaves(snaps["request"]["payload"])))
+    for tool, items in by_tool.items():
+        items.sort(key=lambda item: item[0])
+        releases = release_state(store.release_state(tool), [release for (_, release), *_ in items])
+        known, presence = set(store.evidence(tool)), store.path_counts(tool)
+        if releases.get("newest") != store.release_state(tool).get("newest"):
+            presence = {k: folded(c) for k, c in presence.items()}
+        per_call, paths = {}, {}
+        for (_, release), key, arguments, request in items:
+            newest = bool(release) and release == releases.get("newest")
+            seen = known.union(*per_call.values())   # a pair a call of this batch started is known now
+            per_call[key] = observe(arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen), presence, newest)
+            paths[key] = presence_of(arguments, request, newest)
+            merge(presence, paths[key])
+        if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
+            update_inference(store, tool)
+
+
+def _when(snaps: dict) -> tuple:
+    """Return (ts, release) of a call: the time that orders it and the release it came from."""
+    mine = [s for s in (snaps.get("request"), snaps.get("arguments")) if s]
+    return (min(s.get("ts") or "" for s in mine), next((s.get("release") for s in mine if s.get("release")), None))
+
+
+def update_inference(store, tool: str) -> bool:
+    """Recompute a tool's inferred pairs from its evidence; say whether they changed."""
+    pairs = infer(store.evidence(tool), store.rejected_pairs(tool), declared_pairs(store.get_tool(tool)),
+                  store.inferred_pairs(tool), store.release_state(tool))
+    return store.set_inferred(tool, [(p.arguments, p.request) for p in pairs])
+
+
+def mapping_rows(store, tool: str) -> dict:
+    """Return a tool's declared, inferred and candidate pairs with their evidence, for the pages and API."""
+    contract = store.get_tool(tool)
+    evidence, rejected = store.evidence(tool), store.rejected_pairs(tool)
+    declared = declared_pairs(contract)
+    inferred = store.inferred_pairs(tool)
+
+    def row(pair, source, transform=None):
+        counts = evidence.get(pair)
+        found = strongest(pair, counts).as_dict() if counts else {
+            "arguments": pair[0], "request": pair[1], "relation": None, "agree": 0, "both": 0,
+            "evidence": "no calls with both fields yet"}
+        return {**found, "source": source, **({"transform": transform} if transform else {})}
+
+    transforms = {(m["arguments"], m["request"]): m.get("transform") for m in (contract or {}).get("mapping") or ()
+                  if isinstance(m, dict) and (m.get("arguments"), m.get("request")) in set(declared)}
+    seen = set(declared) | set(inferred)
+    return {"tool": tool,
+            "declared": [row(p, "declared", transforms.get(p)) for p in declared],
+            "inferred": [row(tuple(p), "inferred") for p in inferred],
+            "candidates": [{**c.as_dict(), "source": "candidate"} for c in candidates(evidence, rejected, seen)],
+            "rejected": [{"arguments": a, "request": r} for a, r in sorted(rejected)],
+            "changes": inference_changes(store, tool)}
+
+
+def inference_changes(store, tool: str) -> list[dict]:
+    """Return the tool's inference changes, newest first, with their pairs as {arguments, request}."""
+    def named(pairs):
+        return [{"arguments": a, "request": r} for a, r in pairs]
+    return [{**c, "added": named(c["added"]), "removed": named(c["removed"])} for c in store.inference_changes(tool)]
+
+
+def confirm(store, tool: str, arguments: str, request: str) -> dict:
+    """Write a pair into the tool's contract `mapping` (creating the contract if needed)."""
+    return declare(store, tool, [(arguments, request)])
+
+
+def declare(store, tool: str, pairs) -> dict:
+    """Write (arguments, request[, transform]) pairs into the contract's `mapping`, replacing entries of the
+    same fields."""
+    for arguments, request, *_ in pairs:
+        _check_pointers(arguments, request)
+    contract = store.get_tool(tool) or {}
+    mapping = list(contract.get("mapping") or [])
+    for arguments, request, *transform in pairs:
+        mapping = [m for m in mapping if not (
+            isinstance(m, dict) and "response" not in m
+            and (m.get("arguments") == arguments or m.get("request") == request))]
+        mapping.append({"arguments": arguments, "request": request,
+                        **({"transform": transform[0]} if transform and transform[0] else {})})
+    parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
+    store.put_tool(tool, validated_contract(tool, {**parts, "mapping": mapping}))
+    for arguments, request, *_ in pairs:
+        store.unreject_pair(tool, arguments, request)
+    update_inference(store, tool)
+    return store.get_tool(tool)
+
+
+def reject(store, tool: str, arguments: str, request: str) -> None:
+    """Keep a pair out of inference, and out of the contract if it was declared."""
+    _check_pointers(arguments, request)
+    store.reject_pair(tool, arguments, request)
+    contract = store.get_tool(tool)
+    if contract and (arguments, request) in declared_pairs(contract):
+        mapping = [m for m in contract["mapping"] if not (
+            isinstance(m, dict) and m.get("arguments") == arguments and m.get("request") == request)]
+        parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
+        store.put_tool(tool, validated_contract(tool, {**parts, "mapping": mapping}))
+    update_inference(store, tool)
+
+
+def _check_pointers(arguments, request) -> None:
+    for name, pointer in (("arguments", arguments), ("request", request)):
+        if not is_pointer(pointer) or not pointer:
+            raise ContractError(f"{name}: {pointer!r} is not a JSON Pointer to a field (e.g. \"/seats\")",
+                                "bad_pointer")

@@ -1,0 +1,149 @@
+"""Exports for incident tickets: a Markdown summary and the fixture files of one call."""
+import io
+import json
+import re
+import zipfile
+from urllib.parse import urlencode
+
+from .anchors import finding_anchors
+from ..common.times import display
+from .text import SEVERITY_ORDER, end_text, validation_lines, visible
+
+FIXTURE_FILES = {"arguments": "tool-args.json", "request": "http-body.json", "response": "http-response.json"}
+CALL_FILE = "call.json"   # the call's tool and HTTP status, read by `tracediff check DIR`
+
+
+def _value(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 120 else text[:120] + "…"
+
+
+# Markdown writing for every export (trace and problem summaries): payload text must stay text.
+_URL_BREAKERS = re.compile(r"[<>\s\x00-\x1f\x7f]")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]()|<>#!~&{}])")
+
+
+def md_text(text) -> str:
+    """Write text as plain Markdown: every character that could start markup (emphasis, links, HTML,
+    headings, table cells, entities) is backslash-escaped, and a line break becomes a space."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).splitlines()))
+
+
+def md_code(text, in_table: bool = False) -> str:
+    """Write text as one inline code span that its own backticks cannot end: fenced with one backtick
+    more than its longest run; in a table cell a `|` is escaped too (GFM splits cells inside code)."""
+    text = " ".join(str(text).splitlines()) or " "
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    padded = f" {text} " if text[0] == "`" or text[-1] == "`" else text
+    if in_table:
+        padded = padded.replace("|", "\\|")
+    return f"{fence}{padded}{fence}"
+
+
+def md_link(label: str, url) -> str:
+    """Write a link with escaped text; only an http(s) URL becomes a link, anything else stays text."""
+    url = str(url or "")
+    if not re.match(r"https?://", url, re.IGNORECASE):
+        return md_text(label)
+    quoted = _quote_breakers(url)  # <, > and spaces end a <...> link
+    return f"[{md_text(label)}](<{quoted}>)"
+
+
+def md_url(url) -> str:
+    """Write a URL as an autolink (`<https://...>`, as readable raw as rendered); only an http(s) URL
+    becomes a link, anything else stays text."""
+    url = str(url or "")
+    if not re.match(r"https?://", url, re.IGNORECASE):
+        return md_text(url)
+    return f"<{_quote_breakers(url)}>"
+
+
+def _quote_breakers(url: str) -> str:
+    """Percent-encode (as UTF-8) what would end a `<...>` link: angle brackets, spaces, control characters."""
+    return _URL_BREAKERS.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), url)
+
+
+def _where(end: dict | None) -> str:
+    return "-" if not end else md_code(end_text(end), in_table=True)
+
+
+def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
+    """Return the Markdown lines of one call: findings with paths, values and problems, validation errors."""
+    summary = call.get("summary") or {}
+    counts = ", ".join(f"{summary.get(s, 0)} {s}" for s in SEVERITY_ORDER)
+    lines = [f"### {md_text(call.get('tool') or 'unknown tool')} {md_code(call['call_id'] or '(default call)')}", "",
+             f"- Time: {display(call.get('first_ts'))} to {display(call.get('last_ts'))}",
+             f"- HTTP status: {call.get('status_code') or 'none'}",
+             f"- Findings: {counts}", f"- Link: {md_link(permalink, permalink)}", ""]
+    if call["findings"]:
+        lines.append("| Severity | Kind | Where | Values | Problem | Message |")
+        lines.append("|---|---|---|---|---|---|")
+        for f, anchor in zip(call["findings"], finding_anchors(call["findings"])):
+            where = f"{_where(f.get('left'))} -> {_where(f.get('right'))}"
+            values = f"{_value(f.get('left_value'))} -> {_value(f.get('right_value'))}"
+            kind = md_link(f["kind"], f"{permalink}#{anchor}")   # the anchor outlives a re-analysis
+            problem = md_link(f["problem"], problem_url(f["problem"])) if f.get("problem") and problem_url else "-"
+            lines.append(f"| {f['severity']} | {kind} | {where} | {md_code(values, True)} | {problem} | "
+                         f"{md_text(f['message'])} |")
+        lines.append("")
+    invalid = validation_lines(call.get("validation") or {})
+    if invalid:
+        lines.append("Validation errors:")
+        lines += [f"- {md_text(line)}" for line in invalid]
+        lines.append("")
+    return lines
+
+
+def trace_markdown(trace: dict, permalink: str, problem_url=None) -> str:
+    """Return a ready-to-paste ticket summary of a trace; `problem_url(id)` links each finding's problem."""
+    tools = sorted({c["tool"] for c in trace["calls"] if c.get("tool")})
+    lines = [f"## tracediff: trace {md_code(trace['trace_id'])}", "",
+             f"- Tools: {', '.join(md_text(t) for t in tools) or 'unknown'}", f"- Calls: {len(trace['calls'])}",
+             f"- Permalink: {md_link(permalink, permalink)}", ""]
+    for call in trace["calls"]:
+        lines += call_markdown(call, f"{permalink}?{urlencode({'call': call['call_id']})}", problem_url)
+    return visible("\n".join(lines).rstrip() + "\n")
+
+
+def check_command(call: dict, has_contract: bool) -> str:
+    """Return the `tracediff check` command that replays the fixture files."""
+    parts = ["tracediff check"]
+    if has_contract:
+        parts.append("--contract contract.json")
+    for name, file in FIXTURE_FILES.items():
+        if call["snapshots"].get(name):
+            parts.append(f"--{name} {file}")
+    if call.get("status_code") is not None:
+        parts.append(f"--status {call['status_code']}")
+    return " ".join(parts)
+
+
+def fixtures_zip(call: dict, contract: dict | None) -> bytes:
+    """Return a zip of the call's snapshots as fixture files, the contract and a README."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, file in FIXTURE_FILES.items():
+            snapshot = call["snapshots"].get(name)
+            if snapshot is not None:
+                archive.writestr(file, _fixture_text(snapshot["payload"]))
+        call_info = {"tool": call.get("tool"), "status": call.get("status_code")}
+        archive.writestr(CALL_FILE, json.dumps(call_info, indent=2, ensure_ascii=False) + "\n")
+        if contract:
+            contract = {k: v for k, v in contract.items() if k != "updated_at"}
+            archive.writestr("contract.json", json.dumps(contract, indent=2, ensure_ascii=False) + "\n")
+        archive.writestr("README.md", _readme(call, bool(contract)))
+    return buffer.getvalue()
+
+
+def _fixture_text(payload) -> str:
+    # A request body that was logged as broken JSON is written as it was sent.
+    if isinstance(payload, str):
+        return payload
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+
+
+def _readme(call: dict, has_contract: bool) -> str:
+    return (f"# Fixtures of {call.get('tool') or 'a tool call'} (call {call['call_id'] or '(default)'})\n\n"
+            "Check this folder with `tracediff check FOLDER` (any number of folders at once),\n"
+            "or replay the analysis file by file with:\n\n"
+            f"    {check_command(call, has_contract)}\n")

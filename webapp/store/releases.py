@@ -1,0 +1,64 @@
+"""Releases, the read side: each release's calls, the problems first seen in it and those it regressed, and what
+one release broke or fixed against another (mixed into Store; the same SQL runs on SQLite and PostgreSQL)."""
+from collections import Counter
+from datetime import datetime, timezone
+
+from ..problems import releases
+from .codec import dumps
+from .problem_filters import FIRST_RELEASE
+from .problem_reads import COLUMNS, _problem
+
+# calls_by_release holds every column read here: a covering walk in (release, tool, source) order, no sort
+CALLS_BY_RELEASE = """SELECT release, tool, source, min(last_ts), max(last_ts), count(*),
+ sum(CASE WHEN worst IN ('error', 'warning') THEN 1 ELSE 0 END) FROM calls WHERE release IS NOT NULL
+ GROUP BY release, tool, source"""
+# counted by the caller: SQLite would probe each problem's first call once for the SELECT and again per clause
+FIRST_RELEASES = f"SELECT {FIRST_RELEASE} FROM problems p WHERE p.merged_into IS NULL AND p.calls > 0"
+# a regression is recorded at the time of the call that broke again: that call's release regressed the problem
+REGRESSED_BY_RELEASE = """SELECT c.release, count(DISTINCT s.problem_id) FROM problem_states s
+ JOIN problem_calls c ON c.problem_id = s.problem_id AND c.ts = s.at JOIN problems p ON p.id = s.problem_id
+ WHERE s.state = 'regressed' AND p.merged_into IS NULL AND c.release IS NOT NULL GROUP BY c.release"""
+SEEN_IN = """SELECT s.problem_id, p.tool, s.occurrences, s.calls FROM problem_splits s JOIN problems p
+ ON p.id = s.problem_id WHERE s.dim = 'release' AND s.value = ? AND p.merged_into IS NULL AND p.calls > 0"""
+
+
+class ReleaseReads:
+    """Queries that return releases as plain dicts."""
+
+    def list_releases(self) -> list[dict]:
+        """Return every release the calls named, newest first seen first, with its calls, problems and sources."""
+        self.catch_up_for_read()
+        found = releases.fold(self.db.execute(CALLS_BY_RELEASE).fetchall())
+        new = Counter(row[0] for row in self.db.execute(FIRST_RELEASES).fetchall())
+        regressed = dict(self.db.execute(REGRESSED_BY_RELEASE).fetchall())
+        for entry in found:
+            entry["new_problems"] = int(new.get(entry["release"], 0))
+            entry["regressed_problems"] = int(regressed.get(entry["release"], 0))
+        return found
+
+    def compare_releases(self, base: str, other: str) -> dict:
+        """Return the problems `other` broke that `base` did not show, and those it fixed (see releases.compare),
+        each as the problem list shows it, with its occurrences and calls in the release that showed it."""
+        self.catch_up_for_read()
+        seen = {name: {row[0]: {"tool": row[1], "occurrences": int(row[2]), "calls": int(row[3])}
+                       for row in self.db.execute(SEEN_IN, (name,)).fetchall()} for name in (base, other)}
+        tool_calls: dict[str, int] = {}
+        for release, tool, _source, _first, _last, calls, _broken in self.db.execute(
+                CALLS_BY_RELEASE.replace("WHERE release IS NOT NULL", "WHERE release = ?"), (other,)).fetchall():
+            tool_calls[tool] = tool_calls.get(tool, 0) + int(calls)
+        verdict = releases.compare(seen[base], seen[other], tool_calls)
+        return {name: self._problems_with(entries) for name, entries in verdict.items()}
+
+    def _problems_with(self, entries: list[dict]) -> list[dict]:
+        """Return the problems of these entries newest last seen first, each with the entry's counts under `in_release`."""
+        by_id = {entry["id"]: entry for entry in entries}
+        rows = self.db.query(f"SELECT {COLUMNS} FROM problems p WHERE p.id {self.sql.IN_JSON_NUMBERS} "
+                             "ORDER BY p.last_seen DESC, p.id DESC", (dumps(sorted(by_id)),))
+        now = datetime.now(timezone.utc)
+        problems = [_problem(row, now) for row in rows]
+        self._add_splits(problems)
+        for problem in problems:
+            entry = by_id[int(problem["id"][3:])]
+            problem["in_release"] = {key: entry[key] for key in ("occurrences", "calls", "calls_in_compare")
+                                     if key in entry}
+        return problems

@@ -1,0 +1,151 @@
+"""Alerts over HTTP: the rules API under /api/v1/alerts and the settings page, thin adapters over the store."""
+import orjson
+from flask import Blueprint, current_app, jsonify, redirect, request, url_for
+
+from ..alerts import RuleError, new_secret, parse_rule
+from ..ops.sender import describe, test_delivery
+from ..alerts.urls import UrlRefused, allow_list, check_url, masked
+from .db import get_store
+from .errors import ApiError
+from .paging import next_cursor, page_args
+from .security import change_hint, may_change_contracts
+from .views import page_or_fragment
+
+bp = Blueprint("alerting", __name__)
+DELIVERIES_PAGE = 100
+
+
+def create_rule(body) -> dict:
+    """Check a rule and its URL, store it, and return it with its secret (shown this once only)."""
+    try:
+        rule = parse_rule(body)
+        check_url(rule["url"], allow_list(current_app.config["WEBHOOK_ALLOW_HOSTS"]))
+    except (RuleError, UrlRefused) as error:
+        raise ApiError(400, "bad_rule", str(error)) from error
+    secret = new_secret()
+    rule_id = get_store().add_rule(rule, secret)
+    return {**get_store().get_rule(rule_id), "secret": secret}
+
+
+def _rule_or_404(rule_id: int) -> dict:
+    rule = get_store().get_rule(rule_id) if rule_id < 2**63 else None  # SQLite integers are 64-bit
+    if rule is None:
+        raise ApiError(404, "not_found", f"no alert rule {rule_id}")
+    return rule
+
+
+def send_test(rule_id: int) -> dict:
+    """Send a test message to a rule's URL now, outside the outbox, and say what came back."""
+    _rule_or_404(rule_id)
+    return test_delivery(get_store(), rule_id, current_app.config)
+
+
+@bp.post("/api/v1/alerts")
+def api_create():
+    """Create a rule; the answer carries its secret, which is never shown again."""
+    try:
+        body = orjson.loads(request.get_data())
+    except orjson.JSONDecodeError as error:
+        raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
+    return jsonify(create_rule(body)), 201
+
+
+def shown(rule: dict) -> dict:
+    """A rule as lists show it: a Slack webhook URL is itself the secret, so only its start is shown."""
+    return {**rule, "url": masked(rule["url"])} if rule["format"] == "slack" else rule
+
+
+@bp.get("/api/v1/alerts")
+def api_list():
+    return jsonify(rules=[shown(rule) for rule in get_store().list_rules()])
+
+
+@bp.delete("/api/v1/alerts/<int:rule_id>")
+def api_delete(rule_id):
+    _rule_or_404(rule_id)
+    get_store().delete_rule(rule_id)
+    return "", 204
+
+
+@bp.get("/api/v1/alerts/<int:rule_id>/deliveries")
+def api_deliveries(rule_id):
+    """A rule's delivery log newest first, `limit` a page with a keyset cursor, and its newest messages."""
+    _rule_or_404(rule_id)
+    limit, before = page_args(request.args, DELIVERIES_PAGE)
+    store = get_store()
+    rows = store.deliveries(rule_id, limit + 1, before)
+    return jsonify(deliveries=rows[:limit], next_cursor=next_cursor(rows, limit),
+                   messages=store.messages(rule_id, limit))
+
+
+@bp.post("/api/v1/alerts/<int:rule_id>/test")
+def api_test(rule_id):
+    return jsonify(send_test(rule_id))
+
+
+@bp.post("/api/v1/alerts/<int:rule_id>/resume")
+def api_resume(rule_id):
+    _rule_or_404(rule_id)
+    get_store().resume_rule(rule_id)
+    return jsonify(shown(get_store().get_rule(rule_id)))
+
+
+@bp.post("/api/v1/alerts/messages/<message_id>/redeliver")
+def api_redeliver(message_id):
+    if not get_store().redeliver(message_id):
+        raise ApiError(404, "not_found", f"no alert message {message_id}")
+    return jsonify(redelivering=message_id)
+
+
+@bp.get("/settings/alerts")
+def settings_page():
+    """List the rules, each with its deliveries, and a form to add one (to a browser holding the token)."""
+    return _settings()
+
+
+def _settings(created=None, error=None, tested=None):
+    store = get_store()
+    rules = [{**shown(rule), "deliveries": store.deliveries(rule["id"], 20)} for rule in store.list_rules()]
+    can_change = may_change_contracts()  # the token that changes contracts manages rules too
+    return page_or_fragment("alerts.html", "partials/alert_rules.html", rules=rules, created=created, error=error,
+                            tested=tested, can_change=can_change, hint=None if can_change else change_hint())
+
+
+@bp.post("/settings/alerts")
+def settings_create():
+    """Create a rule from the form and show its secret once."""
+    form = request.form
+    body = {"url": form.get("url", "").strip(), "format": form.get("format") or "webhook",
+            "on": form.getlist("on") or ["new", "regressed"], "min_interval_s": _int(form.get("min_interval_s"))}
+    for name in ("tool", "kind", "min_severity", "source"):
+        if form.get(name):
+            body[name] = form[name]
+    try:
+        return _settings(created=create_rule(body))
+    except ApiError as refused:
+        return _settings(error=refused.message)
+
+
+@bp.post("/settings/alerts/<int:rule_id>/<action>")
+def settings_action(rule_id, action):
+    """Delete, resume or test a rule from its page; redeliver one of its messages."""
+    store = get_store()
+    _rule_or_404(rule_id)
+    if action == "test":  # the answer is the page, saying in one line what the test send did
+        return _settings(tested={"rule": rule_id, "line": describe(send_test(rule_id))})
+    if action == "delete":
+        store.delete_rule(rule_id)
+    elif action == "resume":
+        store.resume_rule(rule_id)
+    elif action == "redeliver":
+        store.redeliver(request.form.get("message", ""))
+    else:
+        raise ApiError(404, "not_found", f"no action {action}")
+    return redirect(url_for("alerting.settings_page"), 303)
+
+
+def _int(text):
+    try:
+        return int(text) if text not in (None, "") else 600
+    except ValueError:
+        return text  # parse_rule says what is wrong with it

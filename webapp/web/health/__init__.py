@@ -1,0 +1,84 @@
+"""Liveness (/api/v1/health) and readiness (/api/v1/ready) for load balancers and orchestrators."""
+from flask import Blueprint, current_app, jsonify
+
+from ...config import token_set
+from ...ops import gauges
+from ...store import Store, StoreUnavailable, faults
+from . import checks
+
+bp = Blueprint("health", __name__)
+PROBE_WAIT_MS = 1_000  # a probe waits this long for the writers' turn, then calls the database busy
+
+
+@bp.get("/api/v1/health")
+def health():
+    """Say the process answers (liveness: always 200), and what cheap checks find wrong ("degraded")."""
+    config = current_app.config
+    found = {"templates": checks.templates(current_app.template_folder),
+             "static": checks.static(current_app.template_folder, current_app.static_folder),
+             "database": database_state(config)}
+    counts = {}
+    if not token_set(config["READ_TOKENS"]):  # the trace count only where reading is open to anyone
+        try:  # a probe's short wait: a load balancer's check must not time out while the database is down
+            store = Store.from_settings(config, busy_timeout_ms=PROBE_WAIT_MS)
+            try:
+                counts = {"traces": store.count_traces(), "quarantine": store.quarantine_counts()}
+            finally:
+                store.close()
+            gauges.database_up(True)
+        except StoreUnavailable as error:  # liveness: the process answers even when its database does not
+            found["database"] = (False, f"unavailable ({error})")
+            gauges.database_up(False)
+    problems = [f"{name}: {detail}" for name, (ok, detail) in found.items() if not ok]
+    body = {"status": "degraded", "problems": problems} if problems else {"status": "ok"}
+    return jsonify({**body, **counts})
+
+
+def database_state(config) -> tuple[bool, str]:
+    """Check the database file can be written; after a write of this process failed for the disk's sake (full,
+    read-only), write once to see whether it takes writes again, as readiness would."""
+    if faults.current() is None:
+        return checks.file_writable(config["DATABASE"])
+    try:
+        store = Store.from_settings(config, busy_timeout_ms=PROBE_WAIT_MS)
+    except StoreUnavailable as error:
+        return False, f"cannot be opened: {error}"
+    try:
+        return checks.database(store)
+    finally:
+        store.close()
+
+
+@bp.get("/api/v1/ready")
+def ready():
+    """Say whether this server can do its job: 200, or 503 in the error shape with what failed."""
+    found = run_checks(current_app)
+    failed = [f"{name}: {check['detail']}" for name, check in found.items() if not check["ok"]]
+    if not failed:
+        return jsonify(status="ready", checks=found)
+    # the one error shape, with every check beside it
+    error = {"code": "not_ready", "message": "; ".join(failed), "retryable": True}
+    return jsonify(error=error, checks=found), 503, {"Retry-After": str(current_app.config["RETRY_AFTER"])}
+
+
+def run_checks(app) -> dict:
+    """Run every readiness check; return {name: {"ok", "detail"}}."""
+    config = app.config
+    found = {"templates": checks.templates(app.template_folder),
+             "static": checks.static(app.template_folder, app.static_folder),
+             "disk": checks.disk(config["DATABASE"], config["READY_MIN_FREE_MB"])}
+    try:
+        store = Store.from_settings(config, busy_timeout_ms=PROBE_WAIT_MS)
+    except StoreUnavailable as error:
+        found["database"] = (False, f"cannot be opened: {error}")
+        gauges.database_up(False)
+    else:
+        gauges.database_up(True)
+        try:
+            found["database"] = checks.database(store)
+            found["analyser"] = checks.analyser(store, config["ANALYZER"], config["READY_MAX_LAG"])
+        except StoreUnavailable as error:
+            found["analyser"] = (False, f"cannot read the backlog: {error}")
+        finally:
+            store.close()
+    return {name: {"ok": ok, "detail": detail} for name, (ok, detail) in found.items()}

@@ -1,0 +1,48 @@
+"""The mappings API: a tool's declared, inferred and candidate pairs, and confirming or rejecting one."""
+import orjson
+from flask import Blueprint, jsonify
+
+from ..pipeline import mappings as toolmappings
+from .api import whole_body
+from .db import get_store
+from .errors import ApiError
+from ..store.toolcalls import known_tool
+
+bp = Blueprint("mappings_api", __name__)
+
+
+def _known_or_404(name: str) -> None:
+    if not known_tool(get_store(), name):
+        raise ApiError(404, "tool_not_found", f"no tool {name!r}: no contract and no calls")
+
+
+@bp.get("/api/v1/tools/<tool:name>/mappings")
+def mappings(name):
+    """Return a tool's pairs with their evidence: declared, inferred, candidates, rejected."""
+    _known_or_404(name)
+    return jsonify(toolmappings.mapping_rows(get_store(), name))
+
+
+@bp.post("/api/v1/tools/<tool:name>/mappings/<action>")
+def change(name, action):
+    """Confirm a pair (write it into the contract) or reject it (keep it out of inference)."""
+    if action not in ("confirm", "reject"):
+        raise ApiError(404, "not_found", f"no mapping action {action!r}; use confirm or reject")
+    body = _pair_body()
+    store = get_store()
+    if action == "confirm":
+        toolmappings.confirm(store, name, body["arguments"], body["request"])
+    else:
+        _known_or_404(name)
+        toolmappings.reject(store, name, body["arguments"], body["request"])
+    return jsonify(toolmappings.mapping_rows(store, name))
+
+
+def _pair_body() -> dict:
+    try:
+        body = orjson.loads(whole_body())
+    except orjson.JSONDecodeError as error:
+        raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
+    if not isinstance(body, dict) or not all(isinstance(body.get(k), str) for k in ("arguments", "request")):
+        raise ApiError(400, "bad_pair", 'send {"arguments": "/pointer", "request": "/pointer"}')
+    return body

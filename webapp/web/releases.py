@@ -1,0 +1,72 @@
+"""Releases over HTTP: GET /api/v1/releases, the /releases page and its JSON twin (thin adapters over the store)."""
+from flask import Blueprint, abort, jsonify, request, url_for
+
+from .db import get_store
+from .errors import ApiError
+from .problems import api as problems_api
+from .views import page_or_fragment
+
+bp = Blueprint("releases", __name__)
+
+
+class Refused(Exception):
+    """A releases query that cannot be answered: (status, code, message)."""
+
+
+def releases_data(args) -> dict:
+    """Return the releases (newest first seen first), only `release` when it is asked alone, and with `compare`
+    the comparison; Refused for `compare` without `release` or a release no call named."""
+    base, other = ((args.get(name) or "").strip() for name in ("release", "compare"))
+    if other and not base:
+        raise Refused(400, "bad_parameter", "compare needs release: ?release=A&compare=B says what B broke and fixed")
+    store = get_store()
+    releases = store.list_releases()
+    known = {entry["release"] for entry in releases}
+    for name in (base, other):
+        if name and name not in known:
+            raise Refused(404, "release_not_found", f"no call named the release {name[:80]!r}")
+    for entry in releases:
+        entry["new_problems_url"] = url_for("problems_pages.problems_page", new_in=entry["release"], _external=True)
+        entry["permalink"] = url_for("releases.page", release=entry["release"], _external=True)
+    data = {"releases": [e for e in releases if e["release"] == base] if base and not other else releases}
+    if base and other:
+        found = store.compare_releases(base, other)
+        data["comparison"] = {"release": base, "compare": other,
+                              **{name: [problems_api.with_links(p) for p in problems] for name, problems in found.items()}}
+    return data
+
+
+@bp.get("/api/v1/releases")
+def api_releases():
+    """List releases newest first seen first; with ?release=A&compare=B, what B broke and fixed."""
+    try:
+        return jsonify(releases_data(request.args))
+    except Refused as refused:
+        raise ApiError(*refused.args) from None
+
+
+def _page_data() -> dict:
+    try:
+        data = releases_data(request.args)
+    except Refused as refused:
+        abort(refused.args[0], description=refused.args[2])
+    everything = get_store().list_releases() if request.args.get("release") else data["releases"]
+    order = [entry["release"] for entry in everything]  # newest first: the one after a release is its successor
+    previous = {name: order[i + 1] for i, name in enumerate(order[:-1])}
+    return {**data, "all_releases": order, "previous": previous,
+            "asked": {name: (request.args.get(name) or "").strip() for name in ("release", "compare")}}
+
+
+@bp.get("/releases")
+def page():
+    """Show the releases, each with its calls, new and regressed problems and sources; and a comparison."""
+    return page_or_fragment("releases.html", "partials/releases.html", **_page_data())
+
+
+@bp.get("/releases.json")
+def page_json():
+    """Return the releases page's data (the API's document)."""
+    try:
+        return jsonify(releases_data(request.args))
+    except Refused as refused:
+        raise ApiError(*refused.args) from None

@@ -1,0 +1,230 @@
+"""Scoped tokens, the Host allow-list, the cross-site refusal and the security headers of every response."""
+import logging
+
+from flask import current_app, g, request
+
+from ..ops import logs
+from .errors import ApiError
+from .hosts import allowed_hosts, host_allowed
+from ..common.tokens import SETTINGS, Keyring, Token
+
+INGEST_PATHS = ("/api/v1/ingest", "/v1/traces")
+OPEN_PATHS = ("/static/", "/api/v1/health", "/api/v1/ready")
+METRICS_PATH = "/metrics"
+API_PREFIXES = ("/api/", "/v1/")
+TOOLS_PATH = "/api/v1/tools/"
+TOOL_PAGES_PATH = "/tools/"   # the tool pages' confirm, reject and "pair these" forms change contracts
+PROBLEMS_API_PATH = "/api/v1/problems/"
+PROBLEM_PAGES_PATH = "/problems/"   # resolving, archiving or merging a problem changes state, as contracts do
+ALERT_PATHS = ("/api/v1/alerts",)  # rules hold secrets and make the server call out
+ALERT_PAGES_PATH = "/settings/alerts"  # its forms, as the tool and problem pages' ones, open with Basic auth too
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+BEARER_CHALLENGE = 'Bearer realm="tracediff"'
+# A browser asks for this once, then sends it with every request to the site, htmx ones included.
+BASIC_CHALLENGE = 'Basic realm="tracediff", charset="UTF-8"'
+LOG = logging.getLogger(__name__)  # under "webapp", so its INFO lines reach the server's log
+
+
+def bearer_token() -> str:
+    """Return the token of an `Authorization: Bearer` header, or ""."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def basic_password() -> str:
+    """Return the password of an `Authorization: Basic` header (any user name), or ""."""
+    auth = request.authorization
+    return (auth.password or "") if auth is not None and auth.type == "basic" else ""
+
+
+def admin_only(view):
+    """Mark a view as needing an admin token (contracts, problems' state, alert rules)."""
+    view.tracediff_scope = "admin"
+    return view
+
+
+def required_scope(path: str, method: str, view=None) -> str | None:
+    """Name what a request needs: "admin", "ingest", "read", or None (open)."""
+    if path.startswith(OPEN_PATHS):
+        return None
+    marked = getattr(view, "tracediff_scope", None)
+    if marked:
+        return marked
+    if path == METRICS_PATH:
+        return "metrics"
+    if path in INGEST_PATHS:
+        return "ingest"
+    if path.startswith((TOOLS_PATH, PROBLEMS_API_PATH, *ALERT_PATHS)) and method not in SAFE_METHODS:
+        return "admin"  # contracts, problems' state and alert rules
+    if path.startswith((TOOL_PAGES_PATH, PROBLEM_PAGES_PATH, ALERT_PAGES_PATH)) and method not in SAFE_METHODS:
+        return "page_admin"
+    return "read"
+
+
+def check_access():
+    """Refuse a request whose path needs a token it does not carry; note the token's name in `g`."""
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    scope = required_scope(request.path, request.method, view)
+    if scope == "page_admin":
+        _require_page_admin()
+    elif scope == "metrics":
+        _require_metrics_token()
+    elif scope is not None:
+        g.token = require_scope(scope)
+
+
+def keyring() -> Keyring:
+    """The tokens of the current settings (rebuilt when the settings change, e.g. on reload)."""
+    key = tuple(str(current_app.config.get(setting, "")) for setting in SETTINGS.values())
+    cached = current_app.extensions.get("tracediff.keyring")
+    if cached is None or cached[0] != key:
+        cached = (key, Keyring.from_settings(current_app.config))
+        current_app.extensions["tracediff.keyring"] = cached
+    return cached[1]
+
+
+def require_scope(scope: str) -> Token | None:
+    """Return the request's token if it opens `scope` (None where the scope is open); else raise 401/403.
+
+    Other features call this (or mark their views with `admin_only`) for what needs an admin token.
+    """
+    ring = keyring()
+    token = ring.find(bearer_token())
+    if token is None and scope == "read":
+        token = ring.find(basic_password())  # browsers: Basic auth only ever reads
+    if token is not None:  # refused or not, the access line says which token it was
+        request.environ[logs.TOKEN_NAME_KEY] = token.name
+    wanted = scope
+    if scope == "admin" and not ring.configured("admin"):
+        # as before admin tokens existed: an ingest token, else a read token, else nothing
+        scope = "ingest" if ring.configured("ingest") else "read"
+    if token is not None and token.grants(scope):
+        return token
+    if not ring.configured(scope):
+        return None
+    if token is not None and wanted == "admin" and token.scope in ("read", "ingest"):  # a metrics token: 401
+        code = "read_only_token" if token.scope == "read" else "ingest_only_token"
+        needed = "TRACEDIFF_ADMIN_TOKENS" if scope == "admin" else "TRACEDIFF_INGEST_TOKENS"
+        article = "an" if token.scope == "ingest" else "a"
+        raise ApiError(403, code, f"{article} {token.scope} token cannot do this (change contracts or other admin "
+                       f"state); send a token from {needed}")
+    raise _refusal(scope)
+
+
+def changing_scope(ring: Keyring | None = None) -> str:
+    """Name the scope whose tokens change contracts, problems' state and alert rules: admin tokens, else
+    (as before admin tokens existed) ingest ones, else read ones."""
+    ring = ring or keyring()
+    return "admin" if ring.configured("admin") else "ingest" if ring.configured("ingest") else "read"
+
+
+def change_hint() -> str:
+    """Say, on a page that shows no forms, which token its changes need and how a browser sends it."""
+    setting = f"TRACEDIFF_{SETTINGS[changing_scope()]}"
+    return f"Changes need a token from {setting}, given as the password of HTTP Basic auth (any user name)"
+
+
+def may_change_contracts() -> bool:
+    """Say whether this request may change contracts (or problems, or alert rules) from a page: the scope
+    is open, or it sent a token that opens it (a Bearer token, or the password of Basic auth: a browser holds one)."""
+    ring = keyring()
+    scope = changing_scope(ring)
+    if not ring.configured(scope):
+        return True
+    return any(token is not None and token.grants(scope)
+               for token in (ring.find(bearer_token()), ring.find(basic_password())))
+
+
+def _require_metrics_token() -> None:
+    """Let a metrics token (TRACEDIFF_METRICS_TOKENS) or a token that reads in; with neither set, anyone."""
+    ring = keyring()
+    token = ring.find(bearer_token())
+    if token is not None and token.grants("metrics"):
+        request.environ[logs.TOKEN_NAME_KEY] = token.name  # the access line names it, as for other scopes
+        g.token = token
+        return
+    if ring.configured("metrics") and not ring.configured("read") and not (token and token.grants("read")):
+        if token is not None:
+            request.environ[logs.TOKEN_NAME_KEY] = token.name
+        raise _unauthorized("/metrics needs 'Authorization: Bearer <token>' with a token from "
+                            "TRACEDIFF_METRICS_TOKENS", BEARER_CHALLENGE)
+    g.token = require_scope("read")
+
+
+def _require_page_admin() -> None:
+    """Refuse a page's change without the token it needs; a browser is asked for it (Basic)."""
+    if not may_change_contracts():
+        setting = f"TRACEDIFF_{SETTINGS[changing_scope()]}"
+        raise _unauthorized(f"this change needs a token from {setting}, as the password of HTTP Basic auth "
+                            "(any user name) or as 'Authorization: Bearer <token>'; or use the `tracediff` "
+                            "command on the server", BASIC_CHALLENGE, BEARER_CHALLENGE)
+
+
+def _refusal(scope: str) -> ApiError:
+    settings = f"TRACEDIFF_{SETTINGS[scope]}" + ("" if scope == "admin" else " or TRACEDIFF_ADMIN_TOKENS")
+    if scope == "read" and not request.path.startswith(API_PREFIXES):
+        return _unauthorized(f"this page needs a token from {settings}, as the password of HTTP Basic auth "
+                             "(any user name) or as 'Authorization: Bearer <token>'", BASIC_CHALLENGE, BEARER_CHALLENGE)
+    return _unauthorized(f"this endpoint needs 'Authorization: Bearer <token>' with a token from {settings}",
+                         BEARER_CHALLENGE)
+
+
+def _unauthorized(message: str, *challenges: str) -> ApiError:
+    return ApiError(401, "unauthorized", message, retryable=False,
+                    headers={"WWW-Authenticate": list(challenges)})
+
+
+def check_host():
+    """Refuse a request whose Host header names no address or allowed name of this server (DNS rebinding)."""
+    if request.path.startswith(OPEN_PATHS):
+        return
+    allowed = allowed_hosts(current_app.config["ALLOWED_HOSTS"], current_app.config.get("HOST", ""))
+    header = request.headers.get("Host", "")
+    if not host_allowed(header, allowed):
+        raise ApiError(400, "host_not_allowed", f"the Host header {header[:100]!r} is not a name of this "
+                       "server; add it to TRACEDIFF_ALLOWED_HOSTS if it is")
+
+
+def log_token_use(response):
+    """Log which named token changed something (never the token itself)."""
+    token = g.get("token")
+    if token is not None and request.method not in SAFE_METHODS:
+        LOG.info("token %s (%s): %s %s -> %s", token.name, token.scope, request.method, request.path,
+                 response.status_code)
+    return response
+
+
+def refuse_cross_site_writes():
+    """Refuse a state-changing request that a browser sent from another site (CSRF).
+
+    Log shippers and scripts send neither Sec-Fetch-Site nor Origin; a browser sends
+    them on every cross-site POST, including a plain HTML form with no token to check.
+    """
+    if request.method in SAFE_METHODS:
+        return
+    fetch_site = request.headers.get("Sec-Fetch-Site", "")
+    origin = request.headers.get("Origin", "")
+    own_origin = request.host_url.rstrip("/")
+    if fetch_site in ("cross-site", "same-site") or (origin and origin != own_origin):
+        raise ApiError(403, "cross_site_request", "state-changing requests from another site's pages "
+                       "are refused; send them from a script or a log shipper, or from tracediff's own pages")
+
+
+def secure_headers(response):
+    """Add the content security policy and friends to every response."""
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+def init_app(app) -> None:
+    Keyring.from_settings(app.config)  # a bad token setting stops the start, not the first request
+    app.before_request(check_host)
+    app.before_request(refuse_cross_site_writes)
+    app.before_request(check_access)
+    app.after_request(secure_headers)
+    app.after_request(log_token_use)

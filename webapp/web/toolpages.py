@@ -1,0 +1,101 @@
+"""The tool pages: /tools lists tools; /tools/<name> shows a contract, its calls, its strip and mappings."""
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from werkzeug.routing import PathConverter
+
+from . import charts
+from ..pipeline import mappings as toolmappings
+from ..contracts import ContractError
+from .db import get_store
+from ..inference.hints import map_command
+from .security import may_change_contracts
+from ..store import stats
+from ..store.filters import TraceQuery
+from ..store.toolcalls import known_tool, recent_calls, tool_summaries
+from .views import page_or_fragment
+
+bp = Blueprint("tools", __name__)
+
+
+class ToolName(PathConverter):
+    """A tool name in a URL: any text, `/` (MCP tools) and line breaks included, as the string converter took."""
+
+    regex = r"[^/][\s\S]*?"
+
+
+def init_app(app) -> None:
+    """Teach the URL map `<tool:name>`, before any blueprint's rules name it."""
+    app.url_map.converters["tool"] = ToolName
+SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
+
+
+@bp.get("/tools")
+def tools():
+    """List every tool with a contract or calls: calls, calls with findings, last seen."""
+    return render_template("tools.html", tools=tool_summaries(get_store()))
+
+
+@bp.get("/tools.json")
+def tools_json():
+    """Return the tool list as JSON."""
+    return jsonify(tools=tool_summaries(get_store()))
+
+
+def _tool_or_404(name: str) -> None:
+    if not known_tool(get_store(), name):
+        abort(404, description=f"no tool {name!r}: no contract and no calls")
+
+
+def tool_data(name: str) -> dict:
+    """Return what the tool page shows, as plain data (the page and its JSON twin)."""
+    store = get_store()
+    contract = store.get_tool(name)
+    return {"name": name, "contract": contract, "calls": recent_calls(store, name),
+            "mappings": toolmappings.mapping_rows(store, name)}
+
+
+@bp.get("/tools/<tool:name>.json")
+def tool_json(name):
+    """Return the tool page's data as JSON."""
+    _tool_or_404(name)
+    return jsonify(tool_data(name))
+
+
+@bp.get("/tools/<tool:name>")
+def tool(name):
+    """Show one tool: its contract, recent calls, hourly strip and mappings with their evidence."""
+    _tool_or_404(name)
+    data = tool_data(name)
+    strip = stats.hourly_strip(get_store(), tool=name)
+    return page_or_fragment("tool.html", "partials/mappings.html", **data, **_mapping_context(name),
+                            schemas=[(k, data["contract"][k]) for k in SCHEMAS if (data["contract"] or {}).get(k)],
+                            query=TraceQuery(tool=name),
+                            strip_rows=charts.strip_rows(strip, list_url=url_for("views.index")),
+                            strip_width=charts.strip_width(strip), strip_hours=strip["hours"])
+
+
+def _mapping_context(name: str) -> dict:
+    return {"can_change": may_change_contracts(), "tool_name": name,
+            "command": lambda row: map_command(name, [(row["arguments"], row["request"])])}
+
+
+@bp.post("/tools/<tool:name>/mappings/<action>")
+def change_mapping(name, action):
+    """Confirm (write into the contract) or reject (keep out of inference) a pair; from a form or htmx."""
+    if action not in ("confirm", "reject"):
+        abort(404)
+    arguments, req = request.form.get("arguments", ""), request.form.get("request", "")
+    store = get_store()
+    try:
+        if action == "confirm":
+            toolmappings.confirm(store, name, arguments, req)
+        else:
+            toolmappings.reject(store, name, arguments, req)
+    except ContractError as error:
+        abort(400, description=str(error))
+    back = request.form.get("next", "")
+    if request.headers.get("HX-Request") and not back:
+        return page_or_fragment("tool.html", "partials/mappings.html", mappings=toolmappings.mapping_rows(store, name),
+                                **_mapping_context(name))
+    # only our own paths: a form's `next` must not send the browser to another site
+    target = back if back[:1] == "/" and back[1:2] not in ("/", "\\") else url_for("tools.tool", name=name)
+    return redirect(target, 303)
