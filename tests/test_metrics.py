@@ -98,7 +98,7 @@ def test_made_up_methods_and_paths_add_at_most_ten_series(make_server):
 @pytest.mark.slow
 def test_metrics_tell_the_process_the_build_and_alert_deliveries_by_outcome(make_server):
     from receiver import Receiver
-    from webapp import __version__
+    from webapp.version import __version__
 
     receiver = Receiver(fail_first=1)  # the first attempt gets a 503: retried, then delivered
     server = make_server("deliveries.db", env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1",

@@ -1,5 +1,6 @@
 """Serving a real `tracediff serve`: slow clients, SIGTERM, SIGHUP, metrics, access logs, proxies."""
 import json
+import os
 import select
 import signal
 import socket
@@ -72,6 +73,37 @@ def metric_values(text: str, name: str) -> dict:
             labels, value = line.rsplit(" ", 1)
             found[labels.removeprefix(name)] = float(value)
     return found
+
+
+def test_serve_on_ipv6_loopback_starts_and_answers(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import ROOT, free_port
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError as error:
+        pytest.skip(f"no IPv6 loopback here: {error}")
+    port = free_port()
+    log = tmp_path / "v6.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host", "::1", "--port", str(port),
+                                    "--db", str(tmp_path / "v6.db")], stdout=out, stderr=subprocess.STDOUT,
+                                   cwd=ROOT, start_new_session=True)
+    try:
+        deadline, answer = time.monotonic() + 30, None
+        while answer is None and time.monotonic() < deadline and process.poll() is None:
+            try:
+                answer = httpx.get(f"http://[::1]:{port}/api/v1/health", timeout=1)
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        assert answer is not None and answer.status_code == 200, log.read_text()[-2000:]
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(20)
+    assert "Traceback" not in log.read_text() and f"tracediff on http://[::1]:{port}/" in log.read_text()
 
 
 def test_metrics_count_what_was_sent_across_both_workers(make_server):
