@@ -31,6 +31,8 @@ class StandIn:
                 self.end_headers()
                 self.wfile.write(data)
 
+            do_GET = do_POST   # a GET has no body: Content-Length is absent, the body None
+
             def log_message(self, *args):  # keep the test output quiet
                 pass
 
@@ -48,8 +50,8 @@ class StandIn:
 
 
 def orders_api(path, body):
-    """The backing API: a search answers its orders, anything else 404."""
-    if path == "/orders/search":
+    """The backing API: a search (POST /orders/search, or GET /orders?...) answers its orders, anything else 404."""
+    if path == "/orders/search" or path.startswith("/orders?"):
         return 200, ORDERS
     return 404, {"error": {"code": "not_found", "message": path}}
 

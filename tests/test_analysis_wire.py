@@ -262,3 +262,28 @@ def test_a_finding_outside_the_body_has_a_stable_anchor_and_body_anchors_are_unc
     body = {"kind": "type_changed", "left": {"snapshot": "arguments", "path": "/limit"},
             "right": {"snapshot": "request", "path": "/limit"}}
     assert finding_anchors([body]) == ["f-type_changed-arguments/limit-request/limit"]
+
+
+@pytest.mark.parametrize("url", ["https://[REDACTED]@api.example.com/orders?status=paid", "https://[::1/x?a=1",
+                                 "http://a:b:c/%zz?%%=1&=&&x", "//", "?", "not a url at all"])
+def test_a_url_that_cannot_be_read_is_no_crash(url):
+    result = call(ORDERS, url)
+    assert result["worst"] in ("warning", "info", "error") and "incomplete" not in result
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
+
+
+@given(path=st.lists(_TEXT, max_size=5), query=st.lists(st.tuples(_TEXT, _TEXT), max_size=6), form=_TEXT,
+       arguments=st.dictionaries(_TEXT, st.one_of(_TEXT, st.integers(), st.booleans(), st.lists(_TEXT, max_size=3)),
+                                 max_size=5))
+def test_any_url_query_and_form_text_is_read_without_a_crash(path, query, form, arguments):
+    from urllib.parse import quote, urlencode
+    url = "https://api.example.com/" + "/".join(quote(p, safe="") for p in path) + "?" + urlencode(query)
+    result = call(arguments, url, form, "POST", {"Content-Type": "application/x-www-form-urlencoded"})
+    assert "incomplete" not in result
+    for f in result["findings"]:
+        for end in (f["left"], f["right"]):
+            assert end is None or is_request_path(end["path"])

@@ -53,12 +53,15 @@ def test_the_fixtures_zip_holds_the_three_snapshots_the_contract_and_the_check_c
     files = fixture_files(client, LIMIT_AS_STRING)
     assert set(files) == {"tool-args.json", "http-body.json", "http-response.json", "contract.json", "call.json",
                           "README.md"}
-    assert json.loads(files["call.json"]) == {"tool": "findOrders", "status": 200}
     trace = client.get(f"/api/v1/traces/{LIMIT_AS_STRING}").get_json()["calls"][0]
+    request_http = trace["snapshots"]["request"]["http"]   # the request's method, URL and headers, as stored
+    assert json.loads(files["call.json"]) == {"tool": "findOrders", "status": 200, "http": {
+        "method": "POST", "url": request_http["url"], "headers": request_http["headers"]}}
     assert json.loads(files["http-body.json"]) == trace["snapshots"]["request"]["payload"]
     assert json.loads(files["contract.json"])["name"] == "findOrders"
     assert ("tracediff check --contract contract.json --arguments tool-args.json --request http-body.json "
-            "--response http-response.json --status 200") in files["README.md"].decode()
+            "--response http-response.json --status 200 --method POST --url "
+            "https://api.example.com/v1/orders/search") in files["README.md"].decode()
 
 
 def test_the_fixtures_replay_the_same_finding_with_tracediff_check(client, samples, tmp_path):

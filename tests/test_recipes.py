@@ -5,6 +5,7 @@ OpenTelemetry packages, the machine's node, a real syslog-ng; then the trace is 
 The MCP server recipe has its own file, test_recipes_mcp.py.
 """
 import gzip
+import json
 import sys
 
 import httpx
@@ -137,3 +138,31 @@ def test_a_copy_of_the_python_recipe_with_another_tool_name_shows_that_tools_cal
     assert_planted_bug(call, tool="search_invoices", source="openai")
     page = httpx.get(f"{live_server.url}/traces/{trace_id}", timeout=10)
     assert page.status_code == 200 and "search_invoices" in page.text
+
+
+GET_DRIVER = """
+import os, runpy, sys
+recipe = runpy.run_path(sys.argv[1], run_name="recipe")   # the recipe file itself, its hooks and client
+recipe["CALL"].set(("4bf92f3577b34da6a3ce929d0e0e4736", "call_get", "find_orders"))
+recipe["log"]("arguments", {"status": "paid", "limit": 5})
+recipe["http"].get(os.environ["ORDERS_API"] + "/orders", params={"status": "paid", "page_size": 5})
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("recipe", ["openai_logs.py", "anthropic_logs.py"])
+def test_a_recipe_logs_a_get_by_its_method_and_full_url_with_no_fake_body(live_server, orders, tmp_path, recipe):
+    log_file, driver = tmp_path / "tool-calls.ndjson", tmp_path / "get_driver.py"
+    driver.write_text(GET_DRIVER)
+    run_recipe([sys.executable, str(driver), str(RECIPES / recipe)],
+               {"ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file)}, tmp_path)
+    lines = [json.loads(line) for line in log_file.read_text().splitlines()]
+    [request] = [line for line in lines if line["snapshot"] == "request"]
+    assert request["payload"] is None and request["http"]["method"] == "GET"
+    assert request["http"]["url"] == f"{orders.url}/orders?status=paid&page_size=5"
+    tracediff_ingest(live_server.db_path, log_file)
+    trace = httpx.get(f"{live_server.url}/api/v1/traces/4bf92f3577b34da6a3ce929d0e0e4736", timeout=10).json()
+    [call] = trace["calls"]
+    assert call["worst"] == "info"   # no flag at the root: the GET's arguments are read from its query
+    assert {(row["arguments"], row["request"]) for row in call["alignment"]} >= {
+        ("/status", "query:/status"), ("/limit", "query:/page_size")}

@@ -26,7 +26,9 @@ def log(snapshot, payload, **http):
 
 
 def body(raw):
-    """Return a JSON body as JSON, any other body as text."""
+    """Return a JSON body as JSON, any other body (a form) as text; a GET's empty body as None (none sent)."""
+    if not raw:
+        return None
     try:
         return json.loads(raw)
     except ValueError:

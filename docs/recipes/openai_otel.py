@@ -27,7 +27,8 @@ tracer = trace.get_tracer("orders-agent")
 
 
 def request_hook(span, request):  # the body exactly as your code built it
-    if isinstance(request.stream, httpx.ByteStream) and len(body := b"".join(request.stream)) <= MAX_BODY:
+    # a GET sends no body: none is set, and tracediff reads the request from the span's url.full
+    if isinstance(request.stream, httpx.ByteStream) and 0 < len(body := b"".join(request.stream)) <= MAX_BODY:
         span.set_attribute("http.request.body.content", body.decode("utf-8", "replace"))
 
 

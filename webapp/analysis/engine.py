@@ -58,7 +58,7 @@ def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True,
         try:
             comparison = _comparisons(docs, contract, status, validation, findings, wire)
             result = _result(docs, comparison, validation, sort_findings(findings), sparse and not wire.located)
-            return located_result(result, wire) if wire.located else result
+            return located_result(result, wire, comparison.pairing.back) if wire.located else result
         except RecursionError:
             # Ingest caps nesting; this guards callers that feed the engine directly.
             why, findings = "nested too deeply to compare", [f for f in findings if f["kind"] == "invalid_json"]

@@ -16,7 +16,7 @@ def _finding(f: dict) -> dict:
     return f
 
 
-def located_result(result: dict, wire: Request) -> dict:
+def located_result(result: dict, wire: Request, back: dict) -> dict:
     """Rewrite a result's internal request pointers (`/query:/page_size`) as external names, in place."""
     sides = []
     for f in result["findings"]:
@@ -30,5 +30,6 @@ def located_result(result: dict, wire: Request) -> dict:
         for place in places:
             place[0] = external(place[0]) if left == "request" and place[0] is not None else place[0]
             place[1] = external(place[1]) if right == "request" and place[1] is not None else place[1]
-    result["request_template"] = wire.template
+    result["request_template"] = wire.template   # what the request was read by (the contract's template)
+    result["url_template"] = wire.url_template(back)   # what it shows: that, or the segments arguments explain
     return result

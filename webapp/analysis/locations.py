@@ -7,19 +7,10 @@ segment's index without one: `path:/2`), `query:/page_size`, `header:/idempotenc
 the body's object with one reserved key per location (`"query:"`), so the pairing walks it as any
 other; `external` and `internal` turn its pointers into the names above and back."""
 
-from .pointers import MISSING, is_pointer, resolve
-from .wire import (
-    content_type,
-    is_form,
-    match_template,
-    read_headers,
-    read_params,
-    read_query,
-    url_path,
-    variable_segments,
-)
+from .pointers import LOCATIONS, MISSING, is_pointer, is_request_path, last, resolve  # noqa: F401 (re-exported)
+from .wire import (content_type, is_form, match_template, read_headers, read_params, read_query, segments,
+                   url_path, variable_segments)
 
-LOCATIONS = ("path", "query", "header", "form")
 _KEYS = {f"{name}:": name for name in LOCATIONS}
 TEXT_ROOTS = tuple(f"/{name}:" for name in LOCATIONS)     # every value under them is text on the wire
 QUIET_ROOTS = ("/header:",)   # a header no argument explains is the HTTP client's, not an added field
@@ -29,9 +20,19 @@ class Request:
     """A request as the analysis reads it: its document (body plus locations) and what it knows of them."""
 
     def __init__(self, document, body, located: bool = False, template: str | None = None,
-                 untemplated: bool = False):
+                 untemplated: bool = False, url: str | None = None):
         self.document, self.body, self.located, self.template = document, body, located, template
         self.untemplated = untemplated   # path segments named by index: those no argument explains are quiet
+        self.url = url
+
+    def url_template(self, back: dict) -> str | None:
+        """Return the URL template this call shows: the contract's, else its path with each segment an argument
+        explains written `{argument}` (`back`: the pairing's request path -> argument path), else None."""
+        if self.template or not self.url:
+            return self.template
+        parts = segments(url_path(self.url))
+        named = [f"{{{last(back[f'/path:/{i}'])}}}" if f"/path:/{i}" in back else part for i, part in enumerate(parts)]
+        return "/" + "/".join(named) if named != parts else None
 
 
 def external(path: str) -> str:
@@ -48,16 +49,6 @@ def internal(path: str) -> str:
     if location in LOCATIONS and (rest == "" or rest.startswith("/")):
         return f"/{location}:{rest}"
     return path
-
-
-def is_request_path(text) -> bool:
-    """Tell whether text names a request field: a JSON Pointer, or `LOCATION:` and a pointer."""
-    if not isinstance(text, str):
-        return False
-    location, colon, rest = text.partition(":")
-    if colon and location in LOCATIONS:
-        return is_pointer(rest)
-    return is_pointer(text)
 
 
 def is_located_path(path) -> bool:
@@ -106,7 +97,7 @@ def read_request(snapshot: dict | None, body, arguments=None, template: str | No
     document = dict(body or {})
     for name, value in parts.items():
         document[f"{name}:"] = value
-    return Request(document, body, True, None if untemplated else template, untemplated and "path" in parts)
+    return Request(document, body, True, None if untemplated else template, untemplated and "path" in parts, url)
 
 
 def body_part(document):

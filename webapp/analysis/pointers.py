@@ -76,3 +76,15 @@ def ancestors(pointer: str):
 
 
 MISSING = _MISSING
+# Where a request field travels besides the body (analysis/locations.py): `query:/page_size` names one.
+LOCATIONS = ("path", "query", "header", "form")
+
+
+def is_request_path(text) -> bool:
+    """Tell whether text names a request field: a JSON Pointer, or `LOCATION:` and a pointer."""
+    if not isinstance(text, str):
+        return False
+    location, colon, rest = text.partition(":")
+    if colon and location in LOCATIONS:
+        return is_pointer(rest)
+    return is_pointer(text)

@@ -85,9 +85,18 @@ def _lists(node):
     return {str(k): _lists(v) for k, v in node.items()}
 
 
+def _split(url: str):
+    """Split a URL into its parts, or None when it cannot be read (a host such as `[REDACTED]`)."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
+
+
 def read_query(url: str) -> dict:
     """Read the query parameters of a URL; a GraphQL `variables` parameter holding JSON is parsed."""
-    params = read_params(urlsplit(url).query)
+    parts = _split(url)
+    params = read_params(parts.query) if parts else {}
     variables = params.get("variables")
     if isinstance(variables, str) and variables.startswith("{"):
         try:
@@ -98,8 +107,9 @@ def read_query(url: str) -> dict:
 
 
 def url_path(url: str) -> str:
-    """Return the path of a URL (or of a bare path), as written."""
-    return urlsplit(url).path or "/"
+    """Return the path of a URL (or of a bare path), as written; "/" for a URL that cannot be read."""
+    parts = _split(url)
+    return (parts.path if parts else "") or "/"
 
 
 def segments(path: str) -> list[str]:

@@ -138,22 +138,32 @@ def reanalyze(budget, database):
 @click.option("--request", "request_file", type=click.Path(exists=True, dir_okay=False),
               help="The HTTP request body (JSON).")
 @click.option("--response", type=click.Path(exists=True, dir_okay=False), help="The HTTP response body (JSON).")
+@click.option("--url", "--request-url", "url", default=None,
+              help="The request's URL: its path segments and query string are checked like its body.")
+@click.option("--method", default=None, help="The request's HTTP method (GET, POST...).")
+@click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'",
+              help="A request header (repeatable); id headers such as Idempotency-Key are checked.")
 @click.option("--status", type=click.IntRange(100, 599), default=None,
               help="HTTP status of the response [default: unknown, so no status-based findings].")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (the same as --format json).")
 @click.option("--format", "output", type=click.Choice(["text", "github", "json"]), default="text", show_default=True,
               help="Report as text, as GitHub Actions annotations, or as JSON.")
 @click.option("--junit", type=click.Path(dir_okay=False), default=None, help="Also write a JUnit XML report here.")
-def check(folders, tool, contract, arguments, request_file, response, status, as_json, output, junit):
+def check(folders, tool, contract, arguments, request_file, response, url, method, headers, status, as_json, output,
+          junit):
     """Check fixture files, or fixture FOLDERS, against a contract; exit 1 on a finding, 2 on bad input."""
-    from .check import CheckOptions, InputError as CheckInputError, check as run_check
+    from .check import CheckOptions, InputError as CheckInputError, check as run_check, request_http
 
     files = {"arguments": arguments, "request": request_file, "response": response}
-    if folders and any(files.values()):
+    try:
+        http = request_http(url, method, headers)
+    except CheckInputError as error:
+        raise click.UsageError(str(error)) from None
+    if folders and (any(files.values()) or http):
         raise click.UsageError("give fixture FOLDERS or --arguments/--request/--response files, not both")
-    if not folders and not any(files.values()):
-        raise click.UsageError("give fixture FOLDERS, or at least one of --arguments, --request, --response")
-    options = CheckOptions(folders, files, contract, tool, status, "json" if as_json else output, junit)
+    if not folders and not (any(files.values()) or http):
+        raise click.UsageError("give fixture FOLDERS, or at least one of --arguments, --request, --url, --response")
+    options = CheckOptions(folders, files, contract, tool, status, "json" if as_json else output, junit, http)
     try:
         code = run_check(options, click.echo)
     except CheckInputError as error:

@@ -23,8 +23,11 @@ def parse_pair(text: str) -> tuple:
 
 
 def _pointer(name: str, text: str) -> str:
+    from ..analysis.locations import is_located_path
     from ..analysis.pointers import child, is_pointer
 
+    if is_located_path(name):   # a request field outside the body: query:/page_size, path:/invoiceId
+        return name
     if name.startswith("/"):
         if not is_pointer(name):
             raise click.BadParameter(f"{text!r}: {name!r} is not a JSON Pointer (escape ~ as ~0, / as ~1)")

@@ -4,9 +4,10 @@ import re
 
 import jsonschema_rs
 
-from ..analysis.pointers import from_tokens, is_pointer
+from ..analysis.pointers import from_tokens, is_pointer, is_request_path
 from .errors import ContractError
 from .refs import ref_problems
+from .requests import check_http
 
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
 CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping", "consumed")
@@ -19,11 +20,14 @@ KNOWN_DIALECTS = {f"{base}{end}" for end in ("", "#") for base in (
     "https://json-schema.org/draft/2020-12/schema")}
 
 
+CONTRACT_KEYS += ("http",)   # what the request carries outside its body (contracts/requests.py)
+
+
 def check_contract(contract: dict) -> list[str]:
     """Return every problem of a contract as a message naming its place; [] when fine."""
     if not isinstance(contract, dict):
         return ["contract: must be an object"]
-    problems = []
+    problems = check_http(contract.get("http"))
     for key in SCHEMA_KEYS:
         schema = contract.get(key)
         if schema is not None:
@@ -115,7 +119,7 @@ def _mapping_problems(mapping) -> list[str]:
         if len([k for k in entry if k in SNAPSHOTS]) != 2:
             problems.append(f"{where}: must pair exactly two snapshots")
         for key, pointer in entry.items():
-            if key in SNAPSHOTS and not is_pointer(pointer):
+            if key in SNAPSHOTS and not (is_request_path(pointer) if key == "request" else is_pointer(pointer)):
                 problems.append(f"{where}/{key}: {pointer!r} is not a JSON Pointer (e.g. \"/amount\")")
     return problems
 

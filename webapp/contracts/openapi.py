@@ -3,6 +3,7 @@ from ..analysis.pointers import MISSING, child, resolve
 from .errors import ContractError
 from .inline import Inliner, operation_schemas
 from .refs import LITERAL_KEYS
+from .requests import operation_http
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -22,10 +23,13 @@ def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> d
             known = ", ".join(sorted(found)[:20]) or "none"
             raise ContractError(f"operation {tool}={op_id}: no operation {op_id!r} in the OpenAPI document "
                                 f"(it has: {known})", "bad_operation")
-        _check_operation_refs(doc, *found[op_id])
+        _check_operation_refs(doc, *found[op_id][:2])
     inliner = Inliner(doc, str(doc["openapi"]).startswith("3.1"))
     try:
         contracts = {tool: operation_schemas(inliner, found[op_id][1]) for tool, op_id in wanted.items()}
+        for tool, op_id in wanted.items():
+            where, op, path, method, item = found[op_id]
+            contracts[tool]["http"] = operation_http(inliner, path, method, item, op)
     except (ValueError, RecursionError) as error:
         raise ContractError(f"OpenAPI document: {error}", "bad_openapi") from error
     for tool, op_id in wanted.items():
@@ -36,8 +40,9 @@ def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> d
     return contracts
 
 
-def _openapi_operations(doc: dict) -> dict[str, tuple[str, dict]]:
-    """Return {operationId (or "METHOD /path"): (JSON Pointer, operation)}; refuse a bad shape."""
+def _openapi_operations(doc: dict) -> dict[str, tuple]:
+    """Return {operationId (or "METHOD /path"): (JSON Pointer, operation, path, method, path item)}; refuse a bad
+    shape."""
     if not str(doc.get("openapi", "")).startswith("3."):
         raise ContractError("not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi")
     paths = {} if doc.get("paths") is None else doc["paths"]
@@ -49,7 +54,8 @@ def _openapi_operations(doc: dict) -> dict[str, tuple[str, dict]]:
         for method in METHODS:
             op = item.get(method) if isinstance(item, dict) else None
             if isinstance(op, dict):
-                found[_operation_id(op, method, path, child(where, method))] = (child(where, method), op)
+                found[_operation_id(op, method, path, child(where, method))] = (child(where, method), op, path,
+                                                                                  method, item)
     return found
 
 
@@ -78,7 +84,8 @@ def _follow(doc, node, where: str, seen=()):
 
 def _check_operation_refs(doc, where: str, op: dict) -> None:
     """Follow every $ref the import will inline from an operation's body and responses."""
-    stack, seen = [(op.get("requestBody"), child(where, "requestBody"))], set()
+    stack, seen = [(op.get("requestBody"), child(where, "requestBody")),
+                   (op.get("parameters"), child(where, "parameters"))], set()
     stack += [(response, child(child(where, "responses"), code))
               for code, response in (op.get("responses") or {}).items()]
     while stack:

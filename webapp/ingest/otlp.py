@@ -129,10 +129,10 @@ def _http_events(s: Span, owner: Span | None, trace_tools: list[Span] | None, ct
                                                       _call_id(owner, _TOOL_KEYS[_tool_kind(owner)][1]))
     http = {"method": _http_method(s), "url": a.get("url.full") or a.get("http.url")}
     events = []
-    if has_req:
+    if has_req or isinstance(http["url"], str) and http["url"]:   # a GET sends no body: its URL is its request
         req_http = {**http, "headers": _headers(a, "http.request.header.")}
-        events.append(_event(ctx, s, "request", a["http.request.body.content"], tool, call_id, s.start_ns, req_http,
-                             owner))
+        events.append(_event(ctx, s, "request", a.get("http.request.body.content"), tool, call_id, s.start_ns,
+                             req_http, owner))
     if has_resp:
         status = a.get("http.response.status_code", a.get("http.status_code"))
         resp_http = {**http, "headers": _headers(a, "http.response.header.")}

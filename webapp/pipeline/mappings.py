@@ -4,6 +4,7 @@ Declared pairs live in the contract's `mapping`; inferred ones are learnt from t
 (webapp/inference) and handed to the analysis as extra `mapping` entries marked
 `"inferred": true`, never written into the stored contract.
 """
+from ..analysis.locations import is_located_path
 from ..analysis.pointers import is_pointer
 from ..contracts import ContractError, validated_contract
 from ..inference import infer, leaves, observe
@@ -126,6 +127,8 @@ def reject(store, tool: str, arguments: str, request: str) -> None:
 
 def _check_pointers(arguments, request) -> None:
     for name, pointer in (("arguments", arguments), ("request", request)):
+        if name == "request" and is_located_path(pointer):
+            continue   # query:/page_size, path:/invoiceId: a field outside the body
         if not is_pointer(pointer) or not pointer:
             raise ContractError(f"{name}: {pointer!r} is not a JSON Pointer to a field (e.g. \"/seats\")",
                                 "bad_pointer")

@@ -2,6 +2,7 @@
 import io
 import json
 import re
+import shlex
 import zipfile
 from urllib.parse import urlencode
 
@@ -115,7 +116,18 @@ def check_command(call: dict, has_contract: bool) -> str:
             parts.append(f"--{name} {file}")
     if call.get("status_code") is not None:
         parts.append(f"--status {call['status_code']}")
+    http = _request_http(call).get("http") or {}
+    for flag in ("method", "url"):
+        if http.get(flag):
+            parts.append(f"--{flag} {shlex.quote(http[flag])}")
     return " ".join(parts)
+
+
+def _request_http(call: dict) -> dict:
+    """Return {"http": {"method", "url", "headers"}} of the call's request as stored (redacted), or {}."""
+    http = ((call["snapshots"].get("request") or {}).get("http")) or {}
+    kept = {k: http[k] for k in ("method", "url", "headers") if http.get(k)}
+    return {"http": kept} if kept.get("url") else {}
 
 
 def fixtures_zip(call: dict, contract: dict | None) -> bytes:
@@ -126,7 +138,7 @@ def fixtures_zip(call: dict, contract: dict | None) -> bytes:
             snapshot = call["snapshots"].get(name)
             if snapshot is not None:
                 archive.writestr(file, _fixture_text(snapshot["payload"]))
-        call_info = {"tool": call.get("tool"), "status": call.get("status_code")}
+        call_info = {"tool": call.get("tool"), "status": call.get("status_code"), **_request_http(call)}
         archive.writestr(CALL_FILE, json.dumps(call_info, indent=2, ensure_ascii=False) + "\n")
         if contract:
             contract = {k: v for k, v in contract.items() if k != "updated_at"}

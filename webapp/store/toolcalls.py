@@ -1,4 +1,7 @@
 """Reads for the tool pages: each tool's calls, findings and last call, and its recent calls."""
+from collections import Counter
+
+from .codec import loads
 from .hours import NO_TOOL
 from .releases import CALLS_BY_RELEASE
 
@@ -7,6 +10,7 @@ TOTALS = """SELECT tool, sum(calls), sum(findings) FROM call_hours WHERE tool !=
 OPEN_PROBLEMS = """SELECT tool, count(*) FROM problems WHERE merged_into IS NULL AND calls > 0
  AND state IN ('open', 'regressed') AND tool IS NOT NULL GROUP BY tool"""
 LAST_SEEN = "SELECT max(last_ts) FROM calls WHERE tool = ?"
+RECENT_ANALYSES = "SELECT analysis FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"
 RECENT = """SELECT trace_id, call_id, last_ts, worst, errors, warnings, infos, kinds, status_code
  FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"""
 
@@ -42,6 +46,16 @@ def recent_calls(store, tool: str, limit: int = 50) -> list[dict]:
     """Return a tool's newest calls with their severity and finding kinds."""
     rows = store.db.query(RECENT, (tool, limit))
     return [{**row, "kinds": [k for k in (row["kinds"] or "").split(",") if k]} for row in rows]
+
+
+def url_templates(store, tool: str, limit: int = 200) -> list[tuple[str, int]]:
+    """Return the URL templates a tool's newest calls showed (`/v1/invoices/{invoiceId}/pay`), most common first."""
+    counts = Counter()
+    for (text,) in store.db.execute(RECENT_ANALYSES, (tool, limit)):
+        template = (loads(text) or {}).get("url_template") if text else None
+        if isinstance(template, str):
+            counts[template] += 1
+    return counts.most_common(3)
 
 
 def known_tool(store, name: str) -> bool:

@@ -10,7 +10,7 @@ from ..inference.hints import map_command
 from .security import may_change_contracts
 from ..store import stats
 from ..store.filters import TraceQuery
-from ..store.toolcalls import known_tool, recent_calls, tool_summaries
+from ..store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates
 from .views import page_or_fragment
 
 bp = Blueprint("tools", __name__)
@@ -50,7 +50,18 @@ def tool_data(name: str) -> dict:
     store = get_store()
     contract = store.get_tool(name)
     return {"name": name, "contract": contract, "calls": recent_calls(store, name),
-            "mappings": toolmappings.mapping_rows(store, name)}
+            "mappings": toolmappings.mapping_rows(store, name), "request_line": _request(store, name, contract)}
+
+
+def _request(store, name: str, contract) -> dict | None:
+    """Return the tool's request line: the contract's method and URL template, else the template its calls show."""
+    http = (contract or {}).get("http") or {}
+    if http.get("path"):
+        return {"method": http.get("method"), "template": http["path"], "source": "contract", "calls": None}
+    seen = url_templates(store, name)
+    if not seen:
+        return None
+    return {"method": None, "template": seen[0][0], "source": "traffic", "calls": seen[0][1]}
 
 
 @bp.get("/tools/<tool:name>.json")

@@ -19,8 +19,9 @@ _ID_SAFE = "/~!$&'()*+,;=:@-._"
 
 
 def node_id(snapshot: str, pointer: str) -> str:
-    """Return the HTML id of a node: snapshot + JSON Pointer, whitespace and % percent-encoded."""
-    return snapshot + quote(pointer, safe=_ID_SAFE)
+    """Return the HTML id of a node: snapshot + JSON Pointer, whitespace and % percent-encoded; a request field
+    outside the body (`query:/page_size`) is `request/query:/page_size`."""
+    return snapshot + ("/" if pointer[:1] not in ("", "/") else "") + quote(pointer, safe=_ID_SAFE)
 
 
 def parse_node_id(text: str, snapshots) -> tuple[str, str] | None:

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import output
-from .inputs import Case, InputError, fixture_folders, folder_case, single_case
+from .inputs import Case, InputError, fixture_folders, folder_case, request_http, single_case
 from .run import exit_code, run
 
-__all__ = ["CheckOptions", "InputError", "check"]
+__all__ = ["CheckOptions", "InputError", "check", "request_http"]
 
 
 @dataclass
@@ -24,12 +24,13 @@ class CheckOptions:
     status: int | None = None
     output: str = "text"   # text, github or json
     junit: str | None = None
+    http: dict | None = None   # the request's method, URL and headers (--method, --url, --header)
 
 
 def cases(options: CheckOptions) -> list[Case]:
     """Read the call of the files given, or the call of every fixture folder under the folders given."""
     if not options.folders:
-        return [single_case(options.files, options.status, options.contract, options.tool)]
+        return [single_case(options.files, options.status, options.contract, options.tool, options.http)]
     return [folder_case(folder, options.contract, options.tool, options.status)
             for folder in fixture_folders(options.folders)]
 

@@ -73,12 +73,34 @@ def snapshot(payload, status: int | None) -> dict:
     return {"payload": payload, "logged_as_string": False, "http": http}
 
 
-def single_case(files: dict, status: int | None, contract_file: str | None, tool: str | None) -> Case:
-    """Read the call given by --arguments, --request and --response (files: snapshot -> path)."""
+def request_http(url: str | None, method: str | None, headers=()) -> dict | None:
+    """Return the request's `http` from --url, --method and --header 'Name: value' options, or None."""
+    if url is None and method is None and not headers:
+        return None
+    out = {"method": method.upper()} if method else {}
+    if url is not None:
+        out["url"] = url
+    parsed = {}
+    for header in headers:
+        name, colon, value = header.partition(":")
+        if not colon or not name.strip():
+            raise InputError(f"--header {header!r}: expected 'Name: value'")
+        parsed[name.strip()] = value.strip()
+    if parsed:
+        out["headers"] = parsed
+    return out
+
+
+def single_case(files: dict, status: int | None, contract_file: str | None, tool: str | None,
+                http: dict | None = None) -> Case:
+    """Read the call given by --arguments, --request and --response (files: snapshot -> path), and the request's
+    method, URL and headers (`http`): a request given by its URL alone has no body."""
     files = {name: path for name, path in files.items() if path is not None}
     snapshots = {name: None for name in FIXTURE_FILES}
     for name, path in files.items():
         snapshots[name] = snapshot(read_fixture(path, name), status if name == "response" else None)
+    if http:
+        snapshots["request"] = {**(snapshots["request"] or snapshot(None, None)), "http": http}
     contract = read_contract(contract_file, tool) if contract_file else None
     return Case("check", files, snapshots, contract, contract_file, status is not None)
 
@@ -105,7 +127,7 @@ def folder_case(folder: Path, contract_file: str | None, tool: str | None, statu
         status = call.get("status", status)
         own = folder / "contract.json"
         files = {name: str(folder / file) for name, file in FIXTURE_FILES.items() if (folder / file).is_file()}
-        case = single_case(files, status, None, None)
+        case = single_case(files, status, None, None, call.get("http"))
         if own.is_file():   # the call's own contract, from the fixtures zip
             case.contract_file, case.contract = str(own), read_contract(str(own), call.get("tool"))
         elif contract_file:   # the shared --contract: the call's tool picks from a file of several
@@ -124,7 +146,20 @@ def _call_file(folder: Path) -> dict:
     call = read_fixture(str(path), "arguments")
     status = call.get("status") if isinstance(call, dict) else None
     tool = call.get("tool") if isinstance(call, dict) else None
+    http = call.get("http") if isinstance(call, dict) else None
     if not isinstance(call, dict) or not (status is None or isinstance(status, int) and 100 <= status <= 599) \
-            or not (tool is None or isinstance(tool, str)):
-        raise InputError(f"{path}: expected {{\"tool\": name or null, \"status\": 100-599 or null}}", path)
+            or not (tool is None or isinstance(tool, str)) or not _http_object(http):
+        raise InputError(f"{path}: expected {{\"tool\": name or null, \"status\": 100-599 or null, "
+                         f"\"http\": {{\"method\", \"url\", \"headers\"}} or null}}", path)
     return {key: value for key, value in call.items() if value is not None}
+
+
+def _http_object(http) -> bool:
+    """Tell whether a fixture's `http` is absent or {"method", "url", "headers"} with text values."""
+    if http is None:
+        return True
+    if not isinstance(http, dict) or set(http) - {"method", "url", "headers"}:
+        return False
+    headers = http.get("headers")
+    return all(http.get(k) is None or isinstance(http[k], str) for k in ("method", "url")) and (
+        headers is None or isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values()))
