@@ -12,6 +12,7 @@ COPY webapp webapp
 COPY templates templates
 COPY static static
 COPY sample_traces sample_traces
+COPY docs docs
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /dist .
 
 FROM python:3.11-slim

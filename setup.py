@@ -1,8 +1,8 @@
-"""What pyproject.toml cannot say: the top-level templates/, static/ and sample_traces/ folders ship
+"""What pyproject.toml cannot say: the top-level templates/, static/, sample_traces/ and docs/ folders ship
 inside the wheel's `webapp` package (found at run time by webapp.resource_dir), with the migrations."""
 from setuptools import find_packages, setup
 
-FOLDERS = ("templates", "static", "sample_traces")
+FOLDERS = ("templates", "static", "sample_traces", "docs")  # docs/: the pages messages name
 
 setup(
     packages=find_packages(include=["webapp*"]) + [f"webapp.{folder}" for folder in FOLDERS],

@@ -1,6 +1,7 @@
 """Realistic tool-call traffic with planted mapping bugs, and how quietly and how well tracediff reports it.
 
     python bench/traffic.py [--calls N] [--seed S] [--write]
+    python bench/traffic.py --http [--calls N] [--seed S] [--write]   (per request location: bench/traffic_locations.py)
 
 90% of calls are correct, 10% carry one planted bug (every kind in turn). Two figures:
 (a) one call at a time with no history, as `tracediff check` sees it;
@@ -27,6 +28,7 @@ from webapp.contracts import contracts_from_document, validated_contract  # noqa
 
 BUG_SHARE = 0.1
 FIGURES, FIGURES_END = "<!-- figures: written by bench/traffic.py --write -->", "<!-- /figures -->"
+HTTP_FIGURES = "<!-- http figures: written by bench/traffic.py --http --write -->"
 LOUD = ("warning", "error")
 
 
@@ -177,7 +179,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--write", action="store_true", help="write the figures into docs/quality.md")
     parser.add_argument("--verbose", action="store_true", help="print examples of noisy and missed calls")
+    parser.add_argument("--http", action="store_true", help="tools whose arguments travel in the URL, headers, "
+                                                             "form bodies and GraphQL: figures per location")
     opts = parser.parse_args()
+    if opts.http:
+        from bench.traffic_locations import run
+        text = run(opts.calls, opts.seed, opts.verbose)
+        print(text)
+        if opts.write:
+            write_figures(ROOT / "docs" / "quality.md", opts, text, HTTP_FIGURES, "--http ")
+        return
     calls = generate(opts.calls, opts.seed)
     a, b = one_at_a_time(calls), through_the_store(calls)
     text = report("(a) one call at a time, no history", a, 0.05, 0.90) + "\n" + \
@@ -192,12 +203,13 @@ def main() -> None:
         write_figures(ROOT / "docs" / "quality.md", opts, text)
 
 
-def write_figures(doc: Path, opts, text: str) -> None:
-    """Replace the figures block of docs/quality.md with this run's, the command that made them first."""
-    command = f"python bench/traffic.py --calls {opts.calls} --seed {opts.seed}"
-    block = f"{FIGURES}\n```\n$ {command}\n{text}\n```\n{FIGURES_END}"
+def write_figures(doc: Path, opts, text: str, marker: str = FIGURES, flag: str = "") -> None:
+    """Replace a figures block of docs/quality.md with this run's, the command that made them first."""
+    command = f"python bench/traffic.py {flag}--calls {opts.calls} --seed {opts.seed}"
+    block = f"{marker}\n```\n$ {command}\n{text}\n```\n{FIGURES_END}"
     old = doc.read_text()
-    start, end = old.index(FIGURES), old.index(FIGURES_END) + len(FIGURES_END)
+    start = old.index(marker)
+    end = old.index(FIGURES_END, start) + len(FIGURES_END)
     doc.write_text(old[:start] + block + old[end:])
 
 

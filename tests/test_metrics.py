@@ -1,6 +1,10 @@
-"""/metrics in one process (the Flask test client): what each counter counts, and what it must not."""
+"""/metrics: what each counter counts, and what it must not (in one process, the Flask test client; the
+labels and the gauges a real server samples, on `tracediff serve`)."""
 import json
+import platform
+import time
 
+import httpx
 import pytest
 
 from helpers import nested
@@ -64,3 +68,64 @@ def test_a_write_the_database_refuses_is_counted_as_unavailable(db_path):
                                                               "payload": {}}))
     assert refused.status_code == 503 and refused.get_json()["error"]["code"] == "store_unavailable"
     assert delta(before, scrape(client, "tracediff_unavailable_responses_total")) == {'{route="/api/v1/ingest"}': 1}
+
+
+def series(text: str) -> set[str]:
+    """Every sample line's name and labels in a scrape."""
+    return {line.rsplit(" ", 1)[0] for line in text.splitlines() if line and not line.startswith("#")}
+
+
+@pytest.mark.slow
+def test_made_up_methods_and_paths_add_at_most_ten_series(make_server):
+    server = make_server("methods.db")
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        # the first of each kind: its route's series (and /metrics' own) appear once, on every worker
+        for n in range(4):
+            http.request("M99999", "/x/first")
+            http.get("/traces/made-up-first")
+            http.get("/metrics")
+        before = series(http.get("/metrics").text)
+        for n in range(200):  # letters-only methods pass nginx too; every path is new
+            http.request(f"M{n:05d}" if n % 2 else f"PROBE{chr(65 + n % 26)}{n}", f"/x/{n}")
+            http.get(f"/traces/made-up-{n}")
+        after = series(http.get("/metrics").text)
+    added = {line for line in after - before if line.startswith("tracediff_")}
+    assert len(added) <= 10, sorted(added)
+    assert any('method="other"' in line for line in after)
+    assert not any("/x/" in line or "made-up" in line for line in after)
+
+
+@pytest.mark.slow
+def test_metrics_tell_the_process_the_build_and_alert_deliveries_by_outcome(make_server):
+    from receiver import Receiver
+    from webapp.version import __version__
+
+    receiver = Receiver(fail_first=1)  # the first attempt gets a 503: retried, then delivered
+    server = make_server("deliveries.db", env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1",
+                                               "TRACEDIFF_ALERT_SUMMARY_WAIT": "0"})
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            rule = http.post("/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"],
+                                                     "min_interval_s": 0}).json()
+            receiver.secret = rule["secret"]
+            http.post("/api/v1/ingest", content=b'{"trace_id": "t1", "snapshot": "bogus", "payload": 1}\n')
+            deadline = time.monotonic() + 60
+            while not receiver.accepted and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert receiver.accepted, receiver.attempts
+            time.sleep(0.5)
+            text = http.get("/metrics").text
+    finally:
+        receiver.close()
+    deliveries = metric_values(text, "tracediff_alert_deliveries_total")
+    assert deliveries['{outcome="retrying"}'] == 1 and deliveries['{outcome="delivered"}'] == 1
+    assert metric_values(text, "process_resident_memory_bytes")[""] > 10 * 2**20
+    assert metric_values(text, "process_open_fds")[""] > 0
+    assert metric_values(text, "tracediff_build_info") == {f'{{python="{platform.python_version()}",'
+                                                           f'version="{__version__}"}}': 1.0}
+    deadline = time.monotonic() + 15  # sampled by the analyser every few seconds
+    while not metric_values(text, "tracediff_database_up") and time.monotonic() < deadline:
+        time.sleep(1)
+        text = httpx.get(server.url + "/metrics").text
+    assert metric_values(text, "tracediff_database_up") == {"": 1.0}
+    assert metric_values(text, "tracediff_database_bytes")[""] > 0

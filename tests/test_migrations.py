@@ -1,5 +1,6 @@
 """Numbered migrations: an old database upgrades in place, each migration runs once, even from two processes."""
 import multiprocessing
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -9,6 +10,7 @@ import pytest
 
 from conftest import ROOT
 from helpers import TRACE, ndjson, order_call
+from pgcluster import cluster  # noqa: F401 (a fixture)
 from webapp import create_app
 from webapp.store import SchemaTooNew, Store
 from webapp.store import migrations
@@ -245,3 +247,25 @@ def test_problems_stored_before_migration_12_count_as_told_so_an_upgrade_sends_n
     Store(path).close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT announced_at FROM problems").fetchall() == [("2026-11-30T10:00:00.000000Z",)]
+
+
+def test_serve_logs_a_line_per_migration_it_applies_with_time_and_level(tmp_path):
+    from conftest import LiveServer
+
+    shutil.copy(OLD_DATABASE, tmp_path / "old.db")
+    server = LiveServer(tmp_path / "old.db").start()
+    server.stop()
+    lines = [line for line in server.logs().splitlines() if "applied migration" in line]
+    assert len(lines) == len(CURRENT)  # migration 1 (0.1.0's schema, IF NOT EXISTS) is recorded as applied too
+    assert re.match(r"\d{4}-\d\d-\d\dT[\d:.]+Z INFO webapp\.store\.migrations: database .*old\.db: applied migration "
+                    r"0001_initial\Z", lines[0])
+
+
+def test_serve_on_an_empty_postgresql_database_logs_its_migrations(cluster, tmp_path):
+    from conftest import LiveServer
+
+    server = LiveServer(cluster.url, log_path=tmp_path / "serve.log").start()
+    server.stop()
+    lines = [line for line in server.logs().splitlines() if "applied migration" in line]
+    assert len(lines) == len(migrations.discover("postgresql"))
+    assert " INFO webapp.store.migrations: database postgresql://" in lines[0] and lines[0].endswith("0001_initial")

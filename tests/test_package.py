@@ -110,10 +110,22 @@ def test_the_wheel_carries_the_pages_the_samples_the_migrations_and_the_license(
                  "webapp/sample_traces/contracts/findOrders.json", "webapp/store/migrations/sqlite/0001_initial.sql"):
         assert path in names, path
     assert any(name.endswith("LICENSE") for name in names)
-    for folder in ("templates", "static", "sample_traces"):
+    for folder in ("templates", "static", "sample_traces", "docs"):
         shipped = {n.split(f"webapp/{folder}/", 1)[1] for n in names if n.startswith(f"webapp/{folder}/")}
         on_disk = {str(p.relative_to(ROOT / folder)) for p in (ROOT / folder).rglob("*") if p.is_file()}
         assert shipped == on_disk, folder
+
+
+def test_the_pages_messages_name_ship_in_the_wheel_and_are_found_from_it(installed):
+    named = {match for path in (ROOT / "webapp").rglob("*.py")
+             for match in re.findall(r"docs/([a-z_]+\.md)", path.read_text(encoding="utf-8"))}
+    assert "deploy.md" in named
+    python = installed["venv"] / "bin" / "python"
+    for page in sorted(named):
+        where = subprocess.run([python, "-c", f"import webapp; print(webapp.doc_page({page!r}))"],
+                               cwd=installed["work"], env=clean_env(), capture_output=True, text=True,
+                               check=True).stdout.strip()
+        assert where.startswith(str(installed["venv"])) and Path(where).read_text(encoding="utf-8"), page
 
 
 def test_the_wheel_works_from_a_fresh_virtualenv_outside_the_checkout(installed):

@@ -6,11 +6,13 @@ processes, two `tracediff serve` nodes with one killed.
 """
 import multiprocessing
 import random
+import re
 import signal
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -116,7 +118,8 @@ def test_a_postgres_url_without_the_extra_says_what_to_install():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert result.stderr.strip().splitlines()[-1] == (
-        "a postgresql:// database needs the extra: pip install -e '.[postgres]' (psycopg 3 and psycopg-pool)")
+        "a postgresql:// database needs the extra: pip install 'tracediff[postgres]' (psycopg 3 and psycopg-pool; "
+        "in a checkout: pip install -e '.[postgres]')")
 
 
 def test_a_database_that_is_down_answers_503_with_retry_after(tmp_path):
@@ -318,6 +321,8 @@ def test_backup_of_a_postgres_database_points_to_pg_dump(pg_url, tmp_path):
     Store.open(pg_url).close()
     result = tracediff("backup", str(tmp_path / "copy.db"), "--db", pg_url)
     assert result.returncode == 1 and "pg_dump" in result.stderr and "Traceback" not in result.stderr
+    [page] = re.findall(r"in (/\S+\.md)\)", result.stderr)  # a page that exists, with the section it names
+    assert "\n## Backups" in Path(page).read_text()
 
 
 @pytest.mark.slow

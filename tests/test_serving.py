@@ -1,5 +1,6 @@
 """Serving a real `tracediff serve`: slow clients, SIGTERM, SIGHUP, metrics, access logs, proxies."""
 import json
+import os
 import select
 import signal
 import socket
@@ -74,6 +75,37 @@ def metric_values(text: str, name: str) -> dict:
     return found
 
 
+def test_serve_on_ipv6_loopback_starts_and_answers(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import ROOT, free_port
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError as error:
+        pytest.skip(f"no IPv6 loopback here: {error}")
+    port = free_port()
+    log = tmp_path / "v6.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host", "::1", "--port", str(port),
+                                    "--db", str(tmp_path / "v6.db")], stdout=out, stderr=subprocess.STDOUT,
+                                   cwd=ROOT, start_new_session=True)
+    try:
+        deadline, answer = time.monotonic() + 30, None
+        while answer is None and time.monotonic() < deadline and process.poll() is None:
+            try:
+                answer = httpx.get(f"http://[::1]:{port}/api/v1/health", timeout=1)
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        assert answer is not None and answer.status_code == 200, log.read_text()[-2000:]
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(20)
+    assert "Traceback" not in log.read_text() and f"tracediff on http://[::1]:{port}/" in log.read_text()
+
+
 def test_metrics_count_what_was_sent_across_both_workers(make_server):
     server = make_server("metrics.db", env={"TRACEDIFF_METRICS_TOKENS": "scrape-me"})
     sent = Counter()
@@ -101,6 +133,10 @@ def test_metrics_count_what_was_sent_across_both_workers(make_server):
     assert requests['{method="GET",route="/metrics",status="401"}'] == 1
     latency = metric_values(scraped.text, "tracediff_http_request_duration_seconds_count")
     assert latency['{route="/api/v1/ingest"}'] == 24
+    deadline = time.monotonic() + 15  # the database's gauges are sampled by the analysers every few seconds
+    while metric_values(scraped.text, "tracediff_quarantine_records") != {"": 24.0} and time.monotonic() < deadline:
+        time.sleep(0.5)
+        scraped = httpx.get(server.url + "/metrics", headers={"Authorization": "Bearer scrape-me"})
     assert metric_values(scraped.text, "tracediff_quarantine_records") == {"": 24.0}
     assert metric_values(scraped.text, "tracediff_database_bytes")[""] > 0
     assert "tracediff_analysis_oldest_waiting_seconds" in scraped.text

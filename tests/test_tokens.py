@@ -158,6 +158,16 @@ def test_serve_refuses_a_network_address_with_no_token_set(tmp_path):
     assert "--allow-open" in refused.output and not (tmp_path / "o.db").exists()
 
 
+@pytest.mark.parametrize("tokens", [{"TRACEDIFF_READ_TOKENS": "team:rd-1"},
+                                    {"TRACEDIFF_READ_TOKENS": "team:rd-1", "TRACEDIFF_ADMIN_TOKENS": "ops:adm-1"}])
+def test_serve_refuses_a_network_address_where_ingest_would_be_open(tmp_path, tokens):
+    env = {"TRACEDIFF_INGEST_TOKENS": None, "TRACEDIFF_READ_TOKENS": None, "TRACEDIFF_ADMIN_TOKENS": None, **tokens}
+    refused = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--db", str(tmp_path / "o.db")], env=env)
+    assert refused.exit_code == 1, refused.output
+    assert "refusing to listen on 0.0.0.0 with ingest open" in refused.output and "TRACEDIFF_INGEST_TOKENS" in refused.output
+    assert not (tmp_path / "o.db").exists()
+
+
 def test_a_server_on_all_addresses_with_named_tokens_checks_hosts_and_scopes(make_server):
     server = make_server(args=["--host", "0.0.0.0"], env={
         "TRACEDIFF_ADMIN_TOKENS": f"ops:{ADMIN}", "TRACEDIFF_INGEST_TOKENS": f"shipper-eu:{SHIPPER}"})

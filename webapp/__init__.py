@@ -11,6 +11,11 @@ def resource_dir(name: str) -> Path:
     return packaged if packaged.is_dir() else ROOT / name
 
 
+def doc_page(name: str) -> str:
+    """Return where a page of docs/ is on this machine (the wheel ships docs/ in the package), for messages."""
+    return str(resource_dir("docs") / name)
+
+
 def create_app(test_config: dict | None = None):
     """Build the Flask app from defaults, TRACEDIFF_* variables and test_config."""
     from flask import Flask   # here, so that the command line starts without Flask

@@ -19,7 +19,7 @@ class Setting:
 
 SETTINGS = (
     Setting("DATABASE", "tracediff.db", "Path of the SQLite database file (created if missing), or a postgresql:// URL "
-            "(pip install -e '.[postgres]'; see docs/deploy.md)."),
+            "(pip install 'tracediff[postgres]'; see docs/deploy.md)."),
     Setting("HOST", "127.0.0.1", "Address `tracediff serve` listens on."),
     Setting("PORT", 8000, "Port `tracediff serve` listens on.", minimum=1),
     Setting("WORKERS", 2, "Gunicorn worker processes of `tracediff serve`.", minimum=1),

@@ -5,6 +5,7 @@ and loud when they do not, equal values included (`amount` 10 -> `amount_cents` 
 """
 
 from .kinds import end, finding
+from .locations import in_text
 from .pointers import ancestors, last
 from .units import expected_factors, factor_name, follows, number, scale_of
 from .values import show, type_name
@@ -53,25 +54,26 @@ def quiet_conversion(f: dict, pairing) -> bool:
 
 
 def unconverted(pairing) -> list[dict]:
-    """Return a warning per pair whose values are equal where the mapping expects a conversion."""
+    """Return a warning per pair whose values are equal where the mapping expects a conversion (in a query
+    string or a form, where every number travels as text, the same number as text counts as equal)."""
     out = []
-    for lp in pairing.whole:
-        if pairing.how.get(lp) in (None, "same", "item") or lp not in pairing.values:
-            continue
-        rp = pairing.pairs[lp]
-        lv, rv = pairing.values[lp]
-        why = _missed(pairing, lp, rp, lv)
+    pairs = [(lp, pairing.pairs[lp], *pairing.values[lp], True) for lp in pairing.whole
+             if pairing.how.get(lp) not in (None, "same", "item") and lp in pairing.values]
+    pairs += [(lp, rp, lv, rv, False) for lp, rp, lv, rv in pairing.diffs   # as text: only a scale is missed
+              if in_text(rp) and isinstance(rv, str) and number(lv) is not None and number(lv) == number(rv)]
+    for lp, rp, lv, rv, equal in pairs:
+        why = _missed(pairing, lp, rp, lv, equal)
         if why:
             out.append(finding("value_changed", "warning", end("arguments", lp), end("request", rp), lv, rv,
                                f"{_label(lp, rp)}: {show(lv)} sent unconverted ({why})"))
     return out
 
 
-def _missed(pairing, lp, rp, value) -> str | None:
+def _missed(pairing, lp, rp, value, equal: bool = True) -> str | None:
     """Say which expected conversion an unchanged value misses, or None when it needs none."""
     declared = declared_transform(pairing, lp)
     if declared is not None and scale_of(declared) is None:
-        return f"declared transform {declared}" if _would_change(declared, value) else None
+        return f"declared transform {declared}" if equal and _would_change(declared, value) else None
     found = expected(pairing, lp, rp)
     if found is None or number(value) in (None, 0) or 1.0 in found[0]:
         return None

@@ -85,7 +85,7 @@ def _path_key(path: str, memo: dict) -> tuple:
     # Array indexes sort as numbers: /items/2 before /items/10. Siblings share their parent's
     # key (memo), so a finding costs one token, not one per level.
     if path[:1] != "/":   # the root (or not a pointer): no parent to share
-        return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in path.split("/"))
+        return tuple((0, int(t), "") if t.isdecimal() else (1, 0, t) for t in path.split("/"))
     todo = []
     while path and path not in memo:
         todo.append(path)
@@ -93,5 +93,5 @@ def _path_key(path: str, memo: dict) -> tuple:
     found = memo[path] if path else (_ROOT_KEY,)
     for path in reversed(todo):
         token = path[path.rfind("/") + 1:]
-        found = memo[path] = found + ((0, int(token), "") if token.isdigit() else (1, 0, token),)
+        found = memo[path] = found + ((0, int(token), "") if token.isdecimal() else (1, 0, token),)
     return found

@@ -38,14 +38,20 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
                             "inferred" if m.get("inferred") is True else "declared"))
             if isinstance(m.get("transform"), str):
                 pairing.transforms[m["arguments"]] = m["transform"]
+            if isinstance(m.get("separator"), str):   # learnt from the tool's traffic: `a|b`, never `a,b`
+                pairing.separators[internal(m["request"])] = m["separator"]
     pairing.declare(entries)
     pairing.pinned_left |= consumed_paths(contract)   # never on the wire: pair them with nothing
     wrapper = _wrapper(arguments, body_part(request) if located else request)
     if wrapper is None:
         pairing.walk("", arguments, "", request, "same")
     else:
-        pairing.walk("", arguments, child("", wrapper), request[wrapper], "shape")
-        pairing.orphans_right += [(child("", k), v, None) for k, v in request.items() if k != wrapper]
+        inner, path, outside = request, "", []
+        for key in wrapper:
+            outside += [(child(path, k), v, None) for k, v in inner.items() if k != key]
+            inner, path = inner[key], child(path, key)
+        pairing.walk("", arguments, path, inner, "shape")
+        pairing.orphans_right += outside
     pairing.leftovers = Leftovers(pairing, describer(contract))
     if located:
         pair_wire(pairing.leftovers, contract)
@@ -53,21 +59,30 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
     return pairing
 
 
-def _wrapper(arguments, request) -> str | None:
-    """Return the request key that wraps the arguments object (e.g. {"data": {...}}), if any."""
+def _wrapper(arguments, request) -> tuple | None:
+    """Return the request keys that wrap the arguments object ({"data": {...}}, GraphQL's variables), if any."""
     if not isinstance(arguments, dict) or not isinstance(request, dict) or not arguments:
         return None
     if arguments.keys() & request.keys():
         return None
-    if is_graphql(request):
-        return "variables"   # GraphQL sends the arguments as its variables
+    if is_graphql(request):   # GraphQL sends the arguments as its variables, often as one input object
+        variables = request["variables"]
+        [(key, inner)] = variables.items() if len(variables) == 1 else [(None, None)]
+        if isinstance(inner, dict) and key not in arguments and _shared(arguments, inner) > _shared(arguments, variables):
+            return ("variables", key)
+        return ("variables",)
     best, score = None, 0
     for key, value in request.items():
         if isinstance(value, dict) and len(arguments.keys() & value.keys()) > score \
                 and value not in arguments.values():
             best, score = key, len(arguments.keys() & value.keys())
     # Two shared keys at least: one could be a plain rename of an object ({"id": {"id": ..}}).
-    return best if best is not None and score >= 2 and score * 2 >= len(arguments) else None
+    return (best,) if best is not None and score >= 2 and score * 2 >= len(arguments) else None
+
+
+def _shared(arguments: dict, node: dict) -> int:
+    """Count the argument keys a node holds, in any case style."""
+    return len({norm_key(k) for k in arguments} & {norm_key(k) for k in node})
 
 
 def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list[dict]:
@@ -79,11 +94,13 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
     missed = unconverted(pairing)
+    at = {f["left"]["path"] for f in missed}
     if missed:   # the pair's warning replaces its rename's info
-        at = {f["left"]["path"] for f in missed}
-        out = [f for f in out if f["left"]["path"] not in at] + missed
+        out = [f for f in out if f["left"] is None or f["left"]["path"] not in at] + missed
     for lp, rp, lv, rv in pairing.diffs:
         tick()
+        if lp in at:
+            continue   # a number sent as the same text where a conversion was expected: reported above
         note = wire_change(pairing, lp, rp, lv, rv, contract)
         if note is not None:   # the same value as the wire writes it, or a shape made on purpose
             out += _on_the_wire(pairing, lp, rp, lv, rv, note)

@@ -90,8 +90,8 @@ class Leftovers:
 
     def pair(self, lp, lv, rp, rv, how) -> None:
         """Record a pair found among leftovers and walk into it (never a field the mapping pins)."""
-        if lp in self.p.pinned_left or rp in self.p.pinned_right:
-            return
+        if pinned(lp, self.p.pinned_left) or pinned(rp, self.p.pinned_right):
+            return   # an item of a pinned list is pinned too: it is not joined into a lookalike
         for side, path in ((0, lp), (1, rp)):
             self.touched[side].update(ancestors(path))
         self.p.walk(lp, lv, rp, rv, how)
@@ -212,6 +212,11 @@ def _best_shapes(lefts, rights):
             used.update((lp, rp))
             out.append((lp, lv, rp, rv))
     return out
+
+
+def pinned(path: str, held: set) -> bool:
+    """Tell whether a path, or one of its ancestors, is pinned (its mapped counterpart is missing)."""
+    return bool(held) and (path in held or any(up in held for up in ancestors(path)))
 
 
 def remaining(leftovers: Leftovers, side: int) -> list[tuple[str, object]]:

@@ -32,6 +32,7 @@ class Pairing:
         self.claimed_left: set[str] = set()
         self.claimed_right: set[str] = set()
         self.transforms: dict[str, str] = {}   # left path -> the transform its mapping entry declares
+        self.separators: dict[str, str] = {}   # right path -> the one join its (inferred) entry allows
         self.ambiguous: set[str] = set()       # left paths paired among equal values that repeat
         self.pinned_left: set[str] = set()     # mapped paths whose counterpart is missing: pair no further
         self.pinned_right: set[str] = set()

@@ -3,6 +3,7 @@
 from collections import Counter
 
 from .locations import body_part, in_text
+from .matching import pinned
 from .names import same_name
 from .parameters import parameters, schema_of, separators
 from .pointers import ancestors, last, resolve, tokens
@@ -26,7 +27,8 @@ def wire_change(pairing, lp: str, rp: str, lv, rv, contract) -> str | None:
     the change on purpose (a one-item list, a date at midnight), None when it is a change to report."""
     if in_text(rp):
         param = _param(pairing, contract, rp)
-        return "" if wire_same(lv, rv, schema_of(param), separators(param)) else None
+        joins = (pairing.separators[rp],) if rp in pairing.separators else separators(param)
+        return "" if wire_same(lv, rv, schema_of(param), joins) else None
     return on_purpose(lv, rv)
 
 
@@ -67,7 +69,7 @@ def _pair_joined(leftovers, contract) -> None:
     """Pair arguments joined into one parameter (`latitude`, `longitude` -> `latlng=40.7,-73.9`)."""
     p = leftovers.p
     lefts = [(path, value) for path, value in leftovers.nodes(0, scalars_only=True)
-             if not isinstance(value, (dict, list)) and as_text(value)]
+             if not isinstance(value, (dict, list)) and as_text(value) and not pinned(path, p.pinned_left)]
     if len(lefts) < 2:
         return
     for rp, rv in list(leftovers.nodes(1, scalars_only=True)):

@@ -51,20 +51,30 @@ def serve(host, port, workers, database, demo, allow_open):
 
 
 def _check_exposure(settings: dict, addresses: list) -> None:
-    """Refuse to serve a network with no token set (unless told to): every address gunicorn binds counts."""
+    """Refuse to serve a network where anyone could ingest (unless told to): every address gunicorn binds counts.
+
+    Read or admin tokens alone leave ingest open (ingest is open while no ingest token is set), so they do not
+    count: a careful operator who set some tokens expects the rest closed, not a warning in the log."""
     from ..web.hosts import is_loopback
     from ..common.tokens import Keyring
 
-    if not Keyring.from_settings(settings).empty or settings["ALLOW_OPEN"]:
+    keyring = Keyring.from_settings(settings)
+    if keyring.configured("ingest") or settings["ALLOW_OPEN"]:
         return
     for address in addresses:
         # a unix socket or an inherited descriptor is reached through whatever made it (nginx, systemd)
         if isinstance(address, tuple) and not is_loopback(address[0]):
-            raise click.ClickException(
-                f"refusing to listen on {address[0]} with no token set: anyone who reaches it could ingest, "
-                "read and change contracts. Set TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS and "
-                "TRACEDIFF_READ_TOKENS, or pass --allow-open (TRACEDIFF_ALLOW_OPEN=1) behind a proxy that "
-                "authenticates people")
+            raise click.ClickException(_exposure_message(address[0], keyring.empty))
+
+
+def _exposure_message(host: str, empty: bool) -> str:
+    if empty:
+        return (f"refusing to listen on {host} with no token set: anyone who reaches it could ingest, read and "
+                "change contracts. Set TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS and TRACEDIFF_READ_TOKENS, "
+                "or pass --allow-open (TRACEDIFF_ALLOW_OPEN=1) behind a proxy that authenticates people")
+    return (f"refusing to listen on {host} with ingest open: no TRACEDIFF_INGEST_TOKENS is set, so anyone who "
+            "reaches it could send events (read and admin tokens do not close ingest). Set TRACEDIFF_INGEST_TOKENS, "
+            "or pass --allow-open (TRACEDIFF_ALLOW_OPEN=1) to serve ingest open on purpose")
 
 
 def _check_bindable(addresses: list) -> None:

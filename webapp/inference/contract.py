@@ -4,6 +4,8 @@ The pipeline analyses with it and the problems record its digest; a resolve "whe
 changes" records the same digest, so both read it here (webapp/store/tools.py `analysis_contract`).
 """
 from ..analysis.pointers import is_pointer
+from .decide import strongest
+from .relations import separator_of
 
 
 def declared_pairs(contract: dict | None) -> list[tuple[str, str]]:
@@ -12,14 +14,29 @@ def declared_pairs(contract: dict | None) -> list[tuple[str, str]]:
             if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_pointer(m.get("request"))]
 
 
-def with_inferred(contract: dict | None, pairs) -> dict | None:
-    """Return the contract the analysis gets: the stored one plus the inferred pairs as mapping entries."""
+def with_inferred(contract: dict | None, pairs, separators: dict | None = None) -> dict | None:
+    """Return the contract the analysis gets: the stored one plus the inferred pairs as mapping entries.
+
+    `separators` ({pair: "|"}) are the joins the tool's traffic showed for lists sent as one parameter."""
     declared = declared_pairs(contract)
     left, right = {a for a, _ in declared}, {r for _, r in declared}
-    extra = [{"arguments": a, "request": r, "inferred": True} for a, r in pairs
+    separators = separators or {}
+    extra = [{"arguments": a, "request": r, "inferred": True,
+              **({"separator": separators[(a, r)]} if (a, r) in separators else {})} for a, r in pairs
              if a not in left and r not in right]
     if not extra:
         return contract
     contract = dict(contract or {})
     contract["mapping"] = [*(contract.get("mapping") or []), *extra]
     return contract
+
+
+def learnt_separators(evidence: dict, pairs) -> dict:
+    """Return {pair: separator} of the inferred pairs whose traffic joins a list into one text (`a|b`)."""
+    out = {}
+    for pair in pairs:
+        counts = evidence.get(tuple(pair))
+        sep = separator_of(strongest(tuple(pair), counts).relation) if counts else None
+        if sep:
+            out[tuple(pair)] = sep
+    return out

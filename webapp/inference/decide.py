@@ -47,7 +47,9 @@ def describe(relation: str) -> str:
 def strongest(pair, counts: dict) -> Inferred:
     """Return a pair's best relation with its counts."""
     counts = plain(counts)
-    relations = [(n, name) for name, n in counts.items() if name != BOTH]
+    # a one-item list sent as its item ("type_changed") agrees with whatever join the longer lists show
+    single = counts.get("type_changed", 0)
+    relations = [(n + single if name.startswith("joined ") else n, name) for name, n in counts.items() if name != BOTH]
     # equal wins a tie: a transform is only named when the values really differ
     n, name = max(relations, key=lambda item: (item[0], item[1] == EQUAL), default=(0, EQUAL))
     return Inferred(pair[0], pair[1], name, n, counts.get(BOTH, 0))

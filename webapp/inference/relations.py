@@ -9,6 +9,7 @@ EQUAL = "equal"
 TRANSFORMS = ("type_changed", "enum_changed", "format_changed", "scaled")
 # A date written with numbers (2026-12-05, 05/12/2026, 5.12.2026): bucketed by its numbers, so formats
 # meet without parsing every string of every call (classify reads the dates of the few that meet).
+_JOINS = (",", "|", ";", " ")
 _DATEISH = re.compile(r"^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})")
 
 
@@ -25,7 +26,22 @@ def relation(a, b) -> str | None:
     kind = found[0]
     if kind == "scaled":
         return f"scaled {_factor(a, b)}"
+    if kind == "type_changed" and isinstance(a, list) and isinstance(b, str):
+        return joined(a, b) or kind
     return kind if kind in TRANSFORMS else None
+
+
+def joined(items: list, text: str) -> str | None:
+    """Name the join of a list into one text ("joined |" for `a|b`), or None when it is not one."""
+    texts = ["true" if x is True else "false" if x is False else str(x) for x in items]
+    if len(texts) < 2:
+        return None
+    return next((f"joined {sep}" for sep in _JOINS if sep.join(texts) == text), None)
+
+
+def separator_of(relation_name: str | None) -> str | None:
+    """Return the separator a "joined |" relation names, else None."""
+    return relation_name[len("joined "):] if relation_name and relation_name.startswith("joined ") else None
 
 
 def _factor(a, b) -> str:
@@ -38,7 +54,8 @@ def _factor(a, b) -> str:
 def keys(value) -> set:
     """Return bucket keys shared by values that may be related, so only those pairs are compared."""
     if isinstance(value, list):
-        return {("list", canonical(value))}
+        found = {("list", canonical([str(x) for x in value]))}
+        return found | keys(value[0]) if len(value) == 1 and not isinstance(value[0], (dict, list)) else found
     if isinstance(value, bool):
         return {("truth", value)}
     if is_number(value):
@@ -56,6 +73,9 @@ def keys(value) -> set:
         found.add(("date", tuple(sorted(int(g) for g in date.groups()))))
     if not found:
         found.add(("text", norm_text(text)))
+    for sep in _JOINS:   # a list joined into one query parameter (`a|b`, `a,b`) meets the list
+        if sep in text:
+            found.add(("list", canonical(text.split(sep))))
     return found
 
 

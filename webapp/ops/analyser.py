@@ -16,6 +16,7 @@ from ..store.urls import redacted_url
 log = logging.getLogger(__name__)
 IDLE_SECONDS = 0.25
 PRUNE_EVERY_SECONDS = 3600
+SAMPLE_SECONDS = 5  # the gauges of /metrics (backlog, sizes, database_up) are this old at most
 
 
 class Analyzer(threading.Thread):
@@ -26,6 +27,7 @@ class Analyzer(threading.Thread):
         self.settings = settings
         self.stopping = threading.Event()
         self.next_prune = 0.0
+        self.next_sample = 0.0
 
     def run(self) -> None:
         store, streak, since = None, 0, 0.0
@@ -35,17 +37,46 @@ class Analyzer(threading.Thread):
                 busy = analyze_pending(store, limit=100, budget=self.settings.get("ANALYSIS_BUDGET"))
                 self.count_analysed(busy)
                 streak, since = caught_up(streak, since, busy)
-            except StoreUnavailable:
+            except StoreUnavailable as error:
                 busy = 0
+                self.count_error(error)
             except Exception:  # a bad call must not kill the thread
                 log.exception("analysis failed")
                 busy = 0
             if store is not None:  # even when analysis cannot write: on a full disk, retention is what frees it
                 self.prune_when_due(store)
+            self.sample_when_due(store)
+            if store is not None and store.stale():  # a disk fault was seen: reopen (see store/faults.py)
+                store.close()
+                store = None
             if not busy:
                 self.stopping.wait(IDLE_SECONDS)
         if store is not None:
             store.close()
+
+    def sample_when_due(self, store: Store | None) -> None:
+        """Read the database's gauges every few seconds, so that a scrape reads them from memory."""
+        if time.monotonic() < self.next_sample:
+            return
+        self.next_sample = time.monotonic() + SAMPLE_SECONDS
+        from . import gauges
+
+        gauges.sample_pools(self.settings["DATABASE"])
+        if store is None:  # it could not be opened this turn
+            gauges.database_up(False)
+            return
+        try:
+            gauges.sample(store)
+        except StoreUnavailable as error:
+            self.count_error(error)
+        except Exception:  # the gauges must not kill the thread
+            log.exception("reading the database's gauges failed")
+
+    @staticmethod
+    def count_error(error: StoreUnavailable) -> None:
+        from .counters import record_database_error
+
+        record_database_error(error)
 
     @staticmethod
     def count_analysed(calls: int) -> None:

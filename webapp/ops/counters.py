@@ -17,6 +17,13 @@ UNAVAILABLE = Counter("tracediff_unavailable_responses", "503 answers because th
                       "read-only, by route (not /api/v1/ready's not-ready answers).", ["route"])
 RETENTION = Counter("tracediff_retention_deleted_traces", "Traces deleted by TRACEDIFF_RETENTION_DAYS.")
 ANALYSED = Counter("tracediff_analysed_calls", "Calls analysed by the background analyser.")
+DELIVERIES = Counter("tracediff_alert_deliveries", "Alert message delivery attempts, by outcome: delivered, "
+                     "retrying (a later attempt is due) or failed (given up).", ["outcome"])
+DATABASE_ERRORS = Counter("tracediff_database_errors", "Database operations refused (requests and background "
+                          "loops), by kind: busy, full, read_only, unreachable.", ["kind"])
+
+# the methods a client of tracediff sends; anything else (`curl -X M12345`) is one label, not one each
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 _LABEL = re.compile(r"[^a-z0-9_.:-]")
 MAX_SOURCES = 50  # `source` is the sender's word: a bounded label set keeps the series countable
@@ -46,9 +53,35 @@ def record_ingest(result, rejected, endpoint: str) -> None:
         EVENTS.labels("rejected", rejection.code, endpoint, source_label(rejection.event_source)).inc()
 
 
+def method_label(method: str) -> str:
+    """Return a request method as a bounded label: itself when it is a method tracediff serves, else "other"."""
+    return method if method in METHODS else "other"
+
+
+def error_kind(message: str) -> str:
+    """Name what kind of refusal a StoreUnavailable's message tells (a bounded label)."""
+    text = message.lower()
+    for words, kind in ((("locked", "busy"), "busy"), (("full", "no space"), "full"),
+                        (("readonly", "read-only", "read only"), "read_only")):
+        if any(word in text for word in words):
+            return kind
+    return "unreachable"
+
+
+def record_database_error(error: Exception) -> None:
+    """Count a StoreUnavailable by its kind."""
+    DATABASE_ERRORS.labels(error_kind(str(error))).inc()
+
+
+def record_delivery(outcome: dict) -> None:
+    """Count an alert delivery attempt by what came of it."""
+    kind = "delivered" if outcome.get("ok") else "retrying" if outcome.get("retry_at") else "failed"
+    DELIVERIES.labels(kind).inc()
+
+
 def record_request(route: str, method: str, status: int, seconds: float, store_unavailable: bool = False) -> None:
     """Count a request and its latency; a 503 of the store's (not a readiness probe's) as unavailable too."""
-    REQUESTS.labels(route, method, str(status)).inc()
+    REQUESTS.labels(route, method_label(method), str(status)).inc()
     LATENCY.labels(route).observe(seconds)
     if store_unavailable and status == 503:
         UNAVAILABLE.labels(route).inc()

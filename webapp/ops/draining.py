@@ -17,21 +17,37 @@ after a second and are refused.
 An app's `Connection: close` (a 408 or a 400 bad_body, whose connection is closed) is sent as such:
 gunicorn drops the header as hop-by-hop and would announce `keep-alive`.
 
+Idle connections cost no thread. The stock worker hands a new connection to a thread at once, which
+waits up to 5 s for its first bytes: 400 idle TCP connections held every thread, and health probes
+waited behind them for most of a minute. Here a new connection waits in the poller; it gets a thread
+when its first bytes arrive, and is closed if none come within `keepalive` seconds, as a kept-alive
+one is. A thread reading a request's headers gives up after HEADER_SECONDS in all (a client
+dribbling a byte at a time, which a socket timeout would not catch); the app bounds the body
+(TRACEDIFF_BODY_TIMEOUT). At most `worker_connections` connections stay open per worker: past it,
+the connection idle longest is closed to make room, so a probe is answered ahead of idle ones.
+
 A request gunicorn cannot parse (a request line over its limit, too many headers, a bad chunk size)
 never reaches the app; gunicorn answers it with an HTML page, which this worker makes the one JSON
 error shape every client of tracediff reads.
 """
+import contextlib
+import errno
+import selectors
+import socket
 import time
+from functools import partial
 
 import orjson
+
 from gunicorn import util
 from gunicorn.http import wsgi
-from gunicorn.workers.gthread import _DEFER, ThreadWorker
+from gunicorn.workers.gthread import _DEFER, TConn, ThreadWorker
 
 from .listeners import held_by, ignore_new_connections
 
 # how long a stopping worker keeps accepting handshakes the kernel began before the SYN filter
 HANDSHAKE_LINGER = 0.25
+HEADER_SECONDS = 10  # a request line and headers arrive within this, or the connection is closed
 
 
 def write_json_error(sock, status: int, reason: str, message: str) -> None:
@@ -59,13 +75,15 @@ class DrainingWorker(ThreadWorker):
     def __init__(self, *args, **kwargs):
         self.busy = 0  # connections handed to the thread pool and not finished (main thread only)
         self.listeners_closed = False
+        self.reading = {}  # connection -> when its headers must be in (threads add, the main loop enforces)
         super().__init__(*args, **kwargs)
 
     @property
     def worker_connections(self) -> int:
-        """The run loop accepts while nr_conns is below this: only while a thread is free."""
+        """The run loop accepts while nr_conns is below this: only while a thread is free (past the cap on open
+        connections, accepting one closes the idlest)."""
         free = self.cfg.threads - self.busy
-        return min(self._connection_cap, self.nr_conns + free) if free > 0 else 0
+        return self.nr_conns + free if free > 0 else 0
 
     @worker_connections.setter
     def worker_connections(self, cap: int) -> None:
@@ -79,9 +97,53 @@ class DrainingWorker(ThreadWorker):
         super().init_process()
 
     def accept(self, listener):
+        """Accept a connection into the poller: it gets a thread once it sends something."""
         if self.listeners_closed:  # the select batch that ran drain_then_stop may still name a listener
             return
-        super().accept(listener)
+        try:
+            client, address = listener.accept()
+        except OSError as error:
+            if error.errno in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
+                return
+            raise
+        self.nr_conns += 1
+        conn = TConn(self.cfg, client, address, listener.getsockname())  # non-blocking until it has a thread
+        conn.timeout = time.monotonic() + self.cfg.keepalive  # its first bytes are due as a kept-alive request's
+        self.pending_conns.append(conn)
+        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
+        if self.nr_conns > self._connection_cap:
+            self.close_idlest()
+
+    def close_idlest(self) -> None:
+        """Close the connection idle longest (waiting for its first request, or kept alive between two)."""
+        waiting = [queue for queue in (self.pending_conns, self.keepalived_conns) if queue]
+        if not waiting:
+            return
+        queue = min(waiting, key=lambda q: q[0].timeout)
+        conn = queue.popleft()
+        with contextlib.suppress(OSError, KeyError, ValueError):
+            self.poller.unregister(conn.sock)
+        self.nr_conns -= 1
+        conn.close()
+
+    def handle(self, conn):
+        self.reading[conn] = time.monotonic() + HEADER_SECONDS
+        try:
+            return super().handle(conn)
+        finally:
+            self.reading.pop(conn, None)
+
+    def handle_request(self, req, conn):
+        self.reading.pop(conn, None)  # the headers are in: the app bounds the body (TRACEDIFF_BODY_TIMEOUT)
+        return super().handle_request(req, conn)
+
+    def murder_pending(self):
+        super().murder_pending()
+        now = time.monotonic()
+        for conn, deadline in list(self.reading.items()):
+            if deadline < now and self.reading.pop(conn, None) is not None:
+                with contextlib.suppress(OSError):  # ends the thread's recv at once: the parser sees the end
+                    conn.sock.shutdown(socket.SHUT_RD)
 
     def enqueue_req(self, conn):
         self.busy += 1

@@ -12,8 +12,9 @@ REQUEST_ID_KEY = "tracediff.request_id"
 TOKEN_NAME_KEY = "tracediff.token_name"  # set by security when a request carries a known token
 _GOOD_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 _STATE = {"json": False, "query": False}
-# the app's own loggers; INFO lines (retention, catch-up, start-up, reload) must reach the log
-APP_LOGGERS = ("webapp",)
+# the app's own loggers, whose INFO lines (retention, catch-up, start-up, reload, migrations) must reach the
+# log, and its libraries' (psycopg_pool's reconnect warnings during an outage), in the same line format
+APP_LOGGERS = {"webapp": logging.INFO, "psycopg": logging.WARNING}
 _NAMES = {"gunicorn.access": "access", "gunicorn.error": "server"}
 
 
@@ -39,9 +40,9 @@ def configure(settings: dict) -> None:
     """Choose text or JSON lines and send the app's INFO lines to stderr in that format."""
     _STATE["json"] = settings.get("LOG_FORMAT") == "json"
     _STATE["query"] = bool(settings.get("LOG_QUERY"))
-    for name in APP_LOGGERS:
+    for name, level in APP_LOGGERS.items():
         logger = logging.getLogger(name)
-        logger.setLevel(logging.INFO)
+        logger.setLevel(level)
         logger.propagate = False
         if not any(getattr(h, "tracediff", False) for h in logger.handlers):
             handler = logging.StreamHandler(sys.stderr)

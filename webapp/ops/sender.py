@@ -54,6 +54,7 @@ def deliver_due(store: Store, settings: dict) -> int:
             log.error("alert message %s of rule %s: %s", message["id"], message["rule_id"], type(error).__name__)
             outcome = {"ok": False, "status": None, "latency_ms": None, "error": f"failed: {type(error).__name__}"}
         store.record_attempt(message, outcome)
+        _count(outcome)
     return done
 
 
@@ -66,6 +67,13 @@ def _settled(store: Store, message: dict, settings: dict) -> settle.Decision:
     now, unsettled = store.alert_problems_now(numbers, single)
     return settle.decide(message, now, unsettled, seconds_between(message["created_at"], utc_now()),
                          settings.get("ALERT_SETTLE_S", settle.SETTLE_S))
+
+
+def _count(outcome: dict) -> None:
+    """Count the attempt in /metrics (imported here: prometheus_client is imported in workers only)."""
+    from .counters import record_delivery
+
+    record_delivery(outcome)
 
 
 def attempt(message: dict, settings: dict) -> dict:
@@ -233,18 +241,23 @@ class Sender(threading.Thread):
         self.stopping = threading.Event()
 
     def run(self) -> None:
-        store = Store.from_settings(self.settings)
+        store = None
         while not self.stopping.is_set():
             try:
+                store = store or Store.from_settings(self.settings)  # a database down at start: try again
                 busy = deliver_due(store, self.settings)
             except StoreUnavailable:
                 busy = 0
             except Exception:  # one bad message must not stop the sender
                 log.exception("alert delivery failed")
                 busy = 0
+            if store is not None and store.stale():  # a disk fault was seen: reopen (see store/faults.py)
+                store.close()
+                store = None
             if not busy:
                 self.stopping.wait(IDLE_S)
-        store.close()
+        if store is not None:
+            store.close()
 
 
 def init_app(app) -> None:

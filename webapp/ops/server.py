@@ -83,14 +83,15 @@ class TracediffServer(BaseApplication):
 def gunicorn_options(settings: dict) -> dict:
     """Return the gunicorn settings tracediff runs with (GUNICORN_CMD_ARGS may override any)."""
     return {
-        "bind": f"{settings['HOST']}:{settings['PORT']}",
+        "bind": bind_address(settings["HOST"], settings["PORT"]),
         "workers": settings["WORKERS"],
         # threads answer health and pages while other requests read slow bodies or wait for the database
         "worker_class": DRAINING_WORKER,
         "threads": settings["THREADS"],
         "timeout": 60,
         "graceful_timeout": settings["GRACEFUL_TIMEOUT"],
-        "keepalive": 5,
+        "keepalive": 5,  # seconds a connection may sit idle, before its first request or between two
+        "worker_connections": 1000,  # open connections per worker; past it the idlest is closed (draining.py)
         "accesslog": "-",
         "errorlog": "-",
         "logger_class": ServerLogger,
@@ -98,6 +99,14 @@ def gunicorn_options(settings: dict) -> dict:
         # gunicorn 25+ opens a control socket at one path per user: servers side by side would share it
         "control_socket_disable": True,
     }
+
+
+def bind_address(host: str, port) -> str:
+    """Return gunicorn's bind for a host and port: an IPv6 address in brackets (`[::1]:8000`)."""
+    host = host.strip()
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"{host}:{port}"
 
 
 def keep_draining_worker(cfg) -> None:

@@ -184,8 +184,17 @@ def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dic
     trace_id = canonical_trace_id(trace_id)  # an upper-case W3C id pasted from a log finds its trace
     pending = store.pending_calls(trace_id)
     if pending:
-        _analyze_within(store, pending, budget)
+        _analyze_for_read(store, pending, budget)
     return store.get_trace(trace_id)
+
+
+def _analyze_for_read(store: Store, calls, budget: float | None) -> None:
+    """Analyse for a read what the database can take: on a full or read-only disk the calls stay pending
+    and the read is answered without them (a reader is not refused for a write it did not ask for)."""
+    try:
+        _analyze_within(store, calls, budget)
+    except StoreUnavailable:
+        pass
 
 
 def _analyze_within(store: Store, calls, budget: float | None) -> int:
@@ -214,5 +223,5 @@ def fresh_list(store: Store, trace_ids, limit: int = 100, budget: float | None =
     severities a trace page would; say whether any call was analysed."""
     pending = store.pending_calls_of(trace_ids, limit)
     if pending:
-        _analyze_within(store, pending, budget)
+        _analyze_for_read(store, pending, budget)
     return bool(pending)

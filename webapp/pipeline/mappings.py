@@ -4,7 +4,8 @@ Declared pairs live in the contract's `mapping`; inferred ones are learnt from t
 (webapp/inference) and handed to the analysis as extra `mapping` entries marked
 `"inferred": true`, never written into the stored contract.
 """
-from ..analysis.locations import is_located_path
+from ..analysis.locations import external, is_located_path, request_document
+from ..analysis.parameters import template_of
 from ..analysis.pointers import is_pointer
 from ..contracts import ContractError, validated_contract
 from ..inference import infer, leaves, observe
@@ -19,11 +20,14 @@ def learn(store, inputs: dict) -> None:
     """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}); update inference."""
     fresh = store.unobserved(inputs) if inputs else set()
     by_tool: dict = {}
+    templates: dict = {}
     for key, call in inputs.items():
-        snaps = call["snapshots"]
-        if key in fresh and call["tool"] and snaps.get("arguments") and snaps.get("request"):
-            by_tool.setdefault(call["tool"], []).append(
-                (_when(snaps), key, leaves(snaps["arguments"]["payload"]), leaves(snaps["request"]["payload"])))
+        snaps, tool = call["snapshots"], call["tool"]
+        if key in fresh and tool and snaps.get("arguments") and snaps.get("request"):
+            if tool not in templates:
+                templates[tool] = template_of(store.get_tool(tool))
+            by_tool.setdefault(tool, []).append((_when(snaps), key, leaves(snaps["arguments"]["payload"]),
+                                                 request_leaves(snaps, templates[tool])))
     for tool, items in by_tool.items():
         items.sort(key=lambda item: item[0])
         releases = release_state(store.release_state(tool), [release for (_, release), *_ in items])
@@ -39,6 +43,13 @@ def learn(store, inputs: dict) -> None:
             merge(presence, paths[key])
         if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
             update_inference(store, tool)
+
+
+def request_leaves(snaps: dict, template=None) -> dict:
+    """Return the request's leaves as findings name them: body pointers, and `query:/page_size`-like
+    names for what travels in the URL, the headers or a form body."""
+    document = request_document(snaps, template)
+    return {external(path): value for path, value in leaves(document).items()}
 
 
 def _when(snaps: dict) -> tuple:

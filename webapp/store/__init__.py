@@ -15,6 +15,7 @@ from .alerts import AlertStore
 from .analyses import CLAIM_SECONDS, AnalysisBookkeeping  # noqa: F401 (PostgresStore and tests name it)
 from .codec import dumps, utc_now
 from .errors import NotOnThisEngine, SchemaTooNew, StoreUnavailable  # noqa: F401 (the CLI names them)
+from . import faults
 from .rows import event_row, runs_by_source
 from .hours import hour_keys, refresh_hours
 from .urls import is_postgres_url
@@ -64,6 +65,7 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         self.db = sqlite_utils.Database(conn)
         self.path = str(path)
         self.min_free_bytes = min_free_bytes
+        self.faults_seen = faults.count()
         self._turns = WriterTurns.beside(path)
         self._wait_seconds = busy_timeout_ms / 1000
         try:
@@ -123,8 +125,15 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
             text = str(error).lower()
             if any(word in text for word in ("locked", "busy", "full", "readonly", "read-only",
                                              "disk i/o", "unable to open")):
-                raise StoreUnavailable(explained(self.path, str(error))) from error
+                message = explained(self.path, str(error))
+                if "locked" not in text and "busy" not in text:
+                    faults.note(message)
+                raise StoreUnavailable(message) from error
             raise
+
+    def stale(self) -> bool:
+        """Say whether a storage fault was noted since this store opened (a kept store then reopens)."""
+        return faults.count() != self.faults_seen
 
     @contextlib.contextmanager
     def write(self):
@@ -137,6 +146,7 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
                 self.db.conn.rollback()
                 raise
             self.db.execute("COMMIT")
+        faults.clear()
 
     @contextlib.contextmanager
     def _writer_turn(self):

@@ -5,13 +5,10 @@ SCHEMA below is the bridge for features written before the migrations existed: i
 (CREATE ... IF NOT EXISTS, grouped under the feature's name) run after the migrations at every start,
 until it is moved into a numbered migration and removed from here.
 """
-import logging
 import sqlite3
 
 from ..common import times
 from . import migrations
-
-LOG = logging.getLogger("tracediff.store")
 
 SCHEMA = """
 """
@@ -89,9 +86,7 @@ def check(store) -> None:
 def upgrade(store) -> list:
     """Bring a Store's database to the current schema; return the migrations applied."""
     prepare_new_file(store.db.conn)
-    applied = migrations.apply(SqliteMigrations(store))
-    for migration in applied:
-        LOG.info("database %s: applied migration %04d_%s", store.path, migration.version, migration.name)
+    applied = migrations.apply(SqliteMigrations(store), where=store.path)
     if SCHEMA.strip():
         with store.write() as conn:
             SqliteMigrations(store).run_sql(conn, SCHEMA)

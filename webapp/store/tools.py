@@ -1,5 +1,5 @@
 """Tool contracts: stored per tool name, with the calls of a tool re-analysed on change."""
-from ..inference.contract import with_inferred
+from ..inference.contract import learnt_separators, with_inferred
 from ..problems.grouping import contract_digest
 from .codec import dumps, loads, utc_now
 
@@ -21,7 +21,10 @@ class ToolContracts:
 
     def analysis_contract(self, name: str | None) -> dict | None:
         """Return the contract a tool's calls are analysed under now: the stored one plus its inferred pairs."""
-        return with_inferred(self.get_tool(name), self.inferred_pairs(name)) if name else None
+        if not name:
+            return None
+        pairs = self.inferred_pairs(name)
+        return with_inferred(self.get_tool(name), pairs, learnt_separators(self.evidence(name), pairs) if pairs else None)
 
     def analysis_digest(self, name: str | None) -> str | None:
         """Return the digest of `analysis_contract`: what a call analysed now records, and what a resolve

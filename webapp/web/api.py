@@ -240,7 +240,7 @@ def contract_error(error: ContractError):
 
 @bp.app_errorhandler(StoreUnavailable)
 def store_unavailable(error: StoreUnavailable):
-    note_store_unavailable()
+    note_store_unavailable(error)
     seconds = current_app.config["RETRY_AFTER"]
     message = f"the database is busy or unavailable now ({error}); retry later"
     if not wants_json():  # a person at a page gets a page

@@ -1,15 +1,16 @@
-"""Prometheus metrics at /metrics: counters from every worker, and gauges read from the store at scrape."""
+"""Prometheus metrics at /metrics, read from memory only: counters from every worker, the gauges workers
+sampled (ops/gauges.py), the answering worker's process and the build. A scrape never touches the database."""
 import os
+import platform
 import time
 
 from flask import Blueprint, current_app, request
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, ProcessCollector, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from .db import get_store
-from ..store import StoreUnavailable
-from ..ops.counters import ANALYSED, RETENTION, record_ingest, record_request
+from ..ops.counters import ANALYSED, RETENTION, record_database_error, record_ingest, record_request
+from ..version import __version__
 
 __all__ = ["ANALYSED", "RETENTION", "bp", "init_app", "record_ingest", "note_store_unavailable"]
 bp = Blueprint("metrics", __name__)
@@ -17,44 +18,33 @@ STARTED_KEY = "tracediff.started"
 UNAVAILABLE_KEY = "tracediff.store_unavailable"
 
 
-class StoreGauges:
-    """Read the backlog, sizes and quarantine from the store when scraped."""
-
-    def __init__(self, store):
-        self.store = store
+class BuildInfo:
+    """tracediff_build_info{version, python} 1: which build answers, for dashboards and upgrades."""
 
     def collect(self):
-        sizes = self.store.file_sizes()
-        yield _gauge("tracediff_database_bytes", "Size of the SQLite database file.", sizes["database"])
-        yield _gauge("tracediff_wal_bytes", "Size of the write-ahead log (-wal file).", sizes["wal"])
-        backlog = self.store.backlog()
-        yield _gauge("tracediff_projection_backlog_events", "Committed events not yet folded into calls.",
-                     backlog["events_waiting"])
-        yield _gauge("tracediff_analysis_backlog_calls", "Calls waiting for analysis.", backlog["calls_waiting"])
-        yield _gauge("tracediff_analysis_oldest_waiting_seconds", "Seconds the longest-waiting event or call "
-                     "has waited for projection or analysis.", backlog["oldest_waiting_seconds"])
-        yield _gauge("tracediff_quarantine_records", "Rejected records kept in quarantine.",
-                     self.store.quarantine_count())
+        family = GaugeMetricFamily("tracediff_build_info", "The tracediff build serving (always 1).",
+                                   labels=["version", "python"])
+        family.add_metric([__version__, platform.python_version()], 1)
+        yield family
 
 
-def _gauge(name: str, text: str, value) -> GaugeMetricFamily:
-    return GaugeMetricFamily(name, text, value=value)
+def scrape_registry() -> CollectorRegistry:
+    """Return what a scrape reads: every worker's files (multiprocess), or this process's registry."""
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return REGISTRY  # one process (tests, `flask run`): it holds the process collector already
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry)
+    # multiprocess mode registers no process collector: report the worker answering (RSS, CPU, open files)
+    ProcessCollector(registry=registry)
+    return registry
 
 
 @bp.get("/metrics")
 def metrics():
     """Answer Prometheus's scrape in its text format."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        counters = CollectorRegistry()
-        MultiProcessCollector(counters)
-    else:  # one process (tests, `flask run`): the default registry holds the counters
-        counters = REGISTRY
-    gauges = CollectorRegistry(auto_describe=False)
-    gauges.register(StoreGauges(get_store()))
-    try:
-        body = generate_latest(counters) + generate_latest(gauges)
-    except StoreUnavailable:
-        body = generate_latest(counters)
+    info = CollectorRegistry(auto_describe=False)
+    info.register(BuildInfo())
+    body = generate_latest(scrape_registry()) + generate_latest(info)
     return current_app.response_class(body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
 
@@ -62,15 +52,17 @@ def start_timer() -> None:
     request.environ[STARTED_KEY] = time.perf_counter()
 
 
-def note_store_unavailable() -> None:
+def note_store_unavailable(error: Exception | None = None) -> None:
     """Mark this request's 503 as the store's (busy, full, read-only): only those count as unavailable.
 
     A readiness probe's 503 (an analysis backlog, a missing template) is an answer, not a refused write."""
     request.environ[UNAVAILABLE_KEY] = True
+    if error is not None:
+        record_database_error(error)
 
 
 def observe(response):
-    """Count the request and its latency under its route's pattern (a bounded label)."""
+    """Count the request and its latency under its route's pattern (a bounded label; no rule: "unmatched")."""
     started = request.environ.get(STARTED_KEY)
     if started is not None:
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"

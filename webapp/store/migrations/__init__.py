@@ -15,6 +15,7 @@ same transaction, so processes starting together migrate once and a failure appl
 """
 import functools
 import importlib.util
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Protocol
 from ..errors import SchemaTooNew  # noqa: F401 (raised here; the store's callers name it)
 
 FOLDER = Path(__file__).resolve().parent
+LOG = logging.getLogger("webapp.store.migrations")  # under "webapp": the logger serve sends to its log
 _NAME = re.compile(r"(\d{4})_([a-z0-9_]+)\.(sql|py)\Z")
 
 
@@ -81,8 +83,9 @@ def discover(engine: str, folder: Path | None = None) -> list[Migration]:
     return found
 
 
-def apply(target: Target, migrations: list[Migration] | None = None) -> list[Migration]:
-    """Apply the migrations the database lacks, under the target's lock; return those applied."""
+def apply(target: Target, migrations: list[Migration] | None = None, where: str = "") -> list[Migration]:
+    """Apply the migrations the database lacks, under the target's lock; return those applied, each logged
+    (`where` names the database in the line: a path, or a URL without its password)."""
     migrations = discover(target.engine) if migrations is None else migrations
     known = {m.version for m in migrations}
     seen = target.applied_versions()
@@ -97,6 +100,8 @@ def apply(target: Target, migrations: list[Migration] | None = None) -> list[Mig
         for migration in todo:
             migration.apply(conn, target)
             target.record(conn, migration)
+    for migration in todo:  # once committed: a migration that failed applied nothing
+        LOG.info("database %s: applied migration %04d_%s", where or target.engine, migration.version, migration.name)
     return todo
 
 

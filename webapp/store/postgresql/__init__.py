@@ -9,6 +9,7 @@ import contextlib
 import time
 from collections import Counter
 
+from ... import doc_page
 from .. import Store, CLAIM_SECONDS
 from .. import migrations
 from ..codec import dumps
@@ -50,11 +51,12 @@ class PostgresStore(Store):
             return self.db.execute("SELECT to_regclass('events') IS NOT NULL").fetchone()[0]
 
     def backup(self, target) -> int:
-        raise NotOnThisEngine("a PostgreSQL database is backed up with pg_dump -Fc (see docs/deploy.md)")
+        raise NotOnThisEngine("a PostgreSQL database is backed up with pg_dump -Fc (see \"Backups\" in "
+                              f"{doc_page('deploy.md')})")
 
     def create_schema(self) -> list:
         with self.unavailable_as_error():
-            return migrations.apply(PostgresMigrations(self))
+            return migrations.apply(PostgresMigrations(self), where=self.path)
 
     def check_schema(self) -> None:
         with self.unavailable_as_error():
@@ -65,6 +67,10 @@ class PostgresStore(Store):
 
     def unavailable_as_error(self):
         return unavailable_as_error()
+
+    def stale(self) -> bool:
+        """Never: the pool replaces a connection a restarted server broke (SQLite's shared file view is not here)."""
+        return False
 
     @contextlib.contextmanager
     def write(self):

@@ -7,7 +7,8 @@ import threading
 
 from ..errors import StoreUnavailable
 
-INSTALL_HINT = "a postgresql:// database needs the extra: pip install -e '.[postgres]' (psycopg 3 and psycopg-pool)"
+INSTALL_HINT = ("a postgresql:// database needs the extra: pip install 'tracediff[postgres]' (psycopg 3 and "
+                "psycopg-pool; in a checkout: pip install -e '.[postgres]')")
 POOL_MIN, POOL_MAX = 1, 4  # connections per process; see docs/deploy.md for when to add PgBouncer
 LOCK_WAIT_MS = 5_000
 PROBE_TIMEOUT_S = 5
@@ -84,6 +85,21 @@ def _probe(psycopg, url: str) -> None:
     except psycopg.Error as error:
         lines = [line.strip() for line in str(error).splitlines() if line.strip()]
         raise StoreUnavailable(" ".join(lines[:2]) or type(error).__name__) from None
+
+
+def pool_stats() -> dict:
+    """Sum this process's pools: connections open (`size`), idle (`available`), allowed (`max`), requests
+    waiting for one (`waiting`); all 0 before any pool is made."""
+    prefix = f"{os.getpid()}:"
+    with _pools_lock:
+        pools = [pool for key, pool in _pools.items() if key.startswith(prefix)]
+    totals = {"size": 0, "available": 0, "max": 0, "waiting": 0}
+    for pool in pools:
+        stats = pool.get_stats()
+        for name, key in (("size", "pool_size"), ("available", "pool_available"), ("max", "pool_max"),
+                          ("waiting", "requests_waiting")):
+            totals[name] += stats.get(key, 0)
+    return totals
 
 
 def close_pool(url: str) -> None:

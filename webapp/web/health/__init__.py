@@ -2,7 +2,8 @@
 from flask import Blueprint, current_app, jsonify
 
 from ...config import token_set
-from ...store import Store, StoreUnavailable
+from ...ops import gauges
+from ...store import Store, StoreUnavailable, faults
 from . import checks
 
 bp = Blueprint("health", __name__)
@@ -15,7 +16,7 @@ def health():
     config = current_app.config
     found = {"templates": checks.templates(current_app.template_folder),
              "static": checks.static(current_app.template_folder, current_app.static_folder),
-             "database": checks.file_writable(config["DATABASE"])}
+             "database": database_state(config)}
     counts = {}
     if not token_set(config["READ_TOKENS"]):  # the trace count only where reading is open to anyone
         try:  # a probe's short wait: a load balancer's check must not time out while the database is down
@@ -24,11 +25,28 @@ def health():
                 counts = {"traces": store.count_traces(), "quarantine": store.quarantine_counts()}
             finally:
                 store.close()
+            gauges.database_up(True)
         except StoreUnavailable as error:  # liveness: the process answers even when its database does not
             found["database"] = (False, f"unavailable ({error})")
+            gauges.database_up(False)
     problems = [f"{name}: {detail}" for name, (ok, detail) in found.items() if not ok]
     body = {"status": "degraded", "problems": problems} if problems else {"status": "ok"}
     return jsonify({**body, **counts})
+
+
+def database_state(config) -> tuple[bool, str]:
+    """Check the database file can be written; after a write of this process failed for the disk's sake (full,
+    read-only), write once to see whether it takes writes again, as readiness would."""
+    if faults.current() is None:
+        return checks.file_writable(config["DATABASE"])
+    try:
+        store = Store.from_settings(config, busy_timeout_ms=PROBE_WAIT_MS)
+    except StoreUnavailable as error:
+        return False, f"cannot be opened: {error}"
+    try:
+        return checks.database(store)
+    finally:
+        store.close()
 
 
 @bp.get("/api/v1/ready")
@@ -53,7 +71,9 @@ def run_checks(app) -> dict:
         store = Store.from_settings(config, busy_timeout_ms=PROBE_WAIT_MS)
     except StoreUnavailable as error:
         found["database"] = (False, f"cannot be opened: {error}")
+        gauges.database_up(False)
     else:
+        gauges.database_up(True)
         try:
             found["database"] = checks.database(store)
             found["analyser"] = checks.analyser(store, config["ANALYZER"], config["READY_MAX_LAG"])

@@ -41,7 +41,8 @@ def mapping_paths(name: dict, not_json: dict) -> dict:
             "properties": {"arguments": POINTER, "request": POINTER}}
     listed = json_body({"type": "object", "required": ["tool", "declared", "inferred", "candidates", "rejected"],
                         "properties": {"tool": STRING, **{k: {"type": "array", "items": {"type": "object"}}
-                                                          for k in ("declared", "inferred", "candidates", "rejected")}}},
+                                                          for k in ("declared", "inferred", "candidates", "rejected",
+                                                                    "changes")}}},
                        "Each pair with its evidence (`equal in 448 of 450 calls`).")
     unknown = error("No contract and no calls for this tool.")
     action = param("action", "path", {"enum": ["confirm", "reject"]},
