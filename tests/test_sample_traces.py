@@ -301,7 +301,7 @@ def test_the_demo_moves_to_the_day_before_now_and_keeps_its_numbers(tmp_path):
     assert times == sorted(times, reverse=True) and times[1][11:16] == "18:00"  # the story's step moved too
 
 
-LOAD_DEMO = "import sys; from pathlib import Path; from webapp import demo; from webapp.store import Store; " \
+LOAD_DEMO = "import sys; from pathlib import Path; from webapp.cli import demo; from webapp.store import Store; " \
             "demo.load_folder(Store.open(sys.argv[1]), Path(sys.argv[2]), None)"
 
 

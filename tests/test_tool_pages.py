@@ -25,7 +25,8 @@ def test_the_tool_list_shows_calls_findings_and_last_seen(client, learnt):
     html = client.get("/tools").get_data(as_text=True)
     assert f'href="/tools/{TOOL}"' in html and "<td>25</td>" in html and "2026-11-20 09:24:00" in html
     assert client.get("/tools.json").json["tools"] == [
-        {"name": TOOL, "calls": 25, "with_findings": 0, "last_seen": "2026-11-20T09:24:00.000000Z", "contract": False}]
+        {"name": TOOL, "calls": 25, "with_findings": 0, "last_seen": "2026-11-20T09:24:00.000000Z", "contract": False,
+         "open_problems": 0, "releases": []}]
     assert 'href="/tools">Tools</a>' in client.get("/").get_data(as_text=True)
 
 

@@ -146,4 +146,4 @@ def test_retention_on_a_nearly_full_disk_counts_and_logs_what_it_deleted_and_why
     assert counted == deleted, (metrics, logs)
     assert sum(map(int, re.findall(r"retention: deleted (\d+) trace", logs))) == deleted, logs
     if old_left or free < MB:  # it stopped early (64 KiB is too little for any deletion): a warning says why
-        assert re.search(r"WARNING webapp\.worker: retention stopped .*full", logs), logs
+        assert re.search(r"WARNING webapp\.ops\.analyser: retention stopped .*full", logs), logs
