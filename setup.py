@@ -1,5 +1,5 @@
 """What pyproject.toml cannot say: the top-level templates/, static/, sample_traces/ and docs/ folders ship
-inside the wheel's `webapp` package (found at run time by webapp.resource_dir), with the migrations."""
+inside the wheel's `webapp` package (found at run time by webapp.common.resources.resource_dir), with the migrations."""
 from setuptools import find_packages, setup
 
 FOLDERS = ("templates", "static", "sample_traces", "docs")  # docs/: the pages messages name

@@ -1,8 +1,9 @@
 """Speed and memory of analyze_call against DeepDiff and jsondiffpatch (node), in the same run.
 
-    python bench/analysis.py            # about 60-90 s
-    python bench/analysis.py --quick    # a few seconds, for tests/test_bench_smoke.py
+python bench/analysis.py            # about 60-90 s
+python bench/analysis.py --quick    # a few seconds, for tests/test_bench_smoke.py
 """
+
 import gc
 import json
 import subprocess
@@ -12,14 +13,14 @@ import tracemalloc
 from pathlib import Path
 
 import orjson
-from deepdiff import DeepDiff
-
 from common import ROOT, SAMPLES, options, ratio_line, write_figures
+from deepdiff import DeepDiff
 from grouping import measure as measure_grouping
 from grouping import report as report_grouping
 from payloads import call
-from webapp.cli import demo
+
 from webapp.analysis import analyze_call
+from webapp.cli import demo
 from webapp.store import Store
 
 SIZES = {"50KB": 50_000, "1MB": 1_000_000, "5MB": 5_000_000}
@@ -81,8 +82,13 @@ def jsondiffpatch_ms(left: dict, right: dict, folder: Path, repeats: int) -> flo
     paths = [folder / "left.json", folder / "right.json"]
     for path, value in zip(paths, (left, right)):
         path.write_bytes(orjson.dumps(value))
-    out = subprocess.run([NODE, str(ROOT / "bench" / "jsondiffpatch_bench.mjs"), *map(str, paths), str(repeats)],
-                         capture_output=True, text=True, check=True, timeout=300)
+    out = subprocess.run(
+        [NODE, str(ROOT / "bench" / "jsondiffpatch_bench.mjs"), *map(str, paths), str(repeats)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
     return json.loads(out.stdout)["ms"]
 
 
@@ -93,8 +99,12 @@ def big_pair(label: str, size: int, folder: Path, deepdiff_allowed: bool, quick:
     bytes_one = len(orjson.dumps(left))
     repeats = 1 if quick or size > 2_000_000 else 3
     ours = best_time(lambda: analyze_call(snapshots, contract), repeats)
-    figures = {"size": label, "bytes": bytes_one, "analyze_ms": round(ours * 1000, 2),
-               "peak_bytes": peak_bytes(lambda: analyze_call(snapshots, contract))}
+    figures = {
+        "size": label,
+        "bytes": bytes_one,
+        "analyze_ms": round(ours * 1000, 2),
+        "peak_bytes": peak_bytes(lambda: analyze_call(snapshots, contract)),
+    }
     figures["peak_ratio"] = round(figures["peak_bytes"] / bytes_one, 2)
     if deepdiff_allowed:
         figures["deepdiff_ms"] = round(best_time(lambda: DeepDiff(left, right), 1) * 1000, 1)
@@ -111,10 +121,13 @@ def run(args) -> dict:
         folder = Path(tmp)
         calls = sample_calls(folder)
         seconds = 0.5 if args.quick else min(args.seconds, 10)
-        figures = {"small": {
-            "calls": len(calls),
-            "analyze_per_s": round(rate(lambda c: analyze_call(*c), calls, seconds), 1),
-            "deepdiff_per_s": round(rate(lambda c: DeepDiff(*_pair(c[0])), calls, seconds), 1)}}
+        figures = {
+            "small": {
+                "calls": len(calls),
+                "analyze_per_s": round(rate(lambda c: analyze_call(*c), calls, seconds), 1),
+                "deepdiff_per_s": round(rate(lambda c: DeepDiff(*_pair(c[0])), calls, seconds), 1),
+            }
+        }
         figures["grouping"] = measure_grouping(folder, args.quick, big=False)  # the big store: bench/grouping.py
         print(f"grouping: {figures['grouping']}", flush=True)
         figures["big"] = []
@@ -139,16 +152,24 @@ def report(figures: dict) -> None:
     small = figures["small"]
     print(f"small calls: {small}")
     print(ratio_line("small calls/s / 2,000", small["analyze_per_s"], 2000, ">= 1.00"))
-    print(ratio_line("small calls/s / DeepDiff alone", small["analyze_per_s"], small["deepdiff_per_s"], "none; context"))
+    print(
+        ratio_line("small calls/s / DeepDiff alone", small["analyze_per_s"], small["deepdiff_per_s"], "none; context")
+    )
     report_grouping(figures["grouping"])
     for pair in figures["big"]:
         label, ours = pair["size"], pair["analyze_ms"]
         if pair["jsondiffpatch_ms"]:
-            print(ratio_line(f"{label} jsondiffpatch time / analyze time", pair["jsondiffpatch_ms"], ours, "> 1.00 at 1MB"))
+            print(
+                ratio_line(
+                    f"{label} jsondiffpatch time / analyze time", pair["jsondiffpatch_ms"], ours, "> 1.00 at 1MB"
+                )
+            )
         if pair["deepdiff_ms"]:
             print(ratio_line(f"{label} DeepDiff time / analyze time", pair["deepdiff_ms"], ours, ">= 20 at 1MB"))
-        print(f"{label}: analyze {ours} ms (5MB target < 1000 ms), peak {pair['peak_ratio']}x the payload "
-              f"(5MB target < 10x)")
+        print(
+            f"{label}: analyze {ours} ms (5MB target < 1000 ms), peak {pair['peak_ratio']}x the payload "
+            f"(5MB target < 10x)"
+        )
 
 
 def main() -> None:

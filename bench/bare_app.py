@@ -1,5 +1,6 @@
 """The baseline web apps: Flask parses the JSON body and answers (/ingest), or parses it and
 inserts each event as it came into SQLite (/ingest-store) - no validation, no redaction, no analysis."""
+
 import os
 import sqlite3
 
@@ -24,8 +25,10 @@ def ingest():
 @app.post("/ingest-store")
 def ingest_store():
     """Parse an NDJSON body, insert its events in one transaction, acknowledge them."""
-    rows = [(e["event_id"], e["trace_id"], e["call_id"], e["snapshot"], orjson.dumps(e["payload"]), e["ts"])
-            for e in _lines()]
+    rows = [
+        (e["event_id"], e["trace_id"], e["call_id"], e["snapshot"], orjson.dumps(e["payload"]), e["ts"])
+        for e in _lines()
+    ]
     conn = _connection()
     conn.execute("BEGIN IMMEDIATE")
     conn.executemany(INSERT, rows)

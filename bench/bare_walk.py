@@ -20,7 +20,7 @@ def diff(left, right) -> list[tuple[str, object, object]]:
         if isinstance(a, dict) or isinstance(b, dict):
             da, db = (a if isinstance(a, dict) else {}), (b if isinstance(b, dict) else {})
             if da is not a or db is not b:
-                out.append((path, a, b))     # a container on one side only: still visit its nodes
+                out.append((path, a, b))  # a container on one side only: still visit its nodes
             for key in da.keys() | db.keys():
                 stack.append((_pointer(path, key), da.get(key), db.get(key)))
         elif isinstance(a, list) or isinstance(b, list):

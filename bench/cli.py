@@ -10,6 +10,7 @@ machine the two agree; on a busy one the wall time also counts the wait for a co
 `--against PATH` also times the same commands with PATH (another checkout, e.g. the main branch) first on
 PYTHONPATH, for a before/after line in the same run.
 """
+
 import argparse
 import json
 import os
@@ -25,18 +26,27 @@ from common import ROOT, SAMPLES, ratio_line, write_figures
 TARGETS = {"help": 0.25, "check_failing": 0.35, "check_clean": 0.35}
 ARGUMENTS = {"customerEmail": "ana@example.com", "limit": 5}
 CLEAN = {"customer_email": "ana@example.com", "limit": 5}
-FAILING = {"customer_email": "ana@example.com", "limit": "5"}   # a type change and a schema violation
+FAILING = {"customer_email": "ana@example.com", "limit": "5"}  # a type change and a schema violation
 
 
 def commands(folder: Path) -> dict[str, list[str]]:
     """The commands timed, by name; each runs `python -m webapp` as the `tracediff` script does."""
-    check = ["-m", "webapp", "check", "--contract", str(SAMPLES / "contracts" / "findOrders.json"),
-             "--arguments", str(folder / "tool-args.json")]
-    return {"baseline": ["-c", "pass"], "help": ["-m", "webapp", "--help"],
-            "check_clean": [*check, "--request", str(folder / "clean.json")],
-            "check_failing": [*check, "--request", str(folder / "failing.json")],
-            "app_factory": ["-c", "from webapp import create_app; "
-                                  f"create_app({{'DATABASE': {str(folder / 'a.db')!r}}})"]}
+    check = [
+        "-m",
+        "webapp",
+        "check",
+        "--contract",
+        str(SAMPLES / "contracts" / "findOrders.json"),
+        "--arguments",
+        str(folder / "tool-args.json"),
+    ]
+    return {
+        "baseline": ["-c", "pass"],
+        "help": ["-m", "webapp", "--help"],
+        "check_clean": [*check, "--request", str(folder / "clean.json")],
+        "check_failing": [*check, "--request", str(folder / "failing.json")],
+        "app_factory": ["-c", f"from webapp import create_app; create_app({{'DATABASE': {str(folder / 'a.db')!r}}})"],
+    }
 
 
 def timed(args: list[str], path: Path, cwd: Path) -> tuple[float, float, int]:
@@ -44,8 +54,9 @@ def timed(args: list[str], path: Path, cwd: Path) -> tuple[float, float, int]:
     env = {**os.environ, "PYTHONPATH": str(path)}
     start = time.perf_counter()
     # cwd: a folder without a webapp/ of its own (python -m and -c put the working directory first)
-    proc = subprocess.Popen([sys.executable, *args], env=env, cwd=cwd, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, *args], env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -56,7 +67,7 @@ def measure(folder: Path, checkouts: dict[str, Path], runs: int) -> dict:
     """Time every command of every checkout `runs` times, round by round; return medians and exit codes."""
     samples = {(who, name): [] for who in checkouts for name in commands(folder)}
     codes = {}
-    for who, path in checkouts.items():   # one warm-up round writes the bytecode caches
+    for who, path in checkouts.items():  # one warm-up round writes the bytecode caches
         for name, args in commands(folder).items():
             codes[(who, name)] = timed(args, path, folder)[2]
     for _ in range(runs):
@@ -64,10 +75,14 @@ def measure(folder: Path, checkouts: dict[str, Path], runs: int) -> dict:
             for name, args in commands(folder).items():
                 wall, cpu, _ = timed(args, path, folder)
                 samples[(who, name)].append((wall, cpu))
-    return {f"{who}:{name}": {"wall_s": round(statistics.median(w for w, _ in runs_), 4),
-                              "cpu_s": round(statistics.median(c for _, c in runs_), 4),
-                              "exit_code": codes[(who, name)]}
-            for (who, name), runs_ in samples.items()}
+    return {
+        f"{who}:{name}": {
+            "wall_s": round(statistics.median(w for w, _ in runs_), 4),
+            "cpu_s": round(statistics.median(c for _, c in runs_), 4),
+            "exit_code": codes[(who, name)],
+        }
+        for (who, name), runs_ in samples.items()
+    }
 
 
 def _verdict(seconds: float, name: str) -> str:
@@ -81,11 +96,14 @@ def report(figures: dict, who: str) -> list[str]:
     for name in ("help", "check_clean", "check_failing", "app_factory"):
         fig = figures[f"{who}:{name}"]
         target = f"under {TARGETS[name]} s" if name in TARGETS else "none"
-        verdict = "" if name not in TARGETS else \
-            f"  wall {_verdict(fig['wall_s'], name)}, CPU {_verdict(fig['cpu_s'], name)}"
-        lines.append(f"{who}: {name:13} exit {fig['exit_code']}: wall {fig['wall_s']:.3f} s "
-                     f"(+{fig['wall_s'] - base['wall_s']:.3f} over bare python), CPU {fig['cpu_s']:.3f} s "
-                     f"(+{fig['cpu_s'] - base['cpu_s']:.3f}); target {target}{verdict}")
+        verdict = (
+            "" if name not in TARGETS else f"  wall {_verdict(fig['wall_s'], name)}, CPU {_verdict(fig['cpu_s'], name)}"
+        )
+        lines.append(
+            f"{who}: {name:13} exit {fig['exit_code']}: wall {fig['wall_s']:.3f} s "
+            f"(+{fig['wall_s'] - base['wall_s']:.3f} over bare python), CPU {fig['cpu_s']:.3f} s "
+            f"(+{fig['cpu_s'] - base['cpu_s']:.3f}); target {target}{verdict}"
+        )
     return lines
 
 
@@ -107,14 +125,32 @@ def main() -> None:
     base = figures["this:baseline"]["wall_s"]
     cpu_base = figures["this:baseline"]["cpu_s"]
     for name in ("help", "check_clean", "check_failing"):
-        print(ratio_line(f"{name} / bare python (wall)", figures[f"this:{name}"]["wall_s"], base,
-                         f"under {TARGETS[name]} s absolute"))
-        print(ratio_line(f"{name} / bare python (CPU)", figures[f"this:{name}"]["cpu_s"], cpu_base,
-                         f"under {TARGETS[name]} s absolute"))
+        print(
+            ratio_line(
+                f"{name} / bare python (wall)",
+                figures[f"this:{name}"]["wall_s"],
+                base,
+                f"under {TARGETS[name]} s absolute",
+            )
+        )
+        print(
+            ratio_line(
+                f"{name} / bare python (CPU)",
+                figures[f"this:{name}"]["cpu_s"],
+                cpu_base,
+                f"under {TARGETS[name]} s absolute",
+            )
+        )
     if options.against:
         for name in ("help", "check_failing"):
-            print(ratio_line(f"{name}: against / this (wall)", figures[f"against:{name}"]["wall_s"],
-                             figures[f"this:{name}"]["wall_s"], "the speed-up"))
+            print(
+                ratio_line(
+                    f"{name}: against / this (wall)",
+                    figures[f"against:{name}"]["wall_s"],
+                    figures[f"this:{name}"]["wall_s"],
+                    "the speed-up",
+                )
+            )
     path = write_figures("cli", {"runs": runs, "figures": figures}, options.quick)
     print(f"figures written to {path}")
 

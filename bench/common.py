@@ -1,4 +1,5 @@
 """What the benchmarks share: command-line options, realistic events, servers, figures on disk."""
+
 import argparse
 import json
 import os
@@ -24,8 +25,12 @@ def options(description: str, seconds: float, **flags: str) -> argparse.Namespac
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true", help="a tiny run for the smoke test (figures not for the docs)")
     parser.add_argument("--seconds", type=float, default=seconds, help=f"length of each timed load [default {seconds}]")
-    parser.add_argument("--database", default="", metavar="URL",
-                        help="also run against this PostgreSQL database (emptied first), where the bench supports it")
+    parser.add_argument(
+        "--database",
+        default="",
+        metavar="URL",
+        help="also run against this PostgreSQL database (emptied first), where the bench supports it",
+    )
     for name, help_text in flags.items():
         parser.add_argument(f"--{name}", action="store_true", help=help_text)
     return parser.parse_args()
@@ -35,23 +40,35 @@ def machine() -> dict:
     """Describe the machine the figures come from."""
     cpu = platform.processor() or platform.machine()
     try:
-        names = [line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                 if line.startswith("model name")]
+        names = [
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ]
         cpu = names[0] if names else cpu
     except OSError:
         pass
-    return {"cores": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
-            "sqlite": __import__("sqlite3").sqlite_version,
-            # other work on the machine skews every figure; the docs quote this beside them
-            "load_average_1m_at_end": round(os.getloadavg()[0], 2)}
+    return {
+        "cores": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "sqlite": __import__("sqlite3").sqlite_version,
+        # other work on the machine skews every figure; the docs quote this beside them
+        "load_average_1m_at_end": round(os.getloadavg()[0], 2),
+    }
 
 
 def write_figures(name: str, figures: dict, quick: bool) -> Path:
     """Write a benchmark's figures to bench/out/<name>.json (quick runs to <name>-quick.json)."""
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{name}{'-quick' if quick else ''}.json"
-    record = {"benchmark": name, "quick": quick, "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-              "machine": machine(), **figures}
+    record = {
+        "benchmark": name,
+        "quick": quick,
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": machine(),
+        **figures,
+    }
     path.write_text(json.dumps(record, indent=2))
     return path
 
@@ -77,8 +94,14 @@ class Process:
 
     def __enter__(self):
         self.log = open(self.log_path, "ab")
-        self.process = subprocess.Popen(self.command, env={**os.environ, **self.env}, stdout=self.log,
-                                        stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT)
+        self.process = subprocess.Popen(
+            self.command,
+            env={**os.environ, **self.env},
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            cwd=ROOT,
+        )
         return self
 
     def wait_ready(self, path: str, timeout: float = 30) -> "Process":
@@ -108,16 +131,46 @@ def tracediff_server(db_path: Path, workers: int = 2, env: dict | None = None) -
     """Return `tracediff serve` on a free port (enter it, then wait_ready)."""
     port = free_port()
     # `python -m webapp` from the checkout, so the figures are of this working tree's code
-    command = [sys.executable, "-m", "webapp", "serve", "--port", str(port), "--workers", str(workers), "--db", str(db_path)]
-    return Process(command, {"TRACEDIFF_DATABASE": str(db_path), **(env or {})},
-                   db_path.with_suffix(".log"), port)
+    command = [
+        sys.executable,
+        "-m",
+        "webapp",
+        "serve",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--db",
+        str(db_path),
+    ]
+    return Process(command, {"TRACEDIFF_DATABASE": str(db_path), **(env or {})}, db_path.with_suffix(".log"), port)
 
 
 def bare_server(log_path: Path, workers: int = 2, env: dict | None = None) -> Process:
     """Return the bare Flask app of bench/bare_app.py under gunicorn with serve's settings."""
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-               "--worker-class", "sync", "--timeout", "60", "--graceful-timeout", "10",
-               "--access-logfile", "-", "--access-logformat", '%(h)s "%(r)s" %(s)s %(b)s %(M)sms',
-               "--error-logfile", "-", "--chdir", str(ROOT / "bench"), "bare_app:app"]
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "sync",
+        "--timeout",
+        "60",
+        "--graceful-timeout",
+        "10",
+        "--access-logfile",
+        "-",
+        "--access-logformat",
+        '%(h)s "%(r)s" %(s)s %(b)s %(M)sms',
+        "--error-logfile",
+        "-",
+        "--chdir",
+        str(ROOT / "bench"),
+        "bare_app:app",
+    ]
     return Process(command, env or {}, log_path, port)

@@ -4,20 +4,25 @@ Each shape is a function of a size in bytes (about the compact JSON of the bigge
 returns (snapshots, contract). `bench/shapes.py` times them; `tests/test_shapes.py` feeds them,
 small, through the whole path.
 """
+
 import copy
 import random
 
 import orjson
-
 from payloads import call as friendly_call
 
 STATUSES = ("paid", "pending", "refunded", "failed", "shipped")
 
 
 def _snaps(arguments, request, response=None, status=200) -> dict:
-    snaps = {"arguments": {"payload": arguments, "logged_as_string": False, "http": None},
-             "request": {"payload": request, "logged_as_string": False,
-                         "http": {"method": "POST", "url": "https://api.example.com/v1/things"}}}
+    snaps = {
+        "arguments": {"payload": arguments, "logged_as_string": False, "http": None},
+        "request": {
+            "payload": request,
+            "logged_as_string": False,
+            "http": {"method": "POST", "url": "https://api.example.com/v1/things"},
+        },
+    }
     if response is not None:
         snaps["response"] = {"payload": response, "logged_as_string": False, "http": {"status_code": status}}
     return snaps
@@ -28,9 +33,13 @@ def _count(size: int, one) -> int:
 
 
 def _record(n: int) -> dict:
-    return {"order_id": f"ord_{n:07d}", "status": STATUSES[n % 5], "amount": 1000 + n % 977,
-            "created_at": f"2026-{n % 12 + 1:02d}-{n % 28 + 1:02d}T10:{n % 60:02d}:00Z",
-            "customer": {"name": f"Customer {n % 313}", "email": f"c{n % 313}@example.com"}}
+    return {
+        "order_id": f"ord_{n:07d}",
+        "status": STATUSES[n % 5],
+        "amount": 1000 + n % 977,
+        "created_at": f"2026-{n % 12 + 1:02d}-{n % 28 + 1:02d}T10:{n % 60:02d}:00Z",
+        "customer": {"name": f"Customer {n % 313}", "email": f"c{n % 313}@example.com"},
+    }
 
 
 def _records(size: int) -> list[dict]:
@@ -85,7 +94,7 @@ def numbers_insert_front(size):
 
 def records_remove_front(size):
     rows = _records(size)
-    plain = [{k: v for k, v in r.items() if k != "order_id"} for r in rows]   # no id to pair by
+    plain = [{k: v for k, v in r.items() if k != "order_id"} for r in rows]  # no id to pair by
     return _snaps({"orders": plain}, {"orders": plain[1:]}), None
 
 
@@ -135,6 +144,7 @@ def deep_nesting(size, depth=60):
         for level in range(depth):
             node = {f"k{level % 3}": node}
         return node
+
     count = _count(size, chain(1000))
     left = [chain(n) for n in range(count)]
     right = copy.deepcopy(left)
@@ -148,7 +158,7 @@ def deep_nesting(size, depth=60):
 
 def one_huge_string(size):
     text = "".join(random.Random(3).choices("abcdefghij \n", k=size))
-    return _snaps({"text": text}, {"text": text[:size // 2] + "X" + text[size // 2 + 1:]}), None
+    return _snaps({"text": text}, {"text": text[: size // 2] + "X" + text[size // 2 + 1 :]}), None
 
 
 def identical_records(size):
@@ -160,6 +170,7 @@ def identical_records(size):
 def unicode_long_keys(size):
     def key(n):
         return f"ключ_{n}_" + "ü字" * 200
+
     count = _count(size, {key(10000): "значение 10000"})
     args = {key(n): f"значение {n}" for n in range(count)}
     return _snaps(args, {key(n).upper(): f"значение {n}" for n in range(count)}), None
@@ -182,12 +193,33 @@ def friendly(size):
     return friendly_call(size)
 
 
-SHAPES = {f.__name__: f for f in (
-    friendly, records_enum, records_number_string, records_date_format, records_scaled,
-    strings_all_changed, numbers_all_changed, numbers_insert_front, records_remove_front,
-    records_reordered, keys_case_converted, keys_renamed, tiny_args_huge_request, unrelated_huge_request,
-    huge_args_tiny_request, echo_with_changes, deep_nesting, one_huge_string, identical_records,
-    unicode_long_keys, records_renamed_field, duplicate_leftovers)}
+SHAPES = {
+    f.__name__: f
+    for f in (
+        friendly,
+        records_enum,
+        records_number_string,
+        records_date_format,
+        records_scaled,
+        strings_all_changed,
+        numbers_all_changed,
+        numbers_insert_front,
+        records_remove_front,
+        records_reordered,
+        keys_case_converted,
+        keys_renamed,
+        tiny_args_huge_request,
+        unrelated_huge_request,
+        huge_args_tiny_request,
+        echo_with_changes,
+        deep_nesting,
+        one_huge_string,
+        identical_records,
+        unicode_long_keys,
+        records_renamed_field,
+        duplicate_leftovers,
+    )
+}
 
 
 def payload_bytes(snapshots: dict) -> int:

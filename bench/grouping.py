@@ -15,6 +15,7 @@ is broken (each save touches a problem's rollups), which is what the sample trac
 and realistic traffic (bench/traffic.py: 90% of calls correct), also among 300,000 stored calls (copied
 rows: a read that scans a table shows there, as two did until Dec 2 2026: 642 ms per batch at 300k calls).
 """
+
 import gc
 import statistics
 import tempfile
@@ -24,13 +25,14 @@ from pathlib import Path
 import orjson
 import traffic
 from common import SAMPLES, options, ratio_line, write_figures
-from webapp.cli import demo
+
 from webapp import pipeline
+from webapp.cli import demo
 from webapp.ingest import parse_body
 from webapp.pipeline import store_batch
+from webapp.pipeline.mappings import learn
 from webapp.store import Store
 from webapp.store.problems import forget_calls
-from webapp.pipeline.mappings import learn
 
 
 def _baseline(store: Store, calls) -> int:
@@ -49,9 +51,16 @@ def _baseline(store: Store, calls) -> int:
     return saved
 
 
-FORGET = ("DELETE FROM problems", "DELETE FROM problem_calls", "DELETE FROM problem_hours", "DELETE FROM problem_splits",
-          "DELETE FROM problem_pairs", "DELETE FROM problem_checks", "DELETE FROM problem_states",
-          "UPDATE calls SET problem_paths = NULL, grouped_seqs = NULL")
+FORGET = (
+    "DELETE FROM problems",
+    "DELETE FROM problem_calls",
+    "DELETE FROM problem_hours",
+    "DELETE FROM problem_splits",
+    "DELETE FROM problem_pairs",
+    "DELETE FROM problem_checks",
+    "DELETE FROM problem_states",
+    "UPDATE calls SET problem_paths = NULL, grouped_seqs = NULL",
+)
 MEASURED = "trace_id NOT LIKE '%~%'"  # the calls analysed, not the copies grow() stores around them
 
 
@@ -76,8 +85,8 @@ def _pass(store: Store, keys, kind: str) -> tuple[float, float]:
     spent = {_baseline: 0.0, pipeline.analyze_calls: 0.0}
     store.db.conn.execute("PRAGMA wal_autocheckpoint = 0")
     for number, start in enumerate(range(0, len(calls), 100)):
-        batch = calls[start:start + 100]
-        for analyse in ((_baseline, pipeline.analyze_calls) if number % 2 else (pipeline.analyze_calls, _baseline)):
+        batch = calls[start : start + 100]
+        for analyse in (_baseline, pipeline.analyze_calls) if number % 2 else (pipeline.analyze_calls, _baseline):
             gc.collect()
             began = time.process_time()
             analyse(store, batch)
@@ -94,10 +103,13 @@ def sample_store(folder: Path, samples, copies: int) -> Store:
     store = Store(folder / "grouping.db")
     demo.load_folder(store, samples, None)
     for copy in range(1, copies):
-        store.db.execute("INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, source, release, payload, "
-                         "logged_as_string, http, meta, ts, received_at) SELECT event_id || ?, trace_id || ?, "
-                         "call_id, snapshot, tool, source, release, payload, logged_as_string, http, meta, ts, "
-                         "received_at FROM events WHERE event_id NOT LIKE '%#%'", (f"#{copy}", f"-{copy}"))
+        store.db.execute(
+            "INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, source, release, payload, "
+            "logged_as_string, http, meta, ts, received_at) SELECT event_id || ?, trace_id || ?, "
+            "call_id, snapshot, tool, source, release, payload, logged_as_string, http, meta, ts, "
+            "received_at FROM events WHERE event_id NOT LIKE '%#%'",
+            (f"#{copy}", f"-{copy}"),
+        )
     return store
 
 
@@ -110,7 +122,7 @@ def traffic_store(folder: Path, calls: int) -> Store:
         store.put_tool(name, {k: v for k, v in contract.items() if k != "name"})
     events = traffic.ingest_events(traffic.generate(calls, seed=7))
     for start in range(0, len(events), 5000):
-        store_batch(store, parse_body(b"\n".join(orjson.dumps(e) for e in events[start:start + 5000])), None)
+        store_batch(store, parse_body(b"\n".join(orjson.dumps(e) for e in events[start : start + 5000])), None)
     return store
 
 
@@ -121,8 +133,11 @@ def grow(store: Store, copies: int) -> int:
         columns = [row[1] for row in store.db.execute(f"PRAGMA table_info({table})").fetchall()]
         copied = ", ".join(_copied(column) for column in columns)
         for copy in range(1, copies + 1):
-            store.db.execute(f"INSERT INTO {table} ({', '.join(columns)}) SELECT {copied} FROM {table} "
-                             "WHERE trace_id NOT LIKE '%~%'", {"copy": f"~{copy}", "days": f"-{copy} days"})
+            store.db.execute(
+                f"INSERT INTO {table} ({', '.join(columns)}) SELECT {copied} FROM {table} "
+                "WHERE trace_id NOT LIKE '%~%'",
+                {"copy": f"~{copy}", "days": f"-{copy} days"},
+            )
     return store.db.execute("SELECT count(*) FROM calls").fetchone()[0]
 
 
@@ -146,11 +161,17 @@ def grouping_overhead(store: Store, rounds: int, copies: int = 0, passes=PASSES)
         for kind in passes:
             spent[kind].append(_pass(store, keys, kind))
     problems = store.db.execute("SELECT count(*) FROM problems").fetchone()[0]
-    broken = store.db.execute("SELECT count(DISTINCT trace_id || ' ' || call_id) FROM problem_calls "
-                              "WHERE trace_id NOT LIKE '%~%'").fetchone()[0]
+    broken = store.db.execute(
+        "SELECT count(DISTINCT trace_id || ' ' || call_id) FROM problem_calls WHERE trace_id NOT LIKE '%~%'"
+    ).fetchone()[0]
     store.close()
-    figures = {"calls": len(keys), "stored_calls": stored, "broken_calls": broken, "problems": problems,
-               "rounds": rounds}
+    figures = {
+        "calls": len(keys),
+        "stored_calls": stored,
+        "broken_calls": broken,
+        "problems": problems,
+        "rounds": rounds,
+    }
     for when, pairs in spent.items():
         without, with_ = (sum(side) for side in zip(*pairs))
         figures[f"ms_per_call_without_{when}"] = round(without / rounds / len(keys) * 1000, 4)
@@ -164,11 +185,14 @@ def measure(folder: Path, quick: bool, big: bool = True) -> dict:
     """Both shapes of traffic: the worst case (every call broken) and realistic traffic (most calls clean), and
     (`big`) realistic traffic among 300,000 stored calls."""
     rounds = 2 if quick else 5
-    figures = {"all_broken": grouping_overhead(sample_store(folder, SAMPLES, 3 if quick else 40), rounds),
-               "realistic": grouping_overhead(traffic_store(folder, 300 if quick else 3000), rounds)}
+    figures = {
+        "all_broken": grouping_overhead(sample_store(folder, SAMPLES, 3 if quick else 40), rounds),
+        "realistic": grouping_overhead(traffic_store(folder, 300 if quick else 3000), rounds),
+    }
     if big:
-        figures["realistic_big_store"] = grouping_overhead(traffic_store(folder / "big", 300 if quick else 3000),
-                                                           rounds, 10 if quick else 100, PASSES[1:])
+        figures["realistic_big_store"] = grouping_overhead(
+            traffic_store(folder / "big", 300 if quick else 3000), rounds, 10 if quick else 100, PASSES[1:]
+        )
     return figures
 
 
@@ -178,12 +202,20 @@ def report(figures: dict) -> None:
         for kind in PASSES:
             if f"ms_per_call_{kind}" not in f:
                 continue  # a backfill would forget the copies' problems too
-            print(ratio_line(f"analyser CPU per call with grouping / without, {shape.replace('_', ' ')}, "
-                             f"{kind.replace('_', ' ')}", f[f"ms_per_call_{kind}"], f[f"ms_per_call_without_{kind}"],
-                             "< 1.10" if kind == "new_calls" else "none; context"))
+            print(
+                ratio_line(
+                    f"analyser CPU per call with grouping / without, {shape.replace('_', ' ')}, "
+                    f"{kind.replace('_', ' ')}",
+                    f[f"ms_per_call_{kind}"],
+                    f[f"ms_per_call_without_{kind}"],
+                    "< 1.10" if kind == "new_calls" else "none; context",
+                )
+            )
         if "ms_per_call_new_calls" in f:  # the target that holds whatever the payloads (docs/performance.md)
             added = f["ms_per_call_new_calls"] - f["ms_per_call_without_new_calls"]
-            print(ratio_line(f"grouping's CPU per new call / 0.25 ms, {shape.replace('_', ' ')}", added, 0.25, "< 1.00"))
+            print(
+                ratio_line(f"grouping's CPU per new call / 0.25 ms, {shape.replace('_', ' ')}", added, 0.25, "< 1.00")
+            )
 
 
 def main() -> None:

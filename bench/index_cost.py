@@ -1,7 +1,8 @@
 """What indexing a payload's words costs per event: SQLite's FTS5 against PostgreSQL's tsvector + GIN, same run.
 
-    python bench/index_cost.py --database postgresql:///tracediff_bench   # the database is emptied first
+python bench/index_cost.py --database postgresql:///tracediff_bench   # the database is emptied first
 """
+
 import sqlite3
 import tempfile
 import time
@@ -9,7 +10,6 @@ from pathlib import Path
 
 import orjson
 import psycopg
-
 from common import options, ratio_line
 from events import batch_body
 from ingest_postgres import reset
@@ -60,10 +60,18 @@ def main() -> None:
     texts = payloads(500 if args.quick else 20_000)
     size = sum(map(len, texts)) / len(texts)
     sqlite_cost, pg_cost = fts5_us(texts), tsvector_us(args.database, texts)
-    print(f"{len(texts)} payloads of {size:.0f} bytes on average: FTS5 {sqlite_cost:.1f} us, "
-          f"tsvector + GIN {pg_cost:.1f} us per event")
-    print(ratio_line("indexing words per event, PostgreSQL tsvector + GIN / SQLite FTS5", pg_cost, sqlite_cost,
-                     "none; paid at projection, not on the ingest path"))
+    print(
+        f"{len(texts)} payloads of {size:.0f} bytes on average: FTS5 {sqlite_cost:.1f} us, "
+        f"tsvector + GIN {pg_cost:.1f} us per event"
+    )
+    print(
+        ratio_line(
+            "indexing words per event, PostgreSQL tsvector + GIN / SQLite FTS5",
+            pg_cost,
+            sqlite_cost,
+            "none; paid at projection, not on the ingest path",
+        )
+    )
 
 
 if __name__ == "__main__":

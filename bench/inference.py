@@ -8,6 +8,7 @@ evidence, wide payloads of 60 renamed booleans and small integers (every value p
 Printed: the analysis alone, then with learning, whose time includes the re-analysis of the calls
 analysed before the tool's inferred pairs changed, and the time spent in learning itself.
 """
+
 import random
 import sys
 import tempfile
@@ -20,9 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from renames import events, traffic  # noqa: E402
+
 from webapp import pipeline
-from webapp.pipeline import mappings as toolmappings  # noqa: E402
 from webapp.ingest import parse_body  # noqa: E402
+from webapp.pipeline import mappings as toolmappings  # noqa: E402
 from webapp.store import Store  # noqa: E402
 
 
@@ -52,7 +54,7 @@ def timed(envelopes, learning: bool) -> tuple[float, int, int, float]:
                 keep(store, inputs)
                 spent[0] += time.perf_counter() - began
 
-        pipeline.learn = learn   # the baseline runs the same analysis and learns nothing
+        pipeline.learn = learn  # the baseline runs the same analysis and learns nothing
         try:
             start = time.perf_counter()
             analysed = pipeline.catch_up(store)
@@ -69,9 +71,11 @@ def main(quick: bool) -> None:
     for name, envelopes in (("renaming tool", traffic(n)), ("wide payloads (60 keys)", wide(n // 2))):
         base, calls, _, _ = timed(envelopes, learning=False)
         total, analysed, rows, learning = timed(envelopes, learning=True)
-        print(f"{name}: {calls} calls analysed in {base:.2f} s; with learning {analysed} analyses in {total:.2f} s "
-              f"({total / base:.2f}x); learning itself {learning:.2f} s ({learning / base:.2f}x the analysis, "
-              f"{1000 * learning / calls:.2f} ms a call); {rows} evidence rows")
+        print(
+            f"{name}: {calls} calls analysed in {base:.2f} s; with learning {analysed} analyses in {total:.2f} s "
+            f"({total / base:.2f}x); learning itself {learning:.2f} s ({learning / base:.2f}x the analysis, "
+            f"{1000 * learning / calls:.2f} ms a call); {rows} evidence rows"
+        )
 
 
 if __name__ == "__main__":

@@ -1,21 +1,21 @@
 """Ingest throughput of `tracediff serve` against raw SQLite and a bare Flask app, in the same run.
 
-    python bench/ingest.py            # about 90 s
-    python bench/ingest.py --quick    # a few seconds, for tests/test_bench_smoke.py
-    python bench/ingest.py --database postgresql:///tracediff_bench   # also PostgreSQL (the database is emptied)
+python bench/ingest.py            # about 90 s
+python bench/ingest.py --quick    # a few seconds, for tests/test_bench_smoke.py
+python bench/ingest.py --database postgresql:///tracediff_bench   # also PostgreSQL (the database is emptied)
 """
+
 import multiprocessing
 import sqlite3
 import statistics
 import tempfile
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
 import orjson
-
 from common import bare_server, options, ratio_line, tracediff_server, write_figures
 from events import batch_body, call_lines, contract
 
@@ -66,8 +66,10 @@ def load(url: str, prefix: str, per_post: int, seconds: float) -> dict:
     """Run CLIENTS processes against url; return acknowledged events per second."""
     queue = multiprocessing.Queue()
     start = time.time() + 0.5  # lets every client process start before the clock runs
-    procs = [multiprocessing.Process(target=_client, args=(url, f"{prefix}{i}", per_post, start, seconds, queue))
-             for i in range(CLIENTS)]
+    procs = [
+        multiprocessing.Process(target=_client, args=(url, f"{prefix}{i}", per_post, start, seconds, queue))
+        for i in range(CLIENTS)
+    ]
     for proc in procs:
         proc.start()
     results = [queue.get(timeout=seconds + 120) for _ in procs]
@@ -75,9 +77,14 @@ def load(url: str, prefix: str, per_post: int, seconds: float) -> dict:
         proc.join()
     acked = sum(r[0] for r in results)
     elapsed = max(r[3] for r in results) - start
-    return {"events": acked, "posts": sum(r[1] for r in results), "failures": sum(r[2] for r in results),
-            "seconds": round(elapsed, 3), "events_per_s": round(acked / elapsed, 1),
-            "posts_per_s": round(sum(r[1] for r in results) / elapsed, 1)}
+    return {
+        "events": acked,
+        "posts": sum(r[1] for r in results),
+        "failures": sum(r[2] for r in results),
+        "seconds": round(elapsed, 3),
+        "events_per_s": round(acked / elapsed, 1),
+        "posts_per_s": round(sum(r[1] for r in results) / elapsed, 1),
+    }
 
 
 def baseline_database(path: Path, synchronous: str = "NORMAL") -> sqlite3.Connection:
@@ -109,9 +116,17 @@ def sqlite_baseline(folder: Path, seconds: float, synchronous: str = "NORMAL") -
 
 def _row(event: dict) -> tuple:
     http = event.get("http")
-    return (event["event_id"], event["trace_id"], event["call_id"], event["snapshot"], event["tool"],
-            event["source"], orjson.dumps(event["payload"]).decode(), http and orjson.dumps(http).decode(),
-            event["ts"])
+    return (
+        event["event_id"],
+        event["trace_id"],
+        event["call_id"],
+        event["snapshot"],
+        event["tool"],
+        event["source"],
+        orjson.dumps(event["payload"]).decode(),
+        http and orjson.dumps(http).decode(),
+        event["ts"],
+    )
 
 
 def _read(db_path: Path, sql: str, params=()):
@@ -137,8 +152,12 @@ def drain(db_path: Path, timeout: float) -> dict:
         time.sleep(0.1)
         left = unanalysed(db_path)
     elapsed = time.monotonic() - began
-    return {"backlog_calls": backlog, "left_calls": left, "seconds": round(elapsed, 2),
-            "calls_per_s": round((backlog - left) / elapsed, 1) if elapsed else None}
+    return {
+        "backlog_calls": backlog,
+        "left_calls": left,
+        "seconds": round(elapsed, 2),
+        "calls_per_s": round((backlog - left) / elapsed, 1) if elapsed else None,
+    }
 
 
 # When the oldest snapshot still waiting for analysis arrived: a call not analysed at its current
@@ -162,8 +181,13 @@ class LagSampler(threading.Thread):
     def run(self) -> None:
         while not self.stopping.wait(0.5):
             oldest = _read(self.db_path, OLDEST_WAITING)[0]
-            lag = 0.0 if oldest is None else (
-                datetime.now(timezone.utc) - datetime.fromisoformat(oldest.replace("Z", "+00:00"))).total_seconds()
+            lag = (
+                0.0
+                if oldest is None
+                else (
+                    datetime.now(UTC) - datetime.fromisoformat(oldest.replace("Z", "+00:00"))
+                ).total_seconds()
+            )
             self.lags.append(lag)
 
     def summary(self) -> dict:
@@ -174,8 +198,11 @@ class LagSampler(threading.Thread):
 
 
 def _analysed(db_path: Path, trace_id: str, call_id: str) -> bool:
-    row = _read(db_path, "SELECT analyzed_version = version AND analyzed_version > 0 FROM calls "
-                         "WHERE trace_id = ? AND call_id = ?", (trace_id, call_id))
+    row = _read(
+        db_path,
+        "SELECT analyzed_version = version AND analyzed_version > 0 FROM calls WHERE trace_id = ? AND call_id = ?",
+        (trace_id, call_id),
+    )
     return bool(row and row[0])
 
 
@@ -186,8 +213,9 @@ def trickle(url: str, db_path: Path, calls: int) -> dict:
         for number in range(calls):
             lines = call_lines("trickle", number)
             first = orjson.loads(lines[0])
-            client.post(url + "/api/v1/ingest", content=("\n".join(lines) + "\n").encode(),
-                        headers=NDJSON).raise_for_status()
+            client.post(
+                url + "/api/v1/ingest", content=("\n".join(lines) + "\n").encode(), headers=NDJSON
+            ).raise_for_status()
             acked = time.monotonic()
             while not _analysed(db_path, first["trace_id"], first["call_id"]) and time.monotonic() - acked < 30:
                 time.sleep(0.01)
@@ -224,8 +252,10 @@ def run(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="tracediff-bench-") as tmp:
         folder = Path(tmp)
         step("raw SQLite baselines")
-        figures = {"sqlite_executemany": sqlite_baseline(folder, 0.3 if quick else 5),
-                   "sqlite_executemany_full": sqlite_baseline(folder, 0.3 if quick else 5, "FULL")}
+        figures = {
+            "sqlite_executemany": sqlite_baseline(folder, 0.3 if quick else 5),
+            "sqlite_executemany_full": sqlite_baseline(folder, 0.3 if quick else 5, "FULL"),
+        }
         serve_and_load(folder, figures, "FULL", seconds, quick, step)  # the default setting
         serve_and_load(folder, figures, "NORMAL", seconds, quick, step)  # like for like with the baseline
         step("tracediff serve stopped")
@@ -239,6 +269,7 @@ def run(args) -> dict:
         step("bare Flask stopped")
         if args.database:
             import ingest_postgres
+
             figures.update(ingest_postgres.run(args.database, folder, seconds, step))
     return figures
 
@@ -250,19 +281,42 @@ def report(figures: dict) -> None:
     normal, raw = figures["tracediff_batches_normal"]["events_per_s"], figures["sqlite_executemany"]["events_per_s"]
     print(ratio_line("ingest batches / raw SQLite executemany, both synchronous=NORMAL", normal, raw, ">= 0.60"))
     batches, full = figures["tracediff_batches"]["events_per_s"], figures["sqlite_executemany_full"]["events_per_s"]
-    print(ratio_line("ingest batches / raw SQLite executemany, both synchronous=FULL (the default)",
-                     batches, full, ">= 0.60"))
-    print(ratio_line("single-event POSTs / bare Flask", figures["tracediff_single"]["posts_per_s"],
-                     figures["bare_single"]["posts_per_s"], "none; for context"))
-    print(ratio_line("ingest batches / bare Flask batches", batches,
-                     figures["bare_batches"]["events_per_s"], "none; for context"))
+    print(
+        ratio_line(
+            "ingest batches / raw SQLite executemany, both synchronous=FULL (the default)", batches, full, ">= 0.60"
+        )
+    )
+    print(
+        ratio_line(
+            "single-event POSTs / bare Flask",
+            figures["tracediff_single"]["posts_per_s"],
+            figures["bare_single"]["posts_per_s"],
+            "none; for context",
+        )
+    )
+    print(
+        ratio_line(
+            "ingest batches / bare Flask batches", batches, figures["bare_batches"]["events_per_s"], "none; for context"
+        )
+    )
     floor = figures["bare_store_batches"]["events_per_s"]
-    print(ratio_line("bare Flask that only parses and inserts / raw SQLite executemany, both NORMAL "
-                     "(the ceiling for a server that stores each event)", floor, raw, "none; bounds the 0.60 target"))
-    print(ratio_line("ingest batches (NORMAL) / bare Flask that only parses and inserts", normal, floor,
-                     "none; for context"))
+    print(
+        ratio_line(
+            "bare Flask that only parses and inserts / raw SQLite executemany, both NORMAL "
+            "(the ceiling for a server that stores each event)",
+            floor,
+            raw,
+            "none; bounds the 0.60 target",
+        )
+    )
+    print(
+        ratio_line(
+            "ingest batches (NORMAL) / bare Flask that only parses and inserts", normal, floor, "none; for context"
+        )
+    )
     if "postgres_executemany" in figures:
         import ingest_postgres
+
         ingest_postgres.report(figures)
 
 

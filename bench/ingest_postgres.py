@@ -1,14 +1,14 @@
 """Ingest into `tracediff serve` on PostgreSQL against raw PostgreSQL inserts of the same events, same run.
 
-    python bench/ingest.py --database postgresql:///tracediff_bench   # an empty database, dropped and remade
+python bench/ingest.py --database postgresql:///tracediff_bench   # an empty database, dropped and remade
 """
+
 import sys
 import time
 from pathlib import Path
 
 import orjson
 import psycopg
-
 from common import Process, free_port, ratio_line
 from events import batch_body, contract
 
@@ -29,6 +29,7 @@ def reset(url: str) -> None:
 def raw_baseline(url: str, seconds: float) -> dict:
     """Insert the same events with executemany, a commit per batch of ~100 (events' own id unique)."""
     from ingest import _row
+
     with psycopg.connect(url) as conn:
         conn.execute(BASELINE_DDL)
         conn.commit()
@@ -69,6 +70,11 @@ def run(url: str, folder: Path, seconds: float, step) -> dict:
 def report(figures: dict) -> None:
     for name, value in figures.items():
         print(f"{name}: {value}")
-    print(ratio_line("ingest batches on PostgreSQL / raw PostgreSQL executemany",
-                     figures["tracediff_batches_postgres"]["events_per_s"],
-                     figures["postgres_executemany"]["events_per_s"], "none; the issue's figures say where limits are"))
+    print(
+        ratio_line(
+            "ingest batches on PostgreSQL / raw PostgreSQL executemany",
+            figures["tracediff_batches_postgres"]["events_per_s"],
+            figures["postgres_executemany"]["events_per_s"],
+            "none; the issue's figures say where limits are",
+        )
+    )

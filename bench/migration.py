@@ -8,6 +8,7 @@ PostgreSQL (a copy of the generated file, made with `tracediff migrate`'s copy).
 
     python bench/migration.py [--traces 100000] [--database postgresql:///tracediff_bench]
 """
+
 import argparse
 import importlib.util
 import shutil
@@ -52,6 +53,7 @@ def timed_touch(store: Store) -> float:
 def sqlite_figures(pristine, traces: int) -> dict:
     """Time the migration and the baseline on a copy of the generated file."""
     import sqlite3
+
     folder = Path(tempfile.mkdtemp(dir=OUT))  # the file, its WAL and its lock file go together
     work = folder / "work.db"
     shutil.copy(pristine, work)
@@ -74,9 +76,10 @@ def sqlite_figures(pristine, traces: int) -> dict:
 def postgres_figures(pristine, url: str, traces: int) -> dict:
     """Copy the generated file into PostgreSQL, then time the migration and the baseline there."""
     import psycopg
-
     from ingest_postgres import reset
+
     from webapp.store.copy import copy_database
+
     if _held(url) == 3 * traces:  # a copy from an earlier run: its times go back to the old form (minutes saved)
         began = time.perf_counter()
         _age_postgres(url)
@@ -104,6 +107,7 @@ def postgres_figures(pristine, url: str, traces: int) -> dict:
 
 def _held(url: str) -> int:
     import psycopg
+
     try:
         with psycopg.connect(url) as conn:
             return conn.execute("SELECT count(*) FROM events").fetchone()[0]
@@ -114,27 +118,45 @@ def _held(url: str) -> int:
 def _age_postgres(url: str) -> None:
     """Write every time of the database back in the form gendb's old_times gives (`...07.000Z`), then vacuum."""
     import psycopg
+
     with psycopg.connect(url, autocommit=True) as conn:
         for table, names in columns().items():
             with conn.transaction():
                 conn.execute("SET LOCAL maintenance_work_mem = '256MB'")
-                collations = dict(conn.execute(
-                    "SELECT attname, CASE WHEN attcollation IN (0, 100) THEN '' ELSE ' COLLATE ' || "
-                    "attcollation::regcollation::text END FROM pg_attribute WHERE attrelid = %s::regclass "
-                    "AND attnum > 0", (table,)).fetchall())
-                conn.execute(f"ALTER TABLE {table} " + ", ".join(
-                    f"ALTER COLUMN {c} TYPE text{collations[c]} USING substr({c}, 1, 23) || 'Z'" for c in names))
+                collations = dict(
+                    conn.execute(
+                        "SELECT attname, CASE WHEN attcollation IN (0, 100) THEN '' ELSE ' COLLATE ' || "
+                        "attcollation::regcollation::text END FROM pg_attribute WHERE attrelid = %s::regclass "
+                        "AND attnum > 0",
+                        (table,),
+                    ).fetchall()
+                )
+                conn.execute(
+                    f"ALTER TABLE {table} "
+                    + ", ".join(
+                        f"ALTER COLUMN {c} TYPE text{collations[c]} USING substr({c}, 1, 23) || 'Z'" for c in names
+                    )
+                )
             conn.execute(f"VACUUM ANALYZE {table}")
 
 
 def _figures(engine: str, seconds: float, baseline: float, traces: int) -> dict:
     per = seconds * PER / traces
-    print(f"{engine}: migration 10 on {traces:,} traces: {seconds:.1f} s ({per:.1f} s per 100k traces; "
-          f"1M traces ~{per * 10:.0f} s)", flush=True)
-    print(f"RATIO {engine} migration/plain rewrite of the same times: {seconds / baseline:.2f} "
-          f"(baseline {baseline:.1f} s)", flush=True)
-    return {"seconds": round(seconds, 2), "seconds_per_100k_traces": round(per, 2),
-            "baseline_seconds": round(baseline, 2)}
+    print(
+        f"{engine}: migration 10 on {traces:,} traces: {seconds:.1f} s ({per:.1f} s per 100k traces; "
+        f"1M traces ~{per * 10:.0f} s)",
+        flush=True,
+    )
+    print(
+        f"RATIO {engine} migration/plain rewrite of the same times: {seconds / baseline:.2f} "
+        f"(baseline {baseline:.1f} s)",
+        flush=True,
+    )
+    return {
+        "seconds": round(seconds, 2),
+        "seconds_per_100k_traces": round(per, 2),
+        "baseline_seconds": round(baseline, 2),
+    }
 
 
 def main() -> None:
@@ -151,8 +173,10 @@ def main() -> None:
         partial = pristine.with_suffix(".partial")
         for leftover in OUT.glob(partial.name + "*"):
             leftover.unlink()
-        print(f"generating {traces:,} traces in {generate(partial, traces, old_times=True, pad=args.pad):.1f} s",
-              flush=True)
+        print(
+            f"generating {traces:,} traces in {generate(partial, traces, old_times=True, pad=args.pad):.1f} s",
+            flush=True,
+        )
         partial.rename(pristine)
     figures = {"traces": traces, "pad": args.pad, "sqlite": sqlite_figures(pristine, traces)}
     if args.database:

@@ -10,6 +10,7 @@ in time (1M takes minutes to generate).
         # each SQLite database is copied (as tracediff migrate does) into tracediff_bench_<N>, made on
         # first use and reused while the SQLite file holds the same rows (bench/pages_postgres.py)
 """
+
 import sqlite3
 import statistics
 import time
@@ -18,6 +19,7 @@ from common import options, ratio_line, write_figures
 from gen_problems import add_problems
 from gendb import cached_db
 from payloads import document
+
 from webapp import create_app, pipeline
 from webapp.ingest import Event
 from webapp.store import Store
@@ -54,11 +56,24 @@ def add_big_call(path, size: int) -> str:
     store = Store(path)
     if store.get_trace(BIG_TRACE) is None:
         body = document(size)
-        events = [Event(event_id=f"big-{name}", trace_id=BIG_TRACE, call_id="call_01", snapshot=name,
-                        payload=payload, tool="saveNotebook", source="http", ts="2026-01-01T00:00:00Z",
-                        http={"status_code": 200} if name == "response" else None)
-                  for name, payload in (("arguments", {"notebook": "nb_42"}), ("request", {"notebook": "nb_42"}),
-                                        ("response", body))]
+        events = [
+            Event(
+                event_id=f"big-{name}",
+                trace_id=BIG_TRACE,
+                call_id="call_01",
+                snapshot=name,
+                payload=payload,
+                tool="saveNotebook",
+                source="http",
+                ts="2026-01-01T00:00:00Z",
+                http={"status_code": 200} if name == "response" else None,
+            )
+            for name, payload in (
+                ("arguments", {"notebook": "nb_42"}),
+                ("request", {"notebook": "nb_42"}),
+                ("response", body),
+            )
+        ]
         store.add_events(events)
     pipeline.analyze_all(store)
     store.close()
@@ -81,9 +96,14 @@ def server_ms(client, url: str, repeats: int) -> dict:
         response.get_data()
         times.append((time.perf_counter() - began) * 1000)
         cpu.append((time.process_time() - began_cpu) * 1000)
-    return {"status": response.status_code, "bytes": len(response.get_data()), "cold_ms": round(cold, 2),
-            "median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2),
-            "cpu_ms": round(min(cpu), 2)}
+    return {
+        "status": response.status_code,
+        "bytes": len(response.get_data()),
+        "cold_ms": round(cold, 2),
+        "median_ms": round(statistics.median(times), 2),
+        "max_ms": round(max(times), 2),
+        "cpu_ms": round(min(cpu), 2),
+    }
 
 
 def bare_select_ms(path, repeats: int) -> float:
@@ -105,19 +125,26 @@ def measure(count: int, big_size: int, repeats: int, postgres: str = "") -> dict
     trace_id = add_big_call(path, big_size)
     database, bare_ms, copied_s = str(path), lambda: bare_select_ms(path, repeats), None
     if postgres:
-        from pages_postgres import bare_select_ms as pg_bare_select_ms, copy_into_postgres
+        from pages_postgres import bare_select_ms as pg_bare_select_ms
+        from pages_postgres import copy_into_postgres
+
         database, copied_s = copy_into_postgres(path, postgres, count)
         bare_ms = lambda: pg_bare_select_ms(database, BARE_SELECT, repeats)  # noqa: E731
     app = create_app({"DATABASE": database, "ANALYZER": "off"})
     client = app.test_client()
     pages = {name: server_ms(client, url, repeats) for name, url in PAGES.items()}
     pages["trace page, big response"] = server_ms(client, f"/traces/{trace_id}", repeats)
-    return {"traces": count, "engine": "postgresql" if postgres else "sqlite",
-            "generated_s": None if generated is None else round(generated, 1),
-            "problems_generated_s": None if problems_s is None else round(problems_s, 1),
-            "copied_s": None if copied_s is None else round(copied_s, 1),
-            "db_bytes": path.stat().st_size, "big_response_bytes": big_size,
-            "bare_select_ms": bare_ms(), "pages": pages}
+    return {
+        "traces": count,
+        "engine": "postgresql" if postgres else "sqlite",
+        "generated_s": None if generated is None else round(generated, 1),
+        "problems_generated_s": None if problems_s is None else round(problems_s, 1),
+        "copied_s": None if copied_s is None else round(copied_s, 1),
+        "db_bytes": path.stat().st_size,
+        "big_response_bytes": big_size,
+        "bare_select_ms": bare_ms(),
+        "pages": pages,
+    }
 
 
 def report(results: list[dict]) -> None:
@@ -131,14 +158,31 @@ def report(results: list[dict]) -> None:
     listing = last["pages"]["list first page"]
     for name, page in last["pages"].items():
         target = "< 200 ms" if name.startswith("trace page") else "< 100 ms"
-        print(f"{last['traces']} traces, {name}: {page['median_ms']} ms, CPU {page['cpu_ms']} ms "
-              f"(target {target}, status {page['status']})")
-        print(ratio_line(f"{name} CPU / the trace list's first page CPU, at {last['traces']}", page["cpu_ms"],
-                         listing["cpu_ms"], "none; context: the page every user opens"))
-        print(ratio_line(f"{name} at {last['traces']} / at {first['traces']} traces", page["median_ms"],
-                         first["pages"][name]["median_ms"], "about 1: flat"))
-        print(ratio_line(f"{name} at {last['traces']} / bare SELECT", page["median_ms"], last["bare_select_ms"],
-                         "none; context"))
+        print(
+            f"{last['traces']} traces, {name}: {page['median_ms']} ms, CPU {page['cpu_ms']} ms "
+            f"(target {target}, status {page['status']})"
+        )
+        print(
+            ratio_line(
+                f"{name} CPU / the trace list's first page CPU, at {last['traces']}",
+                page["cpu_ms"],
+                listing["cpu_ms"],
+                "none; context: the page every user opens",
+            )
+        )
+        print(
+            ratio_line(
+                f"{name} at {last['traces']} / at {first['traces']} traces",
+                page["median_ms"],
+                first["pages"][name]["median_ms"],
+                "about 1: flat",
+            )
+        )
+        print(
+            ratio_line(
+                f"{name} at {last['traces']} / bare SELECT", page["median_ms"], last["bare_select_ms"], "none; context"
+            )
+        )
 
 
 def main() -> None:
@@ -154,13 +198,22 @@ def main() -> None:
         on_postgres = []
         for count in counts:
             on_postgres.append(measure(count, big, repeats, args.database))
-            print(f"measured {count} traces on PostgreSQL (copied in {on_postgres[-1]['copied_s']} s; "
-                  "None: an earlier run's copy)", flush=True)
+            print(
+                f"measured {count} traces on PostgreSQL (copied in {on_postgres[-1]['copied_s']} s; "
+                "None: an earlier run's copy)",
+                flush=True,
+            )
         report(on_postgres)
         for sqlite_run, pg_run in zip(results, on_postgres):
             for name, page in pg_run["pages"].items():
-                print(ratio_line(f"{name} at {pg_run['traces']} traces, PostgreSQL / SQLite", page["median_ms"],
-                                 sqlite_run["pages"][name]["median_ms"], "none; where the limits are"))
+                print(
+                    ratio_line(
+                        f"{name} at {pg_run['traces']} traces, PostgreSQL / SQLite",
+                        page["median_ms"],
+                        sqlite_run["pages"][name]["median_ms"],
+                        "none; where the limits are",
+                    )
+                )
         results += on_postgres
     print(f"figures written to {write_figures('pages', {'results': results}, args.quick)}")
 

@@ -3,13 +3,14 @@
 Size N goes to `<database>_N` (made on first use), and a copy is reused while its SQLite source holds
 the same rows: copying 1M traces takes minutes, so a second run measures at once.
 """
+
 import statistics
 import time
 from urllib.parse import urlsplit
 
 import psycopg
-
 from ingest_postgres import reset
+
 from webapp.store import Store
 from webapp.store.copy import copy_database
 
@@ -50,7 +51,8 @@ def copy_into_postgres(path, url: str, count: int, report=lambda table, rows: No
 def _source_id(path, source) -> str:
     """Name what was copied by its content, not its file size (a WAL checkpoint changes that)."""
     newest, traces, problems = source.db.execute(
-        "SELECT (SELECT max(seq) FROM events), (SELECT count(*) FROM traces), (SELECT count(*) FROM problems)").fetchone()
+        "SELECT (SELECT max(seq) FROM events), (SELECT count(*) FROM traces), (SELECT count(*) FROM problems)"
+    ).fetchone()
     return f"{path.name}:{newest}:{traces}:{problems}"
 
 

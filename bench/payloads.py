@@ -1,4 +1,5 @@
 """Big argument/request pairs of a chosen size that differ in a few fields, and their contract."""
+
 import copy
 import random
 
@@ -7,26 +8,53 @@ import orjson
 ENTRY_SCHEMA = {
     "type": "object",
     "properties": {
-        "id": {"type": "string"}, "title": {"type": "string"}, "body": {"type": "string"},
+        "id": {"type": "string"},
+        "title": {"type": "string"},
+        "body": {"type": "string"},
         "tags": {"type": "array", "items": {"type": "string"}},
-        "created_at": {"type": "string"}, "score": {"type": "number"}, "done": {"type": "boolean"},
+        "created_at": {"type": "string"},
+        "score": {"type": "number"},
+        "done": {"type": "boolean"},
         "author": {"type": "object", "properties": {"name": {"type": "string"}, "email": {"type": "string"}}},
     },
     "required": ["id", "title", "body"],
 }
-DOC_SCHEMA = {"type": "object", "properties": {"notebook": {"type": "string"},
-                                                "entries": {"type": "array", "items": ENTRY_SCHEMA}},
-              "required": ["notebook", "entries"]}
-WORDS = ("invoice", "order", "refund", "customer", "shipment", "priority", "ledger", "quarter",
-         "budget", "review", "draft", "meeting", "agent", "schema", "mapping", "response")
+DOC_SCHEMA = {
+    "type": "object",
+    "properties": {"notebook": {"type": "string"}, "entries": {"type": "array", "items": ENTRY_SCHEMA}},
+    "required": ["notebook", "entries"],
+}
+WORDS = (
+    "invoice",
+    "order",
+    "refund",
+    "customer",
+    "shipment",
+    "priority",
+    "ledger",
+    "quarter",
+    "budget",
+    "review",
+    "draft",
+    "meeting",
+    "agent",
+    "schema",
+    "mapping",
+    "response",
+)
 
 
 def _entry(rng: random.Random, number: int) -> dict:
-    return {"id": f"ent_{number:07d}", "title": " ".join(rng.choices(WORDS, k=4)),
-            "body": " ".join(rng.choices(WORDS, k=28)), "tags": rng.sample(WORDS, 3),
-            "created_at": f"2026-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}T10:00:00Z",
-            "score": round(rng.random() * 100, 2), "done": rng.random() < 0.5,
-            "author": {"name": "Dana Whitfield", "email": "dana.whitfield@example.com"}}
+    return {
+        "id": f"ent_{number:07d}",
+        "title": " ".join(rng.choices(WORDS, k=4)),
+        "body": " ".join(rng.choices(WORDS, k=28)),
+        "tags": rng.sample(WORDS, 3),
+        "created_at": f"2026-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}T10:00:00Z",
+        "score": round(rng.random() * 100, 2),
+        "done": rng.random() < 0.5,
+        "author": {"name": "Dana Whitfield", "email": "dana.whitfield@example.com"},
+    }
 
 
 def document(size: int, seed: int = 11) -> dict:
@@ -51,12 +79,23 @@ def mapped(doc: dict) -> dict:
 def call(size: int) -> tuple[dict, dict]:
     """Return (snapshots, contract) of a call whose arguments and request are about `size` bytes each."""
     arguments = document(size)
-    snapshots = {"arguments": {"payload": arguments, "logged_as_string": False, "http": None},
-                 "request": {"payload": mapped(arguments), "logged_as_string": False,
-                             "http": {"method": "POST", "url": "https://api.example.com/v1/notebooks"}},
-                 "response": {"payload": {"id": "nb_42", "saved": len(arguments["entries"])},
-                              "logged_as_string": False, "http": {"status_code": 200}}}
-    contract = {"name": "saveNotebook", "arguments_schema": DOC_SCHEMA, "request_schema": DOC_SCHEMA,
-                "response_schema": {"type": "object", "properties": {"id": {"type": "string"},
-                                                                     "saved": {"type": "integer"}}}}
+    snapshots = {
+        "arguments": {"payload": arguments, "logged_as_string": False, "http": None},
+        "request": {
+            "payload": mapped(arguments),
+            "logged_as_string": False,
+            "http": {"method": "POST", "url": "https://api.example.com/v1/notebooks"},
+        },
+        "response": {
+            "payload": {"id": "nb_42", "saved": len(arguments["entries"])},
+            "logged_as_string": False,
+            "http": {"status_code": 200},
+        },
+    }
+    contract = {
+        "name": "saveNotebook",
+        "arguments_schema": DOC_SCHEMA,
+        "request_schema": DOC_SCHEMA,
+        "response_schema": {"type": "object", "properties": {"id": {"type": "string"}, "saved": {"type": "integer"}}},
+    }
     return snapshots, contract

@@ -1,15 +1,15 @@
 """Draw docs/perf-payload.png and docs/perf-traces.png from bench/out/analysis.json and pages.json.
 
-    python bench/plot.py            # after python bench/analysis.py and python bench/pages.py
-    python bench/plot.py --quick    # from the quick runs' figures, into bench/out/ (not docs/)
+python bench/plot.py            # after python bench/analysis.py and python bench/pages.py
+python bench/plot.py --quick    # from the quick runs' figures, into bench/out/ (not docs/)
 """
+
 import json
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
-
 from common import OUT, ROOT, options  # noqa: E402
 
 
@@ -22,9 +22,11 @@ def plot_payload(figures: dict, path) -> None:
     big = figures["big"]
     sizes = [pair["bytes"] / 1e6 for pair in big]
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    series = (("analyze_ms", "tracediff analyze_call (validation + diff)", "o-"),
-              ("jsondiffpatch_ms", "jsondiffpatch (node), diff only", "s--"),
-              ("deepdiff_ms", "DeepDiff, diff only", "^:"))
+    series = (
+        ("analyze_ms", "tracediff analyze_call (validation + diff)", "o-"),
+        ("jsondiffpatch_ms", "jsondiffpatch (node), diff only", "s--"),
+        ("deepdiff_ms", "DeepDiff, diff only", "^:"),
+    )
     # DeepDiff is ~50x slower: the right panel leaves it out so the two fast lines can be read.
     for ax, shown, title in ((axes[0], series, "all three"), (axes[1], series[:2], "without DeepDiff")):
         for key, label, style in shown:

@@ -10,6 +10,7 @@ what a full disk does not have.
 
     python bench/prune.py [--traces 100000]
 """
+
 import argparse
 import os
 import shutil
@@ -28,9 +29,12 @@ from webapp.store.upkeep import file_bytes
 CASES = {"daily": 1 / 30, "emergency": 0.8}
 BASELINE = [
     "INSERT INTO events_fts (events_fts, rowid, body) SELECT 'delete', seq, payload FROM events WHERE trace_id IN old",
-    "DELETE FROM events WHERE trace_id IN old", "DELETE FROM calls WHERE trace_id IN old",
-    "DELETE FROM trace_kinds WHERE trace_id IN old", "DELETE FROM trace_tools WHERE trace_id IN old",
-    "DELETE FROM traces WHERE trace_id IN old"]
+    "DELETE FROM events WHERE trace_id IN old",
+    "DELETE FROM calls WHERE trace_id IN old",
+    "DELETE FROM trace_kinds WHERE trace_id IN old",
+    "DELETE FROM trace_tools WHERE trace_id IN old",
+    "DELETE FROM traces WHERE trace_id IN old",
+]
 
 
 class PeakWal:
@@ -59,8 +63,9 @@ class PeakWal:
 def cutoff_of(path: Path, share: float) -> str:
     with sqlite3.connect(path) as conn:
         count = conn.execute("SELECT count(*) FROM traces").fetchone()[0]
-        return conn.execute("SELECT last_ts FROM traces ORDER BY last_ts LIMIT 1 OFFSET ?",
-                            (int(count * share),)).fetchone()[0]
+        return conn.execute(
+            "SELECT last_ts FROM traces ORDER BY last_ts LIMIT 1 OFFSET ?", (int(count * share),)
+        ).fetchone()[0]
 
 
 def run(pristine: Path, folder: Path, cutoff: str, plain: bool) -> dict:
@@ -103,9 +108,11 @@ def main():
         ours, plain = run(pristine, folder, cutoff, plain=False), run(pristine, folder, cutoff, plain=True)
         assert ours["traces_left"] == plain["traces_left"], (ours, plain)
         figures["cases"][name] = {"prune": ours, "baseline": plain}
-        print(f"{name} ({share:.0%}): prune {ours['seconds']:.2f} s, peak WAL {ours['peak_wal'] / 1e6:.2f} MB, "
-              f"file {ours['file'] / 1e6:.1f} MB | plain deletes {plain['seconds']:.2f} s, peak WAL "
-              f"{plain['peak_wal'] / 1e6:.2f} MB, file {plain['file'] / 1e6:.1f} MB")
+        print(
+            f"{name} ({share:.0%}): prune {ours['seconds']:.2f} s, peak WAL {ours['peak_wal'] / 1e6:.2f} MB, "
+            f"file {ours['file'] / 1e6:.1f} MB | plain deletes {plain['seconds']:.2f} s, peak WAL "
+            f"{plain['peak_wal'] / 1e6:.2f} MB, file {plain['file'] / 1e6:.1f} MB"
+        )
         print(ratio_line(f"{name} prune seconds / plain deletes", ours["seconds"], plain["seconds"], "< 3"))
         print(ratio_line(f"{name} prune file left / plain deletes", ours["file"], plain["file"], "< 1.1"))
     shutil.rmtree(folder)

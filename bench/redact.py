@@ -3,21 +3,32 @@
 Baseline, in the same run: serialising the same payload with orjson, which the proof needs anyway.
 Run: python bench/redact.py [--quick]
 """
+
 import time
 
 import orjson
-
 from common import options
+
 from webapp.redaction.redactor import Redactor
 
-CLEAN = {"status": "paid", "limit": 5, "customer": {"email": "dana.whitfield@example.com", "id": "cus_8f3a2b1c"},
-         "items": [{"sku": f"ACME-{i}", "qty": i % 3 + 1, "priceCents": 1299 + i} for i in range(20)],
-         "note": "Deliver to the back door, ring twice. Order placed from the mobile app.",
-         "createdAt": "2026-11-30T09:00:00Z"}
+CLEAN = {
+    "status": "paid",
+    "limit": 5,
+    "customer": {"email": "dana.whitfield@example.com", "id": "cus_8f3a2b1c"},
+    "items": [{"sku": f"ACME-{i}", "qty": i % 3 + 1, "priceCents": 1299 + i} for i in range(20)],
+    "note": "Deliver to the back door, ring twice. Order placed from the mobile app.",
+    "createdAt": "2026-11-30T09:00:00Z",
+}
 # the worst clean case: percent-escapes (a URL, "50% off") make the proof scan the decoded text as well
-ESCAPED = {**CLEAN, "callback": "https://shop.example.com/track?q=back%20door%2C%20ring%20twice&ref=app%2Fios",
-           "note": CLEAN["note"] + " 50% off."}
-SECRET = {**CLEAN, "note": "retry with export CLIENT_SECRET=\"Zq8Xw3Vb7Nm2Lk5J\" and 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"}
+ESCAPED = {
+    **CLEAN,
+    "callback": "https://shop.example.com/track?q=back%20door%2C%20ring%20twice&ref=app%2Fios",
+    "note": CLEAN["note"] + " 50% off.",
+}
+SECRET = {
+    **CLEAN,
+    "note": 'retry with export CLIENT_SECRET="Zq8Xw3Vb7Nm2Lk5J" and 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',
+}
 
 
 def per_call(fn, payload, seconds: float) -> float:

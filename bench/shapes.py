@@ -13,6 +13,7 @@ doubling ratio (target <= 2.3x; time grows as size**k, and a doubling multiplies
 worst pair of neighbouring sizes and fitted over every size. Times are CPU seconds of this process
 (time.process_time): other work on a shared machine slows the wall clock more than it does these.
 """
+
 import argparse
 import gc
 import json
@@ -22,13 +23,14 @@ import time
 from bare_walk import bare
 from common import OUT, ROOT, write_figures
 from corpus import SHAPES, payload_bytes
-from webapp.web import alignedview, tracepage
+
 from webapp.analysis import analyze_call
+from webapp.web import alignedview, tracepage
 
 SIZES = (0.1, 0.5, 1, 2, 5)
 QUICK_SIZES = (0.005, 0.01)
 TARGET_PER_MB, TARGET_DOUBLING = 3.0, 2.3
-TARGET_PER_NODE = 40.0   # analyze_call / the bare per-node walk of the same shape (docs/performance.md says why)
+TARGET_PER_NODE = 40.0  # analyze_call / the bare per-node walk of the same shape (docs/performance.md says why)
 
 
 def options() -> argparse.Namespace:
@@ -37,8 +39,11 @@ def options() -> argparse.Namespace:
     parser.add_argument("--sizes", help="comma-separated sizes in MB [default 0.1,0.5,1,2,5]")
     parser.add_argument("--shapes", help="comma-separated shape names [default all]")
     parser.add_argument("--write-docs", action="store_true", help="draw docs/perf-shapes.png from this run")
-    parser.add_argument("--report-only", action="store_true",
-                        help="measure nothing: print the ratios of bench/out/shapes.json (and plot with --write-docs)")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="measure nothing: print the ratios of bench/out/shapes.json (and plot with --write-docs)",
+    )
     return parser.parse_args()
 
 
@@ -57,8 +62,12 @@ def cpu(function) -> tuple[float, object]:
 
 def page(snapshots: dict, result: dict) -> None:
     """Compute what the trace page shows of an analysed call: findings and the first rows."""
-    call = {"call_id": "c", "snapshots": {name: snapshots.get(name) for name in tracepage.SNAPSHOTS},
-            "analyzed": True, **result}
+    call = {
+        "call_id": "c",
+        "snapshots": {name: snapshots.get(name) for name in tracepage.SNAPSHOTS},
+        "analyzed": True,
+        **result,
+    }
     chosen = tracepage.select_call({"calls": [call]}, "c")
     tracepage.findings_view(chosen)
     alignedview.aligned_rows(chosen, False)
@@ -68,11 +77,16 @@ def measure(name: str, size_mb: float) -> dict:
     """Time one shape at one size: the analysis, then the page's alignment from its result."""
     snapshots, contract = SHAPES[name](int(size_mb * 1e6))
     analyze_s, result = cpu(lambda: analyze_call(snapshots, contract))
-    return {"shape": name, "size_mb": size_mb, "mb": round(payload_bytes(snapshots) / 1e6, 3),
-            "findings": len(result["findings"]),
-            "occurrences": sum(f.get("occurrences", 1) for f in result["findings"]),
-            "analyze_s": round(analyze_s, 4), "page_s": round(cpu(lambda: page(snapshots, result))[0], 4),
-            "bare_s": round(cpu(lambda: bare(snapshots))[0], 4)}
+    return {
+        "shape": name,
+        "size_mb": size_mb,
+        "mb": round(payload_bytes(snapshots) / 1e6, 3),
+        "findings": len(result["findings"]),
+        "occurrences": sum(f.get("occurrences", 1) for f in result["findings"]),
+        "analyze_s": round(analyze_s, 4),
+        "page_s": round(cpu(lambda: page(snapshots, result))[0], 4),
+        "bare_s": round(cpu(lambda: bare(snapshots))[0], 4),
+    }
 
 
 def doubling(points: list[dict], key: str) -> float:
@@ -94,7 +108,7 @@ def fitted(points: list[dict], key: str) -> float:
         return 0.0
     mx, my = sum(x for x, _ in xy) / len(xy), sum(y for _, y in xy) / len(xy)
     slope = sum((x - mx) * (y - my) for x, y in xy) / (sum((x - mx) ** 2 for x, _ in xy) or 1)
-    return 2 ** slope
+    return 2**slope
 
 
 def report(results: list[dict]) -> list[dict]:
@@ -103,11 +117,16 @@ def report(results: list[dict]) -> list[dict]:
     lines = []
     for name in dict.fromkeys(r["shape"] for r in results):
         points = [r for r in results if r["shape"] == name]
-        line = {"shape": name, "ms": {str(r["size_mb"]): round((r["analyze_s"] + r["page_s"]) * 1000, 1)
-                                      for r in points}}
+        line = {
+            "shape": name,
+            "ms": {str(r["size_mb"]): round((r["analyze_s"] + r["page_s"]) * 1000, 1) for r in points},
+        }
         for key, parts in (("analyze", ("analyze_s",)), ("total", ("analyze_s", "page_s"))):
-            ratios = [sum(r[p] for p in parts) / r["mb"] / (sum(base[p] for p in parts) / base["mb"])
-                      for r in points if (base := friendly.get((r.get("run", ""), r["size_mb"])))]
+            ratios = [
+                sum(r[p] for p in parts) / r["mb"] / (sum(base[p] for p in parts) / base["mb"])
+                for r in points
+                if (base := friendly.get((r.get("run", ""), r["size_mb"])))
+            ]
             line[f"per_mb_{key}"] = round(max(ratios), 2)
             summed = [{**r, key: sum(r[p] for p in parts)} for r in points]
             line[f"doubling_{key}"] = round(doubling(summed, key), 2)
@@ -118,30 +137,45 @@ def report(results: list[dict]) -> list[dict]:
         line["per_node"] = round(max(bares), 2) if bares else None
         lines.append(line)
         if bares:
-            print(f"RATIO {name} analyze / bare per-node walk of the same payloads: {line['per_node']:.2f} "
-                  f"(target <= {TARGET_PER_NODE:g}); walk ms by size "
-                  f"{ {str(r['size_mb']): round(r['bare_s'] * 1000, 1) for r in points if r.get('bare_s')} }")
-        print(f"RATIO {name} time per MB / friendly's, analyze + page: {line['per_mb_total']:.2f} "
-              f"(target <= {TARGET_PER_MB}); analyze alone {line['per_mb_analyze']:.2f}; doubling, analyze "
-              f"{line['doubling_analyze']:.2f}, analyze + page {line['doubling_total']:.2f} "
-              f"(target <= {TARGET_DOUBLING}); ms by size {line['ms']}", flush=True)
-        print(f"RATIO {name} doubling fitted over every size, analyze: {line['fitted_analyze']:.2f} "
-              f"(target <= {TARGET_DOUBLING}); analyze + page {line['fitted_total']:.2f}; the bare walk's worst "
-              f"neighbouring doubling in the same run (noise): {line.get('doubling_bare', 0):.2f}", flush=True)
+            print(
+                f"RATIO {name} analyze / bare per-node walk of the same payloads: {line['per_node']:.2f} "
+                f"(target <= {TARGET_PER_NODE:g}); walk ms by size "
+                f"{ {str(r['size_mb']): round(r['bare_s'] * 1000, 1) for r in points if r.get('bare_s')} }"
+            )
+        print(
+            f"RATIO {name} time per MB / friendly's, analyze + page: {line['per_mb_total']:.2f} "
+            f"(target <= {TARGET_PER_MB}); analyze alone {line['per_mb_analyze']:.2f}; doubling, analyze "
+            f"{line['doubling_analyze']:.2f}, analyze + page {line['doubling_total']:.2f} "
+            f"(target <= {TARGET_DOUBLING}); ms by size {line['ms']}",
+            flush=True,
+        )
+        print(
+            f"RATIO {name} doubling fitted over every size, analyze: {line['fitted_analyze']:.2f} "
+            f"(target <= {TARGET_DOUBLING}); analyze + page {line['fitted_total']:.2f}; the bare walk's worst "
+            f"neighbouring doubling in the same run (noise): {line.get('doubling_bare', 0):.2f}",
+            flush=True,
+        )
     return lines
 
 
 def plot(results: list[dict], path) -> None:
     """Draw analysis + page time against size, one line per shape (log-log: slope 1 is linear)."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(10, 6))
     latest = max(r.get("run", "") for r in results)
     for name in dict.fromkeys(r["shape"] for r in results):
         points = [r for r in results if r["shape"] == name and (name != "friendly" or r.get("run", "") == latest)]
-        ax.plot([r["mb"] for r in points], [(r["analyze_s"] + r["page_s"]) * 1000 for r in points],
-                "o-" if name != "friendly" else "k*--", label=name, linewidth=2.5 if name == "friendly" else 1)
+        ax.plot(
+            [r["mb"] for r in points],
+            [(r["analyze_s"] + r["page_s"]) * 1000 for r in points],
+            "o-" if name != "friendly" else "k*--",
+            label=name,
+            linewidth=2.5 if name == "friendly" else 1,
+        )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("payload size (MB of compact JSON, all snapshots)")
@@ -171,7 +205,7 @@ def main() -> None:
     args = options()
     sizes = QUICK_SIZES if args.quick else tuple(float(s) for s in (args.sizes.split(",") if args.sizes else SIZES))
     names = ["friendly"] + [n for n in (args.shapes.split(",") if args.shapes else SHAPES) if n != "friendly"]
-    analyze_call(*SHAPES["friendly"](10_000))   # compile the validators before timing
+    analyze_call(*SHAPES["friendly"](10_000))  # compile the validators before timing
     results, run = [], time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     if args.report_only:
         names, results = [], json.loads((OUT / "shapes.json").read_text())["results"]

@@ -7,6 +7,7 @@ health is probed every 0.5 s, each probe on a new connection with a 2 s timeout,
 Prints the probes that failed, their latency, and when and how each slow client was answered. Point it at
 a running `tracediff serve` (docs/operations.md, "Many slow clients", has the figures and the command).
 """
+
 import socket
 import statistics
 import sys
@@ -24,8 +25,10 @@ def slow_client(port: int, path: str, seconds: float, results: dict, key: int) -
     answer = b""
     try:
         with socket.create_connection((HOST, port)) as sock:
-            sock.sendall(f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
-                         "Content-Length: 1000\r\n\r\n".encode())
+            sock.sendall(
+                f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
+                "Content-Length: 1000\r\n\r\n".encode()
+            )
             sock.settimeout(1.0)
             while time.monotonic() - began < seconds and b"\r\n\r\n" not in answer:
                 try:
@@ -34,7 +37,7 @@ def slow_client(port: int, path: str, seconds: float, results: dict, key: int) -
                     if not chunk:
                         break
                     answer += chunk
-                except socket.timeout:
+                except TimeoutError:
                     continue
                 except OSError:
                     break
@@ -63,8 +66,10 @@ def main() -> None:
         client.join()
     latencies.sort()
     p50 = statistics.median(latencies) if latencies else float("nan")
-    print(f"{count} slow clients: {len(failures)} of {len(failures) + len(latencies)} probes failed "
-          f"(at {failures} s), p50 {p50:.0f} ms, max {max(latencies, default=float('nan')):.0f} ms")
+    print(
+        f"{count} slow clients: {len(failures)} of {len(failures) + len(latencies)} probes failed "
+        f"(at {failures} s), p50 {p50:.0f} ms, max {max(latencies, default=float('nan')):.0f} ms"
+    )
     answered = Counter(status.split(" ")[1] if " " in status else status for _, status in results.values())
     times = sorted(elapsed for elapsed, _ in results.values())
     print(f"slow clients answered: {dict(answered)}, after {times[0]}-{times[-1]} s")

@@ -10,6 +10,7 @@ The baseline, timed in the same run, is parsing the call's stored payloads as th
 (webapp/store/codec.loads), which any page of the call pays: the ratio says how much the page costs
 beyond reading its data.
 """
+
 import argparse
 import math
 import sqlite3
@@ -35,9 +36,19 @@ def build(path, names, size: int) -> None:
         for name in names:
             for stage, snap in SHAPES[name](size)[0].items():
                 if snap:
-                    out.write(orjson.dumps({"trace_id": f"shape-{name}", "call_id": "c1", "snapshot": stage,
-                                            "tool": "shapeTool", "payload": snap["payload"],
-                                            "http": snap["http"]}) + b"\n")
+                    out.write(
+                        orjson.dumps(
+                            {
+                                "trace_id": f"shape-{name}",
+                                "call_id": "c1",
+                                "snapshot": stage,
+                                "tool": "shapeTool",
+                                "payload": snap["payload"],
+                                "http": snap["http"],
+                            }
+                        )
+                        + b"\n"
+                    )
     result = CliRunner().invoke(main, ["ingest", str(events), "--db", str(path)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     events.unlink()
@@ -61,21 +72,26 @@ def main_() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"trace-page-{args.size:g}.db"
     db = sqlite3.connect(path)
-    have = {row[0] for row in db.execute("SELECT trace_id FROM calls")} if path.exists() and db.execute(
-        "SELECT 1 FROM sqlite_master WHERE name = 'calls'").fetchone() else set()
+    have = (
+        {row[0] for row in db.execute("SELECT trace_id FROM calls")}
+        if path.exists() and db.execute("SELECT 1 FROM sqlite_master WHERE name = 'calls'").fetchone()
+        else set()
+    )
     if missing := [n for n in names if f"shape-{n}" not in have]:
         build(path, missing, int(args.size * 1e6))
     client = create_app({"DATABASE": str(path), "ANALYZER": "off"}).test_client()
     print(f"{'shape':22s} {'page CPU':>9s} {'parse CPU':>9s} {'ratio':>6s} {'HTML':>7s}")
     for name in names:
         url = f"/traces/shape-{name}"
-        answer = client.get(url)   # warm: templates compiled, modules imported
+        answer = client.get(url)  # warm: templates compiled, modules imported
         assert answer.status_code == 200, answer.status_code
         texts = [row[0] for row in db.execute("SELECT payload FROM events WHERE trace_id = ?", (f"shape-{name}",))]
         page = best_cpu(lambda: client.get(url))
         parse = best_cpu(lambda: [loads(text) for text in texts])
-        print(f"{name:22s} {page * 1000:6.0f} ms {parse * 1000:6.0f} ms {page / parse:5.1f}x "
-              f"{len(answer.data) / 1000:4.0f} KB")
+        print(
+            f"{name:22s} {page * 1000:6.0f} ms {parse * 1000:6.0f} ms {page / parse:5.1f}x "
+            f"{len(answer.data) / 1000:4.0f} KB"
+        )
 
 
 if __name__ == "__main__":

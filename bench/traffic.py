@@ -7,6 +7,7 @@
 (a) one call at a time with no history, as `tracediff check` sees it;
 (b) every call ingested through the real pipeline into a temporary store, findings read back.
 """
+
 import argparse
 import copy
 import random
@@ -49,7 +50,7 @@ def mapped_request(tool, args: dict) -> dict:
             continue
         if arg_path in tool.upper:
             value = value.upper()
-        if arg_path == "/items":   # order lines are renamed item by item
+        if arg_path == "/items":  # order lines are renamed item by item
             value = [{"productCode": item["sku"], "count": item["qty"]} for item in value]
         set_at(request, req_path, copy.deepcopy(value))
     for req_path, value in tool.defaults.items():
@@ -76,30 +77,40 @@ def generate(calls: int, seed: int) -> list[dict]:
         request = mapped_request(tool, args)
         bug = None
         if rng.random() < BUG_SHARE:
-            kind = kinds[planted % len(kinds)]   # every kind in turn, on a call where it applies
+            kind = kinds[planted % len(kinds)]  # every kind in turn, on a call where it applies
             planted += 1
             while not (bug := plant(kind, tool, args, request, rng)):
                 tool = rng.choice(TOOLS)
                 args = tool.make(rng)
                 request = mapped_request(tool, args)
         response = {"id": f"r_{index}", "received": True}
-        out.append({"index": index, "tool": tool.name, "arguments": args, "request": request,
-                    "response": response, "bug": bug})
+        out.append(
+            {"index": index, "tool": tool.name, "arguments": args, "request": request, "response": response, "bug": bug}
+        )
     return out
 
 
 def _snapshots(call: dict) -> dict:
-    snap = lambda payload, status=None: {"payload": payload, "logged_as_string": False,  # noqa: E731
-                                         "http": {"status_code": status}}
-    return {"arguments": snap(call["arguments"]), "request": snap(call["request"]),
-            "response": snap(call["response"], 200)}
+    snap = lambda payload, status=None: {
+        "payload": payload,
+        "logged_as_string": False,  # noqa: E731
+        "http": {"status_code": status},
+    }
+    return {
+        "arguments": snap(call["arguments"]),
+        "request": snap(call["request"]),
+        "response": snap(call["response"], 200),
+    }
 
 
 def flagged(result: dict, bug: dict) -> bool:
     """Tell whether a warning or error sits at the bug's argument or request path (or inside it)."""
+
     def at(end, wanted):
-        return end is not None and wanted is not None and (end["path"] == wanted or
-                                                           end["path"].startswith(wanted + "/"))
+        return (
+            end is not None and wanted is not None and (end["path"] == wanted or end["path"].startswith(wanted + "/"))
+        )
+
     ends = [(bug["arguments"], bug["request"]), *bug["also"]]
     for f in result["findings"]:
         if f["severity"] in LOUD and any(at(f["left"], a) or at(f["right"], r) for a, r in ends):
@@ -119,9 +130,17 @@ def score(pairs) -> dict:
         by_kind.setdefault(c["bug"]["kind"], [0, 0])[0] += 1
     for c, _ in missed:
         by_kind[c["bug"]["kind"]][1] += 1
-    return {"correct": len(correct), "noisy": len(noisy), "bugs": len(buggy), "flagged": len(buggy) - len(missed),
-            "noisy_share": len(noisy) / max(len(correct), 1), "flagged_share": 1 - len(missed) / max(len(buggy), 1),
-            "by_kind": by_kind, "noisy_examples": noisy[:5], "missed_examples": missed[:5]}
+    return {
+        "correct": len(correct),
+        "noisy": len(noisy),
+        "bugs": len(buggy),
+        "flagged": len(buggy) - len(missed),
+        "noisy_share": len(noisy) / max(len(correct), 1),
+        "flagged_share": 1 - len(missed) / max(len(buggy), 1),
+        "by_kind": by_kind,
+        "noisy_examples": noisy[:5],
+        "missed_examples": missed[:5],
+    }
 
 
 def one_at_a_time(calls: list[dict]) -> dict:
@@ -135,13 +154,14 @@ def through_the_store(calls: list[dict]) -> dict:
     from webapp.ingest import parse_body
     from webapp.pipeline import catch_up, store_batch
     from webapp.store import Store
+
     with tempfile.TemporaryDirectory() as folder:
         store = Store(str(Path(folder) / "traffic.db"), synchronous="OFF")
         for name, contract in contracts().items():
             store.put_tool(name, {k: v for k, v in contract.items() if k != "name"})
         events = ingest_events(calls)
         for start in range(0, len(events), 5000):
-            body = b"\n".join(orjson.dumps(e) for e in events[start:start + 5000])
+            body = b"\n".join(orjson.dumps(e) for e in events[start : start + 5000])
             store_batch(store, parse_body(body), None)
         catch_up(store)
         results = [(c, store.get_trace(f"{c['index'] + 1:032x}")["calls"][0]) for c in calls]
@@ -155,19 +175,29 @@ def ingest_events(calls: list[dict]) -> list[dict]:
     for c in calls:
         trace = f"{c['index'] + 1:032x}"
         for stage, snap in _snapshots(c).items():
-            events.append({"trace_id": trace, "call_id": "call_1", "snapshot": stage, "tool": c["tool"],
-                           "payload": snap["payload"], "http": snap["http"],
-                           "ts": f"2026-09-01T{c['index'] // 3600 % 24:02d}:{c['index'] // 60 % 60:02d}:"
-                                 f"{c['index'] % 60:02d}Z"})
+            events.append(
+                {
+                    "trace_id": trace,
+                    "call_id": "call_1",
+                    "snapshot": stage,
+                    "tool": c["tool"],
+                    "payload": snap["payload"],
+                    "http": snap["http"],
+                    "ts": f"2026-09-01T{c['index'] // 3600 % 24:02d}:{c['index'] // 60 % 60:02d}:"
+                    f"{c['index'] % 60:02d}Z",
+                }
+            )
     return events
 
 
 def report(name: str, figures: dict, noisy_target: float, flagged_target: float) -> str:
     """Format one mode's figures against its targets."""
-    lines = [f"{name}: {figures['noisy']} of {figures['correct']} correct calls with a warning or error "
-             f"({figures['noisy_share']:.1%}, target <= {noisy_target:.0%}); {figures['flagged']} of "
-             f"{figures['bugs']} bug calls flagged at the bug's path ({figures['flagged_share']:.1%}, "
-             f"target >= {flagged_target:.0%})"]
+    lines = [
+        f"{name}: {figures['noisy']} of {figures['correct']} correct calls with a warning or error "
+        f"({figures['noisy_share']:.1%}, target <= {noisy_target:.0%}); {figures['flagged']} of "
+        f"{figures['bugs']} bug calls flagged at the bug's path ({figures['flagged_share']:.1%}, "
+        f"target >= {flagged_target:.0%})"
+    ]
     misses = ", ".join(f"{kind} {n - m}/{n}" for kind, (n, m) in sorted(figures["by_kind"].items()))
     lines.append(f"  flagged per bug kind: {misses}")
     return "\n".join(lines)
@@ -179,11 +209,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--write", action="store_true", help="write the figures into docs/quality.md")
     parser.add_argument("--verbose", action="store_true", help="print examples of noisy and missed calls")
-    parser.add_argument("--http", action="store_true", help="tools whose arguments travel in the URL, headers, "
-                                                             "form bodies and GraphQL: figures per location")
+    parser.add_argument(
+        "--http",
+        action="store_true",
+        help="tools whose arguments travel in the URL, headers, form bodies and GraphQL: figures per location",
+    )
     opts = parser.parse_args()
     if opts.http:
         from bench.traffic_locations import run
+
         text = run(opts.calls, opts.seed, opts.verbose)
         print(text)
         if opts.write:
@@ -191,14 +225,25 @@ def main() -> None:
         return
     calls = generate(opts.calls, opts.seed)
     a, b = one_at_a_time(calls), through_the_store(calls)
-    text = report("(a) one call at a time, no history", a, 0.05, 0.90) + "\n" + \
-        report("(b) with history, through the store", b, 0.01, 0.95)
+    text = (
+        report("(a) one call at a time, no history", a, 0.05, 0.90)
+        + "\n"
+        + report("(b) with history, through the store", b, 0.01, 0.95)
+    )
     print(text)
     if opts.verbose:
         for c, r in a["noisy_examples"] + a["missed_examples"]:
-            print(orjson.dumps({"tool": c["tool"], "bug": c["bug"], "arguments": c["arguments"],
-                                "request": c["request"], "findings": [(f["severity"], f["kind"], f["message"])
-                                                                      for f in r["findings"]]}).decode())
+            print(
+                orjson.dumps(
+                    {
+                        "tool": c["tool"],
+                        "bug": c["bug"],
+                        "arguments": c["arguments"],
+                        "request": c["request"],
+                        "findings": [(f["severity"], f["kind"], f["message"]) for f in r["findings"]],
+                    }
+                ).decode()
+            )
     if opts.write:
         write_figures(ROOT / "docs" / "quality.md", opts, text)
 

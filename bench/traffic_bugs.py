@@ -33,19 +33,20 @@ def _number(v):
 
 def _one_field(wanted, change):
     """A bug that changes one mapped field's value with `change`."""
+
     def bug(tool, args, request, rng):
         field = _pick(rng, _present(tool, args, request), wanted)
         if field is None:
             return None
         _put(request, field[1], change(field[2], rng))
         return [field]
+
     return bug
 
 
 def _swap(tool, args, request, rng):
     fields = [f for f in _present(tool, args, request) if not isinstance(f[2], (dict, list))]
-    pairs = [(a, b) for i, a in enumerate(fields) for b in fields[i + 1:]
-             if type(a[2]) is type(b[2]) and a[2] != b[2]]
+    pairs = [(a, b) for i, a in enumerate(fields) for b in fields[i + 1 :] if type(a[2]) is type(b[2]) and a[2] != b[2]]
     if not pairs:
         return None
     a, b = rng.choice(pairs)
@@ -128,5 +129,4 @@ def plant(kind: str, tool, args: dict, request: dict, rng):
     if not broken or repr(request) == before:
         return None
     first = broken[0]
-    return {"kind": kind, "arguments": first[0], "request": first[1],
-            "also": [(b[0], b[1]) for b in broken[1:]]}
+    return {"kind": kind, "arguments": first[0], "request": first[1], "also": [(b[0], b[1]) for b in broken[1:]]}

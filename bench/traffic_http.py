@@ -10,15 +10,27 @@ id in the path and `amount_cents`, an orders search with `page_size`, a document
 Each tool writes (http, body) for arguments; `bug` names a planted bug, and the tool returns where it sits
 (argument path, request path as findings name it) or None when the bug does not apply to these arguments.
 """
+
 from urllib.parse import quote, urlencode
 
 SENT_AT = ["2026-09-01", "2026-09-14", "2026-10-02", "2026-11-20"]
-KEY = "AIzaSyD3m0FAKEkEy0000000000000000000000"   # a Maps key as the docs write one (redacted at ingest)
+KEY = "AIzaSyD3m0FAKEkEy0000000000000000000000"  # a Maps key as the docs write one (redacted at ingest)
 
 
 def _fn(name, properties, required):
-    return {"type": "function", "function": {"name": name, "description": name.replace("_", " "), "parameters": {
-        "type": "object", "properties": properties, "required": required, "additionalProperties": False}}}
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": name.replace("_", " "),
+            "parameters": {
+                "type": "object",
+                "properties": properties,
+                "required": required,
+                "additionalProperties": False,
+            },
+        },
+    }
 
 
 def _s(**more):
@@ -53,13 +65,15 @@ LABELS = ["bug", "ui", "p1", "docs", "good first issue", "regression"]
 def list_issues_args(rng):
     owner, repo = rng.choice(REPOS)
     args = {"owner": owner, "repo": repo}
-    for key, make, share in (("state", lambda: rng.choice(["open", "closed", "all"]), 0.8),
-                             ("labels", lambda: rng.sample(LABELS, rng.randint(1, 3)), 0.5),
-                             ("sort", lambda: rng.choice(["created", "updated", "comments"]), 0.4),
-                             ("direction", lambda: rng.choice(["asc", "desc"]), 0.3),
-                             ("since", lambda: rng.choice(SENT_AT), 0.3),
-                             ("per_page", lambda: rng.choice([10, 30, 50, 100]), 0.7),
-                             ("page", lambda: rng.randint(1, 5), 0.4)):
+    for key, make, share in (
+        ("state", lambda: rng.choice(["open", "closed", "all"]), 0.8),
+        ("labels", lambda: rng.sample(LABELS, rng.randint(1, 3)), 0.5),
+        ("sort", lambda: rng.choice(["created", "updated", "comments"]), 0.4),
+        ("direction", lambda: rng.choice(["asc", "desc"]), 0.3),
+        ("since", lambda: rng.choice(SENT_AT), 0.3),
+        ("per_page", lambda: rng.choice([10, 30, 50, 100]), 0.7),
+        ("page", lambda: rng.randint(1, 5), 0.4),
+    ):
         if rng.random() < share:
             args[key] = make()
     return args
@@ -67,10 +81,15 @@ def list_issues_args(rng):
 
 def list_issues_send(args, bug=None, rng=None):
     owner, repo = args["owner"], args["repo"]
-    query = {"state": args.get("state"), "labels": ",".join(args["labels"]) if "labels" in args else None,
-             "sort": args.get("sort"), "direction": args.get("direction"),
-             "since": f"{args['since']}T00:00:00Z" if "since" in args else None,
-             "per_page": args.get("per_page"), "page": args.get("page")}
+    query = {
+        "state": args.get("state"),
+        "labels": ",".join(args["labels"]) if "labels" in args else None,
+        "sort": args.get("sort"),
+        "direction": args.get("direction"),
+        "since": f"{args['since']}T00:00:00Z" if "since" in args else None,
+        "per_page": args.get("per_page"),
+        "page": args.get("page"),
+    }
     place = None
     if bug == "query_dropped":
         key = next((k for k in ("state", "sort", "direction", "page") if query.get(k) is not None), None)
@@ -88,21 +107,47 @@ def list_issues_send(args, bug=None, rng=None):
     elif bug == "wrong_path_id":
         repo, place = repo + "-legacy", ("/repo", "path:/repo")
     url = f"https://api.github.com/repos/{quote(owner)}/{quote(repo)}/issues?{_query(query)}"
-    http = {"method": "GET", "url": url.rstrip("?"), "headers": {
-        "Accept": "application/vnd.github+json", "Authorization": "Bearer [REDACTED]",
-        "X-GitHub-Api-Version": "2022-11-28"}}
+    http = {
+        "method": "GET",
+        "url": url.rstrip("?"),
+        "headers": {
+            "Accept": "application/vnd.github+json",
+            "Authorization": "Bearer [REDACTED]",
+            "X-GitHub-Api-Version": "2022-11-28",
+        },
+    }
     return http, None, place
 
 
 LIST_ISSUES = Http(
     "github_list_issues",
-    {"owner": _s(), "repo": _s(), "state": _s(enum=["open", "closed", "all"]), "labels": LIST,
-     "sort": _s(enum=["created", "updated", "comments"]), "direction": _s(enum=["asc", "desc"]),
-     "since": _s(format="date"), "per_page": _i(1, 100), "page": _i(1)},
-    ["owner", "repo"], list_issues_args, list_issues_send,
-    {"/owner": "path", "/repo": "path", "/state": "query", "/labels": "query", "/sort": "query",
-     "/direction": "query", "/since": "query", "/per_page": "query", "/page": "query"},
-    [("query_dropped", True), ("query_renamed", False), ("list_joined_wrongly", False), ("wrong_path_id", True)])
+    {
+        "owner": _s(),
+        "repo": _s(),
+        "state": _s(enum=["open", "closed", "all"]),
+        "labels": LIST,
+        "sort": _s(enum=["created", "updated", "comments"]),
+        "direction": _s(enum=["asc", "desc"]),
+        "since": _s(format="date"),
+        "per_page": _i(1, 100),
+        "page": _i(1),
+    },
+    ["owner", "repo"],
+    list_issues_args,
+    list_issues_send,
+    {
+        "/owner": "path",
+        "/repo": "path",
+        "/state": "query",
+        "/labels": "query",
+        "/sort": "query",
+        "/direction": "query",
+        "/since": "query",
+        "/per_page": "query",
+        "/page": "query",
+    },
+    [("query_dropped", True), ("query_renamed", False), ("list_joined_wrongly", False), ("wrong_path_id", True)],
+)
 
 
 # --- GitHub REST: create an issue (POST, path + JSON body) ---------------------------------------------------
@@ -113,8 +158,12 @@ BODIES = ["Steps: open the app.", "Seen since 2.4.1.", "See the log below.", "On
 
 def create_issue_args(rng):
     owner, repo = rng.choice(REPOS)
-    args = {"owner": owner, "repo": repo, "title": f"{rng.choice(TITLES)} ({rng.randint(1, 999)})",
-            "body": rng.choice(BODIES)}
+    args = {
+        "owner": owner,
+        "repo": repo,
+        "title": f"{rng.choice(TITLES)} ({rng.randint(1, 999)})",
+        "body": rng.choice(BODIES),
+    }
     if rng.random() < 0.5:
         args["labels"] = rng.sample(LABELS, rng.randint(1, 2))
     if rng.random() < 0.3:
@@ -134,17 +183,23 @@ def create_issue_send(args, bug=None, rng=None):
         key = "labels" if "labels" in body else "body"
         del body[key]
         place = (f"/{key}", f"/{key}")
-    http = {"method": "POST", "url": f"https://api.github.com/repos/{quote(owner)}/{quote(repo)}/issues",
-            "headers": {"Content-Type": "application/json", "Accept": "application/vnd.github+json"}}
+    http = {
+        "method": "POST",
+        "url": f"https://api.github.com/repos/{quote(owner)}/{quote(repo)}/issues",
+        "headers": {"Content-Type": "application/json", "Accept": "application/vnd.github+json"},
+    }
     return http, body, place
 
 
 CREATE_ISSUE = Http(
     "github_create_issue",
     {"owner": _s(), "repo": _s(), "title": _s(), "body": _s(), "labels": LIST, "assignees": LIST},
-    ["owner", "repo", "title"], create_issue_args, create_issue_send,
+    ["owner", "repo", "title"],
+    create_issue_args,
+    create_issue_send,
     {"/owner": "path", "/repo": "path", "/title": "body", "/body": "body", "/labels": "body", "/assignees": "body"},
-    [("wrong_path_id", True), ("swapped_values", True), ("body_dropped", True)])
+    [("wrong_path_id", True), ("swapped_values", True), ("body_dropped", True)],
+)
 
 
 # --- Google Maps distance matrix (GET, query, pipe-joined lists, key=) ----------------------------------------
@@ -160,8 +215,12 @@ def distance_args(rng):
 
 
 def distance_send(args, bug=None, rng=None):
-    query = {"origins": "|".join(args["origins"]), "destinations": "|".join(args["destinations"]),
-             "mode": args.get("mode"), "key": KEY}
+    query = {
+        "origins": "|".join(args["origins"]),
+        "destinations": "|".join(args["destinations"]),
+        "mode": args.get("mode"),
+        "key": KEY,
+    }
     place = None
     if bug == "list_joined_wrongly":
         if len(args["origins"]) < 2:
@@ -181,17 +240,25 @@ def distance_send(args, bug=None, rng=None):
 DISTANCE = Http(
     "maps_distance_matrix",
     {"origins": LIST, "destinations": LIST, "mode": _s(enum=["driving", "walking", "bicycling", "transit"])},
-    ["origins", "destinations"], distance_args, distance_send,
+    ["origins", "destinations"],
+    distance_args,
+    distance_send,
     {"/origins": "query", "/destinations": "query", "/mode": "query"},
-    [("list_joined_wrongly", False), ("query_dropped", True), ("query_renamed", False)])
+    [("list_joined_wrongly", False), ("query_dropped", True), ("query_renamed", False)],
+)
 
 
 # --- Stripe: create a PaymentIntent (POST, form body, cents, metadata[], Idempotency-Key) -------------------
 
+
 def payment_args(rng):
-    args = {"amount": rng.choice([5, 12.5, 19.99, 49, 120.75, 250, 9.95]), "currency": rng.choice(["usd", "eur"]),
-            "customer": f"cus_{rng.randint(10 ** 9, 10 ** 10):x}", "order_id": f"ord_{rng.randint(1000, 9999)}",
-            "idempotency_key": f"{rng.getrandbits(64):016x}"}
+    args = {
+        "amount": rng.choice([5, 12.5, 19.99, 49, 120.75, 250, 9.95]),
+        "currency": rng.choice(["usd", "eur"]),
+        "customer": f"cus_{rng.randint(10**9, 10**10):x}",
+        "order_id": f"ord_{rng.randint(1000, 9999)}",
+        "idempotency_key": f"{rng.getrandbits(64):016x}",
+    }
     if rng.random() < 0.5:
         args["description"] = rng.choice(["Order from the assistant", "Monthly plan", "Gift card"])
     if rng.random() < 0.3:
@@ -200,11 +267,21 @@ def payment_args(rng):
 
 
 def payment_send(args, bug=None, rng=None):
-    form = {"amount": str(round(args["amount"] * 100)), "currency": args["currency"], "customer": args["customer"],
-            "description": args.get("description"), "receipt_email": args.get("receipt_email"),
-            "metadata[order_id]": args["order_id"], "automatic_payment_methods[enabled]": "true"}
-    headers = {"Content-Type": "application/x-www-form-urlencoded", "Authorization": "Bearer [REDACTED]",
-               "Idempotency-Key": args["idempotency_key"], "Stripe-Version": "2024-06-20"}
+    form = {
+        "amount": str(round(args["amount"] * 100)),
+        "currency": args["currency"],
+        "customer": args["customer"],
+        "description": args.get("description"),
+        "receipt_email": args.get("receipt_email"),
+        "metadata[order_id]": args["order_id"],
+        "automatic_payment_methods[enabled]": "true",
+    }
+    headers = {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Authorization": "Bearer [REDACTED]",
+        "Idempotency-Key": args["idempotency_key"],
+        "Stripe-Version": "2024-06-20",
+    }
     place = None
     if bug == "forgotten_x100":
         if args["amount"] * 100 == args["amount"]:
@@ -223,24 +300,43 @@ def payment_send(args, bug=None, rng=None):
 
 PAYMENT = Http(
     "stripe_create_payment_intent",
-    {"amount": {"type": "number", "description": "Amount in dollars"}, "currency": _s(), "customer": _s(),
-     "order_id": _s(), "idempotency_key": _s(), "description": _s(), "receipt_email": _s(format="email")},
-    ["amount", "currency", "order_id", "idempotency_key"], payment_args, payment_send,
-    {"/amount": "form", "/currency": "form", "/customer": "form", "/description": "form", "/receipt_email": "form",
-     "/order_id": "form", "/idempotency_key": "header"},
+    {
+        "amount": {"type": "number", "description": "Amount in dollars"},
+        "currency": _s(),
+        "customer": _s(),
+        "order_id": _s(),
+        "idempotency_key": _s(),
+        "description": _s(),
+        "receipt_email": _s(format="email"),
+    },
+    ["amount", "currency", "order_id", "idempotency_key"],
+    payment_args,
+    payment_send,
+    {
+        "/amount": "form",
+        "/currency": "form",
+        "/customer": "form",
+        "/description": "form",
+        "/receipt_email": "form",
+        "/order_id": "form",
+        "/idempotency_key": "header",
+    },
     [("forgotten_x100", True), ("form_dropped", True), ("header_dropped", True), ("header_wrong", True)],
-    mapping=[{"arguments": "/amount", "request": "form:/amount", "transform": "x100"}])
+    mapping=[{"arguments": "/amount", "request": "form:/amount", "transform": "x100"}],
+)
 
 
 # --- GitHub GraphQL: createIssue (POST, variables) --------------------------------------------------------------
 
-MUTATION = ("mutation CreateIssue($input: CreateIssueInput!) { createIssue(input: $input) "
-            "{ issue { number url } } }")
+MUTATION = "mutation CreateIssue($input: CreateIssueInput!) { createIssue(input: $input) { issue { number url } } }"
 
 
 def graphql_args(rng):
-    args = {"repository_id": f"R_kgDO{rng.randint(10 ** 5, 10 ** 6)}", "title": f"{rng.choice(TITLES)} #{rng.randint(1, 99)}",
-            "body": rng.choice(BODIES)}
+    args = {
+        "repository_id": f"R_kgDO{rng.randint(10**5, 10**6)}",
+        "title": f"{rng.choice(TITLES)} #{rng.randint(1, 99)}",
+        "body": rng.choice(BODIES),
+    }
     if rng.random() < 0.5:
         args["label_ids"] = [f"LA_kwDO{rng.randint(100, 999)}" for _ in range(rng.randint(1, 2))]
     if rng.random() < 0.3:
@@ -261,24 +357,39 @@ def graphql_send(args, bug=None, rng=None):
         del variables[name]
         place = (f"/{key}", f"/variables/input/{name}")
     body = {"query": MUTATION, "variables": {"input": variables}}
-    return {"method": "POST", "url": "https://api.github.com/graphql",
-            "headers": {"Content-Type": "application/json"}}, body, place
+    return (
+        {"method": "POST", "url": "https://api.github.com/graphql", "headers": {"Content-Type": "application/json"}},
+        body,
+        place,
+    )
 
 
 GRAPHQL = Http(
     "github_graphql_create_issue",
     {"repository_id": _s(), "title": _s(), "body": _s(), "label_ids": LIST, "milestone_id": _s()},
-    ["repository_id", "title"], graphql_args, graphql_send,
-    {"/repository_id": "graphql", "/title": "graphql", "/body": "graphql", "/label_ids": "graphql",
-     "/milestone_id": "graphql"},
-    [("swapped_values", True), ("graphql_dropped", True)])
+    ["repository_id", "title"],
+    graphql_args,
+    graphql_send,
+    {
+        "/repository_id": "graphql",
+        "/title": "graphql",
+        "/body": "graphql",
+        "/label_ids": "graphql",
+        "/milestone_id": "graphql",
+    },
+    [("swapped_values", True), ("graphql_dropped", True)],
+)
 
 
 # --- An invoice marked paid (POST, the id in the path, dollars -> amount_cents) -----------------------------
 
+
 def invoice_args(rng):
-    args = {"invoiceId": f"inv_{rng.getrandbits(24):06x}", "paidAt": f"{rng.choice(SENT_AT)}T{rng.randint(8, 18):02d}:00:00Z",
-            "amount": rng.choice([12.5, 99, 240.1, 15, 1200])}
+    args = {
+        "invoiceId": f"inv_{rng.getrandbits(24):06x}",
+        "paidAt": f"{rng.choice(SENT_AT)}T{rng.randint(8, 18):02d}:00:00Z",
+        "amount": rng.choice([12.5, 99, 240.1, 15, 1200]),
+    }
     if rng.random() < 0.5:
         args["method"] = rng.choice(["card", "transfer", "cash"])
     return args
@@ -294,20 +405,35 @@ def invoice_send(args, bug=None, rng=None):
         invoice, place = "inv_" + f"{(int(invoice[4:], 16) + 1) % (1 << 24):06x}", ("/invoiceId", "path:/invoiceId")
     elif bug == "forgotten_x100":
         body["amount_cents"], place = args["amount"], ("/amount", "/amount_cents")
-    return {"method": "POST", "url": f"https://billing.example.com/v1/invoices/{invoice}/pay",
-            "headers": {"Content-Type": "application/json"}}, body, place
+    return (
+        {
+            "method": "POST",
+            "url": f"https://billing.example.com/v1/invoices/{invoice}/pay",
+            "headers": {"Content-Type": "application/json"},
+        },
+        body,
+        place,
+    )
 
 
 INVOICE = Http(
     "markInvoicePaid",
-    {"invoiceId": _s(), "paidAt": _s(format="date-time"), "amount": {"type": "number"},
-     "method": _s(enum=["card", "transfer", "cash"])},
-    ["invoiceId", "paidAt", "amount"], invoice_args, invoice_send,
+    {
+        "invoiceId": _s(),
+        "paidAt": _s(format="date-time"),
+        "amount": {"type": "number"},
+        "method": _s(enum=["card", "transfer", "cash"]),
+    },
+    ["invoiceId", "paidAt", "amount"],
+    invoice_args,
+    invoice_send,
     {"/invoiceId": "path", "/paidAt": "body", "/amount": "body", "/method": "body"},
-    [("wrong_path_id", True), ("forgotten_x100", True)])
+    [("wrong_path_id", True), ("forgotten_x100", True)],
+)
 
 
 # --- Orders search (GET, query, renamed keys) ---------------------------------------------------------------
+
 
 def orders_args(rng):
     args = {"email": rng.choice(["ann@example.com", "bo@example.org", "cy@example.net"])}
@@ -339,17 +465,25 @@ def orders_send(args, bug=None, rng=None):
 ORDERS = Http(
     "findOrders",
     {"email": _s(format="email"), "status": _s(enum=["paid", "refunded", "pending"]), "limit": _i(1, 50)},
-    ["email"], orders_args, orders_send,
+    ["email"],
+    orders_args,
+    orders_send,
     {"/email": "query", "/status": "query", "/limit": "query"},
-    [("query_dropped", True), ("query_renamed", False), ("query_off_by_one", False)])
+    [("query_dropped", True), ("query_renamed", False), ("query_off_by_one", False)],
+)
 
 
 # --- A document update (PUT, the id in the path, If-Match and X-Request-Id headers, JSON body) -------------
 
+
 def document_args(rng):
-    return {"doc_id": f"doc_{rng.randint(100, 999)}", "etag": f"W/\"{rng.getrandbits(32):08x}\"",
-            "title": rng.choice(["Q3 plan", "Onboarding", "Runbook"]), "content": rng.choice(BODIES),
-            "request_id": f"req_{rng.getrandbits(40):010x}"}
+    return {
+        "doc_id": f"doc_{rng.randint(100, 999)}",
+        "etag": f'W/"{rng.getrandbits(32):08x}"',
+        "title": rng.choice(["Q3 plan", "Onboarding", "Runbook"]),
+        "content": rng.choice(BODIES),
+        "request_id": f"req_{rng.getrandbits(40):010x}",
+    }
 
 
 def document_send(args, bug=None, rng=None):
@@ -369,9 +503,12 @@ def document_send(args, bug=None, rng=None):
 DOCUMENT = Http(
     "update_document",
     {"doc_id": _s(), "etag": _s(), "title": _s(), "content": _s(), "request_id": _s()},
-    ["doc_id", "etag", "title", "content"], document_args, document_send,
+    ["doc_id", "etag", "title", "content"],
+    document_args,
+    document_send,
     {"/doc_id": "path", "/etag": "header", "/request_id": "header", "/title": "body", "/content": "body"},
-    [("header_dropped", True), ("header_wrong", True), ("wrong_path_id", True)])
+    [("header_dropped", True), ("header_wrong", True), ("wrong_path_id", True)],
+)
 
 HTTP_TOOLS = [LIST_ISSUES, CREATE_ISSUE, DISTANCE, PAYMENT, GRAPHQL, INVOICE, ORDERS, DOCUMENT]
 LOCATIONS = ("path", "query", "header", "form", "graphql", "body")

@@ -8,6 +8,7 @@ location, as bench/traffic.py: (a) one call at a time with the contracts users h
 one transform the Stripe tool's owner declared with `tracediff tools map`), no history; (b) every call through
 the real pipeline into a temporary store, inference active, findings read back.
 """
+
 import random
 import tempfile
 from pathlib import Path
@@ -19,7 +20,7 @@ from webapp.analysis import analyze_call
 from webapp.contracts import contracts_from_document, validated_contract
 
 RELEASES = ("2026.11.1", "2026.11.2")
-BUG_SHARE = 0.2   # of the second release's calls
+BUG_SHARE = 0.2  # of the second release's calls
 LOUD = ("warning", "error")
 TOOLS = {tool.name: tool for tool in HTTP_TOOLS}
 
@@ -51,17 +52,33 @@ def generate(calls: int, seed: int) -> list[dict]:
                 if sent is not None:
                     break
             http, body, (arg_path, req_path) = sent
-            bug = {"kind": kind, "arguments": arg_path, "request": req_path, "single": single,
-                   "location": tool.places[arg_path]}
-        out.append({"index": index, "tool": tool.name, "arguments": args, "http": http, "body": body,
-                    "release": release, "bug": bug})
+            bug = {
+                "kind": kind,
+                "arguments": arg_path,
+                "request": req_path,
+                "single": single,
+                "location": tool.places[arg_path],
+            }
+        out.append(
+            {
+                "index": index,
+                "tool": tool.name,
+                "arguments": args,
+                "http": http,
+                "body": body,
+                "release": release,
+                "bug": bug,
+            }
+        )
     return out
 
 
 def snapshots(call: dict) -> dict:
-    return {"arguments": {"payload": call["arguments"], "http": None},
-            "request": {"payload": call["body"], "http": call["http"]},
-            "response": {"payload": {"id": f"r_{call['index']}"}, "http": {"status_code": 200}}}
+    return {
+        "arguments": {"payload": call["arguments"], "http": None},
+        "request": {"payload": call["body"], "http": call["http"]},
+        "response": {"payload": {"id": f"r_{call['index']}"}, "http": {"status_code": 200}},
+    }
 
 
 def location_of(tool, end, side: str) -> str | None:
@@ -91,14 +108,16 @@ def loud_locations(call, result) -> set:
 def flagged(result, bug) -> bool:
     def at(end, wanted):
         return end is not None and (end["path"] == wanted or end["path"].startswith(wanted + "/"))
-    return any(f["severity"] in LOUD and (at(f["left"], bug["arguments"]) or at(f["right"], bug["request"]))
-               for f in result["findings"])
+
+    return any(
+        f["severity"] in LOUD and (at(f["left"], bug["arguments"]) or at(f["right"], bug["request"]))
+        for f in result["findings"]
+    )
 
 
 def score(pairs) -> dict:
     """Per location: correct calls touching it, those loud there; bugs there, those flagged at their place."""
-    rows = {loc: {"correct": 0, "noisy": 0, "bugs": 0, "flagged": 0, "decidable": 0, "decided": 0}
-            for loc in LOCATIONS}
+    rows = {loc: {"correct": 0, "noisy": 0, "bugs": 0, "flagged": 0, "decidable": 0, "decided": 0} for loc in LOCATIONS}
     overall = {"correct": 0, "noisy": 0, "missed": [], "noise": []}
     for call, result in pairs:
         bug = call["bug"]
@@ -132,22 +151,27 @@ def through_the_store(calls) -> dict:
     from webapp.ingest import parse_body
     from webapp.pipeline import catch_up, store_batch
     from webapp.store import Store
+
     with tempfile.TemporaryDirectory() as folder:
         store = Store(str(Path(folder) / "http.db"), synchronous="OFF")
         for name, contract in contracts().items():
             store.put_tool(name, contract)
         events = []
         for c in calls:
-            base = {"trace_id": f"{c['index'] + 1:032x}", "call_id": "call_1", "tool": c["tool"],
-                    "release": c["release"], "ts": f"2026-11-{1 + c['index'] // 3600:02d}T{c['index'] // 60 % 24:02d}:"
-                                                  f"{c['index'] % 60:02d}:00Z"}
+            base = {
+                "trace_id": f"{c['index'] + 1:032x}",
+                "call_id": "call_1",
+                "tool": c["tool"],
+                "release": c["release"],
+                "ts": f"2026-11-{1 + c['index'] // 3600:02d}T{c['index'] // 60 % 24:02d}:{c['index'] % 60:02d}:00Z",
+            }
             for stage, snap in snapshots(c).items():
                 event = {**base, "snapshot": stage, "payload": snap["payload"]}
                 if snap["http"]:
                     event["http"] = snap["http"]
                 events.append(event)
-        for start in range(0, len(events), 3000):   # the traffic arriving in batches, as a shipper sends it
-            store_batch(store, parse_body(b"\n".join(orjson.dumps(e) for e in events[start:start + 3000])), None)
+        for start in range(0, len(events), 3000):  # the traffic arriving in batches, as a shipper sends it
+            store_batch(store, parse_body(b"\n".join(orjson.dumps(e) for e in events[start : start + 3000])), None)
             catch_up(store)
         results = [(c, store.get_trace(f"{c['index'] + 1:032x}")["calls"][0]) for c in calls]
         store.close()
@@ -155,10 +179,12 @@ def through_the_store(calls) -> dict:
 
 
 def table(name: str, figures: dict, noise_target: str, recall_target: str, single: bool) -> str:
-    lines = [f"{name}: {figures['noisy']} of {figures['correct']} correct calls with any warning or error "
-             f"({figures['noisy'] / max(figures['correct'], 1):.1%})",
-             f"  {'location':<9} {'noisy correct calls':>24} {'bugs flagged at their place':>30}"
-             + (f" {'decidable bugs flagged':>26}" if single else "")]
+    lines = [
+        f"{name}: {figures['noisy']} of {figures['correct']} correct calls with any warning or error "
+        f"({figures['noisy'] / max(figures['correct'], 1):.1%})",
+        f"  {'location':<9} {'noisy correct calls':>24} {'bugs flagged at their place':>30}"
+        + (f" {'decidable bugs flagged':>26}" if single else ""),
+    ]
     for loc, r in figures["rows"].items():
         line = f"  {loc:<9} {_ratio(r['noisy'], r['correct']):>24} {_ratio(r['flagged'], r['bugs']):>30}"
         if single:
@@ -175,13 +201,29 @@ def _ratio(n, d) -> str:
 def run(calls: int, seed: int, verbose: bool = False) -> str:
     traffic = generate(calls, seed)
     a, b = one_at_a_time(traffic), through_the_store(traffic)
-    text = table("(a) one call at a time, no history", a, "<= 5%", ">= 90% of decidable bugs", True) + "\n" + \
-        table("(b) with history, through the store", b, "<= 1%", ">= 95%", False)
+    text = (
+        table("(a) one call at a time, no history", a, "<= 5%", ">= 90% of decidable bugs", True)
+        + "\n"
+        + table("(b) with history, through the store", b, "<= 1%", ">= 95%", False)
+    )
     if verbose:
         for label, figures in (("a", a), ("b", b)):
             for c, r in figures["noise"][:6] + figures["missed"][:12]:
-                print(label, orjson.dumps({"tool": c["tool"], "bug": c["bug"], "args": c["arguments"],
-                                           "url": c["http"]["url"], "body": c["body"],
-                                           "found": [(f["severity"], f["kind"], f["message"]) for f in r["findings"]
-                                                     if f["severity"] != "info"]}).decode())
+                print(
+                    label,
+                    orjson.dumps(
+                        {
+                            "tool": c["tool"],
+                            "bug": c["bug"],
+                            "args": c["arguments"],
+                            "url": c["http"]["url"],
+                            "body": c["body"],
+                            "found": [
+                                (f["severity"], f["kind"], f["message"])
+                                for f in r["findings"]
+                                if f["severity"] != "info"
+                            ],
+                        }
+                    ).decode(),
+                )
     return text

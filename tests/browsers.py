@@ -1,4 +1,5 @@
 """What the browser tests share: Debian's Chromium (required on CI), launched the one way this machine allows."""
+
 import os
 from contextlib import contextmanager
 from pathlib import Path

@@ -1,4 +1,6 @@
 """Fixtures: the real app on a real SQLite file, and a real `tracediff serve` process."""
+
+import logging
 import os
 import shutil
 import signal
@@ -8,16 +10,13 @@ import sys
 import time
 from pathlib import Path
 
-import logging
-
 import httpx
 import pytest
+from databases import PostgresDatabases, engines
 from hypothesis import HealthCheck, settings
 
 from webapp import create_app
 from webapp.store import Store
-
-from databases import PostgresDatabases, engines
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_traces"
@@ -29,8 +28,11 @@ settings.load_profile("tracediff")
 
 
 def pytest_addoption(parser):
-    parser.addoption("--screenshots", action="store_true",
-                     help="let the browser tests write docs/screenshots/*.png (tracked files: only when asked)")
+    parser.addoption(
+        "--screenshots",
+        action="store_true",
+        help="let the browser tests write docs/screenshots/*.png (tracked files: only when asked)",
+    )
 
 
 def pytest_generate_tests(metafunc):
@@ -75,14 +77,22 @@ def app(db_path):
 def alerting_app(db_path):
     """The app with webhooks to 127.0.0.1 allowed, so alert rules can point at a local Receiver; a summary
     goes out as soon as the sender looks (what joins it is what was written before: no test waits)."""
-    return create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
-                       "WEBHOOK_ALLOW_HOSTS": "127.0.0.1", "ALERT_SUMMARY_WAIT": 0})
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(db_path),
+            "ANALYZER": "off",
+            "WEBHOOK_ALLOW_HOSTS": "127.0.0.1",
+            "ALERT_SUMMARY_WAIT": 0,
+        }
+    )
 
 
 @pytest.fixture
 def receiver():
     """A real local webhook receiver (tests/receiver.py) for one test."""
     from receiver import Receiver
+
     opened = Receiver()
     yield opened
     opened.close()
@@ -125,11 +135,11 @@ class LiveServer:
         env = {**os.environ, "TRACEDIFF_DATABASE": str(self.db_path), **self.env}
         tracediff = shutil.which("tracediff")
         command = [*self.wrapper, *([tracediff] if tracediff else [sys.executable, "-m", "webapp"])]
-        command += ["serve", "--port", str(self.port),
-                   "--workers", str(self.workers), *self.args]
+        command += ["serve", "--port", str(self.port), "--workers", str(self.workers), *self.args]
         self.log = open(self.log_path, "ab")
-        self.process = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-                                        start_new_session=True, cwd=ROOT)
+        self.process = subprocess.Popen(
+            command, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

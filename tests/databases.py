@@ -3,6 +3,7 @@
 PostgreSQL runs when TRACEDIFF_TEST_POSTGRES names a server (an admin URL such as
 postgresql:///postgres); .ci/run starts one and sets it.
 """
+
 import itertools
 import os
 import time
@@ -23,6 +24,7 @@ def _with_database(url: str, name: str) -> str:
 
 def _admin(sql: str) -> None:
     import psycopg
+
     with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
         conn.execute(sql)
 
@@ -42,18 +44,26 @@ class PostgresDatabases:
         if self.shared is None:
             self.shared = self.new()
         import psycopg
+
         from webapp.store.migrations import discover
+
         self.shared = self._renamed(self.shared)
         with psycopg.connect(self.shared, autocommit=True) as conn, conn.transaction():
-            tables = [row[0] for row in conn.execute(
-                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'")]
+            tables = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'"
+                )
+            ]
             # TRUNCATE, not DELETE: a table emptied by DELETE keeps its pages and its statistics (a few rows in
             # hundreds of pages), and the next test's burst of inserts was planned as if the table were empty:
             # a projection of 5,000 calls joined every call with every key and ran for minutes
             conn.execute("TRUNCATE " + ", ".join(f'"{table}"' for table in tables) + " RESTART IDENTITY")
             known = [m.version for m in discover("postgresql")]  # a test may record a version from the future
             conn.execute("DELETE FROM schema_migrations WHERE NOT version = ANY(%s)", (known,))
-            for (sequence,) in conn.execute("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'").fetchall():
+            for (sequence,) in conn.execute(
+                "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'"
+            ).fetchall():
                 conn.execute(f'ALTER SEQUENCE "{sequence}" RESTART')
         return self.shared
 
@@ -61,7 +71,9 @@ class PostgresDatabases:
         """Give the database a name no earlier test knew, so nothing an earlier test left running (a server,
         a process, a cache keyed by URL) can reach this test's data: renaming costs a catalog update."""
         import psycopg
+
         from webapp.store.postgresql.connection import close_pool
+
         close_pool(url)  # connections the last test left open go, with their locks
         old, name = urlsplit(url).path[1:], f"{self.prefix}_{next(_names)}"
         for attempt in range(50):
@@ -82,11 +94,13 @@ class PostgresDatabases:
 
     def drop(self, url: str) -> None:
         from webapp.store.postgresql.connection import close_pool
+
         close_pool(url)
         _admin(f'DROP DATABASE IF EXISTS "{urlsplit(url).path[1:]}" WITH (FORCE)')
 
     def _make_template(self) -> str:
         from webapp.store import Store
+
         name = f"{self.prefix}_template"
         _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         _admin(f'CREATE DATABASE "{name}"')
@@ -97,6 +111,7 @@ class PostgresDatabases:
 
     def drop_pool_only(self, url: str) -> None:
         from webapp.store.postgresql.connection import close_pool
+
         close_pool(url)
 
     def close(self) -> None:

@@ -1,4 +1,5 @@
 """Small builders shared by the tests: envelopes as a log shipper would send them."""
+
 import orjson
 
 TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -6,8 +7,13 @@ TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 
 def envelope(snapshot="arguments", payload=None, trace_id=TRACE, call_id="call_01", **extra) -> dict:
     """Return one ingest envelope (v1)."""
-    event = {"trace_id": trace_id, "call_id": call_id, "snapshot": snapshot,
-             "tool": "findOrders", "payload": {"limit": 5} if payload is None else payload}
+    event = {
+        "trace_id": trace_id,
+        "call_id": call_id,
+        "snapshot": snapshot,
+        "tool": "findOrders",
+        "payload": {"limit": 5} if payload is None else payload,
+    }
     event.update(extra)
     return event
 
@@ -20,10 +26,16 @@ def order_call(trace_id=TRACE, limit_sent=5) -> list[dict]:
     """The three snapshots of a findOrders call; limit_sent='5' makes the classic bug."""
     return [
         envelope("arguments", {"status": "paid", "limit": 5}, trace_id, ts="2026-11-20T09:00:00Z"),
-        envelope("request", {"status": "paid", "limit": limit_sent}, trace_id, ts="2026-11-20T09:00:01Z",
-                 http={"method": "POST", "url": "https://api.example.com/orders/search"}),
-        envelope("response", {"orders": [], "total": 0}, trace_id, ts="2026-11-20T09:00:02Z",
-                 http={"status_code": 200}),
+        envelope(
+            "request",
+            {"status": "paid", "limit": limit_sent},
+            trace_id,
+            ts="2026-11-20T09:00:01Z",
+            http={"method": "POST", "url": "https://api.example.com/orders/search"},
+        ),
+        envelope(
+            "response", {"orders": [], "total": 0}, trace_id, ts="2026-11-20T09:00:02Z", http={"status_code": 200}
+        ),
     ]
 
 

@@ -2,6 +2,7 @@
 
 The shared server on port 5432 serves every engineer's tests: outages are made here, never there.
 """
+
 import glob
 import os
 import shutil
@@ -10,7 +11,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from conftest import free_port
 
 
@@ -43,8 +43,9 @@ class Cluster:
 
     def start(self) -> "Cluster":
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-        done = self._run(_bin("pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"),
-                         "-w", "start")
+        done = self._run(
+            _bin("pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start"
+        )
         assert done.returncode == 0, done.stderr + (self.folder / "log").read_text()
         return self
 

@@ -1,4 +1,5 @@
 """A real local webhook receiver for the alert tests: verifies every signature, can fail its first tries."""
+
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer

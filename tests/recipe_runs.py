@@ -1,4 +1,5 @@
 """Running the recipes of docs/instrumenting.md as a user would, and reading what reached tracediff."""
+
 import os
 import re
 import shutil
@@ -11,7 +12,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from standins import ARGUMENTS, ORDERS, StandIn, anthropic_messages, openai_chat, orders_api
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,8 +25,9 @@ RECIPE_SETTINGS = ("TRACEPARENT", "RELEASE", "TRACEDIFF_LOG", "TRACEDIFF_URL", "
 def run_recipe(command: list, env: dict, cwd: Path, timeout: float = 60) -> str:
     """Run a recipe as a user would, with its settings in the environment; return its output."""
     base = {k: v for k, v in os.environ.items() if k not in RECIPE_SETTINGS}  # only what the test sets
-    done = subprocess.run(command, env={**base, **env}, capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd)  # a scratch folder: nothing lands in the repository
+    done = subprocess.run(
+        command, env={**base, **env}, capture_output=True, text=True, timeout=timeout, cwd=cwd
+    )  # a scratch folder: nothing lands in the repository
     assert done.returncode == 0, done.stderr[-4000:]
     return done.stdout
 
@@ -98,8 +99,9 @@ def tracediff_ingest(db_path: Path, log_file: Path) -> str:
     """Load a log file into the server's database with `tracediff ingest`, as a user would."""
     tracediff = shutil.which("tracediff")
     command = [tracediff] if tracediff else [sys.executable, "-m", "webapp"]
-    done = subprocess.run([*command, "ingest", str(log_file), "--db", str(db_path)],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    done = subprocess.run(
+        [*command, "ingest", str(log_file), "--db", str(db_path)], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout + done.stderr
 
@@ -110,8 +112,14 @@ class RecipeProcess:
     def __init__(self, command: list, env: dict, log_path: Path):
         self.log_path = log_path
         with log_path.open("ab") as out:
-            self.process = subprocess.Popen(command, env={**os.environ, **env}, cwd=log_path.parent, stdout=out,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                command,
+                env={**os.environ, **env},
+                cwd=log_path.parent,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def wait_listening(self, port: int, deadline: float = 60.0) -> None:
         stop = time.monotonic() + deadline

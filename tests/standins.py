@@ -1,4 +1,5 @@
 """Small local HTTP servers the recipes talk to: a model API that asks for one tool call, an orders API."""
+
 import gzip
 import json
 import threading
@@ -31,7 +32,7 @@ class StandIn:
                 self.end_headers()
                 self.wfile.write(data)
 
-            do_GET = do_POST   # a GET has no body: Content-Length is absent, the body None
+            do_GET = do_POST  # a GET has no body: Content-Length is absent, the body None
 
             def log_message(self, *args):  # keep the test output quiet
                 pass
@@ -58,20 +59,41 @@ def orders_api(path, body):
 
 def openai_chat_calling(tool: str):
     """Return an OpenAI chat completions stand-in that asks for `tool`, then answers in text."""
+
     def answer(path, body):
         if not path.endswith("/chat/completions"):
             return 404, {"error": {"message": path, "type": "invalid_request_error"}}
         answered = any(m.get("role") == "tool" for m in body["messages"])
         message = {"role": "assistant", "content": "You have 1 paid order.", "refusal": None}
         if not answered:
-            message = {"role": "assistant", "content": None, "refusal": None, "tool_calls": [{
-                "id": "call_standin_01", "type": "function",
-                "function": {"name": tool, "arguments": json.dumps(ARGUMENTS)}}]}
-        return 200, {"id": "chatcmpl-standin", "object": "chat.completion", "created": 1764547200,
-                     "model": body["model"], "choices": [{
-                         "index": 0, "message": message, "logprobs": None,
-                         "finish_reason": "stop" if answered else "tool_calls"}],
-                     "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
+            message = {
+                "role": "assistant",
+                "content": None,
+                "refusal": None,
+                "tool_calls": [
+                    {
+                        "id": "call_standin_01",
+                        "type": "function",
+                        "function": {"name": tool, "arguments": json.dumps(ARGUMENTS)},
+                    }
+                ],
+            }
+        return 200, {
+            "id": "chatcmpl-standin",
+            "object": "chat.completion",
+            "created": 1764547200,
+            "model": body["model"],
+            "choices": [
+                {
+                    "index": 0,
+                    "message": message,
+                    "logprobs": None,
+                    "finish_reason": "stop" if answered else "tool_calls",
+                }
+            ],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        }
+
     return answer
 
 
@@ -82,11 +104,20 @@ def anthropic_messages(path, body):
     """Anthropic messages: a tool_use block first, text once a tool_result is there."""
     if not path.startswith("/v1/messages"):
         return 404, {"type": "error", "error": {"type": "not_found_error", "message": path}}
-    answered = any(type(m["content"]) is list and any(b.get("type") == "tool_result" for b in m["content"])
-                   for m in body["messages"])
+    answered = any(
+        type(m["content"]) is list and any(b.get("type") == "tool_result" for b in m["content"])
+        for m in body["messages"]
+    )
     content = [{"type": "text", "text": "You have 1 paid order."}]
     if not answered:
         content = [{"type": "tool_use", "id": "toolu_standin_01", "name": "find_orders", "input": ARGUMENTS}]
-    return 200, {"id": "msg_standin", "type": "message", "role": "assistant", "model": body["model"],
-                 "content": content, "stop_reason": "end_turn" if answered else "tool_use",
-                 "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 5}}
+    return 200, {
+        "id": "msg_standin",
+        "type": "message",
+        "role": "assistant",
+        "model": body["model"],
+        "content": content,
+        "stop_reason": "end_turn" if answered else "tool_use",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 5},
+    }

@@ -1,4 +1,5 @@
 """Alert rules, the outbox and the sender, against a real local receiver that verifies every signature."""
+
 import time
 
 import httpx
@@ -8,8 +9,8 @@ from receiver import Receiver
 from webapp import create_app
 from webapp.alerts import RuleError, matches, parse_rule
 from webapp.alerts.messages import signature, slack_body, summary
-from webapp.ops.sender import deliver_due
 from webapp.alerts.urls import UrlRefused, allow_list, check_url
+from webapp.ops.sender import deliver_due
 from webapp.store import Store
 from webapp.store.codec import utc_now
 
@@ -17,6 +18,7 @@ from webapp.store.codec import utc_now
 @pytest.fixture
 def app(alerting_app):
     return alerting_app  # rules may point at the local receiver
+
 
 BAD = b'{"trace_id": "t1", "snapshot": "bogus", "payload": 1}\n'
 
@@ -101,8 +103,13 @@ def test_the_delivery_log_pages_with_limit_and_a_cursor(client, app, receiver):
     assert [d["attempt"] for d in second["deliveries"] + last["deliveries"]] == [3, 2, 1]
     assert last["next_cursor"] is None
     assert client.get(log).get_json()["next_cursor"] is None
-    for query, code in (("limit=0", "bad_parameter"), ("limit=501", "bad_parameter"), ("limit=two", "bad_parameter"),
-                        ("cursor=-1", "bad_cursor"), ("cursor=x", "bad_cursor")):
+    for query, code in (
+        ("limit=0", "bad_parameter"),
+        ("limit=501", "bad_parameter"),
+        ("limit=two", "bad_parameter"),
+        ("cursor=-1", "bad_cursor"),
+        ("cursor=x", "bad_cursor"),
+    ):
         response = client.get(f"{log}?{query}")
         assert response.status_code == 400 and response.get_json()["error"]["code"] == code, query
 
@@ -132,8 +139,12 @@ def test_429_waits_for_retry_after_and_other_4xx_is_final(client, app):
         client.post("/api/v1/ingest", data=BAD)
         send_until_quiet(app)
         store = Store.open(app.config["DATABASE"])
-        rows = dict(store.db.execute("SELECT r.url, o.state || ' ' || o.next_attempt_at FROM alert_outbox o "
-                                     "JOIN alert_rules r ON r.id = o.rule_id").fetchall())
+        rows = dict(
+            store.db.execute(
+                "SELECT r.url, o.state || ' ' || o.next_attempt_at FROM alert_outbox o "
+                "JOIN alert_rules r ON r.id = o.rule_id"
+            ).fetchall()
+        )
         store.close()
         assert rows[gone.url].startswith("failed")
         state, when = rows[slow.url].split(" ")
@@ -178,17 +189,39 @@ def test_slack_rules_send_text_and_blocks(client, app, receiver):
 
 
 def test_the_slack_line_says_what_broke_and_how_often():
-    body = slack_body("problem.regressed", {"id": "TD-42", "tool": "findOrders", "kind": "type_changed",
-                                            "transform": "integer>string",
-                                            "left": {"snapshot": "arguments", "path": "/limit"}, "calls": 83,
-                                            "releases": ["1.4.0", "1.4.2"], "permalink": "https://t/p/TD-42",
-                                            "first_seen": "2026-11-30T09:02:10.120Z",
-                                            "last_seen": "2026-11-30T09:12:05.003Z"})
-    assert b"findOrders: /limit sent as string instead of integer, 83 calls in 10 min since 1.4.2 (regressed, TD-42)" \
-        in body  # a message written before its facts were kept: the problem's own counts and newest release
-    assert summary("problem.new", {"tool": "t", "kind": "dropped", "calls": 3, "first_seen": "2026-11-28T09:00:00Z",
-                                   "last_seen": "2026-11-30T21:00:00Z", "releases": ["1.9.2", "1.10.0"]},
-                   ) == "t: ? dropped on the way to the request, 3 calls in 2 days since 1.10.0 (new, )"
+    body = slack_body(
+        "problem.regressed",
+        {
+            "id": "TD-42",
+            "tool": "findOrders",
+            "kind": "type_changed",
+            "transform": "integer>string",
+            "left": {"snapshot": "arguments", "path": "/limit"},
+            "calls": 83,
+            "releases": ["1.4.0", "1.4.2"],
+            "permalink": "https://t/p/TD-42",
+            "first_seen": "2026-11-30T09:02:10.120Z",
+            "last_seen": "2026-11-30T09:12:05.003Z",
+        },
+    )
+    assert (
+        b"findOrders: /limit sent as string instead of integer, 83 calls in 10 min since 1.4.2 (regressed, TD-42)"
+        in body
+    )  # a message written before its facts were kept: the problem's own counts and newest release
+    assert (
+        summary(
+            "problem.new",
+            {
+                "tool": "t",
+                "kind": "dropped",
+                "calls": 3,
+                "first_seen": "2026-11-28T09:00:00Z",
+                "last_seen": "2026-11-30T21:00:00Z",
+                "releases": ["1.9.2", "1.10.0"],
+            },
+        )
+        == "t: ? dropped on the way to the request, 3 calls in 2 days since 1.10.0 (new, )"
+    )
 
 
 def test_the_signature_is_the_standard_webhooks_one():
@@ -197,18 +230,28 @@ def test_the_signature_is_the_standard_webhooks_one():
     secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
     body = b'{"type":"problem.new"}'
     now = int(time.time())
-    headers = {"webhook-id": "msg_1", "webhook-timestamp": str(now),
-               "webhook-signature": signature(secret, "msg_1", now, body)}
+    headers = {
+        "webhook-id": "msg_1",
+        "webhook-timestamp": str(now),
+        "webhook-signature": signature(secret, "msg_1", now, body),
+    }
     Webhook(secret).verify(body, headers)
     with pytest.raises(Exception):
         Webhook(secret).verify(body + b" ", headers)
 
 
-@pytest.mark.parametrize("url,why", [
-    ("ftp://example.com/x", "only http"), ("http://127.0.0.1:9/x", "loopback"), ("http://localhost/x", "loopback"),
-    ("http://169.254.169.254/latest/meta-data", "loopback, link-local"), ("http://[::1]/x", "loopback"),
-    ("http://metadata.google.internal/x", "metadata"), ("http://0.0.0.0/x", "reserved"),
-])
+@pytest.mark.parametrize(
+    "url,why",
+    [
+        ("ftp://example.com/x", "only http"),
+        ("http://127.0.0.1:9/x", "loopback"),
+        ("http://localhost/x", "loopback"),
+        ("http://169.254.169.254/latest/meta-data", "loopback, link-local"),
+        ("http://[::1]/x", "loopback"),
+        ("http://metadata.google.internal/x", "metadata"),
+        ("http://0.0.0.0/x", "reserved"),
+    ],
+)
 def test_internal_urls_are_refused(url, why):
     with pytest.raises(UrlRefused, match=why):
         check_url(url, allow_list(""))
@@ -224,13 +267,18 @@ def test_a_refused_url_is_a_400_naming_why(client):
     assert response.status_code == 400 and "link-local" in response.get_json()["error"]["message"]
 
 
-@pytest.mark.parametrize("body,field", [
-    ({"url": "https://x.example", "on": ["sometimes"]}, "on"), ({"url": "x"}, "url"),
-    ({"url": "https://x.example", "format": "teams"}, "format"),
-    ({"url": "https://x.example", "min_severity": "fatal"}, "min_severity"),
-    ({"url": "https://x.example", "min_interval_s": -1}, "min_interval_s"),
-    ({"url": "https://x.example", "colour": "red"}, "colour"), ([], "object"),
-])
+@pytest.mark.parametrize(
+    "body,field",
+    [
+        ({"url": "https://x.example", "on": ["sometimes"]}, "on"),
+        ({"url": "x"}, "url"),
+        ({"url": "https://x.example", "format": "teams"}, "format"),
+        ({"url": "https://x.example", "min_severity": "fatal"}, "min_severity"),
+        ({"url": "https://x.example", "min_interval_s": -1}, "min_interval_s"),
+        ({"url": "https://x.example", "colour": "red"}, "colour"),
+        ([], "object"),
+    ],
+)
 def test_a_bad_rule_names_its_field(body, field):
     with pytest.raises(RuleError, match=field):
         parse_rule(body)
@@ -261,8 +309,9 @@ def test_a_rule_from_the_cli(tmp_path, receiver):
 
     db = str(tmp_path / "cli.db")
     env = {"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"}
-    added = CliRunner().invoke(main, ["alerts", "add", receiver.url, "--on", "new,rejected_events", "--db", db],
-                               env=env)
+    added = CliRunner().invoke(
+        main, ["alerts", "add", receiver.url, "--on", "new,rejected_events", "--db", db], env=env
+    )
     assert added.exit_code == 0, added.output
     receiver.secret = added.output.split("secret (shown once): ")[1].strip()
     assert "rejected_events" in CliRunner().invoke(main, ["alerts", "list", "--db", db]).output
@@ -276,9 +325,9 @@ def test_a_rule_from_the_cli(tmp_path, receiver):
 @pytest.mark.parametrize("down", ["503", "closed port"])
 def test_a_test_send_tries_once_and_says_what_happened_in_one_line(tmp_path, down):
     from click.testing import CliRunner
+    from conftest import free_port
 
     from webapp.cli import main
-    from conftest import free_port
 
     failing = Receiver(fail_first=99, status=503)
     url = failing.url if down == "503" else f"http://127.0.0.1:{free_port()}/hook"
@@ -342,8 +391,11 @@ def test_every_alert_arrives_once_through_a_sigkill(make_server):
 
 def test_slack_text_is_escaped_and_the_webhook_url_is_not_listed(client, app, receiver):
     rule = add_rule(client, receiver, format="slack")
-    client.post("/api/v1/ingest", data=b'{"trace_id": "t", "snapshot": "x", "payload": 1}',
-                headers={"User-Agent": "<!channel> <http://evil.example|click>"})
+    client.post(
+        "/api/v1/ingest",
+        data=b'{"trace_id": "t", "snapshot": "x", "payload": 1}',
+        headers={"User-Agent": "<!channel> <http://evil.example|click>"},
+    )
     send_until_quiet(app)
     [(_, body)] = receiver.accepted
     assert "<!channel>" not in body["text"] and "&lt;!channel&gt;" in body["text"]
@@ -356,7 +408,10 @@ def test_slack_text_is_escaped_and_the_webhook_url_is_not_listed(client, app, re
 
 
 def test_a_token_in_a_user_agent_is_not_stored(client):
-    client.post("/api/v1/ingest", data=b'{"snapshot": "x"}',
-                headers={"User-Agent": "vector/0.40 token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"})
+    client.post(
+        "/api/v1/ingest",
+        data=b'{"snapshot": "x"}',
+        headers={"User-Agent": "vector/0.40 token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"},
+    )
     [record] = client.get("/api/v1/quarantine").get_json()["records"]
     assert "ghp_abcdef" not in record["source"] and record["source"].startswith("vector/0.40")

@@ -1,5 +1,6 @@
 """`tracediff alerts test` links to the tracediff people reach: TRACEDIFF_PUBLIC_URL, else the address the server
 beside it recorded at its start, else the default; the line it prints says which (a real server and receiver)."""
+
 from click.testing import CliRunner
 
 from webapp.cli import main
@@ -25,8 +26,9 @@ def test_the_test_message_links_to_the_running_server_and_says_so(make_server, t
 
 def test_the_public_url_wins_and_is_named(make_server, tmp_path, receiver):
     make_server("public.db")
-    tested = add_and_test(str(tmp_path / "public.db"), receiver,
-                          {"TRACEDIFF_PUBLIC_URL": "https://tracediff.example.com/"})
+    tested = add_and_test(
+        str(tmp_path / "public.db"), receiver, {"TRACEDIFF_PUBLIC_URL": "https://tracediff.example.com/"}
+    )
     assert receiver.accepted[0][1]["data"]["permalink"] == "https://tracediff.example.com/"
     assert "its link: https://tracediff.example.com/ (TRACEDIFF_PUBLIC_URL)" in tested.output
 

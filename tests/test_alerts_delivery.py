@@ -1,16 +1,17 @@
 """The issue's promise end to end: a real server, a real receiver that checks every signature and fails at first,
 the server SIGKILLed while a delivery is in flight: every alert arrives, none twice under different ids, none for a
 backfill or a re-analysis."""
+
 import subprocess
 import sys
 import time
 
 import httpx
 import pytest
+from helpers import ndjson
 from problem_helpers import CONTRACT, at, call, trace
 from receiver import Receiver
 
-from helpers import ndjson
 from webapp.store.alerts import LEASE_S
 
 pytestmark = pytest.mark.slow
@@ -32,8 +33,9 @@ def test_every_alert_arrives_once_per_id_through_a_sigkill_mid_delivery(make_ser
     try:
         assert httpx.put(server.url + "/api/v1/tools/findOrders", json=CONTRACT).status_code == 200
         every = ["new", "regressed", "escalating", "rejected_events"]
-        rule = httpx.post(server.url + "/api/v1/alerts",
-                          json={"url": receiver.url, "on": every, "min_interval_s": 0}).json()
+        rule = httpx.post(
+            server.url + "/api/v1/alerts", json={"url": receiver.url, "on": every, "min_interval_s": 0}
+        ).json()
         receiver.secret = rule["secret"]
         old = [{**e, "tool": "legacyTool"} for e in call(trace(1), at(-3 * 24 * 60)) + call(trace(2), at(-3 * 24 * 60))]
         httpx.post(server.url + "/api/v1/ingest", content=ndjson(*old))  # a backfill: opens a problem quietly
@@ -48,8 +50,12 @@ def test_every_alert_arrives_once_per_id_through_a_sigkill_mid_delivery(make_ser
         # the message cut off mid-request comes again, with the id it had, as soon as the server is back:
         # not after its lease (LEASE_S), which only guards against another live sender
         assert wait_until(lambda: len(receiver.accepted) >= 3, LEASE_S / 2), receiver.attempts
-        subprocess.run([sys.executable, "-m", "webapp", "reanalyze", "--db", str(server.db_path)], check=True,
-                       capture_output=True, timeout=120)
+        subprocess.run(
+            [sys.executable, "-m", "webapp", "reanalyze", "--db", str(server.db_path)],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
         time.sleep(3)  # anything the re-analysis wrongly wrote would be sent by now
     finally:
         receiver.close()

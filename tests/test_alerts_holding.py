@@ -1,6 +1,7 @@
 """What a rule does with its messages when its receiver fails: retries without pausing for a short outage,
 pauses after an hour of failures and holds what comes meanwhile, sends it on resume; each attempt logged
 with its own outcome; a deleted rule's id and messages never come back."""
+
 import time
 from email.utils import formatdate
 
@@ -28,8 +29,9 @@ def opened(app):
 
 
 def add_rule(client, receiver, **fields):
-    response = client.post("/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"],
-                                                   "min_interval_s": 0, **fields})
+    response = client.post(
+        "/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"], "min_interval_s": 0, **fields}
+    )
     assert response.status_code == 201, response.get_json()
     receiver.secret = response.get_json()["secret"]
     return response.get_json()
@@ -38,8 +40,9 @@ def add_rule(client, receiver, **fields):
 def retry_all(store, rule_id):
     """Bring every pending retry forward, as if its wait were over."""
     with store.write() as conn:
-        conn.execute("UPDATE alert_outbox SET next_attempt_at = ? WHERE rule_id = ? AND state = 'pending'",
-                     (utc_now(), rule_id))
+        conn.execute(
+            "UPDATE alert_outbox SET next_attempt_at = ? WHERE rule_id = ? AND state = 'pending'", (utc_now(), rule_id)
+        )
 
 
 def listed(client, rule_id):
@@ -109,9 +112,17 @@ def test_retry_after_as_an_http_date_is_honoured(client, app, opened):
     assert message["state"] == "pending" and due > utc_now(hours_ago=-250 / 3600)
 
 
-@pytest.mark.parametrize("value,low,high", [
-    ("120", 120, 120), (-60, 0, 0), (86400, MAX_WAIT_S, MAX_WAIT_S), (60, 55, 61), ("soon", None, None),
-    ("nan", None, None)])
+@pytest.mark.parametrize(
+    "value,low,high",
+    [
+        ("120", 120, 120),
+        (-60, 0, 0),
+        (86400, MAX_WAIT_S, MAX_WAIT_S),
+        (60, 55, 61),
+        ("soon", None, None),
+        ("nan", None, None),
+    ],
+)
 def test_retry_after_is_read_in_both_forms_and_bounded(value, low, high):
     wait = _retry_after(formatdate(time.time() + value, usegmt=True) if isinstance(value, int) else value)
     assert (wait is None) if low is None else low <= wait <= high
@@ -128,7 +139,10 @@ def test_rule_ids_are_never_reused_and_a_deleted_rule_leaves_nothing_to_redelive
         second = add_rule(client, new)
         assert second["id"] > first["id"]
         assert client.get(f"/api/v1/alerts/{second['id']}/deliveries").get_json() == {
-            "deliveries": [], "next_cursor": None, "messages": []}
+            "deliveries": [],
+            "next_cursor": None,
+            "messages": [],
+        }
         assert client.post(f"/api/v1/alerts/messages/{message['id']}/redeliver").status_code == 404
         deliver_due(opened, app.config)
         assert len(old.accepted) == 1 and new.attempts == []
@@ -143,8 +157,9 @@ def test_a_short_outage_delays_every_alert_and_pauses_nothing(make_server, tmp_p
     receiver = Receiver(fail_first=10**6, status=503)
     try:
         server = make_server(env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
-        rule = httpx.post(server.url + "/api/v1/alerts", json={
-            "url": receiver.url, "on": ["rejected_events"], "min_interval_s": 0}).json()
+        rule = httpx.post(
+            server.url + "/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"], "min_interval_s": 0}
+        ).json()
         receiver.secret = rule["secret"]
         for _ in range(3):
             httpx.post(server.url + "/api/v1/ingest", content=BAD)
@@ -169,21 +184,41 @@ def test_migration_11_drops_a_reused_ids_old_messages_and_never_hands_out_a_dele
     store = Store(path, create=False)
     migrations.apply(SqliteMigrations(store), [m for m in migrations.discover("sqlite") if m.version <= 10])
     with store.write() as conn:  # rule 1 was made after a deleted rule 1 sent a message; rule 3 was deleted
-        conn.execute("INSERT INTO alert_rules (id, url, format, on_events, min_interval_s, secret, created_at) "
-                     "VALUES (1, 'http://h/x', 'webhook', '[\"new\"]', 0, 'whsec_x', '2026-12-01T10:00:00.000000Z')")
+        conn.execute(
+            "INSERT INTO alert_rules (id, url, format, on_events, min_interval_s, secret, created_at) "
+            "VALUES (1, 'http://h/x', 'webhook', '[\"new\"]', 0, 'whsec_x', '2026-12-01T10:00:00.000000Z')"
+        )
         for message, rule, at in (("msg_old", 1, "09"), ("msg_new", 1, "11"), ("msg_gone", 3, "09")):
-            conn.execute("INSERT INTO alert_outbox (id, rule_id, type, subject, data, created_at, state, attempts, "
-                         "next_attempt_at) VALUES (?, ?, 'new', 's', '{}', ?, 'delivered', 1, ?)",
-                         (message, rule, f"2026-12-01T{at}:00:00.000000Z", f"2026-12-01T{at}:00:00.000000Z"))
-            conn.execute("INSERT INTO alert_deliveries (message_id, rule_id, at, attempt, status_code) "
-                         "VALUES (?, ?, ?, 1, 500)", (message, rule, f"2026-12-01T{at}:00:00.000000Z"))
+            conn.execute(
+                "INSERT INTO alert_outbox (id, rule_id, type, subject, data, created_at, state, attempts, "
+                "next_attempt_at) VALUES (?, ?, 'new', 's', '{}', ?, 'delivered', 1, ?)",
+                (message, rule, f"2026-12-01T{at}:00:00.000000Z", f"2026-12-01T{at}:00:00.000000Z"),
+            )
+            conn.execute(
+                "INSERT INTO alert_deliveries (message_id, rule_id, at, attempt, status_code) VALUES (?, ?, ?, 1, 500)",
+                (message, rule, f"2026-12-01T{at}:00:00.000000Z"),
+            )
     store.close()
     store = Store.open(path)
     try:
         assert [m["id"] for m in store.messages(1)] == ["msg_new"]
         assert [(d["message_id"], d["state"]) for d in store.deliveries(1)] == [("msg_new", "failed")]
-        assert store.add_rule({"url": "http://h/y", "format": "webhook", "on": ["new"], "tool": None, "kind": None,
-                               "min_severity": None, "source": None, "min_interval_s": 0}, "whsec_y") == 4
+        assert (
+            store.add_rule(
+                {
+                    "url": "http://h/y",
+                    "format": "webhook",
+                    "on": ["new"],
+                    "tool": None,
+                    "kind": None,
+                    "min_severity": None,
+                    "source": None,
+                    "min_interval_s": 0,
+                },
+                "whsec_y",
+            )
+            == 4
+        )
         assert store.redeliver("msg_gone") is False
     finally:
         store.close()

@@ -1,14 +1,14 @@
 """What a rule may say and what its messages say: malformed and metadata URLs refused in one line, every
 problem kind accepted, Slack URLs shown by their start only, test messages of their own type, rejected
 records counted per source."""
+
 import pytest
 from click.testing import CliRunner
-from receiver import Receiver
 
 from webapp.alerts import RuleError, parse_rule
-from webapp.ops.sender import deliver_due
 from webapp.alerts.urls import UrlRefused, allow_list, check_url
 from webapp.cli import main
+from webapp.ops.sender import deliver_due
 from webapp.store import Store
 
 BAD = b'{"trace_id": "t1", "snapshot": "bogus", "payload": 1}\n'
@@ -47,9 +47,16 @@ def test_a_malformed_url_is_one_line_and_exit_2_on_the_cli(tmp_path, url):
     assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("url", ["http://[fd00:ec2::254]/", "http://100.100.100.200/latest/meta-data",
-                                 "http://168.63.129.16/machine", "http://[::ffff:100.100.100.200]/",
-                                 "http://[fd20:ce::254]/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[fd00:ec2::254]/",
+        "http://100.100.100.200/latest/meta-data",
+        "http://168.63.129.16/machine",
+        "http://[::ffff:100.100.100.200]/",
+        "http://[fd20:ce::254]/",
+    ],
+)
 def test_cloud_metadata_addresses_are_refused_unless_allowed(url):
     with pytest.raises(UrlRefused, match="cloud metadata"):
         check_url(url, allow_list(""))
@@ -58,8 +65,12 @@ def test_cloud_metadata_addresses_are_refused_unless_allowed(url):
 
 
 def test_private_ranges_stay_allowed_for_in_house_receivers():
-    for url in ("http://10.1.2.3/hook", "http://192.168.1.20:8080/hook", "http://172.16.0.9/hook",
-                "http://[fd12:3456::1]/hook"):
+    for url in (
+        "http://10.1.2.3/hook",
+        "http://192.168.1.20:8080/hook",
+        "http://172.16.0.9/hook",
+        "http://[fd12:3456::1]/hook",
+    ):
         assert check_url(url, allow_list(""))
 
 
@@ -74,8 +85,9 @@ def test_every_kind_a_problem_can_have_is_a_rule_kind(client, receiver, tmp_path
         parse_rule({"url": "https://x.example", "kind": "schema_violations"})
     response = client.post("/api/v1/alerts", json={"url": receiver.url, "kind": "schema_violation"})
     assert response.status_code == 201 and response.get_json()["kind"] == "schema_violation"
-    added = CliRunner().invoke(main, ["alerts", "add", receiver.url, "--kind", "schema_violation",
-                                      "--db", str(tmp_path / "k.db")], env=LOCAL)
+    added = CliRunner().invoke(
+        main, ["alerts", "add", receiver.url, "--kind", "schema_violation", "--db", str(tmp_path / "k.db")], env=LOCAL
+    )
     assert added.exit_code == 0, added.output
 
 
@@ -87,7 +99,8 @@ def test_a_slack_url_is_shown_by_its_start_in_the_api_the_cli_and_the_page(clien
     assert client.get("/api/v1/alerts").get_json()["rules"][0]["url"] == start
     assert "slack-secret-path" not in client.get("/settings/alerts").get_data(as_text=True)
     assert "slack-secret-path" not in client.post(f"/api/v1/alerts/{made.get_json()['id']}/resume").get_data(
-        as_text=True)
+        as_text=True
+    )
     db = str(tmp_path / "s.db")
     CliRunner().invoke(main, ["alerts", "add", hook, "--format", "slack", "--db", db], env=LOCAL)
     listed = CliRunner().invoke(main, ["alerts", "list", "--db", db]).output
@@ -99,8 +112,11 @@ def test_a_test_message_has_its_own_type(client, receiver):
     receiver.secret = made["secret"]
     assert client.post(f"/api/v1/alerts/{made['id']}/test").get_json()["ok"]
     [(_, body)] = receiver.accepted
-    assert body["type"] == "tracediff.test" and body["data"]["id"] == "TD-TEST" and set(body) == {
-        "type", "timestamp", "data"}
+    assert (
+        body["type"] == "tracediff.test"
+        and body["data"]["id"] == "TD-TEST"
+        and set(body) == {"type", "timestamp", "data"}
+    )
 
 
 def test_a_slack_test_message_says_it_is_a_test(client, receiver):
@@ -110,20 +126,23 @@ def test_a_slack_test_message_says_it_is_a_test(client, receiver):
 
 
 def test_rejected_records_are_counted_per_source(client, app, receiver):
-    client.post("/api/v1/alerts", json={"url": receiver.url, "format": "slack", "on": ["rejected_events"],
-                                        "min_interval_s": 0})
+    client.post(
+        "/api/v1/alerts", json={"url": receiver.url, "format": "slack", "on": ["rejected_events"], "min_interval_s": 0}
+    )
     client.post("/api/v1/ingest", data=BAD, headers={"User-Agent": "vector/0.40"})
     client.post("/api/v1/ingest", data=BAD + BAD, headers={"User-Agent": "fluent-bit/3.1"})
     assert deliver(app) == 2
     first, second = sorted((body["text"] for _, body in receiver.accepted), key=len)
     assert first.startswith("tracediff rejected 1 record in the last 10 min: 1 from vector/0.40; latest: ")
-    assert second.startswith("tracediff rejected 3 records in the last 10 min: 2 from fluent-bit/3.1, "
-                             "1 from vector/0.40; latest: ")
+    assert second.startswith(
+        "tracediff rejected 3 records in the last 10 min: 2 from fluent-bit/3.1, 1 from vector/0.40; latest: "
+    )
 
 
 def test_a_rejected_webhook_carries_the_counts_per_source(client, app, receiver):
-    made = client.post("/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"],
-                                               "min_interval_s": 0}).get_json()
+    made = client.post(
+        "/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"], "min_interval_s": 0}
+    ).get_json()
     receiver.secret = made["secret"]
     client.post("/api/v1/ingest", data=BAD, headers={"User-Agent": "vector/0.40"})
     client.post("/api/v1/ingest", data=BAD, headers={"User-Agent": "fluent-bit"})
@@ -135,21 +154,47 @@ def test_a_rejected_webhook_carries_the_counts_per_source(client, app, receiver)
 
 def test_every_filter_of_a_rule_is_listed_by_the_cli_the_api_and_the_page(client, app, receiver):
     db = app.config["DATABASE"]
-    added = CliRunner().invoke(main, ["alerts", "add", receiver.url, "--tool", "findOrders", "--min-severity",
-                                      "warning", "--kind", "type_changed", "--source", "fluent-bit",
-                                      "--min-interval", "60", "--db", db], env=LOCAL)
+    added = CliRunner().invoke(
+        main,
+        [
+            "alerts",
+            "add",
+            receiver.url,
+            "--tool",
+            "findOrders",
+            "--min-severity",
+            "warning",
+            "--kind",
+            "type_changed",
+            "--source",
+            "fluent-bit",
+            "--min-interval",
+            "60",
+            "--db",
+            db,
+        ],
+        env=LOCAL,
+    )
     assert added.exit_code == 0, added.output
     CliRunner().invoke(main, ["alerts", "add", receiver.url, "--db", db], env=LOCAL)  # no filter at all
     said = "tool=findOrders kind=type_changed min_severity=warning source=fluent-bit min_interval_s=60"
     assert added.output.startswith(f"rule 1: webhook to {receiver.url} on new, regressed; {said}\n")
     listed = CliRunner().invoke(main, ["alerts", "list", "--db", db]).output.splitlines()
-    assert listed == [f"1\twebhook\t{receiver.url}\tnew,regressed\t{said}\tactive",
-                      f"2\twebhook\t{receiver.url}\tnew,regressed\t"
-                      "tool=any kind=any min_severity=any source=any min_interval_s=600\tactive"]
+    assert listed == [
+        f"1\twebhook\t{receiver.url}\tnew,regressed\t{said}\tactive",
+        f"2\twebhook\t{receiver.url}\tnew,regressed\t"
+        "tool=any kind=any min_severity=any source=any min_interval_s=600\tactive",
+    ]
     [rule, _] = client.get("/api/v1/alerts").get_json()["rules"]
     assert {k: rule[k] for k in ("tool", "kind", "min_severity", "source", "min_interval_s")} == {
-        "tool": "findOrders", "kind": "type_changed", "min_severity": "warning", "source": "fluent-bit",
-        "min_interval_s": 60}
+        "tool": "findOrders",
+        "kind": "type_changed",
+        "min_severity": "warning",
+        "source": "fluent-bit",
+        "min_interval_s": 60,
+    }
     page = client.get("/settings/alerts").get_data(as_text=True)
-    assert ("on new, regressed · tool findOrders · kind type_changed · warning or worse · source fluent-bit · "
-            "at most one message per 60 s per problem") in page
+    assert (
+        "on new, regressed · tool findOrders · kind type_changed · warning or worse · source fluent-bit · "
+        "at most one message per 60 s per problem"
+    ) in page

@@ -1,5 +1,6 @@
 """Alerts wait for the analysis to settle: a problem a re-analysis empties is never told, and a message says what is
 true when it is sent (a real receiver, tests/receiver.py, on both stores)."""
+
 import time
 
 import pytest
@@ -26,9 +27,11 @@ def paging_calls(first: int, count: int) -> list:
     events = []
     for i in range(first, first + count):
         common = {"trace_id": trace(5000 + i), "call_id": "c1", "tool": "listPages", "ts": at(-30 + i * 0.1)}
-        events += [{**common, "snapshot": "arguments", "payload": {"n": 3 + i % 4, "page": 10 + i}},
-                   {**common, "snapshot": "request", "payload": {"count": 10 + i, "p": 3 + i % 4}},
-                   {**common, "snapshot": "response", "payload": {"ok": True}, "http": {"status_code": 200}}]
+        events += [
+            {**common, "snapshot": "arguments", "payload": {"n": 3 + i % 4, "page": 10 + i}},
+            {**common, "snapshot": "request", "payload": {"count": 10 + i, "p": 3 + i % 4}},
+            {**common, "snapshot": "response", "payload": {"ok": True}, "http": {"status_code": 200}},
+        ]
     return events
 
 
@@ -62,8 +65,16 @@ def test_a_problem_an_inference_change_empties_is_never_told(client, app, store,
 
 
 def test_a_message_waits_no_longer_than_its_bound(db_path, store, receiver):
-    app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
-                      "WEBHOOK_ALLOW_HOSTS": "127.0.0.1", "ALERT_SUMMARY_WAIT": 0, "ALERT_SETTLE_S": 0})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(db_path),
+            "ANALYZER": "off",
+            "WEBHOOK_ALLOW_HOSTS": "127.0.0.1",
+            "ALERT_SUMMARY_WAIT": 0,
+            "ALERT_SETTLE_S": 0,
+        }
+    )
     client = app.test_client()
     add_rule(client, receiver)
     send(client, *paging_calls(0, 3))

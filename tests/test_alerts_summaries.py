@@ -1,4 +1,5 @@
 """Summaries: a re-analysis or a burst of new problems sends one message per rule, with the problems that rule wants."""
+
 import subprocess
 import sys
 import time
@@ -6,17 +7,22 @@ import time
 import httpx
 import pytest
 from conftest import LiveServer
+from helpers import ndjson
 from problem_helpers import CONTRACT, at, call, send, trace
 from receiver import Receiver
 
-from helpers import ndjson
 from webapp import pipeline
 from webapp.ops.sender import deliver_due
 from webapp.store import Store
 
-STRICTER = {**CONTRACT, "request_schema": {"type": "object", "required": ["limit", "status", "region"],
-                                           "properties": {"limit": {"type": "integer"}, "status": {"type": "string"},
-                                                          "region": {"type": "string"}}}}
+STRICTER = {
+    **CONTRACT,
+    "request_schema": {
+        "type": "object",
+        "required": ["limit", "status", "region"],
+        "properties": {"limit": {"type": "integer"}, "status": {"type": "string"}, "region": {"type": "string"}},
+    },
+}
 
 
 def wait_until(check, seconds: float) -> bool:
@@ -31,9 +37,11 @@ def wait_until(check, seconds: float) -> bool:
 def settled(store) -> bool:
     """Say whether no event waits for projection and no call for analysis, at two looks half a second apart
     (one look can fall between a projection's commit and the count of calls it made)."""
+
     def idle():
         backlog = store.backlog()
         return not backlog["calls_waiting"] and not backlog["events_waiting"]
+
     return idle() and not time.sleep(0.5) and idle()
 
 
@@ -43,8 +51,9 @@ def app(alerting_app):
 
 
 def add_rule(client, receiver, **fields) -> dict:
-    rule = client.post("/api/v1/alerts", json={"url": receiver.url, "on": ["new", "regressed"], "min_interval_s": 0,
-                                                **fields}).get_json()
+    rule = client.post(
+        "/api/v1/alerts", json={"url": receiver.url, "on": ["new", "regressed"], "min_interval_s": 0, **fields}
+    ).get_json()
     receiver.secret = rule["secret"]
     return rule
 
@@ -75,8 +84,11 @@ def test_a_reanalysis_of_many_batches_sends_one_summary(client, app, store, rece
     [(_, body)] = receiver.accepted
     assert body["data"]["summary"] and body["data"]["reanalysis"] and body["data"]["count"] == tools
     listed = {p["id"] for p in client.get("/api/v1/problems?limit=500").get_json()["problems"]}
-    assert len(listed) == tools and len(body["data"]["problems"]) == 20 and {
-        p["id"] for p in body["data"]["problems"]} <= listed
+    assert (
+        len(listed) == tools
+        and len(body["data"]["problems"]) == 20
+        and {p["id"] for p in body["data"]["problems"]} <= listed
+    )
     assert len(client.get(f"/api/v1/alerts/{rule['id']}/deliveries").get_json()["messages"]) == 1
 
 
@@ -92,7 +104,8 @@ def test_a_burst_that_the_analyser_takes_in_several_batches_sends_one_summary(cl
     [summary] = [body for _, body in receiver.accepted if body["data"].get("summary")]
     assert len(singles) == 5 and summary["data"]["count"] == 7 and not summary["data"]["reanalysis"]
     assert {b["data"]["id"] for b in singles} | {p["id"] for p in summary["data"]["problems"]} == {
-        p["id"] for p in client.get("/api/v1/problems").get_json()["problems"]}
+        p["id"] for p in client.get("/api/v1/problems").get_json()["problems"]
+    }
 
 
 def test_a_summary_waits_for_the_rules_interval_and_loses_nothing(client, app, store, receiver):
@@ -103,8 +116,11 @@ def test_a_summary_waits_for_the_rules_interval_and_loses_nothing(client, app, s
     send(client, *[{**e, "tool": f"other{t}"} for t in range(7) for e in call(trace(200 + t), at(-1))])
     pipeline.catch_up(store)
     assert deliver_due(store, app.config) == 0  # held until ten minutes after the first summary, not dropped
-    [waiting] = [m for m in client.get(f"/api/v1/alerts/{rule['id']}/deliveries").get_json()["messages"]
-                 if m["state"] == "pending"]
+    [waiting] = [
+        m
+        for m in client.get(f"/api/v1/alerts/{rule['id']}/deliveries").get_json()["messages"]
+        if m["state"] == "pending"
+    ]
     assert waiting["subject"] == "summary"
     [held] = store.claim_due("9999", "9999", summaries_before="9999")  # as a sender will, ten minutes on
     assert held["id"] == waiting["id"] and held["data"]["count"] == 7
@@ -138,28 +154,41 @@ def test_tracediff_reanalyze_beside_a_running_server_sends_one_summary(db_path, 
     server is SIGKILLed and started again before the summary's wait is over: the receiver, which checks every
     signature, gets one summary of every problem the run opened."""
     receiver = Receiver()
-    server = LiveServer(db_path, log_path=tmp_path / "server.log",
-                        env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1", "TRACEDIFF_ALERT_SUMMARY_WAIT": "600"})
+    server = LiveServer(
+        db_path,
+        log_path=tmp_path / "server.log",
+        env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1", "TRACEDIFF_ALERT_SUMMARY_WAIT": "600"},
+    )
     store = Store.open(db_path)
     tools = 420
     try:
         server.start()
-        rule = httpx.post(server.url + "/api/v1/alerts",
-                          json={"url": receiver.url, "on": ["new"], "min_interval_s": 0}).json()
+        rule = httpx.post(
+            server.url + "/api/v1/alerts", json={"url": receiver.url, "on": ["new"], "min_interval_s": 0}
+        ).json()
         receiver.secret = rule["secret"]
         for t in range(tools):
             store.put_tool(f"tool{t}", CONTRACT)
-        assert httpx.post(server.url + "/api/v1/ingest", content=ndjson(*tools_calls(tools, 1, broken=False))
-                          ).status_code == 200
+        assert (
+            httpx.post(server.url + "/api/v1/ingest", content=ndjson(*tools_calls(tools, 1, broken=False))).status_code
+            == 200
+        )
         assert wait_until(lambda: settled(store), 60)  # every call analysed once, as news
         for t in range(tools):
             store.put_tool(f"tool{t}", STRICTER)  # the server's analyser starts on them at once
-        done = subprocess.run([sys.executable, "-m", "webapp", "reanalyze", "--db", str(db_path)],
-                              capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-m", "webapp", "reanalyze", "--db", str(db_path)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0, done.stderr[-3000:]
         assert wait_until(lambda: settled(store), 60)
-        assert not receiver.attempts, (receiver.attempts[0][1][:300], httpx.get(
-            server.url + "/api/v1/problems/TD-1").text[-3000:], server.logs()[-3000:])  # the summary waits
+        assert not receiver.attempts, (
+            receiver.attempts[0][1][:300],
+            httpx.get(server.url + "/api/v1/problems/TD-1").text[-3000:],
+            server.logs()[-3000:],
+        )  # the summary waits
         server.kill()
         server.env["TRACEDIFF_ALERT_SUMMARY_WAIT"] = "1"
         server.start()

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import orjson
 import pytest
+from helpers import nested
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from test_analysis_findings import ORDER_ARGS, ORDER_CONTRACT, call, order_request
-from webapp.cli import demo
-from helpers import nested
+
 from webapp.analysis import analyze_call, full_alignment
 from webapp.analysis.alignment import MAX_ROWS
+from webapp.cli import demo
 from webapp.store import Store
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
@@ -21,8 +21,10 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
 
 def snaps(arguments=None, request=None, response=None, status=None):
     def snap(payload, code=None):
-        return None if payload is None else {"payload": payload, "logged_as_string": False,
-                                              "http": {"status_code": code}}
+        return (
+            None if payload is None else {"payload": payload, "logged_as_string": False, "http": {"status_code": code}}
+        )
+
     return {"arguments": snap(arguments), "request": snap(request), "response": snap(response, status)}
 
 
@@ -38,12 +40,22 @@ def test_the_alignment_puts_each_argument_beside_its_request_field_and_marks_the
     result = analyze_call(snapshots, ORDER_CONTRACT)
     rows = {row["arguments"]: row for row in result["alignment"]}
     assert rows["/totalCents"]["request"] == "/amount"
-    assert rows["/limit"] == {"arguments": "/limit", "request": "/limit", "response": "/limit",
-                              "kind": "type_changed", "severity": "error"}
+    assert rows["/limit"] == {
+        "arguments": "/limit",
+        "request": "/limit",
+        "response": "/limit",
+        "kind": "type_changed",
+        "severity": "error",
+    }
     every, truncated = full_alignment(snapshots, result)
     assert {"arguments": None, "request": None, "response": "/id", "kind": None, "severity": None} in every
-    assert {"arguments": "/currency", "request": "/currency", "response": None, "kind": None,
-            "severity": None} in every and not truncated
+    assert {
+        "arguments": "/currency",
+        "request": "/currency",
+        "response": None,
+        "kind": None,
+        "severity": None,
+    } in every and not truncated
 
 
 def test_the_stored_alignment_keeps_only_rows_with_a_finding_another_path_or_an_echo():
@@ -62,9 +74,13 @@ def test_a_clean_call_stores_no_alignment_row_and_the_page_still_gets_one_row_pe
     assert result["alignment"] == [] and result["findings"] == []
     rows, truncated = full_alignment(snapshots, result)
     assert [(r["arguments"], r["request"], r["response"]) for r in rows] == [
-        ("/query", "/query", None), ("/page/size", "/page/size", None), ("/page/after", "/page/after", None),
-        ("/tags/0", "/tags/0", None), ("/tags/1", "/tags/1", None),
-        (None, None, "/results/0/id"), (None, None, "/next"),
+        ("/query", "/query", None),
+        ("/page/size", "/page/size", None),
+        ("/page/after", "/page/after", None),
+        ("/tags/0", "/tags/0", None),
+        ("/tags/1", "/tags/1", None),
+        (None, None, "/results/0/id"),
+        (None, None, "/next"),
     ]
     assert not truncated
 
@@ -73,8 +89,13 @@ def test_fields_nested_below_an_equal_object_pair_with_their_request_counterpart
     args = {"filter": {"range": {"from": "2026-01-01", "to": "2026-02-01"}}, "limit": 5}
     result, snapshots = _analysed(args, dict(args, limit="5"))
     rows, _ = full_alignment(snapshots, result)
-    assert {"arguments": "/filter/range/from", "request": "/filter/range/from", "response": None,
-            "kind": None, "severity": None} in rows
+    assert {
+        "arguments": "/filter/range/from",
+        "request": "/filter/range/from",
+        "response": None,
+        "kind": None,
+        "severity": None,
+    } in rows
 
 
 def _analysed(args, request, response=None):
@@ -87,8 +108,15 @@ def test_the_rebuilt_alignment_is_bounded_and_says_so_with_every_marked_row_kept
     request = copy.deepcopy(args)
     request["rows"][3999]["v"] = "3999"
     result, snapshots = _analysed(args, request)
-    assert result["alignment"] == [{"arguments": "/rows/3999/v", "request": "/rows/3999/v", "response": None,
-                                    "kind": "type_changed", "severity": "warning"}]
+    assert result["alignment"] == [
+        {
+            "arguments": "/rows/3999/v",
+            "request": "/rows/3999/v",
+            "response": None,
+            "kind": "type_changed",
+            "severity": "warning",
+        }
+    ]
     rows, truncated = full_alignment(snapshots, result)
     assert truncated and len(rows) == MAX_ROWS + 1
     assert [r for r in rows if r["kind"]] == result["alignment"]
@@ -97,8 +125,12 @@ def test_the_rebuilt_alignment_is_bounded_and_says_so_with_every_marked_row_kept
 
 def test_more_stored_rows_than_the_budget_still_rebuild_the_same_truncated_alignment():
     entries = [{"x": i, "y": str(i)} for i in range(4000)]
-    snapshots = snaps({"a": entries, "z": 1}, {"b": copy.deepcopy(entries), "z": "1"},
-                      {"b": copy.deepcopy(entries[:3000]), "extra": list(range(3000))}, 200)
+    snapshots = snaps(
+        {"a": entries, "z": 1},
+        {"b": copy.deepcopy(entries), "z": "1"},
+        {"b": copy.deepcopy(entries[:3000]), "extra": list(range(3000))},
+        200,
+    )
     result = analyze_call(snapshots, None)
     assert len(result["alignment"]) == MAX_ROWS and result["alignment_truncated"] is True
     rows, truncated = full_alignment(snapshots, result)
@@ -149,12 +181,30 @@ def test_every_sample_call_rebuilds_its_full_alignment_from_what_the_store_keeps
         assert full_alignment(stored["snapshots"], stored) == (full["alignment"], False), stored["call_id"]
 
 
-KEYS = st.sampled_from(["id", "title", "status", "limit", "totalCents", "total_cents", "items", "tags",
-                        "due", "note", "folder_id", "query", "page", "data", "meta"])
+KEYS = st.sampled_from(
+    [
+        "id",
+        "title",
+        "status",
+        "limit",
+        "totalCents",
+        "total_cents",
+        "items",
+        "tags",
+        "due",
+        "note",
+        "folder_id",
+        "query",
+        "page",
+        "data",
+        "meta",
+    ]
+)
 WORDS = st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=6)
 SCALARS = st.one_of(st.integers(-1000, 1000), WORDS, st.booleans(), st.none(), st.just("[REDACTED]"))
-VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
-                      max_leaves=25)
+VALUES = st.recursive(
+    SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4), max_leaves=25
+)
 DOCS = st.dictionaries(KEYS, VALUES, max_size=6) | VALUES
 
 
@@ -186,7 +236,7 @@ def mutated(draw, doc):
 def _containers(node):
     if isinstance(node, (dict, list)):
         yield node
-        for item in (node.values() if isinstance(node, dict) else node):
+        for item in node.values() if isinstance(node, dict) else node:
             yield from _containers(item)
 
 
@@ -196,14 +246,28 @@ def calls(draw):
     args = draw(DOCS)
     request = draw(mutated(args) | st.none() | st.builds(lambda inner: {"data": inner, "v": 2}, mutated(args)))
     kind = draw(st.sampled_from(["none", "echo", "wrapped", "other", "error"]))
-    response = {"none": None, "other": draw(DOCS), "error": {"code": "E", "message": "m"},
-                "echo": draw(mutated(request)), "wrapped": {"data": draw(mutated(request)), "id": 1}}[kind]
+    response = {
+        "none": None,
+        "other": draw(DOCS),
+        "error": {"code": "E", "message": "m"},
+        "echo": draw(mutated(request)),
+        "wrapped": {"data": draw(mutated(request)), "id": 1},
+    }[kind]
     status = draw(st.sampled_from([200, 201, 429, 500, None]))
-    mapping = draw(st.lists(st.fixed_dictionaries({"arguments": st.sampled_from(["/id", "/title", "/items/0"]),
-                                                   "request": st.sampled_from(["/id", "/titleX", "/data"])}),
-                            max_size=2))
-    return snaps(draw(st.none() | st.just(args)) if request is not None else args, request, response,
-                 status), {"mapping": mapping}
+    mapping = draw(
+        st.lists(
+            st.fixed_dictionaries(
+                {
+                    "arguments": st.sampled_from(["/id", "/title", "/items/0"]),
+                    "request": st.sampled_from(["/id", "/titleX", "/data"]),
+                }
+            ),
+            max_size=2,
+        )
+    )
+    return snaps(draw(st.none() | st.just(args)) if request is not None else args, request, response, status), {
+        "mapping": mapping
+    }
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -220,7 +284,8 @@ def test_an_echo_declared_anywhere_still_gives_back_the_full_alignment(doc, data
     request = data.draw(mutated(doc))
     response = data.draw(mutated(request))
     paths = ["", "/id", "/data", "/items/0", "/meta/id"]
-    contract = {"mapping": [{"request": data.draw(st.sampled_from(paths)),
-                             "response": data.draw(st.sampled_from(paths))}]}
+    contract = {
+        "mapping": [{"request": data.draw(st.sampled_from(paths)), "response": data.draw(st.sampled_from(paths))}]
+    }
     got, want = rebuilt(snaps(doc, request, response, 200), contract)
     assert got == want

@@ -1,4 +1,5 @@
 """Conversions that are part of the mapping: units read from names and declared transforms, enforced."""
+
 import pytest
 
 from webapp.analysis import analyze_call
@@ -24,13 +25,28 @@ def charge_request(**changes):
     return {**body, **changes}
 
 
-@pytest.mark.parametrize("key, unit", [
-    ("amount_cents", ("money", 0.01)), ("amountCents", ("money", 0.01)), ("AmountCents", ("money", 0.01)),
-    ("timeout_ms", ("time", 0.001)), ("timeoutMs", ("time", 0.001)), ("delay_s", ("time", 1)),
-    ("ttl_seconds", ("time", 1)), ("wait_minutes", ("time", 60)), ("fee_bps", ("ratio", 0.0001)),
-    ("discount_pct", ("ratio", 0.01)), ("discountPercent", ("ratio", 0.01)), ("max_size_kb", ("size", 1000)),
-    ("upload_mb", ("size", 1e6)), ("amount", None), ("ms", None), ("items", None), ("price_min", None),
-])
+@pytest.mark.parametrize(
+    "key, unit",
+    [
+        ("amount_cents", ("money", 0.01)),
+        ("amountCents", ("money", 0.01)),
+        ("AmountCents", ("money", 0.01)),
+        ("timeout_ms", ("time", 0.001)),
+        ("timeoutMs", ("time", 0.001)),
+        ("delay_s", ("time", 1)),
+        ("ttl_seconds", ("time", 1)),
+        ("wait_minutes", ("time", 60)),
+        ("fee_bps", ("ratio", 0.0001)),
+        ("discount_pct", ("ratio", 0.01)),
+        ("discountPercent", ("ratio", 0.01)),
+        ("max_size_kb", ("size", 1000)),
+        ("upload_mb", ("size", 1e6)),
+        ("amount", None),
+        ("ms", None),
+        ("items", None),
+        ("price_min", None),
+    ],
+)
 def test_units_are_read_from_the_last_word_of_a_name_in_any_case_style(key, unit):
     assert unit_of(key) == unit
 
@@ -64,7 +80,7 @@ def test_cents_written_as_text_in_a_form_body_follow_the_units_too():
 
 def test_seconds_into_milliseconds_and_a_missed_conversion_between_named_units():
     assert loud(call({"timeout": 30, "query": "x"}, {"timeoutMs": 30000, "query": "x"})) == []
-    assert loud(call({"timeout": 300, "query": "x"}, {"timeoutMs": 300, "query": "x"})) == []   # already ms
+    assert loud(call({"timeout": 300, "query": "x"}, {"timeoutMs": 300, "query": "x"})) == []  # already ms
     [found] = loud(call({"timeout_seconds": 30, "query": "x"}, {"timeout_ms": 30, "query": "x"}))
     assert found["kind"] == "value_changed" and "x1000 expected" in found["message"]
     assert loud(call({"timeout_seconds": 30, "query": "x"}, {"timeout_ms": 30000, "query": "x"})) == []
@@ -90,8 +106,10 @@ def test_a_declared_transform_is_enforced_on_values_that_do_not_follow_it(sent):
 
 
 def test_a_declared_type_or_case_transform_not_applied_is_loud():
-    mapping = [{"arguments": "/status", "request": "/state", "transform": "lower>UPPER"},
-               {"arguments": "/limit", "request": "/page_size", "transform": "integer>string"}]
+    mapping = [
+        {"arguments": "/status", "request": "/state", "transform": "lower>UPPER"},
+        {"arguments": "/limit", "request": "/page_size", "transform": "integer>string"},
+    ]
     assert loud(call({"status": "paid", "limit": 5}, {"state": "PAID", "page_size": "5"}, mapping)) == []
     found = loud(call({"status": "paid", "limit": 5}, {"state": "paid", "page_size": 5}, mapping))
     assert sorted(f["left"]["path"] for f in found) == ["/limit", "/status"]
@@ -122,5 +140,5 @@ def test_consumed_must_list_argument_pointers():
     from webapp.contracts import check_contract
 
     assert check_contract({"consumed": ["/method"]}) == []
-    assert check_contract({"consumed": "method"}) == ["consumed: must be a list of argument pointers such as \"/method\""]
+    assert check_contract({"consumed": "method"}) == ['consumed: must be a list of argument pointers such as "/method"']
     assert check_contract({"consumed": ["method"]})[0].startswith("consumed/0:")

@@ -1,20 +1,51 @@
 """An error schema matches a body only when the body carries what makes it an error (GitHub's basic-error)."""
+
 import pytest
 
 from webapp.analysis import analyze_call
 
 # components/schemas/basic-error of GitHub's REST description: every field optional.
-BASIC_ERROR = {"title": "Basic Error", "description": "Basic Error", "type": "object", "properties": {
-    "message": {"type": "string"}, "documentation_url": {"type": "string"}, "url": {"type": "string"},
-    "status": {"type": "string"}}}
-ISSUE_SCHEMA = {"type": "object", "required": ["id", "number", "title", "url", "state"], "properties": {
-    "id": {"type": "integer"}, "number": {"type": "integer"}, "title": {"type": "string"}, "url": {"type": "string"},
-    "state": {"type": "string"}, "body": {"type": ["string", "null"]}, "labels": {"type": "array"}}}
-ISSUE = {"id": 2291041112, "node_id": "I_kwDOAbc", "number": 42, "title": "Crash on start", "state": "open",
-         "url": "https://api.github.com/repos/acme/web/issues/42", "body": "Steps: run it",
-         "labels": [{"name": "bug"}], "user": {"login": "octocat"}, "comments": 0}
-NOT_FOUND = {"message": "Not Found", "documentation_url": "https://docs.github.com/rest/issues/issues#get-an-issue",
-             "status": "404"}
+BASIC_ERROR = {
+    "title": "Basic Error",
+    "description": "Basic Error",
+    "type": "object",
+    "properties": {
+        "message": {"type": "string"},
+        "documentation_url": {"type": "string"},
+        "url": {"type": "string"},
+        "status": {"type": "string"},
+    },
+}
+ISSUE_SCHEMA = {
+    "type": "object",
+    "required": ["id", "number", "title", "url", "state"],
+    "properties": {
+        "id": {"type": "integer"},
+        "number": {"type": "integer"},
+        "title": {"type": "string"},
+        "url": {"type": "string"},
+        "state": {"type": "string"},
+        "body": {"type": ["string", "null"]},
+        "labels": {"type": "array"},
+    },
+}
+ISSUE = {
+    "id": 2291041112,
+    "node_id": "I_kwDOAbc",
+    "number": 42,
+    "title": "Crash on start",
+    "state": "open",
+    "url": "https://api.github.com/repos/acme/web/issues/42",
+    "body": "Steps: run it",
+    "labels": [{"name": "bug"}],
+    "user": {"login": "octocat"},
+    "comments": 0,
+}
+NOT_FOUND = {
+    "message": "Not Found",
+    "documentation_url": "https://docs.github.com/rest/issues/issues#get-an-issue",
+    "status": "404",
+}
 
 
 def response_findings(body, status, contract):
@@ -38,10 +69,14 @@ def test_a_2xx_carrying_the_error_body_is_still_status_mismatch(success):
 
 
 def test_an_error_schema_with_required_fields_matches_bodies_that_have_them_all():
-    schema = {"type": "object", "required": ["error_code"], "properties": {"error_code": {"type": "string"},
-                                                                           "detail": {"type": "string"}}}
-    assert response_findings({"error_code": "locked", "detail": "x"}, 200, {"error_schema": schema}) \
-        == [("status_mismatch", "HTTP 200 with an error body")]
+    schema = {
+        "type": "object",
+        "required": ["error_code"],
+        "properties": {"error_code": {"type": "string"}, "detail": {"type": "string"}},
+    }
+    assert response_findings({"error_code": "locked", "detail": "x"}, 200, {"error_schema": schema}) == [
+        ("status_mismatch", "HTTP 200 with an error body")
+    ]
     assert response_findings({"detail": "shipped", "id": 4}, 200, {"error_schema": schema}) == []
 
 

@@ -3,20 +3,26 @@
 import copy
 
 import pytest
-
 from helpers import nested
-from webapp.analysis import analyze_call, FINDING_KINDS
+
+from webapp.analysis import FINDING_KINDS, analyze_call
 
 
 def call(arguments=None, request=None, response=None, status=None, contract=None):
     """Analyze a call built from bare payloads; None means the snapshot has not arrived."""
+
     def snap(payload, code=None):
         if payload is None:
             return None
-        return {"payload": payload, "logged_as_string": False,
-                "http": {"method": "POST", "url": "https://api.example.com/x", "status_code": code, "headers": {}}}
-    return analyze_call({"arguments": snap(arguments), "request": snap(request),
-                         "response": snap(response, status)}, contract)
+        return {
+            "payload": payload,
+            "logged_as_string": False,
+            "http": {"method": "POST", "url": "https://api.example.com/x", "status_code": code, "headers": {}},
+        }
+
+    return analyze_call(
+        {"arguments": snap(arguments), "request": snap(request), "response": snap(response, status)}, contract
+    )
 
 
 def only(result, kind):
@@ -29,21 +35,40 @@ def loud(result):
     return [f for f in result["findings"] if f["severity"] in ("error", "warning")]
 
 
-ORDER_ARGS = {"customer_email": "ann@example.com", "totalCents": 1999, "currency": "EUR",
-              "limit": 5, "status": "paid",
-              "items": [{"sku": "A-1", "qty": 2}, {"sku": "B-2", "qty": 1}]}
+ORDER_ARGS = {
+    "customer_email": "ann@example.com",
+    "totalCents": 1999,
+    "currency": "EUR",
+    "limit": 5,
+    "status": "paid",
+    "items": [{"sku": "A-1", "qty": 2}, {"sku": "B-2", "qty": 1}],
+}
 ORDER_CONTRACT = {
     "name": "createOrder",
-    "arguments_schema": {"type": "object", "required": ["customer_email", "totalCents"],
-                         "properties": {"customer_email": {"type": "string", "format": "email"},
-                                        "totalCents": {"type": "integer"}, "currency": {"type": "string"},
-                                        "limit": {"type": "integer"}, "status": {"enum": ["paid", "open"]},
-                                        "items": {"type": "array"}}},
-    "request_schema": {"type": "object",
-                       "properties": {"customer_email": {"type": "string"}, "amount": {"type": "integer"},
-                                      "currency": {"type": "string"}, "limit": {"type": "integer"},
-                                      "status": {"type": "string"}, "items": {"type": "array"},
-                                      "api_version": {"const": "2024-06"}}},
+    "arguments_schema": {
+        "type": "object",
+        "required": ["customer_email", "totalCents"],
+        "properties": {
+            "customer_email": {"type": "string", "format": "email"},
+            "totalCents": {"type": "integer"},
+            "currency": {"type": "string"},
+            "limit": {"type": "integer"},
+            "status": {"enum": ["paid", "open"]},
+            "items": {"type": "array"},
+        },
+    },
+    "request_schema": {
+        "type": "object",
+        "properties": {
+            "customer_email": {"type": "string"},
+            "amount": {"type": "integer"},
+            "currency": {"type": "string"},
+            "limit": {"type": "integer"},
+            "status": {"type": "string"},
+            "items": {"type": "array"},
+            "api_version": {"const": "2024-06"},
+        },
+    },
     "response_schema": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}},
     "error_schema": None,
     "mapping": [{"arguments": "/totalCents", "request": "/amount"}],
@@ -64,6 +89,7 @@ def test_the_closed_list_of_kinds_has_fourteen_described_entries():
 
 # --- clean calls stay quiet -------------------------------------------------------------
 
+
 def test_a_declared_rename_with_equal_values_gives_no_finding_at_all():
     result = call(ORDER_ARGS, order_request(), {"id": "ord_1"}, 201, ORDER_CONTRACT)
     assert result["findings"] == []
@@ -71,10 +97,18 @@ def test_a_declared_rename_with_equal_values_gives_no_finding_at_all():
 
 
 def test_a_snake_case_encoder_converting_every_key_gives_one_info_and_no_warning():
-    args = {"noteTitle": "Groceries", "folderId": "f_9", "pinnedAt": "2026-08-20T09:00:00Z",
-            "reminder": {"remindAt": "2026-08-21T08:00:00Z", "repeatEvery": "week"}}
-    request = {"note_title": "Groceries", "folder_id": "f_9", "pinned_at": "2026-08-20T09:00:00Z",
-               "reminder": {"remind_at": "2026-08-21T08:00:00Z", "repeat_every": "week"}}
+    args = {
+        "noteTitle": "Groceries",
+        "folderId": "f_9",
+        "pinnedAt": "2026-08-20T09:00:00Z",
+        "reminder": {"remindAt": "2026-08-21T08:00:00Z", "repeatEvery": "week"},
+    }
+    request = {
+        "note_title": "Groceries",
+        "folder_id": "f_9",
+        "pinned_at": "2026-08-20T09:00:00Z",
+        "reminder": {"remind_at": "2026-08-21T08:00:00Z", "repeat_every": "week"},
+    }
     result = call(args, request)
     assert loud(result) == []
     assert [f["message"] for f in result["findings"]] == ["5 keys converted from camelCase to snake_case"]
@@ -102,6 +136,7 @@ def test_redacted_values_compare_equal_to_anything():
 
 # --- one test per kind ------------------------------------------------------------------
 
+
 def test_an_undeclared_rename_with_the_same_value_is_renamed_info():
     args = {"invoiceNumber": "INV-2026-0042", "customer": "ACME GmbH"}
     request = {"number": "INV-2026-0042", "customer": "ACME GmbH"}
@@ -112,9 +147,22 @@ def test_an_undeclared_rename_with_the_same_value_is_renamed_info():
 
 
 def test_a_rename_that_breaks_the_request_schema_is_an_error():
-    contract = {"request_schema": {"type": "object", "properties": {"to": {"type": "array", "items": {
-        "type": "object", "required": ["email"], "additionalProperties": False,
-        "properties": {"email": {"type": "string"}, "name": {"type": "string"}}}}}}}
+    contract = {
+        "request_schema": {
+            "type": "object",
+            "properties": {
+                "to": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["email"],
+                        "additionalProperties": False,
+                        "properties": {"email": {"type": "string"}, "name": {"type": "string"}},
+                    },
+                }
+            },
+        }
+    }
     args = {"to": [{"email": "j.okafor@example.org", "name": "J. Okafor"}], "subject": "Hi"}
     request = {"to": [{"recipient": "j.okafor@example.org", "name": "J. Okafor"}], "subject": "Hi"}
     found = only(call(args, request, contract=contract), "renamed")
@@ -128,12 +176,13 @@ def test_a_key_in_another_case_style_is_case_changed_info():
 
 def test_nested_date_range_fields_moved_into_a_filter_object_are_moved_info():
     args = {"query": "contract renewal", "from": "2026-01-01", "to": "2026-03-31"}
-    request = {"query": "contract renewal",
-               "filters": {"date_range": {"from": "2026-01-01", "to": "2026-03-31"}}}
+    request = {"query": "contract renewal", "filters": {"date_range": {"from": "2026-01-01", "to": "2026-03-31"}}}
     result = call(args, request)
     moved = [f for f in result["findings"] if f["kind"] == "moved"]
     assert [(f["left"]["path"], f["right"]["path"]) for f in moved] == [
-        ("/from", "/filters/date_range/from"), ("/to", "/filters/date_range/to")]
+        ("/from", "/filters/date_range/from"),
+        ("/to", "/filters/date_range/to"),
+    ]
     assert loud(result) == []
 
 
@@ -150,15 +199,19 @@ def test_an_object_flattened_into_prefixed_keys_is_renamed_field_by_field():
     request = {"shipping_street": "1 Main St", "shipping_city": "Paris", "shipping_zip": "75001", "qty": 2}
     result = call(args, request)
     assert sorted((f["left"]["path"], f["right"]["path"]) for f in result["findings"]) == [
-        ("/shipping/city", "/shipping_city"), ("/shipping/street", "/shipping_street"),
-        ("/shipping/zip", "/shipping_zip")]
+        ("/shipping/city", "/shipping_city"),
+        ("/shipping/street", "/shipping_street"),
+        ("/shipping/zip", "/shipping_zip"),
+    ]
     assert loud(result) == []
 
 
 def test_common_values_pair_under_a_similar_key_in_the_same_object():
     result = call({"query": "x", "page": 1, "active": True}, {"query": "x", "pageNumber": 1, "is_active": True})
     assert sorted((f["kind"], f["right"]["path"]) for f in result["findings"]) == [
-        ("renamed", "/is_active"), ("renamed", "/pageNumber")]
+        ("renamed", "/is_active"),
+        ("renamed", "/pageNumber"),
+    ]
 
 
 def test_an_equal_boolean_under_an_unrelated_key_pairs_by_value_and_stays_quiet():
@@ -247,8 +300,11 @@ def test_array_items_pair_by_their_id_key_not_by_position():
 
 
 def test_attachments_that_never_reach_the_request_are_dropped_once_as_a_warning():
-    args = {"to": ["ann@example.com"], "subject": "Invoice",
-            "attachments": [{"filename": "inv.pdf", "content_id": "c1"}]}
+    args = {
+        "to": ["ann@example.com"],
+        "subject": "Invoice",
+        "attachments": [{"filename": "inv.pdf", "content_id": "c1"}],
+    }
     found = only(call(args, {"to": ["ann@example.com"], "subject": "Invoice"}), "dropped")
     assert found["severity"] == "warning" and found["left"]["path"] == "/attachments"
     assert found["message"] == "attachments dropped: not in the request"
@@ -279,8 +335,10 @@ def test_a_response_echoing_a_request_field_with_another_value_is_echo_mismatch(
     request = {"title": "Write report", "priority": 3}
     response = {"task": {"id": "t_1", "title": "Write report", "priority": 1}}
     found = only(call(request, request, response, 201), "echo_mismatch")
-    assert (found["left"], found["right"]) == ({"snapshot": "request", "path": "/priority"},
-                                               {"snapshot": "response", "path": "/task/priority"})
+    assert (found["left"], found["right"]) == (
+        {"snapshot": "request", "path": "/priority"},
+        {"snapshot": "response", "path": "/task/priority"},
+    )
 
 
 def test_response_fields_the_request_did_not_send_are_not_reported():
@@ -314,11 +372,14 @@ def test_a_5xx_with_a_success_body_is_status_mismatch_not_error_shape():
     assert not [f for f in result["findings"] if f["kind"] == "error_shape"]
 
 
-@pytest.mark.parametrize("text, line, column", [
-    ('{"id": "ord_1",}', 1, 16),
-    ("{'id': 'ord_1'}", 1, 2),
-    ('{\n  "items": [1, 2', 2, 17),
-])
+@pytest.mark.parametrize(
+    "text, line, column",
+    [
+        ('{"id": "ord_1",}', 1, 16),
+        ("{'id': 'ord_1'}", 1, 2),
+        ('{\n  "items": [1, 2', 2, 17),
+    ],
+)
 def test_a_string_snapshot_holding_broken_json_is_invalid_json_with_line_and_column(text, line, column):
     result = call(None, {"id": "ord_1"}, text, 200)
     found = only(result, "invalid_json")
@@ -331,8 +392,9 @@ def test_a_plain_string_payload_is_not_invalid_json():
 
 
 def test_findings_are_sorted_errors_first_then_warnings_then_info():
-    result = call(ORDER_ARGS, order_request(limit="5", status="PAID", api_version="2024-06", note_x=1),
-                  None, None, ORDER_CONTRACT)
+    result = call(
+        ORDER_ARGS, order_request(limit="5", status="PAID", api_version="2024-06", note_x=1), None, None, ORDER_CONTRACT
+    )
     ranks = [("error", "warning", "info").index(f["severity"]) for f in result["findings"]]
     assert ranks == sorted(ranks) and ranks[0] == 0
     assert result["summary"] == {"error": 1, "warning": 2, "info": 1, "validation_errors": 1}
@@ -344,7 +406,7 @@ def test_a_document_nested_too_deeply_is_reported_incomplete_instead_of_crashing
 
 
 def test_integers_beyond_64_bits_are_compared_like_any_other():
-    found = only(call({"ids": [2 ** 70, 7, 8]}, {"ids": [2 ** 70, 8]}), "value_changed")
+    found = only(call({"ids": [2**70, 7, 8]}, {"ids": [2**70, 8]}), "value_changed")
     assert found["left"]["path"] == "/ids" and found["message"] == "ids: 1 of 3 items removed ([7])"
 
 
@@ -367,8 +429,10 @@ SEARCH_RANGE = {"q": "quarterly report", "filters": {"dateRange": {"from": "2026
 
 
 def test_a_declared_mapping_that_flattens_a_nested_date_range_is_clean():
-    mapping = [{"arguments": "/filters/dateRange/from", "request": "/start"},
-               {"arguments": "/filters/dateRange/to", "request": "/end"}]
+    mapping = [
+        {"arguments": "/filters/dateRange/from", "request": "/start"},
+        {"arguments": "/filters/dateRange/to", "request": "/end"},
+    ]
     request = {"q": "quarterly report", "start": "2026-08-20", "end": "2026-08-27"}
     assert call(SEARCH_RANGE, request, contract={"mapping": mapping})["findings"] == []
     mapping = [{"arguments": m["arguments"], "request": "/filters" + m["request"]} for m in mapping]
@@ -377,51 +441,71 @@ def test_a_declared_mapping_that_flattens_a_nested_date_range_is_clean():
 
 
 def test_a_leaf_left_out_of_a_partly_mapped_object_is_dropped_alone():
-    args = {"q": "quarterly report", "filters": {"dateRange": {"from": "2026-08-20", "to": "2026-08-27"},
-                                                 "folder": "finance"}}
-    mapping = [{"arguments": "/filters/dateRange/from", "request": "/start"},
-               {"arguments": "/filters/dateRange/to", "request": "/end"}]
+    args = {
+        "q": "quarterly report",
+        "filters": {"dateRange": {"from": "2026-08-20", "to": "2026-08-27"}, "folder": "finance"},
+    }
+    mapping = [
+        {"arguments": "/filters/dateRange/from", "request": "/start"},
+        {"arguments": "/filters/dateRange/to", "request": "/end"},
+    ]
     request = {"q": "quarterly report", "start": "2026-08-20", "end": "2026-08-27"}
     found = only(call(args, request, contract={"mapping": mapping}), "dropped")
     assert found["left"]["path"] == "/filters/folder" and found["severity"] == "warning"
 
 
-ENVELOPED_NOTE = {"type": "object", "required": ["code", "message", "data"],
-                  "properties": {"code": {"type": "integer"}, "message": {"type": "string"},
-                                 "data": {"type": "object", "required": ["id"]}}}
-CREATED_NOTE = {"type": "object", "required": ["id", "title"],
-                "properties": {"id": {"type": "string"}, "title": {"type": "string"}}}
+ENVELOPED_NOTE = {
+    "type": "object",
+    "required": ["code", "message", "data"],
+    "properties": {
+        "code": {"type": "integer"},
+        "message": {"type": "string"},
+        "data": {"type": "object", "required": ["id"]},
+    },
+}
+CREATED_NOTE = {
+    "type": "object",
+    "required": ["id", "title"],
+    "properties": {"id": {"type": "string"}, "title": {"type": "string"}},
+}
 
 
-@pytest.mark.parametrize("schema, body, status", [
-    (ENVELOPED_NOTE, {"code": 0, "message": "ok", "data": {"id": "n1"}}, 200),
-    (CREATED_NOTE, {"id": "n1", "title": "Ideas", "message": "created", "code": "OK"}, 201),
-])
+@pytest.mark.parametrize(
+    "schema, body, status",
+    [
+        (ENVELOPED_NOTE, {"code": 0, "message": "ok", "data": {"id": "n1"}}, 200),
+        (CREATED_NOTE, {"id": "n1", "title": "Ideas", "message": "created", "code": "OK"}, 201),
+    ],
+)
 def test_a_2xx_body_valid_against_the_success_schema_is_a_result_despite_code_and_message(schema, body, status):
     result = call({"title": "Ideas"}, {"title": "Ideas"}, body, status, {"response_schema": schema})
     assert [f for f in result["findings"] if f["kind"] == "status_mismatch"] == []
     assert result["worst"] is None
 
 
-@pytest.mark.parametrize("body", [
-    {"id": "n1", "title": "Ideas", "error": {"code": "quota", "message": "Note quota exceeded"}},
-    {"id": "n1", "title": "Ideas", "ok": False},
-    {"id": "n1", "title": "Ideas", "code": "quota", "message": "Note quota exceeded", "retryable": False},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"id": "n1", "title": "Ideas", "error": {"code": "quota", "message": "Note quota exceeded"}},
+        {"id": "n1", "title": "Ideas", "ok": False},
+        {"id": "n1", "title": "Ideas", "code": "quota", "message": "Note quota exceeded", "retryable": False},
+    ],
+)
 def test_a_2xx_body_valid_against_the_success_schema_that_says_it_failed_is_status_mismatch(body):
     result = call({"title": "Ideas"}, {"title": "Ideas"}, body, 200, {"response_schema": CREATED_NOTE})
     assert only(result, "status_mismatch")["message"] == "HTTP 200 with an error body"
 
 
-@pytest.mark.parametrize("number", [2 ** 53, 2 ** 53 + 1, 1234567890123456789, -(2 ** 63)])
+@pytest.mark.parametrize("number", [2**53, 2**53 + 1, 1234567890123456789, -(2**63)])
 def test_an_integer_sent_as_a_string_is_type_changed_at_any_size(number):
-    found = only(call({"order_id": number, "expand": "items"}, {"order_id": str(number), "expand": "items"}),
-                 "type_changed")
+    found = only(
+        call({"order_id": number, "expand": "items"}, {"order_id": str(number), "expand": "items"}), "type_changed"
+    )
     assert (found["left_value"], found["right_value"]) == (number, str(number))
 
 
 def test_a_big_integer_sent_as_the_string_of_its_neighbour_is_value_changed():
-    found = only(call({"order_id": 2 ** 53 + 1}, {"order_id": str(2 ** 53)}), "value_changed")
+    found = only(call({"order_id": 2**53 + 1}, {"order_id": str(2**53)}), "value_changed")
     assert found["left"]["path"] == "/order_id"
 
 
@@ -431,10 +515,17 @@ def test_dropping_an_empty_argument_is_only_info(empty):
     assert found["severity"] == "info" and found["message"] == "body dropped: not in the request (empty value)"
 
 
-@pytest.mark.parametrize("sent, received", [
-    ("14:30", "2:30 PM"), ("14:30:00", "14:30"), ("09:05", "9:05 am"), ("00:15", "12:15 AM"),
-    ("12:00", "12 p.m."), ("07:45:30.250", "07:45:30.25"),
-])
+@pytest.mark.parametrize(
+    "sent, received",
+    [
+        ("14:30", "2:30 PM"),
+        ("14:30:00", "14:30"),
+        ("09:05", "9:05 am"),
+        ("00:15", "12:15 AM"),
+        ("12:00", "12 p.m."),
+        ("07:45:30.250", "07:45:30.25"),
+    ],
+)
 def test_a_time_of_day_written_another_way_is_format_changed(sent, received):
     args = {"title": "Standup", "remind_at": sent}
     found = only(call(args, {"title": "Standup", "remind_at": received}), "format_changed")
@@ -444,4 +535,6 @@ def test_a_time_of_day_written_another_way_is_format_changed(sent, received):
 @pytest.mark.parametrize("sent, received", [("14:30", "2:30 AM"), ("14:30:00", "14:31"), ("07:45", "07:45:01")])
 def test_another_time_of_day_stays_value_changed(sent, received):
     args = {"title": "Standup", "remind_at": sent}
-    assert only(call(args, {"title": "Standup", "remind_at": received}), "value_changed")["left"]["path"] == "/remind_at"
+    assert (
+        only(call(args, {"title": "Standup", "remind_at": received}), "value_changed")["left"]["path"] == "/remind_at"
+    )

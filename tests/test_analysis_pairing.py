@@ -30,15 +30,18 @@ def only(result, kind):
 
 TICKETS = {"seats": 2, "child_count": 0, "adults": 2, "vip": True, "insured": False}
 TICKETS_REQUEST = {"quantity": 2, "minors": 0, "grownups": 2, "priority": True, "insurance": False}
-TICKETS_CONTRACT = {"arguments_schema": {"type": "object", "required": list(TICKETS),
-                                         "properties": {k: {} for k in TICKETS}}}
+TICKETS_CONTRACT = {
+    "arguments_schema": {"type": "object", "required": list(TICKETS), "properties": {k: {} for k in TICKETS}}
+}
 
 
 def test_the_issues_example_n_and_q_renamed_to_count_and_query_is_quiet():
     result = call({"n": 1, "q": "rome"}, {"count": 1, "query": "rome"})
     assert loud(result) == [] and result["worst"] == "info"
     assert sorted((ends(f), f["reason"]) for f in result["findings"]) == [
-        (("/n", "/count"), "name"), (("/q", "/query"), "name")]
+        (("/n", "/count"), "name"),
+        (("/q", "/query"), "name"),
+    ]
 
 
 def test_small_boolean_and_repeated_values_renamed_to_other_words_are_quiet_even_when_required():
@@ -81,7 +84,8 @@ def test_a_swapped_pair_under_a_declared_mapping_is_value_changed_at_both_fields
     result = call({"seats": 2, "child_count": 0}, {"quantity": 0, "minors": 2}, {"mapping": mapping})
     assert sorted((f["kind"], ends(f), f["reason"]) for f in loud(result)) == [
         ("value_changed", ("/child_count", "/minors"), "declared"),
-        ("value_changed", ("/seats", "/quantity"), "declared")]
+        ("value_changed", ("/seats", "/quantity"), "declared"),
+    ]
 
 
 def test_an_inferred_mapping_entry_pairs_like_a_declared_one_with_reason_inferred():
@@ -100,8 +104,10 @@ def test_the_only_integer_left_pairs_with_the_only_integer_left_as_a_value_chang
     assert ends(found) == ("/seats", "/quantity") and found["reason"] == "elimination"
 
 
-@pytest.mark.parametrize("sent, received, transform", [
-    (2, "2", "integer>string"), (True, "true", "boolean>string"), ("7", 7, "string>integer")])
+@pytest.mark.parametrize(
+    "sent, received, transform",
+    [(2, "2", "integer>string"), (True, "true", "boolean>string"), ("7", 7, "string>integer")],
+)
 def test_a_value_sent_as_another_type_under_a_new_name_is_type_changed_with_its_transform(sent, received, transform):
     found = only(call({"title": "x", "guests": sent}, {"title": "x", "pax": received}), "type_changed")
     assert ends(found) == ("/guests", "/pax") and found["transform"] == transform
@@ -113,13 +119,16 @@ def test_dropped_is_loud_only_when_no_counterpart_is_plausible():
     assert only(call({"title": "x", "notes": "window seat"}, {"title": "x"}), "dropped")["left"]["path"] == "/notes"
 
 
-@pytest.mark.parametrize("arguments, request_, transform", [
-    ({"price": 5}, {"price": 500}, "x100"),
-    ({"timeout_ms": 5000}, {"timeout_ms": 5}, "/1000"),
-    ({"status": "paid"}, {"status": "PAID"}, "lower>UPPER"),
-    ({"due": "2026-08-20T09:00:00Z"}, {"due": 1787216400}, "iso8601>epoch"),
-    ({"to": ["a@x.org", "b@x.org"]}, {"to": "a@x.org,b@x.org"}, "list>string"),
-])
+@pytest.mark.parametrize(
+    "arguments, request_, transform",
+    [
+        ({"price": 5}, {"price": 500}, "x100"),
+        ({"timeout_ms": 5000}, {"timeout_ms": 5}, "/1000"),
+        ({"status": "paid"}, {"status": "PAID"}, "lower>UPPER"),
+        ({"due": "2026-08-20T09:00:00Z"}, {"due": 1787216400}, "iso8601>epoch"),
+        ({"to": ["a@x.org", "b@x.org"]}, {"to": "a@x.org,b@x.org"}, "list>string"),
+    ],
+)
 def test_every_change_names_its_transform(arguments, request_, transform):
     [found] = loud(call(arguments, request_))
     assert found["transform"] == transform and found["reason"] == "path"
@@ -138,15 +147,35 @@ def test_a_declared_transform_makes_that_exact_change_expected():
     assert only(call({"limit": 5}, {"size": "5"}, {"mapping": other}), "type_changed")["severity"] == "warning"
 
 
-@pytest.mark.parametrize("arguments, request_, kind, transform", [
-    ({"tags": [f"tag-{n}" for n in range(40)]}, {"tags": [f"TAG-{n}" for n in range(40)]},
-     "enum_changed", "lower>UPPER"),
-    ({"ids": list(range(1000, 1040))}, {"ids": [str(n) for n in range(1000, 1040)]}, "type_changed", "integer>string"),
-    ({"orders": [{"status": "paid", "amount": 5 + n} for n in range(40)]},
-     {"orders": [{"status": "paid", "amount": (5 + n) * 100} for n in range(40)]}, "scaled", "x100"),
-    ({f"fieldNumber{n}": n for n in range(40)}, {f"field_number{n}": n for n in range(40)},
-     "case_changed", "camelCase>snake_case"),
-])
+@pytest.mark.parametrize(
+    "arguments, request_, kind, transform",
+    [
+        (
+            {"tags": [f"tag-{n}" for n in range(40)]},
+            {"tags": [f"TAG-{n}" for n in range(40)]},
+            "enum_changed",
+            "lower>UPPER",
+        ),
+        (
+            {"ids": list(range(1000, 1040))},
+            {"ids": [str(n) for n in range(1000, 1040)]},
+            "type_changed",
+            "integer>string",
+        ),
+        (
+            {"orders": [{"status": "paid", "amount": 5 + n} for n in range(40)]},
+            {"orders": [{"status": "paid", "amount": (5 + n) * 100} for n in range(40)]},
+            "scaled",
+            "x100",
+        ),
+        (
+            {f"fieldNumber{n}": n for n in range(40)},
+            {f"field_number{n}": n for n in range(40)},
+            "case_changed",
+            "camelCase>snake_case",
+        ),
+    ],
+)
 def test_a_folded_finding_names_the_transform_its_items_share(arguments, request_, kind, transform):
     found = only(call(arguments, request_), kind)
     assert found["transform"] == transform
@@ -172,12 +201,16 @@ def test_a_request_schema_that_demands_the_other_form_makes_the_change_expected(
 
 # --- arrays whose content the mapping layer changed (issue item 7) --------------------------------
 
-@pytest.mark.parametrize("sent, received, says", [
-    (["r1", "r2", "r3"], ["r1", "r2"], "1 of 3 items removed"),
-    (["r1"], ["r1", "r2", "r3"], "2 added"),
-    (["r1", "r2"], ["r1", "r9"], '1 changed (first "r2" became "r9")'),
-    (["r1", "r2", "r3"], ["r3", "r2", "r1"], "another order"),
-])
+
+@pytest.mark.parametrize(
+    "sent, received, says",
+    [
+        (["r1", "r2", "r3"], ["r1", "r2"], "1 of 3 items removed"),
+        (["r1"], ["r1", "r2", "r3"], "2 added"),
+        (["r1", "r2"], ["r1", "r9"], '1 changed (first "r2" became "r9")'),
+        (["r1", "r2", "r3"], ["r3", "r2", "r1"], "another order"),
+    ],
+)
 def test_a_renamed_list_whose_items_changed_is_one_loud_finding_at_the_list(sent, received, says):
     result = call({"hotel": "h_1", "room_ids": sent}, {"hotel": "h_1", "rooms": received})
     [found] = loud(result)
@@ -199,8 +232,19 @@ def test_a_list_passed_through_unchanged_or_under_a_declared_name_is_quiet(contr
 
 # --- names and the solver ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("a, b", [("qty", "quantity"), ("n", "count"), ("q", "query"), ("store_id", "locationId"),
-                                  ("is_active", "active"), ("per_page", "pageSize"), ("num_guests", "guestCount")])
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("qty", "quantity"),
+        ("n", "count"),
+        ("q", "query"),
+        ("store_id", "locationId"),
+        ("is_active", "active"),
+        ("per_page", "pageSize"),
+        ("num_guests", "guestCount"),
+    ],
+)
 def test_keys_that_mean_the_same_across_styles_abbreviations_and_synonyms(a, b):
     assert same_name(a, b)
 

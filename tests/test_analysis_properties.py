@@ -9,20 +9,50 @@ from hypothesis import strategies as st
 from webapp.analysis import analyze_call
 from webapp.analysis.pointers import child, parent, resolve, tokens
 
-KEYS = st.sampled_from(["id", "title", "status", "limit", "total_cents", "customerEmail", "items", "tags",
-                        "due", "note", "priority", "folder_id", "query", "page", "lat", "lon"])
+KEYS = st.sampled_from(
+    [
+        "id",
+        "title",
+        "status",
+        "limit",
+        "total_cents",
+        "customerEmail",
+        "items",
+        "tags",
+        "due",
+        "note",
+        "priority",
+        "folder_id",
+        "query",
+        "page",
+        "lat",
+        "lon",
+    ]
+)
 WORDS = st.text(alphabet=string.ascii_lowercase, min_size=2, max_size=10)
-SCALARS = st.one_of(st.integers(-10**6, 10**6), WORDS, st.booleans(), st.none(),
-                    st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False))
-VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=5),
-                      max_leaves=20)
+SCALARS = st.one_of(
+    st.integers(-(10**6), 10**6),
+    WORDS,
+    st.booleans(),
+    st.none(),
+    st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
+)
+VALUES = st.recursive(
+    SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=5), max_leaves=20
+)
 DOCS = st.dictionaries(KEYS, VALUES, min_size=1, max_size=6)
 
 
 def analyze(arguments, request, response=None):
     snap = lambda p, code=None: {"payload": p, "logged_as_string": False, "http": {"status_code": code}}
-    return analyze_call({"arguments": snap(arguments), "request": snap(request),
-                         "response": None if response is None else snap(response, 200)}, None)
+    return analyze_call(
+        {
+            "arguments": snap(arguments),
+            "request": snap(request),
+            "response": None if response is None else snap(response, 200),
+        },
+        None,
+    )
 
 
 def nodes(value, path=""):
@@ -78,9 +108,15 @@ def _keyed(doc):
     counts = {}
     for _, value in nodes(doc):
         counts[repr(value)] = counts.get(repr(value), 0) + 1
-    return [p for p, v in nodes(doc) if p and isinstance(resolve(doc, parent(p)), dict)
-            and counts[repr(v)] == 1 and v not in (None, True, False, 0, 1, -1, "", [], {})
-            and not (isinstance(v, float) and abs(v) <= 1)]
+    return [
+        p
+        for p, v in nodes(doc)
+        if p
+        and isinstance(resolve(doc, parent(p)), dict)
+        and counts[repr(v)] == 1
+        and v not in (None, True, False, 0, 1, -1, "", [], {})
+        and not (isinstance(v, float) and abs(v) <= 1)
+    ]
 
 
 @settings(max_examples=150)

@@ -14,8 +14,10 @@ SEARCH_SCHEMA = {
         "query": {"type": "string"},
         "limit": {"type": "integer", "minimum": 1},
         "sort": {"enum": ["relevance", "date"]},
-        "date_range": {"type": "object", "properties": {"from": {"type": "string", "format": "date"},
-                                                        "to": {"type": "string", "format": "date"}}},
+        "date_range": {
+            "type": "object",
+            "properties": {"from": {"type": "string", "format": "date"}, "to": {"type": "string", "format": "date"}},
+        },
         "a/b": {"type": "string"},
     },
 }
@@ -23,8 +25,10 @@ SEARCH_SCHEMA = {
 
 def snapshots(arguments=None, request=None, response=None, status=None):
     def snap(payload, code=None):
-        return None if payload is None else {"payload": payload, "logged_as_string": False,
-                                              "http": {"status_code": code}}
+        return (
+            None if payload is None else {"payload": payload, "logged_as_string": False, "http": {"status_code": code}}
+        )
+
     return {"arguments": snap(arguments), "request": snap(request), "response": snap(response, status)}
 
 
@@ -78,7 +82,7 @@ def test_a_type_error_on_the_whole_document_has_the_empty_pointer():
 
 def test_without_dollar_schema_draft_7_is_used_and_2020_12_is_honoured_when_declared():
     point = {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}]}
-    assert validate(["48.8", 2.3], point) == []   # Draft 7 does not know prefixItems
+    assert validate(["48.8", 2.3], point) == []  # Draft 7 does not know prefixItems
     declared = dict(point, **{"$schema": "https://json-schema.org/draft/2020-12/schema"})
     assert [(e["path"], e["keyword"]) for e in validate(["48.8", 2.3], declared)] == [("/0", "type")]
 
@@ -93,8 +97,11 @@ def test_a_remote_ref_is_reported_instead_of_fetched():
 
 
 def test_each_snapshot_is_validated_against_its_own_schema():
-    contract = {"arguments_schema": SEARCH_SCHEMA, "request_schema": {"type": "object", "required": ["q"]},
-                "response_schema": {"type": "object", "required": ["results"]}}
+    contract = {
+        "arguments_schema": SEARCH_SCHEMA,
+        "request_schema": {"type": "object", "required": ["q"]},
+        "response_schema": {"type": "object", "required": ["results"]},
+    }
     result = analyze_call(snapshots({"query": "q", "limit": 2}, {"q": "q"}, {"hits": []}, 200), contract)
     validation = result["validation"]
     assert validation["arguments"] == {"schema": "arguments_schema", "valid": True, "errors": []}
@@ -113,8 +120,9 @@ def test_a_4xx_response_is_validated_against_the_contract_error_schema():
 
 def test_without_contract_only_the_default_error_envelope_is_checked():
     ok = analyze_call(snapshots({"a": 1}, {"a": 1}, {"anything": True}, 200), None)["validation"]
-    assert ok == {stage: {"schema": None, "valid": None, "errors": []}
-                  for stage in ("arguments", "request", "response")}
+    assert ok == {
+        stage: {"schema": None, "valid": None, "errors": []} for stage in ("arguments", "request", "response")
+    }
     bad = analyze_call(snapshots(response={"code": "x", "message": "y"}, status=503), None)
     assert bad["validation"]["response"]["schema"] == "default_error_schema"
     assert bad["validation"]["response"]["valid"] is False
@@ -131,8 +139,11 @@ def test_a_snapshot_with_broken_json_is_invalid_against_its_schema():
     assert validation["valid"] is False and validation["errors"][0]["keyword"] == "invalid_json"
 
 
-BIG_SCHEMA = {"type": "object", "required": ["entries"],
-              "properties": {"entries": {"type": "array", "items": SEARCH_SCHEMA}}}
+BIG_SCHEMA = {
+    "type": "object",
+    "required": ["entries"],
+    "properties": {"entries": {"type": "array", "items": SEARCH_SCHEMA}},
+}
 
 
 def big_instance(*odd_entries):
@@ -142,21 +153,31 @@ def big_instance(*odd_entries):
 
 
 def test_a_big_snapshot_reports_its_errors_at_json_pointers_like_a_small_one():
-    odd = [{"query": 7, "limit": 0},
-           {"Query": "q", "limit": 2, "sortt": "date", "a/b": 1},
-           {"query": "q", "limit": 1, "sort": "DATE"}]
+    odd = [
+        {"query": 7, "limit": 0},
+        {"Query": "q", "limit": 2, "sortt": "date", "a/b": 1},
+        {"query": "q", "limit": 1, "sort": "DATE"},
+    ]
     big = validate(big_instance(*odd), BIG_SCHEMA)
     small = validate({"entries": odd}, BIG_SCHEMA)
 
-    def shifted(path):   # /entries/1/x in the small instance is /entries/3001/x in the big one
+    def shifted(path):  # /entries/1/x in the small instance is /entries/3001/x in the big one
         name, index, *rest = tokens(path)
         return from_tokens([name, 3000 + int(index), *rest])
+
     assert [(e["path"], e["keyword"], e["schema_path"]) for e in big] == sorted(
-        (shifted(e["path"]), e["keyword"], e["schema_path"]) for e in small)
+        (shifted(e["path"]), e["keyword"], e["schema_path"]) for e in small
+    )
     by_path = {e["path"]: e for e in big}
-    assert set(by_path) == {"/entries/3000/query", "/entries/3000/limit", "/entries/3001/query",
-                            "/entries/3001/Query", "/entries/3001/sortt", "/entries/3001/a~1b",
-                            "/entries/3002/sort"}
+    assert set(by_path) == {
+        "/entries/3000/query",
+        "/entries/3000/limit",
+        "/entries/3001/query",
+        "/entries/3001/Query",
+        "/entries/3001/sortt",
+        "/entries/3001/a~1b",
+        "/entries/3002/sort",
+    }
     assert by_path["/entries/3001/query"]["hint"] == "found 'Query': did you mean 'query'?"
     assert by_path["/entries/3001/sortt"]["hint"] == "did you mean 'sort'?"
     assert by_path["/entries/3002/sort"]["allowed"] == ["relevance", "date"]
@@ -172,11 +193,24 @@ def test_a_big_valid_snapshot_has_no_error_and_a_big_broken_one_is_invalid_in_th
 
 
 def test_formats_are_judged_by_jsonschema_rs_whatever_format_libraries_are_installed():
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {
-        name: {"format": name} for name in ("uri", "iri", "duration", "hostname", "date-time")}}
-    bad = {"uri": "not a uri", "iri": "http://ex ample", "duration": "5 minutes", "hostname": "-bad-.",
-           "date-time": "2026-02-30T10:00:00Z"}
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {name: {"format": name} for name in ("uri", "iri", "duration", "hostname", "date-time")},
+    }
+    bad = {
+        "uri": "not a uri",
+        "iri": "http://ex ample",
+        "duration": "5 minutes",
+        "hostname": "-bad-.",
+        "date-time": "2026-02-30T10:00:00Z",
+    }
     assert sorted(e["path"] for e in validate(bad, schema)) == sorted(f"/{name}" for name in bad)
-    good = {"uri": "https://example.com/a", "iri": "https://exämple.com/ä", "duration": "PT5M",
-            "hostname": "api.example.com", "date-time": "2026-02-28T10:00:00Z"}
+    good = {
+        "uri": "https://example.com/a",
+        "iri": "https://exämple.com/ä",
+        "duration": "PT5M",
+        "hostname": "api.example.com",
+        "date-time": "2026-02-28T10:00:00Z",
+    }
     assert validate(good, schema) == []

@@ -11,9 +11,14 @@ from webapp.analysis.wire_values import wire_same
 
 def call(arguments, url, body=None, method="GET", headers=None, contract=None, status=None):
     http = {"method": method, "url": url, "headers": headers or {}}
-    return analyze_call({"arguments": {"payload": arguments, "http": None},
-                         "request": {"payload": body, "http": http},
-                         "response": None}, contract)
+    return analyze_call(
+        {
+            "arguments": {"payload": arguments, "http": None},
+            "request": {"payload": body, "http": http},
+            "response": None,
+        },
+        contract,
+    )
 
 
 def loud(result):
@@ -26,36 +31,56 @@ def pairs(result):
 
 # --- the readers -----------------------------------------------------------------------------------
 
+
 def test_a_query_string_reads_repeated_keys_brackets_and_percent_encoding():
-    assert read_query("https://api.github.com/repos/acme/web/issues?state=open&labels=bug,ui&per_page=30") == \
-        {"state": "open", "labels": "bug,ui", "per_page": "30"}
-    assert read_query("/x?tag=a&tag=b&ids[]=1&ids[]=2&q=caf%C3%A9+au+lait") == \
-        {"tag": ["a", "b"], "ids": ["1", "2"], "q": "café au lait"}
+    assert read_query("https://api.github.com/repos/acme/web/issues?state=open&labels=bug,ui&per_page=30") == {
+        "state": "open",
+        "labels": "bug,ui",
+        "per_page": "30",
+    }
+    assert read_query("/x?tag=a&tag=b&ids[]=1&ids[]=2&q=caf%C3%A9+au+lait") == {
+        "tag": ["a", "b"],
+        "ids": ["1", "2"],
+        "q": "café au lait",
+    }
     assert read_query("/x?a[0]=x&a[1]=y&empty=") == {"a": ["x", "y"], "empty": ""}
 
 
 def test_a_google_maps_query_keeps_the_pipe_joined_list_and_its_redacted_key_as_text():
-    url = "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Boston%7CNew+York&destinations=DC" \
-          "&key=[REDACTED]"
+    url = (
+        "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Boston%7CNew+York&destinations=DC"
+        "&key=[REDACTED]"
+    )
     assert read_query(url) == {"origins": "Boston|New York", "destinations": "DC", "key": "[REDACTED]"}
 
 
 def test_a_stripe_form_body_nests_brackets_into_objects_and_lists():
-    body = "amount=2000&currency=usd&metadata[order_id]=6735&items[0][price]=price_1&items[1][price]=price_2" \
-           "&expand[]=customer"
-    assert read_params(body) == {"amount": "2000", "currency": "usd", "metadata": {"order_id": "6735"},
-                                 "items": [{"price": "price_1"}, {"price": "price_2"}], "expand": ["customer"]}
+    body = (
+        "amount=2000&currency=usd&metadata[order_id]=6735&items[0][price]=price_1&items[1][price]=price_2"
+        "&expand[]=customer"
+    )
+    assert read_params(body) == {
+        "amount": "2000",
+        "currency": "usd",
+        "metadata": {"order_id": "6735"},
+        "items": [{"price": "price_1"}, {"price": "price_2"}],
+        "expand": ["customer"],
+    }
 
 
 def test_a_graphql_get_reads_its_variables_as_json():
-    url = "https://api.example.com/graphql?query=query%28%24id%3AID%21%29%7Bnode%28id%3A%24id%29%7Bid%7D%7D" \
-          "&variables=%7B%22id%22%3A%22MDQ6%22%7D"
+    url = (
+        "https://api.example.com/graphql?query=query%28%24id%3AID%21%29%7Bnode%28id%3A%24id%29%7Bid%7D%7D"
+        "&variables=%7B%22id%22%3A%22MDQ6%22%7D"
+    )
     assert read_query(url)["variables"] == {"id": "MDQ6"}
 
 
 def test_a_url_template_names_its_segments_and_refuses_another_path():
-    assert match_template("/repos/{owner}/{repo}/issues", "/repos/acme/web%20app/issues") == \
-        {"owner": "acme", "repo": "web app"}
+    assert match_template("/repos/{owner}/{repo}/issues", "/repos/acme/web%20app/issues") == {
+        "owner": "acme",
+        "repo": "web app",
+    }
     assert match_template("/v1/invoices/{invoiceId}/pay", "/v1/invoices/inv_9f2/pay/") == {"invoiceId": "inv_9f2"}
     assert match_template("/v1/invoices/{invoiceId}/pay", "/v1/invoices/inv_9f2/void") is None
 
@@ -66,24 +91,42 @@ def test_without_a_template_only_segments_that_may_come_from_arguments_are_read(
 
 
 def test_only_headers_a_mapping_layer_fills_are_compared_and_secrets_never():
-    headers = {"Idempotency-Key": "k1", "If-Match": "W/\"3\"", "X-Request-Id": "r-1", "Authorization": "Bearer x",
-               "X-Api-Key": "[REDACTED]", "User-Agent": "sdk/1.0", "X-Customer-Id": "c_9"}
-    assert read_headers(headers) == {"idempotency-key": "k1", "if-match": "W/\"3\"", "x-request-id": "r-1",
-                                     "x-customer-id": "c_9"}
+    headers = {
+        "Idempotency-Key": "k1",
+        "If-Match": 'W/"3"',
+        "X-Request-Id": "r-1",
+        "Authorization": "Bearer x",
+        "X-Api-Key": "[REDACTED]",
+        "User-Agent": "sdk/1.0",
+        "X-Customer-Id": "c_9",
+    }
+    assert read_headers(headers) == {
+        "idempotency-key": "k1",
+        "if-match": 'W/"3"',
+        "x-request-id": "r-1",
+        "x-customer-id": "c_9",
+    }
 
 
-@pytest.mark.parametrize("path, location, pointer", [
-    ("query:/page_size", "query", "/page_size"), ("path:/invoiceId", "path", "/invoiceId"),
-    ("header:/idempotency-key", "header", "/idempotency-key"), ("form:/metadata/order_id", "form",
-                                                                 "/metadata/order_id"),
-    ("/paid_at", "body", "/paid_at"), ("", "body", ""), ("/query:/x", "body", "/query:/x")])
+@pytest.mark.parametrize(
+    "path, location, pointer",
+    [
+        ("query:/page_size", "query", "/page_size"),
+        ("path:/invoiceId", "path", "/invoiceId"),
+        ("header:/idempotency-key", "header", "/idempotency-key"),
+        ("form:/metadata/order_id", "form", "/metadata/order_id"),
+        ("/paid_at", "body", "/paid_at"),
+        ("", "body", ""),
+        ("/query:/x", "body", "/query:/x"),
+    ],
+)
 def test_a_request_path_is_a_location_and_a_pointer_and_a_body_path_stays_a_pointer(path, location, pointer):
     assert split(path) == (location, pointer)
     assert is_request_path(path)
     if location != "body":
         assert external(internal(path)) == path
     else:
-        assert internal(path) == path   # a body path is never rewritten, whatever its keys
+        assert internal(path) == path  # a body path is never rewritten, whatever its keys
 
 
 def test_a_request_without_a_url_reads_as_its_body_alone():
@@ -91,11 +134,24 @@ def test_a_request_without_a_url_reads_as_its_body_alone():
     assert wire.document == {"a": 1} and not wire.located
 
 
-@pytest.mark.parametrize("value, sent, ok", [
-    (5, "5", True), (5, "6", False), (2.5, "2.5", True), (True, "true", True), ("a", "a", True),
-    (["a", "b"], "a,b", True), (["a", "b"], "a|b", True), (["a", "b"], "a;b", False), ("x", ["x"], True),
-    (["a", "b"], ["a", "b"], True), ("2026-03-01", "2026-03-01T00:00:00Z", True), ("2026-03-01", "2026-03-02", False),
-    (None, "", True)])
+@pytest.mark.parametrize(
+    "value, sent, ok",
+    [
+        (5, "5", True),
+        (5, "6", False),
+        (2.5, "2.5", True),
+        (True, "true", True),
+        ("a", "a", True),
+        (["a", "b"], "a,b", True),
+        (["a", "b"], "a|b", True),
+        (["a", "b"], "a;b", False),
+        ("x", ["x"], True),
+        (["a", "b"], ["a", "b"], True),
+        ("2026-03-01", "2026-03-01T00:00:00Z", True),
+        ("2026-03-01", "2026-03-02", False),
+        (None, "", True),
+    ],
+)
 def test_a_value_is_its_text_on_the_wire(value, sent, ok):
     assert wire_same(value, sent) is ok
 
@@ -111,15 +167,17 @@ INVOICE = {"invoiceId": "inv_9f2", "paidAt": "2026-03-01T10:00:00Z"}
 
 
 def test_mark_invoice_paid_with_its_id_in_the_path_is_quiet():
-    result = call(INVOICE, "https://api.example.com/v1/invoices/inv_9f2/pay", {"paid_at": "2026-03-01T10:00:00Z"},
-                  "POST")
+    result = call(
+        INVOICE, "https://api.example.com/v1/invoices/inv_9f2/pay", {"paid_at": "2026-03-01T10:00:00Z"}, "POST"
+    )
     assert loud(result) == []
     assert ("/invoiceId", "path:/2") in pairs(result) and ("/paidAt", "/paid_at") in pairs(result)
 
 
 def test_mark_invoice_paid_is_loud_when_the_path_carries_another_id():
-    result = call(INVOICE, "https://api.example.com/v1/invoices/inv_7aa/pay", {"paid_at": "2026-03-01T10:00:00Z"},
-                  "POST")
+    result = call(
+        INVOICE, "https://api.example.com/v1/invoices/inv_7aa/pay", {"paid_at": "2026-03-01T10:00:00Z"}, "POST"
+    )
     [finding] = loud(result)
     assert finding["kind"] == "value_changed" and finding["left"]["path"] == "/invoiceId"
     assert finding["right"] == {"snapshot": "request", "path": "path:/2"}
@@ -127,12 +185,22 @@ def test_mark_invoice_paid_is_loud_when_the_path_carries_another_id():
 
 def test_with_a_template_the_path_parameter_is_named_by_it():
     contract = {"http": {"method": "POST", "path": "/v1/invoices/{invoiceId}/pay"}}
-    good = call(INVOICE, "https://api.example.com/v1/invoices/inv_9f2/pay", {"paid_at": INVOICE["paidAt"]},
-                "POST", contract=contract)
+    good = call(
+        INVOICE,
+        "https://api.example.com/v1/invoices/inv_9f2/pay",
+        {"paid_at": INVOICE["paidAt"]},
+        "POST",
+        contract=contract,
+    )
     assert loud(good) == [] and ("/invoiceId", "path:/invoiceId") in pairs(good)
     assert good["request_template"] == "/v1/invoices/{invoiceId}/pay"
-    bad = call(INVOICE, "https://api.example.com/v1/invoices/inv_000/pay", {"paid_at": INVOICE["paidAt"]},
-               "POST", contract=contract)
+    bad = call(
+        INVOICE,
+        "https://api.example.com/v1/invoices/inv_000/pay",
+        {"paid_at": INVOICE["paidAt"]},
+        "POST",
+        contract=contract,
+    )
     [finding] = loud(bad)
     assert (finding["kind"], finding["right"]["path"]) == ("value_changed", "path:/invoiceId")
 
@@ -143,8 +211,11 @@ ORDERS = {"email": "ann@example.com", "status": "paid", "limit": 5}
 def test_find_orders_as_a_get_with_its_query_is_quiet_and_aligned():
     result = call(ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5")
     assert loud(result) == []
-    assert pairs(result) == {("/email", "query:/customer_email"), ("/status", "query:/status"),
-                             ("/limit", "query:/page_size")}
+    assert pairs(result) == {
+        ("/email", "query:/customer_email"),
+        ("/status", "query:/status"),
+        ("/limit", "query:/page_size"),
+    }
 
 
 def test_find_orders_with_status_dropped_from_the_query_is_loud():
@@ -155,8 +226,14 @@ def test_find_orders_with_status_dropped_from_the_query_is_loud():
 
 @pytest.mark.parametrize("body", [None, ""])
 def test_a_get_logged_with_no_or_an_empty_body_is_not_flagged_at_the_root(body):
-    assert loud(call(ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&status=paid"
-                             "&page_size=5", body)) == []
+    assert (
+        loud(
+            call(
+                ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5", body
+            )
+        )
+        == []
+    )
 
 
 def test_a_query_value_that_differs_is_loud_at_its_parameter():
@@ -176,22 +253,30 @@ def test_true_sent_as_1_is_loud_where_the_parameter_schema_says_boolean():
 
 def test_github_owner_and_repo_travel_in_the_path():
     args = {"owner": "acme", "repo": "web", "title": "Crash on save", "body": "Steps..."}
-    good = call(args, "https://api.github.com/repos/acme/web/issues", {"title": args["title"], "body": args["body"]},
-                "POST")
+    good = call(
+        args, "https://api.github.com/repos/acme/web/issues", {"title": args["title"], "body": args["body"]}, "POST"
+    )
     assert loud(good) == []
-    bad = call(args, "https://api.github.com/repos/acme/api/issues", {"title": args["title"], "body": args["body"]},
-               "POST")
+    bad = call(
+        args, "https://api.github.com/repos/acme/api/issues", {"title": args["title"], "body": args["body"]}, "POST"
+    )
     assert [f["left"]["path"] for f in loud(bad)] == ["/repo"]
 
 
 def test_google_maps_lists_joined_with_the_apis_pipe_are_quiet_and_a_semicolon_is_loud():
     args = {"origins": ["Boston", "New York"], "destinations": ["DC"]}
-    good = call(args, "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Boston%7CNew+York"
-                      "&destinations=DC&key=[REDACTED]")
+    good = call(
+        args,
+        "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Boston%7CNew+York"
+        "&destinations=DC&key=[REDACTED]",
+    )
     assert loud(good) == []
     assert ("/origins", "query:/origins") in pairs(good)
-    bad = call(args, "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Boston;New+York"
-                     "&destinations=DC&key=[REDACTED]")
+    bad = call(
+        args,
+        "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Boston;New+York"
+        "&destinations=DC&key=[REDACTED]",
+    )
     assert [f["left"]["path"] for f in loud(bad)] == ["/origins"]
 
 
@@ -202,8 +287,10 @@ def test_a_contract_style_decides_the_separator():
 
 
 def test_two_arguments_joined_into_one_parameter_are_quiet():
-    result = call({"latitude": 40.714, "longitude": -73.961},
-                  "https://maps.googleapis.com/maps/api/geocode/json?latlng=40.714,-73.961&key=[REDACTED]")
+    result = call(
+        {"latitude": 40.714, "longitude": -73.961},
+        "https://maps.googleapis.com/maps/api/geocode/json?latlng=40.714,-73.961&key=[REDACTED]",
+    )
     assert loud(result) == []
     assert {("/latitude", "query:/latlng"), ("/longitude", "query:/latlng")} <= pairs(result)
 
@@ -211,13 +298,26 @@ def test_two_arguments_joined_into_one_parameter_are_quiet():
 def test_a_stripe_form_body_aligns_with_its_fields_and_a_changed_field_is_loud():
     args = {"amount": 2000, "currency": "usd", "order_id": "6735"}
     headers = {"Content-Type": "application/x-www-form-urlencoded"}
-    good = call(args, "https://api.stripe.com/v1/payment_intents", "amount=2000&currency=usd&metadata[order_id]=6735",
-                "POST", headers)
+    good = call(
+        args,
+        "https://api.stripe.com/v1/payment_intents",
+        "amount=2000&currency=usd&metadata[order_id]=6735",
+        "POST",
+        headers,
+    )
     assert loud(good) == []
-    assert pairs(good) == {("/amount", "form:/amount"), ("/currency", "form:/currency"),
-                           ("/order_id", "form:/metadata/order_id")}
-    bad = call(args, "https://api.stripe.com/v1/payment_intents", "amount=200&currency=usd&metadata[order_id]=6735",
-               "POST", headers)
+    assert pairs(good) == {
+        ("/amount", "form:/amount"),
+        ("/currency", "form:/currency"),
+        ("/order_id", "form:/metadata/order_id"),
+    }
+    bad = call(
+        args,
+        "https://api.stripe.com/v1/payment_intents",
+        "amount=200&currency=usd&metadata[order_id]=6735",
+        "POST",
+        headers,
+    )
     [finding] = loud(bad)
     assert (finding["kind"], finding["right"]["path"]) == ("scaled", "form:/amount")
 
@@ -232,14 +332,17 @@ def test_an_idempotency_key_is_compared_in_its_header_and_other_headers_stay_qui
 
 def test_a_graphql_post_pairs_arguments_with_its_variables_and_its_query_text_is_no_added_field():
     args = {"owner": "acme", "name": "web"}
-    body = {"query": "query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { id } }",
-            "variables": {"owner": "acme", "name": "web"}}
+    body = {
+        "query": "query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { id } }",
+        "variables": {"owner": "acme", "name": "web"},
+    }
     result = call(args, "https://api.github.com/graphql", body, "POST")
     assert loud(result) == [] and [f for f in result["findings"] if f["kind"] == "added"] == []
     assert pairs(result) == {("/owner", "/variables/owner"), ("/name", "/variables/name")}
     body["variables"]["name"] = "api"
-    assert [f["right"]["path"] for f in loud(call(args, "https://api.github.com/graphql", body, "POST"))] == \
-        ["/variables/name"]
+    assert [f["right"]["path"] for f in loud(call(args, "https://api.github.com/graphql", body, "POST"))] == [
+        "/variables/name"
+    ]
 
 
 def test_shapes_a_layer_makes_on_purpose_in_a_json_body_are_quiet():
@@ -256,31 +359,51 @@ def test_body_findings_keep_their_paths_when_the_url_is_read():
 
 def test_a_finding_outside_the_body_has_a_stable_anchor_and_body_anchors_are_unchanged():
     from webapp.reports.anchors import finding_anchors
+
     result = call(ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=6")
     [finding] = loud(result)
     assert finding_anchors([finding]) == ["f-value_changed-arguments/limit-request/query_3a_/page_size"]
-    body = {"kind": "type_changed", "left": {"snapshot": "arguments", "path": "/limit"},
-            "right": {"snapshot": "request", "path": "/limit"}}
+    body = {
+        "kind": "type_changed",
+        "left": {"snapshot": "arguments", "path": "/limit"},
+        "right": {"snapshot": "request", "path": "/limit"},
+    }
     assert finding_anchors([body]) == ["f-type_changed-arguments/limit-request/limit"]
 
 
-@pytest.mark.parametrize("url", ["https://[REDACTED]@api.example.com/orders?status=paid", "https://[::1/x?a=1",
-                                 "http://a:b:c/%zz?%%=1&=&&x", "//", "?", "not a url at all"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://[REDACTED]@api.example.com/orders?status=paid",
+        "https://[::1/x?a=1",
+        "http://a:b:c/%zz?%%=1&=&&x",
+        "//",
+        "?",
+        "not a url at all",
+    ],
+)
 def test_a_url_that_cannot_be_read_is_no_crash(url):
     result = call(ORDERS, url)
     assert result["worst"] in ("warning", "info", "error") and "incomplete" not in result
 
 
-from hypothesis import given, strategies as st  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st
 
 _TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
 
 
-@given(path=st.lists(_TEXT, max_size=5), query=st.lists(st.tuples(_TEXT, _TEXT), max_size=6), form=_TEXT,
-       arguments=st.dictionaries(_TEXT, st.one_of(_TEXT, st.integers(), st.booleans(), st.lists(_TEXT, max_size=3)),
-                                 max_size=5))
+@given(
+    path=st.lists(_TEXT, max_size=5),
+    query=st.lists(st.tuples(_TEXT, _TEXT), max_size=6),
+    form=_TEXT,
+    arguments=st.dictionaries(
+        _TEXT, st.one_of(_TEXT, st.integers(), st.booleans(), st.lists(_TEXT, max_size=3)), max_size=5
+    ),
+)
 def test_any_url_query_and_form_text_is_read_without_a_crash(path, query, form, arguments):
     from urllib.parse import quote, urlencode
+
     url = "https://api.example.com/" + "/".join(quote(p, safe="") for p in path) + "?" + urlencode(query)
     result = call(arguments, url, form, "POST", {"Content-Type": "application/x-www-form-urlencoded"})
     assert "incomplete" not in result
@@ -289,18 +412,33 @@ def test_any_url_query_and_form_text_is_read_without_a_crash(path, query, form, 
             assert end is None or is_request_path(end["path"])
 
 
-@pytest.mark.parametrize("arguments, url, body, headers", [
-    ({"owner": "acme", "repo": "web", "title": "Crash", "labels": ["bug"]}, "https://api.github.com/repos/acme/web/issues",
-     {"title": "Crash", "labels": ["bug"]}, {}),
-    (ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&page_size=5", None, {}),
-    ({"amount": 2000, "order_id": "6735"}, "https://api.stripe.com/v1/payment_intents",
-     "amount=2000&metadata[order_id]=6735", {"Content-Type": "application/x-www-form-urlencoded"}),
-    ({"key": "ik-1", "n": 2}, "https://x.example/items/it_42?n=3", {"n": 2}, {"Idempotency-Key": "ik-1"})])
+@pytest.mark.parametrize(
+    "arguments, url, body, headers",
+    [
+        (
+            {"owner": "acme", "repo": "web", "title": "Crash", "labels": ["bug"]},
+            "https://api.github.com/repos/acme/web/issues",
+            {"title": "Crash", "labels": ["bug"]},
+            {},
+        ),
+        (ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&page_size=5", None, {}),
+        (
+            {"amount": 2000, "order_id": "6735"},
+            "https://api.stripe.com/v1/payment_intents",
+            "amount=2000&metadata[order_id]=6735",
+            {"Content-Type": "application/x-www-form-urlencoded"},
+        ),
+        ({"key": "ik-1", "n": 2}, "https://x.example/items/it_42?n=3", {"n": 2}, {"Idempotency-Key": "ik-1"}),
+    ],
+)
 def test_a_located_calls_sparse_rows_rebuild_its_full_alignment(arguments, url, body, headers):
     from webapp.analysis import full_alignment
-    snapshots = {"arguments": {"payload": arguments},
-                 "request": {"payload": body, "http": {"method": "POST", "url": url, "headers": headers}},
-                 "response": {"payload": {"ok": True, "title": "Crash"}, "http": {"status_code": 200}}}
+
+    snapshots = {
+        "arguments": {"payload": arguments},
+        "request": {"payload": body, "http": {"method": "POST", "url": url, "headers": headers}},
+        "response": {"payload": {"ok": True, "title": "Crash"}, "http": {"status_code": 200}},
+    }
     sparse, full = analyze_call(snapshots, None), analyze_call(snapshots, None, sparse=False)
     assert sparse["alignment_sparse"] is True and sparse["located"] is True
     assert len(sparse["alignment"]) < len(full["alignment"]) or body is None

@@ -1,10 +1,10 @@
 """The JSON API through the Flask test client, on a real SQLite file."""
+
 import orjson
 import pytest
+from helpers import TRACE, envelope, ndjson, order_call
 
 from webapp import create_app
-
-from helpers import TRACE, envelope, ndjson, order_call
 
 
 def post(client, body: bytes, **headers):
@@ -24,8 +24,7 @@ def assert_error_shape(response, status, code=None):
 @pytest.mark.parametrize("framing", ["object", "array", "ndjson"])
 def test_ingest_takes_one_object_an_array_or_ndjson_whatever_the_content_type(client, framing):
     events = order_call()
-    body = {"object": orjson.dumps(events[0]), "array": orjson.dumps(events),
-            "ndjson": ndjson(*events)}[framing]
+    body = {"object": orjson.dumps(events[0]), "array": orjson.dumps(events), "ndjson": ndjson(*events)}[framing]
     response = post(client, body, **{"Content-Type": "application/x-www-form-urlencoded"})
     assert response.status_code == 200
     assert response.get_json() == {"accepted": 1 if framing == "object" else 3, "duplicates": 0, "rejected": []}
@@ -50,19 +49,22 @@ def test_a_resent_batch_is_counted_as_duplicates(client, store):
     assert store.count_events() == 3
 
 
-@pytest.mark.parametrize("body", [b"", b"not json at all", b"{\"trace_id\": ", b"\xff\xfe\x00"])
+@pytest.mark.parametrize("body", [b"", b"not json at all", b'{"trace_id": ', b"\xff\xfe\x00"])
 def test_an_unparseable_body_gets_422_and_stores_nothing(client, store, body):
     assert_error_shape(post(client, body), 422)
     assert store.count_events() == 0
 
 
-@pytest.mark.parametrize("event, word", [
-    ({"snapshot": "arguments", "payload": {}}, "trace_id"),
-    ({"trace_id": TRACE, "payload": {}}, "snapshot"),
-    ({"trace_id": TRACE, "snapshot": "arguments"}, "payload"),
-    ({"trace_id": "x" * 129, "snapshot": "arguments", "payload": {}}, "trace_id"),
-    ({"trace_id": TRACE, "snapshot": "reply", "payload": {}}, "snapshot"),
-])
+@pytest.mark.parametrize(
+    "event, word",
+    [
+        ({"snapshot": "arguments", "payload": {}}, "trace_id"),
+        ({"trace_id": TRACE, "payload": {}}, "snapshot"),
+        ({"trace_id": TRACE, "snapshot": "arguments"}, "payload"),
+        ({"trace_id": "x" * 129, "snapshot": "arguments", "payload": {}}, "trace_id"),
+        ({"trace_id": TRACE, "snapshot": "reply", "payload": {}}, "snapshot"),
+    ],
+)
 def test_an_event_missing_a_required_field_is_rejected_with_a_reason(client, store, event, word):
     body = post(client, orjson.dumps([event])).get_json()
     assert body["accepted"] == 0
@@ -71,8 +73,7 @@ def test_an_event_missing_a_required_field_is_rejected_with_a_reason(client, sto
 
 
 def test_a_body_over_the_size_limit_gets_413_in_the_error_shape(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "ANALYZER": "off",
-                      "MAX_BODY_BYTES": 1000})
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "ANALYZER": "off", "MAX_BODY_BYTES": 1000})
     response = app.test_client().post("/api/v1/ingest", data=b"[" + b" " * 2000 + b"]")
     assert_error_shape(response, 413, "too_large")
 
@@ -153,19 +154,32 @@ def test_importing_anthropic_tool_definitions_creates_contracts(client):
 
 # --- tool import and contracts: bad input is a 4xx in the error shape ------------------------
 
+
 def orders_openapi(ref="#/components/schemas/Query"):
-    return {"openapi": "3.0.3", "info": {"title": "Orders", "version": "1"},
-            "paths": {"/orders/search": {"post": {
-                "operationId": "findOrders", "summary": "Search orders",
-                "requestBody": {"content": {"application/json": {"schema": {"$ref": ref}}}},
-                "responses": {"200": {"description": "ok"}}}}},
-            "components": {"schemas": {"Query": {"type": "object"}}}}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Orders", "version": "1"},
+        "paths": {
+            "/orders/search": {
+                "post": {
+                    "operationId": "findOrders",
+                    "summary": "Search orders",
+                    "requestBody": {"content": {"application/json": {"schema": {"$ref": ref}}}},
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+        },
+        "components": {"schemas": {"Query": {"type": "object"}}},
+    }
 
 
-@pytest.mark.parametrize("ref, words", [
-    ("#/components/schemas/Nope", "'#/components/schemas/Nope' points nowhere"),
-    ("other.yaml#/X", "external $ref 'other.yaml#/X' is not supported"),
-])
+@pytest.mark.parametrize(
+    "ref, words",
+    [
+        ("#/components/schemas/Nope", "'#/components/schemas/Nope' points nowhere"),
+        ("other.yaml#/X", "external $ref 'other.yaml#/X' is not supported"),
+    ],
+)
 def test_an_openapi_ref_that_cannot_be_followed_is_a_400_naming_its_place(client, ref, words):
     error = assert_error_shape(client.post("/api/v1/tools/import", json=orders_openapi(ref)), 400, "bad_ref")
     assert words in error["message"]
@@ -173,10 +187,13 @@ def test_an_openapi_ref_that_cannot_be_followed_is_a_400_naming_its_place(client
     assert client.get("/api/v1/tools").get_json()["tools"] == []
 
 
-@pytest.mark.parametrize("operation, words", [
-    ("x=nosuch", "no operation 'nosuch' in the OpenAPI document (it has: findOrders)"),
-    ("garbage", "operation 'garbage': expected TOOL=OPERATION_ID"),
-])
+@pytest.mark.parametrize(
+    "operation, words",
+    [
+        ("x=nosuch", "no operation 'nosuch' in the OpenAPI document (it has: findOrders)"),
+        ("garbage", "operation 'garbage': expected TOOL=OPERATION_ID"),
+    ],
+)
 def test_a_bad_operation_mapping_is_a_400_naming_it(client, operation, words):
     response = client.post(f"/api/v1/tools/import?operation={operation}", json=orders_openapi())
     assert words in assert_error_shape(response, 400, "bad_operation")["message"]
@@ -208,12 +225,32 @@ def test_broken_yaml_is_a_422_naming_the_line(client):
     assert "line 3" in assert_error_shape(response, 422, "not_yaml")["message"]
 
 
-@pytest.mark.parametrize("tools", [
-    {"name": "descT", "description": "my desc", "input_schema": {"type": "object"}},
-    [{"type": "function", "function": {"name": "descT", "description": "my desc", "parameters": {"type": "object"}}}],
-    {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/d": {"get": {
-        "operationId": "descT", "description": "my desc", "responses": {"200": {"description": "ok"}}}}}},
-], ids=["anthropic", "openai", "openapi"])
+@pytest.mark.parametrize(
+    "tools",
+    [
+        {"name": "descT", "description": "my desc", "input_schema": {"type": "object"}},
+        [
+            {
+                "type": "function",
+                "function": {"name": "descT", "description": "my desc", "parameters": {"type": "object"}},
+            }
+        ],
+        {
+            "openapi": "3.0.3",
+            "info": {"title": "t", "version": "1"},
+            "paths": {
+                "/d": {
+                    "get": {
+                        "operationId": "descT",
+                        "description": "my desc",
+                        "responses": {"200": {"description": "ok"}},
+                    }
+                }
+            },
+        },
+    ],
+    ids=["anthropic", "openai", "openapi"],
+)
 def test_import_keeps_the_tool_description_also_when_merging(client, tools):
     assert client.post("/api/v1/tools/import", json=tools).status_code == 200
     assert client.get("/api/v1/tools/descT").get_json()["description"] == "my desc"
@@ -224,26 +261,36 @@ def test_import_keeps_the_tool_description_also_when_merging(client, tools):
 
 
 def test_server_tools_are_skipped_and_the_rest_imported(client):
-    tools = [{"type": "web_search_20250305", "name": "web_search"},
-             {"name": "sendEmail", "input_schema": {"type": "object"}}]
+    tools = [
+        {"type": "web_search_20250305", "name": "web_search"},
+        {"name": "sendEmail", "input_schema": {"type": "object"}},
+    ]
     body = client.post("/api/v1/tools/import", json=tools).get_json()
     assert body["imported"] == ["sendEmail"]
     assert [(s["name"], s["type"]) for s in body["skipped"]] == [("web_search", "web_search_20250305")]
 
 
-@pytest.mark.parametrize("document", [
-    {"openapi": "3.0.0", "paths": []},
-    {"openapi": "2.0", "paths": {}},
-    {"openapi": "3.0.0", "paths": {"/a": {"get": {"operationId": ["x"], "responses": {}}}}},
-    {"openapi": "3.0.0", "paths": {"/a": {"get": {"operationId": "x", "responses": []}}}},
-])
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"openapi": "3.0.0", "paths": []},
+        {"openapi": "2.0", "paths": {}},
+        {"openapi": "3.0.0", "paths": {"/a": {"get": {"operationId": ["x"], "responses": {}}}}},
+        {"openapi": "3.0.0", "paths": {"/a": {"get": {"operationId": "x", "responses": []}}}},
+    ],
+)
 def test_a_malformed_openapi_document_is_a_400(client, document):
     assert_error_shape(client.post("/api/v1/tools/import", json=document), 400, "bad_openapi")
 
 
-@pytest.mark.parametrize("url, status", [("/api/v1/traces/{trace}/findings?offset=\u00b3", 400),
-                                         ("/api/v1/traces/{trace}/findings?limit=\u0663", 400),
-                                         ("/traces/{trace}?view=aligned&more=\u00b2", 200)])
+@pytest.mark.parametrize(
+    "url, status",
+    [
+        ("/api/v1/traces/{trace}/findings?offset=\u00b3", 400),
+        ("/api/v1/traces/{trace}/findings?limit=\u0663", 400),
+        ("/traces/{trace}?view=aligned&more=\u00b2", 200),
+    ],
+)
 def test_a_digit_that_is_not_ascii_is_a_bad_parameter_or_ignored_not_a_500(client, url, status):
     client.post("/api/v1/ingest", data=ndjson(*order_call()))
     answer = client.get(url.format(trace=TRACE))
@@ -251,8 +298,18 @@ def test_a_digit_that_is_not_ascii_is_a_bad_parameter_or_ignored_not_a_500(clien
     assert status == 200 or answer.get_json()["error"]["code"] == "bad_parameter"
 
 
-@pytest.mark.parametrize("query, found", [("muller", True), ("MÜLLER", True), ("jurgen", True), ("sao paulo", True),
-                                          ("São", True), ("paulo sao", False), ("mull", False)])
+@pytest.mark.parametrize(
+    "query, found",
+    [
+        ("muller", True),
+        ("MÜLLER", True),
+        ("jurgen", True),
+        ("sao paulo", True),
+        ("São", True),
+        ("paulo sao", False),
+        ("mull", False),
+    ],
+)
 def test_search_finds_words_with_or_without_their_accents_on_either_store(client, query, found):
     event = envelope(trace_id="a1" * 16, payload={"name": "Jürgen Müller", "city": "São Paulo"})
     assert post(client, orjson.dumps(event)).status_code == 200

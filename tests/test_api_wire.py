@@ -1,5 +1,6 @@
 """A request given by its URL, through the real app: ingest without a payload, then the trace's findings and rows
 name the query and path fields (`query:/page_size`, `path:/2`) and body paths stay as they were."""
+
 import orjson
 import pytest
 from helpers import TRACE, envelope, ndjson
@@ -10,8 +11,9 @@ def post(client, body: bytes):
 
 
 def find_orders(url: str, payload=..., trace_id=TRACE) -> list[dict]:
-    args = envelope("arguments", {"email": "ann@example.com", "status": "paid", "limit": 5}, trace_id,
-                    ts="2026-11-20T09:00:00Z")
+    args = envelope(
+        "arguments", {"email": "ann@example.com", "status": "paid", "limit": 5}, trace_id, ts="2026-11-20T09:00:00Z"
+    )
     request = envelope("request", {}, trace_id, ts="2026-11-20T09:00:01Z", http={"method": "GET", "url": url})
     if payload is ...:
         del request["payload"]
@@ -38,8 +40,14 @@ def test_a_get_without_a_payload_is_accepted_and_its_query_aligns_with_the_argum
 
 @pytest.mark.parametrize("payload", [None, ""])
 def test_a_get_logged_with_a_null_or_empty_body_is_not_flagged_at_the_root(client, payload):
-    post(client, ndjson(*find_orders("https://api.example.com/orders?customer_email=ann%40example.com&status=paid"
-                                     "&page_size=5", payload)))
+    post(
+        client,
+        ndjson(
+            *find_orders(
+                "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5", payload
+            )
+        ),
+    )
     assert the_call(client)["worst"] == "info"
 
 
@@ -53,20 +61,30 @@ def test_a_status_dropped_from_the_query_is_a_warning_with_its_problem(client):
 def test_a_query_value_off_by_one_names_the_parameter_and_groups_into_one_problem(client):
     for n in range(3):
         trace = f"{n:032x}"
-        post(client, ndjson(*find_orders("https://api.example.com/orders?customer_email=ann%40example.com"
-                                         "&status=paid&page_size=6", trace_id=trace)))
-        client.get(f"/api/v1/traces/{trace}")   # reading a trace analyses it (the analyser is off here)
+        post(
+            client,
+            ndjson(
+                *find_orders(
+                    "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=6",
+                    trace_id=trace,
+                )
+            ),
+        )
+        client.get(f"/api/v1/traces/{trace}")  # reading a trace analyses it (the analyser is off here)
     problems = client.get("/api/v1/problems").get_json()["problems"]
     [problem] = problems
     assert problem["right"] == {"snapshot": "request", "path": "query:/page_size"}
     assert problem["calls"] == 3 and problem["kind"] == "value_changed"
 
 
-@pytest.mark.parametrize("event, words", [
-    ({"trace_id": TRACE, "snapshot": "request", "http": {"method": "GET"}}, "payload"),
-    ({"trace_id": TRACE, "snapshot": "request", "http": {"url": 5}}, "http.url"),
-    ({"trace_id": TRACE, "snapshot": "request", "http": "https://x.example/"}, "http"),
-])
+@pytest.mark.parametrize(
+    "event, words",
+    [
+        ({"trace_id": TRACE, "snapshot": "request", "http": {"method": "GET"}}, "payload"),
+        ({"trace_id": TRACE, "snapshot": "request", "http": {"url": 5}}, "http.url"),
+        ({"trace_id": TRACE, "snapshot": "request", "http": "https://x.example/"}, "http"),
+    ],
+)
 def test_a_request_without_payload_or_url_is_still_refused_with_a_reason(client, store, event, words):
     body = post(client, orjson.dumps([event])).get_json()
     assert body["accepted"] == 0 and words in body["rejected"][0]["message"]
@@ -74,5 +92,5 @@ def test_a_request_without_payload_or_url_is_still_refused_with_a_reason(client,
 
 
 def test_an_unparseable_body_is_still_the_json_error(client):
-    response = post(client, b"{\"trace_id\": ")
+    response = post(client, b'{"trace_id": ')
     assert response.status_code == 422 and set(response.get_json()["error"]) == {"code", "message", "retryable"}

@@ -1,4 +1,5 @@
 """The benchmarks still run: each bench/ script in --quick mode prints its ratio lines and writes its figures."""
+
 import json
 import subprocess
 import sys
@@ -16,9 +17,16 @@ SCRIPTS = ("ingest", "analysis", "pages", "cli", "shapes", "grouping", "prune")
 def quick_runs():
     """Run the quick benchmarks side by side (they take ~20-30 s together) and keep their output."""
     started = time.time()
-    running = {name: subprocess.Popen([sys.executable, str(BENCH / f"{name}.py"), "--quick"], cwd=ROOT,
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-               for name in SCRIPTS}
+    running = {
+        name: subprocess.Popen(
+            [sys.executable, str(BENCH / f"{name}.py"), "--quick"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for name in SCRIPTS
+    }
     runs = {name: (proc.communicate(timeout=120)[0], proc.returncode) for name, proc in running.items()}
     return {"started": started, **runs}
 

@@ -1,15 +1,15 @@
 """A boolean schema is a schema everywhere: `false` accepts no value, `true` every value."""
+
 import json
 
 import pytest
 from click.testing import CliRunner
+from helpers import TRACE, ndjson, order_call
 
 from webapp import pipeline
 from webapp.analysis import analyze_call
 from webapp.cli import main
 from webapp.contracts import check_contract, validated_contract
-
-from helpers import TRACE, ndjson, order_call
 
 
 def snapshot(payload, status=None) -> dict:
@@ -19,8 +19,14 @@ def snapshot(payload, status=None) -> dict:
 @pytest.mark.parametrize("schema, valid", [(False, False), (True, True), ({}, True)])
 def test_analysis_validates_every_snapshot_against_a_boolean_schema(schema, valid):
     contract = {"name": "t", "arguments_schema": schema, "request_schema": schema, "response_schema": schema}
-    result = analyze_call({"arguments": snapshot({"limit": 5}), "request": snapshot({"limit": 5}),
-                           "response": snapshot({"orders": []}, 200)}, contract)
+    result = analyze_call(
+        {
+            "arguments": snapshot({"limit": 5}),
+            "request": snapshot({"limit": 5}),
+            "response": snapshot({"orders": []}, 200),
+        },
+        contract,
+    )
     for name in ("arguments", "request", "response"):
         assert result["validation"][name]["schema"] == f"{name}_schema"
         assert result["validation"][name]["valid"] is valid
@@ -29,8 +35,14 @@ def test_analysis_validates_every_snapshot_against_a_boolean_schema(schema, vali
 
 def test_a_false_error_schema_refuses_every_error_body():
     contract = {"name": "t", "error_schema": False}
-    result = analyze_call({"arguments": None, "request": None,
-                           "response": snapshot({"code": "x", "message": "y", "retryable": False}, 500)}, contract)
+    result = analyze_call(
+        {
+            "arguments": None,
+            "request": None,
+            "response": snapshot({"code": "x", "message": "y", "retryable": False}, 500),
+        },
+        contract,
+    )
     assert result["validation"]["response"]["valid"] is False
     assert result["validation"]["response"]["schema"] == "error_schema"
 
@@ -38,7 +50,9 @@ def test_a_false_error_schema_refuses_every_error_body():
 def test_contract_checks_take_boolean_schemas_and_keep_them():
     assert check_contract({"arguments_schema": False, "request_schema": True}) == []
     assert validated_contract("t", {"arguments_schema": False, "request_schema": True}) == {
-        "arguments_schema": False, "request_schema": True}
+        "arguments_schema": False,
+        "request_schema": True,
+    }
 
 
 def test_put_keeps_a_false_schema_and_the_stored_call_is_invalid(client, store):

@@ -2,6 +2,7 @@
 
 The screenshots in docs/screenshots/ are written only when asked: `python -m pytest tests/test_browser.py --screenshots`.
 """
+
 import hashlib
 import json
 import re
@@ -9,8 +10,8 @@ import time
 
 import httpx
 import pytest
-from conftest import ROOT, SAMPLES, LiveServer
 from browsers import chromium, need_chromium
+from conftest import ROOT, SAMPLES, LiveServer
 from helpers import ndjson
 
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -28,20 +29,36 @@ pytestmark = pytest.mark.browser
 
 
 def hostile_events() -> list[dict]:
-    payload = {"<script>alert('key')</script>": "<img src=x onerror=alert('value')>",
-               "</script><img src=x onerror=alert(2)>": ["<b>bold</b>", "\u202eevil"]}
-    return [{"trace_id": HOSTILE, "call_id": "call_01", "snapshot": name, "tool": "<script>alert(3)</script>",
-             "payload": payload, "ts": "2026-06-30T10:00:00Z"} for name in ("arguments", "request")]
+    payload = {
+        "<script>alert('key')</script>": "<img src=x onerror=alert('value')>",
+        "</script><img src=x onerror=alert(2)>": ["<b>bold</b>", "\u202eevil"],
+    }
+    return [
+        {
+            "trace_id": HOSTILE,
+            "call_id": "call_01",
+            "snapshot": name,
+            "tool": "<script>alert(3)</script>",
+            "payload": payload,
+            "ts": "2026-06-30T10:00:00Z",
+        }
+        for name in ("arguments", "request")
+    ]
 
 
 def big_events() -> list[dict]:
-    items = [{"id": f"ord_{i:06d}", "status": "delivered", "note": "x" * 180, "total_cents": i}
-             for i in range(4500)]
+    items = [{"id": f"ord_{i:06d}", "status": "delivered", "note": "x" * 180, "total_cents": i} for i in range(4500)]
     base = {"trace_id": BIG, "call_id": "call_01", "tool": "findOrders", "ts": "2026-06-30T11:00:00Z"}
-    return [{**base, "snapshot": "arguments", "payload": {"status": "delivered", "limit": 5}},
-            {**base, "snapshot": "request", "payload": {"status": "delivered", "limit": "5"}},
-            {**base, "snapshot": "response", "payload": {"orders": items, "next_cursor": None},
-             "http": {"status_code": 200}}]
+    return [
+        {**base, "snapshot": "arguments", "payload": {"status": "delivered", "limit": 5}},
+        {**base, "snapshot": "request", "payload": {"status": "delivered", "limit": "5"}},
+        {
+            **base,
+            "snapshot": "response",
+            "payload": {"orders": items, "next_cursor": None},
+            "http": {"status_code": 200},
+        },
+    ]
 
 
 def items_events() -> list[dict]:
@@ -51,13 +68,19 @@ def items_events() -> list[dict]:
     sent = [dict(item) for item in items]
     sent[-1]["qty"] = "2999"
     base = {"trace_id": ITEMS, "call_id": "call_01", "tool": "putItems", "ts": "2026-06-30T12:00:00Z"}
-    return [{**base, "snapshot": "arguments", "payload": {"items": items}},
-            {**base, "snapshot": "request", "payload": {"items": sent}}]
+    return [
+        {**base, "snapshot": "arguments", "payload": {"items": items}},
+        {**base, "snapshot": "request", "payload": {"items": sent}},
+    ]
 
 
 def sample_trace_ids() -> set[str]:
-    return {json.loads(line)["trace_id"] for path in SAMPLES.glob("*.ndjson")
-            for line in path.read_text().splitlines() if line.strip()}
+    return {
+        json.loads(line)["trace_id"]
+        for path in SAMPLES.glob("*.ndjson")
+        for line in path.read_text().splitlines()
+        if line.strip()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -199,8 +222,10 @@ def test_a_trace_with_a_1mb_response_is_usable_within_a_second(page, server):
         expect(node(page, "request/limit")).to_have_class(has_class("hl"))
         usable = time.perf_counter() - started
         ready = float(page.evaluate("document.documentElement.dataset.ready"))
-        figures.append(f"{attempt}: script ready at {ready:.0f} ms (performance.now), "
-                       f"first finding clicked and highlighted after {usable * 1000:.0f} ms")
+        figures.append(
+            f"{attempt}: script ready at {ready:.0f} ms (performance.now), "
+            f"first finding clicked and highlighted after {usable * 1000:.0f} ms"
+        )
     nodes = page.evaluate("document.getElementsByTagName('*').length")
     print("\n1 MB response, " + "; ".join(figures) + f"; {nodes} elements")
     assert usable < 5, "generous bound; the target is 1 s"
@@ -235,7 +260,7 @@ def test_clicking_an_invalid_json_finding_highlights_the_broken_request(page, se
 
 def test_collapse_all_closes_loaded_subtrees_and_expand_all_opens_only_loaded_ones(page, server):
     page.goto(f"{server.url}/traces/{ITEMS}?view=raw")
-    orders = page.locator('[id="arguments/items"] > details')   # open: a finding lies below it
+    orders = page.locator('[id="arguments/items"] > details')  # open: a finding lies below it
     lazy = orders.locator("details.lazy")
     loaded, never = lazy.nth(0), lazy.nth(1)
     loaded.locator("> summary").click()
@@ -246,7 +271,7 @@ def test_collapse_all_closes_loaded_subtrees_and_expand_all_opens_only_loaded_on
     page.locator('button[data-tree="expand"]').click()
     assert orders.evaluate("d => d.open") and loaded.evaluate("d => d.open")
     assert not never.evaluate("d => d.open")
-    expect(never.locator(".lazy-link")).to_have_count(1)   # never opened: not fetched
+    expect(never.locator(".lazy-link")).to_have_count(1)  # never opened: not fetched
 
 
 def test_auto_refresh_pauses_while_older_traces_are_shown(page, server):
@@ -256,7 +281,7 @@ def test_auto_refresh_pauses_while_older_traces_are_shown(page, server):
     page.locator(".more-row a").click()
     expect(rows).to_have_count(10)
     expect(page.locator("#refresh-paused")).to_be_visible()
-    page.wait_for_timeout(6000)   # past one 5 s refresh
+    page.wait_for_timeout(6000)  # past one 5 s refresh
     expect(rows).to_have_count(10)
     page.locator("#refresh-paused a").click()
     expect(rows).to_have_count(5)

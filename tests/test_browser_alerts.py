@@ -4,15 +4,15 @@ A findOrders call sends limit as a string; the problem is resolved on its page; 
 the same way. The server's own analyser and sender do the rest, against a receiver that fails once
 and checks every signature.
 """
+
 import time
 
 import httpx
 import pytest
 from browsers import launch
+from helpers import ndjson
 from problem_helpers import CONTRACT, at, call, trace
 from receiver import Receiver
-
-from helpers import ndjson
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright

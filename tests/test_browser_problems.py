@@ -5,13 +5,14 @@ compare with the nearest clean call, resolve it; send a later failing call; see 
 The screenshots docs/screenshots/problems.png and problem.png are written only when asked:
 `python -m pytest tests/test_browser_problems.py --screenshots`.
 """
+
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-from conftest import ROOT, LiveServer
 from browsers import launch, need_chromium
+from conftest import ROOT, LiveServer
 from helpers import ndjson
 
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -22,8 +23,9 @@ from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    live = LiveServer(tmp_path_factory.mktemp("problems") / "demo.db", env={"PYTHONPATH": str(ROOT)},
-                      args=["--demo"]).start()
+    live = LiveServer(
+        tmp_path_factory.mktemp("problems") / "demo.db", env={"PYTHONPATH": str(ROOT)}, args=["--demo"]
+    ).start()
     yield live
     live.stop()
 
@@ -47,14 +49,30 @@ def screenshot(request, tmp_path):
 
 def later_failing_call(trace_id: str) -> bytes:
     """A findOrders call from release 1.4.3 that sends limit as a string, timed after any resolution."""
-    ts = (datetime.now(timezone.utc) + timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-    common = {"trace_id": trace_id, "call_id": "call_01", "tool": "findOrders", "source": "foundation_models",
-              "release": "1.4.3", "ts": ts}
-    return ndjson({**common, "snapshot": "arguments", "payload": {"customerEmail": "kai@example.com", "limit": 3}},
-                  {**common, "snapshot": "request", "payload": {"customer_email": "kai@example.com", "limit": "3"},
-                   "http": {"method": "POST", "url": "https://api.example.com/v1/orders/search"}},
-                  {**common, "snapshot": "response", "payload": {"orders": [], "next_cursor": None},
-                   "http": {"status_code": 200}})
+    ts = (datetime.now(UTC) + timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    common = {
+        "trace_id": trace_id,
+        "call_id": "call_01",
+        "tool": "findOrders",
+        "source": "foundation_models",
+        "release": "1.4.3",
+        "ts": ts,
+    }
+    return ndjson(
+        {**common, "snapshot": "arguments", "payload": {"customerEmail": "kai@example.com", "limit": 3}},
+        {
+            **common,
+            "snapshot": "request",
+            "payload": {"customer_email": "kai@example.com", "limit": "3"},
+            "http": {"method": "POST", "url": "https://api.example.com/v1/orders/search"},
+        },
+        {
+            **common,
+            "snapshot": "response",
+            "payload": {"orders": [], "next_cursor": None},
+            "http": {"status_code": 200},
+        },
+    )
 
 
 def test_a_new_user_finds_resolves_and_sees_a_problem_regress(server, page, screenshot):

@@ -7,6 +7,7 @@
 Per shape it prints the time until usable, the server's time for the same page over plain HTTP, and
 Chromium's navigation timings (last byte, DOM parsed, loaded): which of server and DOM the time is.
 """
+
 import os
 import re
 import sys
@@ -14,8 +15,8 @@ import time
 
 import httpx
 import pytest
-from conftest import ROOT, LiveServer
 from browsers import chromium, need_chromium
+from conftest import ROOT, LiveServer
 
 SIZE = 1_000_000
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1800)]
@@ -37,8 +38,11 @@ def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("shapes") / "shapes.db"
     build(db, CHOSEN, SIZE)  # `tracediff ingest` analyses with no budget: the page is timed on complete analyses
     live = LiveServer(db, env={"PYTHONPATH": str(ROOT)}).start()
-    assert all(c["analyzed"] and "incomplete" not in c for name in CHOSEN
-               for c in httpx.get(f"{live.url}/api/v1/traces/shape-{name}", timeout=60).json()["calls"])
+    assert all(
+        c["analyzed"] and "incomplete" not in c
+        for name in CHOSEN
+        for c in httpx.get(f"{live.url}/api/v1/traces/shape-{name}", timeout=60).json()["calls"]
+    )
     yield live
     live.stop()
 
@@ -62,14 +66,16 @@ def usable_after(browser, url: str) -> tuple[float, int, int, dict]:
             first.locator(".message").click()
             ends = [first.get_attribute(side) for side in ("data-left", "data-right")]
             shown = [end for end in ends if end and page.locator(f'[id="{end}"]').count()]
-            if shown:   # a finding about a whole document (keys converted at the root) has no cell to light
+            if shown:  # a finding about a whole document (keys converted at the root) has no cell to light
                 expect(page.locator(f'[id="{shown[0]}"]').first).to_have_class(re.compile(r"\bhl\b"))
             expect(page.locator("table.aligned")).to_be_visible()
         else:
             expect(page.locator("table.aligned, .clean").first).to_be_visible()
         seconds = time.perf_counter() - started
-        timing = page.evaluate("(() => { const n = performance.getEntriesByType('navigation')[0]; return "
-                               "{response: n.responseEnd, parsed: n.domContentLoadedEventEnd, loaded: n.loadEventEnd}; })()")
+        timing = page.evaluate(
+            "(() => { const n = performance.getEntriesByType('navigation')[0]; return "
+            "{response: n.responseEnd, parsed: n.domContentLoadedEventEnd, loaded: n.loadEventEnd}; })()"
+        )
         return seconds, len(response.body()), page.evaluate("document.getElementsByTagName('*').length"), timing
     finally:
         context.close()
@@ -86,15 +92,19 @@ def test_the_worst_shapes_at_1mb_are_usable_within_a_second(server, browser):
     lines, worst = [], (0.0, "", 0.0)
     for name in CHOSEN:
         url = f"{server.url}/traces/shape-{name}"
-        usable_after(browser, url)   # a first load warms the server's caches
+        usable_after(browser, url)  # a first load warms the server's caches
         answered = server_seconds(url)
         seconds, size, elements, timing = usable_after(browser, url)
         worst = max(worst, (seconds, name, answered))
-        lines.append(f"{name:24s} usable after {seconds * 1000:5.0f} ms (server alone {answered * 1000:5.0f} ms; in "
-                     f"Chromium: last byte {timing['response']:5.0f}, DOM parsed {timing['parsed']:5.0f}, loaded "
-                     f"{timing['loaded']:5.0f} ms), {size / 1000:6.0f} KB, {elements} elements")
+        lines.append(
+            f"{name:24s} usable after {seconds * 1000:5.0f} ms (server alone {answered * 1000:5.0f} ms; in "
+            f"Chromium: last byte {timing['response']:5.0f}, DOM parsed {timing['parsed']:5.0f}, loaded "
+            f"{timing['loaded']:5.0f} ms), {size / 1000:6.0f} KB, {elements} elements"
+        )
     load = os.getloadavg()[0]
-    print("\n" + "\n".join(lines) + f"\nworst: {worst[1]} usable after {worst[0] * 1000:.0f} ms, of which the "
-          f"server {worst[2] * 1000:.0f} ms (1-minute load average {load:.1f} on {os.cpu_count()} cores)")
+    print(
+        "\n" + "\n".join(lines) + f"\nworst: {worst[1]} usable after {worst[0] * 1000:.0f} ms, of which the "
+        f"server {worst[2] * 1000:.0f} ms (1-minute load average {load:.1f} on {os.cpu_count()} cores)"
+    )
     # Generous on a machine shared with other test runs; the printed figure is the one to read.
     assert worst[0] < 5, lines

@@ -6,13 +6,14 @@ No page challenges such a browser, so it never sends a password on its own: the 
 `http_credentials` answers a Basic challenge as a person at the browser's password dialog does), lands back on
 the page, sees who is signed in and uses the resolve form.
 """
+
 import re
 import time
 
 import httpx
 import pytest
-from conftest import ROOT, LiveServer
 from browsers import chromium, need_chromium
+from conftest import ROOT, LiveServer
 
 ADMIN, SHIPPER = "adm-3c9e1a7f5b2d4086", "ing-8f2a6c0e4b1d3957"
 ACCESS = re.compile(r'access: \S+ (?P<request>"[A-Z]+ \S+") (?P<status>\d{3}) .*?(?: token=(?P<token>\S+))?$', re.M)
@@ -23,7 +24,11 @@ from playwright.sync_api import expect  # noqa: E402
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    env = {"PYTHONPATH": str(ROOT), "TRACEDIFF_ADMIN_TOKENS": f"ops:{ADMIN}", "TRACEDIFF_INGEST_TOKENS": f"ship:{SHIPPER}"}
+    env = {
+        "PYTHONPATH": str(ROOT),
+        "TRACEDIFF_ADMIN_TOKENS": f"ops:{ADMIN}",
+        "TRACEDIFF_INGEST_TOKENS": f"ship:{SHIPPER}",
+    }
     live = LiveServer(tmp_path_factory.mktemp("signin") / "demo.db", env=env, args=["--demo"]).start()
     yield live
     live.stop()
@@ -47,8 +52,11 @@ def access_lines(server, *paths, wait_for_ops=True) -> list[str]:
     """The server's access log lines for these paths: request, status and the token's name (or -)."""
     deadline = time.monotonic() + 5
     while True:  # a worker writes its line just after it answers
-        found = [f'{m["request"]} {m["status"]} {m["token"] or "-"}' for m in ACCESS.finditer(server.logs())
-                 if m["request"].split()[1].rstrip('"') in paths]
+        found = [
+            f"{m['request']} {m['status']} {m['token'] or '-'}"
+            for m in ACCESS.finditer(server.logs())
+            if m["request"].split()[1].rstrip('"') in paths
+        ]
         if found and (found[-1].endswith(" ops") or not wait_for_ops) or time.monotonic() > deadline:
             return found
         time.sleep(0.1)
@@ -69,7 +77,9 @@ def test_a_person_signs_in_from_the_problem_page_and_resolves_it(server, browser
     expect(page.locator("form.state-form")).to_have_count(0)  # open reading: no challenge, so no form yet
     expect(page.locator(".actions .note")).to_contain_text("TRACEDIFF_ADMIN_TOKENS")
     expect(page.locator("header .who")).not_to_contain_text("signed in")
-    assert access_lines(server, f"/problems/{problem_id}", wait_for_ops=False) == [f'"GET /problems/{problem_id}" 200 -']
+    assert access_lines(server, f"/problems/{problem_id}", wait_for_ops=False) == [
+        f'"GET /problems/{problem_id}" 200 -'
+    ]
 
     page.locator("header a.signin").click()
     page.wait_for_url(problem_url)
@@ -77,7 +87,10 @@ def test_a_person_signs_in_from_the_problem_page_and_resolves_it(server, browser
     # the redirect brought it back to the same page; the server's access log shows all three
     assert (f"/signin?next=/problems/{problem_id}?since%3D30d", 303) in answers
     assert access_lines(server, "/signin", f"/problems/{problem_id}")[-3:] == [
-        '"GET /signin" 401 -', '"GET /signin" 303 ops', f'"GET /problems/{problem_id}" 200 ops']
+        '"GET /signin" 401 -',
+        '"GET /signin" 303 ops',
+        f'"GET /problems/{problem_id}" 200 ops',
+    ]
     expect(page.locator("header .who .token-name")).to_have_text("ops")
     expect(page.locator("header .who")).to_contain_text("(admin)")
     expect(page.locator("header a.signin")).to_have_count(0)

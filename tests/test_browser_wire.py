@@ -1,5 +1,6 @@
 """A request given by its URL or a form body, in a real browser: the trace page aligns each argument with its query
 parameter, path segment or form field (Playwright driving Debian's Chromium against `tracediff serve`)."""
+
 import httpx
 import pytest
 from browsers import chromium, need_chromium
@@ -18,23 +19,37 @@ BAD_TRACE = "9e7000000000000000000000000000a2"
 
 def get_call(trace: str, query: str) -> list[dict]:
     base = {"trace_id": trace, "call_id": "call_01", "tool": "findOrders", "ts": "2026-11-20T09:00:00Z"}
-    return [{**base, "snapshot": "arguments", "payload": {"email": "ann@example.com", "status": "paid", "limit": 5}},
-            {**base, "snapshot": "request", "http": {"method": "GET", "url": f"https://api.example.com/orders?{query}"}}]
+    return [
+        {**base, "snapshot": "arguments", "payload": {"email": "ann@example.com", "status": "paid", "limit": 5}},
+        {**base, "snapshot": "request", "http": {"method": "GET", "url": f"https://api.example.com/orders?{query}"}},
+    ]
 
 
 def form_call() -> list[dict]:
     base = {"trace_id": FORM_TRACE, "call_id": "call_01", "tool": "create_payment_intent", "ts": "2026-11-20T09:01:00Z"}
-    return [{**base, "snapshot": "arguments", "payload": {"amount": 2000, "currency": "usd", "order_id": "6735"}},
-            {**base, "snapshot": "request", "payload": "amount=2000&currency=usd&metadata[order_id]=6735",
-             "http": {"method": "POST", "url": "https://api.stripe.com/v1/payment_intents",
-                      "headers": {"Content-Type": "application/x-www-form-urlencoded"}}}]
+    return [
+        {**base, "snapshot": "arguments", "payload": {"amount": 2000, "currency": "usd", "order_id": "6735"}},
+        {
+            **base,
+            "snapshot": "request",
+            "payload": "amount=2000&currency=usd&metadata[order_id]=6735",
+            "http": {
+                "method": "POST",
+                "url": "https://api.stripe.com/v1/payment_intents",
+                "headers": {"Content-Type": "application/x-www-form-urlencoded"},
+            },
+        },
+    ]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     live = LiveServer(tmp_path_factory.mktemp("wire") / "wire.db", env={"PYTHONPATH": str(ROOT)}).start()
-    events = [*get_call(GET_TRACE, "customer_email=ann%40example.com&status=paid&page_size=5"), *form_call(),
-              *get_call(BAD_TRACE, "customer_email=ann%40example.com&page_size=5")]
+    events = [
+        *get_call(GET_TRACE, "customer_email=ann%40example.com&status=paid&page_size=5"),
+        *form_call(),
+        *get_call(BAD_TRACE, "customer_email=ann%40example.com&page_size=5"),
+    ]
     assert httpx.post(live.url + "/api/v1/ingest", content=ndjson(*events), timeout=30).status_code == 200
     yield live
     live.stop()
@@ -59,15 +74,20 @@ def page(browser):
 
 def aligned(page, argument: str, request: str):
     """The aligned view's row whose arguments cell shows `argument` and whose request cell shows `request`."""
-    return page.locator("table.aligned tr.arow").filter(
-        has=page.locator(f'td.stage-arguments[data-ptr="{argument}"]')).filter(
-        has=page.locator(f'td.stage-request[data-ptr="{request}"]'))
+    return (
+        page.locator("table.aligned tr.arow")
+        .filter(has=page.locator(f'td.stage-arguments[data-ptr="{argument}"]'))
+        .filter(has=page.locator(f'td.stage-request[data-ptr="{request}"]'))
+    )
 
 
 def test_a_get_calls_trace_page_aligns_each_argument_with_its_query_parameter(page, server):
     page.goto(f"{server.url}/traces/{GET_TRACE}")
-    for argument, parameter, text in (("/email", "query:/customer_email", '"ann@example.com"'),
-                                      ("/status", "query:/status", '"paid"'), ("/limit", "query:/page_size", '"5"')):
+    for argument, parameter, text in (
+        ("/email", "query:/customer_email", '"ann@example.com"'),
+        ("/status", "query:/status", '"paid"'),
+        ("/limit", "query:/page_size", '"5"'),
+    ):
         row = aligned(page, argument, parameter)
         expect(row).to_have_count(1)
         expect(row.locator("td.stage-request code.v")).to_have_text(text)
@@ -76,8 +96,11 @@ def test_a_get_calls_trace_page_aligns_each_argument_with_its_query_parameter(pa
 
 def test_a_form_encoded_call_aligns_with_its_fields(page, server):
     page.goto(f"{server.url}/traces/{FORM_TRACE}")
-    for argument, field, text in (("/amount", "form:/amount", '"2000"'), ("/currency", "form:/currency", '"usd"'),
-                                  ("/order_id", "form:/metadata/order_id", '"6735"')):
+    for argument, field, text in (
+        ("/amount", "form:/amount", '"2000"'),
+        ("/currency", "form:/currency", '"usd"'),
+        ("/order_id", "form:/metadata/order_id", '"6735"'),
+    ):
         row = aligned(page, argument, field)
         expect(row).to_have_count(1)
         expect(row.locator("td.stage-request code.v")).to_have_text(text)

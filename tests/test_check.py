@@ -1,4 +1,5 @@
 """`tracediff check` in a user's CI: every contract shape, exit codes 0/1/2, folders of fixtures, JUnit, GitHub."""
+
 import hashlib
 import io
 import json
@@ -11,13 +12,12 @@ from xml.etree import ElementTree
 import pytest
 from click.testing import CliRunner
 
-from webapp.cli import demo
-from webapp.cli import main
+from webapp.cli import demo, main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_traces"
 SCHEMA = {"type": "object", "properties": {"limit": {"type": "integer"}}}
-BARE = {"arguments_schema": SCHEMA, "request_schema": SCHEMA}   # the body of PUT /api/v1/tools/findOrders
+BARE = {"arguments_schema": SCHEMA, "request_schema": SCHEMA}  # the body of PUT /api/v1/tools/findOrders
 
 
 def write(folder: Path, name: str, value) -> str:
@@ -40,12 +40,15 @@ def one_line_error(result, code: int, words: str) -> None:
 @pytest.fixture
 def call(tmp_path):
     """Fixture files of a findOrders call: the arguments, a clean request and one that sent a string."""
-    return {"args": write(tmp_path, "tool-args.json", {"limit": 5}),
-            "good": write(tmp_path, "http-body.json", {"limit": 5}),
-            "bad": write(tmp_path, "http-body-bad.json", {"limit": "5"})}
+    return {
+        "args": write(tmp_path, "tool-args.json", {"limit": 5}),
+        "good": write(tmp_path, "http-body.json", {"limit": 5}),
+        "bad": write(tmp_path, "http-body-bad.json", {"limit": "5"}),
+    }
 
 
 # --- every contract shape: exit 0 when clean, 1 on a finding ------------------------------------
+
 
 @pytest.mark.parametrize("tool", [None, "findOrders"])
 def test_a_bare_contract_the_body_of_a_put_is_checked_with_or_without_tool(tmp_path, call, tool):
@@ -67,13 +70,18 @@ def test_a_named_contract_and_a_list_of_tool_definitions_are_checked(tmp_path, c
     assert result.exit_code == 1 and "arguments /limit: '5' is not of type 'integer'" in result.output
 
 
-@pytest.mark.parametrize("contract, words", [
-    ("limit: [", "not JSON"),
-    ({"arguments_schema": {"type": "integr"}}, "contract for"),
-    ({"arguments_schema": SCHEMA, "colour": "red"}, "unknown contract fields ['colour']"),
-    ([{"name": "a", "arguments_schema": SCHEMA}, {"name": "b", "arguments_schema": SCHEMA}],
-     "holds contracts for 2 tools; choose one with --tool (a, b)"),
-])
+@pytest.mark.parametrize(
+    "contract, words",
+    [
+        ("limit: [", "not JSON"),
+        ({"arguments_schema": {"type": "integr"}}, "contract for"),
+        ({"arguments_schema": SCHEMA, "colour": "red"}, "unknown contract fields ['colour']"),
+        (
+            [{"name": "a", "arguments_schema": SCHEMA}, {"name": "b", "arguments_schema": SCHEMA}],
+            "holds contracts for 2 tools; choose one with --tool (a, b)",
+        ),
+    ],
+)
 def test_a_contract_that_cannot_be_used_exits_2_in_one_line(tmp_path, call, contract, words):
     path = write(tmp_path, "contract.json", contract)
     one_line_error(check("--contract", path, "--arguments", call["args"]), 2, words)
@@ -81,8 +89,11 @@ def test_a_contract_that_cannot_be_used_exits_2_in_one_line(tmp_path, call, cont
 
 def test_a_tool_the_contract_file_lacks_exits_2_naming_the_ones_it_has(tmp_path, call):
     path = write(tmp_path, "named.json", {"name": "findOrders", **BARE})
-    one_line_error(check("--contract", path, "--tool", "sendEmail", "--arguments", call["args"]), 2,
-                   "has no contract for tool 'sendEmail'; it has: findOrders")
+    one_line_error(
+        check("--contract", path, "--tool", "sendEmail", "--arguments", call["args"]),
+        2,
+        "has no contract for tool 'sendEmail'; it has: findOrders",
+    )
 
 
 def test_arguments_that_are_not_json_exit_2_in_one_line(tmp_path):
@@ -104,6 +115,7 @@ def test_a_bad_request_body_is_a_finding_not_an_input_error(tmp_path, call):
 
 
 # --- folders of fixtures, as the fixtures zip lays them out -------------------------------------
+
 
 def sample_calls(store) -> list[tuple[str, str]]:
     """(trace id, call id) of every call of the sample traces."""
@@ -142,11 +154,16 @@ def test_checking_the_folders_of_every_sample_call_gives_the_verdicts_of_the_sto
     shown = sorted(line.split(None, 1)[1] for line in result.output.splitlines() if line.startswith("FAIL "))
     assert shown == failing
     passed = len(fixture_folders) - len(failing)
-    assert f"{len(fixture_folders)} call(s): {passed} passed, {len(failing)} failed, 0 could not be checked" \
+    assert (
+        f"{len(fixture_folders)} call(s): {passed} passed, {len(failing)} failed, 0 could not be checked"
         in result.output
+    )
     suite = ElementTree.parse(junit).getroot().find("testsuite")
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == \
-        (str(len(fixture_folders)), str(len(failing)), "0")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == (
+        str(len(fixture_folders)),
+        str(len(failing)),
+        "0",
+    )
     assert sorted(case.get("name") for case in suite.iter("testcase") if case.find("failure") is not None) == failing
 
 
@@ -157,12 +174,14 @@ def test_github_format_annotates_the_fixture_file_of_each_failing_finding(fixtur
     assert result.exit_code == 1
     lines = result.output.splitlines()
     body = f"{folder}/http-body.json".replace(":", "%3A").replace(",", "%2C")
-    limit_line = next(n for n, text in enumerate((folder / "http-body.json").read_text().splitlines(), 1)
-                      if text.strip().startswith('"limit":'))   # where the annotation lands in the diff
+    limit_line = next(
+        n
+        for n, text in enumerate((folder / "http-body.json").read_text().splitlines(), 1)
+        if text.strip().startswith('"limit":')
+    )  # where the annotation lands in the diff
     assert f"::error file={body},line={limit_line},title=type_changed::" in result.output
-    assert f"::error file={body},line={limit_line},title=schema::request /limit: '5' is not of type 'integer'" \
-        in lines
-    assert not any(line.startswith("::notice") for line in lines)   # info findings do not fail, nor annotate
+    assert f"::error file={body},line={limit_line},title=schema::request /limit: '5' is not of type 'integer'" in lines
+    assert not any(line.startswith("::notice") for line in lines)  # info findings do not fail, nor annotate
     assert lines[-1] == "1 call(s): 0 passed, 1 failed, 0 could not be checked"
 
 
@@ -197,17 +216,36 @@ def test_folders_share_one_contract_file_and_each_call_json_picks_its_tool(tmp_p
 
 # --- start-up: what `import webapp.cli` and `check` load ------------------------------------------
 
+
 def loaded_modules(code: str) -> set[str]:
     """Run code in a fresh interpreter; return the top-level modules it imported."""
     script = f"import sys\n{code}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert out.returncode == 0, out.stderr
     return set(out.stdout.split())
 
 
-HEAVY = {"flask", "werkzeug", "jinja2", "sqlite_utils", "gunicorn", "jsonschema", "referencing", "yaml",
-         "rfc3987_syntax", "lark", "isoduration", "webcolors"}
+HEAVY = {
+    "flask",
+    "werkzeug",
+    "jinja2",
+    "sqlite_utils",
+    "gunicorn",
+    "jsonschema",
+    "referencing",
+    "yaml",
+    "rfc3987_syntax",
+    "lark",
+    "isoduration",
+    "webcolors",
+}
 
 
 def test_the_command_line_imports_no_web_stack_and_no_python_validator_to_start():
@@ -217,19 +255,26 @@ def test_the_command_line_imports_no_web_stack_and_no_python_validator_to_start(
 
 
 def test_checking_a_clean_call_loads_no_web_stack_nor_python_validator(tmp_path, call):
-    contract = write(tmp_path, "contract.json", {"name": "findOrders", **BARE, "mapping": [
-        {"arguments": "/limit", "request": "/limit"}]})
-    run = (f"from webapp.cli import main\ntry:\n    main(['check', '--contract', {contract!r},"
-           f" '--arguments', {call['args']!r}, '--request', {call['good']!r}])\nexcept SystemExit as e:\n"
-           "    assert e.code == 0, e.code")
+    contract = write(
+        tmp_path,
+        "contract.json",
+        {"name": "findOrders", **BARE, "mapping": [{"arguments": "/limit", "request": "/limit"}]},
+    )
+    run = (
+        f"from webapp.cli import main\ntry:\n    main(['check', '--contract', {contract!r},"
+        f" '--arguments', {call['args']!r}, '--request', {call['good']!r}])\nexcept SystemExit as e:\n"
+        "    assert e.code == 0, e.code"
+    )
     assert not loaded_modules(run) & HEAVY
 
 
 def test_checking_a_failing_call_loads_the_python_validator_without_its_slow_format_libraries(tmp_path, call):
     contract = write(tmp_path, "contract.json", BARE)
-    run = (f"from webapp.cli import main\ntry:\n    main(['check', '--contract', {contract!r},"
-           f" '--arguments', {call['args']!r}, '--request', {call['bad']!r}])\nexcept SystemExit as e:\n"
-           "    assert e.code == 1, e.code")
+    run = (
+        f"from webapp.cli import main\ntry:\n    main(['check', '--contract', {contract!r},"
+        f" '--arguments', {call['args']!r}, '--request', {call['bad']!r}])\nexcept SystemExit as e:\n"
+        "    assert e.code == 1, e.code"
+    )
     loaded = loaded_modules(run)
     assert "jsonschema" in loaded
     assert not loaded & {"flask", "sqlite_utils", "gunicorn", "rfc3987_syntax", "lark", "isoduration", "webcolors"}

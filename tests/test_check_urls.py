@@ -1,15 +1,15 @@
 """`tracediff check` of a request given as a URL: --method, --url (--request-url) and --header, or an `http` object in
 a fixture folder's call.json; the exported fixtures zip carries it, so a GET call replays as it was analysed."""
+
 import io
 import json
 import zipfile
 from pathlib import Path
 
 from click.testing import CliRunner
+from helpers import envelope, ndjson
 
 from webapp.cli import main
-
-from helpers import envelope, ndjson
 
 ORDERS_URL = "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5"
 
@@ -34,19 +34,39 @@ def test_a_get_given_by_its_url_is_checked_without_a_body(tmp_path):
 
 
 def test_a_status_missing_from_the_url_fails_at_the_argument(tmp_path):
-    result = check("--arguments", arguments(tmp_path), "--request-url",
-                   "https://api.example.com/orders?customer_email=ann%40example.com&page_size=5")
+    result = check(
+        "--arguments",
+        arguments(tmp_path),
+        "--request-url",
+        "https://api.example.com/orders?customer_email=ann%40example.com&page_size=5",
+    )
     assert result.exit_code == 1 and "dropped" in result.output and "status" in result.output
 
 
 def test_a_path_parameter_with_another_id_fails_and_the_right_one_passes(tmp_path):
     args = write(tmp_path, "a.json", {"invoiceId": "inv_9f2", "paidAt": "2026-03-01T10:00:00Z"})
     body = write(tmp_path, "b.json", {"paid_at": "2026-03-01T10:00:00Z"})
-    good = check("--arguments", args, "--request", body, "--method", "post", "--url",
-                 "https://api.example.com/v1/invoices/inv_9f2/pay")
+    good = check(
+        "--arguments",
+        args,
+        "--request",
+        body,
+        "--method",
+        "post",
+        "--url",
+        "https://api.example.com/v1/invoices/inv_9f2/pay",
+    )
     assert good.exit_code == 0, good.output
-    bad = check("--arguments", args, "--request", body, "--url", "https://api.example.com/v1/invoices/inv_000/pay",
-                "--format", "json")
+    bad = check(
+        "--arguments",
+        args,
+        "--request",
+        body,
+        "--url",
+        "https://api.example.com/v1/invoices/inv_000/pay",
+        "--format",
+        "json",
+    )
     assert bad.exit_code == 1
     [finding] = [f for f in json.loads(bad.output)["findings"] if f["severity"] == "warning"]
     assert finding["right"]["path"] == "path:/2"
@@ -56,8 +76,12 @@ def test_a_header_is_checked_and_a_header_without_a_colon_exits_2(tmp_path):
     args = write(tmp_path, "a.json", {"idempotency_key": "ik-1", "amount": 5})
     body = write(tmp_path, "b.json", {"amount": 5})
     url = "https://x.example/charges"
-    assert check("--arguments", args, "--request", body, "--url", url, "--header", "Idempotency-Key: ik-1").exit_code == 0
-    assert check("--arguments", args, "--request", body, "--url", url, "--header", "Idempotency-Key: ik-2").exit_code == 1
+    assert (
+        check("--arguments", args, "--request", body, "--url", url, "--header", "Idempotency-Key: ik-1").exit_code == 0
+    )
+    assert (
+        check("--arguments", args, "--request", body, "--url", url, "--header", "Idempotency-Key: ik-2").exit_code == 1
+    )
     broken = check("--arguments", args, "--url", url, "--header", "Idempotency-Key")
     assert broken.exit_code == 2 and "Name: value" in broken.output and "Traceback" not in broken.output
 
@@ -75,8 +99,10 @@ def test_a_folder_whose_call_json_has_an_http_object_is_checked_with_its_url(tmp
 
 
 def test_the_fixtures_zip_of_a_get_call_replays_with_its_url(client, tmp_path):
-    events = [envelope("arguments", {"email": "ann@example.com", "status": "paid", "limit": 5}),
-              envelope("request", None, http={"method": "GET", "url": ORDERS_URL.replace("&status=paid", "")})]
+    events = [
+        envelope("arguments", {"email": "ann@example.com", "status": "paid", "limit": 5}),
+        envelope("request", None, http={"method": "GET", "url": ORDERS_URL.replace("&status=paid", "")}),
+    ]
     del events[1]["payload"]
     assert client.post("/api/v1/ingest", data=ndjson(*events)).status_code == 200
     response = client.get("/traces/4bf92f3577b34da6a3ce929d0e0e4736/fixtures.zip?call=call_01")

@@ -1,17 +1,18 @@
 """The tracediff command line, run through click on a real database file."""
+
 import json
+from datetime import UTC
 
 import httpx
 import orjson
 import pytest
 from click.testing import CliRunner
-
-from webapp.common import times
-from webapp.cli import main
-from webapp.store import Store
-
-from helpers import TRACE, envelope, ndjson, order_call
 from conftest import SAMPLES
+from helpers import TRACE, envelope, ndjson, order_call
+
+from webapp.cli import main
+from webapp.common import times
+from webapp.store import Store
 
 
 def run(*args, input=None):
@@ -62,9 +63,11 @@ def write(tmp_path, name, value):
     return path
 
 
-CONTRACT = {"name": "findOrders",
-            "arguments_schema": {"type": "object", "properties": {"limit": {"type": "integer"}}},
-            "request_schema": {"type": "object", "properties": {"limit": {"type": "integer"}}}}
+CONTRACT = {
+    "name": "findOrders",
+    "arguments_schema": {"type": "object", "properties": {"limit": {"type": "integer"}}},
+    "request_schema": {"type": "object", "properties": {"limit": {"type": "integer"}}},
+}
 
 
 def test_check_passes_clean_fixtures_and_fails_a_type_change(tmp_path):
@@ -94,8 +97,14 @@ def test_reanalyze_counts_every_call_while_a_server_analyses_some_of_them(make_s
     calls = [order_call(f"{n:032x}", limit_sent="5" if n % 2 else 5) for n in range(400)]
     with httpx.Client(base_url=server.url, timeout=30) as http:
         for start in range(0, len(calls), 100):
-            assert http.post("/api/v1/ingest", content=ndjson(*[e for c in calls[start:start + 100] for e in c]),
-                             headers={"Content-Type": "application/x-ndjson"}).status_code == 200
+            assert (
+                http.post(
+                    "/api/v1/ingest",
+                    content=ndjson(*[e for c in calls[start : start + 100] for e in c]),
+                    headers={"Content-Type": "application/x-ndjson"},
+                ).status_code
+                == 200
+            )
     result = run("reanalyze", "--db", server.db_path)  # the server's analyser claims calls too
     assert result.exit_code == 0 and result.output.startswith("reanalysed 400 call(s)"), result.output
 
@@ -108,12 +117,14 @@ def test_prune_deletes_old_traces(db_path):
 
 # --- clear one-line errors, never a traceback ------------------------------------------------
 
+
 def run_process(*args, timeout=60):
     import subprocess
     import sys
 
-    return subprocess.run([sys.executable, "-m", "webapp", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "webapp", *map(str, args)], capture_output=True, text=True, timeout=timeout
+    )
 
 
 def assert_clean_error(result, exit_code, words):
@@ -127,15 +138,35 @@ def assert_clean_error(result, exit_code, words):
 
 
 def test_tools_import_with_a_malformed_operation_is_a_usage_error(db_path):
-    result = CliRunner().invoke(main, ["tools", "import", str(SAMPLES / "contracts" / "billing.openapi.json"),
-                                       "--operation", "garbage", "--db", str(db_path)])
+    result = CliRunner().invoke(
+        main,
+        [
+            "tools",
+            "import",
+            str(SAMPLES / "contracts" / "billing.openapi.json"),
+            "--operation",
+            "garbage",
+            "--db",
+            str(db_path),
+        ],
+    )
     assert_clean_error(result, 2, "Invalid value for '--operation': operation 'garbage': expected TOOL=OPERATION_ID")
 
 
 def test_tools_import_of_an_unknown_operation_or_a_dangling_ref_fails_in_one_line(tmp_path, db_path):
     openapi = json.loads((SAMPLES / "contracts" / "billing.openapi.json").read_text())
-    unknown = CliRunner().invoke(main, ["tools", "import", str(SAMPLES / "contracts" / "billing.openapi.json"),
-                                        "--operation", "x=nosuch", "--db", str(db_path)])
+    unknown = CliRunner().invoke(
+        main,
+        [
+            "tools",
+            "import",
+            str(SAMPLES / "contracts" / "billing.openapi.json"),
+            "--operation",
+            "x=nosuch",
+            "--db",
+            str(db_path),
+        ],
+    )
     assert_clean_error(unknown, 1, "no operation 'nosuch'")
     path = next(iter(openapi["paths"]))
     method = next(m for m in openapi["paths"][path] if m in ("get", "post", "put", "patch", "delete"))
@@ -149,8 +180,14 @@ def test_tools_import_reads_a_yaml_openapi_document_and_reports_server_tools_ski
     from test_contracts import ORDERS_OPENAPI_YAML
 
     (tmp_path / "orders.yaml").write_text(ORDERS_OPENAPI_YAML)
-    tools = write(tmp_path, "tools.json", [{"type": "web_search_20250305", "name": "web_search"},
-                                           {"name": "sendEmail", "description": "Send", "input_schema": {}}])
+    tools = write(
+        tmp_path,
+        "tools.json",
+        [
+            {"type": "web_search_20250305", "name": "web_search"},
+            {"name": "sendEmail", "description": "Send", "input_schema": {}},
+        ],
+    )
     result = run("tools", "import", tmp_path / "orders.yaml", tools, "--db", db_path)
     assert result.exit_code == 0, result.output
     assert "imported 2 tool contract(s): findOrders, sendEmail" in result.output
@@ -162,8 +199,18 @@ def http_error_fixtures(tmp_path):
     args = write(tmp_path, "tool-args.json", {"customerEmail": "ana@example.com", "limit": 5})
     request = write(tmp_path, "http-body.json", {"customer_email": "ana@example.com", "limit": 5})
     error = write(tmp_path, "http-error.json", {"code": "rate_limited", "message": "Slow down", "retryable": True})
-    return ["--tool", "findOrders", "--contract", SAMPLES / "contracts" / "findOrders.json",
-            "--arguments", args, "--request", request, "--response", error]
+    return [
+        "--tool",
+        "findOrders",
+        "--contract",
+        SAMPLES / "contracts" / "findOrders.json",
+        "--arguments",
+        args,
+        "--request",
+        request,
+        "--response",
+        error,
+    ]
 
 
 def test_check_without_status_assumes_none(tmp_path):
@@ -184,8 +231,9 @@ def test_check_says_an_arguments_file_is_not_json(tmp_path):
 
 def test_check_on_a_file_of_several_contracts_asks_for_tool_and_lists_them(tmp_path):
     args = write(tmp_path, "tool-args.json", {"amount": 5})
-    result = CliRunner().invoke(main, ["check", "--contract", str(SAMPLES / "contracts" / "billing.openapi.json"),
-                                       "--arguments", str(args)])
+    result = CliRunner().invoke(
+        main, ["check", "--contract", str(SAMPLES / "contracts" / "billing.openapi.json"), "--arguments", str(args)]
+    )
     assert_clean_error(result, 2, "choose one with --tool (createInvoice, getInvoice)")
     assert "None" not in result.output
 
@@ -216,12 +264,17 @@ def test_serve_says_the_port_is_in_use_before_announcing_itself(db_path):
 
 # --- ingest of any size, compression and framing (QA pass) ----------------------------------
 
+
 def big_events(count, size=2000, prefix=""):
     import base64
     import os
 
-    return [envelope(trace_id=f"{prefix}{n:032x}"[-32:], payload={"note": base64.b64encode(os.urandom(size)).decode(),
-                                                                  "n": n}) for n in range(count)]
+    return [
+        envelope(
+            trace_id=f"{prefix}{n:032x}"[-32:], payload={"note": base64.b64encode(os.urandom(size)).decode(), "n": n}
+        )
+        for n in range(count)
+    ]
 
 
 def test_ingest_decompresses_gzip_and_zstd_files_before_framing(tmp_path, db_path):
@@ -243,8 +296,9 @@ def test_ingest_decompresses_gzip_and_zstd_files_before_framing(tmp_path, db_pat
 
 def test_ingest_reads_a_big_pretty_printed_event_and_a_piped_pretty_array_whole(tmp_path, db_path):
     pretty = tmp_path / "one.json"
-    pretty.write_text(json.dumps(envelope(payload={"items": [{"n": n, "text": "y" * 40} for n in range(60_000)]}),
-                      indent=2))
+    pretty.write_text(
+        json.dumps(envelope(payload={"items": [{"n": n, "text": "y" * 40} for n in range(60_000)]}), indent=2)
+    )
     assert pretty.stat().st_size > 4 * 1024 * 1024
     result = run("ingest", pretty, "--db", db_path)
     assert result.exit_code == 0 and "accepted 1, duplicates 0, rejected 0" in result.output, result.output[:2000]
@@ -269,8 +323,11 @@ def test_ingest_stores_more_events_than_one_http_request_in_batches_of_batch_siz
 
     sizes = []
     store_batch = webapp.pipeline.bulk.store_batch
-    monkeypatch.setattr(webapp.pipeline.bulk, "store_batch",
-                        lambda s, b, r, **k: sizes.append(len(b.events)) or store_batch(s, b, r, **k))
+    monkeypatch.setattr(
+        webapp.pipeline.bulk,
+        "store_batch",
+        lambda s, b, r, **k: sizes.append(len(b.events)) or store_batch(s, b, r, **k),
+    )
     events = [envelope(trace_id=f"{n:032x}", payload={"n": n}) for n in range(12_000)]
     (tmp_path / "events.ndjson").write_bytes(ndjson(*events))
     result = run("ingest", tmp_path / "events.ndjson", "--db", db_path, "--batch-size", 5000)
@@ -326,8 +383,9 @@ def test_a_setting_value_it_cannot_take_stops_the_cli_in_one_line(tmp_path, monk
 
 
 def test_ingest_takes_the_clock_skew_and_depth_settings_as_the_api_does(tmp_path, db_path, monkeypatch):
-    from datetime import datetime, timedelta, timezone
-    ahead = (datetime.now(timezone.utc) + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    from datetime import datetime, timedelta
+
+    ahead = (datetime.now(UTC) + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
     stamped = [dict(envelope(), ts=ahead, trace_id=f"{n:032x}") for n in range(2)]
     deep = dict(envelope(), trace_id="d" * 32, payload={"a": {"b": {"c": 1}}})
     (tmp_path / "lines.ndjson").write_bytes(ndjson(stamped[0], deep))

@@ -1,17 +1,42 @@
 """`tracediff check` on renaming mapping layers (issue 11 item 4): quiet with no history, reasons in --json."""
+
 import json
 
 from click.testing import CliRunner
 
 from webapp.cli import main
 
-TOOLS_LIST = [{"type": "function", "function": {"name": "book_tickets", "description": "Book seats", "parameters": {
-    "type": "object", "required": ["event_id", "seats", "child_count"],
-    "properties": {"event_id": {"type": "string"}, "seats": {"type": "integer"}, "child_count": {"type": "integer"},
-                   "wheelchair": {"type": "boolean"}, "n": {"type": "integer"}, "q": {"type": "string"}}}}}]
+TOOLS_LIST = [
+    {
+        "type": "function",
+        "function": {
+            "name": "book_tickets",
+            "description": "Book seats",
+            "parameters": {
+                "type": "object",
+                "required": ["event_id", "seats", "child_count"],
+                "properties": {
+                    "event_id": {"type": "string"},
+                    "seats": {"type": "integer"},
+                    "child_count": {"type": "integer"},
+                    "wheelchair": {"type": "boolean"},
+                    "n": {"type": "integer"},
+                    "q": {"type": "string"},
+                },
+            },
+        },
+    }
+]
 ARGUMENTS = {"event_id": "evt_1", "seats": 2, "child_count": 0, "wheelchair": False, "n": 1, "q": "rome"}
-REQUEST = {"eventRef": "evt_1", "quantity": 2, "minors": 0, "access": {"wheelchair": False}, "count": 1,
-           "query": "rome", "channel": "assistant"}
+REQUEST = {
+    "eventRef": "evt_1",
+    "quantity": 2,
+    "minors": 0,
+    "access": {"wheelchair": False},
+    "count": 1,
+    "query": "rome",
+    "channel": "assistant",
+}
 
 
 def check(tmp_path, contract, arguments, request, *extra):
@@ -19,8 +44,19 @@ def check(tmp_path, contract, arguments, request, *extra):
     for name, document in (("contract", contract), ("arguments", arguments), ("request", request)):
         files[name] = tmp_path / f"{name}.json"
         files[name].write_text(json.dumps(document))
-    return CliRunner().invoke(main, ["check", "--contract", str(files["contract"]), "--arguments",
-                                     str(files["arguments"]), "--request", str(files["request"]), *extra])
+    return CliRunner().invoke(
+        main,
+        [
+            "check",
+            "--contract",
+            str(files["contract"]),
+            "--arguments",
+            str(files["arguments"]),
+            "--request",
+            str(files["request"]),
+            *extra,
+        ],
+    )
 
 
 def test_check_passes_a_correct_renaming_call_with_only_the_openai_tools_list(tmp_path):
@@ -43,12 +79,20 @@ def test_check_json_gives_each_pairing_its_reason_and_transform(tmp_path):
 
 
 def test_check_uses_the_contracts_declared_mapping_to_find_a_swap(tmp_path):
-    contract = {"name": "book_tickets", "arguments_schema": TOOLS_LIST[0]["function"]["parameters"],
-                "mapping": [{"arguments": "/seats", "request": "/quantity"},
-                            {"arguments": "/child_count", "request": "/minors"}]}
+    contract = {
+        "name": "book_tickets",
+        "arguments_schema": TOOLS_LIST[0]["function"]["parameters"],
+        "mapping": [
+            {"arguments": "/seats", "request": "/quantity"},
+            {"arguments": "/child_count", "request": "/minors"},
+        ],
+    }
     swapped = {**REQUEST, "quantity": 0, "minors": 2}
     result = check(tmp_path, contract, ARGUMENTS, swapped, "--json")
     assert result.exit_code == 1
-    loud = [(f["kind"], f["left"]["path"], f["reason"]) for f in json.loads(result.output)["findings"]
-            if f["severity"] == "warning"]
+    loud = [
+        (f["kind"], f["left"]["path"], f["reason"])
+        for f in json.loads(result.output)["findings"]
+        if f["severity"] == "warning"
+    ]
     assert sorted(loud) == [("value_changed", "/child_count", "declared"), ("value_changed", "/seats", "declared")]

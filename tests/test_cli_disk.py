@@ -1,20 +1,25 @@
 """Commands that write, on a nearly full and on a full disk: one line, exit 1, and what was done before."""
+
 import contextlib
 import os
 import sqlite3
-
-import pytest
 
 from conftest import SAMPLES
 from helpers import ndjson, order_call
 from test_durability import body
 from test_upkeep import MB, batch_of, fill_to_the_last_byte, free_bytes, small_disk, tracediff  # noqa: F401 (fixture)
+
 from webapp.store import Store
 
-WRITES = [("reanalyze",), ("tools", "map", "findOrders", "limit=limit"),
-          ("tools", "import", str(SAMPLES / "contracts" / "findOrders.json")), ("problems", "resolve", "TD-1"),
-          ("problems", "archive", "TD-1"), ("alerts", "add", "http://127.0.0.1:9/tracediff"),
-          ("alerts", "remove", "1")]
+WRITES = [
+    ("reanalyze",),
+    ("tools", "map", "findOrders", "limit=limit"),
+    ("tools", "import", str(SAMPLES / "contracts" / "findOrders.json")),
+    ("problems", "resolve", "TD-1"),
+    ("problems", "archive", "TD-1"),
+    ("alerts", "add", "http://127.0.0.1:9/tracediff"),
+    ("alerts", "remove", "1"),
+]
 
 
 def one_error_line(answer) -> str:
@@ -32,7 +37,9 @@ def test_ingest_on_a_nearly_full_disk_stops_in_one_line_saying_how_many_events_i
         other.write(b"\0" * (free_bytes(small_disk) - 3 * MB))
     headroom = tracediff("ingest", str(events), "--db", str(database))  # TRACEDIFF_MIN_FREE_MB defaults to 64
     assert "nearly full" in one_error_line(headroom) and "0 event(s) were stored before it stopped" in headroom.stderr
-    full = tracediff("ingest", str(events), "--batch-size", "50", "--db", str(database), env={"TRACEDIFF_MIN_FREE_MB": "0"})
+    full = tracediff(
+        "ingest", str(events), "--batch-size", "50", "--db", str(database), env={"TRACEDIFF_MIN_FREE_MB": "0"}
+    )
     line = one_error_line(full)
     assert "database or disk is full" in line
     stored = int(line.split(" event(s) were stored before it stopped")[0].rsplit(" ", 1)[1])
@@ -40,8 +47,9 @@ def test_ingest_on_a_nearly_full_disk_stops_in_one_line_saying_how_many_events_i
     store = Store(database, create=False)
     assert 0 < stored < 1000 and store.count_events() == stored  # what it says it stored is what is there
     store.close()
-    again = tracediff("ingest", str(events), "--batch-size", "50", "--db", str(database),
-                      env={"TRACEDIFF_MIN_FREE_MB": "0"})
+    again = tracediff(
+        "ingest", str(events), "--batch-size", "50", "--db", str(database), env={"TRACEDIFF_MIN_FREE_MB": "0"}
+    )
     assert again.returncode == 0 and f"accepted {1000 - stored}, duplicates {stored}" in again.stdout, again.stderr
 
 

@@ -1,4 +1,5 @@
 """`tracediff tools map` and `tools import` keeping what the contract already says."""
+
 import json
 
 from click.testing import CliRunner
@@ -16,11 +17,15 @@ def test_tools_map_declares_plain_names_as_top_level_pointers_and_full_pointers_
     assert result.exit_code == 0, result.output
     assert "bookTable: /seats -> /quantity" in result.output and "2 mapping(s) in the contract" in result.output
     assert Store.open(db_path).get_tool("bookTable")["mapping"] == [
-        {"arguments": "/seats", "request": "/quantity"}, {"arguments": "/store/id", "request": "/locationId"}]
-    again = run("tools", "map", "bookTable", "seats=qty", "--db", db_path)   # a field maps once: replaced
+        {"arguments": "/seats", "request": "/quantity"},
+        {"arguments": "/store/id", "request": "/locationId"},
+    ]
+    again = run("tools", "map", "bookTable", "seats=qty", "--db", db_path)  # a field maps once: replaced
     assert again.exit_code == 0
     assert Store.open(db_path).get_tool("bookTable")["mapping"] == [
-        {"arguments": "/store/id", "request": "/locationId"}, {"arguments": "/seats", "request": "/qty"}]
+        {"arguments": "/store/id", "request": "/locationId"},
+        {"arguments": "/seats", "request": "/qty"},
+    ]
 
 
 def test_tools_map_refuses_what_is_not_a_pair_with_a_usage_error(db_path):
@@ -29,15 +34,43 @@ def test_tools_map_refuses_what_is_not_a_pair_with_a_usage_error(db_path):
         assert result.exit_code == 2 and ("ARGUMENT=REQUEST" in result.output or "JSON Pointer" in result.output)
 
 
-OPENAI_TOOLS = [{"type": "function", "function": {
-    "name": "bookTable", "description": "Book a table for a party at one of our restaurants.",
-    "parameters": {"type": "object", "properties": {"seats": {"type": "integer"}}, "required": ["seats"]}}}]
-OPENAPI = {"openapi": "3.1.0", "info": {"title": "Bookings", "version": "1"}, "paths": {"/bookings": {"post": {
-    "operationId": "createBooking", "summary": "Create a booking",
-    "requestBody": {"content": {"application/json": {"schema": {
-        "type": "object", "properties": {"quantity": {"type": "integer"}}}}}},
-    "responses": {"201": {"description": "made", "content": {"application/json": {"schema": {
-        "type": "object", "properties": {"id": {"type": "string"}}}}}}}}}}}
+OPENAI_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "bookTable",
+            "description": "Book a table for a party at one of our restaurants.",
+            "parameters": {"type": "object", "properties": {"seats": {"type": "integer"}}, "required": ["seats"]},
+        },
+    }
+]
+OPENAPI = {
+    "openapi": "3.1.0",
+    "info": {"title": "Bookings", "version": "1"},
+    "paths": {
+        "/bookings": {
+            "post": {
+                "operationId": "createBooking",
+                "summary": "Create a booking",
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {"type": "object", "properties": {"quantity": {"type": "integer"}}}
+                        }
+                    }
+                },
+                "responses": {
+                    "201": {
+                        "description": "made",
+                        "content": {
+                            "application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}
+                        },
+                    }
+                },
+            }
+        }
+    },
+}
 
 
 def test_an_openapi_import_adds_schemas_and_keeps_the_tool_description_and_mapping(tmp_path, db_path):
@@ -65,6 +98,7 @@ def test_an_openapi_import_still_describes_a_tool_that_had_no_description(tmp_pa
 
 def test_the_readme_mapping_example_is_a_contract_tracediff_accepts():
     from conftest import ROOT
+
     from webapp.contracts import validated_contract
 
     readme = (ROOT / "README.md").read_text()
@@ -88,8 +122,10 @@ def test_tools_map_declares_a_transform_and_the_analysis_enforces_it(db_path):
     events = []
     for trace, sent in (("a" * 32, 1250), ("b" * 32, 12.5)):
         base = {"trace_id": trace, "call_id": "c1", "tool": "charge", "ts": "2026-11-20T09:00:00Z"}
-        events += [{**base, "snapshot": "arguments", "payload": {"total": 12.5, "note": "x"}},
-                   {**base, "snapshot": "request", "payload": {"amount": sent, "note": "x"}}]
+        events += [
+            {**base, "snapshot": "arguments", "payload": {"total": 12.5, "note": "x"}},
+            {**base, "snapshot": "request", "payload": {"amount": sent, "note": "x"}},
+        ]
     pipeline.store_batch(store, parse_body(orjson.dumps(events)), None)
     pipeline.catch_up(store)
     worst = {t: store.get_trace(t)["calls"][0]["worst"] for t in ("a" * 32, "b" * 32)}

@@ -1,4 +1,5 @@
 """The compare view pairs array items as the engine does: by id, else by equal value, else in order."""
+
 from webapp.web.compare import compare_calls, compare_values
 
 
@@ -13,8 +14,13 @@ def test_an_item_inserted_at_the_front_is_the_only_difference_when_items_have_id
     rows = compare_values({"orders": ORDERS}, {"orders": [{"id": "o0", "total": 5}, *ORDERS]})
     assert changed(rows) == [("/orders/0", "/orders/0", "only_b")]
     # o1 sits at /orders/0 in A and /orders/1 in B: the row says both
-    assert {"ptr": "/orders/0", "ptr_b": "/orders/1", "status": "same", "a": '{"id": "o1", "total": 10}',
-            "b": '{"id": "o1", "total": 10}'} in rows
+    assert {
+        "ptr": "/orders/0",
+        "ptr_b": "/orders/1",
+        "status": "same",
+        "a": '{"id": "o1", "total": 10}',
+        "b": '{"id": "o1", "total": 10}',
+    } in rows
 
 
 def test_a_field_changed_inside_a_moved_item_is_shown_at_both_places():
@@ -33,7 +39,9 @@ def test_values_changed_in_place_pair_by_position():
     rows = compare_values([1, 2, 3], ["1", 2, "3"])
     assert changed(rows) == [("/0", "/0", "type_changed"), ("/2", "/2", "type_changed")]
     assert changed(compare_values([{"q": 1}, {"q": 2}], [{"q": 1}, {"q": 5}, {"q": 6}])) == [
-        ("/1/q", "/1/q", "value_changed"), ("/2", "/2", "only_b")]
+        ("/1/q", "/1/q", "value_changed"),
+        ("/2", "/2", "only_b"),
+    ]
 
 
 def test_an_item_removed_from_the_middle_keeps_the_rest_aligned():
@@ -43,7 +51,8 @@ def test_an_item_removed_from_the_middle_keeps_the_rest_aligned():
 
 
 def test_the_difference_count_follows_the_pairing():
-    call = lambda orders: {"snapshots": {"arguments": {"payload": {"orders": orders}}, "request": None,
-                                         "response": None}}
+    call = lambda orders: {
+        "snapshots": {"arguments": {"payload": {"orders": orders}}, "request": None, "response": None}
+    }
     stage = compare_calls(call(ORDERS), call([{"id": "new", "total": 1}, *ORDERS]))[0]
     assert stage["differences"] == 1

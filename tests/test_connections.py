@@ -1,10 +1,10 @@
 """Connection limits that hold without a proxy: idle connections cost no thread and are closed, headers have a
 deadline, open connections per worker are bounded, and health is answered ahead of idle connections."""
+
 import socket
 import time
 
 import pytest
-
 from test_serving import probe_health
 
 pytestmark = pytest.mark.slow

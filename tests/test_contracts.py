@@ -3,51 +3,72 @@
 import pytest
 
 from webapp.analysis import DEFAULT_ERROR_SCHEMA
-from webapp.contracts import check_contract, tools_from_definitions, tools_from_openapi
 from webapp.analysis.validation import validate
+from webapp.contracts import check_contract, tools_from_definitions, tools_from_openapi
 
 SEARCH = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
 
 
 # --- check_contract ----------------------------------------------------------------------
 
+
 def test_a_sound_contract_has_no_problem():
-    contract = {"name": "searchDocs", "arguments_schema": SEARCH, "request_schema": SEARCH,
-                "response_schema": None, "error_schema": DEFAULT_ERROR_SCHEMA,
-                "mapping": [{"arguments": "/query", "request": "/q"}, {"request": "/id", "response": "/doc/id"},
-                            {"arguments": "/a~1b", "request": ""}]}
+    contract = {
+        "name": "searchDocs",
+        "arguments_schema": SEARCH,
+        "request_schema": SEARCH,
+        "response_schema": None,
+        "error_schema": DEFAULT_ERROR_SCHEMA,
+        "mapping": [
+            {"arguments": "/query", "request": "/q"},
+            {"request": "/id", "response": "/doc/id"},
+            {"arguments": "/a~1b", "request": ""},
+        ],
+    }
     assert check_contract(contract) == []
 
 
 def test_a_bad_type_name_is_refused_with_the_schema_and_the_place():
-    problems = check_contract({"request_schema": {"type": "object",
-                                                  "properties": {"limit": {"type": "integr"}}}})
-    assert problems == ["request_schema: /properties/limit/type: "
-                        "'integr' is not valid under any of the given schemas"]
+    problems = check_contract({"request_schema": {"type": "object", "properties": {"limit": {"type": "integr"}}}})
+    assert problems == ["request_schema: /properties/limit/type: 'integr' is not valid under any of the given schemas"]
 
 
 def test_the_declared_dialect_is_the_one_checked():
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-              "prefixItems": {"type": "number"}}
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "prefixItems": {"type": "number"},
+    }
     assert check_contract({"arguments_schema": schema}) == [
-        "arguments_schema: /prefixItems: {'type': 'number'} is not of type 'array'"]
+        "arguments_schema: /prefixItems: {'type': 'number'} is not of type 'array'"
+    ]
     assert check_contract({"arguments_schema": {"$schema": "https://example.com/mine", "type": "object"}}) == [
-        "arguments_schema: /$schema: unknown dialect 'https://example.com/mine'"]
+        "arguments_schema: /$schema: unknown dialect 'https://example.com/mine'"
+    ]
 
 
 def test_a_schema_that_is_not_an_object_is_refused():
     assert check_contract({"response_schema": "object"}) == [
-        "response_schema: a schema must be an object or a boolean, not str"]
+        "response_schema: a schema must be an object or a boolean, not str"
+    ]
 
 
-@pytest.mark.parametrize("mapping, problem", [
-    ([{"arguments": "totalCents", "request": "/amount"}],
-     "mapping/0/arguments: 'totalCents' is not a JSON Pointer (e.g. \"/amount\")"),
-    ([{"arguments": "/a", "body": "/b"}], "mapping/0: unknown snapshot 'body' (use arguments, request, response)"),
-    ([{"arguments": "/a"}], "mapping/0: must pair exactly two snapshots"),
-    ([{"arguments": "/a~2", "request": "/b"}], "mapping/0/arguments: '/a~2' is not a JSON Pointer (e.g. \"/amount\")"),
-    ({"arguments": "/a"}, "mapping: must be a list of {snapshot: pointer} pairs"),
-])
+@pytest.mark.parametrize(
+    "mapping, problem",
+    [
+        (
+            [{"arguments": "totalCents", "request": "/amount"}],
+            "mapping/0/arguments: 'totalCents' is not a JSON Pointer (e.g. \"/amount\")",
+        ),
+        ([{"arguments": "/a", "body": "/b"}], "mapping/0: unknown snapshot 'body' (use arguments, request, response)"),
+        ([{"arguments": "/a"}], "mapping/0: must pair exactly two snapshots"),
+        (
+            [{"arguments": "/a~2", "request": "/b"}],
+            "mapping/0/arguments: '/a~2' is not a JSON Pointer (e.g. \"/amount\")",
+        ),
+        ({"arguments": "/a"}, "mapping: must be a list of {snapshot: pointer} pairs"),
+    ],
+)
 def test_mapping_entries_must_be_json_pointers_on_known_snapshots(mapping, problem):
     assert problem in check_contract({"mapping": mapping})
 
@@ -59,42 +80,72 @@ def test_the_default_error_schema_requires_code_message_and_retryable():
 
 # --- tools_from_definitions ----------------------------------------------------------------
 
-@pytest.mark.parametrize("definition", [
-    {"name": "search_docs", "description": "Search", "input_schema": SEARCH},                  # Anthropic
-    {"type": "function", "function": {"name": "search_docs", "parameters": SEARCH}},           # Chat Completions
-    {"type": "function", "name": "search_docs", "parameters": SEARCH, "strict": True},         # Responses
-    {"tools": [{"name": "search_docs", "inputSchema": SEARCH}]},                               # MCP tools/list
-    {"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "search_docs", "inputSchema": SEARCH}]}},
-    {"functionDeclarations": [{"name": "search_docs", "parameters": SEARCH}]},                 # Gemini Tool
-    {"tools": [{"functionDeclarations": [{"name": "search_docs", "parameters": SEARCH}]}]},
-    {"name": "search_docs", "parameters": SEARCH},                                             # bare Gemini
-    [{"name": "search_docs", "input_schema": SEARCH}],
-], ids=["anthropic", "openai-chat", "openai-responses", "mcp", "mcp-jsonrpc", "gemini", "gemini-tools",
-        "gemini-bare", "list"])
+
+@pytest.mark.parametrize(
+    "definition",
+    [
+        {"name": "search_docs", "description": "Search", "input_schema": SEARCH},  # Anthropic
+        {"type": "function", "function": {"name": "search_docs", "parameters": SEARCH}},  # Chat Completions
+        {"type": "function", "name": "search_docs", "parameters": SEARCH, "strict": True},  # Responses
+        {"tools": [{"name": "search_docs", "inputSchema": SEARCH}]},  # MCP tools/list
+        {"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "search_docs", "inputSchema": SEARCH}]}},
+        {"functionDeclarations": [{"name": "search_docs", "parameters": SEARCH}]},  # Gemini Tool
+        {"tools": [{"functionDeclarations": [{"name": "search_docs", "parameters": SEARCH}]}]},
+        {"name": "search_docs", "parameters": SEARCH},  # bare Gemini
+        [{"name": "search_docs", "input_schema": SEARCH}],
+    ],
+    ids=[
+        "anthropic",
+        "openai-chat",
+        "openai-responses",
+        "mcp",
+        "mcp-jsonrpc",
+        "gemini",
+        "gemini-tools",
+        "gemini-bare",
+        "list",
+    ],
+)
 def test_every_provider_format_gives_the_arguments_schema(definition):
     assert tools_from_definitions(definition) == {"search_docs": {"arguments_schema": SEARCH}}
 
 
 def test_a_list_of_several_tools_keeps_each():
-    tools = tools_from_definitions([
-        {"name": "create_task", "input_schema": {"type": "object"}},
-        {"type": "function", "function": {"name": "send_email", "parameters": {"type": "object"}}}])
+    tools = tools_from_definitions(
+        [
+            {"name": "create_task", "input_schema": {"type": "object"}},
+            {"type": "function", "function": {"name": "send_email", "parameters": {"type": "object"}}},
+        ]
+    )
     assert sorted(tools) == ["create_task", "send_email"]
 
 
 def test_gemini_upper_case_types_and_nullable_become_json_schema():
-    tools = tools_from_definitions({"functionDeclarations": [{"name": "add_note", "parameters": {
-        "type": "OBJECT", "properties": {"folder": {"type": "STRING", "nullable": True}}}}]})
+    tools = tools_from_definitions(
+        {
+            "functionDeclarations": [
+                {
+                    "name": "add_note",
+                    "parameters": {"type": "OBJECT", "properties": {"folder": {"type": "STRING", "nullable": True}}},
+                }
+            ]
+        }
+    )
     assert tools["add_note"]["arguments_schema"] == {
-        "type": "object", "properties": {"folder": {"type": ["string", "null"]}}}
+        "type": "object",
+        "properties": {"folder": {"type": ["string", "null"]}},
+    }
 
 
-@pytest.mark.parametrize("bad, words", [
-    ({"title": "x"}, "unknown tool definition shape"),
-    ([{"name": "a", "input_schema": {}}, 5], "item 1: expected a tool definition object"),
-    ({"type": "function", "function": {"parameters": {}}}, "without a name"),
-    ([], "no tool definitions found"),
-])
+@pytest.mark.parametrize(
+    "bad, words",
+    [
+        ({"title": "x"}, "unknown tool definition shape"),
+        ([{"name": "a", "input_schema": {}}, 5], "item 1: expected a tool definition object"),
+        ({"type": "function", "function": {"parameters": {}}}, "without a name"),
+        ([], "no tool definitions found"),
+    ],
+)
 def test_unknown_shapes_raise_a_clear_value_error(bad, words):
     with pytest.raises(ValueError, match=words):
         tools_from_definitions(bad)
@@ -102,36 +153,70 @@ def test_unknown_shapes_raise_a_clear_value_error(bad, words):
 
 # --- tools_from_openapi ---------------------------------------------------------------------
 
+
 def invoice_api(version="3.0.3"):
     return {
         "openapi": version,
         "info": {"title": "Invoices", "version": "1"},
-        "paths": {"/invoices": {"post": {
-            "operationId": "createInvoice",
-            "requestBody": {"$ref": "#/components/requestBodies/NewInvoice"},
-            "responses": {
-                "201": {"description": "ok", "content": {"application/json": {
-                    "schema": {"$ref": "#/components/schemas/Invoice"}}}},
-                "400": {"$ref": "#/components/responses/Problem"},
-                "503": {"$ref": "#/components/responses/Problem"},
-                "default": {"description": "other", "content": {"application/problem+json": {
-                    "schema": {"type": "object", "properties": {"title": {"type": "string"}}}}}},
-            }}}},
+        "paths": {
+            "/invoices": {
+                "post": {
+                    "operationId": "createInvoice",
+                    "requestBody": {"$ref": "#/components/requestBodies/NewInvoice"},
+                    "responses": {
+                        "201": {
+                            "description": "ok",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Invoice"}}},
+                        },
+                        "400": {"$ref": "#/components/responses/Problem"},
+                        "503": {"$ref": "#/components/responses/Problem"},
+                        "default": {
+                            "description": "other",
+                            "content": {
+                                "application/problem+json": {
+                                    "schema": {"type": "object", "properties": {"title": {"type": "string"}}}
+                                }
+                            },
+                        },
+                    },
+                }
+            }
+        },
         "components": {
-            "requestBodies": {"NewInvoice": {"content": {"application/json; charset=utf-8": {
-                "schema": {"$ref": "#/components/schemas/Invoice"}}}}},
-            "responses": {"Problem": {"description": "error", "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/Error"}}}}},
+            "requestBodies": {
+                "NewInvoice": {
+                    "content": {"application/json; charset=utf-8": {"schema": {"$ref": "#/components/schemas/Invoice"}}}
+                }
+            },
+            "responses": {
+                "Problem": {
+                    "description": "error",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                }
+            },
             "schemas": {
-                "Invoice": {"type": "object", "required": ["amount"], "properties": {
-                    "amount": {"type": "integer", "minimum": 0, "exclusiveMinimum": True},
-                    "note": {"type": "string", "nullable": True},
-                    "status": {"type": "string", "enum": ["draft", "sent"], "nullable": True},
-                    "example": {"type": "string", "example": "not a keyword here"},
-                    "replaces": {"$ref": "#/components/schemas/Invoice"}}},
-                "Error": {"type": "object", "required": ["code", "message", "retryable"], "properties": {
-                    "code": {"type": "string"}, "message": {"type": "string"},
-                    "retryable": {"type": "boolean"}}}}},
+                "Invoice": {
+                    "type": "object",
+                    "required": ["amount"],
+                    "properties": {
+                        "amount": {"type": "integer", "minimum": 0, "exclusiveMinimum": True},
+                        "note": {"type": "string", "nullable": True},
+                        "status": {"type": "string", "enum": ["draft", "sent"], "nullable": True},
+                        "example": {"type": "string", "example": "not a keyword here"},
+                        "replaces": {"$ref": "#/components/schemas/Invoice"},
+                    },
+                },
+                "Error": {
+                    "type": "object",
+                    "required": ["code", "message", "retryable"],
+                    "properties": {
+                        "code": {"type": "string"},
+                        "message": {"type": "string"},
+                        "retryable": {"type": "boolean"},
+                    },
+                },
+            },
+        },
     }
 
 
@@ -159,7 +244,7 @@ def test_openapi_error_responses_become_an_any_of_of_distinct_schemas():
 def test_openapi_31_schemas_declare_the_2020_12_dialect():
     tool = tools_from_openapi(invoice_api("3.1.0"))["createInvoice"]
     assert tool["request_schema"]["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert "nullable" in tool["request_schema"]["properties"]["note"]   # 3.1 has no nullable to translate
+    assert "nullable" in tool["request_schema"]["properties"]["note"]  # 3.1 has no nullable to translate
 
 
 def test_operations_map_tool_names_to_operation_ids():
@@ -251,15 +336,20 @@ def test_a_yaml_openapi_document_becomes_contracts_with_its_description():
     contract = read_contracts(document).contracts["findOrders"]
     assert contract["description"] == "Search a customer's orders, newest first."
     assert contract["request_schema"]["required"] == ["customer_email"]
-    assert contract["response_schema"]["properties"]["orders"]["items"]["properties"]["status"]["type"] == \
-        ["string", "null"]
+    assert contract["response_schema"]["properties"]["orders"]["items"]["properties"]["status"]["type"] == [
+        "string",
+        "null",
+    ]
     assert contract["error_schema"]["required"] == ["code", "message", "retryable"]
 
 
-@pytest.mark.parametrize("ref, words", [
-    ("#/components/schemas/Nope", "'#/components/schemas/Nope' points nowhere"),
-    ("other.yaml#/X", "external $ref 'other.yaml#/X' is not supported"),
-])
+@pytest.mark.parametrize(
+    "ref, words",
+    [
+        ("#/components/schemas/Nope", "'#/components/schemas/Nope' points nowhere"),
+        ("other.yaml#/X", "external $ref 'other.yaml#/X' is not supported"),
+    ],
+)
 def test_an_openapi_ref_that_cannot_be_followed_is_a_contract_error_naming_its_place(ref, words):
     from webapp.contracts import ContractError, read_contracts
 
@@ -271,11 +361,14 @@ def test_an_openapi_ref_that_cannot_be_followed_is_a_contract_error_naming_its_p
     assert "/components/schemas/Invoice/properties/replaces/$ref" in str(raised.value)
 
 
-@pytest.mark.parametrize("schema, where, ref", [
-    ({"$ref": "#/definitions/missing"}, "/$ref", "#/definitions/missing"),
-    ({"properties": {"a": {"$ref": "#/$defs/A"}}}, "/properties/a/$ref", "#/$defs/A"),
-    ({"items": {"$ref": "https://example.com/item.json"}}, "/items/$ref", "https://example.com/item.json"),
-])
+@pytest.mark.parametrize(
+    "schema, where, ref",
+    [
+        ({"$ref": "#/definitions/missing"}, "/$ref", "#/definitions/missing"),
+        ({"properties": {"a": {"$ref": "#/$defs/A"}}}, "/properties/a/$ref", "#/$defs/A"),
+        ({"items": {"$ref": "https://example.com/item.json"}}, "/items/$ref", "https://example.com/item.json"),
+    ],
+)
 def test_a_schema_ref_that_does_not_resolve_offline_is_named(schema, where, ref):
     from webapp.contracts import ref_problems
 
@@ -286,19 +379,33 @@ def test_a_schema_ref_that_does_not_resolve_offline_is_named(schema, where, ref)
 def test_schema_refs_that_resolve_have_no_problem():
     from webapp.contracts import ref_problems
 
-    schema = {"$id": "https://example.com/order.json", "definitions": {"id": {"type": "string"}},
-              "properties": {"id": {"$ref": "#/definitions/id"}, "again": {"$ref": "order.json#/definitions/id"},
-                             "self": {"$ref": "#"}, "enum": {"enum": [{"$ref": "not a ref, a value"}]}}}
+    schema = {
+        "$id": "https://example.com/order.json",
+        "definitions": {"id": {"type": "string"}},
+        "properties": {
+            "id": {"$ref": "#/definitions/id"},
+            "again": {"$ref": "order.json#/definitions/id"},
+            "self": {"$ref": "#"},
+            "enum": {"enum": [{"$ref": "not a ref, a value"}]},
+        },
+    }
     assert ref_problems({"request_schema": schema}) == []
 
 
-@pytest.mark.parametrize("definition", [
-    {"name": "search_docs", "description": "Search the docs", "input_schema": SEARCH},
-    {"type": "function", "function": {"name": "search_docs", "description": "Search the docs", "parameters": SEARCH}},
-    {"type": "function", "name": "search_docs", "description": "Search the docs", "parameters": SEARCH},
-    {"tools": [{"name": "search_docs", "description": "Search the docs", "inputSchema": SEARCH}]},
-    {"functionDeclarations": [{"name": "search_docs", "description": "Search the docs", "parameters": SEARCH}]},
-], ids=["anthropic", "openai-chat", "openai-responses", "mcp", "gemini"])
+@pytest.mark.parametrize(
+    "definition",
+    [
+        {"name": "search_docs", "description": "Search the docs", "input_schema": SEARCH},
+        {
+            "type": "function",
+            "function": {"name": "search_docs", "description": "Search the docs", "parameters": SEARCH},
+        },
+        {"type": "function", "name": "search_docs", "description": "Search the docs", "parameters": SEARCH},
+        {"tools": [{"name": "search_docs", "description": "Search the docs", "inputSchema": SEARCH}]},
+        {"functionDeclarations": [{"name": "search_docs", "description": "Search the docs", "parameters": SEARCH}]},
+    ],
+    ids=["anthropic", "openai-chat", "openai-responses", "mcp", "gemini"],
+)
 def test_every_provider_format_keeps_the_tool_description(definition):
     from webapp.contracts import read_contracts
 
@@ -308,9 +415,15 @@ def test_every_provider_format_keeps_the_tool_description(definition):
 def test_server_tools_are_skipped_and_the_others_read():
     from webapp.contracts import read_contracts
 
-    imported = read_contracts([{"type": "web_search_20250305", "name": "web_search", "max_uses": 5},
-                               {"name": "search_docs", "input_schema": SEARCH},
-                               {"type": "file_search", "vector_store_ids": ["vs_1"]}])
+    imported = read_contracts(
+        [
+            {"type": "web_search_20250305", "name": "web_search", "max_uses": 5},
+            {"name": "search_docs", "input_schema": SEARCH},
+            {"type": "file_search", "vector_store_ids": ["vs_1"]},
+        ]
+    )
     assert list(imported.contracts) == ["search_docs"]
     assert [(s["name"], s["type"]) for s in imported.skipped] == [
-        ("web_search", "web_search_20250305"), ("file_search", "file_search")]
+        ("web_search", "web_search_20250305"),
+        ("file_search", "file_search"),
+    ]

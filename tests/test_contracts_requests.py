@@ -1,33 +1,67 @@
 """An OpenAPI operation's parameters become the contract's `http`: method, URL template, parameters, media type;
 the analysis then names path parameters by the template and checks each parameter by its schema and style."""
+
 import pytest
 
 from webapp.analysis import analyze_call
 from webapp.contracts import ContractError, check_contract, tools_from_openapi, validated_contract
 
 GITHUB = {
-    "openapi": "3.0.3", "info": {"title": "GitHub (excerpt)", "version": "1"},
+    "openapi": "3.0.3",
+    "info": {"title": "GitHub (excerpt)", "version": "1"},
     "paths": {
         "/repos/{owner}/{repo}/issues": {
             "parameters": [{"$ref": "#/components/parameters/owner"}, {"$ref": "#/components/parameters/repo"}],
-            "get": {"operationId": "issues/list-for-repo", "parameters": [
-                {"name": "state", "in": "query", "schema": {"type": "string", "enum": ["open", "closed", "all"]}},
-                {"name": "labels", "in": "query", "schema": {"type": "string"}},
-                {"name": "per_page", "in": "query", "schema": {"type": "integer", "default": 30}},
-                {"name": "X-GitHub-Api-Version", "in": "header", "schema": {"type": "string"}},
-                {"name": "session", "in": "cookie", "schema": {"type": "string"}}],
-                "responses": {"200": {"description": "ok"}}},
-            "post": {"operationId": "issues/create", "requestBody": {"content": {"application/json": {"schema": {
-                "type": "object", "required": ["title"], "properties": {"title": {"type": "string"},
-                                                                        "body": {"type": "string"}}}}}},
-                     "responses": {"201": {"description": "created"}}}},
-        "/v1/payment_intents": {"post": {"operationId": "PostPaymentIntents", "requestBody": {"content": {
-            "application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {
-                "amount": {"type": "integer"}, "metadata": {"type": "object"}}}}}},
-            "responses": {"200": {"description": "ok"}}}}},
-    "components": {"parameters": {
-        "owner": {"name": "owner", "in": "path", "required": True, "schema": {"type": "string"}},
-        "repo": {"name": "repo", "in": "path", "required": True, "schema": {"type": "string"}}}},
+            "get": {
+                "operationId": "issues/list-for-repo",
+                "parameters": [
+                    {"name": "state", "in": "query", "schema": {"type": "string", "enum": ["open", "closed", "all"]}},
+                    {"name": "labels", "in": "query", "schema": {"type": "string"}},
+                    {"name": "per_page", "in": "query", "schema": {"type": "integer", "default": 30}},
+                    {"name": "X-GitHub-Api-Version", "in": "header", "schema": {"type": "string"}},
+                    {"name": "session", "in": "cookie", "schema": {"type": "string"}},
+                ],
+                "responses": {"200": {"description": "ok"}},
+            },
+            "post": {
+                "operationId": "issues/create",
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["title"],
+                                "properties": {"title": {"type": "string"}, "body": {"type": "string"}},
+                            }
+                        }
+                    }
+                },
+                "responses": {"201": {"description": "created"}},
+            },
+        },
+        "/v1/payment_intents": {
+            "post": {
+                "operationId": "PostPaymentIntents",
+                "requestBody": {
+                    "content": {
+                        "application/x-www-form-urlencoded": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"amount": {"type": "integer"}, "metadata": {"type": "object"}},
+                            }
+                        }
+                    }
+                },
+                "responses": {"200": {"description": "ok"}},
+            }
+        },
+    },
+    "components": {
+        "parameters": {
+            "owner": {"name": "owner", "in": "path", "required": True, "schema": {"type": "string"}},
+            "repo": {"name": "repo", "in": "path", "required": True, "schema": {"type": "string"}},
+        }
+    },
 }
 
 
@@ -35,8 +69,13 @@ def test_an_operation_with_path_and_query_parameters_gives_a_request_contract():
     http = tools_from_openapi(GITHUB)["issues/list-for-repo"]["http"]
     assert http["method"] == "GET" and http["path"] == "/repos/{owner}/{repo}/issues"
     assert [(p["in"], p["name"]) for p in http["parameters"]] == [
-        ("path", "owner"), ("path", "repo"), ("query", "state"), ("query", "labels"), ("query", "per_page"),
-        ("header", "X-GitHub-Api-Version")]
+        ("path", "owner"),
+        ("path", "repo"),
+        ("query", "state"),
+        ("query", "labels"),
+        ("query", "per_page"),
+        ("header", "X-GitHub-Api-Version"),
+    ]
     assert http["parameters"][0] == {"name": "owner", "in": "path", "required": True, "schema": {"type": "string"}}
 
 
@@ -51,9 +90,16 @@ def test_an_imported_request_contract_is_a_valid_stored_contract():
         assert validated_contract(name, tool)["http"] == tool["http"]
 
 
-@pytest.mark.parametrize("http, words", [
-    ("GET /x", "http: must be an object"), ({"path": "repos"}, "http/path"), ({"verb": "GET"}, "unknown field"),
-    ({"parameters": [{"name": "a", "in": "cookie"}]}, "http/parameters/0"), ({"parameters": {}}, "must be a list")])
+@pytest.mark.parametrize(
+    "http, words",
+    [
+        ("GET /x", "http: must be an object"),
+        ({"path": "repos"}, "http/path"),
+        ({"verb": "GET"}, "unknown field"),
+        ({"parameters": [{"name": "a", "in": "cookie"}]}, "http/parameters/0"),
+        ({"parameters": {}}, "must be a list"),
+    ],
+)
 def test_a_bad_http_contract_is_refused_naming_its_place(http, words):
     assert any(words in problem for problem in check_contract({"http": http}))
     with pytest.raises(ContractError):
@@ -66,8 +112,10 @@ def test_a_mapping_entry_may_name_a_request_field_outside_the_body():
 
 
 def analyse(tool, arguments, url, body=None, method="GET"):
-    return analyze_call({"arguments": {"payload": arguments},
-                         "request": {"payload": body, "http": {"method": method, "url": url}}}, tool)
+    return analyze_call(
+        {"arguments": {"payload": arguments}, "request": {"payload": body, "http": {"method": method, "url": url}}},
+        tool,
+    )
 
 
 def loud(result):
@@ -105,19 +153,32 @@ def test_tools_import_stores_the_request_contract_and_the_tool_page_shows_the_te
 
 def test_without_a_contract_the_tool_page_shows_the_template_its_calls_show(client):
     from helpers import envelope, ndjson
+
     events = []
     for n, invoice in enumerate(("inv_9f2", "inv_a01", "inv_77c")):
         trace = f"{n + 1:032x}"
-        events += [envelope("arguments", {"invoiceId": invoice, "paidAt": "2026-03-01T10:00:00Z"}, trace,
-                            tool="markInvoicePaid"),
-                   envelope("request", {"paid_at": "2026-03-01T10:00:00Z"}, trace, tool="markInvoicePaid",
-                            http={"method": "POST", "url": f"https://api.example.com/v1/invoices/{invoice}/pay"})]
+        events += [
+            envelope(
+                "arguments", {"invoiceId": invoice, "paidAt": "2026-03-01T10:00:00Z"}, trace, tool="markInvoicePaid"
+            ),
+            envelope(
+                "request",
+                {"paid_at": "2026-03-01T10:00:00Z"},
+                trace,
+                tool="markInvoicePaid",
+                http={"method": "POST", "url": f"https://api.example.com/v1/invoices/{invoice}/pay"},
+            ),
+        ]
     assert client.post("/api/v1/ingest", data=ndjson(*events)).status_code == 200
     for n in range(3):
         assert client.get(f"/api/v1/traces/{n + 1:032x}").get_json()["calls"][0]["worst"] == "info"
     data = client.get("/tools/markInvoicePaid.json").get_json()
-    assert data["request_line"] == {"method": None, "template": "/v1/invoices/{invoiceId}/pay", "source": "traffic",
-                                    "calls": 3}
+    assert data["request_line"] == {
+        "method": None,
+        "template": "/v1/invoices/{invoiceId}/pay",
+        "source": "traffic",
+        "calls": 3,
+    }
     assert "/v1/invoices/{invoiceId}/pay" in client.get("/tools/markInvoicePaid").get_data(as_text=True)
 
 
@@ -126,8 +187,12 @@ def test_tools_map_declares_a_pair_into_the_query(db_path):
 
     from webapp.cli import main
     from webapp.store import Store
-    result = CliRunner().invoke(main, ["tools", "map", "findOrders", "limit=query:/page_size", "--db", str(db_path)],
-                                catch_exceptions=False)
+
+    result = CliRunner().invoke(
+        main, ["tools", "map", "findOrders", "limit=query:/page_size", "--db", str(db_path)], catch_exceptions=False
+    )
     assert result.exit_code == 0, result.output
     assert "findOrders: /limit -> query:/page_size" in result.output
-    assert Store.open(db_path).get_tool("findOrders")["mapping"] == [{"arguments": "/limit", "request": "query:/page_size"}]
+    assert Store.open(db_path).get_tool("findOrders")["mapping"] == [
+        {"arguments": "/limit", "request": "query:/page_size"}
+    ]

@@ -1,4 +1,5 @@
 """The serving worker (webapp/ops/draining.py, webapp/ops/listeners.py) and what `tracediff serve` really binds."""
+
 import http.client
 import json
 import os
@@ -10,10 +11,10 @@ import time
 import httpx
 import pytest
 from click.testing import CliRunner
-
 from conftest import LiveServer, free_port
 from test_durability import make_events
 from test_serving import dribble, sigterm_under_ingest
+
 from webapp.cli import main
 from webapp.ops.listeners import held_by, ignore_new_connections
 
@@ -60,22 +61,25 @@ def test_forty_slow_clients_leave_health_answered_and_each_gets_408_with_connect
 
 def test_gunicorn_cmd_args_bind_is_checked_for_tokens_and_named_in_the_start_line(tmp_path):
     port = free_port()
-    refused = CliRunner().invoke(main, ["serve", "--port", str(free_port()), "--db", str(tmp_path / "o.db")],
-                                 env={**NO_TOKENS, "GUNICORN_CMD_ARGS": f"--bind 0.0.0.0:{port}"})
+    refused = CliRunner().invoke(
+        main,
+        ["serve", "--port", str(free_port()), "--db", str(tmp_path / "o.db")],
+        env={**NO_TOKENS, "GUNICORN_CMD_ARGS": f"--bind 0.0.0.0:{port}"},
+    )
     assert refused.exit_code == 1, refused.output
     assert "refusing to listen on 0.0.0.0 with no token set" in refused.output
     assert not (tmp_path / "o.db").exists()
     other = free_port()  # --port names one port, GUNICORN_CMD_ARGS binds another: the start line says the real one
-    server = LiveServer(tmp_path / "bind.db", args=["--port", str(other)],
-                        env={"GUNICORN_CMD_ARGS": f"--bind 127.0.0.1:{port}"}).start(port=port)
+    server = LiveServer(
+        tmp_path / "bind.db", args=["--port", str(other)], env={"GUNICORN_CMD_ARGS": f"--bind 127.0.0.1:{port}"}
+    ).start(port=port)
     server.stop()
     assert f"tracediff on http://127.0.0.1:{port}/ " in server.logs()
     assert str(other) not in server.logs()
 
 
 def test_json_log_format_writes_every_server_line_as_json(make_server, tmp_path):
-    server = make_server("json.db", args=["--demo"], env={**{k: "" for k in NO_TOKENS},
-                                                           "TRACEDIFF_LOG_FORMAT": "json"})
+    server = make_server("json.db", args=["--demo"], env={**{k: "" for k in NO_TOKENS}, "TRACEDIFF_LOG_FORMAT": "json"})
     assert httpx.get(server.url + "/api/v1/health", timeout=30).status_code == 200
     server.stop()
     lines = [line for line in server.logs().splitlines() if line.strip()]
@@ -92,8 +96,9 @@ def test_a_sync_worker_class_still_drains_and_one_that_cannot_is_refused_in_one_
     server.start()
     server.stop()
     assert "Using worker: webapp.ops.draining.DrainingWorker" in server.logs()
-    refused = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "g.db")],
-                                 env={"GUNICORN_CMD_ARGS": "--worker-class gevent"})
+    refused = CliRunner().invoke(
+        main, ["serve", "--db", str(tmp_path / "g.db")], env={"GUNICORN_CMD_ARGS": "--worker-class gevent"}
+    )
     assert refused.exit_code == 1 and len(refused.output.strip().splitlines()) == 1, refused.output
     assert "worker class gevent is not supported" in refused.output
 

@@ -1,4 +1,5 @@
 """Durability: concurrent writers, SIGKILL mid-stream, read-only and full disks, pruning under load."""
+
 import multiprocessing
 import os
 import random
@@ -10,15 +11,15 @@ import sys
 import threading
 import time
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import httpx
 import orjson
 import pytest
-
 from conftest import ROOT, LiveServer
-from webapp.web.db import REQUEST_WAIT_MS
+
 from webapp.store import Store
+from webapp.web.db import REQUEST_WAIT_MS
 
 FIGURES: dict = {}  # printed at the end of the module with -s, for the closing note
 
@@ -29,14 +30,22 @@ def make_events(count: int, prefix: str, traces: int = 60, ts: str | None = None
     for i in range(count):
         trace = f"{prefix}{i % traces:030d}"
         snapshot = ("arguments", "request", "response")[i % 3]
-        events.append({"event_id": f"{prefix}-{i}", "trace_id": trace, "call_id": f"c{(i // 3) % 4}",
-                       "snapshot": snapshot, "tool": "findOrders", "payload": {"n": i, "status": "paid"},
-                       "ts": ts or f"2026-08-20T09:{(i // 60) % 60:02d}:{i % 60:02d}Z"})
+        events.append(
+            {
+                "event_id": f"{prefix}-{i}",
+                "trace_id": trace,
+                "call_id": f"c{(i // 3) % 4}",
+                "snapshot": snapshot,
+                "tool": "findOrders",
+                "payload": {"n": i, "status": "paid"},
+                "ts": ts or f"2026-08-20T09:{(i // 60) % 60:02d}:{i % 60:02d}Z",
+            }
+        )
     return events
 
 
 def chunks(items: list, size: int) -> list[list]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def body(batch: list[dict]) -> bytes:
@@ -92,11 +101,19 @@ def db_problems(db_path) -> list[str]:
             except orjson.JSONDecodeError:
                 problems.append(f"event {seq} holds invalid JSON")
         for name in ("arguments", "request", "response"):
-            problems += [f"call {row} points at a missing {name} event" for row in conn.execute(
-                f"SELECT trace_id, call_id FROM calls WHERE {name}_seq IS NOT NULL "
-                f"AND {name}_seq NOT IN (SELECT seq FROM events)")]
-        problems += [f"call {row} has no trace row" for row in conn.execute(
-            "SELECT trace_id, call_id FROM calls WHERE trace_id NOT IN (SELECT trace_id FROM traces)")]
+            problems += [
+                f"call {row} points at a missing {name} event"
+                for row in conn.execute(
+                    f"SELECT trace_id, call_id FROM calls WHERE {name}_seq IS NOT NULL "
+                    f"AND {name}_seq NOT IN (SELECT seq FROM events)"
+                )
+            ]
+        problems += [
+            f"call {row} has no trace row"
+            for row in conn.execute(
+                "SELECT trace_id, call_id FROM calls WHERE trace_id NOT IN (SELECT trace_id FROM traces)"
+            )
+        ]
         return problems
     finally:
         conn.close()
@@ -127,6 +144,7 @@ def test_four_processes_with_overlapping_resends_store_the_sent_set_exactly(live
 
 def stream_until_killed(server: LiveServer, batches, acked: list, after: int) -> None:
     """Send batches one after another; SIGKILL the server group once `after` are acknowledged."""
+
     def stream():
         with httpx.Client(base_url=server.url, timeout=10) as http:
             for i, batch in enumerate(batches):
@@ -135,6 +153,7 @@ def stream_until_killed(server: LiveServer, batches, acked: list, after: int) ->
                         acked.append(i)
                 except httpx.TransportError:
                     pass
+
     sender = threading.Thread(target=stream)
     sender.start()
     while len(acked) < after and sender.is_alive():
@@ -194,8 +213,7 @@ def writable_again(db_path):
 
 
 def test_a_database_turned_read_only_answers_503_with_retry_after_then_recovers(tmp_path):
-    server = LiveServer(tmp_path / "ro.db", wrapper=without_root_override(), env={
-        "TRACEDIFF_ANALYZER": "off"}).start()
+    server = LiveServer(tmp_path / "ro.db", wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}).start()
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
             assert http.post("/api/v1/ingest", content=body(make_events(3, "before"))).status_code == 200
@@ -228,14 +246,19 @@ def full_disk_case(tmp_path, how: str) -> tuple[LiveServer, object]:
     if how == "tmpfs":
         mount = tmp_path / "small"
         mount.mkdir()
-        if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)],
-                                               capture_output=True).returncode:
+        if (
+            os.geteuid() != 0
+            or subprocess.run(
+                ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True
+            ).returncode
+        ):
             pytest.skip("mounting a small tmpfs is not permitted here")
         # no headroom kept, so that SQLite itself meets the full disk
         return LiveServer(mount / "full.db", env={"TRACEDIFF_ANALYZER": "off", "TRACEDIFF_MIN_FREE_MB": "0"}), mount
     # RLIMIT_FSIZE: the kernel refuses writes past 2 MiB with EFBIG (Python ignores SIGXFSZ).
-    return LiveServer(tmp_path / "full.db", wrapper=["prlimit", f"--fsize={2 * 1024 * 1024}"],
-                         env={"TRACEDIFF_ANALYZER": "off"}), None
+    return LiveServer(
+        tmp_path / "full.db", wrapper=["prlimit", f"--fsize={2 * 1024 * 1024}"], env={"TRACEDIFF_ANALYZER": "off"}
+    ), None
 
 
 @pytest.mark.parametrize("how", ["tmpfs", "fsize"])
@@ -260,13 +283,12 @@ def test_a_full_disk_answers_503_with_retry_after_and_keeps_what_was_acknowledge
             subprocess.run(["umount", str(mount)], check=False)
 
 
-
 def test_prune_deletes_old_traces_in_small_transactions_while_ingest_goes_on(live_server):
     old = make_events(6000, "old", traces=2000, ts="2020-01-01T00:00:00Z")
     with httpx.Client(base_url=live_server.url, timeout=60) as http:
         for batch in chunks(old, 1000):
             post_until_acknowledged(http, batch, Counter())
-    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     fresh = make_events(3000, "fresh", traces=300, ts=now)
     statuses, slowest = Counter(), [0.0]
 
@@ -281,17 +303,24 @@ def test_prune_deletes_old_traces_in_small_transactions_while_ingest_goes_on(liv
     ingester.start()
     tracediff = shutil.which("tracediff") or sys.executable
     command = [tracediff] if tracediff != sys.executable else [sys.executable, "-m", "webapp"]
-    pruned = subprocess.run([*command, "prune", "--days", "30", "--db", str(live_server.db_path)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    pruned = subprocess.run(
+        [*command, "prune", "--days", "30", "--db", str(live_server.db_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     ingester.join(120)
     assert pruned.returncode == 0, pruned.stderr
     assert "deleted 2000 trace(s)" in pruned.stdout
-    FIGURES["prune"] = dict(pruned_traces=2000, ingest_statuses=dict(statuses),
-                            slowest_ingest_ms=round(slowest[0] * 1000))
+    FIGURES["prune"] = dict(
+        pruned_traces=2000, ingest_statuses=dict(statuses), slowest_ingest_ms=round(slowest[0] * 1000)
+    )
     assert set(statuses) == {200}
     stored, rows = stored_state(live_server.db_path)
     assert stored == {e["event_id"] for e in fresh} and rows == len(fresh)
     assert db_problems(live_server.db_path) == []
+
 
 @pytest.fixture(autouse=True, scope="module")
 def print_figures():

@@ -1,8 +1,8 @@
 """End to end: `tracediff serve` as a real process, fed over HTTP, read back."""
+
 import time
 
 import httpx
-
 from helpers import TRACE, ndjson, order_call
 
 

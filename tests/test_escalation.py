@@ -1,9 +1,10 @@
 """Escalating: an open problem whose hourly rate, by the calls' own times, goes well above its own 7-day baseline."""
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 import pytest
-
 from problem_helpers import CONTRACT, at, call, send, trace
+
 from webapp import pipeline
 from webapp.ops.sender import deliver_due
 from webapp.problems.escalation import MIN_BURST, escalation, threshold
@@ -13,6 +14,7 @@ from webapp.problems.states import parse_change
 @pytest.fixture
 def app(alerting_app):
     return alerting_app  # rules may point at the local receiver
+
 
 HOUR = "2026-12-01T17"
 
@@ -48,8 +50,9 @@ def test_a_young_or_rare_problem_needs_a_real_burst():
 
 
 def rule(client, receiver, on=("escalating",), min_interval_s=0):
-    made = client.post("/api/v1/alerts", json={"url": receiver.url, "on": list(on),
-                                                "min_interval_s": min_interval_s}).get_json()
+    made = client.post(
+        "/api/v1/alerts", json={"url": receiver.url, "on": list(on), "min_interval_s": min_interval_s}
+    ).get_json()
     receiver.secret = made["secret"]
 
 
@@ -65,7 +68,7 @@ def baseline(client, store, first=1):
 
 def burst(client, store, count, first, minutes_ago=0.0):
     """`count` broken calls spread over the current clock hour so far (or an hour `minutes_ago`)."""
-    now = datetime.now(timezone.utc) - timedelta(minutes=minutes_ago)
+    now = datetime.now(UTC) - timedelta(minutes=minutes_ago)
     start = now.replace(minute=0, second=0, microsecond=0)
     step = (now - start) / count
     events = []

@@ -1,4 +1,5 @@
 """Exports for tickets: the Markdown summary, the JSON twin and the fixtures zip."""
+
 import hashlib
 import io
 import json
@@ -9,8 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from webapp.cli import demo
-from webapp.cli import main
+from webapp.cli import demo, main
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
 LIMIT_AS_STRING = hashlib.sha256(b"tracediff-sample/02-orders-limit-as-string.ndjson").hexdigest()[:32]
@@ -30,8 +30,10 @@ def test_the_markdown_summary_names_the_trace_findings_paths_values_and_permalin
     assert f"trace `{LIMIT_AS_STRING}`" in text and "findOrders" in text
     link = f"http://localhost/traces/{LIMIT_AS_STRING}?call=call_01#f-type_changed-arguments/limit-request/limit"
     problem = client.get(f"/api/v1/traces/{LIMIT_AS_STRING}").get_json()["calls"][0]["findings"][0]["problem"]
-    assert f"| error | [type\\_changed](<{link}>) | `arguments /limit` -> `request /limit` | `5 -> \"5\"` | " \
+    assert (
+        f'| error | [type\\_changed](<{link}>) | `arguments /limit` -> `request /limit` | `5 -> "5"` | '
         f"[{problem}](<http://localhost/problems/{problem}>) |" in text
+    )
     assert "request /limit: '5' is not of type 'integer'" in text
     assert f"http://localhost/traces/{LIMIT_AS_STRING}?call=call_01" in text
 
@@ -51,25 +53,35 @@ def fixture_files(client, trace_id) -> dict[str, bytes]:
 
 def test_the_fixtures_zip_holds_the_three_snapshots_the_contract_and_the_check_command(client, samples):
     files = fixture_files(client, LIMIT_AS_STRING)
-    assert set(files) == {"tool-args.json", "http-body.json", "http-response.json", "contract.json", "call.json",
-                          "README.md"}
+    assert set(files) == {
+        "tool-args.json",
+        "http-body.json",
+        "http-response.json",
+        "contract.json",
+        "call.json",
+        "README.md",
+    }
     trace = client.get(f"/api/v1/traces/{LIMIT_AS_STRING}").get_json()["calls"][0]
-    request_http = trace["snapshots"]["request"]["http"]   # the request's method, URL and headers, as stored
-    assert json.loads(files["call.json"]) == {"tool": "findOrders", "status": 200, "http": {
-        "method": "POST", "url": request_http["url"], "headers": request_http["headers"]}}
+    request_http = trace["snapshots"]["request"]["http"]  # the request's method, URL and headers, as stored
+    assert json.loads(files["call.json"]) == {
+        "tool": "findOrders",
+        "status": 200,
+        "http": {"method": "POST", "url": request_http["url"], "headers": request_http["headers"]},
+    }
     assert json.loads(files["http-body.json"]) == trace["snapshots"]["request"]["payload"]
     assert json.loads(files["contract.json"])["name"] == "findOrders"
-    assert ("tracediff check --contract contract.json --arguments tool-args.json --request http-body.json "
-            "--response http-response.json --status 200 --method POST --url "
-            "https://api.example.com/v1/orders/search") in files["README.md"].decode()
+    assert (
+        "tracediff check --contract contract.json --arguments tool-args.json --request http-body.json "
+        "--response http-response.json --status 200 --method POST --url "
+        "https://api.example.com/v1/orders/search"
+    ) in files["README.md"].decode()
 
 
 def test_the_fixtures_replay_the_same_finding_with_tracediff_check(client, samples, tmp_path):
     for name, content in fixture_files(client, LIMIT_AS_STRING).items():
         (tmp_path / name).write_bytes(content)
     command = (tmp_path / "README.md").read_text().strip().splitlines()[-1].split()[2:]
-    result = CliRunner().invoke(main, ["check", *[str(tmp_path / a) if a.endswith(".json") else a
-                                                  for a in command]])
+    result = CliRunner().invoke(main, ["check", *[str(tmp_path / a) if a.endswith(".json") else a for a in command]])
     assert result.exit_code == 1
     assert "type_changed" in result.output and "request /limit" in result.output
 
@@ -87,8 +99,16 @@ def test_exports_of_an_unknown_trace_or_call_are_404(client, samples):
 
 
 def test_the_markdown_summary_keeps_hostile_names_inert(client):
-    client.post("/api/v1/ingest", json={"trace_id": "md1", "call_id": "c 1#x", "snapshot": "request",
-                                        "tool": "<svg onload=alert(6)>[x](http://evil)", "payload": {"note": "a\u202eb"}})
+    client.post(
+        "/api/v1/ingest",
+        json={
+            "trace_id": "md1",
+            "call_id": "c 1#x",
+            "snapshot": "request",
+            "tool": "<svg onload=alert(6)>[x](http://evil)",
+            "payload": {"note": "a\u202eb"},
+        },
+    )
     text = client.get("/traces/md1.md").get_data(as_text=True)
     assert "?call=c+1%23x>" in text
     assert not re.search(r"(?<!\\)<svg", text)
@@ -102,17 +122,26 @@ HOSTILE_TOOL = "md`x|y [click](javascript:alert(1)) *b* _i_ # <img src=x> &lt;"
 def rendered(markdown: str) -> str:
     """Render Markdown as GitHub-like ticket systems do (CommonMark and tables)."""
     from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark").enable("table").render(markdown)
 
 
 def test_hostile_tool_names_paths_and_values_stay_text_and_each_finding_links_its_problem(client, store):
     from webapp import pipeline
+
     store.put_tool(HOSTILE_TOOL, {"arguments_schema": {"type": "object"}, "request_schema": {"type": "object"}})
     common = {"trace_id": "md2", "call_id": "c`1", "tool": HOSTILE_TOOL}
     key = "a``b|c [l](javascript:x)"
-    client.post("/api/v1/ingest", data="\n".join(json.dumps(e) for e in (
-        {**common, "snapshot": "arguments", "payload": {key: 5}},
-        {**common, "snapshot": "request", "payload": {key: "5"}})))
+    client.post(
+        "/api/v1/ingest",
+        data="\n".join(
+            json.dumps(e)
+            for e in (
+                {**common, "snapshot": "arguments", "payload": {key: 5}},
+                {**common, "snapshot": "request", "payload": {key: "5"}},
+            )
+        ),
+    )
     pipeline.catch_up(store)
     text = client.get("/traces/md2.md").get_data(as_text=True)
     html = rendered(text)

@@ -1,33 +1,45 @@
 """Fuzzing the ingest endpoints: any body gets 200 or a documented 4xx in the error shape, never a 500."""
-import gzip
-import zlib
 
+import gzip
 import json
+import zlib
 
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from test_durability import db_problems
+
 from webapp import create_app
 
 DOCUMENTED = {200, 413, 415, 422}
 CASES = {"tried": 0}
-FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 ENVELOPE_FIELDS = ("trace_id", "call_id", "snapshot", "tool", "source", "payload", "http", "ts", "event_id")
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
-    max_leaves=12)
+    max_leaves=12,
+)
 
 
 @pytest.fixture(scope="module")
 def fuzz_app(tmp_path_factory):
     path = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
-    app = create_app({"TESTING": True, "DATABASE": str(path), "ANALYZER": "off",
-                      "MAX_BODY_BYTES": 2 * 1024 * 1024, "MAX_DECOMPRESSED_BYTES": 4 * 1024 * 1024})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(path),
+            "ANALYZER": "off",
+            "MAX_BODY_BYTES": 2 * 1024 * 1024,
+            "MAX_DECOMPRESSED_BYTES": 4 * 1024 * 1024,
+        }
+    )
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     yield app
     assert db_problems(path) == []
@@ -46,8 +58,13 @@ def check(app, body: bytes, path="/api/v1/ingest", **headers):
 
 
 def event(**changes) -> dict:
-    base = {"trace_id": "fuzz0000000000000000000000000001", "call_id": "c1", "snapshot": "arguments",
-            "tool": "findOrders", "payload": {"limit": 5}}
+    base = {
+        "trace_id": "fuzz0000000000000000000000000001",
+        "call_id": "c1",
+        "snapshot": "arguments",
+        "tool": "findOrders",
+        "payload": {"limit": 5},
+    }
     return {**base, **changes}
 
 
@@ -85,8 +102,11 @@ def test_deep_nesting_is_rejected_or_stored_never_a_crash(fuzz_app, depth, kind)
 
 
 @FUZZ
-@given(depth=st.integers(min_value=1, max_value=3000), kind=st.sampled_from("[{"),
-       framing=st.sampled_from(["array", "ndjson", "concatenated"]))
+@given(
+    depth=st.integers(min_value=1, max_value=3000),
+    kind=st.sampled_from("[{"),
+    framing=st.sampled_from(["array", "ndjson", "concatenated"]),
+)
 def test_a_deep_event_beside_good_ones_is_rejected_alone(fuzz_app, depth, kind, framing):
     nested = ("[" * depth + "]" * depth) if kind == "[" else ('{"a":' * depth + "1" + "}" * depth)
     deep = '{"trace_id":"deep","snapshot":"request","payload":' + nested + "}"
@@ -106,8 +126,10 @@ def test_huge_strings_in_any_field_get_a_documented_answer(fuzz_app, size, where
 
 
 @FUZZ
-@given(body=st.binary(min_size=1, max_size=200), bad=st.sampled_from([b"\xff", b"\xc3\x28", b"\xed\xa0\x80",
-                                                                      b"\xf8\x88\x80\x80\x80", b"\x80"]))
+@given(
+    body=st.binary(min_size=1, max_size=200),
+    bad=st.sampled_from([b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\x80"]),
+)
 def test_invalid_utf8_gets_a_documented_answer(fuzz_app, body, bad):
     valid = orjson.dumps(event(payload={"note": "x"}))
     at = valid.index(b'"x"') + 1

@@ -1,18 +1,22 @@
 """Liveness and readiness tell the truth: a read-only database, a missing template, a backlog."""
+
 import shutil
 import stat
 
 import httpx
-
 from conftest import ROOT, LiveServer
 from helpers import envelope
 from test_durability import body, make_events, without_root_override, writable_again
+
 from webapp import create_app
 
 
 def test_a_healthy_server_is_live_and_ready_with_every_check_named(client):
-    assert client.get("/api/v1/health").get_json() == {"status": "ok", "traces": 0,
-                                                       "quarantine": {"total": 0, "last_hour": 0}}
+    assert client.get("/api/v1/health").get_json() == {
+        "status": "ok",
+        "traces": 0,
+        "quarantine": {"total": 0, "last_hour": 0},
+    }
     response = client.get("/api/v1/ready")
     assert response.status_code == 200
     found = response.get_json()
@@ -53,12 +57,15 @@ def test_a_missing_static_file_makes_readiness_503(tmp_path):
     app.static_folder = str(folder)
     ready = app.test_client().get("/api/v1/ready")
     assert ready.status_code == 503
-    assert "static: missing" in ready.get_json()["error"]["message"] and "app.js" in ready.get_json()["error"]["message"]
+    assert (
+        "static: missing" in ready.get_json()["error"]["message"] and "app.js" in ready.get_json()["error"]["message"]
+    )
 
 
 def test_an_analysis_backlog_older_than_the_limit_makes_readiness_503(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "b.db"), "ANALYZER": "background",
-                      "READY_MAX_LAG": 0})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "b.db"), "ANALYZER": "background", "READY_MAX_LAG": 0}
+    )
     client = app.test_client()  # testing: no analyser thread runs, so the call waits
     assert client.post("/api/v1/ingest", json=envelope("request", {"a": 1})).status_code == 200
     ready = client.get("/api/v1/ready")
@@ -68,8 +75,7 @@ def test_an_analysis_backlog_older_than_the_limit_makes_readiness_503(tmp_path):
 
 
 def test_a_read_only_database_is_reported_by_health_and_readiness_of_a_live_server(tmp_path):
-    server = LiveServer(tmp_path / "ro.db", wrapper=without_root_override(),
-                        env={"TRACEDIFF_ANALYZER": "off"}).start()
+    server = LiveServer(tmp_path / "ro.db", wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}).start()
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
             assert http.post("/api/v1/ingest", content=body(make_events(3, "before"))).status_code == 200

@@ -1,8 +1,8 @@
 """Hostile payloads go through the API and come back on the pages as inert, escaped text."""
+
 from html.parser import HTMLParser
 
 import pytest
-
 from helpers import ndjson
 
 SCRIPT = "<script>alert('xss')</script>"
@@ -16,21 +16,33 @@ HOSTILE_TRACE = "hostile0000000000000000000000001"
 
 def hostile_events(big: str = "") -> list[dict]:
     payload = {
-        "title": SCRIPT, "image": IMG, "close": CLOSE, "attribute": ATTR, "bidi": BIDI,
-        SCRIPT: "key holding a script tag", CLOSE: {IMG: [ATTR]}, "{{ 7*7 }}": "{% raw %}",
+        "title": SCRIPT,
+        "image": IMG,
+        "close": CLOSE,
+        "attribute": ATTR,
+        "bidi": BIDI,
+        SCRIPT: "key holding a script tag",
+        CLOSE: {IMG: [ATTR]},
+        "{{ 7*7 }}": "{% raw %}",
         "javascript": "javascript:alert(4)",
     }
     if big:
         payload["big"] = big
-    common = {"trace_id": HOSTILE_TRACE, "call_id": f"call{SCRIPT}", "tool": f"tool{IMG}",
-              "source": CLOSE}
+    common = {"trace_id": HOSTILE_TRACE, "call_id": f"call{SCRIPT}", "tool": f"tool{IMG}", "source": CLOSE}
     return [
         {**common, "snapshot": "arguments", "payload": payload},
-        {**common, "snapshot": "request", "payload": {**payload, "title": 5},
-         "http": {"method": "POST", "url": f"https://api.example.com/{SCRIPT}",
-                  "headers": {CLOSE: IMG}}},
-        {**common, "snapshot": "response", "payload": {"error": {"message": CLOSE, "code": IMG}},
-         "http": {"status_code": 500}},
+        {
+            **common,
+            "snapshot": "request",
+            "payload": {**payload, "title": 5},
+            "http": {"method": "POST", "url": f"https://api.example.com/{SCRIPT}", "headers": {CLOSE: IMG}},
+        },
+        {
+            **common,
+            "snapshot": "response",
+            "payload": {"error": {"message": CLOSE, "code": IMG}},
+            "http": {"status_code": 500},
+        },
     ]
 
 
@@ -105,7 +117,8 @@ def test_the_api_serves_hostile_values_as_json_never_as_html(hostile_client):
 def test_bidi_controls_are_shown_not_obeyed_on_the_page(hostile_client):
     html = hostile_client.get(f"/traces/{HOSTILE_TRACE}").get_data(as_text=True)
     assert not any(char in html for char in BIDI_CONTROLS), (
-        "raw bidi controls reorder the text around them (Trojan Source); show them escaped")
+        "raw bidi controls reorder the text around them (Trojan Source); show them escaped"
+    )
     assert "FDP.exe" in html
 
 

@@ -1,16 +1,17 @@
 """The mapping inference, pure: which argument feeds which request field, learnt from calls."""
+
 import random
 
 import pytest
-
 from renames import booking
-from webapp.reports.anchors import finding_anchor, finding_anchors
+
 from webapp.inference import hint_renames, infer, leaves, observe
 from webapp.inference.decide import MIN_CALLS, candidates
 from webapp.inference.evidence import MAX_NEW_PER_CALL, merge
 from webapp.inference.hints import cli_name, map_command, rename_guesses
 from webapp.inference.leaves import MAX_LEAVES
 from webapp.inference.relations import relation
+from webapp.reports.anchors import finding_anchor, finding_anchors
 
 
 def learn(calls) -> dict:
@@ -33,8 +34,13 @@ def bookings(n, seed=3):
 def test_a_renaming_tool_is_learnt_after_enough_calls_and_not_before():
     assert infer(learn(bookings(MIN_CALLS - 1))) == []
     found = infer(learn(bookings(MIN_CALLS)))
-    assert pairs(found) == {("/seats", "/quantity"), ("/child_count", "/minors"), ("/store_id", "/locationId"),
-                            ("/date", "/day"), ("/notes", "/comment")}
+    assert pairs(found) == {
+        ("/seats", "/quantity"),
+        ("/child_count", "/minors"),
+        ("/store_id", "/locationId"),
+        ("/date", "/day"),
+        ("/notes", "/comment"),
+    }
     seats = next(p for p in found if p.arguments == "/seats")
     assert (seats.relation, seats.agree, seats.both) == ("equal", MIN_CALLS, MIN_CALLS)
     assert seats.evidence() == f"equal in {MIN_CALLS} of {MIN_CALLS} calls"
@@ -46,14 +52,14 @@ def test_a_pair_needs_95_percent_agreement(bad, inferred):
     calls = []
     for i, (arguments, request) in enumerate(bookings(20)):
         if i >= 20 - bad:
-            request = {**request, "locationId": "st_0000"}   # a bug on a few calls
+            request = {**request, "locationId": "st_0000"}  # a bug on a few calls
         calls.append((arguments, request))
     assert (("/store_id", "/locationId") in pairs(infer(learn(calls)))) is inferred
 
 
 def test_an_inferred_pair_stays_down_to_90_percent_so_it_does_not_flap():
     calls = [(a, {**r, "locationId": "st_0000"} if i >= 18 else r) for i, (a, r) in enumerate(bookings(20))]
-    evidence = learn(calls)   # 18 of 20: 90%
+    evidence = learn(calls)  # 18 of 20: 90%
     assert ("/store_id", "/locationId") not in pairs(infer(evidence))
     assert ("/store_id", "/locationId") in pairs(infer(evidence, previous={("/store_id", "/locationId")}))
 
@@ -62,7 +68,7 @@ def test_two_request_fields_always_equal_to_one_argument_make_no_inference():
     calls = [(a, {**r, "locationRef": r["locationId"]}) for a, r in bookings(30)]
     found = pairs(infer(learn(calls)))
     assert not {p for p in found if p[0] == "/store_id"}
-    assert ("/seats", "/quantity") in found   # the other fields are still clear
+    assert ("/seats", "/quantity") in found  # the other fields are still clear
 
 
 def test_two_arguments_always_equal_to_one_field_make_no_inference():
@@ -82,10 +88,13 @@ def test_declared_pairs_and_their_fields_are_not_inferred_again():
     assert ("/date", "/day") in found
 
 
-@pytest.mark.parametrize("transform, expected", [
-    (lambda v: v * 100, "scaled x100"),
-    (lambda v: str(v), "type_changed"),
-])
+@pytest.mark.parametrize(
+    "transform, expected",
+    [
+        (lambda v: v * 100, "scaled x100"),
+        (lambda v: str(v), "type_changed"),
+    ],
+)
 def test_a_consistent_transform_pairs_the_fields_and_names_it(transform, expected):
     calls = [(a, {**r, "quantity": transform(a["seats"])}) for a, r in bookings(30)]
     found = {p.arguments: p for p in infer(learn(calls))}
@@ -100,7 +109,7 @@ def test_an_enum_written_in_upper_case_is_a_consistent_transform():
         calls.append(({"status": status, "n": rng.randint(1, 9)}, {"state": status.upper(), "count": 1}))
     found = {p.arguments: p for p in infer(learn(calls))}
     assert found["/status"].request == "/state" and found["/status"].relation == "enum_changed"
-    assert "/n" not in found   # n equals count only when it is 1
+    assert "/n" not in found  # n equals count only when it is 1
 
 
 def test_candidates_are_the_likely_pairs_below_the_call_threshold():
@@ -136,17 +145,40 @@ def test_one_call_full_of_equal_values_starts_a_bounded_number_of_pairs():
 
 def test_a_dropped_argument_beside_an_added_field_gets_the_command_that_declares_it():
     findings = [
-        {"kind": "dropped", "severity": "error", "left": {"snapshot": "arguments", "path": "/seats"}, "right": None,
-         "left_value": 4, "right_value": None, "message": "seats dropped: not in the request"},
-        {"kind": "added", "severity": "info", "left": None, "right": {"snapshot": "request", "path": "/channel"},
-         "left_value": None, "right_value": "agent", "message": "channel added"},
-        {"kind": "added", "severity": "info", "left": None, "right": {"snapshot": "request", "path": "/quantity"},
-         "left_value": None, "right_value": 4, "message": "quantity added"},
+        {
+            "kind": "dropped",
+            "severity": "error",
+            "left": {"snapshot": "arguments", "path": "/seats"},
+            "right": None,
+            "left_value": 4,
+            "right_value": None,
+            "message": "seats dropped: not in the request",
+        },
+        {
+            "kind": "added",
+            "severity": "info",
+            "left": None,
+            "right": {"snapshot": "request", "path": "/channel"},
+            "left_value": None,
+            "right_value": "agent",
+            "message": "channel added",
+        },
+        {
+            "kind": "added",
+            "severity": "info",
+            "left": None,
+            "right": {"snapshot": "request", "path": "/quantity"},
+            "left_value": None,
+            "right_value": 4,
+            "message": "quantity added",
+        },
     ]
     assert rename_guesses(findings) == {0: ["/quantity", "/channel"]}
     hint_renames(findings, "bookTable")
-    assert findings[0]["message"] == ("seats dropped: not in the request; if it became quantity, declare the "
-                                      "pair: tracediff tools map bookTable seats=quantity")
+    assert findings[0]["message"] == (
+        "seats dropped: not in the request; if it became quantity, declare the "
+        "pair: tracediff tools map bookTable seats=quantity"
+    )
     assert findings[1]["message"] == "channel added"
 
 
@@ -156,8 +188,11 @@ def test_map_commands_use_plain_names_for_top_level_keys_and_pointers_otherwise(
 
 
 def test_finding_anchors_come_from_kind_and_paths_and_stay_url_safe():
-    f = {"kind": "type_changed", "left": {"snapshot": "arguments", "path": "/limit"},
-         "right": {"snapshot": "request", "path": "/limit"}}
+    f = {
+        "kind": "type_changed",
+        "left": {"snapshot": "arguments", "path": "/limit"},
+        "right": {"snapshot": "request", "path": "/limit"},
+    }
     assert finding_anchor(f) == "f-type_changed-arguments/limit-request/limit"
     dropped = {"kind": "dropped", "left": {"snapshot": "arguments", "path": "/a b#c"}, "right": None}
     assert finding_anchor(dropped) == "f-dropped-arguments/a_20_b_23_c"

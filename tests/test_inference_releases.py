@@ -1,12 +1,13 @@
 """Inference a bad release cannot teach, through the real store and pipeline (both engines)."""
+
 import random
 
 import orjson
 import pytest
 
 from webapp import pipeline
-from webapp.pipeline import mappings as toolmappings
 from webapp.ingest import parse_body
+from webapp.pipeline import mappings as toolmappings
 
 TOOL = "create_ticket"
 LOUD = ("warning", "error")
@@ -15,22 +16,42 @@ BODIES = ["It started this morning.", "Happens on every call.", "Tried twice, sa
 
 
 def ticket(rng, i):
-    args = {"subject": f"{rng.choice(SUBJECTS)} #{i}", "body": f"{rng.choice(BODIES)} ({i})",
-            "priority": rng.choice(["low", "normal", "high"]), "requester": f"user{rng.randint(1, 400)}@acme.io"}
-    request = {"title": args["subject"], "description": args["body"], "urgency": args["priority"],
-               "reporter": {"email": args["requester"]}, "source": "agent"}
+    args = {
+        "subject": f"{rng.choice(SUBJECTS)} #{i}",
+        "body": f"{rng.choice(BODIES)} ({i})",
+        "priority": rng.choice(["low", "normal", "high"]),
+        "requester": f"user{rng.randint(1, 400)}@acme.io",
+    }
+    request = {
+        "title": args["subject"],
+        "description": args["body"],
+        "urgency": args["priority"],
+        "reporter": {"email": args["requester"]},
+        "source": "agent",
+    }
     return args, request
 
 
 def envelopes(calls, release=None, start=0):
     out = []
     for n, (args, request) in enumerate(calls, start):
-        base = {"trace_id": f"{n + 1:032x}", "call_id": "call_01", "tool": TOOL,
-                "ts": f"2026-11-20T{9 + n // 60:02d}:{n % 60:02d}:00Z", **({"release": release} if release else {})}
-        out += [{**base, "snapshot": "arguments", "payload": args},
-                {**base, "snapshot": "request", "payload": request,
-                 "http": {"method": "POST", "url": "https://helpdesk.example.com/api/tickets"}},
-                {**base, "snapshot": "response", "payload": {"id": f"T-{n}"}, "http": {"status_code": 201}}]
+        base = {
+            "trace_id": f"{n + 1:032x}",
+            "call_id": "call_01",
+            "tool": TOOL,
+            "ts": f"2026-11-20T{9 + n // 60:02d}:{n % 60:02d}:00Z",
+            **({"release": release} if release else {}),
+        }
+        out += [
+            {**base, "snapshot": "arguments", "payload": args},
+            {
+                **base,
+                "snapshot": "request",
+                "payload": request,
+                "http": {"method": "POST", "url": "https://helpdesk.example.com/api/tickets"},
+            },
+            {**base, "snapshot": "response", "payload": {"id": f"T-{n}"}, "http": {"status_code": 201}},
+        ]
     return out
 
 
@@ -49,8 +70,11 @@ def swapped(calls):
 
 def loud_at(store, n):
     call = store.get_trace(f"{n + 1:032x}")["calls"][0]
-    return {(f["kind"], f["left"]["path"], f["right"]["path"]) for f in call["findings"]
-            if f["severity"] in LOUD and f["left"] and f["right"]}
+    return {
+        (f["kind"], f["left"]["path"], f["right"]["path"])
+        for f in call["findings"]
+        if f["severity"] in LOUD and f["left"] and f["right"]
+    }
 
 
 def traffic(seed=5):
@@ -62,14 +86,16 @@ def traffic(seed=5):
 def test_a_release_that_swaps_two_fields_is_reported_not_learnt(store, batch):
     good, bad = traffic()
     events = envelopes(good, "v1.4.0") + envelopes(bad, "v1.5.0", start=50)
-    for start in range(0, len(events), batch * 3):   # one batch, or the traffic arriving ten calls at a time
-        load(store, events[start:start + batch * 3])
+    for start in range(0, len(events), batch * 3):  # one batch, or the traffic arriving ten calls at a time
+        load(store, events[start : start + batch * 3])
     inferred = set(store.inferred_pairs(TOOL))
     assert {("/subject", "/title"), ("/body", "/description")} <= inferred
     assert ("/body", "/title") not in inferred and ("/subject", "/description") not in inferred
-    assert all(loud_at(store, n) == set() for n in range(50))   # the correct calls stay quiet
-    for n in range(50, 72):   # every broken call is loud at the swapped pairs
-        assert {("value_changed", "/subject", "/title"), ("value_changed", "/body", "/description")} <= loud_at(store, n)
+    assert all(loud_at(store, n) == set() for n in range(50))  # the correct calls stay quiet
+    for n in range(50, 72):  # every broken call is loud at the swapped pairs
+        assert {("value_changed", "/subject", "/title"), ("value_changed", "/body", "/description")} <= loud_at(
+            store, n
+        )
 
 
 def test_without_releases_the_broken_calls_never_teach_their_pairs(store):
@@ -80,7 +106,7 @@ def test_without_releases_the_broken_calls_never_teach_their_pairs(store):
     assert ("/body", "/title") not in inferred and ("/subject", "/description") not in inferred
     assert all(loud_at(store, n) == set() for n in range(50))
     evidence = store.evidence(TOOL)[("/body", "/title")]
-    assert evidence["both"] == 72 and evidence["equal"] == 22   # the 50 earlier calls count against it
+    assert evidence["both"] == 72 and evidence["equal"] == 22  # the 50 earlier calls count against it
 
 
 def test_a_pair_learnt_in_an_earlier_release_and_its_change_are_logged(store):
@@ -106,4 +132,4 @@ def test_a_new_release_that_keeps_the_mapping_folds_into_the_evidence(store):
     rng = random.Random(9)
     load(store, envelopes([ticket(rng, i) for i in range(50, 55)], "v3", start=50))
     counts = store.evidence(TOOL)[("/subject", "/title")]
-    assert counts["both"] == 55 and counts["new:both"] == 5   # v2 folded into the established counts
+    assert counts["both"] == 55 and counts["new:both"] == 5  # v2 folded into the established counts

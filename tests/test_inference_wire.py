@@ -1,5 +1,6 @@
 """Inference learns what travels in the URL (the Google Maps distance matrix as its reference MCP server calls
 it), and the analysis uses it: the join the traffic shows, a query key that went missing; GraphQL input objects."""
+
 import random
 
 import orjson
@@ -13,15 +14,19 @@ PLACES = ["Paris", "Lyon", "Marseille", "Nice", "Boston", "New York", "Chicago"]
 
 
 def url(origins, destinations, sep="|", key="destinations"):
-    return (f"https://maps.googleapis.com/maps/api/distancematrix/json?origins={sep.join(origins)}"
-            f"&{key}={'|'.join(destinations)}&mode=driving&key=AIzaSyD3m0FAKEkEy0000000000000000000000")
+    return (
+        f"https://maps.googleapis.com/maps/api/distancematrix/json?origins={sep.join(origins)}"
+        f"&{key}={'|'.join(destinations)}&mode=driving&key=AIzaSyD3m0FAKEkEy0000000000000000000000"
+    )
 
 
 def events(n, args, address):
     base = {"trace_id": f"{n + 1:032x}", "call_id": "c1", "tool": TOOL, "ts": f"2026-11-20T10:{n % 60:02d}:00Z"}
-    return [{**base, "snapshot": "arguments", "payload": args},
-            {**base, "snapshot": "request", "payload": None, "http": {"method": "GET", "url": address}},
-            {**base, "snapshot": "response", "payload": {"status": "OK"}, "http": {"status_code": 200}}]
+    return [
+        {**base, "snapshot": "arguments", "payload": args},
+        {**base, "snapshot": "request", "payload": None, "http": {"method": "GET", "url": address}},
+        {**base, "snapshot": "response", "payload": {"status": "OK"}, "http": {"status_code": 200}},
+    ]
 
 
 def load(store, batch):
@@ -31,15 +36,21 @@ def load(store, batch):
 
 def loud(store, n):
     call = store.get_trace(f"{n + 1:032x}")["calls"][0]
-    return [(f["kind"], (f["left"] or {}).get("path"), (f["right"] or {}).get("path"))
-            for f in call["findings"] if f["severity"] in ("warning", "error")]
+    return [
+        (f["kind"], (f["left"] or {}).get("path"), (f["right"] or {}).get("path"))
+        for f in call["findings"]
+        if f["severity"] in ("warning", "error")
+    ]
 
 
 def test_a_tool_that_joins_lists_with_a_pipe_is_learnt_and_a_comma_join_is_then_loud(store):
     rng, batch = random.Random(4), []
     for n in range(30):
-        args = {"origins": rng.sample(PLACES, rng.randint(1, 3)), "destinations": rng.sample(PLACES, 2),
-                "mode": "driving"}
+        args = {
+            "origins": rng.sample(PLACES, rng.randint(1, 3)),
+            "destinations": rng.sample(PLACES, 2),
+            "mode": "driving",
+        }
         batch += events(n, args, url(args["origins"], args["destinations"]))
     load(store, batch)
     assert {("/origins", "query:/origins"), ("/destinations", "query:/destinations")} <= set(store.inferred_pairs(TOOL))
@@ -57,9 +68,13 @@ def test_graphql_variables_under_one_input_object_pair_by_name_and_a_swap_is_lou
 
     def found(title, body):
         request = {"query": query, "variables": {"input": {"repositoryId": "R_kgDO42", "title": title, "body": body}}}
-        snap = {"arguments": {"payload": args}, "request": {"payload": request, "http": {
-            "method": "POST", "url": "https://api.github.com/graphql"}}, "response": None}
+        snap = {
+            "arguments": {"payload": args},
+            "request": {"payload": request, "http": {"method": "POST", "url": "https://api.github.com/graphql"}},
+            "response": None,
+        }
         result = analyze_call(snap, None)
         return [(f["kind"], f["right"]["path"]) for f in result["findings"] if f["severity"] != "info"]
+
     assert found(args["title"], args["body"]) == []
     assert ("value_changed", "/variables/input/title") in found(args["body"], args["title"])

@@ -1,5 +1,6 @@
 """The ingest envelope v1: required fields, type checks, normalisation, idempotency keys."""
-from datetime import datetime, timezone
+
+from datetime import UTC, datetime
 
 import orjson
 import pytest
@@ -7,13 +8,18 @@ import pytest
 from webapp.common import times
 from webapp.ingest import Event, Limits, parse_body
 
-NOW = datetime(2026, 8, 20, 9, 30, tzinfo=timezone.utc)
+NOW = datetime(2026, 8, 20, 9, 30, tzinfo=UTC)
 TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 
 
 def envelope(**over):
-    ev = {"trace_id": TRACE, "call_id": "call_01", "snapshot": "arguments", "tool": "findOrders",
-          "payload": {"customerEmail": "a@example.com", "limit": 5}}
+    ev = {
+        "trace_id": TRACE,
+        "call_id": "call_01",
+        "snapshot": "arguments",
+        "tool": "findOrders",
+        "payload": {"customerEmail": "a@example.com", "limit": 5},
+    }
     ev.update(over)
     return {k: v for k, v in ev.items() if v is not ...}
 
@@ -33,14 +39,32 @@ def rejected(ev):
 
 
 def test_a_complete_envelope_becomes_one_event_with_every_field():
-    ev = one(envelope(source="foundation_models", ts="2026-08-20T09:00:00Z",
-                      http={"method": "POST", "url": "https://api.example.com/orders", "status_code": 200,
-                            "headers": {"content-type": "application/json"}}))
+    ev = one(
+        envelope(
+            source="foundation_models",
+            ts="2026-08-20T09:00:00Z",
+            http={
+                "method": "POST",
+                "url": "https://api.example.com/orders",
+                "status_code": 200,
+                "headers": {"content-type": "application/json"},
+            },
+        )
+    )
     assert (ev.trace_id, ev.call_id, ev.snapshot, ev.tool, ev.source) == (
-        TRACE, "call_01", "arguments", "findOrders", "foundation_models")
+        TRACE,
+        "call_01",
+        "arguments",
+        "findOrders",
+        "foundation_models",
+    )
     assert ev.payload == {"customerEmail": "a@example.com", "limit": 5}
-    assert ev.http == {"method": "POST", "url": "https://api.example.com/orders", "status_code": 200,
-                       "headers": {"content-type": "application/json"}}
+    assert ev.http == {
+        "method": "POST",
+        "url": "https://api.example.com/orders",
+        "status_code": 200,
+        "headers": {"content-type": "application/json"},
+    }
     assert ev.ts == "2026-08-20T09:00:00.000000Z"
     assert ev.logged_as_string is False and ev.meta is None
 
@@ -81,27 +105,41 @@ def test_a_32_hex_trace_id_is_lower_cased_and_others_are_kept_as_given():
     assert one(envelope(trace_id="x" * 128)).trace_id == "x" * 128
 
 
-@pytest.mark.parametrize("field,value,code", [
-    ("call_id", 7, "bad_type"), ("tool", ["findOrders"], "bad_type"), ("source", {"a": 1}, "bad_type"),
-    ("event_id", 12, "bad_type"), ("event_id", "", "bad_value"), ("ts", 1755680400, "bad_type"),
-    ("ts", "20/08/2026 09:00", "bad_value"), ("ts", "2026-02-30T09:00:00Z", "bad_value"),
-    ("ts", "0001-01-01T00:00:00+01:00", "bad_value"),
-    ("http", "POST /orders", "bad_type"), ("http", {"status_code": "200"}, "bad_type"),
-    ("http", {"status_code": 700}, "bad_value"), ("http", {"status_code": True}, "bad_type"),
-    ("http", {"method": 1}, "bad_type"), ("http", {"headers": {"x": 1}}, "bad_type"),
-])
+@pytest.mark.parametrize(
+    "field,value,code",
+    [
+        ("call_id", 7, "bad_type"),
+        ("tool", ["findOrders"], "bad_type"),
+        ("source", {"a": 1}, "bad_type"),
+        ("event_id", 12, "bad_type"),
+        ("event_id", "", "bad_value"),
+        ("ts", 1755680400, "bad_type"),
+        ("ts", "20/08/2026 09:00", "bad_value"),
+        ("ts", "2026-02-30T09:00:00Z", "bad_value"),
+        ("ts", "0001-01-01T00:00:00+01:00", "bad_value"),
+        ("http", "POST /orders", "bad_type"),
+        ("http", {"status_code": "200"}, "bad_type"),
+        ("http", {"status_code": 700}, "bad_value"),
+        ("http", {"status_code": True}, "bad_type"),
+        ("http", {"method": 1}, "bad_type"),
+        ("http", {"headers": {"x": 1}}, "bad_type"),
+    ],
+)
 def test_every_optional_field_is_type_checked(field, value, code):
     rej = rejected(envelope(**{field: value}))
     assert rej.code == code
     assert field in rej.message
 
 
-@pytest.mark.parametrize("given,stored", [
-    ("2026-08-20T11:00:00+02:00", "2026-08-20T09:00:00.000000Z"),
-    ("2026-08-20t09:00:00.250z", "2026-08-20T09:00:00.250000Z"),
-    ("2026-08-20 04:00:00.123456789-05:00", "2026-08-20T09:00:00.123456Z"),  # cut to microseconds, never rounded up
-    ("2026-08-20T23:30:00-01:00", "2026-08-21T00:30:00.000000Z"),
-])
+@pytest.mark.parametrize(
+    "given,stored",
+    [
+        ("2026-08-20T11:00:00+02:00", "2026-08-20T09:00:00.000000Z"),
+        ("2026-08-20t09:00:00.250z", "2026-08-20T09:00:00.250000Z"),
+        ("2026-08-20 04:00:00.123456789-05:00", "2026-08-20T09:00:00.123456Z"),  # cut to microseconds, never rounded up
+        ("2026-08-20T23:30:00-01:00", "2026-08-21T00:30:00.000000Z"),
+    ],
+)
 def test_ts_is_normalised_to_utc_with_z_and_six_fraction_digits(given, stored):
     assert one(envelope(ts=given), limits=Limits(max_clock_skew_s=86_400)).ts == stored
 
@@ -120,13 +158,22 @@ def test_an_event_stamped_within_the_allowed_skew_or_in_the_past_keeps_its_time(
 
 
 def test_the_allowed_skew_is_a_setting():
-    assert one(envelope(ts="2026-08-20T09:31:00Z"), limits=Limits(max_clock_skew_s=0)).ts == "2026-08-20T09:30:00.000000Z"
-    assert one(envelope(ts="2026-08-21T09:00:00Z"), limits=Limits(max_clock_skew_s=86_400)).ts == "2026-08-21T09:00:00.000000Z"
+    assert (
+        one(envelope(ts="2026-08-20T09:31:00Z"), limits=Limits(max_clock_skew_s=0)).ts == "2026-08-20T09:30:00.000000Z"
+    )
+    assert (
+        one(envelope(ts="2026-08-21T09:00:00Z"), limits=Limits(max_clock_skew_s=86_400)).ts
+        == "2026-08-21T09:00:00.000000Z"
+    )
 
 
 def test_http_keeps_only_method_url_status_code_and_headers():
-    ev = one(envelope(snapshot="response", http={"method": "get", "status_code": 404, "elapsed_ms": 3,
-                                                 "headers": {"set-cookie": ["a=1", "b=2"]}}))
+    ev = one(
+        envelope(
+            snapshot="response",
+            http={"method": "get", "status_code": 404, "elapsed_ms": 3, "headers": {"set-cookie": ["a=1", "b=2"]}},
+        )
+    )
     assert ev.http == {"method": "GET", "status_code": 404, "headers": {"set-cookie": "a=1, b=2"}}
 
 

@@ -1,4 +1,5 @@
 """Framing and encodings: whatever bytes a shipper sends, we find the records or say why not."""
+
 import gzip
 import time
 import zlib
@@ -30,19 +31,34 @@ def refused(body, **kw) -> IngestError:
     return info.value
 
 
-@pytest.mark.parametrize("body", [
-    orjson.dumps(EVENTS),                                   # JSON array (Vector json, Fluent Bit json, Logstash json_batch)
-    b"\n".join(LINES),                                      # NDJSON without trailing newline
-    b"\n".join(LINES) + b"\n",                              # NDJSON with trailing newline
-    b"\r\n".join(LINES) + b"\r\n",                          # CRLF
-    b"\n\n" + b"\n\n".join(LINES) + b"\n\n",                # blank lines ignored
-    b"".join(LINES),                                        # concatenated (Fluent Bit json_stream)
-    b" ".join(LINES),                                       # concatenated with spaces
-    orjson.dumps(EVENTS[0], option=orjson.OPT_INDENT_2) + orjson.dumps(EVENTS[1], option=orjson.OPT_INDENT_2)
-    + b"\n" + orjson.dumps(EVENTS[2], option=orjson.OPT_INDENT_2),  # pretty-printed, concatenated
-    b"\xef\xbb\xbf" + orjson.dumps(EVENTS),                 # UTF-8 byte order mark
-], ids=["array", "ndjson", "ndjson-trailing-newline", "crlf", "blank-lines", "concatenated", "concatenated-spaces",
-        "pretty-concatenated", "bom"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        orjson.dumps(EVENTS),  # JSON array (Vector json, Fluent Bit json, Logstash json_batch)
+        b"\n".join(LINES),  # NDJSON without trailing newline
+        b"\n".join(LINES) + b"\n",  # NDJSON with trailing newline
+        b"\r\n".join(LINES) + b"\r\n",  # CRLF
+        b"\n\n" + b"\n\n".join(LINES) + b"\n\n",  # blank lines ignored
+        b"".join(LINES),  # concatenated (Fluent Bit json_stream)
+        b" ".join(LINES),  # concatenated with spaces
+        orjson.dumps(EVENTS[0], option=orjson.OPT_INDENT_2)
+        + orjson.dumps(EVENTS[1], option=orjson.OPT_INDENT_2)
+        + b"\n"
+        + orjson.dumps(EVENTS[2], option=orjson.OPT_INDENT_2),  # pretty-printed, concatenated
+        b"\xef\xbb\xbf" + orjson.dumps(EVENTS),  # UTF-8 byte order mark
+    ],
+    ids=[
+        "array",
+        "ndjson",
+        "ndjson-trailing-newline",
+        "crlf",
+        "blank-lines",
+        "concatenated",
+        "concatenated-spaces",
+        "pretty-concatenated",
+        "bom",
+    ],
+)
 def test_every_framing_yields_the_same_events(body):
     assert call_ids(parse_body(body)) == ["call_0", "call_1", "call_2"]
 
@@ -82,10 +98,18 @@ def test_a_non_object_record_in_an_array_is_rejected_alone():
     assert [(r.index, r.code) for r in batch.rejected] == [(1, "bad_type"), (2, "bad_type")]
 
 
-@pytest.mark.parametrize("body,words", [
-    (b"", "empty"), (b"  \n\r\n ", "empty"), (b"not json at all", "JSON"), (b'{"trace_id": "abc"', "JSON"),
-    (b"42", "number"), (b'"just a string"', "str"), (b"{broken\n{also broken}\n", "JSON"),
-])
+@pytest.mark.parametrize(
+    "body,words",
+    [
+        (b"", "empty"),
+        (b"  \n\r\n ", "empty"),
+        (b"not json at all", "JSON"),
+        (b'{"trace_id": "abc"', "JSON"),
+        (b"42", "number"),
+        (b'"just a string"', "str"),
+        (b"{broken\n{also broken}\n", "JSON"),
+    ],
+)
 def test_a_body_where_nothing_parses_is_refused_whole_with_422(body, words):
     err = refused(body)
     assert (err.status, err.code) == (422, "unparseable")
@@ -103,13 +127,31 @@ def test_invalid_utf8_in_one_ndjson_line_rejects_only_that_line():
     assert batch.rejected[0].index == 1 and "UTF-8" in batch.rejected[0].message
 
 
-@pytest.mark.parametrize("encoding,compress", [
-    ("gzip", gzip.compress), ("x-gzip", gzip.compress), ("deflate", zlib.compress),
-    ("deflate", lambda b: (lambda c: c.compress(b) + c.flush())(zlib.compressobj(wbits=-15))),
-    ("zstd", lambda b: zstandard.ZstdCompressor().compress(b)), ("identity", lambda b: b),
-    ("GZIP", gzip.compress), (None, gzip.compress), (None, lambda b: zstandard.ZstdCompressor().compress(b)),
-], ids=["gzip", "x-gzip", "deflate-zlib", "deflate-raw", "zstd", "identity", "upper-case", "sniffed-gzip",
-        "sniffed-zstd"])
+@pytest.mark.parametrize(
+    "encoding,compress",
+    [
+        ("gzip", gzip.compress),
+        ("x-gzip", gzip.compress),
+        ("deflate", zlib.compress),
+        ("deflate", lambda b: (lambda c: c.compress(b) + c.flush())(zlib.compressobj(wbits=-15))),
+        ("zstd", lambda b: zstandard.ZstdCompressor().compress(b)),
+        ("identity", lambda b: b),
+        ("GZIP", gzip.compress),
+        (None, gzip.compress),
+        (None, lambda b: zstandard.ZstdCompressor().compress(b)),
+    ],
+    ids=[
+        "gzip",
+        "x-gzip",
+        "deflate-zlib",
+        "deflate-raw",
+        "zstd",
+        "identity",
+        "upper-case",
+        "sniffed-gzip",
+        "sniffed-zstd",
+    ],
+)
 def test_every_content_encoding_is_undone(encoding, compress):
     body = compress(b"\n".join(LINES))
     assert call_ids(parse_body(body, content_encoding=encoding)) == ["call_0", "call_1", "call_2"]
@@ -125,9 +167,10 @@ def test_an_unknown_content_encoding_is_refused_with_415():
     assert (err.status, err.code) == (415, "unsupported_encoding") and "'br'" in err.message
 
 
-@pytest.mark.parametrize("encoding,compress", [
-    ("gzip", gzip.compress), ("zstd", lambda b: zstandard.ZstdCompressor().compress(b)),
-    ("deflate", zlib.compress)])
+@pytest.mark.parametrize(
+    "encoding,compress",
+    [("gzip", gzip.compress), ("zstd", lambda b: zstandard.ZstdCompressor().compress(b)), ("deflate", zlib.compress)],
+)
 def test_a_truncated_compressed_body_is_refused_with_422(encoding, compress):
     body = compress(b"\n".join(LINES * 50))
     err = refused(body[:-8], content_encoding=encoding)
@@ -139,8 +182,9 @@ def test_a_body_labelled_gzip_that_is_not_gzip_is_refused_with_422():
     assert (err.status, err.code) == (422, "unparseable") and "gzip" in err.message
 
 
-@pytest.mark.parametrize("compress", [gzip.compress, lambda b: zstandard.ZstdCompressor().compress(b)],
-                         ids=["gzip", "zstd"])
+@pytest.mark.parametrize(
+    "compress", [gzip.compress, lambda b: zstandard.ZstdCompressor().compress(b)], ids=["gzip", "zstd"]
+)
 def test_a_decompression_bomb_is_refused_with_413_without_inflating_it(compress):
     bomb = compress(b"\0" * (64 * 1024 * 1024))
     assert len(bomb) < 1024 * 1024
@@ -176,8 +220,11 @@ def test_a_record_nested_deeper_than_the_limit_is_rejected_too_deep(framing):
         with pytest.raises(IngestError):  # the only record is refused, so nothing parses
             parse_body(orjson.dumps(too_deep))
         return
-    join = {"array": lambda rs: orjson.dumps(rs), "ndjson": lambda rs: b"\n".join(map(orjson.dumps, rs)),
-            "concatenated": lambda rs: b"".join(map(orjson.dumps, rs))}[framing]
+    join = {
+        "array": lambda rs: orjson.dumps(rs),
+        "ndjson": lambda rs: b"\n".join(map(orjson.dumps, rs)),
+        "concatenated": lambda rs: b"".join(map(orjson.dumps, rs)),
+    }[framing]
     batch = parse_body(join([fine, too_deep, fine]))
     assert call_ids(batch) == ["call_1", "call_1"]
     assert [(r.index, r.code) for r in batch.rejected] == [(1, "too_deep")]
@@ -214,10 +261,13 @@ def _timed(body):
     return time.perf_counter() - start
 
 
-@pytest.mark.parametrize("bad", [
-    b'{"trace_id":"s","snapshot":"response","payload":{"a":"\\ud800"}}',
-    b'{"trace_id":"s","snapshot":"response","payload":{"\\udc00k":"x"},"event_id":"e2"}',
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        b'{"trace_id":"s","snapshot":"response","payload":{"a":"\\ud800"}}',
+        b'{"trace_id":"s","snapshot":"response","payload":{"\\udc00k":"x"},"event_id":"e2"}',
+    ],
+)
 def test_a_lone_surrogate_escape_rejects_its_event_alone(client, bad):
     good = b'{"trace_id":"s","snapshot":"request","payload":{"ok":1}}'
     response = client.post("/api/v1/ingest", data=good + b"\n" + bad)

@@ -1,4 +1,5 @@
 """Size and depth limits: an over-limit body is a 413 in every framing, a too-deep event is rejected alone."""
+
 import gzip
 import io
 import json
@@ -7,8 +8,8 @@ import socket
 
 import orjson
 import pytest
-
 from test_ingest_otlp import export, span
+
 from webapp import create_app
 from webapp.ingest import Limits, parse_body, parse_otlp
 
@@ -38,8 +39,12 @@ def make_app(tmp_path, **config):
 
 def post_chunked(client, body: bytes, path="/api/v1/ingest", **headers):
     """Post as a chunked request does under gunicorn: no Content-Length, a stream the server ends."""
-    return client.post(path, input_stream=io.BytesIO(body), headers={"Transfer-Encoding": "chunked", **headers},
-                       environ_overrides={"wsgi.input_terminated": True})
+    return client.post(
+        path,
+        input_stream=io.BytesIO(body),
+        headers={"Transfer-Encoding": "chunked", **headers},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
 
 
 def assert_too_large(response):
@@ -49,6 +54,7 @@ def assert_too_large(response):
 
 
 # 1. A chunked body over the size limit is refused whole, never parsed cut short.
+
 
 @pytest.mark.parametrize("framing", sorted(FRAMINGS))
 @pytest.mark.parametrize("encoding", ["identity", "gzip"])
@@ -80,19 +86,20 @@ def test_a_chunked_otlp_export_over_the_size_limit_is_413(tmp_path):
     app = make_app(tmp_path, MAX_BODY_BYTES=200)
     tool = span(b"\x01" * 8, "execute_tool", {"gen_ai.tool.call.arguments": '{"text": "%s"}' % ("x" * 1000)})
     body = export(tool).SerializeToString()
-    assert_too_large(post_chunked(app.test_client(), body, "/v1/traces",
-                                  **{"Content-Type": "application/x-protobuf"}))
+    assert_too_large(post_chunked(app.test_client(), body, "/v1/traces", **{"Content-Type": "application/x-protobuf"}))
 
 
 def send_chunked(url: str, body: bytes, piece: int = 64 * 1024) -> tuple[int, dict]:
     """POST body with Transfer-Encoding: chunked over a raw socket; return the status and JSON answer."""
     host, port = url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=60) as sock:
-        sock.sendall(b"POST /api/v1/ingest HTTP/1.1\r\nHost: %s\r\nTransfer-Encoding: chunked\r\n"
-                     b"Content-Type: application/x-ndjson\r\n\r\n" % host.encode())
+        sock.sendall(
+            b"POST /api/v1/ingest HTTP/1.1\r\nHost: %s\r\nTransfer-Encoding: chunked\r\n"
+            b"Content-Type: application/x-ndjson\r\n\r\n" % host.encode()
+        )
         try:
             for start in range(0, len(body), piece):
-                chunk = body[start:start + piece]
+                chunk = body[start : start + piece]
                 sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
             sock.sendall(b"0\r\n\r\n")
         except (BrokenPipeError, ConnectionResetError):
@@ -105,21 +112,20 @@ def send_chunked(url: str, body: bytes, piece: int = 64 * 1024) -> tuple[int, di
 
 
 def test_a_real_server_refuses_a_chunked_body_over_16_mib_with_413(live_server):
-    events = [orjson.dumps({**GOOD, "call_id": f"call_{i}", "payload": {"text": "x" * 100_000}})
-              for i in range(200)]
+    events = [orjson.dumps({**GOOD, "call_id": f"call_{i}", "payload": {"text": "x" * 100_000}}) for i in range(200)]
     status, answer = send_chunked(live_server.url, b"\n".join(events) + b"\n")
     assert (status, answer["error"]["code"]) == (413, "too_large")
     assert live_server.logs().count("Traceback") == 0
 
 
 def test_a_real_server_takes_a_chunked_body_under_the_limit_whole(live_server):
-    events = [orjson.dumps({**GOOD, "call_id": f"call_{i}", "payload": {"text": "x" * 50_000}})
-              for i in range(200)]
+    events = [orjson.dumps({**GOOD, "call_id": f"call_{i}", "payload": {"text": "x" * 50_000}}) for i in range(200)]
     status, answer = send_chunked(live_server.url, b"\n".join(events) + b"\n")
     assert (status, answer["accepted"], answer["rejected"]) == (200, 200, [])
 
 
 # 2. Deep nesting: the good events are accepted, the deep one is rejected alone as too_deep.
+
 
 @pytest.mark.parametrize("framing", sorted(FRAMINGS))
 @pytest.mark.parametrize("depth", [70, 500, 1000, 2000, 5000])
@@ -140,13 +146,17 @@ def test_the_deep_line_of_the_qa_report_is_quarantined_and_the_good_line_stored(
     assert [row["code"] for row in store.quarantine()] == ["too_deep"]
 
 
-@pytest.mark.parametrize("body", [
-    deep_event(5000),
-    deep_event(100),
-    b"[" * 5000 + b"]" * 5000,
-    b"[" + deep_event(2000) + b"]",
-    b'{"a":' * 3000 + b"1" + b"}" * 3000,
-], ids=["event-5000", "event-100", "array-5000", "array-of-event-2000", "object-3000"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        deep_event(5000),
+        deep_event(100),
+        b"[" * 5000 + b"]" * 5000,
+        b"[" + deep_event(2000) + b"]",
+        b'{"a":' * 3000 + b"1" + b"}" * 3000,
+    ],
+    ids=["event-5000", "event-100", "array-5000", "array-of-event-2000", "object-3000"],
+)
 def test_a_body_that_is_one_over_deep_value_is_422_too_deep(client, body):
     response = client.post("/api/v1/ingest", data=body)
     assert response.status_code == 422, response.get_data()[:300]
@@ -167,15 +177,19 @@ def test_a_deep_value_inside_concatenated_json_does_not_hide_the_records_after_i
 
 # 3. One code for every 413, one depth limit in every message.
 
+
 def test_a_body_over_the_raw_size_limit_is_413_too_large(tmp_path):
-    response = make_app(tmp_path, MAX_BODY_BYTES=1000).test_client().post("/api/v1/ingest", data=b"[" + b" " * 2000 + b"]")
+    response = (
+        make_app(tmp_path, MAX_BODY_BYTES=1000).test_client().post("/api/v1/ingest", data=b"[" + b" " * 2000 + b"]")
+    )
     assert_too_large(response)
 
 
 def test_a_body_over_the_decompressed_size_limit_is_413_too_large(tmp_path):
     app = make_app(tmp_path, MAX_DECOMPRESSED_BYTES=1000)
-    response = app.test_client().post("/api/v1/ingest", data=gzip.compress(b" " * 5000),
-                                      headers={"Content-Encoding": "gzip"})
+    response = app.test_client().post(
+        "/api/v1/ingest", data=gzip.compress(b" " * 5000), headers={"Content-Encoding": "gzip"}
+    )
     assert_too_large(response)
 
 
@@ -190,9 +204,15 @@ def json_value(value) -> dict:
 
 def otlp_json_export(*arguments) -> bytes:
     """Return an OTLP/JSON export of one execute_tool span per gen_ai.tool.call.arguments value."""
-    spans = [{"traceId": TRACE, "spanId": f"{i + 1:016x}", "name": "execute_tool",
-              "attributes": [{"key": "gen_ai.tool.call.arguments", "value": json_value(value)}]}
-             for i, value in enumerate(arguments)]
+    spans = [
+        {
+            "traceId": TRACE,
+            "spanId": f"{i + 1:016x}",
+            "name": "execute_tool",
+            "attributes": [{"key": "gen_ai.tool.call.arguments", "value": json_value(value)}],
+        }
+        for i, value in enumerate(arguments)
+    ]
     return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).encode()  # orjson stops at 255 levels
 
 
@@ -218,8 +238,11 @@ def test_every_depth_message_names_the_same_limit(case):
     elif case == "otlp value":
         message = otlp_rejection(nested_dict(80))
     else:
-        record = {"record": deep_event(80), "payload string": orjson.dumps({**GOOD, "payload": too_deep}),
-                  "wrapped message": orjson.dumps({"host": "h", "message": deep_event(80).decode()})}[case]
+        record = {
+            "record": deep_event(80),
+            "payload string": orjson.dumps({**GOOD, "payload": too_deep}),
+            "wrapped message": orjson.dumps({"host": "h", "message": deep_event(80).decode()}),
+        }[case]
         [rejection] = parse_body(good(0) + b"\n" + record).rejected
         assert rejection.code == "too_deep"
         message = rejection.message
@@ -237,6 +260,7 @@ def test_a_payload_may_nest_as_deep_as_the_limit_counting_the_event_whether_sent
 
 
 # 4. OTLP: a JSON string too deep is rejected per span, whatever its depth.
+
 
 @pytest.mark.parametrize("depth", [200, 1100, 5000])
 def test_an_otlp_argument_string_nested_too_deep_rejects_only_its_span(client, store, depth):

@@ -1,11 +1,14 @@
 """OpenTelemetry: tool spans and their HTTP client spans become the three snapshots."""
+
 import gzip
 
 import orjson
 import pytest
 from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTraceServiceRequest, ExportTraceServiceResponse)
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
@@ -28,9 +31,16 @@ def any_value(v):
 
 
 def span(span_id, name, attrs, parent=b"", kind=Span.SPAN_KIND_INTERNAL, trace=TRACE, start=T0, end=T0 + 5_000_000):
-    return Span(trace_id=trace, span_id=span_id, parent_span_id=parent, name=name, kind=kind,
-                start_time_unix_nano=start, end_time_unix_nano=end,
-                attributes=[KeyValue(key=k, value=any_value(v)) for k, v in attrs.items()])
+    return Span(
+        trace_id=trace,
+        span_id=span_id,
+        parent_span_id=parent,
+        name=name,
+        kind=kind,
+        start_time_unix_nano=start,
+        end_time_unix_nano=end,
+        attributes=[KeyValue(key=k, value=any_value(v)) for k, v in attrs.items()],
+    )
 
 
 def export(*spans):
@@ -41,16 +51,33 @@ def export(*spans):
     return req
 
 
-TOOL = span(b"\x01" * 8, "execute_tool findOrders", {
-    "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders", "gen_ai.tool.call.id": "call_01",
-    "gen_ai.tool.call.arguments": '{"customerEmail": "a@b.co", "limit": 5}',
-    "gen_ai.tool.call.result": '{"from": "tool span"}'})
-HTTP = span(b"\x02" * 8, "POST", {
-    "http.request.method": "POST", "url.full": "https://api.example.com/orders/search",
-    "http.request.body.content": '{"customer_email": "a@b.co", "limit": "5"}',
-    "http.response.body.content": '{"orders": []}', "http.response.status_code": 200,
-    "http.request.header.content-type": ["application/json"]},
-    parent=b"\x01" * 8, kind=Span.SPAN_KIND_CLIENT, start=T0 + 1_000_000, end=T0 + 4_000_123)
+TOOL = span(
+    b"\x01" * 8,
+    "execute_tool findOrders",
+    {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": "findOrders",
+        "gen_ai.tool.call.id": "call_01",
+        "gen_ai.tool.call.arguments": '{"customerEmail": "a@b.co", "limit": 5}',
+        "gen_ai.tool.call.result": '{"from": "tool span"}',
+    },
+)
+HTTP = span(
+    b"\x02" * 8,
+    "POST",
+    {
+        "http.request.method": "POST",
+        "url.full": "https://api.example.com/orders/search",
+        "http.request.body.content": '{"customer_email": "a@b.co", "limit": "5"}',
+        "http.response.body.content": '{"orders": []}',
+        "http.response.status_code": 200,
+        "http.request.header.content-type": ["application/json"],
+    },
+    parent=b"\x01" * 8,
+    kind=Span.SPAN_KIND_CLIENT,
+    start=T0 + 1_000_000,
+    end=T0 + 4_000_123,
+)
 
 
 def snapshots(batch):
@@ -67,8 +94,11 @@ def test_an_execute_tool_span_with_its_http_client_span_gives_all_three_snapshot
     assert snaps["arguments"].payload == {"customerEmail": "a@b.co", "limit": 5}
     assert snaps["request"].payload == {"customer_email": "a@b.co", "limit": "5"}
     assert snaps["response"].payload == {"orders": []}  # the HTTP body wins over gen_ai.tool.call.result
-    assert snaps["request"].http == {"method": "POST", "url": "https://api.example.com/orders/search",
-                                     "headers": {"content-type": "application/json"}}
+    assert snaps["request"].http == {
+        "method": "POST",
+        "url": "https://api.example.com/orders/search",
+        "headers": {"content-type": "application/json"},
+    }
     assert snaps["response"].http["status_code"] == 200
     assert snaps["arguments"].ts == "2025-08-20T09:00:00.000000Z"
     assert snaps["response"].ts == "2025-08-20T09:00:00.004000Z"  # nanoseconds cut to microseconds
@@ -82,60 +112,112 @@ def test_the_tool_result_is_the_response_when_no_http_span_carries_one():
 
 
 def test_structured_attribute_values_are_taken_as_they_are():
-    tool = span(b"\x01" * 8, "execute_tool", {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "f",
-                                               "gen_ai.tool.call.arguments": {"limit": 5, "tags": ["a", True]}})
+    tool = span(
+        b"\x01" * 8,
+        "execute_tool",
+        {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "f",
+            "gen_ai.tool.call.arguments": {"limit": 5, "tags": ["a", True]},
+        },
+    )
     [ev] = parse_otlp(export(tool).SerializeToString(), content_type="application/x-protobuf").events
     assert ev.payload == {"limit": 5, "tags": ["a", True]} and ev.logged_as_string is False
 
 
 def test_an_http_span_without_a_tool_ancestor_belongs_to_the_only_tool_span_of_the_trace():
-    orphan = span(b"\x03" * 8, "POST", {"http.request.method": "POST", "http.request.body.content": "{}"},
-                  parent=b"\x09" * 8, kind=Span.SPAN_KIND_CLIENT)
+    orphan = span(
+        b"\x03" * 8,
+        "POST",
+        {"http.request.method": "POST", "http.request.body.content": "{}"},
+        parent=b"\x09" * 8,
+        kind=Span.SPAN_KIND_CLIENT,
+    )
     batch = parse_otlp(export(TOOL, orphan).SerializeToString(), content_type="application/x-protobuf")
     assert snapshots(batch)["request"].call_id == "call_01"
 
 
 def test_an_http_span_with_two_candidate_tool_spans_and_no_ancestor_is_rejected():
     other = span(b"\x04" * 8, "execute_tool other", {"gen_ai.tool.call.id": "call_02"})
-    orphan = span(b"\x03" * 8, "POST", {"http.request.method": "POST", "http.request.body.content": "{}"},
-                  kind=Span.SPAN_KIND_CLIENT)
+    orphan = span(
+        b"\x03" * 8,
+        "POST",
+        {"http.request.method": "POST", "http.request.body.content": "{}"},
+        kind=Span.SPAN_KIND_CLIENT,
+    )
     batch = parse_otlp(export(TOOL, other, orphan).SerializeToString(), content_type="application/x-protobuf")
     assert [(r.index, r.code) for r in batch.rejected] == [(2, "unattached_span")]
 
 
 def test_the_nearest_tool_ancestor_wins_through_intermediate_spans():
-    tool2 = span(b"\x05" * 8, "execute_tool getInvoice", {"gen_ai.tool.name": "getInvoice", "gen_ai.tool.call.id": "call_02"})
+    tool2 = span(
+        b"\x05" * 8, "execute_tool getInvoice", {"gen_ai.tool.name": "getInvoice", "gen_ai.tool.call.id": "call_02"}
+    )
     middle = span(b"\x06" * 8, "retry", {}, parent=b"\x05" * 8)
-    http = span(b"\x07" * 8, "GET", {"http.request.method": "GET", "http.response.body.content": '{"id": 1}',
-                                      "http.response.status_code": 404}, parent=b"\x06" * 8, kind=Span.SPAN_KIND_CLIENT)
+    http = span(
+        b"\x07" * 8,
+        "GET",
+        {"http.request.method": "GET", "http.response.body.content": '{"id": 1}', "http.response.status_code": 404},
+        parent=b"\x06" * 8,
+        kind=Span.SPAN_KIND_CLIENT,
+    )
     batch = parse_otlp(export(TOOL, tool2, middle, http).SerializeToString(), content_type="application/x-protobuf")
     resp = [e for e in batch.events if e.snapshot == "response" and e.call_id == "call_02"]
     assert [(e.tool, e.payload, e.http["status_code"]) for e in resp] == [("getInvoice", {"id": 1}, 404)]
 
 
 def test_tracediff_source_on_the_tool_span_marks_its_http_snapshots_too():
-    tool = span(b"\x01" * 8, "execute_tool findOrders", {
-        "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders", "gen_ai.tool.call.id": "call_01",
-        "gen_ai.tool.call.arguments": '{"limit": 5}', "tracediff.source": "openai"})
+    tool = span(
+        b"\x01" * 8,
+        "execute_tool findOrders",
+        {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "findOrders",
+            "gen_ai.tool.call.id": "call_01",
+            "gen_ai.tool.call.arguments": '{"limit": 5}',
+            "tracediff.source": "openai",
+        },
+    )
     batch = parse_otlp(export(tool, HTTP).SerializeToString(), content_type="application/x-protobuf")
-    assert {e.snapshot: e.source for e in batch.events} == {"arguments": "openai", "request": "openai",
-                                                           "response": "openai"}
+    assert {e.snapshot: e.source for e in batch.events} == {
+        "arguments": "openai",
+        "request": "openai",
+        "response": "openai",
+    }
     unmarked = parse_otlp(export(TOOL, HTTP).SerializeToString(), content_type="application/x-protobuf")
     assert {e.source for e in unmarked.events} == {None}
 
 
 def test_openinference_and_openllmetry_tool_spans_are_fallbacks():
-    oi = span(b"\x01" * 8, "findOrders", {"openinference.span.kind": "TOOL", "tool.name": "findOrders",
-                                            "input.value": '{"limit": 5}', "output.value": '{"orders": []}'})
-    ll = span(b"\x02" * 8, "getInvoice.tool", {"traceloop.span.kind": "tool", "traceloop.entity.name": "getInvoice",
-                                                 "traceloop.entity.input": '{"args": [], "kwargs": {"id": 1}}',
-                                                 "traceloop.entity.output": '{"total": 3}'},
-              trace=b"\x11" * 16)
+    oi = span(
+        b"\x01" * 8,
+        "findOrders",
+        {
+            "openinference.span.kind": "TOOL",
+            "tool.name": "findOrders",
+            "input.value": '{"limit": 5}',
+            "output.value": '{"orders": []}',
+        },
+    )
+    ll = span(
+        b"\x02" * 8,
+        "getInvoice.tool",
+        {
+            "traceloop.span.kind": "tool",
+            "traceloop.entity.name": "getInvoice",
+            "traceloop.entity.input": '{"args": [], "kwargs": {"id": 1}}',
+            "traceloop.entity.output": '{"total": 3}',
+        },
+        trace=b"\x11" * 16,
+    )
     batch = parse_otlp(export(oi, ll).SerializeToString(), content_type="application/x-protobuf")
     got = sorted((e.tool, e.snapshot, orjson.dumps(e.payload).decode()) for e in batch.events)
-    assert got == [("findOrders", "arguments", '{"limit":5}'), ("findOrders", "response", '{"orders":[]}'),
-                   ("getInvoice", "arguments", '{"args":[],"kwargs":{"id":1}}'),
-                   ("getInvoice", "response", '{"total":3}')]
+    assert got == [
+        ("findOrders", "arguments", '{"limit":5}'),
+        ("findOrders", "response", '{"orders":[]}'),
+        ("getInvoice", "arguments", '{"args":[],"kwargs":{"id":1}}'),
+        ("getInvoice", "response", '{"total":3}'),
+    ]
 
 
 def test_spans_that_carry_nothing_for_us_are_ignored_not_rejected():
@@ -175,8 +257,9 @@ def test_otlp_json_gives_the_same_events_as_protobuf():
     req = export(TOOL, HTTP)
     from_pb = parse_otlp(req.SerializeToString(), content_type="application/x-protobuf")
     from_json = parse_otlp(orjson.dumps(otlp_json(req)), content_type="application/json")
-    assert [(e.event_id, e.payload, e.http, e.ts) for e in from_json.events] == \
-           [(e.event_id, e.payload, e.http, e.ts) for e in from_pb.events]
+    assert [(e.event_id, e.payload, e.http, e.ts) for e in from_json.events] == [
+        (e.event_id, e.payload, e.http, e.ts) for e in from_pb.events
+    ]
 
 
 def test_otlp_json_ids_in_base64_from_a_generic_encoder_are_understood():
@@ -195,8 +278,15 @@ def test_an_empty_protobuf_export_is_an_empty_batch():
     assert batch.events == [] and batch.rejected == []
 
 
-@pytest.mark.parametrize("body,ctype", [(b"{not json", "application/json"), (b"", "application/json"),
-                                        (b"\xff\xff\xff\xff", "application/x-protobuf"), (b"[1]", "application/json")])
+@pytest.mark.parametrize(
+    "body,ctype",
+    [
+        (b"{not json", "application/json"),
+        (b"", "application/json"),
+        (b"\xff\xff\xff\xff", "application/x-protobuf"),
+        (b"[1]", "application/json"),
+    ],
+)
 def test_an_unreadable_export_is_refused_with_422(body, ctype):
     with pytest.raises(IngestError) as info:
         parse_otlp(body, content_type=ctype)
@@ -209,8 +299,9 @@ def test_an_attribute_nested_too_deep_rejects_its_span():
         deep = {"x": deep}
     tool = span(b"\x01" * 8, "execute_tool", {"gen_ai.tool.call.arguments": deep})
     fine = span(b"\x02" * 8, "execute_tool", {"gen_ai.tool.call.arguments": {"x": {"y": 1}}})
-    batch = parse_otlp(export(tool, fine).SerializeToString(), content_type="application/x-protobuf",
-                       limits=Limits(max_depth=10))
+    batch = parse_otlp(
+        export(tool, fine).SerializeToString(), content_type="application/x-protobuf", limits=Limits(max_depth=10)
+    )
     assert [(r.index, r.code) for r in batch.rejected] == [(0, "too_deep")]
     assert [e.payload for e in batch.events] == [{"x": {"y": 1}}]
 
@@ -219,7 +310,10 @@ def test_the_partial_success_response_matches_the_request_encoding():
     body, mime = otlp_response(2, "2 spans rejected: bad_trace_id", "application/x-protobuf")
     resp = ExportTraceServiceResponse.FromString(body)
     assert mime == "application/x-protobuf"
-    assert (resp.partial_success.rejected_spans, resp.partial_success.error_message) == (2, "2 spans rejected: bad_trace_id")
+    assert (resp.partial_success.rejected_spans, resp.partial_success.error_message) == (
+        2,
+        "2 spans rejected: bad_trace_id",
+    )
     body, mime = otlp_response(1, "bad", "application/json; charset=utf-8")
     assert mime == "application/json"
     assert orjson.loads(body) == {"partialSuccess": {"rejectedSpans": "1", "errorMessage": "bad"}}
@@ -238,18 +332,34 @@ def test_a_real_sdk_export_is_understood():
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(memory))
     tracer = provider.get_tracer("test")
-    with tracer.start_as_current_span("execute_tool findOrders", attributes={
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders",
-            "gen_ai.tool.call.id": "call_sdk", "gen_ai.tool.call.arguments": '{"limit": 5}'}) as tool:
-        with tracer.start_as_current_span("POST", kind=SpanKind.CLIENT, attributes={
-                "http.request.method": "POST", "http.request.body.content": '{"limit": "5"}',
-                "http.response.body.content": '{"orders": []}', "http.response.status_code": 200}):
+    with tracer.start_as_current_span(
+        "execute_tool findOrders",
+        attributes={
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "findOrders",
+            "gen_ai.tool.call.id": "call_sdk",
+            "gen_ai.tool.call.arguments": '{"limit": 5}',
+        },
+    ) as tool:
+        with tracer.start_as_current_span(
+            "POST",
+            kind=SpanKind.CLIENT,
+            attributes={
+                "http.request.method": "POST",
+                "http.request.body.content": '{"limit": "5"}',
+                "http.response.body.content": '{"orders": []}',
+                "http.response.status_code": 200,
+            },
+        ):
             pass
     trace_id = format(tool.get_span_context().trace_id, "032x")
     body = encode_spans(memory.get_finished_spans()).SerializeToString()
     batch = parse_otlp(body, content_type="application/x-protobuf")
     assert {(e.snapshot, e.trace_id, e.call_id) for e in batch.events} == {
-        ("arguments", trace_id, "call_sdk"), ("request", trace_id, "call_sdk"), ("response", trace_id, "call_sdk")}
+        ("arguments", trace_id, "call_sdk"),
+        ("request", trace_id, "call_sdk"),
+        ("response", trace_id, "call_sdk"),
+    }
 
 
 @pytest.mark.slow
@@ -262,13 +372,26 @@ def export_tool_call(url: str, processor, call_id: str) -> str:
     provider = TracerProvider()
     provider.add_span_processor(processor(OTLPSpanExporter(endpoint=f"{url}/v1/traces")))
     tracer = provider.get_tracer("tracediff-test")
-    with tracer.start_as_current_span("execute_tool findOrders", attributes={
-            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders",
-            "gen_ai.tool.call.id": call_id, "gen_ai.tool.call.arguments": '{"limit": 5}'}) as tool:
-        with tracer.start_as_current_span("POST", kind=SpanKind.CLIENT, attributes={
-                "http.request.method": "POST", "url.full": "https://api.example.com/orders",
+    with tracer.start_as_current_span(
+        "execute_tool findOrders",
+        attributes={
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "findOrders",
+            "gen_ai.tool.call.id": call_id,
+            "gen_ai.tool.call.arguments": '{"limit": 5}',
+        },
+    ) as tool:
+        with tracer.start_as_current_span(
+            "POST",
+            kind=SpanKind.CLIENT,
+            attributes={
+                "http.request.method": "POST",
+                "url.full": "https://api.example.com/orders",
                 "http.request.body.content": '{"limit": "5"}',
-                "http.response.body.content": '{"orders": []}', "http.response.status_code": 200}):
+                "http.response.body.content": '{"orders": []}',
+                "http.response.status_code": 200,
+            },
+        ):
             pass
     provider.shutdown()
     return format(tool.get_span_context().trace_id, "032x")

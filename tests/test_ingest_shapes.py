@@ -1,4 +1,5 @@
 """The tool-call shapes agents already log become the right snapshot, tool and call id."""
+
 import orjson
 import pytest
 
@@ -31,13 +32,20 @@ def test_an_anthropic_tool_result_block_is_the_response_matched_by_tool_use_id()
 
 
 def test_a_whole_anthropic_message_yields_each_tool_use_block():
-    message = {"id": "msg_1", "type": "message", "role": "assistant", "content": [
-        {"type": "text", "text": "Let me look."},
-        {"type": "tool_use", "id": "toolu_01", "name": "findOrders", "input": {"limit": 5}},
-        {"type": "tool_use", "id": "toolu_02", "name": "getInvoice", "input": {"id": "inv_9"}}]}
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": "Let me look."},
+            {"type": "tool_use", "id": "toolu_01", "name": "findOrders", "input": {"limit": 5}},
+            {"type": "tool_use", "id": "toolu_02", "name": "getInvoice", "input": {"id": "inv_9"}},
+        ],
+    }
     assert events(with_trace(message)) == [
         ("arguments", "findOrders", "toolu_01", {"limit": 5}, None),
-        ("arguments", "getInvoice", "toolu_02", {"id": "inv_9"}, None)]
+        ("arguments", "getInvoice", "toolu_02", {"id": "inv_9"}, None),
+    ]
 
 
 def test_an_openai_tool_calls_entry_has_its_arguments_string_parsed():
@@ -45,7 +53,12 @@ def test_an_openai_tool_calls_entry_has_its_arguments_string_parsed():
     batch = parse_body(orjson.dumps(with_trace(entry)))
     [ev] = batch.events
     assert (ev.snapshot, ev.tool, ev.call_id, ev.payload, ev.logged_as_string) == (
-        "arguments", "findOrders", "call_abc", {"limit": 5}, True)
+        "arguments",
+        "findOrders",
+        "call_abc",
+        {"limit": 5},
+        True,
+    )
 
 
 def test_openai_arguments_that_are_broken_json_are_kept_as_text_for_the_analysis():
@@ -54,16 +67,34 @@ def test_openai_arguments_that_are_broken_json_are_kept_as_text_for_the_analysis
 
 
 def test_a_whole_assistant_message_yields_each_tool_call():
-    message = {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "call_1", "type": "function", "function": {"name": "a", "arguments": "{}"}},
-        {"id": "call_2", "type": "function", "function": {"name": "b", "arguments": '{"x": 1}'}}]}
-    assert events(with_trace(message)) == [("arguments", "a", "call_1", {}, None), ("arguments", "b", "call_2", {"x": 1}, None)]
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "a", "arguments": "{}"}},
+            {"id": "call_2", "type": "function", "function": {"name": "b", "arguments": '{"x": 1}'}},
+        ],
+    }
+    assert events(with_trace(message)) == [
+        ("arguments", "a", "call_1", {}, None),
+        ("arguments", "b", "call_2", {"x": 1}, None),
+    ]
 
 
 def test_a_chat_completion_response_yields_the_tool_calls_of_its_choices():
-    completion = {"id": "chatcmpl-1", "object": "chat.completion", "choices": [{"index": 0, "message": {
-        "role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
-                                             "function": {"name": "a", "arguments": "{}"}}]}}]}
+    completion = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "a", "arguments": "{}"}}],
+                },
+            }
+        ],
+    }
     assert events(with_trace(completion)) == [("arguments", "a", "call_1", {}, None)]
 
 
@@ -73,16 +104,27 @@ def test_a_role_tool_message_is_the_response_by_tool_call_id():
 
 
 def test_responses_function_call_and_output_items_pair_by_call_id():
-    call = {"type": "function_call", "id": "fc_1", "call_id": "call_9", "name": "findOrders", "arguments": '{"limit": 5}'}
+    call = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_9",
+        "name": "findOrders",
+        "arguments": '{"limit": 5}',
+    }
     output = {"type": "function_call_output", "call_id": "call_9", "output": '{"orders": []}'}
     assert events(with_trace(call)) == [("arguments", "findOrders", "call_9", {"limit": 5}, None)]
     assert events(with_trace(output)) == [("response", None, "call_9", {"orders": []}, None)]
 
 
 def test_a_responses_api_response_yields_its_function_call_items():
-    response = {"id": "resp_1", "object": "response", "output": [
-        {"type": "message", "content": []},
-        {"type": "function_call", "call_id": "call_9", "name": "f", "arguments": "{}"}]}
+    response = {
+        "id": "resp_1",
+        "object": "response",
+        "output": [
+            {"type": "message", "content": []},
+            {"type": "function_call", "call_id": "call_9", "name": "f", "arguments": "{}"},
+        ],
+    }
     assert events(with_trace(response)) == [("arguments", "f", "call_9", {}, None)]
 
 
@@ -94,20 +136,39 @@ def test_gemini_function_call_and_response_parts():
 
 
 def test_a_gemini_candidate_yields_its_function_call_parts():
-    response = {"candidates": [{"content": {"role": "model", "parts": [
-        {"text": "ok"}, {"functionCall": {"id": "fc-1", "name": "f", "args": {"a": 1}}}]}}]}
+    response = {
+        "candidates": [
+            {
+                "content": {
+                    "role": "model",
+                    "parts": [{"text": "ok"}, {"functionCall": {"id": "fc-1", "name": "f", "args": {"a": 1}}}],
+                }
+            }
+        ]
+    }
     assert events(with_trace(response)) == [("arguments", "f", "fc-1", {"a": 1}, None)]
 
 
 def test_an_mcp_tools_call_request_is_the_arguments_with_source_mcp():
-    request = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-               "params": {"name": "findOrders", "arguments": {"limit": 5}}}
+    request = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": "findOrders", "arguments": {"limit": 5}},
+    }
     assert events(with_trace(request)) == [("arguments", "findOrders", "7", {"limit": 5}, "mcp")]
 
 
 def test_an_mcp_result_prefers_structured_content():
-    result = {"jsonrpc": "2.0", "id": "req-7", "result": {
-        "content": [{"type": "text", "text": "2 orders"}], "structuredContent": {"orders": [1, 2]}, "isError": False}}
+    result = {
+        "jsonrpc": "2.0",
+        "id": "req-7",
+        "result": {
+            "content": [{"type": "text", "text": "2 orders"}],
+            "structuredContent": {"orders": [1, 2]},
+            "isError": False,
+        },
+    }
     assert events(with_trace(result)) == [("response", None, "req-7", {"orders": [1, 2]}, "mcp")]
 
 
@@ -117,7 +178,11 @@ def test_an_mcp_result_without_structured_content_parses_its_json_text():
 
 
 def test_an_mcp_result_with_plain_text_keeps_the_text():
-    result = {"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "not found"}], "isError": True}}
+    result = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "result": {"content": [{"type": "text", "text": "not found"}], "isError": True},
+    }
     assert events(with_trace(result)) == [("response", None, "7", "not found", "mcp")]
 
 
@@ -129,13 +194,16 @@ def test_an_mcp_jsonrpc_error_is_the_response():
 BLOCK = {"type": "tool_use", "id": "toolu_01", "name": "findOrders", "input": {}}
 
 
-@pytest.mark.parametrize("kw,expected", [
-    ({"headers": {"traceparent": TRACEPARENT}}, TRACE),
-    ({"headers": {"X-Trace-Id": "run-42"}}, "run-42"),
-    ({"query": {"trace_id": "run-43"}}, "run-43"),
-    ({"headers": {"traceparent": TRACEPARENT, "X-Trace-Id": "run-42"}, "query": {"trace_id": "q"}}, TRACE),
-    ({"headers": {"traceparent": "garbage", "x-trace-id": "run-42"}}, "run-42"),
-])
+@pytest.mark.parametrize(
+    "kw,expected",
+    [
+        ({"headers": {"traceparent": TRACEPARENT}}, TRACE),
+        ({"headers": {"X-Trace-Id": "run-42"}}, "run-42"),
+        ({"query": {"trace_id": "run-43"}}, "run-43"),
+        ({"headers": {"traceparent": TRACEPARENT, "X-Trace-Id": "run-42"}, "query": {"trace_id": "q"}}, TRACE),
+        ({"headers": {"traceparent": "garbage", "x-trace-id": "run-42"}}, "run-42"),
+    ],
+)
 def test_the_trace_id_comes_from_traceparent_then_x_trace_id_then_the_query(kw, expected):
     [ev] = parse_body(orjson.dumps(BLOCK), **kw).events
     assert ev.trace_id == expected
@@ -163,12 +231,21 @@ def test_a_record_of_no_known_shape_is_rejected_unknown_shape():
 
 def test_vector_file_source_records_are_unwrapped_from_message_with_shipper_meta():
     inner = {"trace_id": TRACE, "snapshot": "request", "payload": {"amount": 5}}
-    record = {"message": orjson.dumps(inner).decode(), "host": "web-1", "file": "/var/log/agent.ndjson",
-              "source_type": "file", "timestamp": "2026-08-20T09:00:00.123Z"}
+    record = {
+        "message": orjson.dumps(inner).decode(),
+        "host": "web-1",
+        "file": "/var/log/agent.ndjson",
+        "source_type": "file",
+        "timestamp": "2026-08-20T09:00:00.123Z",
+    }
     [ev] = parse_body(orjson.dumps(record)).events
     assert (ev.snapshot, ev.payload) == ("request", {"amount": 5})
-    assert ev.meta == {"host": "web-1", "file": "/var/log/agent.ndjson", "source_type": "file",
-                       "timestamp": "2026-08-20T09:00:00.123Z"}
+    assert ev.meta == {
+        "host": "web-1",
+        "file": "/var/log/agent.ndjson",
+        "source_type": "file",
+        "timestamp": "2026-08-20T09:00:00.123Z",
+    }
 
 
 def test_fluent_bit_tail_records_are_unwrapped_from_log_and_keep_the_date():

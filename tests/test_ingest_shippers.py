@@ -1,4 +1,5 @@
 """The exact requests real log shippers send are understood, through parse_body/parse_otlp and the endpoint."""
+
 import gzip
 import json
 import re
@@ -26,8 +27,9 @@ def load(path):
 def parse(meta, body):
     headers = meta["headers"]
     if meta["path"] == "/v1/traces":
-        return parse_otlp(body, content_type=headers.get("Content-Type"),
-                          content_encoding=headers.get("Content-Encoding"))
+        return parse_otlp(
+            body, content_type=headers.get("Content-Type"), content_encoding=headers.get("Content-Encoding")
+        )
     return parse_body(body, content_encoding=headers.get("Content-Encoding"), headers=headers)
 
 
@@ -52,11 +54,14 @@ def test_each_recorded_shipper_request_yields_the_call_snapshots(path):
         assert snaps["response"].http["status_code"] == 200
 
 
-@pytest.mark.parametrize("name,meta_keys", [
-    ("vector-json-gzip", {"file", "host", "source_type", "timestamp"}),
-    ("fluent-bit-json-lines", {"date"}),
-    ("logstash-json-batch", {"@timestamp", "@version", "host", "log", "event"}),
-])
+@pytest.mark.parametrize(
+    "name,meta_keys",
+    [
+        ("vector-json-gzip", {"file", "host", "source_type", "timestamp"}),
+        ("fluent-bit-json-lines", {"date"}),
+        ("logstash-json-batch", {"@timestamp", "@version", "host", "log", "event"}),
+    ],
+)
 def test_the_shippers_own_fields_are_kept_as_meta(name, meta_keys):
     meta, body = load(SHIPPERS / f"{name}.json")
     assert all(set(e.meta) == meta_keys for e in parse(meta, body).events)
@@ -86,6 +91,7 @@ def test_the_fixtures_are_reproducible(tmp_path):
 
 
 # Through the real endpoint (the lead's app fixture).
+
 
 def post_fixture(client, path):
     meta, body = load(path)
@@ -122,23 +128,34 @@ def test_a_batch_with_one_bad_event_answers_200_with_its_rejection(client):
     assert [(r["index"], r["code"], r["retryable"]) for r in data["rejected"]] == [(1, "bad_snapshot", False)]
 
 
-@pytest.mark.parametrize("body,headers,status,code", [
-    (b"this is not json", {}, 422, "unparseable"),
-    (gzip.compress(b'{"trace_id": "t"}' * 100, mtime=0)[:-10], {"Content-Encoding": "gzip"}, 422, "unparseable"),
-    (b'{"trace_id": "t", "snapshot": "request", "payload": 1}', {"Content-Encoding": "br"}, 415, "unsupported_encoding"),
-])
+@pytest.mark.parametrize(
+    "body,headers,status,code",
+    [
+        (b"this is not json", {}, 422, "unparseable"),
+        (gzip.compress(b'{"trace_id": "t"}' * 100, mtime=0)[:-10], {"Content-Encoding": "gzip"}, 422, "unparseable"),
+        (
+            b'{"trace_id": "t", "snapshot": "request", "payload": 1}',
+            {"Content-Encoding": "br"},
+            415,
+            "unsupported_encoding",
+        ),
+    ],
+)
 def test_bodies_refused_whole_answer_with_the_error_shape(client, body, headers, status, code):
     resp = client.post("/api/v1/ingest", data=body, headers=headers)
     assert resp.status_code == status
-    assert resp.get_json() == {"error": {"code": code, "message": resp.get_json()["error"]["message"],
-                                         "retryable": False}}
+    assert resp.get_json() == {
+        "error": {"code": code, "message": resp.get_json()["error"]["message"], "retryable": False}
+    }
     assert resp.get_json()["error"]["message"]
 
 
 def test_a_decompression_bomb_answers_413(tmp_path):
     from webapp import create_app
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "ANALYZER": "off",
-                      "MAX_DECOMPRESSED_BYTES": 1024 * 1024})
+
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "ANALYZER": "off", "MAX_DECOMPRESSED_BYTES": 1024 * 1024}
+    )
     bomb = gzip.compress(b" " * (40 * 1024 * 1024))
     resp = app.test_client().post("/api/v1/ingest", data=bomb, headers={"Content-Encoding": "gzip"})
     assert resp.status_code == 413
@@ -149,15 +166,20 @@ def test_otlp_json_with_a_bad_span_answers_partial_success_as_json(client):
     meta, body = load(SHIPPERS / "otelcol-json.json")
     doc = orjson.loads(body)
     doc["resourceSpans"][0]["scopeSpans"][0]["spans"][1]["parentSpanId"] = ""
-    doc["resourceSpans"][0]["scopeSpans"][0]["spans"].append({
-        **doc["resourceSpans"][0]["scopeSpans"][0]["spans"][0], "spanId": "00000000000000aa",
-        "attributes": [{"key": "gen_ai.tool.call.id", "value": {"stringValue": "call_02"}}]})
+    doc["resourceSpans"][0]["scopeSpans"][0]["spans"].append(
+        {
+            **doc["resourceSpans"][0]["scopeSpans"][0]["spans"][0],
+            "spanId": "00000000000000aa",
+            "attributes": [{"key": "gen_ai.tool.call.id", "value": {"stringValue": "call_02"}}],
+        }
+    )
     resp = client.post("/v1/traces", data=orjson.dumps(doc), headers={"Content-Type": "application/json"})
     assert resp.status_code == 200 and resp.mimetype == "application/json"
     assert resp.get_json()["partialSuccess"]["rejectedSpans"] in ("1", 1)
 
 
 # docs/shippers.md quotes the tested configuration.
+
 
 def test_the_docs_quote_the_syslog_ng_template_verbatim():
     template = (HERE / "fixtures" / "syslog-ng.conf.tmpl").read_text()
@@ -168,8 +190,11 @@ def test_the_docs_quote_the_syslog_ng_template_verbatim():
 def test_the_syslog_ng_template_is_valid_syslog_ng_configuration(tmp_path):
     template = (HERE / "fixtures" / "syslog-ng.conf.tmpl").read_text()
     conf = tmp_path / "syslog-ng.conf"
-    conf.write_text(template.replace("{input_file}", str(tmp_path / "events.ndjson"))
-                    .replace("{url}", "http://127.0.0.1:8000/api/v1/ingest"))
+    conf.write_text(
+        template.replace("{input_file}", str(tmp_path / "events.ndjson")).replace(
+            "{url}", "http://127.0.0.1:8000/api/v1/ingest"
+        )
+    )
     result = subprocess.run(["syslog-ng", "--syntax-only", "-f", str(conf)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 

@@ -1,4 +1,5 @@
 """Streaming ingest: a body is decompressed and split as it comes, so a worker never holds all of it parsed."""
+
 import gzip
 import json
 from pathlib import Path
@@ -18,8 +19,14 @@ MiB = 1024 * 1024
 
 def envelope(i: int, fields: int = 4) -> dict:
     payload = {f"field_{j}": (j if j % 3 else f"v{i}-{j}") for j in range(fields)}
-    return {"trace_id": f"{i // 3:032x}", "call_id": f"c{i}", "snapshot": "request", "tool": "findOrders",
-            "event_id": f"s-{i}", "payload": payload}
+    return {
+        "trace_id": f"{i // 3:032x}",
+        "call_id": f"c{i}",
+        "snapshot": "request",
+        "tool": "findOrders",
+        "event_id": f"s-{i}",
+        "payload": payload,
+    }
 
 
 def ndjson(events: int, fields: int = 4) -> bytes:
@@ -30,7 +37,7 @@ class Pieces:
     """An iterator of a body's pieces that counts how many were taken."""
 
     def __init__(self, body: bytes, size: int):
-        self.parts = [body[i:i + size] for i in range(0, len(body), size)]
+        self.parts = [body[i : i + size] for i in range(0, len(body), size)]
         self.taken = 0
 
     def __iter__(self):
@@ -79,8 +86,12 @@ def test_a_body_over_the_decompressed_limit_stops_with_413_before_the_rest_is_pa
     sent = gzip.compress(body) if encoding == "gzip" else body
     made = []
     with pytest.raises(IngestError) as info:
-        parse_body(sent, content_encoding=encoding, limits=Limits(max_body_bytes=len(body) // 2),
-                   prepare=lambda e: made.append(e) or e)
+        parse_body(
+            sent,
+            content_encoding=encoding,
+            limits=Limits(max_body_bytes=len(body) // 2),
+            prepare=lambda e: made.append(e) or e,
+        )
     assert (info.value.status, info.value.code) == (413, "too_large")
     assert 0 < len(made) < 2600
 
@@ -92,8 +103,9 @@ def test_an_ndjson_body_whose_lines_all_fail_is_still_refused_whole():
 
 
 def test_prepared_events_are_stored_as_their_json_text_redacted(store):
-    body = orjson.dumps({"trace_id": "t1", "snapshot": "request", "payload": {"password": "hunter2", "n": 1},
-                         "region": "eu"})
+    body = orjson.dumps(
+        {"trace_id": "t1", "snapshot": "request", "payload": {"password": "hunter2", "n": 1}, "region": "eu"}
+    )
     redactor = redactor_for({"REDACT": True, "REDACT_KEYS": ""})
     batch = parse_body(body, prepare=pipeline.preparer(redactor))
     assert pipeline.store_batch(store, batch, redactor, prepared=True).accepted == 1
@@ -122,8 +134,9 @@ def test_a_workers_peak_memory_for_a_large_gzip_body_stays_within_three_times_th
     body = ndjson(6000, 300)  # about 32 MiB of many small fields, the costliest shape to parse
     if framing == "array":
         body = b"[" + body.rstrip(b"\n").replace(b"\n", b",") + b"]"
-    answer = httpx.post(server.url + "/api/v1/ingest", content=gzip.compress(body, 1),
-                        headers={"Content-Encoding": "gzip"}, timeout=120)
+    answer = httpx.post(
+        server.url + "/api/v1/ingest", content=gzip.compress(body, 1), headers={"Content-Encoding": "gzip"}, timeout=120
+    )
     assert answer.status_code == 200 and answer.json()["accepted"] == 6000
     growth = (status_kib(worker, "VmHWM") - before) * 1024
     assert growth < 3 * len(body), f"peak grew {growth / MiB:.0f} MiB for {len(body) / MiB:.0f} MiB of {framing}"
@@ -133,8 +146,10 @@ def test_a_workers_peak_memory_for_a_large_gzip_body_stays_within_three_times_th
 def test_more_events_than_allowed_is_422_too_many_events_as_readme_and_openapi_say(tmp_path, framing):
     from webapp import create_app
     from webapp.web import openapi
-    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "m.db"), "ANALYZER": "off",
-                         "MAX_EVENTS": 5}).test_client()
+
+    client = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "m.db"), "ANALYZER": "off", "MAX_EVENTS": 5}
+    ).test_client()
     events = [envelope(i) for i in range(6)]
     body = orjson.dumps(events) if framing == "array" else b"\n".join(map(orjson.dumps, events))
     answer = client.post("/api/v1/ingest", data=body)
@@ -147,9 +162,16 @@ def test_more_events_than_allowed_is_422_too_many_events_as_readme_and_openapi_s
 
 
 TRICKY = [
-    {"text": "é€😀 \\ \" \u2028", "n": 123456789012345678901234567890, "neg": -9223372036854775809,
-     "f": 1.5e300, "deep": [[[{"a": [1, {"b": None}]}]]], "t": True, "list": [{"x": 1}, {"y": 2}]},
-    {"s": "}],{\"not\": \"a boundary\"}[", "empty": {}, "e": []},
+    {
+        "text": 'é€😀 \\ " \u2028',
+        "n": 123456789012345678901234567890,
+        "neg": -9223372036854775809,
+        "f": 1.5e300,
+        "deep": [[[{"a": [1, {"b": None}]}]]],
+        "t": True,
+        "list": [{"x": 1}, {"y": 2}],
+    },
+    {"s": '}],{"not": "a boundary"}[', "empty": {}, "e": []},
 ]
 
 
@@ -166,7 +188,7 @@ def test_array_items_cut_anywhere_parse_as_orjson_reads_the_whole_array(size):
     body = json.dumps(tricky_events(), indent=2, ensure_ascii=False).encode()
     streamed = batch_of(stream_records(Pieces(body, size), Limits()))
     assert streamed == [(i, item, None) for i, item in enumerate(orjson.loads(body))]
-    assert streamed[0][1]["payload"]["n"] == 1.2345678901234568e+29  # beyond 64 bits: a float, as orjson reads
+    assert streamed[0][1]["payload"]["n"] == 1.2345678901234568e29  # beyond 64 bits: a float, as orjson reads
 
 
 def test_array_records_come_out_before_the_rest_of_the_body_is_read():
@@ -187,8 +209,9 @@ def test_a_broken_or_deep_or_not_utf8_array_item_is_rejected_alone(size):
     assert found == {0: None, 1: "not_json", 2: None, 3: "not_json", 4: "too_deep", 5: None}
 
 
-@pytest.mark.parametrize("body", [b'[{"a": 1}] {"b": 2}', b'[{"a": 1} {"b": 2}]', b'[{"a": 1}, {"b": 2}',
-                                  b'[{"a": 1}]\n[{"b": 2}]'])
+@pytest.mark.parametrize(
+    "body", [b'[{"a": 1}] {"b": 2}', b'[{"a": 1} {"b": 2}]', b'[{"a": 1}, {"b": 2}', b'[{"a": 1}]\n[{"b": 2}]']
+)
 def test_a_body_that_starts_as_an_array_but_is_not_one_is_refused_whole(body):
     with pytest.raises(IngestError) as info:
         parse_body(body)
@@ -198,18 +221,24 @@ def test_a_body_that_starts_as_an_array_but_is_not_one_is_refused_whole(body):
 def test_more_array_items_than_allowed_stop_parsing_at_the_limit_with_422():
     made = []
     with pytest.raises(IngestError) as info:
-        parse_body(orjson.dumps([envelope(i) for i in range(50)]), limits=Limits(max_events=20),
-                   prepare=lambda e: made.append(e) or e)
+        parse_body(
+            orjson.dumps([envelope(i) for i in range(50)]),
+            limits=Limits(max_events=20),
+            prepare=lambda e: made.append(e) or e,
+        )
     assert (info.value.status, info.value.code) == (422, "too_many_events") and len(made) == 20
 
 
 @pytest.mark.parametrize("framing", ["ndjson", "array", "pretty"])
 def test_a_byte_order_mark_and_blank_lines_ahead_are_skipped_however_the_body_is_cut(framing):
     events = [envelope(i) for i in range(3)]
-    body = {"ndjson": b"\n".join(map(orjson.dumps, events)), "array": orjson.dumps(events),
-            "pretty": orjson.dumps(events[0], option=orjson.OPT_INDENT_2)}[framing]
+    body = {
+        "ndjson": b"\n".join(map(orjson.dumps, events)),
+        "array": orjson.dumps(events),
+        "pretty": orjson.dumps(events[0], option=orjson.OPT_INDENT_2),
+    }[framing]
     body = b"\xef\xbb\xbf \r\n\n  " + body
     for size in (1, 2, 3, 4096):
         records = list(stream_records(Pieces(body, size), Limits()))
-        assert [r.value["call_id"] for r in records] == [e["call_id"] for e in events][:len(records)]
+        assert [r.value["call_id"] for r in records] == [e["call_id"] for e in events][: len(records)]
         assert len(records) == (1 if framing == "pretty" else 3) and not any(r.error for r in records)

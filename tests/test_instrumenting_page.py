@@ -1,9 +1,9 @@
 """docs/instrumenting.md shows the recipes exactly as the tests run them, and the README leads to it."""
+
 import re
 from pathlib import Path
 
 import pytest
-
 from recipe_runs import RECIPES, ROOT
 
 PAGE = ROOT / "docs" / "instrumenting.md"
@@ -16,7 +16,7 @@ def paste_part(path: Path) -> str:
     lines = path.read_text().splitlines()
     start = next(i for i, line in enumerate(lines) if PASTE_FROM in line)
     end = next(i for i, line in enumerate(lines) if PASTE_TO in line)
-    return "\n".join(lines[start + 1:end]).strip("\n")
+    return "\n".join(lines[start + 1 : end]).strip("\n")
 
 
 RECIPE_FILES = sorted(p.name for p in RECIPES.iterdir() if p.is_file())

@@ -1,4 +1,5 @@
 """The import graph runs one way: what each layer of webapp/ may import, read from the source."""
+
 import ast
 from pathlib import Path
 
@@ -15,7 +16,7 @@ def imported_modules(path: Path) -> set[str]:
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
-            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
             module = ".".join([*base, *(node.module.split(".") if node.module else [])])
             found |= {module} | {f"{module}.{alias.name}" for alias in node.names}
         elif isinstance(node, ast.Import):
@@ -28,8 +29,19 @@ def layer_imports(folder: str) -> dict[str, set[str]]:
 
 
 # What sits above the store: the web layer, the pipeline and loaders, ingestion and its settings.
-ABOVE_THE_STORE = ("flask", "webapp.web.db", "webapp.web.api", "webapp.web.views", "webapp.cli", "webapp.pipeline",
-                   "webapp.pipeline.bulk", "webapp.ingest", "webapp.redaction.redactor", "webapp.config", "webapp.ops.analyser")
+ABOVE_THE_STORE = (
+    "flask",
+    "webapp.web.db",
+    "webapp.web.api",
+    "webapp.web.views",
+    "webapp.cli",
+    "webapp.pipeline",
+    "webapp.pipeline.bulk",
+    "webapp.ingest",
+    "webapp.redaction.redactor",
+    "webapp.config",
+    "webapp.ops.analyser",
+)
 
 
 def test_the_store_imports_nothing_from_the_layers_above_it():
@@ -38,10 +50,13 @@ def test_the_store_imports_nothing_from_the_layers_above_it():
         assert not strays, f"{module} imports {sorted(strays)}"
 
 
-@pytest.mark.parametrize("folder, allowed", [
-    ("analysis", ("webapp.analysis", "jsonschema")),
-    ("contracts", ("webapp.contracts", "webapp.analysis.pointers", "webapp.analysis.pyschema")),
-])
+@pytest.mark.parametrize(
+    "folder, allowed",
+    [
+        ("analysis", ("webapp.analysis", "jsonschema")),
+        ("contracts", ("webapp.contracts", "webapp.analysis.pointers", "webapp.analysis.pyschema")),
+    ],
+)
 def test_a_layer_imports_nothing_above_it(folder, allowed):
     for module, names in layer_imports(folder).items():
         strays = {name for name in names if not name.startswith(allowed)}
@@ -49,11 +64,16 @@ def test_a_layer_imports_nothing_above_it(folder, allowed):
 
 
 def test_only_pyschema_imports_jsonschema_in_the_analysis():
-    users = {module for module, names in layer_imports("analysis").items()
-             if any(name.startswith("jsonschema") for name in names)}
+    users = {
+        module
+        for module, names in layer_imports("analysis").items()
+        if any(name.startswith("jsonschema") for name in names)
+    }
     assert users == {"analysis/pyschema.py"}
 
 
 def test_bulk_loads_folders_and_the_pipeline_does_not_import_it():
-    assert not any(name.startswith("webapp.pipeline.bulk") for name in imported_modules(WEBAPP / "pipeline" / "__init__.py"))
+    assert not any(
+        name.startswith("webapp.pipeline.bulk") for name in imported_modules(WEBAPP / "pipeline" / "__init__.py")
+    )
     assert "webapp.pipeline" in imported_modules(WEBAPP / "pipeline" / "bulk.py")

@@ -1,14 +1,15 @@
 """/metrics: what each counter counts, and what it must not (in one process, the Flask test client; the
 labels and the gauges a real server samples, on `tracediff serve`)."""
+
 import json
 import platform
 import time
 
 import httpx
 import pytest
-
 from helpers import nested
 from test_serving import metric_values
+
 from webapp import create_app
 
 
@@ -27,14 +28,28 @@ def client(db_path):
 
 def test_rejected_events_are_counted_under_the_source_they_name(client):
     def event(n, **fields):
-        return {"trace_id": f"rj{n:030d}", "snapshot": "request", "tool": "t", "source": "beta", "payload": {"n": n},
-                **fields}
-    records = [event(1, snapshot="nope"), event(2, trace_id=""), event(3, payload=nested(1, depth=80)),
-               event(4), {"source": "beta", "trace_id": "x"}, {"snapshot": "nope", "payload": 1, "trace_id": "y"},
-               event(5, source=7)]
+        return {
+            "trace_id": f"rj{n:030d}",
+            "snapshot": "request",
+            "tool": "t",
+            "source": "beta",
+            "payload": {"n": n},
+            **fields,
+        }
+
+    records = [
+        event(1, snapshot="nope"),
+        event(2, trace_id=""),
+        event(3, payload=nested(1, depth=80)),
+        event(4),
+        {"source": "beta", "trace_id": "x"},
+        {"snapshot": "nope", "payload": 1, "trace_id": "y"},
+        event(5, source=7),
+    ]
     before = scrape(client, "tracediff_ingest_events_total")
-    answer = client.post("/api/v1/ingest", data="\n".join(json.dumps(r) for r in records),
-                         headers={"User-Agent": "shipper/1.0"})
+    answer = client.post(
+        "/api/v1/ingest", data="\n".join(json.dumps(r) for r in records), headers={"User-Agent": "shipper/1.0"}
+    )
     assert answer.status_code == 200 and answer.get_json()["accepted"] == 1
     codes = [r["code"] for r in answer.get_json()["rejected"]]
     counted = delta(before, scrape(client, "tracediff_ingest_events_total"))
@@ -64,8 +79,9 @@ def test_a_write_the_database_refuses_is_counted_as_unavailable(db_path):
     app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "MIN_FREE_MB": 10**9})
     client = app.test_client()
     before = scrape(client, "tracediff_unavailable_responses_total")
-    refused = client.post("/api/v1/ingest", data=json.dumps({"trace_id": "t" * 32, "snapshot": "request",
-                                                              "payload": {}}))
+    refused = client.post(
+        "/api/v1/ingest", data=json.dumps({"trace_id": "t" * 32, "snapshot": "request", "payload": {}})
+    )
     assert refused.status_code == 503 and refused.get_json()["error"]["code"] == "store_unavailable"
     assert delta(before, scrape(client, "tracediff_unavailable_responses_total")) == {'{route="/api/v1/ingest"}': 1}
 
@@ -98,15 +114,18 @@ def test_made_up_methods_and_paths_add_at_most_ten_series(make_server):
 @pytest.mark.slow
 def test_metrics_tell_the_process_the_build_and_alert_deliveries_by_outcome(make_server):
     from receiver import Receiver
+
     from webapp.version import __version__
 
     receiver = Receiver(fail_first=1)  # the first attempt gets a 503: retried, then delivered
-    server = make_server("deliveries.db", env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1",
-                                               "TRACEDIFF_ALERT_SUMMARY_WAIT": "0"})
+    server = make_server(
+        "deliveries.db", env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1", "TRACEDIFF_ALERT_SUMMARY_WAIT": "0"}
+    )
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
-            rule = http.post("/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"],
-                                                     "min_interval_s": 0}).json()
+            rule = http.post(
+                "/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"], "min_interval_s": 0}
+            ).json()
             receiver.secret = rule["secret"]
             http.post("/api/v1/ingest", content=b'{"trace_id": "t1", "snapshot": "bogus", "payload": 1}\n')
             deadline = time.monotonic() + 60
@@ -121,8 +140,9 @@ def test_metrics_tell_the_process_the_build_and_alert_deliveries_by_outcome(make
     assert deliveries['{outcome="retrying"}'] == 1 and deliveries['{outcome="delivered"}'] == 1
     assert metric_values(text, "process_resident_memory_bytes")[""] > 10 * 2**20
     assert metric_values(text, "process_open_fds")[""] > 0
-    assert metric_values(text, "tracediff_build_info") == {f'{{python="{platform.python_version()}",'
-                                                           f'version="{__version__}"}}': 1.0}
+    assert metric_values(text, "tracediff_build_info") == {
+        f'{{python="{platform.python_version()}",version="{__version__}"}}': 1.0
+    }
     deadline = time.monotonic() + 15  # sampled by the analyser every few seconds
     while not metric_values(text, "tracediff_database_up") and time.monotonic() < deadline:
         time.sleep(1)

@@ -1,4 +1,5 @@
 """Numbered migrations: an old database upgrades in place, each migration runs once, even from two processes."""
+
 import multiprocessing
 import re
 import shutil
@@ -7,13 +8,12 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
 from helpers import TRACE, ndjson, order_call
 from pgcluster import cluster  # noqa: F401 (a fixture)
+
 from webapp import create_app
-from webapp.store import SchemaTooNew, Store
-from webapp.store import migrations
+from webapp.store import SchemaTooNew, Store, migrations
 from webapp.store.schema import SqliteMigrations
 
 OLD_DATABASE = ROOT / "tests" / "fixtures" / "databases" / "tracediff-0.1.0.db"
@@ -31,9 +31,11 @@ def recorded(database) -> list[tuple[int, str]]:
 def content(path) -> dict:
     """What a user has in a database: events, analysed calls, contracts."""
     with sqlite3.connect(path) as conn:
-        return {"events": conn.execute("SELECT event_id, payload FROM events ORDER BY seq").fetchall(),
-                "analyses": conn.execute("SELECT trace_id, call_id, analysis FROM calls ORDER BY 1, 2").fetchall(),
-                "tools": conn.execute("SELECT name, contract FROM tools ORDER BY name").fetchall()}
+        return {
+            "events": conn.execute("SELECT event_id, payload FROM events ORDER BY seq").fetchall(),
+            "analyses": conn.execute("SELECT trace_id, call_id, analysis FROM calls ORDER BY 1, 2").fetchall(),
+            "tools": conn.execute("SELECT name, contract FROM tools ORDER BY name").fetchall(),
+        }
 
 
 def test_a_database_made_by_tracediff_0_1_0_upgrades_in_place_and_keeps_everything(tmp_path):
@@ -67,12 +69,15 @@ def test_each_migration_runs_once_and_reopening_applies_nothing(db_path):
 def side_effect_migrations(folder, log) -> None:
     """Write migrations whose second one leaves a line in `log` each time it runs, slowly."""
     folder.mkdir()
-    (folder / "0001_notes.sql").write_text("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); -- ; in a comment\n"
-                                           "INSERT INTO notes (text) VALUES ('a; b');\n")
+    (folder / "0001_notes.sql").write_text(
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); -- ; in a comment\n"
+        "INSERT INTO notes (text) VALUES ('a; b');\n"
+    )
     (folder / "0002_count_runs.py").write_text(
         "import os, time\n\n\ndef migrate(conn):\n"
         f"    with open({str(log)!r}, 'a') as out:\n        out.write(str(os.getpid()) + '\\n')\n"
-        "    time.sleep(0.5)\n    conn.execute(\"INSERT INTO notes (text) VALUES ('second')\")\n")
+        "    time.sleep(0.5)\n    conn.execute(\"INSERT INTO notes (text) VALUES ('second')\")\n"
+    )
 
 
 def migrate_together(path: str, folder: str, barrier) -> int:
@@ -132,8 +137,9 @@ def test_a_migration_that_fails_applies_nothing(tmp_path):
     assert "kept_only_if_all_pass" not in names and "schema_migrations" not in names
 
 
-@pytest.mark.parametrize("names", [["0001_a.sql", "0003_c.sql"], ["0001_a.sql", "0001_b.sql"], ["1_a.sql"],
-                                   ["0001_A.sql"]])
+@pytest.mark.parametrize(
+    "names", [["0001_a.sql", "0003_c.sql"], ["0001_a.sql", "0001_b.sql"], ["1_a.sql"], ["0001_A.sql"]]
+)
 def test_misnumbered_or_misnamed_migrations_are_refused(tmp_path, names):
     for name in names:
         (tmp_path / name).write_text("SELECT 1;")
@@ -148,16 +154,22 @@ def test_a_database_from_a_newer_tracediff_is_refused_in_one_line(db_path):
     store.close()
     with pytest.raises(SchemaTooNew, match="999"):
         Store.open(db_path)
-    answer = subprocess.run([sys.executable, "-m", "webapp", "reanalyze", "--db", str(db_path)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=60)
+    answer = subprocess.run(
+        [sys.executable, "-m", "webapp", "reanalyze", "--db", str(db_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert answer.returncode == 1
     assert answer.stderr.strip().count("\n") == 0 and "upgrade tracediff" in answer.stderr
 
 
 def test_every_engine_has_a_migration_of_each_number():
     """A new migration needs its file in every engine's folder (PostgreSQL's may say it has nothing to do)."""
-    assert [(m.version, m.name) for m in migrations.discover("postgresql")] == \
-        [(m.version, m.name) for m in migrations.discover("sqlite")]
+    assert [(m.version, m.name) for m in migrations.discover("postgresql")] == [
+        (m.version, m.name) for m in migrations.discover("sqlite")
+    ]
 
 
 def test_calls_analysed_before_migration_7_count_as_grouped_so_a_reanalysis_after_the_upgrade_is_one(tmp_path):
@@ -167,8 +179,9 @@ def test_calls_analysed_before_migration_7_count_as_grouped_so_a_reanalysis_afte
     shutil.copy(OLD_DATABASE, path)
     Store(path).close()
     with sqlite3.connect(path) as conn:
-        rows = conn.execute("SELECT arguments_seq, request_seq, response_seq, grouped_seqs, analyzed_version, version"
-                            " FROM calls").fetchall()
+        rows = conn.execute(
+            "SELECT arguments_seq, request_seq, response_seq, grouped_seqs, analyzed_version, version FROM calls"
+        ).fetchall()
     analysed = [row for row in rows if row[4] and row[4] == row[5]]
     assert analysed and all(row[3] == seqs_key(*row[:3]) for row in analysed)
     assert all(row[3] is None for row in rows if row not in analysed)
@@ -178,6 +191,7 @@ def raw_sql(database, sql: str, params=()) -> list:
     """Run SQL on the database without tracediff (which refuses a newer one): sqlite3 or psycopg."""
     if str(database).startswith("postgresql"):
         import psycopg
+
         with psycopg.connect(str(database), autocommit=True) as conn:
             cursor = conn.execute(sql.replace("?", "%s"), params)
             return cursor.fetchall() if cursor.description else []
@@ -193,6 +207,7 @@ def everything(database) -> dict:
 
 def leaf_commands(group, path=()) -> list[tuple[str, ...]]:
     import click
+
     found = []
     for name, command in group.commands.items():
         found += leaf_commands(command, (*path, name)) if isinstance(command, click.Group) else [(*path, name)]
@@ -202,6 +217,7 @@ def leaf_commands(group, path=()) -> list[tuple[str, ...]]:
 def test_every_command_refuses_a_database_from_a_newer_tracediff_in_one_line_and_changes_nothing(db_path, tmp_path):
     from click.testing import CliRunner
     from conftest import SAMPLES, free_port
+
     from webapp.cli import main
 
     events, env = tmp_path / "events.ndjson", {"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"}
@@ -215,14 +231,26 @@ def test_every_command_refuses_a_database_from_a_newer_tracediff_in_one_line_and
     before = everything(db_path)
     assert before["problems"] and before["alert_rules"] and before["events"]
     commands = {
-        ("serve",): ["--port", free_port()], ("ingest",): [events],
-        ("tools", "import"): [SAMPLES / "contracts" / "findOrders.json"], ("tools", "map"): ["findOrders", "limit=limit"],
-        ("tools", "list"): [], ("tools", "show"): ["findOrders"], ("reanalyze",): [], ("prune",): ["--days", "1"],
-        ("backup",): [tmp_path / "copy.db"], ("migrate",): ["--to", "postgresql:///tracediff_never_made"],
-        ("problems", "list"): [], ("problems", "show"): ["TD-1"], ("problems", "resolve"): ["TD-1"],
-        ("problems", "archive"): ["TD-1"], ("problems", "reopen"): ["TD-1"], ("problems", "merge"): ["TD-1", "--into", "TD-2"],
+        ("serve",): ["--port", free_port()],
+        ("ingest",): [events],
+        ("tools", "import"): [SAMPLES / "contracts" / "findOrders.json"],
+        ("tools", "map"): ["findOrders", "limit=limit"],
+        ("tools", "list"): [],
+        ("tools", "show"): ["findOrders"],
+        ("reanalyze",): [],
+        ("prune",): ["--days", "1"],
+        ("backup",): [tmp_path / "copy.db"],
+        ("migrate",): ["--to", "postgresql:///tracediff_never_made"],
+        ("problems", "list"): [],
+        ("problems", "show"): ["TD-1"],
+        ("problems", "resolve"): ["TD-1"],
+        ("problems", "archive"): ["TD-1"],
+        ("problems", "reopen"): ["TD-1"],
+        ("problems", "merge"): ["TD-1", "--into", "TD-2"],
         ("problems", "link"): ["TD-1", "https://tracker.example.com/INC-1"],
-        ("alerts", "add"): ["http://127.0.0.1:9/other"], ("alerts", "list"): [], ("alerts", "remove"): ["1"],
+        ("alerts", "add"): ["http://127.0.0.1:9/other"],
+        ("alerts", "list"): [],
+        ("alerts", "remove"): ["1"],
         ("alerts", "test"): ["1"],
     }
     assert set(commands) == set(leaf_commands(main)) - {("check",)}  # a new command is added here too
@@ -242,8 +270,10 @@ def test_problems_stored_before_migration_12_count_as_told_so_an_upgrade_sends_n
     with sqlite3.connect(path) as conn:  # the database as a build before migration 12 left it
         conn.execute("ALTER TABLE problems DROP COLUMN announced_at")
         conn.execute("DELETE FROM schema_migrations WHERE version = 12")
-        conn.execute("INSERT INTO problems (fingerprint, fp_version, kind, severity, stages, created_at) "
-                     "VALUES ('v1:x', 1, 'type_changed', 'warning', 'arguments>request', '2026-11-30T10:00:00.000000Z')")
+        conn.execute(
+            "INSERT INTO problems (fingerprint, fp_version, kind, severity, stages, created_at) "
+            "VALUES ('v1:x', 1, 'type_changed', 'warning', 'arguments>request', '2026-11-30T10:00:00.000000Z')"
+        )
     Store(path).close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT announced_at FROM problems").fetchall() == [("2026-11-30T10:00:00.000000Z",)]
@@ -257,8 +287,11 @@ def test_serve_logs_a_line_per_migration_it_applies_with_time_and_level(tmp_path
     server.stop()
     lines = [line for line in server.logs().splitlines() if "applied migration" in line]
     assert len(lines) == len(CURRENT)  # migration 1 (0.1.0's schema, IF NOT EXISTS) is recorded as applied too
-    assert re.match(r"\d{4}-\d\d-\d\dT[\d:.]+Z INFO webapp\.store\.migrations: database .*old\.db: applied migration "
-                    r"0001_initial\Z", lines[0])
+    assert re.match(
+        r"\d{4}-\d\d-\d\dT[\d:.]+Z INFO webapp\.store\.migrations: database .*old\.db: applied migration "
+        r"0001_initial\Z",
+        lines[0],
+    )
 
 
 def test_serve_on_an_empty_postgresql_database_logs_its_migrations(cluster, tmp_path):

@@ -2,6 +2,7 @@
 
 Skipped where nginx is not installed, except on CI (.ci/run installs nginx-light).
 """
+
 import os
 import shutil
 import signal
@@ -11,11 +12,10 @@ import time
 
 import httpx
 import pytest
-
 from conftest import ROOT, free_port
+from pgcluster import cluster  # noqa: F401 (a fixture)
 from test_durability import body, make_events
 from test_serving import dribble, probe_health
-from pgcluster import cluster  # noqa: F401 (a fixture)
 
 SITE = ROOT / "docs" / "nginx" / "tracediff.conf"
 MAIN = """user root;
@@ -46,14 +46,16 @@ def nginx_binary() -> str:
 def proxied(make_server, tmp_path):
     """tracediff trusting 127.0.0.1, behind nginx running the documented site configuration."""
     binary = nginx_binary()
-    server = make_server("behind.db", env={"TRACEDIFF_TRUSTED_PROXIES": "127.0.0.1",
-                                           "TRACEDIFF_LOG_FORMAT": "text"})
+    server = make_server("behind.db", env={"TRACEDIFF_TRUSTED_PROXIES": "127.0.0.1", "TRACEDIFF_LOG_FORMAT": "text"})
     folder, port = tmp_path / "nginx", free_port()
     folder.mkdir()
     site = SITE.read_text()
     assert "server 127.0.0.1:8000;" in site and "listen 80; " in site
-    (folder / "site.conf").write_text(site.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{server.port};")
-                                      .replace("listen 80; ", f"listen 127.0.0.1:{port}; "))
+    (folder / "site.conf").write_text(
+        site.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{server.port};").replace(
+            "listen 80; ", f"listen 127.0.0.1:{port}; "
+        )
+    )
     (folder / "nginx.conf").write_text(MAIN.format(folder=folder))
     command = [binary, "-p", str(folder), "-c", str(folder / "nginx.conf")]
     subprocess.run([*command, "-t"], check=True, capture_output=True)
@@ -75,8 +77,9 @@ def test_ingest_through_nginx_keeps_the_client_address_and_the_request_id(proxie
     server, url = proxied
     transport = httpx.HTTPTransport(local_address="127.0.0.2")
     with httpx.Client(base_url=url, transport=transport, timeout=30) as http:
-        answer = http.post("/api/v1/ingest", content=body(make_events(5, "ng")),
-                           headers={"X-Forwarded-For": "198.51.100.7"})  # a client's claim: replaced
+        answer = http.post(
+            "/api/v1/ingest", content=body(make_events(5, "ng")), headers={"X-Forwarded-For": "198.51.100.7"}
+        )  # a client's claim: replaced
     assert answer.status_code == 200 and answer.json()["accepted"] == 5
     request_id = answer.headers["X-Request-Id"]
     assert len(request_id) == 32  # nginx's $request_id, passed on
@@ -129,17 +132,39 @@ def start_nginx(folder, site: str) -> subprocess.Popen:
 
 def nodes_site(folder, nodes, https_port: int, http_port: int) -> str:
     """docs/nginx/tracediff-nodes.conf for these nodes, on local ports, with a self-signed certificate."""
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
-                    "/CN=tracediff.example.com", "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem")],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=tracediff.example.com",
+            "-keyout",
+            str(folder / "key.pem"),
+            "-out",
+            str(folder / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     site = NODES_SITE.read_text()
     listed = "".join(f"server 127.0.0.1:{node.port} max_fails=3 fail_timeout=5s;\n    " for node in nodes)
-    documented = ("server 10.0.0.11:8000 max_fails=3 fail_timeout=5s;\n    "
-                  "server 10.0.0.12:8000 max_fails=3 fail_timeout=5s;\n    ")
-    for old, new in ((documented, listed), ("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;"),
-                     ("listen 80;", f"listen 127.0.0.1:{http_port};"),
-                     ("/etc/ssl/tracediff/fullchain.pem", str(folder / "cert.pem")),
-                     ("/etc/ssl/tracediff/privkey.pem", str(folder / "key.pem"))):
+    documented = (
+        "server 10.0.0.11:8000 max_fails=3 fail_timeout=5s;\n    "
+        "server 10.0.0.12:8000 max_fails=3 fail_timeout=5s;\n    "
+    )
+    for old, new in (
+        (documented, listed),
+        ("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;"),
+        ("listen 80;", f"listen 127.0.0.1:{http_port};"),
+        ("/etc/ssl/tracediff/fullchain.pem", str(folder / "cert.pem")),
+        ("/etc/ssl/tracediff/privkey.pem", str(folder / "key.pem")),
+    ):
         assert old in site, old
         site = site.replace(old, new)
     return site
@@ -150,8 +175,12 @@ def two_nodes(cluster, tmp_path):
     """Two nodes on a PostgreSQL cluster of the test's own, behind nginx with the documented several-nodes file."""
     from conftest import LiveServer
 
-    nodes = [LiveServer(cluster.url, log_path=tmp_path / f"node{n}.log",
-                        env={"TRACEDIFF_TRUSTED_PROXIES": "127.0.0.1"}).start() for n in range(2)]
+    nodes = [
+        LiveServer(
+            cluster.url, log_path=tmp_path / f"node{n}.log", env={"TRACEDIFF_TRUSTED_PROXIES": "127.0.0.1"}
+        ).start()
+        for n in range(2)
+    ]
     folder, https_port, http_port = tmp_path / "nginx", free_port(), free_port()
     folder.mkdir()
     process = start_nginx(folder, nodes_site(folder, nodes, https_port, http_port))

@@ -1,22 +1,25 @@
 """The API is published as OpenAPI 3.1 at /api/v1/openapi.json, and the app keeps to it."""
+
 import re
 
+import pytest
 import schemathesis
+from helpers import ndjson, order_call
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
-                                               status_code_conformance)
-import pytest
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
-from helpers import ndjson, order_call
 from webapp import create_app, pipeline
-from webapp.web import openapi
 from webapp.ingest import parse_body
 from webapp.store import Store
+from webapp.web import openapi
 from webapp.web.security import OPEN_PATHS
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance]
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
 def _openapi_path(rule: str) -> str:
@@ -29,14 +32,16 @@ def test_the_api_document_is_served_at_api_v1_openapi_json(client):
     assert response.status_code == 200
     document = response.get_json()
     assert document["openapi"].startswith("3.1")
-    routes = {_openapi_path(rule.rule) for rule in client.application.url_map.iter_rules()
-              if rule.rule.startswith(("/api/", "/v1/"))}
+    routes = {
+        _openapi_path(rule.rule)
+        for rule in client.application.url_map.iter_rules()
+        if rule.rule.startswith(("/api/", "/v1/"))
+    }
     assert routes == set(document["paths"])
 
 
 def test_every_api_route_and_method_is_documented(client):
-    documented = {(path, method.upper()) for path, item in openapi.document()["paths"].items()
-                  for method in item}
+    documented = {(path, method.upper()) for path, item in openapi.document()["paths"].items() for method in item}
     for rule in client.application.url_map.iter_rules():
         if rule.rule.startswith(("/api/", "/v1/")):
             path = _openapi_path(rule.rule)
@@ -64,8 +69,13 @@ def api_app(tmp_path):
 
 def check_operation(operation, cases: dict) -> None:
     """Send hypothesis-generated requests to one operation and check each answer against the document."""
-    @settings(max_examples=60, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+    @settings(
+        max_examples=60,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
     @given(case=operation.as_strategy())
     def run(case):
         cases[operation.label] = cases.get(operation.label, 0) + 1
@@ -82,14 +92,26 @@ def test_every_operation_answers_as_its_document_says(api_app):
     for result in schema.get_all_operations():
         check_operation(result.ok(), cases)
     print(f"\n[schemathesis] {len(cases)} operations, {sum(cases.values())} cases")
-    documented = {f"{method.upper()} {path}" for path, item in openapi.document()["paths"].items()
-                  for method in item if path != "/api/v1/openapi.json"}   # schemathesis skips its own source
+    documented = {
+        f"{method.upper()} {path}"
+        for path, item in openapi.document()["paths"].items()
+        for method in item
+        if path != "/api/v1/openapi.json"
+    }  # schemathesis skips its own source
     assert set(cases) == documented
 
 
 ADMIN, SHIPPER, READER = "adm-0b1c2d3e4f", "shp-5a6b7c8d9e", "rdr-1f2e3d4c5b"
-EXAMPLE_PARAMS = {"trace_id": "4bf92f3577b34da6a3ce929d0e0e4736", "call_id": "call_01", "snapshot": "request",
-                  "name": "findOrders", "action": "confirm", "rule_id": "1", "message_id": "1", "problem_id": "TD-1"}
+EXAMPLE_PARAMS = {
+    "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
+    "call_id": "call_01",
+    "snapshot": "request",
+    "name": "findOrders",
+    "action": "confirm",
+    "rule_id": "1",
+    "message_id": "1",
+    "problem_id": "TD-1",
+}
 
 
 def _documented(op: dict, status: int) -> dict:
@@ -114,9 +136,16 @@ def _send(client, method, url, op, **kwargs):
 
 @pytest.fixture
 def scoped_app(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "scoped.db"), "ANALYZER": "off",
-                      "ADMIN_TOKENS": f"ops:{ADMIN}", "INGEST_TOKENS": f"shipper:{SHIPPER}",
-                      "READ_TOKENS": f"reader:{READER}"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "scoped.db"),
+            "ANALYZER": "off",
+            "ADMIN_TOKENS": f"ops:{ADMIN}",
+            "INGEST_TOKENS": f"shipper:{SHIPPER}",
+            "READ_TOKENS": f"reader:{READER}",
+        }
+    )
     app.test_client().post("/api/v1/ingest", data=ndjson(*order_call()), headers={"Authorization": f"Bearer {ADMIN}"})
     return app
 
@@ -145,8 +174,9 @@ def test_a_body_over_the_size_limit_is_a_documented_413_on_every_operation_that_
     pipeline.store_batch(store, parse_body(ndjson(*order_call(limit_sent="5"))), None)
     pipeline.catch_up(store)
     store.close()
-    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "small.db"), "ANALYZER": "off",
-                         "MAX_BODY_BYTES": 64}).test_client()
+    client = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "small.db"), "ANALYZER": "off", "MAX_BODY_BYTES": 64}
+    ).test_client()
     for method, url, op in _operations():
         if op.get("requestBody", {}).get("content"):  # a body the operation reads
             answer = client.open(url, method=method, json={"padding": "x" * 100})
@@ -155,11 +185,20 @@ def test_a_body_over_the_size_limit_is_a_documented_413_on_every_operation_that_
 
 
 def test_a_503_sends_retry_after_as_documented_for_ingest_and_readiness(tmp_path):
-    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "full.db"), "ANALYZER": "off",
-                         "MIN_FREE_MB": 10 ** 9, "READY_MIN_FREE_MB": 10 ** 9}).test_client()
+    client = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "full.db"),
+            "ANALYZER": "off",
+            "MIN_FREE_MB": 10**9,
+            "READY_MIN_FREE_MB": 10**9,
+        }
+    ).test_client()
     document = openapi.document()["paths"]
-    for method, url, op in (("POST", "/api/v1/ingest", document["/api/v1/ingest"]["post"]),
-                            ("GET", "/api/v1/ready", document["/api/v1/ready"]["get"])):
+    for method, url, op in (
+        ("POST", "/api/v1/ingest", document["/api/v1/ingest"]["post"]),
+        ("GET", "/api/v1/ready", document["/api/v1/ready"]["get"]),
+    ):
         answer = client.open(url, method=method, data=ndjson(*order_call()) if method == "POST" else None)
         assert answer.status_code == 503 and answer.headers["Retry-After"].isdigit()
         assert "Retry-After" in _documented(op, 503).get("headers", {}), f"{method} {url}"

@@ -1,9 +1,9 @@
 """A PostgreSQL outage, on a cluster of the test's own: the server's log keeps its line format."""
+
 import re
 import time
 
 import httpx
-
 from conftest import LiveServer
 from pgcluster import cluster  # noqa: F401 (a fixture)
 

@@ -3,6 +3,7 @@
 No container runtime runs where these tests run, so the Dockerfile is checked by doing what it does:
 its build stage's files make the wheel, its final stage's command runs from that wheel with its ENV.
 """
+
 import json
 import os
 import re
@@ -16,8 +17,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from conftest import ROOT, free_port
+
 from webapp.version import __version__
 
 pytestmark = pytest.mark.slow
@@ -58,24 +59,33 @@ def installed(tmp_path_factory):
             *sources, _ = arguments.split()
             for name in sources:
                 copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
-                copy(ROOT / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__")}
-                                                     if (ROOT / name).is_dir() else {}))
+                copy(
+                    ROOT / name,
+                    source / name,
+                    **({"ignore": shutil.ignore_patterns("__pycache__")} if (ROOT / name).is_dir() else {}),
+                )
     [wheel_command] = [shlex.split(a) for i, a in build if i == "RUN"]
     assert wheel_command[:2] == ["pip", "wheel"] and wheel_command[-1] == "."
     dist = work / "dist"
     command = [sys.executable, "-m", *wheel_command[:-1], source]
-    built = subprocess.run([str(part).replace("/dist", str(dist)) if part == "/dist" else str(part)
-                            for part in command], cwd=source, env=clean_env(), capture_output=True, text=True,
-                           timeout=600)
+    built = subprocess.run(
+        [str(part).replace("/dist", str(dist)) if part == "/dist" else str(part) for part in command],
+        cwd=source,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     [wheel] = dist.glob("tracediff-*.whl")
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True, timeout=300)
     [install] = [shlex.split(a) for i, a in final if i == "RUN" and "pip install" in a]
-    install = [str(venv / "bin" / "pip") if part == "pip" else part for part in install[:install.index("&&")]]
+    install = [str(venv / "bin" / "pip") if part == "pip" else part for part in install[: install.index("&&")]]
     install = [part.replace("$(ls /dist/*.whl)", str(wheel)) for part in install]
-    done = subprocess.run([*install, "--no-index"], cwd=work, env=clean_env(), capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(
+        [*install, "--no-index"], cwd=work, env=clean_env(), capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return {"work": work, "wheel": wheel, "venv": venv, "bin": venv / "bin" / "tracediff", "final": final}
 
@@ -83,8 +93,14 @@ def installed(tmp_path_factory):
 def serve(installed, args, env, port) -> tuple[subprocess.Popen, Path]:
     """Start the installed tracediff outside the checkout; return it once /api/v1/health answers."""
     log = installed["work"] / f"serve-{port}.log"
-    process = subprocess.Popen([installed["bin"], *args], cwd=installed["work"], env=clean_env(**env),
-                               stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True)
+    process = subprocess.Popen(
+        [installed["bin"], *args],
+        cwd=installed["work"],
+        env=clean_env(**env),
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -105,9 +121,14 @@ def stop(process) -> None:
 
 def test_the_wheel_carries_the_pages_the_samples_the_migrations_and_the_license(installed):
     names = set(zipfile.ZipFile(installed["wheel"]).namelist())
-    for path in ("webapp/templates/base.html", "webapp/templates/partials/list.html", "webapp/static/app.js",
-                 "webapp/sample_traces/02-orders-limit-as-string.ndjson",
-                 "webapp/sample_traces/contracts/findOrders.json", "webapp/store/migrations/sqlite/0001_initial.sql"):
+    for path in (
+        "webapp/templates/base.html",
+        "webapp/templates/partials/list.html",
+        "webapp/static/app.js",
+        "webapp/sample_traces/02-orders-limit-as-string.ndjson",
+        "webapp/sample_traces/contracts/findOrders.json",
+        "webapp/store/migrations/sqlite/0001_initial.sql",
+    ):
         assert path in names, path
     assert any(name.endswith("LICENSE") for name in names)
     for folder in ("templates", "static", "sample_traces", "docs"):
@@ -117,21 +138,35 @@ def test_the_wheel_carries_the_pages_the_samples_the_migrations_and_the_license(
 
 
 def test_the_pages_messages_name_ship_in_the_wheel_and_are_found_from_it(installed):
-    named = {match for path in (ROOT / "webapp").rglob("*.py")
-             for match in re.findall(r"docs/([a-z_]+\.md)", path.read_text(encoding="utf-8"))}
+    named = {
+        match
+        for path in (ROOT / "webapp").rglob("*.py")
+        for match in re.findall(r"docs/([a-z_]+\.md)", path.read_text(encoding="utf-8"))
+    }
     assert "deploy.md" in named
     python = installed["venv"] / "bin" / "python"
     for page in sorted(named):
-        where = subprocess.run([python, "-c", f"import webapp; print(webapp.doc_page({page!r}))"],
-                               cwd=installed["work"], env=clean_env(), capture_output=True, text=True,
-                               check=True).stdout.strip()
+        where = subprocess.run(
+            [python, "-c", f"import webapp; print(webapp.doc_page({page!r}))"],
+            cwd=installed["work"],
+            env=clean_env(),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         assert where.startswith(str(installed["venv"])) and Path(where).read_text(encoding="utf-8"), page
 
 
 def test_the_wheel_works_from_a_fresh_virtualenv_outside_the_checkout(installed):
     python = installed["venv"] / "bin" / "python"
-    where = subprocess.run([python, "-c", "import webapp; print(webapp.__file__)"], cwd=installed["work"],
-                           env=clean_env(), capture_output=True, text=True, check=True).stdout.strip()
+    where = subprocess.run(
+        [python, "-c", "import webapp; print(webapp.__file__)"],
+        cwd=installed["work"],
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     assert where.startswith(str(installed["venv"])) and not where.startswith(str(ROOT))
     version = subprocess.run([installed["bin"], "--version"], env=clean_env(), capture_output=True, text=True)
     assert version.stdout.strip() == f"tracediff, version {__version__}"
@@ -143,8 +178,9 @@ def test_the_wheel_works_from_a_fresh_virtualenv_outside_the_checkout(installed)
             assert index.status_code == 200 and "trace-rows" in index.text
             script = http.get("/static/app.js")
             assert script.status_code == 200 and script.content == (ROOT / "static" / "app.js").read_bytes()
-            first = json.loads((ROOT / "sample_traces" / "02-orders-limit-as-string.ndjson").read_text()
-                               .splitlines()[0])
+            first = json.loads(
+                (ROOT / "sample_traces" / "02-orders-limit-as-string.ndjson").read_text().splitlines()[0]
+            )
             page = http.get(f"/traces/{first['trace_id']}")
             assert page.status_code == 200 and "findOrders" in page.text and "type_changed" in page.text
     finally:
@@ -166,13 +202,18 @@ def test_the_dockerfile_command_runs_from_its_wheel_with_its_environment(install
     assert exposed == env["TRACEDIFF_PORT"] == "8000" and "--port" not in command
     assert f"http://127.0.0.1:{exposed}/api/v1/health" in probe[-1]
     assert f"-p 127.0.0.1:{exposed}:{exposed}" in (ROOT / "docs" / "operations.md").read_text()
-    data = installed["work"] / "data"   # the VOLUME
+    data = installed["work"] / "data"  # the VOLUME
     data.mkdir()
     assert [a for i, a in final if i == "VOLUME"] == [str(Path(env["TRACEDIFF_DATABASE"]).parent)]
     env["TRACEDIFF_DATABASE"] = str(data / Path(env["TRACEDIFF_DATABASE"]).name)
-    refused = subprocess.run([installed["bin"], *command[1:]], cwd=installed["work"],
-                             env=clean_env(**{**env, "TRACEDIFF_PORT": str(free_port())}), capture_output=True, text=True,
-                             timeout=120)
+    refused = subprocess.run(
+        [installed["bin"], *command[1:]],
+        cwd=installed["work"],
+        env=clean_env(**{**env, "TRACEDIFF_PORT": str(free_port())}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert refused.returncode == 1 and "refusing to listen on 0.0.0.0 with no token set" in refused.stderr
     port = free_port()
     env.update(TRACEDIFF_PORT=str(port), TRACEDIFF_ADMIN_TOKENS="ops:adm-7d1c", TRACEDIFF_INGEST_TOKENS="ship:ing-2b9f")
@@ -180,8 +221,13 @@ def test_the_dockerfile_command_runs_from_its_wheel_with_its_environment(install
     try:
         assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
         assert httpx.post(f"http://127.0.0.1:{port}/api/v1/ingest", content=b"{}").status_code == 401
-        checked = subprocess.run([sys.executable, *probe[1:-1], probe[-1].replace(f":{exposed}/", f":{port}/")],
-                                 env=clean_env(), capture_output=True, text=True, timeout=30)
+        checked = subprocess.run(
+            [sys.executable, *probe[1:-1], probe[-1].replace(f":{exposed}/", f":{port}/")],
+            env=clean_env(),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert checked.returncode == 0, checked.stderr  # the HEALTHCHECK passes against the running server
     finally:
         stop(process)
@@ -199,14 +245,16 @@ def test_the_systemd_unit_is_valid_and_runs_the_installed_command(installed, tmp
         assert verified.returncode == 0 and verified.stderr == "", verified.stderr
     sections = re.findall(r"^\[(\w+)\]$", text, re.M)
     assert sections == ["Unit", "Service", "Install"]
-    usage = subprocess.run([installed["bin"], *exec_start.split()[1:], "--help"], env=clean_env(),
-                           capture_output=True, text=True)
+    usage = subprocess.run(
+        [installed["bin"], *exec_start.split()[1:], "--help"], env=clean_env(), capture_output=True, text=True
+    )
     assert usage.returncode == 0 and "--allow-open" in usage.stdout
     assert "TRACEDIFF_DATABASE=/var/lib/tracediff/" in text and "StateDirectory=tracediff" in text
 
 
 def test_the_compose_file_runs_the_image_on_postgresql_with_declared_settings():
     import yaml
+
     from webapp.config import SETTINGS
 
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
@@ -217,7 +265,11 @@ def test_the_compose_file_runs_the_image_on_postgresql_with_declared_settings():
     for service in nodes.values():
         assert set(service["environment"]) <= declared
         url = service["environment"]["TRACEDIFF_DATABASE"]
-        assert url.startswith("postgresql://") and f"{db['POSTGRES_USER']}:" in url and url.endswith(f"/{db['POSTGRES_DB']}")
+        assert (
+            url.startswith("postgresql://")
+            and f"{db['POSTGRES_USER']}:" in url
+            and url.endswith(f"/{db['POSTGRES_DB']}")
+        )
         assert [port.split(":")[-1] for port in service["ports"]] == ["8000"]  # the Dockerfile's EXPOSE
         assert service["depends_on"]["db"]["condition"] == "service_healthy"
     assert '"$(ls /dist/*.whl)[postgres]"' in DOCKERFILE  # the image can open a postgresql:// URL
@@ -249,8 +301,13 @@ def test_every_module_the_package_imports_comes_with_its_declared_dependencies()
     for path in (ROOT / "webapp").rglob("*.py"):
         postgres_only = "postgresql" in path.parts  # the [postgres] extra's modules
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module]
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+                else []
+            )
             for top in {n.split(".")[0] for n in names} - stdlib - {"webapp"}:
                 dists = {d.lower().replace("_", "-") for d in owners.get(top, [top])}
                 assert dists & (with_postgres if postgres_only else base), (path.name, top, dists)

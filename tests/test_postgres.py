@@ -4,6 +4,7 @@ The rest of the suite runs on both engines through the `db_path` fixture; these 
 concurrency PostgreSQL allows and SQLite does not: commits out of order, claims from several
 processes, two `tracediff serve` nodes with one killed.
 """
+
 import multiprocessing
 import random
 import re
@@ -16,10 +17,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from conftest import LiveServer
 from databases import ADMIN_URL
 from helpers import envelope, ndjson, order_call
+
 from webapp.ingest import parse_body
 from webapp.store import CLAIM_SECONDS, Store
 
@@ -45,7 +46,7 @@ def test_a_transaction_that_commits_late_is_projected_all_the_same(pg_url):
 
     writer = threading.Thread(target=lambda: early.add_events(events_of("a" * 32), also=hold_open))
     writer.start()
-    assert inserted.wait(10)            # the first writer holds the lower sequence number, uncommitted
+    assert inserted.wait(10)  # the first writer holds the lower sequence number, uncommitted
     late.add_events(events_of("b" * 32))
     assert projector.project_all() == 1  # a seq watermark would now stand past the first writer's row
     release.set()
@@ -58,6 +59,7 @@ def test_a_transaction_that_commits_late_is_projected_all_the_same(pg_url):
 
 def _everything():
     from webapp.store.filters import TraceQuery
+
     return TraceQuery(limit=500)
 
 
@@ -91,7 +93,9 @@ def test_four_processes_claiming_at_once_never_claim_a_call_twice(pg_url):
     claims = [out.get(timeout=120) for _ in workers]
     for worker in workers:
         worker.join(30)
-    every = sorted(((trace_id, call_id), before, after) for claimed in claims for trace_id, call_id, before, after in claimed)
+    every = sorted(
+        ((trace_id, call_id), before, after) for claimed in claims for trace_id, call_id, before, after in claimed
+    )
     assert {key for key, *_ in every} == {(f"{n:032x}", "call_01") for n in range(2000)}
     # a claim may be taken again only once it has expired (a loaded machine can take that long to claim all):
     # the second claim's stamp, at most `after`, must be CLAIM_SECONDS past the first's, at least `before`
@@ -102,8 +106,10 @@ def test_four_processes_claiming_at_once_never_claim_a_call_twice(pg_url):
 
 
 def test_payloads_keep_the_order_of_their_keys_as_sent(pg_url, tmp_path):
-    body = b'{"trace_id": "' + b"c" * 32 + b'", "call_id": "c1", "snapshot": "request", "tool": "t", ' \
-           b'"payload": {"zeta": 1, "alpha": 2, "mid": {"b": 1, "a": 2}}}\n'
+    body = (
+        b'{"trace_id": "' + b"c" * 32 + b'", "call_id": "c1", "snapshot": "request", "tool": "t", '
+        b'"payload": {"zeta": 1, "alpha": 2, "mid": {"b": 1, "a": 2}}}\n'
+    )
     store = Store.open(pg_url)
     store.add_events(parse_body(body).events)
     store.project_all()
@@ -113,21 +119,27 @@ def test_payloads_keep_the_order_of_their_keys_as_sent(pg_url, tmp_path):
 
 
 def test_a_postgres_url_without_the_extra_says_what_to_install():
-    code = ("import sys; sys.modules['psycopg'] = None\n"
-            "from webapp.store import Store\nStore.open('postgresql://localhost/x')")
+    code = (
+        "import sys; sys.modules['psycopg'] = None\n"
+        "from webapp.store import Store\nStore.open('postgresql://localhost/x')"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert result.stderr.strip().splitlines()[-1] == (
         "a postgresql:// database needs the extra: pip install 'tracediff[postgres]' (psycopg 3 and psycopg-pool; "
-        "in a checkout: pip install -e '.[postgres]')")
+        "in a checkout: pip install -e '.[postgres]')"
+    )
 
 
 def test_a_database_that_is_down_answers_503_with_retry_after(tmp_path):
     from webapp import create_app
-    app = create_app({"TESTING": True, "DATABASE": "postgresql://127.0.0.1:9/tracediff?connect_timeout=1",
-                      "ANALYZER": "off"})
-    response = app.test_client().post("/api/v1/ingest", data=ndjson(*order_call()),
-                                      headers={"Content-Type": "application/x-ndjson"})
+
+    app = create_app(
+        {"TESTING": True, "DATABASE": "postgresql://127.0.0.1:9/tracediff?connect_timeout=1", "ANALYZER": "off"}
+    )
+    response = app.test_client().post(
+        "/api/v1/ingest", data=ndjson(*order_call()), headers={"Content-Type": "application/x-ndjson"}
+    )
     assert response.status_code == 503 and response.headers.get("Retry-After")
     error = response.get_json()["error"]
     assert error["retryable"] is True
@@ -154,8 +166,14 @@ def test_two_nodes_share_one_database_through_a_crash_and_lose_nothing(pg_url, t
                 for node in rng.sample(nodes, 2):  # every event reaches both nodes, in a random order
                     for _ in range(50):
                         try:
-                            if client.post(node.url + "/api/v1/ingest", content=body,
-                                           headers={"Content-Type": "application/x-ndjson"}).status_code == 200:
+                            if (
+                                client.post(
+                                    node.url + "/api/v1/ingest",
+                                    content=body,
+                                    headers={"Content-Type": "application/x-ndjson"},
+                                ).status_code
+                                == 200
+                            ):
                                 break
                         except httpx.HTTPError:
                             pass
@@ -194,10 +212,11 @@ def test_two_nodes_share_one_database_through_a_crash_and_lose_nothing(pg_url, t
 
 @pytest.mark.slow
 def test_migrate_copies_the_demo_database_so_both_answer_the_same(pg_url, tmp_path):
+    from conftest import SAMPLES
+
     from webapp import create_app, pipeline
     from webapp.cli.demo import load_folder
     from webapp.redaction.redactor import redactor_for
-    from conftest import SAMPLES
 
     path = tmp_path / "demo.db"
     settings = {"TESTING": True, "DATABASE": str(path), "ANALYZER": "off"}
@@ -205,12 +224,20 @@ def test_migrate_copies_the_demo_database_so_both_answer_the_same(pg_url, tmp_pa
     load_folder(store, SAMPLES, redactor_for(create_app(settings).config))
     pipeline.analyze_all(store)
     store.close()
-    result = subprocess.run([sys.executable, "-m", "webapp", "migrate", "--to", pg_url, "--db", str(path)],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "webapp", "migrate", "--to", pg_url, "--db", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert "copied" in result.stdout.splitlines()[-1]
-    again = subprocess.run([sys.executable, "-m", "webapp", "migrate", "--to", pg_url, "--db", str(path)],
-                           capture_output=True, text=True, timeout=120)
+    again = subprocess.run(
+        [sys.executable, "-m", "webapp", "migrate", "--to", pg_url, "--db", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert again.returncode == 1 and "already holds" in again.stderr and "copy into an empty database" in again.stderr
     clients = [create_app({**settings, "DATABASE": database}).test_client() for database in (str(path), pg_url)]
     for url in ("/api/v1/traces?limit=100", "/api/v1/problems", "/api/v1/tools", "/api/v1/traces?q=whitfield"):
@@ -218,11 +245,15 @@ def test_migrate_copies_the_demo_database_so_both_answer_the_same(pg_url, tmp_pa
         assert answers[0] == answers[1], url
     assert answers[-1]["traces"], "the demo's dana.whitfield@example.com is found by a word of it on both stores"
     trace_id = clients[0].get("/api/v1/traces?limit=1").get_json()["traces"][0]["trace_id"]
-    assert clients[0].get(f"/api/v1/traces/{trace_id}").get_json() == clients[1].get(f"/api/v1/traces/{trace_id}").get_json()
+    assert (
+        clients[0].get(f"/api/v1/traces/{trace_id}").get_json()
+        == clients[1].get(f"/api/v1/traces/{trace_id}").get_json()
+    )
 
 
 def test_a_read_only_database_answers_503_and_takes_the_batch_once_writable_again(pg_url):
     from databases import _admin
+
     from webapp import create_app
     from webapp.store.postgresql.connection import close_pool
 
@@ -253,20 +284,24 @@ NODES_UPSTREAM = "proxy_next_upstream error timeout http_502 http_503 non_idempo
 @pytest.mark.slow
 def test_nginx_in_front_of_two_nodes_answers_every_batch_while_one_node_is_killed(pg_url, tmp_path):
     """docs/nginx/tracediff.conf with every node listed and the retry line docs/deploy.md gives."""
-    from test_nginx import MAIN, SITE, nginx_binary
     from conftest import free_port
+    from test_nginx import MAIN, SITE, nginx_binary
 
     binary = nginx_binary()
-    nodes = [LiveServer(pg_url, log_path=tmp_path / f"node{n}.log",
-                        env={"TRACEDIFF_TRUSTED_PROXIES": "127.0.0.1"}).start() for n in range(2)]
+    nodes = [
+        LiveServer(pg_url, log_path=tmp_path / f"node{n}.log", env={"TRACEDIFF_TRUSTED_PROXIES": "127.0.0.1"}).start()
+        for n in range(2)
+    ]
     folder, port = tmp_path / "nginx", free_port()
     folder.mkdir()
     site = SITE.read_text()
     assert "proxy_next_upstream off;" in site
     servers = "".join(f"server 127.0.0.1:{node.port} max_fails=1 fail_timeout=2s;\n    " for node in nodes)
-    (folder / "site.conf").write_text(site.replace("server 127.0.0.1:8000;\n    ", servers)
-                                      .replace("proxy_next_upstream off;", NODES_UPSTREAM)
-                                      .replace("listen 80; ", f"listen 127.0.0.1:{port}; "))
+    (folder / "site.conf").write_text(
+        site.replace("server 127.0.0.1:8000;\n    ", servers)
+        .replace("proxy_next_upstream off;", NODES_UPSTREAM)
+        .replace("listen 80; ", f"listen 127.0.0.1:{port}; ")
+    )
     (folder / "nginx.conf").write_text(MAIN.format(folder=folder))
     command = [binary, "-p", str(folder), "-c", str(folder / "nginx.conf")]
     subprocess.run([*command, "-t"], check=True, capture_output=True)
@@ -279,8 +314,11 @@ def test_nginx_in_front_of_two_nodes_answers_every_batch_while_one_node_is_kille
             for n, events in enumerate(sent):
                 if n == 40:
                     nodes[0].kill()  # mid-stream; nginx sends the next batches, and any cut one, to the other node
-                answers.append(client.post("/api/v1/ingest", content=ndjson(*events),
-                                           headers={"Content-Type": "application/x-ndjson"}).status_code)
+                answers.append(
+                    client.post(
+                        "/api/v1/ingest", content=ndjson(*events), headers={"Content-Type": "application/x-ndjson"}
+                    ).status_code
+                )
         assert answers == [200] * len(sent)
         store = Store.open(pg_url, create=False)
         assert store.count_events() == 3 * len(sent)
@@ -306,6 +344,7 @@ def test_a_bad_url_fails_at_once_in_one_line_without_its_password():
 
 def test_commands_on_an_empty_postgres_database_say_so_in_one_line(postgres_databases, tmp_path):
     from databases import _admin
+
     url = postgres_databases.fresh().rsplit("/", 1)[0] + "/tracediff_empty_" + str(time.monotonic_ns())
     _admin(f'CREATE DATABASE "{url.rsplit("/", 1)[1]}"')
     try:
@@ -331,9 +370,14 @@ def test_the_analyser_carries_on_after_the_server_drops_every_connection(pg_url,
 
     node = LiveServer(pg_url, log_path=tmp_path / "node.log").start()
     try:
+
         def post(n):
-            assert httpx.post(node.url + "/api/v1/ingest", content=ndjson(*order_call(f"{n:032x}", limit_sent="5")),
-                              timeout=30).status_code == 200
+            assert (
+                httpx.post(
+                    node.url + "/api/v1/ingest", content=ndjson(*order_call(f"{n:032x}", limit_sent="5")), timeout=30
+                ).status_code
+                == 200
+            )
 
         def analysed(n) -> bool:  # a 404 until the projection (its own transaction here) has run
             answer = httpx.get(f"{node.url}/api/v1/traces/{n:032x}", timeout=30)
@@ -363,8 +407,14 @@ def wait_for(condition, seconds: float = 60) -> None:
 
 def test_a_payload_whose_words_pass_what_a_tsvector_holds_is_stored_searched_and_blocks_nothing(pg_url):
     from webapp import create_app
+
     client = create_app({"TESTING": True, "DATABASE": pg_url, "ANALYZER": "off"}).test_client()
-    big = {"trace_id": "f" * 32, "snapshot": "response", "tool": "listIds", "payload": {"ids": list(range(100_000, 250_000))}}
+    big = {
+        "trace_id": "f" * 32,
+        "snapshot": "response",
+        "tool": "listIds",
+        "payload": {"ids": list(range(100_000, 250_000))},
+    }
     small = {"trace_id": "e" * 32, "snapshot": "arguments", "tool": "t", "payload": {"small": 1}}
     for event in (big, small):  # 1.2 MB of distinct numbers: 1.5 MB of tsvector, past its 1 MB
         assert client.post("/api/v1/ingest", json=event).get_json()["accepted"] == 1
@@ -375,12 +425,20 @@ def test_a_payload_whose_words_pass_what_a_tsvector_holds_is_stored_searched_and
 
 def test_health_answers_within_its_probe_wait_while_the_database_refuses_connections(pg_url):
     from webapp import create_app
+
     client = create_app({"TESTING": True, "DATABASE": pg_url, "ANALYZER": "off"}).test_client()
     assert client.get("/api/v1/health").get_json()["status"] == "ok"
     name = pg_url.rsplit("/", 1)[1]
     admin = ["psql", ADMIN_URL, "-qc"]
-    subprocess.run([*admin, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false', "-c",
-                    f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"], check=True)
+    subprocess.run(
+        [
+            *admin,
+            f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false',
+            "-c",
+            f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
+        ],
+        check=True,
+    )
     try:
         began = time.monotonic()
         health = client.get("/api/v1/health")

@@ -1,10 +1,11 @@
 """PostgreSQL only: `tracediff migrate`'s bulk copy keeps the schema whole, and the facet counts walk indexes."""
+
 from dataclasses import replace
 
 import pytest
-
 from databases import ADMIN_URL
 from test_store_listing import bulk_traces
+
 from webapp.store import Store, stats
 from webapp.store.copy import copy_database
 from webapp.store.filters import TraceQuery
@@ -26,9 +27,13 @@ def test_the_copy_builds_every_index_again_and_leaves_the_tables_vacuumed(pg_url
     copied = copy_database(source, destination)
     assert copied["traces"] == 300 and copied["events"] == 300
     assert destination.db.execute(INDEXES).fetchall() == before  # dropped for the load, all made again
-    vacuumed = destination.db.execute("SELECT relname FROM pg_stat_user_tables WHERE schemaname = current_schema() "
-                                      "AND last_vacuum IS NOT NULL AND last_analyze IS NOT NULL").fetchall()
-    assert set(copied) <= {name for (name,) in vacuumed}  # a visibility map (index-only scans) and statistics from the first page view on
+    vacuumed = destination.db.execute(
+        "SELECT relname FROM pg_stat_user_tables WHERE schemaname = current_schema() "
+        "AND last_vacuum IS NOT NULL AND last_analyze IS NOT NULL"
+    ).fetchall()
+    assert set(copied) <= {
+        name for (name,) in vacuumed
+    }  # a visibility map (index-only scans) and statistics from the first page view on
     found = destination.db.execute("SELECT count(*) FROM events WHERE words @@ to_tsquery('simple', 'carried')")
     assert found.fetchone()[0] == 300  # the search words computed on the way
     source.close()

@@ -1,7 +1,8 @@
 """A problem that opens or regresses sends the alerts h15's rules ask for, with the problem as the API lists it."""
-import pytest
 
+import pytest
 from problem_helpers import CONTRACT, at, call, send, trace
+
 from webapp import pipeline
 from webapp.ops.sender import deliver_due
 from webapp.problems.states import parse_change
@@ -13,8 +14,9 @@ def app(alerting_app):
 
 
 def test_new_and_regressed_problems_send_signed_alerts(client, app, store, receiver):
-    rule = client.post("/api/v1/alerts", json={"url": receiver.url, "on": ["new", "regressed"],
-                                                "min_interval_s": 0}).get_json()
+    rule = client.post(
+        "/api/v1/alerts", json={"url": receiver.url, "on": ["new", "regressed"], "min_interval_s": 0}
+    ).get_json()
     receiver.secret = rule["secret"]
     store.put_tool("findOrders", CONTRACT)
     send(client, *call(trace(1), at(-10), release="1.4.0"), *call(trace(2), at(-9), release="1.4.0"))
@@ -37,8 +39,9 @@ def test_new_and_regressed_problems_send_signed_alerts(client, app, store, recei
 
 
 def _rule(client, receiver):
-    rule = client.post("/api/v1/alerts", json={"url": receiver.url, "on": ["new", "regressed"],
-                                                "min_interval_s": 0}).get_json()
+    rule = client.post(
+        "/api/v1/alerts", json={"url": receiver.url, "on": ["new", "regressed"], "min_interval_s": 0}
+    ).get_json()
     receiver.secret = rule["secret"]
 
 
@@ -76,9 +79,14 @@ def test_a_few_new_problems_alert_one_by_one(client, app, store, receiver):
     assert {body["data"]["tool"] for _, body in receiver.accepted} == {"tool0", "tool1", "tool2"}
 
 
-STRICTER = {**CONTRACT, "request_schema": {"type": "object", "required": ["limit", "status", "region"],
-                                           "properties": {"limit": {"type": "integer"}, "status": {"type": "string"},
-                                                          "region": {"type": "string"}}}}
+STRICTER = {
+    **CONTRACT,
+    "request_schema": {
+        "type": "object",
+        "required": ["limit", "status", "region"],
+        "properties": {"limit": {"type": "integer"}, "status": {"type": "string"}, "region": {"type": "string"}},
+    },
+}
 
 
 def test_a_reanalysis_that_opens_problems_sends_one_summary_never_one_each(client, app, store, receiver):
@@ -96,7 +104,8 @@ def test_a_reanalysis_that_opens_problems_sends_one_summary_never_one_each(clien
     [(_, body)] = receiver.accepted
     assert body["type"] == "problem.new" and body["data"]["summary"] and body["data"]["reanalysis"]
     assert body["data"]["count"] == len(opened) and {p["id"] for p in body["data"]["problems"]} == {
-        p["id"] for p in opened}
+        p["id"] for p in opened
+    }
 
 
 def test_a_snapshot_that_arrives_later_is_news_not_a_reanalysis(client, app, store, receiver):
@@ -138,7 +147,8 @@ def test_a_problem_opened_by_a_backfill_is_news_once_at_its_first_live_call(clie
 
 @pytest.mark.parametrize("batch", [1, 3, 200])
 def test_a_shippers_batch_of_hours_old_calls_tells_of_each_live_bug_whatever_the_analysers_batches(
-        client, app, store, receiver, batch):
+    client, app, store, receiver, batch
+):
     _rule(client, receiver)
     store.put_tool("findOrders", CONTRACT)
     events = []

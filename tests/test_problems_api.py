@@ -1,29 +1,61 @@
 """GET/PATCH /api/v1/problems: the names scripts and tickets rely on, and the one error shape."""
-from datetime import datetime, timezone
+
+from datetime import UTC, datetime
 
 import pytest
-
 from problem_helpers import CONTRACT, at, call, send, trace
+
 from webapp import create_app, pipeline
 from webapp.store import Store
 
-PAST = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
-FIELDS = {"id", "permalink", "tool", "kind", "severity", "state", "left", "right", "transform", "first_seen",
-          "last_seen", "occurrences", "calls", "traces", "releases", "links"}
+PAST = datetime(2026, 11, 20, 9, tzinfo=UTC)
+FIELDS = {
+    "id",
+    "permalink",
+    "tool",
+    "kind",
+    "severity",
+    "state",
+    "left",
+    "right",
+    "transform",
+    "first_seen",
+    "last_seen",
+    "occurrences",
+    "calls",
+    "traces",
+    "releases",
+    "links",
+}
 
 
 @pytest.fixture
 def loaded(client, store):
     """Two problems: limit sent as a string (3 calls) and status upper-cased (1 call, later)."""
     store.put_tool("findOrders", CONTRACT)
-    send(client, *call(trace(1), at(0, PAST), release="1.4.0", source="app_intent"),
-         *call(trace(2), at(30, PAST), release="1.4.0", source="mcp"),
-         *call(trace(3), at(60, PAST), release="1.4.2", source="mcp"),
-         *call(trace(4), at(90, PAST), broken=False),
-         {"trace_id": trace(5), "call_id": "c", "tool": "findOrders", "snapshot": "arguments", "ts": at(120, PAST),
-          "payload": {"status": "paid", "limit": 5}},
-         {"trace_id": trace(5), "call_id": "c", "tool": "findOrders", "snapshot": "request", "ts": at(120, PAST),
-          "payload": {"status": "PAID", "limit": 5}})
+    send(
+        client,
+        *call(trace(1), at(0, PAST), release="1.4.0", source="app_intent"),
+        *call(trace(2), at(30, PAST), release="1.4.0", source="mcp"),
+        *call(trace(3), at(60, PAST), release="1.4.2", source="mcp"),
+        *call(trace(4), at(90, PAST), broken=False),
+        {
+            "trace_id": trace(5),
+            "call_id": "c",
+            "tool": "findOrders",
+            "snapshot": "arguments",
+            "ts": at(120, PAST),
+            "payload": {"status": "paid", "limit": 5},
+        },
+        {
+            "trace_id": trace(5),
+            "call_id": "c",
+            "tool": "findOrders",
+            "snapshot": "request",
+            "ts": at(120, PAST),
+            "payload": {"status": "PAID", "limit": 5},
+        },
+    )
     pipeline.catch_up(store)
     return client
 
@@ -42,19 +74,22 @@ def test_the_list_has_the_documented_fields_newest_last_seen_first(loaded):
     assert limit["state"] == "ongoing" and limit["links"] == []
 
 
-@pytest.mark.parametrize("args, kinds", [
-    ("kind=enum_changed", ["enum_changed"]),
-    ("release=1.4.2", ["type_changed"]),
-    ("source=app_intent", ["type_changed"]),
-    ("severity=warning", ["enum_changed"]),
-    ("severity=error", ["type_changed"]),  # the string also breaks the request schema
-    ("state=new", []),
-    ("state=ongoing", ["enum_changed", "type_changed"]),
-    ("until=2026-11-20T10:30:00Z", ["type_changed"]),
-    ("since=2h", []),
-    ("q=limit", ["type_changed"]),
-    ("tool=other", []),
-])
+@pytest.mark.parametrize(
+    "args, kinds",
+    [
+        ("kind=enum_changed", ["enum_changed"]),
+        ("release=1.4.2", ["type_changed"]),
+        ("source=app_intent", ["type_changed"]),
+        ("severity=warning", ["enum_changed"]),
+        ("severity=error", ["type_changed"]),  # the string also breaks the request schema
+        ("state=new", []),
+        ("state=ongoing", ["enum_changed", "type_changed"]),
+        ("until=2026-11-20T10:30:00Z", ["type_changed"]),
+        ("since=2h", []),
+        ("q=limit", ["type_changed"]),
+        ("tool=other", []),
+    ],
+)
 def test_the_list_filters(loaded, args, kinds):
     body = loaded.get(f"/api/v1/problems?{args}").get_json()
     assert [p["kind"] for p in body["problems"]] == kinds
@@ -67,19 +102,33 @@ def test_the_list_pages_with_a_cursor(loaded):
     assert second["next_cursor"] is None
 
 
-@pytest.mark.parametrize("args, code", [
-    ("state=open", "bad_parameter"), ("kind=oops", "bad_parameter"), ("since=yesterday", "bad_parameter"),
-    ("severity=info", "bad_parameter"), ("limit=0", "bad_parameter"), ("limit=501", "bad_parameter"),
-    ("limit=ten", "bad_parameter"), ("cursor=bm9wZQ", "bad_cursor"),
-    # shaped like dates, but no calendar has them
-    ("since=2026-13-45", "bad_parameter"), ("until=2026-02-30", "bad_parameter"),
-    ("since=2026-11-30T25:00:00Z", "bad_parameter"), ("until=2026-11-30T09:00:00%2B25:00", "bad_parameter"),
-    ("since=0001-01-01T00:00:00%2B01:00", "bad_parameter"),
-])
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        ("state=open", "bad_parameter"),
+        ("kind=oops", "bad_parameter"),
+        ("since=yesterday", "bad_parameter"),
+        ("severity=info", "bad_parameter"),
+        ("limit=0", "bad_parameter"),
+        ("limit=501", "bad_parameter"),
+        ("limit=ten", "bad_parameter"),
+        ("cursor=bm9wZQ", "bad_cursor"),
+        # shaped like dates, but no calendar has them
+        ("since=2026-13-45", "bad_parameter"),
+        ("until=2026-02-30", "bad_parameter"),
+        ("since=2026-11-30T25:00:00Z", "bad_parameter"),
+        ("until=2026-11-30T09:00:00%2B25:00", "bad_parameter"),
+        ("since=0001-01-01T00:00:00%2B01:00", "bad_parameter"),
+    ],
+)
 def test_bad_list_parameters_are_400_in_the_error_shape(loaded, args, code):
     response = loaded.get(f"/api/v1/problems?{args}")
     assert response.status_code == 400
-    assert set(response.get_json()) == {"error"} and set(response.get_json()["error"]) == {"code", "message", "retryable"}
+    assert set(response.get_json()) == {"error"} and set(response.get_json()["error"]) == {
+        "code",
+        "message",
+        "retryable",
+    }
     assert response.get_json()["error"]["code"] == code and response.get_json()["error"]["retryable"] is False
 
 
@@ -91,12 +140,15 @@ def test_bad_times_of_one_problem_are_400_in_the_error_shape(loaded, args):
     assert response.get_json()["error"]["message"].startswith(args.split("=")[0] + " must be a date")
 
 
-@pytest.mark.parametrize("args, kinds", [
-    ("until=2026-11-20T11:30:00%2B01:00", ["type_changed"]),  # 10:30 UTC: before the enum problem's 11:00
-    ("since=2026-11-20T10:30:00%2B00:00", ["enum_changed"]),
-    ("since=2026-11-20 10:30", ["enum_changed"]),               # as a hand-typed time reads
-    ("since=2026-11-20t10:30:00.5z", ["enum_changed"]),
-])
+@pytest.mark.parametrize(
+    "args, kinds",
+    [
+        ("until=2026-11-20T11:30:00%2B01:00", ["type_changed"]),  # 10:30 UTC: before the enum problem's 11:00
+        ("since=2026-11-20T10:30:00%2B00:00", ["enum_changed"]),
+        ("since=2026-11-20 10:30", ["enum_changed"]),  # as a hand-typed time reads
+        ("since=2026-11-20t10:30:00.5z", ["enum_changed"]),
+    ],
+)
 def test_times_with_an_offset_or_a_space_compare_as_utc(loaded, args, kinds):
     assert [p["kind"] for p in loaded.get(f"/api/v1/problems?{args}").get_json()["problems"]] == kinds
 
@@ -148,15 +200,18 @@ def test_patch_resolves_archives_reopens_and_sets_links(loaded):
     assert states == ["open", "archived", "resolved", "open"]
 
 
-@pytest.mark.parametrize("body, status", [
-    ({"state": "resolved", "resolve": "later"}, 400),
-    ({"state": "resolved", "resolve": {"after_clean_calls": 0}}, 400),
-    ({"state": "archived", "until": "tomorrow"}, 400),
-    ({"links": ["javascript:alert(1)"]}, 400),
-    ({"colour": "red"}, 400),
-    ({}, 400),
-    ([1], 400),
-])
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ({"state": "resolved", "resolve": "later"}, 400),
+        ({"state": "resolved", "resolve": {"after_clean_calls": 0}}, 400),
+        ({"state": "archived", "until": "tomorrow"}, 400),
+        ({"links": ["javascript:alert(1)"]}, 400),
+        ({"colour": "red"}, 400),
+        ({}, 400),
+        ([1], 400),
+    ],
+)
 def test_patch_refuses_a_bad_change_with_what_is_wrong(loaded, body, status):
     response = loaded.patch(f"/api/v1/problems/{problem_id(loaded)}", json=body)
     assert response.status_code == status and response.get_json()["error"]["code"] == "bad_change"
@@ -210,25 +265,40 @@ def test_relative_times_filter_the_trace_list(loaded):
 
 def test_the_release_field_is_kept_per_call_and_rejected_when_not_a_string(client, loaded):
     assert client.get(f"/api/v1/traces/{trace(3)}").get_json()["calls"][0]["release"] == "1.4.2"
-    response = client.post("/api/v1/ingest", json={"trace_id": "t1", "snapshot": "arguments", "payload": {},
-                                                   "release": 140})
+    response = client.post(
+        "/api/v1/ingest", json={"trace_id": "t1", "snapshot": "arguments", "payload": {}, "release": 140}
+    )
     assert response.get_json()["rejected"][0]["code"] == "bad_type"
 
 
 def test_changing_a_problem_needs_an_ingest_token_when_tokens_are_set(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "ANALYZER": "off",
-                      "INGEST_TOKENS": "ingest-secret", "READ_TOKENS": "read-secret"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "t.db"),
+            "ANALYZER": "off",
+            "INGEST_TOKENS": "ingest-secret",
+            "READ_TOKENS": "read-secret",
+        }
+    )
     client = app.test_client()
     store = Store(tmp_path / "t.db")
-    client.post("/api/v1/ingest", data=b"".join(__import__("orjson").dumps(e) + b"\n" for e in call(trace(1), at())),
-                headers={"Authorization": "Bearer ingest-secret"})
+    client.post(
+        "/api/v1/ingest",
+        data=b"".join(__import__("orjson").dumps(e) + b"\n" for e in call(trace(1), at())),
+        headers={"Authorization": "Bearer ingest-secret"},
+    )
     pipeline.catch_up(store)
-    pid = client.get("/api/v1/problems", headers={"Authorization": "Bearer read-secret"}).get_json()["problems"][0]["id"]
-    read = client.patch(f"/api/v1/problems/{pid}", json={"state": "resolved"},
-                        headers={"Authorization": "Bearer read-secret"})
+    pid = client.get("/api/v1/problems", headers={"Authorization": "Bearer read-secret"}).get_json()["problems"][0][
+        "id"
+    ]
+    read = client.patch(
+        f"/api/v1/problems/{pid}", json={"state": "resolved"}, headers={"Authorization": "Bearer read-secret"}
+    )
     assert read.status_code == 403 and read.get_json()["error"]["code"] == "read_only_token"
-    ok = client.patch(f"/api/v1/problems/{pid}", json={"state": "resolved"},
-                      headers={"Authorization": "Bearer ingest-secret"})
+    ok = client.patch(
+        f"/api/v1/problems/{pid}", json={"state": "resolved"}, headers={"Authorization": "Bearer ingest-secret"}
+    )
     assert ok.status_code == 200 and ok.get_json()["state"] == "resolved"
     store.close()
 
@@ -242,8 +312,16 @@ def test_merging_back_into_a_merged_problem_is_refused_and_loses_nothing(loaded)
     assert loaded.get(f"/api/v1/problems/{new}").get_json()["calls"] == 4
 
 
-@pytest.mark.parametrize("url", ["/problems?until=999999w", "/problems?since=999999w", "/problems.json?until=999999w",
-                                 "/problems?until=9999-12-31T23:59:59Z", "/api/v1/problems/TD-1?until=9999-12-31"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/problems?until=999999w",
+        "/problems?since=999999w",
+        "/problems.json?until=999999w",
+        "/problems?until=9999-12-31T23:59:59Z",
+        "/api/v1/problems/TD-1?until=9999-12-31",
+    ],
+)
 def test_times_at_the_ends_of_the_calendar_still_draw_a_page(loaded, url):
     assert loaded.get(url).status_code == 200
 
@@ -260,9 +338,17 @@ def test_problems_filter_as_linked_to_a_ticket_or_not(loaded):
     assert "linked, unlinked" in refused.get_json()["error"]["message"]
 
 
-@pytest.mark.parametrize("url", ["/api/v1/problems/%C2%B9", "/problems/TD-%C2%B9", "/api/v1/problems?limit=%C2%B2",
-                                 "/api/v1/quarantine?cursor=%C2%B9", "/api/v1/quarantine?limit=%C2%B9",
-                                 "/api/v1/traces?problem=TD-%C2%B9"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/problems/%C2%B9",
+        "/problems/TD-%C2%B9",
+        "/api/v1/problems?limit=%C2%B2",
+        "/api/v1/quarantine?cursor=%C2%B9",
+        "/api/v1/quarantine?limit=%C2%B9",
+        "/api/v1/traces?problem=TD-%C2%B9",
+    ],
+)
 def test_digits_that_int_cannot_read_are_a_clean_4xx_not_a_500(client, url):
     response = client.get(url)  # "¹".isdigit() is True, int("¹") raises
     assert response.status_code in (400, 404)

@@ -1,13 +1,15 @@
 """The clean call a problem is compared with exercised what broke: it carries the problem's argument path, and for
 a response problem it had a response of the same class (an error for an error-envelope problem), on both stores."""
-from datetime import datetime, timezone
+
+from datetime import UTC, datetime
 
 from problem_helpers import CONTRACT, at, call, send, trace
+
 from webapp import pipeline
 from webapp.problems.exercised import preferred, response_class
 from webapp.store.problem_filters import ProblemQuery
 
-PAST = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
+PAST = datetime(2026, 11, 20, 9, tzinfo=UTC)
 ERROR = {"error": {"code": "bad_status", "message": "unknown status", "retryable": False}}
 
 
@@ -30,9 +32,12 @@ def only(store) -> dict:
 
 def test_the_last_clean_call_before_carries_the_problem_argument_path(client, store):
     store.put_tool("findOrders", CONTRACT)
-    send(client, *call(trace(1), at(0, PAST), broken=False),   # exercised /limit, the older
-         *without_limit(trace(2), at(5, PAST)),                # the newest clean call, without /limit
-         *call(trace(3), at(10, PAST)))                        # the break
+    send(
+        client,
+        *call(trace(1), at(0, PAST), broken=False),  # exercised /limit, the older
+        *without_limit(trace(2), at(5, PAST)),  # the newest clean call, without /limit
+        *call(trace(3), at(10, PAST)),
+    )  # the break
     pipeline.catch_up(store)
     clean = only(store)["last_clean_before"]
     assert (clean["trace_id"], clean["has_path"]) == (trace(1), True)
@@ -48,10 +53,16 @@ def test_without_a_clean_call_that_had_the_path_the_newest_clean_one_is_given_an
 
 def test_an_error_envelope_problem_is_compared_with_a_clean_error_response(client, store):
     store.put_tool("findOrders", CONTRACT)
-    send(client, *answered(call(trace(1), at(0, PAST), broken=False), ERROR, 400),  # a correct error body
-         *call(trace(2), at(5, PAST), broken=False),                                # a success, newer
-         *answered(call(trace(3), at(10, PAST), broken=False),
-                   {"error": {"code": "bad_status", "message": "unknown status"}}, 400))  # retryable lost
+    send(
+        client,
+        *answered(call(trace(1), at(0, PAST), broken=False), ERROR, 400),  # a correct error body
+        *call(trace(2), at(5, PAST), broken=False),  # a success, newer
+        *answered(
+            call(trace(3), at(10, PAST), broken=False),
+            {"error": {"code": "bad_status", "message": "unknown status"}},
+            400,
+        ),
+    )  # retryable lost
     pipeline.catch_up(store)
     problem = only(store)
     assert problem["kind"] == "error_shape"
@@ -63,15 +74,30 @@ def test_an_error_envelope_problem_is_compared_with_a_clean_error_response(clien
 
 
 def test_the_preference_is_path_and_class_then_path_then_class_then_any():
-    problem = {"kind": "status_mismatch", "left": None, "right": {"snapshot": "response", "path": ""},
-               "stages": "response"}
+    problem = {
+        "kind": "status_mismatch",
+        "left": None,
+        "right": {"snapshot": "response", "path": ""},
+        "stages": "response",
+    }
     assert response_class(problem, 200) == "success" and response_class({"kind": "error_shape"}) == "error"
-    assert response_class({"kind": "type_changed", "left": {"snapshot": "arguments", "path": "/limit"},
-                           "right": {"snapshot": "request", "path": "/limit"}, "stages": "arguments>request"}) is None
-    calls = [{"id": "none", "arguments": {}, "status_code": 200},
-             {"id": "class", "arguments": {}, "status_code": 404},
-             {"id": "path", "arguments": {"limit": 1}, "status_code": 200},
-             {"id": "both", "arguments": {"limit": 1}, "status_code": 500}]
+    assert (
+        response_class(
+            {
+                "kind": "type_changed",
+                "left": {"snapshot": "arguments", "path": "/limit"},
+                "right": {"snapshot": "request", "path": "/limit"},
+                "stages": "arguments>request",
+            }
+        )
+        is None
+    )
+    calls = [
+        {"id": "none", "arguments": {}, "status_code": 200},
+        {"id": "class", "arguments": {}, "status_code": 404},
+        {"id": "path", "arguments": {"limit": 1}, "status_code": 200},
+        {"id": "both", "arguments": {"limit": 1}, "status_code": 500},
+    ]
     order = []
     while calls:
         pool, _ = preferred(calls, "/limit", "error")

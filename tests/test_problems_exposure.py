@@ -1,12 +1,14 @@
 """Exposure is a function of the calls stored, not of the order they were analysed in: a call counts toward
 a problem when it broke it, or came at or after its first seen with its argument path."""
-from datetime import datetime, timezone
+
+from datetime import UTC, datetime
 
 from problem_helpers import CONTRACT, at, call, send, trace
+
 from webapp import pipeline
 from webapp.store.problem_filters import ProblemQuery
 
-PAST = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
+PAST = datetime(2026, 11, 20, 9, tzinfo=UTC)
 
 
 def exposure(store) -> dict:
@@ -87,11 +89,15 @@ def test_retention_leaves_the_exposure_a_reanalysis_of_the_calls_left_would_give
 
 def test_a_merge_counts_the_calls_it_moved_and_those_since_the_earlier_first_seen(client, store):
     from webapp.problems.states import parse_change
+
     store.put_tool("findOrders", CONTRACT)
     clean(client, store, (10, 20))
     common = {"trace_id": trace(50), "call_id": "call_01", "tool": "findOrders", "ts": at(0, PAST)}
-    send(client, {**common, "snapshot": "arguments", "payload": {"status": "paid"}},  # no /limit: status upper-cased
-         {**common, "snapshot": "request", "payload": {"status": "PAID"}})
+    send(
+        client,
+        {**common, "snapshot": "arguments", "payload": {"status": "paid"}},  # no /limit: status upper-cased
+        {**common, "snapshot": "request", "payload": {"status": "PAID"}},
+    )
     send(client, *call(trace(1), at(30, PAST)))
     pipeline.catch_up(store)
     problems, _ = store.find_problems(ProblemQuery())

@@ -1,4 +1,5 @@
 """A fingerprint groups findings by what went wrong where: never by values, severity or contract version."""
+
 import pytest
 
 from webapp.analysis import analyze_call
@@ -8,23 +9,32 @@ from webapp.problems.transforms import derive_transform
 
 
 def finding(kind="type_changed", severity="warning", left="/limit", right="/limit", lv=5, rv="5", **extra):
-    f = {"kind": kind, "severity": severity, "left": left and {"snapshot": "arguments", "path": left},
-         "right": right and {"snapshot": "request", "path": right}, "left_value": lv, "right_value": rv,
-         "message": "m"}
+    f = {
+        "kind": kind,
+        "severity": severity,
+        "left": left and {"snapshot": "arguments", "path": left},
+        "right": right and {"snapshot": "request", "path": right},
+        "left_value": lv,
+        "right_value": rv,
+        "message": "m",
+    }
     f.update(extra)
     return f
 
 
-@pytest.mark.parametrize("path, expected", [
-    ("/items/3/id", "/items/*/id"),
-    ("/items/12/tags/0", "/items/*/tags/*"),
-    ("/users/3f2504e0-4f89-11d3-9a0c-0305e82c3301/name", "/users/{id}/name"),
-    ("/by_hash/9f86d081884c7d659a2feaa0c55ad015/v", "/by_hash/{id}/v"),
-    ("/orders/ord_20261124/total", "/orders/{id}/total"),
-    ("/customerEmail", "/customerEmail"),
-    ("/deadbeef", "/deadbeef"),  # short hex words stay keys
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    "path, expected",
+    [
+        ("/items/3/id", "/items/*/id"),
+        ("/items/12/tags/0", "/items/*/tags/*"),
+        ("/users/3f2504e0-4f89-11d3-9a0c-0305e82c3301/name", "/users/{id}/name"),
+        ("/by_hash/9f86d081884c7d659a2feaa0c55ad015/v", "/by_hash/{id}/v"),
+        ("/orders/ord_20261124/total", "/orders/{id}/total"),
+        ("/customerEmail", "/customerEmail"),
+        ("/deadbeef", "/deadbeef"),  # short hex words stay keys
+        ("", ""),
+    ],
+)
 def test_paths_are_normalised_array_indexes_and_id_like_keys(path, expected):
     assert normalise_path(path) == expected
 
@@ -58,17 +68,20 @@ def test_info_findings_open_no_problem():
     assert describe_finding("t", finding(kind="case_changed", severity="info")) is None
 
 
-@pytest.mark.parametrize("kind, lv, rv, left, right, expected", [
-    ("type_changed", 5, "5", "/limit", "/limit", "integer>string"),
-    ("type_changed", ["a", "b"], "a,b", "/tags", "/tags", "array>string"),
-    ("scaled", 1999, 19.99, "/totalCents", "/amount", "/100"),
-    ("scaled", 2, 200, "/a", "/a", "x100"),
-    ("case_changed", 1, 1, "/createdAfter", "/created_after", "camelCase>snake_case"),
-    ("format_changed", "2026-08-20T09:00:00Z", 1787216400, "/from", "/from", "iso8601>epoch"),
-    ("format_changed", "2026-08-20T09:00:00Z", "20/08/2026 09:00", "/from", "/from", "iso8601>d/m/y"),
-    ("enum_changed", "paid", "PAID", "/status", "/status", "lower>UPPER"),
-    ("dropped", "high", None, "/priority", None, None),
-])
+@pytest.mark.parametrize(
+    "kind, lv, rv, left, right, expected",
+    [
+        ("type_changed", 5, "5", "/limit", "/limit", "integer>string"),
+        ("type_changed", ["a", "b"], "a,b", "/tags", "/tags", "array>string"),
+        ("scaled", 1999, 19.99, "/totalCents", "/amount", "/100"),
+        ("scaled", 2, 200, "/a", "/a", "x100"),
+        ("case_changed", 1, 1, "/createdAfter", "/created_after", "camelCase>snake_case"),
+        ("format_changed", "2026-08-20T09:00:00Z", 1787216400, "/from", "/from", "iso8601>epoch"),
+        ("format_changed", "2026-08-20T09:00:00Z", "20/08/2026 09:00", "/from", "/from", "iso8601>d/m/y"),
+        ("enum_changed", "paid", "PAID", "/status", "/status", "lower>UPPER"),
+        ("dropped", "high", None, "/priority", None, None),
+    ],
+)
 def test_the_transform_is_derived_from_kind_and_values(kind, lv, rv, left, right, expected):
     assert derive_transform(kind, finding(kind=kind, lv=lv, rv=rv, left=left, right=right)) == expected
 
@@ -79,8 +92,14 @@ def test_a_transform_given_by_the_engine_wins_over_the_derived_one():
 
 
 def test_folded_findings_count_their_occurrences_and_keep_their_normalised_paths():
-    folded = finding(left="/tags/*", right="/tags/*", occurrences=40, lv=None, rv=None,
-                     examples=[{"left_value": 1, "right_value": "1"}, {"left_value": 2, "right_value": "2"}])
+    folded = finding(
+        left="/tags/*",
+        right="/tags/*",
+        occurrences=40,
+        lv=None,
+        rv=None,
+        examples=[{"left_value": 1, "right_value": "1"}, {"left_value": 2, "right_value": "2"}],
+    )
     folded.pop("left_value"), folded.pop("right_value")
     plain = finding(left="/tags/3", right="/tags/3", lv=1, rv="1")
     grouped = call_problems("t", {"findings": [folded, plain], "validation": {}})
@@ -92,8 +111,14 @@ def test_folded_findings_count_their_occurrences_and_keep_their_normalised_paths
 
 
 def test_schema_violations_group_by_stage_path_and_keyword():
-    contract = {"request_schema": {"type": "object", "properties": {"items": {"type": "array", "items": {
-        "type": "object", "properties": {"qty": {"type": "integer"}}}}}}}
+    contract = {
+        "request_schema": {
+            "type": "object",
+            "properties": {
+                "items": {"type": "array", "items": {"type": "object", "properties": {"qty": {"type": "integer"}}}}
+            },
+        }
+    }
     one = analyze_call({"request": {"payload": {"items": [{"qty": "1"}]}}}, contract)
     two = analyze_call({"request": {"payload": {"items": [{"qty": 1}, {"qty": "x"}, {"qty": "y"}]}}}, contract)
     a, b = call_problems("t", one), call_problems("t", two)
@@ -105,8 +130,7 @@ def test_schema_violations_group_by_stage_path_and_keyword():
 
 def test_a_violation_a_finding_already_names_is_not_a_second_problem():
     contract = {"request_schema": {"type": "object", "properties": {"limit": {"type": "integer"}}}}
-    analysis = analyze_call({"arguments": {"payload": {"limit": 5}}, "request": {"payload": {"limit": "5"}}},
-                            contract)
+    analysis = analyze_call({"arguments": {"payload": {"limit": 5}}, "request": {"payload": {"limit": "5"}}}, contract)
     grouped = call_problems("findOrders", analysis)
     assert [e["descriptor"]["kind"] for e in grouped.values()] == ["type_changed"]
 
@@ -122,7 +146,9 @@ def test_exercises_matches_normalised_paths_against_arguments():
     assert not exercises({"items": []}, "/items/*/qty")
     assert exercises({"limit": None}, "/limit") and not exercises({"status": "x"}, "/limit")
     assert exercises({"a/b": {"~k": 1}}, "/a~1b/~0k") and not exercises({"a~1b": 1}, "/a~1b")
-    assert exercises({"users": {"u_81c2": {"age": 3}}}, "/users/{id}/age") and not exercises({"users": {}}, "/users/{id}")
+    assert exercises({"users": {"u_81c2": {"age": 3}}}, "/users/{id}/age") and not exercises(
+        {"users": {}}, "/users/{id}"
+    )
     assert exercises({"items": [1, 2]}, "/items/1") and not exercises({"items": [1, 2]}, "/items/2")
     assert exercises({"q": 1}, "") and not exercises(None, "") and not exercises({"q": 1}, None)
     assert not exercises({"q": "text"}, "/q/0") and not exercises({"q": [1]}, "/q/x")
@@ -137,14 +163,22 @@ def test_contract_digest_ignores_the_update_time():
 
 def test_the_nearest_clean_call_prefers_one_with_the_path_then_the_most_similar_arguments():
     from webapp.problems.nearest import nearest
+
     failing = {"status": "paid", "limit": 5, "customer": {"email": "a@example.com", "tier": "gold"}}
     candidates = [
         {"trace_id": "far", "arguments": {"query": "x"}},
-        {"trace_id": "no-path", "arguments": {"status": "paid", "customer": {"email": "a@example.com", "tier": "gold"}}},
-        {"trace_id": "near", "arguments": {"status": "paid", "limit": 10, "customer": {"email": "b@example.com",
-                                                                                      "tier": "gold"}}},
-        {"trace_id": "other", "arguments": {"status": "open", "limit": 5, "customer": {"email": "c@example.com",
-                                                                                       "tier": "basic"}}},
+        {
+            "trace_id": "no-path",
+            "arguments": {"status": "paid", "customer": {"email": "a@example.com", "tier": "gold"}},
+        },
+        {
+            "trace_id": "near",
+            "arguments": {"status": "paid", "limit": 10, "customer": {"email": "b@example.com", "tier": "gold"}},
+        },
+        {
+            "trace_id": "other",
+            "arguments": {"status": "open", "limit": 5, "customer": {"email": "c@example.com", "tier": "basic"}},
+        },
     ]
     best = nearest(failing, candidates, "/limit")
     assert best["trace_id"] == "near" and best["has_path"] and best["method"] == "deep_distance"
@@ -154,6 +188,7 @@ def test_the_nearest_clean_call_prefers_one_with_the_path_then_the_most_similar_
 
 def test_big_arguments_are_ranked_by_key_set_alone():
     from webapp.problems.nearest import DEEP_MAX_BYTES, nearest
+
     big = {f"k{i}": "v" * 50 for i in range(DEEP_MAX_BYTES // 40)}
     best = nearest(big, [{"trace_id": "a", "arguments": {"x": 1}}, {"trace_id": "b", "arguments": dict(big)}])
     assert best["trace_id"] == "b" and best["method"] == "key_set" and best["distance"] == 0
@@ -167,14 +202,17 @@ def test_a_problem_from_an_older_fingerprint_version_says_so():
 ACCOUNTS = {"accts": {"20391234": {"bal": 5}, "a1b2c3d4e5f60718293a4b5c6d7e8f90": {"bal": 6}}, "rows": [{"bal": 7}]}
 
 
-@pytest.mark.parametrize("path, expected", [
-    ("/accts/20391234/bal", "/accts/{id}/bal"),   # a map keyed by digits: one place, whatever the account
-    ("/accts/a1b2c3d4e5f60718293a4b5c6d7e8f90/bal", "/accts/{id}/bal"),
-    ("/accts/*/bal", "/accts/{id}/bal"),          # folded over the map's keys
-    ("/rows/0/bal", "/rows/*/bal"),               # an array's index
-    ("/rows/*/bal", "/rows/*/bal"),
-    ("/gone/12/x", "/gone/*/x"),                  # not in the document: read as v1 read it
-])
+@pytest.mark.parametrize(
+    "path, expected",
+    [
+        ("/accts/20391234/bal", "/accts/{id}/bal"),  # a map keyed by digits: one place, whatever the account
+        ("/accts/a1b2c3d4e5f60718293a4b5c6d7e8f90/bal", "/accts/{id}/bal"),
+        ("/accts/*/bal", "/accts/{id}/bal"),  # folded over the map's keys
+        ("/rows/0/bal", "/rows/*/bal"),  # an array's index
+        ("/rows/*/bal", "/rows/*/bal"),
+        ("/gone/12/x", "/gone/*/x"),  # not in the document: read as v1 read it
+    ],
+)
 def test_paths_read_against_their_document_tell_digit_keys_from_indexes(path, expected):
     assert normalise_path(path, ACCOUNTS) == expected
 

@@ -1,16 +1,17 @@
 """A problem's history says who changed it and when things happened; "after N clean calls" shows its count."""
+
 import getpass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from click.testing import CliRunner
-
 from problem_helpers import CONTRACT, at, call, send, trace
 from test_security import basic, bearer
+
 from webapp import create_app, pipeline
 from webapp.cli import main
 
-PAST = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
+PAST = datetime(2026, 11, 20, 9, tzinfo=UTC)
 ADMIN = "adm-8d2f6a01c4e97b35"
 
 
@@ -27,15 +28,17 @@ def guarded(db_path, store):
 
 
 def test_an_api_change_is_by_the_tokens_name_never_its_secret(guarded):
-    body = guarded.patch(f"/api/v1/problems/{guarded.pid}", json={"state": "archived", "until": None},
-                         headers={**bearer(ADMIN)}).get_json()
+    body = guarded.patch(
+        f"/api/v1/problems/{guarded.pid}", json={"state": "archived", "until": None}, headers={**bearer(ADMIN)}
+    ).get_json()
     assert body["state_history"][0]["by"] == "ops (admin token)"
     assert ADMIN not in str(body)
 
 
 def test_a_page_change_is_by_the_token_given_as_the_basic_password_not_the_typed_user_name(guarded):
-    response = guarded.post(f"/problems/{guarded.pid}/state", data={"state": "archived", "until": ""},
-                            headers=basic(ADMIN, user="the-ceo"))
+    response = guarded.post(
+        f"/problems/{guarded.pid}/state", data={"state": "archived", "until": ""}, headers=basic(ADMIN, user="the-ceo")
+    )
     assert response.status_code == 303
     history = guarded.get(f"/api/v1/problems/{guarded.pid}", headers=bearer(ADMIN)).get_json()["state_history"]
     assert history[0]["by"] == "ops (admin token)"
@@ -43,8 +46,9 @@ def test_a_page_change_is_by_the_token_given_as_the_basic_password_not_the_typed
 
 def test_without_tokens_a_change_is_by_the_api_or_the_page(loaded_open):
     client, pid = loaded_open
-    client.patch(f"/api/v1/problems/{pid}", json={"state": "archived", "until": None},
-                 headers=basic("whatever", user="mallory"))
+    client.patch(
+        f"/api/v1/problems/{pid}", json={"state": "archived", "until": None}, headers=basic("whatever", user="mallory")
+    )
     client.post(f"/problems/{pid}/state", data={"state": "open"}, headers=basic("x", user="mallory"))
     history = client.get(f"/api/v1/problems/{pid}").get_json()["state_history"]
     assert [h["by"] for h in history[:2]] == ["web", "api"]
@@ -122,15 +126,24 @@ def test_a_resolved_problem_is_not_given_a_clean_call_condition(client, store, d
     assert body["state"] == "resolved" and [h["state"] for h in body["state_history"]] == ["resolved", "open"]
 
 
-@pytest.mark.parametrize("options", [["--next-release", "--contract-change"],
-                                     ["--next-release", "--after-clean-calls", "4"],
-                                     ["--next-release", "--contract-change", "--after-clean-calls", "4"]])
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--next-release", "--contract-change"],
+        ["--next-release", "--after-clean-calls", "4"],
+        ["--next-release", "--contract-change", "--after-clean-calls", "4"],
+    ],
+)
 def test_the_cli_refuses_conflicting_resolve_options_as_a_usage_error(loaded_open, db_path, options):
     _, pid = loaded_open
     result = CliRunner().invoke(main, ["problems", "resolve", pid, *options, "--db", str(db_path)])
     assert result.exit_code == 2 and "are alternatives: give at most one" in result.output
-    assert CliRunner().invoke(main, ["problems", "show", pid, "--json", "--db", str(db_path)]).output.count(
-        '"state": "resolved"') == 0
+    assert (
+        CliRunner()
+        .invoke(main, ["problems", "show", pid, "--json", "--db", str(db_path)])
+        .output.count('"state": "resolved"')
+        == 0
+    )
 
 
 def test_every_problems_command_has_a_description_in_help():

@@ -1,26 +1,31 @@
 """Problems in a time window and merged problems: what the QA pass of issue 13 found, kept fixed."""
-from datetime import datetime, timezone
+
+from datetime import UTC, datetime
 
 import pytest
-
 from problem_helpers import CONTRACT, at, call, send, trace
+
 from webapp import pipeline
 
-PAST = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
+PAST = datetime(2026, 11, 20, 9, tzinfo=UTC)
 
 
 def status_call(n: int, minutes: float, **extra) -> list:
     """A findOrders call whose request upper-cases the status (an enum_changed problem)."""
     common = {"trace_id": trace(n), "call_id": "c", "tool": "findOrders", "ts": at(minutes, PAST), **extra}
-    return [{**common, "snapshot": "arguments", "payload": {"status": "paid", "limit": 5}},
-            {**common, "snapshot": "request", "payload": {"status": "PAID", "limit": 5}}]
+    return [
+        {**common, "snapshot": "arguments", "payload": {"status": "paid", "limit": 5}},
+        {**common, "snapshot": "request", "payload": {"status": "PAID", "limit": 5}},
+    ]
 
 
 def dropped_call(n: int, minutes: float, tool: str = "findOrders") -> list:
     """A call whose request drops the status (a dropped problem)."""
     common = {"trace_id": trace(n), "call_id": "c", "tool": tool, "ts": at(minutes, PAST)}
-    return [{**common, "snapshot": "arguments", "payload": {"status": "paid", "limit": 5}},
-            {**common, "snapshot": "request", "payload": {"limit": 5}}]
+    return [
+        {**common, "snapshot": "arguments", "payload": {"status": "paid", "limit": 5}},
+        {**common, "snapshot": "request", "payload": {"limit": 5}},
+    ]
 
 
 @pytest.fixture
@@ -28,9 +33,17 @@ def loaded(client, store):
     """findOrders: limit as a string at 0, 30, 200, 300 and 3000 minutes; status upper-cased at 120; status dropped at 150;
     sendEmail: status dropped at 160."""
     store.put_tool("findOrders", CONTRACT)
-    send(client, *call(trace(1), at(0, PAST)), *call(trace(2), at(30, PAST)), *call(trace(3), at(300, PAST)),
-         *call(trace(8), at(200, PAST)), *call(trace(9), at(3000, PAST)),
-         *status_call(5, 120), *dropped_call(6, 150), *dropped_call(7, 160, tool="sendEmail"))
+    send(
+        client,
+        *call(trace(1), at(0, PAST)),
+        *call(trace(2), at(30, PAST)),
+        *call(trace(3), at(300, PAST)),
+        *call(trace(8), at(200, PAST)),
+        *call(trace(9), at(3000, PAST)),
+        *status_call(5, 120),
+        *dropped_call(6, 150),
+        *dropped_call(7, 160, tool="sendEmail"),
+    )
     pipeline.catch_up(store)
     return client
 
@@ -50,7 +63,9 @@ def test_a_window_keeps_problems_that_broke_in_it_though_seen_again_after(loaded
     # seen before and after a window, but not in it: out
     assert ids(loaded, f"/api/v1/problems?since={at(40, PAST)}&until={at(100, PAST)}") == {}
     assert set(ids(loaded, f"/api/v1/problems?since={at(110, PAST)}&until={at(155, PAST)}")) == {
-        ("findOrders", "enum_changed"), ("findOrders", "dropped")}
+        ("findOrders", "enum_changed"),
+        ("findOrders", "dropped"),
+    }
     limit = {("findOrders", "type_changed")}
     # an hour wholly inside the window decides; in an edge hour, the calls' own times do
     assert set(ids(loaded, f"/api/v1/problems?since={at(170, PAST)}&until={at(250, PAST)}")) == limit
@@ -63,16 +78,23 @@ def test_a_window_keeps_problems_that_broke_in_it_though_seen_again_after(loaded
     assert "type_changed" in page and "No problems match" not in page
 
 
-@pytest.mark.parametrize("url", ["/api/v1/problems?since=1h&until=2h", "/api/v1/problems/TD-1?since=1h&until=2h",
-                                 "/api/v1/problems?since=2026-11-24&until=2026-11-23T10:00:00Z"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/problems?since=1h&until=2h",
+        "/api/v1/problems/TD-1?since=1h&until=2h",
+        "/api/v1/problems?since=2026-11-24&until=2026-11-23T10:00:00Z",
+    ],
+)
 def test_a_window_that_ends_before_it_begins_is_400_on_the_api(loaded, url):
     response = loaded.get(url)
     assert response.status_code == 400 and response.get_json()["error"]["code"] == "bad_parameter"
     assert "later than until" in response.get_json()["error"]["message"]
 
 
-@pytest.mark.parametrize("url", ["/problems?since=1h&until=2h", "/problems/TD-1?since=1h&until=2h",
-                                 "/problems.json?since=1h&until=2h"])
+@pytest.mark.parametrize(
+    "url", ["/problems?since=1h&until=2h", "/problems/TD-1?since=1h&until=2h", "/problems.json?since=1h&until=2h"]
+)
 def test_a_window_that_ends_before_it_begins_is_400_on_the_pages(loaded, url):
     response = loaded.get(url)
     assert response.status_code == 400 and "later than until" in response.get_data(as_text=True)
@@ -139,7 +161,9 @@ def test_hourly_bars_start_and_end_as_rfc_3339_in_the_fixed_form(loaded):
 
 def test_one_call_reads_as_one_call_and_a_release_without_a_name_links_nowhere(loaded, db_path):
     from click.testing import CliRunner
+
     from webapp.cli import main
+
     problem = ids(loaded, "/api/v1/problems")[("findOrders", "dropped")]
     page = loaded.get(f"/problems/{problem}").get_data(as_text=True)
     assert "<b>1</b> occurrence in <b>1</b> call and <b>1</b> trace</dd>" in page and "1 calls" not in page

@@ -1,22 +1,30 @@
 """Resolve conditions hold as they read: "when the contract changes" compares the digest the calls are really
 analysed under (inferred pairs too), and "in the next release" is refused where no call carries a release."""
+
 import pytest
 from click.testing import CliRunner
-
 from problem_helpers import CONTRACT, at, call, send, trace
+
 from webapp import pipeline
 from webapp.cli import main
 
-GET_USER = {"arguments_schema": {"type": "object", "properties": {"userId": {"type": "string"}}},
-            "error_schema": {"type": "object", "required": ["error"],
-                             "properties": {"error": {"type": "object", "required": ["code"]}}}}
+GET_USER = {
+    "arguments_schema": {"type": "object", "properties": {"userId": {"type": "string"}}},
+    "error_schema": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {"error": {"type": "object", "required": ["code"]}},
+    },
+}
 
 
 def lookup(n: int, ts: str, broken: bool = False, tool: str = "lookupUser") -> list:
     """One call whose arguments map to the request by names inference learns (userId -> user_id, n -> count)."""
     common = {"trace_id": trace(1000 + n), "call_id": "c", "tool": tool, "ts": ts}
-    return [{**common, "snapshot": "arguments", "payload": {"userId": f"u{n}", "n": n}},
-            {**common, "snapshot": "request", "payload": {"user_id": f"u{n}", "count": str(n) if broken else n}}]
+    return [
+        {**common, "snapshot": "arguments", "payload": {"userId": f"u{n}", "n": n}},
+        {**common, "snapshot": "request", "payload": {"user_id": f"u{n}", "count": str(n) if broken else n}},
+    ]
 
 
 @pytest.mark.parametrize("stored", [None, GET_USER], ids=["inferred_only", "stored_and_inferred"])
@@ -29,8 +37,9 @@ def test_resolved_when_the_contract_changes_holds_while_the_analysed_contract_is
     send(client, *lookup(100, at(-5), broken=True))
     pipeline.catch_up(store)
     problem = client.get("/api/v1/problems?tool=lookupUser").get_json()["problems"][0]
-    resolved = client.patch(f"/api/v1/problems/{problem['id']}",
-                            json={"state": "resolved", "resolve": "contract_change"}).get_json()
+    resolved = client.patch(
+        f"/api/v1/problems/{problem['id']}", json={"state": "resolved", "resolve": "contract_change"}
+    ).get_json()
     # the resolution records the digest the failing calls were analysed under, inferred pairs included
     assert resolved["resolution"]["digest"] is not None
     assert resolved["contract_digests"] == [resolved["resolution"]["digest"]]
@@ -39,8 +48,9 @@ def test_resolved_when_the_contract_changes_holds_while_the_analysed_contract_is
     again = client.get(f"/api/v1/problems/{problem['id']}").get_json()
     assert again["state"] == "resolved", again["state_history"][0]
     # a real change of the contract: the next failing call regresses it
-    assert client.put("/api/v1/tools/lookupUser", json={**(stored or {}), "request_schema": {"type": "object"}}
-                      ).status_code in (200, 201)
+    assert client.put(
+        "/api/v1/tools/lookupUser", json={**(stored or {}), "request_schema": {"type": "object"}}
+    ).status_code in (200, 201)
     send(client, *lookup(102, at(2), broken=True))
     pipeline.catch_up(store)
     assert client.get(f"/api/v1/problems/{problem['id']}").get_json()["state"] == "regressed"

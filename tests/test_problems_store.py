@@ -1,25 +1,29 @@
 """Problem records: counted once per call, stable under re-analysis, moved between states by the events' own time."""
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 import pytest
-
 from problem_helpers import CONTRACT, at, call, send, trace
+
 from webapp import pipeline
 from webapp.common import times
 from webapp.problems.states import parse_change
 from webapp.store.problem_filters import ProblemQuery
 
-PAST = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
+PAST = datetime(2026, 11, 20, 9, tzinfo=UTC)
 
 
 @pytest.fixture
 def world(client, store):
     """A findOrders contract, three broken calls in two traces and one clean call, all analysed."""
     store.put_tool("findOrders", CONTRACT)
-    send(client, *call(trace(1), at(0, PAST), source="app_intent", release="1.4.0"),
-         *call(trace(1), at(1, PAST), call_id="call_02", limit=7, source="app_intent", release="1.4.0"),
-         *call(trace(2), at(60, PAST), source="foundation_models", release="1.4.0"),
-         *call(trace(3), at(120, PAST), broken=False, release="1.4.0"))
+    send(
+        client,
+        *call(trace(1), at(0, PAST), source="app_intent", release="1.4.0"),
+        *call(trace(1), at(1, PAST), call_id="call_02", limit=7, source="app_intent", release="1.4.0"),
+        *call(trace(2), at(60, PAST), source="foundation_models", release="1.4.0"),
+        *call(trace(3), at(120, PAST), broken=False, release="1.4.0"),
+    )
     pipeline.catch_up(store)
     return store
 
@@ -51,7 +55,9 @@ def test_three_broken_calls_are_one_problem_with_reach_splits_and_value_pairs(wo
     assert p["exposure"] == {"occurrences": 3, "calls": 3, "calls_with_path": 4, "rate": 0.75}
     assert p["examples"]["first"]["trace_id"] == trace(1) and p["examples"]["latest"]["trace_id"] == trace(2)
     assert world.problem_hourly(int(p["id"][3:]), "2026-11-20T09", "2026-11-20T10") == {
-        "2026-11-20T09": 2, "2026-11-20T10": 1}
+        "2026-11-20T09": 2,
+        "2026-11-20T10": 1,
+    }
     assert len(p["contract_digests"]) == 1
 
 
@@ -169,9 +175,20 @@ def test_archived_for_good_stays_archived(client, world):
 
 
 def test_merging_moves_calls_and_new_findings_follow_the_merge(client, world):
-    send(client, *call(trace(20), at(5, PAST), limit=3) + [
-        {"trace_id": trace(20), "call_id": "call_01", "tool": "findOrders", "snapshot": "request",
-         "ts": at(5, PAST), "payload": {"status": "PAID", "limit": "3"}}])
+    send(
+        client,
+        *call(trace(20), at(5, PAST), limit=3)
+        + [
+            {
+                "trace_id": trace(20),
+                "call_id": "call_01",
+                "tool": "findOrders",
+                "snapshot": "request",
+                "ts": at(5, PAST),
+                "payload": {"status": "PAID", "limit": "3"},
+            }
+        ],
+    )
     pipeline.catch_up(world)
     problems, _ = world.find_problems(ProblemQuery())
     limit, status = sorted(problems, key=lambda p: p["kind"] != "type_changed")
@@ -180,9 +197,20 @@ def test_merging_moves_calls_and_new_findings_follow_the_merge(client, world):
     merged = world.get_problem(new)
     assert merged["calls"] == 4 and merged["occurrences"] == 5
     assert world.get_problem(old)["merged_into"] == limit["id"]
-    send(client, *call(trace(21), at(6, PAST), limit=3) + [
-        {"trace_id": trace(21), "call_id": "call_01", "tool": "findOrders", "snapshot": "request",
-         "ts": at(6, PAST), "payload": {"status": "PAID", "limit": "3"}}])
+    send(
+        client,
+        *call(trace(21), at(6, PAST), limit=3)
+        + [
+            {
+                "trace_id": trace(21),
+                "call_id": "call_01",
+                "tool": "findOrders",
+                "snapshot": "request",
+                "ts": at(6, PAST),
+                "payload": {"status": "PAID", "limit": "3"},
+            }
+        ],
+    )
     pipeline.catch_up(world)
     assert [p["id"] for p in world.find_problems(ProblemQuery())[0]] == [limit["id"]]
     assert world.get_problem(new)["calls"] == 5
@@ -190,13 +218,17 @@ def test_merging_moves_calls_and_new_findings_follow_the_merge(client, world):
 
 def test_a_database_from_before_problems_opens_and_gains_the_columns(tmp_path):
     import sqlite3
+
     from webapp.store import Store
+
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)
-    conn.executescript("CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, "
-                       "trace_id TEXT NOT NULL, call_id TEXT NOT NULL, snapshot TEXT NOT NULL, tool TEXT, "
-                       "source TEXT, payload TEXT NOT NULL, logged_as_string INTEGER NOT NULL DEFAULT 0, "
-                       "http TEXT, meta TEXT, ts TEXT NOT NULL, received_at TEXT NOT NULL);")
+    conn.executescript(
+        "CREATE TABLE events (seq INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, "
+        "trace_id TEXT NOT NULL, call_id TEXT NOT NULL, snapshot TEXT NOT NULL, tool TEXT, "
+        "source TEXT, payload TEXT NOT NULL, logged_as_string INTEGER NOT NULL DEFAULT 0, "
+        "http TEXT, meta TEXT, ts TEXT NOT NULL, received_at TEXT NOT NULL);"
+    )
     conn.close()
     opened = Store(path)
     columns = {row[1] for row in opened.db.execute("PRAGMA table_info(events)")}
@@ -207,7 +239,8 @@ def test_a_database_from_before_problems_opens_and_gains_the_columns(tmp_path):
 def test_new_reads_as_ongoing_after_seven_days(world):
     p = only_problem(world)
     from webapp.problems.states import display_state
-    now = datetime.now(timezone.utc)
+
+    now = datetime.now(UTC)
     assert display_state("open", (now - timedelta(days=8)).strftime("%Y-%m-%dT%H:%M:%SZ"), now) == "ongoing"
     assert display_state("open", (now - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ"), now) == "new"
     assert p["state"] == display_state("open", p["first_seen"], now)
@@ -215,6 +248,7 @@ def test_new_reads_as_ongoing_after_seven_days(world):
 
 def test_the_filter_choices_are_read_once_per_database_not_once_per_request(world, db_path):
     from webapp.store import Store
+
     first, second = Store.open(db_path), Store.open(db_path)  # each request opens a store of its own
     try:
         choices = first.problem_facets()
@@ -230,9 +264,12 @@ def test_the_filter_choices_are_read_once_per_database_not_once_per_request(worl
 
 def test_a_problem_no_call_shows_any_more_says_so_on_its_page(client, world):
     number = int(only_problem(world)["id"][3:])
-    send(client, call(trace(1), at(0, PAST), broken=False)[1],
-         call(trace(1), at(1, PAST), call_id="call_02", limit=7, broken=False)[1],
-         call(trace(2), at(60, PAST), broken=False)[1])
+    send(
+        client,
+        call(trace(1), at(0, PAST), broken=False)[1],
+        call(trace(1), at(1, PAST), call_id="call_02", limit=7, broken=False)[1],
+        call(trace(2), at(60, PAST), broken=False)[1],
+    )
     pipeline.catch_up(world)
     assert world.get_problem(number)["calls"] == 0
     assert world.find_problems(ProblemQuery())[0] == []  # the list leaves it out
@@ -257,6 +294,7 @@ def test_retention_takes_the_deleted_calls_out_of_their_problems_as_a_reanalysis
 
 def test_a_problem_grouped_under_the_first_fingerprint_version_keeps_its_calls_and_says_so(client, world):
     from webapp.problems.fingerprint import describe_finding, key
+
     p = only_problem(world)
     number = int(p["id"][3:])
     # a database grouped before v2: the same problem under its v1 fingerprint

@@ -1,28 +1,44 @@
 """The problem pages, their twins, the state forms, the nearest clean call, and `tracediff problems`."""
-from datetime import datetime, timezone
+
+from datetime import UTC, datetime
 
 import pytest
 from click.testing import CliRunner
-
 from problem_helpers import CONTRACT, at, call, send, trace
+
 from webapp import pipeline
 from webapp.cli import main
 
-PAST = datetime(2026, 11, 20, 9, tzinfo=timezone.utc)
+PAST = datetime(2026, 11, 20, 9, tzinfo=UTC)
 EVIL = "<script>alert(1)</script>"
 
 
 @pytest.fixture
 def loaded(client, store):
     store.put_tool("findOrders", CONTRACT)
-    send(client, *call(trace(1), at(0, PAST), release="1.4.0"),
-         *call(trace(2), at(30, PAST), release="1.4.0", limit=7),
-         *call(trace(3), at(40, PAST), broken=False, limit=7),
-         *call(trace(4), at(50, PAST), broken=False, limit=500),
-         {"trace_id": trace(5), "call_id": "c", "tool": "findOrders", "snapshot": "arguments", "ts": at(60, PAST),
-          "payload": {"status": EVIL, "limit": 1}},
-         {"trace_id": trace(5), "call_id": "c", "tool": "findOrders", "snapshot": "request", "ts": at(60, PAST),
-          "payload": {"status": EVIL.upper(), "limit": 1}})
+    send(
+        client,
+        *call(trace(1), at(0, PAST), release="1.4.0"),
+        *call(trace(2), at(30, PAST), release="1.4.0", limit=7),
+        *call(trace(3), at(40, PAST), broken=False, limit=7),
+        *call(trace(4), at(50, PAST), broken=False, limit=500),
+        {
+            "trace_id": trace(5),
+            "call_id": "c",
+            "tool": "findOrders",
+            "snapshot": "arguments",
+            "ts": at(60, PAST),
+            "payload": {"status": EVIL, "limit": 1},
+        },
+        {
+            "trace_id": trace(5),
+            "call_id": "c",
+            "tool": "findOrders",
+            "snapshot": "request",
+            "ts": at(60, PAST),
+            "payload": {"status": EVIL.upper(), "limit": 1},
+        },
+    )
     pipeline.catch_up(store)
     return client
 
@@ -33,9 +49,9 @@ def ids(client) -> dict:
 
 def test_problems_leads_the_navigation_and_lists_rows_with_counts_sparkline_and_state(loaded):
     html = loaded.get("/problems").get_data(as_text=True)
-    nav = html[html.index("<nav>"):html.index("</nav>")]
+    nav = html[html.index("<nav>") : html.index("</nav>")]
     assert nav.index("Problems") < nav.index("Traces")
-    row = html[html.index(ids(loaded)["type_changed"]):]
+    row = html[html.index(ids(loaded)["type_changed"]) :]
     assert "type_changed" in row and "integer&gt;string" in row and 'class="spark"' in row and "ongoing" in row
     assert "1.4.0" in row
 
@@ -71,19 +87,29 @@ def test_payload_values_on_problem_pages_stay_text(loaded):
 def test_the_problem_page_shows_grouping_reach_releases_traces_and_forms(loaded):
     pid = ids(loaded)["type_changed"]
     html = loaded.get(f"/problems/{pid}").get_data(as_text=True)
-    for text in ("grouped by tool findOrders, kind type_changed", "2</b> calls", "1.4.0", trace(1), trace(2),
-                 'class="hourly-strip"', 'name="resolve"', 'value="archived"', "first seen",
-                 "2 in 5 calls that had <code>/limit</code> broke"):
+    for text in (
+        "grouped by tool findOrders, kind type_changed",
+        "2</b> calls",
+        "1.4.0",
+        trace(1),
+        trace(2),
+        'class="hourly-strip"',
+        'name="resolve"',
+        'value="archived"',
+        "first seen",
+        "2 in 5 calls that had <code>/limit</code> broke",
+    ):
         assert text in html, text
-    table = html[html.index('class="problem-calls"'):]
+    table = html[html.index('class="problem-calls"') :]
     assert table.index(trace(2)) < table.index(trace(1))  # newest first
 
 
 def test_the_hourly_strip_follows_the_chosen_range(loaded):
     pid = ids(loaded)["type_changed"]
     wide = loaded.get(f"/api/v1/problems/{pid}?since=2026-11-01&until=2026-11-21").get_json()["hourly"]
-    narrow = loaded.get(f"/api/v1/problems/{pid}?since=2026-11-20T08:00:00Z&until=2026-11-20T12:00:00Z") \
-        .get_json()["hourly"]
+    narrow = loaded.get(f"/api/v1/problems/{pid}?since=2026-11-20T08:00:00Z&until=2026-11-20T12:00:00Z").get_json()[
+        "hourly"
+    ]
     assert wide["step_hours"] > 1 > narrow["step_hours"] and narrow["step_seconds"] == 300  # 4 h in 5-minute bars
     assert sum(b["occurrences"] for b in narrow["bars"]) == 2
     assert loaded.get(f"/api/v1/problems/{pid}?since=nope").status_code == 400
@@ -95,8 +121,10 @@ def test_json_and_markdown_twins(loaded):
     markdown = loaded.get(f"/problems/{pid}.md")
     assert markdown.mimetype == "text/markdown"
     text = markdown.get_data(as_text=True)
-    assert text.startswith(f"## {pid}: findOrders: /limit sent as string instead of integer") \
+    assert (
+        text.startswith(f"## {pid}: findOrders: /limit sent as string instead of integer")
         and '`5` -> `"5"` x 1' in text
+    )
     assert loaded.get("/problems/TD-999.json").get_json()["error"]["code"] == "not_found"
     assert len(loaded.get("/problems.json").get_json()["problems"]) == 2
 
@@ -148,8 +176,10 @@ def test_the_cli_lists_shows_resolves_archives_and_merges(loaded, db_path):
     assert run(db_path, "problems", "list", "--kind", "enum_changed").output.count("TD-") == 1
     shown = run(db_path, "problems", "show", pid["type_changed"])
     assert "2 occurrences, 2 calls, 2 traces" in shown.output and '5 -> "5" x 1' in shown.output
-    assert run(db_path, "problems", "resolve", pid["type_changed"], "--next-release").output.strip() == \
-        f"{pid['type_changed']} resolved"
+    assert (
+        run(db_path, "problems", "resolve", pid["type_changed"], "--next-release").output.strip()
+        == f"{pid['type_changed']} resolved"
+    )
     assert run(db_path, "problems", "archive", pid["enum_changed"]).output.strip() == f"{pid['enum_changed']} archived"
     merged = run(db_path, "problems", "merge", pid["enum_changed"], "--into", pid["type_changed"])
     assert f"merged into {pid['type_changed']}" in merged.output
@@ -159,6 +189,7 @@ def test_the_cli_lists_shows_resolves_archives_and_merges(loaded, db_path):
 
 def test_the_trace_lists_hourly_strip_follows_the_range(loaded):
     from webapp.web import charts
+
     week = loaded.get("/").get_data(as_text=True)
     hours = loaded.get("/?since=2026-11-20T06:00:00Z&until=2026-11-20T11:00:00Z").get_data(as_text=True)
     width = lambda html: int(html.split('<svg class="bars" width="', 1)[1].split('"', 1)[0])  # noqa: E731

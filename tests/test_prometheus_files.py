@@ -3,14 +3,15 @@
 promtool comes with Debian's `prometheus` package; without it the rules' structure is checked instead (and the
 skip says so).
 """
+
 import re
 import shutil
 import subprocess
 
 import pytest
 import yaml
-
 from conftest import ROOT
+
 from webapp import create_app
 
 FOLDER = ROOT / "docs" / "prometheus"
@@ -30,8 +31,13 @@ def test_the_alert_rules_pass_promtool():
 
 
 def test_the_scrape_config_passes_promtool_and_loads_the_rules():
-    done = subprocess.run([promtool(), "check", "config", "--syntax-only", "prometheus.yml"], cwd=FOLDER,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [promtool(), "check", "config", "--syntax-only", "prometheus.yml"],
+        cwd=FOLDER,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     config = yaml.safe_load((FOLDER / "prometheus.yml").read_text())
     assert config["rule_files"] == [RULES.name]

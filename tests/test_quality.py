@@ -6,6 +6,7 @@ found: without history a swap of two distinct values between unrelated names, an
 API publishes no request schema, look exactly like correct calls, so this run reaches about 86-90% (see
 docs/quality.md); the floor below keeps what the pairing reaches, the history side is the inference's.
 """
+
 import pytest
 
 from bench import traffic

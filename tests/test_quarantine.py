@@ -1,8 +1,8 @@
 """Rejected records are visible: the quarantine page, its JSON twin, the API, health and the list's notice."""
+
 import gzip
 
 import orjson
-
 from helpers import envelope, ndjson
 
 
@@ -27,16 +27,24 @@ def test_the_quarantine_pages_newest_first_with_a_cursor(client):
         client.post("/api/v1/ingest", data=f'{{"trace_id": "t{n}", "snapshot": "nope", "payload": {n}}}')
     first = client.get("/api/v1/quarantine?limit=2").get_json()
     assert [r["raw"] for r in first["records"]] == [
-        '{"trace_id": "t4", "snapshot": "nope", "payload": 4}', '{"trace_id": "t3", "snapshot": "nope", "payload": 3}']
+        '{"trace_id": "t4", "snapshot": "nope", "payload": 4}',
+        '{"trace_id": "t3", "snapshot": "nope", "payload": 3}',
+    ]
     rest = client.get(f"/api/v1/quarantine?limit=10&cursor={first['next_cursor']}").get_json()
     assert [r["raw"][14:16] for r in rest["records"]] == ["t2", "t1", "t0"]
     assert rest["next_cursor"] is None
 
 
 def test_a_bad_page_parameter_is_a_400_in_the_error_shape(client):
-    for query, code in (("limit=0", "bad_parameter"), ("limit=501", "bad_parameter"), ("limit=x", "bad_parameter"),
-                        ("cursor=abc", "bad_cursor"), ("cursor=-1", "bad_cursor"), ("cursor=0", "bad_cursor"),
-                        ("cursor=99999999999999999999", "bad_cursor")):
+    for query, code in (
+        ("limit=0", "bad_parameter"),
+        ("limit=501", "bad_parameter"),
+        ("limit=x", "bad_parameter"),
+        ("cursor=abc", "bad_cursor"),
+        ("cursor=-1", "bad_cursor"),
+        ("cursor=0", "bad_cursor"),
+        ("cursor=99999999999999999999", "bad_cursor"),
+    ):
         response = client.get(f"/api/v1/quarantine?{query}")
         assert response.status_code == 400, query
         assert response.get_json()["error"]["code"] == code, query
@@ -49,8 +57,11 @@ def test_quarantined_secrets_stay_redacted_on_the_page(client):
 
 
 def test_the_page_escapes_what_was_sent(client):
-    client.post("/api/v1/ingest", data=b'{"trace_id": "<script>alert(1)</script>", "snapshot": "x", "payload": 1}',
-                headers={"User-Agent": "<img src=x onerror=alert(2)>"})
+    client.post(
+        "/api/v1/ingest",
+        data=b'{"trace_id": "<script>alert(1)</script>", "snapshot": "x", "payload": 1}',
+        headers={"User-Agent": "<img src=x onerror=alert(2)>"},
+    )
     page = client.get("/quarantine").get_data(as_text=True)
     assert "<script>alert(1)" not in page and "<img src=x" not in page
     assert "&lt;script&gt;" in page and "&lt;img src=x" in page
@@ -103,8 +114,10 @@ def test_an_old_database_gains_the_source_column(tmp_path):
 
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE quarantine (id INTEGER PRIMARY KEY, received_at TEXT NOT NULL, code TEXT NOT NULL,"
-                 " message TEXT NOT NULL, raw TEXT)")
+    conn.execute(
+        "CREATE TABLE quarantine (id INTEGER PRIMARY KEY, received_at TEXT NOT NULL, code TEXT NOT NULL,"
+        " message TEXT NOT NULL, raw TEXT)"
+    )
     conn.execute("INSERT INTO quarantine VALUES (1, '2026-11-30T00:00:00.000000Z', 'not_json', 'old', 'x')")
     conn.commit()
     conn.close()
@@ -116,9 +129,11 @@ def test_an_old_database_gains_the_source_column(tmp_path):
 
 # ---- bodies refused whole: still a 422, and now seen in the quarantine, health and rejection alerts ----
 
+
 def test_a_body_that_is_not_json_at_all_is_refused_and_quarantined(client):
-    response = client.post("/api/v1/ingest", data=b"<html>502 Bad Gateway</html>",
-                           headers={"User-Agent": "fluent-bit/3.1"})
+    response = client.post(
+        "/api/v1/ingest", data=b"<html>502 Bad Gateway</html>", headers={"User-Agent": "fluent-bit/3.1"}
+    )
     assert response.status_code == 422 and response.get_json()["error"]["code"] == "unparseable"
     [record] = client.get("/api/v1/quarantine").get_json()["records"]
     assert record["code"] == "unparseable" and record["source"] == "fluent-bit/3.1"
@@ -159,12 +174,12 @@ def test_a_refused_body_fires_a_rejected_events_alert(db_path):
     from webapp.ops.sender import deliver_due
     from webapp.store import Store
 
-    app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
-                      "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
+    app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
     client, receiver = app.test_client(), Receiver()
     try:
-        receiver.secret = client.post("/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"]}
-                                      ).get_json()["secret"]
+        receiver.secret = client.post(
+            "/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"]}
+        ).get_json()["secret"]
         client.post("/api/v1/ingest", data=b"\x00\x01 not json", headers={"User-Agent": "vector/0.43"})
         store = Store.open(db_path)
         assert deliver_due(store, app.config) == 1

@@ -3,6 +3,7 @@ table whole: such a read is not seen in a small store and costs seconds per batc
 `(trace_id, call_id) IN (VALUES ...)` read 300,000 calls per batch of 100: 642 ms against 1 ms by the key).
 
 SQLite only: its plans do not depend on table sizes, where PostgreSQL's planner scans an empty table at will."""
+
 import re
 
 import pytest
@@ -12,12 +13,19 @@ from webapp.store import Store, exposure, problems, regrouping, sql
 BIG_TABLES = ("events", "calls", "problem_calls", "problem_checks", "traces", "trace_tools", "trace_kinds")
 WHOLE_READ = re.compile(r"SCAN (%s)\b(?! USING (COVERING )?INDEX)" % "|".join(BIG_TABLES))
 PER_BATCH = {
-    "problems.CALL_FACTS": problems.CALL_FACTS, "problems.OLD_PARTS": problems.OLD_PARTS,
-    "problems.PUT_COUNTS": problems.PUT_COUNTS, "problems.SEEN": problems.SEEN,
-    "regrouping.MARK_GROUPED": regrouping.MARK_GROUPED, "exposure.SET_PATHS": exposure.SET_PATHS,
-    "sql.SAVE_ANALYSIS": sql.SAVE_ANALYSIS, "sql.CALLS_BY_KEY": sql.CALLS_BY_KEY, "sql.HOUR_KEYS": sql.HOUR_KEYS,
-    "sql.PROJECT_CALLS": sql.PROJECT_CALLS, "sql.DROP_EMPTY_CALLS": sql.DROP_EMPTY_CALLS,
-    "sql.REFRESH_TRACE": sql.REFRESH_TRACE, "sql.CLAIM_PENDING": sql.CLAIM_PENDING,
+    "problems.CALL_FACTS": problems.CALL_FACTS,
+    "problems.OLD_PARTS": problems.OLD_PARTS,
+    "problems.PUT_COUNTS": problems.PUT_COUNTS,
+    "problems.SEEN": problems.SEEN,
+    "regrouping.MARK_GROUPED": regrouping.MARK_GROUPED,
+    "exposure.SET_PATHS": exposure.SET_PATHS,
+    "sql.SAVE_ANALYSIS": sql.SAVE_ANALYSIS,
+    "sql.CALLS_BY_KEY": sql.CALLS_BY_KEY,
+    "sql.HOUR_KEYS": sql.HOUR_KEYS,
+    "sql.PROJECT_CALLS": sql.PROJECT_CALLS,
+    "sql.DROP_EMPTY_CALLS": sql.DROP_EMPTY_CALLS,
+    "sql.REFRESH_TRACE": sql.REFRESH_TRACE,
+    "sql.CLAIM_PENDING": sql.CLAIM_PENDING,
 }
 
 
@@ -26,8 +34,7 @@ def plan(store: Store, statement: str) -> list[str]:
     statement = statement.replace("{keys}", ", ".join(["(?, ?)"] * 3))
     named = re.findall(r"(?<!:):(\w+)", statement)
     numbered = [int(n) for n in re.findall(r"\?(\d+)", statement)]
-    params = ({name: None for name in named} if named else
-              [None] * (max(numbered) if numbered else statement.count("?")))
+    params = {name: None for name in named} if named else [None] * (max(numbered) if numbered else statement.count("?"))
     return [row[3] for row in store.db.execute("EXPLAIN QUERY PLAN " + statement, params).fetchall()]
 
 
@@ -53,6 +60,7 @@ def test_the_releases_view_reads_calls_and_problem_calls_by_an_index(tmp_path, n
     """The releases page walks calls_by_release (the calls' wide rows never), and a problem's first release is one
     probe of problem_calls_by_time."""
     from webapp.store import releases
+
     store = Store(tmp_path / "plans.db")
     try:
         steps = plan(store, getattr(releases, name))

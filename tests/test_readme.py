@@ -1,10 +1,11 @@
 """The README is the contract of the settings, the finding kinds and the quick start."""
+
 import re
+
+from conftest import ROOT
 
 from webapp.analysis import FINDING_KINDS
 from webapp.config import SETTINGS
-
-from conftest import ROOT
 
 README = (ROOT / "README.md").read_text()
 
@@ -22,6 +23,5 @@ def test_every_finding_kind_is_documented():
 def test_the_quick_start_is_two_commands_and_ci_runs_the_test_command():
     quick = README.split("## Quick start", 1)[1].split("Post a snapshot", 1)[0]
     commands = re.findall(r"```sh\n(.+?)\n```", quick)
-    assert commands == ["pip install -e . && tracediff serve --demo",
-                        "pip install -e '.[test]' && python -m pytest"]
+    assert commands == ["pip install -e . && tracediff serve --demo", "pip install -e '.[test]' && python -m pytest"]
     assert commands[1] in (ROOT / ".ci" / "run").read_text()

@@ -4,28 +4,50 @@ Each recipe file in docs/recipes/ is executed itself (never a copy): the real op
 OpenTelemetry packages, the machine's node, a real syslog-ng; then the trace is read from the server.
 The MCP server recipe has its own file, test_recipes_mcp.py.
 """
+
 import gzip
 import json
 import sys
 
 import httpx
 import pytest
-
-from recipe_runs import (CALLER_TRACE, RECIPES, TRACEPARENT, assert_planted_bug, assert_release, node_binary,
-                         printed_trace_id, read_trace, run_recipe, tracediff_ingest)
-from recipe_runs import anthropic_model, openai_model, orders  # noqa: F401 (fixtures)
+from recipe_runs import (  # noqa: F401 (fixtures)
+    CALLER_TRACE,
+    RECIPES,
+    TRACEPARENT,
+    anthropic_model,
+    assert_planted_bug,
+    assert_release,
+    node_binary,
+    openai_model,
+    orders,
+    printed_trace_id,
+    read_trace,
+    run_recipe,
+    tracediff_ingest,
+)
 from standins import StandIn, openai_chat_calling
 from test_syslog_ng import SyslogNg, syslog_ng_binary
 
 
 @pytest.mark.slow
 def test_the_openai_recipe_logs_three_snapshots_that_tracediff_ingest_loads(
-        live_server, openai_model, orders, tmp_path):
+    live_server, openai_model, orders, tmp_path
+):
     log_file = tmp_path / "tool-calls.ndjson"
-    output = run_recipe([sys.executable, str(RECIPES / "openai_logs.py")], {
-        "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
-        "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT, "RELEASE": "1.4.2",
-        "TRACEDIFF_URL": live_server.url}, tmp_path)
+    output = run_recipe(
+        [sys.executable, str(RECIPES / "openai_logs.py")],
+        {
+            "OPENAI_BASE_URL": f"{openai_model.url}/v1",
+            "OPENAI_API_KEY": "sk-standin",
+            "ORDERS_API": orders.url,
+            "TRACEDIFF_LOG": str(log_file),
+            "TRACEPARENT": TRACEPARENT,
+            "RELEASE": "1.4.2",
+            "TRACEDIFF_URL": live_server.url,
+        },
+        tmp_path,
+    )
     assert output.startswith("You have 1 paid order.")
     assert printed_trace_id(output) == CALLER_TRACE  # the caller's trace id, not a new one
     assert len(log_file.read_text().splitlines()) == 3  # one line per snapshot
@@ -50,9 +72,11 @@ def test_the_openai_recipe_shipped_by_a_real_syslog_ng(live_server, openai_model
     log_file.touch()
     daemon = SyslogNg(syslog_ng_binary(), tmp_path, log_file, f"{live_server.url}/api/v1/ingest").start()
     try:
-        output = run_recipe([sys.executable, str(RECIPES / "openai_logs.py")], {
-            "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin",
-            "ORDERS_API": orders.url}, tmp_path)  # the default log file, in the folder it runs in
+        output = run_recipe(
+            [sys.executable, str(RECIPES / "openai_logs.py")],
+            {"OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url},
+            tmp_path,
+        )  # the default log file, in the folder it runs in
         trace_id = printed_trace_id(output)
         assert trace_id != CALLER_TRACE  # no TRACEPARENT given: a new W3C trace id
         [call] = read_trace(live_server, trace_id, deadline=60)["calls"]
@@ -65,11 +89,20 @@ def test_the_openai_recipe_shipped_by_a_real_syslog_ng(live_server, openai_model
 
 @pytest.mark.slow
 def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
-        live_server, anthropic_model, orders, tmp_path):
+    live_server, anthropic_model, orders, tmp_path
+):
     log_file = tmp_path / "tool-calls.ndjson"
-    output = run_recipe([sys.executable, str(RECIPES / "anthropic_logs.py")], {
-        "ANTHROPIC_BASE_URL": anthropic_model.url, "ANTHROPIC_API_KEY": "sk-ant-standin",
-        "ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT}, tmp_path)
+    output = run_recipe(
+        [sys.executable, str(RECIPES / "anthropic_logs.py")],
+        {
+            "ANTHROPIC_BASE_URL": anthropic_model.url,
+            "ANTHROPIC_API_KEY": "sk-ant-standin",
+            "ORDERS_API": orders.url,
+            "TRACEDIFF_LOG": str(log_file),
+            "TRACEPARENT": TRACEPARENT,
+        },
+        tmp_path,
+    )
     assert output.startswith("You have 1 paid order.")
     response = httpx.post(f"{live_server.url}/api/v1/ingest", content=log_file.read_bytes(), timeout=10)
     assert response.status_code == 200 and response.json()["accepted"] == 3, response.text
@@ -82,12 +115,19 @@ def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
 
 
 @pytest.mark.slow
-def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(
-        live_server, openai_model, orders, tmp_path):
-    output = run_recipe([sys.executable, str(RECIPES / "openai_otel.py")], {
-        "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
-        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{live_server.url}/v1/traces", "TRACEPARENT": TRACEPARENT,
-        "RELEASE": "1.4.2"}, tmp_path)
+def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(live_server, openai_model, orders, tmp_path):
+    output = run_recipe(
+        [sys.executable, str(RECIPES / "openai_otel.py")],
+        {
+            "OPENAI_BASE_URL": f"{openai_model.url}/v1",
+            "OPENAI_API_KEY": "sk-standin",
+            "ORDERS_API": orders.url,
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{live_server.url}/v1/traces",
+            "TRACEPARENT": TRACEPARENT,
+            "RELEASE": "1.4.2",
+        },
+        tmp_path,
+    )
     assert output.startswith("You have 1 paid order.")
     assert printed_trace_id(output) == CALLER_TRACE
 
@@ -103,15 +143,29 @@ def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(
 
 @pytest.mark.slow
 def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
-        live_server, openai_model, orders, tmp_path):
+    live_server, openai_model, orders, tmp_path
+):
     log_file = tmp_path / "tool-calls.ndjson"
-    output = run_recipe([node_binary(), str(RECIPES / "node_fetch.mjs")], {
-        "OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
-        "TRACEDIFF_LOG": str(log_file), "TRACEPARENT": TRACEPARENT, "RELEASE": "3.1.0"}, tmp_path)
+    output = run_recipe(
+        [node_binary(), str(RECIPES / "node_fetch.mjs")],
+        {
+            "OPENAI_BASE_URL": f"{openai_model.url}/v1",
+            "OPENAI_API_KEY": "sk-standin",
+            "ORDERS_API": orders.url,
+            "TRACEDIFF_LOG": str(log_file),
+            "TRACEPARENT": TRACEPARENT,
+            "RELEASE": "3.1.0",
+        },
+        tmp_path,
+    )
     assert output.startswith("You have 1 paid order.")
     assert printed_trace_id(output) == CALLER_TRACE
-    response = httpx.post(f"{live_server.url}/api/v1/ingest", content=gzip.compress(log_file.read_bytes()),
-                          headers={"Content-Encoding": "gzip"}, timeout=10)
+    response = httpx.post(
+        f"{live_server.url}/api/v1/ingest",
+        content=gzip.compress(log_file.read_bytes()),
+        headers={"Content-Encoding": "gzip"},
+        timeout=10,
+    )
     assert response.status_code == 200 and response.json()["accepted"] == 3, response.text
 
     [call] = read_trace(live_server, CALLER_TRACE)["calls"]
@@ -128,9 +182,16 @@ def test_a_copy_of_the_python_recipe_with_another_tool_name_shows_that_tools_cal
     agent = tmp_path / "my_agent.py"
     agent.write_text((RECIPES / "openai_logs.py").read_text().replace("find_orders", "search_invoices"))
     with StandIn(openai_chat_calling("search_invoices")) as model:
-        output = run_recipe([sys.executable, str(agent)], {
-            "OPENAI_BASE_URL": f"{model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url,
-            "TRACEDIFF_URL": live_server.url}, tmp_path)
+        output = run_recipe(
+            [sys.executable, str(agent)],
+            {
+                "OPENAI_BASE_URL": f"{model.url}/v1",
+                "OPENAI_API_KEY": "sk-standin",
+                "ORDERS_API": orders.url,
+                "TRACEDIFF_URL": live_server.url,
+            },
+            tmp_path,
+        )
     trace_id = printed_trace_id(output)
     assert output.rstrip().endswith(f"{live_server.url}/traces/{trace_id}")  # the permalink to open
     tracediff_ingest(live_server.db_path, tmp_path / "tool-calls.ndjson")
@@ -154,8 +215,11 @@ recipe["http"].get(os.environ["ORDERS_API"] + "/orders", params={"status": "paid
 def test_a_recipe_logs_a_get_by_its_method_and_full_url_with_no_fake_body(live_server, orders, tmp_path, recipe):
     log_file, driver = tmp_path / "tool-calls.ndjson", tmp_path / "get_driver.py"
     driver.write_text(GET_DRIVER)
-    run_recipe([sys.executable, str(driver), str(RECIPES / recipe)],
-               {"ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file)}, tmp_path)
+    run_recipe(
+        [sys.executable, str(driver), str(RECIPES / recipe)],
+        {"ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file)},
+        tmp_path,
+    )
     lines = [json.loads(line) for line in log_file.read_text().splitlines()]
     [request] = [line for line in lines if line["snapshot"] == "request"]
     assert request["payload"] is None and request["http"]["method"] == "GET"
@@ -163,6 +227,8 @@ def test_a_recipe_logs_a_get_by_its_method_and_full_url_with_no_fake_body(live_s
     tracediff_ingest(live_server.db_path, log_file)
     trace = httpx.get(f"{live_server.url}/api/v1/traces/4bf92f3577b34da6a3ce929d0e0e4736", timeout=10).json()
     [call] = trace["calls"]
-    assert call["worst"] == "info"   # no flag at the root: the GET's arguments are read from its query
+    assert call["worst"] == "info"  # no flag at the root: the GET's arguments are read from its query
     assert {(row["arguments"], row["request"]) for row in call["alignment"]} >= {
-        ("/status", "query:/status"), ("/limit", "query:/page_size")}
+        ("/status", "query:/status"),
+        ("/limit", "query:/page_size"),
+    }

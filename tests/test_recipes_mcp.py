@@ -1,24 +1,35 @@
 """The MCP server recipe of docs/instrumenting.md, called by the official MCP client, read from tracediff."""
+
 import asyncio
 import json
 import sys
 
 import httpx
 import pytest
-
 from conftest import free_port
-from recipe_runs import (ARGUMENTS, CALLER_TRACE, RECIPES, TRACEPARENT, RecipeProcess, assert_planted_bug,
-                         assert_release, read_trace, tracediff_ingest)
-from recipe_runs import orders  # noqa: F401 (a fixture)
+from recipe_runs import (
+    ARGUMENTS,
+    CALLER_TRACE,
+    RECIPES,
+    TRACEPARENT,
+    RecipeProcess,
+    assert_planted_bug,
+    assert_release,
+    orders,  # noqa: F401 (a fixture)
+    read_trace,
+    tracediff_ingest,
+)
 
 
 @pytest.fixture
 def mcp_server(orders, tmp_path):
     """The MCP recipe serving streamable HTTP on a free port, logging to tool-calls.ndjson."""
     port, log_file = free_port(), tmp_path / "tool-calls.ndjson"
-    server = RecipeProcess([sys.executable, str(RECIPES / "mcp_server.py")], {
-        "ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file), "MCP_PORT": str(port), "RELEASE": "2.0.1"},
-        tmp_path / "mcp-server.log")
+    server = RecipeProcess(
+        [sys.executable, str(RECIPES / "mcp_server.py")],
+        {"ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file), "MCP_PORT": str(port), "RELEASE": "2.0.1"},
+        tmp_path / "mcp-server.log",
+    )
     try:
         server.wait_listening(port)
         server.url, server.log_file = f"http://127.0.0.1:{port}/mcp", log_file
@@ -36,7 +47,10 @@ async def call_tools_as_a_client(url: str) -> list:
     async with Client(url) as client:
         traced, parallel = await asyncio.gather(  # two calls in flight at once keep their own ids
             client.call_tool("find_orders", ARGUMENTS, meta={"traceparent": TRACEPARENT}),
-            client.call_tool("find_orders", ARGUMENTS, meta={"traceparent": f"00-{PARALLEL_TRACE}-00f067aa0ba902b7-01"}))
+            client.call_tool(
+                "find_orders", ARGUMENTS, meta={"traceparent": f"00-{PARALLEL_TRACE}-00f067aa0ba902b7-01"}
+            ),
+        )
         assert not parallel.is_error
         refused = await client.call_tool("find_orders", {"status": "paid", "limit": "five"})
     header = {"traceparent": f"00-{HEADER_TRACE}-00f067aa0ba902b7-01"}

@@ -1,20 +1,20 @@
 """Redaction before storage: secrets under known keys and secret-looking values become a marker."""
+
 import copy
 import json
 import re
 
 import pytest
+from helpers import TRACE, envelope, ndjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import TRACE, envelope, ndjson
 from webapp import create_app
 from webapp.ingest.model import Event
 from webapp.redaction.cards import looks_like_card, luhn_ok
 from webapp.redaction.redactor import REDACTED, Redactor
 
-JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
-       "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U")
+JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
 
 
 @pytest.fixture
@@ -22,21 +22,61 @@ def redactor():
     return Redactor()
 
 
-@pytest.mark.parametrize("key", [
-    "apiKey", "API-KEY", "api_key", "x-api-key", "X-Api-Key", "Authorization", "password",
-    "Passwd", "client_secret", "clientSecret", "token", "access_token", "refreshToken",
-    "id_token", "cookie", "Set-Cookie", "private_key", "credentials", "session", "db_password",
-    "github_token", "X-Auth-Token", "webhookSecret", "Proxy-Authorization",
-])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "apiKey",
+        "API-KEY",
+        "api_key",
+        "x-api-key",
+        "X-Api-Key",
+        "Authorization",
+        "password",
+        "Passwd",
+        "client_secret",
+        "clientSecret",
+        "token",
+        "access_token",
+        "refreshToken",
+        "id_token",
+        "cookie",
+        "Set-Cookie",
+        "private_key",
+        "credentials",
+        "session",
+        "db_password",
+        "github_token",
+        "X-Auth-Token",
+        "webhookSecret",
+        "Proxy-Authorization",
+    ],
+)
 def test_values_under_secret_keys_are_redacted_whatever_the_case_and_separators(redactor, key):
     assert redactor.value({key: "hunter2", "other": "kept"}) == {key: REDACTED, "other": "kept"}
 
 
-@pytest.mark.parametrize("key", [
-    "max_tokens", "maxTokens", "tokens_used", "token_count", "prompt_tokens", "total_tokens",
-    "max_completion_tokens", "next_page_token", "pageToken", "stop_token", "tokenizer",
-    "token_type", "primary_key", "idempotency_key", "keywords", "session_count", "author",
-])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "max_tokens",
+        "maxTokens",
+        "tokens_used",
+        "token_count",
+        "prompt_tokens",
+        "total_tokens",
+        "max_completion_tokens",
+        "next_page_token",
+        "pageToken",
+        "stop_token",
+        "tokenizer",
+        "token_type",
+        "primary_key",
+        "idempotency_key",
+        "keywords",
+        "session_count",
+        "author",
+    ],
+)
 def test_counters_cursors_and_ordinary_keys_are_not_redacted(redactor, key):
     assert redactor.value({key: "value-123"}) == {key: "value-123"}
 
@@ -51,13 +91,24 @@ def test_null_false_and_empty_secrets_stay_visible(redactor):
     assert redactor.value(payload) == payload
 
 
-@pytest.mark.parametrize("secret", [
-    "Bearer abc", "bearer eyJraWQiOiJ4In0", "Basic dXNlcjpwYXNzd29yZA==", JWT,
-    "sk-proj-4bf92f3577b34da6a3ce929d", "sk-ant-api03-AbC123dEf456GhI789jKl",
-    "ghp_" + "a1B2c3D4e5" * 4, "xoxb-123456789012-abcdefghij", "AKIAIOSFODNN7EXAMPLE",
-    "4111 1111 1111 1111", "5555-5555-5555-4444", "378282246310005",
-    "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
-])
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "Bearer abc",
+        "bearer eyJraWQiOiJ4In0",
+        "Basic dXNlcjpwYXNzd29yZA==",
+        JWT,
+        "sk-proj-4bf92f3577b34da6a3ce929d",
+        "sk-ant-api03-AbC123dEf456GhI789jKl",
+        "ghp_" + "a1B2c3D4e5" * 4,
+        "xoxb-123456789012-abcdefghij",
+        "AKIAIOSFODNN7EXAMPLE",
+        "4111 1111 1111 1111",
+        "5555-5555-5555-4444",
+        "378282246310005",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
+    ],
+)
 def test_secret_looking_values_are_redacted_under_any_key(redactor, secret):
     assert redactor.value({"note": secret}) == {"note": REDACTED}
 
@@ -66,15 +117,20 @@ def test_a_card_number_sent_as_a_json_number_is_redacted(redactor):
     assert redactor.value({"n": 4111111111111111}) == {"n": REDACTED}
 
 
-@pytest.mark.parametrize("ordinary", [
-    "1234567890123456",          # fails Luhn
-    "4111111111111112",          # a Visa prefix, but fails Luhn
-    "9780306406157",             # an ISBN-13: no card issuer starts with 9
-    "41111111111111111111",      # 20 digits: an id, not a card
-    "v1.4111111111111111",       # digits inside a version string
-    "risk-assessment-for-customer-accounts-2024",  # contains "sk-" inside a word
-    "2026-08-20T09:00:00Z", "Bearer", "a basic information request for the order",
-])
+@pytest.mark.parametrize(
+    "ordinary",
+    [
+        "1234567890123456",  # fails Luhn
+        "4111111111111112",  # a Visa prefix, but fails Luhn
+        "9780306406157",  # an ISBN-13: no card issuer starts with 9
+        "41111111111111111111",  # 20 digits: an id, not a card
+        "v1.4111111111111111",  # digits inside a version string
+        "risk-assessment-for-customer-accounts-2024",  # contains "sk-" inside a word
+        "2026-08-20T09:00:00Z",
+        "Bearer",
+        "a basic information request for the order",
+    ],
+)
 def test_ordinary_values_are_kept(redactor, ordinary):
     assert redactor.value({"note": ordinary}) == {"note": ordinary}
 
@@ -91,16 +147,17 @@ def test_a_secret_inside_text_is_cut_out_and_the_text_kept(redactor):
 
 def test_secret_query_parameters_and_form_fields_are_redacted(redactor):
     assert redactor.value("https://api.example.com/o?access_token=abc&page=2") == (
-        f"https://api.example.com/o?access_token={REDACTED}&page=2")
+        f"https://api.example.com/o?access_token={REDACTED}&page=2"
+    )
     assert redactor.value("grant_type=client_credentials&client_secret=s3cr3t") == (
-        f"grant_type=client_credentials&client_secret={REDACTED}")
+        f"grant_type=client_credentials&client_secret={REDACTED}"
+    )
 
 
 def test_extra_keys_are_added_to_the_built_in_list():
     redactor = Redactor(["tenant-pin", "SSN"])
     payload = {"tenantPin": "1234", "ssn": "078-05-1120", "password": "x", "name": "ann"}
-    assert redactor.value(payload) == {"tenantPin": REDACTED, "ssn": REDACTED,
-                                       "password": REDACTED, "name": "ann"}
+    assert redactor.value(payload) == {"tenantPin": REDACTED, "ssn": REDACTED, "password": REDACTED, "name": "ann"}
 
 
 def test_the_input_value_is_left_unchanged(redactor):
@@ -123,11 +180,19 @@ def test_nesting_far_deeper_than_the_recursion_limit_is_handled(redactor):
 
 
 def test_an_event_has_its_payload_headers_url_and_meta_redacted(redactor):
-    event = Event(event_id="e1", trace_id="t1", call_id="c1", snapshot="request",
-                  payload={"query": "paid", "api_key": "k"},
-                  http={"method": "POST", "url": "https://x.example/?token=abc",
-                        "headers": {"Authorization": "Bearer abcdef", "Accept": "application/json"}},
-                  meta={"cookie": "sid=1"})
+    event = Event(
+        event_id="e1",
+        trace_id="t1",
+        call_id="c1",
+        snapshot="request",
+        payload={"query": "paid", "api_key": "k"},
+        http={
+            "method": "POST",
+            "url": "https://x.example/?token=abc",
+            "headers": {"Authorization": "Bearer abcdef", "Accept": "application/json"},
+        },
+        meta={"cookie": "sid=1"},
+    )
     result = redactor.event(event)
     assert result.payload == {"query": "paid", "api_key": REDACTED}
     assert result.http["headers"] == {"Authorization": REDACTED, "Accept": "application/json"}
@@ -143,17 +208,20 @@ def test_broken_json_text_of_a_rejected_record_is_redacted(redactor):
     assert '"trace_id": "t"' in redactor.text(cut)
 
 
-@pytest.mark.parametrize("text, expected", [
-    ('{"a":1,"password":"x1","b":"y"}', '{"a":1,"password":"[REDACTED]","b":"y"}'),
-    ('{"token" : "abc", "n": 2}', '{"token" : "[REDACTED]", "n": 2}'),
-    ('{"cvv": 123, "q": 1}', '{"cvv": "[REDACTED]", "q": 1}'),
-    ('{"credentials": {"user": "ann", "pass": "}"}, "q": 1}', '{"credentials": "[REDACTED]", "q": 1}'),
-    ('{"q": "x", "api_key": ["a", "b', '{"q": "x", "api_key": "[REDACTED]"'),
-    ('{"q": "x", "password": "hun', '{"q": "x", "password": "[REDACTED]"'),
-    ('{"log":"{\\"password\\":\\"p1\\",\\"q\\":1}"}', '{"log":"{\\"password\\":\\"[REDACTED]\\",\\"q\\":1}"}'),
-    ('{"log":"{\\"q\\":1,\\"token\\":\\"cut', '{"log":"{\\"q\\":1,\\"token\\":\\"[REDACTED]\\"'),
-    ('{"pass\\u0077ord": "x1"}', '{"pass\\u0077ord": "[REDACTED]"}'),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('{"a":1,"password":"x1","b":"y"}', '{"a":1,"password":"[REDACTED]","b":"y"}'),
+        ('{"token" : "abc", "n": 2}', '{"token" : "[REDACTED]", "n": 2}'),
+        ('{"cvv": 123, "q": 1}', '{"cvv": "[REDACTED]", "q": 1}'),
+        ('{"credentials": {"user": "ann", "pass": "}"}, "q": 1}', '{"credentials": "[REDACTED]", "q": 1}'),
+        ('{"q": "x", "api_key": ["a", "b', '{"q": "x", "api_key": "[REDACTED]"'),
+        ('{"q": "x", "password": "hun', '{"q": "x", "password": "[REDACTED]"'),
+        ('{"log":"{\\"password\\":\\"p1\\",\\"q\\":1}"}', '{"log":"{\\"password\\":\\"[REDACTED]\\",\\"q\\":1}"}'),
+        ('{"log":"{\\"q\\":1,\\"token\\":\\"cut', '{"log":"{\\"q\\":1,\\"token\\":\\"[REDACTED]\\"'),
+        ('{"pass\\u0077ord": "x1"}', '{"pass\\u0077ord": "[REDACTED]"}'),
+    ],
+)
 def test_secret_pairs_in_json_text_held_by_a_string_are_redacted_and_the_rest_kept(redactor, text, expected):
     assert redactor.value(text) == expected
     assert redactor.value({"note": text}) == {"note": expected}
@@ -166,10 +234,12 @@ def test_json_text_without_secrets_is_kept_as_written(redactor):
 
 
 def test_json_text_in_logstash_event_original_is_stored_without_its_secrets(client):
-    original = json.dumps({"trace_id": "t", "payload": {"password": "LSPASS-123", "q": "paid"}},
-                          separators=(",", ":"))
-    event = {**envelope("request", {"q": "paid"}), "@timestamp": "2026-11-20T09:00:00Z",
-             "event": {"original": original}}
+    original = json.dumps({"trace_id": "t", "payload": {"password": "LSPASS-123", "q": "paid"}}, separators=(",", ":"))
+    event = {
+        **envelope("request", {"q": "paid"}),
+        "@timestamp": "2026-11-20T09:00:00Z",
+        "event": {"original": original},
+    }
     assert client.post("/api/v1/ingest", data=ndjson(event)).get_json()["accepted"] == 1
     page = client.get(f"/traces/{TRACE}.json").get_data(as_text=True)
     meta = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"][0]["snapshots"]["request"]["meta"]
@@ -199,8 +269,11 @@ def test_luhn_and_card_checks():
 
 
 def test_secrets_sent_to_the_api_are_never_stored(client):
-    event = envelope("request", {"password": "hunter2", "limit": 5, "max_tokens": 100},
-                     http={"headers": {"Authorization": "Bearer sk-live-abcdef"}})
+    event = envelope(
+        "request",
+        {"password": "hunter2", "limit": 5, "max_tokens": 100},
+        http={"headers": {"Authorization": "Bearer sk-live-abcdef"}},
+    )
     assert client.post("/api/v1/ingest", data=ndjson(event)).status_code == 200
     call = client.get(f"/api/v1/traces/{event['trace_id']}").get_json()["calls"][0]
     request = call["snapshots"]["request"]
@@ -209,15 +282,15 @@ def test_secrets_sent_to_the_api_are_never_stored(client):
 
 
 def test_redaction_can_be_switched_off_and_extended_by_settings(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "a.db"), "ANALYZER": "off",
-                      "REDACT": False})
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "a.db"), "ANALYZER": "off", "REDACT": False})
     client = app.test_client()
     client.post("/api/v1/ingest", data=ndjson(envelope(payload={"password": "plain"})))
     call = client.get(f"/api/v1/traces/{envelope()['trace_id']}").get_json()["calls"][0]
     assert call["snapshots"]["arguments"]["payload"] == {"password": "plain"}
 
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "b.db"), "ANALYZER": "off",
-                      "REDACT_KEYS": "customer_email"})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "b.db"), "ANALYZER": "off", "REDACT_KEYS": "customer_email"}
+    )
     client = app.test_client()
     client.post("/api/v1/ingest", data=ndjson(envelope(payload={"customerEmail": "a@b.c"})))
     call = client.get(f"/api/v1/traces/{envelope()['trace_id']}").get_json()["calls"][0]
@@ -230,8 +303,7 @@ def test_a_field_redacted_in_arguments_and_request_produces_no_finding(redactor)
         pytest.skip("the analysis engine does not exist yet")
     arguments = redactor.value({"query": "paid", "api_key": "key-from-the-model"})
     request = redactor.value({"query": "paid", "api_key": "key-added-by-the-mapping"})
-    snapshots = {"arguments": {"payload": arguments}, "request": {"payload": request},
-                 "response": None}
+    snapshots = {"arguments": {"payload": arguments}, "request": {"payload": request}, "response": None}
     result = analysis.analyze_call(snapshots, None)
     paths = [finding.get("path") for finding in result["findings"]]
     assert "/api_key" not in paths
@@ -239,8 +311,11 @@ def test_a_field_redacted_in_arguments_and_request_produces_no_finding(redactor)
 
 
 def test_a_rejected_record_is_quarantined_without_its_secrets(client, store):
-    bad = envelope("screenshot", {"password": "hunter2", "q": "paid"},
-                   http={"headers": {"Authorization": "Bearer abcdefghijklmnopqrstuv"}})
+    bad = envelope(
+        "screenshot",
+        {"password": "hunter2", "q": "paid"},
+        http={"headers": {"Authorization": "Bearer abcdefghijklmnopqrstuv"}},
+    )
     answer = client.post("/api/v1/ingest", data=ndjson(bad)).get_json()
     assert answer["rejected"] and answer["accepted"] == 0
     raw = " ".join(row["raw"] for row in store.quarantine())
@@ -249,10 +324,27 @@ def test_a_rejected_record_is_quarantined_without_its_secrets(client, store):
 
 
 SEPARATORS = ["", "", "", "_", "-", " ", ".", "\n", "\t", "\u0001", "\u00b7", "\u2028", '"']
-SECRET_WORDS = ["api_key", "password", "token", "authorization", "cookie", "session_id",
-                "client_secret", "private_key", "tenant-pin", "cvv"]
-SECRET_VALUES = ["Bearer abcdefghijklmnopq1", JWT, "4111 1111 1111 1111", 4111111111111111,
-                 "ghp_" + "a1B2c3D4e5" * 4, "see ?api_key=abc&x=1", "AKIAIOSFODNN7EXAMPLE"]
+SECRET_WORDS = [
+    "api_key",
+    "password",
+    "token",
+    "authorization",
+    "cookie",
+    "session_id",
+    "client_secret",
+    "private_key",
+    "tenant-pin",
+    "cvv",
+]
+SECRET_VALUES = [
+    "Bearer abcdefghijklmnopq1",
+    JWT,
+    "4111 1111 1111 1111",
+    4111111111111111,
+    "ghp_" + "a1B2c3D4e5" * 4,
+    "see ?api_key=abc&x=1",
+    "AKIAIOSFODNN7EXAMPLE",
+]
 
 
 @st.composite
@@ -265,14 +357,15 @@ def secret_key_spellings(draw):
 
 def json_texts(values):
     """JSON text of an object as a shipper logs it in a string: whole or cut, escaped or not."""
+
     @st.composite
     def build(draw):
-        text = json.dumps(draw(st.dictionaries(KEYS, values, max_size=3)),
-                          ensure_ascii=draw(st.booleans()))
+        text = json.dumps(draw(st.dictionaries(KEYS, values, max_size=3)), ensure_ascii=draw(st.booleans()))
         letters = sorted(set(re.findall("[A-Za-z]", text)))
         if letters and draw(st.booleans()):  # a letter written as an escape, as no encoder would
             text = text.replace(letter := draw(st.sampled_from(letters)), f"\\u{ord(letter):04x}")
-        return text[:draw(st.integers(0, len(text)))] if draw(st.booleans()) else text
+        return text[: draw(st.integers(0, len(text)))] if draw(st.booleans()) else text
+
     return build()
 
 
@@ -280,10 +373,12 @@ def containers(inner):
     return st.one_of(st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=4))
 
 
-KEYS = st.one_of(st.sampled_from(["id", "name", "limit", "max_tokens", "pageToken", "note"]),
-                 secret_key_spellings(), st.text(max_size=8))
-LEAVES = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=12),
-                   st.sampled_from(SECRET_VALUES))
+KEYS = st.one_of(
+    st.sampled_from(["id", "name", "limit", "max_tokens", "pageToken", "note"]),
+    secret_key_spellings(),
+    st.text(max_size=8),
+)
+LEAVES = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=12), st.sampled_from(SECRET_VALUES))
 PLAIN_VALUES = st.recursive(LEAVES, containers, max_leaves=8)
 # Strings holding JSON text (a Logstash event.original, a Fluent Bit log), and JSON text in JSON text.
 TEXT_LEAVES = json_texts(st.one_of(PLAIN_VALUES, json_texts(PLAIN_VALUES)))
@@ -308,35 +403,53 @@ def test_the_one_scan_proof_never_passes_json_text_the_full_walk_would_redact(va
 
 
 def test_a_clean_event_is_passed_through_without_a_copy(redactor):
-    event = Event(event_id="e1", trace_id="t1", call_id="c1", snapshot="request",
-                  payload={"customer_email": "dana@example.com", "limit": 5, "ids": [1, 2, 3]},
-                  http={"method": "POST", "url": "https://x.example/v1/orders?status=paid",
-                        "headers": {"accept": "application/json", "x-request-id": "req_1"}},
-                  meta={"host": "agent-7", "time": "2026-11-24T08:00:00Z"})
+    event = Event(
+        event_id="e1",
+        trace_id="t1",
+        call_id="c1",
+        snapshot="request",
+        payload={"customer_email": "dana@example.com", "limit": 5, "ids": [1, 2, 3]},
+        http={
+            "method": "POST",
+            "url": "https://x.example/v1/orders?status=paid",
+            "headers": {"accept": "application/json", "x-request-id": "req_1"},
+        },
+        meta={"host": "agent-7", "time": "2026-11-24T08:00:00Z"},
+    )
     assert redactor.event(event) is event
 
 
 def test_a_clean_event_with_json_text_in_its_metadata_is_passed_through_without_a_copy(redactor):
     original = json.dumps({"trace_id": "t1", "payload": {"status": "paid", "limit": 5}})
-    event = Event(event_id="e1", trace_id="t1", call_id="c1", snapshot="request",
-                  payload=original, meta={"event": {"original": original}, "host": "agent-7"})
+    event = Event(
+        event_id="e1",
+        trace_id="t1",
+        call_id="c1",
+        snapshot="request",
+        payload=original,
+        meta={"event": {"original": original}, "host": "agent-7"},
+    )
     assert redactor.event(event) is event
 
 
 def test_url_passwords_presigned_signatures_fragment_tokens_and_named_header_values_are_redacted():
     redactor = Redactor(["signature"])
-    value = {"url": "https://admin:PW1@h/x?X-Amz-Signature=S3#access_token=S4",
-             "dsn": "postgres://user:PW5@db/x", "kept": "https://example.com/a@b",
-             "headers": [{"name": "Authorization", "value": "xyz"}, {"name": "Accept", "value": "json"}],
-             "x-signature": "S7"}
+    value = {
+        "url": "https://admin:PW1@h/x?X-Amz-Signature=S3#access_token=S4",
+        "dsn": "postgres://user:PW5@db/x",
+        "kept": "https://example.com/a@b",
+        "headers": [{"name": "Authorization", "value": "xyz"}, {"name": "Accept", "value": "json"}],
+        "x-signature": "S7",
+    }
     assert redactor.value(value) == {
         "url": f"https://admin:{REDACTED}@h/x?X-Amz-Signature={REDACTED}#access_token={REDACTED}",
-        "dsn": f"postgres://user:{REDACTED}@db/x", "kept": "https://example.com/a@b",
+        "dsn": f"postgres://user:{REDACTED}@db/x",
+        "kept": "https://example.com/a@b",
         "headers": [{"name": "Authorization", "value": REDACTED}, {"name": "Accept", "value": "json"}],
-        "x-signature": REDACTED}
+        "x-signature": REDACTED,
+    }
 
 
 def test_added_keys_match_as_suffixes_like_the_built_in_ones():
     redactor = Redactor(["SSN"])
-    assert redactor.value({"customer_ssn": "078-05-1120", "ssn_count": 3}) == {"customer_ssn": REDACTED,
-                                                                            "ssn_count": 3}
+    assert redactor.value({"customer_ssn": "078-05-1120", "ssn_count": 3}) == {"customer_ssn": REDACTED, "ssn_count": 3}

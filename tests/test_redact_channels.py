@@ -4,17 +4,18 @@ release), ticket links, and what pages, the API and alert bodies show built from
 A URL is read as the detector would read it stored and as a person would read it decoded, so a token
 percent-encoded in a query value or glued to Telegram's `bot` path word counts as found.
 """
+
 from urllib.parse import quote, quote_plus, unquote, unquote_plus
 
 import orjson
 import pytest
-
 from problem_helpers import CONTRACT, at, call, send, trace
 from test_redact_oracle import SECRETS, found
+
 from webapp import pipeline
 from webapp.alerts.messages import slack_body, webhook_body
-from webapp.ops.sender import deliver_due
 from webapp.ingest.model import Event
+from webapp.ops.sender import deliver_due
 from webapp.problems.states import parse_change
 from webapp.redaction.redactor import Redactor
 
@@ -54,8 +55,9 @@ def found_anywhere(value) -> set[str]:
 
 
 # the shapes in which the detector finds each kind (it misses an Artifactory key between slashes)
-URL_CASES = [(kind, shape) for kind in SECRETS for shape in URL_SHAPES
-             if found_read_as_url(URL_SHAPES[shape](SECRETS[kind]))]
+URL_CASES = [
+    (kind, shape) for kind in SECRETS for shape in URL_SHAPES if found_read_as_url(URL_SHAPES[shape](SECRETS[kind]))
+]
 
 
 def event(**fields) -> Event:
@@ -103,8 +105,11 @@ def test_ticket_links_are_stored_redacted_and_links_that_are_not_http_urls_are_r
     send(client, *call(trace(1), at(-5)))
     pipeline.catch_up(store)
     pid = client.get("/api/v1/problems").get_json()["problems"][0]["id"]
-    links = [URL_SHAPES[shape](SECRETS[kind]).replace("api.example.com", "tracker.example.com")
-             for kind, shape in URL_CASES[::3] if shape != "raw query value"][:48]  # a raw `"` or space is no URL
+    links = [
+        URL_SHAPES[shape](SECRETS[kind]).replace("api.example.com", "tracker.example.com")
+        for kind, shape in URL_CASES[::3]
+        if shape != "raw query value"
+    ][:48]  # a raw `"` or space is no URL
     links.append("https://user:hunter2@tracker.example.com/INC-8?token=abcdef123456")
     before = found_anywhere(links)
     answer = client.patch(f"/api/v1/problems/{pid}", json={"links": links})
@@ -115,8 +120,15 @@ def test_ticket_links_are_stored_redacted_and_links_that_are_not_http_urls_are_r
     assert "https://user:[REDACTED]@tracker.example.com/INC-8?token=[REDACTED]" in stored
     assert "hunter2" not in client.get(f"/problems/{pid}").get_data(as_text=True)
     assert client.patch(f"/api/v1/problems/{pid}", json={"links": stored}).status_code == 200  # a round trip
-    for bad in ("javascript:alert(1)", "ftp://tracker.example.com/x", "https://", "tracker.example.com/INC-8",
-                "https://tracker.example.com/a b", "https://x.example.com/<script>", "https://x.example.com:port/"):
+    for bad in (
+        "javascript:alert(1)",
+        "ftp://tracker.example.com/x",
+        "https://",
+        "tracker.example.com/INC-8",
+        "https://tracker.example.com/a b",
+        "https://x.example.com/<script>",
+        "https://x.example.com:port/",
+    ):
         refused = client.patch(f"/api/v1/problems/{pid}", json={"links": [bad]})
         assert refused.status_code == 400 and refused.get_json()["error"]["code"] == "bad_change", bad
     assert client.get(f"/api/v1/problems/{pid}").get_json()["links"] == stored
@@ -141,25 +153,36 @@ def test_pages_the_api_and_alert_bodies_built_from_secret_envelopes_and_urls_hol
     for problem in problems:
         pid = problem["id"]
         detail = client.get(f"/api/v1/problems/{pid}").get_json()
-        shown += [orjson.dumps(detail), webhook_body("problem.regressed", "2026-12-02T00:00:00Z", detail),
-                  slack_body("problem.regressed", detail)]
-        shown += [client.get(path).get_data() for path in (f"/problems/{pid}", f"/problems/{pid}.md",
-                                                            f"/problems/{pid}.json")]
+        shown += [
+            orjson.dumps(detail),
+            webhook_body("problem.regressed", "2026-12-02T00:00:00Z", detail),
+            slack_body("problem.regressed", detail),
+        ]
+        shown += [
+            client.get(path).get_data() for path in (f"/problems/{pid}", f"/problems/{pid}.md", f"/problems/{pid}.json")
+        ]
         latest = detail["examples"]["latest"]
-        shown += [client.get(f"/api/v1/traces/{latest['trace_id']}").get_data(),
-                  client.get(f"/traces/{latest['trace_id']}").get_data()]
+        shown += [
+            client.get(f"/api/v1/traces/{latest['trace_id']}").get_data(),
+            client.get(f"/traces/{latest['trace_id']}").get_data(),
+        ]
     leaks = {kind for body in shown for kind in found_anywhere(body) & before}
     assert not leaks
 
 
 def test_a_delivered_regression_carries_its_ticket_links_redacted(client, app, store, receiver):
-    rule = client.post("/api/v1/alerts", json={"url": receiver.url, "on": ["new", "regressed"],
-                                                "min_interval_s": 0}).get_json()
+    rule = client.post(
+        "/api/v1/alerts", json={"url": receiver.url, "on": ["new", "regressed"], "min_interval_s": 0}
+    ).get_json()
     receiver.secret = rule["secret"]
     store.put_tool("findOrders", CONTRACT)
     secret_url = URL_SHAPES["path segment"](SECRETS["GitHub Token"])
-    send(client, *call(trace(1), at(-10), release=f"deploy {SECRETS['Secret Keyword']}",
-                       source=f"agent {SECRETS['Slack Token']}"))
+    send(
+        client,
+        *call(
+            trace(1), at(-10), release=f"deploy {SECRETS['Secret Keyword']}", source=f"agent {SECRETS['Slack Token']}"
+        ),
+    )
     pipeline.catch_up(store)
     pid = client.get("/api/v1/problems").get_json()["problems"][0]["id"]
     links = [secret_url, "https://user:hunter2@tracker.example.com/INC-8?token=abcdef123456"]
@@ -181,20 +204,36 @@ def app(alerting_app):
 
 QUERY_KEY_URLS = [
     # Google Maps distance matrix, the key as its docs write it
-    ("https://maps.googleapis.com/maps/api/distancematrix/json?origins=Paris%7CLyon&destinations=Nice&key=AIzaSyFAKE0ab12",
-     "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Paris%7CLyon&destinations=Nice&key=[REDACTED]"),
-    ("https://api.example.com/v1/search?q=shoes&api_key=f00dbabe&page=2",
-     "https://api.example.com/v1/search?q=shoes&api_key=[REDACTED]&page=2"),
-    ("https://graph.example.com/me?fields=id,name&access_token=EAAGm0PX4ZCps",
-     "https://graph.example.com/me?fields=id,name&access_token=[REDACTED]"),
-    ("https://cdn.example.com/img/42.png?w=300&Expires=1767225600&sig=8c1f2e3d", "https://cdn.example.com/img/42.png?w=300&Expires=1767225600&sig=[REDACTED]"),
+    (
+        "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Paris%7CLyon&destinations=Nice&key=AIzaSyFAKE0ab12",
+        "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Paris%7CLyon&destinations=Nice&key=[REDACTED]",
+    ),
+    (
+        "https://api.example.com/v1/search?q=shoes&api_key=f00dbabe&page=2",
+        "https://api.example.com/v1/search?q=shoes&api_key=[REDACTED]&page=2",
+    ),
+    (
+        "https://graph.example.com/me?fields=id,name&access_token=EAAGm0PX4ZCps",
+        "https://graph.example.com/me?fields=id,name&access_token=[REDACTED]",
+    ),
+    (
+        "https://cdn.example.com/img/42.png?w=300&Expires=1767225600&sig=8c1f2e3d",
+        "https://cdn.example.com/img/42.png?w=300&Expires=1767225600&sig=[REDACTED]",
+    ),
 ]
 
 
 @pytest.mark.parametrize("url, stored", QUERY_KEY_URLS)
 def test_api_keys_in_a_query_string_are_redacted_before_storage(client, store, url, stored):
-    envelope = {"trace_id": trace(7), "call_id": "call_01", "tool": "distance", "ts": "2026-11-20T09:00:00Z",
-                "snapshot": "request", "payload": None, "http": {"method": "GET", "url": url}}
+    envelope = {
+        "trace_id": trace(7),
+        "call_id": "call_01",
+        "tool": "distance",
+        "ts": "2026-11-20T09:00:00Z",
+        "snapshot": "request",
+        "payload": None,
+        "http": {"method": "GET", "url": url},
+    }
     envelope["payload"] = {"note": f"fetched {url}"}
     send(client, envelope)
     [row] = store.db.execute("SELECT http, payload FROM events WHERE trace_id = ?", (trace(7),)).fetchall()
@@ -206,4 +245,6 @@ def test_key_and_sig_are_secret_only_as_query_parameters():
     redactor = Redactor()
     body = {"key": "order_id", "sig": "v2", "link": "https://api.example.com/a?monkey=1&keys=2&hash_tag=x"}
     assert redactor.value(body) == body
-    assert redactor.value({"link": "https://api.example.com/a?KEY=abc"}) == {"link": "https://api.example.com/a?KEY=[REDACTED]"}
+    assert redactor.value({"link": "https://api.example.com/a?KEY=abc"}) == {
+        "link": "https://api.example.com/a?KEY=[REDACTED]"
+    }

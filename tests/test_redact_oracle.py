@@ -6,6 +6,7 @@ sentence, a `KEY=value` line, a YAML-like line, a URL query, a header, JSON text
 and a quarantined record that is not even JSON. The detector must find it before redaction (so the test
 can fail) and find nothing of that kind after.
 """
+
 import functools
 import json
 
@@ -25,7 +26,7 @@ SECRETS = {
     "AWS Access Key": "AKIAIOSFODNN7EXAMPLE",
     "AWS secret key": f'aws_secret_access_key="{B64}"',
     "Azure Storage Account access key": "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey="
-                                        + "lJzRc1YdHaAA2KCNJJ1tkYwF/+mKK6Ygw0NGe170Xu592euJv2wYUtBlV8z+qnlcNkBAq6/8IfBGkPOnrlGbT7/Qw==",
+    + "lJzRc1YdHaAA2KCNJJ1tkYwF/+mKK6Ygw0NGe170Xu592euJv2wYUtBlV8z+qnlcNkBAq6/8IfBGkPOnrlGbT7/Qw==",
     "Basic Auth Credentials": "https://deploy:s3cr3tPa55@registry.example.com/v2/",
     "Cloudant Credentials": "https://acme:" + "ab12" * 16 + "@acme.cloudant.com",
     "Discord Bot Token": "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
@@ -39,7 +40,7 @@ SECRETS = {
     "NPM tokens": "//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
     "OpenAI Token": "sk-proj-AbCdEfGhIjKlMnOpQrSt12T3BlbkFJAbCdEfGhIjKlMnOpQrSt",
     "Private Key": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
-                   "-----END OPENSSH PRIVATE KEY-----",
+    "-----END OPENSSH PRIVATE KEY-----",
     "PGP private key": "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF0aaaa\n-----END PGP PRIVATE KEY BLOCK-----",
     "PyPI Token": "pypi-AgEIcHlwaS5vcmc" + "Ab1_Cd2-Ef3" * 8,
     "SendGrid API Key": "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",
@@ -68,9 +69,13 @@ PLUGINS = _plugins()
 def found(text: str) -> frozenset[str]:
     """What detect-secrets finds in a text, read as a JSON file, a log line and a YAML line."""
     with default_settings():
-        return frozenset(secret.type for plugin in PLUGINS for name in ("payload.json", "app.log", "config.yaml")
-                for line in text.splitlines() or [text]
-                for secret in plugin.analyze_line(filename=name, line=line, line_number=1))
+        return frozenset(
+            secret.type
+            for plugin in PLUGINS
+            for name in ("payload.json", "app.log", "config.yaml")
+            for line in text.splitlines() or [text]
+            for secret in plugin.analyze_line(filename=name, line=line, line_number=1)
+        )
 
 
 def found_in_value(value) -> set[str]:
@@ -129,10 +134,21 @@ def test_headers_and_quarantined_text_are_redacted(kind):
 
 def test_what_is_no_secret_stays():
     """Ordinary values of a tool call are not touched: ids, amounts, words, dates, URLs."""
-    payload = {"order_id": "ord_8f3a2b1c9d", "totalCents": 129900, "status": "paid", "limit": 5,
-               "accessibility": "high", "passenger": "Dana Whitfield", "date": "2026-11-30",
-               "url": "https://api.example.com/orders?page=2&sort=desc", "tokens_used": 1234,
-               "max_tokens": 512, "keyboard": "qwerty", "sku": "ACME-1234-XL", "next_page_token": "abc123def456"}
+    payload = {
+        "order_id": "ord_8f3a2b1c9d",
+        "totalCents": 129900,
+        "status": "paid",
+        "limit": 5,
+        "accessibility": "high",
+        "passenger": "Dana Whitfield",
+        "date": "2026-11-30",
+        "url": "https://api.example.com/orders?page=2&sort=desc",
+        "tokens_used": 1234,
+        "max_tokens": 512,
+        "keyboard": "qwerty",
+        "sku": "ACME-1234-XL",
+        "next_page_token": "abc123def456",
+    }
     assert Redactor().value(payload) == payload
 
 

@@ -1,9 +1,10 @@
 """GET /api/v1/releases and the /releases page on the four-hour incident: an old problem from 1.0.0, two new in 1.1.0."""
-import pytest
 
+import pytest
 from problem_helpers import send
 from release_helpers import CONTRACT, incident
 from test_releases_store import BASE
+
 from webapp import pipeline
 
 
@@ -40,9 +41,14 @@ def test_a_comparison_names_what_broke_and_what_was_fixed(incident_client):
     assert fixed["broke"] == [] and sorted(p["kind"] for p in fixed["fixed"]) == ["dropped", "enum_changed"]
 
 
-@pytest.mark.parametrize("query, status, code", [
-    ("?compare=1.1.0", 400, "bad_parameter"), ("?release=9.9.9", 404, "release_not_found"),
-    ("?release=1.0.0&compare=nope", 404, "release_not_found")])
+@pytest.mark.parametrize(
+    "query, status, code",
+    [
+        ("?compare=1.1.0", 400, "bad_parameter"),
+        ("?release=9.9.9", 404, "release_not_found"),
+        ("?release=1.0.0&compare=nope", 404, "release_not_found"),
+    ],
+)
 def test_bad_release_queries_answer_the_json_error(incident_client, query, status, code):
     for path in ("/api/v1/releases", "/releases.json"):
         answer = incident_client.get(path + query)
@@ -66,13 +72,15 @@ def test_the_page_shows_both_releases_and_links_to_their_new_problems(incident_c
 
 def test_the_problem_list_filters_by_the_release_a_problem_is_new_in(incident_client):
     html = incident_client.get("/problems?new_in=1.1.0").get_data(as_text=True)
-    assert html.count('class="problem-row') == 2 and '<option selected>1.1.0</option>' in html
+    assert html.count('class="problem-row') == 2 and "<option selected>1.1.0</option>" in html
 
 
 def test_a_payload_release_name_stays_text(client, store):
-    hostile = '<script>alert(1)</script>'
-    send(client, {"trace_id": "a" * 32, "call_id": "c", "tool": "t", "snapshot": "arguments", "payload": {},
-                  "release": hostile})
+    hostile = "<script>alert(1)</script>"
+    send(
+        client,
+        {"trace_id": "a" * 32, "call_id": "c", "tool": "t", "snapshot": "arguments", "payload": {}, "release": hostile},
+    )
     pipeline.catch_up(store)
     html = client.get("/releases").get_data(as_text=True)
     assert hostile not in html and "&lt;script&gt;" in html

@@ -1,17 +1,18 @@
 """Releases in the store, on both engines: each release's calls and the problems first seen in it, releases in the
 order they appeared, the problems a release broke or fixed against another, and the ones it regressed."""
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 import pytest
-
 from problem_helpers import send
 from release_helpers import CONTRACT, incident, order_call, stamp
+
 from webapp import pipeline
 from webapp.common import times
 from webapp.problems.states import parse_change
 from webapp.store.problem_filters import ProblemQuery
 
-BASE = datetime(2026, 11, 20, 8, tzinfo=timezone.utc)
+BASE = datetime(2026, 11, 20, 8, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -59,16 +60,28 @@ def test_a_comparison_says_what_the_later_release_broke_and_what_it_fixed(incide
     assert problem_kinds(broke["broke"]) == {("enum_changed", "/status"), ("dropped", "/since")}
     assert broke["fixed"] == []
     fixed = incident_store.compare_releases("1.1.0", "1.1.1")
-    assert fixed["broke"] == [] and problem_kinds(fixed["fixed"]) == {("enum_changed", "/status"),
-                                                                       ("dropped", "/since")}
+    assert fixed["broke"] == [] and problem_kinds(fixed["fixed"]) == {
+        ("enum_changed", "/status"),
+        ("dropped", "/since"),
+    }
     assert {p["in_release"]["calls_in_compare"] for p in fixed["fixed"]} == {15}
     status = next(p for p in fixed["fixed"] if p["kind"] == "enum_changed")
     assert status["in_release"]["calls"] == 15  # every second call of 1.1.0's thirty
 
 
 def test_a_release_that_never_called_the_tool_fixed_nothing(client, incident_store):
-    send(client, {"trace_id": "f" * 32, "call_id": "c", "tool": "otherTool", "snapshot": "arguments",
-                  "payload": {"x": 1}, "ts": stamp(BASE, 250), "release": "1.2.0"})
+    send(
+        client,
+        {
+            "trace_id": "f" * 32,
+            "call_id": "c",
+            "tool": "otherTool",
+            "snapshot": "arguments",
+            "payload": {"x": 1},
+            "ts": stamp(BASE, 250),
+            "release": "1.2.0",
+        },
+    )
     pipeline.catch_up(incident_store)
     assert incident_store.compare_releases("1.1.0", "1.2.0") == {"broke": [], "fixed": []}
 
@@ -85,7 +98,7 @@ def test_releases_are_ordered_by_first_seen_not_by_name(client, store):
 def test_a_problem_that_breaks_again_after_its_resolve_counts_as_regressed_by_that_release(client, incident_store):
     old = incident_store.find_problems(ProblemQuery(new_in="1.0.0"))[0][0]
     incident_store.change_problem(int(old["id"][3:]), parse_change({"state": "resolved", "resolve": "now"}), "test")
-    later = datetime.now(timezone.utc) + timedelta(seconds=5)
+    later = datetime.now(UTC) + timedelta(seconds=5)
     send(client, *order_call(1000, stamp(later, 0), "1.2.0", old_bug=True))
     pipeline.catch_up(incident_store)
     by_name = {r["release"]: r for r in incident_store.list_releases()}

@@ -1,4 +1,5 @@
 """docs/deploy.md's runbook, run as written: the PostgreSQL role and database, the nightly backup unit."""
+
 import os
 import re
 import shutil
@@ -7,10 +8,10 @@ import sys
 
 import psycopg
 import pytest
-
 from conftest import ROOT, LiveServer
 from helpers import ndjson, order_call
 from pgcluster import cluster  # noqa: F401 (a fixture)
+
 from webapp.store import Store
 
 DEPLOY = ROOT / "docs" / "deploy.md"
@@ -25,8 +26,14 @@ def sql_steps() -> list[str]:
 
 
 def tracediff(*args, env=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "webapp", *args], capture_output=True, text=True, timeout=120,
-                          cwd=ROOT, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "webapp", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def test_the_postgresql_steps_make_a_role_that_owns_tracediff_without_being_a_superuser(cluster, tmp_path):
@@ -52,14 +59,17 @@ def backup_command(folder, tracediff_command) -> list[str]:
     line = line.replace("$$", "$").replace("%%", "%").replace("/var/backups/tracediff", str(folder))
     line = line.replace("/opt/tracediff/bin/tracediff", tracediff_command)
     assert line.startswith("/bin/sh -c '") and line.endswith("'")
-    return ["/bin/sh", "-c", line[len("/bin/sh -c '"):-1]]
+    return ["/bin/sh", "-c", line[len("/bin/sh -c '") : -1]]
 
 
 def test_the_backup_unit_is_valid_with_its_timer():
     if not shutil.which("systemd-analyze"):
         pytest.skip("systemd-analyze is not installed")
-    verified = subprocess.run(["systemd-analyze", "verify", str(BACKUP_UNIT), str(BACKUP_UNIT.with_suffix(".timer"))],
-                              capture_output=True, text=True)
+    verified = subprocess.run(
+        ["systemd-analyze", "verify", str(BACKUP_UNIT), str(BACKUP_UNIT.with_suffix(".timer"))],
+        capture_output=True,
+        text=True,
+    )
     assert verified.returncode == 0 and verified.stderr == "", verified.stderr
 
 
@@ -69,11 +79,22 @@ def test_the_backup_unit_copies_a_sqlite_database_and_dumps_a_postgresql_one(clu
     command = f"{sys.executable} -m webapp"
     database = tmp_path / "t.db"
     for target in (str(database), cluster.url):
-        ingest = subprocess.run([sys.executable, "-m", "webapp", "ingest", "-", "--db", target],
-                                input=ndjson(*order_call()), capture_output=True, cwd=ROOT, timeout=120)
+        ingest = subprocess.run(
+            [sys.executable, "-m", "webapp", "ingest", "-", "--db", target],
+            input=ndjson(*order_call()),
+            capture_output=True,
+            cwd=ROOT,
+            timeout=120,
+        )
         assert ingest.returncode == 0, ingest.stderr
-        done = subprocess.run(backup_command(folder, command), capture_output=True, text=True, cwd=ROOT,
-                              env={**os.environ, "TRACEDIFF_DATABASE": target}, timeout=120)
+        done = subprocess.run(
+            backup_command(folder, command),
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "TRACEDIFF_DATABASE": target},
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
     [copy] = folder.glob("tracediff-*.db")
     store = Store.open(copy, create=False)

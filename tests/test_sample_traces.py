@@ -1,15 +1,16 @@
 """The bundled sample traces are valid envelopes, and their contracts agree with what the README claims."""
-import json
 
-from webapp.cli import demo
+import json
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import jsonschema
 import pytest
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
+
+from webapp.cli import demo
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
 CONTRACTS = SAMPLES / "contracts"
@@ -22,8 +23,20 @@ DEFAULT_ERROR_SCHEMA = {
     "required": ["code", "message", "retryable"],
 }
 FINDING_KINDS = {
-    "renamed", "case_changed", "moved", "type_changed", "enum_changed", "format_changed", "scaled",
-    "value_changed", "dropped", "added", "echo_mismatch", "error_shape", "status_mismatch", "invalid_json",
+    "renamed",
+    "case_changed",
+    "moved",
+    "type_changed",
+    "enum_changed",
+    "format_changed",
+    "scaled",
+    "value_changed",
+    "dropped",
+    "added",
+    "echo_mismatch",
+    "error_shape",
+    "status_mismatch",
+    "invalid_json",
 }
 NOT_JSON = "(not JSON)"
 
@@ -235,7 +248,9 @@ def test_billing_openapi_create_invoice_agrees_with_the_sample_calls():
 
     def check(ref, payload):
         cls = jsonschema.Draft202012Validator
-        return list(cls({"$ref": op + ref + body}, registry=registry, format_checker=cls.FORMAT_CHECKER).iter_errors(payload))
+        return list(
+            cls({"$ref": op + ref + body}, registry=registry, format_checker=cls.FORMAT_CHECKER).iter_errors(payload)
+        )
 
     clean = current_snapshots(read_events(SAMPLES / "05-invoices-clean-declared-rename.ndjson"))
     assert check("/requestBody", clean[("call_01", "request")]["payload"]) == []
@@ -252,7 +267,6 @@ def test_openapi_documents_pass_the_openapi_spec_validator(file_name):
 
 def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_has(tmp_path):
     """Loaded as `serve --demo` loads them: findOrders' limit broke in 1.4.0, was resolved, regressed in 1.4.2."""
-    from webapp import pipeline
     from webapp.store import Store
     from webapp.store.problem_filters import ProblemQuery
 
@@ -278,12 +292,12 @@ def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_ha
 
 def test_the_demo_moves_to_the_day_before_now_and_keeps_its_numbers(tmp_path):
     """`serve --demo` shifts every time by whole days: "last 24h" shows calls, the TD numbers stay put."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from webapp import create_app
     from webapp.store import Store
 
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     for name, moment in (("pinned.db", None), ("moved.db", now)):
         store = Store(tmp_path / name)
         demo.load_folder(store, SAMPLES, None, now=moment)
@@ -301,15 +315,21 @@ def test_the_demo_moves_to_the_day_before_now_and_keeps_its_numbers(tmp_path):
     assert times == sorted(times, reverse=True) and times[1][11:16] == "18:00"  # the story's step moved too
 
 
-LOAD_DEMO = "import sys; from pathlib import Path; from webapp.cli import demo; from webapp.store import Store; " \
-            "demo.load_folder(Store.open(sys.argv[1]), Path(sys.argv[2]), None)"
+LOAD_DEMO = (
+    "import sys; from pathlib import Path; from webapp.cli import demo; from webapp.store import Store; "
+    "demo.load_folder(Store.open(sys.argv[1]), Path(sys.argv[2]), None)"
+)
 
 
 def _demo_problems(database) -> list:
     from webapp import create_app
+
     client = create_app({"TESTING": True, "DATABASE": str(database), "ANALYZER": "off"}).test_client()
-    problems = [p for state in ("", "resolved", "archived")
-                for p in client.get(f"/api/v1/problems?limit=200&state={state}").get_json()["problems"]]
+    problems = [
+        p
+        for state in ("", "resolved", "archived")
+        for p in client.get(f"/api/v1/problems?limit=200&state={state}").get_json()["problems"]
+    ]
     return sorted((p["id"], p["tool"], p["kind"], (p["left"] or {}).get("path"), p["occurrences"]) for p in problems)
 
 
@@ -317,11 +337,18 @@ def test_the_demo_numbers_its_problems_the_same_way_on_every_load(db_path, engin
     """`serve --demo` twice (each process hashes strings its own way) gives TD-1 ... TD-n the same meaning."""
     import subprocess
     import sys
+
     loads = []
     for seed, database in (("1", db_path), ("2", None)):
         if database is None:
-            database = tmp_path / "again.db" if engine == "sqlite" else request.getfixturevalue("postgres_databases").fresh()
-        subprocess.run([sys.executable, "-c", LOAD_DEMO, str(database), str(SAMPLES)], check=True, timeout=120,
-                       env={**__import__("os").environ, "PYTHONHASHSEED": seed})
+            database = (
+                tmp_path / "again.db" if engine == "sqlite" else request.getfixturevalue("postgres_databases").fresh()
+            )
+        subprocess.run(
+            [sys.executable, "-c", LOAD_DEMO, str(database), str(SAMPLES)],
+            check=True,
+            timeout=120,
+            env={**__import__("os").environ, "PYTHONHASHSEED": seed},
+        )
         loads.append(_demo_problems(database))
     assert len(loads[0]) >= 10 and loads[0] == loads[1]

@@ -1,13 +1,14 @@
 """Access tokens, secrets kept out of logs, and the security headers of pages and API."""
+
 import base64
 import re
 from html.parser import HTMLParser
 
 import httpx
 import pytest
-
 from browsers import chromium, need_chromium
 from helpers import TRACE, envelope, ndjson, order_call
+
 from webapp import create_app
 from webapp.web import openapi
 
@@ -18,9 +19,15 @@ OTHER_TOKEN = "wrong-5d8e1f2a9b3c6047"
 
 @pytest.fixture
 def guarded(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "g.db"), "ANALYZER": "off",
-                      "INGEST_TOKENS": f"{INGEST_TOKEN}, second-token-value",
-                      "READ_TOKENS": READ_TOKEN})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "g.db"),
+            "ANALYZER": "off",
+            "INGEST_TOKENS": f"{INGEST_TOKEN}, second-token-value",
+            "READ_TOKENS": READ_TOKEN,
+        }
+    )
     return app.test_client()
 
 
@@ -43,15 +50,23 @@ def assert_unauthorized(response):
     assert set(error) == {"code", "message", "retryable"}
 
 
-@pytest.mark.parametrize("headers", [
-    {}, bearer(OTHER_TOKEN), bearer(""), bearer(READ_TOKEN), {"Authorization": INGEST_TOKEN},
-    {"Authorization": f"Basic {INGEST_TOKEN}"}, bearer(INGEST_TOKEN + "x"), bearer(INGEST_TOKEN[:-1]),
-    {"Authorization": "Bearer t\u00f6ken-\u00e9\u00e8"},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        bearer(OTHER_TOKEN),
+        bearer(""),
+        bearer(READ_TOKEN),
+        {"Authorization": INGEST_TOKEN},
+        {"Authorization": f"Basic {INGEST_TOKEN}"},
+        bearer(INGEST_TOKEN + "x"),
+        bearer(INGEST_TOKEN[:-1]),
+        {"Authorization": "Bearer t\u00f6ken-\u00e9\u00e8"},
+    ],
+)
 def test_ingest_without_a_valid_ingest_token_is_refused_with_401_and_stores_nothing(guarded, headers):
     assert_unauthorized(guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=headers))
-    assert_unauthorized(guarded.post("/v1/traces", data=b"{}", headers={
-        **headers, "Content-Type": "application/json"}))
+    assert_unauthorized(guarded.post("/v1/traces", data=b"{}", headers={**headers, "Content-Type": "application/json"}))
     assert guarded.get(f"/api/v1/traces/{TRACE}", headers=bearer(READ_TOKEN)).status_code == 404
 
 
@@ -60,12 +75,13 @@ def test_any_configured_ingest_token_is_accepted(guarded, token):
     response = guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(token))
     assert response.status_code == 200 and response.get_json()["accepted"] == 3
     lower_scheme = {"Authorization": f"bearer {token}"}
-    assert guarded.post("/api/v1/ingest", data=ndjson(envelope(call_id="c2")),
-                        headers=lower_scheme).status_code == 200
+    assert guarded.post("/api/v1/ingest", data=ndjson(envelope(call_id="c2")), headers=lower_scheme).status_code == 200
 
 
-@pytest.mark.parametrize("path", ["/", f"/traces/{TRACE}", "/api/v1/traces", f"/api/v1/traces/{TRACE}",
-                                  "/api/v1/tools", "/api/v1/finding-kinds"])
+@pytest.mark.parametrize(
+    "path",
+    ["/", f"/traces/{TRACE}", "/api/v1/traces", f"/api/v1/traces/{TRACE}", "/api/v1/tools", "/api/v1/finding-kinds"],
+)
 def test_read_endpoints_need_a_read_token_when_one_is_set(guarded, path):
     guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(INGEST_TOKEN))
     assert guarded.get(path).status_code == 401
@@ -89,8 +105,7 @@ CONTRACT_WRITES = [
 
 @pytest.mark.parametrize("method, path, body", CONTRACT_WRITES)
 def test_a_read_token_cannot_change_contracts_when_ingest_tokens_are_set(guarded, method, path, body):
-    guarded.put("/api/v1/tools/findOrders", json={"arguments_schema": {"type": "object"}},
-                headers=bearer(INGEST_TOKEN))
+    guarded.put("/api/v1/tools/findOrders", json={"arguments_schema": {"type": "object"}}, headers=bearer(INGEST_TOKEN))
     before = guarded.get("/api/v1/tools", headers=bearer(READ_TOKEN)).get_json()
     for headers in (bearer(READ_TOKEN), basic(READ_TOKEN), basic(INGEST_TOKEN)):
         response = getattr(guarded, method)(path, json=body, headers=headers)
@@ -104,8 +119,9 @@ def test_a_read_token_cannot_change_contracts_when_ingest_tokens_are_set(guarded
 
 
 def test_with_only_read_tokens_set_contract_changes_need_a_read_token(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "r.db"), "ANALYZER": "off",
-                      "READ_TOKENS": READ_TOKEN})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "r.db"), "ANALYZER": "off", "READ_TOKENS": READ_TOKEN}
+    )
     client = app.test_client()
     contract = {"arguments_schema": {"type": "object"}}
     assert_unauthorized(client.put("/api/v1/tools/findOrders", json=contract))
@@ -129,8 +145,14 @@ def test_the_api_document_says_health_is_public_and_every_other_read_needs_a_tok
     assert paths["/api/v1/tools/import"]["post"]["security"][0] == {"adminToken": []}
 
 
-PAGES = ["/", f"/traces/{TRACE}", f"/traces/{TRACE}.json", f"/traces/{TRACE}.md", "/index.json",
-         f"/compare?a={TRACE}&b={TRACE}"]
+PAGES = [
+    "/",
+    f"/traces/{TRACE}",
+    f"/traces/{TRACE}.json",
+    f"/traces/{TRACE}.md",
+    "/index.json",
+    f"/compare?a={TRACE}&b={TRACE}",
+]
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -151,10 +173,18 @@ def test_pages_open_with_basic_auth_whose_password_is_a_read_token(guarded, path
     assert guarded.get("/?q=findOrders", headers=htmx).status_code == 200
 
 
-@pytest.mark.parametrize("headers", [
-    basic(OTHER_TOKEN), basic(INGEST_TOKEN), basic(""), basic("", user=READ_TOKEN),
-    basic(READ_TOKEN + "x"), {"Authorization": f"Basic {READ_TOKEN}"}, {"Authorization": "Basic !!"},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        basic(OTHER_TOKEN),
+        basic(INGEST_TOKEN),
+        basic(""),
+        basic("", user=READ_TOKEN),
+        basic(READ_TOKEN + "x"),
+        {"Authorization": f"Basic {READ_TOKEN}"},
+        {"Authorization": "Basic !!"},
+    ],
+)
 def test_basic_auth_without_a_read_token_as_password_is_refused(guarded, headers):
     response = guarded.get("/", headers=headers)
     assert_unauthorized(response)
@@ -185,8 +215,18 @@ def csp_directives(response) -> dict:
     return {part.split()[0]: part.split()[1:] for part in policy.split(";") if part.strip()}
 
 
-@pytest.mark.parametrize("path", ["/", f"/traces/{TRACE}", "/traces/unknown", "/api/v1/traces",
-                                  f"/api/v1/traces/{TRACE}", "/api/v1/nope", "/static/htmx-2.0.11.min.js"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        f"/traces/{TRACE}",
+        "/traces/unknown",
+        "/api/v1/traces",
+        f"/api/v1/traces/{TRACE}",
+        "/api/v1/nope",
+        "/static/htmx-2.0.11.min.js",
+    ],
+)
 def test_pages_and_api_carry_csp_nosniff_and_frame_denial(client, path):
     client.post("/api/v1/ingest", data=ndjson(*order_call()))
     response = client.get(path)
@@ -245,8 +285,7 @@ def test_static_scripts_referenced_by_pages_exist(client):
 
 
 def test_tokens_never_reach_the_server_log_nor_the_database(make_server):
-    server = make_server(env={"TRACEDIFF_INGEST_TOKENS": INGEST_TOKEN,
-                              "TRACEDIFF_READ_TOKENS": READ_TOKEN})
+    server = make_server(env={"TRACEDIFF_INGEST_TOKENS": INGEST_TOKEN, "TRACEDIFF_READ_TOKENS": READ_TOKEN})
     with httpx.Client(base_url=server.url, timeout=10) as http:
         for token in (INGEST_TOKEN, OTHER_TOKEN):
             http.post("/api/v1/ingest", content=ndjson(*order_call()), headers=bearer(token))
@@ -259,8 +298,11 @@ def test_tokens_never_reach_the_server_log_nor_the_database(make_server):
     server.stop()
     logs = server.logs()
     assert "/api/v1/ingest" in logs  # the access log is on, so the absence below means something
-    database = server.db_path.read_bytes() + server.db_path.with_name(server.db_path.name + "-wal").read_bytes() \
-        if server.db_path.with_name(server.db_path.name + "-wal").exists() else server.db_path.read_bytes()
+    database = (
+        server.db_path.read_bytes() + server.db_path.with_name(server.db_path.name + "-wal").read_bytes()
+        if server.db_path.with_name(server.db_path.name + "-wal").exists()
+        else server.db_path.read_bytes()
+    )
     for token in (INGEST_TOKEN, READ_TOKEN, OTHER_TOKEN):
         assert token not in logs
         assert token.encode() not in database
@@ -281,17 +323,20 @@ def test_a_browser_signs_in_once_with_basic_auth_and_htmx_requests_carry_it(make
         rows = page.locator("#trace-rows tr.trace-row")
         expect(rows).to_have_count(2)
         page.locator('input[name="q"]').press_sequentially("refundOrder", delay=20)
-        expect(rows).to_have_count(1)   # the htmx request was let in
+        expect(rows).to_have_count(1)  # the htmx request was let in
         page.goto(f"{server.url}/traces/{TRACE}")
     assert any("q=refundOrder" in url and status == 200 for url, status in answers)
     assert [url for url, status in answers if status == 401 and "q=" in url] == []
 
 
-@pytest.mark.parametrize("headers", [
-    {"Origin": "https://evil.example"},
-    {"Sec-Fetch-Site": "cross-site"},
-    {"Origin": "null"},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Origin": "null"},
+    ],
+)
 def test_a_cross_site_browser_post_is_refused_and_changes_nothing(client, headers):
     tools = [{"name": "planted", "input_schema": {"type": "object"}}]
     response = client.post("/api/v1/tools/import", json=tools, headers=headers)

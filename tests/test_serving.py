@@ -1,4 +1,5 @@
 """Serving a real `tracediff serve`: slow clients, SIGTERM, SIGHUP, metrics, access logs, proxies."""
+
 import json
 import os
 import select
@@ -11,7 +12,6 @@ from collections import Counter
 import httpx
 import orjson
 import pytest
-
 from test_durability import body, make_events, stored_state
 
 
@@ -80,6 +80,7 @@ def test_serve_on_ipv6_loopback_starts_and_answers(tmp_path):
     import sys
 
     from conftest import ROOT, free_port
+
     try:
         with socket.socket(socket.AF_INET6) as probe:
             probe.bind(("::1", 0))
@@ -88,9 +89,24 @@ def test_serve_on_ipv6_loopback_starts_and_answers(tmp_path):
     port = free_port()
     log = tmp_path / "v6.log"
     with open(log, "wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "webapp", "serve", "--host", "::1", "--port", str(port),
-                                    "--db", str(tmp_path / "v6.db")], stdout=out, stderr=subprocess.STDOUT,
-                                   cwd=ROOT, start_new_session=True)
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "webapp",
+                "serve",
+                "--host",
+                "::1",
+                "--port",
+                str(port),
+                "--db",
+                str(tmp_path / "v6.db"),
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            start_new_session=True,
+        )
     try:
         deadline, answer = time.monotonic() + 30, None
         while answer is None and time.monotonic() < deadline and process.poll() is None:
@@ -169,16 +185,15 @@ def test_forwarded_headers_are_honoured_from_a_trusted_proxy_only(make_server):
             ids[source] = answer.headers["X-Request-Id"]
     server.stop()
     logs = server.logs()
-    assert f'203.0.113.9 "GET /api/v1/health" 200' in logs and ids["127.0.0.2"] in logs
-    assert f'127.0.0.3 "GET /api/v1/health" 200' in logs
+    assert '203.0.113.9 "GET /api/v1/health" 200' in logs and ids["127.0.0.2"] in logs
+    assert '127.0.0.3 "GET /api/v1/health" 200' in logs
 
 
 def post_once(url: str, batch: list[dict], outcomes: list) -> None:
     """Post a batch on a fresh connection; record (outcome, event ids)."""
     ids = [e["event_id"] for e in batch]
     try:
-        response = httpx.post(url + "/api/v1/ingest", content=body(batch), timeout=30,
-                              headers={"Connection": "close"})
+        response = httpx.post(url + "/api/v1/ingest", content=body(batch), timeout=30, headers={"Connection": "close"})
         outcomes.append((response.status_code, ids))
     except httpx.ConnectError:  # refused: the listener is closed; a shipper retries
         outcomes.append(("refused", ids))
@@ -191,7 +206,7 @@ def sigterm_under_ingest(server, events: list, clients: int, after: int) -> tupl
 
     Return the answers by kind (status, "refused" or an error name) and the seconds the stop took,
     having checked that every acknowledged batch is stored."""
-    batches = [events[i:i + 20] for i in range(0, len(events), 20)]
+    batches = [events[i : i + 20] for i in range(0, len(events), 20)]
     outcomes: list = []
 
     def client(mine):
@@ -229,8 +244,12 @@ def test_sighup_rereads_the_settings_file_and_new_workers_use_it(make_server, tm
     event = orjson.dumps(make_events(1, "hup")[0])
 
     def status(token):
-        return httpx.post(server.url + "/api/v1/ingest", content=event, timeout=30,
-                          headers={"Authorization": f"Bearer {token}", "Connection": "close"}).status_code
+        return httpx.post(
+            server.url + "/api/v1/ingest",
+            content=event,
+            timeout=30,
+            headers={"Authorization": f"Bearer {token}", "Connection": "close"},
+        ).status_code
 
     assert (status("first-token"), status("second-token")) == (200, 401)
     settings.write_text("TRACEDIFF_INGEST_TOKENS=second-token\n")
@@ -262,8 +281,9 @@ def test_a_bad_trusted_proxies_setting_stops_serve_with_one_line(tmp_path, monke
 def test_forwarded_scheme_and_host_count_only_from_a_trusted_peer(tmp_path):
     from webapp import create_app
 
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "f.db"), "ANALYZER": "off",
-                      "TRUSTED_PROXIES": "10.0.0.0/8"})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "f.db"), "ANALYZER": "off", "TRUSTED_PROXIES": "10.0.0.0/8"}
+    )
     from flask import request
 
     app.add_url_rule("/whoami", "whoami", lambda: {"client": request.remote_addr, "scheme": request.scheme})
@@ -281,11 +301,15 @@ def test_requests_gunicorn_refuses_and_bodies_it_cannot_frame_get_the_json_error
     too_many = httpx.get(f"{live_server.url}/api/v1/health", headers=headers)
     assert too_many.status_code == 431
     assert too_many.json()["error"]["code"] == "request_header_fields_too_large"
-    bad_chunk = raw_request(live_server.url, b"POST /api/v1/ingest HTTP/1.1\r\nHost: localhost\r\n"
-                            b"Transfer-Encoding: chunked\r\n\r\nzz\r\n")
+    bad_chunk = raw_request(
+        live_server.url, b"POST /api/v1/ingest HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+    )
     assert bad_chunk.startswith("HTTP/1.1 400 ") and '"code":"bad_body"' in bad_chunk
-    cut_short = raw_request(live_server.url, b"POST /api/v1/ingest HTTP/1.1\r\nHost: localhost\r\n"
-                            b"Content-Length: 100\r\n\r\n{\"a\": 1}", half_close=True)
+    cut_short = raw_request(
+        live_server.url,
+        b'POST /api/v1/ingest HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{"a": 1}',
+        half_close=True,
+    )
     assert cut_short.startswith("HTTP/1.1 400 ") and '"code":"bad_body"' in cut_short
     assert httpx.get(f"{live_server.url}/api/v1/health").status_code == 200  # the worker carried on
 

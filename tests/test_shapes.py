@@ -1,4 +1,5 @@
 """Every shape of the corpus (bench/corpus.py), small, through the whole path: ingest, analysis, page, API."""
+
 import html as html_lib
 import math
 import re
@@ -13,15 +14,15 @@ from webapp import create_app
 from webapp.analysis.fold import FOLD_AT
 from webapp.cli import main
 from webapp.pipeline import analyze_all
-from webapp.web.tree import node_id
 from webapp.store import Store
+from webapp.web.tree import node_id
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from corpus import SHAPES  # noqa: E402
 
 SIZE = 20_000
 PAGE_BYTES = 400_000
-RAW_BYTES = 400_000   # the raw view of a 0.25 MB shape: one first part, the rest on demand
+RAW_BYTES = 400_000  # the raw view of a 0.25 MB shape: one first part, the rest on demand
 # shape -> (kind, left pattern, right pattern): one mapping bug repeated in every place it can be.
 FOLDS = {
     "records_enum": ("enum_changed", "/orders/*/status", "/orders/*/status"),
@@ -42,12 +43,24 @@ FOLDS = {
 @pytest.fixture
 def client(db_path):
     """The app with no time budget: a read analyses in full however busy the machine is (the budget has its own test)."""
-    return create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "ANALYSIS_BUDGET": 0}).test_client()
+    return create_app(
+        {"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "ANALYSIS_BUDGET": 0}
+    ).test_client()
 
 
 def post_call(client, trace_id: str, call_id: str, snapshots: dict) -> None:
-    events = [{"trace_id": trace_id, "call_id": call_id, "snapshot": name, "tool": "shapeTool",
-               "payload": snap["payload"], "http": snap["http"]} for name, snap in snapshots.items() if snap]
+    events = [
+        {
+            "trace_id": trace_id,
+            "call_id": call_id,
+            "snapshot": name,
+            "tool": "shapeTool",
+            "payload": snap["payload"],
+            "http": snap["http"],
+        }
+        for name, snap in snapshots.items()
+        if snap
+    ]
     answer = client.post("/api/v1/ingest", data=orjson.dumps(events))
     assert answer.status_code == 200 and answer.get_json()["accepted"] == len(events), answer.get_json()
 
@@ -102,13 +115,18 @@ def test_a_bug_repeated_in_every_place_is_one_finding_with_its_count_and_example
     post_call(client, "t", "c1", snapshots)
     kind, left, right = FOLDS[shape]
     findings = client.get("/api/v1/traces/t").get_json()["calls"][0]["findings"]
-    folded = [f for f in findings if f["kind"] == kind and (f["left"] or {}).get("path") == left
-              and (f["right"] or {}).get("path") == right]
+    folded = [
+        f
+        for f in findings
+        if f["kind"] == kind and (f["left"] or {}).get("path") == left and (f["right"] or {}).get("path") == right
+    ]
     assert len(folded) == 1, [(f["kind"], f["left"], f["right"]) for f in findings]
     if "*" in left:
         # Booleans under unrelated keys: some pair by elimination, the rest are dropped.
         places = count_places(snapshots["arguments"]["payload"], left)
-        assert FOLD_AT <= folded[0]["occurrences"] <= places if kind == "dropped" else folded[0]["occurrences"] == places
+        assert (
+            FOLD_AT <= folded[0]["occurrences"] <= places if kind == "dropped" else folded[0]["occurrences"] == places
+        )
         assert len(folded[0]["examples"]) == 3
         assert not [f for f in findings if f["kind"] == kind and "*" not in (f["left"] or f["right"])["path"]]
 
@@ -126,8 +144,12 @@ def test_an_echo_changed_in_every_third_record_folds_at_the_response(client):
 def test_the_findings_api_answers_bad_pages_and_unknown_findings_in_the_error_shape(client):
     post_call(client, "t", "c1", SHAPES["records_enum"](SIZE)[0])
     assert client.get("/api/v1/traces/t/findings").get_json()["total"] >= 1
-    for query, status, code in (("limit=0", 400, "bad_parameter"), ("offset=-1", 400, "bad_parameter"),
-                                ("finding=99", 404, "finding_not_found"), ("call=nope", 404, "call_not_found")):
+    for query, status, code in (
+        ("limit=0", 400, "bad_parameter"),
+        ("offset=-1", 400, "bad_parameter"),
+        ("finding=99", 404, "finding_not_found"),
+        ("call=nope", 404, "call_not_found"),
+    ):
         answer = client.get(f"/api/v1/traces/t/findings?{query}")
         assert answer.status_code == status and answer.get_json()["error"]["code"] == code
     assert client.get("/api/v1/traces/nope/findings").get_json()["error"]["code"] == "trace_not_found"
@@ -135,8 +157,9 @@ def test_the_findings_api_answers_bad_pages_and_unknown_findings_in_the_error_sh
 
 def test_a_tiny_budget_saves_what_it_found_marked_incomplete_and_reanalyze_finishes_it(tmp_path):
     db = tmp_path / "budget.db"
-    client = create_app({"TESTING": True, "DATABASE": str(db), "ANALYZER": "off",
-                         "ANALYSIS_BUDGET": 1e-6}).test_client()
+    client = create_app(
+        {"TESTING": True, "DATABASE": str(db), "ANALYZER": "off", "ANALYSIS_BUDGET": 1e-6}
+    ).test_client()
     for call_id in ("c1", "c2"):
         post_call(client, "t", call_id, SHAPES["strings_all_changed"](50_000)[0])
     # A read saves nothing it could not finish within the budget: both calls wait for the analyser.
@@ -178,7 +201,7 @@ def test_the_raw_view_sends_a_first_part_and_every_node_comes_once_on_demand(cli
     html = answer.get_data(as_text=True)
     assert answer.status_code == 200 and len(answer.data) < RAW_BYTES
     assert 'download="arguments.json"' in html
-    if shape == "unicode_long_keys":   # every key is marked: the marked nodes past the first part come on demand
+    if shape == "unicode_long_keys":  # every key is marked: the marked nodes past the first part come on demand
         keys = snapshots["arguments"]["payload"]
         pointers = [unescape_html(p) for p in follow_raw_pages(client, html, "arguments")]
         assert sorted(pointers) == sorted(["", *(f"/{k}" for k in keys)])

@@ -1,9 +1,10 @@
 """The shipper configurations in docs/shippers.md are the ones tested, and keep under the limits."""
+
 import re
 
 import yaml
-
 from conftest import ROOT
+
 from webapp.config import load_settings
 
 DOC = (ROOT / "docs" / "shippers.md").read_text()

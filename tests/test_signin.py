@@ -1,14 +1,15 @@
 """Signing a browser in where reading is open: the pages' "Sign in" link, `/signin`'s Basic challenge and its
 redirect back (never off the site), and who the pages say is signed in."""
+
 import base64
 import html
 import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-
 from helpers import ndjson
 from problem_helpers import CONTRACT, at, call, trace
+
 from webapp import create_app, pipeline
 from webapp.store import Store
 
@@ -23,12 +24,19 @@ def basic(password: str, user: str = "qa") -> dict:
 def make_client(tmp_path, **tokens):
     """An app on a real SQLite file with the given token settings, one problem and one alert rule."""
     db = tmp_path / "signin.db"
-    app = create_app({"TESTING": True, "DATABASE": str(db), "ANALYZER": "off", "WEBHOOK_ALLOW_HOSTS": "127.0.0.1",
-                      **tokens})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(db), "ANALYZER": "off", "WEBHOOK_ALLOW_HOSTS": "127.0.0.1", **tokens}
+    )
     client = app.test_client()
     # the token that changes contracts: admin, else (as before admin tokens existed) ingest
-    writer = next(({"Authorization": f"Bearer {token}"} for setting, token in
-                   (("ADMIN_TOKENS", ADMIN), ("INGEST_TOKENS", SHIPPER)) if tokens.get(setting)), {})
+    writer = next(
+        (
+            {"Authorization": f"Bearer {token}"}
+            for setting, token in (("ADMIN_TOKENS", ADMIN), ("INGEST_TOKENS", SHIPPER))
+            if tokens.get(setting)
+        ),
+        {},
+    )
     assert client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=writer).status_code == 200
     shipper = {"Authorization": f"Bearer {SHIPPER}"} if tokens.get("INGEST_TOKENS") else {}
     assert client.post("/api/v1/ingest", data=ndjson(*call(trace(1), at(-5))), headers=shipper).status_code == 200
@@ -90,7 +98,9 @@ def test_signin_challenges_with_basic_until_the_admin_token_then_303s_to_next(re
     for wrong in (OTHER, ADMIN + "x", ADMIN[:-1], ""):
         assert reading_open.get(url, headers=basic(wrong)).status_code == 401
     shipper = reading_open.get(url, headers=basic(SHIPPER))  # a token, but not one that changes things
-    assert shipper.status_code == 401 and "<b>ship</b> (ingest), which cannot change things" in shipper.get_data(as_text=True)
+    assert shipper.status_code == 401 and "<b>ship</b> (ingest), which cannot change things" in shipper.get_data(
+        as_text=True
+    )
     signed = reading_open.get(url, headers=basic(ADMIN, user="anyone"))
     assert signed.status_code == 303 and signed.headers["Location"] == target
     assert reading_open.get(url, headers={"Authorization": f"Bearer {ADMIN}"}).status_code == 303
@@ -100,19 +110,34 @@ def test_once_signed_in_the_page_names_the_token_never_its_secret_and_its_forms_
     path = problem_path(reading_open)
     page = reading_open.get(path, headers=basic(ADMIN)).get_data(as_text=True)
     assert 'name="resolve"' in page and 'class="signin"' not in page
-    assert "signed in as <b class=\"token-name\">ops</b> (admin)" in header_of(page) and ADMIN not in page
+    assert 'signed in as <b class="token-name">ops</b> (admin)' in header_of(page) and ADMIN not in page
     resolved = reading_open.post(f"{path}/state", data={"state": "resolved", "resolve": "now"}, headers=basic(ADMIN))
     assert resolved.status_code == 303
     assert reading_open.get("/api" + "/v1" + path).get_json()["state"] == "resolved"
     alerts = reading_open.get("/settings/alerts", headers=basic(ADMIN)).get_data(as_text=True)
-    assert 'class="alert-form"' in alerts and "<b class=\"token-name\">ops</b>" in alerts and ADMIN not in alerts
+    assert 'class="alert-form"' in alerts and '<b class="token-name">ops</b>' in alerts and ADMIN not in alerts
 
 
-@pytest.mark.parametrize("target", [
-    "//evil.example/x", "///evil.example", "http://evil.example/", "https:evil.example", "HTTP://evil.example",
-    "javascript:alert(1)", "/\\evil.example", "\\\\evil.example", "/\t/evil.example", "/\n/evil.example",
-    "/\r//evil.example", " //evil.example", "evil.example", "problems/TD-1", pytest.param("/" + "a" * 3000, id="3001-characters"),
-])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "//evil.example/x",
+        "///evil.example",
+        "http://evil.example/",
+        "https:evil.example",
+        "HTTP://evil.example",
+        "javascript:alert(1)",
+        "/\\evil.example",
+        "\\\\evil.example",
+        "/\t/evil.example",
+        "/\n/evil.example",
+        "/\r//evil.example",
+        " //evil.example",
+        "evil.example",
+        "problems/TD-1",
+        pytest.param("/" + "a" * 3000, id="3001-characters"),
+    ],
+)
 def test_signin_refuses_a_next_that_leaves_the_site_before_asking_for_anything(reading_open, target):
     for headers in ({}, basic(ADMIN)):  # signed in or not: never a redirect off the site
         response = reading_open.get("/signin", query_string={"next": target}, headers=headers)
@@ -129,12 +154,14 @@ def test_signin_without_next_goes_home_and_a_local_path_with_odd_characters_stay
 
 def test_a_refused_form_post_offers_sign_in_back_to_the_page_it_came_from(reading_open):
     path = problem_path(reading_open)
-    refused = reading_open.post(f"{path}/state", data={"state": "resolved"},
-                                headers={"Referer": f"http://localhost{path}?since=30d"})
+    refused = reading_open.post(
+        f"{path}/state", data={"state": "resolved"}, headers={"Referer": f"http://localhost{path}?since=30d"}
+    )
     assert refused.status_code == 401 and refused.mimetype == "text/html"
     assert signin_next(refused.get_data(as_text=True)) == f"{path}?since=30d"
-    foreign = reading_open.post(f"{path}/state", data={"state": "resolved"},
-                                headers={"Referer": "http://evil.example/problems/x"})
+    foreign = reading_open.post(
+        f"{path}/state", data={"state": "resolved"}, headers={"Referer": "http://evil.example/problems/x"}
+    )
     assert signin_next(foreign.get_data(as_text=True)) == "/"
 
 
@@ -142,13 +169,13 @@ def test_with_read_tokens_a_reader_is_named_and_signin_asks_again_for_the_admin_
     client = make_client(tmp_path, ADMIN_TOKENS=ADMIN, INGEST_TOKENS=SHIPPER, READ_TOKENS=f"team:{READER}")
     assert client.get("/signin?next=/settings/alerts").status_code == 401  # reading itself needs a token here
     page = client.get("/settings/alerts", headers=basic(READER)).get_data(as_text=True)
-    assert "signed in as <b class=\"token-name\">team</b> (read)" in page and 'class="signin"' in header_of(page)
+    assert 'signed in as <b class="token-name">team</b> (read)' in page and 'class="signin"' in header_of(page)
     again = client.get("/signin?next=/settings/alerts", headers=basic(READER))
     assert again.status_code == 401 and again.headers["WWW-Authenticate"].startswith('Basic realm="tracediff"')
     signed = client.get("/signin?next=/settings/alerts", headers=basic(ADMIN))
     assert signed.status_code == 303 and signed.headers["Location"] == "/settings/alerts"
     admin_page = client.get("/settings/alerts", headers=basic(ADMIN)).get_data(as_text=True)
-    assert "<b class=\"token-name\">admin#1</b> (admin)" in admin_page  # an unnamed token, named by its place
+    assert '<b class="token-name">admin#1</b> (admin)' in admin_page  # an unnamed token, named by its place
 
 
 def test_with_no_tokens_there_is_nothing_to_sign_in_to(tmp_path):
@@ -160,8 +187,13 @@ def test_with_no_tokens_there_is_nothing_to_sign_in_to(tmp_path):
 
 def test_the_json_api_and_json_pages_are_unchanged_by_signing_in(reading_open):
     path = problem_path(reading_open)
-    assert reading_open.get("/api/v1" + path).get_json() == reading_open.get("/api/v1" + path, headers=basic(ADMIN)).get_json()
-    assert reading_open.get(path + ".json").get_json() == reading_open.get(path + ".json", headers=basic(ADMIN)).get_json()
+    assert (
+        reading_open.get("/api/v1" + path).get_json()
+        == reading_open.get("/api/v1" + path, headers=basic(ADMIN)).get_json()
+    )
+    assert (
+        reading_open.get(path + ".json").get_json() == reading_open.get(path + ".json", headers=basic(ADMIN)).get_json()
+    )
     # Basic auth still opens no write to the API
     api = reading_open.post("/api/v1/alerts", json={"url": "http://127.0.0.1:9/x"}, headers=basic(ADMIN))
     assert api.status_code == 401 and api.get_json()["error"]["code"] == "unauthorized"

@@ -2,15 +2,16 @@
 
 The database lives on a tmpfs mounted for the test (root only: skipped with the reason elsewhere).
 """
+
 import subprocess
 import time
 from pathlib import Path
 
 import httpx
 import pytest
-
 from conftest import LiveServer
 from helpers import TRACE, ndjson, order_call
+
 from webapp import create_app
 from webapp.store import Store
 
@@ -23,8 +24,9 @@ def mount(tmp_path):
     """A tmpfs of its own for the database; unmounted at the end (servers are stopped first)."""
     target = tmp_path / "disk"
     target.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=160m", "tmpfs", str(target)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=160m", "tmpfs", str(target)], capture_output=True, text=True
+    )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip() or 'mount refused'}")
     servers = []
@@ -53,8 +55,9 @@ def fill(target: Path) -> Path:
 
 def serve(mount, log_path) -> LiveServer:
     target, servers = mount
-    server = LiveServer(target / "t.db", log_path=log_path,
-                        env={"TRACEDIFF_READY_MIN_FREE_MB": "0", "TRACEDIFF_MIN_FREE_MB": "0"})
+    server = LiveServer(
+        target / "t.db", log_path=log_path, env={"TRACEDIFF_READY_MIN_FREE_MB": "0", "TRACEDIFF_MIN_FREE_MB": "0"}
+    )
     servers.append(server)
     return server.start()
 

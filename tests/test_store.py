@@ -1,11 +1,11 @@
 """The store: events kept once, versions, current snapshots, analysis bookkeeping."""
+
 import pytest
+from helpers import TRACE, envelope, ndjson, order_call
 
 from webapp.ingest import parse_body
 from webapp.store import Store
 from webapp.store.filters import TraceQuery
-
-from helpers import TRACE, envelope, ndjson, order_call
 
 
 def add(store: Store, *events):
@@ -104,12 +104,19 @@ def test_prune_deletes_only_old_traces(store):
 def test_search_forgets_pruned_payloads_and_keeps_the_rest(store):
     for n in range(12):  # most traces old: the prune also merges the search index whole
         old = n < 9
-        add(store, envelope(trace_id=f"{n:032x}", ts="2020-01-01T00:00:00Z" if old else "2026-11-29T00:00:00Z",
-                            payload={"note": f"{'ancient' if old else 'recent'} word{n}", "limit": n}))
+        add(
+            store,
+            envelope(
+                trace_id=f"{n:032x}",
+                ts="2020-01-01T00:00:00Z" if old else "2026-11-29T00:00:00Z",
+                payload={"note": f"{'ancient' if old else 'recent'} word{n}", "limit": n},
+            ),
+        )
     assert store.prune("2026-01-01T00:00:00Z", batch=2) == 9
     assert store.find_traces(TraceQuery(q="ancient"))[0] == []
     assert sorted(t["trace_id"] for t in store.find_traces(TraceQuery(q="recent"))[0]) == [
-        f"{n:032x}" for n in range(9, 12)]
+        f"{n:032x}" for n in range(9, 12)
+    ]
     if store.engine == "sqlite":  # the index itself holds none of the deleted rows, and is sound
         assert store.db.execute("SELECT rowid FROM events_fts WHERE events_fts MATCH 'ancient'").fetchall() == []
         store.db.execute("INSERT INTO events_fts (events_fts) VALUES ('integrity-check')")
@@ -143,9 +150,12 @@ def test_schema_creation_is_idempotent(db_path):
 
 
 def direct_hours(store) -> set:
-    return set(store.db.execute(
-        "SELECT substr(last_ts, 1, 13), coalesce(tool, '(no tool)'), count(*), "
-        "count(CASE WHEN worst IN ('error', 'warning') THEN 1 END) FROM calls GROUP BY 1, 2").fetchall())
+    return set(
+        store.db.execute(
+            "SELECT substr(last_ts, 1, 13), coalesce(tool, '(no tool)'), count(*), "
+            "count(CASE WHEN worst IN ('error', 'warning') THEN 1 END) FROM calls GROUP BY 1, 2"
+        ).fetchall()
+    )
 
 
 def test_the_hourly_rollup_matches_the_calls_through_ingest_analysis_moves_and_prune(store):
@@ -175,16 +185,24 @@ def test_an_existing_database_gets_its_rollup_filled_when_opened(db_path):
     first.close()
     reopened = Store.open(db_path)
     assert set(reopened.db.execute("SELECT hour, tool, calls FROM call_hours").fetchall()) == {
-        ("2026-11-20T09", "findOrders", 1)}
+        ("2026-11-20T09", "findOrders", 1)
+    }
 
 
 def span_event(snapshot, call_id, span_id, parent=None, payload=None):
     from webapp.ingest import Event
 
     meta = {"span_id": span_id, **({"parent_span_id": parent} if parent else {})}
-    return Event(event_id=f"{span_id}-{snapshot}", trace_id=TRACE, call_id=call_id, snapshot=snapshot,
-                 payload=payload or {"limit": 5}, tool="findOrders" if call_id else None,
-                 ts="2026-11-20T09:00:00Z", meta=meta)
+    return Event(
+        event_id=f"{span_id}-{snapshot}",
+        trace_id=TRACE,
+        call_id=call_id,
+        snapshot=snapshot,
+        payload=payload or {"limit": 5},
+        tool="findOrders" if call_id else None,
+        ts="2026-11-20T09:00:00Z",
+        meta=meta,
+    )
 
 
 def test_a_span_exported_after_its_tool_span_joins_the_tool_call(store):
@@ -214,6 +232,7 @@ def test_a_big_json_text_parses_whole_and_leaves_the_collector_as_it_found_it():
     import gc
 
     from webapp.store.codec import BIG_TEXT, dumps, loads
+
     doc = {"trees": [{"k": {"k": {"leaf": n, "name": f"node {n}"}}} for n in range(BIG_TEXT // 30)]}
     text = dumps(doc)
     assert len(text) > BIG_TEXT

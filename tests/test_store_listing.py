@@ -1,4 +1,5 @@
 """The trace list's SQL: the same traces as a naive filter, page by page, and counts that stop at a cap."""
+
 import random
 import re
 import sqlite3
@@ -7,11 +8,10 @@ from dataclasses import replace
 import pytest
 from databases import engines
 
-from webapp.ingest import Event
 from webapp.common import times
-from webapp.store import Store, stats
+from webapp.ingest import Event
+from webapp.store import Store, listing, stats
 from webapp.store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery
-from webapp.store import listing
 
 TOOLS = ("findOrders", "sendEmail", "createNote")
 WORDS = ("invoice", "parcel", "ledger", "draft")
@@ -29,14 +29,29 @@ def _events(i: int, rng: random.Random) -> list[Event]:
     events = []
     for n, tool in enumerate(calls):
         for snapshot in SNAPSHOTS:
-            if (snapshot == "response" and i % 10 == 3 or snapshot == "arguments" and i % 13 == 5
-                    or snapshot == "request" and i % 17 == 8):
+            if (
+                snapshot == "response"
+                and i % 10 == 3
+                or snapshot == "arguments"
+                and i % 13 == 5
+                or snapshot == "request"
+                and i % 17 == 8
+            ):
                 continue
             status = {0: 200, 1: 404, 2: 503}[i % 3] if i % 5 else 302
-            events.append(Event(event_id=f"e{i}-{n}-{snapshot}", trace_id=trace_id, call_id=f"call_{n}",
-                                snapshot=snapshot, tool=tool, source="http", ts=ts,
-                                payload={"note": " ".join(rng.choices(WORDS, k=2)), "n": i},
-                                http={"status_code": status} if snapshot == "response" else None))
+            events.append(
+                Event(
+                    event_id=f"e{i}-{n}-{snapshot}",
+                    trace_id=trace_id,
+                    call_id=f"call_{n}",
+                    snapshot=snapshot,
+                    tool=tool,
+                    source="http",
+                    ts=ts,
+                    payload={"note": " ".join(rng.choices(WORDS, k=2)), "n": i},
+                    http={"status_code": status} if snapshot == "response" else None,
+                )
+            )
     return events
 
 
@@ -63,8 +78,9 @@ def small(request, tmp_path_factory):
     for call in store.claim_pending(1000):
         i = int(call["trace_id"][2:], 16)
         if i % 11 != 7:  # a few calls stay pending
-            store.save_analysis(call["trace_id"], call["call_id"], call["version"],
-                                _analysis(i, int(call["call_id"][-1])))
+            store.save_analysis(
+                call["trace_id"], call["call_id"], call["version"], _analysis(i, int(call["call_id"][-1]))
+            )
     yield store
     store.close()
 
@@ -72,7 +88,7 @@ def small(request, tmp_path_factory):
 def holds_phrase(text: str, phrase: str) -> bool:
     """Say whether the words of a phrase come one after another in a text (words: runs of letters and digits)."""
     words, wanted = re.findall(r"[^\W_]+", text.lower()), re.findall(r"[^\W_]+", phrase.lower())
-    return bool(wanted) and any(words[i:i + len(wanted)] == wanted for i in range(len(words)))
+    return bool(wanted) and any(words[i : i + len(wanted)] == wanted for i in range(len(words)))
 
 
 def naive(store: Store, query: TraceQuery) -> list[str]:
@@ -81,8 +97,15 @@ def naive(store: Store, query: TraceQuery) -> list[str]:
     tools = {}
     for trace_id, tool in db.execute("SELECT trace_id, tool FROM calls WHERE tool IS NOT NULL"):
         tools.setdefault(trace_id, set()).add(tool)
-    found = {trace_id for trace_id, payload in db.execute("SELECT trace_id, payload FROM events")
-             if holds_phrase(payload, query.q)} if query.q else set()
+    found = (
+        {
+            trace_id
+            for trace_id, payload in db.execute("SELECT trace_id, payload FROM events")
+            if holds_phrase(payload, query.q)
+        }
+        if query.q
+        else set()
+    )
     rows = []
     for t in db.query("SELECT * FROM traces"):
         kinds, codes = set((t["kinds"] or "").split(",")) - {""}, (t["status_codes"] or "").split(",")
@@ -95,7 +118,9 @@ def naive(store: Store, query: TraceQuery) -> list[str]:
             not query.missing or not t[f"has_{query.missing}"],
             not query.since or times.parse(t["last_ts"]) >= times.parse(query.since),  # as times, not as text
             not query.until or times.parse(t["last_ts"]) <= times.parse(query.until),
-            not q or t["trace_id"].startswith(q.lower()) or t["trace_id"] in found
+            not q
+            or t["trace_id"].startswith(q.lower())
+            or t["trace_id"] in found
             or q.lower() in {name.lower() for name in tools.get(t["trace_id"], ())},
         ]
         if all(keep):
@@ -114,15 +139,36 @@ def paged(store: Store, query: TraceQuery) -> list[str]:
 
 
 QUERIES = [
-    {}, {"tool": "sendEmail"}, {"kind": "dropped"}, {"severity": "error"}, {"severity": "warning"},
-    {"severity": "info"}, {"severity": "clean"}, {"status": "2xx"}, {"status": "3xx"}, {"status": "4xx"},
-    {"status": "5xx"}, {"missing": "arguments"}, {"missing": "response"}, {"missing": "request"},
+    {},
+    {"tool": "sendEmail"},
+    {"kind": "dropped"},
+    {"severity": "error"},
+    {"severity": "warning"},
+    {"severity": "info"},
+    {"severity": "clean"},
+    {"status": "2xx"},
+    {"status": "3xx"},
+    {"status": "4xx"},
+    {"status": "5xx"},
+    {"missing": "arguments"},
+    {"missing": "response"},
+    {"missing": "request"},
     {"since": "2026-11-20T10:00:00Z", "until": "2026-11-20T12:00:00Z"},
-    {"tool": "findOrders", "kind": "type_changed"}, {"tool": "sendEmail", "severity": "error"},
-    {"kind": "dropped", "missing": "response"}, {"tool": "createNote", "status": "5xx", "severity": "clean"},
-    {"q": "ledger"}, {"q": "ab"}, {"q": "a"}, {"q": _trace_id(17)}, {"q": "sendemail"}, {"q": "SendEmail"},
-    {"q": "ledger", "tool": "findOrders"}, {"q": "draft", "severity": "warning", "status": "4xx"},
-    {"q": "findOrders", "kind": "dropped"}, {"q": "ab", "missing": "response"}, {"q": "no-such-word"},
+    {"tool": "findOrders", "kind": "type_changed"},
+    {"tool": "sendEmail", "severity": "error"},
+    {"kind": "dropped", "missing": "response"},
+    {"tool": "createNote", "status": "5xx", "severity": "clean"},
+    {"q": "ledger"},
+    {"q": "ab"},
+    {"q": "a"},
+    {"q": _trace_id(17)},
+    {"q": "sendemail"},
+    {"q": "SendEmail"},
+    {"q": "ledger", "tool": "findOrders"},
+    {"q": "draft", "severity": "warning", "status": "4xx"},
+    {"q": "findOrders", "kind": "dropped"},
+    {"q": "ab", "missing": "response"},
+    {"q": "no-such-word"},
     {"q": "parcel", "kind": "dropped", "since": "2026-11-20T11:00:00Z"},
 ]
 
@@ -174,17 +220,25 @@ def bulk_traces(store: Store, count: int, word: str = "", tool: str = "bulkTool"
         return _bulk_traces_postgres(store, count, word, tool)
     conn = sqlite3.connect(store.db.conn.execute("PRAGMA database_list").fetchone()[2], isolation_level=None)
     start = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0] + 1
-    rows = [(start + i, f"bulk-{start + i}", f"ff{start + i:030x}", f"2026-01-01T00:{i % 60:02d}:00.{i:06d}Z")
-            for i in range(count)]
+    rows = [
+        (start + i, f"bulk-{start + i}", f"ff{start + i:030x}", f"2026-01-01T00:{i % 60:02d}:00.{i:06d}Z")
+        for i in range(count)
+    ]
     conn.execute("BEGIN")
-    conn.executemany("INSERT INTO events (seq, event_id, trace_id, call_id, snapshot, tool, payload, ts, received_at) "
-                     f"VALUES (?, ?, ?, 'call_01', 'arguments', '{tool}', '{{\"w\": \"{word}\"}}', ?, ?)",
-                     [(seq, eid, tid, ts, ts) for seq, eid, tid, ts in rows])
-    conn.executemany("INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, has_arguments, has_request, "
-                     f"has_response, complete, worst) VALUES (?, ?, ?, 1, '{tool}', 1, 0, 0, 0, 'clean')",
-                     [(tid, ts, ts) for _, _, tid, ts in rows])
-    conn.executemany(f"INSERT INTO trace_tools (trace_id, tool, last_ts) VALUES (?, '{tool}', ?)",
-                     [(tid, ts) for _, _, tid, ts in rows])
+    conn.executemany(
+        "INSERT INTO events (seq, event_id, trace_id, call_id, snapshot, tool, payload, ts, received_at) "
+        f"VALUES (?, ?, ?, 'call_01', 'arguments', '{tool}', '{{\"w\": \"{word}\"}}', ?, ?)",
+        [(seq, eid, tid, ts, ts) for seq, eid, tid, ts in rows],
+    )
+    conn.executemany(
+        "INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, has_arguments, has_request, "
+        f"has_response, complete, worst) VALUES (?, ?, ?, 1, '{tool}', 1, 0, 0, 0, 'clean')",
+        [(tid, ts, ts) for _, _, tid, ts in rows],
+    )
+    conn.executemany(
+        f"INSERT INTO trace_tools (trace_id, tool, last_ts) VALUES (?, '{tool}', ?)",
+        [(tid, ts) for _, _, tid, ts in rows],
+    )
     conn.execute("INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq >= ?", (start,))
     conn.execute("INSERT OR REPLACE INTO progress (name, seq) SELECT 'projected', max(seq) FROM events")
     conn.execute("COMMIT")
@@ -193,19 +247,28 @@ def bulk_traces(store: Store, count: int, word: str = "", tool: str = "bulkTool"
 
 def _bulk_traces_postgres(store: Store, count: int, word: str, tool: str) -> None:
     from webapp.store.postgresql.sql import WORDS
+
     with store.write() as conn:
         start = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0] + 1
-        rows = [(f"bulk-{start + i}", f"ff{start + i:030x}", f"2026-01-01T00:{i % 60:02d}:00.{i:06d}Z")
-                for i in range(count)]
-        conn.executemany("INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, payload, ts, received_at) "
-                         f"VALUES (?, ?, 'call_01', 'arguments', '{tool}', '{{\"w\": \"{word}\"}}', ?, ?)",
-                         [(eid, tid, ts, ts) for eid, tid, ts in rows])
+        rows = [
+            (f"bulk-{start + i}", f"ff{start + i:030x}", f"2026-01-01T00:{i % 60:02d}:00.{i:06d}Z")
+            for i in range(count)
+        ]
+        conn.executemany(
+            "INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, payload, ts, received_at) "
+            f"VALUES (?, ?, 'call_01', 'arguments', '{tool}', '{{\"w\": \"{word}\"}}', ?, ?)",
+            [(eid, tid, ts, ts) for eid, tid, ts in rows],
+        )
         conn.execute(f"UPDATE events SET words = {WORDS.format('payload')} WHERE seq >= ?", (start,))
-        conn.executemany("INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, has_arguments, has_request, "
-                         f"has_response, complete, worst) VALUES (?, ?, ?, 1, '{tool}', 1, 0, 0, 0, 'clean')",
-                         [(tid, ts, ts) for _, tid, ts in rows])
-        conn.executemany(f"INSERT INTO trace_tools (trace_id, tool, last_ts) VALUES (?, '{tool}', ?)",
-                         [(tid, ts) for _, tid, ts in rows])
+        conn.executemany(
+            "INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, has_arguments, has_request, "
+            f"has_response, complete, worst) VALUES (?, ?, ?, 1, '{tool}', 1, 0, 0, 0, 'clean')",
+            [(tid, ts, ts) for _, tid, ts in rows],
+        )
+        conn.executemany(
+            f"INSERT INTO trace_tools (trace_id, tool, last_ts) VALUES (?, '{tool}', ?)",
+            [(tid, ts) for _, tid, ts in rows],
+        )
 
 
 def test_a_search_for_a_very_common_word_reads_only_the_newest_matches(store):
@@ -214,14 +277,26 @@ def test_a_search_for_a_very_common_word_reads_only_the_newest_matches(store):
     newest = store.db.execute("SELECT trace_id FROM events ORDER BY seq DESC LIMIT ?", (listing.SEARCH_CAP,))
     listed = paged(store, TraceQuery(q="everywhere", limit=500))
     assert len(listed) == listing.SEARCH_CAP and set(listed) == {row[0] for row in newest}
-    assert len(paged(store, TraceQuery(q="bulktool", limit=500))) == listing.SEARCH_CAP + 20  # a tool name is not capped
+    assert (
+        len(paged(store, TraceQuery(q="bulktool", limit=500))) == listing.SEARCH_CAP + 20
+    )  # a tool name is not capped
 
 
-@pytest.mark.parametrize("query, named", [
-    ("severity=bogus", "severity"), ("missing=everything", "missing"), ("status=2XX", "status"),
-    ("kind=not_a_kind", "kind"), ("since=yesterday", "since"), ("until=30/11/2026", "until"),
-    ("limit=abc", "limit"), ("limit=-1", "limit"), ("limit=0", "limit"), ("limit=501", "limit"),
-])
+@pytest.mark.parametrize(
+    "query, named",
+    [
+        ("severity=bogus", "severity"),
+        ("missing=everything", "missing"),
+        ("status=2XX", "status"),
+        ("kind=not_a_kind", "kind"),
+        ("since=yesterday", "since"),
+        ("until=30/11/2026", "until"),
+        ("limit=abc", "limit"),
+        ("limit=-1", "limit"),
+        ("limit=0", "limit"),
+        ("limit=501", "limit"),
+    ],
+)
 def test_the_api_refuses_a_filter_value_it_cannot_use_and_names_it(client, query, named):
     response = client.get(f"/api/v1/traces?{query}")
     assert response.status_code == 400
@@ -230,10 +305,20 @@ def test_the_api_refuses_a_filter_value_it_cannot_use_and_names_it(client, query
     assert error["message"].startswith(named)
 
 
-@pytest.mark.parametrize("query", [
-    "severity=clean", "missing=response", "status=4xx", "kind=type_changed", "since=2026-11-30",
-    "until=2026-11-30T09:00:00Z", "since=2026-11-30T09:00", "until=2026-11-30T09:00:00.5%2B01:00", "limit=500",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "severity=clean",
+        "missing=response",
+        "status=4xx",
+        "kind=type_changed",
+        "since=2026-11-30",
+        "until=2026-11-30T09:00:00Z",
+        "since=2026-11-30T09:00",
+        "until=2026-11-30T09:00:00.5%2B01:00",
+        "limit=500",
+    ],
+)
 def test_the_api_takes_every_documented_filter_value(client, query):
     assert client.get(f"/api/v1/traces?{query}").status_code == 200
 
@@ -242,7 +327,9 @@ def test_the_list_page_ignores_a_stale_filter_value_instead_of_failing(client):
     assert client.get("/?severity=bogus&limit=abc").status_code == 200
 
 
-@pytest.mark.parametrize("url", ["/api/v1/traces?q=%00", "/?q=%00", "/index.json?q=ab%00c%0A", "/api/v1/traces?tool=%00"])
+@pytest.mark.parametrize(
+    "url", ["/api/v1/traces?q=%00", "/?q=%00", "/index.json?q=ab%00c%0A", "/api/v1/traces?tool=%00"]
+)
 def test_control_characters_in_a_search_are_dropped_not_a_server_error(client, url):
     assert client.get(url).status_code == 200
 
@@ -255,10 +342,13 @@ def test_the_list_page_json_twin_is_as_strict_as_the_api(client, query, code):
 
 @pytest.mark.parametrize("typed", ["findOrd", "findorders", "FINDO"])
 def test_search_finds_a_tool_by_the_start_of_its_name(client, typed):
-    client.post("/api/v1/ingest", json={"trace_id": "t-orders", "snapshot": "request", "tool": "findOrders",
-                                        "payload": {"q": "x"}})
-    client.post("/api/v1/ingest", json={"trace_id": "t-email", "snapshot": "request", "tool": "sendEmail",
-                                        "payload": {"q": "x"}})
+    client.post(
+        "/api/v1/ingest",
+        json={"trace_id": "t-orders", "snapshot": "request", "tool": "findOrders", "payload": {"q": "x"}},
+    )
+    client.post(
+        "/api/v1/ingest",
+        json={"trace_id": "t-email", "snapshot": "request", "tool": "sendEmail", "payload": {"q": "x"}},
+    )
     ids = [t["trace_id"] for t in client.get(f"/api/v1/traces?q={typed}").get_json()["traces"]]
     assert ids == ["t-orders"]
-

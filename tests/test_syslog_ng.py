@@ -3,6 +3,7 @@
 Runs the configuration that docs/shippers.md shows (tests/fixtures/syslog-ng.conf.tmpl), in the
 foreground, against `tracediff serve`. Skipped where syslog-ng is not installed, except on CI.
 """
+
 import os
 import shutil
 import signal
@@ -13,8 +14,8 @@ from pathlib import Path
 import httpx
 import orjson
 import pytest
-
 from helpers import envelope
+
 from webapp.store import Store
 
 TEMPLATE = Path(__file__).parent / "fixtures" / "syslog-ng.conf.tmpl"
@@ -39,11 +40,24 @@ def make_events(count: int = 300) -> list[dict]:
     """Return envelopes with explicit ids, one per (trace, call, snapshot), some with long lines."""
     events = []
     for i in range(count):
-        payload = {"seq": i, "limit": i % 7, "ratio": i / 8, "paid": i % 2 == 0, "refunded": False,
-                   "note": None, "big": 123456789012 + i, "tags": [i, str(i), True, 1.5e-3],
-                   "text": "café ✓ \"quoted\" back\\slash tab\t line\nbreak"}
-        event = envelope(SNAPSHOTS[i % 3], payload, trace_id=f"5e5106{i // 30:026x}",
-                         call_id=f"call_{i // 3:03d}", event_id=f"syslog-ng-{i:04d}")
+        payload = {
+            "seq": i,
+            "limit": i % 7,
+            "ratio": i / 8,
+            "paid": i % 2 == 0,
+            "refunded": False,
+            "note": None,
+            "big": 123456789012 + i,
+            "tags": [i, str(i), True, 1.5e-3],
+            "text": 'café ✓ "quoted" back\\slash tab\t line\nbreak',
+        }
+        event = envelope(
+            SNAPSHOTS[i % 3],
+            payload,
+            trace_id=f"5e5106{i // 30:026x}",
+            call_id=f"call_{i // 3:03d}",
+            event_id=f"syslog-ng-{i:04d}",
+        )
         if i in LONG_LINES:
             pad = LONG_LINES[i] - len(orjson.dumps(event)) - len(',"blob":""')
             payload["blob"] = ("abcdefghij" * (pad // 10 + 1))[:pad]
@@ -67,26 +81,43 @@ class SyslogNg:
     def __init__(self, binary: str, folder: Path, input_file: Path, url: str):
         self.binary, self.folder = binary, folder
         self.conf = folder / "syslog-ng.conf"
-        self.conf.write_text(TEMPLATE.read_text().replace("{input_file}", str(input_file))
-                             .replace("{url}", url))
+        self.conf.write_text(TEMPLATE.read_text().replace("{input_file}", str(input_file)).replace("{url}", url))
         self.log_path = folder / "syslog-ng.log"
         self.process = None
 
     def start(self) -> "SyslogNg":
-        command = [self.binary, "-F", "--no-caps", "--stderr", "-f", str(self.conf),
-                   "-R", str(self.folder / "persist"), "-p", str(self.folder / "pid"),
-                   "-c", str(self.folder / "ctl")]
+        command = [
+            self.binary,
+            "-F",
+            "--no-caps",
+            "--stderr",
+            "-f",
+            str(self.conf),
+            "-R",
+            str(self.folder / "persist"),
+            "-p",
+            str(self.folder / "pid"),
+            "-c",
+            str(self.folder / "ctl"),
+        ]
         with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         return self
 
     def written(self) -> int:
         """Return how many messages the http destination has delivered in this run."""
-        stats = subprocess.run([self.binary + "-ctl", "stats", "-c", str(self.folder / "ctl")],
-                               capture_output=True, text=True, timeout=10, check=True).stdout
-        counters = [int(line.rsplit(";", 1)[1]) for line in stats.splitlines()
-                    if line.startswith("dst.http;") and ";written;" in line]
+        stats = subprocess.run(
+            [self.binary + "-ctl", "stats", "-c", str(self.folder / "ctl")],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout
+        counters = [
+            int(line.rsplit(";", 1)[1])
+            for line in stats.splitlines()
+            if line.startswith("dst.http;") and ";written;" in line
+        ]
         assert counters, f"no http destination in syslog-ng-ctl stats:\n{stats}"
         return sum(counters)
 
@@ -118,8 +149,7 @@ class SyslogNg:
 
 @pytest.fixture
 def syslog_ng(tmp_path, live_server):
-    daemon = SyslogNg(syslog_ng_binary(), tmp_path, tmp_path / "events.ndjson",
-                      f"{live_server.url}/api/v1/ingest")
+    daemon = SyslogNg(syslog_ng_binary(), tmp_path, tmp_path / "events.ndjson", f"{live_server.url}/api/v1/ingest")
     yield daemon
     daemon.stop()
 
@@ -157,12 +187,12 @@ def assert_payloads_intact(url: str, events: list[dict]) -> None:
     assert found.keys() == {e["event_id"] for e in events}
     for event in events:
         # Compare the serialised form: 1 == True and 5 == 5.0 in Python, but not in JSON.
-        assert orjson.dumps(found[event["event_id"]], option=orjson.OPT_SORT_KEYS) == \
-            orjson.dumps(event["payload"], option=orjson.OPT_SORT_KEYS), event["event_id"]
+        assert orjson.dumps(found[event["event_id"]], option=orjson.OPT_SORT_KEYS) == orjson.dumps(
+            event["payload"], option=orjson.OPT_SORT_KEYS
+        ), event["event_id"]
 
 
-def test_syslog_ng_delivers_every_event_once_and_intact_across_a_kill_and_restart(
-        syslog_ng, live_server, tmp_path):
+def test_syslog_ng_delivers_every_event_once_and_intact_across_a_kill_and_restart(syslog_ng, live_server, tmp_path):
     started = time.monotonic()
     deadline = started + DEADLINE
     events, input_file = make_events(), tmp_path / "events.ndjson"
@@ -196,9 +226,11 @@ def test_syslog_ng_delivers_every_event_once_and_intact_across_a_kill_and_restar
     # The persist file made the second run resume where the first stopped, not from the top.
     assert written_after_restart < lines
     assert_payloads_intact(live_server.url, events)
-    print(f"\nsyslog-ng: {len(events)} events in {lines} lines, {stored} stored, "
-          f"{stored_at_restart} stored when killed, {written_after_restart} sent after restart "
-          f"({written_after_restart - (lines - stored_at_restart)} re-sent), {seconds} s")
+    print(
+        f"\nsyslog-ng: {len(events)} events in {lines} lines, {stored} stored, "
+        f"{stored_at_restart} stored when killed, {written_after_restart} sent after restart "
+        f"({written_after_restart - (lines - stored_at_restart)} re-sent), {seconds} s"
+    )
 
 
 def test_after_an_outage_syslog_ng_delivers_the_backlog_within_seconds_thanks_to_time_reopen(tmp_path):

@@ -1,13 +1,14 @@
 """Stored times have one fixed width, so text order is time order: within a second, across fraction widths, on
 both stores, for the list, its since/until bounds, problems' first and last seen, and a database upgraded by
 migration 10."""
+
 import importlib.util
 import re
 
 import pytest
-
 from conftest import ROOT
 from problem_helpers import CONTRACT, call, send, trace
+
 from webapp import pipeline
 from webapp.common import times
 from webapp.ingest.envelope import normalise_ts
@@ -16,13 +17,28 @@ from webapp.store.filters import absolute_time
 
 FIXED = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z\Z")
 # Five calls 0.5 s apart across the second 10:00:00, each sent with another fraction width (or offset).
-SENT = {1: "2026-11-20T09:59:59.5Z", 2: "2026-11-20T10:00:00Z", 3: "2026-11-20T10:00:00.500Z",
-        4: "2026-11-20T10:00:01.000000000Z", 5: "2026-11-20T11:00:01.5+01:00"}
-STORED = {1: "2026-11-20T09:59:59.500000Z", 2: "2026-11-20T10:00:00.000000Z", 3: "2026-11-20T10:00:00.500000Z",
-          4: "2026-11-20T10:00:01.000000Z", 5: "2026-11-20T10:00:01.500000Z"}
+SENT = {
+    1: "2026-11-20T09:59:59.5Z",
+    2: "2026-11-20T10:00:00Z",
+    3: "2026-11-20T10:00:00.500Z",
+    4: "2026-11-20T10:00:01.000000000Z",
+    5: "2026-11-20T11:00:01.5+01:00",
+}
+STORED = {
+    1: "2026-11-20T09:59:59.500000Z",
+    2: "2026-11-20T10:00:00.000000Z",
+    3: "2026-11-20T10:00:00.500000Z",
+    4: "2026-11-20T10:00:01.000000Z",
+    5: "2026-11-20T10:00:01.500000Z",
+}
 # What tracediff stored before migration 10: the fraction as sent, in UTC.
-AS_BEFORE = {1: "2026-11-20T09:59:59.5Z", 2: "2026-11-20T10:00:00Z", 3: "2026-11-20T10:00:00.500Z",
-             4: "2026-11-20T10:00:01.000000000Z", 5: "2026-11-20T10:00:01.5Z"}
+AS_BEFORE = {
+    1: "2026-11-20T09:59:59.5Z",
+    2: "2026-11-20T10:00:00Z",
+    3: "2026-11-20T10:00:00.500Z",
+    4: "2026-11-20T10:00:01.000000000Z",
+    5: "2026-11-20T10:00:01.5Z",
+}
 BOUNDS = [  # (query, traces listed, newest first)
     ("", [5, 4, 3, 2, 1]),
     ("since=2026-11-20T10:00:00Z", [5, 4, 3, 2]),
@@ -30,7 +46,7 @@ BOUNDS = [  # (query, traces listed, newest first)
     ("until=2026-11-20T10:00:00Z", [2, 1]),
     ("until=2026-11-20T10:00:00.5Z", [3, 2, 1]),
     ("since=2026-11-20T10:00:00Z&until=2026-11-20T10:00:00.5Z", [3, 2]),
-    ("since=2026-11-20T11:00:00.5%2B01:00", [5, 4, 3]),   # the same bound with an offset
+    ("since=2026-11-20T11:00:00.5%2B01:00", [5, 4, 3]),  # the same bound with an offset
     ("until=2026-11-20T10:00:00.500000001Z", [3, 2, 1]),  # nanoseconds are cut, as stored times' are
 ]
 PROBLEM_BOUNDS = [  # (query, kinds listed, newest last seen first)
@@ -47,10 +63,18 @@ PROBLEM_BOUNDS = [  # (query, kinds listed, newest last seen first)
 def second(client, store):
     """Traces 1-3 send limit as a string (one problem), 4 upper-cases status (another), 5 is clean."""
     store.put_tool("findOrders", CONTRACT)
-    status = [{**event, "payload": {"status": "PAID", "limit": 5}} if event["snapshot"] == "request" else event
-              for event in call(trace(4), SENT[4], broken=False)]
-    send(client, *call(trace(1), SENT[1]), *call(trace(2), SENT[2]), *call(trace(3), SENT[3]), *status,
-         *call(trace(5), SENT[5], broken=False))
+    status = [
+        {**event, "payload": {"status": "PAID", "limit": 5}} if event["snapshot"] == "request" else event
+        for event in call(trace(4), SENT[4], broken=False)
+    ]
+    send(
+        client,
+        *call(trace(1), SENT[1]),
+        *call(trace(2), SENT[2]),
+        *call(trace(3), SENT[3]),
+        *status,
+        *call(trace(5), SENT[5], broken=False),
+    )
     pipeline.catch_up(store)
     return client
 
@@ -63,11 +87,14 @@ def answers(client) -> dict:
     """What the API says about the second: the list under every bound, the problems, their traces."""
     problems = {query: client.get(f"/api/v1/problems?{query}").get_json()["problems"] for query, _ in PROBLEM_BOUNDS}
     limit = next(p for p in problems[""] if p["kind"] == "type_changed")
-    return {"traces": {query: listed(client, query) for query, _ in BOUNDS},
-            "trace": client.get(f"/api/v1/traces/{trace(3)}").get_json()["calls"][0]["snapshots"]["request"]["ts"],
-            "problems": {q: [(p["kind"], p["first_seen"], p["last_seen"]) for p in found] for q, found in problems.items()},
-            "problem_traces": [t["trace_id"] for t in
-                               client.get(f"/api/v1/problems/{limit['id']}/traces").get_json()["traces"]]}
+    return {
+        "traces": {query: listed(client, query) for query, _ in BOUNDS},
+        "trace": client.get(f"/api/v1/traces/{trace(3)}").get_json()["calls"][0]["snapshots"]["request"]["ts"],
+        "problems": {q: [(p["kind"], p["first_seen"], p["last_seen"]) for p in found] for q, found in problems.items()},
+        "problem_traces": [
+            t["trace_id"] for t in client.get(f"/api/v1/problems/{limit['id']}/traces").get_json()["traces"]
+        ],
+    }
 
 
 def test_every_way_a_time_arrives_is_stored_in_the_fixed_form():
@@ -82,7 +109,10 @@ def test_every_way_a_time_arrives_is_stored_in_the_fixed_form():
 
 def test_pages_show_a_stored_time_with_the_fraction_trimmed():
     assert [times.display(STORED[n]) for n in (1, 2, 5)] == [
-        "2026-11-20T09:59:59.5Z", "2026-11-20T10:00:00Z", "2026-11-20T10:00:01.5Z"]
+        "2026-11-20T09:59:59.5Z",
+        "2026-11-20T10:00:00Z",
+        "2026-11-20T10:00:01.5Z",
+    ]
 
 
 def test_the_list_is_newest_first_within_a_second_and_bounds_take_exactly_their_side(second):
@@ -154,6 +184,7 @@ def test_a_database_of_the_previous_schema_upgrades_and_answers_the_same(second,
     assert answers(second) == fresh
     for table, columns in _migration_10().COLUMNS.items():
         for column in columns:
-            left = store.db.execute(f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL AND "
-                                    f"length({column}) <> 27").fetchone()[0]
+            left = store.db.execute(
+                f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL AND length({column}) <> 27"
+            ).fetchone()[0]
             assert left == 0, f"{table}.{column}: {left} time(s) not in the fixed form"

@@ -1,8 +1,9 @@
 """The tool pages and the mappings API: what a person sees and what is stored."""
+
 import orjson
 import pytest
-
 from renames import TOOL, events, traffic
+
 from webapp import create_app, pipeline
 from webapp.store import Store
 
@@ -25,8 +26,16 @@ def test_the_tool_list_shows_calls_findings_and_last_seen(client, learnt):
     html = client.get("/tools").get_data(as_text=True)
     assert f'href="/tools/{TOOL}"' in html and "<td>25</td>" in html and "2026-11-20 09:24:00" in html
     assert client.get("/tools.json").json["tools"] == [
-        {"name": TOOL, "calls": 25, "with_findings": 0, "last_seen": "2026-11-20T09:24:00.000000Z", "contract": False,
-         "open_problems": 0, "releases": []}]
+        {
+            "name": TOOL,
+            "calls": 25,
+            "with_findings": 0,
+            "last_seen": "2026-11-20T09:24:00.000000Z",
+            "contract": False,
+            "open_problems": 0,
+            "releases": [],
+        }
+    ]
     assert 'href="/tools">Tools</a>' in client.get("/").get_data(as_text=True)
 
 
@@ -38,7 +47,8 @@ def test_a_tool_page_shows_inferred_mappings_with_evidence_calls_and_strip(clien
     assert html.count('class="trace-row sev-') == 25
     data = client.get(f"/tools/{TOOL}.json").json
     assert {(m["arguments"], m["request"], m["evidence"]) for m in data["mappings"]["inferred"]} >= {
-        ("/seats", "/quantity", "equal in 25 of 25 calls")}
+        ("/seats", "/quantity", "equal in 25 of 25 calls")
+    }
     assert len(data["calls"]) == 25 and data["contract"] is None
 
 
@@ -47,12 +57,13 @@ def test_confirming_from_the_page_writes_the_pair_into_the_contract(client, lear
     assert answer.status_code == 303 and answer.headers["Location"] == f"/tools/{TOOL}"
     assert learnt.get_tool(TOOL)["mapping"] == [{"arguments": "/seats", "request": "/quantity"}]
     html = client.get(f"/tools/{TOOL}").get_data(as_text=True)
-    assert html.count('class="confirm"') == 4   # the confirmed pair is declared now
+    assert html.count('class="confirm"') == 4  # the confirmed pair is declared now
 
 
 def test_rejecting_with_htmx_answers_the_mappings_region_and_keeps_the_pair_out(client, learnt):
-    answer = client.post(f"/tools/{TOOL}/mappings/reject", data={"arguments": "/date", "request": "/day"},
-                         headers={"HX-Request": "true"})
+    answer = client.post(
+        f"/tools/{TOOL}/mappings/reject", data={"arguments": "/date", "request": "/day"}, headers={"HX-Request": "true"}
+    )
     html = answer.get_data(as_text=True)
     assert answer.status_code == 200 and html.startswith('<section id="mappings"')
     assert "Rejected (kept out of inference)" in html and ("/date", "/day") not in learnt.inferred_pairs(TOOL)
@@ -74,8 +85,15 @@ def test_the_mappings_api_lists_and_confirms_and_refuses_bad_pairs(client, learn
 
 @pytest.fixture
 def guarded(db_path):
-    app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off",
-                      "INGEST_TOKENS": INGEST_TOKEN, "READ_TOKENS": READ_TOKEN})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(db_path),
+            "ANALYZER": "off",
+            "INGEST_TOKENS": INGEST_TOKEN,
+            "READ_TOKENS": READ_TOKEN,
+        }
+    )
     client = app.test_client()
     client.post("/api/v1/ingest", data=orjson.dumps(traffic(25)), headers={"Authorization": f"Bearer {INGEST_TOKEN}"})
     pipeline.catch_up(Store.open(db_path))
@@ -85,23 +103,32 @@ def guarded(db_path):
 def test_with_tokens_changing_a_mapping_needs_an_ingest_token(guarded):
     pair = {"arguments": "/seats", "request": "/quantity"}
     read = {"Authorization": f"Bearer {READ_TOKEN}"}
-    assert guarded.post(f"/api/v1/tools/{TOOL}/mappings/confirm", json=pair, headers=read).json["error"]["code"] \
+    assert (
+        guarded.post(f"/api/v1/tools/{TOOL}/mappings/confirm", json=pair, headers=read).json["error"]["code"]
         == "read_only_token"
+    )
     page = guarded.get(f"/tools/{TOOL}", auth=("me", READ_TOKEN)).get_data(as_text=True)
     assert 'class="confirm"' not in page and "tracediff tools map bookTable seats=quantity" in page
     refused = guarded.post(f"/tools/{TOOL}/mappings/confirm", data=pair, auth=("me", READ_TOKEN))
-    assert refused.status_code == 401 and any(h.startswith('Basic realm="tracediff"')
-                                              for h in refused.headers.getlist("WWW-Authenticate"))
+    assert refused.status_code == 401 and any(
+        h.startswith('Basic realm="tracediff"') for h in refused.headers.getlist("WWW-Authenticate")
+    )
     ok = guarded.post(f"/tools/{TOOL}/mappings/confirm", data=pair, auth=("me", INGEST_TOKEN))
     assert ok.status_code == 303
-    api = guarded.post(f"/api/v1/tools/{TOOL}/mappings/reject", json={"arguments": "/date", "request": "/day"},
-                       headers={"Authorization": f"Bearer {INGEST_TOKEN}"})
+    api = guarded.post(
+        f"/api/v1/tools/{TOOL}/mappings/reject",
+        json={"arguments": "/date", "request": "/day"},
+        headers={"Authorization": f"Bearer {INGEST_TOKEN}"},
+    )
     assert api.status_code == 200 and api.json["rejected"] == [{"arguments": "/date", "request": "/day"}]
 
 
 def test_a_cross_site_form_cannot_change_a_mapping(client, learnt):
-    answer = client.post(f"/tools/{TOOL}/mappings/confirm", data={"arguments": "/seats", "request": "/quantity"},
-                         headers={"Sec-Fetch-Site": "cross-site"})
+    answer = client.post(
+        f"/tools/{TOOL}/mappings/confirm",
+        data={"arguments": "/seats", "request": "/quantity"},
+        headers={"Sec-Fetch-Site": "cross-site"},
+    )
     assert answer.status_code == 403 and learnt.get_tool(TOOL) is None
 
 
@@ -118,8 +145,9 @@ def test_a_missed_rename_offers_pair_these_and_the_form_declares_it(client, db_p
     assert '<button type="submit">pair these</button>' in html
     assert '<option value="/quantity">/quantity</option>' in html
     back = f"/traces/{RENAMED}?call=call_01"
-    answer = client.post(f"/tools/{TOOL}/mappings/confirm",
-                         data={"arguments": "/seats", "request": "/quantity", "next": back})
+    answer = client.post(
+        f"/tools/{TOOL}/mappings/confirm", data={"arguments": "/seats", "request": "/quantity", "next": back}
+    )
     assert answer.status_code == 303 and answer.headers["Location"] == back
     assert Store.open(db_path).get_tool(TOOL)["mapping"] == [{"arguments": "/seats", "request": "/quantity"}]
     assert "seats dropped" not in client.get(back).get_data(as_text=True)
@@ -127,26 +155,35 @@ def test_a_missed_rename_offers_pair_these_and_the_form_declares_it(client, db_p
 
 def test_a_form_cannot_send_the_browser_to_another_site(client, learnt):
     for target in ("//evil.example/x", "/\\evil.example", "https://evil.example/"):
-        answer = client.post(f"/tools/{TOOL}/mappings/reject",
-                             data={"arguments": "/seats", "request": "/quantity", "next": target})
+        answer = client.post(
+            f"/tools/{TOOL}/mappings/reject", data={"arguments": "/seats", "request": "/quantity", "next": target}
+        )
         assert answer.headers["Location"] == f"/tools/{TOOL}"
 
 
 def test_the_list_mutes_info_kinds_and_is_current_after_a_contract_change(client, learnt):
     html = client.get("/").get_data(as_text=True)
-    assert 'class="kind quiet"' in html and 'class="kind"' not in html   # info findings only
+    assert 'class="kind quiet"' in html and 'class="kind"' not in html  # info findings only
     schema = {"type": "object", "properties": {"quantity": {"type": "string"}}}
     client.put(f"/api/v1/tools/{TOOL}", json={"request_schema": schema})
     html = client.get("/").get_data(as_text=True)
-    assert "sev-error" in html and "pending" not in html   # re-analysed for the list, as a trace page would be
+    assert "sev-error" in html and "pending" not in html  # re-analysed for the list, as a trace page would be
 
 
 SLASHED = "github/issues create"  # MCP servers and namespaced tools put `/` in names
 
 
 def test_a_tool_whose_name_holds_a_slash_has_its_page_json_api_and_mappings(client, db_path):
-    call = [{"trace_id": "5" * 32, "call_id": "c1", "snapshot": snapshot, "tool": SLASHED,
-             "payload": {"title": "Bug", "labels": ["x"]}} for snapshot in ("arguments", "request")]
+    call = [
+        {
+            "trace_id": "5" * 32,
+            "call_id": "c1",
+            "snapshot": snapshot,
+            "tool": SLASHED,
+            "payload": {"title": "Bug", "labels": ["x"]},
+        }
+        for snapshot in ("arguments", "request")
+    ]
     assert client.post("/api/v1/ingest", data=orjson.dumps(call)).get_json()["accepted"] == 2
     listed = client.get("/tools").get_data(as_text=True)
     assert 'href="/tools/github/issues%20create"' in listed
@@ -158,8 +195,10 @@ def test_a_tool_whose_name_holds_a_slash_has_its_page_json_api_and_mappings(clie
     assert client.get(f"/api/v1/tools/{SLASHED}").json["arguments_schema"] == contract["arguments_schema"]
     pair = {"arguments": "/title", "request": "/title"}
     assert client.post(f"/api/v1/tools/{SLASHED}/mappings/confirm", json=pair).status_code == 200
-    assert pair in [{k: m[k] for k in ("arguments", "request")}
-                    for m in client.get(f"/api/v1/tools/{SLASHED}/mappings").json["declared"]]
+    assert pair in [
+        {k: m[k] for k in ("arguments", "request")}
+        for m in client.get(f"/api/v1/tools/{SLASHED}/mappings").json["declared"]
+    ]
     assert client.delete(f"/api/v1/tools/{SLASHED}").status_code == 204
     assert client.get(f"/api/v1/tools/{SLASHED}").status_code == 404
     # any text routes, as before names could hold `/`: a line break too (the contract API answers for it)
@@ -168,6 +207,7 @@ def test_a_tool_whose_name_holds_a_slash_has_its_page_json_api_and_mappings(clie
 
 def test_a_real_server_serves_a_slashed_tool_name_sent_as_is_or_percent_encoded(live_server):
     import httpx
+
     call = {"trace_id": "6" * 32, "snapshot": "arguments", "tool": "mcp/fs/read", "payload": {"path": "/a"}}
     httpx.post(live_server.url + "/api/v1/ingest", content=orjson.dumps(call), timeout=30)
     for path in ("/tools/mcp/fs/read", "/tools/mcp%2Ffs%2Fread"):

@@ -1,4 +1,5 @@
 """Data care: prune on a nearly full disk gives space back, backups are consistent under writes, restore works."""
+
 import os
 import random
 import shutil
@@ -7,15 +8,15 @@ import subprocess
 import sys
 import threading
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import httpx
-from httpx import Response
 import pytest
-
 from conftest import ROOT, LiveServer
 from helpers import ndjson
+from httpx import Response
 from test_durability import body, db_problems, post_until_acknowledged
+
 from webapp import create_app
 from webapp.common import times
 from webapp.ingest import parse_body
@@ -30,18 +31,28 @@ def tracediff(*args, env=None, timeout=180) -> subprocess.CompletedProcess:
     """Run the real command line, as an operator would."""
     command = shutil.which("tracediff")
     command = [command] if command else [sys.executable, "-m", "webapp"]
-    return subprocess.run([*command, *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [*command, *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout, env={**os.environ, **(env or {})}
+    )
 
 
 def batch_of(n: int, old: bool, size: int = 20, rng=random.Random(7)) -> list[dict]:
     """Events of `size` traces with wordy payloads (~5 KB each), stamped long ago or just now."""
-    now = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return [{"event_id": f"b{n}-{k}", "trace_id": f"{'old' if old else 'new'}{n:025d}{k:04d}",
-             "snapshot": "request", "tool": "findOrders", "ts": "2020-01-01T00:00:00Z" if old else now,
-             "payload": {"tag": "oldtag" if old else "newtag",
-                         "items": [{"name": " ".join(rng.choices(WORDS, k=10)), "n": j} for j in range(50)]}}
-            for k in range(size)]
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return [
+        {
+            "event_id": f"b{n}-{k}",
+            "trace_id": f"{'old' if old else 'new'}{n:025d}{k:04d}",
+            "snapshot": "request",
+            "tool": "findOrders",
+            "ts": "2020-01-01T00:00:00Z" if old else now,
+            "payload": {
+                "tag": "oldtag" if old else "newtag",
+                "items": [{"name": " ".join(rng.choices(WORDS, k=10)), "n": j} for j in range(50)],
+            },
+        }
+        for k in range(size)
+    ]
 
 
 def with_a_big_payload(batch: list[dict], rng=random.Random(9)) -> list[dict]:
@@ -60,8 +71,12 @@ def small_disk(tmp_path):
     """A 32 MiB tmpfs (needs root, as tests/test_durability.py's full-disk test)."""
     mount = tmp_path / "small"
     mount.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(mount)],
-                                           capture_output=True).returncode:
+    if (
+        os.geteuid() != 0
+        or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(mount)], capture_output=True
+        ).returncode
+    ):
         pytest.skip("mounting a small tmpfs is not permitted here")
     yield mount
     subprocess.run(["umount", "-l", str(mount)], check=False)
@@ -102,8 +117,10 @@ def assert_pruned_well(pruned, before: int, after: int, held: int, old_traces: i
     assert set(sent_new) <= store.event_ids()
     assert not any(row[0].startswith("old") for row in store.db.execute("SELECT trace_id FROM traces"))
     # search holds every kept payload and none of the deleted ones, whichever way the index was kept
-    matches = {word: store.db.execute("SELECT count(*) FROM events_fts WHERE events_fts MATCH ?", (word,)).fetchone()[0]
-               for word in ("oldtag", "newtag")}
+    matches = {
+        word: store.db.execute("SELECT count(*) FROM events_fts WHERE events_fts MATCH ?", (word,)).fetchone()[0]
+        for word in ("oldtag", "newtag")
+    }
     assert matches == {"oldtag": 0, "newtag": store.count_events()}
     store.db.execute("INSERT INTO events_fts (events_fts) VALUES ('integrity-check')")
     assert not store.db.execute("SELECT * FROM progress WHERE name LIKE 'reindex%'").fetchall()
@@ -128,14 +145,19 @@ def test_prune_on_a_nearly_full_filesystem_deletes_and_frees_space_while_the_ser
             assert post_until_acknowledged(http, batch_of(5000, old=False), Counter())["accepted"] == 20
     finally:
         server.stop()
-    print(f"\n[upkeep] prune on a nearly full 32 MiB tmpfs: {pruned.stdout.strip()}; free {before // 1024} KiB "
-          f"-> {after // 1024} KiB")
+    print(
+        f"\n[upkeep] prune on a nearly full 32 MiB tmpfs: {pruned.stdout.strip()}; free {before // 1024} KiB "
+        f"-> {after // 1024} KiB"
+    )
     assert_pruned_well(pruned, before, after, held, old_traces, server.db_path, sent_new)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("beside_server, left", [(True, 1 * MB), (False, 1 * MB), (False, MB // 4)],
-                         ids=["1MiB-beside-a-server", "1MiB-alone", "256KiB-alone"])
+@pytest.mark.parametrize(
+    "beside_server, left",
+    [(True, 1 * MB), (False, 1 * MB), (False, MB // 4)],
+    ids=["1MiB-beside-a-server", "1MiB-alone", "256KiB-alone"],
+)
 def test_prune_with_little_left_by_another_program_gives_the_space_back(small_disk, tmp_path, beside_server, left):
     server = LiveServer(small_disk / "full.db", env={"TRACEDIFF_MIN_FREE_MB": "8"})
     server.log_path = tmp_path / "server.log"
@@ -157,8 +179,10 @@ def test_prune_with_little_left_by_another_program_gives_the_space_back(small_di
                 sent_new += [f"b5000-{k}" for k in range(20)]
     finally:
         server.stop()
-    print(f"\n[upkeep] prune with {left // 1024} KiB left ({'beside a server' if beside_server else 'alone'}): "
-          f"{pruned.stdout.strip()}; free {before // 1024} KiB -> {after // 1024} KiB")
+    print(
+        f"\n[upkeep] prune with {left // 1024} KiB left ({'beside a server' if beside_server else 'alone'}): "
+        f"{pruned.stdout.strip()}; free {before // 1024} KiB -> {after // 1024} KiB"
+    )
     assert before <= left
     assert_pruned_well(pruned, before, after, held, old_traces, server.db_path, sent_new)
 
@@ -186,7 +210,9 @@ def test_prune_with_no_byte_free_says_so_in_one_line(small_disk):
     fill_to_the_last_byte(small_disk, store)
     store.close()
     assert free_bytes(small_disk) < 64 * 1024
-    pruned = tracediff("prune", "--days", "30", "--db", str(small_disk / "stuck.db"), env={"TRACEDIFF_MIN_FREE_MB": "0"})
+    pruned = tracediff(
+        "prune", "--days", "30", "--db", str(small_disk / "stuck.db"), env={"TRACEDIFF_MIN_FREE_MB": "0"}
+    )
     assert pruned.returncode == 1
     assert "Traceback" not in pruned.stderr and pruned.stderr.strip().count("\n") == 0
     assert pruned.stderr.startswith("Error: cannot prune") and "Free some space" in pruned.stderr
@@ -272,7 +298,7 @@ def test_backup_while_writes_go_on_is_a_consistent_copy_and_restores(live_server
 
 
 def test_an_event_stamped_300_days_ahead_is_stored_at_its_receive_time_and_pruned_with_its_age(client, db_path):
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     ahead = (now + timedelta(days=300)).strftime("%Y-%m-%dT%H:%M:%SZ")
     event = {"trace_id": "f" * 32, "snapshot": "request", "tool": "findOrders", "payload": {"a": 1}, "ts": ahead}
     assert client.post("/api/v1/ingest", data=ndjson(event)).get_json()["accepted"] == 1
@@ -296,7 +322,7 @@ def test_a_prune_stopped_while_the_index_was_rebuilt_is_finished_by_the_next_one
     assert store.db.execute(search, ("newtag",)).fetchone()[0] == 0
     store.add_events(parse_body(body(batch_of(6, old=False))).events)  # arrives meanwhile: projected as usual
     store.catch_up_for_read()
-    assert store.prune(times.stamp(datetime.now(timezone.utc) - timedelta(days=30))) == 60
+    assert store.prune(times.stamp(datetime.now(UTC) - timedelta(days=30))) == 60
     assert store.db.execute(search, ("newtag",)).fetchone()[0] == 80
     assert store.db.execute(search, ("oldtag",)).fetchone()[0] == 0
     store.db.execute("INSERT INTO events_fts (events_fts) VALUES ('integrity-check')")

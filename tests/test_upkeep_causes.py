@@ -1,5 +1,6 @@
 """Data care when the disk says no: each cause named (full, read-only, locked), retention's partial work
 counted and logged, sizes measured and labelled right, no file left beside a failed backup."""
+
 import contextlib
 import os
 import re
@@ -9,9 +10,9 @@ import time
 
 import httpx
 import pytest
-
 from conftest import ROOT, LiveServer
 from test_upkeep import MB, fill_store, free_bytes, leave_free, small_disk, tracediff  # noqa: F401 (fixture)
+
 from webapp.store import Store
 
 MIB_LINE = re.compile(r"database and WAL: ([\d.]+) MiB -> ([\d.]+) MiB")
@@ -42,8 +43,9 @@ def old_and_new(tmp_path_factory):
     fill_store(path, 20, old=True)
     store = Store(path)
     store.close()
-    from test_upkeep import batch_of
     from test_durability import body
+    from test_upkeep import batch_of
+
     from webapp.ingest import parse_body
 
     store = Store(path)
@@ -65,8 +67,9 @@ def test_a_store_error_on_a_full_disk_says_the_disk_is_full_not_disk_io(small_di
         assert re.search(r"the disk holding t\.db is full \(\d+ KiB free\)", line), (command, line)
 
 
-def test_prune_on_a_read_only_mount_or_an_immutable_file_says_so_and_not_to_free_space(small_disk, old_and_new,
-                                                                                        tmp_path):
+def test_prune_on_a_read_only_mount_or_an_immutable_file_says_so_and_not_to_free_space(
+    small_disk, old_and_new, tmp_path
+):
     shutil.copy(old_and_new, small_disk / "t.db")
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
     line = one_error_line(tracediff("prune", "--days", "30", "--db", str(small_disk / "t.db")))
@@ -90,8 +93,9 @@ def test_prune_vacuum_without_room_says_the_deletion_worked_and_what_vacuum_need
     fill_store(old, 30, old=False)
     shutil.copy(old, small_disk / "t.db")
     leave_free(small_disk, 2 * MB)
-    pruned = tracediff("prune", "--days", "30", "--vacuum", "--db", str(small_disk / "t.db"),
-                       env={"TRACEDIFF_MIN_FREE_MB": "0"})
+    pruned = tracediff(
+        "prune", "--days", "30", "--vacuum", "--db", str(small_disk / "t.db"), env={"TRACEDIFF_MIN_FREE_MB": "0"}
+    )
     line = one_error_line(pruned)
     assert "deleted 200 trace(s)" in pruned.stdout
     assert "the 200 trace(s) were deleted, but VACUUM failed" in line and "SQLITE_TMPDIR" in line, line
@@ -121,13 +125,18 @@ def test_a_backup_that_fails_for_room_leaves_no_file_beside_it(small_disk, old_a
 
 @pytest.mark.slow
 @pytest.mark.parametrize("free", [MB, 64 * 1024], ids=["1MiB-free", "64KiB-free"])
-def test_retention_on_a_nearly_full_disk_counts_and_logs_what_it_deleted_and_why_it_stopped(small_disk, old_and_new,
-                                                                                            tmp_path, free):
+def test_retention_on_a_nearly_full_disk_counts_and_logs_what_it_deleted_and_why_it_stopped(
+    small_disk, old_and_new, tmp_path, free
+):
     database = small_disk / "t.db"
     shutil.copy(old_and_new, database)
     leave_free(small_disk, free)
-    server = LiveServer(database, workers=1, log_path=tmp_path / "server.log",
-                        env={"TRACEDIFF_RETENTION_DAYS": "30", "TRACEDIFF_MIN_FREE_MB": "0"}).start()
+    server = LiveServer(
+        database,
+        workers=1,
+        log_path=tmp_path / "server.log",
+        env={"TRACEDIFF_RETENTION_DAYS": "30", "TRACEDIFF_MIN_FREE_MB": "0"},
+    ).start()
     try:
         deadline = time.monotonic() + 60
         while "webapp.ops.analyser: retention" not in server.logs() and time.monotonic() < deadline:

@@ -1,4 +1,5 @@
 """The pages: the list, the permalink, page or fragment by HX-Request, escaping."""
+
 import hashlib
 import re
 from pathlib import Path
@@ -8,8 +9,8 @@ import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
 from webapp.cli import demo
-from webapp.web.alignedview import COUNT_ROWS, FIRST_ROWS, MORE_ROWS
 from webapp.store import stats
+from webapp.web.alignedview import COUNT_ROWS, FIRST_ROWS, MORE_ROWS
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
 
@@ -60,6 +61,7 @@ def test_an_unknown_trace_page_is_a_404(client):
 
 # -- with the sample traces ----------------------------------------------------------------
 
+
 def sample_id(file_name: str) -> str:
     """The fixed trace id of a sample trace file (see sample_traces/README.md)."""
     return hashlib.sha256(f"tracediff-sample/{file_name}".encode()).hexdigest()[:32]
@@ -100,8 +102,12 @@ def test_show_only_differences_hides_unchanged_rows_without_javascript(client, s
 def test_findings_come_first_errors_first_with_both_ends_as_node_ids(client, samples):
     html = client.get(f"/traces/{LIMIT_AS_STRING}").get_data(as_text=True)
     assert html.index('id="findings"') < html.index('id="view"')
-    first = re.search(r'<li class="finding sev-(\w+)" id="f-type_changed-arguments/limit-request/limit" '
-                      r'data-index="1"[^>]*>', html, re.S)
+    first = re.search(
+        r'<li class="finding sev-(\w+)" id="f-type_changed-arguments/limit-request/limit" '
+        r'data-index="1"[^>]*>',
+        html,
+        re.S,
+    )
     assert first.group(1) == "error"
     assert 'data-left="arguments/limit"' in first.group(0) and 'data-right="request/limit"' in first.group(0)
     assert "limit: integer 5 became string" in html
@@ -123,7 +129,7 @@ def test_the_raw_view_is_server_rendered_details_with_marked_nodes(client, sampl
 def test_an_htmx_view_switch_gets_only_the_view_region(client, samples):
     response = client.get(f"/traces/{LIMIT_AS_STRING}?view=raw", headers={"HX-Request": "true"})
     html = response.get_data(as_text=True)
-    assert html.lstrip().startswith("<section id=\"view\"") and "<html" not in html
+    assert html.lstrip().startswith('<section id="view"') and "<html" not in html
     assert 'id="findings"' not in html and "HX-Request" in response.headers["Vary"]
 
 
@@ -198,8 +204,11 @@ def test_counts_per_filter_value_follow_the_other_filters(client, samples):
     assert re.search(r"type_changed <b>4</b>", html) and re.search(r"4xx <b>3</b>", html)
     assert re.search(r"findOrders <b>10</b> ×", html)
     counts = client.get("/index.json?tool=findOrders").get_json()["counts"]
-    assert counts["tool"]["createNote"] == 3 and counts["kind"] == {"case_changed": 10, "enum_changed": 2,
-                                                                     "type_changed": 4}
+    assert counts["tool"]["createNote"] == 3 and counts["kind"] == {
+        "case_changed": 10,
+        "enum_changed": 2,
+        "type_changed": 4,
+    }
 
 
 def test_search_finds_text_inside_payloads_and_by_trace_id_prefix(client, samples):
@@ -236,17 +245,21 @@ def test_each_strip_bar_links_to_its_hour(client, samples):
 
 def test_compare_marks_the_differences_stage_by_stage(client, samples):
     html = client.get(f"/compare?a={CLEAN_ORDERS}&b={LIMIT_AS_STRING}").get_data(as_text=True)
-    request_stage = html[html.index('stage-request">'):html.index('stage-response">')]
-    row = re.search(r'<tr class="arow marked sev-warning">\s*<td class="ptr">/limit</td>(.*?)</tr>', request_stage, re.S)
+    request_stage = html[html.index('stage-request">') : html.index('stage-response">')]
+    row = re.search(
+        r'<tr class="arow marked sev-warning">\s*<td class="ptr">/limit</td>(.*?)</tr>', request_stage, re.S
+    )
     assert row and "type changed" in row.group(1)
     assert client.get("/compare?a=nope&b=nope").status_code == 404
 
 
 # -- a big store: counts out of band and capped, searches bounded ---------------------------
 
+
 @pytest.fixture
 def big(store):
     from test_store_listing import bulk_traces
+
     bulk_traces(store, stats.COUNT_CAP + 1, word="everywhere")
     return store
 
@@ -297,8 +310,12 @@ def test_a_trace_id_with_slashes_or_url_characters_has_working_permalinks(client
 
 def test_a_w3c_trace_id_pasted_in_upper_case_finds_its_trace(client):
     ingest(client, envelope(trace_id=TRACE.upper()))
-    for url in (f"/traces/{TRACE.upper()}", f"/traces/{TRACE.upper()}.json", f"/api/v1/traces/{TRACE.upper()}",
-                f"/api/v1/traces/{TRACE.upper()}/calls/call_01/arguments/versions"):
+    for url in (
+        f"/traces/{TRACE.upper()}",
+        f"/traces/{TRACE.upper()}.json",
+        f"/api/v1/traces/{TRACE.upper()}",
+        f"/api/v1/traces/{TRACE.upper()}/calls/call_01/arguments/versions",
+    ):
         assert client.get(url).status_code == 200, url
 
 
@@ -306,8 +323,7 @@ def test_a_w3c_trace_id_pasted_in_upper_case_finds_its_trace(client):
 def test_the_json_twins_of_pages_answer_a_missing_trace_in_the_error_shape(client, url):
     response = client.get(url)
     assert response.status_code == 404
-    assert response.get_json()["error"] == {"code": "not_found", "message": "no trace with id nope",
-                                            "retryable": False}
+    assert response.get_json()["error"] == {"code": "not_found", "message": "no trace with id nope", "retryable": False}
 
 
 def test_the_strip_row_of_calls_without_a_tool_links_each_bar_to_its_hour_alone(client):
@@ -319,17 +335,21 @@ def test_the_strip_row_of_calls_without_a_tool_links_each_bar_to_its_hour_alone(
     assert TRACE in listed_ids(client.get(bar).get_data(as_text=True))
 
 
-
 def test_a_hostile_tool_name_stays_text_in_the_strip_and_its_bars_link_to_that_tool_and_hour(client):
     tool = '"><img src=x onerror=alert(1)>&'
     ingest(client, envelope(tool=tool, ts="2026-11-30T09:15:00Z"))
     html = client.get("/?severity=warning").get_data(as_text=True)
-    strip = html[html.index('<section class="strip"'):html.index("</section>", html.index('<section class="strip"'))]
+    strip = html[html.index('<section class="strip"') : html.index("</section>", html.index('<section class="strip"'))]
     assert "<img" not in strip and "&lt;img src=x onerror=alert(1)&gt;&amp; 2026-11-30 09:00: 1 calls" in strip
     bar = re.search(r'<a href="([^"]+)"><title>', strip).group(1).replace("&amp;", "&")
-    assert parse_qs(urlparse(bar).query) == {"severity": ["warning"], "tool": [tool],
-                                             "since": ["2026-11-30T09:00:00"], "until": ["2026-11-30T10:00:00"]}
+    assert parse_qs(urlparse(bar).query) == {
+        "severity": ["warning"],
+        "tool": [tool],
+        "since": ["2026-11-30T09:00:00"],
+        "until": ["2026-11-30T10:00:00"],
+    }
     assert TRACE in listed_ids(client.get(bar.replace("severity=warning&", "")).get_data(as_text=True))
+
 
 def test_control_characters_of_a_payload_are_shown_as_escapes_on_the_page(client):
     ingest(client, envelope(snapshot="request", payload={"a\u0000b": "c\u0000d\u001b[31m"}))
@@ -340,17 +360,23 @@ def test_control_characters_of_a_payload_are_shown_as_escapes_on_the_page(client
 
 
 def test_each_strip_row_has_its_own_scale_so_a_quiet_tool_stays_visible(client):
-    busy = [envelope(trace_id=f"busy{i}", call_id="c", tool="findOrders", ts="2026-11-30T09:10:00Z")
-            for i in range(40)]
+    busy = [envelope(trace_id=f"busy{i}", call_id="c", tool="findOrders", ts="2026-11-30T09:10:00Z") for i in range(40)]
     ingest(client, *busy, envelope(trace_id="quiet", call_id="c", tool="sendEmail", ts="2026-11-30T09:20:00Z"))
     html = client.get("/").get_data(as_text=True)
-    heights = dict(re.findall(r'<title>(\w+) 2026-11-30 09:00: \d+ calls.*?</title>\s*<rect class="bar-hit"[^>]*>'
-                              r'\s*<rect class="bar-calls"[^>]*height="(\d+)"', html, re.S))
+    heights = dict(
+        re.findall(
+            r'<title>(\w+) 2026-11-30 09:00: \d+ calls.*?</title>\s*<rect class="bar-hit"[^>]*>'
+            r'\s*<rect class="bar-calls"[^>]*height="(\d+)"',
+            html,
+            re.S,
+        )
+    )
     assert heights == {"findOrders": heights["sendEmail"], "sendEmail": heights["findOrders"]}
     assert int(heights["sendEmail"]) >= 20  # its busiest hour fills its row
 
 
 # -- the aligned view past its row limit, broken JSON, labels, favicon ----------------------
+
 
 def items_call(count: int = 3000) -> list[dict]:
     """Arguments with `count` items and a request identical but for the last item's qty, a string."""
@@ -385,20 +411,20 @@ def test_load_more_brings_the_next_rows_as_a_fragment_or_a_page_without_javascri
     second = data_rows(rows)
     assert len(second) == MORE_ROWS and not set(first) & set(second)
     assert [int(i) for i in second] == sorted(int(i) for i in second) and int(second[0]) > int(first[-2])
-    assert "more=" + str(MORE_ROWS) in rows           # and a link to the page after it
-    page = client.get(more).get_data(as_text=True)     # a plain link: the whole page, those rows in it
+    assert "more=" + str(MORE_ROWS) in rows  # and a link to the page after it
+    page = client.get(more).get_data(as_text=True)  # a plain link: the whole page, those rows in it
     assert "<html" in page and data_rows(page) == second
 
 
 def test_the_hidden_row_count_is_the_real_number_past_the_alignment_budget(client):
-    ingest(client, *items_call())   # 6,000 rows: more than the 5,000 the analysis rebuilds
+    ingest(client, *items_call())  # 6,000 rows: more than the 5,000 the analysis rebuilds
     html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
     shown = html.count('<tr class="arow')
     assert f"{6000 - shown:,} more rows not shown" in html
 
 
 def test_past_the_rows_it_counts_the_page_says_at_least_how_many_rows_are_hidden(client):
-    ingest(client, *items_call(COUNT_ROWS // 2 + 1000))   # two rows an item: past what the page counts
+    ingest(client, *items_call(COUNT_ROWS // 2 + 1000))  # two rows an item: past what the page counts
     html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
     shown = html.count('<tr class="arow')
     assert f"at least {COUNT_ROWS - shown:,} more rows not shown" in html
@@ -413,8 +439,12 @@ def test_a_snapshot_of_broken_json_gets_a_marked_root_row_with_its_text(client, 
 
 
 def test_a_row_with_two_findings_shows_a_label_for_each(client):
-    ingest(client, envelope("arguments", {"limit": 5}), envelope("request", {"limit": "5"}),
-           envelope("response", {"limit": 6}, http={"status_code": 200}))
+    ingest(
+        client,
+        envelope("arguments", {"limit": 5}),
+        envelope("request", {"limit": "5"}),
+        envelope("response", {"limit": 6}, http={"status_code": 200}),
+    )
     html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
     row = re.search(r'<tr class="arow marked[^"]*"[^>]*>(.*?)</tr>', html, re.S).group(1)
     assert "type_changed · warning" in row and "echo_mismatch · warning" in row

@@ -1,52 +1,54 @@
 """tracediff: the three snapshots of an LLM tool call, side by side, with mapping-aware diffs."""
-from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
-ROOT = PACKAGE.parent
-
-
-def resource_dir(name: str) -> Path:
-    """Return templates/, static/ or sample_traces/: the installed package's copy, else the checkout's."""
-    packaged = PACKAGE / name
-    return packaged if packaged.is_dir() else ROOT / name
-
-
-def doc_page(name: str) -> str:
-    """Return where a page of docs/ is on this machine (the wheel ships docs/ in the package), for messages."""
-    return str(resource_dir("docs") / name)
+from .common.resources import PACKAGE, ROOT, doc_page, resource_dir  # noqa: F401  (webapp.doc_page())
 
 
 def create_app(test_config: dict | None = None):
     """Build the Flask app from defaults, TRACEDIFF_* variables and test_config."""
-    from flask import Flask   # here, so that the command line starts without Flask
+    from flask import Flask  # here, so that the command line starts without Flask
 
     from .config import load_settings
 
-    app = Flask(__name__, template_folder=str(resource_dir("templates")),
-                static_folder=str(resource_dir("static")))
+    app = Flask(__name__, template_folder=str(resource_dir("templates")), static_folder=str(resource_dir("static")))
     app.config.update(load_settings(test_config))
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
 
-    from .ops import analyser, logs, sender
-    from .web import (alerting, api, db, health, mappings_api, metrics, openapi, proxies, quarantine, security,
-                      signin, toolpages, views)
     from .ingest import Limits
+    from .ops import analyser, logs, sender
     from .redaction.redactor import redactor_for
-    from .web import releases
-    from .web.problems import api as problems_api, pages as problems_pages
+    from .web import (
+        alerting,
+        api,
+        db,
+        health,
+        mappings_api,
+        metrics,
+        openapi,
+        proxies,
+        quarantine,
+        releases,
+        security,
+        signin,
+        toolpages,
+        views,
+    )
+    from .web.problems import api as problems_api
+    from .web.problems import pages as problems_pages
 
     # What ingestion needs from the settings, built once: the store below knows nothing of either.
     app.extensions["tracediff.redactor"] = redactor_for(app.config)
     app.extensions["tracediff.limits"] = Limits(
         max_body_bytes=app.config["MAX_DECOMPRESSED_BYTES"],
-        max_depth=app.config["MAX_DEPTH"], max_events=app.config["MAX_EVENTS"],
-        max_clock_skew_s=app.config["MAX_CLOCK_SKEW_S"])
+        max_depth=app.config["MAX_DEPTH"],
+        max_events=app.config["MAX_EVENTS"],
+        max_clock_skew_s=app.config["MAX_CLOCK_SKEW_S"],
+    )
     db.init_app(app)
-    logs.init_app(app)      # before the access check, so a refused request has its id
-    metrics.init_app(app)   # and its latency
+    logs.init_app(app)  # before the access check, so a refused request has its id
+    metrics.init_app(app)  # and its latency
     security.init_app(app)
-    signin.init_app(app)     # /signin, and who is signed in on every page
+    signin.init_app(app)  # /signin, and who is signed in on every page
     proxies.init_app(app)
     toolpages.init_app(app)  # the <tool:name> converter, before the rules that use it
     app.register_blueprint(health.bp)

@@ -1,2 +1,3 @@
 """The version of tracediff, in a module of its own so that nothing imports the package for it."""
+
 __version__ = "0.2.0"

@@ -3,6 +3,7 @@
 Pure logic lives here (rules, messages, URL checks); the outbox and delivery log are the store's
 (webapp/store/alerts.py) and the background sender is webapp/ops/sender.py.
 """
+
 from .rules import EVENT_TYPES, FORMATS, RuleError, matches, new_secret, parse_rule
 
 __all__ = ["EVENT_TYPES", "FORMATS", "RuleError", "matches", "new_secret", "parse_rule"]

@@ -1,4 +1,5 @@
 """The messages alerts send: a Standard Webhooks JSON body with its signature, or a Slack message."""
+
 import base64
 import hashlib
 import hmac
@@ -22,8 +23,12 @@ def signature(secret: str, message_id: str, unix_time: int, body: bytes) -> str:
 
 def signed_headers(secret: str, message_id: str, unix_time: int, body: bytes) -> dict:
     """Return the headers of a signed delivery."""
-    return {"content-type": "application/json", "webhook-id": message_id,
-            "webhook-timestamp": str(unix_time), "webhook-signature": signature(secret, message_id, unix_time, body)}
+    return {
+        "content-type": "application/json",
+        "webhook-id": message_id,
+        "webhook-timestamp": str(unix_time),
+        "webhook-signature": signature(secret, message_id, unix_time, body),
+    }
 
 
 def summary(event_type: str, data: dict, facts: dict | None = None) -> str:
@@ -47,8 +52,10 @@ def rejected_line(data: dict) -> str:
     shown = [f"{each['count']} from {each['source'] or 'an unnamed shipper'}" for each in by_source[:5]]
     if len(by_source) > 5:
         shown.append(f"{sum(each['count'] for each in by_source[5:])} from {len(by_source) - 5} other sources")
-    return (f"tracediff rejected {count} record{'s' * (count != 1)} in the last {minutes} min: {', '.join(shown)}; "
-            f"latest: {data.get('message', '')}").strip()
+    return (
+        f"tracediff rejected {count} record{'s' * (count != 1)} in the last {minutes} min: {', '.join(shown)}; "
+        f"latest: {data.get('message', '')}"
+    ).strip()
 
 
 def slack_body(event_type: str, data: dict, facts: dict | None = None) -> bytes:
@@ -57,12 +64,22 @@ def slack_body(event_type: str, data: dict, facts: dict | None = None) -> bytes:
     link = data.get("permalink")
     blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": text}}]
     if link:
-        blocks.append({"type": "actions", "elements": [
-            {"type": "button", "text": {"type": "plain_text", "text": "Open in tracediff"}, "url": link}]})
+        blocks.append(
+            {
+                "type": "actions",
+                "elements": [
+                    {"type": "button", "text": {"type": "plain_text", "text": "Open in tracediff"}, "url": link}
+                ],
+            }
+        )
     links = data.get("links") or []
     if links:
-        blocks.append({"type": "context", "elements": [
-            {"type": "mrkdwn", "text": "Tickets: " + ", ".join(_escape(str(u)) for u in links[:5])}]})
+        blocks.append(
+            {
+                "type": "context",
+                "elements": [{"type": "mrkdwn", "text": "Tickets: " + ", ".join(_escape(str(u)) for u in links[:5])}],
+            }
+        )
     return orjson.dumps({"text": text, "blocks": blocks})
 
 

@@ -1,4 +1,5 @@
 """Alert rules: what a rule may say, checked once when it is made, and which events it matches."""
+
 import base64
 import secrets
 
@@ -45,10 +46,16 @@ def parse_rule(body) -> dict:
     on = body.get("on", ["new", "regressed"])
     if not isinstance(on, list) or not on or any(e not in EVENT_TYPES for e in on):
         raise RuleError(f"on must be a non-empty list of {', '.join(EVENT_TYPES)}")
-    return {"url": url, "format": fmt, "on": sorted(set(on), key=list(EVENT_TYPES).index),
-            "tool": _optional(body, "tool"), "kind": _choice(body, "kind", PROBLEM_KINDS),
-            "min_severity": _choice(body, "min_severity", SEVERITIES), "source": _optional(body, "source"),
-            "min_interval_s": _interval(body.get("min_interval_s", DEFAULT_MIN_INTERVAL_S))}
+    return {
+        "url": url,
+        "format": fmt,
+        "on": sorted(set(on), key=list(EVENT_TYPES).index),
+        "tool": _optional(body, "tool"),
+        "kind": _choice(body, "kind", PROBLEM_KINDS),
+        "min_severity": _choice(body, "min_severity", SEVERITIES),
+        "source": _optional(body, "source"),
+        "min_interval_s": _interval(body.get("min_interval_s", DEFAULT_MIN_INTERVAL_S)),
+    }
 
 
 def _optional(body, name):
@@ -77,12 +84,14 @@ def matches(rule: dict, event: str, data: dict) -> bool:
         return False
     if event == "rejected_events":
         return rule["source"] is None or rule["source"] == data.get("source")
-    return all((
-        rule["tool"] is None or rule["tool"] == data.get("tool"),
-        rule["kind"] is None or rule["kind"] == data.get("kind"),
-        rule["min_severity"] is None or rank(data.get("severity")) <= rank(rule["min_severity"]),
-        rule["source"] is None or rule["source"] in (data.get("sources") or [data.get("source")]),
-    ))
+    return all(
+        (
+            rule["tool"] is None or rule["tool"] == data.get("tool"),
+            rule["kind"] is None or rule["kind"] == data.get("kind"),
+            rule["min_severity"] is None or rank(data.get("severity")) <= rank(rule["min_severity"]),
+            rule["source"] is None or rule["source"] in (data.get("sources") or [data.get("source")]),
+        )
+    )
 
 
 def filters_text(rule: dict) -> str:

@@ -8,6 +8,7 @@ while some wait for re-analysis, the message waits too (up to SETTLE_S after it 
 it is). Then it is rebuilt from the problems as they are now: a problem no call shows any more is left out,
 a message left with no problem is not sent, and a summary's counts and list are those of the moment it goes.
 """
+
 from dataclasses import dataclass
 
 from .storms import FACTS, IDS, summary_of
@@ -35,8 +36,9 @@ def problem_numbers(message: dict) -> list[int]:
     return [int(i[3:]) for i in ids if isinstance(i, str) and i.startswith("TD-") and i[3:].isdigit()]
 
 
-def decide(message: dict, now: dict[int, dict | None], unsettled: set[int], waited_s: float,
-           bound_s: float = SETTLE_S) -> Decision:
+def decide(
+    message: dict, now: dict[int, dict | None], unsettled: set[int], waited_s: float, bound_s: float = SETTLE_S
+) -> Decision:
     """Say what to do with a claimed message, given its problems as they are now (`now`: number -> the problem
     as an alert carries it, None when no call shows it any more) and those whose calls wait for re-analysis."""
     numbers = problem_numbers(message)
@@ -50,6 +52,8 @@ def decide(message: dict, now: dict[int, dict | None], unsettled: set[int], wait
         return Decision("drop", reason=f"not sent: no call shows {gone} any more")
     data = message["data"]
     if data.get("summary"):
-        return Decision("send", summary_of([{k: v for k, v in p.items() if k != FACTS} for p in alive],
-                                           bool(data.get("reanalysis"))))
+        return Decision(
+            "send",
+            summary_of([{k: v for k, v in p.items() if k != FACTS} for p in alive], bool(data.get("reanalysis"))),
+        )
     return Decision("send", alive[0])

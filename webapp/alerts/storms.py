@@ -9,6 +9,7 @@ than a few problems open at once (a new tool's first hour), one summary says so 
 Each rule gets its own summary, of the problems that match it; a summary that waits in the outbox takes
 in the rule's next ones (`fold`), so a run of many batches sends one (webapp/store/alerts.py).
 """
+
 from .rules import matches
 
 SUMMARY_AT = 5  # more new problems than this in one batch, or one rule's minute, go as one summary
@@ -31,8 +32,9 @@ def plan(changes: list[tuple[str, dict]]) -> list[tuple[str, str, dict]]:
     out += [("new", p["id"], p) for p in fresh_new] if one_by_one else []
     folded = reanalysed + ([] if one_by_one else fresh_new)
     if folded:
-        out.append(("new", SUBJECT, {"summary": True, "reanalysis": len(folded) == len(reanalysed),
-                                     "problems": folded}))
+        out.append(
+            ("new", SUBJECT, {"summary": True, "reanalysis": len(folded) == len(reanalysed), "problems": folded})
+        )
     return out
 
 
@@ -63,9 +65,18 @@ def _ids(summary: dict) -> list[str]:
 def _summary(count: int, problems: list[dict], by_reanalysis: bool, ids: list[str]) -> dict:
     worst = "error" if any(p.get("severity") == "error" for p in problems) else "warning"
     how = " by a re-analysis" if by_reanalysis else " at once"
-    return {"summary": True, "title": f"{count} new problem{'s' if count != 1 else ''}{how}",
-            "count": count, "severity": worst, "tool": _shared(problems, "tool"), "kind": _shared(problems, "kind"),
-            "reanalysis": by_reanalysis, "problems": problems, "permalink_path": "/problems", IDS: ids}
+    return {
+        "summary": True,
+        "title": f"{count} new problem{'s' if count != 1 else ''}{how}",
+        "count": count,
+        "severity": worst,
+        "tool": _shared(problems, "tool"),
+        "kind": _shared(problems, "kind"),
+        "reanalysis": by_reanalysis,
+        "problems": problems,
+        "permalink_path": "/problems",
+        IDS: ids,
+    }
 
 
 def _shared(problems: list[dict], name: str):

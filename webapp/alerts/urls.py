@@ -5,6 +5,7 @@ addresses, and the other clouds' metadata addresses, are refused unless TRACEDIF
 the host or a range holding it. Private ranges (10/8, 172.16/12, 192.168/16, fc00::/7) stay allowed: in-house
 receivers live there.
 """
+
 import ipaddress
 import socket
 from urllib.parse import urlsplit
@@ -12,8 +13,10 @@ from urllib.parse import urlsplit
 METADATA_HOSTS = {"metadata.google.internal", "metadata.goog", "metadata", "instance-data"}
 # Cloud metadata and host services outside link-local: AWS IMDS over IPv6, GCP's IPv6 metadata, Alibaba's
 # metadata, Azure's wire server, Oracle's legacy metadata. Each answers with credentials or host control.
-METADATA_ADDRESSES = {ipaddress.ip_address(text) for text in (
-    "fd00:ec2::254", "fd20:ce::254", "100.100.100.200", "168.63.129.16", "192.0.0.192")}
+METADATA_ADDRESSES = {
+    ipaddress.ip_address(text)
+    for text in ("fd00:ec2::254", "fd20:ce::254", "100.100.100.200", "168.63.129.16", "192.0.0.192")
+}
 
 
 class UrlRefused(ValueError):
@@ -41,19 +44,23 @@ def check_url(url: str, allowed: tuple[set[str], list]) -> list[str]:
     if host in METADATA_HOSTS and host not in hosts:
         raise UrlRefused(f"{host} is a cloud metadata service")
     try:
-        infos = socket.getaddrinfo(host, parts.port or (443 if parts.scheme == "https" else 80),
-                                   type=socket.SOCK_STREAM)
+        infos = socket.getaddrinfo(
+            host, parts.port or (443 if parts.scheme == "https" else 80), type=socket.SOCK_STREAM
+        )
     except (socket.gaierror, UnicodeError, ValueError) as error:
         raise UrlRefused(f"{host} does not resolve: {error}") from error
     addresses = sorted({info[4][0] for info in infos})
     for text in addresses:
         address = ipaddress.ip_address(text.split("%")[0])
         if _metadata(address) and host not in hosts and not any(address in net for net in networks):
-            raise UrlRefused(f"{host} resolves to {address}, a cloud metadata address; "
-                             "allow it with TRACEDIFF_WEBHOOK_ALLOW_HOSTS")
+            raise UrlRefused(
+                f"{host} resolves to {address}, a cloud metadata address; allow it with TRACEDIFF_WEBHOOK_ALLOW_HOSTS"
+            )
         if _internal(address) and host not in hosts and not any(address in net for net in networks):
-            raise UrlRefused(f"{host} resolves to {address}, a loopback, link-local or reserved address; "
-                             "allow it with TRACEDIFF_WEBHOOK_ALLOW_HOSTS")
+            raise UrlRefused(
+                f"{host} resolves to {address}, a loopback, link-local or reserved address; "
+                "allow it with TRACEDIFF_WEBHOOK_ALLOW_HOSTS"
+            )
     return addresses
 
 
@@ -91,5 +98,10 @@ def _metadata(address) -> bool:
 def _internal(address) -> bool:
     mapped = getattr(address, "ipv4_mapped", None)
     address = mapped or address
-    return address.is_loopback or address.is_link_local or address.is_unspecified or address.is_multicast \
+    return (
+        address.is_loopback
+        or address.is_link_local
+        or address.is_unspecified
+        or address.is_multicast
         or address.is_reserved
+    )

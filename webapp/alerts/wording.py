@@ -1,5 +1,6 @@
 """Say in one line what broke and how often: "findOrders: /limit sent as string instead of integer, 83 calls
 in 10 min since 1.4.2 (new, TD-42)" (pure: the facts come with the message, counted when it was written)."""
+
 from datetime import datetime
 
 from ..problems.words import what_broke as problem_words
@@ -9,12 +10,18 @@ STATES = {"problem.new": "new", "problem.regressed": "regressed", "problem.escal
 
 def problem_line(event_type: str, problem: dict, facts: dict | None) -> str:
     """Return the one line of a problem's alert; `facts` are the calls its event counts (see store/alert_facts.py)."""
-    facts = facts or {"calls": problem.get("calls", 0), "first": problem.get("first_seen"),
-                      "last": problem.get("last_seen"), "since": _newest(problem.get("releases"))}
+    facts = facts or {
+        "calls": problem.get("calls", 0),
+        "first": problem.get("first_seen"),
+        "last": problem.get("last_seen"),
+        "since": _newest(problem.get("releases")),
+    }
     calls = facts.get("calls") or 0
     if facts.get("mean_per_hour") is not None:  # escalating: this hour against the days before
-        how = (f"{calls} call{'s' * (calls != 1)} in the last hour "
-               f"({facts.get('days', 7)}-day mean {_rate(facts['mean_per_hour'])}/h)")
+        how = (
+            f"{calls} call{'s' * (calls != 1)} in the last hour "
+            f"({facts.get('days', 7)}-day mean {_rate(facts['mean_per_hour'])}/h)"
+        )
     else:
         how = f"{calls} call{'s' * (calls != 1)}{_span(facts.get('first'), facts.get('last'))}"
     since = f" since {facts['since']}" if facts.get("since") else ""
@@ -51,5 +58,9 @@ def _newest(releases) -> str | None:
     """Return the newest of some release names, numbers compared as numbers (1.10.0 after 1.9.2)."""
     if not releases:
         return None
-    return max(releases, key=lambda name: [(0, int(part), "") if part.isdigit() else (1, 0, part)
-                                           for part in name.replace("-", ".").split(".")])
+    return max(
+        releases,
+        key=lambda name: [
+            (0, int(part), "") if part.isdigit() else (1, 0, part) for part in name.replace("-", ".").split(".")
+        ],
+    )

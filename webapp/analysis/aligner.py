@@ -1,7 +1,16 @@
 """Build the alignment rows of one analysed call from its pairing and echo (full or sparse)."""
 
-from .alignment import (MAX_ROWS, STAGES, Full, add_forced_rows, children, is_default, marked_row,
-                        nonempty_container, row_marks)
+from .alignment import (
+    MAX_ROWS,
+    STAGES,
+    Full,
+    add_forced_rows,
+    children,
+    is_default,
+    marked_row,
+    nonempty_container,
+    row_marks,
+)
 from .budget import tick
 from .pointers import ancestors, child, parent
 
@@ -22,8 +31,7 @@ def _with_ancestors(paths) -> set[str]:
 class Aligner:
     """Build alignment rows in document order, bounded by a row budget; sparse leaves out default rows."""
 
-    def __init__(self, docs: dict, pairing, echo, dropped: set, added: set, findings, limit=MAX_ROWS,
-                 sparse=False):
+    def __init__(self, docs: dict, pairing, echo, dropped: set, added: set, findings, limit=MAX_ROWS, sparse=False):
         self.docs, self.pairing, self.echo = docs, pairing, echo
         self.dropped, self.added, self.limit, self.sparse = dropped, added, limit, sparse
         self.diff_left = {d[0] for d in pairing.diffs} if pairing else set()
@@ -77,7 +85,7 @@ class Aligner:
             return self.echo.pairs[rp]
         for up in ancestors(rp):
             if up in self.echo.whole:
-                return self.echo.pairs[up] + rp[len(up):]
+                return self.echo.pairs[up] + rp[len(up) :]
         return None
 
     def _quiet_request(self, rp) -> bool:
@@ -121,7 +129,7 @@ class Aligner:
                 return
             for key, item in children(value):
                 path = child(rp, key)
-                if back.get(path) not in equal:   # equal subtrees were aligned with the arguments
+                if back.get(path) not in equal:  # equal subtrees were aligned with the arguments
                     self._request(path, item)
         elif back.get(rp) is None and ("request", rp) not in self.seen:
             self._row({"request": rp, "response": self._response_for(rp)}, None)

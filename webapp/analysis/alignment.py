@@ -4,12 +4,13 @@ The analysis stores the rows sparse: only those the payloads cannot tell by them
 a counterpart at another path, an echo in the response). `full_alignment` rebuilds every row, in
 the order a full walk gives them: arguments, then request leftovers, then the response.
 """
+
 from collections.abc import Iterator
 from itertools import islice
 
 from .documents import documents, status_code
-from .locations import external, internal, request_document
 from .kinds import rank
+from .locations import external, internal, request_document
 from .pointers import child
 from .response import echo_from
 
@@ -100,8 +101,14 @@ def result_documents(snapshots: dict, result: dict) -> tuple[dict, bool]:
     return docs, True
 
 
-def expand(docs: dict, stored: list[dict], findings: list[dict], status: int | None = None,
-           limit: int = MAX_ROWS, located: bool = False) -> tuple[list[dict], bool]:
+def expand(
+    docs: dict,
+    stored: list[dict],
+    findings: list[dict],
+    status: int | None = None,
+    limit: int = MAX_ROWS,
+    located: bool = False,
+) -> tuple[list[dict], bool]:
     """Rebuild the full rows from the documents and the sparse rows; return (rows, truncated)."""
     rows, cut = take(expanded_rows(docs, stored, status is None or status < 400, located), min(limit, MAX_ROWS))
     if cut:
@@ -138,8 +145,13 @@ def seen_ends(rows: list[dict], findings: list[dict]) -> set[tuple]:
 
 
 def _row(row: dict) -> dict:
-    return {"arguments": row.get("arguments"), "request": row.get("request"), "response": row.get("response"),
-            "kind": row.get("kind"), "severity": row.get("severity")}
+    return {
+        "arguments": row.get("arguments"),
+        "request": row.get("request"),
+        "response": row.get("response"),
+        "kind": row.get("kind"),
+        "severity": row.get("severity"),
+    }
 
 
 class Expander:
@@ -150,9 +162,9 @@ class Expander:
 
     def __init__(self, docs: dict, stored: list[dict], echoes: bool):
         self.docs, self.echoes = docs, echoes
-        self.pairs: list[tuple] = []                 # (request, response) of the rows so far: echoes
-        self.at = {stage: {} for stage in STAGES}   # stored rows by the path of their first stage
-        self.leftovers = []                          # request rows when arguments are present
+        self.pairs: list[tuple] = []  # (request, response) of the rows so far: echoes
+        self.at = {stage: {} for stage in STAGES}  # stored rows by the path of their first stage
+        self.leftovers = []  # request rows when arguments are present
         for row in stored:
             first = next((stage for stage in STAGES if row.get(stage) is not None), None)
             if first == "request" and docs.get("arguments") is not None:
@@ -211,7 +223,7 @@ class Expander:
     def _response(self) -> Iterator[dict]:
         request = self.docs.get("request")
         pairs = self.pairs
-        if not self.echoes or request is None:   # an error body echoes nothing
+        if not self.echoes or request is None:  # an error body echoes nothing
             pairs, request = [], None
         echo = echo_from(pairs, request, self.docs["response"])
         echo_back = {rs: rq for rq, rs in echo.pairs.items()}
@@ -231,7 +243,11 @@ class Expander:
 def _default(stage: str, path: str, same: bool) -> dict:
     """Return the row the payloads alone give a path: the same path in the request when `same`."""
     if stage == "arguments":
-        return {"arguments": path, "request": path if same else None, "response": None, "kind": None,
-                "severity": None}
-    return {"arguments": None, "request": path if stage == "request" else None,
-            "response": path if stage == "response" else None, "kind": None, "severity": None}
+        return {"arguments": path, "request": path if same else None, "response": None, "kind": None, "severity": None}
+    return {
+        "arguments": None,
+        "request": path if stage == "request" else None,
+        "response": path if stage == "response" else None,
+        "kind": None,
+        "severity": None,
+    }

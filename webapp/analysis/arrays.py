@@ -6,26 +6,40 @@ from .transforms import shared_transform
 from .values import canonical, show
 
 _MOVES = ("renamed", "moved", "case_changed")
-_ITEM_KINDS = {"value_changed", "type_changed", "enum_changed", "format_changed", "scaled", "dropped", "added",
-               "renamed", "moved", "case_changed"}
+_ITEM_KINDS = {
+    "value_changed",
+    "type_changed",
+    "enum_changed",
+    "format_changed",
+    "scaled",
+    "dropped",
+    "added",
+    "renamed",
+    "moved",
+    "case_changed",
+}
 
 
 def fold_arrays(found: list[dict], pairing, label) -> list[dict]:
     """Replace the item findings of each changed array pair with one finding at the array."""
     lists = pairing.lists
-    arrays = [(lp, rp) for lp, rp in pairing.pairs.items() if lp in lists and lists[lp][0] == rp
-              and lp not in pairing.whole]
+    arrays = [
+        (lp, rp) for lp, rp in pairing.pairs.items() if lp in lists and lists[lp][0] == rp and lp not in pairing.whole
+    ]
     if not arrays:
         return found
-    for lp, rp in sorted(arrays, key=lambda pair: -len(pair[0])):   # innermost arrays first
+    for lp, rp in sorted(arrays, key=lambda pair: -len(pair[0])):  # innermost arrays first
         _, lv, rv = lists[lp]
         scalars = not any(isinstance(x, (dict, list)) for x in lv + rv)
         inside = [f for f in found if f["kind"] in _ITEM_KINDS and _belongs(f, lp, rp, scalars)]
         if not _scattered(inside):
             continue
         # The rename of the list itself says nothing the finding at the list does not.
-        inside += [f for f in found if f["kind"] in _MOVES and f["left"] and f["right"]
-                   and (f["left"]["path"], f["right"]["path"]) == (lp, rp)]
+        inside += [
+            f
+            for f in found
+            if f["kind"] in _MOVES and f["left"] and f["right"] and (f["left"]["path"], f["right"]["path"]) == (lp, rp)
+        ]
         taken = {id(f) for f in inside}
         found = [f for f in found if id(f) not in taken]
         found.append(_one(inside, lp, rp, lv, rv, label(lp, rp)))
@@ -66,7 +80,7 @@ def _one(inside: list[dict], lp, rp, lv: list, rv: list, name: str) -> dict:
     severity = "warning" if rank(severity) > rank("warning") else severity
     one = finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv, f"{name}: {', '.join(parts)}")
     if changed and not removed and not added:
-        one["transform"] = shared_transform(changed)   # every item changed one way: lower>UPPER
+        one["transform"] = shared_transform(changed)  # every item changed one way: lower>UPPER
     return one
 
 

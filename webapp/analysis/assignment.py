@@ -3,14 +3,14 @@
 import bisect
 
 from .classify import classify
-from .names import mentions, meaning, name_score
+from .names import meaning, mentions, name_score
 from .solve import solve
 from .values import REDACTED, canonical, is_empty, is_number, type_name
 from .wire_values import text_class, wire_same
 
-PLACE = 1.0        # weight of the place among siblings: mapping code tends to write fields in order
-NEAR = 48          # candidates per source (region, value, name) and left node, nearest by place
-BUDGET = 20_000    # scored pairs per assignment, about
+PLACE = 1.0  # weight of the place among siblings: mapping code tends to write fields in order
+NEAR = 48  # candidates per source (region, value, name) and left node, nearest by place
+BUDGET = 20_000  # scored pairs per assignment, about
 _TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
 
 
@@ -23,8 +23,8 @@ class Node:
         self.path, self.value, self.region, self.key, self.text = path, value, region, key, text
         # A URL's or form's text is any type written out: "5" is of the class of 5 there.
         self.klass, self.rel, self.index = text_class(value) if wire else klass(value), 0.0, 0
-        self.vkey = None   # the value's key, made once by the Assignment that counts and compares it
-        self.wire = wire   # a field outside the body (query, path, header, form): its values are text
+        self.vkey = None  # the value's key, made once by the Assignment that counts and compares it
+        self.wire = wire  # a field outside the body (query, path, header, form): its values are text
 
 
 def klass(value) -> str:
@@ -57,14 +57,14 @@ class Assignment:
             for node in side:
                 node.vkey = _value_key(node.value)
         self.counts = (_value_counts(lefts), _value_counts(rights))
-        self.changes: dict[tuple, tuple | None] = {}   # (left key, right key) -> classify(): leftovers repeat values
+        self.changes: dict[tuple, tuple | None] = {}  # (left key, right key) -> classify(): leftovers repeat values
 
     def _change(self, left: Node, right: Node):
         """Return classify() of two nodes' values, once per pair of distinct scalar values."""
         if right.wire and wire_same(left.value, right.value):
-            return None   # 5 and "5" in a query string are one value
+            return None  # 5 and "5" in a query string are one value
         pair = (left.vkey, right.vkey)
-        if None in pair:   # a container: no key tells its value
+        if None in pair:  # a container: no key tells its value
             return classify(left.value, right.value)
         if pair not in self.changes:
             self.changes[pair] = classify(left.value, right.value)
@@ -78,8 +78,10 @@ class Assignment:
             if scored:
                 edges[i, j] = scored
         chosen = solve(len(self.lefts), len(self.rights), {k: v[0] for k, v in edges.items()})
-        return [(self.lefts[i], self.rights[j], edges[i, j][1], self._repeated(self.lefts[i], self.rights[j]))
-                for i, j in chosen]
+        return [
+            (self.lefts[i], self.rights[j], edges[i, j][1], self._repeated(self.lefts[i], self.rights[j]))
+            for i, j in chosen
+        ]
 
     def _repeated(self, left: Node, right: Node) -> bool:
         """Tell an equal pair whose value other leftovers also hold (another pairing gives the same values)."""
@@ -100,9 +102,8 @@ class Assignment:
             group = regions.get(node.region, [])
             if len(group) > near:
                 at = bisect.bisect_left(places[node.region], node.rel)
-                group = group[max(0, at - near // 2): at + near // 2 + 1]
-            for group in (group, by_value.get(node.vkey, ())[:near],
-                          by_name.get(meaning(node.key), ())[:near]):
+                group = group[max(0, at - near // 2) : at + near // 2 + 1]
+            for group in (group, by_value.get(node.vkey, ())[:near], by_name.get(meaning(node.key), ())[:near]):
                 for j in group:
                     if j not in seen:
                         seen.add(j)
@@ -174,12 +175,14 @@ def _value_counts(nodes: list[Node]) -> dict:
 
 def eliminate(lefts: list[Node], rights: list[Node]) -> list[tuple[Node, Node]]:
     """Pair the only free field of a class in a region with the only one on the other side."""
+
     def index(nodes):
         out = {}
         for node in nodes:
             if node.klass != "null":
                 out.setdefault((node.region, node.klass), []).append(node)
         return out
+
     right_index = index(rights)
     pairs = []
     for key, group in index(lefts).items():

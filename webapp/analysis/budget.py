@@ -4,6 +4,7 @@
 an unlimited analysis pays a counter. Past the deadline it raises OutOfTime, and analyze_call
 keeps what the finished stages found and marks the result incomplete.
 """
+
 import threading
 import time
 from contextlib import contextmanager

@@ -15,7 +15,7 @@ _STYLES = ("camelCase", "snake_case", "kebab-case", "PascalCase")
 
 def declared_transform(pairing, path: str):
     """Return the transform the mapping entry of `path` (or of an ancestor) declares, else None."""
-    if not pairing.transforms:   # the common case: no mapping entry declares one
+    if not pairing.transforms:  # the common case: no mapping entry declares one
         return None
     for up in (path, *ancestors(path)):
         if up in pairing.transforms:
@@ -57,15 +57,30 @@ def unconverted(pairing) -> list[dict]:
     """Return a warning per pair whose values are equal where the mapping expects a conversion (in a query
     string or a form, where every number travels as text, the same number as text counts as equal)."""
     out = []
-    pairs = [(lp, pairing.pairs[lp], *pairing.values[lp], True) for lp in pairing.whole
-             if pairing.how.get(lp) not in (None, "same", "item") and lp in pairing.values]
-    pairs += [(lp, rp, lv, rv, False) for lp, rp, lv, rv in pairing.diffs   # as text: only a scale is missed
-              if in_text(rp) and isinstance(rv, str) and number(lv) is not None and number(lv) == number(rv)]
+    pairs = [
+        (lp, pairing.pairs[lp], *pairing.values[lp], True)
+        for lp in pairing.whole
+        if pairing.how.get(lp) not in (None, "same", "item") and lp in pairing.values
+    ]
+    pairs += [
+        (lp, rp, lv, rv, False)
+        for lp, rp, lv, rv in pairing.diffs  # as text: only a scale is missed
+        if in_text(rp) and isinstance(rv, str) and number(lv) is not None and number(lv) == number(rv)
+    ]
     for lp, rp, lv, rv, equal in pairs:
         why = _missed(pairing, lp, rp, lv, equal)
         if why:
-            out.append(finding("value_changed", "warning", end("arguments", lp), end("request", rp), lv, rv,
-                               f"{_label(lp, rp)}: {show(lv)} sent unconverted ({why})"))
+            out.append(
+                finding(
+                    "value_changed",
+                    "warning",
+                    end("arguments", lp),
+                    end("request", rp),
+                    lv,
+                    rv,
+                    f"{_label(lp, rp)}: {show(lv)} sent unconverted ({why})",
+                )
+            )
     return out
 
 
@@ -85,14 +100,17 @@ def _would_change(transform: str, value) -> bool:
     """Tell whether a declared non-scale transform ("integer>string", "lower>UPPER") changes this value."""
     before, _, after = transform.partition(">")
     if not after or before in _STYLES:
-        return False   # a key-style conversion: about keys, not values
+        return False  # a key-style conversion: about keys, not values
     if before == "lower" and after == "UPPER":
         return isinstance(value, str) and value != value.upper()
     if before == "UPPER" and after == "lower":
         return isinstance(value, str) and value != value.lower()
     name = "list" if type_name(value) == "array" else type_name(value)
-    return name == before or (before == "iso8601" and isinstance(value, str)) or \
-        (before == "epoch" and number(value) is not None)
+    return (
+        name == before
+        or (before == "iso8601" and isinstance(value, str))
+        or (before == "epoch" and number(value) is not None)
+    )
 
 
 def _label(lp: str, rp: str) -> str:

@@ -14,8 +14,11 @@ def json_error(payload) -> dict | None:
     except json.JSONDecodeError as exc:
         # the decoder's own text may end in "at" ("Unterminated string starting at"): no doubled word
         where = f"line {exc.lineno} column {exc.colno}"
-        return {"message": f"{exc.msg} {where}" if exc.msg.endswith(" at") else f"{exc.msg} at {where}",
-                "line": exc.lineno, "column": exc.colno}
+        return {
+            "message": f"{exc.msg} {where}" if exc.msg.endswith(" at") else f"{exc.msg} at {where}",
+            "line": exc.lineno,
+            "column": exc.colno,
+        }
     except RecursionError:
         return {"message": "nested too deeply to parse", "line": 1, "column": 1}
     return None

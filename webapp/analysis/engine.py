@@ -10,12 +10,12 @@ from .fold import fold
 from .kinds import end, finding, sort_findings, worst
 from .located import located_result
 from .locations import Request, body_part, quiet_roots, read_request
-from .parameters import template_of
-from .mapping import pair_arguments, mapping_findings
+from .mapping import mapping_findings, pair_arguments
 from .pairing import Pairing
+from .parameters import template_of
 from .pointers import is_pointer
-from .transforms import transform_of
 from .response import Echo, echo_pairs, error_body, error_schema_for, status_findings
+from .transforms import transform_of
 from .validation import validate
 
 STAGES = ("arguments", "request", "response")
@@ -25,14 +25,14 @@ MAX_FINDINGS = 1000
 @dataclass
 class Comparison:
     """What comparing a call's documents leaves for its alignment: the pairs, the echo, the status."""
+
     pairing: Pairing
     echo: Echo | None = None
-    declared: bool = False      # the contract declares request -> response echoes
+    declared: bool = False  # the contract declares request -> response echoes
     status: int | None = None
 
 
-def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True,
-                 budget: float | None = None) -> dict:
+def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True, budget: float | None = None) -> dict:
     """Validate a call's snapshots against its contract and report its findings and alignment.
 
     The alignment holds only the rows `full_alignment` cannot rebuild from the payloads, unless
@@ -51,9 +51,11 @@ def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True,
             docs[stage] = payload
         status = status_code(snapshots.get("response"))
         wire = read_request(snapshots.get("request"), docs["request"], docs["arguments"], template_of(contract))
-        docs["request"] = wire.body   # a GET's empty body, a form body: no JSON body to validate
-        validation = {stage: _validation(stage, docs[stage], snapshots.get(stage), contract, status,
-                                         parse_errors.get(stage)) for stage in STAGES}
+        docs["request"] = wire.body  # a GET's empty body, a form body: no JSON body to validate
+        validation = {
+            stage: _validation(stage, docs[stage], snapshots.get(stage), contract, status, parse_errors.get(stage))
+            for stage in STAGES
+        }
         docs["request"] = wire.document
         try:
             comparison = _comparisons(docs, contract, status, validation, findings, wire)
@@ -81,11 +83,14 @@ def _comparisons(docs, contract, status, validation, out: list, wire: Request) -
         out += mapping_findings(pairing, contract, bad)
     else:
         pairing = Pairing(args, request)
-    request = body_part(request) if wire.located else request   # the response echoes body fields
+    request = body_part(request) if wire.located else request  # the response echoes body fields
     echo, declared = None, []
     if request is not None and response is not None and (status is None or status < 400):
-        declared = [(m["request"], m["response"]) for m in mapping
-                    if isinstance(m, dict) and is_pointer(m.get("request")) and is_pointer(m.get("response"))]
+        declared = [
+            (m["request"], m["response"])
+            for m in mapping
+            if isinstance(m, dict) and is_pointer(m.get("request")) and is_pointer(m.get("response"))
+        ]
         echo = echo_pairs(request, response, declared)
         for f in echo.findings:
             f["transform"] = transform_of(f)
@@ -147,8 +152,15 @@ def _alignment(docs, comparison, dropped, added, findings, want_sparse) -> tuple
 def _invalid_json(stage, payload, error) -> dict:
     where = end(stage, "")
     left, right = (where, None) if stage == "arguments" else (None, where)
-    item = finding("invalid_json", "error", left, right, payload if stage == "arguments" else None,
-                   None if stage == "arguments" else payload, f"{stage} is not valid JSON: {error['message']}")
+    item = finding(
+        "invalid_json",
+        "error",
+        left,
+        right,
+        payload if stage == "arguments" else None,
+        None if stage == "arguments" else payload,
+        f"{stage} is not valid JSON: {error['message']}",
+    )
     item["line"], item["column"] = error["line"], error["column"]
     return item
 
@@ -178,6 +190,6 @@ def _schema_for(stage, contract, status):
     if stage == "response" and status is not None and status >= 400:
         return error_schema_for(contract)
     key = f"{stage}_schema"
-    if contract and contract.get(key) is not None:   # `false` and `{}` are schemas too
+    if contract and contract.get(key) is not None:  # `false` and `{}` are schemas too
         return key, contract[key]
     return None, None

@@ -25,6 +25,7 @@ def describer(contract):
             texts = [s.get("description") for s in field_schemas(schemas[side], key[1])]
             cache[key] = next((t for t in texts if isinstance(t, str)), None)
         return cache[key]
+
     return describe
 
 
@@ -32,7 +33,7 @@ def explain(f: dict, pairing, request_schema) -> None:
     """Give a mapping finding its reason and transform; lower a change that is declared or demanded."""
     left, right = f["left"], f["right"]
     f["reason"] = reason_of(pairing, left["path"]) if left and right else None
-    if f["transform"] is None:   # a folded finding already carries its items' transform
+    if f["transform"] is None:  # a folded finding already carries its items' transform
         f["transform"] = transform_of(f)
     if quiet_conversion(f, pairing) or f["kind"] not in _CHANGES or not left or not right:
         return
@@ -45,10 +46,10 @@ def explain(f: dict, pairing, request_schema) -> None:
 
 def _demanded(schema, path: str, before, after) -> bool:
     """Tell whether the request schema accepts the new form of a value and refuses the old one."""
-    subs = [s for s in field_schemas(schema, path) if "$ref" not in s][:1]   # the field's own schema
+    subs = [s for s in field_schemas(schema, path) if "$ref" not in s][:1]  # the field's own schema
     if not subs:
         return False
     try:
         return is_valid(after, subs[0]) and not is_valid(before, subs[0])
-    except Exception:   # a fragment that cannot stand alone as a schema tells nothing
+    except Exception:  # a fragment that cannot stand alone as a schema tells nothing
         return False

@@ -19,8 +19,12 @@ def fast_errors(validator, instance, schema, limit: int) -> list[dict] | None:
 
 def _describe(error, instance, schema) -> list[dict]:
     path, kind = from_tokens(error.instance_path), error.kind
-    base = {"path": path, "keyword": _keyword(kind.name, error.schema_path),
-            "message": error.message, "schema_path": from_tokens(error.schema_path)}
+    base = {
+        "path": path,
+        "keyword": _keyword(kind.name, error.schema_path),
+        "message": error.message,
+        "schema_path": from_tokens(error.schema_path),
+    }
     if kind.name == "additionalProperties":
         return _unexpected_keys(kind.unexpected, base, _declared(schema, error.schema_path))
     if kind.name == "required":

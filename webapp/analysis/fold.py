@@ -5,11 +5,12 @@
 (`places`) so the API can page through it. Renames under one parent that follow one rule (every key
 of an object renamed the same way, or dropped, or added) fold the same way, at /parent/*.
 """
+
 import re
 
 from .pointers import parent, resolve
 
-FOLD_AT = 5          # this many findings of one kind at one normalised place fold into one
+FOLD_AT = 5  # this many findings of one kind at one normalised place fold into one
 EXAMPLES = 3
 _INDEX = re.compile(r"/\d+(?=/|$)")
 _KEYWISE = ("renamed", "case_changed", "dropped", "added")
@@ -21,10 +22,14 @@ def normalised(path: str | None) -> str | None:
 
 
 def _key(f: dict, path_of) -> tuple:
-    left, right = f["left"], f["right"]   # inline, not a call per end: this runs for every finding
-    return (f["kind"], f["severity"], f.get("transform"),
-            None if left is None else (left["snapshot"], path_of(left["path"])),
-            None if right is None else (right["snapshot"], path_of(right["path"])))
+    left, right = f["left"], f["right"]  # inline, not a call per end: this runs for every finding
+    return (
+        f["kind"],
+        f["severity"],
+        f.get("transform"),
+        None if left is None else (left["snapshot"], path_of(left["path"])),
+        None if right is None else (right["snapshot"], path_of(right["path"])),
+    )
 
 
 def _keywise_of():
@@ -36,6 +41,7 @@ def _keywise_of():
         if up not in memo:
             memo[up] = normalised(up) + "/*"
         return memo[up]
+
     return keywise
 
 
@@ -82,19 +88,26 @@ def _folded(members: list[dict], path_of) -> dict:
     left = None if first["left"] is None else {**first["left"], "path": path_of(first["left"]["path"])}
     right = None if first["right"] is None else {**first["right"], "path": path_of(first["right"]["path"])}
     where = (left or right)["path"][1:] or "(document)"
-    examples = [{key: m.get(key) for key in ("left", "right", "left_value", "right_value", "message")}
-                for m in members[:EXAMPLES]]
-    return {**first, "left": left, "right": right,
-            "message": f"{where}: {first['kind']} in {len(members):,} places, e.g. {first['message']}",
-            "occurrences": len(members), "examples": examples}
+    examples = [
+        {key: m.get(key) for key in ("left", "right", "left_value", "right_value", "message")}
+        for m in members[:EXAMPLES]
+    ]
+    return {
+        **first,
+        "left": left,
+        "right": right,
+        "message": f"{where}: {first['kind']} in {len(members):,} places, e.g. {first['message']}",
+        "occurrences": len(members),
+        "examples": examples,
+    }
 
 
 def occurrences(finding: dict, places: list, docs: dict, offset: int, limit: int) -> list[dict]:
     """Return one page of a finding's places, each with its two ends and their values in `docs`."""
-    if not places:   # a finding that stands alone is its own one place
+    if not places:  # a finding that stands alone is its own one place
         places = [[_path(finding["left"]), _path(finding["right"])]]
     out = []
-    for left_path, right_path in places[offset:offset + limit]:
+    for left_path, right_path in places[offset : offset + limit]:
         record = {}
         for side, path in (("left", left_path), ("right", right_path)):
             end = finding[side]

@@ -4,8 +4,8 @@ FINDING_KINDS = (
     ("renamed", "the same value sits under another key that the mapping does not declare"),
     ("case_changed", "the key differs only in case style (camelCase, snake_case, kebab-case, PascalCase)"),
     ("moved", "the same key and value sit at another nesting level"),
-    ("type_changed", "same meaning, other JSON type (5 -> \"5\", true -> \"true\", a list joined into a string)"),
-    ("enum_changed", "a string changed only by case or separators (\"paid\" -> \"PAID\")"),
+    ("type_changed", 'same meaning, other JSON type (5 -> "5", true -> "true", a list joined into a string)'),
+    ("enum_changed", 'a string changed only by case or separators ("paid" -> "PAID")'),
     ("format_changed", "the same date, time or number written another way"),
     ("scaled", "a number multiplied or divided by a power of ten (cents vs units, s vs ms)"),
     ("value_changed", "the counterpart holds a different value"),
@@ -20,7 +20,7 @@ KIND_NAMES = tuple(kind for kind, _ in FINDING_KINDS)
 SEVERITIES = ("error", "warning", "info")
 _RANK = {"error": 0, "warning": 1, "info": 2}
 _KIND_INDEX = {kind: index for index, kind in enumerate(KIND_NAMES)}
-_ROOT_KEY = (1, 0, "")   # the empty token before a pointer's first "/"
+_ROOT_KEY = (1, 0, "")  # the empty token before a pointer's first "/"
 
 _ENVELOPE = {
     "code": {"type": "string"},
@@ -65,8 +65,8 @@ def finding(kind, severity, left, right, left_value, right_value, message) -> di
         "left_value": left_value,
         "right_value": right_value,
         "message": message,
-        "transform": None,   # the change shown, e.g. "integer>string", "x100" (set by the mapping findings)
-        "reason": None,      # how the two ends were paired: path, declared, inferred, case_style, value...
+        "transform": None,  # the change shown, e.g. "integer>string", "x100" (set by the mapping findings)
+        "reason": None,  # how the two ends were paired: path, declared, inferred, case_style, value...
     }
 
 
@@ -78,20 +78,21 @@ def sort_findings(findings: list[dict]) -> list[dict]:
         # Sort by the first end's path.
         first = f["left"] or f["right"] or {}
         return (rank(f["severity"]), _path_key(first.get("path", ""), memo), _KIND_INDEX[f["kind"]])
+
     return sorted(findings, key=key)
 
 
 def _path_key(path: str, memo: dict) -> tuple:
     # Array indexes sort as numbers: /items/2 before /items/10. Siblings share their parent's
     # key (memo), so a finding costs one token, not one per level.
-    if path[:1] != "/":   # the root (or not a pointer): no parent to share
+    if path[:1] != "/":  # the root (or not a pointer): no parent to share
         return tuple((0, int(t), "") if t.isdecimal() else (1, 0, t) for t in path.split("/"))
     todo = []
     while path and path not in memo:
         todo.append(path)
-        path = path[:path.rfind("/")]
+        path = path[: path.rfind("/")]
     found = memo[path] if path else (_ROOT_KEY,)
     for path in reversed(todo):
-        token = path[path.rfind("/") + 1:]
+        token = path[path.rfind("/") + 1 :]
         found = memo[path] = found + ((0, int(token), "") if token.isdecimal() else (1, 0, token),)
     return found

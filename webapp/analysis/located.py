@@ -30,7 +30,7 @@ def located_result(result: dict, wire: Request, back: dict) -> dict:
         for place in places:
             place[0] = external(place[0]) if left == "request" and place[0] is not None else place[0]
             place[1] = external(place[1]) if right == "request" and place[1] is not None else place[1]
-    result["located"] = True   # its rows are read against the request's URL and headers too (alignment.py)
-    result["request_template"] = wire.template   # what the request was read by (the contract's template)
-    result["url_template"] = wire.url_template(back)   # what it shows: that, or the segments arguments explain
+    result["located"] = True  # its rows are read against the request's URL and headers too (alignment.py)
+    result["request_template"] = wire.template  # what the request was read by (the contract's template)
+    result["url_template"] = wire.url_template(back)  # what it shows: that, or the segments arguments explain
     return result

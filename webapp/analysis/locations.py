@@ -8,21 +8,37 @@ the body's object with one reserved key per location (`"query:"`), so the pairin
 other; `external` and `internal` turn its pointers into the names above and back."""
 
 from .pointers import LOCATIONS, MISSING, is_pointer, is_request_path, last, resolve  # noqa: F401 (re-exported)
-from .wire import (content_type, is_form, match_template, read_headers, read_params, read_query, segments,
-                   url_path, variable_segments)
+from .wire import (
+    content_type,
+    is_form,
+    match_template,
+    read_headers,
+    read_params,
+    read_query,
+    segments,
+    url_path,
+    variable_segments,
+)
 
 _KEYS = {f"{name}:": name for name in LOCATIONS}
-TEXT_ROOTS = tuple(f"/{name}:" for name in LOCATIONS)     # every value under them is text on the wire
-QUIET_ROOTS = ("/header:",)   # a header no argument explains is the HTTP client's, not an added field
+TEXT_ROOTS = tuple(f"/{name}:" for name in LOCATIONS)  # every value under them is text on the wire
+QUIET_ROOTS = ("/header:",)  # a header no argument explains is the HTTP client's, not an added field
 
 
 class Request:
     """A request as the analysis reads it: its document (body plus locations) and what it knows of them."""
 
-    def __init__(self, document, body, located: bool = False, template: str | None = None,
-                 untemplated: bool = False, url: str | None = None):
+    def __init__(
+        self,
+        document,
+        body,
+        located: bool = False,
+        template: str | None = None,
+        untemplated: bool = False,
+        url: str | None = None,
+    ):
         self.document, self.body, self.located, self.template = document, body, located, template
-        self.untemplated = untemplated   # path segments named by index: those no argument explains are quiet
+        self.untemplated = untemplated  # path segments named by index: those no argument explains are quiet
         self.url = url
 
     def url_template(self, back: dict) -> str | None:
@@ -39,7 +55,7 @@ def external(path: str) -> str:
     """Name an internal request pointer as findings do: `/query:/page_size` -> `query:/page_size`."""
     if path.startswith(TEXT_ROOTS):
         head = path.find(":")
-        return path[1:head + 1] + path[head + 1:]
+        return path[1 : head + 1] + path[head + 1 :]
     return path
 
 
@@ -79,7 +95,7 @@ def read_request(snapshot: dict | None, body, arguments=None, template: str | No
         return Request(body, body)
     parts, untemplated = {"form": read_params(body) if form else {}}, False
     if body == "" or form:
-        body = None   # a GET logged with an empty body sent none; a form body is read as fields
+        body = None  # a GET logged with an empty body sent none; a form body is read as fields
     if url:
         path = url_path(url)
         found = match_template(template, path) if template else None
@@ -89,7 +105,7 @@ def read_request(snapshot: dict | None, body, arguments=None, template: str | No
     parts["header"] = {k: v for k, v in read_headers(headers).items() if k != "content-type"}
     parts = {name: value for name, value in parts.items() if value or (name == "form" and form)}
     if not (body is None or isinstance(body, dict)) or (isinstance(body, dict) and _KEYS.keys() & body):
-        return Request(body, body)   # a body that is no object keeps today's reading
+        return Request(body, body)  # a body that is no object keeps today's reading
     if not parts:
         # Nothing outside the body: the body alone, or an empty object for a request that sent none
         # (so the arguments it should have carried are dropped).

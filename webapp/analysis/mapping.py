@@ -14,8 +14,8 @@ from .schemas import declares, requires
 from .transforms import shared_transform, transform_of
 from .values import is_container, is_empty, key_style, norm_key, show
 from .wire import is_graphql
-from .wire_values import wire_reading
 from .wire_findings import pair_wire, quiet_added, wire_change
+from .wire_values import wire_reading
 
 _REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
 COLLAPSE_AT = 3
@@ -34,14 +34,15 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
     entries = []
     for m in mapping or ():
         if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_request_path(m.get("request")):
-            entries.append((m["arguments"], internal(m["request"]),
-                            "inferred" if m.get("inferred") is True else "declared"))
+            entries.append(
+                (m["arguments"], internal(m["request"]), "inferred" if m.get("inferred") is True else "declared")
+            )
             if isinstance(m.get("transform"), str):
                 pairing.transforms[m["arguments"]] = m["transform"]
-            if isinstance(m.get("separator"), str):   # learnt from the tool's traffic: `a|b`, never `a,b`
+            if isinstance(m.get("separator"), str):  # learnt from the tool's traffic: `a|b`, never `a,b`
                 pairing.separators[internal(m["request"])] = m["separator"]
     pairing.declare(entries)
-    pairing.pinned_left |= consumed_paths(contract)   # never on the wire: pair them with nothing
+    pairing.pinned_left |= consumed_paths(contract)  # never on the wire: pair them with nothing
     wrapper = _wrapper(arguments, body_part(request) if located else request)
     if wrapper is None:
         pairing.walk("", arguments, "", request, "same")
@@ -65,16 +66,19 @@ def _wrapper(arguments, request) -> tuple | None:
         return None
     if arguments.keys() & request.keys():
         return None
-    if is_graphql(request):   # GraphQL sends the arguments as its variables, often as one input object
+    if is_graphql(request):  # GraphQL sends the arguments as its variables, often as one input object
         variables = request["variables"]
         [(key, inner)] = variables.items() if len(variables) == 1 else [(None, None)]
-        if isinstance(inner, dict) and key not in arguments and _shared(arguments, inner) > _shared(arguments, variables):
+        if (
+            isinstance(inner, dict)
+            and key not in arguments
+            and _shared(arguments, inner) > _shared(arguments, variables)
+        ):
             return ("variables", key)
         return ("variables",)
     best, score = None, 0
     for key, value in request.items():
-        if isinstance(value, dict) and len(arguments.keys() & value.keys()) > score \
-                and value not in arguments.values():
+        if isinstance(value, dict) and len(arguments.keys() & value.keys()) > score and value not in arguments.values():
             best, score = key, len(arguments.keys() & value.keys())
     # Two shared keys at least: one could be a plain rename of an object ({"id": {"id": ..}}).
     return (best,) if best is not None and score >= 2 and score * 2 >= len(arguments) else None
@@ -95,30 +99,31 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
             out.append(_relocation(pairing, lp, rp, how))
     missed = unconverted(pairing)
     at = {f["left"]["path"] for f in missed}
-    if missed:   # the pair's warning replaces its rename's info
+    if missed:  # the pair's warning replaces its rename's info
         out = [f for f in out if f["left"] is None or f["left"]["path"] not in at] + missed
     for lp, rp, lv, rv in pairing.diffs:
         tick()
         if lp in at:
-            continue   # a number sent as the same text where a conversion was expected: reported above
+            continue  # a number sent as the same text where a conversion was expected: reported above
         note = wire_change(pairing, lp, rp, lv, rv, contract)
-        if note is not None:   # the same value as the wire writes it, or a shape made on purpose
+        if note is not None:  # the same value as the wire writes it, or a shape made on purpose
             out += _on_the_wire(pairing, lp, rp, lv, rv, note)
             continue
         kind, text = classify(lv, wire_reading(lv, rv) if pairing.located and in_text(rp) else rv)
         severity = "warning"
         # Escaped last tokens are equal exactly when the keys are (escaping is one to one).
-        label = name(lp) if _token(lp) == _token(rp) and pairing.how[lp] not in _REPAIRED \
-            else f"{name(lp)} -> {name(rp)}"
-        out.append(finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv,
-                           f"{label}: {text}"))
+        label = (
+            name(lp) if _token(lp) == _token(rp) and pairing.how[lp] not in _REPAIRED else f"{name(lp)} -> {name(rp)}"
+        )
+        out.append(finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv, f"{label}: {text}"))
     for f in out:
-        f["transform"] = transform_of(f)   # before folding: a folded finding shows its items' transform
+        f["transform"] = transform_of(f)  # before folding: a folded finding shows its items' transform
     out = _collapse_case_changes(out)
     consumed = consumed_paths(contract)
     for path, value in remaining(pairing.leftovers, 0):
-        out.append(_consumed(path, value) if path in consumed else
-                   _dropped(path, value, contract.get("arguments_schema")))
+        out.append(
+            _consumed(path, value) if path in consumed else _dropped(path, value, contract.get("arguments_schema"))
+        )
     for path, value in remaining(pairing.leftovers, 1):
         if not quiet_added(pairing, path, contract):
             out.append(_added(path, value, contract.get("request_schema")))
@@ -134,7 +139,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
 def _on_the_wire(pairing, lp, rp, lv, rv, note: str) -> list[dict]:
     """Return the info findings of a pair whose change the wire or the layer makes on purpose."""
     if not note:
-        how = pairing.how[lp]   # a container's relocation is reported by the loop over the pairs already
+        how = pairing.how[lp]  # a container's relocation is reported by the loop over the pairs already
         return [_relocation(pairing, lp, rp, how)] if how in _REPAIRED and not is_container(lv) else []
     kind = classify(lv, rv)[0]
     label = name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}"
@@ -142,7 +147,7 @@ def _on_the_wire(pairing, lp, rp, lv, rv, note: str) -> list[dict]:
 
 
 def _token(path: str) -> str:
-    return path[path.rfind("/") + 1:]
+    return path[path.rfind("/") + 1 :]
 
 
 def _collapse_case_changes(found: list[dict]) -> list[dict]:
@@ -156,8 +161,17 @@ def _collapse_case_changes(found: list[dict]) -> list[dict]:
     out = [f for f in found if id(f) not in folded]
     for (before, after), group in groups.items():
         if len(group) >= COLLAPSE_AT:
-            out.append(finding("case_changed", "info", end("arguments", ""), end("request", ""), None, None,
-                               f"{len(group)} keys converted from {before} to {after}"))
+            out.append(
+                finding(
+                    "case_changed",
+                    "info",
+                    end("arguments", ""),
+                    end("request", ""),
+                    None,
+                    None,
+                    f"{len(group)} keys converted from {before} to {after}",
+                )
+            )
             out[-1]["transform"] = shared_transform(group)
     return out
 
@@ -165,8 +179,9 @@ def _collapse_case_changes(found: list[dict]) -> list[dict]:
 def _relocation(pairing, lp, rp, how) -> dict:
     value, right_value = pairing.values[lp]
     if lp == "":
-        return finding("moved", "info", end("arguments", ""), end("request", rp), None, None,
-                       f"arguments nested under {name(rp)}")
+        return finding(
+            "moved", "info", end("arguments", ""), end("request", rp), None, None, f"arguments nested under {name(rp)}"
+        )
     same_parent = pairing.pairs.get(parent(lp)) == parent(rp)
     if same_parent and last(lp) != last(rp) and norm_key(last(lp)) == norm_key(last(rp)):
         kind, text = "case_changed", f"{name(lp)} became {name(rp)} (case style)"
@@ -182,8 +197,7 @@ def _relocation(pairing, lp, rp, how) -> dict:
     if lp in pairing.ambiguous:
         # Another pairing of these equal values explains the call as well: nothing is wrong either way.
         text += "; other fields hold the same value, so this pairing is one of several equally good"
-    return finding(kind, "info", end("arguments", lp), end("request", rp), value,
-                   right_value, text)
+    return finding(kind, "info", end("arguments", lp), end("request", rp), value, right_value, text)
 
 
 def consumed_paths(contract) -> set:
@@ -192,8 +206,15 @@ def consumed_paths(contract) -> set:
 
 
 def _consumed(path, value) -> dict:
-    return finding("dropped", "info", end("arguments", path), None, value, None,
-                   f"{name(path)} consumed by the mapping layer: not sent (the contract's `consumed`)")
+    return finding(
+        "dropped",
+        "info",
+        end("arguments", path),
+        None,
+        value,
+        None,
+        f"{name(path)} consumed by the mapping layer: not sent (the contract's `consumed`)",
+    )
 
 
 def _dropped(path, value, schema) -> dict:
@@ -203,8 +224,9 @@ def _dropped(path, value, schema) -> dict:
         severity, why = "info", " (empty value)"
     else:
         severity, why = "warning", ""
-    return finding("dropped", severity, end("arguments", path), None, value, None,
-                   f"{name(path)} dropped: not in the request{why}")
+    return finding(
+        "dropped", severity, end("arguments", path), None, value, None, f"{name(path)} dropped: not in the request{why}"
+    )
 
 
 def _added(path, value, schema) -> dict:
@@ -215,5 +237,6 @@ def _added(path, value, schema) -> dict:
         severity, why = "info", " (declared by the request schema)"
     else:
         severity, why = "info", ""
-    return finding("added", severity, None, end("request", path), None, value,
-                   f"{name(path)} added: comes from no argument{why}")
+    return finding(
+        "added", severity, None, end("request", path), None, value, f"{name(path)} added: comes from no argument{why}"
+    )

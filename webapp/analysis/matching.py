@@ -16,7 +16,7 @@ class Leftovers:
 
     def __init__(self, pairing, describe=None):
         self.p = pairing
-        self.describe = describe   # (side, path) -> the schema's description of that field, or None
+        self.describe = describe  # (side, path) -> the schema's description of that field, or None
         self.touched = (set(), set())  # per side: ancestors of those paths
         # A declared entry may pair a leaf deep inside a subtree the walk left over: its
         # ancestors then reached the other side through it, so they are not dropped or added whole.
@@ -42,8 +42,7 @@ class Leftovers:
         # Only a root needs its ancestors looked at: below it, a paired node's own leftovers are
         # roots of their own (the walk of a pair adds them), so its subtree is skipped whole.
         memo = {}
-        stack = [(path, value) for path, value, _ in reversed(roots)
-                 if path in touched or self.free(side, path, memo)]
+        stack = [(path, value) for path, value, _ in reversed(roots) if path in touched or self.free(side, path, memo)]
         while stack and count < MAX_NODES:
             path, value = stack.pop()
             count += 1
@@ -81,7 +80,7 @@ class Leftovers:
             if not up:
                 verdict = True
                 break
-            up = up[:up.rfind("/")]
+            up = up[: up.rfind("/")]
         else:
             verdict = memo[up]
         for path in seen:
@@ -91,7 +90,7 @@ class Leftovers:
     def pair(self, lp, lv, rp, rv, how) -> None:
         """Record a pair found among leftovers and walk into it (never a field the mapping pins)."""
         if pinned(lp, self.p.pinned_left) or pinned(rp, self.p.pinned_right):
-            return   # an item of a pinned list is pinned too: it is not joined into a lookalike
+            return  # an item of a pinned list is pinned too: it is not joined into a lookalike
         for side, path in ((0, lp), (1, rp)):
             self.touched[side].update(ancestors(path))
         self.p.walk(lp, lv, rp, rv, how)
@@ -171,8 +170,7 @@ def _look(value):
 
 
 def _exact_key(path, value):
-    if is_empty(value) or isinstance(value, bool) or value == REDACTED \
-            or (is_number(value) and abs(value) <= 1):
+    if is_empty(value) or isinstance(value, bool) or value == REDACTED or (is_number(value) and abs(value) <= 1):
         # Common values pair only under a key of the same name (a move or case change).
         return ("trivial", orjson.dumps(value), norm_key(last(path)))
     try:
@@ -189,7 +187,7 @@ def _loose_key(path, value):
         text = norm_text(value)
         return ("text", text) if len(text) >= 3 else None
     if is_number(value) and abs(value) >= 10:
-        return ("number", value)   # int and float keys that are equal numbers hash alike
+        return ("number", value)  # int and float keys that are equal numbers hash alike
     return None
 
 

@@ -7,13 +7,43 @@ from functools import lru_cache
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # Abbreviations real APIs use, written out. Small and general on purpose: no tool's own vocabulary.
 _ABBREVIATIONS = {
-    "qty": "quantity", "num": "number", "nbr": "number", "no": "number", "cnt": "count", "amt": "amount",
-    "desc": "description", "addr": "address", "msg": "message", "img": "image", "lang": "language",
-    "loc": "location", "dt": "date", "ts": "timestamp", "tz": "timezone", "pct": "percent",
-    "cat": "category", "ref": "reference", "org": "organization", "dept": "department", "cust": "customer",
-    "acct": "account", "usr": "user", "src": "source", "dst": "destination", "dest": "destination",
-    "info": "information", "min": "minimum", "max": "maximum", "str": "string", "cfg": "config",
-    "uid": "id", "uuid": "id", "identifier": "id", "tel": "phone", "ccy": "currency", "pwd": "password",
+    "qty": "quantity",
+    "num": "number",
+    "nbr": "number",
+    "no": "number",
+    "cnt": "count",
+    "amt": "amount",
+    "desc": "description",
+    "addr": "address",
+    "msg": "message",
+    "img": "image",
+    "lang": "language",
+    "loc": "location",
+    "dt": "date",
+    "ts": "timestamp",
+    "tz": "timezone",
+    "pct": "percent",
+    "cat": "category",
+    "ref": "reference",
+    "org": "organization",
+    "dept": "department",
+    "cust": "customer",
+    "acct": "account",
+    "usr": "user",
+    "src": "source",
+    "dst": "destination",
+    "dest": "destination",
+    "info": "information",
+    "min": "minimum",
+    "max": "maximum",
+    "str": "string",
+    "cfg": "config",
+    "uid": "id",
+    "uuid": "id",
+    "identifier": "id",
+    "tel": "phone",
+    "ccy": "currency",
+    "pwd": "password",
 }
 # Words that name the same thing in real APIs; each group collapses to its first word.
 _SYNONYMS = (
@@ -83,11 +113,12 @@ def name_score(a: str, b: str) -> float:
         return 0.0
     if left == right:
         return 1.0
-    shared = left & right - {"id"}   # an id suffix alone ties store_id to user_id: no evidence
+    shared = left & right - {"id"}  # an id suffix alone ties store_id to user_id: no evidence
     if not shared:
         return _contained(a, b)
-    return max(0.8 * len(shared) / min(len(left), len(right)) * (len(shared) / len(left | right)) ** 0.5,
-               _contained(a, b))
+    return max(
+        0.8 * len(shared) / min(len(left), len(right)) * (len(shared) / len(left | right)) ** 0.5, _contained(a, b)
+    )
 
 
 @lru_cache(maxsize=1 << 15)
@@ -101,7 +132,7 @@ def _contained(a: str, b: str) -> float:
     if min(len(a), len(b)) >= 3 and (a in b or b in a):
         return 0.7
     if not 4 <= min(len(a), len(b)) <= max(len(a), len(b)) <= 24 or a[:2] != b[:2]:
-        return 0.0   # a misspelling keeps its first letters; most pairs of keys are nothing alike
+        return 0.0  # a misspelling keeps its first letters; most pairs of keys are nothing alike
     matcher = difflib.SequenceMatcher(None, a, b)
     if matcher.real_quick_ratio() >= 0.8 and matcher.quick_ratio() >= 0.8 and matcher.ratio() >= 0.8:
         return 0.6

@@ -25,8 +25,11 @@ def parameters(contract) -> dict[tuple[str, str], dict]:
     """Return {(location, name): parameter} of the contract's parameters (header names lower-cased)."""
     out = {}
     for param in http_of(contract).get("parameters") or ():
-        if isinstance(param, dict) and isinstance(param.get("name"), str) and param.get("in") in ("path", "query",
-                                                                                                  "header"):
+        if (
+            isinstance(param, dict)
+            and isinstance(param.get("name"), str)
+            and param.get("in") in ("path", "query", "header")
+        ):
             name = param["name"].lower() if param["in"] == "header" else param["name"]
             out[param["in"], name] = param
     return out

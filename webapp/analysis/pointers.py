@@ -18,7 +18,7 @@ def unescape(token: str) -> str:
 
 def child(pointer: str, token) -> str:
     """Return the pointer to a child key or index of the node at `pointer`."""
-    if type(token) is int:   # the hot case in big arrays: an index needs no escaping
+    if type(token) is int:  # the hot case in big arrays: an index needs no escaping
         return f"{pointer}/{token}"
     return pointer + "/" + escape(token)
 
@@ -48,7 +48,7 @@ def parent(pointer: str) -> str:
 
 def last(pointer: str) -> str:
     """Return the node's own key (unescaped), "" for the root."""
-    return unescape(pointer[pointer.rfind("/") + 1:]) if pointer else ""
+    return unescape(pointer[pointer.rfind("/") + 1 :]) if pointer else ""
 
 
 def resolve(doc, pointer: str, default=_MISSING):

@@ -6,6 +6,7 @@ jsonschema-rs first and imports this module only to describe errors; its format 
 jsonschema-rs's own, so those libraries are never needed, and are kept out of the import even when
 something else installed them.
 """
+
 import sys
 from contextlib import contextmanager
 from functools import lru_cache
@@ -13,15 +14,22 @@ from functools import lru_cache
 import jsonschema_rs
 
 # The libraries behind jsonschema's own format checkers that cost the most to import.
-_FORMAT_LIBRARIES = ("rfc3987_syntax", "rfc3987", "isoduration", "webcolors", "uri_template", "fqdn",
-                     "rfc3986_validator")
+_FORMAT_LIBRARIES = (
+    "rfc3987_syntax",
+    "rfc3987",
+    "isoduration",
+    "webcolors",
+    "uri_template",
+    "fqdn",
+    "rfc3986_validator",
+)
 
 
 @contextmanager
 def _without_format_libraries():
     """Make jsonschema's optional `import rfc3987_syntax` (and the like) fail while it is imported."""
     hidden = [name for name in _FORMAT_LIBRARIES if name not in sys.modules]
-    sys.modules.update(dict.fromkeys(hidden))   # None: "not importable", which jsonschema skips
+    sys.modules.update(dict.fromkeys(hidden))  # None: "not importable", which jsonschema skips
     try:
         yield
     finally:
@@ -51,7 +59,7 @@ class RustFormats(FormatChecker):
         super().__init__(formats=())
         self.dialect = dialect
 
-    def check(self, instance, format):   # noqa: A002 - the name jsonschema calls it with
+    def check(self, instance, format):  # noqa: A002 - the name jsonschema calls it with
         """Raise FormatError when a string does not conform to `format`; unknown formats pass."""
         if isinstance(instance, str) and not _format_validator(self.dialect, format).is_valid(instance):
             raise FormatError(f"{instance!r} is not a {format!r}")
@@ -62,7 +70,7 @@ def _format_validator(dialect: str, format_name: str):
     schema = {"$schema": dialect, "format": format_name}
     try:
         return jsonschema_rs.validator_for(schema, validate_formats=True)
-    except Exception:   # a dialect jsonschema-rs does not know (draft 3): check as draft 7 does
+    except Exception:  # a dialect jsonschema-rs does not know (draft 3): check as draft 7 does
         return jsonschema_rs.validator_for({**schema, "$schema": _DRAFT7}, validate_formats=True)
 
 

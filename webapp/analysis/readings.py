@@ -2,26 +2,54 @@
 
 import math
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 _DATE_FORMATS = (
-    "%d/%m/%Y %H:%M:%S", "%d/%m/%Y %H:%M", "%d/%m/%Y",
-    "%m/%d/%Y %H:%M:%S", "%m/%d/%Y %H:%M", "%m/%d/%Y",
-    "%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M", "%Y/%m/%d",
-    "%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M", "%d.%m.%Y", "%d-%m-%Y",
-    "%d %b %Y", "%d %B %Y", "%b %d, %Y", "%B %d, %Y", "%Y%m%dT%H%M%SZ",
+    "%d/%m/%Y %H:%M:%S",
+    "%d/%m/%Y %H:%M",
+    "%d/%m/%Y",
+    "%m/%d/%Y %H:%M:%S",
+    "%m/%d/%Y %H:%M",
+    "%m/%d/%Y",
+    "%Y/%m/%d %H:%M:%S",
+    "%Y/%m/%d %H:%M",
+    "%Y/%m/%d",
+    "%d.%m.%Y %H:%M:%S",
+    "%d.%m.%Y %H:%M",
+    "%d.%m.%Y",
+    "%d-%m-%Y",
+    "%d %b %Y",
+    "%d %B %Y",
+    "%b %d, %Y",
+    "%B %d, %Y",
+    "%Y%m%dT%H%M%SZ",
 )
 # Each format's shape as a regular expression: strptime costs ~50 us a call, a match ~0.3 us, so
 # strptime runs only on the formats a text could be written in (one or two, not eighteen).
 # The shapes are looser than strptime (it still decides); a space stands for any whitespace, as there.
-_FIELDS = {"%d": r"\s?\d{1,2}", "%m": r"\s?\d{1,2}", "%Y": r"\d{4}", "%H": r"\s?\d{1,2}",
-           "%M": r"\s?\d{1,2}", "%S": r"\s?\d{1,2}", "%b": r"[^\W\d_]{3,}", "%B": r"[^\W\d_]{3,}", " ": r"\s+"}
+_FIELDS = {
+    "%d": r"\s?\d{1,2}",
+    "%m": r"\s?\d{1,2}",
+    "%Y": r"\d{4}",
+    "%H": r"\s?\d{1,2}",
+    "%M": r"\s?\d{1,2}",
+    "%S": r"\s?\d{1,2}",
+    "%b": r"[^\W\d_]{3,}",
+    "%B": r"[^\W\d_]{3,}",
+    " ": r"\s+",
+}
 # strptime's own field patterns (CPython's _strptime): a format of these fields alone is read by
 # matching them and building the datetime, ~20x cheaper than strptime and the same readings.
-_EXACT = {"%d": r"(?P<d>3[01]|[12]\d|0[1-9]|[1-9]| [1-9])", "%m": r"(?P<m>1[0-2]|0[1-9]|[1-9])",
-          "%Y": r"(?P<Y>\d\d\d\d)", "%H": r"(?P<H>2[0-3]|[01]\d|\d)", "%M": r"(?P<M>[0-5]\d|\d)",
-          "%S": r"(?P<S>6[01]|[0-5]\d|\d)", " ": r"\s+"}
+_EXACT = {
+    "%d": r"(?P<d>3[01]|[12]\d|0[1-9]|[1-9]| [1-9])",
+    "%m": r"(?P<m>1[0-2]|0[1-9]|[1-9])",
+    "%Y": r"(?P<Y>\d\d\d\d)",
+    "%H": r"(?P<H>2[0-3]|[01]\d|\d)",
+    "%M": r"(?P<M>[0-5]\d|\d)",
+    "%S": r"(?P<S>6[01]|[0-5]\d|\d)",
+    " ": r"\s+",
+}
 
 
 def _pattern(fmt: str, fields: dict) -> str | None:
@@ -46,12 +74,11 @@ _US_GROUPED = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
 _EU_GROUPED = re.compile(r"^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$|^[+-]?\d+,\d+$")
 # A time of day: 14:30, 14:30:00, 14:30:00.250, 2:30 PM, 2:30pm, 2 p.m. (the hour alone needs AM/PM).
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(?:([ap])\.?\s?m\.?)?$", re.I)
-_TRUTH = {"true": True, "yes": True, "on": True, "1": True,
-          "false": False, "no": False, "off": False, "0": False}
+_TRUTH = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
 
 
 def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def read_dates(text: str) -> list[tuple[datetime, bool]]:
@@ -60,7 +87,7 @@ def read_dates(text: str) -> list[tuple[datetime, bool]]:
     if not 6 <= len(text) <= 40 or not any(map(str.isdigit, text[:4])) and not text[:1].isalpha():
         return []
     if _NUMBER.match(text) or not _TWO_RUNS.search(text):
-        return []   # every reading below has two runs of digits at least (a day and a year)
+        return []  # every reading below has two runs of digits at least (a day and a year)
     readings = []
     try:
         readings.append((_utc(datetime.fromisoformat(text)), "T" in text or ":" in text))
@@ -97,8 +124,14 @@ def _numeric(exact, text: str) -> datetime | None:
     if found is None or found.end() != len(text):
         return None
     fields = found.groupdict()
-    return datetime(int(fields["Y"]), int(fields["m"]), int(fields["d"]), int(fields.get("H") or 0),
-                    int(fields.get("M") or 0), int(fields.get("S") or 0))
+    return datetime(
+        int(fields["Y"]),
+        int(fields["m"]),
+        int(fields["d"]),
+        int(fields.get("H") or 0),
+        int(fields.get("M") or 0),
+        int(fields.get("S") or 0),
+    )
 
 
 def same_moment(a: str, b: str) -> str | None:
@@ -145,8 +178,9 @@ def epoch_unit(number, text: str) -> str | None:
         if not 1e8 <= abs(seconds) <= 1e10:
             continue
         for moment, has_time in read_dates(text):
-            if abs(moment.timestamp() - seconds) < 1 or (not has_time and
-                                                       moment.date() == datetime.fromtimestamp(seconds, timezone.utc).date()):
+            if abs(moment.timestamp() - seconds) < 1 or (
+                not has_time and moment.date() == datetime.fromtimestamp(seconds, UTC).date()
+            ):
                 return unit
     return None
 
@@ -170,7 +204,7 @@ def _exact(digits: str) -> int | float:
     if _INTEGER.match(digits):
         try:
             return int(digits)
-        except ValueError:   # beyond Python's digit limit for int(): no exact reading to give
+        except ValueError:  # beyond Python's digit limit for int(): no exact reading to give
             pass
     return float(digits)
 
@@ -192,12 +226,12 @@ def power_of_ten(a, b) -> int | None:
         return None
     try:
         ratio = b / a
-    except OverflowError:   # exact integers too far apart for a float ratio
+    except OverflowError:  # exact integers too far apart for a float ratio
         return None
     if not 1e-10 < ratio < 1e10:
         return None
     # The only candidate is the nearest power (the tolerance is far below the gap between two).
     k = round(math.log10(ratio))
-    if k and -9 <= k <= 9 and abs(ratio - 10.0 ** k) <= 1e-9 * 10.0 ** k:
+    if k and -9 <= k <= 9 and abs(ratio - 10.0**k) <= 1e-9 * 10.0**k:
         return k
     return None

@@ -6,19 +6,31 @@ from .locations import in_text
 from .names import same_name
 from .pointers import last, parent, resolve
 
-MAX_ASSIGNED = 20_000   # leftover nodes per side beyond which only the cheap passes run
+MAX_ASSIGNED = 20_000  # leftover nodes per side beyond which only the cheap passes run
 
 
 def pair_by_names(leftovers) -> None:
     """Pair sibling leftovers whose keys mean the same (n/count, qty/quantity) one to one."""
     for lefts, rights in leftovers._groups(lambda v: True).values():
-        matches = [(lp, lv, rp, rv) for lp, lv in lefts for rp, rv in rights
-                   if same_name(last(lp), last(rp)) and _compatible(lv, rv)] if len(lefts) * len(rights) <= 2500 else []
+        matches = (
+            [
+                (lp, lv, rp, rv)
+                for lp, lv in lefts
+                for rp, rv in rights
+                if same_name(last(lp), last(rp)) and _compatible(lv, rv)
+            ]
+            if len(lefts) * len(rights) <= 2500
+            else []
+        )
         lefts_hit = [m[0] for m in matches]
         rights_hit = [m[2] for m in matches]
         for lp, lv, rp, rv in matches:
-            if lefts_hit.count(lp) == 1 and rights_hit.count(rp) == 1 \
-                    and leftovers.free(0, lp) and leftovers.free(1, rp):
+            if (
+                lefts_hit.count(lp) == 1
+                and rights_hit.count(rp) == 1
+                and leftovers.free(0, lp)
+                and leftovers.free(1, rp)
+            ):
                 leftovers.pair(lp, lv, rp, rv, "name")
 
 
@@ -54,7 +66,7 @@ def _assign(leftovers, wanted, describe, members_only=False) -> None:
         _pair(leftovers, left, right, reason)
         if ambiguous:
             leftovers.p.ambiguous.add(left.path)
-    memos = ({}, {})   # no pair is made while these two lists are filtered
+    memos = ({}, {})  # no pair is made while these two lists are filtered
     lefts = [n for n in lefts if leftovers.free(0, n.path, memos[0])]
     rights = [n for n in rights if leftovers.free(1, n.path, memos[1])]
     for left, right in eliminate(lefts, rights):
@@ -93,7 +105,7 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
             region = (anchor, paired[anchor]) if side == 0 else (paired[anchor], anchor)
         text = describe(side, path) if describe else None
         out.append(Node(path, value, region, key, text, side == 1 and leftovers.p.located and in_text(path)))
-        if len(out) > MAX_ASSIGNED:   # _assign gives up on so many: no need to build the rest
+        if len(out) > MAX_ASSIGNED:  # _assign gives up on so many: no need to build the rest
             break
     return out
 

@@ -18,8 +18,12 @@ def error_schema_for(contract) -> tuple[str, dict]:
 
 def error_body(body, name: str):
     """Return (prefix, body) of the error envelope, unwrapping {"error": {...}} for the default."""
-    if name == "default_error_schema" and isinstance(body, dict) and isinstance(body.get("error"), dict) \
-            and "code" not in body:
+    if (
+        name == "default_error_schema"
+        and isinstance(body, dict)
+        and isinstance(body.get("error"), dict)
+        and "code" not in body
+    ):
         return "/error", body["error"]
     return "", body
 
@@ -37,8 +41,7 @@ def looks_like_error(body, schema_name: str, schema: dict, success: dict | None 
     if not isinstance(body, dict) or not body:
         return False
     _, inner = error_body(body, schema_name)
-    if _says_it_failed(body) or (isinstance(inner, dict) and marks(inner, schema, success)
-                                 and is_valid(inner, schema)):
+    if _says_it_failed(body) or (isinstance(inner, dict) and marks(inner, schema, success) and is_valid(inner, schema)):
         return True
     if success is not None and is_valid(body, success):
         return False
@@ -54,7 +57,7 @@ def marks(body: dict, schema, success=None) -> bool:
     if required:
         return required <= body.keys()
     if not named:
-        return False   # `{}` or a schema of no named fields: nothing marks an error
+        return False  # `{}` or a schema of no named fields: nothing marks an error
     _, ordinary = _fields(success)
     distinct = named - ordinary
     if success is not None and isinstance(success, dict):
@@ -95,18 +98,25 @@ def status_findings(body, status, contract) -> list[dict]:
     where = end("response", "")
     success = (contract or {}).get("response_schema")
     if 200 <= status < 300 and looks_like_error(body, name, schema, success):
-        return [finding("status_mismatch", "error", None, where, None, body,
-                        f"HTTP {status} with an error body")]
+        return [finding("status_mismatch", "error", None, where, None, body, f"HTTP {status} with an error body")]
     if status < 400:
         return []
     prefix, inner = error_body(body, name)
     errors = validate(inner, schema)
     if errors and success is not None and is_valid(body, success):
-        return [finding("status_mismatch", "error", None, where, None, status,
-                        f"HTTP {status} with a success body")]
-    return [finding("error_shape", "error", None, end("response", prefix + e["path"]), None,
-                    resolve(inner, e["path"], None), f"error body at {prefix + e['path'] or '(root)'}: {e['message']}")
-            for e in errors]
+        return [finding("status_mismatch", "error", None, where, None, status, f"HTTP {status} with a success body")]
+    return [
+        finding(
+            "error_shape",
+            "error",
+            None,
+            end("response", prefix + e["path"]),
+            None,
+            resolve(inner, e["path"], None),
+            f"error body at {prefix + e['path'] or '(root)'}: {e['message']}",
+        )
+        for e in errors
+    ]
 
 
 class Echo:
@@ -115,7 +125,7 @@ class Echo:
     def __init__(self, findings: bool = True):
         self.pairs: dict[str, str] = {}
         self.whole: set[str] = set()
-        self.findings: list[dict] | None = [] if findings else None   # None: pairs wanted, not findings
+        self.findings: list[dict] | None = [] if findings else None  # None: pairs wanted, not findings
 
 
 def echo_pairs(request, response, declared) -> Echo:
@@ -165,8 +175,17 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
         change = classify(a, b)
         if change:
             name = rq[1:] or "(document)"
-            echo.findings.append(finding("echo_mismatch", "warning", end("request", rq), end("response", rs),
-                                    a, b, f"{name}: request sent {show(a)}, response echoed {show(b)}"))
+            echo.findings.append(
+                finding(
+                    "echo_mismatch",
+                    "warning",
+                    end("request", rq),
+                    end("response", rs),
+                    a,
+                    b,
+                    f"{name}: request sent {show(a)}, response echoed {show(b)}",
+                )
+            )
 
 
 def echo_from(pairs, request, response) -> Echo:

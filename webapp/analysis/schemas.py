@@ -64,8 +64,7 @@ def declares(schema, path: str) -> bool | None:
         return None
     if _step(parents, key, schema):
         return True
-    closed = any(isinstance(p.get("properties"), dict) or p.get("additionalProperties") is False
-                 for p in parents)
+    closed = any(isinstance(p.get("properties"), dict) or p.get("additionalProperties") is False for p in parents)
     return False if closed else None
 
 

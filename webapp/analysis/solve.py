@@ -1,7 +1,7 @@
 """A small maximum-weight bipartite matching: Hungarian on small components, greedy on big ones."""
 
-HUNGARIAN_AT_MOST = 40   # nodes per side of a component; O(n^3) stays under ~100k steps
-_MISSING = 1e6           # cost of a pair that is no candidate: fewer of them beats any score
+HUNGARIAN_AT_MOST = 40  # nodes per side of a component; O(n^3) stays under ~100k steps
+_MISSING = 1e6  # cost of a pair that is no candidate: fewer of them beats any score
 
 
 def solve(n_left: int, n_right: int, edges: dict) -> list[tuple[int, int]]:
@@ -24,6 +24,7 @@ def _components(edges: dict) -> list[tuple[list, list]]:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
+
     for i, j in edges:
         a, b = find(("l", i)), find(("r", j))
         if a != b:
@@ -55,6 +56,7 @@ def _hungarian(lefts, rights, edges) -> list[tuple[int, int]]:
     def cost(r, c):
         key = (cols[c], rows[r]) if flip else (rows[r], cols[c])
         return -edges[key] if key in edges else _MISSING
+
     n, m = len(rows), len(cols)
     u, v, match, way = [0.0] * (n + 1), [0.0] * (m + 1), [0] * (m + 1), [0] * (m + 1)
     for r in range(1, n + 1):

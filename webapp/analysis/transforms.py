@@ -7,9 +7,19 @@ from .readings import epoch_unit, power_of_ten, read_dates, read_number, read_ti
 from .values import is_number, key_style, type_name
 
 # How the pairing found a pair -> the reason a finding gives (issue 11's closed list).
-REASONS = {"same": "path", "declared": "declared", "inferred": "inferred", "case": "case_style",
-           "value": "value", "loose": "value", "shape": "name", "name": "name", "elimination": "elimination",
-           "item": "position", "position": "position"}
+REASONS = {
+    "same": "path",
+    "declared": "declared",
+    "inferred": "inferred",
+    "case": "case_style",
+    "value": "value",
+    "loose": "value",
+    "shape": "name",
+    "name": "name",
+    "elimination": "elimination",
+    "item": "position",
+    "position": "position",
+}
 
 
 def reason_of(pairing, left_path: str | None) -> str | None:
@@ -32,7 +42,7 @@ def _found_above(pairing, path: str) -> str | None:
     memo = pairing.found_above
     todo, found = [], None
     while path:
-        path = path[:path.rfind("/")]
+        path = path[: path.rfind("/")]
         if path in memo:
             found = memo[path]
             break
@@ -77,7 +87,7 @@ def _scale(a, b) -> str | None:
     k = power_of_ten(a, b) if is_number(a) and is_number(b) else None
     if k is None:
         return None
-    return f"x{10 ** k}" if k > 0 else f"/{10 ** -k}"
+    return f"x{10**k}" if k > 0 else f"/{10**-k}"
 
 
 def _types(a, b) -> str:
@@ -86,7 +96,7 @@ def _types(a, b) -> str:
     if is_number(b) and isinstance(a, str) and epoch_unit(b, a):
         return "iso8601>epoch"
     before, after = _type(a), _type(b)
-    return f"{before}>{after}" if before != after else None   # two lists: an array's folded items
+    return f"{before}>{after}" if before != after else None  # two lists: an array's folded items
 
 
 def _type(value) -> str:

@@ -10,14 +10,36 @@ from .values import is_number
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # The last word of a key -> (dimension, size in the dimension's base unit).
 UNITS = {
-    "cents": ("money", 0.01), "cent": ("money", 0.01), "pence": ("money", 0.01), "minor": ("money", 0.01),
-    "ms": ("time", 0.001), "millis": ("time", 0.001), "milliseconds": ("time", 0.001), "msec": ("time", 0.001),
-    "us": ("time", 1e-6), "micros": ("time", 1e-6), "microseconds": ("time", 1e-6),
-    "s": ("time", 1), "sec": ("time", 1), "secs": ("time", 1), "seconds": ("time", 1),
-    "minutes": ("time", 60), "mins": ("time", 60), "min": ("time", 60), "hours": ("time", 3600),
-    "hrs": ("time", 3600), "days": ("time", 86400),
-    "bps": ("ratio", 0.0001), "pct": ("ratio", 0.01), "percent": ("ratio", 0.01), "percentage": ("ratio", 0.01),
-    "bytes": ("size", 1), "kb": ("size", 1000), "kib": ("size", 1024), "mb": ("size", 1e6), "mib": ("size", 1 << 20),
+    "cents": ("money", 0.01),
+    "cent": ("money", 0.01),
+    "pence": ("money", 0.01),
+    "minor": ("money", 0.01),
+    "ms": ("time", 0.001),
+    "millis": ("time", 0.001),
+    "milliseconds": ("time", 0.001),
+    "msec": ("time", 0.001),
+    "us": ("time", 1e-6),
+    "micros": ("time", 1e-6),
+    "microseconds": ("time", 1e-6),
+    "s": ("time", 1),
+    "sec": ("time", 1),
+    "secs": ("time", 1),
+    "seconds": ("time", 1),
+    "minutes": ("time", 60),
+    "mins": ("time", 60),
+    "min": ("time", 60),
+    "hours": ("time", 3600),
+    "hrs": ("time", 3600),
+    "days": ("time", 86400),
+    "bps": ("ratio", 0.0001),
+    "pct": ("ratio", 0.01),
+    "percent": ("ratio", 0.01),
+    "percentage": ("ratio", 0.01),
+    "bytes": ("size", 1),
+    "kb": ("size", 1000),
+    "kib": ("size", 1024),
+    "mb": ("size", 1e6),
+    "mib": ("size", 1 << 20),
     "gb": ("size", 1e9),
 }
 # What a field with no unit in its name holds, by dimension: money in major units (12.5 dollars);
@@ -32,7 +54,7 @@ def unit_of(key: str) -> tuple[str, float] | None:
     """Return (dimension, size) of the unit a key names with its last word (`amountCents`: money, 0.01)."""
     found = [w.lower() for w in _WORD.findall(key)]
     if len(found) < 2:
-        return None   # "ms" or "s" alone is a name, not a unit
+        return None  # "ms" or "s" alone is a name, not a unit
     unit = UNITS.get(found[-1])
     if unit is None or found[-2] in _NOT_UNIT_AFTER.get(found[-1], ()):
         return None
@@ -84,8 +106,9 @@ def follows(a, b, factor: float) -> bool:
     if x is None or y is None:
         return False
     want = x * factor
-    return abs(y - want) <= 1e-9 * max(abs(want), 1) or (factor > 1 and abs(y - want) < 0.5001 and
-                                                          float(y).is_integer())   # 12.345 -> 1235 cents
+    return abs(y - want) <= 1e-9 * max(abs(want), 1) or (
+        factor > 1 and abs(y - want) < 0.5001 and float(y).is_integer()
+    )  # 12.345 -> 1235 cents
 
 
 def factor_name(factor: float) -> str:

@@ -18,7 +18,7 @@ BIG_INSTANCE = 100_000
 
 @lru_cache(maxsize=256)
 def _cached_validator(key: bytes):
-    from .pyschema import python_validator   # here: jsonschema is slow to import, and only describes errors
+    from .pyschema import python_validator  # here: jsonschema is slow to import, and only describes errors
 
     return python_validator(orjson.loads(key))
 
@@ -53,7 +53,7 @@ def _is_big(instance) -> bool:
         return False
     try:
         return len(orjson.dumps(instance)) > BIG_INSTANCE
-    except TypeError:   # integers beyond 64 bits: only the Python validator takes them
+    except TypeError:  # integers beyond 64 bits: only the Python validator takes them
         return False
 
 
@@ -93,8 +93,7 @@ def validate(instance, schema) -> list[dict]:
             validator = _cached_validator(key)
             raw = list(validator.iter_errors(instance))
         except SCHEMA_ERRORS as exc:
-            return [{"path": "", "keyword": "$schema", "message": f"schema cannot be used: {exc}",
-                     "schema_path": ""}]
+            return [{"path": "", "keyword": "$schema", "message": f"schema cannot be used: {exc}", "schema_path": ""}]
         errors = []
         for error in raw:
             errors.extend(_describe(error))
@@ -107,8 +106,12 @@ def validate(instance, schema) -> list[dict]:
 def _describe(error) -> list[dict]:
     path = from_tokens(error.absolute_path)
     keyword = "false" if error.validator is None else str(error.validator)
-    base = {"path": path, "keyword": keyword,
-            "message": error.message, "schema_path": from_tokens(error.absolute_schema_path)}
+    base = {
+        "path": path,
+        "keyword": keyword,
+        "message": error.message,
+        "schema_path": from_tokens(error.absolute_schema_path),
+    }
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         return _unexpected_keys(error, base) or [base]
     if error.validator == "required" and isinstance(error.instance, dict):
@@ -131,8 +134,7 @@ def _unexpected_keys(error, base: dict) -> list[dict]:
     for key in error.instance:
         if key in declared or any(re.search(p, key) for p in patterns):
             continue
-        item = dict(base, path=child(base["path"], key),
-                    message=f"{key!r} is not a declared property")
+        item = dict(base, path=child(base["path"], key), message=f"{key!r} is not a declared property")
         hint = closest(key, declared)
         if hint:
             item["hint"] = f"did you mean {hint!r}?"

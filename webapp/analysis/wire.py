@@ -10,11 +10,20 @@ _FORM_TEXT = re.compile(r"^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$")
 _VARIABLE = re.compile(r"\{([^{}/]+)\}")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
-MAX_PARAMS = 500          # query parameters or form fields read per request; the rest is not compared
+MAX_PARAMS = 500  # query parameters or form fields read per request; the rest is not compared
 FORM = "application/x-www-form-urlencoded"
 # Request headers a mapping layer fills from arguments; the rest (auth, user agent...) are the client's.
-HEADERS = ("idempotency-key", "x-idempotency-key", "if-match", "if-none-match", "if-unmodified-since",
-           "x-request-id", "request-id", "x-correlation-id", "content-type")
+HEADERS = (
+    "idempotency-key",
+    "x-idempotency-key",
+    "if-match",
+    "if-none-match",
+    "if-unmodified-since",
+    "x-request-id",
+    "request-id",
+    "x-correlation-id",
+    "content-type",
+)
 _HEADER_ID = re.compile(r"^x-[a-z0-9-]*-(id|key)$")
 _SECRET_HEADER = re.compile(r"(auth|token|secret|api-?key|cookie|signature|password)", re.IGNORECASE)
 
@@ -45,7 +54,7 @@ def _put(node: dict, tokens: list[str], value: str) -> None:
     """Store a value at a bracket path; "" appends, a repeated plain key becomes a list."""
     for i, token in enumerate(tokens):
         lastone = i == len(tokens) - 1
-        if token == "":   # a[] = append to the list at this place
+        if token == "":  # a[] = append to the list at this place
             key = len(node)
             while key in node:
                 key += 1
@@ -172,6 +181,9 @@ def is_form(body, media: str | None) -> bool:
 
 def is_graphql(body) -> bool:
     """Tell whether a JSON body is a GraphQL request: a `query` text and its `variables` object."""
-    return isinstance(body, dict) and isinstance(body.get("query"), str) \
-        and isinstance(body.get("variables"), dict) and set(body) <= {"query", "variables", "operationName",
-                                                                         "extensions"}
+    return (
+        isinstance(body, dict)
+        and isinstance(body.get("query"), str)
+        and isinstance(body.get("variables"), dict)
+        and set(body) <= {"query", "variables", "operationName", "extensions"}
+    )

@@ -48,8 +48,9 @@ def pair_wire(leftovers, contract) -> None:
 
 def _pair_names(leftovers) -> None:
     """Pair an argument with the one URL, header or form field of the same meaning (`status`, `query:/status`)."""
-    rights = [(rp, rv) for rp, rv in leftovers.nodes(1) if in_text(rp) and rp.count("/") >= 2
-              and not isinstance(rv, dict)]
+    rights = [
+        (rp, rv) for rp, rv in leftovers.nodes(1) if in_text(rp) and rp.count("/") >= 2 and not isinstance(rv, dict)
+    ]
     lefts = [(lp, lv) for lp, lv in leftovers.nodes(0) if lp and not isinstance(lv, dict)]
     if not rights or len(lefts) * len(rights) > 2500:
         return
@@ -68,8 +69,11 @@ def _same_meaning(a: str, b: str) -> bool:
 def _pair_joined(leftovers, contract) -> None:
     """Pair arguments joined into one parameter (`latitude`, `longitude` -> `latlng=40.7,-73.9`)."""
     p = leftovers.p
-    lefts = [(path, value) for path, value in leftovers.nodes(0, scalars_only=True)
-             if not isinstance(value, (dict, list)) and as_text(value) and not pinned(path, p.pinned_left)]
+    lefts = [
+        (path, value)
+        for path, value in leftovers.nodes(0, scalars_only=True)
+        if not isinstance(value, (dict, list)) and as_text(value) and not pinned(path, p.pinned_left)
+    ]
     if len(lefts) < 2:
         return
     for rp, rv in list(leftovers.nodes(1, scalars_only=True)):

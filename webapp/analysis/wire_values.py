@@ -8,7 +8,7 @@ from .values import REDACTED, is_number, same, type_name
 _PLAIN_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MIDNIGHT = re.compile(r"^T00:00(:00(\.0+)?)?(Z|[+-]00:?00)?$")
-SEPARATORS = (",", "|")   # how a list is joined into one parameter when no contract says otherwise
+SEPARATORS = (",", "|")  # how a list is joined into one parameter when no contract says otherwise
 
 
 def as_text(value) -> str | None:
@@ -62,14 +62,20 @@ def wire_reading(value, sent):
 
 def widened_date(before, after) -> bool:
     """Tell whether a date became a date-time at midnight UTC (`2026-03-01` -> `2026-03-01T00:00:00Z`)."""
-    return isinstance(before, str) and isinstance(after, str) and bool(_DATE.match(before)) \
-        and after.startswith(before) and bool(_MIDNIGHT.match(after[len(before):]))
+    return (
+        isinstance(before, str)
+        and isinstance(after, str)
+        and bool(_DATE.match(before))
+        and after.startswith(before)
+        and bool(_MIDNIGHT.match(after[len(before) :]))
+    )
 
 
 def one_item(before, after) -> bool:
     """Tell whether a scalar was sent as a one-item list of itself (`"CLOSED"` -> `["CLOSED"]`)."""
-    return isinstance(after, list) and len(after) == 1 and not isinstance(before, (dict, list)) \
-        and same(before, after[0])
+    return (
+        isinstance(after, list) and len(after) == 1 and not isinstance(before, (dict, list)) and same(before, after[0])
+    )
 
 
 def on_purpose(before, after) -> str | None:

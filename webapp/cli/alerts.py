@@ -1,4 +1,5 @@
 """`tracediff alerts`: add, list, remove and test alert rules on the database, as the API does."""
+
 import click
 
 
@@ -16,15 +17,26 @@ def alerts():
 
 @alerts.command("add")
 @click.argument("url")
-@click.option("--on", "on", default="new,regressed", show_default=True,
-              help="Comma-separated: new, regressed, escalating, rejected_events.")
+@click.option(
+    "--on",
+    "on",
+    default="new,regressed",
+    show_default=True,
+    help="Comma-separated: new, regressed, escalating, rejected_events.",
+)
 @click.option("--format", "fmt", type=click.Choice(["webhook", "slack"]), default="webhook", show_default=True)
 @click.option("--tool")
 @click.option("--kind", help="A finding kind, or schema_violation.")
 @click.option("--min-severity", type=click.Choice(["warning", "error"]))
 @click.option("--source")
-@click.option("--min-interval", "min_interval_s", type=int, default=600, show_default=True,
-              help="Seconds between two messages about the same problem.")
+@click.option(
+    "--min-interval",
+    "min_interval_s",
+    type=int,
+    default=600,
+    show_default=True,
+    help="Seconds between two messages about the same problem.",
+)
 @click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
 def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, database):
     """Add a rule; prints its id and its signing secret, which is shown this once only."""
@@ -33,8 +45,16 @@ def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, database
     from ..alerts.urls import UrlRefused, allow_list, check_url
 
     settings, store = _store(database)
-    body = {"url": url, "format": fmt, "on": [e.strip() for e in on.split(",") if e.strip()], "tool": tool,
-            "kind": kind, "min_severity": min_severity, "source": source, "min_interval_s": min_interval_s}
+    body = {
+        "url": url,
+        "format": fmt,
+        "on": [e.strip() for e in on.split(",") if e.strip()],
+        "tool": tool,
+        "kind": kind,
+        "min_severity": min_severity,
+        "source": source,
+        "min_interval_s": min_interval_s,
+    }
     try:
         rule = parse_rule(body)
         check_url(rule["url"], allow_list(settings["WEBHOOK_ALLOW_HOSTS"]))

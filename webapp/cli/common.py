@@ -1,4 +1,5 @@
 """What every command shares: the --db option, the settings, opening the store, and the one-line input error."""
+
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -7,8 +8,13 @@ import click
 if TYPE_CHECKING:
     from ..store import Store
 
-DB_OPTION = click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None,
-                         help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].")
+DB_OPTION = click.option(
+    "--db",
+    "database",
+    envvar="TRACEDIFF_DATABASE",
+    default=None,
+    help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].",
+)
 
 
 class InputError(click.ClickException):
@@ -57,6 +63,8 @@ def _open_existing_store(database) -> "Store":
         raise click.ClickException(f"there is no database at {_shown(settings['DATABASE'])}")
     store = _open_store(settings, create=False)
     if not store.has_tables():
-        raise click.ClickException(f"the database {store.path} holds no tracediff tables yet: start "
-                                   "`tracediff serve` on it (or `tracediff migrate --to` it) first")
+        raise click.ClickException(
+            f"the database {store.path} holds no tracediff tables yet: start "
+            "`tracediff serve` on it (or `tracediff migrate --to` it) first"
+        )
     return store

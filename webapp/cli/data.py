@@ -1,4 +1,5 @@
 """Data on the command line: load files of events, prune old traces, back up, move SQLite to PostgreSQL."""
+
 import sys
 
 import click
@@ -11,8 +12,9 @@ MIB = 1024 * 1024
 @click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @DB_OPTION
-@click.option("--batch-size", type=click.IntRange(1), default=1000, show_default=True,
-              help="Events committed per transaction.")
+@click.option(
+    "--batch-size", type=click.IntRange(1), default=1000, show_default=True, help="Events committed per transaction."
+)
 def ingest(files, database, batch_size):
     """Load NDJSON or JSON files of events (- for stdin) into the database."""
     from ..pipeline.bulk import file_limits, ingest_files
@@ -36,12 +38,17 @@ def _analyse_what_fits(store) -> None:
     try:
         pipeline.catch_up(store)
     except StoreUnavailable as error:
-        click.echo(f"warning: every event was stored, but not yet analysed ({error}); a running server "
-                   "(or `tracediff reanalyze`) analyses them once the database has room", err=True)
+        click.echo(
+            f"warning: every event was stored, but not yet analysed ({error}); a running server "
+            "(or `tracediff reanalyze`) analyses them once the database has room",
+            err=True,
+        )
 
 
 @click.command()
-@click.option("--to", "to", required=True, metavar="URL", help="An empty PostgreSQL database: postgresql://user@host/db")
+@click.option(
+    "--to", "to", required=True, metavar="URL", help="An empty PostgreSQL database: postgresql://user@host/db"
+)
 @DB_OPTION
 def migrate(to, database):
     """Copy this SQLite database (every trace, analysis, contract, problem and alert rule) into PostgreSQL."""
@@ -59,26 +66,35 @@ def migrate(to, database):
     source.create_schema()  # an older file is upgraded first, as `tracediff serve` would, so rows copy as they are
     destination = _open_store({"DATABASE": to, "SYNCHRONOUS": "FULL"}, create=True)
     try:
-        copied = copy_database(source, destination,
-                               report=lambda table, rows: click.echo(f"{table}: {rows} row(s)"))
+        copied = copy_database(source, destination, report=lambda table, rows: click.echo(f"{table}: {rows} row(s)"))
     except (ValueError, sqlite3.Error, StoreUnavailable) as error:
         raise click.ClickException(f"nothing copied: {error}") from None
-    click.echo(f"copied {copied.get('events', 0)} event(s) and {copied.get('traces', 0)} trace(s) "
-               f"to {destination.path}; point TRACEDIFF_DATABASE at it")
+    click.echo(
+        f"copied {copied.get('events', 0)} event(s) and {copied.get('traces', 0)} trace(s) "
+        f"to {destination.path}; point TRACEDIFF_DATABASE at it"
+    )
 
 
 @click.command()
-@click.option("--days", type=int, default=None, help="Delete traces not seen for this many days "
-              "[default TRACEDIFF_RETENTION_DAYS].")
-@click.option("--vacuum", is_flag=True, help="Rebuild the file with VACUUM (needs free space the size of the database "
-              "on its disk, and as much where SQLITE_TMPDIR points).")
+@click.option(
+    "--days",
+    type=int,
+    default=None,
+    help="Delete traces not seen for this many days [default TRACEDIFF_RETENTION_DAYS].",
+)
+@click.option(
+    "--vacuum",
+    is_flag=True,
+    help="Rebuild the file with VACUUM (needs free space the size of the database "
+    "on its disk, and as much where SQLITE_TMPDIR points).",
+)
 @DB_OPTION
 def prune(days, vacuum, database):
     """Delete old traces in small transactions, then give the space back to the disk."""
     import sqlite3
 
-    from ..store import StoreUnavailable
     from ..ops.analyser import cutoff
+    from ..store import StoreUnavailable
 
     settings = _settings(database)
     days = settings["RETENTION_DAYS"] if days is None else days
@@ -96,8 +112,10 @@ def prune(days, vacuum, database):
         space = store.reclaim(full_vacuum=vacuum)
     except (StoreUnavailable, sqlite3.Error) as error:
         raise click.ClickException(_not_reclaimed(deleted, vacuum, before, error)) from None
-    click.echo(f"database and WAL: {before / MIB:.1f} MiB -> {space.after / MIB:.1f} MiB" + (
-        "" if space.incremental else " (run prune --vacuum once to have the file give freed pages back)"))
+    click.echo(
+        f"database and WAL: {before / MIB:.1f} MiB -> {space.after / MIB:.1f} MiB"
+        + ("" if space.incremental else " (run prune --vacuum once to have the file give freed pages back)")
+    )
 
 
 def _advice(error) -> str:
@@ -106,8 +124,10 @@ def _advice(error) -> str:
     if "full" in text:
         return "Free some space on its disk and run prune again (what it deleted stays deleted)"
     if any(word in text for word in ("readonly", "read-only", "cannot be written", "unable to open")):
-        return ("It cannot be written: mount its disk read-write and let this user write the file and its folder "
-                "(`lsattr` shows an immutable file, `chattr -i` clears it), then run prune again")
+        return (
+            "It cannot be written: mount its disk read-write and let this user write the file and its folder "
+            "(`lsattr` shows an immutable file, `chattr -i` clears it), then run prune again"
+        )
     if any(word in text for word in ("locked", "busy")):
         return "Another process holds it locked: run prune again when that process is done"
     return "Run prune again"
@@ -116,9 +136,11 @@ def _advice(error) -> str:
 def _not_reclaimed(deleted: int, vacuum: bool, before: int, error) -> str:
     """The deletion worked; giving the space back did not."""
     if vacuum and "full" in str(error).lower():
-        return (f"the {deleted} trace(s) were deleted, but VACUUM failed: {error}. VACUUM needs free space about "
-                f"the size of the database ({before / MIB:.1f} MiB) on its disk, and as much for its temporary files "
-                "where SQLITE_TMPDIR points (default /var/tmp): free some, or prune without --vacuum")
+        return (
+            f"the {deleted} trace(s) were deleted, but VACUUM failed: {error}. VACUUM needs free space about "
+            f"the size of the database ({before / MIB:.1f} MiB) on its disk, and as much for its temporary files "
+            "where SQLITE_TMPDIR points (default /var/tmp): free some, or prune without --vacuum"
+        )
     step = "VACUUM" if vacuum else "giving their space back"
     return f"the {deleted} trace(s) were deleted, but {step} failed: {error}. {_advice(error)}"
 

@@ -1,12 +1,13 @@
 """`serve --demo`: the sample folder's contracts and traces, with the state changes of its story."""
+
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import orjson
 
-from ..pipeline.bulk import IngestSummary, ingest_files, shifted
 from ..contracts import import_contract_files
 from ..pipeline import catch_up
+from ..pipeline.bulk import IngestSummary, ingest_files, shifted
 
 
 def load_folder(store, folder: Path, redactor, now: datetime | None = None):
@@ -51,8 +52,10 @@ def _story_step(store, step: dict) -> None:
 
 def shift_days(files, now: datetime) -> int:
     """Return the whole days that move the files' newest event into the day before `now`."""
-    newest = max((orjson.loads(line)["ts"] for path in files for line in path.read_bytes().splitlines()
-                  if line.strip()), default=None)
+    newest = max(
+        (orjson.loads(line)["ts"] for path in files for line in path.read_bytes().splitlines() if line.strip()),
+        default=None,
+    )
     if newest is None:
         return 0
     return (now - datetime.fromisoformat(newest.replace("Z", "+00:00"))) // timedelta(days=1)

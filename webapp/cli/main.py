@@ -2,6 +2,7 @@
 
 Each command imports what it needs when it runs, so that `--help` and `check` start at once.
 """
+
 import sys
 
 import click
@@ -39,8 +40,11 @@ def _stopped_by_store(error: Exception) -> str | None:
         return None
     if isinstance(error, store.SchemaTooNew):
         return f"cannot use this database: {error}"
-    hint = (" Free some space on its disk (`tracediff prune` deletes old traces) and run the command again."
-            if "full" in str(error).lower() else " Run the command again when it can be written.")
+    hint = (
+        " Free some space on its disk (`tracediff prune` deletes old traces) and run the command again."
+        if "full" in str(error).lower()
+        else " Run the command again when it can be written."
+    )
     return f"the database stopped this command: {error}.{hint}"
 
 
@@ -66,8 +70,14 @@ def _operations(ctx, param, values):
 
 @tools.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("--operation", "operations", multiple=True, metavar="TOOL=OPERATION_ID", callback=_operations,
-              help="Map a tool name to an OpenAPI operationId (repeatable).")
+@click.option(
+    "--operation",
+    "operations",
+    multiple=True,
+    metavar="TOOL=OPERATION_ID",
+    callback=_operations,
+    help="Map a tool name to an OpenAPI operationId (repeatable).",
+)
 @DB_OPTION
 def tools_import(files, operations, database):
     """Import tool definitions, contracts or OpenAPI documents (JSON, or YAML: .yaml/.yml)."""
@@ -111,9 +121,14 @@ def tools_show(name, database):
 
 
 @main.command()
-@click.option("--budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="CPU seconds each call's analysis may take, 0 for no limit [default TRACEDIFF_ANALYSIS_BUDGET]; "
-                   "more than the default finishes calls marked incomplete.")
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="SECONDS",
+    help="CPU seconds each call's analysis may take, 0 for no limit [default TRACEDIFF_ANALYSIS_BUDGET]; "
+    "more than the default finishes calls marked incomplete.",
+)
 @DB_OPTION
 def reanalyze(budget, database):
     """Recompute validation and findings of every call (after a contract change)."""
@@ -132,27 +147,54 @@ def reanalyze(budget, database):
 @main.command()
 @click.argument("folders", nargs=-1, type=click.Path(exists=True, file_okay=False))
 @click.option("--tool", default=None, help="Tool name (to pick it from a file of several contracts).")
-@click.option("--contract", type=click.Path(exists=True, dir_okay=False),
-              help="Contract (named, or a bare PUT body), tool definitions or OpenAPI file (JSON, or YAML).")
+@click.option(
+    "--contract",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Contract (named, or a bare PUT body), tool definitions or OpenAPI file (JSON, or YAML).",
+)
 @click.option("--arguments", type=click.Path(exists=True, dir_okay=False), help="The model's arguments (JSON).")
-@click.option("--request", "request_file", type=click.Path(exists=True, dir_okay=False),
-              help="The HTTP request body (JSON).")
+@click.option(
+    "--request", "request_file", type=click.Path(exists=True, dir_okay=False), help="The HTTP request body (JSON)."
+)
 @click.option("--response", type=click.Path(exists=True, dir_okay=False), help="The HTTP response body (JSON).")
-@click.option("--url", "--request-url", "url", default=None,
-              help="The request's URL: its path segments and query string are checked like its body.")
+@click.option(
+    "--url",
+    "--request-url",
+    "url",
+    default=None,
+    help="The request's URL: its path segments and query string are checked like its body.",
+)
 @click.option("--method", default=None, help="The request's HTTP method (GET, POST...).")
-@click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'",
-              help="A request header (repeatable); id headers such as Idempotency-Key are checked.")
-@click.option("--status", type=click.IntRange(100, 599), default=None,
-              help="HTTP status of the response [default: unknown, so no status-based findings].")
+@click.option(
+    "--header",
+    "headers",
+    multiple=True,
+    metavar="'NAME: VALUE'",
+    help="A request header (repeatable); id headers such as Idempotency-Key are checked.",
+)
+@click.option(
+    "--status",
+    type=click.IntRange(100, 599),
+    default=None,
+    help="HTTP status of the response [default: unknown, so no status-based findings].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (the same as --format json).")
-@click.option("--format", "output", type=click.Choice(["text", "github", "json"]), default="text", show_default=True,
-              help="Report as text, as GitHub Actions annotations, or as JSON.")
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "github", "json"]),
+    default="text",
+    show_default=True,
+    help="Report as text, as GitHub Actions annotations, or as JSON.",
+)
 @click.option("--junit", type=click.Path(dir_okay=False), default=None, help="Also write a JUnit XML report here.")
-def check(folders, tool, contract, arguments, request_file, response, url, method, headers, status, as_json, output,
-          junit):
+def check(
+    folders, tool, contract, arguments, request_file, response, url, method, headers, status, as_json, output, junit
+):
     """Check fixture files, or fixture FOLDERS, against a contract; exit 1 on a finding, 2 on bad input."""
-    from .check import CheckOptions, InputError as CheckInputError, check as run_check, request_http
+    from .check import CheckOptions, request_http
+    from .check import InputError as CheckInputError
+    from .check import check as run_check
 
     files = {"arguments": arguments, "request": request_file, "response": response}
     try:

@@ -1,4 +1,5 @@
 """`tracediff tools map TOOL seats=quantity ...`: declare argument -> request pairs in a contract."""
+
 import re
 import sqlite3
 
@@ -16,8 +17,9 @@ def parse_pair(text: str) -> tuple:
     if transform:
         right = head
     if not sep or not left or not right:
-        raise click.BadParameter(f"{text!r}: expected ARGUMENT=REQUEST[:TRANSFORM], e.g. seats=quantity, "
-                                 "/a/b=/c or amount=amount_cents:x100")
+        raise click.BadParameter(
+            f"{text!r}: expected ARGUMENT=REQUEST[:TRANSFORM], e.g. seats=quantity, /a/b=/c or amount=amount_cents:x100"
+        )
     pair = (_pointer(left, text), _pointer(right, text))
     return (*pair, transform) if transform else pair
 
@@ -26,7 +28,7 @@ def _pointer(name: str, text: str) -> str:
     from ..analysis.locations import is_located_path
     from ..analysis.pointers import child, is_pointer
 
-    if is_located_path(name):   # a request field outside the body: query:/page_size, path:/invoiceId
+    if is_located_path(name):  # a request field outside the body: query:/page_size, path:/invoiceId
         return name
     if name.startswith("/"):
         if not is_pointer(name):
@@ -38,15 +40,20 @@ def _pointer(name: str, text: str) -> str:
 @click.command("map")
 @click.argument("tool")
 @click.argument("pairs", nargs=-1, required=True)
-@click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None,
-              help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].")
+@click.option(
+    "--db",
+    "database",
+    envvar="TRACEDIFF_DATABASE",
+    default=None,
+    help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].",
+)
 def tools_map(tool, pairs, database):
     """Declare ARGUMENT=REQUEST[:TRANSFORM] pairs in TOOL's contract mapping (seats=quantity, total=cents:x100)."""
     # imported here, as the rest of the CLI does, so `tracediff --help` starts fast
     from .. import pipeline
-    from ..pipeline import mappings as toolmappings
     from ..config import SettingError, load_settings
     from ..contracts import ContractError
+    from ..pipeline import mappings as toolmappings
     from ..store import Store, StoreUnavailable
 
     parsed = [parse_pair(p) for p in pairs]

@@ -1,11 +1,12 @@
 """`tracediff problems list|show|resolve|archive|reopen|merge|link`: the problems from a terminal."""
+
 import getpass
 
 import click
 import orjson
 
-from .common import DB_OPTION, _open_existing_store, _settings
 from ..problems.words import counted
+from .common import DB_OPTION, _open_existing_store, _settings
 
 
 @click.group()
@@ -61,9 +62,22 @@ def problems_list(database, as_json, **filters):
         if as_json:
             click.echo(orjson.dumps(p).decode())
             continue
-        click.echo("\t".join([p["id"], p["state"], p["severity"], p["kind"], p["tool"] or "-",
-                              f"{_end(p['left'])} -> {_end(p['right'])}", p["transform"] or "-",
-                              counted(p["occurrences"], "occurrence"), counted(p["calls"], "call"), p["last_seen"] or "-"]))
+        click.echo(
+            "\t".join(
+                [
+                    p["id"],
+                    p["state"],
+                    p["severity"],
+                    p["kind"],
+                    p["tool"] or "-",
+                    f"{_end(p['left'])} -> {_end(p['right'])}",
+                    p["transform"] or "-",
+                    counted(p["occurrences"], "occurrence"),
+                    counted(p["calls"], "call"),
+                    p["last_seen"] or "-",
+                ]
+            )
+        )
 
 
 @problems.command("show")
@@ -79,14 +93,16 @@ def problems_show(problem_id, as_json, database):
     if as_json:
         click.echo(orjson.dumps(p, option=orjson.OPT_INDENT_2).decode())
         return
-    lines = [f"{p['id']} {p['state']} {p['severity']} {p['kind']} in {p['tool'] or '(no tool)'}",
-             f"  {_end(p['left'])} -> {_end(p['right'])}" + (f"  transform {p['transform']}" if p["transform"] else ""),
-             f"  first seen {p['first_seen']}, last seen {p['last_seen']}",
-             f"  {counted(p['occurrences'], 'occurrence')}, {counted(p['calls'], 'call')}, "
-             f"{counted(p['traces'], 'trace')}; "
-             f"{p['exposure']['calls']} in {counted(p['exposure']['calls_with_path'], 'call')} that had the path broke",
-             f"  releases: {', '.join(p['releases']) or '-'}; sources: {', '.join(p['sources']) or '-'}",
-             f"  {grouped_by(p)}"]
+    lines = [
+        f"{p['id']} {p['state']} {p['severity']} {p['kind']} in {p['tool'] or '(no tool)'}",
+        f"  {_end(p['left'])} -> {_end(p['right'])}" + (f"  transform {p['transform']}" if p["transform"] else ""),
+        f"  first seen {p['first_seen']}, last seen {p['last_seen']}",
+        f"  {counted(p['occurrences'], 'occurrence')}, {counted(p['calls'], 'call')}, "
+        f"{counted(p['traces'], 'trace')}; "
+        f"{p['exposure']['calls']} in {counted(p['exposure']['calls_with_path'], 'call')} that had the path broke",
+        f"  releases: {', '.join(p['releases']) or '-'}; sources: {', '.join(p['sources']) or '-'}",
+        f"  {grouped_by(p)}",
+    ]
     if pending_text(p["resolution"], p["state"]):
         lines.append("  " + pending_text(p["resolution"], p["state"]))
     if p.get("verification"):
@@ -111,24 +127,44 @@ def _change(database, problem_id: str, body: dict) -> None:
     except BadChange as error:
         raise click.ClickException(str(error)) from None
     changed = store.get_problem(int(problem["id"][3:]))
-    click.echo(f"{changed['id']} {changed.get('merged_into') and 'merged into ' + changed['merged_into'] or changed['state']}")
+    click.echo(
+        f"{changed['id']} {changed.get('merged_into') and 'merged into ' + changed['merged_into'] or changed['state']}"
+    )
 
 
 @problems.command("resolve")
 @click.argument("problem_id")
 @click.option("--next-release", is_flag=True, help="Resolved in the next release.")
 @click.option("--contract-change", is_flag=True, help="Resolved when the contract changes.")
-@click.option("--after-clean-calls", type=click.IntRange(1), default=None,
-              help="Resolved after N clean calls that exercised the path.")
+@click.option(
+    "--after-clean-calls",
+    type=click.IntRange(1),
+    default=None,
+    help="Resolved after N clean calls that exercised the path.",
+)
 @DB_OPTION
 def problems_resolve(problem_id, next_release, contract_change, after_clean_calls, database):
     """Resolve a problem now, in the next release, on a contract change or after N clean calls."""
-    chosen = [name for name, given in (("--next-release", next_release), ("--contract-change", contract_change),
-                                       ("--after-clean-calls", after_clean_calls)) if given]
+    chosen = [
+        name
+        for name, given in (
+            ("--next-release", next_release),
+            ("--contract-change", contract_change),
+            ("--after-clean-calls", after_clean_calls),
+        )
+        if given
+    ]
     if len(chosen) > 1:  # a usage error (exit 2), not a guess at which one was meant
         raise click.UsageError(f"{', '.join(chosen[:-1])} and {chosen[-1]} are alternatives: give at most one")
-    resolve = {"after_clean_calls": after_clean_calls} if after_clean_calls else \
-        "next_release" if next_release else "contract_change" if contract_change else "now"
+    resolve = (
+        {"after_clean_calls": after_clean_calls}
+        if after_clean_calls
+        else "next_release"
+        if next_release
+        else "contract_change"
+        if contract_change
+        else "now"
+    )
     _change(database, problem_id, {"state": "resolved", "resolve": resolve})
 
 
@@ -165,15 +201,16 @@ def problems_merge(problem_id, into, database):
 @DB_OPTION
 def problems_link(problem_id, urls, remove, database):
     """Attach ticket links to a problem (or remove them); a secret in a link is redacted when stored."""
-    from ..redaction.redactor import redactor_for
     from ..problems.states import BadChange, links_change
+    from ..redaction.redactor import redactor_for
 
     store = _open_existing_store(database)
     problem = _problem(store, problem_id)
     redactor = redactor_for(_settings(database))
     try:
-        change = links_change(problem["links"], () if remove else urls, urls if remove else (),
-                              redactor.url if redactor else None)
+        change = links_change(
+            problem["links"], () if remove else urls, urls if remove else (), redactor.url if redactor else None
+        )
         store.change_problem(int(problem["id"][3:]), change, _who())
     except BadChange as error:
         raise click.ClickException(str(error)) from None

@@ -3,7 +3,9 @@
 Everything serve says once its settings are read goes through the logging setup (text or JSON lines on
 stderr, with a timestamp); a setting or option it refuses before that is one plain line, as for every command.
 """
+
 import logging
+from datetime import UTC
 
 import click
 
@@ -18,24 +20,38 @@ log = logging.getLogger("webapp.serve")
 @click.option("--workers", type=click.IntRange(1), default=None, help="Worker processes [default 2].")
 @DB_OPTION
 @click.option("--demo", is_flag=True, help="Load sample_traces/ when the database is empty.")
-@click.option("--allow-open", is_flag=True, default=None,
-              help="Listen on a non-loopback address with no token set [env TRACEDIFF_ALLOW_OPEN].")
+@click.option(
+    "--allow-open",
+    is_flag=True,
+    default=None,
+    help="Listen on a non-loopback address with no token set [env TRACEDIFF_ALLOW_OPEN].",
+)
 def serve(host, port, workers, database, demo, allow_open):
     """Run the dashboard and the ingest API with gunicorn."""
     from ..ops import logs
+    from ..ops.server import DRAINING_WORKER, TracediffServer, address_url, unsupported_worker
+    from ..ops.server import serve as run_server
     from ..web.proxies import trusted_networks
-    from ..ops.server import DRAINING_WORKER, TracediffServer, address_url, serve as run_server, unsupported_worker
 
-    overrides = {k: v for k, v in {"HOST": host, "PORT": port, "WORKERS": workers,
-                                   "ALLOW_OPEN": allow_open}.items() if v is not None}
+    overrides = {
+        k: v
+        for k, v in {"HOST": host, "PORT": port, "WORKERS": workers, "ALLOW_OPEN": allow_open}.items()
+        if v is not None
+    }
     settings = _settings(database, **overrides)
     if database:
         overrides["DATABASE"] = database
-    server = TracediffServer(settings, overrides)  # GUNICORN_CMD_ARGS may change the addresses and worker class
+    from .. import create_app
+
+    server = TracediffServer(
+        create_app, settings, overrides
+    )  # GUNICORN_CMD_ARGS may change the addresses and worker class
     if unsupported_worker(server.cfg):
-        raise click.ClickException(f"worker class {unsupported_worker(server.cfg)} is not supported: tracediff serve "
-                                   f"runs {DRAINING_WORKER} (gunicorn's threaded worker with a stop that resets no "
-                                   "connection); set TRACEDIFF_THREADS instead")
+        raise click.ClickException(
+            f"worker class {unsupported_worker(server.cfg)} is not supported: tracediff serve "
+            f"runs {DRAINING_WORKER} (gunicorn's threaded worker with a stop that resets no "
+            "connection); set TRACEDIFF_THREADS instead"
+        )
     addresses = server.cfg.address
     _check_exposure(settings, addresses)
     try:
@@ -55,8 +71,8 @@ def _check_exposure(settings: dict, addresses: list) -> None:
 
     Read or admin tokens alone leave ingest open (ingest is open while no ingest token is set), so they do not
     count: a careful operator who set some tokens expects the rest closed, not a warning in the log."""
-    from ..web.hosts import is_loopback
     from ..common.tokens import Keyring
+    from ..web.hosts import is_loopback
 
     keyring = Keyring.from_settings(settings)
     if keyring.configured("ingest") or settings["ALLOW_OPEN"]:
@@ -69,12 +85,16 @@ def _check_exposure(settings: dict, addresses: list) -> None:
 
 def _exposure_message(host: str, empty: bool) -> str:
     if empty:
-        return (f"refusing to listen on {host} with no token set: anyone who reaches it could ingest, read and "
-                "change contracts. Set TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS and TRACEDIFF_READ_TOKENS, "
-                "or pass --allow-open (TRACEDIFF_ALLOW_OPEN=1) behind a proxy that authenticates people")
-    return (f"refusing to listen on {host} with ingest open: no TRACEDIFF_INGEST_TOKENS is set, so anyone who "
-            "reaches it could send events (read and admin tokens do not close ingest). Set TRACEDIFF_INGEST_TOKENS, "
-            "or pass --allow-open (TRACEDIFF_ALLOW_OPEN=1) to serve ingest open on purpose")
+        return (
+            f"refusing to listen on {host} with no token set: anyone who reaches it could ingest, read and "
+            "change contracts. Set TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS and TRACEDIFF_READ_TOKENS, "
+            "or pass --allow-open (TRACEDIFF_ALLOW_OPEN=1) behind a proxy that authenticates people"
+        )
+    return (
+        f"refusing to listen on {host} with ingest open: no TRACEDIFF_INGEST_TOKENS is set, so anyone who "
+        "reaches it could send events (read and admin tokens do not close ingest). Set TRACEDIFF_INGEST_TOKENS, "
+        "or pass --allow-open (TRACEDIFF_ALLOW_OPEN=1) to serve ingest open on purpose"
+    )
 
 
 def _check_bindable(addresses: list) -> None:
@@ -99,19 +119,20 @@ def _warn_about_tokens(settings: dict) -> None:
 def _prepare_database(settings: dict, demo: bool, addresses=()) -> None:
     """Create or migrate the database, load the demo traces, take back a stopped server's claims and note the
     address people reach this server at (for `tracediff alerts test` run beside it)."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    from .. import resource_dir
-    from .demo import load_folder
-    from ..redaction.redactor import redactor_for
+    from ..common.resources import resource_dir
     from ..ops.server import address_url
+    from ..redaction.redactor import redactor_for
     from ..store import StoreUnavailable
+    from .demo import load_folder
 
     store = _open_store(settings)
     if demo and store.count_traces() == 0:
         # moved to the day before now, so "last 24h" and "new" show the demo (README: the demo's times)
-        result = load_folder(store, resource_dir("sample_traces"), redactor_for(settings),
-                             now=datetime.now(timezone.utc))
+        result = load_folder(
+            store, resource_dir("sample_traces"), redactor_for(settings), now=datetime.now(UTC)
+        )
         log.info("demo: loaded %d events from sample_traces/", result.accepted)
     elif demo:
         log.info("demo: the database holds traces already; sample_traces/ not loaded (it loads into an empty one)")

@@ -7,23 +7,26 @@ Date go no finer; OTLP's nanoseconds are cut (floored, so a time never moves int
 two events of one call within the same microsecond keep their order by arrival (the store's seq).
 Pages show `display()`, the same time with the fraction's trailing zeros dropped.
 """
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 WIDTH = 27  # len("2026-12-01T10:00:07.500000Z")
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def stamp(moment: datetime) -> str:
     """Return a datetime (naive means UTC) in the stored form."""
-    moment = moment.astimezone(timezone.utc) if moment.tzinfo else moment
+    moment = moment.astimezone(UTC) if moment.tzinfo else moment
     # by hand, not strftime: glibc writes year 1 as "1", not "0001"
-    return (f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment.hour:02d}:{moment.minute:02d}:"
-            f"{moment.second:02d}.{moment.microsecond:06d}Z")
+    return (
+        f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T{moment.hour:02d}:{moment.minute:02d}:"
+        f"{moment.second:02d}.{moment.microsecond:06d}Z"
+    )
 
 
 def now(hours_ago: float = 0) -> str:
     """Return the time now (or some hours ago; negative: ahead) in the stored form."""
-    return stamp(datetime.now(timezone.utc) - timedelta(hours=hours_ago))
+    return stamp(datetime.now(UTC) - timedelta(hours=hours_ago))
 
 
 def from_ns(ns: int) -> str:
@@ -37,7 +40,7 @@ def parse(text: str) -> datetime:
     ValueError when the text is no such time, or the calendar has none (2026-13-45, year 0 in UTC)."""
     moment = datetime.fromisoformat(text.strip().replace("z", "Z").replace("t", "T"))  # 3.11 cuts a fraction to 6
     try:
-        return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     except OverflowError as error:  # 0001-01-01T00:00+01:00 is before the calendar begins in UTC
         raise ValueError(f"{text} is out of range") from error
 

@@ -5,6 +5,7 @@ TRACEDIFF_METRICS_TOKENS is a comma-separated list whose entries are `secret` or
 name (or `<scope>#<position>` for an unnamed one) is what logs show, never the secret. A metrics token
 opens `/metrics` only; it does not count as a token set for the exposure checks.
 """
+
 import hmac
 import re
 from dataclasses import dataclass
@@ -12,8 +13,12 @@ from dataclasses import dataclass
 SCOPES = ("admin", "ingest", "read")
 SETTINGS = {"admin": "ADMIN_TOKENS", "ingest": "INGEST_TOKENS", "read": "READ_TOKENS", "metrics": "METRICS_TOKENS"}
 # An admin token changes contracts, problems' state and alert rules, and also ingests and reads.
-GRANTS = {"admin": frozenset(SCOPES), "ingest": frozenset({"ingest"}), "read": frozenset({"read"}),
-          "metrics": frozenset({"metrics"})}
+GRANTS = {
+    "admin": frozenset(SCOPES),
+    "ingest": frozenset({"ingest"}),
+    "read": frozenset({"read"}),
+    "metrics": frozenset({"metrics"}),
+}
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}\Z")
 
 
@@ -48,8 +53,10 @@ def parse_tokens(value, scope: str) -> tuple[Token, ...]:
         if not colon:
             name, secret = f"{scope}#{position}", entry
         elif not _NAME.match(name):
-            raise TokenError(f"TRACEDIFF_{SETTINGS[scope]}: entry {position}: a name before ':' is 1-64 "
-                             "letters, digits, '_', '.', '-' or '@', starting with a letter or digit")
+            raise TokenError(
+                f"TRACEDIFF_{SETTINGS[scope]}: entry {position}: a name before ':' is 1-64 "
+                "letters, digits, '_', '.', '-' or '@', starting with a letter or digit"
+            )
         if not secret.strip():
             raise TokenError(f"TRACEDIFF_{SETTINGS[scope]}: entry {position} ({name}) has no secret after ':'")
         tokens.append(Token(name, secret.strip(), scope))
@@ -91,13 +98,19 @@ class Keyring:
 def startup_warnings(keyring: Keyring) -> list[str]:
     """Say at start what is open to anyone, or wider than its name suggests."""
     if keyring.empty:
-        return ["no tokens are set: anyone who can reach the port can ingest, read and change contracts "
-                "(set TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS and TRACEDIFF_READ_TOKENS)"]
-    warnings = [f"TRACEDIFF_{SETTINGS[scope]} is not set: {what} is open to anyone"
-                for scope, what in (("ingest", "ingest"), ("read", "reading pages and API"))
-                if not keyring.configured(scope)]
+        return [
+            "no tokens are set: anyone who can reach the port can ingest, read and change contracts "
+            "(set TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS and TRACEDIFF_READ_TOKENS)"
+        ]
+    warnings = [
+        f"TRACEDIFF_{SETTINGS[scope]} is not set: {what} is open to anyone"
+        for scope, what in (("ingest", "ingest"), ("read", "reading pages and API"))
+        if not keyring.configured(scope)
+    ]
     if not keyring.configured("admin"):
         holder = "ingest" if keyring.configured("ingest") else "read"
-        warnings.append(f"TRACEDIFF_ADMIN_TOKENS is not set: {holder} tokens can change contracts; set admin "
-                        "tokens so that a shipper's token can only ingest")
+        warnings.append(
+            f"TRACEDIFF_ADMIN_TOKENS is not set: {holder} tokens can change contracts; set admin "
+            "tokens so that a shipper's token can only ingest"
+        )
     return warnings

@@ -6,6 +6,7 @@ importing merges into a tool's existing contract, so definitions and OpenAPI com
 Everything here is pure parsing and checking, apart from documents.py (reading files)
 and save.py (the store).
 """
+
 from .checks import CONTRACT_KEYS, check_contract, validated_contract
 from .definitions import tools_from_definitions
 from .documents import YAML_MEDIA_TYPES, load_document, load_file
@@ -15,7 +16,23 @@ from .read import Imported, contracts_from_document, is_bare_contract, parse_ope
 from .refs import ref_problems
 from .save import import_contract_files, import_files, save_contracts
 
-__all__ = ["CONTRACT_KEYS", "ContractError", "Imported", "YAML_MEDIA_TYPES", "check_contract",
-           "contracts_from_document", "import_contract_files", "import_files", "is_bare_contract",
-           "load_document", "load_file", "parse_operations", "read_contracts", "ref_problems", "save_contracts",
-           "tools_from_definitions", "tools_from_openapi", "validated_contract"]
+__all__ = [
+    "CONTRACT_KEYS",
+    "ContractError",
+    "Imported",
+    "YAML_MEDIA_TYPES",
+    "check_contract",
+    "contracts_from_document",
+    "import_contract_files",
+    "import_files",
+    "is_bare_contract",
+    "load_document",
+    "load_file",
+    "parse_operations",
+    "read_contracts",
+    "ref_problems",
+    "save_contracts",
+    "tools_from_definitions",
+    "tools_from_openapi",
+    "validated_contract",
+]

@@ -12,15 +12,22 @@ from .requests import check_http
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
 CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping", "consumed")
 SNAPSHOTS = ("arguments", "request", "response")
-MAPPING_EXTRAS = ("transform",)   # a declared transform makes that change expected (issue 11)
+MAPPING_EXTRAS = ("transform",)  # a declared transform makes that change expected (issue 11)
 # The dialects jsonschema-rs checks a schema against without fetching anything.
-KNOWN_DIALECTS = {f"{base}{end}" for end in ("", "#") for base in (
-    "http://json-schema.org/draft-04/schema", "http://json-schema.org/draft-06/schema",
-    "http://json-schema.org/draft-07/schema", "https://json-schema.org/draft/2019-09/schema",
-    "https://json-schema.org/draft/2020-12/schema")}
+KNOWN_DIALECTS = {
+    f"{base}{end}"
+    for end in ("", "#")
+    for base in (
+        "http://json-schema.org/draft-04/schema",
+        "http://json-schema.org/draft-06/schema",
+        "http://json-schema.org/draft-07/schema",
+        "https://json-schema.org/draft/2019-09/schema",
+        "https://json-schema.org/draft/2020-12/schema",
+    )
+}
 
 
-CONTRACT_KEYS += ("http",)   # what the request carries outside its body (contracts/requests.py)
+CONTRACT_KEYS += ("http",)  # what the request carries outside its body (contracts/requests.py)
 
 
 def check_contract(contract: dict) -> list[str]:
@@ -73,7 +80,7 @@ def _surely_sound(schema: dict, uri) -> bool:
         return False
     try:
         return jsonschema_rs.meta.is_valid(schema) and all(_compiles(p) for p in _patterns(schema))
-    except Exception:   # anything it cannot judge: the Python validator decides
+    except Exception:  # anything it cannot judge: the Python validator decides
         return False
 
 
@@ -115,12 +122,12 @@ def _mapping_problems(mapping) -> list[str]:
         if unknown:
             problems.append(f"{where}: unknown snapshot {unknown[0]!r} (use arguments, request, response)")
         if "transform" in entry and not isinstance(entry["transform"], str):
-            problems.append(f"{where}/transform: must be a string such as \"x100\" or \"integer>string\"")
+            problems.append(f'{where}/transform: must be a string such as "x100" or "integer>string"')
         if len([k for k in entry if k in SNAPSHOTS]) != 2:
             problems.append(f"{where}: must pair exactly two snapshots")
         for key, pointer in entry.items():
             if key in SNAPSHOTS and not (is_request_path(pointer) if key == "request" else is_pointer(pointer)):
-                problems.append(f"{where}/{key}: {pointer!r} is not a JSON Pointer (e.g. \"/amount\")")
+                problems.append(f'{where}/{key}: {pointer!r} is not a JSON Pointer (e.g. "/amount")')
     return problems
 
 
@@ -129,16 +136,21 @@ def _consumed_problems(consumed) -> list[str]:
     if consumed is None:
         return []
     if not isinstance(consumed, list):
-        return ["consumed: must be a list of argument pointers such as \"/method\""]
-    return [f"consumed/{i}: {p!r} is not a JSON Pointer to an argument (e.g. \"/method\")"
-            for i, p in enumerate(consumed) if not is_pointer(p) or not p]
+        return ['consumed: must be a list of argument pointers such as "/method"']
+    return [
+        f'consumed/{i}: {p!r} is not a JSON Pointer to an argument (e.g. "/method")'
+        for i, p in enumerate(consumed)
+        if not is_pointer(p) or not p
+    ]
 
 
 def validated_contract(name: str, body) -> dict:
     """Return the contract parts of a PUT body, or raise ContractError saying what is wrong."""
     if not isinstance(body, dict):
-        raise ContractError("a contract is a JSON object with arguments_schema, request_schema, "
-                            "response_schema, error_schema and mapping")
+        raise ContractError(
+            "a contract is a JSON object with arguments_schema, request_schema, "
+            "response_schema, error_schema and mapping"
+        )
     unknown = sorted(set(body) - set(CONTRACT_KEYS) - {"name", "updated_at"})
     if unknown:
         raise ContractError(f"unknown contract fields {unknown}; expected some of {list(CONTRACT_KEYS)}")

@@ -3,8 +3,16 @@
 from .inline import from_30
 
 SCHEMA_INPUT_KEYS = ("input_schema", "inputSchema", "parameters", "parametersJsonSchema")
-GEMINI_BUILT_INS = {"googleSearch", "google_search", "googleSearchRetrieval", "google_search_retrieval",
-                    "codeExecution", "code_execution", "urlContext", "url_context"}
+GEMINI_BUILT_INS = {
+    "googleSearch",
+    "google_search",
+    "googleSearchRetrieval",
+    "google_search_retrieval",
+    "codeExecution",
+    "code_execution",
+    "urlContext",
+    "url_context",
+}
 JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 
 
@@ -31,11 +39,11 @@ def _walk(obj):
     if not isinstance(obj, dict):
         raise ValueError(f"expected a tool definition object or a list of them, got {type(obj).__name__}")
     if isinstance(obj.get("result"), dict) and "tools" in obj["result"]:
-        yield from _walk(obj["result"]["tools"])   # JSON-RPC response to MCP tools/list
+        yield from _walk(obj["result"]["tools"])  # JSON-RPC response to MCP tools/list
     elif isinstance(obj.get("tools"), list):
-        yield from _walk(obj["tools"])             # MCP tools/list result, or a request's tools
+        yield from _walk(obj["tools"])  # MCP tools/list result, or a request's tools
     elif isinstance(obj.get("functionDeclarations"), list):
-        yield from _walk(obj["functionDeclarations"])   # Gemini Tool
+        yield from _walk(obj["functionDeclarations"])  # Gemini Tool
     elif isinstance(obj.get("function_declarations"), list):
         yield from _walk(obj["function_declarations"])
     elif obj.get("type") == "function" and isinstance(obj.get("function"), dict):
@@ -45,16 +53,21 @@ def _walk(obj):
 
 
 def _single(obj: dict):
-    for key, label in (("input_schema", "Anthropic"), ("inputSchema", "MCP"),
-                       ("parameters", "OpenAI Responses or Gemini"),
-                       ("parametersJsonSchema", "Gemini")):
+    for key, label in (
+        ("input_schema", "Anthropic"),
+        ("inputSchema", "MCP"),
+        ("parameters", "OpenAI Responses or Gemini"),
+        ("parametersJsonSchema", "Gemini"),
+    ):
         if key in obj:
             return _one(obj, key, label)
     if "name" in obj and obj.get("type") in (None, "function", "custom"):
         return _one(obj, None, "tool without parameters")
     keys = ", ".join(sorted(obj)[:8]) or "none"
-    raise ValueError("unknown tool definition shape (expected name with input_schema, inputSchema, "
-                     f"parameters or function.parameters); keys: {keys}")
+    raise ValueError(
+        "unknown tool definition shape (expected name with input_schema, inputSchema, "
+        f"parameters or function.parameters); keys: {keys}"
+    )
 
 
 def _one(obj: dict, key, label: str):
@@ -104,9 +117,13 @@ def without_server_tools(document, skipped: list):
         kept = []
         for item in document:
             if _is_server_tool(item):
-                skipped.append({"name": item.get("name") or item.get("type") or next(iter(item)),
-                                "type": item.get("type") or next(iter(item)),
-                                "reason": "a server tool the provider runs; it has no input schema"})
+                skipped.append(
+                    {
+                        "name": item.get("name") or item.get("type") or next(iter(item)),
+                        "type": item.get("type") or next(iter(item)),
+                        "reason": "a server tool the provider runs; it has no input schema",
+                    }
+                )
             else:
                 kept.append(without_server_tools(item, skipped))
         return kept
@@ -137,5 +154,8 @@ def _definitions(obj):
 
 
 def descriptions(document) -> dict[str, str]:
-    return {d["name"]: d["description"] for d in _definitions(document)
-            if isinstance(d.get("name"), str) and isinstance(d.get("description"), str) and d["description"]}
+    return {
+        d["name"]: d["description"]
+        for d in _definitions(document)
+        if isinstance(d.get("name"), str) and isinstance(d.get("description"), str) and d["description"]
+    }

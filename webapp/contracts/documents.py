@@ -1,4 +1,5 @@
 """Read a document as JSON or YAML, with the limits an upload needs."""
+
 from functools import cache
 from pathlib import Path
 
@@ -14,7 +15,7 @@ MAX_YAML_NODES = 1_000_000
 @cache
 def _yaml_loader():
     """PyYAML's safe loader, keeping dates and times as the strings written (JSON has no dates)."""
-    import yaml   # here: only YAML documents need it
+    import yaml  # here: only YAML documents need it
 
     class YamlLoader(yaml.SafeLoader):
         """A SafeLoader without timestamps."""
@@ -59,13 +60,16 @@ def _from_yaml(data: bytes, source: str):
     import yaml
 
     try:
-        document = yaml.load(data, Loader=_yaml_loader())   # noqa: S506 - a subclass of SafeLoader
+        document = yaml.load(data, Loader=_yaml_loader())  # noqa: S506 - a subclass of SafeLoader
     except (yaml.YAMLError, RecursionError, ValueError) as error:
         raise ContractError(f"{source}: not YAML: {_yaml_problem(error)}", "not_yaml", 422) from None
     if _too_many_nodes(document):
-        raise ContractError(f"{source}: YAML document too large once its aliases are expanded "
-                            f"(more than {MAX_YAML_NODES:,} values)", "too_large", 413)
-    try:   # keys such as 200 become "200", as in JSON
+        raise ContractError(
+            f"{source}: YAML document too large once its aliases are expanded (more than {MAX_YAML_NODES:,} values)",
+            "too_large",
+            413,
+        )
+    try:  # keys such as 200 become "200", as in JSON
         return orjson.loads(orjson.dumps(document, option=orjson.OPT_NON_STR_KEYS))
     except (TypeError, orjson.JSONDecodeError) as error:
         raise ContractError(f"{source}: YAML value without a JSON form: {error}", "not_yaml", 422) from None

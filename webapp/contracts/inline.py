@@ -22,8 +22,10 @@ def operation_schemas(inliner, op: dict) -> dict:
         if code.startswith("2") and success is None:
             success = schema
         elif code.startswith(("4", "5")) or code == "DEFAULT":
-            if all(orjson.dumps(schema, option=orjson.OPT_SORT_KEYS) !=
-                   orjson.dumps(e, option=orjson.OPT_SORT_KEYS) for e in errors):
+            if all(
+                orjson.dumps(schema, option=orjson.OPT_SORT_KEYS) != orjson.dumps(e, option=orjson.OPT_SORT_KEYS)
+                for e in errors
+            ):
                 errors.append(schema)
     error = errors[0] if len(errors) == 1 else ({"anyOf": errors} if errors else None)
     if error is not None and inliner.is31 and len(errors) > 1:
@@ -42,8 +44,9 @@ def _json_schema(inliner, holder):
     content = holder.get("content") if isinstance(holder, dict) else None
     if not isinstance(content, dict):
         return None
-    media = next((m for m in content if m.split(";")[0].strip() == "application/json"), None) \
-        or next((m for m in content if "json" in m), None)
+    media = next((m for m in content if m.split(";")[0].strip() == "application/json"), None) or next(
+        (m for m in content if "json" in m), None
+    )
     if media is None or not isinstance(content[media], dict) or "schema" not in content[media]:
         return None
     schema = inliner.inline(content[media]["schema"])

@@ -1,4 +1,5 @@
 """Contracts from an OpenAPI 3.0/3.1 document: its operations, checked, then their schemas inlined."""
+
 from ..analysis.pointers import MISSING, child, resolve
 from .errors import ContractError
 from .inline import Inliner, operation_schemas
@@ -21,8 +22,10 @@ def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> d
     for tool, op_id in wanted.items():
         if op_id not in found:
             known = ", ".join(sorted(found)[:20]) or "none"
-            raise ContractError(f"operation {tool}={op_id}: no operation {op_id!r} in the OpenAPI document "
-                                f"(it has: {known})", "bad_operation")
+            raise ContractError(
+                f"operation {tool}={op_id}: no operation {op_id!r} in the OpenAPI document (it has: {known})",
+                "bad_operation",
+            )
         _check_operation_refs(doc, *found[op_id][:2])
     inliner = Inliner(doc, str(doc["openapi"]).startswith("3.1"))
     try:
@@ -54,8 +57,13 @@ def _openapi_operations(doc: dict) -> dict[str, tuple]:
         for method in METHODS:
             op = item.get(method) if isinstance(item, dict) else None
             if isinstance(op, dict):
-                found[_operation_id(op, method, path, child(where, method))] = (child(where, method), op, path,
-                                                                                  method, item)
+                found[_operation_id(op, method, path, child(where, method))] = (
+                    child(where, method),
+                    op,
+                    path,
+                    method,
+                    item,
+                )
     return found
 
 
@@ -73,8 +81,11 @@ def _follow(doc, node, where: str, seen=()):
     while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"] not in seen:
         ref = node["$ref"]
         if not ref.startswith("#"):
-            raise ContractError(f"OpenAPI document: {where}/$ref: external $ref {ref!r} is not supported "
-                                "(only refs inside the document, '#/...')", "bad_ref")
+            raise ContractError(
+                f"OpenAPI document: {where}/$ref: external $ref {ref!r} is not supported "
+                "(only refs inside the document, '#/...')",
+                "bad_ref",
+            )
         target = resolve(doc, ref[1:])
         if target is MISSING:
             raise ContractError(f"OpenAPI document: {where}/$ref: {ref!r} points nowhere", "bad_ref")
@@ -84,10 +95,13 @@ def _follow(doc, node, where: str, seen=()):
 
 def _check_operation_refs(doc, where: str, op: dict) -> None:
     """Follow every $ref the import will inline from an operation's body and responses."""
-    stack, seen = [(op.get("requestBody"), child(where, "requestBody")),
-                   (op.get("parameters"), child(where, "parameters"))], set()
-    stack += [(response, child(child(where, "responses"), code))
-              for code, response in (op.get("responses") or {}).items()]
+    stack, seen = (
+        [(op.get("requestBody"), child(where, "requestBody")), (op.get("parameters"), child(where, "parameters"))],
+        set(),
+    )
+    stack += [
+        (response, child(child(where, "responses"), code)) for code, response in (op.get("responses") or {}).items()
+    ]
     while stack:
         node, place = stack.pop()
         if isinstance(node, list):

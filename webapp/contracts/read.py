@@ -1,4 +1,5 @@
 """Read contracts from any supported document: our own contracts, tool definitions, OpenAPI."""
+
 from dataclasses import dataclass, field
 
 from .checks import CONTRACT_KEYS
@@ -58,10 +59,17 @@ def read_contracts(document, operations: dict | None = None) -> Imported:
 
 def is_bare_contract(document) -> bool:
     """Tell whether a document is one contract without a name: the body of PUT /api/v1/tools/<name>."""
-    return isinstance(document, dict) and "name" not in document and "openapi" not in document and \
-        (not document or any(key in CONTRACT_KEYS for key in document))
+    return (
+        isinstance(document, dict)
+        and "name" not in document
+        and "openapi" not in document
+        and (not document or any(key in CONTRACT_KEYS for key in document))
+    )
 
 
 def _is_own_contract(item) -> bool:
-    return isinstance(item, dict) and isinstance(item.get("name"), str) and any(
-        key.endswith("_schema") and key != "input_schema" or key == "mapping" for key in item)
+    return (
+        isinstance(item, dict)
+        and isinstance(item.get("name"), str)
+        and any(key.endswith("_schema") and key != "input_schema" or key == "mapping" for key in item)
+    )

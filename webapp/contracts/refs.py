@@ -1,4 +1,5 @@
 """Find the `$ref`s of a contract's schemas that cannot be resolved offline (nothing is fetched)."""
+
 from ..analysis.pointers import MISSING, from_tokens, is_pointer, resolve
 
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
@@ -12,8 +13,10 @@ def ref_problems(contract: dict) -> list[str]:
     for key in SCHEMA_KEYS:
         schema = contract.get(key)
         if isinstance(schema, dict) and not _surely_resolved(schema):
-            problems += [f"{key}: {where}: $ref {ref!r} cannot be resolved ({why})"
-                         for where, ref, why in _unresolved_refs(schema)]
+            problems += [
+                f"{key}: {where}: $ref {ref!r} cannot be resolved ({why})"
+                for where, ref, why in _unresolved_refs(schema)
+            ]
     return problems
 
 
@@ -32,8 +35,9 @@ def _surely_resolved(schema: dict) -> bool:
             if isinstance(node.get("$id"), str) or isinstance(node.get("id"), str):
                 return False
             ref = node.get("$ref")
-            if isinstance(ref, str) and not (ref.startswith("#") and is_pointer(ref[1:])
-                                             and resolve(schema, ref[1:]) is not MISSING):
+            if isinstance(ref, str) and not (
+                ref.startswith("#") and is_pointer(ref[1:]) and resolve(schema, ref[1:]) is not MISSING
+            ):
                 return False
             stack += node.values()
     return True
@@ -80,9 +84,9 @@ def _lookup_failure(resolver, ref: str) -> str | None:
         resolver.lookup(ref)
     except Unresolvable as error:
         name = type(error).__name__
-        return {"PointerToNowhere": "nothing is at that pointer",
-                "NoSuchAnchor": "no such anchor"}.get(
-            name, "not inside this schema; tracediff never fetches remote or external refs")
+        return {"PointerToNowhere": "nothing is at that pointer", "NoSuchAnchor": "no such anchor"}.get(
+            name, "not inside this schema; tracediff never fetches remote or external refs"
+        )
     except ValueError as error:
         return f"not a valid reference: {error}"
     return None

@@ -9,7 +9,7 @@ from .errors import ContractError
 FORM = "application/x-www-form-urlencoded"
 
 _KEPT = ("name", "in", "required", "schema", "style", "explode", "description")
-_IN = tuple(name for name in LOCATIONS if name != "form")   # path, query, header (cookies are the client's)
+_IN = tuple(name for name in LOCATIONS if name != "form")  # path, query, header (cookies are the client's)
 
 
 def operation_http(inliner, path: str, method: str, item: dict, op: dict) -> dict:
@@ -20,8 +20,9 @@ def operation_http(inliner, path: str, method: str, item: dict, op: dict) -> dic
         if listed is None:
             continue
         if not isinstance(listed, list):
-            raise ContractError(f"OpenAPI document: parameters of {method.upper()} {path} must be a list",
-                                "bad_openapi")
+            raise ContractError(
+                f"OpenAPI document: parameters of {method.upper()} {path} must be a list", "bad_openapi"
+            )
         for param in listed:
             param = inliner.inline(param)
             if isinstance(param, dict) and param.get("in") in _IN and isinstance(param.get("name"), str):
@@ -48,10 +49,11 @@ def check_http(http) -> list[str]:
         return []
     if not isinstance(http, dict):
         return ["http: must be an object with method, path, parameters and content_type"]
-    problems = [f"http: unknown field {key!r}" for key in http if key not in ("method", "path", "parameters",
-                                                                              "content_type")]
+    problems = [
+        f"http: unknown field {key!r}" for key in http if key not in ("method", "path", "parameters", "content_type")
+    ]
     if http.get("path") is not None and not (isinstance(http["path"], str) and http["path"].startswith("/")):
-        problems.append("http/path: must be a URL template starting with / (e.g. \"/v1/invoices/{invoiceId}\")")
+        problems.append('http/path: must be a URL template starting with / (e.g. "/v1/invoices/{invoiceId}")')
     for key in ("method", "content_type"):
         if http.get(key) is not None and not isinstance(http[key], str):
             problems.append(f"http/{key}: must be a string")

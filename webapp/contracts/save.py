@@ -1,4 +1,5 @@
 """Save contracts read from documents, merging each into the stored one."""
+
 from .checks import CONTRACT_KEYS, validated_contract
 from .documents import load_file
 from .read import read_contracts
@@ -12,8 +13,11 @@ def save_contracts(store, contracts: dict[str, dict], only_if_missing=()) -> lis
     merged = {}
     for name, parts in contracts.items():
         existing = store.get_tool(name) or {}
-        given = {key: value for key, value in parts.items()
-                 if value is not None and not (key in only_if_missing and existing.get(key))}
+        given = {
+            key: value
+            for key, value in parts.items()
+            if value is not None and not (key in only_if_missing and existing.get(key))
+        }
         merged[name] = validated_contract(name, {**_parts(existing), **given})
     for name, contract in merged.items():
         store.put_tool(name, contract)

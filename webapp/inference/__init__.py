@@ -3,6 +3,7 @@
 Pure Python (no Flask, no database): the pipeline hands it the leaves of each call and the
 counts stored so far, and stores what it returns.
 """
+
 from .decide import Inferred, infer
 from .evidence import observe
 from .hints import hint_renames

@@ -3,6 +3,7 @@
 The pipeline analyses with it and the problems record its digest; a resolve "when the contract
 changes" records the same digest, so both read it here (webapp/store/tools.py `analysis_contract`).
 """
+
 from ..analysis.pointers import is_pointer
 from .decide import strongest
 from .relations import separator_of
@@ -10,8 +11,11 @@ from .relations import separator_of
 
 def declared_pairs(contract: dict | None) -> list[tuple[str, str]]:
     """Return the contract's (arguments, request) pairs."""
-    return [(m["arguments"], m["request"]) for m in (contract or {}).get("mapping") or ()
-            if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_pointer(m.get("request"))]
+    return [
+        (m["arguments"], m["request"])
+        for m in (contract or {}).get("mapping") or ()
+        if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_pointer(m.get("request"))
+    ]
 
 
 def with_inferred(contract: dict | None, pairs, separators: dict | None = None) -> dict | None:
@@ -21,9 +25,16 @@ def with_inferred(contract: dict | None, pairs, separators: dict | None = None) 
     declared = declared_pairs(contract)
     left, right = {a for a, _ in declared}, {r for _, r in declared}
     separators = separators or {}
-    extra = [{"arguments": a, "request": r, "inferred": True,
-              **({"separator": separators[(a, r)]} if (a, r) in separators else {})} for a, r in pairs
-             if a not in left and r not in right]
+    extra = [
+        {
+            "arguments": a,
+            "request": r,
+            "inferred": True,
+            **({"separator": separators[(a, r)]} if (a, r) in separators else {}),
+        }
+        for a, r in pairs
+        if a not in left and r not in right
+    ]
     if not extra:
         return contract
     contract = dict(contract or {})

@@ -1,11 +1,12 @@
 """Turn a tool's evidence counts into inferred mappings: strong, clear pairs only."""
+
 from dataclasses import dataclass
 
 from .epochs import BOTH, established, plain, several
 from .relations import EQUAL
 
-MIN_CALLS = 20        # calls holding both paths before a pair can be inferred
-AGREEMENT = 0.95      # share of those calls whose values agree (equal, or one consistent transform)
+MIN_CALLS = 20  # calls holding both paths before a pair can be inferred
+AGREEMENT = 0.95  # share of those calls whose values agree (equal, or one consistent transform)
 KEEP_AGREEMENT = 0.90  # an inferred pair stays until it falls below this, so it does not flap at 95%
 RIVAL_AGREEMENT = 0.80  # another partner this close makes the best one unclear
 RIVAL_MIN_CALLS = 5
@@ -34,14 +35,24 @@ class Inferred:
         return f"{describe(self.relation)} in {self.agree} of {self.both} calls"
 
     def as_dict(self) -> dict:
-        return {"arguments": self.arguments, "request": self.request, "relation": self.relation,
-                "agree": self.agree, "both": self.both, "evidence": self.evidence()}
+        return {
+            "arguments": self.arguments,
+            "request": self.request,
+            "relation": self.relation,
+            "agree": self.agree,
+            "both": self.both,
+            "evidence": self.evidence(),
+        }
 
 
 def describe(relation: str) -> str:
     """Name a relation for people."""
-    return {EQUAL: "equal", "type_changed": "same value, other type", "enum_changed": "same value, other case",
-            "format_changed": "same value, other format"}.get(relation, relation)
+    return {
+        EQUAL: "equal",
+        "type_changed": "same value, other type",
+        "enum_changed": "same value, other case",
+        "format_changed": "same value, other format",
+    }.get(relation, relation)
 
 
 def strongest(pair, counts: dict) -> Inferred:
@@ -70,13 +81,21 @@ def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) 
     pairs = [(pair, counts) for pair, counts in evidence.items() if pair not in rejected]
     scored = [strongest(pair, counts) for pair, counts in pairs]
     settled = [strongest(pair, established(counts)) for pair, counts in pairs] if apart else scored
-    strong = [s for s, e in zip(scored, settled) if s.arguments not in used_left and s.request not in used_right
-              and _holds(s, e, (s.arguments, s.request) in previous, apart)]
+    strong = [
+        s
+        for s, e in zip(scored, settled)
+        if s.arguments not in used_left
+        and s.request not in used_right
+        and _holds(s, e, (s.arguments, s.request) in previous, apart)
+    ]
     rivals = [s for s in settled if s.both >= RIVAL_MIN_CALLS and s.ratio >= RIVAL_AGREEMENT]
     chosen = []
     for s in strong:
-        if any(o.arguments != s.arguments or o.request != s.request for o in rivals
-               if o.arguments == s.arguments or o.request == s.request):
+        if any(
+            o.arguments != s.arguments or o.request != s.request
+            for o in rivals
+            if o.arguments == s.arguments or o.request == s.request
+        ):
             continue
         chosen.append(s)
     return sorted(chosen, key=lambda s: (s.arguments, s.request))
@@ -92,7 +111,8 @@ def _holds(every: Inferred, earlier: Inferred, kept: bool, apart: bool) -> bool:
 def candidates(evidence: dict, rejected=(), exclude=(), limit: int = 10) -> list[Inferred]:
     """Return the likeliest pairs not (yet) inferred, for people to confirm early."""
     exclude, rejected = set(exclude), set(rejected)
-    scored = [strongest(pair, counts) for pair, counts in evidence.items()
-              if pair not in rejected and pair not in exclude]
+    scored = [
+        strongest(pair, counts) for pair, counts in evidence.items() if pair not in rejected and pair not in exclude
+    ]
     likely = [s for s in scored if s.both >= RIVAL_MIN_CALLS and s.ratio >= RIVAL_AGREEMENT]
     return sorted(likely, key=lambda s: (-s.ratio, -s.both, s.arguments))[:limit]

@@ -6,10 +6,11 @@ cannot teach its broken pairs (they agree only in the newest release) nor unseat
 release agreed on: its calls are a change to report. When a newer release arrives, the `new:` counts fold
 into the established ones.
 """
-BOTH = "both"        # calls holding both paths of a pair
+
+BOTH = "both"  # calls holding both paths of a pair
 NEW = "new:"
-PRIOR = "prior"      # calls that held both paths before the pair first agreed: counted against it
-MAX_RELEASES = 50    # releases a tool remembers having seen
+PRIOR = "prior"  # calls that held both paths before the pair first agreed: counted against it
+MAX_RELEASES = 50  # releases a tool remembers having seen
 
 
 def release_state(state: dict | None, releases) -> dict:

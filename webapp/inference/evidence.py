@@ -5,14 +5,16 @@ every call holding both paths adds one to `both`, and one to the relation it sho
 agreement of a pair (`relation count / both`) is measured over the same calls, and only pairs
 that agreed at least once take space.
 """
+
 from .epochs import BOTH, prior_for, tagged
 from .relations import keys, relation
 
-MAX_NEW_PER_CALL = 100   # new candidate pairs one call may start (many equal small values)
+MAX_NEW_PER_CALL = 100  # new candidate pairs one call may start (many equal small values)
 
 
-def observe(arguments: dict, request: dict, known: set, room: int = MAX_NEW_PER_CALL, presence=None,
-            newest: bool = False) -> dict:
+def observe(
+    arguments: dict, request: dict, known: set, room: int = MAX_NEW_PER_CALL, presence=None, newest: bool = False
+) -> dict:
     """Return {(argument path, request path): {"both": 1, relation: 1}} for one call's leaves.
 
     `known` holds the pairs already counted for the tool; `room` caps the new ones. With `presence`
@@ -48,7 +50,7 @@ def _new_pairs(arguments: dict, request: dict, left: dict, right: dict, known: s
         for key in left[a]:
             for r in buckets.get(key, ()):
                 if r == a or r in seen or (a, r) in known:
-                    continue   # a path kept as it is needs no mapping
+                    continue  # a path kept as it is needs no mapping
                 seen.add(r)
                 found = relation(value, request[r])
                 if found:

@@ -1,5 +1,6 @@
 """A dropped argument beside an added request field may be a rename the analysis could not pair:
 say so in the finding, with the command that declares it."""
+
 import shlex
 
 from ..analysis.pointers import last, tokens
@@ -24,8 +25,11 @@ def map_command(tool: str | None, pairs) -> str:
 
 def rename_guesses(findings: list[dict]) -> dict[int, list[str]]:
     """Return {index of a dropped finding: added request paths, likeliest first}."""
-    added = [(f["right"]["path"], f.get("right_value")) for f in findings
-             if f["kind"] == "added" and f.get("right") and "occurrences" not in f]
+    added = [
+        (f["right"]["path"], f.get("right_value"))
+        for f in findings
+        if f["kind"] == "added" and f.get("right") and "occurrences" not in f
+    ]
     if not added:
         return {}
     out = {}

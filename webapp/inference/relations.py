@@ -1,4 +1,5 @@
 """How one value relates to another: equal, or the same meaning written another way."""
+
 import re
 
 from ..analysis.classify import classify
@@ -16,7 +17,7 @@ _DATEISH = re.compile(r"^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})")
 def relation(a, b) -> str | None:
     """Name how `a` became `b`: "equal", a transform ("scaled x100", "type_changed"...), or None."""
     if same(a, b):
-        return EQUAL   # the common case, without classify's readings
+        return EQUAL  # the common case, without classify's readings
     try:
         found = classify(a, b)
     except (RecursionError, ValueError, OverflowError):
@@ -41,14 +42,14 @@ def joined(items: list, text: str) -> str | None:
 
 def separator_of(relation_name: str | None) -> str | None:
     """Return the separator a "joined |" relation names, else None."""
-    return relation_name[len("joined "):] if relation_name and relation_name.startswith("joined ") else None
+    return relation_name[len("joined ") :] if relation_name and relation_name.startswith("joined ") else None
 
 
 def _factor(a, b) -> str:
     x = a if is_number(a) else read_number(str(a))
     y = b if is_number(b) else read_number(str(b))
     k = power_of_ten(x, y) if x is not None and y is not None else None
-    return "?" if k is None else (f"x{10 ** k}" if k > 0 else f"/{10 ** -k}")
+    return "?" if k is None else (f"x{10**k}" if k > 0 else f"/{10**-k}")
 
 
 def keys(value) -> set:
@@ -73,7 +74,7 @@ def keys(value) -> set:
         found.add(("date", tuple(sorted(int(g) for g in date.groups()))))
     if not found:
         found.add(("text", norm_text(text)))
-    for sep in _JOINS:   # a list joined into one query parameter (`a|b`, `a,b`) meets the list
+    for sep in _JOINS:  # a list joined into one query parameter (`a|b`, `a,b`) meets the list
         if sep in text:
             found.add(("list", canonical(text.split(sep))))
     return found

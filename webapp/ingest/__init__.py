@@ -1,4 +1,5 @@
 """Ingest: turn what shippers, agents and OpenTelemetry send into validated snapshot events."""
+
 from .body import parse_body
 from .model import Batch, Event, IngestError, Limits, Rejection
 from .otlp import otlp_response, parse_otlp

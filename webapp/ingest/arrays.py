@@ -5,12 +5,13 @@ Each item is parsed by orjson on a window of the text, which says where the item
 follows it; what that cannot settle (an item cut at the end of what has arrived, broken, too deep, not
 UTF-8) goes to the standard library's scanner, tried again once more of the body has arrived.
 """
+
 from __future__ import annotations
 
 import codecs
 import json
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 import orjson
 
@@ -75,7 +76,7 @@ def _array_items(head: bytes, pieces: Iterator[bytes], max_depth: int) -> Iterat
     text = _Text(head, pieces)
     pos = text.skip_blanks(text.skip_blanks(0) + 1)  # past the "["
     index = 0
-    closed = text.text[pos:pos + 1] == "]"
+    closed = text.text[pos : pos + 1] == "]"
     while not closed:
         if pos > _DROP_AFTER:
             text.text, pos = text.text[pos:], 0
@@ -83,7 +84,7 @@ def _array_items(head: bytes, pieces: Iterator[bytes], max_depth: int) -> Iterat
         index += 1
         yield record
         pos = text.skip_blanks(pos)
-        separator = text.text[pos:pos + 1]
+        separator = text.text[pos : pos + 1]
         if separator not in (",", "]"):
             raise _not_an_array(f"expected ',' or ']' after item {index}")
         closed = separator == "]"
@@ -96,7 +97,7 @@ def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, in
     """Parse the item at pos, reading more of the body while it may be cut short; return it and its end."""
     found = _by_orjson(text.text, pos)
     if found is not None:
-        record = Record(index, found[0], text.text[pos:found[1]])
+        record = Record(index, found[0], text.text[pos : found[1]])
         check_depth([record], max_depth)
         return record, found[1]
     while True:  # the standard library's scanner says where a value ends whatever follows it
@@ -109,8 +110,9 @@ def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, in
         except ValueError as exc:  # broken, or only cut short: with more of the body it may parse
             if text.more(2 * len(text.text)):
                 continue
-            return _skipped(text.text, pos, index, RecordError(
-                "not_json", f"the item {index + 1} is not valid JSON: {exc}"))
+            return _skipped(
+                text.text, pos, index, RecordError("not_json", f"the item {index + 1} is not valid JSON: {exc}")
+            )
         if end == len(text.text) and text.text[pos] not in '{["' and text.more():
             continue  # a number or literal that ends where the text does may go on
         return _checked(index, value, text.text[pos:end], max_depth), end
@@ -119,11 +121,11 @@ def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, in
 def _by_orjson(text: str, pos: int) -> tuple[object, int] | None:
     """Parse the container at pos with orjson, which says where it ends by refusing what follows; None
     when a window of the text does not settle it (cut short, broken, too deep, not UTF-8, a scalar)."""
-    if text[pos:pos + 1] not in ("{", "["):
+    if text[pos : pos + 1] not in ("{", "["):
         return None
     size = _WINDOW
     while True:
-        window = text[pos:pos + size]
+        window = text[pos : pos + size]
         try:
             return orjson.loads(window), pos + len(window)
         except orjson.JSONDecodeError as exc:
@@ -137,7 +139,7 @@ def _by_orjson(text: str, pos: int) -> tuple[object, int] | None:
 
 def _skipped(text: str, pos: int, index: int, error: RecordError) -> tuple[Record, int]:
     """Step over an item that cannot be parsed by its brackets or its extent as a scalar."""
-    if text[pos:pos + 1] in ("{", "["):
+    if text[pos : pos + 1] in ("{", "["):
         extent = container_extent(text, pos)
         end = extent[0] if extent else None
     else:
@@ -150,8 +152,11 @@ def _skipped(text: str, pos: int, index: int, error: RecordError) -> tuple[Recor
 
 def _checked(index: int, value, raw: str, max_depth: int) -> Record:
     if _NOT_UTF8.search(raw):
-        return Record(index, raw=raw.encode("utf-8", "surrogateescape"),
-                      error=RecordError("not_json", f"the item {index + 1} is not valid UTF-8"))
+        return Record(
+            index,
+            raw=raw.encode("utf-8", "surrogateescape"),
+            error=RecordError("not_json", f"the item {index + 1} is not valid UTF-8"),
+        )
     if _BIG_INT.search(raw):
         value = _BIG_DECODER.decode(raw)
     surrogate = lone_surrogate_error(value, raw)

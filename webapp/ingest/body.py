@@ -1,9 +1,11 @@
 """parse_body: from the raw bytes of POST /api/v1/ingest to accepted events and rejections."""
+
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 import orjson
 
@@ -20,14 +22,21 @@ _MAX_UNWRAP = 3
 _DEFAULT_LIMITS = Limits()
 
 
-def parse_body(raw: bytes, *, content_encoding: str | None = None, headers: Mapping[str, str] = {},
-               query: Mapping[str, str] = {}, limits: Limits = _DEFAULT_LIMITS,
-               now: datetime | None = None, prepare: Callable[[Event], Event] | None = None) -> Batch:
+def parse_body(
+    raw: bytes,
+    *,
+    content_encoding: str | None = None,
+    headers: Mapping[str, str] = {},
+    query: Mapping[str, str] = {},
+    limits: Limits = _DEFAULT_LIMITS,
+    now: datetime | None = None,
+    prepare: Callable[[Event], Event] | None = None,
+) -> Batch:
     """Decode, frame and normalise an ingest body; raise IngestError when it is refused whole.
 
     The body is decompressed and split as it goes, and `prepare` (redaction, say) is applied to each event
     as it is made, so a large body's parsed values are never all held at once."""
-    ctx = Context(limits, format_ts(now or datetime.now(timezone.utc)), fallback_trace_id(headers, query))
+    ctx = Context(limits, format_ts(now or datetime.now(UTC)), fallback_trace_id(headers, query))
     batch = Batch()
     pieces = decoded_pieces(raw, content_encoding, limits.max_body_bytes)
     for rec in stream_records(pieces, limits):
@@ -36,7 +45,9 @@ def parse_body(raw: bytes, *, content_encoding: str | None = None, headers: Mapp
                 raise rec.error
             events = record_events(rec.value, ctx)
         except RecordError as err:
-            batch.rejected.append(Rejection(rec.index, err.code, err.message, rec.raw(), event_source=named_source(rec)))
+            batch.rejected.append(
+                Rejection(rec.index, err.code, err.message, rec.raw(), event_source=named_source(rec))
+            )
             continue
         batch.events.extend(map(prepare, events) if prepare else events)
     return batch
@@ -75,12 +86,18 @@ def record_events(value: Any, ctx: Context) -> list[Event]:
     if calls is None:
         if "trace_id" in rec or "traceId" in rec:
             raise RecordError("missing_field", "the record has a trace_id but no snapshot and payload")
-        raise RecordError("unknown_shape", "not an event envelope and no tool-call shape we know "
-                                           "(tool_use, tool_calls, function_call, functionCall, MCP tools/call)")
+        raise RecordError(
+            "unknown_shape",
+            "not an event envelope and no tool-call shape we know "
+            "(tool_use, tool_calls, function_call, functionCall, MCP tools/call)",
+        )
     trace_id = record_trace_id(rec, ctx)
     if trace_id is None:
-        raise RecordError("missing_trace_id", "no trace id: put trace_id in the record, or send a "
-                                              "traceparent or X-Trace-Id header or a trace_id query parameter")
+        raise RecordError(
+            "missing_trace_id",
+            "no trace id: put trace_id in the record, or send a "
+            "traceparent or X-Trace-Id header or a trace_id query parameter",
+        )
     trace_id = check_trace_id(trace_id)
     return [make_event(ctx, trace_id=trace_id, meta=meta, **call) for call in calls]
 
@@ -116,5 +133,3 @@ def _wrapped(rec: dict, max_depth: int) -> tuple[str, dict] | None:
                     raise too_deep(f"the JSON in field {key!r}", max_depth)
                 return key, inner
     return None
-
-

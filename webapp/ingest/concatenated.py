@@ -1,11 +1,13 @@
 """Records of concatenated JSON: values side by side, read by the standard library's decoder, which says
 where each ends."""
+
 from __future__ import annotations
 
 import json
 import math
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .extents import container_extent
 from .model import RecordError, too_deep
@@ -40,8 +42,11 @@ def scan(chunk: bytes, line_index: int | None, max_depth: int) -> Iterator[Recor
     try:
         text = chunk.decode("utf-8")
     except UnicodeDecodeError as exc:
-        yield Record(line_index or 0, raw=chunk,
-                     error=RecordError("not_json", f"the text is not valid UTF-8 at byte offset {exc.start}"))
+        yield Record(
+            line_index or 0,
+            raw=chunk,
+            error=RecordError("not_json", f"the text is not valid UTF-8 at byte offset {exc.start}"),
+        )
         return
     pos = _WS.match(text, 0).end()
     ordinal = 0
@@ -67,4 +72,4 @@ def _decode_at(text: str, pos: int, index: int, max_depth: int) -> tuple[Record,
         error = too_deep("the record", max_depth)
     except ValueError as exc:
         end, error = None, RecordError("not_json", f"not valid JSON: {exc}")
-    return Record(index, raw=text[pos:end if end else pos + 4096], error=error), end
+    return Record(index, raw=text[pos : end if end else pos + 4096], error=error), end

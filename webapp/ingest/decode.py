@@ -1,9 +1,10 @@
 """Undo Content-Encoding with a cap on the decompressed size (decompression bombs)."""
+
 from __future__ import annotations
 
 import io
 import zlib
-from typing import Iterator
+from collections.abc import Iterator
 
 import zstandard
 
@@ -48,7 +49,7 @@ def sniff_encoding(raw: bytes) -> str:
 def _slices(raw: bytes) -> Iterator[bytes]:
     view = memoryview(raw)
     for start in range(0, len(raw), _CHUNK):
-        yield bytes(view[start:start + _CHUNK])
+        yield bytes(view[start : start + _CHUNK])
 
 
 def _capped(pieces: Iterator[bytes], cap: int) -> Iterator[bytes]:
@@ -70,7 +71,8 @@ def _undo(pieces: Iterator[bytes], coding: str) -> Iterator[bytes]:
     if coding == "zstd":
         return _unzstd(pieces)
     raise IngestError(
-        415, "unsupported_encoding",
+        415,
+        "unsupported_encoding",
         f"Content-Encoding {coding!r} is not supported; send gzip, deflate, zstd or no encoding",
     )
 
@@ -117,7 +119,7 @@ def _unzstd(pieces: Iterator[bytes]) -> Iterator[bytes]:
             while pos < len(data):
                 if d.eof:  # another frame follows
                     d = zstandard.ZstdDecompressor().decompressobj()
-                piece = data[pos:pos + _ZSTD_PIECE]
+                piece = data[pos : pos + _ZSTD_PIECE]
                 chunk = d.decompress(piece)
                 rest = d.unused_data if d.eof else b""
                 pos += len(piece) - len(rest)

@@ -1,27 +1,24 @@
 """Normalise and validate records into Events: our envelope v1 and the fields every shape shares."""
+
 from __future__ import annotations
 
 import hashlib
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
 
 from ..common import times
-
 from .model import SNAPSHOTS, Event, Limits, RecordError, is_depth_error, too_deep
 from .records import depth_exceeds
 
-_RFC3339 = re.compile(
-    r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})\Z"
-)
+_RFC3339 = re.compile(r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})\Z")
 _HEX32 = re.compile(r"[0-9a-fA-F]{32}\Z")
 ENVELOPE_KEYS = frozenset(
-    ("trace_id", "traceId", "call_id", "snapshot", "tool", "source", "payload", "http", "ts", "event_id",
-     "release")
+    ("trace_id", "traceId", "call_id", "snapshot", "tool", "source", "payload", "http", "ts", "event_id", "release")
 )
 _MAX_NAME = 256
 
@@ -53,7 +50,7 @@ class Context:
 
 def format_ts(dt: datetime) -> str:
     """Format a datetime as the store writes times (webapp/common/times.py: UTC, microseconds, fixed width)."""
-    return times.stamp(dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc))
+    return times.stamp(dt if dt.tzinfo else dt.replace(tzinfo=UTC))
 
 
 def normalise_ts(value: Any) -> str:
@@ -70,7 +67,7 @@ def normalise_ts(value: Any) -> str:
         raise RecordError("bad_value", f"ts {value[:64]!r} is not a valid date and time") from None
     micro = int((frac or "0")[:6].ljust(6, "0"))  # nanoseconds are cut, never rounded into the next second
     try:
-        return times.stamp(dt.astimezone(timezone.utc).replace(microsecond=micro))
+        return times.stamp(dt.astimezone(UTC).replace(microsecond=micro))
     except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the calendar begins in UTC
         raise RecordError("bad_value", f"ts {value[:64]!r} is out of range") from None
 
@@ -103,21 +100,35 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
     """Validate one envelope v1 record and return its Event."""
     trace_id = record_trace_id(rec, ctx)
     if trace_id is None:
-        raise RecordError("missing_field", "trace_id is required (in the record, a traceparent or "
-                                           "X-Trace-Id header, or the trace_id query parameter)")
+        raise RecordError(
+            "missing_field",
+            "trace_id is required (in the record, a traceparent or X-Trace-Id header, or the trace_id query parameter)",
+        )
     snapshot = rec.get("snapshot")
     if snapshot is None:
         raise RecordError("missing_field", "snapshot is required: arguments, request or response")
     if "payload" not in rec and not _url_given(rec, snapshot):
-        raise RecordError("missing_field", "payload is required (the snapshot itself, any JSON value; a request "
-                                           "given by its http.url may leave it out)")
+        raise RecordError(
+            "missing_field",
+            "payload is required (the snapshot itself, any JSON value; a request "
+            "given by its http.url may leave it out)",
+        )
     extra = {k: v for k, v in rec.items() if k not in ENVELOPE_KEYS}
     if extra:
         meta = {**(meta or {}), **extra}
     return make_event(
-        ctx, trace_id=trace_id, call_id=rec.get("call_id"), snapshot=snapshot, payload=rec.get("payload"),
-        tool=rec.get("tool"), source=rec.get("source"), http=rec.get("http"), ts=rec.get("ts"),
-        event_id=rec.get("event_id"), meta=meta, release=rec.get("release"),
+        ctx,
+        trace_id=trace_id,
+        call_id=rec.get("call_id"),
+        snapshot=snapshot,
+        payload=rec.get("payload"),
+        tool=rec.get("tool"),
+        source=rec.get("source"),
+        http=rec.get("http"),
+        ts=rec.get("ts"),
+        event_id=rec.get("event_id"),
+        meta=meta,
+        release=rec.get("release"),
     )
 
 
@@ -127,10 +138,22 @@ def _url_given(rec: dict, snapshot) -> bool:
     return snapshot == "request" and type(http) is dict and type(http.get("url")) is str and bool(http["url"])
 
 
-def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payload: Any,
-               tool: Any = None, source: Any = None, http: Any = None, ts: Any = None,
-               event_id: Any = None, meta: dict | None = None, text_by_definition: bool = False,
-               release: Any = None) -> Event:
+def make_event(
+    ctx: Context,
+    *,
+    trace_id: Any,
+    call_id: Any,
+    snapshot: Any,
+    payload: Any,
+    tool: Any = None,
+    source: Any = None,
+    http: Any = None,
+    ts: Any = None,
+    event_id: Any = None,
+    meta: dict | None = None,
+    text_by_definition: bool = False,
+    release: Any = None,
+) -> Event:
     """Check every field, parse a payload logged as a JSON string, and build the Event.
 
     `text_by_definition`: the payload's carrier holds JSON only as text (an OTLP attribute), so
@@ -138,7 +161,9 @@ def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payl
     """
     trace_id = check_trace_id(trace_id)
     if snapshot not in SNAPSHOTS:
-        raise RecordError("bad_snapshot", f"snapshot must be arguments, request or response, got {str(snapshot)[:40]!r}")
+        raise RecordError(
+            "bad_snapshot", f"snapshot must be arguments, request or response, got {str(snapshot)[:40]!r}"
+        )
     call_id = "" if call_id is None else _name("call_id", call_id)
     # the record around the payload was depth-checked already; only parsed strings are new
     payload, as_string = parse_json_string(payload, ctx.limits.max_depth)
@@ -152,11 +177,17 @@ def make_event(ctx: Context, *, trace_id: Any, call_id: Any, snapshot: Any, payl
         if not event_id:
             raise RecordError("bad_value", "event_id must not be empty")
     return Event(
-        event_id=event_id, trace_id=trace_id, call_id=call_id, snapshot=snapshot, payload=payload,
+        event_id=event_id,
+        trace_id=trace_id,
+        call_id=call_id,
+        snapshot=snapshot,
+        payload=payload,
         tool=None if tool is None else _name("tool", tool),
         source=None if source is None else _name("source", source),
-        logged_as_string=as_string and not text_by_definition, http=None if http is None else normalise_http(http),
-        ts=ts, meta=meta or None,
+        logged_as_string=as_string and not text_by_definition,
+        http=None if http is None else normalise_http(http),
+        ts=ts,
+        meta=meta or None,
         release=None if release is None else _name("release", release),
     )
 

@@ -1,4 +1,5 @@
 """Find where JSON values end by their brackets and strings alone, without parsing them (so at any depth)."""
+
 from __future__ import annotations
 
 import re
@@ -17,12 +18,12 @@ _ARRAY_SEPARATOR = re.compile(rb"[ \t\r\n]*([,\]])")
 def array_items(body: bytes) -> list[tuple[int, int, int]] | None:
     """Return (start, end, depth) of each item of the top-level JSON array body, or None."""
     pos = _WS_BYTES.match(body).end() + 1
-    if body[pos - 1:pos] != b"[":
+    if body[pos - 1 : pos] != b"[":
         return None
     items: list[tuple[int, int, int]] = []
     separator = _ARRAY_SEPARATOR.match(body, pos)
     if separator and separator.group(1) == b"]":  # an empty array
-        return items if not body[separator.end():].strip() else None
+        return items if not body[separator.end() :].strip() else None
     while True:
         pos = _WS_BYTES.match(body, pos).end()
         value = _value_extent(body, pos)
@@ -31,13 +32,13 @@ def array_items(body: bytes) -> list[tuple[int, int, int]] | None:
             return None
         items.append((pos, *value))
         if separator.group(1) == b"]":
-            return items if not body[separator.end():].strip() else None
+            return items if not body[separator.end() :].strip() else None
         pos = separator.end()
 
 
 def _value_extent(data: bytes, pos: int) -> tuple[int, int] | None:
     """Return (end, depth) of the JSON value at data[pos] by its brackets and strings alone."""
-    if data[pos:pos + 1] in (b"[", b"{"):
+    if data[pos : pos + 1] in (b"[", b"{"):
         return container_extent(data, pos)
     scalar = _ARRAY_SCALAR.match(data, pos)
     return (scalar.end(), 0) if scalar else None

@@ -3,9 +3,10 @@
 Each framing has its module: whole.py (one JSON value), ndjson.py and concatenated.py; records.py holds
 the record and the checks they share.
 """
+
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import orjson
 
@@ -20,7 +21,7 @@ _BOM = b"\xef\xbb\xbf"
 def split_records(body: bytes, limits: Limits) -> list[Record]:
     """Return the records of a body, or raise IngestError when nothing in it parses."""
     if body.startswith(_BOM):
-        body = body[len(_BOM):]
+        body = body[len(_BOM) :]
     if not body.strip():
         raise IngestError(422, "unparseable", "the body is empty; send one event, a JSON array of events, or NDJSON")
     try:
@@ -30,8 +31,9 @@ def split_records(body: bytes, limits: Limits) -> list[Record]:
     else:
         records = whole_records(whole, body, limits)
     if len(records) > limits.max_events:
-        raise IngestError(422, "too_many_events",
-                          f"the body holds {len(records)} records; at most {limits.max_events} per request")
+        raise IngestError(
+            422, "too_many_events", f"the body holds {len(records)} records; at most {limits.max_events} per request"
+        )
     if not any(r.error is None for r in records) and records:
         raise refused_whole(records[0].error, all(r.error.code == "too_deep" for r in records))
     return records
@@ -50,8 +52,11 @@ def counted(records: Iterable[Record], max_events: int) -> Iterator[Record]:
     good, first_error, all_too_deep = 0, None, True
     for count, record in enumerate(records, 1):
         if count > max_events:
-            raise IngestError(422, "too_many_events",
-                              f"the body holds more than {max_events} records; send at most {max_events} per request")
+            raise IngestError(
+                422,
+                "too_many_events",
+                f"the body holds more than {max_events} records; send at most {max_events} per request",
+            )
         if record.error is None:
             good += 1
         else:

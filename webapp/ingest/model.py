@@ -1,4 +1,5 @@
 """The values the ingest layer hands to the store: events, rejections, limits, errors."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -71,8 +72,10 @@ class RecordError(Exception):
 
 def too_deep(what: str, limit: int) -> RecordError:
     """The one too_deep rejection; every depth message names the event's limit (the event object is level 1)."""
-    return RecordError("too_deep", f"{what} nests deeper than {limit} levels, the most an event may have "
-                                   "(the event object itself is level 1)")
+    return RecordError(
+        "too_deep",
+        f"{what} nests deeper than {limit} levels, the most an event may have (the event object itself is level 1)",
+    )
 
 
 def is_depth_error(exc: Exception) -> bool:
@@ -80,7 +83,7 @@ def is_depth_error(exc: Exception) -> bool:
     return isinstance(exc, RecursionError) or "depth limit" in str(exc) or "recursion" in str(exc).lower()
 
 
-def too_large(limit: int, what: str = "the request body") -> "IngestError":
+def too_large(limit: int, what: str = "the request body") -> IngestError:
     """The one 413: every size refusal has the code too_large."""
     return IngestError(413, "too_large", f"{what} is larger than {limit} bytes; send smaller batches")
 

@@ -1,8 +1,10 @@
 """Records of an NDJSON body: one a line, or several objects side by side on one line."""
+
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import orjson
 

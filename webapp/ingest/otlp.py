@@ -1,8 +1,9 @@
 """parse_otlp: map OTLP trace exports (GenAI, OpenInference, OpenLLMetry spans) to snapshot events."""
+
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -18,8 +19,14 @@ from .otlp_spans import SPAN_KIND_CLIENT, Span, spans_from_json, spans_from_prot
 _DEFAULT_LIMITS = Limits()
 
 
-def parse_otlp(raw: bytes, *, content_type: str | None, content_encoding: str | None = None,
-               limits: Limits = _DEFAULT_LIMITS, now: datetime | None = None) -> Batch:
+def parse_otlp(
+    raw: bytes,
+    *,
+    content_type: str | None,
+    content_encoding: str | None = None,
+    limits: Limits = _DEFAULT_LIMITS,
+    now: datetime | None = None,
+) -> Batch:
     """Decode an OTLP/HTTP trace export and return the snapshot events its spans carry."""
     body = decode_body(raw, content_encoding, limits.max_body_bytes)
     if is_json(content_type, body):
@@ -28,11 +35,14 @@ def parse_otlp(raw: bytes, *, content_type: str | None, content_encoding: str | 
         spans = spans_from_json(body, limits.max_depth)
     else:
         spans = spans_from_protobuf(body, limits.max_depth)
-    ctx = Context(limits, format_ts(now or datetime.now(timezone.utc)))
+    ctx = Context(limits, format_ts(now or datetime.now(UTC)))
     batch = map_spans(spans, ctx)
     if len(batch.events) > limits.max_events:
-        raise IngestError(422, "too_many_events",
-                          f"the export yields {len(batch.events)} events; at most {limits.max_events} per request")
+        raise IngestError(
+            422,
+            "too_many_events",
+            f"the export yields {len(batch.events)} events; at most {limits.max_events} per request",
+        )
     return batch
 
 
@@ -83,8 +93,9 @@ def _emit(batch: Batch, span: Span, ctx: Context, build: Any) -> None:
             raise span.error
         batch.events.extend(build())
     except RecordError as err:
-        raw = orjson.dumps({"trace_id": span.trace_id, "span_id": span.span_id, "name": span.name},
-                           option=orjson.OPT_NON_STR_KEYS).decode()
+        raw = orjson.dumps(
+            {"trace_id": span.trace_id, "span_id": span.span_id, "name": span.name}, option=orjson.OPT_NON_STR_KEYS
+        ).decode()
         batch.rejected.append(Rejection(span.index, err.code, f"span {span.name!r}: {err.message}", raw))
 
 
@@ -102,7 +113,12 @@ def _tool_kind(s: Span) -> str | None:
 _TOOL_KEYS = {  # kind: (tool name, call id, arguments, result)
     "genai": ("gen_ai.tool.name", "gen_ai.tool.call.id", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"),
     "openinference": ("tool.name", "tool_call.id", "input.value", "output.value"),
-    "openllmetry": ("traceloop.entity.name", "gen_ai.tool.call.id", "traceloop.entity.input", "traceloop.entity.output"),
+    "openllmetry": (
+        "traceloop.entity.name",
+        "gen_ai.tool.call.id",
+        "traceloop.entity.input",
+        "traceloop.entity.output",
+    ),
 }
 
 
@@ -123,23 +139,31 @@ def _http_events(s: Span, owner: Span | None, trace_tools: list[Span] | None, ct
     if not (has_req or has_resp):
         return []
     if owner is None and trace_tools:
-        raise RecordError("unattached_span", f"HTTP span has a body but no execute_tool ancestor, and its "
-                                             f"trace has {len(trace_tools)} tool spans to choose from")
-    tool, call_id = (None, "") if owner is None else (_tool_name(owner, _TOOL_KEYS[_tool_kind(owner)][0]),
-                                                      _call_id(owner, _TOOL_KEYS[_tool_kind(owner)][1]))
+        raise RecordError(
+            "unattached_span",
+            f"HTTP span has a body but no execute_tool ancestor, and its "
+            f"trace has {len(trace_tools)} tool spans to choose from",
+        )
+    tool, call_id = (
+        (None, "")
+        if owner is None
+        else (_tool_name(owner, _TOOL_KEYS[_tool_kind(owner)][0]), _call_id(owner, _TOOL_KEYS[_tool_kind(owner)][1]))
+    )
     http = {"method": _http_method(s), "url": a.get("url.full") or a.get("http.url")}
     events = []
-    if has_req or isinstance(http["url"], str) and http["url"]:   # a GET sends no body: its URL is its request
+    if has_req or isinstance(http["url"], str) and http["url"]:  # a GET sends no body: its URL is its request
         req_http = {**http, "headers": _headers(a, "http.request.header.")}
-        events.append(_event(ctx, s, "request", a.get("http.request.body.content"), tool, call_id, s.start_ns,
-                             req_http, owner))
+        events.append(
+            _event(ctx, s, "request", a.get("http.request.body.content"), tool, call_id, s.start_ns, req_http, owner)
+        )
     if has_resp:
         status = a.get("http.response.status_code", a.get("http.status_code"))
         resp_http = {**http, "headers": _headers(a, "http.response.header.")}
         if type(status) is int and 100 <= status <= 599:
             resp_http["status_code"] = status
-        events.append(_event(ctx, s, "response", a["http.response.body.content"], tool, call_id, s.end_ns, resp_http,
-                             owner))
+        events.append(
+            _event(ctx, s, "response", a["http.response.body.content"], tool, call_id, s.end_ns, resp_http, owner)
+        )
     return events
 
 
@@ -156,8 +180,17 @@ def _owner(s: Span, by_id: dict, trace_tools: list[Span]) -> Span | None:
     return trace_tools[0] if len(trace_tools) == 1 else None
 
 
-def _event(ctx: Context, s: Span, snapshot: str, payload: Any, tool: str | None, call_id: str,
-           ns: int, http: dict | None, owner: Span | None = None) -> Event:
+def _event(
+    ctx: Context,
+    s: Span,
+    snapshot: str,
+    payload: Any,
+    tool: str | None,
+    call_id: str,
+    ns: int,
+    http: dict | None,
+    owner: Span | None = None,
+) -> Event:
     if http is not None:
         http = {k: v for k, v in http.items() if v}
     meta = {"span_id": s.span_id, "span_name": s.name}
@@ -166,10 +199,21 @@ def _event(ctx: Context, s: Span, snapshot: str, payload: Any, tool: str | None,
     if s.service:
         meta["service.name"] = s.service
     event_id = hashlib.sha256(f"otlp:{s.trace_id}:{s.span_id}:{snapshot}".encode()).hexdigest()[:32]
-    return make_event(ctx, trace_id=s.trace_id, call_id=call_id, snapshot=snapshot, payload=payload,
-                      tool=tool, source=_source(owner) or _source(s), http=http or None,
-                      ts=_ns_ts(ns), event_id=event_id, meta=meta, text_by_definition=True,
-                      release=s.release)
+    return make_event(
+        ctx,
+        trace_id=s.trace_id,
+        call_id=call_id,
+        snapshot=snapshot,
+        payload=payload,
+        tool=tool,
+        source=_source(owner) or _source(s),
+        http=http or None,
+        ts=_ns_ts(ns),
+        event_id=event_id,
+        meta=meta,
+        text_by_definition=True,
+        release=s.release,
+    )
 
 
 def _source(s: Span | None) -> str | None:
@@ -195,7 +239,7 @@ def _headers(attrs: dict, prefix: str) -> dict:
     out = {}
     for k, v in attrs.items():
         if k.startswith(prefix):
-            out[k[len(prefix):]] = ", ".join(map(str, v)) if type(v) is list else str(v)
+            out[k[len(prefix) :]] = ", ".join(map(str, v)) if type(v) is list else str(v)
     return out
 
 

@@ -1,4 +1,5 @@
 """Read OTLP/HTTP trace exports (protobuf or JSON) into plain spans with Python attribute values."""
+
 from __future__ import annotations
 
 import base64
@@ -13,8 +14,14 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from .model import IngestError, RecordError, too_deep
 
 SPAN_KIND_CLIENT = 3
-_KINDS = {"SPAN_KIND_UNSPECIFIED": 0, "SPAN_KIND_INTERNAL": 1, "SPAN_KIND_SERVER": 2,
-          "SPAN_KIND_CLIENT": 3, "SPAN_KIND_PRODUCER": 4, "SPAN_KIND_CONSUMER": 5}
+_KINDS = {
+    "SPAN_KIND_UNSPECIFIED": 0,
+    "SPAN_KIND_INTERNAL": 1,
+    "SPAN_KIND_SERVER": 2,
+    "SPAN_KIND_CLIENT": 3,
+    "SPAN_KIND_PRODUCER": 4,
+    "SPAN_KIND_CONSUMER": 5,
+}
 
 
 class TooDeep(Exception):
@@ -43,16 +50,27 @@ def spans_from_protobuf(body: bytes, max_depth: int) -> list[Span]:
     try:
         req.ParseFromString(body)
     except (DecodeError, RecursionError) as exc:
-        raise IngestError(422, "unparseable", f"the body is not an OTLP ExportTraceServiceRequest in protobuf: {exc}") from None
+        raise IngestError(
+            422, "unparseable", f"the body is not an OTLP ExportTraceServiceRequest in protobuf: {exc}"
+        ) from None
     spans: list[Span] = []
     for rs in req.resource_spans:
         resource = _pb_attrs(rs.resource.attributes, max_depth, None)
         service, release = _service(resource), _release(resource)
         for ss in rs.scope_spans:
             for s in ss.spans:
-                span = Span(len(spans), s.trace_id.hex(), s.span_id.hex(), s.parent_span_id.hex(), s.name,
-                            s.kind, s.start_time_unix_nano, s.end_time_unix_nano, service=service,
-                            release=release)
+                span = Span(
+                    len(spans),
+                    s.trace_id.hex(),
+                    s.span_id.hex(),
+                    s.parent_span_id.hex(),
+                    s.name,
+                    s.kind,
+                    s.start_time_unix_nano,
+                    s.end_time_unix_nano,
+                    service=service,
+                    release=release,
+                )
                 span.attrs = _pb_attrs(s.attributes, max_depth, span)
                 spans.append(span)
     return spans
@@ -73,11 +91,18 @@ def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
         service, release = _service(resource), _release(resource)
         for ss in _items(rs, "scopeSpans", "scope_spans"):
             for s in _items(ss, "spans", "spans"):
-                span = Span(len(spans), _hex_id(_get(s, "traceId", "trace_id")), _hex_id(_get(s, "spanId", "span_id")),
-                            _hex_id(_get(s, "parentSpanId", "parent_span_id")), str(s.get("name") or ""),
-                            _kind(s.get("kind")), _int(_get(s, "startTimeUnixNano", "start_time_unix_nano")),
-                            _int(_get(s, "endTimeUnixNano", "end_time_unix_nano")), service=service,
-                            release=release)
+                span = Span(
+                    len(spans),
+                    _hex_id(_get(s, "traceId", "trace_id")),
+                    _hex_id(_get(s, "spanId", "span_id")),
+                    _hex_id(_get(s, "parentSpanId", "parent_span_id")),
+                    str(s.get("name") or ""),
+                    _kind(s.get("kind")),
+                    _int(_get(s, "startTimeUnixNano", "start_time_unix_nano")),
+                    _int(_get(s, "endTimeUnixNano", "end_time_unix_nano")),
+                    service=service,
+                    release=release,
+                )
                 span.attrs = _json_attrs(_items(s, "attributes", "attributes"), max_depth, span)
                 spans.append(span)
     return spans
@@ -145,8 +170,11 @@ def _json_value(v: Any, room: int) -> Any:
     kvl = _get(v, "kvlistValue", "kvlist_value")
     if type(kvl) is dict:
         inner = _room_inside(room)
-        return {kv["key"]: _json_value(kv.get("value"), inner)
-                for kv in _items(kvl, "values", "values") if type(kv) is dict and type(kv.get("key")) is str}
+        return {
+            kv["key"]: _json_value(kv.get("value"), inner)
+            for kv in _items(kvl, "values", "values")
+            if type(kv) is dict and type(kv.get("key")) is str
+        }
     return None
 
 
@@ -158,9 +186,16 @@ def _float(x: Any) -> Any:
 
 
 _JSON_SCALARS = (
-    ("stringValue", lambda x: x), ("string_value", lambda x: x), ("boolValue", bool), ("bool_value", bool),
-    ("intValue", lambda x: _int(x)), ("int_value", lambda x: _int(x)), ("doubleValue", _float),
-    ("double_value", _float), ("bytesValue", lambda x: x), ("bytes_value", lambda x: x),
+    ("stringValue", lambda x: x),
+    ("string_value", lambda x: x),
+    ("boolValue", bool),
+    ("bool_value", bool),
+    ("intValue", lambda x: _int(x)),
+    ("int_value", lambda x: _int(x)),
+    ("doubleValue", _float),
+    ("double_value", _float),
+    ("bytesValue", lambda x: x),
+    ("bytes_value", lambda x: x),
 )
 
 

@@ -1,4 +1,5 @@
 """One record of a body, and what every framing checks of it: its depth, and why its JSON failed."""
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,7 @@ class Record:
 
     __slots__ = ("index", "value", "error", "_raw")
 
-    def __init__(self, index: int, value: Any = None, raw: bytes | str | None = None,
-                 error: RecordError | None = None):
+    def __init__(self, index: int, value: Any = None, raw: bytes | str | None = None, error: RecordError | None = None):
         self.index = index
         self.value = value
         self.error = error
@@ -56,7 +56,7 @@ def depth_exceeds(value: Any, limit: int) -> bool:
         v, d = stack.pop()
         if d > limit:
             return True
-        for c in (v.values() if type(v) is dict else v):
+        for c in v.values() if type(v) is dict else v:
             tc = type(c)
             if tc is dict or tc is list:
                 stack.append((c, d + 1))
@@ -88,8 +88,11 @@ def _bad_byte(raw) -> str:
 
 def surrogate_error() -> RecordError:
     """The one rejection of a record holding a lone UTF-16 surrogate escape."""
-    return RecordError("bad_value", "the record holds a lone UTF-16 surrogate escape such as \\ud800, "
-                                    "which is not text; fix the encoder that wrote it")
+    return RecordError(
+        "bad_value",
+        "the record holds a lone UTF-16 surrogate escape such as \\ud800, "
+        "which is not text; fix the encoder that wrote it",
+    )
 
 
 def lone_surrogate(value: Any, raw: str) -> bool:

@@ -1,7 +1,9 @@
 """Recognise the tool-call objects agents already log (Anthropic, OpenAI, Gemini, MCP) as snapshots."""
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 

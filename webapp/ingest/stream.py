@@ -5,10 +5,11 @@ at a time, so a worker holds one record's parsed value, not the whole body's. A 
 not a JSON object on its own (a pretty-printed object, concatenated JSON) is gathered and split whole by
 framing.
 """
+
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .arrays import array_records
 from .extents import container_extent
@@ -54,7 +55,7 @@ def _lead(head: bytearray, start: int) -> tuple[bytes | None, int]:
             return None, 0  # a byte order mark may be coming
         start = len(_BOM) if head.startswith(_BOM) else 0
     start = _BLANKS.match(head, start).end()
-    return (bytes(head[start:start + 1]), start) if start < len(head) else (None, start)
+    return (bytes(head[start : start + 1]), start) if start < len(head) else (None, start)
 
 
 def _first_line(head: bytearray, start: int, searched: int) -> tuple[bytes | None, int]:
@@ -86,7 +87,7 @@ def _whole(head: bytearray, pieces: Iterator[bytes], limits: Limits) -> Iterator
 
 def _by_lines(head: bytearray, pieces: Iterator[bytes], limits: Limits) -> Iterator[Record]:
     if head.startswith(_BOM):
-        del head[:len(_BOM)]
+        del head[: len(_BOM)]
     return counted(_line_records(head, pieces, limits.max_depth), limits.max_events)
 
 
@@ -102,7 +103,7 @@ def _lines(buffer: bytearray, pieces: Iterator[bytes]) -> Iterator[bytes]:
         cut = buffer.rfind(b"\n")
         if cut >= 0:
             block = bytes(buffer[:cut])
-            del buffer[:cut + 1]
+            del buffer[: cut + 1]
             for line in block.split(b"\n"):  # one piece's worth of lines at a time (1 MiB)
                 yield line.strip(_BLANK)
             del block
@@ -111,5 +112,3 @@ def _lines(buffer: bytearray, pieces: Iterator[bytes]) -> Iterator[bytes]:
             break
         buffer += piece
     yield bytes(buffer).strip(_BLANK)
-
-

@@ -1,4 +1,5 @@
 """Records of a body that is one JSON value: an event object, or an array whose items are the records."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,9 +22,11 @@ def whole_records(value: Any, body: bytes, limits: Limits) -> list[Record]:
             return items_by_extent(body, limits.max_depth)
     if type(value) is not dict:
         kind = "string" if type(value) is str else "number" if type(value) in (int, float) else "literal"
-        raise IngestError(422, "unparseable",
-                          f"the body is a JSON {kind}, not an event; send one event object, "
-                          "a JSON array of events, or NDJSON")
+        raise IngestError(
+            422,
+            "unparseable",
+            f"the body is a JSON {kind}, not an event; send one event object, a JSON array of events, or NDJSON",
+        )
     deep = brackets(body) > limits.max_depth
     return [_checked(0, value, body, limits.max_depth if deep else None)]
 

@@ -4,6 +4,7 @@ Ingest only commits events, so acknowledging a batch never waits for analysis; t
 thread folds new events into calls and traces, claims out-of-date calls (a claim in the
 database keeps two workers from doing the same call) and analyses them within about a second.
 """
+
 import logging
 import threading
 import time
@@ -94,8 +95,12 @@ class Analyzer(threading.Thread):
             except StoreUnavailable as error:
                 # what was deleted before it stopped is committed: count it, and say why it stopped
                 counted(getattr(error, "deleted", 0), days)
-                log.warning("retention stopped before deleting every trace older than %d day(s): %s; it tries "
-                            "again in %d s", days, error, PRUNE_EVERY_SECONDS)
+                log.warning(
+                    "retention stopped before deleting every trace older than %d day(s): %s; it tries again in %d s",
+                    days,
+                    error,
+                    PRUNE_EVERY_SECONDS,
+                )
             except Exception:  # retention must not kill the thread either
                 log.exception("retention failed; it tries again in %d s", PRUNE_EVERY_SECONDS)
 
@@ -129,7 +134,9 @@ def cutoff(days: int) -> str:
 def init_app(app) -> None:
     """Start the analyzer thread for this process unless the settings turn it off."""
     if not app.testing:
-        log.info("worker started: database %s, analyser %s", redacted_url(app.config["DATABASE"]), app.config["ANALYZER"])
+        log.info(
+            "worker started: database %s, analyser %s", redacted_url(app.config["DATABASE"]), app.config["ANALYZER"]
+        )
     if app.config["ANALYZER"] == "background" and not app.testing:
         thread = Analyzer(dict(app.config))
         app.extensions["tracediff.analyzer"] = thread

@@ -3,24 +3,42 @@
 Imported only once PROMETHEUS_MULTIPROC_DIR is set (`tracediff serve` sets it before any worker starts),
 since prometheus_client picks its storage when it is imported.
 """
+
 import re
 
 from prometheus_client import Counter, Histogram
 
-EVENTS = Counter("tracediff_ingest_events", "Events received: accepted, duplicate (already stored) or rejected "
-                 "(with its code), by endpoint and source.", ["outcome", "code", "endpoint", "source"])
-REQUESTS = Counter("tracediff_http_requests", "HTTP requests answered, by route, method and status.",
-                   ["route", "method", "status"])
-LATENCY = Histogram("tracediff_http_request_duration_seconds", "Seconds to answer a request, by route.",
-                    ["route"], buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
-UNAVAILABLE = Counter("tracediff_unavailable_responses", "503 answers because the database was busy, full or "
-                      "read-only, by route (not /api/v1/ready's not-ready answers).", ["route"])
+EVENTS = Counter(
+    "tracediff_ingest_events",
+    "Events received: accepted, duplicate (already stored) or rejected (with its code), by endpoint and source.",
+    ["outcome", "code", "endpoint", "source"],
+)
+REQUESTS = Counter(
+    "tracediff_http_requests", "HTTP requests answered, by route, method and status.", ["route", "method", "status"]
+)
+LATENCY = Histogram(
+    "tracediff_http_request_duration_seconds",
+    "Seconds to answer a request, by route.",
+    ["route"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+UNAVAILABLE = Counter(
+    "tracediff_unavailable_responses",
+    "503 answers because the database was busy, full or read-only, by route (not /api/v1/ready's not-ready answers).",
+    ["route"],
+)
 RETENTION = Counter("tracediff_retention_deleted_traces", "Traces deleted by TRACEDIFF_RETENTION_DAYS.")
 ANALYSED = Counter("tracediff_analysed_calls", "Calls analysed by the background analyser.")
-DELIVERIES = Counter("tracediff_alert_deliveries", "Alert message delivery attempts, by outcome: delivered, "
-                     "retrying (a later attempt is due) or failed (given up).", ["outcome"])
-DATABASE_ERRORS = Counter("tracediff_database_errors", "Database operations refused (requests and background "
-                          "loops), by kind: busy, full, read_only, unreachable.", ["kind"])
+DELIVERIES = Counter(
+    "tracediff_alert_deliveries",
+    "Alert message delivery attempts, by outcome: delivered, retrying (a later attempt is due) or failed (given up).",
+    ["outcome"],
+)
+DATABASE_ERRORS = Counter(
+    "tracediff_database_errors",
+    "Database operations refused (requests and background loops), by kind: busy, full, read_only, unreachable.",
+    ["kind"],
+)
 
 # the methods a client of tracediff sends; anything else (`curl -X M12345`) is one label, not one each
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
@@ -61,8 +79,11 @@ def method_label(method: str) -> str:
 def error_kind(message: str) -> str:
     """Name what kind of refusal a StoreUnavailable's message tells (a bounded label)."""
     text = message.lower()
-    for words, kind in ((("locked", "busy"), "busy"), (("full", "no space"), "full"),
-                        (("readonly", "read-only", "read only"), "read_only")):
+    for words, kind in (
+        (("locked", "busy"), "busy"),
+        (("full", "no space"), "full"),
+        (("readonly", "read-only", "read only"), "read_only"),
+    ):
         if any(word in text for word in words):
             return kind
     return "unreachable"

@@ -30,6 +30,7 @@ A request gunicorn cannot parse (a request line over its limit, too many headers
 never reaches the app; gunicorn answers it with an HTML page, which this worker makes the one JSON
 error shape every client of tracediff reads.
 """
+
 import contextlib
 import errno
 import selectors
@@ -38,7 +39,6 @@ import time
 from functools import partial
 
 import orjson
-
 from gunicorn import util
 from gunicorn.http import wsgi
 from gunicorn.workers.gthread import _DEFER, TConn, ThreadWorker
@@ -54,17 +54,21 @@ def write_json_error(sock, status: int, reason: str, message: str) -> None:
     """Answer a request gunicorn refused before the app saw it, as {"error": {code, message, retryable}}."""
     code = reason.lower().replace(" ", "_")  # "URI Too Long" -> uri_too_long, as werkzeug names them
     body = orjson.dumps({"error": {"code": code, "message": message or reason, "retryable": status >= 500}})
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
     util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
 def _process_headers(original):
     """Wrap Response.process_headers so that an app's `Connection: close` closes the connection."""
+
     def process_headers(self, headers):
         if any(name.lower() == "connection" and value.strip().lower() == "close" for name, value in headers):
             self.force_close()
         return original(self, headers)
+
     process_headers.tracediff = True
     return process_headers
 

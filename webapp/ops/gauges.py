@@ -4,6 +4,7 @@ reads only memory: /metrics answers while the database is down, and says so in t
 Kept in prometheus_client's multiprocess files like the counters (imported once PROMETHEUS_MULTIPROC_DIR is
 set); a figure of the database is the latest any live worker sampled, the pools' are summed over workers.
 """
+
 import time
 
 from prometheus_client import Gauge
@@ -12,11 +13,17 @@ from ..store import StoreUnavailable
 from ..store.urls import is_postgres_url
 
 SAMPLE_SECONDS = 5  # how often a worker's analyser reads the backlog and sizes (a readiness probe's cost)
-DATABASE_UP = Gauge("tracediff_database_up", "1 when this node's last look at the database (the analyser's "
-                    "turn, a health or readiness probe) reached it, 0 when it could not.",
-                    multiprocess_mode="livemostrecent")
-SAMPLED = Gauge("tracediff_database_sampled_timestamp_seconds", "When the database's gauges were last read.",
-                multiprocess_mode="livemostrecent")
+DATABASE_UP = Gauge(
+    "tracediff_database_up",
+    "1 when this node's last look at the database (the analyser's "
+    "turn, a health or readiness probe) reached it, 0 when it could not.",
+    multiprocess_mode="livemostrecent",
+)
+SAMPLED = Gauge(
+    "tracediff_database_sampled_timestamp_seconds",
+    "When the database's gauges were last read.",
+    multiprocess_mode="livemostrecent",
+)
 
 
 def _store_gauge(name: str, text: str) -> Gauge:
@@ -27,13 +34,22 @@ DATABASE_BYTES = _store_gauge("tracediff_database_bytes", "Size of the SQLite da
 WAL_BYTES = _store_gauge("tracediff_wal_bytes", "Size of the write-ahead log (-wal file).")
 EVENTS_WAITING = _store_gauge("tracediff_projection_backlog_events", "Committed events not yet folded into calls.")
 CALLS_WAITING = _store_gauge("tracediff_analysis_backlog_calls", "Calls waiting for analysis.")
-OLDEST_WAITING = _store_gauge("tracediff_analysis_oldest_waiting_seconds", "Seconds the longest-waiting event "
-                              "or call has waited for projection or analysis.")
+OLDEST_WAITING = _store_gauge(
+    "tracediff_analysis_oldest_waiting_seconds",
+    "Seconds the longest-waiting event or call has waited for projection or analysis.",
+)
 QUARANTINE = _store_gauge("tracediff_quarantine_records", "Rejected records kept in quarantine.")
-POOL = Gauge("tracediff_database_pool_connections", "PostgreSQL connections of the workers' pools, by state "
-             "(open, idle, max).", ["state"], multiprocess_mode="livesum")
-POOL_WAITING = Gauge("tracediff_database_pool_waiting_requests", "Requests waiting for a pooled PostgreSQL "
-                     "connection.", multiprocess_mode="livesum")
+POOL = Gauge(
+    "tracediff_database_pool_connections",
+    "PostgreSQL connections of the workers' pools, by state (open, idle, max).",
+    ["state"],
+    multiprocess_mode="livesum",
+)
+POOL_WAITING = Gauge(
+    "tracediff_database_pool_waiting_requests",
+    "Requests waiting for a pooled PostgreSQL connection.",
+    multiprocess_mode="livesum",
+)
 
 
 def database_up(reached: bool) -> None:

@@ -1,4 +1,5 @@
 """Listening sockets at a stop: who still holds one, and making one ignore new connections (Linux)."""
+
 import ctypes
 import os
 import socket
@@ -8,10 +9,10 @@ SO_ATTACH_FILTER = 26  # linux/asm-generic/socket.h
 # classic BPF run on each TCP segment for the socket (data starts at the TCP header):
 # drop a segment whose flags are SYN without ACK (a new connection), keep everything else
 _DROP_SYN = [
-    (0x30, 0, 0, 13),          # ldb [13]        the TCP flags byte
-    (0x54, 0, 0, 0x12),        # and #SYN|ACK
-    (0x15, 0, 1, 0x02),        # jeq #SYN        -> drop, else keep
-    (0x06, 0, 0, 0),           # ret #0          drop
+    (0x30, 0, 0, 13),  # ldb [13]        the TCP flags byte
+    (0x54, 0, 0, 0x12),  # and #SYN|ACK
+    (0x15, 0, 1, 0x02),  # jeq #SYN        -> drop, else keep
+    (0x06, 0, 0, 0),  # ret #0          drop
     (0x06, 0, 0, 0xFFFFFFFF),  # ret #-1         keep the whole segment
 ]
 

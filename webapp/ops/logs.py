@@ -1,10 +1,11 @@
 """Log lines: timestamps, request ids, the client behind a proxy, text or JSON; no query strings by default."""
+
 import json
 import logging
 import re
 import sys
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from flask import request
 
@@ -22,15 +23,20 @@ class LineFormatter(logging.Formatter):
     """One line per record: `<time> <LEVEL> <logger>: <message>`, or a JSON object."""
 
     def format(self, record: logging.LogRecord) -> str:
-        stamp = datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds")
+        stamp = datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds")
         stamp = stamp.replace("+00:00", "Z")
         name = _NAMES.get(record.name, record.name)
         error = self.formatException(record.exc_info) if record.exc_info else None
         if not _STATE["json"]:
             line = f"{stamp} {record.levelname} {name}: {record.getMessage()}"
             return f"{line}\n{error}" if error else line
-        fields = {"ts": stamp, "level": record.levelname, "logger": name, "message": record.getMessage(),
-                  **getattr(record, "fields", {})}
+        fields = {
+            "ts": stamp,
+            "level": record.levelname,
+            "logger": name,
+            "message": record.getMessage(),
+            **getattr(record, "fields", {}),
+        }
         if error:
             fields["exception"] = error
         return json.dumps(fields, ensure_ascii=False, default=str)
@@ -60,10 +66,15 @@ def use_format(*loggers: logging.Logger) -> None:
 
 def access_fields(environ: dict, status: int, sent: int, seconds: float) -> dict:
     """Return what an access line says about one request; the query string only when LOG_QUERY is on."""
-    fields = {"request_id": environ.get(REQUEST_ID_KEY, ""), "client": environ.get("REMOTE_ADDR", ""),
-              "method": environ.get("REQUEST_METHOD", ""),
-              "path": environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""),
-              "status": status, "bytes": sent, "duration_ms": round(seconds * 1000, 1)}
+    fields = {
+        "request_id": environ.get(REQUEST_ID_KEY, ""),
+        "client": environ.get("REMOTE_ADDR", ""),
+        "method": environ.get("REQUEST_METHOD", ""),
+        "path": environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""),
+        "status": status,
+        "bytes": sent,
+        "duration_ms": round(seconds * 1000, 1),
+    }
     if _STATE["query"] and environ.get("QUERY_STRING"):
         fields["query"] = environ["QUERY_STRING"]
     if environ.get(TOKEN_NAME_KEY):  # which named token made the request (scoped tokens)
@@ -75,8 +86,10 @@ def access_message(fields: dict) -> str:
     """Return the readable text of an access line."""
     query = f"?{fields['query']}" if "query" in fields else ""
     token = f" token={fields['token']}" if "token" in fields else ""
-    return (f"{fields['client']} \"{fields['method']} {fields['path']}{query}\" {fields['status']} "
-            f"{fields['bytes']}B {fields['duration_ms']}ms id={fields['request_id']}{token}")
+    return (
+        f'{fields["client"]} "{fields["method"]} {fields["path"]}{query}" {fields["status"]} '
+        f"{fields['bytes']}B {fields['duration_ms']}ms id={fields['request_id']}{token}"
+    )
 
 
 def assign_request_id() -> None:

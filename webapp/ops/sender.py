@@ -5,24 +5,25 @@ any other 4xx is final.
 The URL is checked again before each attempt and the request goes to the address that was checked
 (the Host header and TLS name stay the URL's), so DNS cannot swap in an internal address after the check.
 """
+
 import logging
 import random
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from ..store import Store, StoreUnavailable
-from ..store.alert_rules import seconds_between
-from ..store.alerts import LEASE_S
-from ..store.codec import utc_now
 from ..alerts import settle
 from ..alerts.messages import signed_headers, slack_body, webhook_body
 from ..alerts.rules import EVENT_TYPES, TEST_TYPE
 from ..alerts.urls import UrlRefused, allow_list, check_url, masked
+from ..store import Store, StoreUnavailable
+from ..store.alert_rules import seconds_between
+from ..store.alerts import LEASE_S
+from ..store.codec import utc_now
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 12
@@ -35,8 +36,11 @@ def deliver_due(store: Store, settings: dict) -> int:
     """Send every message whose time has come (a summary once it has waited ALERT_SUMMARY_WAIT seconds for
     more problems to join it), each as its problems are now and once their calls have settled (settle.py);
     return how many were tried or dropped."""
-    messages = store.claim_due(utc_now(), utc_now(hours_ago=-LEASE_S / 3600),
-                               summaries_before=utc_now(hours_ago=settings.get("ALERT_SUMMARY_WAIT", 0) / 3600))
+    messages = store.claim_due(
+        utc_now(),
+        utc_now(hours_ago=-LEASE_S / 3600),
+        summaries_before=utc_now(hours_ago=settings.get("ALERT_SUMMARY_WAIT", 0) / 3600),
+    )
     done = 0
     for message in messages:
         decision = _settled(store, message, settings)
@@ -65,8 +69,13 @@ def _settled(store: Store, message: dict, settings: dict) -> settle.Decision:
         return settle.Decision("send", message["data"])
     single = None if message["data"].get("summary") else message["type"]
     now, unsettled = store.alert_problems_now(numbers, single)
-    return settle.decide(message, now, unsettled, seconds_between(message["created_at"], utc_now()),
-                         settings.get("ALERT_SETTLE_S", settle.SETTLE_S))
+    return settle.decide(
+        message,
+        now,
+        unsettled,
+        seconds_between(message["created_at"], utc_now()),
+        settings.get("ALERT_SETTLE_S", settle.SETTLE_S),
+    )
 
 
 def _count(outcome: dict) -> None:
@@ -95,8 +104,7 @@ def send_once(message: dict, settings: dict) -> dict:
         body = webhook_body(event_type, message["created_at"], data)
         headers = signed_headers(message["secret"], message["id"], int(time.time()), body)
     started = time.perf_counter()
-    outcome = {"ok": False, "status": None, "latency_ms": None, "error": None, "retryable": False,
-               "retry_after": None}
+    outcome = {"ok": False, "status": None, "latency_ms": None, "error": None, "retryable": False, "retry_after": None}
     try:
         status, retry_after = _post(message["url"], body, headers, settings)
     except (UrlRefused, httpx.InvalidURL) as error:
@@ -116,11 +124,22 @@ def test_delivery(store: Store, rule_id: int, settings: dict) -> dict:
     """Send a signed test message to a rule's URL once, now, outside the outbox; say what came back."""
     rule = store.get_rule(rule_id)
     stamp = utc_now()
-    message = {"id": "msg_test_" + stamp.replace(":", "").replace(".", "").replace("-", ""), "rule_id": rule_id,
-               "type": TEST_TYPE, "created_at": stamp, "url": rule["url"],
-               "format": rule["format"], "secret": store.rule_secret(rule_id),
-               "data": {"id": "TD-TEST", "title": "a test message from tracediff", "tool": "exampleTool",
-                        "calls": 1, "permalink_path": "/"}}
+    message = {
+        "id": "msg_test_" + stamp.replace(":", "").replace(".", "").replace("-", ""),
+        "rule_id": rule_id,
+        "type": TEST_TYPE,
+        "created_at": stamp,
+        "url": rule["url"],
+        "format": rule["format"],
+        "secret": store.rule_secret(rule_id),
+        "data": {
+            "id": "TD-TEST",
+            "title": "a test message from tracediff",
+            "tool": "exampleTool",
+            "calls": 1,
+            "permalink_path": "/",
+        },
+    }
     outcome = send_once(message, settings)
     if outcome["error"] and outcome["status"]:
         outcome["error"] = f"HTTP {outcome['status']}"  # one test send: nothing is retried, so say no more
@@ -140,8 +159,13 @@ def _post(url: str, body: bytes, headers: dict, settings: dict) -> tuple[int, st
     parts = urlsplit(url)
     pinned = urlunsplit(parts._replace(netloc=_netloc(address, parts.port)))
     with httpx.Client(timeout=settings["ALERT_TIMEOUT"], follow_redirects=False) as client:
-        request = client.build_request("POST", pinned, content=body, headers={**headers, "host": parts.netloc},
-                                       extensions={"sni_hostname": parts.hostname})
+        request = client.build_request(
+            "POST",
+            pinned,
+            content=body,
+            headers={**headers, "host": parts.netloc},
+            extensions={"sni_hostname": parts.hostname},
+        )
         response = client.send(request, stream=True)
         try:
             for read, _ in zip(response.iter_bytes(), range(READ_CAP // 4096 + 1)):
@@ -180,8 +204,8 @@ def _retry_after(value) -> float | None:
         except (TypeError, ValueError, IndexError):
             return None
         if when.tzinfo is None:
-            when = when.replace(tzinfo=timezone.utc)  # an HTTP date is always GMT
-        seconds = (when - datetime.now(timezone.utc)).total_seconds()
+            when = when.replace(tzinfo=UTC)  # an HTTP date is always GMT
+        seconds = (when - datetime.now(UTC)).total_seconds()
     if seconds != seconds:  # NaN
         return None
     return min(MAX_WAIT_S, max(0.0, seconds))

@@ -1,4 +1,5 @@
 """Run the app under gunicorn, the production WSGI server: threaded workers, metrics files, reloads."""
+
 import errno
 import logging
 import os
@@ -10,16 +11,23 @@ from pathlib import Path
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 
-from . import logs
 from ..config import SettingError, load_settings
+from . import logs
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
 DRAINING_WORKER = "webapp.ops.draining.DrainingWorker"
 # worker classes that mean "gunicorn's own threads": tracediff's worker is that, with a stop that drains
-THREADED_CLASSES = {"sync", "gthread", "gunicorn.workers.sync.SyncWorker", "gunicorn.workers.gthread.ThreadWorker",
-                    "SyncWorker", "ThreadWorker", DRAINING_WORKER}
+THREADED_CLASSES = {
+    "sync",
+    "gthread",
+    "gunicorn.workers.sync.SyncWorker",
+    "gunicorn.workers.gthread.ThreadWorker",
+    "SyncWorker",
+    "ThreadWorker",
+    DRAINING_WORKER,
+}
 
 
 class ServerError(Exception):
@@ -34,19 +42,21 @@ class ServerLogger(Logger):
         logs.use_format(self.error_log, self.access_log)
 
     def access(self, resp, req, environ, request_time):
-        fields = logs.access_fields(environ, resp.status_code, getattr(resp, "sent", 0) or 0,
-                                    request_time.total_seconds())
+        fields = logs.access_fields(
+            environ, resp.status_code, getattr(resp, "sent", 0) or 0, request_time.total_seconds()
+        )
         self.access_log.info(logs.access_message(fields), extra={"fields": fields})
 
 
 class TracediffServer(BaseApplication):
-    """A gunicorn application whose workers each build the app with create_app.
+    """A gunicorn application whose workers each build the app with the factory the command line passes in.
 
     On SIGHUP gunicorn calls load_config again: the settings (environment and TRACEDIFF_SETTINGS_FILE)
     are read anew, then fresh workers start with them and the old ones finish their requests.
     """
 
-    def __init__(self, settings: dict, overrides: dict | None = None):
+    def __init__(self, app_factory, settings: dict, overrides: dict | None = None):
+        self.app_factory = app_factory
         self.settings = settings
         self.overrides = overrides or {}
         super().__init__()
@@ -74,10 +84,8 @@ class TracediffServer(BaseApplication):
             logging.getLogger("webapp").error("reload refused, keeping the running settings: %s", error)
 
     def load(self):
-        from .. import create_app
-
         logs.configure(self.settings)
-        return create_app(self.settings)
+        return self.app_factory(self.settings)
 
 
 def gunicorn_options(settings: dict) -> dict:
@@ -150,13 +158,14 @@ def check_bindable(host: str, port) -> None:
     except (socket.gaierror, UnicodeError) as error:
         raise ServerError(f"cannot listen on {host}:{port}: unknown host ({error})") from None
     with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as gunicorn does
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does
         try:
             probe.bind(address)
         except OSError as error:
             if error.errno == errno.EADDRINUSE:
-                raise ServerError(f"port {port} on {host} is already in use; stop the other server "
-                                  "or choose another --port") from None
+                raise ServerError(
+                    f"port {port} on {host} is already in use; stop the other server or choose another --port"
+                ) from None
             raise ServerError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 

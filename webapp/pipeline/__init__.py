@@ -2,20 +2,21 @@
 
 The HTTP endpoints, the CLI and the background analyzer all call these functions.
 """
+
 import dataclasses
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import orjson
 
 from .. import alerts
 from ..alerts import storms
-from ..analysis.budget import wall_clock
 from ..analysis import analyze_call
+from ..analysis.budget import wall_clock
 from ..inference import hint_renames
 from ..ingest import Batch, Event
-from ..ingest.model import RAW_CUT, Rejection
 from ..ingest.envelope import canonical_trace_id
+from ..ingest.model import RAW_CUT, Rejection
 from ..problems.grouping import call_documents, call_problems, contract_digest
 from ..redaction.redactor import Redactor
 from ..store import IngestResult, Store, StoreUnavailable
@@ -31,6 +32,7 @@ def preparer(redactor: Redactor | None) -> Callable[[Event], Event]:
     payload and meta written as the JSON text the store keeps (a fraction of their parsed size).
 
     Batches parsed with it are stored with `store_batch(..., prepared=True)`."""
+
     def prepare(event: Event) -> Event:
         if redactor:
             event = redactor.event(event)
@@ -41,19 +43,25 @@ def preparer(redactor: Redactor | None) -> Callable[[Event], Event]:
         except TypeError:  # an integer beyond 64 bits (concatenated JSON): left for the store to write
             pass
         return event
+
     return prepare
 
 
-def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: str = "",
-                prepared: bool = False) -> IngestResult:
+def store_batch(
+    store: Store, batch: Batch, redactor: Redactor | None, source: str = "", prepared: bool = False
+) -> IngestResult:
     """Redact a parsed batch (quarantined text too) and commit it; return what was accepted.
 
     `source` says who sent the batch; its rejected records are quarantined under that name.
     `prepared`: the events went through `preparer(redactor)` already."""
     clean = redactor.value if redactor else (lambda text: text)  # a User-Agent may carry a token too
     source = clean(source[:200])
-    rejected = [dataclasses.replace(r, raw=redactor.text(r.raw) if redactor else r.raw,
-                                    source=clean(r.source[:200]) if r.source else source) for r in batch.rejected]
+    rejected = [
+        dataclasses.replace(
+            r, raw=redactor.text(r.raw) if redactor else r.raw, source=clean(r.source[:200]) if r.source else source
+        )
+        for r in batch.rejected
+    ]
     events = batch.events
     if redactor and not prepared:
         for i, event in enumerate(events):  # in place: each original goes as its redacted copy comes
@@ -61,8 +69,9 @@ def store_batch(store: Store, batch: Batch, redactor: Redactor | None, source: s
     return store.add_events(events, rejected, also=_rejection_alerts(store, rejected, source) if rejected else None)
 
 
-def refuse_body(store: Store, raw: bytes, code: str, message: str, redactor: Redactor | None,
-                source: str = "") -> Rejection | None:
+def refuse_body(
+    store: Store, raw: bytes, code: str, message: str, redactor: Redactor | None, source: str = ""
+) -> Rejection | None:
     """Quarantine the start of a body refused whole (not JSON at all, a broken gzip...), as one rejected record.
 
     It counts and alerts as any rejection does; bytes that are not UTF-8, and control characters (a
@@ -81,12 +90,20 @@ def refuse_body(store: Store, raw: bytes, code: str, message: str, redactor: Red
 
 def _rejection_alerts(store: Store, rejected, source: str):
     """Return what writes the `rejected_events` alerts of a batch, in the batch's own transaction."""
+
     def write(conn):
         by_source = store.rejected_by_source(conn, utc_now(hours_ago=REJECTION_WINDOW_S / 3600))
-        data = {"count": sum(each["count"] for each in by_source), "sources": by_source[:20],
-                "window_s": REJECTION_WINDOW_S, "source": source[:200] or None,
-                "code": rejected[0].code, "message": rejected[0].message, "permalink_path": "/quarantine"}
+        data = {
+            "count": sum(each["count"] for each in by_source),
+            "sources": by_source[:20],
+            "window_s": REJECTION_WINDOW_S,
+            "source": source[:200] or None,
+            "code": rejected[0].code,
+            "message": rejected[0].message,
+            "permalink_path": "/quarantine",
+        }
         store.enqueue_alerts(conn, "rejected_events", "ingest", data, alerts.matches)
+
     return write
 
 
@@ -134,10 +151,12 @@ class _Batch:
         analysis["contract_digest"] = digest = self.digests[tool]
         self.results.append((*key, call["version"], analysis))
         arguments = call["snapshots"].get("arguments")
-        self.groupings[key] = {"version": call["version"], "digest": digest,
-                               "problems": call_problems(tool, analysis,
-                                                         call_documents(call, analysis.get("request_template"))),
-                               "arguments": arguments["payload"] if arguments else None}
+        self.groupings[key] = {
+            "version": call["version"],
+            "digest": digest,
+            "problems": call_problems(tool, analysis, call_documents(call, analysis.get("request_template"))),
+            "arguments": arguments["payload"] if arguments else None,
+        }
 
     def save(self) -> int:
         return self.store.save_analyses(self.results, self.groupings, storms)

@@ -5,6 +5,7 @@ line at a time when its first non-empty line is a whole JSON value, else parsed 
 object, a pretty-printed array, concatenated JSON). Either way the events are committed `batch_size` at a
 time: the per-request limits of the HTTP API do not apply here.
 """
+
 import gzip
 import io
 import sys
@@ -23,10 +24,10 @@ from ..ingest import Batch, IngestError, Limits, Rejection, parse_body
 from ..ingest.decode import sniff_encoding
 from ..ingest.extents import array_items
 from ..ingest.model import cut_raw
-from . import store_batch
 from ..store import StoreUnavailable
+from . import store_batch
 
-PROGRESS_BYTES = 4 * 1024 * 1024   # larger files show a progress bar
+PROGRESS_BYTES = 4 * 1024 * 1024  # larger files show a progress bar
 MAX_REASONS_SHOWN = 20
 FILE_LIMITS = Limits(max_body_bytes=sys.maxsize, max_events=sys.maxsize)
 
@@ -34,6 +35,8 @@ FILE_LIMITS = Limits(max_body_bytes=sys.maxsize, max_events=sys.maxsize)
 def file_limits(settings: dict) -> Limits:
     """The limits of files: no size or count limit (they go in batches), the settings' depth and clock skew."""
     return replace(FILE_LIMITS, max_depth=settings["MAX_DEPTH"], max_clock_skew_s=settings["MAX_CLOCK_SKEW_S"])
+
+
 DECODE_ERRORS = (EOFError, zlib.error, zstandard.ZstdError)
 _BOM = b"\xef\xbb\xbf"
 
@@ -42,16 +45,18 @@ _BOM = b"\xef\xbb\xbf"
 class IngestSummary:
     accepted: int = 0
     duplicates: int = 0
-    rejected: list = field(default_factory=list)   # (file, record number, line or None, code, message)
+    rejected: list = field(default_factory=list)  # (file, record number, line or None, code, message)
     failed_files: list = field(default_factory=list)
     stopped: tuple | None = None  # (file, StoreUnavailable) when the database refused a batch: nothing after it ran
 
     def stopped_line(self) -> str:
         """Say in one line where the database stopped the load and what it had stored by then."""
         name, error = self.stopped
-        return (f"stopped at {name}: {error}. {self.accepted} event(s) were stored before it stopped "
-                f"({self.duplicates} duplicate(s), {len(self.rejected)} rejected); run the same command again "
-                "once there is room: what is stored already counts as duplicates")
+        return (
+            f"stopped at {name}: {error}. {self.accepted} event(s) were stored before it stopped "
+            f"({self.duplicates} duplicate(s), {len(self.rejected)} rejected); run the same command again "
+            "once there is room: what is stored already counts as duplicates"
+        )
 
     def describe(self) -> str:
         """Say what happened, with the first reasons for rejections."""
@@ -68,6 +73,7 @@ class IngestSummary:
 @dataclass
 class Chunk:
     """Parsed events and rejections, with (record number, line) in the file of each rejection."""
+
     batch: Batch = field(default_factory=Batch)
     places: list = field(default_factory=list)
 
@@ -80,8 +86,9 @@ class Chunk:
         return len(self.batch.events) + len(self.batch.rejected)
 
 
-def ingest_files(store, names, redactor, batch_size: int = 1000, limits: Limits = FILE_LIMITS,
-                 shift_days: int = 0) -> IngestSummary:
+def ingest_files(
+    store, names, redactor, batch_size: int = 1000, limits: Limits = FILE_LIMITS, shift_days: int = 0
+) -> IngestSummary:
     """Ingest every file (or - for stdin) and return the summary; `shift_days` moves every event's time."""
     summary = IngestSummary()
     for name in names:
@@ -121,8 +128,9 @@ def _store(store, chunk: Chunk, redactor, summary, name) -> None:
     result = store_batch(store, chunk.batch, redactor, source=f"tracediff ingest {name}")
     summary.accepted += result.accepted
     summary.duplicates += result.duplicates
-    summary.rejected += [(name, number, line, r.code, r.message)
-                         for r, (number, line) in zip(chunk.batch.rejected, chunk.places)]
+    summary.rejected += [
+        (name, number, line, r.code, r.message) for r, (number, line) in zip(chunk.batch.rejected, chunk.places)
+    ]
 
 
 @contextmanager
@@ -143,7 +151,7 @@ def _opened(name: str):
 
 
 def _decompressed(raw):
-    if not hasattr(raw, "peek"):   # stdin replaced by an in-memory stream
+    if not hasattr(raw, "peek"):  # stdin replaced by an in-memory stream
         raw = io.BufferedReader(raw)
     encoding = sniff_encoding(raw.peek(4)[:4])
     if encoding == "gzip":
@@ -200,9 +208,9 @@ def _rebatched(pieces, batch_size: int):
 def _pieces(parsed: Batch, places: list, size: int):
     """Cut a parsed batch into pieces of at most size records: rejections, then events."""
     for start in range(0, len(parsed.rejected), size):
-        yield Chunk(Batch(rejected=parsed.rejected[start:start + size]), places[start:start + size])
+        yield Chunk(Batch(rejected=parsed.rejected[start : start + size]), places[start : start + size])
     for start in range(0, len(parsed.events), size):
-        yield Chunk(Batch(parsed.events[start:start + size]))
+        yield Chunk(Batch(parsed.events[start : start + size]))
 
 
 def _is_json(line: bytes) -> bool:

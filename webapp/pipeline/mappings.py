@@ -4,6 +4,7 @@ Declared pairs live in the contract's `mapping`; inferred ones are learnt from t
 (webapp/inference) and handed to the analysis as extra `mapping` entries marked
 `"inferred": true`, never written into the stored contract.
 """
+
 from ..analysis.locations import external, is_located_path, request_document
 from ..analysis.parameters import template_of
 from ..analysis.pointers import is_pointer
@@ -26,8 +27,9 @@ def learn(store, inputs: dict) -> None:
         if key in fresh and tool and snaps.get("arguments") and snaps.get("request"):
             if tool not in templates:
                 templates[tool] = template_of(store.get_tool(tool))
-            by_tool.setdefault(tool, []).append((_when(snaps), key, leaves(snaps["arguments"]["payload"]),
-                                                 request_leaves(snaps, templates[tool])))
+            by_tool.setdefault(tool, []).append(
+                (_when(snaps), key, leaves(snaps["arguments"]["payload"]), request_leaves(snaps, templates[tool]))
+            )
     for tool, items in by_tool.items():
         items.sort(key=lambda item: item[0])
         releases = release_state(store.release_state(tool), [release for (_, release), *_ in items])
@@ -37,7 +39,7 @@ def learn(store, inputs: dict) -> None:
         per_call, paths = {}, {}
         for (_, release), key, arguments, request in items:
             newest = bool(release) and release == releases.get("newest")
-            seen = known.union(*per_call.values())   # a pair a call of this batch started is known now
+            seen = known.union(*per_call.values())  # a pair a call of this batch started is known now
             per_call[key] = observe(arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen), presence, newest)
             paths[key] = presence_of(arguments, request, newest)
             merge(presence, paths[key])
@@ -60,8 +62,13 @@ def _when(snaps: dict) -> tuple:
 
 def update_inference(store, tool: str) -> bool:
     """Recompute a tool's inferred pairs from its evidence; say whether they changed."""
-    pairs = infer(store.evidence(tool), store.rejected_pairs(tool), declared_pairs(store.get_tool(tool)),
-                  store.inferred_pairs(tool), store.release_state(tool))
+    pairs = infer(
+        store.evidence(tool),
+        store.rejected_pairs(tool),
+        declared_pairs(store.get_tool(tool)),
+        store.inferred_pairs(tool),
+        store.release_state(tool),
+    )
     return store.set_inferred(tool, [(p.arguments, p.request) for p in pairs])
 
 
@@ -74,26 +81,42 @@ def mapping_rows(store, tool: str) -> dict:
 
     def row(pair, source, transform=None):
         counts = evidence.get(pair)
-        found = strongest(pair, counts).as_dict() if counts else {
-            "arguments": pair[0], "request": pair[1], "relation": None, "agree": 0, "both": 0,
-            "evidence": "no calls with both fields yet"}
+        found = (
+            strongest(pair, counts).as_dict()
+            if counts
+            else {
+                "arguments": pair[0],
+                "request": pair[1],
+                "relation": None,
+                "agree": 0,
+                "both": 0,
+                "evidence": "no calls with both fields yet",
+            }
+        )
         return {**found, "source": source, **({"transform": transform} if transform else {})}
 
-    transforms = {(m["arguments"], m["request"]): m.get("transform") for m in (contract or {}).get("mapping") or ()
-                  if isinstance(m, dict) and (m.get("arguments"), m.get("request")) in set(declared)}
+    transforms = {
+        (m["arguments"], m["request"]): m.get("transform")
+        for m in (contract or {}).get("mapping") or ()
+        if isinstance(m, dict) and (m.get("arguments"), m.get("request")) in set(declared)
+    }
     seen = set(declared) | set(inferred)
-    return {"tool": tool,
-            "declared": [row(p, "declared", transforms.get(p)) for p in declared],
-            "inferred": [row(tuple(p), "inferred") for p in inferred],
-            "candidates": [{**c.as_dict(), "source": "candidate"} for c in candidates(evidence, rejected, seen)],
-            "rejected": [{"arguments": a, "request": r} for a, r in sorted(rejected)],
-            "changes": inference_changes(store, tool)}
+    return {
+        "tool": tool,
+        "declared": [row(p, "declared", transforms.get(p)) for p in declared],
+        "inferred": [row(tuple(p), "inferred") for p in inferred],
+        "candidates": [{**c.as_dict(), "source": "candidate"} for c in candidates(evidence, rejected, seen)],
+        "rejected": [{"arguments": a, "request": r} for a, r in sorted(rejected)],
+        "changes": inference_changes(store, tool),
+    }
 
 
 def inference_changes(store, tool: str) -> list[dict]:
     """Return the tool's inference changes, newest first, with their pairs as {arguments, request}."""
+
     def named(pairs):
         return [{"arguments": a, "request": r} for a, r in pairs]
+
     return [{**c, "added": named(c["added"]), "removed": named(c["removed"])} for c in store.inference_changes(tool)]
 
 
@@ -110,11 +133,22 @@ def declare(store, tool: str, pairs) -> dict:
     contract = store.get_tool(tool) or {}
     mapping = list(contract.get("mapping") or [])
     for arguments, request, *transform in pairs:
-        mapping = [m for m in mapping if not (
-            isinstance(m, dict) and "response" not in m
-            and (m.get("arguments") == arguments or m.get("request") == request))]
-        mapping.append({"arguments": arguments, "request": request,
-                        **({"transform": transform[0]} if transform and transform[0] else {})})
+        mapping = [
+            m
+            for m in mapping
+            if not (
+                isinstance(m, dict)
+                and "response" not in m
+                and (m.get("arguments") == arguments or m.get("request") == request)
+            )
+        ]
+        mapping.append(
+            {
+                "arguments": arguments,
+                "request": request,
+                **({"transform": transform[0]} if transform and transform[0] else {}),
+            }
+        )
     parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
     store.put_tool(tool, validated_contract(tool, {**parts, "mapping": mapping}))
     for arguments, request, *_ in pairs:
@@ -129,8 +163,11 @@ def reject(store, tool: str, arguments: str, request: str) -> None:
     store.reject_pair(tool, arguments, request)
     contract = store.get_tool(tool)
     if contract and (arguments, request) in declared_pairs(contract):
-        mapping = [m for m in contract["mapping"] if not (
-            isinstance(m, dict) and m.get("arguments") == arguments and m.get("request") == request)]
+        mapping = [
+            m
+            for m in contract["mapping"]
+            if not (isinstance(m, dict) and m.get("arguments") == arguments and m.get("request") == request)
+        ]
         parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
         store.put_tool(tool, validated_contract(tool, {**parts, "mapping": mapping}))
     update_inference(store, tool)
@@ -139,7 +176,6 @@ def reject(store, tool: str, arguments: str, request: str) -> None:
 def _check_pointers(arguments, request) -> None:
     for name, pointer in (("arguments", arguments), ("request", request)):
         if name == "request" and is_located_path(pointer):
-            continue   # query:/page_size, path:/invoiceId: a field outside the body
+            continue  # query:/page_size, path:/invoiceId: a field outside the body
         if not is_pointer(pointer) or not pointer:
-            raise ContractError(f"{name}: {pointer!r} is not a JSON Pointer to a field (e.g. \"/seats\")",
-                                "bad_pointer")
+            raise ContractError(f'{name}: {pointer!r} is not a JSON Pointer to a field (e.g. "/seats")', "bad_pointer")

@@ -6,7 +6,8 @@ problem that doubles is news) and the peak (a nightly batch that peaks at the sa
 is not), and a floor, so a problem seen twice a week does not escalate on its fifth occurrence.
 An hour escalates once: when a batch takes its count over the line, not on every call after.
 """
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 BASELINE_HOURS = 7 * 24
 MIN_HISTORY_HOURS = 24  # younger problems are new, not escalating
@@ -55,12 +56,13 @@ def escalation(history: dict[str, int], hour: str, before: int, after: int, firs
         return None
     first, last = baseline_range(hour)
     total = sum(n for h, n in history.items() if first <= h <= last)
-    return (f"escalating: {after} occurrences in the hour from {hour}:00Z, "
-            f"{total} in the 7 days before (line at {line:g})")
+    return (
+        f"escalating: {after} occurrences in the hour from {hour}:00Z, {total} in the 7 days before (line at {line:g})"
+    )
 
 
 def _hour(key: str) -> datetime:
-    return datetime.strptime(key, "%Y-%m-%dT%H").replace(tzinfo=timezone.utc)
+    return datetime.strptime(key, "%Y-%m-%dT%H").replace(tzinfo=UTC)
 
 
 def _key(moment: datetime) -> str:

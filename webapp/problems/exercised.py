@@ -1,5 +1,6 @@
 """Which clean calls exercised what broke: the problem's argument path and, for a response problem, a response of
 the same class (pure). The last clean call before a problem and the nearest clean call both prefer them."""
+
 from .grouping import exercises
 
 
@@ -32,10 +33,15 @@ def preferred(candidates: list[dict], path: str | None = None, wanted: str | Non
     Each candidate has `arguments` and `status_code`; the flags say which preference the pool met."""
     has_path = [c for c in candidates if path is None or exercises(c.get("arguments"), path)]
     same = [c for c in has_path if wanted is None or status_class(c.get("status_code")) == wanted]
-    for pool, flags in ((same, (True, True)), (has_path, (True, False)),
-                        ([c for c in candidates if wanted is None or status_class(c.get("status_code")) == wanted],
-                         (False, True)), (candidates, (False, False))):
+    for pool, flags in (
+        (same, (True, True)),
+        (has_path, (True, False)),
+        ([c for c in candidates if wanted is None or status_class(c.get("status_code")) == wanted], (False, True)),
+        (candidates, (False, False)),
+    ):
         if pool:
-            return pool, {"has_path": flags[0] and path is not None and bool(has_path),
-                          "same_response": flags[1] and wanted is not None}
+            return pool, {
+                "has_path": flags[0] and path is not None and bool(has_path),
+                "same_response": flags[1] and wanted is not None,
+            }
     return [], {"has_path": False, "same_response": False}

@@ -4,6 +4,7 @@ A fingerprint is tool, kind, stage pair, the two normalised JSON paths and the t
 schema violation: stage, normalised path and keyword). Severity, values and the contract version
 stay out, so a deploy or another customer's data never splits a problem.
 """
+
 import hashlib
 import re
 from functools import lru_cache
@@ -49,7 +50,7 @@ def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:
     if path == "":
         return ""
     location, pointer = split(path)
-    if location != "body":   # `query:/page_size`: the pointer inside its location, read without a document
+    if location != "body":  # `query:/page_size`: the pointer inside its location, read without a document
         return f"{location}:{normalise_path(pointer) if pointer else ''}"
     node, out = doc, []
     for part in path[1:].split("/"):
@@ -96,25 +97,46 @@ def describe_finding(tool: str | None, finding: dict, docs: dict | None = None) 
     transform = finding.get("transform")
     if transform is None:
         transform = derive_transform(kind, finding)
-    return {"tool": tool, "kind": kind, "stages": stage_pair(kind, left, right), "left": left,
-            "right": right, "transform": transform, "keyword": None}
+    return {
+        "tool": tool,
+        "kind": kind,
+        "stages": stage_pair(kind, left, right),
+        "left": left,
+        "right": right,
+        "transform": transform,
+        "keyword": None,
+    }
 
 
 def describe_violation(tool: str | None, stage: str, error: dict, docs: dict | None = None) -> dict:
     """Return the grouping descriptor of one schema violation: stage, normalised path, keyword."""
     doc = _NO_DOC if docs is None else docs.get(stage, _NO_DOC)
     where = {"snapshot": stage, "path": normalise_path(error.get("path") or "", doc)}
-    return {"tool": tool, "kind": SCHEMA_KIND, "stages": stage, "left": where if stage == "arguments" else None,
-            "right": None if stage == "arguments" else where, "transform": None,
-            "keyword": error.get("keyword") or ""}
+    return {
+        "tool": tool,
+        "kind": SCHEMA_KIND,
+        "stages": stage,
+        "left": where if stage == "arguments" else None,
+        "right": None if stage == "arguments" else where,
+        "transform": None,
+        "keyword": error.get("keyword") or "",
+    }
 
 
 def key(descriptor: dict, version: int = VERSION) -> str:
     """Return the versioned fingerprint of a descriptor: `v2:` and a short hash of its parts."""
     left, right = descriptor["left"] or {}, descriptor["right"] or {}
-    parts = [descriptor["tool"] or "", descriptor["kind"], descriptor["stages"],
-             left.get("snapshot", ""), left.get("path") or "", right.get("snapshot", ""), right.get("path") or "",
-             descriptor["transform"] or "", descriptor["keyword"] or ""]
+    parts = [
+        descriptor["tool"] or "",
+        descriptor["kind"],
+        descriptor["stages"],
+        left.get("snapshot", ""),
+        left.get("path") or "",
+        right.get("snapshot", ""),
+        right.get("path") or "",
+        descriptor["transform"] or "",
+        descriptor["keyword"] or "",
+    ]
     digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:24]
     return f"v{version}:{digest}"
 
@@ -122,8 +144,11 @@ def key(descriptor: dict, version: int = VERSION) -> str:
 def grouped_by(descriptor: dict, text=str) -> str:
     """Say in words what a problem's findings share (the problem page's "grouped by ..."); `text` writes what
     came from payloads (tool, paths, transform, keyword), e.g. as Markdown text."""
-    parts = [f"tool {text(descriptor['tool']) if descriptor['tool'] else '(none)'}", f"kind {descriptor['kind']}",
-             f"stages {descriptor['stages']}"]
+    parts = [
+        f"tool {text(descriptor['tool']) if descriptor['tool'] else '(none)'}",
+        f"kind {descriptor['kind']}",
+        f"stages {descriptor['stages']}",
+    ]
     for side in ("left", "right"):
         if descriptor[side]:
             parts.append(f"{descriptor[side]['snapshot']} path {text(descriptor[side]['path'] or '/')}")
@@ -133,5 +158,7 @@ def grouped_by(descriptor: dict, text=str) -> str:
         parts.append(f"schema keyword {text(descriptor['keyword'])}")
     version = descriptor.get("fingerprint_version", VERSION)
     note = "" if version == VERSION else f"; made before fingerprint v{VERSION}, which groups only newer findings"
-    return (f"grouped by {', '.join(parts)} (fingerprint v{version}{note}; array indexes read as *, id-like keys "
-            f"as {ID}; values, severity and contract version are left out)")
+    return (
+        f"grouped by {', '.join(parts)} (fingerprint v{version}{note}; array indexes read as *, id-like keys "
+        f"as {ID}; values, severity and contract version are left out)"
+    )

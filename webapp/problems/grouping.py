@@ -1,4 +1,5 @@
 """What one analysed call adds to problems: its findings grouped by fingerprint (pure)."""
+
 import hashlib
 from functools import lru_cache
 
@@ -57,8 +58,7 @@ def _explained(stage: str, error: dict, named: set) -> bool:
 
 def _add(out: dict, descriptor: dict, severity: str, occurrences: int, pairs: list) -> None:
     fingerprint = key(descriptor)
-    entry = out.setdefault(fingerprint, {"descriptor": descriptor, "severity": severity,
-                                         "occurrences": 0, "pairs": {}})
+    entry = out.setdefault(fingerprint, {"descriptor": descriptor, "severity": severity, "occurrences": 0, "pairs": {}})
     entry["severity"] = worst([entry["severity"], severity])
     entry["occurrences"] += occurrences
     for pair in pairs:
@@ -74,8 +74,11 @@ def _pairs(finding: dict, docs: dict) -> list[str]:
     for example in examples[:MAX_PAIRS]:
         if isinstance(example, dict):
             left, right = values(example)
-            missing = [side for side, value in (("left", left), ("right", right))
-                       if value is None and _no_value(example.get(side), docs)]
+            missing = [
+                side
+                for side, value in (("left", left), ("right", right))
+                if value is None and _no_value(example.get(side), docs)
+            ]
             # a value against a missing side says something; two missing sides or null on both do not
             if len(missing) == 1 or not missing and (left, right) != (None, None):
                 found.append(_pair_text(left, right, missing))
@@ -163,8 +166,15 @@ def finding_fingerprints(call: dict) -> list[tuple[dict, list[str]]]:
             out.append((finding, [key(descriptor), key(describe_finding(tool, finding), FIRST_VERSION)]))
     for stage, checked in (call.get("validation") or {}).items():
         for error in (checked or {}).get("errors") or []:
-            out.append((error, [key(describe_violation(tool, stage, error, docs)),
-                                key(describe_violation(tool, stage, error), FIRST_VERSION)]))
+            out.append(
+                (
+                    error,
+                    [
+                        key(describe_violation(tool, stage, error, docs)),
+                        key(describe_violation(tool, stage, error), FIRST_VERSION),
+                    ],
+                )
+            )
     return out
 
 

@@ -5,6 +5,7 @@ arguments); the best few that are small enough are then ranked by deepdiff's dee
 costs about 45 us per byte of arguments on this machine (85 ms for a 1.5 KB pair: `python
 bench/nearest.py`), so payloads over DEEP_MAX_BYTES keep their key-set rank.
 """
+
 import orjson
 from deepdiff import DeepDiff
 
@@ -45,7 +46,9 @@ def deep_distance(a, b) -> float:
     return DeepDiff(a, b, get_deep_distance=True, ignore_order=True, cache_size=500).get("deep_distance", 0.0)
 
 
-def nearest(failing_arguments, candidates: list[dict], path: str | None = None, wanted: str | None = None) -> dict | None:
+def nearest(
+    failing_arguments, candidates: list[dict], path: str | None = None, wanted: str | None = None
+) -> dict | None:
     """Return the candidate ({..., "arguments"}) most like the failing arguments, with its `distance` and `method`.
 
     Candidates that carry the problem's argument path (and, for a response problem, a response of the `wanted`
@@ -56,8 +59,12 @@ def nearest(failing_arguments, candidates: list[dict], path: str | None = None, 
     target = leaves(failing_arguments)
     ranked = sorted(pool, key=lambda c: -key_similarity(target, leaves(c.get("arguments"))))
     best = ranked[0]
-    best = {**best, "distance": round(1 - key_similarity(target, leaves(best.get("arguments"))), 4),
-            "method": "key_set", **flags}
+    best = {
+        **best,
+        "distance": round(1 - key_similarity(target, leaves(best.get("arguments"))), 4),
+        "method": "key_set",
+        **flags,
+    }
     if len(orjson.dumps(failing_arguments)) > DEEP_MAX_BYTES:
         return best
     small = [c for c in ranked[:DEEP_TOP] if len(orjson.dumps(c.get("arguments"))) <= DEEP_MAX_BYTES]

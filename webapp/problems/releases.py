@@ -10,8 +10,18 @@ def fold(rows) -> list[dict]:
     first seen first (a tie by name, so the order is stable)."""
     releases: dict[str, dict] = {}
     for release, tool, source, first, last, calls, with_findings in rows:
-        entry = releases.setdefault(release, {"release": release, "first_seen": first, "last_seen": last,
-                                              "calls": 0, "with_findings": 0, "sources": set(), "tools": set()})
+        entry = releases.setdefault(
+            release,
+            {
+                "release": release,
+                "first_seen": first,
+                "last_seen": last,
+                "calls": 0,
+                "with_findings": 0,
+                "sources": set(),
+                "tools": set(),
+            },
+        )
         entry["first_seen"] = min(entry["first_seen"], first)
         entry["last_seen"] = max(entry["last_seen"], last)
         entry["calls"] += int(calls)
@@ -31,6 +41,9 @@ def compare(base: dict[int, dict], other: dict[int, dict], tool_calls: dict[str,
     other, though other's calls used the tool (a release that never called the tool fixed nothing, it only
     did not look)."""
     broke = [{"id": pid, **seen} for pid, seen in other.items() if pid not in base]
-    fixed = [{"id": pid, **seen, "calls_in_compare": tool_calls.get(seen["tool"], 0)}
-             for pid, seen in base.items() if pid not in other and tool_calls.get(seen["tool"], 0)]
+    fixed = [
+        {"id": pid, **seen, "calls_in_compare": tool_calls.get(seen["tool"], 0)}
+        for pid, seen in base.items()
+        if pid not in other and tool_calls.get(seen["tool"], 0)
+    ]
     return {"broke": broke, "fixed": fixed}

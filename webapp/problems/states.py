@@ -6,8 +6,9 @@ own time is after the resolution breaks again, for the first time (a shipper's r
 re-analysis never reopens one); "next release" also wants another release, "contract change" another
 contract digest.
 """
+
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Callable
 from urllib.parse import urlsplit
 
 from ..common.times import stamp
@@ -44,7 +45,7 @@ def parse_change(body, clean_link: Callable[[str], str] | None = None) -> dict:
 
     `clean_link` redacts a ticket link before it is stored (a password or a token in it)."""
     if not isinstance(body, dict) or not body:
-        raise BadChange("the body must be a JSON object such as {\"state\": \"resolved\", \"resolve\": \"now\"}")
+        raise BadChange('the body must be a JSON object such as {"state": "resolved", "resolve": "now"}')
     unknown = set(body) - {"state", "resolve", "until", "links", "merged_into"}
     if unknown:
         raise BadChange(f"unknown field(s): {', '.join(sorted(unknown))}")
@@ -53,7 +54,7 @@ def parse_change(body, clean_link: Callable[[str], str] | None = None) -> dict:
         change["links"] = list(dict.fromkeys(map(clean_link or str, _links(body["links"], clean_link))))
     if "merged_into" in body:
         if not isinstance(body["merged_into"], str):
-            raise BadChange("merged_into must be a problem id such as \"TD-7\"")
+            raise BadChange('merged_into must be a problem id such as "TD-7"')
         change["merged_into"] = body["merged_into"]
     state = body.get("state")
     if state is None:
@@ -65,7 +66,7 @@ def parse_change(body, clean_link: Callable[[str], str] | None = None) -> dict:
     elif state == "archived":
         until = body.get("until")
         if until not in ("escalating", None):
-            raise BadChange("until must be \"escalating\" or null")
+            raise BadChange('until must be "escalating" or null')
         change.update(state="archived", until=until)
     elif state in ("open", "ongoing", "new"):
         change["state"] = "open"
@@ -81,8 +82,9 @@ def _resolve(value) -> dict:
         n = value["after_clean_calls"]
         if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 1_000_000:
             return {"mode": "after_clean_calls", "n": n, "clean": 0}
-    raise BadChange('resolve must be "now", "next_release", "contract_change" or {"after_clean_calls": N} '
-                    "with N from 1 to 1000000")
+    raise BadChange(
+        'resolve must be "now", "next_release", "contract_change" or {"after_clean_calls": N} with N from 1 to 1000000'
+    )
 
 
 def _links(value, clean_link: Callable[[str], str] | None) -> list[str]:
@@ -90,8 +92,10 @@ def _links(value, clean_link: Callable[[str], str] | None) -> list[str]:
         raise BadChange("links must be a list of up to 50 http(s) URLs")
     for link in value:
         if not is_link(link):
-            raise BadChange(f"links must be http(s) URLs with a host, such as "
-                            f"\"https://tracker.example.com/INC-8\"; got {quoted(link, clean_link)}")
+            raise BadChange(
+                f"links must be http(s) URLs with a host, such as "
+                f'"https://tracker.example.com/INC-8"; got {quoted(link, clean_link)}'
+            )
     return value
 
 
@@ -106,8 +110,12 @@ def quoted(link, clean_link: Callable[[str], str] | None) -> str:
 
 def is_link(value) -> bool:
     """Tell an http(s) URL with a host, at most 2000 characters, no spaces or control characters."""
-    if not isinstance(value, str) or not 0 < len(value) <= 2000 or not value.isprintable() \
-            or any(ch in value for ch in _NOT_IN_URLS):
+    if (
+        not isinstance(value, str)
+        or not 0 < len(value) <= 2000
+        or not value.isprintable()
+        or any(ch in value for ch in _NOT_IN_URLS)
+    ):
         return False
     try:  # a link stored redacted comes back in a PATCH that edits the list: its marker is no fault
         parts = urlsplit(value.replace("[REDACTED]", "redacted"))
@@ -150,7 +158,9 @@ def pending_text(resolve: dict | None, state: str) -> str | None:
     """Say how far a pending "after N clean calls" resolution got: "2 of 3 clean calls ..."."""
     if state == "resolved" or not resolve or resolve.get("mode") != "after_clean_calls":
         return None
-    return f"{resolve.get('clean', 0)} of {resolve['n']} clean calls that exercised the path; resolves at {resolve['n']}"
+    return (
+        f"{resolve.get('clean', 0)} of {resolve['n']} clean calls that exercised the path; resolves at {resolve['n']}"
+    )
 
 
 def escalates(archive: dict | None, occurrences_since: int) -> bool:

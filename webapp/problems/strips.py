@@ -1,4 +1,5 @@
 """Read problems' strips from the store: the counts a layout needs, laid out in its bars (an adapter)."""
+
 from .timeline import BARS, buckets, layout, per_hour
 
 FINE_MAX_OCCURRENCES = 20_000  # past this many in a short range, hourly bars: fine bars read every call

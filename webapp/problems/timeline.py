@@ -3,8 +3,9 @@
 A bar holds only occurrences inside the range: a short range is counted from the calls' own times in bars
 finer than an hour; a long one from the hourly rollup, its two partial edge hours from the calls' times.
 """
+
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
 from ..common.times import stamp
@@ -16,14 +17,14 @@ FINE_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800)  # seconds a ba
 HOUR = 3600
 TICK = timedelta(microseconds=1)  # until is inclusive: reads stop just after it
 
-EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
-LATEST = datetime(9000, 1, 1, tzinfo=timezone.utc)
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
 
 def _parse(text: str) -> datetime:
     """Read a stored or filter time (RFC 3339, a day, or 'YYYY-MM-DDTHH') as UTC, within 1970..9000."""
     moment = datetime.fromisoformat(text.strip().replace("z", "Z"))
-    moment = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     # since=999999w reaches year 1: a strip's bars and labels need room on both sides of their range
     return min(max(moment, EARLIEST), LATEST)
 
@@ -31,7 +32,7 @@ def _parse(text: str) -> datetime:
 def list_range(since: str, until: str, latest: str | None, days: int) -> tuple[str, str]:
     """Return (since, until) of the list's sparklines: the filters' range (a since alone runs to now), else
     `days` up to the latest seen."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     end = _parse(until) if until else (now if since or not latest else _parse(latest))
     start = _parse(since) if since else end - timedelta(days=days)
     return stamp(start), stamp(max(end, start))
@@ -42,9 +43,9 @@ def default_range(first_seen: str | None, last_seen: str | None, since: str = ""
     problem's own span (at most a month; an hour at least, as no call of it came before its first)."""
     if since:
         start = _parse(since)
-        end = _parse(until) if until else max(datetime.now(timezone.utc), start)
+        end = _parse(until) if until else max(datetime.now(UTC), start)
         return stamp(start), stamp(end)
-    end = _parse(until) if until else (_parse(last_seen) if last_seen else datetime.now(timezone.utc))
+    end = _parse(until) if until else (_parse(last_seen) if last_seen else datetime.now(UTC))
     start = _parse(first_seen) if first_seen else end - timedelta(days=1)
     start = max(start, end - timedelta(days=MAX_SPAN_DAYS))
     start = min(start, end - timedelta(hours=1))
@@ -54,6 +55,7 @@ def default_range(first_seen: str | None, last_seen: str | None, since: str = ""
 @dataclass(frozen=True)
 class Layout:
     """Where a strip's bars fall: `count` bars of `step` seconds from `origin`, clipped to since..until."""
+
     since: datetime
     until: datetime
     origin: datetime
@@ -113,8 +115,15 @@ def _key_seconds(key: str) -> int | None:
     """Return the seconds since the epoch of a time key ('YYYY-MM-DDTHH', '...:MM' or '...:MM:SS'), or None."""
     # Arithmetic, not a table of every hour in the range: a range since 2020 has 60,000 hours.
     try:
-        moment = datetime(int(key[:4]), int(key[5:7]), int(key[8:10]), int(key[11:13]),
-                          int(key[14:16] or 0), int(key[17:19] or 0), tzinfo=timezone.utc)
+        moment = datetime(
+            int(key[:4]),
+            int(key[5:7]),
+            int(key[8:10]),
+            int(key[11:13]),
+            int(key[14:16] or 0),
+            int(key[17:19] or 0),
+            tzinfo=UTC,
+        )
     except ValueError:
         return None
     return int((moment - EARLIEST).total_seconds())
@@ -140,8 +149,14 @@ def buckets(counts: dict[str, int], plan: Layout) -> dict:
             totals[min((seconds - origin) // plan.step, plan.count - 1)] += count
     out = [{"start": start, "end": end, "occurrences": total} for (start, end), total in zip(_labels(plan), totals)]
     step_hours = plan.step // HOUR if plan.step % HOUR == 0 else round(plan.step / HOUR, 6)
-    return {"since": stamp(plan.since), "until": stamp(plan.until), "step_hours": step_hours,
-            "step_seconds": plan.step, "bars": out, "peak": max(totals, default=0)}
+    return {
+        "since": stamp(plan.since),
+        "until": stamp(plan.until),
+        "step_hours": step_hours,
+        "step_seconds": plan.step,
+        "bars": out,
+        "peak": max(totals, default=0),
+    }
 
 
 def per_hour(counts: dict[str, int]) -> dict[str, int]:
@@ -168,7 +183,15 @@ def sparkline(strip: dict, width: int = 120, height: int = 20) -> list[dict]:
     slot = width / len(bars)
     peak = strip["peak"] or 1
     # empty bars draw nothing, so they are left out (a list page draws 50 of these)
-    return [{"x": round(i * slot, 2), "w": max(1.0, round(slot - 1, 2)),
-             "h": max(2, round(height * b["occurrences"] / peak)),
-             "occurrences": b["occurrences"], "start": b["start"], "end": b["end"]}
-            for i, b in enumerate(bars) if b["occurrences"]]
+    return [
+        {
+            "x": round(i * slot, 2),
+            "w": max(1.0, round(slot - 1, 2)),
+            "h": max(2, round(height * b["occurrences"] / peak)),
+            "occurrences": b["occurrences"],
+            "start": b["start"],
+            "end": b["end"],
+        }
+        for i, b in enumerate(bars)
+        if b["occurrences"]
+    ]

@@ -2,6 +2,7 @@
 
 Used only when the finding carries no `transform` of its own (the engine adds one where it knows it).
 """
+
 import re
 from fractions import Fraction
 

@@ -5,10 +5,12 @@ trend, the trace list's strip and a problem page's occurrences show the last 24 
 them (starting at the first call when that came later), else the span that has calls (up to `max_days`, ending at
 the newest); and they say in words which window that is. The quick links set a range of their own.
 """
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
 
-from ..common.times import parse as _parse, stamp
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from ..common.times import parse as _parse
+from ..common.times import stamp
 
 RECENT = timedelta(hours=24)
 LEAST = timedelta(hours=1)  # a window is never narrower: a single call still shows in a readable bar
@@ -22,10 +24,9 @@ class Window:
     words: str  # "the last 24 hours", "the last 4 h, since the first call", "6 h up to the newest call"
 
 
-def fitting_window(oldest: str | None, newest: str | None, now: datetime | None = None,
-                   max_days: int = 7) -> Window:
+def fitting_window(oldest: str | None, newest: str | None, now: datetime | None = None, max_days: int = 7) -> Window:
     """Return the window that shows the data whose calls span oldest..newest (None: no data yet)."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     if not newest:
         return Window(stamp(now - RECENT), stamp(now), "the last 24 hours")
     last, first = _parse(newest), _parse(oldest or newest)
@@ -37,7 +38,9 @@ def fitting_window(oldest: str | None, newest: str | None, now: datetime | None 
         return Window(stamp(start), stamp(now), f"the last {_span(now - start)}, since the first call")
     end = _hour(last) + timedelta(hours=1)
     start = min(max(_hour(first), end - timedelta(days=max_days)), end - LEAST)
-    return Window(stamp(start), stamp(end), f"{_span(end - start)} up to the newest call, {newest[:16].replace('T', ' ')}")
+    return Window(
+        stamp(start), stamp(end), f"{_span(end - start)} up to the newest call, {newest[:16].replace('T', ' ')}"
+    )
 
 
 def asked_window(since: str, until: str, now: datetime | None = None) -> str:

@@ -5,6 +5,7 @@ Only a rename, a move or a case change breaks by the path it lands on; every oth
 the value, and where it landed when that is another path: "value changed between /adults and
 /guests/adult_count (0 -> 2)", never "/adults sent as /guests/adult_count", which reads like a correct rename.
 """
+
 import orjson
 
 VALUE_CHARS = 40  # a value in one line is cut here: the line says what broke, the page shows the rest
@@ -35,7 +36,7 @@ def what_broke(problem: dict, pair: dict | None = None) -> str:
     phrases = {
         "scaled": f"{here} sent{to} {_scale(transform)}",
         "value_changed": (f"value changed between {here} and {moved}" if moved else f"value of {here} changed")
-                         + values,
+        + values,
         "dropped": f"{here} dropped on the way to the {str(problem.get('stages') or 'request').split('>')[-1]}",
         "added": f"{here} sent but given by no argument",
         "echo_mismatch": f"the response echoes {here}{' at ' + moved if moved else ''} with another value{values}",
@@ -43,7 +44,7 @@ def what_broke(problem: dict, pair: dict | None = None) -> str:
         "status_mismatch": f"the status and the body disagree at {here}",
         "invalid_json": f"the {(left or right).get('snapshot', 'snapshot')} is a string that is not valid JSON",
         "schema_violation": f"{(left or right).get('snapshot', '')} {here} breaks the schema"
-                            f"{' (' + problem['keyword'] + ')' if problem.get('keyword') else ''}".strip(),
+        f"{' (' + problem['keyword'] + ')' if problem.get('keyword') else ''}".strip(),
     }
     return phrases.get(kind, f"{kind.replace('_', ' ')} at {here}{to}")
 
@@ -67,4 +68,4 @@ def _pair(pair: dict | None) -> str:
 
 def _value(value) -> str:
     text = orjson.dumps(value).decode()
-    return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS - 1] + "…"
+    return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"

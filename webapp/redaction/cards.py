@@ -1,12 +1,29 @@
 """Payment card numbers: the issuer ranges and the Luhn checksum that tell one from any long number."""
 
 _CARD_PREFIXES = (  # (prefix, lengths): issuer ranges keep 13-19 digit ids from matching.
-    ("4", (13, 16, 19)), ("34", (15,)), ("37", (15,)), ("51", (16,)), ("52", (16,)),
-    ("53", (16,)), ("54", (16,)), ("55", (16,)), ("22", (16,)), ("23", (16,)), ("24", (16,)),
-    ("25", (16,)), ("26", (16,)), ("27", (16,)), ("6011", (16, 17, 18, 19)),
-    ("64", (16, 17, 18, 19)), ("65", (16, 17, 18, 19)), ("62", (16, 17, 18, 19)),
-    ("35", (16, 17, 18, 19)), ("30", (14, 15, 16, 17, 18, 19)), ("36", (14, 15, 16, 17, 18, 19)),
-    ("38", (14, 15, 16, 17, 18, 19)), ("39", (14, 15, 16, 17, 18, 19)),
+    ("4", (13, 16, 19)),
+    ("34", (15,)),
+    ("37", (15,)),
+    ("51", (16,)),
+    ("52", (16,)),
+    ("53", (16,)),
+    ("54", (16,)),
+    ("55", (16,)),
+    ("22", (16,)),
+    ("23", (16,)),
+    ("24", (16,)),
+    ("25", (16,)),
+    ("26", (16,)),
+    ("27", (16,)),
+    ("6011", (16, 17, 18, 19)),
+    ("64", (16, 17, 18, 19)),
+    ("65", (16, 17, 18, 19)),
+    ("62", (16, 17, 18, 19)),
+    ("35", (16, 17, 18, 19)),
+    ("30", (14, 15, 16, 17, 18, 19)),
+    ("36", (14, 15, 16, 17, 18, 19)),
+    ("38", (14, 15, 16, 17, 18, 19)),
+    ("39", (14, 15, 16, 17, 18, 19)),
 )
 
 
@@ -26,6 +43,5 @@ def looks_like_card(text: str) -> bool:
     digits = text.replace(" ", "").replace("-", "")
     if not (13 <= len(digits) <= 19 and digits.isdigit()):
         return False
-    brand = any(digits.startswith(prefix) and len(digits) in lengths
-                for prefix, lengths in _CARD_PREFIXES)
+    brand = any(digits.startswith(prefix) and len(digits) in lengths for prefix, lengths in _CARD_PREFIXES)
     return brand and luhn_ok(digits)

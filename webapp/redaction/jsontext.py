@@ -1,4 +1,5 @@
 """JSON text that may be cut short: its `"key": value` pairs, string literals, and where a value ends."""
+
 import json
 import re
 

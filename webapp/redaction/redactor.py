@@ -3,20 +3,21 @@
 Keys are compared after lower-casing and dropping separators, so `apiKey`, `API-KEY` and
 `api_key` are one key. Counters such as `max_tokens` or `token_count` are not secrets.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 from urllib.parse import unquote_to_bytes
 
 import orjson
 import re2
 
 from .cards import looks_like_card
-from .jsontext import (JSON_PAIR, JSON_STRING, decode_literal, empty_value, encode_literal, json_key,
-                       value_end)
+from .jsontext import JSON_PAIR, JSON_STRING, decode_literal, empty_value, encode_literal, json_key, value_end
 from .rules import DEFAULT_KEYS, PUBLIC_SUFFIXES, QUERY_KEYS, SECRET_SUFFIXES, TOKEN_PATTERNS, replace_token
 from .urls import REDACTED, is_url, redact_url, redact_urls_in
 
@@ -75,8 +76,7 @@ class Redactor:
         found = self._cache.get(key)
         if found is None:
             norm = normalize_key(key)
-            found = norm in self.keys or (
-                norm.endswith(self.suffixes) and not norm.endswith(PUBLIC_SUFFIXES))
+            found = norm in self.keys or (norm.endswith(self.suffixes) and not norm.endswith(PUBLIC_SUFFIXES))
             if len(self._cache) >= _KEY_CACHE_SIZE:
                 self._cache.clear()
             self._cache[key] = found
@@ -221,7 +221,7 @@ class Redactor:
     def _json_pair(self, match: re.Match) -> str:
         # For JSON_PAIR.sub; an object or array is redacted by _json_pairs, which sees where it ends.
         new = None if match.group(2) in ("[", "{") else self._pair_value(match)
-        return match.group(0) if new is None else match.string[match.start():match.start(2)] + new
+        return match.group(0) if new is None else match.string[match.start() : match.start(2)] + new
 
     def _json_pairs(self, text: str) -> str:
         """Redact the values of secret keys in JSON text (whole or cut), keeping the rest as it was."""
@@ -231,7 +231,7 @@ class Redactor:
                 continue  # inside an object or array already redacted
             new = self._pair_value(match)
             if new is not None:
-                pieces += [text[done:match.start(2)], new]
+                pieces += [text[done : match.start(2)], new]
                 done = value_end(match)
         return "".join(pieces) + text[done:] if pieces else text
 
@@ -260,15 +260,16 @@ def _suspect_pattern(keys: frozenset[str]):
     words = sorted({*keys, *SECRET_SUFFIXES, *_AUTH_WORDS})
     spelled = [_SEPARATORS.join(re.escape(ch) for ch in word) for word in words]
     literals = [prescan or "|".join(re.escape(lit) for lit in lits) for lits, _, prescan in TOKEN_PATTERNS]
-    pattern = "|".join([*literals, _DIGIT_RUN, _USERINFO, _ESCAPED_ASCII, _QUERY_PARAMETER,
-                        "(?i:" + "|".join(spelled) + ")"])
+    pattern = "|".join(
+        [*literals, _DIGIT_RUN, _USERINFO, _ESCAPED_ASCII, _QUERY_PARAMETER, "(?i:" + "|".join(spelled) + ")"]
+    )
     return re2.compile(pattern.encode())
 
 
 def _json_value(match: re.Match) -> bool:
     """Tell a `"key": value` pair of JSON text whose value is not a string: _json_pairs' to redact."""
-    quoted_key = match.group(2)[:1] in ("\"", "'", "\\")
-    return (quoted_key and not match.group(3)) or match.string[match.end():match.end() + 1] in ("{", "[")
+    quoted_key = match.group(2)[:1] in ('"', "'", "\\")
+    return (quoted_key and not match.group(3)) or match.string[match.end() : match.end() + 1] in ("{", "[")
 
 
 def _value_end(text: str, start: int, quote: str) -> int:
@@ -283,15 +284,17 @@ def _value_end(text: str, start: int, quote: str) -> int:
 def _has_secret(value) -> bool:
     # null, booleans and empty values hold nothing secret; keeping them keeps findings
     # such as "token sent as null" visible.
-    return value is not None and value is not False and value is not True and value != "" \
-        and value != {} and value != []
+    return (
+        value is not None and value is not False and value is not True and value != "" and value != {} and value != []
+    )
 
 
 def _replace_card(match: re.Match) -> str:
     text, start, end = match.string, match.start(), match.end()
     inside_number = (start and text[start - 1] in "0123456789.") or (
-        end < len(text) and (text[end].isdigit() or text[end:end + 2][:1] in ".-"
-                             and text[end + 1:end + 2].isdigit()))
+        end < len(text)
+        and (text[end].isdigit() or text[end : end + 2][:1] in ".-" and text[end + 1 : end + 2].isdigit())
+    )
     if inside_number or not looks_like_card(match.group(0)):
         return match.group(0)
     return REDACTED

@@ -6,8 +6,9 @@ value and the user of the userinfo is decoded and handed to the text redactor; t
 userinfo and the values of secret-named parameters are replaced whole. Parts that hold no secret are
 kept byte for byte.
 """
+
 import re
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import quote, unquote, unquote_plus
 
 REDACTED = "[REDACTED]"
@@ -33,7 +34,11 @@ def redact_url(url: str, scrub: Scrub, is_secret_key: Callable[[str], bool]) -> 
     if parts is None:
         return url
     scheme, authority, path, query, fragment = parts.groups()
-    out = [scheme, _authority(authority, scrub), "/".join(_piece(s, scrub, unquote, SEGMENT_SAFE) for s in path.split("/"))]
+    out = [
+        scheme,
+        _authority(authority, scrub),
+        "/".join(_piece(s, scrub, unquote, SEGMENT_SAFE) for s in path.split("/")),
+    ]
     if query is not None:
         out.append("?" + _pairs(query[1:], scrub, is_secret_key))
     if fragment is not None:

@@ -1,4 +1,5 @@
 """Exports for incident tickets: a Markdown summary and the fixture files of one call."""
+
 import io
 import json
 import re
@@ -6,12 +7,12 @@ import shlex
 import zipfile
 from urllib.parse import urlencode
 
-from .anchors import finding_anchors
 from ..common.times import display
+from .anchors import finding_anchors
 from .text import SEVERITY_ORDER, end_text, validation_lines, visible
 
 FIXTURE_FILES = {"arguments": "tool-args.json", "request": "http-body.json", "response": "http-response.json"}
-CALL_FILE = "call.json"   # the call's tool and HTTP status, read by `tracediff check DIR`
+CALL_FILE = "call.json"  # the call's tool and HTTP status, read by `tracediff check DIR`
 
 
 def _value(value) -> str:
@@ -72,20 +73,27 @@ def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
     """Return the Markdown lines of one call: findings with paths, values and problems, validation errors."""
     summary = call.get("summary") or {}
     counts = ", ".join(f"{summary.get(s, 0)} {s}" for s in SEVERITY_ORDER)
-    lines = [f"### {md_text(call.get('tool') or 'unknown tool')} {md_code(call['call_id'] or '(default call)')}", "",
-             f"- Time: {display(call.get('first_ts'))} to {display(call.get('last_ts'))}",
-             f"- HTTP status: {call.get('status_code') or 'none'}",
-             f"- Findings: {counts}", f"- Link: {md_link(permalink, permalink)}", ""]
+    lines = [
+        f"### {md_text(call.get('tool') or 'unknown tool')} {md_code(call['call_id'] or '(default call)')}",
+        "",
+        f"- Time: {display(call.get('first_ts'))} to {display(call.get('last_ts'))}",
+        f"- HTTP status: {call.get('status_code') or 'none'}",
+        f"- Findings: {counts}",
+        f"- Link: {md_link(permalink, permalink)}",
+        "",
+    ]
     if call["findings"]:
         lines.append("| Severity | Kind | Where | Values | Problem | Message |")
         lines.append("|---|---|---|---|---|---|")
         for f, anchor in zip(call["findings"], finding_anchors(call["findings"])):
             where = f"{_where(f.get('left'))} -> {_where(f.get('right'))}"
             values = f"{_value(f.get('left_value'))} -> {_value(f.get('right_value'))}"
-            kind = md_link(f["kind"], f"{permalink}#{anchor}")   # the anchor outlives a re-analysis
+            kind = md_link(f["kind"], f"{permalink}#{anchor}")  # the anchor outlives a re-analysis
             problem = md_link(f["problem"], problem_url(f["problem"])) if f.get("problem") and problem_url else "-"
-            lines.append(f"| {f['severity']} | {kind} | {where} | {md_code(values, True)} | {problem} | "
-                         f"{md_text(f['message'])} |")
+            lines.append(
+                f"| {f['severity']} | {kind} | {where} | {md_code(values, True)} | {problem} | "
+                f"{md_text(f['message'])} |"
+            )
         lines.append("")
     invalid = validation_lines(call.get("validation") or {})
     if invalid:
@@ -98,9 +106,14 @@ def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
 def trace_markdown(trace: dict, permalink: str, problem_url=None) -> str:
     """Return a ready-to-paste ticket summary of a trace; `problem_url(id)` links each finding's problem."""
     tools = sorted({c["tool"] for c in trace["calls"] if c.get("tool")})
-    lines = [f"## tracediff: trace {md_code(trace['trace_id'])}", "",
-             f"- Tools: {', '.join(md_text(t) for t in tools) or 'unknown'}", f"- Calls: {len(trace['calls'])}",
-             f"- Permalink: {md_link(permalink, permalink)}", ""]
+    lines = [
+        f"## tracediff: trace {md_code(trace['trace_id'])}",
+        "",
+        f"- Tools: {', '.join(md_text(t) for t in tools) or 'unknown'}",
+        f"- Calls: {len(trace['calls'])}",
+        f"- Permalink: {md_link(permalink, permalink)}",
+        "",
+    ]
     for call in trace["calls"]:
         lines += call_markdown(call, f"{permalink}?{urlencode({'call': call['call_id']})}", problem_url)
     return visible("\n".join(lines).rstrip() + "\n")
@@ -155,7 +168,9 @@ def _fixture_text(payload) -> str:
 
 
 def _readme(call: dict, has_contract: bool) -> str:
-    return (f"# Fixtures of {call.get('tool') or 'a tool call'} (call {call['call_id'] or '(default)'})\n\n"
-            "Check this folder with `tracediff check FOLDER` (any number of folders at once),\n"
-            "or replay the analysis file by file with:\n\n"
-            f"    {check_command(call, has_contract)}\n")
+    return (
+        f"# Fixtures of {call.get('tool') or 'a tool call'} (call {call['call_id'] or '(default)'})\n\n"
+        "Check this folder with `tracediff check FOLDER` (any number of folders at once),\n"
+        "or replay the analysis file by file with:\n\n"
+        f"    {check_command(call, has_contract)}\n"
+    )

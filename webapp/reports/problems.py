@@ -6,14 +6,15 @@ one set of Markdown helpers the trace export uses (webapp/reports/exports.py: es
 longer than their own backticks, http(s) autolinks), our own words as they are, control characters
 made visible.
 """
+
 import orjson
 
 from ..analysis.locations import request_document, resolve_request
-from .exports import md_code, md_text, md_url
-from .text import visible
 from ..common.times import display
 from ..problems import words
 from ..problems.fingerprint import grouped_by
+from .exports import md_code, md_text, md_url
+from .text import visible
 
 VALUE_CHARS = 200  # a value longer than this is cut: a ticket wants the shape, not the whole document
 _MISSING = object()
@@ -50,7 +51,7 @@ def _values(problem: dict, snapshots: dict | None) -> list[str]:
             continue
         payload = ((snapshots or {}).get(end["snapshot"]) or {}).get("payload", _MISSING)
         if end["snapshot"] == "request" and payload is not _MISSING:
-            payload = request_document(snapshots)   # a path may name the URL's fields (`query:/page_size`)
+            payload = request_document(snapshots)  # a path may name the URL's fields (`query:/page_size`)
         value = _MISSING if payload is _MISSING else resolve_request(payload, end["path"] or "", _MISSING)
         shown = "(absent)" if value is _MISSING else md_code(_json(value))
         lines.append(f"  - {_end(end)}: {shown}")
@@ -61,8 +62,10 @@ def _example(title: str, call: dict | None, link: str | None, problem: dict, sna
     if not call:
         return []
     release = f", release {md_code(call['release'])}" if call.get("release") else ""
-    return [f"- {title}: {md_url(link)} ({md_text(call.get('ts') or 'time unknown')}{release})",
-            *_values(problem, snapshots)]
+    return [
+        f"- {title}: {md_url(link)} ({md_text(call.get('ts') or 'time unknown')}{release})",
+        *_values(problem, snapshots),
+    ]
 
 
 def problem_markdown(problem: dict, examples: dict | None = None) -> str:
@@ -72,23 +75,35 @@ def problem_markdown(problem: dict, examples: dict | None = None) -> str:
     clean call before the problem (the page fetches them)."""
     examples = examples or {}
     exposure = problem.get("exposure") or {}
-    lines = [f"## {problem['id']}: {what_broke(problem, md_text)}", "",
-             f"- What: {problem['kind']} ({problem['severity']}), {_end(problem['left'])} -> {_end(problem['right'])}"
-             + (f", transform {md_code(problem['transform'])}" if problem.get("transform") else ""),
-             f"- Since: first seen {display(problem['first_seen'])}, last seen {display(problem['last_seen'])}; state {problem['state']}",
-             f"- How many: {_count(problem['occurrences'], 'occurrence')} in {_count(problem['calls'], 'call')} "
-             f"and {_count(problem['traces'], 'trace')}",
-             f"- Releases: {', '.join(md_code(r) for r in problem.get('releases') or []) or 'none named'}; "
-             f"sources: {', '.join(md_code(s) for s in problem.get('sources') or []) or 'none named'}"]
+    lines = [
+        f"## {problem['id']}: {what_broke(problem, md_text)}",
+        "",
+        f"- What: {problem['kind']} ({problem['severity']}), {_end(problem['left'])} -> {_end(problem['right'])}"
+        + (f", transform {md_code(problem['transform'])}" if problem.get("transform") else ""),
+        f"- Since: first seen {display(problem['first_seen'])}, last seen {display(problem['last_seen'])}; state {problem['state']}",
+        f"- How many: {_count(problem['occurrences'], 'occurrence')} in {_count(problem['calls'], 'call')} "
+        f"and {_count(problem['traces'], 'trace')}",
+        f"- Releases: {', '.join(md_code(r) for r in problem.get('releases') or []) or 'none named'}; "
+        f"sources: {', '.join(md_code(s) for s in problem.get('sources') or []) or 'none named'}",
+    ]
     if exposure:
         lines.append(f"- Exposure: {exposure['calls']} of {exposure['calls_with_path']} calls that had the path broke")
     lines += [f"- {grouped_by(problem, md_text)}", "", "### Examples", ""]
     failing, clean = examples.get("failing") or {}, examples.get("clean") or {}
-    lines += _example("Failing call", (problem.get("examples") or {}).get("latest"), failing.get("link"), problem,
-                      failing.get("snapshots")) or ["- Failing call: none stored any more"]
-    lines += _example("Last clean call before it", problem.get("last_clean_before"), clean.get("link"), problem,
-                      clean.get("snapshots")) or [f"- Last clean call: none before it; nearest clean call: "
-                                                  f"{md_url(examples.get('nearest_link', ''))}"]
+    lines += _example(
+        "Failing call",
+        (problem.get("examples") or {}).get("latest"),
+        failing.get("link"),
+        problem,
+        failing.get("snapshots"),
+    ) or ["- Failing call: none stored any more"]
+    lines += _example(
+        "Last clean call before it",
+        problem.get("last_clean_before"),
+        clean.get("link"),
+        problem,
+        clean.get("snapshots"),
+    ) or [f"- Last clean call: none before it; nearest clean call: {md_url(examples.get('nearest_link', ''))}"]
     pairs = problem.get("value_pairs") or []
     if pairs:
         lines += ["", "### Most common values", ""]

@@ -4,8 +4,15 @@ SEVERITY_ORDER = ("error", "warning", "info")
 SNAPSHOT_NAMES = ("arguments", "request", "response")
 # Characters of payloads that must not act on the text around them: bidi controls would reorder it
 # (Trojan Source), other control characters (NUL...) vanish or break it. Shown as \u escapes.
-_INVISIBLE = [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F, *range(0x80, 0xA0),
-              *map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")]
+_INVISIBLE = [
+    *range(0x00, 0x09),
+    0x0B,
+    0x0C,
+    *range(0x0E, 0x20),
+    0x7F,
+    *range(0x80, 0xA0),
+    *map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"),
+]
 VISIBLE_CONTROLS = {code: f"\\u{code:04x}" for code in _INVISIBLE}
 
 

@@ -4,6 +4,7 @@ Events are kept forever (every version of every snapshot); `calls` points at the
 current version of each snapshot and holds the stored analysis; `traces` is a
 denormalised row per trace so the list stays fast at a million traces.
 """
+
 import contextlib
 import sqlite3
 import time
@@ -11,29 +12,29 @@ from dataclasses import dataclass, field
 
 import sqlite_utils
 
+from . import faults
+from . import listing as sqlite_listing
+from . import sql as sqlite_sql
 from .alerts import AlertStore
 from .analyses import CLAIM_SECONDS, AnalysisBookkeeping  # noqa: F401 (PostgresStore and tests name it)
 from .codec import dumps, utc_now
 from .errors import NotOnThisEngine, SchemaTooNew, StoreUnavailable  # noqa: F401 (the CLI names them)
-from . import faults
-from .rows import event_row, runs_by_source
 from .hours import hour_keys, refresh_hours
-from .urls import is_postgres_url
-from .ops import OpsReads
-from .reads import TraceReads
 from .mappings import ToolMappings
+from .ops import OpsReads
 from .problem_reads import ProblemReads
 from .problems import ProblemWrites
+from .reads import TraceReads
 from .releases import ReleaseReads
+from .rows import event_row, runs_by_source
 from .schema import check, upgrade
 from .space import explained
 from .spans import join_orphan_spans
-from . import listing as sqlite_listing
-from . import sql as sqlite_sql
 from .sql import INDEX_EVENTS, INSERT_EVENT, NEW_EVENTS, SET_PROGRESS
 from .tools import ToolContracts
 from .turns import WriterTurns
 from .upkeep import DiskFull, Reclaimed, Upkeep  # noqa: F401 (the CLI names them)
+from .urls import is_postgres_url
 
 _SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL", "EXTRA": "EXTRA", "OFF": "OFF"}
 
@@ -45,8 +46,18 @@ class IngestResult:
     by_source: dict = field(default_factory=dict)  # source -> (accepted, duplicates)
 
 
-class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, ProblemWrites, ReleaseReads,
-            AnalysisBookkeeping, Upkeep, OpsReads):
+class Store(
+    TraceReads,
+    ToolContracts,
+    ToolMappings,
+    AlertStore,
+    ProblemReads,
+    ProblemWrites,
+    ReleaseReads,
+    AnalysisBookkeeping,
+    Upkeep,
+    OpsReads,
+):
     """A tracediff database in one SQLite file: ingest and projection here; reads, contracts, mappings,
     alerts, problems, analysis bookkeeping, upkeep and operations' figures in mixins.
 
@@ -58,10 +69,16 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
     sql = sqlite_sql
     listing = sqlite_listing
 
-    def __init__(self, path, *, busy_timeout_ms: int = 10_000, synchronous: str = "FULL", create: bool = True,
-                 min_free_bytes: int = 0):
-        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000,
-                               isolation_level=None, check_same_thread=False)
+    def __init__(
+        self,
+        path,
+        *,
+        busy_timeout_ms: int = 10_000,
+        synchronous: str = "FULL",
+        create: bool = True,
+        min_free_bytes: int = 0,
+    ):
+        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False)
         self.db = sqlite_utils.Database(conn)
         self.path = str(path)
         self.min_free_bytes = min_free_bytes
@@ -85,15 +102,20 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         """Open a SQLite file, or a PostgresStore for a postgresql:// URL."""
         if is_postgres_url(database):
             from .postgresql import PostgresStore  # psycopg is an optional extra: imported only here
+
             return PostgresStore(str(database), **options)
         return cls(database, **options)
 
     @classmethod
     def from_settings(cls, settings: dict, create: bool = False, busy_timeout_ms: int = 10_000) -> "Store":
         """Open the store that a settings dict (see webapp.config) names."""
-        return cls.open(settings["DATABASE"], synchronous=settings["SYNCHRONOUS"], create=create,
-                        min_free_bytes=settings.get("MIN_FREE_MB", 0) * 1024 * 1024,
-                        busy_timeout_ms=busy_timeout_ms)
+        return cls.open(
+            settings["DATABASE"],
+            synchronous=settings["SYNCHRONOUS"],
+            create=create,
+            min_free_bytes=settings.get("MIN_FREE_MB", 0) * 1024 * 1024,
+            busy_timeout_ms=busy_timeout_ms,
+        )
 
     def has_tables(self) -> bool:
         """Say whether the database was made by tracediff (an empty file or database was not)."""
@@ -123,8 +145,10 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
             yield
         except sqlite3.OperationalError as error:
             text = str(error).lower()
-            if any(word in text for word in ("locked", "busy", "full", "readonly", "read-only",
-                                             "disk i/o", "unable to open")):
+            if any(
+                word in text
+                for word in ("locked", "busy", "full", "readonly", "read-only", "disk i/o", "unable to open")
+            ):
                 message = explained(self.path, str(error))
                 if "locked" not in text and "busy" not in text:
                     faults.note(message)
@@ -198,8 +222,10 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
             result.accepted = sum(added for added, _ in result.by_source.values())
             result.duplicates = len(rows) - result.accepted
             if rejected:
-                conn.executemany(self.sql.INSERT_QUARANTINE, [
-                    (received, r.code, r.message, r.raw, r.source or None) for r in rejected])
+                conn.executemany(
+                    self.sql.INSERT_QUARANTINE,
+                    [(received, r.code, r.message, r.raw, r.source or None) for r in rejected],
+                )
             if also is not None:
                 also(conn)
         return result
@@ -244,8 +270,12 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         """Recompute the list rows (and their kind and tool index rows) of these traces."""
         keys = [(trace_id,) for trace_id in trace_ids]
         conn.executemany(self.sql.REFRESH_TRACE, [{"trace_id": trace_id} for trace_id in trace_ids])
-        for statement in (self.sql.DELETE_TRACE_KINDS, self.sql.INSERT_TRACE_KINDS,
-                          self.sql.DELETE_TRACE_TOOLS, self.sql.INSERT_TRACE_TOOLS):
+        for statement in (
+            self.sql.DELETE_TRACE_KINDS,
+            self.sql.INSERT_TRACE_KINDS,
+            self.sql.DELETE_TRACE_TOOLS,
+            self.sql.INSERT_TRACE_TOOLS,
+        ):
             conn.executemany(statement, keys)
 
     def take_summaries_turn(self, conn) -> None:
@@ -258,7 +288,8 @@ class Store(TraceReads, ToolContracts, ToolMappings, AlertStore, ProblemReads, P
         """Say whether committed events wait for projection (a cheap read, no lock)."""
         row = self.db.execute(
             "SELECT (SELECT coalesce(max(seq), 0) FROM events) > "
-            "coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0)").fetchone()
+            "coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0)"
+        ).fetchone()
         return bool(row[0])
 
     def catch_up_for_read(self) -> None:

@@ -5,7 +5,8 @@ since it was resolved. Escalating: the calls of the last hour (by their own time
 over the seven days before (or since it was first seen, when younger). Kept under the problem's `_line`
 key in the outbox: the sender takes it out, so `data` stays the problem as the API lists it.
 """
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 from ..problems.words import VALUE_KINDS
 from .codec import loads
@@ -22,7 +23,7 @@ def line_facts(conn, number: int, event: str, problem: dict, now: datetime | Non
     """Return {calls, first, last, since, pair} of the calls an alert about `event` speaks of (escalating: and
     mean_per_hour, days); `pair` is the problem's most common pair of values, for a kind whose values say what
     broke (webapp/problems/words.py)."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     pair = _top_pair(conn, number) if problem.get("kind") in VALUE_KINDS else None
     if event == "escalating":
         return {**_hour_against_baseline(conn, number, problem, now), "pair": pair}
@@ -40,8 +41,14 @@ def _hour_against_baseline(conn, number: int, problem: dict, now: datetime) -> d
     except (AttributeError, KeyError, ValueError):
         hours = BASELINE_HOURS
     before = conn.execute(BETWEEN, (number, _text(hour_ago - timedelta(hours=hours)), _text(hour_ago))).fetchone()[0]
-    return {"calls": calls, "first": first, "last": last, "since": _first_release(conn, number, _text(hour_ago)),
-            "mean_per_hour": before / hours, "days": max(1, round(hours / 24))}
+    return {
+        "calls": calls,
+        "first": first,
+        "last": last,
+        "since": _first_release(conn, number, _text(hour_ago)),
+        "mean_per_hour": before / hours,
+        "days": max(1, round(hours / 24)),
+    }
 
 
 def _top_pair(conn, number: int) -> dict | None:

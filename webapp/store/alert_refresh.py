@@ -1,5 +1,6 @@
 """What an alert says, read again when it is sent: its problems as they are now, and whether their calls wait for a
 re-analysis (mixed into Store; the policy that decides is webapp/alerts/settle.py)."""
+
 from .codec import dumps, utc_now
 
 # a call that shows the problem and is queued again (its contract or the tool's inferred mapping changed since)
@@ -19,8 +20,9 @@ class AlertRefresh:
             return {}, set()
         keys = (dumps(sorted(set(numbers))),)
         with self.write() as conn:  # one consistent look: the analyser may be saving these very problems
-            unsettled = {row[0] for row in conn.execute(
-                UNSETTLED.format(numbers=self.sql.IN_JSON_NUMBERS), keys).fetchall()}
+            unsettled = {
+                row[0] for row in conn.execute(UNSETTLED.format(numbers=self.sql.IN_JSON_NUMBERS), keys).fetchall()
+            }
             alive = {row[0] for row in conn.execute(ALIVE.format(numbers=self.sql.IN_JSON_NUMBERS), keys).fetchall()}
             now = {n: self.problem_alert_data(conn, n, event) if n in alive else None for n in numbers}
         return now, unsettled
@@ -28,15 +30,21 @@ class AlertRefresh:
     def postpone_message(self, message_id: str, seconds: float) -> None:
         """Give a claimed message back to the outbox, due again in a few seconds (a waiting summary still folds)."""
         with self.write() as conn:
-            conn.execute("UPDATE alert_outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? "
-                         "AND state = 'sending'", (utc_now(hours_ago=-seconds / 3600), message_id))
+            conn.execute(
+                "UPDATE alert_outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? AND state = 'sending'",
+                (utc_now(hours_ago=-seconds / 3600), message_id),
+            )
 
     def drop_message(self, message: dict, reason: str) -> None:
         """Mark a claimed message `dropped` (never sent), saying why in its rule's delivery log."""
         now = utc_now()
         with self.write() as conn:
-            if conn.execute("UPDATE alert_outbox SET state = 'dropped', next_attempt_at = ? WHERE id = ? "
-                            "AND state = 'sending'", (now, message["id"])).rowcount:
-                conn.execute("INSERT INTO alert_deliveries (message_id, rule_id, at, attempt, status_code, latency_ms,"
-                             " error, state) VALUES (?, ?, ?, 0, NULL, NULL, ?, 'dropped')",
-                             (message["id"], message["rule_id"], now, reason))
+            if conn.execute(
+                "UPDATE alert_outbox SET state = 'dropped', next_attempt_at = ? WHERE id = ? AND state = 'sending'",
+                (now, message["id"]),
+            ).rowcount:
+                conn.execute(
+                    "INSERT INTO alert_deliveries (message_id, rule_id, at, attempt, status_code, latency_ms,"
+                    " error, state) VALUES (?, ?, ?, 0, NULL, NULL, ?, 'dropped')",
+                    (message["id"], message["rule_id"], now, reason),
+                )

@@ -5,16 +5,18 @@ that is really gone, not one restarting); a success starts the count again. A pa
 still written, and held: resuming sends them. Rule ids are never reused (AUTOINCREMENT on SQLite, an
 identity on PostgreSQL), and deleting a rule deletes its messages and log, so nothing of it is sent again.
 """
+
 from datetime import datetime
 
 from ..problems.words import what_broke
 from .codec import dumps, loads, utc_now
 
 PAUSE_AFTER_S = 3600
-RULE_COLUMNS = "id, url, format, on_events, tool, kind, min_severity, source, min_interval_s, created_at, " \
-               "paused_at, pause_reason, failures, failing_since"
-WAITING = ("(SELECT count(*) FROM alert_outbox o WHERE o.rule_id = alert_rules.id "
-           "AND o.state IN ('pending', 'sending'))")
+RULE_COLUMNS = (
+    "id, url, format, on_events, tool, kind, min_severity, source, min_interval_s, created_at, "
+    "paused_at, pause_reason, failures, failing_since"
+)
+WAITING = "(SELECT count(*) FROM alert_outbox o WHERE o.rule_id = alert_rules.id AND o.state IN ('pending', 'sending'))"
 
 
 class AlertRules:
@@ -25,12 +27,25 @@ class AlertRules:
             return conn.execute(
                 "INSERT INTO alert_rules (url, format, on_events, tool, kind, min_severity, source, min_interval_s,"
                 " secret, created_at, failures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id",
-                (rule["url"], rule["format"], dumps(rule["on"]), rule["tool"], rule["kind"], rule["min_severity"],
-                 rule["source"], rule["min_interval_s"], secret, utc_now())).fetchone()[0]
+                (
+                    rule["url"],
+                    rule["format"],
+                    dumps(rule["on"]),
+                    rule["tool"],
+                    rule["kind"],
+                    rule["min_severity"],
+                    rule["source"],
+                    rule["min_interval_s"],
+                    secret,
+                    utc_now(),
+                ),
+            ).fetchone()[0]
 
     def list_rules(self) -> list[dict]:
-        return [as_rule(r) for r in self.db.query(f"SELECT {RULE_COLUMNS}, {WAITING} AS waiting FROM alert_rules "
-                                                "ORDER BY id")]
+        return [
+            as_rule(r)
+            for r in self.db.query(f"SELECT {RULE_COLUMNS}, {WAITING} AS waiting FROM alert_rules ORDER BY id")
+        ]
 
     def get_rule(self, rule_id: int) -> dict | None:
         row = self._one(f"SELECT {RULE_COLUMNS}, {WAITING} AS waiting FROM alert_rules WHERE id = ?", (rule_id,))
@@ -50,12 +65,19 @@ class AlertRules:
     def resume_rule(self, rule_id: int) -> bool:
         """Resume a paused rule: the messages it held are due now, each with a fresh schedule of attempts."""
         with self.write() as conn:
-            conn.execute("UPDATE alert_outbox SET state = 'pending', next_attempt_at = ?, attempts = 0 WHERE rule_id = ?"
-                         " AND state IN ('pending', 'sending') AND rule_id IN "
-                         "(SELECT id FROM alert_rules WHERE paused_at IS NOT NULL)",
-                         (utc_now(), rule_id))
-            return bool(conn.execute("UPDATE alert_rules SET paused_at = NULL, pause_reason = NULL, failures = 0, "
-                                     "failing_since = NULL WHERE id = ?", (rule_id,)).rowcount)
+            conn.execute(
+                "UPDATE alert_outbox SET state = 'pending', next_attempt_at = ?, attempts = 0 WHERE rule_id = ?"
+                " AND state IN ('pending', 'sending') AND rule_id IN "
+                "(SELECT id FROM alert_rules WHERE paused_at IS NOT NULL)",
+                (utc_now(), rule_id),
+            )
+            return bool(
+                conn.execute(
+                    "UPDATE alert_rules SET paused_at = NULL, pause_reason = NULL, failures = 0, "
+                    "failing_since = NULL WHERE id = ?",
+                    (rule_id,),
+                ).rowcount
+            )
 
     def record_attempt(self, message: dict, outcome: dict) -> None:
         """Log one attempt with its own outcome and move the message on: delivered, retried at `retry_at`,
@@ -64,43 +86,79 @@ class AlertRules:
         with self.write() as conn:
             if conn.execute("SELECT 1 FROM alert_outbox WHERE id = ?", (message["id"],)).fetchone() is None:
                 return  # its rule was deleted while it was being sent
-            conn.execute("INSERT INTO alert_deliveries (message_id, rule_id, at, attempt, status_code, latency_ms,"
-                         " error, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                         (message["id"], message["rule_id"], now, message["attempts"] + 1, outcome.get("status"),
-                          outcome.get("latency_ms"), outcome.get("error"),
-                          "delivered" if outcome["ok"] else "failed"))
+            conn.execute(
+                "INSERT INTO alert_deliveries (message_id, rule_id, at, attempt, status_code, latency_ms,"
+                " error, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    message["id"],
+                    message["rule_id"],
+                    now,
+                    message["attempts"] + 1,
+                    outcome.get("status"),
+                    outcome.get("latency_ms"),
+                    outcome.get("error"),
+                    "delivered" if outcome["ok"] else "failed",
+                ),
+            )
             paused = False if outcome["ok"] else _count_failure(conn, message["rule_id"], now, outcome.get("error"))
-            state = "delivered" if outcome["ok"] else (
-                "pending" if outcome.get("retry_at") or (paused and outcome.get("exhausted")) else "failed")
-            conn.execute("UPDATE alert_outbox SET state = ?, attempts = attempts + 1, next_attempt_at = ? "
-                         "WHERE id = ?", (state, outcome.get("retry_at") or now, message["id"]))
+            state = (
+                "delivered"
+                if outcome["ok"]
+                else ("pending" if outcome.get("retry_at") or (paused and outcome.get("exhausted")) else "failed")
+            )
+            conn.execute(
+                "UPDATE alert_outbox SET state = ?, attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
+                (state, outcome.get("retry_at") or now, message["id"]),
+            )
             if outcome["ok"]:
-                conn.execute("UPDATE alert_rules SET failures = 0, failing_since = NULL WHERE id = ?",
-                             (message["rule_id"],))
+                conn.execute(
+                    "UPDATE alert_rules SET failures = 0, failing_since = NULL WHERE id = ?", (message["rule_id"],)
+                )
 
     def deliveries(self, rule_id: int, limit: int = 100, before_id: int | None = None) -> list[dict]:
         """Return a rule's delivery attempts newest first, older than `before_id` when given: each with its own
         `state` (delivered or failed) and where its message stands now (`message_state`)."""
-        rows = list(self.db.query(
-            "SELECT d.id, d.message_id, d.at, d.attempt, d.status_code, d.latency_ms, d.error, o.type, d.state, "
-            "o.state AS message_state, o.subject, o.data FROM alert_deliveries d JOIN alert_outbox o "
-            "ON o.id = d.message_id WHERE d.rule_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?",
-            (rule_id, 2**63 - 1 if before_id is None else before_id, limit)))
-        return [{**{k: v for k, v in row.items() if k not in ("subject", "data")},
-                 "problem": message_problem(row["subject"], loads(row["data"]))} for row in rows]
+        rows = list(
+            self.db.query(
+                "SELECT d.id, d.message_id, d.at, d.attempt, d.status_code, d.latency_ms, d.error, o.type, d.state, "
+                "o.state AS message_state, o.subject, o.data FROM alert_deliveries d JOIN alert_outbox o "
+                "ON o.id = d.message_id WHERE d.rule_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?",
+                (rule_id, 2**63 - 1 if before_id is None else before_id, limit),
+            )
+        )
+        return [
+            {
+                **{k: v for k, v in row.items() if k not in ("subject", "data")},
+                "problem": message_problem(row["subject"], loads(row["data"])),
+            }
+            for row in rows
+        ]
 
     def messages(self, rule_id: int, limit: int = 100) -> list[dict]:
         """Return a rule's newest messages, each naming the problem it is about (`problem`: id and title, or null)."""
-        rows = self.db.query("SELECT id, type, subject, created_at, state, attempts, data FROM alert_outbox "
-                             "WHERE rule_id = ? ORDER BY created_at DESC LIMIT ?", (rule_id, limit))
-        return [{**{k: v for k, v in row.items() if k != "data"},
-                 "problem": message_problem(row["subject"], loads(row["data"]))} for row in rows]
+        rows = self.db.query(
+            "SELECT id, type, subject, created_at, state, attempts, data FROM alert_outbox "
+            "WHERE rule_id = ? ORDER BY created_at DESC LIMIT ?",
+            (rule_id, limit),
+        )
+        return [
+            {
+                **{k: v for k, v in row.items() if k != "data"},
+                "problem": message_problem(row["subject"], loads(row["data"])),
+            }
+            for row in rows
+        ]
 
     def redeliver(self, message_id: str) -> bool:
         """Send a message of an existing rule again, with the same id, as soon as the sender looks."""
         with self.write() as conn:
-            return bool(conn.execute("UPDATE alert_outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? "
-                                     "AND rule_id IN (SELECT id FROM alert_rules)", (utc_now(), message_id)).rowcount)
+            return bool(
+                conn.execute(
+                    "UPDATE alert_outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? "
+                    "AND rule_id IN (SELECT id FROM alert_rules)",
+                    (utc_now(), message_id),
+                ).rowcount
+            )
 
 
 def message_problem(subject: str, data) -> dict | None:
@@ -117,12 +175,17 @@ def message_problem(subject: str, data) -> dict | None:
 
 def _count_failure(conn, rule_id: int, now: str, error: str | None) -> bool:
     """Count a failed attempt; pause the rule once its deliveries have failed for PAUSE_AFTER_S. Say if paused."""
-    row = conn.execute("UPDATE alert_rules SET failures = failures + 1, failing_since = coalesce(failing_since, ?) "
-                       "WHERE id = ? RETURNING failing_since, failures, paused_at", (now, rule_id)).fetchone()
+    row = conn.execute(
+        "UPDATE alert_rules SET failures = failures + 1, failing_since = coalesce(failing_since, ?) "
+        "WHERE id = ? RETURNING failing_since, failures, paused_at",
+        (now, rule_id),
+    ).fetchone()
     if row is None or row[2] is not None or seconds_between(row[0], now) < PAUSE_AFTER_S:
         return row is not None and row[2] is not None
-    reason = (f"every delivery failed for {_duration(seconds_between(row[0], now))} ({row[1]} attempts, none "
-              f"delivered since {row[0][:16].replace('T', ' ')} UTC); last: {error}")
+    reason = (
+        f"every delivery failed for {_duration(seconds_between(row[0], now))} ({row[1]} attempts, none "
+        f"delivered since {row[0][:16].replace('T', ' ')} UTC); last: {error}"
+    )
     conn.execute("UPDATE alert_rules SET paused_at = ?, pause_reason = ? WHERE id = ?", (now, reason, rule_id))
     return True
 

@@ -4,6 +4,7 @@ A message id is made once, when the message enters the outbox, and sent with eve
 receiver drops duplicates; a sender claims a message for a lease before sending, so two workers
 do not send it at once.
 """
+
 import uuid
 from datetime import datetime, timedelta
 
@@ -34,8 +35,11 @@ class AlertStore(AlertRules, AlertRefresh):
         `wanted(rule, event, data)` tells whether a rule matches; a rule that sent about the same subject
         less than its min_interval_s ago stays quiet, so a burst sends one message."""
         now = utc_now()
-        return sum(_insert(conn, rule, event, subject, data, now) for rule in _rules(conn)
-                   if wanted(rule, event, data) and not _too_soon(conn, rule, subject, now))
+        return sum(
+            _insert(conn, rule, event, subject, data, now)
+            for rule in _rules(conn)
+            if wanted(rule, event, data) and not _too_soon(conn, rule, subject, now)
+        )
 
     def write_problem_alerts(self, conn, planned: list[tuple[str, str, dict]], policy) -> int:
         """Write the messages a batch's problem changes call for, inside its transaction; return how many are new.
@@ -53,7 +57,9 @@ class AlertStore(AlertRules, AlertRefresh):
                 "SELECT o.id, o.rule_id, o.type, o.created_at, o.attempts, r.url, r.format, r.secret "
                 "FROM alert_outbox o JOIN alert_rules r ON r.id = o.rule_id WHERE o.state IN ('pending', 'sending') "
                 "AND o.next_attempt_at <= ? AND r.paused_at IS NULL AND (o.subject != 'summary' OR o.created_at <= ?) "
-                "ORDER BY o.next_attempt_at LIMIT ?", (now, summaries_before or now, limit)).fetchall()
+                "ORDER BY o.next_attempt_at LIMIT ?",
+                (now, summaries_before or now, limit),
+            ).fetchall()
             claimed = []
             for row in rows:  # the data as it is when claimed: a summary may have folded more in since the select
                 data = conn.execute(CLAIM, (lease_until, row[0], now)).fetchone()
@@ -64,8 +70,9 @@ class AlertStore(AlertRules, AlertRefresh):
 
     def rejected_by_source(self, conn, since: str) -> list[dict]:
         """Count the records rejected since a time, per source, most first: [{"source", "count"}]."""
-        rows = conn.execute("SELECT nullif(source, ''), count(*) FROM quarantine WHERE received_at >= ? GROUP BY 1",
-                            (since,)).fetchall()
+        rows = conn.execute(
+            "SELECT nullif(source, ''), count(*) FROM quarantine WHERE received_at >= ? GROUP BY 1", (since,)
+        ).fetchall()
         return [{"source": source, "count": count} for source, count in sorted(rows, key=lambda r: (-r[1], r[0] or ""))]
 
 
@@ -102,11 +109,16 @@ def _rule_alerts(conn, rule: dict, planned: list, policy, now: str) -> int:
 
 def _insert(conn, rule: dict, event: str, subject: str, data: dict, now: str, due: str | None = None) -> int:
     """Write one message to the outbox, due at `due` (now), and note when the rule sent about its subject."""
-    conn.execute("INSERT INTO alert_outbox (id, rule_id, type, subject, data, created_at, state, attempts,"
-                 " next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?)",
-                 ("msg_" + uuid.uuid4().hex, rule["id"], event, subject, dumps(data), now, due or now))
-    conn.execute("INSERT INTO alert_sent (rule_id, subject, at) VALUES (?, ?, ?) "
-                 "ON CONFLICT(rule_id, subject) DO UPDATE SET at = excluded.at", (rule["id"], subject, due or now))
+    conn.execute(
+        "INSERT INTO alert_outbox (id, rule_id, type, subject, data, created_at, state, attempts,"
+        " next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?)",
+        ("msg_" + uuid.uuid4().hex, rule["id"], event, subject, dumps(data), now, due or now),
+    )
+    conn.execute(
+        "INSERT INTO alert_sent (rule_id, subject, at) VALUES (?, ?, ?) "
+        "ON CONFLICT(rule_id, subject) DO UPDATE SET at = excluded.at",
+        (rule["id"], subject, due or now),
+    )
     return 1
 
 

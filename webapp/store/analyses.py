@@ -3,6 +3,7 @@
 A call is claimed before it is analysed (so one worker analyses it), and an analysis is stored only
 if the call did not change meanwhile; the problems and alerts it causes go in the same transaction.
 """
+
 import time
 
 from .codec import utc_now
@@ -28,9 +29,13 @@ class AnalysisBookkeeping:
     def pending_calls(self, trace_id: str) -> list[dict]:
         """List the calls of one trace whose analysis is out of date."""
         self.catch_up_for_read()
-        return list(self.db.query(
-            "SELECT trace_id, call_id, version FROM calls "
-            "WHERE trace_id = ? AND analyzed_version < version ORDER BY first_ts, call_id", (trace_id,)))
+        return list(
+            self.db.query(
+                "SELECT trace_id, call_id, version FROM calls "
+                "WHERE trace_id = ? AND analyzed_version < version ORDER BY first_ts, call_id",
+                (trace_id,),
+            )
+        )
 
     def save_analysis(self, trace_id, call_id, version, analysis: dict) -> bool:
         """Store an analysis unless the call changed meanwhile; say whether it was stored."""

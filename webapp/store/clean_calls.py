@@ -1,5 +1,6 @@
 """Clean calls of a tool: the candidates for the nearest clean call and the last clean call before a problem, which
 prefer the calls that exercised what broke (webapp/problems/exercised.py); and small facts of one call."""
+
 from ..problems import exercised
 from .codec import dumps, loads
 
@@ -9,11 +10,15 @@ CLEAN_BEFORE_CANDIDATES = 100  # clean calls read (newest first) for one that ex
 class CleanCalls:
     """Reads of clean calls and of one call's facts (mixed into Store through ProblemReads)."""
 
-    def clean_calls(self, tool: str, limit: int = 300, digest: str | None = None, before: str | None = None) -> list[dict]:
+    def clean_calls(
+        self, tool: str, limit: int = 300, digest: str | None = None, before: str | None = None
+    ) -> list[dict]:
         """Return recent clean calls of a tool (no warning or error), newest first, with their arguments and
         response status, for the nearest clean call; `before`: only calls before that time."""
-        sql = ("SELECT trace_id, call_id, last_ts, contract_digest, arguments_seq, status_code, release FROM calls "
-               "WHERE tool = ? AND analysis IS NOT NULL AND coalesce(worst, '') NOT IN ('error', 'warning')")
+        sql = (
+            "SELECT trace_id, call_id, last_ts, contract_digest, arguments_seq, status_code, release FROM calls "
+            "WHERE tool = ? AND analysis IS NOT NULL AND coalesce(worst, '') NOT IN ('error', 'warning')"
+        )
         params: list = [tool]
         if digest:
             sql += " AND contract_digest = ?"
@@ -22,26 +27,33 @@ class CleanCalls:
             sql += " AND last_ts < ?"
             params.append(before)
         rows = list(self.db.query(sql + " ORDER BY last_ts DESC LIMIT ?", [*params, limit]))
-        payloads = dict(self.db.execute(f"SELECT seq, payload FROM events WHERE seq {self.sql.IN_JSON_NUMBERS}",
-                                        (dumps([r["arguments_seq"] for r in rows if r["arguments_seq"]]),)))
+        payloads = dict(
+            self.db.execute(
+                f"SELECT seq, payload FROM events WHERE seq {self.sql.IN_JSON_NUMBERS}",
+                (dumps([r["arguments_seq"] for r in rows if r["arguments_seq"]]),),
+            )
+        )
         return [{**row, "arguments": loads(payloads.get(row["arguments_seq"]))} for row in rows]
 
     def call_broke(self, trace_id: str, call_id: str) -> bool:
         """Say whether a call's stored analysis has a warning or error (a finding that opens a problem)."""
-        row = self.db.execute("SELECT worst FROM calls WHERE trace_id = ? AND call_id = ?",
-                              (trace_id, call_id)).fetchone()
+        row = self.db.execute(
+            "SELECT worst FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id)
+        ).fetchone()
         return bool(row) and row[0] in ("error", "warning")
 
     def call_status(self, trace_id: str, call_id: str) -> int | None:
         """Return the HTTP status of a call's response (None when it has none)."""
-        row = self.db.execute("SELECT status_code FROM calls WHERE trace_id = ? AND call_id = ?",
-                              (trace_id, call_id)).fetchone()
+        row = self.db.execute(
+            "SELECT status_code FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id)
+        ).fetchone()
         return row[0] if row else None
 
     def call_digest(self, trace_id: str, call_id: str) -> str | None:
         """Return the digest of the contract a call's stored analysis used."""
-        row = self.db.execute("SELECT contract_digest FROM calls WHERE trace_id = ? AND call_id = ?",
-                              (trace_id, call_id)).fetchone()
+        row = self.db.execute(
+            "SELECT contract_digest FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id)
+        ).fetchone()
         return row[0] if row else None
 
     def _last_clean_before(self, problem: dict) -> dict | None:
@@ -52,10 +64,17 @@ class CleanCalls:
         candidates = self.clean_calls(problem["tool"], CLEAN_BEFORE_CANDIDATES, before=problem["first_seen"])
         latest = (problem.get("examples") or {}).get("latest")
         status = self.call_status(latest["trace_id"], latest["call_id"]) if latest else None
-        pool, flags = exercised.preferred(candidates, exercised.argument_path(problem),
-                                          exercised.response_class(problem, status))
+        pool, flags = exercised.preferred(
+            candidates, exercised.argument_path(problem), exercised.response_class(problem, status)
+        )
         if not pool:
             return None
         best = pool[0]  # newest first
-        return {"trace_id": best["trace_id"], "call_id": best["call_id"], "ts": best["last_ts"],
-                "release": best["release"], "status_code": best["status_code"], **flags}
+        return {
+            "trace_id": best["trace_id"],
+            "call_id": best["call_id"],
+            "ts": best["last_ts"],
+            "release": best["release"],
+            "status_code": best["status_code"],
+            **flags,
+        }

@@ -1,4 +1,5 @@
 """How the store writes JSON and times as text."""
+
 import gc
 from contextlib import contextmanager
 

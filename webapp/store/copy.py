@@ -9,9 +9,10 @@ after it (one sort per index instead of one index insert per row): a million tra
 events, copy in minutes where row-by-row inserts took hours. VACUUM ANALYZE follows, so the pages
 start with planner statistics and a visibility map, as autovacuum would leave them.
 """
+
 from .postgresql.sql import WORDS
 
-SKIPPED = ("schema_migrations", "progress")   # the destination keeps its own
+SKIPPED = ("schema_migrations", "progress")  # the destination keeps its own
 BATCH = 10_000
 # Indexes that back a constraint (primary keys, unique keys) stay: COPY checks them as it goes.
 SECONDARY_INDEXES = """SELECT i.indexname, i.indexdef FROM pg_indexes i
@@ -39,7 +40,9 @@ def copy_database(source, destination, report=lambda table, rows: None) -> dict[
                 conn.execute(definition)
             report(table, copied[table])
         _restart_identities(conn, copied)
-        projected = source.db.execute("SELECT coalesce(max(seq), 0) FROM progress WHERE name = 'projected'").fetchone()[0]
+        projected = source.db.execute("SELECT coalesce(max(seq), 0) FROM progress WHERE name = 'projected'").fetchone()[
+            0
+        ]
         conn.execute("INSERT INTO projection_queue (seq) SELECT seq FROM events WHERE seq > ?", (projected,))
     for table in tables:  # outside the transaction: VACUUM cannot run in one
         destination.db.execute(f"VACUUM ANALYZE {table}")
@@ -48,23 +51,30 @@ def copy_database(source, destination, report=lambda table, rows: None) -> dict[
 
 def _refuse_older(source, destination) -> None:
     """Refuse a source whose schema is behind (its rows would skip a migration's rewrite, e.g. 10's times)."""
-    versions = [{row[0] for row in store.db.execute("SELECT version FROM schema_migrations")}
-                for store in (source, destination)]
+    versions = [
+        {row[0] for row in store.db.execute("SELECT version FROM schema_migrations")} for store in (source, destination)
+    ]
     if versions[1] - versions[0]:
-        raise ValueError(f"{source.path} is at schema version {max(versions[0], default=0)}: open it with this "
-                         "tracediff first (any command that writes, e.g. `tracediff serve`) to upgrade it")
+        raise ValueError(
+            f"{source.path} is at schema version {max(versions[0], default=0)}: open it with this "
+            "tracediff first (any command that writes, e.g. `tracediff serve`) to upgrade it"
+        )
 
 
 def _tables(source) -> list[str]:
-    rows = source.db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                             "AND name NOT LIKE 'events_fts%' ORDER BY name")
+    rows = source.db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+        "AND name NOT LIKE 'events_fts%' ORDER BY name"
+    )
     return [name for (name,) in rows if name not in SKIPPED]
 
 
 def _shared_columns(source, conn, table: str) -> list[str]:
     ours = [row[1] for row in source.db.execute(f'PRAGMA table_info("{table}")')]
-    theirs = {row[0] for row in conn.execute(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = ?", (table,))}
+    theirs = {
+        row[0]
+        for row in conn.execute("SELECT column_name FROM information_schema.columns WHERE table_name = ?", (table,))
+    }
     if not theirs:
         raise ValueError(f"table {table} of the SQLite database has no PostgreSQL counterpart")
     return [column for column in ours if column in theirs]
@@ -85,16 +95,21 @@ def _copy_table(source, conn, table: str, columns: list[str]) -> int:
                 copy.write_row(row)
             total += len(rows)
     if table == "events":
-        conn.execute(f"INSERT INTO events ({names}, words) OVERRIDING SYSTEM VALUE "
-                     f"SELECT {names}, {WORDS.format('payload')} FROM {target}")
+        conn.execute(
+            f"INSERT INTO events ({names}, words) OVERRIDING SYSTEM VALUE "
+            f"SELECT {names}, {WORDS.format('payload')} FROM {target}"
+        )
         conn.execute(f"DROP TABLE {target}")
     return total
 
 
 def _restart_identities(conn, copied: dict) -> None:
     """Make the next generated id follow the copied ones (events.seq, problem and rule ids...)."""
-    for table, column in conn.execute("SELECT table_name, column_name FROM information_schema.columns "
-                                      "WHERE is_identity = 'YES' AND table_schema = current_schema()").fetchall():
+    for table, column in conn.execute(
+        "SELECT table_name, column_name FROM information_schema.columns "
+        "WHERE is_identity = 'YES' AND table_schema = current_schema()"
+    ).fetchall():
         if copied.get(table):
-            conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
-                         f"(SELECT max({column}) FROM {table}))")
+            conn.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), (SELECT max({column}) FROM {table}))"
+            )

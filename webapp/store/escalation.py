@@ -6,6 +6,7 @@ re-analysis). A problem opened by older calls only (a backfill of old logs) open
 its first live call, in whatever batch the analyser takes it, sends its "new" alert, so every store and batch
 size tells the same. A person's change to a problem (webapp/store/problem_changes.py) counts as told.
 """
+
 from ..problems.escalation import baseline_range, escalation, hour_of, is_recent
 from .problem_changes import record_state
 

@@ -7,6 +7,7 @@ order calls were analysed in: when a batch moves a problem's first seen (a probl
 call shows it earlier), the analysed calls between the old and the new first seen are counted again.
 A call still waiting for its analysis is left to it: its analysis compares with what it counted before.
 """
+
 from ..problems.grouping import exercises
 from .codec import dumps, loads
 
@@ -75,8 +76,10 @@ def refit(conn, tool, rows, before: dict, skip: set, exposure: dict) -> None:
         if new is None or old == new:
             continue
         low, high = (new, old) if old is None or new < old else (old, new)
-        sql = BETWEEN.format(tool="c.tool = ?" if tool is not None else "c.tool IS NULL",
-                             upper="AND c.last_ts < ?" if high is not None else "")
+        sql = BETWEEN.format(
+            tool="c.tool = ?" if tool is not None else "c.tool IS NULL",
+            upper="AND c.last_ts < ?" if high is not None else "",
+        )
         params = [p for p in (tool, low, high) if p is not None]
         for trace_id, call_id, paths, payload in conn.execute(sql, params).fetchall():
             if (trace_id, call_id) in skip:

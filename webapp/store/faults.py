@@ -5,6 +5,7 @@ kept since a read-only mount keeps every new one read-only after the remount ("a
 database" until a restart). Long-lived stores (the background loops') reopen once a fault was noted, and
 health reports a fault no later write has cleared, as readiness does.
 """
+
 import threading
 import time
 

@@ -1,8 +1,9 @@
 """What the trace list can be filtered by, parsed from a URL's query string."""
+
 import base64
 import re
 from dataclasses import dataclass, fields
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from ..common import times
 
@@ -41,7 +42,7 @@ def absolute_time(text: str, now: datetime | None = None) -> str:
         if not text or not _DAY_OR_TIME.match(text):
             return text
         return times.fixed(text)
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     try:
         moment = now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
     except OverflowError:  # 999999w: before the calendar begins, so since the beginning
@@ -51,15 +52,15 @@ def absolute_time(text: str, now: datetime | None = None) -> str:
 
 @dataclass(frozen=True)
 class TraceQuery:
-    q: str = ""            # trace id prefix, tool name or words inside payloads
+    q: str = ""  # trace id prefix, tool name or words inside payloads
     tool: str = ""
-    severity: str = ""     # one of SEVERITIES: the trace's worst finding
-    kind: str = ""         # a finding kind, e.g. type_changed
-    status: str = ""       # an HTTP status class, e.g. 5xx
-    missing: str = ""      # a snapshot name that has not arrived
-    since: str = ""        # RFC 3339 lower bound of last seen
-    until: str = ""        # RFC 3339 upper bound of last seen
-    problem: str = ""      # a problem id (TD-42): the traces it was seen in
+    severity: str = ""  # one of SEVERITIES: the trace's worst finding
+    kind: str = ""  # a finding kind, e.g. type_changed
+    status: str = ""  # an HTTP status class, e.g. 5xx
+    missing: str = ""  # a snapshot name that has not arrived
+    since: str = ""  # RFC 3339 lower bound of last seen
+    until: str = ""  # RFC 3339 upper bound of last seen
+    problem: str = ""  # a problem id (TD-42): the traces it was seen in
     limit: int = 50
 
     @classmethod
@@ -109,8 +110,10 @@ def bad_time(args) -> str | None:
     for name in ("since", "until"):
         value = (args.get(name) or "").strip()
         if value and not is_time(value):
-            return (f"{name} must be a date, an RFC 3339 time like 2026-11-30T09:00:00Z or a time ago "
-                    f"like 2h or 7d; got {value[:40]!r}")
+            return (
+                f"{name} must be a date, an RFC 3339 time like 2026-11-30T09:00:00Z or a time ago "
+                f"like 2h or 7d; got {value[:40]!r}"
+            )
     return None
 
 

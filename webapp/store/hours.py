@@ -1,4 +1,5 @@
 """An hourly rollup of calls per tool, so the list's strip reads 168 rows, not every call of a week."""
+
 import orjson
 
 NO_TOOL = "(no tool)"  # the rollup's name for calls whose events never named a tool

@@ -1,8 +1,9 @@
 """What inference weighs besides pair counts: how many calls held each path, the releases a tool's calls came
 from, and the log of every change of a tool's inferred pairs (mixed into Store through ToolMappings)."""
+
 from .codec import dumps, loads, utc_now
 
-MAX_PATHS_PER_TOOL = 4000   # path rows one tool may hold
+MAX_PATHS_PER_TOOL = 4000  # path rows one tool may hold
 CHANGES_SHOWN = 20
 SELECT_PATHS = "SELECT side, path, counts FROM mapping_paths WHERE tool = ?"
 UPSERT_PATH = """INSERT INTO mapping_paths (tool, side, path, counts) VALUES (?, ?, ?, ?)
@@ -51,14 +52,26 @@ class InferenceState:
         old, new = {tuple(p) for p in before}, {tuple(p) for p in after}
         row = conn.execute("SELECT state FROM tool_releases WHERE tool = ?", (tool,)).fetchone()
         release = loads(row[0]).get("newest") if row else None
-        conn.execute("INSERT INTO inference_changes (tool, changed_at, added, removed, release, reanalysed) "
-                     "VALUES (?, ?, ?, ?, ?, ?)", (tool, utc_now(), dumps(sorted(new - old)),
-                                                   dumps(sorted(old - new)), release, reanalysed))
+        conn.execute(
+            "INSERT INTO inference_changes (tool, changed_at, added, removed, release, reanalysed) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (tool, utc_now(), dumps(sorted(new - old)), dumps(sorted(old - new)), release, reanalysed),
+        )
 
     def inference_changes(self, tool: str, limit: int = CHANGES_SHOWN) -> list[dict]:
         """Return a tool's inference changes, newest first: when, pairs added and removed, the release then."""
-        rows = self.db.execute("SELECT changed_at, added, removed, release, reanalysed FROM inference_changes "
-                               "WHERE tool = ? ORDER BY id DESC LIMIT ?", (tool, limit)).fetchall()
-        return [{"changed_at": at, "added": [tuple(p) for p in loads(added)],
-                 "removed": [tuple(p) for p in loads(removed)], "release": release, "reanalysed": n}
-                for at, added, removed, release, n in rows]
+        rows = self.db.execute(
+            "SELECT changed_at, added, removed, release, reanalysed FROM inference_changes "
+            "WHERE tool = ? ORDER BY id DESC LIMIT ?",
+            (tool, limit),
+        ).fetchall()
+        return [
+            {
+                "changed_at": at,
+                "added": [tuple(p) for p in loads(added)],
+                "removed": [tuple(p) for p in loads(removed)],
+                "release": release,
+                "reanalysed": n,
+            }
+            for at, added, removed, release, n in rows
+        ]

@@ -3,21 +3,29 @@
 Every query here is driven by an index that yields rows newest first, or by a bounded set of
 search matches, so the first page costs about the same at a thousand traces and at a million.
 """
+
 from .filters import TraceQuery, absolute_time, problem_number
 
 # Literal conditions, not parameters: the partial indexes of schema.py serve only a query whose
 # WHERE holds the very same expression.
-SEVERITY_CONDITIONS = {"error": "t.worst = 'error'", "warning": "t.worst = 'warning'",
-                       "info": "t.worst = 'info'", "clean": "t.worst IN ('clean', 'info')"}
-STATUS_CONDITIONS = {cls: f"(',' || t.status_codes || ',') LIKE '%,{cls[0]}__,%'"
-                     for cls in ("2xx", "3xx", "4xx", "5xx")}
+SEVERITY_CONDITIONS = {
+    "error": "t.worst = 'error'",
+    "warning": "t.worst = 'warning'",
+    "info": "t.worst = 'info'",
+    "clean": "t.worst IN ('clean', 'info')",
+}
+STATUS_CONDITIONS = {
+    cls: f"(',' || t.status_codes || ',') LIKE '%,{cls[0]}__,%'" for cls in ("2xx", "3xx", "4xx", "5xx")
+}
 # A search reads at most this many matching snapshots, the newest first (events_fts rowid is
 # events.seq, which grows with arrival): a word found in every payload stays a bounded query.
 SEARCH_CAP = 5000
 MAX_TOOLS_NAMED = 3  # tools a search matches by name or prefix
 FTS_NEWEST = f"SELECT rowid FROM events_fts WHERE events_fts MATCH ? ORDER BY rowid DESC LIMIT {SEARCH_CAP}"
-SEARCH_CAPPED = (f"SELECT count(*) > {SEARCH_CAP} FROM "
-                 f"(SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT {SEARCH_CAP + 1})")
+SEARCH_CAPPED = (
+    f"SELECT count(*) > {SEARCH_CAP} FROM "
+    f"(SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT {SEARCH_CAP + 1})"
+)
 # A trace id prefix held by more ids than this ("0", "a") walks the list by time instead of sorting them.
 PREFIX = "trace_id >= ? AND trace_id < ?"
 DENSE_PREFIX = f"(SELECT count(*) > {SEARCH_CAP} FROM (SELECT 1 FROM traces WHERE {PREFIX} LIMIT {SEARCH_CAP + 1}))"
@@ -34,16 +42,20 @@ def fts_phrase(text: str) -> str:
 
 def distinct_sql(table: str, column: str) -> str:
     """Return a SELECT of a column's distinct values that skips through the index it leads."""
-    return (f"WITH RECURSIVE v(x) AS (SELECT min({column}) FROM {table} UNION ALL "
-            f"SELECT (SELECT min({column}) FROM {table} WHERE {column} > v.x) FROM v WHERE v.x IS NOT NULL) "
-            "SELECT x FROM v WHERE x IS NOT NULL")
+    return (
+        f"WITH RECURSIVE v(x) AS (SELECT min({column}) FROM {table} UNION ALL "
+        f"SELECT (SELECT min({column}) FROM {table} WHERE {column} > v.x) FROM v WHERE v.x IS NOT NULL) "
+        "SELECT x FROM v WHERE x IS NOT NULL"
+    )
 
 
 # The n-th tool a search text names or begins, in any case, the exact name first ("findOrd"
 # finds findOrders); NULL past the last. One equality per arm keeps each arm on its index.
-TOOL_NAMED = (f"(SELECT x FROM ({distinct_sql('trace_tools', 'tool')}) "
-              "WHERE substr(x, 1, length(?)) = ? COLLATE NOCASE ORDER BY x = ? COLLATE NOCASE DESC, x "
-              "LIMIT 1 OFFSET {0})")
+TOOL_NAMED = (
+    f"(SELECT x FROM ({distinct_sql('trace_tools', 'tool')}) "
+    "WHERE substr(x, 1, length(?)) = ? COLLATE NOCASE ORDER BY x = ? COLLATE NOCASE DESC, x "
+    "LIMIT 1 OFFSET {0})"
+)
 
 
 def trace_filter_sql(query: TraceQuery, rows: bool = True) -> tuple[str, str, list[str], list]:
@@ -78,18 +90,39 @@ def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tup
     _add_exists(query, conditions, params, tool=True, kind=True)
     _add_trace_filters(query, conditions, params)
     low, high = query.q.lower(), query.q.lower() + "\uffff"
-    by_tools = [_page("trace_tools k CROSS JOIN traces t ON t.trace_id = k.trace_id", "k",
-                      [f"k.tool = {TOOL_NAMED.format(n)}", *conditions], [query.q] * 3 + params, cursor, limit)
-                for n in range(MAX_TOOLS_NAMED)]
+    by_tools = [
+        _page(
+            "trace_tools k CROSS JOIN traces t ON t.trace_id = k.trace_id",
+            "k",
+            [f"k.tool = {TOOL_NAMED.format(n)}", *conditions],
+            [query.q] * 3 + params,
+            cursor,
+            limit,
+        )
+        for n in range(MAX_TOOLS_NAMED)
+    ]
     # A one-row table that is empty unless the prefix is dense (or sparse) gates each plan, so
     # the one not taken costs nothing; CROSS JOIN pins every join order below.
-    by_time = _page(f"(SELECT 1 WHERE {DENSE_PREFIX}) CROSS JOIN traces t INDEXED BY traces_by_time", "t",
-                    ["t.trace_id >= ? AND t.trace_id < ?", *conditions], [low, high, low, high, *params],
-                    cursor, limit)
-    matches = (f"SELECT e.trace_id FROM ({FTS_NEWEST}) f CROSS JOIN events e ON e.seq = f.rowid "
-               f"UNION SELECT trace_id FROM (SELECT 1 WHERE NOT {DENSE_PREFIX}) CROSS JOIN traces WHERE {PREFIX}")
-    by_match = _page(f"({matches}) m CROSS JOIN traces t ON t.trace_id = m.trace_id", "t", conditions,
-                     [fts_phrase(query.q), low, high, low, high, *params], cursor, limit)
+    by_time = _page(
+        f"(SELECT 1 WHERE {DENSE_PREFIX}) CROSS JOIN traces t INDEXED BY traces_by_time",
+        "t",
+        ["t.trace_id >= ? AND t.trace_id < ?", *conditions],
+        [low, high, low, high, *params],
+        cursor,
+        limit,
+    )
+    matches = (
+        f"SELECT e.trace_id FROM ({FTS_NEWEST}) f CROSS JOIN events e ON e.seq = f.rowid "
+        f"UNION SELECT trace_id FROM (SELECT 1 WHERE NOT {DENSE_PREFIX}) CROSS JOIN traces WHERE {PREFIX}"
+    )
+    by_match = _page(
+        f"({matches}) m CROSS JOIN traces t ON t.trace_id = m.trace_id",
+        "t",
+        conditions,
+        [fts_phrase(query.q), low, high, low, high, *params],
+        cursor,
+        limit,
+    )
     return [*by_tools, by_time, by_match]
 
 
@@ -127,7 +160,9 @@ def _page(source: str, order_table: str, conditions: list, params: list, cursor,
 
 
 def _has_partial_index(query: TraceQuery) -> bool:
-    return bool(query.missing) or query.severity in ("error", "warning", "info") or query.status in ("3xx", "4xx", "5xx")
+    return (
+        bool(query.missing) or query.severity in ("error", "warning", "info") or query.status in ("3xx", "4xx", "5xx")
+    )
 
 
 def _add_exists(query: TraceQuery, conditions: list, params: list, tool: bool, kind: bool) -> None:
@@ -149,8 +184,10 @@ def _add_trace_filters(query: TraceQuery, conditions: list, params: list) -> Non
     if query.problem:
         # the traces a problem was seen in (its calls' rows, by the problem's index); a merged problem's calls
         # moved to the one it was merged into (merged_into always names the last of a chain)
-        conditions.append("t.trace_id IN (SELECT trace_id FROM problem_calls WHERE problem_id = "
-                          "coalesce((SELECT merged_into FROM problems WHERE id = ?), ?))")
+        conditions.append(
+            "t.trace_id IN (SELECT trace_id FROM problem_calls WHERE problem_id = "
+            "coalesce((SELECT merged_into FROM problems WHERE id = ?), ?))"
+        )
         params += [problem_number(query.problem)] * 2
     if query.since:
         conditions.append("t.last_ts >= ?")

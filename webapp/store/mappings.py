@@ -1,9 +1,10 @@
 """Inferred mappings' storage: evidence counts per tool and pair, rejections, the inferred set."""
+
 from .codec import dumps, loads, utc_now
 from .inference_state import InferenceState
 
-MAX_PAIRS_PER_TOOL = 2000   # evidence rows one tool may hold, whatever its payloads look like
-REANALYSE_RECENT = 2000     # calls re-analysed (newest first) when a tool's inferred pairs change
+MAX_PAIRS_PER_TOOL = 2000  # evidence rows one tool may hold, whatever its payloads look like
+REANALYSE_RECENT = 2000  # calls re-analysed (newest first) when a tool's inferred pairs change
 SELECT_EVIDENCE = "SELECT arguments, request, counts FROM mapping_evidence WHERE tool = ?"
 UPSERT_EVIDENCE = """INSERT INTO mapping_evidence (tool, arguments, request, counts) VALUES (?, ?, ?, ?)
  ON CONFLICT (tool, arguments, request) DO UPDATE SET counts = excluded.counts"""
@@ -19,16 +20,25 @@ class ToolMappings(InferenceState):
         return self._unobserved(self.db.conn, keys)
 
     def _unobserved(self, conn, keys) -> set[tuple[str, str]]:
-        rows = conn.execute(f"SELECT c.trace_id, c.call_id FROM {self.sql.KEYED_CALLS} WHERE c.observed = 0",
-                            (dumps([list(key) for key in keys]),))
+        rows = conn.execute(
+            f"SELECT c.trace_id, c.call_id FROM {self.sql.KEYED_CALLS} WHERE c.observed = 0",
+            (dumps([list(key) for key in keys]),),
+        )
         return {(r[0], r[1]) for r in rows}
 
     def evidence(self, tool: str) -> dict:
         """Return {(argument pointer, request pointer): counts} of a tool."""
         return {(a, r): loads(counts) for a, r, counts in self.db.execute(SELECT_EVIDENCE, (tool,))}
 
-    def add_evidence(self, tool: str, per_call: dict, cap: int = MAX_PAIRS_PER_TOOL, paths: dict | None = None,
-                     releases: dict | None = None, fold=None) -> int:
+    def add_evidence(
+        self,
+        tool: str,
+        per_call: dict,
+        cap: int = MAX_PAIRS_PER_TOOL,
+        paths: dict | None = None,
+        releases: dict | None = None,
+        fold=None,
+    ) -> int:
         """Add each call's counts ({(trace_id, call_id): {pair: counts}}) to a tool's evidence; return how many calls.
 
         One transaction: a call another worker learnt from meanwhile is skipped, so a call counts once;
@@ -48,8 +58,13 @@ class ToolMappings(InferenceState):
                     stored = {pair: fold(counts) for pair, counts in stored.items()}
                     changed = set(stored)
                 self._set_releases(conn, tool, releases)
-                self._add_paths(conn, tool, [(paths or {}).get(key, {}) for key in fresh], fold or dict,
-                                newest_changed and fold is not None)
+                self._add_paths(
+                    conn,
+                    tool,
+                    [(paths or {}).get(key, {}) for key in fresh],
+                    fold or dict,
+                    newest_changed and fold is not None,
+                )
             for key in fresh:
                 for pair, counts in per_call[key].items():
                     if pair not in stored:
@@ -61,9 +76,11 @@ class ToolMappings(InferenceState):
                         total[name] = total.get(name, 0) + n
                     changed.add(pair)
             conn.executemany(UPSERT_EVIDENCE, [(tool, a, r, dumps(stored[(a, r)])) for a, r in changed])
-            conn.execute("UPDATE calls SET observed = 1 WHERE (trace_id, call_id) IN "
-                         f"(SELECT c.trace_id, c.call_id FROM {self.sql.KEYED_CALLS})",
-                         (dumps([list(key) for key in fresh]),))
+            conn.execute(
+                "UPDATE calls SET observed = 1 WHERE (trace_id, call_id) IN "
+                f"(SELECT c.trace_id, c.call_id FROM {self.sql.KEYED_CALLS})",
+                (dumps([list(key) for key in fresh]),),
+            )
         return len(fresh)
 
     def inferred_pairs(self, tool: str) -> list[tuple[str, str]]:
@@ -75,31 +92,40 @@ class ToolMappings(InferenceState):
         """Store a tool's inferred pairs; when they changed, re-analyse its newest calls. Say if they changed."""
         pairs = sorted([list(p) for p in pairs])
         if sorted(list(p) for p in self.inferred_pairs(tool)) == pairs:
-            return False   # the common case after each batch: no write, no lock
+            return False  # the common case after each batch: no write, no lock
         with self.write() as conn:
             row = conn.execute("SELECT inferred FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
             if row is not None and loads(row[0]) == pairs or row is None and not pairs:
                 return False
-            conn.execute("INSERT INTO tool_inference (tool, inferred, updated_at) VALUES (?, ?, ?) ON CONFLICT (tool) "
-                         "DO UPDATE SET inferred = excluded.inferred, updated_at = excluded.updated_at",
-                         (tool, dumps(pairs), utc_now()))
+            conn.execute(
+                "INSERT INTO tool_inference (tool, inferred, updated_at) VALUES (?, ?, ?) ON CONFLICT (tool) "
+                "DO UPDATE SET inferred = excluded.inferred, updated_at = excluded.updated_at",
+                (tool, dumps(pairs), utc_now()),
+            )
             reanalysed = conn.execute(INVALIDATE_RECENT, (tool, recent)).rowcount
             self._log_change(conn, tool, loads(row[0]) if row else [], pairs, max(reanalysed or 0, 0))
         return True
 
     def rejected_pairs(self, tool: str) -> set[tuple[str, str]]:
         """Return the pairs people rejected for a tool (kept out of inference)."""
-        return {(a, r) for a, r in self.db.execute(
-            "SELECT arguments, request FROM mapping_rejections WHERE tool = ?", (tool,))}
+        return {
+            (a, r)
+            for a, r in self.db.execute("SELECT arguments, request FROM mapping_rejections WHERE tool = ?", (tool,))
+        }
 
     def reject_pair(self, tool: str, arguments: str, request: str) -> None:
         """Keep a pair out of a tool's inference."""
         with self.write() as conn:
-            conn.execute("INSERT INTO mapping_rejections (tool, arguments, request, rejected_at) "
-                         "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", (tool, arguments, request, utc_now()))
+            conn.execute(
+                "INSERT INTO mapping_rejections (tool, arguments, request, rejected_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (tool, arguments, request, utc_now()),
+            )
 
     def unreject_pair(self, tool: str, arguments: str, request: str) -> None:
         """Let a rejected pair count again (it was confirmed after all)."""
         with self.write() as conn:
-            conn.execute("DELETE FROM mapping_rejections WHERE tool = ? AND arguments = ? AND request = ?",
-                         (tool, arguments, request))
+            conn.execute(
+                "DELETE FROM mapping_rejections WHERE tool = ? AND arguments = ? AND request = ?",
+                (tool, arguments, request),
+            )

@@ -1,4 +1,5 @@
 """Problems, the changes people make: resolve, archive, reopen, links, merge (mixed into Store)."""
+
 from datetime import timedelta
 
 from ..common import times
@@ -31,8 +32,10 @@ CLEAN_SINCE = """SELECT count(*) FROM problem_checks WHERE problem_id = ?1 AND b
 
 def record_state(conn, pid: int, at: str, state: str, by: str, detail: str) -> None:
     """Append a state change to a problem's history."""
-    conn.execute("INSERT INTO problem_states (problem_id, at, state, by, detail) VALUES (?, ?, ?, ?, ?)",
-                 (pid, at, state, by, detail))
+    conn.execute(
+        "INSERT INTO problem_states (problem_id, at, state, by, detail) VALUES (?, ?, ?, ?, ?)",
+        (pid, at, state, by, detail),
+    )
 
 
 def resolve_after_clean_calls(conn, problem: dict, ts: str) -> None:
@@ -65,8 +68,10 @@ def _same_tool(conn, pid: int, into: int) -> None:
     """Refuse a merge across tools: exposure counts one tool's calls, so a mixed problem's rate means nothing."""
     tools = dict(conn.execute("SELECT id, tool FROM problems WHERE id IN (?, ?)", (pid, into)).fetchall())
     if tools[pid] != tools[into]:
-        raise BadChange(f"TD-{pid} is a problem of {tools[pid] or '(no tool)'} and TD-{into} one of "
-                        f"{tools[into] or '(no tool)'}: only problems of the same tool merge")
+        raise BadChange(
+            f"TD-{pid} is a problem of {tools[pid] or '(no tool)'} and TD-{into} one of "
+            f"{tools[into] or '(no tool)'}: only problems of the same tool merge"
+        )
 
 
 def _carry_links(conn, pid: int, into: int) -> None:
@@ -92,8 +97,10 @@ class ProblemWrites:
             if state == "resolved":
                 self._resolve(conn, pid, change["resolve"], now, by)
             elif state == "archived":
-                baseline = conn.execute("SELECT coalesce(sum(occurrences), 0) FROM problem_hours WHERE problem_id = ? "
-                                        "AND hour >= ?", (pid, _day_before(now)[:13])).fetchone()[0]
+                baseline = conn.execute(
+                    "SELECT coalesce(sum(occurrences), 0) FROM problem_hours WHERE problem_id = ? AND hour >= ?",
+                    (pid, _day_before(now)[:13]),
+                ).fetchone()[0]
                 archive = {"at": now, "until": change["until"], "baseline": baseline}
                 conn.execute("UPDATE problems SET state = 'archived', archive = ? WHERE id = ?", (dumps(archive), pid))
                 until = "until it escalates" if change["until"] else "for good"
@@ -105,27 +112,40 @@ class ProblemWrites:
     def _resolve(self, conn, pid: int, resolve: dict, now: str, by: str) -> None:
         tool, state = conn.execute("SELECT tool, state FROM problems WHERE id = ?", (pid,)).fetchone()
         if state == "resolved" and resolve["mode"] == "after_clean_calls":
-            raise BadChange(f"TD-{pid} is resolved already, so there is nothing left to wait for; reopen it first "
-                            "to resolve it again after N clean calls")
+            raise BadChange(
+                f"TD-{pid} is resolved already, so there is nothing left to wait for; reopen it first "
+                "to resolve it again after N clean calls"
+            )
         resolve = {**resolve, "since": now, "by": by}
         if resolve["mode"] == "next_release":
-            resolve["releases"] = [r[0] for r in conn.execute(
-                "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = 'release' AND value != '' ORDER BY value",
-                (pid,))]
+            resolve["releases"] = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = 'release' AND value != '' ORDER BY value",
+                    (pid,),
+                )
+            ]
             if not resolve["releases"]:  # no later call could ever be "another release": it would never regress
-                raise BadChange(f"TD-{pid} was seen in no release (its calls carry no `release`), so \"in the next "
-                                "release\" could never be told apart; resolve it now, when the contract changes or "
-                                "after N clean calls, or send `release` with the events")
+                raise BadChange(
+                    f'TD-{pid} was seen in no release (its calls carry no `release`), so "in the next '
+                    'release" could never be told apart; resolve it now, when the contract changes or '
+                    "after N clean calls, or send `release` with the events"
+                )
         if resolve["mode"] == "contract_change":
             resolve["digest"] = self.analysis_digest(tool)  # inferred pairs too: what the calls are analysed under
         if resolve["mode"] == "after_clean_calls":
             conn.execute("UPDATE problems SET resolve = ? WHERE id = ?", (dumps(resolve), pid))
             record_state(conn, pid, now, "resolving", by, f"resolves after {resolve['n']} clean calls")
             return
-        conn.execute("UPDATE problems SET state = 'resolved', resolve = ?, resolved_at = ? WHERE id = ?",
-                     (dumps(resolve), now, pid))
-        words = {"now": "resolved", "next_release": "resolved in the next release",
-                 "contract_change": "resolved when the contract changes"}
+        conn.execute(
+            "UPDATE problems SET state = 'resolved', resolve = ?, resolved_at = ? WHERE id = ?",
+            (dumps(resolve), now, pid),
+        )
+        words = {
+            "now": "resolved",
+            "next_release": "resolved in the next release",
+            "contract_change": "resolved when the contract changes",
+        }
         record_state(conn, pid, now, "resolved", by, words[resolve["mode"]])
 
     def _merge(self, conn, pid: int, into_text: str, now: str, by: str) -> None:
@@ -135,17 +155,21 @@ class ProblemWrites:
             raise BadChange(f"TD-{pid} was merged already; change the problem it was merged into")
         into = _last_of_merges(conn, into) if into is not None else None  # a merged target: where it went
         if into is None or into == pid:
-            raise BadChange(f"merged_into must name another existing problem, not one merged into TD-{pid}; "
-                            f"got {into_text!r}")
+            raise BadChange(
+                f"merged_into must name another existing problem, not one merged into TD-{pid}; got {into_text!r}"
+            )
         _same_tool(conn, pid, into)
-        moved = [tuple(r) for r in conn.execute(
-            "SELECT trace_id, call_id FROM problem_calls WHERE problem_id = ?", (pid,))]
+        moved = [
+            tuple(r) for r in conn.execute("SELECT trace_id, call_id FROM problem_calls WHERE problem_id = ?", (pid,))
+        ]
         before = first_seen_by_id(conn, [into])[into]
-        conn.execute("""INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
+        conn.execute(
+            """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
             occurrences, pairs) SELECT ?2, trace_id, call_id, ts, source, release, digest, severity, occurrences, pairs
             FROM problem_calls WHERE problem_id = ?1 AND true
             ON CONFLICT(problem_id, trace_id, call_id) DO UPDATE SET occurrences = problem_calls.occurrences + excluded.occurrences""",
-                     (pid, into))
+            (pid, into),
+        )
         conn.execute("DELETE FROM problem_calls WHERE problem_id = ?", (pid,))
         conn.execute("DELETE FROM problem_checks WHERE problem_id = ?", (pid,))
         for statement in ROLLUPS:
@@ -156,8 +180,11 @@ class ProblemWrites:
         merged(conn, into, before, moved)
         conn.execute(TOLD, (now, into))
         conn.execute("UPDATE problems SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", (into, pid))
-        conn.execute("UPDATE problems SET severity = 'error' WHERE id = ? AND (SELECT severity FROM problems "
-                     "WHERE id = ?) = 'error'", (into, pid))
+        conn.execute(
+            "UPDATE problems SET severity = 'error' WHERE id = ? AND (SELECT severity FROM problems "
+            "WHERE id = ?) = 'error'",
+            (into, pid),
+        )
         record_state(conn, pid, now, "merged", by, f"merged into TD-{into}")
         record_state(conn, into, now, "merged", by, f"TD-{pid} merged into this problem")
 
@@ -168,7 +195,6 @@ class ProblemWrites:
             return None
         row = self.db.execute("SELECT id FROM problems WHERE id = ?", (int(number),)).fetchone()
         return row[0] if row else None
-
 
 
 def _day_before(now: str) -> str:

@@ -1,9 +1,10 @@
 """What the problem list can be filtered by, and the SQL conditions for it."""
-from dataclasses import dataclass, fields
-from datetime import datetime, timedelta, timezone
 
-from ..common import times
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime, timedelta
+
 from ..analysis.kinds import KIND_NAMES
+from ..common import times
 from ..problems.fingerprint import SCHEMA_KIND
 from ..problems.states import NEW_DAYS, STATES
 from .filters import MAX_LIMIT, absolute_time, bad_filter, is_time, query_args
@@ -12,31 +13,35 @@ TICKETS = ("linked", "unlinked")
 HOUR = "%Y-%m-%dT%H"  # problem_hours' keys
 ROLLUP_HOURS = 24  # a time window up to this long is decided by the hourly rollup, a longer one by a probe
 # The release of a problem's first call: the release it is new in (problem_calls_by_time finds it, one probe).
-FIRST_RELEASE = ("(SELECT f.release FROM problem_calls f WHERE f.problem_id = p.id "
-                 "ORDER BY f.ts, f.trace_id, f.call_id LIMIT 1)")
+FIRST_RELEASE = (
+    "(SELECT f.release FROM problem_calls f WHERE f.problem_id = p.id ORDER BY f.ts, f.trace_id, f.call_id LIMIT 1)"
+)
 CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND), "ticket": TICKETS}
 
 
 @dataclass(frozen=True)
 class ProblemQuery:
-    q: str = ""          # words in the tool, kind, paths or transform, or a problem id
+    q: str = ""  # words in the tool, kind, paths or transform, or a problem id
     tool: str = ""
     kind: str = ""
     severity: str = ""
-    state: str = ""      # new, ongoing, resolved, regressed, archived
+    state: str = ""  # new, ongoing, resolved, regressed, archived
     source: str = ""
     release: str = ""
-    new_in: str = ""     # a release: only the problems first seen in it (the release of their first call)
-    ticket: str = ""     # linked (has ticket links) or unlinked
-    since: str = ""      # seen at or after (RFC 3339, a day, or 2h / 7d ago): an occurrence in the range
-    until: str = ""      # seen at or before
+    new_in: str = ""  # a release: only the problems first seen in it (the release of their first call)
+    ticket: str = ""  # linked (has ticket links) or unlinked
+    since: str = ""  # seen at or after (RFC 3339, a day, or 2h / 7d ago): an occurrence in the range
+    until: str = ""  # seen at or before
     limit: int = 50
 
     @classmethod
     def from_args(cls, args) -> "ProblemQuery":
         """Build a query from request args, ignoring values it does not know (the pages' lenient way)."""
-        values = {f.name: "".join(ch for ch in (args.get(f.name) or "") if ch.isprintable()).strip()
-                  for f in fields(cls) if f.name != "limit"}
+        values = {
+            f.name: "".join(ch for ch in (args.get(f.name) or "") if ch.isprintable()).strip()
+            for f in fields(cls)
+            if f.name != "limit"
+        }
         for name, choices in CHOICES.items():
             if values[name] not in choices:
                 values[name] = ""
@@ -62,7 +67,7 @@ def bad_range(args, now: datetime | None = None) -> str | None:
     since, until = ((args.get(name) or "").strip() for name in ("since", "until"))
     if not (since and until and is_time(since) and is_time(until)):
         return None
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     if _moment(absolute_time(since, now)) > _moment(absolute_time(until, now)):
         return f"since ({since[:40]!r}) must not be later than until ({until[:40]!r})"
     return None
@@ -70,12 +75,12 @@ def bad_range(args, now: datetime | None = None) -> str | None:
 
 def _moment(text: str) -> datetime:
     day = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return day.replace(tzinfo=timezone.utc) if day.tzinfo is None else day
+    return day.replace(tzinfo=UTC) if day.tzinfo is None else day
 
 
 def new_since(now: datetime | None = None) -> str:
     """Return the first-seen time after which an open problem reads as new."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     return times.stamp(now - timedelta(days=NEW_DAYS))
 
 
@@ -129,8 +134,9 @@ def _seen_inside(since: str, until: str, params: list) -> str:
     # hourly rollup costs ~1.6 us a row, so up to a day it is cheaper: an hour wholly inside decides, and only a
     # problem seen in an edge hour is probed.
     # OFFSET keeps PostgreSQL from hashing the probe into a scan of every call in the window (it did: 0.6 s)
-    probe = ("EXISTS (SELECT 1 FROM problem_calls c WHERE c.problem_id = p.id AND c.ts >= ? AND c.ts <= ? "
-             "LIMIT 1 OFFSET 0)")
+    probe = (
+        "EXISTS (SELECT 1 FROM problem_calls c WHERE c.problem_id = p.id AND c.ts >= ? AND c.ts <= ? LIMIT 1 OFFSET 0)"
+    )
     start, end = _moment(since), _moment(until)
     first = start.replace(minute=0, second=0, microsecond=0)
     try:
@@ -143,8 +149,10 @@ def _seen_inside(since: str, until: str, params: list) -> str:
         return probe
     full = (first.strftime(HOUR), last.strftime(HOUR)) if first <= last else ("1", "0")  # "1" > "0": no hour
     params += [since, until, *full, start.strftime(HOUR), end.strftime(HOUR), since, until]
-    return ("p.id IN (SELECT h.problem_id FROM problem_hours h WHERE h.hour >= ? AND h.hour <= ?) "
-            f"OR (p.id IN (SELECT e.problem_id FROM problem_hours e WHERE e.hour IN (?, ?)) AND {probe})")
+    return (
+        "p.id IN (SELECT h.problem_id FROM problem_hours h WHERE h.hour >= ? AND h.hour <= ?) "
+        f"OR (p.id IN (SELECT e.problem_id FROM problem_hours e WHERE e.hour IN (?, ?)) AND {probe})"
+    )
 
 
 def _search(text: str, where: list, params: list) -> None:
@@ -155,7 +163,8 @@ def _search(text: str, where: list, params: list) -> None:
         return
     for word in text.split()[:5]:
         like = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        where.append("(p.tool LIKE ?1 ESCAPE '\\' OR p.kind LIKE ?1 ESCAPE '\\' OR p.left_path LIKE ?1 ESCAPE '\\' "
-                     "OR p.right_path LIKE ?1 ESCAPE '\\' OR p.transform LIKE ?1 ESCAPE '\\')".replace(
-                         "?1", "?"))
+        where.append(
+            "(p.tool LIKE ?1 ESCAPE '\\' OR p.kind LIKE ?1 ESCAPE '\\' OR p.left_path LIKE ?1 ESCAPE '\\' "
+            "OR p.right_path LIKE ?1 ESCAPE '\\' OR p.transform LIKE ?1 ESCAPE '\\')".replace("?1", "?")
+        )
         params += [like] * 5

@@ -1,6 +1,7 @@
 """Problems, the read side: the list, one problem with its history and reach, its traces (mixed into Store)."""
+
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..problems.states import display_state
 from .alert_facts import line_facts
@@ -22,17 +23,18 @@ class ProblemReads(CleanCalls):
     def find_problems(self, query: ProblemQuery, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
         """Return problems newest last seen first after a (last_seen, id) cursor, and the next cursor."""
         self.catch_up_for_read()
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         where, params = conditions(query, now)
         if cursor:
             where.append("(p.last_seen, p.id) < (?, ?)")
             params += [cursor[0], int(cursor[1])]
-        sql = (f"SELECT {COLUMNS} FROM problems p WHERE {' AND '.join(where)} "
-               f"ORDER BY p.last_seen DESC, p.id DESC LIMIT ?")
+        sql = (
+            f"SELECT {COLUMNS} FROM problems p WHERE {' AND '.join(where)} ORDER BY p.last_seen DESC, p.id DESC LIMIT ?"
+        )
         rows = list(self.db.query(sql, [*params, query.limit + 1]))
         next_cursor = None
         if len(rows) > query.limit:
-            rows = rows[:query.limit]
+            rows = rows[: query.limit]
             next_cursor = (rows[-1]["last_seen"], str(rows[-1]["id"]))
         problems = [_problem(row, now) for row in rows]
         self._add_splits(problems)
@@ -40,17 +42,20 @@ class ProblemReads(CleanCalls):
 
     def count_problems(self, query: ProblemQuery) -> dict:
         """Return how many problems match per display state (the list's tabs), counted in SQL."""
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         where, params = conditions(ProblemQuery(**{**query.__dict__, "state": ""}), now)
         rows = self.db.execute(
             f"SELECT CASE WHEN p.state != 'open' THEN p.state WHEN p.first_seen >= ? THEN 'new' ELSE 'ongoing' END, "
-            f"count(*) FROM problems p WHERE {' AND '.join(where)} GROUP BY 1", [new_since(now), *params])
+            f"count(*) FROM problems p WHERE {' AND '.join(where)} GROUP BY 1",
+            [new_since(now), *params],
+        )
         return {**dict.fromkeys(("new", "ongoing", "resolved", "regressed", "archived"), 0), **dict(rows)}
 
     def problem_span(self) -> tuple[str | None, str | None]:
         """Return the first first-seen and the last last-seen of the problems the list shows."""
-        row = self.db.execute("SELECT min(first_seen), max(last_seen) FROM problems WHERE merged_into IS NULL "
-                              "AND calls > 0").fetchone()
+        row = self.db.execute(
+            "SELECT min(first_seen), max(last_seen) FROM problems WHERE merged_into IS NULL AND calls > 0"
+        ).fetchone()
         return row[0], row[1]
 
     def problem_facets(self) -> dict:
@@ -60,12 +65,22 @@ class ProblemReads(CleanCalls):
         cached = _FACETS.get(self.path)
         if cached and time.monotonic() - cached[0] < FACETS_SECONDS:
             return cached[1]
-        facets = {name: [r[0] for r in self.db.execute(
-            f"SELECT DISTINCT {name} FROM problems WHERE {name} IS NOT NULL AND merged_into IS NULL ORDER BY 1")]
-            for name in ("tool", "kind")}
+        facets = {
+            name: [
+                r[0]
+                for r in self.db.execute(
+                    f"SELECT DISTINCT {name} FROM problems WHERE {name} IS NOT NULL AND merged_into IS NULL ORDER BY 1"
+                )
+            ]
+            for name in ("tool", "kind")
+        }
         for dim in ("source", "release"):
-            facets[dim] = [r[0] for r in self.db.execute(
-                "SELECT DISTINCT value FROM problem_splits WHERE dim = ? AND value != '' ORDER BY 1", (dim,))]
+            facets[dim] = [
+                r[0]
+                for r in self.db.execute(
+                    "SELECT DISTINCT value FROM problem_splits WHERE dim = ? AND value != '' ORDER BY 1", (dim,)
+                )
+            ]
         _FACETS[self.path] = (time.monotonic(), facets)
         return facets
 
@@ -75,40 +90,57 @@ class ProblemReads(CleanCalls):
         row = next(iter(self.db.query(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))), None)
         if row is None:
             return None
-        problem = _problem(row, datetime.now(timezone.utc))
+        problem = _problem(row, datetime.now(UTC))
         if row["merged_into"]:
             return problem
         self._add_splits([problem], detail=True)
         db = self.db
         # `[null,null]`: a pair stored before pairs that say nothing were left out (a missing field on each side)
-        problem["value_pairs"] = [{"left": pair[0], "right": pair[1], "count": count,
-                                   "missing": pair[2] if len(pair) > 2 else []} for pair, count in (
-            (loads(p), c) for p, c in db.execute(
-                "SELECT pair, count FROM problem_pairs WHERE problem_id = ? AND pair != '[null,null]' "
-                "ORDER BY count DESC, pair LIMIT 10", (number,)))]
+        problem["value_pairs"] = [
+            {"left": pair[0], "right": pair[1], "count": count, "missing": pair[2] if len(pair) > 2 else []}
+            for pair, count in (
+                (loads(p), c)
+                for p, c in db.execute(
+                    "SELECT pair, count FROM problem_pairs WHERE problem_id = ? AND pair != '[null,null]' "
+                    "ORDER BY count DESC, pair LIMIT 10",
+                    (number,),
+                )
+            )
+        ]
         problem["examples"] = self._examples(number)
-        problem["state_history"] = [dict(r) for r in db.query(
-            "SELECT at, state, by, detail FROM problem_states WHERE problem_id = ? ORDER BY id DESC LIMIT 100",
-            (number,))]
-        problem["exposure"] = {"occurrences": problem["occurrences"], "calls": problem["calls"],
-                               "calls_with_path": max(row["exercised"], problem["calls"]),
-                               "rate": round(problem["calls"] / max(row["exercised"], problem["calls"], 1), 4)}
+        problem["state_history"] = [
+            dict(r)
+            for r in db.query(
+                "SELECT at, state, by, detail FROM problem_states WHERE problem_id = ? ORDER BY id DESC LIMIT 100",
+                (number,),
+            )
+        ]
+        problem["exposure"] = {
+            "occurrences": problem["occurrences"],
+            "calls": problem["calls"],
+            "calls_with_path": max(row["exercised"], problem["calls"]),
+            "rate": round(problem["calls"] / max(row["exercised"], problem["calls"], 1), 4),
+        }
         problem["verification"] = self._verification(row)
         problem["last_clean_before"] = self._last_clean_before(problem)
         return problem
 
     def problem_hourly(self, number: int, since: str, until: str) -> dict[str, int]:
         """Return {hour: occurrences} of a problem between two times ('YYYY-MM-DDTHH' keys)."""
-        rows = self.db.execute("SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? "
-                               "AND hour <= ?", (number, since[:13], until[:13]))
+        rows = self.db.execute(
+            "SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? AND hour <= ?",
+            (number, since[:13], until[:13]),
+        )
         return dict(rows)
 
     def problems_hourly(self, numbers: list[int], since: str, until: str) -> dict[int, dict[str, int]]:
         """Return {id: {hour: occurrences}} of several problems between two times."""
         out: dict[int, dict[str, int]] = {n: {} for n in numbers}
-        rows = self.db.execute("SELECT problem_id, hour, occurrences FROM problem_hours WHERE problem_id "
-                               f"{self.sql.IN_JSON_NUMBERS} AND hour >= ? AND hour <= ?",
-                               (dumps(numbers), since[:13], until[:13]))
+        rows = self.db.execute(
+            "SELECT problem_id, hour, occurrences FROM problem_hours WHERE problem_id "
+            f"{self.sql.IN_JSON_NUMBERS} AND hour >= ? AND hour <= ?",
+            (dumps(numbers), since[:13], until[:13]),
+        )
         for number, hour, count in rows:
             out[number][hour] = count
         return out
@@ -117,17 +149,21 @@ class ProblemReads(CleanCalls):
         """Return {id: {time key: occurrences}} of several problems' calls from since up to (not at) before,
         by the first `width` characters of their times (13: per hour, 16: per minute, 19: per second)."""
         out: dict[int, dict[str, int]] = {n: {} for n in numbers}
-        rows = self.db.execute(f"SELECT problem_id, substr(ts, 1, {int(width)}), sum(occurrences) FROM problem_calls "
-                               f"WHERE problem_id {self.sql.IN_JSON_NUMBERS} AND ts >= ? AND ts < ? GROUP BY 1, 2",
-                               (dumps(numbers), since, before))
+        rows = self.db.execute(
+            f"SELECT problem_id, substr(ts, 1, {int(width)}), sum(occurrences) FROM problem_calls "
+            f"WHERE problem_id {self.sql.IN_JSON_NUMBERS} AND ts >= ? AND ts < ? GROUP BY 1, 2",
+            (dumps(numbers), since, before),
+        )
         for number, key, count in rows:
             out[number][key] = int(count)
         return out
 
     def problem_traces(self, number: int, limit: int = 50, cursor: tuple | None = None):
         """Return the calls a problem was seen in, newest first, after a (ts, trace_id, call_id) cursor."""
-        sql = ("SELECT trace_id, call_id, ts, source, release, digest, severity, occurrences FROM problem_calls "
-               "WHERE problem_id = ?")
+        sql = (
+            "SELECT trace_id, call_id, ts, source, release, digest, severity, occurrences FROM problem_calls "
+            "WHERE problem_id = ?"
+        )
         params: list = [number]
         if cursor:
             sql += " AND (ts, trace_id, call_id) < (?, ?, ?)"
@@ -141,8 +177,10 @@ class ProblemReads(CleanCalls):
 
     def problem_ids(self, fingerprints) -> dict[str, str]:
         """Return {fingerprint: "TD-n"} for the fingerprints that have a problem (merges followed)."""
-        rows = self.db.execute("SELECT fingerprint, coalesce(merged_into, id) FROM problems WHERE fingerprint "
-                               f"{self.sql.IN_JSON_LIST}", (dumps(sorted(set(fingerprints))),))
+        rows = self.db.execute(
+            f"SELECT fingerprint, coalesce(merged_into, id) FROM problems WHERE fingerprint {self.sql.IN_JSON_LIST}",
+            (dumps(sorted(set(fingerprints))),),
+        )
         return {fingerprint: f"TD-{number}" for fingerprint, number in rows}
 
     def problem_alert_data(self, conn, number: int, event: str | None = None) -> dict:
@@ -150,11 +188,15 @@ class ProblemReads(CleanCalls):
         facts of its one-line message under `_line` when `event` is given (the sender takes them out)."""
         cursor = conn.execute(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))
         row = dict(zip([c[0] for c in cursor.description], cursor.fetchone()))
-        problem = _problem(row, datetime.now(timezone.utc))
+        problem = _problem(row, datetime.now(UTC))
         for dim, name in (("release", "releases"), ("source", "sources"), ("digest", "contract_digests")):
-            problem[name] = [r[0] for r in conn.execute(
-                "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = ? AND value != '' ORDER BY value",
-                (number, dim))]
+            problem[name] = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = ? AND value != '' ORDER BY value",
+                    (number, dim),
+                )
+            ]
         problem["permalink_path"] = f"/problems/{problem['id']}"
         if event and event != "reanalysed":  # a re-analysis's problems only go in a summary: no line of their own
             problem["_line"] = line_facts(conn, number, event, problem)
@@ -167,9 +209,11 @@ class ProblemReads(CleanCalls):
             if detail:
                 p["by_source"], p["by_release"], p["by_digest"] = [], [], []
         names = {"release": "releases", "source": "sources", "digest": "contract_digests"}
-        rows = self.db.execute("SELECT problem_id, dim, value, occurrences, calls FROM problem_splits WHERE problem_id "
-                               f"{self.sql.IN_JSON_NUMBERS} ORDER BY problem_id, dim, value",
-                               (dumps(list(numbers)),))
+        rows = self.db.execute(
+            "SELECT problem_id, dim, value, occurrences, calls FROM problem_splits WHERE problem_id "
+            f"{self.sql.IN_JSON_NUMBERS} ORDER BY problem_id, dim, value",
+            (dumps(list(numbers)),),
+        )
         for number, dim, value, occurrences, calls in rows:
             problem = numbers[number]
             if value:
@@ -180,34 +224,55 @@ class ProblemReads(CleanCalls):
     def _examples(self, number: int) -> dict:
         first = self.problem_traces_ordered(number, "ASC", 1)
         latest = self.problem_traces_ordered(number, "DESC", 5)
-        return {"first": first[0] if first else None, "latest": latest[0] if latest else None,
-                "samples": latest[1:]}
+        return {"first": first[0] if first else None, "latest": latest[0] if latest else None, "samples": latest[1:]}
 
     def problem_traces_ordered(self, number: int, order: str, limit: int) -> list[dict]:
-        return list(self.db.query(
-            f"SELECT trace_id, call_id, ts, source, release FROM problem_calls WHERE problem_id = ? "
-            f"ORDER BY ts {'ASC' if order == 'ASC' else 'DESC'} LIMIT ?", (number, limit)))
+        return list(
+            self.db.query(
+                f"SELECT trace_id, call_id, ts, source, release FROM problem_calls WHERE problem_id = ? "
+                f"ORDER BY ts {'ASC' if order == 'ASC' else 'DESC'} LIMIT ?",
+                (number, limit),
+            )
+        )
 
     def _verification(self, row: dict) -> dict | None:
         if row["state"] != "resolved" or not row["resolved_at"]:
             return None
-        calls, broke = self.db.execute("SELECT count(*), coalesce(sum(broke), 0) FROM problem_checks "
-                                        "WHERE problem_id = ? AND ts > ?", (row["id"], row["resolved_at"])).fetchone()
+        calls, broke = self.db.execute(
+            "SELECT count(*), coalesce(sum(broke), 0) FROM problem_checks WHERE problem_id = ? AND ts > ?",
+            (row["id"], row["resolved_at"]),
+        ).fetchone()
         return {"calls": calls, "broke": broke}
-
 
 
 def _problem(row: dict, now: datetime) -> dict:
     def end(side):
         snapshot = row[f"{side}_snapshot"]
         return None if snapshot is None else {"snapshot": snapshot, "path": row[f"{side}_path"]}
-    out = {"id": f"TD-{row['id']}", "tool": row["tool"], "kind": row["kind"], "severity": row["severity"],
-           "state": display_state(row["state"], row["first_seen"], now), "stages": row["stages"],
-           "left": end("left"), "right": end("right"), "transform": row["transform"], "keyword": row["keyword"],
-           "first_seen": row["first_seen"], "last_seen": row["last_seen"], "occurrences": row["occurrences"],
-           "calls": row["calls"], "traces": row["traces"], "links": loads(row["links"]) or [],
-           "fingerprint": row["fingerprint"], "fingerprint_version": row["fp_version"],
-           "resolution": loads(row["resolve"]), "resolved_at": row["resolved_at"], "archive": loads(row["archive"])}
+
+    out = {
+        "id": f"TD-{row['id']}",
+        "tool": row["tool"],
+        "kind": row["kind"],
+        "severity": row["severity"],
+        "state": display_state(row["state"], row["first_seen"], now),
+        "stages": row["stages"],
+        "left": end("left"),
+        "right": end("right"),
+        "transform": row["transform"],
+        "keyword": row["keyword"],
+        "first_seen": row["first_seen"],
+        "last_seen": row["last_seen"],
+        "occurrences": row["occurrences"],
+        "calls": row["calls"],
+        "traces": row["traces"],
+        "links": loads(row["links"]) or [],
+        "fingerprint": row["fingerprint"],
+        "fingerprint_version": row["fp_version"],
+        "resolution": loads(row["resolve"]),
+        "resolved_at": row["resolved_at"],
+        "archive": loads(row["archive"]),
+    }
     if row["merged_into"]:
         out["merged_into"] = f"TD-{row['merged_into']}"
     return out

@@ -2,6 +2,7 @@
 
 A call's part (its row in problem_calls) is taken out of every rollup before the new one goes in,
 so re-analysing a call, or every call, leaves the same problems, ids and counts."""
+
 from ..problems.states import escalates, reopens
 from .codec import dumps, loads
 from .escalation import announce, escalations, note_fresh
@@ -72,9 +73,17 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
         if row is None or row[4] != grouping["version"] or row[5] != row[4]:
             continue
         seqs = seqs_key(*row[7:10])
-        call = {"trace_id": key[0], "call_id": key[1], "tool": row[0], "source": row[1], "release": row[2],
-                "ts": row[3] or now, "digest": grouping.get("digest"), "before": set(loads(row[6]) or []),
-                "again": row[10] == seqs}  # grouped again from the same snapshots
+        call = {
+            "trace_id": key[0],
+            "call_id": key[1],
+            "tool": row[0],
+            "source": row[1],
+            "release": row[2],
+            "ts": row[3] or now,
+            "digest": grouping.get("digest"),
+            "before": set(loads(row[6]) or []),
+            "again": row[10] == seqs,
+        }  # grouped again from the same snapshots
         marks[key] = [None if call["again"] else seqs, None]
         old = {part[0]: part for part in parts.get(key, [])}
         broke = _replace_parts(conn, call, old, grouping["problems"], now, events, ids, rollups, fresh)
@@ -86,7 +95,8 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
         if call["tool"] not in by_tool:  # every break of the batch is in, so no problem opens after this
             by_tool[call["tool"]] = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
         marks[call["trace_id"], call["call_id"]][1] = _exercise(
-            conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure)
+            conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure
+        )
     conn.executemany(MARK_GROUPED, [(*mark, *key) for key, mark in marks.items() if mark != [None, None]])
     batch = {(call["trace_id"], call["call_id"]) for call, *_ in done}
     for tool, rows in by_tool.items():
@@ -105,7 +115,7 @@ def _by_call(conn, sql: str, calls, many: bool = False) -> dict:
     per call is what a remote database makes slow. `many`: a list of rows per call."""
     keys, found = list(calls), {}
     for start in range(0, len(keys), BATCH_KEYS):
-        chunk = keys[start:start + BATCH_KEYS]
+        chunk = keys[start : start + BATCH_KEYS]
         query = sql.format(keys=", ".join(["(?, ?)"] * len(chunk)))
         for row in conn.execute(query, [part for key in chunk for part in key]).fetchall():
             if many:
@@ -146,7 +156,7 @@ class Rollups:
         self.hours: dict[tuple, int] = {}
         self.splits: dict[tuple, list] = {}
         self.pairs: dict[tuple, int] = {}  # (problem id, pair) -> count; hours and splits likewise by key
-        self.shrunk: set[int] = set()   # problems a part was taken out of: rows may reach zero
+        self.shrunk: set[int] = set()  # problems a part was taken out of: rows may reach zero
 
     def add(self, pid: int, call: dict, occurrences: int, pairs: dict, sign: int) -> None:
         """Add (sign 1) or take out (sign -1) one call's part."""
@@ -183,12 +193,24 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids
         return ids[fingerprint]
     d = entry["descriptor"]
     left, right = d["left"] or {}, d["right"] or {}
-    cursor = conn.execute(INSERT_PROBLEM, {
-        "fingerprint": fingerprint, "fp_version": int(fingerprint[1:].split(":")[0]), "tool": d["tool"],
-        "kind": d["kind"], "severity": entry["severity"], "stages": d["stages"],
-        "left_snapshot": left.get("snapshot"), "left_path": left.get("path"),
-        "right_snapshot": right.get("snapshot"), "right_path": right.get("path"),
-        "transform": d["transform"], "keyword": d["keyword"], "created_at": now})
+    cursor = conn.execute(
+        INSERT_PROBLEM,
+        {
+            "fingerprint": fingerprint,
+            "fp_version": int(fingerprint[1:].split(":")[0]),
+            "tool": d["tool"],
+            "kind": d["kind"],
+            "severity": entry["severity"],
+            "stages": d["stages"],
+            "left_snapshot": left.get("snapshot"),
+            "left_path": left.get("path"),
+            "right_snapshot": right.get("snapshot"),
+            "right_path": right.get("path"),
+            "transform": d["transform"],
+            "keyword": d["keyword"],
+            "created_at": now,
+        },
+    )
     problem_id = cursor.fetchone()[0]
     record_state(conn, problem_id, ts, "open", "tracediff", "first seen")
     events.append(("new", problem_id))
@@ -196,8 +218,9 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids
     return problem_id
 
 
-def _replace_parts(conn, call: dict, old: dict, problems: dict, now: str, events: list, ids: dict, rollups,
-                   fresh: dict) -> set[int]:
+def _replace_parts(
+    conn, call: dict, old: dict, problems: dict, now: str, events: list, ids: dict, rollups, fresh: dict
+) -> set[int]:
     """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks.
 
     A part new to a problem that no earlier analysis of the call knew (`call["before"]`) counts toward
@@ -208,8 +231,11 @@ def _replace_parts(conn, call: dict, old: dict, problems: dict, now: str, events
     for fingerprint, entry in problems.items():
         pid = _problem_id(conn, fingerprint, entry, now, events, ids, call["ts"])
         if pid in new:  # two fingerprints merged into one problem
-            new[pid] = {**entry, "occurrences": new[pid]["occurrences"] + entry["occurrences"],
-                        "pairs": {**new[pid]["pairs"], **entry["pairs"]}}
+            new[pid] = {
+                **entry,
+                "occurrences": new[pid]["occurrences"] + entry["occurrences"],
+                "pairs": {**new[pid]["pairs"], **entry["pairs"]},
+            }
         else:
             new[pid] = entry
     # a re-analysis that finds what the last one found changes nothing: leave those parts alone
@@ -233,8 +259,15 @@ def _replace_parts(conn, call: dict, old: dict, problems: dict, now: str, events
 
 def _part(call: dict, entry: dict) -> tuple:
     """Return a part as problem_calls stores it (after problem_id), to tell an unchanged one."""
-    return (call["ts"], call["source"], call["release"], call["digest"], entry["occurrences"],
-            dumps(entry["pairs"]), entry["severity"])
+    return (
+        call["ts"],
+        call["source"],
+        call["release"],
+        call["digest"],
+        entry["occurrences"],
+        dumps(entry["pairs"]),
+        entry["severity"],
+    )
 
 
 def _take_out(conn, pid: int, key: tuple, part, rollups: Rollups) -> None:
@@ -242,16 +275,30 @@ def _take_out(conn, pid: int, key: tuple, part, rollups: Rollups) -> None:
     conn.execute("DELETE FROM problem_calls WHERE problem_id = ? AND trace_id = ? AND call_id = ?", (pid, *key))
     gone_trace = not conn.execute(TRACE_HAS_OTHER, (pid, key[0])).fetchone()[0]
     conn.execute(BUMP_COUNTS, (-occurrences, -1, -int(gone_trace), pid))
-    rollups.add(pid, {"ts": ts, "source": source, "release": release, "digest": digest}, occurrences,
-                loads(pairs) or {}, -1)
+    rollups.add(
+        pid, {"ts": ts, "source": source, "release": release, "digest": digest}, occurrences, loads(pairs) or {}, -1
+    )
 
 
 def _put_in(conn, pid: int, call: dict, entry: dict, rollups: Rollups) -> tuple:
     """Add a call's part to a problem's rollups; return the problem's (state, has a resolution)."""
     occurrences = entry["occurrences"]
     watched = conn.execute(PUT_COUNTS, (occurrences, call["trace_id"], call["ts"], entry["severity"], pid)).fetchone()
-    conn.execute(ADD_PART, (pid, call["trace_id"], call["call_id"], call["ts"], call["source"], call["release"],
-                            call["digest"], entry["severity"], occurrences, dumps(entry["pairs"])))
+    conn.execute(
+        ADD_PART,
+        (
+            pid,
+            call["trace_id"],
+            call["call_id"],
+            call["ts"],
+            call["source"],
+            call["release"],
+            call["digest"],
+            entry["severity"],
+            occurrences,
+            dumps(entry["pairs"]),
+        ),
+    )
     rollups.add(pid, call, occurrences, entry["pairs"], 1)
     return watched
 
@@ -270,12 +317,20 @@ def _after_break(conn, pid: int, call: dict, prior: bool, events: list) -> None:
     if reopens(problem, {**call, "prior": prior}):
         conn.execute("UPDATE problems SET state = 'regressed' WHERE id = ?", (pid,))
         release = f" in release {call['release']}" if call["release"] else ""
-        record_state(conn, pid, call["ts"], "regressed", "tracediff",
-                     f"a call at {call['ts']}{release} broke again (trace {call['trace_id']})")
+        record_state(
+            conn,
+            pid,
+            call["ts"],
+            "regressed",
+            "tracediff",
+            f"a call at {call['ts']}{release} broke again (trace {call['trace_id']})",
+        )
         events.append(("regressed", pid))
     elif problem["state"] == "archived" and problem["archive"] and not prior:
-        since = conn.execute("SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ? AND ts > ?",
-                             (pid, problem["archive"]["at"])).fetchone()[0]
+        since = conn.execute(
+            "SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ? AND ts > ?",
+            (pid, problem["archive"]["at"]),
+        ).fetchone()[0]
         if escalates(problem["archive"], since):
             conn.execute("UPDATE problems SET state = 'open', archive = NULL WHERE id = ?", (pid,))
             record_state(conn, pid, call["ts"], "open", "tracediff", f"escalating: {since} occurrences since archived")

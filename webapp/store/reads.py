@@ -1,4 +1,5 @@
 """Reading traces, calls, snapshots and the list: the Store's read side."""
+
 from .codec import dumps, loads, utc_now
 from .filters import TraceQuery
 
@@ -20,27 +21,36 @@ class TraceReads:
         cursor = conn.execute(self.sql.EVENTS_BY_SEQ, (dumps(seqs),))
         names = [column[0] for column in cursor.description]
         events = {row[0]: _snapshot_dict(dict(zip(names, row))) for row in cursor}
-        return {(trace_id, call_id): {"tool": tool, "version": version,
-                                      "snapshots": {name: events.get(seq) for name, seq in zip(SNAPSHOTS, seqs)}}
-                for trace_id, call_id, tool, version, *seqs in calls}
+        return {
+            (trace_id, call_id): {
+                "tool": tool,
+                "version": version,
+                "snapshots": {name: events.get(seq) for name, seq in zip(SNAPSHOTS, seqs)},
+            }
+            for trace_id, call_id, tool, version, *seqs in calls
+        }
 
     def call_analysis(self, trace_id: str, call_id: str) -> dict | None:
         """Return the stored analysis of one call (with the places of its folded findings), else None."""
-        row = self.db.execute("SELECT analysis FROM calls WHERE trace_id = ? AND call_id = ?",
-                              (trace_id, call_id)).fetchone()
+        row = self.db.execute(
+            "SELECT analysis FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id)
+        ).fetchone()
         return loads(row[0]) if row and row[0] else None
 
     def pending_calls_of(self, trace_ids, limit: int = 100) -> list[dict]:
         """List out-of-date calls of some traces (at most `limit`), e.g. the rows a list page shows."""
-        return list(self.db.query(
-            f"SELECT trace_id, call_id, version FROM calls WHERE trace_id {self.sql.IN_JSON_LIST} "
-            "AND analyzed_version < version LIMIT ?", (dumps(list(trace_ids)), limit)))
+        return list(
+            self.db.query(
+                f"SELECT trace_id, call_id, version FROM calls WHERE trace_id {self.sql.IN_JSON_LIST} "
+                "AND analyzed_version < version LIMIT ?",
+                (dumps(list(trace_ids)), limit),
+            )
+        )
 
     def get_trace(self, trace_id: str) -> dict | None:
         """Return a trace with its calls, current snapshots and stored analysis."""
         self.catch_up_for_read()
-        calls = list(self.db.query(
-            "SELECT * FROM calls WHERE trace_id = ? ORDER BY first_ts, call_id", (trace_id,)))
+        calls = list(self.db.query("SELECT * FROM calls WHERE trace_id = ? ORDER BY first_ts, call_id", (trace_id,)))
         if not calls:
             return None
         return {"trace_id": trace_id, "calls": [self._call(row) for row in calls]}
@@ -48,8 +58,13 @@ class TraceReads:
     def _call(self, row: dict) -> dict:
         analysis = loads(row["analysis"]) or {}
         return {
-            "call_id": row["call_id"], "tool": row["tool"], "source": row["source"], "release": row.get("release"),
-            "status_code": row["status_code"], "first_ts": row["first_ts"], "last_ts": row["last_ts"],
+            "call_id": row["call_id"],
+            "tool": row["tool"],
+            "source": row["source"],
+            "release": row.get("release"),
+            "status_code": row["status_code"],
+            "first_ts": row["first_ts"],
+            "last_ts": row["last_ts"],
             "snapshots": {name: self._snapshot(row[f"{name}_seq"]) for name in SNAPSHOTS},
             "versions": self._version_counts(row["trace_id"], row["call_id"]),
             "analyzed": row["analyzed_version"] == row["version"],
@@ -73,14 +88,16 @@ class TraceReads:
     def _version_counts(self, trace_id, call_id) -> dict:
         rows = self.db.execute(
             "SELECT snapshot, count(*) FROM events WHERE trace_id = ? AND call_id = ? GROUP BY snapshot",
-            (trace_id, call_id)).fetchall()
+            (trace_id, call_id),
+        ).fetchall()
         return dict(rows)
 
     def snapshot_versions(self, trace_id: str, call_id: str, snapshot: str) -> list[dict]:
         """Return every version of one snapshot, newest first."""
         rows = self.db.query(
-            "SELECT * FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ? "
-            "ORDER BY ts DESC, seq DESC", (trace_id, call_id, snapshot))
+            "SELECT * FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ? ORDER BY ts DESC, seq DESC",
+            (trace_id, call_id, snapshot),
+        )
         return [_snapshot_dict(row) for row in rows]
 
     def find_traces(self, query: TraceQuery, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
@@ -90,7 +107,7 @@ class TraceReads:
         rows = list(self.db.query(sql, params))
         next_cursor = None
         if len(rows) > query.limit:
-            rows = rows[:query.limit]
+            rows = rows[: query.limit]
             next_cursor = (rows[-1]["last_ts"], rows[-1]["trace_id"])
         return [_trace_summary(row) for row in rows], next_cursor
 
@@ -107,13 +124,13 @@ class TraceReads:
         """Return rejected records, newest first, older than `before_id` when given."""
         if before_id is None:
             return list(self.db.query("SELECT * FROM quarantine ORDER BY id DESC LIMIT ?", (limit,)))
-        return list(self.db.query("SELECT * FROM quarantine WHERE id < ? ORDER BY id DESC LIMIT ?",
-                                  (before_id, limit)))
+        return list(self.db.query("SELECT * FROM quarantine WHERE id < ? ORDER BY id DESC LIMIT ?", (before_id, limit)))
 
     def quarantine_counts(self) -> dict:
         """Count rejected records in all and received in the last hour."""
-        total, recent = self.db.execute("SELECT count(*), count(*) FILTER (WHERE received_at >= ?) FROM quarantine",
-                                        (utc_now(hours_ago=1),)).fetchone()
+        total, recent = self.db.execute(
+            "SELECT count(*), count(*) FILTER (WHERE received_at >= ?) FROM quarantine", (utc_now(hours_ago=1),)
+        ).fetchone()
         return {"total": total, "last_hour": recent}
 
     def _one(self, sql, params) -> dict | None:
@@ -121,18 +138,32 @@ class TraceReads:
 
 
 def _snapshot_dict(row: dict) -> dict:
-    return {"payload": loads(row["payload"]), "logged_as_string": bool(row["logged_as_string"]),
-            "http": loads(row["http"]), "ts": row["ts"], "received_at": row["received_at"],
-            "event_id": row["event_id"], "tool": row["tool"], "source": row["source"],
-            "release": row.get("release"), "meta": loads(row["meta"])}
+    return {
+        "payload": loads(row["payload"]),
+        "logged_as_string": bool(row["logged_as_string"]),
+        "http": loads(row["http"]),
+        "ts": row["ts"],
+        "received_at": row["received_at"],
+        "event_id": row["event_id"],
+        "tool": row["tool"],
+        "source": row["source"],
+        "release": row.get("release"),
+        "meta": loads(row["meta"]),
+    }
 
 
 def _trace_summary(row: dict) -> dict:
     return {
-        "trace_id": row["trace_id"], "last_seen": row["last_ts"], "first_seen": row["first_ts"],
-        "tools": _split(row["tools"]), "sources": _split(row["sources"]), "calls": row["calls"],
+        "trace_id": row["trace_id"],
+        "last_seen": row["last_ts"],
+        "first_seen": row["first_ts"],
+        "tools": _split(row["tools"]),
+        "sources": _split(row["sources"]),
+        "calls": row["calls"],
         "snapshots": {name: bool(row[f"has_{name}"]) for name in SNAPSHOTS},
-        "complete": bool(row["complete"]), "worst": row["worst"], "kinds": _split(row["kinds"]),
+        "complete": bool(row["complete"]),
+        "worst": row["worst"],
+        "kinds": _split(row["kinds"]),
         # None where the row predates loud_kinds: the list then shows every kind as before
         "loud_kinds": None if row.get("loud_kinds") is None else _split(row["loud_kinds"]),
         "status_codes": [int(s) for s in _split(row["status_codes"])],

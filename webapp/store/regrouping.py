@@ -3,6 +3,7 @@
 `tracediff reanalyze` and a contract change bump a call's version without new events; such a call may
 open, regress or escalate nothing on its own. Problems it opens still open, and fold into one summary.
 """
+
 # A call whose grouped_seqs equal its seqs_key is grouped again (a re-analysis); any other call is news,
 # and its snapshots are remembered here.
 # Written with the call's new problem_paths (store/exposure.py) in one UPDATE: a calls row holds the analysis, and
@@ -14,4 +15,3 @@ MARK_GROUPED = """UPDATE calls SET grouped_seqs = coalesce(?, grouped_seqs), pro
 def seqs_key(arguments_seq, request_seq, response_seq) -> str:
     """Return the key of a call's snapshots as migration 0007 writes it ("12,13," when there is no response)."""
     return ",".join("" if seq is None else str(seq) for seq in (arguments_seq, request_seq, response_seq))
-

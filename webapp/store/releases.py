@@ -1,7 +1,8 @@
 """Releases, the read side: each release's calls, the problems first seen in it and those it regressed, and what
 one release broke or fixed against another (mixed into Store; the same SQL runs on SQLite and PostgreSQL)."""
+
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..problems import releases
 from .codec import dumps
@@ -40,11 +41,17 @@ class ReleaseReads:
         """Return the problems `other` broke that `base` did not show, and those it fixed (see releases.compare),
         each as the problem list shows it, with its occurrences and calls in the release that showed it."""
         self.catch_up_for_read()
-        seen = {name: {row[0]: {"tool": row[1], "occurrences": int(row[2]), "calls": int(row[3])}
-                       for row in self.db.execute(SEEN_IN, (name,)).fetchall()} for name in (base, other)}
+        seen = {
+            name: {
+                row[0]: {"tool": row[1], "occurrences": int(row[2]), "calls": int(row[3])}
+                for row in self.db.execute(SEEN_IN, (name,)).fetchall()
+            }
+            for name in (base, other)
+        }
         tool_calls: dict[str, int] = {}
         for release, tool, _source, _first, _last, calls, _broken in self.db.execute(
-                CALLS_BY_RELEASE.replace("WHERE release IS NOT NULL", "WHERE release = ?"), (other,)).fetchall():
+            CALLS_BY_RELEASE.replace("WHERE release IS NOT NULL", "WHERE release = ?"), (other,)
+        ).fetchall():
             tool_calls[tool] = tool_calls.get(tool, 0) + int(calls)
         verdict = releases.compare(seen[base], seen[other], tool_calls)
         return {name: self._problems_with(entries) for name, entries in verdict.items()}
@@ -52,13 +59,17 @@ class ReleaseReads:
     def _problems_with(self, entries: list[dict]) -> list[dict]:
         """Return the problems of these entries newest last seen first, each with the entry's counts under `in_release`."""
         by_id = {entry["id"]: entry for entry in entries}
-        rows = self.db.query(f"SELECT {COLUMNS} FROM problems p WHERE p.id {self.sql.IN_JSON_NUMBERS} "
-                             "ORDER BY p.last_seen DESC, p.id DESC", (dumps(sorted(by_id)),))
-        now = datetime.now(timezone.utc)
+        rows = self.db.query(
+            f"SELECT {COLUMNS} FROM problems p WHERE p.id {self.sql.IN_JSON_NUMBERS} "
+            "ORDER BY p.last_seen DESC, p.id DESC",
+            (dumps(sorted(by_id)),),
+        )
+        now = datetime.now(UTC)
         problems = [_problem(row, now) for row in rows]
         self._add_splits(problems)
         for problem in problems:
             entry = by_id[int(problem["id"][3:])]
-            problem["in_release"] = {key: entry[key] for key in ("occurrences", "calls", "calls_in_compare")
-                                     if key in entry}
+            problem["in_release"] = {
+                key: entry[key] for key in ("occurrences", "calls", "calls_in_compare") if key in entry
+            }
         return problems

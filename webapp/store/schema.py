@@ -5,6 +5,7 @@ SCHEMA below is the bridge for features written before the migrations existed: i
 (CREATE ... IF NOT EXISTS, grouped under the feature's name) run after the migrations at every start,
 until it is moved into a numbered migration and removed from here.
 """
+
 import sqlite3
 
 from ..common import times
@@ -47,8 +48,10 @@ class SqliteMigrations:
             conn.execute(statement)
 
     def record(self, conn, migration) -> None:
-        conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                     (migration.version, migration.name, times.now()))
+        conn.execute(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+            (migration.version, migration.name, times.now()),
+        )
         conn.execute(f"PRAGMA user_version = {int(migration.version)}")  # for sqlite3 and other tools
 
 

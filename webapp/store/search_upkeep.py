@@ -7,6 +7,7 @@ is merged in steps of a few pages: whole, after a prune that deleted much of it 
 entries meet their markers and both go); or, on a tight disk, it is emptied first (a few pages) and
 the remaining events are indexed again, step by step, after the deletions.
 """
+
 from . import space
 from .errors import StoreUnavailable
 from .sql import INDEX_EVENTS, SET_PROGRESS
@@ -25,7 +26,6 @@ def _disk_full(error: StoreUnavailable, store=None) -> bool:
         return True
     free = store.free_bytes() if store is not None and "disk i/o" in text else None
     return free is not None and free < space.NO_ROOM
-
 
 
 class SearchIndexUpkeep:
@@ -51,8 +51,9 @@ class SearchIndexUpkeep:
         """Index again, a bounded step at a time, the events an emptied index must hold."""
         size = REINDEX_EVENTS
         while True:
-            marks = dict(self.db.execute(
-                "SELECT name, seq FROM progress WHERE name IN ('reindexed', 'reindex_to')").fetchall())
+            marks = dict(
+                self.db.execute("SELECT name, seq FROM progress WHERE name IN ('reindexed', 'reindex_to')").fetchall()
+            )
             if len(marks) < 2:
                 return
             try:
@@ -69,8 +70,10 @@ class SearchIndexUpkeep:
                 pass
 
     def _reindex_some(self, conn, done: int, target: int, size: int) -> None:
-        last = conn.execute("SELECT max(seq) FROM (SELECT seq FROM events WHERE seq > ? AND seq <= ? "
-                            "ORDER BY seq LIMIT ?)", (done, target, size)).fetchone()[0]
+        last = conn.execute(
+            "SELECT max(seq) FROM (SELECT seq FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?)",
+            (done, target, size),
+        ).fetchone()[0]
         if last is None:
             conn.execute("DELETE FROM progress WHERE name IN ('reindexed', 'reindex_to')")
             return
@@ -87,8 +90,9 @@ class SearchIndexUpkeep:
                 with self.write() as conn:
                     changes = conn.total_changes
                     # a negative page count merges across levels (FTS5's 'optimize', a step at a time)
-                    conn.execute("INSERT INTO events_fts (events_fts, rank) VALUES ('merge', ?)",
-                                 (-pages if whole else pages,))
+                    conn.execute(
+                        "INSERT INTO events_fts (events_fts, rank) VALUES ('merge', ?)", (-pages if whole else pages,)
+                    )
                     worked = conn.total_changes - changes >= 2  # FTS5's own test for "no merge was due"
             except StoreUnavailable as error:
                 self.checkpoint(required=False)

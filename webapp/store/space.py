@@ -4,6 +4,7 @@ Out of space, SQLite often says something else: "disk I/O error" when it cannot 
 memory file, "unable to open database file" when it cannot make one; an operator reads those as
 failing hardware. On a read-only mount it says "unable to open database file" too.
 """
+
 import os
 
 NEARLY_NONE = 1024 * 1024  # below this, "database or disk is full" is the disk's doing, not a size limit

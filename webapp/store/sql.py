@@ -3,6 +3,7 @@
 Statements whose form differs by engine have a namesake in postgresql/sql.py; the Store reads
 those through `self.sql`.
 """
+
 from .hours import HOUR_KEYS, REFRESH_HOUR  # noqa: F401 (the engine's statements, by name)
 from .spans import ADOPT_CHILDREN, FIND_PARENT, SPAN_EVENTS  # noqa: F401 (the same)
 
@@ -93,7 +94,11 @@ SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :ve
 INSERT_TRACE_TOOLS = """INSERT INTO trace_tools (trace_id, tool, last_ts)
  SELECT DISTINCT c.trace_id, c.tool, t.last_ts FROM calls c JOIN traces t ON t.trace_id = c.trace_id
  WHERE c.trace_id = ? AND c.tool IS NOT NULL"""
-DELETE_TRACE = (DELETE_TRACE_TOOLS, "DELETE FROM calls WHERE trace_id = ?", DELETE_TRACE_KINDS,
-                "DELETE FROM traces WHERE trace_id = ?")  # events go first, one trace at a time (upkeep)
+DELETE_TRACE = (
+    DELETE_TRACE_TOOLS,
+    "DELETE FROM calls WHERE trace_id = ?",
+    DELETE_TRACE_KINDS,
+    "DELETE FROM traces WHERE trace_id = ?",
+)  # events go first, one trace at a time (upkeep)
 INDEXED_TEXT = "SELECT seq, payload FROM events WHERE trace_id = ?"
 UNINDEX = "INSERT INTO events_fts (events_fts, rowid, body) VALUES ('delete', ?, ?)"

@@ -1,4 +1,5 @@
 """Counts for the trace list: traces per filter value, and calls per tool and hour."""
+
 import time
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -51,16 +52,25 @@ def capped_count(store, query: TraceQuery, deadline: float | None = None) -> int
     return store.count_by(sql, params, deadline)
 
 
-def filter_counts(store, query: TraceQuery, budget_s: float | None = COUNT_BUDGET_S) -> dict[str, dict[str, int | None]]:
+def filter_counts(
+    store, query: TraceQuery, budget_s: float | None = COUNT_BUDGET_S
+) -> dict[str, dict[str, int | None]]:
     """Count matching traces per value of each filter, the other filters applied, capped at COUNT_CAP + 1.
 
     budget_s=None counts everything however long it takes (for a store where counts_are_cheap).
     """
     deadline = None if budget_s is None else time.monotonic() + budget_s
-    values = {"tool": tool_names(store), "kind": kind_names(store), "severity": SEVERITIES,
-              "status": STATUS_CLASSES, "missing": SNAPSHOTS}
-    counts = {facet: {value: capped_count(store, replace(query, **{facet: value}), deadline)
-                      for value in values[facet]} for facet in FACETS}
+    values = {
+        "tool": tool_names(store),
+        "kind": kind_names(store),
+        "severity": SEVERITIES,
+        "status": STATUS_CLASSES,
+        "missing": SNAPSHOTS,
+    }
+    counts = {
+        facet: {value: capped_count(store, replace(query, **{facet: value}), deadline) for value in values[facet]}
+        for facet in FACETS
+    }
     for facet in ("tool", "kind"):  # open-ended lists: only the values found (or not counted)
         counts[facet] = {value: count for value, count in counts[facet].items() if count != 0}
     return counts
@@ -75,8 +85,9 @@ def call_span(store) -> tuple[str | None, str | None]:
     return first, store.db.execute("SELECT max(last_ts) FROM calls").fetchone()[0]
 
 
-def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "", since: str = "",
-                 problem: int | None = None) -> dict:
+def hourly_strip(
+    store, hours: int = STRIP_HOURS, tool: str = "", until: str = "", since: str = "", problem: int | None = None
+) -> dict:
     """Return calls and calls with findings per tool and hour, over the hours up to the newest call.
 
     With `since`, the strip covers the filters' range (at most MAX_STRIP_HOURS), so six hours of an
@@ -84,8 +95,11 @@ def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "
     tool, and "findings" are the problem's occurrences (from its hourly rollup, at most the hour's calls)."""
     db = store.db
     if problem is not None:
-        row = db.execute("SELECT coalesce(m.id, p.id), coalesce(m.tool, p.tool) FROM problems p LEFT JOIN problems m "
-                         "ON m.id = p.merged_into WHERE p.id = ?", (problem,)).fetchone()
+        row = db.execute(
+            "SELECT coalesce(m.id, p.id), coalesce(m.tool, p.tool) FROM problems p LEFT JOIN problems m "
+            "ON m.id = p.merged_into WHERE p.id = ?",
+            (problem,),
+        ).fetchone()
         if row is None or (tool and tool != row[1]):
             return {"hours": [], "tools": {}}
         problem, tool = row[0], row[1] or ""
@@ -108,8 +122,12 @@ def hourly_strip(store, hours: int = STRIP_HOURS, tool: str = "", until: str = "
     for name, hour, calls, findings in db.execute(sql + " ORDER BY 1, 2", params):
         tools.setdefault(name, {})[hour] = {"calls": calls, "findings": findings or 0}
     if problem is not None:
-        seen = dict(db.execute("SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? "
-                               "AND hour <= ?", (problem, hour_list[0], hour_list[-1])))
+        seen = dict(
+            db.execute(
+                "SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? AND hour <= ?",
+                (problem, hour_list[0], hour_list[-1]),
+            )
+        )
         for hour, cell in tools.get(tool, {}).items():
             cell["findings"] = min(cell["calls"], seen.get(hour, 0))
     return {"hours": hour_list, "tools": tools}

@@ -1,4 +1,5 @@
 """Reads for the tool pages: each tool's calls, findings and last call, and its recent calls."""
+
 from collections import Counter
 
 from .codec import loads
@@ -27,9 +28,17 @@ def tool_summaries(store) -> list[dict]:
     for name in sorted(contracts | set(totals)):
         calls, findings = totals.get(name, (0, 0))
         last = store.db.execute(LAST_SEEN, (name,)).fetchone()[0] if calls else None
-        out.append({"name": name, "calls": calls, "with_findings": findings, "last_seen": last,
-                    "contract": name in contracts, "open_problems": int(open_problems.get(name, 0)),
-                    "releases": releases.get(name, [])})
+        out.append(
+            {
+                "name": name,
+                "calls": calls,
+                "with_findings": findings,
+                "last_seen": last,
+                "contract": name in contracts,
+                "open_problems": int(open_problems.get(name, 0)),
+                "releases": releases.get(name, []),
+            }
+        )
     return out
 
 
@@ -61,5 +70,7 @@ def url_templates(store, tool: str, limit: int = 200) -> list[tuple[str, int]]:
 def known_tool(store, name: str) -> bool:
     """Say whether a tool has a contract or any call."""
     store.catch_up_for_read()
-    return store.get_tool(name) is not None or store.db.execute(
-        "SELECT 1 FROM calls WHERE tool = ? LIMIT 1", (name,)).fetchone() is not None
+    return (
+        store.get_tool(name) is not None
+        or store.db.execute("SELECT 1 FROM calls WHERE tool = ? LIMIT 1", (name,)).fetchone() is not None
+    )

@@ -1,4 +1,5 @@
 """Tool contracts: stored per tool name, with the calls of a tool re-analysed on change."""
+
 from ..inference.contract import learnt_separators, with_inferred
 from ..problems.grouping import contract_digest
 from .codec import dumps, loads, utc_now
@@ -10,9 +11,12 @@ class ToolContracts:
     def put_tool(self, name: str, contract: dict) -> None:
         """Create or replace a tool's contract and mark its calls for re-analysis."""
         with self.write() as conn:
-            conn.execute("INSERT INTO tools (name, contract, updated_at) VALUES (?, ?, ?) "
-                         "ON CONFLICT(name) DO UPDATE SET contract = excluded.contract, "
-                         "updated_at = excluded.updated_at", (name, dumps(contract), utc_now()))
+            conn.execute(
+                "INSERT INTO tools (name, contract, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(name) DO UPDATE SET contract = excluded.contract, "
+                "updated_at = excluded.updated_at",
+                (name, dumps(contract), utc_now()),
+            )
             conn.execute("UPDATE calls SET version = version + 1 WHERE tool = ?", (name,))
 
     def get_tool(self, name: str) -> dict | None:
@@ -24,7 +28,9 @@ class ToolContracts:
         if not name:
             return None
         pairs = self.inferred_pairs(name)
-        return with_inferred(self.get_tool(name), pairs, learnt_separators(self.evidence(name), pairs) if pairs else None)
+        return with_inferred(
+            self.get_tool(name), pairs, learnt_separators(self.evidence(name), pairs) if pairs else None
+        )
 
     def analysis_digest(self, name: str | None) -> str | None:
         """Return the digest of `analysis_contract`: what a call analysed now records, and what a resolve

@@ -3,6 +3,7 @@
 SQLite's own busy handler sleeps up to 100 ms between tries; under load it left a third of the
 CPU idle while the background analyzer and ingest requests waited for each other.
 """
+
 import fcntl
 import os
 import time

@@ -6,6 +6,7 @@ deletions go oldest first, in transactions sized to the room the disk has for th
 index is kept by hand in steps of a few pages (search_upkeep.py). On files with incremental auto_vacuum
 (every file made since 0.2.0) free pages then move off the end of the file step by step.
 """
+
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -53,8 +54,10 @@ class Upkeep(SearchIndexUpkeep):
         if self.min_free_bytes and self.path != ":memory:":
             free = self.free_bytes()
             if free < self.min_free_bytes:
-                raise StoreUnavailable(f"the disk is nearly full ({free // 1024} KiB free, less than "
-                                       "TRACEDIFF_MIN_FREE_MB): prune old traces or give it more space")
+                raise StoreUnavailable(
+                    f"the disk is nearly full ({free // 1024} KiB free, less than "
+                    "TRACEDIFF_MIN_FREE_MB): prune old traces or give it more space"
+                )
 
     def prune(self, before_ts: str, batch: int = 500) -> int:
         """Delete traces last seen before a time, a few at a time; return how many.
@@ -116,8 +119,11 @@ class Upkeep(SearchIndexUpkeep):
                     raise
                 self.checkpoint(required=False)  # the failed transaction's frames give their space back
                 if size == 1:
-                    raise DiskFull(f"{error}: SQLite needs some free space to record a deletion "
-                                   f"({deleted} trace(s) deleted before it ran out)", deleted) from error
+                    raise DiskFull(
+                        f"{error}: SQLite needs some free space to record a deletion "
+                        f"({deleted} trace(s) deleted before it ran out)",
+                        deleted,
+                    ) from error
                 size, per_trace = max(1, size // 4), None
                 continue
             deleted += gone
@@ -139,13 +145,17 @@ class Upkeep(SearchIndexUpkeep):
     def _prune_some(self, before_ts: str, size: int, unindex: bool = True) -> int:
         with self.write() as conn:
             self.take_summaries_turn(conn)
-            ids = [r[0] for r in conn.execute(
-                "SELECT trace_id FROM traces WHERE last_ts < ? ORDER BY last_ts LIMIT ?", (before_ts, size))]
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT trace_id FROM traces WHERE last_ts < ? ORDER BY last_ts LIMIT ?", (before_ts, size)
+                )
+            ]
             if not ids:
                 return 0
             calls = conn.execute(
-                f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({','.join('?' * len(ids))})",
-                ids).fetchall()
+                f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({','.join('?' * len(ids))})", ids
+            ).fetchall()
             hours = hour_keys(conn, calls, self.sql)
             forget_calls(conn, [tuple(call) for call in calls])
             for trace_id in ids:

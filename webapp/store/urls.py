@@ -1,4 +1,5 @@
 """What a DATABASE setting names: a SQLite file path, or a PostgreSQL URL."""
+
 import re
 from urllib.parse import urlsplit, urlunsplit
 

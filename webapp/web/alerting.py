@@ -1,10 +1,11 @@
 """Alerts over HTTP: the rules API under /api/v1/alerts and the settings page, thin adapters over the store."""
+
 import orjson
 from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
 from ..alerts import RuleError, new_secret, parse_rule
-from ..ops.sender import describe, test_delivery
 from ..alerts.urls import UrlRefused, allow_list, check_url, masked
+from ..ops.sender import describe, test_delivery
 from .db import get_store
 from .errors import ApiError
 from .paging import next_cursor, page_args
@@ -74,8 +75,9 @@ def api_deliveries(rule_id):
     limit, before = page_args(request.args, DELIVERIES_PAGE)
     store = get_store()
     rows = store.deliveries(rule_id, limit + 1, before)
-    return jsonify(deliveries=rows[:limit], next_cursor=next_cursor(rows, limit),
-                   messages=store.messages(rule_id, limit))
+    return jsonify(
+        deliveries=rows[:limit], next_cursor=next_cursor(rows, limit), messages=store.messages(rule_id, limit)
+    )
 
 
 @bp.post("/api/v1/alerts/<int:rule_id>/test")
@@ -107,16 +109,28 @@ def _settings(created=None, error=None, tested=None):
     store = get_store()
     rules = [{**shown(rule), "deliveries": store.deliveries(rule["id"], 20)} for rule in store.list_rules()]
     can_change = may_change_contracts()  # the token that changes contracts manages rules too
-    return page_or_fragment("alerts.html", "partials/alert_rules.html", rules=rules, created=created, error=error,
-                            tested=tested, can_change=can_change, hint=None if can_change else change_hint())
+    return page_or_fragment(
+        "alerts.html",
+        "partials/alert_rules.html",
+        rules=rules,
+        created=created,
+        error=error,
+        tested=tested,
+        can_change=can_change,
+        hint=None if can_change else change_hint(),
+    )
 
 
 @bp.post("/settings/alerts")
 def settings_create():
     """Create a rule from the form and show its secret once."""
     form = request.form
-    body = {"url": form.get("url", "").strip(), "format": form.get("format") or "webhook",
-            "on": form.getlist("on") or ["new", "regressed"], "min_interval_s": _int(form.get("min_interval_s"))}
+    body = {
+        "url": form.get("url", "").strip(),
+        "format": form.get("format") or "webhook",
+        "on": form.getlist("on") or ["new", "regressed"],
+        "min_interval_s": _int(form.get("min_interval_s")),
+    }
     for name in ("tool", "kind", "min_severity", "source"):
         if form.get(name):
             body[name] = form[name]

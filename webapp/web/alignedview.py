@@ -4,6 +4,7 @@ The first page holds the first rows and every row that shows a finding's end, so
 be highlighted; the other rows come a page at a time ("load more", or a plain link without JS).
 A folded finding shows by its examples: its normalised path (/tags/*) names no single row.
 """
+
 from dataclasses import dataclass
 from itertools import chain, islice
 
@@ -17,11 +18,11 @@ from .tree import node_id, value_text
 
 SNAPSHOTS = ("arguments", "request", "response")
 ICONS = {"error": "✖", "warning": "▲", "info": "ℹ"}
-FIRST_ROWS = 200       # rows on the first screen, besides those that show a finding
-MORE_ROWS = 500        # rows per "load more"
+FIRST_ROWS = 200  # rows on the first screen, besides those that show a finding
+MORE_ROWS = 500  # rows per "load more"
 FIRST_WEIGHT = 150_000  # about the bytes of HTML the first screen's plain rows may take (long keys, ids)
-BROKEN_CHARS = 2000    # characters shown of a payload that is not JSON
-COUNT_ROWS = 20_000    # rows counted for "N more rows not shown"; past it the page says "at least N"
+BROKEN_CHARS = 2000  # characters shown of a payload that is not JSON
+COUNT_ROWS = 20_000  # rows counted for "N more rows not shown"; past it the page says "at least N"
 
 
 def full_rows(call: dict) -> tuple[list[dict], bool]:
@@ -32,7 +33,7 @@ def full_rows(call: dict) -> tuple[list[dict], bool]:
 def counted_rows(call: dict) -> tuple[list[dict], bool, tuple | None]:
     """Return a call's rows (up to MAX_ROWS), whether some were cut and, when cut, how many rows and
     marked rows the uncut alignment has and whether that is exact (not past COUNT_ROWS); else None."""
-    if not call.get("validation"):   # not analysed yet: there is nothing to rebuild from
+    if not call.get("validation"):  # not analysed yet: there is nothing to rebuild from
         return call["alignment"], bool(call.get("alignment_truncated")), None
     stored = call["alignment"]
     countable = call.get("alignment_sparse") is True and not call.get("incomplete")
@@ -78,6 +79,7 @@ def finding_places(finding: dict) -> list[tuple]:
 @dataclass(frozen=True)
 class Hidden:
     """How many aligned rows were left out; `at_least` when only a lower bound is known."""
+
     count: int = 0
     at_least: bool = False
 
@@ -92,8 +94,12 @@ def finding_ends(call: dict) -> dict[tuple, list[dict]]:
     """Map each (snapshot, path) end of a finding to the labels of the findings ending there."""
     ends: dict[tuple, list[dict]] = {}
     for finding, anchor in zip(call["findings"], finding_anchors(call["findings"])):
-        label = {"kind": finding["kind"], "severity": finding["severity"],
-                 "icon": ICONS[finding["severity"]], "anchor": anchor}
+        label = {
+            "kind": finding["kind"],
+            "severity": finding["severity"],
+            "icon": ICONS[finding["severity"]],
+            "anchor": anchor,
+        }
         for end in (end for pair in finding_places(finding) for end in pair):
             if end and end["snapshot"] in SNAPSHOTS:
                 ends.setdefault((end["snapshot"], end["path"]), []).append(label)
@@ -114,8 +120,12 @@ def ends_covered(paths: list[tuple], ends: dict, lengths: set[int] | None = None
     """Return the ends that one of `paths` is or lies below (a container end shows as its fields)."""
     # Only prefixes as long as some end can be one: rows 60 levels deep would walk 60 ancestors each.
     lengths = end_lengths(ends) if lengths is None else lengths
-    return {(name, ptr[:n]) for name, ptr in paths for n in lengths
-            if n <= len(ptr) and (n == len(ptr) or ptr[n] == "/") and (name, ptr[:n]) in ends}
+    return {
+        (name, ptr[:n])
+        for name, ptr in paths
+        for n in lengths
+        if n <= len(ptr) and (n == len(ptr) or ptr[n] == "/") and (name, ptr[:n]) in ends
+    }
 
 
 def end_rows(rows: list[dict], ends: dict) -> list[dict]:
@@ -126,8 +136,14 @@ def end_rows(rows: list[dict], ends: dict) -> list[dict]:
     added = []
     for (name, ptr), labels in ends.items():
         if (name, ptr) not in covered:
-            added.append({**{stage: None for stage in SNAPSHOTS}, name: ptr,
-                          "kind": labels[0]["kind"], "severity": labels[0]["severity"]})
+            added.append(
+                {
+                    **{stage: None for stage in SNAPSHOTS},
+                    name: ptr,
+                    "kind": labels[0]["kind"],
+                    "severity": labels[0]["severity"],
+                }
+            )
     return added
 
 
@@ -176,9 +192,17 @@ def aligned_cells(row: dict, payloads: dict, seen: set) -> list[dict]:
         ptr = row.get(name)
         value = MISSING if ptr is None else resolve_request(payloads[name], ptr)
         cell_id = node_id(name, ptr) if ptr is not None else None
-        broken = ptr == "" and json_error(value) is not None   # a payload logged as broken JSON
-        cells.append({"snapshot": name, "ptr": ptr, "present": value is not MISSING, "broken": broken,
-                      "text": cell_text(value, broken), "id": cell_id if cell_id not in seen else None})
+        broken = ptr == "" and json_error(value) is not None  # a payload logged as broken JSON
+        cells.append(
+            {
+                "snapshot": name,
+                "ptr": ptr,
+                "present": value is not MISSING,
+                "broken": broken,
+                "text": cell_text(value, broken),
+                "id": cell_id if cell_id not in seen else None,
+            }
+        )
         seen.add(cell_id)
     return cells
 
@@ -188,8 +212,9 @@ def _located(rows: list[dict]) -> bool:
     return any(is_located_path(row.get("request")) for row in rows)
 
 
-def aligned_rows(call: dict, only_diff: bool, more: int | None = None,
-                 limit: int = FIRST_ROWS) -> tuple[list[dict], Hidden, int | None]:
+def aligned_rows(
+    call: dict, only_diff: bool, more: int | None = None, limit: int = FIRST_ROWS
+) -> tuple[list[dict], Hidden, int | None]:
     """Return one page of the aligned view's rows (three cells each), the rows left out, and the next page.
 
     The first page (`more` None) holds `limit` rows and, past them, every row showing a finding's end
@@ -203,22 +228,28 @@ def aligned_rows(call: dict, only_diff: bool, more: int | None = None,
     ends = finding_ends(call)
     extra = end_rows(full, ends)
     numbered = [(f"end-{n}", row) for n, row in enumerate(extra) if row_paths(row)[0][1] == ""]
-    numbered += list(enumerate(full)) + [(f"end-{n}", row) for n, row in enumerate(extra)
-                                         if row_paths(row)[0][1] != ""]
+    numbered += list(enumerate(full)) + [(f"end-{n}", row) for n, row in enumerate(extra) if row_paths(row)[0][1] != ""]
     picker, first, rest = _Picker(ends, limit), [], []
     for index, row in numbered:
         if only_diff and not row.get("kind"):
             continue
         (first if picker.keep(row, len(first)) else rest).append((index, row))
         if picker.weight > FIRST_WEIGHT:
-            picker.limit = 0   # keys of a thousand characters: fewer rows fill the first screen
-    page = first if more is None else rest[more:more + MORE_ROWS]
+            picker.limit = 0  # keys of a thousand characters: fewer rows fill the first screen
+    page = first if more is None else rest[more : more + MORE_ROWS]
     after = len(rest) if more is None else more + MORE_ROWS
     rows, seen = [], set()
     for index, row in page:
         labels = row_labels(row, ends)
-        rows.append({"index": index, "cells": aligned_cells(row, payloads, seen), "labels": labels,
-                     "kind": row.get("kind"), "severity": labels[0]["severity"] if labels else None})
+        rows.append(
+            {
+                "index": index,
+                "cells": aligned_cells(row, payloads, seen),
+                "labels": labels,
+                "kind": row.get("kind"),
+                "severity": labels[0]["severity"] if labels else None,
+            }
+        )
     shown = len(first) + (min(after, len(rest)) if more is not None else 0)
     next_more = (0 if more is None else after) if after < len(rest) or (more is None and rest) else None
     return rows, hidden_count(call, only_diff, cut, len(first) + len(rest), shown, len(extra)), next_more
@@ -234,5 +265,3 @@ def hidden_count(call: dict, only_diff: bool, cut: bool, candidates: int, shown:
     total, marked, exact = counted
     total = marked if only_diff else total
     return Hidden(max(total + extra - shown, candidates - shown), at_least=not exact)
-
-

@@ -1,23 +1,31 @@
 """The JSON API under /api/v1 and the OTLP endpoint: thin adapters over the pipeline."""
+
 import orjson
 from flask import Blueprint, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from .. import pipeline
 from ..analysis import FINDING_KINDS, fold
-from .bodies import body_deadline, cut_short
-from ..contracts import (YAML_MEDIA_TYPES, ContractError, load_document, parse_operations, read_contracts,
-                        save_contracts, validated_contract)
-from .db import get_store
-from .errors import ApiError, error_response, http_error_code
+from ..contracts import (
+    YAML_MEDIA_TYPES,
+    ContractError,
+    load_document,
+    parse_operations,
+    read_contracts,
+    save_contracts,
+    validated_contract,
+)
 from ..ingest import IngestError, otlp_response, parse_body, parse_otlp
 from ..ingest.envelope import canonical_trace_id
 from ..ingest.model import too_large
-from .metrics import note_store_unavailable, record_ingest
-from .security import admin_only
 from ..problems.grouping import link_problems
 from ..store import IngestResult, StoreUnavailable
 from ..store.filters import TraceQuery, decode_cursor, encode_cursor
+from .bodies import body_deadline, cut_short
+from .db import get_store
+from .errors import ApiError, error_response, http_error_code
+from .metrics import note_store_unavailable, record_ingest
+from .security import admin_only
 
 bp = Blueprint("api", __name__)
 
@@ -42,8 +50,12 @@ def whole_body() -> bytes:
     with body_deadline(request.environ, current_app.config["BODY_TIMEOUT"]):
         raw = request.get_data(cache=False)
         limit = request.max_content_length
-        if limit is not None and request.content_length is None and len(raw) >= limit \
-                and request.environ["wsgi.input"].read(1):
+        if (
+            limit is not None
+            and request.content_length is None
+            and len(raw) >= limit
+            and request.environ["wsgi.input"].read(1)
+        ):
             raise too_large(limit)
         cut_short(len(raw), request.content_length)
     return raw
@@ -67,21 +79,39 @@ def parsed(parse, raw: bytes, endpoint: str, **options):
 @bp.post("/api/v1/ingest")
 def ingest():
     """Accept events in any framing; 200 with per-event rejections."""
-    batch = parsed(parse_body, whole_body(), "ingest", content_encoding=request.headers.get("Content-Encoding"),
-                   headers=request.headers, query=request.args, limits=limits(), prepare=pipeline.preparer(redactor()))
+    batch = parsed(
+        parse_body,
+        whole_body(),
+        "ingest",
+        content_encoding=request.headers.get("Content-Encoding"),
+        headers=request.headers,
+        query=request.args,
+        limits=limits(),
+        prepare=pipeline.preparer(redactor()),
+    )
     result = pipeline.store_batch(get_store(), batch, redactor(), source=sender(), prepared=True)
     record_ingest(result, batch.rejected, "ingest")
-    return jsonify(accepted=result.accepted, duplicates=result.duplicates, rejected=[
-        {"index": r.index, "code": r.code, "message": r.message, "retryable": r.retryable}
-        for r in batch.rejected])
+    return jsonify(
+        accepted=result.accepted,
+        duplicates=result.duplicates,
+        rejected=[
+            {"index": r.index, "code": r.code, "message": r.message, "retryable": r.retryable} for r in batch.rejected
+        ],
+    )
 
 
 @bp.post("/v1/traces")
 def otlp_traces():
     """Accept OTLP/HTTP trace exports (protobuf or JSON) and answer with partial success."""
     content_type = request.headers.get("Content-Type")
-    batch = parsed(parse_otlp, whole_body(), "otlp", content_type=content_type,
-                   content_encoding=request.headers.get("Content-Encoding"), limits=limits())
+    batch = parsed(
+        parse_otlp,
+        whole_body(),
+        "otlp",
+        content_type=content_type,
+        content_encoding=request.headers.get("Content-Encoding"),
+        limits=limits(),
+    )
     record_ingest(pipeline.store_batch(get_store(), batch, redactor(), source=sender()), batch.rejected, "otlp")
     message = "; ".join(r.message for r in batch.rejected[:5])
     body, mimetype = otlp_response(len(batch.rejected), message, content_type)
@@ -127,18 +157,25 @@ def list_findings(trace_id):
     call = next((c for c in trace["calls"] if c["call_id"] == call_id), None)
     if call is None:
         raise ApiError(404, "call_not_found", f"no call {call_id!r} in trace {trace['trace_id']!r}")
-    page = {"trace_id": trace["trace_id"], "call_id": call_id, "offset": offset, "limit": limit,
-            "analyzed": call["analyzed"], "incomplete": call.get("incomplete")}
+    page = {
+        "trace_id": trace["trace_id"],
+        "call_id": call_id,
+        "offset": offset,
+        "limit": limit,
+        "analyzed": call["analyzed"],
+        "incomplete": call.get("incomplete"),
+    }
     if request.args.get("finding") is None:
         items = call["findings"]
-        page["findings"] = items[offset:offset + limit]
+        page["findings"] = items[offset : offset + limit]
     else:
         number = _page_parameter("finding", 1, 1, None)
         if number > len(call["findings"]):
             raise ApiError(404, "finding_not_found", f"call {call_id!r} has no finding {number}")
         found = call["findings"][number - 1]
         items = ((get_store().call_analysis(trace["trace_id"], call_id) or {}).get("places") or {}).get(
-            str(number - 1)) or [None]
+            str(number - 1)
+        ) or [None]
         docs = {name: (snap or {}).get("payload") for name, snap in call["snapshots"].items()}
         page["finding"] = found
         page["occurrences"] = fold.occurrences(found, [] if items == [None] else items, docs, offset, limit)
@@ -248,13 +285,21 @@ def store_unavailable(error: StoreUnavailable):
     return error_response(503, "store_unavailable", message, retryable=True, headers={"Retry-After": str(seconds)})
 
 
-JSON_PAGES = ("views.trace_json", "views.index_json", "views.node_value", "problems_pages.problem_json",
-              "problems_pages.problems_json")
+JSON_PAGES = (
+    "views.trace_json",
+    "views.index_json",
+    "views.node_value",
+    "problems_pages.problem_json",
+    "problems_pages.problems_json",
+)
 
 
 def wants_json() -> bool:
-    return (request.path.startswith(("/api/", "/v1/")) or request.endpoint in JSON_PAGES
-            or request.accept_mimetypes.best == "application/json")
+    return (
+        request.path.startswith(("/api/", "/v1/"))
+        or request.endpoint in JSON_PAGES
+        or request.accept_mimetypes.best == "application/json"
+    )
 
 
 @bp.app_errorhandler(HTTPException)

@@ -1,4 +1,5 @@
 """Read a request body against a deadline, so a client sending a byte a second cannot hold a thread."""
+
 import contextlib
 import socket
 import threading
@@ -44,8 +45,13 @@ def body_deadline(environ: dict, seconds: float):
 
 
 def _timed_out(seconds: float) -> ApiError:
-    return ApiError(408, "body_timeout", f"the request body did not arrive within {seconds:g} s; "
-                    "send it faster or in smaller batches", retryable=True, headers={"Connection": "close"})
+    return ApiError(
+        408,
+        "body_timeout",
+        f"the request body did not arrive within {seconds:g} s; send it faster or in smaller batches",
+        retryable=True,
+        headers={"Connection": "close"},
+    )
 
 
 def cut_short(received: int, declared: int | None) -> None:
@@ -56,5 +62,9 @@ def cut_short(received: int, declared: int | None) -> None:
 
 def _broken(error: Exception) -> ApiError:
     what = "ended before its Content-Length" if isinstance(error, NoMoreData) else f"has broken framing ({error})"
-    return ApiError(400, "bad_body", f"the request body {what}; nothing in it was acknowledged: send it again whole",
-                    headers={"Connection": "close"})
+    return ApiError(
+        400,
+        "bad_body",
+        f"the request body {what}; nothing in it was acknowledged: send it again whole",
+        headers={"Connection": "close"},
+    )

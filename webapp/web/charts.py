@@ -1,4 +1,5 @@
 """The per-tool strip above the trace list: bar geometry for a server-rendered SVG."""
+
 from datetime import datetime, timedelta
 from urllib.parse import urlencode
 
@@ -38,12 +39,29 @@ def strip_rows(strip: dict, filters: dict | None = None, list_url: str = "/", he
         prefix = urlencode({**(filters or {}), **({} if tool == NO_TOOL else {"tool": tool})})
         # each tool on its own scale: a quiet tool's step after a deploy shows as well as a busy one's
         peak, name = max(cell["calls"] for cell in cells.values()), escape(tool)
-        bars = [_bar(position * slot, slot - BAR_GAP, cells[hour], name, hour,
-                     list_url + hour_link(prefix, hour, ends[position]), peak, height)
-                for position, hour in enumerate(hours) if hour in cells]
-        rows.append({"tool": tool, "filter_tool": None if tool == NO_TOOL else tool, "svg": Markup("".join(bars)),
-                     "total": sum(c["calls"] for c in cells.values()),
-                     "findings": sum(c["findings"] for c in cells.values())})
+        bars = [
+            _bar(
+                position * slot,
+                slot - BAR_GAP,
+                cells[hour],
+                name,
+                hour,
+                list_url + hour_link(prefix, hour, ends[position]),
+                peak,
+                height,
+            )
+            for position, hour in enumerate(hours)
+            if hour in cells
+        ]
+        rows.append(
+            {
+                "tool": tool,
+                "filter_tool": None if tool == NO_TOOL else tool,
+                "svg": Markup("".join(bars)),
+                "total": sum(c["calls"] for c in cells.values()),
+                "findings": sum(c["findings"] for c in cells.values()),
+            }
+        )
     return rows
 
 
@@ -53,11 +71,16 @@ def _bar(x: int, width: int, cell: dict, tool: Markup, hour: str, href: str, pea
     calls, findings = int(cell["calls"]), int(cell["findings"])
     calls_h = max(MIN_BAR, round(height * calls / peak))
     findings_h = round(calls_h * findings / calls) if findings else 0
-    findings_rect = (f'<rect class="bar-findings" x="{x}" y="{30 - findings_h}" width="{width}" '
-                     f'height="{findings_h}"/>' if findings_h else "")
-    return (f'<a href="{escape(href)}"><title>{tool} {escape(hour.replace("T", " "))}:00: {calls} calls, {findings} '
-            f'with findings</title><rect class="bar-hit" x="{x}" width="{width}" height="30"/><rect class="bar-calls" '
-            f'x="{x}" y="{30 - calls_h}" width="{width}" height="{calls_h}"/>{findings_rect}</a>')
+    findings_rect = (
+        f'<rect class="bar-findings" x="{x}" y="{30 - findings_h}" width="{width}" height="{findings_h}"/>'
+        if findings_h
+        else ""
+    )
+    return (
+        f'<a href="{escape(href)}"><title>{tool} {escape(hour.replace("T", " "))}:00: {calls} calls, {findings} '
+        f'with findings</title><rect class="bar-hit" x="{x}" width="{width}" height="30"/><rect class="bar-calls" '
+        f'x="{x}" y="{30 - calls_h}" width="{width}" height="{calls_h}"/>{findings_rect}</a>'
+    )
 
 
 def strip_width(strip: dict) -> int:

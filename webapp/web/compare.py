@@ -1,4 +1,5 @@
 """Compare the same stage of two calls field by field: pure, skips equal subtrees."""
+
 from collections import deque
 
 import orjson
@@ -12,8 +13,12 @@ _ABSENT = object()
 
 
 def _kind(a, b) -> str:
-    if type(a) is not type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))
-                                       and not isinstance(a, bool) and not isinstance(b, bool)):
+    if type(a) is not type(b) and not (
+        isinstance(a, (int, float))
+        and isinstance(b, (int, float))
+        and not isinstance(a, bool)
+        and not isinstance(b, bool)
+    ):
         return "type_changed"
     return "value_changed"
 
@@ -21,12 +26,18 @@ def _kind(a, b) -> str:
 def _row(status: str, ptr_a: str | None, ptr_b: str | None, a, b) -> dict:
     # `ptr` is where the row sits in A (in B for an item only B has); `ptr_b` is B's own place,
     # which differs when an item was paired by id or value across positions.
-    return {"ptr": ptr_a if ptr_a is not None else ptr_b, "ptr_b": ptr_b or "", "status": status,
-            "a": "" if a is _ABSENT else value_text(a, 200), "b": "" if b is _ABSENT else value_text(b, 200)}
+    return {
+        "ptr": ptr_a if ptr_a is not None else ptr_b,
+        "ptr_b": ptr_b or "",
+        "status": status,
+        "a": "" if a is _ABSENT else value_text(a, 200),
+        "b": "" if b is _ABSENT else value_text(b, 200),
+    }
 
 
-def compare_values(a, b, pointer: str = "", out: list | None = None, limit: int = MAX_ROWS,
-                   pointer_b: str | None = None) -> list[dict]:
+def compare_values(
+    a, b, pointer: str = "", out: list | None = None, limit: int = MAX_ROWS, pointer_b: str | None = None
+) -> list[dict]:
     """Return rows {ptr, ptr_b, status, a, b} for every leaf of a and b; status same/changed/only_a/only_b."""
     out = [] if out is None else out
     pointer_b = pointer if pointer_b is None else pointer_b
@@ -39,8 +50,14 @@ def compare_values(a, b, pointer: str = "", out: list | None = None, limit: int 
             _pair(a.get(key, _ABSENT), b.get(key, _ABSENT), child(pointer, key), child(pointer_b, key), out, limit)
     elif isinstance(a, list) and isinstance(b, list):
         for i, j in merged_order(pair_list(a, b), len(a), len(b)):
-            _pair(_ABSENT if i is None else a[i], _ABSENT if j is None else b[j],
-                  None if i is None else child(pointer, i), None if j is None else child(pointer_b, j), out, limit)
+            _pair(
+                _ABSENT if i is None else a[i],
+                _ABSENT if j is None else b[j],
+                None if i is None else child(pointer, i),
+                None if j is None else child(pointer_b, j),
+                out,
+                limit,
+            )
     else:
         out.append(_row(_kind(a, b), pointer, pointer_b, a, b))
     return out
@@ -84,7 +101,7 @@ def merged_order(pairs: list[tuple[int, int]], len_a: int, len_b: int) -> list[t
 def _value_key(value) -> bytes:
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except TypeError:   # integers beyond 64 bits
+    except TypeError:  # integers beyond 64 bits
         return repr(value).encode()
 
 
@@ -103,10 +120,17 @@ def compare_calls(call_a: dict, call_b: dict, stages=("arguments", "request", "r
     for stage in stages:
         snap_a, snap_b = call_a["snapshots"].get(stage), call_b["snapshots"].get(stage)
         if snap_a is None or snap_b is None:
-            out.append({"stage": stage, "rows": [], "differences": None,
-                        "missing": [name for name, s in (("A", snap_a), ("B", snap_b)) if s is None]})
+            out.append(
+                {
+                    "stage": stage,
+                    "rows": [],
+                    "differences": None,
+                    "missing": [name for name, s in (("A", snap_a), ("B", snap_b)) if s is None],
+                }
+            )
             continue
         rows = compare_values(snap_a["payload"], snap_b["payload"])
-        out.append({"stage": stage, "rows": rows, "missing": [],
-                    "differences": sum(row["status"] != "same" for row in rows)})
+        out.append(
+            {"stage": stage, "rows": rows, "missing": [], "differences": sum(row["status"] != "same" for row in rows)}
+        )
     return out

@@ -1,4 +1,5 @@
 """The store's life cycle inside a Flask app: one connection per request."""
+
 from flask import current_app, g
 
 from ..store import Store, StoreUnavailable

@@ -1,4 +1,5 @@
 """The one JSON error shape: {"error": {"code", "message", "retryable"}}."""
+
 from flask import jsonify
 from werkzeug.exceptions import HTTPException
 

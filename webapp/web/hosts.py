@@ -4,6 +4,7 @@ A page on attacker.example whose name is re-pointed at 127.0.0.1 reaches a local
 `Host: attacker.example`: refusing unknown names stops it. An IP address as Host cannot be re-pointed,
 so every address is accepted; names must be listed (loopback names always are).
 """
+
 import ipaddress
 import socket
 
@@ -43,7 +44,8 @@ def host_allowed(header: str, allowed: frozenset[str]) -> bool:
         return True
     # *.localhost never leaves the machine (RFC 6761, and browsers resolve it themselves)
     return host.endswith(".localhost") or any(
-        name.startswith(".") and (host.endswith(name) or host == name[1:]) for name in allowed)
+        name.startswith(".") and (host.endswith(name) or host == name[1:]) for name in allowed
+    )
 
 
 def is_loopback(host: str) -> bool:

@@ -1,12 +1,13 @@
 """The mappings API: a tool's declared, inferred and candidate pairs, and confirming or rejecting one."""
+
 import orjson
 from flask import Blueprint, jsonify
 
 from ..pipeline import mappings as toolmappings
+from ..store.toolcalls import known_tool
 from .api import whole_body
 from .db import get_store
 from .errors import ApiError
-from ..store.toolcalls import known_tool
 
 bp = Blueprint("mappings_api", __name__)
 

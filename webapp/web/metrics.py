@@ -1,5 +1,6 @@
 """Prometheus metrics at /metrics, read from memory only: counters from every worker, the gauges workers
 sampled (ops/gauges.py), the answering worker's process and the build. A scrape never touches the database."""
+
 import os
 import platform
 import time
@@ -22,8 +23,9 @@ class BuildInfo:
     """tracediff_build_info{version, python} 1: which build answers, for dashboards and upgrades."""
 
     def collect(self):
-        family = GaugeMetricFamily("tracediff_build_info", "The tracediff build serving (always 1).",
-                                   labels=["version", "python"])
+        family = GaugeMetricFamily(
+            "tracediff_build_info", "The tracediff build serving (always 1).", labels=["version", "python"]
+        )
         family.add_metric([__version__, platform.python_version()], 1)
         yield family
 
@@ -66,8 +68,13 @@ def observe(response):
     started = request.environ.get(STARTED_KEY)
     if started is not None:
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-        record_request(route, request.method, response.status_code, time.perf_counter() - started,
-                       store_unavailable=request.environ.get(UNAVAILABLE_KEY, False))
+        record_request(
+            route,
+            request.method,
+            response.status_code,
+            time.perf_counter() - started,
+            store_unavailable=request.environ.get(UNAVAILABLE_KEY, False),
+        )
     return response
 
 

@@ -1,4 +1,5 @@
 """Honour X-Forwarded-* headers from the configured reverse proxies only (TRACEDIFF_TRUSTED_PROXIES)."""
+
 import ipaddress
 
 from werkzeug.middleware.proxy_fix import ProxyFix

@@ -1,4 +1,5 @@
 """The quarantine, visible: rejected records on a page and in the API, so a broken shipper shows in minutes."""
+
 from flask import Blueprint, jsonify, request, url_for
 
 from .db import get_store
@@ -12,13 +13,22 @@ PAGE = 50
 def _page(args, strict: bool) -> dict:
     limit, before = page_args(args, PAGE, strict)
     rows = get_store().quarantine(limit + 1, before)
-    return {"records": [_record(row) for row in rows[:limit]], "next_cursor": next_cursor(rows, limit),
-            "counts": get_store().quarantine_counts()}
+    return {
+        "records": [_record(row) for row in rows[:limit]],
+        "next_cursor": next_cursor(rows, limit),
+        "counts": get_store().quarantine_counts(),
+    }
 
 
 def _record(row: dict) -> dict:
-    return {"id": row["id"], "received_at": row["received_at"], "code": row["code"],
-            "message": row["message"], "source": row.get("source"), "raw": row["raw"]}
+    return {
+        "id": row["id"],
+        "received_at": row["received_at"],
+        "code": row["code"],
+        "message": row["message"],
+        "source": row.get("source"),
+        "raw": row["raw"],
+    }
 
 
 @bp.get("/api/v1/quarantine")

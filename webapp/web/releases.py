@@ -1,4 +1,5 @@
 """Releases over HTTP: GET /api/v1/releases, the /releases page and its JSON twin (thin adapters over the store)."""
+
 from flask import Blueprint, abort, jsonify, request, url_for
 
 from .db import get_store
@@ -31,8 +32,11 @@ def releases_data(args) -> dict:
     data = {"releases": [e for e in releases if e["release"] == base] if base and not other else releases}
     if base and other:
         found = store.compare_releases(base, other)
-        data["comparison"] = {"release": base, "compare": other,
-                              **{name: [problems_api.with_links(p) for p in problems] for name, problems in found.items()}}
+        data["comparison"] = {
+            "release": base,
+            "compare": other,
+            **{name: [problems_api.with_links(p) for p in problems] for name, problems in found.items()},
+        }
     return data
 
 
@@ -53,8 +57,12 @@ def _page_data() -> dict:
     everything = get_store().list_releases() if request.args.get("release") else data["releases"]
     order = [entry["release"] for entry in everything]  # newest first: the one after a release is its successor
     previous = {name: order[i + 1] for i, name in enumerate(order[:-1])}
-    return {**data, "all_releases": order, "previous": previous,
-            "asked": {name: (request.args.get(name) or "").strip() for name in ("release", "compare")}}
+    return {
+        **data,
+        "all_releases": order,
+        "previous": previous,
+        "asked": {name: (request.args.get(name) or "").strip() for name in ("release", "compare")},
+    }
 
 
 @bp.get("/releases")

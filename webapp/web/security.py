@@ -1,26 +1,29 @@
 """Scoped tokens, the Host allow-list, the cross-site refusal and the security headers of every response."""
+
 import logging
 
 from flask import current_app, g, request
 
+from ..common.tokens import SETTINGS, Keyring, Token
 from ..ops import logs
 from .errors import ApiError
 from .hosts import allowed_hosts, host_allowed
-from ..common.tokens import SETTINGS, Keyring, Token
 
 INGEST_PATHS = ("/api/v1/ingest", "/v1/traces")
 OPEN_PATHS = ("/static/", "/api/v1/health", "/api/v1/ready")
 METRICS_PATH = "/metrics"
 API_PREFIXES = ("/api/", "/v1/")
 TOOLS_PATH = "/api/v1/tools/"
-TOOL_PAGES_PATH = "/tools/"   # the tool pages' confirm, reject and "pair these" forms change contracts
+TOOL_PAGES_PATH = "/tools/"  # the tool pages' confirm, reject and "pair these" forms change contracts
 PROBLEMS_API_PATH = "/api/v1/problems/"
-PROBLEM_PAGES_PATH = "/problems/"   # resolving, archiving or merging a problem changes state, as contracts do
+PROBLEM_PAGES_PATH = "/problems/"  # resolving, archiving or merging a problem changes state, as contracts do
 ALERT_PATHS = ("/api/v1/alerts",)  # rules hold secrets and make the server call out
 ALERT_PAGES_PATH = "/settings/alerts"  # its forms, as the tool and problem pages' ones, open with Basic auth too
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
 BEARER_CHALLENGE = 'Bearer realm="tracediff"'
 # A browser asks for this once, then sends it with every request to the site, htmx ones included.
 BASIC_CHALLENGE = 'Basic realm="tracediff", charset="UTF-8"'
@@ -108,8 +111,12 @@ def require_scope(scope: str) -> Token | None:
         code = "read_only_token" if token.scope == "read" else "ingest_only_token"
         needed = "TRACEDIFF_ADMIN_TOKENS" if scope == "admin" else "TRACEDIFF_INGEST_TOKENS"
         article = "an" if token.scope == "ingest" else "a"
-        raise ApiError(403, code, f"{article} {token.scope} token cannot do this (change contracts or other admin "
-                       f"state); send a token from {needed}")
+        raise ApiError(
+            403,
+            code,
+            f"{article} {token.scope} token cannot do this (change contracts or other admin "
+            f"state); send a token from {needed}",
+        )
     raise _refusal(scope)
 
 
@@ -133,8 +140,9 @@ def may_change_contracts() -> bool:
     scope = changing_scope(ring)
     if not ring.configured(scope):
         return True
-    return any(token is not None and token.grants(scope)
-               for token in (ring.find(bearer_token()), ring.find(basic_password())))
+    return any(
+        token is not None and token.grants(scope) for token in (ring.find(bearer_token()), ring.find(basic_password()))
+    )
 
 
 def _require_metrics_token() -> None:
@@ -148,8 +156,10 @@ def _require_metrics_token() -> None:
     if ring.configured("metrics") and not ring.configured("read") and not (token and token.grants("read")):
         if token is not None:
             request.environ[logs.TOKEN_NAME_KEY] = token.name
-        raise _unauthorized("/metrics needs 'Authorization: Bearer <token>' with a token from "
-                            "TRACEDIFF_METRICS_TOKENS", BEARER_CHALLENGE)
+        raise _unauthorized(
+            "/metrics needs 'Authorization: Bearer <token>' with a token from TRACEDIFF_METRICS_TOKENS",
+            BEARER_CHALLENGE,
+        )
     g.token = require_scope("read")
 
 
@@ -157,23 +167,31 @@ def _require_page_admin() -> None:
     """Refuse a page's change without the token it needs; a browser is asked for it (Basic)."""
     if not may_change_contracts():
         setting = f"TRACEDIFF_{SETTINGS[changing_scope()]}"
-        raise _unauthorized(f"this change needs a token from {setting}, as the password of HTTP Basic auth "
-                            "(any user name) or as 'Authorization: Bearer <token>'; or use the `tracediff` "
-                            "command on the server", BASIC_CHALLENGE, BEARER_CHALLENGE)
+        raise _unauthorized(
+            f"this change needs a token from {setting}, as the password of HTTP Basic auth "
+            "(any user name) or as 'Authorization: Bearer <token>'; or use the `tracediff` "
+            "command on the server",
+            BASIC_CHALLENGE,
+            BEARER_CHALLENGE,
+        )
 
 
 def _refusal(scope: str) -> ApiError:
     settings = f"TRACEDIFF_{SETTINGS[scope]}" + ("" if scope == "admin" else " or TRACEDIFF_ADMIN_TOKENS")
     if scope == "read" and not request.path.startswith(API_PREFIXES):
-        return _unauthorized(f"this page needs a token from {settings}, as the password of HTTP Basic auth "
-                             "(any user name) or as 'Authorization: Bearer <token>'", BASIC_CHALLENGE, BEARER_CHALLENGE)
-    return _unauthorized(f"this endpoint needs 'Authorization: Bearer <token>' with a token from {settings}",
-                         BEARER_CHALLENGE)
+        return _unauthorized(
+            f"this page needs a token from {settings}, as the password of HTTP Basic auth "
+            "(any user name) or as 'Authorization: Bearer <token>'",
+            BASIC_CHALLENGE,
+            BEARER_CHALLENGE,
+        )
+    return _unauthorized(
+        f"this endpoint needs 'Authorization: Bearer <token>' with a token from {settings}", BEARER_CHALLENGE
+    )
 
 
 def _unauthorized(message: str, *challenges: str) -> ApiError:
-    return ApiError(401, "unauthorized", message, retryable=False,
-                    headers={"WWW-Authenticate": list(challenges)})
+    return ApiError(401, "unauthorized", message, retryable=False, headers={"WWW-Authenticate": list(challenges)})
 
 
 def check_host():
@@ -183,16 +201,21 @@ def check_host():
     allowed = allowed_hosts(current_app.config["ALLOWED_HOSTS"], current_app.config.get("HOST", ""))
     header = request.headers.get("Host", "")
     if not host_allowed(header, allowed):
-        raise ApiError(400, "host_not_allowed", f"the Host header {header[:100]!r} is not a name of this "
-                       "server; add it to TRACEDIFF_ALLOWED_HOSTS if it is")
+        raise ApiError(
+            400,
+            "host_not_allowed",
+            f"the Host header {header[:100]!r} is not a name of this "
+            "server; add it to TRACEDIFF_ALLOWED_HOSTS if it is",
+        )
 
 
 def log_token_use(response):
     """Log which named token changed something (never the token itself)."""
     token = g.get("token")
     if token is not None and request.method not in SAFE_METHODS:
-        LOG.info("token %s (%s): %s %s -> %s", token.name, token.scope, request.method, request.path,
-                 response.status_code)
+        LOG.info(
+            "token %s (%s): %s %s -> %s", token.name, token.scope, request.method, request.path, response.status_code
+        )
     return response
 
 
@@ -208,8 +231,12 @@ def refuse_cross_site_writes():
     origin = request.headers.get("Origin", "")
     own_origin = request.host_url.rstrip("/")
     if fetch_site in ("cross-site", "same-site") or (origin and origin != own_origin):
-        raise ApiError(403, "cross_site_request", "state-changing requests from another site's pages "
-                       "are refused; send them from a script or a log shipper, or from tracediff's own pages")
+        raise ApiError(
+            403,
+            "cross_site_request",
+            "state-changing requests from another site's pages "
+            "are refused; send them from a script or a log shipper, or from tracediff's own pages",
+        )
 
 
 def secure_headers(response):

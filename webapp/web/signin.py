@@ -6,13 +6,21 @@ the admin token the forms need. /signin is the one page that challenges until it
 at the root on purpose: a browser sends a Basic credential, unasked, to every path at or below the directory of
 the URL that was challenged, so a credential given here goes with every later request to the site.
 """
+
 from urllib.parse import urlsplit
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from .errors import ApiError
-from .security import BASIC_CHALLENGE, SETTINGS, basic_password, bearer_token, changing_scope, keyring, \
-    may_change_contracts
+from .security import (
+    BASIC_CHALLENGE,
+    SETTINGS,
+    basic_password,
+    bearer_token,
+    changing_scope,
+    keyring,
+    may_change_contracts,
+)
 
 bp = Blueprint("signin", __name__)
 MAX_NEXT = 2048
@@ -39,7 +47,7 @@ def here() -> str:
         return request.full_path.rstrip("?")
     referrer = urlsplit(request.referrer or "")
     if request.referrer and f"{referrer.scheme}://{referrer.netloc}/" == request.host_url:
-        path = referrer.path[len(request.script_root):] if referrer.path.startswith(request.script_root) else "/"
+        path = referrer.path[len(request.script_root) :] if referrer.path.startswith(request.script_root) else "/"
         return (path or "/") + (f"?{referrer.query}" if referrer.query else "")
     return "/"
 

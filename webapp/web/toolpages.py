@@ -1,16 +1,17 @@
 """The tool pages: /tools lists tools; /tools/<name> shows a contract, its calls, its strip and mappings."""
+
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from werkzeug.routing import PathConverter
 
-from . import charts
-from ..pipeline import mappings as toolmappings
 from ..contracts import ContractError
-from .db import get_store
 from ..inference.hints import map_command
-from .security import may_change_contracts
+from ..pipeline import mappings as toolmappings
 from ..store import stats
 from ..store.filters import TraceQuery
 from ..store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates
+from . import charts
+from .db import get_store
+from .security import may_change_contracts
 from .views import page_or_fragment
 
 bp = Blueprint("tools", __name__)
@@ -25,6 +26,8 @@ class ToolName(PathConverter):
 def init_app(app) -> None:
     """Teach the URL map `<tool:name>`, before any blueprint's rules name it."""
     app.url_map.converters["tool"] = ToolName
+
+
 SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
 
 
@@ -49,8 +52,13 @@ def tool_data(name: str) -> dict:
     """Return what the tool page shows, as plain data (the page and its JSON twin)."""
     store = get_store()
     contract = store.get_tool(name)
-    return {"name": name, "contract": contract, "calls": recent_calls(store, name),
-            "mappings": toolmappings.mapping_rows(store, name), "request_line": _request(store, name, contract)}
+    return {
+        "name": name,
+        "contract": contract,
+        "calls": recent_calls(store, name),
+        "mappings": toolmappings.mapping_rows(store, name),
+        "request_line": _request(store, name, contract),
+    }
 
 
 def _request(store, name: str, contract) -> dict | None:
@@ -77,16 +85,25 @@ def tool(name):
     _tool_or_404(name)
     data = tool_data(name)
     strip = stats.hourly_strip(get_store(), tool=name)
-    return page_or_fragment("tool.html", "partials/mappings.html", **data, **_mapping_context(name),
-                            schemas=[(k, data["contract"][k]) for k in SCHEMAS if (data["contract"] or {}).get(k)],
-                            query=TraceQuery(tool=name),
-                            strip_rows=charts.strip_rows(strip, list_url=url_for("views.index")),
-                            strip_width=charts.strip_width(strip), strip_hours=strip["hours"])
+    return page_or_fragment(
+        "tool.html",
+        "partials/mappings.html",
+        **data,
+        **_mapping_context(name),
+        schemas=[(k, data["contract"][k]) for k in SCHEMAS if (data["contract"] or {}).get(k)],
+        query=TraceQuery(tool=name),
+        strip_rows=charts.strip_rows(strip, list_url=url_for("views.index")),
+        strip_width=charts.strip_width(strip),
+        strip_hours=strip["hours"],
+    )
 
 
 def _mapping_context(name: str) -> dict:
-    return {"can_change": may_change_contracts(), "tool_name": name,
-            "command": lambda row: map_command(name, [(row["arguments"], row["request"])])}
+    return {
+        "can_change": may_change_contracts(),
+        "tool_name": name,
+        "command": lambda row: map_command(name, [(row["arguments"], row["request"])]),
+    }
 
 
 @bp.post("/tools/<tool:name>/mappings/<action>")
@@ -105,8 +122,12 @@ def change_mapping(name, action):
         abort(400, description=str(error))
     back = request.form.get("next", "")
     if request.headers.get("HX-Request") and not back:
-        return page_or_fragment("tool.html", "partials/mappings.html", mappings=toolmappings.mapping_rows(store, name),
-                                **_mapping_context(name))
+        return page_or_fragment(
+            "tool.html",
+            "partials/mappings.html",
+            mappings=toolmappings.mapping_rows(store, name),
+            **_mapping_context(name),
+        )
     # only our own paths: a form's `next` must not send the browser to another site
     target = back if back[:1] == "/" and back[1:2] not in ("/", "\\") else url_for("tools.tool", name=name)
     return redirect(target, 303)

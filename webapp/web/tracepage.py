@@ -1,13 +1,24 @@
 """What the trace page shows, computed from a stored trace: no Flask, no database."""
-from .alignedview import ICONS, counted_rows, finding_places, full_rows
-from ..reports.anchors import finding_anchors
+
 from ..inference.hints import map_command, rename_guesses
+from ..reports.anchors import finding_anchors
 from ..reports.text import end_text
+from .alignedview import ICONS, counted_rows, finding_places, full_rows
 from .tree import BIG_PAYLOAD, TreeOptions, node_id, payload_size, tree_tokens
 
 SNAPSHOTS = ("arguments", "request", "response")
-SHOWN_HEADERS = ("content-type", "content-length", "retry-after", "x-request-id", "request-id",
-                 "idempotency-key", "traceparent", "user-agent", "location", "www-authenticate")
+SHOWN_HEADERS = (
+    "content-type",
+    "content-length",
+    "retry-after",
+    "x-request-id",
+    "request-id",
+    "idempotency-key",
+    "traceparent",
+    "user-agent",
+    "location",
+    "www-authenticate",
+)
 
 
 def select_call(trace: dict, call_id: str | None) -> dict:
@@ -36,7 +47,7 @@ def call_marks(call: dict) -> dict[str, dict]:
     for name in SNAPSHOTS:
         for error in (call["validation"].get(name) or {}).get("errors", []):
             marks[name].setdefault(error["path"], ("invalid", "error"))
-    for finding in reversed(call["findings"]):     # errors come first, so they win
+    for finding in reversed(call["findings"]):  # errors come first, so they win
         for end in (end for pair in finding_places(finding) for end in pair):
             if end and end["snapshot"] in marks:
                 marks[end["snapshot"]][end["path"]] = (finding["kind"], finding["severity"])
@@ -55,13 +66,23 @@ def findings_view(call: dict) -> list[dict]:
     guesses = rename_guesses(call["findings"]) if call.get("tool") else {}
     anchors = finding_anchors(call["findings"])
     for index, finding in enumerate(call["findings"]):
-        left, right = finding_places(finding)[0]   # a folded finding links to its first example
+        left, right = finding_places(finding)[0]  # a folded finding links to its first example
         pair = guesses.get(index)
-        out.append({**finding, "anchor": anchors[index], "index": index + 1, "icon": ICONS[finding["severity"]],
-                    "left_id": end_id(left), "right_id": end_id(right),
-                    "left_text": end_text(finding.get("left")), "right_text": end_text(finding.get("right")),
-                    "number": index + 1, "pair_with": pair or [],
-                    "pair_command": map_command(call["tool"], [(finding["left"]["path"], pair[0])]) if pair else ""})
+        out.append(
+            {
+                **finding,
+                "anchor": anchors[index],
+                "index": index + 1,
+                "icon": ICONS[finding["severity"]],
+                "left_id": end_id(left),
+                "right_id": end_id(right),
+                "left_text": end_text(finding.get("left")),
+                "right_text": end_text(finding.get("right")),
+                "number": index + 1,
+                "pair_with": pair or [],
+                "pair_command": map_command(call["tool"], [(finding["left"]["path"], pair[0])]) if pair else "",
+            }
+        )
     return out
 
 
@@ -71,8 +92,15 @@ def validation_view(call: dict) -> list[dict]:
     for name in SNAPSHOTS:
         result = call["validation"].get(name) or {}
         for error in result.get("errors", []):
-            out.append({**error, "snapshot": name, "schema": result.get("schema"),
-                        "id": node_id(name, error["path"]), "where": f"{name} {error['path'] or '(root)'}"})
+            out.append(
+                {
+                    **error,
+                    "snapshot": name,
+                    "schema": result.get("schema"),
+                    "id": node_id(name, error["path"]),
+                    "where": f"{name} {error['path'] or '(root)'}",
+                }
+            )
     return out
 
 
@@ -86,14 +114,14 @@ def row_index(call: dict) -> dict[str, dict]:
     return index
 
 
-def tree_options(call: dict, name: str, marks: dict | None = None, rows: dict | None = None,
-                 reveal: str | None = None) -> TreeOptions:
+def tree_options(
+    call: dict, name: str, marks: dict | None = None, rows: dict | None = None, reveal: str | None = None
+) -> TreeOptions:
     """Return the tree options of one snapshot: marks, rows, a node to reveal, and collapsed when big."""
     payload = call["snapshots"][name]["payload"]
     marks = call_marks(call) if marks is None else marks
     rows = row_index(call) if rows is None else rows
-    return TreeOptions(name, marks[name], rows[name], collapsed=payload_size(payload) > BIG_PAYLOAD,
-                       reveal=reveal)
+    return TreeOptions(name, marks[name], rows[name], collapsed=payload_size(payload) > BIG_PAYLOAD, reveal=reveal)
 
 
 def raw_trees(call: dict, reveal: tuple[str, str] | None = None) -> dict[str, list | None]:
@@ -108,8 +136,7 @@ def raw_trees(call: dict, reveal: tuple[str, str] | None = None) -> dict[str, li
             trees[name] = None
             continue
         pointer = reveal[1] if reveal and reveal[0] == name else None
-        trees[name] = tree_tokens(call["snapshots"][name]["payload"],
-                                  tree_options(call, name, marks, rows, pointer))
+        trees[name] = tree_tokens(call["snapshots"][name]["payload"], tree_options(call, name, marks, rows, pointer))
     return trees
 
 
@@ -120,5 +147,10 @@ def http_view(snapshot: dict | None) -> dict | None:
         return None
     headers = {str(k).lower(): v for k, v in (http.get("headers") or {}).items()}
     shown = {k: headers[k] for k in SHOWN_HEADERS if k in headers}
-    return {"method": http.get("method"), "url": http.get("url"), "status": http.get("status_code"),
-            "headers": shown, "other_headers": len(headers) - len(shown)}
+    return {
+        "method": http.get("method"),
+        "url": http.get("url"),
+        "status": http.get("status_code"),
+        "headers": shown,
+        "other_headers": len(headers) - len(shown),
+    }

@@ -4,17 +4,18 @@ A container is rendered open with its children while a node budget lasts (or whe
 finding sits below it); past that it is rendered closed and its children are fetched
 when it is opened. Large containers show a page of children and a "more" token.
 """
+
 import json
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
 from ..analysis.pointers import ancestors, child, is_pointer
 
-NODE_BUDGET = 2000        # nodes rendered eagerly per snapshot
-BIG_PAYLOAD = 200_000     # bytes of JSON from which a snapshot opens collapsed
-CHILD_PAGE = 200          # children shown before a "more" link
-TREE_CHARS = 100_000      # about this many characters of HTML per snapshot; the rest on demand
-LEAF_CHARS = 400          # characters of a leaf value shown inline
+NODE_BUDGET = 2000  # nodes rendered eagerly per snapshot
+BIG_PAYLOAD = 200_000  # bytes of JSON from which a snapshot opens collapsed
+CHILD_PAGE = 200  # children shown before a "more" link
+TREE_CHARS = 100_000  # about this many characters of HTML per snapshot; the rest on demand
+LEAF_CHARS = 400  # characters of a leaf value shown inline
 _ID_SAFE = "/~!$&'()*+,;=:@-._"
 
 
@@ -47,15 +48,16 @@ def payload_size(value) -> int:
 @dataclass
 class TreeOptions:
     """What a tree build knows about the call: marked paths and alignment rows."""
+
     snapshot: str
-    marks: dict = field(default_factory=dict)     # pointer -> (kind, severity)
-    rows: dict = field(default_factory=dict)      # pointer -> alignment row index
-    collapsed: bool = False                        # big payload: only paths to marks open
+    marks: dict = field(default_factory=dict)  # pointer -> (kind, severity)
+    rows: dict = field(default_factory=dict)  # pointer -> alignment row index
+    collapsed: bool = False  # big payload: only paths to marks open
     budget: int = NODE_BUDGET
-    reveal: str | None = None                      # a deep link's pointer: rendered like a mark
-    chars: int = TREE_CHARS                        # what is left of the page's characters
-    shown: int = 0                                 # a later page: marked children past the first page
-                                                   # and before this index were shown on it
+    reveal: str | None = None  # a deep link's pointer: rendered like a mark
+    chars: int = TREE_CHARS  # what is left of the page's characters
+    shown: int = 0  # a later page: marked children past the first page
+    # and before this index were shown on it
 
     def __post_init__(self):
         targets = set(self.marks) | ({self.reveal} if self.reveal is not None else set())
@@ -81,8 +83,13 @@ def children_tokens(value, options: TreeOptions, pointer: str, offset: int = 0) 
 
 
 def _node(value, options, pointer, key, out) -> None:
-    base = {"key": key, "ptr": pointer, "id": node_id(options.snapshot, pointer),
-            "mark": options.marks.get(pointer), "row": options.rows.get(pointer)}
+    base = {
+        "key": key,
+        "ptr": pointer,
+        "id": node_id(options.snapshot, pointer),
+        "mark": options.marks.get(pointer),
+        "row": options.rows.get(pointer),
+    }
     options.budget -= 1
     # Keys, values and ids (the pointer, percent-encoded) are what a node's HTML is made of.
     options.chars -= _MARKUP + len(str(key or "")) + len(base["id"]) + len(pointer)
@@ -93,8 +100,9 @@ def _node(value, options, pointer, key, out) -> None:
     on_path = pointer in options.wanted
     eager = on_path or (not options.collapsed and options.budget > 0) or pointer == ""
     is_open = on_path or not options.collapsed or pointer == ""
-    out.append({**base, "t": "open", "type": _type(value), "size": len(value),
-                "open": is_open and eager, "lazy": not eager})
+    out.append(
+        {**base, "t": "open", "type": _type(value), "size": len(value), "open": is_open and eager, "lazy": not eager}
+    )
     if eager:
         _children(value, options, pointer, 0, out)
     out.append({"t": "close"})
@@ -112,8 +120,10 @@ def _children(value, options, pointer, offset, out) -> None:
             continue
         # Marked children past the first page are shown on it, so later pages skip them.
         extra = index >= CHILD_PAGE and path in options.wanted
-        if cut is None and ((offset <= index < end and not (offset and extra and index < options.shown))
-                            or (not offset and index >= end and extra)):
+        if cut is None and (
+            (offset <= index < end and not (offset and extra and index < options.shown))
+            or (not offset and index >= end and extra)
+        ):
             if options.chars <= 0 and index > offset:
                 # The page is full: the rest comes on demand, the marked children it has not shown too.
                 cut = index
@@ -128,11 +138,17 @@ def _children(value, options, pointer, offset, out) -> None:
 
 
 def _more(options, pointer, offset, size, shown) -> dict:
-    return {"t": "more", "ptr": pointer, "offset": offset, "left": size - offset, "open": options.reveal_id,
-            "shown": shown}
+    return {
+        "t": "more",
+        "ptr": pointer,
+        "offset": offset,
+        "left": size - offset,
+        "open": options.reveal_id,
+        "shown": shown,
+    }
 
 
-_MARKUP = 330   # characters of a node's tags, classes and buttons around its key and value
+_MARKUP = 330  # characters of a node's tags, classes and buttons around its key and value
 
 
 def _type(value) -> str:

@@ -1,30 +1,38 @@
 """The hypermedia pages: the trace list, the trace permalink, its exports, and compare."""
+
 import json
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
-from . import alignedview, charts, tracepage
-from ..reports import exports
 from .. import pipeline
-from ..common import times
-from .api import strict_query
 from ..analysis.pointers import MISSING, resolve
-from .compare import compare_calls
-from ..reports.text import visible
-from .security import may_change_contracts
-from .db import get_store
+from ..common import times
 from ..problems.grouping import link_problems
+from ..reports import exports
+from ..reports.text import visible
 from ..store import stats
 from ..store.codec import paused_collector
+from ..store.filters import (
+    SEVERITIES,
+    SNAPSHOTS,
+    STATUS_CLASSES,
+    TraceQuery,
+    decode_cursor,
+    encode_cursor,
+    problem_number,
+)
 from ..store.listing import SEARCH_CAP
-from ..store.filters import (SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery, decode_cursor, encode_cursor,
-                            problem_number)
+from . import alignedview, charts, tracepage
+from .api import strict_query
+from .compare import compare_calls
+from .db import get_store
+from .security import may_change_contracts
 from .tree import children_tokens, parse_node_id
 
 bp = Blueprint("views", __name__)
 VIEWS = ("aligned", "raw")
 UNFOLLOWED = ("severity", "kind", "status", "missing", "q")  # list filters the hourly strip does not follow
-SHOWN_FINDINGS = 200   # on the page; the rest through the paged API, so the page stays small
+SHOWN_FINDINGS = 200  # on the page; the rest through the paged API, so the page stays small
 
 
 def show_controls(value):
@@ -70,12 +78,18 @@ def _list_context() -> dict:
     # after a contract change, the rows shown are re-analysed now, as a trace page would be
     if pipeline.fresh_list(store, [t["trace_id"] for t in traces], budget=current_app.config.get("ANALYSIS_BUDGET")):
         traces, next_cursor = store.find_traces(query, cursor)
-    next_url = (url_for("views.index", **query.as_args(), cursor=encode_cursor(next_cursor))
-                if next_cursor else None)
-    return {"traces": traces, "query": query, "next_url": next_url, "cursor": cursor,
-            "next_cursor": encode_cursor(next_cursor), "refresh": request.args.get("refresh") == "on",
-            "search_capped": stats.search_capped(store, query.q), "search_cap": SEARCH_CAP,
-            "rejections": store.quarantine_counts()}
+    next_url = url_for("views.index", **query.as_args(), cursor=encode_cursor(next_cursor)) if next_cursor else None
+    return {
+        "traces": traces,
+        "query": query,
+        "next_url": next_url,
+        "cursor": cursor,
+        "next_cursor": encode_cursor(next_cursor),
+        "refresh": request.args.get("refresh") == "on",
+        "search_capped": stats.search_capped(store, query.q),
+        "search_cap": SEARCH_CAP,
+        "rejections": store.quarantine_counts(),
+    }
 
 
 def _facet_counts(query: TraceQuery, wanted: bool) -> dict | None:
@@ -90,19 +104,30 @@ def _facet_counts(query: TraceQuery, wanted: bool) -> dict | None:
 def _counts_context(query: TraceQuery, wanted: bool) -> dict:
     """Return the facet counts and the hourly strip, or only where to fetch them."""
     counts = _facet_counts(query, wanted)
-    context = {"count_cap": stats.COUNT_CAP, "counts": counts, "strip_rows": None,
-               "counts_url": url_for("views.index", **query.as_args(), part="counts")}
+    context = {
+        "count_cap": stats.COUNT_CAP,
+        "counts": counts,
+        "strip_rows": None,
+        "counts_url": url_for("views.index", **query.as_args(), part="counts"),
+    }
     if counts is not None:
-        strip = stats.hourly_strip(get_store(), tool=query.tool, until=query.until, since=query.since,
-                                   problem=problem_number(query.problem) if query.problem else None)
+        strip = stats.hourly_strip(
+            get_store(),
+            tool=query.tool,
+            until=query.until,
+            since=query.since,
+            problem=problem_number(query.problem) if query.problem else None,
+        )
         filters = query.as_args(tool=None, since=None, until=None)
         # the hourly rollup knows tools, hours and problems; the strip says which filters it cannot follow
         context["strip_unfollowed"] = [name for name in UNFOLLOWED if getattr(query, name)]
         context["strip_problem"] = f"TD-{problem_number(query.problem)}" if query.problem else None
-        context.update(strip_rows=charts.strip_rows(strip, filters, url_for("views.index")),
-                       strip_width=charts.strip_width(strip),
-                       strip_hours=strip["hours"],
-                       counts_incomplete=any(c is None for values in counts.values() for c in values.values()))
+        context.update(
+            strip_rows=charts.strip_rows(strip, filters, url_for("views.index")),
+            strip_width=charts.strip_width(strip),
+            strip_hours=strip["hours"],
+            counts_incomplete=any(c is None for values in counts.values() for c in values.values()),
+        )
     return context
 
 
@@ -123,9 +148,16 @@ def index():
         return page_or_fragment("index.html", "partials/trace_rows.html", **context)
     store = get_store()
     return page_or_fragment(
-        "index.html", "partials/list.html", **context, **_counts_context(context["query"], part),
-        tool_names=stats.tool_names(store), kind_names=stats.kind_names(store),
-        severities=SEVERITIES, status_classes=STATUS_CLASSES, snapshot_names=SNAPSHOTS)
+        "index.html",
+        "partials/list.html",
+        **context,
+        **_counts_context(context["query"], part),
+        tool_names=stats.tool_names(store),
+        kind_names=stats.kind_names(store),
+        severities=SEVERITIES,
+        status_classes=STATUS_CLASSES,
+        snapshot_names=SNAPSHOTS,
+    )
 
 
 @bp.get("/index.json")
@@ -138,11 +170,16 @@ def index_json():
     strict_query(request.args)  # a script gets a 400 for a filter or cursor the page would ignore
     context = _list_context()
     counts = _facet_counts(context["query"], request.args.get("part") == "counts")
-    counts_url = (url_for("views.index_json", **context["query"].as_args(), part="counts")
-                  if counts is None else None)
-    return jsonify(traces=context["traces"], next_cursor=context["next_cursor"], counts=counts,
-                   count_cap=stats.COUNT_CAP, counts_url=counts_url,
-                   search_capped=context["search_capped"], search_cap=SEARCH_CAP)
+    counts_url = url_for("views.index_json", **context["query"].as_args(), part="counts") if counts is None else None
+    return jsonify(
+        traces=context["traces"],
+        next_cursor=context["next_cursor"],
+        counts=counts,
+        count_cap=stats.COUNT_CAP,
+        counts_url=counts_url,
+        search_capped=context["search_capped"],
+        search_cap=SEARCH_CAP,
+    )
 
 
 def _trace_or_404(trace_id: str) -> dict:
@@ -173,18 +210,26 @@ def _trace_page(trace_id):
     reveal = parse_node_id(request.args.get("open", ""), SNAPSHOTS)  # a deep link into the raw view
     view = request.args.get("view") if request.args.get("view") in VIEWS else ("raw" if reveal else "aligned")
     only_diff = request.args.get("only") == "diff"
-    context = {"trace": found, "call": call, "view": view, "only_diff": only_diff,
-               "snapshots": SNAPSHOTS, "findings": tracepage.findings_view(call)[:SHOWN_FINDINGS],
-               "more_findings": max(0, len(call["findings"]) - SHOWN_FINDINGS),
-               "validation": tracepage.validation_view(call),
-               "http": {name: tracepage.http_view(call["snapshots"][name]) for name in SNAPSHOTS},
-               "versions": _earlier_versions(found["trace_id"], call), "can_change": may_change_contracts()}
+    context = {
+        "trace": found,
+        "call": call,
+        "view": view,
+        "only_diff": only_diff,
+        "snapshots": SNAPSHOTS,
+        "findings": tracepage.findings_view(call)[:SHOWN_FINDINGS],
+        "more_findings": max(0, len(call["findings"]) - SHOWN_FINDINGS),
+        "validation": tracepage.validation_view(call),
+        "http": {name: tracepage.http_view(call["snapshots"][name]) for name in SNAPSHOTS},
+        "versions": _earlier_versions(found["trace_id"], call),
+        "can_change": may_change_contracts(),
+    }
     if view == "aligned":
         more = request.args.get("more", "")
         context["more"] = int(more) if (more.isascii() and more.isdigit()) else None
         context["rows"], context["hidden_rows"], context["next_more"] = alignedview.aligned_rows(
-            call, only_diff, context["more"])
-        if context["more"] is not None:   # "load more": the next rows, appended after the last shown
+            call, only_diff, context["more"]
+        )
+        if context["more"] is not None:  # "load more": the next rows, appended after the last shown
             return page_or_fragment("trace.html", "partials/aligned_rows.html", **context)
     else:
         context["trees"] = tracepage.raw_trees(call, reveal)
@@ -193,8 +238,11 @@ def _trace_page(trace_id):
 
 def _earlier_versions(trace_id: str, call: dict) -> dict:
     store = get_store()
-    return {name: store.snapshot_versions(trace_id, call["call_id"], name)[1:]
-            for name, count in call["versions"].items() if count > 1}
+    return {
+        name: store.snapshot_versions(trace_id, call["call_id"], name)[1:]
+        for name, count in call["versions"].items()
+        if count > 1
+    }
 
 
 @bp.get("/traces/<path:trace_id>.json")
@@ -218,8 +266,11 @@ def fixtures(trace_id):
     call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
     contract = get_store().get_tool(call["tool"]) if call.get("tool") else None
     name = f"{trace_id[:32]}-{call['call_id'] or 'call'}-fixtures.zip".replace('"', "")
-    return Response(exports.fixtures_zip(call, contract), mimetype="application/zip",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        exports.fixtures_zip(call, contract),
+        mimetype="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 def _node_or_404(trace_id: str):
@@ -244,8 +295,15 @@ def subtree(trace_id):
     shown = request.args.get("shown", "")
     options.shown = int(shown) if (shown.isascii() and shown.isdigit()) else 0
     tokens = children_tokens(value, options, pointer, int(offset) if offset.isdigit() else 0)
-    return page_or_fragment("subtree.html", "partials/tree.html", tokens=tokens, trace_id=trace_id,
-                            call=call, snapshot=name, pointer=pointer)
+    return page_or_fragment(
+        "subtree.html",
+        "partials/tree.html",
+        tokens=tokens,
+        trace_id=trace_id,
+        call=call,
+        snapshot=name,
+        pointer=pointer,
+    )
 
 
 @bp.get("/traces/<path:trace_id>/value")

@@ -3,6 +3,7 @@
 Exit codes: 0 every call passes, 1 a call has a warning, an error or a schema violation, 2 a usage
 or input error (a file that is not JSON, a contract that cannot be used, a folder without fixtures).
 """
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,21 +19,23 @@ class CheckOptions:
     """What the command line asked for."""
 
     folders: tuple = ()
-    files: dict | None = None   # snapshot name -> path, for one call
+    files: dict | None = None  # snapshot name -> path, for one call
     contract: str | None = None
     tool: str | None = None
     status: int | None = None
-    output: str = "text"   # text, github or json
+    output: str = "text"  # text, github or json
     junit: str | None = None
-    http: dict | None = None   # the request's method, URL and headers (--method, --url, --header)
+    http: dict | None = None  # the request's method, URL and headers (--method, --url, --header)
 
 
 def cases(options: CheckOptions) -> list[Case]:
     """Read the call of the files given, or the call of every fixture folder under the folders given."""
     if not options.folders:
         return [single_case(options.files, options.status, options.contract, options.tool, options.http)]
-    return [folder_case(folder, options.contract, options.tool, options.status)
-            for folder in fixture_folders(options.folders)]
+    return [
+        folder_case(folder, options.contract, options.tool, options.status)
+        for folder in fixture_folders(options.folders)
+    ]
 
 
 def check(options: CheckOptions, echo) -> int:

@@ -1,4 +1,5 @@
 """Read what `tracediff check` checks: fixture files, a contract file, folders laid out as the fixtures zip."""
+
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,13 +22,13 @@ class Case:
     """One call to check: its snapshots, the files they came from, and its contract."""
 
     name: str
-    files: dict = field(default_factory=dict)   # snapshot name -> path, for annotations
+    files: dict = field(default_factory=dict)  # snapshot name -> path, for annotations
     snapshots: dict = field(default_factory=dict)
     contract: dict | None = None
     contract_file: str | None = None
     status_known: bool = False
-    error: str | None = None   # why the case cannot be checked (a broken fixture or contract)
-    error_file: str | None = None   # the file at fault
+    error: str | None = None  # why the case cannot be checked (a broken fixture or contract)
+    error_file: str | None = None  # the file at fault
 
 
 def read_fixture(path: str, snapshot: str):
@@ -41,7 +42,7 @@ def read_fixture(path: str, snapshot: str):
     except orjson.JSONDecodeError as error:
         if snapshot == "arguments":
             raise InputError(f"{path} is not JSON: {error}", path) from None
-        return data.decode("utf-8", "replace")   # an HTTP body may be text, or broken JSON
+        return data.decode("utf-8", "replace")  # an HTTP body may be text, or broken JSON
 
 
 def read_contract(path: str, tool: str | None) -> dict:
@@ -56,8 +57,11 @@ def read_contract(path: str, tool: str | None) -> dict:
             return {"name": tool, **validated_contract(tool or path, document)}
         contracts = contracts_from_document(document)
         if tool is None and len(contracts) != 1:
-            raise InputError(f"{path} holds contracts for {len(contracts)} tools; choose one with --tool "
-                             f"({', '.join(sorted(contracts))})", path)
+            raise InputError(
+                f"{path} holds contracts for {len(contracts)} tools; choose one with --tool "
+                f"({', '.join(sorted(contracts))})",
+                path,
+            )
         tool = tool if tool is not None else next(iter(contracts))
         if tool not in contracts:
             raise InputError(f"{path} has no contract for tool {tool!r}; it has: {', '.join(sorted(contracts))}", path)
@@ -91,8 +95,9 @@ def request_http(url: str | None, method: str | None, headers=()) -> dict | None
     return out
 
 
-def single_case(files: dict, status: int | None, contract_file: str | None, tool: str | None,
-                http: dict | None = None) -> Case:
+def single_case(
+    files: dict, status: int | None, contract_file: str | None, tool: str | None, http: dict | None = None
+) -> Case:
     """Read the call given by --arguments, --request and --response (files: snapshot -> path), and the request's
     method, URL and headers (`http`): a request given by its URL alone has no body."""
     files = {name: path for name, path in files.items() if path is not None}
@@ -128,9 +133,9 @@ def folder_case(folder: Path, contract_file: str | None, tool: str | None, statu
         own = folder / "contract.json"
         files = {name: str(folder / file) for name, file in FIXTURE_FILES.items() if (folder / file).is_file()}
         case = single_case(files, status, None, None, call.get("http"))
-        if own.is_file():   # the call's own contract, from the fixtures zip
+        if own.is_file():  # the call's own contract, from the fixtures zip
             case.contract_file, case.contract = str(own), read_contract(str(own), call.get("tool"))
-        elif contract_file:   # the shared --contract: the call's tool picks from a file of several
+        elif contract_file:  # the shared --contract: the call's tool picks from a file of several
             case.contract_file, case.contract = contract_file, read_contract(contract_file, tool or call.get("tool"))
     except InputError as error:
         return Case(str(folder), error=str(error), error_file=error.path)
@@ -147,10 +152,17 @@ def _call_file(folder: Path) -> dict:
     status = call.get("status") if isinstance(call, dict) else None
     tool = call.get("tool") if isinstance(call, dict) else None
     http = call.get("http") if isinstance(call, dict) else None
-    if not isinstance(call, dict) or not (status is None or isinstance(status, int) and 100 <= status <= 599) \
-            or not (tool is None or isinstance(tool, str)) or not _http_object(http):
-        raise InputError(f"{path}: expected {{\"tool\": name or null, \"status\": 100-599 or null, "
-                         f"\"http\": {{\"method\", \"url\", \"headers\"}} or null}}", path)
+    if (
+        not isinstance(call, dict)
+        or not (status is None or isinstance(status, int) and 100 <= status <= 599)
+        or not (tool is None or isinstance(tool, str))
+        or not _http_object(http)
+    ):
+        raise InputError(
+            f'{path}: expected {{"tool": name or null, "status": 100-599 or null, '
+            f'"http": {{"method", "url", "headers"}} or null}}',
+            path,
+        )
     return {key: value for key, value in call.items() if value is not None}
 
 
@@ -162,4 +174,5 @@ def _http_object(http) -> bool:
         return False
     headers = http.get("headers")
     return all(http.get(k) is None or isinstance(http[k], str) for k in ("method", "url")) and (
-        headers is None or isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values()))
+        headers is None or isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())
+    )

@@ -1,4 +1,5 @@
 """Find the line of a JSON Pointer in a fixture file, so that an annotation lands on it."""
+
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -16,7 +17,7 @@ def line_of(path: str | None, pointer: str | None) -> int | None:
             return lines[pointer]
         if not pointer:
             return None
-        pointer = parent(pointer)   # a folded path (/tags/*) or a missing key: its container
+        pointer = parent(pointer)  # a folded path (/tags/*) or a missing key: its container
     return None
 
 
@@ -27,7 +28,7 @@ def _pointer_lines(path: str) -> dict[str, int] | None:
         text = Path(path).read_text(encoding="utf-8")
         value = json.loads(text)
         if json.dumps(value, indent=2, ensure_ascii=False).rstrip("\n") != text.rstrip("\n"):
-            return None   # laid out some other way: the line cannot be told without a parser of our own
+            return None  # laid out some other way: the line cannot be told without a parser of our own
         lines: dict[str, int] = {}
         _walk(value, "", 1, lines)
         return lines
@@ -42,5 +43,5 @@ def _walk(node, pointer: str, line: int, lines: dict) -> int:
         items = node.items() if isinstance(node, dict) else enumerate(node)
         for key, sub in items:
             line = _walk(sub, child(pointer, key), line + 1, lines)
-        return line + 1   # the closing bracket
+        return line + 1  # the closing bracket
     return line

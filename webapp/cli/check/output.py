@@ -1,4 +1,5 @@
 """What `tracediff check` prints and writes: text, GitHub Actions annotations, JSON, JUnit XML."""
+
 import orjson
 
 from ...reports.text import SNAPSHOT_NAMES, end_text, format_check, visible
@@ -7,15 +8,16 @@ from .run import BROKEN, FAILED, PASSED
 
 # Characters XML 1.0 cannot hold at all, beyond the controls `visible` already escapes.
 _NOT_XML = {0xFFFE: "\\ufffe", 0xFFFF: "\\uffff"}
-MAX_ANNOTATIONS = 50   # per call: GitHub shows only the first few of a step anyway
-LEVELS = {"error": "error", "warning": "warning"}   # info findings never fail a check: no annotation
+MAX_ANNOTATIONS = 50  # per call: GitHub shows only the first few of a step anyway
+LEVELS = {"error": "error", "warning": "warning"}  # info findings never fail a check: no annotation
 
 
 def counts_line(outcomes: list[dict]) -> str:
     """One line: how many calls passed, failed, and could not be checked."""
     total = {kind: sum(o["outcome"] == kind for o in outcomes) for kind in (PASSED, FAILED, BROKEN)}
-    return (f"{len(outcomes)} call(s): {total[PASSED]} passed, {total[FAILED]} failed, "
-            f"{total[BROKEN]} could not be checked")
+    return (
+        f"{len(outcomes)} call(s): {total[PASSED]} passed, {total[FAILED]} failed, {total[BROKEN]} could not be checked"
+    )
 
 
 def text(outcomes: list[dict], folders: bool) -> str:
@@ -41,9 +43,13 @@ def as_json(outcomes: list[dict], folders: bool) -> str:
     if not folders:
         document = outcomes[0]["result"]
     else:
-        document = {"calls": [{"folder": o["case"].name, "outcome": o["outcome"], "error": o["case"].error,
-                               "result": o["result"]} for o in outcomes],
-                    "summary": counts_line(outcomes)}
+        document = {
+            "calls": [
+                {"folder": o["case"].name, "outcome": o["outcome"], "error": o["case"].error, "result": o["result"]}
+                for o in outcomes
+            ],
+            "summary": counts_line(outcomes),
+        }
     return orjson.dumps(document, option=orjson.OPT_INDENT_2).decode()
 
 
@@ -54,8 +60,11 @@ def github(outcomes: list[dict]) -> str:
         notes = list(_annotations(o))
         lines += notes[:MAX_ANNOTATIONS]
         if len(notes) > MAX_ANNOTATIONS:
-            lines.append(_command("notice", o["case"].name, "tracediff",
-                                  f"{len(notes) - MAX_ANNOTATIONS} more finding(s) not shown"))
+            lines.append(
+                _command(
+                    "notice", o["case"].name, "tracediff", f"{len(notes) - MAX_ANNOTATIONS} more finding(s) not shown"
+                )
+            )
     lines.append(counts_line(outcomes))
     return "\n".join(lines)
 
@@ -68,16 +77,26 @@ def _annotations(outcome: dict):
     for name in SNAPSHOT_NAMES:
         file = case.files.get(name)
         for error in (result["validation"].get(name) or {}).get("errors", []):
-            yield _command("error", file or case.name, "schema", f"{name} {error['path'] or '(root)'}: "
-                           f"{error['message']}", line_of(file, error["path"]))
+            yield _command(
+                "error",
+                file or case.name,
+                "schema",
+                f"{name} {error['path'] or '(root)'}: {error['message']}",
+                line_of(file, error["path"]),
+            )
     for finding in result["findings"]:
         level = LEVELS.get(finding["severity"])
         if level:
             end = finding.get("right") or finding.get("left") or {}
             file = case.files.get(end.get("snapshot"))
             where = f"{end_text(finding.get('left'))} -> {end_text(finding.get('right'))}"
-            yield _command(level, file or case.name, finding["kind"], f"{finding['message']} ({where})",
-                           line_of(file, end.get("path")))
+            yield _command(
+                level,
+                file or case.name,
+                finding["kind"],
+                f"{finding['message']} ({where})",
+                line_of(file, end.get("path")),
+            )
 
 
 def _command(level: str, file: str, title: str, message: str, line: int | None = None) -> str:
@@ -100,7 +119,7 @@ def _xml(text: str) -> str:
 
 def junit(outcomes: list[dict]) -> bytes:
     """JUnit XML: a test case per call, a failure with its findings, an error when it could not be read."""
-    from xml.etree import ElementTree   # here: only --junit needs it
+    from xml.etree import ElementTree  # here: only --junit needs it
 
     failures = sum(o["outcome"] == FAILED for o in outcomes)
     errors = sum(o["outcome"] == BROKEN for o in outcomes)
@@ -111,8 +130,9 @@ def junit(outcomes: list[dict]) -> bytes:
     for o in outcomes:
         case = o["case"]
         tool = (case.contract or {}).get("name") or "tracediff"
-        element = ElementTree.SubElement(suite, "testcase", classname=_xml(tool), name=_xml(case.name),
-                                         time=f"{o['seconds']:.3f}")
+        element = ElementTree.SubElement(
+            suite, "testcase", classname=_xml(tool), name=_xml(case.name), time=f"{o['seconds']:.3f}"
+        )
         if o["outcome"] == BROKEN:
             ElementTree.SubElement(element, "error", type="input", message=_xml(case.error))
         elif o["outcome"] == FAILED:

@@ -1,4 +1,5 @@
 """Analyse the cases of `tracediff check` and say which pass."""
+
 import time
 
 from ...analysis import analyze_call
@@ -27,8 +28,9 @@ def _accept_error_body(result: dict, body, contract) -> None:
         return
     result["validation"]["response"] = {"schema": name, "valid": True, "errors": []}
     result["summary"]["validation_errors"] -= len(checked["errors"])
-    result["worst"] = worst([f["severity"] for f in result["findings"]] +
-                            (["error"] if result["summary"]["validation_errors"] else []))
+    result["worst"] = worst(
+        [f["severity"] for f in result["findings"]] + (["error"] if result["summary"]["validation_errors"] else [])
+    )
 
 
 def fails(result: dict) -> bool:
@@ -46,8 +48,14 @@ def run(cases: list[Case]) -> list[dict]:
             continue
         start = time.perf_counter()
         result = analyse(case)
-        outcomes.append({"case": case, "outcome": FAILED if fails(result) else PASSED, "result": result,
-                         "seconds": time.perf_counter() - start})
+        outcomes.append(
+            {
+                "case": case,
+                "outcome": FAILED if fails(result) else PASSED,
+                "result": result,
+                "seconds": time.perf_counter() - start,
+            }
+        )
     return outcomes
 
 

@@ -13,6 +13,7 @@ version. `apply(target)` takes the target's lock (SQLite: the writer lock and `B
 PostgreSQL: `pg_advisory_xact_lock` in one transaction), re-reads what ran and applies the rest in that
 same transaction, so processes starting together migrate once and a failure applies nothing.
 """
+
 import functools
 import importlib.util
 import logging
@@ -112,7 +113,7 @@ def refuse_newer(target: Target) -> None:
         _refuse_newer(seen, known_versions(target.engine))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def known_versions(engine: str) -> frozenset[int]:
     """The versions this code's migrations reach (read from the folder once per process)."""
     return frozenset(m.version for m in discover(engine))
@@ -121,5 +122,7 @@ def known_versions(engine: str) -> frozenset[int]:
 def _refuse_newer(done: set[int], known: set[int]) -> None:
     newer = sorted(done - known)
     if newer:
-        raise SchemaTooNew(f"the database is at schema version {max(done)}, made by a newer tracediff; this "
-                           f"one knows versions up to {max(known, default=0)}: upgrade tracediff")
+        raise SchemaTooNew(
+            f"the database is at schema version {max(done)}, made by a newer tracediff; this "
+            f"one knows versions up to {max(known, default=0)}: upgrade tracediff"
+        )

@@ -5,23 +5,23 @@ the ingest transaction, claims with FOR UPDATE SKIP LOCKED, one writer of trace 
 time (an advisory lock), and the statements of postgresql/sql.py. Reads, contracts, mappings,
 alerts and problems run the shared mixins' SQL, whose placeholders connection.py passes on.
 """
+
 import contextlib
 import time
 from collections import Counter
 
-from ... import doc_page
-from .. import Store, CLAIM_SECONDS
-from .. import migrations
+from ...common.resources import doc_page
+from .. import CLAIM_SECONDS, Store, migrations
 from ..codec import dumps
 from ..errors import NotOnThisEngine
 from ..spans import join_orphan_spans
 from ..upkeep import Reclaimed
-from . import sql as pg_sql
-from . import listing as pg_listing
+from ..urls import redacted_url
 from . import connection
+from . import listing as pg_listing
+from . import sql as pg_sql
 from .connection import Connection, unavailable_as_error
 from .migrate import PostgresMigrations
-from ..urls import redacted_url
 
 
 class PostgresStore(Store):
@@ -51,8 +51,9 @@ class PostgresStore(Store):
             return self.db.execute("SELECT to_regclass('events') IS NOT NULL").fetchone()[0]
 
     def backup(self, target) -> int:
-        raise NotOnThisEngine("a PostgreSQL database is backed up with pg_dump -Fc (see \"Backups\" in "
-                              f"{doc_page('deploy.md')})")
+        raise NotOnThisEngine(
+            f'a PostgreSQL database is backed up with pg_dump -Fc (see "Backups" in {doc_page("deploy.md")})'
+        )
 
     def create_schema(self) -> list:
         with self.unavailable_as_error():
@@ -195,4 +196,3 @@ class PostgresStore(Store):
 
     def waiting_events(self, conn) -> tuple[int, int | None]:
         return tuple(conn.execute("SELECT count(*), min(seq) FROM projection_queue").fetchone())
-

@@ -1,5 +1,6 @@
 """PostgreSQL connections: one pool per process, opened after gunicorn forks, and the store's SQL
 written with SQLite's placeholders (`?`, `?1`, `:name`) passed to psycopg as its own (`%s`, `%(name)s`)."""
+
 import contextlib
 import os
 import re
@@ -7,8 +8,10 @@ import threading
 
 from ..errors import StoreUnavailable
 
-INSTALL_HINT = ("a postgresql:// database needs the extra: pip install 'tracediff[postgres]' (psycopg 3 and "
-                "psycopg-pool; in a checkout: pip install -e '.[postgres]')")
+INSTALL_HINT = (
+    "a postgresql:// database needs the extra: pip install 'tracediff[postgres]' (psycopg 3 and "
+    "psycopg-pool; in a checkout: pip install -e '.[postgres]')"
+)
 POOL_MIN, POOL_MAX = 1, 4  # connections per process; see docs/deploy.md for when to add PgBouncer
 LOCK_WAIT_MS = 5_000
 PROBE_TIMEOUT_S = 5
@@ -69,11 +72,16 @@ def pool_for(url: str):
             psycopg, psycopg_pool = psycopg_modules()
             _probe(psycopg, url)
             _pools[key] = psycopg_pool.ConnectionPool(
-                url, min_size=POOL_MIN, max_size=POOL_MAX, open=True, timeout=5,
+                url,
+                min_size=POOL_MIN,
+                max_size=POOL_MAX,
+                open=True,
+                timeout=5,
                 check=psycopg_pool.ConnectionPool.check_connection,  # a restarted server's dead connections go
                 # no statement waits for a lock longer than a request waits for a connection: then 503
                 kwargs={"autocommit": True, "prepare_threshold": None, "options": f"-c lock_timeout={LOCK_WAIT_MS}"},
-                name="tracediff")
+                name="tracediff",
+            )
         return _pools[key]
 
 
@@ -96,8 +104,12 @@ def pool_stats() -> dict:
     totals = {"size": 0, "available": 0, "max": 0, "waiting": 0}
     for pool in pools:
         stats = pool.get_stats()
-        for name, key in (("size", "pool_size"), ("available", "pool_available"), ("max", "pool_max"),
-                          ("waiting", "requests_waiting")):
+        for name, key in (
+            ("size", "pool_size"),
+            ("available", "pool_available"),
+            ("max", "pool_max"),
+            ("waiting", "requests_waiting"),
+        ):
             totals[name] += stats.get(key, 0)
     return totals
 
@@ -192,6 +204,11 @@ def unavailable_as_error():
         yield
     except psycopg.errors.ProgramLimitExceeded:
         raise  # a value past what the server holds is a bug to see in the logs, not an outage to wait out
-    except (psycopg.OperationalError, psycopg_pool.PoolTimeout, psycopg.errors.ReadOnlySqlTransaction,
-            psycopg.errors.DiskFull, psycopg.errors.TooManyConnections) as error:
+    except (
+        psycopg.OperationalError,
+        psycopg_pool.PoolTimeout,
+        psycopg.errors.ReadOnlySqlTransaction,
+        psycopg.errors.DiskFull,
+        psycopg.errors.TooManyConnections,
+    ) as error:
         raise StoreUnavailable(str(error).splitlines()[0] if str(error) else type(error).__name__) from error

@@ -4,17 +4,29 @@ A search unites three arms, each cut at the page size: traces of the tools the t
 begins (any case), traces whose id begins with it, and traces whose payloads hold its words
 (the newest SEARCH_CAP matching snapshots, through the GIN index on events.words).
 """
+
 from ..filters import TraceQuery
-from ..listing import (MAX_TOOLS_NAMED, NEWEST_FIRST, SEARCH_CAP, _add_exists, _add_trace_filters,  # noqa: F401
-                       _page, distinct_sql, trace_filter_sql)
+from ..listing import (
+    MAX_TOOLS_NAMED,
+    NEWEST_FIRST,
+    SEARCH_CAP,
+    _add_exists,
+    _add_trace_filters,  # noqa: F401
+    _page,
+    distinct_sql,
+    trace_filter_sql,
+)
 from .sql import PHRASE
 
 FTS_NEWEST = f"SELECT seq FROM events WHERE words @@ {PHRASE} ORDER BY seq DESC LIMIT {SEARCH_CAP}"
-SEARCH_CAPPED = (f"SELECT count(*) > {SEARCH_CAP} FROM "
-                 f"(SELECT 1 FROM events WHERE words @@ {PHRASE} LIMIT {SEARCH_CAP + 1}) AS m")
-TOOLS_NAMED = (f"SELECT x FROM ({distinct_sql('trace_tools', 'tool')}) AS v "
-               f"WHERE lower(left(x, length(?))) = lower(?) ORDER BY lower(x) = lower(?) DESC, x "
-               f"LIMIT {MAX_TOOLS_NAMED}")
+SEARCH_CAPPED = (
+    f"SELECT count(*) > {SEARCH_CAP} FROM (SELECT 1 FROM events WHERE words @@ {PHRASE} LIMIT {SEARCH_CAP + 1}) AS m"
+)
+TOOLS_NAMED = (
+    f"SELECT x FROM ({distinct_sql('trace_tools', 'tool')}) AS v "
+    f"WHERE lower(left(x, length(?))) = lower(?) ORDER BY lower(x) = lower(?) DESC, x "
+    f"LIMIT {MAX_TOOLS_NAMED}"
+)
 
 
 def fts_phrase(text: str) -> str:
@@ -28,12 +40,26 @@ def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tup
     _add_exists(query, conditions, params, tool=True, kind=True)
     _add_trace_filters(query, conditions, params)
     low, high = query.q.lower(), query.q.lower() + "\uffff"
-    by_tools = _page("trace_tools k JOIN traces t ON t.trace_id = k.trace_id", "k",
-                     [f"k.tool IN ({TOOLS_NAMED})", *conditions], [query.q] * 3 + params, cursor, limit)
-    by_id = _page("traces t", "t", ["t.trace_id >= ? AND t.trace_id < ?", *conditions], [low, high, *params],
-                  cursor, limit)
-    by_words = _page(f"(SELECT DISTINCT e.trace_id FROM ({FTS_NEWEST}) f JOIN events e ON e.seq = f.seq) m "
-                     "JOIN traces t ON t.trace_id = m.trace_id", "t", conditions, [query.q, *params], cursor, limit)
+    by_tools = _page(
+        "trace_tools k JOIN traces t ON t.trace_id = k.trace_id",
+        "k",
+        [f"k.tool IN ({TOOLS_NAMED})", *conditions],
+        [query.q] * 3 + params,
+        cursor,
+        limit,
+    )
+    by_id = _page(
+        "traces t", "t", ["t.trace_id >= ? AND t.trace_id < ?", *conditions], [low, high, *params], cursor, limit
+    )
+    by_words = _page(
+        f"(SELECT DISTINCT e.trace_id FROM ({FTS_NEWEST}) f JOIN events e ON e.seq = f.seq) m "
+        "JOIN traces t ON t.trace_id = m.trace_id",
+        "t",
+        conditions,
+        [query.q, *params],
+        cursor,
+        limit,
+    )
     return [by_tools, by_id, by_words]
 
 
@@ -58,5 +84,7 @@ def count_sql(query: TraceQuery, cap: int) -> tuple[str, list]:
     where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
     # Newest first, as the list: the planner then walks the value's index (an index-only scan of
     # cap + 1 entries) where, unordered, it prices a scan of the wide traces rows lower and takes 3-5x longer.
-    return (f"SELECT count(*) FROM (SELECT 1 FROM {source} {where} {NEWEST_FIRST.format(order_table)} LIMIT ?) AS c",
-            params + [cap + 1])
+    return (
+        f"SELECT count(*) FROM (SELECT 1 FROM {source} {where} {NEWEST_FIRST.format(order_table)} LIMIT ?) AS c",
+        params + [cap + 1],
+    )

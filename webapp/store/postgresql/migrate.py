@@ -1,5 +1,6 @@
 """Numbered migrations on PostgreSQL (migrations/postgresql/), under an advisory lock so nodes that
 start together migrate once."""
+
 import contextlib
 import re
 
@@ -42,5 +43,7 @@ class PostgresMigrations:
                 conn.raw.execute(statement)  # DDL as written: no placeholders to pass on
 
     def record(self, conn, migration) -> None:
-        conn.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                     (migration.version, migration.name, times.now()))
+        conn.execute(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+            (migration.version, migration.name, times.now()),
+        )

@@ -2,6 +2,7 @@
 
 Lists of keys travel as one JSON parameter, as in SQLite: `json_array_elements(?::json)`.
 """
+
 from ..hours import NO_TOOL
 from ..sql import INSERT_QUARANTINE, SAVE_ANALYSIS  # noqa: F401 (the same on both engines)
 
@@ -9,8 +10,10 @@ from ..sql import INSERT_QUARANTINE, SAVE_ANALYSIS  # noqa: F401 (the same on bo
 SUMMARIES_LOCK = 7_244_183_100_001
 MIGRATIONS_LOCK = 7_244_183_100_002
 
-EVENT_COLUMNS = ("event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, "
-                 "meta, ts, received_at")
+EVENT_COLUMNS = (
+    "event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, "
+    "meta, ts, received_at"
+)
 # A batch in one statement: new events go to the log and to the projection queue in the same
 # transaction; duplicates (the same event_id) are skipped; the answer counts what was added per source.
 INSERT_EVENTS = f"""WITH r AS (SELECT * FROM json_to_recordset(?::json) AS x(event_id text, trace_id text,
@@ -29,7 +32,9 @@ TAKE_QUEUED = """DELETE FROM projection_queue WHERE seq IN
 # batch's projection again and again.
 INDEXED_CHARS = 100_000
 WORDS = "to_tsvector('simple', regexp_replace(unaccent(left({0}, %d)), '[^[:alnum:]]+', ' ', 'g'))" % INDEXED_CHARS
-INDEX_EVENTS = f"UPDATE events SET words = {WORDS.format('payload')} WHERE seq = ANY(?) RETURNING seq, trace_id, call_id"
+INDEX_EVENTS = (
+    f"UPDATE events SET words = {WORDS.format('payload')} WHERE seq = ANY(?) RETURNING seq, trace_id, call_id"
+)
 PHRASE = "phraseto_tsquery('simple', regexp_replace(unaccent(?), '[^[:alnum:]]+', ' ', 'g'))"
 KEYS = "json_array_elements(?::json) AS k(value)"
 CALLS_BY_KEY = f"""SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_seq, c.request_seq, c.response_seq
@@ -42,14 +47,16 @@ IN_JSON_LIST = "IN (SELECT json_array_elements_text(?::json))"
 IN_JSON_NUMBERS = "IN (SELECT json_array_elements_text(?::json)::bigint)"
 KEYED_CALLS = f"{KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"
 SET_PROGRESS = "INSERT INTO progress (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq"
-_TOUCHED = "SELECT DISTINCT value->>0 AS trace_id, value->>1 AS call_id FROM json_array_elements(:calls::json) AS k(value)"
+_TOUCHED = (
+    "SELECT DISTINCT value->>0 AS trace_id, value->>1 AS call_id FROM json_array_elements(:calls::json) AS k(value)"
+)
 _CURRENT = """(SELECT seq FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND snapshot = '{0}'
    ORDER BY ts DESC, seq DESC LIMIT 1)"""
 _LATEST = """(SELECT {0} FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND {0} IS NOT NULL
    ORDER BY seq DESC LIMIT 1)"""
 PROJECT_CALLS = f"""INSERT INTO calls AS c (trace_id, call_id, tool, source, release, arguments_seq, request_seq,
  response_seq, status_code, first_ts, last_ts)
- SELECT t.trace_id, t.call_id, {_LATEST.format('tool')}, {_LATEST.format('source')}, {_LATEST.format('release')},
+ SELECT t.trace_id, t.call_id, {_LATEST.format("tool")}, {_LATEST.format("source")}, {_LATEST.format("release")},
   {_CURRENT.format("arguments")}, {_CURRENT.format("request")}, {_CURRENT.format("response")},
   (SELECT (http::json->>'status_code')::int FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id
     AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
@@ -79,9 +86,9 @@ REFRESH_TRACES = f"""INSERT INTO traces (trace_id, first_ts, last_ts, calls, too
   CASE max(CASE worst WHEN 'error' THEN 3 WHEN 'warning' THEN 2 WHEN 'info' THEN 1 ELSE 0 END)
    WHEN 3 THEN 'error' WHEN 2 THEN 'warning' WHEN 1 THEN 'info' ELSE
    CASE WHEN bool_or(analysis IS NOT NULL) THEN 'clean' END END,
-  {_DISTINCT_LIST.format('kinds')},
+  {_DISTINCT_LIST.format("kinds")},
   string_agg(DISTINCT status_code::text, ',' ORDER BY status_code::text),
-  sum(errors), sum(warnings), coalesce({_DISTINCT_LIST.format('loud_kinds')}, '')
+  sum(errors), sum(warnings), coalesce({_DISTINCT_LIST.format("loud_kinds")}, '')
  FROM calls WHERE trace_id = ANY(?) GROUP BY trace_id
  ON CONFLICT (trace_id) DO UPDATE SET first_ts = excluded.first_ts, last_ts = excluded.last_ts,
  calls = excluded.calls, tools = excluded.tools, sources = excluded.sources, has_arguments = excluded.has_arguments,
@@ -98,7 +105,8 @@ REFRESH_TRACE_INDEXES = (
     "DELETE FROM trace_tools WHERE trace_id = ANY(?)",
     """INSERT INTO trace_tools (trace_id, tool, last_ts)
  SELECT DISTINCT c.trace_id, c.tool, t.last_ts FROM calls c JOIN traces t ON t.trace_id = c.trace_id
- WHERE c.trace_id = ANY(?) AND c.tool IS NOT NULL""")
+ WHERE c.trace_id = ANY(?) AND c.tool IS NOT NULL""",
+)
 # Claims skip rows another node holds locked, so no call is claimed twice however many analysers run.
 CLAIM_PENDING = """UPDATE calls SET claimed_at = ?1 WHERE (trace_id, call_id) IN (
  SELECT trace_id, call_id FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2)
@@ -115,8 +123,12 @@ ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
  WHERE trace_id = ? AND call_id = '' AND meta::json->>'parent_span_id' = ?"""
 FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id != ''
  AND meta::json->>'span_id' = ? LIMIT 1"""
-DELETE_TRACE = (DELETE_TRACE_TOOLS, "DELETE FROM calls WHERE trace_id = ?", DELETE_TRACE_KINDS,
-                "DELETE FROM traces WHERE trace_id = ?")
+DELETE_TRACE = (
+    DELETE_TRACE_TOOLS,
+    "DELETE FROM calls WHERE trace_id = ?",
+    DELETE_TRACE_KINDS,
+    "DELETE FROM traces WHERE trace_id = ?",
+)
 REBUILD_PAIRS = """INSERT INTO problem_pairs (problem_id, pair, count)
  SELECT ?1, p.key, sum(p.value::int) FROM problem_calls, json_each_text(pairs::json) AS p(key, value)
  WHERE problem_id = ?1 GROUP BY 2"""

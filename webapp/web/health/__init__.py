@@ -1,4 +1,5 @@
 """Liveness (/api/v1/health) and readiness (/api/v1/ready) for load balancers and orchestrators."""
+
 from flask import Blueprint, current_app, jsonify
 
 from ...config import token_set
@@ -14,9 +15,11 @@ PROBE_WAIT_MS = 1_000  # a probe waits this long for the writers' turn, then cal
 def health():
     """Say the process answers (liveness: always 200), and what cheap checks find wrong ("degraded")."""
     config = current_app.config
-    found = {"templates": checks.templates(current_app.template_folder),
-             "static": checks.static(current_app.template_folder, current_app.static_folder),
-             "database": database_state(config)}
+    found = {
+        "templates": checks.templates(current_app.template_folder),
+        "static": checks.static(current_app.template_folder, current_app.static_folder),
+        "database": database_state(config),
+    }
     counts = {}
     if not token_set(config["READ_TOKENS"]):  # the trace count only where reading is open to anyone
         try:  # a probe's short wait: a load balancer's check must not time out while the database is down
@@ -64,9 +67,11 @@ def ready():
 def run_checks(app) -> dict:
     """Run every readiness check; return {name: {"ok", "detail"}}."""
     config = app.config
-    found = {"templates": checks.templates(app.template_folder),
-             "static": checks.static(app.template_folder, app.static_folder),
-             "disk": checks.disk(config["DATABASE"], config["READY_MIN_FREE_MB"])}
+    found = {
+        "templates": checks.templates(app.template_folder),
+        "static": checks.static(app.template_folder, app.static_folder),
+        "disk": checks.disk(config["DATABASE"], config["READY_MIN_FREE_MB"]),
+    }
     try:
         store = Store.from_settings(config, busy_timeout_ms=PROBE_WAIT_MS)
     except StoreUnavailable as error:

@@ -1,4 +1,5 @@
 """Readiness checks: each returns (ok, detail) and costs a few milliseconds at most."""
+
 import os
 import re
 import shutil
@@ -84,8 +85,10 @@ def static(template_folder: str, folder: str) -> tuple[bool, str]:
 def analyser(store, mode: str, max_lag: int) -> tuple[bool, str]:
     """Check that the oldest waiting event or call has not waited longer than max_lag seconds."""
     backlog = store.backlog()
-    detail = (f"{backlog['calls_waiting']} call(s) and {backlog['events_waiting']} event(s) waiting, "
-              f"the oldest for {backlog['oldest_waiting_seconds']:.1f} s")
+    detail = (
+        f"{backlog['calls_waiting']} call(s) and {backlog['events_waiting']} event(s) waiting, "
+        f"the oldest for {backlog['oldest_waiting_seconds']:.1f} s"
+    )
     if mode != "background":
         return True, f"{detail} (TRACEDIFF_ANALYZER={mode}: calls are analysed when read)"
     if backlog["oldest_waiting_seconds"] > max_lag:

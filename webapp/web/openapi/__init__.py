@@ -3,6 +3,7 @@
 operations.py builds what every operation shares, schemas.py holds the components' schemas, and one module
 a tag describes its paths (the problems paths are webapp/web/problems/openapi.py's).
 """
+
 from functools import lru_cache
 from importlib import metadata
 
@@ -25,18 +26,31 @@ def openapi_json():
 def document() -> dict:
     """Return the OpenAPI 3.1 document of the API."""
     from ..problems import openapi as problems  # it builds on this package's helpers
+
     try:
         version = metadata.version("tracediff")
     except metadata.PackageNotFoundError:
         version = "0"
     return {
         "openapi": "3.1.0",
-        "info": {"title": "tracediff API", "version": version, "description": (
-            "Collect the arguments, request and response snapshots of LLM tool calls, and read "
-            "them back with validation and mapping-aware findings. Every error has the shape "
-            '{"error": {"code", "message", "retryable"}}.')},
-        "paths": {**ingest.paths(), **traces.paths(), **tools.paths(), **alerts.paths(), **problems.paths(
-            operation, param, ref, json_body, error), **releases.paths(), **meta.paths()},
+        "info": {
+            "title": "tracediff API",
+            "version": version,
+            "description": (
+                "Collect the arguments, request and response snapshots of LLM tool calls, and read "
+                "them back with validation and mapping-aware findings. Every error has the shape "
+                '{"error": {"code", "message", "retryable"}}.'
+            ),
+        },
+        "paths": {
+            **ingest.paths(),
+            **traces.paths(),
+            **tools.paths(),
+            **alerts.paths(),
+            **problems.paths(operation, param, ref, json_body, error),
+            **releases.paths(),
+            **meta.paths(),
+        },
         "webhooks": WEBHOOKS,
         "components": {
             "schemas": {**SCHEMAS, **problems.SCHEMAS, **releases.SCHEMAS},

@@ -1,17 +1,18 @@
 """The problems API under /api/v1/problems: thin adapters over the store and the state rules."""
+
 import base64
 
 import orjson
 from flask import Blueprint, current_app, g, jsonify, redirect, request, url_for
 
-from .. import security
-from ..db import get_store
-from ..errors import ApiError
-from ...store.filters import absolute_time, bad_time
-from ...store.problem_filters import ProblemQuery, bad_range
 from ...problems.states import BadChange, parse_change
 from ...problems.strips import strip
 from ...problems.timeline import default_range
+from ...store.filters import absolute_time, bad_time
+from ...store.problem_filters import ProblemQuery, bad_range
+from .. import security
+from ..db import get_store
+from ..errors import ApiError
 
 bp = Blueprint("problems_api", __name__)
 TRACES_LIMIT = 50
@@ -67,8 +68,11 @@ def changed_by(via: str = "api") -> str:
 
     A Basic auth user name is typed freely and proves nothing, so only a configured token names someone;
     on a server without tokens the change is by `via` ("api", or "web" for a page form)."""
-    token = g.get("token") or security.keyring().find(security.bearer_token()) or \
-        security.keyring().find(security.basic_password())
+    token = (
+        g.get("token")
+        or security.keyring().find(security.bearer_token())
+        or security.keyring().find(security.basic_password())
+    )
     return f"{token.name} ({token.scope} token)" if token is not None else via
 
 
@@ -129,8 +133,12 @@ def patch_problem(problem_id):
     into = problem_or_404(problem["id"])["merged_into"]
     target = problem_or_404(into)
     target["hourly"] = hourly(target, request.args)
-    target["merge"] = {"problem": problem["id"], "asked": change["merged_into"], "merged_into": into,
-                       "followed": get_store().resolve_problem_id(change["merged_into"]) != int(into[3:])}
+    target["merge"] = {
+        "problem": problem["id"],
+        "asked": change["merged_into"],
+        "merged_into": into,
+        "followed": get_store().resolve_problem_id(change["merged_into"]) != int(into[3:]),
+    }
     return jsonify(with_links(target))
 
 
@@ -143,8 +151,9 @@ def problem_traces(problem_id):
     limit = request.args.get("limit", str(TRACES_LIMIT))
     if not ((limit.isascii() and limit.isdigit()) and 1 <= int(limit) <= 500):
         raise ApiError(400, "bad_parameter", f"limit must be a whole number from 1 to 500; got {limit[:40]!r}")
-    rows, next_cursor = get_store().problem_traces(int(problem["id"][3:]), int(limit),
-                                                    decode(request.args.get("cursor"), 3))
+    rows, next_cursor = get_store().problem_traces(
+        int(problem["id"][3:]), int(limit), decode(request.args.get("cursor"), 3)
+    )
     for row in rows:
         row["url"] = url_for("views.trace", trace_id=row["trace_id"], call=row["call_id"], _external=True)
     return jsonify(traces=rows, next_cursor=encode(next_cursor))

@@ -3,20 +3,20 @@
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from ..db import get_store
-from ..security import change_hint, may_change_contracts
-from ...store.filters import absolute_time
-from ...store.problem_filters import ProblemQuery, bad_range
-from ..views import page_or_fragment
-from . import api
-from ...problems.fingerprint import grouped_by
 from ...problems.exercised import argument_path, response_class
+from ...problems.fingerprint import grouped_by
 from ...problems.nearest import nearest
-from ...reports.problems import problem_markdown
 from ...problems.states import RESOLVE_MODES, STATES, BadChange, links_change, parse_change, pending_text, verified_text
 from ...problems.strips import strip, strips
 from ...problems.timeline import default_range, list_range, sparkline, step_words
 from ...problems.words import counted
+from ...reports.problems import problem_markdown
+from ...store.filters import absolute_time
+from ...store.problem_filters import ProblemQuery, bad_range
+from ..db import get_store
+from ..security import change_hint, may_change_contracts
+from ..views import page_or_fragment
+from . import api
 
 bp = Blueprint("problems_pages", __name__)
 LIST_DAYS = 7
@@ -30,9 +30,13 @@ bp.app_template_filter("counted")(counted)
 def spark_rects(bars: list[dict], height: int) -> Markup:
     """Render a sparkline's bars as SVG rects: numbers made numbers, the time label escaped."""
     # One f-string per bar, not six template expressions: a list page draws hundreds of bars.
-    return Markup("".join(
-        f'<rect x="{float(b["x"])}" y="{height - int(b["h"])}" width="{float(b["w"])}" height="{int(b["h"])}">'
-        f'<title>{escape(_minute(b["start"]))}: {int(b["occurrences"])}</title></rect>' for b in bars))
+    return Markup(
+        "".join(
+            f'<rect x="{float(b["x"])}" y="{height - int(b["h"])}" width="{float(b["w"])}" height="{int(b["h"])}">'
+            f"<title>{escape(_minute(b['start']))}: {int(b['occurrences'])}</title></rect>"
+            for b in bars
+        )
+    )
 
 
 def _minute(text: str) -> str:
@@ -55,18 +59,31 @@ def _list_context() -> dict:
     except Exception:  # a stale or edited cursor: the page starts from the newest
         cursor = None
     store = get_store()
-    problems, next_cursor = store.find_problems(query, cursor if cursor and (cursor[1].isascii() and cursor[1].isdigit()) else None)
-    since, until = list_range(absolute_time(query.since), absolute_time(query.until),
-                              max((p["last_seen"] for p in problems if p["last_seen"]), default=None), LIST_DAYS)
+    problems, next_cursor = store.find_problems(
+        query, cursor if cursor and (cursor[1].isascii() and cursor[1].isdigit()) else None
+    )
+    since, until = list_range(
+        absolute_time(query.since),
+        absolute_time(query.until),
+        max((p["last_seen"] for p in problems if p["last_seen"]), default=None),
+        LIST_DAYS,
+    )
     drawn = strips(store, [int(p["id"][3:]) for p in problems], since, until, bars=28)
     for problem in problems:
         problem["spark"] = sparkline(drawn[int(problem["id"][3:])])
     next_url = url_for(".problems_page", **query.as_args(), cursor=api.encode(next_cursor)) if next_cursor else None
-    return {"problems": problems, "query": query, "next_url": next_url, "next_cursor": api.encode(next_cursor),
-            "range": (since, until), "counts": store.count_problems(query), "facets": store.problem_facets(),
-            "states": STATES,
-            # each row's links are this plus a suffix: a url_for per row costs more than the row's SQL
-            "problems_url": url_for(".problems_page")}
+    return {
+        "problems": problems,
+        "query": query,
+        "next_url": next_url,
+        "next_cursor": api.encode(next_cursor),
+        "range": (since, until),
+        "counts": store.count_problems(query),
+        "facets": store.problem_facets(),
+        "states": STATES,
+        # each row's links are this plus a suffix: a url_for per row costs more than the row's SQL
+        "problems_url": url_for(".problems_page"),
+    }
 
 
 @bp.get("/problems")
@@ -111,15 +128,29 @@ def _detail_context(problem: dict) -> dict:
     calls, next_cursor = store.problem_traces(number, 20, cursor)
     verification = problem.get("verification")
     can_change = may_change_contracts()  # the token that changes contracts changes problems too
-    return {"problem": problem, "can_change": can_change, "change_hint": None if can_change else change_hint(),
-            "strip": shown, "bar_words": step_words(shown["step_seconds"]), "bars": sparkline(shown, width=576, height=40),
-            "calls": calls, "cursor": cursor,
-            "next_url": url_for(".problem_page", problem_id=problem["id"], cursor=api.encode(next_cursor),
-                                since=request.args.get("since"), until=request.args.get("until"))
-            if next_cursor else None,
-            "grouped_by": grouped_by(problem), "resolve_modes": RESOLVE_MODES,
-            "verified": verified_text(verification["calls"], verification["broke"]) if verification else None,
-            "pending": pending_text(problem["resolution"], problem["state"])}
+    return {
+        "problem": problem,
+        "can_change": can_change,
+        "change_hint": None if can_change else change_hint(),
+        "strip": shown,
+        "bar_words": step_words(shown["step_seconds"]),
+        "bars": sparkline(shown, width=576, height=40),
+        "calls": calls,
+        "cursor": cursor,
+        "next_url": url_for(
+            ".problem_page",
+            problem_id=problem["id"],
+            cursor=api.encode(next_cursor),
+            since=request.args.get("since"),
+            until=request.args.get("until"),
+        )
+        if next_cursor
+        else None,
+        "grouped_by": grouped_by(problem),
+        "resolve_modes": RESOLVE_MODES,
+        "verified": verified_text(verification["calls"], verification["broke"]) if verification else None,
+        "pending": pending_text(problem["resolution"], problem["state"]),
+    }
 
 
 @bp.get("/problems/<problem_id>")
@@ -160,8 +191,10 @@ def _ticket_examples(problem: dict) -> dict:
     for name, call in calls.items():
         if call:
             inputs = store.call_inputs(call["trace_id"], call["call_id"])
-            found[name] = {"snapshots": inputs["snapshots"] if inputs else None,
-                           "link": url_for("views.trace", trace_id=call["trace_id"], call=call["call_id"], _external=True)}
+            found[name] = {
+                "snapshots": inputs["snapshots"] if inputs else None,
+                "link": url_for("views.trace", trace_id=call["trace_id"], call=call["call_id"], _external=True),
+            }
     found["nearest_link"] = url_for(".problem_nearest", problem_id=problem["id"], _external=True)
     return found
 
@@ -176,8 +209,11 @@ def change_state(problem_id):
     body: dict = {"state": form.get("state", "")}
     if body["state"] == "resolved":
         mode = form.get("resolve", "now")
-        body["resolve"] = {"after_clean_calls": int(form.get("n") or 0)} if mode == "after_clean_calls" \
-            and ((form.get("n") or "").isascii() and (form.get("n") or "").isdigit()) else mode
+        body["resolve"] = (
+            {"after_clean_calls": int(form.get("n") or 0)}
+            if mode == "after_clean_calls" and ((form.get("n") or "").isascii() and (form.get("n") or "").isdigit())
+            else mode
+        )
     elif body["state"] == "archived":
         body["until"] = form.get("until") or None
     try:
@@ -205,8 +241,9 @@ def change_links(problem_id):
         return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
     problem = get_store().get_problem(int(problem["id"][3:]))
     if htmx:  # htmx swaps only a 2xx answer: the refusal is said in the fragment
-        return page_or_fragment("problem.html", "partials/problem_links.html", problem=problem, can_change=True,
-                                links_error=error)
+        return page_or_fragment(
+            "problem.html", "partials/problem_links.html", problem=problem, can_change=True, links_error=error
+        )
     page, _, headers = page_or_fragment("problem.html", "", **_detail_context(problem), links_error=error)
     return page, 400, headers
 
@@ -221,8 +258,9 @@ def problem_nearest(problem_id):
     if not latest:
         abort(404, description=f"{problem['id']} has no calls left to compare")
     status = get_store().call_status(latest["trace_id"], latest["call_id"])
-    return _compare_with_nearest(problem["tool"], latest["trace_id"], latest["call_id"], argument_path(problem),
-                                 response_class(problem, status))
+    return _compare_with_nearest(
+        problem["tool"], latest["trace_id"], latest["call_id"], argument_path(problem), response_class(problem, status)
+    )
 
 
 @bp.get("/nearest")
@@ -233,8 +271,7 @@ def nearest_clean():
     if call is None:
         abort(404, description=f"no call {call_id!r} in trace {trace_id!r}")
     if not get_store().call_broke(trace_id, call_id):
-        return render_template("nearest_none.html", tool=call["tool"], trace_id=trace_id, call_id=call_id,
-                               clean=True)
+        return render_template("nearest_none.html", tool=call["tool"], trace_id=trace_id, call_id=call_id, clean=True)
     return _compare_with_nearest(call["tool"], trace_id, call_id, None)
 
 
@@ -245,13 +282,25 @@ def _compare_with_nearest(tool: str | None, trace_id: str, call_id: str, path: s
         abort(404, description="the failing call is gone or names no tool")
     digest = store.call_digest(trace_id, call_id)
     arguments = (call["snapshots"].get("arguments") or {}).get("payload")
-    candidates = (digest and store.clean_calls(tool, CLEAN_CANDIDATES, digest)) or \
-        store.clean_calls(tool, CLEAN_CANDIDATES)
+    candidates = (digest and store.clean_calls(tool, CLEAN_CANDIDATES, digest)) or store.clean_calls(
+        tool, CLEAN_CANDIDATES
+    )
     # the call itself is never its own nearest clean call (distance 0 says nothing)
-    best = nearest(arguments, [c for c in candidates if (c["trace_id"], c["call_id"]) != (trace_id, call_id)], path,
-                   wanted)
+    best = nearest(
+        arguments, [c for c in candidates if (c["trace_id"], c["call_id"]) != (trace_id, call_id)], path, wanted
+    )
     if best is None:
         return render_template("nearest_none.html", tool=tool, trace_id=trace_id, call_id=call_id), 404
     # the compare page reads A as the good call and B as the bad one
-    return redirect(url_for("views.compare", a=best["trace_id"], ca=best["call_id"], b=trace_id, cb=call_id,
-                            distance=best["distance"], method=best["method"]), 303)
+    return redirect(
+        url_for(
+            "views.compare",
+            a=best["trace_id"],
+            ca=best["call_id"],
+            b=trace_id,
+            cb=call_id,
+            distance=best["distance"],
+            method=best["method"],
+        ),
+        303,
+    )

@@ -52,15 +52,20 @@ def migrate(conn) -> None:
     """Rewrite each table holding a time not in the fixed form, keeping each column's collation."""
     conn.execute("SET LOCAL maintenance_work_mem = '256MB'")  # the index builds sort in memory
     for table, columns in COLUMNS.items():
-        if not conn.execute(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE "
-                            + " OR ".join(f"({needs(c)})" for c in columns) + ")").fetchone()[0]:
+        if not conn.execute(
+            f"SELECT EXISTS (SELECT 1 FROM {table} WHERE " + " OR ".join(f"({needs(c)})" for c in columns) + ")"
+        ).fetchone()[0]:
             continue
         collations = dict(conn.execute(COLLATION, (table,)).fetchall())
-        changes = ", ".join(f"ALTER COLUMN {c} TYPE text{collations[c]} USING CASE WHEN {needs(c)} THEN {fixed(c)} "
-                            f"ELSE {c} END" for c in columns)
+        changes = ", ".join(
+            f"ALTER COLUMN {c} TYPE text{collations[c]} USING CASE WHEN {needs(c)} THEN {fixed(c)} ELSE {c} END"
+            for c in columns
+        )
         conn.execute(f"ALTER TABLE {table} {changes}")
         conn.execute(f"ANALYZE {table}")
     for table, column, key in JSON_TIMES:
         value = f"({column}::jsonb ->> '{key}')"
-        conn.execute(f"UPDATE {table} SET {column} = jsonb_set({column}::jsonb, '{{{key}}}', to_jsonb({fixed(value)}))::text "
-                     f"WHERE jsonb_typeof({column}::jsonb -> '{key}') = 'string' AND {needs(value)}")
+        conn.execute(
+            f"UPDATE {table} SET {column} = jsonb_set({column}::jsonb, '{{{key}}}', to_jsonb({fixed(value)}))::text "
+            f"WHERE jsonb_typeof({column}::jsonb -> '{key}') = 'string' AND {needs(value)}"
+        )

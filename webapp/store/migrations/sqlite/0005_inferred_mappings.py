@@ -23,8 +23,11 @@ CREATE TABLE IF NOT EXISTS tool_inference (
 );
 CREATE INDEX IF NOT EXISTS calls_by_tool_time ON calls (tool, last_ts);
 """
-COLUMNS = (("calls", "observed", "INTEGER NOT NULL DEFAULT 0"),   # learnt from, once per call
-           ("calls", "loud_kinds", "TEXT"), ("traces", "loud_kinds", "TEXT"))   # kinds of warnings and errors
+COLUMNS = (
+    ("calls", "observed", "INTEGER NOT NULL DEFAULT 0"),  # learnt from, once per call
+    ("calls", "loud_kinds", "TEXT"),
+    ("traces", "loud_kinds", "TEXT"),
+)  # kinds of warnings and errors
 
 
 def migrate(conn) -> None:

@@ -2,10 +2,12 @@
 value pairs, checks and state history; the release of events and calls, the contract digest of an
 analysis and the problems whose argument path a call had."""
 
-COLUMNS = (("events", "release", "TEXT"),           # the envelope's optional release (OTLP service.version)
-           ("calls", "release", "TEXT"),            # the latest release any event of the call named
-           ("calls", "contract_digest", "TEXT"),    # digest of the contract its stored analysis used
-           ("calls", "problem_paths", "TEXT"))      # JSON ids of the problems whose argument path it had
+COLUMNS = (
+    ("events", "release", "TEXT"),  # the envelope's optional release (OTLP service.version)
+    ("calls", "release", "TEXT"),  # the latest release any event of the call named
+    ("calls", "contract_digest", "TEXT"),  # digest of the contract its stored analysis used
+    ("calls", "problem_paths", "TEXT"),
+)  # JSON ids of the problems whose argument path it had
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS problems (

@@ -10,6 +10,8 @@ def migrate(conn) -> None:
     """Add the column where it is missing and fill it for the calls whose analysis is up to date."""
     if "grouped_seqs" not in {row[1] for row in conn.execute("PRAGMA table_info(calls)")}:
         conn.execute("ALTER TABLE calls ADD COLUMN grouped_seqs TEXT")
-    conn.execute("UPDATE calls SET grouped_seqs = coalesce(arguments_seq, '') || ',' || coalesce(request_seq, '')"
-                 " || ',' || coalesce(response_seq, '') WHERE grouped_seqs IS NULL AND analyzed_version > 0"
-                 " AND analyzed_version = version")
+    conn.execute(
+        "UPDATE calls SET grouped_seqs = coalesce(arguments_seq, '') || ',' || coalesce(request_seq, '')"
+        " || ',' || coalesce(response_seq, '') WHERE grouped_seqs IS NULL AND analyzed_version > 0"
+        " AND analyzed_version = version"
+    )

@@ -50,5 +50,7 @@ def migrate(conn) -> None:
         conn.execute(f"UPDATE {table} SET {sets} WHERE " + " OR ".join(f"({needs(c)})" for c in columns))
     for table, column, path in JSON_TIMES:
         value = f"json_extract({column}, '{path}')"
-        conn.execute(f"UPDATE {table} SET {column} = json_set({column}, '{path}', {fixed(value)}) "
-                     f"WHERE json_valid({column}) AND json_type({column}, '{path}') = 'text' AND {needs(value)}")
+        conn.execute(
+            f"UPDATE {table} SET {column} = json_set({column}, '{path}', {fixed(value)}) "
+            f"WHERE json_valid({column}) AND json_type({column}, '{path}') = 'text' AND {needs(value)}"
+        )

@@ -5,6 +5,7 @@ so it pauses after an hour of them, not after 5 attempts; each delivery attempt'
 A .py rather than SQL: a database whose record of migrations was lost runs it again, and then the
 attempt state column is there already.
 """
+
 REBUILD = """
 CREATE TABLE alert_rules_11 (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -50,5 +51,7 @@ def migrate(conn) -> None:
             conn.execute(statement)
     if "state" not in {row[1] for row in conn.execute("PRAGMA table_info(alert_deliveries)")}:
         conn.execute("ALTER TABLE alert_deliveries ADD COLUMN state TEXT")
-    conn.execute("UPDATE alert_deliveries SET state = CASE WHEN status_code BETWEEN 200 AND 299 THEN 'delivered'"
-                 " ELSE 'failed' END WHERE state IS NULL")
+    conn.execute(
+        "UPDATE alert_deliveries SET state = CASE WHEN status_code BETWEEN 200 AND 299 THEN 'delivered'"
+        " ELSE 'failed' END WHERE state IS NULL"
+    )
