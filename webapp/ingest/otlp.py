@@ -96,7 +96,7 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     for turn in turns.turns.values():
         for call in turn.calls:
             if id(call) not in taken:
-                _emit(batch, turn.model, _announced_events, turn, call, turns, ctx, answered)
+                _emit(batch, turn.model, _announced_events, turn, call, turns, ctx)
     return batch
 
 
@@ -203,14 +203,18 @@ def _tool_events(s: Span, ctx: Context, who: tuple, answered: set) -> list[Event
     return events
 
 
-def _announced_events(turn, call, turns: Turns, ctx: Context, answered: set) -> list[Event]:
-    """The arguments of a call a model span announced; its result as the response when no HTTP span had one."""
+def _announced_events(turn, call, turns: Turns, ctx: Context) -> list[Event]:
+    """The arguments of a call a model span announced, and the result the next model request carried back."""
     m = turn.model
     events = [_event(ctx, m, "arguments", call.arguments, call.name, call.call_id, m.end_ns, None, turn.provider)]
     result = turns.results.get((m.trace_id, call.call_id))
-    if result is not None and (m.trace_id, call.call_id) not in answered:
-        event = _event(ctx, m, "response", result.content, call.name, call.call_id, m.end_ns, None, turn.provider)
-        events.append(event)
+    if result is not None:
+        carrier = result.carrier
+        events.append(
+            _event(
+                ctx, carrier, "result", result.content, call.name, call.call_id, carrier.start_ns, None, turn.provider
+            )
+        )
     for event in events:  # one model span announces several calls: the event ids must differ
         event.event_id = _event_id(f"{m.trace_id}:{m.span_id}:{call.call_id}:{event.snapshot}")
     # the call's place in its turn: HTTP spans of a later export join the turn's calls in order (store/spans.py)

@@ -25,6 +25,14 @@ class Turn:
     provider: str | None
 
 
+@dataclass(eq=False)
+class Result:
+    """A tool's result as a model request carried it back, and that request's span."""
+
+    content: object
+    carrier: Span
+
+
 class Turns:
     """The model turns of one export, and which announced call each span of theirs belongs to."""
 
@@ -87,12 +95,12 @@ class Turns:
             yield parent
             parent_id, hops = parent.parent_id, hops + 1
 
-    def _results(self, spans: list[Span]) -> dict[tuple[str, str], genai.ToolResult]:
+    def _results(self, spans: list[Span]) -> dict[tuple[str, str], Result]:
         """Return {(trace id, call id): result}: the first model request that carried each call's result."""
         results = {}
         for turn in sorted(self.turns.values(), key=lambda t: t.model.start_ns):
             for result in genai.tool_results(turn.model.attrs):
-                results.setdefault((turn.model.trace_id, result.call_id), result)
+                results.setdefault((turn.model.trace_id, result.call_id), Result(result.content, turn.model))
         return results
 
 
