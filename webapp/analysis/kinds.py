@@ -15,6 +15,7 @@ FINDING_KINDS = (
     ("error_shape", "an error response (4xx/5xx) that breaks the error schema"),
     ("status_mismatch", "a 2xx status with an error body, or a 4xx/5xx with a success body"),
     ("invalid_json", "a snapshot logged as a string that should hold JSON but does not parse"),
+    ("drift", "a call departs from the shape the tool's own traffic showed (a type, a missing field, a new value)"),
 )
 KIND_NAMES = tuple(kind for kind, _ in FINDING_KINDS)
 SEVERITIES = ("error", "warning", "info")
