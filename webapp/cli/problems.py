@@ -119,12 +119,13 @@ def _value(pair: dict, side: str) -> str:
 
 def _change(database, problem_id: str, body: dict) -> None:
     from ..problems.states import BadChange, parse_change
+    from ..store.errors import ChangeRefused
 
     store = _open_existing_store(database)
     problem = _problem(store, problem_id)
     try:
         store.change_problem(int(problem["id"][3:]), parse_change(body), _who())
-    except BadChange as error:
+    except (BadChange, ChangeRefused) as error:
         raise click.ClickException(str(error)) from None
     changed = store.get_problem(int(problem["id"][3:]))
     click.echo(
@@ -203,6 +204,7 @@ def problems_link(problem_id, urls, remove, database):
     """Attach ticket links to a problem (or remove them); a secret in a link is redacted when stored."""
     from ..problems.states import BadChange, links_change
     from ..redaction.redactor import redactor_for
+    from ..store.errors import ChangeRefused
 
     store = _open_existing_store(database)
     problem = _problem(store, problem_id)
@@ -212,7 +214,7 @@ def problems_link(problem_id, urls, remove, database):
             problem["links"], () if remove else urls, urls if remove else (), redactor.url if redactor else None
         )
         store.change_problem(int(problem["id"][3:]), change, _who())
-    except BadChange as error:
+    except (BadChange, ChangeRefused) as error:
         raise click.ClickException(str(error)) from None
     links = store.get_problem(int(problem["id"][3:]))["links"]
     click.echo(f"{problem['id']}: {len(links)} link{'s' if len(links) != 1 else ''}")

@@ -3,8 +3,8 @@
 from datetime import timedelta
 
 from ..common import times
-from ..problems.states import BadChange
 from .codec import dumps, loads, utc_now
+from .errors import ChangeRefused
 from .exposure import first_seen_by_id, merged
 
 ROLLUPS = (
@@ -68,7 +68,7 @@ def _same_tool(conn, pid: int, into: int) -> None:
     """Refuse a merge across tools: exposure counts one tool's calls, so a mixed problem's rate means nothing."""
     tools = dict(conn.execute("SELECT id, tool FROM problems WHERE id IN (?, ?)", (pid, into)).fetchall())
     if tools[pid] != tools[into]:
-        raise BadChange(
+        raise ChangeRefused(
             f"TD-{pid} is a problem of {tools[pid] or '(no tool)'} and TD-{into} one of "
             f"{tools[into] or '(no tool)'}: only problems of the same tool merge"
         )
@@ -112,7 +112,7 @@ class ProblemWrites:
     def _resolve(self, conn, pid: int, resolve: dict, now: str, by: str) -> None:
         tool, state = conn.execute("SELECT tool, state FROM problems WHERE id = ?", (pid,)).fetchone()
         if state == "resolved" and resolve["mode"] == "after_clean_calls":
-            raise BadChange(
+            raise ChangeRefused(
                 f"TD-{pid} is resolved already, so there is nothing left to wait for; reopen it first "
                 "to resolve it again after N clean calls"
             )
@@ -126,7 +126,7 @@ class ProblemWrites:
                 )
             ]
             if not resolve["releases"]:  # no later call could ever be "another release": it would never regress
-                raise BadChange(
+                raise ChangeRefused(
                     f'TD-{pid} was seen in no release (its calls carry no `release`), so "in the next '
                     'release" could never be told apart; resolve it now, when the contract changes or '
                     "after N clean calls, or send `release` with the events"
@@ -152,10 +152,10 @@ class ProblemWrites:
         """Move one problem's calls into another; the old id redirects to the new one."""
         into = self.resolve_problem_id(into_text)
         if conn.execute("SELECT merged_into FROM problems WHERE id = ?", (pid,)).fetchone()[0] is not None:
-            raise BadChange(f"TD-{pid} was merged already; change the problem it was merged into")
+            raise ChangeRefused(f"TD-{pid} was merged already; change the problem it was merged into")
         into = _last_of_merges(conn, into) if into is not None else None  # a merged target: where it went
         if into is None or into == pid:
-            raise BadChange(
+            raise ChangeRefused(
                 f"merged_into must name another existing problem, not one merged into TD-{pid}; got {into_text!r}"
             )
         _same_tool(conn, pid, into)

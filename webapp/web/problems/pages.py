@@ -6,7 +6,7 @@ from markupsafe import Markup, escape
 from ...problems.exercised import argument_path, response_class
 from ...problems.fingerprint import grouped_by
 from ...problems.nearest import nearest
-from ...problems.states import RESOLVE_MODES, STATES, BadChange, links_change, parse_change, pending_text, verified_text
+from ...problems.states import RESOLVE_MODES, STATES, links_change, parse_change, pending_text, verified_text
 from ...problems.strips import strip, strips
 from ...problems.timeline import default_range, list_range, sparkline, step_words
 from ...problems.words import counted
@@ -218,7 +218,7 @@ def change_state(problem_id):
         body["until"] = form.get("until") or None
     try:
         get_store().change_problem(int(problem["id"][3:]), parse_change(body), api.changed_by("web"))
-    except BadChange as error:
+    except api.REFUSED as error:
         abort(400, description=str(error))
     return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
 
@@ -234,7 +234,7 @@ def change_links(problem_id):
     try:
         change = links_change(problem["links"], [add] if add else (), [remove] if remove else (), api.link_cleaner())
         get_store().change_problem(int(problem["id"][3:]), change, api.changed_by("web"))
-    except BadChange as refused:
+    except api.REFUSED as refused:
         error = str(refused)
     htmx = bool(request.headers.get("HX-Request"))
     if not htmx and error is None:
