@@ -10,6 +10,7 @@ from observed_traffic import TOOL, order, order_events
 from webapp import pipeline
 from webapp.cli.main import main
 from webapp.ingest import parse_body
+from webapp.problems.words import what_broke
 from webapp.store.problem_filters import ProblemQuery
 
 LOUD = ("warning", "error")
@@ -43,6 +44,12 @@ def test_a_server_change_is_drift_at_its_paths_and_opens_one_problem_per_path(st
     problems, _ = store.find_problems(ProblemQuery(kind="drift"))
     assert sorted(p["right"]["path"] for p in problems) == ["/currency", "/status", "/total_cents"]
     assert all(p["calls"] == 40 and p["first_seen"].startswith("2026-12-01T14:02") for p in problems)
+    titles = sorted(what_broke(p) for p in problems)
+    assert titles == [
+        "response /currency missing, where every call had it",
+        "response /status has a value outside the ones its traffic showed",
+        "response /total_cents now string, where it was integer",
+    ]
     shapes = store.observed_shapes(TOOL)
     assert {stage: shape["calls"] for stage, shape in shapes.items()} == {
         "arguments": 340,
