@@ -3,6 +3,7 @@
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
+from ...pipeline.changes import change_problem
 from ...problems.exercised import argument_path, response_class
 from ...problems.fingerprint import grouped_by
 from ...problems.nearest import nearest
@@ -225,7 +226,7 @@ def change_state(problem_id):
     elif body["state"] == "archived":
         body["until"] = form.get("until") or None
     try:
-        get_store().change_problem(int(problem["id"][3:]), parse_change(body), api.changed_by("web"))
+        change_problem(get_store(), int(problem["id"][3:]), parse_change(body), api.changed_by("web"))
     except api.REFUSED as error:
         abort(400, description=str(error))
     return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
@@ -241,7 +242,7 @@ def change_links(problem_id):
     error = None
     try:
         change = links_change(problem["links"], [add] if add else (), [remove] if remove else (), api.link_cleaner())
-        get_store().change_problem(int(problem["id"][3:]), change, api.changed_by("web"))
+        change_problem(get_store(), int(problem["id"][3:]), change, api.changed_by("web"))
     except api.REFUSED as refused:
         error = str(refused)
     htmx = bool(request.headers.get("HX-Request"))
