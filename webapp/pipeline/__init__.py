@@ -21,8 +21,10 @@ from ..problems.grouping import call_documents, call_problems, contract_digest
 from ..redaction.redactor import Redactor
 from ..store import IngestResult, Store, StoreUnavailable
 from ..store.codec import utc_now
+from .contracts import analysis_contract
 from .mappings import learn
 from .observed import Observer, with_drift
+from .rules import RULES
 
 REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
 CONTROLS = {code: f"\\x{code:02x}" for code in range(32) if chr(code) not in "\t\n\r"}
@@ -111,7 +113,7 @@ def _rejection_alerts(store: Store, rejected, source: str):
 def _contract(store: Store, tool: str | None, cache: dict):
     """Return a tool's contract with its inferred pairs added as mapping entries, read once per batch."""
     if tool not in cache:
-        cache[tool] = store.analysis_contract(tool)
+        cache[tool] = analysis_contract(store, tool)
     return cache[tool]
 
 
@@ -172,7 +174,7 @@ class _Batch:
         }
 
     def save(self) -> int:
-        return self.store.save_analyses(self.results, self.groupings, storms, also=self.observer.write)
+        return self.store.save_analyses(self.results, self.groupings, storms, RULES, also=self.observer.write)
 
 
 def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:

@@ -26,6 +26,7 @@ from . import alignedview, charts, tracepage
 from .api import strict_query
 from .compare import compare_calls
 from .db import get_store
+from .ranges import quick_links, shown_window
 from .security import may_change_contracts
 from .tree import children_tokens, parse_node_id
 
@@ -111,13 +112,18 @@ def _counts_context(query: TraceQuery, wanted: bool) -> dict:
         "counts_url": url_for("views.index", **query.as_args(), part="counts"),
     }
     if counts is not None:
+        problem = problem_number(query.problem) if query.problem else None
+        window = strip_window(query.since, query.until, query.tool, problem)
         strip = stats.hourly_strip(
             get_store(),
             tool=query.tool,
-            until=query.until,
-            since=query.since,
-            problem=problem_number(query.problem) if query.problem else None,
+            until=window["until"],
+            since=window["since"],
+            problem=problem,
+            through=window["fitted"],
         )
+        context["window"] = window
+        context["window_links"] = quick_links("views.index", (query.since, query.until), query.as_args())
         filters = query.as_args(tool=None, since=None, until=None)
         # the hourly rollup knows tools, hours and problems; the strip says which filters it cannot follow
         context["strip_unfollowed"] = [name for name in UNFOLLOWED if getattr(query, name)]
@@ -129,6 +135,12 @@ def _counts_context(query: TraceQuery, wanted: bool) -> dict:
             counts_incomplete=any(c is None for values in counts.values() for c in values.values()),
         )
     return context
+
+
+def strip_window(since: str, until: str, tool: str = "", problem: int | None = None) -> dict:
+    """Return the window an hourly strip shows: the range asked for, else the one that fits the calls it counts."""
+    oldest, newest = (None, None) if since or until else stats.call_span(get_store(), tool, problem)
+    return shown_window(since, until, oldest, newest)
 
 
 @bp.get("/")

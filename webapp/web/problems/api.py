@@ -5,6 +5,7 @@ import base64
 import orjson
 from flask import Blueprint, current_app, g, jsonify, redirect, request, url_for
 
+from ...pipeline.changes import change_problem
 from ...problems.states import BadChange, parse_change
 from ...problems.strips import strip
 from ...problems.timeline import default_range
@@ -126,7 +127,7 @@ def patch_problem(problem_id):
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     try:
         change = parse_change(body, link_cleaner())
-        get_store().change_problem(int(problem["id"][3:]), change, changed_by())
+        change_problem(get_store(), int(problem["id"][3:]), change, changed_by())
     except REFUSED as error:
         raise ApiError(400, "bad_change", str(error)) from error
     if "merged_into" not in change:
