@@ -31,7 +31,7 @@ TAKE_QUEUED = """DELETE FROM projection_queue WHERE seq IN
 # characters are indexed (under 0.6 MB of tsvector whatever the text): a bigger payload would fail its
 # batch's projection again and again.
 INDEXED_CHARS = 100_000
-WORDS = "to_tsvector('simple', regexp_replace(unaccent(left({0}, %d)), '[^[:alnum:]]+', ' ', 'g'))" % INDEXED_CHARS
+WORDS = f"to_tsvector('simple', regexp_replace(unaccent(left({{0}}, {INDEXED_CHARS})), '[^[:alnum:]]+', ' ', 'g'))"
 INDEX_EVENTS = (
     f"UPDATE events SET words = {WORDS.format('payload')} WHERE seq = ANY(?) RETURNING seq, trace_id, call_id"
 )
@@ -68,7 +68,8 @@ PROJECT_CALLS = f"""INSERT INTO calls AS c (trace_id, call_id, tool, source, rel
  release = excluded.release, status_code = excluded.status_code, first_ts = excluded.first_ts,
  last_ts = excluded.last_ts,
  version = c.version + (c.arguments_seq IS DISTINCT FROM excluded.arguments_seq
-   OR c.request_seq IS DISTINCT FROM excluded.request_seq OR c.response_seq IS DISTINCT FROM excluded.response_seq)::int,
+   OR c.request_seq IS DISTINCT FROM excluded.request_seq OR c.response_seq IS DISTINCT FROM
+    excluded.response_seq)::int,
  arguments_seq = excluded.arguments_seq, request_seq = excluded.request_seq, response_seq = excluded.response_seq"""
 DROP_EMPTY_CALLS = f"""DELETE FROM calls WHERE (trace_id, call_id) IN (SELECT trace_id, call_id FROM ({_TOUCHED}) AS t
  WHERE NOT EXISTS (SELECT 1 FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id))"""
