@@ -92,6 +92,16 @@ def test_trace_detail_returns_calls_snapshots_validation_and_findings(client):
     assert finding["right"] == {"snapshot": "request", "path": "/limit"}
 
 
+def test_a_call_with_a_result_carries_it_and_the_list_filters_by_a_missing_result(client):
+    post(client, ndjson(*order_call(), envelope("result", {"orders": []}, ts="2026-11-20T09:00:03Z")))
+    post(client, ndjson(*order_call(trace_id="a" * 32)))
+    [call] = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"]
+    assert call["snapshots"]["result"]["payload"] == {"orders": []}
+    assert set(call["validation"]) == {"arguments", "request", "response"}
+    listed = client.get("/api/v1/traces?missing=result").get_json()["traces"]
+    assert [t["trace_id"] for t in listed] == ["a" * 32] and listed[0]["complete"] is True
+
+
 def test_an_unknown_trace_is_a_404_in_the_error_shape(client):
     assert_error_shape(client.get("/api/v1/traces/nope"), 404, "trace_not_found")
 

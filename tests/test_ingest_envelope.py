@@ -87,9 +87,23 @@ def test_a_null_payload_is_present_and_accepted():
     assert one(envelope(payload=None)).payload is None
 
 
+@pytest.mark.parametrize(
+    "payload,kept,as_string",
+    [
+        ("No orders found.", "No orders found.", False),
+        ('{"orders": []}', {"orders": []}, True),
+        ({"content": [{"type": "text", "text": "ok"}], "isError": False}, None, False),
+    ],
+)
+def test_a_result_snapshot_takes_text_or_json_and_parses_a_json_string(payload, kept, as_string):
+    ev = one(envelope(snapshot="result", payload=payload, is_error=False))
+    assert ev.snapshot == "result" and ev.payload == (payload if kept is None else kept)
+    assert ev.logged_as_string is as_string and ev.meta == {"is_error": False}
+
+
 def test_a_wrong_snapshot_name_is_rejected():
     rej = rejected(envelope(snapshot="args"))
-    assert rej.code == "bad_snapshot" and "'args'" in rej.message
+    assert rej.code == "bad_snapshot" and "'args'" in rej.message and "result" in rej.message
 
 
 @pytest.mark.parametrize("trace_id", ["", "x" * 129, "abc\ndef", "   ", 42, None, ".", ".."])

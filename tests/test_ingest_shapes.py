@@ -24,11 +24,12 @@ def test_an_anthropic_tool_use_block_is_the_arguments():
     assert events(with_trace(block)) == [("arguments", "findOrders", "toolu_01", {"customerEmail": "a@b.co"}, None)]
 
 
-def test_an_anthropic_tool_result_block_is_the_response_matched_by_tool_use_id():
-    block = {"type": "tool_result", "tool_use_id": "toolu_01", "content": [{"type": "text", "text": '{"orders": []}'}]}
-    batch = parse_body(orjson.dumps(with_trace(block)))
-    [ev] = batch.events
-    assert (ev.snapshot, ev.call_id, ev.payload, ev.logged_as_string) == ("response", "toolu_01", {"orders": []}, True)
+def test_an_anthropic_tool_result_block_is_the_result_matched_by_tool_use_id():
+    content = [{"type": "text", "text": '{"orders": []}'}]
+    block = {"type": "tool_result", "tool_use_id": "toolu_01", "content": content, "is_error": True}
+    [ev] = parse_body(orjson.dumps(with_trace(block))).events
+    assert (ev.snapshot, ev.call_id) == ("result", "toolu_01")
+    assert ev.payload == {"type": "tool_result", "content": content, "is_error": True}  # is_error kept
 
 
 def test_a_whole_anthropic_message_yields_each_tool_use_block():
@@ -98,9 +99,9 @@ def test_a_chat_completion_response_yields_the_tool_calls_of_its_choices():
     assert events(with_trace(completion)) == [("arguments", "a", "call_1", {}, None)]
 
 
-def test_a_role_tool_message_is_the_response_by_tool_call_id():
+def test_a_role_tool_message_is_the_result_by_tool_call_id():
     message = {"role": "tool", "tool_call_id": "call_1", "content": '{"ok": true}'}
-    assert events(with_trace(message)) == [("response", None, "call_1", {"ok": True}, None)]
+    assert events(with_trace(message)) == [("result", None, "call_1", {"ok": True}, None)]
 
 
 def test_responses_function_call_and_output_items_pair_by_call_id():
@@ -113,7 +114,7 @@ def test_responses_function_call_and_output_items_pair_by_call_id():
     }
     output = {"type": "function_call_output", "call_id": "call_9", "output": '{"orders": []}'}
     assert events(with_trace(call)) == [("arguments", "findOrders", "call_9", {"limit": 5}, None)]
-    assert events(with_trace(output)) == [("response", None, "call_9", {"orders": []}, None)]
+    assert events(with_trace(output)) == [("result", None, "call_9", {"orders": []}, None)]
 
 
 def test_a_responses_api_response_yields_its_function_call_items():
@@ -132,7 +133,7 @@ def test_gemini_function_call_and_response_parts():
     call = {"functionCall": {"name": "findOrders", "args": {"limit": 5}}}
     reply = {"functionResponse": {"name": "findOrders", "response": {"orders": []}}}
     assert events(with_trace(call)) == [("arguments", "findOrders", "", {"limit": 5}, None)]
-    assert events(with_trace(reply)) == [("response", "findOrders", "", {"orders": []}, None)]
+    assert events(with_trace(reply)) == [("result", "findOrders", "", {"orders": []}, None)]
 
 
 def test_a_gemini_candidate_yields_its_function_call_parts():
@@ -159,36 +160,24 @@ def test_an_mcp_tools_call_request_is_the_arguments_with_source_mcp():
     assert events(with_trace(request)) == [("arguments", "findOrders", "7", {"limit": 5}, "mcp")]
 
 
-def test_an_mcp_result_prefers_structured_content():
+def test_an_mcp_call_tool_result_is_the_result_as_the_model_got_it():
     result = {
-        "jsonrpc": "2.0",
-        "id": "req-7",
-        "result": {
-            "content": [{"type": "text", "text": "2 orders"}],
-            "structuredContent": {"orders": [1, 2]},
-            "isError": False,
-        },
+        "content": [{"type": "text", "text": "2 orders"}],
+        "structuredContent": {"orders": [1, 2]},
+        "isError": False,
     }
-    assert events(with_trace(result)) == [("response", None, "req-7", {"orders": [1, 2]}, "mcp")]
+    rpc = {"jsonrpc": "2.0", "id": "req-7", "result": result}
+    assert events(with_trace(rpc)) == [("result", None, "req-7", result, "mcp")]
 
 
-def test_an_mcp_result_without_structured_content_parses_its_json_text():
-    result = {"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": '{"orders": []}'}]}}
-    assert events(with_trace(result)) == [("response", None, "7", {"orders": []}, "mcp")]
+def test_an_mcp_error_result_keeps_its_is_error_and_text():
+    result = {"content": [{"type": "text", "text": "not found"}], "isError": True}
+    assert events(with_trace({"jsonrpc": "2.0", "id": 7, "result": result})) == [("result", None, "7", result, "mcp")]
 
 
-def test_an_mcp_result_with_plain_text_keeps_the_text():
-    result = {
-        "jsonrpc": "2.0",
-        "id": 7,
-        "result": {"content": [{"type": "text", "text": "not found"}], "isError": True},
-    }
-    assert events(with_trace(result)) == [("response", None, "7", "not found", "mcp")]
-
-
-def test_an_mcp_jsonrpc_error_is_the_response():
+def test_an_mcp_jsonrpc_error_is_the_result_under_error():
     error = {"jsonrpc": "2.0", "id": 7, "error": {"code": -32602, "message": "Unknown tool"}}
-    assert events(with_trace(error)) == [("response", None, "7", {"code": -32602, "message": "Unknown tool"}, "mcp")]
+    assert events(with_trace(error)) == [("result", None, "7", {"error": error["error"]}, "mcp")]
 
 
 BLOCK = {"type": "tool_use", "id": "toolu_01", "name": "findOrders", "input": {}}

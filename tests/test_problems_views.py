@@ -190,10 +190,13 @@ def test_the_cli_lists_shows_resolves_archives_and_merges(loaded, db_path):
 def test_the_trace_lists_hourly_strip_follows_the_range(loaded):
     from webapp.web import charts
 
-    week = loaded.get("/").get_data(as_text=True)
+    fitted = loaded.get("/").get_data(as_text=True)
     hours = loaded.get("/?since=2026-11-20T06:00:00Z&until=2026-11-20T11:00:00Z").get_data(as_text=True)
+    week = loaded.get("/?since=2026-11-14T10:00:00Z").get_data(as_text=True)
     width = lambda html: int(html.split('<svg class="bars" width="', 1)[1].split('"', 1)[0])  # noqa: E731
-    assert width(week) == 168 * (charts.BAR_WIDTH + charts.BAR_GAP)
+    # no range asked: the two hours that have calls, 09:00 to 10:59, not a week ending at the newest call
+    assert width(fitted) == 2 * 40 and "2 h up to the newest call, 2026-11-20 10:00" in fitted
+    assert width(week) == 145 * (charts.BAR_WIDTH + charts.BAR_GAP)
     # the hours from since to the newest call get the widest bars rather than a sliver of the week
     assert 'width="39"' in hours and 'width="39"' not in week
     assert width(hours) in (4 * 40, 5 * 40)

@@ -79,11 +79,38 @@ def test_traces_list_newest_first_with_a_keyset_cursor(store):
 def test_trace_summary_says_which_snapshots_arrived(store):
     add(store, *order_call()[:2])
     [summary], _ = store.find_traces(TraceQuery())
-    assert summary["snapshots"] == {"arguments": True, "request": True, "response": False}
+    assert summary["snapshots"] == {"arguments": True, "request": True, "response": False}  # a result when there is one
     assert summary["tools"] == ["findOrders"]
     missing, _ = store.find_traces(TraceQuery(missing="response"))
     assert [t["trace_id"] for t in missing] == [TRACE]
     assert store.find_traces(TraceQuery(missing="request"))[0] == []
+
+
+def test_a_result_is_kept_as_the_fourth_snapshot_and_a_call_without_one_stays_complete(store):
+    add(store, *order_call())
+    [summary], _ = store.find_traces(TraceQuery())
+    assert summary["complete"] is True and "result" not in summary["snapshots"]
+    assert "result" not in store.get_trace(TRACE)["calls"][0]["snapshots"]  # three-snapshot answers are unchanged
+    assert [t["trace_id"] for t in store.find_traces(TraceQuery(missing="result"))[0]] == [TRACE]
+    add(store, envelope("result", "No orders found.", ts="2026-11-20T09:00:03Z"))
+    call = store.get_trace(TRACE)["calls"][0]
+    assert call["snapshots"]["result"]["payload"] == "No orders found."
+    assert call["snapshots"]["response"]["payload"] == {"orders": [], "total": 0}
+    [summary], _ = store.find_traces(TraceQuery())
+    assert summary["complete"] is True and summary["snapshots"]["result"] is True
+    assert store.find_traces(TraceQuery(missing="result"))[0] == []
+
+
+def test_a_new_result_marks_the_call_for_analysis_again(store):
+    add(store, *order_call())
+    [first] = store.claim_pending()
+    store.save_analysis(TRACE, "call_01", first["version"], {"findings": [], "summary": {}, "worst": None})
+    add(store, envelope("result", {"orders": []}, ts="2026-11-20T09:00:03Z"))
+    [again] = store.claim_pending()
+    assert again["version"] == first["version"] + 1
+    inputs = store.call_inputs(TRACE, "call_01")
+    assert inputs["snapshots"]["result"]["payload"] == {"orders": []}
+    assert inputs["snapshots"]["response"]["payload"] == {"orders": [], "total": 0}
 
 
 def test_rejected_records_are_kept_in_quarantine(store):

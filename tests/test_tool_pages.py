@@ -1,5 +1,7 @@
 """The tool pages and the mappings API: what a person sees and what is stored."""
 
+import re
+
 import orjson
 import pytest
 from renames import TOOL, events, traffic
@@ -216,3 +218,25 @@ def test_a_real_server_serves_a_slashed_tool_name_sent_as_is_or_percent_encoded(
     contract = {"arguments_schema": {"type": "object"}}
     assert httpx.put(live_server.url + "/api/v1/tools/mcp%2Ffs%2Fread", json=contract, timeout=30).status_code == 200
     assert httpx.get(live_server.url + "/api/v1/tools/mcp/fs/read", timeout=30).json()["name"] == "mcp/fs/read"
+
+
+def test_the_tool_list_shows_each_tools_open_problems_releases_and_hourly_strip(client, store):
+    from datetime import UTC, datetime
+
+    from problem_helpers import send
+    from release_helpers import CONTRACT, incident
+
+    store.put_tool("findOrders", CONTRACT)
+    send(client, *incident(datetime(2026, 11, 20, 8, tzinfo=UTC)))
+    pipeline.catch_up(store)
+    html = client.get("/tools").get_data(as_text=True)
+    row = html[html.index('<a href="/tools/findOrders">') :]
+    assert '<a class="open-problems" href="/problems?tool=findOrders">3</a>' in row
+    releases = row[row.index('class="releases"') : row.index("</td>", row.index('class="releases"'))]
+    assert re.findall(r">([\d.]+)</a>", releases) == ["1.1.1", "1.1.0", "1.0.0"]  # newest first seen first
+    assert 'href="/problems?tool=findOrders&amp;release=1.1.0"' in releases
+    # the strip: one row a tool over the hours that have calls (08:00 to 11:59), each bar a link to that hour
+    strip = html[html.index('aria-label="Calls and findings per tool and hour"') : html.index("<table")]
+    assert strip.count('class="strip-row"') == 1 and "60 calls, 28 with findings" in strip
+    assert "2026-11-20 08:00 to 2026-11-20 11:59 UTC" in strip and "4 h up to the newest call" in strip
+    assert 'href="/?tool=findOrders&amp;since=2026-11-20T10%3A00%3A00&amp;until=2026-11-20T11%3A00%3A00"' in strip

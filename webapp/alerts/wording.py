@@ -34,6 +34,18 @@ def what_broke(problem: dict, pair: dict | None = None) -> str:
     return problem["title"] if problem.get("title") else problem_words(problem, pair)
 
 
+def message_problem(subject: str, data) -> dict | None:
+    """Name the problem a message is about: {"id": "TD-7", "title": "/limit sent as string instead of integer"}
+    (a summary: id null and its own title, "6 new problems at once"); None for a message about no problem."""
+    if not isinstance(data, dict):
+        return None
+    if data.get("summary"):
+        return {"id": None, "title": data.get("title")}
+    if subject.startswith("TD-") and data.get("id") == subject:
+        return {"id": subject, "title": problem_words(data)}
+    return None
+
+
 def _rate(per_hour: float) -> str:
     """Write a rate short: 3, 0.4, 12 ("<0.1" for a rare problem)."""
     if per_hour >= 10:

@@ -5,6 +5,7 @@ import getpass
 import click
 import orjson
 
+from ..pipeline.changes import change_problem
 from ..problems.words import counted
 from .common import DB_OPTION, _open_existing_store, _settings
 
@@ -119,12 +120,13 @@ def _value(pair: dict, side: str) -> str:
 
 def _change(database, problem_id: str, body: dict) -> None:
     from ..problems.states import BadChange, parse_change
+    from ..store.errors import ChangeRefused
 
     store = _open_existing_store(database)
     problem = _problem(store, problem_id)
     try:
-        store.change_problem(int(problem["id"][3:]), parse_change(body), _who())
-    except BadChange as error:
+        change_problem(store, int(problem["id"][3:]), parse_change(body), _who())
+    except (BadChange, ChangeRefused) as error:
         raise click.ClickException(str(error)) from None
     changed = store.get_problem(int(problem["id"][3:]))
     click.echo(
@@ -203,6 +205,7 @@ def problems_link(problem_id, urls, remove, database):
     """Attach ticket links to a problem (or remove them); a secret in a link is redacted when stored."""
     from ..problems.states import BadChange, links_change
     from ..redaction.redactor import redactor_for
+    from ..store.errors import ChangeRefused
 
     store = _open_existing_store(database)
     problem = _problem(store, problem_id)
@@ -211,8 +214,8 @@ def problems_link(problem_id, urls, remove, database):
         change = links_change(
             problem["links"], () if remove else urls, urls if remove else (), redactor.url if redactor else None
         )
-        store.change_problem(int(problem["id"][3:]), change, _who())
-    except BadChange as error:
+        change_problem(store, int(problem["id"][3:]), change, _who())
+    except (BadChange, ChangeRefused) as error:
         raise click.ClickException(str(error)) from None
     links = store.get_problem(int(problem["id"][3:]))["links"]
     click.echo(f"{problem['id']}: {len(links)} link{'s' if len(links) != 1 else ''}")

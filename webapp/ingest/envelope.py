@@ -106,7 +106,7 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
         )
     snapshot = rec.get("snapshot")
     if snapshot is None:
-        raise RecordError("missing_field", "snapshot is required: arguments, request or response")
+        raise RecordError("missing_field", "snapshot is required: arguments, request, response or result")
     if "payload" not in rec and not _url_given(rec, snapshot):
         raise RecordError(
             "missing_field",
@@ -162,7 +162,8 @@ def make_event(
     trace_id = check_trace_id(trace_id)
     if snapshot not in SNAPSHOTS:
         raise RecordError(
-            "bad_snapshot", f"snapshot must be arguments, request or response, got {str(snapshot)[:40]!r}"
+            "bad_snapshot",
+            f"snapshot must be arguments, request, response or result, got {str(snapshot)[:40]!r}",
         )
     call_id = "" if call_id is None else _name("call_id", call_id)
     # the record around the payload was depth-checked already; only parsed strings are new

@@ -11,10 +11,12 @@ from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
 from ..common import times
+from . import genai
 from .decode import decode_body
 from .envelope import Context, format_ts, make_event
 from .model import Batch, Event, IngestError, Limits, RecordError, Rejection
 from .otlp_spans import SPAN_KIND_CLIENT, Span, spans_from_json, spans_from_protobuf
+from .otlp_turns import Turns
 
 _DEFAULT_LIMITS = Limits()
 
@@ -68,30 +70,96 @@ def otlp_response(batch_rejected: int, message: str, content_type: str | None) -
 
 
 def map_spans(spans: list[Span], ctx: Context) -> Batch:
-    """Turn tool spans and their HTTP client spans into arguments, request and response events."""
+    """Turn tool spans, model turns and their HTTP client spans into arguments, request and response events."""
     by_id = {(s.trace_id, s.span_id): s for s in spans}
+    adopt_read_bodies(spans, by_id)
+    turns = Turns(spans, by_id)
     tools = [s for s in spans if _tool_kind(s)]
     tools_by_trace: dict[str, list[Span]] = {}
     for s in tools:
         tools_by_trace.setdefault(s.trace_id, []).append(s)
+    https = [s for s in spans if _is_http(s) and not turns.is_model(s) and not turns.under_model(s)]
+    above = {id(s): _tool_ancestor(s, by_id) for s in https + tools}
+    loose = [s for s in https if above[id(s)] is None and _has_body(s)]
+    owners = turns.assign(loose + [s for s in tools if above[id(s)] is None])
+    identity = _Identities(owners, above)
     batch = Batch()
-    answered: set[str] = set()  # tool spans whose response came from an HTTP span
-    for s in spans:
-        if s.kind == SPAN_KIND_CLIENT and _http_method(s) and not _tool_kind(s):
-            owner = _owner(s, by_id, tools_by_trace.get(s.trace_id, []))
-            _emit(batch, s, ctx, lambda: _http_events(s, owner, tools_by_trace.get(s.trace_id), ctx))
-            if owner is not None and "http.response.body.content" in s.attrs:
-                answered.add(owner.span_id)
+    answered: set[tuple[str, str]] = set()  # calls whose response came from an HTTP span
+    for s in https:
+        who = identity.of_http(s, tools_by_trace.get(s.trace_id, []))
+        _emit(batch, s, _http_events, s, who, tools_by_trace.get(s.trace_id), ctx)
+        if who is not None and _body(s.attrs, "response") is not None:
+            answered.add((s.trace_id, who[1]))
     for s in tools:
-        _emit(batch, s, ctx, lambda: _tool_events(s, ctx, s.span_id in answered))
+        _emit(batch, s, _tool_events, s, ctx, identity.of_tool(s), answered)
+    taken = {id(owners[id(s)][1]) for s in tools if id(s) in owners}
+    for turn in turns.turns.values():
+        for call in turn.calls:
+            if id(call) not in taken:
+                _emit(batch, turn.model, _announced_events, turn, call, turns, ctx)
     return batch
 
 
-def _emit(batch: Batch, span: Span, ctx: Context, build: Any) -> None:
+class _Identities:
+    """The (tool, call id, source) of each span: its own, its tool ancestor's, or its turn's announced call."""
+
+    def __init__(self, owners: dict, above: dict):
+        self.owners, self.above = owners, above
+
+    def of_tool(self, s: Span) -> tuple[str | None, str, str | None]:
+        name_key, id_key = _TOOL_KEYS[_tool_kind(s)][:2]
+        tool, call_id = _tool_name(s, name_key), _call_id(s, id_key)
+        parent = self.above.get(id(s))
+        if not call_id and parent is not None:  # an MCP server span inside its client's span: the same call
+            return self.of_tool(parent)
+        turn_call = self.owners.get(id(s))
+        if turn_call is not None:
+            call_id = call_id or turn_call[1].call_id
+            tool = tool or turn_call[1].name
+        if not call_id:  # two calls without ids must never collapse into one
+            rpc = s.attrs.get("jsonrpc.request.id")
+            call_id = f"jsonrpc-{rpc}" if rpc is not None and rpc != "" else s.span_id
+        return tool, call_id, _source(s) or (turn_call[0].provider if turn_call else None)
+
+    def of_http(self, s: Span, trace_tools: list[Span]) -> tuple[str | None, str, str | None] | None:
+        owner = self.above.get(id(s))
+        if owner is not None:
+            return self.of_tool(owner)
+        if id(s) in self.owners:
+            turn, call = self.owners[id(s)]
+            return call.name, call.call_id, _source(s) or turn.provider
+        return self.of_tool(trace_tools[0]) if len(trace_tools) == 1 else None
+
+
+def adopt_read_bodies(spans: list[Span], by_id: dict) -> None:
+    """Logfire reads a response body in a child span `Reading response body`: give the body to its HTTP span."""
+    for s in spans:
+        text = s.attrs.get("http.response.body.text")
+        parent = by_id.get((s.trace_id, s.parent_id))
+        if parent is not None and text is not None and not _is_http(s):
+            parent.attrs.setdefault("http.response.body.text", text)
+
+
+def _is_http(s: Span) -> bool:
+    return s.kind == SPAN_KIND_CLIENT and _http_method(s) is not None and not _tool_kind(s)
+
+
+def _body(attrs: dict, side: str) -> Any:
+    """Return an HTTP span's request or response body: the recipe's `.content`, logfire's `.text`."""
+    content = attrs.get(f"http.{side}.body.content")
+    return attrs.get(f"http.{side}.body.text") if content is None else content
+
+
+def _has_body(s: Span) -> bool:
+    return _body(s.attrs, "request") is not None or _body(s.attrs, "response") is not None
+
+
+def _emit(batch: Batch, span: Span, build: Any, *args: Any) -> None:
+    """Add the events `build(*args)` makes of a span, or its rejection."""
     try:
         if span.error is not None:
             raise span.error
-        batch.events.extend(build())
+        batch.events.extend(build(*args))
     except RecordError as err:
         raw = orjson.dumps(
             {"trace_id": span.trace_id, "span_id": span.span_id, "name": span.name}, option=orjson.OPT_NON_STR_KEYS
@@ -122,53 +190,66 @@ _TOOL_KEYS = {  # kind: (tool name, call id, arguments, result)
 }
 
 
-def _tool_events(s: Span, ctx: Context, answered: bool) -> list[Event]:
-    name_key, id_key, args_key, result_key = _TOOL_KEYS[_tool_kind(s)]
-    tool, call_id = _tool_name(s, name_key), _call_id(s, id_key)
+def _tool_events(s: Span, ctx: Context, who: tuple, answered: set) -> list[Event]:
+    args_key, result_key = _TOOL_KEYS[_tool_kind(s)][2:]
+    tool, call_id, source = who
     events = []
     if args_key in s.attrs:
-        events.append(_event(ctx, s, "arguments", s.attrs[args_key], tool, call_id, s.start_ns, None))
-    if result_key in s.attrs and not answered:
-        events.append(_event(ctx, s, "response", s.attrs[result_key], tool, call_id, s.end_ns, None))
+        arguments = genai.unwrap_arguments(s.attrs[args_key])
+        events.append(_event(ctx, s, "arguments", arguments, tool, call_id, s.start_ns, None, source))
+    if result_key in s.attrs and (s.trace_id, call_id) not in answered:
+        result = genai.unwrap_result(s.attrs[result_key])
+        events.append(_event(ctx, s, "response", result, tool, call_id, s.end_ns, None, source))
     return events
 
 
-def _http_events(s: Span, owner: Span | None, trace_tools: list[Span] | None, ctx: Context) -> list[Event]:
+def _announced_events(turn, call, turns: Turns, ctx: Context) -> list[Event]:
+    """The arguments of a call a model span announced, and the result the next model request carried back."""
+    m = turn.model
+    events = [_event(ctx, m, "arguments", call.arguments, call.name, call.call_id, m.end_ns, None, turn.provider)]
+    result = turns.results.get((m.trace_id, call.call_id))
+    if result is not None:
+        carrier = result.carrier
+        events.append(
+            _event(
+                ctx, carrier, "result", result.content, call.name, call.call_id, carrier.start_ns, None, turn.provider
+            )
+        )
+    for event in events:  # one model span announces several calls: the event ids must differ
+        event.event_id = _event_id(f"{m.trace_id}:{m.span_id}:{call.call_id}:{event.snapshot}")
+    # the call's place in its turn: HTTP spans of a later export join the turn's calls in order (store/spans.py)
+    events[0].meta = {**(events[0].meta or {}), "call_index": turn.calls.index(call) + 1}
+    return events
+
+
+def _http_events(s: Span, who: tuple | None, trace_tools: list[Span] | None, ctx: Context) -> list[Event]:
     a = s.attrs
-    has_req, has_resp = "http.request.body.content" in a, "http.response.body.content" in a
-    if not (has_req or has_resp):
+    req_body, resp_body = _body(a, "request"), _body(a, "response")
+    if req_body is None and resp_body is None:
         return []
-    if owner is None and trace_tools:
+    if who is None and trace_tools:
         raise RecordError(
             "unattached_span",
             f"HTTP span has a body but no execute_tool ancestor, and its "
             f"trace has {len(trace_tools)} tool spans to choose from",
         )
-    tool, call_id = (
-        (None, "")
-        if owner is None
-        else (_tool_name(owner, _TOOL_KEYS[_tool_kind(owner)][0]), _call_id(owner, _TOOL_KEYS[_tool_kind(owner)][1]))
-    )
+    tool, call_id, source = who or (None, "", None)
     http = {"method": _http_method(s), "url": a.get("url.full") or a.get("http.url")}
     events = []
-    if has_req or isinstance(http["url"], str) and http["url"]:  # a GET sends no body: its URL is its request
+    if req_body is not None or isinstance(http["url"], str) and http["url"]:  # a GET's URL is its request
         req_http = {**http, "headers": _headers(a, "http.request.header.")}
-        events.append(
-            _event(ctx, s, "request", a.get("http.request.body.content"), tool, call_id, s.start_ns, req_http, owner)
-        )
-    if has_resp:
+        events.append(_event(ctx, s, "request", req_body, tool, call_id, s.start_ns, req_http, source))
+    if resp_body is not None:
         status = a.get("http.response.status_code", a.get("http.status_code"))
         resp_http = {**http, "headers": _headers(a, "http.response.header.")}
         if type(status) is int and 100 <= status <= 599:
             resp_http["status_code"] = status
-        events.append(
-            _event(ctx, s, "response", a["http.response.body.content"], tool, call_id, s.end_ns, resp_http, owner)
-        )
+        events.append(_event(ctx, s, "response", resp_body, tool, call_id, s.end_ns, resp_http, source))
     return events
 
 
-def _owner(s: Span, by_id: dict, trace_tools: list[Span]) -> Span | None:
-    """Return the nearest tool-span ancestor, else the trace's only tool span."""
+def _tool_ancestor(s: Span, by_id: dict) -> Span | None:
+    """Return the nearest tool-span ancestor."""
     parent_id, hops = s.parent_id, 0
     while parent_id and hops < 256:
         parent = by_id.get((s.trace_id, parent_id))
@@ -177,7 +258,7 @@ def _owner(s: Span, by_id: dict, trace_tools: list[Span]) -> Span | None:
         if _tool_kind(parent):
             return parent
         parent_id, hops = parent.parent_id, hops + 1
-    return trace_tools[0] if len(trace_tools) == 1 else None
+    return None
 
 
 def _event(
@@ -189,7 +270,7 @@ def _event(
     call_id: str,
     ns: int,
     http: dict | None,
-    owner: Span | None = None,
+    source: str | None = None,
 ) -> Event:
     if http is not None:
         http = {k: v for k, v in http.items() if v}
@@ -198,7 +279,7 @@ def _event(
         meta["parent_span_id"] = s.parent_id
     if s.service:
         meta["service.name"] = s.service
-    event_id = hashlib.sha256(f"otlp:{s.trace_id}:{s.span_id}:{snapshot}".encode()).hexdigest()[:32]
+    event_id = _event_id(f"{s.trace_id}:{s.span_id}:{snapshot}")
     return make_event(
         ctx,
         trace_id=s.trace_id,
@@ -206,7 +287,7 @@ def _event(
         snapshot=snapshot,
         payload=payload,
         tool=tool,
-        source=_source(owner) or _source(s),
+        source=source or _source(s),
         http=http or None,
         ts=_ns_ts(ns),
         event_id=event_id,
@@ -214,6 +295,10 @@ def _event(
         text_by_definition=True,
         release=s.release,
     )
+
+
+def _event_id(key: str) -> str:
+    return hashlib.sha256(f"otlp:{key}".encode()).hexdigest()[:32]
 
 
 def _source(s: Span | None) -> str | None:

@@ -1,4 +1,8 @@
-"""Recognise the tool-call objects agents already log (Anthropic, OpenAI, Gemini, MCP) as snapshots."""
+"""Recognise the tool-call objects agents already log (Anthropic, OpenAI, Gemini, MCP) as snapshots.
+
+What a tool handed back to the model (a `role: tool` message, an Anthropic `tool_result` block, an MCP
+`CallToolResult`) is the call's `result` snapshot; the HTTP exchange behind it, when logged, is request and response.
+"""
 
 from __future__ import annotations
 
@@ -29,7 +33,9 @@ def _anthropic_block(rec: dict) -> list[Call] | None:
     if kind == "tool_use" and "input" in rec:
         return [_call("arguments", rec["input"], rec.get("name"), rec.get("id"))]
     if kind == "tool_result" and "tool_use_id" in rec:
-        return [_call("response", _text_content(rec.get("content")), None, rec["tool_use_id"])]
+        # the whole block: its is_error says whether the model was told of a failure
+        block = {k: v for k, v in rec.items() if k in ("type", "content", "is_error")}
+        return [_call("result", block, None, rec["tool_use_id"])]
     return None
 
 
@@ -45,14 +51,14 @@ def _responses_item(rec: dict) -> list[Call] | None:
     if kind == "function_call" and "arguments" in rec:
         return [_call("arguments", rec["arguments"], rec.get("name"), rec.get("call_id"))]
     if kind == "function_call_output" and "output" in rec:
-        return [_call("response", _text_content(rec["output"]), None, rec.get("call_id"))]
+        return [_call("result", _text_content(rec["output"]), None, rec.get("call_id"))]
     return None
 
 
 def _message(rec: dict) -> list[Call] | None:
     """A whole chat message: assistant tool_calls, a role=tool reply, or Anthropic content blocks."""
     if rec.get("role") == "tool" and "tool_call_id" in rec:
-        return [_call("response", _text_content(rec.get("content")), rec.get("name"), rec["tool_call_id"])]
+        return [_call("result", _text_content(rec.get("content")), rec.get("name"), rec["tool_call_id"])]
     calls: list[Call] = []
     tool_calls = rec.get("tool_calls")
     if type(tool_calls) is list:
@@ -86,7 +92,7 @@ def _gemini_part(rec: dict) -> list[Call] | None:
         return [_call("arguments", fc.get("args", {}), fc.get("name"), fc.get("id"))]
     fr = rec.get("functionResponse")
     if type(fr) is dict:
-        return [_call("response", fr.get("response"), fr.get("name"), fr.get("id"))]
+        return [_call("result", fr.get("response"), fr.get("name"), fr.get("id"))]
     return None
 
 
@@ -100,13 +106,10 @@ def _mcp(rec: dict) -> list[Call] | None:
         return [_call("arguments", params.get("arguments", {}), params.get("name"), call_id, "mcp")]
     result = rec.get("result")
     if type(result) is dict and ("content" in result or "structuredContent" in result):
-        if "structuredContent" in result:
-            payload = result["structuredContent"]
-        else:
-            payload = _text_content(result["content"])
-        return [_call("response", payload, None, call_id, "mcp")]
+        # the CallToolResult as the model got it: content, structuredContent and isError
+        return [_call("result", result, None, call_id, "mcp")]
     if type(rec.get("error")) is dict:
-        return [_call("response", rec["error"], None, call_id, "mcp")]
+        return [_call("result", {"error": rec["error"]}, None, call_id, "mcp")]
     return None
 
 

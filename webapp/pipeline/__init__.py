@@ -21,6 +21,7 @@ from ..problems.grouping import call_documents, call_problems, contract_digest
 from ..redaction.redactor import Redactor
 from ..store import IngestResult, Store, StoreUnavailable
 from ..store.codec import utc_now
+from .contracts import analysis_contract
 from .mappings import learn
 
 REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
@@ -110,7 +111,7 @@ def _rejection_alerts(store: Store, rejected, source: str):
 def _contract(store: Store, tool: str | None, cache: dict):
     """Return a tool's contract with its inferred pairs added as mapping entries, read once per batch."""
     if tool not in cache:
-        cache[tool] = store.analysis_contract(tool)
+        cache[tool] = analysis_contract(store, tool)
     return cache[tool]
 
 

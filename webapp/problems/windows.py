@@ -56,9 +56,11 @@ def _hour(moment: datetime) -> datetime:
 
 
 def _span(length: timedelta) -> str:
-    """Say a length in the unit that reads best: "45 min", "4 h", "3 d"."""
+    """Say a length in the unit that reads best: "45 min", "4 h 30 min", "4 h", "3 d"."""
     minutes = round(length.total_seconds() / 60)
     if minutes < 60 or (minutes < 120 and minutes % 60):
         return f"{minutes} min"
+    if minutes < 12 * 60 and minutes % 60:  # an incident's hours read to the minute
+        return f"{minutes // 60} h {minutes % 60} min"
     hours = round(minutes / 60)
     return f"{hours} h" if hours < 72 else f"{round(hours / 24)} d"

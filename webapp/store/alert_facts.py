@@ -8,7 +8,6 @@ key in the outbox: the sender takes it out, so `data` stays the problem as the A
 
 from datetime import UTC, datetime, timedelta
 
-from ..problems.words import VALUE_KINDS
 from .codec import loads
 
 WINDOW = "SELECT count(*), min(ts), max(ts) FROM problem_calls WHERE problem_id = ? AND ts > ?"
@@ -21,10 +20,10 @@ BASELINE_HOURS = 7 * 24
 
 def line_facts(conn, number: int, event: str, problem: dict, now: datetime | None = None) -> dict:
     """Return {calls, first, last, since, pair} of the calls an alert about `event` speaks of (escalating: and
-    mean_per_hour, days); `pair` is the problem's most common pair of values, for a kind whose values say what
-    broke (webapp/problems/words.py)."""
+    mean_per_hour, days); `pair` is the problem's most common pair of values (None when it has none), which the
+    wording (webapp/problems/words.py) shows for a kind whose values say what broke."""
     now = now or datetime.now(UTC)
-    pair = _top_pair(conn, number) if problem.get("kind") in VALUE_KINDS else None
+    pair = _top_pair(conn, number)
     if event == "escalating":
         return {**_hour_against_baseline(conn, number, problem, now), "pair": pair}
     after = (problem.get("resolved_at") or "") if event == "regressed" else ""

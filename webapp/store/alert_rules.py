@@ -8,7 +8,6 @@ identity on PostgreSQL), and deleting a rule deletes its messages and log, so no
 
 from datetime import datetime
 
-from ..problems.words import what_broke
 from .codec import dumps, loads, utc_now
 
 PAUSE_AFTER_S = 3600
@@ -16,6 +15,8 @@ RULE_COLUMNS = (
     "id, url, format, on_events, tool, kind, min_severity, source, min_interval_s, created_at, "
     "paused_at, pause_reason, failures, failing_since"
 )
+# a message's (subject, data), for the layer above to name the problem it is about (webapp/alerts/wording.py)
+ABOUT = "_about"
 WAITING = "(SELECT count(*) FROM alert_outbox o WHERE o.rule_id = alert_rules.id AND o.state IN ('pending', 'sending'))"
 
 
@@ -117,7 +118,8 @@ class AlertRules:
 
     def deliveries(self, rule_id: int, limit: int = 100, before_id: int | None = None) -> list[dict]:
         """Return a rule's delivery attempts newest first, older than `before_id` when given: each with its own
-        `state` (delivered or failed) and where its message stands now (`message_state`)."""
+        `state` (delivered or failed) and where its message stands now (`message_state`); under ABOUT its
+        message's (subject, data), which the layer above turns into the problem it names."""
         rows = list(
             self.db.query(
                 "SELECT d.id, d.message_id, d.at, d.attempt, d.status_code, d.latency_ms, d.error, o.type, d.state, "
@@ -129,13 +131,13 @@ class AlertRules:
         return [
             {
                 **{k: v for k, v in row.items() if k not in ("subject", "data")},
-                "problem": message_problem(row["subject"], loads(row["data"])),
+                ABOUT: (row["subject"], loads(row["data"])),
             }
             for row in rows
         ]
 
     def messages(self, rule_id: int, limit: int = 100) -> list[dict]:
-        """Return a rule's newest messages, each naming the problem it is about (`problem`: id and title, or null)."""
+        """Return a rule's newest messages, each with its (subject, data) under ABOUT (see `deliveries`)."""
         rows = self.db.query(
             "SELECT id, type, subject, created_at, state, attempts, data FROM alert_outbox "
             "WHERE rule_id = ? ORDER BY created_at DESC LIMIT ?",
@@ -144,7 +146,7 @@ class AlertRules:
         return [
             {
                 **{k: v for k, v in row.items() if k != "data"},
-                "problem": message_problem(row["subject"], loads(row["data"])),
+                ABOUT: (row["subject"], loads(row["data"])),
             }
             for row in rows
         ]
@@ -159,18 +161,6 @@ class AlertRules:
                     (utc_now(), message_id),
                 ).rowcount
             )
-
-
-def message_problem(subject: str, data) -> dict | None:
-    """Name the problem a message is about: {"id": "TD-7", "title": "/limit sent as string instead of integer"}
-    (a summary: id null and its own title, "6 new problems at once"); None for a message about no problem."""
-    if not isinstance(data, dict):
-        return None
-    if data.get("summary"):
-        return {"id": None, "title": data.get("title")}
-    if subject.startswith("TD-") and data.get("id") == subject:
-        return {"id": subject, "title": what_broke(data)}
-    return None
 
 
 def _count_failure(conn, rule_id: int, now: str, error: str | None) -> bool:

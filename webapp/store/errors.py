@@ -11,3 +11,8 @@ class NotOnThisEngine(Exception):
 
 class SchemaTooNew(StoreUnavailable):
     """The database was migrated by a newer tracediff than this one: refused at open, never guessed at."""
+
+
+class ChangeRefused(ValueError):
+    """A change the stored data cannot take (a merge across tools, a resolution with nothing to wait for); the
+    message says why. The web layer and the CLI answer it as they answer a bad change."""

@@ -9,7 +9,7 @@ from ..common import times
 
 SEVERITIES = ("error", "warning", "info", "clean")
 STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
-SNAPSHOTS = ("arguments", "request", "response")
+SNAPSHOTS = ("arguments", "request", "response", "result")
 CHOICES = {"severity": SEVERITIES, "status": STATUS_CLASSES, "missing": SNAPSHOTS}
 MAX_LIMIT = 500
 # A day, or an RFC 3339 time (seconds and offset optional, as a datetime-local input sends it).

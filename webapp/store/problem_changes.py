@@ -3,8 +3,8 @@
 from datetime import timedelta
 
 from ..common import times
-from ..problems.states import BadChange
 from .codec import dumps, loads, utc_now
+from .errors import ChangeRefused
 from .exposure import first_seen_by_id, merged
 
 ROLLUPS = (
@@ -69,7 +69,7 @@ def _same_tool(conn, pid: int, into: int) -> None:
     """Refuse a merge across tools: exposure counts one tool's calls, so a mixed problem's rate means nothing."""
     tools = dict(conn.execute("SELECT id, tool FROM problems WHERE id IN (?, ?)", (pid, into)).fetchall())
     if tools[pid] != tools[into]:
-        raise BadChange(
+        raise ChangeRefused(
             f"TD-{pid} is a problem of {tools[pid] or '(no tool)'} and TD-{into} one of "
             f"{tools[into] or '(no tool)'}: only problems of the same tool merge"
         )
@@ -86,7 +86,8 @@ class ProblemWrites:
     """Apply a person's change to a problem (mixed into Store)."""
 
     def change_problem(self, pid: int, change: dict, by: str, at: str | None = None) -> None:
-        """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`."""
+        """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`; a resolve
+        "when the contract changes" records the change's `contract_digest` (webapp/pipeline/changes.py)."""
         now = times.fixed(at) if at else utc_now()
         with self.write() as conn:
             conn.execute(TOLD, (now, pid))  # whoever changes a problem knows it: no "new" alert about it later
@@ -96,7 +97,7 @@ class ProblemWrites:
                 self._merge(conn, pid, change["merged_into"], now, by)
             state = change.get("state")
             if state == "resolved":
-                self._resolve(conn, pid, change["resolve"], now, by)
+                self._resolve(conn, pid, change["resolve"], now, by, change.get("contract_digest"))
             elif state == "archived":
                 baseline = conn.execute(
                     "SELECT coalesce(sum(occurrences), 0) FROM problem_hours WHERE problem_id = ? AND hour >= ?",
@@ -110,10 +111,15 @@ class ProblemWrites:
                 conn.execute("UPDATE problems SET state = 'open', archive = NULL, resolve = NULL WHERE id = ?", (pid,))
                 record_state(conn, pid, now, "open", by, "reopened")
 
-    def _resolve(self, conn, pid: int, resolve: dict, now: str, by: str) -> None:
-        tool, state = conn.execute("SELECT tool, state FROM problems WHERE id = ?", (pid,)).fetchone()
+    def problem_tool(self, pid: int) -> str | None:
+        """Return the tool a problem is of (None for one of no tool, or no such problem)."""
+        row = self.db.execute("SELECT tool FROM problems WHERE id = ?", (pid,)).fetchone()
+        return row[0] if row else None
+
+    def _resolve(self, conn, pid: int, resolve: dict, now: str, by: str, digest: str | None) -> None:
+        state = conn.execute("SELECT state FROM problems WHERE id = ?", (pid,)).fetchone()[0]
         if state == "resolved" and resolve["mode"] == "after_clean_calls":
-            raise BadChange(
+            raise ChangeRefused(
                 f"TD-{pid} is resolved already, so there is nothing left to wait for; reopen it first "
                 "to resolve it again after N clean calls"
             )
@@ -128,13 +134,13 @@ class ProblemWrites:
                 )
             ]
             if not resolve["releases"]:  # no later call could ever be "another release": it would never regress
-                raise BadChange(
+                raise ChangeRefused(
                     f'TD-{pid} was seen in no release (its calls carry no `release`), so "in the next '
                     'release" could never be told apart; resolve it now, when the contract changes or '
                     "after N clean calls, or send `release` with the events"
                 )
         if resolve["mode"] == "contract_change":
-            resolve["digest"] = self.analysis_digest(tool)  # inferred pairs too: what the calls are analysed under
+            resolve["digest"] = digest
         if resolve["mode"] == "after_clean_calls":
             conn.execute("UPDATE problems SET resolve = ? WHERE id = ?", (dumps(resolve), pid))
             record_state(conn, pid, now, "resolving", by, f"resolves after {resolve['n']} clean calls")
@@ -154,10 +160,10 @@ class ProblemWrites:
         """Move one problem's calls into another; the old id redirects to the new one."""
         into = self.resolve_problem_id(into_text)
         if conn.execute("SELECT merged_into FROM problems WHERE id = ?", (pid,)).fetchone()[0] is not None:
-            raise BadChange(f"TD-{pid} was merged already; change the problem it was merged into")
+            raise ChangeRefused(f"TD-{pid} was merged already; change the problem it was merged into")
         into = _last_of_merges(conn, into) if into is not None else None  # a merged target: where it went
         if into is None or into == pid:
-            raise BadChange(
+            raise ChangeRefused(
                 f"merged_into must name another existing problem, not one merged into TD-{pid}; got {into_text!r}"
             )
         _same_tool(conn, pid, into)

@@ -16,7 +16,7 @@ __all__ = ["ProblemWrites", "apply_groupings", "forget_calls"]
 # in SQLite. VALUES names its columns column1, column2 in SQLite and PostgreSQL alike.
 BATCH = "(VALUES {keys}) AS k JOIN {table} ON {table}.trace_id = k.column1 AND {table}.call_id = k.column2"
 CALL_FACTS = """SELECT trace_id, call_id, tool, source, release, last_ts, version, analyzed_version, problem_paths,
- arguments_seq, request_seq, response_seq, grouped_seqs FROM """ + BATCH.replace("{table}", "calls")
+ arguments_seq, request_seq, response_seq, grouped_seqs, result_seq FROM """ + BATCH.replace("{table}", "calls")
 PROBLEM_BY_FINGERPRINT = "SELECT id, merged_into FROM problems WHERE fingerprint = ?"
 INSERT_PROBLEM = """INSERT INTO problems (fingerprint, fp_version, tool, kind, severity, stages, left_snapshot,
  left_path, right_snapshot, right_path, transform, keyword, created_at)
@@ -74,7 +74,7 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
         row = facts.get(key)
         if row is None or row[4] != grouping["version"] or row[5] != row[4]:
             continue
-        seqs = seqs_key(*row[7:10])
+        seqs = seqs_key(*row[7:10], row[11])
         call = {
             "trace_id": key[0],
             "call_id": key[1],

@@ -3,7 +3,10 @@
 from .codec import dumps, loads, utc_now
 from .filters import TraceQuery
 
-SNAPSHOTS = ("arguments", "request", "response")
+SNAPSHOTS = ("arguments", "request", "response", "result")
+THREE = SNAPSHOTS[
+    :3
+]  # always answered; a call's result only when it has one, so three-snapshot answers stay as they were
 
 
 class TraceReads:
@@ -65,7 +68,7 @@ class TraceReads:
             "status_code": row["status_code"],
             "first_ts": row["first_ts"],
             "last_ts": row["last_ts"],
-            "snapshots": {name: self._snapshot(row[f"{name}_seq"]) for name in SNAPSHOTS},
+            "snapshots": _present({name: self._snapshot(row[f"{name}_seq"]) for name in SNAPSHOTS}),
             "versions": self._version_counts(row["trace_id"], row["call_id"]),
             "analyzed": row["analyzed_version"] == row["version"],
             "validation": analysis.get("validation", {}),
@@ -160,7 +163,7 @@ def _trace_summary(row: dict) -> dict:
         "tools": _split(row["tools"]),
         "sources": _split(row["sources"]),
         "calls": row["calls"],
-        "snapshots": {name: bool(row[f"has_{name}"]) for name in SNAPSHOTS},
+        "snapshots": _present({name: bool(row.get(f"has_{name}")) for name in SNAPSHOTS}),
         "complete": bool(row["complete"]),
         "worst": row["worst"],
         "kinds": _split(row["kinds"]),
@@ -172,3 +175,8 @@ def _trace_summary(row: dict) -> dict:
 
 def _split(text) -> list[str]:
     return [part for part in (text or "").split(",") if part]
+
+
+def _present(snapshots: dict) -> dict:
+    """Keep the three snapshots every call answers, and the result only when there is one."""
+    return {name: value for name, value in snapshots.items() if name in THREE or value}

@@ -12,6 +12,9 @@ MARK_GROUPED = """UPDATE calls SET grouped_seqs = coalesce(?, grouped_seqs), pro
  WHERE trace_id = ? AND call_id = ?"""
 
 
-def seqs_key(arguments_seq, request_seq, response_seq) -> str:
-    """Return the key of a call's snapshots as migration 0007 writes it ("12,13," when there is no response)."""
-    return ",".join("" if seq is None else str(seq) for seq in (arguments_seq, request_seq, response_seq))
+def seqs_key(arguments_seq, request_seq, response_seq, result_seq=None) -> str:
+    """Return the key of a call's snapshots as migration 0007 writes it ("12,13," when there is no response).
+
+    A call's result, when it has one, adds a fourth part ("12,13,14,15"), so a call without one keeps its key."""
+    key = ",".join("" if seq is None else str(seq) for seq in (arguments_seq, request_seq, response_seq))
+    return key if result_seq is None else f"{key},{result_seq}"

@@ -1,16 +1,26 @@
 """Join OpenTelemetry HTTP spans to their tool call when the two came in different exports.
 
 An exporter that sends each span as it ends sends the HTTP client span before the tool span
-that encloses it, so ingest stores it under call "" with its parent's span id in `meta`.
+that encloses it, so ingest stores it under call "" with its parent's span id in `meta`. A model span
+that announced tool calls may come in an earlier export than the HTTP spans of its turn: those join the
+latest announced call under the same parent within TURN_WINDOW, the first of the turn without a request.
 """
 
+from datetime import datetime, timedelta
+
+TURN_WINDOW = timedelta(minutes=15)  # an HTTP span joins a turn announced at most this long before it
+
 SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, json_extract(meta, '$.span_id'),
- json_extract(meta, '$.parent_span_id') FROM events
+ json_extract(meta, '$.parent_span_id'), ts FROM events
  WHERE seq > ? AND seq <= ? AND json_extract(meta, '$.span_id') IS NOT NULL"""
 ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
  WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.parent_span_id') = ?"""
 FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id != ''
  AND json_extract(meta, '$.span_id') = ? LIMIT 1"""
+FIND_TURN = """SELECT call_id, tool, json_extract(meta, '$.span_id'), json_extract(meta, '$.call_index') FROM events
+ WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta, '$.parent_span_id') = ?
+ AND json_extract(meta, '$.call_index') IS NOT NULL AND ts >= ? AND ts <= ? ORDER BY ts DESC, seq DESC LIMIT 256"""
+HAS_REQUEST = "SELECT 1 FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'request' LIMIT 1"
 ADOPT_ONE = "UPDATE events SET call_id = ?, tool = coalesce(tool, ?) WHERE seq = ?"
 
 
@@ -20,13 +30,40 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
     `sql` is the engine's statements module; `new_events` its SPAN_EVENTS parameters (SQLite: the
     range of seq projected; PostgreSQL: the list of seq taken from the queue)."""
     touched = set()
-    for seq, trace_id, call_id, tool, span_id, parent_id in conn.execute(sql.SPAN_EVENTS, new_events).fetchall():
+    orphans: dict[tuple[str, str], list] = {}  # (trace, span) -> [parent span, earliest ts, seqs]
+    for seq, trace_id, call_id, tool, span_id, parent_id, ts in conn.execute(sql.SPAN_EVENTS, new_events).fetchall():
         if call_id:
             if conn.execute(sql.ADOPT_CHILDREN, (call_id, tool, trace_id, span_id)).rowcount:
                 touched |= {(trace_id, call_id), (trace_id, "")}
         elif parent_id:
-            parent = conn.execute(sql.FIND_PARENT, (trace_id, parent_id)).fetchone()
-            if parent:
-                conn.execute(ADOPT_ONE, (parent[0], parent[1], seq))
-                touched |= {(trace_id, parent[0]), (trace_id, "")}
+            orphan = orphans.setdefault((trace_id, span_id), [parent_id, ts, []])
+            orphan[1], orphan[2] = min(orphan[1], ts), [*orphan[2], seq]
+    for (trace_id, _), (parent_id, ts, seqs) in orphans.items():
+        found = conn.execute(sql.FIND_PARENT, (trace_id, parent_id)).fetchone() or turn_call(
+            conn, sql, trace_id, parent_id, ts
+        )
+        if found:
+            conn.executemany(ADOPT_ONE, [(found[0], found[1], seq) for seq in seqs])
+            touched |= {(trace_id, found[0]), (trace_id, "")}
     return touched
+
+
+def turn_call(conn, sql, trace_id: str, parent_id: str, ts: str) -> tuple[str, str] | None:
+    """Return (call id, tool) of the announced call an HTTP span under `parent_id`, sent at `ts`, belongs to."""
+    rows = conn.execute(sql.FIND_TURN, (trace_id, parent_id, _before(ts, TURN_WINDOW), ts)).fetchall()
+    if not rows:
+        return None
+    model_span = rows[0][2]
+    calls = sorted({(int(index), call_id, tool) for call_id, tool, span, index in rows if span == model_span})
+    if len(calls) == 1:
+        return calls[0][1:]
+    for _, call_id, tool in calls:  # several calls in one turn: their HTTP spans come in order
+        if conn.execute(sql.HAS_REQUEST, (trace_id, call_id)).fetchone() is None:
+            return call_id, tool
+    return None
+
+
+def _before(ts: str, window: timedelta) -> str:
+    """Return the stored time `window` before `ts` (both in the fixed-width form, so they order as text)."""
+    moment = datetime.strptime(ts[:19], "%Y-%m-%dT%H:%M:%S") - window
+    return moment.strftime("%Y-%m-%dT%H:%M:%S")

@@ -79,20 +79,39 @@ def filter_counts(
 MAX_STRIP_HOURS = 24 * 14
 
 
-def call_span(store) -> tuple[str | None, str | None]:
-    """Return the times of the oldest and the newest call (calls_by_time: two index probes)."""
-    first = store.db.execute("SELECT min(last_ts) FROM calls").fetchone()[0]
-    return first, store.db.execute("SELECT max(last_ts) FROM calls").fetchone()[0]
+def call_span(store, tool: str = "", problem: int | None = None) -> tuple[str | None, str | None]:
+    """Return the times of the oldest and the newest call of a tool (or of every tool; of a problem's tool: the
+    strip counts its calls, the problem's among them). Two index probes (calls_by_time, calls_by_tool_time)."""
+    if problem is not None:
+        row = store.db.execute(
+            "SELECT coalesce(m.tool, p.tool) FROM problems p LEFT JOIN problems m ON m.id = p.merged_into "
+            "WHERE p.id = ?",
+            (problem,),
+        ).fetchone()
+        if row is None:
+            return None, None
+        tool = row[0] or tool
+    where, params = ("WHERE tool = ?", (tool,)) if tool else ("", ())
+    first = store.db.execute(f"SELECT min(last_ts) FROM calls {where}", params).fetchone()[0]
+    return first, store.db.execute(f"SELECT max(last_ts) FROM calls {where}", params).fetchone()[0]
 
 
 def hourly_strip(
-    store, hours: int = STRIP_HOURS, tool: str = "", until: str = "", since: str = "", problem: int | None = None
+    store,
+    hours: int = STRIP_HOURS,
+    tool: str = "",
+    until: str = "",
+    since: str = "",
+    problem: int | None = None,
+    through: bool = False,
 ) -> dict:
     """Return calls and calls with findings per tool and hour, over the hours up to the newest call.
 
     With `since`, the strip covers the filters' range (at most MAX_STRIP_HOURS), so six hours of an
-    incident fill the strip rather than a sliver of a fixed week. With `problem`, it is that problem's
-    tool, and "findings" are the problem's occurrences (from its hourly rollup, at most the hour's calls)."""
+    incident fill the strip rather than a sliver of a fixed week; `through` runs it to `until`'s hour
+    even when the newest call came earlier (a window said in words, "the last 24 hours", is drawn whole).
+    With `problem`, it is that problem's tool, and "findings" are the problem's occurrences (from its
+    hourly rollup, at most the hour's calls)."""
     db = store.db
     if problem is not None:
         row = db.execute(
@@ -108,6 +127,8 @@ def hourly_strip(
     end = _hour_of(newest)
     if end is None:
         return {"hours": [], "tools": {}}
+    if through and until != "\uffff":
+        end = max(end, _last_hour_before(until) or end)
     start = _hour_of(absolute_time(since)) if since else None
     if start is not None:
         hours = min(MAX_STRIP_HOURS, max(1, int((end - start).total_seconds() // 3600) + 1))
@@ -131,6 +152,12 @@ def hourly_strip(
         for hour, cell in tools.get(tool, {}).items():
             cell["findings"] = min(cell["calls"], seen.get(hour, 0))
     return {"hours": hour_list, "tools": tools}
+
+
+def _last_hour_before(until: str) -> datetime | None:
+    """Return the last hour a window that ends at `until` reaches into (10:00:00 exactly ends with 09:00)."""
+    hour = _hour_of(until)
+    return hour - timedelta(hours=1) if hour is not None and until[13:].strip("0:.Z") == "" else hour
 
 
 def _hour_of(text: str | None) -> datetime | None:

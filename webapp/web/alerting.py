@@ -5,7 +5,9 @@ from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
 from ..alerts import RuleError, new_secret, parse_rule
 from ..alerts.urls import UrlRefused, allow_list, check_url, masked
+from ..alerts.wording import message_problem
 from ..ops.sender import describe, test_delivery
+from ..store.alert_rules import ABOUT
 from .db import get_store
 from .errors import ApiError
 from .paging import next_cursor, page_args
@@ -74,10 +76,17 @@ def api_deliveries(rule_id):
     _rule_or_404(rule_id)
     limit, before = page_args(request.args, DELIVERIES_PAGE)
     store = get_store()
-    rows = store.deliveries(rule_id, limit + 1, before)
+    rows = named(store.deliveries(rule_id, limit + 1, before))
     return jsonify(
-        deliveries=rows[:limit], next_cursor=next_cursor(rows, limit), messages=store.messages(rule_id, limit)
+        deliveries=rows[:limit], next_cursor=next_cursor(rows, limit), messages=named(store.messages(rule_id, limit))
     )
+
+
+def named(rows: list[dict]) -> list[dict]:
+    """Name the problem each delivery or message is about (`problem`: id and title, or null)."""
+    for row in rows:
+        row["problem"] = message_problem(*row.pop(ABOUT))
+    return rows
 
 
 @bp.post("/api/v1/alerts/<int:rule_id>/test")
@@ -107,7 +116,7 @@ def settings_page():
 
 def _settings(created=None, error=None, tested=None):
     store = get_store()
-    rules = [{**shown(rule), "deliveries": store.deliveries(rule["id"], 20)} for rule in store.list_rules()]
+    rules = [{**shown(rule), "deliveries": named(store.deliveries(rule["id"], 20))} for rule in store.list_rules()]
     can_change = may_change_contracts()  # the token that changes contracts manages rules too
     return page_or_fragment(
         "alerts.html",

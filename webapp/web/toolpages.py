@@ -12,7 +12,7 @@ from ..store.toolcalls import known_tool, recent_calls, tool_summaries, url_temp
 from . import charts
 from .db import get_store
 from .security import may_change_contracts
-from .views import page_or_fragment
+from .views import page_or_fragment, strip_window
 
 bp = Blueprint("tools", __name__)
 
@@ -33,8 +33,22 @@ SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schem
 
 @bp.get("/tools")
 def tools():
-    """List every tool with a contract or calls: calls, calls with findings, last seen."""
-    return render_template("tools.html", tools=tool_summaries(get_store()))
+    """List every tool with a contract or calls: calls, calls with findings, last seen, open problems, releases,
+    and each tool's hourly strip over the window that fits its calls."""
+    return render_template("tools.html", tools=tool_summaries(get_store()), query=TraceQuery(), **_strip_context())
+
+
+def _strip_context(tool: str = "") -> dict:
+    """Return the strip's rows over the window that fits the calls (the tool's, or every tool's), said in words."""
+    window = strip_window("", "", tool)
+    strip = stats.hourly_strip(get_store(), tool=tool, since=window["since"], until=window["until"], through=True)
+    return {
+        "strip_rows": charts.strip_rows(strip, list_url=url_for("views.index")),
+        "strip_width": charts.strip_width(strip),
+        "strip_hours": strip["hours"],
+        "window": window,
+        "window_links": [],  # these pages take no range: the trace list's quick links set one
+    }
 
 
 @bp.get("/tools.json")
@@ -84,7 +98,6 @@ def tool(name):
     """Show one tool: its contract, recent calls, hourly strip and mappings with their evidence."""
     _tool_or_404(name)
     data = tool_data(name)
-    strip = stats.hourly_strip(get_store(), tool=name)
     return page_or_fragment(
         "tool.html",
         "partials/mappings.html",
@@ -92,9 +105,7 @@ def tool(name):
         **_mapping_context(name),
         schemas=[(k, data["contract"][k]) for k in SCHEMAS if (data["contract"] or {}).get(k)],
         query=TraceQuery(tool=name),
-        strip_rows=charts.strip_rows(strip, list_url=url_for("views.index")),
-        strip_width=charts.strip_width(strip),
-        strip_hours=strip["hours"],
+        **_strip_context(name),
     )
 
 

@@ -27,6 +27,7 @@ from . import alignedview, charts, tracepage
 from .api import strict_query
 from .compare import compare_calls
 from .db import get_store
+from .ranges import quick_links, shown_window
 from .security import may_change_contracts
 from .tree import children_tokens, parse_node_id
 
@@ -112,13 +113,18 @@ def _counts_context(query: TraceQuery, wanted: bool) -> dict:
         "counts_url": url_for("views.index", **query.as_args(), part="counts"),
     }
     if counts is not None:
+        problem = problem_number(query.problem) if query.problem else None
+        window = strip_window(query.since, query.until, query.tool, problem)
         strip = stats.hourly_strip(
             get_store(),
             tool=query.tool,
-            until=query.until,
-            since=query.since,
-            problem=problem_number(query.problem) if query.problem else None,
+            until=window["until"],
+            since=window["since"],
+            problem=problem,
+            through=window["fitted"],
         )
+        context["window"] = window
+        context["window_links"] = quick_links("views.index", (query.since, query.until), query.as_args())
         filters = query.as_args(tool=None, since=None, until=None)
         # the hourly rollup knows tools, hours and problems; the strip says which filters it cannot follow
         context["strip_unfollowed"] = [name for name in UNFOLLOWED if getattr(query, name)]
@@ -130,6 +136,12 @@ def _counts_context(query: TraceQuery, wanted: bool) -> dict:
             counts_incomplete=any(c is None for values in counts.values() for c in values.values()),
         )
     return context
+
+
+def strip_window(since: str, until: str, tool: str = "", problem: int | None = None) -> dict:
+    """Return the window an hourly strip shows: the range asked for, else the one that fits the calls it counts."""
+    oldest, newest = (None, None) if since or until else stats.call_span(get_store(), tool, problem)
+    return shown_window(since, until, oldest, newest)
 
 
 @bp.get("/")
@@ -208,7 +220,7 @@ def trace(trace_id):
 def _trace_page(trace_id):
     found = _trace_or_404(trace_id)
     call = _call_or_404(found, request.args.get("call"))
-    reveal = parse_node_id(request.args.get("open", ""), SNAPSHOTS)  # a deep link into the raw view
+    reveal = parse_node_id(request.args.get("open", ""), tracepage.SNAPSHOTS)  # a deep link into the raw view
     view = request.args.get("view") if request.args.get("view") in VIEWS else ("raw" if reveal else "aligned")
     only_diff = request.args.get("only") == "diff"
     context = {
@@ -216,11 +228,11 @@ def _trace_page(trace_id):
         "call": call,
         "view": view,
         "only_diff": only_diff,
-        "snapshots": SNAPSHOTS,
+        "snapshots": tracepage.SNAPSHOTS,
         "findings": tracepage.findings_view(call)[:SHOWN_FINDINGS],
         "more_findings": max(0, len(call["findings"]) - SHOWN_FINDINGS),
         "validation": tracepage.validation_view(call),
-        "http": {name: tracepage.http_view(call["snapshots"][name]) for name in SNAPSHOTS},
+        "http": {name: tracepage.http_view(call["snapshots"].get(name)) for name in tracepage.SNAPSHOTS},
         "versions": _earlier_versions(found["trace_id"], call),
         "can_change": may_change_contracts(),
     }
@@ -277,7 +289,7 @@ def fixtures(trace_id):
 def _node_or_404(trace_id: str):
     call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
     name = request.args.get("snapshot")
-    if name not in SNAPSHOTS or call["snapshots"][name] is None:
+    if name not in tracepage.SNAPSHOTS or call["snapshots"].get(name) is None:
         abort(404, description=f"no snapshot {name} in this call")
     pointer = request.args.get("pointer", "")
     value = resolve(call["snapshots"][name]["payload"], pointer)

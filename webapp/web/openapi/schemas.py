@@ -2,7 +2,8 @@
 
 from ...analysis.kinds import KIND_NAMES
 
-SNAPSHOTS = ["arguments", "request", "response"]
+SNAPSHOTS = ["arguments", "request", "response", "result"]
+MAPPED = SNAPSHOTS[:3]  # always answered, and what a mapping names; `result` only where a call has one
 
 
 def ref(name: str) -> dict:
@@ -32,7 +33,7 @@ CONTRACT_PARTS = {
             "maxProperties": 3,
             "additionalProperties": False,
             "properties": {
-                **{name: POINTER for name in SNAPSHOTS},
+                **{name: POINTER for name in MAPPED},
                 "transform": {
                     "type": "string",
                     "description": "A change the mapping makes on purpose: x100, integer>string, lower>UPPER...",
@@ -93,7 +94,7 @@ SCHEMAS = {
             "trace_id": STRING,
             "tools": {"type": "array", "items": STRING},
             "last_seen": STRING,
-            "snapshots": obj(SNAPSHOTS, {name: {"type": "boolean"} for name in SNAPSHOTS}),
+            "snapshots": obj(MAPPED, {name: {"type": "boolean"} for name in SNAPSHOTS}),
         },
     ),
     "TraceList": obj(
@@ -115,7 +116,7 @@ SCHEMAS = {
         {
             "call_id": STRING,
             "tool": NULLABLE_STRING,
-            "snapshots": obj(SNAPSHOTS, {name: {"oneOf": [ref("Snapshot"), {"type": "null"}]} for name in SNAPSHOTS}),
+            "snapshots": obj(MAPPED, {name: {"oneOf": [ref("Snapshot"), {"type": "null"}]} for name in SNAPSHOTS}),
             "validation": {"type": "object"},
             "findings": {
                 "type": "array",

@@ -6,9 +6,11 @@ import orjson
 from flask import Blueprint, current_app, g, jsonify, redirect, request, url_for
 
 from ...common.digits import is_digits
+from ...pipeline.changes import change_problem
 from ...problems.states import BadChange, parse_change
 from ...problems.strips import strip
 from ...problems.timeline import default_range
+from ...store.errors import ChangeRefused
 from ...store.filters import absolute_time, bad_time
 from ...store.problem_filters import ProblemQuery, bad_range
 from .. import security
@@ -16,6 +18,7 @@ from ..db import get_store
 from ..errors import ApiError
 
 bp = Blueprint("problems_api", __name__)
+REFUSED = (BadChange, ChangeRefused)  # a change the body asks wrongly, or one the stored problem cannot take
 TRACES_LIMIT = 50
 
 
@@ -125,8 +128,8 @@ def patch_problem(problem_id):
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     try:
         change = parse_change(body, link_cleaner())
-        get_store().change_problem(int(problem["id"][3:]), change, changed_by())
-    except BadChange as error:
+        change_problem(get_store(), int(problem["id"][3:]), change, changed_by())
+    except REFUSED as error:
         raise ApiError(400, "bad_change", str(error)) from error
     if "merged_into" not in change:
         return get_problem(problem["id"])

@@ -4,17 +4,18 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from markupsafe import Markup, escape
 
 from ...common.digits import is_digits
+from ...pipeline.changes import change_problem
 from ...problems.exercised import argument_path, response_class
 from ...problems.fingerprint import grouped_by
 from ...problems.nearest import nearest
-from ...problems.states import RESOLVE_MODES, STATES, BadChange, links_change, parse_change, pending_text, verified_text
+from ...problems.states import RESOLVE_MODES, STATES, links_change, parse_change, pending_text, verified_text
 from ...problems.strips import strip, strips
-from ...problems.timeline import default_range, list_range, sparkline, step_words
+from ...problems.timeline import MAX_SPAN_DAYS, default_range, list_range, sparkline, step_words
 from ...problems.words import counted
 from ...reports.problems import problem_markdown
-from ...store.filters import absolute_time
 from ...store.problem_filters import ProblemQuery, bad_range
 from ..db import get_store
+from ..ranges import quick_links, shown_window
 from ..security import change_hint, may_change_contracts
 from ..views import page_or_fragment
 from . import api
@@ -61,12 +62,14 @@ def _list_context() -> dict:
         cursor = None
     store = get_store()
     problems, next_cursor = store.find_problems(query, cursor if cursor and is_digits(cursor[1]) else None)
-    since, until = list_range(
-        absolute_time(query.since),
-        absolute_time(query.until),
+    window = shown_window(
+        query.since,
+        query.until,
+        min((p["first_seen"] for p in problems if p["first_seen"]), default=None),
         max((p["last_seen"] for p in problems if p["last_seen"]), default=None),
         LIST_DAYS,
     )
+    since, until = list_range(window["since"], window["until"], None, LIST_DAYS)
     drawn = strips(store, [int(p["id"][3:]) for p in problems], since, until, bars=28)
     for problem in problems:
         problem["spark"] = sparkline(drawn[int(problem["id"][3:])])
@@ -77,6 +80,8 @@ def _list_context() -> dict:
         "next_url": next_url,
         "next_cursor": api.encode(next_cursor),
         "range": (since, until),
+        "window": window,
+        "window_links": quick_links(".problems_page", (query.since, query.until), query.as_args(cursor=None)),
         "counts": store.count_problems(query),
         "facets": store.problem_facets(),
         "states": STATES,
@@ -114,11 +119,13 @@ def _detail_context(problem: dict) -> dict:
     _refuse_a_backwards_range()
     store = get_store()
     number = int(problem["id"][3:])
-    since, until = (absolute_time((request.args.get(n) or "").strip()) for n in ("since", "until"))
+    asked = [(request.args.get(n) or "").strip() for n in ("since", "until")]
+    window = shown_window(*asked, problem["first_seen"], problem["last_seen"], MAX_SPAN_DAYS)
     try:
-        since, until = default_range(problem["first_seen"], problem["last_seen"], since, until)
-    except ValueError:
-        since, until = default_range(problem["first_seen"], problem["last_seen"])
+        since, until = default_range(problem["first_seen"], problem["last_seen"], window["since"], window["until"])
+    except ValueError:  # a since that is no time: the window that fits the problem, said so
+        window = shown_window("", "", problem["first_seen"], problem["last_seen"], MAX_SPAN_DAYS)
+        since, until = window["since"], window["until"]
     shown = strip(store, number, since, until, bars=72)
     try:
         cursor = api.decode(request.args.get("cursor"), 3)
@@ -132,6 +139,8 @@ def _detail_context(problem: dict) -> dict:
         "can_change": can_change,
         "change_hint": None if can_change else change_hint(),
         "strip": shown,
+        "window": window,
+        "window_links": quick_links(".problem_page", tuple(asked), {"problem_id": problem["id"]}),
         "bar_words": step_words(shown["step_seconds"]),
         "bars": sparkline(shown, width=576, height=40),
         "calls": calls,
@@ -216,8 +225,8 @@ def change_state(problem_id):
     elif body["state"] == "archived":
         body["until"] = form.get("until") or None
     try:
-        get_store().change_problem(int(problem["id"][3:]), parse_change(body), api.changed_by("web"))
-    except BadChange as error:
+        change_problem(get_store(), int(problem["id"][3:]), parse_change(body), api.changed_by("web"))
+    except api.REFUSED as error:
         abort(400, description=str(error))
     return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
 
@@ -232,8 +241,8 @@ def change_links(problem_id):
     error = None
     try:
         change = links_change(problem["links"], [add] if add else (), [remove] if remove else (), api.link_cleaner())
-        get_store().change_problem(int(problem["id"][3:]), change, api.changed_by("web"))
-    except BadChange as refused:
+        change_problem(get_store(), int(problem["id"][3:]), change, api.changed_by("web"))
+    except api.REFUSED as refused:
         error = str(refused)
     htmx = bool(request.headers.get("HX-Request"))
     if not htmx and error is None:

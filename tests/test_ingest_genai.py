@@ -1,0 +1,146 @@
+"""GenAI instrumentations: tool calls announced by model spans, wrappers, and calls spread over exports."""
+
+import orjson
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
+from test_ingest_otlp import T0, export, span
+
+from webapp.ingest import genai, parse_otlp
+
+ROOT = b"\x0a" * 8
+CLIENT = Span.SPAN_KIND_CLIENT
+
+
+def model_span(span_id, start, calls, **attrs):
+    parts = [{"type": "tool_call", "id": cid, "name": "find_orders", "arguments": args} for cid, args in calls]
+    messages = [{"role": "assistant", "parts": parts}]
+    attributes = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", **attrs}
+    if calls:
+        attributes["gen_ai.output.messages"] = orjson.dumps(messages).decode()
+    return span(span_id, "chat gpt-4.1-mini", attributes, parent=ROOT, kind=CLIENT, start=start, end=start + 10)
+
+
+def http_span(span_id, start, body, parent=ROOT):
+    attrs = {"http.request.method": "POST", "url.full": "http://api/orders/search",
+             "http.request.body.content": body, "http.response.body.content": '{"total": 1}'}  # fmt: skip
+    return span(span_id, "POST", attrs, parent=parent, kind=CLIENT, start=start, end=start + 5)
+
+
+def post(client, *spans):
+    response = client.post("/v1/traces", data=export(*spans).SerializeToString(), content_type="application/x-protobuf")
+    assert response.status_code == 200
+
+
+def calls_of(client):
+    trace = client.get("/api/v1/traces/4bf92f3577b34da6a3ce929d0e0e4736").get_json()
+    return {c["call_id"]: c for c in trace["calls"]}
+
+
+def test_two_calls_in_one_turn_pair_with_the_turns_http_spans_in_order(client):
+    calls = [("call_a", {"status": "paid", "limit": 5}), ("call_b", {"status": "refunded", "limit": 5})]
+    post(
+        client,
+        model_span(b"\x01" * 8, T0, calls),
+        http_span(b"\x02" * 8, T0 + 100, '{"status": "paid", "limit": "5"}'),
+        http_span(b"\x03" * 8, T0 + 200, '{"status": "refunded", "limit": "5"}'),
+        model_span(b"\x04" * 8, T0 + 300, []),
+        http_span(b"\x05" * 8, T0 + 400, '{"after": "the turn"}'),  # the next model span closed the turn
+    )
+    got = calls_of(client)
+    assert got["call_a"]["snapshots"]["request"]["payload"] == {"status": "paid", "limit": "5"}
+    assert got["call_b"]["snapshots"]["request"]["payload"] == {"status": "refunded", "limit": "5"}
+    assert {got[c]["tool"] for c in ("call_a", "call_b")} == {"find_orders"}
+    assert got[""]["snapshots"]["request"]["payload"] == {"after": "the turn"}
+
+
+def test_the_model_turn_and_its_http_spans_in_separate_exports_still_pair(client):
+    calls = [("call_a", {"status": "paid", "limit": 5}), ("call_b", {"status": "refunded", "limit": 5})]
+    post(client, model_span(b"\x01" * 8, T0, calls))
+    post(client, http_span(b"\x02" * 8, T0 + 100, '{"status": "paid", "limit": "5"}'))
+    post(client, http_span(b"\x03" * 8, T0 + 200, '{"status": "refunded", "limit": "5"}'))
+    got = calls_of(client)
+    assert set(got) == {"call_a", "call_b"}
+    assert got["call_b"]["snapshots"]["request"]["payload"] == {"status": "refunded", "limit": "5"}
+    assert got["call_b"]["tool"] == "find_orders"
+
+
+def test_a_tool_span_and_its_http_child_in_separate_exports_make_one_call(client):
+    tool = span(
+        b"\x06" * 8,
+        "execute_tool find_orders",
+        {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "find_orders",
+            "gen_ai.tool.call.arguments": '{"limit": 5}',
+        },  # fmt: skip
+        parent=ROOT,
+        start=T0,
+        end=T0 + 1000,
+    )
+    post(client, tool)
+    post(client, http_span(b"\x07" * 8, T0 + 10, '{"limit": "5"}', parent=b"\x06" * 8))
+    [call] = calls_of(client).values()
+    assert call["call_id"] == "06" * 8  # no gen_ai.tool.call.id: the span id names the call
+    assert call["tool"] == "find_orders"
+    assert set(call["snapshots"]) == {"arguments", "request", "response"}
+
+
+def test_two_tool_spans_without_call_ids_never_collapse():
+    tools = [
+        span(
+            bytes([n]) * 8,
+            "execute_tool find_orders",
+            {
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": "find_orders",
+                "gen_ai.tool.call.arguments": f'{{"n": {n}}}',
+            },
+        )  # fmt: skip
+        for n in (1, 2)
+    ]
+    batch = parse_otlp(export(*tools).SerializeToString(), content_type="application/x-protobuf")
+    assert sorted(e.call_id for e in batch.events) == ["01" * 8, "02" * 8]
+
+
+def test_an_http_span_inside_a_model_span_is_the_model_request_not_a_tool_call():
+    model = model_span(b"\x01" * 8, T0, [("call_a", {"limit": 5})])
+    sdk_request = http_span(b"\x02" * 8, T0 + 1, '{"model": "gpt"}', parent=b"\x01" * 8)
+    batch = parse_otlp(export(model, sdk_request).SerializeToString(), content_type="application/x-protobuf")
+    assert [(e.snapshot, e.call_id) for e in batch.events] == [("arguments", "call_a")]
+
+
+def test_openlit_joins_several_calls_with_commas_and_may_write_python_literals():
+    calls = genai.announced_calls(
+        {
+            "gen_ai.tool.name": "find_orders, get_invoice",
+            "gen_ai.tool.call.id": "call_1, call_2",
+            "gen_ai.tool.args": "{'status': 'paid', 'note': 'a, b'}, {\"id\": 7}",
+        }
+    )
+    assert calls == [
+        genai.ToolCall("call_1", "find_orders", {"status": "paid", "note": "a, b"}),
+        genai.ToolCall("call_2", "get_invoice", {"id": 7}),
+    ]
+
+
+def test_openinference_flattened_tool_calls_and_results_are_read():
+    attrs = {
+        "llm.output_messages.0.message.tool_calls.1.tool_call.id": "c2",
+        "llm.output_messages.0.message.tool_calls.1.tool_call.function.name": "b",
+        "llm.output_messages.0.message.tool_calls.0.tool_call.id": "c1",
+        "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "a",
+        "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments": '{"x": 1}',
+        "llm.input_messages.2.message.role": "tool",
+        "llm.input_messages.2.message.tool_call_id": "c0",
+        "llm.input_messages.2.message.content": '{"ok": true}',
+    }
+    assert genai.announced_calls(attrs) == [genai.ToolCall("c1", "a", {"x": 1}), genai.ToolCall("c2", "b", None)]
+    assert genai.tool_results(attrs) == [genai.ToolResult("c0", {"ok": True})]
+
+
+def test_wrappers_are_unwrapped():
+    assert genai.unwrap_arguments('{"args": [], "kwargs": {"limit": 5}}') == {"limit": 5}
+    assert genai.unwrap_arguments({"tool_name": "find_orders", "arguments": {"limit": 5}}) == {"limit": 5}
+    assert genai.unwrap_result({"result": '{"total": 1}'}) == {"total": 1}
+    mcp = {"content": [{"type": "text", "text": '{"total": 1}'}], "isError": False}
+    assert genai.unwrap_result(mcp) == {"total": 1}
+    assert genai.parse_value("__import__('os')") == "__import__('os')"  # literals only, never eval

@@ -1,0 +1,253 @@
+"""Read what GenAI instrumentations record: the tool calls a model announced, their results, the tools offered.
+
+Three spellings reach us: the GenAI semantic conventions' messages (`gen_ai.output.messages` parts of type
+`tool_call`, also on log records), OpenInference's flattened attributes (`llm.output_messages.{i}.message.
+tool_calls.{j}.tool_call.*`) and openlit's `gen_ai.tool.*` lists joined with ", ". Pure functions of
+attribute dicts: the span tree is otlp_turns.py's business.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+_MODEL_OPERATIONS = frozenset(("chat", "text_completion", "generate_content", "completion", "responses"))
+_OI_CALL = re.compile(
+    r"llm\.output_messages\.(\d+)\.message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)\Z"
+)
+_OI_INPUT = re.compile(r"llm\.input_messages\.(\d+)\.message\.(role|tool_call_id|content)\Z")
+_OI_TOOL = re.compile(r"llm\.tools\.(\d+)\.tool\.json_schema\Z")
+_OLD_CALL = re.compile(r"gen_ai\.completion\.(\d+)\.tool_calls\.(\d+)\.(id|name|arguments)\Z")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call a model asked for: its id, the tool's name, the arguments (parsed when they were text)."""
+
+    call_id: str
+    name: str | None
+    arguments: Any = None
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What the agent sent back to the model for one call."""
+
+    call_id: str
+    content: Any
+
+
+def is_model_span(attrs: dict) -> bool:
+    """Tell a span that records one model request (chat, completion), whatever the library."""
+    if attrs.get("gen_ai.operation.name") in _MODEL_OPERATIONS:
+        return True
+    if attrs.get("openinference.span.kind") == "LLM":
+        return True
+    return attrs.get("traceloop.span.kind") == "llm" or attrs.get("llm.request.type") in ("chat", "completion")
+
+
+def provider(attrs: dict) -> str | None:
+    """Return the model provider a model span names (openai, anthropic, ...)."""
+    for key in ("gen_ai.provider.name", "gen_ai.system", "llm.provider", "llm.system"):
+        value = attrs.get(key)
+        if type(value) is str and value:
+            return value
+    return None
+
+
+def announced_calls(attrs: dict) -> list[ToolCall]:
+    """Return the tool calls a model span (or a log record's attributes) says the model made, in order."""
+    for read in (_semconv_calls, _openinference_calls, _old_openllmetry_calls, _openlit_calls):
+        calls = read(attrs)
+        if calls:
+            return calls
+    return []
+
+
+def calls_in_messages(messages: Any) -> list[ToolCall]:
+    """Return the tool calls of output messages: semconv parts, or OpenAI-style `tool_calls` lists."""
+    calls = []
+    for message in _as_list(parse_value(messages)):
+        if type(message) is not dict:
+            continue
+        for part in _as_list(message.get("parts")):
+            if type(part) is dict and part.get("type") == "tool_call":
+                calls.append(_call(part.get("id"), part.get("name"), part.get("arguments")))
+        for call in _as_list(message.get("tool_calls")):
+            if type(call) is dict:
+                function = call.get("function") if type(call.get("function")) is dict else call
+                calls.append(_call(call.get("id"), function.get("name"), function.get("arguments")))
+        inner = message.get("message")  # the older gen_ai.choice event's body wraps its message
+        if type(inner) is dict:
+            calls.extend(calls_in_messages([inner]))
+    return calls
+
+
+def results_in_messages(messages: Any) -> list[ToolResult]:
+    """Return the tool results of input messages: `tool_call_response` parts and `tool` role messages."""
+    results = []
+    for message in _as_list(parse_value(messages)):
+        if type(message) is not dict:
+            continue
+        for part in _as_list(message.get("parts")):
+            if type(part) is dict and part.get("type") == "tool_call_response" and part.get("id") is not None:
+                results.append(ToolResult(str(part["id"]), parse_value(part.get("response", part.get("result")))))
+        call_id = message.get("tool_call_id", message.get("id"))
+        if message.get("role") == "tool" and not message.get("parts") and call_id is not None:
+            results.append(ToolResult(str(call_id), parse_value(message.get("content"))))
+    return results
+
+
+def tool_results(attrs: dict) -> list[ToolResult]:
+    """Return the tool results a model request carried to the model (semconv or OpenInference)."""
+    results = results_in_messages(attrs.get("gen_ai.input.messages"))
+    if results:
+        return results
+    messages: dict[int, dict] = {}
+    for key, value in attrs.items():
+        match = _OI_INPUT.match(key)
+        if match:
+            messages.setdefault(int(match[1]), {})[match[2]] = value
+    return [
+        ToolResult(str(m["tool_call_id"]), parse_value(m.get("content")))
+        for _, m in sorted(messages.items())
+        if m.get("role") == "tool" and m.get("tool_call_id") is not None
+    ]
+
+
+def tool_definitions(attrs: dict) -> dict[str, dict]:
+    """Return {tool name: arguments JSON Schema} of the tools a model request offered."""
+    offered = _as_list(parse_value(attrs.get("gen_ai.tool.definitions")))
+    offered += [parse_value(v) for k, v in sorted(attrs.items()) if _OI_TOOL.match(k)]
+    schemas = {}
+    for tool in offered:
+        if type(tool) is not dict:
+            continue
+        spec = tool["function"] if type(tool.get("function")) is dict else tool
+        schema = spec.get("parameters", spec.get("input_schema", spec.get("inputSchema")))
+        if type(spec.get("name")) is str and type(schema) is dict:
+            schemas[spec["name"]] = schema
+    return schemas
+
+
+def parse_value(value: Any) -> Any:
+    """Parse JSON text; fall back to a Python literal (openlit writes str(dict)); leave other text as it is."""
+    if type(value) is not str:
+        return value
+    text = value.strip()
+    if not text or text[0] not in "[{":
+        return value
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
+    try:
+        literal = ast.literal_eval(text)  # literals only: never eval
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+        return value
+    return literal if type(literal) in (dict, list) else value
+
+
+def unwrap_arguments(value: Any) -> Any:
+    """Return the arguments inside a wrapper: traceloop {"args": [], "kwargs": {}}, MCP {"tool_name", "arguments"}."""
+    value = parse_value(value)
+    if type(value) is dict and set(value) == {"args", "kwargs"} and not value["args"]:
+        return value["kwargs"]
+    if (
+        type(value) is dict
+        and "tool_name" in value
+        and "arguments" in value
+        and set(value) <= {"tool_name", "arguments", "meta"}
+    ):
+        return parse_value(value["arguments"])
+    return value
+
+
+def unwrap_result(value: Any) -> Any:
+    """Return a tool's result inside a wrapper: {"result": "<JSON text>"}, an MCP CallToolResult's content."""
+    value = parse_value(value)
+    if type(value) is dict and set(value) == {"result"}:
+        return unwrap_result(value["result"])
+    if (
+        type(value) is dict
+        and "content" in value
+        and set(value) <= {"content", "isError", "structuredContent", "meta", "_meta"}
+    ):
+        if value.get("structuredContent") is not None:
+            return value["structuredContent"]
+        texts = [c.get("text") for c in _as_list(value["content"]) if type(c) is dict and c.get("type") == "text"]
+        if len(texts) == 1:
+            return parse_value(texts[0])
+    return value
+
+
+def _call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
+    return ToolCall(
+        "" if call_id is None else str(call_id), name if type(name) is str else None, parse_value(arguments)
+    )
+
+
+def _semconv_calls(attrs: dict) -> list[ToolCall]:
+    return calls_in_messages(attrs.get("gen_ai.output.messages"))
+
+
+def _openinference_calls(attrs: dict) -> list[ToolCall]:
+    found: dict[tuple[int, int], dict] = {}
+    for key, value in attrs.items():
+        match = _OI_CALL.match(key)
+        if match:
+            found.setdefault((int(match[1]), int(match[2])), {})[match[3]] = value
+    return [_call(c.get("id"), c.get("function.name"), c.get("function.arguments")) for _, c in sorted(found.items())]
+
+
+def _old_openllmetry_calls(attrs: dict) -> list[ToolCall]:
+    found: dict[tuple[int, int], dict] = {}
+    for key, value in attrs.items():
+        match = _OLD_CALL.match(key)
+        if match:
+            found.setdefault((int(match[1]), int(match[2])), {})[match[3]] = value
+    return [_call(c.get("id"), c.get("name"), c.get("arguments")) for _, c in sorted(found.items())]
+
+
+def _openlit_calls(attrs: dict) -> list[ToolCall]:
+    names = attrs.get("gen_ai.tool.name")
+    if type(names) is not str or not names:
+        return []
+    names = _split_joined(names)
+    ids = _split_joined(str(attrs.get("gen_ai.tool.call.id") or ""))
+    args = _split_joined(str(attrs.get("gen_ai.tool.args") or ""))
+    return [
+        _call(ids[n] if n < len(ids) else "", name, args[n] if n < len(args) else None) for n, name in enumerate(names)
+    ]
+
+
+def _split_joined(text: str) -> list[str]:
+    """Split values openlit joined with ", ", never inside brackets or quotes."""
+    parts, depth, quote, start, i = [], 0, "", 0, 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        elif depth == 0 and text.startswith(", ", i):
+            parts.append(text[start:i])
+            start, i = i + 2, i + 1
+        i += 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _as_list(value: Any) -> list:
+    return value if type(value) is list else []

@@ -1,0 +1,112 @@
+"""Turns: give HTTP and tool spans the tool call a model span announced just before them.
+
+An instrumented SDK records the model's request as one span and the agent's tool code runs after it,
+beside it under the same parent: nothing but order ties the tool's HTTP span to the call the model asked
+for. A span belongs to the latest model span under its nearest ancestor that started before it (the next
+model span closes the turn); when the turn announced several calls, its spans pair with them in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import genai
+from .otlp_spans import Span
+
+_MAX_HOPS = 256
+
+
+@dataclass(eq=False)
+class Turn:
+    """One model span and the calls it announced."""
+
+    model: Span
+    calls: list[genai.ToolCall]
+    provider: str | None
+
+
+@dataclass(eq=False)
+class Result:
+    """A tool's result as a model request carried it back, and that request's span."""
+
+    content: object
+    carrier: Span
+
+
+class Turns:
+    """The model turns of one export, and which announced call each span of theirs belongs to."""
+
+    def __init__(self, spans: list[Span], by_id: dict):
+        self.by_id = by_id
+        self.turns: dict[int, Turn] = {}  # id(model span) -> its turn
+        self._models_under: dict[tuple[str, str], list[Span]] = {}
+        for s in spans:
+            if genai.is_model_span(s.attrs):
+                self.turns[id(s)] = Turn(s, _named_calls(s), genai.provider(s.attrs))
+                self._models_under.setdefault((s.trace_id, s.parent_id), []).append(s)
+        for models in self._models_under.values():
+            models.sort(key=lambda m: m.start_ns)
+        self.results = self._results(spans)
+
+    def is_model(self, s: Span) -> bool:
+        return id(s) in self.turns
+
+    def under_model(self, s: Span) -> bool:
+        """Tell a span inside a model span (the SDK's own request to the model API)."""
+        return any(id(a) in self.turns for a in self._ancestors(s))
+
+    def assign(self, items: list[Span]) -> dict[int, tuple[Turn, genai.ToolCall]]:
+        """Return {id(span): (turn, call)} for the spans that belong to an announced call."""
+        by_turn: dict[int, list[Span]] = {}
+        for s in items:
+            turn = self.turn_of(s)
+            if turn is not None and turn.calls:
+                by_turn.setdefault(id(turn.model), []).append(s)
+        owners = {}
+        for model_id, members in by_turn.items():
+            turn = self.turns[model_id]
+            members.sort(key=lambda s: s.start_ns)
+            if len(turn.calls) == 1:
+                owners.update({id(s): (turn, turn.calls[0]) for s in members})
+            else:
+                owners.update({id(s): (turn, call) for s, call in zip(members, turn.calls)})
+        return owners
+
+    def turn_of(self, s: Span) -> Turn | None:
+        """Return the latest model span before `s` under its nearest ancestor that has one."""
+        parent_id, hops = s.parent_id, 0
+        while parent_id and hops < _MAX_HOPS:
+            models = self._models_under.get((s.trace_id, parent_id), [])
+            before = [m for m in models if m.start_ns <= s.start_ns and m is not s]
+            if before:
+                return self.turns[id(before[-1])]
+            parent = self.by_id.get((s.trace_id, parent_id))
+            if parent is None:
+                return None
+            parent_id, hops = parent.parent_id, hops + 1
+        return None
+
+    def _ancestors(self, s: Span):
+        parent_id, hops = s.parent_id, 0
+        while parent_id and hops < _MAX_HOPS:
+            parent = self.by_id.get((s.trace_id, parent_id))
+            if parent is None:
+                return
+            yield parent
+            parent_id, hops = parent.parent_id, hops + 1
+
+    def _results(self, spans: list[Span]) -> dict[tuple[str, str], Result]:
+        """Return {(trace id, call id): result}: the first model request that carried each call's result."""
+        results = {}
+        for turn in sorted(self.turns.values(), key=lambda t: t.model.start_ns):
+            for result in genai.tool_results(turn.model.attrs):
+                results.setdefault((turn.model.trace_id, result.call_id), Result(result.content, turn.model))
+        return results
+
+
+def _named_calls(model: Span) -> list[genai.ToolCall]:
+    """Return a model span's announced calls, each with a call id of its own even when the library gave none."""
+    return [
+        call if call.call_id else genai.ToolCall(f"{model.span_id}-{n}", call.name, call.arguments)
+        for n, call in enumerate(genai.announced_calls(model.attrs), 1)
+    ]
