@@ -23,6 +23,7 @@ from ..store import IngestResult, Store, StoreUnavailable
 from ..store.codec import utc_now
 from .contracts import analysis_contract
 from .mappings import learn
+from .rules import RULES
 
 REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
 CONTROLS = {code: f"\\x{code:02x}" for code in range(32) if chr(code) not in "\t\n\r"}
@@ -160,7 +161,7 @@ class _Batch:
         }
 
     def save(self) -> int:
-        return self.store.save_analyses(self.results, self.groupings, storms)
+        return self.store.save_analyses(self.results, self.groupings, storms, RULES)
 
 
 def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:

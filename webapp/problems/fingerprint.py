@@ -74,7 +74,8 @@ def stage_pair(kind: str, left: dict | None, right: dict | None) -> str:
     if left and right:
         return f"{left['snapshot']}>{right['snapshot']}"
     if kind in _ONE_ENDED:
-        return _ONE_ENDED[kind]
+        # a field the result left out of the response's error envelope belongs to the way back
+        return "response>result" if (left or {}).get("snapshot") == "response" else _ONE_ENDED[kind]
     return (left or right or {}).get("snapshot", "")
 
 

@@ -42,6 +42,9 @@ def what_broke(problem: dict, pair: dict | None = None) -> str:
         "echo_mismatch": f"the response echoes {here}{' at ' + moved if moved else ''} with another value{values}",
         "error_shape": f"an error response breaks the error schema at {here}",
         "status_mismatch": f"the status and the body disagree at {here}",
+        "error_hidden": f"an error response ({here}) reached the model as a success",
+        "error_invented": "a successful response reached the model as a failure",
+        "result_large": "the result handed to the model is past the tool's budget",
         "invalid_json": f"the {(left or right).get('snapshot', 'snapshot')} is a string that is not valid JSON",
         "schema_violation": f"{(left or right).get('snapshot', '')} {here} breaks the schema"
         f"{' (' + problem['keyword'] + ')' if problem.get('keyword') else ''}".strip(),

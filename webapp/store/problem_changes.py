@@ -84,16 +84,17 @@ def _carry_links(conn, pid: int, into: int) -> None:
 class ProblemWrites:
     """Apply a person's change to a problem (mixed into Store)."""
 
-    def change_problem(self, pid: int, change: dict, by: str, at: str | None = None) -> None:
+    def change_problem(self, pid: int, change: dict, by: str, at: str | None = None, rules=None) -> None:
         """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`; a resolve
-        "when the contract changes" records the change's `contract_digest` (webapp/pipeline/changes.py)."""
+        "when the contract changes" records the change's `contract_digest`, and a merge counts exposure again by
+        `rules` (both handed in by webapp/pipeline/changes.py)."""
         now = times.fixed(at) if at else utc_now()
         with self.write() as conn:
             conn.execute(TOLD, (now, pid))  # whoever changes a problem knows it: no "new" alert about it later
             if "links" in change:
                 conn.execute("UPDATE problems SET links = ? WHERE id = ?", (dumps(change["links"]), pid))
             if "merged_into" in change:
-                self._merge(conn, pid, change["merged_into"], now, by)
+                self._merge(conn, pid, change["merged_into"], now, by, rules)
             state = change.get("state")
             if state == "resolved":
                 self._resolve(conn, pid, change["resolve"], now, by, change.get("contract_digest"))
@@ -154,7 +155,7 @@ class ProblemWrites:
         }
         record_state(conn, pid, now, "resolved", by, words[resolve["mode"]])
 
-    def _merge(self, conn, pid: int, into_text: str, now: str, by: str) -> None:
+    def _merge(self, conn, pid: int, into_text: str, now: str, by: str, rules) -> None:
         """Move one problem's calls into another; the old id redirects to the new one."""
         into = self.resolve_problem_id(into_text)
         if conn.execute("SELECT merged_into FROM problems WHERE id = ?", (pid,)).fetchone()[0] is not None:
@@ -183,7 +184,7 @@ class ProblemWrites:
             conn.execute(statement, (pid,))
             conn.execute(statement, (into,))
         _carry_links(conn, pid, into)
-        merged(conn, into, before, moved)
+        merged(conn, into, before, moved, rules.exercises)
         conn.execute(TOLD, (now, into))
         conn.execute("UPDATE problems SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", (into, pid))
         conn.execute(
