@@ -118,7 +118,9 @@ def _contract(store: Store, tool: str | None, cache: dict):
 
 
 def analyze_one(call: dict, contract, budget: float | None = None) -> dict:
-    """Analyse one call's inputs (within `budget` seconds of CPU), with a hint on dropped fields that look like a missed rename."""
+    """Analyse one call's inputs within `budget` seconds of CPU.
+
+    Dropped fields that look like a missed rename get a hint."""
     analysis = analyze_call(call["snapshots"], contract, budget=budget)
     hint_renames(analysis.get("findings", []), call["tool"])
     return analysis
