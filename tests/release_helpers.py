@@ -93,3 +93,36 @@ def incident(base: datetime | None = None, every: float = 4.0) -> list[dict]:
         n += 1
         minute += every
     return events
+
+
+def release_day(base: datetime, every: float = 3.0) -> list[dict]:
+    """Return the four hours of the screenshots' incident, from `base`: a call every `every` minutes.
+
+    0-60 min: 1.0.0, correct; 60-150: 1.1.0 with three mapping bugs (status upper-cased in every second call,
+    since dropped in every third, limit sent as a string in every fourth); 150-240: 1.1.1, the fix. The
+    regression (1.1.2 upper-cases status again) is `regression_calls`, sent once the fix has been resolved."""
+    events, n, minute = [], 0, 0.0
+    while minute < 240:
+        release = "1.0.0" if minute < 60 else "1.1.0" if minute < 150 else "1.1.1"
+        broken = release == "1.1.0"
+        events += order_call(
+            n,
+            stamp(base, minute),
+            release,
+            old_bug=broken and n % 4 == 0,
+            upper=broken and n % 2 == 1,
+            drop_since=broken and n % 3 == 1,
+            source="mcp" if n % 4 == 3 else "app_intent",
+        )
+        n += 1
+        minute += every
+    return events
+
+
+def regression_calls(now: datetime, count: int = 6, first: int = 5000) -> list[dict]:
+    """Return `count` calls of 1.1.2 at `now` (after the resolve), every second one upper-casing status again."""
+    return [
+        event
+        for n in range(first, first + count)
+        for event in order_call(n, stamp(now, (n - first) / 600), "1.1.2", upper=n % 2 == 1)
+    ]

@@ -7,6 +7,7 @@ from problem_helpers import CONTRACT, at, call, send, trace
 
 from webapp import pipeline
 from webapp.common import times
+from webapp.pipeline.changes import change_problem
 from webapp.problems.states import parse_change
 from webapp.store.problem_filters import ProblemQuery
 
@@ -90,7 +91,7 @@ def test_a_call_fixed_by_a_later_snapshot_leaves_the_problem(client, world):
 
 def resolve(store, body: dict) -> int:
     number = int(store.find_problems(ProblemQuery())[0][0]["id"][3:])
-    store.change_problem(number, parse_change(body), "tester")
+    change_problem(store, number, parse_change(body), "tester")
     return number
 
 
@@ -193,7 +194,7 @@ def test_merging_moves_calls_and_new_findings_follow_the_merge(client, world):
     problems, _ = world.find_problems(ProblemQuery())
     limit, status = sorted(problems, key=lambda p: p["kind"] != "type_changed")
     old, new = int(status["id"][3:]), int(limit["id"][3:])
-    world.change_problem(old, parse_change({"merged_into": limit["id"]}), "tester")
+    change_problem(world, old, parse_change({"merged_into": limit["id"]}), "tester")
     merged = world.get_problem(new)
     assert merged["calls"] == 4 and merged["occurrences"] == 5
     assert world.get_problem(old)["merged_into"] == limit["id"]

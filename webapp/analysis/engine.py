@@ -1,4 +1,4 @@
-"""analyze_call: validate the three snapshots of one tool call and name every mapping bug."""
+"""analyze_call: validate the snapshots of one tool call and name every mapping bug, both ways."""
 
 from dataclasses import dataclass
 
@@ -13,10 +13,12 @@ from .locations import Request, body_part, quiet_roots, read_request
 from .mapping import mapping_findings, pair_arguments
 from .pairing import Pairing
 from .parameters import template_of
-from .pointers import is_pointer
+from .pointers import MISSING, is_pointer
 from .response import Echo, echo_pairs, error_body, error_schema_for, status_findings
+from .results import Reading, read_result
 from .transforms import transform_of
 from .validation import validate
+from .wayback import result_findings
 
 STAGES = ("arguments", "request", "response")
 MAX_FINDINGS = 1000
@@ -30,6 +32,7 @@ class Comparison:
     echo: Echo | None = None
     declared: bool = False  # the contract declares request -> response echoes
     status: int | None = None
+    returned: Pairing | None = None  # the response paired with the structured result (the way back)
 
 
 def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True, budget: float | None = None) -> dict:
@@ -57,8 +60,12 @@ def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True, bu
             for stage in STAGES
         }
         docs["request"] = wire.document
+        reading = read_result(snapshots.get("result"))
+        if reading is not None and _result_schema(contract) is not None:
+            validation["result"] = _result_validation(reading, contract)
         try:
             comparison = _comparisons(docs, contract, status, validation, findings, wire)
+            comparison.returned = _way_back(docs["response"], status, reading, contract, findings)
             result = _result(docs, comparison, validation, sort_findings(findings), sparse)
             return located_result(result, wire, comparison.pairing.back) if wire.located else result
         except RecursionError:
@@ -99,6 +106,28 @@ def _comparisons(docs, contract, status, validation, out: list, wire: Request) -
     if response is not None:
         out += status_findings(response, status, contract)
     return Comparison(pairing, echo, bool(echo and declared), status)
+
+
+def _way_back(response, status, reading: Reading | None, contract, out: list) -> Pairing | None:
+    """Check the result against the response, appending its findings to `out`; return their pairing."""
+    found, pairing = result_findings(response, status, reading, contract)
+    out += found
+    return pairing if reading is not None else None
+
+
+def _result_schema(contract):
+    schema = (contract or {}).get("result_schema")
+    return schema if isinstance(schema, (dict, bool)) else None
+
+
+def _result_validation(reading: Reading, contract) -> dict:
+    """Validate a structured result against the tool's output schema (MCP outputSchema)."""
+    if reading.structured is MISSING or reading.is_error:
+        return {"schema": "result_schema", "valid": None, "errors": []}
+    errors = validate(reading.structured, _result_schema(contract))
+    for error in errors:
+        error["path"] = (reading.prefix or "") + error["path"]
+    return {"schema": "result_schema", "valid": not errors, "errors": errors}
 
 
 def _result(docs, comparison: Comparison, validation, findings, want_sparse=True) -> dict:

@@ -8,6 +8,7 @@ import orjson
 from ..contracts import import_contract_files
 from ..pipeline import catch_up
 from ..pipeline.bulk import IngestSummary, ingest_files, shifted
+from ..pipeline.changes import change_problem
 
 
 def load_folder(store, folder: Path, redactor, now: datetime | None = None):
@@ -47,7 +48,7 @@ def _story_step(store, step: dict) -> None:
     found, _ = store.find_problems(ProblemQuery(tool=step["tool"], kind=step["kind"], limit=500))
     for problem in found:
         if (problem["left"] or {}).get("path") == step["path"]:
-            store.change_problem(int(problem["id"][3:]), parse_change(step["change"]), step["by"], at=step["at"])
+            change_problem(store, int(problem["id"][3:]), parse_change(step["change"]), step["by"], at=step["at"])
 
 
 def shift_days(files, now: datetime) -> int:

@@ -5,6 +5,7 @@ import getpass
 import click
 import orjson
 
+from ..pipeline.changes import change_problem
 from ..problems.words import counted
 from .common import DB_OPTION, _open_existing_store, _settings
 
@@ -124,7 +125,7 @@ def _change(database, problem_id: str, body: dict) -> None:
     store = _open_existing_store(database)
     problem = _problem(store, problem_id)
     try:
-        store.change_problem(int(problem["id"][3:]), parse_change(body), _who())
+        change_problem(store, int(problem["id"][3:]), parse_change(body), _who())
     except (BadChange, ChangeRefused) as error:
         raise click.ClickException(str(error)) from None
     changed = store.get_problem(int(problem["id"][3:]))
@@ -213,7 +214,7 @@ def problems_link(problem_id, urls, remove, database):
         change = links_change(
             problem["links"], () if remove else urls, urls if remove else (), redactor.url if redactor else None
         )
-        store.change_problem(int(problem["id"][3:]), change, _who())
+        change_problem(store, int(problem["id"][3:]), change, _who())
     except (BadChange, ChangeRefused) as error:
         raise click.ClickException(str(error)) from None
     links = store.get_problem(int(problem["id"][3:]))["links"]

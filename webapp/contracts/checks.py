@@ -9,8 +9,9 @@ from .errors import ContractError
 from .refs import ref_problems
 from .requests import check_http
 
-SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
-CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping", "consumed")
+# result_schema: what the tool hands back to the model (MCP outputSchema), checked against a structured result
+SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
+CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping", "consumed", "result_budget_bytes")
 SNAPSHOTS = ("arguments", "request", "response")
 MAPPING_EXTRAS = ("transform",)  # a declared transform makes that change expected (issue 11)
 # The dialects jsonschema-rs checks a schema against without fetching anything.
@@ -41,6 +42,7 @@ def check_contract(contract: dict) -> list[str]:
             problems += _schema_problems(key, schema)
     problems += _mapping_problems(contract.get("mapping"))
     problems += _consumed_problems(contract.get("consumed"))
+    problems += _budget_problems(contract.get("result_budget_bytes"))
     name = contract.get("name")
     if name is not None and (not isinstance(name, str) or not name.strip()):
         problems.append("name: must be a non-empty string")
@@ -142,6 +144,13 @@ def _consumed_problems(consumed) -> list[str]:
         for i, p in enumerate(consumed)
         if not is_pointer(p) or not p
     ]
+
+
+def _budget_problems(budget) -> list[str]:
+    """Check `result_budget_bytes`: how many bytes of result a tool may hand the model before result_large."""
+    if budget is None or (type(budget) is int and budget > 0):
+        return []
+    return ["result_budget_bytes: must be a whole number of bytes above 0 (the default is 8192)"]
 
 
 def validated_contract(name: str, body) -> dict:

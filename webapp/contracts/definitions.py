@@ -17,15 +17,33 @@ JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null
 
 
 def tools_from_definitions(obj) -> dict[str, dict]:
-    """Return {tool name: {"arguments_schema": schema}} from Anthropic, OpenAI, MCP or Gemini definitions."""
+    """Return {tool name: {"arguments_schema": schema}} from Anthropic, OpenAI, MCP or Gemini definitions
+    (and an MCP tool's outputSchema as its result_schema)."""
     tools: dict[str, dict] = {}
     for name, schema in _walk(obj):
         if name in tools:
             raise ValueError(f"tool {name!r} is defined twice")
         tools[name] = {"arguments_schema": schema}
+    for name, output in _output_schemas(obj):
+        if name in tools:
+            tools[name]["result_schema"] = output  # MCP outputSchema: what structuredContent must match
     if not tools:
         raise ValueError("no tool definitions found")
     return tools
+
+
+def _output_schemas(obj):
+    """Yield (name, outputSchema) of the MCP tool definitions that declare one."""
+    if isinstance(obj, list):
+        for item in obj:
+            yield from _output_schemas(item)
+    elif isinstance(obj, dict):
+        if isinstance(obj.get("result"), dict) and "tools" in obj["result"]:
+            yield from _output_schemas(obj["result"]["tools"])
+        elif isinstance(obj.get("tools"), list):
+            yield from _output_schemas(obj["tools"])
+        elif isinstance(obj.get("name"), str) and isinstance(obj.get("outputSchema"), dict):
+            yield obj["name"], obj["outputSchema"]
 
 
 def _walk(obj):

@@ -2,7 +2,7 @@
 
 from ..analysis.pointers import MISSING, from_tokens, is_pointer, resolve
 
-SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
+SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
 LITERAL_KEYS = ("enum", "const", "default", "example", "examples")  # their values are data, not schemas
 _SCHEMA_MAPS = ("properties", "patternProperties", "definitions", "$defs", "dependentSchemas")
 

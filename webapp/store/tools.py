@@ -1,7 +1,5 @@
 """Tool contracts: stored per tool name, with the calls of a tool re-analysed on change."""
 
-from ..inference.contract import learnt_separators, with_inferred
-from ..problems.grouping import contract_digest
 from .codec import dumps, loads, utc_now
 
 
@@ -22,20 +20,6 @@ class ToolContracts:
     def get_tool(self, name: str) -> dict | None:
         row = self._one("SELECT * FROM tools WHERE name = ?", (name,))
         return None if row is None else {"name": name, **loads(row["contract"]), "updated_at": row["updated_at"]}
-
-    def analysis_contract(self, name: str | None) -> dict | None:
-        """Return the contract a tool's calls are analysed under now: the stored one plus its inferred pairs."""
-        if not name:
-            return None
-        pairs = self.inferred_pairs(name)
-        return with_inferred(
-            self.get_tool(name), pairs, learnt_separators(self.evidence(name), pairs) if pairs else None
-        )
-
-    def analysis_digest(self, name: str | None) -> str | None:
-        """Return the digest of `analysis_contract`: what a call analysed now records, and what a resolve
-        "when the contract changes" compares later calls with."""
-        return contract_digest(self.analysis_contract(name))
 
     def list_tools(self) -> list[dict]:
         rows = self.db.query("SELECT name, contract, updated_at FROM tools ORDER BY name")

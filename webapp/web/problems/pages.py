@@ -3,6 +3,8 @@
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
+from ...common.digits import is_digits
+from ...pipeline.changes import change_problem
 from ...problems.exercised import argument_path, response_class
 from ...problems.fingerprint import grouped_by
 from ...problems.nearest import nearest
@@ -59,9 +61,7 @@ def _list_context() -> dict:
     except Exception:  # a stale or edited cursor: the page starts from the newest
         cursor = None
     store = get_store()
-    problems, next_cursor = store.find_problems(
-        query, cursor if cursor and (cursor[1].isascii() and cursor[1].isdigit()) else None
-    )
+    problems, next_cursor = store.find_problems(query, cursor if cursor and is_digits(cursor[1]) else None)
     window = shown_window(
         query.since,
         query.until,
@@ -219,13 +219,13 @@ def change_state(problem_id):
         mode = form.get("resolve", "now")
         body["resolve"] = (
             {"after_clean_calls": int(form.get("n") or 0)}
-            if mode == "after_clean_calls" and ((form.get("n") or "").isascii() and (form.get("n") or "").isdigit())
+            if mode == "after_clean_calls" and is_digits(form.get("n") or "")
             else mode
         )
     elif body["state"] == "archived":
         body["until"] = form.get("until") or None
     try:
-        get_store().change_problem(int(problem["id"][3:]), parse_change(body), api.changed_by("web"))
+        change_problem(get_store(), int(problem["id"][3:]), parse_change(body), api.changed_by("web"))
     except api.REFUSED as error:
         abort(400, description=str(error))
     return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
@@ -241,7 +241,7 @@ def change_links(problem_id):
     error = None
     try:
         change = links_change(problem["links"], [add] if add else (), [remove] if remove else (), api.link_cleaner())
-        get_store().change_problem(int(problem["id"][3:]), change, api.changed_by("web"))
+        change_problem(get_store(), int(problem["id"][3:]), change, api.changed_by("web"))
     except api.REFUSED as refused:
         error = str(refused)
     htmx = bool(request.headers.get("HX-Request"))

@@ -1,0 +1,163 @@
+"""The way back: the result the model got, checked against the response the server gave."""
+
+import pytest
+
+from webapp.analysis import analyze_call
+from webapp.analysis.results import read_result
+from webapp.contracts.checks import check_contract
+from webapp.contracts.definitions import tools_from_definitions
+
+RATE_LIMITED = {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}}
+ORDERS = {"orders": [{"id": "ord_1", "status": "unpaid", "total_cents": 1250}], "total": 1}
+
+
+def mcp(text=None, structured=None, is_error=None):
+    result = {"content": [] if text is None else [{"type": "text", "text": text}]}
+    if structured is not None:
+        result["structuredContent"] = structured
+    if is_error is not None:
+        result["isError"] = is_error
+    return result
+
+
+def analyse(response, status, result, contract=None, meta=None):
+    args = {"email": "a@b.co"}
+    snapshots = {
+        "arguments": {"payload": args},
+        "request": {"payload": args, "http": {"method": "POST", "url": "https://api.example.com/orders/search"}},
+        "response": {"payload": response, "http": {"status_code": status}},
+    }
+    if result is not None:
+        snapshots["result"] = {"payload": result, "meta": meta}
+    return analyze_call(snapshots, contract)
+
+
+def loud(analysis):
+    return [
+        (f["kind"], (f["left"] or {}).get("path"), (f["right"] or {}).get("path"))
+        for f in analysis["findings"]
+        if f["severity"] != "info"
+    ]
+
+
+def test_a_call_without_a_result_is_analysed_exactly_as_before():
+    assert analyse(ORDERS, 200, None) == analyse(ORDERS, 200, None)
+    assert "result" not in analyse(ORDERS, 200, None)["validation"]
+    assert loud(analyse(ORDERS, 200, None)) == []
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        mcp("Error rate_limited: Too many requests. Retry in a few seconds.", is_error=True),
+        {"type": "tool_result", "content": "rate_limited (retryable): too many requests", "is_error": True},
+        mcp("x", {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}}, True),
+        {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}},
+    ],
+)
+def test_an_error_passed_on_with_its_code_and_retry_is_quiet(result):
+    assert loud(analyse(RATE_LIMITED, 503, result)) == []
+
+
+@pytest.mark.parametrize(
+    "result,told",
+    [
+        ("No orders found.", "no error code or message in it"),
+        (mcp("No orders found."), "isError false or absent"),
+        (mcp("Error rate_limited, retry later", is_error=False), "isError false or absent"),
+        ({"type": "tool_result", "content": "rate limited, retry later"}, "is_error false or absent"),
+    ],
+)
+def test_an_error_swallowed_into_a_success_is_error_hidden_at_the_envelope(result, told):
+    [finding] = analyse(RATE_LIMITED, 503, result)["findings"]
+    assert (finding["kind"], finding["severity"]) == ("error_hidden", "error")
+    assert finding["left"] == {"snapshot": "response", "path": "/error"}
+    assert finding["right"] == {"snapshot": "result", "path": ""}
+    assert "HTTP 503 rate_limited" in finding["message"] and told in finding["message"]
+
+
+def test_a_text_result_that_leaves_out_whether_to_retry_drops_retryable():
+    analysis = analyse(RATE_LIMITED, 503, mcp("Error rate_limited: Too many requests.", is_error=True))
+    assert loud(analysis) == [("dropped", "/error/retryable", None)]
+    assert "retried" in analysis["findings"][0]["message"]
+
+
+def test_a_text_result_that_says_do_not_retry_for_a_retryable_error_is_a_value_change():
+    result = mcp("Error rate_limited: do not retry.", is_error=True)
+    assert loud(analyse(RATE_LIMITED, 503, result)) == [("value_changed", "/error/retryable", "")]
+
+
+def test_a_text_result_without_the_code_drops_it():
+    assert loud(analyse(RATE_LIMITED, 503, mcp("Too many requests, retry later.", is_error=True))) == [
+        ("dropped", "/error/code", None)
+    ]
+
+
+def test_a_structured_error_result_carries_code_message_and_retryable_at_their_pairs():
+    result = mcp("failed", {"error": {"code": "RATE_LIMITED", "message": "Slow down"}}, True)
+    assert sorted(loud(analyse(RATE_LIMITED, 503, result))) == [
+        ("dropped", "/error/retryable", None),
+        ("value_changed", "/error/message", "/structuredContent/error/message"),
+    ]  # RATE_LIMITED is rate_limited written another way
+
+
+def test_a_success_told_as_a_failure_is_error_invented():
+    assert loud(analyse(ORDERS, 200, mcp("Something went wrong", is_error=True))) == [("error_invented", "", "")]
+    assert loud(analyse(ORDERS, 200, "Something went wrong", meta={"is_error": True})) == [("error_invented", "", "")]
+
+
+def test_a_correct_text_result_that_restates_the_response_is_quiet():
+    assert loud(analyse(ORDERS, 200, "1 order: ord_1, unpaid, $12.50")) == []
+    assert loud(analyse(ORDERS, 200, mcp("1 order found"))) == []
+
+
+def test_a_structured_result_pairs_with_the_response_renames_quiet_and_a_changed_value_loud():
+    renamed = {"items": [{"orderId": "ord_1", "state": "unpaid", "totalCents": 1250}], "count": 1}
+    assert loud(analyse(ORDERS, 200, mcp("1 order", renamed))) == []
+    paid = {"items": [{"orderId": "ord_1", "state": "paid", "totalCents": 1250}], "count": 1}
+    assert loud(analyse(ORDERS, 200, mcp("1 order", paid))) == [
+        ("value_changed", "/orders/0/status", "/structuredContent/items/0/state")
+    ]
+
+
+def test_a_structured_result_may_leave_response_fields_out_quietly():
+    assert loud(analyse(ORDERS, 200, {"orders": [{"id": "ord_1", "status": "unpaid"}]})) == []
+
+
+def test_a_result_past_the_budget_is_result_large_with_its_size_and_tokens():
+    [finding] = analyse(ORDERS, 200, "x" * 9000)["findings"]
+    assert finding["kind"] == "result_large" and finding["right"] == {"snapshot": "result", "path": ""}
+    assert (finding["size_bytes"], finding["tokens"], finding["budget_bytes"]) == (9000, 2250, 8192)
+    assert analyse(ORDERS, 200, "x" * 9000, {"result_budget_bytes": 16384})["findings"] == []
+    assert analyse(ORDERS, 200, "x" * 8000)["findings"] == []  # a large result within the budget
+
+
+def test_a_structured_result_is_validated_against_the_tools_output_schema():
+    schema = {"type": "object", "required": ["count"], "properties": {"count": {"type": "integer"}}}
+    analysis = analyse(ORDERS, 200, mcp("1 order", {"count": "1"}), {"result_schema": schema})
+    assert analysis["validation"]["result"]["valid"] is False
+    assert analysis["validation"]["result"]["errors"][0]["path"] == "/structuredContent/count"
+    assert analysis["worst"] == "error"
+    assert analyse(ORDERS, 200, mcp("1 order", {"count": 1}), {"result_schema": schema})["validation"]["result"][
+        "valid"
+    ]
+
+
+def test_an_mcp_tools_list_output_schema_becomes_the_result_schema():
+    output = {"type": "object", "properties": {"count": {"type": "integer"}}}
+    tools = tools_from_definitions({"tools": [{"name": "findOrders", "inputSchema": {}, "outputSchema": output}]})
+    assert tools["findOrders"]["result_schema"] == output
+
+
+@pytest.mark.parametrize("budget,ok", [(4096, True), (0, False), ("8k", False), (True, False)])
+def test_a_contract_budget_is_a_whole_number_of_bytes(budget, ok):
+    assert (check_contract({"result_budget_bytes": budget}) == []) is ok
+
+
+def test_the_reading_of_each_result_form():
+    anthropic = read_result({"payload": {"type": "tool_result", "content": '{"a": 1}', "is_error": True}})
+    assert (anthropic.is_error, anthropic.structured, anthropic.flagged) == (True, {"a": 1}, "is_error")
+    plain = read_result({"payload": "ok", "meta": None})
+    assert (plain.is_error, plain.text, plain.size) == (None, "ok", 2)
+    told = read_result({"payload": {"a": 1}, "meta": {"is_error": False}})
+    assert (told.is_error, told.structured, told.prefix) == (False, {"a": 1}, "")

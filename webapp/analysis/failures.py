@@ -1,0 +1,61 @@
+"""Whether a server's response is a failure, and the error envelope it carries: code, message, retryable."""
+
+from dataclasses import dataclass, field
+
+from .pointers import child
+from .response import error_body, error_schema_for, looks_like_error
+from .values import norm_key
+
+# The envelope's fields by what they mean, in the spellings APIs use (compared without case or separators).
+ENVELOPE_NAMES = {
+    "code": ("code", "errorcode", "errortype", "type", "reason"),
+    "message": ("message", "errormessage", "detail", "msg", "description"),
+    "retryable": ("retryable", "retriable", "isretryable", "canretry", "transient"),
+}
+
+
+@dataclass
+class Failure:
+    """A failed response: its status, where its envelope sits, and the envelope's fields found there."""
+
+    status: int | None
+    at: str = ""  # the envelope's JSON Pointer in the response ("", "/error")
+    fields: dict = field(default_factory=dict)  # "code" | "message" | "retryable" -> (pointer, value)
+
+    def described(self) -> str:
+        """Say what the server answered: `HTTP 503 rate_limited`."""
+        parts = [f"HTTP {self.status}"] if self.status else []
+        if "code" in self.fields:
+            parts.append(str(self.fields["code"][1]))
+        return " ".join(parts) or "an error"
+
+
+def response_failure(body, status: int | None, contract) -> Failure | None:
+    """Return the failure a response reports (status >= 400, an error envelope, a JSON-RPC error), else None."""
+    name, schema = error_schema_for(contract)
+    if isinstance(body, dict) and isinstance(body.get("error"), dict) and "jsonrpc" in body:
+        return _with_envelope(Failure(status, "/error"), body["error"])
+    failed = status is not None and status >= 400
+    if not failed and not looks_like_error(body, name, schema, (contract or {}).get("response_schema")):
+        return None
+    prefix, inner = error_body(body, "default_error_schema")  # {"error": {...}} whatever the contract
+    failure = Failure(status, prefix)
+    return _with_envelope(failure, inner) if isinstance(inner, dict) else failure
+
+
+def _with_envelope(failure: Failure, inner: dict) -> Failure:
+    by_name = {norm_key(k): k for k in inner if isinstance(k, str)}
+    for meaning, spellings in ENVELOPE_NAMES.items():
+        key = next((by_name[s] for s in spellings if s in by_name), None)
+        value = inner.get(key) if key is not None else None
+        if not _fits(meaning, value):
+            continue
+        failure.fields[meaning] = (child(failure.at, key), value)
+    return failure
+
+
+def _fits(meaning: str, value) -> bool:
+    """Tell whether a value can be that envelope field: a boolean retryable, a text or number code or message."""
+    if meaning == "retryable":
+        return isinstance(value, bool)
+    return isinstance(value, (str, int)) and not isinstance(value, bool) and value != ""
