@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from problem_helpers import CONTRACT, at, call, send, trace
 
 from webapp import pipeline
+from webapp.pipeline.changes import change_problem
 from webapp.store.problem_filters import ProblemQuery
 
 PAST = datetime(2026, 11, 20, 9, tzinfo=UTC)
@@ -103,7 +104,7 @@ def test_a_merge_counts_the_calls_it_moved_and_those_since_the_earlier_first_see
     problems, _ = store.find_problems(ProblemQuery())
     limit, status = sorted(problems, key=lambda p: p["kind"] != "type_changed")
     assert store.get_problem(int(limit["id"][3:]))["exposure"]["calls_with_path"] == 1
-    store.change_problem(int(status["id"][3:]), parse_change({"merged_into": limit["id"]}), "tester")
+    change_problem(store, int(status["id"][3:]), parse_change({"merged_into": limit["id"]}), "tester")
     live = store.get_problem(int(limit["id"][3:]))["exposure"]
     assert (live["calls"], live["calls_with_path"]) == (2, 4)  # the moved call, the clean calls at 10 and 20
     store.invalidate_tool(None)

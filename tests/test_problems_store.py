@@ -194,7 +194,7 @@ def test_merging_moves_calls_and_new_findings_follow_the_merge(client, world):
     problems, _ = world.find_problems(ProblemQuery())
     limit, status = sorted(problems, key=lambda p: p["kind"] != "type_changed")
     old, new = int(status["id"][3:]), int(limit["id"][3:])
-    world.change_problem(old, parse_change({"merged_into": limit["id"]}), "tester")
+    change_problem(world, old, parse_change({"merged_into": limit["id"]}), "tester")
     merged = world.get_problem(new)
     assert merged["calls"] == 4 and merged["occurrences"] == 5
     assert world.get_problem(old)["merged_into"] == limit["id"]

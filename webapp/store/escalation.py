@@ -5,9 +5,10 @@ A live call is one analysed for the first time whose own time is within the last
 re-analysis). A problem opened by older calls only (a backfill of old logs) opens quietly, `announced_at` NULL;
 its first live call, in whatever batch the analyser takes it, sends its "new" alert, so every store and batch
 size tells the same. A person's change to a problem (webapp/store/problem_changes.py) counts as told.
+What is live, an hour's baseline and whether a burst escalates are the rules the pipeline hands in
+(webapp/pipeline/rules.py: `is_recent`, `baseline_range`, `escalation`).
 """
 
-from ..problems.escalation import baseline_range, escalation, hour_of, is_recent
 from .problem_changes import record_state
 
 HOURS = "SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? AND hour <= ?"
@@ -16,10 +17,10 @@ WATCHED = ("open", "regressed")  # resolved problems regress and archived ones h
 ANNOUNCE = "UPDATE problems SET announced_at = ? WHERE id = ? AND announced_at IS NULL"
 
 
-def note_fresh(fresh: dict, pid: int, call: dict, occurrences: int, seen_before: bool, now: str) -> None:
+def note_fresh(fresh: dict, pid: int, call: dict, occurrences: int, seen_before: bool, now: str, rules) -> None:
     """Count a call's occurrences toward its hour's burst, unless it is a backfill or a re-analysis."""
-    if not seen_before and is_recent(call["ts"], now):
-        key = (pid, hour_of(call["ts"]))
+    if not seen_before and rules.is_recent(call["ts"], now):
+        key = (pid, call["ts"][:13])  # the hour problem_hours counts it under
         fresh[key] = fresh.get(key, 0) + occurrences
 
 
@@ -33,7 +34,7 @@ def announce(conn, events: list[tuple[str, int]], fresh: dict, now: str) -> list
     return kept + [("new", pid) for pid in told if pid not in said and ("new", pid) not in kept]
 
 
-def escalations(conn, fresh: dict, now: str, skip: set) -> list[tuple[str, int]]:
+def escalations(conn, fresh: dict, now: str, skip: set, rules) -> list[tuple[str, int]]:
     """Return ("escalating", id) for each open problem the batch's fresh calls took over its line; note it."""
     events: list[tuple[str, int]] = []
     for (pid, hour), added in sorted(fresh.items()):
@@ -42,9 +43,9 @@ def escalations(conn, fresh: dict, now: str, skip: set) -> list[tuple[str, int]]
         state, first_seen = conn.execute(FACTS, (pid,)).fetchone()
         if state not in WATCHED:
             continue
-        history = dict(conn.execute(HOURS, (pid, baseline_range(hour)[0], hour)).fetchall())
+        history = dict(conn.execute(HOURS, (pid, rules.baseline_range(hour)[0], hour)).fetchall())
         after = history.pop(hour, 0)
-        why = escalation(history, hour, after - added, after, first_seen)
+        why = rules.escalation(history, hour, after - added, after, first_seen)
         if why:
             record_state(conn, pid, now, state, "tracediff", why)
             events.append(("escalating", pid))

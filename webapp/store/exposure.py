@@ -6,9 +6,9 @@ depends only on the data (its own time against the problem's first seen, its arg
 order calls were analysed in: when a batch moves a problem's first seen (a problem opens, or a late
 call shows it earlier), the analysed calls between the old and the new first seen are counted again.
 A call still waiting for its analysis is left to it: its analysis compares with what it counted before.
+Whether arguments have a path is the rule `exercises(arguments, path)` the pipeline hands in (webapp/pipeline/rules.py).
 """
 
-from ..problems.grouping import exercises
 from .codec import dumps, loads
 
 TOOL_PROBLEMS = """SELECT id, left_snapshot, left_path, resolve IS NOT NULL, first_seen FROM problems
@@ -38,7 +38,7 @@ def argument_path(row) -> str:
     return row[2] if row[1] == "arguments" else ""
 
 
-def counts_toward(row, call_ts: str, arguments, broke: bool, has_path: dict) -> bool:
+def counts_toward(row, call_ts: str, arguments, broke: bool, has_path: dict, exercises) -> bool:
     """Say whether a call counts toward a problem (a TOOL_PROBLEMS row): it broke it, or it came at or after
     the problem's first seen with the problem's argument path (`has_path` keeps what the call's paths said)."""
     if broke:
@@ -51,13 +51,15 @@ def counts_toward(row, call_ts: str, arguments, broke: bool, has_path: dict) -> 
     return has_path[path]
 
 
-def exercise(call: dict, arguments, rows, broke: set[int], before: list, exposure: dict) -> tuple[set[int], str | None]:
+def exercise(
+    call: dict, arguments, rows, broke: set[int], before: list, exposure: dict, exercises
+) -> tuple[set[int], str | None]:
     """Count a call toward the exposure of its tool's problems (TOOL_PROBLEMS rows), by what changed since
     it counted `before` (into `exposure`); return the problems with a resolution it counts toward, and the
     call's new problem_paths when they changed (its caller writes them with the call's other grouping facts)."""
     had, watched, has_path = set(), set(), {}  # several problems of a tool share an argument path
     for row in rows:
-        if counts_toward(row, call["ts"], arguments, row[0] in broke, has_path):
+        if counts_toward(row, call["ts"], arguments, row[0] in broke, has_path, exercises):
             had.add(row[0])
             if row[3]:  # it has a resolution
                 watched.add(row[0])
@@ -67,9 +69,10 @@ def exercise(call: dict, arguments, rows, broke: set[int], before: list, exposur
     return watched, (dumps(sorted(had)) if had != before else None)
 
 
-def refit(conn, tool, rows, before: dict, skip: set, exposure: dict) -> None:
+def refit(conn, tool, rows, before: dict, skip: set, exposure: dict, exercises=None) -> None:
     """Count again the analysed calls (not in `skip`) between each problem's first seen before the batch
-    (`before`) and after it, for the problems whose first seen moved; changes go into `exposure`."""
+    (`before`) and after it, for the problems whose first seen moved; changes go into `exposure`. Only a first
+    seen moved earlier reads the calls' paths (`exercises`): one moved later leaves calls that count no more."""
     for row in rows:
         pid, new = row[0], row[4]
         old = before.get(pid)
@@ -109,16 +112,16 @@ def forget(conn, calls, before: dict) -> None:
             exposure[pid] = exposure.get(pid, 0) - 1
     for pid, old in before.items():
         tool, *row = conn.execute(PROBLEM_ROW, (pid,)).fetchone()
-        refit(conn, tool, [row], {pid: old}, set(calls), exposure)
+        refit(conn, tool, [row], {pid: old}, set(calls), exposure)  # deleting calls moves first seen later only
     flush(conn, exposure)
 
 
-def merged(conn, into: int, before: str | None, moved) -> None:
+def merged(conn, into: int, before: str | None, moved, exercises) -> None:
     """Count again toward a problem that took another's calls (`moved`, which now break it) from its first
     seen `before` the merge: a re-analysis would count them, and the calls since the earlier first seen."""
     exposure: dict[int, int] = {}
     tool, *row = conn.execute(PROBLEM_ROW, (into,)).fetchone()
-    refit(conn, tool, [row], {into: before}, set(moved), exposure)
+    refit(conn, tool, [row], {into: before}, set(moved), exposure, exercises)
     for key in moved:
         found = conn.execute("SELECT problem_paths FROM calls WHERE trace_id = ? AND call_id = ?", key).fetchone()
         counted = set(loads(found[0]) or []) if found else None

@@ -19,7 +19,8 @@ ROLLUPS = (
      WHERE problem_id = ?1 GROUP BY 2, 3""",
     "DELETE FROM problem_pairs WHERE problem_id = ?1",
     "REBUILD_PAIRS",  # the engine's statement (sql.py): it reads each call's JSON object of pairs
-    """UPDATE problems SET occurrences = (SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ?1),
+    """UPDATE problems
+     SET occurrences = (SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ?1),
      calls = (SELECT count(*) FROM problem_calls WHERE problem_id = ?1),
      traces = (SELECT count(DISTINCT trace_id) FROM problem_calls WHERE problem_id = ?1),
      first_seen = (SELECT min(ts) FROM problem_calls WHERE problem_id = ?1),
@@ -84,16 +85,17 @@ def _carry_links(conn, pid: int, into: int) -> None:
 class ProblemWrites:
     """Apply a person's change to a problem (mixed into Store)."""
 
-    def change_problem(self, pid: int, change: dict, by: str, at: str | None = None) -> None:
+    def change_problem(self, pid: int, change: dict, by: str, at: str | None = None, rules=None) -> None:
         """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`; a resolve
-        "when the contract changes" records the change's `contract_digest` (webapp/pipeline/changes.py)."""
+        "when the contract changes" records the change's `contract_digest`, and a merge counts exposure again by
+        `rules` (both handed in by webapp/pipeline/changes.py)."""
         now = times.fixed(at) if at else utc_now()
         with self.write() as conn:
             conn.execute(TOLD, (now, pid))  # whoever changes a problem knows it: no "new" alert about it later
             if "links" in change:
                 conn.execute("UPDATE problems SET links = ? WHERE id = ?", (dumps(change["links"]), pid))
             if "merged_into" in change:
-                self._merge(conn, pid, change["merged_into"], now, by)
+                self._merge(conn, pid, change["merged_into"], now, by, rules)
             state = change.get("state")
             if state == "resolved":
                 self._resolve(conn, pid, change["resolve"], now, by, change.get("contract_digest"))
@@ -127,7 +129,8 @@ class ProblemWrites:
             resolve["releases"] = [
                 r[0]
                 for r in conn.execute(
-                    "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = 'release' AND value != '' ORDER BY value",
+                    "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = 'release'"
+                    " AND value != '' ORDER BY value",
                     (pid,),
                 )
             ]
@@ -154,7 +157,7 @@ class ProblemWrites:
         }
         record_state(conn, pid, now, "resolved", by, words[resolve["mode"]])
 
-    def _merge(self, conn, pid: int, into_text: str, now: str, by: str) -> None:
+    def _merge(self, conn, pid: int, into_text: str, now: str, by: str, rules) -> None:
         """Move one problem's calls into another; the old id redirects to the new one."""
         into = self.resolve_problem_id(into_text)
         if conn.execute("SELECT merged_into FROM problems WHERE id = ?", (pid,)).fetchone()[0] is not None:
@@ -173,7 +176,8 @@ class ProblemWrites:
             """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
             occurrences, pairs) SELECT ?2, trace_id, call_id, ts, source, release, digest, severity, occurrences, pairs
             FROM problem_calls WHERE problem_id = ?1 AND true
-            ON CONFLICT(problem_id, trace_id, call_id) DO UPDATE SET occurrences = problem_calls.occurrences + excluded.occurrences""",
+            ON CONFLICT(problem_id, trace_id, call_id) DO UPDATE SET occurrences = problem_calls.occurrences +
+             excluded.occurrences""",
             (pid, into),
         )
         conn.execute("DELETE FROM problem_calls WHERE problem_id = ?", (pid,))
@@ -183,7 +187,7 @@ class ProblemWrites:
             conn.execute(statement, (pid,))
             conn.execute(statement, (into,))
         _carry_links(conn, pid, into)
-        merged(conn, into, before, moved)
+        merged(conn, into, before, moved, rules.exercises)
         conn.execute(TOLD, (now, into))
         conn.execute("UPDATE problems SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", (into, pid))
         conn.execute(

@@ -3,7 +3,6 @@
 A call's part (its row in problem_calls) is taken out of every rollup before the new one goes in,
 so re-analysing a call, or every call, leaves the same problems, ids and counts."""
 
-from ..problems.states import escalates, reopens
 from .codec import dumps, loads
 from .escalation import announce, escalations, note_fresh
 from .exposure import TOOL_PROBLEMS, exercise, first_seen_by_id, first_seen_of, flush, forget, refit
@@ -32,7 +31,8 @@ BUMP_COUNTS = "UPDATE problems SET occurrences = occurrences + ?, calls = calls 
 # Adding a part can only widen first/last seen and raise the severity: no look at the other calls.
 # Run before the part's row goes in: the trace counts when no other call of it has the problem.
 PUT_COUNTS = """UPDATE problems SET occurrences = occurrences + ?1, calls = calls + 1,
- traces = traces + CASE WHEN EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ?5 AND trace_id = ?2) THEN 0 ELSE 1 END,
+ traces = traces + CASE WHEN EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ?5 AND trace_id = ?2) THEN 0 ELSE
+  1 END,
  first_seen = CASE WHEN first_seen <= ?3 THEN first_seen ELSE ?3 END,
  last_seen = CASE WHEN last_seen >= ?3 THEN last_seen ELSE ?3 END,
  severity = CASE WHEN ?4 = 'error' THEN 'error' ELSE severity END WHERE id = ?5
@@ -44,7 +44,8 @@ BUMP_SPLIT = """INSERT INTO problem_splits (problem_id, dim, value, occurrences,
  calls = problem_splits.calls + excluded.calls"""
 BUMP_PAIR = """INSERT INTO problem_pairs (problem_id, pair, count) VALUES (?, ?, ?)
  ON CONFLICT(problem_id, pair) DO UPDATE SET count = problem_pairs.count + excluded.count"""
-SEEN = """UPDATE problems SET first_seen = coalesce((SELECT min(ts) FROM problem_calls WHERE problem_id = ?1), first_seen),
+SEEN = """UPDATE problems
+ SET first_seen = coalesce((SELECT min(ts) FROM problem_calls WHERE problem_id = ?1), first_seen),
  last_seen = coalesce((SELECT max(ts) FROM problem_calls WHERE problem_id = ?1), last_seen),
  severity = CASE WHEN ?2 = 'error' THEN 'error' ELSE severity END WHERE id = ?1"""
 CHECK = """INSERT INTO problem_checks (problem_id, trace_id, call_id, ts, broke) VALUES (?, ?, ?, ?, ?)
@@ -52,14 +53,15 @@ CHECK = """INSERT INTO problem_checks (problem_id, trace_id, call_id, ts, broke)
 PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems WHERE id = ?"
 
 
-def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
+def apply_groupings(conn, groupings: dict, now: str, rules) -> list[tuple[str, int]]:
     """Replace each stored call's part in the problems; skip calls whose analysis was not stored.
 
     Every call's breaks go in before any call counts toward exposure (store/exposure.py), so a clean call
     analysed in the same batch as a problem's first break counts whatever the order of the batch, and calls
     analysed before a problem's first seen moved count again. Return the (event, problem id) changes alerts
     watch: `new` (a problem's first live call), `regressed`, `escalating`, and `reanalysed` for a problem
-    that only calls grouped again from the same snapshots (a re-analysis) opened."""
+    that only calls grouped again from the same snapshots (a re-analysis) opened. `rules` (webapp/pipeline/rules.py)
+    decide each change: regress, escalate, count toward exposure."""
     events: list[tuple[str, int]] = []
     done, fresh, news = [], {}, set()
     marks: dict[tuple, list] = {}  # call -> [grouped_seqs, problem_paths] to write, None where unchanged
@@ -86,7 +88,7 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
         }  # grouped again from the same snapshots
         marks[key] = [None if call["again"] else seqs, None]
         old = {part[0]: part for part in parts.get(key, [])}
-        broke = _replace_parts(conn, call, old, grouping["problems"], now, events, ids, rollups, fresh)
+        broke = _replace_parts(conn, call, old, grouping["problems"], now, events, ids, rollups, fresh, rules)
         done.append((call, grouping, broke, loads(row[6]) or []))
         news |= set() if call["again"] else broke
     by_tool: dict = {}
@@ -95,18 +97,18 @@ def apply_groupings(conn, groupings: dict, now: str) -> list[tuple[str, int]]:
         if call["tool"] not in by_tool:  # every break of the batch is in, so no problem opens after this
             by_tool[call["tool"]] = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
         marks[call["trace_id"], call["call_id"]][1] = _exercise(
-            conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure
+            conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure, rules.exercises
         )
     conn.executemany(MARK_GROUPED, [(*mark, *key) for key, mark in marks.items() if mark != [None, None]])
     batch = {(call["trace_id"], call["call_id"]) for call, *_ in done}
     for tool, rows in by_tool.items():
-        refit(conn, tool, rows, first_seen, batch, exposure)
+        refit(conn, tool, rows, first_seen, batch, exposure, rules.exercises)
     flush(conn, exposure)
     rollups.flush(conn)
     events = [("reanalysed" if event == "new" and pid not in news else event, pid) for event, pid in events]
     opened = {pid for event, pid in events if event in ("new", "regressed", "reanalysed")}  # said already
     events = announce(conn, events, fresh, now)  # a backfill's problem is news at its first live call
-    events += escalations(conn, fresh, now, opened)  # after the flush: it reads the batch's hours
+    events += escalations(conn, fresh, now, opened, rules)  # after the flush: it reads the batch's hours
     return list(dict.fromkeys(events))
 
 
@@ -219,7 +221,7 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids
 
 
 def _replace_parts(
-    conn, call: dict, old: dict, problems: dict, now: str, events: list, ids: dict, rollups, fresh: dict
+    conn, call: dict, old: dict, problems: dict, now: str, events: list, ids: dict, rollups, fresh: dict, rules
 ) -> set[int]:
     """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks.
 
@@ -248,12 +250,12 @@ def _replace_parts(
         if pid not in same:
             watch[pid] = _put_in(conn, pid, call, entry, rollups)
             seen = pid in old or pid in call["before"] or call["again"]
-            note_fresh(fresh, pid, call, entry["occurrences"], seen, now)
+            note_fresh(fresh, pid, call, entry["occurrences"], seen, now, rules)
     for pid in set(old) - same:  # taking a part out may narrow first/last seen
         conn.execute(SEEN, (pid, None))
     for pid, (state, resolving) in watch.items():
         if state != "open" or resolving:  # an open problem with no resolution has no rule to apply
-            _after_break(conn, pid, call, prior=pid in old or call["again"], events=events)
+            _after_break(conn, pid, call, prior=pid in old or call["again"], events=events, rules=rules)
     return set(new)
 
 
@@ -308,13 +310,13 @@ def _state(conn, pid: int) -> dict:
     return {"id": row[0], "state": row[1], "resolve": loads(row[2]), "resolved_at": row[3], "archive": loads(row[4])}
 
 
-def _after_break(conn, pid: int, call: dict, prior: bool, events: list) -> None:
+def _after_break(conn, pid: int, call: dict, prior: bool, events: list, rules) -> None:
     """Apply the state rules to a call that shows a problem: regress, escalate, count as a failed check."""
     problem = _state(conn, pid)
     if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):
         conn.execute(CHECK, (pid, call["trace_id"], call["call_id"], call["ts"], 1))
         resolve_after_clean_calls(conn, problem, call["ts"])  # a break starts the count of clean calls again
-    if reopens(problem, {**call, "prior": prior}):
+    if rules.reopens(problem, {**call, "prior": prior}):
         conn.execute("UPDATE problems SET state = 'regressed' WHERE id = ?", (pid,))
         release = f" in release {call['release']}" if call["release"] else ""
         record_state(
@@ -331,16 +333,18 @@ def _after_break(conn, pid: int, call: dict, prior: bool, events: list) -> None:
             "SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ? AND ts > ?",
             (pid, problem["archive"]["at"]),
         ).fetchone()[0]
-        if escalates(problem["archive"], since):
+        if rules.escalates(problem["archive"], since):
             conn.execute("UPDATE problems SET state = 'open', archive = NULL WHERE id = ?", (pid,))
             record_state(conn, pid, call["ts"], "open", "tracediff", f"escalating: {since} occurrences since archived")
             events.append(("escalating", pid))
 
 
-def _exercise(conn, call: dict, arguments, problems, broke: set[int], before: list, exposure: dict) -> str | None:
+def _exercise(
+    conn, call: dict, arguments, problems, broke: set[int], before: list, exposure: dict, exercises
+) -> str | None:
     """Count the call toward the exposure of the tool's problems, and as a clean check of those it has the path
     of and does not break (only problems with a resolution count clean calls); return its new problem_paths."""
-    watched, paths = exercise(call, arguments, problems, broke, before, exposure)
+    watched, paths = exercise(call, arguments, problems, broke, before, exposure, exercises)
     for pid in watched - broke:
         problem = _state(conn, pid)
         if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):

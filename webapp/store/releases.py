@@ -49,7 +49,7 @@ class ReleaseReads:
             for name in (base, other)
         }
         tool_calls: dict[str, int] = {}
-        for release, tool, _source, _first, _last, calls, _broken in self.db.execute(
+        for _release, tool, _source, _first, _last, calls, _broken in self.db.execute(
             CALLS_BY_RELEASE.replace("WHERE release IS NOT NULL", "WHERE release = ?"), (other,)
         ).fetchall():
             tool_calls[tool] = tool_calls.get(tool, 0) + int(calls)
@@ -57,7 +57,9 @@ class ReleaseReads:
         return {name: self._problems_with(entries) for name, entries in verdict.items()}
 
     def _problems_with(self, entries: list[dict]) -> list[dict]:
-        """Return the problems of these entries newest last seen first, each with the entry's counts under `in_release`."""
+        """Return the problems of these entries, newest last seen first.
+
+        Each carries the entry's counts under `in_release`."""
         by_id = {entry["id"]: entry for entry in entries}
         rows = self.db.query(
             f"SELECT {COLUMNS} FROM problems p WHERE p.id {self.sql.IN_JSON_NUMBERS} "

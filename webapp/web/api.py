@@ -6,6 +6,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import pipeline
 from ..analysis import FINDING_KINDS, fold
+from ..common.digits import is_digits
 from ..contracts import (
     YAML_MEDIA_TYPES,
     ContractError,
@@ -188,7 +189,7 @@ def _page_parameter(name: str, default: int, lowest: int, highest: int | None) -
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not (raw.isascii() and raw.isdigit()) or int(raw) < lowest or (highest is not None and int(raw) > highest):
+    if not is_digits(raw) or int(raw) < lowest or (highest is not None and int(raw) > highest):
         bounds = f"{lowest}-{highest}" if highest is not None else f"{lowest} or more"
         raise ApiError(400, "bad_parameter", f"{name} must be a whole number {bounds}, not {raw!r}")
     return int(raw)

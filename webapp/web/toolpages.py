@@ -6,6 +6,7 @@ from werkzeug.routing import PathConverter
 from ..contracts import ContractError
 from ..inference.hints import map_command
 from ..pipeline import mappings as toolmappings
+from ..pipeline import observed as toolobserved
 from ..store import stats
 from ..store.filters import TraceQuery
 from ..store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates, way_back_counts
@@ -74,6 +75,7 @@ def tool_data(name: str) -> dict:
         "mappings": toolmappings.mapping_rows(store, name),
         "request_line": _request(store, name, contract),
         "way_back": way_back_counts(store, name, WAY_BACK_KINDS),
+        "observed": toolobserved.observed_view(store, name),
     }
 
 
@@ -117,6 +119,17 @@ def _mapping_context(name: str) -> dict:
         "tool_name": name,
         "command": lambda row: map_command(name, [(row["arguments"], row["request"])]),
     }
+
+
+@bp.post("/tools/<tool:name>/observed/adopt")
+def adopt_observed(name):
+    """Write a stage's observed schema into the contract, from the tool page's form (an admin's)."""
+    _tool_or_404(name)
+    try:
+        toolobserved.adopt(get_store(), name, request.form.get("stage", ""))
+    except ContractError as error:
+        abort(400, description=str(error))
+    return redirect(url_for("tools.tool", name=name) + "#observed", 303)
 
 
 @bp.post("/tools/<tool:name>/mappings/<action>")

@@ -7,6 +7,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from .. import pipeline
 from ..analysis.pointers import MISSING, resolve
 from ..common import times
+from ..common.digits import is_digits
 from ..problems.grouping import link_problems
 from ..reports import exports
 from ..reports.text import visible
@@ -237,7 +238,7 @@ def _trace_page(trace_id):
     }
     if view == "aligned":
         more = request.args.get("more", "")
-        context["more"] = int(more) if (more.isascii() and more.isdigit()) else None
+        context["more"] = int(more) if is_digits(more) else None
         context["rows"], context["hidden_rows"], context["next_more"] = alignedview.aligned_rows(
             call, only_diff, context["more"]
         )
@@ -305,8 +306,8 @@ def subtree(trace_id):
     reveal = parse_node_id(request.args.get("open", ""), (name,))
     options = tracepage.tree_options(call, name, reveal=reveal[1] if reveal else None)
     shown = request.args.get("shown", "")
-    options.shown = int(shown) if (shown.isascii() and shown.isdigit()) else 0
-    tokens = children_tokens(value, options, pointer, int(offset) if offset.isdigit() else 0)
+    options.shown = int(shown) if is_digits(shown) else 0
+    tokens = children_tokens(value, options, pointer, int(offset) if is_digits(offset) else 0)
     return page_or_fragment(
         "subtree.html",
         "partials/tree.html",

@@ -1,0 +1,19 @@
+"""The problem rules the store applies inside a transaction, handed to it by the pipeline.
+
+A batch's problem changes depend on one another (the first call that breaks a resolved problem regresses it, so
+the next one does not), so they are decided call by call as the batch's parts go in, by these pure rules of
+webapp/problems/, which the store is given and never imports: the store writes, the rules decide."""
+
+from types import SimpleNamespace
+
+from ..problems import escalation, states
+from ..problems.grouping import exercises
+
+RULES = SimpleNamespace(
+    reopens=states.reopens,  # a breaking call regresses a resolved problem
+    escalates=states.escalates,  # an archived-until-escalating problem breaks out of its archive
+    exercises=exercises,  # a call's arguments have a problem's path: it counts toward the problem's exposure
+    is_recent=escalation.is_recent,  # a call live enough to count toward an hour's burst
+    baseline_range=escalation.baseline_range,  # the hours an hour's burst is measured against
+    escalation=escalation.escalation,  # why an hour's burst escalates a problem, or None
+)
