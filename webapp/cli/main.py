@@ -186,6 +186,11 @@ def reanalyze(budget, database):
 )
 @click.option("--response", type=click.Path(exists=True, dir_okay=False), help="The HTTP response body (JSON).")
 @click.option(
+    "--result",
+    type=click.Path(exists=True, dir_okay=False),
+    help="What the tool handed back to the model (JSON or text: an MCP CallToolResult, a tool_result block...).",
+)
+@click.option(
     "--url",
     "--request-url",
     "url",
@@ -217,7 +222,20 @@ def reanalyze(budget, database):
 )
 @click.option("--junit", type=click.Path(dir_okay=False), default=None, help="Also write a JUnit XML report here.")
 def check(
-    folders, tool, contract, arguments, request_file, response, url, method, headers, status, as_json, output, junit
+    folders,
+    tool,
+    contract,
+    arguments,
+    request_file,
+    response,
+    result,
+    url,
+    method,
+    headers,
+    status,
+    as_json,
+    output,
+    junit,
 ):
     """Check fixture files, or fixture FOLDERS, against a contract; exit 1 on a finding, 2 on bad input."""
     from .check import CheckOptions, request_http
@@ -225,6 +243,8 @@ def check(
     from .check import check as run_check
 
     files = {"arguments": arguments, "request": request_file, "response": response}
+    if result is not None:  # without --result, the files and the report are the three snapshots' as before
+        files["result"] = result
     try:
         http = request_http(url, method, headers)
     except CheckInputError as error:

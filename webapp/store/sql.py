@@ -5,7 +5,15 @@ those through `self.sql`.
 """
 
 from .hours import HOUR_KEYS, REFRESH_HOUR  # noqa: F401 (the engine's statements, by name)
-from .spans import ADOPT_CHILDREN, FIND_PARENT, FIND_TURN, HAS_REQUEST, SPAN_EVENTS  # noqa: F401 (the same)
+from .spans import (  # noqa: F401 (the same)
+    ADOPT_CHILDREN,
+    FIND_ANNOUNCED,
+    FIND_PARENT,
+    FIND_TURN,
+    HAS_REQUEST,
+    SPAN_EVENTS,
+    TURN_ORPHANS,
+)
 
 INSERT_EVENT = """INSERT OR IGNORE INTO events
  (event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, meta, ts,

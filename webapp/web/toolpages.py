@@ -9,7 +9,7 @@ from ..pipeline import mappings as toolmappings
 from ..pipeline import observed as toolobserved
 from ..store import stats
 from ..store.filters import TraceQuery
-from ..store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates
+from ..store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates, way_back_counts
 from . import charts
 from .db import get_store
 from .security import may_change_contracts
@@ -29,7 +29,8 @@ def init_app(app) -> None:
     app.url_map.converters["tool"] = ToolName
 
 
-SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
+SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
+WAY_BACK_KINDS = ("error_hidden", "error_invented", "result_large")  # what the model got, against the response
 
 
 @bp.get("/tools")
@@ -73,6 +74,7 @@ def tool_data(name: str) -> dict:
         "calls": recent_calls(store, name),
         "mappings": toolmappings.mapping_rows(store, name),
         "request_line": _request(store, name, contract),
+        "way_back": way_back_counts(store, name, WAY_BACK_KINDS),
         "observed": toolobserved.observed_view(store, name),
     }
 

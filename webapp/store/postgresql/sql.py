@@ -123,7 +123,8 @@ REFRESH_HOUR = f"""INSERT INTO call_hours (hour, tool, calls, findings)
  SELECT ?1, ?2, count(*), count(*) FILTER (WHERE worst IN ('error', 'warning')) FROM calls
  WHERE last_ts >= ?1 AND last_ts < ?1 || ';' AND coalesce(tool, '{NO_TOOL}') = ?2
  ON CONFLICT (hour, tool) DO UPDATE SET calls = excluded.calls, findings = excluded.findings"""
-SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, meta::json->>'span_id', meta::json->>'parent_span_id', ts
+SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, meta::json->>'span_id', meta::json->>'parent_span_id', ts,
+ meta::json->>'turn_span_id', meta::json->>'turn_position', meta::json->>'call_index', meta::json->>'turn_calls'
  FROM events WHERE seq = ANY(?) AND meta::json->>'span_id' IS NOT NULL"""
 ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
  WHERE trace_id = ? AND call_id = '' AND meta::json->>'parent_span_id' = ?"""
@@ -132,6 +133,11 @@ FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id
 FIND_TURN = """SELECT call_id, tool, meta::json->>'span_id', meta::json->>'call_index' FROM events
  WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND meta::json->>'parent_span_id' = ?
  AND meta::json->>'call_index' IS NOT NULL AND ts >= ? AND ts <= ? ORDER BY ts DESC, seq DESC LIMIT 256"""
+FIND_ANNOUNCED = """SELECT call_id, tool, meta::json->>'call_index', meta::json->>'turn_calls'
+ FROM events WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND meta::json->>'span_id' = ?
+ AND meta::json->>'call_index' IS NOT NULL"""
+TURN_ORPHANS = """SELECT seq, meta::json->>'turn_position' FROM events
+ WHERE trace_id = ? AND call_id = '' AND meta::json->>'turn_span_id' = ?"""
 HAS_REQUEST = "SELECT 1 FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'request' LIMIT 1"
 DELETE_TRACE = (
     DELETE_TRACE_TOOLS,
