@@ -38,7 +38,7 @@ def learn(shape: dict, facts: dict, ts: str | None) -> dict:
                 continue
         _present(entry, f, ts)
     shape["calls"] += 1
-    shape["first"] = shape["first"] or ts
+    shape["first"] = _earliest(shape["first"], ts)
     shape["last"] = max(shape["last"] or "", ts or "") or None
     return shape
 
@@ -69,6 +69,7 @@ def _make_room(shape: dict) -> bool:
 
 def _present(entry: dict, f, ts) -> None:
     strings_before = _count(entry["t"], "string")
+    entry["first"] = _earliest(entry["first"], ts)  # calls are claimed in batches, not always oldest first
     for kind in sorted(f.types):
         _see(entry["t"], kind, ts, entry["n"])
     entry["n"] += 1
@@ -100,6 +101,7 @@ def _absent(shape: dict, entry: dict, path: str, ts) -> None:
     if entry["miss"] is None:
         entry["miss"] = [0, ts, parent_objects, entry["n"]]
     entry["miss"][0] += 1
+    entry["miss"][1] = _earliest(entry["miss"][1], ts)
 
 
 def _see(entries: dict, key, ts, before: int, usual=None) -> None:
@@ -109,6 +111,11 @@ def _see(entries: dict, key, ts, before: int, usual=None) -> None:
         agreeing = usual(entries) if usual else _dominant(entries)
         seen = entries[key] = [0, ts, before, agreeing]
     seen[0] += 1
+    seen[1] = _earliest(seen[1], ts)
+
+
+def _earliest(when: str | None, ts: str | None) -> str | None:
+    return min(when, ts) if when and ts else when or ts
 
 
 def _count(entries: dict, key) -> int:
