@@ -22,7 +22,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from renames import events, traffic  # noqa: E402
 
-from webapp import pipeline
+from webapp import pipeline  # noqa: E402
 from webapp.ingest import parse_body  # noqa: E402
 from webapp.pipeline import mappings as toolmappings  # noqa: E402
 from webapp.store import Store  # noqa: E402

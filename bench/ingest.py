@@ -184,9 +184,7 @@ class LagSampler(threading.Thread):
             lag = (
                 0.0
                 if oldest is None
-                else (
-                    datetime.now(UTC) - datetime.fromisoformat(oldest.replace("Z", "+00:00"))
-                ).total_seconds()
+                else (datetime.now(UTC) - datetime.fromisoformat(oldest.replace("Z", "+00:00"))).total_seconds()
             )
             self.lags.append(lag)
 

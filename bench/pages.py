@@ -41,7 +41,9 @@ PAGES = {
     "facet counts and strip, one problem (htmx)": "/?problem=TD-1&part=counts",
     "problem page, a tenth of all calls": "/problems/TD-1",
     # a short range: bars under an hour, counted from the calls' own times (webapp/problems/timeline.py)
-    "problem page, a tenth of all calls, six hours": "/problems/TD-1?since=2026-09-25T10:00:30Z&until=2026-09-25T16:00:00Z",
+    "problem page, a tenth of all calls, six hours": (
+        "/problems/TD-1?since=2026-09-25T10:00:30Z&until=2026-09-25T16:00:00Z"
+    ),
     "problems in six hours": "/problems?since=2026-09-25T10:00:30Z&until=2026-09-25T16:00:00Z",
     "problem page, a small problem": "/problems/TD-5000",
     "problem API, a tenth of all calls": "/api/v1/problems/TD-1",

@@ -24,7 +24,9 @@ def size_url(url: str, count: int) -> str:
 
 
 def copy_into_postgres(path, url: str, count: int, report=lambda table, rows: None) -> tuple[str, float | None]:
-    """Copy the SQLite database at path into its own PostgreSQL database; return (its URL, seconds or None if reused)."""
+    """Copy the SQLite database at path into its own PostgreSQL database.
+
+    Return its URL and the seconds the copy took (None when an earlier copy was reused)."""
     target = size_url(url, count)
     name = urlsplit(target).path.lstrip("/")
     with psycopg.connect(url, autocommit=True) as conn:

@@ -86,8 +86,8 @@ def main_() -> None:
         answer = client.get(url)  # warm: templates compiled, modules imported
         assert answer.status_code == 200, answer.status_code
         texts = [row[0] for row in db.execute("SELECT payload FROM events WHERE trace_id = ?", (f"shape-{name}",))]
-        page = best_cpu(lambda: client.get(url))
-        parse = best_cpu(lambda: [loads(text) for text in texts])
+        page = best_cpu(lambda url=url: client.get(url))
+        parse = best_cpu(lambda texts=texts: [loads(text) for text in texts])
         print(
             f"{name:22s} {page * 1000:6.0f} ms {parse * 1000:6.0f} ms {page / parse:5.1f}x "
             f"{len(answer.data) / 1000:4.0f} KB"

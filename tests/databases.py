@@ -76,7 +76,7 @@ class PostgresDatabases:
 
         close_pool(url)  # connections the last test left open go, with their locks
         old, name = urlsplit(url).path[1:], f"{self.prefix}_{next(_names)}"
-        for attempt in range(50):
+        for _attempt in range(50):
             _admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{old}'")
             try:
                 _admin(f'ALTER DATABASE "{old}" RENAME TO "{name}"')

@@ -165,6 +165,10 @@ SAID = {  # each kind: what its problem is, and what its one line must say (a pa
     ),
     "status_mismatch": ({**ends(None, "", "response")}, "the status and the body disagree at /"),
     "invalid_json": ({**ends(None, "", "request")}, "the request is a string that is not valid JSON"),
+    "drift": (
+        {"transform": "integer>string", **ends(None, "/total_cents", "response")},
+        "response /total_cents now string, where it was integer",
+    ),
     "schema_violation": (
         {"keyword": "required", **ends(None, "", "request")},
         "request / breaks the schema (required)",

@@ -388,7 +388,7 @@ def test_a_url_that_cannot_be_read_is_no_crash(url):
 
 
 from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st
+from hypothesis import strategies as st  # noqa: E402
 
 _TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
 

@@ -120,7 +120,10 @@ def test_a_resent_shipper_batch_is_counted_as_duplicates(client):
 
 
 def test_a_batch_with_one_bad_event_answers_200_with_its_rejection(client):
-    body = b'{"trace_id": "t-1", "snapshot": "request", "payload": {}}\n{"trace_id": "t-1", "snapshot": "oops", "payload": 1}\n'
+    body = (
+        b'{"trace_id": "t-1", "snapshot": "request", "payload": {}}\n'
+        b'{"trace_id": "t-1", "snapshot": "oops", "payload": 1}\n'
+    )
     resp = client.post("/api/v1/ingest", data=gzip.compress(body), headers={"Content-Encoding": "gzip"})
     assert resp.status_code == 200
     data = resp.get_json()

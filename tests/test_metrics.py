@@ -96,7 +96,7 @@ def test_made_up_methods_and_paths_add_at_most_ten_series(make_server):
     server = make_server("methods.db")
     with httpx.Client(base_url=server.url, timeout=30) as http:
         # the first of each kind: its route's series (and /metrics' own) appear once, on every worker
-        for n in range(4):
+        for _ in range(4):
             http.request("M99999", "/x/first")
             http.get("/traces/made-up-first")
             http.get("/metrics")

@@ -237,6 +237,7 @@ def test_every_command_refuses_a_database_from_a_newer_tracediff_in_one_line_and
         ("tools", "map"): ["findOrders", "limit=limit"],
         ("tools", "list"): [],
         ("tools", "show"): ["findOrders"],
+        ("tools", "observed"): ["findOrders"],
         ("reanalyze",): [],
         ("prune",): ["--days", "1"],
         ("backup",): [tmp_path / "copy.db"],

@@ -30,7 +30,8 @@ def dropped_call(n: int, minutes: float, tool: str = "findOrders") -> list:
 
 @pytest.fixture
 def loaded(client, store):
-    """findOrders: limit as a string at 0, 30, 200, 300 and 3000 minutes; status upper-cased at 120; status dropped at 150;
+    """findOrders: limit as a string at 0, 30, 200, 300 and 3000 minutes; status upper-cased at 120;
+    status dropped at 150;
     sendEmail: status dropped at 160."""
     store.put_tool("findOrders", CONTRACT)
     send(

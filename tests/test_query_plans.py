@@ -11,7 +11,7 @@ import pytest
 from webapp.store import Store, exposure, problems, regrouping, sql
 
 BIG_TABLES = ("events", "calls", "problem_calls", "problem_checks", "traces", "trace_tools", "trace_kinds")
-WHOLE_READ = re.compile(r"SCAN (%s)\b(?! USING (COVERING )?INDEX)" % "|".join(BIG_TABLES))
+WHOLE_READ = re.compile(rf"SCAN ({'|'.join(BIG_TABLES)})\b(?! USING (COVERING )?INDEX)")
 PER_BATCH = {
     "problems.CALL_FACTS": problems.CALL_FACTS,
     "problems.OLD_PARTS": problems.OLD_PARTS,

@@ -138,7 +138,7 @@ def test_pages_the_api_and_alert_bodies_built_from_secret_envelopes_and_urls_hol
     """Every kind of secret, sent in the release, the source and the request URL of a broken call."""
     store.put_tool("findOrders", CONTRACT)
     sent = []
-    for n, (kind, secret) in enumerate(SECRETS.items()):
+    for n, secret in enumerate(SECRETS.values()):
         text = secret.replace("\n", " ")
         events = call(trace(n + 1), at(-30 + n * 0.1), release=f"deploy {text}", source=f"agent {text}")
         events[1]["http"]["url"] = URL_SHAPES[list(URL_SHAPES)[n % len(URL_SHAPES)]](secret)

@@ -1,4 +1,5 @@
-"""GET /api/v1/releases and the /releases page on the four-hour incident: an old problem from 1.0.0, two new in 1.1.0."""
+"""GET /api/v1/releases and the /releases page on the four-hour incident: an old problem from 1.0.0, two new in
+1.1.0; releases in the order they appeared."""
 
 import pytest
 from problem_helpers import send
@@ -84,3 +85,22 @@ def test_a_payload_release_name_stays_text(client, store):
     pipeline.catch_up(store)
     html = client.get("/releases").get_data(as_text=True)
     assert hostile not in html and "&lt;script&gt;" in html
+
+
+def test_the_api_and_the_page_order_releases_by_first_seen_so_1_10_follows_1_9_and_a_sha_works(client, store):
+    from release_helpers import order_call, stamp
+    from test_releases_store import BASE
+
+    store.put_tool("findOrders", CONTRACT)
+    names = ["1.9.0", "1.10.0", "3f2a9c1d", "1.2.0"]  # by name: 1.10.0 < 1.2.0 < 1.9.0 < 3f2a9c1d
+    send(client, *[e for n, release in enumerate(names) for e in order_call(n, stamp(BASE, 10 * n), release)])
+    pipeline.catch_up(store)
+    listed = [r["release"] for r in client.get("/api/v1/releases").get_json()["releases"]]
+    assert listed == ["1.2.0", "3f2a9c1d", "1.10.0", "1.9.0"]  # newest first seen first
+    html = client.get("/releases").get_data(as_text=True)
+    assert [html.index(f"<code>{name}</code>") for name in listed] == sorted(
+        html.index(f"<code>{n}</code>") for n in listed
+    )
+    assert 'href="/releases?release=1.9.0&amp;compare=1.10.0">compare with 1.9.0</a>' in html
+    sha = client.get("/api/v1/releases?release=3f2a9c1d").get_json()["releases"]
+    assert [r["release"] for r in sha] == ["3f2a9c1d"] and sha[0]["calls"] == 1

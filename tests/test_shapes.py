@@ -42,7 +42,9 @@ FOLDS = {
 
 @pytest.fixture
 def client(db_path):
-    """The app with no time budget: a read analyses in full however busy the machine is (the budget has its own test)."""
+    """The app with no time budget: a read analyses in full however busy the machine is.
+
+    The budget has its own test."""
     return create_app(
         {"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "ANALYSIS_BUDGET": 0}
     ).test_client()

@@ -63,7 +63,7 @@ def test_a_swap_between_renamed_fields_is_a_value_change_at_the_inferred_pair(st
 
 def test_a_type_change_on_every_call_of_an_inferred_pair_is_still_reported(store):
     envelopes = []
-    for i, event in enumerate(traffic(25)):
+    for event in traffic(25):
         if event["snapshot"] == "request":
             event = {**event, "payload": {**event["payload"], "quantity": str(event["payload"]["quantity"])}}
         envelopes.append(event)

@@ -156,6 +156,19 @@ def test_a_big_payload_opens_collapsed_and_its_subtrees_load_on_demand(client):
     assert 'id="response/items/200"' not in part and "show 800 more" in part
 
 
+@pytest.mark.parametrize("offset", ["\u00b2", "\u0663", "-1", "x"])
+def test_a_subtree_offset_that_is_not_ascii_digits_starts_at_the_first_child(client, offset):
+    """`²` and `٣` pass str.isdigit but not int(): the subtree starts at 0 instead of answering 500."""
+    big = {"items": [{"id": i} for i in range(300)]}
+    ingest(client, *order_call()[:2], envelope("response", big, http={"status_code": 200}))
+    answer = client.get(
+        f"/traces/{TRACE}/tree",
+        query_string={"snapshot": "response", "pointer": "/items", "offset": offset},
+        headers={"HX-Request": "true"},
+    )
+    assert answer.status_code == 200 and 'id="response/items/0"' in answer.get_data(as_text=True)
+
+
 def test_open_renders_the_path_to_a_deep_linked_node_of_a_big_payload_without_javascript(client):
     big = {"items": [{"id": i, "text": "x" * 300} for i in range(1000)], "total": 1000}
     ingest(client, *order_call()[:2], envelope("response", big, http={"status_code": 200}))

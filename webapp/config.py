@@ -31,32 +31,51 @@ SETTINGS = (
     Setting(
         "ADMIN_TOKENS",
         "",
-        "Comma-separated tokens, each `secret` or `name:secret`; when set, contract changes (and other admin actions) require `Authorization: Bearer <admin token>`. An admin token also ingests and reads.",
+        (
+            "Comma-separated tokens, each `secret` or `name:secret`; when set, contract changes (and other admin "
+            "actions) require `Authorization: Bearer <admin token>`. An admin token also ingests and reads."
+        ),
     ),
     Setting(
         "INGEST_TOKENS",
         "",
-        "Comma-separated tokens, each `secret` or `name:secret`; when set, ingest requires `Authorization: Bearer <token>` (and, while no admin token is set, so do contract changes).",
+        (
+            "Comma-separated tokens, each `secret` or `name:secret`; when set, ingest requires `Authorization: Bearer "
+            "<token>` (and, while no admin token is set, so do contract changes)."
+        ),
     ),
     Setting(
         "READ_TOKENS",
         "",
-        "Comma-separated tokens, each `secret` or `name:secret`; when set, the pages (browsers sign in with Basic auth, the token as password) and the read API (Bearer) require one.",
+        (
+            "Comma-separated tokens, each `secret` or `name:secret`; when set, the pages (browsers sign in with Basic "
+            "auth, the token as password) and the read API (Bearer) require one."
+        ),
     ),
     Setting(
         "ALLOWED_HOSTS",
         "",
-        "Comma-separated names the Host header may carry, besides IP addresses, loopback names and `--host` (`.example.com` covers its subdomains, `*` any name); others get 400 `host_not_allowed` (DNS rebinding).",
+        (
+            "Comma-separated names the Host header may carry, besides IP addresses, loopback names and `--host` "
+            "(`.example.com` covers its subdomains, `*` any name); others get 400 `host_not_allowed` (DNS rebinding)."
+        ),
     ),
     Setting(
         "ALLOW_OPEN",
         False,
-        "Let `tracediff serve` listen on a non-loopback address with no token set (e.g. behind a proxy that authenticates people).",
+        (
+            "Let `tracediff serve` listen on a non-loopback address with no token set (e.g. behind a proxy that "
+            "authenticates people)."
+        ),
     ),
     Setting(
         "MAX_CLOCK_SKEW_S",
         300,
-        "An event stamped more than this many seconds after it was received is stored at its receive time (the sent `ts` is kept in its meta as `sent_ts`).",
+        (
+            "An event stamped more than this many seconds after it was received is stored at its receive time (the "
+            "sent "
+            "`ts` is kept in its meta as `sent_ts`)."
+        ),
         minimum=0,
     ),
     Setting(
@@ -74,7 +93,10 @@ SETTINGS = (
     Setting(
         "MIN_FREE_MB",
         64,
-        "Ingest answers 503 (retryable) while the database's disk has less free space than this, so that prune, checkpoints and the analyser always have room to work; 0 turns the check off.",
+        (
+            "Ingest answers 503 (retryable) while the database's disk has less free space than this, so that prune, "
+            "checkpoints and the analyser always have room to work; 0 turns the check off."
+        ),
         minimum=0,
     ),
     Setting(
@@ -91,12 +113,20 @@ SETTINGS = (
     Setting(
         "SYNCHRONOUS",
         "FULL",
-        "SQLite `synchronous` mode: FULL fsyncs every commit, so an acknowledged batch survives a power loss; NORMAL survives a crash of tracediff only, and is faster.",
+        (
+            "SQLite `synchronous` mode: FULL fsyncs every commit, so an acknowledged batch survives a power loss; "
+            "NORMAL"
+            " survives a crash of tracediff only, and is faster."
+        ),
     ),
     Setting(
         "ANALYSIS_BUDGET",
         2.0,
-        "Seconds of CPU one call's analysis may take; past it the analysis stops, saves what it found and is marked incomplete (0: no limit; `tracediff reanalyze --budget` retries).",
+        (
+            "Seconds of CPU one call's analysis may take; past it the analysis stops, saves what it found and is "
+            "marked "
+            "incomplete (0: no limit; `tracediff reanalyze --budget` retries)."
+        ),
         minimum=0,
     ),
     Setting(
@@ -107,19 +137,31 @@ SETTINGS = (
     Setting(
         "WEBHOOK_ALLOW_HOSTS",
         "",
-        "Comma-separated hosts and CIDR ranges that alert webhooks may reach although they are loopback, link-local or reserved addresses.",
+        (
+            "Comma-separated hosts and CIDR ranges that alert webhooks may reach although they are loopback, "
+            "link-local "
+            "or reserved addresses."
+        ),
     ),
     Setting("ALERT_TIMEOUT", 5, "Seconds an alert delivery may take before it is retried.", minimum=0),
     Setting(
         "ALERT_SUMMARY_WAIT",
         30,
-        "Seconds a summary alert (a re-analysis, or many problems opening at once) waits before it is sent; the summaries and new problems of its rule meanwhile join it, so one run sends one message.",
+        (
+            "Seconds a summary alert (a re-analysis, or many problems opening at once) waits before it is sent; the "
+            "summaries and new problems of its rule meanwhile join it, so one run sends one message."
+        ),
         minimum=0,
     ),
     Setting(
         "ALERT_SETTLE_S",
         120,
-        "Seconds an alert about a problem may wait for a re-analysis of the calls that show it (its tool's inferred mapping or contract changed) before it is sent as it stands; a problem the re-analysis empties is never told.",
+        (
+            "Seconds an alert about a problem may wait for a re-analysis of the calls that show it (its tool's "
+            "inferred "
+            "mapping or contract changed) before it is sent as it stands; a problem the re-analysis empties is never "
+            "told."
+        ),
         minimum=0,
     ),
     Setting("RETRY_AFTER", 2, "Seconds sent in `Retry-After` when the database is busy or unavailable.", minimum=0),
@@ -127,7 +169,11 @@ SETTINGS = (
     Setting(
         "THREADS",
         32,
-        "Threads per worker of `tracediff serve` (gunicorn gthread workers): requests one worker answers or reads at once.",
+        (
+            "Threads per worker of `tracediff serve` (gunicorn gthread workers): requests one worker answers or "
+            "reads at"
+            " once."
+        ),
         minimum=1,
     ),
     Setting(
@@ -145,17 +191,27 @@ SETTINGS = (
     Setting(
         "TRUSTED_PROXIES",
         "",
-        "Comma-separated addresses or networks (CIDR) of reverse proxies whose `X-Forwarded-For`/`-Proto`/`-Host`/`-Prefix` headers are honoured; ignored from anyone else.",
+        (
+            "Comma-separated addresses or networks (CIDR) of reverse proxies whose "
+            "`X-Forwarded-For`/`-Proto`/`-Host`/`-Prefix` headers are honoured; ignored from anyone else."
+        ),
     ),
     Setting(
         "METRICS_TOKENS",
         "",
-        "Comma-separated tokens, each `secret` or `name:secret` (the name is what the access log shows), that open `/metrics` only (besides read and admin tokens); with neither metrics nor read tokens set, `/metrics` is open like the pages.",
+        (
+            "Comma-separated tokens, each `secret` or `name:secret` (the name is what the access log shows), that open "
+            "`/metrics` only (besides read and admin tokens); with neither metrics nor read tokens set, `/metrics` is "
+            "open like the pages."
+        ),
     ),
     Setting(
         "LOG_FORMAT",
         "text",
-        "`text`: one readable line per request; `json`: one JSON object per line (access log, application log, errors, and `tracediff serve`'s start lines; a refusal before the server starts stays one plain line).",
+        (
+            "`text`: one readable line per request; `json`: one JSON object per line (access log, application log, "
+            "errors, and `tracediff serve`'s start lines; a refusal before the server starts stays one plain line)."
+        ),
     ),
     Setting("LOG_QUERY", False, "Write query strings (search terms, filters) into the access log."),
     Setting(
@@ -173,7 +229,10 @@ SETTINGS = (
     Setting(
         "SETTINGS_FILE",
         "",
-        "File of `TRACEDIFF_NAME=value` lines read after the environment (its values win) at start and again on SIGHUP.",
+        (
+            "File of `TRACEDIFF_NAME=value` lines read after the environment (its values win) at start and again on "
+            "SIGHUP."
+        ),
     ),
 )
 

@@ -103,8 +103,8 @@ class Assignment:
             if len(group) > near:
                 at = bisect.bisect_left(places[node.region], node.rel)
                 group = group[max(0, at - near // 2) : at + near // 2 + 1]
-            for group in (group, by_value.get(node.vkey, ())[:near], by_name.get(meaning(node.key), ())[:near]):
-                for j in group:
+            for candidates in (group, by_value.get(node.vkey, ())[:near], by_name.get(meaning(node.key), ())[:near]):
+                for j in candidates:
                     if j not in seen:
                         seen.add(j)
                         yield i, j

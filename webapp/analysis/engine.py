@@ -16,6 +16,7 @@ from .parameters import template_of
 from .pointers import MISSING, is_pointer
 from .response import Echo, echo_pairs, error_body, error_schema_for, status_findings
 from .results import Reading, read_result
+from .returned import returned_pairs
 from .transforms import transform_of
 from .validation import validate
 from .wayback import result_findings
@@ -149,6 +150,8 @@ def _result(docs, comparison: Comparison, validation, findings, want_sparse=True
         # A broken contract needs a look as much as a mapping bug does.
         "worst": worst([f["severity"] for f in findings] + (["error"] if invalid else [])),
     }
+    if comparison.returned is not None:  # the way back's pairs, for the aligned view's result column
+        result["returned"] = returned_pairs(comparison.returned)
     if any(places[:MAX_FINDINGS]):
         # The full list of a folded finding's places, by its index; the API pages through it.
         result["places"] = {str(i): p for i, p in enumerate(places[:MAX_FINDINGS]) if p}

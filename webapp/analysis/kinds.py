@@ -18,6 +18,7 @@ FINDING_KINDS = (
     ("error_hidden", "the server answered an error and the result the model got reads as success"),
     ("error_invented", "the server answered a success and the result tells the model the call failed"),
     ("result_large", "the result handed to the model is past the tool's budget (8 KB unless the contract says)"),
+    ("drift", "a call departs from the shape the tool's own traffic showed (a type, a missing field, a new value)"),
 )
 KIND_NAMES = tuple(kind for kind, _ in FINDING_KINDS)
 SEVERITIES = ("error", "warning", "info")

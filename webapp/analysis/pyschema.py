@@ -42,8 +42,8 @@ with _without_format_libraries():
     from jsonschema import Draft7Validator, FormatChecker
     from jsonschema.exceptions import FormatError, SchemaError
     from jsonschema.validators import validator_for
-from referencing import Registry
-from referencing.exceptions import Unresolvable
+from referencing import Registry  # noqa: E402  (after the format libraries are hidden)
+from referencing.exceptions import Unresolvable  # noqa: E402
 
 # What a schema the validator cannot use raises while validating.
 SCHEMA_ERRORS = (SchemaError, Unresolvable, TypeError, ValueError, RecursionError)

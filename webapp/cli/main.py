@@ -120,6 +120,32 @@ def tools_show(name, database):
     click.echo(orjson.dumps(tool, option=orjson.OPT_INDENT_2).decode())
 
 
+@tools.command("observed")
+@click.argument("name")
+@click.option(
+    "--stage",
+    type=click.Choice(["arguments", "request", "response", "result"]),
+    default=None,
+    help="Print only this stage's schema [default: every stage, with its calls].",
+)
+@DB_OPTION
+def tools_observed(name, stage, database):
+    """Print the schemas learnt from a tool's traffic (JSON Schema 2020-12, a contract draft)."""
+    import orjson
+
+    from ..pipeline.observed import observed_schemas
+    from ..store.toolcalls import known_tool
+
+    store = _open_existing_store(database)
+    if not known_tool(store, name):
+        raise click.ClickException(f"no tool {name!r}: no contract and no calls")
+    drafts = observed_schemas(store, name)
+    shown = drafts[stage]["schema"] if stage else drafts
+    if stage and shown is None:
+        raise click.ClickException(f"no {stage} of {name!r} was learnt yet")
+    click.echo(orjson.dumps(shown, option=orjson.OPT_INDENT_2).decode())
+
+
 @main.command()
 @click.option(
     "--budget",
@@ -131,12 +157,14 @@ def tools_show(name, database):
 )
 @DB_OPTION
 def reanalyze(budget, database):
-    """Recompute validation and findings of every call (after a contract change)."""
+    """Recompute validation and findings of every call (after a contract change), and learn the observed shapes
+    again from the stored calls."""
     from .. import pipeline
 
     settings = _settings(database)
     store = _open_store(settings)
     store.project_all()
+    pipeline.patiently(store.forget_observed)
     marked = pipeline.patiently(lambda: store.invalidate_tool(None))
     budget = settings["ANALYSIS_BUDGET"] if budget is None else budget
     here = pipeline.patiently(lambda: pipeline.catch_up(store, budget))
@@ -157,6 +185,11 @@ def reanalyze(budget, database):
     "--request", "request_file", type=click.Path(exists=True, dir_okay=False), help="The HTTP request body (JSON)."
 )
 @click.option("--response", type=click.Path(exists=True, dir_okay=False), help="The HTTP response body (JSON).")
+@click.option(
+    "--result",
+    type=click.Path(exists=True, dir_okay=False),
+    help="What the tool handed back to the model (JSON or text: an MCP CallToolResult, a tool_result block...).",
+)
 @click.option(
     "--url",
     "--request-url",
@@ -189,7 +222,20 @@ def reanalyze(budget, database):
 )
 @click.option("--junit", type=click.Path(dir_okay=False), default=None, help="Also write a JUnit XML report here.")
 def check(
-    folders, tool, contract, arguments, request_file, response, url, method, headers, status, as_json, output, junit
+    folders,
+    tool,
+    contract,
+    arguments,
+    request_file,
+    response,
+    result,
+    url,
+    method,
+    headers,
+    status,
+    as_json,
+    output,
+    junit,
 ):
     """Check fixture files, or fixture FOLDERS, against a contract; exit 1 on a finding, 2 on bad input."""
     from .check import CheckOptions, request_http
@@ -197,6 +243,8 @@ def check(
     from .check import check as run_check
 
     files = {"arguments": arguments, "request": request_file, "response": response}
+    if result is not None:  # without --result, the files and the report are the three snapshots' as before
+        files["result"] = result
     try:
         http = request_http(url, method, headers)
     except CheckInputError as error:

@@ -130,9 +130,7 @@ def _prepare_database(settings: dict, demo: bool, addresses=()) -> None:
     store = _open_store(settings)
     if demo and store.count_traces() == 0:
         # moved to the day before now, so "last 24h" and "new" show the demo (README: the demo's times)
-        result = load_folder(
-            store, resource_dir("sample_traces"), redactor_for(settings), now=datetime.now(UTC)
-        )
+        result = load_folder(store, resource_dir("sample_traces"), redactor_for(settings), now=datetime.now(UTC))
         log.info("demo: loaded %d events from sample_traces/", result.accepted)
     elif demo:
         log.info("demo: the database holds traces already; sample_traces/ not loaded (it loads into an empty one)")

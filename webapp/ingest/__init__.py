@@ -3,5 +3,17 @@
 from .body import parse_body
 from .model import Batch, Event, IngestError, Limits, Rejection
 from .otlp import otlp_response, parse_otlp
+from .otlp_logs import otlp_logs_response, parse_otlp_logs
 
-__all__ = ["parse_body", "parse_otlp", "otlp_response", "Batch", "Event", "Rejection", "IngestError", "Limits"]
+__all__ = [
+    "parse_body",
+    "parse_otlp",
+    "otlp_response",
+    "parse_otlp_logs",
+    "otlp_logs_response",
+    "Batch",
+    "Event",
+    "Rejection",
+    "IngestError",
+    "Limits",
+]

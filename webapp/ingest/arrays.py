@@ -17,7 +17,7 @@ import orjson
 
 from .concatenated import finite_float, no_constants
 from .extents import container_extent
-from .framing import counted
+from .framing import within_event_limit
 from .model import IngestError, Limits, RecordError, too_deep
 from .records import Record, check_depth, lone_surrogate_error
 
@@ -69,7 +69,7 @@ class _Text:
 def array_records(head: bytes, pieces: Iterator[bytes], limits: Limits) -> Iterator[Record]:
     """Yield the items of a top-level JSON array body one record each; raise IngestError when the body is
     not one array, holds too many items or none of its items can be taken."""
-    return counted(_array_items(head, pieces, limits.max_depth), limits.max_events)
+    return within_event_limit(_array_items(head, pieces, limits.max_depth), limits.max_events)
 
 
 def _array_items(head: bytes, pieces: Iterator[bytes], max_depth: int) -> Iterator[Record]:

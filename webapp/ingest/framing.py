@@ -46,7 +46,7 @@ def refused_whole(first: RecordError, all_too_deep: bool) -> IngestError:
     return IngestError(422, "unparseable", f"nothing in the body parses as JSON: {first.message}")
 
 
-def counted(records: Iterable[Record], max_events: int) -> Iterator[Record]:
+def within_event_limit(records: Iterable[Record], max_events: int) -> Iterator[Record]:
     """Pass a streamed body's records on; refuse the body at record max_events + 1 (nothing past it is
     parsed), or at its end when none of its records can be taken."""
     good, first_error, all_too_deep = 0, None, True

@@ -83,11 +83,12 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     loose = [s for s in https if above[id(s)] is None and _has_body(s)]
     owners = turns.assign(loose + [s for s in tools if above[id(s)] is None])
     identity = _Identities(owners, above)
+    places = turns.places(loose)
     batch = Batch()
     answered: set[tuple[str, str]] = set()  # calls whose response came from an HTTP span
     for s in https:
         who = identity.of_http(s, tools_by_trace.get(s.trace_id, []))
-        _emit(batch, s, _http_events, s, who, tools_by_trace.get(s.trace_id), ctx)
+        _emit(batch, s, _http_events, s, who, tools_by_trace.get(s.trace_id), ctx, places.get(id(s)))
         if who is not None and _body(s.attrs, "response") is not None:
             answered.add((s.trace_id, who[1]))
     for s in tools:
@@ -222,7 +223,9 @@ def _announced_events(turn, call, turns: Turns, ctx: Context) -> list[Event]:
     return events
 
 
-def _http_events(s: Span, who: tuple | None, trace_tools: list[Span] | None, ctx: Context) -> list[Event]:
+def _http_events(
+    s: Span, who: tuple | None, trace_tools: list[Span] | None, ctx: Context, place: dict | None = None
+) -> list[Event]:
     a = s.attrs
     req_body, resp_body = _body(a, "request"), _body(a, "response")
     if req_body is None and resp_body is None:
@@ -245,6 +248,8 @@ def _http_events(s: Span, who: tuple | None, trace_tools: list[Span] | None, ctx
         if type(status) is int and 100 <= status <= 599:
             resp_http["status_code"] = status
         events.append(_event(ctx, s, "response", resp_body, tool, call_id, s.end_ns, resp_http, source))
+    for event in events if place else ():  # its model turn's calls come in a log record (store/spans.py)
+        event.meta = {**(event.meta or {}), **place}
     return events
 
 

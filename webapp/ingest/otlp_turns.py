@@ -72,6 +72,20 @@ class Turns:
                 owners.update({id(s): (turn, call) for s, call in zip(members, turn.calls)})
         return owners
 
+    def places(self, items: list[Span]) -> dict[int, dict]:
+        """Return {id(span): meta} for spans in a turn that announced nothing here: its calls may come in a log."""
+        by_turn: dict[int, list[Span]] = {}
+        for s in items:
+            turn = self.turn_of(s)
+            if turn is not None and not turn.calls:
+                by_turn.setdefault(id(turn.model), []).append(s)
+        places = {}
+        for model_id, members in by_turn.items():
+            members.sort(key=lambda s: s.start_ns)
+            span_id = self.turns[model_id].model.span_id
+            places.update({id(s): {"turn_span_id": span_id, "turn_position": n} for n, s in enumerate(members, 1)})
+        return places
+
     def turn_of(self, s: Span) -> Turn | None:
         """Return the latest model span before `s` under its nearest ancestor that has one."""
         parent_id, hops = s.parent_id, 0

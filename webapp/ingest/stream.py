@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from .arrays import array_records
 from .extents import container_extent
-from .framing import counted, split_records
+from .framing import split_records, within_event_limit
 from .model import Limits
 from .ndjson import line_records
 from .records import Record
@@ -88,7 +88,7 @@ def _whole(head: bytearray, pieces: Iterator[bytes], limits: Limits) -> Iterator
 def _by_lines(head: bytearray, pieces: Iterator[bytes], limits: Limits) -> Iterator[Record]:
     if head.startswith(_BOM):
         del head[: len(_BOM)]
-    return counted(_line_records(head, pieces, limits.max_depth), limits.max_events)
+    return within_event_limit(_line_records(head, pieces, limits.max_depth), limits.max_events)
 
 
 def _line_records(head: bytearray, pieces: Iterator[bytes], max_depth: int) -> Iterator[Record]:

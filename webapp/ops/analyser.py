@@ -6,13 +6,13 @@ database keeps two workers from doing the same call) and analyses them within ab
 """
 
 import logging
-import threading
 import time
 
 from ..common import times
 from ..pipeline import analyze_pending
 from ..store import Store, StoreUnavailable
 from ..store.urls import redacted_url
+from .loop import StoreLoop
 
 log = logging.getLogger(__name__)
 IDLE_SECONDS = 0.25
@@ -20,40 +20,31 @@ PRUNE_EVERY_SECONDS = 3600
 SAMPLE_SECONDS = 5  # the gauges of /metrics (backlog, sizes, database_up) are this old at most
 
 
-class Analyzer(threading.Thread):
+class Analyzer(StoreLoop):
     """Project new events, analyse out-of-date calls and apply retention, until stopped."""
 
+    idle_seconds = IDLE_SECONDS
+    failure = "analysis failed"
+
     def __init__(self, settings: dict):
-        super().__init__(name="tracediff-analyzer", daemon=True)
-        self.settings = settings
-        self.stopping = threading.Event()
+        super().__init__("tracediff-analyzer", settings)
         self.next_prune = 0.0
         self.next_sample = 0.0
+        self.streak, self.since = 0, 0.0
 
-    def run(self) -> None:
-        store, streak, since = None, 0, 0.0
-        while not self.stopping.is_set():
-            try:
-                store = store or Store.from_settings(self.settings)  # a database down at start: try again
-                busy = analyze_pending(store, limit=100, budget=self.settings.get("ANALYSIS_BUDGET"))
-                self.count_analysed(busy)
-                streak, since = caught_up(streak, since, busy)
-            except StoreUnavailable as error:
-                busy = 0
-                self.count_error(error)
-            except Exception:  # a bad call must not kill the thread
-                log.exception("analysis failed")
-                busy = 0
-            if store is not None:  # even when analysis cannot write: on a full disk, retention is what frees it
-                self.prune_when_due(store)
-            self.sample_when_due(store)
-            if store is not None and store.stale():  # a disk fault was seen: reopen (see store/faults.py)
-                store.close()
-                store = None
-            if not busy:
-                self.stopping.wait(IDLE_SECONDS)
-        if store is not None:
-            store.close()
+    def turn(self, store: Store) -> int:
+        busy = analyze_pending(store, limit=100, budget=self.settings.get("ANALYSIS_BUDGET"))
+        self.count_analysed(busy)
+        self.streak, self.since = caught_up(self.streak, self.since, busy)
+        return busy
+
+    def unavailable(self, error: StoreUnavailable) -> None:
+        self.count_error(error)
+
+    def after_turn(self, store: Store | None) -> None:
+        if store is not None:  # even when analysis cannot write: on a full disk, retention is what frees it
+            self.prune_when_due(store)
+        self.sample_when_due(store)
 
     def sample_when_due(self, store: Store | None) -> None:
         """Read the database's gauges every few seconds, so that a scrape reads them from memory."""
@@ -91,10 +82,10 @@ class Analyzer(threading.Thread):
         if days > 0 and time.monotonic() >= self.next_prune:
             self.next_prune = time.monotonic() + PRUNE_EVERY_SECONDS  # stopped or not, the next try is a turn away
             try:
-                counted(store.prune(cutoff(days)), days)
+                count_pruned(store.prune(cutoff(days)), days)
             except StoreUnavailable as error:
                 # what was deleted before it stopped is committed: count it, and say why it stopped
-                counted(getattr(error, "deleted", 0), days)
+                count_pruned(getattr(error, "deleted", 0), days)
                 log.warning(
                     "retention stopped before deleting every trace older than %d day(s): %s; it tries again in %d s",
                     days,
@@ -105,7 +96,7 @@ class Analyzer(threading.Thread):
                 log.exception("retention failed; it tries again in %d s", PRUNE_EVERY_SECONDS)
 
 
-def counted(deleted: int, days: int) -> None:
+def count_pruned(deleted: int, days: int) -> None:
     """Count and log traces retention deleted."""
     if deleted:
         from .counters import RETENTION

@@ -8,7 +8,6 @@ The URL is checked again before each attempt and the request goes to the address
 
 import logging
 import random
-import threading
 import time
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -21,10 +20,11 @@ from ..alerts.messages import signed_headers, slack_body, webhook_body
 from ..alerts.rules import EVENT_TYPES, TEST_TYPE
 from ..alerts.urls import UrlRefused, allow_list, check_url, masked
 from ..problems.states import shown
-from ..store import Store, StoreUnavailable
+from ..store import Store
 from ..store.alert_rules import seconds_between
 from ..store.alerts import LEASE_S
 from ..store.codec import utc_now
+from .loop import StoreLoop
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 12
@@ -170,7 +170,7 @@ def _post(url: str, body: bytes, headers: dict, settings: dict) -> tuple[int, st
         )
         response = client.send(request, stream=True)
         try:
-            for read, _ in zip(response.iter_bytes(), range(READ_CAP // 4096 + 1)):
+            for _read, _ in zip(response.iter_bytes(), range(READ_CAP // 4096 + 1)):
                 pass  # read a little of the answer, never all of a huge one
         finally:
             response.close()
@@ -258,32 +258,17 @@ def permalink_base(settings: dict, recorded: str | None) -> tuple[str, str]:
     return public_url(settings), "the default address: set TRACEDIFF_PUBLIC_URL, no server recorded its own"
 
 
-class Sender(threading.Thread):
+class Sender(StoreLoop):
     """Deliver the outbox in the background, until stopped."""
 
-    def __init__(self, settings: dict):
-        super().__init__(name="tracediff-alerts", daemon=True)
-        self.settings = settings
-        self.stopping = threading.Event()
+    idle_seconds = IDLE_S
+    failure = "alert delivery failed"
 
-    def run(self) -> None:
-        store = None
-        while not self.stopping.is_set():
-            try:
-                store = store or Store.from_settings(self.settings)  # a database down at start: try again
-                busy = deliver_due(store, self.settings)
-            except StoreUnavailable:
-                busy = 0
-            except Exception:  # one bad message must not stop the sender
-                log.exception("alert delivery failed")
-                busy = 0
-            if store is not None and store.stale():  # a disk fault was seen: reopen (see store/faults.py)
-                store.close()
-                store = None
-            if not busy:
-                self.stopping.wait(IDLE_S)
-        if store is not None:
-            store.close()
+    def __init__(self, settings: dict):
+        super().__init__("tracediff-alerts", settings)
+
+    def turn(self, store: Store) -> int:
+        return deliver_due(store, self.settings)
 
 
 def init_app(app) -> None:

@@ -23,6 +23,7 @@ from ..store import IngestResult, Store, StoreUnavailable
 from ..store.codec import utc_now
 from .contracts import analysis_contract
 from .mappings import learn
+from .observed import Observer, with_drift
 from .rules import RULES
 
 REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
@@ -117,7 +118,9 @@ def _contract(store: Store, tool: str | None, cache: dict):
 
 
 def analyze_one(call: dict, contract, budget: float | None = None) -> dict:
-    """Analyse one call's inputs (within `budget` seconds of CPU), with a hint on dropped fields that look like a missed rename."""
+    """Analyse one call's inputs within `budget` seconds of CPU.
+
+    Dropped fields that look like a missed rename get a hint."""
     analysis = analyze_call(call["snapshots"], contract, budget=budget)
     hint_renames(analysis.get("findings", []), call["tool"])
     return analysis
@@ -127,8 +130,8 @@ def analyze_calls(store: Store, calls, budget: float | None = None) -> int:
     """Analyse calls ({trace_id, call_id}), each within `budget`, and save the results, and their part in
     problems, in one transaction; learn mappings from them."""
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    batch = _Batch(store)
-    for key, call in inputs.items():
+    batch = _Batch(store, inputs)
+    for key, call in _in_time_order(inputs):
         batch.add(key, call, analyze_one(call, batch.contract(call["tool"]), budget))
     # learnt before saving: when this batch's evidence changes the tool's inferred mapping, its calls are queued
     # again (the save then keeps none of them) and analysed under the new one before any problem is told
@@ -136,12 +139,23 @@ def analyze_calls(store: Store, calls, budget: float | None = None) -> int:
     return batch.save()
 
 
-class _Batch:
-    """Analyses on their way to the store, each with its part in problems and its contract's digest."""
+def _in_time_order(inputs: dict):
+    """Return a batch's (key, call) items oldest first, the order their shapes learn them in."""
+    return sorted(inputs.items(), key=lambda item: _first_ts(item[1]))
 
-    def __init__(self, store: Store):
+
+def _first_ts(call: dict) -> str:
+    return min((s.get("ts") or "" for s in call["snapshots"].values() if s), default="")
+
+
+class _Batch:
+    """Analyses on their way to the store, each with its part in problems, its contract's digest and its drift
+    from the shapes its tool's traffic showed."""
+
+    def __init__(self, store: Store, inputs: dict):
         self.store, self.contracts, self.digests = store, {}, {}
         self.results, self.groupings = [], {}
+        self.observer = Observer(store, inputs)
 
     def contract(self, tool):
         return _contract(self.store, tool, self.contracts)
@@ -151,6 +165,7 @@ class _Batch:
         if tool not in self.digests:  # the digest of the very contract the batch analysed with
             self.digests[tool] = contract_digest(self.contract(tool))
         analysis["contract_digest"] = digest = self.digests[tool]
+        with_drift(analysis, self.observer.drift(key, call, analysis), self.contract(tool))
         self.results.append((*key, call["version"], analysis))
         arguments = call["snapshots"].get("arguments")
         self.groupings[key] = {
@@ -161,7 +176,7 @@ class _Batch:
         }
 
     def save(self) -> int:
-        return self.store.save_analyses(self.results, self.groupings, storms, RULES)
+        return self.store.save_analyses(self.results, self.groupings, storms, RULES, also=self.observer.write)
 
 
 def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:
@@ -226,10 +241,10 @@ def _analyze_within(store: Store, calls, budget: float | None) -> int:
     if not budget or budget <= 0:
         return analyze_calls(store, calls)
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    batch = _Batch(store)
+    batch = _Batch(store, inputs)
     began = time.monotonic()
     with wall_clock():
-        for key, call in inputs.items():
+        for key, call in _in_time_order(inputs):
             left = budget - (time.monotonic() - began)
             if left <= 0:
                 break

@@ -12,6 +12,7 @@ from itertools import islice
 
 from ..analysis.locations import split
 from ..analysis.pointers import unescape
+from ..common.digits import is_digits
 from .transforms import derive_transform
 
 # 2: a path is read against its document, so an object key made of digits is {id}, not an array index's *
@@ -56,7 +57,7 @@ def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:
     for part in path[1:].split("/"):
         if isinstance(node, list):
             out.append("*")
-            node = node[int(part)] if part.isdigit() and int(part) < len(node) else node[0] if node else _NO_DOC
+            node = node[int(part)] if is_digits(part) and int(part) < len(node) else node[0] if node else _NO_DOC
         elif isinstance(node, dict):
             # a folded `*` over an object of id-like keys is that map's {id}; over named keys it stays *
             name = unescape(part)

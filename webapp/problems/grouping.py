@@ -8,6 +8,7 @@ import orjson
 from ..analysis.kinds import worst
 from ..analysis.locations import request_document, resolve_request
 from ..analysis.pointers import MISSING, tokens
+from ..common.digits import is_digits
 from .fingerprint import FIRST_VERSION, describe_finding, describe_violation, key
 from .transforms import values
 
@@ -133,7 +134,7 @@ def _children(node, part: str) -> list:
         return list(node.values()) if isinstance(node, dict) else []
     if isinstance(node, dict):
         return [node[part]] if part in node else []
-    if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+    if isinstance(node, list) and is_digits(part) and int(part) < len(node):
         return [node[int(part)]]
     return []
 

@@ -24,8 +24,11 @@ def values(finding: dict) -> tuple:
     return None, None
 
 
-def key_style(key: str) -> str:
-    """Return the case style of a key: camelCase, PascalCase, snake_case, kebab-case, lower, UPPER."""
+def fingerprint_key_style(key: str) -> str:
+    """Return the case style of a key in the words problem fingerprints were first written with.
+
+    analysis.values.key_style names styles for findings; this older vocabulary (PascalCase for `Name`, UPPER,
+    SCREAMING_SNAKE) is frozen because stored fingerprints hold it: a change would regroup every rename problem."""
     if "_" in key:
         return "SCREAMING_SNAKE" if key.isupper() else "snake_case"
     if "-" in key:
@@ -98,7 +101,8 @@ def derive_transform(kind: str, finding: dict) -> str | None:
     if kind == "scaled":
         return scale(left, right)
     if kind == "case_changed":
-        return f"{key_style(_last_key(finding.get('left')))}>{key_style(_last_key(finding.get('right')))}"
+        left, right = _last_key(finding.get("left")), _last_key(finding.get("right"))
+        return f"{fingerprint_key_style(left)}>{fingerprint_key_style(right)}"
     if kind == "enum_changed" and isinstance(left, str) and isinstance(right, str):
         return f"{text_style(left)}>{text_style(right)}"
     if kind == "format_changed":

@@ -31,6 +31,8 @@ def what_broke(problem: dict, pair: dict | None = None) -> str:
         return f"{here} sent {'under another key' if kind == 'renamed' else 'at another level'}, {moved}"
     if kind == "case_changed" and moved:
         return f"{here} sent as {moved}{f' ({after} instead of {before})' if arrow else ''}"
+    if kind == "drift":
+        return _drift(f"{(left or right).get('snapshot', '')} {here}".strip(), transform)
     if arrow and kind in ("type_changed", "format_changed", "enum_changed", "case_changed"):
         return f"{here} sent{to} as {after} instead of {before}"
     phrases = {
@@ -50,6 +52,18 @@ def what_broke(problem: dict, pair: dict | None = None) -> str:
         f"{' (' + problem['keyword'] + ')' if problem.get('keyword') else ''}".strip(),
     }
     return phrases.get(kind, f"{kind.replace('_', ' ')} at {here}{to}")
+
+
+def _drift(where: str, transform: str) -> str:
+    """Say how traffic drifted from its learnt shape: "response /total_cents now a string, where it was integer"."""
+    before, arrow, after = transform.partition(">")
+    if transform == "present>missing":
+        return f"{where} missing, where every call had it"
+    if transform == "enum":
+        return f"{where} has a value outside the ones its traffic showed"
+    if arrow:
+        return f"{where} now {after}, where it was {before}"
+    return f"{where} departs from its traffic's shape"
 
 
 def _path(end: dict) -> str:

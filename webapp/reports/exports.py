@@ -12,6 +12,7 @@ from .anchors import finding_anchors
 from .text import SEVERITY_ORDER, end_text, validation_lines, visible
 
 FIXTURE_FILES = {"arguments": "tool-args.json", "request": "http-body.json", "response": "http-response.json"}
+RESULT_FILE = "tool-result.json"  # what the tool handed back to the model, when the call has it
 CALL_FILE = "call.json"  # the call's tool and HTTP status, read by `tracediff check DIR`
 
 
@@ -79,6 +80,7 @@ def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
         f"- Time: {display(call.get('first_ts'))} to {display(call.get('last_ts'))}",
         f"- HTTP status: {call.get('status_code') or 'none'}",
         f"- Findings: {counts}",
+        *_result_line(call),
         f"- Link: {md_link(permalink, permalink)}",
         "",
     ]
@@ -101,6 +103,15 @@ def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
         lines += [f"- {md_text(line)}" for line in invalid]
         lines.append("")
     return lines
+
+
+def _result_line(call: dict) -> list[str]:
+    """Say what the model got back, when the call logged it (its fixture file is tool-result.json)."""
+    result = (call.get("snapshots") or {}).get("result")
+    if not result:
+        return []
+    size = len(json.dumps(result["payload"], ensure_ascii=False).encode("utf-8"))
+    return [f"- Result given to the model: {size:,} bytes (`{RESULT_FILE}` in the fixtures)"]
 
 
 def trace_markdown(trace: dict, permalink: str, problem_url=None) -> str:
@@ -127,6 +138,8 @@ def check_command(call: dict, has_contract: bool) -> str:
     for name, file in FIXTURE_FILES.items():
         if call["snapshots"].get(name):
             parts.append(f"--{name} {file}")
+    if call["snapshots"].get("result"):
+        parts.append(f"--result {RESULT_FILE}")
     if call.get("status_code") is not None:
         parts.append(f"--status {call['status_code']}")
     http = _request_http(call).get("http") or {}
@@ -151,7 +164,13 @@ def fixtures_zip(call: dict, contract: dict | None) -> bytes:
             snapshot = call["snapshots"].get(name)
             if snapshot is not None:
                 archive.writestr(file, _fixture_text(snapshot["payload"]))
+        result = call["snapshots"].get("result")
+        if result is not None:  # a text result is written as a JSON string, so the file is JSON whatever it holds
+            archive.writestr(RESULT_FILE, json.dumps(result["payload"], indent=2, ensure_ascii=False) + "\n")
         call_info = {"tool": call.get("tool"), "status": call.get("status_code"), **_request_http(call)}
+        told = ((result or {}).get("meta") or {}).get("is_error")
+        if isinstance(told, bool):
+            call_info["result_is_error"] = told
         archive.writestr(CALL_FILE, json.dumps(call_info, indent=2, ensure_ascii=False) + "\n")
         if contract:
             contract = {k: v for k, v in contract.items() if k != "updated_at"}

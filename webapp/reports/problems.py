@@ -80,7 +80,10 @@ def problem_markdown(problem: dict, examples: dict | None = None) -> str:
         "",
         f"- What: {problem['kind']} ({problem['severity']}), {_end(problem['left'])} -> {_end(problem['right'])}"
         + (f", transform {md_code(problem['transform'])}" if problem.get("transform") else ""),
-        f"- Since: first seen {display(problem['first_seen'])}, last seen {display(problem['last_seen'])}; state {problem['state']}",
+        (
+            f"- Since: first seen {display(problem['first_seen'])}, last seen {display(problem['last_seen'])}; state "
+            f"{problem['state']}"
+        ),
         f"- How many: {_count(problem['occurrences'], 'occurrence')} in {_count(problem['calls'], 'call')} "
         f"and {_count(problem['traces'], 'trace')}",
         f"- Releases: {', '.join(md_code(r) for r in problem.get('releases') or []) or 'none named'}; "

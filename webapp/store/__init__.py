@@ -21,6 +21,7 @@ from .codec import dumps, utc_now
 from .errors import NotOnThisEngine, SchemaTooNew, StoreUnavailable  # noqa: F401 (the CLI names them)
 from .hours import hour_keys, refresh_hours
 from .mappings import ToolMappings
+from .observed import ObservedShapes
 from .ops import OpsReads
 from .problem_reads import ProblemReads
 from .problems import ProblemWrites
@@ -50,6 +51,7 @@ class Store(
     TraceReads,
     ToolContracts,
     ToolMappings,
+    ObservedShapes,
     AlertStore,
     ProblemReads,
     ProblemWrites,

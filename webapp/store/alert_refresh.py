@@ -5,7 +5,8 @@ from .codec import dumps, utc_now
 
 # a call that shows the problem and is queued again (its contract or the tool's inferred mapping changed since)
 UNSETTLED = """SELECT DISTINCT pc.problem_id FROM problem_calls pc JOIN calls c
- ON c.trace_id = pc.trace_id AND c.call_id = pc.call_id WHERE pc.problem_id {numbers} AND c.analyzed_version < c.version"""
+ ON c.trace_id = pc.trace_id AND c.call_id = pc.call_id WHERE pc.problem_id {numbers} AND c.analyzed_version <
+  c.version"""
 ALIVE = "SELECT id FROM problems WHERE id {numbers} AND merged_into IS NULL AND calls > 0"
 
 

@@ -41,7 +41,7 @@ class AnalysisBookkeeping:
         """Store an analysis unless the call changed meanwhile; say whether it was stored."""
         return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
 
-    def save_analyses(self, results, groupings: dict | None = None, alerts=None, rules=None) -> int:
+    def save_analyses(self, results, groupings: dict | None = None, alerts=None, rules=None, also=None) -> int:
         """Store (trace_id, call_id, version, analysis) results in one transaction.
 
         A result whose call changed since it was read is dropped (the call stays pending);
@@ -50,7 +50,8 @@ class AnalysisBookkeeping:
         and a problem that is news (its first live call: a backfill opens quietly), regresses or escalates writes
         the alerts that `alerts`, the alert policy (webapp/alerts/storms.py), asks for: it folds many new
         problems into one summary. `rules`, the problem rules (webapp/pipeline/rules.py), decide the problems'
-        changes; groupings come with them.
+        changes; groupings come with them. `also(conn)`, when given, writes more in the same transaction (the shapes
+        learnt from these calls).
         """
         if not results:
             return 0
@@ -64,6 +65,8 @@ class AnalysisBookkeeping:
                 if alerts is not None and changes:
                     planned = alerts.plan([(e, self.problem_alert_data(conn, pid, e)) for e, pid in changes])
                     self.write_problem_alerts(conn, planned, alerts)
+            if also is not None:
+                also(conn)
         return stored
 
     def _save_rows(self, conn, rows) -> int:

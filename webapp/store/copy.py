@@ -17,7 +17,8 @@ BATCH = 10_000
 # Indexes that back a constraint (primary keys, unique keys) stay: COPY checks them as it goes.
 SECONDARY_INDEXES = """SELECT i.indexname, i.indexdef FROM pg_indexes i
  WHERE i.schemaname = current_schema() AND i.tablename = ? AND NOT EXISTS
- (SELECT 1 FROM pg_constraint c WHERE c.conindid = (quote_ident(i.schemaname) || '.' || quote_ident(i.indexname))::regclass)"""
+ (SELECT 1 FROM pg_constraint c WHERE c.conindid = (quote_ident(i.schemaname) || '.' ||
+  quote_ident(i.indexname))::regclass)"""
 
 
 def copy_database(source, destination, report=lambda table, rows: None) -> dict[str, int]:

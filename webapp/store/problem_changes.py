@@ -19,7 +19,8 @@ ROLLUPS = (
      WHERE problem_id = ?1 GROUP BY 2, 3""",
     "DELETE FROM problem_pairs WHERE problem_id = ?1",
     "REBUILD_PAIRS",  # the engine's statement (sql.py): it reads each call's JSON object of pairs
-    """UPDATE problems SET occurrences = (SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ?1),
+    """UPDATE problems
+     SET occurrences = (SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ?1),
      calls = (SELECT count(*) FROM problem_calls WHERE problem_id = ?1),
      traces = (SELECT count(DISTINCT trace_id) FROM problem_calls WHERE problem_id = ?1),
      first_seen = (SELECT min(ts) FROM problem_calls WHERE problem_id = ?1),
@@ -128,7 +129,8 @@ class ProblemWrites:
             resolve["releases"] = [
                 r[0]
                 for r in conn.execute(
-                    "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = 'release' AND value != '' ORDER BY value",
+                    "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = 'release'"
+                    " AND value != '' ORDER BY value",
                     (pid,),
                 )
             ]
@@ -174,7 +176,8 @@ class ProblemWrites:
             """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
             occurrences, pairs) SELECT ?2, trace_id, call_id, ts, source, release, digest, severity, occurrences, pairs
             FROM problem_calls WHERE problem_id = ?1 AND true
-            ON CONFLICT(problem_id, trace_id, call_id) DO UPDATE SET occurrences = problem_calls.occurrences + excluded.occurrences""",
+            ON CONFLICT(problem_id, trace_id, call_id) DO UPDATE SET occurrences = problem_calls.occurrences +
+             excluded.occurrences""",
             (pid, into),
         )
         conn.execute("DELETE FROM problem_calls WHERE problem_id = ?", (pid,))

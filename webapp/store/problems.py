@@ -31,7 +31,8 @@ BUMP_COUNTS = "UPDATE problems SET occurrences = occurrences + ?, calls = calls 
 # Adding a part can only widen first/last seen and raise the severity: no look at the other calls.
 # Run before the part's row goes in: the trace counts when no other call of it has the problem.
 PUT_COUNTS = """UPDATE problems SET occurrences = occurrences + ?1, calls = calls + 1,
- traces = traces + CASE WHEN EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ?5 AND trace_id = ?2) THEN 0 ELSE 1 END,
+ traces = traces + CASE WHEN EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ?5 AND trace_id = ?2) THEN 0 ELSE
+  1 END,
  first_seen = CASE WHEN first_seen <= ?3 THEN first_seen ELSE ?3 END,
  last_seen = CASE WHEN last_seen >= ?3 THEN last_seen ELSE ?3 END,
  severity = CASE WHEN ?4 = 'error' THEN 'error' ELSE severity END WHERE id = ?5
@@ -43,7 +44,8 @@ BUMP_SPLIT = """INSERT INTO problem_splits (problem_id, dim, value, occurrences,
  calls = problem_splits.calls + excluded.calls"""
 BUMP_PAIR = """INSERT INTO problem_pairs (problem_id, pair, count) VALUES (?, ?, ?)
  ON CONFLICT(problem_id, pair) DO UPDATE SET count = problem_pairs.count + excluded.count"""
-SEEN = """UPDATE problems SET first_seen = coalesce((SELECT min(ts) FROM problem_calls WHERE problem_id = ?1), first_seen),
+SEEN = """UPDATE problems
+ SET first_seen = coalesce((SELECT min(ts) FROM problem_calls WHERE problem_id = ?1), first_seen),
  last_seen = coalesce((SELECT max(ts) FROM problem_calls WHERE problem_id = ?1), last_seen),
  severity = CASE WHEN ?2 = 'error' THEN 'error' ELSE severity END WHERE id = ?1"""
 CHECK = """INSERT INTO problem_checks (problem_id, trace_id, call_id, ts, broke) VALUES (?, ?, ?, ?, ?)

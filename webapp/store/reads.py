@@ -80,6 +80,7 @@ class TraceReads:
             **({"incomplete": analysis["incomplete"]} if analysis.get("incomplete") else {}),
             **({"request_template": analysis["request_template"]} if analysis.get("request_template") else {}),
             **({"located": True} if analysis.get("located") else {}),
+            **({"returned": analysis["returned"]} if analysis.get("returned") else {}),
         }
 
     def _snapshot(self, seq) -> dict | None:

@@ -11,7 +11,9 @@ from datetime import datetime, timedelta
 TURN_WINDOW = timedelta(minutes=15)  # an HTTP span joins a turn announced at most this long before it
 
 SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, json_extract(meta, '$.span_id'),
- json_extract(meta, '$.parent_span_id'), ts FROM events
+ json_extract(meta, '$.parent_span_id'), ts, json_extract(meta, '$.turn_span_id'),
+ json_extract(meta, '$.turn_position'),
+ json_extract(meta, '$.call_index'), json_extract(meta, '$.turn_calls') FROM events
  WHERE seq > ? AND seq <= ? AND json_extract(meta, '$.span_id') IS NOT NULL"""
 ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
  WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.parent_span_id') = ?"""
@@ -20,6 +22,11 @@ FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id
 FIND_TURN = """SELECT call_id, tool, json_extract(meta, '$.span_id'), json_extract(meta, '$.call_index') FROM events
  WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta, '$.parent_span_id') = ?
  AND json_extract(meta, '$.call_index') IS NOT NULL AND ts >= ? AND ts <= ? ORDER BY ts DESC, seq DESC LIMIT 256"""
+FIND_ANNOUNCED = """SELECT call_id, tool, json_extract(meta, '$.call_index'), json_extract(meta, '$.turn_calls')
+ FROM events WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta, '$.span_id') = ?
+ AND json_extract(meta, '$.call_index') IS NOT NULL"""
+TURN_ORPHANS = """SELECT seq, json_extract(meta, '$.turn_position') FROM events
+ WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.turn_span_id') = ?"""
 HAS_REQUEST = "SELECT 1 FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'request' LIMIT 1"
 ADOPT_ONE = "UPDATE events SET call_id = ?, tool = coalesce(tool, ?) WHERE seq = ?"
 
@@ -30,22 +37,48 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
     `sql` is the engine's statements module; `new_events` its SPAN_EVENTS parameters (SQLite: the
     range of seq projected; PostgreSQL: the list of seq taken from the queue)."""
     touched = set()
-    orphans: dict[tuple[str, str], list] = {}  # (trace, span) -> [parent span, earliest ts, seqs]
-    for seq, trace_id, call_id, tool, span_id, parent_id, ts in conn.execute(sql.SPAN_EVENTS, new_events).fetchall():
+    orphans: dict[tuple[str, str], list] = {}  # (trace, span) -> [parent span, earliest ts, seqs, turn span, place]
+    for row in conn.execute(sql.SPAN_EVENTS, new_events).fetchall():
+        seq, trace_id, call_id, tool, span_id, parent_id, ts, turn_span, place, call_index, turn_calls = row
         if call_id:
-            if conn.execute(sql.ADOPT_CHILDREN, (call_id, tool, trace_id, span_id)).rowcount:
+            adopted = conn.execute(sql.ADOPT_CHILDREN, (call_id, tool, trace_id, span_id)).rowcount
+            if call_index is not None and turn_calls is not None:  # a call a log record announced
+                adopted += _adopt_turn(conn, sql, trace_id, span_id, (call_id, tool), int(call_index), int(turn_calls))
+            if adopted:
                 touched |= {(trace_id, call_id), (trace_id, "")}
-        elif parent_id:
-            orphan = orphans.setdefault((trace_id, span_id), [parent_id, ts, []])
+        elif parent_id or turn_span:
+            orphan = orphans.setdefault((trace_id, span_id), [parent_id, ts, [], turn_span, place])
             orphan[1], orphan[2] = min(orphan[1], ts), [*orphan[2], seq]
-    for (trace_id, _), (parent_id, ts, seqs) in orphans.items():
-        found = conn.execute(sql.FIND_PARENT, (trace_id, parent_id)).fetchone() or turn_call(
-            conn, sql, trace_id, parent_id, ts
+    for (trace_id, _), (parent_id, ts, seqs, turn_span, place) in orphans.items():
+        found = (
+            (parent_id and conn.execute(sql.FIND_PARENT, (trace_id, parent_id)).fetchone())
+            or (turn_span and announced_call(conn, sql, trace_id, turn_span, place))
+            or (parent_id and turn_call(conn, sql, trace_id, parent_id, ts))
         )
         if found:
             conn.executemany(ADOPT_ONE, [(found[0], found[1], seq) for seq in seqs])
             touched |= {(trace_id, found[0]), (trace_id, "")}
     return touched
+
+
+def announced_call(conn, sql, trace_id: str, model_span: str, place) -> tuple[str, str] | None:
+    """Return (call id, tool) of the call a log record announced for this model span at this place in its turn."""
+    calls = conn.execute(sql.FIND_ANNOUNCED, (trace_id, model_span)).fetchall()
+    for call_id, tool, index, of in calls:
+        if (of is not None and int(of) == 1) or (place is not None and int(index) == int(place)):
+            return call_id, tool
+    return None
+
+
+def _adopt_turn(conn, sql, trace_id: str, model_span: str, call: tuple, index: int, of: int) -> int:
+    """Give the call-less HTTP spans of this model span's turn that sit at the call's place the call."""
+    seqs = [
+        seq
+        for seq, place in conn.execute(sql.TURN_ORPHANS, (trace_id, model_span)).fetchall()
+        if of == 1 or place is not None and int(place) == index
+    ]
+    conn.executemany(ADOPT_ONE, [(call[0], call[1], seq) for seq in seqs])
+    return len(seqs)
 
 
 def turn_call(conn, sql, trace_id: str, parent_id: str, ts: str) -> tuple[str, str] | None:

@@ -5,7 +5,15 @@ those through `self.sql`.
 """
 
 from .hours import HOUR_KEYS, REFRESH_HOUR  # noqa: F401 (the engine's statements, by name)
-from .spans import ADOPT_CHILDREN, FIND_PARENT, FIND_TURN, HAS_REQUEST, SPAN_EVENTS  # noqa: F401 (the same)
+from .spans import (  # noqa: F401 (the same)
+    ADOPT_CHILDREN,
+    FIND_ANNOUNCED,
+    FIND_PARENT,
+    FIND_TURN,
+    HAS_REQUEST,
+    SPAN_EVENTS,
+    TURN_ORPHANS,
+)
 
 INSERT_EVENT = """INSERT OR IGNORE INTO events
  (event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, meta, ts,
@@ -68,18 +76,24 @@ REFRESH_TRACE = """INSERT OR REPLACE INTO traces (trace_id, first_ts, last_ts, c
  has_arguments, has_request, has_response, has_result, complete, worst, kinds, status_codes, errors, warnings,
  loud_kinds)
  SELECT trace_id, min(first_ts), max(last_ts), count(*),
-  (SELECT group_concat(t, ',') FROM (SELECT DISTINCT tool AS t FROM calls WHERE trace_id = :trace_id AND tool IS NOT NULL ORDER BY t)),
-  (SELECT group_concat(s, ',') FROM (SELECT DISTINCT source AS s FROM calls WHERE trace_id = :trace_id AND source IS NOT NULL ORDER BY s)),
-  min(arguments_seq IS NOT NULL), min(request_seq IS NOT NULL), min(response_seq IS NOT NULL), min(result_seq IS NOT NULL),
+  (SELECT group_concat(t, ',') FROM (SELECT DISTINCT tool AS t FROM calls WHERE trace_id = :trace_id AND tool IS NOT
+   NULL ORDER BY t)),
+  (SELECT group_concat(s, ',') FROM (SELECT DISTINCT source AS s FROM calls WHERE trace_id = :trace_id AND source IS
+   NOT NULL ORDER BY s)),
+  min(arguments_seq IS NOT NULL), min(request_seq IS NOT NULL), min(response_seq IS NOT NULL), min(result_seq IS NOT
+   NULL),
   min(arguments_seq IS NOT NULL AND request_seq IS NOT NULL AND response_seq IS NOT NULL),
   CASE max(CASE worst WHEN 'error' THEN 3 WHEN 'warning' THEN 2 WHEN 'info' THEN 1 ELSE 0 END)
    WHEN 3 THEN 'error' WHEN 2 THEN 'warning' WHEN 1 THEN 'info' ELSE
    CASE WHEN max(analysis IS NOT NULL) THEN 'clean' END END,
-  (SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' || replace(kinds, ',', '","') || '"]')
+  (SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' || replace(kinds, ',',
+   '","') || '"]')
     WHERE trace_id = :trace_id AND kinds != '' ORDER BY k)),
-  (SELECT group_concat(s, ',') FROM (SELECT DISTINCT status_code AS s FROM calls WHERE trace_id = :trace_id AND status_code IS NOT NULL ORDER BY s)),
+  (SELECT group_concat(s, ',') FROM (SELECT DISTINCT status_code AS s FROM calls WHERE trace_id = :trace_id AND
+   status_code IS NOT NULL ORDER BY s)),
   sum(errors), sum(warnings),
-  coalesce((SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' || replace(loud_kinds, ',', '","') || '"]')
+  coalesce((SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' ||
+   replace(loud_kinds, ',', '","') || '"]')
     WHERE trace_id = :trace_id AND loud_kinds != '' ORDER BY k)), '')
  FROM calls WHERE trace_id = :trace_id GROUP BY trace_id"""
 DELETE_TRACE_KINDS = "DELETE FROM trace_kinds WHERE trace_id = ?"

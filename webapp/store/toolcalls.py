@@ -12,6 +12,8 @@ OPEN_PROBLEMS = """SELECT tool, count(*) FROM problems WHERE merged_into IS NULL
  AND state IN ('open', 'regressed') AND tool IS NOT NULL GROUP BY tool"""
 LAST_SEEN = "SELECT max(last_ts) FROM calls WHERE tool = ?"
 RECENT_ANALYSES = "SELECT analysis FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"
+WITH_RESULT = "SELECT count(*), count(result_seq) FROM calls WHERE tool = ?"
+WITH_KIND = "SELECT count(*) FROM calls WHERE tool = ? AND (',' || kinds || ',') LIKE ?"
 RECENT = """SELECT trace_id, call_id, last_ts, worst, errors, warnings, infos, kinds, status_code
  FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"""
 
@@ -40,6 +42,15 @@ def tool_summaries(store) -> list[dict]:
             }
         )
     return out
+
+
+def way_back_counts(store, tool: str, kinds) -> dict:
+    """Count a tool's calls, those that logged a result, and those with each of `kinds` (the way back's)."""
+    calls, with_result = store.db.execute(WITH_RESULT, (tool,)).fetchone()
+    counts = {"calls": calls, "with_result": with_result}
+    for kind in kinds:
+        counts[kind] = store.db.execute(WITH_KIND, (tool, f"%,{kind},%")).fetchone()[0] if with_result else 0
+    return counts
 
 
 def releases_by_tool(store) -> dict[str, list[str]]:

@@ -13,10 +13,12 @@ from ..analysis.alignment import MAX_ROWS, add_forced_rows, expanded_rows, resul
 from ..analysis.documents import json_error, status_code
 from ..analysis.locations import is_located_path, request_document, resolve_request
 from ..analysis.pointers import MISSING, ancestors
+from ..analysis.returned import result_document, with_result_column
 from ..reports.anchors import finding_anchors
 from .tree import node_id, value_text
 
 SNAPSHOTS = ("arguments", "request", "response")
+WITH_RESULT = (*SNAPSHOTS, "result")  # a call with a result shows it as a fourth column
 ICONS = {"error": "✖", "warning": "▲", "info": "ℹ"}
 FIRST_ROWS = 200  # rows on the first screen, besides those that show a finding
 MORE_ROWS = 500  # rows per "load more"
@@ -30,9 +32,22 @@ def full_rows(call: dict) -> tuple[list[dict], bool]:
     return counted_rows(call)[:2]
 
 
+def stages(call: dict) -> tuple:
+    """Return the snapshots a call's views show: the three, and its result when it has one."""
+    return WITH_RESULT if (call.get("snapshots") or {}).get("result") else SNAPSHOTS
+
+
 def counted_rows(call: dict) -> tuple[list[dict], bool, tuple | None]:
     """Return a call's rows (up to MAX_ROWS), whether some were cut and, when cut, how many rows and
-    marked rows the uncut alignment has and whether that is exact (not past COUNT_ROWS); else None."""
+    marked rows the uncut alignment has and whether that is exact (not past COUNT_ROWS); else None.
+    A call with a result gets its result cells (from the stored way back) on the way out."""
+    rows, cut, counted = _counted_rows(call)
+    if "result" in stages(call) and call.get("validation") and not call.get("result_column"):
+        rows = with_result_column(rows, call["snapshots"], call.get("returned"))
+    return rows, cut, counted
+
+
+def _counted_rows(call: dict) -> tuple[list[dict], bool, tuple | None]:
     if not call.get("validation"):  # not analysed yet: there is nothing to rebuild from
         return call["alignment"], bool(call.get("alignment_truncated")), None
     stored = call["alignment"]
@@ -101,14 +116,14 @@ def finding_ends(call: dict) -> dict[tuple, list[dict]]:
             "anchor": anchor,
         }
         for end in (end for pair in finding_places(finding) for end in pair):
-            if end and end["snapshot"] in SNAPSHOTS:
+            if end and end["snapshot"] in WITH_RESULT:
                 ends.setdefault((end["snapshot"], end["path"]), []).append(label)
     return ends
 
 
 def row_paths(row: dict) -> list[tuple]:
     """Return the (snapshot, pointer) of each cell of a row that has a path."""
-    return [(name, row[name]) for name in SNAPSHOTS if row.get(name) is not None]
+    return [(name, row[name]) for name in WITH_RESULT if row.get(name) is not None]
 
 
 def end_lengths(ends: dict) -> set[int]:
@@ -138,7 +153,7 @@ def end_rows(rows: list[dict], ends: dict) -> list[dict]:
         if (name, ptr) not in covered:
             added.append(
                 {
-                    **{stage: None for stage in SNAPSHOTS},
+                    **{stage: None for stage in WITH_RESULT},
                     name: ptr,
                     "kind": labels[0]["kind"],
                     "severity": labels[0]["severity"],
@@ -186,9 +201,9 @@ def cell_text(value, broken: bool) -> str:
 
 
 def aligned_cells(row: dict, payloads: dict, seen: set) -> list[dict]:
-    """Return the three cells of a row; a node id goes to the first cell showing that node."""
+    """Return the cells of a row (three, or four with a result); a node id goes to the first cell showing that node."""
     cells = []
-    for name in SNAPSHOTS:
+    for name in payloads:
         ptr = row.get(name)
         value = MISSING if ptr is None else resolve_request(payloads[name], ptr)
         cell_id = node_id(name, ptr) if ptr is not None else None
@@ -222,6 +237,8 @@ def aligned_rows(
     `more=N` returns the rows the first page left out, from the N-th on, MORE_ROWS of them.
     """
     payloads = {name: (call["snapshots"][name] or {}).get("payload") for name in SNAPSHOTS}
+    if "result" in stages(call):
+        payloads["result"] = result_document(call["snapshots"])
     full, cut = full_rows(call)
     if call.get("located") or _located(full):
         payloads["request"] = request_document(call["snapshots"], call.get("request_template"))

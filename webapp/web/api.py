@@ -6,6 +6,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import pipeline
 from ..analysis import FINDING_KINDS, fold
+from ..common.digits import is_digits
 from ..contracts import (
     YAML_MEDIA_TYPES,
     ContractError,
@@ -15,7 +16,7 @@ from ..contracts import (
     save_contracts,
     validated_contract,
 )
-from ..ingest import IngestError, otlp_response, parse_body, parse_otlp
+from ..ingest import IngestError, otlp_logs_response, otlp_response, parse_body, parse_otlp, parse_otlp_logs
 from ..ingest.envelope import canonical_trace_id
 from ..ingest.model import too_large
 from ..problems.grouping import link_problems
@@ -103,18 +104,29 @@ def ingest():
 @bp.post("/v1/traces")
 def otlp_traces():
     """Accept OTLP/HTTP trace exports (protobuf or JSON) and answer with partial success."""
+    return otlp_export(parse_otlp, otlp_response, "otlp")
+
+
+@bp.post("/v1/logs")
+def otlp_logs():
+    """Accept OTLP/HTTP log exports (protobuf or JSON): the GenAI event records; answer with partial success."""
+    return otlp_export(parse_otlp_logs, otlp_logs_response, "otlp_logs")
+
+
+def otlp_export(parse, answer, endpoint: str):
+    """Parse, store and answer one OTLP/HTTP export the way its request was encoded."""
     content_type = request.headers.get("Content-Type")
     batch = parsed(
-        parse_otlp,
+        parse,
         whole_body(),
-        "otlp",
+        endpoint,
         content_type=content_type,
         content_encoding=request.headers.get("Content-Encoding"),
         limits=limits(),
     )
-    record_ingest(pipeline.store_batch(get_store(), batch, redactor(), source=sender()), batch.rejected, "otlp")
+    record_ingest(pipeline.store_batch(get_store(), batch, redactor(), source=sender()), batch.rejected, endpoint)
     message = "; ".join(r.message for r in batch.rejected[:5])
-    body, mimetype = otlp_response(len(batch.rejected), message, content_type)
+    body, mimetype = answer(len(batch.rejected), message, content_type)
     return current_app.response_class(body, status=200, mimetype=mimetype)
 
 
@@ -188,7 +200,7 @@ def _page_parameter(name: str, default: int, lowest: int, highest: int | None) -
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not (raw.isascii() and raw.isdigit()) or int(raw) < lowest or (highest is not None and int(raw) > highest):
+    if not is_digits(raw) or int(raw) < lowest or (highest is not None and int(raw) > highest):
         bounds = f"{lowest}-{highest}" if highest is not None else f"{lowest} or more"
         raise ApiError(400, "bad_parameter", f"{name} must be a whole number {bounds}, not {raw!r}")
     return int(raw)

@@ -9,7 +9,7 @@ from ..ops import logs
 from .errors import ApiError
 from .hosts import allowed_hosts, host_allowed
 
-INGEST_PATHS = ("/api/v1/ingest", "/v1/traces")
+INGEST_PATHS = ("/api/v1/ingest", "/v1/traces", "/v1/logs")
 OPEN_PATHS = ("/static/", "/api/v1/health", "/api/v1/ready")
 METRICS_PATH = "/metrics"
 API_PREFIXES = ("/api/", "/v1/")

@@ -6,9 +6,10 @@ from werkzeug.routing import PathConverter
 from ..contracts import ContractError
 from ..inference.hints import map_command
 from ..pipeline import mappings as toolmappings
+from ..pipeline import observed as toolobserved
 from ..store import stats
 from ..store.filters import TraceQuery
-from ..store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates
+from ..store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates, way_back_counts
 from . import charts
 from .db import get_store
 from .security import may_change_contracts
@@ -28,7 +29,8 @@ def init_app(app) -> None:
     app.url_map.converters["tool"] = ToolName
 
 
-SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schema")
+SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
+WAY_BACK_KINDS = ("error_hidden", "error_invented", "result_large")  # what the model got, against the response
 
 
 @bp.get("/tools")
@@ -72,6 +74,8 @@ def tool_data(name: str) -> dict:
         "calls": recent_calls(store, name),
         "mappings": toolmappings.mapping_rows(store, name),
         "request_line": _request(store, name, contract),
+        "way_back": way_back_counts(store, name, WAY_BACK_KINDS),
+        "observed": toolobserved.observed_view(store, name),
     }
 
 
@@ -115,6 +119,17 @@ def _mapping_context(name: str) -> dict:
         "tool_name": name,
         "command": lambda row: map_command(name, [(row["arguments"], row["request"])]),
     }
+
+
+@bp.post("/tools/<tool:name>/observed/adopt")
+def adopt_observed(name):
+    """Write a stage's observed schema into the contract, from the tool page's form (an admin's)."""
+    _tool_or_404(name)
+    try:
+        toolobserved.adopt(get_store(), name, request.form.get("stage", ""))
+    except ContractError as error:
+        abort(400, description=str(error))
+    return redirect(url_for("tools.tool", name=name) + "#observed", 303)
 
 
 @bp.post("/tools/<tool:name>/mappings/<action>")

@@ -3,7 +3,7 @@
 from ..inference.hints import map_command, rename_guesses
 from ..reports.anchors import finding_anchors
 from ..reports.text import end_text
-from .alignedview import ICONS, counted_rows, finding_places, full_rows
+from .alignedview import ICONS, WITH_RESULT, counted_rows, finding_places, full_rows, stages
 from .tree import BIG_PAYLOAD, TreeOptions, node_id, payload_size, tree_tokens
 
 SNAPSHOTS = ("arguments", "request", "response")
@@ -33,7 +33,8 @@ def with_full_alignment(call: dict) -> dict:
     """Return a copy of a call whose alignment holds every row, not only the stored sparse ones."""
     rows, cut, counted = counted_rows(call)
     # row_count: how many rows the uncut alignment has, counted in the same walk (the page's "N more")
-    return {**call, "alignment": rows, "alignment_sparse": False, "alignment_truncated": cut, "row_count": counted}
+    full = {**call, "alignment": rows, "alignment_sparse": False, "alignment_truncated": cut, "row_count": counted}
+    return {**full, "result_column": True} if "result" in stages(call) else full  # its rows hold the result cells
 
 
 def alignment(call: dict) -> list[dict]:
@@ -43,8 +44,8 @@ def alignment(call: dict) -> list[dict]:
 
 def call_marks(call: dict) -> dict[str, dict]:
     """Map each snapshot's marked pointers to (kind, severity), findings over validation errors."""
-    marks = {name: {} for name in SNAPSHOTS}
-    for name in SNAPSHOTS:
+    marks = {name: {} for name in WITH_RESULT}
+    for name in stages(call):
         for error in (call["validation"].get(name) or {}).get("errors", []):
             marks[name].setdefault(error["path"], ("invalid", "error"))
     for finding in reversed(call["findings"]):  # errors come first, so they win
@@ -89,7 +90,7 @@ def findings_view(call: dict) -> list[dict]:
 def validation_view(call: dict) -> list[dict]:
     """Return every validation error with its snapshot, schema and the id of its node."""
     out = []
-    for name in SNAPSHOTS:
+    for name in stages(call):
         result = call["validation"].get(name) or {}
         for error in result.get("errors", []):
             out.append(
@@ -106,9 +107,9 @@ def validation_view(call: dict) -> list[dict]:
 
 def row_index(call: dict) -> dict[str, dict]:
     """Map each snapshot's pointers to their alignment row, for hovering counterparts."""
-    index = {name: {} for name in SNAPSHOTS}
+    index = {name: {} for name in WITH_RESULT}
     for number, row in enumerate(alignment(call)):
-        for name in SNAPSHOTS:
+        for name in stages(call):
             if row.get(name) is not None:
                 index[name].setdefault(row[name], number)
     return index
@@ -131,7 +132,7 @@ def raw_trees(call: dict, reveal: tuple[str, str] | None = None) -> dict[str, li
     """
     marks, rows = call_marks(call), row_index(call)
     trees = {}
-    for name in SNAPSHOTS:
+    for name in stages(call):
         if not call["snapshots"][name]:
             trees[name] = None
             continue

@@ -7,6 +7,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from .. import pipeline
 from ..analysis.pointers import MISSING, resolve
 from ..common import times
+from ..common.digits import is_digits
 from ..problems.grouping import link_problems
 from ..reports import exports
 from ..reports.text import visible
@@ -219,7 +220,7 @@ def trace(trace_id):
 def _trace_page(trace_id):
     found = _trace_or_404(trace_id)
     call = _call_or_404(found, request.args.get("call"))
-    reveal = parse_node_id(request.args.get("open", ""), tracepage.SNAPSHOTS)  # a deep link into the raw view
+    reveal = parse_node_id(request.args.get("open", ""), alignedview.WITH_RESULT)  # a deep link into the raw view
     view = request.args.get("view") if request.args.get("view") in VIEWS else ("raw" if reveal else "aligned")
     only_diff = request.args.get("only") == "diff"
     context = {
@@ -227,17 +228,17 @@ def _trace_page(trace_id):
         "call": call,
         "view": view,
         "only_diff": only_diff,
-        "snapshots": tracepage.SNAPSHOTS,
+        "snapshots": alignedview.stages(call),
         "findings": tracepage.findings_view(call)[:SHOWN_FINDINGS],
         "more_findings": max(0, len(call["findings"]) - SHOWN_FINDINGS),
         "validation": tracepage.validation_view(call),
-        "http": {name: tracepage.http_view(call["snapshots"].get(name)) for name in tracepage.SNAPSHOTS},
+        "http": {name: tracepage.http_view(call["snapshots"].get(name)) for name in alignedview.stages(call)},
         "versions": _earlier_versions(found["trace_id"], call),
         "can_change": may_change_contracts(),
     }
     if view == "aligned":
         more = request.args.get("more", "")
-        context["more"] = int(more) if (more.isascii() and more.isdigit()) else None
+        context["more"] = int(more) if is_digits(more) else None
         context["rows"], context["hidden_rows"], context["next_more"] = alignedview.aligned_rows(
             call, only_diff, context["more"]
         )
@@ -288,7 +289,7 @@ def fixtures(trace_id):
 def _node_or_404(trace_id: str):
     call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
     name = request.args.get("snapshot")
-    if name not in tracepage.SNAPSHOTS or call["snapshots"].get(name) is None:
+    if name not in alignedview.WITH_RESULT or call["snapshots"].get(name) is None:
         abort(404, description=f"no snapshot {name} in this call")
     pointer = request.args.get("pointer", "")
     value = resolve(call["snapshots"][name]["payload"], pointer)
@@ -305,8 +306,8 @@ def subtree(trace_id):
     reveal = parse_node_id(request.args.get("open", ""), (name,))
     options = tracepage.tree_options(call, name, reveal=reveal[1] if reveal else None)
     shown = request.args.get("shown", "")
-    options.shown = int(shown) if (shown.isascii() and shown.isdigit()) else 0
-    tokens = children_tokens(value, options, pointer, int(offset) if offset.isdigit() else 0)
+    options.shown = int(shown) if is_digits(shown) else 0
+    tokens = children_tokens(value, options, pointer, int(offset) if is_digits(offset) else 0)
     return page_or_fragment(
         "subtree.html",
         "partials/tree.html",

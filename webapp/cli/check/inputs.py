@@ -6,7 +6,7 @@ from pathlib import Path
 import orjson
 
 from ...contracts import ContractError, contracts_from_document, is_bare_contract, load_file, validated_contract
-from ...reports.exports import CALL_FILE, FIXTURE_FILES
+from ...reports.exports import CALL_FILE, FIXTURE_FILES, RESULT_FILE
 
 
 class InputError(Exception):
@@ -42,7 +42,7 @@ def read_fixture(path: str, snapshot: str):
     except orjson.JSONDecodeError as error:
         if snapshot == "arguments":
             raise InputError(f"{path} is not JSON: {error}", path) from None
-        return data.decode("utf-8", "replace")  # an HTTP body may be text, or broken JSON
+        return data.decode("utf-8", "replace")  # an HTTP body or a result may be text, or broken JSON
 
 
 def read_contract(path: str, tool: str | None) -> dict:
@@ -96,7 +96,12 @@ def request_http(url: str | None, method: str | None, headers=()) -> dict | None
 
 
 def single_case(
-    files: dict, status: int | None, contract_file: str | None, tool: str | None, http: dict | None = None
+    files: dict,
+    status: int | None,
+    contract_file: str | None,
+    tool: str | None,
+    http: dict | None = None,
+    result_is_error: bool | None = None,
 ) -> Case:
     """Read the call given by --arguments, --request and --response (files: snapshot -> path), and the request's
     method, URL and headers (`http`): a request given by its URL alone has no body."""
@@ -104,6 +109,8 @@ def single_case(
     snapshots = {name: None for name in FIXTURE_FILES}
     for name, path in files.items():
         snapshots[name] = snapshot(read_fixture(path, name), status if name == "response" else None)
+    if isinstance(result_is_error, bool) and snapshots.get("result"):
+        snapshots["result"]["meta"] = {"is_error": result_is_error}
     if http:
         snapshots["request"] = {**(snapshots["request"] or snapshot(None, None)), "http": http}
     contract = read_contract(contract_file, tool) if contract_file else None
@@ -132,7 +139,9 @@ def folder_case(folder: Path, contract_file: str | None, tool: str | None, statu
         status = call.get("status", status)
         own = folder / "contract.json"
         files = {name: str(folder / file) for name, file in FIXTURE_FILES.items() if (folder / file).is_file()}
-        case = single_case(files, status, None, None, call.get("http"))
+        if (folder / RESULT_FILE).is_file():
+            files["result"] = str(folder / RESULT_FILE)
+        case = single_case(files, status, None, None, call.get("http"), call.get("result_is_error"))
         if own.is_file():  # the call's own contract, from the fixtures zip
             case.contract_file, case.contract = str(own), read_contract(str(own), call.get("tool"))
         elif contract_file:  # the shared --contract: the call's tool picks from a file of several

@@ -31,7 +31,7 @@ TAKE_QUEUED = """DELETE FROM projection_queue WHERE seq IN
 # characters are indexed (under 0.6 MB of tsvector whatever the text): a bigger payload would fail its
 # batch's projection again and again.
 INDEXED_CHARS = 100_000
-WORDS = "to_tsvector('simple', regexp_replace(unaccent(left({0}, %d)), '[^[:alnum:]]+', ' ', 'g'))" % INDEXED_CHARS
+WORDS = f"to_tsvector('simple', regexp_replace(unaccent(left({{0}}, {INDEXED_CHARS})), '[^[:alnum:]]+', ' ', 'g'))"
 INDEX_EVENTS = (
     f"UPDATE events SET words = {WORDS.format('payload')} WHERE seq = ANY(?) RETURNING seq, trace_id, call_id"
 )
@@ -58,7 +58,8 @@ _LATEST = """(SELECT {0} FROM events WHERE trace_id = t.trace_id AND call_id = t
 PROJECT_CALLS = f"""INSERT INTO calls AS c (trace_id, call_id, tool, source, release, arguments_seq, request_seq,
  response_seq, result_seq, status_code, first_ts, last_ts)
  SELECT t.trace_id, t.call_id, {_LATEST.format("tool")}, {_LATEST.format("source")}, {_LATEST.format("release")},
-  {_CURRENT.format("arguments")}, {_CURRENT.format("request")}, {_CURRENT.format("response")}, {_CURRENT.format("result")},
+  {_CURRENT.format("arguments")}, {_CURRENT.format("request")}, {_CURRENT.format("response")},
+   {_CURRENT.format("result")},
   (SELECT (http::json->>'status_code')::int FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id
     AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
   (SELECT min(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id),
@@ -80,7 +81,8 @@ DROP_EMPTY_CALLS = f"""DELETE FROM calls WHERE (trace_id, call_id) IN (SELECT tr
 _DISTINCT_LIST = """(SELECT string_agg(DISTINCT x, ',' ORDER BY x)
    FROM unnest(string_to_array(string_agg(nullif({0}, ''), ','), ',')) AS x)"""
 REFRESH_TRACES = f"""INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, sources,
- has_arguments, has_request, has_response, has_result, complete, worst, kinds, status_codes, errors, warnings, loud_kinds)
+ has_arguments, has_request, has_response, has_result, complete, worst, kinds, status_codes, errors, warnings,
+  loud_kinds)
  SELECT trace_id, min(first_ts), max(last_ts), count(*),
   string_agg(DISTINCT tool, ',' ORDER BY tool), string_agg(DISTINCT source, ',' ORDER BY source),
   bool_and(arguments_seq IS NOT NULL)::int, bool_and(request_seq IS NOT NULL)::int,
@@ -121,7 +123,8 @@ REFRESH_HOUR = f"""INSERT INTO call_hours (hour, tool, calls, findings)
  SELECT ?1, ?2, count(*), count(*) FILTER (WHERE worst IN ('error', 'warning')) FROM calls
  WHERE last_ts >= ?1 AND last_ts < ?1 || ';' AND coalesce(tool, '{NO_TOOL}') = ?2
  ON CONFLICT (hour, tool) DO UPDATE SET calls = excluded.calls, findings = excluded.findings"""
-SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, meta::json->>'span_id', meta::json->>'parent_span_id', ts
+SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, meta::json->>'span_id', meta::json->>'parent_span_id', ts,
+ meta::json->>'turn_span_id', meta::json->>'turn_position', meta::json->>'call_index', meta::json->>'turn_calls'
  FROM events WHERE seq = ANY(?) AND meta::json->>'span_id' IS NOT NULL"""
 ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
  WHERE trace_id = ? AND call_id = '' AND meta::json->>'parent_span_id' = ?"""
@@ -130,6 +133,11 @@ FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id
 FIND_TURN = """SELECT call_id, tool, meta::json->>'span_id', meta::json->>'call_index' FROM events
  WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND meta::json->>'parent_span_id' = ?
  AND meta::json->>'call_index' IS NOT NULL AND ts >= ? AND ts <= ? ORDER BY ts DESC, seq DESC LIMIT 256"""
+FIND_ANNOUNCED = """SELECT call_id, tool, meta::json->>'call_index', meta::json->>'turn_calls'
+ FROM events WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND meta::json->>'span_id' = ?
+ AND meta::json->>'call_index' IS NOT NULL"""
+TURN_ORPHANS = """SELECT seq, meta::json->>'turn_position' FROM events
+ WHERE trace_id = ? AND call_id = '' AND meta::json->>'turn_span_id' = ?"""
 HAS_REQUEST = "SELECT 1 FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'request' LIMIT 1"
 DELETE_TRACE = (
     DELETE_TRACE_TOOLS,

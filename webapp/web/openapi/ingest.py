@@ -5,7 +5,7 @@ from .schemas import ref
 
 
 def paths() -> dict:
-    """Describe POST /api/v1/ingest and POST /v1/traces."""
+    """Describe POST /api/v1/ingest, POST /v1/traces and POST /v1/logs."""
     body = {
         "required": True,
         "description": (
@@ -53,24 +53,34 @@ def paths() -> dict:
             JSON: {"schema": {"type": "object"}},
         },
     }
-    otlp = operation(
-        "Accept an OpenTelemetry trace export; tool spans become snapshots.",
-        {
-            "200": {
-                "description": "ExportTraceServiceResponse with partial_success, encoded like the request.",
-                "content": {
-                    JSON: {"schema": {"type": "object"}},
-                    "application/x-protobuf": {"schema": {"type": "string", "format": "binary"}},
+
+    def export(what: str, summary: str):
+        return operation(
+            summary,
+            {
+                "200": {
+                    "description": f"Export{what}ServiceResponse with partial_success, encoded like the request.",
+                    "content": {
+                        JSON: {"schema": {"type": "object"}},
+                        "application/x-protobuf": {"schema": {"type": "string", "format": "binary"}},
+                    },
                 },
+                "400": cut,
+                "408": slow,
+                "413": too_large,
+                "415": error("An unsupported Content-Encoding (`unsupported_encoding`)."),
+                "422": error("The body is not an OTLP export."),
             },
-            "400": cut,
-            "408": slow,
-            "413": too_large,
-            "415": error("An unsupported Content-Encoding (`unsupported_encoding`)."),
-            "422": error("The body is not an OTLP export."),
-        },
-        tag="ingest",
-        write=True,
-        body=otlp_body,
+            tag="ingest",
+            write=True,
+            body={**otlp_body, "description": f"An OTLP/HTTP Export{what}ServiceRequest."},
+        )
+
+    otlp = export("Trace", "Accept an OpenTelemetry trace export; tool spans become snapshots.")
+    logs = export(
+        "Logs",
+        "Accept an OpenTelemetry log export; GenAI event records (gen_ai.client.inference.operation.details, "
+        "gen_ai.choice, gen_ai.tool.message) become arguments and result snapshots, joined to spans by trace "
+        "and span id.",
     )
-    return {"/api/v1/ingest": {"post": ingest}, "/v1/traces": {"post": otlp}}
+    return {"/api/v1/ingest": {"post": ingest}, "/v1/traces": {"post": otlp}, "/v1/logs": {"post": logs}}

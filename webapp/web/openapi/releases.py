@@ -64,8 +64,9 @@ def paths() -> dict:
     return {
         "/api/v1/releases": {
             "get": operation(
-                "List the releases the calls named, newest first seen first (not by name: 1.10.0 follows 1.9.0, a git sha "
-                "works); with `release` and `compare`, what the second broke that the first did not, and what it fixed.",
+                "List the releases the calls named, newest first seen first (not by name: 1.10.0 follows 1.9.0, a "
+                "git sha works); with `release` and `compare`, what the second broke that the first did not, and what "
+                "it fixed.",
                 {
                     "200": json_body(
                         obj(

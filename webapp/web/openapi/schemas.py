@@ -238,7 +238,8 @@ SCHEMAS = {
             "data": {
                 "type": "object",
                 "description": (
-                    "The problem as GET /api/v1/problems/{id} lists it; for ingest.rejected `count`, `window_s`, `sources` "
+                    "The problem as GET /api/v1/problems/{id} lists it; for ingest.rejected `count`, `window_s`, "
+                    "`sources` "
                     "([{source, count}], most first), `source` (the latest batch's), `code`, `message`, `permalink`."
                 ),
             },

@@ -1,4 +1,4 @@
-"""The tools paths of the document: contracts, their import, and each tool's mappings."""
+"""The tools paths of the document: contracts, their import, each tool's mappings and its observed schemas."""
 
 from .operations import JSON, error, json_body, operation, param
 from .schemas import POINTER, STRING, ref
@@ -84,6 +84,7 @@ def paths() -> dict:
             )
         },
         **mapping_paths(name, not_json),
+        **observed_paths(name, not_json),
     }
 
 
@@ -132,6 +133,53 @@ def mapping_paths(name: dict, not_json: dict) -> dict:
                 params=[name, action],
                 write=True,
                 body={"required": True, "content": {JSON: {"schema": pair}}},
+            )
+        },
+    }
+
+
+STAGES = ("arguments", "request", "response", "result")
+
+
+def observed_paths(name: dict, not_json: dict) -> dict:
+    """A tool's observed schemas (learnt from its traffic: a contract draft) and adopting one into the contract."""
+    draft = {
+        "type": "object",
+        "required": ["schema", "calls"],
+        "properties": {
+            "schema": {
+                "type": ["object", "null"],
+                "description": "JSON Schema 2020-12 learnt from the calls (null before any), with `x-tracediff-seen` "
+                "counts per property: `{calls, of, types}`.",
+            },
+            "calls": {"type": "integer", "minimum": 0},
+        },
+    }
+    drafts = {"type": "object", "required": list(STAGES), "properties": {stage: draft for stage in STAGES}}
+    unknown = error("No contract and no calls for this tool.")
+    stage = {"type": "object", "required": ["stage"], "properties": {"stage": {"enum": list(STAGES[:3])}}}
+    return {
+        "/api/v1/tools/{name}/observed": {
+            "get": operation(
+                "Return the schemas learnt from a tool's traffic, per stage, with the calls each was learnt from.",
+                {"200": json_body(drafts, "Per stage its observed schema and calls."), "404": unknown},
+                tag="tools",
+                params=[name],
+            )
+        },
+        "/api/v1/tools/{name}/observed/adopt": {
+            "post": operation(
+                "Write a stage's observed schema into the tool's contract as its declared schema (enforced from then).",
+                {
+                    "200": json_body(ref("Tool"), "The stored contract."),
+                    "400": error("Not a stage with a schema, or nothing learnt of it yet."),
+                    "404": unknown,
+                    "422": not_json,
+                },
+                tag="tools",
+                params=[name],
+                admin=True,
+                body={"required": True, "content": {JSON: {"schema": stage}}},
             )
         },
     }

@@ -5,6 +5,7 @@ import base64
 import orjson
 from flask import Blueprint, current_app, g, jsonify, redirect, request, url_for
 
+from ...common.digits import is_digits
 from ...pipeline.changes import change_problem
 from ...pipeline.problems import find_problems, read_problem
 from ...problems.states import BadChange, parse_change
@@ -87,7 +88,7 @@ def list_problems():
     if message:
         raise ApiError(400, "bad_parameter", message)
     cursor = decode(request.args.get("cursor"), 2)
-    if cursor and not (cursor[1].isascii() and cursor[1].isdigit()):
+    if cursor and not is_digits(cursor[1]):
         raise ApiError(400, "bad_cursor", "cursor is not one this server gave out")
     problems, next_cursor = find_problems(get_store(), ProblemQuery.from_args(request.args).filters(), cursor)
     return jsonify(problems=[with_links(p) for p in problems], next_cursor=encode(next_cursor))
@@ -153,7 +154,7 @@ def problem_traces(problem_id):
     if "merged_into" in problem:
         return moved("problems_api.problem_traces", problem)
     limit = request.args.get("limit", str(TRACES_LIMIT))
-    if not ((limit.isascii() and limit.isdigit()) and 1 <= int(limit) <= 500):
+    if not (is_digits(limit) and 1 <= int(limit) <= 500):
         raise ApiError(400, "bad_parameter", f"limit must be a whole number from 1 to 500; got {limit[:40]!r}")
     rows, next_cursor = get_store().problem_traces(
         int(problem["id"][3:]), int(limit), decode(request.args.get("cursor"), 3)

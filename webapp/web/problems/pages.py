@@ -3,6 +3,7 @@
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
+from ...common.digits import is_digits
 from ...pipeline.changes import change_problem
 from ...pipeline.problems import find_problems, read_problem
 from ...problems.exercised import argument_path, response_class
@@ -61,9 +62,7 @@ def _list_context() -> dict:
     except Exception:  # a stale or edited cursor: the page starts from the newest
         cursor = None
     store = get_store()
-    problems, next_cursor = find_problems(
-        store, query.filters(), cursor if cursor and (cursor[1].isascii() and cursor[1].isdigit()) else None
-    )
+    problems, next_cursor = find_problems(store, query.filters(), cursor if cursor and is_digits(cursor[1]) else None)
     window = shown_window(
         query.since,
         query.until,
@@ -221,7 +220,7 @@ def change_state(problem_id):
         mode = form.get("resolve", "now")
         body["resolve"] = (
             {"after_clean_calls": int(form.get("n") or 0)}
-            if mode == "after_clean_calls" and ((form.get("n") or "").isascii() and (form.get("n") or "").isdigit())
+            if mode == "after_clean_calls" and is_digits(form.get("n") or "")
             else mode
         )
     elif body["state"] == "archived":

@@ -5,6 +5,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 
 from ...analysis.kinds import KIND_NAMES
+from ...common.digits import is_digits
 from ...problems.fingerprint import SCHEMA_KIND
 from ...problems.states import STATES, new_since
 from ...store.filters import MAX_LIMIT, absolute_time, bad_filter, is_time, query_args
@@ -45,7 +46,7 @@ class ProblemQuery:
             if values[name] and not is_time(values[name]):
                 values[name] = ""
         limit = args.get("limit", "50")
-        limit = min(max(int(limit), 1), MAX_LIMIT) if (str(limit).isascii() and str(limit).isdigit()) else 50
+        limit = min(max(int(limit), 1), MAX_LIMIT) if is_digits(str(limit)) else 50
         return cls(limit=limit, **values)
 
     @staticmethod

@@ -1,0 +1,93 @@
+"""The result on the way out of the app: `tracediff check --result`, the fixtures zip, the Markdown, the tool page."""
+
+import io
+import json
+import zipfile
+
+from click.testing import CliRunner
+from helpers import TRACE, envelope, ndjson, order_call
+
+from webapp.cli import main
+
+RATE_LIMITED = {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}}
+
+
+def write(folder, name, value) -> str:
+    path = folder / name
+    path.write_text(value if isinstance(value, str) else json.dumps(value))
+    return str(path)
+
+
+def check(*args):
+    return CliRunner().invoke(main, ["check", *map(str, args)])
+
+
+def test_check_result_flags_an_error_swallowed_into_a_success_text(tmp_path):
+    response = write(tmp_path, "http-response.json", RATE_LIMITED)
+    result = write(tmp_path, "tool-result.json", "No orders found.")  # a text file: read as text
+    swallowed = check("--response", response, "--status", 503, "--result", result)
+    assert swallowed.exit_code == 1 and "error_hidden" in swallowed.output
+    told = write(
+        tmp_path, "told.json", {"content": [{"type": "text", "text": "rate_limited, retry later"}], "isError": True}
+    )
+    assert check("--response", response, "--status", 503, "--result", told).exit_code == 0
+
+
+def test_check_without_result_reports_as_before(tmp_path):
+    response = write(tmp_path, "http-response.json", RATE_LIMITED)
+    plain = check("--response", response, "--status", 503, "--json")
+    assert plain.exit_code == 0
+    assert set(json.loads(plain.output)["validation"]) == {"arguments", "request", "response"}
+
+
+def test_a_fixture_folder_with_a_tool_result_is_checked_with_it(tmp_path):
+    write(tmp_path, "http-response.json", RATE_LIMITED)
+    write(tmp_path, "call.json", {"tool": "findOrders", "status": 503})
+    write(tmp_path, "tool-result.json", json.dumps("Error rate_limited: Too many requests."))
+    outcome = check(tmp_path)
+    assert outcome.exit_code == 1 and "dropped" in outcome.output and "retryable" in outcome.output
+
+
+def post_call_with_result(client, result, **extra):
+    calls = order_call()
+    calls[2] = envelope("response", RATE_LIMITED, ts="2026-11-20T09:00:02Z", http={"status_code": 503})
+    calls.append(envelope("result", result, ts="2026-11-20T09:00:03Z", **extra))
+    assert client.post("/api/v1/ingest", data=ndjson(*calls)).status_code == 200
+
+
+def zipped(client) -> dict:
+    response = client.get(f"/traces/{TRACE}/fixtures.zip?call=call_01")
+    with zipfile.ZipFile(io.BytesIO(response.data)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def test_the_fixtures_zip_holds_the_result_and_replays_its_finding(client, tmp_path):
+    post_call_with_result(client, "No orders found.", is_error=False)
+    files = zipped(client)
+    assert json.loads(files["tool-result.json"]) == "No orders found."
+    assert json.loads(files["call.json"])["result_is_error"] is False
+    assert "--result tool-result.json" in files["README.md"].decode()
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+    replay = check(tmp_path)
+    assert replay.exit_code == 1 and "error_hidden" in replay.output
+
+
+def test_a_call_without_a_result_zips_no_result_file(client):
+    assert client.post("/api/v1/ingest", data=ndjson(*order_call())).status_code == 200
+    assert "tool-result.json" not in zipped(client)
+
+
+def test_the_markdown_export_says_what_the_model_got_and_the_finding(client):
+    post_call_with_result(client, "No orders found.")
+    text = client.get(f"/traces/{TRACE}.md").get_data(as_text=True)
+    assert "Result given to the model: 18 bytes" in text and "error_hidden" in text
+
+
+def test_the_tool_page_counts_the_way_backs_findings(client):
+    post_call_with_result(client, "No orders found.")
+    client.get(f"/traces/{TRACE}")  # analysed on read
+    data = client.get("/tools/findOrders.json").get_json()
+    assert data["way_back"] == {"calls": 1, "with_result": 1, "error_hidden": 1, "error_invented": 0, "result_large": 0}
+    html = client.get("/tools/findOrders").get_data(as_text=True)
+    assert "The way back" in html and "1 of 1 calls logged the result" in html

@@ -1,0 +1,95 @@
+"""Observed schemas through the real pipeline and store (both engines): learnt in the analyser's transaction,
+drift as findings grouped into problems, the same after a re-analysis, rebuilt by `tracediff reanalyze`."""
+
+import random
+
+import orjson
+from click.testing import CliRunner
+from observed_traffic import TOOL, order, order_events
+
+from webapp import pipeline
+from webapp.cli.main import main
+from webapp.ingest import parse_body
+from webapp.problems.words import what_broke
+from webapp.store.problem_filters import ProblemQuery
+
+LOUD = ("warning", "error")
+
+
+def load(store, events):
+    pipeline.store_batch(store, parse_body(orjson.dumps(events)), None)
+    pipeline.catch_up(store)
+
+
+def the_change(store, stable=300, changed=40):
+    rng = random.Random(7)
+    load(store, order_events([order(rng, n) for n in range(stable)]))
+    load(store, order_events([order(rng, n, changed=True) for n in range(stable, stable + changed)], start=stable))
+
+
+def findings_of(store, n):
+    return store.get_trace(f"{n + 1:032x}")["calls"][0]["findings"]
+
+
+def drift_paths(store, n):
+    return {f["right"]["path"] for f in findings_of(store, n) if f["kind"] == "drift" and f["severity"] in LOUD}
+
+
+def test_a_server_change_is_drift_at_its_paths_and_opens_one_problem_per_path(store):
+    the_change(store)
+    assert not any(f["severity"] in LOUD for n in range(300) for f in findings_of(store, n))
+    assert all(drift_paths(store, n) == {"/total_cents", "/status", "/currency"} for n in range(300, 340))
+    [message] = [f["message"] for f in findings_of(store, 300) if f["right"]["path"] == "/total_cents"]
+    assert message == '"/total_cents" integer in 300 of 300 calls since 09:02, a string since 14:02'
+    problems, _ = store.find_problems(ProblemQuery(kind="drift"))
+    assert sorted(p["right"]["path"] for p in problems) == ["/currency", "/status", "/total_cents"]
+    assert all(p["calls"] == 40 and p["first_seen"].startswith("2026-12-01T14:02") for p in problems)
+    titles = sorted(what_broke(p) for p in problems)
+    assert titles == [
+        "response /currency missing, where every call had it",
+        "response /status has a value outside the ones its traffic showed",
+        "response /total_cents now string, where it was integer",
+    ]
+    shapes = store.observed_shapes(TOOL)
+    assert {stage: shape["calls"] for stage, shape in shapes.items()} == {
+        "arguments": 340,
+        "request": 340,
+        "response": 340,
+    }
+
+
+def test_a_reanalysis_tells_the_same_drift_and_reanalyze_rebuilds_the_shapes(store, db_path):
+    the_change(store, stable=120, changed=10)
+    before = store.observed_shapes(TOOL)
+    store.invalidate_tool(TOOL)
+    pipeline.catch_up(store)
+    assert store.observed_shapes(TOOL) == before  # each call is learnt once
+    assert all(drift_paths(store, n) == {"/total_cents", "/status", "/currency"} for n in range(120, 130))
+    result = CliRunner().invoke(main, ["reanalyze", "--db", str(db_path)])
+    assert result.exit_code == 0, result.output
+    rebuilt = store.observed_shapes(TOOL)
+    assert (
+        rebuilt["response"]["calls"] == 130
+        and rebuilt["response"]["paths"].keys() == before["response"]["paths"].keys()
+    )
+    assert all(drift_paths(store, n) == {"/total_cents", "/status", "/currency"} for n in range(120, 130))
+    problems, _ = store.find_problems(ProblemQuery(kind="drift"))
+    assert len(problems) == 3 and all(p["calls"] == 10 for p in problems)
+
+
+def test_a_declared_response_schema_wins_over_drift(store):
+    store.put_tool(TOOL, {"response_schema": {"type": "object"}})
+    the_change(store, stable=60, changed=5)
+    assert not any(drift_paths(store, n) for n in range(65))
+    assert store.observed_shapes(TOOL)["response"]["calls"] == 65  # still learnt: the draft keeps growing
+
+
+def test_error_responses_are_not_learnt_as_the_tools_shape(store):
+    rng = random.Random(8)
+    events = order_events([order(rng, n) for n in range(60)])
+    for event in events[-3 * 5 :]:
+        if event["snapshot"] == "response":
+            event["payload"], event["http"] = {"code": "not_found", "message": "no order"}, {"status_code": 404}
+    load(store, events)
+    assert store.observed_shapes(TOOL)["response"]["calls"] == 55
+    assert not any(drift_paths(store, n) for n in range(60))

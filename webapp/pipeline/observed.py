@@ -1,0 +1,160 @@
+"""Observed schemas as the pipeline keeps them: each call's stages learnt from once, in the analyser's
+transaction, and their drift findings added to the call's analysis (webapp/observed holds the learning)."""
+
+import copy
+
+from ..analysis.documents import status_code
+from ..analysis.kinds import sort_findings, worst
+from ..contracts import ContractError, validated_contract
+from ..observed import STAGES, drift_findings, empty_shape, facts_of, learn, observed_schema
+from ..observed.compare import disagreements
+
+ERROR_STATUS = 400  # an error body has a shape of its own: the success shape is learnt from the rest
+
+
+class Observer:
+    """Learn a batch's calls into their tools' shapes and tell each call's drift; write it all with the batch."""
+
+    def __init__(self, store, keys):
+        self.store = store
+        self.records = store.observed_of(list(keys))
+        self.shapes, self.loaded, self.learnt, self.changed = {}, {}, {}, {}
+
+    def drift(self, key, call: dict, analysis: dict) -> list[dict]:
+        """Return the drift findings of a call, learning the stages of it not learnt from yet."""
+        tool = call["tool"]
+        if not tool:
+            return []
+        record = self.records.get(key) or {"seen": [], "findings": []}
+        snapshots = call["snapshots"]
+        for stage in STAGES:
+            snap = snapshots.get(stage)
+            if snap is None or stage in record["seen"]:
+                continue
+            record["seen"].append(stage)
+            self.records[key] = self.changed[key] = record
+            if _learnable(stage, snap, analysis):
+                record["findings"] += self._learn(tool, stage, snap)
+        return record["findings"]
+
+    def _learn(self, tool: str, stage: str, snap: dict) -> list[dict]:
+        shape = self._shape(tool, stage)
+        facts, ts = facts_of(snap.get("payload")), snap.get("ts")
+        found = drift_findings(stage, shape, facts, ts)
+        learn(shape, facts, ts)
+        self.learnt.setdefault((tool, stage), []).append((facts, ts))
+        return found
+
+    def _shape(self, tool: str, stage: str) -> dict:
+        if (tool, stage) not in self.shapes:
+            if tool not in self.loaded:
+                self.loaded[tool] = self.store.observed_shapes(tool)
+            stored = self.loaded[tool].get(stage)
+            self.shapes[(tool, stage)] = copy.deepcopy(stored) if stored else empty_shape()
+        return self.shapes[(tool, stage)]
+
+    def write(self, conn) -> None:
+        """Write the shapes learnt and what each call was learnt from, inside the batch's transaction."""
+        for (tool, stage), items in sorted(self.learnt.items()):
+            now = self.store.observed_shape_in(conn, tool, stage)
+            before = self.loaded[tool].get(stage)
+            shape = self.shapes[(tool, stage)]
+            if (now or {}).get("calls") != (before or {}).get("calls"):  # another analyser learnt meanwhile
+                shape = now
+                for facts, ts in items:
+                    learn(shape, facts, ts)
+            self.store.put_observed_shape(conn, tool, stage, shape)
+        if self.changed:
+            self.store.set_observed_in(conn, self.changed)
+
+
+def _learnable(stage: str, snap: dict, analysis: dict) -> bool:
+    """Say whether a stage's snapshot shows the tool's usual shape: JSON that parsed, a body, a success."""
+    if snap.get("payload") is None:
+        return False
+    if stage == "response" and (status_code(snap) or 0) >= ERROR_STATUS:
+        return False
+    return not any(f["kind"] == "invalid_json" for f in analysis.get("findings") or () if _stage_of(f) == stage)
+
+
+def _stage_of(finding: dict) -> str | None:
+    where = finding.get("left") or finding.get("right") or {}
+    return where.get("snapshot")
+
+
+def declared_stages(contract: dict | None) -> set[str]:
+    """Return the stages whose schema the contract declares: a declared schema wins, so they show no drift."""
+    return {stage for stage in STAGES if (contract or {}).get(f"{stage}_schema") is not None}
+
+
+def with_drift(analysis: dict, drift: list[dict], contract: dict | None) -> dict:
+    """Add drift findings to an analysis (not of stages the contract declares a schema for), keeping its order,
+    the places of its folded findings, its summary and its worst severity right."""
+    declared = declared_stages(contract)
+    drift = [f for f in drift if _stage_of(f) not in declared]
+    if not drift:
+        return analysis
+    findings = analysis.get("findings") or []
+    places = analysis.get("places") or {}
+    index = {id(f): str(i) for i, f in enumerate(findings)}
+    ordered = sort_findings(findings + drift)
+    analysis["findings"] = ordered
+    moved = {str(i): places[index[id(f)]] for i, f in enumerate(ordered) if index.get(id(f)) in places}
+    if places:
+        analysis["places"] = moved
+    summary = analysis.setdefault("summary", {})
+    for f in drift:
+        summary[f["severity"]] = summary.get(f["severity"], 0) + 1
+    analysis["worst"] = worst([analysis.get("worst"), *(f["severity"] for f in drift)])
+    return analysis
+
+
+def observed_schemas(store, tool: str) -> dict:
+    """Return a tool's contract draft: {stage: {"schema", "calls"}} for every stage (schema None before calls)."""
+    shapes = store.observed_shapes(tool)
+    return {
+        stage: {"schema": observed_schema(shapes.get(stage)), "calls": (shapes.get(stage) or {}).get("calls", 0)}
+        for stage in STAGES
+    }
+
+
+ADOPTABLE = ("arguments", "request", "response")  # the stages a contract has a schema for
+
+
+def observed_view(store, tool: str) -> dict:
+    """Return what the tool page shows of the observed schemas: per stage its draft, calls, declared schema and
+    the fields where traffic disagrees with the declared one."""
+    shapes, contract = store.observed_shapes(tool), store.get_tool(tool) or {}
+    out = {}
+    for stage in STAGES:
+        shape, declared = shapes.get(stage), contract.get(f"{stage}_schema")
+        out[stage] = {
+            "schema": observed_schema(shape),
+            "calls": (shape or {}).get("calls", 0),
+            "declared": declared is not None,
+            "adoptable": stage in ADOPTABLE and bool(shape and shape["calls"]),
+            "disagreements": disagreements(shape, declared) if declared is not None else [],
+        }
+    return out
+
+
+def adopt(store, tool: str, stage: str) -> dict:
+    """Write a stage's observed schema into the tool's contract as its declared schema (enforced from now on)."""
+    if stage not in ADOPTABLE:
+        raise ContractError(f"stage must be one of {', '.join(ADOPTABLE)}", "bad_stage")
+    schema = observed_schema(store.observed_shapes(tool).get(stage))
+    if schema is None:
+        raise ContractError(f"no {stage} of {tool!r} was learnt yet: nothing to adopt", "nothing_observed")
+    contract = store.get_tool(tool) or {}
+    parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
+    store.put_tool(tool, validated_contract(tool, {**parts, f"{stage}_schema": without_counts(schema)}))
+    return store.get_tool(tool)
+
+
+def without_counts(schema):
+    """Return a schema without its `x-tracediff-seen` counts (a contract states what is allowed, not how often)."""
+    if isinstance(schema, dict):
+        return {k: without_counts(v) for k, v in schema.items() if k != "x-tracediff-seen"}
+    if isinstance(schema, list):
+        return [without_counts(v) for v in schema]
+    return schema
