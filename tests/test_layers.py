@@ -10,7 +10,19 @@ import pytest
 
 WEBAPP = Path(__file__).resolve().parent.parent / "webapp"
 
-DOMAIN = ("analysis", "inference", "contracts", "problems", "alerts", "ingest", "redaction", "reports", "common")
+DOMAIN = (
+    "analysis",
+    "inference",
+    "contracts",
+    "problems",
+    "alerts",
+    "ingest",
+    "redaction",
+    "reports",
+    "observed",
+    "common",
+)
+LAYERS = ("web", "cli", "ops", "pipeline", "store")
 # The store may use the shared helpers (common/: times, resources) but decides nothing: no domain package.
 STORE_DOMAIN = tuple(name for name in DOMAIN if name != "common")
 FORBIDDEN = {
@@ -65,6 +77,12 @@ def climbs(path: Path) -> set[str]:
 def test_every_layer_imports_only_what_lies_below_it():
     strays = {str(path.relative_to(WEBAPP)): sorted(found) for path in files() if (found := climbs(path))}
     assert not strays, "imports that climb:\n" + "\n".join(f"  {module}: {names}" for module, names in strays.items())
+
+
+def test_every_folder_of_webapp_is_a_known_layer():
+    """A new package says which layer it is (here), so the rules above hold for it too."""
+    folders = {path.name for path in WEBAPP.iterdir() if (path / "__init__.py").exists()}
+    assert folders <= {*DOMAIN, *LAYERS}, f"{sorted(folders - {*DOMAIN, *LAYERS})}: add them to DOMAIN or LAYERS"
 
 
 def test_only_the_command_line_imports_the_app_factory():
