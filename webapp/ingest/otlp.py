@@ -98,6 +98,8 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
         for call in turn.calls:
             if id(call) not in taken:
                 _emit(batch, turn.model, _announced_events, turn, call, turns, ctx)
+    for turn in turns.turns.values():
+        batch.tool_definitions.update(genai.tool_definitions(turn.model.attrs))
     return batch
 
 
