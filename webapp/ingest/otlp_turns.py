@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import genai
-from .otlp_spans import Span
+from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 _MAX_HOPS = 256
 
@@ -40,20 +40,26 @@ class Turns:
         self.by_id = by_id
         self.turns: dict[int, Turn] = {}  # id(model span) -> its turn
         self._models_under: dict[tuple[str, str], list[Span]] = {}
+        self._sdk_requests: set[int] = set()
         for s in spans:
-            if genai.is_model_span(s.attrs):
-                self.turns[id(s)] = Turn(s, _named_calls(s), genai.provider(s.attrs))
-                self._models_under.setdefault((s.trace_id, s.parent_id), []).append(s)
+            if not genai.is_model_span(s.attrs):
+                continue
+            turn = Turn(s, _named_calls(s), genai.provider(s.attrs))
+            if not turn.calls and _is_http(s):  # the SDK's own span of its HTTP request, beside the library's
+                self._sdk_requests.add(id(s))
+                continue
+            self.turns[id(s)] = turn
+            self._models_under.setdefault((s.trace_id, s.parent_id), []).append(s)
         for models in self._models_under.values():
             models.sort(key=lambda m: m.start_ns)
         self.results = self._results(spans)
 
     def is_model(self, s: Span) -> bool:
-        return id(s) in self.turns
+        return id(s) in self.turns or id(s) in self._sdk_requests
 
     def under_model(self, s: Span) -> bool:
         """Tell a span inside a model span (the SDK's own request to the model API)."""
-        return any(id(a) in self.turns for a in self._ancestors(s))
+        return any(self.is_model(a) for a in self._ancestors(s))
 
     def assign(self, items: list[Span]) -> dict[int, tuple[Turn, genai.ToolCall]]:
         """Return {id(span): (turn, call)} for the spans that belong to an announced call."""
@@ -124,3 +130,7 @@ def _named_calls(model: Span) -> list[genai.ToolCall]:
         call if call.call_id else genai.ToolCall(f"{model.span_id}-{n}", call.name, call.arguments)
         for n, call in enumerate(genai.announced_calls(model.attrs), 1)
     ]
+
+
+def _is_http(s: Span) -> bool:
+    return s.kind == SPAN_KIND_CLIENT and ("http.request.method" in s.attrs or "http.method" in s.attrs)

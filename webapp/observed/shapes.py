@@ -30,8 +30,9 @@ def learn(shape: dict, facts: dict, ts: str | None) -> dict:
     for path, entry in paths.items():
         if path not in facts and parent_of(path) in objects:
             _absent(shape, entry, path, ts)
+    known = all(path in paths for path in facts)
     room = [True]  # no room made once means none this call: its threshold holds, its paths only grow commoner
-    for path, f in sorted(facts.items()):
+    for path, f in facts.items() if known else sorted(facts.items()):  # a parent is made before its children
         entry = paths.get(path)
         if entry is None:
             entry = _new_path(shape, path, ts, room)
@@ -77,8 +78,9 @@ def _make_room(shape: dict) -> bool:
 
 def _present(entry: dict, f, ts) -> None:
     strings_before = _count(entry["t"], "string")
-    entry["first"] = _earliest(entry["first"], ts)  # calls are claimed in batches, not always oldest first
-    for kind in sorted(f.types):
+    if ts and ts < (entry["first"] or "~"):  # a backlog's calls may come a little out of order
+        entry["first"] = ts
+    for kind in sorted(f.types) if len(f.types) > 1 else f.types:
         _see(entry["t"], kind, ts, entry["n"])
     entry["n"] += 1
     entry["inst"] += f.instances
@@ -119,7 +121,8 @@ def _see(entries: dict, key, ts, before: int, usual=None) -> None:
         agreeing = usual(entries) if usual else _dominant(entries)
         seen = entries[key] = [0, ts, before, agreeing]
     seen[0] += 1
-    seen[1] = _earliest(seen[1], ts)
+    if ts and ts < (seen[1] or "~"):
+        seen[1] = ts
 
 
 def _earliest(when: str | None, ts: str | None) -> str | None:
