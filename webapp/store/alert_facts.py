@@ -54,8 +54,8 @@ def _top_pair(conn, number: int) -> dict | None:
     row = conn.execute(TOP_PAIR, (number,)).fetchone()
     if row is None:
         return None
-    pair = loads(row[0])  # [left, right], and a third item naming a side that holds no value
-    return {"left": pair[0], "right": pair[1]}
+    left, right = loads(row[0])[:2]  # a third item names the sides that held no value
+    return {"left": left, "right": right}
 
 
 def _first_release(conn, number: int, after: str) -> str | None:
