@@ -18,6 +18,7 @@ def create_app(test_config: dict | None = None):
     from .ops import analyser, logs, sender
     from .redaction.redactor import redactor_for
     from .web import (
+        admission,
         alerting,
         api,
         db,
@@ -44,6 +45,7 @@ def create_app(test_config: dict | None = None):
         max_events=app.config["MAX_EVENTS"],
         max_clock_skew_s=app.config["MAX_CLOCK_SKEW_S"],
     )
+    admission.init_app(app)  # the bytes of bodies this worker parses at once
     db.init_app(app)
     logs.init_app(app)  # before the access check, so a refused request has its id
     metrics.init_app(app)  # and its latency

@@ -84,6 +84,15 @@ SETTINGS = (
     Setting(
         "MAX_DECOMPRESSED_BYTES", 64 * 1024 * 1024, "Largest request body after decompression, in bytes.", minimum=0
     ),
+    Setting(
+        "PARSE_BUDGET_BYTES",
+        24 * 1024 * 1024,
+        (
+            "Bytes of ingest bodies (as sent) one worker parses at once; a body past it is refused before it is "
+            "parsed with `429 ingest_busy` and `Retry-After` (one body alone is always taken); 0: no budget."
+        ),
+        minimum=0,
+    ),
     Setting("MAX_DEPTH", 64, "Deepest JSON nesting accepted in one event.", minimum=0),
     Setting("MAX_EVENTS", 10_000, "Most events accepted in one request.", minimum=0),
     Setting("REDACT", True, "Redact secrets (tokens, passwords, card numbers...) before storage."),

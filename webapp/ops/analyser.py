@@ -18,6 +18,10 @@ log = logging.getLogger(__name__)
 IDLE_SECONDS = 0.25
 PRUNE_EVERY_SECONDS = 3600
 SAMPLE_SECONDS = 5  # the gauges of /metrics (backlog, sizes, database_up) are this old at most
+# A batch's work, from its claim to its save: its save holds the writer's lock for a share of it, so that an ingest
+# commit waits tenths of a second behind it, never the 5 s a request waits (100 calls of 560 keys held it 5.4 s).
+BATCH_SECONDS = 0.2
+MOST_CALLS = 100
 
 
 class Analyzer(StoreLoop):
@@ -31,9 +35,14 @@ class Analyzer(StoreLoop):
         self.next_prune = 0.0
         self.next_sample = 0.0
         self.streak, self.since = 0, 0.0
+        self.per_call = BATCH_SECONDS / MOST_CALLS  # seconds a call took in the last batch
 
     def turn(self, store: Store) -> int:
-        busy = analyze_pending(store, limit=100, budget=self.settings.get("ANALYSIS_BUDGET"))
+        began = time.monotonic()
+        limit = max(1, min(MOST_CALLS, int(BATCH_SECONDS / self.per_call)))
+        busy = analyze_pending(store, limit, self.settings.get("ANALYSIS_BUDGET"), seconds=BATCH_SECONDS)
+        if busy:
+            self.per_call = max(1e-4, (time.monotonic() - began) / busy)
         self.count_analysed(busy)
         self.streak, self.since = caught_up(self.streak, self.since, busy)
         return busy

@@ -30,12 +30,18 @@ class StoreLoop(threading.Thread):
     def after_turn(self, store: Store | None) -> None:
         """Called after every turn, done or failed; `store` is None when it could not be opened."""
 
+    def open_store(self) -> Store:
+        """Open the loop's store, a background writer: requests waiting for a write go first."""
+        store = Store.from_settings(self.settings)
+        store.background = True
+        return store
+
     def run(self) -> None:
         store = None
         while not self.stopping.is_set():
             busy = 0
             try:
-                store = store or Store.from_settings(self.settings)
+                store = store or self.open_store()
                 busy = self.turn(store)
             except StoreUnavailable as error:
                 self.unavailable(error)

@@ -130,17 +130,30 @@ def analyze_one(call: dict, contract, budget: float | None = None) -> dict:
     return analysis
 
 
-def analyze_calls(store: Store, calls, budget: float | None = None) -> int:
+def analyze_calls(store: Store, calls, budget: float | None = None, seconds: float | None = None) -> int:
     """Analyse calls ({trace_id, call_id}), each within `budget`, and save the results, and their part in
-    problems, in one transaction; learn mappings from them."""
+    problems, in one transaction; learn mappings from them; return how many were saved.
+
+    With `seconds`, the batch stops after that much work (one call at least) and saves what it did: the calls it
+    did not reach are released for the next batch, so that its transaction stays short."""
+    return _analyzed(store, calls, budget, seconds).save()
+
+
+def _analyzed(store: Store, calls, budget: float | None, seconds: float | None) -> "_Batch":
+    """Return a batch of calls analysed (within `seconds` of work, when given), ready to save."""
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
     batch = _Batch(store, inputs)
+    began, reached = time.monotonic(), {}
     for key, call in _in_time_order(inputs):
+        if seconds is not None and reached and time.monotonic() - began > seconds:
+            break
         batch.add(key, call, analyze_one(call, batch.contract(call["tool"]), budget))
+        reached[key] = call
     # learnt before saving: when this batch's evidence changes the tool's inferred mapping, its calls are queued
     # again (the save then keeps none of them) and analysed under the new one before any problem is told
-    learn(store, inputs)
-    return batch.save()
+    learn(store, reached)
+    batch.left = [key for key in inputs if key not in reached]
+    return batch
 
 
 def _in_time_order(inputs: dict):
@@ -158,7 +171,7 @@ class _Batch:
 
     def __init__(self, store: Store, inputs: dict):
         self.store, self.contracts, self.digests = store, {}, {}
-        self.results, self.groupings = [], {}
+        self.results, self.groupings, self.left = [], {}, []
         self.observer = Observer(store, inputs)
 
     def contract(self, tool):
@@ -180,14 +193,22 @@ class _Batch:
         }
 
     def save(self) -> int:
-        return self.store.save_analyses(self.results, self.groupings, storms, RULES, also=self.observer.write)
+        return self.store.save_analyses(self.results, self.groupings, storms, RULES, also=self.also)
+
+    def also(self, conn) -> None:
+        """Write the shapes learnt, and release the claimed calls the batch did not reach, in its transaction."""
+        self.observer.write(conn)
+        if self.left:
+            self.store.release_claims_in(conn, self.left)
 
 
-def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:
-    """Analyse calls whose analysis is out of date; return how many were claimed."""
+def analyze_pending(store: Store, limit: int = 200, budget: float | None = None, seconds: float | None = None) -> int:
+    """Analyse calls whose analysis is out of date, for about `seconds` of work when given (see analyze_calls);
+    return how many were claimed and not released."""
     claimed = store.claim_pending(limit)
-    analyze_calls(store, claimed, budget)
-    return len(claimed)
+    batch = _analyzed(store, claimed, budget, seconds)
+    batch.save()
+    return len(claimed) - len(batch.left)
 
 
 def analyze_all(store: Store, budget: float | None = None) -> int:

@@ -37,6 +37,8 @@ from .turns import WriterTurns
 from .upkeep import DiskFull, Reclaimed, Upkeep  # noqa: F401 (the CLI names them)
 from .urls import is_postgres_url
 
+# 60 MB of 560-key events took one 4.9 s transaction to project, and every ingest commit waited for it
+PROJECT_BYTES = 1024 * 1024
 _SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL", "EXTRA": "EXTRA", "OFF": "OFF"}
 
 
@@ -45,6 +47,16 @@ class IngestResult:
     accepted: int = 0
     duplicates: int = 0
     by_source: dict = field(default_factory=dict)  # source -> (accepted, duplicates)
+
+
+def within_bytes(rows: list, most: int) -> list:
+    """Keep the first rows (seq, ..., payload length) whose payloads add up to at most `most` (at least one)."""
+    total = 0
+    for count, row in enumerate(rows):
+        total += row[-1] or 0
+        if total > most and count:
+            return rows[:count]
+    return rows
 
 
 class Store(
@@ -68,6 +80,7 @@ class Store(
     """
 
     engine = "sqlite"
+    background = False  # a background loop's store lets requests take their write turns first (see turns.py)
     sql = sqlite_sql
     listing = sqlite_listing
 
@@ -180,7 +193,7 @@ class Store(
             yield
             return
         try:
-            deadline = self._turns.take(self._wait_seconds)
+            deadline = self._turns.take(self._wait_seconds, background=self.background)
         except TimeoutError:
             raise StoreUnavailable("database is locked: other writers kept it busy") from None
         try:
@@ -244,16 +257,17 @@ class Store(
         return by_source
 
     def project(self, limit: int = 5000) -> int:
-        """Fold events committed since the last projection into calls, traces and FTS."""
+        """Fold events committed since the last projection into calls, traces and FTS, at most about
+        PROJECT_BYTES of payload a transaction: the writer's lock is held for tenths of a second, not seconds."""
         with self.write() as conn:
             done = conn.execute("SELECT seq FROM progress WHERE name = 'projected'").fetchone()
             done = done[0] if done else 0
-            rows = conn.execute(NEW_EVENTS, (done, limit)).fetchall()
+            rows = within_bytes(conn.execute(NEW_EVENTS, (done, limit)).fetchall(), PROJECT_BYTES)
             if not rows:
                 return 0
             last = rows[-1][0]
             conn.execute(INDEX_EVENTS, (done, last))
-            calls = {(trace_id, call_id) for _, trace_id, call_id in rows}
+            calls = {(trace_id, call_id) for _, trace_id, call_id, _ in rows}
             calls |= join_orphan_spans(conn, self.sql, done, last)
             self._fold_calls(conn, calls)
             conn.execute(SET_PROGRESS, ("projected", last))

@@ -13,6 +13,7 @@ from .rows import analysis_row
 from .sql import CLAIM_PENDING, SAVE_ANALYSIS
 
 CLAIM_SECONDS = 30
+RELEASE_CLAIM = "UPDATE calls SET claimed_at = NULL WHERE trace_id = ? AND call_id = ?"
 
 
 class AnalysisBookkeeping:
@@ -25,6 +26,10 @@ class AnalysisBookkeeping:
         with self.write() as conn:
             rows = conn.execute(CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
         return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
+
+    def release_claims_in(self, conn, keys) -> None:
+        """Give claimed (trace_id, call_id) calls back to the queue, in the caller's transaction."""
+        conn.executemany(RELEASE_CLAIM, [tuple(key) for key in keys])
 
     def pending_calls(self, trace_id: str) -> list[dict]:
         """List the calls of one trace whose analysis is out of date."""

@@ -18,7 +18,7 @@ from .spans import (  # noqa: F401 (the same)
 INSERT_EVENT = """INSERT OR IGNORE INTO events
  (event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, meta, ts,
   received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
-NEW_EVENTS = "SELECT seq, trace_id, call_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
+NEW_EVENTS = "SELECT seq, trace_id, call_id, length(payload) FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
 INDEX_EVENTS = "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq > ? AND seq <= ?"
 CALLS_BY_KEY = """SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_seq, c.request_seq, c.response_seq,
  c.result_seq FROM json_each(?) AS k JOIN calls AS c

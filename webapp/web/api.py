@@ -22,6 +22,7 @@ from ..ingest.model import too_large
 from ..problems.grouping import link_problems
 from ..store import IngestResult, StoreUnavailable
 from ..store.filters import TraceQuery, decode_cursor, encode_cursor
+from .admission import budgeted, hold_read
 from .bodies import body_deadline, cut_short
 from .db import get_store
 from .errors import ApiError, error_response, http_error_code
@@ -60,6 +61,7 @@ def whole_body() -> bytes:
         ):
             raise too_large(limit)
         cut_short(len(raw), request.content_length)
+    hold_read(len(raw))
     return raw
 
 
@@ -79,6 +81,7 @@ def parsed(parse, raw: bytes, endpoint: str, **options):
 
 
 @bp.post("/api/v1/ingest")
+@budgeted
 def ingest():
     """Accept events in any framing; 200 with per-event rejections."""
     batch = parsed(
@@ -103,12 +106,14 @@ def ingest():
 
 
 @bp.post("/v1/traces")
+@budgeted
 def otlp_traces():
     """Accept OTLP/HTTP trace exports (protobuf or JSON) and answer with partial success."""
     return otlp_export(parse_otlp, otlp_response, "otlp")
 
 
 @bp.post("/v1/logs")
+@budgeted
 def otlp_logs():
     """Accept OTLP/HTTP log exports (protobuf or JSON): the GenAI event records; answer with partial success."""
     return otlp_export(parse_otlp_logs, otlp_logs_response, "otlp_logs")
