@@ -11,7 +11,7 @@ from webapp import pipeline
 from webapp.cli.main import main
 from webapp.ingest import parse_body
 from webapp.problems.words import what_broke
-from webapp.store.problem_filters import ProblemQuery
+from webapp.store.problem_filters import ProblemFilters
 
 LOUD = ("warning", "error")
 
@@ -41,7 +41,7 @@ def test_a_server_change_is_drift_at_its_paths_and_opens_one_problem_per_path(st
     assert all(drift_paths(store, n) == {"/total_cents", "/status", "/currency"} for n in range(300, 340))
     [message] = [f["message"] for f in findings_of(store, 300) if f["right"]["path"] == "/total_cents"]
     assert message == '"/total_cents" integer in 300 of 300 calls since 09:02, a string since 14:02'
-    problems, _ = store.find_problems(ProblemQuery(kind="drift"))
+    problems, _ = store.find_problems(ProblemFilters(kind="drift"))
     assert sorted(p["right"]["path"] for p in problems) == ["/currency", "/status", "/total_cents"]
     assert all(p["calls"] == 40 and p["first_seen"].startswith("2026-12-01T14:02") for p in problems)
     titles = sorted(what_broke(p) for p in problems)
@@ -73,7 +73,7 @@ def test_a_reanalysis_tells_the_same_drift_and_reanalyze_rebuilds_the_shapes(sto
         and rebuilt["response"]["paths"].keys() == before["response"]["paths"].keys()
     )
     assert all(drift_paths(store, n) == {"/total_cents", "/status", "/currency"} for n in range(120, 130))
-    problems, _ = store.find_problems(ProblemQuery(kind="drift"))
+    problems, _ = store.find_problems(ProblemFilters(kind="drift"))
     assert len(problems) == 3 and all(p["calls"] == 10 for p in problems)
 
 

@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 from problem_helpers import CONTRACT, at, call, send, trace
 
 from webapp import pipeline
+from webapp.pipeline.problems import read_problem
 from webapp.problems.exercised import preferred, response_class
-from webapp.store.problem_filters import ProblemQuery
+from webapp.store.problem_filters import ProblemFilters
 
 PAST = datetime(2026, 11, 20, 9, tzinfo=UTC)
 ERROR = {"error": {"code": "bad_status", "message": "unknown status", "retryable": False}}
@@ -26,8 +27,8 @@ def answered(events: list, body: dict, status: int) -> list:
 
 
 def only(store) -> dict:
-    [problem] = store.find_problems(ProblemQuery())[0]
-    return store.get_problem(int(problem["id"][3:]))
+    [problem] = store.find_problems(ProblemFilters())[0]
+    return read_problem(store, int(problem["id"][3:]))
 
 
 def test_the_last_clean_call_before_carries_the_problem_argument_path(client, store):

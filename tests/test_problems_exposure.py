@@ -7,13 +7,13 @@ from problem_helpers import CONTRACT, at, call, send, trace
 
 from webapp import pipeline
 from webapp.pipeline.changes import change_problem
-from webapp.store.problem_filters import ProblemQuery
+from webapp.store.problem_filters import ProblemFilters
 
 PAST = datetime(2026, 11, 20, 9, tzinfo=UTC)
 
 
 def exposure(store) -> dict:
-    problems, _ = store.find_problems(ProblemQuery())
+    problems, _ = store.find_problems(ProblemFilters())
     assert len(problems) == 1, [p["kind"] for p in problems]
     return store.get_problem(int(problems[0]["id"][3:]))["exposure"]
 
@@ -101,7 +101,7 @@ def test_a_merge_counts_the_calls_it_moved_and_those_since_the_earlier_first_see
     )
     send(client, *call(trace(1), at(30, PAST)))
     pipeline.catch_up(store)
-    problems, _ = store.find_problems(ProblemQuery())
+    problems, _ = store.find_problems(ProblemFilters())
     limit, status = sorted(problems, key=lambda p: p["kind"] != "type_changed")
     assert store.get_problem(int(limit["id"][3:]))["exposure"]["calls_with_path"] == 1
     change_problem(store, int(status["id"][3:]), parse_change({"merged_into": limit["id"]}), "tester")

@@ -8,8 +8,9 @@ from problem_helpers import CONTRACT, at, call, send, trace
 from webapp import pipeline
 from webapp.common import times
 from webapp.pipeline.changes import change_problem
+from webapp.pipeline.problems import read_problem
 from webapp.problems.states import parse_change
-from webapp.store.problem_filters import ProblemQuery
+from webapp.store.problem_filters import ProblemFilters
 
 PAST = datetime(2026, 11, 20, 9, tzinfo=UTC)
 
@@ -30,14 +31,14 @@ def world(client, store):
 
 
 def only_problem(store) -> dict:
-    problems, _ = store.find_problems(ProblemQuery())
+    problems, _ = store.find_problems(ProblemFilters())
     assert len(problems) == 1, [p["kind"] for p in problems]
-    return store.get_problem(int(problems[0]["id"][3:]))
+    return read_problem(store, int(problems[0]["id"][3:]))
 
 
 def snapshot(store) -> list:
     """Everything a person reads about the problems, for comparing before and after re-analysis."""
-    problems, _ = store.find_problems(ProblemQuery())
+    problems, _ = store.find_problems(ProblemFilters())
     out = []
     for p in problems:
         detail = store.get_problem(int(p["id"][3:]))
@@ -90,7 +91,7 @@ def test_a_call_fixed_by_a_later_snapshot_leaves_the_problem(client, world):
 
 
 def resolve(store, body: dict) -> int:
-    number = int(store.find_problems(ProblemQuery())[0][0]["id"][3:])
+    number = int(store.find_problems(ProblemFilters())[0][0]["id"][3:])
     change_problem(store, number, parse_change(body), "tester")
     return number
 
@@ -147,11 +148,11 @@ def test_resolved_after_n_clean_calls_that_exercised_the_path(client, world):
     number = resolve(world, {"state": "resolved", "resolve": {"after_clean_calls": 2}})
     send(client, *call(trace(12), at(1), broken=False))
     pipeline.catch_up(world)
-    assert world.get_problem(number)["state"] == "ongoing"  # first seen on PAST, over 7 days ago
+    assert read_problem(world, number)["state"] == "ongoing"  # first seen on PAST, over 7 days ago
     send(client, *call(trace(13), at(2)))  # a break starts the count again
     send(client, *call(trace(14), at(3), broken=False))
     pipeline.catch_up(world)
-    assert world.get_problem(number)["state"] == "ongoing"  # first seen on PAST, over 7 days ago
+    assert read_problem(world, number)["state"] == "ongoing"  # first seen on PAST, over 7 days ago
     send(client, *call(trace(15), at(4), broken=False))
     pipeline.catch_up(world)
     p = world.get_problem(number)
@@ -165,7 +166,7 @@ def test_archived_until_escalating_comes_back_when_it_escalates(client, world):
     assert world.get_problem(number)["state"] == "archived"
     send(client, *[e for n in range(5, 12) for e in call(trace(100 + n), at(1 + n))])
     pipeline.catch_up(world)
-    assert world.get_problem(number)["state"] == "ongoing"  # first seen on PAST, over 7 days ago
+    assert read_problem(world, number)["state"] == "ongoing"  # first seen on PAST, over 7 days ago
 
 
 def test_archived_for_good_stays_archived(client, world):
@@ -191,7 +192,7 @@ def test_merging_moves_calls_and_new_findings_follow_the_merge(client, world):
         ],
     )
     pipeline.catch_up(world)
-    problems, _ = world.find_problems(ProblemQuery())
+    problems, _ = world.find_problems(ProblemFilters())
     limit, status = sorted(problems, key=lambda p: p["kind"] != "type_changed")
     old, new = int(status["id"][3:]), int(limit["id"][3:])
     change_problem(world, old, parse_change({"merged_into": limit["id"]}), "tester")
@@ -213,7 +214,7 @@ def test_merging_moves_calls_and_new_findings_follow_the_merge(client, world):
         ],
     )
     pipeline.catch_up(world)
-    assert [p["id"] for p in world.find_problems(ProblemQuery())[0]] == [limit["id"]]
+    assert [p["id"] for p in world.find_problems(ProblemFilters())[0]] == [limit["id"]]
     assert world.get_problem(new)["calls"] == 5
 
 
@@ -273,7 +274,7 @@ def test_a_problem_no_call_shows_any_more_says_so_on_its_page(client, world):
     )
     pipeline.catch_up(world)
     assert world.get_problem(number)["calls"] == 0
-    assert world.find_problems(ProblemQuery())[0] == []  # the list leaves it out
+    assert world.find_problems(ProblemFilters())[0] == []  # the list leaves it out
     page = client.get(f"/problems/TD-{number}")
     assert page.status_code == 200 and b"No stored call shows this problem any more" in page.data
 
@@ -308,5 +309,5 @@ def test_a_problem_grouped_under_the_first_fingerprint_version_keeps_its_calls_a
     assert body["calls"][0]["problems"] == [p["id"]]  # its old calls still name it
     send(client, *call(trace(30), at(200, PAST)))
     pipeline.catch_up(world)
-    problems, _ = world.find_problems(ProblemQuery())
+    problems, _ = world.find_problems(ProblemFilters())
     assert sorted(q["fingerprint_version"] for q in problems) == [1, 2]  # a new finding opens a v2 problem

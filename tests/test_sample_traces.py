@@ -267,14 +267,15 @@ def test_openapi_documents_pass_the_openapi_spec_validator(file_name):
 
 def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_has(tmp_path):
     """Loaded as `serve --demo` loads them: findOrders' limit broke in 1.4.0, was resolved, regressed in 1.4.2."""
+    from webapp.pipeline.problems import read_problem
     from webapp.store import Store
-    from webapp.store.problem_filters import ProblemQuery
+    from webapp.store.problem_filters import ProblemFilters
 
     store = Store(tmp_path / "demo.db")
     demo.load_folder(store, SAMPLES, None)
-    problems, _ = store.find_problems(ProblemQuery(limit=500))
+    problems, _ = store.find_problems(ProblemFilters(limit=500))
     by_place = {(p["tool"], p["kind"], (p["left"] or {}).get("path")): p for p in problems}
-    limit = store.get_problem(int(by_place[("findOrders", "type_changed", "/limit")]["id"][3:]))
+    limit = read_problem(store, int(by_place[("findOrders", "type_changed", "/limit")]["id"][3:]))
     assert limit["state"] == "regressed" and limit["releases"] == ["1.4.0", "1.4.2"]
     assert [h["state"] for h in limit["state_history"]] == ["regressed", "resolved", "open"]
     assert limit["state_history"][1]["by"] == "dana (on call)"

@@ -10,6 +10,9 @@ Each rule gets its own summary, of the problems that match it; a summary that wa
 in the rule's next ones (`fold`), so a run of many batches sends one (webapp/store/alerts.py).
 """
 
+from datetime import UTC, datetime
+
+from ..problems.states import shown
 from .rules import matches
 
 SUMMARY_AT = 5  # more new problems than this in one batch, or one rule's minute, go as one summary
@@ -24,7 +27,10 @@ def plan(changes: list[tuple[str, dict]]) -> list[tuple[str, str, dict]]:
     """Turn (event, problem) changes into (event, subject, data) messages to write; a summary's data holds
     every problem it folds, for `for_rule` to pick each rule's own. News comes last: a quiet problem whose
     first live calls escalate it is told as escalating (which says more) to a rule that wants both, since a
-    rule gets one message per problem and batch (webapp/store/alerts.py)."""
+    rule gets one message per problem and batch (webapp/store/alerts.py). Each problem, as the store keeps it,
+    is told in the state a person reads (new or ongoing for an open one)."""
+    now = datetime.now(UTC)
+    changes = [(event, shown(problem, now)) for event, problem in changes]
     fresh_new = [p for event, p in changes if event == "new"]
     reanalysed = [p for event, p in changes if event == "reanalysed"]
     one_by_one = len(fresh_new) <= SUMMARY_AT

@@ -43,9 +43,9 @@ def load_folder(store, folder: Path, redactor, now: datetime | None = None):
 def _story_step(store, step: dict) -> None:
     """Apply one state change of a folder's story to the problem it names (tool, kind, argument path)."""
     from ..problems.states import parse_change
-    from ..store.problem_filters import ProblemQuery
+    from ..store.problem_filters import ProblemFilters
 
-    found, _ = store.find_problems(ProblemQuery(tool=step["tool"], kind=step["kind"], limit=500))
+    found, _ = store.find_problems(ProblemFilters(tool=step["tool"], kind=step["kind"], limit=500))
     for problem in found:
         if (problem["left"] or {}).get("path") == step["path"]:
             change_problem(store, int(problem["id"][3:]), parse_change(step["change"]), step["by"], at=step["at"])

@@ -6,6 +6,7 @@ import click
 import orjson
 
 from ..pipeline.changes import change_problem
+from ..pipeline.problems import find_problems, read_problem
 from ..problems.words import counted
 from .common import DB_OPTION, _open_existing_store, _settings
 
@@ -21,7 +22,7 @@ def _end(where) -> str:
 
 def _problem(store, problem_id: str) -> dict:
     number = store.resolve_problem_id(problem_id)
-    problem = store.get_problem(number) if number is not None else None
+    problem = read_problem(store, number) if number is not None else None
     if problem is None:
         raise click.ClickException(f"no problem {problem_id!r}; `tracediff problems list` shows them")
     if "merged_into" in problem:
@@ -53,12 +54,12 @@ def _who() -> str:
 @DB_OPTION
 def problems_list(database, as_json, **filters):
     """List problems, most recently seen first."""
-    from ..store.problem_filters import ProblemQuery
+    from ..web.problems.query import ProblemQuery
 
     message = ProblemQuery.bad_value(filters)
     if message:
         raise click.BadParameter(message)
-    found, _ = _open_existing_store(database).find_problems(ProblemQuery.from_args(filters))
+    found, _ = find_problems(_open_existing_store(database), ProblemQuery.from_args(filters).filters())
     for p in found:
         if as_json:
             click.echo(orjson.dumps(p).decode())
@@ -128,7 +129,7 @@ def _change(database, problem_id: str, body: dict) -> None:
         change_problem(store, int(problem["id"][3:]), parse_change(body), _who())
     except (BadChange, ChangeRefused) as error:
         raise click.ClickException(str(error)) from None
-    changed = store.get_problem(int(problem["id"][3:]))
+    changed = read_problem(store, int(problem["id"][3:]))
     click.echo(
         f"{changed['id']} {changed.get('merged_into') and 'merged into ' + changed['merged_into'] or changed['state']}"
     )

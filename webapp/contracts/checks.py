@@ -29,6 +29,9 @@ KNOWN_DIALECTS = {
 
 
 CONTRACT_KEYS += ("http",)  # what the request carries outside its body (contracts/requests.py)
+CONTRACT_KEYS += (
+    "from_traffic",
+)  # parts learnt from the tool definitions a model was offered (pipeline/definitions.py)
 
 
 def check_contract(contract: dict) -> list[str]:
@@ -43,6 +46,8 @@ def check_contract(contract: dict) -> list[str]:
     problems += _mapping_problems(contract.get("mapping"))
     problems += _consumed_problems(contract.get("consumed"))
     problems += _budget_problems(contract.get("result_budget_bytes"))
+    if contract.get("from_traffic") is not None and not isinstance(contract["from_traffic"], dict):
+        problems.append("from_traffic: must be an object")
     name = contract.get("name")
     if name is not None and (not isinstance(name, str) or not name.strip()):
         problems.append("name: must be a non-empty string")

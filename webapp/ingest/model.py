@@ -48,6 +48,7 @@ class Rejection:
 class Batch:
     events: list[Event] = field(default_factory=list)
     rejected: list[Rejection] = field(default_factory=list)
+    tool_definitions: dict = field(default_factory=dict)  # {tool: arguments schema} the traffic offered a model
 
 
 class IngestError(Exception):

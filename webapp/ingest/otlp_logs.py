@@ -80,6 +80,7 @@ def parse_otlp_logs(
             if record.error is not None:
                 raise record.error
             batch.events.extend(_events(record, ctx))
+            batch.tool_definitions.update(genai.tool_definitions(record.attrs))
         except RecordError as err:
             raw_id = orjson.dumps({"trace_id": record.trace_id, "span_id": record.span_id, "name": record.name})
             batch.rejected.append(

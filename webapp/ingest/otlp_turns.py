@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import genai
-from .otlp_spans import Span
+from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 _MAX_HOPS = 256
 
@@ -40,37 +40,57 @@ class Turns:
         self.by_id = by_id
         self.turns: dict[int, Turn] = {}  # id(model span) -> its turn
         self._models_under: dict[tuple[str, str], list[Span]] = {}
+        self._sdk_requests: set[int] = set()
         for s in spans:
-            if genai.is_model_span(s.attrs):
-                self.turns[id(s)] = Turn(s, _named_calls(s), genai.provider(s.attrs))
-                self._models_under.setdefault((s.trace_id, s.parent_id), []).append(s)
+            if not genai.is_model_span(s.attrs):
+                continue
+            turn = Turn(s, _named_calls(s), genai.provider(s.attrs))
+            if not turn.calls and _is_http(s):  # the SDK's own span of its HTTP request, beside the library's
+                self._sdk_requests.add(id(s))
+                continue
+            self.turns[id(s)] = turn
+            self._models_under.setdefault((s.trace_id, s.parent_id), []).append(s)
         for models in self._models_under.values():
             models.sort(key=lambda m: m.start_ns)
         self.results = self._results(spans)
 
     def is_model(self, s: Span) -> bool:
-        return id(s) in self.turns
+        return id(s) in self.turns or id(s) in self._sdk_requests
 
     def under_model(self, s: Span) -> bool:
         """Tell a span inside a model span (the SDK's own request to the model API)."""
-        return any(id(a) in self.turns for a in self._ancestors(s))
+        return any(self.is_model(a) for a in self._ancestors(s))
 
-    def assign(self, items: list[Span]) -> dict[int, tuple[Turn, genai.ToolCall]]:
-        """Return {id(span): (turn, call)} for the spans that belong to an announced call."""
-        by_turn: dict[int, list[Span]] = {}
+    def assign(self, https: list[Span], tools: list[Span] = ()) -> dict[int, tuple[Turn, genai.ToolCall]]:
+        """Return {id(span): (turn, call)} for the HTTP and tool spans that belong to an announced call.
+
+        A turn's tool spans take its calls in order; an HTTP span goes with the latest tool span of its turn
+        started before it (a tool whose HTTP client lost the context), else the turn's HTTP spans take the
+        calls in order, and one call takes them all."""
+        owners, tool_ids = {}, {id(t) for t in tools}
+        for turn, members in self._by_turn([*https, *tools]).items():
+            members.sort(key=lambda s: s.start_ns)
+            in_turn_tools = [s for s in members if id(s) in tool_ids]
+            owners.update({id(s): (turn, call) for s, call in zip(in_turn_tools, turn.calls)})
+            loose = [s for s in members if id(s) not in tool_ids]
+            if in_turn_tools:
+                for s in loose:
+                    before = [t for t in in_turn_tools if t.start_ns <= s.start_ns and id(t) in owners]
+                    if before:
+                        owners[id(s)] = owners[id(before[-1])]
+            elif len(turn.calls) == 1:
+                owners.update({id(s): (turn, turn.calls[0]) for s in loose})
+            else:
+                owners.update({id(s): (turn, call) for s, call in zip(loose, turn.calls)})
+        return owners
+
+    def _by_turn(self, items: list[Span]) -> dict[Turn, list[Span]]:
+        by_turn: dict[Turn, list[Span]] = {}
         for s in items:
             turn = self.turn_of(s)
             if turn is not None and turn.calls:
-                by_turn.setdefault(id(turn.model), []).append(s)
-        owners = {}
-        for model_id, members in by_turn.items():
-            turn = self.turns[model_id]
-            members.sort(key=lambda s: s.start_ns)
-            if len(turn.calls) == 1:
-                owners.update({id(s): (turn, turn.calls[0]) for s in members})
-            else:
-                owners.update({id(s): (turn, call) for s, call in zip(members, turn.calls)})
-        return owners
+                by_turn.setdefault(turn, []).append(s)
+        return by_turn
 
     def places(self, items: list[Span]) -> dict[int, dict]:
         """Return {id(span): meta} for spans in a turn that announced nothing here: its calls may come in a log."""
@@ -124,3 +144,7 @@ def _named_calls(model: Span) -> list[genai.ToolCall]:
         call if call.call_id else genai.ToolCall(f"{model.span_id}-{n}", call.name, call.arguments)
         for n, call in enumerate(genai.announced_calls(model.attrs), 1)
     ]
+
+
+def _is_http(s: Span) -> bool:
+    return s.kind == SPAN_KIND_CLIENT and ("http.request.method" in s.attrs or "http.method" in s.attrs)

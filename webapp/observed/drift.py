@@ -21,7 +21,7 @@ def drift_findings(stage: str, shape: dict, facts: dict, ts: str | None) -> list
         return []
     out = []
     paths = shape["paths"]
-    for path, f in sorted(facts.items()):
+    for path, f in facts.items():  # in any order: the analysis sorts its findings
         entry = paths.get(path)
         if entry is None or entry["n"] < NEW_FIELD_CALLS and entry["new"] >= MIN_HISTORY:
             if parent_of(path) in paths and (entry or not shape["folded"]):

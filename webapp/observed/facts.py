@@ -2,6 +2,7 @@
 
 import re
 from datetime import date, datetime
+from functools import lru_cache
 
 from ..analysis.pointers import escape
 from ..analysis.values import type_name
@@ -42,29 +43,38 @@ class PathFacts:
                 self.values.add(text)
 
 
+_KINDS = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", type(None): "null"}
+
+
 def facts_of(document) -> dict[str, PathFacts]:
     """Return {normalised pointer: PathFacts} of a document (array items as `*`, id-like keys as `{id}`)."""
     out: dict[str, PathFacts] = {}
     stack = [("", document)]
+    pop, push, kinds = stack.pop, stack.append, _KINDS
     while stack:
-        path, node = stack.pop()
+        path, node = pop()
         facts = out.get(path)
         if facts is None:
             facts = out[path] = PathFacts()
             facts.sample = node if not isinstance(node, (dict, list)) else None
-        kind = type_name(node)
+        kind = kinds.get(type(node)) or type_name(node)
         facts.types.add(kind)
         facts.instances += 1
         if kind == "object":
             facts.objects += 1
-            stack.extend((f"{path}/{key_segment(key)}", value) for key, value in node.items())
+            prefix = path + "/"
+            for key, value in node.items():
+                push((prefix + key_segment(key), value))
         elif kind == "array":
-            stack.extend((f"{path}/*", value) for value in node)
+            items = path + "/*"
+            for value in node:
+                push((items, value))
         elif kind == "string":
             facts.add_string(node)
     return out
 
 
+@lru_cache(maxsize=16384)  # field names repeat from call to call
 def key_segment(key: str) -> str:
     """Return an object key as a pointer segment: escaped, or `{id}` for a key that looks like an id."""
     if key.isdigit():

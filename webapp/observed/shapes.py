@@ -30,23 +30,25 @@ def learn(shape: dict, facts: dict, ts: str | None) -> dict:
     for path, entry in paths.items():
         if path not in facts and parent_of(path) in objects:
             _absent(shape, entry, path, ts)
-    for path, f in sorted(facts.items()):
+    known = all(path in paths for path in facts)
+    room = [True]  # no room made once means none this call: its threshold holds, its paths only grow commoner
+    for path, f in facts.items() if known else sorted(facts.items()):  # a parent is made before its children
         entry = paths.get(path)
         if entry is None:
-            entry = _new_path(shape, path, ts)
+            entry = _new_path(shape, path, ts, room)
             if entry is None:
                 continue
         _present(entry, f, ts)
     shape["calls"] += 1
-    shape["first"] = shape["first"] or ts
+    shape["first"] = _earliest(shape["first"], ts)
     shape["last"] = max(shape["last"] or "", ts or "") or None
     return shape
 
 
-def _new_path(shape: dict, path: str, ts) -> dict | None:
+def _new_path(shape: dict, path: str, ts, room: list) -> dict | None:
     paths = shape["paths"]
     parent = parent_of(path)
-    if parent is not None and parent not in paths or len(paths) >= MAX_PATHS and not _make_room(shape):
+    if parent is not None and parent not in paths or len(paths) >= MAX_PATHS and not _room_made(shape, room):
         shape["folded"] += 1
         return None
     paths[path] = entry = {"n": 0, "first": ts, "new": shape["calls"], "inst": 0, "objs": 0, "t": {}, "f": {}}
@@ -54,22 +56,31 @@ def _new_path(shape: dict, path: str, ts) -> dict | None:
     return entry
 
 
+def _room_made(shape: dict, room: list) -> bool:
+    room[0] = room[0] and _make_room(shape)
+    return room[0]
+
+
 def _make_room(shape: dict) -> bool:
     """Fold the rarest tenth of paths (leaves first) present in at most 1% of calls; say whether any went."""
     paths = shape["paths"]
     rare = [p for p, e in paths.items() if e["n"] <= shape["calls"] * RARE and p != ""]
+    if not rare:
+        return False
     rare.sort(key=lambda p: (paths[p]["n"], -p.count("/")))
-    gone = set(rare[: max(1, len(paths) // 10)]) if rare else set()
+    gone = set(rare[: max(1, len(paths) // 10)])
     for path in list(paths):
         if path in gone or any(path.startswith(g + "/") for g in gone):
             del paths[path]
             shape["folded"] += 1
-    return bool(gone)
+    return True
 
 
 def _present(entry: dict, f, ts) -> None:
     strings_before = _count(entry["t"], "string")
-    for kind in sorted(f.types):
+    if ts and ts < (entry["first"] or "~"):  # a backlog's calls may come a little out of order
+        entry["first"] = ts
+    for kind in sorted(f.types) if len(f.types) > 1 else f.types:
         _see(entry["t"], kind, ts, entry["n"])
     entry["n"] += 1
     entry["inst"] += f.instances
@@ -100,6 +111,7 @@ def _absent(shape: dict, entry: dict, path: str, ts) -> None:
     if entry["miss"] is None:
         entry["miss"] = [0, ts, parent_objects, entry["n"]]
     entry["miss"][0] += 1
+    entry["miss"][1] = _earliest(entry["miss"][1], ts)
 
 
 def _see(entries: dict, key, ts, before: int, usual=None) -> None:
@@ -109,6 +121,12 @@ def _see(entries: dict, key, ts, before: int, usual=None) -> None:
         agreeing = usual(entries) if usual else _dominant(entries)
         seen = entries[key] = [0, ts, before, agreeing]
     seen[0] += 1
+    if ts and ts < (seen[1] or "~"):
+        seen[1] = ts
+
+
+def _earliest(when: str | None, ts: str | None) -> str | None:
+    return min(when, ts) if when and ts else when or ts
 
 
 def _count(entries: dict, key) -> int:

@@ -19,6 +19,7 @@ from ..alerts import settle
 from ..alerts.messages import signed_headers, slack_body, webhook_body
 from ..alerts.rules import EVENT_TYPES, TEST_TYPE
 from ..alerts.urls import UrlRefused, allow_list, check_url, masked
+from ..problems.states import shown
 from ..store import Store
 from ..store.alert_rules import seconds_between
 from ..store.alerts import LEASE_S
@@ -69,6 +70,7 @@ def _settled(store: Store, message: dict, settings: dict) -> settle.Decision:
         return settle.Decision("send", message["data"])
     single = None if message["data"].get("summary") else message["type"]
     now, unsettled = store.alert_problems_now(numbers, single)
+    now = {number: shown(problem) for number, problem in now.items()}  # the state a person reads
     return settle.decide(
         message,
         now,

@@ -22,6 +22,7 @@ from ..redaction.redactor import Redactor
 from ..store import IngestResult, Store, StoreUnavailable
 from ..store.codec import utc_now
 from .contracts import analysis_contract
+from .definitions import learn_definitions
 from .mappings import learn
 from .observed import Observer, with_drift
 from .rules import RULES
@@ -69,7 +70,10 @@ def store_batch(
     if redactor and not prepared:
         for i, event in enumerate(events):  # in place: each original goes as its redacted copy comes
             events[i] = redactor.event(event)
-    return store.add_events(events, rejected, also=_rejection_alerts(store, rejected, source) if rejected else None)
+    result = store.add_events(events, rejected, also=_rejection_alerts(store, rejected, source) if rejected else None)
+    if batch.tool_definitions:
+        learn_definitions(store, batch.tool_definitions)
+    return result
 
 
 def refuse_body(

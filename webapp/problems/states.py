@@ -8,7 +8,7 @@ contract digest.
 """
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 from ..common.times import stamp
@@ -32,7 +32,19 @@ def display_state(state: str, first_seen: str | None, now: datetime) -> str:
     """Return the state a person reads: open becomes new (first seen within 7 days) or ongoing."""
     if state != "open":
         return state
-    return "new" if first_seen and first_seen >= iso(now - timedelta(days=NEW_DAYS)) else "ongoing"
+    return "new" if first_seen and first_seen >= new_since(now) else "ongoing"
+
+
+def new_since(now: datetime) -> str:
+    """Return the first-seen time from which an open problem reads as new."""
+    return iso(now - timedelta(days=NEW_DAYS))
+
+
+def shown(problem: dict | None, now: datetime | None = None) -> dict | None:
+    """Give a problem as the store keeps it the state a person reads (display_state), in place; return it."""
+    if problem is not None:
+        problem["state"] = display_state(problem["state"], problem["first_seen"], now or datetime.now(UTC))
+    return problem
 
 
 def iso(moment: datetime) -> str:

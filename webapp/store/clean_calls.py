@@ -1,10 +1,7 @@
-"""Clean calls of a tool: the candidates for the nearest clean call and the last clean call before a problem, which
-prefer the calls that exercised what broke (webapp/problems/exercised.py); and small facts of one call."""
+"""Clean calls of a tool: the candidates for the nearest clean call and the last clean call before a problem (the
+layers above prefer those that exercised what broke: webapp/problems/exercised.py); and small facts of one call."""
 
-from ..problems import exercised
 from .codec import dumps, loads
-
-CLEAN_BEFORE_CANDIDATES = 100  # clean calls read (newest first) for one that exercised the problem's path
 
 
 class CleanCalls:
@@ -55,26 +52,3 @@ class CleanCalls:
             "SELECT contract_digest FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id)
         ).fetchone()
         return row[0] if row else None
-
-    def _last_clean_before(self, problem: dict) -> dict | None:
-        """Return the newest clean call before the problem that exercised what broke: its argument path and, for a
-        response problem, a response of the same class (an error for an error-envelope problem), when one did."""
-        if not problem["tool"] or not problem["first_seen"]:
-            return None
-        candidates = self.clean_calls(problem["tool"], CLEAN_BEFORE_CANDIDATES, before=problem["first_seen"])
-        latest = (problem.get("examples") or {}).get("latest")
-        status = self.call_status(latest["trace_id"], latest["call_id"]) if latest else None
-        pool, flags = exercised.preferred(
-            candidates, exercised.argument_path(problem), exercised.response_class(problem, status)
-        )
-        if not pool:
-            return None
-        best = pool[0]  # newest first
-        return {
-            "trace_id": best["trace_id"],
-            "call_id": best["call_id"],
-            "ts": best["last_ts"],
-            "release": best["release"],
-            "status_code": best["status_code"],
-            **flags,
-        }

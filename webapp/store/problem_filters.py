@@ -1,76 +1,35 @@
-"""What the problem list can be filtered by, and the SQL conditions for it."""
+"""The problem list's filters as the store runs them, and the SQL conditions for them.
 
-from dataclasses import dataclass, fields
+The filters are plain values in the store's own terms (stored states and times); the web layer parses a query
+string into them (webapp/web/problems/query.py), its "new" and "ongoing" included."""
+
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from ..analysis.kinds import KIND_NAMES
-from ..common import times
-from ..problems.fingerprint import SCHEMA_KIND
-from ..problems.states import NEW_DAYS, STATES
-from .filters import MAX_LIMIT, absolute_time, bad_filter, is_time, query_args
-
-TICKETS = ("linked", "unlinked")
 HOUR = "%Y-%m-%dT%H"  # problem_hours' keys
 ROLLUP_HOURS = 24  # a time window up to this long is decided by the hourly rollup, a longer one by a probe
 # The release of a problem's first call: the release it is new in (problem_calls_by_time finds it, one probe).
 FIRST_RELEASE = (
     "(SELECT f.release FROM problem_calls f WHERE f.problem_id = p.id ORDER BY f.ts, f.trace_id, f.call_id LIMIT 1)"
 )
-CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND), "ticket": TICKETS}
 
 
 @dataclass(frozen=True)
-class ProblemQuery:
+class ProblemFilters:
     q: str = ""  # words in the tool, kind, paths or transform, or a problem id
     tool: str = ""
     kind: str = ""
     severity: str = ""
-    state: str = ""  # new, ongoing, resolved, regressed, archived
+    state: str = ""  # a stored state: open, resolved, regressed, archived
+    first_seen_from: str = ""  # first seen at or after this time
+    first_seen_before: str = ""  # first seen before this time
     source: str = ""
     release: str = ""
     new_in: str = ""  # a release: only the problems first seen in it (the release of their first call)
     ticket: str = ""  # linked (has ticket links) or unlinked
-    since: str = ""  # seen at or after (RFC 3339, a day, or 2h / 7d ago): an occurrence in the range
+    since: str = ""  # seen at or after (a stored time): an occurrence in the range
     until: str = ""  # seen at or before
     limit: int = 50
-
-    @classmethod
-    def from_args(cls, args) -> "ProblemQuery":
-        """Build a query from request args, ignoring values it does not know (the pages' lenient way)."""
-        values = {
-            f.name: "".join(ch for ch in (args.get(f.name) or "") if ch.isprintable()).strip()
-            for f in fields(cls)
-            if f.name != "limit"
-        }
-        for name, choices in CHOICES.items():
-            if values[name] not in choices:
-                values[name] = ""
-        for name in ("since", "until"):
-            if values[name] and not is_time(values[name]):
-                values[name] = ""
-        limit = args.get("limit", "50")
-        limit = min(max(int(limit), 1), MAX_LIMIT) if (str(limit).isascii() and str(limit).isdigit()) else 50
-        return cls(limit=limit, **values)
-
-    @staticmethod
-    def bad_value(args) -> str | None:
-        """Say what is wrong with the first bad value in args (the API's strict way)."""
-        return bad_filter(args, CHOICES) or bad_range(args)
-
-    def as_args(self, **changes) -> dict:
-        """Return the non-empty filters as query-string arguments, with changes applied."""
-        return query_args(self, changes)
-
-
-def bad_range(args, now: datetime | None = None) -> str | None:
-    """Say so when since comes after until (a window that ends before it begins), or None."""
-    since, until = ((args.get(name) or "").strip() for name in ("since", "until"))
-    if not (since and until and is_time(since) and is_time(until)):
-        return None
-    now = now or datetime.now(UTC)
-    if _moment(absolute_time(since, now)) > _moment(absolute_time(until, now)):
-        return f"since ({since[:40]!r}) must not be later than until ({until[:40]!r})"
-    return None
 
 
 def _moment(text: str) -> datetime:
@@ -78,40 +37,34 @@ def _moment(text: str) -> datetime:
     return day.replace(tzinfo=UTC) if day.tzinfo is None else day
 
 
-def new_since(now: datetime | None = None) -> str:
-    """Return the first-seen time after which an open problem reads as new."""
-    now = now or datetime.now(UTC)
-    return times.stamp(now - timedelta(days=NEW_DAYS))
-
-
-def conditions(query: ProblemQuery, now: datetime | None = None) -> tuple[list[str], list]:
-    """Return the WHERE conditions and parameters of a problem query (merged problems left out)."""
+def conditions(filters: ProblemFilters) -> tuple[list[str], list]:
+    """Return the WHERE conditions and parameters of the filters (merged problems left out)."""
     where, params = ["p.merged_into IS NULL", "p.calls > 0"], []
-    for name in ("tool", "kind", "severity"):
-        if getattr(query, name):
+    for name in ("tool", "kind", "severity", "state"):
+        if getattr(filters, name):
             where.append(f"p.{name} = ?")
-            params.append(getattr(query, name))
-    if query.state in ("new", "ongoing"):
-        where.append("p.state = 'open' AND p.first_seen " + (">= ?" if query.state == "new" else "< ?"))
-        params.append(new_since(now))
-    elif query.state:
-        where.append("p.state = ?")
-        params.append(query.state)
+            params.append(getattr(filters, name))
+    if filters.first_seen_from:
+        where.append("p.first_seen >= ?")
+        params.append(filters.first_seen_from)
+    if filters.first_seen_before:
+        where.append("p.first_seen < ?")
+        params.append(filters.first_seen_before)
     for dim in ("source", "release"):
-        if getattr(query, dim):
+        if getattr(filters, dim):
             # one search of problem_splits_by_value, not a probe per problem; `+` keeps the walk by last_seen
             where.append("+p.id IN (SELECT s.problem_id FROM problem_splits s WHERE s.dim = ? AND s.value = ?)")
-            params += [dim, getattr(query, dim)]
-    if query.new_in:  # seen in the release at all (the index), then first seen in it (a probe per such problem)
+            params += [dim, getattr(filters, dim)]
+    if filters.new_in:  # seen in the release at all (the index), then first seen in it (a probe per such problem)
         where.append("+p.id IN (SELECT s.problem_id FROM problem_splits s WHERE s.dim = 'release' AND s.value = ?)")
         where.append(f"{FIRST_RELEASE} = ?")
-        params += [query.new_in, query.new_in]
-    if query.ticket:
-        where.append("p.links " + ("!=" if query.ticket == "linked" else "=") + " '[]'")  # links is a JSON list
-    if query.since or query.until:
-        _in_range(absolute_time(query.since, now), absolute_time(query.until, now), where, params)
-    if query.q:
-        _search(query.q, where, params)
+        params += [filters.new_in, filters.new_in]
+    if filters.ticket:
+        where.append("p.links " + ("!=" if filters.ticket == "linked" else "=") + " '[]'")  # links is a JSON list
+    if filters.since or filters.until:
+        _in_range(filters.since, filters.until, where, params)
+    if filters.q:
+        _search(filters.q, where, params)
     return where, params
 
 

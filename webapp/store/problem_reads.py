@@ -1,13 +1,15 @@
-"""Problems, the read side: the list, one problem with its history and reach, its traces (mixed into Store)."""
+"""Problems, the read side: the list, one problem with its history and reach, its traces (mixed into Store).
+
+A problem comes with its stored state; the state a person reads (an open problem is new or ongoing) is the
+presentation's, applied above the store (webapp/pipeline/problems.py)."""
 
 import time
-from datetime import UTC, datetime
+from dataclasses import replace
 
-from ..problems.states import display_state
 from .alert_facts import line_facts
 from .clean_calls import CleanCalls
 from .codec import dumps, loads
-from .problem_filters import ProblemQuery, conditions, new_since
+from .problem_filters import ProblemFilters, conditions
 
 COLUMNS = """p.id, p.fingerprint, p.fp_version, p.tool, p.kind, p.severity, p.stages, p.left_snapshot, p.left_path,
  p.right_snapshot, p.right_path, p.transform, p.keyword, p.first_seen, p.last_seen, p.occurrences, p.calls,
@@ -20,34 +22,33 @@ _FACETS: dict = {}  # database file -> (when, facets): a store lives for one req
 class ProblemReads(CleanCalls):
     """Queries that return problems as plain dicts."""
 
-    def find_problems(self, query: ProblemQuery, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
+    def find_problems(self, filters: ProblemFilters, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
         """Return problems newest last seen first after a (last_seen, id) cursor, and the next cursor."""
         self.catch_up_for_read()
-        now = datetime.now(UTC)
-        where, params = conditions(query, now)
+        where, params = conditions(filters)
         if cursor:
             where.append("(p.last_seen, p.id) < (?, ?)")
             params += [cursor[0], int(cursor[1])]
         sql = (
             f"SELECT {COLUMNS} FROM problems p WHERE {' AND '.join(where)} ORDER BY p.last_seen DESC, p.id DESC LIMIT ?"
         )
-        rows = list(self.db.query(sql, [*params, query.limit + 1]))
+        rows = list(self.db.query(sql, [*params, filters.limit + 1]))
         next_cursor = None
-        if len(rows) > query.limit:
-            rows = rows[: query.limit]
+        if len(rows) > filters.limit:
+            rows = rows[: filters.limit]
             next_cursor = (rows[-1]["last_seen"], str(rows[-1]["id"]))
-        problems = [_problem(row, now) for row in rows]
+        problems = [_problem(row) for row in rows]
         self._add_splits(problems)
         return problems, next_cursor
 
-    def count_problems(self, query: ProblemQuery) -> dict:
-        """Return how many problems match per display state (the list's tabs), counted in SQL."""
-        now = datetime.now(UTC)
-        where, params = conditions(ProblemQuery(**{**query.__dict__, "state": ""}), now)
+    def count_problems(self, filters: ProblemFilters, new_since: str) -> dict:
+        """Return how many problems match per display state (the list's tabs), counted in SQL: an open problem
+        first seen at or after `new_since` counts as new, an older one as ongoing (the filters' state is ignored)."""
+        where, params = conditions(replace(filters, state="", first_seen_from="", first_seen_before=""))
         rows = self.db.execute(
             f"SELECT CASE WHEN p.state != 'open' THEN p.state WHEN p.first_seen >= ? THEN 'new' ELSE 'ongoing' END, "
             f"count(*) FROM problems p WHERE {' AND '.join(where)} GROUP BY 1",
-            [new_since(now), *params],
+            [new_since, *params],
         )
         return {**dict.fromkeys(("new", "ongoing", "resolved", "regressed", "archived"), 0), **dict(rows)}
 
@@ -90,7 +91,7 @@ class ProblemReads(CleanCalls):
         row = next(iter(self.db.query(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))), None)
         if row is None:
             return None
-        problem = _problem(row, datetime.now(UTC))
+        problem = _problem(row)
         if row["merged_into"]:
             return problem
         self._add_splits([problem], detail=True)
@@ -122,7 +123,6 @@ class ProblemReads(CleanCalls):
             "rate": round(problem["calls"] / max(row["exercised"], problem["calls"], 1), 4),
         }
         problem["verification"] = self._verification(row)
-        problem["last_clean_before"] = self._last_clean_before(problem)
         return problem
 
     def problem_hourly(self, number: int, since: str, until: str) -> dict[str, int]:
@@ -188,7 +188,7 @@ class ProblemReads(CleanCalls):
         facts of its one-line message under `_line` when `event` is given (the sender takes them out)."""
         cursor = conn.execute(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))
         row = dict(zip([c[0] for c in cursor.description], cursor.fetchone()))
-        problem = _problem(row, datetime.now(UTC))
+        problem = _problem(row)
         for dim, name in (("release", "releases"), ("source", "sources"), ("digest", "contract_digests")):
             problem[name] = [
                 r[0]
@@ -245,7 +245,7 @@ class ProblemReads(CleanCalls):
         return {"calls": calls, "broke": broke}
 
 
-def _problem(row: dict, now: datetime) -> dict:
+def _problem(row: dict) -> dict:
     def end(side):
         snapshot = row[f"{side}_snapshot"]
         return None if snapshot is None else {"snapshot": snapshot, "path": row[f"{side}_path"]}
@@ -255,7 +255,7 @@ def _problem(row: dict, now: datetime) -> dict:
         "tool": row["tool"],
         "kind": row["kind"],
         "severity": row["severity"],
-        "state": display_state(row["state"], row["first_seen"], now),
+        "state": row["state"],
         "stages": row["stages"],
         "left": end("left"),
         "right": end("right"),

@@ -1,10 +1,6 @@
-"""Releases, the read side: each release's calls, the problems first seen in it and those it regressed, and what
-one release broke or fixed against another (mixed into Store; the same SQL runs on SQLite and PostgreSQL)."""
+"""Releases, the read side: each release's calls, the problems first seen in it and those it regressed, and the
+problems each release showed (mixed into Store; the same SQL runs on SQLite and PostgreSQL)."""
 
-from collections import Counter
-from datetime import UTC, datetime
-
-from ..problems import releases
 from .codec import dumps
 from .problem_filters import FIRST_RELEASE
 from .problem_reads import COLUMNS, _problem
@@ -24,50 +20,45 @@ SEEN_IN = """SELECT s.problem_id, p.tool, s.occurrences, s.calls FROM problem_sp
 
 
 class ReleaseReads:
-    """Queries that return releases as plain dicts."""
+    """The facts of releases, as rows and plain dicts (webapp/pipeline/releases.py folds and compares them)."""
 
-    def list_releases(self) -> list[dict]:
-        """Return every release the calls named, newest first seen first, with its calls, problems and sources."""
-        self.catch_up_for_read()
-        found = releases.fold(self.db.execute(CALLS_BY_RELEASE).fetchall())
-        new = Counter(row[0] for row in self.db.execute(FIRST_RELEASES).fetchall())
-        regressed = dict(self.db.execute(REGRESSED_BY_RELEASE).fetchall())
-        for entry in found:
-            entry["new_problems"] = int(new.get(entry["release"], 0))
-            entry["regressed_problems"] = int(regressed.get(entry["release"], 0))
-        return found
+    def release_calls(self) -> list[tuple]:
+        """Return (release, tool, source, first, last, calls, with_findings) rows of the calls that name a release."""
+        return self.db.execute(CALLS_BY_RELEASE).fetchall()
 
-    def compare_releases(self, base: str, other: str) -> dict:
-        """Return the problems `other` broke that `base` did not show, and those it fixed (see releases.compare),
-        each as the problem list shows it, with its occurrences and calls in the release that showed it."""
-        self.catch_up_for_read()
-        seen = {
-            name: {
-                row[0]: {"tool": row[1], "occurrences": int(row[2]), "calls": int(row[3])}
-                for row in self.db.execute(SEEN_IN, (name,)).fetchall()
-            }
-            for name in (base, other)
+    def first_releases(self) -> list[str | None]:
+        """Return the release of each listed problem's first call (None for one of no release)."""
+        return [row[0] for row in self.db.execute(FIRST_RELEASES).fetchall()]
+
+    def regressed_by_release(self) -> dict[str, int]:
+        """Return {release: the problems a call of it regressed}."""
+        return dict(self.db.execute(REGRESSED_BY_RELEASE).fetchall())
+
+    def seen_in_release(self, name: str) -> dict[int, dict]:
+        """Return {problem id: {"tool", "occurrences", "calls"}} of the listed problems a release's calls showed."""
+        return {
+            row[0]: {"tool": row[1], "occurrences": int(row[2]), "calls": int(row[3])}
+            for row in self.db.execute(SEEN_IN, (name,)).fetchall()
         }
+
+    def release_tool_calls(self, name: str) -> dict[str, int]:
+        """Return {tool: calls} of one release."""
         tool_calls: dict[str, int] = {}
         for _release, tool, _source, _first, _last, calls, _broken in self.db.execute(
-            CALLS_BY_RELEASE.replace("WHERE release IS NOT NULL", "WHERE release = ?"), (other,)
+            CALLS_BY_RELEASE.replace("WHERE release IS NOT NULL", "WHERE release = ?"), (name,)
         ).fetchall():
             tool_calls[tool] = tool_calls.get(tool, 0) + int(calls)
-        verdict = releases.compare(seen[base], seen[other], tool_calls)
-        return {name: self._problems_with(entries) for name, entries in verdict.items()}
+        return tool_calls
 
-    def _problems_with(self, entries: list[dict]) -> list[dict]:
-        """Return the problems of these entries, newest last seen first.
-
-        Each carries the entry's counts under `in_release`."""
+    def problems_with(self, entries: list[dict]) -> list[dict]:
+        """Return the problems of these entries newest last seen first, with each entry's counts under `in_release`."""
         by_id = {entry["id"]: entry for entry in entries}
         rows = self.db.query(
             f"SELECT {COLUMNS} FROM problems p WHERE p.id {self.sql.IN_JSON_NUMBERS} "
             "ORDER BY p.last_seen DESC, p.id DESC",
             (dumps(sorted(by_id)),),
         )
-        now = datetime.now(UTC)
-        problems = [_problem(row, now) for row in rows]
+        problems = [_problem(row) for row in rows]
         self._add_splits(problems)
         for problem in problems:
             entry = by_id[int(problem["id"][3:])]

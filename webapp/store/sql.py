@@ -101,9 +101,10 @@ DELETE_TRACE_TOOLS = "DELETE FROM trace_tools WHERE trace_id = ?"
 INSERT_TRACE_KINDS = """INSERT INTO trace_kinds (trace_id, kind, last_ts)
  SELECT trace_id, value, last_ts FROM traces, json_each('["' || replace(kinds, ',', '","') || '"]')
  WHERE trace_id = ? AND kinds != ''"""
+# oldest first (calls_pending_by_time): a tool's observed shapes learn its calls in the order they were made
 CLAIM_PENDING = """UPDATE calls SET claimed_at = ?1 WHERE rowid IN (
- SELECT rowid FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2) LIMIT ?3)
- RETURNING trace_id, call_id, version"""
+ SELECT rowid FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2)
+ ORDER BY first_ts LIMIT ?3) RETURNING trace_id, call_id, version"""
 SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at = NULL,
  worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds, loud_kinds = :loud_kinds,
  contract_digest = :contract_digest

@@ -2,6 +2,7 @@
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
+from ..pipeline.releases import compare_releases, list_releases
 from .db import get_store
 from .errors import ApiError
 from .problems import api as problems_api
@@ -21,7 +22,7 @@ def releases_data(args) -> dict:
     if other and not base:
         raise Refused(400, "bad_parameter", "compare needs release: ?release=A&compare=B says what B broke and fixed")
     store = get_store()
-    releases = store.list_releases()
+    releases = list_releases(store)
     known = {entry["release"] for entry in releases}
     for name in (base, other):
         if name and name not in known:
@@ -31,7 +32,7 @@ def releases_data(args) -> dict:
         entry["permalink"] = url_for("releases.page", release=entry["release"], _external=True)
     data = {"releases": [e for e in releases if e["release"] == base] if base and not other else releases}
     if base and other:
-        found = store.compare_releases(base, other)
+        found = compare_releases(store, base, other)
         data["comparison"] = {
             "release": base,
             "compare": other,
@@ -54,7 +55,7 @@ def _page_data() -> dict:
         data = releases_data(request.args)
     except Refused as refused:
         abort(refused.args[0], description=refused.args[2])
-    everything = get_store().list_releases() if request.args.get("release") else data["releases"]
+    everything = list_releases(get_store()) if request.args.get("release") else data["releases"]
     order = [entry["release"] for entry in everything]  # newest first: the one after a release is its successor
     previous = {name: order[i + 1] for i, name in enumerate(order[:-1])}
     return {

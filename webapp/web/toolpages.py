@@ -7,6 +7,7 @@ from ..contracts import ContractError
 from ..inference.hints import map_command
 from ..pipeline import mappings as toolmappings
 from ..pipeline import observed as toolobserved
+from ..pipeline.definitions import traffic_mark
 from ..store import stats
 from ..store.filters import TraceQuery
 from ..store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates, way_back_counts
@@ -76,6 +77,7 @@ def tool_data(name: str) -> dict:
         "request_line": _request(store, name, contract),
         "way_back": way_back_counts(store, name, WAY_BACK_KINDS),
         "observed": toolobserved.observed_view(store, name),
+        "from_traffic": traffic_mark(contract),  # the arguments schema came from a definition a model was offered
     }
 
 

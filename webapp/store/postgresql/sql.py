@@ -114,9 +114,10 @@ REFRESH_TRACE_INDEXES = (
  WHERE c.trace_id = ANY(?) AND c.tool IS NOT NULL""",
 )
 # Claims skip rows another node holds locked, so no call is claimed twice however many analysers run.
+# oldest first (calls_pending_by_time): a tool's observed shapes learn its calls in the order they were made
 CLAIM_PENDING = """UPDATE calls SET claimed_at = ?1 WHERE (trace_id, call_id) IN (
  SELECT trace_id, call_id FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2)
- LIMIT ?3 FOR UPDATE SKIP LOCKED) RETURNING trace_id, call_id, version"""
+ ORDER BY first_ts LIMIT ?3 FOR UPDATE SKIP LOCKED) RETURNING trace_id, call_id, version"""
 HOUR_KEYS = f"""SELECT DISTINCT substr(c.last_ts, 1, 13), coalesce(c.tool, '{NO_TOOL}')
  FROM {KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"""
 REFRESH_HOUR = f"""INSERT INTO call_hours (hour, tool, calls, findings)

@@ -7,15 +7,17 @@ from flask import Blueprint, current_app, g, jsonify, redirect, request, url_for
 
 from ...common.digits import is_digits
 from ...pipeline.changes import change_problem
+from ...pipeline.problems import find_problems, read_problem
 from ...problems.states import BadChange, parse_change
 from ...problems.strips import strip
 from ...problems.timeline import default_range
 from ...store.errors import ChangeRefused
-from ...store.filters import absolute_time, bad_time
-from ...store.problem_filters import ProblemQuery, bad_range
+from ...store.filters import absolute_time
 from .. import security
 from ..db import get_store
 from ..errors import ApiError
+from ..filters import bad_time
+from .query import ProblemQuery, bad_range
 
 bp = Blueprint("problems_api", __name__)
 REFUSED = (BadChange, ChangeRefused)  # a change the body asks wrongly, or one the stored problem cannot take
@@ -50,7 +52,7 @@ def problem_or_404(problem_id: str) -> dict:
     """Return the problem a `TD-42` id names; 404 when there is none."""
     store = get_store()
     number = store.resolve_problem_id(problem_id)
-    problem = store.get_problem(number) if number is not None else None
+    problem = read_problem(store, number) if number is not None else None
     if problem is None:
         raise ApiError(404, "problem_not_found", f"no problem with id {problem_id[:40]!r}")
     return problem
@@ -89,7 +91,7 @@ def list_problems():
     cursor = decode(request.args.get("cursor"), 2)
     if cursor and not is_digits(cursor[1]):
         raise ApiError(400, "bad_cursor", "cursor is not one this server gave out")
-    problems, next_cursor = get_store().find_problems(ProblemQuery.from_args(request.args), cursor)
+    problems, next_cursor = find_problems(get_store(), ProblemQuery.from_args(request.args).filters(), cursor)
     return jsonify(problems=[with_links(p) for p in problems], next_cursor=encode(next_cursor))
 
 

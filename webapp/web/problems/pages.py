@@ -5,6 +5,7 @@ from markupsafe import Markup, escape
 
 from ...common.digits import is_digits
 from ...pipeline.changes import change_problem
+from ...pipeline.problems import find_problems, read_problem
 from ...problems.exercised import argument_path, response_class
 from ...problems.fingerprint import grouped_by
 from ...problems.nearest import nearest
@@ -13,12 +14,12 @@ from ...problems.strips import strip, strips
 from ...problems.timeline import MAX_SPAN_DAYS, default_range, list_range, sparkline, step_words
 from ...problems.words import counted
 from ...reports.problems import problem_markdown
-from ...store.problem_filters import ProblemQuery, bad_range
 from ..db import get_store
 from ..ranges import quick_links, shown_window
 from ..security import change_hint, may_change_contracts
 from ..views import page_or_fragment
 from . import api
+from .query import ProblemQuery, bad_range
 
 bp = Blueprint("problems_pages", __name__)
 LIST_DAYS = 7
@@ -61,7 +62,7 @@ def _list_context() -> dict:
     except Exception:  # a stale or edited cursor: the page starts from the newest
         cursor = None
     store = get_store()
-    problems, next_cursor = store.find_problems(query, cursor if cursor and is_digits(cursor[1]) else None)
+    problems, next_cursor = find_problems(store, query.filters(), cursor if cursor and is_digits(cursor[1]) else None)
     window = shown_window(
         query.since,
         query.until,
@@ -82,7 +83,7 @@ def _list_context() -> dict:
         "range": (since, until),
         "window": window,
         "window_links": quick_links(".problems_page", (query.since, query.until), query.as_args(cursor=None)),
-        "counts": store.count_problems(query),
+        "counts": query.counts(store),
         "facets": store.problem_facets(),
         "states": STATES,
         # each row's links are this plus a suffix: a url_for per row costs more than the row's SQL
@@ -107,7 +108,7 @@ def problems_json():
 
 def _problem_or_redirect(problem_id: str, endpoint: str):
     number = get_store().resolve_problem_id(problem_id)
-    problem = get_store().get_problem(number) if number is not None else None
+    problem = read_problem(get_store(), number) if number is not None else None
     if problem is None:
         abort(404, description=f"no problem with id {problem_id}")
     if "merged_into" in problem:
@@ -247,7 +248,7 @@ def change_links(problem_id):
     htmx = bool(request.headers.get("HX-Request"))
     if not htmx and error is None:
         return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
-    problem = get_store().get_problem(int(problem["id"][3:]))
+    problem = read_problem(get_store(), int(problem["id"][3:]))
     if htmx:  # htmx swaps only a 2xx answer: the refusal is said in the fragment
         return page_or_fragment(
             "problem.html", "partials/problem_links.html", problem=problem, can_change=True, links_error=error
