@@ -81,7 +81,7 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     https = [s for s in spans if _is_http(s) and not turns.is_model(s) and not turns.under_model(s)]
     above = {id(s): _tool_ancestor(s, by_id) for s in https + tools}
     loose = [s for s in https if above[id(s)] is None and _has_body(s)]
-    owners = turns.assign(loose + [s for s in tools if above[id(s)] is None])
+    owners = turns.assign(loose, [s for s in tools if above[id(s)] is None])
     identity = _Identities(owners, above)
     places = turns.places(loose)
     batch = Batch()
@@ -103,6 +103,9 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
         _emit(batch, result.carrier, _result_events, trace_id, call_id, result, ctx)
     for turn in turns.turns.values():
         batch.tool_definitions.update(genai.tool_definitions(turn.model.attrs))
+    for s in spans:
+        if s.name.startswith("tools/list") or s.attrs.get("mcp.method.name") == "tools/list":
+            batch.tool_definitions.update(genai.listed_tools(s.attrs))
     return batch
 
 
