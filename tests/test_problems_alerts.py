@@ -174,3 +174,15 @@ def test_a_quiet_problem_someone_has_changed_is_not_news_at_its_first_live_call(
     send(client, *call(trace(2), at(0)))  # whoever linked a ticket knows of it: no "new" to open another
     pipeline.catch_up(store)
     assert deliver_due(store, app.config) == 0
+
+
+def test_a_problem_whose_top_pair_misses_a_side_is_alerted(client, app, store, receiver):
+    """A dropped field's pair names the side that holds no value ([5, null, ["right"]]): its alert is written."""
+    _rule(client, receiver)
+    events = call(trace(1), at(-5), broken=False)
+    del events[1]["payload"]["limit"]  # the request drops it
+    send(client, *events)
+    assert pipeline.catch_up(store) == 1
+    assert deliver_due(store, app.config) == 1
+    [(_, body)] = receiver.accepted
+    assert body["type"] == "problem.new" and body["data"]["kind"] == "dropped"

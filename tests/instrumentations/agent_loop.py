@@ -190,6 +190,38 @@ def instrument(lib: str, endpoint: str):
         OpenAIInstrumentor().instrument()
         AnthropicInstrumentor().instrument()
         return flushes
+    if lib == "openinference-mcp":  # the MCP spans name the tool; the model's spans give the arguments
+        flushes = otel_sdk(endpoint)
+        from openinference.instrumentation.mcp import MCPInstrumentor
+        from openinference.instrumentation.openai import OpenAIInstrumentor
+
+        OpenAIInstrumentor().instrument()
+        MCPInstrumentor().instrument()
+        return flushes
+    if lib == "otel-mcp":
+        flushes = otel_sdk(endpoint)
+        from opentelemetry.instrumentation.mcp import McpInstrumentor
+        from opentelemetry.instrumentation.openai import OpenAIInstrumentor
+
+        OpenAIInstrumentor().instrument()
+        McpInstrumentor().instrument()
+        return flushes
+    if lib == "openinference-mcp":  # the MCP spans name the tool; the model's spans give the arguments
+        flushes = otel_sdk(endpoint)
+        from openinference.instrumentation.mcp import MCPInstrumentor
+        from openinference.instrumentation.openai import OpenAIInstrumentor
+
+        OpenAIInstrumentor().instrument()
+        MCPInstrumentor().instrument()
+        return flushes
+    if lib == "otel-mcp":
+        flushes = otel_sdk(endpoint)
+        from opentelemetry.instrumentation.mcp import McpInstrumentor
+        from opentelemetry.instrumentation.openai import OpenAIInstrumentor
+
+        OpenAIInstrumentor().instrument()
+        McpInstrumentor().instrument()
+        return flushes
     if lib == "logfire":
         import logfire
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -250,6 +282,60 @@ def run_anthropic(model_url: str, tool) -> None:
         messages.append({"role": "user", "content": results})
 
 
+def run_openai_over_mcp(model_url: str, tool) -> None:
+    """The OpenAI loop, its tool served by an MCP server and called with the official MCP client (in process)."""
+    import asyncio
+
+    from openai import OpenAI
+
+    client = OpenAI(base_url=f"{model_url}/v1", api_key="sk-standin")
+
+    async def loop(session_call):
+        messages = [{"role": "user", "content": "Show me my last 5 paid and refunded orders."}]
+        while True:
+            reply = (
+                client.chat.completions.create(
+                    model="gpt-4.1-mini", messages=messages, tools=[{"type": "function", "function": SPEC}]
+                )
+                .choices[0]
+                .message
+            )
+            messages.append(reply)
+            if not reply.tool_calls:
+                return
+            for call in reply.tool_calls:
+                result = await session_call("find_orders", json.loads(call.function.arguments))
+                text = result.content[0].text
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": text})
+
+    asyncio.run(mcp_session(tool, loop))
+
+
+async def mcp_session(tool, loop) -> None:
+    """Serve `tool` as find_orders over MCP and run `loop` with a call_tool of a connected client."""
+    try:
+        from mcp.server import MCPServer  # mcp 2.x
+    except ImportError:
+        from mcp.server.fastmcp import FastMCP as MCPServer  # mcp 1.x
+    server = MCPServer("orders")
+
+    @server.tool()
+    async def find_orders(status: str, limit: int) -> dict:
+        """Search the customer's orders."""
+        return tool(status=status, limit=limit)
+
+    try:
+        from mcp import Client
+
+        async with Client(server) as client:
+            await loop(client.call_tool)
+    except ImportError:
+        from mcp.shared.memory import create_connected_server_and_client_session
+
+        async with create_connected_server_and_client_session(server._mcp_server) as session:
+            await loop(session.call_tool)
+
+
 def save(posts: list, prefix: Path) -> None:
     """Write the posts as sent (framed protobuf) and as OTLP/JSON (hex ids, integer enums)."""
     with open(f"{prefix}.pb", "wb") as out:
@@ -288,7 +374,7 @@ def main(lib: str, provider: str, turn: str, prefix: str) -> None:
     collector = Collector()
     flushes = instrument(lib, collector.url)
     http = instrumented_client(lib)
-    model_api = (openai_model if provider == "openai" else anthropic_model)(CALLS[turn])
+    model_api = (anthropic_model if provider == "anthropic" else openai_model)(CALLS[turn])
     with StandIn(orders_api) as orders, StandIn(model_api) as model:
 
         def find_orders(status: str, limit: int) -> dict:
@@ -298,7 +384,8 @@ def main(lib: str, provider: str, turn: str, prefix: str) -> None:
         from opentelemetry import trace
 
         with trace.get_tracer("orders-agent").start_as_current_span("invoke_agent orders-agent"):
-            (run_openai if provider == "openai" else run_anthropic)(model.url, find_orders)
+            runs = {"openai": run_openai, "anthropic": run_anthropic, "mcp": run_openai_over_mcp}
+            runs[provider](model.url, find_orders)
         assert len(orders.requests) == len(CALLS[turn]), orders.requests
         assert all(r["body"]["limit"] == "5" for r in orders.requests)
     for flush in flushes:

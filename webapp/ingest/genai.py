@@ -134,6 +134,15 @@ def tool_definitions(attrs: dict) -> dict[str, dict]:
     return schemas
 
 
+def listed_tools(attrs: dict) -> dict[str, dict]:
+    """Return {tool name: input schema} of an MCP tools/list result a span recorded (OpenLLMetry's MCP spans)."""
+    for key in ("traceloop.entity.output", "mcp.response.value", "output.value"):
+        listed = parse_value(attrs.get(key))
+        if type(listed) is dict and type(listed.get("tools")) is list:
+            return tool_definitions({"gen_ai.tool.definitions": listed["tools"]})
+    return {}
+
+
 def parse_value(value: Any) -> Any:
     """Parse JSON text; fall back to a Python literal (openlit writes str(dict)); leave other text as it is."""
     if type(value) is not str:

@@ -81,7 +81,7 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     https = [s for s in spans if _is_http(s) and not turns.is_model(s) and not turns.under_model(s)]
     above = {id(s): _tool_ancestor(s, by_id) for s in https + tools}
     loose = [s for s in https if above[id(s)] is None and _has_body(s)]
-    owners = turns.assign(loose + [s for s in tools if above[id(s)] is None])
+    owners = turns.assign(loose, [s for s in tools if above[id(s)] is None])
     identity = _Identities(owners, above)
     places = turns.places(loose)
     batch = Batch()
@@ -92,14 +92,20 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
         if who is not None and _body(s.attrs, "response") is not None:
             answered.add((s.trace_id, who[1]))
     for s in tools:
-        _emit(batch, s, _tool_events, s, ctx, identity.of_tool(s), answered)
+        announced = owners[id(s)][1] if id(s) in owners else None
+        _emit(batch, s, _tool_events, s, ctx, identity.of_tool(s), answered, announced)
     taken = {id(owners[id(s)][1]) for s in tools if id(s) in owners}
     for turn in turns.turns.values():
         for call in turn.calls:
             if id(call) not in taken:
-                _emit(batch, turn.model, _announced_events, turn, call, turns, ctx)
+                _emit(batch, turn.model, _announced_events, turn, call, ctx)
+    for (trace_id, call_id), result in turns.results.items():
+        _emit(batch, result.carrier, _result_events, trace_id, call_id, result, ctx)
     for turn in turns.turns.values():
         batch.tool_definitions.update(genai.tool_definitions(turn.model.attrs))
+    for s in spans:
+        if s.name.startswith("tools/list") or s.attrs.get("mcp.method.name") == "tools/list":
+            batch.tool_definitions.update(genai.listed_tools(s.attrs))
     return batch
 
 
@@ -193,36 +199,38 @@ _TOOL_KEYS = {  # kind: (tool name, call id, arguments, result)
 }
 
 
-def _tool_events(s: Span, ctx: Context, who: tuple, answered: set) -> list[Event]:
+def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=None) -> list[Event]:
+    """A tool span's arguments (its own, else those its model turn announced), its result as the response
+    when no HTTP span answered."""
     args_key, result_key = _TOOL_KEYS[_tool_kind(s)][2:]
     tool, call_id, source = who
     events = []
-    if args_key in s.attrs:
-        arguments = genai.unwrap_arguments(s.attrs[args_key])
+    if args_key in s.attrs or announced is not None:  # the MCP SDK's tools/call span carries no arguments
+        arguments = genai.unwrap_arguments(s.attrs[args_key]) if args_key in s.attrs else announced.arguments
         events.append(_event(ctx, s, "arguments", arguments, tool, call_id, s.start_ns, None, source))
     if result_key in s.attrs and (s.trace_id, call_id) not in answered:
-        result = genai.unwrap_result(s.attrs[result_key])
-        events.append(_event(ctx, s, "response", result, tool, call_id, s.end_ns, None, source))
+        own = genai.unwrap_result(s.attrs[result_key])
+        events.append(_event(ctx, s, "response", own, tool, call_id, s.end_ns, None, source))
     return events
 
 
-def _announced_events(turn, call, turns: Turns, ctx: Context) -> list[Event]:
-    """The arguments of a call a model span announced, and the result the next model request carried back."""
+def _announced_events(turn, call, ctx: Context) -> list[Event]:
+    """The arguments of a call a model span announced."""
     m = turn.model
-    events = [_event(ctx, m, "arguments", call.arguments, call.name, call.call_id, m.end_ns, None, turn.provider)]
-    result = turns.results.get((m.trace_id, call.call_id))
-    if result is not None:
-        carrier = result.carrier
-        events.append(
-            _event(
-                ctx, carrier, "result", result.content, call.name, call.call_id, carrier.start_ns, None, turn.provider
-            )
-        )
-    for event in events:  # one model span announces several calls: the event ids must differ
-        event.event_id = _event_id(f"{m.trace_id}:{m.span_id}:{call.call_id}:{event.snapshot}")
+    event = _event(ctx, m, "arguments", call.arguments, call.name, call.call_id, m.end_ns, None, turn.provider)
+    event.event_id = _event_id(f"{m.trace_id}:{m.span_id}:{call.call_id}:arguments")  # one per announced call
     # the call's place in its turn: HTTP spans of a later export join the turn's calls in order (store/spans.py)
-    events[0].meta = {**(events[0].meta or {}), "call_index": turn.calls.index(call) + 1}
-    return events
+    event.meta = {**(event.meta or {}), "call_index": turn.calls.index(call) + 1}
+    return [event]
+
+
+def _result_events(trace_id: str, call_id: str, result, ctx: Context) -> list[Event]:
+    """The result a model request carried back for a call, named by the model's call id (the call may have
+    been announced in an earlier export); later requests repeat it, and the event id makes them duplicates."""
+    m = result.carrier
+    event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, genai.provider(m.attrs))
+    event.event_id = _event_id(f"{trace_id}:result:{call_id}")
+    return [event]
 
 
 def _http_events(

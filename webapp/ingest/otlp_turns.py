@@ -61,22 +61,36 @@ class Turns:
         """Tell a span inside a model span (the SDK's own request to the model API)."""
         return any(self.is_model(a) for a in self._ancestors(s))
 
-    def assign(self, items: list[Span]) -> dict[int, tuple[Turn, genai.ToolCall]]:
-        """Return {id(span): (turn, call)} for the spans that belong to an announced call."""
-        by_turn: dict[int, list[Span]] = {}
+    def assign(self, https: list[Span], tools: list[Span] = ()) -> dict[int, tuple[Turn, genai.ToolCall]]:
+        """Return {id(span): (turn, call)} for the HTTP and tool spans that belong to an announced call.
+
+        A turn's tool spans take its calls in order; an HTTP span goes with the latest tool span of its turn
+        started before it (a tool whose HTTP client lost the context), else the turn's HTTP spans take the
+        calls in order, and one call takes them all."""
+        owners, tool_ids = {}, {id(t) for t in tools}
+        for turn, members in self._by_turn([*https, *tools]).items():
+            members.sort(key=lambda s: s.start_ns)
+            in_turn_tools = [s for s in members if id(s) in tool_ids]
+            owners.update({id(s): (turn, call) for s, call in zip(in_turn_tools, turn.calls)})
+            loose = [s for s in members if id(s) not in tool_ids]
+            if in_turn_tools:
+                for s in loose:
+                    before = [t for t in in_turn_tools if t.start_ns <= s.start_ns and id(t) in owners]
+                    if before:
+                        owners[id(s)] = owners[id(before[-1])]
+            elif len(turn.calls) == 1:
+                owners.update({id(s): (turn, turn.calls[0]) for s in loose})
+            else:
+                owners.update({id(s): (turn, call) for s, call in zip(loose, turn.calls)})
+        return owners
+
+    def _by_turn(self, items: list[Span]) -> dict[Turn, list[Span]]:
+        by_turn: dict[Turn, list[Span]] = {}
         for s in items:
             turn = self.turn_of(s)
             if turn is not None and turn.calls:
-                by_turn.setdefault(id(turn.model), []).append(s)
-        owners = {}
-        for model_id, members in by_turn.items():
-            turn = self.turns[model_id]
-            members.sort(key=lambda s: s.start_ns)
-            if len(turn.calls) == 1:
-                owners.update({id(s): (turn, turn.calls[0]) for s in members})
-            else:
-                owners.update({id(s): (turn, call) for s, call in zip(members, turn.calls)})
-        return owners
+                by_turn.setdefault(turn, []).append(s)
+        return by_turn
 
     def places(self, items: list[Span]) -> dict[int, dict]:
         """Return {id(span): meta} for spans in a turn that announced nothing here: its calls may come in a log."""

@@ -31,10 +31,11 @@ def learn(shape: dict, facts: dict, ts: str | None) -> dict:
         if path not in facts and parent_of(path) in objects:
             _absent(shape, entry, path, ts)
     known = all(path in paths for path in facts)
+    room = [True]  # no room made once means none this call: its threshold holds, its paths only grow commoner
     for path, f in facts.items() if known else sorted(facts.items()):  # a parent is made before its children
         entry = paths.get(path)
         if entry is None:
-            entry = _new_path(shape, path, ts)
+            entry = _new_path(shape, path, ts, room)
             if entry is None:
                 continue
         _present(entry, f, ts)
@@ -44,10 +45,10 @@ def learn(shape: dict, facts: dict, ts: str | None) -> dict:
     return shape
 
 
-def _new_path(shape: dict, path: str, ts) -> dict | None:
+def _new_path(shape: dict, path: str, ts, room: list) -> dict | None:
     paths = shape["paths"]
     parent = parent_of(path)
-    if parent is not None and parent not in paths or len(paths) >= MAX_PATHS and not _make_room(shape):
+    if parent is not None and parent not in paths or len(paths) >= MAX_PATHS and not _room_made(shape, room):
         shape["folded"] += 1
         return None
     paths[path] = entry = {"n": 0, "first": ts, "new": shape["calls"], "inst": 0, "objs": 0, "t": {}, "f": {}}
@@ -55,17 +56,24 @@ def _new_path(shape: dict, path: str, ts) -> dict | None:
     return entry
 
 
+def _room_made(shape: dict, room: list) -> bool:
+    room[0] = room[0] and _make_room(shape)
+    return room[0]
+
+
 def _make_room(shape: dict) -> bool:
     """Fold the rarest tenth of paths (leaves first) present in at most 1% of calls; say whether any went."""
     paths = shape["paths"]
     rare = [p for p, e in paths.items() if e["n"] <= shape["calls"] * RARE and p != ""]
+    if not rare:
+        return False
     rare.sort(key=lambda p: (paths[p]["n"], -p.count("/")))
-    gone = set(rare[: max(1, len(paths) // 10)]) if rare else set()
+    gone = set(rare[: max(1, len(paths) // 10)])
     for path in list(paths):
         if path in gone or any(path.startswith(g + "/") for g in gone):
             del paths[path]
             shape["folded"] += 1
-    return bool(gone)
+    return True
 
 
 def _present(entry: dict, f, ts) -> None:

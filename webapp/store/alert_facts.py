@@ -52,8 +52,10 @@ def _hour_against_baseline(conn, number: int, problem: dict, now: datetime) -> d
 
 def _top_pair(conn, number: int) -> dict | None:
     row = conn.execute(TOP_PAIR, (number,)).fetchone()
-    left, right = loads(row[0]) if row else (None, None)
-    return {"left": left, "right": right} if row else None
+    if row is None:
+        return None
+    left, right = loads(row[0])[:2]  # a third item names the sides that held no value
+    return {"left": left, "right": right}
 
 
 def _first_release(conn, number: int, after: str) -> str | None:

@@ -1,4 +1,5 @@
-"""What the trace list can be filtered by, parsed from a URL's query string."""
+"""What the trace list can be filtered by, as the store runs it (webapp/web/filters.py parses a query string into
+it), a since/until in the forms people write made a stored time, and the lists' cursors."""
 
 import base64
 import re
@@ -13,23 +14,10 @@ SNAPSHOTS = ("arguments", "request", "response", "result")
 CHOICES = {"severity": SEVERITIES, "status": STATUS_CLASSES, "missing": SNAPSHOTS}
 MAX_LIMIT = 500
 # A day, or an RFC 3339 time (seconds and offset optional, as a datetime-local input sends it).
-_DAY_OR_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?\Z")
+DAY_OR_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?\Z")
 # A time relative to now, as people say it: 30m, 2h, 7d, 2w (ago).
-_RELATIVE = re.compile(r"(\d{1,6})\s*(m|min|h|d|w)\Z")
+RELATIVE = re.compile(r"(\d{1,6})\s*(m|min|h|d|w)\Z")
 _UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}
-
-
-def is_time(text: str) -> bool:
-    """Say whether a since/until value is a real day, an RFC 3339 time or a relative time (2h, 7d)."""
-    if _RELATIVE.match(text):
-        return True
-    if not _DAY_OR_TIME.match(text):
-        return False
-    try:  # the pattern lets 2026-13-45 or 25:00 through; the calendar does not
-        times.parse(text)
-    except ValueError:
-        return False
-    return True
 
 
 def absolute_time(text: str, now: datetime | None = None) -> str:
@@ -37,9 +25,9 @@ def absolute_time(text: str, now: datetime | None = None) -> str:
 
     2h, 7d count back from now; a day is its midnight (UTC); what is not a time is returned as it is, for
     the caller to refuse."""
-    match = _RELATIVE.match(text or "")
+    match = RELATIVE.match(text or "")
     if not match:
-        if not text or not _DAY_OR_TIME.match(text):
+        if not text or not DAY_OR_TIME.match(text):
             return text
         return times.fixed(text)
     now = now or datetime.now(UTC)
@@ -63,58 +51,9 @@ class TraceQuery:
     problem: str = ""  # a problem id (TD-42): the traces it was seen in
     limit: int = 50
 
-    @classmethod
-    def from_args(cls, args) -> "TraceQuery":
-        """Build a query from request args, ignoring values it does not know."""
-        values = {f.name: _printable(args.get(f.name) or "") for f in fields(cls) if f.name != "limit"}
-        for name, choices in CHOICES.items():
-            if values[name] not in choices:
-                values[name] = ""
-        if problem_number(values["problem"]) is None:
-            values["problem"] = ""
-        try:
-            limit = min(max(int(args.get("limit", 50)), 1), MAX_LIMIT)
-        except ValueError:
-            limit = 50
-        return cls(limit=limit, **values)
-
-    @classmethod
-    def bad_value(cls, args, kinds) -> str | None:
-        """Say what is wrong with the first bad filter value in args (the API's strict way)."""
-        if args.get("problem") and problem_number(args["problem"]) is None:
-            return f"problem must be a problem id like TD-42; got {args['problem'][:40]!r}"
-        return bad_filter(args, {**CHOICES, "kind": kinds})
-
     def as_args(self, **changes) -> dict:
         """Return the non-empty filters as query-string arguments, with changes applied."""
         return query_args(self, changes)
-
-
-def bad_filter(args, choices: dict) -> str | None:
-    """Say what is wrong with the first bad choice, time or limit in args, or None (lists share these)."""
-    for name, allowed in choices.items():
-        value = (args.get(name) or "").strip()
-        if value and value not in allowed:
-            return f"{name} must be one of {', '.join(allowed)}; got {value[:40]!r}"
-    bad = bad_time(args)
-    if bad:
-        return bad
-    limit = args.get("limit")
-    if limit is not None and not ((limit.isascii() and limit.isdigit()) and 1 <= int(limit) <= MAX_LIMIT):
-        return f"limit must be a whole number from 1 to {MAX_LIMIT}; got {limit[:40]!r}"
-    return None
-
-
-def bad_time(args) -> str | None:
-    """Say what is wrong with a since or until in args that is no time (2026-13-45 included), or None."""
-    for name in ("since", "until"):
-        value = (args.get(name) or "").strip()
-        if value and not is_time(value):
-            return (
-                f"{name} must be a date, an RFC 3339 time like 2026-11-30T09:00:00Z or a time ago "
-                f"like 2h or 7d; got {value[:40]!r}"
-            )
-    return None
 
 
 def query_args(query, changes: dict) -> dict:
@@ -130,11 +69,6 @@ def problem_number(text: str) -> int | None:
     """Return the number of a problem id (`TD-42` or `42`), or None when it is not one."""
     number = (text or "").strip().upper().removeprefix("TD-")
     return int(number) if (number.isascii() and number.isdigit()) and len(number) <= 18 else None
-
-
-def _printable(text: str) -> str:
-    """Drop control characters (a NUL would end SQLite's reading of the search) and outer spaces."""
-    return "".join(ch for ch in text if ch.isprintable() or ch == " ").strip()
 
 
 def encode_cursor(cursor: tuple | None) -> str | None:

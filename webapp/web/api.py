@@ -25,6 +25,7 @@ from ..store.filters import TraceQuery, decode_cursor, encode_cursor
 from .bodies import body_deadline, cut_short
 from .db import get_store
 from .errors import ApiError, error_response, http_error_code
+from .filters import bad_trace_filter, trace_query
 from .metrics import note_store_unavailable, record_ingest
 from .security import admin_only
 
@@ -140,11 +141,11 @@ def list_traces():
 
 def strict_query(args) -> tuple[TraceQuery, tuple | None]:
     """Return the list query and cursor of args; a value the list cannot use is a 400."""
-    problem = TraceQuery.bad_value(args, [kind for kind, _ in FINDING_KINDS])
+    problem = bad_trace_filter(args, [kind for kind, _ in FINDING_KINDS])
     if problem:
         raise ApiError(400, "bad_parameter", problem)
     try:
-        return TraceQuery.from_args(args), decode_cursor(args.get("cursor"))
+        return trace_query(args), decode_cursor(args.get("cursor"))
     except ValueError as error:
         raise ApiError(400, "bad_cursor", str(error)) from error
 

@@ -27,6 +27,7 @@ from . import alignedview, charts, tracepage
 from .api import strict_query
 from .compare import compare_calls
 from .db import get_store
+from .filters import trace_query
 from .ranges import quick_links, shown_window
 from .security import may_change_contracts
 from .tree import children_tokens, parse_node_id
@@ -70,7 +71,7 @@ def page_or_fragment(page: str, fragment: str, **context):
 
 
 def _list_context() -> dict:
-    query = TraceQuery.from_args(request.args)
+    query = trace_query(request.args)
     try:
         cursor = decode_cursor(request.args.get("cursor"))
     except ValueError:
@@ -153,7 +154,7 @@ def index():
     """
     part = request.args.get("part") == "counts"
     if part and request.headers.get("HX-Request"):
-        query = TraceQuery.from_args(request.args)
+        query = trace_query(request.args)
         return page_or_fragment("index.html", "partials/facets.html", query=query, **_counts_context(query, True))
     context = _list_context()
     if context["cursor"] and request.headers.get("HX-Request"):

@@ -8,8 +8,9 @@ from ...analysis.kinds import KIND_NAMES
 from ...common.digits import is_digits
 from ...problems.fingerprint import SCHEMA_KIND
 from ...problems.states import STATES, new_since
-from ...store.filters import MAX_LIMIT, absolute_time, bad_filter, is_time, query_args
+from ...store.filters import MAX_LIMIT, absolute_time, query_args
 from ...store.problem_filters import ProblemFilters
+from ..filters import bad_filter, is_time
 
 TICKETS = ("linked", "unlinked")
 CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND), "ticket": TICKETS}
