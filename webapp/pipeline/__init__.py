@@ -10,7 +10,6 @@ from collections.abc import Callable
 import orjson
 
 from .. import alerts
-from ..alerts import storms
 from ..analysis import analyze_call
 from ..analysis.budget import wall_clock
 from ..inference import hint_renames
@@ -26,6 +25,7 @@ from .definitions import learn_definitions
 from .mappings import learn
 from .observed import Observer, with_drift
 from .rules import RULES
+from .telling import tell
 
 REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
 CONTROLS = {code: f"\\x{code:02x}" for code in range(32) if chr(code) not in "\t\n\r"}
@@ -180,7 +180,14 @@ class _Batch:
         }
 
     def save(self) -> int:
-        return self.store.save_analyses(self.results, self.groupings, storms, RULES, also=self.observer.write)
+        store = self.store
+        return store.save_analyses(
+            self.results,
+            self.groupings,
+            RULES,
+            lambda conn, grouped: tell(store, conn, grouped),
+            also=self.observer.write,
+        )
 
 
 def analyze_pending(store: Store, limit: int = 200, budget: float | None = None) -> int:
