@@ -154,6 +154,12 @@ def test_a_contract_budget_is_a_whole_number_of_bytes(budget, ok):
     assert (check_contract({"result_budget_bytes": budget}) == []) is ok
 
 
+def test_an_mcp_result_with_the_sdks_own_keys_is_read_as_one():
+    result = {"content": [{"type": "text", "text": '{"orders": []}'}], "isError": False, "resultType": "complete"}
+    reading = read_result({"payload": result})
+    assert (reading.is_error, reading.structured, reading.flagged) == (False, {"orders": []}, "isError")
+
+
 def test_the_reading_of_each_result_form():
     anthropic = read_result({"payload": {"type": "tool_result", "content": '{"a": 1}', "is_error": True}})
     assert (anthropic.is_error, anthropic.structured, anthropic.flagged) == (True, {"a": 1}, "is_error")
