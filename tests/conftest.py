@@ -27,6 +27,35 @@ settings.register_profile("tracediff", deadline=None, suppress_health_check=[Hea
 settings.load_profile("tracediff")
 
 
+# The quick inner loop (`-m "not slow and not browser"`) starts no process: a test that starts one (a server, a
+# browser, a CLI run, a shipper) must say so with a mark, and this guard fails it when it does not. Python's audit
+# hook sees every process start, in the test or in any fixture it uses.
+PROCESS_EVENTS = {"subprocess.Popen", "os.system", "os.posix_spawn", "os.exec", "os.fork", "os.forkpty"}
+_started: list[str] = []
+
+
+def _audit_process_starts(event, args):
+    if event in PROCESS_EVENTS:
+        _started.append(f"{event} {args[1] if event == 'subprocess.Popen' else args[0]!r}"[:200])
+
+
+sys.addaudithook(_audit_process_starts)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    _started.clear()  # before any fixture of the test is set up, session-scoped ones included
+
+
+@pytest.fixture(autouse=True)
+def processes_need_a_mark(request):
+    """Fail a test that starts a process unless it is marked slow or browser (see PROCESS_EVENTS)."""
+    yield
+    marked = request.node.get_closest_marker("slow") or request.node.get_closest_marker("browser")
+    if _started and not marked:
+        pytest.fail(f"started a process without a slow or browser mark: {_started[0]}", pytrace=False)
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--screenshots",

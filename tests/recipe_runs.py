@@ -69,6 +69,16 @@ def assert_planted_bug(call: dict, tool: str = "find_orders", source: str | None
         assert {snaps[s]["source"] for s in SNAPSHOTS} == {source}
 
 
+def assert_result_passed_on(call: dict, payload=None) -> None:
+    """The call holds the result the model got (the response restated), and the way back is quiet."""
+    result = call["snapshots"]["result"]
+    assert result["payload"] == (ORDERS if payload is None else payload)
+    ends = lambda f: ((f["left"] or {}).get("snapshot"), (f["right"] or {}).get("snapshot"))  # noqa: E731
+    way_back = [f for f in call["findings"] if "result" in ends(f)]
+    assert [f for f in way_back if f["severity"] != "info"] == [], way_back
+    assert call["returned"]["pairs"]  # the aligned view's result column follows the response
+
+
 def assert_release(call: dict, release: str) -> None:
     """Every snapshot carries the release it was logged with (a field of its own, or in the event's meta)."""
     for name in SNAPSHOTS:

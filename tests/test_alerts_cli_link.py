@@ -1,6 +1,7 @@
 """`tracediff alerts test` links to the tracediff people reach: TRACEDIFF_PUBLIC_URL, else the address the server
 beside it recorded at its start, else the default; the line it prints says which (a real server and receiver)."""
 
+import pytest
 from click.testing import CliRunner
 
 from webapp.cli import main
@@ -15,6 +16,7 @@ def add_and_test(db: str, receiver, env: dict):
     return CliRunner().invoke(main, ["alerts", "test", "1", "--db", db], env={**ALLOW, **env})
 
 
+@pytest.mark.slow
 def test_the_test_message_links_to_the_running_server_and_says_so(make_server, tmp_path, receiver):
     server = make_server("served.db")
     tested = add_and_test(str(tmp_path / "served.db"), receiver, {"TRACEDIFF_PUBLIC_URL": ""})
@@ -24,6 +26,7 @@ def test_the_test_message_links_to_the_running_server_and_says_so(make_server, t
     assert server.port != 8000
 
 
+@pytest.mark.slow
 def test_the_public_url_wins_and_is_named(make_server, tmp_path, receiver):
     make_server("public.db")
     tested = add_and_test(

@@ -154,6 +154,12 @@ def test_a_contract_budget_is_a_whole_number_of_bytes(budget, ok):
     assert (check_contract({"result_budget_bytes": budget}) == []) is ok
 
 
+def test_an_mcp_result_with_the_sdks_own_keys_is_read_as_one():
+    result = {"content": [{"type": "text", "text": '{"orders": []}'}], "isError": False, "resultType": "complete"}
+    reading = read_result({"payload": result})
+    assert (reading.is_error, reading.structured, reading.flagged) == (False, {"orders": []}, "isError")
+
+
 def test_the_reading_of_each_result_form():
     anthropic = read_result({"payload": {"type": "tool_result", "content": '{"a": 1}', "is_error": True}})
     assert (anthropic.is_error, anthropic.structured, anthropic.flagged) == (True, {"a": 1}, "is_error")
@@ -161,3 +167,38 @@ def test_the_reading_of_each_result_form():
     assert (plain.is_error, plain.text, plain.size) == (None, "ok", 2)
     told = read_result({"payload": {"a": 1}, "meta": {"is_error": False}})
     assert (told.is_error, told.structured, told.prefix) == (False, {"a": 1}, "")
+
+
+def test_a_structured_result_in_plain_units_and_other_case_reads_the_same_to_the_model():
+    invoice = {"id": "inv_1", "status": "unpaid", "amount_cents": 58520, "currency": "usd"}
+    restated = {"invoiceId": "inv_1", "status": "unpaid", "amount": 585.2, "currency": "USD"}
+    assert loud(analyse(invoice, 200, mcp("invoice", restated))) == []
+    wrong = {**restated, "amount": 58520}  # cents handed over as dollars
+    assert loud(analyse(invoice, 200, mcp("invoice", wrong))) == [
+        ("value_changed", "/amount_cents", "/structuredContent/amount")
+    ]
+
+
+def test_a_state_changed_in_a_one_item_list_is_found_at_its_renamed_pair():
+    response = {"orders": [{"id": "ord_1", "status": "unpaid", "created_at": "2026-01-01"}], "total": 1}
+    result = {"items": [{"orderId": "ord_1", "state": "paid"}], "count": 1}
+    assert loud(analyse(response, 200, mcp("1 order", result))) == [
+        ("value_changed", "/orders/0/status", "/structuredContent/items/0/state")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text,retryable",
+    [
+        ("rate_limited: please wait and call again.", True),
+        ("rate_limited. Back off and resend.", True),
+        ("rate_limited: retrying will not help.", False),
+        ("rate_limited: not a temporary error.", False),
+        ("rate_limited; repeating the call will fail the same way.", False),
+    ],
+)
+def test_the_ways_a_text_says_whether_to_retry(text, retryable):
+    envelope = {"error": {**RATE_LIMITED["error"], "retryable": retryable}}
+    assert loud(analyse(envelope, 503, mcp(text, is_error=True))) == []
+    flipped = {"error": {**RATE_LIMITED["error"], "retryable": not retryable}}
+    assert loud(analyse(flipped, 503, mcp(text, is_error=True))) == [("value_changed", "/error/retryable", "")]

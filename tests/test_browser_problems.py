@@ -75,6 +75,7 @@ def later_failing_call(trace_id: str) -> bytes:
     )
 
 
+@pytest.mark.browser
 def test_a_new_user_finds_resolves_and_sees_a_problem_regress(server, page, screenshot):
     page.goto(server.url + "/")
     page.locator("nav a").first.click()  # the navigation leads with Problems

@@ -83,6 +83,7 @@ def screenshot(request, tmp_path):
     return lambda page, name: page.screenshot(path=str(folder / name), full_page=True)
 
 
+@pytest.mark.browser
 def test_a_team_opens_the_releases_a_release_and_the_problems_it_brought(server, page, screenshot):
     page.goto(server.url + "/")
     page.locator("nav a", has_text="Releases").click()

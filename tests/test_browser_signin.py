@@ -62,6 +62,7 @@ def access_lines(server, *paths, wait_for_ops=True) -> list[str]:
         time.sleep(0.1)
 
 
+@pytest.mark.browser
 def test_a_person_signs_in_from_the_problem_page_and_resolves_it(server, browser):
     problem_id = open_problem(server)
     context = browser.new_context(http_credentials={"username": "ann", "password": ADMIN})
@@ -110,6 +111,7 @@ def test_a_person_signs_in_from_the_problem_page_and_resolves_it(server, browser
     context.close()
 
 
+@pytest.mark.browser
 def test_a_browser_given_a_wrong_token_is_refused_and_sees_no_form(server, browser):
     problem_id = open_problem(server)
     context = browser.new_context(http_credentials={"username": "ann", "password": SHIPPER})

@@ -248,12 +248,14 @@ HEAVY = {
 }
 
 
+@pytest.mark.slow
 def test_the_command_line_imports_no_web_stack_and_no_python_validator_to_start():
     assert not loaded_modules("import webapp.cli") & HEAVY
     help_run = "from webapp.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass"
     assert not loaded_modules(help_run) & HEAVY
 
 
+@pytest.mark.slow
 def test_checking_a_clean_call_loads_no_web_stack_nor_python_validator(tmp_path, call):
     contract = write(
         tmp_path,
@@ -268,6 +270,7 @@ def test_checking_a_clean_call_loads_no_web_stack_nor_python_validator(tmp_path,
     assert not loaded_modules(run) & HEAVY
 
 
+@pytest.mark.slow
 def test_checking_a_failing_call_loads_the_python_validator_without_its_slow_format_libraries(tmp_path, call):
     contract = write(tmp_path, "contract.json", BARE)
     run = (

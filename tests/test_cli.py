@@ -250,6 +250,7 @@ def test_serve_refuses_a_port_out_of_range(db_path):
     assert_clean_error(result, 2, "Invalid value for '--port': 99999 is not in the range 1<=x<=65535")
 
 
+@pytest.mark.slow
 def test_serve_says_the_port_is_in_use_before_announcing_itself(db_path):
     import socket
 

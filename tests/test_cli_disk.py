@@ -4,6 +4,7 @@ import contextlib
 import os
 import sqlite3
 
+import pytest
 from conftest import SAMPLES
 from helpers import ndjson, order_call
 from test_durability import body
@@ -29,6 +30,7 @@ def one_error_line(answer) -> str:
     return answer.stderr.strip()
 
 
+@pytest.mark.slow
 def test_ingest_on_a_nearly_full_disk_stops_in_one_line_saying_how_many_events_it_stored(small_disk, tmp_path):
     events = tmp_path / "events.ndjson"  # 1,000 events of ~5 KB: more than the disk has room for
     events.write_bytes(b"".join(body(batch_of(n, old=True)) for n in range(50)))
@@ -53,6 +55,7 @@ def test_ingest_on_a_nearly_full_disk_stops_in_one_line_saying_how_many_events_i
     assert again.returncode == 0 and f"accepted {1000 - stored}, duplicates {stored}" in again.stdout, again.stderr
 
 
+@pytest.mark.slow
 def test_every_command_that_writes_says_in_one_line_that_the_disk_is_full(small_disk, tmp_path):
     database = small_disk / "full.db"
     calls = tmp_path / "calls.ndjson"

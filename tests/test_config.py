@@ -75,6 +75,7 @@ def test_a_negative_count_size_or_duration_is_refused_with_its_name(name):
     assert load_settings(environ={f"TRACEDIFF_{name}": "0"})[name] == 0  # zero keeps its documented meaning
 
 
+@pytest.mark.slow
 def test_serve_refuses_a_negative_setting_in_one_line_before_it_starts(tmp_path):
     from conftest import free_port
     from test_upkeep import tracediff

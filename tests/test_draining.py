@@ -41,6 +41,7 @@ def probe_fresh(url: str, seconds: float) -> list[float]:
     return latencies
 
 
+@pytest.mark.slow
 def test_forty_slow_clients_leave_health_answered_and_each_gets_408_with_connection_close(make_server):
     # the stock worker queued probes behind threads waiting for bodies: 10 such clients failed probes
     server = make_server("many.db", env={"TRACEDIFF_BODY_TIMEOUT": "10"})
@@ -59,6 +60,7 @@ def test_forty_slow_clients_leave_health_answered_and_each_gets_408_with_connect
         assert "\r\nConnection: close" in head and "keep-alive" not in head, head  # it is closed
 
 
+@pytest.mark.slow
 def test_gunicorn_cmd_args_bind_is_checked_for_tokens_and_named_in_the_start_line(tmp_path):
     port = free_port()
     refused = CliRunner().invoke(
@@ -78,6 +80,7 @@ def test_gunicorn_cmd_args_bind_is_checked_for_tokens_and_named_in_the_start_lin
     assert str(other) not in server.logs()
 
 
+@pytest.mark.slow
 def test_json_log_format_writes_every_server_line_as_json(make_server, tmp_path):
     server = make_server("json.db", args=["--demo"], env={**{k: "" for k in NO_TOKENS}, "TRACEDIFF_LOG_FORMAT": "json"})
     assert httpx.get(server.url + "/api/v1/health", timeout=30).status_code == 200
@@ -91,6 +94,7 @@ def test_json_log_format_writes_every_server_line_as_json(make_server, tmp_path)
     assert any(m.startswith(f"tracediff on http://127.0.0.1:{server.port}/") for m in messages)
 
 
+@pytest.mark.slow
 def test_a_sync_worker_class_still_drains_and_one_that_cannot_is_refused_in_one_line(tmp_path):
     server = LiveServer(tmp_path / "args.db", env={"GUNICORN_CMD_ARGS": "--worker-class sync --keep-alive 7"})
     server.start()
@@ -104,6 +108,7 @@ def test_a_sync_worker_class_still_drains_and_one_that_cannot_is_refused_in_one_
 
 
 @pytest.mark.parametrize("gunicorn_args", ["", "--workers 3 --worker-class sync"])
+@pytest.mark.slow
 def test_sigterm_under_forty_clients_resets_no_connection(tmp_path, gunicorn_args):
     server = LiveServer(tmp_path / "term.db", env={"TRACEDIFF_ANALYZER": "off", "GUNICORN_CMD_ARGS": gunicorn_args})
     server.start()
@@ -129,6 +134,7 @@ def test_a_listener_that_ignores_new_connections_still_hands_over_the_ones_it_co
             sock.close()
 
 
+@pytest.mark.slow
 def test_held_by_tells_whether_a_process_still_holds_a_listening_socket():
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))

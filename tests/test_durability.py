@@ -119,6 +119,7 @@ def db_problems(db_path) -> list[str]:
         conn.close()
 
 
+@pytest.mark.slow
 def test_four_processes_with_overlapping_resends_store_the_sent_set_exactly(live_server):
     events = make_events(2400, "hammer")
     batches = chunks(events, 20)
@@ -162,6 +163,7 @@ def stream_until_killed(server: LiveServer, batches, acked: list, after: int) ->
     sender.join(60)
 
 
+@pytest.mark.slow
 def test_sigkill_mid_stream_keeps_every_acknowledged_batch_and_resends_fill_the_rest(make_server):
     server = make_server("killed.db")
     events = make_events(4000, "kill")
@@ -212,6 +214,7 @@ def writable_again(db_path):
         path.chmod(0o644)
 
 
+@pytest.mark.slow
 def test_a_database_turned_read_only_answers_503_with_retry_after_then_recovers(tmp_path):
     server = LiveServer(tmp_path / "ro.db", wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}).start()
     try:
@@ -262,6 +265,7 @@ def full_disk_case(tmp_path, how: str) -> tuple[LiveServer, object]:
 
 
 @pytest.mark.parametrize("how", ["tmpfs", "fsize"])
+@pytest.mark.slow
 def test_a_full_disk_answers_503_with_retry_after_and_keeps_what_was_acknowledged(tmp_path, how):
     server, mount = full_disk_case(tmp_path, how)
     server.log_path = tmp_path / f"{how}.log"  # the log must not be the file that fills up
@@ -283,6 +287,7 @@ def test_a_full_disk_answers_503_with_retry_after_and_keeps_what_was_acknowledge
             subprocess.run(["umount", str(mount)], check=False)
 
 
+@pytest.mark.slow
 def test_prune_deletes_old_traces_in_small_transactions_while_ingest_goes_on(live_server):
     old = make_events(6000, "old", traces=2000, ts="2020-01-01T00:00:00Z")
     with httpx.Client(base_url=live_server.url, timeout=60) as http:
@@ -329,6 +334,7 @@ def print_figures():
         print(f"\n[durability] {name}: {figures}")
 
 
+@pytest.mark.slow
 def test_a_database_locked_by_another_program_answers_503_within_the_request_budget(live_server):
     with httpx.Client(base_url=live_server.url, timeout=30) as http:
         assert http.post("/api/v1/ingest", content=body(make_events(3, "before"))).status_code == 200
@@ -345,6 +351,7 @@ def test_a_database_locked_by_another_program_answers_503_within_the_request_bud
         assert post_until_acknowledged(http, make_events(3, "after"), Counter())["accepted"] == 3
 
 
+@pytest.mark.slow
 def test_a_server_started_on_a_read_only_database_serves_reads_and_answers_writes_503(tmp_path):
     db_path = tmp_path / "started-ro.db"
     holder = Store.open(db_path)  # kept open, so the -wal and -shm files stay and are made read-only too

@@ -3,6 +3,7 @@
 import time
 
 import httpx
+import pytest
 from helpers import TRACE, ndjson, order_call
 
 
@@ -16,6 +17,7 @@ def wait_for_analysis(url: str, trace_id: str, timeout: float = 10) -> dict:
     raise AssertionError("analysis did not finish")
 
 
+@pytest.mark.slow
 def test_a_batch_posted_over_http_is_readable_through_the_api_and_the_page(live_server):
     response = httpx.post(f"{live_server.url}/api/v1/ingest", content=ndjson(*order_call(limit_sent="5")))
     assert response.status_code == 200 and response.json()["accepted"] == 3
@@ -27,6 +29,7 @@ def test_a_batch_posted_over_http_is_readable_through_the_api_and_the_page(live_
     assert page.status_code == 200 and "findOrders" in page.text
 
 
+@pytest.mark.slow
 def test_the_background_analyzer_analyses_new_calls_without_a_read(live_server):
     httpx.post(f"{live_server.url}/api/v1/ingest", content=ndjson(*order_call(limit_sent="5")))
     deadline = time.monotonic() + 10
@@ -38,6 +41,7 @@ def test_the_background_analyzer_analyses_new_calls_without_a_read(live_server):
     assert row["worst"] == "warning" and "type_changed" in row["kinds"]
 
 
+@pytest.mark.slow
 def test_serve_demo_loads_the_sample_traces_into_an_empty_database(make_server):
     server = make_server("demo.db", args=["--demo"])
     traces = httpx.get(f"{server.url}/api/v1/traces?limit=100").json()["traces"]

@@ -4,6 +4,7 @@ import shutil
 import stat
 
 import httpx
+import pytest
 from conftest import ROOT, LiveServer
 from helpers import envelope
 from test_durability import body, make_events, without_root_override, writable_again
@@ -74,6 +75,7 @@ def test_an_analysis_backlog_older_than_the_limit_makes_readiness_503(tmp_path):
     assert "1 event(s) waiting" in ready.get_json()["checks"]["analyser"]["detail"]
 
 
+@pytest.mark.slow
 def test_a_read_only_database_is_reported_by_health_and_readiness_of_a_live_server(tmp_path):
     server = LiveServer(tmp_path / "ro.db", wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}).start()
     try:

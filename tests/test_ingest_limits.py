@@ -111,6 +111,7 @@ def send_chunked(url: str, body: bytes, piece: int = 64 * 1024) -> tuple[int, di
     return int(head.split()[1]), orjson.loads(payload)
 
 
+@pytest.mark.slow
 def test_a_real_server_refuses_a_chunked_body_over_16_mib_with_413(live_server):
     events = [orjson.dumps({**GOOD, "call_id": f"call_{i}", "payload": {"text": "x" * 100_000}}) for i in range(200)]
     status, answer = send_chunked(live_server.url, b"\n".join(events) + b"\n")
@@ -118,6 +119,7 @@ def test_a_real_server_refuses_a_chunked_body_over_16_mib_with_413(live_server):
     assert live_server.logs().count("Traceback") == 0
 
 
+@pytest.mark.slow
 def test_a_real_server_takes_a_chunked_body_under_the_limit_whole(live_server):
     events = [orjson.dumps({**GOOD, "call_id": f"call_{i}", "payload": {"text": "x" * 50_000}}) for i in range(200)]
     status, answer = send_chunked(live_server.url, b"\n".join(events) + b"\n")

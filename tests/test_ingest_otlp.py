@@ -397,6 +397,7 @@ def export_tool_call(url: str, processor, call_id: str) -> str:
     return format(tool.get_span_context().trace_id, "032x")
 
 
+@pytest.mark.slow
 def test_spans_sent_by_the_sdk_otlp_http_exporter_reach_a_running_server(live_server):
     import httpx
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
@@ -415,6 +416,7 @@ def test_spans_sent_by_the_sdk_otlp_http_exporter_reach_a_running_server(live_se
     assert page.status_code == 200 and "call_live" in page.text
 
 
+@pytest.mark.slow
 def test_an_http_span_exported_before_its_tool_span_joins_the_tool_call(live_server):
     """SimpleSpanProcessor exports each span as it ends: the HTTP span comes first, alone."""
     import httpx

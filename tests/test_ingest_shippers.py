@@ -82,6 +82,7 @@ def test_the_events_from_every_shipper_have_the_same_ids_so_resends_deduplicate(
     assert len({tuple(v) for k, v in ids.items() if k != "logstash-json"}) == 1
 
 
+@pytest.mark.slow
 def test_the_fixtures_are_reproducible(tmp_path):
     copy = tmp_path / "shippers"
     shutil.copytree(SHIPPERS, copy)
@@ -190,6 +191,7 @@ def test_the_docs_quote_the_syslog_ng_template_verbatim():
 
 
 @pytest.mark.skipif(shutil.which("syslog-ng") is None, reason="syslog-ng is not installed")
+@pytest.mark.slow
 def test_the_syslog_ng_template_is_valid_syslog_ng_configuration(tmp_path):
     template = (HERE / "fixtures" / "syslog-ng.conf.tmpl").read_text()
     conf = tmp_path / "syslog-ng.conf"

@@ -123,6 +123,7 @@ def status_kib(pid: int, field: str) -> int:
 
 
 @pytest.mark.parametrize("framing", ["ndjson", "array"])
+@pytest.mark.slow
 def test_a_workers_peak_memory_for_a_large_gzip_body_stays_within_three_times_the_body(make_server, framing):
     """Before streaming, a worker's peak grew by 6.9 (NDJSON) and 9.6 (array) times the decompressed body
     (parsed values, redacted copies, rows); now by about 2.3 (the events' JSON text and the store's rows)."""

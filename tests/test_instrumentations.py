@@ -96,6 +96,7 @@ def test_a_real_library_recording_gives_every_tool_call_its_three_snapshots(clie
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_only  # the replays cover both stores; this checks the library still sends the same
 @pytest.mark.parametrize("stem", RECORDINGS)
 def test_a_live_run_of_the_library_gives_the_same_tool_calls(client, stem, tmp_path):
     lib, provider, turn = stem.rsplit("-", 2)

@@ -147,6 +147,7 @@ def test_misnumbered_or_misnamed_migrations_are_refused(tmp_path, names):
         migrations.discover("sqlite", tmp_path)
 
 
+@pytest.mark.slow
 def test_a_database_from_a_newer_tracediff_is_refused_in_one_line(db_path):
     store = Store.open(db_path)
     with store.write() as conn:
@@ -280,6 +281,7 @@ def test_problems_stored_before_migration_12_count_as_told_so_an_upgrade_sends_n
         assert conn.execute("SELECT announced_at FROM problems").fetchall() == [("2026-11-30T10:00:00.000000Z",)]
 
 
+@pytest.mark.slow
 def test_serve_logs_a_line_per_migration_it_applies_with_time_and_level(tmp_path):
     from conftest import LiveServer
 
@@ -295,6 +297,7 @@ def test_serve_logs_a_line_per_migration_it_applies_with_time_and_level(tmp_path
     )
 
 
+@pytest.mark.slow
 def test_serve_on_an_empty_postgresql_database_logs_its_migrations(cluster, tmp_path):
     from conftest import LiveServer
 

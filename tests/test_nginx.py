@@ -73,6 +73,7 @@ def proxied(make_server, tmp_path):
     process.wait(10)
 
 
+@pytest.mark.slow
 def test_ingest_through_nginx_keeps_the_client_address_and_the_request_id(proxied):
     server, url = proxied
     transport = httpx.HTTPTransport(local_address="127.0.0.2")
@@ -88,6 +89,7 @@ def test_ingest_through_nginx_keeps_the_client_address_and_the_request_id(proxie
     assert line.split(" INFO access: ")[1].startswith('127.0.0.2 "POST /api/v1/ingest" 200')
 
 
+@pytest.mark.slow
 def test_a_syslog_ng_sized_batch_passes_and_one_over_the_limit_gets_413_in_the_error_shape(proxied):
     _, url = proxied
     events = make_events(1, "big")[0]
@@ -101,6 +103,7 @@ def test_a_syslog_ng_sized_batch_passes_and_one_over_the_limit_gets_413_in_the_e
     assert refused.json()["error"]["code"] == "too_large" and refused.json()["error"]["retryable"] is False
 
 
+@pytest.mark.slow
 def test_slow_clients_behind_nginx_cost_nothing_and_a_stopped_tracediff_is_a_503(proxied):
     server, url = proxied
     answers = [[] for _ in range(6)]

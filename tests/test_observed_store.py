@@ -93,3 +93,26 @@ def test_error_responses_are_not_learnt_as_the_tools_shape(store):
     load(store, events)
     assert store.observed_shapes(TOOL)["response"]["calls"] == 55
     assert not any(drift_paths(store, n) for n in range(60))
+
+
+def test_the_result_stage_is_learnt_as_the_other_three_are(store):
+    rng = random.Random(9)
+    events = order_events([order(rng, n) for n in range(60)])
+    results = [
+        {**e, "snapshot": "result", "payload": {"total": e["payload"]["total_cents"] / 100}, "source": "mcp"}
+        for e in events
+        if e["snapshot"] == "response"
+    ]
+    results[-1]["payload"] = {"total": "gone"}
+    load(store, events + results)
+    shape = store.observed_shapes(TOOL)["result"]
+    assert shape["calls"] == 60 and set(shape["paths"]["/total"]["t"]) == {"number", "string"}
+    assert drift_paths_of(store, 59, "result") == {"/total"}
+
+
+def drift_paths_of(store, n, stage):
+    return {
+        f["right"]["path"]
+        for f in findings_of(store, n)
+        if f["kind"] == "drift" and f["severity"] in LOUD and f["right"]["snapshot"] == stage
+    }

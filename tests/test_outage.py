@@ -4,12 +4,14 @@ import re
 import time
 
 import httpx
+import pytest
 from conftest import LiveServer
 from pgcluster import cluster  # noqa: F401 (a fixture)
 
 LINE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO|WARNING|ERROR|CRITICAL) \S+: ")
 
 
+@pytest.mark.slow
 def test_psycopg_pool_lines_during_an_outage_have_a_time_and_a_level(cluster, tmp_path):
     server = LiveServer(cluster.url, log_path=tmp_path / "serve.log").start()
     try:
@@ -24,6 +26,7 @@ def test_psycopg_pool_lines_during_an_outage_have_a_time_and_a_level(cluster, tm
     assert all(LINE.match(line) for line in pool_lines), pool_lines[:5]
 
 
+@pytest.mark.slow
 def test_metrics_answer_within_a_second_while_postgresql_is_stopped_and_say_the_database_is_down(cluster, tmp_path):
     server = LiveServer(cluster.url, log_path=tmp_path / "serve.log").start()
     try:

@@ -118,6 +118,7 @@ def test_payloads_keep_the_order_of_their_keys_as_sent(pg_url, tmp_path):
     store.close()
 
 
+@pytest.mark.slow
 def test_a_postgres_url_without_the_extra_says_what_to_install():
     code = (
         "import sys; sys.modules['psycopg'] = None\n"
@@ -334,6 +335,7 @@ def tracediff(*args, timeout=60):
     return subprocess.run([sys.executable, "-m", "webapp", *args], capture_output=True, text=True, timeout=timeout)
 
 
+@pytest.mark.slow
 def test_a_bad_url_fails_at_once_in_one_line_without_its_password():
     began = time.monotonic()
     result = tracediff("tools", "list", "--db", "postgresql://someone:s3cretpw@127.0.0.1:9/tracediff")
@@ -342,6 +344,7 @@ def test_a_bad_url_fails_at_once_in_one_line_without_its_password():
     assert "someone:***@" in line and "s3cretpw" not in line and "Connection refused" in line
 
 
+@pytest.mark.slow
 def test_commands_on_an_empty_postgres_database_say_so_in_one_line(postgres_databases, tmp_path):
     from databases import _admin
 
@@ -356,6 +359,7 @@ def test_commands_on_an_empty_postgres_database_say_so_in_one_line(postgres_data
         postgres_databases.drop(url)
 
 
+@pytest.mark.slow
 def test_backup_of_a_postgres_database_points_to_pg_dump(pg_url, tmp_path):
     Store.open(pg_url).close()
     result = tracediff("backup", str(tmp_path / "copy.db"), "--db", pg_url)
@@ -423,6 +427,7 @@ def test_a_payload_whose_words_pass_what_a_tsvector_holds_is_stored_searched_and
     assert [t["trace_id"] for t in found] == ["f" * 32]
 
 
+@pytest.mark.slow
 def test_health_answers_within_its_probe_wait_while_the_database_refuses_connections(pg_url):
     from webapp import create_app
 

@@ -52,6 +52,7 @@ def tracediff(db_path, *args) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "webapp", *args], capture_output=True, text=True, env=env, timeout=60)
 
 
+@pytest.mark.slow
 def test_the_cli_links_and_unlinks_tickets_and_redacts_a_secret_in_one(loaded, db_path):
     pid = problem_id(loaded)
     added = tracediff(
@@ -131,6 +132,7 @@ def assert_quoted_redacted(text: str) -> None:
 
 
 @pytest.mark.parametrize("link", REFUSED, ids=["not_http", "a_space", "no_scheme"])
+@pytest.mark.slow
 def test_a_refused_link_is_quoted_in_the_error_with_its_secret_redacted_on_the_page_api_and_cli(loaded, db_path, link):
     pid = problem_id(loaded)
     for headers in ({}, {"HX-Request": "true"}):
@@ -145,6 +147,7 @@ def test_a_refused_link_is_quoted_in_the_error_with_its_secret_redacted_on_the_p
     assert_quoted_redacted(refused.stderr)
 
 
+@pytest.mark.slow
 def test_a_link_to_remove_that_is_not_there_is_quoted_with_its_secret_redacted(loaded, db_path):
     pid = problem_id(loaded)
     link = f"https://tracker.example.com/INC-404?api_key={KEY}"

@@ -25,11 +25,13 @@ def promtool() -> str:
     return found
 
 
+@pytest.mark.slow
 def test_the_alert_rules_pass_promtool():
     done = subprocess.run([promtool(), "check", "rules", str(RULES)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "SUCCESS" in done.stdout, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_the_scrape_config_passes_promtool_and_loads_the_rules():
     done = subprocess.run(
         [promtool(), "check", "config", "--syntax-only", "prometheus.yml"],

@@ -18,6 +18,7 @@ from recipe_runs import (  # noqa: F401 (fixtures)
     anthropic_model,
     assert_planted_bug,
     assert_release,
+    assert_result_passed_on,
     node_binary,
     openai_model,
     orders,
@@ -50,13 +51,16 @@ def test_the_openai_recipe_logs_three_snapshots_that_tracediff_ingest_loads(
     )
     assert output.startswith("You have 1 paid order.")
     assert printed_trace_id(output) == CALLER_TRACE  # the caller's trace id, not a new one
-    assert len(log_file.read_text().splitlines()) == 3  # one line per snapshot
+    assert len(log_file.read_text().splitlines()) == 4  # one line per snapshot, the result the model got too
     tracediff_ingest(live_server.db_path, log_file)
 
     [call] = read_trace(live_server, CALLER_TRACE)["calls"]
     assert call["call_id"] == "call_standin_01"  # the model's tool call id
     assert_planted_bug(call, source="openai")
     assert_release(call, "1.4.2")
+    assert_result_passed_on(call)  # the role=tool content, its JSON parsed
+    sent_back = openai_model.requests[-1]["body"]["messages"][-1]["content"]
+    assert json.loads(sent_back) == call["snapshots"]["result"]["payload"]  # what the model read, logged
     # The API behind the tool got the trace context, so its own logs can join the trace.
     [sent] = orders.requests
     assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
@@ -105,13 +109,14 @@ def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
     )
     assert output.startswith("You have 1 paid order.")
     response = httpx.post(f"{live_server.url}/api/v1/ingest", content=log_file.read_bytes(), timeout=10)
-    assert response.status_code == 200 and response.json()["accepted"] == 3, response.text
+    assert response.status_code == 200 and response.json()["accepted"] == 4, response.text
 
     [call] = read_trace(live_server, CALLER_TRACE)["calls"]
     assert call["call_id"] == "toolu_standin_01"
     assert_planted_bug(call, source="anthropic")
     tool_results = anthropic_model.requests[-1]["body"]["messages"][-1]["content"]
     assert [b["tool_use_id"] for b in tool_results] == ["toolu_standin_01"]
+    assert_result_passed_on(call, tool_results[0])  # the tool_result block the model got, as it got it
 
 
 @pytest.mark.slow
@@ -166,11 +171,12 @@ def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
         headers={"Content-Encoding": "gzip"},
         timeout=10,
     )
-    assert response.status_code == 200 and response.json()["accepted"] == 3, response.text
+    assert response.status_code == 200 and response.json()["accepted"] == 4, response.text
 
     [call] = read_trace(live_server, CALLER_TRACE)["calls"]
     assert call["call_id"] == "call_standin_01"
     assert_planted_bug(call, source="node")
+    assert_result_passed_on(call)
     assert_release(call, "3.1.0")
     [sent] = orders.requests
     assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE

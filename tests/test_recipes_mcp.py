@@ -15,6 +15,7 @@ from recipe_runs import (
     RecipeProcess,
     assert_planted_bug,
     assert_release,
+    assert_result_passed_on,
     orders,  # noqa: F401 (a fixture)
     read_trace,
     tracediff_ingest,
@@ -74,6 +75,11 @@ def test_the_mcp_server_recipe_logs_each_tools_call_under_the_callers_trace(live
     [call] = read_trace(live_server, CALLER_TRACE)["calls"]
     assert_planted_bug(call, source="mcp")
     assert_release(call, "2.0.1")
+    # The CallToolResult the model got is the call's result: its text restates the response as JSON.
+    result = call["snapshots"]["result"]["payload"]
+    assert result["isError"] is False
+    assert json.loads(result["content"][0]["text"]) == call["snapshots"]["response"]["payload"]
+    assert_result_passed_on(call, result)
     [call] = read_trace(live_server, PARALLEL_TRACE)["calls"]
     assert_planted_bug(call, source="mcp")
     # ... or, from a client that sets none there, in the HTTP traceparent header.
@@ -88,4 +94,4 @@ def test_the_mcp_server_recipe_logs_each_tools_call_under_the_callers_trace(live
     assert call["snapshots"]["arguments"]["payload"] == {"status": "paid", "limit": "five"}
     assert call["snapshots"].get("request") is None
     assert call["snapshots"]["response"]["payload"]["isError"] is True
-    assert len(lines) == 3 + 3 + 3 + 2  # one line per snapshot
+    assert len(lines) == 4 + 4 + 4 + 2  # one line per snapshot (a result where the API answered)

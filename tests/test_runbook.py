@@ -36,6 +36,7 @@ def tracediff(*args, env=None) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_the_postgresql_steps_make_a_role_that_owns_tracediff_without_being_a_superuser(cluster, tmp_path):
     with psycopg.connect(cluster.url, autocommit=True) as admin:
         for statement in sql_steps():
@@ -62,6 +63,7 @@ def backup_command(folder, tracediff_command) -> list[str]:
     return ["/bin/sh", "-c", line[len("/bin/sh -c '") : -1]]
 
 
+@pytest.mark.slow
 def test_the_backup_unit_is_valid_with_its_timer():
     if not shutil.which("systemd-analyze"):
         pytest.skip("systemd-analyze is not installed")
@@ -73,6 +75,7 @@ def test_the_backup_unit_is_valid_with_its_timer():
     assert verified.returncode == 0 and verified.stderr == "", verified.stderr
 
 
+@pytest.mark.slow
 def test_the_backup_unit_copies_a_sqlite_database_and_dumps_a_postgresql_one(cluster, tmp_path):
     folder = tmp_path / "backups"
     folder.mkdir()

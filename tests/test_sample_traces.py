@@ -334,6 +334,7 @@ def _demo_problems(database) -> list:
     return sorted((p["id"], p["tool"], p["kind"], (p["left"] or {}).get("path"), p["occurrences"]) for p in problems)
 
 
+@pytest.mark.slow
 def test_the_demo_numbers_its_problems_the_same_way_on_every_load(db_path, engine, request, tmp_path):
     """`serve --demo` twice (each process hashes strings its own way) gives TD-1 ... TD-n the same meaning."""
     import subprocess

@@ -284,6 +284,7 @@ def test_static_scripts_referenced_by_pages_exist(client):
         assert client.get(src).status_code == 200, src
 
 
+@pytest.mark.slow
 def test_tokens_never_reach_the_server_log_nor_the_database(make_server):
     server = make_server(env={"TRACEDIFF_INGEST_TOKENS": INGEST_TOKEN, "TRACEDIFF_READ_TOKENS": READ_TOKEN})
     with httpx.Client(base_url=server.url, timeout=10) as http:
@@ -308,6 +309,7 @@ def test_tokens_never_reach_the_server_log_nor_the_database(make_server):
         assert token.encode() not in database
 
 
+@pytest.mark.slow
 def test_a_browser_signs_in_once_with_basic_auth_and_htmx_requests_carry_it(make_server):
     need_chromium()
     from playwright.sync_api import expect

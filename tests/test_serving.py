@@ -49,6 +49,7 @@ def probe_health(url: str, seconds: float) -> list[float]:
     return latencies
 
 
+@pytest.mark.slow
 def test_two_slow_clients_do_not_make_health_fail_and_their_bodies_time_out(make_server):
     server = make_server("slow.db", env={"TRACEDIFF_BODY_TIMEOUT": "4"})
     answers = [[], []]
@@ -75,6 +76,7 @@ def metric_values(text: str, name: str) -> dict:
     return found
 
 
+@pytest.mark.slow
 def test_serve_on_ipv6_loopback_starts_and_answers(tmp_path):
     import subprocess
     import sys
@@ -122,6 +124,7 @@ def test_serve_on_ipv6_loopback_starts_and_answers(tmp_path):
     assert "Traceback" not in log.read_text() and f"tracediff on http://[::1]:{port}/" in log.read_text()
 
 
+@pytest.mark.slow
 def test_metrics_count_what_was_sent_across_both_workers(make_server):
     server = make_server("metrics.db", env={"TRACEDIFF_METRICS_TOKENS": "scrape-me"})
     sent = Counter()
@@ -159,6 +162,7 @@ def test_metrics_count_what_was_sent_across_both_workers(make_server):
     assert len({line.split()[-1] for line in server.logs().splitlines() if "Booting worker" in line}) == 2
 
 
+@pytest.mark.slow
 def test_access_lines_have_a_timestamp_and_request_id_but_no_search_terms(make_server):
     server = make_server("logs.db", env={"TRACEDIFF_LOG_FORMAT": "json", "TRACEDIFF_RETENTION_DAYS": "30"})
     with httpx.Client(base_url=server.url, timeout=30) as http:
@@ -175,6 +179,7 @@ def test_access_lines_have_a_timestamp_and_request_id_but_no_search_terms(make_s
     assert any(line["logger"] == "webapp.ops.analyser" and "worker started" in line["message"] for line in lines)
 
 
+@pytest.mark.slow
 def test_forwarded_headers_are_honoured_from_a_trusted_proxy_only(make_server):
     server = make_server("proxy.db", env={"TRACEDIFF_TRUSTED_PROXIES": "127.0.0.2/32"})
     ids = {}
@@ -229,6 +234,7 @@ def sigterm_under_ingest(server, events: list, clients: int, after: int) -> tupl
     return Counter(kind for kind, _ in outcomes), stop_seconds
 
 
+@pytest.mark.slow
 def test_sigterm_during_ingest_loses_nothing_acknowledged_and_answers_or_refuses_every_connection(make_server):
     server = make_server("term.db", env={"TRACEDIFF_ANALYZER": "off"})
     kinds, stop_seconds = sigterm_under_ingest(server, make_events(6000, "term"), clients=24, after=40)
@@ -237,6 +243,7 @@ def test_sigterm_during_ingest_loses_nothing_acknowledged_and_answers_or_refuses
     assert kinds[200] >= 40 and stop_seconds < 35
 
 
+@pytest.mark.slow
 def test_sighup_rereads_the_settings_file_and_new_workers_use_it(make_server, tmp_path):
     settings = tmp_path / "tracediff.env"
     settings.write_text("# tokens a shipper uses\nTRACEDIFF_INGEST_TOKENS=first-token\n")
@@ -293,6 +300,7 @@ def test_forwarded_scheme_and_host_count_only_from_a_trusted_peer(tmp_path):
         assert answer.get_json() == {"client": client, "scheme": scheme}
 
 
+@pytest.mark.slow
 def test_requests_gunicorn_refuses_and_bodies_it_cannot_frame_get_the_json_error_shape(live_server):
     long_line = httpx.get(f"{live_server.url}/?q={'x' * 5000}")
     assert long_line.status_code == 414 and long_line.headers["content-type"] == "application/json"

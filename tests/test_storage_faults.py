@@ -92,6 +92,7 @@ def healed_within(server, seconds: float) -> float:
     pytest.fail(f"not healed within {seconds} s: {states(server)}; log: {server.logs()[-1500:]}")
 
 
+@pytest.mark.slow
 def test_a_server_started_on_a_read_only_disk_takes_writes_once_it_is_remounted_read_write(mount, tmp_path):
     target, _ = mount
     first = serve(mount, tmp_path / "first.log")
@@ -107,6 +108,7 @@ def test_a_server_started_on_a_read_only_disk_takes_writes_once_it_is_remounted_
     assert "SIGHUP" not in server.logs() and "Booting worker" in server.logs()
 
 
+@pytest.mark.slow
 def test_a_running_server_takes_writes_again_once_its_full_disk_has_room(mount, tmp_path):
     target, _ = mount
     server = serve(mount, tmp_path / "live.log")
@@ -116,6 +118,7 @@ def test_a_running_server_takes_writes_again_once_its_full_disk_has_room(mount, 
     healed_within(server, HEAL_WITHIN_S)
 
 
+@pytest.mark.slow
 def test_a_trace_read_on_a_full_disk_answers_200_while_its_analysis_is_pending(mount):
     target, _ = mount
     app = create_app({"TESTING": True, "DATABASE": str(target / "t.db"), "ANALYZER": "off", "MIN_FREE_MB": 0})

@@ -192,6 +192,7 @@ def assert_payloads_intact(url: str, events: list[dict]) -> None:
         ), event["event_id"]
 
 
+@pytest.mark.slow
 def test_syslog_ng_delivers_every_event_once_and_intact_across_a_kill_and_restart(syslog_ng, live_server, tmp_path):
     started = time.monotonic()
     deadline = started + DEADLINE
@@ -233,6 +234,7 @@ def test_syslog_ng_delivers_every_event_once_and_intact_across_a_kill_and_restar
     )
 
 
+@pytest.mark.slow
 def test_after_an_outage_syslog_ng_delivers_the_backlog_within_seconds_thanks_to_time_reopen(tmp_path):
     """tracediff is down while events are logged: with time-reopen(2) the backlog arrives within seconds
     of tracediff coming back (syslog-ng's default of 60 s held it back a minute)."""

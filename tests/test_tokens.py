@@ -227,6 +227,7 @@ def test_serve_refuses_a_network_address_where_ingest_would_be_open(tmp_path, to
     assert not (tmp_path / "o.db").exists()
 
 
+@pytest.mark.slow
 def test_a_server_on_all_addresses_with_named_tokens_checks_hosts_and_scopes(make_server):
     server = make_server(
         args=["--host", "0.0.0.0"],
@@ -246,6 +247,7 @@ def test_a_server_on_all_addresses_with_named_tokens_checks_hosts_and_scopes(mak
 
 
 @pytest.mark.parametrize("log_format", ["text", "json"])
+@pytest.mark.slow
 def test_a_real_server_logs_which_named_token_did_what_in_the_access_and_app_lines(make_server, log_format):
     server = make_server(
         env={

@@ -207,6 +207,7 @@ def test_a_tool_whose_name_holds_a_slash_has_its_page_json_api_and_mappings(clie
     assert client.put("/api/v1/tools/a%0Ab", json=contract).status_code == 200
 
 
+@pytest.mark.slow
 def test_a_real_server_serves_a_slashed_tool_name_sent_as_is_or_percent_encoded(live_server):
     import httpx
 

@@ -205,6 +205,7 @@ def fill_to_the_last_byte(folder, store: Store) -> None:
     os.close(other)
 
 
+@pytest.mark.slow
 def test_prune_with_no_byte_free_says_so_in_one_line(small_disk):
     store = Store(small_disk / "stuck.db")  # no headroom kept: the disk fills to the last byte
     fill_to_the_last_byte(small_disk, store)
@@ -229,6 +230,7 @@ def fill_store(path, batches: int, old: bool = True) -> None:
     store.close()
 
 
+@pytest.mark.slow
 def test_prune_shrinks_the_file_and_an_older_file_shrinks_after_one_vacuum(tmp_path):
     path = tmp_path / "t.db"
     fill_store(path, 40)
@@ -311,6 +313,7 @@ def test_an_event_stamped_300_days_ahead_is_stored_at_its_receive_time_and_prune
     store.close()
 
 
+@pytest.mark.slow
 def test_a_prune_stopped_while_the_index_was_rebuilt_is_finished_by_the_next_one(small_disk):
     path = small_disk / "stopped.db"
     store = Store(path)

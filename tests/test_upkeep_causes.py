@@ -57,6 +57,7 @@ def old_and_new(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_a_store_error_on_a_full_disk_says_the_disk_is_full_not_disk_io(small_disk, old_and_new):
     database = small_disk / "t.db"
     shutil.copy(old_and_new, database)
@@ -67,6 +68,7 @@ def test_a_store_error_on_a_full_disk_says_the_disk_is_full_not_disk_io(small_di
         assert re.search(r"the disk holding t\.db is full \(\d+ KiB free\)", line), (command, line)
 
 
+@pytest.mark.slow
 def test_prune_on_a_read_only_mount_or_an_immutable_file_says_so_and_not_to_free_space(
     small_disk, old_and_new, tmp_path
 ):
@@ -86,6 +88,7 @@ def test_prune_on_a_read_only_mount_or_an_immutable_file_says_so_and_not_to_free
     assert "immutable.db cannot be written" in line and "chattr -i" in line and "Free some space" not in line, line
 
 
+@pytest.mark.slow
 def test_prune_vacuum_without_room_says_the_deletion_worked_and_what_vacuum_needs(small_disk, tmp_path):
     old = tmp_path / "made-by-0.1.0.db"  # no incremental auto_vacuum: only VACUUM shrinks it
     shutil.copy(ROOT / "tests" / "fixtures" / "databases" / "tracediff-0.1.0.db", old)
@@ -102,6 +105,7 @@ def test_prune_vacuum_without_room_says_the_deletion_worked_and_what_vacuum_need
     assert "size of the database" in line and "cannot prune" not in line, line
 
 
+@pytest.mark.slow
 def test_prune_measures_before_it_writes_and_labels_mebibytes(tmp_path, old_and_new):
     database = tmp_path / "t.db"
     shutil.copy(old_and_new, database)
@@ -115,6 +119,7 @@ def test_prune_measures_before_it_writes_and_labels_mebibytes(tmp_path, old_and_
     assert f"({os.path.getsize(copy) / MB:.1f} MiB)" in backed_up.stdout, backed_up.stdout
 
 
+@pytest.mark.slow
 def test_a_backup_that_fails_for_room_leaves_no_file_beside_it(small_disk, old_and_new):
     leave_free(small_disk, 2 * MB)  # the copy (~10 MB) cannot fit
     target = small_disk / "b.db"

@@ -55,11 +55,18 @@ def trace_id_from(traceparent):
 
 
 def run_tool(trace_id, block, tools):
-    """Run one tool_use block of the model with its snapshots logged under its trace and call id."""
+    """Run one tool_use block of the model with its snapshots logged under its trace and call id; return the
+    tool_result block the model gets back, logged as the call's result (is_error says whether it failed)."""
     token = CALL.set((trace_id, block.id, block.name))
     try:
         log("arguments", block.input)  # the model's input object, as the SDK parsed it
-        return tools[block.name](**block.input)
+        try:
+            returned = {"type": "tool_result", "tool_use_id": block.id,
+                        "content": json.dumps(tools[block.name](**block.input))}
+        except Exception as error:  # the model is told it failed, and why
+            returned = {"type": "tool_result", "tool_use_id": block.id, "content": str(error), "is_error": True}
+        log("result", returned)
+        return returned
     finally:
         CALL.reset(token)
 # --- tracediff: paste to here ---------------------------------------------------------------
@@ -89,8 +96,7 @@ def main():
         if reply.stop_reason != "tool_use":
             break
         messages.append({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": block.id, "content": json.dumps(run_tool(trace_id, block, TOOLS))}
-            for block in reply.content if block.type == "tool_use"]})
+            run_tool(trace_id, block, TOOLS) for block in reply.content if block.type == "tool_use"]})
     print("".join(block.text for block in reply.content if block.type == "text"))
     print(f"{os.environ.get('TRACEDIFF_URL', 'http://127.0.0.1:8000')}/traces/{trace_id}")
 

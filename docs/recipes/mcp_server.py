@@ -57,7 +57,7 @@ def trace_id_from(traceparent):
 
 
 async def log_tool_calls(ctx, call_next):
-    """MCP server middleware: a tools/call's arguments as received, and its result when no HTTP call answered."""
+    """MCP server middleware: a tools/call's arguments as received, and the CallToolResult the model gets."""
     if ctx.method != "tools/call" or not ctx.params:
         return await call_next(ctx)
     headers = getattr(ctx.request, "headers", None) or {}  # the caller's trace: _meta (SEP-414), else HTTP header
@@ -67,10 +67,10 @@ async def log_tool_calls(ctx, call_next):
     try:
         log("arguments", ctx.params.get("arguments", {}))
         result = await call_next(ctx)
-        if not CALL.get()["answered"]:  # e.g. arguments refused before any HTTP call: the result is the answer
-            result_json = result if isinstance(result, dict) else result.model_dump(mode="json", by_alias=True,
-                                                                                    exclude_none=True)
-            log("response", result_json.get("structuredContent", result_json))
+        result_json = result if isinstance(result, dict) else result.model_dump(mode="json", by_alias=True,
+                                                                                exclude_none=True)
+        answered = CALL.get()["answered"]  # the result, else (arguments refused before any HTTP call) the answer
+        log("result" if answered else "response", result_json if answered else result_json.get("structuredContent", result_json))
         return result
     finally:
         CALL.reset(token)

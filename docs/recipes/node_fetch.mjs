@@ -1,4 +1,5 @@
-// tracediff recipe: a tool function and a fetch wrapper writing the three snapshots as envelope-v1 JSON lines.
+// tracediff recipe: a tool function and a fetch wrapper writing the snapshots (and the result the model got) as
+// envelope-v1 JSON lines.
 // Node 18+, no packages: OPENAI_API_KEY=... ORDERS_API=https://... node node_fetch.mjs
 // then ship tool-calls.ndjson to tracediff (tracediff ingest, or any log shipper in docs/shippers.md).
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -36,9 +37,11 @@ function traceIdFrom(traceparent) { // W3C "00-<32 hex trace id>-<16 hex>-<flags
 
 function runTool(traceId, toolCall, tools) { // one tool call of the model, its snapshots under its ids
   const { id, function: fn } = toolCall;
-  return currentCall.run({ traceId, callId: id, tool: fn.name }, () => {
+  return currentCall.run({ traceId, callId: id, tool: fn.name }, async () => {
     log("arguments", fn.arguments); // the model's JSON text, as it sent it
-    return tools[fn.name](JSON.parse(fn.arguments));
+    const content = JSON.stringify(await tools[fn.name](JSON.parse(fn.arguments)));
+    log("result", content); // what the model reads back: tracediff checks it against the response
+    return content;
   });
 }
 // --- tracediff: paste to here -------------------------------------------------------------
@@ -74,8 +77,8 @@ for (;;) {
   messages.push(reply);
   if (!reply.tool_calls?.length) break;
   for (const toolCall of reply.tool_calls) {
-    const result = await runTool(traceId, toolCall, TOOLS);
-    messages.push({ role: "tool", tool_call_id: toolCall.id, content: JSON.stringify(result) });
+    const content = await runTool(traceId, toolCall, TOOLS);
+    messages.push({ role: "tool", tool_call_id: toolCall.id, content });
   }
 }
 console.log(reply.content);

@@ -1,4 +1,4 @@
-"""tracediff recipe: an OpenAI tool call, its three snapshots written as envelope-v1 JSON lines.
+"""tracediff recipe: an OpenAI tool call, its snapshots (and the result the model got) as envelope-v1 JSON lines.
 
 pip install openai httpx; then OPENAI_API_KEY=... ORDERS_API=https://... python openai_logs.py
 and ship tool-calls.ndjson to tracediff (tracediff ingest, or any log shipper in docs/shippers.md).
@@ -55,11 +55,14 @@ def trace_id_from(traceparent):
 
 
 def run_tool(trace_id, tool_call, tools):
-    """Run one tool call of the model with its snapshots logged under its trace and call id."""
+    """Run one tool call of the model with its snapshots logged under its trace and call id; return the
+    text the model gets back (the role=tool message's content), logged as the call's result."""
     token = CALL.set((trace_id, tool_call.id, tool_call.function.name))
     try:
         log("arguments", tool_call.function.arguments)  # the model's JSON text, as it sent it
-        return tools[tool_call.function.name](**json.loads(tool_call.function.arguments))
+        content = json.dumps(tools[tool_call.function.name](**json.loads(tool_call.function.arguments)))
+        log("result", content)  # what the model reads: tracediff checks it against the response
+        return content
     finally:
         CALL.reset(token)
 # --- tracediff: paste to here ---------------------------------------------------------------
@@ -90,8 +93,8 @@ def main():
         if not reply.tool_calls:
             break
         for tool_call in reply.tool_calls:
-            result = run_tool(trace_id, tool_call, TOOLS)
-            messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": json.dumps(result)})
+            content = run_tool(trace_id, tool_call, TOOLS)
+            messages.append({"role": "tool", "tool_call_id": tool_call.id, "content": content})
     print(reply.content)
     print(f"{os.environ.get('TRACEDIFF_URL', 'http://127.0.0.1:8000')}/traces/{trace_id}")
 

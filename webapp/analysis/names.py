@@ -67,6 +67,7 @@ _SYNONYMS = (
     ("zip", "postcode", "postal"),
     ("price", "amount", "cost"),
     ("enabled", "active", "on"),
+    ("status", "state"),
 )
 _CANONICAL = {word: group[0] for group in _SYNONYMS for word in group}
 # Words that say little about which field is meant ("is_active" and "active" are one field).

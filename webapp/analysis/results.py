@@ -14,7 +14,6 @@ import orjson
 from .pointers import MISSING
 
 _TEXT_TYPES = ("text", "output_text", "input_text")
-_MCP_KEYS = frozenset(("content", "structuredContent", "isError", "_meta"))
 _ANTHROPIC_KEYS = frozenset(("type", "content", "is_error", "tool_use_id", "cache_control"))
 
 
@@ -37,7 +36,7 @@ def read_result(snapshot: dict | None) -> Reading | None:
     payload = snapshot.get("payload")
     told = (snapshot.get("meta") or {}).get("is_error")
     told = told if isinstance(told, bool) else None
-    if isinstance(payload, dict) and payload and payload.keys() <= _MCP_KEYS and _mcp_like(payload):
+    if isinstance(payload, dict) and _mcp_like(payload):
         reading = _mcp(payload)
     elif isinstance(payload, dict) and payload.get("type") == "tool_result" and payload.keys() <= _ANTHROPIC_KEYS:
         reading = _anthropic(payload)
@@ -54,8 +53,10 @@ def read_result(snapshot: dict | None) -> Reading | None:
 
 
 def _mcp_like(payload: dict) -> bool:
+    """Tell a CallToolResult (SDKs add keys of their own: `_meta`, `resultType`) from a body that has a `content`."""
     content = payload.get("content")
-    return "structuredContent" in payload or "isError" in payload or isinstance(content, list)
+    blocks = isinstance(content, list) and all(isinstance(b, dict) and "type" in b for b in content)
+    return "structuredContent" in payload or isinstance(payload.get("isError"), bool) or (blocks and bool(content))
 
 
 def _mcp(payload: dict) -> Reading:

@@ -14,21 +14,28 @@ from .failures import ENVELOPE_NAMES, Failure, response_failure
 from .kinds import end, finding
 from .mapping import mapping_findings, pair_arguments
 from .pairing import Pairing
-from .pointers import MISSING, child
+from .pointers import MISSING, child, last, resolve
 from .results import Reading
-from .values import is_container, norm_key, show
+from .units import follows, unit_of
+from .values import is_container, is_number, norm_key, show
 
 DEFAULT_BUDGET_BYTES = 8 * 1024
 BYTES_PER_TOKEN = 4  # the usual estimate for English and JSON text
 _QUIET_KINDS = ("dropped", "added", "renamed", "case_changed", "moved")  # a result picks what it needs
+# The model reads these the same whatever the form: "PAID" for "paid", "5" for 5, a date written another way.
+_SAME_TO_A_READER = ("enum_changed", "type_changed", "format_changed")
 _WORDS = re.compile(r"[^0-9a-z]+")
 _NO_RETRY = re.compile(
     r"\b(?:not|non|no|never|don'?t|do not|cannot|can'?t|won'?t|should not|shouldn'?t)[- ]?(?:be )?"
     r"(?:retry|retryable|retriable|retried|retrying|try again)|\bpermanent(?:ly)?\b|"
-    r"retr[yi]able\W{0,4}(?:false|no)\b"
+    r"retr[yi]able\W{0,4}(?:false|no)\b|retr\w* (?:will|would|does|did) not help|retr\w* won'?t help|"
+    r"no point (?:in )?retrying|\bpointless\b|\bnot (?:a )?(?:temporary|transient)\b|fail the same way|"
+    r"\b(?:don'?t|do not|never) (?:repeat|resend|call (?:it |this )?again)|\bfix the (?:input|request)\b"
 )
 _RETRY = re.compile(
-    r"\bretry\b|\bretr[yi]able\b|\bretrying\b|\btry again\b|\btemporar(?:y|ily)\b|\btransient\b|\blater\b"
+    r"\bretry\b|\bretr[yi]able\b|\bretrying\b|\btry again\b|\btemporar(?:y|ily)\b|\btransient\b|\blater\b|"
+    r"\b(?:call|ask|send|run) (?:it |this )?again\b|\bresend\b|\bcan be repeated\b|\bback off\b|"
+    r"\bwait (?:a|and|for)\b|\bgive it a (?:minute|moment|second)\b|\bin a (?:minute|moment|few)\b"
 )
 
 
@@ -223,10 +230,36 @@ def _structured(response, reading: Reading) -> tuple[Pairing, list[dict]]:
         f["right"] = _moved_end(f["right"], "result", reading.prefix)
         f["message"] = f["message"].replace("not in the request", "not in the result")
         f["message"] = f["message"].replace("comes from no argument", "comes from no response field")
-        if f["kind"] in _QUIET_KINDS:
+        if f["kind"] in _QUIET_KINDS + _SAME_TO_A_READER or _into_plain_units(f):
             f["severity"] = "info"
         out.append(f)
-    return pairing, out
+    return pairing, out + _unconverted(pairing, reading.prefix)
+
+
+def _unconverted(pairing: Pairing, prefix: str | None) -> list[dict]:
+    """Warn where a money or ratio unit the response names reaches a plain field unchanged (cents read as dollars)."""
+    out = []
+    for lp in pairing.whole:
+        rp, unit = pairing.pairs[lp], unit_of(last(lp))
+        if unit is None or unit[0] not in ("money", "ratio") or unit_of(last(rp)) is not None or not last(rp):
+            continue
+        value = resolve(pairing.left, lp)
+        if not is_number(value) or value == 0:
+            continue
+        text = f"{lp[1:]} -> {rp[1:]}: {show(value)} handed over unconverted (the response counts in {last(lp)})"
+        right = _moved_end({"path": rp}, "result", prefix)
+        out.append(finding("value_changed", "warning", end("response", lp), right, value, value, text))
+    return out
+
+
+def _into_plain_units(f: dict) -> bool:
+    """Tell whether a scaled pair converts a unit the response names into plain units (`amount_cents` -> `amount`)."""
+    if f["kind"] != "scaled" or not f["left"] or not f["right"]:
+        return False
+    unit = unit_of(last(f["left"]["path"]))
+    if unit is None or unit_of(last(f["right"]["path"])) is not None:
+        return False
+    return follows(f["left_value"], f["right_value"], unit[1])
 
 
 def _moved_end(where: dict | None, snapshot: str, prefix: str | None) -> dict | None:

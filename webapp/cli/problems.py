@@ -5,8 +5,6 @@ import getpass
 import click
 import orjson
 
-from ..pipeline.changes import change_problem
-from ..pipeline.problems import find_problems, read_problem
 from ..problems.words import counted
 from .common import DB_OPTION, _open_existing_store, _settings
 
@@ -21,6 +19,8 @@ def _end(where) -> str:
 
 
 def _problem(store, problem_id: str) -> dict:
+    from ..pipeline.problems import read_problem  # here: `tracediff check` starts without the store
+
     number = store.resolve_problem_id(problem_id)
     problem = read_problem(store, number) if number is not None else None
     if problem is None:
@@ -59,6 +59,8 @@ def problems_list(database, as_json, **filters):
     message = ProblemQuery.bad_value(filters)
     if message:
         raise click.BadParameter(message)
+    from ..pipeline.problems import find_problems
+
     found, _ = find_problems(_open_existing_store(database), ProblemQuery.from_args(filters).filters())
     for p in found:
         if as_json:
@@ -120,6 +122,8 @@ def _value(pair: dict, side: str) -> str:
 
 
 def _change(database, problem_id: str, body: dict) -> None:
+    from ..pipeline.changes import change_problem
+    from ..pipeline.problems import read_problem
     from ..problems.states import BadChange, parse_change
     from ..store.errors import ChangeRefused
 
@@ -204,6 +208,7 @@ def problems_merge(problem_id, into, database):
 @DB_OPTION
 def problems_link(problem_id, urls, remove, database):
     """Attach ticket links to a problem (or remove them); a secret in a link is redacted when stored."""
+    from ..pipeline.changes import change_problem
     from ..problems.states import BadChange, links_change
     from ..redaction.redactor import redactor_for
     from ..store.errors import ChangeRefused

@@ -1,7 +1,7 @@
 """Drift: how one call departs from a shape with enough history (pure).
 
 An entry is drift when, at its first sight, at least MIN_HISTORY calls of its kind came before it and 99% of
-them agreed on something else; it stays drift while it holds in at least half the calls since it began (a server
+them agreed on something else; it stays drift while it holds in at least 80% of the calls since it began (a server
 change does; a rare legitimate value or an optional field's rare absence does not) and until it has as many
 calls as the history it broke from (then it is the new usual).
 """
@@ -10,7 +10,7 @@ from ..analysis.kinds import end, finding
 from .shapes import MIN_HISTORY, _closed_enum, _count, _dominant, parent_of
 
 AGREEMENT = 0.99
-HOLDS = 0.5  # share of the calls since it began that an entry must keep to stay drift
+HOLDS = 0.8  # share of the calls since it began that an entry must keep to stay drift (a change holds in all)
 NEW_FIELD_CALLS = 3  # a new field is told on its first calls only
 SHOWN_VALUES = 5
 

@@ -2,7 +2,8 @@
 
 A batch's problem changes depend on one another (the first call that breaks a resolved problem regresses it, so
 the next one does not), so they are decided call by call as the batch's parts go in, by these pure rules of
-webapp/problems/, which the store is given and never imports: the store writes, the rules decide."""
+webapp/problems/, which the store is given and never imports: the store writes, the rules decide. What the batch's
+changes tell (an hour's burst, the alerts) is decided after them, from facts the store reads (telling.py)."""
 
 from types import SimpleNamespace
 
@@ -14,6 +15,4 @@ RULES = SimpleNamespace(
     escalates=states.escalates,  # an archived-until-escalating problem breaks out of its archive
     exercises=exercises,  # a call's arguments have a problem's path: it counts toward the problem's exposure
     is_recent=escalation.is_recent,  # a call live enough to count toward an hour's burst
-    baseline_range=escalation.baseline_range,  # the hours an hour's burst is measured against
-    escalation=escalation.escalation,  # why an hour's burst escalates a problem, or None
 )

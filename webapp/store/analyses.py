@@ -46,17 +46,15 @@ class AnalysisBookkeeping:
         """Store an analysis unless the call changed meanwhile; say whether it was stored."""
         return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
 
-    def save_analyses(self, results, groupings: dict | None = None, alerts=None, rules=None, also=None) -> int:
+    def save_analyses(self, results, groupings: dict | None = None, rules=None, tell=None, also=None) -> int:
         """Store (trace_id, call_id, version, analysis) results in one transaction.
 
         A result whose call changed since it was read is dropped (the call stays pending);
         return how many were stored. `groupings` ({(trace_id, call_id): ...}, see
-        webapp/problems/) replaces each stored call's part in the problems, in the same transaction,
-        and a problem that is news (its first live call: a backfill opens quietly), regresses or escalates writes
-        the alerts that `alerts`, the alert policy (webapp/alerts/storms.py), asks for: it folds many new
-        problems into one summary. `rules`, the problem rules (webapp/pipeline/rules.py), decide the problems'
-        changes; groupings come with them. `also(conn)`, when given, writes more in the same transaction (the shapes
-        learnt from these calls).
+        webapp/problems/) replaces each stored call's part in the problems, in the same transaction, by the
+        problem rules `rules` (webapp/pipeline/rules.py); then `tell(conn, grouped)` decides, in the transaction
+        too, what the changes tell (webapp/pipeline/telling.py: an hour's burst escalates, alerts are written).
+        `also(conn)`, when given, writes more in the same transaction (the shapes learnt from these calls).
         """
         if not results:
             return 0
@@ -66,10 +64,9 @@ class AnalysisBookkeeping:
             self._refresh_traces(conn, {result[0] for result in results})
             refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results], self.sql), self.sql)
             if groupings:
-                changes = apply_groupings(conn, groupings, utc_now(), rules)
-                if alerts is not None and changes:
-                    planned = alerts.plan([(e, self.problem_alert_data(conn, pid, e)) for e, pid in changes])
-                    self.write_problem_alerts(conn, planned, alerts)
+                grouped = apply_groupings(conn, groupings, utc_now(), rules)
+                if tell is not None:
+                    tell(conn, grouped)
             if also is not None:
                 also(conn)
         return stored

@@ -5,8 +5,8 @@ A live call is one analysed for the first time whose own time is within the last
 re-analysis). A problem opened by older calls only (a backfill of old logs) opens quietly, `announced_at` NULL;
 its first live call, in whatever batch the analyser takes it, sends its "new" alert, so every store and batch
 size tells the same. A person's change to a problem (webapp/store/problem_changes.py) counts as told.
-What is live, an hour's baseline and whether a burst escalates are the rules the pipeline hands in
-(webapp/pipeline/rules.py: `is_recent`, `baseline_range`, `escalation`).
+What is live is the rule the pipeline hands in (webapp/pipeline/rules.py: `is_recent`); whether an hour's burst
+escalates, the pipeline decides from the facts read here (webapp/pipeline/telling.py).
 """
 
 from .problem_changes import record_state
@@ -34,19 +34,28 @@ def announce(conn, events: list[tuple[str, int]], fresh: dict, now: str) -> list
     return kept + [("new", pid) for pid in told if pid not in said and ("new", pid) not in kept]
 
 
-def escalations(conn, fresh: dict, now: str, skip: set, rules) -> list[tuple[str, int]]:
-    """Return ("escalating", id) for each open problem the batch's fresh calls took over its line; note it."""
-    events: list[tuple[str, int]] = []
-    for (pid, hour), added in sorted(fresh.items()):
-        if pid in skip or ("escalating", pid) in events:
-            continue
-        state, first_seen = conn.execute(FACTS, (pid,)).fetchone()
-        if state not in WATCHED:
-            continue
-        history = dict(conn.execute(HOURS, (pid, rules.baseline_range(hour)[0], hour)).fetchall())
-        after = history.pop(hour, 0)
-        why = rules.escalation(history, hour, after - added, after, first_seen)
-        if why:
+class BurstFacts:
+    """What an hour's burst is decided from, read in the analyser's transaction, and the escalations decided from
+    it written there (webapp/pipeline/telling.py decides; mixed into Store through ProblemWrites)."""
+
+    def burst_candidates(self, conn, fresh: dict, skip: set) -> list[tuple]:
+        """Return (problem id, hour, occurrences the batch added, state, first seen) of each watched problem
+        (open or regressed) the batch's fresh calls counted in an hour, by problem and hour; `skip`: ids said
+        already."""
+        found = []
+        for (pid, hour), added in sorted(fresh.items()):
+            if pid not in skip:
+                state, first_seen = conn.execute(FACTS, (pid,)).fetchone()
+                if state in WATCHED:
+                    found.append((pid, hour, added, state, first_seen))
+        return found
+
+    def problem_hours_between(self, conn, pid: int, first: str, last: str) -> dict[str, int]:
+        """Return {hour: occurrences} of a problem from one hour key to another, both included."""
+        return dict(conn.execute(HOURS, (pid, first, last)).fetchall())
+
+    def note_escalations(self, conn, escalating: dict, now: str) -> list[tuple[str, int]]:
+        """Write each escalation decided ({problem id: (state, why)}) in its problem's history; return the events."""
+        for pid, (state, why) in escalating.items():
             record_state(conn, pid, now, state, "tracediff", why)
-            events.append(("escalating", pid))
-    return events
+        return [("escalating", pid) for pid in escalating]

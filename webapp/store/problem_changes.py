@@ -82,7 +82,7 @@ def _carry_links(conn, pid: int, into: int) -> None:
     conn.execute("UPDATE problems SET links = ? WHERE id = ?", (dumps(joined), into))
 
 
-class ProblemWrites:
+class ProblemChanges:
     """Apply a person's change to a problem (mixed into Store)."""
 
     def change_problem(self, pid: int, change: dict, by: str, at: str | None = None, rules=None) -> None:

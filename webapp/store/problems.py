@@ -3,13 +3,30 @@
 A call's part (its row in problem_calls) is taken out of every rollup before the new one goes in,
 so re-analysing a call, or every call, leaves the same problems, ids and counts."""
 
+from dataclasses import dataclass
+
 from .codec import dumps, loads
-from .escalation import announce, escalations, note_fresh
+from .escalation import BurstFacts, announce, note_fresh
 from .exposure import TOOL_PROBLEMS, exercise, first_seen_by_id, first_seen_of, flush, forget, refit
-from .problem_changes import ProblemWrites, record_state, resolve_after_clean_calls
+from .problem_changes import ProblemChanges, record_state, resolve_after_clean_calls
 from .regrouping import MARK_GROUPED, seqs_key
 
-__all__ = ["ProblemWrites", "apply_groupings", "forget_calls"]
+__all__ = ["Grouped", "ProblemWrites", "apply_groupings", "forget_calls"]
+
+
+class ProblemWrites(ProblemChanges, BurstFacts):
+    """A person's changes to problems and the facts of a batch's bursts (mixed into Store)."""
+
+
+@dataclass
+class Grouped:
+    """What a batch's groupings changed, for the pipeline to decide what it tells (webapp/pipeline/telling.py)."""
+
+    events: list[tuple[str, int]]  # (new | regressed | escalating | reanalysed, problem id), in order
+    fresh: dict[tuple[int, str], int]  # (problem id, hour) -> occurrences of the batch's live calls
+    opened: set[int]  # problems the events open already: their burst says nothing more
+    now: str
+
 
 # A batch's keys as a table joined on the primary key: `(trace_id, call_id) IN (VALUES ...)` scans the whole table
 # in SQLite. VALUES names its columns column1, column2 in SQLite and PostgreSQL alike.
@@ -53,15 +70,16 @@ CHECK = """INSERT INTO problem_checks (problem_id, trace_id, call_id, ts, broke)
 PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems WHERE id = ?"
 
 
-def apply_groupings(conn, groupings: dict, now: str, rules) -> list[tuple[str, int]]:
+def apply_groupings(conn, groupings: dict, now: str, rules) -> Grouped:
     """Replace each stored call's part in the problems; skip calls whose analysis was not stored.
 
     Every call's breaks go in before any call counts toward exposure (store/exposure.py), so a clean call
     analysed in the same batch as a problem's first break counts whatever the order of the batch, and calls
-    analysed before a problem's first seen moved count again. Return the (event, problem id) changes alerts
-    watch: `new` (a problem's first live call), `regressed`, `escalating`, and `reanalysed` for a problem
-    that only calls grouped again from the same snapshots (a re-analysis) opened. `rules` (webapp/pipeline/rules.py)
-    decide each change: regress, escalate, count toward exposure."""
+    analysed before a problem's first seen moved count again. Return what changed (Grouped): the (event, problem
+    id) changes alerts watch, `new` (a problem's first live call), `regressed`, `escalating` (out of an archive),
+    and `reanalysed` for a problem that only calls grouped again from the same snapshots (a re-analysis) opened;
+    and the live calls' hours, whose bursts the pipeline judges. `rules` (webapp/pipeline/rules.py) decide each
+    change: regress, escalate out of an archive, count toward exposure."""
     events: list[tuple[str, int]] = []
     done, fresh, news = [], {}, set()
     marks: dict[tuple, list] = {}  # call -> [grouped_seqs, problem_paths] to write, None where unchanged
@@ -108,8 +126,7 @@ def apply_groupings(conn, groupings: dict, now: str, rules) -> list[tuple[str, i
     events = [("reanalysed" if event == "new" and pid not in news else event, pid) for event, pid in events]
     opened = {pid for event, pid in events if event in ("new", "regressed", "reanalysed")}  # said already
     events = announce(conn, events, fresh, now)  # a backfill's problem is news at its first live call
-    events += escalations(conn, fresh, now, opened, rules)  # after the flush: it reads the batch's hours
-    return list(dict.fromkeys(events))
+    return Grouped(events, fresh, opened, now)  # after the flush: a burst is read from the batch's hours
 
 
 def _by_call(conn, sql: str, calls, many: bool = False) -> dict:
