@@ -2,15 +2,14 @@
 one 60 MB body would stay that large until it restarts."""
 
 import ctypes
-import ctypes.util
 import functools
 
 
 @functools.cache
 def _malloc_trim():
     """Return glibc's malloc_trim, or None where the C library has none (musl, macOS)."""
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    try:  # the symbols the process has loaded already (find_library would run ldconfig)
+        return ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):
         return None
 

@@ -1,7 +1,6 @@
 """Observed schemas as the pipeline keeps them: each call's stages learnt from once, in the analyser's
 transaction, and their drift findings added to the call's analysis (webapp/observed holds the learning)."""
 
-
 from ..analysis.documents import status_code
 from ..analysis.kinds import sort_findings, worst
 from ..contracts import ContractError, validated_contract
