@@ -59,8 +59,8 @@ class Observer:
             now = self.store.observed_shape_in(conn, tool, stage)
             before = self.loaded[tool].get(stage)
             shape = self.shapes[(tool, stage)]
-            if (now or {}).get("calls") != (before or {}).get("calls"):  # another analyser learnt meanwhile
-                shape = now
+            if (now or {}).get("calls") != (before or {}).get("calls"):  # learnt or forgotten meanwhile
+                shape = now or empty_shape()
                 for facts, ts in items:
                     learn(shape, facts, ts)
             self.store.put_observed_shape(conn, tool, stage, shape)
