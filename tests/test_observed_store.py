@@ -136,6 +136,17 @@ def test_two_analysers_learning_at_once_lose_no_call_and_a_forgotten_shape_start
         with store.write() as conn:
             observer.write(conn)
     assert store.observed_shapes(TOOL)["response"]["calls"] == 70
+    pipeline.store_batch(store, parse_body(orjson.dumps(order_events([order(rng, 80)], start=80))), None)
+    store.project_all()
+    same = store.calls_inputs([(f"{81:032x}", "call_01")])
+    page, analyser = Observer(store, same), Observer(store, same)  # a page analyses what the analyser claimed
+    for observer in (page, analyser):
+        for key, call in same.items():
+            observer.drift(key, call, {})
+        with store.write() as conn:
+            observer.write(conn)
+    assert store.observed_shapes(TOOL)["response"]["calls"] == 71  # learnt once
+    assert store.observed_of(list(same))[(f"{81:032x}", "call_01")]["seen"] == ["arguments", "request", "response"]
     pipeline.store_batch(store, parse_body(orjson.dumps(order_events([order(rng, 70)], start=70))), None)
     store.project_all()
     later = store.calls_inputs([(f"{71:032x}", "call_01")])
