@@ -91,3 +91,27 @@ def test_the_tool_page_counts_the_way_backs_findings(client):
     assert data["way_back"] == {"calls": 1, "with_result": 1, "error_hidden": 1, "error_invented": 0, "result_large": 0}
     html = client.get("/tools/findOrders").get_data(as_text=True)
     assert "The way back" in html and "1 of 1 calls logged the result" in html
+
+
+def test_the_way_backs_findings_group_into_problems_by_their_stages(client):
+    post_call_with_result(client, "No orders found.")
+    client.get(f"/traces/{TRACE}")  # analysed on read, grouped into problems
+    problems = client.get("/problems.json").get_json()["problems"]
+    hidden = [p for p in problems if p["kind"] == "error_hidden"]
+    assert len(hidden) == 1 and hidden[0]["stages"] == "response>result"
+    assert hidden[0]["left"] == {"snapshot": "response", "path": "/error"}
+
+
+def test_a_retryable_lost_is_a_problem_of_the_way_back(client):
+    post_call_with_result(client, {"content": [{"type": "text", "text": "rate_limited"}], "isError": True})
+    client.get(f"/traces/{TRACE}")
+    [problem] = [p for p in client.get("/problems.json").get_json()["problems"] if p["kind"] == "dropped"]
+    assert problem["stages"] == "response>result" and problem["left"]["path"] == "/error/retryable"
+    ticket = client.get(f"/problems/{problem['id']}.md").get_data(as_text=True)
+    assert "dropped on the way to the result" in ticket
+
+
+def test_compare_shows_the_results_of_two_calls(client):
+    post_call_with_result(client, "No orders found.")
+    html = client.get(f"/compare?a={TRACE}&b={TRACE}&ca=call_01&cb=call_01").get_data(as_text=True)
+    assert "result" in html and "No orders found." in html

@@ -1,4 +1,4 @@
-// tracediff recipe for Swift: an App Intent and a Foundation Models Tool, their three snapshots as envelope-v1
+// tracediff recipe for Swift: an App Intent and a Foundation Models Tool, their snapshots and results as envelope-v1
 // lines written to os.Logger and posted to tracediff in batches.
 //
 // NOT RUN IN CI: tracediff's CI has no Swift toolchain. Written against the documented APIs of AppIntents,
@@ -30,6 +30,9 @@ struct TracediffCall: Sendable {
     }
 
     func arguments(_ json: Data) async { await Tracediff.shared.log(self, "arguments", json) }
+
+    /// What the tool hands back to the model (or the intent to its caller): checked against the response.
+    func result(_ text: String) async { await Tracediff.shared.log(self, "result", Data(text.utf8)) }
 
     /// URLSession's data(for:), logging the body your code built and the answer, passing the trace on.
     func data(for request: URLRequest, session: URLSession = .shared) async throws -> (Data, URLResponse) {
@@ -124,8 +127,10 @@ struct FindOrdersIntent: AppIntent {
         let arguments = try JSONEncoder().encode(Arguments(status: status, limit: limit))
         await call.arguments(arguments)
         let (data, _) = try await call.data(for: OrdersAPI.search(status: status, limit: limit))
+        let value = String(decoding: data, as: UTF8.self)
+        await call.result(value)
         await Tracediff.shared.flush()  // the system may suspend the process once perform() returns
-        return .result(value: String(decoding: data, as: UTF8.self))
+        return .result(value: value)
     }
 }
 
@@ -146,7 +151,9 @@ struct FindOrdersTool: Tool {
         let call = TracediffCall(tool: name, source: "foundation_models", traceId: traceId)
         await call.arguments(Data(arguments.generatedContent.jsonString.utf8))
         let (data, _) = try await call.data(for: OrdersAPI.search(status: arguments.status, limit: arguments.limit))
-        return String(decoding: data, as: UTF8.self)
+        let text = String(decoding: data, as: UTF8.self)
+        await call.result(text)  // what the model reads
+        return text
     }
 }
 

@@ -334,5 +334,16 @@ def compare():
     if a_id and b_id:
         call_a = _call_or_404(_trace_or_404(a_id), request.args.get("ca") or None)
         call_b = _call_or_404(_trace_or_404(b_id), request.args.get("cb") or None)
-        context.update(call_a=call_a, call_b=call_b, stages=compare_calls(call_a, call_b))
+        context.update(
+            call_a=call_a, call_b=call_b, stages=compare_calls(call_a, call_b, _compared_stages(call_a, call_b))
+        )
     return render_template("compare.html", **context)
+
+
+def _compared_stages(call_a: dict, call_b: dict) -> tuple:
+    """Compare the three stages, and the results when either call has one."""
+    return (
+        alignedview.WITH_RESULT
+        if "result" in call_a["snapshots"] or "result" in call_b["snapshots"]
+        else alignedview.SNAPSHOTS
+    )

@@ -22,7 +22,12 @@ CONTRACT_PARTS = {
     "description": STRING,
     **{
         part: {"type": ["object", "boolean"], "description": "A JSON Schema (draft 7 unless $schema says)."}
-        for part in ("arguments_schema", "request_schema", "response_schema", "error_schema")
+        for part in ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
+    },
+    "result_budget_bytes": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Bytes of result the tool may hand the model before result_large (default 8192).",
     },
     "mapping": {
         "type": "array",
