@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 import orjson
 
-from .. import alerts
 from ..analysis import analyze_call
 from ..analysis.budget import wall_clock
 from ..inference import hint_renames
@@ -25,7 +24,7 @@ from .definitions import learn_definitions
 from .mappings import learn
 from .observed import Observer, with_drift
 from .rules import RULES
-from .telling import tell
+from .telling import tell, tell_each_rule
 
 REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
 CONTROLS = {code: f"\\x{code:02x}" for code in range(32) if chr(code) not in "\t\n\r"}
@@ -109,7 +108,7 @@ def _rejection_alerts(store: Store, rejected, source: str):
             "message": rejected[0].message,
             "permalink_path": "/quarantine",
         }
-        store.enqueue_alerts(conn, "rejected_events", "ingest", data, alerts.matches)
+        tell_each_rule(store, conn, "rejected_events", "ingest", data)
 
     return write
 

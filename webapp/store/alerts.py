@@ -1,5 +1,8 @@
 """Alert rules, the outbox of messages written in the transaction of what caused them, and the delivery log.
 
+Which messages a change calls for is decided above the store, in the same transaction (webapp/pipeline/telling.py,
+by the policy of webapp/alerts/storms.py), from the facts read here: the store writes what it is told.
+
 A message id is made once, when the message enters the outbox, and sent with every attempt, so a
 receiver drops duplicates; a sender claims a message for a lease before sending, so two workers
 do not send it at once.
@@ -10,7 +13,7 @@ from datetime import datetime, timedelta
 
 from .alert_refresh import AlertRefresh
 from .alert_rules import RULE_COLUMNS, AlertRules, as_rule, seconds_between
-from .codec import dumps, loads, utc_now
+from .codec import dumps, loads
 
 LEASE_S = 60
 # Claim one message unless another sender did meanwhile (PostgreSQL re-checks the WHERE after a row lock).
@@ -29,25 +32,44 @@ FOLD = "UPDATE alert_outbox SET data = ? WHERE id = ? AND state = 'pending' AND 
 class AlertStore(AlertRules, AlertRefresh):
     """Rules, outbox and deliveries (mixed into Store)."""
 
-    def enqueue_alerts(self, conn, event: str, subject: str, data: dict, wanted) -> int:
-        """Write a message for each rule that wants this event, inside the caller's transaction.
+    def rules_for_alerts(self, conn) -> list[dict]:
+        """Return every rule, paused ones too, inside the caller's transaction: a paused rule's messages are
+        written and held until it is resumed."""
+        return _rules(conn)
 
-        `wanted(rule, event, data)` tells whether a rule matches; a rule that sent about the same subject
-        less than its min_interval_s ago stays quiet, so a burst sends one message."""
-        now = utc_now()
-        return sum(
-            _insert(conn, rule, event, subject, data, now)
-            for rule in _rules(conn)
-            if wanted(rule, event, data) and not _too_soon(conn, rule, subject, now)
-        )
+    def too_soon(self, conn, rule: dict, subject: str, now: str) -> bool:
+        """Say whether a rule sent about this subject less than its min_interval_s before `now`."""
+        return _too_soon(conn, rule, subject, now)
 
-    def write_problem_alerts(self, conn, planned: list[tuple[str, str, dict]], policy) -> int:
-        """Write the messages a batch's problem changes call for, inside its transaction; return how many are new.
+    def recent_news(self, conn, rule_id: int, seconds: float, now: str) -> int:
+        """Count a rule's new-problem messages (one problem each) in the `seconds` before `now`."""
+        return conn.execute(RECENT_NEWS, (rule_id, _later(now, -seconds))).fetchone()[0]
 
-        `policy` (webapp/alerts/storms.py) says which rule wants what: `matches` a problem, `for_rule` its
-        part of a summary, `fold` one summary into another."""
-        now = utc_now()
-        return sum(_rule_alerts(conn, rule, planned, policy, now) for rule in _rules(conn))
+    def summary_waiting(self, conn, rule_id: int, due_by: str) -> bool:
+        """Say whether a rule has a summary not yet tried that is due by `due_by`."""
+        return _waiting_summary(conn, rule_id, due_by) is not None
+
+    def waiting_summary(self, conn, rule_id: int) -> tuple[str, dict] | None:
+        """Return (message id, data) of a rule's summary not yet tried, the one a next summary folds into."""
+        waiting = _waiting_summary(conn, rule_id)
+        return None if waiting is None else (waiting[0], loads(waiting[1]))
+
+    def fold_summary(self, conn, message_id: str, data: dict) -> bool:
+        """Replace a waiting summary's data with the folded one, unless a sender took it meanwhile; say if done."""
+        return bool(conn.execute(FOLD, (dumps(data), message_id)).rowcount)
+
+    def add_summary(self, conn, rule: dict, summary: dict, now: str) -> int:
+        """Write a rule's summary, due after the rule's interval since its last summary (held back, never
+        dropped); return 1."""
+        row = conn.execute(
+            "SELECT at FROM alert_sent WHERE rule_id = ? AND subject = 'summary'", (rule["id"],)
+        ).fetchone()
+        due = max(now, _later(row[0], rule["min_interval_s"])) if row else now
+        return _insert(conn, rule, "new", "summary", summary, now, due)
+
+    def add_alert(self, conn, rule: dict, event: str, subject: str, data: dict, now: str) -> int:
+        """Write one message to the outbox, due now, and note when the rule sent about its subject; return 1."""
+        return _insert(conn, rule, event, subject, data, now)
 
     def claim_due(self, now: str, lease_until: str, limit: int = 20, summaries_before: str | None = None) -> list[dict]:
         """Claim due messages for a lease (a summary once it is older than `summaries_before`); return them
@@ -82,31 +104,6 @@ def _rules(conn) -> list[dict]:
     return [as_rule(dict(zip(RULE_COLUMNS.split(", "), row))) for row in rows]
 
 
-def _rule_alerts(conn, rule: dict, planned: list, policy, now: str) -> int:
-    """Write one rule's messages of a batch. A summary joins the rule's waiting one; so does a new problem
-    while that summary waits only for its hold, or once the rule got SUMMARY_AT new problems one by one in
-    the last SUMMARY_WINDOW_S (a burst that the analyser took in several batches)."""
-    written, recent, said = 0, None, set()
-    for event, subject, data in planned:
-        if subject in said and subject != policy.SUBJECT:  # one message per problem and batch, whatever the interval
-            continue
-        summary = data if subject == policy.SUBJECT else None
-        if summary is None and event == "new" and policy.matches(rule, event, data):
-            if recent is None:
-                recent = conn.execute(RECENT_NEWS, (rule["id"], _later(now, -policy.SUMMARY_WINDOW_S))).fetchone()[0]
-            if recent >= policy.SUMMARY_AT or _waiting_summary(conn, rule["id"], now):
-                summary = {"problems": [data], "reanalysis": False}
-            else:
-                recent += 1
-        if summary is not None:
-            part = policy.for_rule(rule, summary)
-            written += _add_to_summary(conn, rule, part, policy.fold, now) if part else 0
-        elif policy.matches(rule, event, data) and not _too_soon(conn, rule, subject, now):
-            written += _insert(conn, rule, event, subject, data, now)
-            said.add(subject)
-    return written
-
-
 def _insert(conn, rule: dict, event: str, subject: str, data: dict, now: str, due: str | None = None) -> int:
     """Write one message to the outbox, due at `due` (now), and note when the rule sent about its subject."""
     conn.execute(
@@ -124,17 +121,6 @@ def _insert(conn, rule: dict, event: str, subject: str, data: dict, now: str, du
 
 def _waiting_summary(conn, rule_id: int, due_by: str = ANY_TIME):
     return conn.execute(WAITING, (rule_id, due_by)).fetchone()
-
-
-def _add_to_summary(conn, rule: dict, summary: dict, fold, now: str) -> int:
-    """Fold a rule's summary into its waiting one, or write it (after the rule's interval since its last
-    summary: a summary is held back, never dropped); return 1 when a message was written."""
-    waiting = _waiting_summary(conn, rule["id"])
-    if waiting is not None and conn.execute(FOLD, (dumps(fold(loads(waiting[1]), summary)), waiting[0])).rowcount:
-        return 0
-    row = conn.execute("SELECT at FROM alert_sent WHERE rule_id = ? AND subject = 'summary'", (rule["id"],)).fetchone()
-    due = max(now, _later(row[0], rule["min_interval_s"])) if row else now
-    return _insert(conn, rule, "new", "summary", summary, now, due)
 
 
 def _too_soon(conn, rule: dict, subject: str, now: str) -> bool:
