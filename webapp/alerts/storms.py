@@ -7,7 +7,7 @@ A problem opened by a re-analysis (`reanalysed`: only calls grouped again from t
 grouped from before showed it) never alerts on its own; such problems fold into one summary. When more
 than a few problems open at once (a new tool's first hour), one summary says so instead of one each.
 Each rule gets its own summary, of the problems that match it; a summary that waits in the outbox takes
-in the rule's next ones (`fold`), so a run of many batches sends one (webapp/store/alerts.py).
+in the rule's next ones (`fold`), so a run of many batches sends one (webapp/pipeline/telling.py applies it).
 """
 
 from datetime import UTC, datetime
@@ -27,7 +27,7 @@ def plan(changes: list[tuple[str, dict]]) -> list[tuple[str, str, dict]]:
     """Turn (event, problem) changes into (event, subject, data) messages to write; a summary's data holds
     every problem it folds, for `for_rule` to pick each rule's own. News comes last: a quiet problem whose
     first live calls escalate it is told as escalating (which says more) to a rule that wants both, since a
-    rule gets one message per problem and batch (webapp/store/alerts.py). Each problem, as the store keeps it,
+    rule gets one message per problem and batch (webapp/pipeline/telling.py). Each problem, as the store keeps it,
     is told in the state a person reads (new or ongoing for an open one)."""
     now = datetime.now(UTC)
     changes = [(event, shown(problem, now)) for event, problem in changes]

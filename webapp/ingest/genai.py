@@ -15,6 +15,8 @@ from typing import Any
 
 import orjson
 
+from .model import is_depth_error
+
 _MODEL_OPERATIONS = frozenset(("chat", "text_completion", "generate_content", "completion", "responses"))
 _OI_CALL = re.compile(
     r"llm\.output_messages\.(\d+)\.message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)\Z"
@@ -152,8 +154,9 @@ def parse_value(value: Any) -> Any:
         return value
     try:
         return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        pass
+    except orjson.JSONDecodeError as exc:
+        if is_depth_error(exc):
+            return value  # left as text: the envelope refuses it as too deep, with the limit in its message
     try:
         literal = ast.literal_eval(text)  # literals only: never eval
     except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):

@@ -1,4 +1,4 @@
-"""parse_otlp: map OTLP trace exports (GenAI, OpenInference, OpenLLMetry spans) to snapshot events."""
+"""parse_otlp: map OTLP trace exports (GenAI, OpenInference, OpenLLMetry, logfire, openlit spans) to snapshot events."""
 
 from __future__ import annotations
 
@@ -14,9 +14,22 @@ from ..common import times
 from . import genai
 from .decode import decode_body
 from .envelope import Context, format_ts, make_event
-from .model import Batch, Event, IngestError, Limits, RecordError, Rejection
-from .otlp_spans import SPAN_KIND_CLIENT, Span, spans_from_json, spans_from_protobuf
+from .model import Batch, Event, IngestError, Limits, RecordError, Rejection, too_deep
+from .otlp_calls import (
+    TOOL_KEYS,
+    Identities,
+    adopt_read_bodies,
+    body_of,
+    has_body,
+    http_method,
+    is_http,
+    source_of,
+    tool_ancestor,
+    tool_kind,
+)
+from .otlp_spans import Span, spans_from_json, spans_from_protobuf
 from .otlp_turns import Turns
+from .records import depth_exceeds
 
 _DEFAULT_LIMITS = Limits()
 
@@ -74,22 +87,22 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     by_id = {(s.trace_id, s.span_id): s for s in spans}
     adopt_read_bodies(spans, by_id)
     turns = Turns(spans, by_id)
-    tools = [s for s in spans if _tool_kind(s)]
+    tools = [s for s in spans if tool_kind(s)]
     tools_by_trace: dict[str, list[Span]] = {}
     for s in tools:
         tools_by_trace.setdefault(s.trace_id, []).append(s)
-    https = [s for s in spans if _is_http(s) and not turns.is_model(s) and not turns.under_model(s)]
-    above = {id(s): _tool_ancestor(s, by_id) for s in https + tools}
-    loose = [s for s in https if above[id(s)] is None and _has_body(s)]
+    https = [s for s in spans if is_http(s) and not turns.is_model(s) and not turns.under_model(s)]
+    above = {id(s): tool_ancestor(s, by_id) for s in https + tools}
+    loose = [s for s in https if above[id(s)] is None and has_body(s)]
     owners = turns.assign(loose, [s for s in tools if above[id(s)] is None])
-    identity = _Identities(owners, above)
+    identity = Identities(owners, above)
     places = turns.places(loose)
     batch = Batch()
     answered: set[tuple[str, str]] = set()  # calls whose response came from an HTTP span
     for s in https:
         who = identity.of_http(s, tools_by_trace.get(s.trace_id, []))
         _emit(batch, s, _http_events, s, who, tools_by_trace.get(s.trace_id), ctx, places.get(id(s)))
-        if who is not None and _body(s.attrs, "response") is not None:
+        if who is not None and body_of(s.attrs, "response") is not None:
             answered.add((s.trace_id, who[1]))
     for s in tools:
         announced = owners[id(s)][1] if id(s) in owners else None
@@ -109,60 +122,6 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     return batch
 
 
-class _Identities:
-    """The (tool, call id, source) of each span: its own, its tool ancestor's, or its turn's announced call."""
-
-    def __init__(self, owners: dict, above: dict):
-        self.owners, self.above = owners, above
-
-    def of_tool(self, s: Span) -> tuple[str | None, str, str | None]:
-        name_key, id_key = _TOOL_KEYS[_tool_kind(s)][:2]
-        tool, call_id = _tool_name(s, name_key), _call_id(s, id_key)
-        parent = self.above.get(id(s))
-        if not call_id and parent is not None:  # an MCP server span inside its client's span: the same call
-            return self.of_tool(parent)
-        turn_call = self.owners.get(id(s))
-        if turn_call is not None:
-            call_id = call_id or turn_call[1].call_id
-            tool = tool or turn_call[1].name
-        if not call_id:  # two calls without ids must never collapse into one
-            rpc = s.attrs.get("jsonrpc.request.id")
-            call_id = f"jsonrpc-{rpc}" if rpc is not None and rpc != "" else s.span_id
-        return tool, call_id, _source(s) or (turn_call[0].provider if turn_call else None)
-
-    def of_http(self, s: Span, trace_tools: list[Span]) -> tuple[str | None, str, str | None] | None:
-        owner = self.above.get(id(s))
-        if owner is not None:
-            return self.of_tool(owner)
-        if id(s) in self.owners:
-            turn, call = self.owners[id(s)]
-            return call.name, call.call_id, _source(s) or turn.provider
-        return self.of_tool(trace_tools[0]) if len(trace_tools) == 1 else None
-
-
-def adopt_read_bodies(spans: list[Span], by_id: dict) -> None:
-    """Logfire reads a response body in a child span `Reading response body`: give the body to its HTTP span."""
-    for s in spans:
-        text = s.attrs.get("http.response.body.text")
-        parent = by_id.get((s.trace_id, s.parent_id))
-        if parent is not None and text is not None and not _is_http(s):
-            parent.attrs.setdefault("http.response.body.text", text)
-
-
-def _is_http(s: Span) -> bool:
-    return s.kind == SPAN_KIND_CLIENT and _http_method(s) is not None and not _tool_kind(s)
-
-
-def _body(attrs: dict, side: str) -> Any:
-    """Return an HTTP span's request or response body: the recipe's `.content`, logfire's `.text`."""
-    content = attrs.get(f"http.{side}.body.content")
-    return attrs.get(f"http.{side}.body.text") if content is None else content
-
-
-def _has_body(s: Span) -> bool:
-    return _body(s.attrs, "request") is not None or _body(s.attrs, "response") is not None
-
-
 def _emit(batch: Batch, span: Span, build: Any, *args: Any) -> None:
     """Add the events `build(*args)` makes of a span, or its rejection."""
     try:
@@ -176,33 +135,10 @@ def _emit(batch: Batch, span: Span, build: Any, *args: Any) -> None:
         batch.rejected.append(Rejection(span.index, err.code, f"span {span.name!r}: {err.message}", raw))
 
 
-def _tool_kind(s: Span) -> str | None:
-    a = s.attrs
-    if s.name.startswith("execute_tool") or a.get("gen_ai.operation.name") == "execute_tool":
-        return "genai"
-    if a.get("openinference.span.kind") == "TOOL":
-        return "openinference"
-    if a.get("traceloop.span.kind") == "tool":
-        return "openllmetry"
-    return None
-
-
-_TOOL_KEYS = {  # kind: (tool name, call id, arguments, result)
-    "genai": ("gen_ai.tool.name", "gen_ai.tool.call.id", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"),
-    "openinference": ("tool.name", "tool_call.id", "input.value", "output.value"),
-    "openllmetry": (
-        "traceloop.entity.name",
-        "gen_ai.tool.call.id",
-        "traceloop.entity.input",
-        "traceloop.entity.output",
-    ),
-}
-
-
 def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=None) -> list[Event]:
     """A tool span's arguments (its own, else those its model turn announced), its result as the response
     when no HTTP span answered."""
-    args_key, result_key = _TOOL_KEYS[_tool_kind(s)][2:]
+    args_key, result_key = TOOL_KEYS[tool_kind(s)][2:]
     tool, call_id, source = who
     events = []
     if args_key in s.attrs or announced is not None:  # the MCP SDK's tools/call span carries no arguments
@@ -237,7 +173,7 @@ def _http_events(
     s: Span, who: tuple | None, trace_tools: list[Span] | None, ctx: Context, place: dict | None = None
 ) -> list[Event]:
     a = s.attrs
-    req_body, resp_body = _body(a, "request"), _body(a, "response")
+    req_body, resp_body = body_of(a, "request"), body_of(a, "response")
     if req_body is None and resp_body is None:
         return []
     if who is None and trace_tools:
@@ -247,7 +183,7 @@ def _http_events(
             f"trace has {len(trace_tools)} tool spans to choose from",
         )
     tool, call_id, source = who or (None, "", None)
-    http = {"method": _http_method(s), "url": a.get("url.full") or a.get("http.url")}
+    http = {"method": http_method(s), "url": a.get("url.full") or a.get("http.url")}
     events = []
     if req_body is not None or isinstance(http["url"], str) and http["url"]:  # a GET's URL is its request
         req_http = {**http, "headers": _headers(a, "http.request.header.")}
@@ -261,19 +197,6 @@ def _http_events(
     for event in events if place else ():  # its model turn's calls come in a log record (store/spans.py)
         event.meta = {**(event.meta or {}), **place}
     return events
-
-
-def _tool_ancestor(s: Span, by_id: dict) -> Span | None:
-    """Return the nearest tool-span ancestor."""
-    parent_id, hops = s.parent_id, 0
-    while parent_id and hops < 256:
-        parent = by_id.get((s.trace_id, parent_id))
-        if parent is None:
-            break
-        if _tool_kind(parent):
-            return parent
-        parent_id, hops = parent.parent_id, hops + 1
-    return None
 
 
 def _event(
@@ -295,6 +218,8 @@ def _event(
     if s.service:
         meta["service.name"] = s.service
     event_id = _event_id(f"{s.trace_id}:{s.span_id}:{snapshot}")
+    if depth_exceeds(payload, ctx.limits.max_depth - 1):  # parsed here from text: checked as the envelope would
+        raise too_deep("the payload", ctx.limits.max_depth)
     return make_event(
         ctx,
         trace_id=s.trace_id,
@@ -302,7 +227,7 @@ def _event(
         snapshot=snapshot,
         payload=payload,
         tool=tool,
-        source=source or _source(s),
+        source=source or source_of(s),
         http=http or None,
         ts=_ns_ts(ns),
         event_id=event_id,
@@ -316,23 +241,8 @@ def _event_id(key: str) -> str:
     return hashlib.sha256(f"otlp:{key}".encode()).hexdigest()[:32]
 
 
-def _source(s: Span | None) -> str | None:
-    """Return the chain that made the call: `tracediff.source` on the span, else mcp for an MCP span."""
-    if s is None:
-        return None
-    value = s.attrs.get("tracediff.source")
-    if type(value) is str:
-        return value
-    return "mcp" if "mcp.method.name" in s.attrs else None
-
-
 def _ns_ts(ns: int) -> str | None:
     return times.from_ns(ns) if ns > 0 else None
-
-
-def _http_method(s: Span) -> str | None:
-    m = s.attrs.get("http.request.method", s.attrs.get("http.method"))
-    return m if type(m) is str else None
 
 
 def _headers(attrs: dict, prefix: str) -> dict:
@@ -341,13 +251,3 @@ def _headers(attrs: dict, prefix: str) -> dict:
         if k.startswith(prefix):
             out[k[len(prefix) :]] = ", ".join(map(str, v)) if type(v) is list else str(v)
     return out
-
-
-def _tool_name(s: Span, key: str) -> str | None:
-    v = s.attrs.get(key)
-    return v if type(v) is str else None
-
-
-def _call_id(s: Span, key: str) -> str:
-    v = s.attrs.get(key)
-    return v if type(v) is str else ("" if v is None else str(v))

@@ -38,6 +38,7 @@ from .otlp_spans import (
     _release,
     _service,
 )
+from .records import depth_exceeds
 
 _DEFAULT_LIMITS = Limits()
 DETAILS, CHOICE, TOOL_MESSAGE = "gen_ai.client.inference.operation.details", "gen_ai.choice", "gen_ai.tool.message"
@@ -202,6 +203,8 @@ def _event(
     if r.service:
         meta["service.name"] = r.service
     key = f"otlp-log:{r.trace_id}:{call_id}:{snapshot}"
+    if depth_exceeds(payload, ctx.limits.max_depth - 1):  # parsed here from text: checked as the envelope would
+        raise too_deep("the payload", ctx.limits.max_depth)
     return make_event(
         ctx,
         trace_id=r.trace_id,

@@ -1,0 +1,122 @@
+"""Who a span's snapshots belong to: tool spans and their kinds, HTTP spans and their bodies, call identities."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .otlp_spans import SPAN_KIND_CLIENT, Span
+
+
+class Identities:
+    """The (tool, call id, source) of each span: its own, its tool ancestor's, or its turn's announced call."""
+
+    def __init__(self, owners: dict, above: dict):
+        self.owners, self.above = owners, above
+
+    def of_tool(self, s: Span) -> tuple[str | None, str, str | None]:
+        name_key, id_key = TOOL_KEYS[tool_kind(s)][:2]
+        tool, call_id = _tool_name(s, name_key), _call_id(s, id_key)
+        parent = self.above.get(id(s))
+        if not call_id and parent is not None:  # an MCP server span inside its client's span: the same call
+            return self.of_tool(parent)
+        turn_call = self.owners.get(id(s))
+        if turn_call is not None:
+            call_id = call_id or turn_call[1].call_id
+            tool = tool or turn_call[1].name
+        if not call_id:  # two calls without ids must never collapse into one
+            rpc = s.attrs.get("jsonrpc.request.id")
+            call_id = f"jsonrpc-{rpc}" if rpc is not None and rpc != "" else s.span_id
+        return tool, call_id, source_of(s) or (turn_call[0].provider if turn_call else None)
+
+    def of_http(self, s: Span, trace_tools: list[Span]) -> tuple[str | None, str, str | None] | None:
+        owner = self.above.get(id(s))
+        if owner is not None:
+            return self.of_tool(owner)
+        if id(s) in self.owners:
+            turn, call = self.owners[id(s)]
+            return call.name, call.call_id, source_of(s) or turn.provider
+        return self.of_tool(trace_tools[0]) if len(trace_tools) == 1 else None
+
+
+def adopt_read_bodies(spans: list[Span], by_id: dict) -> None:
+    """Logfire reads a response body in a child span `Reading response body`: give the body to its HTTP span."""
+    for s in spans:
+        text = s.attrs.get("http.response.body.text")
+        parent = by_id.get((s.trace_id, s.parent_id))
+        if parent is not None and text is not None and not is_http(s):
+            parent.attrs.setdefault("http.response.body.text", text)
+
+
+def is_http(s: Span) -> bool:
+    return s.kind == SPAN_KIND_CLIENT and http_method(s) is not None and not tool_kind(s)
+
+
+def body_of(attrs: dict, side: str) -> Any:
+    """Return an HTTP span's request or response body: the recipe's `.content`, logfire's `.text`."""
+    content = attrs.get(f"http.{side}.body.content")
+    return attrs.get(f"http.{side}.body.text") if content is None else content
+
+
+def has_body(s: Span) -> bool:
+    return body_of(s.attrs, "request") is not None or body_of(s.attrs, "response") is not None
+
+
+def tool_kind(s: Span) -> str | None:
+    a = s.attrs
+    if s.name.startswith("execute_tool") or a.get("gen_ai.operation.name") == "execute_tool":
+        return "genai"
+    if a.get("openinference.span.kind") == "TOOL":
+        return "openinference"
+    if a.get("traceloop.span.kind") == "tool":
+        return "openllmetry"
+    return None
+
+
+TOOL_KEYS = {  # kind: (tool name, call id, arguments, result)
+    "genai": ("gen_ai.tool.name", "gen_ai.tool.call.id", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"),
+    "openinference": ("tool.name", "tool_call.id", "input.value", "output.value"),
+    "openllmetry": (
+        "traceloop.entity.name",
+        "gen_ai.tool.call.id",
+        "traceloop.entity.input",
+        "traceloop.entity.output",
+    ),
+}
+
+
+def tool_ancestor(s: Span, by_id: dict) -> Span | None:
+    """Return the nearest tool-span ancestor."""
+    parent_id, hops = s.parent_id, 0
+    while parent_id and hops < 256:
+        parent = by_id.get((s.trace_id, parent_id))
+        if parent is None:
+            break
+        if tool_kind(parent):
+            return parent
+        parent_id, hops = parent.parent_id, hops + 1
+    return None
+
+
+def source_of(s: Span | None) -> str | None:
+    """Return the chain that made the call: `tracediff.source` on the span, else mcp for an MCP span."""
+    if s is None:
+        return None
+    value = s.attrs.get("tracediff.source")
+    if type(value) is str:
+        return value
+    return "mcp" if "mcp.method.name" in s.attrs else None
+
+
+def http_method(s: Span) -> str | None:
+    m = s.attrs.get("http.request.method", s.attrs.get("http.method"))
+    return m if type(m) is str else None
+
+
+def _tool_name(s: Span, key: str) -> str | None:
+    v = s.attrs.get(key)
+    return v if type(v) is str else None
+
+
+def _call_id(s: Span, key: str) -> str:
+    v = s.attrs.get(key)
+    return v if type(v) is str else ("" if v is None else str(v))
