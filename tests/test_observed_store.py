@@ -100,15 +100,20 @@ def test_the_result_stage_is_learnt_as_the_other_three_are(store):
     rng = random.Random(9)
     events = order_events([order(rng, n) for n in range(60)])
     results = [
-        {**e, "snapshot": "result", "payload": {"total": e["payload"]["total_cents"] / 100}, "source": "mcp"}
+        {
+            **e,
+            "snapshot": "result",
+            "payload": {"total": e["payload"]["total_cents"] / 100, "shown": 1},
+            "source": "mcp",
+        }
         for e in events
         if e["snapshot"] == "response"
     ]
-    results[-1]["payload"] = {"total": "gone"}
+    results[-1]["payload"]["shown"] = "yes"
     load(store, events + results)
     shape = store.observed_shapes(TOOL)["result"]
-    assert shape["calls"] == 60 and set(shape["paths"]["/total"]["t"]) == {"number", "string"}
-    assert drift_paths_of(store, 59, "result") == {"/total"}
+    assert shape["calls"] == 60 and set(shape["paths"]["/shown"]["t"]) == {"integer", "string"}
+    assert drift_paths_of(store, 59, "result") == {"/shown"}
 
 
 def drift_paths_of(store, n, stage):
@@ -157,3 +162,16 @@ def test_two_analysers_learning_at_once_lose_no_call_and_a_forgotten_shape_start
     with store.write() as conn:
         late.write(conn)
     assert store.observed_shapes(TOOL)["response"]["calls"] == 1
+
+
+def test_a_mapping_bug_at_a_request_field_is_its_own_finding_not_also_drift(store):
+    rng = random.Random(12)
+    events = order_events([order(rng, n) for n in range(60)])
+    for event in events[-3:]:
+        if event["snapshot"] == "request":
+            event["payload"] = {"order_id": 59}  # the argument "o59" sent as a number: type_changed
+    load(store, events)
+    kinds = {(f["kind"], f["right"]["path"]) for f in findings_of(store, 59) if f["severity"] in LOUD and f["right"]}
+    assert ("drift", "/order_id") not in kinds and any(path == "/order_id" for _, path in kinds)
+    [record] = store.observed_of([(f"{60:032x}", "call_01")]).values()
+    assert [f["right"]["path"] for f in record["findings"]] == ["/order_id"]  # learnt as drift, told as the bug

@@ -8,6 +8,7 @@ from ..analysis.kinds import sort_findings, worst
 from ..contracts import ContractError, validated_contract
 from ..observed import STAGES, drift_findings, empty_shape, facts_of, learn, observed_schema
 from ..observed.compare import disagreements
+from ..problems.fingerprint import normalise_path
 
 ERROR_STATUS = 400  # an error body has a shape of its own: the success shape is learnt from the rest
 
@@ -94,6 +95,23 @@ def _learnable(stage: str, snap: dict, analysis: dict) -> bool:
     return not any(f["kind"] == "invalid_json" for f in analysis.get("findings") or () if _stage_of(f) == stage)
 
 
+def _named(findings: list[dict]) -> set[tuple]:
+    """Return the places (stage, normalised path) the call's warnings and errors name: a mapping bug that changed a
+    request field is that finding's problem, not a second one as drift."""
+    return {
+        (end["snapshot"], normalise_path(end.get("path")))
+        for f in findings
+        if f["severity"] in ("warning", "error") and f["kind"] != "drift"
+        for end in (f.get("left"), f.get("right"))
+        if end
+    }
+
+
+def _place(finding: dict) -> tuple:
+    where = finding.get("left") or finding.get("right")
+    return where["snapshot"], where["path"]
+
+
 def _stage_of(finding: dict) -> str | None:
     where = finding.get("left") or finding.get("right") or {}
     return where.get("snapshot")
@@ -108,10 +126,11 @@ def with_drift(analysis: dict, drift: list[dict], contract: dict | None) -> dict
     """Add drift findings to an analysis (not of stages the contract declares a schema for), keeping its order,
     the places of its folded findings, its summary and its worst severity right."""
     declared = declared_stages(contract)
-    drift = [f for f in drift if _stage_of(f) not in declared]
+    findings = analysis.get("findings") or []
+    named = _named(findings)
+    drift = [f for f in drift if _stage_of(f) not in declared and _place(f) not in named]
     if not drift:
         return analysis
-    findings = analysis.get("findings") or []
     places = analysis.get("places") or {}
     index = {id(f): str(i) for i, f in enumerate(findings)}
     ordered = sort_findings(findings + drift)
