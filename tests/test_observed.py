@@ -8,7 +8,7 @@ from observed_traffic import order, stamp, varied
 from webapp.analysis.validation import validate
 from webapp.observed import MIN_HISTORY, drift_findings, empty_shape, facts_of, learn, observed_schema
 from webapp.observed.facts import format_of
-from webapp.observed.shapes import MAX_PATHS
+from webapp.observed.shapes import MAX_PATHS, parent_of
 
 
 def replay(bodies, stage="response"):
@@ -66,6 +66,11 @@ def test_id_like_keys_fold_into_one_place_and_the_field_budget_holds():
     shape, _ = replay(bodies)
     assert "/accounts/{id}/bal" in shape["paths"]
     assert len(shape["paths"]) <= MAX_PATHS and shape["folded"] > 0
+    assert all(parent_of(path) in shape["paths"] for path in shape["paths"] if path)  # no child without its parent
+    bodies = [{f"rare_{n}": {"child": n}} for n in range(MAX_PATHS * 2)]  # a rare parent folded for its own child
+    shape, _ = replay(bodies)
+    assert all(parent_of(path) in shape["paths"] for path in shape["paths"] if path)
+    assert observed_schema(shape)["type"] == "object"
 
 
 def test_the_server_change_of_the_issue_is_drift_in_every_changed_call_and_the_stable_calls_are_quiet():
