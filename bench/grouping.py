@@ -38,7 +38,7 @@ from webapp.store.problems import forget_calls
 def _baseline(store: Store, calls) -> int:
     """Analyse and save calls as pipeline.analyze_calls does, less the grouping."""
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    batch = pipeline._Batch(store)
+    batch = pipeline._Batch(store, inputs)
     for key, call in inputs.items():
         analysis = pipeline.analyze_one(call, batch.contract(call["tool"]))
         tool = call["tool"]
