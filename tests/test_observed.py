@@ -125,5 +125,7 @@ def test_the_observed_schema_says_integer_and_requires_only_what_every_call_carr
     assert properties["status"]["enum"] == ["paid", "pending", "refunded"]
     assert properties["items"]["items"]["required"] == ["qty", "sku"]
     seen = properties["coupon"]["x-tracediff-seen"]
-    assert seen["of"] == 300 and 0 < seen["calls"] < 300
+    assert seen["of"] == 300 and 0 < seen["calls"] < 300 and seen["lengths"] == [3, 6]
+    assert "maxLength" not in properties["coupon"]  # a range seen is not a rule
+    assert properties["currency"]["minLength"] == properties["currency"]["maxLength"] == 3  # a fixed length is
     assert validate({**bodies[0], "total_cents": "12.50"}, schema)  # a draft that catches the change
