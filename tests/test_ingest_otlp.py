@@ -429,3 +429,53 @@ def test_an_http_span_exported_before_its_tool_span_joins_the_tool_call(live_ser
     assert call["snapshots"]["request"]["payload"] == {"limit": "5"}
     assert call["snapshots"]["response"]["http"]["status_code"] == 200
     assert any(f["kind"] == "type_changed" and f["right"]["path"] == "/limit" for f in call["findings"])
+
+
+def json_tool_span(start, arguments_value):
+    return orjson.dumps(
+        {
+            "resourceSpans": [
+                {
+                    "scopeSpans": [
+                        {
+                            "spans": [
+                                {
+                                    "traceId": "eeee0000000000000000000000000005",
+                                    "spanId": "00000000000000c1",
+                                    "name": "execute_tool q",
+                                    "startTimeUnixNano": start,
+                                    "endTimeUnixNano": start,
+                                    "attributes": [
+                                        {"key": "gen_ai.tool.name", "value": {"stringValue": "q"}},
+                                        {"key": "gen_ai.tool.call.arguments", "value": arguments_value},
+                                    ],
+                                }
+                            ]
+                        }
+                    ]
+                }
+            ]
+        }
+    )
+
+
+@pytest.mark.parametrize("start", ["99999999999999999999999999", 1e30, "\u0663", "-5", "abc"])
+def test_a_span_time_out_of_range_or_not_ascii_digits_is_stored_at_its_receive_time(client, start):
+    answer = client.post(
+        "/v1/traces", data=json_tool_span(start, {"stringValue": '{"limit": 5}'}), content_type="application/json"
+    )
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    call = client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]
+    assert call["snapshots"]["arguments"]["payload"] == {"limit": 5}
+    assert not call["snapshots"]["arguments"]["ts"].startswith("1970")
+
+
+@pytest.mark.parametrize("number", ["18446744073709551616", "\u0663", "abc"])
+def test_an_int_value_that_is_no_int64_keeps_its_text_instead_of_failing_or_becoming_zero(client, number):
+    arguments = {"kvlistValue": {"values": [{"key": "v", "value": {"intValue": number}}]}}
+    answer = client.post(
+        "/v1/traces", data=json_tool_span("1764756000000000000", arguments), content_type="application/json"
+    )
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    call = client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]
+    assert call["snapshots"]["arguments"]["payload"] == {"v": number}
