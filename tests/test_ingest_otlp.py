@@ -84,11 +84,12 @@ def snapshots(batch):
     return {e.snapshot: e for e in batch.events}
 
 
-def test_an_execute_tool_span_with_its_http_client_span_gives_all_three_snapshots():
+def test_an_execute_tool_span_with_its_http_client_span_gives_all_three_snapshots_and_the_result():
     batch = parse_otlp(export(TOOL, HTTP).SerializeToString(), content_type="application/x-protobuf")
     assert batch.rejected == []
     snaps = snapshots(batch)
-    assert set(snaps) == {"arguments", "request", "response"}
+    assert set(snaps) == {"arguments", "request", "response", "result"}
+    assert snaps["result"].payload == {"from": "tool span"}  # gen_ai.tool.call.result: what the model got
     for ev in snaps.values():
         assert (ev.trace_id, ev.call_id, ev.tool) == ("4bf92f3577b34da6a3ce929d0e0e4736", "call_01", "findOrders")
     assert snaps["arguments"].payload == {"customerEmail": "a@b.co", "limit": 5}
@@ -232,13 +233,13 @@ def test_event_ids_derive_from_trace_span_and_snapshot_so_a_resent_export_is_a_d
     first = parse_otlp(body, content_type="application/x-protobuf")
     again = parse_otlp(body, content_type="application/x-protobuf")
     assert [e.event_id for e in first.events] == [e.event_id for e in again.events]
-    assert len({e.event_id for e in first.events}) == 3
+    assert len({e.event_id for e in first.events}) == 4
 
 
 def test_gzip_protobuf_as_the_collector_sends_it():
     body = gzip.compress(export(TOOL, HTTP).SerializeToString())
     batch = parse_otlp(body, content_type="application/x-protobuf", content_encoding="gzip")
-    assert len(batch.events) == 3
+    assert len(batch.events) == 4
 
 
 def otlp_json(req):
