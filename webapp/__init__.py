@@ -20,6 +20,7 @@ def create_app(test_config: dict | None = None):
     from .web import (
         alerting,
         api,
+        converters,
         db,
         health,
         mappings_api,
@@ -44,6 +45,7 @@ def create_app(test_config: dict | None = None):
         max_events=app.config["MAX_EVENTS"],
         max_clock_skew_s=app.config["MAX_CLOCK_SKEW_S"],
     )
+    converters.init_app(app)  # before any blueprint's rules
     db.init_app(app)
     logs.init_app(app)  # before the access check, so a refused request has its id
     metrics.init_app(app)  # and its latency
