@@ -134,3 +134,13 @@ def test_the_observed_schema_says_integer_and_requires_only_what_every_call_carr
     assert "maxLength" not in properties["coupon"]  # a range seen is not a rule
     assert properties["currency"]["minLength"] == properties["currency"]["maxLength"] == 3  # a fixed length is
     assert validate({**bodies[0], "total_cents": "12.50"}, schema)  # a draft that catches the change
+
+
+def test_a_deeply_nested_shape_writes_a_schema_that_stops_at_its_depth_and_still_validates():
+    import orjson
+    from helpers import nested
+
+    bodies = [nested(n, 3000) for n in range(3)]
+    schema = observed_schema(replay(bodies)[0])
+    assert len(orjson.dumps(schema)) > 0  # orjson refuses past 255 levels
+    assert all(validate(body, schema) == [] for body in bodies)

@@ -8,6 +8,7 @@ from .shapes import MIN_HISTORY, _closed_enum, _count, parent_of
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FORMATS = ("date-time", "date", "uuid", "email", "uri")
 MAX_ENUM = 12
+MAX_DEPTH = 48  # pointer levels written out; deeper is any value (orjson and JSON Schema validators nest only so far)
 
 
 def observed_schema(shape: dict | None) -> dict | None:
@@ -24,6 +25,8 @@ def observed_schema(shape: dict | None) -> dict | None:
 
 def _node(paths: dict, children: dict, path: str) -> dict:
     entry = paths[path]
+    if path.count("/") >= MAX_DEPTH:
+        return {}
     types = sorted(entry["t"])
     if "integer" in types and "number" in types:
         types.remove("integer")
