@@ -31,6 +31,7 @@ from webapp.cli import demo
 from webapp.ingest import parse_body
 from webapp.pipeline import store_batch
 from webapp.pipeline.mappings import learn
+from webapp.pipeline.rules import RULES
 from webapp.store import Store
 from webapp.store.problems import forget_calls
 
@@ -38,7 +39,7 @@ from webapp.store.problems import forget_calls
 def _baseline(store: Store, calls) -> int:
     """Analyse and save calls as pipeline.analyze_calls does, less the grouping."""
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    batch = pipeline._Batch(store)
+    batch = pipeline._Batch(store, inputs)
     for key, call in inputs.items():
         analysis = pipeline.analyze_one(call, batch.contract(call["tool"]))
         tool = call["tool"]
@@ -78,7 +79,7 @@ def _pass(store: Store, keys, kind: str) -> tuple[float, float]:
             for statement in FORGET:
                 conn.execute(statement)
         elif kind == "new_calls":  # each call's part taken out of its problems, as retention does
-            forget_calls(conn, keys)
+            forget_calls(conn, keys, RULES.exercises)
             conn.execute(f"UPDATE calls SET problem_paths = NULL, grouped_seqs = NULL WHERE {MEASURED}")
         conn.execute(f"UPDATE calls SET version = version + 1, claimed_at = NULL WHERE {MEASURED}")
     calls = [{"trace_id": t, "call_id": c} for t, c in keys]

@@ -23,6 +23,7 @@ from pathlib import Path
 from common import OUT, ratio_line, write_figures
 from gendb import generate
 
+from webapp.pipeline.rules import RULES
 from webapp.store import Store
 from webapp.store.upkeep import file_bytes
 
@@ -80,7 +81,7 @@ def run(pristine: Path, folder: Path, cutoff: str, plain: bool) -> dict:
                 for statement in BASELINE:
                     conn.execute(statement.replace(" old", f" {old}"))
         else:
-            store.prune(cutoff)
+            store.prune(cutoff, rules=RULES)
         store.reclaim()
     seconds = time.perf_counter() - began
     traces = store.count_traces()

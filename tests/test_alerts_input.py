@@ -198,3 +198,13 @@ def test_every_filter_of_a_rule_is_listed_by_the_cli_the_api_and_the_page(client
         "on new, regressed · tool findOrders · kind type_changed · warning or worse · source fluent-bit · "
         "at most one message per 60 s per problem"
     ) in page
+
+
+@pytest.mark.parametrize("rule_id", ["\u0661", "\uff11", "\U0001d7cf"])
+def test_a_rule_id_of_digits_that_are_not_ascii_names_no_rule(client, rule_id):
+    """Arabic-Indic, fullwidth and mathematical ones are digits to Unicode and 1 to int(): no rule is theirs."""
+    made = client.post("/api/v1/alerts", json={"url": "https://93.184.216.34/td", "on": ["escalating"], "tool": "x"})
+    assert made.status_code == 201, made.get_data(as_text=True)
+    assert client.get(f"/api/v1/alerts/{rule_id}/deliveries").status_code == 404
+    assert client.delete(f"/api/v1/alerts/{rule_id}").status_code == 404
+    assert [rule["id"] for rule in client.get("/api/v1/alerts").get_json()["rules"]] == [made.get_json()["id"]]

@@ -66,6 +66,7 @@ def test_an_error_passed_on_with_its_code_and_retry_is_quiet(result):
         (mcp("No orders found."), "isError false or absent"),
         (mcp("Error rate_limited, retry later", is_error=False), "isError false or absent"),
         ({"type": "tool_result", "content": "rate limited, retry later"}, "is_error false or absent"),
+        ("I could not find anything for that.", "no error code or message in it"),
     ],
 )
 def test_an_error_swallowed_into_a_success_is_error_hidden_at_the_envelope(result, told):

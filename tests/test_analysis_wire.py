@@ -150,6 +150,9 @@ def test_a_request_without_a_url_reads_as_its_body_alone():
         ("2026-03-01", "2026-03-01T00:00:00Z", True),
         ("2026-03-01", "2026-03-02", False),
         (None, "", True),
+        (5, "\u0665", False),  # Arabic-Indic five: float() reads it, no server does
+        (5, "\uff15", False),  # fullwidth five
+        (2026, "\u0662\u0660\u0662\u0666", False),
     ],
 )
 def test_a_value_is_its_text_on_the_wire(value, sent, ok):

@@ -73,6 +73,25 @@ def test_mapping_entries_must_be_json_pointers_on_known_snapshots(mapping, probl
     assert problem in check_contract({"mapping": mapping})
 
 
+@pytest.mark.parametrize("transform", ["bogus", "lower>bogus", "x\u0661\u0660\u0660", "x0", "array>string"])
+def test_a_declared_transform_no_finding_could_match_is_refused(transform):
+    """A typo'd transform would never quiet its finding; `x١٠٠` read as x100 by float()."""
+    problems = check_contract({"mapping": [{"arguments": "/a", "request": "/b", "transform": transform}]})
+    assert [p for p in problems if p.startswith("mapping/0/transform: ")], problems
+
+
+@pytest.mark.parametrize("transform", ["x100", "/1000", "integer>string", "lower>UPPER", "iso8601>epoch", "x7"])
+def test_the_transforms_tracediff_names_are_accepted(transform):
+    assert check_contract({"mapping": [{"arguments": "/a", "request": "/b", "transform": transform}]}) == []
+
+
+def test_a_contract_put_with_a_bogus_transform_is_a_400_in_the_error_shape(client):
+    answer = client.put(
+        "/api/v1/tools/bbC", json={"mapping": [{"arguments": "/a", "request": "/b", "transform": "bogus"}]}
+    )
+    assert answer.status_code == 400 and "mapping/0/transform" in answer.get_json()["error"]["message"]
+
+
 def test_the_default_error_schema_requires_code_message_and_retryable():
     assert DEFAULT_ERROR_SCHEMA["required"] == ["code", "message", "retryable"]
     assert validate({"code": "x", "message": "y", "retryable": "no"}, DEFAULT_ERROR_SCHEMA)[0]["path"] == "/retryable"

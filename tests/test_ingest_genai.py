@@ -144,3 +144,22 @@ def test_wrappers_are_unwrapped():
     mcp = {"content": [{"type": "text", "text": '{"total": 1}'}], "isError": False}
     assert genai.unwrap_result(mcp) == {"total": 1}
     assert genai.parse_value("__import__('os')") == "__import__('os')"  # literals only, never eval
+
+
+def test_a_child_span_far_later_than_its_parents_call_does_not_join_it(client):
+    tool = span(
+        b"\x06" * 8,
+        "execute_tool find_orders",
+        {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "find_orders",
+            "gen_ai.tool.call.arguments": "{}",
+        },
+        parent=ROOT,
+        start=T0,
+        end=T0 + 1000,
+    )
+    post(client, tool)
+    sixteen_minutes = 16 * 60 * 1_000_000_000
+    post(client, http_span(b"\x07" * 8, T0 + sixteen_minutes, '{"limit": "5"}', parent=b"\x06" * 8))
+    assert set(calls_of(client)) == {"06" * 8, ""}  # the bound keeps a reused span id from joining

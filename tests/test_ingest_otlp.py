@@ -84,11 +84,12 @@ def snapshots(batch):
     return {e.snapshot: e for e in batch.events}
 
 
-def test_an_execute_tool_span_with_its_http_client_span_gives_all_three_snapshots():
+def test_an_execute_tool_span_with_its_http_client_span_gives_all_three_snapshots_and_the_result():
     batch = parse_otlp(export(TOOL, HTTP).SerializeToString(), content_type="application/x-protobuf")
     assert batch.rejected == []
     snaps = snapshots(batch)
-    assert set(snaps) == {"arguments", "request", "response"}
+    assert set(snaps) == {"arguments", "request", "response", "result"}
+    assert snaps["result"].payload == {"from": "tool span"}  # gen_ai.tool.call.result: what the model got
     for ev in snaps.values():
         assert (ev.trace_id, ev.call_id, ev.tool) == ("4bf92f3577b34da6a3ce929d0e0e4736", "call_01", "findOrders")
     assert snaps["arguments"].payload == {"customerEmail": "a@b.co", "limit": 5}
@@ -232,13 +233,13 @@ def test_event_ids_derive_from_trace_span_and_snapshot_so_a_resent_export_is_a_d
     first = parse_otlp(body, content_type="application/x-protobuf")
     again = parse_otlp(body, content_type="application/x-protobuf")
     assert [e.event_id for e in first.events] == [e.event_id for e in again.events]
-    assert len({e.event_id for e in first.events}) == 3
+    assert len({e.event_id for e in first.events}) == 4
 
 
 def test_gzip_protobuf_as_the_collector_sends_it():
     body = gzip.compress(export(TOOL, HTTP).SerializeToString())
     batch = parse_otlp(body, content_type="application/x-protobuf", content_encoding="gzip")
-    assert len(batch.events) == 3
+    assert len(batch.events) == 4
 
 
 def otlp_json(req):
@@ -429,3 +430,53 @@ def test_an_http_span_exported_before_its_tool_span_joins_the_tool_call(live_ser
     assert call["snapshots"]["request"]["payload"] == {"limit": "5"}
     assert call["snapshots"]["response"]["http"]["status_code"] == 200
     assert any(f["kind"] == "type_changed" and f["right"]["path"] == "/limit" for f in call["findings"])
+
+
+def json_tool_span(start, arguments_value):
+    return orjson.dumps(
+        {
+            "resourceSpans": [
+                {
+                    "scopeSpans": [
+                        {
+                            "spans": [
+                                {
+                                    "traceId": "eeee0000000000000000000000000005",
+                                    "spanId": "00000000000000c1",
+                                    "name": "execute_tool q",
+                                    "startTimeUnixNano": start,
+                                    "endTimeUnixNano": start,
+                                    "attributes": [
+                                        {"key": "gen_ai.tool.name", "value": {"stringValue": "q"}},
+                                        {"key": "gen_ai.tool.call.arguments", "value": arguments_value},
+                                    ],
+                                }
+                            ]
+                        }
+                    ]
+                }
+            ]
+        }
+    )
+
+
+@pytest.mark.parametrize("start", ["99999999999999999999999999", 1e30, "\u0663", "-5", "abc"])
+def test_a_span_time_out_of_range_or_not_ascii_digits_is_stored_at_its_receive_time(client, start):
+    answer = client.post(
+        "/v1/traces", data=json_tool_span(start, {"stringValue": '{"limit": 5}'}), content_type="application/json"
+    )
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    call = client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]
+    assert call["snapshots"]["arguments"]["payload"] == {"limit": 5}
+    assert not call["snapshots"]["arguments"]["ts"].startswith("1970")
+
+
+@pytest.mark.parametrize("number", ["18446744073709551616", "\u0663", "abc"])
+def test_an_int_value_that_is_no_int64_keeps_its_text_instead_of_failing_or_becoming_zero(client, number):
+    arguments = {"kvlistValue": {"values": [{"key": "v", "value": {"intValue": number}}]}}
+    answer = client.post(
+        "/v1/traces", data=json_tool_span("1764756000000000000", arguments), content_type="application/json"
+    )
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    call = client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]
+    assert call["snapshots"]["arguments"]["payload"] == {"v": number}

@@ -8,7 +8,7 @@ from observed_traffic import order, stamp, varied
 from webapp.analysis.validation import validate
 from webapp.observed import MIN_HISTORY, drift_findings, empty_shape, facts_of, learn, observed_schema
 from webapp.observed.facts import format_of
-from webapp.observed.shapes import MAX_PATHS
+from webapp.observed.shapes import MAX_PATHS, parent_of
 
 
 def replay(bodies, stage="response"):
@@ -66,6 +66,11 @@ def test_id_like_keys_fold_into_one_place_and_the_field_budget_holds():
     shape, _ = replay(bodies)
     assert "/accounts/{id}/bal" in shape["paths"]
     assert len(shape["paths"]) <= MAX_PATHS and shape["folded"] > 0
+    assert all(parent_of(path) in shape["paths"] for path in shape["paths"] if path)  # no child without its parent
+    bodies = [{f"rare_{n}": {"child": n}} for n in range(MAX_PATHS * 2)]  # a rare parent folded for its own child
+    shape, _ = replay(bodies)
+    assert all(parent_of(path) in shape["paths"] for path in shape["paths"] if path)
+    assert observed_schema(shape)["type"] == "object"
 
 
 def test_the_server_change_of_the_issue_is_drift_in_every_changed_call_and_the_stable_calls_are_quiet():
@@ -125,5 +130,17 @@ def test_the_observed_schema_says_integer_and_requires_only_what_every_call_carr
     assert properties["status"]["enum"] == ["paid", "pending", "refunded"]
     assert properties["items"]["items"]["required"] == ["qty", "sku"]
     seen = properties["coupon"]["x-tracediff-seen"]
-    assert seen["of"] == 300 and 0 < seen["calls"] < 300
+    assert seen["of"] == 300 and 0 < seen["calls"] < 300 and seen["lengths"] == [3, 6]
+    assert "maxLength" not in properties["coupon"]  # a range seen is not a rule
+    assert properties["currency"]["minLength"] == properties["currency"]["maxLength"] == 3  # a fixed length is
     assert validate({**bodies[0], "total_cents": "12.50"}, schema)  # a draft that catches the change
+
+
+def test_a_deeply_nested_shape_writes_a_schema_that_stops_at_its_depth_and_still_validates():
+    import orjson
+    from helpers import nested
+
+    bodies = [nested(n, 3000) for n in range(3)]
+    schema = observed_schema(replay(bodies)[0])
+    assert len(orjson.dumps(schema)) > 0  # orjson refuses past 255 levels
+    assert all(validate(body, schema) == [] for body in bodies)

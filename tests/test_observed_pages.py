@@ -105,3 +105,13 @@ def test_the_cli_prints_the_draft_of_a_stage_or_of_all(learnt, db_path):
     assert none.exit_code == 1 and "no result of 'get_order' was learnt yet" in none.output
     unknown = runner.invoke(main, ["tools", "observed", "nope", "--db", str(db_path)])
     assert unknown.exit_code == 1 and "no tool 'nope'" in unknown.output
+
+
+def test_a_drifted_call_shows_its_evidence_on_its_trace_page(client, learnt):
+    events = order_events([order(random.Random(13), 80, changed=True)], start=80)
+    client.post("/api/v1/ingest", data=orjson.dumps(events))
+    pipeline.catch_up(learnt)
+    html = client.get(f"/traces/{81:032x}").get_data(as_text=True)
+    assert "&#34;/total_cents&#34; integer in 80 of 80 calls since 09:02, a string since 10:22" in html
+    assert client.get(f"/traces/{81:032x}.json").json["calls"][0]["worst"] == "warning"
+    assert client.get("/api/v1/problems?kind=drift").json["problems"][0]["kind"] == "drift"

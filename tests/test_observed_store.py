@@ -10,6 +10,7 @@ from observed_traffic import TOOL, order, order_events
 from webapp import pipeline
 from webapp.cli.main import main
 from webapp.ingest import parse_body
+from webapp.pipeline.observed import Observer
 from webapp.problems.words import what_broke
 from webapp.store.problem_filters import ProblemFilters
 
@@ -99,15 +100,20 @@ def test_the_result_stage_is_learnt_as_the_other_three_are(store):
     rng = random.Random(9)
     events = order_events([order(rng, n) for n in range(60)])
     results = [
-        {**e, "snapshot": "result", "payload": {"total": e["payload"]["total_cents"] / 100}, "source": "mcp"}
+        {
+            **e,
+            "snapshot": "result",
+            "payload": {"total": e["payload"]["total_cents"] / 100, "shown": 1},
+            "source": "mcp",
+        }
         for e in events
         if e["snapshot"] == "response"
     ]
-    results[-1]["payload"] = {"total": "gone"}
+    results[-1]["payload"]["shown"] = "yes"
     load(store, events + results)
     shape = store.observed_shapes(TOOL)["result"]
-    assert shape["calls"] == 60 and set(shape["paths"]["/total"]["t"]) == {"number", "string"}
-    assert drift_paths_of(store, 59, "result") == {"/total"}
+    assert shape["calls"] == 60 and set(shape["paths"]["/shown"]["t"]) == {"integer", "string"}
+    assert drift_paths_of(store, 59, "result") == {"/shown"}
 
 
 def drift_paths_of(store, n, stage):
@@ -116,3 +122,56 @@ def drift_paths_of(store, n, stage):
         for f in findings_of(store, n)
         if f["kind"] == "drift" and f["severity"] in LOUD and f["right"]["snapshot"] == stage
     }
+
+
+def test_two_analysers_learning_at_once_lose_no_call_and_a_forgotten_shape_starts_again(store):
+    rng = random.Random(10)
+    load(store, order_events([order(rng, n) for n in range(60)]))
+    pipeline.store_batch(
+        store, parse_body(orjson.dumps(order_events([order(rng, n) for n in range(60, 70)], start=60))), None
+    )
+    store.project_all()
+    inputs = store.calls_inputs([(f"{n + 1:032x}", "call_01") for n in range(60, 70)])
+    halves = [dict(list(inputs.items())[:5]), dict(list(inputs.items())[5:])]
+    observers = [Observer(store, half) for half in halves]  # both read the shapes before either writes
+    for observer, half in zip(observers, halves):
+        for key, call in half.items():
+            observer.drift(key, call, {})
+    for observer in observers:
+        with store.write() as conn:
+            observer.write(conn)
+    assert store.observed_shapes(TOOL)["response"]["calls"] == 70
+    pipeline.store_batch(store, parse_body(orjson.dumps(order_events([order(rng, 80)], start=80))), None)
+    store.project_all()
+    same = store.calls_inputs([(f"{81:032x}", "call_01")])
+    page, analyser = Observer(store, same), Observer(store, same)  # a page analyses what the analyser claimed
+    for observer in (page, analyser):
+        for key, call in same.items():
+            observer.drift(key, call, {})
+        with store.write() as conn:
+            observer.write(conn)
+    assert store.observed_shapes(TOOL)["response"]["calls"] == 71  # learnt once
+    assert store.observed_of(list(same))[(f"{81:032x}", "call_01")]["seen"] == ["arguments", "request", "response"]
+    pipeline.store_batch(store, parse_body(orjson.dumps(order_events([order(rng, 70)], start=70))), None)
+    store.project_all()
+    later = store.calls_inputs([(f"{71:032x}", "call_01")])
+    late = Observer(store, later)
+    for key, call in later.items():
+        late.drift(key, call, {})  # learnt onto the shapes as read now
+    store.forget_observed()  # `tracediff reanalyze` forgets them before this batch is written
+    with store.write() as conn:
+        late.write(conn)
+    assert store.observed_shapes(TOOL)["response"]["calls"] == 1
+
+
+def test_a_mapping_bug_at_a_request_field_is_its_own_finding_not_also_drift(store):
+    rng = random.Random(12)
+    events = order_events([order(rng, n) for n in range(60)])
+    for event in events[-3:]:
+        if event["snapshot"] == "request":
+            event["payload"] = {"order_id": 59}  # the argument "o59" sent as a number: type_changed
+    load(store, events)
+    kinds = {(f["kind"], f["right"]["path"]) for f in findings_of(store, 59) if f["severity"] in LOUD and f["right"]}
+    assert ("drift", "/order_id") not in kinds and any(path == "/order_id" for _, path in kinds)
+    [record] = store.observed_of([(f"{60:032x}", "call_01")]).values()
+    assert [f["right"]["path"] for f in record["findings"]] == ["/order_id"]  # learnt as drift, told as the bug

@@ -140,6 +140,7 @@ def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(live_se
     assert call["call_id"] == "call_standin_01"
     assert_planted_bug(call, source="openai")  # tracediff.source on the execute_tool span
     assert call["snapshots"]["request"]["meta"]["service.name"] == "orders-agent"
+    assert_result_passed_on(call)  # gen_ai.tool.call.result of the execute_tool span
     # The httpx instrumentation propagated the trace to the API behind the tool.
     [sent] = orders.requests
     assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE

@@ -241,3 +241,13 @@ def test_the_tool_list_shows_each_tools_open_problems_releases_and_hourly_strip(
     assert strip.count('class="strip-row"') == 1 and "60 calls, 28 with findings" in strip
     assert "2026-11-20 08:00 to 2026-11-20 11:59 UTC" in strip and "4 h up to the newest call" in strip
     assert 'href="/?tool=findOrders&amp;since=2026-11-20T10%3A00%3A00&amp;until=2026-11-20T11%3A00%3A00"' in strip
+
+
+@pytest.mark.parametrize("url", ["/tools/noSuchTool.json", "/problems/TD-999999.json", "/traces/nosuch.json"])
+def test_the_json_twin_of_a_missing_page_answers_404_in_the_error_shape(client, url):
+    answer = client.get(url)
+    assert (
+        answer.status_code == 404
+        and answer.is_json
+        and set(answer.get_json()["error"]) == {"code", "message", "retryable"}
+    )

@@ -64,3 +64,17 @@ def test_a_call_without_a_result_keeps_its_three_columns(client):
     assert headers(html) == ["arguments", "request", "response"]
     raw = client.get(f"/traces/{TRACE}?view=raw").get_data(as_text=True)
     assert re.findall(r'<ul class="tree" data-snap="(\w+)"', raw) == ["arguments", "request", "response"]
+
+
+def test_pairs_repeated_across_array_items_are_stored_once_and_still_align_every_item(client, store):
+    orders = [{"id": f"ord_{i}", "status": "paid", "total_cents": i} for i in range(12)]
+    items = [{"orderId": o["id"], "state": o["status"], "totalCents": o["total_cents"]} for o in orders]
+    with_result(
+        client, {"content": [], "structuredContent": {"items": items, "count": 12}}, {"orders": orders, "total": 12}
+    )
+    html = client.get(f"/traces/{TRACE}?view=aligned").get_data(as_text=True)
+    row = next(r for r in re.findall(r'<tr class="arow.*?</tr>', html, re.S) if 'data-ptr="/orders/11/status"' in r)
+    assert 'data-snap="result" data-ptr="/structuredContent/items/11/state"' in row
+    returned = store.call_analysis(TRACE, "call_01")["returned"]
+    assert ["/orders/*/status", "/items/*/state"] in returned["patterns"]
+    assert not any(path.startswith("/orders/1") for path in returned["pairs"])  # folded, not one pair per item

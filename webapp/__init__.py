@@ -21,6 +21,7 @@ def create_app(test_config: dict | None = None):
         admission,
         alerting,
         api,
+        converters,
         db,
         health,
         mappings_api,
@@ -45,6 +46,7 @@ def create_app(test_config: dict | None = None):
         max_events=app.config["MAX_EVENTS"],
         max_clock_skew_s=app.config["MAX_CLOCK_SKEW_S"],
     )
+    converters.init_app(app)  # before any blueprint's rules
     admission.init_app(app)  # the bytes of bodies this worker parses at once
     db.init_app(app)
     logs.init_app(app)  # before the access check, so a refused request has its id

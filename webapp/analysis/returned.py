@@ -9,11 +9,32 @@ from .pointers import MISSING, ancestors, child
 from .results import Reading, read_result
 
 MAX_RESULT_ROWS = 5000
+FOLD_AT = 5  # pairs repeated across this many array items are stored once, as a pattern
 
 
 def returned_pairs(pairing) -> dict:
-    """Return what the analysis stores of the way back's pairing: its pairs and its equal subtrees."""
-    return {"pairs": dict(pairing.pairs), "whole": sorted(pairing.whole)}
+    """Return what the analysis stores of the way back's pairing: its pairs and its equal subtrees, the pairs
+    that repeat across array items (`/orders/3/id` -> `/items/3/orderId`) folded into one pattern each."""
+    groups: dict[tuple, list] = {}
+    for lp, rp in pairing.pairs.items():
+        key = _pattern(lp, rp)
+        if key is not None:
+            groups.setdefault(key, []).append(lp)
+    folded = {lp for members in groups.values() if len(members) >= FOLD_AT for lp in members}
+    patterns = [[left, right] for (left, right), members in groups.items() if len(members) >= FOLD_AT]
+    pairs = {lp: rp for lp, rp in pairing.pairs.items() if lp not in folded}
+    stored = {"pairs": pairs, "whole": sorted(lp for lp in pairing.whole if lp not in folded)}
+    return {**stored, "patterns": patterns} if patterns else stored
+
+
+def _pattern(lp: str, rp: str) -> tuple | None:
+    """Return (left, right) with the array indexes both paths share in order as `*`, else None."""
+    left, right = lp.split("/"), rp.split("/")
+    indexes = [t for t in left if t.isdigit()]
+    if not indexes or [t for t in right if t.isdigit()] != indexes:
+        return None
+    star = lambda tokens: "/".join("*" if t.isdigit() else t for t in tokens)  # noqa: E731
+    return star(left), star(right)
 
 
 def result_document(snapshots: dict):
@@ -32,10 +53,11 @@ def with_result_column(rows: list[dict], snapshots: dict, returned: dict | None)
     if reading is None:
         return rows
     pairs, whole = (returned or {}).get("pairs") or {}, set((returned or {}).get("whole") or ())
+    patterns = {left: right for left, right in (returned or {}).get("patterns") or ()}
     prefix = reading.prefix or ""
     out, used = [], set()
     for row in rows:
-        found = _counterpart(row.get("response"), pairs, whole)
+        found = _counterpart(row.get("response"), pairs, whole, patterns)
         path = None if found is None else prefix + found
         if path is not None:
             used.add(path)
@@ -43,15 +65,29 @@ def with_result_column(rows: list[dict], snapshots: dict, returned: dict | None)
     return out + _result_rows(reading, prefix, used)
 
 
-def _counterpart(path: str | None, pairs: dict, whole: set) -> str | None:
+def _counterpart(path: str | None, pairs: dict, whole: set, patterns: dict) -> str | None:
     if path is None:
         return None
     if path in pairs:
         return pairs[path]
+    if patterns:
+        found = _by_pattern(path, patterns)
+        if found is not None:
+            return found
     for up in ancestors(path):
         if up in whole and up in pairs:
             return pairs[up] + path[len(up) :]
     return None
+
+
+def _by_pattern(path: str, patterns: dict) -> str | None:
+    """Follow a folded pair: the pattern of the path, its indexes put back in the same order."""
+    tokens = path.split("/")
+    key = "/".join("*" if t.isdigit() else t for t in tokens)
+    if key not in patterns:
+        return None
+    indexes = iter(t for t in tokens if t.isdigit())
+    return "/".join(next(indexes) if t == "*" else t for t in patterns[key].split("/"))
 
 
 def _result_rows(reading: Reading, prefix: str, used: set) -> list[dict]:

@@ -1,5 +1,6 @@
 """Name the transform a finding shows ("integer>string", "x100", "lower>UPPER") and how its ends were paired."""
 
+import re
 from datetime import datetime
 
 from .pointers import last
@@ -54,6 +55,30 @@ def _found_above(pairing, path: str) -> str | None:
     for up in todo:
         memo[up] = found
     return found
+
+
+# The words a transform is written in: what transform_of names, so a declared one can match a finding.
+TRANSFORM_WORDS = frozenset(
+    ("string", "integer", "number", "boolean", "null", "object", "list")  # types
+    + ("camelCase", "PascalCase", "snake_case", "kebab-case", "SCREAMING_CASE", "lowercase", "other")  # keys
+    + ("UPPER", "lower", "Title")  # letter case of values
+    + ("12h", "24h", "grouped", "iso8601", "epoch", "date", "text")  # formats
+)
+_SCALE = re.compile(r"[x/][0-9]+(\.[0-9]+)?\Z", re.ASCII)
+
+
+def transform_problem(text: str) -> str | None:
+    """Say why a declared transform can never match a finding, or None when it is one tracediff names."""
+    if _SCALE.match(text):
+        return None if float(text[1:]) > 0 else "a scale must be above 0"
+    before, arrow, after = text.partition(">")
+    unknown = [side for side in (before, after) if side not in TRANSFORM_WORDS]
+    if not arrow or unknown:
+        return (
+            f"{text!r} is neither a scale (x100, /1000) nor a change A>B of known words "
+            f"({', '.join(sorted(TRANSFORM_WORDS))})"
+        )
+    return None
 
 
 def transform_of(finding: dict) -> str | None:

@@ -97,7 +97,7 @@ def _reads_as_success(failure: Failure, reading: Reading) -> bool:
 
 
 def _failure_words(text: str | None) -> bool:
-    return bool(text) and bool(re.search(r"\b(error|failed|failure|unable|could not|couldn't)\b", text.lower()))
+    return bool(text) and bool(re.search(r"\b(error|failed|failure)\b", text.lower()))
 
 
 def _hidden(failure: Failure, reading: Reading) -> dict:

@@ -5,8 +5,8 @@ import re
 from .readings import read_number
 from .values import REDACTED, is_number, same, type_name
 
-_PLAIN_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_PLAIN_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$", re.ASCII)  # ٥ is no number on the wire
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
 _MIDNIGHT = re.compile(r"^T00:00(:00(\.0+)?)?(Z|[+-]00:?00)?$")
 SEPARATORS = (",", "|")  # how a list is joined into one parameter when no contract says otherwise
 

@@ -94,6 +94,7 @@ def prune(days, vacuum, database):
     import sqlite3
 
     from ..ops.analyser import cutoff
+    from ..pipeline.rules import RULES
     from ..store import StoreUnavailable
 
     settings = _settings(database)
@@ -104,7 +105,7 @@ def prune(days, vacuum, database):
     store = _open_existing_store(database)
     before = sum(store.file_sizes().values())  # before prune writes its own WAL
     try:
-        deleted = store.prune(since)
+        deleted = store.prune(since, rules=RULES)
     except (StoreUnavailable, sqlite3.Error) as error:
         raise click.ClickException(f"cannot prune {_shown(settings['DATABASE'])}: {error}. {_advice(error)}") from None
     click.echo(f"deleted {deleted} trace(s) not seen since {since}")

@@ -6,7 +6,9 @@ import sqlite3
 import click
 
 # A declared transform after the request field: a scale (x100, /1000) or a change A>B (integer>string).
-_TRANSFORM = re.compile(r"^(?:[x/]\d+(?:\.\d+)?|[A-Za-z0-9_-]+>[A-Za-z0-9_-]+)$")
+_TRANSFORM = re.compile(
+    r"^(?:[x/]\d+(?:\.\d+)?|[A-Za-z0-9_-]+>[A-Za-z0-9_-]+)$", re.ASCII
+)  # \d is 0-9 only, as int() and times read them
 
 
 def parse_pair(text: str) -> tuple:

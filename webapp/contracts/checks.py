@@ -5,6 +5,7 @@ import re
 import jsonschema_rs
 
 from ..analysis.pointers import from_tokens, is_pointer, is_request_path
+from ..analysis.transforms import transform_problem
 from .errors import ContractError
 from .refs import ref_problems
 from .requests import check_http
@@ -130,6 +131,8 @@ def _mapping_problems(mapping) -> list[str]:
             problems.append(f"{where}: unknown snapshot {unknown[0]!r} (use arguments, request, response)")
         if "transform" in entry and not isinstance(entry["transform"], str):
             problems.append(f'{where}/transform: must be a string such as "x100" or "integer>string"')
+        elif "transform" in entry and transform_problem(entry["transform"]):
+            problems.append(f"{where}/transform: {transform_problem(entry['transform'])}")
         if len([k for k in entry if k in SNAPSHOTS]) != 2:
             problems.append(f"{where}: must pair exactly two snapshots")
         for key, pointer in entry.items():

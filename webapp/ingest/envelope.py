@@ -15,7 +15,9 @@ from ..common import times
 from .model import SNAPSHOTS, Event, Limits, RecordError, is_depth_error, too_deep
 from .records import depth_exceeds
 
-_RFC3339 = re.compile(r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})\Z")
+_RFC3339 = re.compile(
+    r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})\Z", re.ASCII
+)  # \d is 0-9 only, as int() and times read them
 _HEX32 = re.compile(r"[0-9a-fA-F]{32}\Z")
 ENVELOPE_KEYS = frozenset(
     ("trace_id", "traceId", "call_id", "snapshot", "tool", "source", "payload", "http", "ts", "event_id", "release")

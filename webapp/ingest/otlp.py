@@ -137,16 +137,17 @@ def _emit(batch: Batch, span: Span, build: Any, *args: Any) -> None:
 
 def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=None) -> list[Event]:
     """A tool span's arguments (its own, else those its model turn announced), its result as the response
-    when no HTTP span answered."""
+    when no HTTP span answered, else as the call's result (what the tool handed back to the model)."""
     args_key, result_key = TOOL_KEYS[tool_kind(s)][2:]
     tool, call_id, source = who
     events = []
     if args_key in s.attrs or announced is not None:  # the MCP SDK's tools/call span carries no arguments
         arguments = genai.unwrap_arguments(s.attrs[args_key]) if args_key in s.attrs else announced.arguments
         events.append(_event(ctx, s, "arguments", arguments, tool, call_id, s.start_ns, None, source))
-    if result_key in s.attrs and (s.trace_id, call_id) not in answered:
+    if result_key in s.attrs:
         own = genai.unwrap_result(s.attrs[result_key])
-        events.append(_event(ctx, s, "response", own, tool, call_id, s.end_ns, None, source))
+        stage = "result" if (s.trace_id, call_id) in answered else "response"
+        events.append(_event(ctx, s, stage, own, tool, call_id, s.end_ns, None, source))
     return events
 
 

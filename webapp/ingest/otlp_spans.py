@@ -11,6 +11,7 @@ import orjson
 from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
+from ..common.digits import is_digits
 from .model import IngestError, RecordError, too_deep
 
 SPAN_KIND_CLIENT = 3
@@ -190,8 +191,8 @@ _JSON_SCALARS = (
     ("string_value", lambda x: x),
     ("boolValue", bool),
     ("bool_value", bool),
-    ("intValue", lambda x: _int(x)),
-    ("int_value", lambda x: _int(x)),
+    ("intValue", lambda x: _int_value(x)),
+    ("int_value", lambda x: _int_value(x)),
     ("doubleValue", _float),
     ("double_value", _float),
     ("bytesValue", lambda x: x),
@@ -232,11 +233,28 @@ def _kind(value: Any) -> int:
     return value if type(value) is int else 0
 
 
+INT64 = range(-(2**63), 2**63)
+UNIX_NANOS = range(0, 2**63)  # fixed64 in OTLP; past 2262 no time is real, and datetime cannot hold it
+
+
 def _int(value: Any) -> int:
-    try:
+    """Return a time in nanoseconds (JSON gives it as a string of digits); 0, read as "not given", otherwise."""
+    number = _exact_int(value)
+    return number if number is not None and number in UNIX_NANOS else 0
+
+
+def _int_value(value: Any) -> Any:
+    """Return an attribute's intValue as an int64, or its text when it is none (nothing is silently made 0)."""
+    number = _exact_int(value)
+    return number if number is not None and number in INT64 else str(value)
+
+
+def _exact_int(value: Any) -> int | None:
+    if type(value) is int:
+        return value
+    if type(value) is str and is_digits(value.removeprefix("-")):
         return int(value)
-    except (TypeError, ValueError):
-        return 0
+    return None
 
 
 def _get(d: Any, camel: str, snake: str) -> Any:

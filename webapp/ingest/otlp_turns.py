@@ -8,6 +8,7 @@ model span closes the turn); when the turn announced several calls, its spans pa
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from . import genai
@@ -111,7 +112,8 @@ class Turns:
         parent_id, hops = s.parent_id, 0
         while parent_id and hops < _MAX_HOPS:
             models = self._models_under.get((s.trace_id, parent_id), [])
-            before = [m for m in models if m.start_ns <= s.start_ns and m is not s]
+            at = bisect.bisect_right(models, s.start_ns, key=lambda m: m.start_ns)
+            before = [m for m in models[max(0, at - 2) : at] if m is not s]
             if before:
                 return self.turns[id(before[-1])]
             parent = self.by_id.get((s.trace_id, parent_id))

@@ -8,6 +8,7 @@ from .shapes import MIN_HISTORY, _closed_enum, _count, parent_of
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FORMATS = ("date-time", "date", "uuid", "email", "uri")
 MAX_ENUM = 12
+MAX_DEPTH = 48  # pointer levels written out; deeper is any value (orjson and JSON Schema validators nest only so far)
 
 
 def observed_schema(shape: dict | None) -> dict | None:
@@ -24,6 +25,8 @@ def observed_schema(shape: dict | None) -> dict | None:
 
 def _node(paths: dict, children: dict, path: str) -> dict:
     entry = paths[path]
+    if path.count("/") >= MAX_DEPTH:
+        return {}
     types = sorted(entry["t"])
     if "integer" in types and "number" in types:
         types.remove("integer")
@@ -57,15 +60,17 @@ def _object(schema, paths, children, path, entry) -> None:
 
 
 def _string(schema, entry, types) -> None:
-    if entry["len"]:
-        schema["minLength"], schema["maxLength"] = entry["len"]
+    strings = _count(entry["t"], "string")
+    if entry["len"] and entry["len"][0] == entry["len"][1] and strings >= MIN_HISTORY:
+        # a fixed length over many calls (a currency code, an id) is a rule; a range seen is only a range seen
+        schema["minLength"] = schema["maxLength"] = entry["len"][0]
     formats = [name for name in entry["f"]]
     if len(formats) == 1 and formats[0] in FORMATS:
         schema["format"] = formats[0]
     elif len(formats) == 1 and formats[0] in ID_PATTERNS:
         schema["pattern"] = ID_PATTERNS[formats[0]]
         schema["x-tracediff-format"] = formats[0]
-    values, strings = entry["v"], _count(entry["t"], "string")
+    values = entry["v"]
     closed = values and len(values) <= MAX_ENUM and strings >= MIN_HISTORY
     if closed and types == ["string"] and _closed_enum(values, strings) >= 0.99 * strings:
         schema["enum"] = sorted(values)
@@ -75,4 +80,5 @@ def _seen(schema: dict, paths: dict, path: str) -> dict:
     entry, parent = paths[path], paths[parent_of(path)]
     of = _count(parent["t"], "object") if not path.endswith("/*") else _count(parent["t"], "array")
     types = {name: seen[0] for name, seen in sorted(entry["t"].items())}
-    return {**schema, "x-tracediff-seen": {"calls": entry["n"], "of": of, "types": types}}
+    seen = {"calls": entry["n"], "of": of, "types": types, **({"lengths": entry["len"]} if entry["len"] else {})}
+    return {**schema, "x-tracediff-seen": seen}

@@ -51,6 +51,9 @@ def _new_path(shape: dict, path: str, ts, room: list) -> dict | None:
     if parent is not None and parent not in paths or len(paths) >= MAX_PATHS and not _room_made(shape, room):
         shape["folded"] += 1
         return None
+    if parent is not None and parent not in paths:  # the room made was its parent's
+        shape["folded"] += 1
+        return None
     paths[path] = entry = {"n": 0, "first": ts, "new": shape["calls"], "inst": 0, "objs": 0, "t": {}, "f": {}}
     entry.update(v={}, miss=None, len=None)
     return entry

@@ -10,6 +10,7 @@ import time
 
 from ..common import times
 from ..pipeline import analyze_pending
+from ..pipeline.rules import RULES
 from ..store import Store, StoreUnavailable
 from ..store.urls import redacted_url
 from .loop import StoreLoop
@@ -91,7 +92,7 @@ class Analyzer(StoreLoop):
         if days > 0 and time.monotonic() >= self.next_prune:
             self.next_prune = time.monotonic() + PRUNE_EVERY_SECONDS  # stopped or not, the next try is a turn away
             try:
-                count_pruned(store.prune(cutoff(days)), days)
+                count_pruned(store.prune(cutoff(days), rules=RULES), days)
             except StoreUnavailable as error:
                 # what was deleted before it stopped is committed: count it, and say why it stopped
                 count_pruned(getattr(error, "deleted", 0), days)

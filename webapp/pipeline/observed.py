@@ -6,6 +6,7 @@ from ..analysis.kinds import sort_findings, worst
 from ..contracts import ContractError, validated_contract
 from ..observed import STAGES, drift_findings, empty_shape, facts_of, learn, observed_schema
 from ..observed.compare import disagreements
+from ..problems.fingerprint import normalise_path
 
 ERROR_STATUS = 400  # an error body has a shape of its own: the success shape is learnt from the rest
 
@@ -33,15 +34,15 @@ class Observer:
             record["seen"].append(stage)
             self.records[key] = self.changed[key] = record
             if _learnable(stage, snap, analysis):
-                record["findings"] += self._learn(tool, stage, snap)
+                record["findings"] += self._learn(key, tool, stage, snap)
         return record["findings"]
 
-    def _learn(self, tool: str, stage: str, snap: dict) -> list[dict]:
+    def _learn(self, key, tool: str, stage: str, snap: dict) -> list[dict]:
         shape = self._shape(tool, stage)
         facts, ts = facts_of(snap.get("payload")), snap.get("ts")
         found = drift_findings(stage, shape, facts, ts)
         learn(shape, facts, ts)
-        self.learnt.setdefault((tool, stage), []).append((facts, ts))
+        self.learnt.setdefault((tool, stage), []).append((key, facts, ts))
         return found
 
     def _shape(self, tool: str, stage: str) -> dict:
@@ -54,17 +55,35 @@ class Observer:
         return self.shapes[(tool, stage)]
 
     def write(self, conn) -> None:
-        """Write the shapes learnt and what each call was learnt from, inside the batch's transaction."""
+        """Write the shapes learnt and what each call was learnt from, inside the batch's transaction.
+
+        Another analyser may have learnt meanwhile (a page analyses the calls it shows without claiming them): the
+        shapes it wrote are the base then, and a call stage it learnt already is not learnt twice."""
+        for tool, stage in sorted(self.learnt):  # every lock first, always in one order, then what they guard
+            self.store.take_turn(conn, f"observed:{tool}:{stage}")
+        theirs = self.store.observed_of(list(self.changed), conn)
         for (tool, stage), items in sorted(self.learnt.items()):
+            mine = [(facts, ts) for key, facts, ts in items if stage not in (theirs.get(key) or {}).get("seen", ())]
             now = self.store.observed_shape_in(conn, tool, stage)
             shape = self.shapes[(tool, stage)]
-            if (now or {}).get("calls") != self.calls_before[(tool, stage)]:  # another analyser learnt meanwhile
-                shape = now
-                for facts, ts in items:
+            if len(mine) < len(items) or (now or {}).get("calls") != self.calls_before[(tool, stage)]:
+                shape = now or empty_shape()  # learnt or forgotten meanwhile
+                for facts, ts in mine:
                     learn(shape, facts, ts)
             self.store.put_observed_shape(conn, tool, stage, shape)
         if self.changed:
-            self.store.set_observed_in(conn, self.changed)
+            self.store.set_observed_in(
+                conn, {key: _joined(theirs.get(key), mine) for key, mine in self.changed.items()}
+            )
+
+
+def _joined(theirs: dict | None, mine: dict) -> dict:
+    """Return a call's record with the stages another analyser learnt meanwhile kept as it told them."""
+    if not theirs:
+        return mine
+    new = [stage for stage in mine["seen"] if stage not in theirs["seen"]]
+    findings = [f for f in mine["findings"] if _stage_of(f) in new]
+    return {"seen": theirs["seen"] + new, "findings": theirs["findings"] + findings}
 
 
 def _learnable(stage: str, snap: dict, analysis: dict) -> bool:
@@ -74,6 +93,23 @@ def _learnable(stage: str, snap: dict, analysis: dict) -> bool:
     if stage == "response" and (status_code(snap) or 0) >= ERROR_STATUS:
         return False
     return not any(f["kind"] == "invalid_json" for f in analysis.get("findings") or () if _stage_of(f) == stage)
+
+
+def _named(findings: list[dict]) -> set[tuple]:
+    """Return the places (stage, normalised path) the call's warnings and errors name: a mapping bug that changed a
+    request field is that finding's problem, not a second one as drift."""
+    return {
+        (end["snapshot"], normalise_path(end.get("path")))
+        for f in findings
+        if f["severity"] in ("warning", "error") and f["kind"] != "drift"
+        for end in (f.get("left"), f.get("right"))
+        if end
+    }
+
+
+def _place(finding: dict) -> tuple:
+    where = finding.get("left") or finding.get("right")
+    return where["snapshot"], where["path"]
 
 
 def _stage_of(finding: dict) -> str | None:
@@ -90,10 +126,11 @@ def with_drift(analysis: dict, drift: list[dict], contract: dict | None) -> dict
     """Add drift findings to an analysis (not of stages the contract declares a schema for), keeping its order,
     the places of its folded findings, its summary and its worst severity right."""
     declared = declared_stages(contract)
-    drift = [f for f in drift if _stage_of(f) not in declared]
+    findings = analysis.get("findings") or []
+    named = _named(findings)
+    drift = [f for f in drift if _stage_of(f) not in declared and _place(f) not in named]
     if not drift:
         return analysis
-    findings = analysis.get("findings") or []
     places = analysis.get("places") or {}
     index = {id(f): str(i) for i, f in enumerate(findings)}
     ordered = sort_findings(findings + drift)

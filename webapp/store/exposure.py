@@ -72,7 +72,8 @@ def exercise(
 def refit(conn, tool, rows, before: dict, skip: set, exposure: dict, exercises=None) -> None:
     """Count again the analysed calls (not in `skip`) between each problem's first seen before the batch
     (`before`) and after it, for the problems whose first seen moved; changes go into `exposure`. Only a first
-    seen moved earlier reads the calls' paths (`exercises`): one moved later leaves calls that count no more."""
+    seen moved earlier reads the calls' paths (`exercises`): one moved later leaves calls that count no more,
+    which is all a deletion does while first seen is the earliest call's time."""
     for row in rows:
         pid, new = row[0], row[4]
         old = before.get(pid)
@@ -102,7 +103,7 @@ def flush(conn, exposure: dict) -> None:
     conn.executemany(EXERCISED, [(delta, pid) for pid, delta in exposure.items() if delta])
 
 
-def forget(conn, calls, before: dict) -> None:
+def forget(conn, calls, before: dict, exercises=None) -> None:
     """Take deleted calls (retention) out of the exposure they counted toward, and count again the calls
     left between a problem's first seen `before` the deletion and after it, as a re-analysis would."""
     exposure: dict[int, int] = {}
@@ -112,7 +113,7 @@ def forget(conn, calls, before: dict) -> None:
             exposure[pid] = exposure.get(pid, 0) - 1
     for pid, old in before.items():
         tool, *row = conn.execute(PROBLEM_ROW, (pid,)).fetchone()
-        refit(conn, tool, [row], {pid: old}, set(calls), exposure)  # deleting calls moves first seen later only
+        refit(conn, tool, [row], {pid: old}, set(calls), exposure, exercises)
     flush(conn, exposure)
 
 

@@ -14,9 +14,11 @@ SNAPSHOTS = ("arguments", "request", "response", "result")
 CHOICES = {"severity": SEVERITIES, "status": STATUS_CLASSES, "missing": SNAPSHOTS}
 MAX_LIMIT = 500
 # A day, or an RFC 3339 time (seconds and offset optional, as a datetime-local input sends it).
-DAY_OR_TIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?\Z")
+DAY_OR_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?\Z", re.ASCII
+)  # \d is 0-9 only, as int() and times read them
 # A time relative to now, as people say it: 30m, 2h, 7d, 2w (ago).
-RELATIVE = re.compile(r"(\d{1,6})\s*(m|min|h|d|w)\Z")
+RELATIVE = re.compile(r"(\d{1,6})\s*(m|min|h|d|w)\Z", re.ASCII)  # \d is 0-9 only, as int() and times read them
 _UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 

@@ -28,11 +28,12 @@ class ObservedShapes:
         """Write one shape inside a write transaction."""
         conn.execute(UPSERT_SHAPE, (tool, stage, dumps(shape), utc_now()))
 
-    def observed_of(self, keys) -> dict:
-        """Return {(trace_id, call_id): {"seen", "findings"} or None} of calls: what each was learnt from."""
+    def observed_of(self, keys, conn=None) -> dict:
+        """Return {(trace_id, call_id): {"seen", "findings"} or None} of calls: what each was learnt from (inside a
+        write transaction when `conn` is given: what another analyser committed meanwhile counts)."""
         if not keys:
             return {}
-        rows = self.db.execute(
+        rows = (conn or self.db).execute(
             f"SELECT c.trace_id, c.call_id, c.drift FROM {self.sql.KEYED_CALLS}", (dumps([list(k) for k in keys]),)
         )
         return {(trace_id, call_id): loads(drift) if drift else None for trace_id, call_id, drift in rows}

@@ -150,9 +150,10 @@ def _when(facts: dict, key: tuple) -> tuple:
     return ((facts[key][3] or "") if key in facts else "", key)
 
 
-def forget_calls(conn, calls) -> None:
+def forget_calls(conn, calls, exercises=None) -> None:
     """Take deleted calls' parts out of their problems (retention), so counts, rollups and first/last seen
-    describe the calls still stored, as a re-analysis of them would."""
+    describe the calls still stored, as a re-analysis of them would; `exercises` (the rule of
+    webapp/pipeline/rules.py) counts exposure again where a first seen moved earlier."""
     rollups, touched = Rollups(), set()
     for key, parts in _by_call(conn, OLD_PARTS, calls, many=True).items():
         for part in parts:
@@ -162,7 +163,7 @@ def forget_calls(conn, calls) -> None:
     before = first_seen_by_id(conn, touched)
     for pid in touched:
         conn.execute(SEEN, (pid, None))
-    forget(conn, calls, before)
+    forget(conn, calls, before, exercises)
 
 
 class Rollups:

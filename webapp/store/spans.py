@@ -8,7 +8,7 @@ latest announced call under the same parent within TURN_WINDOW, the first of the
 
 from datetime import datetime, timedelta
 
-TURN_WINDOW = timedelta(minutes=15)  # an HTTP span joins a turn announced at most this long before it
+TURN_WINDOW = timedelta(minutes=15)  # a span joins its parent's call, or its turn's, only this close in time
 
 SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, json_extract(meta, '$.span_id'),
  json_extract(meta, '$.parent_span_id'), ts, json_extract(meta, '$.turn_span_id'),
@@ -16,9 +16,9 @@ SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, json_extract(meta, '$.span
  json_extract(meta, '$.call_index'), json_extract(meta, '$.turn_calls') FROM events
  WHERE seq > ? AND seq <= ? AND json_extract(meta, '$.span_id') IS NOT NULL"""
 ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
- WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.parent_span_id') = ?"""
+ WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.parent_span_id') = ? AND ts >= ? AND ts <= ?"""
 FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id != ''
- AND json_extract(meta, '$.span_id') = ? LIMIT 1"""
+ AND json_extract(meta, '$.span_id') = ? AND ts >= ? AND ts <= ? LIMIT 1"""
 FIND_TURN = """SELECT call_id, tool, json_extract(meta, '$.span_id'), json_extract(meta, '$.call_index') FROM events
  WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta, '$.parent_span_id') = ?
  AND json_extract(meta, '$.call_index') IS NOT NULL AND ts >= ? AND ts <= ? ORDER BY ts DESC, seq DESC LIMIT 256"""
@@ -41,7 +41,7 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
     for row in conn.execute(sql.SPAN_EVENTS, new_events).fetchall():
         seq, trace_id, call_id, tool, span_id, parent_id, ts, turn_span, place, call_index, turn_calls = row
         if call_id:
-            adopted = conn.execute(sql.ADOPT_CHILDREN, (call_id, tool, trace_id, span_id)).rowcount
+            adopted = conn.execute(sql.ADOPT_CHILDREN, (call_id, tool, trace_id, span_id, *_around(ts))).rowcount
             if call_index is not None and turn_calls is not None:  # a call a log record announced
                 adopted += _adopt_turn(conn, sql, trace_id, span_id, (call_id, tool), int(call_index), int(turn_calls))
             if adopted:
@@ -51,7 +51,7 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
             orphan[1], orphan[2] = min(orphan[1], ts), [*orphan[2], seq]
     for (trace_id, _), (parent_id, ts, seqs, turn_span, place) in orphans.items():
         found = (
-            (parent_id and conn.execute(sql.FIND_PARENT, (trace_id, parent_id)).fetchone())
+            (parent_id and conn.execute(sql.FIND_PARENT, (trace_id, parent_id, *_around(ts))).fetchone())
             or (turn_span and announced_call(conn, sql, trace_id, turn_span, place))
             or (parent_id and turn_call(conn, sql, trace_id, parent_id, ts))
         )
@@ -94,6 +94,11 @@ def turn_call(conn, sql, trace_id: str, parent_id: str, ts: str) -> tuple[str, s
         if conn.execute(sql.HAS_REQUEST, (trace_id, call_id)).fetchone() is None:
             return call_id, tool
     return None
+
+
+def _around(ts: str) -> tuple[str, str]:
+    """Return the times TURN_WINDOW before and after `ts`: a span and its parent's events are that close."""
+    return _before(ts, TURN_WINDOW), _before(ts, -TURN_WINDOW) + "\uffff"  # the whole second after, any fraction
 
 
 def _before(ts: str, window: timedelta) -> str:

@@ -59,8 +59,9 @@ class Upkeep(SearchIndexUpkeep):
                     "TRACEDIFF_MIN_FREE_MB): prune old traces or give it more space"
                 )
 
-    def prune(self, before_ts: str, batch: int = 500) -> int:
-        """Delete traces last seen before a time, a few at a time; return how many.
+    def prune(self, before_ts: str, batch: int = 500, rules=None) -> int:
+        """Delete traces last seen before a time, a few at a time; return how many. The deleted calls leave their
+        problems; `rules` (webapp/pipeline/rules.py) count exposure again where a problem's first seen moved.
 
         With room on the disk, each deleted event leaves a delete marker in the search index. On a
         tight disk the index is emptied first and rebuilt from the events that stay (see the module)."""
@@ -74,7 +75,7 @@ class Upkeep(SearchIndexUpkeep):
         try:
             if tight:
                 self._empty_index()
-            deleted = self._delete_in_steps(before_ts, batch, unindex=not tight)
+            deleted = self._delete_in_steps(before_ts, batch, not tight, rules)
             if tight:
                 self._vacuum_incrementally()  # the deleted events' pages go back before the index is rebuilt
                 self._reindex()
@@ -104,7 +105,7 @@ class Upkeep(SearchIndexUpkeep):
         """Bytes free on the database's disk for this process (None: not a file)."""
         return None if self.path == ":memory:" else space.free_bytes(self.path)
 
-    def _delete_in_steps(self, before_ts: str, batch: int, unindex: bool) -> int:
+    def _delete_in_steps(self, before_ts: str, batch: int, unindex: bool, rules=None) -> int:
         """Delete in transactions sized to the room the disk has for their WAL: each deleted trace's cost
         is measured (its pages, in WAL frames), and a transaction that still does not fit is retried smaller."""
         deleted, size, per_trace = 0, min(batch, FIRST_STEP), None
@@ -113,7 +114,7 @@ class Upkeep(SearchIndexUpkeep):
                 room = (self.free_bytes() or 1 << 40) // 4
                 size = max(1, min(batch, size * 2, room // per_trace))
             try:
-                gone = self._prune_some(before_ts, size, unindex)
+                gone = self._prune_some(before_ts, size, unindex, rules)
             except StoreUnavailable as error:
                 if not _disk_full(error, self):
                     raise
@@ -142,7 +143,7 @@ class Upkeep(SearchIndexUpkeep):
         except StoreUnavailable:
             return 0
 
-    def _prune_some(self, before_ts: str, size: int, unindex: bool = True) -> int:
+    def _prune_some(self, before_ts: str, size: int, unindex: bool = True, rules=None) -> int:
         with self.write() as conn:
             self.take_summaries_turn(conn)
             ids = [
@@ -157,7 +158,7 @@ class Upkeep(SearchIndexUpkeep):
                 f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({','.join('?' * len(ids))})", ids
             ).fetchall()
             hours = hour_keys(conn, calls, self.sql)
-            forget_calls(conn, [tuple(call) for call in calls])
+            forget_calls(conn, [tuple(call) for call in calls], rules.exercises if rules else None)
             for trace_id in ids:
                 self._delete_events(conn, trace_id, unindex)
             for statement in self.sql.DELETE_TRACE:

@@ -303,19 +303,12 @@ def store_unavailable(error: StoreUnavailable):
     return error_response(503, "store_unavailable", message, retryable=True, headers={"Retry-After": str(seconds)})
 
 
-JSON_PAGES = (
-    "views.trace_json",
-    "views.index_json",
-    "views.node_value",
-    "problems_pages.problem_json",
-    "problems_pages.problems_json",
-)
-
-
 def wants_json() -> bool:
+    """Whether an error answers in the JSON shape: the API, every `.json` twin of a page, a raw value, or a
+    client that asks for JSON."""
     return (
         request.path.startswith(("/api/", "/v1/"))
-        or request.endpoint in JSON_PAGES
+        or request.path.endswith((".json", "/value"))
         or request.accept_mimetypes.best == "application/json"
     )
 

@@ -128,9 +128,9 @@ SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, meta::json->>'span_id', me
  meta::json->>'turn_span_id', meta::json->>'turn_position', meta::json->>'call_index', meta::json->>'turn_calls'
  FROM events WHERE seq = ANY(?) AND meta::json->>'span_id' IS NOT NULL"""
 ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
- WHERE trace_id = ? AND call_id = '' AND meta::json->>'parent_span_id' = ?"""
+ WHERE trace_id = ? AND call_id = '' AND meta::json->>'parent_span_id' = ? AND ts >= ? AND ts <= ?"""
 FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id != ''
- AND meta::json->>'span_id' = ? LIMIT 1"""
+ AND meta::json->>'span_id' = ? AND ts >= ? AND ts <= ? LIMIT 1"""
 FIND_TURN = """SELECT call_id, tool, meta::json->>'span_id', meta::json->>'call_index' FROM events
  WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND meta::json->>'parent_span_id' = ?
  AND meta::json->>'call_index' IS NOT NULL AND ts >= ? AND ts <= ? ORDER BY ts DESC, seq DESC LIMIT 256"""

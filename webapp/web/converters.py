@@ -1,0 +1,14 @@
+"""URL converters every blueprint relies on, registered before any rule is added."""
+
+from werkzeug.routing import IntegerConverter
+
+
+class AsciiInteger(IntegerConverter):
+    """`<int:...>` of ASCII digits only: Werkzeug's matches any Unicode digit and int() reads `١` as 1, so
+    DELETE /api/v1/alerts/١ deleted rule 1."""
+
+    regex = r"[0-9]+"
+
+
+def init_app(app) -> None:
+    app.url_map.converters["int"] = AsciiInteger
