@@ -169,6 +169,15 @@ SAID = {  # each kind: what its problem is, and what its one line must say (a pa
         {"transform": "integer>string", **ends(None, "/total_cents", "response")},
         "response /total_cents now string, where it was integer",
     ),
+    "error_hidden": (
+        {**ends("/error", "", "response>result")},
+        "an error response (/error) reached the model as a success",
+    ),
+    "error_invented": ({**ends("", "", "response>result")}, "a successful response reached the model as a failure"),
+    "result_large": (
+        {**ends(None, "", "result")},
+        "the result handed to the model is past the tool's budget",
+    ),
     "schema_violation": (
         {"keyword": "required", **ends(None, "", "request")},
         "request / breaks the schema (required)",
