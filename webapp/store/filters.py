@@ -67,12 +67,6 @@ def query_args(query, changes: dict) -> dict:
     return {k: v for k, v in values.items() if v not in ("", None)}
 
 
-def problem_number(text: str) -> int | None:
-    """Return the number of a problem id (`TD-42` or `42`), or None when it is not one."""
-    number = (text or "").strip().upper().removeprefix("TD-")
-    return int(number) if (number.isascii() and number.isdigit()) and len(number) <= 18 else None
-
-
 def encode_cursor(cursor: tuple | None) -> str | None:
     """Encode a (last_ts, trace_id) keyset position as an opaque string."""
     if cursor is None:

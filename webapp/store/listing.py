@@ -4,7 +4,8 @@ Every query here is driven by an index that yields rows newest first, or by a bo
 search matches, so the first page costs about the same at a thousand traces and at a million.
 """
 
-from .filters import TraceQuery, absolute_time, problem_number
+from ..common.digits import problem_number
+from .filters import TraceQuery, absolute_time
 
 # Literal conditions, not parameters: the partial indexes of schema.py serve only a query whose
 # WHERE holds the very same expression.

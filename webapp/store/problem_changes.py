@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 from ..common import times
+from ..common.digits import problem_number
 from .codec import dumps, loads, utc_now
 from .errors import ChangeRefused
 from .exposure import first_seen_by_id, merged
@@ -200,10 +201,10 @@ class ProblemChanges:
 
     def resolve_problem_id(self, text: str) -> int | None:
         """Return the numeric id of `TD-42` (or `42`), or None when no such problem exists."""
-        number = text.removeprefix("TD-").removeprefix("td-")
-        if not (number.isascii() and number.isdigit()) or len(number) > 18:
+        number = problem_number(text)
+        if number is None:
             return None
-        row = self.db.execute("SELECT id FROM problems WHERE id = ?", (int(number),)).fetchone()
+        row = self.db.execute("SELECT id FROM problems WHERE id = ?", (number,)).fetchone()
         return row[0] if row else None
 
 

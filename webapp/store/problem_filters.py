@@ -6,6 +6,8 @@ string into them (webapp/web/problems/query.py), its "new" and "ongoing" include
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from ..common.digits import problem_number
+
 HOUR = "%Y-%m-%dT%H"  # problem_hours' keys
 ROLLUP_HOURS = 24  # a time window up to this long is decided by the hourly rollup, a longer one by a probe
 # The release of a problem's first call: the release it is new in (problem_calls_by_time finds it, one probe).
@@ -109,10 +111,10 @@ def _seen_inside(since: str, until: str, params: list) -> str:
 
 
 def _search(text: str, where: list, params: list) -> None:
-    number = text.upper().removeprefix("TD-")
-    if (number.isascii() and number.isdigit()) and len(number) <= 18:
+    number = problem_number(text)
+    if number is not None:
         where.append("p.id = ?")
-        params.append(int(number))
+        params.append(number)
         return
     for word in text.split()[:5]:
         like = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"

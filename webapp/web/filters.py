@@ -4,8 +4,8 @@ pages, strictly for the API, into the filters the store runs (webapp/store/filte
 from dataclasses import fields
 
 from ..common import times
-from ..common.digits import is_digits
-from ..store.filters import CHOICES, DAY_OR_TIME, MAX_LIMIT, RELATIVE, TraceQuery, problem_number
+from ..common.digits import is_digits, problem_number
+from ..store.filters import CHOICES, DAY_OR_TIME, MAX_LIMIT, RELATIVE, TraceQuery
 
 
 def trace_query(args) -> TraceQuery:

@@ -7,7 +7,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from .. import pipeline
 from ..analysis.pointers import MISSING, resolve
 from ..common import times
-from ..common.digits import is_digits
+from ..common.digits import is_digits, problem_number
 from ..problems.grouping import link_problems
 from ..reports import exports
 from ..reports.text import visible
@@ -20,7 +20,6 @@ from ..store.filters import (
     TraceQuery,
     decode_cursor,
     encode_cursor,
-    problem_number,
 )
 from ..store.listing import SEARCH_CAP
 from . import alignedview, charts, tracepage
