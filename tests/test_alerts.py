@@ -415,3 +415,13 @@ def test_a_token_in_a_user_agent_is_not_stored(client):
     )
     [record] = client.get("/api/v1/quarantine").get_json()["records"]
     assert "ghp_abcdef" not in record["source"] and record["source"].startswith("vector/0.40")
+
+
+def test_the_alerts_page_names_where_its_docs_are_installed(client):
+    from pathlib import Path
+
+    from webapp import doc_page
+
+    page = client.get("/settings/alerts").get_data(as_text=True)
+    assert f"<code>{doc_page('alerts.md')}</code>" in page
+    assert Path(doc_page("alerts.md")).is_file()

@@ -6,6 +6,7 @@ from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 from ..alerts import RuleError, new_secret, parse_rule
 from ..alerts.urls import UrlRefused, allow_list, check_url, masked
 from ..alerts.wording import message_problem
+from ..common.resources import doc_page
 from ..ops.sender import describe, test_delivery
 from ..store.alert_rules import ABOUT
 from .db import get_store
@@ -127,6 +128,7 @@ def _settings(created=None, error=None, tested=None):
         tested=tested,
         can_change=can_change,
         hint=None if can_change else change_hint(),
+        alerts_doc=doc_page("alerts.md"),  # where the installed package keeps it (the wheel ships docs/)
     )
 
 
