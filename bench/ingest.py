@@ -5,7 +5,6 @@ python bench/ingest.py --quick    # a few seconds, for tests/test_bench_smoke.py
 python bench/ingest.py --database postgresql:///tracediff_bench   # also PostgreSQL (the database is emptied)
 """
 
-import multiprocessing
 import sqlite3
 import statistics
 import tempfile
@@ -18,73 +17,7 @@ import httpx
 import orjson
 from common import bare_server, options, ratio_line, tracediff_server, write_figures
 from events import batch_body, call_lines, contract
-
-CLIENTS = 4
-NDJSON = {"Content-Type": "application/x-ndjson"}
-BASELINE_DDL = """CREATE TABLE events (seq INTEGER PRIMARY KEY, event_id TEXT NOT NULL UNIQUE,
- trace_id TEXT NOT NULL, call_id TEXT NOT NULL, snapshot TEXT NOT NULL, tool TEXT, source TEXT,
- payload TEXT NOT NULL, http TEXT, ts TEXT NOT NULL)"""
-BASELINE_INSERT = """INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, source, payload, http, ts)
- VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
-
-
-def _bodies(prefix: str, per_post: int):
-    """Yield request bodies forever: whole ~100-event batches, or single events."""
-    number = 0
-    while True:
-        if per_post == 1:
-            for line in call_lines(prefix, number):
-                yield line.encode()
-            number += 1
-        else:
-            body, calls = batch_body(prefix, number, per_post)
-            number += calls
-            yield body
-
-
-def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, queue) -> None:
-    """Post bodies from start for `seconds`; report (acknowledged events, posts, failures, last ack time)."""
-    acked = posts = failures = 0
-    last = start
-    bodies = _bodies(prefix, per_post)
-    with httpx.Client(timeout=60) as client:
-        time.sleep(max(0.0, start - time.time()))
-        while True:  # one post at least, even when this process started late on a loaded machine
-            response = client.post(url, content=next(bodies), headers=NDJSON)
-            if response.status_code == 200:
-                acked += response.json()["accepted"]
-                posts += 1
-                last = time.time()
-            else:
-                failures += 1
-            if time.time() >= start + seconds:
-                break
-    queue.put((acked, posts, failures, last))
-
-
-def load(url: str, prefix: str, per_post: int, seconds: float) -> dict:
-    """Run CLIENTS processes against url; return acknowledged events per second."""
-    queue = multiprocessing.Queue()
-    start = time.time() + 0.5  # lets every client process start before the clock runs
-    procs = [
-        multiprocessing.Process(target=_client, args=(url, f"{prefix}{i}", per_post, start, seconds, queue))
-        for i in range(CLIENTS)
-    ]
-    for proc in procs:
-        proc.start()
-    results = [queue.get(timeout=seconds + 120) for _ in procs]
-    for proc in procs:
-        proc.join()
-    acked = sum(r[0] for r in results)
-    elapsed = max(r[3] for r in results) - start
-    return {
-        "events": acked,
-        "posts": sum(r[1] for r in results),
-        "failures": sum(r[2] for r in results),
-        "seconds": round(elapsed, 3),
-        "events_per_s": round(acked / elapsed, 1),
-        "posts_per_s": round(sum(r[1] for r in results) / elapsed, 1),
-    }
+from ingest_clients import BASELINE_DDL, BASELINE_INSERT, NDJSON, load, raw_row
 
 
 def baseline_database(path: Path, synchronous: str = "NORMAL") -> sqlite3.Connection:
@@ -103,7 +36,7 @@ def sqlite_baseline(folder: Path, seconds: float, synchronous: str = "NORMAL") -
     while spent < seconds:
         body, calls = batch_body("raw", number)
         number += calls
-        rows = [_row(orjson.loads(line)) for line in body.splitlines()]
+        rows = [raw_row(orjson.loads(line)) for line in body.splitlines()]
         began = time.perf_counter()
         conn.execute("BEGIN")
         conn.executemany(BASELINE_INSERT, rows)
@@ -112,21 +45,6 @@ def sqlite_baseline(folder: Path, seconds: float, synchronous: str = "NORMAL") -
         rows_done += len(rows)
     conn.close()
     return {"events": rows_done, "seconds": round(spent, 3), "events_per_s": round(rows_done / spent, 1)}
-
-
-def _row(event: dict) -> tuple:
-    http = event.get("http")
-    return (
-        event["event_id"],
-        event["trace_id"],
-        event["call_id"],
-        event["snapshot"],
-        event["tool"],
-        event["source"],
-        orjson.dumps(event["payload"]).decode(),
-        http and orjson.dumps(http).decode(),
-        event["ts"],
-    )
 
 
 def _read(db_path: Path, sql: str, params=()):

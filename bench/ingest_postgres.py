@@ -28,7 +28,7 @@ def reset(url: str) -> None:
 
 def raw_baseline(url: str, seconds: float) -> dict:
     """Insert the same events with executemany, a commit per batch of ~100 (events' own id unique)."""
-    from ingest import _row
+    from ingest_clients import raw_row
 
     with psycopg.connect(url) as conn:
         conn.execute(BASELINE_DDL)
@@ -37,7 +37,7 @@ def raw_baseline(url: str, seconds: float) -> dict:
         while spent < seconds:
             body, calls = batch_body("raw", number)
             number += calls
-            rows = [_row(orjson.loads(line)) for line in body.splitlines()]
+            rows = [raw_row(orjson.loads(line)) for line in body.splitlines()]
             began = time.perf_counter()
             with conn.cursor() as cursor:
                 cursor.executemany(BASELINE_INSERT, rows)
@@ -52,7 +52,7 @@ def raw_baseline(url: str, seconds: float) -> dict:
 def run(url: str, folder: Path, seconds: float, step) -> dict:
     """Measure raw inserts, then `tracediff serve` batches, on the same database server."""
     import httpx
-    from ingest import load
+    from ingest_clients import load
 
     reset(url)
     figures = {"postgres_executemany": raw_baseline(url, seconds / 4)}

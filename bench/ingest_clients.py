@@ -1,0 +1,90 @@
+"""What the ingest benches share: client processes posting batches, and the raw baseline's table and rows."""
+
+import multiprocessing
+import time
+
+import httpx
+import orjson
+from events import batch_body, call_lines
+
+CLIENTS = 4
+NDJSON = {"Content-Type": "application/x-ndjson"}
+BASELINE_DDL = """CREATE TABLE events (seq INTEGER PRIMARY KEY, event_id TEXT NOT NULL UNIQUE,
+ trace_id TEXT NOT NULL, call_id TEXT NOT NULL, snapshot TEXT NOT NULL, tool TEXT, source TEXT,
+ payload TEXT NOT NULL, http TEXT, ts TEXT NOT NULL)"""
+BASELINE_INSERT = """INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, source, payload, http, ts)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+
+
+def _bodies(prefix: str, per_post: int):
+    """Yield request bodies forever: whole ~100-event batches, or single events."""
+    number = 0
+    while True:
+        if per_post == 1:
+            for line in call_lines(prefix, number):
+                yield line.encode()
+            number += 1
+        else:
+            body, calls = batch_body(prefix, number, per_post)
+            number += calls
+            yield body
+
+
+def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, queue) -> None:
+    """Post bodies from start for `seconds`; report (acknowledged events, posts, failures, last ack time)."""
+    acked = posts = failures = 0
+    last = start
+    bodies = _bodies(prefix, per_post)
+    with httpx.Client(timeout=60) as client:
+        time.sleep(max(0.0, start - time.time()))
+        while True:  # one post at least, even when this process started late on a loaded machine
+            response = client.post(url, content=next(bodies), headers=NDJSON)
+            if response.status_code == 200:
+                acked += response.json()["accepted"]
+                posts += 1
+                last = time.time()
+            else:
+                failures += 1
+            if time.time() >= start + seconds:
+                break
+    queue.put((acked, posts, failures, last))
+
+
+def load(url: str, prefix: str, per_post: int, seconds: float) -> dict:
+    """Run CLIENTS processes against url; return acknowledged events per second."""
+    queue = multiprocessing.Queue()
+    start = time.time() + 0.5  # lets every client process start before the clock runs
+    procs = [
+        multiprocessing.Process(target=_client, args=(url, f"{prefix}{i}", per_post, start, seconds, queue))
+        for i in range(CLIENTS)
+    ]
+    for proc in procs:
+        proc.start()
+    results = [queue.get(timeout=seconds + 120) for _ in procs]
+    for proc in procs:
+        proc.join()
+    acked = sum(r[0] for r in results)
+    elapsed = max(r[3] for r in results) - start
+    return {
+        "events": acked,
+        "posts": sum(r[1] for r in results),
+        "failures": sum(r[2] for r in results),
+        "seconds": round(elapsed, 3),
+        "events_per_s": round(acked / elapsed, 1),
+        "posts_per_s": round(sum(r[1] for r in results) / elapsed, 1),
+    }
+
+
+def raw_row(event: dict) -> tuple:
+    http = event.get("http")
+    return (
+        event["event_id"],
+        event["trace_id"],
+        event["call_id"],
+        event["snapshot"],
+        event["tool"],
+        event["source"],
+        orjson.dumps(event["payload"]).decode(),
+        http and orjson.dumps(http).decode(),
+        event["ts"],
+    )
