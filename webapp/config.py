@@ -173,7 +173,15 @@ SETTINGS = (
         ),
         minimum=0,
     ),
-    Setting("RETRY_AFTER", 2, "Seconds sent in `Retry-After` when the database is busy or unavailable.", minimum=0),
+    Setting(
+        "RETRY_AFTER",
+        2,
+        (
+            "Seconds sent in `Retry-After` when the database is busy or unavailable, or a worker's parse budget is "
+            "full (429)."
+        ),
+        minimum=0,
+    ),
     # -- serving, health, metrics and logs (docs/operations.md) --
     Setting(
         "THREADS",
