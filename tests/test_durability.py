@@ -53,8 +53,12 @@ def body(batch: list[dict]) -> bytes:
 
 
 def post_until_acknowledged(http: httpx.Client, batch: list[dict], statuses: Counter) -> dict:
-    """Post a batch, retrying 503s and broken connections as a shipper does; return the 200 body."""
-    for _ in range(200):
+    """Post a batch, retrying 503s and broken connections as a shipper does; return the 200 body.
+
+    A shipper retries for minutes: the deadline is time, not a count of tries, so a prune that holds the write
+    lock longer on a loaded machine (the suite runs on every core) is waited out as a shipper would."""
+    deadline, response = time.monotonic() + 120, None
+    while time.monotonic() < deadline:
         try:
             response = http.post("/api/v1/ingest", content=body(batch))
         except httpx.TransportError:
@@ -67,7 +71,7 @@ def post_until_acknowledged(http: httpx.Client, batch: list[dict], statuses: Cou
         assert response.status_code == 503, f"{response.status_code}: {response.text[:500]}"
         assert response.headers["Retry-After"].isdigit()
         time.sleep(min(float(response.headers["Retry-After"]), 0.2))
-    raise AssertionError("a batch was never acknowledged")
+    raise AssertionError(f"a batch was never acknowledged: {statuses}, last {response.text[:300]}")
 
 
 def send_batches(url: str, batches: list[list[dict]]) -> tuple[dict, int, int]:
