@@ -44,6 +44,7 @@ class Analyzer(StoreLoop):
         busy = analyze_pending(store, limit, self.settings.get("ANALYSIS_BUDGET"), seconds=BATCH_SECONDS)
         if busy:
             self.per_call = max(1e-4, (time.monotonic() - began) / busy)
+            store.settle_when_tight()
         self.count_analysed(busy)
         self.streak, self.since = caught_up(self.streak, self.since, busy)
         return busy

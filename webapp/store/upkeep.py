@@ -9,6 +9,7 @@ index is kept by hand in steps of a few pages (search_upkeep.py). On files with 
 
 import os
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,11 @@ BESIDE_A_DATABASE = ("", "-journal", "-wal", "-shm")  # every file SQLite may le
 WHOLE_MERGE_SHARE = 0.25  # merge the whole index when a prune deleted at least this share of the traces
 TIGHT_FREE_BYTES = 64 * 1024 * 1024  # less free than this (or than a quarter of the file): rebuild the index
 FIRST_STEP = 8  # traces in the first deletion, whose WAL frames tell the cost of one
+WAL_GIVEN_BACK_EVERY_SECONDS = 30.0  # on a nearly full disk (see keep_headroom)
+WAL_GIVEN_BACK_WAIT_MS = 100
+
+
+_WAL_GIVEN_BACK: dict[str, float] = {}  # database path -> when this process last emptied its WAL below the headroom
 
 
 class DiskFull(StoreUnavailable):
@@ -50,14 +56,51 @@ class Upkeep(SearchIndexUpkeep):
     """Mixin of Store: prune, reclaim, backup (needs write(), unavailable_as_error(), db, path)."""
 
     def keep_headroom(self) -> None:
-        """Refuse new events while the disk has less free space than prune and checkpoints need."""
-        if self.min_free_bytes and self.path != ":memory:":
-            free = self.free_bytes()
-            if free < self.min_free_bytes:
-                raise StoreUnavailable(
-                    f"the disk is nearly full ({free // 1024} KiB free, less than "
-                    "TRACEDIFF_MIN_FREE_MB): prune old traces or give it more space"
-                )
+        """Refuse new writes while the disk has less free space than prune and checkpoints need.
+
+        Going below it, the WAL is first copied into the file and emptied, while there is still room to: WAL pages
+        that grow the file cannot be copied once the disk is full, and then the WAL can never restart, so that not
+        even prune could write (its deletions would have to grow the WAL)."""
+        free = self._free_below_headroom()
+        if free is not None and self._give_the_wal_back():
+            free = self._free_below_headroom()
+        if free is not None:
+            raise StoreUnavailable(
+                f"the disk is nearly full ({free // 1024} KiB free, less than "
+                "TRACEDIFF_MIN_FREE_MB): prune old traces or give it more space"
+            )
+        _WAL_GIVEN_BACK.pop(self.path, None)
+
+    def settle_when_tight(self) -> None:
+        """After a background write below the headroom, copy its WAL pages into the file at once (see keep_headroom):
+        the analyser goes on folding acknowledged events, and what it wrote must not wait for room that another
+        program may take."""
+        if self._free_below_headroom() is not None:
+            self.checkpoint("PASSIVE", required=False)
+
+    def _free_below_headroom(self) -> int | None:
+        """The free bytes of the database's disk when they are fewer than TRACEDIFF_MIN_FREE_MB (else None)."""
+        if not self.min_free_bytes or self.path == ":memory:":
+            return None
+        free = self.free_bytes()
+        return free if free < self.min_free_bytes else None
+
+    def _give_the_wal_back(self) -> bool:
+        """Empty the WAL into the file on going below the headroom, and again every half minute below it (more
+        often would take the checkpoints a prune beside it needs); say if it was tried."""
+        if (
+            time.monotonic()
+            < _WAL_GIVEN_BACK.get(self.path, -WAL_GIVEN_BACK_EVERY_SECONDS) + WAL_GIVEN_BACK_EVERY_SECONDS
+        ):
+            return False
+        _WAL_GIVEN_BACK[self.path] = time.monotonic()
+        conn = self.db.conn
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {WAL_GIVEN_BACK_WAIT_MS}")  # a reader only delays it to a later try
+            self.checkpoint(required=False)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(self._wait_seconds * 1000)}")
+        return True
 
     def prune(self, before_ts: str, batch: int = 500, rules=None) -> int:
         """Delete traces last seen before a time, a few at a time; return how many. The deleted calls leave their

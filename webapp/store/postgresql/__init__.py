@@ -106,6 +106,9 @@ class PostgresStore(Store):
     def checkpoint(self, mode: str = "PASSIVE", required: bool = True) -> None:
         """The server checkpoints its own write-ahead log."""
 
+    def settle_when_tight(self) -> None:
+        """The server checkpoints its own write-ahead log."""
+
     def _index_setting(self, name: str, value: int, required: bool = True) -> None:
         """The full-text index is a GIN index that PostgreSQL maintains itself."""
 
