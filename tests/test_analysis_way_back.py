@@ -180,6 +180,19 @@ def test_a_structured_result_in_plain_units_and_other_case_reads_the_same_to_the
     ]
 
 
+def test_a_type_changed_on_the_way_back_is_a_warning_at_its_pair():
+    customer = {"id": 42, "vip": False, "currency": "usd", "since": "2026-01-05T10:00:00Z"}
+    retyped = {"customerId": "42", "vip": "false", "currency": "usd", "since": "2026-01-05T10:00:00Z"}
+    found = analyse(customer, 200, mcp("customer", retyped))["findings"]
+    assert sorted((f["kind"], f["severity"], f["left"]["path"]) for f in found if f["kind"] == "type_changed") == [
+        ("type_changed", "warning", "/id"),
+        ("type_changed", "warning", "/vip"),
+    ]
+    # the same value written another way is not: a case, a date's format
+    rewritten = {"customerId": 42, "vip": False, "currency": "USD", "since": "2026-01-05 10:00:00Z"}
+    assert loud(analyse(customer, 200, mcp("customer", rewritten))) == []
+
+
 def test_a_state_changed_in_a_one_item_list_is_found_at_its_renamed_pair():
     response = {"orders": [{"id": "ord_1", "status": "unpaid", "created_at": "2026-01-01"}], "total": 1}
     result = {"items": [{"orderId": "ord_1", "state": "paid"}], "count": 1}

@@ -22,8 +22,10 @@ from .values import is_container, is_number, norm_key, show
 DEFAULT_BUDGET_BYTES = 8 * 1024
 BYTES_PER_TOKEN = 4  # the usual estimate for English and JSON text
 _QUIET_KINDS = ("dropped", "added", "renamed", "case_changed", "moved")  # a result picks what it needs
-# The model reads these the same whatever the form: "PAID" for "paid", "5" for 5, a date written another way.
-_SAME_TO_A_READER = ("enum_changed", "type_changed", "format_changed")
+# The model reads these the same whatever the form: "PAID" for "paid", a date written another way. A type change
+# stays a warning, as on the way out: a client reading the structured result gets `"false"` (truthy) for false, and
+# the model copies `"42"` into its next call's integer argument.
+_SAME_TO_A_READER = ("enum_changed", "format_changed")
 _WORDS = re.compile(r"[^0-9a-z]+")
 _NO_RETRY = re.compile(
     r"\b(?:not|non|no|never|don'?t|do not|cannot|can'?t|won'?t|should not|shouldn'?t)[- ]?(?:be )?"
