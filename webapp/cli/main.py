@@ -1,4 +1,4 @@
-"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune, backup, problems, alerts.
+"""The `tracediff` command: serve, ingest, tools, check, lint, reanalyze, prune, backup, problems, alerts.
 
 Each command imports what it needs when it runs, so that `--help` and `check` start at once.
 """
@@ -9,8 +9,9 @@ import click
 
 from ..version import __version__
 from .alerts import alerts
-from .common import DB_OPTION, InputError, _open_existing_store, _open_store, _settings
+from .common import DB_OPTION, OPERATION_OPTION, InputError, _open_existing_store, _open_store, _settings
 from .data import backup, ingest, migrate, prune
+from .lint import lint
 from .mappings import tools_map
 from .problems import problems
 from .serve import serve
@@ -59,25 +60,9 @@ def tools():
     """Tool contracts: import, list, show, map."""
 
 
-def _operations(ctx, param, values):
-    from ..contracts import ContractError, parse_operations
-
-    try:
-        return parse_operations(values)
-    except ContractError as error:
-        raise click.BadParameter(str(error), ctx, param) from None
-
-
 @tools.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "--operation",
-    "operations",
-    multiple=True,
-    metavar="TOOL=OPERATION_ID",
-    callback=_operations,
-    help="Map a tool name to an OpenAPI operationId (repeatable).",
-)
+@OPERATION_OPTION
 @DB_OPTION
 def tools_import(files, operations, database):
     """Import tool definitions, contracts or OpenAPI documents (JSON, or YAML: .yaml/.yml)."""
@@ -261,6 +246,7 @@ def check(
     sys.exit(code)
 
 
+main.add_command(lint)
 main.add_command(serve)
 main.add_command(alerts)
 main.add_command(problems)
