@@ -77,6 +77,11 @@ def test_an_error_swallowed_into_a_success_is_error_hidden_at_the_envelope(resul
     assert "HTTP 503 rate_limited" in finding["message"] and told in finding["message"]
 
 
+def test_a_text_result_the_envelope_told_as_a_success_is_error_hidden_whatever_it_says():
+    [finding] = analyse(RATE_LIMITED, 503, "rate_limited: try again later", meta={"is_error": False})["findings"]
+    assert finding["kind"] == "error_hidden" and "(is_error false or absent)" in finding["message"]
+
+
 def test_a_text_result_that_leaves_out_whether_to_retry_drops_retryable():
     analysis = analyse(RATE_LIMITED, 503, mcp("Error rate_limited: Too many requests.", is_error=True))
     assert loud(analysis) == [("dropped", "/error/retryable", None)]

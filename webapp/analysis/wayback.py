@@ -51,7 +51,7 @@ def result_findings(response, status: int | None, reading: Reading | None, contr
         return out, pairing
     failure = response_failure(response, status, contract)
     if failure is not None:
-        return out + _failure_findings(failure, reading), pairing
+        return out + _failure_findings(failure, reading), _error_pairing(response, failure, reading)
     if reading.is_error:
         out.append(_invented(reading, status))
     elif is_container(reading.structured) and is_container(response):
@@ -86,6 +86,20 @@ def _failure_findings(failure: Failure, reading: Reading) -> list[dict]:
         if meaning in failure.fields:
             out += _envelope_field(meaning, *failure.fields[meaning], reading)
     return out
+
+
+def _error_pairing(response, failure: Failure, reading: Reading) -> Pairing:
+    """Pair an error response with a structured error result for the aligned view: like any stage pair, and
+    each envelope field with the result field its check read (`/error/code` -> `/error/code`)."""
+    if not (is_container(response) and is_container(reading.structured)):
+        return Pairing(response, None)
+    pairing = pair_arguments(response, reading.structured, [], None)
+    for meaning, (path, _) in failure.fields.items():
+        found = _structured_field(meaning, reading.structured)
+        if found is not None and pairing.pairs.get(path) != found[0]:
+            pairing.pairs[path] = found[0]
+            pairing.whole.discard(path)
+    return pairing
 
 
 def _reads_as_success(failure: Failure, reading: Reading) -> bool:

@@ -176,6 +176,13 @@ def reanalyze(budget, database):
     help="What the tool handed back to the model (JSON or text: an MCP CallToolResult, a tool_result block...).",
 )
 @click.option(
+    "--result-is-error",
+    type=click.BOOL,
+    default=None,
+    metavar="true|false",
+    help="Whether the model was told the call failed, for a --result with no flag of its own (plain text or JSON).",
+)
+@click.option(
     "--url",
     "--request-url",
     "url",
@@ -214,6 +221,7 @@ def check(
     request_file,
     response,
     result,
+    result_is_error,
     url,
     method,
     headers,
@@ -238,7 +246,10 @@ def check(
         raise click.UsageError("give fixture FOLDERS or --arguments/--request/--response files, not both")
     if not folders and not (any(files.values()) or http):
         raise click.UsageError("give fixture FOLDERS, or at least one of --arguments, --request, --url, --response")
-    options = CheckOptions(folders, files, contract, tool, status, "json" if as_json else output, junit, http)
+    if result_is_error is not None and result is None:
+        raise click.UsageError("--result-is-error says what the --result file told the model: give --result too")
+    output = "json" if as_json else output
+    options = CheckOptions(folders, files, contract, tool, status, output, junit, http, result_is_error)
     try:
         code = run_check(options, click.echo)
     except CheckInputError as error:
