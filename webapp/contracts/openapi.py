@@ -43,6 +43,13 @@ def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> d
     return contracts
 
 
+def operation_ids(doc) -> list[str]:
+    """Return the operationIds (or "METHOD /path") of an OpenAPI document's operations, in its order."""
+    if not isinstance(doc, dict):
+        raise ContractError("not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi")
+    return list(_openapi_operations(doc))
+
+
 def _openapi_operations(doc: dict) -> dict[str, tuple]:
     """Return {operationId (or "METHOD /path"): (JSON Pointer, operation, path, method, path item)}; refuse a bad
     shape."""
