@@ -138,3 +138,46 @@ class PostgresDatabases:
         for url in (self.shared, self.template):
             if url is not None:
                 self.drop(url)
+
+
+class BuiltDatabases:
+    """Databases built once per test process by name ({name: build(store)}), for tests to start from copies: a
+    SQLite file copied with SQLite's backup (the log included), or on PostgreSQL every table's rows."""
+
+    def __init__(self, folder, builds: dict):
+        self.folder, self.builds, self.files, self.postgres_rows = folder, builds, {}, {}
+
+    def file(self, name: str):
+        """Return the SQLite file of a built database (build it on first use)."""
+        if name not in self.files:
+            self._build(name, self.folder / f"{name}.db")
+            self.files[name] = self.folder / f"{name}.db"
+        return self.files[name]
+
+    def copy_file(self, name: str, path) -> None:
+        """Write a copy of a built database's SQLite file at path."""
+        import sqlite3
+
+        source, copy = sqlite3.connect(self.file(name)), sqlite3.connect(path)
+        try:
+            source.backup(copy)
+        finally:
+            copy.close()
+            source.close()
+
+    def rows(self, name: str, postgres: "PostgresDatabases") -> dict:
+        """Return a built database's rows on PostgreSQL (PostgresDatabases.rows), built in its fresh() database."""
+        if name not in self.postgres_rows:
+            url = postgres.fresh()
+            self._build(name, url)
+            self.postgres_rows[name] = postgres.rows(url)
+        return self.postgres_rows[name]
+
+    def _build(self, name: str, database) -> None:
+        from webapp.store import Store
+
+        store = Store.open(database)
+        try:
+            self.builds[name](store)
+        finally:
+            store.close()

@@ -7,7 +7,6 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
-from webapp.store import stats
 from webapp.web.alignedview import COUNT_ROWS, FIRST_ROWS, MORE_ROWS
 
 
@@ -257,14 +256,6 @@ def test_compare_marks_the_differences_stage_by_stage(client, samples):
 
 
 # -- a big store: counts out of band and capped, searches bounded ---------------------------
-
-
-@pytest.fixture
-def big(store):
-    from test_store_listing import bulk_traces
-
-    bulk_traces(store, stats.COUNT_CAP + 1, word="everywhere")
-    return store
 
 
 def test_on_a_big_store_the_list_comes_first_and_the_counts_load_after_it(client, big):
