@@ -319,3 +319,44 @@ def test_two_request_fields_as_close_to_an_argument_pair_with_neither():
         "request_schema": body({"start_date": TEXT, "start_time": TEXT}),
     }
     assert [f["kind"] for f in lint_contract(contract)] == ["unmapped_argument"]
+
+
+def as_anthropic(tools):
+    return [{"name": t["function"]["name"], "input_schema": t["function"]["parameters"]} for t in tools]
+
+
+def as_mcp(tools):
+    return {
+        "result": {
+            "tools": [{"name": t["function"]["name"], "inputSchema": t["function"]["parameters"]} for t in tools]
+        }
+    }
+
+
+@pytest.mark.parametrize("shape", [as_anthropic, as_mcp])
+def test_anthropic_and_mcp_tools_lists_and_a_yaml_description_lint_alike(tmp_path, shape):
+    yaml = pytest.importorskip("yaml")
+    api = tmp_path / "api.yaml"
+    api.write_text(yaml.safe_dump(INVOICES))
+    tools = write(tmp_path, "tools.json", shape(DISAGREEING))
+    answer = CliRunner().invoke(main, ["lint", tools, str(api), "--tool", "list_invoices", "--format", "json"])
+    assert answer.exit_code == 1, answer.output
+    [linted] = orjson.loads(answer.output)["tools"]
+    assert linted["operation"] == "listInvoices"
+    assert {(m["kind"], (m["right"] or {}).get("path")) for m in linted["mismatches"]} == {
+        ("type_mismatch", "query:/page_size"),
+        ("enum_mismatch", "query:/status"),
+        ("unfilled_field", "query:/customer_id"),
+    }
+    unknown = CliRunner().invoke(main, ["lint", tools, str(api), "--tool", "nope"])
+    assert unknown.exit_code == 2 and "no tool 'nope' in the tools list" in unknown.output
+
+
+def test_two_thousand_fields_pair_by_case_style_one_to_one():
+    names = [f"field_number_{i}" for i in range(2000)]
+    contract = {
+        "arguments_schema": body({camel(n): TEXT for n in names}),
+        "request_schema": body({n: TEXT for n in names}, names[::7]),
+    }
+    found = lint_contract(contract)
+    assert {f["kind"] for f in found} == {"required_mismatch"} and len(found) == len(names[::7])
