@@ -88,13 +88,54 @@ def app_loggers_as_found():
     logger.handlers[:] = found[2]
 
 
+@pytest.fixture(scope="session")
+def sample_file(tmp_path_factory) -> Path:
+    """sample_traces/ loaded as `serve --demo` loads them (in their own time), once per test process: the SQLite file
+    that each test asking for `samples` starts from a copy of (loading takes a second or two, a copy a millisecond)."""
+    path = tmp_path_factory.mktemp("samples") / "samples.db"
+    _load_samples(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def sample_rows(postgres_databases) -> dict:
+    """The same on PostgreSQL, once per test process: the rows each test asking for `samples` gets copied in."""
+    url = postgres_databases.fresh()
+    _load_samples(url)
+    return postgres_databases.rows(url)
+
+
+def _load_samples(database) -> None:
+    from webapp.cli import demo
+
+    store = Store.open(database)
+    demo.load_folder(store, SAMPLES, None)
+    store.close()
+
+
 @pytest.fixture
 def db_path(engine, tmp_path, request):
-    """The test's database: a SQLite file path, or the URL of a fresh PostgreSQL database."""
+    """The test's database: a SQLite file path, or the URL of a fresh PostgreSQL database. A test that asks for
+    `samples` finds the sample traces in it, written before the app or the store opens it."""
+    samples = "samples" in request.fixturenames
     if engine == "sqlite":
-        yield tmp_path / "tracediff.db"
+        path = tmp_path / "tracediff.db"
+        if samples:
+            shutil.copyfile(request.getfixturevalue("sample_file"), path)
+        yield path
         return
-    yield request.getfixturevalue("postgres_databases").fresh()
+    databases = request.getfixturevalue("postgres_databases")
+    rows = request.getfixturevalue("sample_rows") if samples else None  # first: it loads them into fresh()
+    url = databases.fresh()
+    if rows is not None:
+        databases.fill(url, rows)
+    yield url
+
+
+@pytest.fixture
+def samples(store):
+    """The test's store, holding the sample traces (copied in by db_path)."""
+    return store
 
 
 @pytest.fixture

@@ -6,22 +6,14 @@ import json
 import re
 import shlex
 import zipfile
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from webapp.cli import demo, main
+from webapp.cli import main
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
 LIMIT_AS_STRING = hashlib.sha256(b"tracediff-sample/02-orders-limit-as-string.ndjson").hexdigest()[:32]
 BROKEN_JSON = hashlib.sha256(b"tracediff-sample/12-search-request-broken-json.ndjson").hexdigest()[:32]
-
-
-@pytest.fixture
-def samples(store):
-    demo.load_folder(store, SAMPLES, None)
-    return store
 
 
 def test_the_markdown_summary_names_the_trace_findings_paths_values_and_permalink(client, samples):
