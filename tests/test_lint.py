@@ -360,3 +360,64 @@ def test_two_thousand_fields_pair_by_case_style_one_to_one():
     }
     found = lint_contract(contract)
     assert {f["kind"] for f in found} == {"required_mismatch"} and len(found) == len(names[::7])
+
+
+PAYMENT_INTENTS = {  # shaped as Stripe's description: a form-encoded body
+    "openapi": "3.0.0",
+    "info": {"title": "payments", "version": "1"},
+    "paths": {
+        "/v1/payment_intents": {
+            "post": {
+                "operationId": "PostPaymentIntents",
+                "requestBody": {
+                    "content": {
+                        "application/x-www-form-urlencoded": {
+                            "schema": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "required": ["amount", "currency"],
+                                "properties": {
+                                    "amount": {"type": "integer"},
+                                    "currency": {"type": "string", "format": "currency"},
+                                    "capture_method": {"type": "string", "enum": ["automatic", "manual"]},
+                                    "metadata": {
+                                        "anyOf": [
+                                            {"type": "object", "additionalProperties": {"type": "string"}},
+                                            {"type": "string", "enum": [""]},
+                                        ]
+                                    },
+                                },
+                            }
+                        }
+                    }
+                },
+                "responses": {"200": {"description": "the payment intent"}},
+            }
+        }
+    },
+}
+
+
+def test_a_form_body_s_fields_are_compared_as_form_fields():
+    payment = {
+        "amount": {"type": "number"},
+        "currency": {"type": "string", "format": "currency"},
+        "captureMethod": {"type": "string", "enum": ["AUTOMATIC", "MANUAL"]},
+        "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+    }
+    tools = [tool("post_payment_intents", payment, ["amount", "currency"])]
+    assert mismatches(tools, PAYMENT_INTENTS) == {
+        ("type_mismatch", "error", "/amount", "form:/amount"),
+        ("enum_mismatch", "error", "/captureMethod", "form:/capture_method"),
+    }
+    cents = [
+        {
+            "name": "post_payment_intents",
+            "mapping": [{"arguments": "/amount", "request": "form:/amount", "transform": "x100"}],
+        }
+    ]
+    assert mismatches(tools, PAYMENT_INTENTS, mapping=cents) == {
+        ("enum_mismatch", "error", "/captureMethod", "form:/capture_method")
+    }
+    del payment["currency"]
+    assert ("unfilled_field", "error", None, "form:/currency") in mismatches(tools, PAYMENT_INTENTS)
