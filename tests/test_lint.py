@@ -421,3 +421,15 @@ def test_a_form_body_s_fields_are_compared_as_form_fields():
     }
     del payment["currency"]
     assert ("unfilled_field", "error", None, "form:/currency") in mismatches(tools, PAYMENT_INTENTS)
+
+
+def test_one_argument_fills_the_same_name_in_the_path_and_the_body():
+    contract = {  # as PagerDuty's updateServiceEventRule asks for rule_id twice
+        "arguments_schema": body({"rule_id": TEXT}, ["rule_id"]),
+        "request_schema": body({"rule_id": TEXT}, ["rule_id"]),
+        "http": {"parameters": [{"name": "rule_id", "in": "path", "required": True, "schema": TEXT}]},
+    }
+    assert lint_contract(contract) == []
+    contract["request_schema"]["properties"]["rule_id"] = NUMBER
+    [found] = lint_contract(contract)
+    assert (found["kind"], found["left"]["path"], found["right"]["path"]) == ("type_mismatch", "/rule_id", "/rule_id")

@@ -28,6 +28,7 @@ class Pairs:
         self.back: dict[str, Field] = {}
         self.transforms: dict[str, str] = {}
         self.walked: set[str] = set()
+        self.also: list[tuple[Field, Field]] = []  # (argument, another request field it fills)
         self._filled: set[str] | None = None
         for lp, (rp, transform) in declared.items():
             if lp in self.left and rp in self.right and rp not in self.back:
@@ -43,6 +44,12 @@ class Pairs:
         self.pairs[left.pointer], self.back[right.pointer] = (right, how), left
         self._filled = None
 
+    def _also(self, left: Field, right: Field) -> None:
+        """Note a second request field one argument fills (the same name in another place)."""
+        self.also.append((left, right))
+        self.back[right.pointer] = left
+        self._filled = None
+
     def _level(self, left: Field, right: Field, root: bool = False) -> None:
         """Pair the fields of two paired objects (or the items of two arrays), then below each pair."""
         if left.pointer in self.walked:
@@ -55,7 +62,7 @@ class Pairs:
             if left.children["*"].pointer not in self.pairs and right.children["*"].pointer not in self.back:
                 self._pair(left.children["*"], right.children["*"], "item")
         for how, keyer in STRATEGIES:
-            _unique(lefts, rights, keyer, lambda lf, rf, how=how: self._pair(lf, rf, how))
+            _unique(lefts, rights, keyer, lambda lf, rf, how=how: self._pair(lf, rf, how), self._also)
             lefts = [f for f in lefts if f.pointer not in self.pairs]
             rights = [f for f in rights if f.pointer not in self.back]
         if root and lefts:
@@ -98,8 +105,13 @@ def _meaning(field: Field):
 STRATEGIES = (("same", _key), ("case_style", _style), ("name", _meaning))
 
 
-def _unique(lefts: list[Field], rights: list[Field], keyer, pair) -> None:
-    """Pair each left with the one right of its key (by `keyer`), when no other field on either side has it."""
+_PLACES = {"path": 0, "query": 1, "body": 2, "form": 3, "header": 4}  # where one name in several places goes first
+
+
+def _unique(lefts: list[Field], rights: list[Field], keyer, pair, also=None) -> None:
+    """Pair each left with the one right of its key (by `keyer`), when no other left has it; a key in several
+    places of the request (a path parameter and a body field both `rule_id`) pairs with each, the required one or
+    the path first, through `also`."""
     buckets: dict = {}
     for side, fields in enumerate((lefts, rights)):
         for f in fields:
@@ -107,8 +119,15 @@ def _unique(lefts: list[Field], rights: list[Field], keyer, pair) -> None:
             if key is not None:
                 buckets.setdefault(key, ([], []))[side].append(f)
     for found_left, found_right in buckets.values():
-        if len(found_left) == 1 and len(found_right) == 1:
-            pair(found_left[0], found_right[0])
+        if len(found_left) != 1 or not found_right:
+            continue
+        places = {f.location for f in found_right}
+        if len(found_right) > 1 and (also is None or len(places) < len(found_right)):
+            continue  # two fields of one name in one place: no telling which
+        first, *others = sorted(found_right, key=lambda f: (not f.required, _PLACES.get(f.location, 5)))
+        pair(found_left[0], first)
+        for other in others:
+            also(found_left[0], other)
 
 
 def _score(left: Field, right: Field) -> float:
