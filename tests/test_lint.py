@@ -433,3 +433,22 @@ def test_one_argument_fills_the_same_name_in_the_path_and_the_body():
     contract["request_schema"]["properties"]["rule_id"] = NUMBER
     [found] = lint_contract(contract)
     assert (found["kind"], found["left"]["path"], found["right"]["path"]) == ("type_mismatch", "/rule_id", "/rule_id")
+
+
+def test_the_mapping_file_may_be_what_tools_show_prints_or_a_bare_mapping_for_one_tool(tmp_path):
+    runner = CliRunner()
+    api, tools = write(tmp_path, "api.json", INVOICES), write(tmp_path, "tools.json", MATCHING)
+    shown = {**TOTAL_X100[0], "arguments_schema": {"type": "object"}, "updated_at": "2026-12-01T09:00:00Z"}
+    one = runner.invoke(
+        main, ["lint", tools, api, "--tool", "createInvoice", "--mapping", write(tmp_path, "s.json", shown)]
+    )
+    assert one.exit_code == 0, one.output
+    bare = write(tmp_path, "bare.json", {"mapping": TOTAL_X100[0]["mapping"]})
+    assert runner.invoke(main, ["lint", tools, api, "--tool", "createInvoice", "--mapping", bare]).exit_code == 0
+    both = runner.invoke(main, ["lint", tools, api, "--mapping", bare])
+    assert both.exit_code == 2 and "a mapping without a tool name applies to one tool only" in both.output
+    wrong = write(
+        tmp_path, "wrong.json", [{"name": "createInvoice", "mapping": [{"arguments": "total", "request": "/x"}]}]
+    )
+    refused = runner.invoke(main, ["lint", tools, api, "--mapping", wrong])
+    assert refused.exit_code == 2 and "'total' is not a JSON Pointer" in refused.output
