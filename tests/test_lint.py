@@ -452,3 +452,18 @@ def test_the_mapping_file_may_be_what_tools_show_prints_or_a_bare_mapping_for_on
     )
     refused = runner.invoke(main, ["lint", tools, api, "--mapping", wrong])
     assert refused.exit_code == 2 and "'total' is not a JSON Pointer" in refused.output
+
+
+def test_declared_transforms_make_the_issues_type_and_case_changes_expected():
+    declared = [
+        {
+            "name": "list_invoices",
+            "mapping": [
+                {"arguments": "/limit", "request": "query:/page_size", "transform": "integer>string"},
+                {"arguments": "/status", "request": "query:/status", "transform": "lower>UPPER"},
+            ],
+        }
+    ]
+    assert mismatches(DISAGREEING, INVOICES, mapping=declared) == {
+        ("unfilled_field", "error", None, "query:/customer_id")
+    }
