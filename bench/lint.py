@@ -51,6 +51,36 @@ def varied(tools: list[dict]) -> list[dict]:
     return out
 
 
+def narrowed(tools: list[dict]) -> list[dict]:
+    """Return the tools asking for less than the API takes: integers for numbers, an enum value fewer, every top-level
+    argument required (what a careful engineer writes; no bug)."""
+    out = copy.deepcopy(tools)
+    for definition in out:
+        schema = definition["function"]["parameters"]
+        for sub in _schemas(schema):
+            if sub.get("type") == "number":
+                sub["type"] = "integer"
+            if isinstance(sub.get("enum"), list) and len(sub["enum"]) > 2:
+                sub["enum"] = sub["enum"][:-1]
+        if isinstance(schema.get("properties"), dict) and schema["properties"]:
+            schema["required"] = list(schema["properties"])
+    return out
+
+
+def _schemas(node):
+    """Yield every schema object below a node (properties' values, items, combinators' members)."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            yield node
+            for key, value in node.items():
+                if key in ("properties", "patternProperties", "$defs"):
+                    stack += [v for v in value.values() if isinstance(v, dict)] if isinstance(value, dict) else []
+                elif key in ("items", "additionalProperties", "not") or key in ("allOf", "anyOf", "oneOf"):
+                    stack += value if isinstance(value, list) else [value]
+
+
 def plant(schema: dict, turn: int) -> tuple | None:
     """Plant one bug in a tool's arguments schema; return (kind, the argument or request field's key)."""
     props, needed = schema.get("properties"), set(schema.get("required", ()))
@@ -72,7 +102,7 @@ def plant(schema: dict, turn: int) -> tuple | None:
             if kind == "type_mismatch":
                 props[key] = {"type": "integer"}
             elif kind == "enum_mismatch":
-                props[key]["enum"] = [v.upper() if v != v.upper() else v.lower() for v in props[key]["enum"]]
+                props[key]["enum"] = [_flipped(v) for v in props[key]["enum"]]
             elif kind == "unfilled_field":
                 del props[key]
                 schema["required"] = [k for k in schema["required"] if k != key]
@@ -82,6 +112,13 @@ def plant(schema: dict, turn: int) -> tuple | None:
                 props[key] = {"type": "boolean"}
             return kind, key
     return None
+
+
+def _flipped(value):
+    """Return a text in the other case (UPPER for lower, lower for UPPER); any other value as it is."""
+    if not isinstance(value, str):
+        return value
+    return value.upper() if value != value.upper() else value.lower()
 
 
 def _cased(values) -> bool:
@@ -110,6 +147,8 @@ def main() -> None:
     noise = sum(len(v) for v in found.values())
     renamed, _, _ = lint_all(varied(tools), openapi)
     renamed_noise = sum(f["severity"] != "info" for v in renamed.values() for f in v)
+    narrow, _, _ = lint_all(narrowed(tools), openapi)
+    narrow_noise = sum(f["severity"] != "info" for v in narrow.values() for f in v)
     planted_tools = copy.deepcopy(tools)
     planted = {}
     for turn, definition in enumerate(planted_tools):
@@ -126,7 +165,10 @@ def main() -> None:
     print(
         f"{Path(path).name}: {len(tools)} tools, loaded in {loaded:.2f} s; read {read:.2f} s, compared {compared:.2f} s"
     )
-    print(f"noise: {noise} mismatches on the derived tools; {renamed_noise} warnings or errors renamed and trimmed")
+    print(
+        f"noise: {noise} mismatches on the derived tools; {renamed_noise} warnings or errors renamed and trimmed; "
+        f"{narrow_noise} narrowed"
+    )
     print(
         f"recall: {found_count} of {len(planted)} planted bugs found at their place; {extra} other warnings or errors"
     )
@@ -137,6 +179,7 @@ def main() -> None:
         "tools": len(tools),
         "noise": noise,
         "renamed_noise": renamed_noise,
+        "narrowed_noise": narrow_noise,
         "planted": len(planted),
         "found": found_count,
         "other_loud": extra,

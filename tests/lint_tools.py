@@ -4,15 +4,16 @@ would write for each operation (its arguments are the request's body and paramet
 import copy
 
 from webapp.contracts import tools_from_openapi
-from webapp.contracts.openapi import operation_ids
+from webapp.contracts.openapi import form_schema, operation_ids
 
 
-def derived_tool(contract: dict) -> dict:
-    """Return the arguments schema of a tool that sends exactly what an operation's contract takes."""
+def derived_tool(contract: dict, form=None) -> dict:
+    """Return the arguments schema of a tool that sends exactly what an operation's contract takes (and the fields
+    of its form body, when it has one)."""
     params = [p for p in contract["http"]["parameters"] if p["in"] in ("path", "query")]
     extra = {p["name"]: copy.deepcopy(p.get("schema") or {}) for p in params}
     needed = [p["name"] for p in params if p["in"] == "path" or p.get("required")]
-    body = copy.deepcopy(contract.get("request_schema"))
+    body = copy.deepcopy(contract.get("request_schema") or form)
     if body is not None:
         body.pop("$schema", None)
     if body is None:
@@ -31,5 +32,6 @@ def derived_tools(openapi: dict, only=None) -> list[dict]:
     out = []
     for op in only or operation_ids(openapi):
         contract = tools_from_openapi(openapi, {op: op})[op]
-        out.append({"type": "function", "function": {"name": op, "parameters": derived_tool(contract)}})
+        form = form_schema(openapi, op)
+        out.append({"type": "function", "function": {"name": op, "parameters": derived_tool(contract, form)}})
     return out

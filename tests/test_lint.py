@@ -319,3 +319,151 @@ def test_two_request_fields_as_close_to_an_argument_pair_with_neither():
         "request_schema": body({"start_date": TEXT, "start_time": TEXT}),
     }
     assert [f["kind"] for f in lint_contract(contract)] == ["unmapped_argument"]
+
+
+def as_anthropic(tools):
+    return [{"name": t["function"]["name"], "input_schema": t["function"]["parameters"]} for t in tools]
+
+
+def as_mcp(tools):
+    return {
+        "result": {
+            "tools": [{"name": t["function"]["name"], "inputSchema": t["function"]["parameters"]} for t in tools]
+        }
+    }
+
+
+@pytest.mark.parametrize("shape", [as_anthropic, as_mcp])
+def test_anthropic_and_mcp_tools_lists_and_a_yaml_description_lint_alike(tmp_path, shape):
+    yaml = pytest.importorskip("yaml")
+    api = tmp_path / "api.yaml"
+    api.write_text(yaml.safe_dump(INVOICES))
+    tools = write(tmp_path, "tools.json", shape(DISAGREEING))
+    answer = CliRunner().invoke(main, ["lint", tools, str(api), "--tool", "list_invoices", "--format", "json"])
+    assert answer.exit_code == 1, answer.output
+    [linted] = orjson.loads(answer.output)["tools"]
+    assert linted["operation"] == "listInvoices"
+    assert {(m["kind"], (m["right"] or {}).get("path")) for m in linted["mismatches"]} == {
+        ("type_mismatch", "query:/page_size"),
+        ("enum_mismatch", "query:/status"),
+        ("unfilled_field", "query:/customer_id"),
+    }
+    unknown = CliRunner().invoke(main, ["lint", tools, str(api), "--tool", "nope"])
+    assert unknown.exit_code == 2 and "no tool 'nope' in the tools list" in unknown.output
+
+
+def test_two_thousand_fields_pair_by_case_style_one_to_one():
+    names = [f"field_number_{i}" for i in range(2000)]
+    contract = {
+        "arguments_schema": body({camel(n): TEXT for n in names}),
+        "request_schema": body({n: TEXT for n in names}, names[::7]),
+    }
+    found = lint_contract(contract)
+    assert {f["kind"] for f in found} == {"required_mismatch"} and len(found) == len(names[::7])
+
+
+PAYMENT_INTENTS = {  # shaped as Stripe's description: a form-encoded body
+    "openapi": "3.0.0",
+    "info": {"title": "payments", "version": "1"},
+    "paths": {
+        "/v1/payment_intents": {
+            "post": {
+                "operationId": "PostPaymentIntents",
+                "requestBody": {
+                    "content": {
+                        "application/x-www-form-urlencoded": {
+                            "schema": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "required": ["amount", "currency"],
+                                "properties": {
+                                    "amount": {"type": "integer"},
+                                    "currency": {"type": "string", "format": "currency"},
+                                    "capture_method": {"type": "string", "enum": ["automatic", "manual"]},
+                                    "metadata": {
+                                        "anyOf": [
+                                            {"type": "object", "additionalProperties": {"type": "string"}},
+                                            {"type": "string", "enum": [""]},
+                                        ]
+                                    },
+                                },
+                            }
+                        }
+                    }
+                },
+                "responses": {"200": {"description": "the payment intent"}},
+            }
+        }
+    },
+}
+
+
+def test_a_form_body_s_fields_are_compared_as_form_fields():
+    payment = {
+        "amount": {"type": "number"},
+        "currency": {"type": "string", "format": "currency"},
+        "captureMethod": {"type": "string", "enum": ["AUTOMATIC", "MANUAL"]},
+        "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+    }
+    tools = [tool("post_payment_intents", payment, ["amount", "currency"])]
+    assert mismatches(tools, PAYMENT_INTENTS) == {
+        ("type_mismatch", "error", "/amount", "form:/amount"),
+        ("enum_mismatch", "error", "/captureMethod", "form:/capture_method"),
+    }
+    cents = [
+        {
+            "name": "post_payment_intents",
+            "mapping": [{"arguments": "/amount", "request": "form:/amount", "transform": "x100"}],
+        }
+    ]
+    assert mismatches(tools, PAYMENT_INTENTS, mapping=cents) == {
+        ("enum_mismatch", "error", "/captureMethod", "form:/capture_method")
+    }
+    del payment["currency"]
+    assert ("unfilled_field", "error", None, "form:/currency") in mismatches(tools, PAYMENT_INTENTS)
+
+
+def test_one_argument_fills_the_same_name_in_the_path_and_the_body():
+    contract = {  # as PagerDuty's updateServiceEventRule asks for rule_id twice
+        "arguments_schema": body({"rule_id": TEXT}, ["rule_id"]),
+        "request_schema": body({"rule_id": TEXT}, ["rule_id"]),
+        "http": {"parameters": [{"name": "rule_id", "in": "path", "required": True, "schema": TEXT}]},
+    }
+    assert lint_contract(contract) == []
+    contract["request_schema"]["properties"]["rule_id"] = NUMBER
+    [found] = lint_contract(contract)
+    assert (found["kind"], found["left"]["path"], found["right"]["path"]) == ("type_mismatch", "/rule_id", "/rule_id")
+
+
+def test_the_mapping_file_may_be_what_tools_show_prints_or_a_bare_mapping_for_one_tool(tmp_path):
+    runner = CliRunner()
+    api, tools = write(tmp_path, "api.json", INVOICES), write(tmp_path, "tools.json", MATCHING)
+    shown = {**TOTAL_X100[0], "arguments_schema": {"type": "object"}, "updated_at": "2026-12-01T09:00:00Z"}
+    one = runner.invoke(
+        main, ["lint", tools, api, "--tool", "createInvoice", "--mapping", write(tmp_path, "s.json", shown)]
+    )
+    assert one.exit_code == 0, one.output
+    bare = write(tmp_path, "bare.json", {"mapping": TOTAL_X100[0]["mapping"]})
+    assert runner.invoke(main, ["lint", tools, api, "--tool", "createInvoice", "--mapping", bare]).exit_code == 0
+    both = runner.invoke(main, ["lint", tools, api, "--mapping", bare])
+    assert both.exit_code == 2 and "a mapping without a tool name applies to one tool only" in both.output
+    wrong = write(
+        tmp_path, "wrong.json", [{"name": "createInvoice", "mapping": [{"arguments": "total", "request": "/x"}]}]
+    )
+    refused = runner.invoke(main, ["lint", tools, api, "--mapping", wrong])
+    assert refused.exit_code == 2 and "'total' is not a JSON Pointer" in refused.output
+
+
+def test_declared_transforms_make_the_issues_type_and_case_changes_expected():
+    declared = [
+        {
+            "name": "list_invoices",
+            "mapping": [
+                {"arguments": "/limit", "request": "query:/page_size", "transform": "integer>string"},
+                {"arguments": "/status", "request": "query:/status", "transform": "lower>UPPER"},
+            ],
+        }
+    ]
+    assert mismatches(DISAGREEING, INVOICES, mapping=declared) == {
+        ("unfilled_field", "error", None, "query:/customer_id")
+    }

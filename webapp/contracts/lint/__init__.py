@@ -34,6 +34,8 @@ def lint_contract(contract: dict) -> list[dict]:
     out = []
     for pointer, (found, how) in pairs.pairs.items():
         out += pair_mismatches(pairs.left[pointer], found, how, pairs.transforms.get(pointer))
+    for left, right in pairs.also:
+        out += pair_mismatches(left, right, "same", pairs.transforms.get(left.pointer))
     out += _unmapped(pairs, consumed) + _unfilled(pairs)
     return sorted(out, key=_order)
 

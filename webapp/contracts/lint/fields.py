@@ -58,8 +58,13 @@ def arguments_tree(contract: dict) -> Field:
 
 
 def request_tree(contract: dict) -> Field:
-    """Return the request as one tree: the body's fields at its root, beside each parameter as `LOCATION:/name`."""
+    """Return the request as one tree: the body's fields at its root, beside each parameter as `LOCATION:/name`
+    (and a form body's fields as `form:/name`)."""
     root = tree("", "", contract.get("request_schema"), True)
+    form = contract.get("form_schema")  # a form-encoded body's fields, named `form:/amount` as findings name them
+    needed = schemas.required(form)
+    for name, sub in schemas.properties(form).items():
+        root.children[f"form:{name}"] = tree(f"form:{child('', name)}", name, sub, name in needed, "form", 1)
     for (location, name), param in parameters(contract).items():
         required = location == "path" or param.get("required") is True
         schema = param.get("schema") if isinstance(param.get("schema"), dict) else {}

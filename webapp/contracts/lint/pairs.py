@@ -7,7 +7,7 @@ field's description mentions. The arguments may also travel wrapped in one body 
 
 from collections import Counter
 
-from ...analysis.names import mentions, name_score, same_name
+from ...analysis.names import meaning, mentions, name_score
 from ...analysis.values import norm_key
 from .fields import Field
 from .schemas import description
@@ -28,6 +28,8 @@ class Pairs:
         self.back: dict[str, Field] = {}
         self.transforms: dict[str, str] = {}
         self.walked: set[str] = set()
+        self.also: list[tuple[Field, Field]] = []  # (argument, another request field it fills)
+        self._filled: set[str] | None = None
         for lp, (rp, transform) in declared.items():
             if lp in self.left and rp in self.right and rp not in self.back:
                 self._pair(self.left[lp], self.right[rp], "declared")
@@ -40,6 +42,13 @@ class Pairs:
 
     def _pair(self, left: Field, right: Field, how: str) -> None:
         self.pairs[left.pointer], self.back[right.pointer] = (right, how), left
+        self._filled = None
+
+    def _also(self, left: Field, right: Field) -> None:
+        """Note a second request field one argument fills (the same name in another place)."""
+        self.also.append((left, right))
+        self.back[right.pointer] = left
+        self._filled = None
 
     def _level(self, left: Field, right: Field, root: bool = False) -> None:
         """Pair the fields of two paired objects (or the items of two arrays), then below each pair."""
@@ -52,8 +61,8 @@ class Pairs:
             lefts, rights = [f for f in lefts if f.key != "*"], [f for f in rights if f.key != "*"]
             if left.children["*"].pointer not in self.pairs and right.children["*"].pointer not in self.back:
                 self._pair(left.children["*"], right.children["*"], "item")
-        for how, same in (("same", _same_key), ("case_style", _same_style), ("name", _same_meaning)):
-            _unique(lefts, rights, same, lambda lf, rf, how=how: self._pair(lf, rf, how))
+        for how, keyer in STRATEGIES:
+            _unique(lefts, rights, keyer, lambda lf, rf, how=how: self._pair(lf, rf, how), self._also)
             lefts = [f for f in lefts if f.pointer not in self.pairs]
             rights = [f for f in rights if f.pointer not in self.back]
         if root and lefts:
@@ -69,41 +78,56 @@ class Pairs:
 
     def _pair_wrapped(self, lefts: list[Field], wrapper: Field) -> None:
         inside = [f for f in wrapper.children.values() if f.pointer not in self.back]
-        for how, same in (("moved", _same_key), ("case_style", _same_style), ("name", _same_meaning)):
-            _unique(lefts, inside, same, lambda lf, rf, how=how: self._pair(lf, rf, how))
+        for how, keyer in (("moved", _key), *STRATEGIES[1:]):
+            _unique(lefts, inside, keyer, lambda lf, rf, how=how: self._pair(lf, rf, how))
             lefts = [f for f in lefts if f.pointer not in self.pairs]
             inside = [f for f in inside if f.pointer not in self.back]
 
     def filled(self, field: Field) -> bool:
         """Tell whether a request field, or a field below it, is paired with an argument."""
-        return any(f.pointer in self.back for f in field.walk())
+        if self._filled is None:
+            self._filled = {up for pointer in self.back for up in _upwards(pointer)}
+        return field.pointer in self._filled
 
 
-def _same_key(a: Field, b: Field) -> bool:
-    return a.key == b.key
+def _key(field: Field):
+    return field.key
 
 
-def _same_style(a: Field, b: Field) -> bool:
-    return norm_key(a.key) == norm_key(b.key)
+def _style(field: Field):
+    return norm_key(field.key)
 
 
-def _same_meaning(a: Field, b: Field) -> bool:
-    return same_name(a.key, b.key)
+def _meaning(field: Field):
+    return meaning(field.key) or None  # a key of filler words only means nothing to pair by
 
 
-def _unique(lefts: list[Field], rights: list[Field], same, pair) -> None:
-    """Pair each left with the one right it matches, when that right matches no other left."""
-    if len(lefts) * len(rights) > 250_000:
-        return
-    matches = [(lf, rf) for lf in lefts for rf in rights if same(lf, rf)]
-    per_left: dict[str, int] = {}
-    per_right: dict[str, int] = {}
-    for lf, rf in matches:
-        per_left[lf.pointer] = per_left.get(lf.pointer, 0) + 1
-        per_right[rf.pointer] = per_right.get(rf.pointer, 0) + 1
-    for lf, rf in matches:
-        if per_left[lf.pointer] == 1 and per_right[rf.pointer] == 1:
-            pair(lf, rf)
+STRATEGIES = (("same", _key), ("case_style", _style), ("name", _meaning))
+
+
+_PLACES = {"path": 0, "query": 1, "body": 2, "form": 3, "header": 4}  # where one name in several places goes first
+
+
+def _unique(lefts: list[Field], rights: list[Field], keyer, pair, also=None) -> None:
+    """Pair each left with the one right of its key (by `keyer`), when no other left has it; a key in several
+    places of the request (a path parameter and a body field both `rule_id`) pairs with each, the required one or
+    the path first, through `also`."""
+    buckets: dict = {}
+    for side, fields in enumerate((lefts, rights)):
+        for f in fields:
+            key = keyer(f)
+            if key is not None:
+                buckets.setdefault(key, ([], []))[side].append(f)
+    for found_left, found_right in buckets.values():
+        if len(found_left) != 1 or not found_right:
+            continue
+        places = {f.location for f in found_right}
+        if len(found_right) > 1 and (also is None or len(places) < len(found_right)):
+            continue  # two fields of one name in one place: no telling which
+        first, *others = sorted(found_right, key=lambda f: (not f.required, _PLACES.get(f.location, 5)))
+        pair(found_left[0], first)
+        for other in others:
+            also(found_left[0], other)
 
 
 def _score(left: Field, right: Field) -> float:
@@ -131,12 +155,19 @@ def _closest(lefts: list[Field], rights: list[Field], pair) -> None:
 
 def _wrapper(lefts: list[Field], rights: list[Field]) -> Field | None:
     """Return the body object that holds the arguments (`{"data": {...}}`), when one holds most of them."""
+    styles, meanings = {_style(f) for f in lefts}, {_meaning(f) for f in lefts} - {None}
     best, score = None, 0
     for right in rights:
-        if right.location != "body" or "*" in right.children or len(right.children) * len(lefts) > 10_000:
+        if right.location != "body" or not right.children or "*" in right.children:
             continue
-        inside = list(right.children.values())
-        shared = sum(any(_same_style(lf, rf) or _same_meaning(lf, rf) for rf in inside) for lf in lefts)
+        shared = sum(_style(f) in styles or _meaning(f) in meanings for f in right.children.values())
         if shared > score:
             best, score = right, shared
     return best if score >= 2 and score * 2 >= len(lefts) else None
+
+
+def _upwards(pointer: str):
+    """Yield a request field's pointer and its ancestors' (a parameter's ends at `query:/name`)."""
+    while pointer and not pointer.endswith(":"):
+        yield pointer
+        pointer = pointer[: pointer.rfind("/")]

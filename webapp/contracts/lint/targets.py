@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from ...analysis.values import norm_key
 from ..checks import validated_contract
 from ..errors import ContractError
-from ..openapi import operation_ids, tools_from_openapi
+from ..openapi import form_schema, operation_ids, tools_from_openapi
 from ..read import contracts_from_document, is_bare_contract, read_contracts
+from ..requests import FORM
 
 MAPPING_PARTS = ("mapping", "consumed")
 REQUEST_PARTS = ("request_schema", "http")
@@ -81,6 +82,11 @@ def _with_operation(name, parts, openapi, known, operations, declared) -> Target
     except ContractError as error:
         return Target(name, operation=operation, error=f"{name} ({operation}): {error}")
     contract = {key: request[key] for key in REQUEST_PARTS if request.get(key) is not None}
+    if request.get("request_schema") is None and (request.get("http") or {}).get("content_type") == FORM:
+        try:
+            contract["form_schema"] = form_schema(openapi, operation)  # the fields of a form body: `form:/amount`
+        except ContractError as error:
+            return Target(name, operation=operation, error=f"{name} ({operation}): {error}")
     contract.update({key: value for key, value in parts.items() if key not in REQUEST_PARTS}, **declared)
     return Target(name, contract, operation)
 
