@@ -9,7 +9,8 @@ servers use: MCP `CallToolResult` with text and `structuredContent`, Anthropic `
 whether to retry in its text (in a dozen wordings), or as a structured envelope; a success restated in text,
 or structured with renamed fields and units, or passed through; large results within the budget (5-8 KB).
 15% break, every kind in turn: an error swallowed into a success text; `isError: false` for a 5xx; `retryable`
-lost (said in no text, missing from a structured envelope); a structured value differing from the response;
+lost (said in no text, missing from a structured envelope); a structured value differing from the response, or
+handed over as another type (a count as text);
 an oversized result (the whole 40-400 KB body); a success told as a failure. Figures with no history (as
 `tracediff check` sees one call) and through the real pipeline and store (with history).
 """
@@ -211,7 +212,7 @@ def correct_error(status, code, message, retryable, rng):
     return error_text(status, code, message, retryable, rng)  # OpenAI role:tool text: the words say it
 
 
-BROKEN = ("swallowed", "is_error_false", "retryable_lost", "value_differs", "oversized", "invented")
+BROKEN = ("swallowed", "is_error_false", "retryable_lost", "value_differs", "retyped", "oversized", "invented")
 
 
 def broken(kind: str, tool: str, rng):
@@ -244,6 +245,14 @@ def broken(kind: str, tool: str, rng):
             return body, 200, mcp("orders", result), ("at", f"/orders/{wrong}/status")
         result["status"] = next(s for s in STATUSES if s != body["status"])
         return body, 200, mcp("invoice", result), ("at", "/status")
+    if kind == "retyped":  # a count handed over as text: "3" for 3
+        if tool not in ("findOrders", "getCustomer"):
+            return None
+        body = success(tool, rng)
+        result = structured(tool, body)
+        field, at = ("count", "/total") if tool == "findOrders" else ("orderCount", "/orders_count")
+        result[field] = str(result[field])
+        return body, 200, mcp(None, result), ("at", at)
     if kind == "oversized":
         body = big_body(rng)
         return body, 200, rng.choice([json.dumps(body), mcp(json.dumps(body))]), ("result_large",)

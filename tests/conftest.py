@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from databases import PostgresDatabases, engines
+from databases import BuiltDatabases, PostgresDatabases, engines
 from hypothesis import HealthCheck, settings
 
 from webapp import create_app
@@ -88,13 +88,69 @@ def app_loggers_as_found():
     logger.handlers[:] = found[2]
 
 
+def _load_samples(store) -> None:
+    from webapp.cli import demo
+
+    demo.load_folder(store, SAMPLES, None)
+
+
+def _bulk_traces(store) -> None:
+    from test_store_listing import bulk_traces
+
+    from webapp.store import stats
+
+    bulk_traces(store, stats.COUNT_CAP + 1, word="everywhere")
+
+
+# Databases many tests start from, named by the fixture a test asks for. Each is built once per test process, on
+# first use (loading takes a second or more, on PostgreSQL several), and copied into the test's own database before
+# the app or the store opens it (a copy takes milliseconds).
+BUILT = {"samples": _load_samples, "big": _bulk_traces}
+
+
+@pytest.fixture(scope="session")
+def built_databases(tmp_path_factory) -> BuiltDatabases:
+    return BuiltDatabases(tmp_path_factory.mktemp("built"), BUILT)
+
+
+@pytest.fixture(scope="session")
+def sample_file(built_databases) -> Path:
+    """sample_traces/ loaded as `serve --demo` loads them (in their own time), once per test process (read it, or
+    copy it to change it)."""
+    return built_databases.file("samples")
+
+
 @pytest.fixture
 def db_path(engine, tmp_path, request):
-    """The test's database: a SQLite file path, or the URL of a fresh PostgreSQL database."""
+    """The test's database: a SQLite file path, or the URL of a fresh PostgreSQL database. A test that asks for one of
+    BUILT (`samples`, `big`) finds that database's contents in it."""
+    built = next((name for name in BUILT if name in request.fixturenames), None)
+    databases = request.getfixturevalue("built_databases") if built else None
     if engine == "sqlite":
-        yield tmp_path / "tracediff.db"
+        path = tmp_path / "tracediff.db"
+        if built:
+            databases.copy_file(built, path)
+        yield path
         return
-    yield request.getfixturevalue("postgres_databases").fresh()
+    postgres = request.getfixturevalue("postgres_databases")
+    rows = databases.rows(built, postgres) if built else None  # first: a build loads into fresh()'s database
+    url = postgres.fresh()
+    if rows is not None:
+        postgres.fill(url, rows)
+    yield url
+
+
+@pytest.fixture
+def samples(store):
+    """The test's store, holding the sample traces (copied in by db_path)."""
+    return store
+
+
+@pytest.fixture
+def big(store):
+    """The test's store, holding 10,001 one-call traces of bulkTool, each with the word "everywhere" (past the
+    counts' cap and the search's)."""
+    return store
 
 
 @pytest.fixture

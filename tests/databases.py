@@ -10,6 +10,8 @@ import time
 from urllib.parse import urlsplit
 
 ADMIN_URL = os.environ.get("TRACEDIFF_TEST_POSTGRES", "")
+TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'"
+COUNTERS = "SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = 'public'"
 _names = itertools.count()
 
 
@@ -49,21 +51,14 @@ class PostgresDatabases:
 
         self.shared = self._renamed(self.shared)
         with psycopg.connect(self.shared, autocommit=True) as conn, conn.transaction():
-            tables = [
-                row[0]
-                for row in conn.execute(
-                    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'"
-                )
-            ]
+            tables = [row[0] for row in conn.execute(TABLES)]
             # TRUNCATE, not DELETE: a table emptied by DELETE keeps its pages and its statistics (a few rows in
             # hundreds of pages), and the next test's burst of inserts was planned as if the table were empty:
             # a projection of 5,000 calls joined every call with every key and ran for minutes
             conn.execute("TRUNCATE " + ", ".join(f'"{table}"' for table in tables) + " RESTART IDENTITY")
             known = [m.version for m in discover("postgresql")]  # a test may record a version from the future
             conn.execute("DELETE FROM schema_migrations WHERE NOT version = ANY(%s)", (known,))
-            for (sequence,) in conn.execute(
-                "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'"
-            ).fetchall():
+            for sequence, _ in conn.execute(COUNTERS).fetchall():
                 conn.execute(f'ALTER SEQUENCE "{sequence}" RESTART')
         return self.shared
 
@@ -84,6 +79,31 @@ class PostgresDatabases:
             except psycopg.errors.ObjectInUse:  # a leftover reconnected between the two statements
                 time.sleep(0.05)
         raise RuntimeError(f"{old} stays in use: something an earlier test started still writes to it")
+
+    def rows(self, url: str) -> dict:
+        """Return what a database holds: every table's rows (COPY's binary form) and where each id counter is; the
+        migrations' table is left out, as fresh() leaves it."""
+        import psycopg
+
+        with psycopg.connect(url) as conn:
+            tables = {}
+            for (table,) in conn.execute(TABLES).fetchall():
+                with conn.cursor().copy(f'COPY "{table}" TO STDOUT (FORMAT binary)') as copy:
+                    tables[table] = b"".join(bytes(block) for block in copy)
+            counters = [row for row in conn.execute(COUNTERS).fetchall() if row[1] is not None]
+        return {"tables": tables, "counters": counters}
+
+    def fill(self, url: str, rows: dict) -> None:
+        """Copy rows() into an emptied database (fresh()), its id counters set where they were (the schema has no
+        foreign keys or triggers, so tables go in any order and nothing fires)."""
+        import psycopg
+
+        with psycopg.connect(url) as conn:
+            for table, data in rows["tables"].items():
+                with conn.cursor().copy(f'COPY "{table}" FROM STDIN (FORMAT binary)') as copy:
+                    copy.write(data)
+            for sequence, value in rows["counters"]:
+                conn.execute("SELECT setval(%s, %s)", (sequence, value))
 
     def new(self) -> str:
         if self.template is None:
@@ -118,3 +138,46 @@ class PostgresDatabases:
         for url in (self.shared, self.template):
             if url is not None:
                 self.drop(url)
+
+
+class BuiltDatabases:
+    """Databases built once per test process by name ({name: build(store)}), for tests to start from copies: a
+    SQLite file copied with SQLite's backup (the log included), or on PostgreSQL every table's rows."""
+
+    def __init__(self, folder, builds: dict):
+        self.folder, self.builds, self.files, self.postgres_rows = folder, builds, {}, {}
+
+    def file(self, name: str):
+        """Return the SQLite file of a built database (build it on first use)."""
+        if name not in self.files:
+            self._build(name, self.folder / f"{name}.db")
+            self.files[name] = self.folder / f"{name}.db"
+        return self.files[name]
+
+    def copy_file(self, name: str, path) -> None:
+        """Write a copy of a built database's SQLite file at path."""
+        import sqlite3
+
+        source, copy = sqlite3.connect(self.file(name)), sqlite3.connect(path)
+        try:
+            source.backup(copy)
+        finally:
+            copy.close()
+            source.close()
+
+    def rows(self, name: str, postgres: "PostgresDatabases") -> dict:
+        """Return a built database's rows on PostgreSQL (PostgresDatabases.rows), built in its fresh() database."""
+        if name not in self.postgres_rows:
+            url = postgres.fresh()
+            self._build(name, url)
+            self.postgres_rows[name] = postgres.rows(url)
+        return self.postgres_rows[name]
+
+    def _build(self, name: str, database) -> None:
+        from webapp.store import Store
+
+        store = Store.open(database)
+        try:
+            self.builds[name](store)
+        finally:
+            store.close()

@@ -71,3 +71,16 @@ def order_events(bodies, tool: str = TOOL, start: int = 0) -> list[dict]:
             {**base, "snapshot": "response", "payload": body, "http": {"status_code": 200}},
         ]
     return out
+
+
+def mcp_results(events, changed_at=None):
+    """Return an MCP CallToolResult per response event: its text, and the order's total as structuredContent."""
+    out = []
+    for n, event in enumerate(e for e in events if e["snapshot"] == "response"):
+        body = event["payload"]
+        structured = {"total": body["total_cents"] / 100, "currency": body["currency"], "status": body["status"]}
+        if changed_at is not None and n >= changed_at:
+            structured = {"total": f"{body['total_cents'] / 100:.2f}", "status": "PAID_OUT"}
+        text = {"type": "text", "text": f"order total {structured['total']}"}
+        out.append({**event, "snapshot": "result", "payload": {"content": [text], "structuredContent": structured}})
+    return out

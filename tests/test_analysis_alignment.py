@@ -1,8 +1,8 @@
 """The alignment: the analysis stores only the rows the payloads cannot tell; full_alignment rebuilds them all."""
 
 import copy
+import shutil
 import string
-from pathlib import Path
 
 import orjson
 import pytest
@@ -13,10 +13,7 @@ from test_analysis_findings import ORDER_ARGS, ORDER_CONTRACT, call, order_reque
 
 from webapp.analysis import analyze_call, full_alignment
 from webapp.analysis.alignment import MAX_ROWS
-from webapp.cli import demo
 from webapp.store import Store
-
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
 
 
 def snaps(arguments=None, request=None, response=None, status=None):
@@ -160,9 +157,10 @@ def test_an_analysis_too_deep_to_compare_rebuilds_no_row():
 
 
 @pytest.fixture(scope="module")
-def sample_calls(tmp_path_factory):
-    store = Store(tmp_path_factory.mktemp("samples") / "samples.db")
-    demo.load_folder(store, SAMPLES, None)
+def sample_calls(sample_file, tmp_path_factory):
+    path = tmp_path_factory.mktemp("samples") / "samples.db"
+    shutil.copyfile(sample_file, path)  # sample_traces/ loaded once per test process (conftest.py)
+    store = Store(path)
     keys = store.db.execute("SELECT trace_id, call_id FROM calls ORDER BY trace_id, call_id").fetchall()
     calls = []
     for trace_id, call_id in keys:

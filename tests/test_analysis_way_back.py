@@ -77,6 +77,11 @@ def test_an_error_swallowed_into_a_success_is_error_hidden_at_the_envelope(resul
     assert "HTTP 503 rate_limited" in finding["message"] and told in finding["message"]
 
 
+def test_a_text_result_the_envelope_told_as_a_success_is_error_hidden_whatever_it_says():
+    [finding] = analyse(RATE_LIMITED, 503, "rate_limited: try again later", meta={"is_error": False})["findings"]
+    assert finding["kind"] == "error_hidden" and "(is_error false or absent)" in finding["message"]
+
+
 def test_a_text_result_that_leaves_out_whether_to_retry_drops_retryable():
     analysis = analyse(RATE_LIMITED, 503, mcp("Error rate_limited: Too many requests.", is_error=True))
     assert loud(analysis) == [("dropped", "/error/retryable", None)]
@@ -178,6 +183,19 @@ def test_a_structured_result_in_plain_units_and_other_case_reads_the_same_to_the
     assert loud(analyse(invoice, 200, mcp("invoice", wrong))) == [
         ("value_changed", "/amount_cents", "/structuredContent/amount")
     ]
+
+
+def test_a_type_changed_on_the_way_back_is_a_warning_at_its_pair():
+    customer = {"id": 42, "vip": False, "currency": "usd", "since": "2026-01-05T10:00:00Z"}
+    retyped = {"customerId": "42", "vip": "false", "currency": "usd", "since": "2026-01-05T10:00:00Z"}
+    found = analyse(customer, 200, mcp("customer", retyped))["findings"]
+    assert sorted((f["kind"], f["severity"], f["left"]["path"]) for f in found if f["kind"] == "type_changed") == [
+        ("type_changed", "warning", "/id"),
+        ("type_changed", "warning", "/vip"),
+    ]
+    # the same value written another way is not: a case, a date's format
+    rewritten = {"customerId": 42, "vip": False, "currency": "USD", "since": "2026-01-05 10:00:00Z"}
+    assert loud(analyse(customer, 200, mcp("customer", rewritten))) == []
 
 
 def test_a_state_changed_in_a_one_item_list_is_found_at_its_renamed_pair():

@@ -1,5 +1,5 @@
-"""Observed schemas in a real browser: an admin adopts the response schema learnt from traffic on the tool page,
-and the next call that breaks it shows a validation error on its trace page."""
+"""Observed schemas in a real browser: an admin adopts the response schema (and the result schema) learnt from
+traffic on the tool page, and the next call that breaks it shows a validation error on its trace page."""
 
 import random
 import time
@@ -9,7 +9,7 @@ import orjson
 import pytest
 from browsers import chromium, need_chromium
 from conftest import ROOT, LiveServer
-from observed_traffic import TOOL, order, order_events
+from observed_traffic import TOOL, mcp_results, order, order_events
 
 pytestmark = pytest.mark.browser
 ADMIN = "adm-observed-0b1c2d3e"
@@ -37,12 +37,20 @@ def server(tmp_path_factory):
     rng = random.Random(21)
     events = order_events([order(rng, n) for n in range(60)])
     answer = httpx.post(
-        live.url + "/api/v1/ingest", content=orjson.dumps(events), headers={"Authorization": f"Bearer {ADMIN}"}
+        live.url + "/api/v1/ingest",
+        content=orjson.dumps(events + mcp_results(events)),
+        headers={"Authorization": f"Bearer {ADMIN}"},
     )
     assert answer.status_code == 200
     wait_for(
-        lambda: httpx.get(f"{live.url}/api/v1/tools/{TOOL}/observed", timeout=30).json()["response"]["calls"] == 60,
-        "the learnt response shape",
+        lambda: (
+            {
+                stage["calls"]
+                for stage in httpx.get(f"{live.url}/api/v1/tools/{TOOL}/observed", timeout=30).json().values()
+            }
+            == {60}
+        ),
+        "the learnt shapes",
     )
     yield live
     live.stop()
@@ -71,3 +79,25 @@ def test_an_admin_adopts_the_observed_response_schema_and_the_next_bad_call_brea
         page.goto(f"{server.url}/traces/{61:032x}")
         errors = page.locator(".validation-list")
         expect(errors).to_contain_text("/total_cents")
+
+
+def test_an_admin_adopts_the_observed_result_schema_and_the_next_bad_result_breaks_it(server):
+    with chromium() as browser:
+        page = browser.new_context(http_credentials={"username": "ann", "password": ADMIN}).new_page()
+        page.set_default_timeout(30_000)
+        page.goto(f"{server.url}/signin?next=/tools/{TOOL}")
+        result = page.locator("#observed [data-stage=result]")
+        expect(result).to_contain_text("its /structuredContent part, what an MCP outputSchema describes")
+        result.get_by_role("button", name="adopt as the result schema").click()
+        expect(page.locator("#observed [data-stage=result]")).to_contain_text(
+            "the contract declares a result schema, which wins"
+        )
+        contract = httpx.get(f"{server.url}/api/v1/tools/{TOOL}", timeout=30).json()
+        assert contract["result_schema"]["required"] == ["currency", "status", "total"]
+
+        later = order_events([order(random.Random(23), 62)], start=62)
+        headers = {"Authorization": f"Bearer {ADMIN}"}
+        body = orjson.dumps(later + mcp_results(later, changed_at=0))
+        assert httpx.post(server.url + "/api/v1/ingest", content=body, headers=headers).status_code == 200
+        page.goto(f"{server.url}/traces/{63:032x}")
+        expect(page.locator(".validation-list")).to_contain_text("/structuredContent/total")

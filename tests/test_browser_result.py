@@ -14,12 +14,14 @@ from playwright.sync_api import expect  # noqa: E402
 pytestmark = pytest.mark.browser
 RENAMED = "4e5017000000000000000000000000a1"
 CHANGED = "4e5017000000000000000000000000a2"
+FAILED = "4e5017000000000000000000000000a3"
+RATE_LIMITED = {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}}
 RESPONSE = {"orders": [{"id": "ord_1", "status": "unpaid", "total_cents": 1250}], "total": 1}
 
 
-def call(trace: str, state: str) -> list[dict]:
+def call(trace: str, state: str, response=RESPONSE, status=200, result=None) -> list[dict]:
     base = {"trace_id": trace, "call_id": "call_01", "tool": "findOrders", "ts": "2026-11-20T09:00:00Z"}
-    result = {
+    result = result or {
         "content": [{"type": "text", "text": "1 order"}],
         "structuredContent": {"items": [{"orderId": "ord_1", "state": state, "totalCents": 1250}], "count": 1},
         "isError": False,
@@ -32,7 +34,7 @@ def call(trace: str, state: str) -> list[dict]:
             "payload": {"customer_email": "ann@example.com"},
             "http": {"method": "POST", "url": "https://api.example.com/orders/search"},
         },
-        {**base, "snapshot": "response", "payload": RESPONSE, "http": {"status_code": 200}},
+        {**base, "snapshot": "response", "payload": response, "http": {"status_code": status}},
         {**base, "snapshot": "result", "payload": result, "source": "mcp"},
     ]
 
@@ -40,7 +42,8 @@ def call(trace: str, state: str) -> list[dict]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     live = LiveServer(tmp_path_factory.mktemp("result") / "result.db", env={"PYTHONPATH": str(ROOT)}).start()
-    events = [*call(RENAMED, "unpaid"), *call(CHANGED, "paid")]
+    failed = {"content": [{"type": "text", "text": "rate_limited"}], "structuredContent": RATE_LIMITED, "isError": True}
+    events = [*call(RENAMED, "unpaid"), *call(CHANGED, "paid"), *call(FAILED, "", RATE_LIMITED, 503, failed)]
     assert httpx.post(live.url + "/api/v1/ingest", content=ndjson(*events), timeout=30).status_code == 200
     yield live
     live.stop()
@@ -105,3 +108,9 @@ def test_a_value_changed_on_the_way_back_is_marked_in_the_result_column(page, se
 def test_the_raw_view_shows_the_result_as_a_fourth_tree(page, server):
     page.goto(f"{server.url}/traces/{RENAMED}?view=raw")
     expect(page.locator(".raw.columns .stage-title")).to_have_text(["arguments", "request", "response", "result"])
+
+
+def test_a_structured_error_result_sits_on_the_rows_of_the_error_envelope(page, server):
+    page.goto(f"{server.url}/traces/{FAILED}")
+    for field in ("code", "message", "retryable"):
+        expect(row_of(page, f"/error/{field}", f"/structuredContent/error/{field}")).to_have_count(1)

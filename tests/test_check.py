@@ -12,7 +12,7 @@ from xml.etree import ElementTree
 import pytest
 from click.testing import CliRunner
 
-from webapp.cli import demo, main
+from webapp.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_traces"
@@ -127,10 +127,9 @@ def sample_calls(store) -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def fixture_folders(client, store, tmp_path):
+def fixture_folders(client, samples, tmp_path):
     """Every sample call's fixtures zip, unpacked into a folder of its own; {folder: the stored call}."""
-    demo.load_folder(store, SAMPLES, None)
-    folders = {}
+    store, folders = samples, {}
     for trace_id, call_id in sample_calls(store):
         response = client.get(f"/traces/{trace_id}/fixtures.zip?call={call_id}")
         assert response.status_code == 200

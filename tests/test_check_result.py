@@ -2,8 +2,10 @@
 
 import io
 import json
+import shlex
 import zipfile
 
+import pytest
 from click.testing import CliRunner
 from helpers import TRACE, envelope, ndjson, order_call
 
@@ -71,6 +73,39 @@ def test_the_fixtures_zip_holds_the_result_and_replays_its_finding(client, tmp_p
         (tmp_path / name).write_bytes(content)
     replay = check(tmp_path)
     assert replay.exit_code == 1 and "error_hidden" in replay.output
+
+
+@pytest.mark.parametrize(
+    "status,response,result,told,verdict",
+    [
+        (503, RATE_LIMITED, "rate_limited: try again later", False, "error_hidden"),  # the code said, "success" told
+        (200, {"orders": [], "total": 0}, "No orders found.", True, "error_invented"),
+        (503, RATE_LIMITED, "rate_limited: try again later", True, None),
+    ],
+)
+def test_the_fixtures_replay_file_by_file_as_the_folder_does(
+    client, tmp_path, monkeypatch, status, response, result, told, verdict
+):
+    calls = order_call()
+    calls[1]["http"]["headers"] = {"Idempotency-Key": "key_1"}
+    calls[2] = envelope("response", response, ts="2026-11-20T09:00:02Z", http={"status_code": status})
+    calls.append(envelope("result", result, ts="2026-11-20T09:00:03Z", is_error=told))
+    assert client.post("/api/v1/ingest", data=ndjson(*calls)).status_code == 200
+    files = zipped(client)
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+    [command] = [line.strip() for line in files["README.md"].decode().splitlines() if "tracediff check --" in line]
+    assert f"--result-is-error {str(told).lower()}" in command and "--header 'Idempotency-Key: key_1'" in command
+    monkeypatch.chdir(tmp_path)
+    by_files, by_folder = check(*shlex.split(command)[2:]), check(tmp_path)
+    assert by_files.exit_code == by_folder.exit_code == (1 if verdict else 0)
+    assert verdict is None or (verdict in by_files.output and verdict in by_folder.output)
+
+
+def test_result_is_error_needs_a_result_file(tmp_path):
+    response = write(tmp_path, "http-response.json", RATE_LIMITED)
+    refused = check("--response", response, "--result-is-error", "true")
+    assert refused.exit_code == 2 and "--result" in refused.output
 
 
 def test_a_call_without_a_result_zips_no_result_file(client):

@@ -4,23 +4,16 @@ import hashlib
 import io
 import json
 import re
+import shlex
 import zipfile
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from webapp.cli import demo, main
+from webapp.cli import main
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
 LIMIT_AS_STRING = hashlib.sha256(b"tracediff-sample/02-orders-limit-as-string.ndjson").hexdigest()[:32]
 BROKEN_JSON = hashlib.sha256(b"tracediff-sample/12-search-request-broken-json.ndjson").hexdigest()[:32]
-
-
-@pytest.fixture
-def samples(store):
-    demo.load_folder(store, SAMPLES, None)
-    return store
 
 
 def test_the_markdown_summary_names_the_trace_findings_paths_values_and_permalink(client, samples):
@@ -80,7 +73,7 @@ def test_the_fixtures_zip_holds_the_three_snapshots_the_contract_and_the_check_c
 def test_the_fixtures_replay_the_same_finding_with_tracediff_check(client, samples, tmp_path):
     for name, content in fixture_files(client, LIMIT_AS_STRING).items():
         (tmp_path / name).write_bytes(content)
-    command = (tmp_path / "README.md").read_text().strip().splitlines()[-1].split()[2:]
+    command = shlex.split((tmp_path / "README.md").read_text().strip().splitlines()[-1])[2:]
     result = CliRunner().invoke(main, ["check", *[str(tmp_path / a) if a.endswith(".json") else a for a in command]])
     assert result.exit_code == 1
     assert "type_changed" in result.output and "request /limit" in result.output

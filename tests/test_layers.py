@@ -32,6 +32,7 @@ FORBIDDEN = {
     "web": ("cli",),
 }
 OUTSIDE = ("flask", "click")  # what a domain package may not import from outside webapp/
+QUERY_PARSERS = ("web/filters.py", "web/problems/query.py")  # where query strings (and the CLI's options) are read
 
 
 def module_name(path: Path) -> str:
@@ -113,6 +114,37 @@ def test_the_check_sees_a_climb(tmp_path, monkeypatch, source, rule):
     (folder / "probe.py").write_text(source + "\n")
     monkeypatch.setattr(f"{__name__}.WEBAPP", tmp_path / "webapp")
     assert climbs(folder / "probe.py")
+
+
+def defined(path: Path) -> set[str]:
+    """The public names a module defines at its top level: functions, classes and constants."""
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {target.id for target in targets if isinstance(target, ast.Name)}
+    return {name for name in names if not name.startswith("_")}
+
+
+def parsers_in_the_store(webapp: Path) -> dict[str, list[str]]:
+    """Return the store modules that define a name of the web layer's query parsers, with those names."""
+    parsing = set().union(*(defined(WEBAPP / path) for path in QUERY_PARSERS))
+    found = {path.relative_to(webapp): defined(path) & parsing for path in sorted((webapp / "store").rglob("*.py"))}
+    return {str(module): sorted(names) for module, names in found.items() if names}
+
+
+def test_the_store_runs_plain_filters_and_parses_no_query_string():
+    """Times as people write them (2h, a day), the lists' choices and limits, cursors and the refusals of bad values
+    are read in the web layer; the store is handed stored times and numbers."""
+    assert not parsers_in_the_store(WEBAPP), parsers_in_the_store(WEBAPP)
+
+
+def test_the_check_sees_a_query_parser_in_the_store(tmp_path):
+    (tmp_path / "store").mkdir()
+    (tmp_path / "store" / "probe.py").write_text("RELATIVE = None\n\n\ndef absolute_time(text):\n    return text\n")
+    assert parsers_in_the_store(tmp_path) == {"store/probe.py": ["RELATIVE", "absolute_time"]}
 
 
 def test_only_pyschema_imports_jsonschema_in_the_analysis():

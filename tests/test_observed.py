@@ -7,8 +7,10 @@ from observed_traffic import order, stamp, varied
 
 from webapp.analysis.validation import validate
 from webapp.observed import MIN_HISTORY, drift_findings, empty_shape, facts_of, learn, observed_schema
+from webapp.observed.compare import disagreements
 from webapp.observed.facts import format_of
 from webapp.observed.shapes import MAX_PATHS, parent_of
+from webapp.observed.structured import structured_shape
 
 
 def replay(bodies, stage="response"):
@@ -144,3 +146,25 @@ def test_a_deeply_nested_shape_writes_a_schema_that_stops_at_its_depth_and_still
     schema = observed_schema(replay(bodies)[0])
     assert len(orjson.dumps(schema)) > 0  # orjson refuses past 255 levels
     assert all(validate(body, schema) == [] for body in bodies)
+
+
+def test_whole_numbers_seen_where_the_declared_schema_says_number_are_no_disagreement():
+    shape = empty_shape()
+    for n in range(5):
+        learn(shape, facts_of({"total": n if n % 2 else n + 0.5, "count": n}), stamp(n))
+    declared = {"type": "object", "properties": {"total": {"type": "number"}, "count": {"type": "number"}}}
+    assert disagreements(shape, declared) == []
+    strict = {"type": "object", "properties": {"total": {"type": "integer"}, "count": {"type": "integer"}}}
+    assert [row["path"] for row in disagreements(shape, strict)] == ["/total"]
+
+
+def test_a_results_structured_part_is_its_structured_content_or_its_json_and_text_has_none():
+    mcp, plain, text = empty_shape(), empty_shape(), empty_shape()
+    for n in range(3):
+        learn(mcp, facts_of({"content": [{"type": "text", "text": "ok"}], "structuredContent": {"n": n}}), stamp(n))
+        learn(plain, facts_of({"n": n}), stamp(n))
+        learn(text, facts_of({"content": [{"type": "text", "text": "ok"}]}), stamp(n))
+    part, prefix = structured_shape(mcp)
+    assert prefix == "/structuredContent" and observed_schema(part)["properties"]["n"]["type"] == "integer"
+    assert observed_schema(part)["x-tracediff-seen"]["calls"] == 3
+    assert structured_shape(plain) == (plain, "") and structured_shape(text) is None

@@ -5,7 +5,7 @@ import random
 import orjson
 import pytest
 from click.testing import CliRunner
-from observed_traffic import TOOL, order, order_events
+from observed_traffic import TOOL, mcp_results, order, order_events
 
 from webapp import create_app, pipeline
 from webapp.cli.main import main
@@ -51,8 +51,10 @@ def test_adopting_writes_the_schema_into_the_contract_and_the_next_bad_call_brea
     done = client.post(f"/api/v1/tools/{TOOL}/observed/adopt", json={"stage": "response"})
     assert done.status_code == 200 and done.json["response_schema"]["properties"]["total_cents"]["type"] == "integer"
     assert "x-tracediff-seen" not in orjson.dumps(done.json).decode()
-    bad = client.post(f"/api/v1/tools/{TOOL}/observed/adopt", json={"stage": "result"})
+    bad = client.post(f"/api/v1/tools/{TOOL}/observed/adopt", json={"stage": "status"})
     assert bad.status_code == 400 and bad.json["error"]["code"] == "bad_stage"
+    none = client.post(f"/api/v1/tools/{TOOL}/observed/adopt", json={"stage": "result"})
+    assert none.status_code == 400 and none.json["error"]["code"] == "nothing_observed"  # no result logged
     rng = random.Random(12)
     events = order_events([order(rng, 80, changed=True)], start=80)
     client.post("/api/v1/ingest", data=orjson.dumps(events))
@@ -115,3 +117,29 @@ def test_a_drifted_call_shows_its_evidence_on_its_trace_page(client, learnt):
     assert "&#34;/total_cents&#34; integer in 80 of 80 calls since 09:02, a string since 10:22" in html
     assert client.get(f"/traces/{81:032x}.json").json["calls"][0]["worst"] == "warning"
     assert client.get("/api/v1/problems?kind=drift").json["problems"][0]["kind"] == "drift"
+
+
+def test_the_tool_page_adopts_the_result_schema_and_the_next_bad_result_shows_a_validation_error(client, db_path):
+    rng = random.Random(15)
+    events = order_events([order(rng, n) for n in range(60)])
+    client.post("/api/v1/ingest", data=orjson.dumps(events + mcp_results(events)))
+    store = Store.open(db_path)
+    pipeline.catch_up(store)
+    html = client.get(f"/tools/{TOOL}").get_data(as_text=True)
+    assert html.count('class="adopt"') == 4 and "adopt as the result schema" in html
+    assert "its <code>/structuredContent</code> part, what an MCP outputSchema describes" in html
+    answer = client.post(f"/tools/{TOOL}/observed/adopt", data={"stage": "result"})
+    assert answer.status_code == 303
+    assert store.get_tool(TOOL)["result_schema"]["properties"]["currency"]["enum"] == ["EUR", "USD"]
+    again = client.post(f"/api/v1/tools/{TOOL}/observed/adopt", json={"stage": "result"})
+    assert again.status_code == 200 and again.json["result_schema"]["required"] == ["currency", "status", "total"]
+    later = order_events([order(rng, 60)], start=60)
+    client.post("/api/v1/ingest", data=orjson.dumps(later + mcp_results(later, changed_at=0)))
+    pipeline.catch_up(store)
+    call = client.get(f"/api/v1/traces/{61:032x}").json["calls"][0]
+    assert call["validation"]["result"]["valid"] is False
+    assert "/structuredContent/total" in {e["path"] for e in call["validation"]["result"]["errors"]}
+    page = client.get(f"/tools/{TOOL}").get_data(as_text=True)
+    assert "the contract declares a result schema, which wins" in page
+    assert "<code>/structuredContent/total</code>: string, where the schema says number" in page
+    store.close()

@@ -4,13 +4,15 @@ drift as findings grouped into problems, the same after a re-analysis, rebuilt b
 import random
 
 import orjson
+import pytest
 from click.testing import CliRunner
-from observed_traffic import TOOL, order, order_events
+from observed_traffic import STATUSES, TOOL, mcp_results, order, order_events
 
 from webapp import pipeline
 from webapp.cli.main import main
+from webapp.contracts import ContractError
 from webapp.ingest import parse_body
-from webapp.pipeline.observed import Observer
+from webapp.pipeline.observed import Observer, adopt, observed_view
 from webapp.problems.words import what_broke
 from webapp.store.problem_filters import ProblemFilters
 
@@ -175,3 +177,45 @@ def test_a_mapping_bug_at_a_request_field_is_its_own_finding_not_also_drift(stor
     assert ("drift", "/order_id") not in kinds and any(path == "/order_id" for _, path in kinds)
     [record] = store.observed_of([(f"{60:032x}", "call_01")]).values()
     assert [f["right"]["path"] for f in record["findings"]] == ["/order_id"]  # learnt as drift, told as the bug
+
+
+def test_the_result_stage_adopted_is_its_structured_content_and_the_next_bad_result_breaks_it(store):
+    rng = random.Random(13)
+    events = order_events([order(rng, n) for n in range(60)])
+    load(store, events + mcp_results(events))
+    view = observed_view(store, TOOL)["result"]
+    assert view["adoptable"] is True and view["adopts"] == "/structuredContent"
+    contract = adopt(store, TOOL, "result")
+    schema = contract["result_schema"]
+    assert (
+        schema["required"] == ["currency", "status", "total"]
+        and "x-tracediff-seen" not in orjson.dumps(schema).decode()
+    )
+    assert schema["properties"]["total"]["type"] == "number" and schema["properties"]["status"]["enum"] == STATUSES
+    assert observed_view(store, TOOL)["result"]["disagreements"] == []
+    later = order_events([order(rng, 60)], start=60)
+    load(store, later + mcp_results(later, changed_at=0))
+    checked = store.get_trace(f"{61:032x}")["calls"][0]["validation"]["result"]
+    assert checked["valid"] is False and checked["schema"] == "result_schema"
+    assert {e["path"] for e in checked["errors"]} == {
+        "/structuredContent/currency",  # required, and missing
+        "/structuredContent/total",
+        "/structuredContent/status",
+    }
+    rows = {row["path"] for row in observed_view(store, TOOL)["result"]["disagreements"]}
+    assert rows == {"/structuredContent/total", "/structuredContent/status", "/structuredContent/currency"}
+
+
+def test_results_without_a_structured_value_cannot_be_adopted(store):
+    rng = random.Random(14)
+    events = order_events([order(rng, n) for n in range(3)])
+    texts = [
+        {**e, "snapshot": "result", "payload": {"content": [{"type": "text", "text": "paid"}]}}
+        for e in events
+        if e["snapshot"] == "response"
+    ]
+    load(store, events + texts)
+    assert observed_view(store, TOOL)["result"]["adoptable"] is False
+    with pytest.raises(ContractError) as refused:
+        adopt(store, TOOL, "result")
+    assert refused.value.code == "nothing_structured" and "result_schema" not in (store.get_tool(TOOL) or {})

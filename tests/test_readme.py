@@ -25,3 +25,13 @@ def test_the_quick_start_is_two_commands_and_ci_runs_the_test_command():
     commands = re.findall(r"```sh\n(.+?)\n```", quick)
     assert commands == ["pip install -e . && tracediff serve --demo", "pip install -e '.[test]' && python -m pytest"]
     assert commands[1] in (ROOT / ".ci" / "run").read_text()
+
+
+def test_every_command_and_every_lint_mismatch_kind_is_documented():
+    from webapp.cli.main import main
+    from webapp.contracts.lint import KINDS
+
+    for name in main.commands:
+        assert f"`tracediff {name}" in README, name
+    for kind in KINDS:
+        assert f"| `{kind}` |" in README, kind

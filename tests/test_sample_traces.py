@@ -2,6 +2,7 @@
 
 import json
 import re
+import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -265,14 +266,13 @@ def test_openapi_documents_pass_the_openapi_spec_validator(file_name):
     spec_validator.validate(load_json(CONTRACTS / file_name))
 
 
-def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_has(tmp_path):
+def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_has(sample_file, tmp_path):
     """Loaded as `serve --demo` loads them: findOrders' limit broke in 1.4.0, was resolved, regressed in 1.4.2."""
     from webapp.pipeline.problems import read_problem
     from webapp.store import Store
     from webapp.store.problem_filters import ProblemFilters
 
-    store = Store(tmp_path / "demo.db")
-    demo.load_folder(store, SAMPLES, None)
+    store = Store(shutil.copyfile(sample_file, tmp_path / "demo.db"))  # loaded so once per process (conftest.py)
     problems, _ = store.find_problems(ProblemFilters(limit=500))
     by_place = {(p["tool"], p["kind"], (p["left"] or {}).get("path")): p for p in problems}
     limit = read_problem(store, int(by_place[("findOrders", "type_changed", "/limit")]["id"][3:]))
@@ -291,7 +291,7 @@ def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_ha
     store.close()
 
 
-def test_the_demo_moves_to_the_day_before_now_and_keeps_its_numbers(tmp_path):
+def test_the_demo_moves_to_the_day_before_now_and_keeps_its_numbers(sample_file, tmp_path):
     """`serve --demo` shifts every time by whole days: "last 24h" shows calls, the TD numbers stay put."""
     from datetime import datetime, timedelta
 
@@ -299,10 +299,10 @@ def test_the_demo_moves_to_the_day_before_now_and_keeps_its_numbers(tmp_path):
     from webapp.store import Store
 
     now = datetime.now(UTC)
-    for name, moment in (("pinned.db", None), ("moved.db", now)):
-        store = Store(tmp_path / name)
-        demo.load_folder(store, SAMPLES, None, now=moment)
-        store.close()
+    shutil.copyfile(sample_file, tmp_path / "pinned.db")  # loaded in their own time, once per process (conftest.py)
+    store = Store(tmp_path / "moved.db")
+    demo.load_folder(store, SAMPLES, None, now=now)
+    store.close()
     pinned, moved = (_demo_problems(tmp_path / name) for name in ("pinned.db", "moved.db"))
     assert moved == pinned
     client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "moved.db"), "ANALYZER": "off"}).test_client()

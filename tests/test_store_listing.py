@@ -327,6 +327,14 @@ def test_the_list_page_ignores_a_stale_filter_value_instead_of_failing(client):
     assert client.get("/?severity=bogus&limit=abc").status_code == 200
 
 
+@pytest.mark.parametrize("args", ["since=yesterday", "until=2026-13-45", "since=2026-02-30T10:00:00Z&until=0"])
+def test_the_list_page_ignores_a_since_or_until_that_is_no_time_as_the_problem_list_does(client, args):
+    client.post("/api/v1/ingest", json={"trace_id": "t1", "call_id": "c1", "snapshot": "arguments", "payload": {}})
+    html = client.get(f"/?{args}").get_data(as_text=True)
+    assert html.count('class="trace-row') == 1
+    assert 'name="since" value=""' in html and 'name="until" value=""' in html  # the form says it was not used
+
+
 @pytest.mark.parametrize(
     "url", ["/api/v1/traces?q=%00", "/?q=%00", "/index.json?q=ab%00c%0A", "/api/v1/traces?tool=%00"]
 )

@@ -13,7 +13,7 @@ from webapp import pipeline
 from webapp.common import times
 from webapp.ingest.envelope import normalise_ts
 from webapp.store import Store
-from webapp.store.filters import absolute_time
+from webapp.web.filters import absolute_time
 
 FIXED = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z\Z")
 # Five calls 0.5 s apart across the second 10:00:00, each sent with another fraction width (or offset).

@@ -2,17 +2,12 @@
 
 import hashlib
 import re
-from pathlib import Path
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
-from webapp.cli import demo
-from webapp.store import stats
 from webapp.web.alignedview import COUNT_ROWS, FIRST_ROWS, MORE_ROWS
-
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
 
 
 def ingest(client, *events):
@@ -71,12 +66,6 @@ LIMIT_AS_STRING = sample_id("02-orders-limit-as-string.ndjson")
 CLEAN_ORDERS = sample_id("01-orders-clean-snake-case.ndjson")
 RESENT = sample_id("20-notes-request-resent-corrected.ndjson")
 NO_RESPONSE = sample_id("15-tasks-response-never-came.ndjson")
-
-
-@pytest.fixture
-def samples(store):
-    demo.load_folder(store, SAMPLES, None)
-    return store
 
 
 def listed_ids(html: str) -> list[str]:
@@ -267,14 +256,6 @@ def test_compare_marks_the_differences_stage_by_stage(client, samples):
 
 
 # -- a big store: counts out of band and capped, searches bounded ---------------------------
-
-
-@pytest.fixture
-def big(store):
-    from test_store_listing import bulk_traces
-
-    bulk_traces(store, stats.COUNT_CAP + 1, word="everywhere")
-    return store
 
 
 def test_on_a_big_store_the_list_comes_first_and_the_counts_load_after_it(client, big):

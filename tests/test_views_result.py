@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
 RESPONSE = {"orders": [{"id": "ord_1", "status": "unpaid", "total_cents": 1250}], "total": 1}
@@ -50,6 +51,35 @@ def test_a_text_result_gets_one_row_and_an_error_hidden_shows_at_its_ends(client
     html = client.get(f"/traces/{TRACE}?view=aligned").get_data(as_text=True)
     assert "error_hidden" in html and "No orders found." in html
     assert cells(html, "result") == [""]
+
+
+RATE_LIMITED = {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}}
+
+
+@pytest.mark.parametrize(
+    "result,prefix",
+    [
+        (
+            {"content": [{"type": "text", "text": "rate_limited"}], "structuredContent": RATE_LIMITED, "isError": True},
+            "/structuredContent/error",
+        ),
+        ({"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}}, "/error"),
+        (
+            {"content": [], "structuredContent": {"errorCode": "rate_limited", "canRetry": True}, "isError": True},
+            "/structuredContent",
+        ),
+    ],
+)
+def test_a_structured_error_result_aligns_with_the_error_envelope_field_by_field(client, result, prefix):
+    with_result(client, result, RATE_LIMITED, 503)
+    html = client.get(f"/traces/{TRACE}?view=aligned").get_data(as_text=True)
+    rows = re.findall(r'<tr class="arow.*?</tr>', html, re.S)
+    code_row = next(r for r in rows if 'data-snap="response" data-ptr="/error/code"' in r)
+    retry_row = next(r for r in rows if 'data-snap="response" data-ptr="/error/retryable"' in r)
+    code, retry = ("/errorCode", "/canRetry") if prefix == "/structuredContent" else ("/code", "/retryable")
+    assert f'data-snap="result" data-ptr="{prefix}{code}"' in code_row
+    assert f'data-snap="result" data-ptr="{prefix}{retry}"' in retry_row
+    assert cells(html, "result").count(prefix + code) == 1  # on the response's row, not on a row of its own
 
 
 def test_the_raw_view_shows_the_result_as_a_fourth_tree(client):

@@ -10,7 +10,9 @@ as "5"); the library exports its spans (and logs) over OTLP/HTTP to a local coll
 keeps every post. OUT_PREFIX.pb holds the posts as sent (protobuf), OUT_PREFIX.json the same in OTLP/JSON.
 """
 
+import functools
 import json
+import os
 import struct
 import sys
 import threading
@@ -166,9 +168,17 @@ def instrumented_client(lib: str):
     return client
 
 
+MODES = {  # LIB.MODE: a library set up another way its docs offer
+    "openai-v2.events": {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "EVENT_ONLY"},  # messages in logs only
+    "traceloop.tools": {},  # traceloop-sdk's @tool decorator alone: no model instrumentation
+}
+
+
 def instrument(lib: str, endpoint: str):
     """Set up `lib` as its README says; return the flushes to call before exit."""
-    if lib == "openai-v2":
+    if lib.partition(".")[2]:
+        os.environ.update(MODES[lib])
+    if lib.startswith("openai-v2"):
         flushes = otel_sdk(endpoint, logs=True)
         from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor
 
@@ -206,22 +216,6 @@ def instrument(lib: str, endpoint: str):
         OpenAIInstrumentor().instrument()
         McpInstrumentor().instrument()
         return flushes
-    if lib == "openinference-mcp":  # the MCP spans name the tool; the model's spans give the arguments
-        flushes = otel_sdk(endpoint)
-        from openinference.instrumentation.mcp import MCPInstrumentor
-        from openinference.instrumentation.openai import OpenAIInstrumentor
-
-        OpenAIInstrumentor().instrument()
-        MCPInstrumentor().instrument()
-        return flushes
-    if lib == "otel-mcp":
-        flushes = otel_sdk(endpoint)
-        from opentelemetry.instrumentation.mcp import McpInstrumentor
-        from opentelemetry.instrumentation.openai import OpenAIInstrumentor
-
-        OpenAIInstrumentor().instrument()
-        McpInstrumentor().instrument()
-        return flushes
     if lib == "logfire":
         import logfire
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -236,6 +230,15 @@ def instrument(lib: str, endpoint: str):
         logfire.instrument_openai()
         logfire.instrument_anthropic()
         return [logfire.force_flush]
+    if lib.startswith("traceloop"):  # traceloop-sdk: its own exporter, only the model instrumentations used here
+        os.environ.setdefault("TRACELOOP_METRICS_ENABLED", "false")  # tracediff takes no /v1/metrics
+        from opentelemetry import trace
+        from traceloop.sdk import Traceloop
+        from traceloop.sdk.instruments import Instruments
+
+        models = set() if lib == "traceloop.tools" else {Instruments.OPENAI, Instruments.ANTHROPIC}
+        Traceloop.init(app_name="orders-agent", api_endpoint=endpoint, instruments=models)
+        return [trace.get_tracer_provider().force_flush]
     if lib == "openlit":
         import openlit
         from opentelemetry import trace
@@ -243,6 +246,26 @@ def instrument(lib: str, endpoint: str):
         openlit.init(otlp_endpoint=endpoint, application_name="orders-agent", disable_metrics=True)
         return [trace.get_tracer_provider().force_flush]
     raise SystemExit(f"unknown library {lib!r}")
+
+
+def decorators(lib: str):
+    """Return how `lib`'s users mark the tool function and the agent run (traceloop: its `@tool` and `@agent`)."""
+    if lib.startswith("traceloop"):
+        from traceloop.sdk.decorators import agent, tool
+
+        return tool(name="find_orders"), agent(name="orders-agent")
+
+    def as_agent(run):
+        @functools.wraps(run)
+        def traced(*args):
+            from opentelemetry import trace
+
+            with trace.get_tracer("orders-agent").start_as_current_span("invoke_agent orders-agent"):
+                return run(*args)
+
+        return traced
+
+    return (lambda tool: tool), as_agent
 
 
 def run_openai(model_url: str, tool) -> None:
@@ -375,17 +398,16 @@ def main(lib: str, provider: str, turn: str, prefix: str) -> None:
     flushes = instrument(lib, collector.url)
     http = instrumented_client(lib)
     model_api = (anthropic_model if provider == "anthropic" else openai_model)(CALLS[turn])
+    as_tool, as_agent = decorators(lib)
     with StandIn(orders_api) as orders, StandIn(model_api) as model:
 
+        @as_tool
         def find_orders(status: str, limit: int) -> dict:
             # The planted bug: limit goes out as a string.
             return http.post(f"{orders.url}/orders/search", json={"status": status, "limit": str(limit)}).json()
 
-        from opentelemetry import trace
-
-        with trace.get_tracer("orders-agent").start_as_current_span("invoke_agent orders-agent"):
-            runs = {"openai": run_openai, "anthropic": run_anthropic, "mcp": run_openai_over_mcp}
-            runs[provider](model.url, find_orders)
+        runs = {"openai": run_openai, "anthropic": run_anthropic, "mcp": run_openai_over_mcp}
+        as_agent(runs[provider])(model.url, find_orders)
         assert len(orders.requests) == len(CALLS[turn]), orders.requests
         assert all(r["body"]["limit"] == "5" for r in orders.requests)
     for flush in flushes:

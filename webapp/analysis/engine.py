@@ -62,8 +62,9 @@ def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True, bu
         }
         docs["request"] = wire.document
         reading = read_result(snapshots.get("result"))
-        if reading is not None and _result_schema(contract) is not None:
-            validation["result"] = _result_validation(reading, contract)
+        name, schema = _result_schema(contract, reading, snapshots.get("response") is not None)
+        if name is not None:
+            validation["result"] = _result_validation(reading, name, schema)
         try:
             comparison = _comparisons(docs, contract, status, validation, findings, wire)
             comparison.returned = _way_back(docs["response"], status, reading, contract, findings)
@@ -116,19 +117,32 @@ def _way_back(response, status, reading: Reading | None, contract, out: list) ->
     return pairing if reading is not None else None
 
 
-def _result_schema(contract):
-    schema = (contract or {}).get("result_schema")
-    return schema if isinstance(schema, (dict, bool)) else None
+def _result_schema(contract, reading: Reading | None, response_logged: bool) -> tuple:
+    """Return (name, schema) the result is validated against, or (None, None).
+
+    The tool's `result_schema` (an MCP outputSchema) when it declares one. Else, for a call that logged
+    no response, a result that hands over a JSON body (the payload, or the JSON its text holds; not an
+    MCP structuredContent, the tool's own shape) stands for the server's answer: the response schema
+    (an OpenAPI operation's 2xx schema), or the error schema when the result says it failed. A logged
+    response is validated itself, and the result checked against it on the way back."""
+    declared = (contract or {}).get("result_schema")
+    if reading is None or isinstance(declared, (dict, bool)):
+        return (None, None) if reading is None else ("result_schema", declared)
+    if response_logged or reading.structured is MISSING or reading.prefix not in ("", None):
+        return None, None
+    key = "error_schema" if reading.is_error else "response_schema"
+    schema = (contract or {}).get(key)
+    return (key, schema) if isinstance(schema, (dict, bool)) else (None, None)
 
 
-def _result_validation(reading: Reading, contract) -> dict:
-    """Validate a structured result against the tool's output schema (MCP outputSchema)."""
-    if reading.structured is MISSING or reading.is_error:
-        return {"schema": "result_schema", "valid": None, "errors": []}
-    errors = validate(reading.structured, _result_schema(contract))
+def _result_validation(reading: Reading, name: str, schema) -> dict:
+    """Validate a structured result against its schema (see `_result_schema`)."""
+    if reading.structured is MISSING or (reading.is_error and name != "error_schema"):
+        return {"schema": name, "valid": None, "errors": []}
+    errors = validate(reading.structured, schema)
     for error in errors:
         error["path"] = (reading.prefix or "") + error["path"]
-    return {"schema": "result_schema", "valid": not errors, "errors": errors}
+    return {"schema": name, "valid": not errors, "errors": errors}
 
 
 def _result(docs, comparison: Comparison, validation, findings, want_sparse=True) -> dict:

@@ -48,6 +48,8 @@ def read_result(snapshot: dict | None) -> Reading | None:
         reading = Reading(told, None, payload, "")
     if told is not None and reading.is_error is None:
         reading.is_error = told
+    if told is not None and reading.is_error is told and not reading.flagged:
+        reading.flagged = "is_error"  # the envelope's flag told it
     reading.size = _size(payload, reading)
     return reading
 

@@ -22,8 +22,10 @@ from .values import is_container, is_number, norm_key, show
 DEFAULT_BUDGET_BYTES = 8 * 1024
 BYTES_PER_TOKEN = 4  # the usual estimate for English and JSON text
 _QUIET_KINDS = ("dropped", "added", "renamed", "case_changed", "moved")  # a result picks what it needs
-# The model reads these the same whatever the form: "PAID" for "paid", "5" for 5, a date written another way.
-_SAME_TO_A_READER = ("enum_changed", "type_changed", "format_changed")
+# The model reads these the same whatever the form: "PAID" for "paid", a date written another way. A type change
+# stays a warning, as on the way out: a client reading the structured result gets `"false"` (truthy) for false, and
+# the model copies `"42"` into its next call's integer argument.
+_SAME_TO_A_READER = ("enum_changed", "format_changed")
 _WORDS = re.compile(r"[^0-9a-z]+")
 _NO_RETRY = re.compile(
     r"\b(?:not|non|no|never|don'?t|do not|cannot|can'?t|won'?t|should not|shouldn'?t)[- ]?(?:be )?"
@@ -49,7 +51,7 @@ def result_findings(response, status: int | None, reading: Reading | None, contr
         return out, pairing
     failure = response_failure(response, status, contract)
     if failure is not None:
-        return out + _failure_findings(failure, reading), pairing
+        return out + _failure_findings(failure, reading), _error_pairing(response, failure, reading)
     if reading.is_error:
         out.append(_invented(reading, status))
     elif is_container(reading.structured) and is_container(response):
@@ -84,6 +86,20 @@ def _failure_findings(failure: Failure, reading: Reading) -> list[dict]:
         if meaning in failure.fields:
             out += _envelope_field(meaning, *failure.fields[meaning], reading)
     return out
+
+
+def _error_pairing(response, failure: Failure, reading: Reading) -> Pairing:
+    """Pair an error response with a structured error result for the aligned view: like any stage pair, and
+    each envelope field with the result field its check read (`/error/code` -> `/error/code`)."""
+    if not (is_container(response) and is_container(reading.structured)):
+        return Pairing(response, None)
+    pairing = pair_arguments(response, reading.structured, [], None)
+    for meaning, (path, _) in failure.fields.items():
+        found = _structured_field(meaning, reading.structured)
+        if found is not None and pairing.pairs.get(path) != found[0]:
+            pairing.pairs[path] = found[0]
+            pairing.whole.discard(path)
+    return pairing
 
 
 def _reads_as_success(failure: Failure, reading: Reading) -> bool:

@@ -17,6 +17,25 @@ DB_OPTION = click.option(
 )
 
 
+def _operations(ctx, param, values):
+    from ..contracts import ContractError, parse_operations
+
+    try:
+        return parse_operations(values)
+    except ContractError as error:
+        raise click.BadParameter(str(error), ctx, param) from None
+
+
+OPERATION_OPTION = click.option(
+    "--operation",
+    "operations",
+    multiple=True,
+    metavar="TOOL=OPERATION_ID",
+    callback=_operations,
+    help="Map a tool name to an OpenAPI operationId (repeatable).",
+)
+
+
 class InputError(click.ClickException):
     """A usage or input error found after parsing the options: one line, exit code 2."""
 

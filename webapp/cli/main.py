@@ -1,4 +1,4 @@
-"""The `tracediff` command: serve, ingest, tools, check, reanalyze, prune, backup, problems, alerts.
+"""The `tracediff` command: serve, ingest, tools, check, lint, reanalyze, prune, backup, problems, alerts.
 
 Each command imports what it needs when it runs, so that `--help` and `check` start at once.
 """
@@ -9,8 +9,9 @@ import click
 
 from ..version import __version__
 from .alerts import alerts
-from .common import DB_OPTION, InputError, _open_existing_store, _open_store, _settings
+from .common import DB_OPTION, OPERATION_OPTION, InputError, _open_existing_store, _open_store, _settings
 from .data import backup, ingest, migrate, prune
+from .lint import lint
 from .mappings import tools_map
 from .problems import problems
 from .serve import serve
@@ -59,25 +60,9 @@ def tools():
     """Tool contracts: import, list, show, map."""
 
 
-def _operations(ctx, param, values):
-    from ..contracts import ContractError, parse_operations
-
-    try:
-        return parse_operations(values)
-    except ContractError as error:
-        raise click.BadParameter(str(error), ctx, param) from None
-
-
 @tools.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "--operation",
-    "operations",
-    multiple=True,
-    metavar="TOOL=OPERATION_ID",
-    callback=_operations,
-    help="Map a tool name to an OpenAPI operationId (repeatable).",
-)
+@OPERATION_OPTION
 @DB_OPTION
 def tools_import(files, operations, database):
     """Import tool definitions, contracts or OpenAPI documents (JSON, or YAML: .yaml/.yml)."""
@@ -191,6 +176,13 @@ def reanalyze(budget, database):
     help="What the tool handed back to the model (JSON or text: an MCP CallToolResult, a tool_result block...).",
 )
 @click.option(
+    "--result-is-error",
+    type=click.BOOL,
+    default=None,
+    metavar="true|false",
+    help="Whether the model was told the call failed, for a --result with no flag of its own (plain text or JSON).",
+)
+@click.option(
     "--url",
     "--request-url",
     "url",
@@ -229,6 +221,7 @@ def check(
     request_file,
     response,
     result,
+    result_is_error,
     url,
     method,
     headers,
@@ -253,7 +246,10 @@ def check(
         raise click.UsageError("give fixture FOLDERS or --arguments/--request/--response files, not both")
     if not folders and not (any(files.values()) or http):
         raise click.UsageError("give fixture FOLDERS, or at least one of --arguments, --request, --url, --response")
-    options = CheckOptions(folders, files, contract, tool, status, "json" if as_json else output, junit, http)
+    if result_is_error is not None and result is None:
+        raise click.UsageError("--result-is-error says what the --result file told the model: give --result too")
+    output = "json" if as_json else output
+    options = CheckOptions(folders, files, contract, tool, status, output, junit, http, result_is_error)
     try:
         code = run_check(options, click.echo)
     except CheckInputError as error:
@@ -261,6 +257,7 @@ def check(
     sys.exit(code)
 
 
+main.add_command(lint)
 main.add_command(serve)
 main.add_command(alerts)
 main.add_command(problems)

@@ -4,7 +4,7 @@ from ..analysis.pointers import MISSING, child, resolve
 from .errors import ContractError
 from .inline import Inliner, operation_schemas
 from .refs import LITERAL_KEYS
-from .requests import operation_http
+from .requests import FORM, operation_http
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -41,6 +41,34 @@ def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> d
         if text:
             contracts[tool]["description"] = text
     return contracts
+
+
+def form_schema(doc: dict, operation_id: str) -> dict | None:
+    """Return the inlined schema of an operation's form-encoded request body (Stripe's), or None.
+
+    A contract keeps no schema for a form body (the analysis reads its fields as `form:/name`); `tracediff lint`
+    compares a tool's arguments with them."""
+    found = _openapi_operations(doc).get(operation_id)
+    body = found[1].get("requestBody") if found else None
+    body, _ = _follow(doc, body, "requestBody") if isinstance(body, dict) else (None, None)
+    content = body.get("content") if isinstance(body, dict) else None
+    media = (
+        next((m for m in content if str(m).split(";")[0].strip() == FORM), None) if isinstance(content, dict) else None
+    )
+    schema = content[media].get("schema") if media and isinstance(content[media], dict) else None
+    if not isinstance(schema, dict):
+        return None
+    try:
+        return Inliner(doc, str(doc["openapi"]).startswith("3.1")).inline(schema)
+    except (ValueError, RecursionError) as error:
+        raise ContractError(f"OpenAPI document: {error}", "bad_openapi") from error
+
+
+def operation_ids(doc) -> list[str]:
+    """Return the operationIds (or "METHOD /path") of an OpenAPI document's operations, in its order."""
+    if not isinstance(doc, dict):
+        raise ContractError("not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi")
+    return list(_openapi_operations(doc))
 
 
 def _openapi_operations(doc: dict) -> dict[str, tuple]:

@@ -4,7 +4,7 @@ from ..analysis.pointers import unescape
 from ..problems.fingerprint import ID
 from .shapes import _count, parent_of
 
-_TYPES = {"integer": ("integer", "number"), "number": ("number",)}
+_TYPES = {"number": ("number", "integer")}  # the observed types a declared type allows
 
 
 def disagreements(shape: dict | None, schema) -> list[dict]:

@@ -6,6 +6,7 @@ from ..analysis.kinds import sort_findings, worst
 from ..contracts import ContractError, validated_contract
 from ..observed import STAGES, drift_findings, empty_shape, facts_of, learn, observed_schema
 from ..observed.compare import disagreements
+from ..observed.structured import structured_shape
 from ..problems.fingerprint import normalise_path
 
 ERROR_STATUS = 400  # an error body has a shape of its own: the success shape is learnt from the rest
@@ -154,7 +155,15 @@ def observed_schemas(store, tool: str) -> dict:
     }
 
 
-ADOPTABLE = ("arguments", "request", "response")  # the stages a contract has a schema for
+ADOPTABLE = STAGES  # the stages a contract has a schema for: a result's is its structured part's (result_schema)
+
+
+def _checked_shape(stage: str, shape: dict | None) -> tuple[dict | None, str]:
+    """Return the part of a stage's shape its contract schema checks, and where it sits: a result's structured
+    part (MCP structuredContent, or JSON), the others whole."""
+    if stage != "result":
+        return shape, ""
+    return structured_shape(shape) or (None, "")
 
 
 def observed_view(store, tool: str) -> dict:
@@ -164,23 +173,40 @@ def observed_view(store, tool: str) -> dict:
     out = {}
     for stage in STAGES:
         shape, declared = shapes.get(stage), contract.get(f"{stage}_schema")
+        checked, prefix = _checked_shape(stage, shape)
         out[stage] = {
             "schema": observed_schema(shape),
             "calls": (shape or {}).get("calls", 0),
             "declared": declared is not None,
-            "adoptable": stage in ADOPTABLE and bool(shape and shape["calls"]),
-            "disagreements": disagreements(shape, declared) if declared is not None else [],
+            "adoptable": stage in ADOPTABLE and bool(checked and checked["calls"]),
+            "adopts": prefix,  # where in each payload the adopted schema applies ("" the whole payload)
+            "disagreements": _prefixed(disagreements(checked, declared), prefix) if declared is not None else [],
         }
     return out
 
 
+def _prefixed(rows: list[dict], prefix: str) -> list[dict]:
+    """Name the rows' paths in the stored payload (`/structuredContent/total`), not in the part checked."""
+    if not prefix:
+        return rows
+    return [{**row, "path": prefix + (row["path"] if row["path"] != "/" else "")} for row in rows]
+
+
 def adopt(store, tool: str, stage: str) -> dict:
-    """Write a stage's observed schema into the tool's contract as its declared schema (enforced from now on)."""
+    """Write a stage's observed schema into the tool's contract as its declared schema (enforced from now on);
+    a result's is the schema of its structured part, the `result_schema` an MCP outputSchema would be."""
     if stage not in ADOPTABLE:
         raise ContractError(f"stage must be one of {', '.join(ADOPTABLE)}", "bad_stage")
-    schema = observed_schema(store.observed_shapes(tool).get(stage))
-    if schema is None:
+    shape = store.observed_shapes(tool).get(stage)
+    if observed_schema(shape) is None:
         raise ContractError(f"no {stage} of {tool!r} was learnt yet: nothing to adopt", "nothing_observed")
+    schema = observed_schema(_checked_shape(stage, shape)[0])
+    if schema is None:
+        raise ContractError(
+            f"the results of {tool!r} learnt so far hold no structured value (MCP structuredContent, or JSON) "
+            "for a result schema to check: they are text or content blocks",
+            "nothing_structured",
+        )
     contract = store.get_tool(tool) or {}
     parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
     store.put_tool(tool, validated_contract(tool, {**parts, f"{stage}_schema": without_counts(schema)}))

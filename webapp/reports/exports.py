@@ -140,13 +140,23 @@ def check_command(call: dict, has_contract: bool) -> str:
             parts.append(f"--{name} {file}")
     if call["snapshots"].get("result"):
         parts.append(f"--result {RESULT_FILE}")
+    told = _result_told(call)
+    if told is not None:  # what call.json's result_is_error says to the folder form
+        parts.append(f"--result-is-error {str(told).lower()}")
     if call.get("status_code") is not None:
         parts.append(f"--status {call['status_code']}")
     http = _request_http(call).get("http") or {}
     for flag in ("method", "url"):
         if http.get(flag):
             parts.append(f"--{flag} {shlex.quote(http[flag])}")
+    parts += [f"--header {shlex.quote(f'{name}: {value}')}" for name, value in (http.get("headers") or {}).items()]
     return " ".join(parts)
+
+
+def _result_told(call: dict) -> bool | None:
+    """Return what the envelope said of the result (`"is_error"`, kept in its meta), or None when it said nothing."""
+    told = ((call["snapshots"].get("result") or {}).get("meta") or {}).get("is_error")
+    return told if isinstance(told, bool) else None
 
 
 def _request_http(call: dict) -> dict:
@@ -168,9 +178,8 @@ def fixtures_zip(call: dict, contract: dict | None) -> bytes:
         if result is not None:  # a text result is written as a JSON string, so the file is JSON whatever it holds
             archive.writestr(RESULT_FILE, json.dumps(result["payload"], indent=2, ensure_ascii=False) + "\n")
         call_info = {"tool": call.get("tool"), "status": call.get("status_code"), **_request_http(call)}
-        told = ((result or {}).get("meta") or {}).get("is_error")
-        if isinstance(told, bool):
-            call_info["result_is_error"] = told
+        if _result_told(call) is not None:
+            call_info["result_is_error"] = _result_told(call)
         archive.writestr(CALL_FILE, json.dumps(call_info, indent=2, ensure_ascii=False) + "\n")
         if contract:
             contract = {k: v for k, v in contract.items() if k != "updated_at"}

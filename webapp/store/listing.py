@@ -4,8 +4,8 @@ Every query here is driven by an index that yields rows newest first, or by a bo
 search matches, so the first page costs about the same at a thousand traces and at a million.
 """
 
-from ..common.digits import problem_number
-from .filters import TraceQuery, absolute_time
+from ..common import times
+from .filters import TraceQuery
 
 # Literal conditions, not parameters: the partial indexes of schema.py serve only a query whose
 # WHERE holds the very same expression.
@@ -182,17 +182,17 @@ def _add_trace_filters(query: TraceQuery, conditions: list, params: list) -> Non
         conditions.append(STATUS_CONDITIONS[query.status])
     if query.missing:
         conditions.append(f"t.has_{query.missing} = 0")
-    if query.problem:
+    if query.problem is not None:
         # the traces a problem was seen in (its calls' rows, by the problem's index); a merged problem's calls
         # moved to the one it was merged into (merged_into always names the last of a chain)
         conditions.append(
             "t.trace_id IN (SELECT trace_id FROM problem_calls WHERE problem_id = "
             "coalesce((SELECT merged_into FROM problems WHERE id = ?), ?))"
         )
-        params += [problem_number(query.problem)] * 2
+        params += [query.problem] * 2
     if query.since:
         conditions.append("t.last_ts >= ?")
-        params.append(absolute_time(query.since))
+        params.append(times.fixed(query.since))
     if query.until:
         conditions.append("t.last_ts <= ?")
-        params.append(absolute_time(query.until))
+        params.append(times.fixed(query.until))

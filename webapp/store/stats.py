@@ -4,7 +4,7 @@ import time
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from .filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery, absolute_time
+from .filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery
 from .listing import distinct_sql
 
 STRIP_HOURS = 168
@@ -107,9 +107,10 @@ def hourly_strip(
 ) -> dict:
     """Return calls and calls with findings per tool and hour, over the hours up to the newest call.
 
-    With `since`, the strip covers the filters' range (at most MAX_STRIP_HOURS), so six hours of an
-    incident fill the strip rather than a sliver of a fixed week; `through` runs it to `until`'s hour
-    even when the newest call came earlier (a window said in words, "the last 24 hours", is drawn whole).
+    `since` and `until` are stored times. With `since`, the strip covers the filters' range (at most
+    MAX_STRIP_HOURS), so six hours of an incident fill the strip rather than a sliver of a fixed week; `through`
+    runs it to `until`'s hour even when the newest call came earlier (a window said in words, "the last 24 hours",
+    is drawn whole).
     With `problem`, it is that problem's tool, and "findings" are the problem's occurrences (from its
     hourly rollup, at most the hour's calls)."""
     db = store.db
@@ -122,14 +123,14 @@ def hourly_strip(
         if row is None or (tool and tool != row[1]):
             return {"hours": [], "tools": {}}
         problem, tool = row[0], row[1] or ""
-    until = absolute_time(until) or "\uffff"
+    until = until or "\uffff"
     newest = db.execute("SELECT max(last_ts) FROM calls WHERE last_ts <= ?", (until,)).fetchone()[0]
     end = _hour_of(newest)
     if end is None:
         return {"hours": [], "tools": {}}
     if through and until != "\uffff":
         end = max(end, _last_hour_before(until) or end)
-    start = _hour_of(absolute_time(since)) if since else None
+    start = _hour_of(since) if since else None
     if start is not None:
         hours = min(MAX_STRIP_HOURS, max(1, int((end - start).total_seconds() // 3600) + 1))
     hour_list = [(end - timedelta(hours=n)).strftime("%Y-%m-%dT%H") for n in range(hours - 1, -1, -1)]

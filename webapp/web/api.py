@@ -21,12 +21,11 @@ from ..ingest.envelope import canonical_trace_id
 from ..ingest.model import too_large
 from ..problems.grouping import link_problems
 from ..store import IngestResult, StoreUnavailable
-from ..store.filters import TraceQuery, decode_cursor, encode_cursor
 from .admission import budgeted, hold_read
 from .bodies import body_deadline, cut_short
 from .db import get_store
 from .errors import ApiError, error_response, http_error_code
-from .filters import bad_trace_filter, trace_query
+from .filters import ListQuery, bad_trace_filter, decode_cursor, encode_cursor, trace_query
 from .metrics import note_store_unavailable, record_ingest
 from .security import admin_only
 
@@ -140,11 +139,11 @@ def otlp_export(parse, answer, endpoint: str):
 def list_traces():
     """List traces newest first, filtered, with a keyset cursor."""
     query, cursor = strict_query(request.args)
-    traces, next_cursor = get_store().find_traces(query, cursor)
+    traces, next_cursor = get_store().find_traces(query.filters(), cursor)
     return jsonify(traces=traces, next_cursor=encode_cursor(next_cursor))
 
 
-def strict_query(args) -> tuple[TraceQuery, tuple | None]:
+def strict_query(args) -> tuple[ListQuery, tuple | None]:
     """Return the list query and cursor of args; a value the list cannot use is a 400."""
     problem = bad_trace_filter(args, [kind for kind, _ in FINDING_KINDS])
     if problem:

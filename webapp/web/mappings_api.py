@@ -67,5 +67,5 @@ def adopt_observed(name):
     except orjson.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     if not isinstance(body, dict) or not isinstance(body.get("stage"), str):
-        raise ApiError(400, "bad_stage", 'send {"stage": "arguments" | "request" | "response"}')
+        raise ApiError(400, "bad_stage", 'send {"stage": "arguments" | "request" | "response" | "result"}')
     return jsonify(toolobserved.adopt(get_store(), name, body["stage"]))

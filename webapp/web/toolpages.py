@@ -9,10 +9,10 @@ from ..pipeline import mappings as toolmappings
 from ..pipeline import observed as toolobserved
 from ..pipeline.definitions import traffic_mark
 from ..store import stats
-from ..store.filters import TraceQuery
 from ..store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates, way_back_counts
 from . import charts
 from .db import get_store
+from .filters import ListQuery
 from .security import may_change_contracts
 from .views import page_or_fragment, strip_window
 
@@ -38,7 +38,7 @@ WAY_BACK_KINDS = ("error_hidden", "error_invented", "result_large")  # what the 
 def tools():
     """List every tool with a contract or calls: calls, calls with findings, last seen, open problems, releases,
     and each tool's hourly strip over the window that fits its calls."""
-    return render_template("tools.html", tools=tool_summaries(get_store()), query=TraceQuery(), **_strip_context())
+    return render_template("tools.html", tools=tool_summaries(get_store()), query=ListQuery(), **_strip_context())
 
 
 def _strip_context(tool: str = "") -> dict:
@@ -110,7 +110,7 @@ def tool(name):
         **data,
         **_mapping_context(name),
         schemas=[(k, data["contract"][k]) for k in SCHEMAS if (data["contract"] or {}).get(k)],
-        query=TraceQuery(tool=name),
+        query=ListQuery(tool=name),
         **_strip_context(name),
     )
 

@@ -13,20 +13,13 @@ from ..reports import exports
 from ..reports.text import visible
 from ..store import stats
 from ..store.codec import paused_collector
-from ..store.filters import (
-    SEVERITIES,
-    SNAPSHOTS,
-    STATUS_CLASSES,
-    TraceQuery,
-    decode_cursor,
-    encode_cursor,
-)
+from ..store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES
 from ..store.listing import SEARCH_CAP
 from . import alignedview, charts, tracepage
 from .api import strict_query
 from .compare import compare_calls
 from .db import get_store
-from .filters import trace_query
+from .filters import ListQuery, decode_cursor, encode_cursor, trace_query
 from .ranges import quick_links, shown_window
 from .security import may_change_contracts
 from .tree import children_tokens, parse_node_id
@@ -75,11 +68,11 @@ def _list_context() -> dict:
         cursor = decode_cursor(request.args.get("cursor"))
     except ValueError:
         cursor = None
-    store = get_store()
-    traces, next_cursor = store.find_traces(query, cursor)
+    store, filters = get_store(), query.filters()
+    traces, next_cursor = store.find_traces(filters, cursor)
     # after a contract change, the rows shown are re-analysed now, as a trace page would be
     if pipeline.fresh_list(store, [t["trace_id"] for t in traces], budget=current_app.config.get("ANALYSIS_BUDGET")):
-        traces, next_cursor = store.find_traces(query, cursor)
+        traces, next_cursor = store.find_traces(filters, cursor)
     next_url = url_for("views.index", **query.as_args(), cursor=encode_cursor(next_cursor)) if next_cursor else None
     return {
         "traces": traces,
@@ -94,16 +87,16 @@ def _list_context() -> dict:
     }
 
 
-def _facet_counts(query: TraceQuery, wanted: bool) -> dict | None:
+def _facet_counts(query: ListQuery, wanted: bool) -> dict | None:
     """Return the capped counts per filter value when asked for or cheap; None means "ask with part=counts"."""
     store = get_store()
     cheap = stats.counts_are_cheap(store)  # a small store counts everything while the page waits
     if not (wanted or cheap):
         return None
-    return stats.filter_counts(store, query, None if cheap else stats.COUNT_BUDGET_S)
+    return stats.filter_counts(store, query.filters(), None if cheap else stats.COUNT_BUDGET_S)
 
 
-def _counts_context(query: TraceQuery, wanted: bool) -> dict:
+def _counts_context(query: ListQuery, wanted: bool) -> dict:
     """Return the facet counts and the hourly strip, or only where to fetch them."""
     counts = _facet_counts(query, wanted)
     context = {

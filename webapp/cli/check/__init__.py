@@ -26,12 +26,14 @@ class CheckOptions:
     output: str = "text"  # text, github or json
     junit: str | None = None
     http: dict | None = None  # the request's method, URL and headers (--method, --url, --header)
+    result_is_error: bool | None = None  # what a flagless result told the model (--result-is-error)
 
 
 def cases(options: CheckOptions) -> list[Case]:
     """Read the call of the files given, or the call of every fixture folder under the folders given."""
     if not options.folders:
-        return [single_case(options.files, options.status, options.contract, options.tool, options.http)]
+        files, http = options.files, options.http
+        return [single_case(files, options.status, options.contract, options.tool, http, options.result_is_error)]
     return [
         folder_case(folder, options.contract, options.tool, options.status)
         for folder in fixture_folders(options.folders)

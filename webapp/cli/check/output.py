@@ -12,15 +12,16 @@ MAX_ANNOTATIONS = 50  # per call: GitHub shows only the first few of a step anyw
 LEVELS = {"error": "error", "warning": "warning"}  # info findings never fail a check: no annotation
 
 
-def counts_line(outcomes: list[dict]) -> str:
-    """One line: how many calls passed, failed, and could not be checked."""
+def counts_line(outcomes: list[dict], noun: str = "call") -> str:
+    """One line: how many calls (or tools, for `tracediff lint`) passed, failed, and could not be checked."""
     total = {kind: sum(o["outcome"] == kind for o in outcomes) for kind in (PASSED, FAILED, BROKEN)}
     return (
-        f"{len(outcomes)} call(s): {total[PASSED]} passed, {total[FAILED]} failed, {total[BROKEN]} could not be checked"
+        f"{len(outcomes)} {noun}(s): {total[PASSED]} passed, {total[FAILED]} failed, "
+        f"{total[BROKEN]} could not be checked"
     )
 
 
-def text(outcomes: list[dict], folders: bool) -> str:
+def text(outcomes: list[dict], folders: bool, noun: str = "call") -> str:
     """The terminal report: the analysis of one call, or a line per folder and the counts."""
     if not folders:
         return visible(format_check(outcomes[0]["result"]))
@@ -34,7 +35,7 @@ def text(outcomes: list[dict], folders: bool) -> str:
             lines += [f"  {line}" for line in format_check(o["result"]).splitlines()]
         else:
             lines.append(f"PASS   {name}")
-    lines.append(counts_line(outcomes))
+    lines.append(counts_line(outcomes, noun))
     return visible("\n".join(lines))
 
 
@@ -53,11 +54,11 @@ def as_json(outcomes: list[dict], folders: bool) -> str:
     return orjson.dumps(document, option=orjson.OPT_INDENT_2).decode()
 
 
-def github(outcomes: list[dict]) -> str:
+def github(outcomes: list[dict], title: str = "tracediff check", noun: str = "call") -> str:
     """GitHub Actions workflow commands: an annotation per failing finding, then the counts."""
     lines = []
     for o in outcomes:
-        notes = list(_annotations(o))
+        notes = list(_annotations(o, title))
         lines += notes[:MAX_ANNOTATIONS]
         if len(notes) > MAX_ANNOTATIONS:
             lines.append(
@@ -65,14 +66,14 @@ def github(outcomes: list[dict]) -> str:
                     "notice", o["case"].name, "tracediff", f"{len(notes) - MAX_ANNOTATIONS} more finding(s) not shown"
                 )
             )
-    lines.append(counts_line(outcomes))
+    lines.append(counts_line(outcomes, noun))
     return "\n".join(lines)
 
 
-def _annotations(outcome: dict):
+def _annotations(outcome: dict, title: str):
     case, result = outcome["case"], outcome["result"]
     if outcome["outcome"] == BROKEN:
-        yield _command("error", case.error_file or case.name, "tracediff check", case.error)
+        yield _command("error", case.error_file or case.name, title, case.error)
         return
     for name in SNAPSHOT_NAMES:
         file = case.files.get(name)
@@ -117,7 +118,7 @@ def _xml(text: str) -> str:
     return visible(text).translate(_NOT_XML)
 
 
-def junit(outcomes: list[dict]) -> bytes:
+def junit(outcomes: list[dict], title: str = "tracediff check") -> bytes:
     """JUnit XML: a test case per call, a failure with its findings, an error when it could not be read."""
     from xml.etree import ElementTree  # here: only --junit needs it
 
@@ -125,8 +126,8 @@ def junit(outcomes: list[dict]) -> bytes:
     errors = sum(o["outcome"] == BROKEN for o in outcomes)
     seconds = f"{sum(o['seconds'] for o in outcomes):.3f}"
     counts = {"tests": str(len(outcomes)), "failures": str(failures), "errors": str(errors), "time": seconds}
-    suites = ElementTree.Element("testsuites", name="tracediff check", **counts)
-    suite = ElementTree.SubElement(suites, "testsuite", name="tracediff check", skipped="0", **counts)
+    suites = ElementTree.Element("testsuites", name=title, **counts)
+    suite = ElementTree.SubElement(suites, "testsuite", name=title, skipped="0", **counts)
     for o in outcomes:
         case = o["case"]
         tool = (case.contract or {}).get("name") or "tracediff"

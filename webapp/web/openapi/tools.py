@@ -157,7 +157,7 @@ def observed_paths(name: dict, not_json: dict) -> dict:
     }
     drafts = {"type": "object", "required": list(STAGES), "properties": {stage: draft for stage in STAGES}}
     unknown = error("No contract and no calls for this tool.")
-    stage = {"type": "object", "required": ["stage"], "properties": {"stage": {"enum": list(STAGES[:3])}}}
+    stage = {"type": "object", "required": ["stage"], "properties": {"stage": {"enum": list(STAGES)}}}
     return {
         "/api/v1/tools/{name}/observed": {
             "get": operation(
@@ -172,7 +172,9 @@ def observed_paths(name: dict, not_json: dict) -> dict:
                 "Write a stage's observed schema into the tool's contract as its declared schema (enforced from then).",
                 {
                     "200": json_body(ref("Tool"), "The stored contract."),
-                    "400": error("Not a stage with a schema, or nothing learnt of it yet."),
+                    "400": error(
+                        "Not a stage, nothing learnt of it yet, or results with no structured value to adopt."
+                    ),
                     "404": unknown,
                     "422": not_json,
                 },

@@ -12,11 +12,10 @@ from ...problems.states import BadChange, parse_change
 from ...problems.strips import strip
 from ...problems.timeline import default_range
 from ...store.errors import ChangeRefused
-from ...store.filters import absolute_time
 from .. import security
 from ..db import get_store
 from ..errors import ApiError
-from ..filters import bad_time
+from ..filters import absolute_time, bad_time
 from .query import ProblemQuery, bad_range
 
 bp = Blueprint("problems_api", __name__)

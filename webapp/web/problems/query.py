@@ -8,9 +8,8 @@ from ...analysis.kinds import KIND_NAMES
 from ...common.digits import is_digits
 from ...problems.fingerprint import SCHEMA_KIND
 from ...problems.states import STATES, new_since
-from ...store.filters import MAX_LIMIT, absolute_time, query_args
 from ...store.problem_filters import ProblemFilters
-from ..filters import bad_filter, is_time
+from ..filters import MAX_LIMIT, absolute_time, bad_filter, is_time, known_values, query_args
 
 TICKETS = ("linked", "unlinked")
 CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND), "ticket": TICKETS}
@@ -40,12 +39,7 @@ class ProblemQuery:
             for f in fields(cls)
             if f.name != "limit"
         }
-        for name, choices in CHOICES.items():
-            if values[name] not in choices:
-                values[name] = ""
-        for name in ("since", "until"):
-            if values[name] and not is_time(values[name]):
-                values[name] = ""
+        values = known_values(values, CHOICES)
         limit = args.get("limit", "50")
         limit = min(max(int(limit), 1), MAX_LIMIT) if is_digits(str(limit)) else 50
         return cls(limit=limit, **values)

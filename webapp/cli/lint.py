@@ -1,0 +1,108 @@
+"""`tracediff lint TOOLS_FILE [OPENAPI_FILE]`: each tool's arguments schema against the request of the API operation
+it maps to, before any traffic; the reports and exit codes of `tracediff check` (0 nothing past info, 1 a warning or
+an error, 2 a file that cannot be used or a tool that cannot be linted)."""
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .common import OPERATION_OPTION, InputError
+
+
+@click.command()
+@click.argument("tools_file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("openapi_file", required=False, type=click.Path(exists=True, dir_okay=False))
+@OPERATION_OPTION
+@click.option(
+    "--mapping",
+    "mapping_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Contracts whose `mapping` declares argument -> request pairs and transforms, as `tracediff tools show` "
+    'prints them ([{"name": TOOL, "mapping": [{"arguments": "/total", "request": "/total_cents", '
+    '"transform": "x100"}]}]).',
+)
+@click.option("--tool", default=None, help="Lint this tool only.")
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "github", "json"]),
+    default="text",
+    show_default=True,
+    help="Report as text, as GitHub Actions annotations, or as JSON.",
+)
+@click.option("--junit", type=click.Path(dir_okay=False), default=None, help="Also write a JUnit XML report here.")
+def lint(tools_file, openapi_file, operations, mapping_file, tool, output, junit):
+    """Compare each tool's arguments with the API operation it maps to (OpenAPI, JSON or YAML); exit 1 on a
+    mismatch, 2 on bad input."""
+    from ..contracts import ContractError, load_file
+    from ..contracts.lint import lint_targets
+
+    try:
+        targets = lint_targets(
+            load_file(tools_file),
+            load_file(openapi_file) if openapi_file else None,
+            operations,
+            load_file(mapping_file) if mapping_file else None,
+            tool,
+        )
+    except ContractError as error:
+        raise InputError(str(error)) from None
+    files = {"arguments": tools_file, "request": openapi_file or tools_file}
+    outcomes = [_outcome(target, files) for target in targets]
+    sys.exit(_report(outcomes, output, junit))
+
+
+def _outcome(target, files: dict) -> dict:
+    """Lint one target into the outcome `tracediff check`'s reports read: its case, outcome, result and time."""
+    from ..analysis.kinds import worst
+    from ..contracts.lint import lint_contract
+    from .check.inputs import Case
+    from .check.run import BROKEN, FAILED, PASSED, fails
+
+    case = Case(target.tool, files, contract={"name": target.tool})
+    if target.error is not None:
+        case.error, case.error_file = target.error, files["request"]
+        return {"case": case, "outcome": BROKEN, "result": None, "seconds": 0.0}
+    start = time.perf_counter()
+    found = lint_contract(target.contract)
+    summary = {severity: sum(f["severity"] == severity for f in found) for severity in ("error", "warning", "info")}
+    result = {"findings": found, "validation": {}, "summary": summary, "worst": worst(f["severity"] for f in found)}
+    result["operation"] = target.operation
+    seconds = time.perf_counter() - start
+    return {"case": case, "outcome": FAILED if fails(result) else PASSED, "result": result, "seconds": seconds}
+
+
+def _report(outcomes: list[dict], output: str, junit: str | None) -> int:
+    """Print the report, write the JUnit file; return the exit code."""
+    import orjson
+
+    from .check import output as reports
+    from .check.run import exit_code
+
+    if output == "json":
+        document = {
+            "tools": [
+                {
+                    "tool": o["case"].name,
+                    "operation": (o["result"] or {}).get("operation"),
+                    "outcome": o["outcome"],
+                    "error": o["case"].error,
+                    "mismatches": (o["result"] or {}).get("findings", []),
+                }
+                for o in outcomes
+            ],
+            "summary": reports.counts_line(outcomes, "tool"),
+        }
+        click.echo(orjson.dumps(document, option=orjson.OPT_INDENT_2).decode())
+    elif output == "github":
+        click.echo(reports.github(outcomes, "tracediff lint", "tool"))
+    else:
+        click.echo(reports.text(outcomes, True, "tool"))
+    if junit:
+        try:
+            Path(junit).write_bytes(reports.junit(outcomes, "tracediff lint"))
+        except OSError as error:
+            raise InputError(f"{junit}: cannot write the JUnit report: {error.strerror or error}") from None
+    return exit_code(outcomes)

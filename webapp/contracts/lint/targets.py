@@ -1,0 +1,99 @@
+"""Which contracts `tracediff lint` compares: each tool of a tools list with the OpenAPI operation it maps to.
+
+A tool maps to the operation `--operation TOOL=OPERATION_ID` names, else to the one its name is (`listInvoices`,
+or `list_invoices` in another case style). Without an OpenAPI document the tools file holds whole contracts (as
+`tracediff tools show` prints them), each with its request schema or `http`. A mapping document (contracts as
+`tools import` reads them) adds each tool's declared `mapping` (argument -> request pairs and their transforms)
+and `consumed`."""
+
+from dataclasses import dataclass
+
+from ...analysis.values import norm_key
+from ..checks import validated_contract
+from ..errors import ContractError
+from ..openapi import form_schema, operation_ids, tools_from_openapi
+from ..read import contracts_from_document, is_bare_contract, read_contracts
+from ..requests import FORM
+
+MAPPING_PARTS = ("mapping", "consumed")
+REQUEST_PARTS = ("request_schema", "http")
+
+
+@dataclass
+class Target:
+    """One tool to lint: its contract (arguments, request, mapping), or why it cannot be linted."""
+
+    tool: str
+    contract: dict | None = None
+    operation: str | None = None
+    error: str | None = None
+
+
+def lint_targets(tools_document, openapi=None, operations=None, mapping=None, only=None) -> list[Target]:
+    """Return a Target per tool of the tools document (or only the one named `only`); refuse unusable documents."""
+    tools = read_contracts(tools_document).contracts
+    if only is not None and only not in tools:
+        raise ContractError(f"no tool {only!r} in the tools list; it has: {', '.join(sorted(tools))}", "bad_tool")
+    names = [only] if only is not None else sorted(tools)
+    for tool in operations or {}:
+        if tool not in tools:
+            raise ContractError(f"--operation {tool}=...: no tool {tool!r} in the tools list", "bad_operation")
+    declared = mapping_parts(mapping, names) if mapping is not None else {}
+    if openapi is None:
+        return [_own(name, tools[name], declared.get(name, {})) for name in names]
+    known = operation_ids(openapi)
+    return [
+        _with_operation(name, tools[name], openapi, known, operations or {}, declared.get(name, {})) for name in names
+    ]
+
+
+def mapping_parts(document, names: list[str]) -> dict[str, dict]:
+    """Return {tool: {"mapping", "consumed"}} from a contracts document; a bare one is the only tool's."""
+    if is_bare_contract(document):
+        if len(names) != 1:
+            raise ContractError("a mapping without a tool name applies to one tool only: choose it with --tool")
+        found = {names[0]: document}
+    else:
+        found = contracts_from_document(document)
+    out = {}
+    for tool, parts in found.items():
+        kept = {key: parts[key] for key in MAPPING_PARTS if parts.get(key) is not None}
+        out[tool] = validated_contract(tool, kept)
+    return out
+
+
+def _own(name: str, parts: dict, declared: dict) -> Target:
+    contract = {**parts, **declared}
+    if not any(contract.get(key) for key in REQUEST_PARTS):
+        return Target(name, error=f"{name}: no request schema or http to lint against (give the OpenAPI document)")
+    return Target(name, contract)
+
+
+def _with_operation(name, parts, openapi, known, operations, declared) -> Target:
+    operation = operations.get(name) or operation_for(name, known)
+    if operation is None:
+        return Target(
+            name,
+            error=f"{name}: no operation of the OpenAPI document is named so; map it with "
+            f"--operation {name}=OPERATION_ID",
+        )
+    try:
+        request = tools_from_openapi(openapi, {name: operation})[name]  # one operation: each inlined alone
+    except ContractError as error:
+        return Target(name, operation=operation, error=f"{name} ({operation}): {error}")
+    contract = {key: request[key] for key in REQUEST_PARTS if request.get(key) is not None}
+    if request.get("request_schema") is None and (request.get("http") or {}).get("content_type") == FORM:
+        try:
+            contract["form_schema"] = form_schema(openapi, operation)  # the fields of a form body: `form:/amount`
+        except ContractError as error:
+            return Target(name, operation=operation, error=f"{name} ({operation}): {error}")
+    contract.update({key: value for key, value in parts.items() if key not in REQUEST_PARTS}, **declared)
+    return Target(name, contract, operation)
+
+
+def operation_for(tool: str, known: list[str]) -> str | None:
+    """Return the operation a tool is named after: the same operationId, else the one in another case style."""
+    if tool in known:
+        return tool
+    alike = [op for op in known if norm_key(op) == norm_key(tool)]
+    return alike[0] if len(alike) == 1 else None
