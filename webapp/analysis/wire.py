@@ -142,6 +142,11 @@ def match_template(template: str, path: str) -> dict | None:
     return {name: unquote(value) for name, value in zip(names, hit.groups())}
 
 
+def template_variables(template: str) -> list[str]:
+    """Return the variables of a URL template in order (`/v1/invoices/{invoiceId}/pay` -> ["invoiceId"])."""
+    return _VARIABLE.findall(template)
+
+
 def variable_segments(path: str, values: set[str]) -> dict:
     """Without a template, return {index: segment} of the segments that may come from arguments:
     those equal to an argument's text, or holding a digit (ids), never a version (`v1`)."""
