@@ -197,7 +197,7 @@ def _ids(items, key):
 def _scalar_key(value):
     try:
         return jsontext.dumps(value)
-    except TypeError:  # integers beyond 64 bits
+    except TypeError:  # what JSON cannot write (a lone surrogate)
         return repr(value)
 
 

@@ -53,7 +53,7 @@ def _is_big(instance) -> bool:
         return False
     try:
         return len(jsontext.dumps(instance)) > BIG_INSTANCE
-    except TypeError:  # integers beyond 64 bits: only the Python validator takes them
+    except TypeError:  # what JSON cannot write: only the Python validator takes it
         return False
 
 

@@ -100,7 +100,7 @@ def merged_order(pairs: list[tuple[int, int]], len_a: int, len_b: int) -> list[t
 def _value_key(value) -> bytes:
     try:
         return jsontext.dumps(value, option=jsontext.OPT_SORT_KEYS)
-    except TypeError:  # integers beyond 64 bits
+    except TypeError:  # what JSON cannot write (a lone surrogate)
         return repr(value).encode()
 
 
