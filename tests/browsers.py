@@ -1,4 +1,5 @@
-"""What the browser tests share: Debian's Chromium (required on CI), launched the one way this machine allows."""
+"""What the browser tests share: Debian's Chromium (required on CI), launched the one way this machine allows, and
+the fixtures conftest.py hands every browser test (`browser`, `page`, `screenshot`)."""
 
 import os
 from contextlib import contextmanager
@@ -35,3 +36,32 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for a test module."""
+    with chromium() as running:
+        yield running
+
+
+@pytest.fixture
+def page(browser, request):
+    """A fresh page the size of the module's VIEWPORT (default 1400x800); a script error on it fails the test."""
+    context = browser.new_context(viewport=getattr(request.module, "VIEWPORT", {"width": 1400, "height": 800}))
+    opened = context.new_page()
+    errors = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def screenshot(request, tmp_path):
+    """Save a page as docs/screenshots/NAME with --screenshots, else in the test's own temporary folder."""
+    folder = SCREENSHOTS if request.config.getoption("--screenshots") else tmp_path
+    return lambda page, name: page.screenshot(path=str(folder / name), full_page=True)

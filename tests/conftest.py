@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from browsers import browser, page, screenshot  # noqa: F401 (the browser tests' fixtures)
 from databases import BuiltDatabases, PostgresDatabases, engines
 from hypothesis import HealthCheck, settings
 

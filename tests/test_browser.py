@@ -11,11 +11,10 @@ import time
 
 import httpx
 import pytest
-from browsers import chromium, need_chromium
+from browsers import need_chromium
 from conftest import ROOT, SAMPLES, LiveServer
 from helpers import ndjson
 
-SCREENSHOTS = ROOT / "docs" / "screenshots"
 LIMIT_AS_STRING = hashlib.sha256(b"tracediff-sample/02-orders-limit-as-string.ndjson").hexdigest()[:32]
 HOSTILE = "b0571e0000000000000000000000cafe"
 BIG = "b1600000000000000000000000000001"
@@ -93,30 +92,6 @@ def server(tmp_path_factory):
     assert httpx.post(live.url + "/api/v1/ingest", content=body, timeout=30).status_code == 200
     yield live
     live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 800})
-    opened = context.new_page()
-    errors = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, errors
-
-
-@pytest.fixture
-def screenshot(request, tmp_path):
-    """Save a page as docs/screenshots/NAME with --screenshots, else in the test's own temporary folder."""
-    folder = SCREENSHOTS if request.config.getoption("--screenshots") else tmp_path
-    return lambda page, name: page.screenshot(path=str(folder / name))
 
 
 def node(page, node_id: str):

@@ -5,7 +5,7 @@ import time
 
 import httpx
 import pytest
-from browsers import launch, need_chromium
+from browsers import need_chromium
 from conftest import ROOT, LiveServer
 from helpers import ndjson
 from renames import TOOL, events, traffic
@@ -16,7 +16,9 @@ pytestmark = pytest.mark.browser
 
 need_chromium()
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+VIEWPORT = {"width": 1300, "height": 900}
 
 
 def wait_for(check, what: str, timeout: float = 30):
@@ -45,18 +47,6 @@ def server(tmp_path_factory):
     )
     yield live
     live.stop()
-
-
-@pytest.fixture
-def page():
-    with sync_playwright() as p:
-        browser = launch(p)
-        opened = browser.new_context(viewport={"width": 1300, "height": 900}).new_page()
-        errors = []
-        opened.on("pageerror", lambda error: errors.append(str(error)))
-        yield opened
-        browser.close()
-        assert not errors, errors
 
 
 def post(server, arguments, request, trace_id):

@@ -11,14 +11,15 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-from browsers import launch, need_chromium
+from browsers import need_chromium
 from conftest import ROOT, LiveServer
 from helpers import ndjson
 
-SCREENSHOTS = ROOT / "docs" / "screenshots"
 need_chromium()
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+VIEWPORT = {"width": 1400, "height": 1000}
 
 
 @pytest.fixture(scope="module")
@@ -28,23 +29,6 @@ def server(tmp_path_factory):
     ).start()
     yield live
     live.stop()
-
-
-@pytest.fixture
-def page(server):
-    with sync_playwright() as p:
-        browser = launch(p)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.set_default_timeout(20_000)
-        yield page
-        browser.close()
-
-
-@pytest.fixture
-def screenshot(request, tmp_path):
-    """Save a page as docs/screenshots/NAME with --screenshots, else in the test's own temporary folder."""
-    folder = SCREENSHOTS if request.config.getoption("--screenshots") else tmp_path
-    return lambda page, name: page.screenshot(path=str(folder / name), full_page=True)
 
 
 def later_failing_call(trace_id: str) -> bytes:

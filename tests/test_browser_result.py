@@ -3,7 +3,7 @@ through renames (Playwright driving Debian's Chromium against `tracediff serve`)
 
 import httpx
 import pytest
-from browsers import chromium, need_chromium
+from browsers import need_chromium
 from conftest import ROOT, LiveServer
 from helpers import ndjson
 
@@ -17,6 +17,9 @@ CHANGED = "4e5017000000000000000000000000a2"
 FAILED = "4e5017000000000000000000000000a3"
 RATE_LIMITED = {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}}
 RESPONSE = {"orders": [{"id": "ord_1", "status": "unpaid", "total_cents": 1250}], "total": 1}
+
+
+VIEWPORT = {"width": 1600, "height": 900}
 
 
 def call(trace: str, state: str, response=RESPONSE, status=200, result=None) -> list[dict]:
@@ -47,23 +50,6 @@ def server(tmp_path_factory):
     assert httpx.post(live.url + "/api/v1/ingest", content=ndjson(*events), timeout=30).status_code == 200
     yield live
     live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1600, "height": 900})
-    opened = context.new_page()
-    errors = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, errors
 
 
 def row_of(page, response: str, result: str):

@@ -15,7 +15,7 @@ import time
 
 import httpx
 import pytest
-from browsers import chromium, need_chromium
+from browsers import need_chromium
 from conftest import ROOT, LiveServer
 
 SIZE = 1_000_000
@@ -45,12 +45,6 @@ def server(tmp_path_factory):
     )
     yield live
     live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 def usable_after(browser, url: str) -> tuple[float, int, int, dict]:

@@ -12,7 +12,7 @@ import time
 
 import httpx
 import pytest
-from browsers import chromium, need_chromium
+from browsers import need_chromium
 from conftest import ROOT, LiveServer
 
 ADMIN, SHIPPER = "adm-3c9e1a7f5b2d4086", "ing-8f2a6c0e4b1d3957"
@@ -32,12 +32,6 @@ def server(tmp_path_factory):
     live = LiveServer(tmp_path_factory.mktemp("signin") / "demo.db", env=env, args=["--demo"]).start()
     yield live
     live.stop()
-
-
-@pytest.fixture
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 def open_problem(server) -> str:

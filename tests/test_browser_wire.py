@@ -3,7 +3,7 @@ parameter, path segment or form field (Playwright driving Debian's Chromium agai
 
 import httpx
 import pytest
-from browsers import chromium, need_chromium
+from browsers import need_chromium
 from conftest import ROOT, LiveServer
 from helpers import ndjson
 
@@ -53,23 +53,6 @@ def server(tmp_path_factory):
     assert httpx.post(live.url + "/api/v1/ingest", content=ndjson(*events), timeout=30).status_code == 200
     yield live
     live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 800})
-    opened = context.new_page()
-    errors = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, errors
 
 
 def aligned(page, argument: str, request: str):

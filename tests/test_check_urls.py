@@ -6,6 +6,7 @@ import json
 import zipfile
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from helpers import envelope, ndjson
 
@@ -112,3 +113,14 @@ def test_the_fixtures_zip_of_a_get_call_replays_with_its_url(client, tmp_path):
     assert "--url" in (folder / "README.md").read_text()
     result = check(folder)
     assert result.exit_code == 1 and "status" in result.output
+
+
+@pytest.mark.parametrize("url", ["not a url", "api.example.com/orders", "ftp://x/y", "https:///orders", "/orders x"])
+def test_a_url_that_is_neither_absolute_nor_a_path_is_a_usage_error(tmp_path, url):
+    result = check("--arguments", arguments(tmp_path), "--method", "GET", "--url", url)
+    assert result.exit_code == 2 and "--url" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("url", [ORDERS_URL, "/orders?status=paid&page_size=5", "http://localhost:8080/orders"])
+def test_an_absolute_url_or_a_path_is_taken(tmp_path, url):
+    assert check("--arguments", arguments(tmp_path), "--method", "GET", "--url", url).exit_code in (0, 1)

@@ -23,6 +23,8 @@ def any_value(v):
         return AnyValue(bool_value=v)
     if isinstance(v, int):
         return AnyValue(int_value=v)
+    if isinstance(v, float):
+        return AnyValue(double_value=v)
     if isinstance(v, dict):
         return AnyValue(kvlist_value={"values": [KeyValue(key=k, value=any_value(x)) for k, x in v.items()]})
     if isinstance(v, list):
@@ -480,3 +482,60 @@ def test_an_int_value_that_is_no_int64_keeps_its_text_instead_of_failing_or_beco
     assert answer.status_code == 200, answer.get_data(as_text=True)
     call = client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]
     assert call["snapshots"]["arguments"]["payload"] == {"v": number}
+
+
+@pytest.mark.parametrize(
+    "doc, field",
+    [
+        ({"resourceSpans": 5}, "resourceSpans"),
+        ({"resourceSpans": [{"scopeSpans": "x"}]}, "scopeSpans"),
+        ({"resourceSpans": [{"scopeSpans": [{"spans": {"name": "x"}}]}]}, "spans"),
+    ],
+)
+def test_a_repeated_field_that_is_not_a_list_is_refused_with_422_naming_it(client, doc, field):
+    answer = client.post("/v1/traces", data=orjson.dumps(doc), content_type="application/json")
+    assert answer.status_code == 422
+    assert answer.get_json()["error"]["code"] == "unparseable" and field in answer.get_json()["error"]["message"]
+
+
+def test_a_null_repeated_field_is_an_empty_one():
+    assert parse_otlp(b'{"resourceSpans": null}', content_type="application/json").events == []
+
+
+@pytest.mark.parametrize(
+    "ids, code",
+    [
+        ({"traceId": "zz"}, "bad_trace_id"),
+        ({"traceId": "eeee00000000000000000000000000"}, "bad_trace_id"),  # 30 digits
+        ({"spanId": "not-hex!"}, "bad_span_id"),
+        ({"parentSpanId": "0123"}, "bad_span_id"),
+    ],
+)
+def test_a_span_whose_ids_are_neither_hex_nor_base64_is_rejected_alone(client, ids, code):
+    bad = orjson.loads(json_tool_span("1764756000000000000", {"stringValue": '{"limit": 5}'}))
+    good_span = bad["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+    bad_span = {**good_span, "spanId": "00000000000000c2", **ids}
+    bad["resourceSpans"][0]["scopeSpans"][0]["spans"].append(bad_span)
+    answer = client.post("/v1/traces", data=orjson.dumps(bad), content_type="application/json")
+    assert answer.status_code == 200
+    partial = answer.get_json()["partialSuccess"]
+    assert partial["rejectedSpans"] == "1" and "hex digits" in partial["errorMessage"]
+    assert parse_otlp(orjson.dumps(bad), content_type="application/json").rejected[0].code == code
+    assert client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]["tool"] == "q"
+
+
+@pytest.mark.parametrize("sent", ["Infinity", "-Infinity", "NaN"])
+def test_a_double_that_json_cannot_hold_keeps_the_text_proto3_sends_it_as(client, sent):
+    arguments = {"kvlistValue": {"values": [{"key": "v", "value": {"doubleValue": sent}}]}}
+    answer = client.post(
+        "/v1/traces", data=json_tool_span("1764756000000000000", arguments), content_type="application/json"
+    )
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    call = client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]
+    assert call["snapshots"]["arguments"]["payload"] == {"v": sent}
+
+
+def test_a_protobuf_double_that_json_cannot_hold_keeps_its_proto3_text():
+    attrs = {"gen_ai.tool.name": "q", "gen_ai.tool.call.arguments": {"v": float("inf"), "w": float("nan")}}
+    batch = parse_otlp(export(span(b"\x01" * 8, "execute_tool q", attrs)).SerializeToString(), content_type="")
+    assert snapshots(batch)["arguments"].payload == {"v": "Infinity", "w": "NaN"}

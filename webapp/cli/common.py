@@ -1,4 +1,5 @@
-"""What every command shares: the --db option, the settings, opening the store, and the one-line input error."""
+"""What every command shares: the --db option, the report options, the settings, opening the store, and the one-line
+input error."""
 
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,6 +35,21 @@ OPERATION_OPTION = click.option(
     callback=_operations,
     help="Map a tool name to an OpenAPI operationId (repeatable).",
 )
+
+
+def report_options(command):
+    """--format and --junit, as `check` and `lint` report."""
+    command = click.option(
+        "--junit", type=click.Path(dir_okay=False), default=None, help="Also write a JUnit XML report here."
+    )(command)
+    return click.option(
+        "--format",
+        "output",
+        type=click.Choice(["text", "github", "json"]),
+        default="text",
+        show_default=True,
+        help="Report as text, as GitHub Actions annotations, or as JSON.",
+    )(command)
 
 
 class InputError(click.ClickException):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .common import OPERATION_OPTION, InputError
+from .common import OPERATION_OPTION, InputError, report_options
 
 
 @click.command()
@@ -24,15 +24,7 @@ from .common import OPERATION_OPTION, InputError
     '"transform": "x100"}]}]).',
 )
 @click.option("--tool", default=None, help="Lint this tool only.")
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "github", "json"]),
-    default="text",
-    show_default=True,
-    help="Report as text, as GitHub Actions annotations, or as JSON.",
-)
-@click.option("--junit", type=click.Path(dir_okay=False), default=None, help="Also write a JUnit XML report here.")
+@report_options
 def lint(tools_file, openapi_file, operations, mapping_file, tool, output, junit):
     """Compare each tool's arguments with the API operation it maps to (OpenAPI, JSON or YAML); exit 1 on a
     mismatch, 2 on bad input."""

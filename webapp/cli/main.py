@@ -9,7 +9,15 @@ import click
 
 from ..version import __version__
 from .alerts import alerts
-from .common import DB_OPTION, OPERATION_OPTION, InputError, _open_existing_store, _open_store, _settings
+from .common import (
+    DB_OPTION,
+    OPERATION_OPTION,
+    InputError,
+    _open_existing_store,
+    _open_store,
+    _settings,
+    report_options,
+)
 from .data import backup, ingest, migrate, prune
 from .lint import lint
 from .mappings import tools_map
@@ -203,15 +211,7 @@ def reanalyze(budget, database):
     help="HTTP status of the response [default: unknown, so no status-based findings].",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (the same as --format json).")
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "github", "json"]),
-    default="text",
-    show_default=True,
-    help="Report as text, as GitHub Actions annotations, or as JSON.",
-)
-@click.option("--junit", type=click.Path(dir_okay=False), default=None, help="Also write a JUnit XML report here.")
+@report_options
 def check(
     folders,
     tool,

@@ -36,6 +36,7 @@ from .otlp_spans import (
     _pb_value,
     _release,
     _service,
+    bad_ids,
 )
 from .records import depth_exceeds
 
@@ -128,6 +129,7 @@ def records_from_protobuf(body: bytes, max_depth: int) -> list[LogRecord]:
                 record.service, record.release = _service(resource), _release(resource)
                 record.attrs = _pb_attrs(r.attributes, max_depth, record)
                 record.body = _value(_pb_value, r.body, record, max_depth) if r.HasField("body") else None
+                record.error = record.error or bad_ids(record.trace_id, record.span_id)
                 records.append(record)
     return records
 
@@ -157,6 +159,7 @@ def records_from_json(body: bytes, max_depth: int) -> list[LogRecord]:
                 record.service, record.release = _service(resource), _release(resource)
                 record.attrs = _json_attrs(_items(r, "attributes", "attributes"), max_depth, record)
                 record.body = _value(_json_value, r.get("body"), record, max_depth)
+                record.error = record.error or bad_ids(record.trace_id, record.span_id)
                 records.append(record)
     return records
 

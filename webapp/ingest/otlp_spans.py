@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +75,7 @@ def spans_from_protobuf(body: bytes, max_depth: int) -> list[Span]:
                     release=release,
                 )
                 span.attrs = _pb_attrs(s.attributes, max_depth, span)
+                span.error = span.error or bad_ids(span.trace_id, span.span_id, span.parent_id)
                 spans.append(span)
     return spans
 
@@ -105,6 +108,7 @@ def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
                     release=release,
                 )
                 span.attrs = _json_attrs(_items(s, "attributes", "attributes"), max_depth, span)
+                span.error = span.error or bad_ids(span.trace_id, span.span_id, span.parent_id)
                 spans.append(span)
     return spans
 
@@ -142,6 +146,8 @@ def _pb_value(v: Any, room: int) -> Any:
         return {kv.key: _pb_value(kv.value, inner) for kv in v.kvlist_value.values}
     if kind == "bytes_value":
         return base64.b64encode(v.bytes_value).decode()
+    if kind == "double_value":
+        return _finite(v.double_value)
     return getattr(v, kind) if kind else None
 
 
@@ -181,9 +187,14 @@ def _json_value(v: Any, room: int) -> Any:
 
 def _float(x: Any) -> Any:
     try:
-        return float(x)
+        return _finite(float(x))
     except (TypeError, ValueError):
         return None
+
+
+def _finite(x: float) -> float | str:
+    """A double as JSON can hold it: proto3's "Infinity", "-Infinity" and "NaN" stay the text they were sent as."""
+    return x if math.isfinite(x) else {math.inf: "Infinity", -math.inf: "-Infinity"}.get(x, "NaN")
 
 
 _JSON_SCALARS = (
@@ -215,6 +226,19 @@ def _hex_id(value: Any) -> str:
     except (binascii.Error, ValueError):
         return value
     return raw.hex() if len(raw) in (8, 16) else value
+
+
+def bad_ids(trace_id: str, *span_ids: str) -> RecordError | None:
+    """Say why a span's or log record's ids cannot name it: an id given that is neither hex nor base64 of its size."""
+    if trace_id and not _HEX_ID.fullmatch(trace_id):
+        return RecordError("bad_trace_id", f"traceId {trace_id[:64]!r} is not 32 hex digits")
+    for span_id in span_ids:
+        if span_id and not _HEX_ID.fullmatch(span_id):
+            return RecordError("bad_span_id", f"span id {span_id[:64]!r} is not 16 hex digits")
+    return None
+
+
+_HEX_ID = re.compile(r"[0-9a-f]{16}|[0-9a-f]{32}")
 
 
 def _service(attrs: dict) -> str | None:
@@ -265,5 +289,10 @@ def _get(d: Any, camel: str, snake: str) -> Any:
 
 
 def _items(d: Any, camel: str, snake: str) -> list:
+    """The objects of a repeated field (null or absent: none); any other value makes the body unreadable."""
     v = _get(d, camel, snake)
-    return [x for x in v if type(x) is dict] if type(v) is list else []
+    if v is None:
+        return []
+    if type(v) is not list:
+        raise IngestError(422, "unparseable", f"the body is not valid OTLP/JSON: {camel} is not a list")
+    return [x for x in v if type(x) is dict]

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from ...common import jsontext
 from ...contracts import ContractError, contracts_from_document, is_bare_contract, load_file, validated_contract
@@ -82,7 +83,7 @@ def request_http(url: str | None, method: str | None, headers=()) -> dict | None
         return None
     out = {"method": method.upper()} if method else {}
     if url is not None:
-        out["url"] = url
+        out["url"] = checked_url(url)
     parsed = {}
     for header in headers:
         name, colon, value = header.partition(":")
@@ -92,6 +93,15 @@ def request_http(url: str | None, method: str | None, headers=()) -> dict | None
     if parsed:
         out["headers"] = parsed
     return out
+
+
+def checked_url(url: str) -> str:
+    """A URL as a request line or a client logs it: absolute (https://host/path?query) or a path (/path?query)."""
+    parts = urlsplit(url)
+    absolute = parts.scheme in ("http", "https") and parts.netloc
+    if not (absolute or url.startswith("/")) or any(c.isspace() for c in url):
+        raise InputError(f"--url {url!r}: expected an absolute URL (https://host/path?query) or a path (/path?query)")
+    return url
 
 
 def single_case(

@@ -15,8 +15,8 @@ from ...store.errors import ChangeRefused
 from .. import security
 from ..db import get_store
 from ..errors import ApiError
-from ..filters import absolute_time, bad_time
-from .query import ProblemQuery, bad_range
+from ..filters import absolute_time, bad_range, bad_time
+from .query import ProblemQuery
 
 bp = Blueprint("problems_api", __name__)
 REFUSED = (BadChange, ChangeRefused)  # a change the body asks wrongly, or one the stored problem cannot take
