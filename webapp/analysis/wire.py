@@ -3,7 +3,7 @@
 import re
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-import orjson
+from ..common import jsontext
 
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]")
 _FORM_TEXT = re.compile(r"^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$")
@@ -109,8 +109,8 @@ def read_query(url: str) -> dict:
     variables = params.get("variables")
     if isinstance(variables, str) and variables.startswith("{"):
         try:
-            params["variables"] = orjson.loads(variables)
-        except orjson.JSONDecodeError:
+            params["variables"] = jsontext.loads(variables)
+        except jsontext.JSONDecodeError:
             pass
     return params
 
