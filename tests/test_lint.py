@@ -467,3 +467,19 @@ def test_declared_transforms_make_the_issues_type_and_case_changes_expected():
     assert mismatches(DISAGREEING, INVOICES, mapping=declared) == {
         ("unfilled_field", "error", None, "query:/customer_id")
     }
+
+
+def test_a_url_template_s_variable_is_a_path_field_though_no_parameter_declares_it():
+    contract = {
+        "name": "markInvoicePaid",
+        "arguments_schema": body({"invoiceId": TEXT, "archived": {"type": "boolean"}}, ["invoiceId"]),
+        "request_schema": body({}),
+        "http": {
+            "method": "POST",
+            "path": "/v1/invoices/{invoiceId}/pay",
+            "parameters": [{"name": "archived", "in": "query", "schema": {"type": "boolean"}}],
+        },
+    }
+    assert mismatches([contract], None) == set()
+    unfilled = {**contract, "arguments_schema": body({"archived": {"type": "boolean"}})}
+    assert mismatches([unfilled], None) == {("unfilled_field", "error", None, "path:/invoiceId")}

@@ -68,8 +68,7 @@ def _outcome(target, files: dict) -> dict:
 
 def _report(outcomes: list[dict], output: str, junit: str | None) -> int:
     """Print the report, write the JUnit file; return the exit code."""
-    import orjson
-
+    from ..common import jsontext
     from .check import output as reports
     from .check.run import exit_code
 
@@ -87,7 +86,7 @@ def _report(outcomes: list[dict], output: str, junit: str | None) -> int:
             ],
             "summary": reports.counts_line(outcomes, "tool"),
         }
-        click.echo(orjson.dumps(document, option=orjson.OPT_INDENT_2).decode())
+        click.echo(jsontext.dumps(document, option=jsontext.OPT_INDENT_2).decode())
     elif output == "github":
         click.echo(reports.github(outcomes, "tracediff lint", "tool"))
     else:

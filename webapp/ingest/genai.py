@@ -13,8 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
+from ..common import jsontext
 from .model import is_depth_error
 
 _MODEL_OPERATIONS = frozenset(("chat", "text_completion", "generate_content", "completion", "responses"))
@@ -153,8 +152,8 @@ def parse_value(value: Any) -> Any:
     if not text or text[0] not in "[{":
         return value
     try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
+        return jsontext.loads(text)
+    except jsontext.JSONDecodeError as exc:
         if is_depth_error(exc):
             return value  # left as text: the envelope refuses it as too deep, with the limit in its message
     try:

@@ -6,11 +6,10 @@ import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
 from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
-from ..common import times
+from ..common import jsontext, times
 from . import genai
 from .decode import decode_body
 from .envelope import Context, format_ts, make_event
@@ -78,7 +77,7 @@ def otlp_response(batch_rejected: int, message: str, content_type: str | None) -
         resp.partial_success.rejected_spans = batch_rejected
         resp.partial_success.error_message = message
     if (content_type or "").split(";")[0].strip().lower() == "application/json":
-        return orjson.dumps(MessageToDict(resp)), "application/json"
+        return jsontext.dumps(MessageToDict(resp)), "application/json"
     return resp.SerializeToString(), "application/x-protobuf"
 
 
@@ -129,8 +128,8 @@ def _emit(batch: Batch, span: Span, build: Any, *args: Any) -> None:
             raise span.error
         batch.events.extend(build(*args))
     except RecordError as err:
-        raw = orjson.dumps(
-            {"trace_id": span.trace_id, "span_id": span.span_id, "name": span.name}, option=orjson.OPT_NON_STR_KEYS
+        raw = jsontext.dumps(
+            {"trace_id": span.trace_id, "span_id": span.span_id, "name": span.name}, option=jsontext.OPT_NON_STR_KEYS
         ).decode()
         batch.rejected.append(Rejection(span.index, err.code, f"span {span.name!r}: {err.message}", raw))
 

@@ -14,12 +14,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest, ExportLogsServiceResponse
 
-from ..common import times
+from ..common import jsontext, times
 from . import genai
 from .decode import decode_body
 from .envelope import Context, format_ts, make_event
@@ -84,7 +83,7 @@ def parse_otlp_logs(
             batch.events.extend(_events(record, ctx))
             batch.tool_definitions.update(genai.tool_definitions(record.attrs))
         except RecordError as err:
-            raw_id = orjson.dumps({"trace_id": record.trace_id, "span_id": record.span_id, "name": record.name})
+            raw_id = jsontext.dumps({"trace_id": record.trace_id, "span_id": record.span_id, "name": record.name})
             batch.rejected.append(
                 Rejection(record.index, err.code, f"log {record.name!r}: {err.message}", raw_id.decode())
             )
@@ -102,7 +101,7 @@ def otlp_logs_response(rejected: int, message: str, content_type: str | None) ->
         resp.partial_success.rejected_log_records = rejected
         resp.partial_success.error_message = message
     if (content_type or "").split(";")[0].strip().lower() == "application/json":
-        return orjson.dumps(MessageToDict(resp)), "application/json"
+        return jsontext.dumps(MessageToDict(resp)), "application/json"
     return resp.SerializeToString(), "application/x-protobuf"
 
 
@@ -138,8 +137,8 @@ def records_from_protobuf(body: bytes, max_depth: int) -> list[LogRecord]:
 def records_from_json(body: bytes, max_depth: int) -> list[LogRecord]:
     """Decode an ExportLogsServiceRequest in OTLP/JSON (hex ids, lowerCamelCase keys) into log records."""
     try:
-        doc = orjson.loads(body)
-    except orjson.JSONDecodeError as exc:
+        doc = jsontext.loads(body)
+    except jsontext.JSONDecodeError as exc:
         raise IngestError(422, "unparseable", f"the body is not valid OTLP/JSON: {exc}") from None
     if type(doc) is not dict:
         raise IngestError(422, "unparseable", "the body is not an OTLP/JSON ExportLogsServiceRequest object")

@@ -9,10 +9,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
+from ..common import jsontext
 from ..common.digits import is_digits
 from .model import IngestError, RecordError, too_deep
 
@@ -83,8 +83,8 @@ def spans_from_protobuf(body: bytes, max_depth: int) -> list[Span]:
 def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
     """Decode an ExportTraceServiceRequest in OTLP/JSON (hex ids, lowerCamelCase keys) into spans."""
     try:
-        doc = orjson.loads(body)
-    except orjson.JSONDecodeError as exc:
+        doc = jsontext.loads(body)
+    except jsontext.JSONDecodeError as exc:
         raise IngestError(422, "unparseable", f"the body is not valid OTLP/JSON: {exc}") from None
     if type(doc) is not dict:
         raise IngestError(422, "unparseable", "the body is not an OTLP/JSON ExportTraceServiceRequest object")

@@ -1,11 +1,11 @@
 """The JSON API under /api/v1 and the OTLP endpoint: thin adapters over the pipeline."""
 
-import orjson
 from flask import Blueprint, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from .. import pipeline
 from ..analysis import FINDING_KINDS, fold
+from ..common import jsontext
 from ..common.digits import is_digits
 from ..contracts import (
     YAML_MEDIA_TYPES,
@@ -269,8 +269,8 @@ def finding_kinds():
 
 def _json_body():
     try:
-        return orjson.loads(whole_body())
-    except orjson.JSONDecodeError as error:
+        return jsontext.loads(whole_body())
+    except jsontext.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
 
 

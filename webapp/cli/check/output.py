@@ -1,7 +1,6 @@
 """What `tracediff check` prints and writes: text, GitHub Actions annotations, JSON, JUnit XML."""
 
-import orjson
-
+from ...common import jsontext
 from ...reports.text import SNAPSHOT_NAMES, end_text, format_check, visible
 from .locate import line_of
 from .run import BROKEN, FAILED, PASSED
@@ -51,7 +50,7 @@ def as_json(outcomes: list[dict], folders: bool) -> str:
             ],
             "summary": counts_line(outcomes),
         }
-    return orjson.dumps(document, option=orjson.OPT_INDENT_2).decode()
+    return jsontext.dumps(document, option=jsontext.OPT_INDENT_2).decode()
 
 
 def github(outcomes: list[dict], title: str = "tracediff check", noun: str = "call") -> str:
