@@ -483,3 +483,44 @@ def test_a_url_template_s_variable_is_a_path_field_though_no_parameter_declares_
     assert mismatches([contract], None) == set()
     unfilled = {**contract, "arguments_schema": body({"archived": {"type": "boolean"}})}
     assert mismatches([unfilled], None) == {("unfilled_field", "error", None, "path:/invoiceId")}
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "said"),
+    [
+        ({"maximum": 100}, {"exclusiveMaximum": 10}, "maximum 100 where the API's is below 10"),  # 3.1's number
+        ({"maximum": 10}, {"maximum": 10, "exclusiveMaximum": True}, "maximum 10 where the API's is below 10"),  # 3.0
+        ({"minimum": 0}, {"exclusiveMinimum": 0}, "minimum 0 where the API's is above 0"),
+        ({}, {"maximum": 10}, "no maximum where the API's is 10"),
+        ({"exclusiveMaximum": 10}, {"maximum": 10}, None),
+        ({"maximum": 9}, {"maximum": 10, "exclusiveMaximum": True}, None),
+    ],
+)
+def test_exclusive_and_missing_bounds_are_compared_as_the_api_reads_them(mine, theirs, said):
+    contract = {
+        "arguments_schema": body({"weight": {"type": "number", **mine}}),
+        "request_schema": body({"weight": {"type": "number", **theirs}}),
+    }
+    messages = [f["message"] for f in lint_contract(contract)]
+    assert messages == ([f"weight: the tool allows more: {said}"] if said else [])
+
+
+def test_a_tool_string_without_the_api_s_length_bounds_allows_more():
+    contract = {
+        "arguments_schema": body(
+            {"note": TEXT, "code": {"type": "integer"}, "tag": {"type": "string", "maxLength": 9}}
+        ),
+        "request_schema": body(
+            {
+                "note": {"type": "string", "maxLength": 200},
+                "code": {"type": "string", "maxLength": 4},  # another type: the type rule tells it
+                "tag": {"type": "string", "minLength": 1, "maxLength": 9},
+            }
+        ),
+    }
+    found = {(f["kind"], f["left"]["path"]): f["message"] for f in lint_contract(contract)}
+    assert found == {
+        ("range_mismatch", "/note"): "note: the tool allows more: no maxLength where the API's is 200",
+        ("type_mismatch", "/code"): "code: integer in the tool, string in the API",
+        ("range_mismatch", "/tag"): "tag: the tool allows more: no minLength where the API's is 1",
+    }

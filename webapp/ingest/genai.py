@@ -178,11 +178,18 @@ def unwrap_arguments(value: Any) -> Any:
     return value
 
 
-def unwrap_result(value: Any) -> Any:
-    """Return a tool's result inside a wrapper: {"result": "<JSON text>"}, an MCP CallToolResult's content."""
+def tool_result(value: Any) -> Any:
+    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers. An MCP
+    CallToolResult stays whole: its isError and structuredContent are what the model was told."""
     value = parse_value(value)
-    if type(value) is dict and set(value) == {"result"}:
-        return unwrap_result(value["result"])
+    while type(value) is dict and set(value) == {"result"}:
+        value = parse_value(value["result"])
+    return value
+
+
+def unwrap_result(value: Any) -> Any:
+    """Return the data a tool's result holds: out of its wrappers, an MCP CallToolResult's content."""
+    value = tool_result(value)
     if (
         type(value) is dict
         and "content" in value

@@ -144,8 +144,9 @@ def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=Non
         arguments = genai.unwrap_arguments(s.attrs[args_key]) if args_key in s.attrs else announced.arguments
         events.append(_event(ctx, s, "arguments", arguments, tool, call_id, s.start_ns, None, source))
     if result_key in s.attrs:
-        own = genai.unwrap_result(s.attrs[result_key])
         stage = "result" if (s.trace_id, call_id) in answered else "response"
+        # as the model got it (a CallToolResult keeps its isError), or as the data it stands in a response for
+        own = (genai.tool_result if stage == "result" else genai.unwrap_result)(s.attrs[result_key])
         events.append(_event(ctx, s, stage, own, tool, call_id, s.end_ns, None, source))
     return events
 
