@@ -240,7 +240,8 @@ def test_a_tool_without_its_operation_or_a_file_that_cannot_be_read_exits_2(tmp_
     unmapped = runner.invoke(main, ["lint", other, api])
     assert unmapped.exit_code == 2
     assert (
-        "refund_invoice: no operation of the OpenAPI document is named so; map it with --operation" in unmapped.output
+        "SKIP   refund_invoice: not linted: no operation of the OpenAPI document is named so; map it with --operation"
+        in unmapped.output
     )
     mapped = runner.invoke(main, ["lint", other, api, "--operation", "refund_invoice=createInvoice"])
     assert mapped.exit_code == 1 and "total_cents: the API requires it; no argument fills it" in mapped.output
@@ -524,3 +525,37 @@ def test_a_tool_string_without_the_api_s_length_bounds_allows_more():
         ("type_mismatch", "/code"): "code: integer in the tool, string in the API",
         ("range_mismatch", "/tag"): "tag: the tool allows more: no minLength where the API's is 1",
     }
+
+
+def test_a_local_tool_is_listed_as_not_linted_without_failing_the_others_unless_named(tmp_path):
+    runner = CliRunner()
+    api = write(tmp_path, "api.json", INVOICES)
+    calculator = tool("add_numbers", {"a": NUMBER, "b": NUMBER})
+    tools = write(tmp_path, "tools.json", [*MATCHING, calculator])
+    mapping = write(tmp_path, "mapping.json", TOTAL_X100)
+    mixed = runner.invoke(main, ["lint", tools, api, "--mapping", mapping])
+    assert mixed.exit_code == 0, mixed.output
+    assert "SKIP   add_numbers: not linted: no operation of the OpenAPI document is named so" in mixed.output
+    assert "3 tool(s): 2 passed, 0 failed, 0 could not be checked, 1 not linted" in mixed.output
+    junit = tmp_path / "lint.xml"
+    github = runner.invoke(
+        main, ["lint", tools, api, "--mapping", mapping, "--format", "github", "--junit", str(junit)]
+    )
+    assert (
+        github.exit_code == 0
+        and f"::notice file={tools},title=tracediff lint::add_numbers: not linted" in github.output
+    )
+    assert 'skipped="1"' in junit.read_text() and "<skipped " in junit.read_text()
+    named = runner.invoke(main, ["lint", tools, api, "--tool", "add_numbers", "--tool", "list_invoices"])
+    assert named.exit_code == 2 and "BROKEN add_numbers: add_numbers: no operation" in named.output
+    assert "PASS   list_invoices" in named.output and "createInvoice" not in named.output
+    both = runner.invoke(main, ["lint", tools, api, "--tool", "createInvoice", "--tool", "list_invoices"])
+    assert both.exit_code == 1 and "FAIL   createInvoice" in both.output and "PASS   list_invoices" in both.output
+
+
+def test_an_operation_may_be_named_by_method_and_path():
+    api = copy.deepcopy(INVOICES)
+    del api["paths"]["/v1/invoices"]["post"]["operationId"]
+    tools = copy.deepcopy(MATCHING[1:])
+    found = mismatches(tools, api, mapping=TOTAL_X100, operations={"createInvoice": "POST /v1/invoices"})
+    assert found == {("enum_mismatch", "info", "/currency", "/currency")}
