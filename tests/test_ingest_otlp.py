@@ -5,6 +5,7 @@ import gzip
 import orjson
 import pytest
 from google.protobuf.json_format import MessageToDict
+from helpers import envelope, ndjson
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
     ExportTraceServiceResponse,
@@ -539,3 +540,59 @@ def test_a_protobuf_double_that_json_cannot_hold_keeps_its_proto3_text():
     attrs = {"gen_ai.tool.name": "q", "gen_ai.tool.call.arguments": {"v": float("inf"), "w": float("nan")}}
     batch = parse_otlp(export(span(b"\x01" * 8, "execute_tool q", attrs)).SerializeToString(), content_type="")
     assert snapshots(batch)["arguments"].payload == {"v": "Infinity", "w": "NaN"}
+
+
+MCP_FAILED = {"content": [{"type": "text", "text": "Sorry, failed"}], "isError": True}
+MCP_STRUCTURED = {
+    "content": [{"type": "text", "text": '{"orders": []}'}],
+    "structuredContent": {"orders": []},
+    "isError": True,
+}
+
+
+def mcp_tool_call(trace: bytes, result, wrapped: bool) -> ExportTraceServiceRequest:
+    """A tool span whose gen_ai.tool.call.result is an MCP CallToolResult, over a successful HTTP span."""
+    told = orjson.dumps({"result": orjson.dumps(result).decode()} if wrapped else result).decode()
+    tool = span(b"\x01" * 8, "execute_tool findOrders", {**TOOL_ATTRS, "gen_ai.tool.call.result": told}, trace=trace)
+    http = span(b"\x02" * 8, "POST", HTTP_ATTRS, parent=b"\x01" * 8, kind=Span.SPAN_KIND_CLIENT, trace=trace)
+    return export(tool, http)
+
+
+TOOL_ATTRS = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders", "gen_ai.tool.call.id": "c1"}
+HTTP_ATTRS = {
+    "http.request.method": "POST",
+    "url.full": "https://api.example.com/orders/search",
+    "http.request.body.content": '{"limit": 5}',
+    "http.response.body.content": '{"orders": []}',
+    "http.response.status_code": 200,
+}
+
+
+def way_back_findings(client, trace_id: str) -> tuple[list, dict]:
+    [call] = client.get(f"/api/v1/traces/{trace_id}").get_json()["calls"]
+    kinds = sorted((f["kind"], f["severity"]) for f in call["findings"] if f["kind"].startswith("error_"))
+    return kinds, call["snapshots"]["result"]["payload"]
+
+
+@pytest.mark.parametrize("result", [MCP_FAILED, MCP_STRUCTURED], ids=["text", "structured"])
+@pytest.mark.parametrize("wrapped", [False, True], ids=["bare", "in-result-wrapper"])
+def test_an_mcp_result_over_otlp_keeps_its_is_error_as_native_ingest_does(client, result, wrapped):
+    native = "ab" * 16
+    calls = [
+        envelope("arguments", {"limit": 5}, native, ts="2026-11-20T09:00:00Z"),
+        envelope("request", {"limit": 5}, native, ts="2026-11-20T09:00:01Z", http={"method": "POST"}),
+        envelope("response", {"orders": []}, native, ts="2026-11-20T09:00:02Z", http={"status_code": 200}),
+        envelope("result", result, native, ts="2026-11-20T09:00:03Z"),
+    ]
+    assert client.post("/api/v1/ingest", data=ndjson(*calls)).status_code == 200
+    pb, js = bytes.fromhex("cd" * 16), bytes.fromhex("ef" * 16)
+    sent = client.post(
+        "/v1/traces", data=mcp_tool_call(pb, result, wrapped).SerializeToString(), content_type="application/x-protobuf"
+    )
+    assert sent.status_code == 200
+    body = orjson.dumps(otlp_json(mcp_tool_call(js, result, wrapped)))
+    assert client.post("/v1/traces", data=body, content_type="application/json").status_code == 200
+    expected = ([("error_invented", "error")], result)
+    assert way_back_findings(client, native) == expected
+    assert way_back_findings(client, pb.hex()) == expected
+    assert way_back_findings(client, js.hex()) == expected

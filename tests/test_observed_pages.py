@@ -143,3 +143,20 @@ def test_the_tool_page_adopts_the_result_schema_and_the_next_bad_result_shows_a_
     assert "the contract declares a result schema, which wins" in page
     assert "<code>/structuredContent/total</code>: string, where the schema says number" in page
     store.close()
+
+
+def test_the_tool_page_warns_that_adopting_accepts_the_open_drift_of_that_stage(client, db_path):
+    rng = random.Random(12)
+    bodies = [order(rng, n) for n in range(80)] + [order(rng, n, changed=True) for n in range(80, 90)]
+    assert client.post("/api/v1/ingest", data=orjson.dumps(order_events(bodies))).status_code == 200
+    store = Store.open(db_path)
+    pipeline.catch_up(store)
+    drift = pipeline.observed.open_drift(store, TOOL)
+    store.close()
+    assert set(drift) == {"response"} and {"/total_cents", "/status"} <= {p["path"] for p in drift["response"]}
+    page = client.get(f"/tools/{TOOL}").get_data(as_text=True)
+    stage = page.split('data-stage="response"', 1)[1].split('data-stage="result"', 1)[0]
+    assert "open drift problem" in stage and "adopting it makes that shape the contract" in stage
+    assert all(f'href="/problems/{p["id"]}"' in stage for p in drift["response"])
+    before = page.split('data-stage="response"', 1)[0]
+    assert "open drift problem" not in before  # the arguments and the request did not change

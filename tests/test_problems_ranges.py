@@ -85,6 +85,8 @@ def test_a_window_keeps_problems_that_broke_in_it_though_seen_again_after(loaded
         "/api/v1/problems?since=1h&until=2h",
         "/api/v1/problems/TD-1?since=1h&until=2h",
         "/api/v1/problems?since=2026-11-24&until=2026-11-23T10:00:00Z",
+        "/api/v1/traces?since=1h&until=2h",
+        "/index.json?since=2026-11-24&until=2026-11-23",
     ],
 )
 def test_a_window_that_ends_before_it_begins_is_400_on_the_api(loaded, url):
@@ -172,3 +174,17 @@ def test_one_call_reads_as_one_call_and_a_release_without_a_name_links_nowhere(l
     shown = CliRunner().invoke(main, ["problems", "show", problem, "--db", str(db_path)], catch_exceptions=False)
     assert "1 occurrence, 1 call, 1 trace;" in shown.output and "1 calls" not in shown.output
     assert 'placeholder="now"' not in loaded.get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("twin", ["/problems.json", "/index.json", "/api/v1/problems", "/api/v1/traces"])
+def test_every_json_list_refuses_a_since_that_is_no_time_and_the_pages_ignore_it(loaded, twin):
+    response = loaded.get(f"{twin}?since=garbage")
+    assert response.status_code == 400 and response.get_json()["error"]["code"] == "bad_parameter"
+    page = twin.removesuffix(".json").replace("/index", "/") if not twin.startswith("/api") else None
+    if page:
+        assert loaded.get(f"{page}?since=garbage").status_code == 200
+
+
+def test_a_time_ago_of_more_than_six_digits_is_refused_as_too_far_back(loaded):
+    message = loaded.get("/api/v1/traces?since=99999999d").get_json()["error"]["message"]
+    assert "too far" in message and "99999999d" in message

@@ -4,14 +4,13 @@ import base64
 import hashlib
 import hmac
 
-import orjson
-
+from ..common import jsontext
 from .wording import problem_line
 
 
 def webhook_body(event_type: str, timestamp: str, data: dict) -> bytes:
     """Return the JSON body of a generic webhook: {"type", "timestamp", "data"}."""
-    return orjson.dumps({"type": event_type, "timestamp": timestamp, "data": data})
+    return jsontext.dumps({"type": event_type, "timestamp": timestamp, "data": data})
 
 
 def signature(secret: str, message_id: str, unix_time: int, body: bytes) -> str:
@@ -80,7 +79,7 @@ def slack_body(event_type: str, data: dict, facts: dict | None = None) -> bytes:
                 "elements": [{"type": "mrkdwn", "text": "Tickets: " + ", ".join(_escape(str(u)) for u in links[:5])}],
             }
         )
-    return orjson.dumps({"text": text, "blocks": blocks})
+    return jsontext.dumps({"text": text, "blocks": blocks})
 
 
 def _escape(text: str) -> str:

@@ -2,8 +2,7 @@
 
 import re
 
-import orjson
-
+from ..common import jsontext
 from .readings import epoch_unit, power_of_ten, read_number, read_truth, same_moment, same_time
 from .values import is_number, norm_text, same, show, type_name
 
@@ -82,8 +81,8 @@ def _meant_as_text(value, text: str) -> bool:
         if any(j.join(items) == text for j in _JOINERS):
             return True
     try:
-        return same(orjson.loads(text), value)
-    except orjson.JSONDecodeError:
+        return same(jsontext.loads(text), value)
+    except jsontext.JSONDecodeError:
         return False
 
 

@@ -1,7 +1,6 @@
 """Pair what the structural walk left over: equal values moved or renamed, shapes, look-alikes."""
 
-import orjson
-
+from ..common import jsontext
 from .budget import tick
 from .pointers import ancestors, child, last, parent
 from .readings import read_number
@@ -172,7 +171,7 @@ def _look(value):
 def _exact_key(path, value):
     if is_empty(value) or isinstance(value, bool) or value == REDACTED or (is_number(value) and abs(value) <= 1):
         # Common values pair only under a key of the same name (a move or case change).
-        return ("trivial", orjson.dumps(value), norm_key(last(path)))
+        return ("trivial", jsontext.dumps(value), norm_key(last(path)))
     try:
         return ("value", canonical(value))
     except TypeError:

@@ -3,8 +3,7 @@
 import operator
 from collections import Counter, deque
 
-import orjson
-
+from ..common import jsontext
 from .budget import tick
 from .pointers import MISSING, child, resolve
 from .values import REDACTED, is_container, norm_key, same
@@ -121,7 +120,7 @@ def equal(a, b) -> bool:
         try:
             # `==` says 1 == 1.0 == True; equal JSON texts tell them apart at C speed (keys in
             # another order fall back to the strict walk).
-            return orjson.dumps(a) == orjson.dumps(b) or same(a, b)
+            return jsontext.dumps(a) == jsontext.dumps(b) or same(a, b)
         except TypeError:
             return same(a, b)
     return same(a, b)
@@ -197,8 +196,8 @@ def _ids(items, key):
 
 def _scalar_key(value):
     try:
-        return orjson.dumps(value)
-    except TypeError:  # integers beyond 64 bits
+        return jsontext.dumps(value)
+    except TypeError:  # what JSON cannot write (a lone surrogate)
         return repr(value)
 
 

@@ -4,6 +4,7 @@ A contract's `http` holds `{"method", "path", "parameters", "content_type"}`: `p
 template (`/v1/invoices/{invoiceId}/pay`), `parameters` OpenAPI's parameter objects (`name`, `in`:
 path, query or header, `required`, `schema`, `style`, `explode`)."""
 
+from .wire import template_variables
 from .wire_values import SEPARATORS
 
 _STYLE_SEPARATORS = {"form": (",",), "simple": (",",), "spaceDelimited": (" ", "%20"), "pipeDelimited": ("|",)}
@@ -33,6 +34,12 @@ def parameters(contract) -> dict[tuple[str, str], dict]:
             name = param["name"].lower() if param["in"] == "header" else param["name"]
             out[param["in"], name] = param
     return out
+
+
+def path_variables(contract) -> list[str]:
+    """Return the variables of the contract's URL template (`invoiceId`), declared as parameters or not."""
+    template = template_of(contract)
+    return template_variables(template) if template else []
 
 
 def separators(param: dict | None) -> tuple[str, ...]:

@@ -9,8 +9,7 @@ have none, unless the envelope said `"is_error"` (kept in the event's meta).
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
+from ..common import jsontext
 from .pointers import MISSING
 
 _TEXT_TYPES = ("text", "output_text", "input_text")
@@ -84,8 +83,8 @@ def _with_json(reading: Reading) -> Reading:
     text = (reading.text or "").strip()
     if text[:1] in ("{", "["):
         try:
-            reading.structured = orjson.loads(text)
-        except orjson.JSONDecodeError:
+            reading.structured = jsontext.loads(text)
+        except jsontext.JSONDecodeError:
             pass
     return reading
 
@@ -108,6 +107,6 @@ def _size(payload, reading: Reading) -> int:
     if isinstance(payload, str) or (reading.text is not None and reading.prefix is None):
         return len((reading.text or "").encode("utf-8"))
     try:
-        return len(orjson.dumps(payload))
+        return len(jsontext.dumps(payload))
     except TypeError:
         return len(str(payload).encode("utf-8"))

@@ -4,8 +4,8 @@ import re
 from functools import lru_cache
 
 import jsonschema_rs
-import orjson
 
+from ..common import jsontext
 from .fast_errors import fast_errors
 from .hints import closest
 from .pointers import child, from_tokens
@@ -20,13 +20,13 @@ BIG_INSTANCE = 100_000
 def _cached_validator(key: bytes):
     from .pyschema import python_validator  # here: jsonschema is slow to import, and only describes errors
 
-    return python_validator(orjson.loads(key))
+    return python_validator(jsontext.loads(key))
 
 
 @lru_cache(maxsize=256)
 def _cached_fast(key: bytes):
     """Return a jsonschema-rs validator (Draft 7 unless $schema says otherwise), or None."""
-    schema = orjson.loads(key)
+    schema = jsontext.loads(key)
     try:
         if isinstance(schema, dict) and "$schema" in schema:
             return jsonschema_rs.validator_for(schema, validate_formats=True, retriever=_no_fetch)
@@ -52,19 +52,19 @@ def _is_big(instance) -> bool:
     if not isinstance(instance, (dict, list)) or len(instance) == 0:
         return False
     try:
-        return len(orjson.dumps(instance)) > BIG_INSTANCE
-    except TypeError:  # integers beyond 64 bits: only the Python validator takes them
+        return len(jsontext.dumps(instance)) > BIG_INSTANCE
+    except TypeError:  # what JSON cannot write: only the Python validator takes it
         return False
 
 
 def get_validator(schema):
     """Return a validator for a schema, built once per distinct schema text."""
-    return _cached_validator(orjson.dumps(schema, option=orjson.OPT_SORT_KEYS))
+    return _cached_validator(jsontext.dumps(schema, option=jsontext.OPT_SORT_KEYS))
 
 
 def is_valid(instance, schema) -> bool:
     """Tell whether `instance` satisfies `schema`, without describing any error."""
-    key = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
+    key = jsontext.dumps(schema, option=jsontext.OPT_SORT_KEYS)
     fast = _cached_fast(key)
     if fast is not None:
         try:
@@ -81,7 +81,7 @@ def is_valid(instance, schema) -> bool:
 
 def validate(instance, schema) -> list[dict]:
     """Return every validation error of `instance`, sorted by path."""
-    key = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
+    key = jsontext.dumps(schema, option=jsontext.OPT_SORT_KEYS)
     fast = _cached_fast(key)
     if _surely_valid(fast, instance):
         return []

@@ -2,7 +2,7 @@
 
 import re
 
-import orjson
+from ..common import jsontext
 
 REDACTED = "[REDACTED]"
 _SEPARATORS = re.compile(r"[-_\s.]")
@@ -42,7 +42,7 @@ def is_container(value) -> bool:
 def show(value, limit: int = 60) -> str:
     """Render a value as short JSON text for a message."""
     try:
-        text = orjson.dumps(value).decode()
+        text = jsontext.dumps(value).decode()
     except TypeError:
         text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -84,7 +84,7 @@ def _same_children(a, b) -> bool:
 
 def canonical(value) -> bytes:
     """Return a canonical JSON text usable as a hashable key."""
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    return jsontext.dumps(value, option=jsontext.OPT_SORT_KEYS)
 
 
 def norm_key(key: str) -> str:

@@ -8,8 +8,7 @@ stage pair; a result past the tool's budget is `result_large`.
 
 import re
 
-import orjson
-
+from ..common import jsontext
 from .failures import ENVELOPE_NAMES, Failure, response_failure
 from .kinds import end, finding
 from .mapping import mapping_findings, pair_arguments
@@ -232,7 +231,7 @@ def _words(text: str) -> str:
 
 def _shown(value) -> str:
     try:
-        return orjson.dumps(value).decode()
+        return jsontext.dumps(value).decode()
     except TypeError:
         return str(value)
 

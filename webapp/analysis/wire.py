@@ -3,7 +3,7 @@
 import re
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-import orjson
+from ..common import jsontext
 
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]")
 _FORM_TEXT = re.compile(r"^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$")
@@ -109,8 +109,8 @@ def read_query(url: str) -> dict:
     variables = params.get("variables")
     if isinstance(variables, str) and variables.startswith("{"):
         try:
-            params["variables"] = orjson.loads(variables)
-        except orjson.JSONDecodeError:
+            params["variables"] = jsontext.loads(variables)
+        except jsontext.JSONDecodeError:
             pass
     return params
 
@@ -140,6 +140,11 @@ def match_template(template: str, path: str) -> dict | None:
     if hit is None or not names:
         return None
     return {name: unquote(value) for name, value in zip(names, hit.groups())}
+
+
+def template_variables(template: str) -> list[str]:
+    """Return the variables of a URL template in order (`/v1/invoices/{invoiceId}/pay` -> ["invoiceId"])."""
+    return _VARIABLE.findall(template)
 
 
 def variable_segments(path: str, values: set[str]) -> dict:

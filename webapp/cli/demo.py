@@ -3,8 +3,7 @@
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import orjson
-
+from ..common import jsontext
 from ..contracts import import_contract_files
 from ..pipeline import catch_up
 from ..pipeline.bulk import IngestSummary, ingest_files, shifted
@@ -21,7 +20,7 @@ def load_folder(store, folder: Path, redactor, now: datetime | None = None):
     """
     import_contract_files(store, sorted((folder / "contracts").glob("*.json")))
     files = sorted(folder.glob("*.ndjson"))
-    story = orjson.loads((folder / "story.json").read_bytes()) if (folder / "story.json").is_file() else []
+    story = jsontext.loads((folder / "story.json").read_bytes()) if (folder / "story.json").is_file() else []
     days = shift_days(files, now) if now else 0
     total, start = IngestSummary(), 0
     for step in [*story, None]:
@@ -54,7 +53,7 @@ def _story_step(store, step: dict) -> None:
 def shift_days(files, now: datetime) -> int:
     """Return the whole days that move the files' newest event into the day before `now`."""
     newest = max(
-        (orjson.loads(line)["ts"] for path in files for line in path.read_bytes().splitlines() if line.strip()),
+        (jsontext.loads(line)["ts"] for path in files for line in path.read_bytes().splitlines() if line.strip()),
         default=None,
     )
     if newest is None:

@@ -105,12 +105,12 @@ def tools_list(database):
 @DB_OPTION
 def tools_show(name, database):
     """Print a stored tool contract as JSON."""
-    import orjson
+    from ..common import jsontext
 
     tool = _open_existing_store(database).get_tool(name)
     if tool is None:
         raise click.ClickException(f"no contract for tool {name!r}; `tracediff tools list` shows the stored ones")
-    click.echo(orjson.dumps(tool, option=orjson.OPT_INDENT_2).decode())
+    click.echo(jsontext.dumps(tool, option=jsontext.OPT_INDENT_2).decode())
 
 
 @tools.command("observed")
@@ -124,8 +124,7 @@ def tools_show(name, database):
 @DB_OPTION
 def tools_observed(name, stage, database):
     """Print the schemas learnt from a tool's traffic (JSON Schema 2020-12, a contract draft)."""
-    import orjson
-
+    from ..common import jsontext
     from ..pipeline.observed import observed_schemas
     from ..store.toolcalls import known_tool
 
@@ -136,7 +135,7 @@ def tools_observed(name, stage, database):
     shown = drafts[stage]["schema"] if stage else drafts
     if stage and shown is None:
         raise click.ClickException(f"no {stage} of {name!r} was learnt yet")
-    click.echo(orjson.dumps(shown, option=orjson.OPT_INDENT_2).decode())
+    click.echo(jsontext.dumps(shown, option=jsontext.OPT_INDENT_2).decode())
 
 
 @main.command()

@@ -3,8 +3,8 @@
 import getpass
 
 import click
-import orjson
 
+from ..common import jsontext
 from ..problems.words import counted
 from .common import DB_OPTION, _open_existing_store, _settings
 
@@ -64,7 +64,7 @@ def problems_list(database, as_json, **filters):
     found, _ = find_problems(_open_existing_store(database), ProblemQuery.from_args(filters).filters())
     for p in found:
         if as_json:
-            click.echo(orjson.dumps(p).decode())
+            click.echo(jsontext.dumps(p).decode())
             continue
         click.echo(
             "\t".join(
@@ -95,7 +95,7 @@ def problems_show(problem_id, as_json, database):
 
     p = _problem(_open_existing_store(database), problem_id)
     if as_json:
-        click.echo(orjson.dumps(p, option=orjson.OPT_INDENT_2).decode())
+        click.echo(jsontext.dumps(p, option=jsontext.OPT_INDENT_2).decode())
         return
     lines = [
         f"{p['id']} {p['state']} {p['severity']} {p['kind']} in {p['tool'] or '(no tool)'}",
@@ -118,7 +118,7 @@ def problems_show(problem_id, as_json, database):
 
 def _value(pair: dict, side: str) -> str:
     """Write one side of a value pair: its JSON, or "(missing)" when the field was not there."""
-    return "(missing)" if side in pair.get("missing", ()) else orjson.dumps(pair[side]).decode()
+    return "(missing)" if side in pair.get("missing", ()) else jsontext.dumps(pair[side]).decode()
 
 
 def _change(database, problem_id: str, body: dict) -> None:

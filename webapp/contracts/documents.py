@@ -3,8 +3,7 @@
 from functools import cache
 from pathlib import Path
 
-import orjson
-
+from ..common import jsontext
 from .errors import ContractError
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -29,8 +28,8 @@ def load_document(data: bytes, source: str, as_yaml: bool = False):
     if as_yaml:
         return _from_yaml(data, source)
     try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError as error:
+        return jsontext.loads(data)
+    except jsontext.JSONDecodeError as error:
         json_error = error
     try:
         document = _from_yaml(data, source)
@@ -51,8 +50,8 @@ def load_file(path) -> object:
     if path.suffix.lower() in YAML_SUFFIXES:
         return _from_yaml(data, str(path))
     try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError as error:
+        return jsontext.loads(data)
+    except jsontext.JSONDecodeError as error:
         raise ContractError(f"{path}: not JSON: {error}", "not_json", 422) from error
 
 
@@ -70,8 +69,8 @@ def _from_yaml(data: bytes, source: str):
             413,
         )
     try:  # keys such as 200 become "200", as in JSON
-        return orjson.loads(orjson.dumps(document, option=orjson.OPT_NON_STR_KEYS))
-    except (TypeError, orjson.JSONDecodeError) as error:
+        return jsontext.loads(jsontext.dumps(document, option=jsontext.OPT_NON_STR_KEYS))
+    except (TypeError, jsontext.JSONDecodeError) as error:
         raise ContractError(f"{source}: YAML value without a JSON form: {error}", "not_yaml", 422) from None
 
 

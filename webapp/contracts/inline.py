@@ -1,8 +1,7 @@
 """Inline an OpenAPI operation's local $refs into self-contained request, response and error JSON Schemas."""
 
-import orjson
-
 from ..analysis.pointers import MISSING, resolve
+from ..common import jsontext
 
 DIALECT_2020 = "https://json-schema.org/draft/2020-12/schema"
 MAX_NODES = 100_000
@@ -23,7 +22,8 @@ def operation_schemas(inliner, op: dict) -> dict:
             success = schema
         elif code.startswith(("4", "5")) or code == "DEFAULT":
             if all(
-                orjson.dumps(schema, option=orjson.OPT_SORT_KEYS) != orjson.dumps(e, option=orjson.OPT_SORT_KEYS)
+                jsontext.dumps(schema, option=jsontext.OPT_SORT_KEYS)
+                != jsontext.dumps(e, option=jsontext.OPT_SORT_KEYS)
                 for e in errors
             ):
                 errors.append(schema)

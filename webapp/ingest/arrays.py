@@ -13,8 +13,7 @@ import json
 import re
 from collections.abc import Iterator
 
-import orjson
-
+from ..common import jsontext
 from .concatenated import finite_float, no_constants
 from .extents import container_extent
 from .framing import within_event_limit
@@ -23,20 +22,12 @@ from .records import Record, check_depth, lone_surrogate_error
 
 _WS = re.compile(r"[ \t\r\n]*")
 _SCALAR = re.compile(r'"(?:[^"\\]|\\.)*"|[^,\]\s]+', re.S)
-_BIG_INT = re.compile(r"[:,\[]\s*-?\d{19}")  # an integer orjson would read as a float
 _NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8, kept by surrogateescape
 _DROP_AFTER = 1 << 20
 _WINDOW = 1 << 16
 
 
-def _orjson_int(text: str):
-    # as orjson reads them (the rest of ingest does): beyond 64 bits an integer becomes a float
-    number = int(text)
-    return number if -(1 << 63) <= number < (1 << 64) else float(text)
-
-
 _DECODER = json.JSONDecoder(parse_constant=no_constants, parse_float=finite_float)
-_BIG_DECODER = json.JSONDecoder(parse_constant=no_constants, parse_float=finite_float, parse_int=_orjson_int)
 
 
 class _Text:
@@ -127,11 +118,11 @@ def _by_orjson(text: str, pos: int) -> tuple[object, int] | None:
     while True:
         window = text[pos : pos + size]
         try:
-            return orjson.loads(window), pos + len(window)
-        except orjson.JSONDecodeError as exc:
+            return jsontext.loads(window), pos + len(window)
+        except jsontext.JSONDecodeError as exc:
             if exc.msg.startswith("unexpected content after document"):
                 end = pos + exc.pos  # in characters, as the text is indexed
-                return orjson.loads(text[pos:end]), end
+                return jsontext.loads(text[pos:end]), end
             if len(window) < size or "end of data" not in exc.msg:
                 return None
             size *= 4  # the item is longer than the window
@@ -157,8 +148,6 @@ def _checked(index: int, value, raw: str, max_depth: int) -> Record:
             raw=raw.encode("utf-8", "surrogateescape"),
             error=RecordError("not_json", f"the item {index + 1} is not valid UTF-8"),
         )
-    if _BIG_INT.search(raw):
-        value = _BIG_DECODER.decode(raw)
     surrogate = lone_surrogate_error(value, raw)
     if surrogate is not None:
         return Record(index, raw=raw, error=surrogate)

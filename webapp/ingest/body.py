@@ -7,8 +7,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
-
+from ..common import jsontext
 from .decode import decoded_pieces
 from .envelope import Context, check_trace_id, format_ts, make_event, normalise_envelope, record_trace_id
 from .model import Batch, Event, Limits, RecordError, Rejection, is_depth_error, too_deep
@@ -58,8 +57,8 @@ def named_source(rec) -> str:
     value = rec.value
     if value is None:
         try:  # a record refused before parsing (too deep, say) is read again for its source: its text, cut at 4 KiB
-            value = orjson.loads(rec.raw())
-        except orjson.JSONDecodeError:
+            value = jsontext.loads(rec.raw())
+        except jsontext.JSONDecodeError:
             return ""
     source = value.get("source") if type(value) is dict else None
     return source if type(source) is str else ""
@@ -123,8 +122,8 @@ def _wrapped(rec: dict, max_depth: int) -> tuple[str, dict] | None:
         text = rec.get(key)
         if type(text) is str and text.lstrip()[:1] == "{":
             try:
-                inner = orjson.loads(text)
-            except orjson.JSONDecodeError as exc:
+                inner = jsontext.loads(text)
+            except jsontext.JSONDecodeError as exc:
                 if is_depth_error(exc):
                     raise too_deep(f"the JSON in field {key!r}", max_depth) from None
                 raise RecordError("not_json", f"field {key!r} holds text that is not valid JSON: {exc}") from None

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import orjson
-
-from ..common import times
+from ..common import jsontext, times
 from .model import SNAPSHOTS, Event, Limits, RecordError, is_depth_error, too_deep
 from .records import depth_exceeds
 
@@ -206,8 +203,8 @@ def parse_json_string(value: Any, max_depth: int) -> tuple[Any, bool]:
     if head != "{" and head != "[":
         return value, False
     try:
-        parsed = orjson.loads(value)
-    except orjson.JSONDecodeError as exc:
+        parsed = jsontext.loads(value)
+    except jsontext.JSONDecodeError as exc:
         if is_depth_error(exc):  # orjson stops at 1024 levels, far past the limit
             raise too_deep("the JSON in the payload string", max_depth) from None
         return value, False  # kept as text; the analysis reports invalid_json
@@ -258,11 +255,7 @@ def _headers(value: Any) -> dict:
 def derive_event_id(trace_id: str, call_id: str, snapshot: str, payload: Any) -> str:
     """Return sha256 hex[:32] of the canonical (trace_id, call_id, snapshot, payload)."""
     doc = [trace_id, call_id, snapshot, payload]
-    try:
-        canonical = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # integers beyond 64 bits, from the concatenated-JSON scanner
-        canonical = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-    return hashlib.sha256(canonical).hexdigest()[:32]
+    return hashlib.sha256(jsontext.dumps(doc, option=jsontext.OPT_SORT_KEYS)).hexdigest()[:32]
 
 
 def _name(field: str, value: Any) -> str:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-import orjson
-
+from ..common import jsontext
 from . import concatenated, ndjson
 from .model import IngestError, Limits, RecordError
 from .records import Record, check_depth
@@ -25,8 +24,8 @@ def split_records(body: bytes, limits: Limits) -> list[Record]:
     if not body.strip():
         raise IngestError(422, "unparseable", "the body is empty; send one event, a JSON array of events, or NDJSON")
     try:
-        whole = orjson.loads(body)
-    except orjson.JSONDecodeError:
+        whole = jsontext.loads(body)
+    except jsontext.JSONDecodeError:
         records = _unparsed(body, limits.max_depth)
     else:
         records = whole_records(whole, body, limits)

@@ -13,8 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
+from ..common import jsontext
 from .model import is_depth_error
 
 _MODEL_OPERATIONS = frozenset(("chat", "text_completion", "generate_content", "completion", "responses"))
@@ -153,8 +152,8 @@ def parse_value(value: Any) -> Any:
     if not text or text[0] not in "[{":
         return value
     try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
+        return jsontext.loads(text)
+    except jsontext.JSONDecodeError as exc:
         if is_depth_error(exc):
             return value  # left as text: the envelope refuses it as too deep, with the limit in its message
     try:
@@ -179,11 +178,18 @@ def unwrap_arguments(value: Any) -> Any:
     return value
 
 
-def unwrap_result(value: Any) -> Any:
-    """Return a tool's result inside a wrapper: {"result": "<JSON text>"}, an MCP CallToolResult's content."""
+def tool_result(value: Any) -> Any:
+    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers. An MCP
+    CallToolResult stays whole: its isError and structuredContent are what the model was told."""
     value = parse_value(value)
-    if type(value) is dict and set(value) == {"result"}:
-        return unwrap_result(value["result"])
+    while type(value) is dict and set(value) == {"result"}:
+        value = parse_value(value["result"])
+    return value
+
+
+def unwrap_result(value: Any) -> Any:
+    """Return the data a tool's result holds: out of its wrappers, an MCP CallToolResult's content."""
+    value = tool_result(value)
     if (
         type(value) is dict
         and "content" in value

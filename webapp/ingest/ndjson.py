@@ -6,8 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import orjson
-
+from ..common import jsontext
 from .concatenated import scan
 from .model import is_depth_error, too_deep
 from .records import Record, brackets, check_depth, depth_exceeds, json_error
@@ -39,8 +38,8 @@ def line_records(index: int, line: bytes, max_depth: int) -> list[Record]:
     try:
         # a good line's text is not kept (Record.raw re-serialises it if it is ever rejected):
         # holding every line beside its parsed value doubled a large body's memory
-        return [_line_record(index, orjson.loads(line), line, max_depth)]
-    except orjson.JSONDecodeError as exc:
+        return [_line_record(index, jsontext.loads(line), line, max_depth)]
+    except jsontext.JSONDecodeError as exc:
         parts = [] if is_depth_error(exc) else list(scan(line, index, max_depth))
         if parts and all(p.error is None for p in parts):  # several objects on one line
             check_depth(parts, max_depth)

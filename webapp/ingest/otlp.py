@@ -6,11 +6,10 @@ import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
 from google.protobuf.json_format import MessageToDict
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 
-from ..common import times
+from ..common import jsontext, times
 from . import genai
 from .decode import decode_body
 from .envelope import Context, format_ts, make_event
@@ -43,15 +42,24 @@ def parse_otlp(
     now: datetime | None = None,
 ) -> Batch:
     """Decode an OTLP/HTTP trace export and return the snapshot events its spans carry."""
+    spans = read_export(
+        raw, content_type, content_encoding, limits, "ExportTraceServiceRequest", spans_from_json, spans_from_protobuf
+    )
+    return within_events(map_spans(spans, Context(limits, format_ts(now or datetime.now(UTC)))), limits)
+
+
+def read_export(raw: bytes, content_type, content_encoding, limits: Limits, message: str, from_json, from_protobuf):
+    """Decode an OTLP/HTTP export (gzip or not, JSON or protobuf) into its spans or log records."""
     body = decode_body(raw, content_encoding, limits.max_body_bytes)
-    if is_json(content_type, body):
-        if not body.strip():
-            raise IngestError(422, "unparseable", "the body is empty; send an OTLP/JSON ExportTraceServiceRequest")
-        spans = spans_from_json(body, limits.max_depth)
-    else:
-        spans = spans_from_protobuf(body, limits.max_depth)
-    ctx = Context(limits, format_ts(now or datetime.now(UTC)))
-    batch = map_spans(spans, ctx)
+    if not is_json(content_type, body):
+        return from_protobuf(body, limits.max_depth)
+    if not body.strip():
+        raise IngestError(422, "unparseable", f"the body is empty; send an OTLP/JSON {message}")
+    return from_json(body, limits.max_depth)
+
+
+def within_events(batch: Batch, limits: Limits) -> Batch:
+    """Return the batch, or refuse the export whole when it yields more events than one request may carry."""
     if len(batch.events) > limits.max_events:
         raise IngestError(
             422,
@@ -78,7 +86,7 @@ def otlp_response(batch_rejected: int, message: str, content_type: str | None) -
         resp.partial_success.rejected_spans = batch_rejected
         resp.partial_success.error_message = message
     if (content_type or "").split(";")[0].strip().lower() == "application/json":
-        return orjson.dumps(MessageToDict(resp)), "application/json"
+        return jsontext.dumps(MessageToDict(resp)), "application/json"
     return resp.SerializeToString(), "application/x-protobuf"
 
 
@@ -129,8 +137,8 @@ def _emit(batch: Batch, span: Span, build: Any, *args: Any) -> None:
             raise span.error
         batch.events.extend(build(*args))
     except RecordError as err:
-        raw = orjson.dumps(
-            {"trace_id": span.trace_id, "span_id": span.span_id, "name": span.name}, option=orjson.OPT_NON_STR_KEYS
+        raw = jsontext.dumps(
+            {"trace_id": span.trace_id, "span_id": span.span_id, "name": span.name}, option=jsontext.OPT_NON_STR_KEYS
         ).decode()
         batch.rejected.append(Rejection(span.index, err.code, f"span {span.name!r}: {err.message}", raw))
 
@@ -145,8 +153,9 @@ def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=Non
         arguments = genai.unwrap_arguments(s.attrs[args_key]) if args_key in s.attrs else announced.arguments
         events.append(_event(ctx, s, "arguments", arguments, tool, call_id, s.start_ns, None, source))
     if result_key in s.attrs:
-        own = genai.unwrap_result(s.attrs[result_key])
         stage = "result" if (s.trace_id, call_id) in answered else "response"
+        # as the model got it (a CallToolResult keeps its isError), or as the data it stands in a response for
+        own = (genai.tool_result if stage == "result" else genai.unwrap_result)(s.attrs[result_key])
         events.append(_event(ctx, s, stage, own, tool, call_id, s.end_ns, None, source))
     return events
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import orjson
-
+from ..common import jsontext
 from .model import RecordError, cut_raw, is_depth_error, too_deep
 
 
@@ -25,7 +24,7 @@ class Record:
         """Return the record's text cut at 4 KiB."""
         if self._raw is None:
             try:
-                self._raw = orjson.dumps(self.value)
+                self._raw = jsontext.dumps(self.value)
             except TypeError:
                 self._raw = json.dumps(self.value, ensure_ascii=False)
         return cut_raw(self._raw)
@@ -63,7 +62,7 @@ def depth_exceeds(value: Any, limit: int) -> bool:
     return False
 
 
-def json_error(exc: orjson.JSONDecodeError, what: str, max_depth: int, raw=b"") -> RecordError:
+def json_error(exc: jsontext.JSONDecodeError, what: str, max_depth: int, raw=b"") -> RecordError:
     """The rejection of a record orjson could not parse, saying why in the sender's terms."""
     msg = str(exc)
     if is_depth_error(exc):

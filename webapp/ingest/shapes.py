@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import orjson
+from ..common import jsontext
 
 Call = dict  # {"snapshot", "payload", "tool", "call_id", "source"}
 _TEXT_TYPES = ("text", "output_text", "input_text")
@@ -100,7 +100,7 @@ def _mcp(rec: dict) -> list[Call] | None:
     if "jsonrpc" not in rec or "id" not in rec:
         return None
     rpc_id = rec["id"]
-    call_id = rpc_id if type(rpc_id) is str else orjson.dumps(rpc_id).decode()
+    call_id = rpc_id if type(rpc_id) is str else jsontext.dumps(rpc_id).decode()
     params = rec.get("params")
     if rec.get("method") == "tools/call" and type(params) is dict:
         return [_call("arguments", params.get("arguments", {}), params.get("name"), call_id, "mcp")]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
+from ..common import jsontext
 from .extents import array_items
 from .model import IngestError, Limits, too_deep
 from .records import Record, brackets, depth_exceeds, json_error
@@ -17,8 +16,8 @@ def whole_records(value: Any, body: bytes, limits: Limits) -> list[Record]:
         if brackets(body) <= limits.max_depth + 1:
             return [Record(i, v) for i, v in enumerate(value)]
         try:  # re-serialising is ~30x cheaper than walking a record, and bounds its depth
-            return [_checked(i, v, orjson.dumps(v), limits.max_depth) for i, v in enumerate(value)]
-        except orjson.JSONEncodeError:  # an item nests deeper than orjson writes (255 levels)
+            return [_checked(i, v, jsontext.dumps(v), limits.max_depth) for i, v in enumerate(value)]
+        except jsontext.JSONEncodeError:  # an item nests deeper than orjson writes (255 levels)
             return items_by_extent(body, limits.max_depth)
     if type(value) is not dict:
         kind = "string" if type(value) is str else "number" if type(value) in (int, float) else "literal"
@@ -44,8 +43,8 @@ def _item_record(index: int, raw: bytes, depth: int, max_depth: int) -> Record:
     if depth > max_depth:
         return Record(index, raw=raw, error=too_deep("the record", max_depth))
     try:
-        return Record(index, orjson.loads(raw), raw)
-    except orjson.JSONDecodeError as exc:
+        return Record(index, jsontext.loads(raw), raw)
+    except jsontext.JSONDecodeError as exc:
         return Record(index, raw=raw, error=json_error(exc, f"item {index + 1}", max_depth, raw))
 
 

@@ -38,11 +38,11 @@ import socket
 import time
 from functools import partial
 
-import orjson
 from gunicorn import util
 from gunicorn.http import wsgi
 from gunicorn.workers.gthread import _DEFER, TConn, ThreadWorker
 
+from ..common import jsontext
 from .listeners import held_by, ignore_new_connections
 
 # how long a stopping worker keeps accepting handshakes the kernel began before the SYN filter
@@ -53,7 +53,7 @@ HEADER_SECONDS = 10  # a request line and headers arrive within this, or the con
 def write_json_error(sock, status: int, reason: str, message: str) -> None:
     """Answer a request gunicorn refused before the app saw it, as {"error": {code, message, retryable}}."""
     code = reason.lower().replace(" ", "_")  # "URI Too Long" -> uri_too_long, as werkzeug names them
-    body = orjson.dumps({"error": {"code": code, "message": message or reason, "retryable": status >= 500}})
+    body = jsontext.dumps({"error": {"code": code, "message": message or reason, "retryable": status >= 500}})
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(body)}\r\n\r\n"

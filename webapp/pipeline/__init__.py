@@ -7,10 +7,9 @@ import dataclasses
 import time
 from collections.abc import Callable
 
-import orjson
-
 from ..analysis import analyze_call
 from ..analysis.budget import wall_clock
+from ..common import jsontext
 from ..inference import hint_renames
 from ..ingest import Batch, Event
 from ..ingest.envelope import canonical_trace_id
@@ -40,10 +39,10 @@ def preparer(redactor: Redactor | None) -> Callable[[Event], Event]:
         if redactor:
             event = redactor.event(event)
         try:  # as str: orjson's bytes keep a large spare capacity (128 KiB for a 6 KB payload)
-            event.payload = orjson.Fragment(orjson.dumps(event.payload).decode())
+            event.payload = jsontext.Fragment(jsontext.dumps(event.payload).decode())
             if event.meta:
-                event.meta = orjson.Fragment(orjson.dumps(event.meta).decode())
-        except TypeError:  # an integer beyond 64 bits (concatenated JSON): left for the store to write
+                event.meta = jsontext.Fragment(jsontext.dumps(event.meta).decode())
+        except TypeError:  # what orjson cannot write: left for the store to write
             pass
         return event
 

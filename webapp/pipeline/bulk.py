@@ -16,10 +16,10 @@ from datetime import date, timedelta
 from itertools import chain
 from pathlib import Path
 
-import orjson
 import zstandard
 from tqdm import tqdm
 
+from ..common import jsontext
 from ..ingest import Batch, IngestError, Limits, Rejection, parse_body
 from ..ingest.decode import sniff_encoding
 from ..ingest.extents import array_items
@@ -215,8 +215,8 @@ def _pieces(parsed: Batch, places: list, size: int):
 
 def _is_json(line: bytes) -> bool:
     try:
-        orjson.loads(line.removeprefix(_BOM))
-    except orjson.JSONDecodeError:
+        jsontext.loads(line.removeprefix(_BOM))
+    except jsontext.JSONDecodeError:
         return False
     return True
 
@@ -243,8 +243,8 @@ def _line_reason(line: bytes, error: IngestError) -> tuple[str, str]:
     if error.code != "unparseable":
         return error.code, error.message
     try:
-        orjson.loads(line)
-    except orjson.JSONDecodeError as exc:
+        jsontext.loads(line)
+    except jsontext.JSONDecodeError as exc:
         return "not_json", f"not valid JSON at column {exc.colno}: {exc.msg}"
     return "bad_type", "each record must be a JSON object"
 

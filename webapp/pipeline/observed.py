@@ -8,6 +8,7 @@ from ..observed import STAGES, drift_findings, empty_shape, facts_of, learn, obs
 from ..observed.compare import disagreements
 from ..observed.structured import structured_shape
 from ..problems.fingerprint import normalise_path
+from ..store.problem_filters import ProblemFilters
 
 ERROR_STATUS = 400  # an error body has a shape of its own: the success shape is learnt from the rest
 
@@ -170,6 +171,7 @@ def observed_view(store, tool: str) -> dict:
     """Return what the tool page shows of the observed schemas: per stage its draft, calls, declared schema and
     the fields where traffic disagrees with the declared one."""
     shapes, contract = store.observed_shapes(tool), store.get_tool(tool) or {}
+    drifting = open_drift(store, tool)
     out = {}
     for stage in STAGES:
         shape, declared = shapes.get(stage), contract.get(f"{stage}_schema")
@@ -181,8 +183,20 @@ def observed_view(store, tool: str) -> dict:
             "adoptable": stage in ADOPTABLE and bool(checked and checked["calls"]),
             "adopts": prefix,  # where in each payload the adopted schema applies ("" the whole payload)
             "disagreements": _prefixed(disagreements(checked, declared), prefix) if declared is not None else [],
+            "open_drift": drifting.get(stage, []),  # what adopting this draft would accept as the contract
         }
     return out
+
+
+def open_drift(store, tool: str) -> dict[str, list[dict]]:
+    """Return a tool's open drift problems per stage: the draft holds the changed shape they report."""
+    problems, _ = store.find_problems(ProblemFilters(tool=tool, kind="drift", limit=200))
+    by_stage: dict[str, list[dict]] = {}
+    for problem in problems:
+        side = problem["left"] or problem["right"] or {}
+        if problem["state"] in ("open", "regressed") and side.get("snapshot"):
+            by_stage.setdefault(side["snapshot"], []).append({"id": problem["id"], "path": side["path"]})
+    return by_stage
 
 
 def _prefixed(rows: list[dict], prefix: str) -> list[dict]:

@@ -3,11 +3,10 @@
 import hashlib
 from functools import lru_cache
 
-import orjson
-
 from ..analysis.kinds import worst
 from ..analysis.locations import request_document, resolve_request
 from ..analysis.pointers import MISSING, tokens
+from ..common import jsontext
 from ..common.digits import is_digits
 from .fingerprint import FIRST_VERSION, describe_finding, describe_violation, key
 from .transforms import values
@@ -97,7 +96,7 @@ def _no_value(end: dict | None, docs: dict) -> bool:
 
 def _pair_text(left, right, missing: list[str] = ()) -> str:
     pair = [_short(left), _short(right), *([list(missing)] if missing else [])]
-    return orjson.dumps(pair, option=orjson.OPT_SORT_KEYS).decode()
+    return jsontext.dumps(pair, option=jsontext.OPT_SORT_KEYS).decode()
 
 
 def _short(value):
@@ -105,7 +104,7 @@ def _short(value):
         return value
     if isinstance(value, str):
         return value if len(value) <= MAX_VALUE_CHARS else value[:MAX_VALUE_CHARS] + "..."
-    text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    text = jsontext.dumps(value, option=jsontext.OPT_SORT_KEYS).decode()
     return value if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS] + "..."
 
 
@@ -144,7 +143,7 @@ def contract_digest(contract: dict | None) -> str | None:
     if not contract:
         return None
     body = {k: v for k, v in contract.items() if k not in ("updated_at", "name")}
-    return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
+    return hashlib.sha256(jsontext.dumps(body, option=jsontext.OPT_SORT_KEYS)).hexdigest()[:12]
 
 
 def call_documents(call: dict, template: str | None = None) -> dict:

@@ -6,9 +6,9 @@ costs about 45 us per byte of arguments on this machine (85 ms for a 1.5 KB pair
 bench/nearest.py`), so payloads over DEEP_MAX_BYTES keep their key-set rank.
 """
 
-import orjson
 from deepdiff import DeepDiff
 
+from ..common import jsontext
 from .exercised import preferred
 
 DEEP_MAX_BYTES = 2_000
@@ -65,9 +65,9 @@ def nearest(
         "method": "key_set",
         **flags,
     }
-    if len(orjson.dumps(failing_arguments)) > DEEP_MAX_BYTES:
+    if len(jsontext.dumps(failing_arguments)) > DEEP_MAX_BYTES:
         return best
-    small = [c for c in ranked[:DEEP_TOP] if len(orjson.dumps(c.get("arguments"))) <= DEEP_MAX_BYTES]
+    small = [c for c in ranked[:DEEP_TOP] if len(jsontext.dumps(c.get("arguments"))) <= DEEP_MAX_BYTES]
     if not small:
         return best
     scored = [(deep_distance(failing_arguments, c.get("arguments")), i, c) for i, c in enumerate(small)]

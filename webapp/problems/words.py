@@ -6,7 +6,7 @@ the value, and where it landed when that is another path: "value changed between
 /guests/adult_count (0 -> 2)", never "/adults sent as /guests/adult_count", which reads like a correct rename.
 """
 
-import orjson
+from ..common import jsontext
 
 VALUE_CHARS = 40  # a value in one line is cut here: the line says what broke, the page shows the rest
 VALUE_KINDS = ("value_changed", "echo_mismatch")  # a kind whose values say what broke: the line shows a pair
@@ -84,5 +84,5 @@ def _pair(pair: dict | None) -> str:
 
 
 def _value(value) -> str:
-    text = orjson.dumps(value).decode()
+    text = jsontext.dumps(value).decode()
     return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"

@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
-import orjson
 import re2
 
+from ..common import jsontext
 from .cards import looks_like_card
 from .jsontext import JSON_PAIR, JSON_STRING, decode_literal, empty_value, encode_literal, json_key, value_end
 from .rules import DEFAULT_KEYS, PUBLIC_SUFFIXES, QUERY_KEYS, SECRET_SUFFIXES, TOKEN_PATTERNS, replace_token
@@ -128,7 +128,7 @@ class Redactor:
         # for everything that could start one - a secret key word, a token prefix, a digit run,
         # an auth scheme - proves it, and then nothing is visited or copied.
         try:
-            text = orjson.dumps(value)
+            text = jsontext.dumps(value)
         except TypeError:  # a lone surrogate: orjson refuses it, the walk handles it
             return False
         if self._suspect.search(text) is not None:

@@ -7,9 +7,8 @@ longer than their own backticks, http(s) autolinks), our own words as they are, 
 made visible.
 """
 
-import orjson
-
 from ..analysis.locations import request_document, resolve_request
+from ..common import jsontext
 from ..common.times import display
 from ..problems import words
 from ..problems.fingerprint import grouped_by
@@ -21,7 +20,7 @@ _MISSING = object()
 
 
 def _json(value) -> str:
-    text = orjson.dumps(value).decode()
+    text = jsontext.dumps(value).decode()
     return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS] + "…"
 
 

@@ -3,13 +3,11 @@
 import gc
 from contextlib import contextmanager
 
-import orjson
-
-from ..common import times
+from ..common import jsontext, times
 
 
 def dumps(value) -> str:
-    return orjson.dumps(value).decode()
+    return jsontext.dumps(value).decode()
 
 
 BIG_TEXT = 100_000
@@ -19,12 +17,12 @@ def loads(text):
     if text is None:
         return None
     if len(text) < BIG_TEXT:
-        return orjson.loads(text)
+        return jsontext.loads(text)
     # JSON builds no reference cycles, and the collector's passes over a deeply nested document
     # being built cost more than the parse itself (a 1 MB document of 60-level chains: 0.5-2.8 s
     # instead of 0.09 s), so it waits until the document is built.
     with paused_collector():
-        return orjson.loads(text)
+        return jsontext.loads(text)
 
 
 @contextmanager

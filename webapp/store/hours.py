@@ -1,6 +1,6 @@
 """An hourly rollup of calls per tool, so the list's strip reads 168 rows, not every call of a week."""
 
-import orjson
+from ..common import jsontext
 
 NO_TOOL = "(no tool)"  # the rollup's name for calls whose events never named a tool
 
@@ -19,7 +19,7 @@ def hour_keys(conn, calls, sql) -> set[tuple[str, str]]:
     """Return the (hour, tool) cells that these (trace_id, call_id) calls sit in now.
 
     `sql` is the engine's statements module (webapp/store/sql.py or postgresql/sql.py)."""
-    keys = orjson.dumps([list(call) for call in calls]).decode()
+    keys = jsontext.dumps([list(call) for call in calls]).decode()
     return {tuple(row) for row in conn.execute(sql.HOUR_KEYS, (keys,)) if row[0]}
 
 

@@ -1,11 +1,11 @@
 """Alerts over HTTP: the rules API under /api/v1/alerts and the settings page, thin adapters over the store."""
 
-import orjson
 from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
 from ..alerts import RuleError, new_secret, parse_rule
 from ..alerts.urls import UrlRefused, allow_list, check_url, masked
 from ..alerts.wording import message_problem
+from ..common import jsontext
 from ..common.resources import doc_page
 from ..ops.sender import describe, test_delivery
 from ..store.alert_rules import ABOUT
@@ -48,8 +48,8 @@ def send_test(rule_id: int) -> dict:
 def api_create():
     """Create a rule; the answer carries its secret, which is never shown again."""
     try:
-        body = orjson.loads(request.get_data())
-    except orjson.JSONDecodeError as error:
+        body = jsontext.loads(request.get_data())
+    except jsontext.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     return jsonify(create_rule(body)), 201
 

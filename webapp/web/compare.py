@@ -2,10 +2,9 @@
 
 from collections import deque
 
-import orjson
-
 from ..analysis.pairing import pair_by_id
 from ..analysis.pointers import child
+from ..common import jsontext
 from .tree import value_text
 
 MAX_ROWS = 2000
@@ -100,8 +99,8 @@ def merged_order(pairs: list[tuple[int, int]], len_a: int, len_b: int) -> list[t
 
 def _value_key(value) -> bytes:
     try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # integers beyond 64 bits
+        return jsontext.dumps(value, option=jsontext.OPT_SORT_KEYS)
+    except TypeError:  # what JSON cannot write (a lone surrogate)
         return repr(value).encode()
 
 

@@ -18,7 +18,8 @@ DAY_OR_TIME = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?\Z", re.ASCII
 )  # \d is 0-9 only, as int() and times read them
 # A time relative to now, as people say it: 30m, 2h, 7d, 2w (ago).
-RELATIVE = re.compile(r"(\d{1,6})\s*(m|min|h|d|w)\Z", re.ASCII)  # \d is 0-9 only, as int() and times read them
+RELATIVE = re.compile(r"(\d{1,6})\s*(m|min|h|d|w)\Z", re.ASCII)
+TOO_FAR_BACK = re.compile(r"\d{7,}\s*(m|min|h|d|w)\Z", re.ASCII)  # \d is 0-9 only, as int() and times read them
 _UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
@@ -83,7 +84,7 @@ def bad_trace_filter(args, kinds) -> str | None:
     """Say what is wrong with the first bad filter value in args (the API's strict way)."""
     if args.get("problem") and problem_number(args["problem"]) is None:
         return f"problem must be a problem id like TD-42; got {args['problem'][:40]!r}"
-    return bad_filter(args, {**CHOICES, "kind": kinds})
+    return bad_filter(args, {**CHOICES, "kind": kinds}) or bad_range(args)
 
 
 def absolute_time(text: str, now: datetime | None = None) -> str:
@@ -136,6 +137,8 @@ def bad_time(args) -> str | None:
     """Say what is wrong with a since or until in args that is no time (2026-13-45 included), or None."""
     for name in ("since", "until"):
         value = (args.get(name) or "").strip()
+        if value and TOO_FAR_BACK.match(value):
+            return f"{name} {value[:40]!r} counts back too far: a time ago has at most 6 digits (999999d)"
         if value and not is_time(value):
             return (
                 f"{name} must be a date, an RFC 3339 time like 2026-11-30T09:00:00Z or a time ago "
@@ -175,3 +178,19 @@ def decode_cursor(text: str | None) -> tuple | None:
 def _printable(text: str) -> str:
     """Drop control characters (a NUL would end SQLite's reading of the search) and outer spaces."""
     return "".join(ch for ch in text if ch.isprintable() or ch == " ").strip()
+
+
+def bad_range(args, now: datetime | None = None) -> str | None:
+    """Say so when since comes after until (a window that ends before it begins), or None."""
+    since, until = ((args.get(name) or "").strip() for name in ("since", "until"))
+    if not (since and until and is_time(since) and is_time(until)):
+        return None
+    now = now or datetime.now(UTC)
+    if _moment(absolute_time(since, now)) > _moment(absolute_time(until, now)):
+        return f"since ({since[:40]!r}) must not be later than until ({until[:40]!r})"
+    return None
+
+
+def _moment(text: str) -> datetime:
+    day = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return day.replace(tzinfo=UTC) if day.tzinfo is None else day

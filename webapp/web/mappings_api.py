@@ -1,9 +1,9 @@
 """The mappings API: a tool's declared, inferred and candidate pairs, and confirming or rejecting one; its observed
 schemas (a contract draft learnt from traffic), and adopting one as the declared schema."""
 
-import orjson
 from flask import Blueprint, jsonify
 
+from ..common import jsontext
 from ..pipeline import mappings as toolmappings
 from ..pipeline import observed as toolobserved
 from ..store.toolcalls import known_tool
@@ -43,8 +43,8 @@ def change(name, action):
 
 def _pair_body() -> dict:
     try:
-        body = orjson.loads(whole_body())
-    except orjson.JSONDecodeError as error:
+        body = jsontext.loads(whole_body())
+    except jsontext.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     if not isinstance(body, dict) or not all(isinstance(body.get(k), str) for k in ("arguments", "request")):
         raise ApiError(400, "bad_pair", 'send {"arguments": "/pointer", "request": "/pointer"}')
@@ -63,8 +63,8 @@ def adopt_observed(name):
     """Write a stage's observed schema into the contract (`{"stage": "response"}`); return the contract."""
     _known_or_404(name)
     try:
-        body = orjson.loads(whole_body())
-    except orjson.JSONDecodeError as error:
+        body = jsontext.loads(whole_body())
+    except jsontext.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     if not isinstance(body, dict) or not isinstance(body.get("stage"), str):
         raise ApiError(400, "bad_stage", 'send {"stage": "arguments" | "request" | "response" | "result"}')

@@ -4,8 +4,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import orjson
-
+from ...common import jsontext
 from ...contracts import ContractError, contracts_from_document, is_bare_contract, load_file, validated_contract
 from ...reports.exports import CALL_FILE, FIXTURE_FILES, RESULT_FILE
 
@@ -39,8 +38,8 @@ def read_fixture(path: str, snapshot: str):
     except OSError as error:
         raise InputError(f"{path}: cannot read: {error.strerror or error}", path) from None
     try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError as error:
+        return jsontext.loads(data)
+    except jsontext.JSONDecodeError as error:
         if snapshot == "arguments":
             raise InputError(f"{path} is not JSON: {error}", path) from None
         return data.decode("utf-8", "replace")  # an HTTP body or a result may be text, or broken JSON

@@ -6,7 +6,7 @@ A field is named by the JSON Pointer an instance of it would have (`/customer/em
 
 from dataclasses import dataclass, field
 
-from ...analysis.parameters import parameters
+from ...analysis.parameters import parameters, path_variables
 from ...analysis.pointers import child
 from . import schemas
 
@@ -71,4 +71,7 @@ def request_tree(contract: dict) -> Field:
         if isinstance(param.get("description"), str) and not schemas.description(schema):
             schema = {**schema, "description": param["description"]}  # what name pairing may read
         root.children[f"{location}:{name}"] = tree(f"{location}:{child('', name)}", name, schema, required, location, 1)
+    for name in path_variables(contract):  # a template's variable no parameter declares: a path field all the same
+        if f"path:{name}" not in root.children:
+            root.children[f"path:{name}"] = tree(f"path:{child('', name)}", name, {}, True, "path", 1)
     return root

@@ -2,9 +2,9 @@
 
 import base64
 
-import orjson
 from flask import Blueprint, current_app, g, jsonify, redirect, request, url_for
 
+from ...common import jsontext
 from ...common.digits import is_digits
 from ...pipeline.changes import change_problem
 from ...pipeline.problems import find_problems, read_problem
@@ -15,8 +15,8 @@ from ...store.errors import ChangeRefused
 from .. import security
 from ..db import get_store
 from ..errors import ApiError
-from ..filters import absolute_time, bad_time
-from .query import ProblemQuery, bad_range
+from ..filters import absolute_time, bad_range, bad_time
+from .query import ProblemQuery
 
 bp = Blueprint("problems_api", __name__)
 REFUSED = (BadChange, ChangeRefused)  # a change the body asks wrongly, or one the stored problem cannot take
@@ -124,8 +124,8 @@ def patch_problem(problem_id):
     if "merged_into" in problem:
         raise ApiError(409, "problem_merged", f"{problem['id']} was merged into {problem['merged_into']}")
     try:
-        body = orjson.loads(request.get_data(cache=False))
-    except orjson.JSONDecodeError as error:
+        body = jsontext.loads(request.get_data(cache=False))
+    except jsontext.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     try:
         change = parse_change(body, link_cleaner())

@@ -15,11 +15,13 @@ from ...problems.timeline import MAX_SPAN_DAYS, default_range, list_range, spark
 from ...problems.words import counted
 from ...reports.problems import problem_markdown
 from ..db import get_store
+from ..errors import ApiError
+from ..filters import bad_range
 from ..ranges import quick_links, shown_window
 from ..security import change_hint, may_change_contracts
 from ..views import page_or_fragment
 from . import api
-from .query import ProblemQuery, bad_range
+from .query import ProblemQuery
 
 bp = Blueprint("problems_pages", __name__)
 LIST_DAYS = 7
@@ -100,6 +102,9 @@ def problems_page():
 @bp.get("/problems.json")
 def problems_json():
     """Return the problem list page's data."""
+    message = ProblemQuery.bad_value(request.args)  # a script gets a 400 for a filter the page would ignore
+    if message:
+        raise ApiError(400, "bad_parameter", message)
     context = _list_context()
     for problem in context["problems"]:
         api.with_links(problem)

@@ -9,7 +9,7 @@ from ...common.digits import is_digits
 from ...problems.fingerprint import SCHEMA_KIND
 from ...problems.states import STATES, new_since
 from ...store.problem_filters import ProblemFilters
-from ..filters import MAX_LIMIT, absolute_time, bad_filter, is_time, known_values, query_args
+from ..filters import MAX_LIMIT, absolute_time, bad_filter, bad_range, known_values, query_args
 
 TICKETS = ("linked", "unlinked")
 CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND), "ticket": TICKETS}
@@ -72,19 +72,3 @@ class ProblemQuery:
         """Return how many problems the query keeps per state a person reads (the list's tabs), whatever its state."""
         now = now or datetime.now(UTC)
         return store.count_problems(replace(self, state="").filters(now), new_since(now))
-
-
-def bad_range(args, now: datetime | None = None) -> str | None:
-    """Say so when since comes after until (a window that ends before it begins), or None."""
-    since, until = ((args.get(name) or "").strip() for name in ("since", "until"))
-    if not (since and until and is_time(since) and is_time(until)):
-        return None
-    now = now or datetime.now(UTC)
-    if _moment(absolute_time(since, now)) > _moment(absolute_time(until, now)):
-        return f"since ({since[:40]!r}) must not be later than until ({until[:40]!r})"
-    return None
-
-
-def _moment(text: str) -> datetime:
-    day = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return day.replace(tzinfo=UTC) if day.tzinfo is None else day
