@@ -336,3 +336,17 @@ def test_a_number_past_what_a_double_holds_is_refused_not_stored_as_null(client,
     assert answer["accepted"] == 1 and [r["index"] for r in answer["rejected"]] == [1]
     assert "double" in answer["rejected"][0]["message"]  # why, in words
     assert client.get(f"/api/v1/traces/{'b2' * 16}").status_code == 404
+
+
+@pytest.mark.parametrize("name", ["srv/observed", "srv/observed/adopt", "srv/mappings", "srv/mappings/confirm"])
+def test_a_tool_name_that_ends_as_a_tools_own_route_is_refused(client, name):
+    error = assert_error_shape(client.put(f"/api/v1/tools/{name}", json=CONTRACT), 400, "bad_name")
+    assert name in error["message"]
+    tools = [{"name": name, "input_schema": {"type": "object"}}]
+    assert_error_shape(client.post("/api/v1/tools/import", json=tools), 400, "bad_name")
+    assert client.get("/api/v1/tools").get_json()["tools"] == []
+
+
+def test_a_tool_name_with_a_slash_that_is_no_route_is_taken(client):
+    assert client.put("/api/v1/tools/github/create_issue", json=CONTRACT).status_code == 200
+    assert client.get("/api/v1/tools/github/create_issue").get_json()["name"] == "github/create_issue"

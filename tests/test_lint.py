@@ -240,7 +240,8 @@ def test_a_tool_without_its_operation_or_a_file_that_cannot_be_read_exits_2(tmp_
     unmapped = runner.invoke(main, ["lint", other, api])
     assert unmapped.exit_code == 2
     assert (
-        "refund_invoice: no operation of the OpenAPI document is named so; map it with --operation" in unmapped.output
+        "SKIP   refund_invoice: not linted: no operation of the OpenAPI document is named so; map it with --operation"
+        in unmapped.output
     )
     mapped = runner.invoke(main, ["lint", other, api, "--operation", "refund_invoice=createInvoice"])
     assert mapped.exit_code == 1 and "total_cents: the API requires it; no argument fills it" in mapped.output
@@ -483,3 +484,78 @@ def test_a_url_template_s_variable_is_a_path_field_though_no_parameter_declares_
     assert mismatches([contract], None) == set()
     unfilled = {**contract, "arguments_schema": body({"archived": {"type": "boolean"}})}
     assert mismatches([unfilled], None) == {("unfilled_field", "error", None, "path:/invoiceId")}
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "said"),
+    [
+        ({"maximum": 100}, {"exclusiveMaximum": 10}, "maximum 100 where the API's is below 10"),  # 3.1's number
+        ({"maximum": 10}, {"maximum": 10, "exclusiveMaximum": True}, "maximum 10 where the API's is below 10"),  # 3.0
+        ({"minimum": 0}, {"exclusiveMinimum": 0}, "minimum 0 where the API's is above 0"),
+        ({}, {"maximum": 10}, "no maximum where the API's is 10"),
+        ({"exclusiveMaximum": 10}, {"maximum": 10}, None),
+        ({"maximum": 9}, {"maximum": 10, "exclusiveMaximum": True}, None),
+    ],
+)
+def test_exclusive_and_missing_bounds_are_compared_as_the_api_reads_them(mine, theirs, said):
+    contract = {
+        "arguments_schema": body({"weight": {"type": "number", **mine}}),
+        "request_schema": body({"weight": {"type": "number", **theirs}}),
+    }
+    messages = [f["message"] for f in lint_contract(contract)]
+    assert messages == ([f"weight: the tool allows more: {said}"] if said else [])
+
+
+def test_a_tool_string_without_the_api_s_length_bounds_allows_more():
+    contract = {
+        "arguments_schema": body(
+            {"note": TEXT, "code": {"type": "integer"}, "tag": {"type": "string", "maxLength": 9}}
+        ),
+        "request_schema": body(
+            {
+                "note": {"type": "string", "maxLength": 200},
+                "code": {"type": "string", "maxLength": 4},  # another type: the type rule tells it
+                "tag": {"type": "string", "minLength": 1, "maxLength": 9},
+            }
+        ),
+    }
+    found = {(f["kind"], f["left"]["path"]): f["message"] for f in lint_contract(contract)}
+    assert found == {
+        ("range_mismatch", "/note"): "note: the tool allows more: no maxLength where the API's is 200",
+        ("type_mismatch", "/code"): "code: integer in the tool, string in the API",
+        ("range_mismatch", "/tag"): "tag: the tool allows more: no minLength where the API's is 1",
+    }
+
+
+def test_a_local_tool_is_listed_as_not_linted_without_failing_the_others_unless_named(tmp_path):
+    runner = CliRunner()
+    api = write(tmp_path, "api.json", INVOICES)
+    calculator = tool("add_numbers", {"a": NUMBER, "b": NUMBER})
+    tools = write(tmp_path, "tools.json", [*MATCHING, calculator])
+    mapping = write(tmp_path, "mapping.json", TOTAL_X100)
+    mixed = runner.invoke(main, ["lint", tools, api, "--mapping", mapping])
+    assert mixed.exit_code == 0, mixed.output
+    assert "SKIP   add_numbers: not linted: no operation of the OpenAPI document is named so" in mixed.output
+    assert "3 tool(s): 2 passed, 0 failed, 0 could not be checked, 1 not linted" in mixed.output
+    junit = tmp_path / "lint.xml"
+    github = runner.invoke(
+        main, ["lint", tools, api, "--mapping", mapping, "--format", "github", "--junit", str(junit)]
+    )
+    assert (
+        github.exit_code == 0
+        and f"::notice file={tools},title=tracediff lint::add_numbers: not linted" in github.output
+    )
+    assert 'skipped="1"' in junit.read_text() and "<skipped " in junit.read_text()
+    named = runner.invoke(main, ["lint", tools, api, "--tool", "add_numbers", "--tool", "list_invoices"])
+    assert named.exit_code == 2 and "BROKEN add_numbers: add_numbers: no operation" in named.output
+    assert "PASS   list_invoices" in named.output and "createInvoice" not in named.output
+    both = runner.invoke(main, ["lint", tools, api, "--tool", "createInvoice", "--tool", "list_invoices"])
+    assert both.exit_code == 1 and "FAIL   createInvoice" in both.output and "PASS   list_invoices" in both.output
+
+
+def test_an_operation_may_be_named_by_method_and_path():
+    api = copy.deepcopy(INVOICES)
+    del api["paths"]["/v1/invoices"]["post"]["operationId"]
+    tools = copy.deepcopy(MATCHING[1:])
+    found = mismatches(tools, api, mapping=TOTAL_X100, operations={"createInvoice": "POST /v1/invoices"})
+    assert found == {("enum_mismatch", "info", "/currency", "/currency")}

@@ -1,6 +1,7 @@
 """`tracediff lint TOOLS_FILE [OPENAPI_FILE]`: each tool's arguments schema against the request of the API operation
 it maps to, before any traffic; the reports and exit codes of `tracediff check` (0 nothing past info, 1 a warning or
-an error, 2 a file that cannot be used or a tool that cannot be linted)."""
+an error, 2 a file that cannot be used, a tool that cannot be linted, or nothing linted at all). A tool that maps to no
+operation (a local one) is listed as not linted, and fails the run only when --tool names it."""
 
 import sys
 import time
@@ -23,11 +24,18 @@ from .common import OPERATION_OPTION, InputError, report_options
     'prints them ([{"name": TOOL, "mapping": [{"arguments": "/total", "request": "/total_cents", '
     '"transform": "x100"}]}]).',
 )
-@click.option("--tool", default=None, help="Lint this tool only.")
+@click.option(
+    "--tool",
+    "tools",
+    multiple=True,
+    metavar="NAME",
+    help="Lint this tool only (repeatable: these tools); a named tool that maps to no operation exits 2.",
+)
 @report_options
-def lint(tools_file, openapi_file, operations, mapping_file, tool, output, junit):
+def lint(tools_file, openapi_file, operations, mapping_file, tools, output, junit):
     """Compare each tool's arguments with the API operation it maps to (OpenAPI, JSON or YAML); exit 1 on a
-    mismatch, 2 on bad input."""
+    mismatch, 2 on bad input or when no tool could be linted (one that maps to no operation is listed as not
+    linted)."""
     from ..contracts import ContractError, load_file
     from ..contracts.lint import lint_targets
 
@@ -37,7 +45,7 @@ def lint(tools_file, openapi_file, operations, mapping_file, tool, output, junit
             load_file(openapi_file) if openapi_file else None,
             operations,
             load_file(mapping_file) if mapping_file else None,
-            tool,
+            tools,
         )
     except ContractError as error:
         raise InputError(str(error)) from None
@@ -51,9 +59,12 @@ def _outcome(target, files: dict) -> dict:
     from ..analysis.kinds import worst
     from ..contracts.lint import lint_contract
     from .check.inputs import Case
-    from .check.run import BROKEN, FAILED, PASSED, fails
+    from .check.run import BROKEN, FAILED, PASSED, SKIPPED, fails
 
     case = Case(target.tool, files, contract={"name": target.tool})
+    if target.unlinted is not None:
+        case.error, case.error_file = f"not linted: {target.unlinted}", files["arguments"]
+        return {"case": case, "outcome": SKIPPED, "result": None, "seconds": 0.0}
     if target.error is not None:
         case.error, case.error_file = target.error, files["request"]
         return {"case": case, "outcome": BROKEN, "result": None, "seconds": 0.0}

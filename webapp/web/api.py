@@ -1,5 +1,7 @@
 """The JSON API under /api/v1 and the OTLP endpoint: thin adapters over the pipeline."""
 
+import re
+
 from flask import Blueprint, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
@@ -237,6 +239,7 @@ def get_tool(name):
 @admin_only
 def put_tool(name):
     """Create or replace a tool's contract; refuse a bad schema with what is wrong."""
+    refuse_unroutable_names([name])
     contract = validated_contract(name, _json_body())
     get_store().put_tool(name, contract)
     return jsonify(get_store().get_tool(name))
@@ -257,6 +260,7 @@ def import_tools():
     operations = parse_operations(request.args.getlist("operation"))
     document = load_document(whole_body(), "the body", as_yaml=request.mimetype in YAML_MEDIA_TYPES)
     imported = read_contracts(document, operations)
+    refuse_unroutable_names(imported.contracts)
     names = save_contracts(get_store(), imported.contracts, imported.only_if_missing)
     skipped = {"skipped": imported.skipped} if imported.skipped else {}
     return jsonify(imported=names, **skipped)
@@ -265,6 +269,22 @@ def import_tools():
 @bp.get("/api/v1/finding-kinds")
 def finding_kinds():
     return jsonify(kinds=[{"kind": kind, "description": text} for kind, text in FINDING_KINDS])
+
+
+# what follows a tool's name in the routes of its own (webapp/web/mappings_api.py): /api/v1/tools/srv/observed is srv's
+TOOL_SUB_ROUTE = re.compile(r"/(?:observed(?:/adopt)?|mappings(?:/[^/]*)?)\Z")
+
+
+def refuse_unroutable_names(names) -> None:
+    """Refuse a tool name that ends as one of a tool's own routes: its URL would reach another tool's."""
+    for name in names:
+        if TOOL_SUB_ROUTE.search(name):
+            raise ApiError(
+                400,
+                "bad_name",
+                f"tool name {name[:80]!r} ends as a tool's own route (/observed, /observed/adopt, /mappings...): "
+                "its URLs would reach another tool's; name it otherwise",
+            )
 
 
 def _json_body():

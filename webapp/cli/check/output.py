@@ -3,7 +3,7 @@
 from ...common import jsontext
 from ...reports.text import SNAPSHOT_NAMES, end_text, format_check, visible
 from .locate import line_of
-from .run import BROKEN, FAILED, PASSED
+from .run import BROKEN, FAILED, PASSED, SKIPPED
 
 # Characters XML 1.0 cannot hold at all, beyond the controls `visible` already escapes.
 _NOT_XML = {0xFFFE: "\\ufffe", 0xFFFF: "\\uffff"}
@@ -12,11 +12,13 @@ LEVELS = {"error": "error", "warning": "warning"}  # info findings never fail a 
 
 
 def counts_line(outcomes: list[dict], noun: str = "call") -> str:
-    """One line: how many calls (or tools, for `tracediff lint`) passed, failed, and could not be checked."""
-    total = {kind: sum(o["outcome"] == kind for o in outcomes) for kind in (PASSED, FAILED, BROKEN)}
+    """One line: how many calls (or tools, for `tracediff lint`) passed, failed, could not be checked (and, when
+    some were, were not linted)."""
+    total = {kind: sum(o["outcome"] == kind for o in outcomes) for kind in (PASSED, FAILED, BROKEN, SKIPPED)}
+    skipped = f", {total[SKIPPED]} not linted" if total[SKIPPED] else ""
     return (
         f"{len(outcomes)} {noun}(s): {total[PASSED]} passed, {total[FAILED]} failed, "
-        f"{total[BROKEN]} could not be checked"
+        f"{total[BROKEN]} could not be checked{skipped}"
     )
 
 
@@ -29,6 +31,8 @@ def text(outcomes: list[dict], folders: bool, noun: str = "call") -> str:
         name = o["case"].name
         if o["outcome"] == BROKEN:
             lines.append(f"BROKEN {name}: {o['case'].error}")
+        elif o["outcome"] == SKIPPED:
+            lines.append(f"SKIP   {name}: {o['case'].error}")
         elif o["outcome"] == FAILED:
             lines.append(f"FAIL   {name}")
             lines += [f"  {line}" for line in format_check(o["result"]).splitlines()]
@@ -73,6 +77,9 @@ def _annotations(outcome: dict, title: str):
     case, result = outcome["case"], outcome["result"]
     if outcome["outcome"] == BROKEN:
         yield _command("error", case.error_file or case.name, title, case.error)
+        return
+    if outcome["outcome"] == SKIPPED:
+        yield _command("notice", case.error_file or case.name, title, f"{case.name}: {case.error}")
         return
     for name in SNAPSHOT_NAMES:
         file = case.files.get(name)
@@ -123,10 +130,11 @@ def junit(outcomes: list[dict], title: str = "tracediff check") -> bytes:
 
     failures = sum(o["outcome"] == FAILED for o in outcomes)
     errors = sum(o["outcome"] == BROKEN for o in outcomes)
+    skipped = str(sum(o["outcome"] == SKIPPED for o in outcomes))
     seconds = f"{sum(o['seconds'] for o in outcomes):.3f}"
     counts = {"tests": str(len(outcomes)), "failures": str(failures), "errors": str(errors), "time": seconds}
     suites = ElementTree.Element("testsuites", name=title, **counts)
-    suite = ElementTree.SubElement(suites, "testsuite", name=title, skipped="0", **counts)
+    suite = ElementTree.SubElement(suites, "testsuite", name=title, skipped=skipped, **counts)
     for o in outcomes:
         case = o["case"]
         tool = (case.contract or {}).get("name") or "tracediff"
@@ -135,6 +143,8 @@ def junit(outcomes: list[dict], title: str = "tracediff check") -> bytes:
         )
         if o["outcome"] == BROKEN:
             ElementTree.SubElement(element, "error", type="input", message=_xml(case.error))
+        elif o["outcome"] == SKIPPED:
+            ElementTree.SubElement(element, "skipped", message=_xml(case.error))
         elif o["outcome"] == FAILED:
             report = _xml(format_check(o["result"]))
             failure = ElementTree.SubElement(element, "failure", type="findings", message=report.splitlines()[-1])

@@ -9,6 +9,7 @@ from ...analysis.validation import is_valid
 from .inputs import Case
 
 PASSED, FAILED, BROKEN = "passed", "failed", "broken"
+SKIPPED = "skipped"  # `tracediff lint`: a tool that maps to no operation, listed and not linted
 
 
 def analyse(case: Case) -> dict:
@@ -60,6 +61,6 @@ def run(cases: list[Case]) -> list[dict]:
 
 
 def exit_code(outcomes: list[dict]) -> int:
-    """2 when a case could not be checked, else 1 when one fails, else 0."""
+    """2 when a case could not be checked (or none was, all skipped), else 1 when one fails, else 0."""
     kinds = {o["outcome"] for o in outcomes}
-    return 2 if BROKEN in kinds else 1 if FAILED in kinds else 0
+    return 2 if BROKEN in kinds or kinds == {SKIPPED} else 1 if FAILED in kinds else 0

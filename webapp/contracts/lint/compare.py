@@ -137,11 +137,29 @@ def _bounds(left: Field, right: Field, transform):
         return None  # a scaled number's bounds are in other units
     theirs, mine = schemas.bounds(right.schema), schemas.bounds(left.schema)
     wider = [
-        f"{word} {mine[word]:g} where the API's is {theirs[word]:g}"
-        for word in sorted(theirs.keys() & mine.keys())
-        if (mine[word] < theirs[word] if word.startswith("min") else mine[word] > theirs[word])
+        (f"{word} {_limit(word, mine[word])}" if word in mine else f"no {word}")
+        + f" where the API's is {_limit(word, theirs[word])}"
+        for word in sorted(theirs)
+        if (word in mine and schemas.looser(word, mine[word], theirs[word])) or _unbounded(left, word, mine)
     ]
     return ("range_mismatch", "warning", "the tool allows more: " + "; ".join(wider)) if wider else None
+
+
+def _unbounded(left: Field, word: str, mine: dict) -> bool:
+    """Tell whether the tool sets no such bound on values of the kind it bounds (a string's length, a number)."""
+    kind = schemas.BOUNDED.get(word, "array")
+    types = left.types
+    return (
+        word not in mine
+        and schemas.enum(left.schema) is None
+        and types is not None
+        and (kind in types or (kind == "number" and "integer" in types))
+    )
+
+
+def _limit(word: str, bound) -> str:
+    value, exclusive = bound
+    return f"{('below ' if word.startswith('max') else 'above ') if exclusive else ''}{value:g}"
 
 
 def _required(left: Field, right: Field, transform):

@@ -7,6 +7,8 @@ values join, a field is required only where every alternative requires it). A no
 MAX_DEPTH = 8  # combinators nested deeper are read as allowing anything
 JSON_TYPES = frozenset(("object", "array", "string", "number", "integer", "boolean", "null"))
 BOUNDS = (("minimum", "maximum"), ("minLength", "maxLength"), ("minItems", "maxItems"))
+EXCLUSIVE = {"minimum": "exclusiveMinimum", "maximum": "exclusiveMaximum"}
+BOUNDED = {"minimum": "number", "maximum": "number", "minLength": "string", "maxLength": "string"}  # else array
 
 
 def _members(schema, word: str) -> list[dict]:
@@ -96,21 +98,38 @@ def format_of(schema, depth: int = 0) -> str | None:
     return shown.pop() if len(shown) == 1 else None
 
 
-def bounds(schema, depth: int = 0) -> dict[str, float]:
-    """Return the bounds a schema sets ({"maximum": 100, "maxLength": 64...}), the tightest of its allOf."""
+def bounds(schema, depth: int = 0) -> dict[str, tuple[float, bool]]:
+    """Return the bounds a schema sets as {word: (value, exclusive)} ({"maximum": (10, True), "maxLength": (64,
+    False)}), the tightest of its allOf; `exclusiveMaximum` read in both forms: 3.1's number, 3.0's boolean."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return {}
     found = {}
     for pair in BOUNDS:
         for word in pair:
             value = schema.get(word)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                found[word] = value
+            if _number(value):
+                found[word] = (value, schema.get(EXCLUSIVE.get(word)) is True)
+    for word, exclusive in EXCLUSIVE.items():
+        if _number(schema.get(exclusive)):
+            found[word] = _tighter(word, found.get(word), (schema[exclusive], True))
     for member in _members(schema, "allOf"):
-        for word, value in bounds(member, depth + 1).items():
-            tighter = max if word.startswith("min") else min
-            found[word] = tighter(found[word], value) if word in found else value
+        for word, bound in bounds(member, depth + 1).items():
+            found[word] = _tighter(word, found.get(word), bound)
     return found
+
+
+def looser(word: str, mine: tuple[float, bool], theirs: tuple[float, bool]) -> bool:
+    """Tell whether a bound lets through a value the other refuses (10 where the other is exclusive 10)."""
+    sign = -1 if word.startswith("min") else 1
+    return sign * mine[0] > sign * theirs[0] or (mine[0] == theirs[0] and theirs[1] and not mine[1])
+
+
+def _tighter(word: str, bound, other) -> tuple[float, bool]:
+    return other if bound is None or looser(word, bound, other) else bound
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def properties(schema, depth: int = 0) -> dict[str, dict]:

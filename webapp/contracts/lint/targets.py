@@ -21,30 +21,44 @@ REQUEST_PARTS = ("request_schema", "http")
 
 @dataclass
 class Target:
-    """One tool to lint: its contract (arguments, request, mapping), or why it cannot be linted."""
+    """One tool to lint: its contract (arguments, request, mapping), or why it cannot be linted (`error`), or why
+    it is not (`unlinted`: it maps to no operation, as a local tool does)."""
 
     tool: str
     contract: dict | None = None
     operation: str | None = None
     error: str | None = None
+    unlinted: str | None = None
 
 
 def lint_targets(tools_document, openapi=None, operations=None, mapping=None, only=None) -> list[Target]:
-    """Return a Target per tool of the tools document (or only the one named `only`); refuse unusable documents."""
+    """Return a Target per tool of the tools document (or per tool named in `only`); refuse unusable documents.
+
+    A tool that maps to no operation is not linted; one named in `only` is an error (it was asked for)."""
     tools = read_contracts(tools_document).contracts
-    if only is not None and only not in tools:
-        raise ContractError(f"no tool {only!r} in the tools list; it has: {', '.join(sorted(tools))}", "bad_tool")
-    names = [only] if only is not None else sorted(tools)
+    only = [only] if isinstance(only, str) else list(dict.fromkeys(only or ()))
+    unknown = [name for name in only if name not in tools]
+    if unknown:
+        raise ContractError(
+            f"no tool {', '.join(map(repr, unknown))} in the tools list; it has: {', '.join(sorted(tools))}", "bad_tool"
+        )
+    names = only or sorted(tools)
     for tool in operations or {}:
         if tool not in tools:
             raise ContractError(f"--operation {tool}=...: no tool {tool!r} in the tools list", "bad_operation")
     declared = mapping_parts(mapping, names) if mapping is not None else {}
     if openapi is None:
-        return [_own(name, tools[name], declared.get(name, {})) for name in names]
-    known = operation_ids(openapi)
-    return [
-        _with_operation(name, tools[name], openapi, known, operations or {}, declared.get(name, {})) for name in names
-    ]
+        targets = [_own(name, tools[name], declared.get(name, {})) for name in names]
+    else:
+        known = operation_ids(openapi)
+        targets = [
+            _with_operation(name, tools[name], openapi, known, operations or {}, declared.get(name, {}))
+            for name in names
+        ]
+    for target in targets:
+        if target.unlinted and target.tool in only:
+            target.error, target.unlinted = f"{target.tool}: {target.unlinted}", None
+    return targets
 
 
 def mapping_parts(document, names: list[str]) -> dict[str, dict]:
@@ -65,7 +79,7 @@ def mapping_parts(document, names: list[str]) -> dict[str, dict]:
 def _own(name: str, parts: dict, declared: dict) -> Target:
     contract = {**parts, **declared}
     if not any(contract.get(key) for key in REQUEST_PARTS):
-        return Target(name, error=f"{name}: no request schema or http to lint against (give the OpenAPI document)")
+        return Target(name, unlinted="no request schema or http to lint against (give the OpenAPI document)")
     return Target(name, contract)
 
 
@@ -74,8 +88,7 @@ def _with_operation(name, parts, openapi, known, operations, declared) -> Target
     if operation is None:
         return Target(
             name,
-            error=f"{name}: no operation of the OpenAPI document is named so; map it with "
-            f"--operation {name}=OPERATION_ID",
+            unlinted=f"no operation of the OpenAPI document is named so; map it with --operation {name}=OPERATION_ID",
         )
     try:
         request = tools_from_openapi(openapi, {name: operation})[name]  # one operation: each inlined alone
