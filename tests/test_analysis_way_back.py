@@ -4,6 +4,7 @@ import pytest
 
 from webapp.analysis import analyze_call
 from webapp.analysis.results import read_result
+from webapp.analysis.wayback import result_findings
 from webapp.contracts.checks import check_contract
 from webapp.contracts.definitions import tools_from_definitions
 
@@ -221,3 +222,36 @@ def test_the_ways_a_text_says_whether_to_retry(text, retryable):
     assert loud(analyse(envelope, 503, mcp(text, is_error=True))) == []
     flipped = {"error": {**RATE_LIMITED["error"], "retryable": not retryable}}
     assert loud(analyse(flipped, 503, mcp(text, is_error=True))) == [("value_changed", "/error/retryable", "")]
+
+
+def way_back(response, status, result) -> list[tuple[str, str]]:
+    findings, _ = result_findings(response, status, read_result({"payload": result}), None)
+    return [(f["kind"], f["message"]) for f in findings if f["severity"] != "info"]
+
+
+@pytest.mark.parametrize(
+    "response,status,code",
+    [
+        ({"ok": False, "error": "channel_not_found"}, 200, "channel_not_found"),  # Slack
+        ({"error": "channel_not_found"}, 400, "channel_not_found"),
+        ({"errors": ["channel_not_found"]}, 400, "channel_not_found"),
+        ({"error": "invalid_grant", "error_description": "The code has expired"}, 400, "invalid_grant"),  # OAuth
+        (
+            {"data": None, "errors": [{"message": "No such channel", "code": "channel_not_found"}]},
+            200,
+            "channel_not_found",
+        ),
+    ],
+)
+def test_an_error_given_as_text_is_the_errors_code_a_text_result_may_pass_on(response, status, code):
+    assert way_back(response, status, f"Could not send: {code}") == []
+    [(kind, message)] = way_back(response, status, "Message sent.")
+    assert kind == "error_hidden" and f"HTTP {status} {code}" in message
+
+
+def test_an_error_sentence_is_the_errors_message_and_error_description_too():
+    assert way_back({"error": "Channel is archived"}, 400, "Could not send: Channel is archived") == []
+    oauth = {"error": "invalid_grant", "error_description": "The code has expired"}
+    structured = mcp("x", {"error": {"code": "invalid_grant", "message": "The code expired long ago"}}, True)
+    [(kind, message)] = way_back(oauth, 400, structured)
+    assert kind == "value_changed" and message.startswith("message:")

@@ -150,3 +150,22 @@ def test_compare_shows_the_results_of_two_calls(client):
     post_call_with_result(client, "No orders found.")
     html = client.get(f"/compare?a={TRACE}&b={TRACE}&ca=call_01&cb=call_01").get_data(as_text=True)
     assert "result" in html and "No orders found." in html
+
+
+def test_a_result_only_fixtures_zip_is_checked_as_a_folder_as_its_command_checks_it(client, tmp_path, monkeypatch):
+    only_result = envelope("result", {"orders": [], "total": 0}, ts="2026-11-20T09:00:03Z")
+    assert client.post("/api/v1/ingest", data=ndjson(only_result)).status_code == 200
+    files = zipped(client)
+    assert {"tool-result.json", "call.json"} <= set(files) and "tool-args.json" not in files
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+    [command] = [line.strip() for line in files["README.md"].decode().splitlines() if "tracediff check --" in line]
+    monkeypatch.chdir(tmp_path)
+    by_files, by_folder = check(*shlex.split(command)[2:]), check(tmp_path)
+    assert by_files.exit_code == by_folder.exit_code == 0, by_folder.output
+    assert f"PASS   {tmp_path}" in by_folder.output
+
+
+def test_a_folder_without_fixtures_names_every_fixture_file(tmp_path):
+    refused = check(tmp_path)
+    assert refused.exit_code == 2 and "tool-result.json" in refused.output

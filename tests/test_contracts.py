@@ -85,6 +85,15 @@ def test_the_transforms_tracediff_names_are_accepted(transform):
     assert check_contract({"mapping": [{"arguments": "/a", "request": "/b", "transform": transform}]}) == []
 
 
+def test_a_mapping_entry_may_say_it_was_inferred_and_the_join_its_traffic_showed():
+    """What the fixtures zip writes for the pairs inference learnt, so `tracediff check` pairs them the same way."""
+    learnt = {"arguments": "/origins", "request": "query:/origins", "inferred": True, "separator": "|"}
+    assert check_contract({"mapping": [learnt]}) == []
+    problems = check_contract({"mapping": [{**learnt, "inferred": "yes", "separator": ""}]})
+    assert "mapping/0/inferred: must be true or false" in problems
+    assert 'mapping/0/separator: must be the text a list is joined with, such as "|"' in problems
+
+
 def test_a_contract_put_with_a_bogus_transform_is_a_400_in_the_error_shape(client):
     answer = client.put(
         "/api/v1/tools/bbC", json={"mapping": [{"arguments": "/a", "request": "/b", "transform": "bogus"}]}

@@ -9,8 +9,11 @@ import zipfile
 
 import pytest
 from click.testing import CliRunner
+from helpers import envelope, ndjson
 
+from webapp import pipeline
 from webapp.cli import main
+from webapp.store import Store
 
 LIMIT_AS_STRING = hashlib.sha256(b"tracediff-sample/02-orders-limit-as-string.ndjson").hexdigest()[:32]
 BROKEN_JSON = hashlib.sha256(b"tracediff-sample/12-search-request-broken-json.ndjson").hexdigest()[:32]
@@ -148,3 +151,81 @@ def test_hostile_tool_names_paths_and_values_stay_text_and_each_finding_links_it
     assert "<code>arguments /a``b|c [l](javascript:x)</code>" in row
     problem = client.get("/api/v1/traces/md2").get_json()["calls"][0]["findings"][0]["problem"]
     assert f'<a href="http://localhost/problems/{problem}">{problem}</a>' in row
+
+
+INFERRED_TOOL = "bookTableInf"
+
+
+def booking(n: int, adults: int, children: int, sent: tuple[int, int]) -> list[dict]:
+    """One bookTableInf call: adults -> party_size and children -> kids, renames only inference can pair."""
+    trace = f"b2b2{n:028x}"
+    ts = f"2026-11-20T09:{n:02d}:00Z"
+    return [
+        envelope("arguments", {"adults": adults, "children": children}, trace, "c1", tool=INFERRED_TOOL, ts=ts),
+        envelope(
+            "request",
+            {"party_size": sent[0], "kids": sent[1]},
+            trace,
+            "c1",
+            tool=INFERRED_TOOL,
+            ts=ts,
+            http={"method": "POST", "url": "https://api.example.com/bookings"},
+        ),
+    ]
+
+
+@pytest.fixture
+def inferred_calls(client, db_path):
+    """29 correct calls, so adults -> party_size and children -> kids are inferred, then two more analysed under
+    those pairs: one that swapped the values (two value_changed warnings, reason inferred) and a correct one."""
+    calls = [booking(n, 2 + n % 5, 1 + n % 3, (2 + n % 5, 1 + n % 3)) for n in range(29)]
+    assert client.post("/api/v1/ingest", data=ndjson(*sum(calls, []))).status_code == 200
+    store = Store.open(db_path)
+    pipeline.catch_up(store)
+    assert {("/adults", "/party_size"), ("/children", "/kids")} <= set(map(tuple, store.inferred_pairs(INFERRED_TOOL)))
+    later = booking(29, 2, 3, (3, 2)) + booking(30, 4, 1, (4, 1))
+    assert client.post("/api/v1/ingest", data=ndjson(*later)).status_code == 200
+    pipeline.catch_up(store)
+    store.close()
+    return {"swapped": f"b2b2{29:028x}", "correct": f"b2b2{30:028x}"}
+
+
+def replayed(client, trace_id, folder, monkeypatch) -> tuple:
+    """Unzip a call's fixtures into folder; return (the server's findings, check FOLDER, the printed command)."""
+    response = client.get(f"/traces/{trace_id}/fixtures.zip?call=c1")
+    folder.mkdir()
+    with zipfile.ZipFile(io.BytesIO(response.data)) as archive:
+        archive.extractall(folder)
+    readme = (folder / "README.md").read_text().splitlines()
+    [command] = [line.strip() for line in readme if "tracediff check --" in line]
+    monkeypatch.chdir(folder)
+    runner = CliRunner()
+    by_folder = runner.invoke(main, ["check", str(folder), "--format", "json"])
+    by_files = runner.invoke(main, ["check", *shlex.split(command)[2:], "--format", "json"])
+    server = client.get(f"/api/v1/traces/{trace_id}").get_json()["calls"][0]["findings"]
+    return server, by_folder, by_files
+
+
+def shown(findings) -> list[tuple]:
+    return sorted((f["kind"], f["severity"], f.get("reason"), f["left"]["path"], f["right"]["path"]) for f in findings)
+
+
+def test_a_fixture_of_a_call_flagged_through_inferred_pairs_replays_to_the_same_findings(
+    client, inferred_calls, tmp_path, monkeypatch
+):
+    server, by_folder, by_files = replayed(client, inferred_calls["swapped"], tmp_path / "swapped", monkeypatch)
+    assert shown(f for f in server if f["severity"] == "warning") == [
+        ("value_changed", "warning", "inferred", "/adults", "/party_size"),
+        ("value_changed", "warning", "inferred", "/children", "/kids"),
+    ]
+    assert by_folder.exit_code == by_files.exit_code == 1
+    contract = json.loads((tmp_path / "swapped" / "contract.json").read_text())
+    assert {"arguments": "/adults", "request": "/party_size", "inferred": True} in contract["mapping"]
+    [folder_call] = json.loads(by_folder.output)["calls"]
+    assert shown(folder_call["result"]["findings"]) == shown(json.loads(by_files.output)["findings"]) == shown(server)
+
+
+def test_a_fixture_of_a_correct_call_under_inferred_pairs_still_passes(client, inferred_calls, tmp_path, monkeypatch):
+    server, by_folder, by_files = replayed(client, inferred_calls["correct"], tmp_path / "correct", monkeypatch)
+    assert not [f for f in server if f["severity"] != "info"]
+    assert by_folder.exit_code == by_files.exit_code == 0

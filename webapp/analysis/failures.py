@@ -9,7 +9,7 @@ from .values import norm_key
 # The envelope's fields by what they mean, in the spellings APIs use (compared without case or separators).
 ENVELOPE_NAMES = {
     "code": ("code", "errorcode", "errortype", "type", "reason"),
-    "message": ("message", "errormessage", "detail", "msg", "description"),
+    "message": ("message", "errormessage", "detail", "msg", "description", "errordescription"),
     "retryable": ("retryable", "retriable", "isretryable", "canretry", "transient"),
 }
 
@@ -51,7 +51,26 @@ def _with_envelope(failure: Failure, inner: dict) -> Failure:
         if not _fits(meaning, value):
             continue
         failure.fields[meaning] = (child(failure.at, key), value)
+    _with_bare_error(failure, inner, by_name)
     return failure
+
+
+def _with_bare_error(failure: Failure, inner: dict, by_name: dict) -> None:
+    """Read an `error` given as text (Slack's `{"ok": false, "error": "channel_not_found"}`, OAuth's `invalid_grant`)
+    or `errors` as a list (of texts, or of envelopes as GraphQL sends them): a word is the error's code, a
+    sentence its message."""
+    for name in ("error", "errors"):
+        at = child(failure.at, by_name[name]) if name in by_name else ""
+        value = inner[by_name[name]] if name in by_name else None
+        if type(value) is list and value:
+            at, value = child(at, 0), value[0]
+        if type(value) is dict and not failure.fields:
+            failure.fields.update(_with_envelope(Failure(failure.status, at), value).fields)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        meaning = "message" if any(ch.isspace() for ch in value.strip()) else "code"
+        failure.fields.setdefault(meaning, (at, value))
+        return
 
 
 def _fits(meaning: str, value) -> bool:

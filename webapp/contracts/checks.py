@@ -14,7 +14,9 @@ from .requests import check_http
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
 CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping", "consumed", "result_budget_bytes")
 SNAPSHOTS = ("arguments", "request", "response")
-MAPPING_EXTRAS = ("transform",)  # a declared transform makes that change expected (issue 11)
+# A declared transform makes that change expected (issue 11); `inferred` and `separator` mark a pair inference
+# learnt and the join its traffic showed, as the analysis reads them (the fixtures zip writes them).
+MAPPING_EXTRAS = ("transform", "inferred", "separator")
 # The dialects jsonschema-rs checks a schema against without fetching anything.
 KNOWN_DIALECTS = {
     f"{base}{end}"
@@ -133,6 +135,10 @@ def _mapping_problems(mapping) -> list[str]:
             problems.append(f'{where}/transform: must be a string such as "x100" or "integer>string"')
         elif "transform" in entry and transform_problem(entry["transform"]):
             problems.append(f"{where}/transform: {transform_problem(entry['transform'])}")
+        if "inferred" in entry and not isinstance(entry["inferred"], bool):
+            problems.append(f"{where}/inferred: must be true or false")
+        if "separator" in entry and not (isinstance(entry["separator"], str) and entry["separator"]):
+            problems.append(f'{where}/separator: must be the text a list is joined with, such as "|"')
         if len([k for k in entry if k in SNAPSHOTS]) != 2:
             problems.append(f"{where}: must pair exactly two snapshots")
         for key, pointer in entry.items():

@@ -42,15 +42,24 @@ def parse_otlp(
     now: datetime | None = None,
 ) -> Batch:
     """Decode an OTLP/HTTP trace export and return the snapshot events its spans carry."""
+    spans = read_export(
+        raw, content_type, content_encoding, limits, "ExportTraceServiceRequest", spans_from_json, spans_from_protobuf
+    )
+    return within_events(map_spans(spans, Context(limits, format_ts(now or datetime.now(UTC)))), limits)
+
+
+def read_export(raw: bytes, content_type, content_encoding, limits: Limits, message: str, from_json, from_protobuf):
+    """Decode an OTLP/HTTP export (gzip or not, JSON or protobuf) into its spans or log records."""
     body = decode_body(raw, content_encoding, limits.max_body_bytes)
-    if is_json(content_type, body):
-        if not body.strip():
-            raise IngestError(422, "unparseable", "the body is empty; send an OTLP/JSON ExportTraceServiceRequest")
-        spans = spans_from_json(body, limits.max_depth)
-    else:
-        spans = spans_from_protobuf(body, limits.max_depth)
-    ctx = Context(limits, format_ts(now or datetime.now(UTC)))
-    batch = map_spans(spans, ctx)
+    if not is_json(content_type, body):
+        return from_protobuf(body, limits.max_depth)
+    if not body.strip():
+        raise IngestError(422, "unparseable", f"the body is empty; send an OTLP/JSON {message}")
+    return from_json(body, limits.max_depth)
+
+
+def within_events(batch: Batch, limits: Limits) -> Batch:
+    """Return the batch, or refuse the export whole when it yields more events than one request may carry."""
     if len(batch.events) > limits.max_events:
         raise IngestError(
             422,

@@ -20,10 +20,9 @@ from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsSer
 
 from ..common import jsontext, times
 from . import genai
-from .decode import decode_body
 from .envelope import Context, format_ts, make_event
 from .model import Batch, Event, IngestError, Limits, RecordError, Rejection, too_deep
-from .otlp import is_json
+from .otlp import read_export, within_events
 from .otlp_spans import (
     TooDeep,
     _get,
@@ -37,6 +36,7 @@ from .otlp_spans import (
     _release,
     _service,
     bad_ids,
+    json_export,
 )
 from .records import depth_exceeds
 
@@ -67,13 +67,15 @@ def parse_otlp_logs(
     now: datetime | None = None,
 ) -> Batch:
     """Decode an OTLP/HTTP log export and return the snapshot events its GenAI event records carry."""
-    body = decode_body(raw, content_encoding, limits.max_body_bytes)
-    if is_json(content_type, body):
-        if not body.strip():
-            raise IngestError(422, "unparseable", "the body is empty; send an OTLP/JSON ExportLogsServiceRequest")
-        records = records_from_json(body, limits.max_depth)
-    else:
-        records = records_from_protobuf(body, limits.max_depth)
+    records = read_export(
+        raw,
+        content_type,
+        content_encoding,
+        limits,
+        "ExportLogsServiceRequest",
+        records_from_json,
+        records_from_protobuf,
+    )
     ctx = Context(limits, format_ts(now or datetime.now(UTC)))
     batch = Batch()
     for record in records:
@@ -87,11 +89,7 @@ def parse_otlp_logs(
             batch.rejected.append(
                 Rejection(record.index, err.code, f"log {record.name!r}: {err.message}", raw_id.decode())
             )
-    if len(batch.events) > limits.max_events:
-        raise IngestError(
-            422, "too_many_events", f"the export yields {len(batch.events)} events; at most {limits.max_events}"
-        )
-    return batch
+    return within_events(batch, limits)
 
 
 def otlp_logs_response(rejected: int, message: str, content_type: str | None) -> tuple[bytes, str]:
@@ -136,12 +134,7 @@ def records_from_protobuf(body: bytes, max_depth: int) -> list[LogRecord]:
 
 def records_from_json(body: bytes, max_depth: int) -> list[LogRecord]:
     """Decode an ExportLogsServiceRequest in OTLP/JSON (hex ids, lowerCamelCase keys) into log records."""
-    try:
-        doc = jsontext.loads(body)
-    except jsontext.JSONDecodeError as exc:
-        raise IngestError(422, "unparseable", f"the body is not valid OTLP/JSON: {exc}") from None
-    if type(doc) is not dict:
-        raise IngestError(422, "unparseable", "the body is not an OTLP/JSON ExportLogsServiceRequest object")
+    doc = json_export(body, "ExportLogsServiceRequest")
     records: list[LogRecord] = []
     for rl in _items(doc, "resourceLogs", "resource_logs"):
         resource = _get(rl, "resource", "resource") or {}

@@ -82,12 +82,7 @@ def spans_from_protobuf(body: bytes, max_depth: int) -> list[Span]:
 
 def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
     """Decode an ExportTraceServiceRequest in OTLP/JSON (hex ids, lowerCamelCase keys) into spans."""
-    try:
-        doc = jsontext.loads(body)
-    except jsontext.JSONDecodeError as exc:
-        raise IngestError(422, "unparseable", f"the body is not valid OTLP/JSON: {exc}") from None
-    if type(doc) is not dict:
-        raise IngestError(422, "unparseable", "the body is not an OTLP/JSON ExportTraceServiceRequest object")
+    doc = json_export(body, "ExportTraceServiceRequest")
     spans: list[Span] = []
     for rs in _items(doc, "resourceSpans", "resource_spans"):
         resource = _get(rs, "resource", "resource") or {}
@@ -111,6 +106,17 @@ def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
                 span.error = span.error or bad_ids(span.trace_id, span.span_id, span.parent_id)
                 spans.append(span)
     return spans
+
+
+def json_export(body: bytes, message: str) -> dict:
+    """Read an OTLP/JSON export's object, or refuse the body (422 unparseable)."""
+    try:
+        doc = jsontext.loads(body)
+    except jsontext.JSONDecodeError as exc:
+        raise IngestError(422, "unparseable", f"the body is not valid OTLP/JSON: {exc}") from None
+    if type(doc) is not dict:
+        raise IngestError(422, "unparseable", f"the body is not an OTLP/JSON {message} object")
+    return doc
 
 
 def _pb_attrs(kvs: Any, max_depth: int, span: Span | None) -> dict:

@@ -3,11 +3,12 @@ process that works in turns on the store until stopped."""
 
 import logging
 import threading
+from abc import ABC, abstractmethod
 
 from ..store import Store, StoreUnavailable
 
 
-class StoreLoop(threading.Thread):
+class StoreLoop(threading.Thread, ABC):
     """Run `turn(store)` until stopped: the store is opened when a turn needs it (a database down at start is tried
     again), a failed turn is logged and the next one comes, a store that saw a disk fault is reopened, and a turn that
     found nothing to do waits `idle_seconds`."""
@@ -20,9 +21,9 @@ class StoreLoop(threading.Thread):
         self.settings = settings
         self.stopping = threading.Event()
 
+    @abstractmethod
     def turn(self, store: Store) -> int:
         """Do one turn of work; return how much was done (0: idle)."""
-        raise NotImplementedError
 
     def unavailable(self, error: StoreUnavailable) -> None:
         """Called when the database could not be reached this turn."""

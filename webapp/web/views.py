@@ -268,9 +268,10 @@ def trace_markdown(trace_id):
 
 @bp.get("/traces/<path:trace_id>/fixtures.zip")
 def fixtures(trace_id):
-    """Download one call's snapshots as fixture files for `tracediff check`."""
+    """Download one call's snapshots as fixture files for `tracediff check`, with the contract the analysis
+    uses (the stored one plus the inferred pairs), so the replay pairs the same fields."""
     call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
-    contract = get_store().get_tool(call["tool"]) if call.get("tool") else None
+    contract = pipeline.analysis_contract(get_store(), call.get("tool"))
     name = f"{trace_id[:32]}-{call['call_id'] or 'call'}-fixtures.zip".replace('"', "")
     return Response(
         exports.fixtures_zip(call, contract),

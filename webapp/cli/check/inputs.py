@@ -132,13 +132,16 @@ def fixture_folders(roots) -> list[Path]:
     for root in map(Path, roots):
         folders = sorted(p for p in [root, *root.rglob("*")] if p.is_dir() and _holds_fixtures(p))
         if not folders:
-            raise InputError(f"{root} holds no fixture folder ({', '.join(FIXTURE_FILES.values())})", root)
+            raise InputError(f"{root} holds no fixture folder ({', '.join(_FOLDER_FILES)})", root)
         found += [folder for folder in folders if folder not in found]
     return found
 
 
+_FOLDER_FILES = (*FIXTURE_FILES.values(), RESULT_FILE)  # a result-only call's zip holds tool-result.json alone
+
+
 def _holds_fixtures(folder: Path) -> bool:
-    return any((folder / name).is_file() for name in FIXTURE_FILES.values())
+    return any((folder / name).is_file() for name in _FOLDER_FILES)
 
 
 def folder_case(folder: Path, contract_file: str | None, tool: str | None, status: int | None) -> Case:
