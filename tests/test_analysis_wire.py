@@ -446,3 +446,9 @@ def test_a_located_calls_sparse_rows_rebuild_its_full_alignment(arguments, url, 
     assert sparse["alignment_sparse"] is True and sparse["located"] is True
     assert len(sparse["alignment"]) < len(full["alignment"]) or body is None
     assert full_alignment(snapshots, sparse)[0] == full["alignment"]
+
+
+def test_a_query_string_no_argument_reaches_is_added_field_by_field_not_as_a_whole():
+    result = call({"q": "x"}, "https://api.example.com/search?archived=1&x=2", body={"q": "x"}, method="POST")
+    added = sorted(f["right"]["path"] for f in result["findings"] if f["kind"] == "added")
+    assert added == ["query:/archived", "query:/x"] and loud(result) == []

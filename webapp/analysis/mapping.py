@@ -6,7 +6,7 @@ from .classify import classify
 from .conversions import unconverted
 from .expected import describer, explain
 from .kinds import end, finding
-from .locations import body_part, in_text, internal, is_request_path
+from .locations import TEXT_ROOTS, body_part, in_text, internal, is_request_path
 from .matching import Leftovers, remaining
 from .pairing import Pairing
 from .pointers import child, is_pointer, last, parent
@@ -124,7 +124,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         out.append(
             _consumed(path, value) if path in consumed else _dropped(path, value, contract.get("arguments_schema"))
         )
-    for path, value in remaining(pairing.leftovers, 1):
+    for path, value in one_field_each(remaining(pairing.leftovers, 1)):
         if not quiet_added(pairing, path, contract):
             out.append(_added(path, value, contract.get("request_schema")))
     out = fold_arrays(out, pairing, lambda lp, rp: name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}")
@@ -227,6 +227,16 @@ def _dropped(path, value, schema) -> dict:
     return finding(
         "dropped", severity, end("arguments", path), None, value, None, f"{name(path)} dropped: not in the request{why}"
     )
+
+
+def one_field_each(leftovers):
+    """Yield the request's leftovers, a location no argument reached at all as its fields (`query:/archived`, not
+    `query:` whole): a query string or a header set is no object the mapping layer built."""
+    for path, value in leftovers:
+        if path in TEXT_ROOTS and isinstance(value, dict):
+            yield from ((child(path, key), inner) for key, inner in value.items())
+        else:
+            yield path, value
 
 
 def _added(path, value, schema) -> dict:
