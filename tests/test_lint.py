@@ -221,7 +221,8 @@ def test_the_cli_reports_as_check_does_with_its_exit_codes(tmp_path):
     lines = github.output.splitlines()
     said = "limit -> query:/page_size: integer in the tool, string in the API"
     said += " (arguments /limit -> request query:/page_size)"
-    assert f"::error file={api},line=1,title=type_mismatch::{said}" in lines
+    assert f"::error file={tools},line=9,title=type_mismatch::{said}" in lines  # the line declaring `limit`
+    assert any(line.startswith(f"::error file={tools},line=6,title=unfilled_field::") for line in lines)  # its schema
     assert sum(line.startswith("::error ") for line in lines) == 3
     xml = junit.read_text()
     assert '<testsuite name="tracediff lint" skipped="0" tests="1" failures="1" errors="0"' in xml
@@ -559,3 +560,34 @@ def test_an_operation_may_be_named_by_method_and_path():
     tools = copy.deepcopy(MATCHING[1:])
     found = mismatches(tools, api, mapping=TOTAL_X100, operations={"createInvoice": "POST /v1/invoices"})
     assert found == {("enum_mismatch", "info", "/currency", "/currency")}
+
+
+@pytest.mark.parametrize(("shape", "line"), [(lambda t: t, 9), (as_anthropic, 7), (as_mcp, 9)])
+def test_github_annotations_land_on_the_line_declaring_the_argument_in_the_tools_file(tmp_path, shape, line):
+    api, tools = write(tmp_path, "api.json", INVOICES), write(tmp_path, "tools.json", shape(DISAGREEING))
+    lines = CliRunner().invoke(main, ["lint", tools, api, "--format", "github"]).output.splitlines()
+    limit = Path(tools).read_text().splitlines()[line - 1]
+    assert limit.strip().startswith('"limit"'), limit
+    assert any(note.startswith(f"::error file={tools},line={line},title=type_mismatch::limit") for note in lines)
+    tools = str(tmp_path / "one-line.json")
+    Path(tools).write_bytes(orjson.dumps(shape(DISAGREEING)))  # its lines cannot be told: the file, no line
+    lines = CliRunner().invoke(main, ["lint", tools, api, "--format", "github"]).output.splitlines()
+    assert any(note.startswith(f"::error file={tools},title=type_mismatch::limit") for note in lines)
+
+
+def test_annotations_find_the_argument_past_server_tools_and_in_a_contracts_file(tmp_path):
+    api = write(tmp_path, "api.json", INVOICES)
+    server = {"type": "web_search_20250305", "name": "web_search"}
+    tools = write(tmp_path, "tools.json", [server, *as_anthropic(DISAGREEING)])
+    lines = CliRunner().invoke(main, ["lint", tools, api, "--format", "github"]).output.splitlines()
+    assert any(note.startswith(f"::error file={tools},line=11,title=type_mismatch::limit") for note in lines)
+    assert Path(tools).read_text().splitlines()[10].strip().startswith('"limit"')
+    contract = {
+        "name": "create_invoice",
+        "arguments_schema": body({"totalCents": {"type": "string"}}),
+        "request_schema": body({"total_cents": {"type": "integer"}}),
+    }
+    contracts = write(tmp_path, "contracts.json", [contract])
+    lines = CliRunner().invoke(main, ["lint", contracts, "--format", "github"]).output.splitlines()
+    assert Path(contracts).read_text().splitlines()[6].strip().startswith('"totalCents"')
+    assert any(note.startswith(f"::error file={contracts},line=7,title=type_mismatch::totalCents") for note in lines)

@@ -74,7 +74,18 @@ def _outcome(target, files: dict) -> dict:
     result = {"findings": found, "validation": {}, "summary": summary, "worst": worst(f["severity"] for f in found)}
     result["operation"] = target.operation
     seconds = time.perf_counter() - start
-    return {"case": case, "outcome": FAILED if fails(result) else PASSED, "result": result, "seconds": seconds}
+    outcome = FAILED if fails(result) else PASSED
+    return {"case": case, "outcome": outcome, "result": result, "seconds": seconds, "target": target}
+
+
+def _declared(outcome: dict, finding: dict) -> tuple[str, int | None]:
+    """Land a mismatch's annotation in the tools file, on the line declaring its argument (or the tool's arguments
+    schema, for a field no argument fills) when the file's layout tells it."""
+    from .check.locate import line_of
+
+    tools_file = outcome["case"].files["arguments"]
+    pointer = outcome["target"].declared_at((finding.get("left") or {}).get("path"))
+    return tools_file, line_of(tools_file, pointer)
 
 
 def _report(outcomes: list[dict], output: str, junit: str | None) -> int:
@@ -99,7 +110,7 @@ def _report(outcomes: list[dict], output: str, junit: str | None) -> int:
         }
         click.echo(jsontext.dumps(document, option=jsontext.OPT_INDENT_2).decode())
     elif output == "github":
-        click.echo(reports.github(outcomes, "tracediff lint", "tool"))
+        click.echo(reports.github(outcomes, "tracediff lint", "tool", _declared))
     else:
         click.echo(reports.text(outcomes, True, "tool"))
     if junit:

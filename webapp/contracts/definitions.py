@@ -1,5 +1,6 @@
 """Tool definitions in the formats LLM providers and MCP use: schemas, descriptions, server tools."""
 
+from ..analysis.pointers import child
 from .inline import from_30
 
 SCHEMA_INPUT_KEYS = ("input_schema", "inputSchema", "parameters", "parametersJsonSchema")
@@ -20,7 +21,7 @@ def tools_from_definitions(obj) -> dict[str, dict]:
     """Return {tool name: {"arguments_schema": schema}} from Anthropic, OpenAI, MCP or Gemini definitions
     (and an MCP tool's outputSchema as its result_schema)."""
     tools: dict[str, dict] = {}
-    for name, schema in _walk(obj):
+    for name, schema, _ in _walk(obj):
         if name in tools:
             raise ValueError(f"tool {name!r} is defined twice")
         tools[name] = {"arguments_schema": schema}
@@ -46,31 +47,43 @@ def _output_schemas(obj):
             yield obj["name"], obj["outputSchema"]
 
 
-def _walk(obj):
+def schema_pointers(document) -> dict[str, str]:
+    """Return {tool name: JSON Pointer of its arguments schema in the document} (`/0/function/parameters`,
+    `/tools/2/inputSchema`), server tools passed over; {} for a document tools_from_definitions cannot read."""
+    try:
+        return {name: where for name, _, where in _walk(document, "", True)}
+    except ValueError:
+        return {}
+
+
+def _walk(obj, at: str = "", servers: bool = False):
+    """Yield (name, arguments schema, its pointer) of each definition; with `servers`, pass over server tools."""
     if isinstance(obj, list):
         for i, item in enumerate(obj):
+            if servers and _is_server_tool(item):
+                continue
             try:
-                yield from _walk(item)
+                yield from _walk(item, child(at, i), servers)
             except ValueError as exc:
                 raise ValueError(f"item {i}: {exc}") from None
         return
     if not isinstance(obj, dict):
         raise ValueError(f"expected a tool definition object or a list of them, got {type(obj).__name__}")
     if isinstance(obj.get("result"), dict) and "tools" in obj["result"]:
-        yield from _walk(obj["result"]["tools"])  # JSON-RPC response to MCP tools/list
+        yield from _walk(obj["result"]["tools"], f"{at}/result/tools", servers)  # JSON-RPC response to MCP tools/list
     elif isinstance(obj.get("tools"), list):
-        yield from _walk(obj["tools"])  # MCP tools/list result, or a request's tools
+        yield from _walk(obj["tools"], f"{at}/tools", servers)  # MCP tools/list result, or a request's tools
     elif isinstance(obj.get("functionDeclarations"), list):
-        yield from _walk(obj["functionDeclarations"])  # Gemini Tool
+        yield from _walk(obj["functionDeclarations"], f"{at}/functionDeclarations", servers)  # Gemini Tool
     elif isinstance(obj.get("function_declarations"), list):
-        yield from _walk(obj["function_declarations"])
+        yield from _walk(obj["function_declarations"], f"{at}/function_declarations", servers)
     elif obj.get("type") == "function" and isinstance(obj.get("function"), dict):
-        yield _one(obj["function"], "parameters", "OpenAI Chat Completions")
+        yield _one(obj["function"], "parameters", "OpenAI Chat Completions", f"{at}/function")
     else:
-        yield _single(obj)
+        yield _single(obj, at)
 
 
-def _single(obj: dict):
+def _single(obj: dict, at: str):
     for key, label in (
         ("input_schema", "Anthropic"),
         ("inputSchema", "MCP"),
@@ -78,9 +91,9 @@ def _single(obj: dict):
         ("parametersJsonSchema", "Gemini"),
     ):
         if key in obj:
-            return _one(obj, key, label)
+            return _one(obj, key, label, at)
     if "name" in obj and obj.get("type") in (None, "function", "custom"):
-        return _one(obj, None, "tool without parameters")
+        return _one(obj, None, "tool without parameters", at)
     keys = ", ".join(sorted(obj)[:8]) or "none"
     raise ValueError(
         "unknown tool definition shape (expected name with input_schema, inputSchema, "
@@ -88,7 +101,7 @@ def _single(obj: dict):
     )
 
 
-def _one(obj: dict, key, label: str):
+def _one(obj: dict, key, label: str, at: str):
     name = obj.get("name")
     if not isinstance(name, str) or not name:
         raise ValueError(f"{label} tool definition without a name")
@@ -97,7 +110,7 @@ def _one(obj: dict, key, label: str):
         schema = {"type": "object", "properties": {}}
     if not isinstance(schema, dict):
         raise ValueError(f"tool {name!r}: {key} must be an object")
-    return name, _gemini_types(schema)
+    return name, _gemini_types(schema), child(at, key) if key else at
 
 
 def _gemini_types(schema):

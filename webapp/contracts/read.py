@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 
 from .checks import CONTRACT_KEYS
-from .definitions import descriptions, tools_from_definitions, without_server_tools
+from .definitions import descriptions, schema_pointers, tools_from_definitions, without_server_tools
 from .errors import ContractError
 from .openapi import tools_from_openapi
 
@@ -65,6 +65,16 @@ def is_bare_contract(document) -> bool:
         and "openapi" not in document
         and (not document or any(key in CONTRACT_KEYS for key in document))
     )
+
+
+def arguments_pointers(document) -> dict[str, str]:
+    """Return {tool: JSON Pointer of its arguments schema in the document} (`/0/function/parameters`, a contract's
+    `/0/arguments_schema`), for annotations to land on the line that declares an argument."""
+    items = document if isinstance(document, list) else [document]
+    if items and all(_is_own_contract(item) for item in items):
+        at = (lambda i: f"/{i}") if isinstance(document, list) else (lambda i: "")
+        return {item["name"]: f"{at(i)}/arguments_schema" for i, item in enumerate(items)}
+    return schema_pointers(document)
 
 
 def _is_own_contract(item) -> bool:

@@ -57,11 +57,12 @@ def as_json(outcomes: list[dict], folders: bool) -> str:
     return jsontext.dumps(document, option=jsontext.OPT_INDENT_2).decode()
 
 
-def github(outcomes: list[dict], title: str = "tracediff check", noun: str = "call") -> str:
-    """GitHub Actions workflow commands: an annotation per failing finding, then the counts."""
+def github(outcomes: list[dict], title: str = "tracediff check", noun: str = "call", locate=None) -> str:
+    """GitHub Actions workflow commands: an annotation per failing finding, then the counts. `locate(outcome,
+    finding)` may say which (file, line) a finding lands on; else the file of its end's snapshot."""
     lines = []
     for o in outcomes:
-        notes = list(_annotations(o, title))
+        notes = list(_annotations(o, title, locate))
         lines += notes[:MAX_ANNOTATIONS]
         if len(notes) > MAX_ANNOTATIONS:
             lines.append(
@@ -73,7 +74,7 @@ def github(outcomes: list[dict], title: str = "tracediff check", noun: str = "ca
     return "\n".join(lines)
 
 
-def _annotations(outcome: dict, title: str):
+def _annotations(outcome: dict, title: str, locate=None):
     case, result = outcome["case"], outcome["result"]
     if outcome["outcome"] == BROKEN:
         yield _command("error", case.error_file or case.name, title, case.error)
@@ -96,14 +97,9 @@ def _annotations(outcome: dict, title: str):
         if level:
             end = finding.get("right") or finding.get("left") or {}
             file = case.files.get(end.get("snapshot"))
+            file, line = locate(outcome, finding) if locate else (file, line_of(file, end.get("path")))
             where = f"{end_text(finding.get('left'))} -> {end_text(finding.get('right'))}"
-            yield _command(
-                level,
-                file or case.name,
-                finding["kind"],
-                f"{finding['message']} ({where})",
-                line_of(file, end.get("path")),
-            )
+            yield _command(level, file or case.name, finding["kind"], f"{finding['message']} ({where})", line)
 
 
 def _command(level: str, file: str, title: str, message: str, line: int | None = None) -> str:

@@ -52,6 +52,12 @@ def tree(pointer: str, key: str, schema, required: bool, location: str = "body",
     return node
 
 
+def schema_pointer(pointer: str) -> str:
+    """Return where a field is declared inside its root's schema: `/customer/email` ->
+    `/properties/customer/properties/email`, an array's items (`*`) under `/items`."""
+    return "".join("/items" if token == "*" else f"/properties/{token}" for token in pointer.split("/")[1:])
+
+
 def arguments_tree(contract: dict) -> Field:
     """Return the tool's arguments as a tree rooted at "" (the arguments object)."""
     return tree("", "", contract.get("arguments_schema"), True)

@@ -12,8 +12,9 @@ from ...analysis.values import norm_key
 from ..checks import validated_contract
 from ..errors import ContractError
 from ..openapi import form_schema, operation_ids, tools_from_openapi
-from ..read import contracts_from_document, is_bare_contract, read_contracts
+from ..read import arguments_pointers, contracts_from_document, is_bare_contract, read_contracts
 from ..requests import FORM
+from .fields import schema_pointer
 
 MAPPING_PARTS = ("mapping", "consumed")
 REQUEST_PARTS = ("request_schema", "http")
@@ -29,6 +30,14 @@ class Target:
     operation: str | None = None
     error: str | None = None
     unlinted: str | None = None
+    schema_at: str | None = None  # the JSON Pointer of the tool's arguments schema in the tools document
+
+    def declared_at(self, argument: str | None) -> str | None:
+        """Return the JSON Pointer, in the tools document, of where an argument is declared (its schema's, for
+        none: a field no argument fills), or None when the document does not tell."""
+        if self.schema_at is None:
+            return None
+        return self.schema_at + (schema_pointer(argument) if argument else "")
 
 
 def lint_targets(tools_document, openapi=None, operations=None, mapping=None, only=None) -> list[Target]:
@@ -55,7 +64,9 @@ def lint_targets(tools_document, openapi=None, operations=None, mapping=None, on
             _with_operation(name, tools[name], openapi, known, operations or {}, declared.get(name, {}))
             for name in names
         ]
+    located = arguments_pointers(tools_document)
     for target in targets:
+        target.schema_at = located.get(target.tool)
         if target.unlinted and target.tool in only:
             target.error, target.unlinted = f"{target.tool}: {target.unlinted}", None
     return targets
