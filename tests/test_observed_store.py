@@ -219,3 +219,28 @@ def test_results_without_a_structured_value_cannot_be_adopted(store):
     with pytest.raises(ContractError) as refused:
         adopt(store, TOOL, "result")
     assert refused.value.code == "nothing_structured" and "result_schema" not in (store.get_tool(TOOL) or {})
+
+
+def passed_on(events):
+    """An MCP result per response that hands the response body on whole as its structuredContent."""
+    return [
+        {
+            **e,
+            "snapshot": "result",
+            "payload": {"content": [{"type": "text", "text": "ok"}], "structuredContent": e["payload"]},
+        }
+        for e in events
+        if e["snapshot"] == "response"
+    ]
+
+
+def test_a_server_change_a_result_passes_on_is_one_drift_at_the_response_not_two(store):
+    rng = random.Random(15)
+    stable = order_events([order(rng, n) for n in range(60)])
+    changed = order_events([order(rng, n, changed=True) for n in range(60, 70)], start=60)
+    load(store, stable + passed_on(stable) + changed + passed_on(changed))
+    drifts = [f for f in findings_of(store, 65) if f["kind"] == "drift" and f["severity"] in LOUD]
+    assert {f["right"]["snapshot"] for f in drifts} == {"response"}
+    assert {f["right"]["path"] for f in drifts} >= {"/total_cents", "/status", "/currency"}
+    problems, _ = store.find_problems(ProblemFilters(tool=TOOL, kind="drift"))
+    assert {p["right"]["snapshot"] for p in problems} == {"response"}

@@ -37,7 +37,7 @@ class Observer:
             self.records[key] = self.changed[key] = record
             if _learnable(stage, snap, analysis):
                 record["findings"] += self._learn(key, tool, stage, snap)
-        return record["findings"]
+        return told_once(record["findings"])
 
     def _learn(self, key, tool: str, stage: str, snap: dict) -> list[dict]:
         shape = self._shape(tool, stage)
@@ -86,6 +86,29 @@ def _joined(theirs: dict | None, mine: dict) -> dict:
     new = [stage for stage in mine["seen"] if stage not in theirs["seen"]]
     findings = [f for f in mine["findings"] if _stage_of(f) in new]
     return {"seen": theirs["seen"] + new, "findings": theirs["findings"] + findings}
+
+
+def told_once(findings: list[dict]) -> list[dict]:
+    """Leave out a result's drift where the response drifted the same way at the same field: a result that passes
+    the response on (the JSON body, or MCP structuredContent) repeats the server's change, one problem, not two."""
+    response = {(f["right"]["path"], f["transform"]) for f in findings if _at(f, "response")}
+    return [
+        f for f in findings if not (_at(f, "result") and (_passed_on(f["right"]["path"]), f["transform"]) in response)
+    ]
+
+
+def _at(finding: dict, stage: str) -> bool:
+    return finding["right"] is not None and finding["right"]["snapshot"] == stage
+
+
+def _passed_on(path: str) -> str:
+    """The response path a result path repeats when the result passes the body on (`/structuredContent/x` -> `/x`)."""
+    if path == STRUCTURED or path.startswith(STRUCTURED + "/"):
+        return path.removeprefix(STRUCTURED) or "/"
+    return path
+
+
+STRUCTURED = "/structuredContent"
 
 
 def _learnable(stage: str, snap: dict, analysis: dict) -> bool:
