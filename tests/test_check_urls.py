@@ -124,3 +124,12 @@ def test_a_url_that_is_neither_absolute_nor_a_path_is_a_usage_error(tmp_path, ur
 @pytest.mark.parametrize("url", [ORDERS_URL, "/orders?status=paid&page_size=5", "http://localhost:8080/orders"])
 def test_an_absolute_url_or_a_path_is_taken(tmp_path, url):
     assert check("--arguments", arguments(tmp_path), "--method", "GET", "--url", url).exit_code in (0, 1)
+
+
+def test_fixture_and_contract_files_a_windows_editor_saved_with_a_bom_are_read(tmp_path):
+    args = tmp_path / "tool-args.json"
+    args.write_bytes(b"\xef\xbb\xbf" + json.dumps({"email": "ann@example.com", "status": "paid", "limit": 5}).encode())
+    tools = tmp_path / "tools.json"
+    tools.write_bytes(b'\xef\xbb\xbf[{"name": "findOrders", "input_schema": {"type": "object"}}]')
+    result = check("--arguments", args, "--method", "GET", "--url", ORDERS_URL, "--contract", tools)
+    assert result.exit_code == 0, result.output

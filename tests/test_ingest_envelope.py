@@ -4,6 +4,8 @@ from datetime import UTC, datetime
 
 import orjson
 import pytest
+from helpers import envelope as helper_envelope
+from helpers import ndjson, order_call
 
 from webapp.common import times
 from webapp.ingest import Event, Limits, parse_body
@@ -99,6 +101,27 @@ def test_a_result_snapshot_takes_text_or_json_and_parses_a_json_string(payload, 
     ev = one(envelope(snapshot="result", payload=payload, is_error=False))
     assert ev.snapshot == "result" and ev.payload == (payload if kept is None else kept)
     assert ev.logged_as_string is as_string and ev.meta == {"is_error": False}
+
+
+@pytest.mark.parametrize(
+    "sent,kept", [(True, True), ("true", True), ("True", True), ("false", False), ("FALSE", False)]
+)
+def test_is_error_is_a_boolean_or_its_text_as_a_stringifying_shipper_writes_it(sent, kept):
+    assert one(envelope(snapshot="result", payload="ok", is_error=sent)).meta == {"is_error": kept}
+
+
+def test_a_null_is_error_says_nothing():
+    assert one(envelope(snapshot="result", payload="ok", is_error=None)).meta == {"is_error": None}
+
+
+@pytest.mark.parametrize("sent", ["yes", "1", "", 0, 1, [True], {"value": True}])
+def test_any_other_is_error_rejects_its_event_alone_naming_what_it_got(sent):
+    good = envelope(snapshot="result", payload="ok", call_id="call_02", is_error=True)
+    batch = parse_body(orjson.dumps([envelope(snapshot="result", payload="ok", is_error=sent), good]), now=NOW)
+    [rej] = batch.rejected
+    assert (rej.index, rej.code) == (0, "bad_type")
+    assert rej.message.startswith("is_error must be true or false") and orjson.dumps(sent).decode() in rej.message
+    assert [e.call_id for e in batch.events] == ["call_02"]
 
 
 def test_a_wrong_snapshot_name_is_rejected():
@@ -273,3 +296,15 @@ def test_a_missing_payload_without_a_url_is_still_refused(http):
 def test_arguments_without_a_payload_are_refused_even_with_a_url():
     rej = rejected(envelope(payload=..., http={"url": "https://api.example.com/orders"}))
     assert rej.code == "missing_field" and "payload" in rej.message
+
+
+@pytest.mark.parametrize("sent,kinds", [("true", ["error_invented"]), ("false", []), (True, ["error_invented"])])
+def test_a_stringified_is_error_reaches_the_way_back_and_another_value_is_rejected_alone(client, sent, kinds):
+    calls = [*order_call(), helper_envelope("result", "Could not load the orders", ts="2026-11-20T09:00:03Z")]
+    calls[-1]["is_error"] = sent
+    bad = helper_envelope("result", "ok", call_id="call_02", is_error="yes")
+    answer = client.post("/api/v1/ingest", data=ndjson(*calls, bad)).get_json()
+    assert answer["accepted"] == 4 and [r["code"] for r in answer["rejected"]] == ["bad_type"]
+    assert answer["rejected"][0]["index"] == 4 and '"yes"' in answer["rejected"][0]["message"]
+    [call] = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"]
+    assert [f["kind"] for f in call["findings"] if f["kind"].startswith("error_")] == kinds

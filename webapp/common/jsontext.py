@@ -16,6 +16,7 @@ Fragment = orjson.Fragment
 OPT_INDENT_2 = orjson.OPT_INDENT_2
 OPT_NON_STR_KEYS = orjson.OPT_NON_STR_KEYS
 OPT_SORT_KEYS = orjson.OPT_SORT_KEYS
+BOM = b"\xef\xbb\xbf"  # what Windows editors put before a UTF-8 file: JSON readers may ignore it (RFC 8259)
 
 # An integer orjson may round: 20 digits or more (past 2**64 - 1 from 18446744073709551616 on), or 19 after a
 # minus (past -2**63). First a run of 20 digits or minus signs is looked for in the text with every digit and

@@ -28,7 +28,7 @@ def load_document(data: bytes, source: str, as_yaml: bool = False):
     if as_yaml:
         return _from_yaml(data, source)
     try:
-        return jsontext.loads(data)
+        return jsontext.loads(data.removeprefix(jsontext.BOM))
     except jsontext.JSONDecodeError as error:
         json_error = error
     try:
@@ -50,7 +50,7 @@ def load_file(path) -> object:
     if path.suffix.lower() in YAML_SUFFIXES:
         return _from_yaml(data, str(path))
     try:
-        return jsontext.loads(data)
+        return jsontext.loads(data.removeprefix(jsontext.BOM))
     except jsontext.JSONDecodeError as error:
         raise ContractError(f"{path}: not JSON: {error}", "not_json", 422) from error
 

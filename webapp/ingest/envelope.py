@@ -20,6 +20,7 @@ ENVELOPE_KEYS = frozenset(
     ("trace_id", "traceId", "call_id", "snapshot", "tool", "source", "payload", "http", "ts", "event_id", "release")
 )
 _MAX_NAME = 256
+_FLAG_TEXTS = {"true": True, "false": False}
 
 
 @dataclass
@@ -113,6 +114,8 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
             "given by its http.url may leave it out)",
         )
     extra = {k: v for k, v in rec.items() if k not in ENVELOPE_KEYS}
+    if "is_error" in extra:  # what the model was told of a result: read by the way back, so never guessed
+        extra["is_error"] = _flag("is_error", extra["is_error"])
     if extra:
         meta = {**(meta or {}), **extra}
     return make_event(
@@ -129,6 +132,18 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
         meta=meta,
         release=rec.get("release"),
     )
+
+
+def _flag(field: str, value: Any) -> bool | None:
+    """Return a true/false field: a boolean, or the text "true" or "false" a shipper that writes every value as
+    a string sends ("True" from Python's str()); null says nothing. Anything else would be a guess."""
+    if value is None or type(value) is bool:
+        return value
+    if type(value) is str and value.lower() in _FLAG_TEXTS:
+        return _FLAG_TEXTS[value.lower()]
+    shown = jsontext.dumps(value).decode()
+    shown = shown if len(shown) <= 40 else shown[:40] + "..."
+    raise RecordError("bad_type", f'{field} must be true or false (or the text "true" or "false"), got {shown}')
 
 
 def _url_given(rec: dict, snapshot) -> bool:

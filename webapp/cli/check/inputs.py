@@ -34,7 +34,7 @@ class Case:
 def read_fixture(path: str, snapshot: str):
     """Return a fixture file's JSON; a request or response body that is not JSON is its text."""
     try:
-        data = Path(path).read_bytes()
+        data = Path(path).read_bytes().removeprefix(jsontext.BOM)
     except OSError as error:
         raise InputError(f"{path}: cannot read: {error.strerror or error}", path) from None
     try:
