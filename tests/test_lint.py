@@ -591,3 +591,22 @@ def test_annotations_find_the_argument_past_server_tools_and_in_a_contracts_file
     lines = CliRunner().invoke(main, ["lint", contracts, "--format", "github"]).output.splitlines()
     assert Path(contracts).read_text().splitlines()[6].strip().startswith('"totalCents"')
     assert any(note.startswith(f"::error file={contracts},line=7,title=type_mismatch::totalCents") for note in lines)
+
+
+def test_a_read_only_field_is_said_to_be_the_server_s_and_formats_take_their_article():
+    contract = {
+        "arguments_schema": body({"email": TEXT, "when": TEXT}),
+        "request_schema": body(
+            {
+                "id": {"type": "string", "readOnly": True},
+                "email": {"type": "string", "format": "email"},
+                "when": {"type": "string", "format": "date-time"},
+            },
+            ["id"],
+        ),
+    }
+    assert sorted(f["message"] for f in lint_contract(contract)) == [
+        "email: the API wants an email string; the tool does not say so",
+        "id: the API requires it and no argument fills it; it is read-only (the server fills it)",
+        "when: the API wants a date-time string; the tool does not say so",
+    ]

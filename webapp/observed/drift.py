@@ -7,6 +7,7 @@ calls as the history it broke from (then it is the new usual).
 """
 
 from ..analysis.kinds import end, finding
+from ..common.words import with_article
 from .shapes import MIN_HISTORY, _closed_enum, _count, _dominant, parent_of
 
 AGREEMENT = 0.99
@@ -44,7 +45,7 @@ def _type_drift(stage, path, entry, f, ts) -> list[dict]:
         if novel:
             usual = _usual(entry["t"], kind)
             severity = "info" if kind == "null" else "warning"
-            text = f"{_said(path, usual, novel, entry)}, {_a(kind)} since {_hhmm(novel[3], ts)}"
+            text = f"{_said(path, usual, novel, entry)}, {with_article(kind)} since {_hhmm(novel[3], ts)}"
             out.append(_found(stage, path, severity, f"{usual}>{kind}", None, f.sample, text))
     if out or "string" not in f.types or not entry["t"].get("string"):
         return out
@@ -53,7 +54,8 @@ def _type_drift(stage, path, entry, f, ts) -> list[dict]:
         novel = _novel(entry["f"], name, strings, ts, usual=lambda e: _dominant(e, real=True))
         if novel:
             usual = _usual({k: v for k, v in entry["f"].items() if k}, name)
-            text = f"{_said(path, _a(usual), novel, entry)}, {_a(name or 'plain string')} since {_hhmm(novel[3], ts)}"
+            now = with_article(name or "plain string")
+            text = f"{_said(path, with_article(usual), novel, entry)}, {now} since {_hhmm(novel[3], ts)}"
             out.append(_found(stage, path, "warning", f"{usual}>{name or 'text'}", None, f.sample, text))
     if entry["v"] is not None and f.values:
         for value in sorted(f.values):
@@ -122,10 +124,6 @@ def _hhmm(when: str | None, other: str | None) -> str:
     if other and other[:10] == when[:10]:
         return when[11:16]
     return f"{when[:10]} {when[11:16]}"
-
-
-def _a(name: str) -> str:
-    return ("an " if name[:1] in "aeiou" else "a ") + name
 
 
 def _found(stage, path, severity, transform, left_value, right_value, message) -> dict:

@@ -103,12 +103,20 @@ def _unfilled(pairs: Pairs) -> list[dict]:
         if parent.pointer in pairs.back and _open(pairs.back[parent.pointer]):
             continue  # the tool passes the object through as the model writes it
         name = field.pointer[1:] if field.pointer.startswith("/") else field.pointer
-        if fills_itself(field.schema):  # one value, or a default: the mapping layer may well send it itself
-            severity, text = "info", "the API requires it and no argument fills it; it has one value the layer may send"
+        if fills_itself(field.schema):  # read-only, one value or a default: no argument needs to fill it
+            severity, text = "info", f"the API requires it and no argument fills it; {_fills_itself_how(field.schema)}"
         else:
             severity, text = "error", "the API requires it; no argument fills it"
         out.append(record("unfilled_field", severity, None, field.pointer, f"{name}: {text}"))
     return out
+
+
+def _fills_itself_how(schema: dict) -> str:
+    if schema.get("readOnly") is True:
+        return "it is read-only (the server fills it)"
+    if "default" in schema:
+        return "it has a default the layer may send"
+    return "it has one value the layer may send"
 
 
 def _parent(pairs: Pairs, field):

@@ -7,6 +7,7 @@ API (an integer for a number, fewer enum values) nothing is wrong, and only miss
 declared transform (`x100`, `integer>string`, `lower>UPPER`, `epoch>iso8601`) makes its change expected."""
 
 from ...analysis.values import norm_text
+from ...common.words import with_article
 from . import schemas
 from .fields import Field
 
@@ -128,7 +129,7 @@ def _format(left: Field, right: Field, transform):
     if mine is None:
         if left.types is not None and "string" not in left.types:
             return None  # a number or a boolean for a string: the type rule tells it
-        return "format_mismatch", "info", f"the API wants a {theirs} string; the tool does not say so"
+        return "format_mismatch", "info", f"the API wants {with_article(theirs)} string; the tool does not say so"
     return "format_mismatch", "warning", f"{mine} in the tool, {theirs} in the API"
 
 
