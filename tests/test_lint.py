@@ -610,3 +610,52 @@ def test_a_read_only_field_is_said_to_be_the_server_s_and_formats_take_their_art
         "id: the API requires it and no argument fills it; it is read-only (the server fills it)",
         "when: the API wants a date-time string; the tool does not say so",
     ]
+
+
+def test_openai_strict_mode_nulls_for_optional_fields_are_no_mismatch_where_the_api_leaves_them_optional(tmp_path):
+    nullable = {
+        "status": {"type": ["string", "null"], "enum": ["paid", "unpaid", None]},
+        "limit": {"type": ["integer", "null"]},
+    }
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "findOrders",
+                "strict": True,
+                "parameters": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"email": {"type": ["string", "null"]}, **nullable},
+                    "required": ["email", "status", "limit"],
+                },
+            },
+        }
+    ]
+    parameters = [
+        {"name": "email", "in": "query", "required": True, "schema": {"type": "string"}},
+        {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["paid", "unpaid"]}},
+        {"name": "limit", "in": "query", "schema": {"type": "integer"}},
+    ]
+    api = {
+        "openapi": "3.0.3",
+        "info": {"title": "shop", "version": "1"},
+        "paths": {
+            "/orders": {
+                "get": {
+                    "operationId": "findOrders",
+                    "parameters": parameters,
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+        },
+    }
+    (tmp_path / "tools.json").write_bytes(orjson.dumps(tools))
+    (tmp_path / "api.json").write_bytes(orjson.dumps(api))
+    result = CliRunner().invoke(
+        main, ["lint", str(tmp_path / "tools.json"), str(tmp_path / "api.json"), "--format", "json"]
+    )
+    findings = [f for tool in orjson.loads(result.output)["tools"] for f in tool["mismatches"]]
+    assert [(f["kind"], f["left"]["path"]) for f in findings if f["severity"] != "info"] == [
+        ("type_mismatch", "/email")
+    ]

@@ -60,7 +60,9 @@ def _type(left: Field, right: Field, transform):
     if not stray:
         return None
     if stray == ["null"]:
-        return "type_mismatch", "warning", "the tool allows null, the API does not"
+        if not right.required:
+            return None  # how OpenAI's strict mode says "absent": a layer that leaves nulls out sends nothing
+        return "type_mismatch", "warning", "the tool allows null, the API does not (and requires the field)"
     return "type_mismatch", "error", f"{_types(mine)} in the tool, {_types(theirs)} in the API"
 
 
