@@ -7,6 +7,7 @@ until it is moved into a numbered migration and removed from here.
 """
 
 import sqlite3
+import time
 
 from ..common import times
 from . import migrations
@@ -72,13 +73,24 @@ def _has_code(statement: str) -> bool:
     return any(line and line != ";" for line in lines)
 
 
-def prepare_new_file(conn) -> None:
-    """Set what only an empty file can take, then WAL (outside any transaction)."""
-    if conn.execute("PRAGMA page_count").fetchone()[0] == 0:
-        # pages freed by prune can then be given back to the disk without a full VACUUM
-        conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
-    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-        conn.execute("PRAGMA journal_mode = WAL")
+def prepare_new_file(conn, seconds: float = 10.0) -> None:
+    """Set what only an empty file can take, then WAL (outside any transaction).
+
+    Changing the journal mode takes the file's exclusive lock without waiting on SQLite's busy handler: a second
+    process opening the same new file a moment later is told "locked", so it tries again for a while."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if conn.execute("PRAGMA page_count").fetchone()[0] == 0:
+                # pages freed by prune can then be given back to the disk without a full VACUUM
+                conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def check(store) -> None:
