@@ -88,10 +88,8 @@ class Upkeep(SearchIndexUpkeep):
     def _give_the_wal_back(self) -> bool:
         """Empty the WAL into the file on going below the headroom, and again every half minute below it (more
         often would take the checkpoints a prune beside it needs); say if it was tried."""
-        if (
-            time.monotonic()
-            < _WAL_GIVEN_BACK.get(self.path, -WAL_GIVEN_BACK_EVERY_SECONDS) + WAL_GIVEN_BACK_EVERY_SECONDS
-        ):
+        last = _WAL_GIVEN_BACK.get(self.path)
+        if last is not None and time.monotonic() - last < WAL_GIVEN_BACK_EVERY_SECONDS:
             return False
         _WAL_GIVEN_BACK[self.path] = time.monotonic()
         conn = self.db.conn
