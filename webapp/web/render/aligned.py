@@ -8,13 +8,13 @@ A folded finding shows by its examples: its normalised path (/tags/*) names no s
 from dataclasses import dataclass
 from itertools import chain, islice
 
-from ..analysis import full_alignment
-from ..analysis.alignment import MAX_ROWS, add_forced_rows, expanded_rows, result_documents, row_marks, seen_ends
-from ..analysis.documents import json_error, status_code
-from ..analysis.locations import is_located_path, request_document, resolve_request
-from ..analysis.pointers import MISSING, ancestors
-from ..analysis.returned import result_document, with_result_column
-from ..reports.anchors import finding_anchors
+from ...analysis import full_alignment
+from ...analysis.alignment import MAX_ROWS, add_forced_rows, expanded_rows, result_documents, row_marks, seen_ends
+from ...analysis.documents import json_error, status_code
+from ...analysis.locations import is_located_path, request_document, resolve_request
+from ...analysis.pointers import MISSING, ancestors
+from ...analysis.returned import result_document, with_result_column
+from ...reports.anchors import finding_anchors
 from .tree import node_id, value_text
 
 SNAPSHOTS = ("arguments", "request", "response")
