@@ -4,11 +4,10 @@ a tool's stored contract: webapp/pipeline/checks.py), from payloads given as JSO
 from urllib.parse import urlsplit
 
 from .engine import analyze_call
-from .kinds import worst
-from .response import error_body, error_schema_for
-from .validation import is_valid
+from .findings.kinds import worst
+from .rules.response_checks import error_body, error_schema_for
+from .schemas.validation import is_valid
 
-PASSED, FAILED = "passed", "failed"
 STAGES = ("arguments", "request", "response")  # the three a check always reports; `result` when given
 
 
@@ -47,7 +46,7 @@ def call_snapshots(
     return snapshots
 
 
-def analyse(snapshots: dict, contract: dict | None, status_known: bool) -> dict:
+def check_call(snapshots: dict, contract: dict | None, status_known: bool) -> dict:
     """Analyse one call; without a known status the response may be an error body."""
     result = analyze_call(snapshots, contract)
     response = snapshots.get("response")
@@ -69,7 +68,7 @@ def _accept_error_body(result: dict, body, contract) -> None:
     )
 
 
-def fails(result: dict) -> bool:
+def fails_check(result: dict) -> bool:
     """Tell whether a result fails a check: any warning or error finding, or a schema violation."""
     failing = result["summary"].get("error", 0) + result["summary"].get("warning", 0)
     return bool(failing) or any(v.get("valid") is False for v in result["validation"].values())

@@ -3,7 +3,7 @@ for fixture files, for a call sent as JSON; the MCP tool `check_call` asks it)."
 
 from flask import Blueprint, jsonify
 
-from ..analysis.checks import CheckError, call_snapshots, checked_url
+from ..analysis import CheckError, call_snapshots, checked_url
 from ..common import jsontext
 from ..pipeline.checks import check_stored
 from ..store.toolcalls import known_tool

@@ -3,8 +3,8 @@
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...analysis.checks import CheckError, call_snapshots
-from ...analysis.checks import checked_url as _checked_url
+from ...analysis import CheckError, call_snapshots
+from ...analysis import checked_url as _checked_url
 from ...common import jsontext
 from ...contracts import ContractError, contracts_from_document, is_bare_contract, load_file, validated_contract
 from ...reports.exports import CALL_FILE, FIXTURE_FILES, RESULT_FILE

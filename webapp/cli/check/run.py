@@ -2,17 +2,21 @@
 
 import time
 
-from ...analysis import checks
-from ...analysis.checks import fails
+from ...analysis import check_call, fails_check
 from .inputs import Case
 
-PASSED, FAILED, BROKEN = checks.PASSED, checks.FAILED, "broken"
+PASSED, FAILED, BROKEN = "passed", "failed", "broken"
 SKIPPED = "skipped"  # `tracediff lint`: a tool that maps to no operation, listed and not linted
 
 
 def analyse(case: Case) -> dict:
     """Analyse one case; without a known status the response may be an error body."""
-    return checks.analyse(case.snapshots, case.contract, case.status_known)
+    return check_call(case.snapshots, case.contract, case.status_known)
+
+
+def fails(result: dict) -> bool:
+    """Tell whether a result fails a check: any warning or error finding, or a schema violation."""
+    return fails_check(result)
 
 
 def run(cases: list[Case]) -> list[dict]:
