@@ -19,6 +19,7 @@ def create_app(test_config: dict | None = None):
     from .redaction.redactor import redactor_for
     from .web import admission, converters, db, handlers, health, metrics, openapi, proxies, security
     from .web.api import alerts as alerts_api
+    from .web.api import checks as checks_api
     from .web.api import ingest as ingest_api
     from .web.api import mappings as mappings_api
     from .web.api import problems as problems_api
@@ -57,6 +58,7 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(ingest_api.bp)
     app.register_blueprint(traces_api.bp)
     app.register_blueprint(tools_api.bp)
+    app.register_blueprint(checks_api.bp)
     app.register_blueprint(traces_pages.bp)
     app.register_blueprint(tools_pages.bp)
     app.register_blueprint(mappings_api.bp)

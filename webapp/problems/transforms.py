@@ -27,8 +27,9 @@ def values(finding: dict) -> tuple:
 def fingerprint_key_style(key: str) -> str:
     """Return the case style of a key in the words problem fingerprints were first written with.
 
-    analysis.values.json_values.key_style names styles for findings; this older vocabulary (PascalCase for `Name`, UPPER,
-    SCREAMING_SNAKE) is frozen because stored fingerprints hold it: a change would regroup every rename problem."""
+    The analysis names styles for findings (analysis/values/json_values.py: key_style); this older
+    vocabulary (PascalCase for `Name`, UPPER, SCREAMING_SNAKE) is frozen because stored fingerprints
+    hold it: a change would regroup every rename problem."""
     if "_" in key:
         return "SCREAMING_SNAKE" if key.isupper() else "snake_case"
     if "-" in key:
