@@ -172,3 +172,15 @@ def test_the_link_checker_sees_links_and_anchors():
     assert {"settings", "observed-schemas", "quick-start"} <= anchors(ROOT / "README.md")
     assert {"the-way-back-the-result", "the-read-api"} <= anchors(DOCS / "api.md")
     assert "tracediff-tools-import" in anchors(DOCS / "cli.md")
+
+
+# the checkout's own paths a page names; bench/out/ is what the benchmarks write, webapp/docs/ the wheel's copy
+NAMED_PATH = re.compile(r"`((?:webapp|tests|bench)/[\w./-]*\w/?)`")
+NOT_IN_A_CHECKOUT = ("bench/out/", "webapp/docs/")
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_file_or_folder_a_page_names_exists(path):
+    named = set(NAMED_PATH.findall(path.read_text(encoding="utf-8")))
+    missing = [n for n in named if not n.startswith(NOT_IN_A_CHECKOUT) and not (ROOT / n).exists()]
+    assert not missing, f"{path.name} names what moved or went: {sorted(missing)}"

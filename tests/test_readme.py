@@ -40,7 +40,9 @@ def test_the_first_call_is_accepted_as_the_readme_says(client):
     assert client.get(trace).status_code == 200 and event["tool"] in page
 
 
-def test_the_folder_map_names_every_package_of_webapp():
+def test_the_folder_map_names_every_package_of_webapp_and_nothing_else():
     folders = README.split("## How it fits together", 1)[1].split("```", 2)[1]
     for package in sorted(p.parent.name for p in (ROOT / "webapp").glob("*/__init__.py")):
         assert re.search(rf"(^|[ /]){package}/", folders, flags=re.M), package
+    for named in re.findall(r"^(webapp/[\w/.]+)", folders, flags=re.M):
+        assert (ROOT / named).exists(), named
