@@ -29,7 +29,7 @@ from common import ROOT, options, ratio_line, tracediff_server, write_figures
 sys.path.insert(0, str(ROOT / "tests"))
 from evil_patterns import BENIGN, EVIL, arguments_with, contract_with  # noqa: E402
 
-from webapp.analysis.engine import analyze_call  # noqa: E402
+from webapp.analysis import analyze_call  # noqa: E402
 from webapp.store import Store  # noqa: E402
 
 ADMIN, VICTIM = "bench-admin-0123456789", "bench-victim-0123456789"

@@ -153,7 +153,68 @@ def test_only_pyschema_imports_jsonschema_in_the_analysis():
         for path in (WEBAPP / "analysis").rglob("*.py")
         if any(name.split(".")[0] == "jsonschema" for name in imported(path))
     }
-    assert users == {"analysis/pyschema.py"}
+    assert users == {"analysis/schemas/pyschema.py"}
+
+
+def past_the_face(path: Path, package: str = "analysis") -> set[str]:
+    """Return what a file outside a package imports from inside it, past its face.
+
+    The face is the package's __init__ and the names its `__all__` lists."""
+    face = f"webapp.{package}"
+    if module_name(path) == face or module_name(path).startswith(face + "."):
+        return set()
+    names = {name for name in imported(path) if name.startswith(face + ".")}
+    # imported() counts `from webapp.analysis import analyze_call` as webapp.analysis.analyze_call too
+    exported = {f"{face}.{name}" for name in _all_of(WEBAPP / package / "__init__.py")}
+    return names - exported
+
+
+def _all_of(path: Path) -> list[str]:
+    """Return the names a module lists in `__all__`."""
+    for node in ast.parse(path.read_text()).body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(getattr(target, "id", None) == "__all__" for target in targets):
+            return ast.literal_eval(node.value)
+    return []
+
+
+def test_outside_the_analysis_only_its_face_is_imported():
+    """webapp/ and bench/ import the analysis from `webapp.analysis` alone, not from its modules."""
+    sources = [*files(), *sorted((WEBAPP.parent / "bench").rglob("*.py"))]
+    strays = {str(path.relative_to(WEBAPP.parent)): sorted(found) for path in sources if (found := past_the_face(path))}
+    listed = "\n".join(f"  {module}: {names}" for module, names in strays.items())
+    assert not strays, f"imports past webapp.analysis' face (add the name to its __all__):\n{listed}"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from ..analysis.wire.locations import external",
+        "from ..analysis import rules",
+        "def f():\n    from webapp.analysis.findings.kinds import worst",
+        "import webapp.analysis.engine",
+    ],
+)
+def test_the_check_sees_an_import_past_the_face(tmp_path, monkeypatch, source):
+    """The check itself: a module, a subpackage or a name the face does not list is found."""
+    (tmp_path / "webapp" / "problems").mkdir(parents=True)
+    (tmp_path / "webapp" / "analysis").mkdir()
+    (tmp_path / "webapp" / "analysis" / "__init__.py").write_text('__all__ = ["analyze_call"]\n')
+    (tmp_path / "webapp" / "problems" / "probe.py").write_text(source + "\n")
+    monkeypatch.setattr(f"{__name__}.WEBAPP", tmp_path / "webapp")
+    assert past_the_face(tmp_path / "webapp" / "problems" / "probe.py")
+
+
+def test_the_check_lets_the_face_and_the_package_itself_through(tmp_path, monkeypatch):
+    (tmp_path / "webapp" / "analysis").mkdir(parents=True)
+    (tmp_path / "webapp" / "analysis" / "__init__.py").write_text('__all__ = ["analyze_call"]\n')
+    engine, probe = tmp_path / "webapp" / "analysis" / "engine.py", tmp_path / "webapp" / "pipeline" / "probe.py"
+    engine.write_text("from .rules.mapping import pair_arguments\n")
+    probe.parent.mkdir()
+    probe.write_text("from ..analysis import analyze_call\n")
+    monkeypatch.setattr(f"{__name__}.WEBAPP", tmp_path / "webapp")
+    assert not past_the_face(engine)
+    assert not past_the_face(probe)
 
 
 def test_bulk_loads_folders_and_the_pipeline_does_not_import_it():

@@ -10,10 +10,9 @@ import pytest
 from click.testing import CliRunner
 from evil_patterns import BENIGN, EVIL, UNRUNNABLE, arguments_with, contract_with
 
-from webapp.analysis.engine import analyze_call
-from webapp.analysis.schemas import declares
-from webapp.analysis.validation import is_valid, validate
-from webapp.analysis.wire import match_template
+from webapp.analysis import analyze_call, is_valid, validate
+from webapp.analysis.schemas.declared import declares
+from webapp.analysis.wire.request import match_template
 from webapp.cli.main import main
 from webapp.common import patterns
 from webapp.contracts import check_contract, skipped_patterns

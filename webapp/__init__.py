@@ -1,4 +1,4 @@
-"""tracediff: the three snapshots of an LLM tool call, side by side, with mapping-aware diffs."""
+"""tracediff: an LLM tool call's snapshots side by side, with mapping-aware diffs."""
 
 from .common.resources import PACKAGE, ROOT, doc_page, resource_dir  # noqa: F401  (webapp.doc_page())
 

@@ -2,24 +2,24 @@
 
 from dataclasses import dataclass
 
-from .aligner import Aligner
-from .alignment import expand
+from ..common.pointers import MISSING, is_pointer
+from .alignment.builder import Aligner
+from .alignment.result_column import returned_pairs
+from .alignment.rows import expand
 from .budget import OutOfTime, limited
-from .documents import json_error, status_code
-from .fold import fold
-from .kinds import end, finding, sort_findings, worst
-from .located import located_result
-from .locations import Request, body_part, quiet_roots, read_request
-from .mapping import mapping_findings, pair_arguments
-from .pairing import Pairing
-from .parameters import template_of
-from .pointers import MISSING, is_pointer
-from .response import Echo, echo_pairs, error_body, error_schema_for, status_findings
-from .results import Reading, read_result
-from .returned import returned_pairs
-from .transforms import transform_of
-from .validation import validate
-from .wayback import result_findings
+from .findings.fold import fold
+from .findings.kinds import end, finding, sort_findings, worst
+from .pairing.walk import Pairing
+from .rules.mapping import mapping_findings, pair_arguments
+from .rules.response_checks import Echo, echo_pairs, error_body, error_schema_for, status_findings
+from .rules.result_checks import result_findings
+from .schemas.validation import validate
+from .snapshots.documents import json_error, status_code
+from .snapshots.result_forms import Reading, read_result
+from .values.transforms import transform_of
+from .wire.located import located_result
+from .wire.locations import Request, body_part, quiet_roots, read_request
+from .wire.parameters import template_of
 
 STAGES = ("arguments", "request", "response")
 MAX_FINDINGS = 1000

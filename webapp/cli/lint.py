@@ -56,7 +56,7 @@ def lint(tools_file, openapi_file, operations, mapping_file, tools, output, juni
 
 def _outcome(target, files: dict) -> dict:
     """Lint one target into the outcome `tracediff check`'s reports read: its case, outcome, result and time."""
-    from ..analysis.kinds import worst
+    from ..analysis import worst
     from ..contracts.lint import lint_contract
     from .check.inputs import Case
     from .check.run import BROKEN, FAILED, PASSED, SKIPPED, fails

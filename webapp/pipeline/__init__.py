@@ -7,8 +7,7 @@ import dataclasses
 import time
 from collections.abc import Callable
 
-from ..analysis import analyze_call
-from ..analysis.budget import wall_clock
+from ..analysis import analyze_call, wall_clock
 from ..common import jsontext
 from ..inference import hint_renames
 from ..ingest import Batch, Event

@@ -7,7 +7,7 @@ longer than their own backticks, http(s) autolinks), our own words as they are, 
 made visible.
 """
 
-from ..analysis.locations import request_document, resolve_request
+from ..analysis import request_document, resolve_request
 from ..common import jsontext
 from ..common.times import display
 from ..problems import words

@@ -190,6 +190,10 @@ def _add_trace_filters(query: TraceQuery, conditions: list, params: list) -> Non
             "coalesce((SELECT merged_into FROM problems WHERE id = ?), ?))"
         )
         params += [query.problem] * 2
+    if query.release:
+        # by the calls' release index: a release names few calls beside the whole list
+        conditions.append("t.trace_id IN (SELECT trace_id FROM calls WHERE release = ?)")
+        params.append(query.release)
     if query.since:
         conditions.append("t.last_ts >= ?")
         params.append(times.fixed(query.since))

@@ -8,12 +8,23 @@ A folded finding shows by its examples: its normalised path (/tags/*) names no s
 from dataclasses import dataclass
 from itertools import chain, islice
 
-from ..analysis import full_alignment
-from ..analysis.alignment import MAX_ROWS, add_forced_rows, expanded_rows, result_documents, row_marks, seen_ends
-from ..analysis.documents import json_error, status_code
-from ..analysis.locations import is_located_path, request_document, resolve_request
-from ..analysis.pointers import MISSING, ancestors
-from ..analysis.returned import result_document, with_result_column
+from ..analysis import (
+    MAX_ROWS,
+    add_forced_rows,
+    expanded_rows,
+    full_alignment,
+    is_located_path,
+    json_error,
+    request_document,
+    resolve_request,
+    result_document,
+    result_documents,
+    row_marks,
+    seen_ends,
+    status_code,
+    with_result_column,
+)
+from ..common.pointers import MISSING, ancestors
 from ..reports.anchors import finding_anchors
 from .tree import node_id, value_text
 

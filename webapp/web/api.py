@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from .. import pipeline
-from ..analysis import FINDING_KINDS, fold
+from ..analysis import FINDING_KINDS, occurrences
 from ..common import jsontext
 from ..common.digits import is_digits
 from ..contracts import (
@@ -198,7 +198,7 @@ def list_findings(trace_id):
         ) or [None]
         docs = {name: (snap or {}).get("payload") for name, snap in call["snapshots"].items()}
         page["finding"] = found
-        page["occurrences"] = fold.occurrences(found, [] if items == [None] else items, docs, offset, limit)
+        page["occurrences"] = occurrences(found, [] if items == [None] else items, docs, offset, limit)
     page["total"] = len(items)
     page["next_offset"] = offset + limit if offset + limit < len(items) else None
     return jsonify(page)

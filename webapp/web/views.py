@@ -5,9 +5,9 @@ import json
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
 from .. import pipeline
-from ..analysis.pointers import MISSING, resolve
 from ..common import times
 from ..common.digits import is_digits, problem_number
+from ..common.pointers import MISSING, resolve
 from ..problems.grouping import link_problems
 from ..reports import exports
 from ..reports.text import visible

@@ -2,10 +2,7 @@
 
 import time
 
-from ...analysis import analyze_call
-from ...analysis.kinds import worst
-from ...analysis.response import error_body, error_schema_for
-from ...analysis.validation import is_valid
+from ...analysis import analyze_call, error_body, error_schema_for, is_valid, worst
 from .inputs import Case
 
 PASSED, FAILED, BROKEN = "passed", "failed", "broken"

@@ -6,8 +6,8 @@ requires that no argument fills, and per pair the types, values, formats, bounds
 tool allows what the API refuses. `lint_targets` reads which contracts to lint from the documents given
 (targets.py). All pure: the CLI reads the files and prints the reports."""
 
-from ...analysis.kinds import rank
-from ...analysis.pointers import is_pointer
+from ...analysis import rank
+from ...common.pointers import is_pointer
 from .compare import pair_mismatches, record
 from .fields import arguments_tree, request_tree
 from .pairs import Pairs

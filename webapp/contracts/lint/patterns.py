@@ -5,9 +5,9 @@ values at that field are not checked against it. Many OpenAPI documents hold suc
 (password rules with lookaheads) and the tool is not wrong for it, so the finding is info: it says
 what tracediff will not check."""
 
-from ...analysis.parameters import parameters
-from ...analysis.pointers import child, tokens
+from ...analysis import parameters
 from ...common.patterns import unrunnable_patterns
+from ...common.pointers import child, tokens
 from .compare import record
 
 # (contract key, snapshot, how lint names a field there)

@@ -1,6 +1,6 @@
 """The schemas of the OpenAPI document: errors, events, traces, contracts and the rest."""
 
-from ...analysis.kinds import KIND_NAMES
+from ...analysis import KIND_NAMES
 
 SNAPSHOTS = ["arguments", "request", "response", "result"]
 MAPPED = SNAPSHOTS[:3]  # always answered, and what a mapping names; `result` only where a call has one

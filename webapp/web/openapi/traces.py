@@ -18,6 +18,7 @@ def paths() -> dict:
         param("since", "query", {"type": "string"}, "Lower bound of last seen: RFC 3339, a day, or 2h / 7d ago."),
         param("until", "query", {"type": "string"}, "Upper bound of last seen: RFC 3339, a day, or 2h / 7d ago."),
         param("problem", "query", {"type": "string"}, "Only traces a problem (TD-42) was seen in."),
+        param("release", "query", {"type": "string"}, "Only traces with a call that named this release."),
     ]
     trace_id = param(
         "trace_id", "path", {"type": "string"}, "The trace id, percent-encoded (a `/` in it may also be sent as is)."

@@ -1,6 +1,6 @@
 """The problems API in the OpenAPI document (webapp/web/openapi/ adds these paths and schemas)."""
 
-from ...analysis.kinds import KIND_NAMES
+from ...analysis import KIND_NAMES
 from ...problems.fingerprint import SCHEMA_KIND
 from ...problems.states import STATES
 

@@ -4,7 +4,7 @@ the plain filters the store runs (webapp/store/problem_filters.py), "new" and "o
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 
-from ...analysis.kinds import KIND_NAMES
+from ...analysis import KIND_NAMES
 from ...common.digits import is_digits
 from ...problems.fingerprint import SCHEMA_KIND
 from ...problems.states import STATES, new_since
