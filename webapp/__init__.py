@@ -21,6 +21,7 @@ def create_app(test_config: dict | None = None):
         admission,
         alerting,
         api,
+        checks,
         converters,
         db,
         health,
@@ -57,6 +58,7 @@ def create_app(test_config: dict | None = None):
     toolpages.init_app(app)  # the <tool:name> converter, before the rules that use it
     app.register_blueprint(health.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(checks.bp)
     app.register_blueprint(views.bp)
     app.register_blueprint(toolpages.bp)
     app.register_blueprint(mappings_api.bp)

@@ -9,7 +9,7 @@ from importlib import metadata
 
 from flask import Blueprint, jsonify
 
-from . import alerts, ingest, meta, releases, tools, traces
+from . import alerts, checks, ingest, meta, releases, tools, traces
 from .operations import SECURITY_SCHEMES, error, json_body, operation, param, responses
 from .schemas import SCHEMAS, WEBHOOKS, ref
 
@@ -45,6 +45,7 @@ def document() -> dict:
         "paths": {
             **ingest.paths(),
             **traces.paths(),
+            **checks.paths(),
             **tools.paths(),
             **alerts.paths(),
             **problems.paths(operation, param, ref, json_body, error),

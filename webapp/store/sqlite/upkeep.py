@@ -1,4 +1,4 @@
-"""Retention, giving space back to the disk, and online backups: the Store's upkeep.
+"""Pruning on SQLite, giving space back to the disk, and online backups: the SQLite store's upkeep.
 
 Pruning must work on a full disk, where it matters most, so every transaction it writes is bounded
 and none needs the file to grow (a checkpoint that cannot grow the file keeps the WAL from restarting):
@@ -10,21 +10,17 @@ index is kept by hand in steps of a few pages (search_upkeep.py). On files with 
 import os
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import StoreUnavailable
+from ..retention import FIRST_STEP, Reclaimed
 from . import space
-from .errors import StoreUnavailable
-from .hours import hour_keys, refresh_hours
-from .problems import forget_calls
 from .search_upkeep import FTS_AUTOMERGE, MIN_STEP_PAGES, SearchIndexUpkeep, _disk_full
-from .sql import PRUNE_QUARANTINE
 
 VACUUM_STEP_PAGES = 2048  # 8 MiB of 4 KiB pages per step at most; fewer while the disk is full
 BESIDE_A_DATABASE = ("", "-journal", "-wal", "-shm")  # every file SQLite may leave, the database first
 WHOLE_MERGE_SHARE = 0.25  # merge the whole index when a prune deleted at least this share of the traces
 TIGHT_FREE_BYTES = 64 * 1024 * 1024  # less free than this (or than a quarter of the file): rebuild the index
-FIRST_STEP = 8  # traces in the first deletion, whose WAL frames tell the cost of one
 WAL_GIVEN_BACK_EVERY_SECONDS = 30.0  # on a nearly full disk (see keep_headroom)
 WAL_GIVEN_BACK_WAIT_MS = 100
 
@@ -40,20 +36,13 @@ class DiskFull(StoreUnavailable):
         self.deleted = deleted  # traces deleted (and committed) before it ran out
 
 
-@dataclass
-class Reclaimed:
-    before: int  # bytes of the database file and its WAL
-    after: int
-    incremental: bool  # whether the file can give pages back without a full VACUUM
-
-
 def file_bytes(path) -> int:
     """Bytes taken by a database file and its WAL."""
     return sum(os.path.getsize(p) for p in (str(path), f"{path}-wal") if os.path.exists(p))
 
 
 class Upkeep(SearchIndexUpkeep):
-    """Mixin of Store: prune, reclaim, backup (needs write(), unavailable_as_error(), db, path)."""
+    """Mixin of SqliteStore: prune, reclaim, backup (needs write(), unavailable_as_error(), db, path)."""
 
     def keep_headroom(self) -> None:
         """Refuse new writes while the disk has less free space than prune and checkpoints need.
@@ -184,43 +173,12 @@ class Upkeep(SearchIndexUpkeep):
         except StoreUnavailable:
             return 0
 
-    def _prune_some(self, before_ts: str, size: int, unindex: bool = True, rules=None) -> int:
-        with self.write() as conn:
-            self.take_summaries_turn(conn)
-            ids = [
-                r[0]
-                for r in conn.execute(
-                    "SELECT trace_id FROM traces WHERE last_ts < ? ORDER BY last_ts LIMIT ?", (before_ts, size)
-                )
-            ]
-            if not ids:
-                return 0
-            calls = conn.execute(
-                f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({','.join('?' * len(ids))})", ids
-            ).fetchall()
-            hours = hour_keys(conn, calls, self.sql)
-            forget_calls(conn, [tuple(call) for call in calls], rules.exercises if rules else None)
-            for trace_id in ids:
-                self._delete_events(conn, trace_id, unindex)
-            for statement in self.sql.DELETE_TRACE:
-                conn.executemany(statement, [(i,) for i in ids])
-            refresh_hours(conn, hours, self.sql)
-        return len(ids)
-
-    def _delete_events(self, conn, trace_id: str, unindex: bool) -> None:
+    def delete_events(self, conn, trace_id: str, unindex: bool) -> None:
         """Delete a trace's events, then their search rows: the delete markers FTS5 writes at commit then
         reuse the pages the payloads freed, so a prune's checkpoint never needs the file to grow."""
         indexed = conn.execute(self.sql.INDEXED_TEXT, (trace_id,)).fetchall() if unindex else []
         conn.execute("DELETE FROM events WHERE trace_id = ?", (trace_id,))
         conn.executemany(self.sql.UNINDEX, indexed)
-
-    def _prune_quarantine(self, before_ts: str, batch: int) -> None:
-        """Delete quarantined records received before a time (they hold payload text too)."""
-        while True:
-            with self.write() as conn:
-                gone = conn.execute(PRUNE_QUARANTINE, (before_ts, batch)).rowcount
-            if gone < batch:
-                return
 
     def reclaim(self, full_vacuum: bool = False) -> Reclaimed:
         """Give free pages back to the disk: incremental vacuum (or VACUUM), then the WAL truncated."""

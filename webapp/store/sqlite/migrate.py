@@ -9,8 +9,8 @@ until it is moved into a numbered migration and removed from here.
 import sqlite3
 import time
 
-from ..common import times
-from . import migrations
+from ...common import times
+from .. import migrations
 
 SCHEMA = """
 """

@@ -8,8 +8,8 @@ entries meet their markers and both go); or, on a tight disk, it is emptied firs
 the remaining events are indexed again, step by step, after the deletions.
 """
 
+from ..errors import StoreUnavailable
 from . import space
-from .errors import StoreUnavailable
 from .sql import INDEX_EVENTS, SET_PROGRESS
 
 MIN_STEP_PAGES = 8

@@ -1,20 +1,46 @@
-"""SQL statements of the store, kept apart so the Store class reads at a glance.
+"""The SQLite engine's named statements: the shared store code reads them as `self.sql.NAME`.
 
-Statements whose form differs by engine have a namesake in postgresql/sql.py; the Store reads
-those through `self.sql`.
+postgresql/sql.py has the same names (tests/test_store_engines.py checks it); ONLY_HERE names the
+statements only this engine's own code runs.
 """
 
-from .hours import HOUR_KEYS, REFRESH_HOUR  # noqa: F401 (the engine's statements, by name)
-from .spans import (  # noqa: F401 (the same)
-    ADOPT_CHILDREN,
-    FIND_ANNOUNCED,
-    FIND_PARENT,
-    FIND_TURN,
-    HAS_REQUEST,
-    SPAN_EVENTS,
-    TURN_ORPHANS,
-)
+from ..hours import NO_TOOL
 
+# Run only by this engine's own code (the rest have a namesake in postgresql/sql.py).
+ONLY_HERE = (
+    "INSERT_EVENT",
+    "NEW_EVENTS",
+    "REFRESH_TRACE",
+    "INSERT_TRACE_KINDS",
+    "INSERT_TRACE_TOOLS",
+    "INDEXED_TEXT",
+    "UNINDEX",
+)
+HOUR_KEYS = f"""SELECT DISTINCT substr(c.last_ts, 1, 13), coalesce(c.tool, '{NO_TOOL}')
+ FROM json_each(?) AS k JOIN calls AS c
+ ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
+REFRESH_HOUR = f"""INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
+ SELECT ?1, ?2, count(*), coalesce(sum(worst IN ('error', 'warning')), 0) FROM calls
+ WHERE last_ts >= ?1 AND last_ts < ?1 || ';' AND coalesce(tool, '{NO_TOOL}') = ?2"""
+# The span events of a projected range (spans.py joins call-less ones to their call).
+SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, json_extract(meta, '$.span_id'),
+ json_extract(meta, '$.parent_span_id'), ts, json_extract(meta, '$.turn_span_id'),
+ json_extract(meta, '$.turn_position'),
+ json_extract(meta, '$.call_index'), json_extract(meta, '$.turn_calls') FROM events
+ WHERE seq > ? AND seq <= ? AND json_extract(meta, '$.span_id') IS NOT NULL"""
+ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
+ WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.parent_span_id') = ? AND ts >= ? AND ts <= ?"""
+FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id != ''
+ AND json_extract(meta, '$.span_id') = ? AND ts >= ? AND ts <= ? LIMIT 1"""
+FIND_TURN = """SELECT call_id, tool, json_extract(meta, '$.span_id'), json_extract(meta, '$.call_index') FROM events
+ WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta, '$.parent_span_id') = ?
+ AND json_extract(meta, '$.call_index') IS NOT NULL AND ts >= ? AND ts <= ? ORDER BY ts DESC, seq DESC LIMIT 256"""
+FIND_ANNOUNCED = """SELECT call_id, tool, json_extract(meta, '$.call_index'), json_extract(meta, '$.turn_calls')
+ FROM events WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta, '$.span_id') = ?
+ AND json_extract(meta, '$.call_index') IS NOT NULL"""
+TURN_ORPHANS = """SELECT seq, json_extract(meta, '$.turn_position') FROM events
+ WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.turn_span_id') = ?"""
+HAS_REQUEST = "SELECT 1 FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'request' LIMIT 1"
 INSERT_EVENT = """INSERT OR IGNORE INTO events
  (event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, meta, ts,
   received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
@@ -34,9 +60,6 @@ KEYED_CALLS = """json_each(?) AS k JOIN calls AS c
  ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
 EVENTS_BY_SEQ = "SELECT seq, * FROM events WHERE seq IN (SELECT value FROM json_each(?))"
 SET_PROGRESS = "INSERT OR REPLACE INTO progress (name, seq) VALUES (?, ?)"
-PRUNE_QUARANTINE = """DELETE FROM quarantine WHERE id IN
- (SELECT id FROM quarantine WHERE received_at < ? LIMIT ?)"""
-INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw, source) VALUES (?, ?, ?, ?, ?)"
 # The calls of a batch, as a JSON array of [trace_id, call_id] pairs.
 _TOUCHED = """SELECT DISTINCT json_extract(value, '$[0]') AS trace_id, json_extract(value, '$[1]') AS call_id
  FROM json_each(:calls)"""
@@ -105,10 +128,6 @@ INSERT_TRACE_KINDS = """INSERT INTO trace_kinds (trace_id, kind, last_ts)
 CLAIM_PENDING = """UPDATE calls SET claimed_at = ?1 WHERE rowid IN (
  SELECT rowid FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2)
  ORDER BY first_ts LIMIT ?3) RETURNING trace_id, call_id, version"""
-SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at = NULL,
- worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds, loud_kinds = :loud_kinds,
- contract_digest = :contract_digest
- WHERE trace_id = :trace_id AND call_id = :call_id AND version = :version"""
 INSERT_TRACE_TOOLS = """INSERT INTO trace_tools (trace_id, tool, last_ts)
  SELECT DISTINCT c.trace_id, c.tool, t.last_ts FROM calls c JOIN traces t ON t.trace_id = c.trace_id
  WHERE c.trace_id = ? AND c.tool IS NOT NULL"""
