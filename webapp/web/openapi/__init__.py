@@ -1,7 +1,7 @@
 """The JSON API described as an OpenAPI 3.1 document, served at /api/v1/openapi.json.
 
 operations.py builds what every operation shares, schemas.py holds the components' schemas, and one module
-a tag describes its paths (the problems paths are webapp/web/problems/openapi.py's).
+a tag describes its paths .
 """
 
 from functools import lru_cache
@@ -9,7 +9,7 @@ from importlib import metadata
 
 from flask import Blueprint, jsonify
 
-from . import alerts, checks, ingest, meta, releases, tools, traces
+from . import alerts, checks, ingest, meta, problems, releases, tools, traces
 from .operations import SECURITY_SCHEMES, error, json_body, operation, param, responses
 from .schemas import SCHEMAS, WEBHOOKS, ref
 
@@ -25,8 +25,6 @@ def openapi_json():
 @lru_cache(maxsize=1)
 def document() -> dict:
     """Return the OpenAPI 3.1 document of the API."""
-    from ..problems import openapi as problems  # it builds on this package's helpers
-
     try:
         version = metadata.version("tracediff")
     except metadata.PackageNotFoundError:

@@ -8,7 +8,7 @@ A folded finding shows by its examples: its normalised path (/tags/*) names no s
 from dataclasses import dataclass
 from itertools import chain, islice
 
-from ..analysis import (
+from ...analysis import (
     MAX_ROWS,
     add_forced_rows,
     expanded_rows,
@@ -24,8 +24,8 @@ from ..analysis import (
     status_code,
     with_result_column,
 )
-from ..common.pointers import MISSING, ancestors
-from ..reports.anchors import finding_anchors
+from ...common.pointers import MISSING, ancestors
+from ...reports.anchors import finding_anchors
 from .tree import node_id, value_text
 
 SNAPSHOTS = ("arguments", "request", "response")

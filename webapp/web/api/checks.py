@@ -3,13 +3,13 @@ for fixture files, for a call sent as JSON; the MCP tool `check_call` asks it)."
 
 from flask import Blueprint, jsonify
 
-from ..analysis import CheckError, call_snapshots, checked_url
-from ..common import jsontext
-from ..pipeline.checks import check_stored
-from ..store.toolcalls import known_tool
-from .api import whole_body
-from .db import get_store
-from .errors import ApiError
+from ...analysis import CheckError, call_snapshots, checked_url
+from ...common import jsontext
+from ...pipeline.checks import check_stored
+from ...store.toolcalls import known_tool
+from ..bodies import whole_body
+from ..db import get_store
+from ..errors import ApiError
 
 bp = Blueprint("checks", __name__)
 

@@ -1,65 +1,30 @@
 """The hypermedia pages: the trace list, the trace permalink, its exports, and compare."""
 
-import json
-
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 
-from .. import pipeline
-from ..common import times
-from ..common.digits import is_digits, problem_number
-from ..common.pointers import MISSING, resolve
-from ..problems.grouping import link_problems
-from ..reports import exports
-from ..reports.text import visible
-from ..store import stats
-from ..store.codec import paused_collector
-from ..store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES
-from ..store.listing import SEARCH_CAP
-from . import alignedview, charts, tracepage
-from .api import strict_query
-from .compare import compare_calls
-from .db import get_store
-from .filters import ListQuery, decode_cursor, encode_cursor, trace_query
-from .ranges import quick_links, shown_window
-from .security import may_change_contracts
-from .tree import children_tokens, parse_node_id
+from ... import pipeline
+from ...common.digits import is_digits, problem_number
+from ...common.pointers import MISSING, resolve
+from ...problems.grouping import link_problems
+from ...reports import exports
+from ...store import stats
+from ...store.codec import paused_collector
+from ...store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES
+from ...store.listing import SEARCH_CAP
+from ..api.traces import strict_query
+from ..db import get_store
+from ..filters import ListQuery, decode_cursor, encode_cursor, trace_query
+from ..render import aligned, charts, tracepage
+from ..render.compare import compare_calls
+from ..render.pages import page_or_fragment
+from ..render.ranges import quick_links, shown_window
+from ..render.tree import children_tokens, parse_node_id
+from ..security import may_change_contracts
 
 bp = Blueprint("views", __name__)
 VIEWS = ("aligned", "raw")
 UNFOLLOWED = ("severity", "kind", "status", "missing", "q")  # list filters the hourly strip does not follow
 SHOWN_FINDINGS = 200  # on the page; the rest through the paged API, so the page stays small
-
-
-def show_controls(value):
-    """Render control characters of any template output as visible escapes (\\u202e)."""
-    if isinstance(value, str):
-        # type(value) keeps template markup as markup and payload text as text (escaped later).
-        return type(value)(visible(value))
-    return value
-
-
-@bp.record_once
-def _set_finalize(state) -> None:
-    state.app.jinja_env.finalize = show_controls
-
-
-@bp.app_template_filter("pretty_json")
-def pretty_json(value) -> str:
-    """Indent a JSON value as plain text; autoescaping makes it safe in HTML."""
-    return json.dumps(value, indent=2, ensure_ascii=False)
-
-
-@bp.app_template_filter("when")
-def when(value) -> str:
-    """Show a stored time as people read it (the fraction's trailing zeros dropped): `2026-12-01T10:00:07.5Z`."""
-    return times.display(value)
-
-
-def page_or_fragment(page: str, fragment: str, **context):
-    """Render the whole page, or only the fragment for an htmx request."""
-    template = fragment if request.headers.get("HX-Request") else page
-    response = render_template(template, **context)
-    return response, 200, {"Vary": "HX-Request"}
 
 
 def _list_context() -> dict:
@@ -213,7 +178,7 @@ def trace(trace_id):
 def _trace_page(trace_id):
     found = _trace_or_404(trace_id)
     call = _call_or_404(found, request.args.get("call"))
-    reveal = parse_node_id(request.args.get("open", ""), alignedview.WITH_RESULT)  # a deep link into the raw view
+    reveal = parse_node_id(request.args.get("open", ""), aligned.WITH_RESULT)  # a deep link into the raw view
     view = request.args.get("view") if request.args.get("view") in VIEWS else ("raw" if reveal else "aligned")
     only_diff = request.args.get("only") == "diff"
     context = {
@@ -221,18 +186,18 @@ def _trace_page(trace_id):
         "call": call,
         "view": view,
         "only_diff": only_diff,
-        "snapshots": alignedview.stages(call),
+        "snapshots": aligned.stages(call),
         "findings": tracepage.findings_view(call)[:SHOWN_FINDINGS],
         "more_findings": max(0, len(call["findings"]) - SHOWN_FINDINGS),
         "validation": tracepage.validation_view(call),
-        "http": {name: tracepage.http_view(call["snapshots"].get(name)) for name in alignedview.stages(call)},
+        "http": {name: tracepage.http_view(call["snapshots"].get(name)) for name in aligned.stages(call)},
         "versions": _earlier_versions(found["trace_id"], call),
         "can_change": may_change_contracts(),
     }
     if view == "aligned":
         more = request.args.get("more", "")
         context["more"] = int(more) if is_digits(more) else None
-        context["rows"], context["hidden_rows"], context["next_more"] = alignedview.aligned_rows(
+        context["rows"], context["hidden_rows"], context["next_more"] = aligned.aligned_rows(
             call, only_diff, context["more"]
         )
         if context["more"] is not None:  # "load more": the next rows, appended after the last shown
@@ -283,7 +248,7 @@ def fixtures(trace_id):
 def _node_or_404(trace_id: str):
     call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
     name = request.args.get("snapshot")
-    if name not in alignedview.WITH_RESULT or call["snapshots"].get(name) is None:
+    if name not in aligned.WITH_RESULT or call["snapshots"].get(name) is None:
         abort(404, description=f"no snapshot {name} in this call")
     pointer = request.args.get("pointer", "")
     value = resolve(call["snapshots"][name]["payload"], pointer)
@@ -336,7 +301,5 @@ def compare():
 def _compared_stages(call_a: dict, call_b: dict) -> tuple:
     """Compare the three stages, and the results when either call has one."""
     return (
-        alignedview.WITH_RESULT
-        if "result" in call_a["snapshots"] or "result" in call_b["snapshots"]
-        else alignedview.SNAPSHOTS
+        aligned.WITH_RESULT if "result" in call_a["snapshots"] or "result" in call_b["snapshots"] else aligned.SNAPSHOTS
     )

@@ -16,7 +16,7 @@ from .. import security
 from ..db import get_store
 from ..errors import ApiError
 from ..filters import absolute_time, bad_range, bad_time
-from .query import ProblemQuery
+from ..problem_filters import ProblemQuery
 
 bp = Blueprint("problems_api", __name__)
 REFUSED = (BadChange, ChangeRefused)  # a change the body asks wrongly, or one the stored problem cannot take

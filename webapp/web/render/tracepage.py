@@ -1,9 +1,9 @@
 """What the trace page shows, computed from a stored trace: no Flask, no database."""
 
-from ..inference.hints import map_command, rename_guesses
-from ..reports.anchors import finding_anchors
-from ..reports.text import end_text
-from .alignedview import ICONS, WITH_RESULT, counted_rows, finding_places, full_rows, stages
+from ...inference.hints import map_command, rename_guesses
+from ...reports.anchors import finding_anchors
+from ...reports.text import end_text
+from .aligned import ICONS, WITH_RESULT, counted_rows, finding_places, full_rows, stages
 from .tree import BIG_PAYLOAD, TreeOptions, node_id, payload_size, tree_tokens
 
 SNAPSHOTS = ("arguments", "request", "response")

@@ -3,13 +3,13 @@ schemas (a contract draft learnt from traffic), and adopting one as the declared
 
 from flask import Blueprint, jsonify
 
-from ..common import jsontext
-from ..pipeline import mappings as toolmappings
-from ..pipeline import observed as toolobserved
-from ..store.toolcalls import known_tool
-from .api import whole_body
-from .db import get_store
-from .errors import ApiError
+from ...common import jsontext
+from ...pipeline import mappings as toolmappings
+from ...pipeline import observed as toolobserved
+from ...store.toolcalls import known_tool
+from ..bodies import whole_body
+from ..db import get_store
+from ..errors import ApiError
 
 bp = Blueprint("mappings_api", __name__)
 

@@ -1,14 +1,13 @@
-"""Releases over HTTP: GET /api/v1/releases, the /releases page and its JSON twin (thin adapters over the store)."""
+"""The releases API: GET /api/v1/releases, each release's calls and problems, and what one broke or fixed."""
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, jsonify, request, url_for
 
-from ..pipeline.releases import compare_releases, list_releases
-from .db import get_store
-from .errors import ApiError
-from .problems import api as problems_api
-from .views import page_or_fragment
+from ...pipeline.releases import compare_releases, list_releases
+from ..db import get_store
+from ..errors import ApiError
+from . import problems as problems_api
 
-bp = Blueprint("releases", __name__)
+bp = Blueprint("releases_api", __name__)
 
 
 class Refused(Exception):
@@ -44,37 +43,6 @@ def releases_data(args) -> dict:
 @bp.get("/api/v1/releases")
 def api_releases():
     """List releases newest first seen first; with ?release=A&compare=B, what B broke and fixed."""
-    try:
-        return jsonify(releases_data(request.args))
-    except Refused as refused:
-        raise ApiError(*refused.args) from None
-
-
-def _page_data() -> dict:
-    try:
-        data = releases_data(request.args)
-    except Refused as refused:
-        abort(refused.args[0], description=refused.args[2])
-    everything = list_releases(get_store()) if request.args.get("release") else data["releases"]
-    order = [entry["release"] for entry in everything]  # newest first: the one after a release is its successor
-    previous = {name: order[i + 1] for i, name in enumerate(order[:-1])}
-    return {
-        **data,
-        "all_releases": order,
-        "previous": previous,
-        "asked": {name: (request.args.get(name) or "").strip() for name in ("release", "compare")},
-    }
-
-
-@bp.get("/releases")
-def page():
-    """Show the releases, each with its calls, new and regressed problems and sources; and a comparison."""
-    return page_or_fragment("releases.html", "partials/releases.html", **_page_data())
-
-
-@bp.get("/releases.json")
-def page_json():
-    """Return the releases page's data (the API's document)."""
     try:
         return jsonify(releases_data(request.args))
     except Refused as refused:

@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from .errors import ApiError
-from .security import (
+from ..errors import ApiError
+from ..security import (
     BASIC_CHALLENGE,
     SETTINGS,
     basic_password,

@@ -14,14 +14,14 @@ from ...problems.strips import strip, strips
 from ...problems.timeline import MAX_SPAN_DAYS, default_range, list_range, sparkline, step_words
 from ...problems.words import counted
 from ...reports.problems import problem_markdown
+from ..api import problems as api
 from ..db import get_store
 from ..errors import ApiError
 from ..filters import bad_range
-from ..ranges import quick_links, shown_window
+from ..problem_filters import ProblemQuery
+from ..render.pages import page_or_fragment
+from ..render.ranges import quick_links, shown_window
 from ..security import change_hint, may_change_contracts
-from ..views import page_or_fragment
-from . import api
-from .query import ProblemQuery
 
 bp = Blueprint("problems_pages", __name__)
 LIST_DAYS = 7

@@ -2,8 +2,8 @@
 
 from flask import url_for
 
-from ..problems.windows import QUICK, Window, asked_window, fitting_window
-from .filters import absolute_time
+from ...problems.windows import QUICK, Window, asked_window, fitting_window
+from ..filters import absolute_time
 
 
 def shown_window(since: str, until: str, oldest: str | None, newest: str | None, max_days: int = 7) -> dict:

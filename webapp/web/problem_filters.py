@@ -4,12 +4,12 @@ the plain filters the store runs (webapp/store/problem_filters.py), "new" and "o
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 
-from ...analysis import KIND_NAMES
-from ...common.digits import is_digits
-from ...problems.fingerprint import SCHEMA_KIND
-from ...problems.states import STATES, new_since
-from ...store.problem_filters import ProblemFilters
-from ..filters import MAX_LIMIT, absolute_time, bad_filter, bad_range, known_values, query_args
+from ..analysis import KIND_NAMES
+from ..common.digits import is_digits
+from ..problems.fingerprint import SCHEMA_KIND
+from ..problems.states import STATES, new_since
+from ..store.problem_filters import ProblemFilters
+from .filters import MAX_LIMIT, absolute_time, bad_filter, bad_range, known_values, query_args
 
 TICKETS = ("linked", "unlinked")
 CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND), "ticket": TICKETS}

@@ -1,33 +1,22 @@
 """The tool pages: /tools lists tools; /tools/<name> shows a contract, its calls, its strip and mappings."""
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
-from werkzeug.routing import PathConverter
 
-from ..contracts import ContractError, skipped_patterns
-from ..inference.hints import map_command
-from ..pipeline import mappings as toolmappings
-from ..pipeline import observed as toolobserved
-from ..pipeline.definitions import traffic_mark
-from ..store import stats
-from ..store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates, way_back_counts
-from . import charts
-from .db import get_store
-from .filters import ListQuery
-from .security import may_change_contracts
-from .views import page_or_fragment, strip_window
+from ...contracts import ContractError, skipped_patterns
+from ...inference.hints import map_command
+from ...pipeline import mappings as toolmappings
+from ...pipeline import observed as toolobserved
+from ...pipeline.definitions import traffic_mark
+from ...store import stats
+from ...store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates, way_back_counts
+from ..db import get_store
+from ..filters import ListQuery
+from ..render import charts
+from ..render.pages import page_or_fragment
+from ..security import may_change_contracts
+from .traces import strip_window
 
 bp = Blueprint("tools", __name__)
-
-
-class ToolName(PathConverter):
-    """A tool name in a URL: any text, `/` (MCP tools) and line breaks included, as the string converter took."""
-
-    regex = r"[^/][\s\S]*?"
-
-
-def init_app(app) -> None:
-    """Teach the URL map `<tool:name>`, before any blueprint's rules name it."""
-    app.url_map.converters["tool"] = ToolName
 
 
 SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")

@@ -2,9 +2,9 @@
 
 from collections import deque
 
-from ..analysis import pair_by_id
-from ..common import jsontext
-from ..common.pointers import child
+from ...analysis import pair_by_id
+from ...common import jsontext
+from ...common.pointers import child
 from .tree import value_text
 
 MAX_ROWS = 2000

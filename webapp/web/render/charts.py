@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup, escape
 
-from ..store.hours import NO_TOOL
+from ...store.hours import NO_TOOL
 
 BAR_WIDTH = 4
 BAR_GAP = 1

@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
-from ..common.pointers import ancestors, child, is_pointer
+from ...common.pointers import ancestors, child, is_pointer
 
 NODE_BUDGET = 2000  # nodes rendered eagerly per snapshot
 BIG_PAYLOAD = 200_000  # bytes of JSON from which a snapshot opens collapsed
