@@ -12,6 +12,7 @@ from .definitions import tools_from_definitions
 from .documents import YAML_MEDIA_TYPES, load_document, load_file
 from .errors import ContractError
 from .openapi import tools_from_openapi
+from .patterns import skipped_patterns
 from .read import Imported, contracts_from_document, is_bare_contract, parse_operations, read_contracts
 from .refs import ref_problems
 from .save import import_contract_files, import_files, save_contracts
@@ -32,6 +33,7 @@ __all__ = [
     "read_contracts",
     "ref_problems",
     "save_contracts",
+    "skipped_patterns",
     "tools_from_definitions",
     "tools_from_openapi",
     "validated_contract",
