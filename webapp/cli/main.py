@@ -75,7 +75,8 @@ def tools():
 def tools_import(files, operations, database):
     """Import tool definitions, contracts or OpenAPI documents (JSON, or YAML: .yaml/.yml)."""
     from .. import pipeline
-    from ..contracts import ContractError, import_files
+    from ..contracts import ContractError
+    from ..pipeline.contracts import import_files
 
     store = _open_store(_settings(database))
     try:

@@ -15,12 +15,12 @@ from ..contracts import (
     load_document,
     parse_operations,
     read_contracts,
-    save_contracts,
     validated_contract,
 )
 from ..ingest import IngestError, otlp_logs_response, otlp_response, parse_body, parse_otlp, parse_otlp_logs
 from ..ingest.envelope import canonical_trace_id
 from ..ingest.model import too_large
+from ..pipeline.contracts import save_contracts
 from ..problems.grouping import link_problems
 from ..store import IngestResult, StoreUnavailable
 from .admission import budgeted, hold_read

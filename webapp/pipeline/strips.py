@@ -1,8 +1,6 @@
-"""Read problems' strips from the store: the counts a layout needs, laid out in its bars (an adapter)."""
+"""Read problems' strips from the store: the counts a layout needs (problems/timeline.py), in its bars."""
 
-from .timeline import BARS, buckets, layout, per_hour
-
-FINE_MAX_OCCURRENCES = 20_000  # past this many in a short range, hourly bars: fine bars read every call
+from ..problems.timeline import BARS, drawn, layout, too_many_for_fine
 
 
 def strips(store, numbers: list[int], since: str, until: str, bars: int = BARS) -> dict[int, dict]:
@@ -11,7 +9,7 @@ def strips(store, numbers: list[int], since: str, until: str, bars: int = BARS) 
     Only occurrences inside the range count: whole hours come from the hourly rollup, a short range and
     the partial hours at its ends from the calls' own times."""
     plan = layout(since, until, bars)
-    if plan.fine and _heavy(store, numbers, since, until):
+    if plan.fine and too_many_for_fine(store.problems_hourly(numbers, since, until)):
         plan = layout(since, until, bars, fine=False)
     hours, ranges, width = plan.reads()
     counts: dict[int, dict[str, int]] = {n: {} for n in numbers}
@@ -22,14 +20,9 @@ def strips(store, numbers: list[int], since: str, until: str, bars: int = BARS) 
         for number, found in store.problems_counts(numbers, start, end, width).items():
             for key, count in found.items():
                 counts[number][key] = counts[number].get(key, 0) + count
-    return {n: {**buckets(found, plan), "hours": per_hour(found)} for n, found in counts.items()}
+    return {n: drawn(found, plan) for n, found in counts.items()}
 
 
 def strip(store, number: int, since: str, until: str, bars: int = BARS) -> dict:
     """Return one problem's strip (see strips)."""
     return strips(store, [number], since, until, bars)[number]
-
-
-def _heavy(store, numbers: list[int], since: str, until: str) -> bool:
-    """Say whether the range's hours hold too many occurrences to read call by call (the rollup says)."""
-    return sum(sum(h.values()) for h in store.problems_hourly(numbers, since, until).values()) > FINE_MAX_OCCURRENCES
