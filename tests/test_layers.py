@@ -33,7 +33,7 @@ FORBIDDEN = {
     "web": ("cli",),
 }
 OUTSIDE = ("flask", "click")  # what a domain package may not import from outside webapp/
-QUERY_PARSERS = ("web/filters.py", "web/problems/query.py")  # where query strings (and the CLI's options) are read
+QUERY_PARSERS = ("web/filters.py", "web/problem_filters.py")  # where query strings (and the CLI's options) are read
 
 
 def module_name(path: Path) -> str:
@@ -104,7 +104,7 @@ def test_only_the_command_line_imports_the_app_factory():
         ("import flask", "alerts"),
         ("from ..problems.states import reopens", "store"),
         ("from ..alerts import storms", "store"),
-        ("from ..web.views import page_or_fragment", "pipeline"),
+        ("from ..web.pages.traces import strip_window", "pipeline"),
         ("from ..cli.common import DB_OPTION", "web"),
     ],
 )
@@ -115,6 +115,45 @@ def test_the_check_sees_a_climb(tmp_path, monkeypatch, source, rule):
     (folder / "probe.py").write_text(source + "\n")
     monkeypatch.setattr(f"{__name__}.WEBAPP", tmp_path / "webapp")
     assert climbs(folder / "probe.py")
+
+
+# Inside web/: pages/ and api/ route, render/ builds what pages show. render/ imports no blueprint, and the
+# API, which the pages' JSON twins build on, imports no page.
+WEB_FORBIDDEN = {"render": ("pages", "api"), "api": ("pages",)}
+
+
+def web_room(module: str) -> str | None:
+    """Return the folder of webapp/web/ a module sits in (pages, api, render), or None."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["webapp", "web"] and len(parts) > 2 else None
+
+
+def web_climbs(path: Path) -> set[str]:
+    """Return what a file of webapp/web/ imports that its folder may not."""
+    banned = WEB_FORBIDDEN.get(web_room(module_name(path)), ())
+    return {name for name in imported(path) if web_room(name) in banned}
+
+
+def test_render_imports_no_blueprint_and_the_api_no_page():
+    web = [path for path in files() if web_room(module_name(path))]
+    strays = {str(path.relative_to(WEBAPP)): sorted(found) for path in web if (found := web_climbs(path))}
+    assert not strays, "imports that climb inside web/:\n" + "\n".join(f"  {m}: {n}" for m, n in strays.items())
+
+
+@pytest.mark.parametrize(
+    "source, folder",
+    [
+        ("from ..pages.traces import strip_window", "render"),
+        ("def f():\n    from ..api import traces", "render"),
+        ("from ..pages import problems", "api"),
+    ],
+)
+def test_the_check_sees_a_climb_inside_web(tmp_path, monkeypatch, source, folder):
+    place = tmp_path / "webapp" / "web" / folder
+    place.mkdir(parents=True)
+    (place / "probe.py").write_text(source + "\n")
+    monkeypatch.setattr(f"{__name__}.WEBAPP", tmp_path / "webapp")
+    assert web_climbs(place / "probe.py")
 
 
 def defined(path: Path) -> set[str]:

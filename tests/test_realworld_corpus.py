@@ -46,7 +46,7 @@ def test_the_corpus_is_deterministic_and_split_by_project():
     assert set(realworld.HELD_OUT) <= set(realworld.PROJECTS)
     assert set(realworld.TUNED) | set(realworld.HELD_OUT) == set(realworld.PROJECTS)
     assert len(realworld.PROJECTS) // 4 <= len(realworld.HELD_OUT) <= len(realworld.PROJECTS) // 2
-    assert len(realworld.TOOLS) >= 12
+    assert len(realworld.TOOLS) >= 30 and len(realworld.PROJECTS) >= 12
     assert len({t.name for t in realworld.TOOLS}) == len(realworld.TOOLS)
     releases = [c["release"] for c in first]
     assert releases == sorted(releases)  # the history comes first

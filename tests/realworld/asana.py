@@ -293,4 +293,3 @@ CREATE_STORY = Tool(
 )
 
 TOOLS = [CREATE_TASK, SEARCH_TASKS, CREATE_STORY]
-_unused = (lose,)

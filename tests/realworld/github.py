@@ -9,8 +9,6 @@ request (`failed to create issue: POST https://...: 404 Not Found []`). GitHub's
 "documentation_url", "status"}` (422 with `errors[]`; a 403 for the rate limit).
 """
 
-from urllib.parse import urlencode
-
 from .model import (
     Answer,
     Bug,
@@ -431,4 +429,3 @@ ISSUE_WRITE = Tool(
 )
 
 TOOLS = [LIST_COMMITS, ADD_COMMENT, ISSUE_WRITE]
-_ = urlencode

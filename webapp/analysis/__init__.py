@@ -16,6 +16,7 @@ from .alignment.rows import (
     seen_ends,
 )
 from .budget import wall_clock
+from .checks import CheckError, call_snapshots, check_call, checked_url, fails_check
 from .engine import analyze_call
 from .findings.fold import FOLD_AT, occurrences
 from .findings.kinds import (
@@ -53,6 +54,12 @@ __all__ = [
     # the engine and its clock
     "analyze_call",
     "wall_clock",
+    # one call checked without storing it (tracediff check, POST /api/v1/check)
+    "CheckError",
+    "call_snapshots",
+    "check_call",
+    "checked_url",
+    "fails_check",
     # findings: their kinds, severities and record, folding
     "DEFAULT_ERROR_SCHEMA",
     "FINDING_KINDS",

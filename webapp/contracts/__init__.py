@@ -13,6 +13,7 @@ from .documents import YAML_MEDIA_TYPES, load_document, load_file
 from .errors import ContractError
 from .merge import merged_contracts
 from .openapi import tools_from_openapi
+from .patterns import skipped_patterns
 from .read import Imported, contracts_from_document, is_bare_contract, parse_operations, read_contracts
 from .refs import ref_problems
 
@@ -30,6 +31,7 @@ __all__ = [
     "parse_operations",
     "read_contracts",
     "ref_problems",
+    "skipped_patterns",
     "tools_from_definitions",
     "tools_from_openapi",
     "validated_contract",
