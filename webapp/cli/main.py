@@ -76,7 +76,8 @@ def tools():
 def tools_import(files, operations, database):
     """Import tool definitions, contracts or OpenAPI documents (JSON, or YAML: .yaml/.yml)."""
     from .. import pipeline
-    from ..contracts import ContractError, import_files, skipped_patterns
+    from ..contracts import ContractError, skipped_patterns
+    from ..pipeline.contracts import import_files
 
     store = _open_store(_settings(database))
     try:
