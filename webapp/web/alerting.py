@@ -3,7 +3,8 @@
 from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
 from ..alerts import RuleError, new_secret, parse_rule
-from ..alerts.urls import UrlRefused, allow_list, check_url, masked
+from ..alerts.secrets import keep_secrets, public, scrub
+from ..alerts.urls import UrlRefused, allow_list, check_url
 from ..alerts.wording import message_problem
 from ..common import jsontext
 from ..common.resources import doc_page
@@ -20,15 +21,36 @@ DELIVERIES_PAGE = 100
 
 
 def create_rule(body) -> dict:
-    """Check a rule and its URL, store it, and return it with its secret (shown this once only)."""
+    """Check a rule and its URL, store it, and return it with its signing secret (shown this once).
+
+    Its URL is stored as given and shown masked, to its maker too: they typed it.
+    """
+    rule = checked(body)
+    secret = new_secret()
+    rule_id = get_store().add_rule(rule, secret)
+    return {**public(get_store().get_rule(rule_id)), "secret": secret}
+
+
+def edit_rule(rule_id: int, body) -> dict:
+    """Change a rule as `body` says; a URL part sent as [REDACTED] keeps what is saved there."""
+    saved = _rule_or_404(rule_id)
+    if isinstance(body, dict) and isinstance(body.get("url"), str):
+        try:
+            body = {**body, "url": keep_secrets(body["url"], saved)}
+        except ValueError as error:
+            raise ApiError(400, "bad_rule", str(error)) from error
+    get_store().update_rule(rule_id, checked(body))
+    return public(get_store().get_rule(rule_id))
+
+
+def checked(body) -> dict:
+    """Return the rule a body says, its URL checked as it will be called; else raise bad_rule."""
     try:
         rule = parse_rule(body)
         check_url(rule["url"], allow_list(current_app.config["WEBHOOK_ALLOW_HOSTS"]))
     except (RuleError, UrlRefused) as error:
         raise ApiError(400, "bad_rule", str(error)) from error
-    secret = new_secret()
-    rule_id = get_store().add_rule(rule, secret)
-    return {**get_store().get_rule(rule_id), "secret": secret}
+    return rule
 
 
 def _rule_or_404(rule_id: int) -> dict:
@@ -47,21 +69,25 @@ def send_test(rule_id: int) -> dict:
 @bp.post("/api/v1/alerts")
 def api_create():
     """Create a rule; the answer carries its secret, which is never shown again."""
+    return jsonify(create_rule(_json_body())), 201
+
+
+@bp.put("/api/v1/alerts/<int:rule_id>")
+def api_edit(rule_id):
+    """Change a rule: the body is a whole rule; its URL keeps saved secrets sent as [REDACTED]."""
+    return jsonify(edit_rule(rule_id, _json_body()))
+
+
+def _json_body():
     try:
-        body = jsontext.loads(request.get_data())
+        return jsontext.loads(request.get_data())
     except jsontext.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
-    return jsonify(create_rule(body)), 201
-
-
-def shown(rule: dict) -> dict:
-    """A rule as lists show it: a Slack webhook URL is itself the secret, so only its start is shown."""
-    return {**rule, "url": masked(rule["url"])} if rule["format"] == "slack" else rule
 
 
 @bp.get("/api/v1/alerts")
 def api_list():
-    return jsonify(rules=[shown(rule) for rule in get_store().list_rules()])
+    return jsonify(rules=[public(rule) for rule in get_store().list_rules()])
 
 
 @bp.delete("/api/v1/alerts/<int:rule_id>")
@@ -74,19 +100,26 @@ def api_delete(rule_id):
 @bp.get("/api/v1/alerts/<int:rule_id>/deliveries")
 def api_deliveries(rule_id):
     """A rule's delivery log newest first, `limit` a page with a keyset cursor, and its newest messages."""
-    _rule_or_404(rule_id)
+    rule = _rule_or_404(rule_id)
     limit, before = page_args(request.args, DELIVERIES_PAGE)
     store = get_store()
-    rows = named(store.deliveries(rule_id, limit + 1, before))
+    rows = named(store.deliveries(rule_id, limit + 1, before), rule)
     return jsonify(
-        deliveries=rows[:limit], next_cursor=next_cursor(rows, limit), messages=named(store.messages(rule_id, limit))
+        deliveries=rows[:limit],
+        next_cursor=next_cursor(rows, limit),
+        messages=named(store.messages(rule_id, limit), rule),
     )
 
 
-def named(rows: list[dict]) -> list[dict]:
-    """Name the problem each delivery or message is about (`problem`: id and title, or null)."""
+def named(rows: list[dict], rule: dict) -> list[dict]:
+    """Name the problem each delivery or message is about (`problem`: id and title, or null).
+
+    An error says nothing of the rule's secrets (one logged by an older version may have).
+    """
     for row in rows:
         row["problem"] = message_problem(*row.pop(ABOUT))
+        if row.get("error"):
+            row["error"] = scrub(row["error"], rule)
     return rows
 
 
@@ -99,7 +132,7 @@ def api_test(rule_id):
 def api_resume(rule_id):
     _rule_or_404(rule_id)
     get_store().resume_rule(rule_id)
-    return jsonify(shown(get_store().get_rule(rule_id)))
+    return jsonify(public(get_store().get_rule(rule_id)))
 
 
 @bp.post("/api/v1/alerts/messages/<message_id>/redeliver")
@@ -115,9 +148,14 @@ def settings_page():
     return _settings()
 
 
-def _settings(created=None, error=None, tested=None):
+def _log(store, rule: dict) -> list[dict]:
+    """A rule's latest deliveries, as its page shows them."""
+    return named(store.deliveries(rule["id"], 20), rule)
+
+
+def _settings(created=None, error=None, tested=None, changed=None):
     store = get_store()
-    rules = [{**shown(rule), "deliveries": named(store.deliveries(rule["id"], 20))} for rule in store.list_rules()]
+    rules = [{**public(rule), "deliveries": _log(store, rule)} for rule in store.list_rules()]
     can_change = may_change_contracts()  # the token that changes contracts manages rules too
     return page_or_fragment(
         "alerts.html",
@@ -126,6 +164,7 @@ def _settings(created=None, error=None, tested=None):
         created=created,
         error=error,
         tested=tested,
+        changed=changed,
         can_change=can_change,
         hint=None if can_change else change_hint(),
         alerts_doc=doc_page("alerts.md"),  # where the installed package keeps it (the wheel ships docs/)
@@ -135,29 +174,40 @@ def _settings(created=None, error=None, tested=None):
 @bp.post("/settings/alerts")
 def settings_create():
     """Create a rule from the form and show its secret once."""
-    form = request.form
+    try:
+        return _settings(created=create_rule(form_rule(request.form)))
+    except ApiError as refused:
+        return _settings(error=refused.message)
+
+
+def form_rule(form) -> dict:
+    """Read a rule from the page's form, as the API takes it."""
     body = {
         "url": form.get("url", "").strip(),
         "format": form.get("format") or "webhook",
         "on": form.getlist("on") or ["new", "regressed"],
         "min_interval_s": _int(form.get("min_interval_s")),
+        "secret_parts": [_int(part, None) for part in _listed(form.get("secret_parts", ""))],
     }
     for name in ("tool", "kind", "min_severity", "source"):
         if form.get(name):
             body[name] = form[name]
-    try:
-        return _settings(created=create_rule(body))
-    except ApiError as refused:
-        return _settings(error=refused.message)
+    return body
 
 
 @bp.post("/settings/alerts/<int:rule_id>/<action>")
 def settings_action(rule_id, action):
-    """Delete, resume or test a rule from its page; redeliver one of its messages."""
+    """Edit, delete, resume or test a rule from its page; redeliver one of its messages."""
     store = get_store()
     _rule_or_404(rule_id)
     if action == "test":  # the answer is the page, saying in one line what the test send did
         return _settings(tested={"rule": rule_id, "line": describe(send_test(rule_id))})
+    if action == "edit":
+        try:
+            edit_rule(rule_id, form_rule(request.form))
+        except ApiError as refused:
+            return _settings(error=f"rule {rule_id} not changed: {refused.message}")
+        return _settings(changed=rule_id)
     if action == "delete":
         store.delete_rule(rule_id)
     elif action == "resume":
@@ -169,8 +219,14 @@ def settings_action(rule_id, action):
     return redirect(url_for("alerting.settings_page"), 303)
 
 
-def _int(text):
+def _listed(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _int(text, default=600):
+    """Read a number from a form field: `default` when empty, the text itself when not a number (a
+    query parameter name, or what parse_rule says is wrong)."""
     try:
-        return int(text) if text not in (None, "") else 600
+        return int(text) if text not in (None, "") else default
     except ValueError:
-        return text  # parse_rule says what is wrong with it
+        return text

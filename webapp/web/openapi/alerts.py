@@ -34,13 +34,23 @@ def paths() -> dict:
             ),
         },
         "/api/v1/alerts/{rule_id}": {
+            "put": operation(
+                "Change an alert rule: the body is a whole rule, as to create one. A part of its"
+                " URL sent back as [REDACTED], as lists show it, keeps what is saved there (on the"
+                " same scheme, host and port only); its id, signing secret, state and log stay.",
+                {**written, "400": bad_rule, "422": error("The body is not JSON.")},
+                tag="alerts",
+                params=[rule_id],
+                write=True,
+                body={"required": True, "content": {JSON: {"schema": ref("AlertRuleInput")}}},
+            ),
             "delete": operation(
                 "Delete an alert rule with its messages and delivery log (its id is never reused).",
                 {"204": {"description": "Deleted."}, "404": missing},
                 tag="alerts",
                 params=[rule_id],
                 write=True,
-            )
+            ),
         },
         "/api/v1/alerts/{rule_id}/deliveries": {
             "get": operation(

@@ -17,6 +17,19 @@ def obj(required: list, properties: dict, **extra) -> dict:
 
 
 STRING, NULLABLE_STRING = {"type": "string"}, {"type": ["string", "null"]}
+SECRET_PARTS = {
+    "type": "array",
+    "maxItems": 20,
+    "items": {
+        "oneOf": [
+            {"type": "string", "minLength": 1, "maxLength": 100},
+            {"type": "integer", "minimum": 1, "maximum": 100},
+        ]
+    },
+    "description": "Query parameter names, and path segment numbers (1 is the first), of the URL"
+    " that hold a secret besides those found by themselves (user info, secret-named parameters,"
+    " webhook keys): all shown as [REDACTED].",
+}
 POINTER = {"type": "string", "description": "A JSON Pointer such as /amount."}
 CONTRACT_PARTS = {
     "description": STRING,
@@ -187,7 +200,7 @@ SCHEMAS = {
         ["id", "url", "format", "on", "min_interval_s", "paused"],
         {
             "id": {"type": "integer"},
-            "url": STRING,
+            "url": {**STRING, "description": "Its secrets (user info, keys...) as [REDACTED]."},
             "format": {"enum": ["webhook", "slack"]},
             "on": {"type": "array", "items": {"enum": ["new", "regressed", "escalating", "rejected_events"]}},
             "tool": NULLABLE_STRING,
@@ -195,6 +208,7 @@ SCHEMAS = {
             "min_severity": NULLABLE_STRING,
             "source": NULLABLE_STRING,
             "min_interval_s": {"type": "integer"},
+            "secret_parts": SECRET_PARTS,
             "paused": {"type": "boolean"},
             "paused_at": NULLABLE_STRING,
             "pause_reason": NULLABLE_STRING,
@@ -261,6 +275,7 @@ SCHEMAS = {
             "min_severity": {"enum": ["warning", "error", None]},
             "source": NULLABLE_STRING,
             "min_interval_s": {"type": "integer", "minimum": 0, "maximum": 604800},
+            "secret_parts": SECRET_PARTS,
         },
         additionalProperties=False,
     ),
