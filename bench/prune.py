@@ -25,7 +25,7 @@ from gendb import generate
 
 from webapp.pipeline.rules import RULES
 from webapp.store import Store
-from webapp.store.upkeep import file_bytes
+from webapp.store.sqlite.upkeep import file_bytes
 
 CASES = {"daily": 1 / 30, "emergency": 0.8}
 BASELINE = [

@@ -24,7 +24,7 @@ if str(ROOT) not in sys.path:
 from bench.traffic_bugs import BUGS, plant  # noqa: E402
 from bench.traffic_tools import TOOLS  # noqa: E402
 from webapp.analysis import analyze_call  # noqa: E402
-from webapp.analysis.pointers import MISSING, resolve, tokens  # noqa: E402
+from webapp.common.pointers import MISSING, resolve, tokens  # noqa: E402
 from webapp.contracts import contracts_from_document, validated_contract  # noqa: E402
 
 BUG_SHARE = 0.1

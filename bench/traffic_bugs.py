@@ -2,7 +2,7 @@
 
 import re
 
-from webapp.analysis.pointers import MISSING, parent, resolve, tokens
+from webapp.common.pointers import MISSING, parent, resolve, tokens
 
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 

@@ -178,7 +178,7 @@ def test_a_short_outage_delays_every_alert_and_pauses_nothing(make_server, tmp_p
 @pytest.mark.sqlite_only
 def test_migration_11_drops_a_reused_ids_old_messages_and_never_hands_out_a_deleted_id(tmp_path):
     from webapp.store import migrations
-    from webapp.store.schema import SqliteMigrations
+    from webapp.store.sqlite.migrate import SqliteMigrations
 
     path = tmp_path / "v10.db"
     store = Store(path, create=False)

@@ -12,7 +12,7 @@ import pytest
 from helpers import envelope, ndjson
 
 from webapp import pipeline
-from webapp.store.turns import WriterTurns
+from webapp.store.sqlite.turns import WriterTurns
 
 
 def wide_call(n: int, keys: int) -> list[dict]:
@@ -64,7 +64,7 @@ def test_a_request_waiting_for_its_turn_goes_before_a_background_writer(tmp_path
 
 
 def test_a_background_writer_is_not_starved_by_a_stream_of_requests(tmp_path, monkeypatch):
-    from webapp.store import turns as turns_module
+    from webapp.store.sqlite import turns as turns_module
 
     monkeypatch.setattr(turns_module, "YIELD_SECONDS", 0.1)
     path = tmp_path / "turns.db"

@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_analysis_findings import ORDER_ARGS, ORDER_CONTRACT, call, order_request
 
-from webapp.analysis import analyze_call, full_alignment
-from webapp.analysis.alignment import MAX_ROWS
+from webapp.analysis import MAX_ROWS, analyze_call, full_alignment
 from webapp.store import Store
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from webapp.analysis import analyze_call
-from webapp.analysis.units import expected_factors, unit_of
+from webapp.analysis.values.units import expected_factors, unit_of
 
 
 def call(arguments, request, mapping=None):

@@ -5,8 +5,8 @@ import time
 import pytest
 
 from webapp.analysis import analyze_call
-from webapp.analysis.names import name_score, same_name
-from webapp.analysis.solve import solve
+from webapp.analysis.pairing.solve import solve
+from webapp.analysis.values.names import name_score, same_name
 
 
 def call(arguments, request, contract=None):

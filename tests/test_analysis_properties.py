@@ -7,7 +7,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from webapp.analysis import analyze_call
-from webapp.analysis.pointers import child, parent, resolve, tokens
+from webapp.common.pointers import child, parent, resolve, tokens
 
 KEYS = st.sampled_from(
     [

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from webapp.analysis.readings import _DATE_FORMATS, power_of_ten, read_dates
+from webapp.analysis.values.readings import _DATE_FORMATS, power_of_ten, read_dates
 
 DAYS = ("1", " 5", "29", "31", "32", "0", "١")  # ١ is an Arabic-Indic 1: strptime reads it
 MONTHS = ("02", "12", "13", "0")

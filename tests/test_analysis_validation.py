@@ -3,8 +3,8 @@
 import copy
 
 from webapp.analysis import analyze_call
-from webapp.analysis.pointers import from_tokens, tokens
-from webapp.analysis.validation import get_validator, validate
+from webapp.analysis.schemas.validation import get_validator, validate
+from webapp.common.pointers import from_tokens, tokens
 
 SEARCH_SCHEMA = {
     "type": "object",

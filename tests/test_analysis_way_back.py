@@ -3,8 +3,8 @@
 import pytest
 
 from webapp.analysis import analyze_call
-from webapp.analysis.results import read_result
-from webapp.analysis.wayback import result_findings
+from webapp.analysis.rules.result_checks import result_findings
+from webapp.analysis.snapshots.result_forms import read_result
 from webapp.contracts.checks import check_contract
 from webapp.contracts.definitions import tools_from_definitions
 

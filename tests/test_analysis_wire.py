@@ -4,9 +4,9 @@ findings of arguments that travel outside the JSON body (real URLs of real APIs)
 import pytest
 
 from webapp.analysis import analyze_call
-from webapp.analysis.locations import external, internal, is_request_path, read_request, split
-from webapp.analysis.wire import match_template, read_headers, read_params, read_query, variable_segments
-from webapp.analysis.wire_values import wire_same
+from webapp.analysis.wire.locations import external, internal, is_request_path, read_request, split_request_path
+from webapp.analysis.wire.request import match_template, read_headers, read_params, read_query, variable_segments
+from webapp.analysis.wire.values import wire_same
 
 
 def call(arguments, url, body=None, method="GET", headers=None, contract=None, status=None):
@@ -121,7 +121,7 @@ def test_only_headers_a_mapping_layer_fills_are_compared_and_secrets_never():
     ],
 )
 def test_a_request_path_is_a_location_and_a_pointer_and_a_body_path_stays_a_pointer(path, location, pointer):
-    assert split(path) == (location, pointer)
+    assert split_request_path(path) == (location, pointer)
     assert is_request_path(path)
     if location != "body":
         assert external(internal(path)) == path

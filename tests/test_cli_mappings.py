@@ -96,13 +96,13 @@ def test_an_openapi_import_still_describes_a_tool_that_had_no_description(tmp_pa
     assert Store.open(db_path).get_tool("bookTable")["description"] == "Create a booking"
 
 
-def test_the_readme_mapping_example_is_a_contract_tracediff_accepts():
+def test_the_docs_mapping_example_is_a_contract_tracediff_accepts():
     from conftest import ROOT
 
     from webapp.contracts import validated_contract
 
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Mappings: declared and inferred", 1)[1]
+    contracts = (ROOT / "docs" / "contracts.md").read_text()
+    section = contracts.split("## Mappings: declared and inferred", 1)[1]
     example = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
     contract = validated_contract(example.pop("name"), example)
     assert {"arguments": "/total", "request": "/amount_cents", "transform": "x100"} in contract["mapping"]

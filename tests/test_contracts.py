@@ -2,8 +2,7 @@
 
 import pytest
 
-from webapp.analysis import DEFAULT_ERROR_SCHEMA
-from webapp.analysis.validation import validate
+from webapp.analysis import DEFAULT_ERROR_SCHEMA, validate
 from webapp.contracts import check_contract, tools_from_definitions, tools_from_openapi
 
 SEARCH = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}

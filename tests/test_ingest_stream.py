@@ -145,7 +145,7 @@ def test_a_workers_peak_memory_for_a_large_gzip_body_stays_within_three_times_th
 
 
 @pytest.mark.parametrize("framing", ["ndjson", "array"])
-def test_more_events_than_allowed_is_422_too_many_events_as_readme_and_openapi_say(tmp_path, framing):
+def test_more_events_than_allowed_is_422_too_many_events_as_the_api_page_and_openapi_say(tmp_path, framing):
     from webapp import create_app
     from webapp.web import openapi
 
@@ -159,8 +159,8 @@ def test_more_events_than_allowed_is_422_too_many_events_as_readme_and_openapi_s
     assert client.get("/api/v1/traces").get_json()["traces"] == []  # nothing of it stored
     documented = openapi.document()["paths"]["/api/v1/ingest"]["post"]["responses"]["422"]["description"]
     assert "too_many_events" in documented
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    assert "`422 too_many_events`" in readme
+    api_page = (Path(__file__).parent.parent / "docs" / "api.md").read_text()
+    assert "`422 too_many_events`" in api_page
 
 
 TRICKY = [

@@ -14,7 +14,7 @@ from pgcluster import cluster  # noqa: F401 (a fixture)
 
 from webapp import create_app
 from webapp.store import SchemaTooNew, Store, migrations
-from webapp.store.schema import SqliteMigrations
+from webapp.store.sqlite.migrate import SqliteMigrations
 
 OLD_DATABASE = ROOT / "tests" / "fixtures" / "databases" / "tracediff-0.1.0.db"
 CURRENT = [m.version for m in migrations.discover("sqlite")]

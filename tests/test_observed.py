@@ -5,7 +5,7 @@ import random
 import pytest
 from observed_traffic import order, stamp, varied
 
-from webapp.analysis.validation import validate
+from webapp.analysis import validate
 from webapp.observed import MIN_HISTORY, drift_findings, empty_shape, facts_of, learn, observed_schema
 from webapp.observed.compare import disagreements
 from webapp.observed.facts import format_of

@@ -8,7 +8,9 @@ import re
 
 import pytest
 
-from webapp.store import Store, exposure, problems, regrouping, sql
+from webapp.store import Store, exposure, problems, regrouping
+from webapp.store.analyses import SAVE_ANALYSIS
+from webapp.store.sqlite import sql
 
 BIG_TABLES = ("events", "calls", "problem_calls", "problem_checks", "traces", "trace_tools", "trace_kinds")
 WHOLE_READ = re.compile(rf"SCAN ({'|'.join(BIG_TABLES)})\b(?! USING (COVERING )?INDEX)")
@@ -19,7 +21,7 @@ PER_BATCH = {
     "problems.SEEN": problems.SEEN,
     "regrouping.MARK_GROUPED": regrouping.MARK_GROUPED,
     "exposure.SET_PATHS": exposure.SET_PATHS,
-    "sql.SAVE_ANALYSIS": sql.SAVE_ANALYSIS,
+    "SAVE_ANALYSIS": SAVE_ANALYSIS,
     "sql.CALLS_BY_KEY": sql.CALLS_BY_KEY,
     "sql.HOUR_KEYS": sql.HOUR_KEYS,
     "sql.PROJECT_CALLS": sql.PROJECT_CALLS,

@@ -42,6 +42,21 @@ def test_a_comparison_names_what_broke_and_what_was_fixed(incident_client):
     assert fixed["broke"] == [] and sorted(p["kind"] for p in fixed["fixed"]) == ["dropped", "enum_changed"]
 
 
+def test_the_trace_list_keeps_the_traces_whose_calls_named_a_release(incident_client):
+    """`release=` on the trace list (the MCP tool `search_traces` asks it), searched or not, paged with a cursor."""
+    everything = {e["trace_id"]: e["release"] for e in incident(BASE)}
+    for query in ("", "&q=findOrders", "&severity=warning"):
+        found, cursor = [], ""
+        while cursor is not None:
+            page = incident_client.get(f"/api/v1/traces?release=1.1.0&limit=7{query}{cursor}").get_json()
+            found += [trace["trace_id"] for trace in page["traces"]]
+            cursor = page["next_cursor"] and f"&cursor={page['next_cursor']}"
+        assert found and {everything[t] for t in found} == {"1.1.0"}
+        if not query:
+            assert sorted(found) == sorted(t for t, release in everything.items() if release == "1.1.0")
+    assert incident_client.get("/api/v1/traces?release=9.9.9").get_json()["traces"] == []
+
+
 @pytest.mark.parametrize(
     "query, status, code",
     [

@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from webapp import create_app
-from webapp.analysis.fold import FOLD_AT
+from webapp.analysis import FOLD_AT
 from webapp.cli import main
 from webapp.pipeline import analyze_all
 from webapp.store import Store
-from webapp.web.tree import node_id
+from webapp.web.render.tree import node_id
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from corpus import SHAPES  # noqa: E402
@@ -29,7 +29,7 @@ FOLDS = {
     "records_number_string": ("type_changed", "/orders/*/amount", "/orders/*/amount"),
     "records_date_format": ("format_changed", "/orders/*/created_at", "/orders/*/created_at"),
     "records_scaled": ("scaled", "/orders/*/amount", "/orders/*/amount"),
-    # A whole array of scalars changed one way is one finding at the array (analysis/arrays.py).
+    # A whole array of scalars changed one way is one finding at the array (analysis/rules/arrays.py).
     "strings_all_changed": ("enum_changed", "/tags", "/tags"),
     "numbers_all_changed": ("type_changed", "/values", "/values"),
     "identical_records": ("enum_changed", "/lines/*/currency", "/lines/*/currency"),

@@ -22,7 +22,7 @@ from webapp import create_app
 from webapp.common import times
 from webapp.ingest import parse_body
 from webapp.store import Store, StoreUnavailable
-from webapp.store.upkeep import file_bytes
+from webapp.store.sqlite.upkeep import file_bytes
 
 WORDS = [f"w{n:04d}{chr(97 + n % 26)}" for n in range(4000)]
 MB = 1024 * 1024

@@ -3,7 +3,7 @@
 import base64
 import secrets
 
-from ..analysis.kinds import KIND_NAMES, SEVERITIES, rank
+from ..analysis import KIND_NAMES, SEVERITIES, rank
 from ..problems.fingerprint import SCHEMA_KIND
 from .urls import UrlRefused, parse_url
 

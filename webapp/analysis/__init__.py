@@ -1,7 +1,120 @@
-"""The analysis engine: validation, pairing and findings. Pure functions, no Flask, no database, no file I/O."""
+"""The analysis of one tool call: its face, the only names code outside this package imports.
 
-from .alignment import full_alignment
+Pure functions, no Flask, no database, no file I/O. `analyze_call` (engine.py) validates a call's
+snapshots and names every mapping bug; below it each subpackage holds one concern: `values/`,
+`schemas/`, `snapshots/`, `findings/`, `wire/`, `pairing/`, `rules/` and `alignment/`.
+"""
+
+from .alignment.result_column import result_document, with_result_column
+from .alignment.rows import (
+    MAX_ROWS,
+    add_forced_rows,
+    expanded_rows,
+    full_alignment,
+    result_documents,
+    row_marks,
+    seen_ends,
+)
+from .budget import wall_clock
+from .checks import CheckError, call_snapshots, check_call, checked_url, fails_check
 from .engine import analyze_call
-from .kinds import DEFAULT_ERROR_SCHEMA, FINDING_KINDS
+from .findings.fold import FOLD_AT, occurrences
+from .findings.kinds import (
+    DEFAULT_ERROR_SCHEMA,
+    FINDING_KINDS,
+    KIND_NAMES,
+    SEVERITIES,
+    end,
+    finding,
+    rank,
+    sort_findings,
+    worst,
+)
+from .pairing.walk import pair_by_id
+from .rules.response_checks import error_body, error_schema_for
+from .schemas.validation import is_valid, metaschema_problems, validate
+from .snapshots.documents import json_error, status_code
+from .values.classify import classify
+from .values.json_values import canonical, is_number, norm_key, norm_text, same, type_name
+from .values.names import meaning, mentions, name_score
+from .values.readings import power_of_ten, read_number, read_truth
+from .values.transforms import transform_problem
+from .wire.locations import (
+    LOCATIONS,
+    external,
+    is_located_path,
+    is_request_path,
+    request_document,
+    resolve_request,
+    split_request_path,
+)
+from .wire.parameters import parameters, path_variables, template_of
 
-__all__ = ["analyze_call", "full_alignment", "DEFAULT_ERROR_SCHEMA", "FINDING_KINDS"]
+__all__ = [
+    # the engine and its clock
+    "analyze_call",
+    "wall_clock",
+    # one call checked without storing it (tracediff check, POST /api/v1/check)
+    "CheckError",
+    "call_snapshots",
+    "check_call",
+    "checked_url",
+    "fails_check",
+    # findings: their kinds, severities and record, folding
+    "DEFAULT_ERROR_SCHEMA",
+    "FINDING_KINDS",
+    "KIND_NAMES",
+    "SEVERITIES",
+    "FOLD_AT",
+    "end",
+    "finding",
+    "occurrences",
+    "rank",
+    "sort_findings",
+    "worst",
+    # snapshots and schemas
+    "error_body",
+    "error_schema_for",
+    "is_valid",
+    "json_error",
+    "metaschema_problems",
+    "status_code",
+    "validate",
+    # values: equality, names, readings, transforms
+    "canonical",
+    "classify",
+    "is_number",
+    "meaning",
+    "mentions",
+    "name_score",
+    "norm_key",
+    "norm_text",
+    "power_of_ten",
+    "read_number",
+    "read_truth",
+    "same",
+    "transform_problem",
+    "type_name",
+    # the request's fields outside its body, and the contract's http
+    "LOCATIONS",
+    "external",
+    "is_located_path",
+    "is_request_path",
+    "parameters",
+    "path_variables",
+    "request_document",
+    "resolve_request",
+    "split_request_path",
+    "template_of",
+    # pairing and the aligned view
+    "MAX_ROWS",
+    "add_forced_rows",
+    "expanded_rows",
+    "full_alignment",
+    "pair_by_id",
+    "result_document",
+    "result_documents",
+    "row_marks",
+    "seen_ends",
+    "with_result_column",
+]

@@ -27,8 +27,8 @@ def parse_pair(text: str) -> tuple:
 
 
 def _pointer(name: str, text: str) -> str:
-    from ..analysis.locations import is_located_path
-    from ..analysis.pointers import child, is_pointer
+    from ..analysis import is_located_path
+    from ..common.pointers import child, is_pointer
 
     if is_located_path(name):  # a request field outside the body: query:/page_size, path:/invoiceId
         return name

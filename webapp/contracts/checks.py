@@ -4,8 +4,8 @@ import re
 
 import jsonschema_rs
 
-from ..analysis.pointers import from_tokens, is_pointer, is_request_path
-from ..analysis.transforms import transform_problem
+from ..analysis import is_request_path, metaschema_problems, transform_problem
+from ..common.pointers import from_tokens, is_pointer
 from .errors import ContractError
 from .refs import ref_problems
 from .requests import check_http
@@ -68,20 +68,8 @@ def _schema_problems(key: str, schema) -> list[str]:
     if _surely_sound(schema, uri):
         return []
     # Only a schema jsonschema-rs doubts pays for importing jsonschema, whose messages name each problem.
-    from ..analysis.pyschema import Draft7Validator, SchemaError, validator_for
-
-    cls = validator_for(schema, default=Draft7Validator)
-    if uri and cls is Draft7Validator and "draft-07" not in uri:
-        return [f"{key}: /$schema: unknown dialect {uri!r}"]
-    problems = []
-    for error in cls(cls.META_SCHEMA).iter_errors(schema):
-        problems.append(f"{key}: {from_tokens(error.absolute_path) or '(root)'}: {error.message}")
-    if not problems:
-        try:
-            cls.check_schema(schema)
-        except SchemaError as exc:
-            problems.append(f"{key}: {from_tokens(exc.absolute_path) or '(root)'}: {exc.message}")
-    return sorted(problems)
+    problems = metaschema_problems(schema, uri)
+    return sorted(f"{key}: {from_tokens(path) or '(root)'}: {message}" for path, message in problems)
 
 
 def _surely_sound(schema: dict, uri) -> bool:
@@ -174,7 +162,8 @@ def validated_contract(name: str, body) -> dict:
             "a contract is a JSON object with arguments_schema, request_schema, "
             "response_schema, error_schema and mapping"
         )
-    unknown = sorted(set(body) - set(CONTRACT_KEYS) - {"name", "updated_at"})
+    # name, updated_at and warnings are what a GET shows beside it: a GET's body may be PUT back
+    unknown = sorted(set(body) - set(CONTRACT_KEYS) - {"name", "updated_at", "warnings"})
     if unknown:
         raise ContractError(f"unknown contract fields {unknown}; expected some of {list(CONTRACT_KEYS)}")
     if body.get("description") is not None and not isinstance(body["description"], str):

@@ -1,6 +1,6 @@
 """Tool definitions in the formats LLM providers and MCP use: schemas, descriptions, server tools."""
 
-from ..analysis.pointers import child
+from ..common.pointers import child
 from .inline import from_30
 
 SCHEMA_INPUT_KEYS = ("input_schema", "inputSchema", "parameters", "parametersJsonSchema")

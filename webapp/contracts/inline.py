@@ -1,7 +1,7 @@
 """Inline an OpenAPI operation's local $refs into self-contained request, response and error JSON Schemas."""
 
-from ..analysis.pointers import MISSING, resolve
 from ..common import jsontext
+from ..common.pointers import MISSING, resolve
 
 DIALECT_2020 = "https://json-schema.org/draft/2020-12/schema"
 MAX_NODES = 100_000

@@ -1,6 +1,6 @@
 """Contracts from an OpenAPI 3.0/3.1 document: its operations, checked, then their schemas inlined."""
 
-from ..analysis.pointers import MISSING, child, resolve
+from ..common.pointers import MISSING, child, resolve
 from .errors import ContractError
 from .inline import Inliner, operation_schemas
 from .refs import LITERAL_KEYS

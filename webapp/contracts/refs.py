@@ -1,6 +1,6 @@
 """Find the `$ref`s of a contract's schemas that cannot be resolved offline (nothing is fetched)."""
 
-from ..analysis.pointers import MISSING, from_tokens, is_pointer, resolve
+from ..common.pointers import MISSING, from_tokens, is_pointer, resolve
 
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
 LITERAL_KEYS = ("enum", "const", "default", "example", "examples")  # their values are data, not schemas

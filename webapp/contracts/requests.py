@@ -1,9 +1,9 @@
 """The request contract of an OpenAPI operation outside its JSON body: method, URL template, parameters, media type.
 
-It becomes the contract's `http` (see analysis/parameters.py): `{"method", "path", "parameters", "content_type"}`,
+It becomes the contract's `http` (see analysis/wire/parameters.py): `{"method", "path", "parameters", "content_type"}`,
 `parameters` being the operation's and its path item's parameter objects (the operation's win), inlined."""
 
-from ..analysis.pointers import LOCATIONS
+from ..analysis import LOCATIONS
 from .errors import ContractError
 
 FORM = "application/x-www-form-urlencoded"

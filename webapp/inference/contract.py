@@ -4,7 +4,7 @@ The pipeline analyses with it and the problems record its digest; a resolve "whe
 changes" records the same digest, so both read it here (webapp/pipeline/contracts.py `analysis_contract`).
 """
 
-from ..analysis.pointers import is_pointer
+from ..common.pointers import is_pointer
 from .decide import strongest
 from .relations import separator_of
 

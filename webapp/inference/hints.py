@@ -3,8 +3,8 @@ say so in the finding, with the command that declares it."""
 
 import shlex
 
-from ..analysis.pointers import last, tokens
-from ..analysis.values import norm_key, type_name
+from ..analysis import norm_key, type_name
+from ..common.pointers import last, tokens
 from .relations import relation
 
 

@@ -1,6 +1,6 @@
 """The leaves of a payload that inference compares: bounded, so a big payload costs what a small one does."""
 
-from ..analysis.pointers import child
+from ..common.pointers import child
 
 MAX_LEAVES = 64  # leaves per snapshot and call; the rest of a big payload is not learnt from
 MAX_DEPTH = 8

@@ -2,9 +2,7 @@
 
 import re
 
-from ..analysis.classify import classify
-from ..analysis.readings import power_of_ten, read_number, read_truth
-from ..analysis.values import canonical, is_number, norm_text, same
+from ..analysis import canonical, classify, is_number, norm_text, power_of_ten, read_number, read_truth, same
 
 EQUAL = "equal"
 TRANSFORMS = ("type_changed", "enum_changed", "format_changed", "scaled")

@@ -1,6 +1,6 @@
 """Where traffic disagrees with a declared schema: the observed shape read against it, field by field (pure)."""
 
-from ..analysis.pointers import unescape
+from ..common.pointers import unescape
 from ..problems.fingerprint import ID
 from .shapes import _count, parent_of
 

@@ -6,7 +6,7 @@ change does; a rare legitimate value or an optional field's rare absence does no
 calls as the history it broke from (then it is the new usual).
 """
 
-from ..analysis.kinds import end, finding
+from ..analysis import end, finding
 from ..common.words import with_article
 from .shapes import MIN_HISTORY, _closed_enum, _count, _dominant, parent_of
 

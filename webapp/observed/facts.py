@@ -4,8 +4,8 @@ import re
 from datetime import date, datetime
 from functools import lru_cache
 
-from ..analysis.pointers import escape
-from ..analysis.values import type_name
+from ..analysis import type_name
+from ..common.pointers import escape
 from ..problems.fingerprint import ID, normalise_segment
 
 MAX_ENUM_TEXT = 64  # a longer string is text, not an enum value

@@ -1,6 +1,6 @@
 """A learnt shape written as JSON Schema 2020-12: a contract draft that validates every call it was learnt from."""
 
-from ..analysis.pointers import unescape
+from ..common.pointers import unescape
 from ..problems.fingerprint import ID
 from .facts import ID_PATTERNS
 from .shapes import MIN_HISTORY, _closed_enum, _count, parent_of

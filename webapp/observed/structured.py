@@ -1,6 +1,6 @@
 """The part of a result stage's shape a `result_schema` checks: MCP's structuredContent, or a JSON result itself.
 
-A result is stored as the agent logged it (analysis/results.py reads it): an MCP CallToolResult, whose
+A result is stored as the agent logged it (analysis/snapshots/result_forms.py reads it): an MCP CallToolResult, whose
 `structuredContent` an outputSchema describes; plain JSON, checked whole; or text and content blocks, which hold
 no structured value a schema could be learnt for."""
 

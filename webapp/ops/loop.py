@@ -49,7 +49,7 @@ class StoreLoop(threading.Thread, ABC):
             except Exception:  # one bad call or message must not kill the thread
                 logging.getLogger(type(self).__module__).exception(self.failure)
             self.after_turn(store)
-            if store is not None and store.stale():  # a disk fault was seen: reopen (see store/faults.py)
+            if store is not None and store.stale():  # a disk fault was seen: reopen (see store/sqlite/faults.py)
                 store.close()
                 store = None
             if not busy:

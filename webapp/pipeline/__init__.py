@@ -1,14 +1,13 @@
 """The one way data moves: parsed events -> redaction -> store -> analysis -> store.
 
-The HTTP endpoints, the CLI and the background analyzer all call these functions.
+The HTTP endpoints, the CLI and the background analyser all call these functions.
 """
 
 import dataclasses
 import time
 from collections.abc import Callable
 
-from ..analysis import analyze_call
-from ..analysis.budget import wall_clock
+from ..analysis import analyze_call, wall_clock
 from ..common import jsontext
 from ..inference import hint_renames
 from ..ingest import Batch, Event

@@ -5,9 +5,8 @@ Declared pairs live in the contract's `mapping`; inferred ones are learnt from t
 `"inferred": true`, never written into the stored contract.
 """
 
-from ..analysis.locations import external, is_located_path, request_document
-from ..analysis.parameters import template_of
-from ..analysis.pointers import is_pointer
+from ..analysis import external, is_located_path, request_document, template_of
+from ..common.pointers import is_pointer
 from ..contracts import ContractError, validated_contract
 from ..inference import infer, leaves, observe
 from ..inference.contract import declared_pairs

@@ -1,8 +1,7 @@
 """Observed schemas as the pipeline keeps them: each call's stages learnt from once, in the analyser's
 transaction, and their drift findings added to the call's analysis (webapp/observed holds the learning)."""
 
-from ..analysis.documents import status_code
-from ..analysis.kinds import sort_findings, worst
+from ..analysis import sort_findings, status_code, worst
 from ..contracts import ContractError, validated_contract
 from ..observed import STAGES, drift_findings, empty_shape, facts_of, learn, observed_schema
 from ..observed.compare import disagreements

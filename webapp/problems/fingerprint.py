@@ -10,9 +10,9 @@ import re
 from functools import lru_cache
 from itertools import islice
 
-from ..analysis.locations import split
-from ..analysis.pointers import unescape
+from ..analysis import split_request_path
 from ..common.digits import is_digits
+from ..common.pointers import unescape
 from .transforms import derive_transform
 
 # 2: a path is read against its document, so an object key made of digits is {id}, not an array index's *
@@ -50,7 +50,7 @@ def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:
         return None
     if path == "":
         return ""
-    location, pointer = split(path)
+    location, pointer = split_request_path(path)
     if location != "body":  # `query:/page_size`: the pointer inside its location, read without a document
         return f"{location}:{normalise_path(pointer) if pointer else ''}"
     node, out = doc, []

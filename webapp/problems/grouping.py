@@ -3,11 +3,10 @@
 import hashlib
 from functools import lru_cache
 
-from ..analysis.kinds import worst
-from ..analysis.locations import request_document, resolve_request
-from ..analysis.pointers import MISSING, tokens
+from ..analysis import request_document, resolve_request, worst
 from ..common import jsontext
 from ..common.digits import is_digits
+from ..common.pointers import MISSING, tokens
 from .fingerprint import FIRST_VERSION, describe_finding, describe_violation, key
 from .transforms import values
 
@@ -148,7 +147,7 @@ def contract_digest(contract: dict | None) -> str | None:
 
 def call_documents(call: dict, template: str | None = None) -> dict:
     """Return {snapshot: payload} of a call's current snapshots (what paths are read against); the request's
-    is the document the analysis read, its body with its URL's and headers' fields (analysis/locations.py)."""
+    is the document the analysis read, its body with its URL's and headers' fields (analysis/wire/locations.py)."""
     snapshots = call.get("snapshots") or {}
     docs = {name: snap["payload"] for name, snap in snapshots.items() if isinstance(snap, dict)}
     if "request" in docs:

@@ -6,7 +6,7 @@ Used only when the finding carries no `transform` of its own (the engine adds on
 import re
 from fractions import Fraction
 
-from ..analysis.values import type_name
+from ..analysis import type_name
 
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?\Z")
 _EPOCH_TEXT = re.compile(r"\d{10}(\d{3})?(\.\d+)?\Z")
@@ -27,8 +27,9 @@ def values(finding: dict) -> tuple:
 def fingerprint_key_style(key: str) -> str:
     """Return the case style of a key in the words problem fingerprints were first written with.
 
-    analysis.values.key_style names styles for findings; this older vocabulary (PascalCase for `Name`, UPPER,
-    SCREAMING_SNAKE) is frozen because stored fingerprints hold it: a change would regroup every rename problem."""
+    The analysis names styles for findings (analysis/values/json_values.py: key_style); this older
+    vocabulary (PascalCase for `Name`, UPPER, SCREAMING_SNAKE) is frozen because stored fingerprints
+    hold it: a change would regroup every rename problem."""
     if "_" in key:
         return "SCREAMING_SNAKE" if key.isupper() else "snake_case"
     if "-" in key:

@@ -10,21 +10,25 @@ from .codec import utc_now
 from .hours import hour_keys, refresh_hours
 from .problems import apply_groupings
 from .rows import analysis_row
-from .sql import CLAIM_PENDING, SAVE_ANALYSIS
 
 CLAIM_SECONDS = 30
+# The same on both engines: each engine's save_rows runs it and counts what it updated.
+SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at = NULL,
+ worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds, loud_kinds = :loud_kinds,
+ contract_digest = :contract_digest
+ WHERE trace_id = :trace_id AND call_id = :call_id AND version = :version"""
 RELEASE_CLAIM = "UPDATE calls SET claimed_at = NULL WHERE trace_id = ? AND call_id = ?"
 
 
 class AnalysisBookkeeping:
-    """Mixin of Store (needs write(), catch_up_for_read(), _refresh_traces(), db, sql)."""
+    """Mixin of Store (needs write(), catch_up_for_read(), refresh_traces(), save_rows(), db, sql)."""
 
     def claim_pending(self, limit: int = 100) -> list[dict]:
         """Claim calls whose analysis is out of date, so one worker analyses each."""
         self.catch_up_for_read()
         now = time.time()
         with self.write() as conn:
-            rows = conn.execute(CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
+            rows = conn.execute(self.sql.CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
         return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
 
     def release_claims_in(self, conn, keys) -> None:
@@ -60,8 +64,8 @@ class AnalysisBookkeeping:
             return 0
         with self.write() as conn:
             self.take_summaries_turn(conn)
-            stored = self._save_rows(conn, [analysis_row(*result) for result in results])
-            self._refresh_traces(conn, {result[0] for result in results})
+            stored = self.save_rows(conn, [analysis_row(*result) for result in results])
+            self.refresh_traces(conn, {result[0] for result in results})
             refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results], self.sql), self.sql)
             if groupings:
                 grouped = apply_groupings(conn, groupings, utc_now(), rules)
@@ -70,11 +74,6 @@ class AnalysisBookkeeping:
             if also is not None:
                 also(conn)
         return stored
-
-    def _save_rows(self, conn, rows) -> int:
-        before = conn.total_changes
-        conn.executemany(SAVE_ANALYSIS, rows)
-        return conn.total_changes - before
 
     def invalidate_tool(self, tool: str | None = None) -> int:
         """Mark the calls of a tool (or of every tool) for re-analysis."""

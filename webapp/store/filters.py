@@ -19,4 +19,5 @@ class TraceQuery:
     since: str = ""  # lower bound of last seen: an RFC 3339 time or a day, compared as the stored time it is
     until: str = ""  # upper bound of last seen
     problem: int | None = None  # a problem's number: the traces it was seen in
+    release: str = ""  # a release one of the trace's calls named
     limit: int = 50

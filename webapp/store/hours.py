@@ -4,12 +4,7 @@ from ..common import jsontext
 
 NO_TOOL = "(no tool)"  # the rollup's name for calls whose events never named a tool
 
-HOUR_KEYS = f"""SELECT DISTINCT substr(c.last_ts, 1, 13), coalesce(c.tool, '{NO_TOOL}')
- FROM json_each(?) AS k JOIN calls AS c
- ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
-REFRESH_HOUR = f"""INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
- SELECT ?1, ?2, count(*), coalesce(sum(worst IN ('error', 'warning')), 0) FROM calls
- WHERE last_ts >= ?1 AND last_ts < ?1 || ';' AND coalesce(tool, '{NO_TOOL}') = ?2"""
+# The engine's forms of HOUR_KEYS and REFRESH_HOUR are in sqlite/sql.py and postgresql/sql.py.
 BACKFILL = f"""INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
  SELECT substr(last_ts, 1, 13), coalesce(tool, '{NO_TOOL}'), count(*), coalesce(sum(worst IN ('error', 'warning')), 0)
  FROM calls WHERE last_ts IS NOT NULL GROUP BY 1, 2"""
@@ -18,7 +13,7 @@ BACKFILL = f"""INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
 def hour_keys(conn, calls, sql) -> set[tuple[str, str]]:
     """Return the (hour, tool) cells that these (trace_id, call_id) calls sit in now.
 
-    `sql` is the engine's statements module (webapp/store/sql.py or postgresql/sql.py)."""
+    `sql` is the engine's statements module (sqlite/sql.py or postgresql/sql.py)."""
     keys = jsontext.dumps([list(call) for call in calls]).decode()
     return {tuple(row) for row in conn.execute(sql.HOUR_KEYS, (keys,)) if row[0]}
 

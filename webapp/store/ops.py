@@ -1,12 +1,9 @@
 """What operations ask of the store: a write probe, the analysis backlog, sizes (mixed into Store)."""
 
-import os
 import time
 from datetime import UTC, datetime
 
 from .codec import utc_now
-
-_PROJECTED = "SELECT coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0)"
 
 
 class OpsReads:
@@ -53,14 +50,13 @@ class OpsReads:
             "oldest_waiting_seconds": round(max(ages), 3) if ages else 0.0,
         }
 
-    def waiting_events(self, conn) -> tuple[int, int | None]:
-        """Return how many events wait for projection and the first of them (seq), if any."""
-        projected = conn.execute(_PROJECTED).fetchone()[0]
-        last = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
-        return last - projected, (projected + 1 if last > projected else None)
-
     def release_claims(self) -> int:
-        """Free the claims of calls a stopped server was analysing, so a new one takes them at once."""
+        """Free the claims of calls a stopped server was analysing, so a new one takes them at once.
+
+        Only a sole server does (see Engine.sole_server): on a shared database other nodes' claims look the
+        same as a stopped node's; they expire after CLAIM_SECONDS."""
+        if not self.sole_server:
+            return 0
         with self.write() as conn:
             return conn.execute(
                 "UPDATE calls SET claimed_at = NULL WHERE analyzed_version < version AND claimed_at IS NOT NULL"
@@ -68,7 +64,9 @@ class OpsReads:
 
     def release_alert_leases(self) -> int:
         """Make the alerts a stopped server was sending due now, so a new one retries them at once instead of
-        after their lease (LEASE_S). Only one server sends from a SQLite file."""
+        after their lease (LEASE_S). Only a sole server does: another node's lease expires after LEASE_S."""
+        if not self.sole_server:
+            return 0
         with self.write() as conn:
             return conn.execute(
                 "UPDATE alert_outbox SET next_attempt_at = ? WHERE state = 'sending'", (utc_now(),)
@@ -76,18 +74,6 @@ class OpsReads:
 
     def quarantine_count(self) -> int:
         return self.db.conn.execute("SELECT count(*) FROM quarantine").fetchone()[0]
-
-    def file_sizes(self) -> dict:
-        """Return the bytes of the database file and of its write-ahead log."""
-        path = self.db.conn.execute("PRAGMA database_list").fetchone()[2]
-        return {"database": _size(path), "wal": _size(path + "-wal") if path else 0}
-
-
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size if path else 0
-    except OSError:
-        return 0
 
 
 def _epoch(text: str) -> float:

@@ -10,24 +10,8 @@ from datetime import datetime, timedelta
 
 TURN_WINDOW = timedelta(minutes=15)  # a span joins its parent's call, or its turn's, only this close in time
 
-SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, json_extract(meta, '$.span_id'),
- json_extract(meta, '$.parent_span_id'), ts, json_extract(meta, '$.turn_span_id'),
- json_extract(meta, '$.turn_position'),
- json_extract(meta, '$.call_index'), json_extract(meta, '$.turn_calls') FROM events
- WHERE seq > ? AND seq <= ? AND json_extract(meta, '$.span_id') IS NOT NULL"""
-ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
- WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.parent_span_id') = ? AND ts >= ? AND ts <= ?"""
-FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id != ''
- AND json_extract(meta, '$.span_id') = ? AND ts >= ? AND ts <= ? LIMIT 1"""
-FIND_TURN = """SELECT call_id, tool, json_extract(meta, '$.span_id'), json_extract(meta, '$.call_index') FROM events
- WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta, '$.parent_span_id') = ?
- AND json_extract(meta, '$.call_index') IS NOT NULL AND ts >= ? AND ts <= ? ORDER BY ts DESC, seq DESC LIMIT 256"""
-FIND_ANNOUNCED = """SELECT call_id, tool, json_extract(meta, '$.call_index'), json_extract(meta, '$.turn_calls')
- FROM events WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta, '$.span_id') = ?
- AND json_extract(meta, '$.call_index') IS NOT NULL"""
-TURN_ORPHANS = """SELECT seq, json_extract(meta, '$.turn_position') FROM events
- WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.turn_span_id') = ?"""
-HAS_REQUEST = "SELECT 1 FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'request' LIMIT 1"
+# SPAN_EVENTS, ADOPT_CHILDREN, FIND_PARENT, FIND_TURN, FIND_ANNOUNCED, TURN_ORPHANS and HAS_REQUEST are the
+# engine's statements (sqlite/sql.py, postgresql/sql.py); this one is the same on both.
 ADOPT_ONE = "UPDATE events SET call_id = ?, tool = coalesce(tool, ?) WHERE seq = ?"
 
 

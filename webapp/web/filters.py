@@ -37,6 +37,7 @@ class ListQuery:
     since: str = ""  # lower bound of last seen: RFC 3339, a day, or 2h / 7d ago
     until: str = ""  # upper bound of last seen
     problem: str = ""  # a problem id (TD-42): the traces it was seen in
+    release: str = ""  # a release one of the trace's calls named (the envelope's `release`)
     limit: int = 50
 
     def as_args(self, **changes) -> dict:

@@ -2,8 +2,9 @@
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
+from ...analysis import CheckError, call_snapshots
+from ...analysis import checked_url as _checked_url
 from ...common import jsontext
 from ...contracts import ContractError, contracts_from_document, is_bare_contract, load_file, validated_contract
 from ...reports.exports import CALL_FILE, FIXTURE_FILES, RESULT_FILE
@@ -71,12 +72,6 @@ def read_contract(path: str, tool: str | None) -> dict:
         raise InputError(message if message.startswith(str(path)) else f"{path}: {message}", path) from None
 
 
-def snapshot(payload, status: int | None) -> dict:
-    """Wrap a fixture's payload as the snapshot analyze_call reads."""
-    http = {"status_code": status} if status is not None else None
-    return {"payload": payload, "logged_as_string": False, "http": http}
-
-
 def request_http(url: str | None, method: str | None, headers=()) -> dict | None:
     """Return the request's `http` from --url, --method and --header 'Name: value' options, or None."""
     if url is None and method is None and not headers:
@@ -97,11 +92,10 @@ def request_http(url: str | None, method: str | None, headers=()) -> dict | None
 
 def checked_url(url: str) -> str:
     """A URL as a request line or a client logs it: absolute (https://host/path?query) or a path (/path?query)."""
-    parts = urlsplit(url)
-    absolute = parts.scheme in ("http", "https") and parts.netloc
-    if not (absolute or url.startswith("/")) or any(c.isspace() for c in url):
-        raise InputError(f"--url {url!r}: expected an absolute URL (https://host/path?query) or a path (/path?query)")
-    return url
+    try:
+        return _checked_url(url)
+    except CheckError as error:
+        raise InputError(f"--{error}") from None
 
 
 def single_case(
@@ -115,13 +109,8 @@ def single_case(
     """Read the call given by --arguments, --request and --response (files: snapshot -> path), and the request's
     method, URL and headers (`http`): a request given by its URL alone has no body."""
     files = {name: path for name, path in files.items() if path is not None}
-    snapshots = {name: None for name in FIXTURE_FILES}
-    for name, path in files.items():
-        snapshots[name] = snapshot(read_fixture(path, name), status if name == "response" else None)
-    if isinstance(result_is_error, bool) and snapshots.get("result"):
-        snapshots["result"]["meta"] = {"is_error": result_is_error}
-    if http:
-        snapshots["request"] = {**(snapshots["request"] or snapshot(None, None)), "http": http}
+    payloads = {name: read_fixture(path, name) for name, path in files.items()}
+    snapshots = call_snapshots(payloads, status, http, result_is_error)
     contract = read_contract(contract_file, tool) if contract_file else None
     return Case("check", files, snapshots, contract, contract_file, status is not None)
 

@@ -4,7 +4,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from ...analysis.pointers import child, parent
+from ...common.pointers import child, parent
 
 
 def line_of(path: str | None, pointer: str | None) -> int | None:

@@ -2,10 +2,7 @@
 
 import time
 
-from ...analysis import analyze_call
-from ...analysis.kinds import worst
-from ...analysis.response import error_body, error_schema_for
-from ...analysis.validation import is_valid
+from ...analysis import check_call, fails_check
 from .inputs import Case
 
 PASSED, FAILED, BROKEN = "passed", "failed", "broken"
@@ -14,30 +11,12 @@ SKIPPED = "skipped"  # `tracediff lint`: a tool that maps to no operation, liste
 
 def analyse(case: Case) -> dict:
     """Analyse one case; without a known status the response may be an error body."""
-    result = analyze_call(case.snapshots, case.contract)
-    response = case.snapshots.get("response")
-    if response is not None and not case.status_known:
-        _accept_error_body(result, response["payload"], case.contract)
-    return result
-
-
-def _accept_error_body(result: dict, body, contract) -> None:
-    """With no status the response may be an error report: accept one that fits the error schema."""
-    checked = result["validation"]["response"]
-    name, schema = error_schema_for(contract)
-    if checked["valid"] is not False or not is_valid(error_body(body, name)[1], schema):
-        return
-    result["validation"]["response"] = {"schema": name, "valid": True, "errors": []}
-    result["summary"]["validation_errors"] -= len(checked["errors"])
-    result["worst"] = worst(
-        [f["severity"] for f in result["findings"]] + (["error"] if result["summary"]["validation_errors"] else [])
-    )
+    return check_call(case.snapshots, case.contract, case.status_known)
 
 
 def fails(result: dict) -> bool:
     """Tell whether a result fails a check: any warning or error finding, or a schema violation."""
-    failing = result["summary"].get("error", 0) + result["summary"].get("warning", 0)
-    return bool(failing) or any(v.get("valid") is False for v in result["validation"].values())
+    return fails_check(result)
 
 
 def run(cases: list[Case]) -> list[dict]:

@@ -6,7 +6,7 @@ mismatch, and so is a field the API requires that the tool leaves optional. Wher
 API (an integer for a number, fewer enum values) nothing is wrong, and only missing values are told, as info. A
 declared transform (`x100`, `integer>string`, `lower>UPPER`, `epoch>iso8601`) makes its change expected."""
 
-from ...analysis.values import norm_text
+from ...analysis import norm_text
 from ...common.words import with_article
 from . import schemas
 from .fields import Field

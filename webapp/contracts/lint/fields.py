@@ -6,8 +6,8 @@ A field is named by the JSON Pointer an instance of it would have (`/customer/em
 
 from dataclasses import dataclass, field
 
-from ...analysis.parameters import parameters, path_variables
-from ...analysis.pointers import child
+from ...analysis import parameters, path_variables
+from ...common.pointers import child
 from . import schemas
 
 MAX_DEPTH = 32  # levels of nesting compared; deeper fields are left alone (a recursive $ref inlines as {})

@@ -7,8 +7,7 @@ field's description mentions. The arguments may also travel wrapped in one body 
 
 from collections import Counter
 
-from ...analysis.names import meaning, mentions, name_score
-from ...analysis.values import norm_key
+from ...analysis import meaning, mentions, name_score, norm_key
 from .fields import Field
 from .schemas import description
 

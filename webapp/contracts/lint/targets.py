@@ -8,7 +8,7 @@ and `consumed`."""
 
 from dataclasses import dataclass
 
-from ...analysis.values import norm_key
+from ...analysis import norm_key
 from ..checks import validated_contract
 from ..errors import ContractError
 from ..openapi import form_schema, operation_ids, tools_from_openapi

@@ -47,7 +47,7 @@ class Migration:
 
 
 class Target(Protocol):
-    """What an engine offers the runner (see webapp/store/schema.py for SQLite's)."""
+    """What an engine offers the runner (see webapp/store/sqlite/migrate.py for SQLite's)."""
 
     engine: str
 

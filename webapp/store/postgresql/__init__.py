@@ -1,9 +1,10 @@
 """The PostgreSQL store: the same interface as the SQLite Store, for several app nodes on one database.
 
-Only what differs is here: connections from a per-process pool, events queued for projection in
+What differs from SQLite is here: connections from a per-process pool, events queued for projection in
 the ingest transaction, claims with FOR UPDATE SKIP LOCKED, one writer of trace summaries at a
 time (an advisory lock), and the statements of postgresql/sql.py. Reads, contracts, mappings,
-alerts and problems run the shared mixins' SQL, whose placeholders connection.py passes on.
+alerts and problems run the shared mixins' SQL, whose placeholders connection.py passes on; what only
+SQLite needs (disk headroom, writer turns on a lock file, a storage fault's stale view) is nothing here.
 """
 
 import contextlib
@@ -11,11 +12,13 @@ import time
 from collections import Counter
 
 from ...common.resources import doc_page
-from .. import CLAIM_SECONDS, Store, migrations
+from .. import migrations
+from ..analyses import SAVE_ANALYSIS
+from ..base import Store
 from ..codec import dumps
 from ..errors import NotOnThisEngine
+from ..retention import FIRST_STEP, Reclaimed
 from ..spans import join_orphan_spans
-from ..upkeep import Reclaimed
 from ..urls import redacted_url
 from . import connection
 from . import listing as pg_listing
@@ -28,14 +31,15 @@ class PostgresStore(Store):
     """A tracediff database in PostgreSQL (TRACEDIFF_DATABASE=postgresql://...)."""
 
     engine = "postgresql"
+    # several app nodes share the database: another node's claims and leases look the same as a stopped one's
+    sole_server = False
     sql = pg_sql
     listing = pg_listing
 
     def __init__(self, url: str, *, busy_timeout_ms: int = 10_000, create: bool = True, **_sqlite_only):
+        url = str(url)
         self.url = url
         self.path = redacted_url(url)
-        self.min_free_bytes = 0
-        self._turns = None
         self.db = Connection(url, busy_timeout_ms / 1000)
         try:
             if create:
@@ -69,10 +73,6 @@ class PostgresStore(Store):
     def unavailable_as_error(self):
         return unavailable_as_error()
 
-    def stale(self) -> bool:
-        """Never: the pool replaces a connection a restarted server broke (SQLite's shared file view is not here)."""
-        return False
-
     @contextlib.contextmanager
     def write(self):
         """Run a block as one transaction; commit on success."""
@@ -100,37 +100,13 @@ class PostgresStore(Store):
         except psycopg.errors.QueryCanceled:
             return None
 
-    def keep_headroom(self) -> None:
-        """Disk space is the database server's to watch."""
-
-    def checkpoint(self, mode: str = "PASSIVE", required: bool = True) -> None:
-        """The server checkpoints its own write-ahead log."""
-
-    def settle_when_tight(self) -> None:
-        """The server checkpoints its own write-ahead log."""
-
-    def _index_setting(self, name: str, value: int, required: bool = True) -> None:
-        """The full-text index is a GIN index that PostgreSQL maintains itself."""
-
-    def _shrink_index(self) -> None:
-        """VACUUM (autovacuum) gives a GIN index's deleted entries back."""
-
-    def free_bytes(self) -> None:
-        """Disk space is the database server's to watch (see keep_headroom)."""
-        return None
-
-    def _secure_delete(self, mode) -> None:
-        """SQLite's pragma; PostgreSQL's VACUUM decides when freed tuples are overwritten."""
-
-    def _wal_bytes(self) -> int:
-        return 0  # the server's write-ahead log is its own; deletions stay at the batch size
-
-    def _delete_events(self, conn, trace_id: str, unindex: bool) -> None:
+    def delete_events(self, conn, trace_id: str, unindex: bool) -> None:
+        """Delete a trace's events: their search words go with their rows (events.words)."""
         conn.execute("DELETE FROM events WHERE trace_id = ?", (trace_id,))
 
     # -- ingest -------------------------------------------------------------
 
-    def _insert_events(self, conn, rows: list[tuple]) -> dict:
+    def insert_events(self, conn, rows: list[tuple]) -> dict:
         """Insert event rows and queue each new one for projection, in one statement."""
         if not rows:
             return {}
@@ -151,11 +127,11 @@ class PostgresStore(Store):
             rows = conn.execute(pg_sql.INDEX_EVENTS, (seqs,)).fetchall()
             calls = {(trace_id, call_id) for _, trace_id, call_id in rows}
             calls |= join_orphan_spans(conn, pg_sql, seqs)
-            self._fold_calls(conn, calls)
+            self.fold_calls(conn, calls)
             conn.execute(pg_sql.SET_PROGRESS, ("projected", max(seqs)))
         return len(seqs)
 
-    def _refresh_traces(self, conn, trace_ids) -> None:
+    def refresh_traces(self, conn, trace_ids) -> None:
         """Recompute the list rows of these traces in a few set-wide statements (a round trip each)."""
         ids = (sorted(trace_ids),)
         conn.execute(pg_sql.REFRESH_TRACES, ids)
@@ -166,13 +142,18 @@ class PostgresStore(Store):
         with self.unavailable_as_error():
             return bool(self.db.execute("SELECT EXISTS (SELECT 1 FROM projection_queue)").fetchone()[0])
 
-    def claim_pending(self, limit: int = 100) -> list[dict]:
-        """Claim out-of-date calls; rows another node is claiming are skipped, never claimed twice."""
+    def prune(self, before_ts: str, batch: int = 500, rules=None) -> int:
+        """Delete traces last seen before a time, FIRST_STEP at a time; return how many. The deleted calls leave
+        their problems (see Retention); autovacuum reuses the space their rows took."""
         self.catch_up_for_read()
-        now = time.time()
-        with self.write() as conn:
-            rows = conn.execute(pg_sql.CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
-        return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
+        deleted, size = 0, min(batch, FIRST_STEP)
+        while True:
+            gone = self._prune_some(before_ts, size, rules=rules)
+            deleted += gone
+            if gone < size:
+                break
+        self._prune_quarantine(before_ts, batch)
+        return deleted
 
     def reclaim(self, full_vacuum: bool = False) -> Reclaimed:
         """Autovacuum reuses the space of deleted rows; VACUUM FULL, when asked, gives it back to the disk."""
@@ -182,16 +163,8 @@ class PostgresStore(Store):
                 self.db.live().execute("VACUUM FULL")  # outside a transaction: the connection is in autocommit
         return Reclaimed(before, self.file_sizes()["database"], incremental=True)
 
-    def release_claims(self) -> int:
-        """Release nothing: other nodes' claims look the same as a stopped node's; they expire after CLAIM_SECONDS."""
-        return 0
-
-    def release_alert_leases(self) -> int:
-        """Release nothing, for the same reason: a lease held by another node expires after LEASE_S."""
-        return 0
-
-    def _save_rows(self, conn, rows) -> int:
-        return conn.executemany(pg_sql.SAVE_ANALYSIS, rows).rowcount
+    def save_rows(self, conn, rows) -> int:
+        return conn.executemany(SAVE_ANALYSIS, rows).rowcount
 
     def file_sizes(self) -> dict:
         """Return the bytes of the database (the server keeps its write-ahead log apart)."""

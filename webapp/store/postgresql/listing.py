@@ -1,4 +1,4 @@
-"""The trace list's search and counts on PostgreSQL; its filters and pages are SQLite's (../listing.py).
+"""The trace list's search and counts on PostgreSQL; its filters and pages are shared (../listing.py).
 
 A search unites three arms, each cut at the page size: traces of the tools the text names or
 begins (any case), traces whose id begins with it, and traces whose payloads hold its words
@@ -10,13 +10,16 @@ from ..listing import (
     MAX_TOOLS_NAMED,
     NEWEST_FIRST,
     SEARCH_CAP,
-    _add_exists,
-    _add_trace_filters,  # noqa: F401
-    _page,
+    add_exists,
+    add_trace_filters,
     distinct_sql,
+    page_sql,
     trace_filter_sql,
 )
 from .sql import PHRASE
+
+# Used only here (the rest have a namesake in sqlite/listing.py).
+ONLY_HERE = ("TOOLS_NAMED",)
 
 FTS_NEWEST = f"SELECT seq FROM events WHERE words @@ {PHRASE} ORDER BY seq DESC LIMIT {SEARCH_CAP}"
 SEARCH_CAPPED = (
@@ -37,10 +40,10 @@ def fts_phrase(text: str) -> str:
 def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tuple[str, list]]:
     """Return the SELECTs whose union is what `q` finds, each filtered, newest first, cut at limit."""
     conditions, params = [], []
-    _add_exists(query, conditions, params, tool=True, kind=True)
-    _add_trace_filters(query, conditions, params)
+    add_exists(query, conditions, params, tool=True, kind=True)
+    add_trace_filters(query, conditions, params)
     low, high = query.q.lower(), query.q.lower() + "\uffff"
-    by_tools = _page(
+    by_tools = page_sql(
         "trace_tools k JOIN traces t ON t.trace_id = k.trace_id",
         "k",
         [f"k.tool IN ({TOOLS_NAMED})", *conditions],
@@ -48,10 +51,10 @@ def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tup
         cursor,
         limit,
     )
-    by_id = _page(
+    by_id = page_sql(
         "traces t", "t", ["t.trace_id >= ? AND t.trace_id < ?", *conditions], [low, high, *params], cursor, limit
     )
-    by_words = _page(
+    by_words = page_sql(
         f"(SELECT DISTINCT e.trace_id FROM ({FTS_NEWEST}) f JOIN events e ON e.seq = f.seq) m "
         "JOIN traces t ON t.trace_id = m.trace_id",
         "t",
@@ -71,7 +74,7 @@ def trace_list_sql(query: TraceQuery, cursor: tuple | None) -> tuple[str, list]:
         params = [p for _, arm_params in arms for p in arm_params]
         return f"{sql} ORDER BY last_ts DESC, trace_id DESC LIMIT ?", params + [query.limit + 1]
     source, order_table, conditions, params = trace_filter_sql(query)
-    return _page(source, order_table, conditions, params, cursor, query.limit + 1)
+    return page_sql(source, order_table, conditions, params, cursor, query.limit + 1)
 
 
 def count_sql(query: TraceQuery, cap: int) -> tuple[str, list]:

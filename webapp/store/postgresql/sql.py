@@ -1,11 +1,24 @@
-"""The statements whose PostgreSQL form differs from SQLite's (webapp/store/sql.py has the same names).
+"""The PostgreSQL engine's named statements (sqlite/sql.py has the same names; tests/test_store_engines.py).
 
 Lists of keys travel as one JSON parameter, as in SQLite: `json_array_elements(?::json)`.
 """
 
 from ..hours import NO_TOOL
-from ..sql import INSERT_QUARANTINE, SAVE_ANALYSIS  # noqa: F401 (the same on both engines)
 
+# Run only by this engine's own code (the rest have a namesake in sqlite/sql.py).
+ONLY_HERE = (
+    "EVENT_COLUMNS",
+    "INSERT_EVENTS",
+    "TAKE_QUEUED",
+    "REFRESH_TRACES",
+    "REFRESH_TRACE_INDEXES",
+    "SUMMARIES_LOCK",
+    "MIGRATIONS_LOCK",
+    "INDEXED_CHARS",
+    "WORDS",
+    "PHRASE",
+    "KEYS",
+)
 # One projector and one writer of the trace summaries at a time, across every node (pg_advisory_xact_lock).
 SUMMARIES_LOCK = 7_244_183_100_001
 MIGRATIONS_LOCK = 7_244_183_100_002

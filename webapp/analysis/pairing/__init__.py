@@ -1,0 +1,1 @@
+"""Pair the fields of two documents: the structural walk, then moves, renames and one assignment."""

@@ -1,0 +1,192 @@
+"""Pair the leftover fields of two documents as one assignment problem, scored by value, name and place."""
+
+import bisect
+
+from ..values.classify import classify
+from ..values.json_values import REDACTED, canonical, is_empty, is_number, type_name
+from ..values.names import meaning, mentions, name_score
+from ..wire.values import text_class, wire_same
+from .solve import solve
+
+PLACE = 1.0  # weight of the place among siblings: mapping code tends to write fields in order
+NEAR = 48  # candidates per source (region, value, name) and left node, nearest by place
+BUDGET = 20_000  # scored pairs per assignment, about
+_TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
+
+
+class Node:
+    """A leftover field: its path, value, region (the nearest paired ancestors) and place in the region."""
+
+    __slots__ = ("path", "value", "region", "rel", "key", "text", "klass", "index", "vkey", "wire")
+
+    def __init__(self, path, value, region, key, text=None, wire=False):
+        self.path, self.value, self.region, self.key, self.text = path, value, region, key, text
+        # A URL's or form's text is any type written out: "5" is of the class of 5 there.
+        self.klass, self.rel, self.index = text_class(value) if wire else klass(value), 0.0, 0
+        self.vkey = None  # the value's key, made once by the Assignment that counts and compares it
+        self.wire = wire  # a field outside the body (query, path, header, form): its values are text
+
+
+def klass(value) -> str:
+    """Name the class of a value for elimination: boolean, number, string, array, object or null."""
+    name = type_name(value)
+    return "number" if name == "integer" else name
+
+
+def trivial(value) -> bool:
+    """Tell a value so common that equality alone says little (true, 0, 1, "", null)."""
+    return is_empty(value) or isinstance(value, bool) or value == REDACTED or (is_number(value) and abs(value) <= 1)
+
+
+def _value_key(value):
+    if isinstance(value, (dict, list)):
+        return None
+    try:
+        return canonical(value)
+    except TypeError:
+        return repr(value).encode()
+
+
+class Assignment:
+    """Score candidate pairs between two lists of Nodes and choose the best one-to-one pairing."""
+
+    def __init__(self, lefts: list[Node], rights: list[Node]):
+        self.lefts, self.rights = lefts, rights
+        for side in (lefts, rights):
+            _place(side)
+            for node in side:
+                node.vkey = _value_key(node.value)
+        self.counts = (_value_counts(lefts), _value_counts(rights))
+        self.changes: dict[tuple, tuple | None] = {}  # (left key, right key) -> classify(): leftovers repeat values
+
+    def _change(self, left: Node, right: Node):
+        """Return classify() of two nodes' values, once per pair of distinct scalar values."""
+        if right.wire and wire_same(left.value, right.value):
+            return None  # 5 and "5" in a query string are one value
+        pair = (left.vkey, right.vkey)
+        if None in pair:  # a container: no key tells its value
+            return classify(left.value, right.value)
+        if pair not in self.changes:
+            self.changes[pair] = classify(left.value, right.value)
+        return self.changes[pair]
+
+    def run(self) -> list[tuple[Node, Node, str, bool]]:
+        """Return the chosen (left, right, reason, ambiguous) pairs; ambiguous: equal values that repeat."""
+        edges = {}
+        for i, j in self._candidates():
+            scored = self.score(self.lefts[i], self.rights[j])
+            if scored:
+                edges[i, j] = scored
+        chosen = solve(len(self.lefts), len(self.rights), {k: v[0] for k, v in edges.items()})
+        return [
+            (self.lefts[i], self.rights[j], edges[i, j][1], self._repeated(self.lefts[i], self.rights[j]))
+            for i, j in chosen
+        ]
+
+    def _repeated(self, left: Node, right: Node) -> bool:
+        """Tell an equal pair whose value other leftovers also hold (another pairing gives the same values)."""
+        return self._change(left, right) is None and not self._unique(left, right)
+
+    def _candidates(self):
+        """Yield (i, j) candidate pairs: same region (bounded), equal value or same meaning anywhere."""
+        regions, by_value, by_name = {}, {}, {}
+        for j, node in enumerate(self.rights):
+            regions.setdefault(node.region, []).append(j)
+            by_value.setdefault(node.vkey, []).append(j)
+            by_name.setdefault(meaning(node.key), []).append(j)
+        places = {region: [self.rights[j].rel for j in group] for region, group in regions.items()}
+        # A budget of scored pairs keeps a huge object linear: fewer candidates each, never none.
+        near = max(1, min(NEAR, BUDGET // (3 * len(self.lefts))))
+        for i, node in enumerate(self.lefts):
+            seen = set()
+            group = regions.get(node.region, [])
+            if len(group) > near:
+                at = bisect.bisect_left(places[node.region], node.rel)
+                group = group[max(0, at - near // 2) : at + near // 2 + 1]
+            for candidates in (group, by_value.get(node.vkey, ())[:near], by_name.get(meaning(node.key), ())[:near]):
+                for j in candidates:
+                    if j not in seen:
+                        seen.add(j)
+                        yield i, j
+
+    def score(self, left: Node, right: Node) -> tuple[float, str] | None:
+        """Score a candidate pair and name its strongest evidence, or None when it is not plausible."""
+        value, relation = self._value_score(left, right)
+        same_region = left.region == right.region
+        names = 6 * name_score(left.key, right.key) * (1 if same_region else 0.5)
+        described = 3 if mentions(left.text, right.key) or mentions(right.text, left.key) else 0
+        if not (value or names >= 3 or described):
+            return None
+        if left.klass != right.klass and relation is None and names < 4:
+            return None
+        # A type change the value explains (2 and "2") weighs as much as the same type.
+        score = value + names + described + (left.klass == right.klass or relation == "type_changed")
+        if same_region:
+            score += 1 + PLACE * (1 - abs(left.rel - right.rel))
+        reason = "value" if value >= max(names, described) else "name"
+        return score, reason
+
+    def _value_score(self, left: Node, right: Node) -> tuple[float, str | None]:
+        lv, rv = left.value, right.value
+        if isinstance(lv, (dict, list)) or isinstance(rv, (dict, list)):
+            if isinstance(lv, list) and isinstance(rv, list):
+                return 6 * _overlap(lv, rv), None
+            return 0.0, None
+        change = self._change(left, right)
+        distinct = not trivial(lv) and self._unique(left, right)
+        if change is None:
+            return 4 + 3 * distinct, "equal"
+        if change[0] in _TELLING:
+            return 3 + 2 * distinct, change[0]
+        return 0.0, None
+
+    def _unique(self, left: Node, right: Node) -> bool:
+        return self.counts[0].get(left.vkey, 0) <= 1 and self.counts[1].get(right.vkey, 0) <= 1
+
+
+def _overlap(a: list, b: list) -> float:
+    """Share of items two lists have in common (0..1), by canonical value."""
+    try:
+        left, right = {canonical(x) for x in a}, {canonical(x) for x in b}
+    except TypeError:
+        return 0.0
+    union = left | right
+    return len(left & right) / len(union) if union else 1.0
+
+
+def _place(nodes: list[Node]) -> None:
+    """Give each node its relative place (0..1) among the nodes of its region."""
+    regions = {}
+    for node in nodes:
+        regions.setdefault(node.region, []).append(node)
+    for group in regions.values():
+        last = max(len(group) - 1, 1)
+        for index, node in enumerate(group):
+            node.rel, node.index = index / last, index
+
+
+def _value_counts(nodes: list[Node]) -> dict:
+    counts = {}
+    for node in nodes:
+        key = node.vkey
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def eliminate(lefts: list[Node], rights: list[Node]) -> list[tuple[Node, Node]]:
+    """Pair the only free field of a class in a region with the only one on the other side."""
+
+    def index(nodes):
+        out = {}
+        for node in nodes:
+            if node.klass != "null":
+                out.setdefault((node.region, node.klass), []).append(node)
+        return out
+
+    right_index = index(rights)
+    pairs = []
+    for key, group in index(lefts).items():
+        others = right_index.get(key, ())
+        if len(group) == 1 and len(others) == 1:
+            pairs.append((group[0], others[0]))
+    return pairs

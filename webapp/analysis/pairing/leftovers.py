@@ -1,0 +1,232 @@
+"""Pair what the structural walk left over: equal values moved or renamed, shapes, look-alikes."""
+
+from ...common import jsontext
+from ...common.pointers import ancestors, child, last, parent
+from ..budget import tick
+from ..values.json_values import REDACTED, canonical, is_empty, is_number, norm_key, norm_text
+from ..values.readings import read_number
+from .renames import pair_by_names, pair_lists, pair_scalars
+
+MAX_NODES = 200_000
+
+
+class Leftovers:
+    """Nodes of both documents that no pair reached yet, and the bookkeeping to pair them."""
+
+    def __init__(self, pairing, describe=None):
+        self.p = pairing
+        self.describe = describe  # (side, path) -> the schema's description of that field, or None
+        self.touched = (set(), set())  # per side: ancestors of those paths
+        # A declared entry may pair a leaf deep inside a subtree the walk left over: its
+        # ancestors then reached the other side through it, so they are not dropped or added whole.
+        for side, declared in ((0, pairing.claimed_left), (1, pairing.claimed_right)):
+            for path in declared:
+                self.touched[side].update(ancestors(path))
+
+    def run(self) -> None:
+        """Pair leftovers: same meaning, arrays, equal values, shapes, look-alike values, then the rest."""
+        pair_by_names(self)
+        pair_lists(self, self.describe)
+        for _ in range(3):
+            if not (self._by_key(_exact_key, "value") | self._shapes()):
+                break
+        self._by_key(_loose_key, "loose")
+        pair_scalars(self, self.describe)
+
+    def nodes(self, side: int, scalars_only=False):
+        """Yield (path, value) of every still-free node in the leftover trees, preorder."""
+        roots = self.p.orphans_right if side else self.p.orphans_left
+        paired, touched = (self.p.pairs if side == 0 else self.p.back), self.touched[side]
+        count = 0
+        # Only a root needs its ancestors looked at: below it, a paired node's own leftovers are
+        # roots of their own (the walk of a pair adds them), so its subtree is skipped whole.
+        memo = {}
+        stack = [(path, value) for path, value, _ in reversed(roots) if path in touched or self.free(side, path, memo)]
+        while stack and count < MAX_NODES:
+            path, value = stack.pop()
+            count += 1
+            tick()
+            if path in paired:
+                continue
+            if path not in touched and not (scalars_only and isinstance(value, (dict, list))):
+                yield path, value
+            if isinstance(value, dict):
+                stack += [(child(path, k), v) for k, v in reversed(value.items())]
+            elif isinstance(value, list):
+                stack += [(child(path, i), v) for i, v in reversed(list(enumerate(value)))]
+
+    def free(self, side: int, path: str, memo: dict | None = None) -> bool:
+        """Tell whether a leftover node and its subtree are still unpaired.
+
+        memo (path -> verdict for the nodes below it) serves one pass that pairs nothing meanwhile:
+        thousands of roots under one parent then look at their ancestors once, not each."""
+        paired = self.p.pairs if side == 0 else self.p.back
+        if path in paired or path in self.touched[side]:
+            return False
+        return self._below(side, parent(path), paired, {} if memo is None else memo) if path else True
+
+    def _below(self, side, up, paired, memo) -> bool:
+        """Tell whether the nearest paired ancestor, from up, leaves what is below it free."""
+        seen = []
+        while up not in memo:
+            seen.append(up)
+            if up in paired:
+                # Below a pair the walk went into, what it left unpaired is free (an item removed
+                # from a renamed list); below equal subtrees or a node changed whole, nothing is.
+                left = up if side == 0 else paired[up]
+                verdict = left not in self.p.whole and left not in self.p.changed
+                break
+            if not up:
+                verdict = True
+                break
+            up = up[: up.rfind("/")]
+        else:
+            verdict = memo[up]
+        for path in seen:
+            memo[path] = verdict
+        return verdict
+
+    def pair(self, lp, lv, rp, rv, how) -> None:
+        """Record a pair found among leftovers and walk into it (never a field the mapping pins)."""
+        if pinned(lp, self.p.pinned_left) or pinned(rp, self.p.pinned_right):
+            return  # an item of a pinned list is pinned too: it is not joined into a lookalike
+        for side, path in ((0, lp), (1, rp)):
+            self.touched[side].update(ancestors(path))
+        self.p.walk(lp, lv, rp, rv, how)
+
+    def _by_key(self, keyer, how) -> bool:
+        found = {}
+        sides = [list(self.nodes(0, scalars_only=how == "loose"))]
+        # No loose key on the left (booleans, small numbers): nothing can pair, whatever the right
+        # holds, so the right is not walked. (Loose keys are cheap; exact ones of big subtrees are not.)
+        if how == "loose" and not any(keyer(path, value) is not None for path, value in sides[0]):
+            return False
+        sides.append(list(self.nodes(1, scalars_only=how == "loose")))
+        small = 0 if len(sides[0]) <= len(sides[1]) else 1
+        # A node pairs only with one of the same type and length: on the bigger side, nodes no
+        # node of the smaller side looks like are not keyed (no canonical text of every subtree
+        # of a big request that a tiny argument object cannot match). Loose keys cross types.
+        looks = None if how == "loose" else {_look(v) for _, v in sides[small]}
+        if not any(keyer(path, value) is not None for path, value in sides[small]):
+            return False
+        for side in (0, 1):
+            for path, value in sides[side]:
+                if side != small and looks is not None and _look(value) not in looks:
+                    continue
+                key = keyer(path, value)
+                if key is not None:
+                    found.setdefault(key, ([], []))[side].append((path, value))
+        changed = False
+        for lefts, rights in found.values():
+            if not (lefts and rights):
+                continue
+            for (lp, lv), (rp, rv) in self._unique(lefts, rights):
+                if self.free(0, lp) and self.free(1, rp):
+                    self.pair(lp, lv, rp, rv, how)
+                    changed = True
+        return changed
+
+    def _unique(self, lefts, rights) -> list:
+        """Return the pairs of one key: the only two nodes, or the only two under one pair of parents."""
+        if len(lefts) == 1 and len(rights) == 1:
+            return [(lefts[0], rights[0])]
+        # A value that repeats across records (amount 1500 in many orders) is still one field's
+        # when it is the only one under a pair of parents: the field renamed in every record.
+        regions: dict[str, tuple[list, list]] = {}
+        for side, nodes in ((0, lefts), (1, rights)):
+            for node in nodes:
+                up = parent(node[0])
+                region = self.p.pairs.get(up) if side == 0 else up
+                if region is not None:
+                    regions.setdefault(region, ([], []))[side].append(node)
+        return [(ls[0], rs[0]) for ls, rs in regions.values() if len(ls) == 1 and len(rs) == 1]
+
+    def _shapes(self) -> bool:
+        changed = False
+        groups = self._groups(lambda v: isinstance(v, dict) and len(v) >= 2)
+        for lefts, rights in groups.values():
+            for lp, lv, rp, rv in _best_shapes(lefts, rights):
+                if self.free(0, lp) and self.free(1, rp):
+                    self.pair(lp, lv, rp, rv, "shape")
+                    changed = True
+        return changed
+
+    def _groups(self, wanted) -> dict:
+        """Group free leftover roots by the pair of parents they hang under."""
+        groups: dict[tuple, tuple] = {}
+        for side, roots in ((0, self.p.orphans_left), (1, self.p.orphans_right)):
+            memo = {}
+            for path, value, other_parent in roots:
+                if wanted(value) and self.free(side, path, memo):
+                    key = (parent(path), other_parent) if side == 0 else (other_parent, parent(path))
+                    groups.setdefault(key, ([], []))[side].append((path, value))
+        return groups
+
+
+def _look(value):
+    """Return what two nodes with equal exact keys share: their type, and a container's length."""
+    return (type(value), len(value)) if isinstance(value, (dict, list)) else type(value)
+
+
+def _exact_key(path, value):
+    if is_empty(value) or isinstance(value, bool) or value == REDACTED or (is_number(value) and abs(value) <= 1):
+        # Common values pair only under a key of the same name (a move or case change).
+        return ("trivial", jsontext.dumps(value), norm_key(last(path)))
+    try:
+        return ("value", canonical(value))
+    except TypeError:
+        return None
+
+
+def _loose_key(path, value):
+    if isinstance(value, str) and value != REDACTED:
+        number = read_number(value)
+        if number is not None and abs(number) >= 10:
+            return ("number", number)
+        text = norm_text(value)
+        return ("text", text) if len(text) >= 3 else None
+    if is_number(value) and abs(value) >= 10:
+        return ("number", value)  # int and float keys that are equal numbers hash alike
+    return None
+
+
+def _best_shapes(lefts, rights):
+    """Pair objects of the same parents whose key sets overlap at least by half, best first."""
+    if len(lefts) * len(rights) > 400:
+        return []
+    scored = []
+    for lp, lv in lefts:
+        lkeys = {norm_key(k) for k in lv}
+        for rp, rv in rights:
+            rkeys = {norm_key(k) for k in rv}
+            score = len(lkeys & rkeys) / len(lkeys | rkeys)
+            if score >= 0.5:
+                scored.append((-score, lp, lv, rp, rv))
+    scored.sort(key=lambda t: (t[0], t[1], t[3]))
+    used, out = set(), []
+    for _, lp, lv, rp, rv in scored:
+        if lp not in used and rp not in used:
+            used.update((lp, rp))
+            out.append((lp, lv, rp, rv))
+    return out
+
+
+def pinned(path: str, held: set) -> bool:
+    """Tell whether a path, or one of its ancestors, is pinned (its mapped counterpart is missing)."""
+    return bool(held) and (path in held or any(up in held for up in ancestors(path)))
+
+
+def remaining(leftovers: Leftovers, side: int) -> list[tuple[str, object]]:
+    """Return the highest leftover nodes that nothing reached, in document order."""
+    roots = leftovers.p.orphans_right if side else leftovers.p.orphans_left
+    out, stack, memo = [], [(path, value) for path, value, _ in reversed(roots)], {}
+    while stack:
+        path, value = stack.pop()
+        if leftovers.free(side, path, memo):
+            out.append((path, value))
+        elif path in leftovers.touched[side]:
+            if isinstance(value, dict):
+                stack += [(child(path, k), v) for k, v in reversed(value.items())]
+            elif isinstance(value, list):
+                stack += [(child(path, i), v) for i, v in reversed(list(enumerate(value)))]
+    return out

@@ -1,0 +1,130 @@
+"""Find renamed fields among the leftovers: same meaning by name first, then one assignment for the rest."""
+
+from ...common.pointers import last, parent, resolve
+from ..values.classify import classify
+from ..values.names import same_name
+from ..wire.locations import in_text
+from .assignment import Assignment, Node, eliminate
+
+MAX_ASSIGNED = 20_000  # leftover nodes per side beyond which only the cheap passes run
+
+
+def pair_by_names(leftovers) -> None:
+    """Pair sibling leftovers whose keys mean the same (n/count, qty/quantity) one to one."""
+    for lefts, rights in leftovers._groups(lambda v: True).values():
+        matches = (
+            [
+                (lp, lv, rp, rv)
+                for lp, lv in lefts
+                for rp, rv in rights
+                if same_name(last(lp), last(rp)) and _compatible(lv, rv)
+            ]
+            if len(lefts) * len(rights) <= 2500
+            else []
+        )
+        lefts_hit = [m[0] for m in matches]
+        rights_hit = [m[2] for m in matches]
+        for lp, lv, rp, rv in matches:
+            if (
+                lefts_hit.count(lp) == 1
+                and rights_hit.count(rp) == 1
+                and leftovers.free(0, lp)
+                and leftovers.free(1, rp)
+            ):
+                leftovers.pair(lp, lv, rp, rv, "name")
+
+
+def _compatible(a, b) -> bool:
+    """Tell whether two values could be one field's: both scalars, both the same container, or a known change."""
+    containers = isinstance(a, (dict, list)), isinstance(b, (dict, list))
+    if containers == (False, False):
+        return True
+    if type(a) is type(b):
+        return True
+    change = classify(a, b)
+    return change is None or change[0] == "type_changed"
+
+
+def pair_lists(leftovers, describe=None) -> None:
+    """Pair leftover arrays that are members of paired objects, as wholes (their items stay together)."""
+    _assign(leftovers, _is_list, describe, members_only=True)
+
+
+def pair_scalars(leftovers, describe=None) -> None:
+    """Pair the leftover scalars as one assignment, then the last of each type by elimination."""
+    _assign(leftovers, _is_scalar, describe)
+
+
+def _assign(leftovers, wanted, describe, members_only=False) -> None:
+    lefts = _nodes(leftovers, 0, wanted, describe, members_only)
+    if not lefts or len(lefts) > MAX_ASSIGNED:
+        return
+    rights = _nodes(leftovers, 1, wanted, describe, members_only)
+    if not rights or len(rights) > MAX_ASSIGNED:
+        return
+    for left, right, reason, ambiguous in Assignment(lefts, rights).run():
+        _pair(leftovers, left, right, reason)
+        if ambiguous:
+            leftovers.p.ambiguous.add(left.path)
+    memos = ({}, {})  # no pair is made while these two lists are filtered
+    lefts = [n for n in lefts if leftovers.free(0, n.path, memos[0])]
+    rights = [n for n in rights if leftovers.free(1, n.path, memos[1])]
+    for left, right in eliminate(lefts, rights):
+        _pair(leftovers, left, right, "elimination")
+
+
+def _pair(leftovers, left, right, reason) -> None:
+    if leftovers.free(0, left.path) and leftovers.free(1, right.path):
+        leftovers.pair(left.path, left.value, right.path, right.value, reason)
+
+
+def _is_list(value) -> bool:
+    return isinstance(value, list)
+
+
+def _is_scalar(value) -> bool:
+    return not isinstance(value, (dict, list))
+
+
+def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[Node]:
+    """Build a Node for every free leftover of the wanted kind that is a member of an object."""
+    paired = leftovers.p.pairs if side == 0 else leftovers.p.back
+    pinned = leftovers.p.pinned_right if side else leftovers.p.pinned_left
+    doc = leftovers.p.left if side == 0 else leftovers.p.right
+    out, anchors = [], {}
+    for path, value in leftovers.nodes(side):
+        key = last(path)
+        if not wanted(value) or path in pinned or key.isdigit() and _in_list(doc, path):
+            continue
+        anchor = _anchor(parent(path), paired, anchors) if path else None
+        if members_only and anchor != parent(path):
+            continue
+        if anchor is None:
+            region = None
+        else:
+            region = (anchor, paired[anchor]) if side == 0 else (paired[anchor], anchor)
+        text = describe(side, path) if describe else None
+        out.append(Node(path, value, region, key, text, side == 1 and leftovers.p.located and in_text(path)))
+        if len(out) > MAX_ASSIGNED:  # _assign gives up on so many: no need to build the rest
+            break
+    return out
+
+
+def _anchor(up: str, paired: dict, memo: dict) -> str | None:
+    """Return the nearest paired node from up to the root (memo: one walk per parent, not per node)."""
+    seen = []
+    while up not in memo:
+        seen.append(up)
+        if up in paired or not up:
+            memo[up] = up if up in paired else None
+            break
+        up = parent(up)
+    found = memo[up]
+    for path in seen:
+        memo[path] = found
+    return found
+
+
+def _in_list(doc, path) -> bool:
+    """Tell whether the node at path is an array item (items pair inside their array, not here)."""
+    return isinstance(resolve(doc, parent(path), None), list)

@@ -1,0 +1,80 @@
+"""Whether a server's response is a failure, and the error envelope it carries: code, message, retryable."""
+
+from dataclasses import dataclass, field
+
+from ...common.pointers import child
+from ..values.json_values import norm_key
+from .response_checks import error_body, error_schema_for, looks_like_error
+
+# The envelope's fields by what they mean, in the spellings APIs use (compared without case or separators).
+ENVELOPE_NAMES = {
+    "code": ("code", "errorcode", "errortype", "type", "reason"),
+    "message": ("message", "errormessage", "detail", "msg", "description", "errordescription"),
+    "retryable": ("retryable", "retriable", "isretryable", "canretry", "transient"),
+}
+
+
+@dataclass
+class Failure:
+    """A failed response: its status, where its envelope sits, and the envelope's fields found there."""
+
+    status: int | None
+    at: str = ""  # the envelope's JSON Pointer in the response ("", "/error")
+    fields: dict = field(default_factory=dict)  # "code" | "message" | "retryable" -> (pointer, value)
+
+    def described(self) -> str:
+        """Say what the server answered: `HTTP 503 rate_limited`."""
+        parts = [f"HTTP {self.status}"] if self.status else []
+        if "code" in self.fields:
+            parts.append(str(self.fields["code"][1]))
+        return " ".join(parts) or "an error"
+
+
+def response_failure(body, status: int | None, contract) -> Failure | None:
+    """Return the failure a response reports (status >= 400, an error envelope, a JSON-RPC error), else None."""
+    name, schema = error_schema_for(contract)
+    if isinstance(body, dict) and isinstance(body.get("error"), dict) and "jsonrpc" in body:
+        return _with_envelope(Failure(status, "/error"), body["error"])
+    failed = status is not None and status >= 400
+    if not failed and not looks_like_error(body, name, schema, (contract or {}).get("response_schema")):
+        return None
+    prefix, inner = error_body(body, "default_error_schema")  # {"error": {...}} whatever the contract
+    failure = Failure(status, prefix)
+    return _with_envelope(failure, inner) if isinstance(inner, dict) else failure
+
+
+def _with_envelope(failure: Failure, inner: dict) -> Failure:
+    by_name = {norm_key(k): k for k in inner if isinstance(k, str)}
+    for meaning, spellings in ENVELOPE_NAMES.items():
+        key = next((by_name[s] for s in spellings if s in by_name), None)
+        value = inner.get(key) if key is not None else None
+        if not _fits(meaning, value):
+            continue
+        failure.fields[meaning] = (child(failure.at, key), value)
+    _with_bare_error(failure, inner, by_name)
+    return failure
+
+
+def _with_bare_error(failure: Failure, inner: dict, by_name: dict) -> None:
+    """Read an `error` given as text (Slack's `{"ok": false, "error": "channel_not_found"}`, OAuth's `invalid_grant`)
+    or `errors` as a list (of texts, or of envelopes as GraphQL sends them): a word is the error's code, a
+    sentence its message."""
+    for name in ("error", "errors"):
+        at = child(failure.at, by_name[name]) if name in by_name else ""
+        value = inner[by_name[name]] if name in by_name else None
+        if type(value) is list and value:
+            at, value = child(at, 0), value[0]
+        if type(value) is dict and not failure.fields:
+            failure.fields.update(_with_envelope(Failure(failure.status, at), value).fields)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        meaning = "message" if any(ch.isspace() for ch in value.strip()) else "code"
+        failure.fields.setdefault(meaning, (at, value))
+        return
+
+
+def _fits(meaning: str, value) -> bool:
+    """Tell whether a value can be that envelope field: a boolean retryable, a text or number code or message."""
+    if meaning == "retryable":
+        return isinstance(value, bool)
+    return isinstance(value, (str, int)) and not isinstance(value, bool) and value != ""

@@ -1,0 +1,252 @@
+"""Findings of the mapping layer: how each argument reached the request, or did not."""
+
+from ...common.pointers import child, is_pointer, last, parent
+from ..budget import tick
+from ..findings.kinds import end, finding
+from ..pairing.leftovers import Leftovers, remaining
+from ..pairing.walk import Pairing
+from ..schemas.declared import declares, requires
+from ..values.classify import classify
+from ..values.json_values import is_container, is_empty, key_style, norm_key, show
+from ..values.transforms import shared_transform, transform_of
+from ..wire.locations import TEXT_ROOTS, body_part, in_text, internal, is_request_path
+from ..wire.request import is_graphql
+from ..wire.values import wire_reading
+from .arrays import fold_arrays
+from .conversions import unconverted
+from .expected import describer, explain
+from .outside_body import pair_wire, quiet_added, wire_change
+
+_REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
+COLLAPSE_AT = 3
+
+
+def name(path: str) -> str:
+    """Name a field in a message by its path without the leading slash."""
+    return path[1:] if path else "(document)"
+
+
+def pair_arguments(arguments, request, mapping, contract=None, located: bool = False) -> Pairing:
+    """Pair every argument with its counterpart in the request (its body, and its URL and headers
+    under the location keys of `locations` when `located`)."""
+    pairing = Pairing(arguments, request)
+    pairing.located = located
+    entries = []
+    for m in mapping or ():
+        if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_request_path(m.get("request")):
+            entries.append(
+                (m["arguments"], internal(m["request"]), "inferred" if m.get("inferred") is True else "declared")
+            )
+            if isinstance(m.get("transform"), str):
+                pairing.transforms[m["arguments"]] = m["transform"]
+            if isinstance(m.get("separator"), str):  # learnt from the tool's traffic: `a|b`, never `a,b`
+                pairing.separators[internal(m["request"])] = m["separator"]
+    pairing.declare(entries)
+    pairing.pinned_left |= consumed_paths(contract)  # never on the wire: pair them with nothing
+    wrapper = _wrapper(arguments, body_part(request) if located else request)
+    if wrapper is None:
+        pairing.walk("", arguments, "", request, "same")
+    else:
+        inner, path, outside = request, "", []
+        for key in wrapper:
+            outside += [(child(path, k), v, None) for k, v in inner.items() if k != key]
+            inner, path = inner[key], child(path, key)
+        pairing.walk("", arguments, path, inner, "shape")
+        pairing.orphans_right += outside
+    pairing.leftovers = Leftovers(pairing, describer(contract))
+    if located:
+        pair_wire(pairing.leftovers, contract)
+    pairing.leftovers.run()
+    return pairing
+
+
+def _wrapper(arguments, request) -> tuple | None:
+    """Return the request keys that wrap the arguments object ({"data": {...}}, GraphQL's variables), if any."""
+    if not isinstance(arguments, dict) or not isinstance(request, dict) or not arguments:
+        return None
+    if arguments.keys() & request.keys():
+        return None
+    if is_graphql(request):  # GraphQL sends the arguments as its variables, often as one input object
+        variables = request["variables"]
+        [(key, inner)] = variables.items() if len(variables) == 1 else [(None, None)]
+        if (
+            isinstance(inner, dict)
+            and key not in arguments
+            and _shared(arguments, inner) > _shared(arguments, variables)
+        ):
+            return ("variables", key)
+        return ("variables",)
+    best, score = None, 0
+    for key, value in request.items():
+        if isinstance(value, dict) and len(arguments.keys() & value.keys()) > score and value not in arguments.values():
+            best, score = key, len(arguments.keys() & value.keys())
+    # Two shared keys at least: one could be a plain rename of an object ({"id": {"id": ..}}).
+    return (best,) if best is not None and score >= 2 and score * 2 >= len(arguments) else None
+
+
+def _shared(arguments: dict, node: dict) -> int:
+    """Count the argument keys a node holds, in any case style."""
+    return len({norm_key(k) for k in arguments} & {norm_key(k) for k in node})
+
+
+def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list[dict]:
+    """Turn a pairing into findings: renames, value changes, dropped and added fields."""
+    contract = contract or {}
+    out = []
+    for lp, rp in pairing.pairs.items():
+        how = pairing.how[lp]
+        if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
+            out.append(_relocation(pairing, lp, rp, how))
+    missed = unconverted(pairing)
+    at = {f["left"]["path"] for f in missed}
+    if missed:  # the pair's warning replaces its rename's info
+        out = [f for f in out if f["left"] is None or f["left"]["path"] not in at] + missed
+    for lp, rp, lv, rv in pairing.diffs:
+        tick()
+        if lp in at:
+            continue  # a number sent as the same text where a conversion was expected: reported above
+        note = wire_change(pairing, lp, rp, lv, rv, contract)
+        if note is not None:  # the same value as the wire writes it, or a shape made on purpose
+            out += _on_the_wire(pairing, lp, rp, lv, rv, note)
+            continue
+        kind, text = classify(lv, wire_reading(lv, rv) if pairing.located and in_text(rp) else rv)
+        severity = "warning"
+        # Escaped last tokens are equal exactly when the keys are (escaping is one to one).
+        label = (
+            name(lp) if _token(lp) == _token(rp) and pairing.how[lp] not in _REPAIRED else f"{name(lp)} -> {name(rp)}"
+        )
+        out.append(finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv, f"{label}: {text}"))
+    for f in out:
+        f["transform"] = transform_of(f)  # before folding: a folded finding shows its items' transform
+    out = _collapse_case_changes(out)
+    consumed = consumed_paths(contract)
+    for path, value in remaining(pairing.leftovers, 0):
+        out.append(
+            _consumed(path, value) if path in consumed else _dropped(path, value, contract.get("arguments_schema"))
+        )
+    for path, value in one_field_each(remaining(pairing.leftovers, 1)):
+        if not quiet_added(pairing, path, contract):
+            out.append(_added(path, value, contract.get("request_schema")))
+    out = fold_arrays(out, pairing, lambda lp, rp: name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}")
+    for f in out:
+        explain(f, pairing, contract.get("request_schema"))
+        # Whatever the kind, a request field that breaks the request schema needs fixing.
+        if f["right"] and f["right"]["path"] in bad_request_paths:
+            f["severity"] = "error"
+    return out
+
+
+def _on_the_wire(pairing, lp, rp, lv, rv, note: str) -> list[dict]:
+    """Return the info findings of a pair whose change the wire or the layer makes on purpose."""
+    if not note:
+        how = pairing.how[lp]  # a container's relocation is reported by the loop over the pairs already
+        return [_relocation(pairing, lp, rp, how)] if how in _REPAIRED and not is_container(lv) else []
+    kind = classify(lv, rv)[0]
+    label = name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}"
+    return [finding(kind, "info", end("arguments", lp), end("request", rp), lv, rv, f"{label}: {note}")]
+
+
+def _token(path: str) -> str:
+    return path[path.rfind("/") + 1 :]
+
+
+def _collapse_case_changes(found: list[dict]) -> list[dict]:
+    """Fold many keys converted the same way (an encoder's doing) into one info finding."""
+    groups: dict[tuple, list] = {}
+    for f in found:
+        if f["kind"] == "case_changed":
+            styles = (key_style(last(f["left"]["path"])), key_style(last(f["right"]["path"])))
+            groups.setdefault(styles, []).append(f)
+    folded = {id(f) for group in groups.values() if len(group) >= COLLAPSE_AT for f in group}
+    out = [f for f in found if id(f) not in folded]
+    for (before, after), group in groups.items():
+        if len(group) >= COLLAPSE_AT:
+            out.append(
+                finding(
+                    "case_changed",
+                    "info",
+                    end("arguments", ""),
+                    end("request", ""),
+                    None,
+                    None,
+                    f"{len(group)} keys converted from {before} to {after}",
+                )
+            )
+            out[-1]["transform"] = shared_transform(group)
+    return out
+
+
+def _relocation(pairing, lp, rp, how) -> dict:
+    value, right_value = pairing.values[lp]
+    if lp == "":
+        return finding(
+            "moved", "info", end("arguments", ""), end("request", rp), None, None, f"arguments nested under {name(rp)}"
+        )
+    same_parent = pairing.pairs.get(parent(lp)) == parent(rp)
+    if same_parent and last(lp) != last(rp) and norm_key(last(lp)) == norm_key(last(rp)):
+        kind, text = "case_changed", f"{name(lp)} became {name(rp)} (case style)"
+    elif last(lp) == last(rp) and not same_parent:
+        kind, text = "moved", f"{name(lp)} moved to {name(rp)}"
+    else:
+        kind, text = "renamed", f"{name(lp)} renamed to {name(rp)}"
+    if lp in pairing.joined:
+        others = ", ".join(name(q) for q in pairing.joined[lp])
+        kind, text = "renamed", f"{name(lp)} joined with {others} into {name(rp)}"
+    elif kind != "case_changed" and lp in pairing.whole and not is_container(value):
+        text += f" (value {show(value)})"
+    if lp in pairing.ambiguous:
+        # Another pairing of these equal values explains the call as well: nothing is wrong either way.
+        text += "; other fields hold the same value, so this pairing is one of several equally good"
+    return finding(kind, "info", end("arguments", lp), end("request", rp), value, right_value, text)
+
+
+def consumed_paths(contract) -> set:
+    """Return the argument pointers the contract marks `consumed` (the mapping layer's own: a selector)."""
+    return {p for p in (contract or {}).get("consumed") or () if is_pointer(p) and p}
+
+
+def _consumed(path, value) -> dict:
+    return finding(
+        "dropped",
+        "info",
+        end("arguments", path),
+        None,
+        value,
+        None,
+        f"{name(path)} consumed by the mapping layer: not sent (the contract's `consumed`)",
+    )
+
+
+def _dropped(path, value, schema) -> dict:
+    if requires(schema, path):
+        severity, why = "error", " (required by the arguments schema)"
+    elif is_empty(value):
+        severity, why = "info", " (empty value)"
+    else:
+        severity, why = "warning", ""
+    return finding(
+        "dropped", severity, end("arguments", path), None, value, None, f"{name(path)} dropped: not in the request{why}"
+    )
+
+
+def one_field_each(leftovers):
+    """Yield the request's leftovers, a location no argument reached at all as its fields (`query:/archived`, not
+    `query:` whole): a query string or a header set is no object the mapping layer built."""
+    for path, value in leftovers:
+        if path in TEXT_ROOTS and isinstance(value, dict):
+            yield from ((child(path, key), inner) for key, inner in value.items())
+        else:
+            yield path, value
+
+
+def _added(path, value, schema) -> dict:
+    declared = declares(schema, path)
+    if declared is False:
+        severity, why = "warning", " and not declared by the request schema"
+    elif declared:
+        severity, why = "info", " (declared by the request schema)"
+    else:
+        severity, why = "info", ""
+    return finding(
+        "added", severity, None, end("request", path), None, value, f"{name(path)} added: comes from no argument{why}"
+    )

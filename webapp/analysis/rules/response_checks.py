@@ -1,0 +1,206 @@
+"""Check the response against the request it answers: echoes, error envelopes, status."""
+
+from ...common.pointers import MISSING, child, resolve
+from ..budget import tick
+from ..findings.kinds import DEFAULT_ERROR_SCHEMA, end, finding
+from ..pairing.walk import equal, pair_items
+from ..schemas.validation import is_valid, validate
+from ..values.classify import classify
+from ..values.json_values import is_container, show
+
+
+def error_schema_for(contract) -> tuple[str, dict]:
+    """Return (name, schema) of the error schema a contract uses."""
+    if contract and contract.get("error_schema") is not None:
+        return "error_schema", contract["error_schema"]
+    return "default_error_schema", DEFAULT_ERROR_SCHEMA
+
+
+def error_body(body, name: str):
+    """Return (prefix, body) of the error envelope, unwrapping {"error": {...}} for the default."""
+    if (
+        name == "default_error_schema"
+        and isinstance(body, dict)
+        and isinstance(body.get("error"), dict)
+        and "code" not in body
+    ):
+        return "/error", body["error"]
+    return "", body
+
+
+def looks_like_error(body, schema_name: str, schema: dict, success: dict | None = None) -> bool:
+    """Tell whether a body reads as an error report rather than a result.
+
+    The contract's success schema outranks the guess from field names: a body valid against it
+    is a result even when it holds `code` and `message` ({"code": 0, "message": "ok", "data": ..}).
+    A body that says it failed in so many words (a non-empty `error` or `errors`, `ok` or
+    `success` false) or that matches the error schema in full is an error body all the same:
+    a success schema rarely forbids extra keys, so its verdict cannot clear those. Matching the error
+    schema takes what makes a body an error (`marks`): a schema whose fields are all optional is valid
+    for almost any object, and would make every result an error body."""
+    if not isinstance(body, dict) or not body:
+        return False
+    _, inner = error_body(body, schema_name)
+    if _says_it_failed(body) or (isinstance(inner, dict) and marks(inner, schema, success) and is_valid(inner, schema)):
+        return True
+    if success is not None and is_valid(body, success):
+        return False
+    return "code" in body and "message" in body
+
+
+def marks(body: dict, schema, success=None) -> bool:
+    """Tell whether a body carries what makes it an error under `schema`, beyond being valid against it.
+
+    Its required fields, all of them; with none required, the fields that tell it apart from the
+    success schema (one at least), or with no success schema, only fields the error schema names."""
+    required, named = _fields(schema)
+    if required:
+        return required <= body.keys()
+    if not named:
+        return False  # `{}` or a schema of no named fields: nothing marks an error
+    _, ordinary = _fields(success)
+    distinct = named - ordinary
+    if success is not None and isinstance(success, dict):
+        return bool(distinct & body.keys())
+    return bool(body) and body.keys() <= named
+
+
+def _fields(schema) -> tuple[set, set]:
+    """Return (required, named) top-level fields of an object schema, its allOf/anyOf/oneOf branches too."""
+    if not isinstance(schema, dict):
+        return set(), set()
+    required = {k for k in schema.get("required") or () if isinstance(k, str)}
+    named = set(schema.get("properties") or {}) if isinstance(schema.get("properties"), dict) else set()
+    for word in ("allOf", "anyOf", "oneOf"):
+        branches = [_fields(b) for b in schema.get(word) or () if isinstance(b, dict)]
+        named |= set().union(*(n for _, n in branches)) if branches else set()
+        if word == "allOf":
+            required |= set().union(*(r for r, _ in branches)) if branches else set()
+        elif branches and all(r for r, _ in branches):
+            required |= set.intersection(*(r for r, _ in branches))
+    return required, named
+
+
+def _says_it_failed(body: dict) -> bool:
+    """Tell whether a body carries an explicit failure marker."""
+    if isinstance(body.get("error"), (dict, str)) and body.get("error"):
+        return True
+    if isinstance(body.get("errors"), list) and body["errors"]:
+        return True
+    return body.get("ok") is False or body.get("success") is False
+
+
+def status_findings(body, status, contract) -> list[dict]:
+    """Report status_mismatch and error_shape for a response body and its HTTP status."""
+    if status is None or body is None:
+        return []
+    name, schema = error_schema_for(contract)
+    where = end("response", "")
+    success = (contract or {}).get("response_schema")
+    if 200 <= status < 300 and looks_like_error(body, name, schema, success):
+        return [finding("status_mismatch", "error", None, where, None, body, f"HTTP {status} with an error body")]
+    if status < 400:
+        return []
+    prefix, inner = error_body(body, name)
+    errors = validate(inner, schema)
+    if errors and success is not None and is_valid(body, success):
+        return [finding("status_mismatch", "error", None, where, None, status, f"HTTP {status} with a success body")]
+    return [
+        finding(
+            "error_shape",
+            "error",
+            None,
+            end("response", prefix + e["path"]),
+            None,
+            resolve(inner, e["path"], None),
+            f"error body at {prefix + e['path'] or '(root)'}: {e['message']}",
+        )
+        for e in errors
+    ]
+
+
+class Echo:
+    """Request fields paired with their echo in the response."""
+
+    def __init__(self, findings: bool = True):
+        self.pairs: dict[str, str] = {}
+        self.whole: set[str] = set()
+        self.findings: list[dict] | None = [] if findings else None  # None: pairs wanted, not findings
+
+
+def echo_pairs(request, response, declared) -> Echo:
+    """Pair request fields with their echo in the response; report echoes with another value."""
+    echo = Echo()
+    for rq, rs in declared:
+        a, b = resolve(request, rq), resolve(response, rs)
+        if a is not MISSING and b is not MISSING:
+            _echo(rq, a, rs, b, echo)
+    return _echo_whole_document(request, response, echo)
+
+
+def _echo_whole_document(request, response, echo: Echo) -> Echo:
+    """Pair the request with the response object (or member) that echoes most of its keys."""
+    if isinstance(request, dict) and isinstance(response, dict):
+        root = _echo_root(request, response)
+        if root is not None:
+            _echo("", request, root, resolve(response, root), echo)
+    return echo
+
+
+def _echo_root(request: dict, response: dict):
+    best, best_score = None, 0
+    for path, node in [("", response)] + [(child("", k), v) for k, v in response.items() if isinstance(v, dict)]:
+        score = sum(1 for k in request if k in node)
+        if score > best_score:
+            best, best_score = path, score
+    return best
+
+
+def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
+    tick()
+    if rq in echo.pairs or is_container(a) != is_container(b) or depth > 200:
+        return
+    echo.pairs[rq] = rs
+    if equal(a, b):
+        echo.whole.add(rq)
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key, value in a.items():
+            if key in b:
+                _echo(child(rq, key), value, child(rs, key), b[key], echo, depth + 1)
+    elif isinstance(a, list) and isinstance(b, list):
+        for i, j in pair_items(a, b):
+            _echo(child(rq, i), a[i], child(rs, j), b[j], echo, depth + 1)
+    elif not is_container(a) and echo.findings is not None:
+        change = classify(a, b)
+        if change:
+            name = rq[1:] or "(document)"
+            echo.findings.append(
+                finding(
+                    "echo_mismatch",
+                    "warning",
+                    end("request", rq),
+                    end("response", rs),
+                    a,
+                    b,
+                    f"{name}: request sent {show(a)}, response echoed {show(b)}",
+                )
+            )
+
+
+def echo_from(pairs, request, response) -> Echo:
+    """Rebuild an echo's pairs (not its findings: the analysis has them) from the (request path,
+    response path) pairs alignment rows name, then the root."""
+    echo = Echo(findings=False)
+    for rq, rs in pairs:
+        a, b = resolve(request, rq), resolve(response, rs)
+        if a is MISSING or b is MISSING:
+            continue
+        if rq not in echo.pairs and is_container(a) != is_container(b):
+            # Only an equal ancestor pairs these (a redacted value equals anything): keep it.
+            echo.pairs[rq] = rs
+            if equal(a, b):
+                echo.whole.add(rq)
+            continue
+        _echo(rq, a, rs, b, echo)
+    return _echo_whole_document(request, response, echo)

@@ -1,0 +1,283 @@
+"""The way back: what the tool handed the model (its result) checked against what the server answered.
+
+A failed response must reach the model as a failure (`error_hidden`, and `error_invented` for the reverse);
+its envelope's code, message and retryable must reach a structured result, and the code and whether it may
+be retried must be said in a text one; a structured result pairs with a successful response like any
+stage pair; a result past the tool's budget is `result_large`.
+"""
+
+import re
+
+from ...common import jsontext
+from ...common.pointers import MISSING, child, last, resolve
+from ..findings.kinds import end, finding
+from ..pairing.walk import Pairing
+from ..snapshots.result_forms import Reading
+from ..values.json_values import is_container, is_number, norm_key, show
+from ..values.units import follows, unit_of
+from .failures import ENVELOPE_NAMES, Failure, response_failure
+from .mapping import mapping_findings, pair_arguments
+
+DEFAULT_BUDGET_BYTES = 8 * 1024
+BYTES_PER_TOKEN = 4  # the usual estimate for English and JSON text
+_QUIET_KINDS = ("dropped", "added", "renamed", "case_changed", "moved")  # a result picks what it needs
+# The model reads these the same whatever the form: "PAID" for "paid", a date written another way. A type change
+# stays a warning, as on the way out: a client reading the structured result gets `"false"` (truthy) for false, and
+# the model copies `"42"` into its next call's integer argument.
+_SAME_TO_A_READER = ("enum_changed", "format_changed")
+_WORDS = re.compile(r"[^0-9a-z]+")
+_NO_RETRY = re.compile(
+    r"\b(?:not|non|no|never|don'?t|do not|cannot|can'?t|won'?t|should not|shouldn'?t)[- ]?(?:be )?"
+    r"(?:retry|retryable|retriable|retried|retrying|try again)|\bpermanent(?:ly)?\b|"
+    r"retr[yi]able\W{0,4}(?:false|no)\b|retr\w* (?:will|would|does|did) not help|retr\w* won'?t help|"
+    r"no point (?:in )?retrying|\bpointless\b|\bnot (?:a )?(?:temporary|transient)\b|fail the same way|"
+    r"\b(?:don'?t|do not|never) (?:repeat|resend|call (?:it |this )?again)|\bfix the (?:input|request)\b"
+)
+_RETRY = re.compile(
+    r"\bretry\b|\bretr[yi]able\b|\bretrying\b|\btry again\b|\btemporar(?:y|ily)\b|\btransient\b|\blater\b|"
+    r"\b(?:call|ask|send|run) (?:it |this )?again\b|\bresend\b|\bcan be repeated\b|\bback off\b|"
+    r"\bwait (?:a|and|for)\b|\bgive it a (?:minute|moment|second)\b|\bin a (?:minute|moment|few)\b"
+)
+
+
+def result_findings(response, status: int | None, reading: Reading | None, contract) -> tuple[list[dict], Pairing]:
+    """Return the findings of a call's way back and the pairing of its response with its structured result."""
+    pairing = Pairing(response, None)
+    if reading is None:
+        return [], pairing
+    out = _large(reading, contract)
+    if response is None and status is None:
+        return out, pairing
+    failure = response_failure(response, status, contract)
+    if failure is not None:
+        return out + _failure_findings(failure, reading), _error_pairing(response, failure, reading)
+    if reading.is_error:
+        out.append(_invented(reading, status))
+    elif is_container(reading.structured) and is_container(response):
+        pairing, found = _structured(response, reading)
+        out += found
+    return out, pairing
+
+
+def _large(reading: Reading, contract) -> list[dict]:
+    budget = (contract or {}).get("result_budget_bytes") or DEFAULT_BUDGET_BYTES
+    if reading.size <= budget:
+        return []
+    tokens = -(-reading.size // BYTES_PER_TOKEN)
+    item = finding(
+        "result_large",
+        "warning",
+        None,
+        end("result", ""),
+        None,
+        reading.size,
+        f"the result is {reading.size:,} bytes (about {tokens:,} tokens), past this tool's budget of {budget:,} bytes",
+    )
+    item.update(size_bytes=reading.size, tokens=tokens, budget_bytes=budget)
+    return [item]
+
+
+def _failure_findings(failure: Failure, reading: Reading) -> list[dict]:
+    if _reads_as_success(failure, reading):
+        return [_hidden(failure, reading)]
+    out = []
+    for meaning in ("code", "message", "retryable"):
+        if meaning in failure.fields:
+            out += _envelope_field(meaning, *failure.fields[meaning], reading)
+    return out
+
+
+def _error_pairing(response, failure: Failure, reading: Reading) -> Pairing:
+    """Pair an error response with a structured error result for the aligned view: like any stage pair, and
+    each envelope field with the result field its check read (`/error/code` -> `/error/code`)."""
+    if not (is_container(response) and is_container(reading.structured)):
+        return Pairing(response, None)
+    pairing = pair_arguments(response, reading.structured, [], None)
+    for meaning, (path, _) in failure.fields.items():
+        found = _structured_field(meaning, reading.structured)
+        if found is not None and pairing.pairs.get(path) != found[0]:
+            pairing.pairs[path] = found[0]
+            pairing.whole.discard(path)
+    return pairing
+
+
+def _reads_as_success(failure: Failure, reading: Reading) -> bool:
+    """Tell whether the model was told the call worked: its flag says so, or, without a flag, nothing says it failed."""
+    if reading.is_error is not None:
+        return not reading.is_error
+    said = [value for _, value in failure.fields.values() if not isinstance(value, bool)]
+    if failure.status:
+        said.append(failure.status)
+    return not any(_in_result(value, reading) for value in said) and not _failure_words(reading.text)
+
+
+def _failure_words(text: str | None) -> bool:
+    return bool(text) and bool(re.search(r"\b(error|failed|failure)\b", text.lower()))
+
+
+def _hidden(failure: Failure, reading: Reading) -> dict:
+    told = {"isError": "isError false or absent", "is_error": "is_error false or absent"}.get(reading.flagged)
+    return finding(
+        "error_hidden",
+        "error",
+        end("response", failure.at),
+        end("result", ""),
+        failure.described(),
+        reading.text if reading.text is not None else _shown(reading.structured),
+        f"the server answered {failure.described()} and the result reads as success "
+        f"({told or 'no error code or message in it'})",
+    )
+
+
+def _invented(reading: Reading, status: int | None) -> dict:
+    answered = f"HTTP {status}" if status else "a success"
+    return finding(
+        "error_invented",
+        "error",
+        end("response", ""),
+        end("result", ""),
+        status,
+        reading.text if reading.text is not None else _shown(reading.structured),
+        f"the server answered {answered} and the result tells the model the call failed "
+        f"({reading.flagged or 'is_error'} true)",
+    )
+
+
+def _envelope_field(meaning: str, path: str, value, reading: Reading) -> list[dict]:
+    """Check one envelope field reached the result: at its pair in a structured one, said in a text one."""
+    found = _structured_field(meaning, reading.structured)
+    if found is not None:
+        at, got = found
+        if _same_value(value, got):
+            return []
+        right = end("result", at if reading.prefix is None else reading.prefix + at)
+        text = f"{meaning}: the response says {show(value)}, the result {show(got)}"
+        return [finding("value_changed", "warning", end("response", path), right, value, got, text)]
+    said = _said(meaning, value, reading.text)
+    if said is True or (meaning == "message" and reading.structured is MISSING):
+        return []  # a text result must say the code and whether to retry; its wording is its own
+    if said is None:
+        return [_dropped(meaning, path, value)]
+    text = f"retryable: the response says {show(value)}, the result's text says the opposite"
+    return [finding("value_changed", "warning", end("response", path), end("result", ""), value, not value, text)]
+
+
+def _dropped(meaning: str, path: str, value) -> dict:
+    why = "whether it may be retried is" if meaning == "retryable" else f"the error's {meaning} is"
+    return finding(
+        "dropped",
+        "warning",
+        end("response", path),
+        None,
+        value,
+        None,
+        f"{meaning} {show(value)} dropped on the way back: {why} not in the result",
+    )
+
+
+def _structured_field(meaning: str, doc):
+    """Find the field of one envelope meaning in a structured result, shallowest first: (pointer, value)."""
+    if not is_container(doc):
+        return None
+    spellings = ENVELOPE_NAMES[meaning]
+    todo = [("", doc)]
+    while todo:
+        later = []
+        for path, node in todo:
+            if isinstance(node, dict):
+                by_name = {norm_key(k): k for k in node if isinstance(k, str)}
+                for s in spellings:
+                    if s in by_name and not is_container(node[by_name[s]]):
+                        return child(path, by_name[s]), node[by_name[s]]
+                later += [(child(path, k), v) for k, v in node.items() if is_container(v)]
+            elif isinstance(node, list):
+                later += [(child(path, i), v) for i, v in enumerate(node[:20]) if is_container(v)]
+        todo = later
+    return None
+
+
+def _same_value(a, b) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return a == b or _words(str(a)) == _words(str(b))
+
+
+def _said(meaning: str, value, text: str | None) -> bool | None:
+    """Tell whether a text says an envelope field: True, False (says the opposite), None (says nothing)."""
+    if not text:
+        return None
+    if meaning != "retryable":
+        return True if _words(str(value)) and _words(str(value)) in _words(text) else None
+    lowered = text.lower()
+    if _NO_RETRY.search(lowered):
+        return value is False
+    if _RETRY.search(lowered):
+        return value is True
+    return None
+
+
+def _in_result(value, reading: Reading) -> bool:
+    words = _words(str(value))
+    if not words:
+        return False
+    if reading.text and words in _words(reading.text):
+        return True
+    return reading.structured is not MISSING and words in _words(_shown(reading.structured))
+
+
+def _words(text: str) -> str:
+    return f" {_WORDS.sub(' ', text.lower()).strip()} "
+
+
+def _shown(value) -> str:
+    try:
+        return jsontext.dumps(value).decode()
+    except TypeError:
+        return str(value)
+
+
+def _structured(response, reading: Reading) -> tuple[Pairing, list[dict]]:
+    """Pair a structured result with the response body like any stage pair; a result may leave fields out."""
+    pairing = pair_arguments(response, reading.structured, [], None)
+    out = []
+    for f in mapping_findings(pairing, None, set()):
+        f["left"] = _moved_end(f["left"], "response", "")
+        f["right"] = _moved_end(f["right"], "result", reading.prefix)
+        f["message"] = f["message"].replace("not in the request", "not in the result")
+        f["message"] = f["message"].replace("comes from no argument", "comes from no response field")
+        if f["kind"] in _QUIET_KINDS + _SAME_TO_A_READER or _into_plain_units(f):
+            f["severity"] = "info"
+        out.append(f)
+    return pairing, out + _unconverted(pairing, reading.prefix)
+
+
+def _unconverted(pairing: Pairing, prefix: str | None) -> list[dict]:
+    """Warn where a money or ratio unit the response names reaches a plain field unchanged (cents read as dollars)."""
+    out = []
+    for lp in pairing.whole:
+        rp, unit = pairing.pairs[lp], unit_of(last(lp))
+        if unit is None or unit[0] not in ("money", "ratio") or unit_of(last(rp)) is not None or not last(rp):
+            continue
+        value = resolve(pairing.left, lp)
+        if not is_number(value) or value == 0:
+            continue
+        text = f"{lp[1:]} -> {rp[1:]}: {show(value)} handed over unconverted (the response counts in {last(lp)})"
+        right = _moved_end({"path": rp}, "result", prefix)
+        out.append(finding("value_changed", "warning", end("response", lp), right, value, value, text))
+    return out
+
+
+def _into_plain_units(f: dict) -> bool:
+    """Tell whether a scaled pair converts a unit the response names into plain units (`amount_cents` -> `amount`)."""
+    if f["kind"] != "scaled" or not f["left"] or not f["right"]:
+        return False
+    unit = unit_of(last(f["left"]["path"]))
+    if unit is None or unit_of(last(f["right"]["path"])) is not None:
+        return False
+    return follows(f["left_value"], f["right_value"], unit[1])
+
+
+def _moved_end(where: dict | None, snapshot: str, prefix: str | None) -> dict | None:
+    if where is None:
+        return None
+    return {"snapshot": snapshot, "path": (prefix or "") + where["path"] if prefix is not None else where["path"]}

@@ -1,0 +1,92 @@
+"""Name how one value became another: type, enum, format, scale, or a plain value change."""
+
+import re
+
+from ...common import jsontext
+from .json_values import is_number, norm_text, same, show, type_name
+from .readings import epoch_unit, power_of_ten, read_number, read_truth, same_moment, same_time
+
+_DIGIT = re.compile(r"\d")  # a digit as the readers see it: a text without one reads as no number or date
+_JOINERS = (",", ", ", ";", "; ", " ", "|", "\n")
+
+
+def classify(a, b) -> tuple[str, str] | None:
+    """Return (kind, description) for a change from a to b, or None when they agree."""
+    if same(a, b):
+        return None
+    if isinstance(a, str) and isinstance(b, str):
+        return _strings(a, b)
+    if is_number(a) and is_number(b):
+        k = power_of_ten(a, b)
+        if k is not None:
+            verb = "multiplied" if k > 0 else "divided"
+            return "scaled", f"{show(a)} became {show(b)} ({verb} by {10 ** abs(k)})"
+        return "value_changed", f"{show(a)} became {show(b)}"
+    if type_name(a) != type_name(b) and _same_meaning(a, b):
+        return "type_changed", f"{typed(a)} became {typed(b)}"
+    if type_name(a) == type_name(b):
+        return "value_changed", f"{show(a)} became {show(b)}"
+    return "value_changed", f"{typed(a)} became {typed(b)}"
+
+
+def typed(value) -> str:
+    """Render a value with its JSON type name, e.g. 'integer 5'."""
+    return "null" if value is None else f"{type_name(value)} {show(value)}"
+
+
+def _strings(a: str, b: str) -> tuple[str, str]:
+    if _DIGIT.search(a) and _DIGIT.search(b):
+        x, y = read_number(a), read_number(b)  # read once: the number test and the scale test share them
+        what = same_moment(a, b) or _same_time_text(a, b) or ("number" if x is not None and x == y else None)
+        if what:
+            return "format_changed", f"{show(a)} became {show(b)} (same {what})"
+        k = power_of_ten(x, y) if x is not None and y is not None else None
+        if k is not None:
+            verb = "multiplied" if k > 0 else "divided"
+            return "scaled", f"{show(a)} became {show(b)} ({verb} by {10 ** abs(k)})"
+    if norm_text(a) == norm_text(b):
+        return "enum_changed", f"{show(a)} became {show(b)}"
+    return "value_changed", f"{show(a)} became {show(b)}"
+
+
+def _same_time_text(a: str, b: str) -> str | None:
+    return "time" if same_time(a, b) else None
+
+
+def _same_meaning(a, b) -> bool:
+    if isinstance(b, str) and not isinstance(a, str):
+        return _meant_as_text(a, b)
+    if isinstance(a, str) and not isinstance(b, str):
+        return _meant_as_text(b, a)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return read_truth(a) is not None and read_truth(a) == read_truth(b)
+    if isinstance(b, list) and len(b) == 1:
+        return same(a, b[0])
+    if isinstance(a, list) and len(a) == 1:
+        return same(a[0], b)
+    return False
+
+
+def _meant_as_text(value, text: str) -> bool:
+    """Tell whether `text` is `value` written as a string (number, boolean, date, list, JSON)."""
+    if isinstance(value, bool):
+        return read_truth(text) == value
+    if is_number(value):
+        number = read_number(text)
+        return (number is not None and number == value) or epoch_unit(value, text) is not None
+    if value is None:
+        return text.strip().lower() in ("null", "none", "")
+    if isinstance(value, list) and all(not isinstance(x, (dict, list)) for x in value):
+        items = [_as_text(x) for x in value]
+        if any(j.join(items) == text for j in _JOINERS):
+            return True
+    try:
+        return same(jsontext.loads(text), value)
+    except jsontext.JSONDecodeError:
+        return False
+
+
+def _as_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)

@@ -1,0 +1,1 @@
+"""The request as sent: URL, query, headers, form and GraphQL bodies, where each field travels."""

@@ -1,0 +1,210 @@
+"""Read an HTTP request as sent: the URL's path segments and query, form bodies, GraphQL, chosen headers."""
+
+import re
+from functools import lru_cache
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+import re2
+
+from ...common import jsontext
+
+_BRACKETS = re.compile(r"\[([^\[\]]*)\]")
+_FORM_TEXT = re.compile(r"^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$")
+_VARIABLE = re.compile(r"\{([^{}/]+)\}")
+_VERSION = re.compile(r"^v\d+(\.\d+)*$", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+_LINEAR = re2.Options()
+_LINEAR.log_errors = False
+MAX_PARAMS = 500  # query parameters or form fields read per request; the rest is not compared
+FORM = "application/x-www-form-urlencoded"
+# Request headers a mapping layer fills from arguments; the rest (auth, user agent...) are the client's.
+HEADERS = (
+    "idempotency-key",
+    "x-idempotency-key",
+    "if-match",
+    "if-none-match",
+    "if-unmodified-since",
+    "x-request-id",
+    "request-id",
+    "x-correlation-id",
+    "content-type",
+)
+_HEADER_ID = re.compile(r"^x-[a-z0-9-]*-(id|key)$")
+_SECRET_HEADER = re.compile(r"(auth|token|secret|api-?key|cookie|signature|password)", re.IGNORECASE)
+
+
+def read_params(text: str) -> dict:
+    """Read a query string or form body into an object: repeated keys and `a[]=` give lists,
+    `a[k]=` and `a[0][k]=` nest (Rack and Stripe style); values are text, percent-decoded."""
+    out: dict = {}
+    for key, value in parse_qsl(text, keep_blank_values=True, max_num_fields=None)[:MAX_PARAMS]:
+        head, tokens = _split_key(key)
+        _put(out, [head, *tokens], value)
+    return {k: _lists(v) for k, v in out.items()}
+
+
+def _split_key(key: str) -> tuple[str, list[str]]:
+    """Split `a[b][]` into ("a", ["b", ""]); a key without brackets has no tokens."""
+    at = key.find("[")
+    if at <= 0 or not key.endswith("]"):
+        return key, []
+    rest = key[at:]
+    tokens = _BRACKETS.findall(rest)
+    if "".join(f"[{t}]" for t in tokens) != rest:
+        return key, []
+    return key[:at], tokens
+
+
+def _put(node: dict, tokens: list[str], value: str) -> None:
+    """Store a value at a bracket path; "" appends, a repeated plain key becomes a list."""
+    for i, token in enumerate(tokens):
+        lastone = i == len(tokens) - 1
+        if token == "":  # a[] = append to the list at this place
+            key = len(node)
+            while key in node:
+                key += 1
+            token = key
+        if lastone:
+            if token in node and not isinstance(node[token], dict):
+                old = node[token]
+                node[token] = (old if isinstance(old, _Repeated) else _Repeated([old])) + [value]
+            else:
+                node[token] = value
+            return
+        below = node.get(token)
+        if not isinstance(below, dict):
+            below = node[token] = {}
+        node = below
+
+
+class _Repeated(list):
+    """The values of a key sent more than once (`a=1&a=2`)."""
+
+    def __add__(self, other):
+        return _Repeated(list.__add__(self, other))
+
+
+def _lists(node):
+    """Turn nested holders into JSON: dense 0..n-1 keys (or appended ones) into lists."""
+    if isinstance(node, _Repeated):
+        return list(node)
+    if not isinstance(node, dict):
+        return node
+    keys = list(node)
+    if keys and all(isinstance(k, int) or (isinstance(k, str) and k.isdigit()) for k in keys):
+        indexes = sorted(int(k) for k in keys)
+        if indexes == list(range(len(indexes))):
+            by_index = {int(k): v for k, v in node.items()}
+            return [_lists(by_index[i]) for i in indexes]
+    return {str(k): _lists(v) for k, v in node.items()}
+
+
+def _split(url: str):
+    """Split a URL into its parts, or None when it cannot be read (a host such as `[REDACTED]`)."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
+
+
+def read_query(url: str) -> dict:
+    """Read the query parameters of a URL; a GraphQL `variables` parameter holding JSON is parsed."""
+    parts = _split(url)
+    params = read_params(parts.query) if parts else {}
+    variables = params.get("variables")
+    if isinstance(variables, str) and variables.startswith("{"):
+        try:
+            params["variables"] = jsontext.loads(variables)
+        except jsontext.JSONDecodeError:
+            pass
+    return params
+
+
+def url_path(url: str) -> str:
+    """Return the path of a URL (or of a bare path), as written; "/" for a URL that cannot be read."""
+    parts = _split(url)
+    return (parts.path if parts else "") or "/"
+
+
+def segments(path: str) -> list[str]:
+    """Return the path's segments, percent-decoded (empty ones left out)."""
+    return [unquote(s) for s in path.split("/") if s]
+
+
+def match_template(template: str, path: str) -> dict | None:
+    """Return {variable: value} when the path fits a URL template (`/v1/invoices/{invoiceId}/pay`), else None."""
+    program, names = _template_program(template)
+    hit = program.fullmatch(path.rstrip("/") or "/") if program is not None else None
+    if hit is None or not names:
+        return None
+    return {name: unquote(value) for name, value in zip(names, hit.groups())}
+
+
+@lru_cache(maxsize=1024)
+def _template_program(template: str) -> tuple:
+    """Compile a URL template into (RE2 program, its variables): neighbouring variables
+    (`{a}{b}{c}`) would make a backtracking engine take polynomial time on a path that misses."""
+    parts, names = [], []
+    for piece in re.split(r"(\{[^{}/]+\})", template.rstrip("/") or "/"):
+        found = _VARIABLE.fullmatch(piece)
+        if found:
+            names.append(found.group(1))
+            parts.append("([^/]+)")
+        else:
+            parts.append(re2.escape(piece))
+    try:
+        return re2.compile("".join(parts), _LINEAR), tuple(names)
+    except re2.error:  # past RE2's memory bound (thousands of variables): no path fits it
+        return None, ()
+
+
+def template_variables(template: str) -> list[str]:
+    """Return the variables of a URL template in order (`/v1/invoices/{invoiceId}/pay` -> ["invoiceId"])."""
+    return _VARIABLE.findall(template)
+
+
+def variable_segments(path: str, values: set[str]) -> dict:
+    """Without a template, return {index: segment} of the segments that may come from arguments:
+    those equal to an argument's text, or holding a digit (ids), never a version (`v1`)."""
+    out = {}
+    for index, segment in enumerate(segments(path)):
+        if segment in values or (_DIGIT.search(segment) and not _VERSION.match(segment)):
+            out[str(index)] = segment
+    return out
+
+
+def read_headers(headers) -> dict:
+    """Return the comparable request headers, names lower-cased (ids, preconditions, content type)."""
+    out = {}
+    for name, value in (headers or {}).items():
+        low = str(name).lower()
+        if (low in HEADERS or _HEADER_ID.match(low)) and not _SECRET_HEADER.search(low) and isinstance(value, str):
+            out[low] = value
+    return out
+
+
+def content_type(headers) -> str | None:
+    """Return the media type of the request's Content-Type header, lower-cased, without parameters."""
+    for name, value in (headers or {}).items():
+        if str(name).lower() == "content-type" and isinstance(value, str):
+            return value.split(";")[0].strip().lower() or None
+    return None
+
+
+def is_form(body, media: str | None) -> bool:
+    """Tell whether a text body is form-encoded: by its content type, or (none given) by its look."""
+    if not isinstance(body, str) or not body:
+        return False
+    if media is not None:
+        return media == FORM
+    return bool(_FORM_TEXT.match(body)) and not body.lstrip().startswith(("{", "["))
+
+
+def is_graphql(body) -> bool:
+    """Tell whether a JSON body is a GraphQL request: a `query` text and its `variables` object."""
+    return (
+        isinstance(body, dict)
+        and isinstance(body.get("query"), str)
+        and isinstance(body.get("variables"), dict)
+        and set(body) <= {"query", "variables", "operationName", "extensions"}
+    )
