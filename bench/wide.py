@@ -26,7 +26,7 @@ from webapp import pipeline  # noqa: E402
 from webapp.analysis import analyze_call  # noqa: E402
 from webapp.ingest import parse_body  # noqa: E402
 from webapp.ingest.model import Limits  # noqa: E402
-from webapp.ops.analyser import Analyzer  # noqa: E402
+from webapp.ops.analyser import Analyser  # noqa: E402
 from webapp.store import Store  # noqa: E402
 
 WIDTHS = (5, 100, 500, 1000)
@@ -43,7 +43,7 @@ def loaded_store(folder: Path, keys: int, calls: int, name: str = "") -> Store:
 
 def analyser_rate(store: Store, seconds: float, batched: bool = True) -> tuple[float, int]:
     """Calls/s of the analyser's turns on one thread for about `seconds` (or until the backlog is done)."""
-    analyser = Analyzer({"ANALYSIS_BUDGET": 2.0, "DATABASE": store.path, "RETENTION_DAYS": 0})
+    analyser = Analyser({"ANALYSIS_BUDGET": 2.0, "DATABASE": store.path, "RETENTION_DAYS": 0})
     done, began = 0, time.perf_counter()
     while time.perf_counter() - began < seconds:
         busy = analyser.turn(store) if batched else pipeline.analyze_pending(store, limit=100, budget=2.0)

@@ -8,11 +8,11 @@ from problem_helpers import CONTRACT, at, call, send, trace
 
 from webapp import pipeline
 from webapp.alerts.messages import slack_body
-from webapp.alerts.wording import problem_line, what_broke
+from webapp.alerts.wording import problem_line, problem_title
 from webapp.analysis import FINDING_KINDS
 from webapp.ops.sender import deliver_due
 from webapp.problems.states import parse_change
-from webapp.reports.problems import what_broke as ticket_title
+from webapp.reports.problems import ticket_title
 
 
 @pytest.fixture
@@ -200,7 +200,7 @@ def test_a_problem_of_each_kind_is_said_as_what_broke_in_its_line_and_its_ticket
         "since": "3.0.1",
         "pair": SWAP,
     }
-    assert what_broke(problem, SWAP) == said
+    assert problem_title(problem, SWAP) == said
     assert (
         problem_line("problem.new", problem, facts) == f"bookHotel: {said}, 4 calls in 1 min since 3.0.1 (new, TD-22)"
     )

@@ -345,7 +345,7 @@ def test_a_database_locked_by_another_program_answers_503_within_the_request_bud
         holder = sqlite3.connect(live_server.db_path, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")  # another program keeps the write lock
         try:
-            for _ in range(3):  # writers queued behind the analyzer share the budget, they do not add up
+            for _ in range(3):  # writers queued behind the analyser share the budget, they do not add up
                 began = time.monotonic()
                 assert_unavailable(http.post("/api/v1/ingest", content=body(make_events(3, "during"))))
                 assert time.monotonic() - began < REQUEST_WAIT_MS / 1000 + 3

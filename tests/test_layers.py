@@ -4,6 +4,7 @@ Every import counts, at any depth of a file (a function-level import climbs as s
 relative imports are resolved to the module they name."""
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,7 @@ FORBIDDEN = {
     "web": ("cli",),
 }
 OUTSIDE = ("flask", "click")  # what a domain package may not import from outside webapp/
-QUERY_PARSERS = ("web/filters.py", "web/problems/query.py")  # where query strings (and the CLI's options) are read
+QUERY_PARSERS = ("web/filters.py", "web/problem_filters.py")  # where query strings (and the CLI's options) are read
 
 
 def module_name(path: Path) -> str:
@@ -103,7 +104,7 @@ def test_only_the_command_line_imports_the_app_factory():
         ("import flask", "alerts"),
         ("from ..problems.states import reopens", "store"),
         ("from ..alerts import storms", "store"),
-        ("from ..web.views import page_or_fragment", "pipeline"),
+        ("from ..web.pages.traces import strip_window", "pipeline"),
         ("from ..cli.common import DB_OPTION", "web"),
     ],
 )
@@ -114,6 +115,45 @@ def test_the_check_sees_a_climb(tmp_path, monkeypatch, source, rule):
     (folder / "probe.py").write_text(source + "\n")
     monkeypatch.setattr(f"{__name__}.WEBAPP", tmp_path / "webapp")
     assert climbs(folder / "probe.py")
+
+
+# Inside web/: pages/ and api/ route, render/ builds what pages show. render/ imports no blueprint, and the
+# API, which the pages' JSON twins build on, imports no page.
+WEB_FORBIDDEN = {"render": ("pages", "api"), "api": ("pages",)}
+
+
+def web_room(module: str) -> str | None:
+    """Return the folder of webapp/web/ a module sits in (pages, api, render), or None."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["webapp", "web"] and len(parts) > 2 else None
+
+
+def web_climbs(path: Path) -> set[str]:
+    """Return what a file of webapp/web/ imports that its folder may not."""
+    banned = WEB_FORBIDDEN.get(web_room(module_name(path)), ())
+    return {name for name in imported(path) if web_room(name) in banned}
+
+
+def test_render_imports_no_blueprint_and_the_api_no_page():
+    web = [path for path in files() if web_room(module_name(path))]
+    strays = {str(path.relative_to(WEBAPP)): sorted(found) for path in web if (found := web_climbs(path))}
+    assert not strays, "imports that climb inside web/:\n" + "\n".join(f"  {m}: {n}" for m, n in strays.items())
+
+
+@pytest.mark.parametrize(
+    "source, folder",
+    [
+        ("from ..pages.traces import strip_window", "render"),
+        ("def f():\n    from ..api import traces", "render"),
+        ("from ..pages import problems", "api"),
+    ],
+)
+def test_the_check_sees_a_climb_inside_web(tmp_path, monkeypatch, source, folder):
+    place = tmp_path / "webapp" / "web" / folder
+    place.mkdir(parents=True)
+    (place / "probe.py").write_text(source + "\n")
+    monkeypatch.setattr(f"{__name__}.WEBAPP", tmp_path / "webapp")
+    assert web_climbs(place / "probe.py")
 
 
 def defined(path: Path) -> set[str]:
@@ -220,3 +260,82 @@ def test_the_check_lets_the_face_and_the_package_itself_through(tmp_path, monkey
 def test_bulk_loads_folders_and_the_pipeline_does_not_import_it():
     assert not any(name.startswith("webapp.pipeline.bulk") for name in imported(WEBAPP / "pipeline" / "__init__.py"))
     assert "webapp.pipeline" in imported(WEBAPP / "pipeline" / "bulk.py")
+
+
+# -- store access in the domain ------------------------------------------------------------------------------
+
+STORE_PARAMETERS = ("store", "db", "conn", "connection")  # what a function handed the store calls it
+# Methods of the store that other objects the domain uses share (io's write, jsonschema's check_schema)
+SHARED_METHOD_NAMES = ("write", "close", "open", "check_schema")
+
+
+@functools.cache
+def store_methods() -> frozenset[str]:
+    """The public method names of both store engines, but those the domain defines too or other libraries share."""
+    from webapp.store.postgresql import PostgresStore
+    from webapp.store.sqlite import SqliteStore
+
+    names = {
+        name
+        for engine in (SqliteStore, PostgresStore)
+        for name in dir(engine)
+        if not name.startswith("_") and callable(getattr(engine, name))
+    }
+    own = {
+        node.name
+        for room in DOMAIN
+        for path in (WEBAPP / room).rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    return frozenset(names - own - set(SHARED_METHOD_NAMES))
+
+
+def store_access(path: Path, methods: set[str]) -> list[str]:
+    """Return how a module's functions take or use the store: a parameter named or annotated as the store,
+    or a call of a store method on any object (a renamed parameter still calls `get_tool`)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            arguments = node.args
+            for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+                annotation = ast.unparse(argument.annotation) if argument.annotation else ""
+                if argument.arg in STORE_PARAMETERS or "Store" in annotation:
+                    found.append(f"line {node.lineno}: parameter {argument.arg}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods:
+            found.append(f"line {node.lineno}: .{node.func.attr}()")
+    return found
+
+
+def test_no_domain_function_takes_or_calls_the_store():
+    """The domain packages are pure: the pipeline reads the store and hands them values."""
+    methods = store_methods()
+    strays = {
+        str(path.relative_to(WEBAPP)): found
+        for room in DOMAIN
+        for path in sorted((WEBAPP / room).rglob("*.py"))
+        if (found := store_access(path, methods))
+    }
+    assert not strays, "domain code that takes the store:\n" + "\n".join(f"  {m}: {f}" for m, f in strays.items())
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def strip(store, number):\n    return number\n",
+        "def save(db, contract):\n    return contract\n",
+        "def save(target: 'Store', contract):\n    return contract\n",
+        "def save(target: Store | None):\n    return target\n",
+        "def save(target, name):\n    return target.get_tool(name)\n",
+        "def counts(source, numbers):\n    return source.problems_hourly(numbers, '', '')\n",
+    ],
+)
+def test_the_check_sees_a_domain_function_taking_the_store(tmp_path, source):
+    (tmp_path / "probe.py").write_text(source)
+    assert store_access(tmp_path / "probe.py", store_methods())
+
+
+def test_the_store_methods_the_check_knows_are_the_store_s():
+    methods = store_methods()
+    assert {"get_tool", "put_tool", "problems_hourly", "problems_counts", "add_events", "claim_pending"} <= methods
+    assert len(methods) > 80

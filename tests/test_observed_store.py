@@ -13,7 +13,7 @@ from webapp.cli.main import main
 from webapp.contracts import ContractError
 from webapp.ingest import parse_body
 from webapp.pipeline.observed import Observer, adopt, observed_view
-from webapp.problems.words import what_broke
+from webapp.problems.words import problem_phrase
 from webapp.store.problem_filters import ProblemFilters
 
 LOUD = ("warning", "error")
@@ -47,7 +47,7 @@ def test_a_server_change_is_drift_at_its_paths_and_opens_one_problem_per_path(st
     problems, _ = store.find_problems(ProblemFilters(kind="drift"))
     assert sorted(p["right"]["path"] for p in problems) == ["/currency", "/status", "/total_cents"]
     assert all(p["calls"] == 40 and p["first_seen"].startswith("2026-12-01T14:02") for p in problems)
-    titles = sorted(what_broke(p) for p in problems)
+    titles = sorted(problem_phrase(p) for p in problems)
     assert titles == [
         "response /currency missing, where every call had it",
         "response /status has a value outside the ones its traffic showed",

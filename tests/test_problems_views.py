@@ -188,7 +188,7 @@ def test_the_cli_lists_shows_resolves_archives_and_merges(loaded, db_path):
 
 
 def test_the_trace_lists_hourly_strip_follows_the_range(loaded):
-    from webapp.web import charts
+    from webapp.web.render import charts
 
     fitted = loaded.get("/").get_data(as_text=True)
     hours = loaded.get("/?since=2026-11-20T06:00:00Z&until=2026-11-20T11:00:00Z").get_data(as_text=True)

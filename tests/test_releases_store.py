@@ -12,7 +12,7 @@ from webapp.common import times
 from webapp.pipeline.releases import compare_releases, list_releases
 from webapp.problems.states import parse_change
 from webapp.store.problem_filters import ProblemFilters
-from webapp.web.problems.query import ProblemQuery
+from webapp.web.problem_filters import ProblemQuery
 
 BASE = datetime(2026, 11, 20, 8, tzinfo=UTC)
 

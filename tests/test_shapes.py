@@ -15,7 +15,7 @@ from webapp.analysis import FOLD_AT
 from webapp.cli import main
 from webapp.pipeline import analyze_all
 from webapp.store import Store
-from webapp.web.tree import node_id
+from webapp.web.render.tree import node_id
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from corpus import SHAPES  # noqa: E402

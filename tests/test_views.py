@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, quote, urlparse
 import pytest
 from helpers import TRACE, envelope, ndjson, order_call
 
-from webapp.web.alignedview import COUNT_ROWS, FIRST_ROWS, MORE_ROWS
+from webapp.web.render.aligned import COUNT_ROWS, FIRST_ROWS, MORE_ROWS
 
 
 def ingest(client, *events):

@@ -17,27 +17,24 @@ def create_app(test_config: dict | None = None):
     from .ingest import Limits
     from .ops import analyser, logs, sender
     from .redaction.redactor import redactor_for
-    from .web import (
-        admission,
-        alerting,
-        api,
-        checks,
-        converters,
-        db,
-        health,
-        mappings_api,
-        metrics,
-        openapi,
-        proxies,
-        quarantine,
-        releases,
-        security,
-        signin,
-        toolpages,
-        views,
-    )
-    from .web.problems import api as problems_api
-    from .web.problems import pages as problems_pages
+    from .web import admission, converters, db, handlers, health, metrics, openapi, proxies, security
+    from .web.api import alerts as alerts_api
+    from .web.api import checks as checks_api
+    from .web.api import ingest as ingest_api
+    from .web.api import mappings as mappings_api
+    from .web.api import problems as problems_api
+    from .web.api import quarantine as quarantine_api
+    from .web.api import releases as releases_api
+    from .web.api import tools as tools_api
+    from .web.api import traces as traces_api
+    from .web.pages import alerts as alerts_pages
+    from .web.pages import problems as problems_pages
+    from .web.pages import quarantine as quarantine_pages
+    from .web.pages import releases as releases_pages
+    from .web.pages import signin
+    from .web.pages import tools as tools_pages
+    from .web.pages import traces as traces_pages
+    from .web.render import pages as rendering
 
     # What ingestion needs from the settings, built once: the store below knows nothing of either.
     app.extensions["tracediff.redactor"] = redactor_for(app.config)
@@ -47,7 +44,7 @@ def create_app(test_config: dict | None = None):
         max_events=app.config["MAX_EVENTS"],
         max_clock_skew_s=app.config["MAX_CLOCK_SKEW_S"],
     )
-    converters.init_app(app)  # before any blueprint's rules
+    converters.init_app(app)  # before any blueprint's rules (<int:...>, <tool:name>)
     admission.init_app(app)  # the bytes of bodies this worker parses at once
     db.init_app(app)
     logs.init_app(app)  # before the access check, so a refused request has its id
@@ -55,19 +52,25 @@ def create_app(test_config: dict | None = None):
     security.init_app(app)
     signin.init_app(app)  # /signin, and who is signed in on every page
     proxies.init_app(app)
-    toolpages.init_app(app)  # the <tool:name> converter, before the rules that use it
+    handlers.init_app(app)  # the one error shape, or a page for a person
+    rendering.init_app(app)  # the templates' filters
     app.register_blueprint(health.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(checks.bp)
-    app.register_blueprint(views.bp)
-    app.register_blueprint(toolpages.bp)
+    app.register_blueprint(ingest_api.bp)
+    app.register_blueprint(traces_api.bp)
+    app.register_blueprint(tools_api.bp)
+    app.register_blueprint(checks_api.bp)
+    app.register_blueprint(traces_pages.bp)
+    app.register_blueprint(tools_pages.bp)
     app.register_blueprint(mappings_api.bp)
-    app.register_blueprint(quarantine.bp)
-    app.register_blueprint(alerting.bp)
+    app.register_blueprint(quarantine_api.bp)
+    app.register_blueprint(quarantine_pages.bp)
+    app.register_blueprint(alerts_api.bp)
+    app.register_blueprint(alerts_pages.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(problems_api.bp)
     app.register_blueprint(problems_pages.bp)
-    app.register_blueprint(releases.bp)
+    app.register_blueprint(releases_api.bp)
+    app.register_blueprint(releases_pages.bp)
     analyser.init_app(app)
     sender.init_app(app)
     return app

@@ -3,7 +3,7 @@ in 10 min since 1.4.2 (new, TD-42)" (pure: the facts come with the message, coun
 
 from datetime import datetime
 
-from ..problems.words import what_broke as problem_words
+from ..problems.words import problem_phrase
 
 STATES = {"problem.new": "new", "problem.regressed": "regressed", "problem.escalating": "escalating"}
 
@@ -26,12 +26,12 @@ def problem_line(event_type: str, problem: dict, facts: dict | None) -> str:
         how = f"{calls} call{'s' * (calls != 1)}{_span(facts.get('first'), facts.get('last'))}"
     since = f" since {facts['since']}" if facts.get("since") else ""
     state, tool = STATES.get(event_type, event_type), problem.get("tool") or "(no tool)"
-    return f"{tool}: {what_broke(problem, facts.get('pair'))}, {how}{since} ({state}, {problem.get('id', '')})"
+    return f"{tool}: {problem_title(problem, facts.get('pair'))}, {how}{since} ({state}, {problem.get('id', '')})"
 
 
-def what_broke(problem: dict, pair: dict | None = None) -> str:
-    """Say what a problem is in words: "/limit sent as string instead of integer" (a summary: its title)."""
-    return problem["title"] if problem.get("title") else problem_words(problem, pair)
+def problem_title(problem: dict, pair: dict | None = None) -> str:
+    """Return the title an alert gives a problem: a summary's own title, else the phrase of what broke."""
+    return problem["title"] if problem.get("title") else problem_phrase(problem, pair)
 
 
 def message_problem(subject: str, data) -> dict | None:
@@ -42,7 +42,7 @@ def message_problem(subject: str, data) -> dict | None:
     if data.get("summary"):
         return {"id": None, "title": data.get("title")}
     if subject.startswith("TD-") and data.get("id") == subject:
-        return {"id": subject, "title": problem_words(data)}
+        return {"id": subject, "title": problem_phrase(data)}
     return None
 
 

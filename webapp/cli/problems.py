@@ -54,7 +54,7 @@ def _who() -> str:
 @DB_OPTION
 def problems_list(database, as_json, **filters):
     """List problems, most recently seen first."""
-    from ..web.problems.query import ProblemQuery
+    from ..web.problem_filters import ProblemQuery
 
     message = ProblemQuery.bad_value(filters)
     if message:

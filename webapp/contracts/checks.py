@@ -162,7 +162,8 @@ def validated_contract(name: str, body) -> dict:
             "a contract is a JSON object with arguments_schema, request_schema, "
             "response_schema, error_schema and mapping"
         )
-    unknown = sorted(set(body) - set(CONTRACT_KEYS) - {"name", "updated_at"})
+    # name, updated_at and warnings are what a GET shows beside it: a GET's body may be PUT back
+    unknown = sorted(set(body) - set(CONTRACT_KEYS) - {"name", "updated_at", "warnings"})
     if unknown:
         raise ContractError(f"unknown contract fields {unknown}; expected some of {list(CONTRACT_KEYS)}")
     if body.get("description") is not None and not isinstance(body["description"], str):

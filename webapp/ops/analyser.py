@@ -1,4 +1,4 @@
-"""The background analyzer: a daemon thread per server process.
+"""The background analyser: a daemon thread per server process.
 
 Ingest only commits events, so acknowledging a batch never waits for analysis; this
 thread folds new events into calls and traces, claims out-of-date calls (a claim in the
@@ -25,14 +25,14 @@ BATCH_SECONDS = 0.2
 MOST_CALLS = 100
 
 
-class Analyzer(StoreLoop):
+class Analyser(StoreLoop):
     """Project new events, analyse out-of-date calls and apply retention, until stopped."""
 
     idle_seconds = IDLE_SECONDS
     failure = "analysis failed"
 
     def __init__(self, settings: dict):
-        super().__init__("tracediff-analyzer", settings)
+        super().__init__("tracediff-analyser", settings)
         self.next_prune = 0.0
         self.next_sample = 0.0
         self.streak, self.since = 0, 0.0
@@ -134,12 +134,12 @@ def cutoff(days: int) -> str:
 
 
 def init_app(app) -> None:
-    """Start the analyzer thread for this process unless the settings turn it off."""
+    """Start the analyser thread for this process unless the settings turn it off."""
     if not app.testing:
         log.info(
             "worker started: database %s, analyser %s", redacted_url(app.config["DATABASE"]), app.config["ANALYZER"]
         )
     if app.config["ANALYZER"] == "background" and not app.testing:
-        thread = Analyzer(dict(app.config))
-        app.extensions["tracediff.analyzer"] = thread
+        thread = Analyser(dict(app.config))
+        app.extensions["tracediff.analyser"] = thread
         thread.start()

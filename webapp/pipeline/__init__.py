@@ -1,6 +1,6 @@
 """The one way data moves: parsed events -> redaction -> store -> analysis -> store.
 
-The HTTP endpoints, the CLI and the background analyzer all call these functions.
+The HTTP endpoints, the CLI and the background analyser all call these functions.
 """
 
 import dataclasses

@@ -17,9 +17,11 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def what_broke(problem: dict, pair: dict | None = None) -> str:
-    """Say what broke in words: "/limit sent as string instead of integer"; `pair` ({"left", "right"}), a
-    common pair of values, is shown for the kinds whose values say what broke."""
+def problem_phrase(problem: dict, pair: dict | None = None) -> str:
+    """Phrase what broke from a problem's kind, paths and transform.
+
+    "/limit sent as string instead of integer"; `pair` ({"left", "right"}), a common pair of values, is
+    shown for the kinds whose values say what broke."""
     left, right = problem.get("left") or {}, problem.get("right") or {}
     here, there = _path(left or right), _path(right) if left and right else None
     moved = there if there is not None and there != here else None

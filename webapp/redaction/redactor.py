@@ -1,4 +1,4 @@
-"""Redaction before storage: secrets under known keys and secret-looking values become a marker.
+"""The Redactor: one per settings, it marks the secrets of an event, a JSON value, a URL or a text.
 
 Keys are compared after lower-casing and dropping separators, so `apiKey`, `API-KEY` and
 `api_key` are one key. Counters such as `max_tokens` or `token_count` are not secrets.

@@ -32,14 +32,16 @@ def _end(where: dict | None) -> str:
     return "-" if not where else md_code(f"{where['snapshot']} {where['path'] or '/'}")
 
 
-def what_broke(problem: dict, text=str) -> str:
-    """Say in words what broke, as its alert does: "/limit sent as string instead of integer (arguments -> request)";
-    `text` writes what may hold payload text (the tool, the phrase with its paths and values), e.g. md_text."""
+def ticket_title(problem: dict, text=str) -> str:
+    """Title a problem's ticket: its tool, the phrase of what broke, the snapshots it lies between.
+
+    "findOrders: /limit sent as string instead of integer (arguments -> request)"; `text` writes what may
+    hold payload text (the tool, the phrase with its paths and values), e.g. md_text."""
     left, right = problem.get("left"), problem.get("right")
     pair = (problem.get("value_pairs") or [None])[0]  # the most common one, as the alert's line shows it
     ends = " -> ".join(end["snapshot"] for end in (left, right) if end)
     tool = text(problem["tool"]) if problem["tool"] else "(no tool)"
-    return f"{tool}: {text(words.what_broke(problem, pair))}" + (f" ({ends})" if ends else "")
+    return f"{tool}: {text(words.problem_phrase(problem, pair))}" + (f" ({ends})" if ends else "")
 
 
 def _values(problem: dict, snapshots: dict | None) -> list[str]:
@@ -75,7 +77,7 @@ def problem_markdown(problem: dict, examples: dict | None = None) -> str:
     examples = examples or {}
     exposure = problem.get("exposure") or {}
     lines = [
-        f"## {problem['id']}: {what_broke(problem, md_text)}",
+        f"## {problem['id']}: {ticket_title(problem, md_text)}",
         "",
         f"- What: {problem['kind']} ({problem['severity']}), {_end(problem['left'])} -> {_end(problem['right'])}"
         + (f", transform {md_code(problem['transform'])}" if problem.get("transform") else ""),

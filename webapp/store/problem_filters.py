@@ -1,7 +1,7 @@
 """The problem list's filters as the store runs them, and the SQL conditions for them.
 
 The filters are plain values in the store's own terms (stored states and times); the web layer parses a query
-string into them (webapp/web/problems/query.py), its "new" and "ongoing" included."""
+string into them (webapp/web/problem_filters.py), its "new" and "ongoing" included."""
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta

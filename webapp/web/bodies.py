@@ -4,8 +4,11 @@ import contextlib
 import socket
 import threading
 
+from flask import current_app, request
 from gunicorn.http.errors import NoMoreData, ParseException
 
+from ..ingest.model import too_large
+from .admission import hold_read
 from .errors import ApiError
 
 
@@ -68,3 +71,25 @@ def _broken(error: Exception) -> ApiError:
         f"the request body {what}; nothing in it was acknowledged: send it again whole",
         headers={"Connection": "close"},
     )
+
+
+def whole_body() -> bytes:
+    """Return the request body, or raise 413 when it is over the size limit.
+
+    Werkzeug refuses a Content-Length over MAX_CONTENT_LENGTH before reading, but reads a chunked
+    body (no Content-Length) only up to the limit and says nothing of the rest: parsed as it is,
+    its last records would be lost or reported as broken. One more byte tells.
+    """
+    with body_deadline(request.environ, current_app.config["BODY_TIMEOUT"]):
+        raw = request.get_data(cache=False)
+        limit = request.max_content_length
+        if (
+            limit is not None
+            and request.content_length is None
+            and len(raw) >= limit
+            and request.environ["wsgi.input"].read(1)
+        ):
+            raise too_large(limit)
+        cut_short(len(raw), request.content_length)
+    hold_read(len(raw))
+    return raw

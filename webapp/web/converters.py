@@ -1,6 +1,6 @@
 """URL converters every blueprint relies on, registered before any rule is added."""
 
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, PathConverter
 
 
 class AsciiInteger(IntegerConverter):
@@ -10,5 +10,12 @@ class AsciiInteger(IntegerConverter):
     regex = r"[0-9]+"
 
 
+class ToolName(PathConverter):
+    """A tool name in a URL: any text, `/` (MCP tools) and line breaks included, as the string converter took."""
+
+    regex = r"[^/][\s\S]*?"
+
+
 def init_app(app) -> None:
     app.url_map.converters["int"] = AsciiInteger
+    app.url_map.converters["tool"] = ToolName

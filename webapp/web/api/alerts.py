@@ -1,0 +1,106 @@
+"""The alert rules API under /api/v1/alerts: thin adapters over the store."""
+
+from flask import Blueprint, current_app, jsonify, request
+
+from ...alerts import RuleError, new_secret, parse_rule
+from ...alerts.urls import UrlRefused, allow_list, check_url, masked
+from ...alerts.wording import message_problem
+from ...common import jsontext
+from ...ops.sender import test_delivery
+from ...store.alert_rules import ABOUT
+from ..db import get_store
+from ..errors import ApiError
+from ..paging import next_cursor, page_args
+
+bp = Blueprint("alerts_api", __name__)
+DELIVERIES_PAGE = 100
+
+
+def create_rule(body) -> dict:
+    """Check a rule and its URL, store it, and return it with its secret (shown this once only)."""
+    try:
+        rule = parse_rule(body)
+        check_url(rule["url"], allow_list(current_app.config["WEBHOOK_ALLOW_HOSTS"]))
+    except (RuleError, UrlRefused) as error:
+        raise ApiError(400, "bad_rule", str(error)) from error
+    secret = new_secret()
+    rule_id = get_store().add_rule(rule, secret)
+    return {**get_store().get_rule(rule_id), "secret": secret}
+
+
+def rule_or_404(rule_id: int) -> dict:
+    rule = get_store().get_rule(rule_id) if rule_id < 2**63 else None  # SQLite integers are 64-bit
+    if rule is None:
+        raise ApiError(404, "not_found", f"no alert rule {rule_id}")
+    return rule
+
+
+def send_test(rule_id: int) -> dict:
+    """Send a test message to a rule's URL now, outside the outbox, and say what came back."""
+    rule_or_404(rule_id)
+    return test_delivery(get_store(), rule_id, current_app.config)
+
+
+@bp.post("/api/v1/alerts")
+def api_create():
+    """Create a rule; the answer carries its secret, which is never shown again."""
+    try:
+        body = jsontext.loads(request.get_data())
+    except jsontext.JSONDecodeError as error:
+        raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
+    return jsonify(create_rule(body)), 201
+
+
+def shown(rule: dict) -> dict:
+    """A rule as lists show it: a Slack webhook URL is itself the secret, so only its start is shown."""
+    return {**rule, "url": masked(rule["url"])} if rule["format"] == "slack" else rule
+
+
+@bp.get("/api/v1/alerts")
+def api_list():
+    return jsonify(rules=[shown(rule) for rule in get_store().list_rules()])
+
+
+@bp.delete("/api/v1/alerts/<int:rule_id>")
+def api_delete(rule_id):
+    rule_or_404(rule_id)
+    get_store().delete_rule(rule_id)
+    return "", 204
+
+
+@bp.get("/api/v1/alerts/<int:rule_id>/deliveries")
+def api_deliveries(rule_id):
+    """A rule's delivery log newest first, `limit` a page with a keyset cursor, and its newest messages."""
+    rule_or_404(rule_id)
+    limit, before = page_args(request.args, DELIVERIES_PAGE)
+    store = get_store()
+    rows = named(store.deliveries(rule_id, limit + 1, before))
+    return jsonify(
+        deliveries=rows[:limit], next_cursor=next_cursor(rows, limit), messages=named(store.messages(rule_id, limit))
+    )
+
+
+def named(rows: list[dict]) -> list[dict]:
+    """Name the problem each delivery or message is about (`problem`: id and title, or null)."""
+    for row in rows:
+        row["problem"] = message_problem(*row.pop(ABOUT))
+    return rows
+
+
+@bp.post("/api/v1/alerts/<int:rule_id>/test")
+def api_test(rule_id):
+    return jsonify(send_test(rule_id))
+
+
+@bp.post("/api/v1/alerts/<int:rule_id>/resume")
+def api_resume(rule_id):
+    rule_or_404(rule_id)
+    get_store().resume_rule(rule_id)
+    return jsonify(shown(get_store().get_rule(rule_id)))
+
+
+@bp.post("/api/v1/alerts/messages/<message_id>/redeliver")
+def api_redeliver(message_id):
+    if not get_store().redeliver(message_id):
+        raise ApiError(404, "not_found", f"no alert message {message_id}")
+    return jsonify(redelivering=message_id)

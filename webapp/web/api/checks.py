@@ -1,0 +1,82 @@
+"""POST /api/v1/check: one call analysed under its tool's stored contract, stored nowhere (what `tracediff check` prints
+for fixture files, for a call sent as JSON; the MCP tool `check_call` asks it)."""
+
+from flask import Blueprint, jsonify
+
+from ...analysis import CheckError, call_snapshots, checked_url
+from ...common import jsontext
+from ...pipeline.checks import check_stored
+from ...store.toolcalls import known_tool
+from ..bodies import whole_body
+from ..db import get_store
+from ..errors import ApiError
+
+bp = Blueprint("checks", __name__)
+
+PAYLOADS = ("arguments", "request", "response", "result")  # any JSON value, or text (an HTTP body that is not JSON)
+FIELDS = {"tool", *PAYLOADS, "method", "url", "headers", "status", "result_is_error"}
+
+
+@bp.post("/api/v1/check")
+def check():
+    """Analyse one call (arguments, request body or URL, response, result) under its tool's stored contract."""
+    body = _object_body()
+    tool, status, http = _tool(body), _status(body), _http(body)
+    payloads = {name: body[name] for name in PAYLOADS if body.get(name) is not None}
+    if not payloads and not http:
+        raise ApiError(400, "bad_parameter", "give at least one of arguments, request, url, response or result")
+    is_error = body.get("result_is_error")
+    if is_error is not None and not isinstance(is_error, bool):
+        raise ApiError(400, "bad_parameter", f"result_is_error must be true, false or null; got {is_error!r:.40}")
+    if not known_tool(get_store(), tool):
+        raise ApiError(404, "tool_not_found", f"no tool {tool[:80]!r}: no contract and no calls")
+    snapshots = call_snapshots(payloads, status, http, is_error)
+    return jsonify(check_stored(get_store(), tool, snapshots, status is not None))
+
+
+def _object_body() -> dict:
+    try:
+        body = jsontext.loads(whole_body())
+    except jsontext.JSONDecodeError as error:
+        raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
+    if not isinstance(body, dict):
+        raise ApiError(400, "bad_parameter", 'send a JSON object: {"tool", "arguments", "request", ...}')
+    unknown = sorted(set(body) - FIELDS)
+    if unknown:
+        raise ApiError(400, "bad_parameter", f"unknown field(s) {', '.join(unknown)[:120]}; known: {sorted(FIELDS)}")
+    return body
+
+
+def _tool(body: dict) -> str:
+    tool = body.get("tool")
+    if not isinstance(tool, str) or not tool:
+        raise ApiError(400, "bad_parameter", "tool must name the tool whose contract checks the call")
+    return tool
+
+
+def _status(body: dict) -> int | None:
+    status = body.get("status")
+    if status is not None and (isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599):
+        raise ApiError(400, "bad_parameter", f"status must be an HTTP status from 100 to 599; got {status!r:.40}")
+    return status
+
+
+def _http(body: dict) -> dict | None:
+    """Return the request's method, URL and headers as a request's `http` holds them, or None."""
+    method, url, headers = body.get("method"), body.get("url"), body.get("headers")
+    for name, value in (("method", method), ("url", url)):
+        if value is not None and not isinstance(value, str):
+            raise ApiError(400, "bad_parameter", f"{name} must be text; got {value!r:.40}")
+    if headers is not None and not (
+        isinstance(headers, dict) and all(isinstance(value, str) for value in headers.values())
+    ):
+        raise ApiError(400, "bad_parameter", 'headers must be an object of text values: {"Idempotency-Key": "ik-1"}')
+    http = {"method": method.upper()} if method else {}
+    if url is not None:
+        try:
+            http["url"] = checked_url(url)
+        except CheckError as error:
+            raise ApiError(400, "bad_parameter", str(error)) from None
+    if headers:
+        http["headers"] = headers
+    return http or None

@@ -1,0 +1,98 @@
+"""The tools API under /api/v1/tools: contracts listed, read, replaced, deleted and imported."""
+
+import re
+
+from flask import Blueprint, jsonify, request
+
+from ...common import jsontext
+from ...contracts import (
+    YAML_MEDIA_TYPES,
+    load_document,
+    parse_operations,
+    read_contracts,
+    skipped_patterns,
+    validated_contract,
+)
+from ...pipeline.contracts import save_contracts
+from ..bodies import whole_body
+from ..db import get_store
+from ..errors import ApiError
+from ..security import admin_only
+
+bp = Blueprint("tools_api", __name__)
+
+
+@bp.get("/api/v1/tools")
+def list_tools():
+    return jsonify(tools=get_store().list_tools())
+
+
+@bp.get("/api/v1/tools/<tool:name>")
+def get_tool(name):
+    tool = get_store().get_tool(name)
+    if tool is None:
+        raise ApiError(404, "tool_not_found", f"no contract for tool {name!r}")
+    return jsonify(with_warnings(tool))
+
+
+def with_warnings(tool: dict) -> dict:
+    """Return a stored contract with its `warnings` (patterns RE2 cannot run, skipped), if any."""
+    warnings = skipped_patterns(tool)
+    return {**tool, "warnings": warnings} if warnings else tool
+
+
+@bp.put("/api/v1/tools/<tool:name>")
+@admin_only
+def put_tool(name):
+    """Create or replace a tool's contract; refuse a bad schema with what is wrong."""
+    refuse_unroutable_names([name])
+    contract = validated_contract(name, _json_body())
+    get_store().put_tool(name, contract)
+    return jsonify(with_warnings(get_store().get_tool(name)))
+
+
+@bp.delete("/api/v1/tools/<tool:name>")
+@admin_only
+def delete_tool(name):
+    if not get_store().delete_tool(name):
+        raise ApiError(404, "tool_not_found", f"no contract for tool {name!r}")
+    return "", 204
+
+
+@bp.post("/api/v1/tools/import")
+@admin_only
+def import_tools():
+    """Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document (JSON or YAML)."""
+    operations = parse_operations(request.args.getlist("operation"))
+    document = load_document(whole_body(), "the body", as_yaml=request.mimetype in YAML_MEDIA_TYPES)
+    imported = read_contracts(document, operations)
+    refuse_unroutable_names(imported.contracts)
+    store = get_store()
+    names = save_contracts(store, imported.contracts, imported.only_if_missing)
+    skipped = {"skipped": imported.skipped} if imported.skipped else {}
+    warned = {name: skipped_patterns(store.get_tool(name)) for name in names}
+    warned = {name: [w["message"] for w in found] for name, found in warned.items() if found}
+    return jsonify(imported=names, **skipped, **({"warnings": warned} if warned else {}))
+
+
+# what follows a tool's name in the routes of its own (webapp/web/api/mappings.py): /api/v1/tools/srv/observed is srv's
+TOOL_SUB_ROUTE = re.compile(r"/(?:observed(?:/adopt)?|mappings(?:/[^/]*)?)\Z")
+
+
+def refuse_unroutable_names(names) -> None:
+    """Refuse a tool name that ends as one of a tool's own routes: its URL would reach another tool's."""
+    for name in names:
+        if TOOL_SUB_ROUTE.search(name):
+            raise ApiError(
+                400,
+                "bad_name",
+                f"tool name {name[:80]!r} ends as a tool's own route (/observed, /observed/adopt, /mappings...): "
+                "its URLs would reach another tool's; name it otherwise",
+            )
+
+
+def _json_body():
+    try:
+        return jsontext.loads(whole_body())
+    except jsontext.JSONDecodeError as error:
+        raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error

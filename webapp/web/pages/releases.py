@@ -1,0 +1,42 @@
+"""The /releases page and its JSON twin: each release with its calls and problems, and a comparison."""
+
+from flask import Blueprint, abort, jsonify, request
+
+from ...pipeline.releases import list_releases
+from ..api.releases import Refused, releases_data
+from ..db import get_store
+from ..errors import ApiError
+from ..render.pages import page_or_fragment
+
+bp = Blueprint("releases", __name__)
+
+
+def _page_data() -> dict:
+    try:
+        data = releases_data(request.args)
+    except Refused as refused:
+        abort(refused.args[0], description=refused.args[2])
+    everything = list_releases(get_store()) if request.args.get("release") else data["releases"]
+    order = [entry["release"] for entry in everything]  # newest first: the one after a release is its successor
+    previous = {name: order[i + 1] for i, name in enumerate(order[:-1])}
+    return {
+        **data,
+        "all_releases": order,
+        "previous": previous,
+        "asked": {name: (request.args.get(name) or "").strip() for name in ("release", "compare")},
+    }
+
+
+@bp.get("/releases")
+def page():
+    """Show the releases, each with its calls, new and regressed problems and sources; and a comparison."""
+    return page_or_fragment("releases.html", "partials/releases.html", **_page_data())
+
+
+@bp.get("/releases.json")
+def page_json():
+    """Return the releases page's data (the API's document)."""
+    try:
+        return jsonify(releases_data(request.args))
+    except Refused as refused:
+        raise ApiError(*refused.args) from None

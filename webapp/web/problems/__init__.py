@@ -1,1 +1,0 @@
-"""The problems' HTTP adapters: their pages, their JSON API and their part of the OpenAPI document."""
