@@ -1,13 +1,13 @@
-"""Merge contracts read from documents into the stored ones (webapp/pipeline/contracts.py saves them)."""
+"""Contracts read from documents, merged into the stored ones (pipeline/contracts.py saves them)."""
 
 from .checks import CONTRACT_KEYS, validated_contract
 
 
 def merged_contracts(contracts: dict[str, dict], stored: dict[str, dict | None], only_if_missing=()) -> dict:
-    """Return {name: contract}: each read contract merged into the stored one (a part the document lacks is
-    kept), all checked. A part named in `only_if_missing` is taken only when the stored contract has none.
+    """Return {name: contract}: each read contract merged into the stored one, all checked.
 
-    `stored` holds the stored contract of each name in `contracts` (None: no contract yet)."""
+    A part the document lacks is kept; a part named in `only_if_missing` is taken only when the
+    stored contract has none. `stored` holds the stored contract of each name (None: none yet)."""
     merged = {}
     for name, parts in contracts.items():
         existing = stored.get(name) or {}

@@ -21,11 +21,13 @@ def analysis_digest(store, name: str | None) -> str | None:
 
 
 def save_contracts(store, contracts: dict[str, dict], only_if_missing=()) -> list[str]:
-    """Merge each contract into the stored one (a part the document lacks is kept), check all, then save.
+    """Merge each contract into the stored one, check all, then save; return the names saved.
 
-    A part named in `only_if_missing` is taken only when the stored contract has none.
+    A part the document lacks is kept; a part named in `only_if_missing` is taken only when the
+    stored contract has none.
     """
-    merged = merged_contracts(contracts, {name: store.get_tool(name) for name in contracts}, only_if_missing)
+    stored = {name: store.get_tool(name) for name in contracts}
+    merged = merged_contracts(contracts, stored, only_if_missing)
     for name, contract in merged.items():
         store.put_tool(name, contract)
     return sorted(merged)

@@ -1,13 +1,14 @@
-"""Read problems' strips from the store: the counts a layout needs (problems/timeline.py), in its bars."""
+"""Problems' strips from the store: the counts a layout needs, in its bars (see timeline.py)."""
 
 from ..problems.timeline import BARS, drawn, layout, too_many_for_fine
 
 
 def strips(store, numbers: list[int], since: str, until: str, bars: int = BARS) -> dict[int, dict]:
-    """Return {problem number: strip} over exactly since..until, with `hours` ({hour key: occurrences}).
+    """Return {problem number: strip} over exactly since..until.
 
-    Only occurrences inside the range count: whole hours come from the hourly rollup, a short range and
-    the partial hours at its ends from the calls' own times."""
+    Each strip has its bars and `hours` ({hour key: occurrences}). Only occurrences inside the range
+    count: whole hours come from the hourly rollup, a short range and the partial hours at its ends
+    from the calls' own times."""
     plan = layout(since, until, bars)
     if plan.fine and too_many_for_fine(store.problems_hourly(numbers, since, until)):
         plan = layout(since, until, bars, fine=False)

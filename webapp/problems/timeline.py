@@ -199,10 +199,14 @@ def sparkline(strip: dict, width: int = 120, height: int = 20) -> list[dict]:
 
 
 def too_many_for_fine(hourly: dict[int, dict[str, int]]) -> bool:
-    """Say whether a range's hours ({problem: {hour key: occurrences}}) hold too many to read call by call."""
+    """Say whether a range's hours hold too many occurrences to read call by call.
+
+    `hourly` is {problem: {hour key: occurrences}}, as the hourly rollup reads it."""
     return sum(sum(hours.values()) for hours in hourly.values()) > FINE_MAX_OCCURRENCES
 
 
 def drawn(counts: dict[str, int], plan: Layout) -> dict:
-    """Return one problem's strip: its counts ({time key: occurrences}) in the plan's bars, and `hours`."""
+    """Return one problem's strip: its counts in the plan's bars, and `hours`.
+
+    `counts` is {time key: occurrences}: hour keys from the rollup, finer keys from the calls."""
     return {**buckets(counts, plan), "hours": per_hour(counts)}
