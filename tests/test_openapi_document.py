@@ -4,7 +4,7 @@
 import copy
 
 from webapp.analysis import KIND_NAMES
-from webapp.ingest.model import SNAPSHOTS
+from webapp.common.stages import CORE, NAMES
 from webapp.problems.fingerprint import SCHEMA_KIND
 from webapp.problems.states import STATES
 from webapp.version import __version__
@@ -30,8 +30,8 @@ def stale(document: dict) -> list[str]:
     owned = [
         (KIND_NAMES, ([*KIND_NAMES], [*KIND_NAMES, SCHEMA_KIND])),
         (STATES, ([*STATES],)),
-        # the mapped three name a finding's ends and a mapping's sides; `result` is in the others
-        (SNAPSHOTS, ([*SNAPSHOTS], [*SNAPSHOTS[:3]])),
+        # the core stages name a finding's ends and a mapping's sides; every stage is in the others
+        (NAMES, ([*NAMES], [*CORE])),
     ]
     wrong = []
     for place, values in enums(document):

@@ -3,12 +3,13 @@ a tool's stored contract: webapp/pipeline/checks.py), from payloads given as JSO
 
 from urllib.parse import urlsplit
 
+from ..common.stages import CORE
 from .engine import analyze_call
 from .findings.kinds import worst
 from .rules.response_checks import carries_an_error, error_body, error_schema_for
 from .schemas.validation import is_valid
 
-STAGES = ("arguments", "request", "response")  # the three a check always reports; `result` when given
+STAGES = CORE  # the stages a check always reports; the others when given
 
 
 class CheckError(ValueError):

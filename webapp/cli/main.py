@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..common.stages import NAMES
 from ..version import __version__
 from .alerts import alerts
 from .common import (
@@ -121,7 +122,7 @@ def tools_show(name, database):
 @click.argument("name")
 @click.option(
     "--stage",
-    type=click.Choice(["arguments", "request", "response", "result"]),
+    type=click.Choice(NAMES),
     default=None,
     help="Print only this stage's schema [default: every stage, with its calls].",
 )
