@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-SCRIPTS = ("ingest", "analysis", "pages", "cli", "shapes", "grouping", "prune", "observed", "wide", "lint")
+SCRIPTS = ("ingest", "analysis", "pages", "cli", "shapes", "grouping", "prune", "observed", "wide", "lint", "redos")
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from ..common.pointers import MISSING, is_pointer
+from ..common.stages import CORE
 from .alignment.builder import Aligner
 from .alignment.result_column import returned_pairs
 from .alignment.rows import expand
@@ -21,7 +22,7 @@ from .wire.located import located_result
 from .wire.locations import Request, body_part, quiet_roots, read_request
 from .wire.parameters import template_of
 
-STAGES = ("arguments", "request", "response")
+STAGES = CORE  # validated by their own schema and aligned; the result has rules of its own
 MAX_FINDINGS = 1000
 
 
@@ -56,16 +57,16 @@ def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True, bu
         status = status_code(snapshots.get("response"))
         wire = read_request(snapshots.get("request"), docs["request"], docs["arguments"], template_of(contract))
         docs["request"] = wire.body  # a GET's empty body, a form body: no JSON body to validate
-        validation = {
-            stage: _validation(stage, docs[stage], snapshots.get(stage), contract, status, parse_errors.get(stage))
-            for stage in STAGES
-        }
-        docs["request"] = wire.document
-        reading = read_result(snapshots.get("result"))
-        name, schema = _result_schema(contract, reading, snapshots.get("response") is not None)
-        if name is not None:
-            validation["result"] = _result_validation(reading, name, schema)
+        validation = {}  # filled in stage by stage: the budget may stop it half way
         try:
+            for stage in STAGES:
+                snap, error = snapshots.get(stage), parse_errors.get(stage)
+                validation[stage] = _validation(stage, docs[stage], snap, contract, status, error)
+            docs["request"] = wire.document
+            reading = read_result(snapshots.get("result"))
+            name, schema = _result_schema(contract, reading, snapshots.get("response") is not None)
+            if name is not None:
+                validation["result"] = _result_validation(reading, name, schema)
             comparison = _comparisons(docs, contract, status, validation, findings, wire)
             comparison.returned = _way_back(docs["response"], status, reading, contract, findings)
             result = _result(docs, comparison, validation, sort_findings(findings), sparse)
@@ -76,6 +77,9 @@ def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True, bu
         except OutOfTime:
             why = f"stopped after its time budget of {budget:g} s of CPU; `tracediff reanalyze --budget` retries"
     empty = {stage: None for stage in STAGES}
+    for stage in STAGES:  # a stage the budget stopped before is not judged
+        name = _schema_for(stage, contract, status)[0]
+        validation.setdefault(stage, {"schema": name, "valid": None, "errors": []})
     result = _result(empty, Comparison(Pairing(None, None)), validation, sort_findings(findings), sparse)
     result["incomplete"] = why
     return result

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..common.stages import NAMES
 from ..version import __version__
 from .alerts import alerts
 from .common import (
@@ -76,7 +77,8 @@ def tools():
 def tools_import(files, operations, database):
     """Import tool definitions, contracts or OpenAPI documents (JSON, or YAML: .yaml/.yml)."""
     from .. import pipeline
-    from ..contracts import ContractError, import_files
+    from ..contracts import ContractError, skipped_patterns
+    from ..pipeline.contracts import import_files
 
     store = _open_store(_settings(database))
     try:
@@ -87,6 +89,9 @@ def tools_import(files, operations, database):
     click.echo(f"imported {len(names)} tool contract(s): {', '.join(names)}")
     for tool in skipped:
         click.echo(f"skipped {tool['name']} ({tool['type']}): {tool['reason']}")
+    for name in names:
+        for warning in skipped_patterns(store.get_tool(name)):
+            click.echo(f"warning: {name}: {warning['message']}", err=True)
 
 
 tools.add_command(tools_map)
@@ -118,7 +123,7 @@ def tools_show(name, database):
 @click.argument("name")
 @click.option(
     "--stage",
-    type=click.Choice(["arguments", "request", "response", "result"]),
+    type=click.Choice(NAMES),
     default=None,
     help="Print only this stage's schema [default: every stage, with its calls].",
 )

@@ -1,10 +1,15 @@
-"""The Python jsonschema validator, its formats checked by jsonschema-rs; imported only when needed.
+"""The Python jsonschema validator, its formats checked by jsonschema-rs and its patterns run by
+RE2; imported only when needed.
 
 Importing jsonschema loads every optional format library installed beside it (rfc3987-syntax alone
 compiles ~35 Lark grammars: seconds; python-jsonschema issues 1428 and 1392). The analysis asks
 jsonschema-rs first and imports this module only to describe errors; its format verdicts are
 jsonschema-rs's own, so those libraries are never needed, and are kept out of the import even when
 something else installed them.
+
+Its own `pattern`, `patternProperties` and `additionalProperties` run patterns with Python's
+backtracking `re`: here they run them with RE2 (webapp/common/patterns.py), within the analysis'
+time budget.
 """
 
 import sys
@@ -12,6 +17,9 @@ from contextlib import contextmanager
 from functools import lru_cache
 
 import jsonschema_rs
+
+from ...common import patterns
+from ..budget import OutOfTime, spent
 
 # The libraries behind jsonschema's own format checkers that cost the most to import.
 _FORMAT_LIBRARIES = (
@@ -40,8 +48,8 @@ def _without_format_libraries():
 
 with _without_format_libraries():
     from jsonschema import Draft7Validator, FormatChecker
-    from jsonschema.exceptions import FormatError, SchemaError
-    from jsonschema.validators import validator_for
+    from jsonschema.exceptions import FormatError, SchemaError, ValidationError
+    from jsonschema.validators import extend, validator_for
 from referencing import Registry  # noqa: E402  (after the format libraries are hidden)
 from referencing.exceptions import Unresolvable  # noqa: E402
 
@@ -75,7 +83,65 @@ def _format_validator(dialect: str, format_name: str):
 
 
 def python_validator(schema):
-    """Return a jsonschema validator for a schema: its declared dialect (else draft 7), offline."""
+    """Return a jsonschema validator for a schema: its declared dialect (else draft 7), offline,
+    its patterns run by RE2.
+
+    The patterns RE2 cannot run are left out (webapp/common/patterns.py `runnable`), and so is
+    `unevaluatedProperties` beside any `patternProperties`: jsonschema reads those keys with
+    `re` (jsonschema-rs describes such a schema's errors: validation.py)."""
     cls = validator_for(schema, default=Draft7Validator)
     dialect = cls.META_SCHEMA.get("$schema") or cls.META_SCHEMA.get("id") or _DRAFT7
-    return cls(schema, format_checker=RustFormats(dialect), registry=_OFFLINE)
+    schema = patterns.runnable(schema)
+    if patterns.unevaluated_by_pattern(schema):
+        schema = patterns.without_keyword(schema, "unevaluatedProperties")
+    return _linear(cls)(schema, format_checker=RustFormats(dialect), registry=_OFFLINE)
+
+
+@lru_cache(maxsize=16)
+def _linear(cls):
+    """Return the validator class with its pattern keywords run by RE2."""
+    keywords = {"pattern": _pattern, "patternProperties": _pattern_properties}
+    keywords["additionalProperties"] = _additional_properties
+    return extend(cls, {k: v for k, v in keywords.items() if k in cls.VALIDATORS})
+
+
+def _matches(pattern: str, text: str) -> bool:
+    """Run a contract's pattern in RE2 while the analysis has time (one RE2 cannot run was left
+    out of the schema: it would match)."""
+    if spent():
+        raise OutOfTime
+    return patterns.search(pattern, text) is not False
+
+
+def _pattern(validator, pattern, instance, schema):
+    if validator.is_type(instance, "string") and not _matches(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(validator, pattern_properties, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in pattern_properties.items():
+        for key, value in instance.items():
+            if _matches(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(validator, additional, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    declared, named = schema.get("properties", {}), schema.get("patternProperties", {})
+    extras = [k for k in instance if k not in declared and not any(_matches(p, k) for p in named)]
+    if validator.is_type(additional, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], additional, path=extra)
+    elif not additional and extras:
+        shown = ", ".join(repr(extra) for extra in sorted(extras))
+        if named:
+            verb = "does" if len(extras) == 1 else "do"
+            listed = ", ".join(repr(p) for p in sorted(named))
+            yield ValidationError(f"{shown} {verb} not match any of the regexes: {listed}")
+        else:
+            verb = "was" if len(extras) == 1 else "were"
+            text = f"Additional properties are not allowed ({shown} {verb} unexpected)"
+            yield ValidationError(text)

@@ -1,12 +1,17 @@
-"""Validate a snapshot against a JSON Schema: every error, at a JSON Pointer, with hints."""
+"""Validate a snapshot against a JSON Schema: every error, at a JSON Pointer, with hints.
+
+Every pattern runs in linear time: jsonschema-rs with its `regex` engine (not `fancy-regex`, which
+backtracks), the Python validator with RE2 (pyschema.py); a pattern RE2 cannot run is left out
+(webapp/common/patterns.py)."""
 
 import re
 from functools import lru_cache
 
 import jsonschema_rs
 
-from ...common import jsontext
+from ...common import jsontext, patterns
 from ...common.pointers import child, from_tokens
+from ..budget import tick
 from .fast_errors import fast_errors
 from .hints import closest
 
@@ -26,11 +31,13 @@ def _cached_validator(key: bytes):
 @lru_cache(maxsize=256)
 def _cached_fast(key: bytes):
     """Return a jsonschema-rs validator (Draft 7 unless $schema says otherwise), or None."""
-    schema = jsontext.loads(key)
+    schema = patterns.runnable(jsontext.loads(key))
+    linear = jsonschema_rs.RegexOptions()
+    options = {"validate_formats": True, "retriever": _no_fetch, "pattern_options": linear}
     try:
         if isinstance(schema, dict) and "$schema" in schema:
-            return jsonschema_rs.validator_for(schema, validate_formats=True, retriever=_no_fetch)
-        return jsonschema_rs.Draft7Validator(schema, validate_formats=True, retriever=_no_fetch)
+            return jsonschema_rs.validator_for(schema, **options)
+        return jsonschema_rs.Draft7Validator(schema, **options)
     except Exception:  # a schema the Rust validator cannot take: the Python one decides
         return None
 
@@ -85,13 +92,14 @@ def validate(instance, schema) -> list[dict]:
     fast = _cached_fast(key)
     if _surely_valid(fast, instance):
         return []
-    errors = fast_errors(fast, instance, schema, MAX_ERRORS) if fast is not None and _is_big(instance) else None
+    errors = None
+    if fast is not None and (_is_big(instance) or patterns.unevaluated_by_pattern(schema)):
+        errors = fast_errors(fast, instance, schema, MAX_ERRORS)
     if errors is None:
         from .pyschema import SCHEMA_ERRORS
 
         try:
-            validator = _cached_validator(key)
-            raw = list(validator.iter_errors(instance))
+            raw = _python_errors(_cached_validator(key), instance)
         except SCHEMA_ERRORS as exc:
             return [{"path": "", "keyword": "$schema", "message": f"schema cannot be used: {exc}", "schema_path": ""}]
         errors = []
@@ -101,6 +109,15 @@ def validate(instance, schema) -> list[dict]:
                 break
     errors.sort(key=lambda e: (e["path"], e["schema_path"], e["message"]))
     return errors[:MAX_ERRORS]
+
+
+def _python_errors(validator, instance) -> list:
+    """Return the Python validator's errors, counting each against the analysis' time budget."""
+    raw = []
+    for error in validator.iter_errors(instance):
+        tick()
+        raw.append(error)
+    return raw
 
 
 def _describe(error) -> list[dict]:
@@ -129,10 +146,10 @@ def _describe(error) -> list[dict]:
 
 def _unexpected_keys(error, base: dict) -> list[dict]:
     declared = list(error.schema.get("properties", {}))
-    patterns = list(error.schema.get("patternProperties", {}))
+    named = list(error.schema.get("patternProperties", {}))
     out = []
     for key in error.instance:
-        if key in declared or any(re.search(p, key) for p in patterns):
+        if key in declared or any(patterns.search(p, key) is not False for p in named):
             continue
         item = dict(base, path=child(base["path"], key), message=f"{key!r} is not a declared property")
         hint = closest(key, declared)

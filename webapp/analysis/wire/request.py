@@ -1,7 +1,10 @@
 """Read an HTTP request as sent: the URL's path segments and query, form bodies, GraphQL, chosen headers."""
 
 import re
+from functools import lru_cache
 from urllib.parse import parse_qsl, unquote, urlsplit
+
+import re2
 
 from ...common import jsontext
 
@@ -10,6 +13,8 @@ _FORM_TEXT = re.compile(r"^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$")
 _VARIABLE = re.compile(r"\{([^{}/]+)\}")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
+_LINEAR = re2.Options()
+_LINEAR.log_errors = False
 MAX_PARAMS = 500  # query parameters or form fields read per request; the rest is not compared
 FORM = "application/x-www-form-urlencoded"
 # Request headers a mapping layer fills from arguments; the rest (auth, user agent...) are the client's.
@@ -128,6 +133,17 @@ def segments(path: str) -> list[str]:
 
 def match_template(template: str, path: str) -> dict | None:
     """Return {variable: value} when the path fits a URL template (`/v1/invoices/{invoiceId}/pay`), else None."""
+    program, names = _template_program(template)
+    hit = program.fullmatch(path.rstrip("/") or "/") if program is not None else None
+    if hit is None or not names:
+        return None
+    return {name: unquote(value) for name, value in zip(names, hit.groups())}
+
+
+@lru_cache(maxsize=1024)
+def _template_program(template: str) -> tuple:
+    """Compile a URL template into (RE2 program, its variables): neighbouring variables
+    (`{a}{b}{c}`) would make a backtracking engine take polynomial time on a path that misses."""
     parts, names = [], []
     for piece in re.split(r"(\{[^{}/]+\})", template.rstrip("/") or "/"):
         found = _VARIABLE.fullmatch(piece)
@@ -135,11 +151,11 @@ def match_template(template: str, path: str) -> dict | None:
             names.append(found.group(1))
             parts.append("([^/]+)")
         else:
-            parts.append(re.escape(piece))
-    hit = re.fullmatch("".join(parts), path.rstrip("/") or "/")
-    if hit is None or not names:
-        return None
-    return {name: unquote(value) for name, value in zip(names, hit.groups())}
+            parts.append(re2.escape(piece))
+    try:
+        return re2.compile("".join(parts), _LINEAR), tuple(names)
+    except re2.error:  # past RE2's memory bound (thousands of variables): no path fits it
+        return None, ()
 
 
 def template_variables(template: str) -> list[str]:

@@ -22,8 +22,9 @@ def counts_line(outcomes: list[dict], noun: str = "call") -> str:
     )
 
 
-def text(outcomes: list[dict], folders: bool, noun: str = "call") -> str:
-    """The terminal report: the analysis of one call, or a line per folder and the counts."""
+def text(outcomes: list[dict], folders: bool, noun: str = "call", told=()) -> str:
+    """The terminal report: the analysis of one call, or a line per folder and the counts; the
+    findings of the kinds in `told` are listed under a passing folder too."""
     if not folders:
         return visible(format_check(outcomes[0]["result"]))
     lines = []
@@ -38,6 +39,8 @@ def text(outcomes: list[dict], folders: bool, noun: str = "call") -> str:
             lines += [f"  {line}" for line in format_check(o["result"]).splitlines()]
         else:
             lines.append(f"PASS   {name}")
+            shown = [f for f in (o["result"] or {}).get("findings", ()) if f["kind"] in told]
+            lines += [f"  {f['severity']} {f['kind']}: {f['message']}" for f in shown]
     lines.append(counts_line(outcomes, noun))
     return visible("\n".join(lines))
 

@@ -11,6 +11,7 @@ from ...common.pointers import is_pointer
 from .compare import pair_mismatches, record
 from .fields import arguments_tree, request_tree
 from .pairs import Pairs
+from .patterns import pattern_findings
 from .schemas import fills_itself
 from .targets import Target, lint_targets
 
@@ -24,6 +25,7 @@ KINDS = (
     "format_mismatch",
     "range_mismatch",
     "required_mismatch",
+    "pattern_skipped",
 )
 
 
@@ -36,7 +38,7 @@ def lint_contract(contract: dict) -> list[dict]:
         out += pair_mismatches(pairs.left[pointer], found, how, pairs.transforms.get(pointer))
     for left, right in pairs.also:
         out += pair_mismatches(left, right, "same", pairs.transforms.get(left.pointer))
-    out += _unmapped(pairs, consumed) + _unfilled(pairs)
+    out += _unmapped(pairs, consumed) + _unfilled(pairs) + pattern_findings(contract)
     return sorted(out, key=_order)
 
 

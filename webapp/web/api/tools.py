@@ -10,9 +10,10 @@ from ...contracts import (
     load_document,
     parse_operations,
     read_contracts,
-    save_contracts,
+    skipped_patterns,
     validated_contract,
 )
+from ...pipeline.contracts import save_contracts
 from ..bodies import whole_body
 from ..db import get_store
 from ..errors import ApiError
@@ -31,7 +32,13 @@ def get_tool(name):
     tool = get_store().get_tool(name)
     if tool is None:
         raise ApiError(404, "tool_not_found", f"no contract for tool {name!r}")
-    return jsonify(tool)
+    return jsonify(with_warnings(tool))
+
+
+def with_warnings(tool: dict) -> dict:
+    """Return a stored contract with its `warnings` (patterns RE2 cannot run, skipped), if any."""
+    warnings = skipped_patterns(tool)
+    return {**tool, "warnings": warnings} if warnings else tool
 
 
 @bp.put("/api/v1/tools/<tool:name>")
@@ -41,7 +48,7 @@ def put_tool(name):
     refuse_unroutable_names([name])
     contract = validated_contract(name, _json_body())
     get_store().put_tool(name, contract)
-    return jsonify(get_store().get_tool(name))
+    return jsonify(with_warnings(get_store().get_tool(name)))
 
 
 @bp.delete("/api/v1/tools/<tool:name>")
@@ -60,9 +67,12 @@ def import_tools():
     document = load_document(whole_body(), "the body", as_yaml=request.mimetype in YAML_MEDIA_TYPES)
     imported = read_contracts(document, operations)
     refuse_unroutable_names(imported.contracts)
-    names = save_contracts(get_store(), imported.contracts, imported.only_if_missing)
+    store = get_store()
+    names = save_contracts(store, imported.contracts, imported.only_if_missing)
     skipped = {"skipped": imported.skipped} if imported.skipped else {}
-    return jsonify(imported=names, **skipped)
+    warned = {name: skipped_patterns(store.get_tool(name)) for name in names}
+    warned = {name: [w["message"] for w in found] for name, found in warned.items() if found}
+    return jsonify(imported=names, **skipped, **({"warnings": warned} if warned else {}))
 
 
 # what follows a tool's name in the routes of its own (webapp/web/api/mappings.py): /api/v1/tools/srv/observed is srv's

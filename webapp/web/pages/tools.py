@@ -2,7 +2,7 @@
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
-from ...contracts import ContractError
+from ...contracts import ContractError, skipped_patterns
 from ...inference.hints import map_command
 from ...pipeline import mappings as toolmappings
 from ...pipeline import observed as toolobserved
@@ -67,6 +67,7 @@ def tool_data(name: str) -> dict:
         "way_back": way_back_counts(store, name, WAY_BACK_KINDS),
         "observed": toolobserved.observed_view(store, name),
         "from_traffic": traffic_mark(contract),  # the arguments schema came from a definition a model was offered
+        "warnings": skipped_patterns(contract),  # patterns RE2 cannot run: skipped, never run
     }
 
 
