@@ -1,27 +1,41 @@
 """Save contracts read from documents, merging each into the stored one."""
 
+from functools import partial
+
 from .checks import CONTRACT_KEYS, validated_contract
 from .documents import load_file
 from .read import read_contracts
 
 
 def save_contracts(store, contracts: dict[str, dict], only_if_missing=()) -> list[str]:
-    """Merge each contract into the stored one (a part the document lacks is kept), check all, then save.
+    """Merge each contract into the stored one (a part the document lacks is kept), check all, then
+    save them in one transaction.
 
-    A part named in `only_if_missing` is taken only when the stored contract has none.
+    A part named in `only_if_missing` is taken only when the stored contract has none. The merges
+    are checked before the transaction; inside it, a contract changed meanwhile (a confirm, an
+    adopt) is merged again from what is stored then, so that change is kept.
     """
-    merged = {}
-    for name, parts in contracts.items():
-        existing = store.get_tool(name) or {}
-        given = {
-            key: value
-            for key, value in parts.items()
-            if value is not None and not (key in only_if_missing and existing.get(key))
-        }
-        merged[name] = validated_contract(name, {**_parts(existing), **given})
-    for name, contract in merged.items():
-        store.put_tool(name, contract)
-    return sorted(merged)
+    read = {name: store.get_tool(name) for name in contracts}
+    ready = {name: merged(name, contracts[name], read[name], only_if_missing) for name in contracts}
+
+    def change(name: str, stored: dict | None) -> dict:
+        if stored == read[name]:
+            return ready[name]
+        return merged(name, contracts[name], stored, only_if_missing)
+
+    store.change_tools({name: partial(change, name) for name in contracts})
+    return sorted(contracts)
+
+
+def merged(name: str, parts: dict, stored: dict | None, only_if_missing=()) -> dict:
+    """Return the checked contract of a document's `parts` merged into the stored contract."""
+    existing = stored or {}
+    given = {
+        key: value
+        for key, value in parts.items()
+        if value is not None and not (key in only_if_missing and existing.get(key))
+    }
+    return validated_contract(name, {**_parts(existing), **given})
 
 
 def _parts(contract: dict) -> dict:
