@@ -17,12 +17,14 @@ class Receiver:
         self.hold_s = 0.0  # keep the answer to the next accepted message this long (a sender killed mid-request)
         self.holding = threading.Event()
         self.attempts, self.accepted = [], []
+        self.paths = []  # the path and query of every request, as sent
         self.lock = threading.Lock()
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                receiver.paths.append(self.path)
                 status, extra = receiver.answer(dict(self.headers), body)
                 receiver.hold(status)
                 try:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from test_analysis_findings import ORDER_ARGS, ORDER_CONTRACT, call, order_request
 
 from webapp.analysis import MAX_ROWS, analyze_call, full_alignment
+from webapp.pipeline.contracts import analysis_contract
 from webapp.store import Store
 
 
@@ -165,7 +166,8 @@ def sample_calls(sample_file, tmp_path_factory):
     for trace_id, call_id in keys:
         inputs = store.call_inputs(trace_id, call_id)
         stored = next(c for c in store.get_trace(trace_id)["calls"] if c["call_id"] == call_id)
-        calls.append((inputs["snapshots"], store.get_tool(inputs["tool"]) if inputs["tool"] else None, stored))
+        # the contract the calls were analysed under: the stored one plus the pairs their traffic taught
+        calls.append((inputs["snapshots"], analysis_contract(store, inputs["tool"]), stored))
     store.close()
     return calls
 

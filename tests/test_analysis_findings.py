@@ -5,7 +5,7 @@ import copy
 import pytest
 from helpers import nested
 
-from webapp.analysis import FINDING_KINDS, analyze_call
+from webapp.analysis import DEFAULT_ERROR_SCHEMA, FINDING_KINDS, analyze_call
 
 
 def call(arguments=None, request=None, response=None, status=None, contract=None):
@@ -125,7 +125,7 @@ def test_a_default_filled_in_by_code_and_declared_by_the_request_schema_is_info(
 
 def test_a_proper_error_body_on_a_429_is_clean():
     body = {"code": "rate_limited", "message": "Too many requests", "retryable": True}
-    result = call(ORDER_ARGS, order_request(), body, 429, ORDER_CONTRACT)
+    result = call(ORDER_ARGS, order_request(), body, 429, {**ORDER_CONTRACT, "error_schema": DEFAULT_ERROR_SCHEMA})
     assert result["findings"] == []
     assert result["validation"]["response"] == {"schema": "default_error_schema", "valid": True, "errors": []}
 
@@ -349,17 +349,52 @@ def test_response_fields_the_request_did_not_send_are_not_reported():
     assert call(request, request, response, 201)["findings"] == []
 
 
-def test_an_error_body_without_retryable_is_error_shape():
+ENVELOPE = {"error_schema": DEFAULT_ERROR_SCHEMA}  # a contract that declares the default envelope
+
+
+def test_an_error_body_without_retryable_is_error_shape_where_the_envelope_is_declared():
     body = {"code": "rate_limited", "message": "Too many requests"}
-    found = only(call(None, None, body, 429), "error_shape")
+    found = only(call(None, None, body, 429, ENVELOPE), "error_shape")
     assert found["severity"] == "error" and found["right"]["path"] == "/retryable"
     assert found["message"] == "error body at /retryable: 'retryable' is a required property"
 
 
 def test_a_wrapped_error_envelope_is_checked_inside_its_error_key():
     body = {"error": {"code": "not_found", "message": "No such invoice"}}
-    found = only(call(None, None, body, 404), "error_shape")
+    found = only(call(None, None, body, 404, ENVELOPE), "error_shape")
     assert found["right"]["path"] == "/error/retryable"
+
+
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ({"code": "rate_limited", "message": "Too many requests"}, 429),
+        ({"message": "Not Found", "documentation_url": "https://docs.github.com/rest"}, 404),  # GitHub
+        ({"ok": False, "error": "channel_not_found"}, 200),  # Slack: errors come with HTTP 200
+        ({"error": {"type": "invalid_request_error", "message": "No such customer"}}, 404),  # Stripe
+        ({"type": "about:blank", "title": "Not Found", "status": 404, "detail": "No such order"}, 404),  # RFC 9457
+        ({"errors": [{"message": "Throttled", "extensions": {"code": "THROTTLED"}}]}, 200),  # GraphQL
+        ({"errors": [{"message": "Not a recognized ID", "help": "https://developers.asana.com"}]}, 400),  # Asana
+        ({"object": "error", "status": 429, "code": "rate_limited", "message": "Slow down"}, 429),  # Notion
+    ],
+)
+def test_error_answers_as_services_send_them_are_quiet_where_no_envelope_is_declared(body, status):
+    assert loud(call(None, None, body, status)) == []
+
+
+@pytest.mark.parametrize(
+    "body, status, path",
+    [
+        ({"documentation_url": "https://docs.github.com/rest", "status": "404"}, 404, "/message"),
+        ({"ok": False}, 429, "/error"),
+        ({"errors": [{"help": "https://developers.asana.com/docs/errors"}]}, 400, "/errors/0/message"),
+        ({"object": "error", "status": 400, "message": "body failed validation"}, 400, "/code"),
+        ({"error": {"type": "invalid_request_error", "param": "product"}}, 400, "/error/message"),
+    ],
+)
+def test_an_error_in_a_common_shape_that_lost_its_text_or_code_is_error_shape(body, status, path):
+    found = only(call(None, None, body, status), "error_shape")
+    assert (found["severity"], found["right"]["path"]) == ("warning", path)
 
 
 def test_a_2xx_with_an_error_body_is_status_mismatch():

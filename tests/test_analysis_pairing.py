@@ -271,3 +271,12 @@ def test_an_argument_whose_mapped_counterpart_is_missing_is_dropped_not_paired_w
     mapping = [{"arguments": "/instant", "request": "/express", "inferred": True}]
     found = only(call({"amount": 5, "instant": False}, {"value": 5, "dryRun": False}, {"mapping": mapping}), "dropped")
     assert found["left"]["path"] == "/instant" and found["severity"] == "warning"
+
+
+def test_a_field_moved_out_of_the_wrapper_its_mapping_names_is_dropped_not_paired_by_its_key():
+    # Asana's layer sends {"data": {"name": ...}}: a release that writes `name` beside `data` broke the mapping
+    contract = {"mapping": [{"arguments": "/name", "request": "/data/name", "inferred": True}]}
+    args = {"name": "Review contract", "notes": "Due soon."}
+    assert loud(call(args, {"data": {"name": "Review contract", "notes": "Due soon."}}, contract)) == []
+    broken = call(args, {"data": {"notes": "Due soon."}, "name": "Review contract"}, contract)
+    assert [(f["kind"], *ends(f)) for f in loud(broken)] == [("dropped", "/name", None)]

@@ -2,7 +2,7 @@
 
 import copy
 
-from webapp.analysis import analyze_call
+from webapp.analysis import DEFAULT_ERROR_SCHEMA, analyze_call
 from webapp.analysis.schemas.validation import get_validator, validate
 from webapp.common.pointers import from_tokens, tokens
 
@@ -118,14 +118,20 @@ def test_a_4xx_response_is_validated_against_the_contract_error_schema():
     assert result["validation"]["response"] == {"schema": "error_schema", "valid": True, "errors": []}
 
 
-def test_without_contract_only_the_default_error_envelope_is_checked():
+def test_without_contract_nothing_is_validated_not_even_an_error_body():
     ok = analyze_call(snapshots({"a": 1}, {"a": 1}, {"anything": True}, 200), None)["validation"]
     assert ok == {
         stage: {"schema": None, "valid": None, "errors": []} for stage in ("arguments", "request", "response")
     }
-    bad = analyze_call(snapshots(response={"code": "x", "message": "y"}, status=503), None)
+    error = analyze_call(snapshots(response={"code": "x", "message": "y"}, status=503), None)
+    assert error["validation"]["response"] == {"schema": None, "valid": None, "errors": []}
+
+
+def test_the_default_envelope_declared_as_the_error_schema_is_checked_as_the_default():
+    contract = {"error_schema": DEFAULT_ERROR_SCHEMA}
+    bad = analyze_call(snapshots(response={"error": {"code": "x", "message": "y"}}, status=503), contract)
     assert bad["validation"]["response"]["schema"] == "default_error_schema"
-    assert bad["validation"]["response"]["valid"] is False
+    assert [e["path"] for e in bad["validation"]["response"]["errors"]] == ["/error/retryable"]
 
 
 def test_a_snapshot_that_has_not_arrived_is_not_validated():

@@ -66,7 +66,10 @@ def test_an_error_passed_on_with_its_code_and_retry_is_quiet(result):
         ("No orders found.", "no error code or message in it"),
         (mcp("No orders found."), "isError false or absent"),
         (mcp("Error rate_limited, retry later", is_error=False), "isError false or absent"),
-        ({"type": "tool_result", "content": "rate limited, retry later"}, "is_error false or absent"),
+        (
+            {"type": "tool_result", "content": "rate limited, retry later", "is_error": False},
+            "is_error false or absent",
+        ),
         ("I could not find anything for that.", "no error code or message in it"),
     ],
 )
@@ -76,6 +79,21 @@ def test_an_error_swallowed_into_a_success_is_error_hidden_at_the_envelope(resul
     assert finding["left"] == {"snapshot": "response", "path": "/error"}
     assert finding["right"] == {"snapshot": "result", "path": ""}
     assert "HTTP 503 rate_limited" in finding["message"] and told in finding["message"]
+
+
+@pytest.mark.parametrize(
+    "response, status, text",
+    [
+        ({"ok": False, "error": "ratelimited"}, 429, '{"ok": false, "error": "ratelimited"}'),  # Slack's layer
+        ({"error": {"code": "resource_missing", "message": "No such price"}}, 400, "Failed to create price"),  # Stripe
+        ({"errors": [{"message": "Not a recognized ID: 12"}]}, 400, '{"error": "Bad Request"}'),  # Asana's layer
+        ({"object": "error", "status": 429, "code": "rate_limited", "message": "Slow down"}, 429, "rate_limited"),
+    ],
+)
+def test_a_flagless_result_that_says_the_call_failed_hides_nothing(response, status, text):
+    for result in (mcp(text), {"type": "tool_result", "content": text}, text):
+        assert loud(analyse(response, status, result)) == []
+    assert [k for k, *_ in loud(analyse(response, status, mcp(text, is_error=False)))] == ["error_hidden"]
 
 
 def test_a_text_result_the_envelope_told_as_a_success_is_error_hidden_whatever_it_says():
@@ -187,11 +205,11 @@ def test_a_structured_result_in_plain_units_and_other_case_reads_the_same_to_the
 
 
 def test_a_type_changed_on_the_way_back_is_a_warning_at_its_pair():
-    customer = {"id": 42, "vip": False, "currency": "usd", "since": "2026-01-05T10:00:00Z"}
-    retyped = {"customerId": "42", "vip": "false", "currency": "usd", "since": "2026-01-05T10:00:00Z"}
+    customer = {"id": 42, "vip": False, "orders": 3, "currency": "usd", "since": "2026-01-05T10:00:00Z"}
+    retyped = {"customerId": 42, "vip": "false", "orders": "3", "currency": "usd", "since": "2026-01-05T10:00:00Z"}
     found = analyse(customer, 200, mcp("customer", retyped))["findings"]
     assert sorted((f["kind"], f["severity"], f["left"]["path"]) for f in found if f["kind"] == "type_changed") == [
-        ("type_changed", "warning", "/id"),
+        ("type_changed", "warning", "/orders"),
         ("type_changed", "warning", "/vip"),
     ]
     # the same value written another way is not: a case, a date's format
@@ -255,3 +273,23 @@ def test_an_error_sentence_is_the_errors_message_and_error_description_too():
     structured = mcp("x", {"error": {"code": "invalid_grant", "message": "The code expired long ago"}}, True)
     [(kind, message)] = way_back(oauth, 400, structured)
     assert kind == "value_changed" and message.startswith("message:")
+
+
+def test_what_real_layers_reshape_on_the_way_back_is_info_one_call_cannot_blame():
+    issue = {
+        "id": 2871309840,
+        "url": "https://api.github.com/repos/a/b/issues/7",
+        "html_url": "https://github.com/a/b/issues/7",
+    }
+    # GitHub's MCP server: the id as its digits, `url` taken from `html_url`
+    handed = {"id": "2871309840", "url": "https://github.com/a/b/issues/7"}
+    analysis = analyse(issue, 201, mcp(None, handed))
+    assert loud(analysis) == []
+    assert {f["kind"] for f in analysis["findings"]} >= {"type_changed", "value_changed"}
+    # Stripe's layer: a list of ids for `{object, data}`
+    customers = {"object": "list", "data": [{"id": "cus_1", "email": "a@b.co"}], "has_more": False}
+    assert loud(analyse(customers, 200, mcp(None, [{"id": "cus_1"}]))) == []
+    # a url no field of the response holds is still a change
+    assert loud(analyse(issue, 201, mcp(None, {"id": "2871309840", "url": "https://github.com/a/b/issues/8"}))) == [
+        ("value_changed", "/url", "/structuredContent/url")
+    ]

@@ -348,6 +348,26 @@ def test_a_graphql_post_pairs_arguments_with_its_variables_and_its_query_text_is
     ]
 
 
+def test_an_argument_named_query_is_never_paired_with_the_graphql_document():
+    # Linear's search tool: `query` becomes a `filter.or` of `contains`, the body's `query` is the operation
+    args = {"query": "pricing", "limit": 5}
+    body = {
+        "query": "query issues($filter: IssueFilter, $first: Int) { issues(filter: $filter, first: $first) { id } }",
+        "variables": {"filter": {"or": [{"title": {"contains": "pricing"}}]}, "first": 5},
+    }
+    result = call(args, "https://api.linear.app/graphql", body, "POST")
+    assert loud(result) == []
+    assert ("/query", "/query") not in pairs(result)
+
+
+def test_an_index_is_no_name_a_list_item_and_an_unnamed_url_segment_share():
+    # `fields[1]` and the URL's second segment are both "1": the owner fills the segment, `fields` is consumed
+    args = {"owner": "astral-sh", "repo": "uv", "fields": ["author", "commit"]}
+    result = call(args, "https://api.github.com/repos/astral-sh/uv/commits")
+    assert {("/owner", "path:/1"), ("/repo", "path:/2")} <= pairs(result)
+    assert [(f["kind"], f["left"]["path"]) for f in loud(result)] == [("dropped", "/fields")]
+
+
 def test_shapes_a_layer_makes_on_purpose_in_a_json_body_are_quiet():
     assert loud(call({"state": "CLOSED"}, "https://api.github.com/graphql", {"states": ["CLOSED"]}, "POST")) == []
     assert loud(call({"due": "2026-03-01"}, "https://x.example/tasks", {"due": "2026-03-01T00:00:00Z"}, "POST")) == []

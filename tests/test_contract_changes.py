@@ -6,8 +6,9 @@ import threading
 
 import pytest
 
-from webapp.contracts import ContractError, save_contracts
+from webapp.contracts import ContractError
 from webapp.pipeline import mappings as toolmappings
+from webapp.pipeline.contracts import save_contracts
 from webapp.pipeline.definitions import learn_definitions
 from webapp.store import Store
 

@@ -4,6 +4,7 @@ Every import counts, at any depth of a file (a function-level import climbs as s
 relative imports are resolved to the module they name."""
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -259,3 +260,89 @@ def test_the_check_lets_the_face_and_the_package_itself_through(tmp_path, monkey
 def test_bulk_loads_folders_and_the_pipeline_does_not_import_it():
     assert not any(name.startswith("webapp.pipeline.bulk") for name in imported(WEBAPP / "pipeline" / "__init__.py"))
     assert "webapp.pipeline" in imported(WEBAPP / "pipeline" / "bulk.py")
+
+
+# -- store access in the domain --------------------------------------------------------------------
+
+# what a function handed the store (or its connection) calls it
+STORE_PARAMETERS = ("store", "db", "conn", "connection")
+# Method names of the store that other objects the domain uses share (io's write, jsonschema's
+# check_schema): a call of one proves nothing
+SHARED_METHOD_NAMES = ("write", "close", "open", "check_schema")
+
+
+@functools.cache
+def store_methods() -> frozenset[str]:
+    """The public method names of both store engines but those the domain or libraries share too."""
+    from webapp.store.postgresql import PostgresStore
+    from webapp.store.sqlite import SqliteStore
+
+    names = {
+        name
+        for engine in (SqliteStore, PostgresStore)
+        for name in dir(engine)
+        if not name.startswith("_") and callable(getattr(engine, name))
+    }
+    own = {
+        node.name
+        for room in DOMAIN
+        for path in (WEBAPP / room).rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    return frozenset(names - own - set(SHARED_METHOD_NAMES))
+
+
+def store_access(path: Path, methods: set[str]) -> list[str]:
+    """Return how a module's functions take or use the store.
+
+    A parameter named or annotated as the store, or a call of a store method on any object (a
+    renamed parameter still calls `get_tool`)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            arguments = node.args
+            for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+                annotation = ast.unparse(argument.annotation) if argument.annotation else ""
+                if argument.arg in STORE_PARAMETERS or "Store" in annotation:
+                    found.append(f"line {node.lineno}: parameter {argument.arg}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in methods:
+                found.append(f"line {node.lineno}: .{node.func.attr}()")
+    return found
+
+
+def test_no_domain_function_takes_or_calls_the_store():
+    """The domain packages are pure: the pipeline reads the store and hands them values."""
+    methods = store_methods()
+    strays = {
+        str(path.relative_to(WEBAPP)): found
+        for room in DOMAIN
+        for path in sorted((WEBAPP / room).rglob("*.py"))
+        if (found := store_access(path, methods))
+    }
+    listed = "\n".join(f"  {module}: {found}" for module, found in strays.items())
+    assert not strays, f"domain code that takes the store:\n{listed}"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def strip(store, number):\n    return number\n",
+        "def save(db, contract):\n    return contract\n",
+        "def save(target: 'Store', contract):\n    return contract\n",
+        "def save(target: Store | None):\n    return target\n",
+        "def save(target, name):\n    return target.get_tool(name)\n",
+        "def counts(source, numbers):\n    return source.problems_hourly(numbers, '', '')\n",
+    ],
+)
+def test_the_check_sees_a_domain_function_taking_the_store(tmp_path, source):
+    (tmp_path / "probe.py").write_text(source)
+    assert store_access(tmp_path / "probe.py", store_methods())
+
+
+def test_the_store_methods_the_check_knows_are_the_store_s():
+    methods = store_methods()
+    expected = {"get_tool", "put_tool", "problems_hourly", "problems_counts", "add_events"}
+    assert expected <= methods
+    assert len(methods) > 80

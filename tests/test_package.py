@@ -128,6 +128,7 @@ def test_the_wheel_carries_the_pages_the_samples_the_migrations_and_the_license(
         "webapp/sample_traces/02-orders-limit-as-string.ndjson",
         "webapp/sample_traces/contracts/findOrders.json",
         "webapp/store/migrations/sqlite/0001_initial.sql",
+        "webapp/web/openapi.yaml",
     ):
         assert path in names, path
     assert any(name.endswith("LICENSE") for name in names)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from problem_helpers import CONTRACT, at, call, send, trace
 
 from webapp import pipeline
+from webapp.analysis import DEFAULT_ERROR_SCHEMA
 from webapp.pipeline.problems import read_problem
 from webapp.problems.exercised import preferred, response_class
 from webapp.store.problem_filters import ProblemFilters
@@ -53,7 +54,7 @@ def test_without_a_clean_call_that_had_the_path_the_newest_clean_one_is_given_an
 
 
 def test_an_error_envelope_problem_is_compared_with_a_clean_error_response(client, store):
-    store.put_tool("findOrders", CONTRACT)
+    store.put_tool("findOrders", {**CONTRACT, "error_schema": DEFAULT_ERROR_SCHEMA})  # the envelope declared
     send(
         client,
         *answered(call(trace(1), at(0, PAST), broken=False), ERROR, 400),  # a correct error body

@@ -1,9 +1,10 @@
-"""Both store engines provide what the shared store code asks of them, read from the source with `ast`.
+"""Both store engines provide what the shared store code asks of them, read with `ast`.
 
-The shared code (webapp/store/*.py) runs an engine's statement by name: `self.sql.NAME`, `store.listing.NAME`,
-`sql.NAME` in a helper handed the engine's module, or a NAME string looked up with `getattr(self.sql, ...)`.
-Each engine's `sql.py` and `listing.py` define the same names but for the few its own code alone runs
-(ONLY_HERE); and the engine hooks are the abstract methods of store/engine.py, never an empty override.
+The shared code (webapp/store/*.py) runs an engine's statement by name: `self.sql.NAME`,
+`store.listing.NAME`, `sql.NAME` in a helper handed the engine's module, or a NAME string looked up
+with `getattr(self.sql, ...)`. Each engine's `sql.py` and `listing.py` define the same names but
+for the few its own code alone runs (ONLY_HERE); the engine hooks are the abstract methods of
+store/engine.py, and no engine overrides a method with an empty body.
 """
 
 import ast
@@ -19,7 +20,7 @@ STATEMENT_NAME = re.compile(r"[A-Z][A-Z0-9_]+")
 
 
 def shared_files(store: Path) -> list[Path]:
-    """The shared store modules: the package's own files, not its engines' or migrations' folders."""
+    """The shared store modules: the package's own files, not its engines' or migrations'."""
     return sorted(store.glob("*.py"))
 
 
@@ -46,7 +47,7 @@ def asked_for(files: list[Path]) -> dict[str, set[str]]:
 
 
 def _engine_module(node: ast.AST) -> str | None:
-    """Say which engine module an expression is: `x.sql`, `x.listing`, or a parameter named `sql`."""
+    """Say which engine module an expression is: `x.sql`, `x.listing`, or a parameter `sql`."""
     if isinstance(node, ast.Attribute) and node.attr in MODULES:
         return node.attr
     if isinstance(node, ast.Name) and node.id == "sql":
@@ -69,7 +70,7 @@ def _getattr_on_sql(node: ast.AST) -> bool:
 
 
 def defined(path: Path) -> set[str]:
-    """The public names a module defines itself (functions, classes, assignments; not what it imports)."""
+    """The public names a module defines itself (functions, classes, assignments; no imports)."""
     names = set()
     for node in ast.parse(path.read_text()).body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -100,7 +101,7 @@ def missing(store: Path) -> dict[str, list[str]]:
 
 
 def unmatched(store: Path, module: str) -> dict[str, list[str]]:
-    """Return {engine: names it defines that the other engine lacks and it does not declare its own}."""
+    """Return {engine: names it defines that the other lacks and it does not declare its own}."""
     names = {engine: defined(store / engine / f"{module}.py") for engine in ENGINES}
     found = {}
     for engine in ENGINES:
@@ -114,7 +115,14 @@ def unmatched(store: Path, module: str) -> dict[str, list[str]]:
 def test_the_shared_code_asks_for_statements_by_name():
     """The scan sees the ways the shared code asks (else the checks below would pass on nothing)."""
     asked = asked_for(shared_files(STORE))
-    assert {"PROJECT_CALLS", "KEYED_CALLS", "HOUR_KEYS", "SPAN_EVENTS", "REBUILD_PAIRS", "DELETE_TRACE"} <= asked["sql"]
+    assert {
+        "PROJECT_CALLS",
+        "KEYED_CALLS",
+        "HOUR_KEYS",
+        "SPAN_EVENTS",
+        "REBUILD_PAIRS",
+        "DELETE_TRACE",
+    } <= asked["sql"]
     assert {"trace_list_sql", "count_sql", "SEARCH_CAPPED", "fts_phrase"} <= asked["listing"]
 
 
@@ -150,7 +158,7 @@ def _fake_store(tmp_path: Path, shared: str, sqlite_sql: str, postgresql_sql: st
     [
         "def f(self, conn):\n    conn.execute(self.sql.NEW_ONE)\n",
         "def f(conn, sql):\n    conn.execute(sql.NEW_ONE)\n",
-        "ROLLUPS = ('NEW_ONE',)\n\ndef f(self):\n    return [getattr(self.sql, s, s) for s in ROLLUPS]\n",
+        "NAMES = ('NEW_ONE',)\n\ndef f(self):\n    return [getattr(self.sql, n) for n in NAMES]\n",
     ],
 )
 def test_the_check_sees_a_statement_one_engine_lacks(tmp_path, shared):
@@ -186,7 +194,7 @@ def test_both_engines_implement_every_hook():
 
 
 def empty_methods(folder: Path) -> list[str]:
-    """Return the methods of a folder's classes whose body does nothing: pass, `...`, or returns a constant."""
+    """Return the methods of a folder's classes that do nothing: pass, `...`, return a constant."""
     found = []
     for path in sorted(folder.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -216,7 +224,7 @@ def _does_nothing(method: ast.FunctionDef) -> bool:
 
 @pytest.mark.parametrize("folder", ENGINES)
 def test_no_engine_overrides_a_method_with_an_empty_body(folder):
-    """What one engine does not need is a no-op in the shared Store (base.py) saying why, or a capability."""
+    """What one engine does not need is a no-op in the shared Store saying why, or a capability."""
     assert not empty_methods(STORE / folder)
 
 
@@ -234,7 +242,7 @@ def test_the_check_sees_an_empty_override(tmp_path):
 
 
 def test_a_store_opens_the_engine_its_address_names(db_path, engine):
-    """`Store(path or URL)` and `Store.open` open the engine a DATABASE setting names, as before the split."""
+    """`Store(path or URL)` and `Store.open` open the engine a DATABASE setting names."""
     from webapp.store import Store
 
     for opened in (Store(db_path), Store.open(db_path, create=False)):

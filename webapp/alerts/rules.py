@@ -19,7 +19,11 @@ TEST_TYPE = "tracediff.test"
 FORMATS = ("webhook", "slack")
 PROBLEM_KINDS = (*KIND_NAMES, SCHEMA_KIND)  # every kind a problem can have
 DEFAULT_MIN_INTERVAL_S = 600
-FIELDS = ("url", "format", "on", "tool", "kind", "min_severity", "source", "min_interval_s")
+FIELDS = (
+    *("url", "format", "on", "tool", "kind", "min_severity", "source", "min_interval_s"),
+    "secret_parts",
+)
+MAX_SECRET_PARTS = 20
 
 
 class RuleError(ValueError):
@@ -55,6 +59,7 @@ def parse_rule(body) -> dict:
         "min_severity": _choice(body, "min_severity", SEVERITIES),
         "source": _optional(body, "source"),
         "min_interval_s": _interval(body.get("min_interval_s", DEFAULT_MIN_INTERVAL_S)),
+        "secret_parts": _secret_parts(body.get("secret_parts") or []),
     }
 
 
@@ -76,6 +81,23 @@ def _interval(value) -> int:
     if type(value) is not int or not 0 <= value <= 7 * 86400:
         raise RuleError("min_interval_s must be an integer number of seconds, 0 to 604800")
     return value
+
+
+def _secret_parts(parts) -> list:
+    """Check the parts of its URL a rule marks secret: query parameter names, segment numbers."""
+    if not isinstance(parts, list) or len(parts) > MAX_SECRET_PARTS or not all(map(_part, parts)):
+        raise RuleError(
+            f"secret_parts must be a list of at most {MAX_SECRET_PARTS} query parameter names"
+            " and path segment numbers (1 is the first segment, at most 100)"
+        )
+    return sorted(set(parts), key=lambda part: (isinstance(part, str), str(part).zfill(3)))
+
+
+def _part(part) -> bool:
+    """Tell a query parameter's name, or the number of a path segment (1 is the first)."""
+    if isinstance(part, str):
+        return 0 < len(part) <= 100
+    return type(part) is int and 1 <= part <= 100
 
 
 def matches(rule: dict, event: str, data: dict) -> bool:

@@ -78,19 +78,6 @@ def parse_url(url: str):
     return parts
 
 
-def masked(url: str) -> str:
-    """Show a Slack webhook URL by its start only: its path is the secret (https://hooks.slack.com/services/…)."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-    except ValueError:
-        return "…"
-    host = f"[{host}]" if ":" in host else host
-    start = "/services/" if parts.path.startswith("/services/") else "/"
-    return f"{parts.scheme}://{host}{port}{start}…"
-
-
 def _metadata(address) -> bool:
     return (getattr(address, "ipv4_mapped", None) or address) in METADATA_ADDRESSES
 

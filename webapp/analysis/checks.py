@@ -3,12 +3,13 @@ a tool's stored contract: webapp/pipeline/checks.py), from payloads given as JSO
 
 from urllib.parse import urlsplit
 
+from ..common.stages import CORE
 from .engine import analyze_call
 from .findings.kinds import worst
-from .rules.response_checks import error_body, error_schema_for
+from .rules.response_checks import carries_an_error, error_body, error_schema_for
 from .schemas.validation import is_valid
 
-STAGES = ("arguments", "request", "response")  # the three a check always reports; `result` when given
+STAGES = CORE  # the stages a check always reports; the others when given
 
 
 class CheckError(ValueError):
@@ -56,12 +57,16 @@ def check_call(snapshots: dict, contract: dict | None, status_known: bool) -> di
 
 
 def _accept_error_body(result: dict, body, contract) -> None:
-    """With no status the response may be an error report: accept one that fits the error schema."""
+    """With no status the response may be an error report: accept one that fits the error schema (or reads as an
+    error by the common shapes, where none is declared)."""
     checked = result["validation"]["response"]
     name, schema = error_schema_for(contract)
-    if checked["valid"] is not False or not is_valid(error_body(body, name)[1], schema):
+    if checked["valid"] is not False:
         return
-    result["validation"]["response"] = {"schema": name, "valid": True, "errors": []}
+    if not (is_valid(error_body(body, name)[1], schema) if name else carries_an_error(body)):
+        return
+    # an error read by the common shapes is not validated: no schema is declared for it
+    result["validation"]["response"] = {"schema": name, "valid": True if name else None, "errors": []}
     result["summary"]["validation_errors"] -= len(checked["errors"])
     result["worst"] = worst(
         [f["severity"] for f in result["findings"]] + (["error"] if result["summary"]["validation_errors"] else [])

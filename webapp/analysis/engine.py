@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from ..common.pointers import MISSING, is_pointer
+from ..common.stages import CORE
 from .alignment.builder import Aligner
 from .alignment.result_column import returned_pairs
 from .alignment.rows import expand
@@ -21,7 +22,7 @@ from .wire.located import located_result
 from .wire.locations import Request, body_part, quiet_roots, read_request
 from .wire.parameters import template_of
 
-STAGES = ("arguments", "request", "response")
+STAGES = CORE  # validated by their own schema and aligned; the result has rules of its own
 MAX_FINDINGS = 1000
 
 

@@ -37,11 +37,19 @@ def alerts():
     show_default=True,
     help="Seconds between two messages about the same problem.",
 )
+@click.option(
+    "--secret-part",
+    "secret_parts",
+    multiple=True,
+    help="A query parameter name, or a path segment number (1 is the first), that holds a secret"
+    " besides the usual ones: shown as [REDACTED] once saved. Repeat for more.",
+)
 @click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
-def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, database):
-    """Add a rule; prints its id and its signing secret, which is shown this once only."""
+def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, secret_parts, database):
+    """Add a rule; prints its id, its URL masked and its signing secret (shown this once only)."""
     from ..alerts import RuleError, new_secret, parse_rule
     from ..alerts.rules import filters_text
+    from ..alerts.secrets import masked_url
     from ..alerts.urls import UrlRefused, allow_list, check_url
 
     settings, store = _store(database)
@@ -54,6 +62,7 @@ def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, database
         "min_severity": min_severity,
         "source": source,
         "min_interval_s": min_interval_s,
+        "secret_parts": [int(part) if part.isdigit() else part for part in secret_parts],
     }
     try:
         rule = parse_rule(body)
@@ -62,21 +71,23 @@ def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, database
         raise click.UsageError(str(error)) from None
     secret = new_secret()
     rule_id = store.add_rule(rule, secret)
-    click.echo(f"rule {rule_id}: {fmt} to {url} on {', '.join(rule['on'])}; {filters_text(rule)}")
+    shown = masked_url(rule)
+    click.echo(f"rule {rule_id}: {fmt} to {shown} on {', '.join(rule['on'])}; {filters_text(rule)}")
     click.echo(f"secret (shown once): {secret}")
 
 
 @alerts.command("list")
 @click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
 def list_rules(database):
-    """List the rules, one a line, tab-separated: id, format, URL, events, every filter, state (never secrets)."""
+    """List the rules, one a line, tab-separated: id, format, URL (secrets masked), events, every
+    filter, state."""
     from ..alerts.rules import filters_text
-    from ..alerts.urls import masked
+    from ..alerts.secrets import public
 
-    for rule in _store(database)[1].list_rules():
+    for rule in map(public, _store(database)[1].list_rules()):
         state = f"paused ({rule['held']} held): {rule['pause_reason']}" if rule["paused"] else "active"
-        url = masked(rule["url"]) if rule["format"] == "slack" else rule["url"]  # a Slack URL is its own secret
-        click.echo(f"{rule['id']}\t{rule['format']}\t{url}\t{','.join(rule['on'])}\t{filters_text(rule)}\t{state}")
+        shown = (rule["id"], rule["format"], rule["url"], ",".join(rule["on"]), filters_text(rule))
+        click.echo("\t".join(map(str, (*shown, state))))
 
 
 @alerts.command("remove")

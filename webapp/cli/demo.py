@@ -4,10 +4,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..common import jsontext
-from ..contracts import import_contract_files
 from ..pipeline import catch_up
 from ..pipeline.bulk import IngestSummary, ingest_files, shifted
 from ..pipeline.changes import change_problem
+from ..pipeline.contracts import import_contract_files
 
 
 def load_folder(store, folder: Path, redactor, now: datetime | None = None):

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..common.stages import NAMES
 from ..version import __version__
 from .alerts import alerts
 from .common import (
@@ -75,7 +76,8 @@ def tools():
 def tools_import(files, operations, database):
     """Import tool definitions, contracts or OpenAPI documents (JSON, or YAML: .yaml/.yml)."""
     from .. import pipeline
-    from ..contracts import ContractError, import_files, skipped_patterns
+    from ..contracts import ContractError, skipped_patterns
+    from ..pipeline.contracts import import_files
 
     store = _open_store(_settings(database))
     try:
@@ -120,7 +122,7 @@ def tools_show(name, database):
 @click.argument("name")
 @click.option(
     "--stage",
-    type=click.Choice(["arguments", "request", "response", "result"]),
+    type=click.Choice(NAMES),
     default=None,
     help="Print only this stage's schema [default: every stage, with its calls].",
 )

@@ -6,6 +6,7 @@ import jsonschema_rs
 
 from ..analysis import is_request_path, metaschema_problems, transform_problem
 from ..common.pointers import from_tokens, is_pointer
+from ..common.stages import CORE
 from .errors import ContractError
 from .refs import ref_problems
 from .requests import check_http
@@ -13,7 +14,7 @@ from .requests import check_http
 # result_schema: what the tool hands back to the model (MCP outputSchema), checked against a structured result
 SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
 CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping", "consumed", "result_budget_bytes")
-SNAPSHOTS = ("arguments", "request", "response")
+SNAPSHOTS = CORE  # a mapping pairs two of the core stages
 # A declared transform makes that change expected (issue 11); `inferred` and `separator` mark a pair inference
 # learnt and the join its traffic showed, as the analysis reads them (the fixtures zip writes them).
 MAPPING_EXTRAS = ("transform", "inferred", "separator")
@@ -118,7 +119,7 @@ def _mapping_problems(mapping) -> list[str]:
             continue
         unknown = [k for k in entry if k not in SNAPSHOTS and k not in MAPPING_EXTRAS]
         if unknown:
-            problems.append(f"{where}: unknown snapshot {unknown[0]!r} (use arguments, request, response)")
+            problems.append(f"{where}: unknown snapshot {unknown[0]!r} (use {', '.join(SNAPSHOTS)})")
         if "transform" in entry and not isinstance(entry["transform"], str):
             problems.append(f'{where}/transform: must be a string such as "x100" or "integer>string"')
         elif "transform" in entry and transform_problem(entry["transform"]):

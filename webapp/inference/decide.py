@@ -2,10 +2,15 @@
 
 from dataclasses import dataclass
 
+from ..analysis import meaning
+from ..common.pointers import last
 from .epochs import BOTH, established, plain, several
 from .relations import EQUAL
 
 MIN_CALLS = 20  # calls holding both paths before a pair can be inferred
+# ... when both names say the same field (`limit`, `query:/limit`; `perPage`, `query:/per_page`): the names are
+# evidence too, so fewer calls settle it (an optional argument a model sends in one call of five)
+MIN_NAMED_CALLS = 5
 AGREEMENT = 0.95  # share of those calls whose values agree (equal, or one consistent transform)
 KEEP_AGREEMENT = 0.90  # an inferred pair stays until it falls below this, so it does not flap at 95%
 RIVAL_AGREEMENT = 0.80  # another partner this close makes the best one unclear
@@ -105,7 +110,13 @@ def _holds(every: Inferred, earlier: Inferred, kept: bool, apart: bool) -> bool:
     """Tell whether a pair's evidence makes it inferred: over every call, or over the releases before the
     newest once there are several (what the newest release shows neither teaches nor unseats a pair)."""
     judged = earlier if apart else every
-    return judged.both >= MIN_CALLS and judged.ratio >= (KEEP_AGREEMENT if kept else AGREEMENT)
+    return judged.both >= min_calls(every) and judged.ratio >= (KEEP_AGREEMENT if kept else AGREEMENT)
+
+
+def min_calls(pair: Inferred) -> int:
+    """Return the calls a pair needs: fewer when both its names mean the same field."""
+    a, r = last(pair.arguments), last(pair.request)
+    return MIN_NAMED_CALLS if a == r or (meaning(a) and meaning(a) == meaning(r)) else MIN_CALLS
 
 
 def candidates(evidence: dict, rejected=(), exclude=(), limit: int = 10) -> list[Inferred]:

@@ -49,8 +49,8 @@ def _new_pairs(arguments: dict, request: dict, left: dict, right: dict, known: s
         seen = set()
         for key in left[a]:
             for r in buckets.get(key, ()):
-                if r == a or r in seen or (a, r) in known:
-                    continue  # a path kept as it is needs no mapping
+                if r in seen or (a, r) in known:
+                    continue  # a path kept as it is counts too: its history says where the key goes
                 seen.add(r)
                 found = relation(value, request[r])
                 if found:

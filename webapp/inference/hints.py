@@ -54,5 +54,7 @@ def hint_renames(findings: list[dict], tool: str | None) -> list[dict]:
     for index, guesses in rename_guesses(findings).items():
         f = findings[index]
         command = map_command(tool, [(f["left"]["path"], guesses[0])])
-        f["message"] += f"; if it became {guesses[0][1:]}, declare the pair: {command}"
+        # a body pointer without its slash, a located path (`query:/startCursor`) whole
+        shown = guesses[0][1:] if guesses[0].startswith("/") else guesses[0]
+        f["message"] += f"; if it became {shown}, declare the pair: {command}"
     return findings

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..common import jsontext, times
-from .model import SNAPSHOTS, Event, Limits, RecordError, is_depth_error, too_deep
+from ..common.stages import NAMES, spelt
+from .model import Event, Limits, RecordError, is_depth_error, too_deep
 from .records import depth_exceeds
 
 _RFC3339 = re.compile(
@@ -174,10 +175,10 @@ def make_event(
     parsing it is not worth a "logged as a string" mark.
     """
     trace_id = check_trace_id(trace_id)
-    if snapshot not in SNAPSHOTS:
+    if snapshot not in NAMES:
         raise RecordError(
             "bad_snapshot",
-            f"snapshot must be arguments, request, response or result, got {str(snapshot)[:40]!r}",
+            f"snapshot must be {spelt()}, got {str(snapshot)[:40]!r}",
         )
     call_id = "" if call_id is None else _name("call_id", call_id)
     # the record around the payload was depth-checked already; only parsed strings are new

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-SNAPSHOTS = ("arguments", "request", "response", "result")  # result: what the tool handed back to the model
 RAW_CUT = 4096
 
 

@@ -6,7 +6,9 @@ frozen at its first sight, how many calls of its kind came before it and how man
 was usual then. Drift reads those; see drift.py.
 """
 
-STAGES = ("arguments", "request", "response", "result")  # `result`: what the agent got back, when logged
+from ..common.stages import NAMES
+
+STAGES = NAMES  # every stage learns its shape (the result when logged)
 MIN_HISTORY = 50  # calls a shape needs before anything is drift
 MAX_PATHS = 400  # the field budget of one tool and stage
 MAX_VALUES = 16  # distinct strings kept per path; past it the path is open text, not an enum

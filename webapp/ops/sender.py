@@ -18,7 +18,8 @@ import httpx
 from ..alerts import settle
 from ..alerts.messages import signed_headers, slack_body, webhook_body
 from ..alerts.rules import EVENT_TYPES, TEST_TYPE
-from ..alerts.urls import UrlRefused, allow_list, check_url, masked
+from ..alerts.secrets import scrub
+from ..alerts.urls import UrlRefused, allow_list, check_url
 from ..problems.states import shown
 from ..store import Store
 from ..store.alert_rules import seconds_between
@@ -27,6 +28,10 @@ from ..store.codec import utc_now
 from .loop import StoreLoop
 
 log = logging.getLogger(__name__)
+# httpx logs each request's URL at INFO ("HTTP Request: POST https://user:pass@..."), and a
+# webhook's URL holds its credentials: the library says warnings only, whatever the root's level
+for _library in ("httpx", "httpcore"):
+    logging.getLogger(_library).setLevel(logging.WARNING)
 MAX_ATTEMPTS = 12
 MAX_WAIT_S = 3600
 READ_CAP = 64 * 1024
@@ -110,9 +115,9 @@ def send_once(message: dict, settings: dict) -> dict:
     try:
         status, retry_after = _post(message["url"], body, headers, settings)
     except (UrlRefused, httpx.InvalidURL) as error:
-        return {**outcome, "error": f"refused: {error}"}
+        return {**outcome, "error": scrub(f"refused: {error}", message)}
     except httpx.HTTPError as error:
-        said = _unsecret(f"{type(error).__name__}: {error}", message["url"])
+        said = scrub(f"{type(error).__name__}: {error}", message)
         return {**outcome, "latency_ms": _ms(started), "error": said, "retryable": True}
     outcome.update(status=status, latency_ms=_ms(started), ok=200 <= status < 300)
     if status == 429 or status == 408 or status >= 500:
@@ -133,6 +138,7 @@ def test_delivery(store: Store, rule_id: int, settings: dict) -> dict:
         "created_at": stamp,
         "url": rule["url"],
         "format": rule["format"],
+        "secret_parts": rule["secret_parts"],
         "secret": store.rule_secret(rule_id),
         "data": {
             "id": "TD-TEST",
@@ -157,15 +163,17 @@ def describe(outcome: dict) -> str:
 
 
 def _post(url: str, body: bytes, headers: dict, settings: dict) -> tuple[int, str | None]:
+    """Post to the address the URL was checked at; its user info goes as Basic auth, not as Host."""
     address = check_url(url, allow_list(settings["WEBHOOK_ALLOW_HOSTS"]))[0]
     parts = urlsplit(url)
-    pinned = urlunsplit(parts._replace(netloc=_netloc(address, parts.port)))
+    userinfo, _, hostport = parts.netloc.rpartition("@")
+    pinned = urlunsplit(parts._replace(netloc=_netloc(userinfo, address, parts.port)))
     with httpx.Client(timeout=settings["ALERT_TIMEOUT"], follow_redirects=False) as client:
         request = client.build_request(
             "POST",
             pinned,
             content=body,
-            headers={**headers, "host": parts.netloc},
+            headers={**headers, "host": hostport},
             extensions={"sni_hostname": parts.hostname},
         )
         response = client.send(request, stream=True)
@@ -177,8 +185,9 @@ def _post(url: str, body: bytes, headers: dict, settings: dict) -> tuple[int, st
     return response.status_code, response.headers.get("retry-after")
 
 
-def _netloc(address: str, port: int | None) -> str:
+def _netloc(userinfo: str, address: str, port: int | None) -> str:
     host = f"[{address}]" if ":" in address else address
+    host = f"{userinfo}@{host}" if userinfo else host  # httpx sends a URL's user info as Basic auth
     return f"{host}:{port}" if port else host
 
 
@@ -211,12 +220,6 @@ def _retry_after(value) -> float | None:
     if seconds != seconds:  # NaN
         return None
     return min(MAX_WAIT_S, max(0.0, seconds))
-
-
-def _unsecret(text: str, url: str) -> str:
-    """Keep a URL's path (a Slack webhook's secret) out of an error that will be logged and shown."""
-    path = urlsplit(url).path
-    return text.replace(url, masked(url)).replace(path, "/…") if len(path) > 1 else text
 
 
 def _ms(started: float) -> float:

@@ -1,7 +1,10 @@
-"""The contract a tool's calls are analysed under now, read from the store and completed by inference; and a
-contract replaced whole (`PUT`), over the version it was read at."""
+"""Contracts in the store: the one a tool's calls are analysed under now (completed by inference), contracts read
+from documents merged into the stored ones and saved, and a contract replaced whole (`PUT`). Each change reads
+and writes a contract as its one writer (store.change_tools), so a change made meanwhile is kept."""
 
-from ..contracts import check_version
+from functools import partial
+
+from ..contracts import check_version, load_file, merged_contracts, read_contracts
 from ..inference.contract import learnt_separators, with_inferred
 from ..problems.grouping import contract_digest
 
@@ -21,11 +24,47 @@ def analysis_digest(store, name: str | None) -> str | None:
 
 
 def replace_contract(store, name: str, contract: dict, expected: set[str] | None = None) -> dict:
-    """Store a checked contract whole; with `expected` versions (an If-Match), only over one of them, else
-    raise StaleContract (412) naming the current version."""
+    """Store a checked contract whole; with `expected` versions (an If-Match), only over one of them,
+    else raise StaleContract (412) naming the current version."""
 
     def replaced(stored: dict | None) -> dict:
         check_version(name, stored, expected)
         return contract
 
     return store.change_tool(name, replaced)
+
+
+def save_contracts(store, contracts: dict[str, dict], only_if_missing=()) -> list[str]:
+    """Merge each contract into the stored one, check all, then save them in one transaction; return
+    the names saved.
+
+    A part the document lacks is kept; a part named in `only_if_missing` is taken only when the
+    stored contract has none. The merges are checked before the transaction; inside it, a contract
+    changed meanwhile (a confirm, an adopt) is merged again from what is stored then, so that change
+    is kept.
+    """
+    read = {name: store.get_tool(name) for name in contracts}
+    ready = merged_contracts(contracts, read, only_if_missing)
+
+    def change(name: str, stored: dict | None) -> dict:
+        if stored == read[name]:
+            return ready[name]
+        return merged_contracts({name: contracts[name]}, {name: stored}, only_if_missing)[name]
+
+    store.change_tools({name: partial(change, name) for name in contracts})
+    return sorted(contracts)
+
+
+def import_contract_files(store, paths, operations: dict | None = None) -> list[str]:
+    """Import contract documents from files; return the tool names saved."""
+    return import_files(store, paths, operations)[0]
+
+
+def import_files(store, paths, operations: dict | None = None) -> tuple[list[str], list[dict]]:
+    """Import contract documents from files; return (tool names saved, server tools skipped)."""
+    names, skipped = [], []
+    for path in paths:
+        imported = read_contracts(load_file(path), operations)
+        names += save_contracts(store, imported.contracts, imported.only_if_missing)
+        skipped += imported.skipped
+    return names, skipped

@@ -15,6 +15,7 @@ BARS = 48
 FINE_HOURS = 6  # a range up to this long gets bars under an hour, counted from its calls' own times
 FINE_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800)  # seconds a bar under an hour can span
 HOUR = 3600
+FINE_MAX_OCCURRENCES = 20_000  # past this many in a short range, hourly bars: fine bars read every call
 TICK = timedelta(microseconds=1)  # until is inclusive: reads stop just after it
 
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
@@ -195,3 +196,17 @@ def sparkline(strip: dict, width: int = 120, height: int = 20) -> list[dict]:
         for i, b in enumerate(bars)
         if b["occurrences"]
     ]
+
+
+def too_many_for_fine(hourly: dict[int, dict[str, int]]) -> bool:
+    """Say whether a range's hours hold too many occurrences to read call by call.
+
+    `hourly` is {problem: {hour key: occurrences}}, as the hourly rollup reads it."""
+    return sum(sum(hours.values()) for hours in hourly.values()) > FINE_MAX_OCCURRENCES
+
+
+def drawn(counts: dict[str, int], plan: Layout) -> dict:
+    """Return one problem's strip: its counts in the plan's bars, and `hours`.
+
+    `counts` is {time key: occurrences}: hour keys from the rollup, finer keys from the calls."""
+    return {**buckets(counts, plan), "hours": per_hour(counts)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
@@ -118,10 +118,20 @@ class Redactor:
             parent[slot] = self._copy_level(parent[slot], stack)
         return root[0]
 
-    def url(self, url: str) -> str:
-        """Return a URL (a ticket link, say) with secrets in any of its parts redacted; text that is no URL (a
-        link refused as one, quoted in an error) is redacted as text."""
-        return redact_url(url, self._part, self.is_query_secret) if is_url(url) else self._string(url)
+    def url(self, url: str, keys: Collection[str] = (), segments: Collection[int] = ()) -> str:
+        """Return a URL (a ticket link, say) with secrets in any of its parts redacted.
+
+        Text that is no URL (a link refused as one, quoted in an error) is redacted as text. `keys`
+        names more query parameters to redact, `segments` path segments by number (from 1), as a
+        webhook rule marks them.
+        """
+        if not is_url(url):
+            return self._string(url)
+        marked = frozenset(keys)
+        secret_key = self.is_query_secret
+        if marked:
+            secret_key = lambda key: key in marked or self.is_query_secret(key)  # noqa: E731
+        return redact_url(url, self._part, secret_key, segments)
 
     def _clean(self, value) -> bool:
         # Most payloads hold no secret. One RE2 scan of their JSON text (a DFA, linear and in C)

@@ -8,7 +8,7 @@ kept byte for byte.
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from urllib.parse import quote, unquote, unquote_plus
 
 REDACTED = "[REDACTED]"
@@ -28,16 +28,35 @@ def is_url(text: str) -> bool:
     return _PARTS.fullmatch(text) is not None
 
 
-def redact_url(url: str, scrub: Scrub, is_secret_key: Callable[[str], bool]) -> str:
-    """Return the URL with what `scrub` finds in any decoded part, and secret-named values, redacted."""
+def split_url(url: str) -> tuple[str, str, str, str | None, str | None] | None:
+    """Split a URL as written: scheme (with `://`), authority, path, `?query`, `#fragment`.
+
+    The query and fragment are None when absent; the whole is None when the text is no URL. Unlike
+    urlsplit, it reads `user:[REDACTED]@host` as written.
+    """
     parts = _PARTS.fullmatch(url)
+    return None if parts is None else parts.groups()
+
+
+def redact_url(
+    url: str,
+    scrub: Scrub,
+    is_secret_key: Callable[[str], bool],
+    secret_segments: Collection[int] = (),
+) -> str:
+    """Return the URL with what `scrub` finds in any decoded part and secret-named values redacted.
+
+    The path segments numbered in `secret_segments` (from 1: `/1/2/3`) are replaced whole.
+    """
+    parts = split_url(url)
     if parts is None:
         return url
-    scheme, authority, path, query, fragment = parts.groups()
+    scheme, authority, path, query, fragment = parts
+    segments = path.split("/")
     out = [
         scheme,
         _authority(authority, scrub),
-        "/".join(_piece(s, scrub, unquote, SEGMENT_SAFE) for s in path.split("/")),
+        "/".join(_segment(part, at in secret_segments, scrub) for at, part in enumerate(segments)),
     ]
     if query is not None:
         out.append("?" + _pairs(query[1:], scrub, is_secret_key))
@@ -49,6 +68,12 @@ def redact_url(url: str, scrub: Scrub, is_secret_key: Callable[[str], bool]) -> 
 def redact_urls_in(text: str, scrub: Scrub, is_secret_key: Callable[[str], bool]) -> str:
     """Return text with every URL in it redacted part by part."""
     return URL.sub(lambda match: redact_url(match.group(0), scrub, is_secret_key), text)
+
+
+def _segment(segment: str, secret: bool, scrub: Scrub) -> str:
+    if secret and segment:
+        return REDACTED
+    return _piece(segment, scrub, unquote, SEGMENT_SAFE)
 
 
 def _authority(authority: str, scrub: Scrub) -> str:

@@ -7,12 +7,13 @@ import shlex
 import zipfile
 from urllib.parse import urlencode
 
+from ..common.stages import FIXTURES, RAW_TEXT
 from ..common.times import display
 from .anchors import finding_anchors
 from .text import SEVERITY_ORDER, end_text, validation_lines, visible
 
-FIXTURE_FILES = {"arguments": "tool-args.json", "request": "http-body.json", "response": "http-response.json"}
-RESULT_FILE = "tool-result.json"  # what the tool handed back to the model, when the call has it
+FIXTURE_FILES = FIXTURES  # one file per stage the call has
+RESULT_FILE = FIXTURES["result"]  # what the tool handed back to the model, when the call has it
 CALL_FILE = "call.json"  # the call's tool and HTTP status, read by `tracediff check DIR`
 
 
@@ -138,8 +139,6 @@ def check_command(call: dict, has_contract: bool) -> str:
     for name, file in FIXTURE_FILES.items():
         if call["snapshots"].get(name):
             parts.append(f"--{name} {file}")
-    if call["snapshots"].get("result"):
-        parts.append(f"--result {RESULT_FILE}")
     told = _result_told(call)
     if told is not None:  # what call.json's result_is_error says to the folder form
         parts.append(f"--result-is-error {str(told).lower()}")
@@ -173,10 +172,7 @@ def fixtures_zip(call: dict, contract: dict | None) -> bytes:
         for name, file in FIXTURE_FILES.items():
             snapshot = call["snapshots"].get(name)
             if snapshot is not None:
-                archive.writestr(file, _fixture_text(snapshot["payload"]))
-        result = call["snapshots"].get("result")
-        if result is not None:  # a text result is written as a JSON string, so the file is JSON whatever it holds
-            archive.writestr(RESULT_FILE, json.dumps(result["payload"], indent=2, ensure_ascii=False) + "\n")
+                archive.writestr(file, _fixture_text(snapshot["payload"], name in RAW_TEXT))
         call_info = {"tool": call.get("tool"), "status": call.get("status_code"), **_request_http(call)}
         if _result_told(call) is not None:
             call_info["result_is_error"] = _result_told(call)
@@ -188,9 +184,10 @@ def fixtures_zip(call: dict, contract: dict | None) -> bytes:
     return buffer.getvalue()
 
 
-def _fixture_text(payload) -> str:
-    # A request body that was logged as broken JSON is written as it was sent.
-    if isinstance(payload, str):
+def _fixture_text(payload, raw_text: bool) -> str:
+    # A request body that was logged as broken JSON is written as it was sent; a stage whose file is JSON
+    # whatever it holds (a result) writes its text as a JSON string.
+    if isinstance(payload, str) and raw_text:
         return payload
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
 

@@ -1,7 +1,9 @@
 """Plain-text and Markdown renderings of an analysis, for the CLI and for tickets."""
 
+from ..common.stages import NAMES
+
 SEVERITY_ORDER = ("error", "warning", "info")
-SNAPSHOT_NAMES = ("arguments", "request", "response", "result")
+SNAPSHOT_NAMES = NAMES
 # Characters of payloads that must not act on the text around them: bidi controls would reorder it
 # (Trojan Source), other control characters (NUL...) vanish or break it. Shown as \u escapes.
 _INVISIBLE = [

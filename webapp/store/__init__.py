@@ -1,8 +1,9 @@
-"""The store: the only package that names tables and runs SQL, on SQLite (sqlite/) or PostgreSQL (postgresql/).
+"""The store: the only package that names tables and runs SQL, on SQLite or PostgreSQL.
 
-`Store(path or URL)` or `Store.open(...)` opens the engine a DATABASE setting names. What both engines share
-is here: the Store (base.py) over the hooks each engine implements (engine.py), the row shapes and the reads
-and writes that run the engine's named statements.
+`Store(path or URL)` or `Store.open(...)` opens the engine a DATABASE setting names: sqlite/ or
+postgresql/. What both engines share is here: the Store (base.py) over the hooks each engine
+implements (engine.py), the row shapes, and the reads and writes that run the engine's named
+statements.
 """
 
 from .analyses import CLAIM_SECONDS

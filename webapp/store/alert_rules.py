@@ -12,8 +12,8 @@ from .codec import dumps, loads, utc_now
 
 PAUSE_AFTER_S = 3600
 RULE_COLUMNS = (
-    "id, url, format, on_events, tool, kind, min_severity, source, min_interval_s, created_at, "
-    "paused_at, pause_reason, failures, failing_since"
+    "id, url, format, on_events, tool, kind, min_severity, source, min_interval_s, secret_parts, "
+    "created_at, paused_at, pause_reason, failures, failing_since"
 )
 # a message's (subject, data), for the layer above to name the problem it is about (webapp/alerts/wording.py)
 ABOUT = "_about"
@@ -26,21 +26,23 @@ class AlertRules:
     def add_rule(self, rule: dict, secret: str) -> int:
         with self.write() as conn:
             return conn.execute(
-                "INSERT INTO alert_rules (url, format, on_events, tool, kind, min_severity, source, min_interval_s,"
-                " secret, created_at, failures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id",
-                (
-                    rule["url"],
-                    rule["format"],
-                    dumps(rule["on"]),
-                    rule["tool"],
-                    rule["kind"],
-                    rule["min_severity"],
-                    rule["source"],
-                    rule["min_interval_s"],
-                    secret,
-                    utc_now(),
-                ),
+                "INSERT INTO alert_rules (url, format, on_events, tool, kind, min_severity, source,"
+                " min_interval_s, secret_parts, secret, created_at, failures)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id",
+                (*_fields(rule), secret, utc_now()),
             ).fetchone()[0]
+
+    def update_rule(self, rule_id: int, rule: dict) -> bool:
+        """Change what a rule says (URL, events, filters); its id, secret, log and state stay."""
+        with self.write() as conn:
+            return bool(
+                conn.execute(
+                    "UPDATE alert_rules SET url = ?, format = ?, on_events = ?, tool = ?, kind = ?,"
+                    " min_severity = ?, source = ?, min_interval_s = ?, secret_parts = ?"
+                    " WHERE id = ?",
+                    (*_fields(rule), rule_id),
+                ).rowcount
+            )
 
     def list_rules(self) -> list[dict]:
         return [
@@ -163,6 +165,21 @@ class AlertRules:
             )
 
 
+def _fields(rule: dict) -> tuple:
+    """A rule's columns, in the order add_rule and update_rule write them."""
+    return (
+        rule["url"],
+        rule["format"],
+        dumps(rule["on"]),
+        rule["tool"],
+        rule["kind"],
+        rule["min_severity"],
+        rule["source"],
+        rule["min_interval_s"],
+        dumps(rule.get("secret_parts") or []),
+    )
+
+
 def _count_failure(conn, rule_id: int, now: str, error: str | None) -> bool:
     """Count a failed attempt; pause the rule once its deliveries have failed for PAUSE_AFTER_S. Say if paused."""
     row = conn.execute(
@@ -195,6 +212,7 @@ def as_rule(row: dict) -> dict:
     """A rule from its row: `on` a list, `paused` and `held` said outright."""
     rule = dict(row)
     rule["on"] = loads(rule.pop("on_events"))
+    rule["secret_parts"] = loads(rule["secret_parts"]) if rule.get("secret_parts") else []
     rule["paused"] = rule["paused_at"] is not None
     waiting = rule.pop("waiting", 0) or 0
     rule["held"] = waiting if rule["paused"] else 0  # messages written while paused, sent on resume

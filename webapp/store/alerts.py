@@ -76,7 +76,8 @@ class AlertStore(AlertRules, AlertRefresh):
         with their rule's secret. A claimed message is `sending`: no summary folds into it any more."""
         with self.write() as conn:
             rows = conn.execute(
-                "SELECT o.id, o.rule_id, o.type, o.created_at, o.attempts, r.url, r.format, r.secret "
+                "SELECT o.id, o.rule_id, o.type, o.created_at, o.attempts, "
+                "r.url, r.format, r.secret, r.secret_parts "
                 "FROM alert_outbox o JOIN alert_rules r ON r.id = o.rule_id WHERE o.state IN ('pending', 'sending') "
                 "AND o.next_attempt_at <= ? AND r.paused_at IS NULL AND (o.subject != 'summary' OR o.created_at <= ?) "
                 "ORDER BY o.next_attempt_at LIMIT ?",
@@ -87,8 +88,7 @@ class AlertStore(AlertRules, AlertRefresh):
                 data = conn.execute(CLAIM, (lease_until, row[0], now)).fetchone()
                 if data is not None:
                     claimed.append((*row, data[0]))
-        keys = ("id", "rule_id", "type", "created_at", "attempts", "url", "format", "secret", "data")
-        return [{**dict(zip(keys, row)), "data": loads(row[8])} for row in claimed]
+        return [_claimed(row) for row in claimed]
 
     def rejected_by_source(self, conn, since: str) -> list[dict]:
         """Count the records rejected since a time, per source, most first: [{"source", "count"}]."""
@@ -134,3 +134,17 @@ def _parse(text: str) -> datetime:
 
 def _later(moment: str, seconds: float) -> str:
     return (_parse(moment) + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+# a claimed message's columns: its own, then its rule's
+CLAIMED = (
+    *("id", "rule_id", "type", "created_at", "attempts"),
+    *("url", "format", "secret", "secret_parts", "data"),
+)
+
+
+def _claimed(row: tuple) -> dict:
+    """A claimed message with its rule's URL, format and secrets, as the sender sends it."""
+    message = dict(zip(CLAIMED, row))
+    message["secret_parts"] = loads(message["secret_parts"]) or []
+    return {**message, "data": loads(message["data"])}

@@ -1,8 +1,8 @@
-"""The store's shared half: what a Store does the same way on both engines, over the engine's hooks (engine.py).
+"""The store's shared half: what a Store does alike on both engines, over their hooks (engine.py).
 
-Events are kept forever (every version of every snapshot); `calls` points at the current version of each
-snapshot and holds the stored analysis; `traces` is a denormalised row per trace so the list stays fast at a
-million traces.
+Events are kept forever (every version of every snapshot); `calls` points at the current version
+of each snapshot and holds the stored analysis; `traces` is a denormalised row per trace so the
+list stays fast at a million traces.
 """
 
 from dataclasses import dataclass, field
@@ -36,7 +36,9 @@ class IngestResult:
 
 
 def engine_class(database) -> type["Store"]:
-    """Return the engine a DATABASE setting names: PostgresStore for a postgresql:// URL, else SqliteStore."""
+    """Return the engine a DATABASE setting names.
+
+    PostgresStore for a postgresql:// URL, else SqliteStore."""
     if is_postgres_url(database):
         # psycopg is an optional extra: imported only here
         from .postgresql import PostgresStore
@@ -61,9 +63,10 @@ class Store(
     Retention,
     OpsReads,
 ):
-    """A tracediff database: ingest here; reads, contracts, mappings, alerts, problems, analysis bookkeeping,
-    retention and operations' figures in mixins; the rest is the engine's (SqliteStore, PostgresStore).
+    """A tracediff database, on the engine its address names.
 
+    Ingest is here; reads, contracts, mappings, alerts, problems, analysis bookkeeping, retention
+    and operations' figures in mixins; the rest is the engine's (SqliteStore, PostgresStore).
     `Store(path or URL, **options)` opens the engine the address names, as `Store.open` does.
     """
 
@@ -92,33 +95,41 @@ class Store(
     # -- what one engine needs and the other does not: nothing here ----------
 
     def stale(self) -> bool:
-        """Say whether a storage fault was noted since this store opened (a kept store then reopens).
+        """Say whether a storage fault was noted since this store opened (it then reopens).
 
-        Never, here: a pooled connection is replaced when a restarted server broke it; SQLite's shared
-        view of a file that a fault left behind is its own (sqlite/)."""
+        Never, here: a pooled connection is replaced when a restarted server broke it; SQLite's
+        shared view of a file that a fault left behind is its own (sqlite/)."""
         return False
 
     def keep_headroom(self) -> None:
-        """Refuse new writes while the disk is nearly full; here nothing: a database server watches its own
-        disk, a file on this machine's disk is SQLite's to watch (sqlite/upkeep.py)."""
+        """Refuse new writes while the disk is nearly full.
+
+        Nothing here: a database server watches its own disk; a file on this machine's disk is
+        SQLite's to watch (sqlite/upkeep.py)."""
 
     def settle_when_tight(self) -> None:
-        """After a background write on a nearly full disk, give its log back at once (SQLite's WAL; a
-        database server checkpoints its own)."""
+        """After a background write on a nearly full disk, give its log back at once.
+
+        Nothing here: a database server checkpoints its own log; SQLite's WAL is upkeep.py's."""
 
     def take_summaries_turn(self, conn) -> None:
-        """Become the one writer of trace summaries until the transaction ends. Nothing here: under SQLite
-        the write transaction already is the one writer; PostgreSQL takes an advisory lock."""
+        """Become the one writer of trace summaries until the transaction ends.
+
+        Nothing here: under SQLite the write transaction already is the one writer; PostgreSQL
+        takes an advisory lock."""
 
     def take_turn(self, conn, what: str) -> None:
-        """Become the one writer of `what` until the transaction ends (nothing here, as take_summaries_turn)."""
+        """Become the one writer of `what` until the transaction ends.
+
+        Nothing here, as for take_summaries_turn."""
 
     # -- ingest -------------------------------------------------------------
 
     def add_events(self, events, rejected=(), also=None) -> IngestResult:
         """Commit a batch of events and quarantined records in one transaction.
 
-        `also(conn)`, when given, writes more in the same transaction (the alerts a rejection causes).
+        `also(conn)`, when given, writes more in the same transaction (the alerts a rejection
+        causes).
 
         Only the event log is written here, so acknowledging a batch costs one insert per
         event; `project` folds new events into calls, traces and the full-text index.
@@ -141,7 +152,7 @@ class Store(
         return result
 
     def fold_calls(self, conn, calls) -> None:
-        """Recompute these (trace_id, call_id) calls from their events, then their hours and traces."""
+        """Recompute these (trace_id, call_id) calls from their events, then hours and traces."""
         hours = hour_keys(conn, calls, self.sql)
         touched = {"calls": dumps([list(call) for call in calls])}
         conn.execute(self.sql.PROJECT_CALLS, touched)

@@ -1,8 +1,9 @@
-"""What each store engine does its own way: the hooks SQLite (sqlite/) and PostgreSQL (postgresql/) implement.
+"""The engine hooks: what SQLite (sqlite/) and PostgreSQL (postgresql/) each do their own way.
 
-Everything else a Store does (reads, contracts, mappings, alerts, problems, analysis bookkeeping) is shared
-code in this package, which runs the engine's named statements: `sql` and `listing` are the engine's modules
-of statements and list queries, holding the same names (tests/test_store_engines.py checks it).
+Everything else a Store does (reads, contracts, mappings, alerts, problems, analysis bookkeeping)
+is shared code in this package, which runs the engine's named statements: `sql` and `listing` are
+the engine's modules of statements and list queries, holding the same names
+(tests/test_store_engines.py checks it).
 """
 
 from abc import ABC, abstractmethod
@@ -11,20 +12,23 @@ from types import ModuleType
 
 
 class Engine(ABC):
-    """The engine hooks: connections and transactions, ingest and projection, upkeep."""
+    """The hooks each engine implements: connections, ingest and projection, upkeep."""
 
     engine: str  # "sqlite" or "postgresql"
-    sql: ModuleType  # the engine's named statements (sqlite/sql.py, postgresql/sql.py)
-    listing: ModuleType  # the engine's trace list and search queries (sqlite/listing.py, postgresql/listing.py)
-    # Whether only one server runs on this database (a SQLite file): a starting server may then take back the
-    # claims and leases the stopped one held. On a shared database they look the same as another node's.
+    # the engine's named statements (sqlite/sql.py, postgresql/sql.py)
+    sql: ModuleType
+    # the engine's trace list and search queries (sqlite/listing.py, postgresql/listing.py)
+    listing: ModuleType
+    # Whether only one server runs on this database (a SQLite file): a starting server may then
+    # take back the claims and leases the stopped one held. On a shared database they look the
+    # same as another node's.
     sole_server: bool
 
     # -- connections, schema and transactions --------------------------------
 
     @abstractmethod
     def has_tables(self) -> bool:
-        """Say whether the database was made by tracediff (an empty file or database was not)."""
+        """Say whether tracediff made the database (an empty file or database it did not)."""
 
     @abstractmethod
     def create_schema(self) -> list:
@@ -32,7 +36,9 @@ class Engine(ABC):
 
     @abstractmethod
     def check_schema(self) -> None:
-        """Refuse a database made by a newer tracediff: every command and request opens through here."""
+        """Refuse a database a newer tracediff made.
+
+        Every command and request opens through here."""
 
     @abstractmethod
     def close(self) -> None:
@@ -54,11 +60,13 @@ class Engine(ABC):
 
     @abstractmethod
     def insert_events(self, conn, rows: list[tuple]) -> dict:
-        """Insert event rows, skipping event ids already stored; return {source: (added, duplicates)}."""
+        """Insert event rows, skipping stored event ids.
+
+        Return {source: (added, duplicates)}."""
 
     @abstractmethod
     def project(self, limit: int = 5000) -> int:
-        """Fold events committed since the last projection into calls, traces and the search index."""
+        """Fold events committed since the last projection into calls, traces and search."""
 
     @abstractmethod
     def behind(self) -> bool:
@@ -80,7 +88,9 @@ class Engine(ABC):
 
     @abstractmethod
     def delete_events(self, conn, trace_id: str, unindex: bool) -> None:
-        """Delete a trace's events (and, where the index is kept apart and `unindex`, their search rows)."""
+        """Delete a trace's events.
+
+        Where the search index is kept apart (SQLite's FTS5) and `unindex`, its rows too."""
 
     @abstractmethod
     def prune(self, before_ts: str, batch: int = 500, rules=None) -> int:
@@ -92,7 +102,9 @@ class Engine(ABC):
 
     @abstractmethod
     def backup(self, target) -> int:
-        """Copy the database to a new file; return its size (NotOnThisEngine where another tool does it)."""
+        """Copy the database to a new file; return its size.
+
+        NotOnThisEngine where another tool does it (pg_dump)."""
 
     @abstractmethod
     def file_sizes(self) -> dict:

@@ -3,9 +3,11 @@ number); webapp/web/filters.py parses a query string into it (2h, a stale value,
 
 from dataclasses import dataclass
 
+from ..common.stages import NAMES
+
 SEVERITIES = ("error", "warning", "info", "clean")
 STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
-SNAPSHOTS = ("arguments", "request", "response", "result")
+SNAPSHOTS = NAMES  # the list's "missing" filter offers every stage
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,10 @@
 """Reading traces, calls, snapshots and the list: the Store's read side."""
 
+from ..common.stages import CORE, NAMES
 from .codec import dumps, loads, utc_now
 from .filters import TraceQuery
 
-SNAPSHOTS = ("arguments", "request", "response", "result")
-THREE = SNAPSHOTS[
-    :3
-]  # always answered; a call's result only when it has one, so three-snapshot answers stay as they were
+SNAPSHOTS = NAMES
 
 
 class TraceReads:
@@ -179,5 +177,5 @@ def _split(text) -> list[str]:
 
 
 def _present(snapshots: dict) -> dict:
-    """Keep the three snapshots every call answers, and the result only when there is one."""
-    return {name: value for name, value in snapshots.items() if name in THREE or value}
+    """Keep the core snapshots every call answers, and each other one only when there is one."""
+    return {name: value for name, value in snapshots.items() if name in CORE or value}

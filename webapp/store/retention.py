@@ -1,5 +1,8 @@
-"""Retention's shared half, a mixin of Store: one bounded transaction deleting the oldest traces, and the
-quarantine's old records. Each engine's `prune` sizes and paces these (sqlite/upkeep.py, postgresql/)."""
+"""Retention's shared half, a mixin of Store: bounded deletions of the oldest traces.
+
+One transaction deletes a few traces; the quarantine's old records go too. Each engine's `prune`
+sizes and paces these (sqlite/upkeep.py, postgresql/).
+"""
 
 from dataclasses import dataclass
 
@@ -22,20 +25,22 @@ class Retention:
     """Mixin of Store (needs write(), take_summaries_turn(), delete_events(), sql)."""
 
     def _prune_some(self, before_ts: str, size: int, unindex: bool = True, rules=None) -> int:
-        """Delete the `size` traces last seen longest ago before a time, in one transaction; return how many."""
+        """Delete in one transaction the `size` oldest traces last seen before a time.
+
+        Return how many."""
         with self.write() as conn:
             self.take_summaries_turn(conn)
             ids = [
                 r[0]
                 for r in conn.execute(
-                    "SELECT trace_id FROM traces WHERE last_ts < ? ORDER BY last_ts LIMIT ?", (before_ts, size)
+                    "SELECT trace_id FROM traces WHERE last_ts < ? ORDER BY last_ts LIMIT ?",
+                    (before_ts, size),
                 )
             ]
             if not ids:
                 return 0
-            calls = conn.execute(
-                f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({','.join('?' * len(ids))})", ids
-            ).fetchall()
+            marks = ",".join("?" * len(ids))
+            calls = conn.execute(f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({marks})", ids).fetchall()
             hours = hour_keys(conn, calls, self.sql)
             forget_calls(conn, [tuple(call) for call in calls], rules.exercises if rules else None)
             for trace_id in ids:

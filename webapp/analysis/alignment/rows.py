@@ -9,13 +9,14 @@ from collections.abc import Iterator
 from itertools import islice
 
 from ...common.pointers import child
+from ...common.stages import CORE
 from ..findings.kinds import rank
 from ..rules.response_checks import echo_from
 from ..snapshots.documents import documents, status_code
 from ..wire.locations import external, internal, request_document
 
 MAX_ROWS = 5000
-STAGES = ("arguments", "request", "response")
+STAGES = CORE  # the aligned columns; a call's result gets a column of its own (result_column.py)
 
 
 class Full(Exception):

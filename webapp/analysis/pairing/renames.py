@@ -3,21 +3,22 @@
 from ...common.pointers import last, parent, resolve
 from ..values.classify import classify
 from ..values.names import same_name
-from ..wire.locations import in_text
+from ..wire.locations import TEXT_ROOTS, in_text
 from .assignment import Assignment, Node, eliminate
 
 MAX_ASSIGNED = 20_000  # leftover nodes per side beyond which only the cheap passes run
 
 
 def pair_by_names(leftovers) -> None:
-    """Pair sibling leftovers whose keys mean the same (n/count, qty/quantity) one to one."""
+    """Pair sibling leftovers whose keys mean the same (n/count, qty/quantity) one to one (an index, as a list
+    item's or an unnamed URL segment's `1`, is no name)."""
     for lefts, rights in leftovers._groups(lambda v: True).values():
         matches = (
             [
                 (lp, lv, rp, rv)
                 for lp, lv in lefts
                 for rp, rv in rights
-                if same_name(last(lp), last(rp)) and _compatible(lv, rv)
+                if same_name(last(lp), last(rp)) and not last(lp).isdigit() and _compatible(lv, rv)
             ]
             if len(lefts) * len(rights) <= 2500
             else []
@@ -96,6 +97,8 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
         key = last(path)
         if not wanted(value) or path in pinned or key.isdigit() and _in_list(doc, path):
             continue
+        if side == 1 and path in TEXT_ROOTS:
+            continue  # the URL's segments or its query string as a whole: no argument built them
         anchor = _anchor(parent(path), paired, anchors) if path else None
         if members_only and anchor != parent(path):
             continue

@@ -87,7 +87,10 @@ class Pairing:
             if path in self.claimed_left:
                 continue
             target = child(rp, key)
-            if key in rv and target not in self.claimed_right:
+            if path in self.pinned_left:
+                # the mapping sends it elsewhere and its counterpart is missing: not paired by its key here
+                self.orphans_left.append((path, value, rp))
+            elif key in rv and target not in self.claimed_right:
                 used_right.add(key)
                 self.walk(path, value, target, rv[key], "same", depth)
             else:

@@ -64,8 +64,7 @@ def _wrapper(arguments, request) -> tuple | None:
     """Return the request keys that wrap the arguments object ({"data": {...}}, GraphQL's variables), if any."""
     if not isinstance(arguments, dict) or not isinstance(request, dict) or not arguments:
         return None
-    if arguments.keys() & request.keys():
-        return None
+    # before the shared keys: a GraphQL body's `query` is its document, never an argument named `query`
     if is_graphql(request):  # GraphQL sends the arguments as its variables, often as one input object
         variables = request["variables"]
         [(key, inner)] = variables.items() if len(variables) == 1 else [(None, None)]
@@ -76,6 +75,8 @@ def _wrapper(arguments, request) -> tuple | None:
         ):
             return ("variables", key)
         return ("variables",)
+    if arguments.keys() & request.keys():
+        return None
     best, score = None, 0
     for key, value in request.items():
         if isinstance(value, dict) and len(arguments.keys() & value.keys()) > score and value not in arguments.values():

@@ -63,7 +63,8 @@ def _pair_names(leftovers) -> None:
 
 
 def _same_meaning(a: str, b: str) -> bool:
-    return a == b or same_name(a, b)
+    """Tell two keys of one meaning; an index (a list item's, an unnamed URL segment's `1`) is no name."""
+    return not a.isdigit() and (a == b or same_name(a, b))
 
 
 def _pair_joined(leftovers, contract) -> None:

@@ -6,24 +6,34 @@ from ..findings.kinds import DEFAULT_ERROR_SCHEMA, end, finding
 from ..pairing.walk import equal, pair_items
 from ..schemas.validation import is_valid, validate
 from ..values.classify import classify
-from ..values.json_values import is_container, show
+from ..values.json_values import is_container, norm_key, show
+from .error_shapes import shape_findings
 
 
-def error_schema_for(contract) -> tuple[str, dict]:
-    """Return (name, schema) of the error schema a contract uses."""
-    if contract and contract.get("error_schema") is not None:
-        return "error_schema", contract["error_schema"]
-    return "default_error_schema", DEFAULT_ERROR_SCHEMA
+def error_schema_for(contract) -> tuple[str | None, dict | None]:
+    """Return (name, schema) of the error schema a contract declares, or (None, None).
+
+    Error answers are checked against a schema only where one is declared (the default envelope
+    {code, message, retryable}, DEFAULT_ERROR_SCHEMA, is advice: `tracediff lint` gives it). Otherwise
+    an error is read as services send it, by its status and the common shapes (failures.py)."""
+    schema = contract.get("error_schema") if contract else None
+    if schema is None:
+        return None, None
+    return ("default_error_schema" if is_the_envelope(schema) else "error_schema"), schema
 
 
-def error_body(body, name: str):
-    """Return (prefix, body) of the error envelope, unwrapping {"error": {...}} for the default."""
-    if (
-        name == "default_error_schema"
-        and isinstance(body, dict)
-        and isinstance(body.get("error"), dict)
-        and "code" not in body
-    ):
+def is_the_envelope(schema) -> bool:
+    """Tell whether a declared error schema is the default envelope (read at the top or inside `error`)."""
+    return (
+        isinstance(schema, dict)
+        and sorted(schema.get("required") or ()) == ["code", "message", "retryable"]
+        and "error" not in (schema.get("properties") or {})
+    )
+
+
+def error_body(body, name: str | None):
+    """Return (prefix, body) of the error envelope, unwrapping {"error": {...}} unless a declared schema says."""
+    if name != "error_schema" and isinstance(body, dict) and isinstance(body.get("error"), dict) and "code" not in body:
         return "/error", body["error"]
     return "", body
 
@@ -41,6 +51,8 @@ def looks_like_error(body, schema_name: str, schema: dict, success: dict | None 
     if not isinstance(body, dict) or not body:
         return False
     _, inner = error_body(body, schema_name)
+    if schema is None:  # none declared: the default envelope, whole, still says it is an error
+        schema_name, schema = "default_error_schema", DEFAULT_ERROR_SCHEMA
     if _says_it_failed(body) or (isinstance(inner, dict) and marks(inner, schema, success) and is_valid(inner, schema)):
         return True
     if success is not None and is_valid(body, success):
@@ -97,15 +109,19 @@ def status_findings(body, status, contract) -> list[dict]:
     name, schema = error_schema_for(contract)
     where = end("response", "")
     success = (contract or {}).get("response_schema")
-    if 200 <= status < 300 and looks_like_error(body, name, schema, success):
-        return [finding("status_mismatch", "error", None, where, None, body, f"HTTP {status} with an error body")]
+    failed = status >= 400 or looks_like_error(body, name, schema, success)
+    shaped = shape_findings(body) if schema is None and failed else []  # read by the common shapes
+    if 200 <= status < 300 and failed and not answers_with_2xx(body):
+        mismatch = finding("status_mismatch", "error", None, where, None, body, f"HTTP {status} with an error body")
+        return [mismatch] + shaped
     if status < 400:
-        return []
+        return shaped
     prefix, inner = error_body(body, name)
-    errors = validate(inner, schema)
-    if errors and success is not None and is_valid(body, success):
+    errors = validate(inner, schema) if schema is not None else []
+    told = errors if schema is not None else not carries_an_error(body)
+    if told and success is not None and is_valid(body, success):
         return [finding("status_mismatch", "error", None, where, None, status, f"HTTP {status} with a success body")]
-    return [
+    return shaped + [
         finding(
             "error_shape",
             "error",
@@ -117,6 +133,41 @@ def status_findings(body, status, contract) -> list[dict]:
         )
         for e in errors
     ]
+
+
+def answers_with_2xx(body) -> bool:
+    """Tell whether a body is an error as services that answer errors with a 2xx send it.
+
+    Slack's `{"ok": false, "error": "channel_not_found"}` and GraphQL's `{"errors": [{"message": ..}], "data": ..}`
+    (Shopify, Linear, GitHub's GraphQL API) come with HTTP 200: the status is no mismatch there."""
+    if not isinstance(body, dict):
+        return False
+    if body.get("ok") is False and isinstance(body.get("error"), str):
+        return True
+    errors = body.get("errors")
+    return (
+        isinstance(errors, list)
+        and bool(errors)
+        and all(isinstance(e, dict) and "message" in e for e in errors)
+        and body.keys() <= {"errors", "data", "extensions"}
+    )
+
+
+# What an error body carries where services put it (compared without case or separators): a text, a code,
+# a problem+json title or detail, an `error` or `errors`.
+_ERROR_WORDS = frozenset(
+    ("message", "error", "errors", "detail", "title", "code", "errorcode", "errormessage", "msg", "fault", "reason")
+    + ("errordescription", "errortype", "type")
+)
+
+
+def carries_an_error(body) -> bool:
+    """Tell whether a body reads as an error report by the common shapes (any status, no schema declared)."""
+    if not isinstance(body, dict):
+        return isinstance(body, str) and bool(body.strip())
+    return _says_it_failed(body) or any(
+        isinstance(k, str) and norm_key(k) in _ERROR_WORDS and body[k] not in (None, "", [], {}) for k in body
+    )
 
 
 class Echo:
@@ -178,7 +229,9 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
             echo.findings.append(
                 finding(
                     "echo_mismatch",
-                    "warning",
+                    # a null echo is the server keeping no value (GitHub's `"body": null` for ""), or one it
+                    # answers as an object elsewhere (a milestone): one call cannot tell that from a bug
+                    "info" if b is None else "warning",
                     end("request", rq),
                     end("response", rs),
                     a,

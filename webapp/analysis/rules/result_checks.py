@@ -84,6 +84,12 @@ def _failure_findings(failure: Failure, reading: Reading) -> list[dict]:
     for meaning in ("code", "message", "retryable"):
         if meaning in failure.fields:
             out += _envelope_field(meaning, *failure.fields[meaning], reading)
+    if "retryable" not in failure.fields:
+        # A vendor's own error (no envelope promising code, message and retryable), told the model as a failure:
+        # a layer that words it its own way ("Failed to create price") hides nothing one call can blame.
+        for f in out:
+            if f["kind"] == "dropped":
+                f["severity"] = "info"
     return out
 
 
@@ -102,8 +108,9 @@ def _error_pairing(response, failure: Failure, reading: Reading) -> Pairing:
 
 
 def _reads_as_success(failure: Failure, reading: Reading) -> bool:
-    """Tell whether the model was told the call worked: its flag says so, or, without a flag, nothing says it failed."""
-    if reading.is_error is not None:
+    """Tell whether the model was told the call worked: its flag says so, or, with no flag set, nothing says it
+    failed (Slack's, Notion's, Asana's layers hand the vendor's error back as text, `isError` left out)."""
+    if reading.is_error or (reading.is_error is not None and reading.flag_given):
         return not reading.is_error
     said = [value for _, value in failure.fields.values() if not isinstance(value, bool)]
     if failure.status:
@@ -247,8 +254,36 @@ def _structured(response, reading: Reading) -> tuple[Pairing, list[dict]]:
         f["message"] = f["message"].replace("comes from no argument", "comes from no response field")
         if f["kind"] in _QUIET_KINDS + _SAME_TO_A_READER or _into_plain_units(f):
             f["severity"] = "info"
+        elif _reshaped(f, response):
+            f["severity"] = "info"
+            f["message"] += " (a reshaping one call cannot tell from a bug)"
         out.append(f)
     return pairing, out + _unconverted(pairing, reading.prefix)
+
+
+_ID_KEY = re.compile(r"(?:^|[_-])(?:id|gid|uuid)$|[a-z0-9]Id$|ID$|^(?:gid|uuid)$")
+
+
+def _reshaped(f: dict, response) -> bool:
+    """Tell whether a change on the way back is a layer reshaping what it hands over, as real layers do.
+
+    A container handed over as another one (rows wrapped in text, `{object, data}` as a list of ids), a numeric
+    identifier handed over as its digits (JavaScript-safe ids), a value the response holds in a sibling field
+    (`url` taken from `html_url`): a function of the response, which history, not one call, can tell wrong."""
+    left, right = f["left"], f["right"]
+    if not left or not right:
+        return False
+    before, after = f["left_value"], f["right_value"]
+    if f["kind"] == "value_changed" and (is_container(before) or is_container(after)):
+        return True
+    if f["kind"] == "type_changed" and is_number(before) and not isinstance(before, bool):
+        key = last(left["path"])
+        return isinstance(after, str) and after == str(before) and bool(_ID_KEY.search(key or ""))
+    if f["kind"] == "value_changed" and not is_container(after) and after is not None:
+        parent = resolve(response, left["path"][: left["path"].rfind("/")], None)
+        siblings = parent.items() if isinstance(parent, dict) else ()
+        return any(k != last(left["path"]) and v == after and type(v) is type(after) for k, v in siblings)
+    return False
 
 
 def _unconverted(pairing: Pairing, prefix: str | None) -> list[dict]:

@@ -2,7 +2,7 @@
 
 import json
 
-STAGES = ("arguments", "request", "response")
+from ...common.stages import CORE as STAGES  # the stages read as JSON documents; the result by its forms
 
 
 def json_error(payload) -> dict | None:

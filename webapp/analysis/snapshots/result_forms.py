@@ -25,6 +25,7 @@ class Reading:
     structured: Any = MISSING  # structuredContent, a JSON result, or the JSON a text holds
     prefix: str | None = ""  # where `structured` sits in the stored payload; None when parsed from text
     flagged: str = ""  # the flag's name: isError, is_error, error, or "" when there is none
+    flag_given: bool = False  # the flag was set (an MCP `isError` left out is false by default, not said)
     size: int = 0  # bytes of what the model got
 
 
@@ -40,7 +41,7 @@ def read_result(snapshot: dict | None) -> Reading | None:
     elif isinstance(payload, dict) and payload.get("type") == "tool_result" and payload.keys() <= _ANTHROPIC_KEYS:
         reading = _anthropic(payload)
     elif isinstance(payload, dict) and payload.keys() == {"error"} and isinstance(payload["error"], dict):
-        reading = Reading(True, _error_text(payload["error"]), payload["error"], "/error", "error")
+        reading = Reading(True, _error_text(payload["error"]), payload["error"], "/error", "error", True)
     elif isinstance(payload, str):
         reading = _from_text(payload, told)
     else:
@@ -49,6 +50,7 @@ def read_result(snapshot: dict | None) -> Reading | None:
         reading.is_error = told
     if told is not None and reading.is_error is told and not reading.flagged:
         reading.flagged = "is_error"  # the envelope's flag told it
+    reading.flag_given = reading.flag_given or told is not None
     reading.size = _size(payload, reading)
     return reading
 
@@ -63,15 +65,17 @@ def _mcp_like(payload: dict) -> bool:
 def _mcp(payload: dict) -> Reading:
     text = joined_text(payload.get("content"))
     is_error = payload.get("isError") is True  # absent means success (MCP's default)
+    given = isinstance(payload.get("isError"), bool)
     if "structuredContent" in payload:
-        return Reading(is_error, text, payload["structuredContent"], "/structuredContent", "isError")
-    return _with_json(Reading(is_error, text, MISSING, None, "isError"))
+        return Reading(is_error, text, payload["structuredContent"], "/structuredContent", "isError", given)
+    return _with_json(Reading(is_error, text, MISSING, None, "isError", given))
 
 
 def _anthropic(payload: dict) -> Reading:
     content = payload.get("content")
     text = content if isinstance(content, str) else joined_text(content)
-    return _with_json(Reading(payload.get("is_error") is True, text, MISSING, None, "is_error"))
+    given = isinstance(payload.get("is_error"), bool)
+    return _with_json(Reading(payload.get("is_error") is True, text, MISSING, None, "is_error", given))
 
 
 def _from_text(text: str, told: bool | None) -> Reading:

@@ -7,7 +7,7 @@ from ...analysis import CheckError, call_snapshots
 from ...analysis import checked_url as _checked_url
 from ...common import jsontext
 from ...contracts import ContractError, contracts_from_document, is_bare_contract, load_file, validated_contract
-from ...reports.exports import CALL_FILE, FIXTURE_FILES, RESULT_FILE
+from ...reports.exports import CALL_FILE, FIXTURE_FILES
 
 
 class InputError(Exception):
@@ -126,7 +126,7 @@ def fixture_folders(roots) -> list[Path]:
     return found
 
 
-_FOLDER_FILES = (*FIXTURE_FILES.values(), RESULT_FILE)  # a result-only call's zip holds tool-result.json alone
+_FOLDER_FILES = tuple(FIXTURE_FILES.values())  # a result-only call's zip holds tool-result.json alone
 
 
 def _holds_fixtures(folder: Path) -> bool:
@@ -140,8 +140,6 @@ def folder_case(folder: Path, contract_file: str | None, tool: str | None, statu
         status = call.get("status", status)
         own = folder / "contract.json"
         files = {name: str(folder / file) for name, file in FIXTURE_FILES.items() if (folder / file).is_file()}
-        if (folder / RESULT_FILE).is_file():
-            files["result"] = str(folder / RESULT_FILE)
         case = single_case(files, status, None, None, call.get("http"), call.get("result_is_error"))
         if own.is_file():  # the call's own contract, from the fixtures zip
             case.contract_file, case.contract = str(own), read_contract(str(own), call.get("tool"))

@@ -3,7 +3,8 @@
 from flask import Blueprint, current_app, jsonify, request
 
 from ...alerts import RuleError, new_secret, parse_rule
-from ...alerts.urls import UrlRefused, allow_list, check_url, masked
+from ...alerts.secrets import keep_secrets, public, scrub
+from ...alerts.urls import UrlRefused, allow_list, check_url
 from ...alerts.wording import message_problem
 from ...common import jsontext
 from ...ops.sender import test_delivery
@@ -17,15 +18,36 @@ DELIVERIES_PAGE = 100
 
 
 def create_rule(body) -> dict:
-    """Check a rule and its URL, store it, and return it with its secret (shown this once only)."""
+    """Check a rule and its URL, store it, and return it with its signing secret (shown this once).
+
+    Its URL is stored as given and shown masked, to its maker too: they typed it.
+    """
+    rule = checked(body)
+    secret = new_secret()
+    rule_id = get_store().add_rule(rule, secret)
+    return {**public(get_store().get_rule(rule_id)), "secret": secret}
+
+
+def edit_rule(rule_id: int, body) -> dict:
+    """Change a rule as `body` says; a URL part sent as [REDACTED] keeps what is saved there."""
+    saved = rule_or_404(rule_id)
+    if isinstance(body, dict) and isinstance(body.get("url"), str):
+        try:
+            body = {**body, "url": keep_secrets(body["url"], saved)}
+        except ValueError as error:
+            raise ApiError(400, "bad_rule", str(error)) from error
+    get_store().update_rule(rule_id, checked(body))
+    return public(get_store().get_rule(rule_id))
+
+
+def checked(body) -> dict:
+    """Return the rule a body says, its URL checked as it will be called; else raise bad_rule."""
     try:
         rule = parse_rule(body)
         check_url(rule["url"], allow_list(current_app.config["WEBHOOK_ALLOW_HOSTS"]))
     except (RuleError, UrlRefused) as error:
         raise ApiError(400, "bad_rule", str(error)) from error
-    secret = new_secret()
-    rule_id = get_store().add_rule(rule, secret)
-    return {**get_store().get_rule(rule_id), "secret": secret}
+    return rule
 
 
 def rule_or_404(rule_id: int) -> dict:
@@ -44,21 +66,25 @@ def send_test(rule_id: int) -> dict:
 @bp.post("/api/v1/alerts")
 def api_create():
     """Create a rule; the answer carries its secret, which is never shown again."""
+    return jsonify(create_rule(_json_body())), 201
+
+
+@bp.put("/api/v1/alerts/<int:rule_id>")
+def api_edit(rule_id):
+    """Change a rule: the body is a whole rule; its URL keeps saved secrets sent as [REDACTED]."""
+    return jsonify(edit_rule(rule_id, _json_body()))
+
+
+def _json_body():
     try:
-        body = jsontext.loads(request.get_data())
+        return jsontext.loads(request.get_data())
     except jsontext.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
-    return jsonify(create_rule(body)), 201
-
-
-def shown(rule: dict) -> dict:
-    """A rule as lists show it: a Slack webhook URL is itself the secret, so only its start is shown."""
-    return {**rule, "url": masked(rule["url"])} if rule["format"] == "slack" else rule
 
 
 @bp.get("/api/v1/alerts")
 def api_list():
-    return jsonify(rules=[shown(rule) for rule in get_store().list_rules()])
+    return jsonify(rules=[public(rule) for rule in get_store().list_rules()])
 
 
 @bp.delete("/api/v1/alerts/<int:rule_id>")
@@ -71,19 +97,26 @@ def api_delete(rule_id):
 @bp.get("/api/v1/alerts/<int:rule_id>/deliveries")
 def api_deliveries(rule_id):
     """A rule's delivery log newest first, `limit` a page with a keyset cursor, and its newest messages."""
-    rule_or_404(rule_id)
+    rule = rule_or_404(rule_id)
     limit, before = page_args(request.args, DELIVERIES_PAGE)
     store = get_store()
-    rows = named(store.deliveries(rule_id, limit + 1, before))
+    rows = named(store.deliveries(rule_id, limit + 1, before), rule)
     return jsonify(
-        deliveries=rows[:limit], next_cursor=next_cursor(rows, limit), messages=named(store.messages(rule_id, limit))
+        deliveries=rows[:limit],
+        next_cursor=next_cursor(rows, limit),
+        messages=named(store.messages(rule_id, limit), rule),
     )
 
 
-def named(rows: list[dict]) -> list[dict]:
-    """Name the problem each delivery or message is about (`problem`: id and title, or null)."""
+def named(rows: list[dict], rule: dict) -> list[dict]:
+    """Name the problem each delivery or message is about (`problem`: id and title, or null).
+
+    An error says nothing of the rule's secrets (one logged by an older version may have).
+    """
     for row in rows:
         row["problem"] = message_problem(*row.pop(ABOUT))
+        if row.get("error"):
+            row["error"] = scrub(row["error"], rule)
     return rows
 
 
@@ -96,7 +129,7 @@ def api_test(rule_id):
 def api_resume(rule_id):
     rule_or_404(rule_id)
     get_store().resume_rule(rule_id)
-    return jsonify(shown(get_store().get_rule(rule_id)))
+    return jsonify(public(get_store().get_rule(rule_id)))
 
 
 @bp.post("/api/v1/alerts/messages/<message_id>/redeliver")

@@ -5,6 +5,7 @@ from flask import Blueprint, jsonify
 
 from ...analysis import CheckError, call_snapshots, checked_url
 from ...common import jsontext
+from ...common.stages import NAMES
 from ...pipeline.checks import check_stored
 from ...store.toolcalls import known_tool
 from ..bodies import whole_body
@@ -13,7 +14,7 @@ from ..errors import ApiError
 
 bp = Blueprint("checks", __name__)
 
-PAYLOADS = ("arguments", "request", "response", "result")  # any JSON value, or text (an HTTP body that is not JSON)
+PAYLOADS = NAMES  # one field per stage: any JSON value, or text (an HTTP body that is not JSON)
 FIELDS = {"tool", *PAYLOADS, "method", "url", "headers", "status", "result_is_error"}
 
 

@@ -4,6 +4,7 @@ schemas (a contract draft learnt from traffic), and adopting one as the declared
 from flask import Blueprint, jsonify
 
 from ...common import jsontext
+from ...common.stages import NAMES
 from ...pipeline import mappings as toolmappings
 from ...pipeline import observed as toolobserved
 from ...store.toolcalls import known_tool
@@ -67,5 +68,5 @@ def adopt_observed(name):
     except jsontext.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     if not isinstance(body, dict) or not isinstance(body.get("stage"), str):
-        raise ApiError(400, "bad_stage", 'send {"stage": "arguments" | "request" | "response" | "result"}')
+        raise ApiError(400, "bad_stage", 'send {"stage": ' + " | ".join(f'"{name}"' for name in NAMES) + "}")
     return jsonify(toolobserved.adopt(get_store(), name, body["stage"]))

@@ -8,8 +8,8 @@ from ...common import jsontext
 from ...common.digits import is_digits
 from ...pipeline.changes import change_problem
 from ...pipeline.problems import find_problems, read_problem
+from ...pipeline.strips import strip
 from ...problems.states import BadChange, parse_change
-from ...problems.strips import strip
 from ...problems.timeline import default_range
 from ...store.errors import ChangeRefused
 from .. import security

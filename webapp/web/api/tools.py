@@ -12,11 +12,10 @@ from ...contracts import (
     load_document,
     parse_operations,
     read_contracts,
-    save_contracts,
     skipped_patterns,
     validated_contract,
 )
-from ...pipeline.contracts import replace_contract
+from ...pipeline.contracts import replace_contract, save_contracts
 from ..bodies import whole_body
 from ..db import get_store
 from ..errors import ApiError

@@ -2,9 +2,10 @@
 
 from flask import Blueprint, redirect, request, url_for
 
+from ...alerts.secrets import public
 from ...common.resources import doc_page
 from ...ops.sender import describe
-from ..api.alerts import create_rule, named, rule_or_404, send_test, shown
+from ..api.alerts import create_rule, edit_rule, named, rule_or_404, send_test
 from ..db import get_store
 from ..errors import ApiError
 from ..render.pages import page_or_fragment
@@ -19,9 +20,14 @@ def settings_page():
     return _settings()
 
 
-def _settings(created=None, error=None, tested=None):
+def _log(store, rule: dict) -> list[dict]:
+    """A rule's latest deliveries, as its page shows them."""
+    return named(store.deliveries(rule["id"], 20), rule)
+
+
+def _settings(created=None, error=None, tested=None, changed=None):
     store = get_store()
-    rules = [{**shown(rule), "deliveries": named(store.deliveries(rule["id"], 20))} for rule in store.list_rules()]
+    rules = [{**public(rule), "deliveries": _log(store, rule)} for rule in store.list_rules()]
     can_change = may_change_contracts()  # the token that changes contracts manages rules too
     return page_or_fragment(
         "alerts.html",
@@ -30,6 +36,7 @@ def _settings(created=None, error=None, tested=None):
         created=created,
         error=error,
         tested=tested,
+        changed=changed,
         can_change=can_change,
         hint=None if can_change else change_hint(),
         alerts_doc=doc_page("alerts.md"),  # where the installed package keeps it (the wheel ships docs/)
@@ -39,29 +46,40 @@ def _settings(created=None, error=None, tested=None):
 @bp.post("/settings/alerts")
 def settings_create():
     """Create a rule from the form and show its secret once."""
-    form = request.form
+    try:
+        return _settings(created=create_rule(form_rule(request.form)))
+    except ApiError as refused:
+        return _settings(error=refused.message)
+
+
+def form_rule(form) -> dict:
+    """Read a rule from the page's form, as the API takes it."""
     body = {
         "url": form.get("url", "").strip(),
         "format": form.get("format") or "webhook",
         "on": form.getlist("on") or ["new", "regressed"],
         "min_interval_s": _int(form.get("min_interval_s")),
+        "secret_parts": [_int(part, None) for part in _listed(form.get("secret_parts", ""))],
     }
     for name in ("tool", "kind", "min_severity", "source"):
         if form.get(name):
             body[name] = form[name]
-    try:
-        return _settings(created=create_rule(body))
-    except ApiError as refused:
-        return _settings(error=refused.message)
+    return body
 
 
 @bp.post("/settings/alerts/<int:rule_id>/<action>")
 def settings_action(rule_id, action):
-    """Delete, resume or test a rule from its page; redeliver one of its messages."""
+    """Edit, delete, resume or test a rule from its page; redeliver one of its messages."""
     store = get_store()
     rule_or_404(rule_id)
     if action == "test":  # the answer is the page, saying in one line what the test send did
         return _settings(tested={"rule": rule_id, "line": describe(send_test(rule_id))})
+    if action == "edit":
+        try:
+            edit_rule(rule_id, form_rule(request.form))
+        except ApiError as refused:
+            return _settings(error=f"rule {rule_id} not changed: {refused.message}")
+        return _settings(changed=rule_id)
     if action == "delete":
         store.delete_rule(rule_id)
     elif action == "resume":
@@ -73,8 +91,18 @@ def settings_action(rule_id, action):
     return redirect(url_for("alerting.settings_page"), 303)
 
 
-def _int(text):
+def _listed(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _listed(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _int(text, default=600):
+    """Read a number from a form field: `default` when empty, the text itself when not a number (a
+    query parameter name, or what parse_rule says is wrong)."""
     try:
-        return int(text) if text not in (None, "") else 600
+        return int(text) if text not in (None, "") else default
     except ValueError:
-        return text  # parse_rule says what is wrong with it
+        return text

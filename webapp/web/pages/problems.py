@@ -6,11 +6,11 @@ from markupsafe import Markup, escape
 from ...common.digits import is_digits
 from ...pipeline.changes import change_problem
 from ...pipeline.problems import find_problems, read_problem
+from ...pipeline.strips import strip, strips
 from ...problems.exercised import argument_path, response_class
 from ...problems.fingerprint import grouped_by
 from ...problems.nearest import nearest
 from ...problems.states import RESOLVE_MODES, STATES, links_change, parse_change, pending_text, verified_text
-from ...problems.strips import strip, strips
 from ...problems.timeline import MAX_SPAN_DAYS, default_range, list_range, sparkline, step_words
 from ...problems.words import counted
 from ...reports.problems import problem_markdown

@@ -5,6 +5,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from ... import pipeline
 from ...common.digits import is_digits, problem_number
 from ...common.pointers import MISSING, resolve
+from ...common.stages import shown
 from ...problems.grouping import link_problems
 from ...reports import exports
 from ...store import stats
@@ -299,7 +300,5 @@ def compare():
 
 
 def _compared_stages(call_a: dict, call_b: dict) -> tuple:
-    """Compare the three stages, and the results when either call has one."""
-    return (
-        aligned.WITH_RESULT if "result" in call_a["snapshots"] or "result" in call_b["snapshots"] else aligned.SNAPSHOTS
-    )
+    """Compare the core stages, and each other one either call has."""
+    return shown({*call_a["snapshots"], *call_b["snapshots"]})

@@ -25,11 +25,12 @@ from ...analysis import (
     with_result_column,
 )
 from ...common.pointers import MISSING, ancestors
+from ...common.stages import CORE, NAMES, shown
 from ...reports.anchors import finding_anchors
 from .tree import node_id, value_text
 
-SNAPSHOTS = ("arguments", "request", "response")
-WITH_RESULT = (*SNAPSHOTS, "result")  # a call with a result shows it as a fourth column
+SNAPSHOTS = CORE  # the columns every call shows
+WITH_RESULT = NAMES  # and each other stage the call has (a result: a fourth column)
 ICONS = {"error": "✖", "warning": "▲", "info": "ℹ"}
 FIRST_ROWS = 200  # rows on the first screen, besides those that show a finding
 MORE_ROWS = 500  # rows per "load more"
@@ -44,8 +45,9 @@ def full_rows(call: dict) -> tuple[list[dict], bool]:
 
 
 def stages(call: dict) -> tuple:
-    """Return the snapshots a call's views show: the three, and its result when it has one."""
-    return WITH_RESULT if (call.get("snapshots") or {}).get("result") else SNAPSHOTS
+    """Return the snapshots a call's views show: the core three, and each other one the call has."""
+    snapshots = call.get("snapshots") or {}
+    return shown({name for name in NAMES if snapshots.get(name)})
 
 
 def counted_rows(call: dict) -> tuple[list[dict], bool, tuple | None]:

@@ -5,6 +5,7 @@ from collections import deque
 from ...analysis import pair_by_id
 from ...common import jsontext
 from ...common.pointers import child
+from ...common.stages import CORE
 from .tree import value_text
 
 MAX_ROWS = 2000
@@ -113,7 +114,7 @@ def _pair(a, b, ptr_a, ptr_b, out, limit) -> None:
         compare_values(a, b, ptr_a, out, limit, ptr_b)
 
 
-def compare_calls(call_a: dict, call_b: dict, stages=("arguments", "request", "response")) -> list[dict]:
+def compare_calls(call_a: dict, call_b: dict, stages=CORE) -> list[dict]:
     """Return per stage the rows comparing call A's snapshot with call B's, and a difference count."""
     out = []
     for stage in stages:

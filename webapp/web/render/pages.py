@@ -5,12 +5,14 @@ import json
 from flask import render_template, request
 
 from ...common import times
+from ...common.stages import TAGS
 from ...reports.text import visible
 
 
 def init_app(app) -> None:
-    """Make every template show control characters as escapes, and give them the shared filters."""
+    """Make every template show control characters as escapes, and give them the shared filters and names."""
     app.jinja_env.finalize = show_controls
+    app.add_template_global(TAGS, "stage_tags")
     app.add_template_filter(pretty_json, "pretty_json")
     app.add_template_filter(when, "when")
 

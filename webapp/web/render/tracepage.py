@@ -6,7 +6,6 @@ from ...reports.text import end_text
 from .aligned import ICONS, WITH_RESULT, counted_rows, finding_places, full_rows, stages
 from .tree import BIG_PAYLOAD, TreeOptions, node_id, payload_size, tree_tokens
 
-SNAPSHOTS = ("arguments", "request", "response")
 SHOWN_HEADERS = (
     "content-type",
     "content-length",
