@@ -132,10 +132,17 @@ def confirm(store, tool: str, arguments: str, request: str) -> dict:
 
 def declare(store, tool: str, pairs) -> dict:
     """Write (arguments, request[, transform]) pairs into the contract's `mapping`, replacing entries of the
-    same fields."""
+    same fields; the contract is read and written as its one writer, so a change made meanwhile is kept."""
     for arguments, request, *_ in pairs:
         _check_pointers(arguments, request)
-    contract = store.get_tool(tool) or {}
+    saved = store.change_tool(tool, lambda stored: _with_pairs(tool, stored or {}, pairs))
+    for arguments, request, *_ in pairs:
+        store.unreject_pair(tool, arguments, request)
+    update_inference(store, tool)
+    return saved
+
+
+def _with_pairs(tool: str, contract: dict, pairs) -> dict:
     mapping = list(contract.get("mapping") or [])
     for arguments, request, *transform in pairs:
         mapping = [
@@ -154,28 +161,32 @@ def declare(store, tool: str, pairs) -> dict:
                 **({"transform": transform[0]} if transform and transform[0] else {}),
             }
         )
-    parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
-    store.put_tool(tool, validated_contract(tool, {**parts, "mapping": mapping}))
-    for arguments, request, *_ in pairs:
-        store.unreject_pair(tool, arguments, request)
-    update_inference(store, tool)
-    return store.get_tool(tool)
+    return validated_contract(tool, {**_parts(contract), "mapping": mapping})
 
 
 def reject(store, tool: str, arguments: str, request: str) -> None:
     """Keep a pair out of inference, and out of the contract if it was declared."""
     _check_pointers(arguments, request)
     store.reject_pair(tool, arguments, request)
-    contract = store.get_tool(tool)
-    if contract and (arguments, request) in declared_pairs(contract):
-        mapping = [
-            m
-            for m in contract["mapping"]
-            if not (isinstance(m, dict) and m.get("arguments") == arguments and m.get("request") == request)
-        ]
-        parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
-        store.put_tool(tool, validated_contract(tool, {**parts, "mapping": mapping}))
+    store.change_tool(tool, lambda stored: _without_pair(tool, stored, arguments, request))
     update_inference(store, tool)
+
+
+def _without_pair(tool: str, contract: dict | None, arguments: str, request: str) -> dict | None:
+    """Return the contract without a declared pair, or None when it does not declare it."""
+    if not contract or (arguments, request) not in declared_pairs(contract):
+        return None
+    mapping = [
+        m
+        for m in contract["mapping"]
+        if not (isinstance(m, dict) and m.get("arguments") == arguments and m.get("request") == request)
+    ]
+    return validated_contract(tool, {**_parts(contract), "mapping": mapping})
+
+
+def _parts(contract: dict) -> dict:
+    """Return a stored contract's parts, without what the store adds (its name, when it changed)."""
+    return {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
 
 
 def _check_pointers(arguments, request) -> None:
