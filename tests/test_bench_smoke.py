@@ -14,7 +14,20 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 # what bench/common.py's figures() writes after a ratio
 FIGURES = re.compile(r"measured (?P<measured>\S+) against baseline (?P<baseline>[^\s);]+)")
-SCRIPTS = ("ingest", "analysis", "pages", "cli", "shapes", "grouping", "prune", "observed", "wide", "lint", "redos")
+SCRIPTS = (
+    "ingest",
+    "analysis",
+    "pages",
+    "cli",
+    "shapes",
+    "grouping",
+    "prune",
+    "observed",
+    "wide",
+    "lint",
+    "redos",
+    "mcp",
+)
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,8 @@ def init_app(app) -> None:
 
 
 def api_error(error: ApiError):
+    if error.status == 429 and not wants_json():  # slowed for wrong tokens: a page says why
+        return render_template("throttled.html", error=error), 429, error.headers
     if request.method not in ("GET", "HEAD", "OPTIONS") and not wants_json():
         # a form posted from a page (a refused token, a cross-site post) answers a page a person can read
         return render_template("refused.html", error=error), error.status, error.headers

@@ -6,6 +6,7 @@ from flask import current_app, g, request
 
 from ..common.tokens import SETTINGS, Keyring, Token
 from ..ops import logs
+from . import throttle
 from .errors import ApiError
 from .hosts import allowed_hosts, host_allowed
 
@@ -71,12 +72,27 @@ def check_access():
     """Refuse a request whose path needs a token it does not carry; note the token's name in `g`."""
     view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
     scope = required_scope(request.path, request.method, view)
+    if scope is not None:
+        count_token(scope)
     if scope == "page_admin":
         _require_page_admin()
     elif scope == "metrics":
         _require_metrics_token()
     elif scope is not None:
         g.token = require_scope(scope)
+
+
+def count_token(scope: str) -> None:
+    """Slow a client whose tokens keep failing (throttle.py): refuse it before its token is
+    compared, else count a token that matches none."""
+    ring = keyring()
+    scheme, secret = ("Bearer", bearer_token()) if bearer_token() else ("Basic", basic_password())
+    if not secret or not ring.tokens:
+        return  # no token, or none to guess: nothing to slow
+    tried = "admin" if scope == "page_admin" else scope
+    throttle.refuse_if_slowed(tried)
+    if ring.find(secret) is None:
+        throttle.note_failure(tried, scheme)
 
 
 def keyring() -> Keyring:
