@@ -1,4 +1,4 @@
--- Migration 19 (issue 33): a trace is clean only when every call received its arguments, request and response
+-- Migration 20 (issue 33): a trace is clean only when every call received its arguments, request and response
 -- (a call missing a stage compared nothing there), so the clean filter's partial index holds `complete = 1` too;
 -- its WHERE must match listing.py's SEVERITY_CONDITIONS["clean"].
 DROP INDEX IF EXISTS traces_worst_clean;

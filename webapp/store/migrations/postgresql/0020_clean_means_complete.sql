@@ -1,4 +1,4 @@
--- Migration 19 on PostgreSQL (issue 33), as SQLite's: a trace is clean only when every call received its
+-- Migration 20 on PostgreSQL (issue 33), as SQLite's: a trace is clean only when every call received its
 -- arguments, request and response, so the clean filter's partial index holds `complete = 1` too; its WHERE
 -- must match listing.py's SEVERITY_CONDITIONS["clean"].
 DROP INDEX IF EXISTS traces_worst_clean;
