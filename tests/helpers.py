@@ -47,3 +47,13 @@ def nested(leaf, depth: int = 3000) -> dict:
         node = node["a"]
     node["v"] = leaf
     return doc
+
+
+def quick_and_thorough(quick: int, thorough: int):
+    """Parametrize a property test's `examples`: a few in the quick set, every one in a run marked slow."""
+    import pytest
+
+    return pytest.mark.parametrize(
+        "examples",
+        [pytest.param(quick, id="quick"), pytest.param(thorough, id="thorough", marks=pytest.mark.slow)],
+    )

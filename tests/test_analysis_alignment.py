@@ -6,7 +6,7 @@ import string
 
 import orjson
 import pytest
-from helpers import nested
+from helpers import nested, quick_and_thorough
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_analysis_findings import ORDER_ARGS, ORDER_CONTRACT, call, order_request
@@ -269,12 +269,16 @@ def calls(draw):
     }
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(calls())
-def test_sparse_rows_plus_the_payloads_give_back_the_full_alignment(case):
-    snapshots, contract = case
-    got, want = rebuilt(snapshots, contract)
-    assert got == want
+@quick_and_thorough(40, 400)
+def test_sparse_rows_plus_the_payloads_give_back_the_full_alignment(examples):
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(calls())
+    def holds(case):
+        snapshots, contract = case
+        got, want = rebuilt(snapshots, contract)
+        assert got == want
+
+    holds()
 
 
 @settings(max_examples=150, deadline=None)

@@ -3,6 +3,7 @@
 import copy
 import string
 
+from helpers import quick_and_thorough
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -72,35 +73,47 @@ def at(result, kind, path):
     return [f for f in result["findings"] if f["kind"] == kind and f["left"]["path"] == path]
 
 
-@settings(max_examples=150)
-@given(DOCS)
-def test_identical_snapshots_give_no_finding(doc):
-    result = analyze(doc, copy.deepcopy(doc), copy.deepcopy(doc))
-    assert result["findings"] == [] and result["worst"] is None
+@quick_and_thorough(25, 150)
+def test_identical_snapshots_give_no_finding(examples):
+    @settings(max_examples=examples)
+    @given(DOCS)
+    def holds(doc):
+        result = analyze(doc, copy.deepcopy(doc), copy.deepcopy(doc))
+        assert result["findings"] == [] and result["worst"] is None
+
+    holds()
 
 
-@settings(max_examples=150)
-@given(DOCS, st.data())
-def test_an_integer_turned_into_a_string_is_type_changed_at_its_path(doc, data):
-    paths = [p for p, v in nodes(doc) if isinstance(v, int) and not isinstance(v, bool)]
-    assume(paths)
-    path = data.draw(st.sampled_from(paths))
-    request = copy.deepcopy(doc)
-    set_at(request, path, str(resolve(doc, path)))
-    found = at(analyze(doc, request), "type_changed", path)
-    assert found and found[0]["right"]["path"] == path and found[0]["severity"] == "warning"
+@quick_and_thorough(25, 150)
+def test_an_integer_turned_into_a_string_is_type_changed_at_its_path(examples):
+    @settings(max_examples=examples)
+    @given(DOCS, st.data())
+    def holds(doc, data):
+        paths = [p for p, v in nodes(doc) if isinstance(v, int) and not isinstance(v, bool)]
+        assume(paths)
+        path = data.draw(st.sampled_from(paths))
+        request = copy.deepcopy(doc)
+        set_at(request, path, str(resolve(doc, path)))
+        found = at(analyze(doc, request), "type_changed", path)
+        assert found and found[0]["right"]["path"] == path and found[0]["severity"] == "warning"
+
+    holds()
 
 
-@settings(max_examples=150)
-@given(DOCS, st.data())
-def test_an_enum_in_upper_case_is_enum_changed_at_its_path(doc, data):
-    paths = [p for p, v in nodes(doc) if isinstance(v, str)]
-    assume(paths)
-    path = data.draw(st.sampled_from(paths))
-    request = copy.deepcopy(doc)
-    set_at(request, path, resolve(doc, path).upper())
-    found = at(analyze(doc, request), "enum_changed", path)
-    assert found and found[0]["right"]["path"] == path
+@quick_and_thorough(25, 150)
+def test_an_enum_in_upper_case_is_enum_changed_at_its_path(examples):
+    @settings(max_examples=examples)
+    @given(DOCS, st.data())
+    def holds(doc, data):
+        paths = [p for p, v in nodes(doc) if isinstance(v, str)]
+        assume(paths)
+        path = data.draw(st.sampled_from(paths))
+        request = copy.deepcopy(doc)
+        set_at(request, path, resolve(doc, path).upper())
+        found = at(analyze(doc, request), "enum_changed", path)
+        assert found and found[0]["right"]["path"] == path
+
+    holds()
 
 
 def _keyed(doc):
@@ -119,26 +132,34 @@ def _keyed(doc):
     ]
 
 
-@settings(max_examples=150)
-@given(DOCS, st.data())
-def test_a_renamed_key_is_reported_renamed_from_its_path_to_the_new_one(doc, data):
-    paths = _keyed(doc)
-    assume(paths)
-    path = data.draw(st.sampled_from(paths))
-    request = copy.deepcopy(doc)
-    holder = resolve(request, parent(path))
-    holder["zz_renamed"] = holder.pop(tokens(path)[-1])
-    found = at(analyze(doc, request), "renamed", path)
-    assert found and found[0]["right"]["path"] == child(parent(path), "zz_renamed")
-    assert found[0]["severity"] == "info"
+@quick_and_thorough(25, 150)
+def test_a_renamed_key_is_reported_renamed_from_its_path_to_the_new_one(examples):
+    @settings(max_examples=examples)
+    @given(DOCS, st.data())
+    def holds(doc, data):
+        paths = _keyed(doc)
+        assume(paths)
+        path = data.draw(st.sampled_from(paths))
+        request = copy.deepcopy(doc)
+        holder = resolve(request, parent(path))
+        holder["zz_renamed"] = holder.pop(tokens(path)[-1])
+        found = at(analyze(doc, request), "renamed", path)
+        assert found and found[0]["right"]["path"] == child(parent(path), "zz_renamed")
+        assert found[0]["severity"] == "info"
+
+    holds()
 
 
-@settings(max_examples=150)
-@given(DOCS, st.data())
-def test_a_dropped_key_is_reported_dropped_at_its_path(doc, data):
-    paths = [p for p, _ in nodes(doc) if p and isinstance(resolve(doc, parent(p)), dict)]
-    path = data.draw(st.sampled_from(paths))
-    request = copy.deepcopy(doc)
-    del resolve(request, parent(path))[tokens(path)[-1]]
-    found = at(analyze(doc, request), "dropped", path)
-    assert found and found[0]["right"] is None
+@quick_and_thorough(25, 150)
+def test_a_dropped_key_is_reported_dropped_at_its_path(examples):
+    @settings(max_examples=examples)
+    @given(DOCS, st.data())
+    def holds(doc, data):
+        paths = [p for p, _ in nodes(doc) if p and isinstance(resolve(doc, parent(p)), dict)]
+        path = data.draw(st.sampled_from(paths))
+        request = copy.deepcopy(doc)
+        del resolve(request, parent(path))[tokens(path)[-1]]
+        found = at(analyze(doc, request), "dropped", path)
+        assert found and found[0]["right"] is None
+
+    holds()

@@ -285,11 +285,11 @@ def test_ingest_decompresses_gzip_and_zstd_files_before_framing(tmp_path, db_pat
 
     gzipped = tmp_path / "events.ndjson.gz"
     with gzip.open(gzipped, "wt") as handle:
-        handle.writelines(orjson.dumps(e).decode() + "\n" for e in big_events(3000))
+        handle.writelines(orjson.dumps(e).decode() + "\n" for e in big_events(300, 20_000))
     assert gzipped.stat().st_size > 4 * 1024 * 1024
     result = run("ingest", gzipped, "--db", db_path)
     assert result.exit_code == 0, result.output
-    assert "accepted 3000, duplicates 0, rejected 0" in result.output
+    assert "accepted 300, duplicates 0, rejected 0" in result.output
     framed = [zstandard.ZstdCompressor().compress(ndjson(e)) for e in big_events(3, 10, prefix="f")]
     (tmp_path / "two-frames.zst").write_bytes(b"".join(framed))
     assert "accepted 3, duplicates 0, rejected 0" in run("ingest", tmp_path / "two-frames.zst", "--db", db_path).output
@@ -322,6 +322,8 @@ def test_ingest_fails_a_file_whose_every_record_is_rejected(tmp_path, db_path):
 def test_ingest_stores_more_events_than_one_http_request_in_batches_of_batch_size(tmp_path, db_path, monkeypatch):
     import webapp.pipeline.bulk
 
+    # one request takes at most 1,000 events here: the files hold 1,200 each, sent in batches of 500
+    monkeypatch.setenv("TRACEDIFF_MAX_EVENTS", "1000")
     sizes = []
     store_batch = webapp.pipeline.bulk.store_batch
     monkeypatch.setattr(
@@ -329,18 +331,18 @@ def test_ingest_stores_more_events_than_one_http_request_in_batches_of_batch_siz
         "store_batch",
         lambda s, b, r, **k: sizes.append(len(b.events)) or store_batch(s, b, r, **k),
     )
-    events = [envelope(trace_id=f"{n:032x}", payload={"n": n}) for n in range(12_000)]
+    events = [envelope(trace_id=f"{n:032x}", payload={"n": n}) for n in range(1_200)]
     (tmp_path / "events.ndjson").write_bytes(ndjson(*events))
-    result = run("ingest", tmp_path / "events.ndjson", "--db", db_path, "--batch-size", 5000)
-    assert "accepted 12000, duplicates 0, rejected 0" in result.output, result.output
-    assert sizes == [5000, 5000, 2000]
+    result = run("ingest", tmp_path / "events.ndjson", "--db", db_path, "--batch-size", 500)
+    assert "accepted 1200, duplicates 0, rejected 0" in result.output, result.output
+    assert sizes == [500, 500, 200]
     sizes.clear()
-    again = [envelope(trace_id=f"{n:032x}", payload={"m": n}) for n in range(12_000)]
+    again = [envelope(trace_id=f"{n:032x}", payload={"m": n}) for n in range(1_200)]
     array = write(tmp_path, "events.json", again)
-    result = run("ingest", array, "--db", db_path, "--batch-size", 5000)
-    assert "accepted 12000, duplicates 0, rejected 0" in result.output, result.output
-    assert sizes == [5000, 5000, 2000]
-    assert Store.open(db_path).count_events() == 24_000
+    result = run("ingest", array, "--db", db_path, "--batch-size", 500)
+    assert "accepted 1200, duplicates 0, rejected 0" in result.output, result.output
+    assert sizes == [500, 500, 200]
+    assert Store.open(db_path).count_events() == 2_400
 
 
 def test_ingest_numbers_rejections_by_record_and_line_in_the_file(tmp_path, db_path):

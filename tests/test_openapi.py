@@ -4,7 +4,7 @@ import re
 
 import pytest
 import schemathesis
-from helpers import ndjson, order_call
+from helpers import ndjson, order_call, quick_and_thorough
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -67,11 +67,11 @@ def api_app(tmp_path):
     return app
 
 
-def check_operation(operation, cases: dict) -> None:
+def check_operation(operation, cases: dict, examples: int) -> None:
     """Send hypothesis-generated requests to one operation and check each answer against the document."""
 
     @settings(
-        max_examples=60,
+        max_examples=examples,
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -84,13 +84,14 @@ def check_operation(operation, cases: dict) -> None:
     run()
 
 
-def test_every_operation_answers_as_its_document_says(api_app):
+@quick_and_thorough(4, 60)
+def test_every_operation_answers_as_its_document_says(api_app, examples):
     # The schema is walked here rather than through schemathesis' pytest plugin, which
     # does not work with every pytest release; the checks and strategies are the same.
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", api_app)
     cases: dict[str, int] = {}
     for result in schema.get_all_operations():
-        check_operation(result.ok(), cases)
+        check_operation(result.ok(), cases, examples)
     print(f"\n[schemathesis] {len(cases)} operations, {sum(cases.values())} cases")
     documented = {
         f"{method.upper()} {path}"

@@ -5,7 +5,7 @@ import json
 import re
 
 import pytest
-from helpers import TRACE, envelope, ndjson
+from helpers import TRACE, envelope, ndjson, quick_and_thorough
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -380,21 +380,29 @@ TEXT_LEAVES = json_texts(st.one_of(PLAIN_VALUES, json_texts(PLAIN_VALUES)))
 JSON_VALUES = st.recursive(st.one_of(LEAVES, TEXT_LEAVES), containers, max_leaves=20)
 
 
-@settings(max_examples=600, deadline=None)
-@given(value=st.dictionaries(KEYS, JSON_VALUES, max_size=5))
-def test_the_one_scan_proof_never_passes_a_value_the_full_walk_would_redact(value):
-    redactor = Redactor(["tenant-pin"])
-    # _clean is the fast path that skips the walk; it may send clean values to the walk, never the reverse
-    if redactor._clean(value):
-        assert redactor._walk(copy.deepcopy(value)) == value
+@quick_and_thorough(60, 600)
+def test_the_one_scan_proof_never_passes_a_value_the_full_walk_would_redact(examples):
+    @settings(max_examples=examples, deadline=None)
+    @given(value=st.dictionaries(KEYS, JSON_VALUES, max_size=5))
+    def holds(value):
+        redactor = Redactor(["tenant-pin"])
+        # _clean is the fast path that skips the walk; it may send clean values to the walk, never the reverse
+        if redactor._clean(value):
+            assert redactor._walk(copy.deepcopy(value)) == value
+
+    holds()
 
 
-@settings(max_examples=600, deadline=None)
-@given(value=st.lists(TEXT_LEAVES, min_size=1, max_size=2))
-def test_the_one_scan_proof_never_passes_json_text_the_full_walk_would_redact(value):
-    redactor = Redactor(["tenant-pin"])
-    if redactor._clean(value):
-        assert redactor._walk(copy.deepcopy(value)) == value
+@quick_and_thorough(60, 600)
+def test_the_one_scan_proof_never_passes_json_text_the_full_walk_would_redact(examples):
+    @settings(max_examples=examples, deadline=None)
+    @given(value=st.lists(TEXT_LEAVES, min_size=1, max_size=2))
+    def holds(value):
+        redactor = Redactor(["tenant-pin"])
+        if redactor._clean(value):
+            assert redactor._walk(copy.deepcopy(value)) == value
+
+    holds()
 
 
 def test_a_clean_event_is_passed_through_without_a_copy(redactor):
