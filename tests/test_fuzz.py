@@ -6,6 +6,7 @@ import zlib
 
 import orjson
 import pytest
+from helpers import quick_and_thorough
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_durability import db_problems
@@ -75,88 +76,124 @@ def assert_per_event_answer(response, sent: int):
         assert 0 <= rejection["index"] < sent and rejection["code"] and rejection["message"]
 
 
-@FUZZ
-@given(body=st.binary(max_size=2048))
-def test_random_bytes_get_a_documented_answer(fuzz_app, body):
-    check(fuzz_app, body)
-    check(fuzz_app, body, "/v1/traces", **{"Content-Type": "application/x-protobuf"})
-    check(fuzz_app, body, "/v1/traces", **{"Content-Type": "application/json"})
+@quick_and_thorough(20, 150)
+def test_random_bytes_get_a_documented_answer(fuzz_app, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(body=st.binary(max_size=2048))
+    def holds(body):
+        check(fuzz_app, body)
+        check(fuzz_app, body, "/v1/traces", **{"Content-Type": "application/x-protobuf"})
+        check(fuzz_app, body, "/v1/traces", **{"Content-Type": "application/json"})
+
+    holds()
 
 
-@FUZZ
-@given(cut=st.integers(min_value=0, max_value=400), encoding=st.sampled_from(["gzip", "deflate"]))
-def test_truncated_compressed_bodies_get_a_documented_answer(fuzz_app, cut, encoding):
-    raw = orjson.dumps([event(call_id=f"c{i}") for i in range(20)])
-    packed = gzip.compress(raw) if encoding == "gzip" else zlib.compress(raw)
-    check(fuzz_app, packed[:cut], **{"Content-Encoding": encoding})
+@quick_and_thorough(20, 150)
+def test_truncated_compressed_bodies_get_a_documented_answer(fuzz_app, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(cut=st.integers(min_value=0, max_value=400), encoding=st.sampled_from(["gzip", "deflate"]))
+    def holds(cut, encoding):
+        raw = orjson.dumps([event(call_id=f"c{i}") for i in range(20)])
+        packed = gzip.compress(raw) if encoding == "gzip" else zlib.compress(raw)
+        check(fuzz_app, packed[:cut], **{"Content-Encoding": encoding})
+
+    holds()
 
 
-@FUZZ
-@given(depth=st.integers(min_value=1, max_value=3000), kind=st.sampled_from("[{"))
-def test_deep_nesting_is_rejected_or_stored_never_a_crash(fuzz_app, depth, kind):
-    nested = ("[" * depth + "]" * depth) if kind == "[" else ('{"a":' * depth + "1" + "}" * depth)
-    body = ('{"trace_id":"deep","snapshot":"request","payload":' + nested + "}").encode()
-    response = check(fuzz_app, body)
-    if response.status_code == 200:
-        assert_per_event_answer(response, 1)
+@quick_and_thorough(20, 150)
+def test_deep_nesting_is_rejected_or_stored_never_a_crash(fuzz_app, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(depth=st.integers(min_value=1, max_value=3000), kind=st.sampled_from("[{"))
+    def holds(depth, kind):
+        nested = ("[" * depth + "]" * depth) if kind == "[" else ('{"a":' * depth + "1" + "}" * depth)
+        body = ('{"trace_id":"deep","snapshot":"request","payload":' + nested + "}").encode()
+        response = check(fuzz_app, body)
+        if response.status_code == 200:
+            assert_per_event_answer(response, 1)
+
+    holds()
 
 
-@FUZZ
-@given(
-    depth=st.integers(min_value=1, max_value=3000),
-    kind=st.sampled_from("[{"),
-    framing=st.sampled_from(["array", "ndjson", "concatenated"]),
-)
-def test_a_deep_event_beside_good_ones_is_rejected_alone(fuzz_app, depth, kind, framing):
-    nested = ("[" * depth + "]" * depth) if kind == "[" else ('{"a":' * depth + "1" + "}" * depth)
-    deep = '{"trace_id":"deep","snapshot":"request","payload":' + nested + "}"
-    records = [json.dumps(event(call_id="good_1")), deep, json.dumps(event(call_id="good_2"))]
-    body = {"array": "[" + ",".join(records) + "]", "ndjson": "\n".join(records), "concatenated": "".join(records)}
-    response = check(fuzz_app, body[framing].encode())
-    assert response.status_code == 200
-    assert_per_event_answer(response, 3)
-    too_deep = depth + 1 > 64  # the event object is the first level
-    assert [(r["index"], r["code"]) for r in response.get_json()["rejected"]] == ([(1, "too_deep")] if too_deep else [])
+@quick_and_thorough(20, 150)
+def test_a_deep_event_beside_good_ones_is_rejected_alone(fuzz_app, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(
+        depth=st.integers(min_value=1, max_value=3000),
+        kind=st.sampled_from("[{"),
+        framing=st.sampled_from(["array", "ndjson", "concatenated"]),
+    )
+    def holds(depth, kind, framing):
+        nested = ("[" * depth + "]" * depth) if kind == "[" else ('{"a":' * depth + "1" + "}" * depth)
+        deep = '{"trace_id":"deep","snapshot":"request","payload":' + nested + "}"
+        records = [json.dumps(event(call_id="good_1")), deep, json.dumps(event(call_id="good_2"))]
+        body = {"array": "[" + ",".join(records) + "]", "ndjson": "\n".join(records), "concatenated": "".join(records)}
+        response = check(fuzz_app, body[framing].encode())
+        assert response.status_code == 200
+        assert_per_event_answer(response, 3)
+        too_deep = depth + 1 > 64  # the event object is the first level
+        assert [(r["index"], r["code"]) for r in response.get_json()["rejected"]] == (
+            [(1, "too_deep")] if too_deep else []
+        )
+
+    holds()
 
 
-@FUZZ
-@given(size=st.integers(min_value=0, max_value=3 * 1024 * 1024), where=st.sampled_from(ENVELOPE_FIELDS))
-def test_huge_strings_in_any_field_get_a_documented_answer(fuzz_app, size, where):
-    check(fuzz_app, orjson.dumps(event(**{where: "x" * size})))
+@quick_and_thorough(20, 150)
+def test_huge_strings_in_any_field_get_a_documented_answer(fuzz_app, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(size=st.integers(min_value=0, max_value=3 * 1024 * 1024), where=st.sampled_from(ENVELOPE_FIELDS))
+    def holds(size, where):
+        check(fuzz_app, orjson.dumps(event(**{where: "x" * size})))
+
+    holds()
 
 
-@FUZZ
-@given(
-    body=st.binary(min_size=1, max_size=200),
-    bad=st.sampled_from([b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\x80"]),
-)
-def test_invalid_utf8_gets_a_documented_answer(fuzz_app, body, bad):
-    valid = orjson.dumps(event(payload={"note": "x"}))
-    at = valid.index(b'"x"') + 1
-    check(fuzz_app, valid[:at] + bad + valid[at:])
-    check(fuzz_app, body + bad + b"\n" + valid)
+@quick_and_thorough(20, 150)
+def test_invalid_utf8_gets_a_documented_answer(fuzz_app, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(
+        body=st.binary(min_size=1, max_size=200),
+        bad=st.sampled_from([b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\x80"]),
+    )
+    def holds(body, bad):
+        valid = orjson.dumps(event(payload={"note": "x"}))
+        at = valid.index(b'"x"') + 1
+        check(fuzz_app, valid[:at] + bad + valid[at:])
+        check(fuzz_app, body + bad + b"\n" + valid)
+
+    holds()
 
 
-@FUZZ
-@given(field=st.sampled_from(ENVELOPE_FIELDS), value=json_values, framing=st.sampled_from(["one", "array", "ndjson"]))
-def test_wrong_types_in_every_field_are_rejected_one_by_one(fuzz_app, field, value, framing):
-    good, bad = json.dumps(event(call_id="good")), json.dumps(event(**{field: value}))
-    if framing == "one":
-        body, sent = bad, 1
-    elif framing == "array":
-        body, sent = f"[{good}, {bad}, {good}]", 3
-    else:
-        body, sent = f"{good}\n{bad}\n", 2
-    response = check(fuzz_app, body.encode())
-    if response.status_code == 200:
-        assert_per_event_answer(response, sent)
+@quick_and_thorough(20, 150)
+def test_wrong_types_in_every_field_are_rejected_one_by_one(fuzz_app, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(
+        field=st.sampled_from(ENVELOPE_FIELDS), value=json_values, framing=st.sampled_from(["one", "array", "ndjson"])
+    )
+    def holds(field, value, framing):
+        good, bad = json.dumps(event(call_id="good")), json.dumps(event(**{field: value}))
+        if framing == "one":
+            body, sent = bad, 1
+        elif framing == "array":
+            body, sent = f"[{good}, {bad}, {good}]", 3
+        else:
+            body, sent = f"{good}\n{bad}\n", 2
+        response = check(fuzz_app, body.encode())
+        if response.status_code == 200:
+            assert_per_event_answer(response, sent)
+
+    holds()
 
 
-@FUZZ
-@given(field=st.sampled_from(ENVELOPE_FIELDS), first=json_values, second=json_values)
-def test_duplicate_keys_get_a_documented_answer(fuzz_app, field, first, second):
-    text = json.dumps(event())[:-1]
-    body = f'{text},"{field}":{json.dumps(first)},"{field}":{json.dumps(second)}}}'
-    response = check(fuzz_app, body.encode())
-    if response.status_code == 200:
-        assert_per_event_answer(response, 1)
+@quick_and_thorough(20, 150)
+def test_duplicate_keys_get_a_documented_answer(fuzz_app, examples):
+    @settings(FUZZ, max_examples=examples)
+    @given(field=st.sampled_from(ENVELOPE_FIELDS), first=json_values, second=json_values)
+    def holds(field, first, second):
+        text = json.dumps(event())[:-1]
+        body = f'{text},"{field}":{json.dumps(first)},"{field}":{json.dumps(second)}}}'
+        response = check(fuzz_app, body.encode())
+        if response.status_code == 200:
+            assert_per_event_answer(response, 1)
+
+    holds()
