@@ -34,6 +34,7 @@ def create_app(test_config: dict | None = None):
     from .web.pages import signin
     from .web.pages import tools as tools_pages
     from .web.pages import traces as traces_pages
+    from .web.pages import values as values_pages
     from .web.render import pages as rendering
 
     # What ingestion needs from the settings, built once: the store below knows nothing of either.
@@ -71,6 +72,7 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(problems_pages.bp)
     app.register_blueprint(releases_api.bp)
     app.register_blueprint(releases_pages.bp)
+    app.register_blueprint(values_pages.bp)
     analyser.init_app(app)
     sender.init_app(app)
     return app
