@@ -48,7 +48,12 @@
 
   // A node of a big payload may not be rendered yet (a closed lazy subtree, or past a "show more"):
   // ask the server for the raw view again with the path to it open (?open=<node id>), then land.
-  var NODE_ID = /^(arguments|request|response)(\/|$)/;
+  // A node id is "<stage>/<pointer>": the view says which stages it shows (data-stages).
+  function isNodeId(id) {
+    var view = byId("view");
+    var stages = view ? (view.getAttribute("data-stages") || "").split(" ") : [];
+    return stages.indexOf(id.split("/")[0]) >= 0;
+  }
   var revealing = null;
 
   function showNote(text) {
@@ -69,7 +74,7 @@
   }
 
   function fetchPath(id) {
-    if (!window.htmx || !byId("view") || !NODE_ID.test(id) || revealing === id) { return false; }
+    if (!window.htmx || !byId("view") || !isNodeId(id) || revealing === id) { return false; }
     revealing = id;
     var url = revealUrl(id);
     history.replaceState(history.state, "", url.href);   // a reload or a copied URL now renders it open

@@ -21,7 +21,8 @@ def test_the_sample_bug_fails_and_the_corrected_call_passes_under_the_stored_con
     assert (finding["kind"], finding["left"]["path"], finding["right"]["path"]) == ("type_changed", "/limit", "/limit")
     assert found["validation"]["request"]["valid"] is False
     # the contract the stored calls were analysed under, as the problem of that bug records it
-    problem = client.get("/api/v1/problems/TD-1").get_json()
+    listed = client.get("/api/v1/problems?tool=findOrders&kind=type_changed").get_json()["problems"]
+    [problem] = [p for p in listed if p["left"]["path"] == "/limit"]
     assert found["contract_digest"] in problem["contract_digests"]
     fixed = client.post("/api/v1/check", json={"tool": "findOrders", "arguments": ARGUMENTS, "request": FIXED})
     assert fixed.get_json()["outcome"] == "passed" and fixed.get_json()["worst"] in ("info", None)
@@ -33,7 +34,8 @@ def test_a_request_given_by_its_url_is_checked_against_the_query_string(client, 
         "/api/v1/check", json={"tool": "findOrders", "arguments": ARGUMENTS, "method": "get", "url": url}
     ).get_json()
     assert answer["outcome"] == "failed"
-    assert {(f["kind"], f["right"]["path"]) for f in answer["findings"]} >= {("enum_changed", "query:/status")}
+    ends = {(f["kind"], (f["right"] or {}).get("path")) for f in answer["findings"]}
+    assert ("enum_changed", "query:/status") in ends
 
 
 def test_a_check_stores_nothing(client, samples):

@@ -1,15 +1,23 @@
-"""Hostile contracts against a real server: the OWASP ReDoS list's catastrophic patterns arrive by
-import (an OpenAPI document, an MCP tools list) and by `PUT`, then calls that trigger them by
-native ingest, while a small victim (its own token, its own tool) posts and health is probed.
-Before patterns ran in RE2, one such call held a worker's GIL for hours: workers were killed
-every 30 to 60 s, and health and the victim went unanswered."""
+"""Hostile contracts and crowds against a real server.
+
+The OWASP ReDoS list's catastrophic patterns arrive by import (an OpenAPI document, an MCP tools
+list) and by `PUT`, then calls that trigger them by native ingest, while a small victim (its own
+token, its own tool) posts and health is probed. Before patterns ran in RE2, one such call held a
+worker's GIL for hours: workers were killed every 30 to 60 s, and health and the victim went
+unanswered.
+
+Thirty confirms and three adopts on one tool at once, on several workers and threads: each read the
+contract and wrote it back, and 26 to 28 pairs answered 200 were lost. Each is now read and written
+as the contract's one writer, on SQLite and PostgreSQL."""
 
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import orjson
 import pytest
+from conftest import LiveServer
 from evil_patterns import EVIL, UNRUNNABLE, arguments_with, contract_with
 
 from webapp.store import Store
@@ -186,3 +194,78 @@ def test_catastrophic_patterns_from_every_door_stop_neither_the_server_nor_a_vic
     print(f"slowest of {len(health_answers)} health answers {health_slowest:.3f} s")
     assert victim_slowest < ANSWER_SECONDS and health_slowest < ANSWER_SECONDS
     assert "WORKER TIMEOUT" not in server.logs()
+
+
+ADOPTED = ("arguments", "request", "response")
+PAIRS = [(f"/field{i}", f"/sent{i}") for i in range(30)]
+
+
+def _wait_observed(url: str, tool: str) -> None:
+    """Wait until the tool's traffic was learnt at every stage an adopt takes."""
+    deadline = time.monotonic() + ANALYSED_WITHIN
+    while time.monotonic() < deadline:
+        shapes = httpx.get(f"{url}/api/v1/tools/{tool}/observed").json()
+        if all(shapes[stage]["calls"] for stage in ADOPTED):
+            return
+        time.sleep(0.3)
+    raise AssertionError(f"no observed shapes for {tool}: {shapes}")
+
+
+def _changes(url: str, tool: str) -> list:
+    """Return the 33 requests (a confirm per pair, an adopt per stage), as functions of a client."""
+    confirm = f"{url}/api/v1/tools/{tool}/mappings/confirm"
+    adopt = f"{url}/api/v1/tools/{tool}/observed/adopt"
+    pairs = [{"arguments": a, "request": r} for a, r in PAIRS]
+    sends = [lambda client, body=body: client.post(confirm, json=body) for body in pairs]
+    adopts = [lambda client, s=stage: client.post(adopt, json={"stage": s}) for stage in ADOPTED]
+    return sends + adopts
+
+
+@pytest.mark.slow
+def test_thirty_confirms_and_three_adopts_at_once_are_all_kept(db_path, tmp_path):
+    server = LiveServer(db_path, log_path=tmp_path / "server.log", workers=3).start()
+    try:
+        trace = f"{0xC0:032x}"
+        body = _call("bookTable", trace, {"seats": 2}, {"quantity": 2}, {"booking": {"guests": 2}})
+        assert httpx.post(server.url + "/api/v1/ingest", content=body).status_code == 200
+        _wait_observed(server.url, "bookTable")
+        sends = _changes(server.url, "bookTable")
+        start = threading.Barrier(len(sends))
+
+        def send(change):
+            with httpx.Client(timeout=60) as client:
+                start.wait()
+                return change(client).status_code
+
+        with ThreadPoolExecutor(len(sends)) as pool:
+            statuses = list(pool.map(send, sends))
+        contract = httpx.get(server.url + "/api/v1/tools/bookTable").json()
+    finally:
+        server.stop()
+    assert set(statuses) <= {200, 409, 412}, statuses
+    mapping = {(m["arguments"], m["request"]) for m in contract.get("mapping", [])}
+    kept = [pair for pair, status in zip(PAIRS, statuses) if status == 200]
+    assert sorted(set(kept) - mapping) == [], f"{len(set(kept) - mapping)} confirmed pairs lost"
+    adopted = [stage for stage, status in zip(ADOPTED, statuses[len(PAIRS) :]) if status == 200]
+    assert [stage for stage in adopted if f"{stage}_schema" not in contract] == []
+    assert statuses.count(200) == 33  # nobody had to lose: each change waited its turn
+
+
+@pytest.mark.slow
+def test_a_put_based_on_an_old_version_is_refused_with_the_current_one(live_server):
+    url = live_server.url + "/api/v1/tools/bookTable"
+    first = httpx.put(url, json={"arguments_schema": {"type": "object"}})
+    version = first.headers["ETag"]
+    assert httpx.get(url).headers["ETag"] == version
+    confirm = {"arguments": "/seats", "request": "/quantity"}
+    assert httpx.post(url + "/mappings/confirm", json=confirm).status_code == 200
+    stale = httpx.put(url, json={"arguments_schema": {}}, headers={"If-Match": version})
+    assert stale.status_code == 412
+    assert stale.json()["error"]["code"] == "contract_changed"
+    current = httpx.get(url)
+    assert stale.headers["ETag"] == current.headers["ETag"] != version
+    assert current.headers["ETag"].strip('"') in stale.json()["error"]["message"]
+    assert current.json()["mapping"] == [confirm]  # the confirm made meanwhile is kept
+    again = {"If-Match": current.headers["ETag"]}
+    fresh = httpx.put(url, json={"arguments_schema": {}}, headers=again)
+    assert fresh.status_code == 200 and fresh.headers["ETag"] != current.headers["ETag"]

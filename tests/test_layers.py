@@ -23,16 +23,19 @@ DOMAIN = (
     "observed",
     "common",
 )
-LAYERS = ("web", "cli", "ops", "pipeline", "store")
+LAYERS = ("web", "cli", "mcp", "ops", "pipeline", "store")
 # The store may use the shared helpers (common/: times, resources) but decides nothing: no domain package.
 STORE_DOMAIN = tuple(name for name in DOMAIN if name != "common")
+# mcp/ is an adapter beside web/ and cli/ (the MCP server): it reads the API, and only the command line and the app
+# factory import it; the MCP SDK (`mcp`, outside webapp/) counts as its room, so no other layer imports that either.
 FORBIDDEN = {
-    **{room: ("store", "web", "cli", "ops", "pipeline", "flask", "click") for room in DOMAIN},
-    "store": ("pipeline", "web", "cli", "ops", *STORE_DOMAIN),
-    "pipeline": ("web", "cli", "ops"),
-    "web": ("cli",),
+    **{room: ("store", "web", "cli", "ops", "pipeline", "mcp", "flask", "click") for room in DOMAIN},
+    "store": ("pipeline", "web", "cli", "ops", "mcp", *STORE_DOMAIN),
+    "pipeline": ("web", "cli", "ops", "mcp"),
+    "web": ("cli", "mcp"),
+    "mcp": ("web", "cli", "ops"),
 }
-OUTSIDE = ("flask", "click")  # what a domain package may not import from outside webapp/
+OUTSIDE = ("flask", "click", "mcp")  # packages from outside webapp/ that the rules above name
 QUERY_PARSERS = ("web/filters.py", "web/problem_filters.py")  # where query strings (and the CLI's options) are read
 
 
@@ -106,6 +109,9 @@ def test_only_the_command_line_imports_the_app_factory():
         ("from ..alerts import storms", "store"),
         ("from ..web.pages.traces import strip_window", "pipeline"),
         ("from ..cli.common import DB_OPTION", "web"),
+        ("from ..mcp.tools import call", "web"),
+        ("from mcp.server.lowlevel import Server", "pipeline"),
+        ("from ..web.security import keyring", "mcp"),
     ],
 )
 def test_the_check_sees_a_climb(tmp_path, monkeypatch, source, rule):

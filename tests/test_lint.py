@@ -215,6 +215,7 @@ def test_the_cli_reports_as_check_does_with_its_exit_codes(tmp_path):
         "FAIL   list_invoices" in text.output and "1 tool(s): 0 passed, 1 failed, 0 could not be checked" in text.output
     )
     assert "(arguments /limit -> request query:/page_size)" in text.output
+    assert "advice: the error answers of 1 tool(s) declare no envelope of code, message and retryable" in text.output
     junit = tmp_path / "lint.xml"
     github = runner.invoke(main, ["lint", tools, api, "--format", "github", "--junit", str(junit)])
     assert github.exit_code == 1
@@ -659,3 +660,16 @@ def test_openai_strict_mode_nulls_for_optional_fields_are_no_mismatch_where_the_
     assert [(f["kind"], f["left"]["path"]) for f in findings if f["severity"] != "info"] == [
         ("type_mismatch", "/email")
     ]
+
+
+def test_lint_advises_the_error_envelope_where_the_error_answers_declare_none():
+    from webapp.analysis import DEFAULT_ERROR_SCHEMA
+    from webapp.contracts.lint.envelope import lacks_the_envelope
+
+    assert lacks_the_envelope({}) and lacks_the_envelope({"error_schema": {"properties": {"message": {}}}})
+    assert not lacks_the_envelope({"error_schema": DEFAULT_ERROR_SCHEMA})
+    wrapped = {
+        "type": "object",
+        "properties": {"error": {"properties": {k: {} for k in DEFAULT_ERROR_SCHEMA["required"]}}},
+    }
+    assert not lacks_the_envelope({"error_schema": wrapped})

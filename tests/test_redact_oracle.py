@@ -51,10 +51,13 @@ SECRETS = {
     "Stripe Access Key": "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
     "Telegram Bot Token": "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1",
     "Twilio API Key": "SK" + "0123456789abcdef" * 2,
-    "Twilio account": "AC" + "fedcba9876543210" * 2,
     "keyword in YAML": "api_key: Ab3dEf9hIj2LmNoP5rSt",
     "keyword in a shell line": 'export CLIENT_SECRET="Zq8Xw3Vb7Nm2Lk5J"',
 }
+
+
+# What detect-secrets flags that is an id, not a secret: kept, as the evidence it is (tests/test_redact_ids.py).
+ORACLE_IDS = {"Twilio account": "AC" + "fedcba9876543210" * 2}  # an account SID; its auth token is the secret
 
 
 def _plugins():
@@ -120,6 +123,14 @@ def test_nothing_the_detector_finds_is_stored(kind, where):
     before = found_in_value(payload)
     after = found_in_value(Redactor().value(payload))
     assert not after & before, (kind, where, Redactor().value(payload))
+
+
+@pytest.mark.parametrize("kind", list(ORACLE_IDS))
+def test_an_id_the_oracle_takes_for_a_secret_is_kept(kind):
+    """detect-secrets' Twilio plugin flags account SIDs; they are ids, and redacting them destroys the evidence."""
+    assert found_in_value({"config": ORACLE_IDS[kind]})
+    for payload in places(ORACLE_IDS[kind]).values():
+        assert Redactor().value(payload) == payload
 
 
 @pytest.mark.parametrize("kind", list(SECRETS))

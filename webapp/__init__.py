@@ -15,6 +15,7 @@ def create_app(test_config: dict | None = None):
     app.json.sort_keys = False
 
     from .ingest import Limits
+    from .mcp import http as mcp_http
     from .ops import analyser, logs, sender
     from .redaction.redactor import redactor_for
     from .web import admission, converters, db, handlers, health, metrics, openapi, proxies, security
@@ -73,6 +74,7 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(releases_api.bp)
     app.register_blueprint(releases_pages.bp)
     app.register_blueprint(values_pages.bp)
+    app.register_blueprint(mcp_http.bp)  # /mcp: the MCP server, its tools reading the API above
     analyser.init_app(app)
     sender.init_app(app)
     return app

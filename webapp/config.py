@@ -174,6 +174,21 @@ SETTINGS = (
         minimum=0,
     ),
     Setting(
+        "AUTH_FAILURES",
+        10,
+        "Wrong tokens one client may send within TRACEDIFF_AUTH_FAILURE_WINDOW_S before its"
+        " requests with a token get `429 too_many_failed_tokens` (counted per worker process;"
+        " 0: never slowed; see docs/security.md).",
+        minimum=0,
+    ),
+    Setting(
+        "AUTH_FAILURE_WINDOW_S",
+        60,
+        "Seconds over which a client's wrong tokens are counted; a slowed client waits until the"
+        " oldest one in the window is this old (`Retry-After`).",
+        minimum=1,
+    ),
+    Setting(
         "RETRY_AFTER",
         2,
         (

@@ -31,7 +31,7 @@ from .findings.kinds import (
     worst,
 )
 from .pairing.walk import pair_by_id
-from .rules.response_checks import error_body, error_schema_for
+from .rules.response_checks import error_body, error_schema_for, is_the_envelope
 from .schemas.validation import is_valid, metaschema_problems, validate
 from .snapshots.documents import json_error, status_code
 from .values.classify import classify
@@ -75,6 +75,7 @@ __all__ = [
     # snapshots and schemas
     "error_body",
     "error_schema_for",
+    "is_the_envelope",
     "is_valid",
     "json_error",
     "metaschema_problems",

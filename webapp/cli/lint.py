@@ -88,6 +88,21 @@ def _declared(outcome: dict, finding: dict) -> tuple[str, int | None]:
     return tools_file, line_of(tools_file, pointer)
 
 
+def _envelope_advice(outcomes: list[dict]) -> str:
+    """Advise the error envelope where the linted operations declare none (contracts/lint/envelope.py)."""
+    from ..contracts.lint.envelope import lacks_the_envelope
+
+    lacking = [o["case"].name for o in outcomes if o.get("target") and lacks_the_envelope(o["target"].contract)]
+    if not lacking:
+        return ""
+    named = ", ".join(lacking[:5]) + (f" and {len(lacking) - 5} more" if len(lacking) > 5 else "")
+    return (
+        f"advice: the error answers of {len(lacking)} tool(s) declare no envelope of code, message and retryable "
+        f"({named}); they are read as services send errors. Declaring it (error_schema) checks every error an agent "
+        "gets and tells it whether to retry (for an API you design)."
+    )
+
+
 def _report(outcomes: list[dict], output: str, junit: str | None) -> int:
     """Print the report, write the JUnit file; return the exit code."""
     from ..common import jsontext
@@ -114,6 +129,9 @@ def _report(outcomes: list[dict], output: str, junit: str | None) -> int:
     else:
         # a pattern tracediff skips fails nothing, but a passing tool still says it
         click.echo(reports.text(outcomes, True, "tool", told=("pattern_skipped",)))
+        advice = _envelope_advice(outcomes)
+        if advice:
+            click.echo(advice)
     if junit:
         try:
             Path(junit).write_bytes(reports.junit(outcomes, "tracediff lint"))

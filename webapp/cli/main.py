@@ -1,4 +1,4 @@
-"""The `tracediff` command: serve, ingest, tools, check, lint, reanalyze, prune, backup, problems, alerts.
+"""The `tracediff` command: serve, ingest, tools, check, lint, mcp, reanalyze, prune, backup, problems, alerts.
 
 Each command imports what it needs when it runs, so that `--help` and `check` start at once.
 """
@@ -22,6 +22,7 @@ from .common import (
 from .data import backup, ingest, migrate, prune
 from .lint import lint
 from .mappings import tools_map
+from .mcp import mcp_command
 from .problems import problems
 from .serve import serve
 
@@ -262,6 +263,7 @@ def check(
 
 
 main.add_command(lint)
+main.add_command(mcp_command)
 main.add_command(serve)
 main.add_command(alerts)
 main.add_command(problems)

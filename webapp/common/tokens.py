@@ -19,6 +19,7 @@ GRANTS = {
     "read": frozenset({"read"}),
     "metrics": frozenset({"metrics"}),
 }
+SHORTEST = 16  # characters of a token `serve` does not warn about
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}\Z")
 
 
@@ -96,7 +97,23 @@ class Keyring:
 
 
 def startup_warnings(keyring: Keyring) -> list[str]:
-    """Say at start what is open to anyone, or wider than its name suggests."""
+    """Say at start what is open to anyone or wider than it seems, and which tokens are short."""
+    return _openings(keyring) + short_tokens(keyring)
+
+
+def short_tokens(keyring: Keyring) -> list[str]:
+    """Name each token shorter than SHORTEST characters by its name and setting, not its secret."""
+    return [
+        f"TRACEDIFF_{SETTINGS[token.scope]}: token {token.name} is shorter than {SHORTEST} "
+        "characters; a guesser needs fewer tries: make it 16 or more random characters"
+        " (python -c 'import secrets; print(secrets.token_urlsafe(24))')"
+        for token in keyring.tokens
+        if len(token.secret) < SHORTEST
+    ]
+
+
+def _openings(keyring: Keyring) -> list[str]:
+    """Say what is open to anyone, or wider than its name suggests."""
     if keyring.empty:
         return [
             "no tokens are set: anyone who can reach the port can ingest, read and change contracts "

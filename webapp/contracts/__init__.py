@@ -16,13 +16,17 @@ from .openapi import tools_from_openapi
 from .patterns import skipped_patterns
 from .read import Imported, contracts_from_document, is_bare_contract, parse_operations, read_contracts
 from .refs import ref_problems
+from .versions import StaleContract, check_version, contract_version
 
 __all__ = [
     "CONTRACT_KEYS",
     "ContractError",
     "Imported",
+    "StaleContract",
     "YAML_MEDIA_TYPES",
     "check_contract",
+    "check_version",
+    "contract_version",
     "contracts_from_document",
     "is_bare_contract",
     "load_document",

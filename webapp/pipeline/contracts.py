@@ -1,17 +1,22 @@
-"""Contracts in the store: the one a tool's calls are analysed under now (completed by inference), and
-contracts read from documents, merged into the stored ones and saved."""
+"""Contracts in the store: the one a tool's calls are analysed under now (completed by inference), contracts read
+from documents merged into the stored ones and saved, and a contract replaced whole (`PUT`). Each change reads
+and writes a contract as its one writer (store.change_tools), so a change made meanwhile is kept."""
 
-from ..contracts import load_file, merged_contracts, read_contracts
+from functools import partial
+
+from ..contracts import check_version, load_file, merged_contracts, read_contracts
 from ..inference.contract import learnt_separators, with_inferred
 from ..problems.grouping import contract_digest
 
 
 def analysis_contract(store, name: str | None) -> dict | None:
-    """Return the contract a tool's calls are analysed under now: the stored one plus its inferred pairs."""
+    """Return the contract a tool's calls are analysed under now: the stored one plus its inferred pairs and the
+    arguments its traffic showed consumed."""
     if not name:
         return None
     pairs = store.inferred_pairs(name)
-    return with_inferred(store.get_tool(name), pairs, learnt_separators(store.evidence(name), pairs) if pairs else None)
+    separators = learnt_separators(store.evidence(name), pairs) if pairs else None
+    return with_inferred(store.get_tool(name), pairs, separators, store.consumed_arguments(name))
 
 
 def analysis_digest(store, name: str | None) -> str | None:
@@ -20,17 +25,36 @@ def analysis_digest(store, name: str | None) -> str | None:
     return contract_digest(analysis_contract(store, name))
 
 
+def replace_contract(store, name: str, contract: dict, expected: set[str] | None = None) -> dict:
+    """Store a checked contract whole; with `expected` versions (an If-Match), only over one of them,
+    else raise StaleContract (412) naming the current version."""
+
+    def replaced(stored: dict | None) -> dict:
+        check_version(name, stored, expected)
+        return contract
+
+    return store.change_tool(name, replaced)
+
+
 def save_contracts(store, contracts: dict[str, dict], only_if_missing=()) -> list[str]:
-    """Merge each contract into the stored one, check all, then save; return the names saved.
+    """Merge each contract into the stored one, check all, then save them in one transaction; return
+    the names saved.
 
     A part the document lacks is kept; a part named in `only_if_missing` is taken only when the
-    stored contract has none.
+    stored contract has none. The merges are checked before the transaction; inside it, a contract
+    changed meanwhile (a confirm, an adopt) is merged again from what is stored then, so that change
+    is kept.
     """
-    stored = {name: store.get_tool(name) for name in contracts}
-    merged = merged_contracts(contracts, stored, only_if_missing)
-    for name, contract in merged.items():
-        store.put_tool(name, contract)
-    return sorted(merged)
+    read = {name: store.get_tool(name) for name in contracts}
+    ready = merged_contracts(contracts, read, only_if_missing)
+
+    def change(name: str, stored: dict | None) -> dict:
+        if stored == read[name]:
+            return ready[name]
+        return merged_contracts({name: contracts[name]}, {name: stored}, only_if_missing)[name]
+
+    store.change_tools({name: partial(change, name) for name in contracts})
+    return sorted(contracts)
 
 
 def import_contract_files(store, paths, operations: dict | None = None) -> list[str]:

@@ -6,6 +6,8 @@ always wins: the mark holds the schema it set, so a schema that differs from it 
 definition that changes later is recorded beside the one in use, never put in its place unasked.
 """
 
+from functools import partial
+
 from ..contracts import ContractError, validated_contract
 from ..contracts.checks import CONTRACT_KEYS
 from ..store.codec import utc_now
@@ -17,16 +19,21 @@ def learn_definitions(store, definitions: dict[str, dict]) -> list[str]:
     """Give each tool without an arguments schema the one its definition holds; return the tools changed."""
     changed = []
     for name, schema in definitions.items():
-        contract = store.get_tool(name) or {}
-        updated = _with_definition(contract, schema)
-        if updated is None:
-            continue
-        try:
-            store.put_tool(name, validated_contract(name, updated))
-        except ContractError:
-            continue  # a definition that is no sound schema teaches nothing
-        changed.append(name)
+        # read and written as the contract's one writer: a confirm or an adopt meanwhile is kept
+        if store.change_tool(name, partial(_learnt, name, schema)) is not None:
+            changed.append(name)
     return changed
+
+
+def _learnt(name: str, schema: dict, stored: dict | None) -> dict | None:
+    """Return the contract with the definition learnt, or None when it teaches nothing."""
+    updated = _with_definition(stored or {}, schema)
+    if updated is None:
+        return None
+    try:
+        return validated_contract(name, updated)
+    except ContractError:
+        return None  # a definition that is no sound schema teaches nothing
 
 
 def traffic_mark(contract: dict | None) -> dict | None:

@@ -9,6 +9,7 @@ from ..analysis import external, is_located_path, request_document, template_of
 from ..common.pointers import is_pointer
 from ..contracts import ContractError, validated_contract
 from ..inference import infer, leaves, observe
+from ..inference.consumed import learnt_consumed
 from ..inference.contract import declared_pairs
 from ..inference.decide import candidates, strongest
 from ..inference.epochs import folded, presence_of, release_state
@@ -16,8 +17,11 @@ from ..inference.evidence import merge
 from ..store.mappings import MAX_PAIRS_PER_TOOL
 
 
-def learn(store, inputs: dict) -> None:
-    """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}); update inference."""
+def learn(store, inputs: dict, dropped: dict | None = None) -> None:
+    """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}); update inference.
+
+    `dropped` ({key: argument pointers}) says what each call's analysis found in no request."""
+    dropped = dropped or {}
     fresh = store.unobserved(inputs) if inputs else set()
     by_tool: dict = {}
     templates: dict = {}
@@ -31,7 +35,7 @@ def learn(store, inputs: dict) -> None:
             )
     for tool, items in by_tool.items():
         items.sort(key=lambda item: item[0])
-        releases = release_state(store.release_state(tool), [release for (_, release), *_ in items])
+        releases = release_state(store.release_state(tool), [when for when, *_ in items])
         known, presence = set(store.evidence(tool)), store.path_counts(tool)
         if releases.get("newest") != store.release_state(tool).get("newest"):
             presence = {k: folded(c) for k, c in presence.items()}
@@ -40,7 +44,7 @@ def learn(store, inputs: dict) -> None:
             newest = bool(release) and release == releases.get("newest")
             seen = known.union(*per_call.values())  # a pair a call of this batch started is known now
             per_call[key] = observe(arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen), presence, newest)
-            paths[key] = presence_of(arguments, request, newest)
+            paths[key] = presence_of(arguments, request, newest, dropped.get(key, ()))
             merge(presence, paths[key])
         if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
             update_inference(store, tool)
@@ -60,15 +64,17 @@ def _when(snaps: dict) -> tuple:
 
 
 def update_inference(store, tool: str) -> bool:
-    """Recompute a tool's inferred pairs from its evidence; say whether they changed."""
+    """Recompute a tool's inferred pairs and consumed arguments from its evidence; say whether they changed."""
+    evidence, releases = store.evidence(tool), store.release_state(tool)
     pairs = infer(
-        store.evidence(tool),
+        evidence,
         store.rejected_pairs(tool),
         declared_pairs(store.get_tool(tool)),
         store.inferred_pairs(tool),
-        store.release_state(tool),
+        releases,
     )
-    return store.set_inferred(tool, [(p.arguments, p.request) for p in pairs])
+    consumed = learnt_consumed(evidence, store.path_counts(tool), releases)
+    return store.set_inferred(tool, [(p.arguments, p.request) for p in pairs], consumed=consumed)
 
 
 def mapping_rows(store, tool: str) -> dict:
@@ -126,10 +132,17 @@ def confirm(store, tool: str, arguments: str, request: str) -> dict:
 
 def declare(store, tool: str, pairs) -> dict:
     """Write (arguments, request[, transform]) pairs into the contract's `mapping`, replacing entries of the
-    same fields."""
+    same fields; the contract is read and written as its one writer, so a change made meanwhile is kept."""
     for arguments, request, *_ in pairs:
         _check_pointers(arguments, request)
-    contract = store.get_tool(tool) or {}
+    saved = store.change_tool(tool, lambda stored: _with_pairs(tool, stored or {}, pairs))
+    for arguments, request, *_ in pairs:
+        store.unreject_pair(tool, arguments, request)
+    update_inference(store, tool)
+    return saved
+
+
+def _with_pairs(tool: str, contract: dict, pairs) -> dict:
     mapping = list(contract.get("mapping") or [])
     for arguments, request, *transform in pairs:
         mapping = [
@@ -148,28 +161,32 @@ def declare(store, tool: str, pairs) -> dict:
                 **({"transform": transform[0]} if transform and transform[0] else {}),
             }
         )
-    parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
-    store.put_tool(tool, validated_contract(tool, {**parts, "mapping": mapping}))
-    for arguments, request, *_ in pairs:
-        store.unreject_pair(tool, arguments, request)
-    update_inference(store, tool)
-    return store.get_tool(tool)
+    return validated_contract(tool, {**_parts(contract), "mapping": mapping})
 
 
 def reject(store, tool: str, arguments: str, request: str) -> None:
     """Keep a pair out of inference, and out of the contract if it was declared."""
     _check_pointers(arguments, request)
     store.reject_pair(tool, arguments, request)
-    contract = store.get_tool(tool)
-    if contract and (arguments, request) in declared_pairs(contract):
-        mapping = [
-            m
-            for m in contract["mapping"]
-            if not (isinstance(m, dict) and m.get("arguments") == arguments and m.get("request") == request)
-        ]
-        parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
-        store.put_tool(tool, validated_contract(tool, {**parts, "mapping": mapping}))
+    store.change_tool(tool, lambda stored: _without_pair(tool, stored, arguments, request))
     update_inference(store, tool)
+
+
+def _without_pair(tool: str, contract: dict | None, arguments: str, request: str) -> dict | None:
+    """Return the contract without a declared pair, or None when it does not declare it."""
+    if not contract or (arguments, request) not in declared_pairs(contract):
+        return None
+    mapping = [
+        m
+        for m in contract["mapping"]
+        if not (isinstance(m, dict) and m.get("arguments") == arguments and m.get("request") == request)
+    ]
+    return validated_contract(tool, {**_parts(contract), "mapping": mapping})
+
+
+def _parts(contract: dict) -> dict:
+    """Return a stored contract's parts, without what the store adds (its name, when it changed)."""
+    return {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
 
 
 def _check_pointers(arguments, request) -> None:

@@ -243,10 +243,14 @@ def adopt(store, tool: str, stage: str) -> dict:
             "for a result schema to check: they are text or content blocks",
             "nothing_structured",
         )
-    contract = store.get_tool(tool) or {}
-    parts = {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
-    store.put_tool(tool, validated_contract(tool, {**parts, f"{stage}_schema": without_counts(schema)}))
-    return store.get_tool(tool)
+    part = {f"{stage}_schema": without_counts(schema)}
+
+    def adopted(stored: dict | None) -> dict:
+        parts = {k: v for k, v in (stored or {}).items() if k not in ("name", "updated_at")}
+        return validated_contract(tool, {**parts, **part})
+
+    # read and written as the contract's one writer: a confirm or another adopt meanwhile is kept
+    return store.change_tool(tool, adopted)
 
 
 def without_counts(schema):

@@ -128,7 +128,9 @@ TOKEN_PATTERNS = (
     (("softlayer.com",), r"softlayer\.com/soap/v3(?:\.1)?/[a-z0-9]{64}", None),
     (("AKC",), r"AKC[a-zA-Z0-9]{10,}", None),
     (("AP",), r"(?<![A-Za-z0-9])AP[0-9A-F][a-zA-Z0-9]{8,}(?![A-Za-z0-9])", r"AP[0-9A-F][a-zA-Z0-9]{8}"),
-    (("AC", "SK"), r"(?<![A-Za-z0-9])(?:AC|SK)[a-z0-9]{32}(?![A-Za-z0-9])", r"(?:AC|SK)[a-z0-9]{32}"),
+    # Twilio's API key SID (SK...) names a credential; its account SID (AC + 32 hex) is an id, kept as the
+    # evidence it is (the account's auth token is a secret by its key, `auth_token`).
+    (("SK",), r"(?<![A-Za-z0-9])SK[a-z0-9]{32}(?![A-Za-z0-9])", r"SK[a-z0-9]{32}"),
     (("-us",), r"[0-9a-z]{32}-us[0-9]{1,2}", None),
     (
         (".",),

@@ -8,6 +8,7 @@ from ..ingest import IngestError
 from ..store import StoreUnavailable
 from .errors import ApiError, error_response, http_error_code
 from .metrics import note_store_unavailable
+from .security import API_PREFIXES
 
 
 def init_app(app) -> None:
@@ -24,6 +25,8 @@ def init_app(app) -> None:
 
 
 def api_error(error: ApiError):
+    if error.status == 429 and not wants_json():  # slowed for wrong tokens: a page says why
+        return render_template("throttled.html", error=error), 429, error.headers
     if request.method not in ("GET", "HEAD", "OPTIONS") and not wants_json():
         # a form posted from a page (a refused token, a cross-site post) answers a page a person can read
         return render_template("refused.html", error=error), error.status, error.headers
@@ -51,7 +54,7 @@ def wants_json() -> bool:
     """Whether an error answers in the JSON shape: the API, every `.json` twin of a page, a raw value, or a
     client that asks for JSON."""
     return (
-        request.path.startswith(("/api/", "/v1/"))
+        request.path.startswith(API_PREFIXES)
         or request.path.endswith((".json", "/value"))
         or request.accept_mimetypes.best == "application/json"
     )

@@ -6,13 +6,15 @@ from flask import current_app, g, request
 
 from ..common.tokens import SETTINGS, Keyring, Token
 from ..ops import logs
+from . import throttle
 from .errors import ApiError
 from .hosts import allowed_hosts, host_allowed
 
 INGEST_PATHS = ("/api/v1/ingest", "/v1/traces", "/v1/logs")
 OPEN_PATHS = ("/static/", "/api/v1/health", "/api/v1/ready")
 METRICS_PATH = "/metrics"
-API_PREFIXES = ("/api/", "/v1/")
+MCP_PATH = "/mcp"  # the MCP server over Streamable HTTP (webapp/mcp/http.py): the read scope, as the API
+API_PREFIXES = ("/api/", "/v1/", MCP_PATH)
 TOOLS_PATH = "/api/v1/tools/"
 TOOL_PAGES_PATH = "/tools/"  # the tool pages' confirm, reject and "pair these" forms change contracts
 PROBLEMS_API_PATH = "/api/v1/problems/"
@@ -70,12 +72,27 @@ def check_access():
     """Refuse a request whose path needs a token it does not carry; note the token's name in `g`."""
     view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
     scope = required_scope(request.path, request.method, view)
+    if scope is not None:
+        count_token(scope)
     if scope == "page_admin":
         _require_page_admin()
     elif scope == "metrics":
         _require_metrics_token()
     elif scope is not None:
         g.token = require_scope(scope)
+
+
+def count_token(scope: str) -> None:
+    """Slow a client whose tokens keep failing (throttle.py): refuse it before its token is
+    compared, else count a token that matches none."""
+    ring = keyring()
+    scheme, secret = ("Bearer", bearer_token()) if bearer_token() else ("Basic", basic_password())
+    if not secret or not ring.tokens:
+        return  # no token, or none to guess: nothing to slow
+    tried = "admin" if scope == "page_admin" else scope
+    throttle.refuse_if_slowed(tried)
+    if ring.find(secret) is None:
+        throttle.note_failure(tried, scheme)
 
 
 def keyring() -> Keyring:
@@ -225,16 +242,18 @@ def refuse_cross_site_writes():
     Log shippers and scripts send neither Sec-Fetch-Site nor Origin; a browser sends
     them on every cross-site POST, including a plain HTML form with no token to check.
     """
-    if request.method in SAFE_METHODS:
+    # the MCP specification asks an HTTP server to check Origin on every request (DNS rebinding), not only on writes
+    if request.method in SAFE_METHODS and not request.path.startswith(MCP_PATH):
         return
     fetch_site = request.headers.get("Sec-Fetch-Site", "")
     origin = request.headers.get("Origin", "")
     own_origin = request.host_url.rstrip("/")
     if fetch_site in ("cross-site", "same-site") or (origin and origin != own_origin):
+        what = "MCP requests" if request.path.startswith(MCP_PATH) else "state-changing requests"
         raise ApiError(
             403,
             "cross_site_request",
-            "state-changing requests from another site's pages "
+            f"{what} from another site's pages "
             "are refused; send them from a script or a log shipper, or from tracediff's own pages",
         )
 

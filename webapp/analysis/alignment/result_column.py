@@ -6,6 +6,7 @@ fields no response field explains get rows of their own, and a text result one r
 """
 
 from ...common.pointers import MISSING, ancestors, child
+from ...common.stages import CORE
 from ..snapshots.result_forms import Reading, read_result
 
 MAX_RESULT_ROWS = 5000
@@ -115,4 +116,4 @@ def _leaves(doc, path: str = ""):
 
 
 def _row(path: str) -> dict:
-    return {"arguments": None, "request": None, "response": None, "result": path, "kind": None, "severity": None}
+    return {**{stage: None for stage in CORE}, "result": path, "kind": None, "severity": None}

@@ -147,9 +147,7 @@ def seen_ends(rows: list[dict], findings: list[dict]) -> set[tuple]:
 
 def _row(row: dict) -> dict:
     return {
-        "arguments": row.get("arguments"),
-        "request": row.get("request"),
-        "response": row.get("response"),
+        **{stage: row.get(stage) for stage in STAGES},
         "kind": row.get("kind"),
         "severity": row.get("severity"),
     }

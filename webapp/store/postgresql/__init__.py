@@ -24,7 +24,7 @@ from . import connection
 from . import listing as pg_listing
 from . import sql as pg_sql
 from .connection import Connection, unavailable_as_error
-from .migrate import PostgresMigrations
+from .migrate import PostgresMigrations, add_stage_columns
 
 
 class PostgresStore(Store):
@@ -61,7 +61,9 @@ class PostgresStore(Store):
 
     def create_schema(self) -> list:
         with self.unavailable_as_error():
-            return migrations.apply(PostgresMigrations(self), where=self.path)
+            applied = migrations.apply(PostgresMigrations(self), where=self.path)
+            add_stage_columns(self)
+            return applied
 
     def check_schema(self) -> None:
         with self.unavailable_as_error():

@@ -5,6 +5,7 @@ import contextlib
 import re
 
 from ...common import times
+from .. import stagecols
 from . import sql as pg_sql
 
 RECORD_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -47,3 +48,19 @@ class PostgresMigrations:
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
             (migration.version, migration.name, times.now()),
         )
+
+
+def add_stage_columns(store) -> None:
+    """Give each declared stage its columns where they are missing (a stage declared after the migrations)."""
+    rows = store.db.execute(
+        "SELECT table_name, column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND table_name IN ('calls', 'traces')"
+    ).fetchall()
+    existing = {}
+    for table, column in rows:
+        existing.setdefault(table, set()).add(column)
+    # IF NOT EXISTS: another node may add them while this one waits for the lock
+    missing = [s.replace("ADD COLUMN", "ADD COLUMN IF NOT EXISTS") for s in stagecols.missing(existing, "BIGINT")]
+    if missing:
+        with PostgresMigrations(store).locked() as conn:
+            PostgresMigrations(store).run_sql(conn, ";".join(missing))

@@ -3,6 +3,7 @@
 Lists of keys travel as one JSON parameter, as in SQLite: `json_array_elements(?::json)`.
 """
 
+from .. import stagecols
 from ..hours import NO_TOOL
 
 # Run only by this engine's own code (the rest have a namesake in sqlite/sql.py).
@@ -50,13 +51,12 @@ INDEX_EVENTS = (
 )
 PHRASE = "phraseto_tsquery('simple', regexp_replace(unaccent(?), '[^[:alnum:]]+', ' ', 'g'))"
 KEYS = "json_array_elements(?::json) AS k(value)"
-CALLS_BY_KEY = f"""SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_seq, c.request_seq, c.response_seq,
- c.result_seq
+CALLS_BY_KEY = f"""SELECT c.trace_id, c.call_id, c.tool, c.version, {stagecols.seqs("c.")}
  FROM {KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"""
 EVENTS_BY_SEQ = f"""SELECT seq, {EVENT_COLUMNS} FROM events
  WHERE seq IN (SELECT json_array_elements_text(?::json)::bigint)"""
-OLDEST_PENDING = """SELECT count(*), min(greatest(coalesce(arguments_seq, 0), coalesce(request_seq, 0),
- coalesce(response_seq, 0), coalesce(result_seq, 0))) FROM calls WHERE analyzed_version < version"""
+OLDEST_PENDING = f"""SELECT count(*), min(greatest({stagecols.each_present("coalesce({0}, 0)")}))
+ FROM calls WHERE analyzed_version < version"""
 IN_JSON_LIST = "IN (SELECT json_array_elements_text(?::json))"
 IN_JSON_NUMBERS = "IN (SELECT json_array_elements_text(?::json)::bigint)"
 KEYED_CALLS = f"{KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"
@@ -68,11 +68,10 @@ _CURRENT = """(SELECT seq FROM events WHERE trace_id = t.trace_id AND call_id = 
    ORDER BY ts DESC, seq DESC LIMIT 1)"""
 _LATEST = """(SELECT {0} FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND {0} IS NOT NULL
    ORDER BY seq DESC LIMIT 1)"""
-PROJECT_CALLS = f"""INSERT INTO calls AS c (trace_id, call_id, tool, source, release, arguments_seq, request_seq,
- response_seq, result_seq, status_code, first_ts, last_ts)
+PROJECT_CALLS = f"""INSERT INTO calls AS c (trace_id, call_id, tool, source, release, {stagecols.seqs()},
+ status_code, first_ts, last_ts)
  SELECT t.trace_id, t.call_id, {_LATEST.format("tool")}, {_LATEST.format("source")}, {_LATEST.format("release")},
-  {_CURRENT.format("arguments")}, {_CURRENT.format("request")}, {_CURRENT.format("response")},
-   {_CURRENT.format("result")},
+  {stagecols.currents(_CURRENT)},
   (SELECT (http::json->>'status_code')::int FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id
     AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
   (SELECT min(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id),
@@ -82,11 +81,8 @@ PROJECT_CALLS = f"""INSERT INTO calls AS c (trace_id, call_id, tool, source, rel
  ON CONFLICT (trace_id, call_id) DO UPDATE SET tool = excluded.tool, source = excluded.source,
  release = excluded.release, status_code = excluded.status_code, first_ts = excluded.first_ts,
  last_ts = excluded.last_ts,
- version = c.version + (c.arguments_seq IS DISTINCT FROM excluded.arguments_seq
-   OR c.request_seq IS DISTINCT FROM excluded.request_seq OR c.response_seq IS DISTINCT FROM excluded.response_seq
-   OR c.result_seq IS DISTINCT FROM excluded.result_seq)::int,
- arguments_seq = excluded.arguments_seq, request_seq = excluded.request_seq, response_seq = excluded.response_seq,
- result_seq = excluded.result_seq"""
+ version = c.version + ({stagecols.changed("c", "IS DISTINCT FROM")})::int,
+ {stagecols.set_excluded()}"""
 DROP_EMPTY_CALLS = f"""DELETE FROM calls WHERE (trace_id, call_id) IN (SELECT trace_id, call_id FROM ({_TOUCHED}) AS t
  WHERE NOT EXISTS (SELECT 1 FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id))"""
 # Trace summaries are refreshed for a whole batch of trace ids (an array) at once: one statement each,
@@ -94,13 +90,11 @@ DROP_EMPTY_CALLS = f"""DELETE FROM calls WHERE (trace_id, call_id) IN (SELECT tr
 _DISTINCT_LIST = """(SELECT string_agg(DISTINCT x, ',' ORDER BY x)
    FROM unnest(string_to_array(string_agg(nullif({0}, ''), ','), ',')) AS x)"""
 REFRESH_TRACES = f"""INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, sources,
- has_arguments, has_request, has_response, has_result, complete, worst, kinds, status_codes, errors, warnings,
-  loud_kinds)
+ {", ".join(stagecols.HAS)}, complete, worst, kinds, status_codes, errors, warnings, loud_kinds)
  SELECT trace_id, min(first_ts), max(last_ts), count(*),
   string_agg(DISTINCT tool, ',' ORDER BY tool), string_agg(DISTINCT source, ',' ORDER BY source),
-  bool_and(arguments_seq IS NOT NULL)::int, bool_and(request_seq IS NOT NULL)::int,
-  bool_and(response_seq IS NOT NULL)::int, bool_and(result_seq IS NOT NULL)::int,
-  bool_and(arguments_seq IS NOT NULL AND request_seq IS NOT NULL AND response_seq IS NOT NULL)::int,
+  {stagecols.each_present("bool_and({0} IS NOT NULL)::int")},
+  bool_and({stagecols.COMPLETE})::int,
   CASE max(CASE worst WHEN 'error' THEN 3 WHEN 'warning' THEN 2 WHEN 'info' THEN 1 ELSE 0 END)
    WHEN 3 THEN 'error' WHEN 2 THEN 'warning' WHEN 1 THEN 'info' ELSE
    CASE WHEN bool_or(analysis IS NOT NULL) THEN 'clean' END END,
@@ -109,9 +103,8 @@ REFRESH_TRACES = f"""INSERT INTO traces (trace_id, first_ts, last_ts, calls, too
   sum(errors), sum(warnings), coalesce({_DISTINCT_LIST.format("loud_kinds")}, '')
  FROM calls WHERE trace_id = ANY(?) GROUP BY trace_id
  ON CONFLICT (trace_id) DO UPDATE SET first_ts = excluded.first_ts, last_ts = excluded.last_ts,
- calls = excluded.calls, tools = excluded.tools, sources = excluded.sources, has_arguments = excluded.has_arguments,
- has_request = excluded.has_request, has_response = excluded.has_response,
- has_result = excluded.has_result, complete = excluded.complete,
+ calls = excluded.calls, tools = excluded.tools, sources = excluded.sources,
+ {stagecols.set_excluded(stagecols.HAS)}, complete = excluded.complete,
  worst = excluded.worst, kinds = excluded.kinds, status_codes = excluded.status_codes, errors = excluded.errors,
  warnings = excluded.warnings, loud_kinds = excluded.loud_kinds"""
 DELETE_TRACE_KINDS = "DELETE FROM trace_kinds WHERE trace_id = ?"

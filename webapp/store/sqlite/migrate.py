@@ -10,7 +10,7 @@ import sqlite3
 import time
 
 from ...common import times
-from .. import migrations
+from .. import migrations, stagecols
 
 SCHEMA = """
 """
@@ -105,4 +105,15 @@ def upgrade(store) -> list:
     if SCHEMA.strip():
         with store.write() as conn:
             SqliteMigrations(store).run_sql(conn, SCHEMA)
+    add_stage_columns(store)
     return applied
+
+
+def add_stage_columns(store) -> None:
+    """Give each declared stage its columns where they are missing (a stage declared after the migrations)."""
+    tables = ("calls", "traces")
+    existing = {table: {row[1] for row in store.db.execute(f"PRAGMA table_info({table})")} for table in tables}
+    statements = stagecols.missing(existing, "INTEGER")
+    if statements:
+        with store.write() as conn:
+            SqliteMigrations(store).run_sql(conn, ";\n".join(statements))

@@ -4,6 +4,7 @@ postgresql/sql.py has the same names (tests/test_store_engines.py checks it); ON
 statements only this engine's own code runs.
 """
 
+from .. import stagecols
 from ..hours import NO_TOOL
 
 # Run only by this engine's own code (the rest have a namesake in postgresql/sql.py).
@@ -46,14 +47,14 @@ INSERT_EVENT = """INSERT OR IGNORE INTO events
   received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 NEW_EVENTS = "SELECT seq, trace_id, call_id, length(payload) FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
 INDEX_EVENTS = "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq > ? AND seq <= ?"
-CALLS_BY_KEY = """SELECT c.trace_id, c.call_id, c.tool, c.version, c.arguments_seq, c.request_seq, c.response_seq,
- c.result_seq FROM json_each(?) AS k JOIN calls AS c
+CALLS_BY_KEY = f"""SELECT c.trace_id, c.call_id, c.tool, c.version, {stagecols.seqs("c.")}
+ FROM json_each(?) AS k JOIN calls AS c
  ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
 REBUILD_PAIRS = """INSERT INTO problem_pairs (problem_id, pair, count)
  SELECT ?1, p.key, sum(p.value) FROM problem_calls, json_each(pairs) AS p WHERE problem_id = ?1 GROUP BY 2"""
 # the call whose newest current snapshot is oldest: roughly the call that has waited longest
-OLDEST_PENDING = """SELECT count(*), min(max(coalesce(arguments_seq, 0), coalesce(request_seq, 0),
- coalesce(response_seq, 0), coalesce(result_seq, 0))) FROM calls WHERE analyzed_version < version"""
+OLDEST_PENDING = f"""SELECT count(*), min(max({stagecols.each_present("coalesce({0}, 0)")}))
+ FROM calls WHERE analyzed_version < version"""
 IN_JSON_LIST = "IN (SELECT value FROM json_each(?))"  # a list of values as one JSON parameter
 IN_JSON_NUMBERS = IN_JSON_LIST
 KEYED_CALLS = """json_each(?) AS k JOIN calls AS c
@@ -67,8 +68,8 @@ _CURRENT = """(SELECT seq FROM events WHERE trace_id = t.trace_id AND call_id = 
    ORDER BY ts DESC, seq DESC LIMIT 1)"""
 # One statement folds every touched call: the current version of each snapshot (latest ts,
 # then latest seq), its facts, and a version bump when a current snapshot changed.
-PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, release, arguments_seq, request_seq,
- response_seq, result_seq, status_code, first_ts, last_ts)
+PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, release, {stagecols.seqs()},
+ status_code, first_ts, last_ts)
  SELECT t.trace_id, t.call_id,
   (SELECT tool FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND tool IS NOT NULL
     ORDER BY seq DESC LIMIT 1),
@@ -76,8 +77,7 @@ PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, release,
     ORDER BY seq DESC LIMIT 1),
   (SELECT release FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND release IS NOT NULL
     ORDER BY seq DESC LIMIT 1),
-  {_CURRENT.format("arguments")}, {_CURRENT.format("request")}, {_CURRENT.format("response")},
-  {_CURRENT.format("result")},
+  {stagecols.currents(_CURRENT)},
   (SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id
     AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
   (SELECT min(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id),
@@ -87,25 +87,20 @@ PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, release,
  ON CONFLICT(trace_id, call_id) DO UPDATE SET tool = excluded.tool, source = excluded.source,
  release = excluded.release,
  status_code = excluded.status_code, first_ts = excluded.first_ts, last_ts = excluded.last_ts,
- version = calls.version + (calls.arguments_seq IS NOT excluded.arguments_seq
-   OR calls.request_seq IS NOT excluded.request_seq OR calls.response_seq IS NOT excluded.response_seq
-   OR calls.result_seq IS NOT excluded.result_seq),
- arguments_seq = excluded.arguments_seq, request_seq = excluded.request_seq,
- response_seq = excluded.response_seq, result_seq = excluded.result_seq"""
+ version = calls.version + ({stagecols.changed("calls", "IS NOT")}),
+ {stagecols.set_excluded()}"""
 # A call whose events all joined another call (an orphan span found its parent) goes away.
 DROP_EMPTY_CALLS = f"""DELETE FROM calls WHERE (trace_id, call_id) IN (SELECT trace_id, call_id FROM ({_TOUCHED}) AS t
  WHERE NOT EXISTS (SELECT 1 FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id))"""
-REFRESH_TRACE = """INSERT OR REPLACE INTO traces (trace_id, first_ts, last_ts, calls, tools, sources,
- has_arguments, has_request, has_response, has_result, complete, worst, kinds, status_codes, errors, warnings,
- loud_kinds)
+REFRESH_TRACE = f"""INSERT OR REPLACE INTO traces (trace_id, first_ts, last_ts, calls, tools, sources,
+ {", ".join(stagecols.HAS)}, complete, worst, kinds, status_codes, errors, warnings, loud_kinds)
  SELECT trace_id, min(first_ts), max(last_ts), count(*),
   (SELECT group_concat(t, ',') FROM (SELECT DISTINCT tool AS t FROM calls WHERE trace_id = :trace_id AND tool IS NOT
    NULL ORDER BY t)),
   (SELECT group_concat(s, ',') FROM (SELECT DISTINCT source AS s FROM calls WHERE trace_id = :trace_id AND source IS
    NOT NULL ORDER BY s)),
-  min(arguments_seq IS NOT NULL), min(request_seq IS NOT NULL), min(response_seq IS NOT NULL), min(result_seq IS NOT
-   NULL),
-  min(arguments_seq IS NOT NULL AND request_seq IS NOT NULL AND response_seq IS NOT NULL),
+  {stagecols.each_present("min({0} IS NOT NULL)")},
+  min({stagecols.COMPLETE}),
   CASE max(CASE worst WHEN 'error' THEN 3 WHEN 'warning' THEN 2 WHEN 'info' THEN 1 ELSE 0 END)
    WHEN 3 THEN 'error' WHEN 2 THEN 'warning' WHEN 1 THEN 'info' ELSE
    CASE WHEN max(analysis IS NOT NULL) THEN 'clean' END END,

@@ -16,16 +16,16 @@ class Refused(Exception):
     """A releases query that cannot be answered: (status, code, message)."""
 
 
-def releases_data(args, strict: bool = True, releases: list[dict] | None = None) -> dict:
+def releases_data(args, strict: bool = True) -> dict:
     """Return a page of the releases (newest first seen first, `limit` of them after `cursor`) and the next page's
     cursor, only `release` when it is asked alone, and with `compare` the comparison; Refused for `compare`
-    without `release` or a release no call named (and, when strict, for a bad limit or cursor). `releases` is
-    list_releases' answer when the caller has it already."""
+    without `release` or a release no call named (and, when strict, for a bad limit or cursor). Each release names
+    the one first seen before it (`previous`)."""
     base, other = ((args.get(name) or "").strip() for name in ("release", "compare"))
     if other and not base:
         raise Refused(400, "bad_parameter", "compare needs release: ?release=A&compare=B says what B broke and fixed")
     store = get_store()
-    releases = list_releases(store) if releases is None else releases
+    releases = list_releases(store)
     known = {entry["release"] for entry in releases}
     for name in (base, other):
         if name and name not in known:
@@ -37,7 +37,10 @@ def releases_data(args, strict: bool = True, releases: list[dict] | None = None)
     shown, last = (
         ([e for e in releases if e["release"] == base], None) if base and not other else page(releases, after, limit)
     )
+    # newest first: the one after a release in the whole list came before it
+    previous = {e["release"]: releases[i + 1]["release"] for i, e in enumerate(releases[:-1])}
     for entry in shown:
+        entry["previous"] = previous.get(entry["release"])
         entry["new_problems_url"] = url_for("problems_pages.problems_page", new_in=entry["release"], _external=True)
         entry["permalink"] = url_for("releases.page", release=entry["release"], _external=True)
         entry["tool_count"], entry["tools"] = len(entry["tools"]), entry["tools"][:SHOWN_TOOLS]

@@ -7,13 +7,15 @@ from flask import Blueprint, jsonify, request
 from ...common import jsontext
 from ...contracts import (
     YAML_MEDIA_TYPES,
+    StaleContract,
+    contract_version,
     load_document,
     parse_operations,
     read_contracts,
     skipped_patterns,
     validated_contract,
 )
-from ...pipeline.contracts import save_contracts
+from ...pipeline.contracts import replace_contract, save_contracts
 from ..bodies import whole_body
 from ..db import get_store
 from ..errors import ApiError
@@ -32,7 +34,13 @@ def get_tool(name):
     tool = get_store().get_tool(name)
     if tool is None:
         raise ApiError(404, "tool_not_found", f"no contract for tool {name!r}")
-    return jsonify(with_warnings(tool))
+    return versioned(jsonify(with_warnings(tool)), tool)
+
+
+def versioned(response, tool: dict):
+    """Give a contract's answer its version as `ETag`, for a PUT's If-Match."""
+    response.set_etag(contract_version(tool))
+    return response
 
 
 def with_warnings(tool: dict) -> dict:
@@ -44,11 +52,23 @@ def with_warnings(tool: dict) -> dict:
 @bp.put("/api/v1/tools/<tool:name>")
 @admin_only
 def put_tool(name):
-    """Create or replace a tool's contract; refuse a bad schema with what is wrong."""
+    """Create or replace a tool's contract; refuse a bad schema with what is wrong, and with If-Match, a
+    contract changed since that version was read (412, its current version as ETag)."""
     refuse_unroutable_names([name])
     contract = validated_contract(name, _json_body())
-    get_store().put_tool(name, contract)
-    return jsonify(with_warnings(get_store().get_tool(name)))
+    try:
+        saved = replace_contract(get_store(), name, contract, _if_match())
+    except StaleContract as error:
+        headers = {"ETag": f'"{error.current}"'}
+        raise ApiError(error.status, error.code, str(error), headers=headers) from None
+    return versioned(jsonify(with_warnings(saved)), saved)
+
+
+def _if_match() -> set[str] | None:
+    """Return the versions an If-Match names ("*": any stored one), or None without one."""
+    if not request.if_match:
+        return None
+    return {"*"} if request.if_match.star_tag else set(request.if_match.as_set())
 
 
 @bp.delete("/api/v1/tools/<tool:name>")

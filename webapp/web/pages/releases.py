@@ -2,7 +2,6 @@
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
-from ...pipeline.releases import list_releases
 from ...store import values
 from ..api.releases import Refused, releases_data
 from ..db import get_store
@@ -13,21 +12,15 @@ bp = Blueprint("releases", __name__)
 
 
 def _page_data() -> dict:
-    store = get_store()
-    everything = list_releases(store)
-    order = [entry["release"] for entry in everything]  # newest first: the next one is the predecessor
     try:
-        data = releases_data(request.args, strict=False, releases=[dict(entry) for entry in everything])
+        data = releases_data(request.args, strict=False)
     except Refused as refused:
         abort(refused.args[0], description=refused.args[2])
-    shown = {entry["release"] for entry in data["releases"]}
-    previous = {name: order[i + 1] for i, name in enumerate(order[:-1]) if name in shown}
     asked = {name: (request.args.get(name) or "").strip() for name in ("release", "compare")}
     cursor, kept = data["next_cursor"], {name: value for name, value in asked.items() if value}
     return {
         **data,
-        "top_releases": values.recent_releases(store),
-        "previous": previous,
+        "top_releases": values.recent_releases(get_store()),
         "asked": asked,
         "next_url": url_for(".page", **kept, limit=request.args.get("limit"), cursor=cursor) if cursor else None,
     }

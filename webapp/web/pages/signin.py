@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
+from .. import throttle
 from ..errors import ApiError
 from ..security import (
     BASIC_CHALLENGE,
@@ -61,6 +62,8 @@ def signed_in():
 def identity() -> dict:
     """What every page says about signing in: who is signed in (a token's name, never its secret), and where a
     browser signs in to use the forms when it cannot yet."""
+    if throttle.slowed():  # its token is not compared: a page must not say whether it was right
+        return {"signed_in": None, "signin_url": None}
     token = signed_in()
     needs_signin = keyring().configured(changing_scope()) and not may_change_contracts()
     return {"signed_in": token, "signin_url": url_for("signin.signin", next=here()) if needs_signin else None}
