@@ -10,7 +10,20 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-SCRIPTS = ("ingest", "analysis", "pages", "cli", "shapes", "grouping", "prune", "observed", "wide", "lint", "redos")
+SCRIPTS = (
+    "ingest",
+    "analysis",
+    "pages",
+    "cli",
+    "shapes",
+    "grouping",
+    "prune",
+    "observed",
+    "wide",
+    "lint",
+    "redos",
+    "mcp",
+)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,9 @@ import pytest
 from renames import booking
 
 from webapp.inference import hint_renames, infer, leaves, observe
+from webapp.inference.consumed import MIN_CONSUMED_CALLS, learnt_consumed
 from webapp.inference.decide import MIN_CALLS, MIN_NAMED_CALLS, candidates
+from webapp.inference.epochs import presence_of, release_state
 from webapp.inference.evidence import MAX_NEW_PER_CALL, merge
 from webapp.inference.hints import cli_name, map_command, rename_guesses
 from webapp.inference.leaves import MAX_LEAVES
@@ -214,3 +216,44 @@ def test_finding_anchors_come_from_kind_and_paths_and_stay_url_safe():
     dropped = {"kind": "dropped", "left": {"snapshot": "arguments", "path": "/a b#c"}, "right": None}
     assert finding_anchor(dropped) == "f-dropped-arguments/a_20_b_23_c"
     assert finding_anchors([f, f, dropped]) == [finding_anchor(f), finding_anchor(f) + "-2", finding_anchor(dropped)]
+
+
+def presence(calls, dropped=()) -> dict:
+    """Path counts over (arguments, request) calls; `dropped` are the argument pointers no analysis paired."""
+    total: dict = {}
+    for arguments, request in calls:
+        merge(total, presence_of(leaves(arguments), leaves(request), False, dropped))
+    return total
+
+
+def test_an_argument_no_call_sent_is_learnt_consumed_after_enough_calls():
+    # GitHub's issue_write: `method` picks the route and travels in no request
+    def calls(n):
+        return [({"method": "create", "title": f"t{i}"}, {"title": f"t{i}"}) for i in range(n)]
+
+    few, enough = calls(MIN_CONSUMED_CALLS - 1), calls(MIN_CONSUMED_CALLS)
+    assert learnt_consumed(learn(few), presence(few, {"/method"})) == []
+    assert learnt_consumed(learn(enough), presence(enough, {"/method"})) == ["/method"]
+    # an argument the analysis paired with a request field (an item of a list of objects) was sent
+    assert learnt_consumed(learn(enough), presence(enough)) == []
+
+
+def test_an_argument_that_travelled_before_the_newest_release_is_never_consumed():
+    sent = [({"limit": 10, "q": f"x{i}"}, {"per_page": 10, "q": f"x{i}"}) for i in range(20)]
+    evidence, paths = learn(sent), presence(sent)
+    # the newest release stops sending it: judged on the earlier releases, it is still dropped
+    for arguments, request in [({"limit": 10, "q": f"y{i}"}, {"q": f"y{i}"}) for i in range(30)]:
+        merge(evidence, observe(leaves(arguments), leaves(request), set(evidence), newest=True))
+        merge(paths, presence_of(leaves(arguments), leaves(request), True, {"/limit"}))
+    assert learnt_consumed(evidence, paths, {"newest": "v2", "seen": ["v1", "v2"]}) == []
+    assert learnt_consumed(evidence, paths) == []  # 20 of 50 calls sent it: not a coincidence
+
+
+def test_the_newest_release_is_the_one_whose_first_call_came_last_whatever_the_arrival_order():
+    v1, v2 = ("2026-11-01T09:00:00Z", "v1"), ("2026-11-02T09:00:00Z", "v2")
+    late_v1 = ("2026-11-01T10:00:00Z", "v1")
+    assert release_state(release_state(None, [v2]), [v1, late_v1])["newest"] == "v2"
+    assert release_state(release_state(None, [v1]), [v2, late_v1])["newest"] == "v2"
+    assert release_state(None, [late_v1, v2, v1]) == release_state(release_state(None, [v2, late_v1]), [v1])
+    # a state stored before first times keeps its order
+    assert release_state({"newest": "v2", "seen": ["v1", "v2"]}, [])["newest"] == "v2"

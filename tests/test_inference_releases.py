@@ -133,3 +133,33 @@ def test_a_new_release_that_keeps_the_mapping_folds_into_the_evidence(store):
     load(store, envelopes([ticket(rng, i) for i in range(50, 55)], "v3", start=50))
     counts = store.evidence(TOOL)[("/subject", "/title")]
     assert counts["both"] == 55 and counts["new:both"] == 5  # v2 folded into the established counts
+
+
+def with_mode(calls):
+    """The same tickets with a `mode` argument the layer reads itself (it picks the route) and never sends (and
+    without the layer's own `source`, which a lone leftover argument would be paired with)."""
+    return [({**args, "mode": "create"}, without(request, "source")) for args, request in calls]
+
+
+def without(request, key):
+    return {k: v for k, v in request.items() if k != key}
+
+
+def findings_at(store, n, path):
+    call = store.get_trace(f"{n + 1:032x}")["calls"][0]
+    return [(f["kind"], f["severity"]) for f in call["findings"] if f["left"] and f["left"]["path"] == path]
+
+
+@pytest.mark.parametrize("batch", [40, 3])
+def test_an_argument_no_call_sends_is_learnt_consumed_and_a_release_that_stops_sending_one_is_loud(store, batch):
+    good, _ = traffic()
+    # a later release stops sending `priority` (urgency): it travelled in every earlier call
+    broken = [(args, without(request, "urgency")) for args, request in good[40:]]
+    events = envelopes(with_mode(good[:40]), "v1") + envelopes(with_mode(broken), "v2", start=40)
+    for start in range(0, len(events), batch * 3):
+        load(store, events[start : start + batch * 3])
+    assert store.consumed_arguments(TOOL) == ["/mode"]
+    # the first calls too, analysed before there was history: whatever the batches, the same verdicts
+    assert all(findings_at(store, n, "/mode") == [("dropped", "info")] for n in range(50))
+    assert all(findings_at(store, n, "/priority") == [] for n in range(40))
+    assert all(findings_at(store, n, "/priority") == [("dropped", "warning")] for n in range(40, 50))

@@ -28,6 +28,8 @@ ALLOWED = {
     # the alignment's rules: a row built from an argument, its request path and the response echoing it
     ("analysis/alignment/builder.py", "_arguments"),
     ("analysis/alignment/rows.py", "_default"),
+    # the MCP tool check_call's input schema: one described field per stage, as the CLI's options
+    ("mcp/schemas.py", "inputs"),
 }
 FIFTH = 'Stage("transcript", "what the agent said after", "transcript.json", after="result", always=False, tag="trn")'
 

@@ -113,7 +113,9 @@ def naive(store: Store, query: TraceQuery) -> list[str]:
         keep = [
             not query.tool or query.tool in tools.get(t["trace_id"], ()),
             not query.kind or query.kind in kinds,
-            not query.severity or t["worst"] in ({"clean", "info"} if query.severity == "clean" else {query.severity}),
+            not query.severity
+            or t["worst"] in ({"clean", "info"} if query.severity == "clean" else {query.severity})
+            and (query.severity != "clean" or t["complete"]),  # a trace missing a stage is never clean
             not query.status or any(code[:1] == query.status[0] for code in codes if code),
             not query.missing or not t[f"has_{query.missing}"],
             not query.since or times.parse(t["last_ts"]) >= times.parse(query.since),  # as times, not as text

@@ -18,10 +18,13 @@ def declared_pairs(contract: dict | None) -> list[tuple[str, str]]:
     ]
 
 
-def with_inferred(contract: dict | None, pairs, separators: dict | None = None) -> dict | None:
+def with_inferred(contract: dict | None, pairs, separators: dict | None = None, consumed=()) -> dict | None:
     """Return the contract the analysis gets: the stored one plus the inferred pairs as mapping entries.
 
-    `separators` ({pair: "|"}) are the joins the tool's traffic showed for lists sent as one parameter."""
+    `separators` ({pair: "|"}) are the joins the tool's traffic showed for lists sent as one parameter;
+    `consumed` the arguments it never sent, added to the contract's `consumed` (and named apart in
+    `consumed_inferred`, so a finding can say it was learnt)."""
+    contract = _with_consumed(contract, consumed)
     declared = declared_pairs(contract)
     left, right = {a for a, _ in declared}, {r for _, r in declared}
     separators = separators or {}
@@ -40,6 +43,17 @@ def with_inferred(contract: dict | None, pairs, separators: dict | None = None) 
     contract = dict(contract or {})
     contract["mapping"] = [*(contract.get("mapping") or []), *extra]
     return contract
+
+
+def _with_consumed(contract: dict | None, consumed) -> dict | None:
+    """Return the contract with the learnt consumed arguments that no declared pair sends."""
+    mapped = {a for a, _ in declared_pairs(contract)}
+    stated = set((contract or {}).get("consumed") or ())
+    extra = [p for p in consumed if p not in mapped and p not in stated]
+    if not extra:
+        return contract
+    contract = dict(contract or {})
+    return {**contract, "consumed": [*(contract.get("consumed") or []), *extra], "consumed_inferred": extra}
 
 
 def learnt_separators(evidence: dict, pairs) -> dict:

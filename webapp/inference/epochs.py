@@ -14,15 +14,22 @@ MAX_RELEASES = 50  # releases a tool remembers having seen
 
 
 def release_state(state: dict | None, releases) -> dict:
-    """Return the tool's release state ({"newest", "seen"}) after calls of these releases (in time order).
+    """Return the tool's release state ({"newest", "seen", "first"}) after calls of these (ts, release) pairs.
 
-    A release never seen before becomes the newest; a call of an older one (a rollout, a rollback) does not."""
-    state = {"newest": (state or {}).get("newest"), "seen": list((state or {}).get("seen") or [])}
-    for release in releases:
-        if release and release not in state["seen"]:
-            state["seen"] = [*state["seen"], release][-MAX_RELEASES:]
-            state["newest"] = release
-    return state
+    Releases are ordered by the time of their first call, whatever order their calls arrive in: the newest is
+    the one whose first call came last (a call of an older release, a rollout or a rollback, changes nothing;
+    neither does an older release whose calls arrive late). `first` holds each release's first call's time."""
+    first = dict((state or {}).get("first") or {})
+    seen = list((state or {}).get("seen") or [])
+    for release in seen:
+        first.setdefault(release, "")  # a state from before first times: its order is kept
+    for ts, release in releases:
+        if release and (release not in first or (ts or "") < first[release]):
+            first[release] = ts or ""
+    ordered = sorted(first, key=lambda r: (first[r], seen.index(r) if r in seen else len(seen)))[-MAX_RELEASES:]
+    if not ordered:
+        return {"newest": (state or {}).get("newest"), "seen": seen}
+    return {"newest": ordered[-1], "seen": ordered, "first": {r: first[r] for r in ordered}}
 
 
 def several(state: dict | None) -> bool:
@@ -35,11 +42,19 @@ def tagged(counts: dict, newest: bool) -> dict:
     return {**counts, **{NEW + k: n for k, n in counts.items()}} if newest else counts
 
 
-def presence_of(arguments: dict, request: dict, newest: bool) -> dict:
-    """Return one call's path counts: {(side, path): {"calls": 1}} of its leaves (and `new:` copies)."""
-    out = {("arguments", p): tagged({"calls": 1}, newest) for p in arguments}
+def presence_of(arguments: dict, request: dict, newest: bool, dropped=frozenset()) -> dict:
+    """Return one call's path counts: {(side, path): {"calls": 1}} of its leaves (and `new:` copies).
+
+    An argument leaf the call's analysis found in no request (`dropped`: pointers of it or an ancestor)
+    counts `"dropped": 1` too: what never reached the wire (webapp/inference/consumed.py)."""
+    out = {("arguments", p): tagged(_held(p, dropped), newest) for p in arguments}
     out.update({("request", p): tagged({"calls": 1}, newest) for p in request})
     return out
+
+
+def _held(path: str, dropped) -> dict:
+    gone = any(path == d or path.startswith(d + "/") for d in dropped)
+    return {"calls": 1, "dropped": 1} if gone else {"calls": 1}
 
 
 def folded(counts: dict) -> dict:

@@ -4,6 +4,7 @@ run where the MCP server runs: the documents are the agent's)."""
 
 from urllib.parse import quote
 
+from ..common.stages import NAMES
 from ..contracts import ContractError, load_document, parse_operations
 from ..contracts.lint import lint_contract, lint_targets
 from .bounds import ERRORS, FINDINGS, cut_together, first, fit, short, with_cuts
@@ -13,7 +14,8 @@ from .trace_tools import finding, validation
 SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
 SCHEMAS_BYTES = 65_536  # every schema of the answer together, shared fairly: contract and observed drafts
 PAIRS, CHANGES, CALLS = 50, 10, 10
-CHECKED = ("arguments", "request", "method", "url", "headers", "response", "status", "result", "result_is_error")
+# what check_call passes on to POST /api/v1/check: a payload per stage, and the HTTP facts
+CHECKED = (*NAMES, "method", "url", "headers", "status", "result_is_error")
 FAILING = ("error", "warning")
 
 
@@ -30,6 +32,8 @@ def get_tool(source: Source, args: dict) -> dict:
     contract, observed = _schemas(dict(data.get("contract") or {}), data.get("observed") or {}, cuts)
     if contract and "description" in contract:
         contract["description"] = short(contract["description"])
+    if contract and contract.get("mapping"):
+        contract["mapping"] = contract["mapping"][:PAIRS]  # `mappings.declared` counts them all
     answer = {
         "name": data["name"],
         "permalink": link(source, "tools", data["name"]),
@@ -51,7 +55,7 @@ def _schemas(contract: dict, observed: dict, cuts: list[dict]) -> tuple[dict, di
     kept, cut_in = cut_together(places, SCHEMAS_BYTES)
     for (part, key), value in kept.items():
         at = f"/contract/{key}" if part == "contract" else f"/observed/{key}/schema"
-        cuts += [{**place, "at": at + place["pointer"]} for place in cut_in[(part, key)]]
+        cuts += [{**place, "at": at + place.pop("marker")} for place in cut_in[(part, key)]]
         if part == "contract":
             contract[key] = value
         else:

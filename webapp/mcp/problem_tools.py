@@ -4,7 +4,7 @@
 from urllib.parse import parse_qs, urlsplit
 
 from ..reports.problems import ticket_title
-from .bounds import VALUE_BYTES, cut_value, first, fit, short, with_cuts
+from .bounds import MAX_ANSWER_BYTES, VALUE_BYTES, cut_value, first, fit, short, with_cuts
 from .source import Source, SourceError, link
 
 PROBLEM_FIELDS = (
@@ -141,6 +141,9 @@ def compare_release(source: Source, args: dict) -> dict:
         broke, fixed = found["broke"], found["fixed"]
     answer["broke"], answer["broke_total"] = first([summary(p) for p in broke], COMPARED)
     answer["fixed"], answer["fixed_total"] = first([summary(p) for p in fixed], COMPARED)
+    # each side held to half the bound, so a long list of fixed problems never crowds out what broke
+    for side in ("broke", "fixed"):
+        answer[side] = fit({side: answer[side]}, side, MAX_ANSWER_BYTES // 2)[side]
     return answer
 
 

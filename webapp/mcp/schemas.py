@@ -1,10 +1,11 @@
 """The tools' input and output schemas (JSON Schema 2020-12): contracts, as the issue names them (pure)."""
 
 from ..analysis import KIND_NAMES
+from ..common.stages import NAMES
 from ..problems.fingerprint import SCHEMA_KIND
 from ..problems.states import STATES
 
-SNAPSHOTS = ["arguments", "request", "response", "result"]
+SNAPSHOTS = list(NAMES)
 STRING, TEXT, ANY = {"type": "string"}, {"type": "string", "maxLength": 1000}, {}
 NULLABLE = {"type": ["string", "null"]}
 COUNT = {"type": "integer", "minimum": 0}

@@ -148,7 +148,7 @@ def _analyzed(store: Store, calls, budget: float | None, seconds: float | None) 
         reached[key] = call
     # learnt before saving: when this batch's evidence changes the tool's inferred mapping, its calls are queued
     # again (the save then keeps none of them) and analysed under the new one before any problem is told
-    learn(store, reached)
+    learn(store, reached, batch.dropped)
     batch.left = [key for key in inputs if key not in reached]
     return batch
 
@@ -162,6 +162,15 @@ def _first_ts(call: dict) -> str:
     return min((s.get("ts") or "" for s in call["snapshots"].values() if s), default="")
 
 
+def dropped_arguments(analysis: dict) -> set[str]:
+    """Return the argument pointers an analysis found in no request (dropped, consumed included)."""
+    return {
+        f["left"]["path"]
+        for f in analysis.get("findings") or ()
+        if f["kind"] == "dropped" and f.get("left") and f["left"]["snapshot"] == "arguments"
+    }
+
+
 class _Batch:
     """Analyses on their way to the store, each with its part in problems, its contract's digest and its drift
     from the shapes its tool's traffic showed."""
@@ -169,6 +178,7 @@ class _Batch:
     def __init__(self, store: Store, inputs: dict):
         self.store, self.contracts, self.digests = store, {}, {}
         self.results, self.groupings, self.left = [], {}, []
+        self.dropped: dict = {}  # {key: argument pointers its analysis found in no request}, for inference
         self.observer = Observer(store, inputs)
 
     def contract(self, tool):
@@ -179,6 +189,7 @@ class _Batch:
         if tool not in self.digests:  # the digest of the very contract the batch analysed with
             self.digests[tool] = contract_digest(self.contract(tool))
         analysis["contract_digest"] = digest = self.digests[tool]
+        self.dropped[key] = dropped_arguments(analysis)
         with_drift(analysis, self.observer.drift(key, call, analysis), self.contract(tool))
         self.results.append((*key, call["version"], analysis))
         arguments = call["snapshots"].get("arguments")

@@ -10,11 +10,13 @@ from ..problems.grouping import contract_digest
 
 
 def analysis_contract(store, name: str | None) -> dict | None:
-    """Return the contract a tool's calls are analysed under now: the stored one plus its inferred pairs."""
+    """Return the contract a tool's calls are analysed under now: the stored one plus its inferred pairs and the
+    arguments its traffic showed consumed."""
     if not name:
         return None
     pairs = store.inferred_pairs(name)
-    return with_inferred(store.get_tool(name), pairs, learnt_separators(store.evidence(name), pairs) if pairs else None)
+    separators = learnt_separators(store.evidence(name), pairs) if pairs else None
+    return with_inferred(store.get_tool(name), pairs, separators, store.consumed_arguments(name))
 
 
 def analysis_digest(store, name: str | None) -> str | None:

@@ -9,6 +9,7 @@ from ..analysis import external, is_located_path, request_document, template_of
 from ..common.pointers import is_pointer
 from ..contracts import ContractError, validated_contract
 from ..inference import infer, leaves, observe
+from ..inference.consumed import learnt_consumed
 from ..inference.contract import declared_pairs
 from ..inference.decide import candidates, strongest
 from ..inference.epochs import folded, presence_of, release_state
@@ -16,8 +17,11 @@ from ..inference.evidence import merge
 from ..store.mappings import MAX_PAIRS_PER_TOOL
 
 
-def learn(store, inputs: dict) -> None:
-    """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}); update inference."""
+def learn(store, inputs: dict, dropped: dict | None = None) -> None:
+    """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}); update inference.
+
+    `dropped` ({key: argument pointers}) says what each call's analysis found in no request."""
+    dropped = dropped or {}
     fresh = store.unobserved(inputs) if inputs else set()
     by_tool: dict = {}
     templates: dict = {}
@@ -31,7 +35,7 @@ def learn(store, inputs: dict) -> None:
             )
     for tool, items in by_tool.items():
         items.sort(key=lambda item: item[0])
-        releases = release_state(store.release_state(tool), [release for (_, release), *_ in items])
+        releases = release_state(store.release_state(tool), [when for when, *_ in items])
         known, presence = set(store.evidence(tool)), store.path_counts(tool)
         if releases.get("newest") != store.release_state(tool).get("newest"):
             presence = {k: folded(c) for k, c in presence.items()}
@@ -40,7 +44,7 @@ def learn(store, inputs: dict) -> None:
             newest = bool(release) and release == releases.get("newest")
             seen = known.union(*per_call.values())  # a pair a call of this batch started is known now
             per_call[key] = observe(arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen), presence, newest)
-            paths[key] = presence_of(arguments, request, newest)
+            paths[key] = presence_of(arguments, request, newest, dropped.get(key, ()))
             merge(presence, paths[key])
         if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
             update_inference(store, tool)
@@ -60,15 +64,17 @@ def _when(snaps: dict) -> tuple:
 
 
 def update_inference(store, tool: str) -> bool:
-    """Recompute a tool's inferred pairs from its evidence; say whether they changed."""
+    """Recompute a tool's inferred pairs and consumed arguments from its evidence; say whether they changed."""
+    evidence, releases = store.evidence(tool), store.release_state(tool)
     pairs = infer(
-        store.evidence(tool),
+        evidence,
         store.rejected_pairs(tool),
         declared_pairs(store.get_tool(tool)),
         store.inferred_pairs(tool),
-        store.release_state(tool),
+        releases,
     )
-    return store.set_inferred(tool, [(p.arguments, p.request) for p in pairs])
+    consumed = learnt_consumed(evidence, store.path_counts(tool), releases)
+    return store.set_inferred(tool, [(p.arguments, p.request) for p in pairs], consumed=consumed)
 
 
 def mapping_rows(store, tool: str) -> dict:

@@ -178,7 +178,8 @@ def fixtures_zip(call: dict, contract: dict | None) -> bytes:
             call_info["result_is_error"] = _result_told(call)
         archive.writestr(CALL_FILE, json.dumps(call_info, indent=2, ensure_ascii=False) + "\n")
         if contract:
-            contract = {k: v for k, v in contract.items() if k != "updated_at"}
+            # what was learnt stays in `consumed`; naming it apart is for the server's messages, no contract field
+            contract = {k: v for k, v in contract.items() if k not in ("updated_at", "consumed_inferred")}
             archive.writestr("contract.json", json.dumps(contract, indent=2, ensure_ascii=False) + "\n")
         archive.writestr("README.md", _readme(call, bool(contract)))
     return buffer.getvalue()

@@ -88,22 +88,34 @@ class ToolMappings(InferenceState):
         row = self.db.execute("SELECT inferred FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
         return [tuple(pair) for pair in loads(row[0])] if row else []
 
-    def set_inferred(self, tool: str, pairs, recent: int = REANALYSE_RECENT) -> bool:
-        """Store a tool's inferred pairs; when they changed, re-analyse its newest calls. Say if they changed."""
+    def consumed_arguments(self, tool: str) -> list[str]:
+        """Return the argument pointers a tool's traffic showed its mapping layer keeps (never sent)."""
+        row = self.db.execute("SELECT consumed FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
+        return loads(row[0]) if row else []
+
+    def set_inferred(self, tool: str, pairs, recent: int = REANALYSE_RECENT, consumed=None) -> bool:
+        """Store a tool's inferred pairs (and, when given, its consumed arguments); when they changed, re-analyse
+        its newest calls. Say if they changed."""
         pairs = sorted([list(p) for p in pairs])
-        if sorted(list(p) for p in self.inferred_pairs(tool)) == pairs:
+        old_pairs = sorted(list(p) for p in self.inferred_pairs(tool))
+        old_consumed = self.consumed_arguments(tool)
+        consumed = old_consumed if consumed is None else sorted(consumed)
+        if (old_pairs, old_consumed) == (pairs, consumed):
             return False  # the common case after each batch: no write, no lock
         with self.write() as conn:
-            row = conn.execute("SELECT inferred FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
-            if row is not None and loads(row[0]) == pairs or row is None and not pairs:
+            row = conn.execute("SELECT inferred, consumed FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
+            before = (loads(row[0]), loads(row[1])) if row is not None else ([], [])
+            if before == (pairs, consumed):
                 return False
             conn.execute(
-                "INSERT INTO tool_inference (tool, inferred, updated_at) VALUES (?, ?, ?) ON CONFLICT (tool) "
-                "DO UPDATE SET inferred = excluded.inferred, updated_at = excluded.updated_at",
-                (tool, dumps(pairs), utc_now()),
+                "INSERT INTO tool_inference (tool, inferred, consumed, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (tool) DO UPDATE SET inferred = excluded.inferred, consumed = excluded.consumed, "
+                "updated_at = excluded.updated_at",
+                (tool, dumps(pairs), dumps(consumed), utc_now()),
             )
             reanalysed = conn.execute(INVALIDATE_RECENT, (tool, recent)).rowcount
-            self._log_change(conn, tool, loads(row[0]) if row else [], pairs, max(reanalysed or 0, 0))
+            if before[0] != pairs:  # the log tells pairs; the consumed arguments show on the tool's page
+                self._log_change(conn, tool, before[0], pairs, max(reanalysed or 0, 0))
         return True
 
     def rejected_pairs(self, tool: str) -> set[tuple[str, str]]:

@@ -123,7 +123,9 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     consumed = consumed_paths(contract)
     for path, value in remaining(pairing.leftovers, 0):
         out.append(
-            _consumed(path, value) if path in consumed else _dropped(path, value, contract.get("arguments_schema"))
+            _consumed(path, value, contract)
+            if path in consumed
+            else _dropped(path, value, contract.get("arguments_schema"))
         )
     for path, value in one_field_each(remaining(pairing.leftovers, 1)):
         if not quiet_added(pairing, path, contract):
@@ -206,16 +208,11 @@ def consumed_paths(contract) -> set:
     return {p for p in (contract or {}).get("consumed") or () if is_pointer(p) and p}
 
 
-def _consumed(path, value) -> dict:
-    return finding(
-        "dropped",
-        "info",
-        end("arguments", path),
-        None,
-        value,
-        None,
-        f"{name(path)} consumed by the mapping layer: not sent (the contract's `consumed`)",
-    )
+def _consumed(path, value, contract) -> dict:
+    learnt = path in (contract.get("consumed_inferred") or ())
+    why = "no earlier call of the tool sent it" if learnt else "the contract's `consumed`"
+    text = f"{name(path)} consumed by the mapping layer: not sent ({why})"
+    return finding("dropped", "info", end("arguments", path), None, value, None, text)
 
 
 def _dropped(path, value, schema) -> dict:
