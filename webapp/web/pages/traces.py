@@ -195,6 +195,8 @@ def _trace_page(trace_id):
         "http": {name: tracepage.http_view(call["snapshots"].get(name)) for name in aligned.stages(call)},
         "versions": _earlier_versions(found["trace_id"], call),
         "can_change": may_change_contracts(),
+        "badge": tracepage.badge,  # each call's in the calls bar: never "clean" for a call missing a stage
+        "not_received": tracepage.not_received(call),
     }
     if view == "aligned":
         more = request.args.get("more", "")
