@@ -74,9 +74,19 @@ def write_figures(name: str, figures: dict, quick: bool) -> Path:
 
 
 def ratio_line(label: str, value: float, baseline: float, target: str) -> str:
-    """Format the one line a benchmark prints per ratio."""
+    """Format the one line a benchmark prints per ratio, with the two figures it divides."""
     ratio = value / baseline if baseline else float("inf")
-    return f"RATIO {label}: {ratio:.2f} (target {target})"
+    return f"RATIO {label}: {shown(ratio)} (target {target}; {figures(value, baseline)})"
+
+
+def shown(ratio: float) -> str:
+    """Write a ratio with two decimals, or two significant digits below 0.1 (so none reads 0.00)."""
+    return f"{ratio:.2g}" if 0 < ratio < 0.1 else f"{ratio:.2f}"
+
+
+def figures(value: float, baseline: float) -> str:
+    """Say which measured figure a ratio divides by which baseline figure of the same run."""
+    return f"measured {value:.4g} against baseline {baseline:.4g}"
 
 
 def free_port() -> int:

@@ -21,11 +21,12 @@ import math
 import time
 
 from bare_walk import bare
-from common import OUT, ROOT, write_figures
+from common import OUT, ROOT, figures, write_figures
 from corpus import SHAPES, payload_bytes
 
 from webapp.analysis import analyze_call
-from webapp.web import alignedview, tracepage
+from webapp.common.stages import NAMES
+from webapp.web.render import aligned, tracepage
 
 SIZES = (0.1, 0.5, 1, 2, 5)
 QUICK_SIZES = (0.005, 0.01)
@@ -64,13 +65,13 @@ def page(snapshots: dict, result: dict) -> None:
     """Compute what the trace page shows of an analysed call: findings and the first rows."""
     call = {
         "call_id": "c",
-        "snapshots": {name: snapshots.get(name) for name in tracepage.SNAPSHOTS},
+        "snapshots": {name: snapshots.get(name) for name in NAMES},
         "analyzed": True,
         **result,
     }
     chosen = tracepage.select_call({"calls": [call]}, "c")
     tracepage.findings_view(chosen)
-    alignedview.aligned_rows(chosen, False)
+    aligned.aligned_rows(chosen, False)
 
 
 def measure(name: str, size_mb: float) -> dict:
@@ -137,9 +138,11 @@ def report(results: list[dict]) -> list[dict]:
         line["per_node"] = round(max(bares), 2) if bares else None
         lines.append(line)
         if bares:
+            worst = max((r for r in points if r.get("bare_s")), key=lambda r: r["analyze_s"] / r["bare_s"])
             print(
                 f"RATIO {name} analyze / bare per-node walk of the same payloads: {line['per_node']:.2f} "
-                f"(target <= {TARGET_PER_NODE:g}); walk ms by size "
+                f"(target <= {TARGET_PER_NODE:g}; "
+                f"{figures(worst['analyze_s'] * 1000, worst['bare_s'] * 1000)} ms); walk ms by size "
                 f"{ {str(r['size_mb']): round(r['bare_s'] * 1000, 1) for r in points if r.get('bare_s')} }"
             )
         print(

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.browser
 RENAMED = "4e5017000000000000000000000000a1"
 CHANGED = "4e5017000000000000000000000000a2"
 FAILED = "4e5017000000000000000000000000a3"
+UNANSWERED = "4e5017000000000000000000000000a4"  # a tool span whose HTTP span never came: arguments and result
 RATE_LIMITED = {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}}
 RESPONSE = {"orders": [{"id": "ord_1", "status": "unpaid", "total_cents": 1250}], "total": 1}
 
@@ -46,7 +47,9 @@ def call(trace: str, state: str, response=RESPONSE, status=200, result=None) -> 
 def server(tmp_path_factory):
     live = LiveServer(tmp_path_factory.mktemp("result") / "result.db", env={"PYTHONPATH": str(ROOT)}).start()
     failed = {"content": [{"type": "text", "text": "rate_limited"}], "structuredContent": RATE_LIMITED, "isError": True}
+    unanswered = [e for e in call(UNANSWERED, "unpaid") if e["snapshot"] in ("arguments", "result")]
     events = [*call(RENAMED, "unpaid"), *call(CHANGED, "paid"), *call(FAILED, "", RATE_LIMITED, 503, failed)]
+    events += unanswered
     assert httpx.post(live.url + "/api/v1/ingest", content=ndjson(*events), timeout=30).status_code == 200
     yield live
     live.stop()
@@ -100,3 +103,14 @@ def test_a_structured_error_result_sits_on_the_rows_of_the_error_envelope(page, 
     page.goto(f"{server.url}/traces/{FAILED}")
     for field in ("code", "message", "retryable"):
         expect(row_of(page, f"/error/{field}", f"/structuredContent/error/{field}")).to_have_count(1)
+
+
+def test_a_call_whose_request_and_response_never_came_is_badged_and_never_said_to_agree(page, server):
+    page.goto(f"{server.url}/traces/{UNANSWERED}")
+    expect(page.locator(".summary-bar .badge.sev-incomplete")).to_have_text("incomplete")
+    expect(page.locator("#findings .not-received")).to_have_text(
+        "request and response not received: nothing to compare"
+    )
+    expect(page.locator("section.call")).not_to_contain_text("agree")
+    page.goto(f"{server.url}/?q={UNANSWERED}")
+    expect(page.locator("tr.trace-row .badge")).to_have_text("◌ incomplete")

@@ -125,7 +125,8 @@ def test_a_5_mb_payload_comes_back_within_its_budget_with_the_pointers_cut(app, 
     assert (orders["pointer"], orders["type"], orders["call_id"]) == ("/orders", "array", "call_01")
     assert 0 < orders["kept"] < orders["members"] and orders["bytes"] > 4_000_000
     # the marker stands where the answer says, and the subtree is there to ask for
-    marker = resolve(answer, orders["at"] + f"/{orders['kept']}")
+    assert orders["at"] == f"/calls/0/snapshots/response/payload/orders/{orders['kept']}"
+    marker = resolve(answer, orders["at"])
     assert marker[MARKER]["members"] == orders["members"]
     item = call(
         source,
@@ -165,8 +166,30 @@ def test_a_value_cut_fits_its_budget_and_keeps_what_it_keeps_where_it_was(value,
     assert size(kept) <= budget
     if size(value) <= budget:
         assert kept == value and places == []
+    missing = object()
     for place in places:
-        assert resolve(value, place["pointer"], None) is not None or place["type"] == "null" or place["pointer"]
+        assert resolve(value, place["pointer"], missing) is not missing
+        assert resolve(kept, place["marker"], missing) is not missing
+
+
+def test_a_trace_of_many_calls_with_many_findings_stays_within_its_bound(app, client):
+    """Twenty calls of a hundred type changes each: findings are halved, call by call, until the answer fits."""
+    from webapp.mcp.bounds import MAX_ANSWER_BYTES
+
+    arguments = {f"field_{n}": n for n in range(100)}
+    events = []
+    for number in range(20):
+        common = {"trace_id": "9" * 32, "call_id": f"call_{number:02d}", "tool": "wide"}
+        events += [
+            {**common, "snapshot": "arguments", "payload": arguments},
+            {**common, "snapshot": "request", "payload": {key: str(value) for key, value in arguments.items()}},
+        ]
+    client.post("/api/v1/ingest", json=events)
+    source = AppSource(app, "http://localhost/", None, "127.0.0.1")
+    answer = call(source, "get_trace", {"trace_id": "9" * 32, "budget_bytes": 4096}).structured
+    assert size(answer) <= 4096 + MAX_ANSWER_BYTES and len(answer["calls"]) == 20
+    assert all(0 < len(c["findings"]) < c["findings_total"] == 100 for c in answer["calls"])
+    assert all(resolve(answer, place["at"], None) is not None for place in answer["cut"])
 
 
 def test_text_from_the_traced_systems_stays_json_data_never_the_answers_words(app, client):

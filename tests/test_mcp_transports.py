@@ -127,3 +127,18 @@ def test_mcp_checks_host_and_origin_and_answers_post_only(server):
     assert own.status_code == 200
     for method in ("GET", "DELETE"):
         assert httpx.request(method, url, headers={**auth, "Accept": "text/event-stream"}).status_code == 405
+
+
+def test_mcp_help_starts_without_the_sdk_http_clients_or_flask():
+    """`tracediff mcp --help` stays fast by importing nothing heavy (the figures: bench/mcp.py)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom webapp.cli.main import main\n"
+        "try:\n    main(['mcp', '--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = ('mcp', 'mcp_types', 'httpx', 'httpx2', 'anyio', 'starlette', 'pydantic', 'flask', 'werkzeug')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "Usage:" in shown and shown.splitlines()[-1] == "[]", shown

@@ -113,7 +113,9 @@ def naive(store: Store, query: TraceQuery) -> list[str]:
         keep = [
             not query.tool or query.tool in tools.get(t["trace_id"], ()),
             not query.kind or query.kind in kinds,
-            not query.severity or t["worst"] in ({"clean", "info"} if query.severity == "clean" else {query.severity}),
+            not query.severity
+            or t["worst"] in ({"clean", "info"} if query.severity == "clean" else {query.severity})
+            and (query.severity != "clean" or t["complete"]),  # a trace missing a stage is never clean
             not query.status or any(code[:1] == query.status[0] for code in codes if code),
             not query.missing or not t[f"has_{query.missing}"],
             not query.since or times.parse(t["last_ts"]) >= times.parse(query.since),  # as times, not as text
@@ -335,11 +337,38 @@ def test_the_list_page_ignores_a_since_or_until_that_is_no_time_as_the_problem_l
     assert 'name="since" value=""' in html and 'name="until" value=""' in html  # the form says it was not used
 
 
+def ingest_two_tools(client):
+    """Store one call of findOrders (trace t-orders) and one of sendEmail (trace t-email)."""
+    for trace_id, tool in (("t-orders", "findOrders"), ("t-email", "sendEmail")):
+        event = {"trace_id": trace_id, "snapshot": "request", "tool": tool, "payload": {"q": "x"}}
+        assert client.post("/api/v1/ingest", json=event).status_code == 200
+
+
 @pytest.mark.parametrize(
-    "url", ["/api/v1/traces?q=%00", "/?q=%00", "/index.json?q=ab%00c%0A", "/api/v1/traces?tool=%00"]
+    "url, found",
+    [
+        # nothing left once the NUL is dropped: no filter at all
+        ("/api/v1/traces?q=%00", ["t-email", "t-orders"]),
+        ("/api/v1/traces?tool=%00", ["t-email", "t-orders"]),
+        # with the NUL and newline kept, SQLite would read no match (or stop reading at the NUL)
+        ("/api/v1/traces?q=find%00Ord%0A", ["t-orders"]),
+        ("/index.json?q=se%00nd%0A", ["t-email"]),
+        ("/api/v1/traces?tool=find%00Orders", ["t-orders"]),
+    ],
 )
-def test_control_characters_in_a_search_are_dropped_not_a_server_error(client, url):
-    assert client.get(url).status_code == 200
+def test_control_characters_in_a_search_are_dropped_not_a_server_error(client, url, found):
+    ingest_two_tools(client)
+    answer = client.get(url)
+    assert answer.status_code == 200
+    assert [trace["trace_id"] for trace in answer.get_json()["traces"]] == found
+
+
+def test_the_list_page_searches_without_the_control_characters_and_shows_what_it_searched(client):
+    ingest_two_tools(client)
+    answer = client.get("/?q=find%00Ord%0A")
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and html.count('class="trace-row') == 1 and "t-orders" in html
+    assert '<input type="search" name="q" value="findOrd"' in html
 
 
 @pytest.mark.parametrize("query, code", [("severity=bogus", "bad_parameter"), ("cursor=abc", "bad_cursor")])

@@ -62,6 +62,12 @@ def shown(present: set | dict) -> tuple:
     return tuple(name for name in NAMES if name in CORE or name in present)
 
 
+def missing(present: set | dict) -> list[str]:
+    """Return the core stages a call lacks: with one missing there is nothing to compare it with, so the
+    call is never clean, whatever its findings say."""
+    return [name for name in CORE if name not in present]
+
+
 def spelt(names=NAMES, last: str = "or") -> str:
     """Return stage names as a sentence says them: "arguments, request, response or result"."""
     return f"{', '.join(names[:-1])} {last} {names[-1]}" if len(names) > 1 else "".join(names)

@@ -33,7 +33,7 @@ def cut_value(value, budget: int, at: str, cuts: list[dict], **where):
     (call_id, snapshot) what to ask for it again."""
     kept, places = cut(value, budget)
     for place in places:
-        cuts.append({"at": at + place["pointer"], **where, **place})
+        cuts.append({"at": at + place.pop("marker"), **where, **place})
     return kept
 
 
@@ -46,7 +46,8 @@ def cut_together(values: dict, budget: int) -> tuple[dict, dict]:
     for place in places:
         top = place["pointer"][1:].split("/", 1)[0]
         if top:  # the root cut short (too many values) is told value by value below
-            cut_in[names[top]].append({**place, "pointer": place["pointer"][1 + len(top) :]})
+            inner = {name: place[name][1 + len(top) :] for name in ("pointer", "marker")}
+            cut_in[names[top]].append({**place, **inner})
     out = {}
     for name, key in names.items():
         if name in kept:
@@ -54,7 +55,7 @@ def cut_together(values: dict, budget: int) -> tuple[dict, dict]:
         else:
             entry = {"type": "value", "bytes": size(values[key])}
             out[key] = {MARKER: entry}
-            cut_in[key].append({**entry, "pointer": ""})
+            cut_in[key].append({**entry, "pointer": "", "marker": ""})
     return out, cut_in
 
 

@@ -32,6 +32,8 @@ def get_tool(source: Source, args: dict) -> dict:
     contract, observed = _schemas(dict(data.get("contract") or {}), data.get("observed") or {}, cuts)
     if contract and "description" in contract:
         contract["description"] = short(contract["description"])
+    if contract and contract.get("mapping"):
+        contract["mapping"] = contract["mapping"][:PAIRS]  # `mappings.declared` counts them all
     answer = {
         "name": data["name"],
         "permalink": link(source, "tools", data["name"]),
@@ -53,7 +55,7 @@ def _schemas(contract: dict, observed: dict, cuts: list[dict]) -> tuple[dict, di
     kept, cut_in = cut_together(places, SCHEMAS_BYTES)
     for (part, key), value in kept.items():
         at = f"/contract/{key}" if part == "contract" else f"/observed/{key}/schema"
-        cuts += [{**place, "at": at + place["pointer"]} for place in cut_in[(part, key)]]
+        cuts += [{**place, "at": at + place.pop("marker")} for place in cut_in[(part, key)]]
         if part == "contract":
             contract[key] = value
         else:

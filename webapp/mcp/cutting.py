@@ -25,7 +25,8 @@ def size(value) -> int:
 
 def cut(value, budget: int, pointer: str = "") -> tuple[object, list[dict]]:
     """Return the value within `budget` bytes of JSON (markers where it was cut) and the places cut, each
-    `{"pointer", "type", "bytes", ...}`: `kept` members of `members` for a container cut short."""
+    `{"pointer", "marker", "type", "bytes", ...}`: the place cut, where its marker stands, and for a container cut
+    short, its first `kept` members of `members` kept."""
     whole = size(value)
     if whole <= budget:
         return value, []
@@ -101,8 +102,8 @@ def _prefix(value, members: list, budget: int, pointer: str, cuts: list[dict]):
     }
     if isinstance(value, dict):
         entry["keys_left_out"] = [str(key)[:KEY_CHARS] for key, _ in dropped[:KEYS_NAMED]]
-    cuts.append(entry)
     marker = {MARKER: {k: v for k, v in entry.items() if k not in ("pointer", "keys_left_out")}}
+    cuts.append({**entry, "marker": child(pointer, MARKER if isinstance(value, dict) else len(kept))})
     if isinstance(value, dict):
         return {**dict(kept), MARKER: marker[MARKER]}
     return [member for _, member in kept] + [marker]
@@ -125,7 +126,7 @@ def _first_items(value: list, whole: int, budget: int, pointer: str, cuts: list[
         "members": len(value),
         "kept": len(kept),
     }
-    cuts.append(entry)
+    cuts.append({**entry, "marker": child(pointer, len(kept))})
     return [*kept, {MARKER: {k: v for k, v in entry.items() if k != "pointer"}}]
 
 
@@ -138,7 +139,7 @@ def _marker(value, whole: int, budget: int, pointer: str, cuts: list[dict]) -> d
     del held["pointer"]
     if isinstance(value, str) and budget > MARKER_ROOM + 16:
         held["starts"] = _start(value, budget - MARKER_ROOM)
-    cuts.append(entry)
+    cuts.append({**entry, "marker": pointer})
     return {MARKER: held}
 
 

@@ -20,7 +20,7 @@ class AppSource:
     def __init__(self, app, base_url: str, authorization: str | None, remote_addr: str | None):
         self.app, self.base_url = app, base_url.rstrip("/")
         self.headers = {"Authorization": authorization} if authorization else {}
-        self.environ = {"REMOTE_ADDR": remote_addr or "127.0.0.1", "tracediff.via": "mcp"}
+        self.environ = {"REMOTE_ADDR": remote_addr or "127.0.0.1"}
 
     def _call(self, method: str, path: str, params: dict | None = None, body: bytes | None = None):
         builder = EnvironBuilder(

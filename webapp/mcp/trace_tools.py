@@ -4,13 +4,25 @@
 from urllib.parse import quote
 
 from ..common.pointers import is_pointer, resolve
-from .bounds import ERRORS, FINDINGS, VALUE_BYTES, cut_together, cut_value, first, fit, short, with_cuts
+from .bounds import (
+    ERRORS,
+    FINDINGS,
+    MAX_ANSWER_BYTES,
+    VALUE_BYTES,
+    cut_together,
+    cut_value,
+    first,
+    fit,
+    short,
+    with_cuts,
+)
+from .cutting import size
 from .schemas import DEFAULT_BUDGET
 from .source import Source, SourceError, link
 
 TRACE_FIELDS = ("first_seen", "last_seen", "tools", "sources", "calls", "worst", "kinds", "loud_kinds", "status_codes")
 MAX_CALLS = 20  # calls answered per trace; `call_id` reaches any other
-HTTP_BYTES = 4_096  # a snapshot's method, URL, status and headers
+HTTP_BYTES = 2_048  # a snapshot's method, URL, status and headers
 EXPAND = (
     'A payload cut to the budget holds {"tracediff_cut": {...}} markers; `cut` lists each place with its call_id, '
     "snapshot and pointer. Ask get_trace again with those three (and budget_bytes) for that subtree alone."
@@ -54,8 +66,23 @@ def get_trace(source: Source, args: dict) -> dict:
     else:
         shown, answer["calls_total"] = first(calls, MAX_CALLS)
         answer["calls"] = _calls(source, trace["trace_id"], shown, budget, cuts)
+        _trim(answer, budget + MAX_ANSWER_BYTES)
+        cuts = [place for place in cuts if resolve(answer, place["at"], None) is not None]
     answer["expand"] = EXPAND
     return with_cuts(answer, cuts)
+
+
+def _trim(answer: dict, limit: int) -> None:
+    """Halve every call's findings and schema errors until the answer fits (their totals stay said): many calls,
+    each with many findings, would pass any byte bound at 50 a call."""
+    while size(answer) > limit:
+        lists = [call["findings"] for call in answer["calls"]]
+        lists += [checked["errors"] for call in answer["calls"] for checked in call["validation"].values()]
+        longer = [items for items in lists if len(items) > 1]
+        if not longer:
+            return
+        for items in longer:
+            del items[len(items) // 2 :]
 
 
 def _segment(text: str) -> str:
@@ -73,7 +100,7 @@ def _calls(source: Source, trace_id: str, calls: list[dict], budget: int, cuts: 
     kept, cut_in = cut_together(payloads, budget)
     for (index, name), places in cut_in.items():
         at, call_id = f"/calls/{index}/snapshots/{name}/payload", calls[index]["call_id"]
-        cuts += [{**place, "at": at + place["pointer"], "call_id": call_id, "snapshot": name} for place in places]
+        cuts += [{**place, "at": at + place.pop("marker"), "call_id": call_id, "snapshot": name} for place in places]
     return [_call(source, trace_id, index, call, kept, cuts) for index, call in enumerate(calls)]
 
 

@@ -13,6 +13,7 @@ from itertools import islice
 from ..analysis import split_request_path
 from ..common.digits import is_digits
 from ..common.pointers import unescape
+from ..common.stages import pair_key
 from .transforms import derive_transform
 
 # 2: a path is read against its document, so an object key made of digits is {id}, not an array index's *
@@ -73,7 +74,7 @@ def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:
 def stage_pair(kind: str, left: dict | None, right: dict | None) -> str:
     """Return `arguments>request`, `request>response`, ... or a lone stage for a one-stage finding."""
     if left and right:
-        return f"{left['snapshot']}>{right['snapshot']}"
+        return pair_key(left["snapshot"], right["snapshot"])
     if kind in _ONE_ENDED:
         # a field the result left out of the response's error envelope belongs to the way back
         return "response>result" if (left or {}).get("snapshot") == "response" else _ONE_ENDED[kind]

@@ -1,7 +1,11 @@
 """Clean calls of a tool: the candidates for the nearest clean call and the last clean call before a problem (the
 layers above prefer those that exercised what broke: webapp/problems/exercised.py); and small facts of one call."""
 
+from ..common.stages import CORE
 from .codec import dumps, loads
+
+# a call missing a stage compared nothing there: never a clean call
+COMPLETE = " AND ".join(f"{name}_seq IS NOT NULL" for name in CORE)
 
 
 class CleanCalls:
@@ -10,11 +14,12 @@ class CleanCalls:
     def clean_calls(
         self, tool: str, limit: int = 300, digest: str | None = None, before: str | None = None
     ) -> list[dict]:
-        """Return recent clean calls of a tool (no warning or error), newest first, with their arguments and
-        response status, for the nearest clean call; `before`: only calls before that time."""
+        """Return recent clean calls of a tool (every core stage, no warning or error), newest first, with their
+        arguments and response status, for the nearest clean call; `before`: only calls before that time."""
         sql = (
             "SELECT trace_id, call_id, last_ts, contract_digest, arguments_seq, status_code, release FROM calls "
-            "WHERE tool = ? AND analysis IS NOT NULL AND coalesce(worst, '') NOT IN ('error', 'warning')"
+            "WHERE tool = ? AND analysis IS NOT NULL AND coalesce(worst, '') NOT IN ('error', 'warning') "
+            f"AND {COMPLETE}"
         )
         params: list = [tool]
         if digest:

@@ -14,7 +14,8 @@ SEVERITY_CONDITIONS = {
     "error": "t.worst = 'error'",
     "warning": "t.worst = 'warning'",
     "info": "t.worst = 'info'",
-    "clean": "t.worst IN ('clean', 'info')",
+    # a trace missing a stage of a call is not clean: nothing was compared there
+    "clean": "t.worst IN ('clean', 'info') AND t.complete = 1",
 }
 STATUS_CONDITIONS = {
     cls: f"(',' || t.status_codes || ',') LIKE '%,{cls[0]}__,%'" for cls in ("2xx", "3xx", "4xx", "5xx")

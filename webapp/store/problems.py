@@ -102,8 +102,10 @@ def apply_groupings(conn, groupings: dict, now: str, rules) -> Grouped:
             "ts": row[3] or now,
             "digest": grouping.get("digest"),
             "before": set(loads(row[6]) or []),
-            "again": row[10] == seqs,
-        }  # grouped again from the same snapshots
+            "again": row[10] == seqs,  # grouped again from the same snapshots
+            # arguments, request and response all received (row[7:10]): only then can it count as clean
+            "complete": all(seq is not None for seq in row[7:10]),
+        }
         marks[key] = [None if call["again"] else seqs, None]
         old = {part[0]: part for part in parts.get(key, [])}
         broke = _replace_parts(conn, call, old, grouping["problems"], now, events, ids, rollups, fresh, rules)
@@ -363,6 +365,8 @@ def _exercise(
     """Count the call toward the exposure of the tool's problems, and as a clean check of those it has the path
     of and does not break (only problems with a resolution count clean calls); return its new problem_paths."""
     watched, paths = exercise(call, arguments, problems, broke, before, exposure, exercises)
+    if not call["complete"]:
+        return paths  # a call missing a stage compared nothing there: never a clean check
     for pid in watched - broke:
         problem = _state(conn, pid)
         if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):

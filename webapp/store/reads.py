@@ -1,6 +1,6 @@
 """Reading traces, calls, snapshots and the list: the Store's read side."""
 
-from ..common.stages import CORE, NAMES
+from ..common.stages import CORE, NAMES, missing
 from .codec import dumps, loads, utc_now
 from .filters import TraceQuery
 
@@ -58,6 +58,7 @@ class TraceReads:
 
     def _call(self, row: dict) -> dict:
         analysis = loads(row["analysis"]) or {}
+        lacking = missing({name for name in SNAPSHOTS if row[f"{name}_seq"] is not None})
         return {
             "call_id": row["call_id"],
             "tool": row["tool"],
@@ -73,6 +74,9 @@ class TraceReads:
             "findings": analysis.get("findings", []),
             "summary": analysis.get("summary", {"error": 0, "warning": 0, "info": 0}),
             "worst": analysis.get("worst"),
+            # a stage never received: nothing to compare there, so the call is not clean
+            "complete": not lacking,
+            "missing": lacking,
             "alignment": analysis.get("alignment", []),
             "alignment_sparse": analysis.get("alignment_sparse", False),
             **({"incomplete": analysis["incomplete"]} if analysis.get("incomplete") else {}),
@@ -155,6 +159,7 @@ def _snapshot_dict(row: dict) -> dict:
 
 
 def _trace_summary(row: dict) -> dict:
+    lacking = missing({name for name in SNAPSHOTS if row.get(f"has_{name}")})
     return {
         "trace_id": row["trace_id"],
         "last_seen": row["last_ts"],
@@ -164,12 +169,18 @@ def _trace_summary(row: dict) -> dict:
         "calls": row["calls"],
         "snapshots": _present({name: bool(row.get(f"has_{name}")) for name in SNAPSHOTS}),
         "complete": bool(row["complete"]),
-        "worst": row["worst"],
+        "missing": lacking,
+        "worst": worst_shown(row["worst"], not lacking),
         "kinds": _split(row["kinds"]),
         # None where the row predates loud_kinds: the list then shows every kind as before
         "loud_kinds": None if row.get("loud_kinds") is None else _split(row["loud_kinds"]),
         "status_codes": [int(s) for s in _split(row["status_codes"])],
     }
+
+
+def worst_shown(worst: str | None, complete: bool) -> str | None:
+    """Return a trace's worst severity as shown: "incomplete" where "clean" would claim what a call lacks."""
+    return "incomplete" if worst == "clean" and not complete else worst
 
 
 def _split(text) -> list[str]:

@@ -1,5 +1,7 @@
 """What the trace page shows, computed from a stored trace: no Flask, no database."""
 
+from ...analysis import rank
+from ...common.stages import spelt
 from ...inference.hints import map_command, rename_guesses
 from ...reports.anchors import finding_anchors
 from ...reports.text import end_text
@@ -21,11 +23,32 @@ SHOWN_HEADERS = (
 
 
 def select_call(trace: dict, call_id: str | None) -> dict:
-    """Return the call named by `call_id` (else the first), with its alignment rebuilt in full."""
+    """Return the call named by `call_id` (else the one to open on), with its alignment rebuilt in full."""
     for call in trace["calls"]:
         if call["call_id"] == call_id:
             return with_full_alignment(call)
-    return with_full_alignment(trace["calls"][0])
+    return with_full_alignment(opening_call(trace["calls"]))
+
+
+def opening_call(calls: list[dict]) -> dict:
+    """Return the call a trace page opens on: the worst finding, then a call missing a stage, then the first.
+
+    A call split in two (its arguments in one, its request and response in another) opens on the half
+    with the finding, never on the half that merely has nothing to compare."""
+    return min(calls, key=lambda call: (rank(call.get("worst")), call.get("complete", True)))
+
+
+def badge(call: dict) -> str:
+    """Return the word a call's badge says: its worst severity, "incomplete" or "clean"."""
+    if call.get("worst"):
+        return call["worst"]
+    return "clean" if call.get("complete", True) else "incomplete"
+
+
+def not_received(call: dict) -> str | None:
+    """Say which core stages never arrived ("request not received: nothing to compare"), None when none."""
+    lacking = call.get("missing") or []
+    return f"{spelt(lacking, 'and')} not received: nothing to compare" if lacking else None
 
 
 def with_full_alignment(call: dict) -> dict:
