@@ -29,9 +29,8 @@ def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
     if places:
         analysis["places"] = {str(i): places[index[id(f)]] for i, f in enumerate(ordered) if index[id(f)] in places}
     summary = analysis.setdefault("summary", {})
-    for f in raised:
-        summary["info"] = max(summary.get("info", 0) - 1, 0)
-        summary["warning"] = summary.get("warning", 0) + 1
+    summary["info"] = max(summary.get("info", 0) - len(raised), 0)
+    summary["warning"] = summary.get("warning", 0) + len(raised)
     analysis["worst"] = worst([analysis.get("worst"), "warning"])
     return analysis
 
