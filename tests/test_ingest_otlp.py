@@ -596,3 +596,32 @@ def test_an_mcp_result_over_otlp_keeps_its_is_error_as_native_ingest_does(client
     assert way_back_findings(client, native) == expected
     assert way_back_findings(client, pb.hex()) == expected
     assert way_back_findings(client, js.hex()) == expected
+
+
+def scoped(scope: str, *spans):
+    req = export()
+    ss = req.resource_spans[0].scope_spans[0]
+    ss.scope.name = scope
+    ss.spans.extend(spans)
+    return req
+
+
+@pytest.mark.parametrize(
+    "scope,source",
+    [
+        ("openinference.instrumentation.openai_agents", "openai-agents"),
+        ("pydantic-ai", "pydantic-ai"),
+        ("gcp.vertex.agent", "google-adk"),
+        ("openinference.instrumentation.smolagents", "smolagents"),
+        ("openinference.instrumentation.openai", None),  # the plain SDK's instrumentation: no framework
+    ],
+)
+def test_a_framework_call_is_named_by_the_framework_its_scope_names_not_by_the_model_provider(scope, source):
+    for body, ctype in (
+        (scoped(scope, TOOL, HTTP).SerializeToString(), "application/x-protobuf"),
+        (orjson.dumps(MessageToDict(scoped(scope, TOOL, HTTP))), "application/json"),
+    ):
+        events = parse_otlp(body, content_type=ctype).events
+        assert {e.snapshot: e.source for e in events} == dict.fromkeys(
+            ("arguments", "request", "response", "result"), source
+        )

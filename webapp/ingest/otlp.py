@@ -19,6 +19,7 @@ from .otlp_calls import (
     Identities,
     adopt_read_bodies,
     body_of,
+    framework_of,
     has_body,
     http_method,
     is_http,
@@ -174,7 +175,8 @@ def _result_events(trace_id: str, call_id: str, result, ctx: Context) -> list[Ev
     """The result a model request carried back for a call, named by the model's call id (the call may have
     been announced in an earlier export); later requests repeat it, and the event id makes them duplicates."""
     m = result.carrier
-    event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, genai.provider(m.attrs))
+    source = framework_of(m) or genai.provider(m.attrs)
+    event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, source)
     event.event_id = _event_id(f"{trace_id}:result:{call_id}")
     return [event]
 

@@ -118,6 +118,11 @@ class ToolMappings(InferenceState):
                 self._log_change(conn, tool, before[0], pairs, max(reanalysed or 0, 0))
         return True
 
+    def reanalyse_recent(self, tool: str, recent: int = REANALYSE_RECENT) -> int:
+        """Queue a tool's newest calls for analysis again (what its history says of them changed)."""
+        with self.write() as conn:
+            return max(conn.execute(INVALIDATE_RECENT, (tool, recent)).rowcount or 0, 0)
+
     def rejected_pairs(self, tool: str) -> set[tuple[str, str]]:
         """Return the pairs people rejected for a tool (kept out of inference)."""
         return {
