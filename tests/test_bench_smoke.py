@@ -27,6 +27,7 @@ SCRIPTS = (
     "lint",
     "redos",
     "mcp",
+    "crowds",
 )
 
 
