@@ -55,10 +55,11 @@ def crowd_events(tools) -> list[Event]:
     return events
 
 
-def build_crowd(store) -> None:
-    """Ingest the crowd, analyse the first ANALYSED tools' calls and the rarest's, and project the rest."""
-    analysed = [*range(ANALYSED), RARE]
-    for tools in (analysed, range(ANALYSED, RARE)):
+def build_crowd(store, size: int = TOOLS) -> None:
+    """Ingest the crowd (`size` tools: a smaller one is bench/crowds.py's baseline), analyse the first ANALYSED
+    tools' calls and the last tool's, and project the rest."""
+    analysed = [*range(min(ANALYSED, size - 1)), size - 1]
+    for tools in (analysed, range(len(analysed) - 1, size - 1)):
         events = crowd_events(tools)
         for start in range(0, len(events), 2000):
             store.add_events(events[start : start + 2000])

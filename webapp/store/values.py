@@ -5,6 +5,7 @@ SHOWN_VALUES of them and finds the rest by search, so no page grows with the cro
 and PostgreSQL.
 """
 
+import time
 from datetime import datetime, timedelta
 
 from .hours import NO_TOOL
@@ -13,6 +14,8 @@ from .listing import distinct_sql
 SHOWN_VALUES = 50  # values a filter lists, and a search returns
 RECENT_DAYS = 7  # "most used" counts the calls of the week up to the newest call
 FACETS = ("tool", "release", "source")
+CROWDS_SECONDS = 60
+_CROWDS: dict[tuple, tuple[float, list[dict]]] = {}
 # call_hours: one row per hour and tool, its primary key led by the hour, so a week is a range of it
 NEWEST_HOUR = "SELECT max(hour) FROM call_hours"
 TOP_TOOLS = """SELECT tool FROM call_hours WHERE hour >= ? AND tool != ? GROUP BY tool
@@ -27,6 +30,11 @@ TOP_PROBLEM_TOOLS = """SELECT tool FROM problems WHERE tool IS NOT NULL AND merg
  ORDER BY sum(calls) DESC, tool LIMIT ?"""
 TOP_PROBLEM_SPLITS = """SELECT value FROM problem_splits WHERE dim = ? AND value != '' GROUP BY value
  ORDER BY sum(calls) DESC, value LIMIT ?"""
+# the day up to the newest call: calls_by_time's range, each call's row read for its release and source
+NEWEST_CALL = "SELECT max(last_ts) FROM calls"
+RELEASES_PER_SOURCE = """SELECT coalesce(source, ''), count(DISTINCT release) FROM calls
+ WHERE last_ts >= ? AND release IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1"""
+TOOLS_IN_HOURS = "SELECT count(DISTINCT tool) FROM call_hours WHERE hour >= ? AND tool != ?"
 # a search skips through the index its column leads (one probe per distinct value), stopping at the limit
 MATCHING = {
     "tool": distinct_sql("trace_tools", "tool"),
@@ -68,6 +76,36 @@ def matching(store, facet: str, text: str, limit: int = SHOWN_VALUES) -> list[st
     sql = _matching_sql(facet)
     pattern = "%" + "".join("!" + ch if ch in "%_!" else ch for ch in text.lower()) + "%"
     return [row[0] for row in store.db.execute(sql, (pattern, limit))]
+
+
+def crowds(store, threshold: int) -> list[dict]:
+    """Return what passed `threshold` distinct values in the day up to the newest call: the releases each source
+    named ({"what": "releases", "source", "count", "since"}) and the tools called ({"what": "tools", ...}).
+
+    A day's calls are read to count them, so a process reuses the answer for CROWDS_SECONDS (readiness probes
+    come every few seconds)."""
+    cached = _CROWDS.get((store.path, threshold))
+    if cached and time.monotonic() - cached[0] < CROWDS_SECONDS:
+        return cached[1]
+    found = _crowds(store, threshold)
+    _CROWDS[(store.path, threshold)] = (time.monotonic(), found)
+    return found
+
+
+def _crowds(store, threshold: int) -> list[dict]:
+    newest = store.db.execute(NEWEST_CALL).fetchone()[0]
+    if not threshold or not newest:
+        return []
+    day_before = (datetime.strptime(newest[:19], "%Y-%m-%dT%H:%M:%S") - timedelta(days=1)).strftime("%Y-%m-%dT%H")
+    found = [
+        {"what": "releases", "source": source or None, "count": count, "since": day_before}
+        for source, count in store.db.execute(RELEASES_PER_SOURCE, (day_before,))
+        if count > threshold
+    ]
+    tools = store.db.execute(TOOLS_IN_HOURS, (day_before, NO_TOOL)).fetchone()[0]
+    if tools > threshold:
+        found.append({"what": "tools", "source": None, "count": tools, "since": day_before})
+    return found
 
 
 def _matching_sql(facet: str) -> str:
