@@ -48,7 +48,8 @@ class ToolMappings(InferenceState):
         """
         with self.write() as conn:
             self.take_turn(conn, f"evidence:{tool}")
-            fresh = [key for key in per_call if key in self._unobserved(conn, [key])]
+            unobserved = self._unobserved(conn, list(per_call))  # one query for the batch, not one a call
+            fresh = [key for key in per_call if key in unobserved]
             stored = {(a, r): loads(c) for a, r, c in conn.execute(SELECT_EVIDENCE, (tool,))}
             room, changed = cap - len(stored), set()
             if releases is not None:
