@@ -179,9 +179,13 @@ def unwrap_arguments(value: Any) -> Any:
 
 
 def tool_result(value: Any) -> Any:
-    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers. An MCP
-    CallToolResult stays whole: its isError and structuredContent are what the model was told."""
+    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers and a
+    LangChain ToolMessage. An MCP CallToolResult stays whole: its isError and structuredContent are what the
+    model was told."""
     value = parse_value(value)
+    message = langchain_tool_message(value)
+    if message is not None:
+        value = parse_value(message.get("content"))
     while type(value) is dict and set(value) == {"result"}:
         value = parse_value(value["result"])
     return value
@@ -201,6 +205,21 @@ def unwrap_result(value: Any) -> Any:
         if len(texts) == 1:
             return parse_value(texts[0])
     return value
+
+
+def langchain_tool_message(value: Any) -> dict | None:
+    """Return the fields of a serialized LangChain ToolMessage (OpenInference's tool output), else None."""
+    value = parse_value(value)
+    if type(value) is dict and value.get("type") == "tool" and type(value.get("data")) is dict:
+        return value["data"]
+    return None
+
+
+def result_call_id(value: Any) -> str:
+    """Return the model's call id a tool's result carries (a LangChain ToolMessage's tool_call_id), or ""."""
+    message = langchain_tool_message(value)
+    call_id = message.get("tool_call_id") if message is not None else None
+    return call_id if type(call_id) is str else ""
 
 
 def _call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
