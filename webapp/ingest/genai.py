@@ -163,10 +163,20 @@ def parse_value(value: Any) -> Any:
     return literal if type(literal) in (dict, list) else value
 
 
+# the keys a keyword-call wrapper may hold beside args and kwargs (smolagents' tool call switch)
+CALL_WRAPPER_EXTRAS = {"sanitize_inputs_outputs"}
+
+
 def unwrap_arguments(value: Any) -> Any:
-    """Return the arguments inside a wrapper: traceloop {"args": [], "kwargs": {}}, MCP {"tool_name", "arguments"}."""
+    """Return the arguments inside a wrapper: a Python call's {"args": [], "kwargs": {}} (traceloop; smolagents
+    with its "sanitize_inputs_outputs"), MCP {"tool_name", "arguments"}."""
     value = parse_value(value)
-    if type(value) is dict and set(value) == {"args", "kwargs"} and not value["args"]:
+    if (
+        type(value) is dict
+        and {"args", "kwargs"} <= set(value) <= {"args", "kwargs", *CALL_WRAPPER_EXTRAS}
+        and not value["args"]
+        and type(value["kwargs"]) is dict
+    ):
         return value["kwargs"]
     if (
         type(value) is dict

@@ -124,14 +124,65 @@ def tool_ancestor(s: Span, by_id: dict) -> Span | None:
     return None
 
 
+# The agent frameworks a span's instrumentation scope names (a prefix of it), as sources: a framework's call
+# is named by the framework, not by the model provider under it. Instrumentations of a provider's plain SDK
+# (openinference.instrumentation.openai, opentelemetry.instrumentation.anthropic...) are not here: their
+# calls keep the provider's name.
+FRAMEWORK_SCOPES = (
+    ("openinference.instrumentation.openai_agents", "openai-agents"),
+    ("openai.agents", "openai-agents"),
+    ("openinference.instrumentation.langchain", "langchain"),
+    ("openinference.instrumentation.smolagents", "smolagents"),
+    ("openinference.instrumentation.crewai", "crewai"),
+    ("openinference.instrumentation.llama_index", "llama-index"),
+    ("openinference.instrumentation.google_adk", "google-adk"),
+    ("openinference.instrumentation.pydantic_ai", "pydantic-ai"),
+    ("openinference.instrumentation.agno", "agno"),
+    ("openinference.instrumentation.autogen", "autogen"),
+    ("openinference.instrumentation.claude_agent_sdk", "claude-agent-sdk"),
+    ("opentelemetry.instrumentation.langchain", "langchain"),
+    ("opentelemetry.instrumentation.crewai", "crewai"),
+    ("opentelemetry.instrumentation.llamaindex", "llama-index"),
+    ("pydantic-ai", "pydantic-ai"),
+    ("pydantic_ai", "pydantic-ai"),
+    ("gcp.vertex.agent", "google-adk"),
+    ("google.adk", "google-adk"),
+    ("strands", "strands"),
+    ("crewai", "crewai"),
+    ("llama_index", "llama-index"),
+    ("smolagents", "smolagents"),
+    ("mastra", "mastra"),
+    ("ai", "vercel-ai"),  # the Vercel AI SDK's tracer is named "ai"
+)
+# attributes only a framework writes, where its scope says nothing
+FRAMEWORK_PREFIXES = (
+    ("gcp.vertex.agent.", "google-adk"),
+    ("ai.toolCall.", "vercel-ai"),
+    ("ai.operationId", "vercel-ai"),
+)
+
+
 def source_of(s: Span | None) -> str | None:
-    """Return the chain that made the call: `tracediff.source` on the span, else mcp for an MCP span."""
+    """Return the chain that made the call: `tracediff.source` on the span, mcp for an MCP span, else the
+    agent framework its instrumentation scope or attributes name."""
     if s is None:
         return None
     value = s.attrs.get("tracediff.source")
     if type(value) is str:
         return value
-    return "mcp" if "mcp.method.name" in s.attrs else None
+    return "mcp" if "mcp.method.name" in s.attrs else framework_of(s)
+
+
+def framework_of(s: Span) -> str | None:
+    """Return the agent framework that made a span (openai-agents, pydantic-ai...), None for anything else."""
+    scope = s.scope
+    for prefix, name in FRAMEWORK_SCOPES:
+        if scope == prefix or scope.startswith(prefix + "."):
+            return name
+    for prefix, name in FRAMEWORK_PREFIXES:
+        if any(key.startswith(prefix) for key in s.attrs):
+            return name
+    return None
 
 
 def http_method(s: Span) -> str | None:

@@ -12,6 +12,7 @@ import bisect
 from dataclasses import dataclass
 
 from . import genai
+from .otlp_calls import framework_of
 from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 _MAX_HOPS = 256
@@ -45,7 +46,8 @@ class Turns:
         for s in spans:
             if not genai.is_model_span(s.attrs):
                 continue
-            turn = Turn(s, _named_calls(s), genai.provider(s.attrs))
+            # a framework's turn is named by the framework, a plain SDK's by its model provider
+            turn = Turn(s, _named_calls(s), framework_of(s) or genai.provider(s.attrs))
             if not turn.calls and _is_http(s):  # the SDK's own span of its HTTP request, beside the library's
                 self._sdk_requests.add(id(s))
                 continue
