@@ -14,6 +14,7 @@ from test_instrumentations import ARGUMENTS, ORDERS, posts_json, posts_pb, repla
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "frameworks"
 RECORDINGS = sorted(p.stem for p in FIXTURES.glob("*.pb"))
+SOURCES = {"langgraph": "langchain", "strands": "strands", "adk": "google-adk"}  # named by its scope
 CALL_IDS = {  # the call ids the stand-in model gave, as each framework carries them
     "langgraph": ["call_standin_01", "call_standin_02"],
 }
@@ -39,6 +40,7 @@ def test_a_framework_recording_gives_one_call_per_tool_call(client, stem, encodi
     for call, arguments in zip(calls, ARGUMENTS[turn]):
         snaps = call["snapshots"]
         assert call["tool"] == "find_orders"
+        assert call["source"] == SOURCES[framework], call
         assert snaps["arguments"]["payload"] == arguments
         assert snaps["request"]["payload"] == {**arguments, "limit": "5"}
         assert snaps["response"]["payload"] == ORDERS
