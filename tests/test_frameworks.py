@@ -17,6 +17,7 @@ RECORDINGS = sorted(p.stem for p in FIXTURES.glob("*.pb"))
 SOURCES = {"langgraph": "langchain", "strands": "strands", "adk": "google-adk"}  # named by its scope
 CALL_IDS = {  # the call ids the stand-in model gave, as each framework carries them
     "langgraph": ["call_standin_01", "call_standin_02"],
+    "strands": ["call_standin_01", "call_standin_02"],
 }
 
 

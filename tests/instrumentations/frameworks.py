@@ -10,8 +10,11 @@ with the planted bug (`limit` 5 goes out as "5"), its bodies captured by the rec
 to a local collector stand-in. OUT_PREFIX.pb and OUT_PREFIX.json as agent_loop.py writes them.
 """
 
+import json
 import os
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -70,6 +73,53 @@ def run_strands(endpoint: str, model_url: str, find_orders) -> list:
     return [trace.get_tracer_provider().force_flush]
 
 
+class StreamingModel:
+    """An OpenAI chat completions stand-in that streams (Strands always asks for a stream): server-sent chunks."""
+
+    def __init__(self, calls):
+        answer = openai_model(calls)
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+                message = answer(self.path, body)[1]["choices"][0]["message"]
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for chunk in outer.chunks(message, body["model"]):
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                self.wfile.write(b"data: [DONE]\n\n")
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    @staticmethod
+    def chunks(message: dict, model: str) -> list[dict]:
+        calls = [{"index": n, **call} for n, call in enumerate(message.get("tool_calls") or [])]
+        delta = {"role": "assistant", "content": message["content"]}
+        if calls:
+            delta["tool_calls"] = calls
+        base = {"id": "chatcmpl-standin", "object": "chat.completion.chunk", "created": 1764547200, "model": model}
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        return [
+            {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+            {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls" if calls else "stop"}]},
+            {**base, "choices": [], "usage": usage},
+        ]
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
 def gemini_model(calls):
     """A Gemini generateContent stand-in: functionCall parts first, text once the functionResponses are there."""
 
@@ -118,8 +168,11 @@ FRAMEWORKS = {"langgraph": run_langgraph, "strands": run_strands, "adk": run_adk
 
 def main(framework: str, turn: str, prefix: str) -> None:
     collector = Collector()
-    model_api = (gemini_model if framework == "adk" else openai_model)(CALLS[turn])
-    with StandIn(orders_api) as orders, StandIn(model_api) as model:
+    if framework == "strands":
+        model_server = StreamingModel(CALLS[turn])
+    else:
+        model_server = StandIn((gemini_model if framework == "adk" else openai_model)(CALLS[turn]))
+    with StandIn(orders_api) as orders, model_server as model:
         http = instrumented_client(framework)  # its spans reach the provider the framework sets up later
 
         def find_orders(status: str, limit: int) -> dict:

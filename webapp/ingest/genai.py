@@ -196,6 +196,7 @@ def tool_result(value: Any) -> Any:
     message = langchain_tool_message(value)
     if message is not None:
         value = parse_value(message.get("content"))
+    value = _text_blocks(value)
     while type(value) is dict and set(value) == {"result"}:
         value = parse_value(value["result"])
     return value
@@ -215,6 +216,40 @@ def unwrap_result(value: Any) -> Any:
         if len(texts) == 1:
             return parse_value(texts[0])
     return value
+
+
+def _text_blocks(value: Any) -> Any:
+    """Return the text of a result given as content blocks (Strands' [{"text": ...}]), parsed; else the value."""
+    if type(value) is list and value and all(type(b) is dict and set(b) == {"text"} for b in value):
+        if all(type(b["text"]) is str for b in value):
+            return parse_value("".join(b["text"] for b in value))
+    return value
+
+
+def strands_tool_events(events: list) -> dict:
+    """Return the semconv attributes Strands' execute_tool span events stand for: the arguments of its
+    `gen_ai.tool.message` event, the result of its `gen_ai.choice` event (content blocks)."""
+    attrs = {}
+    for name, event in events:
+        if name == "gen_ai.tool.message" and "content" in event:
+            attrs["gen_ai.tool.call.arguments"] = event["content"]
+        elif name == "gen_ai.choice" and "message" in event:
+            attrs["gen_ai.tool.call.result"] = event["message"]
+    return attrs
+
+
+def strands_turn_events(events: list) -> dict:
+    """Return `gen_ai.output.messages` for the `toolUse` blocks of a Strands chat span's `gen_ai.choice` event."""
+    parts = []
+    for name, event in events:
+        if name != "gen_ai.choice":
+            continue
+        for block in _as_list(parse_value(event.get("message"))):
+            use = block.get("toolUse") if type(block) is dict else None
+            if type(use) is dict:
+                parts.append({"type": "tool_call", "id": use.get("toolUseId"), "name": use.get("name"),
+                              "arguments": use.get("input")})  # fmt: skip
+    return {"gen_ai.output.messages": [{"role": "assistant", "parts": parts}]} if parts else {}
 
 
 def langchain_tool_message(value: Any) -> dict | None:

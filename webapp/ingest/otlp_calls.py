@@ -65,6 +65,19 @@ def _leaves(value: Any) -> set[str]:
     return {str(value)}
 
 
+def read_framework_events(spans: list[Span]) -> None:
+    """Strands records a call in span events, not attributes: give its spans the attributes they stand for."""
+    for s in spans:
+        if not s.events or s.attrs.get("gen_ai.system") != "strands-agents":
+            continue
+        if s.attrs.get("gen_ai.operation.name") == "execute_tool":
+            found = genai.strands_tool_events(s.events)
+        else:
+            found = genai.strands_turn_events(s.events) if genai.is_model_span(s.attrs) else {}
+        for key, value in found.items():
+            s.attrs.setdefault(key, value)
+
+
 def adopt_read_bodies(spans: list[Span], by_id: dict) -> None:
     """Logfire reads a response body in a child span `Reading response body`: give the body to its HTTP span."""
     for s in spans:
