@@ -625,3 +625,24 @@ def test_a_framework_call_is_named_by_the_framework_its_scope_names_not_by_the_m
         assert {e.snapshot: e.source for e in events} == dict.fromkeys(
             ("arguments", "request", "response", "result"), source
         )
+
+
+def test_smolagents_call_wrapper_is_unwrapped_so_only_the_planted_bug_is_found(client):
+    wrapped = {"args": [], "sanitize_inputs_outputs": True, "kwargs": {"customerEmail": "a@b.co", "limit": 5}}
+    tool = span(
+        b"\x01" * 8,
+        "FindOrdersTool",
+        {
+            "openinference.span.kind": "TOOL",
+            "tool.name": "find_orders",
+            "input.value": orjson.dumps(wrapped).decode(),
+            "output.value": '{"orders": []}',
+        },
+    )
+    body = scoped("openinference.instrumentation.smolagents", tool, HTTP).SerializeToString()
+    assert client.post("/v1/traces", data=body, content_type="application/x-protobuf").status_code == 200
+    [call] = client.get(f"/api/v1/traces/{TRACE.hex()}").get_json()["calls"]
+    assert call["snapshots"]["arguments"]["payload"] == {"customerEmail": "a@b.co", "limit": 5}
+    assert call["source"] == "smolagents" and call["complete"]
+    loud = [(f["kind"], f["left"]["path"]) for f in call["findings"] if f["severity"] in ("warning", "error")]
+    assert loud == [("type_changed", "/limit")]

@@ -21,6 +21,7 @@ NOT_YET = {
     "openinference-mcp-": "the HTTP span under the MCP server's span joins the client's call only in one export",
     "otel-mcp-": "the HTTP span under the MCP server's span joins the client's call only in one export",
     "traceloop-": "a tool span without a call id takes its turn's announced call only in the same export",
+    "smolagents-": "a tool span without a call id takes its turn's announced call only in the same export",
 }
 
 

@@ -163,10 +163,20 @@ def parse_value(value: Any) -> Any:
     return literal if type(literal) in (dict, list) else value
 
 
+# the keys a keyword-call wrapper may hold beside args and kwargs (smolagents' tool call switch)
+CALL_WRAPPER_EXTRAS = {"sanitize_inputs_outputs"}
+
+
 def unwrap_arguments(value: Any) -> Any:
-    """Return the arguments inside a wrapper: traceloop {"args": [], "kwargs": {}}, MCP {"tool_name", "arguments"}."""
+    """Return the arguments inside a wrapper: a Python call's {"args": [], "kwargs": {}} (traceloop; smolagents
+    with its "sanitize_inputs_outputs"), MCP {"tool_name", "arguments"}."""
     value = parse_value(value)
-    if type(value) is dict and set(value) == {"args", "kwargs"} and not value["args"]:
+    if (
+        type(value) is dict
+        and {"args", "kwargs"} <= set(value) <= {"args", "kwargs", *CALL_WRAPPER_EXTRAS}
+        and not value["args"]
+        and type(value["kwargs"]) is dict
+    ):
         return value["kwargs"]
     if (
         type(value) is dict
@@ -179,9 +189,13 @@ def unwrap_arguments(value: Any) -> Any:
 
 
 def tool_result(value: Any) -> Any:
-    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers. An MCP
-    CallToolResult stays whole: its isError and structuredContent are what the model was told."""
+    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers and a
+    LangChain ToolMessage. An MCP CallToolResult stays whole: its isError and structuredContent are what the
+    model was told."""
     value = parse_value(value)
+    message = langchain_tool_message(value)
+    if message is not None:
+        value = parse_value(message.get("content"))
     while type(value) is dict and set(value) == {"result"}:
         value = parse_value(value["result"])
     return value
@@ -201,6 +215,21 @@ def unwrap_result(value: Any) -> Any:
         if len(texts) == 1:
             return parse_value(texts[0])
     return value
+
+
+def langchain_tool_message(value: Any) -> dict | None:
+    """Return the fields of a serialized LangChain ToolMessage (OpenInference's tool output), else None."""
+    value = parse_value(value)
+    if type(value) is dict and value.get("type") == "tool" and type(value.get("data")) is dict:
+        return value["data"]
+    return None
+
+
+def result_call_id(value: Any) -> str:
+    """Return the model's call id a tool's result carries (a LangChain ToolMessage's tool_call_id), or ""."""
+    message = langchain_tool_message(value)
+    call_id = message.get("tool_call_id") if message is not None else None
+    return call_id if type(call_id) is str else ""
 
 
 def _call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
