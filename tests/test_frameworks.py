@@ -18,6 +18,7 @@ SOURCES = {"langgraph": "langchain", "strands": "strands", "adk": "google-adk"} 
 CALL_IDS = {  # the call ids the stand-in model gave, as each framework carries them
     "langgraph": ["call_standin_01", "call_standin_02"],
     "strands": ["call_standin_01", "call_standin_02"],
+    "adk": ["adk-standin-01", "adk-standin-02"],
 }
 
 
