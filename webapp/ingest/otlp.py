@@ -23,6 +23,7 @@ from .otlp_calls import (
     has_body,
     http_method,
     is_http,
+    read_framework_events,
     source_of,
     tool_ancestor,
     tool_kind,
@@ -95,6 +96,7 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     """Turn tool spans, model turns and their HTTP client spans into arguments, request and response events."""
     by_id = {(s.trace_id, s.span_id): s for s in spans}
     adopt_read_bodies(spans, by_id)
+    read_framework_events(spans)
     turns = Turns(spans, by_id)
     tools = [s for s in spans if tool_kind(s)]
     tools_by_trace: dict[str, list[Span]] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import genai
 from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 
@@ -14,8 +15,10 @@ class Identities:
         self.owners, self.above = owners, above
 
     def of_tool(self, s: Span) -> tuple[str | None, str, str | None]:
-        name_key, id_key = TOOL_KEYS[tool_kind(s)][:2]
+        name_key, id_key, _, result_key = TOOL_KEYS[tool_kind(s)]
         tool, call_id = _tool_name(s, name_key), _call_id(s, id_key)
+        # LangChain's tool span names no call: the ToolMessage it returns carries the model's
+        call_id = call_id or genai.result_call_id(s.attrs.get(result_key))
         parent = self.above.get(id(s))
         if not call_id and parent is not None:  # an MCP server span inside its client's span: the same call
             return self.of_tool(parent)
@@ -35,7 +38,44 @@ class Identities:
         if id(s) in self.owners:
             turn, call = self.owners[id(s)]
             return call.name, call.call_id, source_of(s) or turn.provider
-        return self.of_tool(trace_tools[0]) if len(trace_tools) == 1 else None
+        if len(trace_tools) == 1:
+            return self.of_tool(trace_tools[0])
+        around = tool_around(s, trace_tools)
+        return self.of_tool(around) if around is not None else None
+
+
+def tool_around(s: Span, tools: list[Span]) -> Span | None:
+    """Return the tool span an HTTP span ran within when its context was lost (LangGraph runs sync tools in
+    threads): the one whose time holds it, else among those the one whose arguments its request body carries."""
+    around = [t for t in tools if t.start_ns <= s.start_ns and s.end_ns <= t.end_ns]
+    if len(around) <= 1:
+        return around[0] if around else None
+    sent = _leaves(genai.parse_value(body_of(s.attrs, "request")))
+    scores = [len(sent & _leaves(genai.unwrap_arguments(t.attrs.get(TOOL_KEYS[tool_kind(t)][2])))) for t in around]
+    best = max(scores)
+    return around[scores.index(best)] if best and scores.count(best) == 1 else None
+
+
+def _leaves(value: Any) -> set[str]:
+    """The scalar values inside a payload, as text (a renamed field or a number sent as text still matches)."""
+    if type(value) is dict:
+        return set().union(*map(_leaves, value.values())) if value else set()
+    if type(value) is list:
+        return set().union(*map(_leaves, value)) if value else set()
+    return {str(value)}
+
+
+def read_framework_events(spans: list[Span]) -> None:
+    """Strands records a call in span events, not attributes: give its spans the attributes they stand for."""
+    for s in spans:
+        if not s.events or s.attrs.get("gen_ai.system") != "strands-agents":
+            continue
+        if s.attrs.get("gen_ai.operation.name") == "execute_tool":
+            found = genai.strands_tool_events(s.events)
+        else:
+            found = genai.strands_turn_events(s.events) if genai.is_model_span(s.attrs) else {}
+        for key, value in found.items():
+            s.attrs.setdefault(key, value)
 
 
 def adopt_read_bodies(spans: list[Span], by_id: dict) -> None:

@@ -1,0 +1,55 @@
+"""What agent frameworks send over OTLP, replayed through the real app.
+
+Each recording in tests/fixtures/frameworks/ is what one framework exported while its real agent ran
+(tests/instrumentations/frameworks.py) against a stand-in model asking for one or two `find_orders` calls in
+one turn, the tool posting to an orders API with the planted `limit` 5 -> "5". Replayed over protobuf and
+JSON, every tool call must be one call with the framework's call id, its snapshots, and the planted type
+change as its only warning.
+"""
+
+from pathlib import Path
+
+import pytest
+from test_instrumentations import ARGUMENTS, ORDERS, posts_json, posts_pb, replay, trace_ids
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "frameworks"
+RECORDINGS = sorted(p.stem for p in FIXTURES.glob("*.pb"))
+SOURCES = {"langgraph": "langchain", "strands": "strands", "adk": "google-adk"}  # named by its scope
+CALL_IDS = {  # the call ids the stand-in model gave, as each framework carries them
+    "langgraph": ["call_standin_01", "call_standin_02"],
+    "strands": ["call_standin_01", "call_standin_02"],
+}
+
+
+def framework_posts(stem: str, encoding: str) -> list:
+    path = FIXTURES / stem
+    return posts_pb(path) if encoding == "protobuf" else posts_json(path)
+
+
+@pytest.mark.parametrize("stem", RECORDINGS)
+@pytest.mark.parametrize("encoding", ["protobuf", "json"])
+def test_a_framework_recording_gives_one_call_per_tool_call(client, stem, encoding):
+    framework, turn = stem.rsplit("-", 1)
+    posts = framework_posts(stem, encoding)
+    replay(client, posts, "application/x-protobuf" if encoding == "protobuf" else "application/json")
+    [trace_id] = trace_ids(framework_posts(stem, "json"))
+    trace = client.get(f"/api/v1/traces/{trace_id}").get_json()
+    calls = sorted(trace["calls"], key=lambda c: c["call_id"])
+    assert [c["call_id"] for c in calls] == CALL_IDS[framework][: len(ARGUMENTS[turn])], [
+        (c["call_id"], sorted(c["snapshots"])) for c in trace["calls"]
+    ]
+    for call, arguments in zip(calls, ARGUMENTS[turn]):
+        snaps = call["snapshots"]
+        assert call["tool"] == "find_orders"
+        assert call["source"] == SOURCES[framework], call
+        assert snaps["arguments"]["payload"] == arguments
+        assert snaps["request"]["payload"] == {**arguments, "limit": "5"}
+        assert snaps["response"]["payload"] == ORDERS
+        assert snaps["response"]["http"]["status_code"] == 200
+        assert snaps["result"]["payload"] == ORDERS
+        loud = [
+            (f["kind"], (f.get("left") or {}).get("path"), (f.get("right") or {}).get("path"))
+            for f in call["findings"]
+            if f["severity"] in ("warning", "error")
+        ]
+        assert loud == [("type_changed", "/limit", "/limit")], call["findings"]
