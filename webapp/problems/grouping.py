@@ -138,11 +138,30 @@ def _children(node, part: str) -> list:
 
 
 def contract_digest(contract: dict | None) -> str | None:
-    """Return a short digest of the contract an analysis used (None when the tool has none)."""
-    if not contract:
+    """Return a short digest of the contract an analysis used, as people declared it (None: none declared).
+
+    What inference added (pairs marked `inferred`, arguments in `consumed_inferred`) is left out: it grows
+    with the tool's traffic, and a problem resolved "when the contract changes" waits for a person's change,
+    not for the next pair learnt."""
+    body = _declared(contract or {})
+    if not body:
         return None
-    body = {k: v for k, v in contract.items() if k not in ("updated_at", "name")}
     return hashlib.sha256(jsontext.dumps(body, option=jsontext.OPT_SORT_KEYS)).hexdigest()[:12]
+
+
+def _declared(contract: dict) -> dict:
+    """Return the contract without its name, its time and what inference added to it (a list left empty
+    by that goes too, so a contract with nothing learnt keeps the digest it always had)."""
+    learnt = set(contract.get("consumed_inferred") or ())
+    body = {k: v for k, v in contract.items() if k not in ("updated_at", "name", "consumed_inferred")}
+    kept = {
+        "mapping": lambda m: not (isinstance(m, dict) and m.get("inferred")),
+        "consumed": lambda c: c not in learnt,
+    }
+    for part, keep in kept.items():
+        if isinstance(body.get(part), list) and not all(map(keep, body[part])):
+            body[part] = [item for item in body[part] if keep(item)] or None
+    return {k: v for k, v in body.items() if v is not None or k not in kept}
 
 
 def call_documents(call: dict, template: str | None = None) -> dict:
