@@ -7,10 +7,14 @@ JSON, every tool call must be one call with the framework's call id, its snapsho
 change as its only warning.
 """
 
+import copy
+import json
 from pathlib import Path
 
 import pytest
 from test_instrumentations import ARGUMENTS, ORDERS, posts_json, posts_pb, replay, trace_ids
+from test_instrumentations_split import ORDERS as BATCHINGS
+from test_instrumentations_split import calls_of, ordered, renamed, trace_ids_of
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "frameworks"
 RECORDINGS = sorted(p.stem for p in FIXTURES.glob("*.pb"))
@@ -18,6 +22,7 @@ SOURCES = {"langgraph": "langchain", "strands": "strands", "adk": "google-adk"} 
 CALL_IDS = {  # the call ids the stand-in model gave, as each framework carries them
     "langgraph": ["call_standin_01", "call_standin_02"],
     "strands": ["call_standin_01", "call_standin_02"],
+    "adk": ["adk-standin-01", "adk-standin-02"],
 }
 
 
@@ -53,3 +58,28 @@ def test_a_framework_recording_gives_one_call_per_tool_call(client, stem, encodi
             if f["severity"] in ("warning", "error")
         ]
         assert loud == [("type_changed", "/limit", "/limit")], call["findings"]
+
+
+# Recordings whose spans still need each other's export to join (issue 33, part 2): strict, so a fix shows.
+_LANGGRAPH_SPLIT = "the HTTP span beside the LangGraph span joins the tool span holding its time in one export only"
+SPLIT_NOT_YET = {"langgraph-one": _LANGGRAPH_SPLIT, "langgraph-two": _LANGGRAPH_SPLIT}
+
+
+@pytest.mark.parametrize(
+    "stem",
+    [
+        pytest.param(s, marks=pytest.mark.xfail(reason=SPLIT_NOT_YET[s], strict=True)) if s in SPLIT_NOT_YET else s
+        for s in RECORDINGS
+    ],
+)
+def test_a_framework_recording_one_request_per_span_gives_the_calls_of_one_request(client, stem):
+    recorded = json.loads((FIXTURES / f"{stem}.json").read_text())
+    [trace_id] = trace_ids_of(recorded)
+    found = {}
+    for number, order in enumerate(BATCHINGS):
+        own = f"{trace_id[:-2]}{number:02x}"
+        posts = renamed(ordered(copy.deepcopy(recorded), order), {trace_id: own})
+        replay(client, [(p["path"], json.dumps(p["body"]).encode()) for p in posts], "application/json")
+        found[order] = calls_of(client, own)
+    for order in BATCHINGS[1:]:
+        assert found[order] == found["recorded"], order

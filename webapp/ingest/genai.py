@@ -252,6 +252,53 @@ def strands_turn_events(events: list) -> dict:
     return {"gen_ai.output.messages": [{"role": "assistant", "parts": parts}]} if parts else {}
 
 
+def adk_tool_attrs(attrs: dict) -> dict:
+    """Return the semconv attributes Google ADK 1.x's execute_tool span stands for (its gcp.vertex.agent.*)."""
+    found = {}
+    if "gcp.vertex.agent.tool_call_args" in attrs:
+        found["gen_ai.tool.call.arguments"] = attrs["gcp.vertex.agent.tool_call_args"]
+    if "gcp.vertex.agent.tool_response" in attrs:
+        found["gen_ai.tool.call.result"] = attrs["gcp.vertex.agent.tool_response"]
+    return found
+
+
+def adk_model_attrs(attrs: dict) -> dict:
+    """Return the semconv attributes of Google ADK 1.x's call_llm span: the function calls of its
+    llm_response as output messages, the function responses of its llm_request as input messages."""
+    response, request = (
+        parse_value(attrs.get("gcp.vertex.agent.llm_response")),
+        parse_value(attrs.get("gcp.vertex.agent.llm_request")),
+    )
+    if type(response) is not dict and type(request) is not dict:
+        return {}
+    calls = [
+        {"type": "tool_call", "id": c.get("id"), "name": c.get("name"), "arguments": c.get("args")}
+        for c in _gemini_parts([(response or {}).get("content")] if type(response) is dict else [], "function_call")
+    ]
+    answers = [
+        {"type": "tool_call_response", "id": r.get("id"), "response": r.get("response")}
+        for r in _gemini_parts((request or {}).get("contents") if type(request) is dict else [], "function_response")
+        if r.get("id") is not None
+    ]
+    return {
+        "gen_ai.operation.name": "generate_content",
+        "gen_ai.output.messages": [{"role": "assistant", "parts": calls}],
+        "gen_ai.input.messages": [{"role": "tool", "parts": answers}],
+    }
+
+
+def _gemini_parts(contents: Any, kind: str) -> list[dict]:
+    """The `kind` parts (function_call, function_response) of Gemini contents, either spelling of the key."""
+    camel = "functionCall" if kind == "function_call" else "functionResponse"
+    found = []
+    for content in _as_list(contents):
+        for part in _as_list(content.get("parts")) if type(content) is dict else []:
+            inner = part.get(kind, part.get(camel)) if type(part) is dict else None
+            if type(inner) is dict:
+                found.append(inner)
+    return found
+
+
 def langchain_tool_message(value: Any) -> dict | None:
     """Return the fields of a serialized LangChain ToolMessage (OpenInference's tool output), else None."""
     value = parse_value(value)

@@ -66,14 +66,18 @@ def _leaves(value: Any) -> set[str]:
 
 
 def read_framework_events(spans: list[Span]) -> None:
-    """Strands records a call in span events, not attributes: give its spans the attributes they stand for."""
+    """Give a framework's spans the semconv attributes its own spelling stands for: Strands records a call
+    in span events, Google ADK 1.x in gcp.vertex.agent.* attributes."""
     for s in spans:
-        if not s.events or s.attrs.get("gen_ai.system") != "strands-agents":
-            continue
-        if s.attrs.get("gen_ai.operation.name") == "execute_tool":
-            found = genai.strands_tool_events(s.events)
-        else:
-            found = genai.strands_turn_events(s.events) if genai.is_model_span(s.attrs) else {}
+        system, operation = s.attrs.get("gen_ai.system"), s.attrs.get("gen_ai.operation.name")
+        found = {}
+        if system == "strands-agents" and s.events:
+            is_tool = operation == "execute_tool"
+            found = genai.strands_tool_events(s.events) if is_tool else genai.strands_turn_events(s.events)
+        elif system == "gcp.vertex.agent":
+            is_tool = operation == "execute_tool"
+            found = genai.adk_tool_attrs(s.attrs) if is_tool else {}
+            found = found or (genai.adk_model_attrs(s.attrs) if s.name == "call_llm" else {})
         for key, value in found.items():
             s.attrs.setdefault(key, value)
 
@@ -103,6 +107,8 @@ def has_body(s: Span) -> bool:
 
 def tool_kind(s: Span) -> str | None:
     a = s.attrs
+    if a.get("gen_ai.tool.name") == "(merged tools)":  # ADK 1.x's summary of parallel calls: none of its own
+        return None
     if s.name.startswith("execute_tool") or a.get("gen_ai.operation.name") == "execute_tool":
         return "genai"
     if a.get("openinference.span.kind") == "TOOL":

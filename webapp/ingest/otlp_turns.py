@@ -12,7 +12,7 @@ import bisect
 from dataclasses import dataclass
 
 from . import genai
-from .otlp_calls import framework_of
+from .otlp_calls import framework_of, tool_kind
 from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 _MAX_HOPS = 256
@@ -61,8 +61,14 @@ class Turns:
         return id(s) in self.turns or id(s) in self._sdk_requests
 
     def under_model(self, s: Span) -> bool:
-        """Tell a span inside a model span (the SDK's own request to the model API)."""
-        return any(self.is_model(a) for a in self._ancestors(s))
+        """Tell a span inside a model span (the SDK's own request to the model API), not inside a tool span
+        there (Google ADK runs its tools inside the model's call_llm span)."""
+        for a in self._ancestors(s):
+            if self.is_model(a):
+                return True
+            if tool_kind(a):
+                return False
+        return False
 
     def assign(self, https: list[Span], tools: list[Span] = ()) -> dict[int, tuple[Turn, genai.ToolCall]]:
         """Return {id(span): (turn, call)} for the HTTP and tool spans that belong to an announced call.
