@@ -9,6 +9,7 @@ change as its only warning.
 
 import copy
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from test_instrumentations_split import calls_of, ordered, renamed, trace_ids_of
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "frameworks"
 RECORDINGS = sorted(p.stem for p in FIXTURES.glob("*.pb"))
+RECORDER = Path(__file__).resolve().parent / "instrumentations" / "frameworks.py"
 SOURCES = {"langgraph": "langchain", "strands": "strands", "adk": "google-adk"}  # named by its scope
 CALL_IDS = {  # the call ids the stand-in model gave, as each framework carries them
     "langgraph": ["call_standin_01", "call_standin_02"],
@@ -83,3 +85,27 @@ def test_a_framework_recording_one_request_per_span_gives_the_calls_of_one_reque
         found[order] = calls_of(client, own)
     for order in BATCHINGS[1:]:
         assert found[order] == found["recorded"], order
+
+
+@pytest.mark.slow
+@pytest.mark.sqlite_only  # the replays cover both stores; this checks the framework still sends the same
+@pytest.mark.parametrize("stem", RECORDINGS)
+def test_a_live_run_of_the_framework_gives_the_same_calls(client, stem, tmp_path):
+    framework, turn = stem.rsplit("-", 1)
+    python = Path("/tmp/venvs") / framework / "bin" / "python"
+    if not python.exists():
+        pytest.skip(f"no virtualenv for {framework} at {python.parent.parent} (tests/instrumentations/README.md)")
+    done = subprocess.run(
+        [str(python), str(RECORDER), framework, turn, str(tmp_path / stem)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    live = json.loads((tmp_path / f"{stem}.json").read_text())
+    replay(client, [(p["path"], json.dumps(p["body"]).encode()) for p in live], "application/json")
+    [trace_id] = trace_ids_of(live)
+    recorded = json.loads((FIXTURES / f"{stem}.json").read_text())
+    [recorded_id] = trace_ids_of(recorded)
+    replay(client, [(p["path"], json.dumps(p["body"]).encode()) for p in recorded], "application/json")
+    assert calls_of(client, trace_id) == calls_of(client, recorded_id)
