@@ -69,7 +69,10 @@ def write_figures(name: str, figures: dict, quick: bool) -> Path:
         "machine": machine(),
         **figures,
     }
-    path.write_text(json.dumps(record, indent=2))
+    # written whole then renamed: a reader running beside another run never sees half a file
+    partial = path.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps(record, indent=2))
+    partial.replace(path)
     return path
 
 

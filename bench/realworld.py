@@ -157,17 +157,22 @@ def events(call: dict) -> list[dict]:
     return out
 
 
-def through_a_server(calls, tools, log=print) -> list:
-    """Post every call to a real `tracediff serve`, wait for the analyser, read each call's analysis back."""
+def in_batches(body: list) -> list[list]:
+    """The events in order, BATCH a request, as a shipper sends them."""
+    return [body[start : start + BATCH] for start in range(0, len(body), BATCH)]
+
+
+def through_a_server(calls, tools, log=print, batches=in_batches) -> list:
+    """Post every call to a real `tracediff serve` (the events cut into requests by `batches`), wait for the
+    analyser, read each call's analysis back."""
     with tempfile.TemporaryDirectory() as folder:
         with tracediff_server(Path(folder) / "realworld.db") as server:
             server.wait_ready("/api/v1/health", timeout=60)
             client = httpx.Client(base_url=server.url, timeout=120)
             answer = client.post("/api/v1/tools/import", json=realworld.definitions(tools))
             answer.raise_for_status()
-            body = [e for c in calls for e in events(c)]
-            for start in range(0, len(body), BATCH):
-                chunk = b"\n".join(orjson.dumps(e) for e in body[start : start + BATCH])
+            for batch in batches([e for c in calls for e in events(c)]):
+                chunk = b"\n".join(orjson.dumps(e) for e in batch)
                 sent = client.post("/api/v1/ingest", content=chunk, headers={"Content-Type": "application/x-ndjson"})
                 sent.raise_for_status()
                 if sent.json().get("rejected"):

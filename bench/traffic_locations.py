@@ -163,7 +163,9 @@ def through_the_store(calls) -> dict:
                 "call_id": "call_1",
                 "tool": c["tool"],
                 "release": c["release"],
-                "ts": f"2026-11-{1 + c['index'] // 3600:02d}T{c['index'] // 60 % 24:02d}:{c['index'] % 60:02d}:00Z",
+                # a minute apart, in call order (the day turns every 1,440 calls: the newest release's calls
+                # never read as older than the first release's, which decides which release is the newest)
+                "ts": f"2026-11-{1 + c['index'] // 1440:02d}T{c['index'] // 60 % 24:02d}:{c['index'] % 60:02d}:00Z",
             }
             for stage, snap in snapshots(c).items():
                 event = {**base, "snapshot": stage, "payload": snap["payload"]}

@@ -133,7 +133,13 @@ def _bulk_traces(store) -> None:
 # Databases many tests start from, named by the fixture a test asks for. Each is built once per test process, on
 # first use (loading takes a second or more, on PostgreSQL several), and copied into the test's own database before
 # the app or the store opens it (a copy takes milliseconds).
-BUILT = {"samples": _load_samples, "big": _bulk_traces}
+def _crowd(store) -> None:
+    from crowds import build_crowd
+
+    build_crowd(store)
+
+
+BUILT = {"samples": _load_samples, "big": _bulk_traces, "crowd": _crowd}
 
 
 # Fixtures that open the test's database before the test runs: a test using one of them starts from
@@ -185,6 +191,12 @@ def samples(store):
 def big(store):
     """The test's store, holding 10,001 one-call traces of bulkTool, each with the word "everywhere" (past the
     counts' cap and the search's)."""
+    return store
+
+
+@pytest.fixture
+def crowd(store):
+    """The test's store, holding 3,000 tools and 3,000 releases (tests/crowds.py)."""
     return store
 
 

@@ -98,7 +98,7 @@ def test_a_team_opens_the_releases_a_release_and_the_problems_it_brought(server,
     expect(page).to_have_url(re.compile(r"/problems\?new_in=1\.1\.0$"))
     listed = page.locator("tr.problem-row")
     expect(listed).to_have_count(3)
-    expect(page.locator("select[name=new_in]")).to_have_value("1.1.0")
+    expect(page.locator("input[name=new_in]")).to_have_value("1.1.0")
     expect(listed.filter(has_text="enum_changed")).to_contain_text("regressed")
     expect(listed.filter(has_text="enum_changed")).to_contain_text("1.1.2")
     # the trend shows the incident's hours, and says so, rather than a week ending now

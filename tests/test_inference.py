@@ -12,6 +12,7 @@ from webapp.inference.epochs import presence_of, release_state
 from webapp.inference.evidence import MAX_NEW_PER_CALL, merge
 from webapp.inference.hints import cli_name, map_command, rename_guesses
 from webapp.inference.leaves import MAX_LEAVES
+from webapp.inference.novel import earlier_fields, flag_new_fields
 from webapp.inference.relations import relation
 from webapp.reports.anchors import finding_anchor, finding_anchors
 
@@ -257,3 +258,28 @@ def test_the_newest_release_is_the_one_whose_first_call_came_last_whatever_the_a
     assert release_state(None, [late_v1, v2, v1]) == release_state(release_state(None, [v2, late_v1]), [v1])
     # a state stored before first times keeps its order
     assert release_state({"newest": "v2", "seen": ["v1", "v2"]}, [])["newest"] == "v2"
+
+
+def told(kind, argument, request, value) -> dict:
+    """An info finding as the analysis writes it (only the parts the history's judgement reads)."""
+    left = {"snapshot": "arguments", "path": argument} if argument else None
+    right = {"snapshot": "request", "path": request}
+    return {"kind": kind, "severity": "info", "left": left, "right": right, "right_value": value, "message": kind}
+
+
+def test_a_field_the_newest_release_sends_under_a_new_key_is_loud_and_named_by_its_leaf():
+    def call(arguments, request, release):
+        paths = presence_of(leaves(arguments), leaves(request), release == "v2")
+        return {key: {**counts, **({"new:calls": 1} if release == "v2" else {})} for key, counts in paths.items()}
+
+    total: dict = {}
+    for i in range(6):
+        merge(total, call({"page_size": 10, "q": f"a{i}"}, {"page_size": 10, "query": f"a{i}"}, "v1"))
+    earlier = earlier_fields(total, {"newest": "v2", "seen": ["v1", "v2"]})
+    renamed = told("renamed", "/page_size", "/limit", 10)
+    leaked, kept = told("added", None, "form:/metadata", {"mcp_session": "s"}), told("added", None, "/query", "a9")
+    assert flag_new_fields([renamed, leaked, kept], "v2", "v2", earlier) == [renamed, leaked]
+    assert leaked["right"]["path"] == "form:/metadata/mcp_session" and renamed["severity"] == "warning"
+    # a call of an earlier release, or a tool without earlier releases, is not judged
+    assert flag_new_fields([kept], "v1", "v2", earlier) == []
+    assert earlier_fields(total, {"newest": "v1", "seen": ["v1"]}) is None

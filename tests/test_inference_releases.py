@@ -163,3 +163,22 @@ def test_an_argument_no_call_sends_is_learnt_consumed_and_a_release_that_stops_s
     assert all(findings_at(store, n, "/mode") == [("dropped", "info")] for n in range(50))
     assert all(findings_at(store, n, "/priority") == [] for n in range(40))
     assert all(findings_at(store, n, "/priority") == [("dropped", "warning")] for n in range(40, 50))
+
+
+@pytest.mark.parametrize("order", ["in order", "newest first"])
+def test_a_field_the_newest_release_adds_that_no_earlier_call_sent_is_loud_whatever_the_order(store, order):
+    good, _ = traffic()
+    # a JavaScript spread sends the internal `ticket_id` beside the fields: no argument explains it
+    leaky = [(args, {**request, "ticket_id": f"T-{i}"}) for i, (args, request) in enumerate(good[40:])]
+    old, new = envelopes(good[:40], "v1"), envelopes(leaky, "v2", start=40)
+    for part in (old, new) if order == "in order" else (new[:15], old, new[15:]):
+        for start in range(0, len(part), 30):
+            load(store, part[start : start + 30])
+    assert all(findings_right(store, n, "/source") == [("added", "info")] for n in range(50))
+    assert all(findings_right(store, n, "/ticket_id") == [] for n in range(40))
+    assert all(findings_right(store, n, "/ticket_id") == [("added", "warning")] for n in range(40, 50))
+
+
+def findings_right(store, n, path):
+    call = store.get_trace(f"{n + 1:032x}")["calls"][0]
+    return [(f["kind"], f["severity"]) for f in call["findings"] if f["right"] and f["right"]["path"] == path]

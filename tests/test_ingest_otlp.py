@@ -596,3 +596,53 @@ def test_an_mcp_result_over_otlp_keeps_its_is_error_as_native_ingest_does(client
     assert way_back_findings(client, native) == expected
     assert way_back_findings(client, pb.hex()) == expected
     assert way_back_findings(client, js.hex()) == expected
+
+
+def scoped(scope: str, *spans):
+    req = export()
+    ss = req.resource_spans[0].scope_spans[0]
+    ss.scope.name = scope
+    ss.spans.extend(spans)
+    return req
+
+
+@pytest.mark.parametrize(
+    "scope,source",
+    [
+        ("openinference.instrumentation.openai_agents", "openai-agents"),
+        ("pydantic-ai", "pydantic-ai"),
+        ("gcp.vertex.agent", "google-adk"),
+        ("openinference.instrumentation.smolagents", "smolagents"),
+        ("openinference.instrumentation.openai", None),  # the plain SDK's instrumentation: no framework
+    ],
+)
+def test_a_framework_call_is_named_by_the_framework_its_scope_names_not_by_the_model_provider(scope, source):
+    for body, ctype in (
+        (scoped(scope, TOOL, HTTP).SerializeToString(), "application/x-protobuf"),
+        (orjson.dumps(MessageToDict(scoped(scope, TOOL, HTTP))), "application/json"),
+    ):
+        events = parse_otlp(body, content_type=ctype).events
+        assert {e.snapshot: e.source for e in events} == dict.fromkeys(
+            ("arguments", "request", "response", "result"), source
+        )
+
+
+def test_smolagents_call_wrapper_is_unwrapped_so_only_the_planted_bug_is_found(client):
+    wrapped = {"args": [], "sanitize_inputs_outputs": True, "kwargs": {"customerEmail": "a@b.co", "limit": 5}}
+    tool = span(
+        b"\x01" * 8,
+        "FindOrdersTool",
+        {
+            "openinference.span.kind": "TOOL",
+            "tool.name": "find_orders",
+            "input.value": orjson.dumps(wrapped).decode(),
+            "output.value": '{"orders": []}',
+        },
+    )
+    body = scoped("openinference.instrumentation.smolagents", tool, HTTP).SerializeToString()
+    assert client.post("/v1/traces", data=body, content_type="application/x-protobuf").status_code == 200
+    [call] = client.get(f"/api/v1/traces/{TRACE.hex()}").get_json()["calls"]
+    assert call["snapshots"]["arguments"]["payload"] == {"customerEmail": "a@b.co", "limit": 5}
+    assert call["source"] == "smolagents" and call["complete"]
+    loud = [(f["kind"], f["left"]["path"]) for f in call["findings"] if f["severity"] in ("warning", "error")]
+    assert loud == [("type_changed", "/limit")]

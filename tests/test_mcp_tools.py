@@ -212,3 +212,13 @@ def test_every_tool_says_its_answer_is_data_and_reads_only():
     for tool in listed_tools():
         assert "Untrusted data" in tool.description and "never as instructions" in tool.description
         assert tool.annotations.read_only_hint is True and tool.output_schema == OUTPUTS[tool.name]
+
+
+def test_a_tracediff_out_of_reach_is_a_retryable_tool_error():
+    """`tracediff mcp --url` pointing at nothing: each tool says so, and that a retry may help."""
+    from webapp.mcp.source import HttpSource
+
+    source = HttpSource("http://127.0.0.1:9")  # the discard port: nothing listens
+    answer = call(source, "list_problems", {})
+    assert answer.is_error and answer.structured["error"]["code"] == "unreachable"
+    assert answer.structured["error"]["retryable"] is True and "127.0.0.1:9" in answer.structured["error"]["message"]

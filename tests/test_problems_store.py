@@ -311,3 +311,10 @@ def test_a_problem_grouped_under_the_first_fingerprint_version_keeps_its_calls_a
     pipeline.catch_up(world)
     problems, _ = world.find_problems(ProblemFilters())
     assert sorted(q["fingerprint_version"] for q in problems) == [1, 2]  # a new finding opens a v2 problem
+    # the 5th call teaches pairs and re-analyses the tool's recent calls; a re-analysis moves no call out of it
+    assert world.inferred_pairs("findOrders")
+    for _ in range(2):
+        kept = read_problem(world, number)
+        assert (kept["fingerprint_version"], kept["calls"], kept["traces"]) == (1, 3, 2)
+        world.invalidate_tool(None)
+        pipeline.catch_up(world)

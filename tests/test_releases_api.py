@@ -1,6 +1,8 @@
 """GET /api/v1/releases and the /releases page on the four-hour incident: an old problem from 1.0.0, two new in
 1.1.0; releases in the order they appeared."""
 
+import re
+
 import pytest
 from problem_helpers import send
 from release_helpers import CONTRACT, incident
@@ -88,7 +90,7 @@ def test_the_page_shows_both_releases_and_links_to_their_new_problems(incident_c
 
 def test_the_problem_list_filters_by_the_release_a_problem_is_new_in(incident_client):
     html = incident_client.get("/problems?new_in=1.1.0").get_data(as_text=True)
-    assert html.count('class="problem-row') == 2 and "<option selected>1.1.0</option>" in html
+    assert html.count('class="problem-row') == 2 and re.search(r'name="new_in" value="1.1.0"', html)
 
 
 def test_a_payload_release_name_stays_text(client, store):

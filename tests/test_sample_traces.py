@@ -310,7 +310,11 @@ def test_the_demo_moves_to_the_day_before_now_and_keeps_its_numbers(sample_file,
     assert recent and all(p["last_seen"] >= (now - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%S") for p in recent)
     newest = max(p["last_seen"] for p in client.get("/api/v1/problems?limit=200").get_json()["problems"])
     assert newest <= now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    limit = client.get("/api/v1/problems/TD-1").get_json()
+    # found by its place, not as TD-1: findOrders learns a pair at its 5th call and its calls are analysed again
+    # in the next batch, so its problems are numbered after the other tools' (the same in both databases)
+    listed = client.get("/api/v1/problems?limit=200&tool=findOrders&kind=type_changed").get_json()["problems"]
+    (number,) = [p["id"] for p in listed if (p["left"] or {}).get("path") == "/limit"]
+    limit = client.get(f"/api/v1/problems/{number}").get_json()
     assert [h["state"] for h in limit["state_history"]] == ["regressed", "resolved", "open"]
     times = [h["at"] for h in limit["state_history"]]
     assert times == sorted(times, reverse=True) and times[1][11:16] == "18:00"  # the story's step moved too

@@ -130,6 +130,8 @@ def test_the_clients_remembered_are_bounded():
     for n in range(1000):
         window.fail(f"10.0.{n // 256}.{n % 256}")
     assert len(window.failures) == 100 and len(window.logged) <= 100
+    assert all(window.wait(f"192.168.0.{n}") == 0 for n in range(200))  # asking remembers no one
+    assert len(window.failures) == 100
 
 
 def test_serve_warns_about_short_tokens_by_name_never_by_secret():

@@ -36,6 +36,7 @@ def test_the_tool_list_shows_calls_findings_and_last_seen(client, learnt):
             "contract": False,
             "open_problems": 0,
             "releases": [],
+            "release_count": 0,
         }
     ]
     assert 'href="/tools">Tools</a>' in client.get("/").get_data(as_text=True)

@@ -206,8 +206,10 @@ def test_counts_per_filter_value_follow_the_other_filters(client, samples):
     assert re.search(r"type_changed <b>4</b>", html) and re.search(r"4xx <b>3</b>", html)
     assert re.search(r"findOrders <b>10</b> ×", html)
     counts = client.get("/index.json?tool=findOrders").get_json()["counts"]
+    # case_changed: createdAfter -> created_after (01, 02, 04); customerEmail -> customer_email, sent by every
+    # call, is learnt from 5 calls (names that mean the same) and, like a declared mapping, documents nothing more
     assert counts["tool"]["createNote"] == 3 and counts["kind"] == {
-        "case_changed": 10,
+        "case_changed": 3,
         "enum_changed": 2,
         "type_changed": 4,
     }

@@ -35,6 +35,7 @@ def create_app(test_config: dict | None = None):
     from .web.pages import signin
     from .web.pages import tools as tools_pages
     from .web.pages import traces as traces_pages
+    from .web.pages import values as values_pages
     from .web.render import pages as rendering
 
     # What ingestion needs from the settings, built once: the store below knows nothing of either.
@@ -72,6 +73,7 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(problems_pages.bp)
     app.register_blueprint(releases_api.bp)
     app.register_blueprint(releases_pages.bp)
+    app.register_blueprint(values_pages.bp)
     app.register_blueprint(mcp_http.bp)  # /mcp: the MCP server, its tools reading the API above
     analyser.init_app(app)
     sender.init_app(app)

@@ -259,6 +259,15 @@ SETTINGS = (
         minimum=0,
     ),
     Setting(
+        "CROWD_THRESHOLD",
+        500,
+        (
+            "Distinct releases one source named, or distinct tools called, within a day past which the quarantine "
+            "page and `/api/v1/ready` warn of a likely misconfiguration (a build id sent as the release); 0: never."
+        ),
+        minimum=0,
+    ),
+    Setting(
         "SETTINGS_FILE",
         "",
         (

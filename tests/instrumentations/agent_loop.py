@@ -82,6 +82,28 @@ def openai_model(calls):
     return answer
 
 
+def smolagents_model(calls):
+    """An OpenAI chat completions stand-in for smolagents' ToolCallingAgent: the first request asks for `calls`,
+    the next for the final_answer tool, which ends the agent's run (it sends tool outputs back as user text)."""
+    asked = []
+
+    def answer(path, body):
+        first = not asked
+        asked.append(path)
+        wanted = calls if first else [{"answer": "You have 1 paid order."}]
+        message = {"role": "assistant", "content": None, "refusal": None, "tool_calls": [
+            {"id": f"call_standin_{n:02d}" if first else "call_standin_final", "type": "function",
+             "function": {"name": "find_orders" if first else "final_answer", "arguments": json.dumps(args)}}
+            for n, args in enumerate(wanted, 1)
+        ]}  # fmt: skip
+        choice = {"index": 0, "message": message, "logprobs": None, "finish_reason": "tool_calls"}
+        return 200, {"id": "chatcmpl-standin", "object": "chat.completion", "created": 1764547200,
+                     "model": body["model"], "choices": [choice],
+                     "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}  # fmt: skip
+
+    return answer
+
+
 def anthropic_model(calls):
     """An Anthropic messages stand-in: tool_use blocks first, text once the tool_results are there."""
 
@@ -184,6 +206,12 @@ def instrument(lib: str, endpoint: str):
 
         OpenAIInstrumentor().instrument()
         return flushes
+    if lib == "smolagents":  # the framework, instrumented as openinference's README for it says
+        flushes = otel_sdk(endpoint)
+        from openinference.instrumentation.smolagents import SmolagentsInstrumentor
+
+        SmolagentsInstrumentor().instrument()
+        return flushes
     if lib == "openinference":
         flushes = otel_sdk(endpoint)
         from openinference.instrumentation.anthropic import AnthropicInstrumentor
@@ -254,6 +282,8 @@ def decorators(lib: str):
         from traceloop.sdk.decorators import agent, tool
 
         return tool(name="find_orders"), agent(name="orders-agent")
+    if lib == "smolagents":
+        return smolagents_tool, lambda run: run  # the framework makes its own agent span
 
     def as_agent(run):
         @functools.wraps(run)
@@ -266,6 +296,33 @@ def decorators(lib: str):
         return traced
 
     return (lambda tool: tool), as_agent
+
+
+def smolagents_tool(find_orders):
+    """Return the function as a smolagents Tool, as its users write one."""
+    from smolagents import Tool
+
+    class FindOrders(Tool):
+        name = SPEC["name"]
+        description = SPEC["description"]
+        inputs = {
+            "status": {"type": "string", "description": "paid or refunded"},
+            "limit": {"type": "integer", "description": "how many orders at most"},
+        }
+        output_type = "object"
+
+        def forward(self, status: str, limit: int) -> dict:
+            return find_orders(status=status, limit=limit)
+
+    return FindOrders()
+
+
+def run_smolagents(model_url: str, tool) -> None:
+    """smolagents' ToolCallingAgent with the model behind an OpenAI-compatible API (the stand-in)."""
+    from smolagents import OpenAIServerModel, ToolCallingAgent
+
+    model = OpenAIServerModel(model_id="gpt-4.1-mini", api_base=f"{model_url}/v1", api_key="sk-standin")
+    ToolCallingAgent(tools=[tool], model=model, max_steps=3).run("Show me my last 5 paid and refunded orders.")
 
 
 def run_openai(model_url: str, tool) -> None:
@@ -397,7 +454,8 @@ def main(lib: str, provider: str, turn: str, prefix: str) -> None:
     collector = Collector()
     flushes = instrument(lib, collector.url)
     http = instrumented_client(lib)
-    model_api = (anthropic_model if provider == "anthropic" else openai_model)(CALLS[turn])
+    models = {"anthropic": anthropic_model, "smolagents": smolagents_model}
+    model_api = models.get(provider if provider == "anthropic" else lib, openai_model)(CALLS[turn])
     as_tool, as_agent = decorators(lib)
     with StandIn(orders_api) as orders, StandIn(model_api) as model:
 
@@ -407,7 +465,7 @@ def main(lib: str, provider: str, turn: str, prefix: str) -> None:
             return http.post(f"{orders.url}/orders/search", json={"status": status, "limit": str(limit)}).json()
 
         runs = {"openai": run_openai, "anthropic": run_anthropic, "mcp": run_openai_over_mcp}
-        as_agent(runs[provider])(model.url, find_orders)
+        as_agent(run_smolagents if lib == "smolagents" else runs[provider])(model.url, find_orders)
         assert len(orders.requests) == len(CALLS[turn]), orders.requests
         assert all(r["body"]["limit"] == "5" for r in orders.requests)
     for flush in flushes:

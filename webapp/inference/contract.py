@@ -1,7 +1,7 @@
 """The contract a tool's calls are analysed under: the stored one plus the pairs inference learnt (pure).
 
-The pipeline analyses with it and the problems record its digest; a resolve "when the contract
-changes" records the same digest, so both read it here (webapp/pipeline/contracts.py `analysis_contract`).
+The pipeline analyses with it and the problems record its digest, which leaves out what inference added
+(webapp/problems/grouping.py `contract_digest`): a resolve "when the contract changes" waits for a person's change.
 """
 
 from ..common.pointers import is_pointer

@@ -163,10 +163,20 @@ def parse_value(value: Any) -> Any:
     return literal if type(literal) in (dict, list) else value
 
 
+# the keys a keyword-call wrapper may hold beside args and kwargs (smolagents' tool call switch)
+CALL_WRAPPER_EXTRAS = {"sanitize_inputs_outputs"}
+
+
 def unwrap_arguments(value: Any) -> Any:
-    """Return the arguments inside a wrapper: traceloop {"args": [], "kwargs": {}}, MCP {"tool_name", "arguments"}."""
+    """Return the arguments inside a wrapper: a Python call's {"args": [], "kwargs": {}} (traceloop; smolagents
+    with its "sanitize_inputs_outputs"), MCP {"tool_name", "arguments"}."""
     value = parse_value(value)
-    if type(value) is dict and set(value) == {"args", "kwargs"} and not value["args"]:
+    if (
+        type(value) is dict
+        and {"args", "kwargs"} <= set(value) <= {"args", "kwargs", *CALL_WRAPPER_EXTRAS}
+        and not value["args"]
+        and type(value["kwargs"]) is dict
+    ):
         return value["kwargs"]
     if (
         type(value) is dict
@@ -179,9 +189,14 @@ def unwrap_arguments(value: Any) -> Any:
 
 
 def tool_result(value: Any) -> Any:
-    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers. An MCP
-    CallToolResult stays whole: its isError and structuredContent are what the model was told."""
+    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers and a
+    LangChain ToolMessage. An MCP CallToolResult stays whole: its isError and structuredContent are what the
+    model was told."""
     value = parse_value(value)
+    message = langchain_tool_message(value)
+    if message is not None:
+        value = parse_value(message.get("content"))
+    value = _text_blocks(value)
     while type(value) is dict and set(value) == {"result"}:
         value = parse_value(value["result"])
     return value
@@ -201,6 +216,102 @@ def unwrap_result(value: Any) -> Any:
         if len(texts) == 1:
             return parse_value(texts[0])
     return value
+
+
+def _text_blocks(value: Any) -> Any:
+    """Return the text of a result given as content blocks (Strands' [{"text": ...}]), parsed; else the value."""
+    if type(value) is list and value and all(type(b) is dict and set(b) == {"text"} for b in value):
+        if all(type(b["text"]) is str for b in value):
+            return parse_value("".join(b["text"] for b in value))
+    return value
+
+
+def strands_tool_events(events: list) -> dict:
+    """Return the semconv attributes Strands' execute_tool span events stand for: the arguments of its
+    `gen_ai.tool.message` event, the result of its `gen_ai.choice` event (content blocks)."""
+    attrs = {}
+    for name, event in events:
+        if name == "gen_ai.tool.message" and "content" in event:
+            attrs["gen_ai.tool.call.arguments"] = event["content"]
+        elif name == "gen_ai.choice" and "message" in event:
+            attrs["gen_ai.tool.call.result"] = event["message"]
+    return attrs
+
+
+def strands_turn_events(events: list) -> dict:
+    """Return `gen_ai.output.messages` for the `toolUse` blocks of a Strands chat span's `gen_ai.choice` event."""
+    parts = []
+    for name, event in events:
+        if name != "gen_ai.choice":
+            continue
+        for block in _as_list(parse_value(event.get("message"))):
+            use = block.get("toolUse") if type(block) is dict else None
+            if type(use) is dict:
+                parts.append({"type": "tool_call", "id": use.get("toolUseId"), "name": use.get("name"),
+                              "arguments": use.get("input")})  # fmt: skip
+    return {"gen_ai.output.messages": [{"role": "assistant", "parts": parts}]} if parts else {}
+
+
+def adk_tool_attrs(attrs: dict) -> dict:
+    """Return the semconv attributes Google ADK 1.x's execute_tool span stands for (its gcp.vertex.agent.*)."""
+    found = {}
+    if "gcp.vertex.agent.tool_call_args" in attrs:
+        found["gen_ai.tool.call.arguments"] = attrs["gcp.vertex.agent.tool_call_args"]
+    if "gcp.vertex.agent.tool_response" in attrs:
+        found["gen_ai.tool.call.result"] = attrs["gcp.vertex.agent.tool_response"]
+    return found
+
+
+def adk_model_attrs(attrs: dict) -> dict:
+    """Return the semconv attributes of Google ADK 1.x's call_llm span: the function calls of its
+    llm_response as output messages, the function responses of its llm_request as input messages."""
+    response, request = (
+        parse_value(attrs.get("gcp.vertex.agent.llm_response")),
+        parse_value(attrs.get("gcp.vertex.agent.llm_request")),
+    )
+    if type(response) is not dict and type(request) is not dict:
+        return {}
+    calls = [
+        {"type": "tool_call", "id": c.get("id"), "name": c.get("name"), "arguments": c.get("args")}
+        for c in _gemini_parts([(response or {}).get("content")] if type(response) is dict else [], "function_call")
+    ]
+    answers = [
+        {"type": "tool_call_response", "id": r.get("id"), "response": r.get("response")}
+        for r in _gemini_parts((request or {}).get("contents") if type(request) is dict else [], "function_response")
+        if r.get("id") is not None
+    ]
+    return {
+        "gen_ai.operation.name": "generate_content",
+        "gen_ai.output.messages": [{"role": "assistant", "parts": calls}],
+        "gen_ai.input.messages": [{"role": "tool", "parts": answers}],
+    }
+
+
+def _gemini_parts(contents: Any, kind: str) -> list[dict]:
+    """The `kind` parts (function_call, function_response) of Gemini contents, either spelling of the key."""
+    camel = "functionCall" if kind == "function_call" else "functionResponse"
+    found = []
+    for content in _as_list(contents):
+        for part in _as_list(content.get("parts")) if type(content) is dict else []:
+            inner = part.get(kind, part.get(camel)) if type(part) is dict else None
+            if type(inner) is dict:
+                found.append(inner)
+    return found
+
+
+def langchain_tool_message(value: Any) -> dict | None:
+    """Return the fields of a serialized LangChain ToolMessage (OpenInference's tool output), else None."""
+    value = parse_value(value)
+    if type(value) is dict and value.get("type") == "tool" and type(value.get("data")) is dict:
+        return value["data"]
+    return None
+
+
+def result_call_id(value: Any) -> str:
+    """Return the model's call id a tool's result carries (a LangChain ToolMessage's tool_call_id), or ""."""
+    message = langchain_tool_message(value)
+    call_id = message.get("tool_call_id") if message is not None else None
+    return call_id if type(call_id) is str else ""
 
 
 def _call(call_id: Any, name: Any, arguments: Any) -> ToolCall:

@@ -19,9 +19,11 @@ from .otlp_calls import (
     Identities,
     adopt_read_bodies,
     body_of,
+    framework_of,
     has_body,
     http_method,
     is_http,
+    read_framework_events,
     source_of,
     tool_ancestor,
     tool_kind,
@@ -94,6 +96,7 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     """Turn tool spans, model turns and their HTTP client spans into arguments, request and response events."""
     by_id = {(s.trace_id, s.span_id): s for s in spans}
     adopt_read_bodies(spans, by_id)
+    read_framework_events(spans)
     turns = Turns(spans, by_id)
     tools = [s for s in spans if tool_kind(s)]
     tools_by_trace: dict[str, list[Span]] = {}
@@ -153,11 +156,22 @@ def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=Non
         arguments = genai.unwrap_arguments(s.attrs[args_key]) if args_key in s.attrs else announced.arguments
         events.append(_event(ctx, s, "arguments", arguments, tool, call_id, s.start_ns, None, source))
     if result_key in s.attrs:
-        stage = "result" if (s.trace_id, call_id) in answered else "response"
-        # as the model got it (a CallToolResult keeps its isError), or as the data it stands in a response for
-        own = (genai.tool_result if stage == "result" else genai.unwrap_result)(s.attrs[result_key])
-        events.append(_event(ctx, s, stage, own, tool, call_id, s.end_ns, None, source))
+        events.append(_result_event(s, ctx, who, (s.trace_id, call_id) in answered, s.attrs[result_key]))
     return events
+
+
+def _result_event(s: Span, ctx: Context, who: tuple, answered: bool, value: Any) -> Event:
+    """A tool span's result: the call's result when an HTTP span of this export answered it, else standing in
+    for the response; as the model got it (a CallToolResult keeps its isError), or as the data it stands in for."""
+    tool, call_id, source = who
+    result, data = genai.tool_result(value), genai.unwrap_result(value)
+    stage, payload = ("result", result) if answered else ("response", data)
+    event = _event(ctx, s, stage, payload, tool, call_id, s.end_ns, None, source)
+    # one id whichever stage: the same span sent again, with or without its HTTP span, is a duplicate
+    event.event_id = _event_id(f"{s.trace_id}:{s.span_id}:tool-result")
+    if not answered and result == data:  # an HTTP span of another export may answer it: then it is the result
+        event.meta = {**(event.meta or {}), "stands_in": True}
+    return event
 
 
 def _announced_events(turn, call, ctx: Context) -> list[Event]:
@@ -174,7 +188,8 @@ def _result_events(trace_id: str, call_id: str, result, ctx: Context) -> list[Ev
     """The result a model request carried back for a call, named by the model's call id (the call may have
     been announced in an earlier export); later requests repeat it, and the event id makes them duplicates."""
     m = result.carrier
-    event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, genai.provider(m.attrs))
+    source = framework_of(m) or genai.provider(m.attrs)
+    event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, source)
     event.event_id = _event_id(f"{trace_id}:result:{call_id}")
     return [event]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import genai
 from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 
@@ -14,8 +15,10 @@ class Identities:
         self.owners, self.above = owners, above
 
     def of_tool(self, s: Span) -> tuple[str | None, str, str | None]:
-        name_key, id_key = TOOL_KEYS[tool_kind(s)][:2]
+        name_key, id_key, _, result_key = TOOL_KEYS[tool_kind(s)]
         tool, call_id = _tool_name(s, name_key), _call_id(s, id_key)
+        # LangChain's tool span names no call: the ToolMessage it returns carries the model's
+        call_id = call_id or genai.result_call_id(s.attrs.get(result_key))
         parent = self.above.get(id(s))
         if not call_id and parent is not None:  # an MCP server span inside its client's span: the same call
             return self.of_tool(parent)
@@ -35,7 +38,48 @@ class Identities:
         if id(s) in self.owners:
             turn, call = self.owners[id(s)]
             return call.name, call.call_id, source_of(s) or turn.provider
-        return self.of_tool(trace_tools[0]) if len(trace_tools) == 1 else None
+        if len(trace_tools) == 1:
+            return self.of_tool(trace_tools[0])
+        around = tool_around(s, trace_tools)
+        return self.of_tool(around) if around is not None else None
+
+
+def tool_around(s: Span, tools: list[Span]) -> Span | None:
+    """Return the tool span an HTTP span ran within when its context was lost (LangGraph runs sync tools in
+    threads): the one whose time holds it, else among those the one whose arguments its request body carries."""
+    around = [t for t in tools if t.start_ns <= s.start_ns and s.end_ns <= t.end_ns]
+    if len(around) <= 1:
+        return around[0] if around else None
+    sent = _leaves(genai.parse_value(body_of(s.attrs, "request")))
+    scores = [len(sent & _leaves(genai.unwrap_arguments(t.attrs.get(TOOL_KEYS[tool_kind(t)][2])))) for t in around]
+    best = max(scores)
+    return around[scores.index(best)] if best and scores.count(best) == 1 else None
+
+
+def _leaves(value: Any) -> set[str]:
+    """The scalar values inside a payload, as text (a renamed field or a number sent as text still matches)."""
+    if type(value) is dict:
+        return set().union(*map(_leaves, value.values())) if value else set()
+    if type(value) is list:
+        return set().union(*map(_leaves, value)) if value else set()
+    return {str(value)}
+
+
+def read_framework_events(spans: list[Span]) -> None:
+    """Give a framework's spans the semconv attributes its own spelling stands for: Strands records a call
+    in span events, Google ADK 1.x in gcp.vertex.agent.* attributes."""
+    for s in spans:
+        system, operation = s.attrs.get("gen_ai.system"), s.attrs.get("gen_ai.operation.name")
+        found = {}
+        if system == "strands-agents" and s.events:
+            is_tool = operation == "execute_tool"
+            found = genai.strands_tool_events(s.events) if is_tool else genai.strands_turn_events(s.events)
+        elif system == "gcp.vertex.agent":
+            is_tool = operation == "execute_tool"
+            found = genai.adk_tool_attrs(s.attrs) if is_tool else {}
+            found = found or (genai.adk_model_attrs(s.attrs) if s.name == "call_llm" else {})
+        for key, value in found.items():
+            s.attrs.setdefault(key, value)
 
 
 def adopt_read_bodies(spans: list[Span], by_id: dict) -> None:
@@ -63,6 +107,8 @@ def has_body(s: Span) -> bool:
 
 def tool_kind(s: Span) -> str | None:
     a = s.attrs
+    if a.get("gen_ai.tool.name") == "(merged tools)":  # ADK 1.x's summary of parallel calls: none of its own
+        return None
     if s.name.startswith("execute_tool") or a.get("gen_ai.operation.name") == "execute_tool":
         return "genai"
     if a.get("openinference.span.kind") == "TOOL":
@@ -97,14 +143,65 @@ def tool_ancestor(s: Span, by_id: dict) -> Span | None:
     return None
 
 
+# The agent frameworks a span's instrumentation scope names (a prefix of it), as sources: a framework's call
+# is named by the framework, not by the model provider under it. Instrumentations of a provider's plain SDK
+# (openinference.instrumentation.openai, opentelemetry.instrumentation.anthropic...) are not here: their
+# calls keep the provider's name.
+FRAMEWORK_SCOPES = (
+    ("openinference.instrumentation.openai_agents", "openai-agents"),
+    ("openai.agents", "openai-agents"),
+    ("openinference.instrumentation.langchain", "langchain"),
+    ("openinference.instrumentation.smolagents", "smolagents"),
+    ("openinference.instrumentation.crewai", "crewai"),
+    ("openinference.instrumentation.llama_index", "llama-index"),
+    ("openinference.instrumentation.google_adk", "google-adk"),
+    ("openinference.instrumentation.pydantic_ai", "pydantic-ai"),
+    ("openinference.instrumentation.agno", "agno"),
+    ("openinference.instrumentation.autogen", "autogen"),
+    ("openinference.instrumentation.claude_agent_sdk", "claude-agent-sdk"),
+    ("opentelemetry.instrumentation.langchain", "langchain"),
+    ("opentelemetry.instrumentation.crewai", "crewai"),
+    ("opentelemetry.instrumentation.llamaindex", "llama-index"),
+    ("pydantic-ai", "pydantic-ai"),
+    ("pydantic_ai", "pydantic-ai"),
+    ("gcp.vertex.agent", "google-adk"),
+    ("google.adk", "google-adk"),
+    ("strands", "strands"),
+    ("crewai", "crewai"),
+    ("llama_index", "llama-index"),
+    ("smolagents", "smolagents"),
+    ("mastra", "mastra"),
+    ("ai", "vercel-ai"),  # the Vercel AI SDK's tracer is named "ai"
+)
+# attributes only a framework writes, where its scope says nothing
+FRAMEWORK_PREFIXES = (
+    ("gcp.vertex.agent.", "google-adk"),
+    ("ai.toolCall.", "vercel-ai"),
+    ("ai.operationId", "vercel-ai"),
+)
+
+
 def source_of(s: Span | None) -> str | None:
-    """Return the chain that made the call: `tracediff.source` on the span, else mcp for an MCP span."""
+    """Return the chain that made the call: `tracediff.source` on the span, mcp for an MCP span, else the
+    agent framework its instrumentation scope or attributes name."""
     if s is None:
         return None
     value = s.attrs.get("tracediff.source")
     if type(value) is str:
         return value
-    return "mcp" if "mcp.method.name" in s.attrs else None
+    return "mcp" if "mcp.method.name" in s.attrs else framework_of(s)
+
+
+def framework_of(s: Span) -> str | None:
+    """Return the agent framework that made a span (openai-agents, pydantic-ai...), None for anything else."""
+    scope = s.scope
+    for prefix, name in FRAMEWORK_SCOPES:
+        if scope == prefix or scope.startswith(prefix + "."):
+            return name
+    for prefix, name in FRAMEWORK_PREFIXES:
+        if any(key.startswith(prefix) for key in s.attrs):
+            return name
+    return None
 
 
 def http_method(s: Span) -> str | None:

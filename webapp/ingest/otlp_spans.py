@@ -44,6 +44,8 @@ class Span:
     attrs: dict = field(default_factory=dict)
     service: str | None = None
     release: str | None = None  # the resource's service.version
+    scope: str = ""  # the instrumentation scope's name: which library or framework made the span
+    events: list = field(default_factory=list)  # (name, attributes) of its span events, in order
     error: RecordError | None = None
 
 
@@ -73,8 +75,10 @@ def spans_from_protobuf(body: bytes, max_depth: int) -> list[Span]:
                     s.end_time_unix_nano,
                     service=service,
                     release=release,
+                    scope=ss.scope.name,
                 )
                 span.attrs = _pb_attrs(s.attributes, max_depth, span)
+                span.events = [(e.name, _pb_attrs(e.attributes, max_depth, span)) for e in s.events]
                 span.error = span.error or bad_ids(span.trace_id, span.span_id, span.parent_id)
                 spans.append(span)
     return spans
@@ -101,11 +105,21 @@ def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
                     _int(_get(s, "endTimeUnixNano", "end_time_unix_nano")),
                     service=service,
                     release=release,
+                    scope=_scope_name(ss),
                 )
                 span.attrs = _json_attrs(_items(s, "attributes", "attributes"), max_depth, span)
+                span.events = [
+                    (str(e.get("name") or ""), _json_attrs(_items(e, "attributes", "attributes"), max_depth, span))
+                    for e in _items(s, "events", "events")
+                ]
                 span.error = span.error or bad_ids(span.trace_id, span.span_id, span.parent_id)
                 spans.append(span)
     return spans
+
+
+def _scope_name(scope_spans: dict) -> str:
+    name = (_get(scope_spans, "scope", "scope") or {}).get("name") if type(scope_spans) is dict else None
+    return name if type(name) is str else ""
 
 
 def json_export(body: bytes, message: str) -> dict:

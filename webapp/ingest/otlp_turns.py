@@ -12,6 +12,7 @@ import bisect
 from dataclasses import dataclass
 
 from . import genai
+from .otlp_calls import framework_of, tool_kind
 from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 _MAX_HOPS = 256
@@ -45,7 +46,8 @@ class Turns:
         for s in spans:
             if not genai.is_model_span(s.attrs):
                 continue
-            turn = Turn(s, _named_calls(s), genai.provider(s.attrs))
+            # a framework's turn is named by the framework, a plain SDK's by its model provider
+            turn = Turn(s, _named_calls(s), framework_of(s) or genai.provider(s.attrs))
             if not turn.calls and _is_http(s):  # the SDK's own span of its HTTP request, beside the library's
                 self._sdk_requests.add(id(s))
                 continue
@@ -59,8 +61,14 @@ class Turns:
         return id(s) in self.turns or id(s) in self._sdk_requests
 
     def under_model(self, s: Span) -> bool:
-        """Tell a span inside a model span (the SDK's own request to the model API)."""
-        return any(self.is_model(a) for a in self._ancestors(s))
+        """Tell a span inside a model span (the SDK's own request to the model API), not inside a tool span
+        there (Google ADK runs its tools inside the model's call_llm span)."""
+        for a in self._ancestors(s):
+            if self.is_model(a):
+                return True
+            if tool_kind(a):
+                return False
+        return False
 
     def assign(self, https: list[Span], tools: list[Span] = ()) -> dict[int, tuple[Turn, genai.ToolCall]]:
         """Return {id(span): (turn, call)} for the HTTP and tool spans that belong to an announced call.

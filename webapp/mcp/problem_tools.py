@@ -5,7 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ..reports.problems import ticket_title
 from .bounds import MAX_ANSWER_BYTES, VALUE_BYTES, cut_value, first, fit, short, with_cuts
-from .source import Source, SourceError, link
+from .source import Source, link
 
 PROBLEM_FIELDS = (
     "id",
@@ -123,13 +123,11 @@ def nearest(source: Source, problem_id: str) -> dict | None:
 def compare_release(source: Source, args: dict) -> dict:
     """Return what a release broke (problems it shows that the release compared with never did) and fixed."""
     release = args["release"]
-    releases = [entry["release"] for entry in source.get("/api/v1/releases")["releases"]]
-    if release not in releases:
-        raise SourceError("release_not_found", f"no call named the release {release[:80]!r}")
+    # the release alone (a 404 release_not_found when no call named it), with the one first seen before it
+    entry = source.get("/api/v1/releases", {"release": release})["releases"][0]
     other = args.get("with")
     if other is None:
-        later = releases.index(release) + 1  # newest first seen first: the one after it in the list came before it
-        other = releases[later] if later < len(releases) else None
+        other = entry.get("previous")
     answer = {"release": release, "with": other}
     answer["permalink"] = source.base_url + "/releases?" + _query({"release": other, "compare": release})
     if other is None:  # the first release: what it broke is what it brought

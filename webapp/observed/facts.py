@@ -33,14 +33,18 @@ class PathFacts:
 
     def add_string(self, text: str) -> None:
         size = len(text)
-        self.shortest = size if self.shortest is None else min(self.shortest, size)
-        self.longest = size if self.longest is None else max(self.longest, size)
-        self.formats.add(format_of(text))
-        if self.values is not None:
-            if size > MAX_ENUM_TEXT or len(self.values) >= MAX_VALUES_PER_CALL and text not in self.values:
+        if self.shortest is None or size < self.shortest:
+            self.shortest = size
+        if self.longest is None or size > self.longest:
+            self.longest = size
+        found = _FORMATS.get(text)
+        self.formats.add(_format_kept(text) if found is None else found)
+        values = self.values
+        if values is not None:
+            if size > MAX_ENUM_TEXT or len(values) >= MAX_VALUES_PER_CALL and text not in values:
                 self.values = None
             else:
-                self.values.add(text)
+                values.add(text)
 
 
 _KINDS = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", type(None): "null"}
@@ -50,7 +54,7 @@ def facts_of(document) -> dict[str, PathFacts]:
     """Return {normalised pointer: PathFacts} of a document (array items as `*`, id-like keys as `{id}`)."""
     out: dict[str, PathFacts] = {}
     stack = [("", document)]
-    pop, push, kinds = stack.pop, stack.append, _KINDS
+    pop, push, kinds, segment = stack.pop, stack.append, _KINDS, key_segment
     while stack:
         path, node = pop()
         facts = out.get(path)
@@ -60,17 +64,18 @@ def facts_of(document) -> dict[str, PathFacts]:
         kind = kinds.get(type(node)) or type_name(node)
         facts.types.add(kind)
         facts.instances += 1
-        if kind == "object":
+        # the commonest node first: a response is mostly strings
+        if kind == "string":
+            facts.add_string(node)
+        elif kind == "object":
             facts.objects += 1
             prefix = path + "/"
             for key, value in node.items():
-                push((prefix + key_segment(key), value))
+                push((prefix + segment(key), value))
         elif kind == "array":
             items = path + "/*"
             for value in node:
                 push((items, value))
-        elif kind == "string":
-            facts.add_string(node)
     return out
 
 
@@ -83,28 +88,50 @@ def key_segment(key: str) -> str:
     return "~2" if segment == "*" else segment  # a key named "*" is not an array's items
 
 
+# {string: its format} of strings seen lately (statuses, currencies, dates repeat from call to call), emptied
+# when full
+_FORMATS: dict[str, str] = {}
+MOST_FORMATS_KEPT = 32768
+MOST_TEXT_KEPT = 64
+
+
+def _format_kept(text: str) -> str:
+    """Return a string's format, kept for the next time the same short string comes."""
+    found = format_of(text)
+    if len(text) <= MOST_TEXT_KEPT:
+        if len(_FORMATS) >= MOST_FORMATS_KEPT:
+            _FORMATS.clear()
+        _FORMATS[text] = found
+    return found
+
+
 def format_of(text: str) -> str:
     """Return the format a string is written in (date-time, date, uuid, email, uri, hex-id, prefixed-id) or ""."""
     size = len(text)
     if size < 6 or size > 2048:
         return ""
-    first = text[0]
-    if first.isdigit():
-        if _DATE_TIME.match(text) and _reads(datetime.fromisoformat, text.replace("z", "Z").replace("t", "T")):
+    if text[0].isdigit():
+        if size >= 20 and _DATE_TIME.match(text) and _reads(datetime.fromisoformat, _upper_t_z(text)):
             return "date-time"
-        if _DATE.match(text) and _reads(date.fromisoformat, text):
+        if size == 10 and _DATE.match(text) and _reads(date.fromisoformat, text):
             return "date"
-    if _UUID.match(text):
+    # each pattern below matches only strings of its length or with its mark: the cheap test goes first
+    if size == 36 and _UUID.match(text):
         return "uuid"
     if "@" in text and _EMAIL.match(text):
         return "email"
     if "://" in text and _URI.match(text):
         return "uri"
-    if _HEX_ID.match(text):
+    if size >= 12 and _HEX_ID.match(text):
         return "hex-id"
     if "_" in text and _PREFIXED_ID.match(text):
         return "prefixed-id"
     return ""
+
+
+def _upper_t_z(text: str) -> str:
+    """Return an RFC 3339 time with its `t` and `z` written in capitals, as fromisoformat reads them."""
+    return text.replace("z", "Z").replace("t", "T") if "z" in text or "t" in text else text
 
 
 def _reads(parse, text: str) -> bool:

@@ -19,6 +19,7 @@ from ..store import IngestResult, Store, StoreUnavailable
 from ..store.codec import utc_now
 from .contracts import analysis_contract
 from .definitions import learn_definitions
+from .history import judged_by_history, tool_history
 from .mappings import learn
 from .observed import Observer, with_drift
 from .rules import RULES
@@ -176,7 +177,7 @@ class _Batch:
     from the shapes its tool's traffic showed."""
 
     def __init__(self, store: Store, inputs: dict):
-        self.store, self.contracts, self.digests = store, {}, {}
+        self.store, self.contracts, self.digests, self.histories = store, {}, {}, {}
         self.results, self.groupings, self.left = [], {}, []
         self.dropped: dict = {}  # {key: argument pointers its analysis found in no request}, for inference
         self.observer = Observer(store, inputs)
@@ -189,6 +190,9 @@ class _Batch:
         if tool not in self.digests:  # the digest of the very contract the batch analysed with
             self.digests[tool] = contract_digest(self.contract(tool))
         analysis["contract_digest"] = digest = self.digests[tool]
+        if tool not in self.histories:
+            self.histories[tool] = tool_history(self.store, tool)
+        judged_by_history(analysis, call, self.histories[tool])
         self.dropped[key] = dropped_arguments(analysis)
         with_drift(analysis, self.observer.drift(key, call, analysis), self.contract(tool))
         self.results.append((*key, call["version"], analysis))

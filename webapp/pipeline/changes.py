@@ -8,8 +8,8 @@ from .rules import RULES
 def change_problem(store, number: int, change: dict, by: str, at: str | None = None) -> None:
     """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`.
 
-    A resolve "when the contract changes" records the digest of the contract the problem's tool is analysed
-    under now (its inferred pairs too), which later calls are compared with; a merge counts exposure again by
+    A resolve "when the contract changes" records the digest of the problem's tool's contract as declared
+    (what inference learnt left out), which later calls are compared with; a merge counts exposure again by
     the problem rules."""
     if (change.get("resolve") or {}).get("mode") == "contract_change":
         change = {**change, "contract_digest": analysis_digest(store, store.problem_tool(number))}

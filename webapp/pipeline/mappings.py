@@ -14,6 +14,7 @@ from ..inference.contract import declared_pairs
 from ..inference.decide import candidates, strongest
 from ..inference.epochs import folded, presence_of, release_state
 from ..inference.evidence import merge
+from ..inference.novel import earlier_fields
 from ..store.mappings import MAX_PAIRS_PER_TOOL
 
 
@@ -37,6 +38,7 @@ def learn(store, inputs: dict, dropped: dict | None = None) -> None:
         items.sort(key=lambda item: item[0])
         releases = release_state(store.release_state(tool), [when for when, *_ in items])
         known, presence = set(store.evidence(tool)), store.path_counts(tool)
+        earlier = earlier_fields(presence, store.release_state(tool))
         if releases.get("newest") != store.release_state(tool).get("newest"):
             presence = {k: folded(c) for k, c in presence.items()}
         per_call, paths = {}, {}
@@ -47,7 +49,11 @@ def learn(store, inputs: dict, dropped: dict | None = None) -> None:
             paths[key] = presence_of(arguments, request, newest, dropped.get(key, ()))
             merge(presence, paths[key])
         if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
-            update_inference(store, tool)
+            changed = update_inference(store, tool)
+            if not changed and earlier_fields(store.path_counts(tool), store.release_state(tool)) != earlier:
+                # what the earlier releases carried changed (a newer release came, or an older one's calls came
+                # late): the newest calls are judged against it again, so no verdict depends on arrival order
+                store.reanalyse_recent(tool)
 
 
 def request_leaves(snaps: dict, template=None) -> dict:

@@ -15,10 +15,11 @@ MAX_VALUE_CHARS = 200  # a value pair shows a value's start, not a megabyte
 
 
 def call_problems(tool: str | None, analysis: dict, docs: dict | None = None) -> dict[str, dict]:
-    """Return {fingerprint: {"descriptor", "severity", "occurrences", "pairs"}} for one call's analysis.
+    """Return {fingerprint: {"descriptor", "severity", "occurrences", "pairs", "older"}} for one call's analysis.
 
     Info findings open no problem; a schema violation at a path a finding already names is that
     finding's problem, not a second one. `docs` ({snapshot: payload}) tells arrays from objects in paths.
+    `older` holds the items' first-version fingerprints: a call re-analysed keeps a problem made under them.
     """
     out: dict[str, dict] = {}
     named: set[tuple[str, str]] = set()
@@ -29,12 +30,15 @@ def call_problems(tool: str | None, analysis: dict, docs: dict | None = None) ->
         for side in ("left", "right"):
             if finding.get(side):
                 named.add((finding[side]["snapshot"], finding[side].get("path")))
-        _add(out, descriptor, finding["severity"], int(finding.get("occurrences") or 1), _pairs(finding, docs or {}))
+        first = key(describe_finding(tool, finding), FIRST_VERSION)
+        occurrences = int(finding.get("occurrences") or 1)
+        _add(out, descriptor, first, finding["severity"], occurrences, _pairs(finding, docs or {}))
     for stage, checked in (analysis.get("validation") or {}).items():
         for error in checked.get("errors") or []:
             if error.get("keyword") == "invalid_json" or _explained(stage, error, named):
                 continue
-            _add(out, describe_violation(tool, stage, error, docs or {}), "error", 1, [])
+            first = key(describe_violation(tool, stage, error), FIRST_VERSION)
+            _add(out, describe_violation(tool, stage, error, docs or {}), first, "error", 1, [])
     return out
 
 
@@ -55,9 +59,13 @@ def _explained(stage: str, error: dict, named: set) -> bool:
     return False
 
 
-def _add(out: dict, descriptor: dict, severity: str, occurrences: int, pairs: list) -> None:
+def _add(out: dict, descriptor: dict, first: str, severity: str, occurrences: int, pairs: list) -> None:
     fingerprint = key(descriptor)
-    entry = out.setdefault(fingerprint, {"descriptor": descriptor, "severity": severity, "occurrences": 0, "pairs": {}})
+    entry = out.setdefault(
+        fingerprint, {"descriptor": descriptor, "severity": severity, "occurrences": 0, "pairs": {}, "older": []}
+    )
+    if first != fingerprint and first not in entry["older"]:
+        entry["older"].append(first)
     entry["severity"] = worst([entry["severity"], severity])
     entry["occurrences"] += occurrences
     for pair in pairs:
@@ -138,11 +146,30 @@ def _children(node, part: str) -> list:
 
 
 def contract_digest(contract: dict | None) -> str | None:
-    """Return a short digest of the contract an analysis used (None when the tool has none)."""
-    if not contract:
+    """Return a short digest of the contract an analysis used, as people declared it (None: none declared).
+
+    What inference added (pairs marked `inferred`, arguments in `consumed_inferred`) is left out: it grows
+    with the tool's traffic, and a problem resolved "when the contract changes" waits for a person's change,
+    not for the next pair learnt."""
+    body = _declared(contract or {})
+    if not body:
         return None
-    body = {k: v for k, v in contract.items() if k not in ("updated_at", "name")}
     return hashlib.sha256(jsontext.dumps(body, option=jsontext.OPT_SORT_KEYS)).hexdigest()[:12]
+
+
+def _declared(contract: dict) -> dict:
+    """Return the contract without its name, its time and what inference added to it (a list left empty
+    by that goes too, so a contract with nothing learnt keeps the digest it always had)."""
+    learnt = set(contract.get("consumed_inferred") or ())
+    body = {k: v for k, v in contract.items() if k not in ("updated_at", "name", "consumed_inferred")}
+    kept = {
+        "mapping": lambda m: not (isinstance(m, dict) and m.get("inferred")),
+        "consumed": lambda c: c not in learnt,
+    }
+    for part, keep in kept.items():
+        if isinstance(body.get(part), list) and not all(map(keep, body[part])):
+            body[part] = [item for item in body[part] if keep(item)] or None
+    return {k: v for k, v in body.items() if v is not None or k not in kept}
 
 
 def call_documents(call: dict, template: str | None = None) -> dict:

@@ -50,6 +50,11 @@ class AlertRules:
             for r in self.db.query(f"SELECT {RULE_COLUMNS}, {WAITING} AS waiting FROM alert_rules ORDER BY id")
         ]
 
+    def rules_page(self, after_id: int, limit: int) -> list[dict]:
+        """Return up to `limit` rules after the rule numbered `after_id`, in id order (by its primary key)."""
+        sql = f"SELECT {RULE_COLUMNS}, {WAITING} AS waiting FROM alert_rules WHERE id > ? ORDER BY id LIMIT ?"
+        return [as_rule(r) for r in self.db.query(sql, (after_id, limit))]
+
     def get_rule(self, rule_id: int) -> dict | None:
         row = self._one(f"SELECT {RULE_COLUMNS}, {WAITING} AS waiting FROM alert_rules WHERE id = ?", (rule_id,))
         return None if row is None else as_rule(row)

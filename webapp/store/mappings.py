@@ -48,7 +48,8 @@ class ToolMappings(InferenceState):
         """
         with self.write() as conn:
             self.take_turn(conn, f"evidence:{tool}")
-            fresh = [key for key in per_call if key in self._unobserved(conn, [key])]
+            unobserved = self._unobserved(conn, list(per_call))  # one query for the batch, not one a call
+            fresh = [key for key in per_call if key in unobserved]
             stored = {(a, r): loads(c) for a, r, c in conn.execute(SELECT_EVIDENCE, (tool,))}
             room, changed = cap - len(stored), set()
             if releases is not None:
@@ -117,6 +118,11 @@ class ToolMappings(InferenceState):
             if before[0] != pairs:  # the log tells pairs; the consumed arguments show on the tool's page
                 self._log_change(conn, tool, before[0], pairs, max(reanalysed or 0, 0))
         return True
+
+    def reanalyse_recent(self, tool: str, recent: int = REANALYSE_RECENT) -> int:
+        """Queue a tool's newest calls for analysis again (what its history says of them changed)."""
+        with self.write() as conn:
+            return max(conn.execute(INVALIDATE_RECENT, (tool, recent)).rowcount or 0, 0)
 
     def rejected_pairs(self, tool: str) -> set[tuple[str, str]]:
         """Return the pairs people rejected for a tool (kept out of inference)."""

@@ -6,6 +6,7 @@ presentation's, applied above the store (webapp/pipeline/problems.py)."""
 import time
 from dataclasses import replace
 
+from . import values
 from .alert_facts import line_facts
 from .clean_calls import CleanCalls
 from .codec import dumps, loads
@@ -60,28 +61,20 @@ class ProblemReads(CleanCalls):
         return row[0], row[1]
 
     def problem_facets(self) -> dict:
-        """Return the tools, kinds, sources and releases problems were seen with (the filters' choices).
+        """Return the kinds problems were seen with, and the tools, sources and releases seen most (the filters'
+        choices, SHOWN_VALUES of each: the rest are found by search).
 
         They change rarely and cost a walk of every problem, so a process reuses them for a few seconds."""
         cached = _FACETS.get(self.path)
         if cached and time.monotonic() - cached[0] < FACETS_SECONDS:
             return cached[1]
-        facets = {
-            name: [
-                r[0]
-                for r in self.db.execute(
-                    f"SELECT DISTINCT {name} FROM problems WHERE {name} IS NOT NULL AND merged_into IS NULL ORDER BY 1"
-                )
-            ]
-            for name in ("tool", "kind")
-        }
-        for dim in ("source", "release"):
-            facets[dim] = [
-                r[0]
-                for r in self.db.execute(
-                    "SELECT DISTINCT value FROM problem_splits WHERE dim = ? AND value != '' ORDER BY 1", (dim,)
-                )
-            ]
+        facets = values.problem_values(self)
+        facets["kind"] = [
+            r[0]
+            for r in self.db.execute(
+                "SELECT DISTINCT kind FROM problems WHERE kind IS NOT NULL AND merged_into IS NULL ORDER BY 1"
+            )
+        ]
         _FACETS[self.path] = (time.monotonic(), facets)
         return facets
 

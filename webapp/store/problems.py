@@ -240,6 +240,22 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids
     return problem_id
 
 
+def _kept(conn, entry: dict, old: dict, ids: dict) -> int | None:
+    """Return the problem an older fingerprint version of an entry names, when the call's last grouping put it
+    there: a re-analysis (a pair learnt, `tracediff reanalyze`) moves no call out of a problem made before the
+    current version; a call grouped for the first time goes to the current version's problem."""
+    if not old:
+        return None
+    for fingerprint in entry.get("older") or ():
+        if fingerprint not in ids:
+            row = conn.execute(PROBLEM_BY_FINGERPRINT, (fingerprint,)).fetchone()
+            # a miss is remembered too: a v1 fingerprint is never a key _problem_id reads
+            ids[fingerprint] = (row[1] or row[0]) if row is not None else None
+        if ids[fingerprint] in old:
+            return ids[fingerprint]
+    return None
+
+
 def _replace_parts(
     conn, call: dict, old: dict, problems: dict, now: str, events: list, ids: dict, rollups, fresh: dict, rules
 ) -> set[int]:
@@ -251,7 +267,7 @@ def _replace_parts(
     key = (call["trace_id"], call["call_id"])
     new: dict[int, dict] = {}
     for fingerprint, entry in problems.items():
-        pid = _problem_id(conn, fingerprint, entry, now, events, ids, call["ts"])
+        pid = _kept(conn, entry, old, ids) or _problem_id(conn, fingerprint, entry, now, events, ids, call["ts"])
         if pid in new:  # two fingerprints merged into one problem
             new[pid] = {
                 **entry,

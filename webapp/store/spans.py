@@ -4,15 +4,21 @@ An exporter that sends each span as it ends sends the HTTP client span before th
 that encloses it, so ingest stores it under call "" with its parent's span id in `meta`. A model span
 that announced tool calls may come in an earlier export than the HTTP spans of its turn: those join the
 latest announced call under the same parent within TURN_WINDOW, the first of the turn without a request.
+A tool span whose export held no HTTP span stands its result in for the response (ingest marks it
+`stands_in`); once an HTTP span of another export answers the call, that result is the call's result.
 """
 
 from datetime import datetime, timedelta
 
+from .codec import loads
+
 TURN_WINDOW = timedelta(minutes=15)  # a span joins its parent's call, or its turn's, only this close in time
 
-# SPAN_EVENTS, ADOPT_CHILDREN, FIND_PARENT, FIND_TURN, FIND_ANNOUNCED, TURN_ORPHANS and HAS_REQUEST are the
+# SPAN_EVENTS, ADOPT_CHILDREN, FIND_PARENT, FIND_TURN, FIND_ANNOUNCED, TURN_ORPHANS and TURN_SPANS are the
 # engine's statements (sqlite/sql.py, postgresql/sql.py); this one is the same on both.
 ADOPT_ONE = "UPDATE events SET call_id = ?, tool = coalesce(tool, ?) WHERE seq = ?"
+RESPONSES = "SELECT seq, meta FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'response'"
+AS_RESULT = "UPDATE events SET snapshot = 'result' WHERE seq = ?"
 
 
 def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
@@ -33,16 +39,35 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
         elif parent_id or turn_span:
             orphan = orphans.setdefault((trace_id, span_id), [parent_id, ts, [], turn_span, place])
             orphan[1], orphan[2] = min(orphan[1], ts), [*orphan[2], seq]
-    for (trace_id, _), (parent_id, ts, seqs, turn_span, place) in orphans.items():
+    for (trace_id, span_id), (parent_id, ts, seqs, turn_span, place) in orphans.items():
         found = (
             (parent_id and conn.execute(sql.FIND_PARENT, (trace_id, parent_id, *_around(ts))).fetchone())
             or (turn_span and announced_call(conn, sql, trace_id, turn_span, place))
-            or (parent_id and turn_call(conn, sql, trace_id, parent_id, ts))
+            or (parent_id and turn_call(conn, sql, (trace_id, span_id, parent_id, ts), touched))
         )
         if found:
             conn.executemany(ADOPT_ONE, [(found[0], found[1], seq) for seq in seqs])
             touched |= {(trace_id, found[0]), (trace_id, "")}
+    settle_stand_ins(conn, touched)
     return touched
+
+
+def settle_stand_ins(conn, calls) -> None:
+    """Make a tool span's stand-in response its call's result where an HTTP span of the call carried the response.
+
+    Only joined calls are read: a stand-in and an HTTP response from different exports meet in one call by a join."""
+    for trace_id, call_id in calls:
+        if not call_id:
+            continue
+        rows = conn.execute(RESPONSES, (trace_id, call_id)).fetchall()
+        stand_ins = [seq for seq, meta in rows if _stands_in(meta)]
+        if stand_ins and len(stand_ins) < len(rows):
+            conn.executemany(AS_RESULT, [(seq,) for seq in stand_ins])
+
+
+def _stands_in(meta) -> bool:
+    meta = loads(meta) if isinstance(meta, str) else meta
+    return type(meta) is dict and meta.get("stands_in") is True
 
 
 def announced_call(conn, sql, trace_id: str, model_span: str, place) -> tuple[str, str] | None:
@@ -65,8 +90,12 @@ def _adopt_turn(conn, sql, trace_id: str, model_span: str, call: tuple, index: i
     return len(seqs)
 
 
-def turn_call(conn, sql, trace_id: str, parent_id: str, ts: str) -> tuple[str, str] | None:
-    """Return (call id, tool) of the announced call an HTTP span under `parent_id`, sent at `ts`, belongs to."""
+def turn_call(conn, sql, orphan: tuple, touched: set) -> tuple[str, str] | None:
+    """Return (call id, tool) of the announced call an HTTP span (trace, span, parent, sent at) belongs to.
+
+    Several calls in one turn take its HTTP spans in the order they were sent, whatever order they arrive
+    in: a span sent before others already joined moves them one call on (their calls go into `touched`)."""
+    trace_id, span_id, parent_id, ts = orphan
     rows = conn.execute(sql.FIND_TURN, (trace_id, parent_id, _before(ts, TURN_WINDOW), ts)).fetchall()
     if not rows:
         return None
@@ -74,10 +103,20 @@ def turn_call(conn, sql, trace_id: str, parent_id: str, ts: str) -> tuple[str, s
     calls = sorted({(int(index), call_id, tool) for call_id, tool, span, index in rows if span == model_span})
     if len(calls) == 1:
         return calls[0][1:]
-    for _, call_id, tool in calls:  # several calls in one turn: their HTTP spans come in order
-        if conn.execute(sql.HAS_REQUEST, (trace_id, call_id)).fetchone() is None:
-            return call_id, tool
-    return None
+    sent: dict[str, list] = {span_id: [ts, None, []]}  # span -> [first ts, its call now, its seqs]
+    for _, call_id, _ in calls:
+        for seq, span, at in conn.execute(sql.TURN_SPANS, (trace_id, call_id, parent_id)).fetchall():
+            entry = sent.setdefault(span, [at, call_id, []])
+            entry[0], entry[2] = min(entry[0], at), [*entry[2], seq]
+    order = sorted(sent, key=lambda span: (sent[span][0], span))
+    if len(order) > len(calls):
+        return None  # more HTTP spans than calls: which one is whose cannot be told
+    for span, (_, call_id, tool) in zip(order, calls):
+        now, seqs = sent[span][1:]
+        if span != span_id and now != call_id:
+            conn.executemany(ADOPT_ONE, [(call_id, tool, seq) for seq in seqs])
+            touched |= {(trace_id, call_id), (trace_id, now)}
+    return calls[order.index(span_id)][1:]
 
 
 def _around(ts: str) -> tuple[str, str]:

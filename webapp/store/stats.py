@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from .filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery
 from .listing import distinct_sql
+from .values import recent_tools
 
 STRIP_HOURS = 168
 # Each count stops at COUNT_CAP + 1 rows ("10,000+"), so counting costs the same at any size.
@@ -60,8 +61,10 @@ def filter_counts(
     budget_s=None counts everything however long it takes (for a store where counts_are_cheap).
     """
     deadline = None if budget_s is None else time.monotonic() + budget_s
+    # the busiest tools, and the one filtered by: a crowd of tools is not counted one by one
+    tools = recent_tools(store)
     values = {
-        "tool": tool_names(store),
+        "tool": tools + [query.tool] if query.tool and query.tool not in tools else tools,
         "kind": kind_names(store),
         "severity": SEVERITIES,
         "status": STATUS_CLASSES,
@@ -77,6 +80,7 @@ def filter_counts(
 
 
 MAX_STRIP_HOURS = 24 * 14
+STRIP_TOOLS = 50  # rows a strip draws, the busiest tools' (a crowd of tools names how many more it has)
 
 
 def call_span(store, tool: str = "", problem: int | None = None) -> tuple[str | None, str | None]:
@@ -152,7 +156,13 @@ def hourly_strip(
         )
         for hour, cell in tools.get(tool, {}).items():
             cell["findings"] = min(cell["calls"], seen.get(hour, 0))
-    return {"hours": hour_list, "tools": tools}
+    busiest = sorted(tools, key=lambda name: (-sum(c["calls"] for c in tools[name].values()), name))
+    kept = set(busiest[:STRIP_TOOLS])
+    return {
+        "hours": hour_list,
+        "tools": {n: c for n, c in tools.items() if n in kept},
+        "more_tools": len(busiest) - len(kept),
+    }
 
 
 def _last_hour_before(until: str) -> datetime | None:

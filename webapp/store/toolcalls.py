@@ -2,15 +2,24 @@
 
 from collections import Counter
 
-from .codec import loads
+from .codec import dumps, loads
 from .hours import NO_TOOL
-from .releases import CALLS_BY_RELEASE
 
-TOTALS = """SELECT tool, sum(calls), sum(findings) FROM call_hours WHERE tool != ? GROUP BY tool"""
+TOTALS = """SELECT tool, sum(calls), sum(findings) FROM call_hours WHERE tool {in_json} GROUP BY tool"""
 # open: not resolved or archived (a regressed problem is open again); problems_by_tool finds each tool's
 OPEN_PROBLEMS = """SELECT tool, count(*) FROM problems WHERE merged_into IS NULL AND calls > 0
  AND state IN ('open', 'regressed') AND tool IS NOT NULL GROUP BY tool"""
 LAST_SEEN = "SELECT max(last_ts) FROM calls WHERE tool = ?"
+SHOWN_RELEASES = 10  # releases a tool's row names, the newest first seen first
+CONTRACT_NAMES_AFTER = "SELECT name FROM tools WHERE name > ? ORDER BY name LIMIT ?"
+CONTRACTS_IN = "SELECT name FROM tools WHERE name {in_json}"
+# a skip through trace_tools' index from `after`: one probe per tool, stopped by the limit
+CALLED_TOOLS_AFTER = """WITH RECURSIVE v(x) AS (SELECT min(tool) FROM trace_tools WHERE tool > ? UNION ALL
+ SELECT (SELECT min(tool) FROM trace_tools WHERE tool > v.x) FROM v WHERE v.x IS NOT NULL)
+ SELECT x FROM v WHERE x IS NOT NULL LIMIT ?"""
+RELEASES_OF_TOOLS = """SELECT release, tool, min(last_ts) FROM calls WHERE tool {in_json} AND release IS NOT NULL
+ GROUP BY release, tool"""
+EVERY = 2**62  # a LIMIT both engines read as "no limit"
 RECENT_ANALYSES = "SELECT analysis FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"
 WITH_RESULT = "SELECT count(*), count(result_seq) FROM calls WHERE tool = ?"
 WITH_KIND = "SELECT count(*) FROM calls WHERE tool = ? AND (',' || kinds || ',') LIKE ?"
@@ -18,16 +27,22 @@ RECENT = """SELECT trace_id, call_id, last_ts, worst, errors, warnings, infos, k
  FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"""
 
 
-def tool_summaries(store) -> list[dict]:
-    """Return every tool with a contract or calls: calls, calls with findings, last seen, contract or not, its open
-    problems and the releases its calls came from."""
+def tool_summaries(store, after: str | None = None, limit: int | None = None) -> tuple[list[dict], str | None]:
+    """Return a page of the tools with a contract or calls, in name order after `after` (every one when limit is
+    None): calls, calls with findings, last seen, contract or not, open problems and the newest SHOWN_RELEASES
+    releases its calls came from (`release_count` says how many); and the name to page on after, or None."""
     store.catch_up_for_read()
-    contracts = {t["name"] for t in store.list_tools()}
-    totals = {tool: (calls, findings) for tool, calls, findings in store.db.execute(TOTALS, (NO_TOOL,))}
+    names = tool_names_after(store, after or "", limit)
+    more = limit is not None and len(names) > limit
+    names = names[:limit] if limit is not None else names
+    in_names = CONTRACTS_IN.format(in_json=store.sql.IN_JSON_LIST)
+    contracts = {row[0] for row in store.db.execute(in_names, (dumps(names),))}
+    sums = store.db.execute(TOTALS.format(in_json=store.sql.IN_JSON_LIST), (dumps(names),))
+    totals = {tool: (calls, findings) for tool, calls, findings in sums}
     open_problems = dict(store.db.execute(OPEN_PROBLEMS).fetchall())
-    releases = releases_by_tool(store)
+    releases = releases_by_tool(store, names)
     out = []
-    for name in sorted(contracts | set(totals)):
+    for name in names:
         calls, findings = totals.get(name, (0, 0))
         last = store.db.execute(LAST_SEEN, (name,)).fetchone()[0] if calls else None
         out.append(
@@ -38,10 +53,21 @@ def tool_summaries(store) -> list[dict]:
                 "last_seen": last,
                 "contract": name in contracts,
                 "open_problems": int(open_problems.get(name, 0)),
-                "releases": releases.get(name, []),
+                "releases": releases.get(name, [])[:SHOWN_RELEASES],
+                "release_count": len(releases.get(name, [])),
             }
         )
-    return out
+    return out, (names[-1] if more else None)
+
+
+def tool_names_after(store, after: str, limit: int | None) -> list[str]:
+    """Return up to limit + 1 names of tools with a contract or calls after `after`, in name order (every one
+    when limit is None): the contracts' names and a skip through trace_tools' index from there, merged."""
+    wanted = EVERY if limit is None else limit + 1
+    named = [row[0] for row in store.db.execute(CONTRACT_NAMES_AFTER, (after, wanted))]
+    called = [row[0] for row in store.db.execute(CALLED_TOOLS_AFTER, (after, wanted))]
+    merged = sorted(set(named) | set(called) - {NO_TOOL})
+    return merged if limit is None else merged[: limit + 1]
 
 
 def way_back_counts(store, tool: str, kinds) -> dict:
@@ -53,10 +79,12 @@ def way_back_counts(store, tool: str, kinds) -> dict:
     return counts
 
 
-def releases_by_tool(store) -> dict[str, list[str]]:
-    """Return {tool: the releases its calls came from, newest first seen first} (calls_by_release alone)."""
+def releases_by_tool(store, tools: list[str]) -> dict[str, list[str]]:
+    """Return {tool: the releases its calls came from, newest first seen first} of these tools (calls_by_tool_time,
+    then each call's row)."""
     firsts: dict[str, dict[str, str]] = {}
-    for release, tool, _source, first, *_ in store.db.execute(CALLS_BY_RELEASE).fetchall():
+    sql = RELEASES_OF_TOOLS.format(in_json=store.sql.IN_JSON_LIST)
+    for release, tool, first in store.db.execute(sql, (dumps(tools),)).fetchall():
         seen = firsts.setdefault(tool, {})
         seen[release] = min(seen.get(release, first), first)
     return {tool: sorted(seen, key=lambda r: (seen[r], r), reverse=True) for tool, seen in firsts.items()}

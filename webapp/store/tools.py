@@ -56,6 +56,13 @@ class ToolContracts:
         rows = self.db.query("SELECT name, contract, updated_at FROM tools ORDER BY name")
         return [{"name": r["name"], **loads(r["contract"]), "updated_at": r["updated_at"]} for r in rows]
 
+    def tools_page(self, after: str, limit: int) -> list[dict]:
+        """Return up to `limit` contracts of tools named after `after`, in name order (by the table's key)."""
+        rows = self.db.query(
+            "SELECT name, contract, updated_at FROM tools WHERE name > ? ORDER BY name LIMIT ?", (after, limit)
+        )
+        return [{"name": r["name"], **loads(r["contract"]), "updated_at": r["updated_at"]} for r in rows]
+
     def delete_tool(self, name: str) -> bool:
         with self.write() as conn:
             deleted = conn.execute("DELETE FROM tools WHERE name = ?", (name,)).rowcount

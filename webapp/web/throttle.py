@@ -39,6 +39,8 @@ class FailureWindow:
         if self.limit <= 0:
             return 0.0
         with self.lock:
+            if client not in self.failures:  # most clients: remembered only once a token fails
+                return 0.0
             now = self.clock()
             times = self._recent(client, now)
             return 0.0 if len(times) < self.limit else times[-self.limit] + self.window_s - now

@@ -145,7 +145,9 @@ FIND_ANNOUNCED = """SELECT call_id, tool, meta::json->>'call_index', meta::json-
  AND meta::json->>'call_index' IS NOT NULL"""
 TURN_ORPHANS = """SELECT seq, meta::json->>'turn_position' FROM events
  WHERE trace_id = ? AND call_id = '' AND meta::json->>'turn_span_id' = ?"""
-HAS_REQUEST = "SELECT 1 FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'request' LIMIT 1"
+# the HTTP spans under one parent already joined to a call of a turn (spans.turn_call orders them)
+TURN_SPANS = """SELECT seq, meta::json->>'span_id', ts FROM events WHERE trace_id = ? AND call_id = ?
+ AND snapshot IN ('request', 'response') AND meta::json->>'parent_span_id' = ?"""
 DELETE_TRACE = (
     DELETE_TRACE_TOOLS,
     "DELETE FROM calls WHERE trace_id = ?",

@@ -41,7 +41,9 @@ FIND_ANNOUNCED = """SELECT call_id, tool, json_extract(meta, '$.call_index'), js
  AND json_extract(meta, '$.call_index') IS NOT NULL"""
 TURN_ORPHANS = """SELECT seq, json_extract(meta, '$.turn_position') FROM events
  WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.turn_span_id') = ?"""
-HAS_REQUEST = "SELECT 1 FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'request' LIMIT 1"
+# the HTTP spans under one parent already joined to a call of a turn (spans.turn_call orders them)
+TURN_SPANS = """SELECT seq, json_extract(meta, '$.span_id'), ts FROM events WHERE trace_id = ? AND call_id = ?
+ AND snapshot IN ('request', 'response') AND json_extract(meta, '$.parent_span_id') = ?"""
 INSERT_EVENT = """INSERT OR IGNORE INTO events
  (event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, meta, ts,
   received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""

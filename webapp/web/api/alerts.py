@@ -7,11 +7,12 @@ from ...alerts.secrets import keep_secrets, public, scrub
 from ...alerts.urls import UrlRefused, allow_list, check_url
 from ...alerts.wording import message_problem
 from ...common import jsontext
+from ...common.digits import is_digits
 from ...ops.sender import test_delivery
 from ...store.alert_rules import ABOUT
 from ..db import get_store
 from ..errors import ApiError
-from ..paging import next_cursor, page_args
+from ..paging import key_cursor, key_page_args, next_cursor, page_args
 
 bp = Blueprint("alerts_api", __name__)
 DELIVERIES_PAGE = 100
@@ -84,7 +85,20 @@ def _json_body():
 
 @bp.get("/api/v1/alerts")
 def api_list():
-    return jsonify(rules=[public(rule) for rule in get_store().list_rules()])
+    """List the rules in id order, `limit` (50 by default) a page, with the cursor of the next (null on the last)."""
+    rules, cursor = rules_page(request.args, strict=True)
+    return jsonify(rules=[public(rule) for rule in rules], next_cursor=cursor)
+
+
+def rules_page(args, strict: bool) -> tuple[list[dict], str | None]:
+    """Return a page of rules after the args' cursor and the cursor of the next page, or None."""
+    limit, after = key_page_args(args, 1, strict=strict)
+    if after and not is_digits(after[0]):
+        if strict:
+            raise ApiError(400, "bad_cursor", "cursor is not a next_cursor this server gave out")
+        after = None
+    rules = get_store().rules_page(int(after[0]) if after else 0, limit + 1)
+    return rules[:limit], key_cursor((str(rules[limit - 1]["id"]),)) if len(rules) > limit else None
 
 
 @bp.delete("/api/v1/alerts/<int:rule_id>")

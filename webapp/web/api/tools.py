@@ -19,6 +19,7 @@ from ...pipeline.contracts import replace_contract, save_contracts
 from ..bodies import whole_body
 from ..db import get_store
 from ..errors import ApiError
+from ..paging import key_cursor, key_page_args
 from ..security import admin_only
 
 bp = Blueprint("tools_api", __name__)
@@ -26,7 +27,11 @@ bp = Blueprint("tools_api", __name__)
 
 @bp.get("/api/v1/tools")
 def list_tools():
-    return jsonify(tools=get_store().list_tools())
+    """List the contracts in name order, `limit` (50 by default) a page, with the next page's cursor (or null)."""
+    limit, after = key_page_args(request.args, 1)
+    found = get_store().tools_page(after[0] if after else "", limit + 1)
+    last = key_cursor((found[limit - 1]["name"],)) if len(found) > limit else None
+    return jsonify(tools=found[:limit], next_cursor=last)
 
 
 @bp.get("/api/v1/tools/<tool:name>")

@@ -4,7 +4,8 @@ from flask import Blueprint, current_app, jsonify
 
 from ...config import token_set
 from ...ops import gauges
-from ...store import Store, StoreUnavailable, faults
+from ...store import Store, StoreUnavailable, faults, values
+from ..render.crowds import crowd_warnings
 from . import checks
 
 bp = Blueprint("health", __name__)
@@ -56,17 +57,21 @@ def database_state(config) -> tuple[bool, str]:
 def ready():
     """Say whether this server can do its job: 200, or 503 in the error shape with what failed."""
     found = run_checks(current_app)
+    # what looks misconfigured is said, never a reason to take the node out of the load balancer
+    warnings = found.pop("warnings")
     failed = [f"{name}: {check['detail']}" for name, check in found.items() if not check["ok"]]
     if not failed:
-        return jsonify(status="ready", checks=found)
+        return jsonify(status="ready", checks=found, warnings=warnings)
     # the one error shape, with every check beside it
     error = {"code": "not_ready", "message": "; ".join(failed), "retryable": True}
-    return jsonify(error=error, checks=found), 503, {"Retry-After": str(current_app.config["RETRY_AFTER"])}
+    headers = {"Retry-After": str(current_app.config["RETRY_AFTER"])}
+    return jsonify(error=error, checks=found, warnings=warnings), 503, headers
 
 
 def run_checks(app) -> dict:
-    """Run every readiness check; return {name: {"ok", "detail"}}."""
+    """Run every readiness check; return {name: {"ok", "detail"}}, and under "warnings" what looks misconfigured."""
     config = app.config
+    warnings = []
     found = {
         "templates": checks.templates(app.template_folder),
         "static": checks.static(app.template_folder, app.static_folder),
@@ -82,8 +87,9 @@ def run_checks(app) -> dict:
         try:
             found["database"] = checks.database(store)
             found["analyser"] = checks.analyser(store, config["ANALYZER"], config["READY_MAX_LAG"])
+            warnings = crowd_warnings(values.crowds(store, config["CROWD_THRESHOLD"]))
         except StoreUnavailable as error:
             found["analyser"] = (False, f"cannot read the backlog: {error}")
         finally:
             store.close()
-    return {name: {"ok": ok, "detail": detail} for name, (ok, detail) in found.items()}
+    return {name: {"ok": ok, "detail": detail} for name, (ok, detail) in found.items()} | {"warnings": warnings}

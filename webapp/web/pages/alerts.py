@@ -5,7 +5,7 @@ from flask import Blueprint, redirect, request, url_for
 from ...alerts.secrets import public
 from ...common.resources import doc_page
 from ...ops.sender import describe
-from ..api.alerts import create_rule, edit_rule, named, rule_or_404, send_test
+from ..api.alerts import create_rule, edit_rule, named, rule_or_404, rules_page, send_test
 from ..db import get_store
 from ..errors import ApiError
 from ..render.pages import page_or_fragment
@@ -27,12 +27,14 @@ def _log(store, rule: dict) -> list[dict]:
 
 def _settings(created=None, error=None, tested=None, changed=None):
     store = get_store()
-    rules = [{**public(rule), "deliveries": _log(store, rule)} for rule in store.list_rules()]
+    found, cursor = rules_page(request.args, strict=False)
+    rules = [{**public(rule), "deliveries": _log(store, rule)} for rule in found]
     can_change = may_change_contracts()  # the token that changes contracts manages rules too
     return page_or_fragment(
         "alerts.html",
         "partials/alert_rules.html",
         rules=rules,
+        next_url=url_for(".settings_page", cursor=cursor) if cursor else None,
         created=created,
         error=error,
         tested=tested,

@@ -1,8 +1,8 @@
 """The /releases page and its JSON twin: each release with its calls and problems, and a comparison."""
 
-from flask import Blueprint, abort, jsonify, request
+from flask import Blueprint, abort, jsonify, request, url_for
 
-from ...pipeline.releases import list_releases
+from ...store import values
 from ..api.releases import Refused, releases_data
 from ..db import get_store
 from ..errors import ApiError
@@ -13,17 +13,16 @@ bp = Blueprint("releases", __name__)
 
 def _page_data() -> dict:
     try:
-        data = releases_data(request.args)
+        data = releases_data(request.args, strict=False)
     except Refused as refused:
         abort(refused.args[0], description=refused.args[2])
-    everything = list_releases(get_store()) if request.args.get("release") else data["releases"]
-    order = [entry["release"] for entry in everything]  # newest first: the one after a release is its successor
-    previous = {name: order[i + 1] for i, name in enumerate(order[:-1])}
+    asked = {name: (request.args.get(name) or "").strip() for name in ("release", "compare")}
+    cursor, kept = data["next_cursor"], {name: value for name, value in asked.items() if value}
     return {
         **data,
-        "all_releases": order,
-        "previous": previous,
-        "asked": {name: (request.args.get(name) or "").strip() for name in ("release", "compare")},
+        "top_releases": values.recent_releases(get_store()),
+        "asked": asked,
+        "next_url": url_for(".page", **kept, limit=request.args.get("limit"), cursor=cursor) if cursor else None,
     }
 
 

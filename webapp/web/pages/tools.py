@@ -11,6 +11,7 @@ from ...store import stats
 from ...store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates, way_back_counts
 from ..db import get_store
 from ..filters import ListQuery
+from ..paging import NAMED_PAGE, key_cursor, key_page_args
 from ..render import charts
 from ..render.pages import page_or_fragment
 from ..security import may_change_contracts
@@ -25,9 +26,17 @@ WAY_BACK_KINDS = ("error_hidden", "error_invented", "result_large")  # what the 
 
 @bp.get("/tools")
 def tools():
-    """List every tool with a contract or calls: calls, calls with findings, last seen, open problems, releases,
-    and each tool's hourly strip over the window that fits its calls."""
-    return render_template("tools.html", tools=tool_summaries(get_store()), query=ListQuery(), **_strip_context())
+    """List the tools with a contract or calls, 50 a page by name: calls, calls with findings, last seen, open
+    problems, releases, and the busiest tools' hourly strips over the window that fits their calls."""
+    limit, after = key_page_args(request.args, 1, strict=False)
+    found, last = tool_summaries(get_store(), after[0] if after else None, limit)
+    next_url = url_for(".tools", limit=_limit_arg(limit), cursor=key_cursor((last,))) if last else None
+    return render_template("tools.html", tools=found, next_url=next_url, query=ListQuery(), **_strip_context())
+
+
+def _limit_arg(limit: int) -> int | None:
+    """Return the limit as a link keeps it: None for the default."""
+    return None if limit == NAMED_PAGE else limit
 
 
 def _strip_context(tool: str = "") -> dict:
@@ -38,6 +47,7 @@ def _strip_context(tool: str = "") -> dict:
         "strip_rows": charts.strip_rows(strip, list_url=url_for("views.index")),
         "strip_width": charts.strip_width(strip),
         "strip_hours": strip["hours"],
+        "strip_more": strip.get("more_tools", 0),
         "window": window,
         "window_links": [],  # these pages take no range: the trace list's quick links set one
     }
@@ -45,8 +55,10 @@ def _strip_context(tool: str = "") -> dict:
 
 @bp.get("/tools.json")
 def tools_json():
-    """Return the tool list as JSON."""
-    return jsonify(tools=tool_summaries(get_store()))
+    """Return a page of the tool list as JSON, with the cursor of the next page (null on the last)."""
+    limit, after = key_page_args(request.args, 1)
+    found, last = tool_summaries(get_store(), after[0] if after else None, limit)
+    return jsonify(tools=found, next_cursor=key_cursor((last,)) if last else None)
 
 
 def _tool_or_404(name: str) -> None:

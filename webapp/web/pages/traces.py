@@ -8,7 +8,7 @@ from ...common.pointers import MISSING, resolve
 from ...common.stages import shown
 from ...problems.grouping import link_problems
 from ...reports import exports
-from ...store import stats
+from ...store import stats, values
 from ...store.codec import paused_collector
 from ...store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES
 from ...store.listing import SEARCH_CAP
@@ -92,6 +92,7 @@ def _counts_context(query: ListQuery, wanted: bool) -> dict:
             strip_rows=charts.strip_rows(strip, filters, url_for("views.index")),
             strip_width=charts.strip_width(strip),
             strip_hours=strip["hours"],
+            strip_more=strip.get("more_tools", 0),
             counts_incomplete=any(c is None for values in counts.values() for c in values.values()),
         )
     return context
@@ -124,7 +125,7 @@ def index():
         "partials/list.html",
         **context,
         **_counts_context(context["query"], part),
-        tool_names=stats.tool_names(store),
+        tool_names=values.recent_tools(store),
         kind_names=stats.kind_names(store),
         severities=SEVERITIES,
         status_classes=STATUS_CLASSES,

@@ -1,0 +1,103 @@
+"""Where the background analyser's time goes: projection and analysis of a bulk load, in one process.
+
+python bench/analyser_profile.py [--calls N]        # CPU per call of projection and analysis
+py-spy record -r 200 --format raw -o prof.folded -- python bench/analyser_profile.py
+python bench/analyser_profile.py --shares prof.folded   # each step's share of the sampled time
+
+The calls (bench/events.py, findOrders with its contract) are ingested through the app with the analyser off;
+then the store projects them and the pipeline analyses them in batches of 100, as the analyser thread does.
+"""
+
+import argparse
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from common import ROOT  # noqa: F401  (puts the checkout on sys.path)
+from events import batch_body, contract
+
+# step: the frames (py-spy "function (file" prefixes) whose samples it counts, inclusive of what they call
+STEPS = {
+    "projection (events folded into calls, traces, FTS)": ["project (webapp/store/"],
+    "claim": ["claim_pending ("],
+    "read the calls' snapshots (SQL, JSON parse)": ["calls_inputs ("],
+    "analyze_call": ["analyze_call ("],
+    "  parse (request and wire reading)": ["read_request ("],
+    "  validate (schemas)": ["_validation ("],
+    "  pair (pair_arguments)": ["pair_arguments ("],
+    "  rules (_comparisons, pairing included)": ["_comparisons ("],
+    "  alignment": ["_alignment ("],
+    "observed shapes: drift and learning": ["drift (webapp/pipeline/observed"],
+    "  facts_of": ["facts_of ("],
+    "problems grouping (call_documents, call_problems)": ["call_problems (", "call_documents ("],
+    "inference: learning mappings": ["learn (webapp/pipeline/mappings"],
+    "saving (save_analyses)": ["save_analyses ("],
+    "  apply_groupings": ["apply_groupings ("],
+}
+ROOTS = ("analyze_pending (", "project_all (")
+
+
+def ingest(calls: int):
+    """Return a store holding `calls` findOrders calls, none projected or analysed yet."""
+    from webapp import create_app
+    from webapp.store import Store
+
+    db = Path(tempfile.mkdtemp(prefix="tracediff-profile-")) / "profile.db"
+    app = create_app({"DATABASE": str(db), "TESTING": True, "ANALYZER": "off"})
+    client = app.test_client()
+    client.put("/api/v1/tools/findOrders", json=contract())
+    done = 0
+    while done < calls:
+        body, count = batch_body("p", done, 99)
+        client.post("/api/v1/ingest", data=body, headers={"content-type": "application/x-ndjson"})
+        done += count
+    return Store.from_settings(app.config), done
+
+
+def measure(calls: int) -> None:
+    """Print the CPU per call of projecting and of analysing a bulk load."""
+    from webapp.pipeline import analyze_pending
+
+    store, calls = ingest(calls)
+    began = time.process_time()
+    store.project_all()
+    projected = time.process_time()
+    analysed = 0
+    while count := analyze_pending(store, 100):
+        analysed += count
+    ended = time.process_time()
+    print(f"projection: {(projected - began) / calls * 1e6:.0f} us of CPU a call ({calls} calls)")
+    print(f"analysis: {(ended - projected) / analysed * 1e6:.0f} us of CPU a call ({analysed} analyses)")
+
+
+def shares(folded: Path) -> None:
+    """Print each step's share of the samples under projection and analysis in py-spy's raw output."""
+    total, steps = 0, Counter()
+    for line in folded.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not any(root in stack for root in ROOTS):
+            continue
+        total += int(count)
+        for step, frames in STEPS.items():
+            if any(frame in stack for frame in frames):
+                steps[step] += int(count)
+    print(f"{total} samples in projection and analysis")
+    for step in STEPS:
+        print(f"{step:55s} {100 * steps[step] / max(total, 1):5.1f}%")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=3000, help="calls to ingest and analyse [default 3000]")
+    parser.add_argument("--shares", type=Path, metavar="FOLDED", help="summarise py-spy raw output instead")
+    args = parser.parse_args()
+    if args.shares:
+        shares(args.shares)
+    else:
+        measure(args.calls)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""What a tool's earlier releases say about a call of its newest one, applied to the call's analysis."""
+
+from ..analysis import sort_findings, worst
+from ..inference.novel import earlier_fields, flag_new_fields
+from ..store.inference_state import MAX_PATHS_PER_TOOL
+
+
+def tool_history(store, tool: str | None) -> tuple:
+    """Return (newest release, request paths its earlier releases carried or None) of a tool."""
+    if not tool:
+        return None, None
+    releases, presence = store.release_state(tool), store.path_counts(tool)
+    if len(presence) >= MAX_PATHS_PER_TOOL:
+        return releases.get("newest"), None  # paths past the cap were never counted: no verdict from them
+    return releases.get("newest"), earlier_fields(presence, releases)
+
+
+def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
+    """Raise the fields a call of the newest release adds that no earlier release sent; keep the analysis'
+    order, places, summary and worst severity right."""
+    findings = analysis.get("findings") or []
+    raised = flag_new_fields(findings, release_of(call), *history)
+    if not raised:
+        return analysis
+    places = analysis.get("places") or {}
+    index = {id(f): str(i) for i, f in enumerate(findings)}
+    ordered = sort_findings(findings)
+    analysis["findings"] = ordered
+    if places:
+        analysis["places"] = {str(i): places[index[id(f)]] for i, f in enumerate(ordered) if index[id(f)] in places}
+    summary = analysis.setdefault("summary", {})
+    summary["info"] = max(summary.get("info", 0) - len(raised), 0)
+    summary["warning"] = summary.get("warning", 0) + len(raised)
+    analysis["worst"] = worst([analysis.get("worst"), "warning"])
+    return analysis
+
+
+def release_of(call: dict) -> str | None:
+    """Return the release a call's snapshots name (its request's or its arguments' first)."""
+    snaps = call["snapshots"]
+    mine = [s for s in (snaps.get("request"), snaps.get("arguments")) if s]
+    return next((s.get("release") for s in mine if s.get("release")), None)
