@@ -27,7 +27,7 @@ SCRIPTS = (
     "wide",
     "lint",
     "redos",
-    "mcp",
+    "mcp_tools",
     "crowds",
 )
 
@@ -56,17 +56,16 @@ def test_each_benchmark_runs_quick_prints_its_ratios_and_writes_its_figures(name
     ratios = [line for line in output.splitlines() if line.startswith("RATIO ")]
     assert ratios, output[-3000:]
     # no timing threshold (the machine may be loaded), but every ratio a real division of two real
-    # figures
+    # figures (a figure that is a difference of two timings, grouping's CPU per new call, may read
+    # <= 0 on a quick run)
     for line in ratios:
         ratio = float(line.split(": ", 1)[1].split()[0])
-        assert " (target " in line and math.isfinite(ratio) and ratio > 0, line
+        assert " (target " in line and math.isfinite(ratio), line
     divided = [(line, FIGURES.search(line)) for line in ratios if FIGURES.search(line)]
     assert divided, f"{name} prints no ratio with its measured and baseline figures: {ratios}"
     for line, found in divided:
         measured, baseline = float(found["measured"]), float(found["baseline"])
-        assert (
-            measured > 0 and baseline > 0 and math.isfinite(measured) and math.isfinite(baseline)
-        ), line
+        assert baseline > 0 and math.isfinite(measured) and math.isfinite(baseline), line
         ratio = float(line.split(": ", 1)[1].split()[0])
         assert ratio == pytest.approx(measured / baseline, rel=0.05, abs=0.01), line
     # the figures as JSON for the plots

@@ -195,7 +195,10 @@ def test_a_decompression_bomb_answers_413(tmp_path):
 def test_otlp_json_with_a_bad_span_answers_partial_success_as_json(client):
     meta, body = load(SHIPPERS / "otelcol-json.json")
     doc = orjson.loads(body)
-    doc["resourceSpans"][0]["scopeSpans"][0]["spans"][1]["parentSpanId"] = ""
+    orphan = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][1]
+    # an HTTP span with no parent, outside every tool span's time: no call can own it (inside one's
+    # time, it would join that tool span, as LangGraph's context-less spans do)
+    orphan.update(parentSpanId="", startTimeUnixNano="1000", endTimeUnixNano="2000")
     doc["resourceSpans"][0]["scopeSpans"][0]["spans"].append(
         {
             **doc["resourceSpans"][0]["scopeSpans"][0]["spans"][0],

@@ -162,7 +162,8 @@ def test_mcp_checks_host_and_origin_and_answers_post_only(server):
 
 
 def test_mcp_help_starts_without_the_sdk_http_clients_or_flask():
-    """`tracediff mcp --help` stays fast by importing nothing heavy (the figures: bench/mcp.py)."""
+    """`tracediff mcp --help` stays fast by importing nothing heavy (the figures:
+    bench/mcp_tools.py)."""
     import subprocess
     import sys
 

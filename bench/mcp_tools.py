@@ -10,7 +10,7 @@ transports, each beside a baseline run the same way in the same run.
 - the two sources the tools read through, in this process: the app called in-process (how /mcp
   reads) against the JSON API over loopback HTTP (how `tracediff mcp` reads), for the same trace.
 
-    python bench/mcp.py [--quick] [--runs N]
+    python bench/mcp_tools.py [--quick] [--runs N]
 """
 
 import argparse
@@ -20,16 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-# This file is named as the MCP SDK is, and its folder comes first on the path: import the SDK
-# before anything else (the folder set aside meanwhile), so that `mcp` names the SDK in this
-# process.
-HERE = str(Path(__file__).resolve().parent)
-sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != Path(HERE)]
-import mcp.client.streamable_http  # noqa: E402,F401
-from mcp import Client  # noqa: E402,F401
-
-sys.path.insert(0, HERE)
-import anyio  # noqa: E402
+import anyio
 import httpx  # noqa: E402
 from cli import timed  # noqa: E402
 from common import ROOT, ratio_line, tracediff_server, write_figures  # noqa: E402
@@ -207,7 +198,7 @@ def main() -> None:
         "get_trace": {name: clocked(samples) for name, samples in reads.items()},
         "sources": {name: clocked(samples) for name, samples in read_by.items()},
     }
-    print(f"figures written to {write_figures('mcp', figures, options.quick)}")
+    print(f"figures written to {write_figures('mcp_tools', figures, options.quick)}")
 
 
 def report(starts: dict, reads: dict, read_by: dict, size: int) -> None:
