@@ -28,23 +28,14 @@ def hostile_events(big: str = "") -> list[dict]:
     }
     if big:
         payload["big"] = big
-    common = {
-        "trace_id": HOSTILE_TRACE,
-        "call_id": f"call{SCRIPT}",
-        "tool": f"tool{IMG}",
-        "source": CLOSE,
-    }
+    common = {"trace_id": HOSTILE_TRACE, "call_id": f"call{SCRIPT}", "tool": f"tool{IMG}", "source": CLOSE}
     return [
         {**common, "snapshot": "arguments", "payload": payload},
         {
             **common,
             "snapshot": "request",
             "payload": {**payload, "title": 5},
-            "http": {
-                "method": "POST",
-                "url": f"https://api.example.com/{SCRIPT}",
-                "headers": {CLOSE: IMG},
-            },
+            "http": {"method": "POST", "url": f"https://api.example.com/{SCRIPT}", "headers": {CLOSE: IMG}},
         },
         {
             **common,
@@ -81,9 +72,7 @@ def assert_inert(html: str):
     assert found.handlers == []
     assert "img" not in found.tags
     for script in found.scripts:
-        assert (script.get("src") or "").startswith("/static/") or script.get(
-            "type"
-        ) == "application/json"
+        assert (script.get("src") or "").startswith("/static/") or script.get("type") == "application/json"
     for raw in (SCRIPT, IMG, "<script>alert(2)", 'onmouseover="alert(3)"'):
         assert raw not in html
 
@@ -101,8 +90,7 @@ def test_the_trace_page_renders_scripts_and_handlers_as_text(hostile_client):
     html = response.get_data(as_text=True)
     assert_inert(html)
     assert "&lt;script&gt;alert(" in html
-    # shown, as text
-    assert "onerror=" in html.replace("&#34;", '"').replace("&quot;", '"')
+    assert "onerror=" in html.replace("&#34;", '"').replace("&quot;", '"')  # shown, as text
 
 
 def test_the_trace_list_renders_hostile_tools_and_sources_as_text(hostile_client):

@@ -1,5 +1,4 @@
-"""docs/instrumenting.md shows the recipes exactly as the tests run them, and the README leads to
-it."""
+"""docs/instrumenting.md shows the recipes exactly as the tests run them, and the README leads to it."""
 
 import re
 from pathlib import Path

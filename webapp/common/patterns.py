@@ -91,8 +91,7 @@ def search(pattern: str, text: str) -> bool | None:
         return None
     try:
         return program.search(text) is not None
-    # a lone surrogate, as JSON may hold: RE2 reads Python's bytes
-    except UnicodeEncodeError:
+    except UnicodeEncodeError:  # a lone surrogate, as JSON may hold: RE2 reads Python's bytes
         return program.search(text.encode("utf-8", "surrogatepass")) is not None
 
 

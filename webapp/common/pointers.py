@@ -18,8 +18,7 @@ def unescape(token: str) -> str:
 
 def child(pointer: str, token) -> str:
     """Return the pointer to a child key or index of the node at `pointer`."""
-    # the hot case in big arrays: an index needs no escaping
-    if type(token) is int:
+    if type(token) is int:  # the hot case in big arrays: an index needs no escaping
         return f"{pointer}/{token}"
     return pointer + "/" + escape(token)
 

@@ -1,7 +1,6 @@
 """Small words of the messages people read: the article before a word."""
 
-# a uuid, a uri: a vowel letter, a consonant sound
-_SOUNDED_AS_YOU = ("uu", "uri", "url", "uni", "us", "eu", "one")
+_SOUNDED_AS_YOU = ("uu", "uri", "url", "uni", "us", "eu", "one")  # a uuid, a uri: a vowel letter, a consonant sound
 
 
 def with_article(word: str) -> str:

@@ -1,5 +1,4 @@
-"""Tool definitions in the formats LLM providers and MCP use: schemas, descriptions, server
-tools."""
+"""Tool definitions in the formats LLM providers and MCP use: schemas, descriptions, server tools."""
 
 from ..common.pointers import child
 from .inline import from_30
@@ -19,8 +18,8 @@ JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null
 
 
 def tools_from_definitions(obj) -> dict[str, dict]:
-    """Return {tool name: {"arguments_schema": schema}} from Anthropic, OpenAI, MCP or Gemini
-    definitions (and an MCP tool's outputSchema as its result_schema)."""
+    """Return {tool name: {"arguments_schema": schema}} from Anthropic, OpenAI, MCP or Gemini definitions
+    (and an MCP tool's outputSchema as its result_schema)."""
     tools: dict[str, dict] = {}
     for name, schema, _ in _walk(obj):
         if name in tools:
@@ -28,8 +27,7 @@ def tools_from_definitions(obj) -> dict[str, dict]:
         tools[name] = {"arguments_schema": schema}
     for name, output in _output_schemas(obj):
         if name in tools:
-            # MCP outputSchema: what structuredContent must match
-            tools[name]["result_schema"] = output
+            tools[name]["result_schema"] = output  # MCP outputSchema: what structuredContent must match
     if not tools:
         raise ValueError("no tool definitions found")
     return tools
@@ -50,9 +48,8 @@ def _output_schemas(obj):
 
 
 def schema_pointers(document) -> dict[str, str]:
-    """Return {tool name: JSON Pointer of its arguments schema in the document}
-    (`/0/function/parameters`, `/tools/2/inputSchema`), server tools passed over; {} for a document
-    tools_from_definitions cannot read."""
+    """Return {tool name: JSON Pointer of its arguments schema in the document} (`/0/function/parameters`,
+    `/tools/2/inputSchema`), server tools passed over; {} for a document tools_from_definitions cannot read."""
     try:
         return {name: where for name, _, where in _walk(document, "", True)}
     except ValueError:
@@ -60,8 +57,7 @@ def schema_pointers(document) -> dict[str, str]:
 
 
 def _walk(obj, at: str = "", servers: bool = False):
-    """Yield (name, arguments schema, its pointer) of each definition; with `servers`, pass over
-    server tools."""
+    """Yield (name, arguments schema, its pointer) of each definition; with `servers`, pass over server tools."""
     if isinstance(obj, list):
         for i, item in enumerate(obj):
             if servers and _is_server_tool(item):
@@ -72,18 +68,13 @@ def _walk(obj, at: str = "", servers: bool = False):
                 raise ValueError(f"item {i}: {exc}") from None
         return
     if not isinstance(obj, dict):
-        raise ValueError(
-            f"expected a tool definition object or a list of them, got {type(obj).__name__}"
-        )
+        raise ValueError(f"expected a tool definition object or a list of them, got {type(obj).__name__}")
     if isinstance(obj.get("result"), dict) and "tools" in obj["result"]:
-        # JSON-RPC response to MCP tools/list
-        yield from _walk(obj["result"]["tools"], f"{at}/result/tools", servers)
+        yield from _walk(obj["result"]["tools"], f"{at}/result/tools", servers)  # JSON-RPC response to MCP tools/list
     elif isinstance(obj.get("tools"), list):
-        # MCP tools/list result, or a request's tools
-        yield from _walk(obj["tools"], f"{at}/tools", servers)
+        yield from _walk(obj["tools"], f"{at}/tools", servers)  # MCP tools/list result, or a request's tools
     elif isinstance(obj.get("functionDeclarations"), list):
-        # Gemini Tool
-        yield from _walk(obj["functionDeclarations"], f"{at}/functionDeclarations", servers)
+        yield from _walk(obj["functionDeclarations"], f"{at}/functionDeclarations", servers)  # Gemini Tool
     elif isinstance(obj.get("function_declarations"), list):
         yield from _walk(obj["function_declarations"], f"{at}/function_declarations", servers)
     elif obj.get("type") == "function" and isinstance(obj.get("function"), dict):
@@ -123,8 +114,7 @@ def _one(obj: dict, key, label: str, at: str):
 
 
 def _gemini_types(schema):
-    """Lower-case Gemini's OBJECT/STRING types and translate its `nullable`, leaving JSON Schema as
-    is."""
+    """Lower-case Gemini's OBJECT/STRING types and translate its `nullable`, leaving JSON Schema as is."""
     if isinstance(schema, list):
         return [_gemini_types(x) for x in schema]
     if not isinstance(schema, dict):
@@ -198,7 +188,5 @@ def descriptions(document) -> dict[str, str]:
     return {
         d["name"]: d["description"]
         for d in _definitions(document)
-        if isinstance(d.get("name"), str)
-        and isinstance(d.get("description"), str)
-        and d["description"]
+        if isinstance(d.get("name"), str) and isinstance(d.get("description"), str) and d["description"]
     }

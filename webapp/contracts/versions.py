@@ -1,5 +1,4 @@
-"""A stored contract's version, as `ETag` and `If-Match` name it: a change made from an old read is
-refused.
+"""A stored contract's version, as `ETag` and `If-Match` name it: a change made from an old read is refused.
 
 Confirm, reject, adopt and import read and write a contract as its one writer, so they need no
 version; a `PUT` replaces the whole contract, and one that names the version it was based on is
@@ -10,8 +9,7 @@ import hashlib
 from ..common import jsontext
 from .errors import ContractError
 
-# the version of a tool with no contract yet
-NONE = "none"
+NONE = "none"  # the version of a tool with no contract yet
 
 
 class StaleContract(ContractError):
@@ -28,8 +26,7 @@ class StaleContract(ContractError):
 
 
 def contract_version(stored: dict | None) -> str:
-    """Return the version of a stored contract (as get_tool returns it, its `updated_at`
-    included)."""
+    """Return the version of a stored contract (as get_tool returns it, its `updated_at` included)."""
     if stored is None:
         return NONE
     text = jsontext.dumps(stored, option=jsontext.OPT_SORT_KEYS)

@@ -1,11 +1,9 @@
-"""A JSON array body split item by item as it is decompressed, so only one item's parsed value is
-held.
+"""A JSON array body split item by item as it is decompressed, so only one item's parsed value is held.
 
 Vector, Fluent Bit and Logstash send arrays; parsed whole, 63 MiB of one took a worker to 672 MiB.
-Each item is parsed by orjson on a window of the text, which says where the item ends by refusing
-what follows it; what that cannot settle (an item cut at the end of what has arrived, broken, too
-deep, not UTF-8) goes to the standard library's scanner, tried again once more of the body has
-arrived.
+Each item is parsed by orjson on a window of the text, which says where the item ends by refusing what
+follows it; what that cannot settle (an item cut at the end of what has arrived, broken, too deep, not
+UTF-8) goes to the standard library's scanner, tried again once more of the body has arrived.
 """
 
 from __future__ import annotations
@@ -24,8 +22,7 @@ from .records import Record, check_depth, lone_surrogate_error
 
 _WS = re.compile(r"[ \t\r\n]*")
 _SCALAR = re.compile(r'"(?:[^"\\]|\\.)*"|[^,\]\s]+', re.S)
-# bytes that are not UTF-8, kept by surrogateescape
-_NOT_UTF8 = re.compile("[\udc80-\udcff]")
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8, kept by surrogateescape
 _DROP_AFTER = 1 << 20
 _WINDOW = 1 << 16
 
@@ -41,8 +38,7 @@ class _Text:
         self.pieces, self.text, self.ended = pieces, self.decoder.decode(head), False
 
     def more(self, until: int = 0) -> bool:
-        """Read pieces until the text is `until` long (at least one piece); False when none is
-        left."""
+        """Read pieces until the text is `until` long (at least one piece); False when none is left."""
         read = False
         while not self.ended and (not read or len(self.text) < until):
             piece = next(self.pieces, None)
@@ -62,15 +58,14 @@ class _Text:
 
 
 def array_records(head: bytes, pieces: Iterator[bytes], limits: Limits) -> Iterator[Record]:
-    """Yield the items of a top-level JSON array body one record each; raise IngestError when the
-    body is not one array, holds too many items or none of its items can be taken."""
+    """Yield the items of a top-level JSON array body one record each; raise IngestError when the body is
+    not one array, holds too many items or none of its items can be taken."""
     return within_event_limit(_array_items(head, pieces, limits.max_depth), limits.max_events)
 
 
 def _array_items(head: bytes, pieces: Iterator[bytes], max_depth: int) -> Iterator[Record]:
     text = _Text(head, pieces)
-    # past the "["
-    pos = text.skip_blanks(text.skip_blanks(0) + 1)
+    pos = text.skip_blanks(text.skip_blanks(0) + 1)  # past the "["
     index = 0
     closed = text.text[pos : pos + 1] == "]"
     while not closed:
@@ -90,41 +85,33 @@ def _array_items(head: bytes, pieces: Iterator[bytes], max_depth: int) -> Iterat
 
 
 def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, int]:
-    """Parse the item at pos, reading more of the body while it may be cut short; return it and its
-    end."""
+    """Parse the item at pos, reading more of the body while it may be cut short; return it and its end."""
     found = _by_orjson(text.text, pos)
     if found is not None:
         record = Record(index, found[0], text.text[pos : found[1]])
         check_depth([record], max_depth)
         return record, found[1]
-    # the standard library's scanner says where a value ends whatever follows it
-    while True:
+    while True:  # the standard library's scanner says where a value ends whatever follows it
         try:
             value, end = _DECODER.raw_decode(text.text, pos)
         except RecursionError:
             if text.more(2 * len(text.text)):
                 continue
             return _skipped(text.text, pos, index, too_deep("the record", max_depth))
-        # broken, or only cut short: with more of the body it may parse
-        except ValueError as exc:
+        except ValueError as exc:  # broken, or only cut short: with more of the body it may parse
             if text.more(2 * len(text.text)):
                 continue
             return _skipped(
-                text.text,
-                pos,
-                index,
-                RecordError("not_json", f"the item {index + 1} is not valid JSON: {exc}"),
+                text.text, pos, index, RecordError("not_json", f"the item {index + 1} is not valid JSON: {exc}")
             )
         if end == len(text.text) and text.text[pos] not in '{["' and text.more():
-            # a number or literal that ends where the text does may go on
-            continue
+            continue  # a number or literal that ends where the text does may go on
         return _checked(index, value, text.text[pos:end], max_depth), end
 
 
 def _by_orjson(text: str, pos: int) -> tuple[object, int] | None:
-    """Parse the container at pos with orjson, which says where it ends by refusing what follows;
-    None when a window of the text does not settle it (cut short, broken, too deep, not UTF-8, a
-    scalar)."""
+    """Parse the container at pos with orjson, which says where it ends by refusing what follows; None
+    when a window of the text does not settle it (cut short, broken, too deep, not UTF-8, a scalar)."""
     if text[pos : pos + 1] not in ("{", "["):
         return None
     size = _WINDOW
@@ -134,13 +121,11 @@ def _by_orjson(text: str, pos: int) -> tuple[object, int] | None:
             return jsontext.loads(window), pos + len(window)
         except jsontext.JSONDecodeError as exc:
             if exc.msg.startswith("unexpected content after document"):
-                # in characters, as the text is indexed
-                end = pos + exc.pos
+                end = pos + exc.pos  # in characters, as the text is indexed
                 return jsontext.loads(text[pos:end]), end
             if len(window) < size or "end of data" not in exc.msg:
                 return None
-            # the item is longer than the window
-            size *= 4
+            size *= 4  # the item is longer than the window
 
 
 def _skipped(text: str, pos: int, index: int, error: RecordError) -> tuple[Record, int]:
@@ -172,6 +157,4 @@ def _checked(index: int, value, raw: str, max_depth: int) -> Record:
 
 
 def _not_an_array(detail: str) -> IngestError:
-    return IngestError(
-        422, "unparseable", f"the body starts as a JSON array but is not one: {detail}"
-    )
+    return IngestError(422, "unparseable", f"the body starts as a JSON array but is not one: {detail}")

@@ -1,2 +1,1 @@
-"""Running the app: the server and its workers, logs, counters, and the background loops (analyser,
-sender)."""
+"""Running the app: the server and its workers, logs, counters, and the background loops (analyser, sender)."""

@@ -1,5 +1,4 @@
-"""Run the app under gunicorn, the production WSGI server: threaded workers, metrics files,
-reloads."""
+"""Run the app under gunicorn, the production WSGI server: threaded workers, metrics files, reloads."""
 
 import errno
 import logging
@@ -19,8 +18,7 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
 DRAINING_WORKER = "webapp.ops.draining.DrainingWorker"
-# worker classes that mean "gunicorn's own threads": tracediff's worker is that, with a stop that
-# drains
+# worker classes that mean "gunicorn's own threads": tracediff's worker is that, with a stop that drains
 THREADED_CLASSES = {
     "sync",
     "gthread",
@@ -37,8 +35,7 @@ class ServerError(Exception):
 
 
 class ServerLogger(Logger):
-    """gunicorn's logger with tracediff's line format, request ids and no query strings by
-    default."""
+    """gunicorn's logger with tracediff's line format, request ids and no query strings by default."""
 
     def setup(self, cfg):
         super().setup(cfg)
@@ -52,12 +49,10 @@ class ServerLogger(Logger):
 
 
 class TracediffServer(BaseApplication):
-    """A gunicorn application whose workers each build the app with the factory the command line
-    passes in.
+    """A gunicorn application whose workers each build the app with the factory the command line passes in.
 
-    On SIGHUP gunicorn calls load_config again: the settings (environment and
-    TRACEDIFF_SETTINGS_FILE) are read anew, then fresh workers start with them and the old ones
-    finish their requests.
+    On SIGHUP gunicorn calls load_config again: the settings (environment and TRACEDIFF_SETTINGS_FILE)
+    are read anew, then fresh workers start with them and the old ones finish their requests.
     """
 
     def __init__(self, app_factory, settings: dict, overrides: dict | None = None):
@@ -67,13 +62,11 @@ class TracediffServer(BaseApplication):
         super().__init__()
 
     def load_config(self):
-        # a reload (SIGHUP), not the start
-        if getattr(self, "_loaded", False):
+        if getattr(self, "_loaded", False):  # a reload (SIGHUP), not the start
             self._reread_settings()
         self._loaded = True
         for key, value in gunicorn_options(self.settings).items():
-            # settings newer than the installed gunicorn are skipped
-            if key in self.cfg.settings:
+            if key in self.cfg.settings:  # settings newer than the installed gunicorn are skipped
                 self.cfg.set(key, value)
         # GUNICORN_CMD_ARGS (e.g. "--keep-alive 5 --backlog 512") wins over tracediff's choices
         parsed = self.cfg.parser().parse_args(self.cfg.get_cmd_args_from_env())
@@ -86,14 +79,9 @@ class TracediffServer(BaseApplication):
         try:
             self.settings = load_settings(self.overrides)
             logs.configure(self.settings)
-            logging.getLogger("webapp").info(
-                "reload: settings read again; new workers start with them"
-            )
-        # a typo in the settings file must not stop a running server
-        except SettingError as error:
-            logging.getLogger("webapp").error(
-                "reload refused, keeping the running settings: %s", error
-            )
+            logging.getLogger("webapp").info("reload: settings read again; new workers start with them")
+        except SettingError as error:  # a typo in the settings file must not stop a running server
+            logging.getLogger("webapp").error("reload refused, keeping the running settings: %s", error)
 
     def load(self):
         logs.configure(self.settings)
@@ -105,22 +93,18 @@ def gunicorn_options(settings: dict) -> dict:
     return {
         "bind": bind_address(settings["HOST"], settings["PORT"]),
         "workers": settings["WORKERS"],
-        # threads answer health and pages while other requests read slow bodies or wait for the
-        # database
+        # threads answer health and pages while other requests read slow bodies or wait for the database
         "worker_class": DRAINING_WORKER,
         "threads": settings["THREADS"],
         "timeout": 60,
         "graceful_timeout": settings["GRACEFUL_TIMEOUT"],
-        # seconds a connection may sit idle, before its first request or between two
-        "keepalive": 5,
-        # open connections per worker; past it the idlest is closed (draining.py)
-        "worker_connections": 1000,
+        "keepalive": 5,  # seconds a connection may sit idle, before its first request or between two
+        "worker_connections": 1000,  # open connections per worker; past it the idlest is closed (draining.py)
         "accesslog": "-",
         "errorlog": "-",
         "logger_class": ServerLogger,
         "child_exit": _child_exit,
-        # gunicorn 25+ opens a control socket at one path per user: servers side by side would share
-        # it
+        # gunicorn 25+ opens a control socket at one path per user: servers side by side would share it
         "control_socket_disable": True,
     }
 
@@ -134,19 +118,17 @@ def bind_address(host: str, port) -> str:
 
 
 def keep_draining_worker(cfg) -> None:
-    """Run DrainingWorker for any threaded class GUNICORN_CMD_ARGS names (`unsupported_worker` tells
-    the rest).
+    """Run DrainingWorker for any threaded class GUNICORN_CMD_ARGS names (`unsupported_worker` tells the rest).
 
-    gunicorn would turn `--worker-class sync` into its stock gthread worker (threads above 1), whose
-    stop resets the connections waiting in the listen queue.
+    gunicorn would turn `--worker-class sync` into its stock gthread worker (threads above 1), whose stop
+    resets the connections waiting in the listen queue.
     """
     if unsupported_worker(cfg) is None:
         cfg.set("worker_class", DRAINING_WORKER)
 
 
 def unsupported_worker(cfg) -> str | None:
-    """Name the worker class GUNICORN_CMD_ARGS chose when it is not a threaded one DrainingWorker
-    replaces."""
+    """Name the worker class GUNICORN_CMD_ARGS chose when it is not a threaded one DrainingWorker replaces."""
     chosen = cfg.settings["worker_class"].get()
     name = chosen if isinstance(chosen, str) else f"{chosen.__module__}.{chosen.__qualname__}"
     return None if name in THREADED_CLASSES else name
@@ -161,8 +143,7 @@ def address_url(address) -> str:
 
 
 def _child_exit(server, worker) -> None:
-    """Fold a finished worker's metrics into the totals of the dead (prometheus_client
-    multiprocess)."""
+    """Fold a finished worker's metrics into the totals of the dead (prometheus_client multiprocess)."""
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
@@ -177,29 +158,24 @@ def check_bindable(host: str, port) -> None:
     except (socket.gaierror, UnicodeError) as error:
         raise ServerError(f"cannot listen on {host}:{port}: unknown host ({error})") from None
     with socket.socket(family, kind, proto) as probe:
-        # as gunicorn does
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does
         try:
             probe.bind(address)
         except OSError as error:
             if error.errno == errno.EADDRINUSE:
                 raise ServerError(
-                    f"port {port} on {host} is already in use; stop the other server or choose "
-                    "another --port"
+                    f"port {port} on {host} is already in use; stop the other server or choose another --port"
                 ) from None
-            raise ServerError(
-                f"cannot listen on {host}:{port}: {error.strerror or error}"
-            ) from None
+            raise ServerError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 
 def metrics_folder() -> tuple[Path, bool]:
-    """Set PROMETHEUS_MULTIPROC_DIR (before prometheus_client is imported) and empty it of an
-    earlier run's files; return it and whether it is a temporary folder of ours."""
+    """Set PROMETHEUS_MULTIPROC_DIR (before prometheus_client is imported) and empty it of an earlier
+    run's files; return it and whether it is a temporary folder of ours."""
     given = os.environ.get(MULTIPROC_ENV)
     folder = Path(given) if given else Path(tempfile.mkdtemp(prefix="tracediff-metrics-"))
     folder.mkdir(parents=True, exist_ok=True)
-    # counters of dead processes from a previous run
-    for stale in folder.glob("*.db"):
+    for stale in folder.glob("*.db"):  # counters of dead processes from a previous run
         stale.unlink()
     os.environ[MULTIPROC_ENV] = str(folder)
     return folder, not given
@@ -212,7 +188,6 @@ def serve(server: TracediffServer) -> None:
     try:
         server.run()
     finally:
-        # a worker leaves through here too (gunicorn ends it with sys.exit): only the master cleans
-        # up
+        # a worker leaves through here too (gunicorn ends it with sys.exit): only the master cleans up
         if temporary and os.getpid() == master:
             shutil.rmtree(folder, ignore_errors=True)

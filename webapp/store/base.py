@@ -25,17 +25,14 @@ from .rows import event_row
 from .tools import ToolContracts
 from .urls import is_postgres_url
 
-INSERT_QUARANTINE = (
-    "INSERT INTO quarantine (received_at, code, message, raw, source) VALUES (?, ?, ?, ?, ?)"
-)
+INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw, source) VALUES (?, ?, ?, ?, ?)"
 
 
 @dataclass
 class IngestResult:
     accepted: int = 0
     duplicates: int = 0
-    # source -> (accepted, duplicates)
-    by_source: dict = field(default_factory=dict)
+    by_source: dict = field(default_factory=dict)  # source -> (accepted, duplicates)
 
 
 def engine_class(database) -> type["Store"]:
@@ -85,9 +82,7 @@ class Store(
         return engine_class(database)(database, **options)
 
     @classmethod
-    def from_settings(
-        cls, settings: dict, create: bool = False, busy_timeout_ms: int = 10_000
-    ) -> "Store":
+    def from_settings(cls, settings: dict, create: bool = False, busy_timeout_ms: int = 10_000) -> "Store":
         """Open the store that a settings dict (see webapp.config) names."""
         return cls.open(
             settings["DATABASE"],

@@ -13,8 +13,7 @@ def redacted_url(url: str) -> str:
     try:
         parts = urlsplit(url)
         password = parts.password
-    # not a URL urllib can read: hide whatever stands between ':' and '@'
-    except ValueError:
+    except ValueError:  # not a URL urllib can read: hide whatever stands between ':' and '@'
         return re.sub(r"(//[^/:@]*):[^@/]*@", r"\1:***@", url)
     if password is None:
         return url

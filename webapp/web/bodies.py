@@ -1,5 +1,4 @@
-"""Read a request body against a deadline, so a client sending a byte a second cannot hold a
-thread."""
+"""Read a request body against a deadline, so a client sending a byte a second cannot hold a thread."""
 
 import contextlib
 import socket
@@ -15,15 +14,13 @@ from .errors import ApiError
 
 @contextlib.contextmanager
 def body_deadline(environ: dict, seconds: float):
-    """Cut the reading side of the connection when the body is not in after `seconds`; then raise
-    408.
+    """Cut the reading side of the connection when the body is not in after `seconds`; then raise 408.
 
-    A socket timeout bounds one recv() only: a client dribbling a byte a second never trips it.
-    Shutting the reading side ends any recv at once, and the answer can still be written.
+    A socket timeout bounds one recv() only: a client dribbling a byte a second never trips it. Shutting
+    the reading side ends any recv at once, and the answer can still be written.
     """
     sock = environ.get("gunicorn.socket")
-    # the Flask test client, or no limit
-    if sock is None or seconds <= 0:
+    if sock is None or seconds <= 0:  # the Flask test client, or no limit
         yield
         return
     fired = threading.Event()
@@ -41,8 +38,7 @@ def body_deadline(environ: dict, seconds: float):
     except Exception as error:
         if fired.is_set():
             raise _timed_out(seconds) from None
-        # gunicorn reads the body as the app asks for it
-        if isinstance(error, (ParseException, NoMoreData)):
+        if isinstance(error, (ParseException, NoMoreData)):  # gunicorn reads the body as the app asks for it
             raise _broken(error) from None
         raise
     finally:
@@ -55,8 +51,7 @@ def _timed_out(seconds: float) -> ApiError:
     return ApiError(
         408,
         "body_timeout",
-        f"the request body did not arrive within {seconds:g} s; send it faster or in smaller "
-        "batches",
+        f"the request body did not arrive within {seconds:g} s; send it faster or in smaller batches",
         retryable=True,
         headers={"Connection": "close"},
     )
@@ -69,11 +64,7 @@ def cut_short(received: int, declared: int | None) -> None:
 
 
 def _broken(error: Exception) -> ApiError:
-    what = (
-        "ended before its Content-Length"
-        if isinstance(error, NoMoreData)
-        else f"has broken framing ({error})"
-    )
+    what = "ended before its Content-Length" if isinstance(error, NoMoreData) else f"has broken framing ({error})"
     return ApiError(
         400,
         "bad_body",

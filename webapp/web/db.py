@@ -13,11 +13,8 @@ def init_app(app) -> None:
     """Create the schema once and close each request's connection afterwards."""
     try:
         Store.from_settings(app.config, create=True).close()
-    # e.g. a worker restarting while the file is read-only
-    except StoreUnavailable as error:
-        app.logger.warning(
-            "the database cannot be written now (%s): reads are served, writes answer 503", error
-        )
+    except StoreUnavailable as error:  # e.g. a worker restarting while the file is read-only
+        app.logger.warning("the database cannot be written now (%s): reads are served, writes answer 503", error)
     app.teardown_appcontext(close_store)
 
 

@@ -20,10 +20,8 @@ from flask import current_app, g, request
 
 from .errors import ApiError
 
-# under "webapp", so its lines reach the server's log
-LOG = logging.getLogger(__name__)
-# clients remembered at once; the longest idle are forgotten first
-MAX_CLIENTS = 10_000
+LOG = logging.getLogger(__name__)  # under "webapp", so its lines reach the server's log
+MAX_CLIENTS = 10_000  # clients remembered at once; the longest idle are forgotten first
 
 
 class FailureWindow:
@@ -33,8 +31,7 @@ class FailureWindow:
         self.limit, self.window_s, self.clock = limit, window_s, clock
         self.max_clients = max_clients
         self.failures: OrderedDict[str, deque] = OrderedDict()
-        # when each client's slowing was last logged
-        self.logged: dict[str, float] = {}
+        self.logged: dict[str, float] = {}  # when each client's slowing was last logged
         self.lock = threading.Lock()
 
     def wait(self, client: str) -> float:
@@ -42,8 +39,7 @@ class FailureWindow:
         if self.limit <= 0:
             return 0.0
         with self.lock:
-            # most clients: remembered only once a token fails
-            if client not in self.failures:
+            if client not in self.failures:  # most clients: remembered only once a token fails
                 return 0.0
             now = self.clock()
             times = self._recent(client, now)

@@ -35,11 +35,9 @@ _FORMAT_LIBRARIES = (
 
 @contextmanager
 def _without_format_libraries():
-    """Make jsonschema's optional `import rfc3987_syntax` (and the like) fail while it is
-    imported."""
+    """Make jsonschema's optional `import rfc3987_syntax` (and the like) fail while it is imported."""
     hidden = [name for name in _FORMAT_LIBRARIES if name not in sys.modules]
-    # None: "not importable", which jsonschema skips
-    sys.modules.update(dict.fromkeys(hidden))
+    sys.modules.update(dict.fromkeys(hidden))  # None: "not importable", which jsonschema skips
     try:
         yield
     finally:
@@ -71,9 +69,7 @@ class RustFormats(FormatChecker):
 
     def check(self, instance, format):  # noqa: A002 - the name jsonschema calls it with
         """Raise FormatError when a string does not conform to `format`; unknown formats pass."""
-        if isinstance(instance, str) and not _format_validator(self.dialect, format).is_valid(
-            instance
-        ):
+        if isinstance(instance, str) and not _format_validator(self.dialect, format).is_valid(instance):
             raise FormatError(f"{instance!r} is not a {format!r}")
 
 
@@ -82,8 +78,7 @@ def _format_validator(dialect: str, format_name: str):
     schema = {"$schema": dialect, "format": format_name}
     try:
         return jsonschema_rs.validator_for(schema, validate_formats=True)
-    # a dialect jsonschema-rs does not know (draft 3): check as draft 7 does
-    except Exception:
+    except Exception:  # a dialect jsonschema-rs does not know (draft 3): check as draft 7 does
         return jsonschema_rs.validator_for({**schema, "$schema": _DRAFT7}, validate_formats=True)
 
 

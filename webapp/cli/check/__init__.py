@@ -19,30 +19,21 @@ class CheckOptions:
     """What the command line asked for."""
 
     folders: tuple = ()
-    # snapshot name -> path, for one call
-    files: dict | None = None
+    files: dict | None = None  # snapshot name -> path, for one call
     contract: str | None = None
     tool: str | None = None
     status: int | None = None
-    # text, github or json
-    output: str = "text"
+    output: str = "text"  # text, github or json
     junit: str | None = None
-    # the request's method, URL and headers (--method, --url, --header)
-    http: dict | None = None
-    # what a flagless result told the model (--result-is-error)
-    result_is_error: bool | None = None
+    http: dict | None = None  # the request's method, URL and headers (--method, --url, --header)
+    result_is_error: bool | None = None  # what a flagless result told the model (--result-is-error)
 
 
 def cases(options: CheckOptions) -> list[Case]:
-    """Read the call of the files given, or the call of every fixture folder under the folders
-    given."""
+    """Read the call of the files given, or the call of every fixture folder under the folders given."""
     if not options.folders:
         files, http = options.files, options.http
-        return [
-            single_case(
-                files, options.status, options.contract, options.tool, http, options.result_is_error
-            )
-        ]
+        return [single_case(files, options.status, options.contract, options.tool, http, options.result_is_error)]
     return [
         folder_case(folder, options.contract, options.tool, options.status)
         for folder in fixture_folders(options.folders)
@@ -50,8 +41,7 @@ def cases(options: CheckOptions) -> list[Case]:
 
 
 def check(options: CheckOptions, echo) -> int:
-    """Check every case, print the report with `echo`, write the JUnit file; return the exit
-    code."""
+    """Check every case, print the report with `echo`, write the JUnit file; return the exit code."""
     outcomes = run(cases(options))
     folders = bool(options.folders)
     if options.output == "json":
@@ -64,7 +54,5 @@ def check(options: CheckOptions, echo) -> int:
         try:
             Path(options.junit).write_bytes(output.junit(outcomes))
         except OSError as error:
-            raise InputError(
-                f"{options.junit}: cannot write the JUnit report: {error.strerror or error}"
-            ) from None
+            raise InputError(f"{options.junit}: cannot write the JUnit report: {error.strerror or error}") from None
     return exit_code(outcomes)

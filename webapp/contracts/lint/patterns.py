@@ -63,8 +63,7 @@ def field_of(schema_pointer: str) -> str:
             i += 2
         elif token in _SAME_VALUE:
             i += 1
-        # the keyword itself (pattern), or $defs: the field found so far
-        else:
+        else:  # the keyword itself (pattern), or $defs: the field found so far
             break
     return field
 

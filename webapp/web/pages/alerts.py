@@ -1,5 +1,4 @@
-"""The alerts settings page: the rules, each with its deliveries, and the forms that add and change
-them."""
+"""The alerts settings page: the rules, each with its deliveries, and the forms that add and change them."""
 
 from flask import Blueprint, redirect, request, url_for
 
@@ -17,8 +16,7 @@ bp = Blueprint("alerting", __name__)
 
 @bp.get("/settings/alerts")
 def settings_page():
-    """List the rules, each with its deliveries, and a form to add one (to a browser holding the
-    token)."""
+    """List the rules, each with its deliveries, and a form to add one (to a browser holding the token)."""
     return _settings()
 
 
@@ -31,8 +29,7 @@ def _settings(created=None, error=None, tested=None, changed=None):
     store = get_store()
     found, cursor = rules_page(request.args, strict=False)
     rules = [{**public(rule), "deliveries": _log(store, rule)} for rule in found]
-    # the token that changes contracts manages rules too
-    can_change = may_change_contracts()
+    can_change = may_change_contracts()  # the token that changes contracts manages rules too
     return page_or_fragment(
         "alerts.html",
         "partials/alert_rules.html",
@@ -44,8 +41,7 @@ def _settings(created=None, error=None, tested=None, changed=None):
         changed=changed,
         can_change=can_change,
         hint=None if can_change else change_hint(),
-        # where the installed package keeps it (the wheel ships docs/)
-        alerts_doc=doc_page("alerts.md"),
+        alerts_doc=doc_page("alerts.md"),  # where the installed package keeps it (the wheel ships docs/)
     )
 
 
@@ -78,8 +74,7 @@ def settings_action(rule_id, action):
     """Edit, delete, resume or test a rule from its page; redeliver one of its messages."""
     store = get_store()
     rule_or_404(rule_id)
-    # the answer is the page, saying in one line what the test send did
-    if action == "test":
+    if action == "test":  # the answer is the page, saying in one line what the test send did
         return _settings(tested={"rule": rule_id, "line": describe(send_test(rule_id))})
     if action == "edit":
         try:
