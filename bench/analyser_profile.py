@@ -1,11 +1,13 @@
-"""Where the background analyser's time goes: projection and analysis of a bulk load, in one process.
+"""Where the background analyser's time goes: projection and analysis of a bulk load, in one
+process.
 
 python bench/analyser_profile.py [--calls N]        # CPU per call of projection and analysis
 py-spy record -r 200 --format raw -o prof.folded -- python bench/analyser_profile.py
 python bench/analyser_profile.py --shares prof.folded   # each step's share of the sampled time
 
-The calls (bench/events.py, findOrders with its contract) are ingested through the app with the analyser off;
-then the store projects them and the pipeline analyses them in batches of 100, as the analyser thread does.
+The calls (bench/events.py, findOrders with its contract) are ingested through the app with the
+analyser off; then the store projects them and the pipeline analyses them in batches of 100, as the
+analyser thread does.
 """
 
 import argparse
@@ -18,7 +20,8 @@ from pathlib import Path
 from common import ROOT  # noqa: F401  (puts the checkout on sys.path)
 from events import batch_body, contract
 
-# step: the frames (py-spy "function (file" prefixes) whose samples it counts, inclusive of what they call
+# step: the frames (py-spy "function (file" prefixes) whose samples it counts, inclusive of what
+# they call
 STEPS = {
     "projection (events folded into calls, traces, FTS)": ["project (webapp/store/"],
     "claim": ["claim_pending ("],
@@ -69,11 +72,15 @@ def measure(calls: int) -> None:
         analysed += count
     ended = time.process_time()
     print(f"projection: {(projected - began) / calls * 1e6:.0f} us of CPU a call ({calls} calls)")
-    print(f"analysis: {(ended - projected) / analysed * 1e6:.0f} us of CPU a call ({analysed} analyses)")
+    print(
+        f"analysis: {(ended - projected) / analysed * 1e6:.0f} us of CPU a call ({analysed} "
+        "analyses)"
+    )
 
 
 def shares(folded: Path) -> None:
-    """Print each step's share of the samples under projection and analysis in py-spy's raw output."""
+    """Print each step's share of the samples under projection and analysis in py-spy's raw
+    output."""
     total, steps = 0, Counter()
     for line in folded.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
@@ -90,8 +97,12 @@ def shares(folded: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=3000, help="calls to ingest and analyse [default 3000]")
-    parser.add_argument("--shares", type=Path, metavar="FOLDED", help="summarise py-spy raw output instead")
+    parser.add_argument(
+        "--calls", type=int, default=3000, help="calls to ingest and analyse [default 3000]"
+    )
+    parser.add_argument(
+        "--shares", type=Path, metavar="FOLDED", help="summarise py-spy raw output instead"
+    )
     args = parser.parse_args()
     if args.shares:
         shares(args.shares)

@@ -37,14 +37,17 @@ def sample_calls(folder: Path) -> list[tuple[dict, dict | None]]:
     calls = []
     for trace_id, call_id in keys:
         inputs = store.call_inputs(trace_id, call_id)
-        calls.append((inputs["snapshots"], store.get_tool(inputs["tool"]) if inputs["tool"] else None))
+        calls.append(
+            (inputs["snapshots"], store.get_tool(inputs["tool"]) if inputs["tool"] else None)
+        )
     store.close()
     return calls
 
 
 def rate(function, items, seconds: float) -> float:
     """Call function on items round-robin for `seconds`; return calls per second."""
-    for item in items:  # warm caches (compiled validators) first
+    # warm caches (compiled validators) first
+    for item in items:
         function(item)
     done, began = 0, time.perf_counter()
     while time.perf_counter() - began < seconds:
@@ -128,10 +131,12 @@ def run(args) -> dict:
                 "deepdiff_per_s": round(rate(lambda c: DeepDiff(*_pair(c[0])), calls, seconds), 1),
             }
         }
-        figures["grouping"] = measure_grouping(folder, args.quick, big=False)  # the big store: bench/grouping.py
+        # the big store: bench/grouping.py
+        figures["grouping"] = measure_grouping(folder, args.quick, big=False)
         print(f"grouping: {figures['grouping']}", flush=True)
         figures["big"] = []
-        per_byte = None  # DeepDiff seconds per byte, to skip a pair it would take minutes on
+        # DeepDiff seconds per byte, to skip a pair it would take minutes on
+        per_byte = None
         for label, size in (QUICK_SIZES if args.quick else SIZES).items():
             allowed = per_byte is None or per_byte * size < DEEPDIFF_BUDGET_S
             pair = big_pair(label, size, folder, allowed, args.quick)
@@ -153,7 +158,12 @@ def report(figures: dict) -> None:
     print(f"small calls: {small}")
     print(ratio_line("small calls/s / 2,000", small["analyze_per_s"], 2000, ">= 1.00"))
     print(
-        ratio_line("small calls/s / DeepDiff alone", small["analyze_per_s"], small["deepdiff_per_s"], "none; context")
+        ratio_line(
+            "small calls/s / DeepDiff alone",
+            small["analyze_per_s"],
+            small["deepdiff_per_s"],
+            "none; context",
+        )
     )
     report_grouping(figures["grouping"])
     for pair in figures["big"]:
@@ -161,13 +171,24 @@ def report(figures: dict) -> None:
         if pair["jsondiffpatch_ms"]:
             print(
                 ratio_line(
-                    f"{label} jsondiffpatch time / analyze time", pair["jsondiffpatch_ms"], ours, "> 1.00 at 1MB"
+                    f"{label} jsondiffpatch time / analyze time",
+                    pair["jsondiffpatch_ms"],
+                    ours,
+                    "> 1.00 at 1MB",
                 )
             )
         if pair["deepdiff_ms"]:
-            print(ratio_line(f"{label} DeepDiff time / analyze time", pair["deepdiff_ms"], ours, ">= 20 at 1MB"))
+            print(
+                ratio_line(
+                    f"{label} DeepDiff time / analyze time",
+                    pair["deepdiff_ms"],
+                    ours,
+                    ">= 20 at 1MB",
+                )
+            )
         print(
-            f"{label}: analyze {ours} ms (5MB target < 1000 ms), peak {pair['peak_ratio']}x the payload "
+            f"{label}: analyze {ours} ms (5MB target < 1000 ms), peak {pair['peak_ratio']}x the "
+            "payload "
             f"(5MB target < 10x)"
         )
 

@@ -1,5 +1,5 @@
-"""The baseline web apps: Flask parses the JSON body and answers (/ingest), or parses it and
-inserts each event as it came into SQLite (/ingest-store) - no validation, no redaction, no analysis."""
+"""The baseline web apps: Flask parses the JSON body and answers (/ingest), or parses it and inserts
+each event as it came into SQLite (/ingest-store) - no validation, no redaction, no analysis."""
 
 import os
 import sqlite3
@@ -9,11 +9,16 @@ from flask import Flask, request
 
 app = Flask(__name__)
 _conn = None
-INSERT = "INSERT OR IGNORE INTO events (event_id, trace_id, call_id, snapshot, payload, ts) VALUES (?, ?, ?, ?, ?, ?)"
+INSERT = (
+    "INSERT OR IGNORE INTO events (event_id, trace_id, call_id, snapshot, payload, ts) VALUES (?, "
+    "?, ?, ?, ?, ?)"
+)
 
 
 def _lines() -> list[dict]:
-    return [orjson.loads(line) for line in request.get_data(cache=False).splitlines() if line.strip()]
+    return [
+        orjson.loads(line) for line in request.get_data(cache=False).splitlines() if line.strip()
+    ]
 
 
 @app.post("/ingest")
@@ -26,7 +31,14 @@ def ingest():
 def ingest_store():
     """Parse an NDJSON body, insert its events in one transaction, acknowledge them."""
     rows = [
-        (e["event_id"], e["trace_id"], e["call_id"], e["snapshot"], orjson.dumps(e["payload"]), e["ts"])
+        (
+            e["event_id"],
+            e["trace_id"],
+            e["call_id"],
+            e["snapshot"],
+            orjson.dumps(e["payload"]),
+            e["ts"],
+        )
         for e in _lines()
     ]
     conn = _connection()

@@ -20,7 +20,8 @@ def diff(left, right) -> list[tuple[str, object, object]]:
         if isinstance(a, dict) or isinstance(b, dict):
             da, db = (a if isinstance(a, dict) else {}), (b if isinstance(b, dict) else {})
             if da is not a or db is not b:
-                out.append((path, a, b))  # a container on one side only: still visit its nodes
+                # a container on one side only: still visit its nodes
+                out.append((path, a, b))
             for key in da.keys() | db.keys():
                 stack.append((_pointer(path, key), da.get(key), db.get(key)))
         elif isinstance(a, list) or isinstance(b, list):
@@ -28,7 +29,13 @@ def diff(left, right) -> list[tuple[str, object, object]]:
             if la is not a or lb is not b:
                 out.append((path, a, b))
             for i in range(max(len(la), len(lb))):
-                stack.append((_pointer(path, i), la[i] if i < len(la) else None, lb[i] if i < len(lb) else None))
+                stack.append(
+                    (
+                        _pointer(path, i),
+                        la[i] if i < len(la) else None,
+                        lb[i] if i < len(lb) else None,
+                    )
+                )
         elif type(a) is not type(b) or a != b:
             out.append((path, a, b))
     return out
@@ -50,4 +57,6 @@ def walk(value) -> int:
 def bare(snapshots: dict) -> int:
     """Diff the arguments against the request and walk the response; return how much was found."""
     payload = {name: (snap or {}).get("payload") for name, snap in snapshots.items()}
-    return len(diff(payload.get("arguments"), payload.get("request"))) + walk(payload.get("response"))
+    return len(diff(payload.get("arguments"), payload.get("request"))) + walk(
+        payload.get("response")
+    )

@@ -1,4 +1,5 @@
-"""Bulk load: does the analysis keep pace with ingest? Every figure beside its baseline from the same run.
+"""Bulk load: does the analysis keep pace with ingest? Every figure beside its baseline from the
+same run.
 
 python bench/bulk.py            # about 2 minutes
 python bench/bulk.py --quick    # a few seconds, for tests/test_bench_smoke.py
@@ -6,9 +7,11 @@ python bench/bulk.py --quick    # a few seconds, for tests/test_bench_smoke.py
 On the same bodies (bench/events.py, 99 events a post) and the same 4 client processes:
 - the bare parse-and-insert server (bench/bare_app.py `/ingest-store`): the ceiling of ingest;
 - `tracediff serve` with the analyser off: ingest alone;
-- `tracediff serve` with the analyser on: ingest while it analyses, the lag from a probe call's acknowledgement
-  to its findings (p50, p99), and how long the burst took to analyse against how long it took to store;
-- the analyser alone on the burst stored with it off (a server started again on that database, no ingest).
+- `tracediff serve` with the analyser on: ingest while it analyses, the lag from a probe call's
+  acknowledgement to its findings (p50, p99), and how long the burst took to analyse against how
+  long it took to store;
+- the analyser alone on the burst stored with it off (a server started again on that database, no
+  ingest).
 """
 
 import statistics
@@ -29,7 +32,8 @@ PROBE_WAIT_S = 300
 
 
 class Probes(threading.Thread):
-    """Post one whole call every half second; time each from its acknowledgement to its stored analysis."""
+    """Post one whole call every half second; time each from its acknowledgement to its stored
+    analysis."""
 
     def __init__(self, url: str, db_path: Path):
         super().__init__(daemon=True)
@@ -47,13 +51,15 @@ class Probes(threading.Thread):
                 time.sleep(0.02)
 
     def _post(self, client, number: int) -> tuple:
-        # the analyser takes calls oldest first (by event time): a probe's time sorts after every bulk call's
-        # (bench/events.py writes 08:mm:ss), so its lag is that of the whole backlog ahead of it, as when
-        # events carry the time they happen
+        # the analyser takes calls oldest first (by event time): a probe's time sorts after every
+        # bulk call's (bench/events.py writes 08:mm:ss), so its lag is that of the whole backlog
+        # ahead of it, as when events carry the time they happen
         stamp = f"2026-11-24T09:{number // 60 % 60:02d}:{number % 60:02d}.000Z"
         lines = [_stamped(line, stamp) for line in call_lines("probe", number)]
         first = orjson.loads(lines[0])
-        client.post(self.url + "/api/v1/ingest", content=("\n".join(lines) + "\n").encode(), headers=NDJSON)
+        client.post(
+            self.url + "/api/v1/ingest", content=("\n".join(lines) + "\n").encode(), headers=NDJSON
+        )
         return first["trace_id"], first["call_id"], time.monotonic()
 
     def _check(self) -> None:
@@ -86,11 +92,14 @@ def lag_figures(lags: list[float]) -> dict:
 
 
 def with_analyser(folder: Path, seconds: float, timeout: float) -> dict:
-    """Ingest with the analyser on: events/s, probe lags, and the time to analyse the burst after storing it."""
+    """Ingest with the analyser on: events/s, probe lags, and the time to analyse the burst after
+    storing it."""
     db_path = folder / "analysed.db"
     with tracediff_server(db_path) as server:
         server.wait_ready("/api/v1/health")
-        httpx.put(server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30).raise_for_status()
+        httpx.put(
+            server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30
+        ).raise_for_status()
         probes = Probes(server.url, db_path)
         probes.start()
         stored = load(server.url + "/api/v1/ingest", "a", 100, seconds)
@@ -103,14 +112,17 @@ def analyser_off_then_on(folder: Path, seconds: float, timeout: float) -> dict:
     db_path = folder / "later.db"
     with tracediff_server(db_path, env={"TRACEDIFF_ANALYZER": "off"}) as server:
         server.wait_ready("/api/v1/health")
-        httpx.put(server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30).raise_for_status()
+        httpx.put(
+            server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30
+        ).raise_for_status()
         stored = load(server.url + "/api/v1/ingest", "o", 100, seconds)
     calls = unanalysed(db_path)
     with tracediff_server(db_path) as server:
         began = time.monotonic()
         server.wait_ready("/api/v1/health")
         alone = drain(db_path, timeout)
-        alone["seconds"] = round(time.monotonic() - began, 2)  # from the start of the server, as a restart sees it
+        # from the start of the server, as a restart sees it
+        alone["seconds"] = round(time.monotonic() - began, 2)
     alone["calls_per_s"] = round(calls / alone["seconds"], 1)
     return {"ingest": stored, "analyser_alone": alone}
 
@@ -148,17 +160,39 @@ def report(figures: dict) -> None:
     lag = on["ack_to_findings"]
     print(f"bare parse-and-insert: {bare_rate} events/s")
     print(f"tracediff, analyser off: {off_rate} events/s; analyser on: {on_rate} events/s")
-    print(f"ack-to-findings lag under load: p50 {lag['p50_s']} s, p99 {lag['p99_s']} s ({lag['probes']} probes)")
+    print(
+        f"ack-to-findings lag under load: p50 {lag['p50_s']} s, p99 {lag['p99_s']} s "
+        f"({lag['probes']} probes)"
+    )
     stored_s, after_s = on["ingest"]["seconds"], on["after_load"]["seconds"]
     print(f"burst: stored in {stored_s} s, analysed {after_s} s after the load stopped")
     alone = off["analyser_alone"]
-    print(f"analyser alone: {alone['calls_per_s']} calls/s ({alone['backlog_calls']} calls in {alone['seconds']} s)")
+    print(
+        f"analyser alone: {alone['calls_per_s']} calls/s ({alone['backlog_calls']} calls in "
+        f"{alone['seconds']} s)"
+    )
     print(ratio_line("ingest with the analyser on / off", on_rate, off_rate, ">= 0.9"))
     print(ratio_line("ingest (analyser on) / bare parse-and-insert", on_rate, bare_rate, ">= 0.5"))
-    print(ratio_line("ingest (analyser off) / bare parse-and-insert", off_rate, bare_rate, "the ceiling"))
-    print(ratio_line("time to analyse the burst / time to store it", stored_s + after_s, stored_s, "<= 2"))
-    ingest_calls = off_rate / 3  # three events a call
-    print(ratio_line("analyser alone / ingest alone, calls per second", alone["calls_per_s"], ingest_calls, ">= 1"))
+    print(
+        ratio_line(
+            "ingest (analyser off) / bare parse-and-insert", off_rate, bare_rate, "the ceiling"
+        )
+    )
+    print(
+        ratio_line(
+            "time to analyse the burst / time to store it", stored_s + after_s, stored_s, "<= 2"
+        )
+    )
+    # three events a call
+    ingest_calls = off_rate / 3
+    print(
+        ratio_line(
+            "analyser alone / ingest alone, calls per second",
+            alone["calls_per_s"],
+            ingest_calls,
+            ">= 1",
+        )
+    )
     print(ratio_line("ack-to-findings p99 / 5 s", lag["p99_s"], 5.0, "<= 1"))
 
 

@@ -1,14 +1,15 @@
 """Start-up of the command line: `tracediff --help` and `tracediff check` of one small call.
 
-Each command runs N times, in rounds interleaved with the baseline (a bare `python -c pass`), so that
-other work on the machine slows all of them alike. Prints the median wall time and the median CPU time
-(user + system of the child process) of each, the time over the baseline, and the ratio to it. On an idle
-machine the two agree; on a busy one the wall time also counts the wait for a core, the CPU time does not.
+Each command runs N times, in rounds interleaved with the baseline (a bare `python -c pass`), so
+that other work on the machine slows all of them alike. Prints the median wall time and the median
+CPU time (user + system of the child process) of each, the time over the baseline, and the ratio to
+it. On an idle machine the two agree; on a busy one the wall time also counts the wait for a core,
+the CPU time does not.
 
     python bench/cli.py [--quick] [--runs N] [--against PATH]
 
-`--against PATH` also times the same commands with PATH (another checkout, e.g. the main branch) first on
-PYTHONPATH, for a before/after line in the same run.
+`--against PATH` also times the same commands with PATH (another checkout, e.g. the main branch)
+first on PYTHONPATH, for a before/after line in the same run.
 """
 
 import argparse
@@ -26,7 +27,8 @@ from common import ROOT, SAMPLES, ratio_line, write_figures
 TARGETS = {"help": 0.25, "check_failing": 0.35, "check_clean": 0.35}
 ARGUMENTS = {"customerEmail": "ana@example.com", "limit": 5}
 CLEAN = {"customer_email": "ana@example.com", "limit": 5}
-FAILING = {"customer_email": "ana@example.com", "limit": "5"}  # a type change and a schema violation
+# a type change and a schema violation
+FAILING = {"customer_email": "ana@example.com", "limit": "5"}
 
 
 def commands(folder: Path) -> dict[str, list[str]]:
@@ -45,7 +47,10 @@ def commands(folder: Path) -> dict[str, list[str]]:
         "help": ["-m", "webapp", "--help"],
         "check_clean": [*check, "--request", str(folder / "clean.json")],
         "check_failing": [*check, "--request", str(folder / "failing.json")],
-        "app_factory": ["-c", f"from webapp import create_app; create_app({{'DATABASE': {str(folder / 'a.db')!r}}})"],
+        "app_factory": [
+            "-c",
+            f"from webapp import create_app; create_app({{'DATABASE': {str(folder / 'a.db')!r}}})",
+        ],
     }
 
 
@@ -55,7 +60,11 @@ def timed(args: list[str], path: Path, cwd: Path) -> tuple[float, float, int]:
     start = time.perf_counter()
     # cwd: a folder without a webapp/ of its own (python -m and -c put the working directory first)
     proc = subprocess.Popen(
-        [sys.executable, *args], env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [sys.executable, *args],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
@@ -64,10 +73,12 @@ def timed(args: list[str], path: Path, cwd: Path) -> tuple[float, float, int]:
 
 
 def measure(folder: Path, checkouts: dict[str, Path], runs: int) -> dict:
-    """Time every command of every checkout `runs` times, round by round; return medians and exit codes."""
+    """Time every command of every checkout `runs` times, round by round; return medians and exit
+    codes."""
     samples = {(who, name): [] for who in checkouts for name in commands(folder)}
     codes = {}
-    for who, path in checkouts.items():  # one warm-up round writes the bytecode caches
+    # one warm-up round writes the bytecode caches
+    for who, path in checkouts.items():
         for name, args in commands(folder).items():
             codes[(who, name)] = timed(args, path, folder)[2]
     for _ in range(runs):
@@ -97,7 +108,9 @@ def report(figures: dict, who: str) -> list[str]:
         fig = figures[f"{who}:{name}"]
         target = f"under {TARGETS[name]} s" if name in TARGETS else "none"
         verdict = (
-            "" if name not in TARGETS else f"  wall {_verdict(fig['wall_s'], name)}, CPU {_verdict(fig['cpu_s'], name)}"
+            ""
+            if name not in TARGETS
+            else f"  wall {_verdict(fig['wall_s'], name)}, CPU {_verdict(fig['cpu_s'], name)}"
         )
         lines.append(
             f"{who}: {name:13} exit {fig['exit_code']}: wall {fig['wall_s']:.3f} s "
@@ -109,15 +122,28 @@ def report(figures: dict, who: str) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a tiny run for the smoke test (figures not for the docs)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a tiny run for the smoke test (figures not for the docs)",
+    )
     parser.add_argument("--runs", type=int, default=15, help="rounds of every command [default 15]")
-    parser.add_argument("--against", type=Path, default=None, help="another checkout to time the same way")
+    parser.add_argument(
+        "--against", type=Path, default=None, help="another checkout to time the same way"
+    )
     options = parser.parse_args()
     runs = 2 if options.quick else options.runs
-    checkouts = {"this": ROOT, **({"against": options.against.resolve()} if options.against else {})}
+    checkouts = {
+        "this": ROOT,
+        **({"against": options.against.resolve()} if options.against else {}),
+    }
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        for name, value in (("tool-args.json", ARGUMENTS), ("clean.json", CLEAN), ("failing.json", FAILING)):
+        for name, value in (
+            ("tool-args.json", ARGUMENTS),
+            ("clean.json", CLEAN),
+            ("failing.json", FAILING),
+        ):
             (folder / name).write_text(json.dumps(value))
         figures = measure(folder, checkouts, runs)
     for who in checkouts:

@@ -21,15 +21,26 @@ if str(ROOT) not in sys.path:
 
 
 def options(description: str, seconds: float, **flags: str) -> argparse.Namespace:
-    """Parse --quick and --seconds, the options every benchmark takes, and a benchmark's own `flags` (name: help)."""
+    """Parse --quick and --seconds, the options every benchmark takes, and a benchmark's own `flags`
+    (name: help)."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--quick", action="store_true", help="a tiny run for the smoke test (figures not for the docs)")
-    parser.add_argument("--seconds", type=float, default=seconds, help=f"length of each timed load [default {seconds}]")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a tiny run for the smoke test (figures not for the docs)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=seconds,
+        help=f"length of each timed load [default {seconds}]",
+    )
     parser.add_argument(
         "--database",
         default="",
         metavar="URL",
-        help="also run against this PostgreSQL database (emptied first), where the bench supports it",
+        help="also run against this PostgreSQL database (emptied first), where the bench supports "
+        "it",
     )
     for name, help_text in flags.items():
         parser.add_argument(f"--{name}", action="store_true", help=help_text)
@@ -156,7 +167,12 @@ def tracediff_server(db_path: Path, workers: int = 2, env: dict | None = None) -
         "--db",
         str(db_path),
     ]
-    return Process(command, {"TRACEDIFF_DATABASE": str(db_path), **(env or {})}, db_path.with_suffix(".log"), port)
+    return Process(
+        command,
+        {"TRACEDIFF_DATABASE": str(db_path), **(env or {})},
+        db_path.with_suffix(".log"),
+        port,
+    )
 
 
 def bare_server(log_path: Path, workers: int = 2, env: dict | None = None) -> Process:

@@ -24,7 +24,11 @@ def _snaps(arguments, request, response=None, status=200) -> dict:
         },
     }
     if response is not None:
-        snaps["response"] = {"payload": response, "logged_as_string": False, "http": {"status_code": status}}
+        snaps["response"] = {
+            "payload": response,
+            "logged_as_string": False,
+            "http": {"status_code": status},
+        }
     return snaps
 
 
@@ -94,7 +98,8 @@ def numbers_insert_front(size):
 
 def records_remove_front(size):
     rows = _records(size)
-    plain = [{k: v for k, v in r.items() if k != "order_id"} for r in rows]  # no id to pair by
+    # no id to pair by
+    plain = [{k: v for k, v in r.items() if k != "order_id"} for r in rows]
     return _snaps({"orders": plain}, {"orders": plain[1:]}), None
 
 
@@ -106,7 +111,9 @@ def records_reordered(size):
 
 
 def keys_case_converted(size):
-    keys = [f"fieldNumber{n}Value" for n in range(_count(size, {"fieldNumber10000Value": "v10000"}))]
+    keys = [
+        f"fieldNumber{n}Value" for n in range(_count(size, {"fieldNumber10000Value": "v10000"}))
+    ]
     args = {k: f"v{n}" for n, k in enumerate(keys)}
     request = {f"field_number{n}_value": f"v{n}" for n in range(len(keys))}
     return _snaps(args, request), None

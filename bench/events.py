@@ -66,7 +66,11 @@ def _template(snapshot: str, payload) -> str:
         "event_id": "%(call)s-" + snapshot,
     }
     if snapshot != "arguments":
-        http = {"method": "POST", "url": "https://api.example.com/v1/orders/search", "headers": HEADERS}
+        http = {
+            "method": "POST",
+            "url": "https://api.example.com/v1/orders/search",
+            "headers": HEADERS,
+        }
         if snapshot == "response":
             http = {**http, "status_code": 200}
         record["http"] = http
@@ -87,7 +91,8 @@ def call_lines(prefix: str, number: int) -> list[str]:
 
 
 def batch_body(prefix: str, first_call: int, events: int = 100) -> tuple[bytes, int]:
-    """Return an NDJSON body of about `events` events (whole calls) and the number of calls in it."""
+    """Return an NDJSON body of about `events` events (whole calls) and the number of calls in
+    it."""
     calls = max(1, round(events / 3))
     lines = [line for n in range(first_call, first_call + calls) for line in call_lines(prefix, n)]
     return ("\n".join(lines) + "\n").encode(), calls

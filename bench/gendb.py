@@ -1,4 +1,5 @@
-"""Generate a tracediff database of N analysed traces fast: executemany straight into the store's schema.
+"""Generate a tracediff database of N analysed traces fast: executemany straight into the store's
+schema.
 
 Each trace is one findOrders-like call with three small snapshots and a stored analysis; one
 trace in seven has a type_changed error and one in eleven a dropped warning. Rows go in big
@@ -15,7 +16,8 @@ from common import OUT
 
 from webapp.store import Store
 
-VERSION = 1  # bump when the generated rows change, so cached databases are rebuilt
+# bump when the generated rows change, so cached databases are rebuilt
+VERSION = 1
 TOOLS = (
     "findOrders",
     "createInvoice",
@@ -72,16 +74,25 @@ def _analysis(i: int) -> tuple[str, str | None, int, int, str]:
         )
     worst = "error" if i % 7 == 0 else "warning" if i % 11 == 0 else None
     summary = {"error": int(i % 7 == 0), "warning": int(i % 11 == 0), "info": 0}
-    analysis = {"validation": {}, "findings": findings, "summary": summary, "worst": worst, "alignment": []}
+    analysis = {
+        "validation": {},
+        "findings": findings,
+        "summary": summary,
+        "worst": worst,
+        "alignment": [],
+    }
     kinds = ",".join(sorted({f["kind"] for f in findings}))
     return orjson.dumps(analysis).decode(), worst, summary["error"], summary["warning"], kinds
 
 
 def _rows(i: int, rng: random.Random, old_times: bool = False, pad: int = 0) -> dict:
-    """The rows of trace i; `old_times`: times as tracediff wrote them before migration 10 (`.000Z`); `pad`:
-    characters added to each payload (events of about 2 KB, the size bench/ingest.py sends)."""
+    """The rows of trace i; `old_times`: times as tracediff wrote them before migration 10
+    (`.000Z`); `pad`: characters added to each payload (events of about 2 KB, the size
+    bench/ingest.py sends)."""
     trace_id, tool = f"{i:032x}", TOOLS[i % len(TOOLS)]
-    ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(1_790_000_000 + i)) + (".000Z" if old_times else ".000000Z")
+    ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(1_790_000_000 + i)) + (
+        ".000Z" if old_times else ".000000Z"
+    )
     words = " ".join(rng.choices(WORDS, k=3)) + f" ticket{i % 100_000}"
     notes = {"notes": "x" * pad} if pad else {}
     payloads = {
@@ -135,12 +146,16 @@ def _rows(i: int, rng: random.Random, old_times: bool = False, pad: int = 0) -> 
 
 
 INSERTS = {
-    "events": "INSERT INTO events (seq, event_id, trace_id, call_id, snapshot, tool, source, payload, http, ts, "
+    "events": "INSERT INTO events (seq, event_id, trace_id, call_id, snapshot, tool, source, "
+    "payload, http, ts, "
     "received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    "calls": "INSERT INTO calls (trace_id, call_id, tool, source, arguments_seq, request_seq, response_seq, "
-    "status_code, first_ts, last_ts, analysis, worst, errors, warnings, kinds, version, analyzed_version) "
+    "calls": "INSERT INTO calls (trace_id, call_id, tool, source, arguments_seq, request_seq, "
+    "response_seq, "
+    "status_code, first_ts, last_ts, analysis, worst, errors, warnings, kinds, version, "
+    "analyzed_version) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1)",
-    "traces": "INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, sources, has_arguments, has_request, "
+    "traces": "INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, sources, "
+    "has_arguments, has_request, "
     "has_response, complete, worst, kinds, status_codes, errors, warnings) "
     "VALUES (?, ?, ?, 1, ?, ?, 1, 1, 1, 1, ?, ?, ?, ?, ?)",
     "trace_kinds": "INSERT INTO trace_kinds (trace_id, kind, last_ts) VALUES (?, ?, ?)",
@@ -149,9 +164,11 @@ INSERTS = {
 
 
 def generate(path: Path, traces: int, old_times: bool = False, pad: int = 0) -> float:
-    """Fill a fresh database at path with `traces` traces; return the seconds it took (see _rows for the options)."""
+    """Fill a fresh database at path with `traces` traces; return the seconds it took (see _rows for
+    the options)."""
     began = time.perf_counter()
-    Store(path).close()  # the real schema, created by the store itself
+    # the real schema, created by the store itself
+    Store(path).close()
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA synchronous = OFF")
     rng = random.Random(5)
@@ -171,7 +188,8 @@ def generate(path: Path, traces: int, old_times: bool = False, pad: int = 0) -> 
 
 
 def cached_db(traces: int) -> tuple[Path, float | None]:
-    """Return a generated database of `traces` traces from bench/out/, generating it when missing."""
+    """Return a generated database of `traces` traces from bench/out/, generating it when
+    missing."""
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"pages-v{VERSION}-{traces}.db"
     if path.exists():

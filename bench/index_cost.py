@@ -1,6 +1,7 @@
-"""What indexing a payload's words costs per event: SQLite's FTS5 against PostgreSQL's tsvector + GIN, same run.
+"""What indexing a payload's words costs per event: SQLite's FTS5 against PostgreSQL's tsvector +
+GIN, same run.
 
-python bench/index_cost.py --database postgresql:///tracediff_bench   # the database is emptied first
+python bench/index_cost.py --database postgresql:///tracediff_bench # the database is emptied first
 """
 
 import sqlite3
@@ -44,7 +45,9 @@ def tsvector_us(url: str, texts: list[str]) -> float:
         conn.execute("CREATE TABLE e (seq bigint PRIMARY KEY, payload text, words tsvector)")
         conn.execute("CREATE INDEX e_words ON e USING GIN (words)")
         with conn.cursor() as cursor:
-            cursor.executemany("INSERT INTO e (seq, payload) VALUES (%s, %s)", list(enumerate(texts, 1)))
+            cursor.executemany(
+                "INSERT INTO e (seq, payload) VALUES (%s, %s)", list(enumerate(texts, 1))
+            )
         conn.commit()
         began = time.perf_counter()
         conn.execute(f"UPDATE e SET words = {WORDS}")

@@ -1,4 +1,5 @@
-"""What learning mappings costs the background analyser: analysis with and without it, in the same run.
+"""What learning mappings costs the background analyser: analysis with and without it, in the same
+run.
 
     python bench/inference.py            # about a minute
     python bench/inference.py --quick    # a few seconds
@@ -54,7 +55,8 @@ def timed(envelopes, learning: bool) -> tuple[float, int, int, float]:
                 keep(store, inputs)
                 spent[0] += time.perf_counter() - began
 
-        pipeline.learn = learn  # the baseline runs the same analysis and learns nothing
+        # the baseline runs the same analysis and learns nothing
+        pipeline.learn = learn
         try:
             start = time.perf_counter()
             analysed = pipeline.catch_up(store)
@@ -68,12 +70,17 @@ def timed(envelopes, learning: bool) -> tuple[float, int, int, float]:
 
 def main(quick: bool) -> None:
     n = 100 if quick else 1000
-    for name, envelopes in (("renaming tool", traffic(n)), ("wide payloads (60 keys)", wide(n // 2))):
+    for name, envelopes in (
+        ("renaming tool", traffic(n)),
+        ("wide payloads (60 keys)", wide(n // 2)),
+    ):
         base, calls, _, _ = timed(envelopes, learning=False)
         total, analysed, rows, learning = timed(envelopes, learning=True)
         print(
-            f"{name}: {calls} calls analysed in {base:.2f} s; with learning {analysed} analyses in {total:.2f} s "
-            f"({total / base:.2f}x); learning itself {learning:.2f} s ({learning / base:.2f}x the analysis, "
+            f"{name}: {calls} calls analysed in {base:.2f} s; with learning {analysed} analyses in "
+            f"{total:.2f} s "
+            f"({total / base:.2f}x); learning itself {learning:.2f} s ({learning / base:.2f}x the "
+            "analysis, "
             f"{1000 * learning / calls:.2f} ms a call); {rows} evidence rows"
         )
 

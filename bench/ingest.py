@@ -1,8 +1,8 @@
 """Ingest throughput of `tracediff serve` against raw SQLite and a bare Flask app, in the same run.
 
-python bench/ingest.py            # about 90 s
-python bench/ingest.py --quick    # a few seconds, for tests/test_bench_smoke.py
-python bench/ingest.py --database postgresql:///tracediff_bench   # also PostgreSQL (the database is emptied)
+python bench/ingest.py # about 90 s python bench/ingest.py --quick # a few seconds, for
+tests/test_bench_smoke.py python bench/ingest.py --database postgresql:///tracediff_bench # also
+PostgreSQL (the database is emptied)
 """
 
 import sqlite3
@@ -30,7 +30,8 @@ def baseline_database(path: Path, synchronous: str = "NORMAL") -> sqlite3.Connec
 
 
 def sqlite_baseline(folder: Path, seconds: float, synchronous: str = "NORMAL") -> dict:
-    """Insert the same events with executemany, WAL, the given synchronous mode, a commit per ~100 rows."""
+    """Insert the same events with executemany, WAL, the given synchronous mode, a commit per ~100
+    rows."""
     conn = baseline_database(folder / f"raw-{synchronous}.db", synchronous)
     number, rows_done, spent = 0, 0, 0.0
     while spent < seconds:
@@ -44,7 +45,11 @@ def sqlite_baseline(folder: Path, seconds: float, synchronous: str = "NORMAL") -
         spent += time.perf_counter() - began
         rows_done += len(rows)
     conn.close()
-    return {"events": rows_done, "seconds": round(spent, 3), "events_per_s": round(rows_done / spent, 1)}
+    return {
+        "events": rows_done,
+        "seconds": round(spent, 3),
+        "events_per_s": round(rows_done / spent, 1),
+    }
 
 
 def _read(db_path: Path, sql: str, params=()):
@@ -57,8 +62,13 @@ def _read(db_path: Path, sql: str, params=()):
 
 def unanalysed(db_path: Path) -> int:
     """Count stored calls without an up-to-date analysis, whether or not a calls row exists yet."""
-    calls = _read(db_path, "SELECT count(*) FROM (SELECT DISTINCT trace_id, call_id FROM events)")[0]
-    done = _read(db_path, "SELECT count(*) FROM calls WHERE analyzed_version = version AND analyzed_version > 0")[0]
+    calls = _read(db_path, "SELECT count(*) FROM (SELECT DISTINCT trace_id, call_id FROM events)")[
+        0
+    ]
+    done = _read(
+        db_path,
+        "SELECT count(*) FROM calls WHERE analyzed_version = version AND analyzed_version > 0",
+    )[0]
     return calls - done
 
 
@@ -102,7 +112,9 @@ class LagSampler(threading.Thread):
             lag = (
                 0.0
                 if oldest is None
-                else (datetime.now(UTC) - datetime.fromisoformat(oldest.replace("Z", "+00:00"))).total_seconds()
+                else (
+                    datetime.now(UTC) - datetime.fromisoformat(oldest.replace("Z", "+00:00"))
+                ).total_seconds()
             )
             self.lags.append(lag)
 
@@ -110,20 +122,26 @@ class LagSampler(threading.Thread):
         self.stopping.set()
         self.join()
         lags = self.lags or [0.0]
-        return {"samples": len(lags), "median_s": round(statistics.median(lags), 2), "max_s": round(max(lags), 2)}
+        return {
+            "samples": len(lags),
+            "median_s": round(statistics.median(lags), 2),
+            "max_s": round(max(lags), 2),
+        }
 
 
 def _analysed(db_path: Path, trace_id: str, call_id: str) -> bool:
     row = _read(
         db_path,
-        "SELECT analyzed_version = version AND analyzed_version > 0 FROM calls WHERE trace_id = ? AND call_id = ?",
+        "SELECT analyzed_version = version AND analyzed_version > 0 FROM calls WHERE trace_id = ? "
+        "AND call_id = ?",
         (trace_id, call_id),
     )
     return bool(row and row[0])
 
 
 def trickle(url: str, db_path: Path, calls: int) -> dict:
-    """Post one whole call at a time on an idle server; time from its acknowledgement until it is analysed."""
+    """Post one whole call at a time on an idle server; time from its acknowledgement until it is
+    analysed."""
     lags = []
     with httpx.Client(timeout=30) as client:
         for number in range(calls):
@@ -133,23 +151,36 @@ def trickle(url: str, db_path: Path, calls: int) -> dict:
                 url + "/api/v1/ingest", content=("\n".join(lines) + "\n").encode(), headers=NDJSON
             ).raise_for_status()
             acked = time.monotonic()
-            while not _analysed(db_path, first["trace_id"], first["call_id"]) and time.monotonic() - acked < 30:
+            while (
+                not _analysed(db_path, first["trace_id"], first["call_id"])
+                and time.monotonic() - acked < 30
+            ):
                 time.sleep(0.01)
             lags.append(time.monotonic() - acked)
-    return {"calls": calls, "median_s": round(statistics.median(lags), 3), "max_s": round(max(lags), 3)}
+    return {
+        "calls": calls,
+        "median_s": round(statistics.median(lags), 3),
+        "max_s": round(max(lags), 3),
+    }
 
 
-def serve_and_load(folder: Path, figures: dict, synchronous: str, seconds: float, quick: bool, step) -> None:
+def serve_and_load(
+    folder: Path, figures: dict, synchronous: str, seconds: float, quick: bool, step
+) -> None:
     """Load `tracediff serve` with batches and single events; time the analysis after the load."""
     db_path = folder / f"tracediff-{synchronous}.db"
     suffix = "" if synchronous == "FULL" else f"_{synchronous.lower()}"
     with tracediff_server(db_path, env={"TRACEDIFF_SYNCHRONOUS": synchronous}) as server:
         server.wait_ready("/api/v1/health")
         step(f"tracediff serve is up (synchronous={synchronous})")
-        httpx.put(server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30).raise_for_status()
+        httpx.put(
+            server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30
+        ).raise_for_status()
         sampler = LagSampler(db_path)
         sampler.start()
-        figures[f"tracediff_batches{suffix}"] = load(server.url + "/api/v1/ingest", "b", 100, seconds)
+        figures[f"tracediff_batches{suffix}"] = load(
+            server.url + "/api/v1/ingest", "b", 100, seconds
+        )
         figures[f"analysis_lag_during_load{suffix}"] = sampler.summary()
         step("batches posted")
         figures[f"analysis_drain{suffix}"] = drain(db_path, 10 if quick else 120)
@@ -172,11 +203,15 @@ def run(args) -> dict:
             "sqlite_executemany": sqlite_baseline(folder, 0.3 if quick else 5),
             "sqlite_executemany_full": sqlite_baseline(folder, 0.3 if quick else 5, "FULL"),
         }
-        serve_and_load(folder, figures, "FULL", seconds, quick, step)  # the default setting
-        serve_and_load(folder, figures, "NORMAL", seconds, quick, step)  # like for like with the baseline
+        # the default setting
+        serve_and_load(folder, figures, "FULL", seconds, quick, step)
+        # like for like with the baseline
+        serve_and_load(folder, figures, "NORMAL", seconds, quick, step)
         step("tracediff serve stopped")
         baseline_database(folder / "bare.db").close()
-        with bare_server(folder / "bare.log", env={"BARE_DATABASE": str(folder / "bare.db")}) as bare:
+        with bare_server(
+            folder / "bare.log", env={"BARE_DATABASE": str(folder / "bare.db")}
+        ) as bare:
             bare.wait_ready("/health")
             step("bare Flask is up")
             figures["bare_single"] = load(bare.url + "/ingest", "s", 1, seconds / 2)
@@ -194,12 +229,28 @@ def report(figures: dict) -> None:
     """Print the figures and the ratios against the baselines."""
     for name, value in figures.items():
         print(f"{name}: {value}")
-    normal, raw = figures["tracediff_batches_normal"]["events_per_s"], figures["sqlite_executemany"]["events_per_s"]
-    print(ratio_line("ingest batches / raw SQLite executemany, both synchronous=NORMAL", normal, raw, ">= 0.60"))
-    batches, full = figures["tracediff_batches"]["events_per_s"], figures["sqlite_executemany_full"]["events_per_s"]
+    normal, raw = (
+        figures["tracediff_batches_normal"]["events_per_s"],
+        figures["sqlite_executemany"]["events_per_s"],
+    )
     print(
         ratio_line(
-            "ingest batches / raw SQLite executemany, both synchronous=FULL (the default)", batches, full, ">= 0.60"
+            "ingest batches / raw SQLite executemany, both synchronous=NORMAL",
+            normal,
+            raw,
+            ">= 0.60",
+        )
+    )
+    batches, full = (
+        figures["tracediff_batches"]["events_per_s"],
+        figures["sqlite_executemany_full"]["events_per_s"],
+    )
+    print(
+        ratio_line(
+            "ingest batches / raw SQLite executemany, both synchronous=FULL (the default)",
+            batches,
+            full,
+            ">= 0.60",
         )
     )
     print(
@@ -212,7 +263,10 @@ def report(figures: dict) -> None:
     )
     print(
         ratio_line(
-            "ingest batches / bare Flask batches", batches, figures["bare_batches"]["events_per_s"], "none; for context"
+            "ingest batches / bare Flask batches",
+            batches,
+            figures["bare_batches"]["events_per_s"],
+            "none; for context",
         )
     )
     floor = figures["bare_store_batches"]["events_per_s"]
@@ -227,7 +281,10 @@ def report(figures: dict) -> None:
     )
     print(
         ratio_line(
-            "ingest batches (NORMAL) / bare Flask that only parses and inserts", normal, floor, "none; for context"
+            "ingest batches (NORMAL) / bare Flask that only parses and inserts",
+            normal,
+            floor,
+            "none; for context",
         )
     )
     if "postgres_executemany" in figures:

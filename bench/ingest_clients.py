@@ -1,4 +1,5 @@
-"""What the ingest benches share: client processes posting batches, and the raw baseline's table and rows."""
+"""What the ingest benches share: client processes posting batches, and the raw baseline's table and
+rows."""
 
 import multiprocessing
 import time
@@ -12,7 +13,8 @@ NDJSON = {"Content-Type": "application/x-ndjson"}
 BASELINE_DDL = """CREATE TABLE events (seq INTEGER PRIMARY KEY, event_id TEXT NOT NULL UNIQUE,
  trace_id TEXT NOT NULL, call_id TEXT NOT NULL, snapshot TEXT NOT NULL, tool TEXT, source TEXT,
  payload TEXT NOT NULL, http TEXT, ts TEXT NOT NULL)"""
-BASELINE_INSERT = """INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, source, payload, http, ts)
+BASELINE_INSERT = """INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, source,
+  payload, http, ts)
  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 
 
@@ -31,13 +33,15 @@ def _bodies(prefix: str, per_post: int):
 
 
 def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, queue) -> None:
-    """Post bodies from start for `seconds`; report (acknowledged events, posts, failures, last ack time)."""
+    """Post bodies from start for `seconds`; report (acknowledged events, posts, failures, last ack
+    time)."""
     acked = posts = failures = 0
     last = start
     bodies = _bodies(prefix, per_post)
     with httpx.Client(timeout=60) as client:
         time.sleep(max(0.0, start - time.time()))
-        while True:  # one post at least, even when this process started late on a loaded machine
+        # one post at least, even when this process started late on a loaded machine
+        while True:
             response = client.post(url, content=next(bodies), headers=NDJSON)
             if response.status_code == 200:
                 acked += response.json()["accepted"]
@@ -53,9 +57,12 @@ def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, 
 def load(url: str, prefix: str, per_post: int, seconds: float) -> dict:
     """Run CLIENTS processes against url; return acknowledged events per second."""
     queue = multiprocessing.Queue()
-    start = time.time() + 0.5  # lets every client process start before the clock runs
+    # lets every client process start before the clock runs
+    start = time.time() + 0.5
     procs = [
-        multiprocessing.Process(target=_client, args=(url, f"{prefix}{i}", per_post, start, seconds, queue))
+        multiprocessing.Process(
+            target=_client, args=(url, f"{prefix}{i}", per_post, start, seconds, queue)
+        )
         for i in range(CLIENTS)
     ]
     for proc in procs:

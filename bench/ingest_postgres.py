@@ -1,6 +1,8 @@
-"""Ingest into `tracediff serve` on PostgreSQL against raw PostgreSQL inserts of the same events, same run.
+"""Ingest into `tracediff serve` on PostgreSQL against raw PostgreSQL inserts of the same events,
+same run.
 
-python bench/ingest.py --database postgresql:///tracediff_bench   # an empty database, dropped and remade
+python bench/ingest.py --database postgresql:///tracediff_bench # an empty database, dropped and
+remade
 """
 
 import sys
@@ -13,9 +15,11 @@ from common import Process, free_port, ratio_line
 from events import batch_body, contract
 
 BASELINE_DDL = """CREATE TABLE raw_events (seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
- event_id TEXT NOT NULL UNIQUE, trace_id TEXT NOT NULL, call_id TEXT NOT NULL, snapshot TEXT NOT NULL, tool TEXT,
+ event_id TEXT NOT NULL UNIQUE, trace_id TEXT NOT NULL, call_id TEXT NOT NULL, snapshot TEXT NOT
+   NULL, tool TEXT,
  source TEXT, payload TEXT NOT NULL, http TEXT, ts TEXT NOT NULL)"""
-BASELINE_INSERT = """INSERT INTO raw_events (event_id, trace_id, call_id, snapshot, tool, source, payload, http, ts)
+BASELINE_INSERT = """INSERT INTO raw_events (event_id, trace_id, call_id, snapshot, tool, source,
+  payload, http, ts)
  VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"""
 
 
@@ -27,7 +31,8 @@ def reset(url: str) -> None:
 
 
 def raw_baseline(url: str, seconds: float) -> dict:
-    """Insert the same events with executemany, a commit per batch of ~100 (events' own id unique)."""
+    """Insert the same events with executemany, a commit per batch of ~100 (events' own id
+    unique)."""
     from ingest_clients import raw_row
 
     with psycopg.connect(url) as conn:
@@ -46,7 +51,11 @@ def raw_baseline(url: str, seconds: float) -> dict:
             rows_done += len(rows)
         conn.execute("DROP TABLE raw_events")
         conn.commit()
-    return {"events": rows_done, "seconds": round(spent, 3), "events_per_s": round(rows_done / spent, 1)}
+    return {
+        "events": rows_done,
+        "seconds": round(spent, 3),
+        "events_per_s": round(rows_done / spent, 1),
+    }
 
 
 def run(url: str, folder: Path, seconds: float, step) -> dict:
@@ -58,11 +67,26 @@ def run(url: str, folder: Path, seconds: float, step) -> dict:
     figures = {"postgres_executemany": raw_baseline(url, seconds / 4)}
     step("raw PostgreSQL baseline")
     port = free_port()
-    command = [sys.executable, "-m", "webapp", "serve", "--port", str(port), "--workers", "2", "--db", url]
+    command = [
+        sys.executable,
+        "-m",
+        "webapp",
+        "serve",
+        "--port",
+        str(port),
+        "--workers",
+        "2",
+        "--db",
+        url,
+    ]
     with Process(command, {"TRACEDIFF_DATABASE": url}, folder / "postgres.log", port) as server:
         server.wait_ready("/api/v1/health")
-        httpx.put(server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30).raise_for_status()
-        figures["tracediff_batches_postgres"] = load(server.url + "/api/v1/ingest", "p", 100, seconds)
+        httpx.put(
+            server.url + "/api/v1/tools/findOrders", json=contract(), timeout=30
+        ).raise_for_status()
+        figures["tracediff_batches_postgres"] = load(
+            server.url + "/api/v1/ingest", "p", 100, seconds
+        )
     step("tracediff serve on PostgreSQL stopped")
     return figures
 

@@ -1,15 +1,17 @@
-"""What `tracediff lint` finds on a real OpenAPI description, and what it costs beside reading the operations.
+"""What `tracediff lint` finds on a real OpenAPI description, and what it costs beside reading the
+operations.
 
-    python bench/lint.py                                              # the excerpt in tests/data
-    TRACEDIFF_BENCH_OPENAPI=openapi.json python bench/lint.py         # a whole description (OpenAI's: 3.4 MB)
+    python bench/lint.py                                       # the excerpt in tests/data
+    TRACEDIFF_BENCH_OPENAPI=openapi.json python bench/lint.py  # a whole one (OpenAI's: 3.4 MB)
     python bench/lint.py --quick
 
-A tool is derived per operation (its arguments are the request's body fields and path and query parameters,
-tests/lint_tools.py). Noise: the mismatches on those tools, then on the same tools renamed to camelCase with half
-their optional arguments left out (neither is a bug). Recall: one bug planted per tool (an argument the API does not
-take, a string argument made an integer, an enum in another case, a required field left out, a bound widened), found
-when a mismatch of its kind names its place. Cost: reading the tools list and each operation's request (what
-`tracediff tools import --operation` does, the baseline, same run) against that plus the comparison.
+A tool is derived per operation (its arguments are the request's body fields and path and query
+parameters, tests/lint_tools.py). Noise: the mismatches on those tools, then on the same tools
+renamed to camelCase with half their optional arguments left out (neither is a bug). Recall: one bug
+planted per tool (an argument the API does not take, a string argument made an integer, an enum in
+another case, a required field left out, a bound widened), found when a mismatch of its kind names
+its place. Cost: reading the tools list and each operation's request (what `tracediff tools import
+--operation` does, the baseline, same run) against that plus the comparison.
 """
 
 import copy
@@ -52,8 +54,8 @@ def varied(tools: list[dict]) -> list[dict]:
 
 
 def narrowed(tools: list[dict]) -> list[dict]:
-    """Return the tools asking for less than the API takes: integers for numbers, an enum value fewer, every top-level
-    argument required (what a careful engineer writes; no bug)."""
+    """Return the tools asking for less than the API takes: integers for numbers, an enum value
+    fewer, every top-level argument required (what a careful engineer writes; no bug)."""
     out = copy.deepcopy(tools)
     for definition in out:
         schema = definition["function"]["parameters"]
@@ -76,20 +78,41 @@ def _schemas(node):
             yield node
             for key, value in node.items():
                 if key in ("properties", "patternProperties", "$defs"):
-                    stack += [v for v in value.values() if isinstance(v, dict)] if isinstance(value, dict) else []
-                elif key in ("items", "additionalProperties", "not") or key in ("allOf", "anyOf", "oneOf"):
+                    stack += (
+                        [v for v in value.values() if isinstance(v, dict)]
+                        if isinstance(value, dict)
+                        else []
+                    )
+                elif key in ("items", "additionalProperties", "not") or key in (
+                    "allOf",
+                    "anyOf",
+                    "oneOf",
+                ):
                     stack += value if isinstance(value, list) else [value]
 
 
 def plant(schema: dict, turn: int) -> tuple | None:
-    """Plant one bug in a tool's arguments schema; return (kind, the argument or request field's key)."""
+    """Plant one bug in a tool's arguments schema; return (kind, the argument or request field's
+    key)."""
     props, needed = schema.get("properties"), set(schema.get("required", ()))
     if not isinstance(props, dict):
         return None
-    plain = [k for k, v in props.items() if isinstance(v, dict) and v.get("type") == "string" and "enum" not in v]
+    plain = [
+        k
+        for k, v in props.items()
+        if isinstance(v, dict) and v.get("type") == "string" and "enum" not in v
+    ]
     enums = [k for k, v in props.items() if isinstance(v, dict) and _cased(v.get("enum"))]
-    dropped = [k for k in needed if k in props and "default" not in props[k] and len(props[k].get("enum") or "ab") > 1]
-    bounded = [k for k, v in props.items() if isinstance(v, dict) and isinstance(v.get("maximum"), (int, float))]
+    dropped = [
+        k
+        for k in needed
+        if k in props and "default" not in props[k] and len(props[k].get("enum") or "ab") > 1
+    ]
+    bounded = [
+        k
+        for k, v in props.items()
+        if isinstance(v, dict) and isinstance(v.get("maximum"), (int, float))
+    ]
     for kind, keys in [
         ("type_mismatch", plain),
         ("enum_mismatch", enums),
@@ -115,18 +138,22 @@ def plant(schema: dict, turn: int) -> tuple | None:
 
 
 def _flipped(value):
-    """Return a text in the other case (UPPER for lower, lower for UPPER); any other value as it is."""
+    """Return a text in the other case (UPPER for lower, lower for UPPER); any other value as it
+    is."""
     if not isinstance(value, str):
         return value
     return value.upper() if value != value.upper() else value.lower()
 
 
 def _cased(values) -> bool:
-    return isinstance(values, list) and any(isinstance(v, str) and v.upper() != v.lower() for v in values)
+    return isinstance(values, list) and any(
+        isinstance(v, str) and v.upper() != v.lower() for v in values
+    )
 
 
 def lint_all(tools, openapi) -> tuple[dict, float, float]:
-    """Return {tool: mismatches}, the seconds reading the targets took, and the seconds the comparison took."""
+    """Return {tool: mismatches}, the seconds reading the targets took, and the seconds the
+    comparison took."""
     start = time.perf_counter()
     targets = lint_targets(tools, openapi)
     read = time.perf_counter()
@@ -158,19 +185,24 @@ def main() -> None:
     hit, extra = lint_all(planted_tools, openapi)[0], 0
     caught = Counter()
     for name, (kind, key) in planted.items():
-        places = {(f["kind"], (f["left"] or f["right"])["path"].rsplit("/", 1)[-1]) for f in hit[name]}
+        places = {
+            (f["kind"], (f["left"] or f["right"])["path"].rsplit("/", 1)[-1]) for f in hit[name]
+        }
         caught[kind, (kind, key) in places] += 1
         extra += sum(f["severity"] != "info" and f["kind"] != kind for f in hit[name])
     found_count = sum(n for (_, ok), n in caught.items() if ok)
     print(
-        f"{Path(path).name}: {len(tools)} tools, loaded in {loaded:.2f} s; read {read:.2f} s, compared {compared:.2f} s"
+        f"{Path(path).name}: {len(tools)} tools, loaded in {loaded:.2f} s; read {read:.2f} s, "
+        f"compared {compared:.2f} s"
     )
     print(
-        f"noise: {noise} mismatches on the derived tools; {renamed_noise} warnings or errors renamed and trimmed; "
+        f"noise: {noise} mismatches on the derived tools; {renamed_noise} warnings or errors "
+        "renamed and trimmed; "
         f"{narrow_noise} narrowed"
     )
     print(
-        f"recall: {found_count} of {len(planted)} planted bugs found at their place; {extra} other warnings or errors"
+        f"recall: {found_count} of {len(planted)} planted bugs found at their place; {extra} other "
+        "warnings or errors"
     )
     for (kind, ok), n in sorted(caught.items()):
         print(f"  {kind}: {n} {'found' if ok else 'MISSED'}")

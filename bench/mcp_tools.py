@@ -1,13 +1,14 @@
-"""The MCP server: `tracediff mcp --help` start-up, and get_trace of a 1 MB call over both transports, each beside a
-baseline run the same way in the same run.
+"""The MCP server: `tracediff mcp --help` start-up, and get_trace of a 1 MB call over both
+transports, each beside a baseline run the same way in the same run.
 
-- start-up: `tracediff mcp --help` (`python -m webapp mcp --help`) against `tracediff --help` and a bare
-  `python -c pass`, in interleaved rounds (bench/cli.py's way); target under 0.3 s.
-- get_trace of a call whose arguments and request are 1 MB together, on SQLite, its analysis done: through the
-  official MCP client over Streamable HTTP (`/mcp`) and over stdio (`tracediff mcp`), and a raw JSON-RPC POST to
-  `/mcp` (no client SDK), against the JSON API's GET of the same trace (what the tools read); target under 300 ms.
-- the two sources the tools read through, in this process: the app called in-process (how /mcp reads) against the
-  JSON API over loopback HTTP (how `tracediff mcp` reads), for the same trace.
+- start-up: `tracediff mcp --help` (`python -m webapp mcp --help`) against `tracediff --help` and a
+  bare `python -c pass`, in interleaved rounds (bench/cli.py's way); target under 0.3 s.
+- get_trace of a call whose arguments and request are 1 MB together, on SQLite, its analysis done:
+  through the official MCP client over Streamable HTTP (`/mcp`) and over stdio (`tracediff mcp`),
+  and a raw JSON-RPC POST to `/mcp` (no client SDK), against the JSON API's GET of the same trace
+  (what the tools read); target under 300 ms.
+- the two sources the tools read through, in this process: the app called in-process (how /mcp
+  reads) against the JSON API over loopback HTTP (how `tracediff mcp` reads), for the same trace.
 
     python bench/mcp_tools.py [--quick] [--runs N]
 """
@@ -31,12 +32,18 @@ STARTS = {
     "tracediff --help": ["-m", "webapp", "--help"],
     "tracediff mcp --help": ["-m", "webapp", "mcp", "--help"],
 }
-TARGETS = {"tracediff mcp --help": 0.3, "get_trace (MCP over HTTP)": 0.3, "get_trace (MCP over stdio)": 0.3}
+TARGETS = {
+    "tracediff mcp --help": 0.3,
+    "get_trace (MCP over HTTP)": 0.3,
+    "get_trace (MCP over stdio)": 0.3,
+}
 
 
 def startups(folder: Path, runs: int) -> dict:
-    """Time each start-up command `runs` times, round by round; return the median wall and CPU seconds of each."""
-    for args in STARTS.values():  # one warm-up round writes the bytecode caches
+    """Time each start-up command `runs` times, round by round; return the median wall and CPU
+    seconds of each."""
+    # one warm-up round writes the bytecode caches
+    for args in STARTS.values():
         timed(args, ROOT, folder)
     samples = {name: [] for name in STARTS}
     for _ in range(runs):
@@ -44,13 +51,17 @@ def startups(folder: Path, runs: int) -> dict:
             wall, cpu, _ = timed(args, ROOT, folder)
             samples[name].append((wall, cpu))
     return {
-        name: {"wall_s": statistics.median(w for w, _ in got), "cpu_s": statistics.median(c for _, c in got)}
+        name: {
+            "wall_s": statistics.median(w for w, _ in got),
+            "cpu_s": statistics.median(c for _, c in got),
+        }
         for name, got in samples.items()
     }
 
 
 def big_call(size: int) -> list[dict]:
-    """Return the events of one call whose arguments and request are `size` bytes together (a few fields broken)."""
+    """Return the events of one call whose arguments and request are `size` bytes together (a few
+    fields broken)."""
     arguments = document(size // 2)
     common = {"trace_id": TRACE, "call_id": "call_01", "tool": "saveNotebook"}
     return [
@@ -73,7 +84,8 @@ def big_call(size: int) -> list[dict]:
 
 
 def analysed(url: str) -> None:
-    """Wait until the call is analysed (a read analyses it, within the server's budget; the analyser finishes it)."""
+    """Wait until the call is analysed (a read analyses it, within the server's budget; the analyser
+    finishes it)."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         calls = httpx.get(f"{url}/api/v1/traces/{TRACE}", timeout=60).json()["calls"]
@@ -84,7 +96,10 @@ def analysed(url: str) -> None:
 
 
 def clocked(samples: list[float]) -> dict:
-    return {"median_ms": round(statistics.median(samples) * 1000, 1), "min_ms": round(min(samples) * 1000, 1)}
+    return {
+        "median_ms": round(statistics.median(samples) * 1000, 1),
+        "min_ms": round(min(samples) * 1000, 1),
+    }
 
 
 async def through_mcp(transport: str, url: str, runs: int) -> list[float]:
@@ -104,14 +119,18 @@ async def through_mcp(transport: str, url: str, runs: int) -> list[float]:
 
 
 def requests(url: str, runs: int) -> dict[str, list[float]]:
-    """Time the JSON API's GET of the trace and a raw JSON-RPC get_trace POST to /mcp, interleaved."""
+    """Time the JSON API's GET of the trace and a raw JSON-RPC get_trace POST to /mcp,
+    interleaved."""
     rpc = {
         "jsonrpc": "2.0",
         "id": 1,
         "method": "tools/call",
         "params": {"name": "get_trace", "arguments": {"trace_id": TRACE}},
     }
-    headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2025-11-25",
+    }
     took = {"api": [], "raw": []}
     with httpx.Client(timeout=60) as client:
         for _ in range(runs + 1):
@@ -122,17 +141,22 @@ def requests(url: str, runs: int) -> dict[str, list[float]]:
             answer = client.post(f"{url}/mcp", json=rpc, headers=headers)
             took["raw"].append(time.perf_counter() - start)
             assert not answer.json()["result"]["isError"], answer.text[:500]
-    return {name: samples[1:] for name, samples in took.items()}  # the first of each warms up
+    # the first of each warms up
+    return {name: samples[1:] for name, samples in took.items()}
 
 
 def sources(db: Path, url: str, runs: int) -> dict[str, list[float]]:
-    """Time one read of the trace through each source: the app in this process, and the API over loopback HTTP."""
+    """Time one read of the trace through each source: the app in this process, and the API over
+    loopback HTTP."""
     from webapp import create_app
     from webapp.mcp.inprocess import AppSource
     from webapp.mcp.source import HttpSource
 
     app = create_app({"DATABASE": str(db), "ANALYZER": "off"})
-    readers = {"in-process": AppSource(app, "http://127.0.0.1/", None, "127.0.0.1"), "loopback HTTP": HttpSource(url)}
+    readers = {
+        "in-process": AppSource(app, "http://127.0.0.1/", None, "127.0.0.1"),
+        "loopback HTTP": HttpSource(url),
+    }
     took = {name: [] for name in readers}
     for _ in range(runs + 1):
         for name, source in readers.items():
@@ -144,7 +168,11 @@ def sources(db: Path, url: str, runs: int) -> dict[str, list[float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a tiny run for the smoke test (figures not for the docs)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a tiny run for the smoke test (figures not for the docs)",
+    )
     parser.add_argument("--runs", type=int, default=15, help="rounds of each measure [default 15]")
     options = parser.parse_args()
     runs, size = (1, 50_000) if options.quick else (options.runs, 1_000_000)
@@ -154,7 +182,9 @@ def main() -> None:
         db = folder / "mcp.db"
         with tracediff_server(db) as server:
             server.wait_ready("/api/v1/health")
-            httpx.post(f"{server.url}/api/v1/ingest", json=big_call(size), timeout=120).raise_for_status()
+            httpx.post(
+                f"{server.url}/api/v1/ingest", json=big_call(size), timeout=120
+            ).raise_for_status()
             analysed(server.url)
             reads = requests(server.url, runs)
             reads["http"] = anyio.run(through_mcp, "http", server.url, runs)
@@ -186,9 +216,15 @@ def report(starts: dict, reads: dict, read_by: dict, size: int) -> None:
     for name, label in labels.items():
         fig = clocked(reads[name])
         target = f"; target under {TARGETS[label] * 1000:.0f} ms" if label in TARGETS else ""
-        print(f"{label:40} of a {size // 1000} KB call: median {fig['median_ms']} ms, min {fig['min_ms']} ms{target}")
+        print(
+            f"{label:40} of a {size // 1000} KB call: median {fig['median_ms']} ms, min "
+            f"{fig['min_ms']} ms{target}"
+        )
     for name, samples in read_by.items():
-        print(f"the tools' source, {name:14} read of the trace: median {clocked(samples)['median_ms']} ms")
+        print(
+            f"the tools' source, {name:14} read of the trace: median "
+            f"{clocked(samples)['median_ms']} ms"
+        )
     print(
         ratio_line(
             "mcp --help / tracediff --help (wall)",
@@ -207,7 +243,14 @@ def report(starts: dict, reads: dict, read_by: dict, size: int) -> None:
     )
     api = statistics.median(reads["api"])
     for name in ("raw", "http", "stdio"):
-        print(ratio_line(f"{labels[name]} / API GET", statistics.median(reads[name]), api, "under 300 ms absolute"))
+        print(
+            ratio_line(
+                f"{labels[name]} / API GET",
+                statistics.median(reads[name]),
+                api,
+                "under 300 ms absolute",
+            )
+        )
     print(
         ratio_line(
             "in-process source / loopback HTTP source",

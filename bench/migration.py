@@ -1,10 +1,11 @@
-"""Migration 10 (fixed-width times) on a generated database whose every time needs rewriting: seconds per 100k traces.
+"""Migration 10 (fixed-width times) on a generated database whose every time needs rewriting:
+seconds per 100k traces.
 
-A database of N traces (three ~2 KB events each, times as tracediff wrote them before: `...07.000Z`) is made
-by gendb.py, its record of migration 10 removed, and the store opened: the seconds that takes are the
-migration's. The baseline, in the same run, rewrites the same columns of the same rows unchanged
-(`col = col || ''`): the least any in-place rewrite of those times costs. With --database, the same on
-PostgreSQL (a copy of the generated file, made with `tracediff migrate`'s copy).
+A database of N traces (three ~2 KB events each, times as tracediff wrote them before: `...07.000Z`)
+is made by gendb.py, its record of migration 10 removed, and the store opened: the seconds that
+takes are the migration's. The baseline, in the same run, rewrites the same columns of the same rows
+unchanged (`col = col || ''`): the least any in-place rewrite of those times costs. With --database,
+the same on PostgreSQL (a copy of the generated file, made with `tracediff migrate`'s copy).
 
     python bench/migration.py [--traces 100000] [--database postgresql:///tracediff_bench]
 """
@@ -54,7 +55,8 @@ def sqlite_figures(pristine, traces: int) -> dict:
     """Time the migration and the baseline on a copy of the generated file."""
     import sqlite3
 
-    folder = Path(tempfile.mkdtemp(dir=OUT))  # the file, its WAL and its lock file go together
+    # the file, its WAL and its lock file go together
+    folder = Path(tempfile.mkdtemp(dir=OUT))
     work = folder / "work.db"
     shutil.copy(pristine, work)
 
@@ -80,7 +82,8 @@ def postgres_figures(pristine, url: str, traces: int) -> dict:
 
     from webapp.store.copy import copy_database
 
-    if _held(url) == 3 * traces:  # a copy from an earlier run: its times go back to the old form (minutes saved)
+    # a copy from an earlier run: its times go back to the old form (minutes saved)
+    if _held(url) == 3 * traces:
         began = time.perf_counter()
         _age_postgres(url)
         print(f"postgresql: earlier copy aged in {time.perf_counter() - began:.1f} s", flush=True)
@@ -116,7 +119,8 @@ def _held(url: str) -> int:
 
 
 def _age_postgres(url: str) -> None:
-    """Write every time of the database back in the form gendb's old_times gives (`...07.000Z`), then vacuum."""
+    """Write every time of the database back in the form gendb's old_times gives (`...07.000Z`),
+    then vacuum."""
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:
@@ -125,8 +129,10 @@ def _age_postgres(url: str) -> None:
                 conn.execute("SET LOCAL maintenance_work_mem = '256MB'")
                 collations = dict(
                     conn.execute(
-                        "SELECT attname, CASE WHEN attcollation IN (0, 100) THEN '' ELSE ' COLLATE ' || "
-                        "attcollation::regcollation::text END FROM pg_attribute WHERE attrelid = %s::regclass "
+                        "SELECT attname, CASE WHEN attcollation IN (0, 100) THEN '' ELSE ' COLLATE "
+                        "' || "
+                        "attcollation::regcollation::text END FROM pg_attribute WHERE attrelid = "
+                        "%s::regclass "
                         "AND attnum > 0",
                         (table,),
                     ).fetchall()
@@ -134,7 +140,8 @@ def _age_postgres(url: str) -> None:
                 conn.execute(
                     f"ALTER TABLE {table} "
                     + ", ".join(
-                        f"ALTER COLUMN {c} TYPE text{collations[c]} USING substr({c}, 1, 23) || 'Z'" for c in names
+                        f"ALTER COLUMN {c} TYPE text{collations[c]} USING substr({c}, 1, 23) || 'Z'"
+                        for c in names
                     )
                 )
             conn.execute(f"VACUUM ANALYZE {table}")
@@ -143,7 +150,8 @@ def _age_postgres(url: str) -> None:
 def _figures(engine: str, seconds: float, baseline: float, traces: int) -> dict:
     per = seconds * PER / traces
     print(
-        f"{engine}: migration 10 on {traces:,} traces: {seconds:.1f} s ({per:.1f} s per 100k traces; "
+        f"{engine}: migration 10 on {traces:,} traces: {seconds:.1f} s ({per:.1f} s per 100k "
+        "traces; "
         f"1M traces ~{per * 10:.0f} s)",
         flush=True,
     )
@@ -162,8 +170,12 @@ def _figures(engine: str, seconds: float, baseline: float, traces: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--traces", type=int, default=PER)
-    parser.add_argument("--pad", type=int, default=2000, help="characters added to each payload [2000]")
-    parser.add_argument("--database", default="", metavar="URL", help="also on this PostgreSQL database (emptied)")
+    parser.add_argument(
+        "--pad", type=int, default=2000, help="characters added to each payload [2000]"
+    )
+    parser.add_argument(
+        "--database", default="", metavar="URL", help="also on this PostgreSQL database (emptied)"
+    )
     parser.add_argument("--quick", action="store_true", help="2,000 traces, for the smoke test")
     args = parser.parse_args()
     traces = 2000 if args.quick else args.traces
@@ -174,7 +186,8 @@ def main() -> None:
         for leftover in OUT.glob(partial.name + "*"):
             leftover.unlink()
         print(
-            f"generating {traces:,} traces in {generate(partial, traces, old_times=True, pad=args.pad):.1f} s",
+            f"generating {traces:,} traces in "
+            f"{generate(partial, traces, old_times=True, pad=args.pad):.1f} s",
             flush=True,
         )
         partial.rename(pristine)

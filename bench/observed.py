@@ -1,13 +1,15 @@
-"""What observed schemas cost the background analyser, and how well drift tells a server change from correct traffic.
+"""What observed schemas cost the background analyser, and how well drift tells a server change from
+correct traffic.
 
     python bench/observed.py            # about a minute
     python bench/observed.py --quick    # a few seconds
 
-Cost: the same calls analysed through the real pipeline and SQLite store with the observer and with a stand-in that
-learns nothing (the baseline, same run). Drift: the issue's scenario (300 calls stable, then 40 changed: total_cents
-a string, status PAID_OUT, currency missing) over many seeds, each change alone too, and correct traffic with
-optional fields, enums whose values come and go and nullable values; recall is the changed calls with a drift
-warning at the changed path, noise the calls before the change (or of correct traffic) with any warning or error.
+Cost: the same calls analysed through the real pipeline and SQLite store with the observer and with
+a stand-in that learns nothing (the baseline, same run). Drift: the issue's scenario (300 calls
+stable, then 40 changed: total_cents a string, status PAID_OUT, currency missing) over many seeds,
+each change alone too, and correct traffic with optional fields, enums whose values come and go and
+nullable values; recall is the changed calls with a drift warning at the changed path, noise the
+calls before the change (or of correct traffic) with any warning or error.
 """
 
 import random
@@ -53,9 +55,17 @@ class Unobserved:
 
 def wide(rng, n):
     """A wide response: 120 fields, an array of 40 items of 6 fields, a map keyed by ids."""
-    body = {f"field_{k}": rng.choice([rng.randrange(1000), f"v{rng.randrange(9)}", True, None]) for k in range(120)}
-    body["rows"] = [{"id": f"r_{i}x", "n": i, "at": stamp(n), "ok": True, "tag": "a", "w": 1.5} for i in range(40)]
-    body["by_account"] = {str(20_000_000 + rng.randrange(10**6)): {"bal": rng.randrange(100)} for _ in range(5)}
+    body = {
+        f"field_{k}": rng.choice([rng.randrange(1000), f"v{rng.randrange(9)}", True, None])
+        for k in range(120)
+    }
+    body["rows"] = [
+        {"id": f"r_{i}x", "n": i, "at": stamp(n), "ok": True, "tag": "a", "w": 1.5}
+        for i in range(40)
+    ]
+    body["by_account"] = {
+        str(20_000_000 + rng.randrange(10**6)): {"bal": rng.randrange(100)} for _ in range(5)
+    }
     return body
 
 
@@ -73,7 +83,9 @@ def analysed(events, observing: bool) -> tuple[float, int, int]:
             seconds = time.perf_counter() - began
         finally:
             pipeline.Observer = keep
-        size = store.db.execute("SELECT coalesce(sum(length(shape)), 0) FROM observed_shapes").fetchone()[0]
+        size = store.db.execute(
+            "SELECT coalesce(sum(length(shape)), 0) FROM observed_shapes"
+        ).fetchone()[0]
         store.close()
         return seconds, calls, size
 
@@ -94,7 +106,8 @@ def scenario(seed: int, stable: int, changed: int, only: str | None = None) -> l
 
 
 def replay(bodies) -> tuple[list[list[dict]], float]:
-    """Learn bodies in order (the pure learning); return each call's drift findings and the seconds it took."""
+    """Learn bodies in order (the pure learning); return each call's drift findings and the seconds
+    it took."""
     shape, found = empty_shape(), []
     began = time.perf_counter()
     for n, body in enumerate(bodies):
@@ -113,7 +126,10 @@ def quality(seeds: int, stable: int = 300, changed: int = 40) -> dict:
             found, _ = replay(scenario(seed, stable, changed, only))
             noisy += sum(any(f["severity"] in LOUD for f in fs) for fs in found[:stable])
             hits += sum(
-                all(any(f["severity"] in LOUD and f["right"]["path"] == p for f in fs) for p in paths)
+                all(
+                    any(f["severity"] in LOUD and f["right"]["path"] == p for f in fs)
+                    for p in paths
+                )
                 for fs in found[stable:]
             )
         out[name] = {"recall": hits / (seeds * changed), "noise": noisy / (seeds * stable)}
@@ -145,10 +161,13 @@ def end_to_end(stable: int, changed: int) -> dict:
             }
             for n in range(stable + changed)
         ]
-        problems = store.db.execute("SELECT count(*) FROM problems WHERE kind = 'drift'").fetchone()[0]
+        problems = store.db.execute(
+            "SELECT count(*) FROM problems WHERE kind = 'drift'"
+        ).fetchone()[0]
         store.close()
     return {
-        "recall": sum({"/total_cents", "/status", "/currency"} <= paths for paths in loud[stable:]) / changed,
+        "recall": sum({"/total_cents", "/status", "/currency"} <= paths for paths in loud[stable:])
+        / changed,
         "noise": sum(bool(paths) for paths in loud[:stable]) / stable,
         "drift_problems": problems,
     }
@@ -163,7 +182,8 @@ def main(quick: bool) -> None:
     ):
         events = order_events(bodies)
         runs = {False: [], True: []}
-        for _ in range(1 if quick else 3):  # alternated, the best of each: other work on the machine comes and goes
+        # alternated, the best of each: other work on the machine comes and goes
+        for _ in range(1 if quick else 3):
             for observing in runs:
                 runs[observing].append(analysed(events, observing))
         (base, calls, _), (seen, _, size) = min(runs[False]), min(runs[True])
@@ -177,7 +197,8 @@ def main(quick: bool) -> None:
             "shape_bytes": size,
         }
         print(
-            f"{name}: {calls} calls, analyser {1000 * base / calls:.2f} ms a call without observing, "
+            f"{name}: {calls} calls, analyser {1000 * base / calls:.2f} ms a call without "
+            "observing, "
             f"{1000 * seen / calls:.2f} ms with ({seen / base:.2f}x); the learning alone "
             f"{1000 * pure / len(bodies):.3f} ms a response; stored shapes {size / 1024:.1f} KiB"
         )
@@ -187,11 +208,15 @@ def main(quick: bool) -> None:
     figures["scenario"] = quality(seeds)
     for name, q in figures["scenario"].items():
         print(
-            f"change {name}: recall {q['recall']:.1%} of the changed calls, noise {q['noise']:.2%} of the calls before"
+            f"change {name}: recall {q['recall']:.1%} of the changed calls, noise {q['noise']:.2%} "
+            "of the calls before"
         )
     figures["correct_traffic"] = correct_noise(seeds, 500 if quick else 2000)
     c = figures["correct_traffic"]
-    print(f"correct varied traffic: {c['noisy_calls']} of {c['calls']} calls with a warning ({c['noise']:.2%})")
+    print(
+        f"correct varied traffic: {c['noisy_calls']} of {c['calls']} calls with a warning "
+        f"({c['noise']:.2%})"
+    )
     figures["end_to_end"] = e2e = end_to_end(300, 40)
     print(
         f"end to end (pipeline + SQLite): recall {e2e['recall']:.1%}, noise {e2e['noise']:.2%}, "

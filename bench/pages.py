@@ -1,14 +1,16 @@
-"""Server time of the pages at 10k, 100k and 1M stored traces, against a bare SELECT on the same database.
+"""Server time of the pages at 10k, 100k and 1M stored traces, against a bare SELECT on the same
+database.
 
-With the traces go 10,000 problems (bench/gen_problems.py): /problems and two problem pages, one of a
-problem with a tenth of the store's calls. TRACEDIFF_BENCH_MAX_TRACES=N stops at the largest size this machine builds
-in time (1M takes minutes to generate).
+With the traces go 10,000 problems (bench/gen_problems.py): /problems and two problem pages, one of
+a problem with a tenth of the store's calls. TRACEDIFF_BENCH_MAX_TRACES=N stops at the largest size
+this machine builds in time (1M takes minutes to generate).
 
-    python bench/pages.py            # generates bench/out/pages-*.db once (1M: a few minutes), then ~30 s
-    python bench/pages.py --quick    # 2k traces and a 100 KB response, for tests/test_bench_smoke.py
-    python bench/pages.py --database postgresql:///tracediff_bench   # the same pages on PostgreSQL too:
-        # each SQLite database is copied (as tracediff migrate does) into tracediff_bench_<N>, made on
-        # first use and reused while the SQLite file holds the same rows (bench/pages_postgres.py)
+    python bench/pages.py            # makes bench/out/pages-*.db once (1M: minutes), then ~30 s
+    python bench/pages.py --quick    # 2k traces, a 100 KB response: tests/test_bench_smoke.py
+    # the same pages on PostgreSQL too: each SQLite database is copied (as tracediff migrate does)
+    # into tracediff_bench_<N>, made on first use and reused while the SQLite file holds the same
+    # rows (bench/pages_postgres.py)
+    python bench/pages.py --database postgresql:///tracediff_bench
 """
 
 import sqlite3
@@ -35,12 +37,14 @@ PAGES = {
     "facet counts and strip (htmx)": "/?part=counts",
     "problems list": "/problems",
     "problems filtered by release and state": "/problems?release=1.4.2&state=resolved",
-    # problems seen inside a window of the generated data's span (one probe, or the hourly rollup, per problem)
+    # problems seen inside a window of the generated data's span (one probe, or the hourly rollup,
+    # per problem)
     "problems in a day": "/problems?since=2026-09-25T10:00:00Z&until=2026-09-26T10:00:00Z",
     "problems in three days": "/problems?since=2026-09-24&until=2026-09-27",
     "facet counts and strip, one problem (htmx)": "/?problem=TD-1&part=counts",
     "problem page, a tenth of all calls": "/problems/TD-1",
-    # a short range: bars under an hour, counted from the calls' own times (webapp/problems/timeline.py)
+    # a short range: bars under an hour, counted from the calls' own times
+    # (webapp/problems/timeline.py)
     "problem page, a tenth of all calls, six hours": (
         "/problems/TD-1?since=2026-09-25T10:00:30Z&until=2026-09-25T16:00:00Z"
     ),
@@ -85,8 +89,9 @@ def add_big_call(path, size: int) -> str:
 def server_ms(client, url: str, repeats: int) -> dict:
     """GET url `repeats` times after one cold request; return the status and timings in ms.
 
-    `cpu_ms` is the process's CPU time (SQLite runs in it) per request, the best of the repeats: on a
-    machine other work shares, the wall clock says more about the neighbours than about the page."""
+    `cpu_ms` is the process's CPU time (SQLite runs in it) per request, the best of the repeats:
+    on a machine other work shares, the wall clock says more about the neighbours than about the
+    page."""
     headers = HTMX if "part=" in url else {}
     began = time.perf_counter()
     response = client.get(url, headers=headers)
@@ -121,7 +126,8 @@ def bare_select_ms(path, repeats: int) -> float:
 
 
 def measure(count: int, big_size: int, repeats: int, postgres: str = "") -> dict:
-    """Measure every page on a database of `count` traces (copied into PostgreSQL when a URL is given)."""
+    """Measure every page on a database of `count` traces (copied into PostgreSQL when a URL is
+    given)."""
     path, generated = cached_db(count)
     problems_s = add_problems(path, count)
     trace_id = add_big_call(path, big_size)
@@ -150,10 +156,14 @@ def measure(count: int, big_size: int, repeats: int, postgres: str = "") -> dict
 
 
 def report(results: list[dict]) -> None:
-    """Print each page's time, its ratio to the bare SELECT, and its flatness against the smallest database."""
+    """Print each page's time, its ratio to the bare SELECT, and its flatness against the smallest
+    database."""
     first = results[0]
     for result in results:
-        print(f"{result['traces']} traces on {result['engine']} (bare SELECT {result['bare_select_ms']} ms):")
+        print(
+            f"{result['traces']} traces on {result['engine']} (bare SELECT "
+            f"{result['bare_select_ms']} ms):"
+        )
         for name, page in result["pages"].items():
             print(f"  {name}: {page}")
     last = [r for r in results if r["engine"] == first["engine"]][-1]
@@ -182,7 +192,10 @@ def report(results: list[dict]) -> None:
         )
         print(
             ratio_line(
-                f"{name} at {last['traces']} / bare SELECT", page["median_ms"], last["bare_select_ms"], "none; context"
+                f"{name} at {last['traces']} / bare SELECT",
+                page["median_ms"],
+                last["bare_select_ms"],
+                "none; context",
             )
         )
 
@@ -201,7 +214,8 @@ def main() -> None:
         for count in counts:
             on_postgres.append(measure(count, big, repeats, args.database))
             print(
-                f"measured {count} traces on PostgreSQL (copied in {on_postgres[-1]['copied_s']} s; "
+                f"measured {count} traces on PostgreSQL (copied in {on_postgres[-1]['copied_s']} "
+                "s; "
                 "None: an earlier run's copy)",
                 flush=True,
             )

@@ -1,7 +1,8 @@
-"""bench/pages.py on PostgreSQL: each generated SQLite database copied into a PostgreSQL database of its own.
+"""bench/pages.py on PostgreSQL: each generated SQLite database copied into a PostgreSQL database of
+its own.
 
-Size N goes to `<database>_N` (made on first use), and a copy is reused while its SQLite source holds
-the same rows: copying 1M traces takes minutes, so a second run measures at once.
+Size N goes to `<database>_N` (made on first use), and a copy is reused while its SQLite source
+holds the same rows: copying 1M traces takes minutes, so a second run measures at once.
 """
 
 import statistics
@@ -23,7 +24,9 @@ def size_url(url: str, count: int) -> str:
     return f"{base.rstrip('/')}_{count}{mark}{options}"
 
 
-def copy_into_postgres(path, url: str, count: int, report=lambda table, rows: None) -> tuple[str, float | None]:
+def copy_into_postgres(
+    path, url: str, count: int, report=lambda table, rows: None
+) -> tuple[str, float | None]:
     """Copy the SQLite database at path into its own PostgreSQL database.
 
     Return its URL and the seconds the copy took (None when an earlier copy was reused)."""
@@ -32,7 +35,8 @@ def copy_into_postgres(path, url: str, count: int, report=lambda table, rows: No
     with psycopg.connect(url, autocommit=True) as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
             conn.execute(f'CREATE DATABASE "{name}"')
-    source = Store(path)  # upgraded first: copy_database refuses a file behind the destination's schema
+    # upgraded first: copy_database refuses a file behind the destination's schema
+    source = Store(path)
     source_id = _source_id(path, source)
     if _copied_from(target) == source_id:
         source.close()
@@ -40,7 +44,8 @@ def copy_into_postgres(path, url: str, count: int, report=lambda table, rows: No
     began = time.perf_counter()
     reset(target)
     destination = Store.open(target)
-    copy_database(source, destination, report)  # VACUUM ANALYZE included, as after `tracediff migrate`
+    # VACUUM ANALYZE included, as after `tracediff migrate`
+    copy_database(source, destination, report)
     destination.project_all()
     source.close()
     destination.close()
@@ -53,7 +58,8 @@ def copy_into_postgres(path, url: str, count: int, report=lambda table, rows: No
 def _source_id(path, source) -> str:
     """Name what was copied by its content, not its file size (a WAL checkpoint changes that)."""
     newest, traces, problems = source.db.execute(
-        "SELECT (SELECT max(seq) FROM events), (SELECT count(*) FROM traces), (SELECT count(*) FROM problems)"
+        "SELECT (SELECT max(seq) FROM events), (SELECT count(*) FROM traces), (SELECT count(*) "
+        "FROM problems)"
     ).fetchone()
     return f"{path.name}:{newest}:{traces}:{problems}"
 

@@ -15,13 +15,19 @@ ENTRY_SCHEMA = {
         "created_at": {"type": "string"},
         "score": {"type": "number"},
         "done": {"type": "boolean"},
-        "author": {"type": "object", "properties": {"name": {"type": "string"}, "email": {"type": "string"}}},
+        "author": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "email": {"type": "string"}},
+        },
     },
     "required": ["id", "title", "body"],
 }
 DOC_SCHEMA = {
     "type": "object",
-    "properties": {"notebook": {"type": "string"}, "entries": {"type": "array", "items": ENTRY_SCHEMA}},
+    "properties": {
+        "notebook": {"type": "string"},
+        "entries": {"type": "array", "items": ENTRY_SCHEMA},
+    },
     "required": ["notebook", "entries"],
 }
 WORDS = (
@@ -61,7 +67,10 @@ def document(size: int, seed: int = 11) -> dict:
     """Return a notebook document whose compact JSON is about `size` bytes."""
     rng = random.Random(seed)
     per_entry = len(orjson.dumps(_entry(random.Random(0), 0))) + 1
-    return {"notebook": "nb_42", "entries": [_entry(rng, n) for n in range(max(1, size // per_entry))]}
+    return {
+        "notebook": "nb_42",
+        "entries": [_entry(rng, n) for n in range(max(1, size // per_entry))],
+    }
 
 
 def mapped(doc: dict) -> dict:
@@ -69,15 +78,19 @@ def mapped(doc: dict) -> dict:
     out = copy.deepcopy(doc)
     entries = out["entries"]
     for index in {0, len(entries) // 2, len(entries) - 1}:
-        entries[index]["score"] = str(entries[index]["score"])  # type_changed
+        # type_changed
+        entries[index]["score"] = str(entries[index]["score"])
     last = entries[len(entries) // 3]
-    last["createdAt"] = last.pop("created_at")  # renamed
-    entries[len(entries) // 4].pop("tags")  # dropped
+    # renamed
+    last["createdAt"] = last.pop("created_at")
+    # dropped
+    entries[len(entries) // 4].pop("tags")
     return out
 
 
 def call(size: int) -> tuple[dict, dict]:
-    """Return (snapshots, contract) of a call whose arguments and request are about `size` bytes each."""
+    """Return (snapshots, contract) of a call whose arguments and request are about `size` bytes
+    each."""
     arguments = document(size)
     snapshots = {
         "arguments": {"payload": arguments, "logged_as_string": False, "http": None},
@@ -96,6 +109,9 @@ def call(size: int) -> tuple[dict, dict]:
         "name": "saveNotebook",
         "arguments_schema": DOC_SCHEMA,
         "request_schema": DOC_SCHEMA,
-        "response_schema": {"type": "object", "properties": {"id": {"type": "string"}, "saved": {"type": "integer"}}},
+        "response_schema": {
+            "type": "object",
+            "properties": {"id": {"type": "string"}, "saved": {"type": "integer"}},
+        },
     }
     return snapshots, contract

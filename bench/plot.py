@@ -18,7 +18,8 @@ def _load(name: str, quick: bool) -> dict:
 
 
 def plot_payload(figures: dict, path) -> None:
-    """Plot analysis time against payload size: all three tools, then without DeepDiff (linear axes)."""
+    """Plot analysis time against payload size: all three tools, then without DeepDiff (linear
+    axes)."""
     big = figures["big"]
     sizes = [pair["bytes"] / 1e6 for pair in big]
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
@@ -28,7 +29,10 @@ def plot_payload(figures: dict, path) -> None:
         ("deepdiff_ms", "DeepDiff, diff only", "^:"),
     )
     # DeepDiff is ~50x slower: the right panel leaves it out so the two fast lines can be read.
-    for ax, shown, title in ((axes[0], series, "all three"), (axes[1], series[:2], "without DeepDiff")):
+    for ax, shown, title in (
+        (axes[0], series, "all three"),
+        (axes[1], series[:2], "without DeepDiff"),
+    ):
         for key, label, style in shown:
             points = [(x, pair[key]) for x, pair in zip(sizes, big) if pair.get(key)]
             if points:

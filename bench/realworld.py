@@ -1,16 +1,19 @@
-"""Real mapping layers: how quiet tracediff is on their correct calls and how well it finds planted bugs.
+"""Real mapping layers: how quiet tracediff is on their correct calls and how well it finds planted
+bugs.
 
-    python bench/realworld.py [--per-tool N] [--per-bug N] [--seed S] [--quick] [--verbose] [--write]
+    python bench/realworld.py [--per-tool N] [--per-bug N] [--seed S] [--quick] [--verbose]
+                              [--write]
 
-The corpus (tests/realworld/) rebuilds tools of public projects exactly as their code builds requests, reads
-the vendors' answers (their own error bodies) and hands results back. Two figures, for the tuned projects
-and the held-out ones apart (issue 32, item 6):
-(a) one call at a time, each call against its tool's published definition, as `tracediff check` runs it;
-(b) with history: every call posted to a real `tracediff serve` (its own SQLite file), the tools list
-    imported first, the analyser left to catch up, findings read back from the API.
-A correct call is loud when it has any warning, error or schema violation; a bug is flagged when a warning
-or error (or a violation) sits at its place: its argument, its request path or its response path (or
-inside it). One call at a time, only the bugs a single call can decide are counted as its target.
+The corpus (tests/realworld/) rebuilds tools of public projects exactly as their code builds
+requests, reads the vendors' answers (their own error bodies) and hands results back. Two figures,
+for the tuned projects and the held-out ones apart (issue 32, item 6):
+(a) one call at a time, each against its tool's published definition, as `tracediff check` runs it;
+(b) with history: every call posted to a real `tracediff serve` (its own SQLite file), the tools
+    list imported first, the analyser left to catch up, findings read back from the API.
+A correct call is loud when it has any warning, error or schema violation; a bug is flagged when a
+warning or error (or a violation) sits at its place: its argument, its request path or its response
+path (or inside it). One call at a time, only the bugs a single call can decide are counted as its
+target.
 """
 
 import argparse
@@ -35,7 +38,8 @@ from webapp.contracts import contracts_from_document, validated_contract  # noqa
 LOUD = ("warning", "error")
 FIGURES = "<!-- realworld figures: written by bench/realworld.py --write -->"
 FIGURES_END = "<!-- /figures -->"
-BATCH = 400  # events a request, as a shipper batches them
+# events a request, as a shipper batches them
+BATCH = 400
 
 
 def contracts(tools) -> dict:
@@ -43,11 +47,15 @@ def contracts(tools) -> dict:
     return {name: validated_contract(name, body) for name, body in found.items()}
 
 
-# --- scoring -----------------------------------------------------------------------------------------------
+# --- scoring --------------------------------------------------------------------------------------
 
 
 def _at(path: str | None, wanted: str | None) -> bool:
-    return path is not None and wanted is not None and (path == wanted or path.startswith(wanted.rstrip("/") + "/"))
+    return (
+        path is not None
+        and wanted is not None
+        and (path == wanted or path.startswith(wanted.rstrip("/") + "/"))
+    )
 
 
 def flagged(analysis: dict, bug: dict) -> bool:
@@ -78,7 +86,8 @@ def loud(analysis: dict) -> list:
 
 
 def score(pairs, single_only: bool = False) -> dict:
-    """Figures of (call, analysis) pairs: per project, per finding kind, per bug kind, and the noise."""
+    """Figures of (call, analysis) pairs: per project, per finding kind, per bug kind, and the
+    noise."""
     figures = {
         "correct": 0,
         "noisy": 0,
@@ -86,9 +95,11 @@ def score(pairs, single_only: bool = False) -> dict:
         "noisy_error_answers": 0,
         "bugs": 0,
         "flagged": 0,
-        "projects": collections.defaultdict(lambda: [0, 0, 0, 0]),  # correct, noisy, bugs, flagged
+        # correct, noisy, bugs, flagged
+        "projects": collections.defaultdict(lambda: [0, 0, 0, 0]),
         "bug_kinds": collections.defaultdict(lambda: [0, 0]),
-        "noise": collections.Counter(),  # (tool, kind, where) -> calls
+        # (tool, kind, where) -> calls
+        "noise": collections.Counter(),
         "noise_kinds": collections.Counter(),
         "missed": [],
         "noisy_calls": [],
@@ -129,7 +140,7 @@ def _failure_body(body) -> bool:
     return isinstance(body, dict) and body.get("ok") is False
 
 
-# --- the two modes -----------------------------------------------------------------------------------------
+# --- the two modes --------------------------------------------------------------------------------
 
 
 def one_at_a_time(calls, tools) -> list:
@@ -163,8 +174,8 @@ def in_batches(body: list) -> list[list]:
 
 
 def through_a_server(calls, tools, log=print, batches=in_batches) -> list:
-    """Post every call to a real `tracediff serve` (the events cut into requests by `batches`), wait for the
-    analyser, read each call's analysis back."""
+    """Post every call to a real `tracediff serve` (the events cut into requests by `batches`), wait
+    for the analyser, read each call's analysis back."""
     with tempfile.TemporaryDirectory() as folder:
         with tracediff_server(Path(folder) / "realworld.db") as server:
             server.wait_ready("/api/v1/health", timeout=60)
@@ -173,7 +184,11 @@ def through_a_server(calls, tools, log=print, batches=in_batches) -> list:
             answer.raise_for_status()
             for batch in batches([e for c in calls for e in events(c)]):
                 chunk = b"\n".join(orjson.dumps(e) for e in batch)
-                sent = client.post("/api/v1/ingest", content=chunk, headers={"Content-Type": "application/x-ndjson"})
+                sent = client.post(
+                    "/api/v1/ingest",
+                    content=chunk,
+                    headers={"Content-Type": "application/x-ndjson"},
+                )
                 sent.raise_for_status()
                 if sent.json().get("rejected"):
                     raise RuntimeError(f"events rejected: {sent.json()['rejected'][:3]}")
@@ -198,7 +213,7 @@ def _wait_for_the_analyser(client, log, timeout: float = 1800) -> None:
     raise RuntimeError(f"the analyser did not catch up: {detail}")
 
 
-# --- the report ----------------------------------------------------------------------------------------------
+# --- the report -----------------------------------------------------------------------------------
 
 
 def _ratio(n: int, d: int) -> str:
@@ -206,15 +221,23 @@ def _ratio(n: int, d: int) -> str:
 
 
 def report(title: str, figures: dict, single: bool, top: int = 12) -> str:
-    bugs_label = "bugs a single call can decide, flagged at their place" if single else "bugs flagged at their place"
+    bugs_label = (
+        "bugs a single call can decide, flagged at their place"
+        if single
+        else "bugs flagged at their place"
+    )
     lines = [
         f"{title}:",
         f"  correct calls with a warning or error: {_ratio(figures['noisy'], figures['correct'])}"
-        f" (of them answered by an error: {_ratio(figures['noisy_error_answers'], figures['error_answers'])})",
+        " (of them answered by an error: "
+        f"{_ratio(figures['noisy_error_answers'], figures['error_answers'])})",
         f"  {bugs_label}: {_ratio(figures['flagged'], figures['bugs'])}",
         "  per project (noisy correct calls; bugs flagged): "
-        + ", ".join(f"{p} {r[1]}/{r[0]}; {r[3]}/{r[2]}" for p, r in sorted(figures["projects"].items())),
-        "  per bug kind: " + ", ".join(f"{k} {v[1]}/{v[0]}" for k, v in sorted(figures["bug_kinds"].items())),
+        + ", ".join(
+            f"{p} {r[1]}/{r[0]}; {r[3]}/{r[2]}" for p, r in sorted(figures["projects"].items())
+        ),
+        "  per bug kind: "
+        + ", ".join(f"{k} {v[1]}/{v[0]}" for k, v in sorted(figures["bug_kinds"].items())),
         "  noisy correct calls per finding kind: "
         + ", ".join(f"{k} {v}" for k, v in figures["noise_kinds"].most_common()),
         "  noisiest findings (calls, tool, kind, where):",
@@ -228,7 +251,9 @@ def split(pairs, projects) -> list:
     return [(c, a) for c, a in pairs if c["project"] in projects]
 
 
-def run(per_tool: int, per_bug: int, seed: int, tools=None, server: bool = True, verbose: bool = False) -> str:
+def run(
+    per_tool: int, per_bug: int, seed: int, tools=None, server: bool = True, verbose: bool = False
+) -> str:
     tools = realworld.TOOLS if tools is None else tools
     calls = realworld.generate(seed, per_tool, per_bug, tools)
     alone = one_at_a_time(calls, tools)
@@ -237,11 +262,24 @@ def run(per_tool: int, per_bug: int, seed: int, tools=None, server: bool = True,
     for name, projects in (("tuned", realworld.TUNED), ("held out", realworld.HELD_OUT)):
         count = sum(1 for t in tools if t.project in projects)
         parts.append(
-            f"== {name}: {', '.join(p for p in projects if any(t.project == p for t in tools))} ({count} tools)"
+            f"== {name}: {', '.join(p for p in projects if any(t.project == p for t in tools))} "
+            f"({count} tools)"
         )
         if history is not None:
-            parts.append(report("(b) with history, through a real server", score(split(history, projects)), False))
-        parts.append(report("(a) one call at a time, as tracediff check", score(split(alone, projects), True), True))
+            parts.append(
+                report(
+                    "(b) with history, through a real server",
+                    score(split(history, projects)),
+                    False,
+                )
+            )
+        parts.append(
+            report(
+                "(a) one call at a time, as tracediff check",
+                score(split(alone, projects), True),
+                True,
+            )
+        )
     if verbose:
         for label, pairs in (("a", alone), ("b", history or [])):
             figures = score(pairs, single_only=label == "a")
@@ -255,22 +293,33 @@ def main() -> None:
     parser.add_argument("--per-tool", type=int, default=36, help="correct calls per tool")
     parser.add_argument("--per-bug", type=int, default=3, help="calls per planted bug")
     parser.add_argument("--seed", type=int, default=32)
-    parser.add_argument("--quick", action="store_true", help="a small slice: 6 calls a tool, 1 per bug")
+    parser.add_argument(
+        "--quick", action="store_true", help="a small slice: 6 calls a tool, 1 per bug"
+    )
     parser.add_argument("--no-server", action="store_true", help="one call at a time only")
     parser.add_argument("--verbose", action="store_true", help="print the missed bugs")
-    parser.add_argument("--write", action="store_true", help="write the figures into docs/quality.md")
+    parser.add_argument(
+        "--write", action="store_true", help="write the figures into docs/quality.md"
+    )
     opts = parser.parse_args()
     if opts.quick:
         opts.per_tool, opts.per_bug = 6, 1
-    text = run(opts.per_tool, opts.per_bug, opts.seed, server=not opts.no_server, verbose=opts.verbose)
+    text = run(
+        opts.per_tool, opts.per_bug, opts.seed, server=not opts.no_server, verbose=opts.verbose
+    )
     print(text)
     if opts.write:
-        command = f"python bench/realworld.py --per-tool {opts.per_tool} --per-bug {opts.per_bug} --seed {opts.seed}"
+        command = (
+            f"python bench/realworld.py --per-tool {opts.per_tool} --per-bug {opts.per_bug} --seed "
+            f"{opts.seed}"
+        )
         doc = ROOT / "docs" / "quality.md"
         old = doc.read_text()
         start = old.index(FIGURES)
         end = old.index(FIGURES_END, start) + len(FIGURES_END)
-        doc.write_text(old[:start] + f"{FIGURES}\n```\n$ {command}\n{text}\n```\n{FIGURES_END}" + old[end:])
+        doc.write_text(
+            old[:start] + f"{FIGURES}\n```\n$ {command}\n{text}\n```\n{FIGURES_END}" + old[end:]
+        )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Redaction cost per event: the RE2 proof of a clean event, and the walk of one that holds a secret.
+"""Redaction cost per event: the RE2 proof of a clean event, and the walk of one that holds a
+secret.
 
 Baseline, in the same run: serialising the same payload with orjson, which the proof needs anyway.
 Run: python bench/redact.py [--quick]
@@ -19,7 +20,8 @@ CLEAN = {
     "note": "Deliver to the back door, ring twice. Order placed from the mobile app.",
     "createdAt": "2026-11-30T09:00:00Z",
 }
-# the worst clean case: percent-escapes (a URL, "50% off") make the proof scan the decoded text as well
+# the worst clean case: percent-escapes (a URL, "50% off") make the proof scan the decoded text as
+# well
 ESCAPED = {
     **CLEAN,
     "callback": "https://shop.example.com/track?q=back%20door%2C%20ring%20twice&ref=app%2Fios",
@@ -27,7 +29,8 @@ ESCAPED = {
 }
 SECRET = {
     **CLEAN,
-    "note": 'retry with export CLIENT_SECRET="Zq8Xw3Vb7Nm2Lk5J" and 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',
+    "note": 'retry with export CLIENT_SECRET="Zq8Xw3Vb7Nm2Lk5J" and '
+    "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",
 }
 
 
@@ -52,7 +55,10 @@ def main():
     secret = per_call(redactor.value, SECRET, seconds)
     print(f"payload of {len(orjson.dumps(CLEAN))} bytes; baseline orjson.dumps {baseline:.1f} us")
     print(f"clean event (RE2 proof)   {clean:8.1f} us  = {clean / baseline:5.1f}x the baseline")
-    print(f"clean, with %-escapes     {escaped:8.1f} us  = {escaped / escaped_base:5.1f}x its own orjson.dumps")
+    print(
+        f"clean, with %-escapes     {escaped:8.1f} us  = {escaped / escaped_base:5.1f}x its own "
+        "orjson.dumps"
+    )
     print(f"event holding secrets     {secret:8.1f} us  = {secret / baseline:5.1f}x the baseline")
 
 

@@ -77,7 +77,8 @@ def _figures(times: list[float]) -> dict:
 
 
 def in_process(calls: int) -> dict:
-    per_call_ms(r"^[a-f]+$", BENIGN[2], 3)  # imports out of the figures
+    # imports out of the figures
+    per_call_ms(r"^[a-f]+$", BENIGN[2], 3)
     figures = {"benign": _figures(per_call_ms(BENIGN[1], BENIGN[2], calls))}
     for name, pattern, value in EVIL:
         figures[name] = _figures(per_call_ms(pattern, value, calls))

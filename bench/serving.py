@@ -1,15 +1,16 @@
-"""Serving figures: a worker's peak memory for maximal requests, and health under slow and busy clients.
+"""Serving figures: a worker's peak memory for maximal requests, and health under slow and busy
+clients.
 
     python bench/serving.py            # about 2-3 minutes
     python bench/serving.py --quick    # a smoke run
     python bench/serving.py --memory   # the memory figures alone (about 30 s)
 
-Memory: one worker, fresh for each request shape, its peak resident size (VmHWM) before and after one
-maximal request; the ratio is the peak's growth against the size of the decompressed body. Health:
-/api/v1/health probed every 0.2 s while two clients send a body one byte a second, and while six clients
-ingest as fast as they can; with one thread per worker (the baseline: one request at a time, as gunicorn's
-sync workers ran tracediff before; `serve` runs its draining worker for `--worker-class sync` too) and with
-tracediff's threaded workers.
+Memory: one worker, fresh for each request shape, its peak resident size (VmHWM) before and after
+one maximal request; the ratio is the peak's growth against the size of the decompressed body.
+Health: /api/v1/health probed every 0.2 s while two clients send a body one byte a second, and while
+six clients ingest as fast as they can; with one thread per worker (the baseline: one request at a
+time, as gunicorn's sync workers ran tracediff before; `serve` runs its draining worker for
+`--worker-class sync` too) and with tracediff's threaded workers.
 """
 
 import gzip
@@ -29,7 +30,8 @@ MiB = 1024 * 1024
 
 
 def ndjson_body(total: int, events: int) -> bytes:
-    """Return NDJSON of `events` envelopes adding up to about `total` bytes, each payload many small fields."""
+    """Return NDJSON of `events` envelopes adding up to about `total` bytes, each payload many small
+    fields."""
     per_event = total // events
     lines = []
     for i in range(events):
@@ -42,7 +44,8 @@ def ndjson_body(total: int, events: int) -> bytes:
             "tool": "findOrders",
             "payload": fields,
         }
-        fields["pad"] = "p" * max(0, per_event - len(orjson.dumps(event)) - 10)  # each line per_event long
+        # each line per_event long
+        fields["pad"] = "p" * max(0, per_event - len(orjson.dumps(event)) - 10)
         lines.append(orjson.dumps(event))
     return b"\n".join(lines) + b"\n"
 
@@ -60,8 +63,11 @@ def status_kib(pid: int, field: str) -> int:
 
 
 def peak_for(body: bytes, headers: dict, folder: Path, name: str) -> dict:
-    """Start a one-worker server, send `body` once, return the worker's memory before and at its peak."""
-    with tracediff_server(folder / f"{name}.db", workers=1, env={"TRACEDIFF_ANALYZER": "off"}) as server:
+    """Start a one-worker server, send `body` once, return the worker's memory before and at its
+    peak."""
+    with tracediff_server(
+        folder / f"{name}.db", workers=1, env={"TRACEDIFF_ANALYZER": "off"}
+    ) as server:
         server.wait_ready("/api/v1/health")
         httpx.post(
             server.url + "/api/v1/ingest",
@@ -70,7 +76,9 @@ def peak_for(body: bytes, headers: dict, folder: Path, name: str) -> dict:
         )
         worker = worker_pids(server.process.pid)[0]
         before = status_kib(worker, "VmRSS")
-        answer = httpx.post(server.url + "/api/v1/ingest", content=body, headers=headers, timeout=300)
+        answer = httpx.post(
+            server.url + "/api/v1/ingest", content=body, headers=headers, timeout=300
+        )
         assert answer.status_code == 200, answer.text[:300]
         return {
             "sent_bytes": len(body),
@@ -83,7 +91,8 @@ def peak_for(body: bytes, headers: dict, folder: Path, name: str) -> dict:
 def dribble(url: str, seconds: float) -> None:
     host, port = url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=seconds + 10) as sock:
-        sock.sendall(f"POST /api/v1/ingest HTTP/1.1\r\nHost: {host}\r\nContent-Length: 100000\r\n\r\n".encode())
+        head = f"POST /api/v1/ingest HTTP/1.1\r\nHost: {host}\r\nContent-Length: 100000\r\n\r\n"
+        sock.sendall(head.encode())
         end = time.monotonic() + seconds
         try:
             while time.monotonic() < end:
@@ -135,12 +144,19 @@ def probe(url: str, seconds: float) -> dict:
 
 def health_under(load: str, gunicorn_args: str, folder: Path, seconds: float) -> dict:
     env = {"GUNICORN_CMD_ARGS": gunicorn_args} if gunicorn_args else {}
-    with tracediff_server(folder / f"h-{load}-{bool(gunicorn_args)}.db", workers=2, env=env) as server:
+    with tracediff_server(
+        folder / f"h-{load}-{bool(gunicorn_args)}.db", workers=2, env=env
+    ) as server:
         server.wait_ready("/api/v1/health")
         if load == "slow":
-            threads = [threading.Thread(target=dribble, args=(server.url, seconds + 1)) for _ in range(2)]
+            threads = [
+                threading.Thread(target=dribble, args=(server.url, seconds + 1)) for _ in range(2)
+            ]
         else:
-            threads = [threading.Thread(target=ingest_loop, args=(server.url, seconds + 1, f"{i}x")) for i in range(6)]
+            threads = [
+                threading.Thread(target=ingest_loop, args=(server.url, seconds + 1, f"{i}x"))
+                for i in range(6)
+            ]
         for thread in threads:
             thread.start()
         time.sleep(0.5)
@@ -151,7 +167,8 @@ def health_under(load: str, gunicorn_args: str, folder: Path, seconds: float) ->
 
 
 def disk_per_call(folder: Path, calls: int) -> dict:
-    """Ingest and analyse `calls` findOrders calls (bench/events.py) and measure the database per call."""
+    """Ingest and analyse `calls` findOrders calls (bench/events.py) and measure the database per
+    call."""
     from events import call_lines
 
     from webapp import pipeline
@@ -196,7 +213,9 @@ def main() -> None:
         del array
         figures["memory"]["identity_ndjson_16mib"] = {
             "decompressed_bytes": 16 * MiB - 1024,
-            **peak_for(ndjson_body(16 * MiB - 1024, 2500 if not args.quick else 500), {}, folder, "plain"),
+            **peak_for(
+                ndjson_body(16 * MiB - 1024, 2500 if not args.quick else 500), {}, folder, "plain"
+            ),
         }
         if args.memory:
             return _report(figures, args.quick)
@@ -214,7 +233,14 @@ def _report(figures: dict, quick: bool) -> None:
     print(orjson.dumps(figures, option=orjson.OPT_INDENT_2).decode())
     for name, found in figures["memory"].items():
         growth = (found["peak_mib"] - found["rss_before_mib"]) * MiB
-        print(ratio_line(f"worker peak growth / decompressed body, {name}", growth, found["decompressed_bytes"], "< 3"))
+        print(
+            ratio_line(
+                f"worker peak growth / decompressed body, {name}",
+                growth,
+                found["decompressed_bytes"],
+                "< 3",
+            )
+        )
     if "disk" not in figures:
         return
     for load, found in figures["health"].items():

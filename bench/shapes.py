@@ -1,17 +1,18 @@
 """Time analyze_call and the trace page's alignment on every shape of the corpus at 0.1 to 5 MB.
 
-    python bench/shapes.py                      # every shape at 0.1, 0.5, 1, 2 and 5 MB (several minutes)
+    python bench/shapes.py                      # every shape at 0.1, 0.5, 1, 2 and 5 MB (minutes)
     python bench/shapes.py --shapes records_enum,keys_renamed --sizes 0.1,1
     python bench/shapes.py --quick              # tiny sizes, for tests/test_bench_smoke.py
     python bench/shapes.py --write-docs         # also draw docs/perf-shapes.png
     (with --shapes, the other shapes' figures of earlier runs are kept in bench/out/shapes.json)
 
 Per shape it prints the CPU time per MB against the friendly shape's at the same size (target within
-3x), analyze_call against a bare per-node walk of the same payloads (bench/bare_walk.py; target within
-40x: docs/performance.md says why this is the right target for shapes whose every node differs), and the
-doubling ratio (target <= 2.3x; time grows as size**k, and a doubling multiplies it by 2**k), both for the
-worst pair of neighbouring sizes and fitted over every size. Times are CPU seconds of this process
-(time.process_time): other work on a shared machine slows the wall clock more than it does these.
+3x), analyze_call against a bare per-node walk of the same payloads (bench/bare_walk.py; target
+within 40x: docs/performance.md says why this is the right target for shapes whose every node
+differs), and the doubling ratio (target <= 2.3x; time grows as size**k, and a doubling multiplies
+it by 2**k), both for the worst pair of neighbouring sizes and fitted over every size. Times are CPU
+seconds of this process (time.process_time): other work on a shared machine slows the wall clock
+more than it does these.
 """
 
 import argparse
@@ -31,7 +32,8 @@ from webapp.web.render import aligned, tracepage
 SIZES = (0.1, 0.5, 1, 2, 5)
 QUICK_SIZES = (0.005, 0.01)
 TARGET_PER_MB, TARGET_DOUBLING = 3.0, 2.3
-TARGET_PER_NODE = 40.0  # analyze_call / the bare per-node walk of the same shape (docs/performance.md says why)
+# analyze_call / the bare per-node walk of the same shape (docs/performance.md says why)
+TARGET_PER_NODE = 40.0
 
 
 def options() -> argparse.Namespace:
@@ -39,11 +41,14 @@ def options() -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="tiny sizes, figures not for the docs")
     parser.add_argument("--sizes", help="comma-separated sizes in MB [default 0.1,0.5,1,2,5]")
     parser.add_argument("--shapes", help="comma-separated shape names [default all]")
-    parser.add_argument("--write-docs", action="store_true", help="draw docs/perf-shapes.png from this run")
+    parser.add_argument(
+        "--write-docs", action="store_true", help="draw docs/perf-shapes.png from this run"
+    )
     parser.add_argument(
         "--report-only",
         action="store_true",
-        help="measure nothing: print the ratios of bench/out/shapes.json (and plot with --write-docs)",
+        help="measure nothing: print the ratios of bench/out/shapes.json (and plot with "
+        "--write-docs)",
     )
     return parser.parse_args()
 
@@ -113,14 +118,17 @@ def fitted(points: list[dict], key: str) -> float:
 
 
 def report(results: list[dict]) -> list[dict]:
-    """Print one line per shape: time per MB against the friendly shape's of the same run, doubling ratios."""
+    """Print one line per shape: time per MB against the friendly shape's of the same run, doubling
+    ratios."""
     friendly = {(r.get("run", ""), r["size_mb"]): r for r in results if r["shape"] == "friendly"}
     lines = []
     for name in dict.fromkeys(r["shape"] for r in results):
         points = [r for r in results if r["shape"] == name]
         line = {
             "shape": name,
-            "ms": {str(r["size_mb"]): round((r["analyze_s"] + r["page_s"]) * 1000, 1) for r in points},
+            "ms": {
+                str(r["size_mb"]): round((r["analyze_s"] + r["page_s"]) * 1000, 1) for r in points
+            },
         }
         for key, parts in (("analyze", ("analyze_s",)), ("total", ("analyze_s", "page_s"))):
             ratios = [
@@ -138,23 +146,31 @@ def report(results: list[dict]) -> list[dict]:
         line["per_node"] = round(max(bares), 2) if bares else None
         lines.append(line)
         if bares:
-            worst = max((r for r in points if r.get("bare_s")), key=lambda r: r["analyze_s"] / r["bare_s"])
+            worst = max(
+                (r for r in points if r.get("bare_s")), key=lambda r: r["analyze_s"] / r["bare_s"]
+            )
+            walk_ms = {
+                str(r["size_mb"]): round(r["bare_s"] * 1000, 1) for r in points if r.get("bare_s")
+            }
             print(
-                f"RATIO {name} analyze / bare per-node walk of the same payloads: {line['per_node']:.2f} "
+                f"RATIO {name} analyze / bare per-node walk of the same payloads: "
+                f"{line['per_node']:.2f} "
                 f"(target <= {TARGET_PER_NODE:g}; "
-                f"{figures(worst['analyze_s'] * 1000, worst['bare_s'] * 1000)} ms); walk ms by size "
-                f"{ {str(r['size_mb']): round(r['bare_s'] * 1000, 1) for r in points if r.get('bare_s')} }"
+                f"{figures(worst['analyze_s'] * 1000, worst['bare_s'] * 1000)} ms); walk ms by "
+                f"size {walk_ms}"
             )
         print(
             f"RATIO {name} time per MB / friendly's, analyze + page: {line['per_mb_total']:.2f} "
-            f"(target <= {TARGET_PER_MB}); analyze alone {line['per_mb_analyze']:.2f}; doubling, analyze "
+            f"(target <= {TARGET_PER_MB}); analyze alone {line['per_mb_analyze']:.2f}; doubling, "
+            "analyze "
             f"{line['doubling_analyze']:.2f}, analyze + page {line['doubling_total']:.2f} "
             f"(target <= {TARGET_DOUBLING}); ms by size {line['ms']}",
             flush=True,
         )
         print(
             f"RATIO {name} doubling fitted over every size, analyze: {line['fitted_analyze']:.2f} "
-            f"(target <= {TARGET_DOUBLING}); analyze + page {line['fitted_total']:.2f}; the bare walk's worst "
+            f"(target <= {TARGET_DOUBLING}); analyze + page {line['fitted_total']:.2f}; the bare "
+            "walk's worst "
             f"neighbouring doubling in the same run (noise): {line.get('doubling_bare', 0):.2f}",
             flush=True,
         )
@@ -171,7 +187,11 @@ def plot(results: list[dict], path) -> None:
     fig, ax = plt.subplots(figsize=(10, 6))
     latest = max(r.get("run", "") for r in results)
     for name in dict.fromkeys(r["shape"] for r in results):
-        points = [r for r in results if r["shape"] == name and (name != "friendly" or r.get("run", "") == latest)]
+        points = [
+            r
+            for r in results
+            if r["shape"] == name and (name != "friendly" or r.get("run", "") == latest)
+        ]
         ax.plot(
             [r["mb"] for r in points],
             [(r["analyze_s"] + r["page_s"]) * 1000 for r in points],
@@ -183,7 +203,9 @@ def plot(results: list[dict], path) -> None:
     ax.set_yscale("log")
     ax.set_xlabel("payload size (MB of compact JSON, all snapshots)")
     ax.set_ylabel("analyze_call + trace page alignment (CPU ms)")
-    ax.set_title("Time against size per payload shape (log-log: a slope of 1 is linear)", fontsize="medium")
+    ax.set_title(
+        "Time against size per payload shape (log-log: a slope of 1 is linear)", fontsize="medium"
+    )
     ax.legend(fontsize="x-small", ncol=2)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -191,9 +213,11 @@ def plot(results: list[dict], path) -> None:
 
 
 def merged(results: list[dict]) -> list[dict]:
-    """Add the shapes of earlier runs (bench/out/shapes.json) that this one, a subset, did not measure.
+    """Add the shapes of earlier runs (bench/out/shapes.json) that this one, a subset, did not
+    measure.
 
-    Each run measures the friendly shape too, and every ratio is against the baseline of its own run."""
+    Each run measures the friendly shape too, and every ratio is against the baseline of its own
+    run."""
     path = OUT / "shapes.json"
     if not path.exists():
         return results
@@ -206,9 +230,16 @@ def merged(results: list[dict]) -> list[dict]:
 
 def main() -> None:
     args = options()
-    sizes = QUICK_SIZES if args.quick else tuple(float(s) for s in (args.sizes.split(",") if args.sizes else SIZES))
-    names = ["friendly"] + [n for n in (args.shapes.split(",") if args.shapes else SHAPES) if n != "friendly"]
-    analyze_call(*SHAPES["friendly"](10_000))  # compile the validators before timing
+    sizes = (
+        QUICK_SIZES
+        if args.quick
+        else tuple(float(s) for s in (args.sizes.split(",") if args.sizes else SIZES))
+    )
+    names = ["friendly"] + [
+        n for n in (args.shapes.split(",") if args.shapes else SHAPES) if n != "friendly"
+    ]
+    # compile the validators before timing
+    analyze_call(*SHAPES["friendly"](10_000))
     results, run = [], time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     if args.report_only:
         names, results = [], json.loads((OUT / "shapes.json").read_text())["results"]
@@ -219,7 +250,10 @@ def main() -> None:
     if args.shapes and not args.quick and not args.report_only:
         results = merged(results)
     lines = report(results)
-    print(f"figures written to {write_figures('shapes', {'results': results, 'shapes': lines}, args.quick)}")
+    print(
+        "figures written to "
+        f"{write_figures('shapes', {'results': results, 'shapes': lines}, args.quick)}"
+    )
     if args.write_docs:
         plot(results, ROOT / "docs" / "perf-shapes.png")
         print("plot written to docs/perf-shapes.png")

@@ -2,10 +2,11 @@
 
     python bench/slow_clients.py PORT N SECONDS [PATH]
 
-Each slow client sends `Content-Length: 1000` and then one byte a second for SECONDS (or until answered);
-health is probed every 0.5 s, each probe on a new connection with a 2 s timeout, as a load balancer does.
-Prints the probes that failed, their latency, and when and how each slow client was answered. Point it at
-a running `tracediff serve` (docs/operations.md, "Many slow clients", has the figures and the command).
+Each slow client sends `Content-Length: 1000` and then one byte a second for SECONDS (or until
+answered); health is probed every 0.5 s, each probe on a new connection with a 2 s timeout, as a
+load balancer does. Prints the probes that failed, their latency, and when and how each slow client
+was answered. Point it at a running `tracediff serve` (docs/operations.md, "Many slow clients", has
+the figures and the command).
 """
 
 import socket
@@ -43,14 +44,20 @@ def slow_client(port: int, path: str, seconds: float, results: dict, key: int) -
                     break
     except OSError as error:
         answer = type(error).__name__.encode()
-    results[key] = (round(time.monotonic() - began, 1), answer.split(b"\r\n", 1)[0].decode(errors="replace") or "none")
+    results[key] = (
+        round(time.monotonic() - began, 1),
+        answer.split(b"\r\n", 1)[0].decode(errors="replace") or "none",
+    )
 
 
 def main() -> None:
     port, count, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
     path = sys.argv[4] if len(sys.argv) > 4 else "/api/v1/ingest"
     results: dict = {}
-    clients = [threading.Thread(target=slow_client, args=(port, path, seconds, results, k)) for k in range(count)]
+    clients = [
+        threading.Thread(target=slow_client, args=(port, path, seconds, results, k))
+        for k in range(count)
+    ]
     for client in clients:
         client.start()
     latencies, failures, began = [], [], time.monotonic()
@@ -70,7 +77,9 @@ def main() -> None:
         f"{count} slow clients: {len(failures)} of {len(failures) + len(latencies)} probes failed "
         f"(at {failures} s), p50 {p50:.0f} ms, max {max(latencies, default=float('nan')):.0f} ms"
     )
-    answered = Counter(status.split(" ")[1] if " " in status else status for _, status in results.values())
+    answered = Counter(
+        status.split(" ")[1] if " " in status else status for _, status in results.values()
+    )
     times = sorted(elapsed for elapsed, _ in results.values())
     print(f"slow clients answered: {dict(answered)}, after {times[0]}-{times[-1]} s")
 

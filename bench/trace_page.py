@@ -25,12 +25,20 @@ from webapp import create_app
 from webapp.cli import main
 from webapp.store.codec import loads
 
-# The heaviest pages: most rows, longest keys (unicode_long_keys: 600-character keys), echoes, deep paths.
-WORST = ("unicode_long_keys", "echo_with_changes", "records_enum", "keys_case_converted", "deep_nesting")
+# The heaviest pages: most rows, longest keys (unicode_long_keys: 600-character keys), echoes, deep
+# paths.
+WORST = (
+    "unicode_long_keys",
+    "echo_with_changes",
+    "records_enum",
+    "keys_case_converted",
+    "deep_nesting",
+)
 
 
 def build(path, names, size: int) -> None:
-    """Ingest the shapes (trace `shape-<name>`, call c1) and analyse them in full (this bench and the browser test)."""
+    """Ingest the shapes (trace `shape-<name>`, call c1) and analyse them in full (this bench and
+    the browser test)."""
     events = path.with_suffix(".ndjson")
     with events.open("wb") as out:
         for name in names:
@@ -49,7 +57,9 @@ def build(path, names, size: int) -> None:
                         )
                         + b"\n"
                     )
-    result = CliRunner().invoke(main, ["ingest", str(events), "--db", str(path)], catch_exceptions=False)
+    result = CliRunner().invoke(
+        main, ["ingest", str(events), "--db", str(path)], catch_exceptions=False
+    )
     assert result.exit_code == 0, result.output
     events.unlink()
 
@@ -74,7 +84,8 @@ def main_() -> None:
     db = sqlite3.connect(path)
     have = (
         {row[0] for row in db.execute("SELECT trace_id FROM calls")}
-        if path.exists() and db.execute("SELECT 1 FROM sqlite_master WHERE name = 'calls'").fetchone()
+        if path.exists()
+        and db.execute("SELECT 1 FROM sqlite_master WHERE name = 'calls'").fetchone()
         else set()
     )
     if missing := [n for n in names if f"shape-{n}" not in have]:
@@ -83,9 +94,15 @@ def main_() -> None:
     print(f"{'shape':22s} {'page CPU':>9s} {'parse CPU':>9s} {'ratio':>6s} {'HTML':>7s}")
     for name in names:
         url = f"/traces/shape-{name}"
-        answer = client.get(url)  # warm: templates compiled, modules imported
+        # warm: templates compiled, modules imported
+        answer = client.get(url)
         assert answer.status_code == 200, answer.status_code
-        texts = [row[0] for row in db.execute("SELECT payload FROM events WHERE trace_id = ?", (f"shape-{name}",))]
+        texts = [
+            row[0]
+            for row in db.execute(
+                "SELECT payload FROM events WHERE trace_id = ?", (f"shape-{name}",)
+            )
+        ]
         page = best_cpu(lambda url=url: client.get(url))
         parse = best_cpu(lambda texts=texts: [loads(text) for text in texts])
         print(

@@ -1,7 +1,9 @@
-"""Realistic tool-call traffic with planted mapping bugs, and how quietly and how well tracediff reports it.
+"""Realistic tool-call traffic with planted mapping bugs, and how quietly and how well tracediff
+reports it.
 
     python bench/traffic.py [--calls N] [--seed S] [--write]
-    python bench/traffic.py --http [--calls N] [--seed S] [--write]   (per request location: bench/traffic_locations.py)
+    python bench/traffic.py --http [--calls N] [--seed S] [--write]
+    (per request location: bench/traffic_locations.py)
 
 90% of calls are correct, 10% carry one planted bug (every kind in turn). Two figures:
 (a) one call at a time with no history, as `tracediff check` sees it;
@@ -50,7 +52,8 @@ def mapped_request(tool, args: dict) -> dict:
             continue
         if arg_path in tool.upper:
             value = value.upper()
-        if arg_path == "/items":  # order lines are renamed item by item
+        # order lines are renamed item by item
+        if arg_path == "/items":
             value = [{"productCode": item["sku"], "count": item["qty"]} for item in value]
         set_at(request, req_path, copy.deepcopy(value))
     for req_path, value in tool.defaults.items():
@@ -59,7 +62,8 @@ def mapped_request(tool, args: dict) -> dict:
 
 
 def contracts() -> dict:
-    """The contracts users have: the OpenAI tools list, plus the request schemas the APIs publish."""
+    """The contracts users have: the OpenAI tools list, plus the request schemas the APIs
+    publish."""
     found = contracts_from_document([tool.definition for tool in TOOLS])
     for tool in TOOLS:
         if tool.request_schema:
@@ -68,7 +72,8 @@ def contracts() -> dict:
 
 
 def generate(calls: int, seed: int) -> list[dict]:
-    """Return the calls: tool, arguments, request, response and the planted bug (None when correct)."""
+    """Return the calls: tool, arguments, request, response and the planted bug (None when
+    correct)."""
     rng = random.Random(seed)
     out, kinds, planted = [], list(BUGS), 0
     for index in range(calls):
@@ -77,7 +82,8 @@ def generate(calls: int, seed: int) -> list[dict]:
         request = mapped_request(tool, args)
         bug = None
         if rng.random() < BUG_SHARE:
-            kind = kinds[planted % len(kinds)]  # every kind in turn, on a call where it applies
+            # every kind in turn, on a call where it applies
+            kind = kinds[planted % len(kinds)]
             planted += 1
             while not (bug := plant(kind, tool, args, request, rng)):
                 tool = rng.choice(TOOLS)
@@ -85,7 +91,14 @@ def generate(calls: int, seed: int) -> list[dict]:
                 request = mapped_request(tool, args)
         response = {"id": f"r_{index}", "received": True}
         out.append(
-            {"index": index, "tool": tool.name, "arguments": args, "request": request, "response": response, "bug": bug}
+            {
+                "index": index,
+                "tool": tool.name,
+                "arguments": args,
+                "request": request,
+                "response": response,
+                "bug": bug,
+            }
         )
     return out
 
@@ -108,7 +121,9 @@ def flagged(result: dict, bug: dict) -> bool:
 
     def at(end, wanted):
         return (
-            end is not None and wanted is not None and (end["path"] == wanted or end["path"].startswith(wanted + "/"))
+            end is not None
+            and wanted is not None
+            and (end["path"] == wanted or end["path"].startswith(wanted + "/"))
         )
 
     ends = [(bug["arguments"], bug["request"]), *bug["also"]]
@@ -120,7 +135,8 @@ def flagged(result: dict, bug: dict) -> bool:
 
 
 def score(pairs) -> dict:
-    """Figures from (call, result) pairs: noisy share of correct calls, flagged share of bug calls, misses."""
+    """Figures from (call, result) pairs: noisy share of correct calls, flagged share of bug calls,
+    misses."""
     correct = [(c, r) for c, r in pairs if not c["bug"]]
     buggy = [(c, r) for c, r in pairs if c["bug"]]
     noisy = [(c, r) for c, r in correct if r["worst"] in LOUD]
@@ -150,7 +166,8 @@ def one_at_a_time(calls: list[dict]) -> dict:
 
 
 def through_the_store(calls: list[dict]) -> dict:
-    """Mode (b): ingest every call through the real pipeline into a temporary store, read findings back."""
+    """Mode (b): ingest every call through the real pipeline into a temporary store, read findings
+    back."""
     from webapp.ingest import parse_body
     from webapp.pipeline import catch_up, store_batch
     from webapp.store import Store
@@ -207,12 +224,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--write", action="store_true", help="write the figures into docs/quality.md")
-    parser.add_argument("--verbose", action="store_true", help="print examples of noisy and missed calls")
+    parser.add_argument(
+        "--write", action="store_true", help="write the figures into docs/quality.md"
+    )
+    parser.add_argument(
+        "--verbose", action="store_true", help="print examples of noisy and missed calls"
+    )
     parser.add_argument(
         "--http",
         action="store_true",
-        help="tools whose arguments travel in the URL, headers, form bodies and GraphQL: figures per location",
+        help="tools whose arguments travel in the URL, headers, form bodies and GraphQL: figures "
+        "per location",
     )
     opts = parser.parse_args()
     if opts.http:
@@ -240,7 +262,9 @@ def main() -> None:
                         "bug": c["bug"],
                         "arguments": c["arguments"],
                         "request": c["request"],
-                        "findings": [(f["severity"], f["kind"], f["message"]) for f in r["findings"]],
+                        "findings": [
+                            (f["severity"], f["kind"], f["message"]) for f in r["findings"]
+                        ],
                     }
                 ).decode()
             )
@@ -249,7 +273,8 @@ def main() -> None:
 
 
 def write_figures(doc: Path, opts, text: str, marker: str = FIGURES, flag: str = "") -> None:
-    """Replace a figures block of docs/quality.md with this run's, the command that made them first."""
+    """Replace a figures block of docs/quality.md with this run's, the command that made them
+    first."""
     command = f"python bench/traffic.py {flag}--calls {opts.calls} --seed {opts.seed}"
     block = f"{marker}\n```\n$ {command}\n{text}\n```\n{FIGURES_END}"
     old = doc.read_text()

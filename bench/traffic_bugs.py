@@ -1,4 +1,5 @@
-"""Mapping bugs planted into a correct request: one function per kind, each names the paths it broke."""
+"""Mapping bugs planted into a correct request: one function per kind, each names the paths it
+broke."""
 
 import re
 
@@ -46,7 +47,12 @@ def _one_field(wanted, change):
 
 def _swap(tool, args, request, rng):
     fields = [f for f in _present(tool, args, request) if not isinstance(f[2], (dict, list))]
-    pairs = [(a, b) for i, a in enumerate(fields) for b in fields[i + 1 :] if type(a[2]) is type(b[2]) and a[2] != b[2]]
+    pairs = [
+        (a, b)
+        for i, a in enumerate(fields)
+        for b in fields[i + 1 :]
+        if type(a[2]) is type(b[2]) and a[2] != b[2]
+    ]
     if not pairs:
         return None
     a, b = rng.choice(pairs)
@@ -58,7 +64,12 @@ def _swap(tool, args, request, rng):
 def _wrong_source(tool, args, request, rng):
     """Copy-paste: a field filled from another argument of the same type."""
     fields = [f for f in _present(tool, args, request) if not isinstance(f[2], (dict, list))]
-    pairs = [(a, b) for a in fields for b in fields if a is not b and type(a[2]) is type(b[2]) and a[2] != b[2]]
+    pairs = [
+        (a, b)
+        for a in fields
+        for b in fields
+        if a is not b and type(a[2]) is type(b[2]) and a[2] != b[2]
+    ]
     if not pairs:
         return None
     a, b = rng.choice(pairs)
@@ -94,7 +105,9 @@ def _replace_item(tool, args, request, rng):
         return None
     items = field[2]
     if isinstance(items[0], dict):
-        items[-1] = {**items[-1], "productCode": "oat-milk"} if "productCode" in items[-1] else items[-1]
+        items[-1] = (
+            {**items[-1], "productCode": "oat-milk"} if "productCode" in items[-1] else items[-1]
+        )
     else:
         items[-1] = "zz_" + str(items[-1])
     return [field]
@@ -110,9 +123,13 @@ BUGS = {
     "swapped_values": _swap,
     "wrong_source": _wrong_source,
     "integer_as_string": _one_field(_number, lambda v, rng: str(v)),
-    "boolean_as_string": _one_field(lambda v: isinstance(v, bool), lambda v, rng: "true" if v else "false"),
+    "boolean_as_string": _one_field(
+        lambda v: isinstance(v, bool), lambda v, rng: "true" if v else "false"
+    ),
     "boolean_flipped": _one_field(lambda v: isinstance(v, bool), lambda v, rng: not v),
-    "enum_case": _one_field(lambda v: isinstance(v, str) and v.isalpha() and v.islower(), lambda v, rng: v.upper()),
+    "enum_case": _one_field(
+        lambda v: isinstance(v, str) and v.isalpha() and v.islower(), lambda v, rng: v.upper()
+    ),
     "date_format": _one_field(lambda v: isinstance(v, str) and bool(_DATE.match(v)), _date),
     "scaled": _one_field(lambda v: _number(v) and v, lambda v, rng: v * 100),
     "dropped": _dropped,
@@ -129,4 +146,9 @@ def plant(kind: str, tool, args: dict, request: dict, rng):
     if not broken or repr(request) == before:
         return None
     first = broken[0]
-    return {"kind": kind, "arguments": first[0], "request": first[1], "also": [(b[0], b[1]) for b in broken[1:]]}
+    return {
+        "kind": kind,
+        "arguments": first[0],
+        "request": first[1],
+        "also": [(b[0], b[1]) for b in broken[1:]],
+    }

@@ -1,20 +1,24 @@
-"""Tools whose arguments travel in the URL path, the query string, headers, form bodies and GraphQL variables.
+"""Tools whose arguments travel in the URL path, the query string, headers, form bodies and GraphQL
+variables.
 
-Their mapping layers follow public code: GitHub's REST API as go-github writes it (the GitHub MCP server:
-`/repos/{owner}/{repo}/issues`, `labels` comma-joined, `since` as RFC 3339, `per_page`), its GraphQL
-`createIssue` mutation (`variables.input`, camelCase), the Google Maps reference MCP server's distance matrix
-(`origins=a|b`, `key=`), Stripe's agent toolkit over the Stripe API (form bodies, `amount` in cents,
-`metadata[k]=v`, `Idempotency-Key`), and two made-up APIs shaped as real ones are: an invoice `pay` with its
-id in the path and `amount_cents`, an orders search with `page_size`, a document update with `If-Match`.
+Their mapping layers follow public code: GitHub's REST API as go-github writes it (the GitHub MCP
+server: `/repos/{owner}/{repo}/issues`, `labels` comma-joined, `since` as RFC 3339, `per_page`), its
+GraphQL `createIssue` mutation (`variables.input`, camelCase), the Google Maps reference MCP
+server's distance matrix (`origins=a|b`, `key=`), Stripe's agent toolkit over the Stripe API (form
+bodies, `amount` in cents, `metadata[k]=v`, `Idempotency-Key`), and two made-up APIs shaped as real
+ones are: an invoice `pay` with its id in the path and `amount_cents`, an orders search with
+`page_size`, a document update with `If-Match`.
 
-Each tool writes (http, body) for arguments; `bug` names a planted bug, and the tool returns where it sits
-(argument path, request path as findings name it) or None when the bug does not apply to these arguments.
+Each tool writes (http, body) for arguments; `bug` names a planted bug, and the tool returns where
+it sits (argument path, request path as findings name it) or None when the bug does not apply to
+these arguments.
 """
 
 from urllib.parse import quote, urlencode
 
 SENT_AT = ["2026-09-01", "2026-09-14", "2026-10-02", "2026-11-20"]
-KEY = "AIzaSyD3m0FAKEkEy0000000000000000000000"  # a Maps key as the docs write one (redacted at ingest)
+# a Maps key as the docs write one (redacted at ingest)
+KEY = "AIzaSyD3m0FAKEkEy0000000000000000000000"
 
 
 def _fn(name, properties, required):
@@ -53,12 +57,20 @@ class Http:
 
 
 def _query(params: dict) -> str:
-    return urlencode({k: v for k, v in params.items() if v is not None}, quote_via=quote, safe=",|:")
+    return urlencode(
+        {k: v for k, v in params.items() if v is not None}, quote_via=quote, safe=",|:"
+    )
 
 
-# --- GitHub REST: list issues (GET, path + query) -----------------------------------------------------------
+# --- GitHub REST: list issues (GET, path + query) -------------------------------------------------
 
-REPOS = [("acme", "web"), ("acme", "api"), ("octo-org", "octo-repo"), ("kubernetes", "kubernetes"), ("psf", "black")]
+REPOS = [
+    ("acme", "web"),
+    ("acme", "api"),
+    ("octo-org", "octo-repo"),
+    ("kubernetes", "kubernetes"),
+    ("psf", "black"),
+]
 LABELS = ["bug", "ui", "p1", "docs", "good first issue", "regression"]
 
 
@@ -92,14 +104,20 @@ def list_issues_send(args, bug=None, rng=None):
     }
     place = None
     if bug == "query_dropped":
-        key = next((k for k in ("state", "sort", "direction", "page") if query.get(k) is not None), None)
+        key = next(
+            (k for k in ("state", "sort", "direction", "page") if query.get(k) is not None), None
+        )
         if key is None:
             return None
         query[key], place = None, (f"/{key}", f"query:/{key}")
     elif bug == "query_renamed":
         if query.get("per_page") is None:
             return None
-        query["perPage"], query["per_page"], place = query["per_page"], None, ("/per_page", "query:/per_page")
+        query["perPage"], query["per_page"], place = (
+            query["per_page"],
+            None,
+            ("/per_page", "query:/per_page"),
+        )
     elif bug == "list_joined_wrongly":
         if len(args.get("labels", [])) < 2:
             return None
@@ -146,14 +164,31 @@ LIST_ISSUES = Http(
         "/per_page": "query",
         "/page": "query",
     },
-    [("query_dropped", True), ("query_renamed", False), ("list_joined_wrongly", False), ("wrong_path_id", True)],
+    [
+        ("query_dropped", True),
+        ("query_renamed", False),
+        ("list_joined_wrongly", False),
+        ("wrong_path_id", True),
+    ],
 )
 
 
-# --- GitHub REST: create an issue (POST, path + JSON body) ---------------------------------------------------
+# --- GitHub REST: create an issue (POST, path + JSON body) ----------------------------------------
 
-TITLES = ["Crash on start", "Login loops forever", "Typo in README", "Dark mode contrast", "Flaky CI on arm64"]
-BODIES = ["Steps: open the app.", "Seen since 2.4.1.", "See the log below.", "Only on Safari.", "Happens 1 in 5."]
+TITLES = [
+    "Crash on start",
+    "Login loops forever",
+    "Typo in README",
+    "Dark mode contrast",
+    "Flaky CI on arm64",
+]
+BODIES = [
+    "Steps: open the app.",
+    "Seen since 2.4.1.",
+    "See the log below.",
+    "Only on Safari.",
+    "Happens 1 in 5.",
+]
 
 
 def create_issue_args(rng):
@@ -197,18 +232,38 @@ CREATE_ISSUE = Http(
     ["owner", "repo", "title"],
     create_issue_args,
     create_issue_send,
-    {"/owner": "path", "/repo": "path", "/title": "body", "/body": "body", "/labels": "body", "/assignees": "body"},
+    {
+        "/owner": "path",
+        "/repo": "path",
+        "/title": "body",
+        "/body": "body",
+        "/labels": "body",
+        "/assignees": "body",
+    },
     [("wrong_path_id", True), ("swapped_values", True), ("body_dropped", True)],
 )
 
 
-# --- Google Maps distance matrix (GET, query, pipe-joined lists, key=) ----------------------------------------
+# --- Google Maps distance matrix (GET, query, pipe-joined lists, key=) ----------------------------
 
-PLACES = ["Paris", "Lyon", "Marseille", "Nice", "Toulouse", "Boston", "New York", "Chicago", "Denver"]
+PLACES = [
+    "Paris",
+    "Lyon",
+    "Marseille",
+    "Nice",
+    "Toulouse",
+    "Boston",
+    "New York",
+    "Chicago",
+    "Denver",
+]
 
 
 def distance_args(rng):
-    args = {"origins": rng.sample(PLACES, rng.randint(1, 3)), "destinations": rng.sample(PLACES, rng.randint(1, 3))}
+    args = {
+        "origins": rng.sample(PLACES, rng.randint(1, 3)),
+        "destinations": rng.sample(PLACES, rng.randint(1, 3)),
+    }
     if rng.random() < 0.6:
         args["mode"] = rng.choice(["driving", "walking", "bicycling", "transit"])
     return args
@@ -239,7 +294,11 @@ def distance_send(args, bug=None, rng=None):
 
 DISTANCE = Http(
     "maps_distance_matrix",
-    {"origins": LIST, "destinations": LIST, "mode": _s(enum=["driving", "walking", "bicycling", "transit"])},
+    {
+        "origins": LIST,
+        "destinations": LIST,
+        "mode": _s(enum=["driving", "walking", "bicycling", "transit"]),
+    },
     ["origins", "destinations"],
     distance_args,
     distance_send,
@@ -248,7 +307,7 @@ DISTANCE = Http(
 )
 
 
-# --- Stripe: create a PaymentIntent (POST, form body, cents, metadata[], Idempotency-Key) -------------------
+# --- Stripe: create a PaymentIntent (POST, form body, cents, metadata[], Idempotency-Key) ---------
 
 
 def payment_args(rng):
@@ -293,9 +352,16 @@ def payment_send(args, bug=None, rng=None):
         del headers["Idempotency-Key"]
         place = ("/idempotency_key", "header:/idempotency-key")
     elif bug == "header_wrong":
-        headers["Idempotency-Key"], place = args["order_id"], ("/idempotency_key", "header:/idempotency-key")
+        headers["Idempotency-Key"], place = (
+            args["order_id"],
+            ("/idempotency_key", "header:/idempotency-key"),
+        )
     body = urlencode({k: v for k, v in form.items() if v is not None})
-    return {"method": "POST", "url": "https://api.stripe.com/v1/payment_intents", "headers": headers}, body, place
+    return (
+        {"method": "POST", "url": "https://api.stripe.com/v1/payment_intents", "headers": headers},
+        body,
+        place,
+    )
 
 
 PAYMENT = Http(
@@ -321,14 +387,22 @@ PAYMENT = Http(
         "/order_id": "form",
         "/idempotency_key": "header",
     },
-    [("forgotten_x100", True), ("form_dropped", True), ("header_dropped", True), ("header_wrong", True)],
+    [
+        ("forgotten_x100", True),
+        ("form_dropped", True),
+        ("header_dropped", True),
+        ("header_wrong", True),
+    ],
     mapping=[{"arguments": "/amount", "request": "form:/amount", "transform": "x100"}],
 )
 
 
-# --- GitHub GraphQL: createIssue (POST, variables) --------------------------------------------------------------
+# --- GitHub GraphQL: createIssue (POST, variables) ------------------------------------------------
 
-MUTATION = "mutation CreateIssue($input: CreateIssueInput!) { createIssue(input: $input) { issue { number url } } }"
+MUTATION = (
+    "mutation CreateIssue($input: CreateIssueInput!) { createIssue(input: $input) { issue { number "
+    "url } } }"
+)
 
 
 def graphql_args(rng):
@@ -345,20 +419,32 @@ def graphql_args(rng):
 
 
 def graphql_send(args, bug=None, rng=None):
-    variables = {"repositoryId": args["repository_id"], "title": args["title"], "body": args["body"]}
+    variables = {
+        "repositoryId": args["repository_id"],
+        "title": args["title"],
+        "body": args["body"],
+    }
     for key, name in (("label_ids", "labelIds"), ("milestone_id", "milestoneId")):
         if key in args:
             variables[name] = args[key]
     place = None
     if bug == "swapped_values":
-        variables["title"], variables["body"], place = args["body"], args["title"], ("/title", "/variables/input/title")
+        variables["title"], variables["body"], place = (
+            args["body"],
+            args["title"],
+            ("/title", "/variables/input/title"),
+        )
     elif bug == "graphql_dropped":
         key, name = ("label_ids", "labelIds") if "label_ids" in args else ("body", "body")
         del variables[name]
         place = (f"/{key}", f"/variables/input/{name}")
     body = {"query": MUTATION, "variables": {"input": variables}}
     return (
-        {"method": "POST", "url": "https://api.github.com/graphql", "headers": {"Content-Type": "application/json"}},
+        {
+            "method": "POST",
+            "url": "https://api.github.com/graphql",
+            "headers": {"Content-Type": "application/json"},
+        },
         body,
         place,
     )
@@ -381,7 +467,7 @@ GRAPHQL = Http(
 )
 
 
-# --- An invoice marked paid (POST, the id in the path, dollars -> amount_cents) -----------------------------
+# --- An invoice marked paid (POST, the id in the path, dollars -> amount_cents) -------------------
 
 
 def invoice_args(rng):
@@ -402,7 +488,10 @@ def invoice_send(args, bug=None, rng=None):
         body["payment_method"] = args["method"]
     place = None
     if bug == "wrong_path_id":
-        invoice, place = "inv_" + f"{(int(invoice[4:], 16) + 1) % (1 << 24):06x}", ("/invoiceId", "path:/invoiceId")
+        invoice, place = (
+            "inv_" + f"{(int(invoice[4:], 16) + 1) % (1 << 24):06x}",
+            ("/invoiceId", "path:/invoiceId"),
+        )
     elif bug == "forgotten_x100":
         body["amount_cents"], place = args["amount"], ("/amount", "/amount_cents")
     return (
@@ -432,7 +521,7 @@ INVOICE = Http(
 )
 
 
-# --- Orders search (GET, query, renamed keys) ---------------------------------------------------------------
+# --- Orders search (GET, query, renamed keys) -----------------------------------------------------
 
 
 def orders_args(rng):
@@ -445,7 +534,11 @@ def orders_args(rng):
 
 
 def orders_send(args, bug=None, rng=None):
-    query = {"customer_email": args["email"], "status": args.get("status"), "page_size": args.get("limit")}
+    query = {
+        "customer_email": args["email"],
+        "status": args.get("status"),
+        "page_size": args.get("limit"),
+    }
     place = None
     if bug == "query_dropped":
         if "status" not in args:
@@ -454,17 +547,33 @@ def orders_send(args, bug=None, rng=None):
     elif bug == "query_renamed":
         if "limit" not in args:
             return None
-        query["pagesize"], query["page_size"], place = query["page_size"], None, ("/limit", "query:/page_size")
+        query["pagesize"], query["page_size"], place = (
+            query["page_size"],
+            None,
+            ("/limit", "query:/page_size"),
+        )
     elif bug == "query_off_by_one":
         if "limit" not in args:
             return None
         query["page_size"], place = args["limit"] + 1, ("/limit", "query:/page_size")
-    return {"method": "GET", "url": f"https://shop.example.com/api/orders?{_query(query)}", "headers": {}}, None, place
+    return (
+        {
+            "method": "GET",
+            "url": f"https://shop.example.com/api/orders?{_query(query)}",
+            "headers": {},
+        },
+        None,
+        place,
+    )
 
 
 ORDERS = Http(
     "findOrders",
-    {"email": _s(format="email"), "status": _s(enum=["paid", "refunded", "pending"]), "limit": _i(1, 50)},
+    {
+        "email": _s(format="email"),
+        "status": _s(enum=["paid", "refunded", "pending"]),
+        "limit": _i(1, 50),
+    },
     ["email"],
     orders_args,
     orders_send,
@@ -473,7 +582,7 @@ ORDERS = Http(
 )
 
 
-# --- A document update (PUT, the id in the path, If-Match and X-Request-Id headers, JSON body) -------------
+# --- A document update (PUT, the id in the path, If-Match and X-Request-Id headers, JSON body) ----
 
 
 def document_args(rng):
@@ -487,7 +596,11 @@ def document_args(rng):
 
 
 def document_send(args, bug=None, rng=None):
-    headers = {"Content-Type": "application/json", "If-Match": args["etag"], "X-Request-Id": args["request_id"]}
+    headers = {
+        "Content-Type": "application/json",
+        "If-Match": args["etag"],
+        "X-Request-Id": args["request_id"],
+    }
     body = {"title": args["title"], "content": args["content"]}
     doc, place = args["doc_id"], None
     if bug == "header_dropped":
@@ -497,7 +610,15 @@ def document_send(args, bug=None, rng=None):
         headers["X-Request-Id"], place = "req_0000000000", ("/request_id", "header:/x-request-id")
     elif bug == "wrong_path_id":
         doc, place = f"doc_{int(doc[4:]) + 1}", ("/doc_id", "path:/doc_id")
-    return {"method": "PUT", "url": f"https://docs.example.com/v2/documents/{doc}", "headers": headers}, body, place
+    return (
+        {
+            "method": "PUT",
+            "url": f"https://docs.example.com/v2/documents/{doc}",
+            "headers": headers,
+        },
+        body,
+        place,
+    )
 
 
 DOCUMENT = Http(
@@ -506,7 +627,13 @@ DOCUMENT = Http(
     ["doc_id", "etag", "title", "content"],
     document_args,
     document_send,
-    {"/doc_id": "path", "/etag": "header", "/request_id": "header", "/title": "body", "/content": "body"},
+    {
+        "/doc_id": "path",
+        "/etag": "header",
+        "/request_id": "header",
+        "/title": "body",
+        "/content": "body",
+    },
     [("header_dropped", True), ("header_wrong", True), ("wrong_path_id", True)],
 )
 

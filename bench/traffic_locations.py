@@ -1,12 +1,14 @@
-"""Noise and recall per request location (path, query, header, form, GraphQL, JSON body) on HTTP tool traffic.
+"""Noise and recall per request location (path, query, header, form, GraphQL, JSON body) on HTTP
+tool traffic.
 
     python bench/traffic.py --http [--calls N] [--seed S] [--write]
 
-The first half of the calls come from release 2026.11.1, all correct; the second half from 2026.11.2, which
-plants a bug in 20% of its calls, every (tool, bug) pair in turn (bench/traffic_http.py). Two figures per
-location, as bench/traffic.py: (a) one call at a time with the contracts users have (the tools list, plus the
-one transform the Stripe tool's owner declared with `tracediff tools map`), no history; (b) every call through
-the real pipeline into a temporary store, inference active, findings read back.
+The first half of the calls come from release 2026.11.1, all correct; the second half from
+2026.11.2, which plants a bug in 20% of its calls, every (tool, bug) pair in turn
+(bench/traffic_http.py). Two figures per location, as bench/traffic.py: (a) one call at a time with
+the contracts users have (the tools list, plus the one transform the Stripe tool's owner declared
+with `tracediff tools map`), no history; (b) every call through the real pipeline into a temporary
+store, inference active, findings read back.
 """
 
 import random
@@ -20,7 +22,8 @@ from webapp.analysis import analyze_call
 from webapp.contracts import contracts_from_document, validated_contract
 
 RELEASES = ("2026.11.1", "2026.11.2")
-BUG_SHARE = 0.2  # of the second release's calls
+# of the second release's calls
+BUG_SHARE = 0.2
 LOUD = ("warning", "error")
 TOOLS = {tool.name: tool for tool in HTTP_TOOLS}
 
@@ -34,7 +37,8 @@ def contracts() -> dict:
 
 
 def generate(calls: int, seed: int) -> list[dict]:
-    """Return the calls: tool, arguments, http, body, release and the planted bug (None when correct)."""
+    """Return the calls: tool, arguments, http, body, release and the planted bug (None when
+    correct)."""
     rng = random.Random(seed)
     kinds = [(tool, kind, single) for tool in HTTP_TOOLS for kind, single in tool.bugs]
     out, planted = [], 0
@@ -110,14 +114,19 @@ def flagged(result, bug) -> bool:
         return end is not None and (end["path"] == wanted or end["path"].startswith(wanted + "/"))
 
     return any(
-        f["severity"] in LOUD and (at(f["left"], bug["arguments"]) or at(f["right"], bug["request"]))
+        f["severity"] in LOUD
+        and (at(f["left"], bug["arguments"]) or at(f["right"], bug["request"]))
         for f in result["findings"]
     )
 
 
 def score(pairs) -> dict:
-    """Per location: correct calls touching it, those loud there; bugs there, those flagged at their place."""
-    rows = {loc: {"correct": 0, "noisy": 0, "bugs": 0, "flagged": 0, "decidable": 0, "decided": 0} for loc in LOCATIONS}
+    """Per location: correct calls touching it, those loud there; bugs there, those flagged at their
+    place."""
+    rows = {
+        loc: {"correct": 0, "noisy": 0, "bugs": 0, "flagged": 0, "decidable": 0, "decided": 0}
+        for loc in LOCATIONS
+    }
     overall = {"correct": 0, "noisy": 0, "missed": [], "noise": []}
     for call, result in pairs:
         bug = call["bug"]
@@ -147,6 +156,11 @@ def one_at_a_time(calls) -> dict:
     return score([(c, analyze_call(snapshots(c), known[c["tool"]])) for c in calls])
 
 
+def minute_of(index: int) -> str:
+    """The time of the index-th call: a minute apart, the day turning every 1,440 calls."""
+    return f"2026-11-{1 + index // 1440:02d}T{index // 60 % 24:02d}:{index % 60:02d}:00Z"
+
+
 def through_the_store(calls) -> dict:
     from webapp.ingest import parse_body
     from webapp.pipeline import catch_up, store_batch
@@ -163,17 +177,23 @@ def through_the_store(calls) -> dict:
                 "call_id": "call_1",
                 "tool": c["tool"],
                 "release": c["release"],
-                # a minute apart, in call order (the day turns every 1,440 calls: the newest release's calls
-                # never read as older than the first release's, which decides which release is the newest)
-                "ts": f"2026-11-{1 + c['index'] // 1440:02d}T{c['index'] // 60 % 24:02d}:{c['index'] % 60:02d}:00Z",
+                # a minute apart, in call order (the day turns every 1,440 calls: the newest
+                # release's calls never read as older than the first release's, which decides which
+                # release is the newest)
+                "ts": minute_of(c["index"]),
             }
             for stage, snap in snapshots(c).items():
                 event = {**base, "snapshot": stage, "payload": snap["payload"]}
                 if snap["http"]:
                     event["http"] = snap["http"]
                 events.append(event)
-        for start in range(0, len(events), 3000):  # the traffic arriving in batches, as a shipper sends it
-            store_batch(store, parse_body(b"\n".join(orjson.dumps(e) for e in events[start : start + 3000])), None)
+        # the traffic arriving in batches, as a shipper sends it
+        for start in range(0, len(events), 3000):
+            store_batch(
+                store,
+                parse_body(b"\n".join(orjson.dumps(e) for e in events[start : start + 3000])),
+                None,
+            )
             catch_up(store)
         results = [(c, store.get_trace(f"{c['index'] + 1:032x}")["calls"][0]) for c in calls]
         store.close()
@@ -182,13 +202,17 @@ def through_the_store(calls) -> dict:
 
 def table(name: str, figures: dict, noise_target: str, recall_target: str, single: bool) -> str:
     lines = [
-        f"{name}: {figures['noisy']} of {figures['correct']} correct calls with any warning or error "
+        f"{name}: {figures['noisy']} of {figures['correct']} correct calls with any warning or "
+        "error "
         f"({figures['noisy'] / max(figures['correct'], 1):.1%})",
         f"  {'location':<9} {'noisy correct calls':>24} {'bugs flagged at their place':>30}"
         + (f" {'decidable bugs flagged':>26}" if single else ""),
     ]
     for loc, r in figures["rows"].items():
-        line = f"  {loc:<9} {_ratio(r['noisy'], r['correct']):>24} {_ratio(r['flagged'], r['bugs']):>30}"
+        line = (
+            f"  {loc:<9} {_ratio(r['noisy'], r['correct']):>24} "
+            f"{_ratio(r['flagged'], r['bugs']):>30}"
+        )
         if single:
             line += f" {_ratio(r['decided'], r['decidable']):>26}"
         lines.append(line)

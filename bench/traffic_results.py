@@ -1,18 +1,20 @@
-"""The way back: tool results with correct and broken return paths, and how quietly and how well tracediff reports them.
+"""The way back: tool results with correct and broken return paths, and how quietly and how well
+tracediff reports them.
 
     python bench/traffic_results.py [--calls N] [--seed S] [--write] [--verbose]
 
-Four tools answer over HTTP; what each hands back to the model (the `result` snapshot) takes the forms real
-servers use: MCP `CallToolResult` with text and `structuredContent`, Anthropic `tool_result` blocks, OpenAI
-`role: tool` text, the response body passed on as JSON. About 12% of responses are errors (429/503 retryable,
-400/404 not). 85% of calls return correctly: an error passed on as MCP `isError: true` with the code and
-whether to retry in its text (in a dozen wordings), or as a structured envelope; a success restated in text,
-or structured with renamed fields and units, or passed through; large results within the budget (5-8 KB).
-15% break, every kind in turn: an error swallowed into a success text; `isError: false` for a 5xx; `retryable`
-lost (said in no text, missing from a structured envelope); a structured value differing from the response, or
-handed over as another type (a count as text);
-an oversized result (the whole 40-400 KB body); a success told as a failure. Figures with no history (as
-`tracediff check` sees one call) and through the real pipeline and store (with history).
+Four tools answer over HTTP; what each hands back to the model (the `result` snapshot) takes the
+forms real servers use: MCP `CallToolResult` with text and `structuredContent`, Anthropic
+`tool_result` blocks, OpenAI `role: tool` text, the response body passed on as JSON. About 12% of
+responses are errors (429/503 retryable, 400/404 not). 85% of calls return correctly: an error
+passed on as MCP `isError: true` with the code and whether to retry in its text (in a dozen
+wordings), or as a structured envelope; a success restated in text, or structured with renamed
+fields and units, or passed through; large results within the budget (5-8 KB). 15% break, every kind
+in turn: an error swallowed into a success text; `isError: false` for a 5xx; `retryable` lost (said
+in no text, missing from a structured envelope); a structured value differing from the response, or
+handed over as another type (a count as text); an oversized result (the whole 40-400 KB body); a
+success told as a failure. Figures with no history (as `tracediff check` sees one call) and through
+the real pipeline and store (with history).
 """
 
 import argparse
@@ -31,7 +33,8 @@ if str(ROOT) not in sys.path:
 from webapp.analysis import analyze_call  # noqa: E402
 
 BUG_SHARE = 0.15
-UNSEEN_ON = False  # --unseen: the wordings in UNSEEN instead
+# --unseen: the wordings in UNSEEN instead
+UNSEEN_ON = False
 ERROR_SHARE = 0.12
 LOUD = ("warning", "error")
 FIGURES = "<!-- result figures: written by bench/traffic_results.py --write -->"
@@ -76,7 +79,13 @@ UNSEEN = {
         "{code}. {message}. Don't repeat this request.",
         "{status} {code}: {message}. Retries are pointless.",
     ],
-    "swallowed": ["Here are your results: none.", "I could not find anything for that.", "[]", "All set!", "0 results"],
+    "swallowed": [
+        "Here are your results: none.",
+        "I could not find anything for that.",
+        "[]",
+        "All set!",
+        "0 results",
+    ],
 }
 OUTPUT_SCHEMA = {
     "type": "object",
@@ -85,7 +94,11 @@ OUTPUT_SCHEMA = {
         "count": {"type": "integer"},
         "items": {
             "type": "array",
-            "items": {"type": "object", "required": ["orderId", "state"], "properties": {"state": {"type": "string"}}},
+            "items": {
+                "type": "object",
+                "required": ["orderId", "state"],
+                "properties": {"state": {"type": "string"}},
+            },
         },
     },
 }
@@ -127,7 +140,12 @@ def success(tool: str, rng) -> dict:
         ]
         return {"hits": hits, "took_ms": rng.randrange(3, 90)}
     return {
-        "customer": {"id": f"cus_{rng.randrange(10**6)}", "email": "ann@example.com", "name": "Ann", "vip": False},
+        "customer": {
+            "id": f"cus_{rng.randrange(10**6)}",
+            "email": "ann@example.com",
+            "name": "Ann",
+            "vip": False,
+        },
         "orders_count": rng.randrange(0, 40),
     }
 
@@ -149,19 +167,30 @@ def mcp(text=None, structured=None, is_error=None) -> dict:
 def summary(tool: str, body: dict) -> str:
     """A text that restates a successful response, as a tool writes it for the model."""
     if tool == "findOrders":
-        listed = ", ".join(f"{o['id']} ({o['status']}, ${o['total_cents'] / 100:.2f})" for o in body["orders"])
+        listed = ", ".join(
+            f"{o['id']} ({o['status']}, ${o['total_cents'] / 100:.2f})" for o in body["orders"]
+        )
         return f"Found {body['total']} orders" + (f": {listed}." if listed else ".")
     if tool == "getInvoice":
-        return f"Invoice {body['id']} is {body['status']}: ${body['amount_cents'] / 100:.2f}, due {body['due_date']}."
+        return (
+            f"Invoice {body['id']} is {body['status']}: ${body['amount_cents'] / 100:.2f}, due "
+            f"{body['due_date']}."
+        )
     if tool == "searchDocs":
         return "\n".join(f"- {h['title']} ({h['id']}): {h['snippet']}" for h in body["hits"])
-    return f"{body['customer']['name']} <{body['customer']['email']}>, {body['orders_count']} orders."
+    return (
+        f"{body['customer']['name']} <{body['customer']['email']}>, {body['orders_count']} orders."
+    )
 
 
 def structured(tool: str, body: dict):
-    """A structured result that renames the response's fields and converts cents, as MCP servers do."""
+    """A structured result that renames the response's fields and converts cents, as MCP servers
+    do."""
     if tool == "findOrders":
-        items = [{"orderId": o["id"], "state": o["status"], "totalCents": o["total_cents"]} for o in body["orders"]]
+        items = [
+            {"orderId": o["id"], "state": o["status"], "totalCents": o["total_cents"]}
+            for o in body["orders"]
+        ]
         return {"items": items, "count": body["total"]}
     if tool == "getInvoice":
         return {
@@ -171,7 +200,11 @@ def structured(tool: str, body: dict):
             "currency": "USD",
         }
     if tool == "getCustomer":
-        return {"id": body["customer"]["id"], "email": body["customer"]["email"], "orderCount": body["orders_count"]}
+        return {
+            "id": body["customer"]["id"],
+            "email": body["customer"]["email"],
+            "orderCount": body["orders_count"],
+        }
     return None
 
 
@@ -180,11 +213,13 @@ def correct_success(tool: str, body: dict, rng):
     if form == 0 or structured(tool, body) is None:
         text = summary(tool, body)
         if len(text.encode()) > 8192:
-            text = text[:8000]  # the tool keeps to its budget: 5-8 KB of hits
+            # the tool keeps to its budget: 5-8 KB of hits
+            text = text[:8000]
         return rng.choice([mcp(text), {"type": "tool_result", "content": text}, text])
     if form == 1:
         return mcp(summary(tool, body)[:2000], structured(tool, body), False)
-    if form == 2 and not TOOLS[tool]:  # passed on as it came (a tool with an output schema restates it)
+    # passed on as it came (a tool with an output schema restates it)
+    if form == 2 and not TOOLS[tool]:
         return body if len(orjson.dumps(body)) < 8192 else summary(tool, body)[:8000]
     if form == 2:
         return mcp(None, structured(tool, body))
@@ -206,17 +241,31 @@ def correct_error(status, code, message, retryable, rng):
     if form == 0:
         return mcp(error_text(status, code, message, retryable, rng), is_error=True)
     if form == 1:
-        return {"type": "tool_result", "content": error_text(status, code, message, retryable, rng), "is_error": True}
+        return {
+            "type": "tool_result",
+            "content": error_text(status, code, message, retryable, rng),
+            "is_error": True,
+        }
     if form == 2:
         return mcp(f"{code}: {message}", {"error": envelope}, True)
-    return error_text(status, code, message, retryable, rng)  # OpenAI role:tool text: the words say it
+    # OpenAI role:tool text: the words say it
+    return error_text(status, code, message, retryable, rng)
 
 
-BROKEN = ("swallowed", "is_error_false", "retryable_lost", "value_differs", "retyped", "oversized", "invented")
+BROKEN = (
+    "swallowed",
+    "is_error_false",
+    "retryable_lost",
+    "value_differs",
+    "retyped",
+    "oversized",
+    "invented",
+)
 
 
 def broken(kind: str, tool: str, rng):
-    """Return (response, status, result, where) of one broken return path; None when the tool cannot have it."""
+    """Return (response, status, result, where) of one broken return path; None when the tool cannot
+    have it."""
     status, code, message, retryable = rng.choice(ERRORS)
     envelope = {"error": {"code": code, "message": message, "retryable": retryable}}
     if kind == "swallowed":
@@ -241,11 +290,14 @@ def broken(kind: str, tool: str, rng):
         result = structured(tool, body)
         if tool == "findOrders":
             wrong = rng.randrange(len(body["orders"]))
-            result["items"][wrong]["state"] = next(s for s in STATUSES if s != body["orders"][wrong]["status"])
+            result["items"][wrong]["state"] = next(
+                s for s in STATUSES if s != body["orders"][wrong]["status"]
+            )
             return body, 200, mcp("orders", result), ("at", f"/orders/{wrong}/status")
         result["status"] = next(s for s in STATUSES if s != body["status"])
         return body, 200, mcp("invoice", result), ("at", "/status")
-    if kind == "retyped":  # a count handed over as text: "3" for 3
+    # a count handed over as text: "3" for 3
+    if kind == "retyped":
         if tool not in ("findOrders", "getCustomer"):
             return None
         body = success(tool, rng)
@@ -257,11 +309,17 @@ def broken(kind: str, tool: str, rng):
         body = big_body(rng)
         return body, 200, rng.choice([json.dumps(body), mcp(json.dumps(body))]), ("result_large",)
     body = success(tool, rng)
-    return body, 200, mcp("Something went wrong, please try again", is_error=True), ("error_invented",)
+    return (
+        body,
+        200,
+        mcp("Something went wrong, please try again", is_error=True),
+        ("error_invented",),
+    )
 
 
 def generate(calls: int, seed: int) -> list[dict]:
-    """Return the calls: tool, response, status, result and the broken return path (None when correct)."""
+    """Return the calls: tool, response, status, result and the broken return path (None when
+    correct)."""
     rng = random.Random(seed)
     out, planted = [], 0
     for index in range(calls):
@@ -281,7 +339,16 @@ def generate(calls: int, seed: int) -> list[dict]:
         else:
             response, status = success(tool, rng), 200
             result = correct_success(tool, response, rng)
-        out.append({"index": index, "tool": tool, "response": response, "status": status, "result": result, "bug": bug})
+        out.append(
+            {
+                "index": index,
+                "tool": tool,
+                "response": response,
+                "status": status,
+                "result": result,
+                "bug": bug,
+            }
+        )
     return out
 
 
@@ -289,7 +356,10 @@ def snapshots(call: dict) -> dict:
     args = {"email": "ann@example.com"}
     return {
         "arguments": {"payload": args},
-        "request": {"payload": args, "http": {"method": "POST", "url": f"https://api.example.com/{call['tool']}"}},
+        "request": {
+            "payload": args,
+            "http": {"method": "POST", "url": f"https://api.example.com/{call['tool']}"},
+        },
         "response": {"payload": call["response"], "http": {"status_code": call["status"]}},
         "result": {"payload": call["result"]},
     }
@@ -301,7 +371,9 @@ def flagged(analysis: dict, bug: dict) -> bool:
     where = bug["where"]
     if where[0] == "at":
         return any(
-            (f["left"] or {}).get("snapshot") == "response" and (f["left"] or {}).get("path") == where[1] for f in loud
+            (f["left"] or {}).get("snapshot") == "response"
+            and (f["left"] or {}).get("path") == where[1]
+            for f in loud
         )
     return any(f["kind"] == where[0] for f in loud)
 
@@ -316,7 +388,13 @@ def score(pairs) -> dict:
         by_kind.setdefault(c["bug"]["kind"], [0, 0])[0] += 1
     for c, _ in missed:
         by_kind[c["bug"]["kind"]][1] += 1
-    return {"correct": len(correct), "noisy": noisy, "bugs": len(buggy), "missed": missed, "by_kind": by_kind}
+    return {
+        "correct": len(correct),
+        "noisy": noisy,
+        "bugs": len(buggy),
+        "missed": missed,
+        "by_kind": by_kind,
+    }
 
 
 def one_at_a_time(calls: list[dict]) -> dict:
@@ -325,7 +403,8 @@ def one_at_a_time(calls: list[dict]) -> dict:
 
 
 def through_the_store(calls: list[dict]) -> dict:
-    """With history: every call ingested through the real pipeline into a temporary store, read back."""
+    """With history: every call ingested through the real pipeline into a temporary store, read
+    back."""
     from webapp.ingest import parse_body
     from webapp.pipeline import catch_up, store_batch
     from webapp.store import Store
@@ -336,7 +415,11 @@ def through_the_store(calls: list[dict]) -> dict:
             store.put_tool(name, contract)
         events = [event for c in calls for event in ingest_events(c)]
         for start in range(0, len(events), 4000):
-            store_batch(store, parse_body(b"\n".join(orjson.dumps(e) for e in events[start : start + 4000])), None)
+            store_batch(
+                store,
+                parse_body(b"\n".join(orjson.dumps(e) for e in events[start : start + 4000])),
+                None,
+            )
         catch_up(store)
         results = [(c, store.get_trace(f"{c['index'] + 1:032x}")["calls"][0]) for c in calls]
         store.close()
@@ -344,7 +427,8 @@ def through_the_store(calls: list[dict]) -> dict:
 
 
 def with_the_command(calls: list[dict], sample: int = 600) -> str:
-    """Run the real `tracediff check` over fixture folders of a sample of the calls (what a user's CI runs)."""
+    """Run the real `tracediff check` over fixture folders of a sample of the calls (what a user's
+    CI runs)."""
     from click.testing import CliRunner
 
     from webapp.cli import main
@@ -361,14 +445,20 @@ def with_the_command(calls: list[dict], sample: int = 600) -> str:
             (case / "call.json").write_text(json.dumps({"tool": c["tool"], "status": c["status"]}))
             (case / "contract.json").write_text(json.dumps(TOOLS[c["tool"]]))
         output = CliRunner().invoke(main, ["check", folder]).output
-    failed = {int(line.split()[-1].rsplit("/", 1)[-1]) for line in output.splitlines() if line.startswith("FAIL")}
+    failed = {
+        int(line.split()[-1].rsplit("/", 1)[-1])
+        for line in output.splitlines()
+        if line.startswith("FAIL")
+    }
     correct = [c for c in picked if not c["bug"]]
     loud = sum(c["index"] in failed for c in correct)
     caught = sum(c["index"] in failed for c in picked if c["bug"])
     bugs = len(picked) - len(correct)
     return (
-        f"the tracediff check command on {len(picked)} fixture folders: {loud} of {len(correct)} correct calls "
-        f"fail ({loud / max(len(correct), 1):.1%}), {caught} of {bugs} broken ones fail ({caught / max(bugs, 1):.1%})"
+        f"the tracediff check command on {len(picked)} fixture folders: {loud} of {len(correct)} "
+        "correct calls "
+        f"fail ({loud / max(len(correct), 1):.1%}), {caught} of {bugs} broken ones fail "
+        f"({caught / max(bugs, 1):.1%})"
     )
 
 
@@ -376,7 +466,14 @@ def ingest_events(call: dict) -> list[dict]:
     trace, i = f"{call['index'] + 1:032x}", call["index"]
     ts = f"2026-09-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z"
     return [
-        {"trace_id": trace, "call_id": "call_1", "snapshot": stage, "tool": call["tool"], "ts": ts, **snap}
+        {
+            "trace_id": trace,
+            "call_id": "call_1",
+            "snapshot": stage,
+            "tool": call["tool"],
+            "ts": ts,
+            **snap,
+        }
         for stage, snap in snapshots(call).items()
     ]
 
@@ -384,9 +481,12 @@ def ingest_events(call: dict) -> list[dict]:
 def report(name: str, figures: dict) -> str:
     noisy, correct = len(figures["noisy"]), figures["correct"]
     found, bugs = figures["bugs"] - len(figures["missed"]), figures["bugs"]
-    per_kind = ", ".join(f"{kind} {n - m}/{n}" for kind, (n, m) in sorted(figures["by_kind"].items()))
+    per_kind = ", ".join(
+        f"{kind} {n - m}/{n}" for kind, (n, m) in sorted(figures["by_kind"].items())
+    )
     return (
-        f"{name}: {noisy} of {correct} correct calls with a warning or error ({noisy / max(correct, 1):.1%}, "
+        f"{name}: {noisy} of {correct} correct calls with a warning or error "
+        f"({noisy / max(correct, 1):.1%}, "
         f"target <= 1%); {found} of {bugs} broken return paths flagged at the right place "
         f"({found / max(bugs, 1):.1%}, target >= 95%)\n  flagged per kind: {per_kind}"
     )
@@ -396,9 +496,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=24)
-    parser.add_argument("--write", action="store_true", help="write the figures into docs/quality.md")
+    parser.add_argument(
+        "--write", action="store_true", help="write the figures into docs/quality.md"
+    )
     parser.add_argument("--verbose", action="store_true", help="print the noisy and missed calls")
-    parser.add_argument("--unseen", action="store_true", help="error and swallowed texts never used while tuning")
+    parser.add_argument(
+        "--unseen", action="store_true", help="error and swallowed texts never used while tuning"
+    )
     opts = parser.parse_args()
     global UNSEEN_ON
     UNSEEN_ON = opts.unseen
@@ -415,12 +519,21 @@ def main() -> None:
     if opts.verbose:
         for c, r in alone["noisy"][:8] + alone["missed"][:8]:
             result = c["result"] if len(orjson.dumps(c["result"])) < 600 else "(large)"
-            found = [(f["severity"], f["kind"], f["message"]) for f in r["findings"] if f["severity"] in LOUD]
-            print(orjson.dumps({"tool": c["tool"], "bug": c["bug"], "result": result, "findings": found}).decode())
+            found = [
+                (f["severity"], f["kind"], f["message"])
+                for f in r["findings"]
+                if f["severity"] in LOUD
+            ]
+            print(
+                orjson.dumps(
+                    {"tool": c["tool"], "bug": c["bug"], "result": result, "findings": found}
+                ).decode()
+            )
     if opts.write:
         doc = ROOT / "docs" / "quality.md"
         block = (
-            f"{FIGURES}\n```\n$ python bench/traffic_results.py --calls {opts.calls} --seed {opts.seed}\n{text}\n```\n"
+            f"{FIGURES}\n```\n$ python bench/traffic_results.py --calls {opts.calls} --seed "
+            f"{opts.seed}\n{text}\n```\n"
         )
         old = doc.read_text()
         if FIGURES in old:

@@ -1,8 +1,9 @@
-"""Seven tools with realistic mapping layers: most fields renamed to other words, small and repeated values.
+"""Seven tools with realistic mapping layers: most fields renamed to other words, small and repeated
+values.
 
-Each tool has an OpenAI-style definition (the contract users have: no mapping declared), a request schema
-where the API publishes one, an argument maker, and its mapping layer as (argument, request) field pairs
-in the order the code writes the request, plus defaults the code fills in.
+Each tool has an OpenAI-style definition (the contract users have: no mapping declared), a request
+schema where the API publishes one, an argument maker, and its mapping layer as (argument, request)
+field pairs in the order the code writes the request, plus defaults the code fills in.
 """
 
 DATES = ["2026-09-01", "2026-09-02", "2026-09-05", "2026-10-12", "2026-11-30"]
@@ -48,7 +49,8 @@ def _any(*names):
 
 
 class Tool:
-    """A tool: definition, request schema, how arguments are made and how the mapping layer maps them."""
+    """A tool: definition, request schema, how arguments are made and how the mapping layer maps
+    them."""
 
     def __init__(self, definition, fields, make, defaults=None, request_schema=None, upper=()):
         self.definition, self.fields, self.make = definition, fields, make
@@ -174,7 +176,10 @@ def search_hotels(rng):
         ("max_price", lambda: rng.choice([100, 150, 200, 300])),
         ("pets", lambda: rng.random() < 0.2),
         ("sort", lambda: rng.choice(["price", "rating", "distance"])),
-        ("amenities", lambda: rng.sample(["wifi", "pool", "parking", "gym", "spa"], rng.randint(1, 3))),
+        (
+            "amenities",
+            lambda: rng.sample(["wifi", "pool", "parking", "gym", "spa"], rng.randint(1, 3)),
+        ),
     ):
         if rng.random() < 0.6:
             args[key] = make()
@@ -195,7 +200,11 @@ SEARCH_HOTELS = Tool(
             "max_price": _int("Highest price per night", 0, 10000),
             "pets": _bool("Travelling with a pet"),
             "sort": _str("Order of results", enum=["price", "rating", "distance"]),
-            "amenities": {"type": "array", "items": {"type": "string"}, "description": "Must-have amenities"},
+            "amenities": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Must-have amenities",
+            },
         },
         ["city", "check_in", "check_out", "adults"],
     ),
@@ -343,7 +352,10 @@ def order_groceries(rng):
     skus = ["milk-1l", "eggs-12", "bread", "apples-1kg", "coffee"]
     args = {
         "store_id": rng.choice(["st_12", "st_40"]),
-        "items": [{"sku": s, "qty": rng.choice([1, 1, 2, 2, 3])} for s in rng.sample(skus, rng.randint(1, 4))],
+        "items": [
+            {"sku": s, "qty": rng.choice([1, 1, 2, 2, 3])}
+            for s in rng.sample(skus, rng.randint(1, 4))
+        ],
         "substitutions": rng.random() < 0.5,
         "bag_count": rng.choice([1, 2, 2, 3]),
         "tip": rng.choice([0, 1, 2, 2, 5]),
@@ -429,7 +441,8 @@ SEARCH_FLIGHTS = Tool(
 
 
 def update_settings(rng):
-    # Generic names on both sides, and values that repeat: the worst case for pairing by name or value.
+    # Generic names on both sides, and values that repeat: the worst case for pairing by name or
+    # value.
     return {
         "type": rng.choice(["email", "sms", "push"]),
         "value": rng.random() < 0.5,

@@ -5,7 +5,18 @@ import random
 
 import orjson
 
-WORDS = ("invoice", "order", "refund", "customer", "shipment", "ledger", "budget", "review", "draft", "agent")
+WORDS = (
+    "invoice",
+    "order",
+    "refund",
+    "customer",
+    "shipment",
+    "ledger",
+    "budget",
+    "review",
+    "draft",
+    "agent",
+)
 
 
 def wide_fields(keys: int, rng: random.Random) -> dict:
@@ -31,12 +42,16 @@ def snake(name: str) -> str:
 
 
 def wide_call(number: int, keys: int, rng: random.Random, tool: str = "wideExport") -> list[dict]:
-    """The three events of one wide call: arguments, the request built from them (snake_case), the response."""
+    """The three events of one wide call: arguments, the request built from them (snake_case), the
+    response."""
     arguments = wide_fields(keys, rng)
     trace_id = f"{number + 1:032x}"
     call_id = "call_01"
     request = {snake(name): value for name, value in arguments.items()}
-    response = {"id": f"exp_{number}", **{snake(name): value for name, value in list(arguments.items())[: keys // 2]}}
+    response = {
+        "id": f"exp_{number}",
+        **{snake(name): value for name, value in list(arguments.items())[: keys // 2]},
+    }
     base = {"trace_id": trace_id, "call_id": call_id, "tool": tool}
     return [
         {**base, "snapshot": "arguments", "payload": arguments},
@@ -59,8 +74,11 @@ def wide_ndjson(calls: int, keys: int, seed: int = 27, start: int = 0) -> bytes:
     return b"\n".join(lines) + b"\n"
 
 
-def wide_body(target_bytes: int, keys: int = 560, seed: int = 27, start: int = 0) -> tuple[bytes, int]:
-    """A gzip NDJSON body whose decompressed size is about `target_bytes`; return it and its calls."""
+def wide_body(
+    target_bytes: int, keys: int = 560, seed: int = 27, start: int = 0
+) -> tuple[bytes, int]:
+    """A gzip NDJSON body whose decompressed size is about `target_bytes`; return it and its
+    calls."""
     per_call = len(wide_ndjson(1, keys, seed))
     calls = max(1, target_bytes // per_call)
     return gzip.compress(wide_ndjson(calls, keys, seed, start), compresslevel=6), calls

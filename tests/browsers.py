@@ -1,5 +1,6 @@
-"""What the browser tests share: Debian's Chromium (required on CI), launched the one way this machine allows, and
-the fixtures conftest.py hands every browser test (`browser`, `page`, `screenshot`)."""
+"""What the browser tests share: Debian's Chromium (required on CI), launched the one way this
+machine allows, and the fixtures conftest.py hands every browser test (`browser`, `page`,
+`screenshot`)."""
 
 import os
 from contextlib import contextmanager
@@ -8,16 +9,28 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-dev-shm-usage",
+]
 
 
 def need_chromium() -> None:
-    """Skip the calling test module without Chromium; fail it on CI, which must run the browser tests."""
+    """Skip the calling test module without Chromium; fail it on CI, which must run the browser
+    tests."""
     if Path(CHROMIUM).exists():
         return
     if os.environ.get("CI") == "true":
-        pytest.fail(f"{CHROMIUM} is missing; CI must run the browser tests (.ci/run installs chromium)", pytrace=False)
-    pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium to run the browser tests", allow_module_level=True)
+        pytest.fail(
+            f"{CHROMIUM} is missing; CI must run the browser tests (.ci/run installs chromium)",
+            pytrace=False,
+        )
+    pytest.skip(
+        f"{CHROMIUM} is missing: install Debian's chromium to run the browser tests",
+        allow_module_level=True,
+    )
 
 
 def launch(playwright):
@@ -50,8 +63,11 @@ def browser():
 
 @pytest.fixture
 def page(browser, request):
-    """A fresh page the size of the module's VIEWPORT (default 1400x800); a script error on it fails the test."""
-    context = browser.new_context(viewport=getattr(request.module, "VIEWPORT", {"width": 1400, "height": 800}))
+    """A fresh page the size of the module's VIEWPORT (default 1400x800); a script error on it fails
+    the test."""
+    context = browser.new_context(
+        viewport=getattr(request.module, "VIEWPORT", {"width": 1400, "height": 800})
+    )
     opened = context.new_page()
     errors = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
@@ -62,6 +78,7 @@ def page(browser, request):
 
 @pytest.fixture
 def screenshot(request, tmp_path):
-    """Save a page as docs/screenshots/NAME with --screenshots, else in the test's own temporary folder."""
+    """Save a page as docs/screenshots/NAME with --screenshots, else in the test's own temporary
+    folder."""
     folder = SCREENSHOTS if request.config.getoption("--screenshots") else tmp_path
     return lambda page, name: page.screenshot(path=str(folder / name), full_page=True)

@@ -28,8 +28,8 @@ def _route_builders_compiled_once() -> None:
 
     Werkzeug compiles two builder functions per route with `ast` and `compile()` whenever an app is
     made (~0.25 s for our ~70 routes, paid by each of the ~2,000 tests that make one); a builder is
-    a pure function of the rule's text, parts and defaults, so one compiled for an earlier app is the
-    same code. Without the method this looks for (another werkzeug), apps compile as before."""
+    a pure function of the rule's text, parts and defaults, so one compiled for an earlier app is
+    the same code. Without the method this looks for (another werkzeug), apps compile as before."""
     from werkzeug.routing import Rule
 
     compile_builder = getattr(Rule, "_compile_builder", None)
@@ -55,10 +55,17 @@ settings.register_profile("tracediff", deadline=None, suppress_health_check=[Hea
 settings.load_profile("tracediff")
 
 
-# The quick inner loop (`-m "not slow and not browser"`) starts no process: a test that starts one (a server, a
-# browser, a CLI run, a shipper) must say so with a mark, and this guard fails it when it does not. Python's audit
-# hook sees every process start, in the test or in any fixture it uses.
-PROCESS_EVENTS = {"subprocess.Popen", "os.system", "os.posix_spawn", "os.exec", "os.fork", "os.forkpty"}
+# The quick inner loop (`-m "not slow and not browser"`) starts no process: a test that starts one
+# (a server, a browser, a CLI run, a shipper) must say so with a mark, and this guard fails it when
+# it does not. Python's audit hook sees every process start, in the test or in any fixture it uses.
+PROCESS_EVENTS = {
+    "subprocess.Popen",
+    "os.system",
+    "os.posix_spawn",
+    "os.exec",
+    "os.fork",
+    "os.forkpty",
+}
 _started: list[str] = []
 
 
@@ -72,16 +79,20 @@ sys.addaudithook(_audit_process_starts)
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
-    _started.clear()  # before any fixture of the test is set up, session-scoped ones included
+    # before any fixture of the test is set up, session-scoped ones included
+    _started.clear()
 
 
 @pytest.fixture(autouse=True)
 def processes_need_a_mark(request):
-    """Fail a test that starts a process unless it is marked slow or browser (see PROCESS_EVENTS)."""
+    """Fail a test that starts a process unless it is marked slow or browser (see
+    PROCESS_EVENTS)."""
     yield
     marked = request.node.get_closest_marker("slow") or request.node.get_closest_marker("browser")
     if _started and not marked:
-        pytest.fail(f"started a process without a slow or browser mark: {_started[0]}", pytrace=False)
+        pytest.fail(
+            f"started a process without a slow or browser mark: {_started[0]}", pytrace=False
+        )
 
 
 def pytest_addoption(parser):
@@ -93,9 +104,12 @@ def pytest_addoption(parser):
 
 
 def pytest_generate_tests(metafunc):
-    """Run every test that takes `db_path` on each store engine available (see tests/databases.py)."""
+    """Run every test that takes `db_path` on each store engine available (see
+    tests/databases.py)."""
     if "engine" in metafunc.fixturenames:
-        metafunc.parametrize("engine", engines(bool(metafunc.definition.get_closest_marker("sqlite_only"))))
+        metafunc.parametrize(
+            "engine", engines(bool(metafunc.definition.get_closest_marker("sqlite_only")))
+        )
 
 
 @pytest.fixture(scope="session")
@@ -107,7 +121,8 @@ def postgres_databases():
 
 @pytest.fixture(autouse=True)
 def app_loggers_as_found():
-    """`serve` run in-process configures the app's loggers for a terminal; later tests read them through caplog."""
+    """`serve` run in-process configures the app's loggers for a terminal; later tests read them
+    through caplog."""
     logger = logging.getLogger("webapp")
     found = (logger.level, logger.propagate, list(logger.handlers))
     yield
@@ -130,9 +145,9 @@ def _bulk_traces(store) -> None:
     bulk_traces(store, stats.COUNT_CAP + 1, word="everywhere")
 
 
-# Databases many tests start from, named by the fixture a test asks for. Each is built once per test process, on
-# first use (loading takes a second or more, on PostgreSQL several), and copied into the test's own database before
-# the app or the store opens it (a copy takes milliseconds).
+# Databases many tests start from, named by the fixture a test asks for. Each is built once per test
+# process, on first use (loading takes a second or more, on PostgreSQL several), and copied into the
+# test's own database before the app or the store opens it (a copy takes milliseconds).
 def _crowd(store) -> None:
     from crowds import build_crowd
 
@@ -154,15 +169,15 @@ def built_databases(tmp_path_factory) -> BuiltDatabases:
 
 @pytest.fixture(scope="session")
 def sample_file(built_databases) -> Path:
-    """sample_traces/ loaded as `serve --demo` loads them (in their own time), once per test process (read it, or
-    copy it to change it)."""
+    """sample_traces/ loaded as `serve --demo` loads them (in their own time), once per test process
+    (read it, or copy it to change it)."""
     return built_databases.file("samples")
 
 
 @pytest.fixture
 def db_path(engine, tmp_path, request):
-    """The test's database: a SQLite file path, or the URL of a fresh PostgreSQL database. A test that asks for one of
-    BUILT (`samples`, `big`) finds that database's contents in it."""
+    """The test's database: a SQLite file path, or the URL of a fresh PostgreSQL database. A test
+    that asks for one of BUILT (`samples`, `big`) finds that database's contents in it."""
     built = next((name for name in BUILT if name in request.fixturenames), None)
     databases = request.getfixturevalue("built_databases") if built else None
     if engine == "sqlite":
@@ -174,7 +189,8 @@ def db_path(engine, tmp_path, request):
         yield path
         return
     postgres = request.getfixturevalue("postgres_databases")
-    rows = databases.rows(built, postgres) if built else None  # first: a build loads into fresh()'s database
+    # first: a build loads into fresh()'s database
+    rows = databases.rows(built, postgres) if built else None
     url = postgres.fresh()
     if rows is not None:
         postgres.fill(url, rows)
@@ -189,8 +205,8 @@ def samples(store):
 
 @pytest.fixture
 def big(store):
-    """The test's store, holding 10,001 one-call traces of bulkTool, each with the word "everywhere" (past the
-    counts' cap and the search's)."""
+    """The test's store, holding 10,001 one-call traces of bulkTool, each with the word "everywhere"
+    (past the counts' cap and the search's)."""
     return store
 
 
@@ -207,8 +223,9 @@ def app(db_path):
 
 @pytest.fixture
 def alerting_app(db_path):
-    """The app with webhooks to 127.0.0.1 allowed, so alert rules can point at a local Receiver; a summary
-    goes out as soon as the sender looks (what joins it is what was written before: no test waits)."""
+    """The app with webhooks to 127.0.0.1 allowed, so alert rules can point at a local Receiver; a
+    summary goes out as soon as the sender looks (what joins it is what was written before: no test
+    waits)."""
     return create_app(
         {
             "TESTING": True,
@@ -251,10 +268,13 @@ def free_port() -> int:
 class LiveServer:
     """`tracediff serve` running as a real process group on a free port."""
 
-    def __init__(self, db_path, env: dict | None = None, args=(), workers: int = 2, wrapper=(), log_path=None):
+    def __init__(
+        self, db_path, env: dict | None = None, args=(), workers: int = 2, wrapper=(), log_path=None
+    ):
         # a SQLite file, or a postgresql:// URL (then log_path says where the server's log goes)
         self.db_path = db_path if str(db_path).startswith("postgres") else Path(db_path)
-        self.wrapper = list(wrapper)  # e.g. setpriv or prlimit, to run the server under limits
+        # e.g. setpriv or prlimit, to run the server under limits
+        self.wrapper = list(wrapper)
         self.env = env or {}
         self.args = list(args)
         self.workers = workers
@@ -270,7 +290,12 @@ class LiveServer:
         command += ["serve", "--port", str(self.port), "--workers", str(self.workers), *self.args]
         self.log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
-            command, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT
+            command,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            cwd=ROOT,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -1,11 +1,13 @@
-"""A crowd: 3,000 distinct tools and 3,000 distinct releases, as one misconfigured shipper makes in an afternoon.
+"""A crowd: 3,000 distinct tools and 3,000 distinct releases, as one misconfigured shipper makes in
+an afternoon.
 
-Crowd tool n (crowd_tool_0000 ... crowd_tool_2999) is called once, in release build-NNNN; the first POPULAR tools
-are called more (tool n another (POPULAR - n) // 10 times, in release 1.0.0), so "most used" has an order to find. Every
-call's request sends `limit` as a string; the calls of the first ANALYSED tools and of the rarest one are analysed,
-so as many problems are listed (analysing all 3,000 tools takes 25 s on SQLite, minutes on PostgreSQL: the
-mapping inference commits once per tool). Every call lands on one afternoon (fixed times, so page sizes are
-deterministic), through the store's own ingest.
+Crowd tool n (crowd_tool_0000 ... crowd_tool_2999) is called once, in release build-NNNN; the first
+POPULAR tools are called more (tool n another (POPULAR - n) // 10 times, in release 1.0.0), so "most
+used" has an order to find. Every call's request sends `limit` as a string; the calls of the first
+ANALYSED tools and of the rarest one are analysed, so as many problems are listed (analysing all
+3,000 tools takes 25 s on SQLite, minutes on PostgreSQL: the mapping inference commits once per
+tool). Every call lands on one afternoon (fixed times, so page sizes are deterministic), through the
+store's own ingest.
 """
 
 from webapp.ingest.model import Event
@@ -14,7 +16,8 @@ from webapp.pipeline import analyze_all
 TOOLS = 3000
 POPULAR = 60
 ANALYSED = 70
-RARE = TOOLS - 1  # called once, never among the most used: a search must find it
+# called once, never among the most used: a search must find it
+RARE = TOOLS - 1
 SOURCES = ("app_intent", "foundation_models", "shortcuts")
 DAY = "2026-03-02"
 
@@ -56,8 +59,8 @@ def crowd_events(tools) -> list[Event]:
 
 
 def build_crowd(store, size: int = TOOLS) -> None:
-    """Ingest the crowd (`size` tools: a smaller one is bench/crowds.py's baseline), analyse the first ANALYSED
-    tools' calls and the last tool's, and project the rest."""
+    """Ingest the crowd (`size` tools: a smaller one is bench/crowds.py's baseline), analyse the
+    first ANALYSED tools' calls and the last tool's, and project the rest."""
     analysed = [*range(min(ANALYSED, size - 1)), size - 1]
     for tools in (analysed, range(len(analysed) - 1, size - 1)):
         events = crowd_events(tools)

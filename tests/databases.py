@@ -10,7 +10,10 @@ import time
 from urllib.parse import urlsplit
 
 ADMIN_URL = os.environ.get("TRACEDIFF_TEST_POSTGRES", "")
-TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'"
+TABLES = (
+    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> "
+    "'schema_migrations'"
+)
 COUNTERS = "SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = 'public'"
 _names = itertools.count()
 
@@ -32,9 +35,9 @@ def _admin(sql: str) -> None:
 
 
 class PostgresDatabases:
-    """One migrated database per test process, renamed and emptied before each test (80 ms where a copy of
-    a template takes seconds: CREATE DATABASE checkpoints); `new()` makes a database of its own from the
-    template."""
+    """One migrated database per test process, renamed and emptied before each test (80 ms where a
+    copy of a template takes seconds: CREATE DATABASE checkpoints); `new()` makes a database of its
+    own from the template."""
 
     def __init__(self):
         self.prefix = f"tracediff_test_{os.getpid()}"
@@ -42,7 +45,8 @@ class PostgresDatabases:
         self.shared = None
 
     def fresh(self) -> str:
-        """Return this process's test database with every table empty and every id counter restarted."""
+        """Return this process's test database with every table empty and every id counter
+        restarted."""
         if self.shared is None:
             self.shared = self.new()
         import psycopg
@@ -52,37 +56,48 @@ class PostgresDatabases:
         self.shared = self._renamed(self.shared)
         with psycopg.connect(self.shared, autocommit=True) as conn, conn.transaction():
             tables = [row[0] for row in conn.execute(TABLES)]
-            # TRUNCATE, not DELETE: a table emptied by DELETE keeps its pages and its statistics (a few rows in
-            # hundreds of pages), and the next test's burst of inserts was planned as if the table were empty:
-            # a projection of 5,000 calls joined every call with every key and ran for minutes
-            conn.execute("TRUNCATE " + ", ".join(f'"{table}"' for table in tables) + " RESTART IDENTITY")
-            known = [m.version for m in discover("postgresql")]  # a test may record a version from the future
+            # TRUNCATE, not DELETE: a table emptied by DELETE keeps its pages and its statistics (a
+            # few rows in hundreds of pages), and the next test's burst of inserts was planned as if
+            # the table were empty: a projection of 5,000 calls joined every call with every key and
+            # ran for minutes
+            conn.execute(
+                "TRUNCATE " + ", ".join(f'"{table}"' for table in tables) + " RESTART IDENTITY"
+            )
+            # a test may record a version from the future
+            known = [m.version for m in discover("postgresql")]
             conn.execute("DELETE FROM schema_migrations WHERE NOT version = ANY(%s)", (known,))
             for sequence, _ in conn.execute(COUNTERS).fetchall():
                 conn.execute(f'ALTER SEQUENCE "{sequence}" RESTART')
         return self.shared
 
     def _renamed(self, url: str) -> str:
-        """Give the database a name no earlier test knew, so nothing an earlier test left running (a server,
-        a process, a cache keyed by URL) can reach this test's data: renaming costs a catalog update."""
+        """Give the database a name no earlier test knew, so nothing an earlier test left running (a
+        server, a process, a cache keyed by URL) can reach this test's data: renaming costs a
+        catalog update."""
         import psycopg
 
         from webapp.store.postgresql.connection import close_pool
 
-        close_pool(url)  # connections the last test left open go, with their locks
+        # connections the last test left open go, with their locks
+        close_pool(url)
         old, name = urlsplit(url).path[1:], f"{self.prefix}_{next(_names)}"
         for _attempt in range(50):
-            _admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{old}'")
+            _admin(
+                f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{old}'"
+            )
             try:
                 _admin(f'ALTER DATABASE "{old}" RENAME TO "{name}"')
                 return _with_database(ADMIN_URL, name)
-            except psycopg.errors.ObjectInUse:  # a leftover reconnected between the two statements
+            # a leftover reconnected between the two statements
+            except psycopg.errors.ObjectInUse:
                 time.sleep(0.05)
-        raise RuntimeError(f"{old} stays in use: something an earlier test started still writes to it")
+        raise RuntimeError(
+            f"{old} stays in use: something an earlier test started still writes to it"
+        )
 
     def rows(self, url: str) -> dict:
-        """Return what a database holds: every table's rows (COPY's binary form) and where each id counter is; the
-        migrations' table is left out, as fresh() leaves it."""
+        """Return what a database holds: every table's rows (COPY's binary form) and where each id
+        counter is; the migrations' table is left out, as fresh() leaves it."""
         import psycopg
 
         with psycopg.connect(url) as conn:
@@ -94,8 +109,8 @@ class PostgresDatabases:
         return {"tables": tables, "counters": counters}
 
     def fill(self, url: str, rows: dict) -> None:
-        """Copy rows() into an emptied database (fresh()), its id counters set where they were (the schema has no
-        foreign keys or triggers, so tables go in any order and nothing fires)."""
+        """Copy rows() into an emptied database (fresh()), its id counters set where they were (the
+        schema has no foreign keys or triggers, so tables go in any order and nothing fires)."""
         import psycopg
 
         with psycopg.connect(url) as conn:
@@ -141,8 +156,9 @@ class PostgresDatabases:
 
 
 class BuiltDatabases:
-    """Databases built once per test process by name ({name: build(store)}), for tests to start from copies: a
-    SQLite file copied with SQLite's backup (the log included), or on PostgreSQL every table's rows."""
+    """Databases built once per test process by name ({name: build(store)}), for tests to start from
+    copies: a SQLite file copied with SQLite's backup (the log included), or on PostgreSQL every
+    table's rows."""
 
     def __init__(self, folder, builds: dict):
         self.folder, self.builds, self.files, self.postgres_rows = folder, builds, {}, {}
@@ -166,7 +182,8 @@ class BuiltDatabases:
             source.close()
 
     def rows(self, name: str, postgres: "PostgresDatabases") -> dict:
-        """Return a built database's rows on PostgreSQL (PostgresDatabases.rows), built in its fresh() database."""
+        """Return a built database's rows on PostgreSQL (PostgresDatabases.rows), built in its
+        fresh() database."""
         if name not in self.postgres_rows:
             url = postgres.fresh()
             self._build(name, url)

@@ -5,7 +5,9 @@ import orjson
 TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 
 
-def envelope(snapshot="arguments", payload=None, trace_id=TRACE, call_id="call_01", **extra) -> dict:
+def envelope(
+    snapshot="arguments", payload=None, trace_id=TRACE, call_id="call_01", **extra
+) -> dict:
     """Return one ingest envelope (v1)."""
     event = {
         "trace_id": trace_id,
@@ -34,7 +36,11 @@ def order_call(trace_id=TRACE, limit_sent=5) -> list[dict]:
             http={"method": "POST", "url": "https://api.example.com/orders/search"},
         ),
         envelope(
-            "response", {"orders": [], "total": 0}, trace_id, ts="2026-11-20T09:00:02Z", http={"status_code": 200}
+            "response",
+            {"orders": [], "total": 0},
+            trace_id,
+            ts="2026-11-20T09:00:02Z",
+            http={"status_code": 200},
         ),
     ]
 
@@ -50,10 +56,14 @@ def nested(leaf, depth: int = 3000) -> dict:
 
 
 def quick_and_thorough(quick: int, thorough: int):
-    """Parametrize a property test's `examples`: a few in the quick set, every one in a run marked slow."""
+    """Parametrize a property test's `examples`: a few in the quick set, every one in a run marked
+    slow."""
     import pytest
 
     return pytest.mark.parametrize(
         "examples",
-        [pytest.param(quick, id="quick"), pytest.param(thorough, id="thorough", marks=pytest.mark.slow)],
+        [
+            pytest.param(quick, id="quick"),
+            pytest.param(thorough, id="thorough", marks=pytest.mark.slow),
+        ],
     )

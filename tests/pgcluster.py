@@ -1,4 +1,5 @@
-"""A PostgreSQL cluster of a test's own (initdb, pg_ctl on a free port), to stop and start as an outage.
+"""A PostgreSQL cluster of a test's own (initdb, pg_ctl on a free port), to stop and start as an
+outage.
 
 The shared server on port 5432 serves every engineer's tests: outages are made here, never there.
 """
@@ -20,7 +21,8 @@ def _bin(name: str) -> str | None:
 
 
 class Cluster:
-    """A throwaway cluster in `folder`, run by the postgres user when the tests run as root (initdb refuses root)."""
+    """A throwaway cluster in `folder`, run by the postgres user when the tests run as root (initdb
+    refuses root)."""
 
     def __init__(self, folder: Path):
         self.folder = Path(folder)
@@ -36,7 +38,9 @@ class Cluster:
         self.folder.mkdir(parents=True, exist_ok=True)
         if self.as_user:
             shutil.chown(self.folder, "postgres", "postgres")
-        done = self._run(_bin("initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        done = self._run(
+            _bin("initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8"
+        )
         if done.returncode != 0:
             pytest.skip(f"cannot make a PostgreSQL cluster here: {done.stderr.strip()[-300:]}")
         return self.start()
@@ -44,7 +48,15 @@ class Cluster:
     def start(self) -> "Cluster":
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
         done = self._run(
-            _bin("pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start"
+            _bin("pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.folder / "log"),
+            "-w",
+            "start",
         )
         assert done.returncode == 0, done.stderr + (self.folder / "log").read_text()
         return self
@@ -58,7 +70,8 @@ def cluster():
     """A running cluster of this test's own; stopped and removed at the end."""
     if _bin("initdb") is None:
         pytest.skip("PostgreSQL's initdb is not installed")
-    folder = Path(tempfile.mkdtemp(prefix="tracediff-pg-"))  # pytest's tmp folders are closed to the postgres user
+    # pytest's tmp folders are closed to the postgres user
+    folder = Path(tempfile.mkdtemp(prefix="tracediff-pg-"))
     made = Cluster(folder).init()
     yield made
     made.stop()

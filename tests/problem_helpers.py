@@ -1,12 +1,19 @@
-"""Builders for the problem tests: findOrders calls that are clean or send limit as a string, at a chosen time."""
+"""Builders for the problem tests: findOrders calls that are clean or send limit as a string, at a
+chosen time."""
 
 from datetime import UTC, datetime, timedelta
 
 from helpers import ndjson
 
 CONTRACT = {
-    "arguments_schema": {"type": "object", "properties": {"limit": {"type": "integer"}, "status": {"type": "string"}}},
-    "request_schema": {"type": "object", "properties": {"limit": {"type": "integer"}, "status": {"type": "string"}}},
+    "arguments_schema": {
+        "type": "object",
+        "properties": {"limit": {"type": "integer"}, "status": {"type": "string"}},
+    },
+    "request_schema": {
+        "type": "object",
+        "properties": {"limit": {"type": "integer"}, "status": {"type": "string"}},
+    },
 }
 
 
@@ -16,7 +23,9 @@ def at(minutes: float = 0, base: datetime | None = None) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def call(trace_id: str, ts: str, broken: bool = True, call_id: str = "call_01", limit: int = 5, **extra) -> list:
+def call(
+    trace_id: str, ts: str, broken: bool = True, call_id: str = "call_01", limit: int = 5, **extra
+) -> list:
     """Return the three events of one findOrders call at `ts`; broken sends limit as a string."""
     common = {"trace_id": trace_id, "call_id": call_id, "tool": "findOrders", "ts": ts, **extra}
     sent = str(limit) if broken else limit

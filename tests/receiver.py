@@ -1,4 +1,5 @@
-"""A real local webhook receiver for the alert tests: verifies every signature, can fail its first tries."""
+"""A real local webhook receiver for the alert tests: verifies every signature, can fail its first
+tries."""
 
 import threading
 import time
@@ -9,15 +10,18 @@ from standardwebhooks import Webhook
 
 
 class Receiver:
-    """An HTTP server on 127.0.0.1 that records what it is sent and answers from a script of statuses."""
+    """An HTTP server on 127.0.0.1 that records what it is sent and answers from a script of
+    statuses."""
 
     def __init__(self, fail_first: int = 0, status: int = 503, headers: dict | None = None):
         self.fail_first, self.fail_status, self.fail_headers = fail_first, status, headers or {}
         self.secret = None
-        self.hold_s = 0.0  # keep the answer to the next accepted message this long (a sender killed mid-request)
+        # keep the answer to the next accepted message this long (a sender killed mid-request)
+        self.hold_s = 0.0
         self.holding = threading.Event()
         self.attempts, self.accepted = [], []
-        self.paths = []  # the path and query of every request, as sent
+        # the path and query of every request, as sent
+        self.paths = []
         self.lock = threading.Lock()
         receiver = self
 
@@ -33,7 +37,8 @@ class Receiver:
                         self.send_header(name, value)
                     self.send_header("Content-Length", "0")
                     self.end_headers()
-                except OSError:  # the sender is gone (killed while waiting)
+                # the sender is gone (killed while waiting)
+                except OSError:
                     pass
 
             def log_message(self, *args):
@@ -49,7 +54,8 @@ class Receiver:
             self.attempts.append((lowered, body))
             if len(self.attempts) <= self.fail_first:
                 return self.fail_status, self.fail_headers
-            if self.secret is not None:  # a webhook rule: the signature must hold
+            # a webhook rule: the signature must hold
+            if self.secret is not None:
                 Webhook(self.secret).verify(body, lowered)
             self.accepted.append((lowered, orjson.loads(body)))
             return 200, {}

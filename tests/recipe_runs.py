@@ -1,4 +1,5 @@
-"""Running the recipes of docs/instrumenting.md as a user would, and reading what reached tracediff."""
+"""Running the recipes of docs/instrumenting.md as a user would, and reading what reached
+tracediff."""
 
 import os
 import re
@@ -24,10 +25,12 @@ RECIPE_SETTINGS = ("TRACEPARENT", "RELEASE", "TRACEDIFF_LOG", "TRACEDIFF_URL", "
 
 def run_recipe(command: list, env: dict, cwd: Path, timeout: float = 60) -> str:
     """Run a recipe as a user would, with its settings in the environment; return its output."""
-    base = {k: v for k, v in os.environ.items() if k not in RECIPE_SETTINGS}  # only what the test sets
+    # only what the test sets
+    base = {k: v for k, v in os.environ.items() if k not in RECIPE_SETTINGS}
+    # a scratch folder: nothing lands in the repository
     done = subprocess.run(
         command, env={**base, **env}, capture_output=True, text=True, timeout=timeout, cwd=cwd
-    )  # a scratch folder: nothing lands in the repository
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     return done.stdout
 
@@ -49,7 +52,9 @@ def read_trace(server, trace_id: str, calls: int = 1, deadline: float = 30.0) ->
             complete = [c for c in trace["calls"] if all(c["snapshots"].get(s) for s in SNAPSHOTS)]
             if len(complete) >= calls:
                 return trace
-        assert time.monotonic() < stop, f"trace {trace_id}: {response.status_code} {response.text[:2000]}"
+        assert time.monotonic() < stop, (
+            f"trace {trace_id}: {response.status_code} {response.text[:2000]}"
+        )
         time.sleep(0.2)
 
 
@@ -64,23 +69,28 @@ def assert_planted_bug(call: dict, tool: str = "find_orders", source: str | None
     assert snaps["response"]["payload"] == ORDERS
     assert snaps["response"]["http"]["status_code"] == 200
     bugs = [f for f in call["findings"] if f["kind"] == "type_changed"]
-    assert [(f["left"]["path"], f["right"]["path"]) for f in bugs] == [("/limit", "/limit")], call["findings"]
+    assert [(f["left"]["path"], f["right"]["path"]) for f in bugs] == [("/limit", "/limit")], call[
+        "findings"
+    ]
     if source is not None:
         assert {snaps[s]["source"] for s in SNAPSHOTS} == {source}
 
 
 def assert_result_passed_on(call: dict, payload=None) -> None:
-    """The call holds the result the model got (the response restated), and the way back is quiet."""
+    """The call holds the result the model got (the response restated), and the way back is
+    quiet."""
     result = call["snapshots"]["result"]
     assert result["payload"] == (ORDERS if payload is None else payload)
     ends = lambda f: ((f["left"] or {}).get("snapshot"), (f["right"] or {}).get("snapshot"))  # noqa: E731
     way_back = [f for f in call["findings"] if "result" in ends(f)]
     assert [f for f in way_back if f["severity"] != "info"] == [], way_back
-    assert call["returned"]["pairs"]  # the aligned view's result column follows the response
+    # the aligned view's result column follows the response
+    assert call["returned"]["pairs"]
 
 
 def assert_release(call: dict, release: str) -> None:
-    """Every snapshot carries the release it was logged with (a field of its own, or in the event's meta)."""
+    """Every snapshot carries the release it was logged with (a field of its own, or in the event's
+    meta)."""
     for name in SNAPSHOTS:
         snap = call["snapshots"][name]
         assert release in (snap.get("release"), (snap.get("meta") or {}).get("release")), snap
@@ -110,7 +120,11 @@ def tracediff_ingest(db_path: Path, log_file: Path) -> str:
     tracediff = shutil.which("tracediff")
     command = [tracediff] if tracediff else [sys.executable, "-m", "webapp"]
     done = subprocess.run(
-        [*command, "ingest", str(log_file), "--db", str(db_path)], capture_output=True, text=True, timeout=60, cwd=ROOT
+        [*command, "ingest", str(log_file), "--db", str(db_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout + done.stderr

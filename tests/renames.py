@@ -1,4 +1,5 @@
-"""Traffic of a tool whose mapping layer renames every field: small integers, repeats, ids, dates."""
+"""Traffic of a tool whose mapping layer renames every field: small integers, repeats, ids,
+dates."""
 
 import random
 
@@ -26,7 +27,9 @@ def booking(rng: random.Random, index: int) -> tuple[dict, dict]:
     return arguments, request
 
 
-def events(arguments: dict, request: dict, trace_id: str, minute: int = 0, tool: str = TOOL) -> list[dict]:
+def events(
+    arguments: dict, request: dict, trace_id: str, minute: int = 0, tool: str = TOOL
+) -> list[dict]:
     """Return the ingest envelopes of one call (arguments, request, a 200 response)."""
     ts = f"2026-11-20T09:{minute % 60:02d}:00Z"
     base = {"trace_id": trace_id, "call_id": "call_01", "tool": tool, "ts": ts}

@@ -1,4 +1,5 @@
-"""Small local HTTP servers the recipes talk to: a model API that asks for one tool call, an orders API."""
+"""Small local HTTP servers the recipes talk to: a model API that asks for one tool call, an orders
+API."""
 
 import gzip
 import json
@@ -10,7 +11,8 @@ ORDERS = {"orders": [{"id": "ord_1", "status": "paid", "total_cents": 1250}], "t
 
 
 class StandIn:
-    """A threaded HTTP server answering POSTs with `answer(path, body)`; it keeps every request it got."""
+    """A threaded HTTP server answering POSTs with `answer(path, body)`; it keeps every request it
+    got."""
 
     def __init__(self, answer, compress: bool = False):
         self.answer, self.requests = answer, []
@@ -20,21 +22,26 @@ class StandIn:
             def do_POST(self):
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 body = json.loads(raw) if raw else None
-                outer.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                outer.requests.append(
+                    {"path": self.path, "headers": dict(self.headers), "body": body}
+                )
                 status, doc = outer.answer(self.path, body)
                 data = json.dumps(doc).encode()
                 self.send_response(status)
                 if compress and "gzip" in self.headers.get("Accept-Encoding", ""):
-                    data = gzip.compress(data)  # as an API behind a compressing proxy answers
+                    # as an API behind a compressing proxy answers
+                    data = gzip.compress(data)
                     self.send_header("Content-Encoding", "gzip")
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
 
-            do_GET = do_POST  # a GET has no body: Content-Length is absent, the body None
+            # a GET has no body: Content-Length is absent, the body None
+            do_GET = do_POST
 
-            def log_message(self, *args):  # keep the test output quiet
+            # keep the test output quiet
+            def log_message(self, *args):
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -51,7 +58,8 @@ class StandIn:
 
 
 def orders_api(path, body):
-    """The backing API: a search (POST /orders/search, or GET /orders?...) answers its orders, anything else 404."""
+    """The backing API: a search (POST /orders/search, or GET /orders?...) answers its orders,
+    anything else 404."""
     if path == "/orders/search" or path.startswith("/orders?"):
         return 200, ORDERS
     return 404, {"error": {"code": "not_found", "message": path}}
@@ -110,7 +118,14 @@ def anthropic_messages(path, body):
     )
     content = [{"type": "text", "text": "You have 1 paid order."}]
     if not answered:
-        content = [{"type": "tool_use", "id": "toolu_standin_01", "name": "find_orders", "input": ARGUMENTS}]
+        content = [
+            {
+                "type": "tool_use",
+                "id": "toolu_standin_01",
+                "name": "find_orders",
+                "input": ARGUMENTS,
+            }
+        ]
     return 200, {
         "id": "msg_standin",
         "type": "message",

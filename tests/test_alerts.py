@@ -1,4 +1,5 @@
-"""Alert rules, the outbox and the sender, against a real local receiver that verifies every signature."""
+"""Alert rules, the outbox and the sender, against a real local receiver that verifies every
+signature."""
 
 import time
 
@@ -17,7 +18,8 @@ from webapp.store.codec import utc_now
 
 @pytest.fixture
 def app(alerting_app):
-    return alerting_app  # rules may point at the local receiver
+    # rules may point at the local receiver
+    return alerting_app
 
 
 BAD = b'{"trace_id": "t1", "snapshot": "bogus", "payload": 1}\n'
@@ -77,7 +79,8 @@ def test_a_failing_receiver_is_retried_with_the_same_id(client, app, receiver):
     store = Store.open(app.config["DATABASE"])
     [message] = store.messages(rule["id"])
     assert message["state"] == "pending" and message["attempts"] == 1
-    for _ in range(2):  # the retry is due seconds later: bring it forward, as the redeliver button does
+    # the retry is due seconds later: bring it forward, as the redeliver button does
+    for _ in range(2):
         store.redeliver(message["id"])
         deliver_due(store, app.config)
     store.close()
@@ -90,7 +93,8 @@ def test_the_delivery_log_pages_with_limit_and_a_cursor(client, app, receiver):
     rule = add_rule(client, receiver)
     client.post("/api/v1/ingest", data=BAD)
     store = Store.open(app.config["DATABASE"])
-    for _ in range(5):  # four failed tries and the delivery: five rows in the log
+    # four failed tries and the delivery: five rows in the log
+    for _ in range(5):
         [message] = store.messages(rule["id"])
         store.redeliver(message["id"])
         deliver_due(store, app.config)
@@ -148,7 +152,9 @@ def test_429_waits_for_retry_after_and_other_4xx_is_final(client, app):
         store.close()
         assert rows[gone.url].startswith("failed")
         state, when = rows[slow.url].split(" ")
-        assert state == "pending" and when > time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() + 100))
+        assert state == "pending" and when > time.strftime(
+            "%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() + 100)
+        )
         assert len(slow.attempts) == 1 and len(gone.attempts) == 1
     finally:
         slow.close()
@@ -170,7 +176,10 @@ def test_a_rule_failing_for_an_hour_is_paused_and_says_so(client, app):
         deliver_due(store, app.config)
         store.close()
         listed = client.get("/api/v1/alerts").get_json()["rules"][0]
-        assert listed["paused"] and "every delivery failed for 61 min (2 attempts" in listed["pause_reason"]
+        assert (
+            listed["paused"]
+            and "every delivery failed for 61 min (2 attempts" in listed["pause_reason"]
+        )
         assert listed["held"] == 1 and "HTTP 500" in listed["pause_reason"]
         assert "Paused since" in client.get("/settings/alerts").get_data(as_text=True)
         assert client.post(f"/api/v1/alerts/{rule['id']}/resume").get_json()["paused"] is False
@@ -204,10 +213,11 @@ def test_the_slack_line_says_what_broke_and_how_often():
             "last_seen": "2026-11-30T09:12:05.003Z",
         },
     )
+    # a message written before its facts were kept: the problem's own counts and newest release
     assert (
-        b"findOrders: /limit sent as string instead of integer, 83 calls in 10 min since 1.4.2 (regressed, TD-42)"
-        in body
-    )  # a message written before its facts were kept: the problem's own counts and newest release
+        b"findOrders: /limit sent as string instead of integer, 83 calls in 10 min since 1.4.2 "
+        b"(regressed, TD-42)" in body
+    )
     assert (
         summary(
             "problem.new",
@@ -285,7 +295,9 @@ def test_a_bad_rule_names_its_field(body, field):
 
 
 def test_rules_filter_by_tool_kind_severity_and_source():
-    rule = parse_rule({"url": "https://x.example", "on": ["new"], "tool": "findOrders", "min_severity": "error"})
+    rule = parse_rule(
+        {"url": "https://x.example", "on": ["new"], "tool": "findOrders", "min_severity": "error"}
+    )
     problem = {"tool": "findOrders", "kind": "dropped", "severity": "error", "sources": ["mcp"]}
     assert matches(rule, "new", problem)
     assert not matches(rule, "regressed", problem)
@@ -295,7 +307,9 @@ def test_rules_filter_by_tool_kind_severity_and_source():
 
 
 def test_changing_rules_needs_an_ingest_token_when_tokens_are_set(db_path):
-    app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "INGEST_TOKENS": "s3cret"})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "INGEST_TOKENS": "s3cret"}
+    )
     client = app.test_client()
     assert client.post("/api/v1/alerts", json={"url": "https://x.example"}).status_code == 401
     assert client.get("/api/v1/alerts").status_code == 200
@@ -369,7 +383,9 @@ def test_every_alert_arrives_once_through_a_sigkill(make_server):
     receiver = Receiver(fail_first=2)
     try:
         server = make_server(env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
-        rule = httpx.post(server.url + "/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"]}).json()
+        rule = httpx.post(
+            server.url + "/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"]}
+        ).json()
         receiver.secret = rule["secret"]
         assert httpx.post(server.url + "/api/v1/ingest", content=BAD).json()["rejected"]
         deadline = time.monotonic() + 40

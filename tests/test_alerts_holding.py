@@ -1,6 +1,6 @@
-"""What a rule does with its messages when its receiver fails: retries without pausing for a short outage,
-pauses after an hour of failures and holds what comes meanwhile, sends it on resume; each attempt logged
-with its own outcome; a deleted rule's id and messages never come back."""
+"""What a rule does with its messages when its receiver fails: retries without pausing for a short
+outage, pauses after an hour of failures and holds what comes meanwhile, sends it on resume; each
+attempt logged with its own outcome; a deleted rule's id and messages never come back."""
 
 import time
 from email.utils import formatdate
@@ -30,7 +30,8 @@ def opened(app):
 
 def add_rule(client, receiver, **fields):
     response = client.post(
-        "/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"], "min_interval_s": 0, **fields}
+        "/api/v1/alerts",
+        json={"url": receiver.url, "on": ["rejected_events"], "min_interval_s": 0, **fields},
     )
     assert response.status_code == 201, response.get_json()
     receiver.secret = response.get_json()["secret"]
@@ -41,7 +42,8 @@ def retry_all(store, rule_id):
     """Bring every pending retry forward, as if its wait were over."""
     with store.write() as conn:
         conn.execute(
-            "UPDATE alert_outbox SET next_attempt_at = ? WHERE rule_id = ? AND state = 'pending'", (utc_now(), rule_id)
+            "UPDATE alert_outbox SET next_attempt_at = ? WHERE rule_id = ? AND state = 'pending'",
+            (utc_now(), rule_id),
         )
 
 
@@ -49,10 +51,13 @@ def listed(client, rule_id):
     return next(r for r in client.get("/api/v1/alerts").get_json()["rules"] if r["id"] == rule_id)
 
 
-def test_many_failed_attempts_within_the_hour_do_not_pause_and_a_success_resets(client, app, opened, receiver):
+def test_many_failed_attempts_within_the_hour_do_not_pause_and_a_success_resets(
+    client, app, opened, receiver
+):
     receiver.fail_first, receiver.fail_status = 8, 503
     rule = add_rule(client, receiver)
-    for _ in range(3):  # three alerts during the outage
+    # three alerts during the outage
+    for _ in range(3):
         client.post("/api/v1/ingest", data=BAD)
     for _ in range(4):
         retry_all(opened, rule["id"])
@@ -62,25 +67,35 @@ def test_many_failed_attempts_within_the_hour_do_not_pause_and_a_success_resets(
     assert len(receiver.attempts) == 11 and len(receiver.accepted) == 3
 
 
-def test_an_hour_of_failures_pauses_holds_what_comes_then_sends_it_on_resume(client, app, opened, receiver):
+def test_an_hour_of_failures_pauses_holds_what_comes_then_sends_it_on_resume(
+    client, app, opened, receiver
+):
     receiver.fail_first, receiver.fail_status = 1, 500
     rule = add_rule(client, receiver)
     client.post("/api/v1/ingest", data=BAD)
-    with opened.write() as conn:  # this message has had 11 failed attempts, the first over an hour ago
+    # this message has had 11 failed attempts, the first over an hour ago
+    with opened.write() as conn:
         conn.execute("UPDATE alert_outbox SET attempts = 11")
-        conn.execute("UPDATE alert_rules SET failing_since = ?, failures = 11", (utc_now(hours_ago=1.2),))
+        conn.execute(
+            "UPDATE alert_rules SET failing_since = ?, failures = 11", (utc_now(hours_ago=1.2),)
+        )
     deliver_due(opened, app.config)
     assert listed(client, rule["id"])["paused"]
-    client.post("/api/v1/ingest", data=BAD, headers={"User-Agent": "vector/0.40"})  # while paused
+    # while paused
+    client.post("/api/v1/ingest", data=BAD, headers={"User-Agent": "vector/0.40"})
     retry_all(opened, rule["id"])
     assert deliver_due(opened, app.config) == 0
     shown = listed(client, rule["id"])
     assert shown["held"] == 2 and len(receiver.attempts) == 1
-    assert "2 held: they are sent when the rule is resumed" in client.get("/settings/alerts").get_data(as_text=True)
+    assert "2 held: they are sent when the rule is resumed" in client.get(
+        "/settings/alerts"
+    ).get_data(as_text=True)
 
     assert client.post(f"/api/v1/alerts/{rule['id']}/resume").get_json()["held"] == 0
     assert deliver_due(opened, app.config) == 2
-    assert len(receiver.accepted) == 2 and {b["type"] for _, b in receiver.accepted} == {"ingest.rejected"}
+    assert len(receiver.accepted) == 2 and {b["type"] for _, b in receiver.accepted} == {
+        "ingest.rejected"
+    }
     assert len({h["webhook-id"] for h, _ in receiver.accepted}) == 2
     assert [m["state"] for m in opened.messages(rule["id"])] == ["delivered", "delivered"]
 
@@ -93,14 +108,21 @@ def test_each_attempt_in_the_log_shows_its_own_outcome(client, app, opened, rece
     retry_all(opened, rule["id"])
     deliver_due(opened, app.config)
     log = client.get(f"/api/v1/alerts/{rule['id']}/deliveries").get_json()["deliveries"]
-    assert [(d["attempt"], d["status_code"], d["state"]) for d in log] == [(2, 200, "delivered"), (1, 500, "failed")]
+    assert [(d["attempt"], d["status_code"], d["state"]) for d in log] == [
+        (2, 200, "delivered"),
+        (1, 500, "failed"),
+    ]
     assert {d["message_state"] for d in log} == {"delivered"}
     page = client.get("/settings/alerts").get_data(as_text=True)
     assert "<td>500</td>" in page and page.count("<td>failed</td>") == 1
 
 
 def test_retry_after_as_an_http_date_is_honoured(client, app, opened):
-    slow = Receiver(fail_first=1, status=429, headers={"Retry-After": formatdate(time.time() + 300, usegmt=True)})
+    slow = Receiver(
+        fail_first=1,
+        status=429,
+        headers={"Retry-After": formatdate(time.time() + 300, usegmt=True)},
+    )
     try:
         rule = add_rule(client, slow)
         client.post("/api/v1/ingest", data=BAD)
@@ -124,11 +146,15 @@ def test_retry_after_as_an_http_date_is_honoured(client, app, opened):
     ],
 )
 def test_retry_after_is_read_in_both_forms_and_bounded(value, low, high):
-    wait = _retry_after(formatdate(time.time() + value, usegmt=True) if isinstance(value, int) else value)
+    wait = _retry_after(
+        formatdate(time.time() + value, usegmt=True) if isinstance(value, int) else value
+    )
     assert (wait is None) if low is None else low <= wait <= high
 
 
-def test_rule_ids_are_never_reused_and_a_deleted_rule_leaves_nothing_to_redeliver(client, app, opened):
+def test_rule_ids_are_never_reused_and_a_deleted_rule_leaves_nothing_to_redeliver(
+    client, app, opened
+):
     old, new = Receiver(), Receiver()
     try:
         first = add_rule(client, old)
@@ -153,12 +179,14 @@ def test_rule_ids_are_never_reused_and_a_deleted_rule_leaves_nothing_to_redelive
 
 @pytest.mark.slow
 def test_a_short_outage_delays_every_alert_and_pauses_nothing(make_server, tmp_path):
-    """The receiver is down for 12 s while three alerts are written: the sender's back-off reaches it."""
+    """The receiver is down for 12 s while three alerts are written: the sender's back-off reaches
+    it."""
     receiver = Receiver(fail_first=10**6, status=503)
     try:
         server = make_server(env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
         rule = httpx.post(
-            server.url + "/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"], "min_interval_s": 0}
+            server.url + "/api/v1/alerts",
+            json={"url": receiver.url, "on": ["rejected_events"], "min_interval_s": 0},
         ).json()
         receiver.secret = rule["secret"]
         for _ in range(3):
@@ -182,27 +210,40 @@ def test_migration_11_drops_a_reused_ids_old_messages_and_never_hands_out_a_dele
 
     path = tmp_path / "v10.db"
     store = Store(path, create=False)
-    migrations.apply(SqliteMigrations(store), [m for m in migrations.discover("sqlite") if m.version <= 10])
-    with store.write() as conn:  # rule 1 was made after a deleted rule 1 sent a message; rule 3 was deleted
+    migrations.apply(
+        SqliteMigrations(store), [m for m in migrations.discover("sqlite") if m.version <= 10]
+    )
+    # rule 1 was made after a deleted rule 1 sent a message; rule 3 was deleted
+    with store.write() as conn:
         conn.execute(
-            "INSERT INTO alert_rules (id, url, format, on_events, min_interval_s, secret, created_at) "
-            "VALUES (1, 'http://h/x', 'webhook', '[\"new\"]', 0, 'whsec_x', '2026-12-01T10:00:00.000000Z')"
+            "INSERT INTO alert_rules (id, url, format, on_events, min_interval_s, secret, "
+            "created_at) "
+            "VALUES (1, 'http://h/x', 'webhook', '[\"new\"]', 0, 'whsec_x', "
+            "'2026-12-01T10:00:00.000000Z')"
         )
-        for message, rule, at in (("msg_old", 1, "09"), ("msg_new", 1, "11"), ("msg_gone", 3, "09")):
+        for message, rule, at in (
+            ("msg_old", 1, "09"),
+            ("msg_new", 1, "11"),
+            ("msg_gone", 3, "09"),
+        ):
             conn.execute(
-                "INSERT INTO alert_outbox (id, rule_id, type, subject, data, created_at, state, attempts, "
+                "INSERT INTO alert_outbox (id, rule_id, type, subject, data, created_at, state, "
+                "attempts, "
                 "next_attempt_at) VALUES (?, ?, 'new', 's', '{}', ?, 'delivered', 1, ?)",
                 (message, rule, f"2026-12-01T{at}:00:00.000000Z", f"2026-12-01T{at}:00:00.000000Z"),
             )
             conn.execute(
-                "INSERT INTO alert_deliveries (message_id, rule_id, at, attempt, status_code) VALUES (?, ?, ?, 1, 500)",
+                "INSERT INTO alert_deliveries (message_id, rule_id, at, attempt, status_code) "
+                "VALUES (?, ?, ?, 1, 500)",
                 (message, rule, f"2026-12-01T{at}:00:00.000000Z"),
             )
     store.close()
     store = Store.open(path)
     try:
         assert [m["id"] for m in store.messages(1)] == ["msg_new"]
-        assert [(d["message_id"], d["state"]) for d in store.deliveries(1)] == [("msg_new", "failed")]
+        assert [(d["message_id"], d["state"]) for d in store.deliveries(1)] == [
+            ("msg_new", "failed")
+        ]
         assert (
             store.add_rule(
                 {

@@ -1,6 +1,6 @@
-"""What a rule may say and what its messages say: malformed and metadata URLs refused in one line, every
-problem kind accepted, Slack URLs shown by their start only, test messages of their own type, rejected
-records counted per source."""
+"""What a rule may say and what its messages say: malformed and metadata URLs refused in one line,
+every problem kind accepted, Slack URLs shown by their start only, test messages of their own type,
+rejected records counted per source."""
 
 import pytest
 from click.testing import CliRunner
@@ -80,18 +80,33 @@ def test_a_metadata_url_is_refused_on_the_api(client):
 
 
 def test_every_kind_a_problem_can_have_is_a_rule_kind(client, receiver, tmp_path):
-    assert parse_rule({"url": "https://x.example", "kind": "schema_violation"})["kind"] == "schema_violation"
+    assert (
+        parse_rule({"url": "https://x.example", "kind": "schema_violation"})["kind"]
+        == "schema_violation"
+    )
     with pytest.raises(RuleError, match="kind"):
         parse_rule({"url": "https://x.example", "kind": "schema_violations"})
     response = client.post("/api/v1/alerts", json={"url": receiver.url, "kind": "schema_violation"})
     assert response.status_code == 201 and response.get_json()["kind"] == "schema_violation"
     added = CliRunner().invoke(
-        main, ["alerts", "add", receiver.url, "--kind", "schema_violation", "--db", str(tmp_path / "k.db")], env=LOCAL
+        main,
+        [
+            "alerts",
+            "add",
+            receiver.url,
+            "--kind",
+            "schema_violation",
+            "--db",
+            str(tmp_path / "k.db"),
+        ],
+        env=LOCAL,
     )
     assert added.exit_code == 0, added.output
 
 
-def test_a_slack_url_is_shown_by_its_start_in_the_api_the_cli_and_the_page(client, app, receiver, tmp_path):
+def test_a_slack_url_is_shown_by_its_start_in_the_api_the_cli_and_the_page(
+    client, app, receiver, tmp_path
+):
     hook = receiver.url.replace("/hook", "/slack-secret-path")
     made = client.post("/api/v1/alerts", json={"url": hook, "format": "slack"})
     start = hook.split("/slack-secret-path")[0] + "/[REDACTED]"
@@ -99,9 +114,9 @@ def test_a_slack_url_is_shown_by_its_start_in_the_api_the_cli_and_the_page(clien
     assert made.status_code == 201 and made.get_json()["url"] == start
     assert client.get("/api/v1/alerts").get_json()["rules"][0]["url"] == start
     assert "slack-secret-path" not in client.get("/settings/alerts").get_data(as_text=True)
-    assert "slack-secret-path" not in client.post(f"/api/v1/alerts/{made.get_json()['id']}/resume").get_data(
-        as_text=True
-    )
+    assert "slack-secret-path" not in client.post(
+        f"/api/v1/alerts/{made.get_json()['id']}/resume"
+    ).get_data(as_text=True)
     db = str(tmp_path / "s.db")
     CliRunner().invoke(main, ["alerts", "add", hook, "--format", "slack", "--db", db], env=LOCAL)
     listed = CliRunner().invoke(main, ["alerts", "list", "--db", db]).output
@@ -123,20 +138,32 @@ def test_a_test_message_has_its_own_type(client, receiver):
 def test_a_slack_test_message_says_it_is_a_test(client, receiver):
     made = client.post("/api/v1/alerts", json={"url": receiver.url, "format": "slack"}).get_json()
     assert client.post(f"/api/v1/alerts/{made['id']}/test").get_json()["ok"]
-    assert receiver.accepted[0][1]["text"] == "tracediff: a test message for this rule; nothing is wrong"
+    assert (
+        receiver.accepted[0][1]["text"]
+        == "tracediff: a test message for this rule; nothing is wrong"
+    )
 
 
 def test_rejected_records_are_counted_per_source(client, app, receiver):
     client.post(
-        "/api/v1/alerts", json={"url": receiver.url, "format": "slack", "on": ["rejected_events"], "min_interval_s": 0}
+        "/api/v1/alerts",
+        json={
+            "url": receiver.url,
+            "format": "slack",
+            "on": ["rejected_events"],
+            "min_interval_s": 0,
+        },
     )
     client.post("/api/v1/ingest", data=BAD, headers={"User-Agent": "vector/0.40"})
     client.post("/api/v1/ingest", data=BAD + BAD, headers={"User-Agent": "fluent-bit/3.1"})
     assert deliver(app) == 2
     first, second = sorted((body["text"] for _, body in receiver.accepted), key=len)
-    assert first.startswith("tracediff rejected 1 record in the last 10 min: 1 from vector/0.40; latest: ")
+    assert first.startswith(
+        "tracediff rejected 1 record in the last 10 min: 1 from vector/0.40; latest: "
+    )
     assert second.startswith(
-        "tracediff rejected 3 records in the last 10 min: 2 from fluent-bit/3.1, 1 from vector/0.40; latest: "
+        "tracediff rejected 3 records in the last 10 min: 2 from fluent-bit/3.1, 1 from "
+        "vector/0.40; latest: "
     )
 
 
@@ -150,7 +177,10 @@ def test_a_rejected_webhook_carries_the_counts_per_source(client, app, receiver)
     deliver(app)
     last = max((body for _, body in receiver.accepted), key=lambda b: b["data"]["count"])
     assert last["data"]["count"] == 2 and last["data"]["source"] == "fluent-bit"
-    assert last["data"]["sources"] == [{"source": "fluent-bit", "count": 1}, {"source": "vector/0.40", "count": 1}]
+    assert last["data"]["sources"] == [
+        {"source": "fluent-bit", "count": 1},
+        {"source": "vector/0.40", "count": 1},
+    ]
 
 
 def test_every_filter_of_a_rule_is_listed_by_the_cli_the_api_and_the_page(client, app, receiver):
@@ -177,8 +207,11 @@ def test_every_filter_of_a_rule_is_listed_by_the_cli_the_api_and_the_page(client
         env=LOCAL,
     )
     assert added.exit_code == 0, added.output
-    CliRunner().invoke(main, ["alerts", "add", receiver.url, "--db", db], env=LOCAL)  # no filter at all
-    said = "tool=findOrders kind=type_changed min_severity=warning source=fluent-bit min_interval_s=60"
+    # no filter at all
+    CliRunner().invoke(main, ["alerts", "add", receiver.url, "--db", db], env=LOCAL)
+    said = (
+        "tool=findOrders kind=type_changed min_severity=warning source=fluent-bit min_interval_s=60"
+    )
     assert added.output.startswith(f"rule 1: webhook to {receiver.url} on new, regressed; {said}\n")
     listed = CliRunner().invoke(main, ["alerts", "list", "--db", db]).output.splitlines()
     assert listed == [
@@ -196,16 +229,23 @@ def test_every_filter_of_a_rule_is_listed_by_the_cli_the_api_and_the_page(client
     }
     page = client.get("/settings/alerts").get_data(as_text=True)
     assert (
-        "on new, regressed · tool findOrders · kind type_changed · warning or worse · source fluent-bit · "
+        "on new, regressed · tool findOrders · kind type_changed · warning or worse · source "
+        "fluent-bit · "
         "at most one message per 60 s per problem"
     ) in page
 
 
 @pytest.mark.parametrize("rule_id", ["\u0661", "\uff11", "\U0001d7cf"])
 def test_a_rule_id_of_digits_that_are_not_ascii_names_no_rule(client, rule_id):
-    """Arabic-Indic, fullwidth and mathematical ones are digits to Unicode and 1 to int(): no rule is theirs."""
-    made = client.post("/api/v1/alerts", json={"url": "https://93.184.216.34/td", "on": ["escalating"], "tool": "x"})
+    """Arabic-Indic, fullwidth and mathematical ones are digits to Unicode and 1 to int(): no rule
+    is theirs."""
+    made = client.post(
+        "/api/v1/alerts",
+        json={"url": "https://93.184.216.34/td", "on": ["escalating"], "tool": "x"},
+    )
     assert made.status_code == 201, made.get_data(as_text=True)
     assert client.get(f"/api/v1/alerts/{rule_id}/deliveries").status_code == 404
     assert client.delete(f"/api/v1/alerts/{rule_id}").status_code == 404
-    assert [rule["id"] for rule in client.get("/api/v1/alerts").get_json()["rules"]] == [made.get_json()["id"]]
+    assert [rule["id"] for rule in client.get("/api/v1/alerts").get_json()["rules"]] == [
+        made.get_json()["id"]
+    ]

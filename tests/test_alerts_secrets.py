@@ -18,9 +18,12 @@ from webapp.store import Store
 
 ADMIN, SHIPPER, READER = "adm-7d2e9c4b1a6f3085", "shp-3a8f1d6c9e2b7405", "rdr-9c4e7a2f5b1d8063"
 USER, PASSWORD = "hookuser", "pw-Hunter2-horse"
-PATH_KEY = "k7Qm2Xp9Lr4Tz8Vw"  # looks random: found by itself
-MARKED = "plainword"  # looks like nothing: the rule marks path segment 3
-TOKEN, CODE = "tok-5f1c9e2a7b", "c0de-9911"  # under a secret name; under a name the rule marks
+# looks random: found by itself
+PATH_KEY = "k7Qm2Xp9Lr4Tz8Vw"
+# looks like nothing: the rule marks path segment 3
+MARKED = "plainword"
+# under a secret name; under a name the rule marks
+TOKEN, CODE = "tok-5f1c9e2a7b", "c0de-9911"
 SLACK_KEY = "slackOnlyPathKey"
 UUID = "8f2a1c3e-1234-4bcd-9e7f-0a1b2c3d4e5f"
 SECRETS = (PASSWORD, PATH_KEY, MARKED, TOKEN, CODE, SLACK_KEY)
@@ -87,8 +90,10 @@ def test_no_token_reads_a_saved_webhook_credential_on_any_route(app, receiver, c
     caplog.set_level(logging.DEBUG)
     client = app.test_client()
     made = make_rules(client, receiver)
-    assert all(not leaks(rule["url"]) for rule in made)  # its maker too: they typed it
-    receiver.fail_first = 1  # a failed attempt, then a delivery: both in the log
+    # its maker too: they typed it
+    assert all(not leaks(rule["url"]) for rule in made)
+    # a failed attempt, then a delivery: both in the log
+    receiver.fail_first = 1
     client.post("/api/v1/ingest", data=BAD, headers=bearer(SHIPPER))
     assert deliver(app) == 1
     webhook = made[0]["id"]
@@ -98,7 +103,8 @@ def test_no_token_reads_a_saved_webhook_credential_on_any_route(app, receiver, c
     assert again.status_code == 200
     assert deliver(app) == 1 and len(receiver.accepted) == 1
     store = Store.open(app.config["DATABASE"])
-    try:  # an error logged by an older version, with the URL in it
+    # an error logged by an older version, with the URL in it
+    try:
         error = f"ConnectError: {secret_url(receiver)}"
         failed = {"ok": False, "status": None, "latency_ms": 1.0, "error": error}
         store.record_attempt({"id": message, "rule_id": webhook, "attempts": 2}, failed)
@@ -162,7 +168,8 @@ def test_editing_a_rule_keeps_its_secrets_unless_new_ones_are_typed(app, receive
     assert client.put(f"{ALERTS}/{rule['id']}", json=typed, headers=bearer(ADMIN)).status_code < 300
     assert send_test(client, rule)["ok"]
     assert receiver.paths[-1] == DELIVERED.replace(TOKEN, "typed-anew-77")
-    assert receiver.attempts[-1][0]["authorization"].startswith("Basic ")  # the password stayed
+    # the password stayed
+    assert receiver.attempts[-1][0]["authorization"].startswith("Basic ")
 
     # a kept secret never goes to another server than the one it was typed for
     moved = {**body, "url": shown["url"].replace("127.0.0.1", "localhost")}

@@ -1,5 +1,5 @@
-"""Alerts wait for the analysis to settle: a problem a re-analysis empties is never told, and a message says what is
-true when it is sent (a real receiver, tests/receiver.py, on both stores)."""
+"""Alerts wait for the analysis to settle: a problem a re-analysis empties is never told, and a
+message says what is true when it is sent (a real receiver, tests/receiver.py, on both stores)."""
 
 import time
 
@@ -16,21 +16,34 @@ def app(alerting_app):
 
 
 def add_rule(client, receiver, on=("new", "regressed")) -> dict:
-    rule = client.post("/api/v1/alerts", json={"url": receiver.url, "on": list(on), "min_interval_s": 0}).get_json()
+    rule = client.post(
+        "/api/v1/alerts", json={"url": receiver.url, "on": list(on), "min_interval_s": 0}
+    ).get_json()
     receiver.secret = rule["secret"]
     return rule
 
 
 def paging_calls(first: int, count: int) -> list:
-    """Calls of a tool with no contract whose names mislead: `n` goes to `p` and `page` to `count`. One call reads
-    as two value changes (n -> count, page -> p by their names); twenty teach the inference the right pairs."""
+    """Calls of a tool with no contract whose names mislead: `n` goes to `p` and `page` to `count`.
+    One call reads as two value changes (n -> count, page -> p by their names); twenty teach the
+    inference the right pairs."""
     events = []
     for i in range(first, first + count):
-        common = {"trace_id": trace(5000 + i), "call_id": "c1", "tool": "listPages", "ts": at(-30 + i * 0.1)}
+        common = {
+            "trace_id": trace(5000 + i),
+            "call_id": "c1",
+            "tool": "listPages",
+            "ts": at(-30 + i * 0.1),
+        }
         events += [
             {**common, "snapshot": "arguments", "payload": {"n": 3 + i % 4, "page": 10 + i}},
             {**common, "snapshot": "request", "payload": {"count": 10 + i, "p": 3 + i % 4}},
-            {**common, "snapshot": "response", "payload": {"ok": True}, "http": {"status_code": 200}},
+            {
+                **common,
+                "snapshot": "response",
+                "payload": {"ok": True},
+                "http": {"status_code": 200},
+            },
         ]
     return events
 
@@ -47,21 +60,28 @@ def test_a_problem_an_inference_change_empties_is_never_told(client, app, store,
     rule = add_rule(client, receiver)
     send(client, *paging_calls(0, 3))
     pipeline.catch_up(store)
-    assert len(open_problems(client)) == 2 and len(messages(client, rule)) == 2  # written with the analysis
+    # written with the analysis
+    assert len(open_problems(client)) == 2 and len(messages(client, rule)) == 2
     send(client, *paging_calls(3, 25))
     store.project_all()
-    pipeline.analyze_pending(store, limit=25)  # the evidence of these calls changes the inferred mapping...
+    # the evidence of these calls changes the inferred mapping...
+    pipeline.analyze_pending(store, limit=25)
     assert store.inferred_pairs("listPages") == [("/n", "/p"), ("/page", "/count")]
-    assert deliver_due(store, app.config) == 0 and receiver.accepted == []  # ...so the messages wait
+    # ...so the messages wait
+    assert deliver_due(store, app.config) == 0 and receiver.accepted == []
     assert {m["state"] for m in messages(client, rule)} == {"pending"}
-    pipeline.catch_up(store)  # the re-analysis: every call is correct under the learnt pairs
+    # the re-analysis: every call is correct under the learnt pairs
+    pipeline.catch_up(store)
     assert open_problems(client) == []
-    time.sleep(1.1)  # a waiting message is looked at again after RECHECK_S
+    # a waiting message is looked at again after RECHECK_S
+    time.sleep(1.1)
     assert deliver_due(store, app.config) == 2
     assert receiver.accepted == [] and receiver.attempts == []
     assert {m["state"] for m in messages(client, rule)} == {"dropped"}
     log = client.get(f"/api/v1/alerts/{rule['id']}/deliveries").get_json()["deliveries"]
-    assert {d["state"] for d in log} == {"dropped"} and all("no call shows TD-" in d["error"] for d in log)
+    assert {d["state"] for d in log} == {"dropped"} and all(
+        "no call shows TD-" in d["error"] for d in log
+    )
 
 
 def test_a_message_waits_no_longer_than_its_bound(db_path, store, receiver):
@@ -79,19 +99,26 @@ def test_a_message_waits_no_longer_than_its_bound(db_path, store, receiver):
     add_rule(client, receiver)
     send(client, *paging_calls(0, 3))
     pipeline.catch_up(store)
-    store.invalidate_tool("listPages")  # a re-analysis that never comes within the bound
+    # a re-analysis that never comes within the bound
+    store.invalidate_tool("listPages")
     assert deliver_due(store, app.config) == 2
-    assert len(receiver.accepted) == 2  # sent as they stand
+    # sent as they stand
+    assert len(receiver.accepted) == 2
 
 
-def test_a_summary_sent_after_more_calls_carries_the_counts_of_when_it_is_sent(client, app, store, receiver):
+def test_a_summary_sent_after_more_calls_carries_the_counts_of_when_it_is_sent(
+    client, app, store, receiver
+):
     add_rule(client, receiver)
     for t in range(6):
         store.put_tool(f"tool{t}", CONTRACT)
     first = [{**e, "tool": f"tool{t}"} for t in range(6) for e in call(trace(100 + t), at(-20))]
     send(client, *first)
-    pipeline.catch_up(store)  # six problems at once: one summary, written with one call each
-    more = [{**e, "tool": "tool0"} for n in range(15) for e in call(trace(200 + n), at(-19 + n * 0.1))]
+    # six problems at once: one summary, written with one call each
+    pipeline.catch_up(store)
+    more = [
+        {**e, "tool": "tool0"} for n in range(15) for e in call(trace(200 + n), at(-19 + n * 0.1))
+    ]
     send(client, *more)
     pipeline.catch_up(store)
     assert deliver_due(store, app.config) == 1
@@ -100,14 +127,18 @@ def test_a_summary_sent_after_more_calls_carries_the_counts_of_when_it_is_sent(c
     by_tool = {p["tool"]: p for p in body["data"]["problems"]}
     assert by_tool["tool0"]["calls"] == 16 and by_tool["tool0"]["occurrences"] == 16
     assert by_tool["tool1"]["calls"] == 1
-    assert "_ids" not in body["data"]  # the outbox's own keys stay in the outbox
+    # the outbox's own keys stay in the outbox
+    assert "_ids" not in body["data"]
 
 
 def test_a_summary_leaves_out_the_problems_no_call_shows_any_more(client, app, store, receiver):
     add_rule(client, receiver)
     for t in range(7):
         store.put_tool(f"tool{t}", CONTRACT)
-    send(client, *[{**e, "tool": f"tool{t}"} for t in range(7) for e in call(trace(100 + t), at(-20))])
+    send(
+        client,
+        *[{**e, "tool": f"tool{t}"} for t in range(7) for e in call(trace(100 + t), at(-20))],
+    )
     pipeline.catch_up(store)
     # tool0's only call is fixed by a later request snapshot: its problem is left with no call
     send(client, {**call(trace(100), at(-19), broken=False)[1], "tool": "tool0"})

@@ -1,4 +1,5 @@
-"""Summaries: a re-analysis or a burst of new problems sends one message per rule, with the problems that rule wants."""
+"""Summaries: a re-analysis or a burst of new problems sends one message per rule, with the problems
+that rule wants."""
 
 import subprocess
 import sys
@@ -20,7 +21,11 @@ STRICTER = {
     "request_schema": {
         "type": "object",
         "required": ["limit", "status", "region"],
-        "properties": {"limit": {"type": "integer"}, "status": {"type": "string"}, "region": {"type": "string"}},
+        "properties": {
+            "limit": {"type": "integer"},
+            "status": {"type": "string"},
+            "region": {"type": "string"},
+        },
     },
 }
 
@@ -35,8 +40,9 @@ def wait_until(check, seconds: float) -> bool:
 
 
 def settled(store) -> bool:
-    """Say whether no event waits for projection and no call for analysis, at two looks half a second apart
-    (one look can fall between a projection's commit and the count of calls it made)."""
+    """Say whether no event waits for projection and no call for analysis, at two looks half a
+    second apart (one look can fall between a projection's commit and the count of calls it
+    made)."""
 
     def idle():
         backlog = store.backlog()
@@ -47,12 +53,14 @@ def settled(store) -> bool:
 
 @pytest.fixture
 def app(alerting_app):
-    return alerting_app  # rules may point at the local receiver
+    # rules may point at the local receiver
+    return alerting_app
 
 
 def add_rule(client, receiver, **fields) -> dict:
     rule = client.post(
-        "/api/v1/alerts", json={"url": receiver.url, "on": ["new", "regressed"], "min_interval_s": 0, **fields}
+        "/api/v1/alerts",
+        json={"url": receiver.url, "on": ["new", "regressed"], "min_interval_s": 0, **fields},
     ).get_json()
     receiver.secret = rule["secret"]
     return rule
@@ -64,20 +72,25 @@ def tools_calls(tools: int, per_tool: int, broken: bool, first: int = 1) -> list
     for t in range(tools):
         for n in range(per_tool):
             number = first + t * per_tool + n
-            events += [{**e, "tool": f"tool{t}"} for e in call(trace(number), at(-50 + number * 0.001), broken=broken)]
+            events += [
+                {**e, "tool": f"tool{t}"}
+                for e in call(trace(number), at(-50 + number * 0.001), broken=broken)
+            ]
     return events
 
 
 def test_a_reanalysis_of_many_batches_sends_one_summary(client, app, store, receiver):
     rule = add_rule(client, receiver)
-    tools = 420  # a call of each: the re-analysis takes three batches, and each opens problems of its own
+    # a call of each: the re-analysis takes three batches, and each opens problems of its own
+    tools = 420
     for t in range(tools):
         store.put_tool(f"tool{t}", CONTRACT)
     send(client, *tools_calls(tools, 1, broken=False))
     pipeline.catch_up(store)
     assert client.get("/api/v1/problems").get_json()["problems"] == []
     for t in range(tools):
-        store.put_tool(f"tool{t}", STRICTER)  # each tool's calls now lack a region
+        # each tool's calls now lack a region
+        store.put_tool(f"tool{t}", STRICTER)
     store.invalidate_tool(None)
     assert pipeline.catch_up(store) == tools
     assert deliver_due(store, app.config) == 1
@@ -92,11 +105,15 @@ def test_a_reanalysis_of_many_batches_sends_one_summary(client, app, store, rece
     assert len(client.get(f"/api/v1/alerts/{rule['id']}/deliveries").get_json()["messages"]) == 1
 
 
-def test_a_burst_that_the_analyser_takes_in_several_batches_sends_one_summary(client, app, store, receiver):
+def test_a_burst_that_the_analyser_takes_in_several_batches_sends_one_summary(
+    client, app, store, receiver
+):
     add_rule(client, receiver)
-    send(client, *tools_calls(12, 1, broken=True))  # twelve tools, each with its own new mapping bug
+    # twelve tools, each with its own new mapping bug
+    send(client, *tools_calls(12, 1, broken=True))
     store.project_all()
-    while pipeline.analyze_pending(store, limit=3):  # four batches of three new problems
+    # four batches of three new problems
+    while pipeline.analyze_pending(store, limit=3):
         pass
     assert len(client.get("/api/v1/problems").get_json()["problems"]) == 12
     assert deliver_due(store, app.config) == 6
@@ -113,34 +130,47 @@ def test_a_summary_waits_for_the_rules_interval_and_loses_nothing(client, app, s
     send(client, *tools_calls(6, 1, broken=True))
     pipeline.catch_up(store)
     assert deliver_due(store, app.config) == 1 and receiver.accepted[0][1]["data"]["count"] == 6
-    send(client, *[{**e, "tool": f"other{t}"} for t in range(7) for e in call(trace(200 + t), at(-1))])
+    send(
+        client,
+        *[{**e, "tool": f"other{t}"} for t in range(7) for e in call(trace(200 + t), at(-1))],
+    )
     pipeline.catch_up(store)
-    assert deliver_due(store, app.config) == 0  # held until ten minutes after the first summary, not dropped
+    # held until ten minutes after the first summary, not dropped
+    assert deliver_due(store, app.config) == 0
     [waiting] = [
         m
         for m in client.get(f"/api/v1/alerts/{rule['id']}/deliveries").get_json()["messages"]
         if m["state"] == "pending"
     ]
     assert waiting["subject"] == "summary"
-    [held] = store.claim_due("9999", "9999", summaries_before="9999")  # as a sender will, ten minutes on
+    # as a sender will, ten minutes on
+    [held] = store.claim_due("9999", "9999", summaries_before="9999")
     assert held["id"] == waiting["id"] and held["data"]["count"] == 7
     assert {p["tool"] for p in held["data"]["problems"]} == {f"other{t}" for t in range(7)}
 
 
-def test_a_rule_filtered_by_tool_or_kind_gets_a_summary_of_its_own_problems(client, app, store, receiver):
+def test_a_rule_filtered_by_tool_or_kind_gets_a_summary_of_its_own_problems(
+    client, app, store, receiver
+):
     by_tool, other_tool, by_kind, every = receiver, Receiver(), Receiver(), Receiver()
     try:
         add_rule(client, by_tool, tool="tool3")
         add_rule(client, other_tool, tool="noSuchTool")
         add_rule(client, by_kind, kind="dropped")
         add_rule(client, every, min_severity="warning")
-        send(client, *tools_calls(8, 1, broken=True))  # eight new problems at once: a summary
+        # eight new problems at once: a summary
+        send(client, *tools_calls(8, 1, broken=True))
         pipeline.catch_up(store)
         deliver_due(store, app.config)
         [(_, mine)] = by_tool.accepted
-        assert mine["data"]["summary"] and mine["data"]["count"] == 1 and mine["data"]["tool"] == "tool3"
+        assert (
+            mine["data"]["summary"]
+            and mine["data"]["count"] == 1
+            and mine["data"]["tool"] == "tool3"
+        )
         assert [p["tool"] for p in mine["data"]["problems"]] == ["tool3"]
-        assert not other_tool.attempts and not by_kind.attempts  # no problem of theirs: nothing at all
+        # no problem of theirs: nothing at all
+        assert not other_tool.attempts and not by_kind.attempts
         [(_, all_of_them)] = every.accepted
         assert all_of_them["data"]["count"] == 8 and all_of_them["data"]["tool"] is None
     finally:
@@ -150,9 +180,9 @@ def test_a_rule_filtered_by_tool_or_kind_gets_a_summary_of_its_own_problems(clie
 
 @pytest.mark.slow
 def test_tracediff_reanalyze_beside_a_running_server_sends_one_summary(db_path, tmp_path):
-    """The CLI and the server's analyser re-analyse 420 calls in batches of their own, in two processes; the
-    server is SIGKILLed and started again before the summary's wait is over: the receiver, which checks every
-    signature, gets one summary of every problem the run opened."""
+    """The CLI and the server's analyser re-analyse 420 calls in batches of their own, in two
+    processes; the server is SIGKILLed and started again before the summary's wait is over: the
+    receiver, which checks every signature, gets one summary of every problem the run opened."""
     receiver = Receiver()
     server = LiveServer(
         db_path,
@@ -164,18 +194,23 @@ def test_tracediff_reanalyze_beside_a_running_server_sends_one_summary(db_path, 
     try:
         server.start()
         rule = httpx.post(
-            server.url + "/api/v1/alerts", json={"url": receiver.url, "on": ["new"], "min_interval_s": 0}
+            server.url + "/api/v1/alerts",
+            json={"url": receiver.url, "on": ["new"], "min_interval_s": 0},
         ).json()
         receiver.secret = rule["secret"]
         for t in range(tools):
             store.put_tool(f"tool{t}", CONTRACT)
         assert (
-            httpx.post(server.url + "/api/v1/ingest", content=ndjson(*tools_calls(tools, 1, broken=False))).status_code
+            httpx.post(
+                server.url + "/api/v1/ingest", content=ndjson(*tools_calls(tools, 1, broken=False))
+            ).status_code
             == 200
         )
-        assert wait_until(lambda: settled(store), 60)  # every call analysed once, as news
+        # every call analysed once, as news
+        assert wait_until(lambda: settled(store), 60)
         for t in range(tools):
-            store.put_tool(f"tool{t}", STRICTER)  # the server's analyser starts on them at once
+            # the server's analyser starts on them at once
+            store.put_tool(f"tool{t}", STRICTER)
         done = subprocess.run(
             [sys.executable, "-m", "webapp", "reanalyze", "--db", str(db_path)],
             capture_output=True,
@@ -184,16 +219,18 @@ def test_tracediff_reanalyze_beside_a_running_server_sends_one_summary(db_path, 
         )
         assert done.returncode == 0, done.stderr[-3000:]
         assert wait_until(lambda: settled(store), 60)
+        # the summary waits
         assert not receiver.attempts, (
             receiver.attempts[0][1][:300],
             httpx.get(server.url + "/api/v1/problems/TD-1").text[-3000:],
             server.logs()[-3000:],
-        )  # the summary waits
+        )
         server.kill()
         server.env["TRACEDIFF_ALERT_SUMMARY_WAIT"] = "1"
         server.start()
         assert wait_until(lambda: receiver.accepted, 60), server.logs()[-2000:]
-        time.sleep(3)  # a second summary would be on its way by now
+        # a second summary would be on its way by now
+        time.sleep(3)
     finally:
         store.close()
         server.stop()

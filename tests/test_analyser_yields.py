@@ -1,5 +1,5 @@
-"""Ingest is never starved by catch-up: the analyser's batches stop after a bounded time of work, and a request
-waiting for a write turn goes before a background writer."""
+"""Ingest is never starved by catch-up: the analyser's batches stop after a bounded time of work,
+and a request waiting for a write turn goes before a background writer."""
 
 import fcntl
 import gzip
@@ -21,19 +21,34 @@ def wide_call(n: int, keys: int) -> list[dict]:
     request = {"http": {"method": "POST", "url": "https://api.example.com/exports"}}
     return [
         envelope("arguments", fields, trace_id, tool="wideExport"),
-        envelope("request", {k.upper(): v for k, v in fields.items()}, trace_id, tool="wideExport", **request),
+        envelope(
+            "request",
+            {k.upper(): v for k, v in fields.items()},
+            trace_id,
+            tool="wideExport",
+            **request,
+        ),
         envelope("response", {"id": n}, trace_id, tool="wideExport", http={"status_code": 200}),
     ]
 
 
 def test_a_batch_past_its_time_saves_what_it_did_and_releases_the_rest(client, store):
     assert (
-        client.post("/api/v1/ingest", data=ndjson(*[e for n in range(6) for e in wide_call(n, 50)])).status_code == 200
+        client.post(
+            "/api/v1/ingest", data=ndjson(*[e for n in range(6) for e in wide_call(n, 50)])
+        ).status_code
+        == 200
     )
-    assert pipeline.analyze_pending(store, limit=6, seconds=0) == 1  # one call at least, then the time is up
-    waiting = store.db.execute("SELECT count(*) FROM calls WHERE analyzed_version < version").fetchone()[0]
-    claimed = store.db.execute("SELECT count(*) FROM calls WHERE claimed_at IS NOT NULL").fetchone()[0]
-    assert (waiting, claimed) == (5, 0)  # the five it did not reach are free for the next batch at once
+    # one call at least, then the time is up
+    assert pipeline.analyze_pending(store, limit=6, seconds=0) == 1
+    waiting = store.db.execute(
+        "SELECT count(*) FROM calls WHERE analyzed_version < version"
+    ).fetchone()[0]
+    claimed = store.db.execute(
+        "SELECT count(*) FROM calls WHERE claimed_at IS NOT NULL"
+    ).fetchone()[0]
+    # the five it did not reach are free for the next batch at once
+    assert (waiting, claimed) == (5, 0)
     assert pipeline.analyze_pending(store, limit=6) == 5
 
 
@@ -51,11 +66,15 @@ def test_a_request_waiting_for_its_turn_goes_before_a_background_writer(tmp_path
 
     waiting = threading.Thread(target=take, args=(request, "request"))
     waiting.start()
-    time.sleep(0.05)  # the request waits first ...
-    polite = threading.Thread(target=take, args=(background, "background"), kwargs={"background": True})
+    # the request waits first ...
+    time.sleep(0.05)
+    polite = threading.Thread(
+        target=take, args=(background, "background"), kwargs={"background": True}
+    )
     polite.start()
     time.sleep(0.05)
-    holder.give_back()  # ... and both try from here on
+    # ... and both try from here on
+    holder.give_back()
     waiting.join()
     polite.join()
     assert order == ["request", "background"]
@@ -69,7 +88,8 @@ def test_a_background_writer_is_not_starved_by_a_stream_of_requests(tmp_path, mo
     monkeypatch.setattr(turns_module, "YIELD_SECONDS", 0.1)
     path = tmp_path / "turns.db"
     request, background = WriterTurns.beside(path), WriterTurns.beside(path)
-    fcntl.flock(request.waiting_fd, fcntl.LOCK_SH)  # a request seems to wait forever
+    # a request seems to wait forever
+    fcntl.flock(request.waiting_fd, fcntl.LOCK_SH)
     began = time.monotonic()
     background.take(5, background=True)
     assert 0.1 <= time.monotonic() - began < 2
@@ -80,14 +100,22 @@ def test_a_background_writer_is_not_starved_by_a_stream_of_requests(tmp_path, mo
 
 def waiting_calls(path) -> int:
     with sqlite3.connect(path, timeout=30) as conn:
-        return conn.execute("SELECT count(*) FROM calls WHERE analyzed_version < version").fetchone()[0]
+        return conn.execute(
+            "SELECT count(*) FROM calls WHERE analyzed_version < version"
+        ).fetchone()[0]
 
 
 @pytest.mark.slow
 def test_small_ingest_posts_get_no_5xx_while_a_wide_backlog_drains(make_server):
     server = make_server()
-    body = gzip.compress(ndjson(*[e for n in range(400) for e in wide_call(n, 560)]))  # 1,200 events, ~33 MB
-    answer = httpx.post(server.url + "/api/v1/ingest", content=body, headers={"Content-Encoding": "gzip"}, timeout=120)
+    # 1,200 events, ~33 MB
+    body = gzip.compress(ndjson(*[e for n in range(400) for e in wide_call(n, 560)]))
+    answer = httpx.post(
+        server.url + "/api/v1/ingest",
+        content=body,
+        headers={"Content-Encoding": "gzip"},
+        timeout=120,
+    )
     assert answer.status_code == 200 and answer.json()["accepted"] == 1200
     statuses, waits, n = [], [], 0
     began = time.monotonic()
@@ -95,9 +123,13 @@ def test_small_ingest_posts_get_no_5xx_while_a_wide_backlog_drains(make_server):
         n += 1
         small = ndjson(*[envelope(payload={"limit": n}, trace_id=f"{10_000 + n:032x}")])
         sent = time.monotonic()
-        statuses.append(httpx.post(server.url + "/api/v1/ingest", content=small, timeout=30).status_code)
+        statuses.append(
+            httpx.post(server.url + "/api/v1/ingest", content=small, timeout=30).status_code
+        )
         waits.append(time.monotonic() - sent)
         time.sleep(0.1)
     assert statuses and all(200 <= status < 300 for status in statuses), statuses
-    assert max(waits) < 3, f"the longest small post took {max(waits):.1f} s (a request gives up at 5 s)"
+    assert max(waits) < 3, (
+        f"the longest small post took {max(waits):.1f} s (a request gives up at 5 s)"
+    )
     assert waiting_calls(server.db_path) < 400 + n, "the backlog drained meanwhile"

@@ -1,4 +1,5 @@
-"""The alignment: the analysis stores only the rows the payloads cannot tell; full_alignment rebuilds them all."""
+"""The alignment: the analysis stores only the rows the payloads cannot tell; full_alignment
+rebuilds them all."""
 
 import copy
 import shutil
@@ -19,17 +20,28 @@ from webapp.store import Store
 def snaps(arguments=None, request=None, response=None, status=None):
     def snap(payload, code=None):
         return (
-            None if payload is None else {"payload": payload, "logged_as_string": False, "http": {"status_code": code}}
+            None
+            if payload is None
+            else {"payload": payload, "logged_as_string": False, "http": {"status_code": code}}
         )
 
-    return {"arguments": snap(arguments), "request": snap(request), "response": snap(response, status)}
+    return {
+        "arguments": snap(arguments),
+        "request": snap(request),
+        "response": snap(response, status),
+    }
 
 
 def rebuilt(snapshots, contract=None):
-    """Return (full_alignment of the sparse result as it is stored, the full alignment analysed directly)."""
-    stored = orjson.loads(orjson.dumps(analyze_call(snapshots, contract)))  # as the store keeps it
+    """Return (full_alignment of the sparse result as it is stored, the full alignment analysed
+    directly)."""
+    # as the store keeps it
+    stored = orjson.loads(orjson.dumps(analyze_call(snapshots, contract)))
     full = analyze_call(snapshots, contract, sparse=False)
-    return full_alignment(snapshots, stored), (full["alignment"], bool(full.get("alignment_truncated")))
+    return full_alignment(snapshots, stored), (
+        full["alignment"],
+        bool(full.get("alignment_truncated")),
+    )
 
 
 def test_the_alignment_puts_each_argument_beside_its_request_field_and_marks_the_row():
@@ -45,7 +57,13 @@ def test_the_alignment_puts_each_argument_beside_its_request_field_and_marks_the
         "severity": "error",
     }
     every, truncated = full_alignment(snapshots, result)
-    assert {"arguments": None, "request": None, "response": "/id", "kind": None, "severity": None} in every
+    assert {
+        "arguments": None,
+        "request": None,
+        "response": "/id",
+        "kind": None,
+        "severity": None,
+    } in every
     assert {
         "arguments": "/currency",
         "request": "/currency",
@@ -56,9 +74,13 @@ def test_the_alignment_puts_each_argument_beside_its_request_field_and_marks_the
 
 
 def test_the_stored_alignment_keeps_only_rows_with_a_finding_another_path_or_an_echo():
-    result = call(ORDER_ARGS, order_request(limit="5"), {"id": "ord_1", "limit": "5"}, 201, ORDER_CONTRACT)
+    result = call(
+        ORDER_ARGS, order_request(limit="5"), {"id": "ord_1", "limit": "5"}, 201, ORDER_CONTRACT
+    )
     assert result["alignment_sparse"] is True
-    assert [(r["arguments"], r["request"], r["response"], r["kind"]) for r in result["alignment"]] == [
+    assert [
+        (r["arguments"], r["request"], r["response"], r["kind"]) for r in result["alignment"]
+    ] == [
         ("/totalCents", "/amount", None, None),
         ("/limit", "/limit", "/limit", "type_changed"),
     ]
@@ -143,7 +165,9 @@ def test_a_full_alignment_stored_by_an_older_analysis_comes_back_unchanged():
 
 def test_an_echo_declared_under_an_added_object_keeps_the_alignment_in_full():
     contract = {"mapping": [{"request": "/meta/trace", "response": "/trace"}]}
-    snapshots = snaps({"q": "x"}, {"q": "x", "meta": {"trace": "t1"}}, {"trace": "t1", "hits": 3}, 200)
+    snapshots = snaps(
+        {"q": "x"}, {"q": "x", "meta": {"trace": "t1"}}, {"trace": "t1", "hits": 3}, 200
+    )
     result = analyze_call(snapshots, contract)
     full = analyze_call(snapshots, contract, sparse=False)["alignment"]
     assert result["alignment_sparse"] is False and result["alignment"] == full
@@ -159,14 +183,18 @@ def test_an_analysis_too_deep_to_compare_rebuilds_no_row():
 @pytest.fixture(scope="module")
 def sample_calls(sample_file, tmp_path_factory):
     path = tmp_path_factory.mktemp("samples") / "samples.db"
-    shutil.copyfile(sample_file, path)  # sample_traces/ loaded once per test process (conftest.py)
+    # sample_traces/ loaded once per test process (conftest.py)
+    shutil.copyfile(sample_file, path)
     store = Store(path)
-    keys = store.db.execute("SELECT trace_id, call_id FROM calls ORDER BY trace_id, call_id").fetchall()
+    keys = store.db.execute(
+        "SELECT trace_id, call_id FROM calls ORDER BY trace_id, call_id"
+    ).fetchall()
     calls = []
     for trace_id, call_id in keys:
         inputs = store.call_inputs(trace_id, call_id)
         stored = next(c for c in store.get_trace(trace_id)["calls"] if c["call_id"] == call_id)
-        # the contract the calls were analysed under: the stored one plus the pairs their traffic taught
+        # the contract the calls were analysed under: the stored one plus the pairs their traffic
+        # taught
         calls.append((inputs["snapshots"], analysis_contract(store, inputs["tool"]), stored))
     store.close()
     return calls
@@ -177,7 +205,9 @@ def test_every_sample_call_rebuilds_its_full_alignment_from_what_the_store_keeps
     for snapshots, contract, stored in sample_calls:
         full = analyze_call(snapshots, contract, sparse=False)
         assert len(stored["alignment"]) <= len(full["alignment"])
-        assert full_alignment(stored["snapshots"], stored) == (full["alignment"], False), stored["call_id"]
+        assert full_alignment(stored["snapshots"], stored) == (full["alignment"], False), stored[
+            "call_id"
+        ]
 
 
 KEYS = st.sampled_from(
@@ -200,23 +230,30 @@ KEYS = st.sampled_from(
     ]
 )
 WORDS = st.text(alphabet=string.ascii_lowercase, min_size=1, max_size=6)
-SCALARS = st.one_of(st.integers(-1000, 1000), WORDS, st.booleans(), st.none(), st.just("[REDACTED]"))
+SCALARS = st.one_of(
+    st.integers(-1000, 1000), WORDS, st.booleans(), st.none(), st.just("[REDACTED]")
+)
 VALUES = st.recursive(
-    SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4), max_leaves=25
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=4),
+    max_leaves=25,
 )
 DOCS = st.dictionaries(KEYS, VALUES, max_size=6) | VALUES
 
 
 @st.composite
 def mutated(draw, doc):
-    """Return a copy of a document with a few random edits: retyped, renamed, dropped, added, nested."""
+    """Return a copy of a document with a few random edits: retyped, renamed, dropped, added,
+    nested."""
     doc = copy.deepcopy(doc)
     for _ in range(draw(st.integers(0, 3))):
         holders = [node for node in _containers(doc) if node]
         if not holders:
             break
         holder = draw(st.sampled_from(holders))
-        key = draw(st.sampled_from(list(holder) if isinstance(holder, dict) else list(range(len(holder)))))
+        key = draw(
+            st.sampled_from(list(holder) if isinstance(holder, dict) else list(range(len(holder))))
+        )
         edit = draw(st.sampled_from(["retype", "rename", "drop", "add", "nest"]))
         if edit == "retype":
             holder[key] = str(holder[key])
@@ -228,7 +265,9 @@ def mutated(draw, doc):
             holder.pop(key)
         else:
             value = draw(VALUES)
-            holder.append(value) if isinstance(holder, list) else holder.setdefault(draw(KEYS), value)
+            holder.append(value) if isinstance(holder, list) else holder.setdefault(
+                draw(KEYS), value
+            )
     return doc
 
 
@@ -241,9 +280,12 @@ def _containers(node):
 
 @st.composite
 def calls(draw):
-    """Return (snapshots, contract): arguments, a request mapped from them, a response that may echo it."""
+    """Return (snapshots, contract): arguments, a request mapped from them, a response that may echo
+    it."""
     args = draw(DOCS)
-    request = draw(mutated(args) | st.none() | st.builds(lambda inner: {"data": inner, "v": 2}, mutated(args)))
+    request = draw(
+        mutated(args) | st.none() | st.builds(lambda inner: {"data": inner, "v": 2}, mutated(args))
+    )
     kind = draw(st.sampled_from(["none", "echo", "wrapped", "other", "error"]))
     response = {
         "none": None,
@@ -264,9 +306,9 @@ def calls(draw):
             max_size=2,
         )
     )
-    return snaps(draw(st.none() | st.just(args)) if request is not None else args, request, response, status), {
-        "mapping": mapping
-    }
+    return snaps(
+        draw(st.none() | st.just(args)) if request is not None else args, request, response, status
+    ), {"mapping": mapping}
 
 
 @quick_and_thorough(40, 400)
@@ -288,7 +330,12 @@ def test_an_echo_declared_anywhere_still_gives_back_the_full_alignment(doc, data
     response = data.draw(mutated(request))
     paths = ["", "/id", "/data", "/items/0", "/meta/id"]
     contract = {
-        "mapping": [{"request": data.draw(st.sampled_from(paths)), "response": data.draw(st.sampled_from(paths))}]
+        "mapping": [
+            {
+                "request": data.draw(st.sampled_from(paths)),
+                "response": data.draw(st.sampled_from(paths)),
+            }
+        ]
     }
     got, want = rebuilt(snaps(doc, request, response, 200), contract)
     assert got == want

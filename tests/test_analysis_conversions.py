@@ -1,4 +1,5 @@
-"""Conversions that are part of the mapping: units read from names and declared transforms, enforced."""
+"""Conversions that are part of the mapping: units read from names and declared transforms,
+enforced."""
 
 import pytest
 
@@ -9,7 +10,9 @@ from webapp.analysis.values.units import expected_factors, unit_of
 def call(arguments, request, mapping=None):
     snap = lambda p: {"payload": p, "logged_as_string": False, "http": None}  # noqa: E731
     contract = {"mapping": mapping} if mapping else None
-    return analyze_call({"arguments": snap(arguments), "request": snap(request), "response": None}, contract)
+    return analyze_call(
+        {"arguments": snap(arguments), "request": snap(request), "response": None}, contract
+    )
 
 
 def loud(result):
@@ -21,7 +24,12 @@ CHARGE = {"amount": 12.5, "currency": "usd", "description": "Order 1042", "custo
 
 
 def charge_request(**changes):
-    body = {"amount_cents": 1250, "currency": "usd", "description": "Order 1042", "customer": "cus_Q8x2"}
+    body = {
+        "amount_cents": 1250,
+        "currency": "usd",
+        "description": "Order 1042",
+        "customer": "cus_Q8x2",
+    }
     return {**body, **changes}
 
 
@@ -70,20 +78,32 @@ def test_a_scale_into_a_field_with_the_same_name_stays_a_scaled_warning():
     body = {**charge_request(), "amount": 1250}
     del body["amount_cents"]
     [found] = loud(call(CHARGE, body))
-    assert found["kind"] == "scaled" and found["transform"] == "x100" and found["left"]["path"] == "/amount"
+    assert (
+        found["kind"] == "scaled"
+        and found["transform"] == "x100"
+        and found["left"]["path"] == "/amount"
+    )
 
 
 def test_cents_written_as_text_in_a_form_body_follow_the_units_too():
-    form = {"amountCents": "1250", "currency": "usd", "description": "Order 1042", "customer": "cus_Q8x2"}
+    form = {
+        "amountCents": "1250",
+        "currency": "usd",
+        "description": "Order 1042",
+        "customer": "cus_Q8x2",
+    }
     assert loud(call(CHARGE, form)) == []
 
 
 def test_seconds_into_milliseconds_and_a_missed_conversion_between_named_units():
     assert loud(call({"timeout": 30, "query": "x"}, {"timeoutMs": 30000, "query": "x"})) == []
-    assert loud(call({"timeout": 300, "query": "x"}, {"timeoutMs": 300, "query": "x"})) == []  # already ms
+    # already ms
+    assert loud(call({"timeout": 300, "query": "x"}, {"timeoutMs": 300, "query": "x"})) == []
     [found] = loud(call({"timeout_seconds": 30, "query": "x"}, {"timeout_ms": 30, "query": "x"}))
     assert found["kind"] == "value_changed" and "x1000 expected" in found["message"]
-    assert loud(call({"timeout_seconds": 30, "query": "x"}, {"timeout_ms": 30000, "query": "x"})) == []
+    assert (
+        loud(call({"timeout_seconds": 30, "query": "x"}, {"timeout_ms": 30000, "query": "x"})) == []
+    )
 
 
 def test_a_cents_argument_into_a_field_that_names_no_unit_expects_nothing():
@@ -110,7 +130,10 @@ def test_a_declared_type_or_case_transform_not_applied_is_loud():
         {"arguments": "/status", "request": "/state", "transform": "lower>UPPER"},
         {"arguments": "/limit", "request": "/page_size", "transform": "integer>string"},
     ]
-    assert loud(call({"status": "paid", "limit": 5}, {"state": "PAID", "page_size": "5"}, mapping)) == []
+    assert (
+        loud(call({"status": "paid", "limit": 5}, {"state": "PAID", "page_size": "5"}, mapping))
+        == []
+    )
     found = loud(call({"status": "paid", "limit": 5}, {"state": "paid", "page_size": 5}, mapping))
     assert sorted(f["left"]["path"] for f in found) == ["/limit", "/status"]
     assert all("declared transform" in f["message"] for f in found)
@@ -121,18 +144,28 @@ def test_zero_needs_no_conversion():
 
 
 # The GitHub MCP server's issue_write: `method` picks the endpoint, it is never sent.
-ISSUE_WRITE = {"method": "create", "owner": "acme", "repo": "web", "title": "Crash on start", "body": "Steps"}
+ISSUE_WRITE = {
+    "method": "create",
+    "owner": "acme",
+    "repo": "web",
+    "title": "Crash on start",
+    "body": "Steps",
+}
 
 
 def test_an_argument_the_contract_marks_consumed_is_quiet_and_pairs_with_nothing():
     request = {"title": "Crash on start", "body": "Steps", "labels": ["create"]}
     snap = lambda p: {"payload": p, "logged_as_string": False, "http": None}  # noqa: E731
     contract = {"consumed": ["/method", "/owner", "/repo"]}
-    result = analyze_call({"arguments": snap(ISSUE_WRITE), "request": snap(request), "response": None}, contract)
+    result = analyze_call(
+        {"arguments": snap(ISSUE_WRITE), "request": snap(request), "response": None}, contract
+    )
     method = [f for f in result["findings"] if f["left"] and f["left"]["path"] == "/method"]
     assert [(f["kind"], f["severity"]) for f in method] == [("dropped", "info")]
     assert "consumed by the mapping layer" in method[0]["message"]
-    without = analyze_call({"arguments": snap(ISSUE_WRITE), "request": snap(request), "response": None}, None)
+    without = analyze_call(
+        {"arguments": snap(ISSUE_WRITE), "request": snap(request), "response": None}, None
+    )
     assert loud(without)
 
 
@@ -140,5 +173,7 @@ def test_consumed_must_list_argument_pointers():
     from webapp.contracts import check_contract
 
     assert check_contract({"consumed": ["/method"]}) == []
-    assert check_contract({"consumed": "method"}) == ['consumed: must be a list of argument pointers such as "/method"']
+    assert check_contract({"consumed": "method"}) == [
+        'consumed: must be a list of argument pointers such as "/method"'
+    ]
     assert check_contract({"consumed": ["method"]})[0].startswith("consumed/0:")

@@ -1,4 +1,5 @@
-"""An error schema matches a body only when the body carries what makes it an error (GitHub's basic-error)."""
+"""An error schema matches a body only when the body carries what makes it an error (GitHub's
+basic-error)."""
 
 import pytest
 
@@ -50,7 +51,9 @@ NOT_FOUND = {
 
 def response_findings(body, status, contract):
     snap = lambda p, s=None: {"payload": p, "logged_as_string": False, "http": {"status_code": s}}  # noqa: E731
-    result = analyze_call({"arguments": None, "request": None, "response": snap(body, status)}, contract)
+    result = analyze_call(
+        {"arguments": None, "request": None, "response": snap(body, status)}, contract
+    )
     return [(f["kind"], f["message"]) for f in result["findings"]]
 
 
@@ -58,13 +61,18 @@ def response_findings(body, status, contract):
 def test_a_2xx_result_is_not_an_error_body_under_an_error_schema_of_optional_fields(success):
     contract = {"error_schema": BASIC_ERROR, **({"response_schema": success} if success else {})}
     assert response_findings(ISSUE, 200, contract) == []
-    assert response_findings({"url": "https://api.github.com/x", "sha": "6dcb09b"}, 201, contract) == []
+    assert (
+        response_findings({"url": "https://api.github.com/x", "sha": "6dcb09b"}, 201, contract)
+        == []
+    )
 
 
 @pytest.mark.parametrize("success", [None, ISSUE_SCHEMA])
 def test_a_2xx_carrying_the_error_body_is_still_status_mismatch(success):
     contract = {"error_schema": BASIC_ERROR, **({"response_schema": success} if success else {})}
-    assert response_findings(NOT_FOUND, 200, contract) == [("status_mismatch", "HTTP 200 with an error body")]
+    assert response_findings(NOT_FOUND, 200, contract) == [
+        ("status_mismatch", "HTTP 200 with an error body")
+    ]
     assert response_findings(NOT_FOUND, 404, contract) == []
 
 
@@ -74,9 +82,9 @@ def test_an_error_schema_with_required_fields_matches_bodies_that_have_them_all(
         "required": ["error_code"],
         "properties": {"error_code": {"type": "string"}, "detail": {"type": "string"}},
     }
-    assert response_findings({"error_code": "locked", "detail": "x"}, 200, {"error_schema": schema}) == [
-        ("status_mismatch", "HTTP 200 with an error body")
-    ]
+    assert response_findings(
+        {"error_code": "locked", "detail": "x"}, 200, {"error_schema": schema}
+    ) == [("status_mismatch", "HTTP 200 with an error body")]
     assert response_findings({"detail": "shipped", "id": 4}, 200, {"error_schema": schema}) == []
 
 

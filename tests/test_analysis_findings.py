@@ -17,11 +17,21 @@ def call(arguments=None, request=None, response=None, status=None, contract=None
         return {
             "payload": payload,
             "logged_as_string": False,
-            "http": {"method": "POST", "url": "https://api.example.com/x", "status_code": code, "headers": {}},
+            "http": {
+                "method": "POST",
+                "url": "https://api.example.com/x",
+                "status_code": code,
+                "headers": {},
+            },
         }
 
     return analyze_call(
-        {"arguments": snap(arguments), "request": snap(request), "response": snap(response, status)}, contract
+        {
+            "arguments": snap(arguments),
+            "request": snap(request),
+            "response": snap(response, status),
+        },
+        contract,
     )
 
 
@@ -69,7 +79,11 @@ ORDER_CONTRACT = {
             "api_version": {"const": "2024-06"},
         },
     },
-    "response_schema": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}},
+    "response_schema": {
+        "type": "object",
+        "required": ["id"],
+        "properties": {"id": {"type": "string"}},
+    },
     "error_schema": None,
     "mapping": [{"arguments": "/totalCents", "request": "/amount"}],
 }
@@ -84,8 +98,14 @@ def order_request(**changes):
 
 def test_the_closed_list_of_kinds_has_eighteen_described_entries():
     assert [k for k, _ in FINDING_KINDS][:3] == ["renamed", "case_changed", "moved"]
-    assert [k for k, _ in FINDING_KINDS][14:17] == ["error_hidden", "error_invented", "result_large"]  # the way back
-    assert [k for k, _ in FINDING_KINDS][17:] == ["drift"]  # from the tool's observed schemas
+    # the way back
+    assert [k for k, _ in FINDING_KINDS][14:17] == [
+        "error_hidden",
+        "error_invented",
+        "result_large",
+    ]
+    # from the tool's observed schemas
+    assert [k for k, _ in FINDING_KINDS][17:] == ["drift"]
     assert len(FINDING_KINDS) == 18 and all(desc for _, desc in FINDING_KINDS)
 
 
@@ -113,21 +133,36 @@ def test_a_snake_case_encoder_converting_every_key_gives_one_info_and_no_warning
     }
     result = call(args, request)
     assert loud(result) == []
-    assert [f["message"] for f in result["findings"]] == ["5 keys converted from camelCase to snake_case"]
+    assert [f["message"] for f in result["findings"]] == [
+        "5 keys converted from camelCase to snake_case"
+    ]
 
 
 def test_a_default_filled_in_by_code_and_declared_by_the_request_schema_is_info():
     result = call(ORDER_ARGS, order_request(api_version="2024-06"), None, None, ORDER_CONTRACT)
     added = only(result, "added")
-    assert added["severity"] == "info" and added["right"] == {"snapshot": "request", "path": "/api_version"}
+    assert added["severity"] == "info" and added["right"] == {
+        "snapshot": "request",
+        "path": "/api_version",
+    }
     assert loud(result) == []
 
 
 def test_a_proper_error_body_on_a_429_is_clean():
     body = {"code": "rate_limited", "message": "Too many requests", "retryable": True}
-    result = call(ORDER_ARGS, order_request(), body, 429, {**ORDER_CONTRACT, "error_schema": DEFAULT_ERROR_SCHEMA})
+    result = call(
+        ORDER_ARGS,
+        order_request(),
+        body,
+        429,
+        {**ORDER_CONTRACT, "error_schema": DEFAULT_ERROR_SCHEMA},
+    )
     assert result["findings"] == []
-    assert result["validation"]["response"] == {"schema": "default_error_schema", "valid": True, "errors": []}
+    assert result["validation"]["response"] == {
+        "schema": "default_error_schema",
+        "valid": True,
+        "errors": [],
+    }
 
 
 def test_redacted_values_compare_equal_to_anything():
@@ -172,13 +207,19 @@ def test_a_rename_that_breaks_the_request_schema_is_an_error():
 
 
 def test_a_key_in_another_case_style_is_case_changed_info():
-    found = only(call({"noteTitle": "Ideas", "body": "x"}, {"note_title": "Ideas", "body": "x"}), "case_changed")
+    found = only(
+        call({"noteTitle": "Ideas", "body": "x"}, {"note_title": "Ideas", "body": "x"}),
+        "case_changed",
+    )
     assert found["severity"] == "info" and found["right"]["path"] == "/note_title"
 
 
 def test_nested_date_range_fields_moved_into_a_filter_object_are_moved_info():
     args = {"query": "contract renewal", "from": "2026-01-01", "to": "2026-03-31"}
-    request = {"query": "contract renewal", "filters": {"date_range": {"from": "2026-01-01", "to": "2026-03-31"}}}
+    request = {
+        "query": "contract renewal",
+        "filters": {"date_range": {"from": "2026-01-01", "to": "2026-03-31"}},
+    }
     result = call(args, request)
     moved = [f for f in result["findings"] if f["kind"] == "moved"]
     assert [(f["left"]["path"], f["right"]["path"]) for f in moved] == [
@@ -198,7 +239,12 @@ def test_arguments_nested_under_a_wrapper_key_give_one_moved_info():
 
 def test_an_object_flattened_into_prefixed_keys_is_renamed_field_by_field():
     args = {"shipping": {"street": "1 Main St", "city": "Paris", "zip": "75001"}, "qty": 2}
-    request = {"shipping_street": "1 Main St", "shipping_city": "Paris", "shipping_zip": "75001", "qty": 2}
+    request = {
+        "shipping_street": "1 Main St",
+        "shipping_city": "Paris",
+        "shipping_zip": "75001",
+        "qty": 2,
+    }
     result = call(args, request)
     assert sorted((f["left"]["path"], f["right"]["path"]) for f in result["findings"]) == [
         ("/shipping/city", "/shipping_city"),
@@ -209,7 +255,10 @@ def test_an_object_flattened_into_prefixed_keys_is_renamed_field_by_field():
 
 
 def test_common_values_pair_under_a_similar_key_in_the_same_object():
-    result = call({"query": "x", "page": 1, "active": True}, {"query": "x", "pageNumber": 1, "is_active": True})
+    result = call(
+        {"query": "x", "page": 1, "active": True},
+        {"query": "x", "pageNumber": 1, "is_active": True},
+    )
     assert sorted((f["kind"], f["right"]["path"]) for f in result["findings"]) == [
         ("renamed", "/is_active"),
         ("renamed", "/pageNumber"),
@@ -217,14 +266,21 @@ def test_common_values_pair_under_a_similar_key_in_the_same_object():
 
 
 def test_an_equal_boolean_under_an_unrelated_key_pairs_by_value_and_stays_quiet():
-    # Issue 11: true, false, 0 and 1 are candidates too; a rename to another word is the common case.
+    # Issue 11: true, false, 0 and 1 are candidates too; a rename to another word is the common
+    # case.
     found = only(call({"query": "x", "archived": False}, {"query": "x", "debug": False}), "renamed")
     assert found["severity"] == "info" and found["reason"] == "value"
 
 
 def test_the_only_boolean_left_on_each_side_pairs_by_elimination():
-    found = only(call({"query": "x", "archived": False}, {"query": "x", "debug": True}), "value_changed")
-    assert (found["left"]["path"], found["right"]["path"], found["reason"]) == ("/archived", "/debug", "elimination")
+    found = only(
+        call({"query": "x", "archived": False}, {"query": "x", "debug": True}), "value_changed"
+    )
+    assert (found["left"]["path"], found["right"]["path"], found["reason"]) == (
+        "/archived",
+        "/debug",
+        "elimination",
+    )
 
 
 def test_a_common_value_with_no_counterpart_of_its_type_stays_dropped():
@@ -247,7 +303,10 @@ def test_a_type_change_that_breaks_the_request_schema_is_an_error():
 
 
 def test_a_boolean_sent_as_a_string_is_type_changed():
-    found = only(call({"title": "Call Bob", "done": True}, {"title": "Call Bob", "done": "true"}), "type_changed")
+    found = only(
+        call({"title": "Call Bob", "done": True}, {"title": "Call Bob", "done": "true"}),
+        "type_changed",
+    )
     assert found["message"] == 'done: boolean true became string "true"'
 
 
@@ -265,12 +324,17 @@ def test_a_date_time_turned_into_epoch_seconds_under_a_new_key_is_type_changed()
 
 
 def test_an_enum_in_another_case_is_enum_changed():
-    found = only(call(ORDER_ARGS, order_request(status="PAID"), None, None, ORDER_CONTRACT), "enum_changed")
+    found = only(
+        call(ORDER_ARGS, order_request(status="PAID"), None, None, ORDER_CONTRACT), "enum_changed"
+    )
     assert found["message"] == 'status: "paid" became "PAID"' and found["severity"] == "warning"
 
 
 def test_an_enum_with_other_separators_is_enum_changed():
-    found = only(call({"id": "t1", "state": "in_progress"}, {"id": "t1", "state": "in-progress"}), "enum_changed")
+    found = only(
+        call({"id": "t1", "state": "in_progress"}, {"id": "t1", "state": "in-progress"}),
+        "enum_changed",
+    )
     assert found["left"]["path"] == "/state"
 
 
@@ -282,7 +346,9 @@ def test_a_date_time_written_another_way_is_format_changed():
 
 
 def test_cents_sent_as_units_under_a_declared_mapping_is_scaled():
-    found = only(call(ORDER_ARGS, order_request(amount=19.99), None, None, ORDER_CONTRACT), "scaled")
+    found = only(
+        call(ORDER_ARGS, order_request(amount=19.99), None, None, ORDER_CONTRACT), "scaled"
+    )
     assert (found["left"]["path"], found["right"]["path"]) == ("/totalCents", "/amount")
     assert found["message"] == "totalCents -> amount: 1999 became 19.99 (divided by 100)"
 
@@ -325,12 +391,16 @@ def test_dropping_a_null_argument_is_only_info():
 
 
 def test_an_added_field_the_request_schema_does_not_declare_is_a_warning():
-    found = only(call(ORDER_ARGS, order_request(debug_user_id="u_42"), None, None, ORDER_CONTRACT), "added")
+    found = only(
+        call(ORDER_ARGS, order_request(debug_user_id="u_42"), None, None, ORDER_CONTRACT), "added"
+    )
     assert found["severity"] == "warning" and found["right"]["path"] == "/debug_user_id"
 
 
 def test_an_added_field_without_request_schema_is_info():
-    assert only(call({"title": "x"}, {"title": "x", "source": "agent"}), "added")["severity"] == "info"
+    assert (
+        only(call({"title": "x"}, {"title": "x", "source": "agent"}), "added")["severity"] == "info"
+    )
 
 
 def test_a_response_echoing_a_request_field_with_another_value_is_echo_mismatch():
@@ -349,7 +419,8 @@ def test_response_fields_the_request_did_not_send_are_not_reported():
     assert call(request, request, response, 201)["findings"] == []
 
 
-ENVELOPE = {"error_schema": DEFAULT_ERROR_SCHEMA}  # a contract that declares the default envelope
+# a contract that declares the default envelope
+ENVELOPE = {"error_schema": DEFAULT_ERROR_SCHEMA}
 
 
 def test_an_error_body_without_retryable_is_error_shape_where_the_envelope_is_declared():
@@ -369,13 +440,30 @@ def test_a_wrapped_error_envelope_is_checked_inside_its_error_key():
     "body, status",
     [
         ({"code": "rate_limited", "message": "Too many requests"}, 429),
-        ({"message": "Not Found", "documentation_url": "https://docs.github.com/rest"}, 404),  # GitHub
-        ({"ok": False, "error": "channel_not_found"}, 200),  # Slack: errors come with HTTP 200
-        ({"error": {"type": "invalid_request_error", "message": "No such customer"}}, 404),  # Stripe
-        ({"type": "about:blank", "title": "Not Found", "status": 404, "detail": "No such order"}, 404),  # RFC 9457
-        ({"errors": [{"message": "Throttled", "extensions": {"code": "THROTTLED"}}]}, 200),  # GraphQL
-        ({"errors": [{"message": "Not a recognized ID", "help": "https://developers.asana.com"}]}, 400),  # Asana
-        ({"object": "error", "status": 429, "code": "rate_limited", "message": "Slow down"}, 429),  # Notion
+        # GitHub
+        ({"message": "Not Found", "documentation_url": "https://docs.github.com/rest"}, 404),
+        # Slack: errors come with HTTP 200
+        ({"ok": False, "error": "channel_not_found"}, 200),
+        # Stripe
+        ({"error": {"type": "invalid_request_error", "message": "No such customer"}}, 404),
+        # RFC 9457
+        (
+            {"type": "about:blank", "title": "Not Found", "status": 404, "detail": "No such order"},
+            404,
+        ),
+        # GraphQL
+        ({"errors": [{"message": "Throttled", "extensions": {"code": "THROTTLED"}}]}, 200),
+        # Asana
+        (
+            {
+                "errors": [
+                    {"message": "Not a recognized ID", "help": "https://developers.asana.com"}
+                ]
+            },
+            400,
+        ),
+        # Notion
+        ({"object": "error", "status": 429, "code": "rate_limited", "message": "Slow down"}, 429),
     ],
 )
 def test_error_answers_as_services_send_them_are_quiet_where_no_envelope_is_declared(body, status):
@@ -387,7 +475,11 @@ def test_error_answers_as_services_send_them_are_quiet_where_no_envelope_is_decl
     [
         ({"documentation_url": "https://docs.github.com/rest", "status": "404"}, 404, "/message"),
         ({"ok": False}, 429, "/error"),
-        ({"errors": [{"help": "https://developers.asana.com/docs/errors"}]}, 400, "/errors/0/message"),
+        (
+            {"errors": [{"help": "https://developers.asana.com/docs/errors"}]},
+            400,
+            "/errors/0/message",
+        ),
         ({"object": "error", "status": 400, "message": "body failed validation"}, 400, "/code"),
         ({"error": {"type": "invalid_request_error", "param": "product"}}, 400, "/error/message"),
     ],
@@ -417,7 +509,9 @@ def test_a_5xx_with_a_success_body_is_status_mismatch_not_error_shape():
         ('{\n  "items": [1, 2', 2, 17),
     ],
 )
-def test_a_string_snapshot_holding_broken_json_is_invalid_json_with_line_and_column(text, line, column):
+def test_a_string_snapshot_holding_broken_json_is_invalid_json_with_line_and_column(
+    text, line, column
+):
     result = call(None, {"id": "ord_1"}, text, 200)
     found = only(result, "invalid_json")
     assert (found["line"], found["column"]) == (line, column)
@@ -430,7 +524,11 @@ def test_a_plain_string_payload_is_not_invalid_json():
 
 def test_findings_are_sorted_errors_first_then_warnings_then_info():
     result = call(
-        ORDER_ARGS, order_request(limit="5", status="PAID", api_version="2024-06", note_x=1), None, None, ORDER_CONTRACT
+        ORDER_ARGS,
+        order_request(limit="5", status="PAID", api_version="2024-06", note_x=1),
+        None,
+        None,
+        ORDER_CONTRACT,
     )
     ranks = [("error", "warning", "info").index(f["severity"]) for f in result["findings"]]
     assert ranks == sorted(ranks) and ranks[0] == 0
@@ -449,20 +547,28 @@ def test_integers_beyond_64_bits_are_compared_like_any_other():
 
 def test_a_malformed_mapping_entry_is_ignored_rather_than_fatal():
     contract = {"mapping": [{"arguments": 5, "request": "/amount"}, "junk"]}
-    assert only(call({"totalCents": 1999}, {"amount": 1999}, contract=contract), "renamed")["severity"] == "info"
+    assert (
+        only(call({"totalCents": 1999}, {"amount": 1999}, contract=contract), "renamed")["severity"]
+        == "info"
+    )
 
 
 def test_an_item_whose_id_itself_changed_is_still_paired_with_its_counterpart():
     arguments = {"items": [{"sku": "a-1", "qty": 1}, {"sku": "b-2", "qty": 2}]}
     request = {"items": [{"sku": "a-1", "qty": 1}, {"sku": "B-2", "qty": 2}]}
     snap = lambda p: {"payload": p, "logged_as_string": False, "http": None}
-    result = analyze_call({"arguments": snap(arguments), "request": snap(request), "response": None}, None)
+    result = analyze_call(
+        {"arguments": snap(arguments), "request": snap(request), "response": None}, None
+    )
     [found] = [f for f in result["findings"] if f["severity"] != "info"]
     assert found["kind"] == "enum_changed"
     assert found["left"]["path"] == "/items/1/sku" and found["right"]["path"] == "/items/1/sku"
 
 
-SEARCH_RANGE = {"q": "quarterly report", "filters": {"dateRange": {"from": "2026-08-20", "to": "2026-08-27"}}}
+SEARCH_RANGE = {
+    "q": "quarterly report",
+    "filters": {"dateRange": {"from": "2026-08-20", "to": "2026-08-27"}},
+}
 
 
 def test_a_declared_mapping_that_flattens_a_nested_date_range_is_clean():
@@ -514,7 +620,9 @@ CREATED_NOTE = {
         (CREATED_NOTE, {"id": "n1", "title": "Ideas", "message": "created", "code": "OK"}, 201),
     ],
 )
-def test_a_2xx_body_valid_against_the_success_schema_is_a_result_despite_code_and_message(schema, body, status):
+def test_a_2xx_body_valid_against_the_success_schema_is_a_result_despite_code_and_message(
+    schema, body, status
+):
     result = call({"title": "Ideas"}, {"title": "Ideas"}, body, status, {"response_schema": schema})
     assert [f for f in result["findings"] if f["kind"] == "status_mismatch"] == []
     assert result["worst"] is None
@@ -523,20 +631,33 @@ def test_a_2xx_body_valid_against_the_success_schema_is_a_result_despite_code_an
 @pytest.mark.parametrize(
     "body",
     [
-        {"id": "n1", "title": "Ideas", "error": {"code": "quota", "message": "Note quota exceeded"}},
+        {
+            "id": "n1",
+            "title": "Ideas",
+            "error": {"code": "quota", "message": "Note quota exceeded"},
+        },
         {"id": "n1", "title": "Ideas", "ok": False},
-        {"id": "n1", "title": "Ideas", "code": "quota", "message": "Note quota exceeded", "retryable": False},
+        {
+            "id": "n1",
+            "title": "Ideas",
+            "code": "quota",
+            "message": "Note quota exceeded",
+            "retryable": False,
+        },
     ],
 )
 def test_a_2xx_body_valid_against_the_success_schema_that_says_it_failed_is_status_mismatch(body):
-    result = call({"title": "Ideas"}, {"title": "Ideas"}, body, 200, {"response_schema": CREATED_NOTE})
+    result = call(
+        {"title": "Ideas"}, {"title": "Ideas"}, body, 200, {"response_schema": CREATED_NOTE}
+    )
     assert only(result, "status_mismatch")["message"] == "HTTP 200 with an error body"
 
 
 @pytest.mark.parametrize("number", [2**53, 2**53 + 1, 1234567890123456789, -(2**63)])
 def test_an_integer_sent_as_a_string_is_type_changed_at_any_size(number):
     found = only(
-        call({"order_id": number, "expand": "items"}, {"order_id": str(number), "expand": "items"}), "type_changed"
+        call({"order_id": number, "expand": "items"}, {"order_id": str(number), "expand": "items"}),
+        "type_changed",
     )
     assert (found["left_value"], found["right_value"]) == (number, str(number))
 
@@ -549,7 +670,10 @@ def test_a_big_integer_sent_as_the_string_of_its_neighbour_is_value_changed():
 @pytest.mark.parametrize("empty", ["", [], {}])
 def test_dropping_an_empty_argument_is_only_info(empty):
     found = only(call({"title": "Ideas", "body": empty}, {"title": "Ideas"}), "dropped")
-    assert found["severity"] == "info" and found["message"] == "body dropped: not in the request (empty value)"
+    assert (
+        found["severity"] == "info"
+        and found["message"] == "body dropped: not in the request (empty value)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -569,9 +693,14 @@ def test_a_time_of_day_written_another_way_is_format_changed(sent, received):
     assert found["severity"] == "warning" and found["message"].endswith("(same time)")
 
 
-@pytest.mark.parametrize("sent, received", [("14:30", "2:30 AM"), ("14:30:00", "14:31"), ("07:45", "07:45:01")])
+@pytest.mark.parametrize(
+    "sent, received", [("14:30", "2:30 AM"), ("14:30:00", "14:31"), ("07:45", "07:45:01")]
+)
 def test_another_time_of_day_stays_value_changed(sent, received):
     args = {"title": "Standup", "remind_at": sent}
     assert (
-        only(call(args, {"title": "Standup", "remind_at": received}), "value_changed")["left"]["path"] == "/remind_at"
+        only(call(args, {"title": "Standup", "remind_at": received}), "value_changed")["left"][
+            "path"
+        ]
+        == "/remind_at"
     )

@@ -1,4 +1,5 @@
-"""Pairing as an assignment (issue 11): renamed fields with small, boolean or repeated values stay quiet."""
+"""Pairing as an assignment (issue 11): renamed fields with small, boolean or repeated values stay
+quiet."""
 
 import time
 
@@ -11,7 +12,9 @@ from webapp.analysis.values.names import name_score, same_name
 
 def call(arguments, request, contract=None):
     snap = lambda p: {"payload": p, "logged_as_string": False, "http": None}  # noqa: E731
-    return analyze_call({"arguments": snap(arguments), "request": snap(request), "response": None}, contract)
+    return analyze_call(
+        {"arguments": snap(arguments), "request": snap(request), "response": None}, contract
+    )
 
 
 def loud(result):
@@ -31,7 +34,11 @@ def only(result, kind):
 TICKETS = {"seats": 2, "child_count": 0, "adults": 2, "vip": True, "insured": False}
 TICKETS_REQUEST = {"quantity": 2, "minors": 0, "grownups": 2, "priority": True, "insurance": False}
 TICKETS_CONTRACT = {
-    "arguments_schema": {"type": "object", "required": list(TICKETS), "properties": {k: {} for k in TICKETS}}
+    "arguments_schema": {
+        "type": "object",
+        "required": list(TICKETS),
+        "properties": {k: {} for k in TICKETS},
+    }
 }
 
 
@@ -57,7 +64,9 @@ def test_any_value_renamed_to_an_unrelated_word_pairs_quietly(value):
 
 
 def test_two_equal_values_under_two_renamed_fields_are_an_ambiguous_info_never_dropped():
-    result = call({"adults": 2, "seats": 2, "city": "Rome"}, {"grownups": 2, "quantity": 2, "town": "Rome"})
+    result = call(
+        {"adults": 2, "seats": 2, "city": "Rome"}, {"grownups": 2, "quantity": 2, "town": "Rome"}
+    )
     assert loud(result) == []
     renamed = [f for f in result["findings"] if f["kind"] == "renamed" and f["left_value"] == 2]
     assert len(renamed) == 2 and all("equally good" in f["message"] for f in renamed)
@@ -76,12 +85,21 @@ def test_a_field_renamed_in_every_record_pairs_by_value_even_when_its_values_rep
 def test_a_value_twice_in_one_record_is_still_ambiguous_between_its_two_renamed_fields():
     result = call({"rows": [{"a_x": 5, "a_y": 5}]}, {"rows": [{"b_p": 5, "b_q": 5}]})
     renamed = [f for f in result["findings"] if f["kind"] == "renamed"]
-    assert loud(result) == [] and len(renamed) == 2 and all("equally good" in f["message"] for f in renamed)
+    assert (
+        loud(result) == []
+        and len(renamed) == 2
+        and all("equally good" in f["message"] for f in renamed)
+    )
 
 
 def test_a_swapped_pair_under_a_declared_mapping_is_value_changed_at_both_fields():
-    mapping = [{"arguments": "/seats", "request": "/quantity"}, {"arguments": "/child_count", "request": "/minors"}]
-    result = call({"seats": 2, "child_count": 0}, {"quantity": 0, "minors": 2}, {"mapping": mapping})
+    mapping = [
+        {"arguments": "/seats", "request": "/quantity"},
+        {"arguments": "/child_count", "request": "/minors"},
+    ]
+    result = call(
+        {"seats": 2, "child_count": 0}, {"quantity": 0, "minors": 2}, {"mapping": mapping}
+    )
     assert sorted((f["kind"], ends(f), f["reason"]) for f in loud(result)) == [
         ("value_changed", ("/child_count", "/minors"), "declared"),
         ("value_changed", ("/seats", "/quantity"), "declared"),
@@ -90,7 +108,10 @@ def test_a_swapped_pair_under_a_declared_mapping_is_value_changed_at_both_fields
 
 def test_an_inferred_mapping_entry_pairs_like_a_declared_one_with_reason_inferred():
     mapping = [{"arguments": "/seats", "request": "/quantity", "inferred": True}]
-    found = only(call({"seats": 2, "kids": 0}, {"quantity": 3, "minors": 0}, {"mapping": mapping}), "value_changed")
+    found = only(
+        call({"seats": 2, "kids": 0}, {"quantity": 3, "minors": 0}, {"mapping": mapping}),
+        "value_changed",
+    )
     assert ends(found) == ("/seats", "/quantity") and found["reason"] == "inferred"
 
 
@@ -108,15 +129,24 @@ def test_the_only_integer_left_pairs_with_the_only_integer_left_as_a_value_chang
     "sent, received, transform",
     [(2, "2", "integer>string"), (True, "true", "boolean>string"), ("7", 7, "string>integer")],
 )
-def test_a_value_sent_as_another_type_under_a_new_name_is_type_changed_with_its_transform(sent, received, transform):
-    found = only(call({"title": "x", "guests": sent}, {"title": "x", "pax": received}), "type_changed")
+def test_a_value_sent_as_another_type_under_a_new_name_is_type_changed_with_its_transform(
+    sent, received, transform
+):
+    found = only(
+        call({"title": "x", "guests": sent}, {"title": "x", "pax": received}), "type_changed"
+    )
     assert ends(found) == ("/guests", "/pax") and found["transform"] == transform
 
 
 def test_dropped_is_loud_only_when_no_counterpart_is_plausible():
     found = only(call({"title": "x", "notes": "window seat"}, {"title": "x", "page": 1}), "dropped")
     assert found["severity"] == "warning" and found["reason"] is None
-    assert only(call({"title": "x", "notes": "window seat"}, {"title": "x"}), "dropped")["left"]["path"] == "/notes"
+    assert (
+        only(call({"title": "x", "notes": "window seat"}, {"title": "x"}), "dropped")["left"][
+            "path"
+        ]
+        == "/notes"
+    )
 
 
 @pytest.mark.parametrize(
@@ -144,7 +174,10 @@ def test_a_declared_transform_makes_that_exact_change_expected():
     found = only(call({"limit": 5}, {"size": "5"}, {"mapping": mapping}), "type_changed")
     assert found["severity"] == "info" and found["reason"] == "declared"
     other = [{"arguments": "/limit", "request": "/size", "transform": "x100"}]
-    assert only(call({"limit": 5}, {"size": "5"}, {"mapping": other}), "type_changed")["severity"] == "warning"
+    assert (
+        only(call({"limit": 5}, {"size": "5"}, {"mapping": other}), "type_changed")["severity"]
+        == "warning"
+    )
 
 
 @pytest.mark.parametrize(
@@ -182,7 +215,9 @@ def test_a_folded_finding_names_the_transform_its_items_share(arguments, request
 
 
 def test_a_folded_array_of_items_changed_two_ways_names_no_transform():
-    found = only(call({"ids": [1, 2, 3, 4, 5, 6]}, {"ids": ["1", "2", "3", 4.5, 5.5, 6.5]}), "value_changed")
+    found = only(
+        call({"ids": [1, 2, 3, 4, 5, 6]}, {"ids": ["1", "2", "3", 4.5, 5.5, 6.5]}), "value_changed"
+    )
     assert found["transform"] is None
 
 
@@ -190,13 +225,23 @@ def test_a_declared_transform_quiets_the_folded_finding_of_an_array_changed_that
     arguments, request_ = {"tags": ["red", "green", "blue"]}, {"tags": ["RED", "GREEN", "BLUE"]}
     mapping = [{"arguments": "/tags", "request": "/tags", "transform": "lower>UPPER"}]
     assert only(call(arguments, request_), "enum_changed")["severity"] == "warning"
-    assert only(call(arguments, request_, {"mapping": mapping}), "enum_changed")["severity"] == "info"
+    assert (
+        only(call(arguments, request_, {"mapping": mapping}), "enum_changed")["severity"] == "info"
+    )
 
 
 def test_a_request_schema_that_demands_the_other_form_makes_the_change_expected():
-    contract = {"request_schema": {"type": "object", "properties": {"zone": {"enum": ["STALLS", "BALCONY"]}}}}
+    contract = {
+        "request_schema": {
+            "type": "object",
+            "properties": {"zone": {"enum": ["STALLS", "BALCONY"]}},
+        }
+    }
     assert loud(call({"zone": "balcony"}, {"zone": "BALCONY"}, contract)) == []
-    assert only(call({"zone": "balcony"}, {"zone": "BALCONY"}), "enum_changed")["severity"] == "warning"
+    assert (
+        only(call({"zone": "balcony"}, {"zone": "BALCONY"}), "enum_changed")["severity"]
+        == "warning"
+    )
 
 
 # --- arrays whose content the mapping layer changed (issue item 7) --------------------------------
@@ -214,7 +259,11 @@ def test_a_request_schema_that_demands_the_other_form_makes_the_change_expected(
 def test_a_renamed_list_whose_items_changed_is_one_loud_finding_at_the_list(sent, received, says):
     result = call({"hotel": "h_1", "room_ids": sent}, {"hotel": "h_1", "rooms": received})
     [found] = loud(result)
-    assert ends(found) == ("/room_ids", "/rooms") and found["kind"] == "value_changed" and says in found["message"]
+    assert (
+        ends(found) == ("/room_ids", "/rooms")
+        and found["kind"] == "value_changed"
+        and says in found["message"]
+    )
     assert [f for f in result["findings"] if f is not found] == []
 
 
@@ -222,12 +271,23 @@ def test_records_added_to_a_list_under_the_same_key_are_one_finding_at_the_list(
     args = {"items": [{"sku": "a", "qty": 1}]}
     request = {"items": [{"sku": "a", "qty": 1}, {"sku": "b", "qty": 1}]}
     [found] = call(args, request)["findings"]
-    assert (found["kind"], found["severity"], ends(found)) == ("value_changed", "warning", ("/items", "/items"))
+    assert (found["kind"], found["severity"], ends(found)) == (
+        "value_changed",
+        "warning",
+        ("/items", "/items"),
+    )
 
 
-@pytest.mark.parametrize("contract", [None, {"mapping": [{"arguments": "/room_ids", "request": "/rooms"}]}])
+@pytest.mark.parametrize(
+    "contract", [None, {"mapping": [{"arguments": "/room_ids", "request": "/rooms"}]}]
+)
 def test_a_list_passed_through_unchanged_or_under_a_declared_name_is_quiet(contract):
-    assert loud(call({"room_ids": ["r1", "r2"], "n": 1}, {"rooms": ["r1", "r2"], "count": 1}, contract)) == []
+    assert (
+        loud(
+            call({"room_ids": ["r1", "r2"], "n": 1}, {"rooms": ["r1", "r2"], "count": 1}, contract)
+        )
+        == []
+    )
 
 
 # --- names and the solver ---------------------------------------------------------------------
@@ -249,7 +309,9 @@ def test_keys_that_mean_the_same_across_styles_abbreviations_and_synonyms(a, b):
     assert same_name(a, b)
 
 
-@pytest.mark.parametrize("a, b", [("store_id", "user_id"), ("seats", "quantity"), ("from", "to"), ("title", "tags")])
+@pytest.mark.parametrize(
+    "a, b", [("store_id", "user_id"), ("seats", "quantity"), ("from", "to"), ("title", "tags")]
+)
 def test_keys_that_do_not_mean_the_same(a, b):
     assert not same_name(a, b) and name_score(a, b) < 0.5
 
@@ -269,14 +331,21 @@ def test_a_huge_object_of_renamed_small_values_stays_fast_and_quiet():
 
 def test_an_argument_whose_mapped_counterpart_is_missing_is_dropped_not_paired_with_a_lookalike():
     mapping = [{"arguments": "/instant", "request": "/express", "inferred": True}]
-    found = only(call({"amount": 5, "instant": False}, {"value": 5, "dryRun": False}, {"mapping": mapping}), "dropped")
+    found = only(
+        call({"amount": 5, "instant": False}, {"value": 5, "dryRun": False}, {"mapping": mapping}),
+        "dropped",
+    )
     assert found["left"]["path"] == "/instant" and found["severity"] == "warning"
 
 
 def test_a_field_moved_out_of_the_wrapper_its_mapping_names_is_dropped_not_paired_by_its_key():
-    # Asana's layer sends {"data": {"name": ...}}: a release that writes `name` beside `data` broke the mapping
+    # Asana's layer sends {"data": {"name": ...}}: a release that writes `name` beside `data` broke
+    # the mapping
     contract = {"mapping": [{"arguments": "/name", "request": "/data/name", "inferred": True}]}
     args = {"name": "Review contract", "notes": "Due soon."}
-    assert loud(call(args, {"data": {"name": "Review contract", "notes": "Due soon."}}, contract)) == []
+    assert (
+        loud(call(args, {"data": {"name": "Review contract", "notes": "Due soon."}}, contract))
+        == []
+    )
     broken = call(args, {"data": {"notes": "Due soon."}, "name": "Review contract"}, contract)
     assert [(f["kind"], *ends(f)) for f in loud(broken)] == [("dropped", "/name", None)]

@@ -1,4 +1,5 @@
-"""Property tests: identical snapshots are quiet; one mutation of a known kind is found at its path."""
+"""Property tests: identical snapshots are quiet; one mutation of a known kind is found at its
+path."""
 
 import copy
 import string
@@ -39,13 +40,19 @@ SCALARS = st.one_of(
     st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
 )
 VALUES = st.recursive(
-    SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=5), max_leaves=20
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=5),
+    max_leaves=20,
 )
 DOCS = st.dictionaries(KEYS, VALUES, min_size=1, max_size=6)
 
 
 def analyze(arguments, request, response=None):
-    snap = lambda p, code=None: {"payload": p, "logged_as_string": False, "http": {"status_code": code}}
+    snap = lambda p, code=None: {
+        "payload": p,
+        "logged_as_string": False,
+        "http": {"status_code": code},
+    }
     return analyze_call(
         {
             "arguments": snap(arguments),
@@ -58,7 +65,13 @@ def analyze(arguments, request, response=None):
 
 def nodes(value, path=""):
     yield path, value
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
     for key, item in items:
         yield from nodes(item, child(path, key))
 
@@ -117,7 +130,8 @@ def test_an_enum_in_upper_case_is_enum_changed_at_its_path(examples):
 
 
 def _keyed(doc):
-    """Paths of object members whose value is unique and not a common one (so a rename can be told)."""
+    """Paths of object members whose value is unique and not a common one (so a rename can be
+    told)."""
     counts = {}
     for _, value in nodes(doc):
         counts[repr(value)] = counts.get(repr(value), 0) + 1

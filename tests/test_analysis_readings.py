@@ -1,4 +1,5 @@
-"""Reading dates and scales from text: the fast readers give what strptime and a plain search give."""
+"""Reading dates and scales from text: the fast readers give what strptime and a plain search
+give."""
 
 import itertools
 from datetime import UTC, datetime
@@ -7,7 +8,8 @@ import pytest
 
 from webapp.analysis.values.readings import _DATE_FORMATS, power_of_ten, read_dates
 
-DAYS = ("1", " 5", "29", "31", "32", "0", "١")  # ١ is an Arabic-Indic 1: strptime reads it
+# ١ is an Arabic-Indic 1: strptime reads it
+DAYS = ("1", " 5", "29", "31", "32", "0", "١")
 MONTHS = ("02", "12", "13", "0")
 YEARS = ("2024", "0000")
 
@@ -43,21 +45,29 @@ def _iso(text: str) -> list:
         moment = datetime.fromisoformat(text)
     except ValueError:
         return []
-    return [(moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment, "T" in text or ":" in text)]
+    return [
+        (
+            moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment,
+            "T" in text or ":" in text,
+        )
+    ]
 
 
 def test_a_day_month_date_reads_both_ways_and_an_iso_date_reads_once():
     both = read_dates("03/04/2026 10:30:00")
     assert [moment.month for moment, _ in both] == [4, 3]
     assert read_dates("2026-04-03T10:30:00Z") == [(datetime(2026, 4, 3, 10, 30, tzinfo=UTC), True)]
-    assert read_dates("31/02/2026") == []  # no such day in either order
+    # no such day in either order
+    assert read_dates("31/02/2026") == []
 
 
 @pytest.mark.parametrize("a", [1, 3, 7, 1500, -42, 0.5, 123.456, 10**12])
 def test_power_of_ten_finds_the_one_power_a_number_was_scaled_by(a):
     for k in range(-11, 12):
         b = a * 10.0**k
-        expected = next((n for n in range(-9, 10) if n and abs(b / a - 10.0**n) <= 1e-9 * 10.0**n), None)
+        expected = next(
+            (n for n in range(-9, 10) if n and abs(b / a - 10.0**n) <= 1e-9 * 10.0**n), None
+        )
         assert power_of_ten(a, b) == expected
         assert power_of_ten(a, b * 1.001) is None
     assert power_of_ten(a, 0) is None and power_of_ten(0, a) is None

@@ -16,7 +16,10 @@ SEARCH_SCHEMA = {
         "sort": {"enum": ["relevance", "date"]},
         "date_range": {
             "type": "object",
-            "properties": {"from": {"type": "string", "format": "date"}, "to": {"type": "string", "format": "date"}},
+            "properties": {
+                "from": {"type": "string", "format": "date"},
+                "to": {"type": "string", "format": "date"},
+            },
         },
         "a/b": {"type": "string"},
     },
@@ -26,10 +29,16 @@ SEARCH_SCHEMA = {
 def snapshots(arguments=None, request=None, response=None, status=None):
     def snap(payload, code=None):
         return (
-            None if payload is None else {"payload": payload, "logged_as_string": False, "http": {"status_code": code}}
+            None
+            if payload is None
+            else {"payload": payload, "logged_as_string": False, "http": {"status_code": code}}
         )
 
-    return {"arguments": snap(arguments), "request": snap(request), "response": snap(response, status)}
+    return {
+        "arguments": snap(arguments),
+        "request": snap(request),
+        "response": snap(response, status),
+    }
 
 
 def test_every_error_is_reported_with_path_keyword_and_schema_path():
@@ -52,7 +61,9 @@ def test_an_enum_value_in_another_case_hints_at_the_allowed_one():
 
 
 def test_formats_are_checked_in_nested_objects():
-    errors = validate({"query": "q", "limit": 1, "date_range": {"from": "2026-02-30"}}, SEARCH_SCHEMA)
+    errors = validate(
+        {"query": "q", "limit": 1, "date_range": {"from": "2026-02-30"}}, SEARCH_SCHEMA
+    )
     assert [(e["path"], e["keyword"]) for e in errors] == [("/date_range/from", "format")]
 
 
@@ -67,7 +78,9 @@ def test_an_unexpected_key_gets_its_own_error_at_its_path_with_a_did_you_mean_hi
 def test_a_missing_required_key_hints_at_a_present_key_in_another_case():
     errors = validate({"Query": "q", "limit": 3}, SEARCH_SCHEMA)
     required = next(e for e in errors if e["keyword"] == "required")
-    assert required["path"] == "/query" and required["hint"] == "found 'Query': did you mean 'query'?"
+    assert (
+        required["path"] == "/query" and required["hint"] == "found 'Query': did you mean 'query'?"
+    )
     assert required["message"] == "'query' is a required property"
 
 
@@ -82,9 +95,12 @@ def test_a_type_error_on_the_whole_document_has_the_empty_pointer():
 
 def test_without_dollar_schema_draft_7_is_used_and_2020_12_is_honoured_when_declared():
     point = {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}]}
-    assert validate(["48.8", 2.3], point) == []  # Draft 7 does not know prefixItems
+    # Draft 7 does not know prefixItems
+    assert validate(["48.8", 2.3], point) == []
     declared = dict(point, **{"$schema": "https://json-schema.org/draft/2020-12/schema"})
-    assert [(e["path"], e["keyword"]) for e in validate(["48.8", 2.3], declared)] == [("/0", "type")]
+    assert [(e["path"], e["keyword"]) for e in validate(["48.8", 2.3], declared)] == [
+        ("/0", "type")
+    ]
 
 
 def test_validators_are_built_once_per_distinct_schema():
@@ -102,26 +118,42 @@ def test_each_snapshot_is_validated_against_its_own_schema():
         "request_schema": {"type": "object", "required": ["q"]},
         "response_schema": {"type": "object", "required": ["results"]},
     }
-    result = analyze_call(snapshots({"query": "q", "limit": 2}, {"q": "q"}, {"hits": []}, 200), contract)
+    result = analyze_call(
+        snapshots({"query": "q", "limit": 2}, {"q": "q"}, {"hits": []}, 200), contract
+    )
     validation = result["validation"]
     assert validation["arguments"] == {"schema": "arguments_schema", "valid": True, "errors": []}
     assert validation["request"]["valid"] is True
     assert validation["response"]["schema"] == "response_schema"
-    assert [e["message"] for e in validation["response"]["errors"]] == ["'results' is a required property"]
+    assert [e["message"] for e in validation["response"]["errors"]] == [
+        "'results' is a required property"
+    ]
     assert result["worst"] == "error" and result["summary"]["validation_errors"] == 1
 
 
 def test_a_4xx_response_is_validated_against_the_contract_error_schema():
-    error_schema = {"type": "object", "required": ["detail"], "properties": {"detail": {"type": "string"}}}
-    contract = {"response_schema": {"type": "object", "required": ["results"]}, "error_schema": error_schema}
+    error_schema = {
+        "type": "object",
+        "required": ["detail"],
+        "properties": {"detail": {"type": "string"}},
+    }
+    contract = {
+        "response_schema": {"type": "object", "required": ["results"]},
+        "error_schema": error_schema,
+    }
     result = analyze_call(snapshots(response={"detail": "bad query"}, status=400), contract)
-    assert result["validation"]["response"] == {"schema": "error_schema", "valid": True, "errors": []}
+    assert result["validation"]["response"] == {
+        "schema": "error_schema",
+        "valid": True,
+        "errors": [],
+    }
 
 
 def test_without_contract_nothing_is_validated_not_even_an_error_body():
     ok = analyze_call(snapshots({"a": 1}, {"a": 1}, {"anything": True}, 200), None)["validation"]
     assert ok == {
-        stage: {"schema": None, "valid": None, "errors": []} for stage in ("arguments", "request", "response")
+        stage: {"schema": None, "valid": None, "errors": []}
+        for stage in ("arguments", "request", "response")
     }
     error = analyze_call(snapshots(response={"code": "x", "message": "y"}, status=503), None)
     assert error["validation"]["response"] == {"schema": None, "valid": None, "errors": []}
@@ -129,18 +161,28 @@ def test_without_contract_nothing_is_validated_not_even_an_error_body():
 
 def test_the_default_envelope_declared_as_the_error_schema_is_checked_as_the_default():
     contract = {"error_schema": DEFAULT_ERROR_SCHEMA}
-    bad = analyze_call(snapshots(response={"error": {"code": "x", "message": "y"}}, status=503), contract)
+    bad = analyze_call(
+        snapshots(response={"error": {"code": "x", "message": "y"}}, status=503), contract
+    )
     assert bad["validation"]["response"]["schema"] == "default_error_schema"
     assert [e["path"] for e in bad["validation"]["response"]["errors"]] == ["/error/retryable"]
 
 
 def test_a_snapshot_that_has_not_arrived_is_not_validated():
-    result = analyze_call(snapshots(arguments={"query": "q", "limit": 1}), {"request_schema": SEARCH_SCHEMA})
-    assert result["validation"]["request"] == {"schema": "request_schema", "valid": None, "errors": []}
+    result = analyze_call(
+        snapshots(arguments={"query": "q", "limit": 1}), {"request_schema": SEARCH_SCHEMA}
+    )
+    assert result["validation"]["request"] == {
+        "schema": "request_schema",
+        "valid": None,
+        "errors": [],
+    }
 
 
 def test_a_snapshot_with_broken_json_is_invalid_against_its_schema():
-    result = analyze_call(snapshots(arguments='{"query": "q",'), {"arguments_schema": SEARCH_SCHEMA})
+    result = analyze_call(
+        snapshots(arguments='{"query": "q",'), {"arguments_schema": SEARCH_SCHEMA}
+    )
     validation = result["validation"]["arguments"]
     assert validation["valid"] is False and validation["errors"][0]["keyword"] == "invalid_json"
 
@@ -154,7 +196,9 @@ BIG_SCHEMA = {
 
 def big_instance(*odd_entries):
     """Return an object of more than 100 KB of JSON: many valid entries, then the odd ones."""
-    fine = [{"query": f"invoices of customer {n}", "limit": 10, "sort": "date"} for n in range(3000)]
+    fine = [
+        {"query": f"invoices of customer {n}", "limit": 10, "sort": "date"} for n in range(3000)
+    ]
     return {"entries": fine + list(odd_entries)}
 
 
@@ -167,7 +211,8 @@ def test_a_big_snapshot_reports_its_errors_at_json_pointers_like_a_small_one():
     big = validate(big_instance(*odd), BIG_SCHEMA)
     small = validate({"entries": odd}, BIG_SCHEMA)
 
-    def shifted(path):  # /entries/1/x in the small instance is /entries/3001/x in the big one
+    # /entries/1/x in the small instance is /entries/3001/x in the big one
+    def shifted(path):
         name, index, *rest = tokens(path)
         return from_tokens([name, 3000 + int(index), *rest])
 
@@ -188,21 +233,28 @@ def test_a_big_snapshot_reports_its_errors_at_json_pointers_like_a_small_one():
     assert by_path["/entries/3001/sortt"]["hint"] == "did you mean 'sort'?"
     assert by_path["/entries/3002/sort"]["allowed"] == ["relevance", "date"]
     assert by_path["/entries/3002/sort"]["hint"] == "did you mean 'date'?"
-    assert by_path["/entries/3001/a~1b"]["schema_path"] == "/properties/entries/items/properties/a~1b/type"
+    assert (
+        by_path["/entries/3001/a~1b"]["schema_path"]
+        == "/properties/entries/items/properties/a~1b/type"
+    )
 
 
 def test_a_big_valid_snapshot_has_no_error_and_a_big_broken_one_is_invalid_in_the_analysis():
     assert validate(big_instance(), BIG_SCHEMA) == []
     result = analyze_call(snapshots(big_instance({"query": "q"})), {"arguments_schema": BIG_SCHEMA})
     assert result["validation"]["arguments"]["valid"] is False
-    assert [e["path"] for e in result["validation"]["arguments"]["errors"]] == ["/entries/3000/limit"]
+    assert [e["path"] for e in result["validation"]["arguments"]["errors"]] == [
+        "/entries/3000/limit"
+    ]
 
 
 def test_formats_are_judged_by_jsonschema_rs_whatever_format_libraries_are_installed():
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
-        "properties": {name: {"format": name} for name in ("uri", "iri", "duration", "hostname", "date-time")},
+        "properties": {
+            name: {"format": name} for name in ("uri", "iri", "duration", "hostname", "date-time")
+        },
     }
     bad = {
         "uri": "not a uri",

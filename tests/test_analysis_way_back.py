@@ -8,7 +8,9 @@ from webapp.analysis.snapshots.result_forms import read_result
 from webapp.contracts.checks import check_contract
 from webapp.contracts.definitions import tools_from_definitions
 
-RATE_LIMITED = {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}}
+RATE_LIMITED = {
+    "error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}
+}
 ORDERS = {"orders": [{"id": "ord_1", "status": "unpaid", "total_cents": 1250}], "total": 1}
 
 
@@ -25,7 +27,10 @@ def analyse(response, status, result, contract=None, meta=None):
     args = {"email": "a@b.co"}
     snapshots = {
         "arguments": {"payload": args},
-        "request": {"payload": args, "http": {"method": "POST", "url": "https://api.example.com/orders/search"}},
+        "request": {
+            "payload": args,
+            "http": {"method": "POST", "url": "https://api.example.com/orders/search"},
+        },
         "response": {"payload": response, "http": {"status_code": status}},
     }
     if result is not None:
@@ -51,8 +56,16 @@ def test_a_call_without_a_result_is_analysed_exactly_as_before():
     "result",
     [
         mcp("Error rate_limited: Too many requests. Retry in a few seconds.", is_error=True),
-        {"type": "tool_result", "content": "rate_limited (retryable): too many requests", "is_error": True},
-        mcp("x", {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}}, True),
+        {
+            "type": "tool_result",
+            "content": "rate_limited (retryable): too many requests",
+            "is_error": True,
+        },
+        mcp(
+            "x",
+            {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}},
+            True,
+        ),
         {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}},
     ],
 )
@@ -84,25 +97,42 @@ def test_an_error_swallowed_into_a_success_is_error_hidden_at_the_envelope(resul
 @pytest.mark.parametrize(
     "response, status, text",
     [
-        ({"ok": False, "error": "ratelimited"}, 429, '{"ok": false, "error": "ratelimited"}'),  # Slack's layer
-        ({"error": {"code": "resource_missing", "message": "No such price"}}, 400, "Failed to create price"),  # Stripe
-        ({"errors": [{"message": "Not a recognized ID: 12"}]}, 400, '{"error": "Bad Request"}'),  # Asana's layer
-        ({"object": "error", "status": 429, "code": "rate_limited", "message": "Slow down"}, 429, "rate_limited"),
+        # Slack's layer
+        ({"ok": False, "error": "ratelimited"}, 429, '{"ok": false, "error": "ratelimited"}'),
+        # Stripe
+        (
+            {"error": {"code": "resource_missing", "message": "No such price"}},
+            400,
+            "Failed to create price",
+        ),
+        # Asana's layer
+        ({"errors": [{"message": "Not a recognized ID: 12"}]}, 400, '{"error": "Bad Request"}'),
+        (
+            {"object": "error", "status": 429, "code": "rate_limited", "message": "Slow down"},
+            429,
+            "rate_limited",
+        ),
     ],
 )
 def test_a_flagless_result_that_says_the_call_failed_hides_nothing(response, status, text):
     for result in (mcp(text), {"type": "tool_result", "content": text}, text):
         assert loud(analyse(response, status, result)) == []
-    assert [k for k, *_ in loud(analyse(response, status, mcp(text, is_error=False)))] == ["error_hidden"]
+    assert [k for k, *_ in loud(analyse(response, status, mcp(text, is_error=False)))] == [
+        "error_hidden"
+    ]
 
 
 def test_a_text_result_the_envelope_told_as_a_success_is_error_hidden_whatever_it_says():
-    [finding] = analyse(RATE_LIMITED, 503, "rate_limited: try again later", meta={"is_error": False})["findings"]
+    [finding] = analyse(
+        RATE_LIMITED, 503, "rate_limited: try again later", meta={"is_error": False}
+    )["findings"]
     assert finding["kind"] == "error_hidden" and "(is_error false or absent)" in finding["message"]
 
 
 def test_a_text_result_that_leaves_out_whether_to_retry_drops_retryable():
-    analysis = analyse(RATE_LIMITED, 503, mcp("Error rate_limited: Too many requests.", is_error=True))
+    analysis = analyse(
+        RATE_LIMITED, 503, mcp("Error rate_limited: Too many requests.", is_error=True)
+    )
     assert loud(analysis) == [("dropped", "/error/retryable", None)]
     assert "retried" in analysis["findings"][0]["message"]
 
@@ -113,22 +143,27 @@ def test_a_text_result_that_says_do_not_retry_for_a_retryable_error_is_a_value_c
 
 
 def test_a_text_result_without_the_code_drops_it():
-    assert loud(analyse(RATE_LIMITED, 503, mcp("Too many requests, retry later.", is_error=True))) == [
-        ("dropped", "/error/code", None)
-    ]
+    assert loud(
+        analyse(RATE_LIMITED, 503, mcp("Too many requests, retry later.", is_error=True))
+    ) == [("dropped", "/error/code", None)]
 
 
 def test_a_structured_error_result_carries_code_message_and_retryable_at_their_pairs():
     result = mcp("failed", {"error": {"code": "RATE_LIMITED", "message": "Slow down"}}, True)
+    # RATE_LIMITED is rate_limited written another way
     assert sorted(loud(analyse(RATE_LIMITED, 503, result))) == [
         ("dropped", "/error/retryable", None),
         ("value_changed", "/error/message", "/structuredContent/error/message"),
-    ]  # RATE_LIMITED is rate_limited written another way
+    ]
 
 
 def test_a_success_told_as_a_failure_is_error_invented():
-    assert loud(analyse(ORDERS, 200, mcp("Something went wrong", is_error=True))) == [("error_invented", "", "")]
-    assert loud(analyse(ORDERS, 200, "Something went wrong", meta={"is_error": True})) == [("error_invented", "", "")]
+    assert loud(analyse(ORDERS, 200, mcp("Something went wrong", is_error=True))) == [
+        ("error_invented", "", "")
+    ]
+    assert loud(analyse(ORDERS, 200, "Something went wrong", meta={"is_error": True})) == [
+        ("error_invented", "", "")
+    ]
 
 
 def test_a_correct_text_result_that_restates_the_response_is_quiet():
@@ -151,10 +186,14 @@ def test_a_structured_result_may_leave_response_fields_out_quietly():
 
 def test_a_result_past_the_budget_is_result_large_with_its_size_and_tokens():
     [finding] = analyse(ORDERS, 200, "x" * 9000)["findings"]
-    assert finding["kind"] == "result_large" and finding["right"] == {"snapshot": "result", "path": ""}
+    assert finding["kind"] == "result_large" and finding["right"] == {
+        "snapshot": "result",
+        "path": "",
+    }
     assert (finding["size_bytes"], finding["tokens"], finding["budget_bytes"]) == (9000, 2250, 8192)
     assert analyse(ORDERS, 200, "x" * 9000, {"result_budget_bytes": 16384})["findings"] == []
-    assert analyse(ORDERS, 200, "x" * 8000)["findings"] == []  # a large result within the budget
+    # a large result within the budget
+    assert analyse(ORDERS, 200, "x" * 8000)["findings"] == []
 
 
 def test_a_structured_result_is_validated_against_the_tools_output_schema():
@@ -163,14 +202,16 @@ def test_a_structured_result_is_validated_against_the_tools_output_schema():
     assert analysis["validation"]["result"]["valid"] is False
     assert analysis["validation"]["result"]["errors"][0]["path"] == "/structuredContent/count"
     assert analysis["worst"] == "error"
-    assert analyse(ORDERS, 200, mcp("1 order", {"count": 1}), {"result_schema": schema})["validation"]["result"][
-        "valid"
-    ]
+    assert analyse(ORDERS, 200, mcp("1 order", {"count": 1}), {"result_schema": schema})[
+        "validation"
+    ]["result"]["valid"]
 
 
 def test_an_mcp_tools_list_output_schema_becomes_the_result_schema():
     output = {"type": "object", "properties": {"count": {"type": "integer"}}}
-    tools = tools_from_definitions({"tools": [{"name": "findOrders", "inputSchema": {}, "outputSchema": output}]})
+    tools = tools_from_definitions(
+        {"tools": [{"name": "findOrders", "inputSchema": {}, "outputSchema": output}]}
+    )
     assert tools["findOrders"]["result_schema"] == output
 
 
@@ -180,14 +221,28 @@ def test_a_contract_budget_is_a_whole_number_of_bytes(budget, ok):
 
 
 def test_an_mcp_result_with_the_sdks_own_keys_is_read_as_one():
-    result = {"content": [{"type": "text", "text": '{"orders": []}'}], "isError": False, "resultType": "complete"}
+    result = {
+        "content": [{"type": "text", "text": '{"orders": []}'}],
+        "isError": False,
+        "resultType": "complete",
+    }
     reading = read_result({"payload": result})
-    assert (reading.is_error, reading.structured, reading.flagged) == (False, {"orders": []}, "isError")
+    assert (reading.is_error, reading.structured, reading.flagged) == (
+        False,
+        {"orders": []},
+        "isError",
+    )
 
 
 def test_the_reading_of_each_result_form():
-    anthropic = read_result({"payload": {"type": "tool_result", "content": '{"a": 1}', "is_error": True}})
-    assert (anthropic.is_error, anthropic.structured, anthropic.flagged) == (True, {"a": 1}, "is_error")
+    anthropic = read_result(
+        {"payload": {"type": "tool_result", "content": '{"a": 1}', "is_error": True}}
+    )
+    assert (anthropic.is_error, anthropic.structured, anthropic.flagged) == (
+        True,
+        {"a": 1},
+        "is_error",
+    )
     plain = read_result({"payload": "ok", "meta": None})
     assert (plain.is_error, plain.text, plain.size) == (None, "ok", 2)
     told = read_result({"payload": {"a": 1}, "meta": {"is_error": False}})
@@ -198,17 +253,32 @@ def test_a_structured_result_in_plain_units_and_other_case_reads_the_same_to_the
     invoice = {"id": "inv_1", "status": "unpaid", "amount_cents": 58520, "currency": "usd"}
     restated = {"invoiceId": "inv_1", "status": "unpaid", "amount": 585.2, "currency": "USD"}
     assert loud(analyse(invoice, 200, mcp("invoice", restated))) == []
-    wrong = {**restated, "amount": 58520}  # cents handed over as dollars
+    # cents handed over as dollars
+    wrong = {**restated, "amount": 58520}
     assert loud(analyse(invoice, 200, mcp("invoice", wrong))) == [
         ("value_changed", "/amount_cents", "/structuredContent/amount")
     ]
 
 
 def test_a_type_changed_on_the_way_back_is_a_warning_at_its_pair():
-    customer = {"id": 42, "vip": False, "orders": 3, "currency": "usd", "since": "2026-01-05T10:00:00Z"}
-    retyped = {"customerId": 42, "vip": "false", "orders": "3", "currency": "usd", "since": "2026-01-05T10:00:00Z"}
+    customer = {
+        "id": 42,
+        "vip": False,
+        "orders": 3,
+        "currency": "usd",
+        "since": "2026-01-05T10:00:00Z",
+    }
+    retyped = {
+        "customerId": 42,
+        "vip": "false",
+        "orders": "3",
+        "currency": "usd",
+        "since": "2026-01-05T10:00:00Z",
+    }
     found = analyse(customer, 200, mcp("customer", retyped))["findings"]
-    assert sorted((f["kind"], f["severity"], f["left"]["path"]) for f in found if f["kind"] == "type_changed") == [
+    assert sorted(
+        (f["kind"], f["severity"], f["left"]["path"]) for f in found if f["kind"] == "type_changed"
+    ) == [
         ("type_changed", "warning", "/orders"),
         ("type_changed", "warning", "/vip"),
     ]
@@ -218,7 +288,10 @@ def test_a_type_changed_on_the_way_back_is_a_warning_at_its_pair():
 
 
 def test_a_state_changed_in_a_one_item_list_is_found_at_its_renamed_pair():
-    response = {"orders": [{"id": "ord_1", "status": "unpaid", "created_at": "2026-01-01"}], "total": 1}
+    response = {
+        "orders": [{"id": "ord_1", "status": "unpaid", "created_at": "2026-01-01"}],
+        "total": 1,
+    }
     result = {"items": [{"orderId": "ord_1", "state": "paid"}], "count": 1}
     assert loud(analyse(response, 200, mcp("1 order", result))) == [
         ("value_changed", "/orders/0/status", "/structuredContent/items/0/state")
@@ -239,7 +312,9 @@ def test_the_ways_a_text_says_whether_to_retry(text, retryable):
     envelope = {"error": {**RATE_LIMITED["error"], "retryable": retryable}}
     assert loud(analyse(envelope, 503, mcp(text, is_error=True))) == []
     flipped = {"error": {**RATE_LIMITED["error"], "retryable": not retryable}}
-    assert loud(analyse(flipped, 503, mcp(text, is_error=True))) == [("value_changed", "/error/retryable", "")]
+    assert loud(analyse(flipped, 503, mcp(text, is_error=True))) == [
+        ("value_changed", "/error/retryable", "")
+    ]
 
 
 def way_back(response, status, result) -> list[tuple[str, str]]:
@@ -250,10 +325,16 @@ def way_back(response, status, result) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(
     "response,status,code",
     [
-        ({"ok": False, "error": "channel_not_found"}, 200, "channel_not_found"),  # Slack
+        # Slack
+        ({"ok": False, "error": "channel_not_found"}, 200, "channel_not_found"),
         ({"error": "channel_not_found"}, 400, "channel_not_found"),
         ({"errors": ["channel_not_found"]}, 400, "channel_not_found"),
-        ({"error": "invalid_grant", "error_description": "The code has expired"}, 400, "invalid_grant"),  # OAuth
+        # OAuth
+        (
+            {"error": "invalid_grant", "error_description": "The code has expired"},
+            400,
+            "invalid_grant",
+        ),
         (
             {"data": None, "errors": [{"message": "No such channel", "code": "channel_not_found"}]},
             200,
@@ -261,16 +342,22 @@ def way_back(response, status, result) -> list[tuple[str, str]]:
         ),
     ],
 )
-def test_an_error_given_as_text_is_the_errors_code_a_text_result_may_pass_on(response, status, code):
+def test_an_error_given_as_text_is_the_errors_code_a_text_result_may_pass_on(
+    response, status, code
+):
     assert way_back(response, status, f"Could not send: {code}") == []
     [(kind, message)] = way_back(response, status, "Message sent.")
     assert kind == "error_hidden" and f"HTTP {status} {code}" in message
 
 
 def test_an_error_sentence_is_the_errors_message_and_error_description_too():
-    assert way_back({"error": "Channel is archived"}, 400, "Could not send: Channel is archived") == []
+    assert (
+        way_back({"error": "Channel is archived"}, 400, "Could not send: Channel is archived") == []
+    )
     oauth = {"error": "invalid_grant", "error_description": "The code has expired"}
-    structured = mcp("x", {"error": {"code": "invalid_grant", "message": "The code expired long ago"}}, True)
+    structured = mcp(
+        "x", {"error": {"code": "invalid_grant", "message": "The code expired long ago"}}, True
+    )
     [(kind, message)] = way_back(oauth, 400, structured)
     assert kind == "value_changed" and message.startswith("message:")
 
@@ -290,6 +377,8 @@ def test_what_real_layers_reshape_on_the_way_back_is_info_one_call_cannot_blame(
     customers = {"object": "list", "data": [{"id": "cus_1", "email": "a@b.co"}], "has_more": False}
     assert loud(analyse(customers, 200, mcp(None, [{"id": "cus_1"}]))) == []
     # a url no field of the response holds is still a change
-    assert loud(analyse(issue, 201, mcp(None, {"id": "2871309840", "url": "https://github.com/a/b/issues/8"}))) == [
-        ("value_changed", "/url", "/structuredContent/url")
-    ]
+    assert loud(
+        analyse(
+            issue, 201, mcp(None, {"id": "2871309840", "url": "https://github.com/a/b/issues/8"})
+        )
+    ) == [("value_changed", "/url", "/structuredContent/url")]

@@ -1,11 +1,23 @@
-"""The request is method, path, query, headers and body: the readers of a URL, a form and GraphQL, and the
-findings of arguments that travel outside the JSON body (real URLs of real APIs)."""
+"""The request is method, path, query, headers and body: the readers of a URL, a form and GraphQL,
+and the findings of arguments that travel outside the JSON body (real URLs of real APIs)."""
 
 import pytest
 
 from webapp.analysis import analyze_call
-from webapp.analysis.wire.locations import external, internal, is_request_path, read_request, split_request_path
-from webapp.analysis.wire.request import match_template, read_headers, read_params, read_query, variable_segments
+from webapp.analysis.wire.locations import (
+    external,
+    internal,
+    is_request_path,
+    read_request,
+    split_request_path,
+)
+from webapp.analysis.wire.request import (
+    match_template,
+    read_headers,
+    read_params,
+    read_query,
+    variable_segments,
+)
 from webapp.analysis.wire.values import wire_same
 
 
@@ -29,11 +41,13 @@ def pairs(result):
     return {(row["arguments"], row["request"]) for row in result["alignment"] if row["arguments"]}
 
 
-# --- the readers -----------------------------------------------------------------------------------
+# --- the readers ----------------------------------------------------------------------------------
 
 
 def test_a_query_string_reads_repeated_keys_brackets_and_percent_encoding():
-    assert read_query("https://api.github.com/repos/acme/web/issues?state=open&labels=bug,ui&per_page=30") == {
+    assert read_query(
+        "https://api.github.com/repos/acme/web/issues?state=open&labels=bug,ui&per_page=30"
+    ) == {
         "state": "open",
         "labels": "bug,ui",
         "per_page": "30",
@@ -51,7 +65,11 @@ def test_a_google_maps_query_keeps_the_pipe_joined_list_and_its_redacted_key_as_
         "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Boston%7CNew+York&destinations=DC"
         "&key=[REDACTED]"
     )
-    assert read_query(url) == {"origins": "Boston|New York", "destinations": "DC", "key": "[REDACTED]"}
+    assert read_query(url) == {
+        "origins": "Boston|New York",
+        "destinations": "DC",
+        "key": "[REDACTED]",
+    }
 
 
 def test_a_stripe_form_body_nests_brackets_into_objects_and_lists():
@@ -81,7 +99,9 @@ def test_a_url_template_names_its_segments_and_refuses_another_path():
         "owner": "acme",
         "repo": "web app",
     }
-    assert match_template("/v1/invoices/{invoiceId}/pay", "/v1/invoices/inv_9f2/pay/") == {"invoiceId": "inv_9f2"}
+    assert match_template("/v1/invoices/{invoiceId}/pay", "/v1/invoices/inv_9f2/pay/") == {
+        "invoiceId": "inv_9f2"
+    }
     assert match_template("/v1/invoices/{invoiceId}/pay", "/v1/invoices/inv_9f2/void") is None
 
 
@@ -120,13 +140,16 @@ def test_only_headers_a_mapping_layer_fills_are_compared_and_secrets_never():
         ("/query:/x", "body", "/query:/x"),
     ],
 )
-def test_a_request_path_is_a_location_and_a_pointer_and_a_body_path_stays_a_pointer(path, location, pointer):
+def test_a_request_path_is_a_location_and_a_pointer_and_a_body_path_stays_a_pointer(
+    path, location, pointer
+):
     assert split_request_path(path) == (location, pointer)
     assert is_request_path(path)
     if location != "body":
         assert external(internal(path)) == path
     else:
-        assert internal(path) == path  # a body path is never rewritten, whatever its keys
+        # a body path is never rewritten, whatever its keys
+        assert internal(path) == path
 
 
 def test_a_request_without_a_url_reads_as_its_body_alone():
@@ -150,8 +173,10 @@ def test_a_request_without_a_url_reads_as_its_body_alone():
         ("2026-03-01", "2026-03-01T00:00:00Z", True),
         ("2026-03-01", "2026-03-02", False),
         (None, "", True),
-        (5, "\u0665", False),  # Arabic-Indic five: float() reads it, no server does
-        (5, "\uff15", False),  # fullwidth five
+        # Arabic-Indic five: float() reads it, no server does
+        (5, "\u0665", False),
+        # fullwidth five
+        (5, "\uff15", False),
         (2026, "\u0662\u0660\u0662\u0666", False),
     ],
 )
@@ -164,14 +189,17 @@ def test_true_sent_as_1_is_the_same_only_where_no_schema_says_boolean():
     assert not wire_same(True, "1", {"type": "boolean"})
 
 
-# --- the seed examples -----------------------------------------------------------------------------
+# --- the seed examples ----------------------------------------------------------------------------
 
 INVOICE = {"invoiceId": "inv_9f2", "paidAt": "2026-03-01T10:00:00Z"}
 
 
 def test_mark_invoice_paid_with_its_id_in_the_path_is_quiet():
     result = call(
-        INVOICE, "https://api.example.com/v1/invoices/inv_9f2/pay", {"paid_at": "2026-03-01T10:00:00Z"}, "POST"
+        INVOICE,
+        "https://api.example.com/v1/invoices/inv_9f2/pay",
+        {"paid_at": "2026-03-01T10:00:00Z"},
+        "POST",
     )
     assert loud(result) == []
     assert ("/invoiceId", "path:/2") in pairs(result) and ("/paidAt", "/paid_at") in pairs(result)
@@ -179,7 +207,10 @@ def test_mark_invoice_paid_with_its_id_in_the_path_is_quiet():
 
 def test_mark_invoice_paid_is_loud_when_the_path_carries_another_id():
     result = call(
-        INVOICE, "https://api.example.com/v1/invoices/inv_7aa/pay", {"paid_at": "2026-03-01T10:00:00Z"}, "POST"
+        INVOICE,
+        "https://api.example.com/v1/invoices/inv_7aa/pay",
+        {"paid_at": "2026-03-01T10:00:00Z"},
+        "POST",
     )
     [finding] = loud(result)
     assert finding["kind"] == "value_changed" and finding["left"]["path"] == "/invoiceId"
@@ -212,7 +243,10 @@ ORDERS = {"email": "ann@example.com", "status": "paid", "limit": 5}
 
 
 def test_find_orders_as_a_get_with_its_query_is_quiet_and_aligned():
-    result = call(ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5")
+    result = call(
+        ORDERS,
+        "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5",
+    )
     assert loud(result) == []
     assert pairs(result) == {
         ("/email", "query:/customer_email"),
@@ -222,7 +256,9 @@ def test_find_orders_as_a_get_with_its_query_is_quiet_and_aligned():
 
 
 def test_find_orders_with_status_dropped_from_the_query_is_loud():
-    result = call(ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&page_size=5")
+    result = call(
+        ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&page_size=5"
+    )
     [finding] = loud(result)
     assert (finding["kind"], finding["left"]["path"]) == ("dropped", "/status")
 
@@ -232,7 +268,9 @@ def test_a_get_logged_with_no_or_an_empty_body_is_not_flagged_at_the_root(body):
     assert (
         loud(
             call(
-                ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5", body
+                ORDERS,
+                "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5",
+                body,
             )
         )
         == []
@@ -240,28 +278,50 @@ def test_a_get_logged_with_no_or_an_empty_body_is_not_flagged_at_the_root(body):
 
 
 def test_a_query_value_that_differs_is_loud_at_its_parameter():
-    result = call(ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=6")
+    result = call(
+        ORDERS,
+        "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=6",
+    )
     [finding] = loud(result)
     assert finding["kind"] == "value_changed"
     assert (finding["left"]["path"], finding["right"]["path"]) == ("/limit", "query:/page_size")
 
 
 def test_true_sent_as_1_is_loud_where_the_parameter_schema_says_boolean():
-    contract = {"http": {"parameters": [{"name": "archived", "in": "query", "schema": {"type": "boolean"}}]}}
-    result = call({"archived": True}, "https://api.example.com/boards?archived=1", contract=contract)
+    contract = {
+        "http": {"parameters": [{"name": "archived", "in": "query", "schema": {"type": "boolean"}}]}
+    }
+    result = call(
+        {"archived": True}, "https://api.example.com/boards?archived=1", contract=contract
+    )
     [finding] = loud(result)
     assert finding["kind"] == "type_changed" and finding["right"]["path"] == "query:/archived"
-    assert loud(call({"archived": True}, "https://api.example.com/boards?archived=true", contract=contract)) == []
+    assert (
+        loud(
+            call(
+                {"archived": True},
+                "https://api.example.com/boards?archived=true",
+                contract=contract,
+            )
+        )
+        == []
+    )
 
 
 def test_github_owner_and_repo_travel_in_the_path():
     args = {"owner": "acme", "repo": "web", "title": "Crash on save", "body": "Steps..."}
     good = call(
-        args, "https://api.github.com/repos/acme/web/issues", {"title": args["title"], "body": args["body"]}, "POST"
+        args,
+        "https://api.github.com/repos/acme/web/issues",
+        {"title": args["title"], "body": args["body"]},
+        "POST",
     )
     assert loud(good) == []
     bad = call(
-        args, "https://api.github.com/repos/acme/api/issues", {"title": args["title"], "body": args["body"]}, "POST"
+        args,
+        "https://api.github.com/repos/acme/api/issues",
+        {"title": args["title"], "body": args["body"]},
+        "POST",
     )
     assert [f["left"]["path"] for f in loud(bad)] == ["/repo"]
 
@@ -284,8 +344,12 @@ def test_google_maps_lists_joined_with_the_apis_pipe_are_quiet_and_a_semicolon_i
 
 
 def test_a_contract_style_decides_the_separator():
-    contract = {"http": {"parameters": [{"name": "ids", "in": "query", "style": "form", "explode": False}]}}
-    assert loud(call({"ids": ["a", "b"]}, "https://x.example/items?ids=a,b", contract=contract)) == []
+    contract = {
+        "http": {"parameters": [{"name": "ids", "in": "query", "style": "form", "explode": False}]}
+    }
+    assert (
+        loud(call({"ids": ["a", "b"]}, "https://x.example/items?ids=a,b", contract=contract)) == []
+    )
     assert loud(call({"ids": ["a", "b"]}, "https://x.example/items?ids=a|b", contract=contract))
 
 
@@ -329,30 +393,37 @@ def test_an_idempotency_key_is_compared_in_its_header_and_other_headers_stay_qui
     args = {"idempotency_key": "ik-123", "amount": 5}
     headers = {"Idempotency-Key": "ik-123", "Authorization": "[REDACTED]", "X-Request-Id": "req-1"}
     assert loud(call(args, "https://x.example/charges", {"amount": 5}, "POST", headers)) == []
-    [finding] = loud(call(args, "https://x.example/charges", {"amount": 5}, "POST", {"Idempotency-Key": "ik-999"}))
+    [finding] = loud(
+        call(
+            args, "https://x.example/charges", {"amount": 5}, "POST", {"Idempotency-Key": "ik-999"}
+        )
+    )
     assert finding["right"]["path"] == "header:/idempotency-key"
 
 
 def test_a_graphql_post_pairs_arguments_with_its_variables_and_its_query_text_is_no_added_field():
     args = {"owner": "acme", "name": "web"}
     body = {
-        "query": "query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { id } }",
+        "query": "query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) "
+        "{ id } }",
         "variables": {"owner": "acme", "name": "web"},
     }
     result = call(args, "https://api.github.com/graphql", body, "POST")
     assert loud(result) == [] and [f for f in result["findings"] if f["kind"] == "added"] == []
     assert pairs(result) == {("/owner", "/variables/owner"), ("/name", "/variables/name")}
     body["variables"]["name"] = "api"
-    assert [f["right"]["path"] for f in loud(call(args, "https://api.github.com/graphql", body, "POST"))] == [
-        "/variables/name"
-    ]
+    assert [
+        f["right"]["path"] for f in loud(call(args, "https://api.github.com/graphql", body, "POST"))
+    ] == ["/variables/name"]
 
 
 def test_an_argument_named_query_is_never_paired_with_the_graphql_document():
-    # Linear's search tool: `query` becomes a `filter.or` of `contains`, the body's `query` is the operation
+    # Linear's search tool: `query` becomes a `filter.or` of `contains`, the body's `query` is the
+    # operation
     args = {"query": "pricing", "limit": 5}
     body = {
-        "query": "query issues($filter: IssueFilter, $first: Int) { issues(filter: $filter, first: $first) { id } }",
+        "query": "query issues($filter: IssueFilter, $first: Int) { issues(filter: $filter, first: "
+        "$first) { id } }",
         "variables": {"filter": {"or": [{"title": {"contains": "pricing"}}]}, "first": 5},
     }
     result = call(args, "https://api.linear.app/graphql", body, "POST")
@@ -361,7 +432,8 @@ def test_an_argument_named_query_is_never_paired_with_the_graphql_document():
 
 
 def test_an_index_is_no_name_a_list_item_and_an_unnamed_url_segment_share():
-    # `fields[1]` and the URL's second segment are both "1": the owner fills the segment, `fields` is consumed
+    # `fields[1]` and the URL's second segment are both "1": the owner fills the segment, `fields`
+    # is consumed
     args = {"owner": "astral-sh", "repo": "uv", "fields": ["author", "commit"]}
     result = call(args, "https://api.github.com/repos/astral-sh/uv/commits")
     assert {("/owner", "path:/1"), ("/repo", "path:/2")} <= pairs(result)
@@ -369,23 +441,64 @@ def test_an_index_is_no_name_a_list_item_and_an_unnamed_url_segment_share():
 
 
 def test_shapes_a_layer_makes_on_purpose_in_a_json_body_are_quiet():
-    assert loud(call({"state": "CLOSED"}, "https://api.github.com/graphql", {"states": ["CLOSED"]}, "POST")) == []
-    assert loud(call({"due": "2026-03-01"}, "https://x.example/tasks", {"due": "2026-03-01T00:00:00Z"}, "POST")) == []
-    assert loud(call({"due": "2026-03-01"}, "https://x.example/tasks", {"due": "2026-03-01T09:00:00Z"}, "POST"))
+    assert (
+        loud(
+            call(
+                {"state": "CLOSED"},
+                "https://api.github.com/graphql",
+                {"states": ["CLOSED"]},
+                "POST",
+            )
+        )
+        == []
+    )
+    assert (
+        loud(
+            call(
+                {"due": "2026-03-01"},
+                "https://x.example/tasks",
+                {"due": "2026-03-01T00:00:00Z"},
+                "POST",
+            )
+        )
+        == []
+    )
+    assert loud(
+        call(
+            {"due": "2026-03-01"},
+            "https://x.example/tasks",
+            {"due": "2026-03-01T09:00:00Z"},
+            "POST",
+        )
+    )
 
 
 def test_body_findings_keep_their_paths_when_the_url_is_read():
-    result = call({"limit": 5, "orderId": "ord_12345"}, "https://x.example/orders/ord_12345", {"limit": "5"}, "POST")
+    result = call(
+        {"limit": 5, "orderId": "ord_12345"},
+        "https://x.example/orders/ord_12345",
+        {"limit": "5"},
+        "POST",
+    )
     [finding] = loud(result)
-    assert (finding["kind"], finding["left"]["path"], finding["right"]["path"]) == ("type_changed", "/limit", "/limit")
+    assert (finding["kind"], finding["left"]["path"], finding["right"]["path"]) == (
+        "type_changed",
+        "/limit",
+        "/limit",
+    )
 
 
 def test_a_finding_outside_the_body_has_a_stable_anchor_and_body_anchors_are_unchanged():
     from webapp.reports.anchors import finding_anchors
 
-    result = call(ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=6")
+    result = call(
+        ORDERS,
+        "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=6",
+    )
     [finding] = loud(result)
-    assert finding_anchors([finding]) == ["f-value_changed-arguments/limit-request/query_3a_/page_size"]
+    assert finding_anchors([finding]) == [
+        "f-value_changed-arguments/limit-request/query_3a_/page_size"
+    ]
     body = {
         "kind": "type_changed",
         "left": {"snapshot": "arguments", "path": "/limit"},
@@ -421,14 +534,23 @@ _TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=3
     query=st.lists(st.tuples(_TEXT, _TEXT), max_size=6),
     form=_TEXT,
     arguments=st.dictionaries(
-        _TEXT, st.one_of(_TEXT, st.integers(), st.booleans(), st.lists(_TEXT, max_size=3)), max_size=5
+        _TEXT,
+        st.one_of(_TEXT, st.integers(), st.booleans(), st.lists(_TEXT, max_size=3)),
+        max_size=5,
     ),
 )
 def test_any_url_query_and_form_text_is_read_without_a_crash(path, query, form, arguments):
     from urllib.parse import quote, urlencode
 
-    url = "https://api.example.com/" + "/".join(quote(p, safe="") for p in path) + "?" + urlencode(query)
-    result = call(arguments, url, form, "POST", {"Content-Type": "application/x-www-form-urlencoded"})
+    url = (
+        "https://api.example.com/"
+        + "/".join(quote(p, safe="") for p in path)
+        + "?"
+        + urlencode(query)
+    )
+    result = call(
+        arguments, url, form, "POST", {"Content-Type": "application/x-www-form-urlencoded"}
+    )
     assert "incomplete" not in result
     for f in result["findings"]:
         for end in (f["left"], f["right"]):
@@ -444,14 +566,24 @@ def test_any_url_query_and_form_text_is_read_without_a_crash(path, query, form, 
             {"title": "Crash", "labels": ["bug"]},
             {},
         ),
-        (ORDERS, "https://api.example.com/orders?customer_email=ann%40example.com&page_size=5", None, {}),
+        (
+            ORDERS,
+            "https://api.example.com/orders?customer_email=ann%40example.com&page_size=5",
+            None,
+            {},
+        ),
         (
             {"amount": 2000, "order_id": "6735"},
             "https://api.stripe.com/v1/payment_intents",
             "amount=2000&metadata[order_id]=6735",
             {"Content-Type": "application/x-www-form-urlencoded"},
         ),
-        ({"key": "ik-1", "n": 2}, "https://x.example/items/it_42?n=3", {"n": 2}, {"Idempotency-Key": "ik-1"}),
+        (
+            {"key": "ik-1", "n": 2},
+            "https://x.example/items/it_42?n=3",
+            {"n": 2},
+            {"Idempotency-Key": "ik-1"},
+        ),
     ],
 )
 def test_a_located_calls_sparse_rows_rebuild_its_full_alignment(arguments, url, body, headers):
@@ -469,6 +601,8 @@ def test_a_located_calls_sparse_rows_rebuild_its_full_alignment(arguments, url, 
 
 
 def test_a_query_string_no_argument_reaches_is_added_field_by_field_not_as_a_whole():
-    result = call({"q": "x"}, "https://api.example.com/search?archived=1&x=2", body={"q": "x"}, method="POST")
+    result = call(
+        {"q": "x"}, "https://api.example.com/search?archived=1&x=2", body={"q": "x"}, method="POST"
+    )
     added = sorted(f["right"]["path"] for f in result["findings"] if f["kind"] == "added")
     assert added == ["query:/archived", "query:/x"] and loud(result) == []

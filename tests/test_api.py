@@ -24,10 +24,18 @@ def assert_error_shape(response, status, code=None):
 @pytest.mark.parametrize("framing", ["object", "array", "ndjson"])
 def test_ingest_takes_one_object_an_array_or_ndjson_whatever_the_content_type(client, framing):
     events = order_call()
-    body = {"object": orjson.dumps(events[0]), "array": orjson.dumps(events), "ndjson": ndjson(*events)}[framing]
+    body = {
+        "object": orjson.dumps(events[0]),
+        "array": orjson.dumps(events),
+        "ndjson": ndjson(*events),
+    }[framing]
     response = post(client, body, **{"Content-Type": "application/x-www-form-urlencoded"})
     assert response.status_code == 200
-    assert response.get_json() == {"accepted": 1 if framing == "object" else 3, "duplicates": 0, "rejected": []}
+    assert response.get_json() == {
+        "accepted": 1 if framing == "object" else 3,
+        "duplicates": 0,
+        "rejected": [],
+    }
 
 
 def test_one_bad_event_does_not_drop_the_good_ones(client, store):
@@ -37,7 +45,11 @@ def test_one_bad_event_does_not_drop_the_good_ones(client, store):
     assert response.status_code == 200
     assert body["accepted"] == 2
     [rejected] = body["rejected"]
-    assert rejected["index"] == 1 and rejected["retryable"] is False and "argumentz" in rejected["message"]
+    assert (
+        rejected["index"] == 1
+        and rejected["retryable"] is False
+        and "argumentz" in rejected["message"]
+    )
     assert store.count_events() == 2
     assert len(store.quarantine()) == 1
 
@@ -73,7 +85,14 @@ def test_an_event_missing_a_required_field_is_rejected_with_a_reason(client, sto
 
 
 def test_a_body_over_the_size_limit_gets_413_in_the_error_shape(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "ANALYZER": "off", "MAX_BODY_BYTES": 1000})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "t.db"),
+            "ANALYZER": "off",
+            "MAX_BODY_BYTES": 1000,
+        }
+    )
     response = app.test_client().post("/api/v1/ingest", data=b"[" + b" " * 2000 + b"]")
     assert_error_shape(response, 413, "too_large")
 
@@ -93,7 +112,9 @@ def test_trace_detail_returns_calls_snapshots_validation_and_findings(client):
 
 
 def test_a_call_with_a_result_carries_it_and_the_list_filters_by_a_missing_result(client):
-    post(client, ndjson(*order_call(), envelope("result", {"orders": []}, ts="2026-11-20T09:00:03Z")))
+    post(
+        client, ndjson(*order_call(), envelope("result", {"orders": []}, ts="2026-11-20T09:00:03Z"))
+    )
     post(client, ndjson(*order_call(trace_id="a" * 32)))
     [call] = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"]
     assert call["snapshots"]["result"]["payload"] == {"orders": []}
@@ -134,7 +155,10 @@ CONTRACT = {
 
 def test_tool_contracts_can_be_put_read_listed_and_deleted(client):
     assert client.put("/api/v1/tools/findOrders", json=CONTRACT).status_code == 200
-    assert client.get("/api/v1/tools/findOrders").get_json()["request_schema"] == CONTRACT["request_schema"]
+    assert (
+        client.get("/api/v1/tools/findOrders").get_json()["request_schema"]
+        == CONTRACT["request_schema"]
+    )
     assert [t["name"] for t in client.get("/api/v1/tools").get_json()["tools"]] == ["findOrders"]
     assert client.delete("/api/v1/tools/findOrders").status_code == 204
     assert_error_shape(client.get("/api/v1/tools/findOrders"), 404, "tool_not_found")
@@ -142,7 +166,9 @@ def test_tool_contracts_can_be_put_read_listed_and_deleted(client):
 
 def test_a_bad_schema_is_refused_with_what_is_wrong(client):
     bad = {"arguments_schema": {"type": "object", "properties": {"limit": {"type": "integr"}}}}
-    error = assert_error_shape(client.put("/api/v1/tools/findOrders", json=bad), 400, "bad_contract")
+    error = assert_error_shape(
+        client.put("/api/v1/tools/findOrders", json=bad), 400, "bad_contract"
+    )
     assert "integr" in error["message"]
 
 
@@ -159,7 +185,9 @@ def test_a_contract_makes_the_request_validate_and_errors_carry_json_pointers(cl
 def test_importing_anthropic_tool_definitions_creates_contracts(client):
     tools = [{"name": "sendEmail", "description": "Send", "input_schema": {"type": "object"}}]
     assert client.post("/api/v1/tools/import", json=tools).get_json() == {"imported": ["sendEmail"]}
-    assert client.get("/api/v1/tools/sendEmail").get_json()["arguments_schema"] == {"type": "object"}
+    assert client.get("/api/v1/tools/sendEmail").get_json()["arguments_schema"] == {
+        "type": "object"
+    }
 
 
 # --- tool import and contracts: bad input is a 4xx in the error shape ------------------------
@@ -191,9 +219,14 @@ def orders_openapi(ref="#/components/schemas/Query"):
     ],
 )
 def test_an_openapi_ref_that_cannot_be_followed_is_a_400_naming_its_place(client, ref, words):
-    error = assert_error_shape(client.post("/api/v1/tools/import", json=orders_openapi(ref)), 400, "bad_ref")
+    error = assert_error_shape(
+        client.post("/api/v1/tools/import", json=orders_openapi(ref)), 400, "bad_ref"
+    )
     assert words in error["message"]
-    assert "/paths/~1orders~1search/post/requestBody/content/application~1json/schema/$ref" in error["message"]
+    assert (
+        "/paths/~1orders~1search/post/requestBody/content/application~1json/schema/$ref"
+        in error["message"]
+    )
     assert client.get("/api/v1/tools").get_json()["tools"] == []
 
 
@@ -218,20 +251,28 @@ def test_a_schema_with_an_unresolvable_ref_is_refused_naming_schema_and_ref(clie
     assert_error_shape(client.get("/api/v1/tools/findOrders"), 404, "tool_not_found")
 
 
-@pytest.mark.parametrize("content_type", ["application/yaml", "text/yaml", "application/x-yaml", "text/plain"])
+@pytest.mark.parametrize(
+    "content_type", ["application/yaml", "text/yaml", "application/x-yaml", "text/plain"]
+)
 def test_a_yaml_openapi_document_is_imported(client, content_type):
     from test_contracts import ORDERS_OPENAPI_YAML
 
-    response = client.post("/api/v1/tools/import", data=ORDERS_OPENAPI_YAML, content_type=content_type)
+    response = client.post(
+        "/api/v1/tools/import", data=ORDERS_OPENAPI_YAML, content_type=content_type
+    )
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["imported"] == ["findOrders"]
     tool = client.get("/api/v1/tools/findOrders").get_json()
-    assert tool["request_schema"]["properties"]["created_after"]["example"] == "2026-08-20T09:00:00Z"
+    assert (
+        tool["request_schema"]["properties"]["created_after"]["example"] == "2026-08-20T09:00:00Z"
+    )
     assert tool["error_schema"]["required"] == ["code", "message", "retryable"]
 
 
 def test_broken_yaml_is_a_422_naming_the_line(client):
-    response = client.post("/api/v1/tools/import", data="openapi: 3.0.3\npaths: [a\n", content_type="application/yaml")
+    response = client.post(
+        "/api/v1/tools/import", data="openapi: 3.0.3\npaths: [a\n", content_type="application/yaml"
+    )
     assert "line 3" in assert_error_shape(response, 422, "not_yaml")["message"]
 
 
@@ -242,7 +283,11 @@ def test_broken_yaml_is_a_422_naming_the_line(client):
         [
             {
                 "type": "function",
-                "function": {"name": "descT", "description": "my desc", "parameters": {"type": "object"}},
+                "function": {
+                    "name": "descT",
+                    "description": "my desc",
+                    "parameters": {"type": "object"},
+                },
             }
         ],
         {
@@ -277,7 +322,9 @@ def test_server_tools_are_skipped_and_the_rest_imported(client):
     ]
     body = client.post("/api/v1/tools/import", json=tools).get_json()
     assert body["imported"] == ["sendEmail"]
-    assert [(s["name"], s["type"]) for s in body["skipped"]] == [("web_search", "web_search_20250305")]
+    assert [(s["name"], s["type"]) for s in body["skipped"]] == [
+        ("web_search", "web_search_20250305")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -304,7 +351,8 @@ def test_a_malformed_openapi_document_is_a_400(client, document):
 def test_a_digit_that_is_not_ascii_is_a_bad_parameter_or_ignored_not_a_500(client, url, status):
     client.post("/api/v1/ingest", data=ndjson(*order_call()))
     answer = client.get(url.format(trace=TRACE))
-    assert answer.status_code == status  # "³".isdigit() is true, yet int("³") raised: a 500
+    # "³".isdigit() is true, yet int("³") raised: a 500
+    assert answer.status_code == status
     assert status == 200 or answer.get_json()["error"]["code"] == "bad_parameter"
 
 
@@ -329,16 +377,22 @@ def test_search_finds_words_with_or_without_their_accents_on_either_store(client
 
 @pytest.mark.parametrize("framing", ["array", "ndjson"])
 def test_a_number_past_what_a_double_holds_is_refused_not_stored_as_null(client, framing):
-    events = [envelope(trace_id="b1" * 16, payload={"e": 1}), envelope(trace_id="b2" * 16, payload={"e": 2})]
+    events = [
+        envelope(trace_id="b1" * 16, payload={"e": 1}),
+        envelope(trace_id="b2" * 16, payload={"e": 2}),
+    ]
     texts = [orjson.dumps(event).replace(b'"e":2', b'"e":1e400') for event in events]
     body = b"[" + b",".join(texts) + b"]" if framing == "array" else b"\n".join(texts) + b"\n"
     answer = post(client, body).get_json()
     assert answer["accepted"] == 1 and [r["index"] for r in answer["rejected"]] == [1]
-    assert "double" in answer["rejected"][0]["message"]  # why, in words
+    # why, in words
+    assert "double" in answer["rejected"][0]["message"]
     assert client.get(f"/api/v1/traces/{'b2' * 16}").status_code == 404
 
 
-@pytest.mark.parametrize("name", ["srv/observed", "srv/observed/adopt", "srv/mappings", "srv/mappings/confirm"])
+@pytest.mark.parametrize(
+    "name", ["srv/observed", "srv/observed/adopt", "srv/mappings", "srv/mappings/confirm"]
+)
 def test_a_tool_name_that_ends_as_a_tools_own_route_is_refused(client, name):
     error = assert_error_shape(client.put(f"/api/v1/tools/{name}", json=CONTRACT), 400, "bad_name")
     assert name in error["message"]
@@ -349,4 +403,6 @@ def test_a_tool_name_that_ends_as_a_tools_own_route_is_refused(client, name):
 
 def test_a_tool_name_with_a_slash_that_is_no_route_is_taken(client):
     assert client.put("/api/v1/tools/github/create_issue", json=CONTRACT).status_code == 200
-    assert client.get("/api/v1/tools/github/create_issue").get_json()["name"] == "github/create_issue"
+    assert (
+        client.get("/api/v1/tools/github/create_issue").get_json()["name"] == "github/create_issue"
+    )

@@ -1,5 +1,6 @@
-"""A request given by its URL, through the real app: ingest without a payload, then the trace's findings and rows
-name the query and path fields (`query:/page_size`, `path:/2`) and body paths stay as they were."""
+"""A request given by its URL, through the real app: ingest without a payload, then the trace's
+findings and rows name the query and path fields (`query:/page_size`, `path:/2`) and body paths stay
+as they were."""
 
 import orjson
 import pytest
@@ -12,9 +13,14 @@ def post(client, body: bytes):
 
 def find_orders(url: str, payload=..., trace_id=TRACE) -> list[dict]:
     args = envelope(
-        "arguments", {"email": "ann@example.com", "status": "paid", "limit": 5}, trace_id, ts="2026-11-20T09:00:00Z"
+        "arguments",
+        {"email": "ann@example.com", "status": "paid", "limit": 5},
+        trace_id,
+        ts="2026-11-20T09:00:00Z",
     )
-    request = envelope("request", {}, trace_id, ts="2026-11-20T09:00:01Z", http={"method": "GET", "url": url})
+    request = envelope(
+        "request", {}, trace_id, ts="2026-11-20T09:00:01Z", http={"method": "GET", "url": url}
+    )
     if payload is ...:
         del request["payload"]
     else:
@@ -30,12 +36,20 @@ def the_call(client):
 def test_a_get_without_a_payload_is_accepted_and_its_query_aligns_with_the_arguments(client, store):
     url = "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5"
     answer = post(client, ndjson(*find_orders(url)))
-    assert answer.status_code == 200 and answer.get_json() == {"accepted": 2, "duplicates": 0, "rejected": []}
+    assert answer.status_code == 200 and answer.get_json() == {
+        "accepted": 2,
+        "duplicates": 0,
+        "rejected": [],
+    }
     call = the_call(client)
     assert call["snapshots"]["request"]["payload"] is None
     assert [f for f in call["findings"] if f["severity"] != "info"] == []
     rows = {(row["arguments"], row["request"]) for row in call["alignment"]}
-    assert {("/email", "query:/customer_email"), ("/status", "query:/status"), ("/limit", "query:/page_size")} <= rows
+    assert {
+        ("/email", "query:/customer_email"),
+        ("/status", "query:/status"),
+        ("/limit", "query:/page_size"),
+    } <= rows
 
 
 @pytest.mark.parametrize("payload", [None, ""])
@@ -44,7 +58,8 @@ def test_a_get_logged_with_a_null_or_empty_body_is_not_flagged_at_the_root(clien
         client,
         ndjson(
             *find_orders(
-                "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5", payload
+                "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5",
+                payload,
             )
         ),
     )
@@ -52,10 +67,19 @@ def test_a_get_logged_with_a_null_or_empty_body_is_not_flagged_at_the_root(clien
 
 
 def test_a_status_dropped_from_the_query_is_a_warning_with_its_problem(client):
-    post(client, ndjson(*find_orders("https://api.example.com/orders?customer_email=ann%40example.com&page_size=5")))
+    post(
+        client,
+        ndjson(
+            *find_orders(
+                "https://api.example.com/orders?customer_email=ann%40example.com&page_size=5"
+            )
+        ),
+    )
     call = the_call(client)
     [finding] = [f for f in call["findings"] if f["severity"] == "warning"]
-    assert (finding["kind"], finding["left"]["path"]) == ("dropped", "/status") and finding["problem"]
+    assert (finding["kind"], finding["left"]["path"]) == ("dropped", "/status") and finding[
+        "problem"
+    ]
 
 
 def test_a_query_value_off_by_one_names_the_parameter_and_groups_into_one_problem(client):
@@ -70,7 +94,8 @@ def test_a_query_value_off_by_one_names_the_parameter_and_groups_into_one_proble
                 )
             ),
         )
-        client.get(f"/api/v1/traces/{trace}")  # reading a trace analyses it (the analyser is off here)
+        # reading a trace analyses it (the analyser is off here)
+        client.get(f"/api/v1/traces/{trace}")
     problems = client.get("/api/v1/problems").get_json()["problems"]
     [problem] = problems
     assert problem["right"] == {"snapshot": "request", "path": "query:/page_size"}
@@ -85,7 +110,9 @@ def test_a_query_value_off_by_one_names_the_parameter_and_groups_into_one_proble
         ({"trace_id": TRACE, "snapshot": "request", "http": "https://x.example/"}, "http"),
     ],
 )
-def test_a_request_without_payload_or_url_is_still_refused_with_a_reason(client, store, event, words):
+def test_a_request_without_payload_or_url_is_still_refused_with_a_reason(
+    client, store, event, words
+):
     body = post(client, orjson.dumps([event])).get_json()
     assert body["accepted"] == 0 and words in body["rejected"][0]["message"]
     assert store.count_events() == 0
@@ -93,4 +120,8 @@ def test_a_request_without_payload_or_url_is_still_refused_with_a_reason(client,
 
 def test_an_unparseable_body_is_still_the_json_error(client):
     response = post(client, b'{"trace_id": ')
-    assert response.status_code == 422 and set(response.get_json()["error"]) == {"code", "message", "retryable"}
+    assert response.status_code == 422 and set(response.get_json()["error"]) == {
+        "code",
+        "message",
+        "retryable",
+    }

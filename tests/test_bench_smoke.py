@@ -1,4 +1,5 @@
-"""The benchmarks still run: each bench/ script in --quick mode prints its ratio lines and writes its figures."""
+"""The benchmarks still run: each bench/ script in --quick mode prints its ratio lines and writes
+its figures."""
 
 import json
 import math
@@ -45,8 +46,8 @@ def run_quick(name: str) -> tuple[str, int, float]:
     return proc.stdout, proc.returncode, started
 
 
-# One test a benchmark, so each runs alone within its own timeout and xdist spreads them over the cores
-# (twelve side by side on two loaded cores outran a shared two-minute budget).
+# One test a benchmark, so each runs alone within its own timeout and xdist spreads them over the
+# cores (twelve side by side on two loaded cores outran a shared two-minute budget).
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_each_benchmark_runs_quick_prints_its_ratios_and_writes_its_figures(name):
@@ -54,8 +55,9 @@ def test_each_benchmark_runs_quick_prints_its_ratios_and_writes_its_figures(name
     assert returncode == 0, output[-3000:]
     ratios = [line for line in output.splitlines() if line.startswith("RATIO ")]
     assert ratios, output[-3000:]
-    # no timing threshold (the machine may be loaded), but every ratio a real division of two real figures
-    # (a figure that is a difference of two timings, grouping's CPU per new call, may read <= 0 on a quick run)
+    # no timing threshold (the machine may be loaded), but every ratio a real division of two real
+    # figures (a figure that is a difference of two timings, grouping's CPU per new call, may read
+    # <= 0 on a quick run)
     for line in ratios:
         ratio = float(line.split(": ", 1)[1].split()[0])
         assert " (target " in line and math.isfinite(ratio), line
@@ -74,10 +76,14 @@ def test_each_benchmark_runs_quick_prints_its_ratios_and_writes_its_figures(name
 
 @pytest.mark.slow
 def test_the_plots_are_drawn_from_the_quick_figures():
-    pytest.importorskip("matplotlib", reason="matplotlib comes with the bench extra: pip install -e '.[bench]'")
+    pytest.importorskip(
+        "matplotlib", reason="matplotlib comes with the bench extra: pip install -e '.[bench]'"
+    )
     for name in ("analysis", "pages"):
         output, returncode, _ = run_quick(name)
         assert returncode == 0, output[-3000:]
-    subprocess.run([sys.executable, str(BENCH / "plot.py"), "--quick"], cwd=ROOT, check=True, timeout=60)
+    subprocess.run(
+        [sys.executable, str(BENCH / "plot.py"), "--quick"], cwd=ROOT, check=True, timeout=60
+    )
     for name in ("perf-payload-quick.png", "perf-traces-quick.png"):
         assert (BENCH / "out" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,4 +1,5 @@
-"""Integers beyond 64 bits (a model's 30-digit id) keep every digit: parsed, stored, shown, compared, written."""
+"""Integers beyond 64 bits (a model's 30-digit id) keep every digit: parsed, stored, shown,
+compared, written."""
 
 import json
 from pathlib import Path
@@ -13,7 +14,8 @@ from webapp.common import jsontext
 from webapp.ingest import parse_otlp
 
 BIG = 123456789012345678901234567890
-NEXT = BIG + 1  # the same id with its last digit changed, as a mapping layer might
+# the same id with its last digit changed, as a mapping layer might
+NEXT = BIG + 1
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_traces"
 TRACE_A, TRACE_B = "b1" * 16, "b2" * 16
 OTLP_TRACE = "eeee0000000000000000000000000006"
@@ -23,11 +25,22 @@ def ndjson(*events) -> bytes:
     return b"".join(jsontext.dumps(e) + b"\n" for e in events)
 
 
-# --- the codec --------------------------------------------------------------------------------------------
+# --- the codec ------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    "number", [2**64, 2**64 + 1, -(2**63) - 1, BIG, -BIG, 12345678901234567890123, 10**300, 2**64 - 1, -(2**63)]
+    "number",
+    [
+        2**64,
+        2**64 + 1,
+        -(2**63) - 1,
+        BIG,
+        -BIG,
+        12345678901234567890123,
+        10**300,
+        2**64 - 1,
+        -(2**63),
+    ],
 )
 def test_an_integer_of_any_width_parses_exactly_from_text_and_bytes(number):
     text = f'{{"id": {number}, "nested": [{{"id": {number}}}], "f": 0.5}}'
@@ -43,7 +56,8 @@ def test_an_integer_of_any_width_parses_exactly_from_text_and_bytes(number):
         '{"phone": "12345678901234567890123", "n": 18446744073709551615, "m": -9223372036854775808}',
         '[1.00000000000000000000001, 2.5e-12345678901234567890, "x", true, null, {"é": "\\u00e9"}]',
         '{"ts": 1764756000000000000, "trace": "4bf92f3577b34da6a3ce929d0e0e4736"}',
-        '{"rule": "------------------------", "dates": "2026-11-20-2026-11-20", "n": -1234567890123456789}',
+        '{"rule": "------------------------", "dates": "2026-11-20-2026-11-20", "n": '
+        "-1234567890123456789}",
     ],
 )
 def test_text_whose_numbers_orjson_keeps_parses_to_the_objects_orjson_gives(text):
@@ -52,18 +66,25 @@ def test_text_whose_numbers_orjson_keeps_parses_to_the_objects_orjson_gives(text
 
 
 def test_every_sample_trace_parses_to_the_objects_orjson_gives():
-    lines = [line for path in sorted(SAMPLES.glob("*.ndjson")) for line in path.read_bytes().splitlines() if line]
+    lines = [
+        line
+        for path in sorted(SAMPLES.glob("*.ndjson"))
+        for line in path.read_bytes().splitlines()
+        if line
+    ]
     assert lines and all(jsontext.loads(line) == orjson.loads(line) for line in lines)
 
 
 @pytest.mark.parametrize(
     "text",
     [
-        f'{{"id": {BIG}, "s": "\\ud800"}}',  # a lone surrogate, refused as orjson refuses it
+        # a lone surrogate, refused as orjson refuses it
+        f'{{"id": {BIG}, "s": "\\ud800"}}',
         f'{{"id": {BIG},',
         f"[{BIG}, NaN]",
         f"[{BIG}, 1e999]",
-        f"[{BIG}, {10**400}]",  # past a double's range orjson refuses an integer: so do we, as before
+        # past a double's range orjson refuses an integer: so do we, as before
+        f"[{BIG}, {10**400}]",
         f"\ufeff[{BIG}]",
         "[" * 1100 + str(BIG) + "]" * 1100,
     ],
@@ -83,11 +104,19 @@ def test_not_utf8_bytes_with_a_long_integer_are_refused_as_orjson_refuses_them()
 
 
 @pytest.mark.parametrize(
-    "option", [0, jsontext.OPT_SORT_KEYS, jsontext.OPT_INDENT_2, jsontext.OPT_SORT_KEYS | jsontext.OPT_INDENT_2]
+    "option",
+    [
+        0,
+        jsontext.OPT_SORT_KEYS,
+        jsontext.OPT_INDENT_2,
+        jsontext.OPT_SORT_KEYS | jsontext.OPT_INDENT_2,
+    ],
 )
 def test_an_integer_beyond_64_bits_is_written_exactly_in_the_form_orjson_writes(option):
     value = {"z": "é ✓", "id": 7, "list": [1.5, None, True, {"b": 7, "a": []}], "e": {}}
-    written = jsontext.dumps(value | {"id": BIG, "list": [1.5, None, True, {"b": BIG, "a": []}]}, option=option)
+    written = jsontext.dumps(
+        value | {"id": BIG, "list": [1.5, None, True, {"b": BIG, "a": []}]}, option=option
+    )
     assert written == orjson.dumps(value, option=option).replace(b"7", str(BIG).encode())
     assert jsontext.loads(written)["id"] == BIG
 
@@ -102,23 +131,39 @@ def test_writing_keeps_orjson_errors_for_what_orjson_cannot_write():
     assert jsontext.dumps({1: BIG}, option=jsontext.OPT_NON_STR_KEYS) == f'{{"1":{BIG}}}'.encode()
 
 
-# --- through the app, on both stores ---------------------------------------------------------------------
+# --- through the app, on both stores --------------------------------------------------------------
 
 
 def post_call(client, trace_id: str, request_id, url: str | None = None) -> None:
-    http = {"method": "GET", "url": url} if url else {"method": "POST", "url": "https://api.example.com/accounts"}
+    http = (
+        {"method": "GET", "url": url}
+        if url
+        else {"method": "POST", "url": "https://api.example.com/accounts"}
+    )
     events = [
         envelope("arguments", {"id": BIG, "limit": 5}, trace_id, ts="2026-11-20T09:00:00Z"),
-        envelope("request", {"id": request_id, "limit": 5}, trace_id, ts="2026-11-20T09:00:01Z", http=http),
+        envelope(
+            "request",
+            {"id": request_id, "limit": 5},
+            trace_id,
+            ts="2026-11-20T09:00:01Z",
+            http=http,
+        ),
     ]
     if url:
         del events[1]["payload"]
     answer = client.post("/api/v1/ingest", data=ndjson(*events))
-    assert answer.status_code == 200 and answer.get_json()["accepted"] == 2, answer.get_data(as_text=True)
+    assert answer.status_code == 200 and answer.get_json()["accepted"] == 2, answer.get_data(
+        as_text=True
+    )
 
 
 def loud(call: dict) -> list[tuple[str, str, str]]:
-    return [(f["kind"], f["left"]["path"], f["right"]["path"]) for f in call["findings"] if f["severity"] != "info"]
+    return [
+        (f["kind"], f["left"]["path"], f["right"]["path"])
+        for f in call["findings"]
+        if f["severity"] != "info"
+    ]
 
 
 def test_a_big_id_passed_on_is_shown_and_kept_exactly_and_is_quiet(client, store):
@@ -163,7 +208,8 @@ def test_an_otlp_json_attribute_holding_json_text_keeps_its_big_integer(client, 
 
 
 def test_an_otlp_json_int_attribute_beyond_int64_keeps_its_exact_text():
-    arguments = {"kvlistValue": {"values": [{"key": "v", "value": {"intValue": NEXT}}]}}  # a JSON number
+    # a JSON number
+    arguments = {"kvlistValue": {"values": [{"key": "v", "value": {"intValue": NEXT}}]}}
     [event] = parse_otlp(otlp_json(arguments), content_type="application/json").events
     assert event.payload == {"v": str(NEXT)}
 
@@ -184,18 +230,30 @@ def otlp_json(arguments: dict) -> bytes:
     return jsontext.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
 
 
-# --- tracediff check ---------------------------------------------------------------------------------------
+# --- tracediff check ------------------------------------------------------------------------------
 
 
 def test_check_compares_big_ids_in_fixture_files_exactly(tmp_path):
     contract = {"arguments_schema": {"type": "object"}, "request_schema": {"type": "object"}}
-    files = {"contract": contract, "args": {"id": BIG}, "same": {"id": BIG}, "changed": {"id": NEXT}}
+    files = {
+        "contract": contract,
+        "args": {"id": BIG},
+        "same": {"id": BIG},
+        "changed": {"id": NEXT},
+    }
     for name, value in files.items():
         (tmp_path / f"{name}.json").write_text(json.dumps(value))
 
     def check(request: str):
-        arguments = ["--contract", tmp_path / "contract.json", "--arguments", tmp_path / "args.json"]
-        return CliRunner().invoke(main, ["check", *map(str, arguments), "--request", str(tmp_path / request)])
+        arguments = [
+            "--contract",
+            tmp_path / "contract.json",
+            "--arguments",
+            tmp_path / "args.json",
+        ]
+        return CliRunner().invoke(
+            main, ["check", *map(str, arguments), "--request", str(tmp_path / request)]
+        )
 
     assert check("same.json").exit_code == 0, check("same.json").output
     changed = check("changed.json")

@@ -13,12 +13,21 @@ from webapp.contracts import check_contract, validated_contract
 
 
 def snapshot(payload, status=None) -> dict:
-    return {"payload": payload, "logged_as_string": False, "http": {"status_code": status} if status else None}
+    return {
+        "payload": payload,
+        "logged_as_string": False,
+        "http": {"status_code": status} if status else None,
+    }
 
 
 @pytest.mark.parametrize("schema, valid", [(False, False), (True, True), ({}, True)])
 def test_analysis_validates_every_snapshot_against_a_boolean_schema(schema, valid):
-    contract = {"name": "t", "arguments_schema": schema, "request_schema": schema, "response_schema": schema}
+    contract = {
+        "name": "t",
+        "arguments_schema": schema,
+        "request_schema": schema,
+        "response_schema": schema,
+    }
     result = analyze_call(
         {
             "arguments": snapshot({"limit": 5}),
@@ -71,5 +80,7 @@ def test_check_exits_1_on_a_false_schema_and_0_on_a_true_one(tmp_path):
     for schema, code in ((False, 1), (True, 0)):
         contract = tmp_path / f"{schema}.json"
         contract.write_text(json.dumps({"arguments_schema": schema}))
-        result = CliRunner().invoke(main, ["check", "--contract", str(contract), "--arguments", str(args)])
+        result = CliRunner().invoke(
+            main, ["check", "--contract", str(contract), "--arguments", str(args)]
+        )
         assert result.exit_code == code, result.output

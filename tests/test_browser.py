@@ -1,4 +1,5 @@
-"""The dashboard in a real browser: Playwright driving Debian's Chromium against `tracediff serve --demo`.
+"""The dashboard in a real browser: Playwright driving Debian's Chromium against `tracediff serve
+--demo`.
 
 The screenshots in docs/screenshots/ are written only when asked: `python -m pytest tests/test_browser.py
  --screenshots`.
@@ -15,7 +16,9 @@ from browsers import need_chromium
 from conftest import ROOT, SAMPLES, LiveServer
 from helpers import ndjson
 
-LIMIT_AS_STRING = hashlib.sha256(b"tracediff-sample/02-orders-limit-as-string.ndjson").hexdigest()[:32]
+LIMIT_AS_STRING = hashlib.sha256(b"tracediff-sample/02-orders-limit-as-string.ndjson").hexdigest()[
+    :32
+]
 HOSTILE = "b0571e0000000000000000000000cafe"
 BIG = "b1600000000000000000000000000001"
 ITEMS = "17e5000000000000000000000000000a"
@@ -47,8 +50,16 @@ def hostile_events() -> list[dict]:
 
 
 def big_events() -> list[dict]:
-    items = [{"id": f"ord_{i:06d}", "status": "delivered", "note": "x" * 180, "total_cents": i} for i in range(4500)]
-    base = {"trace_id": BIG, "call_id": "call_01", "tool": "findOrders", "ts": "2026-06-30T11:00:00Z"}
+    items = [
+        {"id": f"ord_{i:06d}", "status": "delivered", "note": "x" * 180, "total_cents": i}
+        for i in range(4500)
+    ]
+    base = {
+        "trace_id": BIG,
+        "call_id": "call_01",
+        "tool": "findOrders",
+        "ts": "2026-06-30T11:00:00Z",
+    }
     return [
         {**base, "snapshot": "arguments", "payload": {"status": "delivered", "limit": 5}},
         {**base, "snapshot": "request", "payload": {"status": "delivered", "limit": "5"}},
@@ -67,7 +78,12 @@ def items_events() -> list[dict]:
     items = [{"id": f"i{i}", "qty": i, "note": "n" * 80} for i in range(3000)]
     sent = [dict(item) for item in items]
     sent[-1]["qty"] = "2999"
-    base = {"trace_id": ITEMS, "call_id": "call_01", "tool": "putItems", "ts": "2026-06-30T12:00:00Z"}
+    base = {
+        "trace_id": ITEMS,
+        "call_id": "call_01",
+        "tool": "putItems",
+        "ts": "2026-06-30T12:00:00Z",
+    }
     return [
         {**base, "snapshot": "arguments", "payload": {"items": items}},
         {**base, "snapshot": "request", "payload": {"items": sent}},
@@ -137,7 +153,8 @@ def test_typing_in_the_search_box_narrows_the_list(page, server):
     rows = page.locator("#trace-rows tr.trace-row")
     before = rows.count()
     page.locator('input[name="q"]').press_sequentially("findOrders", delay=20)
-    expect(rows).to_have_count(11)  # ten sample traces name findOrders, and the big trace
+    # ten sample traces name findOrders, and the big trace
+    expect(rows).to_have_count(11)
     assert before > 10
     assert "q=findOrders" in page.url
     page.locator('input[name="q"]').fill("")
@@ -163,7 +180,8 @@ def test_a_deep_link_into_a_collapsed_subtree_far_past_the_first_page_lands(page
     expect(target).to_be_in_viewport()
     expect(target).to_have_class(has_class("hl"))
     expect(target).to_contain_text('"delivered"')
-    assert "open=response%2Forders%2F2500%2Fstatus" in page.url  # a reload renders it open at once
+    # a reload renders it open at once
+    assert "open=response%2Forders%2F2500%2Fstatus" in page.url
     page.evaluate("location.hash = 'response/orders/4400/id'")
     expect(node(page, "response/orders/4400/id")).to_be_in_viewport()
     expect(node(page, "response/orders/4400/id")).to_have_class(has_class("hl"))
@@ -172,7 +190,9 @@ def test_a_deep_link_into_a_collapsed_subtree_far_past_the_first_page_lands(page
 
 def test_a_deep_link_to_a_node_that_does_not_exist_says_so(page, server):
     page.goto(f"{server.url}/traces/{BIG}?call=call_01&view=raw#response/orders/99999/status")
-    expect(page.locator("#view .deep-link-note")).to_contain_text("No node response/orders/99999/status")
+    expect(page.locator("#view .deep-link-note")).to_contain_text(
+        "No node response/orders/99999/status"
+    )
 
 
 def test_hostile_keys_and_values_render_as_inert_text(page, server):
@@ -214,7 +234,9 @@ def test_screenshot_of_the_list(page, server, screenshot):
     screenshot(page, "list.png")
 
 
-def test_a_finding_past_the_aligned_row_limit_is_highlighted_by_click_key_and_deep_link(page, server):
+def test_a_finding_past_the_aligned_row_limit_is_highlighted_by_click_key_and_deep_link(
+    page, server
+):
     ends = ("arguments/items/2999/qty", "request/items/2999/qty")
     for how in ("click", "key", "link"):
         page.goto(f"{server.url}/traces/{ITEMS}" + ("#finding-1" if how == "link" else ""))
@@ -236,7 +258,8 @@ def test_clicking_an_invalid_json_finding_highlights_the_broken_request(page, se
 
 def test_collapse_all_closes_loaded_subtrees_and_expand_all_opens_only_loaded_ones(page, server):
     page.goto(f"{server.url}/traces/{ITEMS}?view=raw")
-    orders = page.locator('[id="arguments/items"] > details')  # open: a finding lies below it
+    # open: a finding lies below it
+    orders = page.locator('[id="arguments/items"] > details')
     lazy = orders.locator("details.lazy")
     loaded, never = lazy.nth(0), lazy.nth(1)
     loaded.locator("> summary").click()
@@ -247,7 +270,8 @@ def test_collapse_all_closes_loaded_subtrees_and_expand_all_opens_only_loaded_on
     page.locator('button[data-tree="expand"]').click()
     assert orders.evaluate("d => d.open") and loaded.evaluate("d => d.open")
     assert not never.evaluate("d => d.open")
-    expect(never.locator(".lazy-link")).to_have_count(1)  # never opened: not fetched
+    # never opened: not fetched
+    expect(never.locator(".lazy-link")).to_have_count(1)
 
 
 def test_auto_refresh_pauses_while_older_traces_are_shown(page, server):
@@ -257,7 +281,8 @@ def test_auto_refresh_pauses_while_older_traces_are_shown(page, server):
     page.locator(".more-row a").click()
     expect(rows).to_have_count(10)
     expect(page.locator("#refresh-paused")).to_be_visible()
-    page.wait_for_timeout(6000)  # past one 5 s refresh
+    # past one 5 s refresh
+    page.wait_for_timeout(6000)
     expect(rows).to_have_count(10)
     page.locator("#refresh-paused a").click()
     expect(rows).to_have_count(5)

@@ -1,4 +1,5 @@
-"""The alerts page in a real browser: a rule made from the form fires on a regression; its delivery shows in the log.
+"""The alerts page in a real browser: a rule made from the form fires on a regression; its delivery
+shows in the log.
 
 A findOrders call sends limit as a string; the problem is resolved on its page; a later call breaks
 the same way. The server's own analyser and sender do the rest, against a receiver that fails once
@@ -43,7 +44,10 @@ def problems(server, **query):
 
 def test_a_rule_made_on_the_page_fires_on_a_regression_and_shows_in_its_log(make_server, receiver):
     server = make_server(env={"TRACEDIFF_WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
-    assert httpx.put(server.url + "/api/v1/tools/findOrders", json=CONTRACT).status_code in (200, 201)
+    assert httpx.put(server.url + "/api/v1/tools/findOrders", json=CONTRACT).status_code in (
+        200,
+        201,
+    )
     httpx.post(server.url + "/api/v1/ingest", content=ndjson(*call(trace(1), at(-2))))
     [problem] = wait_for(lambda: problems(server))
     with sync_playwright() as p:
@@ -63,12 +67,16 @@ def test_a_rule_made_on_the_page_fires_on_a_regression_and_shows_in_its_log(make
         page.click("button.resolve")
         wait_for(lambda: problems(server, state="resolved"))
         # the failing call comes back, by its own time after the resolution, in a new release
-        httpx.post(server.url + "/api/v1/ingest", content=ndjson(*call(trace(2), at(0.02), release="1.4.2")))
+        httpx.post(
+            server.url + "/api/v1/ingest",
+            content=ndjson(*call(trace(2), at(0.02), release="1.4.2")),
+        )
         wait_for(lambda: receiver.accepted)
 
         page.goto(server.url + "/settings/alerts")
         rows = page.locator("tr.delivery")
-        assert rows.count() == 2  # the failed first try, then the delivery, newest first
+        # the failed first try, then the delivery, newest first
+        assert rows.count() == 2
         assert "regressed" in rows.nth(0).inner_text() and "200" in rows.nth(0).inner_text()
         assert "delivered" in rows.nth(0).inner_text() and "503" in rows.nth(1).inner_text()
         assert secret not in page.content()

@@ -1,5 +1,6 @@
-"""The tool filter among 3,000 tools, in Chromium: typing part of a rare tool's name offers it (htmx refills the
-datalist from /values/tool), and the filter takes it; without JavaScript it is a plain text field that does too."""
+"""The tool filter among 3,000 tools, in Chromium: typing part of a rare tool's name offers it (htmx
+refills the datalist from /values/tool), and the filter takes it; without JavaScript it is a plain
+text field that does too."""
 
 import re
 
@@ -28,7 +29,8 @@ def test_typing_part_of_a_rare_tool_offers_it_and_the_filter_takes_it(page, serv
     page.goto(server.url + "/")
     field = page.locator('#filters input[name="tool"]')
     options = page.locator("#filters datalist#tool-values option")
-    expect(options).to_have_count(50)  # the busiest tools, offered before anything is typed
+    # the busiest tools, offered before anything is typed
+    expect(options).to_have_count(50)
     expect(options.first).to_have_attribute("value", tool_name(0))
     field.press_sequentially(str(RARE), delay=30)
     expect(options).to_have_count(1)

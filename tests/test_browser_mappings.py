@@ -33,14 +33,25 @@ def wait_for(check, what: str, timeout: float = 30):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    live = LiveServer(tmp_path_factory.mktemp("mappings") / "live.db", env={"PYTHONPATH": str(ROOT)})
-    live.start(timeout=120)  # a loaded machine boots gunicorn's workers slowly
-    # 25 correct calls with small, repeated values: the renames are learnt from them in the background
-    assert httpx.post(live.url + "/api/v1/ingest", content=ndjson(*traffic(25)), timeout=30).status_code == 200
+    live = LiveServer(
+        tmp_path_factory.mktemp("mappings") / "live.db", env={"PYTHONPATH": str(ROOT)}
+    )
+    # a loaded machine boots gunicorn's workers slowly
+    live.start(timeout=120)
+    # 25 correct calls with small, repeated values: the renames are learnt from them in the
+    # background
+    assert (
+        httpx.post(
+            live.url + "/api/v1/ingest", content=ndjson(*traffic(25)), timeout=30
+        ).status_code
+        == 200
+    )
     wait_for(
         lambda: any(
             m["arguments"] == "/seats"
-            for m in httpx.get(f"{live.url}/api/v1/tools/{TOOL}/mappings", timeout=30).json().get("inferred", [])
+            for m in httpx.get(f"{live.url}/api/v1/tools/{TOOL}/mappings", timeout=30)
+            .json()
+            .get("inferred", [])
         ),
         "the inferred mappings",
         timeout=120,
@@ -52,15 +63,24 @@ def server(tmp_path_factory):
 def post(server, arguments, request, trace_id):
     assert (
         httpx.post(
-            server.url + "/api/v1/ingest", content=ndjson(*events(arguments, request, trace_id, 40)), timeout=30
+            server.url + "/api/v1/ingest",
+            content=ndjson(*events(arguments, request, trace_id, 40)),
+            timeout=30,
         ).status_code
         == 200
     )
 
 
 def test_inferred_renames_quiet_a_correct_call_and_confirming_one_makes_a_swap_loud(page, server):
-    # a correct call whose values repeat (2 seats, 2 children): only the learnt mapping tells them apart
-    arguments = {"seats": 2, "child_count": 2, "store_id": "st_1001", "date": "2026-12-03", "notes": ""}
+    # a correct call whose values repeat (2 seats, 2 children): only the learnt mapping tells them
+    # apart
+    arguments = {
+        "seats": 2,
+        "child_count": 2,
+        "store_id": "st_1001",
+        "date": "2026-12-03",
+        "notes": "",
+    }
     request = {
         "quantity": 2,
         "minors": 2,
@@ -77,9 +97,14 @@ def test_inferred_renames_quiet_a_correct_call_and_confirming_one_makes_a_swap_l
     page.goto(f"{server.url}/tools/{TOOL}")
     row = page.locator('.mapping-list.inferred li[data-arguments="/seats"]')
     expect(row).to_contain_text(re.compile(r"equal in (\d+) of \1 calls"))
-    row.locator("button.confirm").click()  # htmx swaps the mappings region
-    expect(page.locator('.mapping-list.declared li[data-arguments="/seats"]')).to_contain_text("quantity")
-    contract = wait_for(lambda: httpx.get(f"{server.url}/api/v1/tools/{TOOL}").json().get("mapping"), "the contract")
+    # htmx swaps the mappings region
+    row.locator("button.confirm").click()
+    expect(page.locator('.mapping-list.declared li[data-arguments="/seats"]')).to_contain_text(
+        "quantity"
+    )
+    contract = wait_for(
+        lambda: httpx.get(f"{server.url}/api/v1/tools/{TOOL}").json().get("mapping"), "the contract"
+    )
     assert {"arguments": "/seats", "request": "/quantity"} in contract
 
     swapped = {**request, "quantity": 3, "minors": 5}

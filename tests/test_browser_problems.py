@@ -1,8 +1,8 @@
 """A new user's path through Problems, in Chromium against `tracediff serve --demo`.
 
-Open Problems, filter, open the regressed findOrders problem, see its sparkline, releases and traces,
-compare with the nearest clean call, resolve it; send a later failing call; see it regressed again.
-The screenshots docs/screenshots/problems.png and problem.png are written only when asked:
+Open Problems, filter, open the regressed findOrders problem, see its sparkline, releases and
+traces, compare with the nearest clean call, resolve it; send a later failing call; see it regressed
+again. The screenshots docs/screenshots/problems.png and problem.png are written only when asked:
 `python -m pytest tests/test_browser_problems.py --screenshots`.
 """
 
@@ -25,14 +25,17 @@ VIEWPORT = {"width": 1400, "height": 1000}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     live = LiveServer(
-        tmp_path_factory.mktemp("problems") / "demo.db", env={"PYTHONPATH": str(ROOT)}, args=["--demo"]
+        tmp_path_factory.mktemp("problems") / "demo.db",
+        env={"PYTHONPATH": str(ROOT)},
+        args=["--demo"],
     ).start()
     yield live
     live.stop()
 
 
 def later_failing_call(trace_id: str) -> bytes:
-    """A findOrders call from release 1.4.3 that sends limit as a string, timed after any resolution."""
+    """A findOrders call from release 1.4.3 that sends limit as a string, timed after any
+    resolution."""
     ts = (datetime.now(UTC) + timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     common = {
         "trace_id": trace_id,
@@ -43,7 +46,11 @@ def later_failing_call(trace_id: str) -> bytes:
         "ts": ts,
     }
     return ndjson(
-        {**common, "snapshot": "arguments", "payload": {"customerEmail": "kai@example.com", "limit": 3}},
+        {
+            **common,
+            "snapshot": "arguments",
+            "payload": {"customerEmail": "kai@example.com", "limit": 3},
+        },
         {
             **common,
             "snapshot": "request",
@@ -62,14 +69,16 @@ def later_failing_call(trace_id: str) -> bytes:
 @pytest.mark.browser
 def test_a_new_user_finds_resolves_and_sees_a_problem_regress(server, page, screenshot):
     page.goto(server.url + "/")
-    page.locator("nav a").first.click()  # the navigation leads with Problems
+    # the navigation leads with Problems
+    page.locator("nav a").first.click()
     expect(page).to_have_url(re.compile(r"/problems$"))
     expect(page.locator("h1")).to_have_text("Problems")
     expect(page.locator("tr.problem-row svg.spark rect").first).to_be_attached()
     screenshot(page, "problems.png")
 
     page.fill("#problem-filters input[name=tool]", "findOrders")
-    page.press("#problem-filters input[name=tool]", "Enter")  # htmx swaps the list
+    # htmx swaps the list
+    page.press("#problem-filters input[name=tool]", "Enter")
     expect(page).to_have_url(re.compile(r"tool=findOrders"))
     rows = page.locator("tr.problem-row")
     expect(rows.first).to_contain_text("findOrders")
@@ -94,7 +103,9 @@ def test_a_new_user_finds_resolves_and_sees_a_problem_regress(server, page, scre
     expect(page).to_have_url(re.compile(r"/compare\?a=.*&b="))
     expect(page.locator(".nearest-note")).to_contain_text("nearest clean call of findOrders")
     # the clean call A sends limit as a number, the failing call B as a string: that row is marked
-    limit = page.locator(".compare-stage.stage-request tr.arow.marked", has=page.locator("td.ptr", has_text="/limit"))
+    limit = page.locator(
+        ".compare-stage.stage-request tr.arow.marked", has=page.locator("td.ptr", has_text="/limit")
+    )
     expect(limit).to_contain_text("type changed")
 
     page.goto(problem_url)
@@ -104,20 +115,28 @@ def test_a_new_user_finds_resolves_and_sees_a_problem_regress(server, page, scre
     expect(page.locator(".verified")).to_have_text("verified: 0 calls, 0 broke")
     expect(page.locator("ol.history li").first).to_contain_text("resolved")
 
-    # the incident's ticket, linked from the page (htmx swaps the links in place; its token is not kept)
+    # the incident's ticket, linked from the page (htmx swaps the links in place; its token is not
+    # kept)
     page.fill("input[name=add]", "https://tracker.example.com/INC-8?token=s3cr3tvalue1")
     page.click("button.link")
-    expect(page.locator("#problem-links a")).to_have_text("https://tracker.example.com/INC-8?token=[REDACTED]")
+    expect(page.locator("#problem-links a")).to_have_text(
+        "https://tracker.example.com/INC-8?token=[REDACTED]"
+    )
     page.fill("input[name=add]", "https://tracker.example.com/INC-9")
     page.click("button.link")
-    expect(page.locator("#problem-links a")).to_have_count(2)  # swapped in before the next click
+    # swapped in before the next click
+    expect(page.locator("#problem-links a")).to_have_count(2)
     page.locator("#problem-links li", has_text="INC-8").locator("button.unlink").click()
-    expect(page.locator("#problem-links a")).to_have_count(1)  # a text check of two links fails at once
+    # a text check of two links fails at once
+    expect(page.locator("#problem-links a")).to_have_count(1)
     expect(page.locator("#problem-links a")).to_have_text("https://tracker.example.com/INC-9")
 
-    response = httpx.post(server.url + "/api/v1/ingest", content=later_failing_call("5ca1ab1e" * 4), timeout=10)
+    response = httpx.post(
+        server.url + "/api/v1/ingest", content=later_failing_call("5ca1ab1e" * 4), timeout=10
+    )
     assert response.status_code == 200 and response.json()["accepted"] == 3
-    for _ in range(40):  # the background analyser picks the call up within about a second
+    # the background analyser picks the call up within about a second
+    for _ in range(40):
         page.reload()
         if page.locator(".state").first.inner_text() == "regressed":
             break

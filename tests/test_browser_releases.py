@@ -1,10 +1,11 @@
-"""After a deploy, in Chromium against a real `tracediff serve`: what did this release break, and did the fix hold?
+"""After a deploy, in Chromium against a real `tracediff serve`: what did this release break, and
+did the fix hold?
 
-Four hours of findOrders calls (tests/release_helpers.py release_day): 1.0.0 correct, 1.1.0 with three mapping
-bugs, 1.1.1 the fix (its problems resolved), then 1.1.2 upper-cases status again (a regression). Open /releases,
-a release, its new problems, and the comparison of 1.0.0 with 1.1.0. The screenshots docs/screenshots/releases.png,
-release-compare.png and problems-incident.png are written only when asked:
-`python -m pytest tests/test_browser_releases.py --screenshots`.
+Four hours of findOrders calls (tests/release_helpers.py release_day): 1.0.0 correct, 1.1.0 with
+three mapping bugs, 1.1.1 the fix (its problems resolved), then 1.1.2 upper-cases status again (a
+regression). Open /releases, a release, its new problems, and the comparison of 1.0.0 with 1.1.0.
+The screenshots docs/screenshots/releases.png, release-compare.png and problems-incident.png are
+written only when asked: `python -m pytest tests/test_browser_releases.py --screenshots`.
 """
 
 import re
@@ -41,27 +42,49 @@ def problems(url: str) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """The incident sent to a real server, 1.1.0's problems resolved once 1.1.1 ran clean, then 1.1.2's calls."""
-    live = LiveServer(tmp_path_factory.mktemp("releases") / "releases.db", env={"PYTHONPATH": str(ROOT)}).start()
+    """The incident sent to a real server, 1.1.0's problems resolved once 1.1.1 ran clean, then
+    1.1.2's calls."""
+    live = LiveServer(
+        tmp_path_factory.mktemp("releases") / "releases.db", env={"PYTHONPATH": str(ROOT)}
+    ).start()
     try:
         url = live.url
-        # the API takes the mapping as pairs (the store's put_tool also reads the older {from: to} form)
-        contract = {**CONTRACT, "mapping": [{"arguments": "/customerId", "request": "/customer_id"}]}
-        assert httpx.put(url + "/api/v1/tools/findOrders", json=contract, timeout=10).status_code == 200
+        # the API takes the mapping as pairs (the store's put_tool also reads the older {from: to}
+        # form)
+        contract = {
+            **CONTRACT,
+            "mapping": [{"arguments": "/customerId", "request": "/customer_id"}],
+        }
+        assert (
+            httpx.put(url + "/api/v1/tools/findOrders", json=contract, timeout=10).status_code
+            == 200
+        )
         base = datetime.now(UTC) - timedelta(hours=4)
         sent = httpx.post(url + "/api/v1/ingest", content=ndjson(*release_day(base)), timeout=30)
         assert sent.status_code == 200 and not sent.json()["rejected"]
         opened = wait_for(lambda: problems(url), lambda found: len(found) == 3)
-        assert sorted(p["kind"] for p in opened) == ["dropped", "enum_changed", "type_changed"], opened
-        for problem in opened:  # the team saw 1.1.1 run clean and resolved them
-            changed = httpx.patch(f"{url}/api/v1/problems/{problem['id']}", json={"state": "resolved"}, timeout=10)
+        assert sorted(p["kind"] for p in opened) == ["dropped", "enum_changed", "type_changed"], (
+            opened
+        )
+        # the team saw 1.1.1 run clean and resolved them
+        for problem in opened:
+            changed = httpx.patch(
+                f"{url}/api/v1/problems/{problem['id']}", json={"state": "resolved"}, timeout=10
+            )
             assert changed.status_code == 200, changed.text
-        again = httpx.post(url + "/api/v1/ingest", content=ndjson(*regression_calls(datetime.now(UTC))), timeout=10)
+        again = httpx.post(
+            url + "/api/v1/ingest", content=ndjson(*regression_calls(datetime.now(UTC))), timeout=10
+        )
         assert again.status_code == 200
         states = wait_for(
-            lambda: {p["kind"]: p["state"] for p in problems(url)}, lambda s: s.get("enum_changed") == "regressed"
+            lambda: {p["kind"]: p["state"] for p in problems(url)},
+            lambda s: s.get("enum_changed") == "regressed",
         )
-        assert states == {"enum_changed": "regressed", "dropped": "resolved", "type_changed": "resolved"}, states
+        assert states == {
+            "enum_changed": "regressed",
+            "dropped": "resolved",
+            "type_changed": "resolved",
+        }, states
         yield live
     finally:
         live.stop()
@@ -78,10 +101,12 @@ def test_a_team_opens_the_releases_a_release_and_the_problems_it_brought(server,
     expect(rows.locator("a.release")).to_have_text(["1.1.2", "1.1.1", "1.1.0", "1.0.0"])
     expect(rows.nth(2).locator("a.new-problems")).to_have_text("3 new problems")
     expect(rows.nth(0).locator(".state-regressed")).to_have_text("1")
-    expect(rows.nth(3)).to_contain_text("0")  # 1.0.0 was correct
+    # 1.0.0 was correct
+    expect(rows.nth(3)).to_contain_text("0")
     screenshot(page, "releases.png")
 
-    rows.nth(2).locator("a.release").click()  # one release: its own row, its links
+    # one release: its own row, its links
+    rows.nth(2).locator("a.release").click()
     expect(page).to_have_url(re.compile(r"/releases\?release=1\.1\.0$"))
     expect(page.locator("tr.release-row")).to_have_count(1)
     page.locator("tr.release-row a", has_text="compare with 1.0.0").click()
@@ -107,7 +132,9 @@ def test_a_team_opens_the_releases_a_release_and_the_problems_it_brought(server,
 
     # the regression, and whether the fix held: 1.1.1 against 1.1.2
     page.goto(server.url + "/releases?release=1.1.1&compare=1.1.2")
-    expect(page.locator("section.comparison table").first.locator("tr.problem-row")).to_have_count(1)
+    expect(page.locator("section.comparison table").first.locator("tr.problem-row")).to_have_count(
+        1
+    )
     expect(page.locator("section.comparison table").first).to_contain_text("enum_changed")
 
     page.goto(server.url + "/problems")

@@ -1,5 +1,6 @@
-"""A request given by its URL or a form body, in a real browser: the trace page aligns each argument with its query
-parameter, path segment or form field (Playwright driving Debian's Chromium against `tracediff serve`)."""
+"""A request given by its URL or a form body, in a real browser: the trace page aligns each argument
+with its query parameter, path segment or form field (Playwright driving Debian's Chromium against
+`tracediff serve`)."""
 
 import httpx
 import pytest
@@ -18,17 +19,39 @@ BAD_TRACE = "9e7000000000000000000000000000a2"
 
 
 def get_call(trace: str, query: str) -> list[dict]:
-    base = {"trace_id": trace, "call_id": "call_01", "tool": "findOrders", "ts": "2026-11-20T09:00:00Z"}
+    base = {
+        "trace_id": trace,
+        "call_id": "call_01",
+        "tool": "findOrders",
+        "ts": "2026-11-20T09:00:00Z",
+    }
     return [
-        {**base, "snapshot": "arguments", "payload": {"email": "ann@example.com", "status": "paid", "limit": 5}},
-        {**base, "snapshot": "request", "http": {"method": "GET", "url": f"https://api.example.com/orders?{query}"}},
+        {
+            **base,
+            "snapshot": "arguments",
+            "payload": {"email": "ann@example.com", "status": "paid", "limit": 5},
+        },
+        {
+            **base,
+            "snapshot": "request",
+            "http": {"method": "GET", "url": f"https://api.example.com/orders?{query}"},
+        },
     ]
 
 
 def form_call() -> list[dict]:
-    base = {"trace_id": FORM_TRACE, "call_id": "call_01", "tool": "create_payment_intent", "ts": "2026-11-20T09:01:00Z"}
+    base = {
+        "trace_id": FORM_TRACE,
+        "call_id": "call_01",
+        "tool": "create_payment_intent",
+        "ts": "2026-11-20T09:01:00Z",
+    }
     return [
-        {**base, "snapshot": "arguments", "payload": {"amount": 2000, "currency": "usd", "order_id": "6735"}},
+        {
+            **base,
+            "snapshot": "arguments",
+            "payload": {"amount": 2000, "currency": "usd", "order_id": "6735"},
+        },
         {
             **base,
             "snapshot": "request",
@@ -44,19 +67,25 @@ def form_call() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    live = LiveServer(tmp_path_factory.mktemp("wire") / "wire.db", env={"PYTHONPATH": str(ROOT)}).start()
+    live = LiveServer(
+        tmp_path_factory.mktemp("wire") / "wire.db", env={"PYTHONPATH": str(ROOT)}
+    ).start()
     events = [
         *get_call(GET_TRACE, "customer_email=ann%40example.com&status=paid&page_size=5"),
         *form_call(),
         *get_call(BAD_TRACE, "customer_email=ann%40example.com&page_size=5"),
     ]
-    assert httpx.post(live.url + "/api/v1/ingest", content=ndjson(*events), timeout=30).status_code == 200
+    assert (
+        httpx.post(live.url + "/api/v1/ingest", content=ndjson(*events), timeout=30).status_code
+        == 200
+    )
     yield live
     live.stop()
 
 
 def aligned(page, argument: str, request: str):
-    """The aligned view's row whose arguments cell shows `argument` and whose request cell shows `request`."""
+    """The aligned view's row whose arguments cell shows `argument` and whose request cell shows
+    `request`."""
     return (
         page.locator("table.aligned tr.arow")
         .filter(has=page.locator(f'td.stage-arguments[data-ptr="{argument}"]'))
@@ -89,7 +118,9 @@ def test_a_form_encoded_call_aligns_with_its_fields(page, server):
         expect(row.locator("td.stage-request code.v")).to_have_text(text)
 
 
-def test_a_status_missing_from_the_query_is_marked_and_its_finding_highlights_the_argument(page, server):
+def test_a_status_missing_from_the_query_is_marked_and_its_finding_highlights_the_argument(
+    page, server
+):
     page.goto(f"{server.url}/traces/{BAD_TRACE}")
     row = page.locator("tr.arow.marked.sev-warning")
     expect(row).to_have_count(1)

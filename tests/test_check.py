@@ -1,4 +1,5 @@
-"""`tracediff check` in a user's CI: every contract shape, exit codes 0/1/2, folders of fixtures, JUnit, GitHub."""
+"""`tracediff check` in a user's CI: every contract shape, exit codes 0/1/2, folders of fixtures,
+JUnit, GitHub."""
 
 import hashlib
 import io
@@ -17,7 +18,8 @@ from webapp.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_traces"
 SCHEMA = {"type": "object", "properties": {"limit": {"type": "integer"}}}
-BARE = {"arguments_schema": SCHEMA, "request_schema": SCHEMA}  # the body of PUT /api/v1/tools/findOrders
+# the body of PUT /api/v1/tools/findOrders
+BARE = {"arguments_schema": SCHEMA, "request_schema": SCHEMA}
 
 
 def write(folder: Path, name: str, value) -> str:
@@ -39,7 +41,8 @@ def one_line_error(result, code: int, words: str) -> None:
 
 @pytest.fixture
 def call(tmp_path):
-    """Fixture files of a findOrders call: the arguments, a clean request and one that sent a string."""
+    """Fixture files of a findOrders call: the arguments, a clean request and one that sent a
+    string."""
     return {
         "args": write(tmp_path, "tool-args.json", {"limit": 5}),
         "good": write(tmp_path, "http-body.json", {"limit": 5}),
@@ -53,21 +56,34 @@ def call(tmp_path):
 @pytest.mark.parametrize("tool", [None, "findOrders"])
 def test_a_bare_contract_the_body_of_a_put_is_checked_with_or_without_tool(tmp_path, call, tool):
     contract = write(tmp_path, "contract.json", BARE)
-    options = ["--contract", contract, "--arguments", call["args"]] + (["--tool", tool] if tool else [])
+    options = ["--contract", contract, "--arguments", call["args"]] + (
+        ["--tool", tool] if tool else []
+    )
     assert check(*options, "--request", call["good"]).exit_code == 0
     failing = check(*options, "--request", call["bad"])
     assert failing.exit_code == 1
-    assert "type_changed" in failing.output and "request /limit: '5' is not of type 'integer'" in failing.output
+    assert (
+        "type_changed" in failing.output
+        and "request /limit: '5' is not of type 'integer'" in failing.output
+    )
 
 
 def test_a_named_contract_and_a_list_of_tool_definitions_are_checked(tmp_path, call):
     named = write(tmp_path, "named.json", {"name": "findOrders", **BARE})
-    assert check("--contract", named, "--arguments", call["args"], "--request", call["good"]).exit_code == 0
-    assert check("--contract", named, "--arguments", call["args"], "--request", call["bad"]).exit_code == 1
+    assert (
+        check("--contract", named, "--arguments", call["args"], "--request", call["good"]).exit_code
+        == 0
+    )
+    assert (
+        check("--contract", named, "--arguments", call["args"], "--request", call["bad"]).exit_code
+        == 1
+    )
     tools = SAMPLES / "contracts" / "anthropic-tools.json"
     args = write(tmp_path, "find-args.json", {"customerEmail": "ana@example.com", "limit": "5"})
     result = check("--contract", tools, "--tool", "findOrders", "--arguments", args)
-    assert result.exit_code == 1 and "arguments /limit: '5' is not of type 'integer'" in result.output
+    assert (
+        result.exit_code == 1 and "arguments /limit: '5' is not of type 'integer'" in result.output
+    )
 
 
 @pytest.mark.parametrize(
@@ -97,20 +113,33 @@ def test_a_tool_the_contract_file_lacks_exits_2_naming_the_ones_it_has(tmp_path,
 
 
 def test_arguments_that_are_not_json_exit_2_in_one_line(tmp_path):
-    one_line_error(check("--arguments", write(tmp_path, "a.json", "limit: 5")), 2, "a.json is not JSON")
+    one_line_error(
+        check("--arguments", write(tmp_path, "a.json", "limit: 5")), 2, "a.json is not JSON"
+    )
 
 
 def test_usage_errors_exit_2_in_one_line(tmp_path, call):
     one_line_error(check(), 2, "give fixture FOLDERS, or at least one of --arguments")
-    one_line_error(check("--arguments", tmp_path / "missing.json"), 2, "missing.json' does not exist")
+    one_line_error(
+        check("--arguments", tmp_path / "missing.json"), 2, "missing.json' does not exist"
+    )
     one_line_error(check(tmp_path, "--arguments", call["args"]), 2, "not both")
     one_line_error(check("--arguments", call["args"], "--format", "xml"), 2, "'xml' is not one of")
-    one_line_error(check("--arguments", call["args"], "--status", 999), 2, "999 is not in the range")
+    one_line_error(
+        check("--arguments", call["args"], "--status", 999), 2, "999 is not in the range"
+    )
 
 
 def test_a_bad_request_body_is_a_finding_not_an_input_error(tmp_path, call):
     broken = write(tmp_path, "broken.json", '{"limit": 5')
-    result = check("--contract", write(tmp_path, "c.json", BARE), "--arguments", call["args"], "--request", broken)
+    result = check(
+        "--contract",
+        write(tmp_path, "c.json", BARE),
+        "--arguments",
+        call["args"],
+        "--request",
+        broken,
+    )
     assert result.exit_code == 1 and "invalid_json" in result.output
 
 
@@ -128,14 +157,17 @@ def sample_calls(store) -> list[tuple[str, str]]:
 
 @pytest.fixture
 def fixture_folders(client, samples, tmp_path):
-    """Every sample call's fixtures zip, unpacked into a folder of its own; {folder: the stored call}."""
+    """Every sample call's fixtures zip, unpacked into a folder of its own; {folder: the stored
+    call}."""
     store, folders = samples, {}
     for trace_id, call_id in sample_calls(store):
         response = client.get(f"/traces/{trace_id}/fixtures.zip?call={call_id}")
         assert response.status_code == 200
         folder = tmp_path / "fixtures" / f"{trace_id[:8]}-{call_id}"
         zipfile.ZipFile(io.BytesIO(response.data)).extractall(folder)
-        folders[folder] = next(c for c in store.get_trace(trace_id)["calls"] if c["call_id"] == call_id)
+        folders[folder] = next(
+            c for c in store.get_trace(trace_id)["calls"] if c["call_id"] == call_id
+        )
     return folders
 
 
@@ -144,18 +176,22 @@ def fails(call: dict) -> bool:
     return bool(summary["error"] or summary["warning"] or summary["validation_errors"])
 
 
-def test_checking_the_folders_of_every_sample_call_gives_the_verdicts_of_the_stored_analysis(fixture_folders, tmp_path):
+def test_checking_the_folders_of_every_sample_call_gives_the_verdicts_of_the_stored_analysis(
+    fixture_folders, tmp_path
+):
     junit = tmp_path / "report.xml"
     result = check(tmp_path / "fixtures", "--junit", junit)
     failing = sorted(str(folder) for folder, call in fixture_folders.items() if fails(call))
     assert failing and len(failing) < len(fixture_folders)
     assert result.exit_code == 1, result.output
-    shown = sorted(line.split(None, 1)[1] for line in result.output.splitlines() if line.startswith("FAIL "))
+    shown = sorted(
+        line.split(None, 1)[1] for line in result.output.splitlines() if line.startswith("FAIL ")
+    )
     assert shown == failing
     passed = len(fixture_folders) - len(failing)
     assert (
-        f"{len(fixture_folders)} call(s): {passed} passed, {len(failing)} failed, 0 could not be checked"
-        in result.output
+        f"{len(fixture_folders)} call(s): {passed} passed, {len(failing)} failed, 0 could not be "
+        "checked" in result.output
     )
     suite = ElementTree.parse(junit).getroot().find("testsuite")
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == (
@@ -163,36 +199,59 @@ def test_checking_the_folders_of_every_sample_call_gives_the_verdicts_of_the_sto
         str(len(failing)),
         "0",
     )
-    assert sorted(case.get("name") for case in suite.iter("testcase") if case.find("failure") is not None) == failing
+    assert (
+        sorted(
+            case.get("name") for case in suite.iter("testcase") if case.find("failure") is not None
+        )
+        == failing
+    )
 
 
-def test_github_format_annotates_the_fixture_file_of_each_failing_finding(fixture_folders, tmp_path):
-    limit_as_string = hashlib.sha256(b"tracediff-sample/02-orders-limit-as-string.ndjson").hexdigest()[:8]
+def test_github_format_annotates_the_fixture_file_of_each_failing_finding(
+    fixture_folders, tmp_path
+):
+    limit_as_string = hashlib.sha256(
+        b"tracediff-sample/02-orders-limit-as-string.ndjson"
+    ).hexdigest()[:8]
     folder = tmp_path / "fixtures" / f"{limit_as_string}-call_01"
     result = check(folder, "--format", "github")
     assert result.exit_code == 1
     lines = result.output.splitlines()
     body = f"{folder}/http-body.json".replace(":", "%3A").replace(",", "%2C")
+    # where the annotation lands in the diff
     limit_line = next(
         n
         for n, text in enumerate((folder / "http-body.json").read_text().splitlines(), 1)
         if text.strip().startswith('"limit":')
-    )  # where the annotation lands in the diff
+    )
     assert f"::error file={body},line={limit_line},title=type_changed::" in result.output
-    assert f"::error file={body},line={limit_line},title=schema::request /limit: '5' is not of type 'integer'" in lines
-    assert not any(line.startswith("::notice") for line in lines)  # info findings do not fail, nor annotate
+    assert (
+        f"::error file={body},line={limit_line},title=schema::request /limit: '5' is not of type "
+        "'integer'" in lines
+    )
+    # info findings do not fail, nor annotate
+    assert not any(line.startswith("::notice") for line in lines)
     assert lines[-1] == "1 call(s): 0 passed, 1 failed, 0 could not be checked"
 
 
-def test_a_broken_folder_is_reported_and_the_others_still_checked_then_exit_2(fixture_folders, tmp_path):
+def test_a_broken_folder_is_reported_and_the_others_still_checked_then_exit_2(
+    fixture_folders, tmp_path
+):
     broken = sorted(fixture_folders)[0]
     (broken / "contract.json").write_text("{not json")
     junit = tmp_path / "report.xml"
     result = check(tmp_path / "fixtures", "--junit", junit, "--format", "github")
     assert result.exit_code == 2
     assert f"::error file={broken}/contract.json,title=tracediff check::" in result.output
-    assert f"{len(fixture_folders)} call(s):" in result.output and "1 could not be checked" in result.output
-    errors = [case for case in ElementTree.parse(junit).getroot().iter("testcase") if case.find("error") is not None]
+    assert (
+        f"{len(fixture_folders)} call(s):" in result.output
+        and "1 could not be checked" in result.output
+    )
+    errors = [
+        case
+        for case in ElementTree.parse(junit).getroot().iter("testcase")
+        if case.find("error") is not None
+    ]
     assert [case.get("name") for case in errors] == [str(broken)]
 
 
@@ -207,7 +266,9 @@ def test_folders_share_one_contract_file_and_each_call_json_picks_its_tool(tmp_p
         write(folder, "tool-args.json", {"customerEmail": "ana@example.com", "limit": 5})
         write(folder, "http-body.json", {"customer_email": "ana@example.com", "limit": limit})
         write(folder, "call.json", {"tool": "findOrders", "status": None})
-    result = check(tmp_path, "--contract", SAMPLES / "contracts" / "anthropic-tools.json", "--format", "json")
+    result = check(
+        tmp_path, "--contract", SAMPLES / "contracts" / "anthropic-tools.json", "--format", "json"
+    )
     assert result.exit_code == 1
     outcomes = {Path(c["folder"]).name: c["outcome"] for c in json.loads(result.output)["calls"]}
     assert outcomes == {"clean": "passed", "sent-a-string": "failed"}
@@ -218,7 +279,9 @@ def test_folders_share_one_contract_file_and_each_call_json_picks_its_tool(tmp_p
 
 def loaded_modules(code: str) -> set[str]:
     """Run code in a fresh interpreter; return the top-level modules it imported."""
-    script = f"import sys\n{code}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    script = (
+        f"import sys\n{code}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    )
     out = subprocess.run(
         [sys.executable, "-c", script],
         cwd=ROOT,
@@ -250,7 +313,9 @@ HEAVY = {
 @pytest.mark.slow
 def test_the_command_line_imports_no_web_stack_and_no_python_validator_to_start():
     assert not loaded_modules("import webapp.cli") & HEAVY
-    help_run = "from webapp.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass"
+    help_run = (
+        "from webapp.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass"
+    )
     assert not loaded_modules(help_run) & HEAVY
 
 
@@ -263,20 +328,32 @@ def test_checking_a_clean_call_loads_no_web_stack_nor_python_validator(tmp_path,
     )
     run = (
         f"from webapp.cli import main\ntry:\n    main(['check', '--contract', {contract!r},"
-        f" '--arguments', {call['args']!r}, '--request', {call['good']!r}])\nexcept SystemExit as e:\n"
+        f" '--arguments', {call['args']!r}, '--request', {call['good']!r}])\nexcept SystemExit as "
+        "e:\n"
         "    assert e.code == 0, e.code"
     )
     assert not loaded_modules(run) & HEAVY
 
 
 @pytest.mark.slow
-def test_checking_a_failing_call_loads_the_python_validator_without_its_slow_format_libraries(tmp_path, call):
+def test_checking_a_failing_call_loads_the_python_validator_without_its_slow_format_libraries(
+    tmp_path, call
+):
     contract = write(tmp_path, "contract.json", BARE)
     run = (
         f"from webapp.cli import main\ntry:\n    main(['check', '--contract', {contract!r},"
-        f" '--arguments', {call['args']!r}, '--request', {call['bad']!r}])\nexcept SystemExit as e:\n"
+        f" '--arguments', {call['args']!r}, '--request', {call['bad']!r}])\nexcept SystemExit as "
+        "e:\n"
         "    assert e.code == 1, e.code"
     )
     loaded = loaded_modules(run)
     assert "jsonschema" in loaded
-    assert not loaded & {"flask", "sqlite_utils", "gunicorn", "rfc3987_syntax", "lark", "isoduration", "webcolors"}
+    assert not loaded & {
+        "flask",
+        "sqlite_utils",
+        "gunicorn",
+        "rfc3987_syntax",
+        "lark",
+        "isoduration",
+        "webcolors",
+    }

@@ -1,4 +1,5 @@
-"""The result on the way out of the app: `tracediff check --result`, the fixtures zip, the Markdown, the tool page."""
+"""The result on the way out of the app: `tracediff check --result`, the fixtures zip, the Markdown,
+the tool page."""
 
 import io
 import json
@@ -11,7 +12,9 @@ from helpers import TRACE, envelope, ndjson, order_call
 
 from webapp.cli import main
 
-RATE_LIMITED = {"error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}}
+RATE_LIMITED = {
+    "error": {"code": "rate_limited", "message": "Too many requests", "retryable": True}
+}
 
 
 def write(folder, name, value) -> str:
@@ -26,11 +29,14 @@ def check(*args):
 
 def test_check_result_flags_an_error_swallowed_into_a_success_text(tmp_path):
     response = write(tmp_path, "http-response.json", RATE_LIMITED)
-    result = write(tmp_path, "tool-result.json", "No orders found.")  # a text file: read as text
+    # a text file: read as text
+    result = write(tmp_path, "tool-result.json", "No orders found.")
     swallowed = check("--response", response, "--status", 503, "--result", result)
     assert swallowed.exit_code == 1 and "error_hidden" in swallowed.output
     told = write(
-        tmp_path, "told.json", {"content": [{"type": "text", "text": "rate_limited, retry later"}], "isError": True}
+        tmp_path,
+        "told.json",
+        {"content": [{"type": "text", "text": "rate_limited, retry later"}], "isError": True},
     )
     assert check("--response", response, "--status", 503, "--result", told).exit_code == 0
 
@@ -52,7 +58,9 @@ def test_a_fixture_folder_with_a_tool_result_is_checked_with_it(tmp_path):
 
 def post_call_with_result(client, result, **extra):
     calls = order_call()
-    calls[2] = envelope("response", RATE_LIMITED, ts="2026-11-20T09:00:02Z", http={"status_code": 503})
+    calls[2] = envelope(
+        "response", RATE_LIMITED, ts="2026-11-20T09:00:02Z", http={"status_code": 503}
+    )
     calls.append(envelope("result", result, ts="2026-11-20T09:00:03Z", **extra))
     assert client.post("/api/v1/ingest", data=ndjson(*calls)).status_code == 200
 
@@ -78,7 +86,8 @@ def test_the_fixtures_zip_holds_the_result_and_replays_its_finding(client, tmp_p
 @pytest.mark.parametrize(
     "status,response,result,told,verdict",
     [
-        (503, RATE_LIMITED, "rate_limited: try again later", False, "error_hidden"),  # the code said, "success" told
+        # the code said, "success" told
+        (503, RATE_LIMITED, "rate_limited: try again later", False, "error_hidden"),
         (200, {"orders": [], "total": 0}, "No orders found.", True, "error_invented"),
         (503, RATE_LIMITED, "rate_limited: try again later", True, None),
     ],
@@ -88,14 +97,23 @@ def test_the_fixtures_replay_file_by_file_as_the_folder_does(
 ):
     calls = order_call()
     calls[1]["http"]["headers"] = {"Idempotency-Key": "key_1"}
-    calls[2] = envelope("response", response, ts="2026-11-20T09:00:02Z", http={"status_code": status})
+    calls[2] = envelope(
+        "response", response, ts="2026-11-20T09:00:02Z", http={"status_code": status}
+    )
     calls.append(envelope("result", result, ts="2026-11-20T09:00:03Z", is_error=told))
     assert client.post("/api/v1/ingest", data=ndjson(*calls)).status_code == 200
     files = zipped(client)
     for name, content in files.items():
         (tmp_path / name).write_bytes(content)
-    [command] = [line.strip() for line in files["README.md"].decode().splitlines() if "tracediff check --" in line]
-    assert f"--result-is-error {str(told).lower()}" in command and "--header 'Idempotency-Key: key_1'" in command
+    [command] = [
+        line.strip()
+        for line in files["README.md"].decode().splitlines()
+        if "tracediff check --" in line
+    ]
+    assert (
+        f"--result-is-error {str(told).lower()}" in command
+        and "--header 'Idempotency-Key: key_1'" in command
+    )
     monkeypatch.chdir(tmp_path)
     by_files, by_folder = check(*shlex.split(command)[2:]), check(tmp_path)
     assert by_files.exit_code == by_folder.exit_code == (1 if verdict else 0)
@@ -121,16 +139,24 @@ def test_the_markdown_export_says_what_the_model_got_and_the_finding(client):
 
 def test_the_tool_page_counts_the_way_backs_findings(client):
     post_call_with_result(client, "No orders found.")
-    client.get(f"/traces/{TRACE}")  # analysed on read
+    # analysed on read
+    client.get(f"/traces/{TRACE}")
     data = client.get("/tools/findOrders.json").get_json()
-    assert data["way_back"] == {"calls": 1, "with_result": 1, "error_hidden": 1, "error_invented": 0, "result_large": 0}
+    assert data["way_back"] == {
+        "calls": 1,
+        "with_result": 1,
+        "error_hidden": 1,
+        "error_invented": 0,
+        "result_large": 0,
+    }
     html = client.get("/tools/findOrders").get_data(as_text=True)
     assert "The way back" in html and "1 of 1 calls logged the result" in html
 
 
 def test_the_way_backs_findings_group_into_problems_by_their_stages(client):
     post_call_with_result(client, "No orders found.")
-    client.get(f"/traces/{TRACE}")  # analysed on read, grouped into problems
+    # analysed on read, grouped into problems
+    client.get(f"/traces/{TRACE}")
     problems = client.get("/problems.json").get_json()["problems"]
     hidden = [p for p in problems if p["kind"] == "error_hidden"]
     assert len(hidden) == 1 and hidden[0]["stages"] == "response>result"
@@ -138,9 +164,13 @@ def test_the_way_backs_findings_group_into_problems_by_their_stages(client):
 
 
 def test_a_retryable_lost_is_a_problem_of_the_way_back(client):
-    post_call_with_result(client, {"content": [{"type": "text", "text": "rate_limited"}], "isError": True})
+    post_call_with_result(
+        client, {"content": [{"type": "text", "text": "rate_limited"}], "isError": True}
+    )
     client.get(f"/traces/{TRACE}")
-    [problem] = [p for p in client.get("/problems.json").get_json()["problems"] if p["kind"] == "dropped"]
+    [problem] = [
+        p for p in client.get("/problems.json").get_json()["problems"] if p["kind"] == "dropped"
+    ]
     assert problem["stages"] == "response>result" and problem["left"]["path"] == "/error/retryable"
     ticket = client.get(f"/problems/{problem['id']}.md").get_data(as_text=True)
     assert "dropped on the way to the result" in ticket
@@ -152,14 +182,20 @@ def test_compare_shows_the_results_of_two_calls(client):
     assert "result" in html and "No orders found." in html
 
 
-def test_a_result_only_fixtures_zip_is_checked_as_a_folder_as_its_command_checks_it(client, tmp_path, monkeypatch):
+def test_a_result_only_fixtures_zip_is_checked_as_a_folder_as_its_command_checks_it(
+    client, tmp_path, monkeypatch
+):
     only_result = envelope("result", {"orders": [], "total": 0}, ts="2026-11-20T09:00:03Z")
     assert client.post("/api/v1/ingest", data=ndjson(only_result)).status_code == 200
     files = zipped(client)
     assert {"tool-result.json", "call.json"} <= set(files) and "tool-args.json" not in files
     for name, content in files.items():
         (tmp_path / name).write_bytes(content)
-    [command] = [line.strip() for line in files["README.md"].decode().splitlines() if "tracediff check --" in line]
+    [command] = [
+        line.strip()
+        for line in files["README.md"].decode().splitlines()
+        if "tracediff check --" in line
+    ]
     monkeypatch.chdir(tmp_path)
     by_files, by_folder = check(*shlex.split(command)[2:]), check(tmp_path)
     assert by_files.exit_code == by_folder.exit_code == 0, by_folder.output

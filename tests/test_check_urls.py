@@ -1,5 +1,6 @@
-"""`tracediff check` of a request given as a URL: --method, --url (--request-url) and --header, or an `http` object in
-a fixture folder's call.json; the exported fixtures zip carries it, so a GET call replays as it was analysed."""
+"""`tracediff check` of a request given as a URL: --method, --url (--request-url) and --header, or
+an `http` object in a fixture folder's call.json; the exported fixtures zip carries it, so a GET
+call replays as it was analysed."""
 
 import io
 import json
@@ -12,7 +13,9 @@ from helpers import envelope, ndjson
 
 from webapp.cli import main
 
-ORDERS_URL = "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5"
+ORDERS_URL = (
+    "https://api.example.com/orders?customer_email=ann%40example.com&status=paid&page_size=5"
+)
 
 
 def write(folder: Path, name: str, value) -> str:
@@ -26,7 +29,9 @@ def check(*args):
 
 
 def arguments(tmp_path):
-    return write(tmp_path, "tool-args.json", {"email": "ann@example.com", "status": "paid", "limit": 5})
+    return write(
+        tmp_path, "tool-args.json", {"email": "ann@example.com", "status": "paid", "limit": 5}
+    )
 
 
 def test_a_get_given_by_its_url_is_checked_without_a_body(tmp_path):
@@ -78,22 +83,54 @@ def test_a_header_is_checked_and_a_header_without_a_colon_exits_2(tmp_path):
     body = write(tmp_path, "b.json", {"amount": 5})
     url = "https://x.example/charges"
     assert (
-        check("--arguments", args, "--request", body, "--url", url, "--header", "Idempotency-Key: ik-1").exit_code == 0
+        check(
+            "--arguments",
+            args,
+            "--request",
+            body,
+            "--url",
+            url,
+            "--header",
+            "Idempotency-Key: ik-1",
+        ).exit_code
+        == 0
     )
     assert (
-        check("--arguments", args, "--request", body, "--url", url, "--header", "Idempotency-Key: ik-2").exit_code == 1
+        check(
+            "--arguments",
+            args,
+            "--request",
+            body,
+            "--url",
+            url,
+            "--header",
+            "Idempotency-Key: ik-2",
+        ).exit_code
+        == 1
     )
     broken = check("--arguments", args, "--url", url, "--header", "Idempotency-Key")
-    assert broken.exit_code == 2 and "Name: value" in broken.output and "Traceback" not in broken.output
+    assert (
+        broken.exit_code == 2
+        and "Name: value" in broken.output
+        and "Traceback" not in broken.output
+    )
 
 
 def test_a_folder_whose_call_json_has_an_http_object_is_checked_with_its_url(tmp_path):
     folder = tmp_path / "orders"
     folder.mkdir()
     arguments(folder)
-    write(folder, "call.json", {"tool": "findOrders", "status": None, "http": {"method": "GET", "url": ORDERS_URL}})
+    write(
+        folder,
+        "call.json",
+        {"tool": "findOrders", "status": None, "http": {"method": "GET", "url": ORDERS_URL}},
+    )
     assert check(folder).exit_code == 0
-    write(folder, "call.json", {"tool": "findOrders", "http": {"url": ORDERS_URL.replace("&status=paid", "")}})
+    write(
+        folder,
+        "call.json",
+        {"tool": "findOrders", "http": {"url": ORDERS_URL.replace("&status=paid", "")}},
+    )
     assert check(folder).exit_code == 1
     write(folder, "call.json", {"tool": "findOrders", "http": {"url": 5}})
     assert check(folder).exit_code == 2
@@ -102,7 +139,9 @@ def test_a_folder_whose_call_json_has_an_http_object_is_checked_with_its_url(tmp
 def test_the_fixtures_zip_of_a_get_call_replays_with_its_url(client, tmp_path):
     events = [
         envelope("arguments", {"email": "ann@example.com", "status": "paid", "limit": 5}),
-        envelope("request", None, http={"method": "GET", "url": ORDERS_URL.replace("&status=paid", "")}),
+        envelope(
+            "request", None, http={"method": "GET", "url": ORDERS_URL.replace("&status=paid", "")}
+        ),
     ]
     del events[1]["payload"]
     assert client.post("/api/v1/ingest", data=ndjson(*events)).status_code == 200
@@ -115,20 +154,30 @@ def test_the_fixtures_zip_of_a_get_call_replays_with_its_url(client, tmp_path):
     assert result.exit_code == 1 and "status" in result.output
 
 
-@pytest.mark.parametrize("url", ["not a url", "api.example.com/orders", "ftp://x/y", "https:///orders", "/orders x"])
+@pytest.mark.parametrize(
+    "url", ["not a url", "api.example.com/orders", "ftp://x/y", "https:///orders", "/orders x"]
+)
 def test_a_url_that_is_neither_absolute_nor_a_path_is_a_usage_error(tmp_path, url):
     result = check("--arguments", arguments(tmp_path), "--method", "GET", "--url", url)
     assert result.exit_code == 2 and "--url" in result.output and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("url", [ORDERS_URL, "/orders?status=paid&page_size=5", "http://localhost:8080/orders"])
+@pytest.mark.parametrize(
+    "url", [ORDERS_URL, "/orders?status=paid&page_size=5", "http://localhost:8080/orders"]
+)
 def test_an_absolute_url_or_a_path_is_taken(tmp_path, url):
-    assert check("--arguments", arguments(tmp_path), "--method", "GET", "--url", url).exit_code in (0, 1)
+    assert check("--arguments", arguments(tmp_path), "--method", "GET", "--url", url).exit_code in (
+        0,
+        1,
+    )
 
 
 def test_fixture_and_contract_files_a_windows_editor_saved_with_a_bom_are_read(tmp_path):
     args = tmp_path / "tool-args.json"
-    args.write_bytes(b"\xef\xbb\xbf" + json.dumps({"email": "ann@example.com", "status": "paid", "limit": 5}).encode())
+    args.write_bytes(
+        b"\xef\xbb\xbf"
+        + json.dumps({"email": "ann@example.com", "status": "paid", "limit": 5}).encode()
+    )
     tools = tmp_path / "tools.json"
     tools.write_bytes(b'\xef\xbb\xbf[{"name": "findOrders", "input_schema": {"type": "object"}}]')
     result = check("--arguments", args, "--method", "GET", "--url", ORDERS_URL, "--contract", tools)

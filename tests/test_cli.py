@@ -42,7 +42,10 @@ def test_ingest_streams_a_large_file_in_batches(tmp_path, db_path):
     filler = "x" * 2000
     with big.open("wb") as handle:
         for n in range(3000):
-            handle.write(orjson.dumps(envelope(trace_id=f"{n:032x}", payload={"note": filler, "n": n})) + b"\n")
+            handle.write(
+                orjson.dumps(envelope(trace_id=f"{n:032x}", payload={"note": filler, "n": n}))
+                + b"\n"
+            )
     result = run("ingest", big, "--db", db_path, "--batch-size", "500")
     assert "accepted 3000" in result.output
     assert Store.open(db_path).count_traces() == 3000
@@ -75,8 +78,20 @@ def test_check_passes_clean_fixtures_and_fails_a_type_change(tmp_path):
     args = write(tmp_path, "tool-args.json", {"limit": 5})
     good = write(tmp_path, "http-body.json", {"limit": 5})
     bad = write(tmp_path, "http-body-bad.json", {"limit": "5"})
-    assert run("check", "--contract", contract, "--arguments", args, "--request", good).exit_code == 0
-    failing = run("check", "--tool", "findOrders", "--contract", contract, "--arguments", args, "--request", bad)
+    assert (
+        run("check", "--contract", contract, "--arguments", args, "--request", good).exit_code == 0
+    )
+    failing = run(
+        "check",
+        "--tool",
+        "findOrders",
+        "--contract",
+        contract,
+        "--arguments",
+        args,
+        "--request",
+        bad,
+    )
     assert failing.exit_code == 1
     assert "type_changed" in failing.output and "/limit" in failing.output
 
@@ -105,8 +120,11 @@ def test_reanalyze_counts_every_call_while_a_server_analyses_some_of_them(make_s
                 ).status_code
                 == 200
             )
-    result = run("reanalyze", "--db", server.db_path)  # the server's analyser claims calls too
-    assert result.exit_code == 0 and result.output.startswith("reanalysed 400 call(s)"), result.output
+    # the server's analyser claims calls too
+    result = run("reanalyze", "--db", server.db_path)
+    assert result.exit_code == 0 and result.output.startswith("reanalysed 400 call(s)"), (
+        result.output
+    )
 
 
 def test_prune_deletes_old_traces(db_path):
@@ -123,7 +141,10 @@ def run_process(*args, timeout=60):
     import sys
 
     return subprocess.run(
-        [sys.executable, "-m", "webapp", *map(str, args)], capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "webapp", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 
@@ -150,10 +171,16 @@ def test_tools_import_with_a_malformed_operation_is_a_usage_error(db_path):
             str(db_path),
         ],
     )
-    assert_clean_error(result, 2, "Invalid value for '--operation': operation 'garbage': expected TOOL=OPERATION_ID")
+    assert_clean_error(
+        result,
+        2,
+        "Invalid value for '--operation': operation 'garbage': expected TOOL=OPERATION_ID",
+    )
 
 
-def test_tools_import_of_an_unknown_operation_or_a_dangling_ref_fails_in_one_line(tmp_path, db_path):
+def test_tools_import_of_an_unknown_operation_or_a_dangling_ref_fails_in_one_line(
+    tmp_path, db_path
+):
     openapi = json.loads((SAMPLES / "contracts" / "billing.openapi.json").read_text())
     unknown = CliRunner().invoke(
         main,
@@ -169,14 +196,18 @@ def test_tools_import_of_an_unknown_operation_or_a_dangling_ref_fails_in_one_lin
     )
     assert_clean_error(unknown, 1, "no operation 'nosuch'")
     path = next(iter(openapi["paths"]))
-    method = next(m for m in openapi["paths"][path] if m in ("get", "post", "put", "patch", "delete"))
+    method = next(
+        m for m in openapi["paths"][path] if m in ("get", "post", "put", "patch", "delete")
+    )
     openapi["paths"][path][method]["responses"] = {"200": {"$ref": "#/components/responses/Nope"}}
     broken = write(tmp_path, "oa.json", openapi)
     result = CliRunner().invoke(main, ["tools", "import", str(broken), "--db", str(db_path)])
     assert_clean_error(result, 1, "'#/components/responses/Nope' points nowhere")
 
 
-def test_tools_import_reads_a_yaml_openapi_document_and_reports_server_tools_skipped(tmp_path, db_path):
+def test_tools_import_reads_a_yaml_openapi_document_and_reports_server_tools_skipped(
+    tmp_path, db_path
+):
     from test_contracts import ORDERS_OPENAPI_YAML
 
     (tmp_path / "orders.yaml").write_text(ORDERS_OPENAPI_YAML)
@@ -192,13 +223,20 @@ def test_tools_import_reads_a_yaml_openapi_document_and_reports_server_tools_ski
     assert result.exit_code == 0, result.output
     assert "imported 2 tool contract(s): findOrders, sendEmail" in result.output
     assert "skipped web_search (web_search_20250305)" in result.output
-    assert Store.open(db_path).get_tool("findOrders")["description"] == "Search a customer's orders, newest first."
+    assert (
+        Store.open(db_path).get_tool("findOrders")["description"]
+        == "Search a customer's orders, newest first."
+    )
 
 
 def http_error_fixtures(tmp_path):
     args = write(tmp_path, "tool-args.json", {"customerEmail": "ana@example.com", "limit": 5})
     request = write(tmp_path, "http-body.json", {"customer_email": "ana@example.com", "limit": 5})
-    error = write(tmp_path, "http-error.json", {"code": "rate_limited", "message": "Slow down", "retryable": True})
+    error = write(
+        tmp_path,
+        "http-error.json",
+        {"code": "rate_limited", "message": "Slow down", "retryable": True},
+    )
     return [
         "--tool",
         "findOrders",
@@ -232,7 +270,14 @@ def test_check_says_an_arguments_file_is_not_json(tmp_path):
 def test_check_on_a_file_of_several_contracts_asks_for_tool_and_lists_them(tmp_path):
     args = write(tmp_path, "tool-args.json", {"amount": 5})
     result = CliRunner().invoke(
-        main, ["check", "--contract", str(SAMPLES / "contracts" / "billing.openapi.json"), "--arguments", str(args)]
+        main,
+        [
+            "check",
+            "--contract",
+            str(SAMPLES / "contracts" / "billing.openapi.json"),
+            "--arguments",
+            str(args),
+        ],
     )
     assert_clean_error(result, 2, "choose one with --tool (createInvoice, getInvoice)")
     assert "None" not in result.output
@@ -240,14 +285,19 @@ def test_check_on_a_file_of_several_contracts_asks_for_tool_and_lists_them(tmp_p
 
 def test_serve_and_ingest_with_a_database_that_cannot_be_opened_fail_in_one_line(tmp_path):
     events = write(tmp_path, "f.json", envelope())
-    for args in (["serve", "--db", "/nonexistent/dir/x.db"], ["ingest", "--db", "/nonexistent/dir/x.db", events]):
+    for args in (
+        ["serve", "--db", "/nonexistent/dir/x.db"],
+        ["ingest", "--db", "/nonexistent/dir/x.db", events],
+    ):
         result = CliRunner().invoke(main, [str(a) for a in args])
         assert_clean_error(result, 1, "Error: cannot open the database /nonexistent/dir/x.db")
 
 
 def test_serve_refuses_a_port_out_of_range(db_path):
     result = CliRunner().invoke(main, ["serve", "--port", "99999", "--db", str(db_path)])
-    assert_clean_error(result, 2, "Invalid value for '--port': 99999 is not in the range 1<=x<=65535")
+    assert_clean_error(
+        result, 2, "Invalid value for '--port': 99999 is not in the range 1<=x<=65535"
+    )
 
 
 @pytest.mark.slow
@@ -272,7 +322,8 @@ def big_events(count, size=2000, prefix=""):
 
     return [
         envelope(
-            trace_id=f"{prefix}{n:032x}"[-32:], payload={"note": base64.b64encode(os.urandom(size)).decode(), "n": n}
+            trace_id=f"{prefix}{n:032x}"[-32:],
+            payload={"note": base64.b64encode(os.urandom(size)).decode(), "n": n},
         )
         for n in range(count)
     ]
@@ -292,18 +343,28 @@ def test_ingest_decompresses_gzip_and_zstd_files_before_framing(tmp_path, db_pat
     assert "accepted 300, duplicates 0, rejected 0" in result.output
     framed = [zstandard.ZstdCompressor().compress(ndjson(e)) for e in big_events(3, 10, prefix="f")]
     (tmp_path / "two-frames.zst").write_bytes(b"".join(framed))
-    assert "accepted 3, duplicates 0, rejected 0" in run("ingest", tmp_path / "two-frames.zst", "--db", db_path).output
+    assert (
+        "accepted 3, duplicates 0, rejected 0"
+        in run("ingest", tmp_path / "two-frames.zst", "--db", db_path).output
+    )
 
 
 def test_ingest_reads_a_big_pretty_printed_event_and_a_piped_pretty_array_whole(tmp_path, db_path):
     pretty = tmp_path / "one.json"
     pretty.write_text(
-        json.dumps(envelope(payload={"items": [{"n": n, "text": "y" * 40} for n in range(60_000)]}), indent=2)
+        json.dumps(
+            envelope(payload={"items": [{"n": n, "text": "y" * 40} for n in range(60_000)]}),
+            indent=2,
+        )
     )
     assert pretty.stat().st_size > 4 * 1024 * 1024
     result = run("ingest", pretty, "--db", db_path)
-    assert result.exit_code == 0 and "accepted 1, duplicates 0, rejected 0" in result.output, result.output[:2000]
-    array = json.dumps([envelope(trace_id=f"{n:032x}", payload={"n": n}) for n in range(300)], indent=2)
+    assert result.exit_code == 0 and "accepted 1, duplicates 0, rejected 0" in result.output, (
+        result.output[:2000]
+    )
+    array = json.dumps(
+        [envelope(trace_id=f"{n:032x}", payload={"n": n}) for n in range(300)], indent=2
+    )
     assert array.count("\n") > 1000
     piped = run("ingest", "-", "--db", db_path, input=array)
     assert "accepted 300, duplicates 0, rejected 0" in piped.output, piped.output
@@ -319,7 +380,9 @@ def test_ingest_fails_a_file_whose_every_record_is_rejected(tmp_path, db_path):
     assert f"{bad}: every record was rejected (3); nothing stored" in result.output
 
 
-def test_ingest_stores_more_events_than_one_http_request_in_batches_of_batch_size(tmp_path, db_path, monkeypatch):
+def test_ingest_stores_more_events_than_one_http_request_in_batches_of_batch_size(
+    tmp_path, db_path, monkeypatch
+):
     import webapp.pipeline.bulk
 
     # one request takes at most 1,000 events here: the files hold 1,200 each, sent in batches of 500
@@ -351,7 +414,9 @@ def test_ingest_numbers_rejections_by_record_and_line_in_the_file(tmp_path, db_p
     (tmp_path / "events.ndjson").write_text("\n".join(lines) + "\n")
     result = run("ingest", tmp_path / "events.ndjson", "--db", db_path, "--batch-size", 1000)
     assert "accepted 2500, duplicates 0, rejected 1" in result.output
-    assert "record 1501 (line 1502): not_json: not valid JSON at column 1" in result.output, result.output
+    assert "record 1501 (line 1502): not_json: not valid JSON at column 1" in result.output, (
+        result.output
+    )
     items = [envelope(trace_id=f"{n:032x}") for n in range(3)]
     items[1]["snapshot"] = "nope"
     pretty = write(tmp_path, "pretty.json", [])
@@ -367,7 +432,9 @@ def test_tools_show_prints_the_stored_contract_as_json(db_path):
     assert result.exit_code == 0, result.output
     shown = json.loads(result.output)
     assert shown["name"] == "findOrders" and "arguments_schema" in shown
-    assert_clean_error(run("tools", "show", "nope", "--db", db_path), 1, "no contract for tool 'nope'")
+    assert_clean_error(
+        run("tools", "show", "nope", "--db", db_path), 1, "no contract for tool 'nope'"
+    )
 
 
 def test_tools_list_and_show_on_a_missing_database_say_so_and_do_not_create_it(tmp_path):
@@ -385,7 +452,9 @@ def test_a_setting_value_it_cannot_take_stops_the_cli_in_one_line(tmp_path, monk
     assert "Traceback" not in result.output
 
 
-def test_ingest_takes_the_clock_skew_and_depth_settings_as_the_api_does(tmp_path, db_path, monkeypatch):
+def test_ingest_takes_the_clock_skew_and_depth_settings_as_the_api_does(
+    tmp_path, db_path, monkeypatch
+):
     from datetime import datetime, timedelta
 
     ahead = (datetime.now(UTC) + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -398,6 +467,9 @@ def test_ingest_takes_the_clock_skew_and_depth_settings_as_the_api_does(tmp_path
     result = run("ingest", tmp_path / "lines.ndjson", tmp_path / "array.json", "--db", db_path)
     assert "accepted 2, duplicates 0, rejected 1" in result.output and "too_deep" in result.output
     store = Store.open(db_path)
-    for event in stamped:  # three days of skew allowed: two days ahead is kept as sent
+    # three days of skew allowed: two days ahead is kept as sent
+    for event in stamped:
         snapshot = store.get_trace(event["trace_id"])["calls"][0]["snapshots"]["arguments"]
-        assert snapshot["ts"] == times.fixed(ahead) and not (snapshot.get("meta") or {}).get("sent_ts")
+        assert snapshot["ts"] == times.fixed(ahead) and not (snapshot.get("meta") or {}).get(
+            "sent_ts"
+        )

@@ -1,4 +1,5 @@
-"""`tracediff check` on renaming mapping layers (issue 11 item 4): quiet with no history, reasons in --json."""
+"""`tracediff check` on renaming mapping layers (issue 11 item 4): quiet with no history, reasons in
+--json."""
 
 import json
 
@@ -27,7 +28,14 @@ TOOLS_LIST = [
         },
     }
 ]
-ARGUMENTS = {"event_id": "evt_1", "seats": 2, "child_count": 0, "wheelchair": False, "n": 1, "q": "rome"}
+ARGUMENTS = {
+    "event_id": "evt_1",
+    "seats": 2,
+    "child_count": 0,
+    "wheelchair": False,
+    "n": 1,
+    "q": "rome",
+}
 REQUEST = {
     "eventRef": "evt_1",
     "quantity": 2,
@@ -70,7 +78,11 @@ def test_check_json_gives_each_pairing_its_reason_and_transform(tmp_path):
     result = check(tmp_path, TOOLS_LIST, ARGUMENTS, request, "--json")
     assert result.exit_code == 1
     findings = json.loads(result.output)["findings"]
-    reasons = {(f["left"]["path"], f["right"]["path"]): f["reason"] for f in findings if f["left"] and f["right"]}
+    reasons = {
+        (f["left"]["path"], f["right"]["path"]): f["reason"]
+        for f in findings
+        if f["left"] and f["right"]
+    }
     assert reasons[("/n", "/count")] == "name" and reasons[("/q", "/query")] == "name"
     assert reasons[("/event_id", "/eventRef")] == "value"
     [changed] = [f for f in findings if f["kind"] == "type_changed"]
@@ -95,4 +107,7 @@ def test_check_uses_the_contracts_declared_mapping_to_find_a_swap(tmp_path):
         for f in json.loads(result.output)["findings"]
         if f["severity"] == "warning"
     ]
-    assert sorted(loud) == [("value_changed", "/child_count", "declared"), ("value_changed", "/seats", "declared")]
+    assert sorted(loud) == [
+        ("value_changed", "/child_count", "declared"),
+        ("value_changed", "/seats", "declared"),
+    ]

@@ -13,14 +13,20 @@ def run(*args):
 
 
 def test_tools_map_declares_plain_names_as_top_level_pointers_and_full_pointers_as_given(db_path):
-    result = run("tools", "map", "bookTable", "seats=quantity", "/store/id=/locationId", "--db", db_path)
+    result = run(
+        "tools", "map", "bookTable", "seats=quantity", "/store/id=/locationId", "--db", db_path
+    )
     assert result.exit_code == 0, result.output
-    assert "bookTable: /seats -> /quantity" in result.output and "2 mapping(s) in the contract" in result.output
+    assert (
+        "bookTable: /seats -> /quantity" in result.output
+        and "2 mapping(s) in the contract" in result.output
+    )
     assert Store.open(db_path).get_tool("bookTable")["mapping"] == [
         {"arguments": "/seats", "request": "/quantity"},
         {"arguments": "/store/id", "request": "/locationId"},
     ]
-    again = run("tools", "map", "bookTable", "seats=qty", "--db", db_path)  # a field maps once: replaced
+    # a field maps once: replaced
+    again = run("tools", "map", "bookTable", "seats=qty", "--db", db_path)
     assert again.exit_code == 0
     assert Store.open(db_path).get_tool("bookTable")["mapping"] == [
         {"arguments": "/store/id", "request": "/locationId"},
@@ -31,7 +37,9 @@ def test_tools_map_declares_plain_names_as_top_level_pointers_and_full_pointers_
 def test_tools_map_refuses_what_is_not_a_pair_with_a_usage_error(db_path):
     for bad in ("seats", "=quantity", "/a~2=/b"):
         result = run("tools", "map", "bookTable", bad, "--db", db_path)
-        assert result.exit_code == 2 and ("ARGUMENT=REQUEST" in result.output or "JSON Pointer" in result.output)
+        assert result.exit_code == 2 and (
+            "ARGUMENT=REQUEST" in result.output or "JSON Pointer" in result.output
+        )
 
 
 OPENAI_TOOLS = [
@@ -40,7 +48,11 @@ OPENAI_TOOLS = [
         "function": {
             "name": "bookTable",
             "description": "Book a table for a party at one of our restaurants.",
-            "parameters": {"type": "object", "properties": {"seats": {"type": "integer"}}, "required": ["seats"]},
+            "parameters": {
+                "type": "object",
+                "properties": {"seats": {"type": "integer"}},
+                "required": ["seats"],
+            },
         },
     }
 ]
@@ -55,7 +67,10 @@ OPENAPI = {
                 "requestBody": {
                     "content": {
                         "application/json": {
-                            "schema": {"type": "object", "properties": {"quantity": {"type": "integer"}}}
+                            "schema": {
+                                "type": "object",
+                                "properties": {"quantity": {"type": "integer"}},
+                            }
                         }
                     }
                 },
@@ -63,7 +78,12 @@ OPENAPI = {
                     "201": {
                         "description": "made",
                         "content": {
-                            "application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {"id": {"type": "string"}},
+                                }
+                            }
                         },
                     }
                 },
@@ -73,7 +93,9 @@ OPENAPI = {
 }
 
 
-def test_an_openapi_import_adds_schemas_and_keeps_the_tool_description_and_mapping(tmp_path, db_path):
+def test_an_openapi_import_adds_schemas_and_keeps_the_tool_description_and_mapping(
+    tmp_path, db_path
+):
     tools, api = tmp_path / "tools.json", tmp_path / "api.json"
     tools.write_text(json.dumps(OPENAI_TOOLS))
     api.write_text(json.dumps(OPENAPI))
@@ -92,7 +114,12 @@ def test_an_openapi_import_adds_schemas_and_keeps_the_tool_description_and_mappi
 def test_an_openapi_import_still_describes_a_tool_that_had_no_description(tmp_path, db_path):
     api = tmp_path / "api.json"
     api.write_text(json.dumps(OPENAPI))
-    assert run("tools", "import", api, "--operation", "bookTable=createBooking", "--db", db_path).exit_code == 0
+    assert (
+        run(
+            "tools", "import", api, "--operation", "bookTable=createBooking", "--db", db_path
+        ).exit_code
+        == 0
+    )
     assert Store.open(db_path).get_tool("bookTable")["description"] == "Create a booking"
 
 
@@ -105,7 +132,9 @@ def test_the_docs_mapping_example_is_a_contract_tracediff_accepts():
     section = contracts.split("## Mappings: declared and inferred", 1)[1]
     example = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
     contract = validated_contract(example.pop("name"), example)
-    assert {"arguments": "/total", "request": "/amount_cents", "transform": "x100"} in contract["mapping"]
+    assert {"arguments": "/total", "request": "/amount_cents", "transform": "x100"} in contract[
+        "mapping"
+    ]
 
 
 def test_tools_map_declares_a_transform_and_the_analysis_enforces_it(db_path):
@@ -118,7 +147,9 @@ def test_tools_map_declares_a_transform_and_the_analysis_enforces_it(db_path):
     assert result.exit_code == 0, result.output
     assert "charge: /total -> /amount (x100)" in result.output
     store = Store.open(db_path)
-    assert store.get_tool("charge")["mapping"] == [{"arguments": "/total", "request": "/amount", "transform": "x100"}]
+    assert store.get_tool("charge")["mapping"] == [
+        {"arguments": "/total", "request": "/amount", "transform": "x100"}
+    ]
     events = []
     for trace, sent in (("a" * 32, 1250), ("b" * 32, 12.5)):
         base = {"trace_id": trace, "call_id": "c1", "tool": "charge", "ts": "2026-11-20T09:00:00Z"}

@@ -1,4 +1,5 @@
-"""The compare view pairs array items as the engine does: by id, else by equal value, else in order."""
+"""The compare view pairs array items as the engine does: by id, else by equal value, else in
+order."""
 
 from webapp.web.render.compare import compare_calls, compare_values
 
@@ -25,14 +26,19 @@ def test_an_item_inserted_at_the_front_is_the_only_difference_when_items_have_id
 
 def test_a_field_changed_inside_a_moved_item_is_shown_at_both_places():
     bad = [{"id": "o0", "total": 5}, ORDERS[0], {"id": "o2", "total": "20"}, ORDERS[2]]
-    assert changed(compare_values(ORDERS, bad)) == [("/0", "/0", "only_b"), ("/1/total", "/2/total", "type_changed")]
+    assert changed(compare_values(ORDERS, bad)) == [
+        ("/0", "/0", "only_b"),
+        ("/1/total", "/2/total", "type_changed"),
+    ]
 
 
 def test_items_without_ids_pair_by_equal_value():
     a = [{"sku": None, "q": 1}, {"q": 2}, {"q": 3}]
     b = [{"q": 2}, {"q": 3}]
     assert changed(compare_values(a, b)) == [("/0", "", "only_a")]
-    assert changed(compare_values(["x", "y", "z"], ["w", "x", "y", "z"])) == [("/0", "/0", "only_b")]
+    assert changed(compare_values(["x", "y", "z"], ["w", "x", "y", "z"])) == [
+        ("/0", "/0", "only_b")
+    ]
 
 
 def test_values_changed_in_place_pair_by_position():
@@ -52,7 +58,11 @@ def test_an_item_removed_from_the_middle_keeps_the_rest_aligned():
 
 def test_the_difference_count_follows_the_pairing():
     call = lambda orders: {
-        "snapshots": {"arguments": {"payload": {"orders": orders}}, "request": None, "response": None}
+        "snapshots": {
+            "arguments": {"payload": {"orders": orders}},
+            "request": None,
+            "response": None,
+        }
     }
     stage = compare_calls(call(ORDERS), call([{"id": "new", "total": 1}, *ORDERS]))[0]
     assert stage["differences"] == 1

@@ -1,5 +1,6 @@
-"""Connection limits that hold without a proxy: idle connections cost no thread and are closed, headers have a
-deadline, open connections per worker are bounded, and health is answered ahead of idle connections."""
+"""Connection limits that hold without a proxy: idle connections cost no thread and are closed,
+headers have a deadline, open connections per worker are bounded, and health is answered ahead of
+idle connections."""
 
 import socket
 import time
@@ -34,21 +35,29 @@ def test_400_idle_connections_for_20_s_leave_health_under_2_s_and_are_closed(mak
     try:
         latencies = probe_health(server.url, 20)
         assert max(latencies) < 2, sorted(latencies)[-5:]
-        assert closed_by_server(idle) == 400  # each after `keepalive` (5 s) without a request
+        # each after `keepalive` (5 s) without a request
+        assert closed_by_server(idle) == 400
     finally:
         for sock in idle:
             sock.close()
-    print(f"\n400 idle connections for 20 s: {len(latencies)} health probes, the slowest {max(latencies):.2f} s")
+    print(
+        f"\n400 idle connections for 20 s: {len(latencies)} health probes, the slowest "
+        f"{max(latencies):.2f} s"
+    )
 
 
-def test_past_the_cap_on_open_connections_the_idlest_is_closed_and_health_still_answers(make_server):
+def test_past_the_cap_on_open_connections_the_idlest_is_closed_and_health_still_answers(
+    make_server,
+):
     server = make_server("cap.db", env={"GUNICORN_CMD_ARGS": "--worker-connections 40"})
     idle = open_idle(server.port, 200)
     try:
-        time.sleep(1)  # well inside `keepalive`: only the cap can have closed them yet
+        # well inside `keepalive`: only the cap can have closed them yet
+        time.sleep(1)
         latencies = probe_health(server.url, 3)
         assert max(latencies) < 2
-        assert closed_by_server(idle) >= 200 - 2 * 40  # two workers keep at most 40 each
+        # two workers keep at most 40 each
+        assert closed_by_server(idle) >= 200 - 2 * 40
     finally:
         for sock in idle:
             sock.close()
@@ -62,7 +71,8 @@ def test_headers_dribbled_a_byte_at_a_time_are_cut_off_after_the_header_deadline
         began = time.monotonic()
         header = b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100
         answer = b""
-        for byte in header:  # a byte every 0.5 s: no single read waits long, the whole never ends
+        # a byte every 0.5 s: no single read waits long, the whole never ends
+        for byte in header:
             try:
                 sock.sendall(bytes([byte]))
             except OSError:

@@ -17,7 +17,9 @@ SCHEMA = {"type": "object", "properties": {"seats": {"type": "integer"}}}
 
 def test_a_change_reads_the_stored_contract_and_saves_what_it_returns(store):
     seen = []
-    saved = store.change_tool("bookTable", lambda stored: seen.append(stored) or {"arguments_schema": SCHEMA})
+    saved = store.change_tool(
+        "bookTable", lambda stored: seen.append(stored) or {"arguments_schema": SCHEMA}
+    )
     assert seen == [None]
     assert (
         saved
@@ -28,7 +30,8 @@ def test_a_change_reads_the_stored_contract_and_saves_what_it_returns(store):
             "updated_at": saved["updated_at"],
         }
     )
-    assert store.change_tool("bookTable", lambda stored: seen.append(stored)) is None  # left alone
+    # left alone
+    assert store.change_tool("bookTable", lambda stored: seen.append(stored)) is None
     assert seen[1] == saved and store.get_tool("bookTable") == saved
 
 
@@ -81,9 +84,11 @@ def _at_once(db_path, work) -> None:
 
 def test_confirms_imports_and_learnt_definitions_at_once_are_all_kept(db_path, store):
     def work(opened, n):
-        if n % 4 == 3:  # an import that changes the description: merged into what is stored then
+        # an import that changes the description: merged into what is stored then
+        if n % 4 == 3:
             save_contracts(opened, {"bookTable": {"description": f"import {n}"}})
-        elif n == 0:  # a definition seen in traffic: the arguments schema, when none is declared
+        # a definition seen in traffic: the arguments schema, when none is declared
+        elif n == 0:
             learn_definitions(opened, {"bookTable": SCHEMA})
         else:
             toolmappings.confirm(opened, "bookTable", f"/field{n}", f"/sent{n}")

@@ -28,8 +28,13 @@ def test_a_sound_contract_has_no_problem():
 
 
 def test_a_bad_type_name_is_refused_with_the_schema_and_the_place():
-    problems = check_contract({"request_schema": {"type": "object", "properties": {"limit": {"type": "integr"}}}})
-    assert problems == ["request_schema: /properties/limit/type: 'integr' is not valid under any of the given schemas"]
+    problems = check_contract(
+        {"request_schema": {"type": "object", "properties": {"limit": {"type": "integr"}}}}
+    )
+    assert problems == [
+        "request_schema: /properties/limit/type: 'integr' is not valid under any of the given "
+        "schemas"
+    ]
 
 
 def test_the_declared_dialect_is_the_one_checked():
@@ -41,9 +46,9 @@ def test_the_declared_dialect_is_the_one_checked():
     assert check_contract({"arguments_schema": schema}) == [
         "arguments_schema: /prefixItems: {'type': 'number'} is not of type 'array'"
     ]
-    assert check_contract({"arguments_schema": {"$schema": "https://example.com/mine", "type": "object"}}) == [
-        "arguments_schema: /$schema: unknown dialect 'https://example.com/mine'"
-    ]
+    assert check_contract(
+        {"arguments_schema": {"$schema": "https://example.com/mine", "type": "object"}}
+    ) == ["arguments_schema: /$schema: unknown dialect 'https://example.com/mine'"]
 
 
 def test_a_schema_that_is_not_an_object_is_refused():
@@ -59,7 +64,10 @@ def test_a_schema_that_is_not_an_object_is_refused():
             [{"arguments": "totalCents", "request": "/amount"}],
             "mapping/0/arguments: 'totalCents' is not a JSON Pointer (e.g. \"/amount\")",
         ),
-        ([{"arguments": "/a", "body": "/b"}], "mapping/0: unknown snapshot 'body' (use arguments, request, response)"),
+        (
+            [{"arguments": "/a", "body": "/b"}],
+            "mapping/0: unknown snapshot 'body' (use arguments, request, response)",
+        ),
         ([{"arguments": "/a"}], "mapping/0: must pair exactly two snapshots"),
         (
             [{"arguments": "/a~2", "request": "/b"}],
@@ -72,21 +80,36 @@ def test_mapping_entries_must_be_json_pointers_on_known_snapshots(mapping, probl
     assert problem in check_contract({"mapping": mapping})
 
 
-@pytest.mark.parametrize("transform", ["bogus", "lower>bogus", "x\u0661\u0660\u0660", "x0", "array>string"])
+@pytest.mark.parametrize(
+    "transform", ["bogus", "lower>bogus", "x\u0661\u0660\u0660", "x0", "array>string"]
+)
 def test_a_declared_transform_no_finding_could_match_is_refused(transform):
     """A typo'd transform would never quiet its finding; `x١٠٠` read as x100 by float()."""
-    problems = check_contract({"mapping": [{"arguments": "/a", "request": "/b", "transform": transform}]})
+    problems = check_contract(
+        {"mapping": [{"arguments": "/a", "request": "/b", "transform": transform}]}
+    )
     assert [p for p in problems if p.startswith("mapping/0/transform: ")], problems
 
 
-@pytest.mark.parametrize("transform", ["x100", "/1000", "integer>string", "lower>UPPER", "iso8601>epoch", "x7"])
+@pytest.mark.parametrize(
+    "transform", ["x100", "/1000", "integer>string", "lower>UPPER", "iso8601>epoch", "x7"]
+)
 def test_the_transforms_tracediff_names_are_accepted(transform):
-    assert check_contract({"mapping": [{"arguments": "/a", "request": "/b", "transform": transform}]}) == []
+    assert (
+        check_contract({"mapping": [{"arguments": "/a", "request": "/b", "transform": transform}]})
+        == []
+    )
 
 
 def test_a_mapping_entry_may_say_it_was_inferred_and_the_join_its_traffic_showed():
-    """What the fixtures zip writes for the pairs inference learnt, so `tracediff check` pairs them the same way."""
-    learnt = {"arguments": "/origins", "request": "query:/origins", "inferred": True, "separator": "|"}
+    """What the fixtures zip writes for the pairs inference learnt, so `tracediff check` pairs them
+    the same way."""
+    learnt = {
+        "arguments": "/origins",
+        "request": "query:/origins",
+        "inferred": True,
+        "separator": "|",
+    }
     assert check_contract({"mapping": [learnt]}) == []
     problems = check_contract({"mapping": [{**learnt, "inferred": "yes", "separator": ""}]})
     assert "mapping/0/inferred: must be true or false" in problems
@@ -95,14 +118,20 @@ def test_a_mapping_entry_may_say_it_was_inferred_and_the_join_its_traffic_showed
 
 def test_a_contract_put_with_a_bogus_transform_is_a_400_in_the_error_shape(client):
     answer = client.put(
-        "/api/v1/tools/bbC", json={"mapping": [{"arguments": "/a", "request": "/b", "transform": "bogus"}]}
+        "/api/v1/tools/bbC",
+        json={"mapping": [{"arguments": "/a", "request": "/b", "transform": "bogus"}]},
     )
-    assert answer.status_code == 400 and "mapping/0/transform" in answer.get_json()["error"]["message"]
+    assert (
+        answer.status_code == 400 and "mapping/0/transform" in answer.get_json()["error"]["message"]
+    )
 
 
 def test_the_default_error_schema_requires_code_message_and_retryable():
     assert DEFAULT_ERROR_SCHEMA["required"] == ["code", "message", "retryable"]
-    assert validate({"code": "x", "message": "y", "retryable": "no"}, DEFAULT_ERROR_SCHEMA)[0]["path"] == "/retryable"
+    assert (
+        validate({"code": "x", "message": "y", "retryable": "no"}, DEFAULT_ERROR_SCHEMA)[0]["path"]
+        == "/retryable"
+    )
 
 
 # --- tools_from_definitions ----------------------------------------------------------------
@@ -111,14 +140,24 @@ def test_the_default_error_schema_requires_code_message_and_retryable():
 @pytest.mark.parametrize(
     "definition",
     [
-        {"name": "search_docs", "description": "Search", "input_schema": SEARCH},  # Anthropic
-        {"type": "function", "function": {"name": "search_docs", "parameters": SEARCH}},  # Chat Completions
-        {"type": "function", "name": "search_docs", "parameters": SEARCH, "strict": True},  # Responses
-        {"tools": [{"name": "search_docs", "inputSchema": SEARCH}]},  # MCP tools/list
-        {"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "search_docs", "inputSchema": SEARCH}]}},
-        {"functionDeclarations": [{"name": "search_docs", "parameters": SEARCH}]},  # Gemini Tool
+        # Anthropic
+        {"name": "search_docs", "description": "Search", "input_schema": SEARCH},
+        # Chat Completions
+        {"type": "function", "function": {"name": "search_docs", "parameters": SEARCH}},
+        # Responses
+        {"type": "function", "name": "search_docs", "parameters": SEARCH, "strict": True},
+        # MCP tools/list
+        {"tools": [{"name": "search_docs", "inputSchema": SEARCH}]},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {"tools": [{"name": "search_docs", "inputSchema": SEARCH}]},
+        },
+        # Gemini Tool
+        {"functionDeclarations": [{"name": "search_docs", "parameters": SEARCH}]},
         {"tools": [{"functionDeclarations": [{"name": "search_docs", "parameters": SEARCH}]}]},
-        {"name": "search_docs", "parameters": SEARCH},  # bare Gemini
+        # bare Gemini
+        {"name": "search_docs", "parameters": SEARCH},
         [{"name": "search_docs", "input_schema": SEARCH}],
     ],
     ids=[
@@ -141,7 +180,10 @@ def test_a_list_of_several_tools_keeps_each():
     tools = tools_from_definitions(
         [
             {"name": "create_task", "input_schema": {"type": "object"}},
-            {"type": "function", "function": {"name": "send_email", "parameters": {"type": "object"}}},
+            {
+                "type": "function",
+                "function": {"name": "send_email", "parameters": {"type": "object"}},
+            },
         ]
     )
     assert sorted(tools) == ["create_task", "send_email"]
@@ -153,7 +195,10 @@ def test_gemini_upper_case_types_and_nullable_become_json_schema():
             "functionDeclarations": [
                 {
                     "name": "add_note",
-                    "parameters": {"type": "OBJECT", "properties": {"folder": {"type": "STRING", "nullable": True}}},
+                    "parameters": {
+                        "type": "OBJECT",
+                        "properties": {"folder": {"type": "STRING", "nullable": True}},
+                    },
                 }
             ]
         }
@@ -193,7 +238,11 @@ def invoice_api(version="3.0.3"):
                     "responses": {
                         "201": {
                             "description": "ok",
-                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Invoice"}}},
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Invoice"}
+                                }
+                            },
                         },
                         "400": {"$ref": "#/components/responses/Problem"},
                         "503": {"$ref": "#/components/responses/Problem"},
@@ -201,7 +250,10 @@ def invoice_api(version="3.0.3"):
                             "description": "other",
                             "content": {
                                 "application/problem+json": {
-                                    "schema": {"type": "object", "properties": {"title": {"type": "string"}}}
+                                    "schema": {
+                                        "type": "object",
+                                        "properties": {"title": {"type": "string"}},
+                                    }
                                 }
                             },
                         },
@@ -212,13 +264,19 @@ def invoice_api(version="3.0.3"):
         "components": {
             "requestBodies": {
                 "NewInvoice": {
-                    "content": {"application/json; charset=utf-8": {"schema": {"$ref": "#/components/schemas/Invoice"}}}
+                    "content": {
+                        "application/json; charset=utf-8": {
+                            "schema": {"$ref": "#/components/schemas/Invoice"}
+                        }
+                    }
                 }
             },
             "responses": {
                 "Problem": {
                     "description": "error",
-                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
+                    },
                 }
             },
             "schemas": {
@@ -260,18 +318,24 @@ def test_openapi_30_nullable_becomes_a_type_union_with_null():
     assert props["note"] == {"type": ["string", "null"]}
     assert props["status"] == {"type": ["string", "null"], "enum": ["draft", "sent", None]}
     assert props["amount"] == {"type": "integer", "exclusiveMinimum": 0}
-    assert validate({"amount": 0}, tools_from_openapi(invoice_api())["createInvoice"]["request_schema"])
+    assert validate(
+        {"amount": 0}, tools_from_openapi(invoice_api())["createInvoice"]["request_schema"]
+    )
 
 
 def test_openapi_error_responses_become_an_any_of_of_distinct_schemas():
     error = tools_from_openapi(invoice_api())["createInvoice"]["error_schema"]
-    assert [branch.get("required") for branch in error["anyOf"]] == [["code", "message", "retryable"], None]
+    assert [branch.get("required") for branch in error["anyOf"]] == [
+        ["code", "message", "retryable"],
+        None,
+    ]
 
 
 def test_openapi_31_schemas_declare_the_2020_12_dialect():
     tool = tools_from_openapi(invoice_api("3.1.0"))["createInvoice"]
     assert tool["request_schema"]["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert "nullable" in tool["request_schema"]["properties"]["note"]  # 3.1 has no nullable to translate
+    # 3.1 has no nullable to translate
+    assert "nullable" in tool["request_schema"]["properties"]["note"]
 
 
 def test_operations_map_tool_names_to_operation_ids():
@@ -363,7 +427,9 @@ def test_a_yaml_openapi_document_becomes_contracts_with_its_description():
     contract = read_contracts(document).contracts["findOrders"]
     assert contract["description"] == "Search a customer's orders, newest first."
     assert contract["request_schema"]["required"] == ["customer_email"]
-    assert contract["response_schema"]["properties"]["orders"]["items"]["properties"]["status"]["type"] == [
+    assert contract["response_schema"]["properties"]["orders"]["items"]["properties"]["status"][
+        "type"
+    ] == [
         "string",
         "null",
     ]
@@ -393,7 +459,11 @@ def test_an_openapi_ref_that_cannot_be_followed_is_a_contract_error_naming_its_p
     [
         ({"$ref": "#/definitions/missing"}, "/$ref", "#/definitions/missing"),
         ({"properties": {"a": {"$ref": "#/$defs/A"}}}, "/properties/a/$ref", "#/$defs/A"),
-        ({"items": {"$ref": "https://example.com/item.json"}}, "/items/$ref", "https://example.com/item.json"),
+        (
+            {"items": {"$ref": "https://example.com/item.json"}},
+            "/items/$ref",
+            "https://example.com/item.json",
+        ),
     ],
 )
 def test_a_schema_ref_that_does_not_resolve_offline_is_named(schema, where, ref):
@@ -425,11 +495,28 @@ def test_schema_refs_that_resolve_have_no_problem():
         {"name": "search_docs", "description": "Search the docs", "input_schema": SEARCH},
         {
             "type": "function",
-            "function": {"name": "search_docs", "description": "Search the docs", "parameters": SEARCH},
+            "function": {
+                "name": "search_docs",
+                "description": "Search the docs",
+                "parameters": SEARCH,
+            },
         },
-        {"type": "function", "name": "search_docs", "description": "Search the docs", "parameters": SEARCH},
-        {"tools": [{"name": "search_docs", "description": "Search the docs", "inputSchema": SEARCH}]},
-        {"functionDeclarations": [{"name": "search_docs", "description": "Search the docs", "parameters": SEARCH}]},
+        {
+            "type": "function",
+            "name": "search_docs",
+            "description": "Search the docs",
+            "parameters": SEARCH,
+        },
+        {
+            "tools": [
+                {"name": "search_docs", "description": "Search the docs", "inputSchema": SEARCH}
+            ]
+        },
+        {
+            "functionDeclarations": [
+                {"name": "search_docs", "description": "Search the docs", "parameters": SEARCH}
+            ]
+        },
     ],
     ids=["anthropic", "openai-chat", "openai-responses", "mcp", "gemini"],
 )

@@ -1,6 +1,7 @@
-"""Crowds of tools and releases (issue 34): with 3,000 of each, every page and JSON list stays under 300 KB by
-default, pages through with cursors, offers the most used values in its filters and finds the rest by search, and
-the quarantine page and readiness say the crowd looks like a misconfiguration (tests/crowds.py builds it)."""
+"""Crowds of tools and releases (issue 34): with 3,000 of each, every page and JSON list stays under
+300 KB by default, pages through with cursors, offers the most used values in its filters and finds
+the rest by search, and the quarantine page and readiness say the crowd looks like a
+misconfiguration (tests/crowds.py builds it)."""
 
 import re
 
@@ -49,7 +50,11 @@ def crowd_client(db_path, crowd):
 @pytest.mark.parametrize("url", PAGES)
 def test_with_3000_tools_and_releases_every_page_stays_under_300_kb(crowd_client, url):
     answer = crowd_client.get(url)
-    assert answer.status_code == 200 and len(answer.data) < BOUND, (url, answer.status_code, len(answer.data))
+    assert answer.status_code == 200 and len(answer.data) < BOUND, (
+        url,
+        answer.status_code,
+        len(answer.data),
+    )
 
 
 @pytest.mark.parametrize("url", LISTS)
@@ -57,7 +62,9 @@ def test_paging_with_cursors_returns_every_item_exactly_once(crowd_client, crowd
     key, field = LISTS[url]
     seen, cursor = [], None
     while True:
-        page = crowd_client.get(url, query_string={"limit": 400, **({"cursor": cursor} if cursor else {})})
+        page = crowd_client.get(
+            url, query_string={"limit": 400, **({"cursor": cursor} if cursor else {})}
+        )
         assert page.status_code == 200, page.get_json()
         seen += [item[field] for item in page.get_json()[key]]
         cursor = page.get_json()["next_cursor"]
@@ -69,7 +76,8 @@ def test_paging_with_cursors_returns_every_item_exactly_once(crowd_client, crowd
     elif key == "releases":
         assert set(seen) == {release_name(n) for n in range(TOOLS)} | {"1.0.0"}
     else:
-        assert len(seen) > 50  # more than a default page: the cursor was followed
+        # more than a default page: the cursor was followed
+        assert len(seen) > 50
 
 
 def test_a_cursor_that_is_not_ours_is_a_400_for_the_api_and_the_first_page_for_a_page(crowd_client):
@@ -91,13 +99,23 @@ def test_the_pages_link_to_the_next_page(crowd_client):
 
 def test_the_tool_filter_offers_the_busiest_tools_and_search_finds_a_rare_one(crowd_client):
     html = crowd_client.get("/").get_data(as_text=True)
-    offered = re.findall(r'<option value="([^"]+)">', re.search(r"<datalist[\s\S]*?</datalist>", html).group(0))
-    assert offered[: POPULAR // 10] == [tool_name(n) for n in range(POPULAR // 10)] and len(offered) == 50
+    offered = re.findall(
+        r'<option value="([^"]+)">', re.search(r"<datalist[\s\S]*?</datalist>", html).group(0)
+    )
+    assert (
+        offered[: POPULAR // 10] == [tool_name(n) for n in range(POPULAR // 10)]
+        and len(offered) == 50
+    )
     assert tool_name(RARE) not in html
-    found = crowd_client.get("/values/tool", query_string={"tool": str(RARE)}, headers={"HX-Request": "true"})
+    found = crowd_client.get(
+        "/values/tool", query_string={"tool": str(RARE)}, headers={"HX-Request": "true"}
+    )
     assert found.get_data(as_text=True).strip() == f'<option value="{tool_name(RARE)}"></option>'
-    assert crowd_client.get(f"/values/tool.json?q=TOOL_{RARE}").get_json()["values"] == [tool_name(RARE)]
-    assert len(crowd_client.get("/values/release.json?q=build").get_json()["values"]) == 50  # bounded
+    assert crowd_client.get(f"/values/tool.json?q=TOOL_{RARE}").get_json()["values"] == [
+        tool_name(RARE)
+    ]
+    # bounded
+    assert len(crowd_client.get("/values/release.json?q=build").get_json()["values"]) == 50
     assert crowd_client.get("/values/source.json?q=app").get_json()["values"] == ["app_intent"]
     assert crowd_client.get("/values/nothing.json?q=a").status_code == 404
 
@@ -106,7 +124,9 @@ def test_the_problem_filters_offer_the_top_values_and_the_list_takes_a_rare_one(
     html = crowd_client.get("/problems").get_data(as_text=True)
     tools = re.search(r'<datalist id="tool-values">([\s\S]*?)</datalist>', html).group(1)
     assert tools.count("<option") == 50 and tool_name(0) in tools and tool_name(RARE) not in tools
-    rare = crowd_client.get("/problems.json", query_string={"tool": tool_name(RARE)}).get_json()["problems"]
+    rare = crowd_client.get("/problems.json", query_string={"tool": tool_name(RARE)}).get_json()[
+        "problems"
+    ]
     assert [p["tool"] for p in rare] == [tool_name(RARE)]
 
 
@@ -117,7 +137,9 @@ def test_the_crowd_is_said_as_a_likely_misconfiguration_past_the_threshold(crowd
     ready = crowd_client.get("/api/v1/ready").get_json()
     assert ready["status"] == "ready" and len(ready["warnings"]) == 4
     assert "is a build id or a deploy id being sent as the release?" in ready["warnings"][0]
-    calm = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "CROWD_THRESHOLD": 5000})
+    calm = create_app(
+        {"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "CROWD_THRESHOLD": 5000}
+    )
     assert calm.test_client().get("/api/v1/ready").get_json()["warnings"] == []
     assert calm.test_client().get("/quarantine.json").get_json()["warnings"] == []
 
@@ -126,7 +148,9 @@ def test_contracts_and_alert_rules_are_listed_a_page_at_a_time(client, store):
     for n in range(5):
         store.put_tool(f"tool{n}", {"arguments_schema": {"type": "object"}})
         rule = {"url": f"http://h/{n}", "format": "webhook", "on": ["new"], "min_interval_s": 0}
-        store.add_rule({**dict.fromkeys(("tool", "kind", "min_severity", "source")), **rule}, "whsec_x")
+        store.add_rule(
+            {**dict.fromkeys(("tool", "kind", "min_severity", "source")), **rule}, "whsec_x"
+        )
     for url, key in (("/api/v1/tools", "tools"), ("/api/v1/alerts", "rules")):
         first = client.get(url, query_string={"limit": 3}).get_json()
         rest = client.get(url, query_string={"limit": 3, "cursor": first["next_cursor"]}).get_json()

@@ -174,7 +174,8 @@ def test_the_link_checker_sees_links_and_anchors():
     assert "tracediff-tools-import" in anchors(DOCS / "cli.md")
 
 
-# the checkout's own paths a page names; bench/out/ is what the benchmarks write, webapp/docs/ the wheel's copy
+# the checkout's own paths a page names; bench/out/ is what the benchmarks write, webapp/docs/ the
+# wheel's copy
 NAMED_PATH = re.compile(r"`((?:webapp|tests|bench)/[\w./-]*\w/?)`")
 NOT_IN_A_CHECKOUT = ("bench/out/", "webapp/docs/")
 

@@ -1,4 +1,5 @@
-"""The serving worker (webapp/ops/draining.py, webapp/ops/listeners.py) and what `tracediff serve` really binds."""
+"""The serving worker (webapp/ops/draining.py, webapp/ops/listeners.py) and what `tracediff serve`
+really binds."""
 
 import http.client
 import json
@@ -18,18 +19,24 @@ from test_serving import dribble, sigterm_under_ingest
 from webapp.cli import main
 from webapp.ops.listeners import held_by, ignore_new_connections
 
-NO_TOKENS = {"TRACEDIFF_INGEST_TOKENS": None, "TRACEDIFF_READ_TOKENS": None, "TRACEDIFF_ADMIN_TOKENS": None}
+NO_TOKENS = {
+    "TRACEDIFF_INGEST_TOKENS": None,
+    "TRACEDIFF_READ_TOKENS": None,
+    "TRACEDIFF_ADMIN_TOKENS": None,
+}
 
 
 def probe_fresh(url: str, seconds: float) -> list[float]:
-    """Probe /api/v1/health every 0.2 s, each on a new connection as a load balancer does; latencies (inf: failed)."""
+    """Probe /api/v1/health every 0.2 s, each on a new connection as a load balancer does; latencies
+    (inf: failed)."""
     host, port = url.removeprefix("http://").split(":")
     latencies = []
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         began = time.monotonic()
         connection = http.client.HTTPConnection(host, int(port), timeout=2)
-        try:  # http.client, not httpx: a fresh httpx client costs ~0.4 s of CPU on a busy machine
+        # http.client, not httpx: a fresh httpx client costs ~0.4 s of CPU on a busy machine
+        try:
             connection.request("GET", "/api/v1/health", headers={"Connection": "close"})
             ok = connection.getresponse().status == 200
         except OSError:
@@ -42,14 +49,18 @@ def probe_fresh(url: str, seconds: float) -> list[float]:
 
 
 @pytest.mark.slow
-def test_forty_slow_clients_leave_health_answered_and_each_gets_408_with_connection_close(make_server):
-    # the stock worker queued probes behind threads waiting for bodies: 10 such clients failed probes
+def test_forty_slow_clients_leave_health_answered_and_each_gets_408_with_connection_close(
+    make_server,
+):
+    # the stock worker queued probes behind threads waiting for bodies: 10 such clients failed
+    # probes
     server = make_server("many.db", env={"TRACEDIFF_BODY_TIMEOUT": "10"})
     answers = [[] for _ in range(40)]
     slow = [threading.Thread(target=dribble, args=(server.url, 14, answer)) for answer in answers]
     for thread in slow:
         thread.start()
-    time.sleep(1)  # every slow client is in, holding a thread for 10 s
+    # every slow client is in, holding a thread for 10 s
+    time.sleep(1)
     latencies = probe_fresh(server.url, 6)
     for thread in slow:
         thread.join(40)
@@ -57,7 +68,8 @@ def test_forty_slow_clients_leave_health_answered_and_each_gets_408_with_connect
     for answer in answers:
         head = answer[0].split("\r\n\r\n", 1)[0]
         assert head.startswith("HTTP/1.1 408 "), answer
-        assert "\r\nConnection: close" in head and "keep-alive" not in head, head  # it is closed
+        # it is closed
+        assert "\r\nConnection: close" in head and "keep-alive" not in head, head
 
 
 @pytest.mark.slow
@@ -71,9 +83,12 @@ def test_gunicorn_cmd_args_bind_is_checked_for_tokens_and_named_in_the_start_lin
     assert refused.exit_code == 1, refused.output
     assert "refusing to listen on 0.0.0.0 with no token set" in refused.output
     assert not (tmp_path / "o.db").exists()
-    other = free_port()  # --port names one port, GUNICORN_CMD_ARGS binds another: the start line says the real one
+    # --port names one port, GUNICORN_CMD_ARGS binds another: the start line says the real one
+    other = free_port()
     server = LiveServer(
-        tmp_path / "bind.db", args=["--port", str(other)], env={"GUNICORN_CMD_ARGS": f"--bind 127.0.0.1:{port}"}
+        tmp_path / "bind.db",
+        args=["--port", str(other)],
+        env={"GUNICORN_CMD_ARGS": f"--bind 127.0.0.1:{port}"},
     ).start(port=port)
     server.stop()
     assert f"tracediff on http://127.0.0.1:{port}/ " in server.logs()
@@ -82,26 +97,36 @@ def test_gunicorn_cmd_args_bind_is_checked_for_tokens_and_named_in_the_start_lin
 
 @pytest.mark.slow
 def test_json_log_format_writes_every_server_line_as_json(make_server, tmp_path):
-    server = make_server("json.db", args=["--demo"], env={**{k: "" for k in NO_TOKENS}, "TRACEDIFF_LOG_FORMAT": "json"})
+    server = make_server(
+        "json.db",
+        args=["--demo"],
+        env={**{k: "" for k in NO_TOKENS}, "TRACEDIFF_LOG_FORMAT": "json"},
+    )
     assert httpx.get(server.url + "/api/v1/health", timeout=30).status_code == 200
     server.stop()
     lines = [line for line in server.logs().splitlines() if line.strip()]
-    records = [json.loads(line) for line in lines]  # a plain-text line fails here
+    # a plain-text line fails here
+    records = [json.loads(line) for line in lines]
     assert all(record["ts"].endswith("Z") and record["level"] for record in records)
     messages = [record["message"] for record in records]
-    assert any(m.startswith("no tokens are set") for m in messages)  # the warning, as a WARNING record
+    # the warning, as a WARNING record
+    assert any(m.startswith("no tokens are set") for m in messages)
     assert any(m.startswith("demo: loaded") for m in messages)
     assert any(m.startswith(f"tracediff on http://127.0.0.1:{server.port}/") for m in messages)
 
 
 @pytest.mark.slow
 def test_a_sync_worker_class_still_drains_and_one_that_cannot_is_refused_in_one_line(tmp_path):
-    server = LiveServer(tmp_path / "args.db", env={"GUNICORN_CMD_ARGS": "--worker-class sync --keep-alive 7"})
+    server = LiveServer(
+        tmp_path / "args.db", env={"GUNICORN_CMD_ARGS": "--worker-class sync --keep-alive 7"}
+    )
     server.start()
     server.stop()
     assert "Using worker: webapp.ops.draining.DrainingWorker" in server.logs()
     refused = CliRunner().invoke(
-        main, ["serve", "--db", str(tmp_path / "g.db")], env={"GUNICORN_CMD_ARGS": "--worker-class gevent"}
+        main,
+        ["serve", "--db", str(tmp_path / "g.db")],
+        env={"GUNICORN_CMD_ARGS": "--worker-class gevent"},
     )
     assert refused.exit_code == 1 and len(refused.output.strip().splitlines()) == 1, refused.output
     assert "worker class gevent is not supported" in refused.output
@@ -110,7 +135,9 @@ def test_a_sync_worker_class_still_drains_and_one_that_cannot_is_refused_in_one_
 @pytest.mark.parametrize("gunicorn_args", ["", "--workers 3 --worker-class sync"])
 @pytest.mark.slow
 def test_sigterm_under_forty_clients_resets_no_connection(tmp_path, gunicorn_args):
-    server = LiveServer(tmp_path / "term.db", env={"TRACEDIFF_ANALYZER": "off", "GUNICORN_CMD_ARGS": gunicorn_args})
+    server = LiveServer(
+        tmp_path / "term.db", env={"TRACEDIFF_ANALYZER": "off", "GUNICORN_CMD_ARGS": gunicorn_args}
+    )
     server.start()
     kinds, _ = sigterm_under_ingest(server, make_events(8000, "sig"), clients=40, after=60)
     server.stop()
@@ -121,15 +148,18 @@ def test_a_listener_that_ignores_new_connections_still_hands_over_the_ones_it_co
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen(16)
-        early = socket.create_connection(listener.getsockname(), timeout=2)  # completed before the filter
+        # completed before the filter
+        early = socket.create_connection(listener.getsockname(), timeout=2)
         assert ignore_new_connections(listener)
         late = socket.socket()
         late.settimeout(0.5)
-        with pytest.raises(socket.timeout):  # its SYN is dropped: no handshake, so nothing to reset later
+        # its SYN is dropped: no handshake, so nothing to reset later
+        with pytest.raises(socket.timeout):
             late.connect(listener.getsockname())
         accepted, _ = listener.accept()
         early.sendall(b"ping")
-        assert accepted.recv(4) == b"ping"  # the filter keeps every segment of a connection it let in
+        # the filter keeps every segment of a connection it let in
+        assert accepted.recv(4) == b"ping"
         for sock in (early, late, accepted):
             sock.close()
 
@@ -139,7 +169,8 @@ def test_held_by_tells_whether_a_process_still_holds_a_listening_socket():
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen()
-        other = subprocess.Popen(["sleep", "5"])  # holds none of our sockets (close_fds)
+        # holds none of our sockets (close_fds)
+        other = subprocess.Popen(["sleep", "5"])
         try:
             assert held_by(os.getpid(), listener) and not held_by(other.pid, listener)
         finally:

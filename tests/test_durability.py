@@ -1,4 +1,5 @@
-"""Durability: concurrent writers, SIGKILL mid-stream, read-only and full disks, pruning under load."""
+"""Durability: concurrent writers, SIGKILL mid-stream, read-only and full disks, pruning under
+load."""
 
 import multiprocessing
 import os
@@ -21,7 +22,8 @@ from conftest import ROOT, LiveServer
 from webapp.store import Store
 from webapp.web.db import REQUEST_WAIT_MS
 
-FIGURES: dict = {}  # printed at the end of the module with -s, for the closing note
+# printed at the end of the module with -s, for the closing note
+FIGURES: dict = {}
 
 
 def make_events(count: int, prefix: str, traces: int = 60, ts: str | None = None) -> list[dict]:
@@ -55,8 +57,9 @@ def body(batch: list[dict]) -> bytes:
 def post_until_acknowledged(http: httpx.Client, batch: list[dict], statuses: Counter) -> dict:
     """Post a batch, retrying 503s and broken connections as a shipper does; return the 200 body.
 
-    A shipper retries for minutes: the deadline is time, not a count of tries, so a prune that holds the write
-    lock longer on a loaded machine (the suite runs on every core) is waited out as a shipper would."""
+    A shipper retries for minutes: the deadline is time, not a count of tries, so a prune that holds
+    the write lock longer on a loaded machine (the suite runs on every core) is waited out as a
+    shipper would."""
     deadline, response = time.monotonic() + 120, None
     while time.monotonic() < deadline:
         try:
@@ -115,7 +118,8 @@ def db_problems(db_path) -> list[str]:
         problems += [
             f"call {row} has no trace row"
             for row in conn.execute(
-                "SELECT trace_id, call_id FROM calls WHERE trace_id NOT IN (SELECT trace_id FROM traces)"
+                "SELECT trace_id, call_id FROM calls WHERE trace_id NOT IN (SELECT trace_id FROM "
+                "traces)"
             )
         ]
         return problems
@@ -128,7 +132,8 @@ def test_four_processes_with_overlapping_resends_store_the_sent_set_exactly(live
     events = make_events(2400, "hammer")
     batches = chunks(events, 20)
     plans = [[] for _ in range(4)]
-    for i, batch in enumerate(batches):  # every batch is sent by two processes
+    # every batch is sent by two processes
+    for i, batch in enumerate(batches):
         plans[i % 4].append(batch)
         plans[(i + 1) % 4].append(batch)
     for seed, plan in enumerate(plans):
@@ -140,7 +145,9 @@ def test_four_processes_with_overlapping_resends_store_the_sent_set_exactly(live
     duplicates = sum(d for _, _, d in results)
     sent = {e["event_id"] for e in events}
     stored, rows = stored_state(live_server.db_path)
-    FIGURES["hammer"] = dict(sent=2 * len(events), unique=len(sent), stored=rows, statuses=dict(statuses))
+    FIGURES["hammer"] = dict(
+        sent=2 * len(events), unique=len(sent), stored=rows, statuses=dict(statuses)
+    )
     assert set(statuses) <= {200, 503, "transport_error"}
     assert stored == sent and rows == len(sent)
     assert accepted == len(sent) and duplicates == len(events)
@@ -175,7 +182,8 @@ def test_sigkill_mid_stream_keeps_every_acknowledged_batch_and_resends_fill_the_
     acked: list[int] = []
     stream_until_killed(server, batches, acked, after=40)
     assert 40 <= len(acked) < len(batches)
-    server.start()  # the same database file, after the crash
+    # the same database file, after the crash
+    server.start()
     stored, rows = stored_state(server.db_path)
     for i, batch in enumerate(batches):
         ids = {e["event_id"] for e in batch}
@@ -220,15 +228,23 @@ def writable_again(db_path):
 
 @pytest.mark.slow
 def test_a_database_turned_read_only_answers_503_with_retry_after_then_recovers(tmp_path):
-    server = LiveServer(tmp_path / "ro.db", wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}).start()
+    server = LiveServer(
+        tmp_path / "ro.db", wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}
+    ).start()
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
-            assert http.post("/api/v1/ingest", content=body(make_events(3, "before"))).status_code == 200
+            assert (
+                http.post("/api/v1/ingest", content=body(make_events(3, "before"))).status_code
+                == 200
+            )
             server.db_path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
             assert_unavailable(http.post("/api/v1/ingest", content=body(make_events(3, "during"))))
             assert http.get("/api/v1/traces").status_code == 200
             writable_again(server.db_path)
-            assert http.post("/api/v1/ingest", content=body(make_events(3, "after"))).status_code == 200
+            assert (
+                http.post("/api/v1/ingest", content=body(make_events(3, "after"))).status_code
+                == 200
+            )
     finally:
         writable_again(server.db_path)
         server.stop()
@@ -238,7 +254,8 @@ def test_a_database_turned_read_only_answers_503_with_retry_after_then_recovers(
 
 
 def fill_until_refused(http: httpx.Client, limit: int = 400) -> tuple[list[dict], httpx.Response]:
-    """Post 64 KiB events until the server refuses one; return the acknowledged ones and the refusal."""
+    """Post 64 KiB events until the server refuses one; return the acknowledged ones and the
+    refusal."""
     acked = []
     for i in range(limit):
         event = {**make_events(1, f"fill{i}-")[0], "payload": {"blob": os.urandom(32768).hex()}}
@@ -261,10 +278,14 @@ def full_disk_case(tmp_path, how: str) -> tuple[LiveServer, object]:
         ):
             pytest.skip("mounting a small tmpfs is not permitted here")
         # no headroom kept, so that SQLite itself meets the full disk
-        return LiveServer(mount / "full.db", env={"TRACEDIFF_ANALYZER": "off", "TRACEDIFF_MIN_FREE_MB": "0"}), mount
+        return LiveServer(
+            mount / "full.db", env={"TRACEDIFF_ANALYZER": "off", "TRACEDIFF_MIN_FREE_MB": "0"}
+        ), mount
     # RLIMIT_FSIZE: the kernel refuses writes past 2 MiB with EFBIG (Python ignores SIGXFSZ).
     return LiveServer(
-        tmp_path / "full.db", wrapper=["prlimit", f"--fsize={2 * 1024 * 1024}"], env={"TRACEDIFF_ANALYZER": "off"}
+        tmp_path / "full.db",
+        wrapper=["prlimit", f"--fsize={2 * 1024 * 1024}"],
+        env={"TRACEDIFF_ANALYZER": "off"},
     ), None
 
 
@@ -272,14 +293,16 @@ def full_disk_case(tmp_path, how: str) -> tuple[LiveServer, object]:
 @pytest.mark.slow
 def test_a_full_disk_answers_503_with_retry_after_and_keeps_what_was_acknowledged(tmp_path, how):
     server, mount = full_disk_case(tmp_path, how)
-    server.log_path = tmp_path / f"{how}.log"  # the log must not be the file that fills up
+    # the log must not be the file that fills up
+    server.log_path = tmp_path / f"{how}.log"
     try:
         server.start()
         with httpx.Client(base_url=server.url, timeout=30) as http:
             acked, refusal = fill_until_refused(http)
             assert_unavailable(refusal)
             assert http.get("/api/v1/health").status_code == 200
-            _, second = fill_until_refused(http)  # the connection is not left inside a transaction
+            # the connection is not left inside a transaction
+            _, second = fill_until_refused(http)
             assert_unavailable(second)
         server.stop()
         stored, _ = stored_state(server.db_path)
@@ -323,7 +346,9 @@ def test_prune_deletes_old_traces_in_small_transactions_while_ingest_goes_on(liv
     assert pruned.returncode == 0, pruned.stderr
     assert "deleted 2000 trace(s)" in pruned.stdout
     FIGURES["prune"] = dict(
-        pruned_traces=2000, ingest_statuses=dict(statuses), slowest_ingest_ms=round(slowest[0] * 1000)
+        pruned_traces=2000,
+        ingest_statuses=dict(statuses),
+        slowest_ingest_ms=round(slowest[0] * 1000),
     )
     assert set(statuses) == {200}
     stored, rows = stored_state(live_server.db_path)
@@ -341,13 +366,19 @@ def print_figures():
 @pytest.mark.slow
 def test_a_database_locked_by_another_program_answers_503_within_the_request_budget(live_server):
     with httpx.Client(base_url=live_server.url, timeout=30) as http:
-        assert http.post("/api/v1/ingest", content=body(make_events(3, "before"))).status_code == 200
+        assert (
+            http.post("/api/v1/ingest", content=body(make_events(3, "before"))).status_code == 200
+        )
         holder = sqlite3.connect(live_server.db_path, isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")  # another program keeps the write lock
+        # another program keeps the write lock
+        holder.execute("BEGIN IMMEDIATE")
         try:
-            for _ in range(3):  # writers queued behind the analyser share the budget, they do not add up
+            # writers queued behind the analyser share the budget, they do not add up
+            for _ in range(3):
                 began = time.monotonic()
-                assert_unavailable(http.post("/api/v1/ingest", content=body(make_events(3, "during"))))
+                assert_unavailable(
+                    http.post("/api/v1/ingest", content=body(make_events(3, "during")))
+                )
                 assert time.monotonic() - began < REQUEST_WAIT_MS / 1000 + 3
         finally:
             holder.execute("ROLLBACK")
@@ -358,10 +389,13 @@ def test_a_database_locked_by_another_program_answers_503_within_the_request_bud
 @pytest.mark.slow
 def test_a_server_started_on_a_read_only_database_serves_reads_and_answers_writes_503(tmp_path):
     db_path = tmp_path / "started-ro.db"
-    holder = Store.open(db_path)  # kept open, so the -wal and -shm files stay and are made read-only too
+    # kept open, so the -wal and -shm files stay and are made read-only too
+    holder = Store.open(db_path)
     for path in (db_path, *tmp_path.glob("started-ro.db-*")):
         path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
-    server = LiveServer(db_path, wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}).start()
+    server = LiveServer(
+        db_path, wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}
+    ).start()
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
             assert http.get("/api/v1/traces").status_code == 200

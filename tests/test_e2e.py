@@ -19,12 +19,16 @@ def wait_for_analysis(url: str, trace_id: str, timeout: float = 10) -> dict:
 
 @pytest.mark.slow
 def test_a_batch_posted_over_http_is_readable_through_the_api_and_the_page(live_server):
-    response = httpx.post(f"{live_server.url}/api/v1/ingest", content=ndjson(*order_call(limit_sent="5")))
+    response = httpx.post(
+        f"{live_server.url}/api/v1/ingest", content=ndjson(*order_call(limit_sent="5"))
+    )
     assert response.status_code == 200 and response.json()["accepted"] == 3
     trace = wait_for_analysis(live_server.url, TRACE)
     call = trace["calls"][0]
     assert call["snapshots"]["request"]["payload"] == {"status": "paid", "limit": "5"}
-    assert any(f["kind"] == "type_changed" and f["right"]["path"] == "/limit" for f in call["findings"])
+    assert any(
+        f["kind"] == "type_changed" and f["right"]["path"] == "/limit" for f in call["findings"]
+    )
     page = httpx.get(f"{live_server.url}/traces/{TRACE}")
     assert page.status_code == 200 and "findOrders" in page.text
 
@@ -49,6 +53,7 @@ def test_serve_demo_loads_the_sample_traces_into_an_empty_database(make_server):
     assert httpx.get(f"{server.url}/api/v1/tools").json()["tools"]
     assert httpx.get(f"{server.url}/").status_code == 200
     server.stop()
-    again = make_server("demo.db", args=["--demo"])  # a database that holds traces is left as it is, and said so
+    # a database that holds traces is left as it is, and said so
+    again = make_server("demo.db", args=["--demo"])
     assert len(httpx.get(f"{again.url}/api/v1/traces?limit=100").json()["traces"]) == len(traces)
     assert "sample_traces/ not loaded" in again.logs()

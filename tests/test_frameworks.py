@@ -1,10 +1,10 @@
 """What agent frameworks send over OTLP, replayed through the real app.
 
 Each recording in tests/fixtures/frameworks/ is what one framework exported while its real agent ran
-(tests/instrumentations/frameworks.py) against a stand-in model asking for one or two `find_orders` calls in
-one turn, the tool posting to an orders API with the planted `limit` 5 -> "5". Replayed over protobuf and
-JSON, every tool call must be one call with the framework's call id, its snapshots, and the planted type
-change as its only warning.
+(tests/instrumentations/frameworks.py) against a stand-in model asking for one or two `find_orders`
+calls in one turn, the tool posting to an orders API with the planted `limit` 5 -> "5". Replayed
+over protobuf and JSON, every tool call must be one call with the framework's call id, its
+snapshots, and the planted type change as its only warning.
 """
 
 import copy
@@ -20,8 +20,10 @@ from test_instrumentations_split import calls_of, ordered, renamed, trace_ids_of
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "frameworks"
 RECORDINGS = sorted(p.stem for p in FIXTURES.glob("*.pb"))
 RECORDER = Path(__file__).resolve().parent / "instrumentations" / "frameworks.py"
-SOURCES = {"langgraph": "langchain", "strands": "strands", "adk": "google-adk"}  # named by its scope
-CALL_IDS = {  # the call ids the stand-in model gave, as each framework carries them
+# named by its scope
+SOURCES = {"langgraph": "langchain", "strands": "strands", "adk": "google-adk"}
+# the call ids the stand-in model gave, as each framework carries them
+CALL_IDS = {
     "langgraph": ["call_standin_01", "call_standin_02"],
     "strands": ["call_standin_01", "call_standin_02"],
     "adk": ["adk-standin-01", "adk-standin-02"],
@@ -38,7 +40,9 @@ def framework_posts(stem: str, encoding: str) -> list:
 def test_a_framework_recording_gives_one_call_per_tool_call(client, stem, encoding):
     framework, turn = stem.rsplit("-", 1)
     posts = framework_posts(stem, encoding)
-    replay(client, posts, "application/x-protobuf" if encoding == "protobuf" else "application/json")
+    replay(
+        client, posts, "application/x-protobuf" if encoding == "protobuf" else "application/json"
+    )
     [trace_id] = trace_ids(framework_posts(stem, "json"))
     trace = client.get(f"/api/v1/traces/{trace_id}").get_json()
     calls = sorted(trace["calls"], key=lambda c: c["call_id"])
@@ -62,15 +66,21 @@ def test_a_framework_recording_gives_one_call_per_tool_call(client, stem, encodi
         assert loud == [("type_changed", "/limit", "/limit")], call["findings"]
 
 
-# Recordings whose spans still need each other's export to join (issue 33, part 2): strict, so a fix shows.
-_LANGGRAPH_SPLIT = "the HTTP span beside the LangGraph span joins the tool span holding its time in one export only"
+# Recordings whose spans still need each other's export to join (issue 33, part 2): strict, so a fix
+# shows.
+_LANGGRAPH_SPLIT = (
+    "the HTTP span beside the LangGraph span joins the tool span holding its time in one export "
+    "only"
+)
 SPLIT_NOT_YET = {"langgraph-one": _LANGGRAPH_SPLIT, "langgraph-two": _LANGGRAPH_SPLIT}
 
 
 @pytest.mark.parametrize(
     "stem",
     [
-        pytest.param(s, marks=pytest.mark.xfail(reason=SPLIT_NOT_YET[s], strict=True)) if s in SPLIT_NOT_YET else s
+        pytest.param(s, marks=pytest.mark.xfail(reason=SPLIT_NOT_YET[s], strict=True))
+        if s in SPLIT_NOT_YET
+        else s
         for s in RECORDINGS
     ],
 )
@@ -81,20 +91,26 @@ def test_a_framework_recording_one_request_per_span_gives_the_calls_of_one_reque
     for number, order in enumerate(BATCHINGS):
         own = f"{trace_id[:-2]}{number:02x}"
         posts = renamed(ordered(copy.deepcopy(recorded), order), {trace_id: own})
-        replay(client, [(p["path"], json.dumps(p["body"]).encode()) for p in posts], "application/json")
+        replay(
+            client, [(p["path"], json.dumps(p["body"]).encode()) for p in posts], "application/json"
+        )
         found[order] = calls_of(client, own)
     for order in BATCHINGS[1:]:
         assert found[order] == found["recorded"], order
 
 
 @pytest.mark.slow
-@pytest.mark.sqlite_only  # the replays cover both stores; this checks the framework still sends the same
+# the replays cover both stores; this checks the framework still sends the same
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("stem", RECORDINGS)
 def test_a_live_run_of_the_framework_gives_the_same_calls(client, stem, tmp_path):
     framework, turn = stem.rsplit("-", 1)
     python = Path("/tmp/venvs") / framework / "bin" / "python"
     if not python.exists():
-        pytest.skip(f"no virtualenv for {framework} at {python.parent.parent} (tests/instrumentations/README.md)")
+        pytest.skip(
+            f"no virtualenv for {framework} at {python.parent.parent} "
+            "(tests/instrumentations/README.md)"
+        )
     done = subprocess.run(
         [str(python), str(RECORDER), framework, turn, str(tmp_path / stem)],
         capture_output=True,
@@ -107,5 +123,7 @@ def test_a_live_run_of_the_framework_gives_the_same_calls(client, stem, tmp_path
     [trace_id] = trace_ids_of(live)
     recorded = json.loads((FIXTURES / f"{stem}.json").read_text())
     [recorded_id] = trace_ids_of(recorded)
-    replay(client, [(p["path"], json.dumps(p["body"]).encode()) for p in recorded], "application/json")
+    replay(
+        client, [(p["path"], json.dumps(p["body"]).encode()) for p in recorded], "application/json"
+    )
     assert calls_of(client, trace_id) == calls_of(client, recorded_id)

@@ -1,4 +1,5 @@
-"""Fuzzing the ingest endpoints: any body gets 200 or a documented 4xx in the error shape, never a 500."""
+"""Fuzzing the ingest endpoints: any body gets 200 or a documented 4xx in the error shape, never a
+500."""
 
 import gzip
 import json
@@ -21,10 +22,22 @@ FUZZ = settings(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-ENVELOPE_FIELDS = ("trace_id", "call_id", "snapshot", "tool", "source", "payload", "http", "ts", "event_id")
+ENVELOPE_FIELDS = (
+    "trace_id",
+    "call_id",
+    "snapshot",
+    "tool",
+    "source",
+    "payload",
+    "http",
+    "ts",
+    "event_id",
+)
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -91,7 +104,9 @@ def test_random_bytes_get_a_documented_answer(fuzz_app, examples):
 @quick_and_thorough(20, 150)
 def test_truncated_compressed_bodies_get_a_documented_answer(fuzz_app, examples):
     @settings(FUZZ, max_examples=examples)
-    @given(cut=st.integers(min_value=0, max_value=400), encoding=st.sampled_from(["gzip", "deflate"]))
+    @given(
+        cut=st.integers(min_value=0, max_value=400), encoding=st.sampled_from(["gzip", "deflate"])
+    )
     def holds(cut, encoding):
         raw = orjson.dumps([event(call_id=f"c{i}") for i in range(20)])
         packed = gzip.compress(raw) if encoding == "gzip" else zlib.compress(raw)
@@ -105,7 +120,9 @@ def test_deep_nesting_is_rejected_or_stored_never_a_crash(fuzz_app, examples):
     @settings(FUZZ, max_examples=examples)
     @given(depth=st.integers(min_value=1, max_value=3000), kind=st.sampled_from("[{"))
     def holds(depth, kind):
-        nested = ("[" * depth + "]" * depth) if kind == "[" else ('{"a":' * depth + "1" + "}" * depth)
+        nested = (
+            ("[" * depth + "]" * depth) if kind == "[" else ('{"a":' * depth + "1" + "}" * depth)
+        )
         body = ('{"trace_id":"deep","snapshot":"request","payload":' + nested + "}").encode()
         response = check(fuzz_app, body)
         if response.status_code == 200:
@@ -123,14 +140,21 @@ def test_a_deep_event_beside_good_ones_is_rejected_alone(fuzz_app, examples):
         framing=st.sampled_from(["array", "ndjson", "concatenated"]),
     )
     def holds(depth, kind, framing):
-        nested = ("[" * depth + "]" * depth) if kind == "[" else ('{"a":' * depth + "1" + "}" * depth)
+        nested = (
+            ("[" * depth + "]" * depth) if kind == "[" else ('{"a":' * depth + "1" + "}" * depth)
+        )
         deep = '{"trace_id":"deep","snapshot":"request","payload":' + nested + "}"
         records = [json.dumps(event(call_id="good_1")), deep, json.dumps(event(call_id="good_2"))]
-        body = {"array": "[" + ",".join(records) + "]", "ndjson": "\n".join(records), "concatenated": "".join(records)}
+        body = {
+            "array": "[" + ",".join(records) + "]",
+            "ndjson": "\n".join(records),
+            "concatenated": "".join(records),
+        }
         response = check(fuzz_app, body[framing].encode())
         assert response.status_code == 200
         assert_per_event_answer(response, 3)
-        too_deep = depth + 1 > 64  # the event object is the first level
+        # the event object is the first level
+        too_deep = depth + 1 > 64
         assert [(r["index"], r["code"]) for r in response.get_json()["rejected"]] == (
             [(1, "too_deep")] if too_deep else []
         )
@@ -141,7 +165,10 @@ def test_a_deep_event_beside_good_ones_is_rejected_alone(fuzz_app, examples):
 @quick_and_thorough(20, 150)
 def test_huge_strings_in_any_field_get_a_documented_answer(fuzz_app, examples):
     @settings(FUZZ, max_examples=examples)
-    @given(size=st.integers(min_value=0, max_value=3 * 1024 * 1024), where=st.sampled_from(ENVELOPE_FIELDS))
+    @given(
+        size=st.integers(min_value=0, max_value=3 * 1024 * 1024),
+        where=st.sampled_from(ENVELOPE_FIELDS),
+    )
     def holds(size, where):
         check(fuzz_app, orjson.dumps(event(**{where: "x" * size})))
 
@@ -153,7 +180,9 @@ def test_invalid_utf8_gets_a_documented_answer(fuzz_app, examples):
     @settings(FUZZ, max_examples=examples)
     @given(
         body=st.binary(min_size=1, max_size=200),
-        bad=st.sampled_from([b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\x80"]),
+        bad=st.sampled_from(
+            [b"\xff", b"\xc3\x28", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80", b"\x80"]
+        ),
     )
     def holds(body, bad):
         valid = orjson.dumps(event(payload={"note": "x"}))
@@ -168,7 +197,9 @@ def test_invalid_utf8_gets_a_documented_answer(fuzz_app, examples):
 def test_wrong_types_in_every_field_are_rejected_one_by_one(fuzz_app, examples):
     @settings(FUZZ, max_examples=examples)
     @given(
-        field=st.sampled_from(ENVELOPE_FIELDS), value=json_values, framing=st.sampled_from(["one", "array", "ndjson"])
+        field=st.sampled_from(ENVELOPE_FIELDS),
+        value=json_values,
+        framing=st.sampled_from(["one", "array", "ndjson"]),
     )
     def holds(field, value, framing):
         good, bad = json.dumps(event(call_id="good")), json.dumps(event(**{field: value}))

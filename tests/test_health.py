@@ -39,7 +39,8 @@ def broken_install(tmp_path, missing: str):
 def test_a_missing_template_makes_health_degraded_and_readiness_503_naming_it(tmp_path):
     client = broken_install(tmp_path, "partials/findings.html").test_client()
     health = client.get("/api/v1/health")
-    assert health.status_code == 200  # alive: restarting would not bring the file back
+    # alive: restarting would not bring the file back
+    assert health.status_code == 200
     assert health.get_json()["status"] == "degraded"
     assert "partials/findings.html" in health.get_json()["problems"][0]
     ready = client.get("/api/v1/ready")
@@ -59,15 +60,22 @@ def test_a_missing_static_file_makes_readiness_503(tmp_path):
     ready = app.test_client().get("/api/v1/ready")
     assert ready.status_code == 503
     assert (
-        "static: missing" in ready.get_json()["error"]["message"] and "app.js" in ready.get_json()["error"]["message"]
+        "static: missing" in ready.get_json()["error"]["message"]
+        and "app.js" in ready.get_json()["error"]["message"]
     )
 
 
 def test_an_analysis_backlog_older_than_the_limit_makes_readiness_503(tmp_path):
     app = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "b.db"), "ANALYZER": "background", "READY_MAX_LAG": 0}
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "b.db"),
+            "ANALYZER": "background",
+            "READY_MAX_LAG": 0,
+        }
     )
-    client = app.test_client()  # testing: no analyser thread runs, so the call waits
+    # testing: no analyser thread runs, so the call waits
+    client = app.test_client()
     assert client.post("/api/v1/ingest", json=envelope("request", {"a": 1})).status_code == 200
     ready = client.get("/api/v1/ready")
     assert ready.status_code == 503
@@ -77,10 +85,15 @@ def test_an_analysis_backlog_older_than_the_limit_makes_readiness_503(tmp_path):
 
 @pytest.mark.slow
 def test_a_read_only_database_is_reported_by_health_and_readiness_of_a_live_server(tmp_path):
-    server = LiveServer(tmp_path / "ro.db", wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}).start()
+    server = LiveServer(
+        tmp_path / "ro.db", wrapper=without_root_override(), env={"TRACEDIFF_ANALYZER": "off"}
+    ).start()
     try:
         with httpx.Client(base_url=server.url, timeout=30) as http:
-            assert http.post("/api/v1/ingest", content=body(make_events(3, "before"))).status_code == 200
+            assert (
+                http.post("/api/v1/ingest", content=body(make_events(3, "before"))).status_code
+                == 200
+            )
             assert http.get("/api/v1/ready").status_code == 200
             for path in (server.db_path, *tmp_path.glob("ro.db-*")):
                 path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)

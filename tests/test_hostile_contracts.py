@@ -27,7 +27,8 @@ VICTIM = "victim-secret-0123456789abcdef"
 TOKENS = {"TRACEDIFF_ADMIN_TOKENS": f"ops:{ADMIN}", "TRACEDIFF_INGEST_TOKENS": f"victim:{VICTIM}"}
 # The issue's bound for the victim's posts and health, kept: each answers within it, every time
 ANSWER_SECONDS = 1.0
-ANALYSED_WITHIN = 180  # seconds for every call to be analysed: generous, for a loaded machine
+# seconds for every call to be analysed: generous, for a loaded machine
+ANALYSED_WITHIN = 180
 DOORS = ("api", "mcp", "put")
 
 
@@ -248,7 +249,8 @@ def test_thirty_confirms_and_three_adopts_at_once_are_all_kept(db_path, tmp_path
     assert sorted(set(kept) - mapping) == [], f"{len(set(kept) - mapping)} confirmed pairs lost"
     adopted = [stage for stage, status in zip(ADOPTED, statuses[len(PAIRS) :]) if status == 200]
     assert [stage for stage in adopted if f"{stage}_schema" not in contract] == []
-    assert statuses.count(200) == 33  # nobody had to lose: each change waited its turn
+    # nobody had to lose: each change waited its turn
+    assert statuses.count(200) == 33
 
 
 @pytest.mark.slow
@@ -265,7 +267,8 @@ def test_a_put_based_on_an_old_version_is_refused_with_the_current_one(live_serv
     current = httpx.get(url)
     assert stale.headers["ETag"] == current.headers["ETag"] != version
     assert current.headers["ETag"].strip('"') in stale.json()["error"]["message"]
-    assert current.json()["mapping"] == [confirm]  # the confirm made meanwhile is kept
+    # the confirm made meanwhile is kept
+    assert current.json()["mapping"] == [confirm]
     again = {"If-Match": current.headers["ETag"]}
     fresh = httpx.put(url, json={"arguments_schema": {}}, headers=again)
     assert fresh.status_code == 200 and fresh.headers["ETag"] != current.headers["ETag"]

@@ -28,14 +28,23 @@ def hostile_events(big: str = "") -> list[dict]:
     }
     if big:
         payload["big"] = big
-    common = {"trace_id": HOSTILE_TRACE, "call_id": f"call{SCRIPT}", "tool": f"tool{IMG}", "source": CLOSE}
+    common = {
+        "trace_id": HOSTILE_TRACE,
+        "call_id": f"call{SCRIPT}",
+        "tool": f"tool{IMG}",
+        "source": CLOSE,
+    }
     return [
         {**common, "snapshot": "arguments", "payload": payload},
         {
             **common,
             "snapshot": "request",
             "payload": {**payload, "title": 5},
-            "http": {"method": "POST", "url": f"https://api.example.com/{SCRIPT}", "headers": {CLOSE: IMG}},
+            "http": {
+                "method": "POST",
+                "url": f"https://api.example.com/{SCRIPT}",
+                "headers": {CLOSE: IMG},
+            },
         },
         {
             **common,
@@ -72,7 +81,9 @@ def assert_inert(html: str):
     assert found.handlers == []
     assert "img" not in found.tags
     for script in found.scripts:
-        assert (script.get("src") or "").startswith("/static/") or script.get("type") == "application/json"
+        assert (script.get("src") or "").startswith("/static/") or script.get(
+            "type"
+        ) == "application/json"
     for raw in (SCRIPT, IMG, "<script>alert(2)", 'onmouseover="alert(3)"'):
         assert raw not in html
 
@@ -90,7 +101,8 @@ def test_the_trace_page_renders_scripts_and_handlers_as_text(hostile_client):
     html = response.get_data(as_text=True)
     assert_inert(html)
     assert "&lt;script&gt;alert(" in html
-    assert "onerror=" in html.replace("&#34;", '"').replace("&quot;", '"')  # shown, as text
+    # shown, as text
+    assert "onerror=" in html.replace("&#34;", '"').replace("&quot;", '"')
 
 
 def test_the_trace_list_renders_hostile_tools_and_sources_as_text(hostile_client):

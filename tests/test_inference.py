@@ -35,7 +35,8 @@ def bookings(n, seed=3):
 
 
 def test_a_renaming_tool_is_learnt_after_enough_calls_and_not_before():
-    # pairs whose names mean the same (store/location, notes/comment) need fewer calls: the names are evidence too
+    # pairs whose names mean the same (store/location, notes/comment) need fewer calls: the names
+    # are evidence too
     named = {("/store_id", "/locationId"), ("/notes", "/comment")}
     assert infer(learn(bookings(MIN_NAMED_CALLS - 1))) == []
     assert pairs(infer(learn(bookings(MIN_NAMED_CALLS)))) == named
@@ -59,23 +60,31 @@ def test_a_pair_needs_95_percent_agreement(bad, inferred):
     calls = []
     for i, (arguments, request) in enumerate(bookings(20)):
         if i >= 20 - bad:
-            request = {**request, "locationId": "st_0000"}  # a bug on a few calls
+            # a bug on a few calls
+            request = {**request, "locationId": "st_0000"}
         calls.append((arguments, request))
     assert (("/store_id", "/locationId") in pairs(infer(learn(calls)))) is inferred
 
 
 def test_an_inferred_pair_stays_down_to_90_percent_so_it_does_not_flap():
-    calls = [(a, {**r, "locationId": "st_0000"} if i >= 18 else r) for i, (a, r) in enumerate(bookings(20))]
-    evidence = learn(calls)  # 18 of 20: 90%
+    calls = [
+        (a, {**r, "locationId": "st_0000"} if i >= 18 else r)
+        for i, (a, r) in enumerate(bookings(20))
+    ]
+    # 18 of 20: 90%
+    evidence = learn(calls)
     assert ("/store_id", "/locationId") not in pairs(infer(evidence))
-    assert ("/store_id", "/locationId") in pairs(infer(evidence, previous={("/store_id", "/locationId")}))
+    assert ("/store_id", "/locationId") in pairs(
+        infer(evidence, previous={("/store_id", "/locationId")})
+    )
 
 
 def test_two_request_fields_always_equal_to_one_argument_make_no_inference():
     calls = [(a, {**r, "locationRef": r["locationId"]}) for a, r in bookings(30)]
     found = pairs(infer(learn(calls)))
     assert not {p for p in found if p[0] == "/store_id"}
-    assert ("/seats", "/quantity") in found  # the other fields are still clear
+    # the other fields are still clear
+    assert ("/seats", "/quantity") in found
 
 
 def test_two_arguments_always_equal_to_one_field_make_no_inference():
@@ -90,7 +99,9 @@ def test_a_rejected_pair_is_kept_out_and_stops_blocking_nothing_else():
 
 
 def test_declared_pairs_and_their_fields_are_not_inferred_again():
-    found = pairs(infer(learn(bookings(30)), declared=[("/seats", "/quantity"), ("/notes", "/remark")]))
+    found = pairs(
+        infer(learn(bookings(30)), declared=[("/seats", "/quantity"), ("/notes", "/remark")])
+    )
     assert not {p for p in found if p[0] in ("/seats", "/notes")}
     assert ("/date", "/day") in found
 
@@ -113,10 +124,13 @@ def test_an_enum_written_in_upper_case_is_a_consistent_transform():
     calls = []
     for _ in range(25):
         status = rng.choice(["paid", "open", "refunded", "void"])
-        calls.append(({"status": status, "n": rng.randint(1, 9)}, {"state": status.upper(), "count": 1}))
+        calls.append(
+            ({"status": status, "n": rng.randint(1, 9)}, {"state": status.upper(), "count": 1})
+        )
     found = {p.arguments: p for p in infer(learn(calls))}
     assert found["/status"].request == "/state" and found["/status"].relation == "enum_changed"
-    assert "/n" not in found  # n equals count only when it is 1
+    # n equals count only when it is 1
+    assert "/n" not in found
 
 
 def test_candidates_are_the_likely_pairs_below_the_call_threshold():
@@ -126,7 +140,10 @@ def test_candidates_are_the_likely_pairs_below_the_call_threshold():
 
 
 def test_a_field_kept_as_it_is_is_learnt_as_the_tools_contract():
-    calls = [({"text": f"note {i}", "channel": "C1"}, {"text": f"note {i}", "channel": "C1"}) for i in range(5)]
+    calls = [
+        ({"text": f"note {i}", "channel": "C1"}, {"text": f"note {i}", "channel": "C1"})
+        for i in range(5)
+    ]
     assert ("/text", "/text") in pairs(infer(learn(calls)))
 
 
@@ -137,15 +154,21 @@ def test_relations_name_equal_values_and_transforms_and_refuse_other_values():
     assert relation("paid", "PAID") == "enum_changed"
     assert relation("2026-12-01", "01/12/2026") == "format_changed"
     assert relation(True, 1) == "type_changed"
-    assert relation(5, 6) is None and relation(True, "no") is None and relation("st_1", "st_2") is None
+    assert (
+        relation(5, 6) is None and relation(True, "no") is None and relation("st_1", "st_2") is None
+    )
 
 
 def test_leaves_are_bounded_and_skip_arrays_of_objects():
     doc = {f"k{i}": i for i in range(500)}
-    doc.update({"items": [{"sku": "a"}], "ids": [1, 2], "nested": {"deep": {"x": "y"}}, "none": None})
+    doc.update(
+        {"items": [{"sku": "a"}], "ids": [1, 2], "nested": {"deep": {"x": "y"}}, "none": None}
+    )
     found = leaves(doc)
     assert len(found) == MAX_LEAVES
-    small = leaves({"items": [{"sku": "a"}], "ids": [1, 2], "nested": {"deep": {"x": "y"}}, "none": None})
+    small = leaves(
+        {"items": [{"sku": "a"}], "ids": [1, 2], "nested": {"deep": {"x": "y"}}, "none": None}
+    )
     assert small == {"/ids": [1, 2], "/nested/deep/x": "y"}
 
 
@@ -195,15 +218,30 @@ def test_a_dropped_argument_beside_an_added_field_gets_the_command_that_declares
 
 
 def test_a_rename_hint_names_a_located_path_whole():
-    dropped = {"kind": "dropped", "left": {"snapshot": "arguments", "path": "/after"}, "left_value": "Y3Vy"}
-    added = {"kind": "added", "left": None, "right": {"snapshot": "request", "path": "query:/startCursor"}}
-    findings = [{**dropped, "message": "after dropped: not in the request"}, {**added, "right_value": "Y3Vy"}]
+    dropped = {
+        "kind": "dropped",
+        "left": {"snapshot": "arguments", "path": "/after"},
+        "left_value": "Y3Vy",
+    }
+    added = {
+        "kind": "added",
+        "left": None,
+        "right": {"snapshot": "request", "path": "query:/startCursor"},
+    }
+    findings = [
+        {**dropped, "message": "after dropped: not in the request"},
+        {**added, "right_value": "Y3Vy"},
+    ]
     hint_renames(findings, "list")
     assert "if it became query:/startCursor, declare the pair" in findings[0]["message"]
 
 
 def test_map_commands_use_plain_names_for_top_level_keys_and_pointers_otherwise():
-    assert cli_name("/seats") == "seats" and cli_name("/a/b") == "/a/b" and cli_name("/a~1b") == "/a~1b"
+    assert (
+        cli_name("/seats") == "seats"
+        and cli_name("/a/b") == "/a/b"
+        and cli_name("/a~1b") == "/a~1b"
+    )
     assert map_command("my tool", [("/x y", "/z")]) == "tracediff tools map 'my tool' 'x y=z'"
 
 
@@ -214,13 +252,22 @@ def test_finding_anchors_come_from_kind_and_paths_and_stay_url_safe():
         "right": {"snapshot": "request", "path": "/limit"},
     }
     assert finding_anchor(f) == "f-type_changed-arguments/limit-request/limit"
-    dropped = {"kind": "dropped", "left": {"snapshot": "arguments", "path": "/a b#c"}, "right": None}
+    dropped = {
+        "kind": "dropped",
+        "left": {"snapshot": "arguments", "path": "/a b#c"},
+        "right": None,
+    }
     assert finding_anchor(dropped) == "f-dropped-arguments/a_20_b_23_c"
-    assert finding_anchors([f, f, dropped]) == [finding_anchor(f), finding_anchor(f) + "-2", finding_anchor(dropped)]
+    assert finding_anchors([f, f, dropped]) == [
+        finding_anchor(f),
+        finding_anchor(f) + "-2",
+        finding_anchor(dropped),
+    ]
 
 
 def presence(calls, dropped=()) -> dict:
-    """Path counts over (arguments, request) calls; `dropped` are the argument pointers no analysis paired."""
+    """Path counts over (arguments, request) calls; `dropped` are the argument pointers no analysis
+    paired."""
     total: dict = {}
     for arguments, request in calls:
         merge(total, presence_of(leaves(arguments), leaves(request), False, dropped))
@@ -247,7 +294,8 @@ def test_an_argument_that_travelled_before_the_newest_release_is_never_consumed(
         merge(evidence, observe(leaves(arguments), leaves(request), set(evidence), newest=True))
         merge(paths, presence_of(leaves(arguments), leaves(request), True, {"/limit"}))
     assert learnt_consumed(evidence, paths, {"newest": "v2", "seen": ["v1", "v2"]}) == []
-    assert learnt_consumed(evidence, paths) == []  # 20 of 50 calls sent it: not a coincidence
+    # 20 of 50 calls sent it: not a coincidence
+    assert learnt_consumed(evidence, paths) == []
 
 
 def test_the_newest_release_is_the_one_whose_first_call_came_last_whatever_the_arrival_order():
@@ -255,7 +303,9 @@ def test_the_newest_release_is_the_one_whose_first_call_came_last_whatever_the_a
     late_v1 = ("2026-11-01T10:00:00Z", "v1")
     assert release_state(release_state(None, [v2]), [v1, late_v1])["newest"] == "v2"
     assert release_state(release_state(None, [v1]), [v2, late_v1])["newest"] == "v2"
-    assert release_state(None, [late_v1, v2, v1]) == release_state(release_state(None, [v2, late_v1]), [v1])
+    assert release_state(None, [late_v1, v2, v1]) == release_state(
+        release_state(None, [v2, late_v1]), [v1]
+    )
     # a state stored before first times keeps its order
     assert release_state({"newest": "v2", "seen": ["v1", "v2"]}, [])["newest"] == "v2"
 
@@ -264,22 +314,39 @@ def told(kind, argument, request, value) -> dict:
     """An info finding as the analysis writes it (only the parts the history's judgement reads)."""
     left = {"snapshot": "arguments", "path": argument} if argument else None
     right = {"snapshot": "request", "path": request}
-    return {"kind": kind, "severity": "info", "left": left, "right": right, "right_value": value, "message": kind}
+    return {
+        "kind": kind,
+        "severity": "info",
+        "left": left,
+        "right": right,
+        "right_value": value,
+        "message": kind,
+    }
 
 
 def test_a_field_the_newest_release_sends_under_a_new_key_is_loud_and_named_by_its_leaf():
     def call(arguments, request, release):
         paths = presence_of(leaves(arguments), leaves(request), release == "v2")
-        return {key: {**counts, **({"new:calls": 1} if release == "v2" else {})} for key, counts in paths.items()}
+        return {
+            key: {**counts, **({"new:calls": 1} if release == "v2" else {})}
+            for key, counts in paths.items()
+        }
 
     total: dict = {}
     for i in range(6):
-        merge(total, call({"page_size": 10, "q": f"a{i}"}, {"page_size": 10, "query": f"a{i}"}, "v1"))
+        merge(
+            total, call({"page_size": 10, "q": f"a{i}"}, {"page_size": 10, "query": f"a{i}"}, "v1")
+        )
     earlier = earlier_fields(total, {"newest": "v2", "seen": ["v1", "v2"]})
     renamed = told("renamed", "/page_size", "/limit", 10)
-    leaked, kept = told("added", None, "form:/metadata", {"mcp_session": "s"}), told("added", None, "/query", "a9")
+    leaked, kept = (
+        told("added", None, "form:/metadata", {"mcp_session": "s"}),
+        told("added", None, "/query", "a9"),
+    )
     assert flag_new_fields([renamed, leaked, kept], "v2", "v2", earlier) == [renamed, leaked]
-    assert leaked["right"]["path"] == "form:/metadata/mcp_session" and renamed["severity"] == "warning"
+    assert (
+        leaked["right"]["path"] == "form:/metadata/mcp_session" and renamed["severity"] == "warning"
+    )
     # a call of an earlier release, or a tool without earlier releases, is not judged
     assert flag_new_fields([kept], "v1", "v2", earlier) == []
     assert earlier_fields(total, {"newest": "v1", "seen": ["v1"]}) is None

@@ -11,8 +11,19 @@ from webapp.pipeline import mappings as toolmappings
 
 TOOL = "create_ticket"
 LOUD = ("warning", "error")
-SUBJECTS = ["Printer on fire", "VPN drops hourly", "Cannot log in", "Refund order 1042", "Laptop fan noise"]
-BODIES = ["It started this morning.", "Happens on every call.", "Tried twice, same error.", "See attached log."]
+SUBJECTS = [
+    "Printer on fire",
+    "VPN drops hourly",
+    "Cannot log in",
+    "Refund order 1042",
+    "Laptop fan noise",
+]
+BODIES = [
+    "It started this morning.",
+    "Happens on every call.",
+    "Tried twice, same error.",
+    "See attached log.",
+]
 
 
 def ticket(rng, i):
@@ -50,7 +61,12 @@ def envelopes(calls, release=None, start=0):
                 "payload": request,
                 "http": {"method": "POST", "url": "https://helpdesk.example.com/api/tickets"},
             },
-            {**base, "snapshot": "response", "payload": {"id": f"T-{n}"}, "http": {"status_code": 201}},
+            {
+                **base,
+                "snapshot": "response",
+                "payload": {"id": f"T-{n}"},
+                "http": {"status_code": 201},
+            },
         ]
     return out
 
@@ -86,16 +102,20 @@ def traffic(seed=5):
 def test_a_release_that_swaps_two_fields_is_reported_not_learnt(store, batch):
     good, bad = traffic()
     events = envelopes(good, "v1.4.0") + envelopes(bad, "v1.5.0", start=50)
-    for start in range(0, len(events), batch * 3):  # one batch, or the traffic arriving ten calls at a time
+    # one batch, or the traffic arriving ten calls at a time
+    for start in range(0, len(events), batch * 3):
         load(store, events[start : start + batch * 3])
     inferred = set(store.inferred_pairs(TOOL))
     assert {("/subject", "/title"), ("/body", "/description")} <= inferred
     assert ("/body", "/title") not in inferred and ("/subject", "/description") not in inferred
-    assert all(loud_at(store, n) == set() for n in range(50))  # the correct calls stay quiet
-    for n in range(50, 72):  # every broken call is loud at the swapped pairs
-        assert {("value_changed", "/subject", "/title"), ("value_changed", "/body", "/description")} <= loud_at(
-            store, n
-        )
+    # the correct calls stay quiet
+    assert all(loud_at(store, n) == set() for n in range(50))
+    # every broken call is loud at the swapped pairs
+    for n in range(50, 72):
+        assert {
+            ("value_changed", "/subject", "/title"),
+            ("value_changed", "/body", "/description"),
+        } <= loud_at(store, n)
 
 
 def test_without_releases_the_broken_calls_never_teach_their_pairs(store):
@@ -106,17 +126,24 @@ def test_without_releases_the_broken_calls_never_teach_their_pairs(store):
     assert ("/body", "/title") not in inferred and ("/subject", "/description") not in inferred
     assert all(loud_at(store, n) == set() for n in range(50))
     evidence = store.evidence(TOOL)[("/body", "/title")]
-    assert evidence["both"] == 72 and evidence["equal"] == 22  # the 50 earlier calls count against it
+    # the 50 earlier calls count against it
+    assert evidence["both"] == 72 and evidence["equal"] == 22
 
 
 def test_a_pair_learnt_in_an_earlier_release_and_its_change_are_logged(store):
     good, bad = traffic()
     load(store, envelopes(good, "v1"))
     [first] = store.inference_changes(TOOL)
-    assert ("/subject", "/title") in first["added"] and first["removed"] == [] and first["release"] == "v1"
+    assert (
+        ("/subject", "/title") in first["added"]
+        and first["removed"] == []
+        and first["release"] == "v1"
+    )
     assert first["reanalysed"] == 50 and first["changed_at"]
     rows = toolmappings.mapping_rows(store, TOOL)
-    assert rows["changes"][0]["added"] == [{"arguments": a, "request": r} for a, r in first["added"]]
+    assert rows["changes"][0]["added"] == [
+        {"arguments": a, "request": r} for a, r in first["added"]
+    ]
     toolmappings.reject(store, TOOL, "/subject", "/title")
     latest = store.inference_changes(TOOL)[0]
     assert latest["removed"] == [("/subject", "/title")] and latest["added"] == []
@@ -132,12 +159,14 @@ def test_a_new_release_that_keeps_the_mapping_folds_into_the_evidence(store):
     rng = random.Random(9)
     load(store, envelopes([ticket(rng, i) for i in range(50, 55)], "v3", start=50))
     counts = store.evidence(TOOL)[("/subject", "/title")]
-    assert counts["both"] == 55 and counts["new:both"] == 5  # v2 folded into the established counts
+    # v2 folded into the established counts
+    assert counts["both"] == 55 and counts["new:both"] == 5
 
 
 def with_mode(calls):
-    """The same tickets with a `mode` argument the layer reads itself (it picks the route) and never sends (and
-    without the layer's own `source`, which a lone leftover argument would be paired with)."""
+    """The same tickets with a `mode` argument the layer reads itself (it picks the route) and never
+    sends (and without the layer's own `source`, which a lone leftover argument would be paired
+    with)."""
     return [({**args, "mode": "create"}, without(request, "source")) for args, request in calls]
 
 
@@ -147,11 +176,17 @@ def without(request, key):
 
 def findings_at(store, n, path):
     call = store.get_trace(f"{n + 1:032x}")["calls"][0]
-    return [(f["kind"], f["severity"]) for f in call["findings"] if f["left"] and f["left"]["path"] == path]
+    return [
+        (f["kind"], f["severity"])
+        for f in call["findings"]
+        if f["left"] and f["left"]["path"] == path
+    ]
 
 
 @pytest.mark.parametrize("batch", [40, 3])
-def test_an_argument_no_call_sends_is_learnt_consumed_and_a_release_that_stops_sending_one_is_loud(store, batch):
+def test_an_argument_no_call_sends_is_learnt_consumed_and_a_release_that_stops_sending_one_is_loud(
+    store, batch
+):
     good, _ = traffic()
     # a later release stops sending `priority` (urgency): it travelled in every earlier call
     broken = [(args, without(request, "urgency")) for args, request in good[40:]]
@@ -159,26 +194,39 @@ def test_an_argument_no_call_sends_is_learnt_consumed_and_a_release_that_stops_s
     for start in range(0, len(events), batch * 3):
         load(store, events[start : start + batch * 3])
     assert store.consumed_arguments(TOOL) == ["/mode"]
-    # the first calls too, analysed before there was history: whatever the batches, the same verdicts
+    # the first calls too, analysed before there was history: whatever the batches, the same
+    # verdicts
     assert all(findings_at(store, n, "/mode") == [("dropped", "info")] for n in range(50))
     assert all(findings_at(store, n, "/priority") == [] for n in range(40))
-    assert all(findings_at(store, n, "/priority") == [("dropped", "warning")] for n in range(40, 50))
+    assert all(
+        findings_at(store, n, "/priority") == [("dropped", "warning")] for n in range(40, 50)
+    )
 
 
 @pytest.mark.parametrize("order", ["in order", "newest first"])
-def test_a_field_the_newest_release_adds_that_no_earlier_call_sent_is_loud_whatever_the_order(store, order):
+def test_a_field_the_newest_release_adds_that_no_earlier_call_sent_is_loud_whatever_the_order(
+    store, order
+):
     good, _ = traffic()
     # a JavaScript spread sends the internal `ticket_id` beside the fields: no argument explains it
-    leaky = [(args, {**request, "ticket_id": f"T-{i}"}) for i, (args, request) in enumerate(good[40:])]
+    leaky = [
+        (args, {**request, "ticket_id": f"T-{i}"}) for i, (args, request) in enumerate(good[40:])
+    ]
     old, new = envelopes(good[:40], "v1"), envelopes(leaky, "v2", start=40)
     for part in (old, new) if order == "in order" else (new[:15], old, new[15:]):
         for start in range(0, len(part), 30):
             load(store, part[start : start + 30])
     assert all(findings_right(store, n, "/source") == [("added", "info")] for n in range(50))
     assert all(findings_right(store, n, "/ticket_id") == [] for n in range(40))
-    assert all(findings_right(store, n, "/ticket_id") == [("added", "warning")] for n in range(40, 50))
+    assert all(
+        findings_right(store, n, "/ticket_id") == [("added", "warning")] for n in range(40, 50)
+    )
 
 
 def findings_right(store, n, path):
     call = store.get_trace(f"{n + 1:032x}")["calls"][0]
-    return [(f["kind"], f["severity"]) for f in call["findings"] if f["right"] and f["right"]["path"] == path]
+    return [
+        (f["kind"], f["severity"])
+        for f in call["findings"]
+        if f["right"] and f["right"]["path"] == path
+    ]

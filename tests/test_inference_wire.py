@@ -1,5 +1,6 @@
-"""Inference learns what travels in the URL (the Google Maps distance matrix as its reference MCP server calls
-it), and the analysis uses it: the join the traffic shows, a query key that went missing; GraphQL input objects."""
+"""Inference learns what travels in the URL (the Google Maps distance matrix as its reference MCP
+server calls it), and the analysis uses it: the join the traffic shows, a query key that went
+missing; GraphQL input objects."""
 
 import random
 
@@ -21,7 +22,12 @@ def url(origins, destinations, sep="|", key="destinations"):
 
 
 def events(n, args, address):
-    base = {"trace_id": f"{n + 1:032x}", "call_id": "c1", "tool": TOOL, "ts": f"2026-11-20T10:{n % 60:02d}:00Z"}
+    base = {
+        "trace_id": f"{n + 1:032x}",
+        "call_id": "c1",
+        "tool": TOOL,
+        "ts": f"2026-11-20T10:{n % 60:02d}:00Z",
+    }
     return [
         {**base, "snapshot": "arguments", "payload": args},
         {**base, "snapshot": "request", "payload": None, "http": {"method": "GET", "url": address}},
@@ -53,7 +59,9 @@ def test_a_tool_that_joins_lists_with_a_pipe_is_learnt_and_a_comma_join_is_then_
         }
         batch += events(n, args, url(args["origins"], args["destinations"]))
     load(store, batch)
-    assert {("/origins", "query:/origins"), ("/destinations", "query:/destinations")} <= set(store.inferred_pairs(TOOL))
+    assert {("/origins", "query:/origins"), ("/destinations", "query:/destinations")} <= set(
+        store.inferred_pairs(TOOL)
+    )
     args = {"origins": ["Paris", "Lyon"], "destinations": ["Nice", "Boston"], "mode": "driving"}
     load(store, events(30, args, url(args["origins"], args["destinations"], sep=",")))
     assert ("type_changed", "/origins", "query:/origins") in loud(store, 30)
@@ -64,17 +72,28 @@ def test_a_tool_that_joins_lists_with_a_pipe_is_learnt_and_a_comma_join_is_then_
 
 def test_graphql_variables_under_one_input_object_pair_by_name_and_a_swap_is_loud():
     args = {"repository_id": "R_kgDO42", "title": "Crash on start", "body": "Steps: open the app."}
-    query = "mutation CreateIssue($input: CreateIssueInput!) { createIssue(input: $input) { issue { number } } }"
+    query = (
+        "mutation CreateIssue($input: CreateIssueInput!) { createIssue(input: $input) { issue { "
+        "number } } }"
+    )
 
     def found(title, body):
-        request = {"query": query, "variables": {"input": {"repositoryId": "R_kgDO42", "title": title, "body": body}}}
+        request = {
+            "query": query,
+            "variables": {"input": {"repositoryId": "R_kgDO42", "title": title, "body": body}},
+        }
         snap = {
             "arguments": {"payload": args},
-            "request": {"payload": request, "http": {"method": "POST", "url": "https://api.github.com/graphql"}},
+            "request": {
+                "payload": request,
+                "http": {"method": "POST", "url": "https://api.github.com/graphql"},
+            },
             "response": None,
         }
         result = analyze_call(snap, None)
-        return [(f["kind"], f["right"]["path"]) for f in result["findings"] if f["severity"] != "info"]
+        return [
+            (f["kind"], f["right"]["path"]) for f in result["findings"] if f["severity"] != "info"
+        ]
 
     assert found(args["title"], args["body"]) == []
     assert ("value_changed", "/variables/input/title") in found(args["body"], args["title"])

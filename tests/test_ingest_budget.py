@@ -1,4 +1,5 @@
-"""Concurrent large bodies are admitted by a byte budget per worker: past it, 429 + Retry-After before parsing."""
+"""Concurrent large bodies are admitted by a byte budget per worker: past it, 429 + Retry-After
+before parsing."""
 
 import gzip
 import threading
@@ -26,15 +27,18 @@ def assert_busy(response, retry_after="2"):
 
 def test_a_body_past_the_budget_is_refused_with_429_before_it_is_parsed(client, app, store):
     budget = budget_of(app)
-    assert budget.take(budget.limit - 100)  # another request of this worker is parsing that much
+    # another request of this worker is parsing that much
+    assert budget.take(budget.limit - 100)
     try:
         response = client.post("/api/v1/ingest", data=ndjson(envelope(payload={"pad": "x" * 200})))
     finally:
         budget.give_back(budget.limit - 100)
     assert_busy(response)
     assert store.db.execute("SELECT count(*) FROM events").fetchone()[0] == 0
-    assert store.db.execute("SELECT count(*) FROM quarantine").fetchone()[0] == 0  # it was never parsed
-    assert client.post("/api/v1/ingest", data=ndjson(envelope())).status_code == 200  # room again
+    # it was never parsed
+    assert store.db.execute("SELECT count(*) FROM quarantine").fetchone()[0] == 0
+    # room again
+    assert client.post("/api/v1/ingest", data=ndjson(envelope())).status_code == 200
 
 
 @pytest.mark.parametrize("path", ["/v1/traces", "/v1/logs"])
@@ -49,7 +53,9 @@ def test_the_otlp_endpoints_share_the_budget(client, app, path):
 
 
 def test_a_body_larger_than_the_budget_is_taken_when_it_is_alone(db_path):
-    app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "PARSE_BUDGET_BYTES": 1000})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "PARSE_BUDGET_BYTES": 1000}
+    )
     events = [envelope(payload={"pad": "x" * 500}, call_id=f"c{n}") for n in range(10)]
     response = app.test_client().post("/api/v1/ingest", data=ndjson(*events))
     assert response.status_code == 200 and response.get_json()["accepted"] == 10
@@ -58,17 +64,22 @@ def test_a_body_larger_than_the_budget_is_taken_when_it_is_alone(db_path):
 
 def test_the_budget_is_given_back_after_a_refused_body_too(client, app):
     assert client.post("/api/v1/ingest", data=b"{not json").status_code == 422
-    assert client.post("/api/v1/ingest", data=b"x", headers={"Content-Encoding": "gzip"}).status_code in (400, 422)
+    assert client.post(
+        "/api/v1/ingest", data=b"x", headers={"Content-Encoding": "gzip"}
+    ).status_code in (400, 422)
     assert budget_of(app).held == 0
 
 
 def test_no_budget_admits_everything(db_path):
-    app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "PARSE_BUDGET_BYTES": 0})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "PARSE_BUDGET_BYTES": 0}
+    )
     assert app.test_client().post("/api/v1/ingest", data=ndjson(envelope())).status_code == 200
 
 
 def test_memory_is_given_back_where_glibc_can(tmp_path):
-    assert give_back_memory() is True  # Debian's glibc: malloc_trim(0) exists
+    # Debian's glibc: malloc_trim(0) exists
+    assert give_back_memory() is True
     assert resident_bytes() > 0
 
 
@@ -99,7 +110,8 @@ def stored_events(path) -> int:
 
 @pytest.mark.slow
 def test_several_large_bodies_at_once_get_429_never_503_and_every_200_is_stored(make_server):
-    bodies = [ndjson(*wide_events(120, 300, start=1000 * i)) for i in range(6)]  # ~2.3 MB each
+    # ~2.3 MB each
+    bodies = [ndjson(*wide_events(120, 300, start=1000 * i)) for i in range(6)]
     server = make_server(workers=1, env={"TRACEDIFF_PARSE_BUDGET_BYTES": str(4 * 1024 * 1024)})
     answers = []
 
@@ -117,7 +129,11 @@ def test_several_large_bodies_at_once_get_429_never_503_and_every_200_is_stored(
     assert busy, "six 2.3 MB bodies at once fit a 4 MiB budget"
     for answer in busy:
         assert int(answer.headers["Retry-After"]) >= 1
-        assert answer.json()["error"] == {**answer.json()["error"], "code": "ingest_busy", "retryable": True}
+        assert answer.json()["error"] == {
+            **answer.json()["error"],
+            "code": "ingest_busy",
+            "retryable": True,
+        }
     accepted = sum(a.json()["accepted"] for a in answers if a.status_code == 200)
     assert accepted == 240 * statuses.count(200) == stored_events(server.db_path)
 
@@ -137,10 +153,17 @@ def test_a_worker_gives_memory_back_after_a_big_body(make_server):
     server = make_server(workers=1, env={"TRACEDIFF_ANALYZER": "off"})
     httpx.post(server.url + "/api/v1/ingest", content=ndjson(*wide_events(1, 5)), timeout=30)
     before = worker_rss(server)
-    body = gzip.compress(ndjson(*wide_events(1500, 400)))  # ~40 MB decompressed
-    answer = httpx.post(server.url + "/api/v1/ingest", content=body, headers={"Content-Encoding": "gzip"}, timeout=120)
+    # ~40 MB decompressed
+    body = gzip.compress(ndjson(*wide_events(1500, 400)))
+    answer = httpx.post(
+        server.url + "/api/v1/ingest",
+        content=body,
+        headers={"Content-Encoding": "gzip"},
+        timeout=120,
+    )
     assert answer.status_code == 200 and answer.json()["accepted"] == 3000
     time.sleep(0.5)
     after = worker_rss(server)
-    # a generous bound: the parse of 40 MB peaked far above it; what stays is caches and the allocator's slack
+    # a generous bound: the parse of 40 MB peaked far above it; what stays is caches and the
+    # allocator's slack
     assert after - before < 64 * 1024 * 1024, (before, after)

@@ -117,10 +117,15 @@ def test_a_null_is_error_says_nothing():
 @pytest.mark.parametrize("sent", ["yes", "1", "", 0, 1, [True], {"value": True}])
 def test_any_other_is_error_rejects_its_event_alone_naming_what_it_got(sent):
     good = envelope(snapshot="result", payload="ok", call_id="call_02", is_error=True)
-    batch = parse_body(orjson.dumps([envelope(snapshot="result", payload="ok", is_error=sent), good]), now=NOW)
+    batch = parse_body(
+        orjson.dumps([envelope(snapshot="result", payload="ok", is_error=sent), good]), now=NOW
+    )
     [rej] = batch.rejected
     assert (rej.index, rej.code) == (0, "bad_type")
-    assert rej.message.startswith("is_error must be true or false") and orjson.dumps(sent).decode() in rej.message
+    assert (
+        rej.message.startswith("is_error must be true or false")
+        and orjson.dumps(sent).decode() in rej.message
+    )
     assert [e.call_id for e in batch.events] == ["call_02"]
 
 
@@ -173,7 +178,8 @@ def test_every_optional_field_is_type_checked(field, value, code):
     [
         ("2026-08-20T11:00:00+02:00", "2026-08-20T09:00:00.000000Z"),
         ("2026-08-20t09:00:00.250z", "2026-08-20T09:00:00.250000Z"),
-        ("2026-08-20 04:00:00.123456789-05:00", "2026-08-20T09:00:00.123456Z"),  # cut to microseconds, never rounded up
+        # cut to microseconds, never rounded up
+        ("2026-08-20 04:00:00.123456789-05:00", "2026-08-20T09:00:00.123456Z"),
         ("2026-08-20T23:30:00-01:00", "2026-08-21T00:30:00.000000Z"),
     ],
 )
@@ -181,14 +187,21 @@ def test_ts_is_normalised_to_utc_with_z_and_six_fraction_digits(given, stored):
     assert one(envelope(ts=given), limits=Limits(max_clock_skew_s=86_400)).ts == stored
 
 
-@pytest.mark.parametrize("given", ["2027-06-16T09:30:00Z", "2026-08-20T09:35:01Z", "2026-08-20T10:36:00+01:00"])
-def test_an_event_stamped_past_the_allowed_skew_is_stored_at_its_receive_time_keeping_what_was_sent(given):
-    event = one(envelope(ts=given, event_id="e1"))  # NOW is 09:30; five minutes of skew allowed
+@pytest.mark.parametrize(
+    "given", ["2027-06-16T09:30:00Z", "2026-08-20T09:35:01Z", "2026-08-20T10:36:00+01:00"]
+)
+def test_an_event_stamped_past_the_allowed_skew_is_stored_at_its_receive_time_keeping_what_was_sent(
+    given,
+):
+    # NOW is 09:30; five minutes of skew allowed
+    event = one(envelope(ts=given, event_id="e1"))
     assert event.ts == "2026-08-20T09:30:00.000000Z"
     assert event.meta["sent_ts"].startswith(given[:4]) and event.event_id == "e1"
 
 
-@pytest.mark.parametrize("given", ["2026-08-20T09:35:00Z", "2026-08-20T09:35:00.999Z", "2020-01-01T00:00:00Z"])
+@pytest.mark.parametrize(
+    "given", ["2026-08-20T09:35:00Z", "2026-08-20T09:35:00.999Z", "2020-01-01T00:00:00Z"]
+)
 def test_an_event_stamped_within_the_allowed_skew_or_in_the_past_keeps_its_time(given):
     event = one(envelope(ts=given))
     assert event.ts == times.fixed(given) and not (event.meta or {}).get("sent_ts")
@@ -196,7 +209,8 @@ def test_an_event_stamped_within_the_allowed_skew_or_in_the_past_keeps_its_time(
 
 def test_the_allowed_skew_is_a_setting():
     assert (
-        one(envelope(ts="2026-08-20T09:31:00Z"), limits=Limits(max_clock_skew_s=0)).ts == "2026-08-20T09:30:00.000000Z"
+        one(envelope(ts="2026-08-20T09:31:00Z"), limits=Limits(max_clock_skew_s=0)).ts
+        == "2026-08-20T09:30:00.000000Z"
     )
     assert (
         one(envelope(ts="2026-08-21T09:00:00Z"), limits=Limits(max_clock_skew_s=86_400)).ts
@@ -208,7 +222,12 @@ def test_http_keeps_only_method_url_status_code_and_headers():
     ev = one(
         envelope(
             snapshot="response",
-            http={"method": "get", "status_code": 404, "elapsed_ms": 3, "headers": {"set-cookie": ["a=1", "b=2"]}},
+            http={
+                "method": "get",
+                "status_code": 404,
+                "elapsed_ms": 3,
+                "headers": {"set-cookie": ["a=1", "b=2"]},
+            },
         )
     )
     assert ev.http == {"method": "GET", "status_code": 404, "headers": {"set-cookie": "a=1, b=2"}}
@@ -220,7 +239,9 @@ def test_a_payload_logged_as_a_json_string_is_parsed_and_marked():
     assert one(envelope(payload="[1, 2]")).payload == [1, 2]
 
 
-@pytest.mark.parametrize("text", ['{"limit": 5,}', "{'limit': 5}", '{"limit": 5', "plain words", '"quoted"', "42"])
+@pytest.mark.parametrize(
+    "text", ['{"limit": 5,}', "{'limit': 5}", '{"limit": 5', "plain words", '"quoted"', "42"]
+)
 def test_a_string_payload_that_is_not_a_json_object_or_array_is_kept_as_text(text):
     ev = one(envelope(payload=text))
     assert ev.payload == text and ev.logged_as_string is False
@@ -231,7 +252,8 @@ def test_the_default_event_id_is_a_hash_of_trace_call_snapshot_and_payload():
     b = one(envelope(payload={"b": 2, "a": 1}, tool="otherName", ts="2026-01-01T00:00:00Z"))
     c = one(envelope(payload={"a": 1, "b": 3}))
     assert len(a.event_id) == 32 and int(a.event_id, 16) >= 0
-    assert a.event_id == b.event_id  # key order, tool and ts do not make a new event
+    # key order, tool and ts do not make a new event
+    assert a.event_id == b.event_id
     assert a.event_id != c.event_id
     assert a.event_id != one(envelope(payload={"a": 1, "b": 2}, snapshot="request")).event_id
 
@@ -241,7 +263,10 @@ def test_a_given_event_id_is_kept():
 
 
 def test_a_payload_as_string_and_as_object_get_the_same_event_id():
-    assert one(envelope(payload='{"limit": 5}')).event_id == one(envelope(payload={"limit": 5})).event_id
+    assert (
+        one(envelope(payload='{"limit": 5}')).event_id
+        == one(envelope(payload={"limit": 5})).event_id
+    )
 
 
 def test_unknown_top_level_fields_are_kept_as_meta():
@@ -277,20 +302,38 @@ def test_a_request_given_by_its_url_needs_no_payload():
 
 @pytest.mark.parametrize("payload", [None, ""])
 def test_a_request_with_a_null_or_empty_payload_and_a_url_is_accepted(payload):
-    ev = one(envelope(snapshot="request", payload=payload, http={"url": "https://api.example.com/orders?page=2"}))
+    ev = one(
+        envelope(
+            snapshot="request",
+            payload=payload,
+            http={"url": "https://api.example.com/orders?page=2"},
+        )
+    )
     assert ev.payload == payload
 
 
 def test_two_get_requests_of_one_call_with_other_urls_are_two_versions_not_one_duplicate():
-    first = one(envelope(snapshot="request", payload=..., http={"url": "https://api.example.com/orders?page=1"}))
-    second = one(envelope(snapshot="request", payload=..., http={"url": "https://api.example.com/orders?page=2"}))
+    first = one(
+        envelope(
+            snapshot="request", payload=..., http={"url": "https://api.example.com/orders?page=1"}
+        )
+    )
+    second = one(
+        envelope(
+            snapshot="request", payload=..., http={"url": "https://api.example.com/orders?page=2"}
+        )
+    )
     assert first.event_id != second.event_id
 
 
 @pytest.mark.parametrize("http", [None, {}, {"url": ""}, {"url": 5}, {"method": "GET"}])
 def test_a_missing_payload_without_a_url_is_still_refused(http):
-    rej = rejected(envelope(snapshot="request", payload=..., http=http if http is not None else ...))
-    assert rej.code in ("missing_field", "bad_type") and ("payload" in rej.message or "http.url" in rej.message)
+    rej = rejected(
+        envelope(snapshot="request", payload=..., http=http if http is not None else ...)
+    )
+    assert rej.code in ("missing_field", "bad_type") and (
+        "payload" in rej.message or "http.url" in rej.message
+    )
 
 
 def test_arguments_without_a_payload_are_refused_even_with_a_url():
@@ -298,9 +341,16 @@ def test_arguments_without_a_payload_are_refused_even_with_a_url():
     assert rej.code == "missing_field" and "payload" in rej.message
 
 
-@pytest.mark.parametrize("sent,kinds", [("true", ["error_invented"]), ("false", []), (True, ["error_invented"])])
-def test_a_stringified_is_error_reaches_the_way_back_and_another_value_is_rejected_alone(client, sent, kinds):
-    calls = [*order_call(), helper_envelope("result", "Could not load the orders", ts="2026-11-20T09:00:03Z")]
+@pytest.mark.parametrize(
+    "sent,kinds", [("true", ["error_invented"]), ("false", []), (True, ["error_invented"])]
+)
+def test_a_stringified_is_error_reaches_the_way_back_and_another_value_is_rejected_alone(
+    client, sent, kinds
+):
+    calls = [
+        *order_call(),
+        helper_envelope("result", "Could not load the orders", ts="2026-11-20T09:00:03Z"),
+    ]
     calls[-1]["is_error"] = sent
     bad = helper_envelope("result", "ok", call_id="call_02", is_error="yes")
     answer = client.post("/api/v1/ingest", data=ndjson(*calls, bad)).get_json()

@@ -34,18 +34,27 @@ def refused(body, **kw) -> IngestError:
 @pytest.mark.parametrize(
     "body",
     [
-        orjson.dumps(EVENTS),  # JSON array (Vector json, Fluent Bit json, Logstash json_batch)
-        b"\n".join(LINES),  # NDJSON without trailing newline
-        b"\n".join(LINES) + b"\n",  # NDJSON with trailing newline
-        b"\r\n".join(LINES) + b"\r\n",  # CRLF
-        b"\n\n" + b"\n\n".join(LINES) + b"\n\n",  # blank lines ignored
-        b"".join(LINES),  # concatenated (Fluent Bit json_stream)
-        b" ".join(LINES),  # concatenated with spaces
+        # JSON array (Vector json, Fluent Bit json, Logstash json_batch)
+        orjson.dumps(EVENTS),
+        # NDJSON without trailing newline
+        b"\n".join(LINES),
+        # NDJSON with trailing newline
+        b"\n".join(LINES) + b"\n",
+        # CRLF
+        b"\r\n".join(LINES) + b"\r\n",
+        # blank lines ignored
+        b"\n\n" + b"\n\n".join(LINES) + b"\n\n",
+        # concatenated (Fluent Bit json_stream)
+        b"".join(LINES),
+        # concatenated with spaces
+        b" ".join(LINES),
         orjson.dumps(EVENTS[0], option=orjson.OPT_INDENT_2)
         + orjson.dumps(EVENTS[1], option=orjson.OPT_INDENT_2)
         + b"\n"
-        + orjson.dumps(EVENTS[2], option=orjson.OPT_INDENT_2),  # pretty-printed, concatenated
-        b"\xef\xbb\xbf" + orjson.dumps(EVENTS),  # UTF-8 byte order mark
+        # pretty-printed, concatenated
+        + orjson.dumps(EVENTS[2], option=orjson.OPT_INDENT_2),
+        # UTF-8 byte order mark
+        b"\xef\xbb\xbf" + orjson.dumps(EVENTS),
     ],
     ids=[
         "array",
@@ -169,7 +178,11 @@ def test_an_unknown_content_encoding_is_refused_with_415():
 
 @pytest.mark.parametrize(
     "encoding,compress",
-    [("gzip", gzip.compress), ("zstd", lambda b: zstandard.ZstdCompressor().compress(b)), ("deflate", zlib.compress)],
+    [
+        ("gzip", gzip.compress),
+        ("zstd", lambda b: zstandard.ZstdCompressor().compress(b)),
+        ("deflate", zlib.compress),
+    ],
 )
 def test_a_truncated_compressed_body_is_refused_with_422(encoding, compress):
     body = compress(b"\n".join(LINES * 50))
@@ -183,7 +196,9 @@ def test_a_body_labelled_gzip_that_is_not_gzip_is_refused_with_422():
 
 
 @pytest.mark.parametrize(
-    "compress", [gzip.compress, lambda b: zstandard.ZstdCompressor().compress(b)], ids=["gzip", "zstd"]
+    "compress",
+    [gzip.compress, lambda b: zstandard.ZstdCompressor().compress(b)],
+    ids=["gzip", "zstd"],
 )
 def test_a_decompression_bomb_is_refused_with_413_without_inflating_it(compress):
     bomb = compress(b"\0" * (64 * 1024 * 1024))
@@ -217,7 +232,8 @@ def test_a_record_nested_deeper_than_the_limit_is_rejected_too_deep(framing):
     too_deep = {**ev(9), "payload": deep(70)}
     fine = {**ev(1), "payload": deep(20)}
     if framing == "object":
-        with pytest.raises(IngestError):  # the only record is refused, so nothing parses
+        # the only record is refused, so nothing parses
+        with pytest.raises(IngestError):
             parse_body(orjson.dumps(too_deep))
         return
     join = {
@@ -250,10 +266,12 @@ def test_rejection_raw_text_is_cut_at_4_kib():
 def test_parsing_time_grows_linearly_with_the_number_of_records():
     small = b"".join(LINES[i % 3] for i in range(1000))
     large = b"".join(LINES[i % 3] for i in range(8000))
-    # interleaved, the best of five each: a loaded machine slows both sizes alike, and one stall hits one run only
+    # interleaved, the best of five each: a loaded machine slows both sizes alike, and one stall
+    # hits one run only
     runs = [(_timed(small), _timed(large)) for _ in range(5)]
     t_small, t_large = min(r[0] for r in runs), min(r[1] for r in runs)
-    assert t_large < t_small * 8 * 3  # linear with slack; quadratic would be 64x
+    # linear with slack; quadratic would be 64x
+    assert t_large < t_small * 8 * 3
 
 
 def _timed(body):

@@ -1,4 +1,5 @@
-"""GenAI instrumentations: tool calls announced by model spans, wrappers, and calls spread over exports."""
+"""GenAI instrumentations: tool calls announced by model spans, wrappers, and calls spread over
+exports."""
 
 import orjson
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
@@ -11,12 +12,23 @@ CLIENT = Span.SPAN_KIND_CLIENT
 
 
 def model_span(span_id, start, calls, **attrs):
-    parts = [{"type": "tool_call", "id": cid, "name": "find_orders", "arguments": args} for cid, args in calls]
+    parts = [
+        {"type": "tool_call", "id": cid, "name": "find_orders", "arguments": args}
+        for cid, args in calls
+    ]
     messages = [{"role": "assistant", "parts": parts}]
     attributes = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai", **attrs}
     if calls:
         attributes["gen_ai.output.messages"] = orjson.dumps(messages).decode()
-    return span(span_id, "chat gpt-4.1-mini", attributes, parent=ROOT, kind=CLIENT, start=start, end=start + 10)
+    return span(
+        span_id,
+        "chat gpt-4.1-mini",
+        attributes,
+        parent=ROOT,
+        kind=CLIENT,
+        start=start,
+        end=start + 10,
+    )
 
 
 def http_span(span_id, start, body, parent=ROOT):
@@ -26,7 +38,9 @@ def http_span(span_id, start, body, parent=ROOT):
 
 
 def post(client, *spans):
-    response = client.post("/v1/traces", data=export(*spans).SerializeToString(), content_type="application/x-protobuf")
+    response = client.post(
+        "/v1/traces", data=export(*spans).SerializeToString(), content_type="application/x-protobuf"
+    )
     assert response.status_code == 200
 
 
@@ -36,14 +50,18 @@ def calls_of(client):
 
 
 def test_two_calls_in_one_turn_pair_with_the_turns_http_spans_in_order(client):
-    calls = [("call_a", {"status": "paid", "limit": 5}), ("call_b", {"status": "refunded", "limit": 5})]
+    calls = [
+        ("call_a", {"status": "paid", "limit": 5}),
+        ("call_b", {"status": "refunded", "limit": 5}),
+    ]
     post(
         client,
         model_span(b"\x01" * 8, T0, calls),
         http_span(b"\x02" * 8, T0 + 100, '{"status": "paid", "limit": "5"}'),
         http_span(b"\x03" * 8, T0 + 200, '{"status": "refunded", "limit": "5"}'),
         model_span(b"\x04" * 8, T0 + 300, []),
-        http_span(b"\x05" * 8, T0 + 400, '{"after": "the turn"}'),  # the next model span closed the turn
+        # the next model span closed the turn
+        http_span(b"\x05" * 8, T0 + 400, '{"after": "the turn"}'),
     )
     got = calls_of(client)
     assert got["call_a"]["snapshots"]["request"]["payload"] == {"status": "paid", "limit": "5"}
@@ -53,7 +71,10 @@ def test_two_calls_in_one_turn_pair_with_the_turns_http_spans_in_order(client):
 
 
 def test_the_model_turn_and_its_http_spans_in_separate_exports_still_pair(client):
-    calls = [("call_a", {"status": "paid", "limit": 5}), ("call_b", {"status": "refunded", "limit": 5})]
+    calls = [
+        ("call_a", {"status": "paid", "limit": 5}),
+        ("call_b", {"status": "refunded", "limit": 5}),
+    ]
     post(client, model_span(b"\x01" * 8, T0, calls))
     post(client, http_span(b"\x02" * 8, T0 + 100, '{"status": "paid", "limit": "5"}'))
     post(client, http_span(b"\x03" * 8, T0 + 200, '{"status": "refunded", "limit": "5"}'))
@@ -79,7 +100,8 @@ def test_a_tool_span_and_its_http_child_in_separate_exports_make_one_call(client
     post(client, tool)
     post(client, http_span(b"\x07" * 8, T0 + 10, '{"limit": "5"}', parent=b"\x06" * 8))
     [call] = calls_of(client).values()
-    assert call["call_id"] == "06" * 8  # no gen_ai.tool.call.id: the span id names the call
+    # no gen_ai.tool.call.id: the span id names the call
+    assert call["call_id"] == "06" * 8
     assert call["tool"] == "find_orders"
     assert set(call["snapshots"]) == {"arguments", "request", "response"}
 
@@ -104,7 +126,9 @@ def test_two_tool_spans_without_call_ids_never_collapse():
 def test_an_http_span_inside_a_model_span_is_the_model_request_not_a_tool_call():
     model = model_span(b"\x01" * 8, T0, [("call_a", {"limit": 5})])
     sdk_request = http_span(b"\x02" * 8, T0 + 1, '{"model": "gpt"}', parent=b"\x01" * 8)
-    batch = parse_otlp(export(model, sdk_request).SerializeToString(), content_type="application/x-protobuf")
+    batch = parse_otlp(
+        export(model, sdk_request).SerializeToString(), content_type="application/x-protobuf"
+    )
     assert [(e.snapshot, e.call_id) for e in batch.events] == [("arguments", "call_a")]
 
 
@@ -133,17 +157,23 @@ def test_openinference_flattened_tool_calls_and_results_are_read():
         "llm.input_messages.2.message.tool_call_id": "c0",
         "llm.input_messages.2.message.content": '{"ok": true}',
     }
-    assert genai.announced_calls(attrs) == [genai.ToolCall("c1", "a", {"x": 1}), genai.ToolCall("c2", "b", None)]
+    assert genai.announced_calls(attrs) == [
+        genai.ToolCall("c1", "a", {"x": 1}),
+        genai.ToolCall("c2", "b", None),
+    ]
     assert genai.tool_results(attrs) == [genai.ToolResult("c0", {"ok": True})]
 
 
 def test_wrappers_are_unwrapped():
     assert genai.unwrap_arguments('{"args": [], "kwargs": {"limit": 5}}') == {"limit": 5}
-    assert genai.unwrap_arguments({"tool_name": "find_orders", "arguments": {"limit": 5}}) == {"limit": 5}
+    assert genai.unwrap_arguments({"tool_name": "find_orders", "arguments": {"limit": 5}}) == {
+        "limit": 5
+    }
     assert genai.unwrap_result({"result": '{"total": 1}'}) == {"total": 1}
     mcp = {"content": [{"type": "text", "text": '{"total": 1}'}], "isError": False}
     assert genai.unwrap_result(mcp) == {"total": 1}
-    assert genai.parse_value("__import__('os')") == "__import__('os')"  # literals only, never eval
+    # literals only, never eval
+    assert genai.parse_value("__import__('os')") == "__import__('os')"
 
 
 def test_a_child_span_far_later_than_its_parents_call_does_not_join_it(client):
@@ -162,4 +192,5 @@ def test_a_child_span_far_later_than_its_parents_call_does_not_join_it(client):
     post(client, tool)
     sixteen_minutes = 16 * 60 * 1_000_000_000
     post(client, http_span(b"\x07" * 8, T0 + sixteen_minutes, '{"limit": "5"}', parent=b"\x06" * 8))
-    assert set(calls_of(client)) == {"06" * 8, ""}  # the bound keeps a reused span id from joining
+    # the bound keeps a reused span id from joining
+    assert set(calls_of(client)) == {"06" * 8, ""}

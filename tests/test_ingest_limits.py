@@ -1,4 +1,5 @@
-"""Size and depth limits: an over-limit body is a 413 in every framing, a too-deep event is rejected alone."""
+"""Size and depth limits: an over-limit body is a 413 in every framing, a too-deep event is rejected
+alone."""
 
 import gzip
 import io
@@ -18,12 +19,21 @@ GOOD = {"trace_id": TRACE, "call_id": "good", "snapshot": "request", "payload": 
 
 
 def good(i: int, noise: int = 0) -> bytes:
-    return orjson.dumps({**GOOD, "call_id": f"good_{i}", "payload": {"noise": random.Random(i).randbytes(noise).hex()}})
+    return orjson.dumps(
+        {
+            **GOOD,
+            "call_id": f"good_{i}",
+            "payload": {"noise": random.Random(i).randbytes(noise).hex()},
+        }
+    )
 
 
 def deep_event(depth: int) -> bytes:
     payload = "[" * depth + "]" * depth
-    return b'{"trace_id":"%s","call_id":"deep","snapshot":"request","payload":%s}' % (TRACE.encode(), payload.encode())
+    return b'{"trace_id":"%s","call_id":"deep","snapshot":"request","payload":%s}' % (
+        TRACE.encode(),
+        payload.encode(),
+    )
 
 
 FRAMINGS = {
@@ -34,11 +44,14 @@ FRAMINGS = {
 
 
 def make_app(tmp_path, **config):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "limits.db"), "ANALYZER": "off", **config})
+    return create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "limits.db"), "ANALYZER": "off", **config}
+    )
 
 
 def post_chunked(client, body: bytes, path="/api/v1/ingest", **headers):
-    """Post as a chunked request does under gunicorn: no Content-Length, a stream the server ends."""
+    """Post as a chunked request does under gunicorn: no Content-Length, a stream the server
+    ends."""
     return client.post(
         path,
         input_stream=io.BytesIO(body),
@@ -58,7 +71,9 @@ def assert_too_large(response):
 
 @pytest.mark.parametrize("framing", sorted(FRAMINGS))
 @pytest.mark.parametrize("encoding", ["identity", "gzip"])
-def test_a_chunked_body_over_the_size_limit_is_413_in_every_framing_and_encoding(tmp_path, framing, encoding):
+def test_a_chunked_body_over_the_size_limit_is_413_in_every_framing_and_encoding(
+    tmp_path, framing, encoding
+):
     app = make_app(tmp_path, MAX_BODY_BYTES=4000)
     body = FRAMINGS[framing]([good(i, noise=50) for i in range(200)])
     headers = {}
@@ -84,13 +99,20 @@ def test_a_chunked_body_of_exactly_the_size_limit_is_accepted(tmp_path):
 
 def test_a_chunked_otlp_export_over_the_size_limit_is_413(tmp_path):
     app = make_app(tmp_path, MAX_BODY_BYTES=200)
-    tool = span(b"\x01" * 8, "execute_tool", {"gen_ai.tool.call.arguments": '{"text": "%s"}' % ("x" * 1000)})
+    tool = span(
+        b"\x01" * 8, "execute_tool", {"gen_ai.tool.call.arguments": '{"text": "%s"}' % ("x" * 1000)}
+    )
     body = export(tool).SerializeToString()
-    assert_too_large(post_chunked(app.test_client(), body, "/v1/traces", **{"Content-Type": "application/x-protobuf"}))
+    assert_too_large(
+        post_chunked(
+            app.test_client(), body, "/v1/traces", **{"Content-Type": "application/x-protobuf"}
+        )
+    )
 
 
 def send_chunked(url: str, body: bytes, piece: int = 64 * 1024) -> tuple[int, dict]:
-    """POST body with Transfer-Encoding: chunked over a raw socket; return the status and JSON answer."""
+    """POST body with Transfer-Encoding: chunked over a raw socket; return the status and JSON
+    answer."""
     host, port = url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=60) as sock:
         sock.sendall(
@@ -103,7 +125,8 @@ def send_chunked(url: str, body: bytes, piece: int = 64 * 1024) -> tuple[int, di
                 sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
             sock.sendall(b"0\r\n\r\n")
         except (BrokenPipeError, ConnectionResetError):
-            pass  # the server may answer before reading all of it; its answer is still there to read
+            # the server may answer before reading all of it; its answer is still there to read
+            pass
         answer = b""
         while chunk := sock.recv(65536):
             answer += chunk
@@ -113,7 +136,10 @@ def send_chunked(url: str, body: bytes, piece: int = 64 * 1024) -> tuple[int, di
 
 @pytest.mark.slow
 def test_a_real_server_refuses_a_chunked_body_over_16_mib_with_413(live_server):
-    events = [orjson.dumps({**GOOD, "call_id": f"call_{i}", "payload": {"text": "x" * 100_000}}) for i in range(200)]
+    events = [
+        orjson.dumps({**GOOD, "call_id": f"call_{i}", "payload": {"text": "x" * 100_000}})
+        for i in range(200)
+    ]
     status, answer = send_chunked(live_server.url, b"\n".join(events) + b"\n")
     assert (status, answer["error"]["code"]) == (413, "too_large")
     assert live_server.logs().count("Traceback") == 0
@@ -121,7 +147,10 @@ def test_a_real_server_refuses_a_chunked_body_over_16_mib_with_413(live_server):
 
 @pytest.mark.slow
 def test_a_real_server_takes_a_chunked_body_under_the_limit_whole(live_server):
-    events = [orjson.dumps({**GOOD, "call_id": f"call_{i}", "payload": {"text": "x" * 50_000}}) for i in range(200)]
+    events = [
+        orjson.dumps({**GOOD, "call_id": f"call_{i}", "payload": {"text": "x" * 50_000}})
+        for i in range(200)
+    ]
     status, answer = send_chunked(live_server.url, b"\n".join(events) + b"\n")
     assert (status, answer["accepted"], answer["rejected"]) == (200, 200, [])
 
@@ -142,7 +171,11 @@ def test_one_deep_event_beside_good_ones_is_rejected_alone(client, framing, dept
 
 
 def test_the_deep_line_of_the_qa_report_is_quarantined_and_the_good_line_stored(client, store):
-    body = b'%s\n{"trace_id":"x","snapshot":"request","payload":%s%s}\n' % (good(0), b"[" * 5000, b"]" * 5000)
+    body = b'%s\n{"trace_id":"x","snapshot":"request","payload":%s%s}\n' % (
+        good(0),
+        b"[" * 5000,
+        b"]" * 5000,
+    )
     answer = client.post("/api/v1/ingest", data=body).get_json()
     assert (answer["accepted"], [r["code"] for r in answer["rejected"]]) == (1, ["too_deep"])
     assert [row["code"] for row in store.quarantine()] == ["too_deep"]
@@ -182,7 +215,9 @@ def test_a_deep_value_inside_concatenated_json_does_not_hide_the_records_after_i
 
 def test_a_body_over_the_raw_size_limit_is_413_too_large(tmp_path):
     response = (
-        make_app(tmp_path, MAX_BODY_BYTES=1000).test_client().post("/api/v1/ingest", data=b"[" + b" " * 2000 + b"]")
+        make_app(tmp_path, MAX_BODY_BYTES=1000)
+        .test_client()
+        .post("/api/v1/ingest", data=b"[" + b" " * 2000 + b"]")
     )
     assert_too_large(response)
 
@@ -198,7 +233,11 @@ def test_a_body_over_the_decompressed_size_limit_is_413_too_large(tmp_path):
 def json_value(value) -> dict:
     """Return a value as an OTLP/JSON AnyValue."""
     if isinstance(value, dict):
-        return {"kvlistValue": {"values": [{"key": k, "value": json_value(v)} for k, v in value.items()]}}
+        return {
+            "kvlistValue": {
+                "values": [{"key": k, "value": json_value(v)} for k, v in value.items()]
+            }
+        }
     if isinstance(value, list):
         return {"arrayValue": {"values": [json_value(v) for v in value]}}
     return {"stringValue": value}
@@ -215,11 +254,14 @@ def otlp_json_export(*arguments) -> bytes:
         }
         for i, value in enumerate(arguments)
     ]
-    return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).encode()  # orjson stops at 255 levels
+    # orjson stops at 255 levels
+    return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).encode()
 
 
 def otlp_rejection(value) -> str:
-    batch = parse_otlp(otlp_json_export(value), content_type="application/json", limits=Limits(max_depth=64))
+    batch = parse_otlp(
+        otlp_json_export(value), content_type="application/json", limits=Limits(max_depth=64)
+    )
     [rejection] = batch.rejected
     assert rejection.code == "too_deep"
     return rejection.message
@@ -232,7 +274,9 @@ def nested_dict(depth: int) -> dict:
     return value
 
 
-@pytest.mark.parametrize("case", ["record", "payload string", "wrapped message", "otlp string", "otlp value"])
+@pytest.mark.parametrize(
+    "case", ["record", "payload string", "wrapped message", "otlp string", "otlp value"]
+)
 def test_every_depth_message_names_the_same_limit(case):
     too_deep = "[" * 80 + "]" * 80
     if case == "otlp string":
@@ -257,7 +301,9 @@ def test_a_payload_may_nest_as_deep_as_the_limit_counting_the_event_whether_sent
     for payload in (at_limit, orjson.loads(at_limit)):
         assert parse_body(orjson.dumps({**GOOD, "payload": payload}), limits=limits).events
     for payload in (over, orjson.loads(over)):
-        batch = parse_body(good(0) + b"\n" + orjson.dumps({**GOOD, "payload": payload}), limits=limits)
+        batch = parse_body(
+            good(0) + b"\n" + orjson.dumps({**GOOD, "payload": payload}), limits=limits
+        )
         assert [r.code for r in batch.rejected] == ["too_deep"]
 
 
@@ -273,12 +319,19 @@ def test_an_otlp_argument_string_nested_too_deep_rejects_only_its_span(client, s
     assert int(partial["rejectedSpans"]) == 1 and "64 levels" in partial["errorMessage"]
     [row] = store.quarantine()
     assert row["code"] == "too_deep"
-    assert [e.payload for e in parse_otlp(body, content_type="application/json").events] == [{"limit": 5}]
+    assert [e.payload for e in parse_otlp(body, content_type="application/json").events] == [
+        {"limit": 5}
+    ]
 
 
 def test_an_otlp_attribute_may_nest_as_deep_as_an_envelope_payload_whether_structured_or_a_string():
     limits = Limits(max_depth=10)
-    for at_limit, over in ((nested_dict(9), nested_dict(10)), ("[" * 9 + "]" * 9, "[" * 10 + "]" * 10)):
-        batch = parse_otlp(otlp_json_export(at_limit, over), content_type="application/json", limits=limits)
+    for at_limit, over in (
+        (nested_dict(9), nested_dict(10)),
+        ("[" * 9 + "]" * 9, "[" * 10 + "]" * 10),
+    ):
+        batch = parse_otlp(
+            otlp_json_export(at_limit, over), content_type="application/json", limits=limits
+        )
         assert len(batch.events) == 1
         assert [(r.index, r.code) for r in batch.rejected] == [(1, "too_deep")]

@@ -16,7 +16,8 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 from webapp.ingest import IngestError, Limits, otlp_response, parse_otlp
 
 TRACE = bytes.fromhex("4BF92F3577B34DA6A3CE929D0E0E4736")
-T0 = 1_755_680_400_000_000_000  # 2025-08-20T09:00:00Z in unix nanos
+# 2025-08-20T09:00:00Z in unix nanos
+T0 = 1_755_680_400_000_000_000
 
 
 def any_value(v):
@@ -27,13 +28,24 @@ def any_value(v):
     if isinstance(v, float):
         return AnyValue(double_value=v)
     if isinstance(v, dict):
-        return AnyValue(kvlist_value={"values": [KeyValue(key=k, value=any_value(x)) for k, x in v.items()]})
+        return AnyValue(
+            kvlist_value={"values": [KeyValue(key=k, value=any_value(x)) for k, x in v.items()]}
+        )
     if isinstance(v, list):
         return AnyValue(array_value={"values": [any_value(x) for x in v]})
     return AnyValue(string_value=v)
 
 
-def span(span_id, name, attrs, parent=b"", kind=Span.SPAN_KIND_INTERNAL, trace=TRACE, start=T0, end=T0 + 5_000_000):
+def span(
+    span_id,
+    name,
+    attrs,
+    parent=b"",
+    kind=Span.SPAN_KIND_INTERNAL,
+    trace=TRACE,
+    start=T0,
+    end=T0 + 5_000_000,
+):
     return Span(
         trace_id=trace,
         span_id=span_id,
@@ -88,16 +100,24 @@ def snapshots(batch):
 
 
 def test_an_execute_tool_span_with_its_http_client_span_gives_all_three_snapshots_and_the_result():
-    batch = parse_otlp(export(TOOL, HTTP).SerializeToString(), content_type="application/x-protobuf")
+    batch = parse_otlp(
+        export(TOOL, HTTP).SerializeToString(), content_type="application/x-protobuf"
+    )
     assert batch.rejected == []
     snaps = snapshots(batch)
     assert set(snaps) == {"arguments", "request", "response", "result"}
-    assert snaps["result"].payload == {"from": "tool span"}  # gen_ai.tool.call.result: what the model got
+    # gen_ai.tool.call.result: what the model got
+    assert snaps["result"].payload == {"from": "tool span"}
     for ev in snaps.values():
-        assert (ev.trace_id, ev.call_id, ev.tool) == ("4bf92f3577b34da6a3ce929d0e0e4736", "call_01", "findOrders")
+        assert (ev.trace_id, ev.call_id, ev.tool) == (
+            "4bf92f3577b34da6a3ce929d0e0e4736",
+            "call_01",
+            "findOrders",
+        )
     assert snaps["arguments"].payload == {"customerEmail": "a@b.co", "limit": 5}
     assert snaps["request"].payload == {"customer_email": "a@b.co", "limit": "5"}
-    assert snaps["response"].payload == {"orders": []}  # the HTTP body wins over gen_ai.tool.call.result
+    # the HTTP body wins over gen_ai.tool.call.result
+    assert snaps["response"].payload == {"orders": []}
     assert snaps["request"].http == {
         "method": "POST",
         "url": "https://api.example.com/orders/search",
@@ -105,7 +125,8 @@ def test_an_execute_tool_span_with_its_http_client_span_gives_all_three_snapshot
     }
     assert snaps["response"].http["status_code"] == 200
     assert snaps["arguments"].ts == "2025-08-20T09:00:00.000000Z"
-    assert snaps["response"].ts == "2025-08-20T09:00:00.004000Z"  # nanoseconds cut to microseconds
+    # nanoseconds cut to microseconds
+    assert snaps["response"].ts == "2025-08-20T09:00:00.004000Z"
     assert snaps["arguments"].meta["service.name"] == "order-agent"
 
 
@@ -125,7 +146,9 @@ def test_structured_attribute_values_are_taken_as_they_are():
             "gen_ai.tool.call.arguments": {"limit": 5, "tags": ["a", True]},
         },
     )
-    [ev] = parse_otlp(export(tool).SerializeToString(), content_type="application/x-protobuf").events
+    [ev] = parse_otlp(
+        export(tool).SerializeToString(), content_type="application/x-protobuf"
+    ).events
     assert ev.payload == {"limit": 5, "tags": ["a", True]} and ev.logged_as_string is False
 
 
@@ -137,7 +160,9 @@ def test_an_http_span_without_a_tool_ancestor_belongs_to_the_only_tool_span_of_t
         parent=b"\x09" * 8,
         kind=Span.SPAN_KIND_CLIENT,
     )
-    batch = parse_otlp(export(TOOL, orphan).SerializeToString(), content_type="application/x-protobuf")
+    batch = parse_otlp(
+        export(TOOL, orphan).SerializeToString(), content_type="application/x-protobuf"
+    )
     assert snapshots(batch)["request"].call_id == "call_01"
 
 
@@ -149,25 +174,37 @@ def test_an_http_span_with_two_candidate_tool_spans_and_no_ancestor_is_rejected(
         {"http.request.method": "POST", "http.request.body.content": "{}"},
         kind=Span.SPAN_KIND_CLIENT,
     )
-    batch = parse_otlp(export(TOOL, other, orphan).SerializeToString(), content_type="application/x-protobuf")
+    batch = parse_otlp(
+        export(TOOL, other, orphan).SerializeToString(), content_type="application/x-protobuf"
+    )
     assert [(r.index, r.code) for r in batch.rejected] == [(2, "unattached_span")]
 
 
 def test_the_nearest_tool_ancestor_wins_through_intermediate_spans():
     tool2 = span(
-        b"\x05" * 8, "execute_tool getInvoice", {"gen_ai.tool.name": "getInvoice", "gen_ai.tool.call.id": "call_02"}
+        b"\x05" * 8,
+        "execute_tool getInvoice",
+        {"gen_ai.tool.name": "getInvoice", "gen_ai.tool.call.id": "call_02"},
     )
     middle = span(b"\x06" * 8, "retry", {}, parent=b"\x05" * 8)
     http = span(
         b"\x07" * 8,
         "GET",
-        {"http.request.method": "GET", "http.response.body.content": '{"id": 1}', "http.response.status_code": 404},
+        {
+            "http.request.method": "GET",
+            "http.response.body.content": '{"id": 1}',
+            "http.response.status_code": 404,
+        },
         parent=b"\x06" * 8,
         kind=Span.SPAN_KIND_CLIENT,
     )
-    batch = parse_otlp(export(TOOL, tool2, middle, http).SerializeToString(), content_type="application/x-protobuf")
+    batch = parse_otlp(
+        export(TOOL, tool2, middle, http).SerializeToString(), content_type="application/x-protobuf"
+    )
     resp = [e for e in batch.events if e.snapshot == "response" and e.call_id == "call_02"]
-    assert [(e.tool, e.payload, e.http["status_code"]) for e in resp] == [("getInvoice", {"id": 1}, 404)]
+    assert [(e.tool, e.payload, e.http["status_code"]) for e in resp] == [
+        ("getInvoice", {"id": 1}, 404)
+    ]
 
 
 def test_tracediff_source_on_the_tool_span_marks_its_http_snapshots_too():
@@ -182,13 +219,17 @@ def test_tracediff_source_on_the_tool_span_marks_its_http_snapshots_too():
             "tracediff.source": "openai",
         },
     )
-    batch = parse_otlp(export(tool, HTTP).SerializeToString(), content_type="application/x-protobuf")
+    batch = parse_otlp(
+        export(tool, HTTP).SerializeToString(), content_type="application/x-protobuf"
+    )
     assert {e.snapshot: e.source for e in batch.events} == {
         "arguments": "openai",
         "request": "openai",
         "response": "openai",
     }
-    unmarked = parse_otlp(export(TOOL, HTTP).SerializeToString(), content_type="application/x-protobuf")
+    unmarked = parse_otlp(
+        export(TOOL, HTTP).SerializeToString(), content_type="application/x-protobuf"
+    )
     assert {e.source for e in unmarked.events} == {None}
 
 
@@ -219,7 +260,8 @@ def test_openinference_and_openllmetry_tool_spans_are_fallbacks():
     assert got == [
         ("findOrders", "arguments", '{"limit":5}'),
         ("findOrders", "response", '{"orders":[]}'),
-        ("getInvoice", "arguments", '{"id":1}'),  # traceloop's {"args": [], "kwargs": ...} unwrapped
+        # traceloop's {"args": [], "kwargs": ...} unwrapped
+        ("getInvoice", "arguments", '{"id":1}'),
         ("getInvoice", "response", '{"total":3}'),
     ]
 
@@ -227,7 +269,9 @@ def test_openinference_and_openllmetry_tool_spans_are_fallbacks():
 def test_spans_that_carry_nothing_for_us_are_ignored_not_rejected():
     chat = span(b"\x08" * 8, "chat gpt-4o", {"gen_ai.operation.name": "chat"})
     health = span(b"\x09" * 8, "GET", {"http.request.method": "GET"}, kind=Span.SPAN_KIND_CLIENT)
-    batch = parse_otlp(export(chat, health).SerializeToString(), content_type="application/x-protobuf")
+    batch = parse_otlp(
+        export(chat, health).SerializeToString(), content_type="application/x-protobuf"
+    )
     assert batch.events == [] and batch.rejected == []
 
 
@@ -267,7 +311,8 @@ def test_otlp_json_gives_the_same_events_as_protobuf():
 
 
 def test_otlp_json_ids_in_base64_from_a_generic_encoder_are_understood():
-    doc = MessageToDict(export(TOOL))  # base64 ids, enum names, int64 as strings
+    # base64 ids, enum names, int64 as strings
+    doc = MessageToDict(export(TOOL))
     batch = parse_otlp(orjson.dumps(doc), content_type="application/json")
     assert {e.trace_id for e in batch.events} == {"4bf92f3577b34da6a3ce929d0e0e4736"}
 
@@ -304,7 +349,9 @@ def test_an_attribute_nested_too_deep_rejects_its_span():
     tool = span(b"\x01" * 8, "execute_tool", {"gen_ai.tool.call.arguments": deep})
     fine = span(b"\x02" * 8, "execute_tool", {"gen_ai.tool.call.arguments": {"x": {"y": 1}}})
     batch = parse_otlp(
-        export(tool, fine).SerializeToString(), content_type="application/x-protobuf", limits=Limits(max_depth=10)
+        export(tool, fine).SerializeToString(),
+        content_type="application/x-protobuf",
+        limits=Limits(max_depth=10),
     )
     assert [(r.index, r.code) for r in batch.rejected] == [(0, "too_deep")]
     assert [e.payload for e in batch.events] == [{"x": {"y": 1}}]
@@ -325,7 +372,8 @@ def test_the_partial_success_response_matches_the_request_encoding():
 
 
 def test_a_real_sdk_export_is_understood():
-    """Encode spans with the OpenTelemetry SDK's own OTLP encoder, as OTLPSpanExporter sends them."""
+    """Encode spans with the OpenTelemetry SDK's own OTLP encoder, as OTLPSpanExporter sends
+    them."""
     from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -368,7 +416,8 @@ def test_a_real_sdk_export_is_understood():
 
 @pytest.mark.slow
 def export_tool_call(url: str, processor, call_id: str) -> str:
-    """Send a tool span and its HTTP client span through the SDK's OTLP/HTTP exporter; return the trace id."""
+    """Send a tool span and its HTTP client span through the SDK's OTLP/HTTP exporter; return the
+    trace id."""
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.trace import SpanKind
@@ -432,7 +481,9 @@ def test_an_http_span_exported_before_its_tool_span_joins_the_tool_call(live_ser
     assert call["call_id"] == "call_simple" and call["tool"] == "findOrders"
     assert call["snapshots"]["request"]["payload"] == {"limit": "5"}
     assert call["snapshots"]["response"]["http"]["status_code"] == 200
-    assert any(f["kind"] == "type_changed" and f["right"]["path"] == "/limit" for f in call["findings"])
+    assert any(
+        f["kind"] == "type_changed" and f["right"]["path"] == "/limit" for f in call["findings"]
+    )
 
 
 def json_tool_span(start, arguments_value):
@@ -451,7 +502,10 @@ def json_tool_span(start, arguments_value):
                                     "endTimeUnixNano": start,
                                     "attributes": [
                                         {"key": "gen_ai.tool.name", "value": {"stringValue": "q"}},
-                                        {"key": "gen_ai.tool.call.arguments", "value": arguments_value},
+                                        {
+                                            "key": "gen_ai.tool.call.arguments",
+                                            "value": arguments_value,
+                                        },
                                     ],
                                 }
                             ]
@@ -466,7 +520,9 @@ def json_tool_span(start, arguments_value):
 @pytest.mark.parametrize("start", ["99999999999999999999999999", 1e30, "\u0663", "-5", "abc"])
 def test_a_span_time_out_of_range_or_not_ascii_digits_is_stored_at_its_receive_time(client, start):
     answer = client.post(
-        "/v1/traces", data=json_tool_span(start, {"stringValue": '{"limit": 5}'}), content_type="application/json"
+        "/v1/traces",
+        data=json_tool_span(start, {"stringValue": '{"limit": 5}'}),
+        content_type="application/json",
     )
     assert answer.status_code == 200, answer.get_data(as_text=True)
     call = client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]
@@ -475,10 +531,14 @@ def test_a_span_time_out_of_range_or_not_ascii_digits_is_stored_at_its_receive_t
 
 
 @pytest.mark.parametrize("number", ["18446744073709551616", "\u0663", "abc"])
-def test_an_int_value_that_is_no_int64_keeps_its_text_instead_of_failing_or_becoming_zero(client, number):
+def test_an_int_value_that_is_no_int64_keeps_its_text_instead_of_failing_or_becoming_zero(
+    client, number
+):
     arguments = {"kvlistValue": {"values": [{"key": "v", "value": {"intValue": number}}]}}
     answer = client.post(
-        "/v1/traces", data=json_tool_span("1764756000000000000", arguments), content_type="application/json"
+        "/v1/traces",
+        data=json_tool_span("1764756000000000000", arguments),
+        content_type="application/json",
     )
     assert answer.status_code == 200, answer.get_data(as_text=True)
     call = client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]
@@ -496,7 +556,10 @@ def test_an_int_value_that_is_no_int64_keeps_its_text_instead_of_failing_or_beco
 def test_a_repeated_field_that_is_not_a_list_is_refused_with_422_naming_it(client, doc, field):
     answer = client.post("/v1/traces", data=orjson.dumps(doc), content_type="application/json")
     assert answer.status_code == 422
-    assert answer.get_json()["error"]["code"] == "unparseable" and field in answer.get_json()["error"]["message"]
+    assert (
+        answer.get_json()["error"]["code"] == "unparseable"
+        and field in answer.get_json()["error"]["message"]
+    )
 
 
 def test_a_null_repeated_field_is_an_empty_one():
@@ -507,7 +570,8 @@ def test_a_null_repeated_field_is_an_empty_one():
     "ids, code",
     [
         ({"traceId": "zz"}, "bad_trace_id"),
-        ({"traceId": "eeee00000000000000000000000000"}, "bad_trace_id"),  # 30 digits
+        # 30 digits
+        ({"traceId": "eeee00000000000000000000000000"}, "bad_trace_id"),
         ({"spanId": "not-hex!"}, "bad_span_id"),
         ({"parentSpanId": "0123"}, "bad_span_id"),
     ],
@@ -522,14 +586,19 @@ def test_a_span_whose_ids_are_neither_hex_nor_base64_is_rejected_alone(client, i
     partial = answer.get_json()["partialSuccess"]
     assert partial["rejectedSpans"] == "1" and "hex digits" in partial["errorMessage"]
     assert parse_otlp(orjson.dumps(bad), content_type="application/json").rejected[0].code == code
-    assert client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]["tool"] == "q"
+    assert (
+        client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]["tool"]
+        == "q"
+    )
 
 
 @pytest.mark.parametrize("sent", ["Infinity", "-Infinity", "NaN"])
 def test_a_double_that_json_cannot_hold_keeps_the_text_proto3_sends_it_as(client, sent):
     arguments = {"kvlistValue": {"values": [{"key": "v", "value": {"doubleValue": sent}}]}}
     answer = client.post(
-        "/v1/traces", data=json_tool_span("1764756000000000000", arguments), content_type="application/json"
+        "/v1/traces",
+        data=json_tool_span("1764756000000000000", arguments),
+        content_type="application/json",
     )
     assert answer.status_code == 200, answer.get_data(as_text=True)
     call = client.get("/api/v1/traces/eeee0000000000000000000000000005").get_json()["calls"][0]
@@ -537,8 +606,13 @@ def test_a_double_that_json_cannot_hold_keeps_the_text_proto3_sends_it_as(client
 
 
 def test_a_protobuf_double_that_json_cannot_hold_keeps_its_proto3_text():
-    attrs = {"gen_ai.tool.name": "q", "gen_ai.tool.call.arguments": {"v": float("inf"), "w": float("nan")}}
-    batch = parse_otlp(export(span(b"\x01" * 8, "execute_tool q", attrs)).SerializeToString(), content_type="")
+    attrs = {
+        "gen_ai.tool.name": "q",
+        "gen_ai.tool.call.arguments": {"v": float("inf"), "w": float("nan")},
+    }
+    batch = parse_otlp(
+        export(span(b"\x01" * 8, "execute_tool q", attrs)).SerializeToString(), content_type=""
+    )
     assert snapshots(batch)["arguments"].payload == {"v": "Infinity", "w": "NaN"}
 
 
@@ -551,14 +625,26 @@ MCP_STRUCTURED = {
 
 
 def mcp_tool_call(trace: bytes, result, wrapped: bool) -> ExportTraceServiceRequest:
-    """A tool span whose gen_ai.tool.call.result is an MCP CallToolResult, over a successful HTTP span."""
+    """A tool span whose gen_ai.tool.call.result is an MCP CallToolResult, over a successful HTTP
+    span."""
     told = orjson.dumps({"result": orjson.dumps(result).decode()} if wrapped else result).decode()
-    tool = span(b"\x01" * 8, "execute_tool findOrders", {**TOOL_ATTRS, "gen_ai.tool.call.result": told}, trace=trace)
-    http = span(b"\x02" * 8, "POST", HTTP_ATTRS, parent=b"\x01" * 8, kind=Span.SPAN_KIND_CLIENT, trace=trace)
+    tool = span(
+        b"\x01" * 8,
+        "execute_tool findOrders",
+        {**TOOL_ATTRS, "gen_ai.tool.call.result": told},
+        trace=trace,
+    )
+    http = span(
+        b"\x02" * 8, "POST", HTTP_ATTRS, parent=b"\x01" * 8, kind=Span.SPAN_KIND_CLIENT, trace=trace
+    )
     return export(tool, http)
 
 
-TOOL_ATTRS = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "findOrders", "gen_ai.tool.call.id": "c1"}
+TOOL_ATTRS = {
+    "gen_ai.operation.name": "execute_tool",
+    "gen_ai.tool.name": "findOrders",
+    "gen_ai.tool.call.id": "c1",
+}
 HTTP_ATTRS = {
     "http.request.method": "POST",
     "url.full": "https://api.example.com/orders/search",
@@ -570,7 +656,9 @@ HTTP_ATTRS = {
 
 def way_back_findings(client, trace_id: str) -> tuple[list, dict]:
     [call] = client.get(f"/api/v1/traces/{trace_id}").get_json()["calls"]
-    kinds = sorted((f["kind"], f["severity"]) for f in call["findings"] if f["kind"].startswith("error_"))
+    kinds = sorted(
+        (f["kind"], f["severity"]) for f in call["findings"] if f["kind"].startswith("error_")
+    )
     return kinds, call["snapshots"]["result"]["payload"]
 
 
@@ -580,14 +668,20 @@ def test_an_mcp_result_over_otlp_keeps_its_is_error_as_native_ingest_does(client
     native = "ab" * 16
     calls = [
         envelope("arguments", {"limit": 5}, native, ts="2026-11-20T09:00:00Z"),
-        envelope("request", {"limit": 5}, native, ts="2026-11-20T09:00:01Z", http={"method": "POST"}),
-        envelope("response", {"orders": []}, native, ts="2026-11-20T09:00:02Z", http={"status_code": 200}),
+        envelope(
+            "request", {"limit": 5}, native, ts="2026-11-20T09:00:01Z", http={"method": "POST"}
+        ),
+        envelope(
+            "response", {"orders": []}, native, ts="2026-11-20T09:00:02Z", http={"status_code": 200}
+        ),
         envelope("result", result, native, ts="2026-11-20T09:00:03Z"),
     ]
     assert client.post("/api/v1/ingest", data=ndjson(*calls)).status_code == 200
     pb, js = bytes.fromhex("cd" * 16), bytes.fromhex("ef" * 16)
     sent = client.post(
-        "/v1/traces", data=mcp_tool_call(pb, result, wrapped).SerializeToString(), content_type="application/x-protobuf"
+        "/v1/traces",
+        data=mcp_tool_call(pb, result, wrapped).SerializeToString(),
+        content_type="application/x-protobuf",
     )
     assert sent.status_code == 200
     body = orjson.dumps(otlp_json(mcp_tool_call(js, result, wrapped)))
@@ -613,10 +707,13 @@ def scoped(scope: str, *spans):
         ("pydantic-ai", "pydantic-ai"),
         ("gcp.vertex.agent", "google-adk"),
         ("openinference.instrumentation.smolagents", "smolagents"),
-        ("openinference.instrumentation.openai", None),  # the plain SDK's instrumentation: no framework
+        # the plain SDK's instrumentation: no framework
+        ("openinference.instrumentation.openai", None),
     ],
 )
-def test_a_framework_call_is_named_by_the_framework_its_scope_names_not_by_the_model_provider(scope, source):
+def test_a_framework_call_is_named_by_the_framework_its_scope_names_not_by_the_model_provider(
+    scope, source
+):
     for body, ctype in (
         (scoped(scope, TOOL, HTTP).SerializeToString(), "application/x-protobuf"),
         (orjson.dumps(MessageToDict(scoped(scope, TOOL, HTTP))), "application/json"),
@@ -628,7 +725,11 @@ def test_a_framework_call_is_named_by_the_framework_its_scope_names_not_by_the_m
 
 
 def test_smolagents_call_wrapper_is_unwrapped_so_only_the_planted_bug_is_found(client):
-    wrapped = {"args": [], "sanitize_inputs_outputs": True, "kwargs": {"customerEmail": "a@b.co", "limit": 5}}
+    wrapped = {
+        "args": [],
+        "sanitize_inputs_outputs": True,
+        "kwargs": {"customerEmail": "a@b.co", "limit": 5},
+    }
     tool = span(
         b"\x01" * 8,
         "FindOrdersTool",
@@ -640,9 +741,16 @@ def test_smolagents_call_wrapper_is_unwrapped_so_only_the_planted_bug_is_found(c
         },
     )
     body = scoped("openinference.instrumentation.smolagents", tool, HTTP).SerializeToString()
-    assert client.post("/v1/traces", data=body, content_type="application/x-protobuf").status_code == 200
+    assert (
+        client.post("/v1/traces", data=body, content_type="application/x-protobuf").status_code
+        == 200
+    )
     [call] = client.get(f"/api/v1/traces/{TRACE.hex()}").get_json()["calls"]
     assert call["snapshots"]["arguments"]["payload"] == {"customerEmail": "a@b.co", "limit": 5}
     assert call["source"] == "smolagents" and call["complete"]
-    loud = [(f["kind"], f["left"]["path"]) for f in call["findings"] if f["severity"] in ("warning", "error")]
+    loud = [
+        (f["kind"], f["left"]["path"])
+        for f in call["findings"]
+        if f["severity"] in ("warning", "error")
+    ]
     assert loud == [("type_changed", "/limit")]

@@ -20,8 +20,15 @@ def with_trace(record):
 
 
 def test_an_anthropic_tool_use_block_is_the_arguments():
-    block = {"type": "tool_use", "id": "toolu_01", "name": "findOrders", "input": {"customerEmail": "a@b.co"}}
-    assert events(with_trace(block)) == [("arguments", "findOrders", "toolu_01", {"customerEmail": "a@b.co"}, None)]
+    block = {
+        "type": "tool_use",
+        "id": "toolu_01",
+        "name": "findOrders",
+        "input": {"customerEmail": "a@b.co"},
+    }
+    assert events(with_trace(block)) == [
+        ("arguments", "findOrders", "toolu_01", {"customerEmail": "a@b.co"}, None)
+    ]
 
 
 def test_an_anthropic_tool_result_block_is_the_result_matched_by_tool_use_id():
@@ -29,7 +36,8 @@ def test_an_anthropic_tool_result_block_is_the_result_matched_by_tool_use_id():
     block = {"type": "tool_result", "tool_use_id": "toolu_01", "content": content, "is_error": True}
     [ev] = parse_body(orjson.dumps(with_trace(block))).events
     assert (ev.snapshot, ev.call_id) == ("result", "toolu_01")
-    assert ev.payload == {"type": "tool_result", "content": content, "is_error": True}  # is_error kept
+    # is_error kept
+    assert ev.payload == {"type": "tool_result", "content": content, "is_error": True}
 
 
 def test_a_whole_anthropic_message_yields_each_tool_use_block():
@@ -50,7 +58,11 @@ def test_a_whole_anthropic_message_yields_each_tool_use_block():
 
 
 def test_an_openai_tool_calls_entry_has_its_arguments_string_parsed():
-    entry = {"id": "call_abc", "type": "function", "function": {"name": "findOrders", "arguments": '{"limit": 5}'}}
+    entry = {
+        "id": "call_abc",
+        "type": "function",
+        "function": {"name": "findOrders", "arguments": '{"limit": 5}'},
+    }
     batch = parse_body(orjson.dumps(with_trace(entry)))
     [ev] = batch.events
     assert (ev.snapshot, ev.tool, ev.call_id, ev.payload, ev.logged_as_string) == (
@@ -63,7 +75,11 @@ def test_an_openai_tool_calls_entry_has_its_arguments_string_parsed():
 
 
 def test_openai_arguments_that_are_broken_json_are_kept_as_text_for_the_analysis():
-    entry = {"id": "call_abc", "type": "function", "function": {"name": "findOrders", "arguments": '{"limit": 5,}'}}
+    entry = {
+        "id": "call_abc",
+        "type": "function",
+        "function": {"name": "findOrders", "arguments": '{"limit": 5,}'},
+    }
     assert events(with_trace(entry))[0][3] == '{"limit": 5,}'
 
 
@@ -73,7 +89,11 @@ def test_a_whole_assistant_message_yields_each_tool_call():
         "content": None,
         "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "a", "arguments": "{}"}},
-            {"id": "call_2", "type": "function", "function": {"name": "b", "arguments": '{"x": 1}'}},
+            {
+                "id": "call_2",
+                "type": "function",
+                "function": {"name": "b", "arguments": '{"x": 1}'},
+            },
         ],
     }
     assert events(with_trace(message)) == [
@@ -91,7 +111,13 @@ def test_a_chat_completion_response_yields_the_tool_calls_of_its_choices():
                 "index": 0,
                 "message": {
                     "role": "assistant",
-                    "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "a", "arguments": "{}"}}],
+                    "tool_calls": [
+                        {
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "a", "arguments": "{}"},
+                        }
+                    ],
                 },
             }
         ],
@@ -142,7 +168,10 @@ def test_a_gemini_candidate_yields_its_function_call_parts():
             {
                 "content": {
                     "role": "model",
-                    "parts": [{"text": "ok"}, {"functionCall": {"id": "fc-1", "name": "f", "args": {"a": 1}}}],
+                    "parts": [
+                        {"text": "ok"},
+                        {"functionCall": {"id": "fc-1", "name": "f", "args": {"a": 1}}},
+                    ],
                 }
             }
         ]
@@ -172,7 +201,9 @@ def test_an_mcp_call_tool_result_is_the_result_as_the_model_got_it():
 
 def test_an_mcp_error_result_keeps_its_is_error_and_text():
     result = {"content": [{"type": "text", "text": "not found"}], "isError": True}
-    assert events(with_trace({"jsonrpc": "2.0", "id": 7, "result": result})) == [("result", None, "7", result, "mcp")]
+    assert events(with_trace({"jsonrpc": "2.0", "id": 7, "result": result})) == [
+        ("result", None, "7", result, "mcp")
+    ]
 
 
 def test_an_mcp_jsonrpc_error_is_the_result_under_error():
@@ -189,7 +220,13 @@ BLOCK = {"type": "tool_use", "id": "toolu_01", "name": "findOrders", "input": {}
         ({"headers": {"traceparent": TRACEPARENT}}, TRACE),
         ({"headers": {"X-Trace-Id": "run-42"}}, "run-42"),
         ({"query": {"trace_id": "run-43"}}, "run-43"),
-        ({"headers": {"traceparent": TRACEPARENT, "X-Trace-Id": "run-42"}, "query": {"trace_id": "q"}}, TRACE),
+        (
+            {
+                "headers": {"traceparent": TRACEPARENT, "X-Trace-Id": "run-42"},
+                "query": {"trace_id": "q"},
+            },
+            TRACE,
+        ),
         ({"headers": {"traceparent": "garbage", "x-trace-id": "run-42"}}, "run-42"),
     ],
 )
@@ -199,12 +236,16 @@ def test_the_trace_id_comes_from_traceparent_then_x_trace_id_then_the_query(kw, 
 
 
 def test_a_trace_id_in_the_record_wins_over_headers():
-    [ev] = parse_body(orjson.dumps({**BLOCK, "traceId": "from-record"}), headers={"X-Trace-Id": "h"}).events
+    [ev] = parse_body(
+        orjson.dumps({**BLOCK, "traceId": "from-record"}), headers={"X-Trace-Id": "h"}
+    ).events
     assert ev.trace_id == "from-record"
 
 
 def test_an_all_zero_traceparent_is_no_trace_id():
-    batch = parse_body(orjson.dumps(BLOCK), headers={"traceparent": "00-" + "0" * 32 + "-00f067aa0ba902b7-01"})
+    batch = parse_body(
+        orjson.dumps(BLOCK), headers={"traceparent": "00-" + "0" * 32 + "-00f067aa0ba902b7-01"}
+    )
     assert [r.code for r in batch.rejected] == ["missing_trace_id"]
 
 
@@ -241,7 +282,11 @@ def test_fluent_bit_tail_records_are_unwrapped_from_log_and_keep_the_date():
     inner = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}, "trace_id": TRACE}
     record = {"date": 1755680400.123456, "log": orjson.dumps(inner).decode() + "\n"}
     [ev] = parse_body(orjson.dumps(record)).events
-    assert (ev.snapshot, ev.call_id, ev.meta) == ("arguments", "toolu_1", {"date": 1755680400.123456})
+    assert (ev.snapshot, ev.call_id, ev.meta) == (
+        "arguments",
+        "toolu_1",
+        {"date": 1755680400.123456},
+    )
 
 
 def test_docker_logs_read_by_a_shipper_are_unwrapped_twice():

@@ -1,4 +1,5 @@
-"""The exact requests real log shippers send are understood, through parse_body/parse_otlp and the endpoint."""
+"""The exact requests real log shippers send are understood, through parse_body/parse_otlp and the
+endpoint."""
 
 import gzip
 import json
@@ -28,14 +29,23 @@ def parse(meta, body):
     headers = meta["headers"]
     if meta["path"] == "/v1/traces":
         return parse_otlp(
-            body, content_type=headers.get("Content-Type"), content_encoding=headers.get("Content-Encoding")
+            body,
+            content_type=headers.get("Content-Type"),
+            content_encoding=headers.get("Content-Encoding"),
         )
     return parse_body(body, content_encoding=headers.get("Content-Encoding"), headers=headers)
 
 
 def test_there_is_a_fixture_for_every_shipper_the_docs_cover():
     shippers = {json.loads(p.read_text())["shipper"] for p in FIXTURES}
-    assert shippers == {"vector", "fluent-bit", "fluentd", "logstash", "syslog-ng", "opentelemetry-collector"}
+    assert shippers == {
+        "vector",
+        "fluent-bit",
+        "fluentd",
+        "logstash",
+        "syslog-ng",
+        "opentelemetry-collector",
+    }
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
@@ -96,7 +106,9 @@ def test_the_fixtures_are_reproducible(tmp_path):
 
 def post_fixture(client, path):
     meta, body = load(path)
-    headers = {k: v for k, v in meta["headers"].items() if k.lower() not in ("host", "content-length")}
+    headers = {
+        k: v for k, v in meta["headers"].items() if k.lower() not in ("host", "content-length")
+    }
     return client.post(meta["path"], data=body, headers=headers)
 
 
@@ -125,18 +137,27 @@ def test_a_batch_with_one_bad_event_answers_200_with_its_rejection(client):
         b'{"trace_id": "t-1", "snapshot": "request", "payload": {}}\n'
         b'{"trace_id": "t-1", "snapshot": "oops", "payload": 1}\n'
     )
-    resp = client.post("/api/v1/ingest", data=gzip.compress(body), headers={"Content-Encoding": "gzip"})
+    resp = client.post(
+        "/api/v1/ingest", data=gzip.compress(body), headers={"Content-Encoding": "gzip"}
+    )
     assert resp.status_code == 200
     data = resp.get_json()
     assert data["accepted"] == 1
-    assert [(r["index"], r["code"], r["retryable"]) for r in data["rejected"]] == [(1, "bad_snapshot", False)]
+    assert [(r["index"], r["code"], r["retryable"]) for r in data["rejected"]] == [
+        (1, "bad_snapshot", False)
+    ]
 
 
 @pytest.mark.parametrize(
     "body,headers,status,code",
     [
         (b"this is not json", {}, 422, "unparseable"),
-        (gzip.compress(b'{"trace_id": "t"}' * 100, mtime=0)[:-10], {"Content-Encoding": "gzip"}, 422, "unparseable"),
+        (
+            gzip.compress(b'{"trace_id": "t"}' * 100, mtime=0)[:-10],
+            {"Content-Encoding": "gzip"},
+            422,
+            "unparseable",
+        ),
         (
             b'{"trace_id": "t", "snapshot": "request", "payload": 1}',
             {"Content-Encoding": "br"},
@@ -158,7 +179,12 @@ def test_a_decompression_bomb_answers_413(tmp_path):
     from webapp import create_app
 
     app = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "ANALYZER": "off", "MAX_DECOMPRESSED_BYTES": 1024 * 1024}
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "t.db"),
+            "ANALYZER": "off",
+            "MAX_DECOMPRESSED_BYTES": 1024 * 1024,
+        }
     )
     bomb = gzip.compress(b" " * (40 * 1024 * 1024))
     resp = app.test_client().post("/api/v1/ingest", data=bomb, headers={"Content-Encoding": "gzip"})
@@ -170,8 +196,8 @@ def test_otlp_json_with_a_bad_span_answers_partial_success_as_json(client):
     meta, body = load(SHIPPERS / "otelcol-json.json")
     doc = orjson.loads(body)
     orphan = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][1]
-    # an HTTP span with no parent, outside every tool span's time: no call can own it (inside one's time, it
-    # would join that tool span, as LangGraph's context-less spans do)
+    # an HTTP span with no parent, outside every tool span's time: no call can own it (inside one's
+    # time, it would join that tool span, as LangGraph's context-less spans do)
     orphan.update(parentSpanId="", startTimeUnixNano="1000", endTimeUnixNano="2000")
     doc["resourceSpans"][0]["scopeSpans"][0]["spans"].append(
         {
@@ -180,7 +206,9 @@ def test_otlp_json_with_a_bad_span_answers_partial_success_as_json(client):
             "attributes": [{"key": "gen_ai.tool.call.id", "value": {"stringValue": "call_02"}}],
         }
     )
-    resp = client.post("/v1/traces", data=orjson.dumps(doc), headers={"Content-Type": "application/json"})
+    resp = client.post(
+        "/v1/traces", data=orjson.dumps(doc), headers={"Content-Type": "application/json"}
+    )
     assert resp.status_code == 200 and resp.mimetype == "application/json"
     assert resp.get_json()["partialSuccess"]["rejectedSpans"] in ("1", 1)
 
@@ -203,7 +231,9 @@ def test_the_syslog_ng_template_is_valid_syslog_ng_configuration(tmp_path):
             "{url}", "http://127.0.0.1:8000/api/v1/ingest"
         )
     )
-    result = subprocess.run(["syslog-ng", "--syntax-only", "-f", str(conf)], capture_output=True, text=True)
+    result = subprocess.run(
+        ["syslog-ng", "--syntax-only", "-f", str(conf)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
 
 

@@ -1,4 +1,5 @@
-"""Streaming ingest: a body is decompressed and split as it comes, so a worker never holds all of it parsed."""
+"""Streaming ingest: a body is decompressed and split as it comes, so a worker never holds all of it
+parsed."""
 
 import gzip
 import json
@@ -53,7 +54,9 @@ def test_ndjson_records_come_out_before_the_rest_of_the_body_is_read():
     first = next(records)
     assert first.value["call_id"] == "c0"
     assert pieces.taken <= 2 < len(pieces.parts)
-    assert [r.value["call_id"] for r in records][-1] == "c1999" and pieces.taken == len(pieces.parts)
+    assert [r.value["call_id"] for r in records][-1] == "c1999" and pieces.taken == len(
+        pieces.parts
+    )
 
 
 def test_gzip_is_inflated_a_bounded_piece_at_a_time():
@@ -65,7 +68,8 @@ def test_gzip_is_inflated_a_bounded_piece_at_a_time():
 
 def test_lines_cut_across_pieces_are_whole_and_a_bad_line_is_rejected_alone():
     lines = ndjson(500).splitlines()
-    lines[250] = b'{"trace_id": "x", "snapshot": "request", "payload": '  # cut short
+    # cut short
+    lines[250] = b'{"trace_id": "x", "snapshot": "request", "payload": '
     body = gzip.compress(b"\r\n".join(lines))
     batch = parse_body(body, limits=Limits())
     assert len(batch.events) == 499
@@ -78,7 +82,8 @@ def test_more_ndjson_records_than_allowed_stop_parsing_at_the_limit_with_422():
     with pytest.raises(IngestError) as info:
         parse_body(ndjson(50), limits=Limits(max_events=20), prepare=lambda e: made.append(e) or e)
     assert (info.value.status, info.value.code) == (422, "too_many_events")
-    assert len(made) == 20  # nothing past the limit was parsed
+    # nothing past the limit was parsed
+    assert len(made) == 20
 
 
 @pytest.mark.parametrize("encoding", ["identity", "gzip"])
@@ -105,14 +110,22 @@ def test_an_ndjson_body_whose_lines_all_fail_is_still_refused_whole():
 
 def test_prepared_events_are_stored_as_their_json_text_redacted(store):
     body = orjson.dumps(
-        {"trace_id": "t1", "snapshot": "request", "payload": {"password": "hunter2", "n": 1}, "region": "eu"}
+        {
+            "trace_id": "t1",
+            "snapshot": "request",
+            "payload": {"password": "hunter2", "n": 1},
+            "region": "eu",
+        }
     )
     redactor = redactor_for({"REDACT": True, "REDACT_KEYS": ""})
     batch = parse_body(body, prepare=pipeline.preparer(redactor))
     assert pipeline.store_batch(store, batch, redactor, prepared=True).accepted == 1
     store.project_all()
     snapshot = store.get_trace("t1")["calls"][0]["snapshots"]["request"]
-    assert snapshot["payload"]["n"] == 1 and "hunter2" not in orjson.dumps(snapshot["payload"]).decode()
+    assert (
+        snapshot["payload"]["n"] == 1
+        and "hunter2" not in orjson.dumps(snapshot["payload"]).decode()
+    )
     assert snapshot["meta"] == {"region": "eu"}
 
 
@@ -125,27 +138,38 @@ def status_kib(pid: int, field: str) -> int:
 
 @pytest.mark.parametrize("framing", ["ndjson", "array"])
 @pytest.mark.slow
-def test_a_workers_peak_memory_for_a_large_gzip_body_stays_within_three_times_the_body(make_server, framing):
-    """Before streaming, a worker's peak grew by 6.9 (NDJSON) and 9.6 (array) times the decompressed body
-    (parsed values, redacted copies, rows); now by about 2.3 (the events' JSON text and the store's rows)."""
+def test_a_workers_peak_memory_for_a_large_gzip_body_stays_within_three_times_the_body(
+    make_server, framing
+):
+    """Before streaming, a worker's peak grew by 6.9 (NDJSON) and 9.6 (array) times the decompressed
+    body (parsed values, redacted copies, rows); now by about 2.3 (the events' JSON text and the
+    store's rows)."""
     server = make_server(workers=1, env={"TRACEDIFF_ANALYZER": "off"})
     httpx.post(server.url + "/api/v1/ingest", content=orjson.dumps(envelope(-3)), timeout=30)
     master = server.process.pid
     worker = int(Path(f"/proc/{master}/task/{master}/children").read_text().split()[0])
     before = status_kib(worker, "VmRSS")
-    body = ndjson(6000, 300)  # about 32 MiB of many small fields, the costliest shape to parse
+    # about 32 MiB of many small fields, the costliest shape to parse
+    body = ndjson(6000, 300)
     if framing == "array":
         body = b"[" + body.rstrip(b"\n").replace(b"\n", b",") + b"]"
     answer = httpx.post(
-        server.url + "/api/v1/ingest", content=gzip.compress(body, 1), headers={"Content-Encoding": "gzip"}, timeout=120
+        server.url + "/api/v1/ingest",
+        content=gzip.compress(body, 1),
+        headers={"Content-Encoding": "gzip"},
+        timeout=120,
     )
     assert answer.status_code == 200 and answer.json()["accepted"] == 6000
     growth = (status_kib(worker, "VmHWM") - before) * 1024
-    assert growth < 3 * len(body), f"peak grew {growth / MiB:.0f} MiB for {len(body) / MiB:.0f} MiB of {framing}"
+    assert growth < 3 * len(body), (
+        f"peak grew {growth / MiB:.0f} MiB for {len(body) / MiB:.0f} MiB of {framing}"
+    )
 
 
 @pytest.mark.parametrize("framing", ["ndjson", "array"])
-def test_more_events_than_allowed_is_422_too_many_events_as_the_api_page_and_openapi_say(tmp_path, framing):
+def test_more_events_than_allowed_is_422_too_many_events_as_the_api_page_and_openapi_say(
+    tmp_path, framing
+):
     from webapp import create_app
     from webapp.web import openapi
 
@@ -156,8 +180,11 @@ def test_more_events_than_allowed_is_422_too_many_events_as_the_api_page_and_ope
     body = orjson.dumps(events) if framing == "array" else b"\n".join(map(orjson.dumps, events))
     answer = client.post("/api/v1/ingest", data=body)
     assert answer.status_code == 422 and answer.get_json()["error"]["code"] == "too_many_events"
-    assert client.get("/api/v1/traces").get_json()["traces"] == []  # nothing of it stored
-    documented = openapi.document()["paths"]["/api/v1/ingest"]["post"]["responses"]["422"]["description"]
+    # nothing of it stored
+    assert client.get("/api/v1/traces").get_json()["traces"] == []
+    documented = openapi.document()["paths"]["/api/v1/ingest"]["post"]["responses"]["422"][
+        "description"
+    ]
     assert "too_many_events" in documented
     api_page = (Path(__file__).parent.parent / "docs" / "api.md").read_text()
     assert "`422 too_many_events`" in api_page
@@ -190,7 +217,8 @@ def test_array_items_cut_anywhere_parse_as_the_whole_array_parses(size):
     body = json.dumps(tricky_events(), indent=2, ensure_ascii=False).encode()
     streamed = batch_of(stream_records(Pieces(body, size), Limits()))
     assert streamed == [(i, item, None) for i, item in enumerate(jsontext.loads(body))]
-    assert streamed[0][1]["payload"]["n"] == 123456789012345678901234567890  # beyond 64 bits, exact
+    # beyond 64 bits, exact
+    assert streamed[0][1]["payload"]["n"] == 123456789012345678901234567890
 
 
 def test_array_records_come_out_before_the_rest_of_the_body_is_read():
@@ -207,12 +235,20 @@ def test_a_broken_or_deep_or_not_utf8_array_item_is_rejected_alone(size):
     items[3] = b'{"trace_id": "x", "payload": "\xff\xfe"}'
     items[4] = b"[" * 70 + b"]" * 70
     body = b"[" + b",\n ".join(items) + b"]"
-    found = {r.index: r.error and r.error.code for r in stream_records(Pieces(body, size), Limits())}
+    found = {
+        r.index: r.error and r.error.code for r in stream_records(Pieces(body, size), Limits())
+    }
     assert found == {0: None, 1: "not_json", 2: None, 3: "not_json", 4: "too_deep", 5: None}
 
 
 @pytest.mark.parametrize(
-    "body", [b'[{"a": 1}] {"b": 2}', b'[{"a": 1} {"b": 2}]', b'[{"a": 1}, {"b": 2}', b'[{"a": 1}]\n[{"b": 2}]']
+    "body",
+    [
+        b'[{"a": 1}] {"b": 2}',
+        b'[{"a": 1} {"b": 2}]',
+        b'[{"a": 1}, {"b": 2}',
+        b'[{"a": 1}]\n[{"b": 2}]',
+    ],
 )
 def test_a_body_that_starts_as_an_array_but_is_not_one_is_refused_whole(body):
     with pytest.raises(IngestError) as info:
@@ -242,5 +278,9 @@ def test_a_byte_order_mark_and_blank_lines_ahead_are_skipped_however_the_body_is
     body = b"\xef\xbb\xbf \r\n\n  " + body
     for size in (1, 2, 3, 4096):
         records = list(stream_records(Pieces(body, size), Limits()))
-        assert [r.value["call_id"] for r in records] == [e["call_id"] for e in events][: len(records)]
-        assert len(records) == (1 if framing == "pretty" else 3) and not any(r.error for r in records)
+        assert [r.value["call_id"] for r in records] == [e["call_id"] for e in events][
+            : len(records)
+        ]
+        assert len(records) == (1 if framing == "pretty" else 3) and not any(
+            r.error for r in records
+        )

@@ -1,9 +1,10 @@
 """The same spans, however an exporter batches them, give the same calls and findings.
 
-Each recording in tests/fixtures/otlp/ (tests/test_instrumentations.py) is posted once as recorded, and again one
-request per span, in the order recorded, reversed and shuffled (a fixed seed), as a batch of one under load
-sends them; each posting gets a trace id of its own, so all land in one store side by side. Every posting must
-give the calls of the one as recorded: the same call ids, tools, snapshots and findings.
+Each recording in tests/fixtures/otlp/ (tests/test_instrumentations.py) is posted once as recorded,
+and again one request per span, in the order recorded, reversed and shuffled (a fixed seed), as a
+batch of one under load sends them; each posting gets a trace id of its own, so all land in one
+store side by side. Every posting must give the calls of the one as recorded: the same call ids,
+tools, snapshots and findings.
 """
 
 import copy
@@ -14,14 +15,21 @@ import pytest
 from test_instrumentations import FIXTURES, RECORDINGS, replay
 
 ORDERS = ("recorded", "forward", "reversed", "shuffled")
-# Recordings whose spans still need each other's export to join (issue 33, part 2): strict, so a fix shows.
+# Recordings whose spans still need each other's export to join (issue 33, part 2): strict, so a fix
+# shows.
 NOT_YET = {
-    "logfire-": "logfire reads the response body in a child span; alone, its export holds no HTTP span to give it to",
-    "openai-v2.events-": "the HTTP span joins a call its turn's log record announced only by its place in one export",
-    "openinference-mcp-": "the HTTP span under the MCP server's span joins the client's call only in one export",
-    "otel-mcp-": "the HTTP span under the MCP server's span joins the client's call only in one export",
-    "traceloop-": "a tool span without a call id takes its turn's announced call only in the same export",
-    "smolagents-": "a tool span without a call id takes its turn's announced call only in the same export",
+    "logfire-": "logfire reads the response body in a child span; alone, its export holds no HTTP "
+    "span to give it to",
+    "openai-v2.events-": "the HTTP span joins a call its turn's log record announced only by its "
+    "place in one export",
+    "openinference-mcp-": "the HTTP span under the MCP server's span joins the client's call only "
+    "in one export",
+    "otel-mcp-": "the HTTP span under the MCP server's span joins the client's call only in one "
+    "export",
+    "traceloop-": "a tool span without a call id takes its turn's announced call only in the same "
+    "export",
+    "smolagents-": "a tool span without a call id takes its turn's announced call only in the same "
+    "export",
 }
 
 
@@ -32,7 +40,8 @@ def expected(stem: str):
 
 
 def one_per_span(posts: list[dict]) -> list[dict]:
-    """Split each trace export into one export per span (its resource and scope kept); log exports stay whole."""
+    """Split each trace export into one export per span (its resource and scope kept); log exports
+    stay whole."""
     single = []
     for post in posts:
         if post["path"] != "/v1/traces":
@@ -42,12 +51,18 @@ def one_per_span(posts: list[dict]) -> list[dict]:
             for ss in rs["scopeSpans"]:
                 for span in ss["spans"]:
                     scope = {**ss, "spans": [span]}
-                    single.append({"path": post["path"], "body": {"resourceSpans": [{**rs, "scopeSpans": [scope]}]}})
+                    single.append(
+                        {
+                            "path": post["path"],
+                            "body": {"resourceSpans": [{**rs, "scopeSpans": [scope]}]},
+                        }
+                    )
     return single
 
 
 def ordered(posts: list[dict], order: str) -> list[dict]:
-    """Return the posts as one order sends them: as recorded (whole), or one per span in an order."""
+    """Return the posts as one order sends them: as recorded (whole), or one per span in an
+    order."""
     if order == "recorded":
         return posts
     single = one_per_span(posts)
@@ -59,7 +74,8 @@ def ordered(posts: list[dict], order: str) -> list[dict]:
 
 
 def renamed(posts: list[dict], trace_of: dict) -> list[dict]:
-    """Return the posts with each trace id replaced (`trace_of`: old -> new), so postings never meet."""
+    """Return the posts with each trace id replaced (`trace_of`: old -> new), so postings never
+    meet."""
     text = json.dumps(posts)
     for old, new in trace_of.items():
         text = text.replace(old, new)
@@ -79,15 +95,19 @@ def trace_ids_of(posts: list[dict]) -> list[str]:
 
 
 def calls_of(client, trace_id: str) -> dict:
-    """Return a trace's calls as what must not depend on batching: tool, snapshots and findings per call id."""
+    """Return a trace's calls as what must not depend on batching: tool, snapshots and findings per
+    call id."""
     trace = client.get(f"/api/v1/traces/{trace_id}").get_json()
     return {
         call["call_id"]: {
             "tool": call["tool"],
-            "snapshots": {name: snap["payload"] for name, snap in call["snapshots"].items() if snap},
+            "snapshots": {
+                name: snap["payload"] for name, snap in call["snapshots"].items() if snap
+            },
             "status": call["status_code"],
             "findings": sorted(
-                (f["kind"], f["severity"], str(f.get("left")), str(f.get("right"))) for f in call["findings"]
+                (f["kind"], f["severity"], str(f.get("left")), str(f.get("right")))
+                for f in call["findings"]
             ),
         }
         for call in trace["calls"]
@@ -102,7 +122,9 @@ def test_one_request_per_span_in_any_order_gives_the_calls_of_one_request(client
     for number, order in enumerate(ORDERS):
         own = f"{trace_id[:-2]}{number:02x}"
         posts = renamed(ordered(copy.deepcopy(recorded), order), {trace_id: own})
-        replay(client, [(p["path"], json.dumps(p["body"]).encode()) for p in posts], "application/json")
+        replay(
+            client, [(p["path"], json.dumps(p["body"]).encode()) for p in posts], "application/json"
+        )
         found[order] = calls_of(client, own)
     for order in ORDERS[1:]:
         assert found[order] == found["recorded"], order

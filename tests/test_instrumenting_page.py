@@ -1,4 +1,5 @@
-"""docs/instrumenting.md shows the recipes exactly as the tests run them, and the README leads to it."""
+"""docs/instrumenting.md shows the recipes exactly as the tests run them, and the README leads to
+it."""
 
 import re
 from pathlib import Path

@@ -1,7 +1,8 @@
-"""The import graph runs one way: what each layer of webapp/ may import, read from the source with `ast`.
+"""The import graph runs one way: what each layer of webapp/ may import, read from the source with
+`ast`.
 
-Every import counts, at any depth of a file (a function-level import climbs as surely as one at the top), and
-relative imports are resolved to the module they name."""
+Every import counts, at any depth of a file (a function-level import climbs as surely as one at the
+top), and relative imports are resolved to the module they name."""
 
 import ast
 import functools
@@ -24,29 +25,37 @@ DOMAIN = (
     "common",
 )
 LAYERS = ("web", "cli", "mcp", "ops", "pipeline", "store")
-# The store may use the shared helpers (common/: times, resources) but decides nothing: no domain package.
+# The store may use the shared helpers (common/: times, resources) but decides nothing: no domain
+# package.
 STORE_DOMAIN = tuple(name for name in DOMAIN if name != "common")
-# mcp/ is an adapter beside web/ and cli/ (the MCP server): it reads the API, and only the command line and the app
-# factory import it; the MCP SDK (`mcp`, outside webapp/) counts as its room, so no other layer imports that either.
+# mcp/ is an adapter beside web/ and cli/ (the MCP server): it reads the API, and only the command
+# line and the app factory import it; the MCP SDK (`mcp`, outside webapp/) counts as its room, so no
+# other layer imports that either.
 FORBIDDEN = {
-    **{room: ("store", "web", "cli", "ops", "pipeline", "mcp", "flask", "click") for room in DOMAIN},
+    **{
+        room: ("store", "web", "cli", "ops", "pipeline", "mcp", "flask", "click") for room in DOMAIN
+    },
     "store": ("pipeline", "web", "cli", "ops", "mcp", *STORE_DOMAIN),
     "pipeline": ("web", "cli", "ops", "mcp"),
     "web": ("cli", "mcp"),
     "mcp": ("web", "cli", "ops"),
 }
-OUTSIDE = ("flask", "click", "mcp")  # packages from outside webapp/ that the rules above name
-QUERY_PARSERS = ("web/filters.py", "web/problem_filters.py")  # where query strings (and the CLI's options) are read
+# packages from outside webapp/ that the rules above name
+OUTSIDE = ("flask", "click", "mcp")
+# where query strings (and the CLI's options) are read
+QUERY_PARSERS = ("web/filters.py", "web/problem_filters.py")
 
 
 def module_name(path: Path) -> str:
-    """Return a file's dotted module name ("webapp.store.problems"; a package's __init__ is the package)."""
+    """Return a file's dotted module name ("webapp.store.problems"; a package's __init__ is the
+    package)."""
     parts = path.relative_to(WEBAPP.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def imported(path: Path) -> set[str]:
-    """Every module a file imports, relative imports resolved, with each name `from` imports as a module too."""
+    """Every module a file imports, relative imports resolved, with each name `from` imports as a
+    module too."""
     here = module_name(path).split(".")
     package = here if path.name == "__init__.py" else here[:-1]
     found = set()
@@ -61,7 +70,8 @@ def imported(path: Path) -> set[str]:
 
 
 def room_of(module: str) -> str | None:
-    """Return the layer a module sits in: webapp's first-level folder or module, or an outside package's name."""
+    """Return the layer a module sits in: webapp's first-level folder or module, or an outside
+    package's name."""
     parts = module.split(".")
     if parts[0] == "webapp":
         return parts[1] if len(parts) > 1 else ""
@@ -80,14 +90,20 @@ def climbs(path: Path) -> set[str]:
 
 
 def test_every_layer_imports_only_what_lies_below_it():
-    strays = {str(path.relative_to(WEBAPP)): sorted(found) for path in files() if (found := climbs(path))}
-    assert not strays, "imports that climb:\n" + "\n".join(f"  {module}: {names}" for module, names in strays.items())
+    strays = {
+        str(path.relative_to(WEBAPP)): sorted(found) for path in files() if (found := climbs(path))
+    }
+    assert not strays, "imports that climb:\n" + "\n".join(
+        f"  {module}: {names}" for module, names in strays.items()
+    )
 
 
 def test_every_folder_of_webapp_is_a_known_layer():
     """A new package says which layer it is (here), so the rules above hold for it too."""
     folders = {path.name for path in WEBAPP.iterdir() if (path / "__init__.py").exists()}
-    assert folders <= {*DOMAIN, *LAYERS}, f"{sorted(folders - {*DOMAIN, *LAYERS})}: add them to DOMAIN or LAYERS"
+    assert folders <= {*DOMAIN, *LAYERS}, (
+        f"{sorted(folders - {*DOMAIN, *LAYERS})}: add them to DOMAIN or LAYERS"
+    )
 
 
 def test_only_the_command_line_imports_the_app_factory():
@@ -123,8 +139,8 @@ def test_the_check_sees_a_climb(tmp_path, monkeypatch, source, rule):
     assert climbs(folder / "probe.py")
 
 
-# Inside web/: pages/ and api/ route, render/ builds what pages show. render/ imports no blueprint, and the
-# API, which the pages' JSON twins build on, imports no page.
+# Inside web/: pages/ and api/ route, render/ builds what pages show. render/ imports no blueprint,
+# and the API, which the pages' JSON twins build on, imports no page.
 WEB_FORBIDDEN = {"render": ("pages", "api"), "api": ("pages",)}
 
 
@@ -142,8 +158,12 @@ def web_climbs(path: Path) -> set[str]:
 
 def test_render_imports_no_blueprint_and_the_api_no_page():
     web = [path for path in files() if web_room(module_name(path))]
-    strays = {str(path.relative_to(WEBAPP)): sorted(found) for path in web if (found := web_climbs(path))}
-    assert not strays, "imports that climb inside web/:\n" + "\n".join(f"  {m}: {n}" for m, n in strays.items())
+    strays = {
+        str(path.relative_to(WEBAPP)): sorted(found) for path in web if (found := web_climbs(path))
+    }
+    assert not strays, "imports that climb inside web/:\n" + "\n".join(
+        f"  {m}: {n}" for m, n in strays.items()
+    )
 
 
 @pytest.mark.parametrize(
@@ -175,21 +195,28 @@ def defined(path: Path) -> set[str]:
 
 
 def parsers_in_the_store(webapp: Path) -> dict[str, list[str]]:
-    """Return the store modules that define a name of the web layer's query parsers, with those names."""
+    """Return the store modules that define a name of the web layer's query parsers, with those
+    names."""
     parsing = set().union(*(defined(WEBAPP / path) for path in QUERY_PARSERS))
-    found = {path.relative_to(webapp): defined(path) & parsing for path in sorted((webapp / "store").rglob("*.py"))}
+    found = {
+        path.relative_to(webapp): defined(path) & parsing
+        for path in sorted((webapp / "store").rglob("*.py"))
+    }
     return {str(module): sorted(names) for module, names in found.items() if names}
 
 
 def test_the_store_runs_plain_filters_and_parses_no_query_string():
-    """Times as people write them (2h, a day), the lists' choices and limits, cursors and the refusals of bad values
-    are read in the web layer; the store is handed stored times and numbers."""
+    """Times as people write them (2h, a day), the lists' choices and limits, cursors and the
+    refusals of bad values are read in the web layer; the store is handed stored times and
+    numbers."""
     assert not parsers_in_the_store(WEBAPP), parsers_in_the_store(WEBAPP)
 
 
 def test_the_check_sees_a_query_parser_in_the_store(tmp_path):
     (tmp_path / "store").mkdir()
-    (tmp_path / "store" / "probe.py").write_text("RELATIVE = None\n\n\ndef absolute_time(text):\n    return text\n")
+    (tmp_path / "store" / "probe.py").write_text(
+        "RELATIVE = None\n\n\ndef absolute_time(text):\n    return text\n"
+    )
     assert parsers_in_the_store(tmp_path) == {"store/probe.py": ["RELATIVE", "absolute_time"]}
 
 
@@ -210,7 +237,8 @@ def past_the_face(path: Path, package: str = "analysis") -> set[str]:
     if module_name(path) == face or module_name(path).startswith(face + "."):
         return set()
     names = {name for name in imported(path) if name.startswith(face + ".")}
-    # imported() counts `from webapp.analysis import analyze_call` as webapp.analysis.analyze_call too
+    # imported() counts `from webapp.analysis import analyze_call` as webapp.analysis.analyze_call
+    # too
     exported = {f"{face}.{name}" for name in _all_of(WEBAPP / package / "__init__.py")}
     return names - exported
 
@@ -227,9 +255,15 @@ def _all_of(path: Path) -> list[str]:
 def test_outside_the_analysis_only_its_face_is_imported():
     """webapp/ and bench/ import the analysis from `webapp.analysis` alone, not from its modules."""
     sources = [*files(), *sorted((WEBAPP.parent / "bench").rglob("*.py"))]
-    strays = {str(path.relative_to(WEBAPP.parent)): sorted(found) for path in sources if (found := past_the_face(path))}
+    strays = {
+        str(path.relative_to(WEBAPP.parent)): sorted(found)
+        for path in sources
+        if (found := past_the_face(path))
+    }
     listed = "\n".join(f"  {module}: {names}" for module, names in strays.items())
-    assert not strays, f"imports past webapp.analysis' face (add the name to its __all__):\n{listed}"
+    assert not strays, (
+        f"imports past webapp.analysis' face (add the name to its __all__):\n{listed}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -254,7 +288,10 @@ def test_the_check_sees_an_import_past_the_face(tmp_path, monkeypatch, source):
 def test_the_check_lets_the_face_and_the_package_itself_through(tmp_path, monkeypatch):
     (tmp_path / "webapp" / "analysis").mkdir(parents=True)
     (tmp_path / "webapp" / "analysis" / "__init__.py").write_text('__all__ = ["analyze_call"]\n')
-    engine, probe = tmp_path / "webapp" / "analysis" / "engine.py", tmp_path / "webapp" / "pipeline" / "probe.py"
+    engine, probe = (
+        tmp_path / "webapp" / "analysis" / "engine.py",
+        tmp_path / "webapp" / "pipeline" / "probe.py",
+    )
     engine.write_text("from .rules.mapping import pair_arguments\n")
     probe.parent.mkdir()
     probe.write_text("from ..analysis import analyze_call\n")
@@ -264,7 +301,10 @@ def test_the_check_lets_the_face_and_the_package_itself_through(tmp_path, monkey
 
 
 def test_bulk_loads_folders_and_the_pipeline_does_not_import_it():
-    assert not any(name.startswith("webapp.pipeline.bulk") for name in imported(WEBAPP / "pipeline" / "__init__.py"))
+    assert not any(
+        name.startswith("webapp.pipeline.bulk")
+        for name in imported(WEBAPP / "pipeline" / "__init__.py")
+    )
     assert "webapp.pipeline" in imported(WEBAPP / "pipeline" / "bulk.py")
 
 

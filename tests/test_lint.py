@@ -1,8 +1,9 @@
 """`tracediff lint`: a tools list against the API operations it maps to, before any traffic.
 
-The issue's three disagreements on a small API, transforms and case styles that are no mismatch, and an excerpt of
-a real public description (OpenAI's, tests/data/openai-excerpt.json): the tools list derived from it has no finding,
-and every bug planted in it is found, at both its pointers, and nothing else."""
+The issue's three disagreements on a small API, transforms and case styles that are no mismatch, and
+an excerpt of a real public description (OpenAI's, tests/data/openai-excerpt.json): the tools list
+derived from it has no finding, and every bug planted in it is found, at both its pointers, and
+nothing else."""
 
 import copy
 import re
@@ -27,9 +28,23 @@ INVOICES = {
                 "operationId": "listInvoices",
                 "parameters": [
                     {"name": "page_size", "in": "query", "schema": {"type": "string"}},
-                    {"name": "status", "in": "query", "schema": {"type": "string", "enum": ["PAID", "OPEN"]}},
-                    {"name": "customer_id", "in": "query", "required": True, "schema": {"type": "string"}},
-                    {"name": "Api-Version", "in": "header", "required": True, "schema": {"type": "string"}},
+                    {
+                        "name": "status",
+                        "in": "query",
+                        "schema": {"type": "string", "enum": ["PAID", "OPEN"]},
+                    },
+                    {
+                        "name": "customer_id",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    },
+                    {
+                        "name": "Api-Version",
+                        "in": "header",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    },
                 ],
                 "responses": {"200": {"description": "the invoices"}},
             },
@@ -58,12 +73,19 @@ INVOICES = {
 
 
 def tool(name: str, properties: dict, required=()) -> dict:
-    schema = {"type": "object", "properties": properties, **({"required": list(required)} if required else {})}
+    schema = {
+        "type": "object",
+        "properties": properties,
+        **({"required": list(required)} if required else {}),
+    }
     return {"type": "function", "function": {"name": name, "parameters": schema}}
 
 
 DISAGREEING = [
-    tool("list_invoices", {"limit": {"type": "integer"}, "status": {"type": "string", "enum": ["paid", "open"]}}),
+    tool(
+        "list_invoices",
+        {"limit": {"type": "integer"}, "status": {"type": "string", "enum": ["paid", "open"]}},
+    ),
 ]
 MATCHING = [
     tool(
@@ -86,7 +108,10 @@ MATCHING = [
     ),
 ]
 TOTAL_X100 = [
-    {"name": "createInvoice", "mapping": [{"arguments": "/total", "request": "/total_cents", "transform": "x100"}]}
+    {
+        "name": "createInvoice",
+        "mapping": [{"arguments": "/total", "request": "/total_cents", "transform": "x100"}],
+    }
 ]
 
 
@@ -111,16 +136,21 @@ def test_the_issues_three_disagreements_are_each_found_with_both_pointers():
 
 def test_a_matching_pair_has_no_mismatch_across_case_styles_and_a_declared_transform():
     assert mismatches(MATCHING, INVOICES, mapping=TOTAL_X100) == {
-        ("enum_mismatch", "info", "/currency", "/currency"),  # the tool offers EUR only: narrower, told as info
+        # the tool offers EUR only: narrower, told as info
+        ("enum_mismatch", "info", "/currency", "/currency"),
     }
-    unscaled = mismatches(MATCHING, INVOICES)  # without x100 a number for an integer is a type mismatch
+    # without x100 a number for an integer is a type mismatch
+    unscaled = mismatches(MATCHING, INVOICES)
     assert ("type_mismatch", "error", "/total", "/total_cents") in unscaled
 
 
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        ({"dueAt": {"type": "string", "format": "date"}}, ("format_mismatch", "warning", "/dueAt", "/due_at")),
+        (
+            {"dueAt": {"type": "string", "format": "date"}},
+            ("format_mismatch", "warning", "/dueAt", "/due_at"),
+        ),
         ({"dueAt": {"type": "string"}}, ("format_mismatch", "info", "/dueAt", "/due_at")),
         (
             {"currency": {"type": "string", "enum": ["EUR", "GBP"]}},
@@ -144,7 +174,9 @@ def test_each_kind_of_mismatch_names_the_argument_and_the_request_field(change, 
 def test_a_field_the_api_requires_that_the_tool_leaves_optional_is_a_required_mismatch():
     tools = copy.deepcopy(MATCHING[1:])
     tools[0]["function"]["parameters"]["required"] = ["total"]
-    assert ("required_mismatch", "warning", "/currency", "/currency") in mismatches(tools, INVOICES, mapping=TOTAL_X100)
+    assert ("required_mismatch", "warning", "/currency", "/currency") in mismatches(
+        tools, INVOICES, mapping=TOTAL_X100
+    )
 
 
 def excerpt_tools() -> tuple[dict, list[dict]]:
@@ -164,11 +196,14 @@ def camel(key: str) -> str:
 def test_the_tools_derived_from_a_real_description_have_no_mismatch_even_renamed_and_trimmed():
     openapi, tools = excerpt_tools()
     assert len(tools) == 7 and mismatches(tools, openapi) == set()
-    for definition in tools:  # an engineer's own names (camelCase), and only the required arguments kept
+    # an engineer's own names (camelCase), and only the required arguments kept
+    for definition in tools:
         schema = definition["function"]["parameters"]
         if "properties" in schema:
             kept = set(schema.get("required", ()))
-            schema["properties"] = {camel(k): v for k, v in schema["properties"].items() if k in kept}
+            schema["properties"] = {
+                camel(k): v for k, v in schema["properties"].items() if k in kept
+            }
             schema["required"] = [camel(k) for k in kept]
     assert {m for m in mismatches(tools, openapi) if m[1] != "info"} == set()
 
@@ -212,18 +247,26 @@ def test_the_cli_reports_as_check_does_with_its_exit_codes(tmp_path):
     text = runner.invoke(main, ["lint", tools, api])
     assert text.exit_code == 1, text.output
     assert (
-        "FAIL   list_invoices" in text.output and "1 tool(s): 0 passed, 1 failed, 0 could not be checked" in text.output
+        "FAIL   list_invoices" in text.output
+        and "1 tool(s): 0 passed, 1 failed, 0 could not be checked" in text.output
     )
     assert "(arguments /limit -> request query:/page_size)" in text.output
-    assert "advice: the error answers of 1 tool(s) declare no envelope of code, message and retryable" in text.output
+    assert (
+        "advice: the error answers of 1 tool(s) declare no envelope of code, message and retryable"
+        in text.output
+    )
     junit = tmp_path / "lint.xml"
     github = runner.invoke(main, ["lint", tools, api, "--format", "github", "--junit", str(junit)])
     assert github.exit_code == 1
     lines = github.output.splitlines()
     said = "limit -> query:/page_size: integer in the tool, string in the API"
     said += " (arguments /limit -> request query:/page_size)"
-    assert f"::error file={tools},line=9,title=type_mismatch::{said}" in lines  # the line declaring `limit`
-    assert any(line.startswith(f"::error file={tools},line=6,title=unfilled_field::") for line in lines)  # its schema
+    # the line declaring `limit`
+    assert f"::error file={tools},line=9,title=type_mismatch::{said}" in lines
+    # its schema
+    assert any(
+        line.startswith(f"::error file={tools},line=6,title=unfilled_field::") for line in lines
+    )
     assert sum(line.startswith("::error ") for line in lines) == 3
     xml = junit.read_text()
     assert '<testsuite name="tracediff lint" skipped="0" tests="1" failures="1" errors="0"' in xml
@@ -242,11 +285,16 @@ def test_a_tool_without_its_operation_or_a_file_that_cannot_be_read_exits_2(tmp_
     unmapped = runner.invoke(main, ["lint", other, api])
     assert unmapped.exit_code == 2
     assert (
-        "SKIP   refund_invoice: not linted: no operation of the OpenAPI document is named so; map it with --operation"
-        in unmapped.output
+        "SKIP   refund_invoice: not linted: no operation of the OpenAPI document is named so; map "
+        "it with --operation" in unmapped.output
     )
-    mapped = runner.invoke(main, ["lint", other, api, "--operation", "refund_invoice=createInvoice"])
-    assert mapped.exit_code == 1 and "total_cents: the API requires it; no argument fills it" in mapped.output
+    mapped = runner.invoke(
+        main, ["lint", other, api, "--operation", "refund_invoice=createInvoice"]
+    )
+    assert (
+        mapped.exit_code == 1
+        and "total_cents: the API requires it; no argument fills it" in mapped.output
+    )
     broken = tmp_path / "broken.json"
     broken.write_text("{")
     bad = runner.invoke(main, ["lint", str(broken), api])
@@ -266,7 +314,11 @@ def test_a_contracts_file_is_linted_alone_with_its_own_request_schema_and_mappin
 
 
 def body(properties: dict, required=()) -> dict:
-    return {"type": "object", "properties": properties, **({"required": list(required)} if required else {})}
+    return {
+        "type": "object",
+        "properties": properties,
+        **({"required": list(required)} if required else {}),
+    }
 
 
 TEXT, NUMBER = {"type": "string"}, {"type": "integer"}
@@ -275,21 +327,31 @@ TEXT, NUMBER = {"type": "string"}, {"type": "integer"}
 def test_arguments_wrapped_in_one_body_object_or_nested_by_a_declared_mapping_pair():
     wrapped = {
         "arguments_schema": body({"sku": TEXT, "qty": NUMBER}, ["sku"]),
-        "request_schema": body({"data": body({"sku": TEXT, "quantity": NUMBER}, ["sku"]), "api": TEXT}),
+        "request_schema": body(
+            {"data": body({"sku": TEXT, "quantity": NUMBER}, ["sku"]), "api": TEXT}
+        ),
     }
     assert lint_contract(wrapped) == []
     nested = {
         "arguments_schema": body({"total": {"type": "number"}}, ["total"]),
-        "request_schema": body({"payment": body({"amount_cents": NUMBER}, ["amount_cents"])}, ["payment"]),
-        "mapping": [{"arguments": "/total", "request": "/payment/amount_cents", "transform": "x100"}],
+        "request_schema": body(
+            {"payment": body({"amount_cents": NUMBER}, ["amount_cents"])}, ["payment"]
+        ),
+        "mapping": [
+            {"arguments": "/total", "request": "/payment/amount_cents", "transform": "x100"}
+        ],
     }
     assert lint_contract(nested) == []
 
 
 def test_array_items_pair_by_name_and_their_fields_are_compared():
     contract = {
-        "arguments_schema": body({"items": {"type": "array", "items": body({"sku": TEXT, "qty": TEXT})}}),
-        "request_schema": body({"line_items": {"type": "array", "items": body({"sku": TEXT, "quantity": NUMBER})}}),
+        "arguments_schema": body(
+            {"items": {"type": "array", "items": body({"sku": TEXT, "qty": TEXT})}}
+        ),
+        "request_schema": body(
+            {"line_items": {"type": "array", "items": body({"sku": TEXT, "quantity": NUMBER})}}
+        ),
     }
     [found] = lint_contract(contract)
     assert (found["kind"], found["left"]["path"], found["right"]["path"]) == (
@@ -313,7 +375,10 @@ def test_consumed_arguments_headers_and_one_valued_fields_are_no_error():
         },
     }
     found = {(f["kind"], f["severity"], f["right"]["path"]) for f in lint_contract(contract)}
-    assert found == {("unfilled_field", "info", "/window"), ("unfilled_field", "error", "path:/version")}
+    assert found == {
+        ("unfilled_field", "info", "/window"),
+        ("unfilled_field", "error", "path:/version"),
+    }
 
 
 def test_two_request_fields_as_close_to_an_argument_pair_with_neither():
@@ -325,13 +390,18 @@ def test_two_request_fields_as_close_to_an_argument_pair_with_neither():
 
 
 def as_anthropic(tools):
-    return [{"name": t["function"]["name"], "input_schema": t["function"]["parameters"]} for t in tools]
+    return [
+        {"name": t["function"]["name"], "input_schema": t["function"]["parameters"]} for t in tools
+    ]
 
 
 def as_mcp(tools):
     return {
         "result": {
-            "tools": [{"name": t["function"]["name"], "inputSchema": t["function"]["parameters"]} for t in tools]
+            "tools": [
+                {"name": t["function"]["name"], "inputSchema": t["function"]["parameters"]}
+                for t in tools
+            ]
         }
     }
 
@@ -342,7 +412,9 @@ def test_anthropic_and_mcp_tools_lists_and_a_yaml_description_lint_alike(tmp_pat
     api = tmp_path / "api.yaml"
     api.write_text(yaml.safe_dump(INVOICES))
     tools = write(tmp_path, "tools.json", shape(DISAGREEING))
-    answer = CliRunner().invoke(main, ["lint", tools, str(api), "--tool", "list_invoices", "--format", "json"])
+    answer = CliRunner().invoke(
+        main, ["lint", tools, str(api), "--tool", "list_invoices", "--format", "json"]
+    )
     assert answer.exit_code == 1, answer.output
     [linted] = orjson.loads(answer.output)["tools"]
     assert linted["operation"] == "listInvoices"
@@ -365,7 +437,8 @@ def test_two_thousand_fields_pair_by_case_style_one_to_one():
     assert {f["kind"] for f in found} == {"required_mismatch"} and len(found) == len(names[::7])
 
 
-PAYMENT_INTENTS = {  # shaped as Stripe's description: a form-encoded body
+# shaped as Stripe's description: a form-encoded body
+PAYMENT_INTENTS = {
     "openapi": "3.0.0",
     "info": {"title": "payments", "version": "1"},
     "paths": {
@@ -382,10 +455,16 @@ PAYMENT_INTENTS = {  # shaped as Stripe's description: a form-encoded body
                                 "properties": {
                                     "amount": {"type": "integer"},
                                     "currency": {"type": "string", "format": "currency"},
-                                    "capture_method": {"type": "string", "enum": ["automatic", "manual"]},
+                                    "capture_method": {
+                                        "type": "string",
+                                        "enum": ["automatic", "manual"],
+                                    },
                                     "metadata": {
                                         "anyOf": [
-                                            {"type": "object", "additionalProperties": {"type": "string"}},
+                                            {
+                                                "type": "object",
+                                                "additionalProperties": {"type": "string"},
+                                            },
                                             {"type": "string", "enum": [""]},
                                         ]
                                     },
@@ -427,31 +506,61 @@ def test_a_form_body_s_fields_are_compared_as_form_fields():
 
 
 def test_one_argument_fills_the_same_name_in_the_path_and_the_body():
-    contract = {  # as PagerDuty's updateServiceEventRule asks for rule_id twice
+    # as PagerDuty's updateServiceEventRule asks for rule_id twice
+    contract = {
         "arguments_schema": body({"rule_id": TEXT}, ["rule_id"]),
         "request_schema": body({"rule_id": TEXT}, ["rule_id"]),
-        "http": {"parameters": [{"name": "rule_id", "in": "path", "required": True, "schema": TEXT}]},
+        "http": {
+            "parameters": [{"name": "rule_id", "in": "path", "required": True, "schema": TEXT}]
+        },
     }
     assert lint_contract(contract) == []
     contract["request_schema"]["properties"]["rule_id"] = NUMBER
     [found] = lint_contract(contract)
-    assert (found["kind"], found["left"]["path"], found["right"]["path"]) == ("type_mismatch", "/rule_id", "/rule_id")
+    assert (found["kind"], found["left"]["path"], found["right"]["path"]) == (
+        "type_mismatch",
+        "/rule_id",
+        "/rule_id",
+    )
 
 
 def test_the_mapping_file_may_be_what_tools_show_prints_or_a_bare_mapping_for_one_tool(tmp_path):
     runner = CliRunner()
     api, tools = write(tmp_path, "api.json", INVOICES), write(tmp_path, "tools.json", MATCHING)
-    shown = {**TOTAL_X100[0], "arguments_schema": {"type": "object"}, "updated_at": "2026-12-01T09:00:00Z"}
+    shown = {
+        **TOTAL_X100[0],
+        "arguments_schema": {"type": "object"},
+        "updated_at": "2026-12-01T09:00:00Z",
+    }
     one = runner.invoke(
-        main, ["lint", tools, api, "--tool", "createInvoice", "--mapping", write(tmp_path, "s.json", shown)]
+        main,
+        [
+            "lint",
+            tools,
+            api,
+            "--tool",
+            "createInvoice",
+            "--mapping",
+            write(tmp_path, "s.json", shown),
+        ],
     )
     assert one.exit_code == 0, one.output
     bare = write(tmp_path, "bare.json", {"mapping": TOTAL_X100[0]["mapping"]})
-    assert runner.invoke(main, ["lint", tools, api, "--tool", "createInvoice", "--mapping", bare]).exit_code == 0
+    assert (
+        runner.invoke(
+            main, ["lint", tools, api, "--tool", "createInvoice", "--mapping", bare]
+        ).exit_code
+        == 0
+    )
     both = runner.invoke(main, ["lint", tools, api, "--mapping", bare])
-    assert both.exit_code == 2 and "a mapping without a tool name applies to one tool only" in both.output
+    assert (
+        both.exit_code == 2
+        and "a mapping without a tool name applies to one tool only" in both.output
+    )
     wrong = write(
-        tmp_path, "wrong.json", [{"name": "createInvoice", "mapping": [{"arguments": "total", "request": "/x"}]}]
+        tmp_path,
+        "wrong.json",
+        [{"name": "createInvoice", "mapping": [{"arguments": "total", "request": "/x"}]}],
     )
     refused = runner.invoke(main, ["lint", tools, api, "--mapping", wrong])
     assert refused.exit_code == 2 and "'total' is not a JSON Pointer" in refused.output
@@ -462,7 +571,11 @@ def test_declared_transforms_make_the_issues_type_and_case_changes_expected():
         {
             "name": "list_invoices",
             "mapping": [
-                {"arguments": "/limit", "request": "query:/page_size", "transform": "integer>string"},
+                {
+                    "arguments": "/limit",
+                    "request": "query:/page_size",
+                    "transform": "integer>string",
+                },
                 {"arguments": "/status", "request": "query:/status", "transform": "lower>UPPER"},
             ],
         }
@@ -475,7 +588,9 @@ def test_declared_transforms_make_the_issues_type_and_case_changes_expected():
 def test_a_url_template_s_variable_is_a_path_field_though_no_parameter_declares_it():
     contract = {
         "name": "markInvoicePaid",
-        "arguments_schema": body({"invoiceId": TEXT, "archived": {"type": "boolean"}}, ["invoiceId"]),
+        "arguments_schema": body(
+            {"invoiceId": TEXT, "archived": {"type": "boolean"}}, ["invoiceId"]
+        ),
         "request_schema": body({}),
         "http": {
             "method": "POST",
@@ -491,8 +606,14 @@ def test_a_url_template_s_variable_is_a_path_field_though_no_parameter_declares_
 @pytest.mark.parametrize(
     ("mine", "theirs", "said"),
     [
-        ({"maximum": 100}, {"exclusiveMaximum": 10}, "maximum 100 where the API's is below 10"),  # 3.1's number
-        ({"maximum": 10}, {"maximum": 10, "exclusiveMaximum": True}, "maximum 10 where the API's is below 10"),  # 3.0
+        # 3.1's number
+        ({"maximum": 100}, {"exclusiveMaximum": 10}, "maximum 100 where the API's is below 10"),
+        # 3.0
+        (
+            {"maximum": 10},
+            {"maximum": 10, "exclusiveMaximum": True},
+            "maximum 10 where the API's is below 10",
+        ),
         ({"minimum": 0}, {"exclusiveMinimum": 0}, "minimum 0 where the API's is above 0"),
         ({}, {"maximum": 10}, "no maximum where the API's is 10"),
         ({"exclusiveMaximum": 10}, {"maximum": 10}, None),
@@ -516,14 +637,16 @@ def test_a_tool_string_without_the_api_s_length_bounds_allows_more():
         "request_schema": body(
             {
                 "note": {"type": "string", "maxLength": 200},
-                "code": {"type": "string", "maxLength": 4},  # another type: the type rule tells it
+                # another type: the type rule tells it
+                "code": {"type": "string", "maxLength": 4},
                 "tag": {"type": "string", "minLength": 1, "maxLength": 9},
             }
         ),
     }
     found = {(f["kind"], f["left"]["path"]): f["message"] for f in lint_contract(contract)}
     assert found == {
-        ("range_mismatch", "/note"): "note: the tool allows more: no maxLength where the API's is 200",
+        ("range_mismatch", "/note"): "note: the tool allows more: no maxLength where the API's is "
+        "200",
         ("type_mismatch", "/code"): "code: integer in the tool, string in the API",
         ("range_mismatch", "/tag"): "tag: the tool allows more: no minLength where the API's is 1",
     }
@@ -537,43 +660,68 @@ def test_a_local_tool_is_listed_as_not_linted_without_failing_the_others_unless_
     mapping = write(tmp_path, "mapping.json", TOTAL_X100)
     mixed = runner.invoke(main, ["lint", tools, api, "--mapping", mapping])
     assert mixed.exit_code == 0, mixed.output
-    assert "SKIP   add_numbers: not linted: no operation of the OpenAPI document is named so" in mixed.output
+    assert (
+        "SKIP   add_numbers: not linted: no operation of the OpenAPI document is named so"
+        in mixed.output
+    )
     assert "3 tool(s): 2 passed, 0 failed, 0 could not be checked, 1 not linted" in mixed.output
     junit = tmp_path / "lint.xml"
     github = runner.invoke(
-        main, ["lint", tools, api, "--mapping", mapping, "--format", "github", "--junit", str(junit)]
+        main,
+        ["lint", tools, api, "--mapping", mapping, "--format", "github", "--junit", str(junit)],
     )
     assert (
         github.exit_code == 0
         and f"::notice file={tools},title=tracediff lint::add_numbers: not linted" in github.output
     )
     assert 'skipped="1"' in junit.read_text() and "<skipped " in junit.read_text()
-    named = runner.invoke(main, ["lint", tools, api, "--tool", "add_numbers", "--tool", "list_invoices"])
+    named = runner.invoke(
+        main, ["lint", tools, api, "--tool", "add_numbers", "--tool", "list_invoices"]
+    )
     assert named.exit_code == 2 and "BROKEN add_numbers: add_numbers: no operation" in named.output
     assert "PASS   list_invoices" in named.output and "createInvoice" not in named.output
-    both = runner.invoke(main, ["lint", tools, api, "--tool", "createInvoice", "--tool", "list_invoices"])
-    assert both.exit_code == 1 and "FAIL   createInvoice" in both.output and "PASS   list_invoices" in both.output
+    both = runner.invoke(
+        main, ["lint", tools, api, "--tool", "createInvoice", "--tool", "list_invoices"]
+    )
+    assert (
+        both.exit_code == 1
+        and "FAIL   createInvoice" in both.output
+        and "PASS   list_invoices" in both.output
+    )
 
 
 def test_an_operation_may_be_named_by_method_and_path():
     api = copy.deepcopy(INVOICES)
     del api["paths"]["/v1/invoices"]["post"]["operationId"]
     tools = copy.deepcopy(MATCHING[1:])
-    found = mismatches(tools, api, mapping=TOTAL_X100, operations={"createInvoice": "POST /v1/invoices"})
+    found = mismatches(
+        tools, api, mapping=TOTAL_X100, operations={"createInvoice": "POST /v1/invoices"}
+    )
     assert found == {("enum_mismatch", "info", "/currency", "/currency")}
 
 
 @pytest.mark.parametrize(("shape", "line"), [(lambda t: t, 9), (as_anthropic, 7), (as_mcp, 9)])
-def test_github_annotations_land_on_the_line_declaring_the_argument_in_the_tools_file(tmp_path, shape, line):
-    api, tools = write(tmp_path, "api.json", INVOICES), write(tmp_path, "tools.json", shape(DISAGREEING))
+def test_github_annotations_land_on_the_line_declaring_the_argument_in_the_tools_file(
+    tmp_path, shape, line
+):
+    api, tools = (
+        write(tmp_path, "api.json", INVOICES),
+        write(tmp_path, "tools.json", shape(DISAGREEING)),
+    )
     lines = CliRunner().invoke(main, ["lint", tools, api, "--format", "github"]).output.splitlines()
     limit = Path(tools).read_text().splitlines()[line - 1]
     assert limit.strip().startswith('"limit"'), limit
-    assert any(note.startswith(f"::error file={tools},line={line},title=type_mismatch::limit") for note in lines)
+    assert any(
+        note.startswith(f"::error file={tools},line={line},title=type_mismatch::limit")
+        for note in lines
+    )
     tools = str(tmp_path / "one-line.json")
-    Path(tools).write_bytes(orjson.dumps(shape(DISAGREEING)))  # its lines cannot be told: the file, no line
+    # its lines cannot be told: the file, no line
+    Path(tools).write_bytes(orjson.dumps(shape(DISAGREEING)))
     lines = CliRunner().invoke(main, ["lint", tools, api, "--format", "github"]).output.splitlines()
-    assert any(note.startswith(f"::error file={tools},title=type_mismatch::limit") for note in lines)
+    assert any(
+        note.startswith(f"::error file={tools},title=type_mismatch::limit") for note in lines
+    )
 
 
 def test_annotations_find_the_argument_past_server_tools_and_in_a_contracts_file(tmp_path):
@@ -581,7 +729,10 @@ def test_annotations_find_the_argument_past_server_tools_and_in_a_contracts_file
     server = {"type": "web_search_20250305", "name": "web_search"}
     tools = write(tmp_path, "tools.json", [server, *as_anthropic(DISAGREEING)])
     lines = CliRunner().invoke(main, ["lint", tools, api, "--format", "github"]).output.splitlines()
-    assert any(note.startswith(f"::error file={tools},line=11,title=type_mismatch::limit") for note in lines)
+    assert any(
+        note.startswith(f"::error file={tools},line=11,title=type_mismatch::limit")
+        for note in lines
+    )
     assert Path(tools).read_text().splitlines()[10].strip().startswith('"limit"')
     contract = {
         "name": "create_invoice",
@@ -591,7 +742,10 @@ def test_annotations_find_the_argument_past_server_tools_and_in_a_contracts_file
     contracts = write(tmp_path, "contracts.json", [contract])
     lines = CliRunner().invoke(main, ["lint", contracts, "--format", "github"]).output.splitlines()
     assert Path(contracts).read_text().splitlines()[6].strip().startswith('"totalCents"')
-    assert any(note.startswith(f"::error file={contracts},line=7,title=type_mismatch::totalCents") for note in lines)
+    assert any(
+        note.startswith(f"::error file={contracts},line=7,title=type_mismatch::totalCents")
+        for note in lines
+    )
 
 
 def test_a_read_only_field_is_said_to_be_the_server_s_and_formats_take_their_article():
@@ -613,7 +767,9 @@ def test_a_read_only_field_is_said_to_be_the_server_s_and_formats_take_their_art
     ]
 
 
-def test_openai_strict_mode_nulls_for_optional_fields_are_no_mismatch_where_the_api_leaves_them_optional(tmp_path):
+def test_openai_strict_mode_nulls_for_optional_fields_are_no_mismatch_where_the_api_leaves_them_optional(
+    tmp_path,
+):
     nullable = {
         "status": {"type": ["string", "null"], "enum": ["paid", "unpaid", None]},
         "limit": {"type": ["integer", "null"]},
@@ -666,7 +822,9 @@ def test_lint_advises_the_error_envelope_where_the_error_answers_declare_none():
     from webapp.analysis import DEFAULT_ERROR_SCHEMA
     from webapp.contracts.lint.envelope import lacks_the_envelope
 
-    assert lacks_the_envelope({}) and lacks_the_envelope({"error_schema": {"properties": {"message": {}}}})
+    assert lacks_the_envelope({}) and lacks_the_envelope(
+        {"error_schema": {"properties": {"message": {}}}}
+    )
     assert not lacks_the_envelope({"error_schema": DEFAULT_ERROR_SCHEMA})
     wrapped = {
         "type": "object",

@@ -1,6 +1,7 @@
-"""A scripted agent loop over MCP: a real MCP client whose "model" is a fixed script, against a real server holding a
-fresh database with one planted bug. From list_problems alone it finds the argument and the request field of the
-bug, reads the evidence (get_problem, get_trace), writes the fix, and check_call passes on the corrected call."""
+"""A scripted agent loop over MCP: a real MCP client whose "model" is a fixed script, against a real
+server holding a fresh database with one planted bug. From list_problems alone it finds the argument
+and the request field of the bug, reads the evidence (get_problem, get_trace), writes the fix, and
+check_call passes on the corrected call."""
 
 import copy
 import time
@@ -20,7 +21,11 @@ CONTRACT = {
     "description": "Search a customer's orders.",
     "arguments_schema": {
         "type": "object",
-        "properties": {"customerEmail": {"type": "string"}, "status": {"type": "string"}, "limit": {"type": "integer"}},
+        "properties": {
+            "customerEmail": {"type": "string"},
+            "status": {"type": "string"},
+            "limit": {"type": "integer"},
+        },
     },
     "request_schema": {
         "type": "object",
@@ -31,14 +36,20 @@ CONTRACT = {
         },
     },
 }
-PLANTED = ("/limit", "/page_size")  # 1.1.0's request builder writes the page size as a string
+# 1.1.0's request builder writes the page size as a string
+PLANTED = ("/limit", "/page_size")
 
 
 def calls(release: str, count: int, offset: int, bug: bool) -> list[dict]:
-    """Return the events of `count` searchOrders calls of a release; with `bug`, page_size goes out as text."""
+    """Return the events of `count` searchOrders calls of a release; with `bug`, page_size goes out
+    as text."""
     events = []
     for n in range(offset, offset + count):
-        arguments = {"customerEmail": f"c{n}@example.com", "status": ("paid", "open")[n % 2], "limit": 5 + n % 20}
+        arguments = {
+            "customerEmail": f"c{n}@example.com",
+            "status": ("paid", "open")[n % 2],
+            "limit": 5 + n % 20,
+        }
         request = {"customer_email": arguments["customerEmail"], "status": arguments["status"]}
         request["page_size"] = str(arguments["limit"]) if bug else arguments["limit"]
         common = {
@@ -50,22 +61,39 @@ def calls(release: str, count: int, offset: int, bug: bool) -> list[dict]:
         }
         events += [
             {**common, "snapshot": "arguments", "payload": arguments},
-            {**common, "snapshot": "request", "payload": request, "http": {"method": "POST", "url": "/orders"}},
-            {**common, "snapshot": "response", "payload": {"orders": [], "total": 0}, "http": {"status_code": 200}},
+            {
+                **common,
+                "snapshot": "request",
+                "payload": request,
+                "http": {"method": "POST", "url": "/orders"},
+            },
+            {
+                **common,
+                "snapshot": "response",
+                "payload": {"orders": [], "total": 0},
+                "http": {"status_code": 200},
+            },
         ]
     return events
 
 
 @pytest.fixture
 def planted(db_path, tmp_path):
-    """A server on a fresh database: the tool's contract, 30 clean calls of 1.0.0, then 12 of 1.1.0 with the bug."""
+    """A server on a fresh database: the tool's contract, 30 clean calls of 1.0.0, then 12 of 1.1.0
+    with the bug."""
     env = {"TRACEDIFF_READ_TOKENS": f"agent:{READ}", "TRACEDIFF_ADMIN_TOKENS": f"ops:{ADMIN}"}
     live = LiveServer(db_path, env=env, log_path=tmp_path / "live.log").start()
     admin = {"Authorization": f"Bearer {ADMIN}"}
-    assert httpx.put(f"{live.url}/api/v1/tools/{TOOL}", json=CONTRACT, headers=admin).status_code == 200
+    assert (
+        httpx.put(f"{live.url}/api/v1/tools/{TOOL}", json=CONTRACT, headers=admin).status_code
+        == 200
+    )
     for events in (calls("1.0.0", 30, 0, bug=False), calls("1.1.0", 12, 30, bug=True)):
-        assert httpx.post(f"{live.url}/api/v1/ingest", json=events, headers=admin, timeout=30).json()["accepted"]
-    deadline = time.monotonic() + 120  # the background analyser groups the findings into problems
+        assert httpx.post(
+            f"{live.url}/api/v1/ingest", json=events, headers=admin, timeout=30
+        ).json()["accepted"]
+    # the background analyser groups the findings into problems
+    deadline = time.monotonic() + 120
     while not httpx.get(f"{live.url}/api/v1/problems", headers=admin).json()["problems"]:
         assert time.monotonic() < deadline, live.logs()[-2000:]
         time.sleep(0.5)
@@ -87,17 +115,26 @@ def set_at(document, pointer: str, value):
 async def scripted_agent(client) -> dict:
     """The "model": one fixed line of reasoning, reading only what the tools answer."""
     found = (await client.call_tool("list_problems", {})).structured_content["problems"]
-    problem = next(p for p in found if p["severity"] in ("error", "warning") and p["left"] and p["right"])
-    argument, field = problem["left"]["path"], problem["right"]["path"]  # what broke, from the list alone
+    problem = next(
+        p for p in found if p["severity"] in ("error", "warning") and p["left"] and p["right"]
+    )
+    # what broke, from the list alone
+    argument, field = problem["left"]["path"], problem["right"]["path"]
     evidence = (await client.call_tool("get_problem", {"id": problem["id"]})).structured_content
     latest = evidence["examples"]["latest"]
-    trace = await client.call_tool("get_trace", {"trace_id": latest["trace_id"], "call_id": latest["call_id"]})
+    trace = await client.call_tool(
+        "get_trace", {"trace_id": latest["trace_id"], "call_id": latest["call_id"]}
+    )
     snapshots = trace.structured_content["calls"][0]["snapshots"]
     arguments, request = snapshots["arguments"]["payload"], snapshots["request"]["payload"]
     # the fix: the request builder writes the argument's value as it is into the request field
     fixed = set_at(request, field, resolve(arguments, argument))
-    broken = await client.call_tool("check_call", {"tool": problem["tool"], "arguments": arguments, "request": request})
-    checked = await client.call_tool("check_call", {"tool": problem["tool"], "arguments": arguments, "request": fixed})
+    broken = await client.call_tool(
+        "check_call", {"tool": problem["tool"], "arguments": arguments, "request": request}
+    )
+    checked = await client.call_tool(
+        "check_call", {"tool": problem["tool"], "arguments": arguments, "request": fixed}
+    )
     return {
         "found": (argument, field),
         "tool": problem["tool"],
@@ -115,6 +152,8 @@ def test_the_scripted_agent_finds_the_planted_bug_and_checks_its_fix(planted, tr
             return await scripted_agent(client)
 
     outcome = anyio.run(run)
-    assert outcome["found"] == PLANTED and outcome["tool"] == TOOL and outcome["release"] == ["1.1.0"]
+    assert (
+        outcome["found"] == PLANTED and outcome["tool"] == TOOL and outcome["release"] == ["1.1.0"]
+    )
     assert outcome["broken"] is False and outcome["fixed"] is True
     assert isinstance(outcome["fixed_request"]["page_size"], int)

@@ -1,4 +1,5 @@
-"""Numbered migrations: an old database upgrades in place, each migration runs once, even from two processes."""
+"""Numbered migrations: an old database upgrades in place, each migration runs once, even from two
+processes."""
 
 import multiprocessing
 import re
@@ -23,7 +24,12 @@ CURRENT = [m.version for m in migrations.discover("sqlite")]
 def recorded(database) -> list[tuple[int, str]]:
     store = Store.open(database, create=False)
     try:
-        return [tuple(row) for row in store.db.execute("SELECT version, name FROM schema_migrations ORDER BY version")]
+        return [
+            tuple(row)
+            for row in store.db.execute(
+                "SELECT version, name FROM schema_migrations ORDER BY version"
+            )
+        ]
     finally:
         store.close()
 
@@ -33,7 +39,9 @@ def content(path) -> dict:
     with sqlite3.connect(path) as conn:
         return {
             "events": conn.execute("SELECT event_id, payload FROM events ORDER BY seq").fetchall(),
-            "analyses": conn.execute("SELECT trace_id, call_id, analysis FROM calls ORDER BY 1, 2").fetchall(),
+            "analyses": conn.execute(
+                "SELECT trace_id, call_id, analysis FROM calls ORDER BY 1, 2"
+            ).fetchall(),
             "tools": conn.execute("SELECT name, contract FROM tools ORDER BY name").fetchall(),
         }
 
@@ -45,7 +53,9 @@ def test_a_database_made_by_tracediff_0_1_0_upgrades_in_place_and_keeps_everythi
     assert len(before["events"]) == 63 and len(before["tools"]) == 9
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
-        assert "schema_migrations" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        assert "schema_migrations" not in {
+            r[0] for r in conn.execute("SELECT name FROM sqlite_master")
+        }
     Store(path).close()
     assert [v for v, _ in recorded(path)] == CURRENT
     assert content(path) == before
@@ -102,7 +112,10 @@ def test_two_processes_starting_together_migrate_once(tmp_path):
     assert sorted(counts) == [0, 2]
     assert len(log.read_text().splitlines()) == 1
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT text FROM notes ORDER BY id").fetchall() == [("a; b",), ("second",)]
+        assert conn.execute("SELECT text FROM notes ORDER BY id").fetchall() == [
+            ("a; b",),
+            ("second",),
+        ]
 
 
 def open_new_database(path: str, barrier) -> list[int]:
@@ -138,7 +151,8 @@ def test_a_migration_that_fails_applies_nothing(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "names", [["0001_a.sql", "0003_c.sql"], ["0001_a.sql", "0001_b.sql"], ["1_a.sql"], ["0001_A.sql"]]
+    "names",
+    [["0001_a.sql", "0003_c.sql"], ["0001_a.sql", "0001_b.sql"], ["1_a.sql"], ["0001_A.sql"]],
 )
 def test_misnumbered_or_misnamed_migrations_are_refused(tmp_path, names):
     for name in names:
@@ -151,7 +165,9 @@ def test_misnumbered_or_misnamed_migrations_are_refused(tmp_path, names):
 def test_a_database_from_a_newer_tracediff_is_refused_in_one_line(db_path):
     store = Store.open(db_path)
     with store.write() as conn:
-        conn.execute("INSERT INTO schema_migrations (version, name) VALUES (999, 'from_the_future')")
+        conn.execute(
+            "INSERT INTO schema_migrations (version, name) VALUES (999, 'from_the_future')"
+        )
     store.close()
     with pytest.raises(SchemaTooNew, match="999"):
         Store.open(db_path)
@@ -167,13 +183,16 @@ def test_a_database_from_a_newer_tracediff_is_refused_in_one_line(db_path):
 
 
 def test_every_engine_has_a_migration_of_each_number():
-    """A new migration needs its file in every engine's folder (PostgreSQL's may say it has nothing to do)."""
+    """A new migration needs its file in every engine's folder (PostgreSQL's may say it has nothing
+    to do)."""
     assert [(m.version, m.name) for m in migrations.discover("postgresql")] == [
         (m.version, m.name) for m in migrations.discover("sqlite")
     ]
 
 
-def test_calls_analysed_before_migration_7_count_as_grouped_so_a_reanalysis_after_the_upgrade_is_one(tmp_path):
+def test_calls_analysed_before_migration_7_count_as_grouped_so_a_reanalysis_after_the_upgrade_is_one(
+    tmp_path,
+):
     from webapp.store.regrouping import seqs_key
 
     path = tmp_path / "old.db"
@@ -181,7 +200,8 @@ def test_calls_analysed_before_migration_7_count_as_grouped_so_a_reanalysis_afte
     Store(path).close()
     with sqlite3.connect(path) as conn:
         rows = conn.execute(
-            "SELECT arguments_seq, request_seq, response_seq, grouped_seqs, analyzed_version, version FROM calls"
+            "SELECT arguments_seq, request_seq, response_seq, grouped_seqs, analyzed_version, "
+            "version FROM calls"
         ).fetchall()
     analysed = [row for row in rows if row[4] and row[4] == row[5]]
     assert analysed and all(row[3] == seqs_key(*row[:3]) for row in analysed)
@@ -202,7 +222,16 @@ def raw_sql(database, sql: str, params=()) -> list:
 
 def everything(database) -> dict:
     """Every row a command could change, read past tracediff."""
-    tables = ("events", "calls", "traces", "tools", "problems", "problem_states", "alert_rules", "quarantine")
+    tables = (
+        "events",
+        "calls",
+        "traces",
+        "tools",
+        "problems",
+        "problem_states",
+        "alert_rules",
+        "quarantine",
+    )
     return {t: sorted(map(repr, raw_sql(database, f"SELECT * FROM {t}"))) for t in tables}
 
 
@@ -211,11 +240,17 @@ def leaf_commands(group, path=()) -> list[tuple[str, ...]]:
 
     found = []
     for name, command in group.commands.items():
-        found += leaf_commands(command, (*path, name)) if isinstance(command, click.Group) else [(*path, name)]
+        found += (
+            leaf_commands(command, (*path, name))
+            if isinstance(command, click.Group)
+            else [(*path, name)]
+        )
     return found
 
 
-def test_every_command_refuses_a_database_from_a_newer_tracediff_in_one_line_and_changes_nothing(db_path, tmp_path):
+def test_every_command_refuses_a_database_from_a_newer_tracediff_in_one_line_and_changes_nothing(
+    db_path, tmp_path
+):
     from click.testing import CliRunner
     from conftest import SAMPLES, free_port
 
@@ -226,7 +261,11 @@ def test_every_command_refuses_a_database_from_a_newer_tracediff_in_one_line_and
     runner = CliRunner()
     for setup in (["ingest", events], ["alerts", "add", "http://127.0.0.1:9/hook"]):
         assert runner.invoke(main, [*map(str, setup), "--db", str(db_path)], env=env).exit_code == 0
-    raw_sql(db_path, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', '2027-01-01')")
+    raw_sql(
+        db_path,
+        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', "
+        "'2027-01-01')",
+    )
     if not str(db_path).startswith("postgresql"):
         raw_sql(db_path, "PRAGMA user_version = 99")
     before = everything(db_path)
@@ -255,31 +294,42 @@ def test_every_command_refuses_a_database_from_a_newer_tracediff_in_one_line_and
         ("alerts", "remove"): ["1"],
         ("alerts", "test"): ["1"],
     }
-    # a new command is added here too; check and lint read files, mcp asks a server: none opens a database
+    # a new command is added here too; check and lint read files, mcp asks a server: none opens a
+    # database
     assert set(commands) == set(leaf_commands(main)) - {("check",), ("lint",), ("mcp",)}
     for command, args in commands.items():
         answer = runner.invoke(main, [*command, *map(str, args), "--db", str(db_path)], env=env)
         assert answer.exit_code == 1, (command, answer.output)
-        said = [line for line in answer.output.splitlines() if "warning" not in line.lower()]  # serve's token notes
+        # serve's token notes
+        said = [line for line in answer.output.splitlines() if "warning" not in line.lower()]
         assert len(said) == 1 and said[0].startswith("Error: "), (command, answer.output)
-        assert "schema version 99" in said[0] and "upgrade tracediff" in said[0], (command, answer.output)
+        assert "schema version 99" in said[0] and "upgrade tracediff" in said[0], (
+            command,
+            answer.output,
+        )
     assert everything(db_path) == before
     assert not (tmp_path / "copy.db").exists()
 
 
-def test_problems_stored_before_migration_12_count_as_told_so_an_upgrade_sends_no_new_alerts(tmp_path):
+def test_problems_stored_before_migration_12_count_as_told_so_an_upgrade_sends_no_new_alerts(
+    tmp_path,
+):
     path = tmp_path / "before12.db"
     Store(path).close()
-    with sqlite3.connect(path) as conn:  # the database as a build before migration 12 left it
+    # the database as a build before migration 12 left it
+    with sqlite3.connect(path) as conn:
         conn.execute("ALTER TABLE problems DROP COLUMN announced_at")
         conn.execute("DELETE FROM schema_migrations WHERE version = 12")
         conn.execute(
             "INSERT INTO problems (fingerprint, fp_version, kind, severity, stages, created_at) "
-            "VALUES ('v1:x', 1, 'type_changed', 'warning', 'arguments>request', '2026-11-30T10:00:00.000000Z')"
+            "VALUES ('v1:x', 1, 'type_changed', 'warning', 'arguments>request', "
+            "'2026-11-30T10:00:00.000000Z')"
         )
     Store(path).close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT announced_at FROM problems").fetchall() == [("2026-11-30T10:00:00.000000Z",)]
+        assert conn.execute("SELECT announced_at FROM problems").fetchall() == [
+            ("2026-11-30T10:00:00.000000Z",)
+        ]
 
 
 @pytest.mark.slow
@@ -290,9 +340,11 @@ def test_serve_logs_a_line_per_migration_it_applies_with_time_and_level(tmp_path
     server = LiveServer(tmp_path / "old.db").start()
     server.stop()
     lines = [line for line in server.logs().splitlines() if "applied migration" in line]
-    assert len(lines) == len(CURRENT)  # migration 1 (0.1.0's schema, IF NOT EXISTS) is recorded as applied too
+    # migration 1 (0.1.0's schema, IF NOT EXISTS) is recorded as applied too
+    assert len(lines) == len(CURRENT)
     assert re.match(
-        r"\d{4}-\d\d-\d\dT[\d:.]+Z INFO webapp\.store\.migrations: database .*old\.db: applied migration "
+        r"\d{4}-\d\d-\d\dT[\d:.]+Z INFO webapp\.store\.migrations: database .*old\.db: applied "
+        r"migration "
         r"0001_initial\Z",
         lines[0],
     )
@@ -306,4 +358,6 @@ def test_serve_on_an_empty_postgresql_database_logs_its_migrations(cluster, tmp_
     server.stop()
     lines = [line for line in server.logs().splitlines() if "applied migration" in line]
     assert len(lines) == len(migrations.discover("postgresql"))
-    assert " INFO webapp.store.migrations: database postgresql://" in lines[0] and lines[0].endswith("0001_initial")
+    assert " INFO webapp.store.migrations: database postgresql://" in lines[0] and lines[
+        0
+    ].endswith("0001_initial")

@@ -46,7 +46,9 @@ def nginx_binary() -> str:
 def proxied(make_server, tmp_path):
     """tracediff trusting 127.0.0.1, behind nginx running the documented site configuration."""
     binary = nginx_binary()
-    server = make_server("behind.db", env={"TRACEDIFF_TRUSTED_PROXIES": "127.0.0.1", "TRACEDIFF_LOG_FORMAT": "text"})
+    server = make_server(
+        "behind.db", env={"TRACEDIFF_TRUSTED_PROXIES": "127.0.0.1", "TRACEDIFF_LOG_FORMAT": "text"}
+    )
     folder, port = tmp_path / "nginx", free_port()
     folder.mkdir()
     site = SITE.read_text()
@@ -78,12 +80,16 @@ def test_ingest_through_nginx_keeps_the_client_address_and_the_request_id(proxie
     server, url = proxied
     transport = httpx.HTTPTransport(local_address="127.0.0.2")
     with httpx.Client(base_url=url, transport=transport, timeout=30) as http:
+        # a client's claim: replaced
         answer = http.post(
-            "/api/v1/ingest", content=body(make_events(5, "ng")), headers={"X-Forwarded-For": "198.51.100.7"}
-        )  # a client's claim: replaced
+            "/api/v1/ingest",
+            content=body(make_events(5, "ng")),
+            headers={"X-Forwarded-For": "198.51.100.7"},
+        )
     assert answer.status_code == 200 and answer.json()["accepted"] == 5
     request_id = answer.headers["X-Request-Id"]
-    assert len(request_id) == 32  # nginx's $request_id, passed on
+    # nginx's $request_id, passed on
+    assert len(request_id) == 32
     server.stop()
     line = next(line for line in server.logs().splitlines() if request_id in line)
     assert line.split(" INFO access: ")[1].startswith('127.0.0.2 "POST /api/v1/ingest" 200')
@@ -94,13 +100,17 @@ def test_a_syslog_ng_sized_batch_passes_and_one_over_the_limit_gets_413_in_the_e
     _, url = proxied
     events = make_events(1, "big")[0]
     batch = []
-    while len(body(batch)) < 1_059_520:  # what batch-bytes(1048576) made syslog-ng send
+    # what batch-bytes(1048576) made syslog-ng send
+    while len(body(batch)) < 1_059_520:
         batch.append({**events, "event_id": f"big-{len(batch)}", "payload": {"blob": "x" * 10_000}})
     with httpx.Client(base_url=url, timeout=60) as http:
         assert http.post("/api/v1/ingest", content=body(batch)).status_code == 200
         refused = http.post("/api/v1/ingest", content=b" " * (16 * 1024 * 1024 + 1))
     assert refused.status_code == 413
-    assert refused.json()["error"]["code"] == "too_large" and refused.json()["error"]["retryable"] is False
+    assert (
+        refused.json()["error"]["code"] == "too_large"
+        and refused.json()["error"]["retryable"] is False
+    )
 
 
 @pytest.mark.slow
@@ -134,7 +144,8 @@ def start_nginx(folder, site: str) -> subprocess.Popen:
 
 
 def nodes_site(folder, nodes, https_port: int, http_port: int) -> str:
-    """docs/nginx/tracediff-nodes.conf for these nodes, on local ports, with a self-signed certificate."""
+    """docs/nginx/tracediff-nodes.conf for these nodes, on local ports, with a self-signed
+    certificate."""
     subprocess.run(
         [
             "openssl",
@@ -156,7 +167,9 @@ def nodes_site(folder, nodes, https_port: int, http_port: int) -> str:
         capture_output=True,
     )
     site = NODES_SITE.read_text()
-    listed = "".join(f"server 127.0.0.1:{node.port} max_fails=3 fail_timeout=5s;\n    " for node in nodes)
+    listed = "".join(
+        f"server 127.0.0.1:{node.port} max_fails=3 fail_timeout=5s;\n    " for node in nodes
+    )
     documented = (
         "server 10.0.0.11:8000 max_fails=3 fail_timeout=5s;\n    "
         "server 10.0.0.12:8000 max_fails=3 fail_timeout=5s;\n    "
@@ -175,12 +188,15 @@ def nodes_site(folder, nodes, https_port: int, http_port: int) -> str:
 
 @pytest.fixture
 def two_nodes(cluster, tmp_path):
-    """Two nodes on a PostgreSQL cluster of the test's own, behind nginx with the documented several-nodes file."""
+    """Two nodes on a PostgreSQL cluster of the test's own, behind nginx with the documented
+    several-nodes file."""
     from conftest import LiveServer
 
     nodes = [
         LiveServer(
-            cluster.url, log_path=tmp_path / f"node{n}.log", env={"TRACEDIFF_TRUSTED_PROXIES": "127.0.0.1"}
+            cluster.url,
+            log_path=tmp_path / f"node{n}.log",
+            env={"TRACEDIFF_TRUSTED_PROXIES": "127.0.0.1"},
         ).start()
         for n in range(2)
     ]
@@ -203,13 +219,16 @@ def two_nodes(cluster, tmp_path):
 
 
 def outage_traffic(url: str, seconds: float, writers: int = 4) -> tuple[list, list]:
-    """Send ingest from `writers` threads and health checks every 0.2 s for `seconds`; return both's answers."""
+    """Send ingest from `writers` threads and health checks every 0.2 s for `seconds`; return both's
+    answers."""
     health, ingest, stop = [], [], time.monotonic() + seconds
 
     def write(n):
         with httpx.Client(base_url=url, verify=False, timeout=30) as http:
             while time.monotonic() < stop:
-                answer = http.post("/api/v1/ingest", content=body(make_events(1, f"w{n}x{len(ingest)}")))
+                answer = http.post(
+                    "/api/v1/ingest", content=body(make_events(1, f"w{n}x{len(ingest)}"))
+                )
                 ingest.append(answer.json()["error"]["code"] if answer.status_code != 200 else "ok")
 
     threads = [threading.Thread(target=write, args=(n,)) for n in range(writers)]
@@ -225,13 +244,16 @@ def outage_traffic(url: str, seconds: float, writers: int = 4) -> tuple[list, li
 
 
 @pytest.mark.slow
-def test_a_database_outage_behind_nginx_leaves_health_answered_and_ingest_503_from_the_nodes(two_nodes, cluster):
+def test_a_database_outage_behind_nginx_leaves_health_answered_and_ingest_503_from_the_nodes(
+    two_nodes, cluster
+):
     nodes, url, plain = two_nodes
     events = make_events(3, "outage")
     with httpx.Client(base_url=url, verify=False, timeout=15) as http:
         assert http.post("/api/v1/ingest", content=body(events)).status_code == 200
         cluster.stop()
-        health, ingest = outage_traffic(url, 8)  # an 8 s outage, as in the report
+        # an 8 s outage, as in the report
+        health, ingest = outage_traffic(url, 8)
         cluster.start()
         assert set(health) == {200}, health
         # the nodes' own answer (with Retry-After), never nginx's "no live upstream"

@@ -1,4 +1,5 @@
-"""Observed schemas, the pure part: what a shape learns from traffic, when a call is drift, and the schema draft."""
+"""Observed schemas, the pure part: what a shape learns from traffic, when a call is drift, and the
+schema draft."""
 
 import random
 
@@ -6,7 +7,14 @@ import pytest
 from observed_traffic import order, stamp, varied
 
 from webapp.analysis import validate
-from webapp.observed import MIN_HISTORY, drift_findings, empty_shape, facts_of, learn, observed_schema
+from webapp.observed import (
+    MIN_HISTORY,
+    drift_findings,
+    empty_shape,
+    facts_of,
+    learn,
+    observed_schema,
+)
 from webapp.observed.compare import disagreements
 from webapp.observed.facts import format_of
 from webapp.observed.shapes import MAX_PATHS, parent_of
@@ -39,7 +47,8 @@ def changed_orders(stable=300, changed=40, seed=1):
     [
         ("2026-12-01T09:02:00Z", "date-time"),
         ("2026-12-01T09:02:00.5+01:00", "date-time"),
-        ("2026-12-01T09:02:00", ""),  # no offset: not RFC 3339
+        # no offset: not RFC 3339
+        ("2026-12-01T09:02:00", ""),
         ("2026-12-01", "date"),
         ("2026-02-30", ""),
         ("0b5e4d2c-3f1a-4c7e-9d8b-2a6f1e0c9b7d", "uuid"),
@@ -55,7 +64,9 @@ def test_a_string_is_read_in_the_format_it_is_written_in(text, name):
 
 
 def test_a_shape_counts_types_presence_lengths_and_values_per_pointer():
-    shape, _ = replay([{"a": 1, "items": [{"sku": "x"}, {"sku": "yy", "n": 2.5}]}, {"a": 2, "items": []}])
+    shape, _ = replay(
+        [{"a": 1, "items": [{"sku": "x"}, {"sku": "yy", "n": 2.5}]}, {"a": 2, "items": []}]
+    )
     paths = shape["paths"]
     assert shape["calls"] == 2 and paths["/a"]["n"] == 2 and set(paths["/a"]["t"]) == {"integer"}
     assert paths["/items/*/sku"]["n"] == 1 and paths["/items/*/sku"]["inst"] == 2
@@ -64,12 +75,16 @@ def test_a_shape_counts_types_presence_lengths_and_values_per_pointer():
 
 
 def test_id_like_keys_fold_into_one_place_and_the_field_budget_holds():
-    bodies = [{"accounts": {str(20391234 + n): {"bal": n}}, f"rare_{n}": n} for n in range(MAX_PATHS * 3)]
+    bodies = [
+        {"accounts": {str(20391234 + n): {"bal": n}}, f"rare_{n}": n} for n in range(MAX_PATHS * 3)
+    ]
     shape, _ = replay(bodies)
     assert "/accounts/{id}/bal" in shape["paths"]
     assert len(shape["paths"]) <= MAX_PATHS and shape["folded"] > 0
-    assert all(parent_of(path) in shape["paths"] for path in shape["paths"] if path)  # no child without its parent
-    bodies = [{f"rare_{n}": {"child": n}} for n in range(MAX_PATHS * 2)]  # a rare parent folded for its own child
+    # no child without its parent
+    assert all(parent_of(path) in shape["paths"] for path in shape["paths"] if path)
+    # a rare parent folded for its own child
+    bodies = [{f"rare_{n}": {"child": n}} for n in range(MAX_PATHS * 2)]
     shape, _ = replay(bodies)
     assert all(parent_of(path) in shape["paths"] for path in shape["paths"] if path)
     assert observed_schema(shape)["type"] == "object"
@@ -82,9 +97,17 @@ def test_the_server_change_of_the_issue_is_drift_in_every_changed_call_and_the_s
         paths = {f["right"]["path"]: f for f in loud(findings)}
         assert {"/total_cents", "/status", "/currency"} <= set(paths)
     first = {f["right"]["path"]: f["message"] for f in found[300]}
-    assert first["/total_cents"] == '"/total_cents" integer in 300 of 300 calls since 09:02, a string since 14:02'
-    assert first["/currency"] == '"/currency" present in 300 of 300 calls since 09:02, missing since 14:02'
-    assert first["/status"].startswith('"/status" one of 3 values (paid, pending, refunded) in 300 of 300 calls')
+    assert (
+        first["/total_cents"]
+        == '"/total_cents" integer in 300 of 300 calls since 09:02, a string since 14:02'
+    )
+    assert (
+        first["/currency"]
+        == '"/currency" present in 300 of 300 calls since 09:02, missing since 14:02'
+    )
+    assert first["/status"].startswith(
+        '"/status" one of 3 values (paid, pending, refunded) in 300 of 300 calls'
+    )
     assert first["/status"].endswith('"PAID_OUT" since 14:02')
 
 
@@ -108,7 +131,9 @@ def test_a_new_field_is_info_and_opens_no_problem():
     bodies[80]["discount"] = 5
     _, found = replay(bodies)
     [new] = found[80]
-    assert new["severity"] == "info" and new["right"]["path"] == "/discount" and new["kind"] == "drift"
+    assert (
+        new["severity"] == "info" and new["right"]["path"] == "/discount" and new["kind"] == "drift"
+    )
 
 
 def test_the_observed_schema_validates_every_call_it_was_learnt_from():
@@ -126,16 +151,26 @@ def test_the_observed_schema_says_integer_and_requires_only_what_every_call_carr
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     properties = schema["properties"]
     assert properties["total_cents"]["type"] == "integer"
-    assert set(schema["required"]) == {"id", "total_cents", "currency", "status", "created_at", "items"}
+    assert set(schema["required"]) == {
+        "id",
+        "total_cents",
+        "currency",
+        "status",
+        "created_at",
+        "items",
+    }
     assert properties["coupon"]["type"] == ["null", "string"]
     assert properties["created_at"]["format"] == "date-time"
     assert properties["status"]["enum"] == ["paid", "pending", "refunded"]
     assert properties["items"]["items"]["required"] == ["qty", "sku"]
     seen = properties["coupon"]["x-tracediff-seen"]
     assert seen["of"] == 300 and 0 < seen["calls"] < 300 and seen["lengths"] == [3, 6]
-    assert "maxLength" not in properties["coupon"]  # a range seen is not a rule
-    assert properties["currency"]["minLength"] == properties["currency"]["maxLength"] == 3  # a fixed length is
-    assert validate({**bodies[0], "total_cents": "12.50"}, schema)  # a draft that catches the change
+    # a range seen is not a rule
+    assert "maxLength" not in properties["coupon"]
+    # a fixed length is
+    assert properties["currency"]["minLength"] == properties["currency"]["maxLength"] == 3
+    # a draft that catches the change
+    assert validate({**bodies[0], "total_cents": "12.50"}, schema)
 
 
 def test_a_deeply_nested_shape_writes_a_schema_that_stops_at_its_depth_and_still_validates():
@@ -144,7 +179,8 @@ def test_a_deeply_nested_shape_writes_a_schema_that_stops_at_its_depth_and_still
 
     bodies = [nested(n, 3000) for n in range(3)]
     schema = observed_schema(replay(bodies)[0])
-    assert len(orjson.dumps(schema)) > 0  # orjson refuses past 255 levels
+    # orjson refuses past 255 levels
+    assert len(orjson.dumps(schema)) > 0
     assert all(validate(body, schema) == [] for body in bodies)
 
 
@@ -152,19 +188,32 @@ def test_whole_numbers_seen_where_the_declared_schema_says_number_are_no_disagre
     shape = empty_shape()
     for n in range(5):
         learn(shape, facts_of({"total": n if n % 2 else n + 0.5, "count": n}), stamp(n))
-    declared = {"type": "object", "properties": {"total": {"type": "number"}, "count": {"type": "number"}}}
+    declared = {
+        "type": "object",
+        "properties": {"total": {"type": "number"}, "count": {"type": "number"}},
+    }
     assert disagreements(shape, declared) == []
-    strict = {"type": "object", "properties": {"total": {"type": "integer"}, "count": {"type": "integer"}}}
+    strict = {
+        "type": "object",
+        "properties": {"total": {"type": "integer"}, "count": {"type": "integer"}},
+    }
     assert [row["path"] for row in disagreements(shape, strict)] == ["/total"]
 
 
 def test_a_results_structured_part_is_its_structured_content_or_its_json_and_text_has_none():
     mcp, plain, text = empty_shape(), empty_shape(), empty_shape()
     for n in range(3):
-        learn(mcp, facts_of({"content": [{"type": "text", "text": "ok"}], "structuredContent": {"n": n}}), stamp(n))
+        learn(
+            mcp,
+            facts_of({"content": [{"type": "text", "text": "ok"}], "structuredContent": {"n": n}}),
+            stamp(n),
+        )
         learn(plain, facts_of({"n": n}), stamp(n))
         learn(text, facts_of({"content": [{"type": "text", "text": "ok"}]}), stamp(n))
     part, prefix = structured_shape(mcp)
-    assert prefix == "/structuredContent" and observed_schema(part)["properties"]["n"]["type"] == "integer"
+    assert (
+        prefix == "/structuredContent"
+        and observed_schema(part)["properties"]["n"]["type"] == "integer"
+    )
     assert observed_schema(part)["x-tracediff-seen"]["calls"] == 3
     assert structured_shape(plain) == (plain, "") and structured_shape(text) is None

@@ -1,5 +1,6 @@
-"""Observed schemas through the real pipeline and store (both engines): learnt in the analyser's transaction,
-drift as findings grouped into problems, the same after a re-analysis, rebuilt by `tracediff reanalyze`."""
+"""Observed schemas through the real pipeline and store (both engines): learnt in the analyser's
+transaction, drift as findings grouped into problems, the same after a re-analysis, rebuilt by
+`tracediff reanalyze`."""
 
 import random
 
@@ -27,7 +28,12 @@ def load(store, events):
 def the_change(store, stable=300, changed=40):
     rng = random.Random(7)
     load(store, order_events([order(rng, n) for n in range(stable)]))
-    load(store, order_events([order(rng, n, changed=True) for n in range(stable, stable + changed)], start=stable))
+    load(
+        store,
+        order_events(
+            [order(rng, n, changed=True) for n in range(stable, stable + changed)], start=stable
+        ),
+    )
 
 
 def findings_of(store, n):
@@ -35,18 +41,28 @@ def findings_of(store, n):
 
 
 def drift_paths(store, n):
-    return {f["right"]["path"] for f in findings_of(store, n) if f["kind"] == "drift" and f["severity"] in LOUD}
+    return {
+        f["right"]["path"]
+        for f in findings_of(store, n)
+        if f["kind"] == "drift" and f["severity"] in LOUD
+    }
 
 
 def test_a_server_change_is_drift_at_its_paths_and_opens_one_problem_per_path(store):
     the_change(store)
     assert not any(f["severity"] in LOUD for n in range(300) for f in findings_of(store, n))
-    assert all(drift_paths(store, n) == {"/total_cents", "/status", "/currency"} for n in range(300, 340))
-    [message] = [f["message"] for f in findings_of(store, 300) if f["right"]["path"] == "/total_cents"]
+    assert all(
+        drift_paths(store, n) == {"/total_cents", "/status", "/currency"} for n in range(300, 340)
+    )
+    [message] = [
+        f["message"] for f in findings_of(store, 300) if f["right"]["path"] == "/total_cents"
+    ]
     assert message == '"/total_cents" integer in 300 of 300 calls since 09:02, a string since 14:02'
     problems, _ = store.find_problems(ProblemFilters(kind="drift"))
     assert sorted(p["right"]["path"] for p in problems) == ["/currency", "/status", "/total_cents"]
-    assert all(p["calls"] == 40 and p["first_seen"].startswith("2026-12-01T14:02") for p in problems)
+    assert all(
+        p["calls"] == 40 and p["first_seen"].startswith("2026-12-01T14:02") for p in problems
+    )
     titles = sorted(problem_phrase(p) for p in problems)
     assert titles == [
         "response /currency missing, where every call had it",
@@ -66,8 +82,11 @@ def test_a_reanalysis_tells_the_same_drift_and_reanalyze_rebuilds_the_shapes(sto
     before = store.observed_shapes(TOOL)
     store.invalidate_tool(TOOL)
     pipeline.catch_up(store)
-    assert store.observed_shapes(TOOL) == before  # each call is learnt once
-    assert all(drift_paths(store, n) == {"/total_cents", "/status", "/currency"} for n in range(120, 130))
+    # each call is learnt once
+    assert store.observed_shapes(TOOL) == before
+    assert all(
+        drift_paths(store, n) == {"/total_cents", "/status", "/currency"} for n in range(120, 130)
+    )
     result = CliRunner().invoke(main, ["reanalyze", "--db", str(db_path)])
     assert result.exit_code == 0, result.output
     rebuilt = store.observed_shapes(TOOL)
@@ -75,7 +94,9 @@ def test_a_reanalysis_tells_the_same_drift_and_reanalyze_rebuilds_the_shapes(sto
         rebuilt["response"]["calls"] == 130
         and rebuilt["response"]["paths"].keys() == before["response"]["paths"].keys()
     )
-    assert all(drift_paths(store, n) == {"/total_cents", "/status", "/currency"} for n in range(120, 130))
+    assert all(
+        drift_paths(store, n) == {"/total_cents", "/status", "/currency"} for n in range(120, 130)
+    )
     problems, _ = store.find_problems(ProblemFilters(kind="drift"))
     assert len(problems) == 3 and all(p["calls"] == 10 for p in problems)
 
@@ -84,7 +105,8 @@ def test_a_declared_response_schema_wins_over_drift(store):
     store.put_tool(TOOL, {"response_schema": {"type": "object"}})
     the_change(store, stable=60, changed=5)
     assert not any(drift_paths(store, n) for n in range(65))
-    assert store.observed_shapes(TOOL)["response"]["calls"] == 65  # still learnt: the draft keeps growing
+    # still learnt: the draft keeps growing
+    assert store.observed_shapes(TOOL)["response"]["calls"] == 65
 
 
 def test_error_responses_are_not_learnt_as_the_tools_shape(store):
@@ -92,7 +114,10 @@ def test_error_responses_are_not_learnt_as_the_tools_shape(store):
     events = order_events([order(rng, n) for n in range(60)])
     for event in events[-3 * 5 :]:
         if event["snapshot"] == "response":
-            event["payload"], event["http"] = {"code": "not_found", "message": "no order"}, {"status_code": 404}
+            event["payload"], event["http"] = (
+                {"code": "not_found", "message": "no order"},
+                {"status_code": 404},
+            )
     load(store, events)
     assert store.observed_shapes(TOOL)["response"]["calls"] == 55
     assert not any(drift_paths(store, n) for n in range(60))
@@ -130,12 +155,15 @@ def test_two_analysers_learning_at_once_lose_no_call_and_a_forgotten_shape_start
     rng = random.Random(10)
     load(store, order_events([order(rng, n) for n in range(60)]))
     pipeline.store_batch(
-        store, parse_body(orjson.dumps(order_events([order(rng, n) for n in range(60, 70)], start=60))), None
+        store,
+        parse_body(orjson.dumps(order_events([order(rng, n) for n in range(60, 70)], start=60))),
+        None,
     )
     store.project_all()
     inputs = store.calls_inputs([(f"{n + 1:032x}", "call_01") for n in range(60, 70)])
     halves = [dict(list(inputs.items())[:5]), dict(list(inputs.items())[5:])]
-    observers = [Observer(store, half) for half in halves]  # both read the shapes before either writes
+    # both read the shapes before either writes
+    observers = [Observer(store, half) for half in halves]
     for observer, half in zip(observers, halves):
         for key, call in half.items():
             observer.drift(key, call, {})
@@ -143,24 +171,36 @@ def test_two_analysers_learning_at_once_lose_no_call_and_a_forgotten_shape_start
         with store.write() as conn:
             observer.write(conn)
     assert store.observed_shapes(TOOL)["response"]["calls"] == 70
-    pipeline.store_batch(store, parse_body(orjson.dumps(order_events([order(rng, 80)], start=80))), None)
+    pipeline.store_batch(
+        store, parse_body(orjson.dumps(order_events([order(rng, 80)], start=80))), None
+    )
     store.project_all()
     same = store.calls_inputs([(f"{81:032x}", "call_01")])
-    page, analyser = Observer(store, same), Observer(store, same)  # a page analyses what the analyser claimed
+    # a page analyses what the analyser claimed
+    page, analyser = Observer(store, same), Observer(store, same)
     for observer in (page, analyser):
         for key, call in same.items():
             observer.drift(key, call, {})
         with store.write() as conn:
             observer.write(conn)
-    assert store.observed_shapes(TOOL)["response"]["calls"] == 71  # learnt once
-    assert store.observed_of(list(same))[(f"{81:032x}", "call_01")]["seen"] == ["arguments", "request", "response"]
-    pipeline.store_batch(store, parse_body(orjson.dumps(order_events([order(rng, 70)], start=70))), None)
+    # learnt once
+    assert store.observed_shapes(TOOL)["response"]["calls"] == 71
+    assert store.observed_of(list(same))[(f"{81:032x}", "call_01")]["seen"] == [
+        "arguments",
+        "request",
+        "response",
+    ]
+    pipeline.store_batch(
+        store, parse_body(orjson.dumps(order_events([order(rng, 70)], start=70))), None
+    )
     store.project_all()
     later = store.calls_inputs([(f"{71:032x}", "call_01")])
     late = Observer(store, later)
     for key, call in later.items():
-        late.drift(key, call, {})  # learnt onto the shapes as read now
-    store.forget_observed()  # `tracediff reanalyze` forgets them before this batch is written
+        # learnt onto the shapes as read now
+        late.drift(key, call, {})
+    # `tracediff reanalyze` forgets them before this batch is written
+    store.forget_observed()
     with store.write() as conn:
         late.write(conn)
     assert store.observed_shapes(TOOL)["response"]["calls"] == 1
@@ -171,15 +211,23 @@ def test_a_mapping_bug_at_a_request_field_is_its_own_finding_not_also_drift(stor
     events = order_events([order(rng, n) for n in range(60)])
     for event in events[-3:]:
         if event["snapshot"] == "request":
-            event["payload"] = {"order_id": 59}  # the argument "o59" sent as a number: type_changed
+            # the argument "o59" sent as a number: type_changed
+            event["payload"] = {"order_id": 59}
     load(store, events)
-    kinds = {(f["kind"], f["right"]["path"]) for f in findings_of(store, 59) if f["severity"] in LOUD and f["right"]}
+    kinds = {
+        (f["kind"], f["right"]["path"])
+        for f in findings_of(store, 59)
+        if f["severity"] in LOUD and f["right"]
+    }
     assert ("drift", "/order_id") not in kinds and any(path == "/order_id" for _, path in kinds)
     [record] = store.observed_of([(f"{60:032x}", "call_01")]).values()
-    assert [f["right"]["path"] for f in record["findings"]] == ["/order_id"]  # learnt as drift, told as the bug
+    # learnt as drift, told as the bug
+    assert [f["right"]["path"] for f in record["findings"]] == ["/order_id"]
 
 
-def test_the_result_stage_adopted_is_its_structured_content_and_the_next_bad_result_breaks_it(store):
+def test_the_result_stage_adopted_is_its_structured_content_and_the_next_bad_result_breaks_it(
+    store,
+):
     rng = random.Random(13)
     events = order_events([order(rng, n) for n in range(60)])
     load(store, events + mcp_results(events))
@@ -191,19 +239,27 @@ def test_the_result_stage_adopted_is_its_structured_content_and_the_next_bad_res
         schema["required"] == ["currency", "status", "total"]
         and "x-tracediff-seen" not in orjson.dumps(schema).decode()
     )
-    assert schema["properties"]["total"]["type"] == "number" and schema["properties"]["status"]["enum"] == STATUSES
+    assert (
+        schema["properties"]["total"]["type"] == "number"
+        and schema["properties"]["status"]["enum"] == STATUSES
+    )
     assert observed_view(store, TOOL)["result"]["disagreements"] == []
     later = order_events([order(rng, 60)], start=60)
     load(store, later + mcp_results(later, changed_at=0))
     checked = store.get_trace(f"{61:032x}")["calls"][0]["validation"]["result"]
     assert checked["valid"] is False and checked["schema"] == "result_schema"
     assert {e["path"] for e in checked["errors"]} == {
-        "/structuredContent/currency",  # required, and missing
+        # required, and missing
+        "/structuredContent/currency",
         "/structuredContent/total",
         "/structuredContent/status",
     }
     rows = {row["path"] for row in observed_view(store, TOOL)["result"]["disagreements"]}
-    assert rows == {"/structuredContent/total", "/structuredContent/status", "/structuredContent/currency"}
+    assert rows == {
+        "/structuredContent/total",
+        "/structuredContent/status",
+        "/structuredContent/currency",
+    }
 
 
 def test_results_without_a_structured_value_cannot_be_adopted(store):
@@ -218,7 +274,9 @@ def test_results_without_a_structured_value_cannot_be_adopted(store):
     assert observed_view(store, TOOL)["result"]["adoptable"] is False
     with pytest.raises(ContractError) as refused:
         adopt(store, TOOL, "result")
-    assert refused.value.code == "nothing_structured" and "result_schema" not in (store.get_tool(TOOL) or {})
+    assert refused.value.code == "nothing_structured" and "result_schema" not in (
+        store.get_tool(TOOL) or {}
+    )
 
 
 def passed_on(events):
@@ -227,7 +285,10 @@ def passed_on(events):
         {
             **e,
             "snapshot": "result",
-            "payload": {"content": [{"type": "text", "text": "ok"}], "structuredContent": e["payload"]},
+            "payload": {
+                "content": [{"type": "text", "text": "ok"}],
+                "structuredContent": e["payload"],
+            },
         }
         for e in events
         if e["snapshot"] == "response"

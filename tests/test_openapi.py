@@ -19,7 +19,12 @@ from webapp.store import Store
 from webapp.web import openapi
 from webapp.web.security import OPEN_PATHS
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
 
 
 def _openapi_path(rule: str) -> str:
@@ -41,7 +46,11 @@ def test_the_api_document_is_served_at_api_v1_openapi_json(client):
 
 
 def test_every_api_route_and_method_is_documented(client):
-    documented = {(path, method.upper()) for path, item in openapi.document()["paths"].items() for method in item}
+    documented = {
+        (path, method.upper())
+        for path, item in openapi.document()["paths"].items()
+        for method in item
+    }
     for rule in client.application.url_map.iter_rules():
         if rule.rule.startswith(("/api/", "/v1/")):
             path = _openapi_path(rule.rule)
@@ -56,7 +65,9 @@ def test_every_error_response_uses_the_one_error_shape():
             for status, response in op["responses"].items():
                 if status.startswith(("4", "5")) and "$ref" not in response:
                     schema = response["content"]["application/json"]["schema"]
-                    assert schema == {"$ref": "#/components/schemas/Error"}, f"{method} {path} {status}"
+                    assert schema == {"$ref": "#/components/schemas/Error"}, (
+                        f"{method} {path} {status}"
+                    )
 
 
 @pytest.fixture
@@ -68,7 +79,8 @@ def api_app(tmp_path):
 
 
 def check_operation(operation, cases: dict, examples: int) -> None:
-    """Send hypothesis-generated requests to one operation and check each answer against the document."""
+    """Send hypothesis-generated requests to one operation and check each answer against the
+    document."""
 
     @settings(
         max_examples=examples,
@@ -93,12 +105,13 @@ def test_every_operation_answers_as_its_document_says(api_app, examples):
     for result in schema.get_all_operations():
         check_operation(result.ok(), cases, examples)
     print(f"\n[schemathesis] {len(cases)} operations, {sum(cases.values())} cases")
+    # schemathesis skips its own source
     documented = {
         f"{method.upper()} {path}"
         for path, item in openapi.document()["paths"].items()
         for method in item
         if path != "/api/v1/openapi.json"
-    }  # schemathesis skips its own source
+    }
     assert set(cases) == documented
 
 
@@ -116,7 +129,8 @@ EXAMPLE_PARAMS = {
 
 
 def _documented(op: dict, status: int) -> dict:
-    """Return the documented response of a status, its $ref resolved; fail when it is not documented."""
+    """Return the documented response of a status, its $ref resolved; fail when it is not
+    documented."""
     response = op["responses"].get(str(status))
     assert response is not None, f"{status} is answered but not documented"
     if "$ref" in response:
@@ -147,18 +161,26 @@ def scoped_app(tmp_path):
             "READ_TOKENS": f"reader:{READER}",
         }
     )
-    app.test_client().post("/api/v1/ingest", data=ndjson(*order_call()), headers={"Authorization": f"Bearer {ADMIN}"})
+    app.test_client().post(
+        "/api/v1/ingest", data=ndjson(*order_call()), headers={"Authorization": f"Bearer {ADMIN}"}
+    )
     return app
 
 
-def test_every_status_an_operation_answers_to_hosts_and_tokens_is_documented_with_its_code(scoped_app):
+def test_every_status_an_operation_answers_to_hosts_and_tokens_is_documented_with_its_code(
+    scoped_app,
+):
     client = scoped_app.test_client()
     for method, url, op in _operations():
         foreign = _send(client, method, url, op, headers={"Host": "rebind.attacker.example"})
-        if url.startswith(OPEN_PATHS):  # probes reach health and readiness by any name
+        # probes reach health and readiness by any name
+        if url.startswith(OPEN_PATHS):
             assert foreign.status_code == 200 and "400" not in op["responses"]
         else:
-            assert foreign.status_code == 400 and foreign.get_json()["error"]["code"] == "host_not_allowed"
+            assert (
+                foreign.status_code == 400
+                and foreign.get_json()["error"]["code"] == "host_not_allowed"
+            )
             assert "host_not_allowed" in _documented(op, 400)["description"], f"{method} {url}"
         for token in (None, READER, SHIPPER, ADMIN):
             headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -166,22 +188,38 @@ def test_every_status_an_operation_answers_to_hosts_and_tokens_is_documented_wit
             response = _documented(op, answer.status_code)
             if answer.status_code >= 400:
                 code = answer.get_json()["error"]["code"]
-                if code in ("read_only_token", "ingest_only_token", "cross_site_request", "host_not_allowed"):
-                    assert code in response["description"], f"{method} {url} {answer.status_code} {code}"
+                if code in (
+                    "read_only_token",
+                    "ingest_only_token",
+                    "cross_site_request",
+                    "host_not_allowed",
+                ):
+                    assert code in response["description"], (
+                        f"{method} {url} {answer.status_code} {code}"
+                    )
 
 
 def test_a_body_over_the_size_limit_is_a_documented_413_on_every_operation_that_takes_one(tmp_path):
-    store = Store(tmp_path / "small.db")  # a trace with a problem (TD-1), so no operation stops at a 404
+    # a trace with a problem (TD-1), so no operation stops at a 404
+    store = Store(tmp_path / "small.db")
     pipeline.store_batch(store, parse_body(ndjson(*order_call(limit_sent="5"))), None)
     pipeline.catch_up(store)
     store.close()
     client = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "small.db"), "ANALYZER": "off", "MAX_BODY_BYTES": 64}
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "small.db"),
+            "ANALYZER": "off",
+            "MAX_BODY_BYTES": 64,
+        }
     ).test_client()
     for method, url, op in _operations():
-        if op.get("requestBody", {}).get("content"):  # a body the operation reads
+        # a body the operation reads
+        if op.get("requestBody", {}).get("content"):
             answer = client.open(url, method=method, json={"padding": "x" * 100})
-            assert answer.status_code == 413 and answer.get_json()["error"]["code"] == "too_large", f"{method} {url}"
+            assert (
+                answer.status_code == 413 and answer.get_json()["error"]["code"] == "too_large"
+            ), f"{method} {url}"
             assert "too_large" in _documented(op, 413)["description"], f"{method} {url}"
 
 
@@ -200,6 +238,8 @@ def test_a_503_sends_retry_after_as_documented_for_ingest_and_readiness(tmp_path
         ("POST", "/api/v1/ingest", document["/api/v1/ingest"]["post"]),
         ("GET", "/api/v1/ready", document["/api/v1/ready"]["get"]),
     ):
-        answer = client.open(url, method=method, data=ndjson(*order_call()) if method == "POST" else None)
+        answer = client.open(
+            url, method=method, data=ndjson(*order_call()) if method == "POST" else None
+        )
         assert answer.status_code == 503 and answer.headers["Retry-After"].isdigit()
         assert "Retry-After" in _documented(op, 503).get("headers", {}), f"{method} {url}"

@@ -1,5 +1,6 @@
-"""The OpenAPI document is one checked-in file (webapp/web/openapi.yaml): its lists of names the code owns
-(finding kinds, problem states, snapshots) are the code's, so a new kind cannot leave the document behind."""
+"""The OpenAPI document is one checked-in file (webapp/web/openapi.yaml): its lists of names the
+code owns (finding kinds, problem states, snapshots) are the code's, so a new kind cannot leave the
+document behind."""
 
 import copy
 
@@ -19,14 +20,17 @@ def enums(node, place: str = "") -> list[tuple[str, list]]:
         return []
     here = [(f"{place}/enum", node["enum"])] if isinstance(node.get("enum"), list) else []
     escaped = {key: str(key).replace("~", "~0").replace("/", "~1") for key in node}
-    return here + [found for key, value in node.items() for found in enums(value, f"{place}/{escaped[key]}")]
+    return here + [
+        found for key, value in node.items() for found in enums(value, f"{place}/{escaped[key]}")
+    ]
 
 
 def stale(document: dict) -> list[str]:
-    """The enums listing finding kinds, problem states or snapshots that list other names than the code.
+    """The enums listing finding kinds, problem states or snapshots that list other names than the
+    code.
 
-    An enum is read as one of those lists when it shares three names with it: a delivery's `dropped` state
-    or an alert rule's `regressed` event is no finding kind or problem state list."""
+    An enum is read as one of those lists when it shares three names with it: a delivery's `dropped`
+    state or an alert rule's `regressed` event is no finding kind or problem state list."""
     owned = [
         (KIND_NAMES, ([*KIND_NAMES], [*KIND_NAMES, SCHEMA_KIND])),
         (STATES, ([*STATES],)),
@@ -42,7 +46,9 @@ def stale(document: dict) -> list[str]:
 
 
 def test_the_documents_lists_of_kinds_states_and_snapshots_are_the_codes():
-    assert not stale(openapi.document()), "edit webapp/web/openapi.yaml:\n" + "\n".join(stale(openapi.document()))
+    assert not stale(openapi.document()), "edit webapp/web/openapi.yaml:\n" + "\n".join(
+        stale(openapi.document())
+    )
 
 
 def test_the_check_sees_a_kind_the_document_misses():

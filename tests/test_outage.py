@@ -8,7 +8,9 @@ import pytest
 from conftest import LiveServer
 from pgcluster import cluster  # noqa: F401 (a fixture)
 
-LINE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO|WARNING|ERROR|CRITICAL) \S+: ")
+LINE = re.compile(
+    r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO|WARNING|ERROR|CRITICAL) \S+: "
+)
 
 
 @pytest.mark.slow
@@ -16,28 +18,40 @@ def test_psycopg_pool_lines_during_an_outage_have_a_time_and_a_level(cluster, tm
     server = LiveServer(cluster.url, log_path=tmp_path / "serve.log").start()
     try:
         cluster.stop()
-        for _ in range(6):  # requests that need a connection make the pool try to reconnect
+        # requests that need a connection make the pool try to reconnect
+        for _ in range(6):
             httpx.get(server.url + "/api/v1/ready", timeout=15)
         time.sleep(2)
     finally:
         server.stop()
-    pool_lines = [line for line in server.logs().splitlines() if "pool" in line.lower() and "connect" in line.lower()]
+    pool_lines = [
+        line
+        for line in server.logs().splitlines()
+        if "pool" in line.lower() and "connect" in line.lower()
+    ]
     assert pool_lines, server.logs()[-2000:]
     assert all(LINE.match(line) for line in pool_lines), pool_lines[:5]
 
 
 @pytest.mark.slow
-def test_metrics_answer_within_a_second_while_postgresql_is_stopped_and_say_the_database_is_down(cluster, tmp_path):
+def test_metrics_answer_within_a_second_while_postgresql_is_stopped_and_say_the_database_is_down(
+    cluster, tmp_path
+):
     server = LiveServer(cluster.url, log_path=tmp_path / "serve.log").start()
     try:
         assert "tracediff_database_up 1.0" in wait_for(server, "tracediff_database_up 1.0")
         cluster.stop()
-        text = wait_for(server, "tracediff_database_up 0.0")  # the analyser's next look, within seconds
-        for _ in range(5):  # every worker answers, each within a second, from memory
+        # the analyser's next look, within seconds
+        text = wait_for(server, "tracediff_database_up 0.0")
+        # every worker answers, each within a second, from memory
+        for _ in range(5):
             began = time.monotonic()
             answer = httpx.get(server.url + "/metrics", timeout=5)
             assert answer.status_code == 200 and time.monotonic() - began < 1.0
-            assert "process_resident_memory_bytes" in answer.text and "tracediff_build_info" in answer.text
+            assert (
+                "process_resident_memory_bytes" in answer.text
+                and "tracediff_build_info" in answer.text
+            )
         assert 'tracediff_database_errors_total{kind="unreachable"}' in text
         assert "tracediff_database_pool_connections" in text
         cluster.start()

@@ -1,4 +1,5 @@
-"""The package outside the checkout: the wheel, the Dockerfile's build and command, the systemd unit.
+"""The package outside the checkout: the wheel, the Dockerfile's build and command, the systemd
+unit.
 
 No container runtime runs where these tests run, so the Dockerfile is checked by doing what it does:
 its build stage's files make the wheel, its final stage's command runs from that wheel with its ENV.
@@ -43,13 +44,16 @@ def stages(dockerfile: str) -> list[list[tuple[str, str]]]:
 
 def clean_env(**extra) -> dict:
     """The environment of a fresh shell: no PYTHONPATH to the checkout, no TRACEDIFF_* settings."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("TRACEDIFF_")}
+    env = {
+        k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("TRACEDIFF_")
+    }
     return {**env, **extra}
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    """Build the wheel as the Dockerfile's build stage does and install it into a fresh virtualenv."""
+    """Build the wheel as the Dockerfile's build stage does and install it into a fresh
+    virtualenv."""
     work = tmp_path_factory.mktemp("package")
     build, final = stages(DOCKERFILE)
     source = work / "src"
@@ -62,14 +66,21 @@ def installed(tmp_path_factory):
                 copy(
                     ROOT / name,
                     source / name,
-                    **({"ignore": shutil.ignore_patterns("__pycache__")} if (ROOT / name).is_dir() else {}),
+                    **(
+                        {"ignore": shutil.ignore_patterns("__pycache__")}
+                        if (ROOT / name).is_dir()
+                        else {}
+                    ),
                 )
     [wheel_command] = [shlex.split(a) for i, a in build if i == "RUN"]
     assert wheel_command[:2] == ["pip", "wheel"] and wheel_command[-1] == "."
     dist = work / "dist"
     command = [sys.executable, "-m", *wheel_command[:-1], source]
     built = subprocess.run(
-        [str(part).replace("/dist", str(dist)) if part == "/dist" else str(part) for part in command],
+        [
+            str(part).replace("/dist", str(dist)) if part == "/dist" else str(part)
+            for part in command
+        ],
         cwd=source,
         env=clean_env(),
         capture_output=True,
@@ -79,15 +90,31 @@ def installed(tmp_path_factory):
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     [wheel] = dist.glob("tracediff-*.whl")
     venv = work / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv], check=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", venv], check=True, timeout=300
+    )
     [install] = [shlex.split(a) for i, a in final if i == "RUN" and "pip install" in a]
-    install = [str(venv / "bin" / "pip") if part == "pip" else part for part in install[: install.index("&&")]]
+    install = [
+        str(venv / "bin" / "pip") if part == "pip" else part
+        for part in install[: install.index("&&")]
+    ]
     install = [part.replace("$(ls /dist/*.whl)", str(wheel)) for part in install]
     done = subprocess.run(
-        [*install, "--no-index"], cwd=work, env=clean_env(), capture_output=True, text=True, timeout=600
+        [*install, "--no-index"],
+        cwd=work,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return {"work": work, "wheel": wheel, "venv": venv, "bin": venv / "bin" / "tracediff", "final": final}
+    return {
+        "work": work,
+        "wheel": wheel,
+        "venv": venv,
+        "bin": venv / "bin" / "tracediff",
+        "final": final,
+    }
 
 
 def serve(installed, args, env, port) -> tuple[subprocess.Popen, Path]:
@@ -133,8 +160,12 @@ def test_the_wheel_carries_the_pages_the_samples_the_migrations_and_the_license(
         assert path in names, path
     assert any(name.endswith("LICENSE") for name in names)
     for folder in ("templates", "static", "sample_traces", "docs"):
-        shipped = {n.split(f"webapp/{folder}/", 1)[1] for n in names if n.startswith(f"webapp/{folder}/")}
-        on_disk = {str(p.relative_to(ROOT / folder)) for p in (ROOT / folder).rglob("*") if p.is_file()}
+        shipped = {
+            n.split(f"webapp/{folder}/", 1)[1] for n in names if n.startswith(f"webapp/{folder}/")
+        }
+        on_disk = {
+            str(p.relative_to(ROOT / folder)) for p in (ROOT / folder).rglob("*") if p.is_file()
+        }
         assert shipped == on_disk, folder
 
 
@@ -155,7 +186,9 @@ def test_the_pages_messages_name_ship_in_the_wheel_and_are_found_from_it(install
             text=True,
             check=True,
         ).stdout.strip()
-        assert where.startswith(str(installed["venv"])) and Path(where).read_text(encoding="utf-8"), page
+        assert where.startswith(str(installed["venv"])) and Path(where).read_text(
+            encoding="utf-8"
+        ), page
 
 
 def test_the_wheel_works_from_a_fresh_virtualenv_outside_the_checkout(installed):
@@ -169,21 +202,34 @@ def test_the_wheel_works_from_a_fresh_virtualenv_outside_the_checkout(installed)
         check=True,
     ).stdout.strip()
     assert where.startswith(str(installed["venv"])) and not where.startswith(str(ROOT))
-    version = subprocess.run([installed["bin"], "--version"], env=clean_env(), capture_output=True, text=True)
+    version = subprocess.run(
+        [installed["bin"], "--version"], env=clean_env(), capture_output=True, text=True
+    )
     assert version.stdout.strip() == f"tracediff, version {__version__}"
     port = free_port()
-    process, _ = serve(installed, ["serve", "--demo", "--port", str(port), "--db", "demo.db"], {}, port)
+    process, _ = serve(
+        installed, ["serve", "--demo", "--port", str(port), "--db", "demo.db"], {}, port
+    )
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
             index = http.get("/")
             assert index.status_code == 200 and "trace-rows" in index.text
             script = http.get("/static/app.js")
-            assert script.status_code == 200 and script.content == (ROOT / "static" / "app.js").read_bytes()
+            assert (
+                script.status_code == 200
+                and script.content == (ROOT / "static" / "app.js").read_bytes()
+            )
             first = json.loads(
-                (ROOT / "sample_traces" / "02-orders-limit-as-string.ndjson").read_text().splitlines()[0]
+                (ROOT / "sample_traces" / "02-orders-limit-as-string.ndjson")
+                .read_text()
+                .splitlines()[0]
             )
             page = http.get(f"/traces/{first['trace_id']}")
-            assert page.status_code == 200 and "findOrders" in page.text and "type_changed" in page.text
+            assert (
+                page.status_code == 200
+                and "findOrders" in page.text
+                and "type_changed" in page.text
+            )
     finally:
         stop(process)
 
@@ -203,7 +249,8 @@ def test_the_dockerfile_command_runs_from_its_wheel_with_its_environment(install
     assert exposed == env["TRACEDIFF_PORT"] == "8000" and "--port" not in command
     assert f"http://127.0.0.1:{exposed}/api/v1/health" in probe[-1]
     assert f"-p 127.0.0.1:{exposed}:{exposed}" in (ROOT / "docs" / "operations.md").read_text()
-    data = installed["work"] / "data"  # the VOLUME
+    # the VOLUME
+    data = installed["work"] / "data"
     data.mkdir()
     assert [a for i, a in final if i == "VOLUME"] == [str(Path(env["TRACEDIFF_DATABASE"]).parent)]
     env["TRACEDIFF_DATABASE"] = str(data / Path(env["TRACEDIFF_DATABASE"]).name)
@@ -215,13 +262,22 @@ def test_the_dockerfile_command_runs_from_its_wheel_with_its_environment(install
         text=True,
         timeout=120,
     )
-    assert refused.returncode == 1 and "refusing to listen on 0.0.0.0 with no token set" in refused.stderr
+    assert (
+        refused.returncode == 1
+        and "refusing to listen on 0.0.0.0 with no token set" in refused.stderr
+    )
     port = free_port()
-    env.update(TRACEDIFF_PORT=str(port), TRACEDIFF_ADMIN_TOKENS="ops:adm-7d1c", TRACEDIFF_INGEST_TOKENS="ship:ing-2b9f")
+    env.update(
+        TRACEDIFF_PORT=str(port),
+        TRACEDIFF_ADMIN_TOKENS="ops:adm-7d1c",
+        TRACEDIFF_INGEST_TOKENS="ship:ing-2b9f",
+    )
     process, log = serve(installed, command[1:], env, port)
     try:
         assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
-        assert httpx.post(f"http://127.0.0.1:{port}/api/v1/ingest", content=b"{}").status_code == 401
+        assert (
+            httpx.post(f"http://127.0.0.1:{port}/api/v1/ingest", content=b"{}").status_code == 401
+        )
         checked = subprocess.run(
             [sys.executable, *probe[1:-1], probe[-1].replace(f":{exposed}/", f":{port}/")],
             env=clean_env(),
@@ -229,7 +285,8 @@ def test_the_dockerfile_command_runs_from_its_wheel_with_its_environment(install
             text=True,
             timeout=30,
         )
-        assert checked.returncode == 0, checked.stderr  # the HEALTHCHECK passes against the running server
+        # the HEALTHCHECK passes against the running server
+        assert checked.returncode == 0, checked.stderr
     finally:
         stop(process)
     assert (data / "tracediff.db").exists()
@@ -242,12 +299,17 @@ def test_the_systemd_unit_is_valid_and_runs_the_installed_command(installed, tmp
     [exec_start] = re.findall(r"^ExecStart=(.+)$", text, re.M)
     unit.write_text(text.replace(exec_start.split()[0], str(installed["bin"])))
     if shutil.which("systemd-analyze"):
-        verified = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True)
+        verified = subprocess.run(
+            ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True
+        )
         assert verified.returncode == 0 and verified.stderr == "", verified.stderr
     sections = re.findall(r"^\[(\w+)\]$", text, re.M)
     assert sections == ["Unit", "Service", "Install"]
     usage = subprocess.run(
-        [installed["bin"], *exec_start.split()[1:], "--help"], env=clean_env(), capture_output=True, text=True
+        [installed["bin"], *exec_start.split()[1:], "--help"],
+        env=clean_env(),
+        capture_output=True,
+        text=True,
     )
     assert usage.returncode == 0 and "--allow-open" in usage.stdout
     assert "TRACEDIFF_DATABASE=/var/lib/tracediff/" in text and "StateDirectory=tracediff" in text
@@ -260,7 +322,11 @@ def test_the_compose_file_runs_the_image_on_postgresql_with_declared_settings():
 
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     declared = {f"TRACEDIFF_{setting.name}" for setting in SETTINGS}
-    nodes = {name: service for name, service in compose["services"].items() if service.get("build") == "."}
+    nodes = {
+        name: service
+        for name, service in compose["services"].items()
+        if service.get("build") == "."
+    }
     assert len(nodes) >= 2, "several app nodes on one database"
     db = compose["services"]["db"]["environment"]
     for service in nodes.values():
@@ -271,13 +337,16 @@ def test_the_compose_file_runs_the_image_on_postgresql_with_declared_settings():
             and f"{db['POSTGRES_USER']}:" in url
             and url.endswith(f"/{db['POSTGRES_DB']}")
         )
-        assert [port.split(":")[-1] for port in service["ports"]] == ["8000"]  # the Dockerfile's EXPOSE
+        # the Dockerfile's EXPOSE
+        assert [port.split(":")[-1] for port in service["ports"]] == ["8000"]
         assert service["depends_on"]["db"]["condition"] == "service_healthy"
-    assert '"$(ls /dist/*.whl)[postgres]"' in DOCKERFILE  # the image can open a postgresql:// URL
+    # the image can open a postgresql:// URL
+    assert '"$(ls /dist/*.whl)[postgres]"' in DOCKERFILE
 
 
 def test_every_module_the_package_imports_comes_with_its_declared_dependencies():
-    """The wheel's virtualenv sees this machine's packages, so a missing dependency shows only here."""
+    """The wheel's virtualenv sees this machine's packages, so a missing dependency shows only
+    here."""
     import ast
     import sysconfig
     from importlib.metadata import packages_distributions, requires
@@ -292,7 +361,9 @@ def test_every_module_the_package_imports_comes_with_its_declared_dependencies()
         seen.add(key)
         for line in requires(name) or []:
             requirement = Requirement(line)
-            if requirement.marker is None or any(requirement.marker.evaluate({"extra": e}) for e in extras):
+            if requirement.marker is None or any(
+                requirement.marker.evaluate({"extra": e}) for e in extras
+            ):
                 closure(requirement.name, frozenset(requirement.extras), seen)
         return seen
 
@@ -300,7 +371,8 @@ def test_every_module_the_package_imports_comes_with_its_declared_dependencies()
     stdlib = set(sys.stdlib_module_names)
     owners = packages_distributions()
     for path in (ROOT / "webapp").rglob("*.py"):
-        postgres_only = "postgresql" in path.parts  # the [postgres] extra's modules
+        # the [postgres] extra's modules
+        postgres_only = "postgresql" in path.parts
         for node in ast.walk(ast.parse(path.read_text())):
             names = (
                 [a.name for a in node.names]
@@ -312,4 +384,5 @@ def test_every_module_the_package_imports_comes_with_its_declared_dependencies()
             for top in {n.split(".")[0] for n in names} - stdlib - {"webapp"}:
                 dists = {d.lower().replace("_", "-") for d in owners.get(top, [top])}
                 assert dists & (with_postgres if postgres_only else base), (path.name, top, dists)
-    assert sysconfig.get_paths()  # the interpreter's own modules were told apart by sys.stdlib_module_names
+    # the interpreter's own modules were told apart by sys.stdlib_module_names
+    assert sysconfig.get_paths()

@@ -59,7 +59,8 @@ def test_a_catastrophic_pattern_still_takes_what_it_matches(name, pattern, value
 @pytest.mark.parametrize("name, pattern, value", UNRUNNABLE, ids=[c[0] for c in UNRUNNABLE])
 def test_a_pattern_no_linear_engine_runs_is_kept_told_and_skipped(name, pattern, value):
     contract = contract_with(pattern)
-    assert check_contract(contract) == []  # kept: many real documents hold lookaheads
+    # kept: many real documents hold lookaheads
+    assert check_contract(contract) == []
     told = skipped_patterns(contract)
     assert [t["path"] for t in told] == [
         f"/arguments_schema/properties/labels/patternProperties/{_pointer_token(pattern)}",
@@ -89,13 +90,17 @@ def test_patterns_in_data_are_data():
 @pytest.mark.parametrize(
     "pattern, text, matches",
     [
-        (r"^\u00e9+$", "ééé", True),  # ECMA-262's \uXXXX, which RE2 writes \x{...}
-        (r"^\uD83D\uDE00$", "😀", True),  # a surrogate pair: one code point
+        # ECMA-262's \uXXXX, which RE2 writes \x{...}
+        (r"^\u00e9+$", "ééé", True),
+        # a surrogate pair: one code point
+        (r"^\uD83D\uDE00$", "😀", True),
         (r"^\u{1F600}$", "😀", True),
         (r"^a\cJb$", "a\nb", True),
         (r"^\p{Lu}", "Émile", True),
-        (r"\\1", "\\1", True),  # an escaped backslash and a 1: no backreference
-        (r"^[a-z]+$", "ab\ud800", False),  # a lone surrogate, as JSON may hold
+        # an escaped backslash and a 1: no backreference
+        (r"\\1", "\\1", True),
+        # a lone surrogate, as JSON may hold
+        (r"^[a-z]+$", "ab\ud800", False),
     ],
 )
 def test_ecma_262_spellings_run_in_re2(pattern, text, matches):
@@ -121,7 +126,8 @@ def test_unevaluated_properties_beside_a_catastrophic_pattern_is_judged_at_once(
 def test_the_analysis_budget_covers_validation():
     schema = {"type": "array", "items": {"type": "string", "pattern": EVIL[0][1]}}
     snapshots = {"arguments": {"payload": [EVIL[0][2]] * 1500}, "request": {"payload": {"x": 1}}}
-    validate([], schema)  # jsonschema imported: the budget counts the work, not the import
+    # jsonschema imported: the budget counts the work, not the import
+    validate([], schema)
     result = analyze_call(snapshots, {"arguments_schema": schema}, budget=0.001)
     assert result["incomplete"].startswith("stopped after its time budget of 0.001 s")
     unjudged = {"schema": "arguments_schema", "valid": None, "errors": []}
@@ -163,7 +169,8 @@ def test_put_keeps_the_contract_and_tells_its_skipped_patterns(client):
     shown = client.get("/api/v1/tools/signup").json
     assert shown["arguments_schema"] == TOOL["arguments_schema"]
     assert shown["warnings"] == answer.json["warnings"]
-    assert client.put("/api/v1/tools/signup", json=shown).status_code == 200  # a GET PUT back
+    # a GET PUT back
+    assert client.put("/api/v1/tools/signup", json=shown).status_code == 200
     plain = client.put("/api/v1/tools/plain", json={"arguments_schema": {}})
     assert "warnings" not in plain.json
 

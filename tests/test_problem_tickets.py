@@ -1,5 +1,6 @@
-"""Tickets: links attached from the CLI and the page, the Markdown export as a ticket body, and the
-problem and alert settings pages' forms with tokens set (the admin token's Basic auth opens them)."""
+"""Tickets: links attached from the CLI and the page, the Markdown export as a ticket body, and
+the problem and alert settings pages' forms with tokens set (the admin token's Basic auth opens
+them)."""
 
 import base64
 import html
@@ -49,7 +50,9 @@ def problem_id(client) -> str:
 def tracediff(db_path, *args) -> subprocess.CompletedProcess:
     """Run the real `tracediff` command (this checkout's code) in its own process."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TRACEDIFF_DATABASE": str(db_path)}
-    return subprocess.run([sys.executable, "-m", "webapp", *args], capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "webapp", *args], capture_output=True, text=True, env=env, timeout=60
+    )
 
 
 @pytest.mark.slow
@@ -69,40 +72,63 @@ def test_the_cli_links_and_unlinks_tickets_and_redacts_a_secret_in_one(loaded, d
         "  https://tracker.example.com/INC-8",
         "  https://bot:[REDACTED]@tracker.example.com/INC-9?token=[REDACTED]",
     ]
-    assert loaded.get(f"/api/v1/problems/{pid}").get_json()["links"][0] == "https://tracker.example.com/INC-8"
+    assert (
+        loaded.get(f"/api/v1/problems/{pid}").get_json()["links"][0]
+        == "https://tracker.example.com/INC-8"
+    )
     # a link is removed as it was given (its secret redacted the same way) or as it is shown
     removed = tracediff(
-        db_path, "problems", "link", pid, "--remove", "https://bot:hunter2@tracker.example.com/INC-9?token=abcdef123456"
+        db_path,
+        "problems",
+        "link",
+        pid,
+        "--remove",
+        "https://bot:hunter2@tracker.example.com/INC-9?token=abcdef123456",
     )
     assert removed.returncode == 0 and removed.stdout.splitlines() == [
         f"{pid}: 1 link",
         "  https://tracker.example.com/INC-8",
     ]
-    assert loaded.get(f"/api/v1/problems/{pid}").get_json()["links"] == ["https://tracker.example.com/INC-8"]
+    assert loaded.get(f"/api/v1/problems/{pid}").get_json()["links"] == [
+        "https://tracker.example.com/INC-8"
+    ]
     assert loaded.get("/api/v1/problems?ticket=linked").get_json()["problems"][0]["id"] == pid
     for bad in (["javascript:alert(1)"], ["--remove", "https://tracker.example.com/INC-404"]):
         refused = tracediff(db_path, "problems", "link", pid, *bad)
         assert refused.returncode == 1 and "Error:" in refused.stderr and refused.stdout == ""
-    assert loaded.get(f"/api/v1/problems/{pid}").get_json()["links"] == ["https://tracker.example.com/INC-8"]
+    assert loaded.get(f"/api/v1/problems/{pid}").get_json()["links"] == [
+        "https://tracker.example.com/INC-8"
+    ]
 
 
 def test_the_page_links_and_unlinks_tickets_without_js_and_answers_htmx_with_the_fragment(loaded):
     pid = problem_id(loaded)
     page = loaded.get(f"/problems/{pid}").get_data(as_text=True)
     assert 'name="add"' in page and "No ticket linked." in page
-    posted = loaded.post(f"/problems/{pid}/links", data={"add": "https://tracker.example.com/INC-8?token=s3cr3tvalue1"})
+    posted = loaded.post(
+        f"/problems/{pid}/links",
+        data={"add": "https://tracker.example.com/INC-8?token=s3cr3tvalue1"},
+    )
     assert posted.status_code == 303 and posted.headers["Location"].endswith(f"/problems/{pid}")
     link = "https://tracker.example.com/INC-8?token=[REDACTED]"
     page = loaded.get(f"/problems/{pid}").get_data(as_text=True)
     assert f'href="{link}"' in page and "s3cr3tvalue1" not in page
     fragment = loaded.post(
-        f"/problems/{pid}/links", data={"add": "https://tracker.example.com/INC-9"}, headers={"HX-Request": "true"}
+        f"/problems/{pid}/links",
+        data={"add": "https://tracker.example.com/INC-9"},
+        headers={"HX-Request": "true"},
     )
     text = fragment.get_data(as_text=True)
-    assert fragment.status_code == 200 and text.startswith('<section id="problem-links"') and "INC-9" in text
+    assert (
+        fragment.status_code == 200
+        and text.startswith('<section id="problem-links"')
+        and "INC-9" in text
+    )
     assert fragment.headers["Vary"] == "HX-Request"
     loaded.post(f"/problems/{pid}/links", data={"remove": link})
-    assert loaded.get(f"/api/v1/problems/{pid}").get_json()["links"] == ["https://tracker.example.com/INC-9"]
+    assert loaded.get(f"/api/v1/problems/{pid}").get_json()["links"] == [
+        "https://tracker.example.com/INC-9"
+    ]
     history = loaded.get(f"/api/v1/problems/{pid}").get_json()["state_history"]
     assert all(h["by"] != "api" for h in history)
 
@@ -112,19 +138,28 @@ def test_a_link_the_page_cannot_take_is_refused_with_the_reason_on_the_page(load
     refused = loaded.post(f"/problems/{pid}/links", data={"add": "javascript:alert(1)"})
     assert refused.status_code == 400 and refused.mimetype == "text/html"
     assert "links must be http(s) URLs" in refused.get_data(as_text=True)
+    # htmx swaps only a 2xx: the reason is in the fragment
     fragment = loaded.post(
-        f"/problems/{pid}/links", data={"remove": "https://nowhere.example.com/1"}, headers={"HX-Request": "true"}
-    )  # htmx swaps only a 2xx: the reason is in the fragment
-    assert fragment.status_code == 200 and "is not linked to this problem" in fragment.get_data(as_text=True)
+        f"/problems/{pid}/links",
+        data={"remove": "https://nowhere.example.com/1"},
+        headers={"HX-Request": "true"},
+    )
+    assert fragment.status_code == 200 and "is not linked to this problem" in fragment.get_data(
+        as_text=True
+    )
     assert loaded.get(f"/api/v1/problems/{pid}").get_json()["links"] == []
 
 
-KEY = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"  # a Stripe live key's shape, written in two so no scanner flags this file
+# a Stripe live key's shape, written in two so no scanner flags this file
+KEY = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
+# no scheme: no URL at all
 REFUSED = [
-    f"ftp://tracker.example.com/INC-1?api_key={KEY}",  # not http(s)
-    f"https://tracker.example.com/INC 1?api_key={KEY}",  # a space
+    # not http(s)
+    f"ftp://tracker.example.com/INC-1?api_key={KEY}",
+    # a space
+    f"https://tracker.example.com/INC 1?api_key={KEY}",
     f"tracker.example.com/INC-1?note=see {KEY}",
-]  # no scheme: no URL at all
+]
 
 
 def assert_quoted_redacted(text: str) -> None:
@@ -133,10 +168,14 @@ def assert_quoted_redacted(text: str) -> None:
 
 @pytest.mark.parametrize("link", REFUSED, ids=["not_http", "a_space", "no_scheme"])
 @pytest.mark.slow
-def test_a_refused_link_is_quoted_in_the_error_with_its_secret_redacted_on_the_page_api_and_cli(loaded, db_path, link):
+def test_a_refused_link_is_quoted_in_the_error_with_its_secret_redacted_on_the_page_api_and_cli(
+    loaded, db_path, link
+):
     pid = problem_id(loaded)
     for headers in ({}, {"HX-Request": "true"}):
-        page = loaded.post(f"/problems/{pid}/links", data={"add": link}, headers=headers).get_data(as_text=True)
+        page = loaded.post(f"/problems/{pid}/links", data={"add": link}, headers=headers).get_data(
+            as_text=True
+        )
         assert "links must be http(s) URLs" in page
         assert_quoted_redacted(page)
     answer = loaded.patch(f"/api/v1/problems/{pid}", json={"links": [link]})
@@ -165,13 +204,17 @@ def test_the_markdown_export_is_a_ticket_body(loaded, client, store):
     text = loaded.get(f"/problems/{pid}.md").get_data(as_text=True)
     detail = loaded.get(f"/api/v1/problems/{pid}").get_json()
     latest, clean = detail["examples"]["latest"], detail["last_clean_before"]
-    assert text.startswith(f"## {pid}: findOrders: /limit sent as string instead of integer (arguments -> request)")
+    assert text.startswith(
+        f"## {pid}: findOrders: /limit sent as string instead of integer (arguments -> request)"
+    )
     for line in (
-        "- What: type_changed (error), `arguments /limit` -> `request /limit`, transform `integer>string`",
+        "- What: type_changed (error), `arguments /limit` -> `request /limit`, transform "
+        "`integer>string`",
         "- Since: first seen 2026-11-20",
         "- How many: 2 occurrences in 2 calls and 2 traces",
         "- Releases: `1.4.2`",
-        "- Exposure: 2 of 2 calls that had the path broke",  # the clean one came before
+        # the clean one came before
+        "- Exposure: 2 of 2 calls that had the path broke",
         f"- Failing call: <http://localhost/traces/{latest['trace_id']}?call=call_01>",
         "  - `arguments /limit`: `9`",
         '  - `request /limit`: `"9"`',
@@ -208,11 +251,12 @@ def test_hostile_payload_text_stays_code_in_the_markdown_export(client, store):
     html_text = rendered(text)
     # each value is one code span on one line that renders as the literal value
     codes = re.findall(r"<code>(.*?)</code>", html_text)
+    # the release
     for value in (
         '"a`b``c | <b>x</b> *y* [z](http://evil.example)\\n# h"',
         '"A`B``C | <B>X</B> *Y* [Z](HTTP://EVIL.EXAMPLE)\\n# H"',
         "a`b``c | <b>x</b> *y* [z](http://evil.example) # h",
-    ):  # the release
+    ):
         assert as_html_text(value) in codes, value
     assert "<b>" not in html_text.lower() and "<h1>" not in html_text and "<em>" not in html_text
     assert 'href="http://evil' not in html_text.lower()
@@ -222,7 +266,9 @@ def test_hostile_payload_text_stays_code_in_the_markdown_export(client, store):
 HOSTILE_TOOL = "R&amp;D <b>x</b> *y* [z](javascript:alert(1)) _i_ `t` &lt;"
 
 
-def test_a_hostile_tool_name_renders_as_its_literal_text_and_plain_words_stay_unescaped(client, store):
+def test_a_hostile_tool_name_renders_as_its_literal_text_and_plain_words_stay_unescaped(
+    client, store
+):
     store.put_tool(HOSTILE_TOOL, CONTRACT)
     send(client, *call(trace(1), at(0, PAST), tool=HOSTILE_TOOL))
     pipeline.catch_up(store)
@@ -231,11 +277,15 @@ def test_a_hostile_tool_name_renders_as_its_literal_text_and_plain_words_stay_un
     html_text = rendered(text)
     heading = re.search(r"<h2>(.*?)</h2>", html_text).group(1)
     assert heading == as_html_text(
-        f"{problem['id']}: {HOSTILE_TOOL}: /limit sent as string instead of integer (arguments -> request)"
+        f"{problem['id']}: {HOSTILE_TOOL}: /limit sent as string instead of integer (arguments -> "
+        "request)"
     )
-    grouped = next(li for li in re.findall(r"<li>(.*?)</li>", html_text) if li.startswith("grouped by"))
+    grouped = next(
+        li for li in re.findall(r"<li>(.*?)</li>", html_text) if li.startswith("grouped by")
+    )
     assert grouped.startswith(as_html_text(f"grouped by tool {HOSTILE_TOOL}, kind type_changed"))
-    assert "javascript:" not in re.sub(r">[^<]*<", "><", html_text)  # in no attribute: only as text
+    # in no attribute: only as text
+    assert "javascript:" not in re.sub(r">[^<]*<", "><", html_text)
     assert "<b>" not in html_text and "<em>" not in html_text and "<strong>" not in html_text
     # the raw ticket stays readable: our own words and plain paths are not escaped
     assert "/limit sent as string instead of integer (arguments -> request)" in text.splitlines()[0]
@@ -243,25 +293,48 @@ def test_a_hostile_tool_name_renders_as_its_literal_text_and_plain_words_stay_un
 
 @pytest.fixture
 def guarded(db_path):
-    settings = {"ADMIN_TOKENS": f"ops:{ADMIN}", "INGEST_TOKENS": f"ship:{SHIPPER}", "READ_TOKENS": f"rd:{READER}"}
+    settings = {
+        "ADMIN_TOKENS": f"ops:{ADMIN}",
+        "INGEST_TOKENS": f"ship:{SHIPPER}",
+        "READ_TOKENS": f"rd:{READER}",
+    }
     app = create_app(
-        {"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "WEBHOOK_ALLOW_HOSTS": "127.0.0.1", **settings}
+        {
+            "TESTING": True,
+            "DATABASE": str(db_path),
+            "ANALYZER": "off",
+            "WEBHOOK_ALLOW_HOSTS": "127.0.0.1",
+            **settings,
+        }
     )
     client = app.test_client()
-    client.put("/api/v1/tools/findOrders", json=CONTRACT, headers={"Authorization": f"Bearer {ADMIN}"})
+    client.put(
+        "/api/v1/tools/findOrders", json=CONTRACT, headers={"Authorization": f"Bearer {ADMIN}"}
+    )
     send_as = {"Authorization": f"Bearer {SHIPPER}"}
     for event_list in (call(trace(1), at(0, PAST)), call(trace(2), at(5, PAST))):
-        assert client.post("/api/v1/ingest", data=ndjson(*event_list), headers=send_as).status_code == 200
+        assert (
+            client.post("/api/v1/ingest", data=ndjson(*event_list), headers=send_as).status_code
+            == 200
+        )
     pipeline.catch_up(Store.open(db_path))
-    client.post("/api/v1/alerts", json={"url": "http://127.0.0.1:9/hook"}, headers={"Authorization": f"Bearer {ADMIN}"})
+    client.post(
+        "/api/v1/alerts",
+        json={"url": "http://127.0.0.1:9/hook"},
+        headers={"Authorization": f"Bearer {ADMIN}"},
+    )
     return client
 
 
-def test_with_tokens_the_admin_tokens_basic_auth_shows_and_uses_the_settings_and_problem_forms(guarded):
+def test_with_tokens_the_admin_tokens_basic_auth_shows_and_uses_the_settings_and_problem_forms(
+    guarded,
+):
     admin = basic(ADMIN, user="qa")
     page = guarded.get("/settings/alerts", headers=admin).get_data(as_text=True)
     assert 'class="alert-form"' in page and ">test</button>" in page and ">delete</button>" in page
-    created = guarded.post("/settings/alerts", data={"url": "http://127.0.0.1:9/other", "on": "new"}, headers=admin)
+    created = guarded.post(
+        "/settings/alerts", data={"url": "http://127.0.0.1:9/other", "on": "new"}, headers=admin
+    )
     assert created.status_code == 200 and "shown this once only" in created.get_data(as_text=True)
     tested = guarded.post("/settings/alerts/1/test", headers=admin)
     assert (
@@ -270,27 +343,47 @@ def test_with_tokens_the_admin_tokens_basic_auth_shows_and_uses_the_settings_and
         and "Test message:" in tested.get_data(as_text=True)
     )
     assert guarded.post("/settings/alerts/2/delete", headers=admin).status_code == 303
-    pid = guarded.get("/api/v1/problems", headers={"Authorization": f"Bearer {READER}"}).get_json()["problems"][0]["id"]
+    pid = guarded.get("/api/v1/problems", headers={"Authorization": f"Bearer {READER}"}).get_json()[
+        "problems"
+    ][0]["id"]
     problem_page = guarded.get(f"/problems/{pid}", headers=admin).get_data(as_text=True)
     assert 'name="resolve"' in problem_page and 'name="add"' in problem_page
     assert (
         guarded.post(
-            f"/problems/{pid}/links", data={"add": "https://tracker.example.com/INC-8"}, headers=admin
+            f"/problems/{pid}/links",
+            data={"add": "https://tracker.example.com/INC-8"},
+            headers=admin,
         ).status_code
         == 303
     )
-    assert guarded.post(f"/problems/{pid}/state", data={"state": "resolved"}, headers=admin).status_code == 303
+    assert (
+        guarded.post(
+            f"/problems/{pid}/state", data={"state": "resolved"}, headers=admin
+        ).status_code
+        == 303
+    )
 
 
 @pytest.mark.parametrize("token", [READER, SHIPPER])
-def test_with_tokens_other_tokens_see_no_forms_the_right_hint_and_a_refused_post_answers_a_page(guarded, token):
+def test_with_tokens_other_tokens_see_no_forms_the_right_hint_and_a_refused_post_answers_a_page(
+    guarded, token
+):
     page = guarded.get("/settings/alerts", headers=basic(READER, user="qa")).get_data(as_text=True)
-    assert 'class="alert-form"' not in page and ">delete</button>" not in page and ">redeliver</button>" not in page
+    assert (
+        'class="alert-form"' not in page
+        and ">delete</button>" not in page
+        and ">redeliver</button>" not in page
+    )
     assert "TRACEDIFF_ADMIN_TOKENS" in page and "with an ingest token" not in page
-    pid = guarded.get("/api/v1/problems", headers={"Authorization": f"Bearer {READER}"}).get_json()["problems"][0]["id"]
+    pid = guarded.get("/api/v1/problems", headers={"Authorization": f"Bearer {READER}"}).get_json()[
+        "problems"
+    ][0]["id"]
     problem_page = guarded.get(f"/problems/{pid}", headers=basic(READER)).get_data(as_text=True)
     assert 'name="resolve"' not in problem_page and 'name="add"' not in problem_page
-    assert "TRACEDIFF_ADMIN_TOKENS" in problem_page and f"tracediff problems link {pid} URL" in problem_page
+    assert (
+        "TRACEDIFF_ADMIN_TOKENS" in problem_page
+        and f"tracediff problems link {pid} URL" in problem_page
+    )
     for path, form in (
         ("/settings/alerts/1/test", {}),
         ("/settings/alerts", {"url": "http://127.0.0.1:9/x"}),
@@ -302,11 +395,23 @@ def test_with_tokens_other_tokens_see_no_forms_the_right_hint_and_a_refused_post
         assert "TRACEDIFF_ADMIN_TOKENS" in refused.get_data(as_text=True)
         assert refused.headers.getlist("WWW-Authenticate")[0].startswith("Basic")
     assert (
-        guarded.get(f"/api/v1/problems/{pid}", headers={"Authorization": f"Bearer {READER}"}).get_json()["links"] == []
+        guarded.get(
+            f"/api/v1/problems/{pid}", headers={"Authorization": f"Bearer {READER}"}
+        ).get_json()["links"]
+        == []
     )
-    assert len(guarded.get("/api/v1/alerts", headers={"Authorization": f"Bearer {READER}"}).get_json()["rules"]) == 1
+    assert (
+        len(
+            guarded.get("/api/v1/alerts", headers={"Authorization": f"Bearer {READER}"}).get_json()[
+                "rules"
+            ]
+        )
+        == 1
+    )
     # the API keeps its JSON refusals
     api = guarded.post(
-        "/api/v1/alerts", json={"url": "http://127.0.0.1:9/x"}, headers={"Authorization": f"Bearer {SHIPPER}"}
+        "/api/v1/alerts",
+        json={"url": "http://127.0.0.1:9/x"},
+        headers={"Authorization": f"Bearer {SHIPPER}"},
     )
     assert api.status_code == 403 and api.get_json()["error"]["code"] == "ingest_only_token"

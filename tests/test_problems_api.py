@@ -81,7 +81,8 @@ def test_the_list_has_the_documented_fields_newest_last_seen_first(loaded):
         ("release=1.4.2", ["type_changed"]),
         ("source=app_intent", ["type_changed"]),
         ("severity=warning", ["enum_changed"]),
-        ("severity=error", ["type_changed"]),  # the string also breaks the request schema
+        # the string also breaks the request schema
+        ("severity=error", ["type_changed"]),
         ("state=new", []),
         ("state=ongoing", ["enum_changed", "type_changed"]),
         ("until=2026-11-20T10:30:00Z", ["type_changed"]),
@@ -98,7 +99,10 @@ def test_the_list_filters(loaded, args, kinds):
 def test_the_list_pages_with_a_cursor(loaded):
     first = loaded.get("/api/v1/problems?limit=1").get_json()
     second = loaded.get(f"/api/v1/problems?limit=1&cursor={first['next_cursor']}").get_json()
-    assert [p["kind"] for p in first["problems"] + second["problems"]] == ["enum_changed", "type_changed"]
+    assert [p["kind"] for p in first["problems"] + second["problems"]] == [
+        "enum_changed",
+        "type_changed",
+    ]
     assert second["next_cursor"] is None
 
 
@@ -129,7 +133,10 @@ def test_bad_list_parameters_are_400_in_the_error_shape(loaded, args, code):
         "message",
         "retryable",
     }
-    assert response.get_json()["error"]["code"] == code and response.get_json()["error"]["retryable"] is False
+    assert (
+        response.get_json()["error"]["code"] == code
+        and response.get_json()["error"]["retryable"] is False
+    )
 
 
 @pytest.mark.parametrize("args", ["since=2026-13-45", "until=2026-02-30", "since=yesterday"])
@@ -137,20 +144,26 @@ def test_bad_times_of_one_problem_are_400_in_the_error_shape(loaded, args):
     response = loaded.get(f"/api/v1/problems/{problem_id(loaded)}?{args}")
     assert response.status_code == 400
     assert response.get_json()["error"]["code"] == "bad_parameter"
-    assert response.get_json()["error"]["message"].startswith(args.split("=")[0] + " must be a date")
+    assert response.get_json()["error"]["message"].startswith(
+        args.split("=")[0] + " must be a date"
+    )
 
 
 @pytest.mark.parametrize(
     "args, kinds",
     [
-        ("until=2026-11-20T11:30:00%2B01:00", ["type_changed"]),  # 10:30 UTC: before the enum problem's 11:00
+        # 10:30 UTC: before the enum problem's 11:00
+        ("until=2026-11-20T11:30:00%2B01:00", ["type_changed"]),
         ("since=2026-11-20T10:30:00%2B00:00", ["enum_changed"]),
-        ("since=2026-11-20 10:30", ["enum_changed"]),  # as a hand-typed time reads
+        # as a hand-typed time reads
+        ("since=2026-11-20 10:30", ["enum_changed"]),
         ("since=2026-11-20t10:30:00.5z", ["enum_changed"]),
     ],
 )
 def test_times_with_an_offset_or_a_space_compare_as_utc(loaded, args, kinds):
-    assert [p["kind"] for p in loaded.get(f"/api/v1/problems?{args}").get_json()["problems"]] == kinds
+    assert [
+        p["kind"] for p in loaded.get(f"/api/v1/problems?{args}").get_json()["problems"]
+    ] == kinds
 
 
 def test_a_time_ago_before_the_calendar_begins_means_since_the_beginning(loaded):
@@ -166,7 +179,9 @@ def test_the_list_page_ignores_bad_filter_values(loaded):
 
 
 def problem_id(client, kind="type_changed") -> str:
-    return next(p["id"] for p in client.get("/api/v1/problems").get_json()["problems"] if p["kind"] == kind)
+    return next(
+        p["id"] for p in client.get("/api/v1/problems").get_json()["problems"] if p["kind"] == kind
+    )
 
 
 def test_one_problem_adds_hourly_counts_examples_value_pairs_exposure_and_history(loaded):
@@ -175,24 +190,39 @@ def test_one_problem_adds_hourly_counts_examples_value_pairs_exposure_and_histor
     assert sum(bar["occurrences"] for bar in body["hourly"]["bars"]) == 3
     assert body["value_pairs"] == [{"left": 5, "right": "5", "count": 3, "missing": []}]
     assert body["exposure"]["calls"] == 3 and body["exposure"]["calls_with_path"] == 5
-    assert body["examples"]["first"]["trace_id"] == trace(1) and body["examples"]["latest"]["trace_id"] == trace(3)
+    assert body["examples"]["first"]["trace_id"] == trace(1) and body["examples"]["latest"][
+        "trace_id"
+    ] == trace(3)
     assert body["state_history"][-1]["detail"] == "first seen"
 
 
 def test_an_unknown_problem_is_404(loaded):
-    for url in ("/api/v1/problems/TD-999", "/api/v1/problems/nope", "/api/v1/problems/TD-999/traces"):
+    for url in (
+        "/api/v1/problems/TD-999",
+        "/api/v1/problems/nope",
+        "/api/v1/problems/TD-999/traces",
+    ):
         response = loaded.get(url)
-        assert response.status_code == 404 and response.get_json()["error"]["code"] == "problem_not_found"
+        assert (
+            response.status_code == 404
+            and response.get_json()["error"]["code"] == "problem_not_found"
+        )
 
 
 def test_patch_resolves_archives_reopens_and_sets_links(loaded):
     pid = problem_id(loaded)
-    resolved = loaded.patch(f"/api/v1/problems/{pid}", json={"state": "resolved", "resolve": "next_release"})
+    resolved = loaded.patch(
+        f"/api/v1/problems/{pid}", json={"state": "resolved", "resolve": "next_release"}
+    )
     assert resolved.status_code == 200 and resolved.get_json()["state"] == "resolved"
     assert resolved.get_json()["resolution"]["releases"] == ["1.4.0", "1.4.2"]
-    linked = loaded.patch(f"/api/v1/problems/{pid}", json={"links": ["https://tickets.example.com/T-1"]})
+    linked = loaded.patch(
+        f"/api/v1/problems/{pid}", json={"links": ["https://tickets.example.com/T-1"]}
+    )
     assert linked.get_json()["links"] == ["https://tickets.example.com/T-1"]
-    archived = loaded.patch(f"/api/v1/problems/{pid}", json={"state": "archived", "until": "escalating"})
+    archived = loaded.patch(
+        f"/api/v1/problems/{pid}", json={"state": "archived", "until": "escalating"}
+    )
     assert archived.get_json()["state"] == "archived"
     reopened = loaded.patch(f"/api/v1/problems/{pid}", json={"state": "open"})
     assert reopened.get_json()["state"] == "ongoing"
@@ -225,9 +255,15 @@ def test_patch_with_a_body_that_is_not_json_is_422(loaded):
 def test_a_merged_problem_redirects_to_the_one_it_was_merged_into(loaded):
     old, new = problem_id(loaded, "enum_changed"), problem_id(loaded)
     merged = loaded.patch(f"/api/v1/problems/{old}", json={"merged_into": new})
-    assert merged.status_code == 200 and merged.get_json()["id"] == new and merged.get_json()["calls"] == 4
+    assert (
+        merged.status_code == 200
+        and merged.get_json()["id"] == new
+        and merged.get_json()["calls"] == 4
+    )
     response = loaded.get(f"/api/v1/problems/{old}")
-    assert response.status_code == 301 and response.headers["Location"].endswith(f"/api/v1/problems/{new}")
+    assert response.status_code == 301 and response.headers["Location"].endswith(
+        f"/api/v1/problems/{new}"
+    )
     assert loaded.get(f"/problems/{old}").headers["Location"].endswith(f"/problems/{new}")
     assert loaded.patch(f"/api/v1/problems/{old}", json={"state": "open"}).status_code == 409
     assert loaded.patch(f"/api/v1/problems/{new}", json={"merged_into": new}).status_code == 400
@@ -236,8 +272,14 @@ def test_a_merged_problem_redirects_to_the_one_it_was_merged_into(loaded):
 def test_the_traces_of_a_problem_page_newest_first(loaded):
     pid = problem_id(loaded)
     first = loaded.get(f"/api/v1/problems/{pid}/traces?limit=2").get_json()
-    rest = loaded.get(f"/api/v1/problems/{pid}/traces?limit=2&cursor={first['next_cursor']}").get_json()
-    assert [t["trace_id"] for t in first["traces"] + rest["traces"]] == [trace(3), trace(2), trace(1)]
+    rest = loaded.get(
+        f"/api/v1/problems/{pid}/traces?limit=2&cursor={first['next_cursor']}"
+    ).get_json()
+    assert [t["trace_id"] for t in first["traces"] + rest["traces"]] == [
+        trace(3),
+        trace(2),
+        trace(1),
+    ]
     assert first["traces"][0]["release"] == "1.4.2" and rest["next_cursor"] is None
 
 
@@ -266,7 +308,8 @@ def test_relative_times_filter_the_trace_list(loaded):
 def test_the_release_field_is_kept_per_call_and_rejected_when_not_a_string(client, loaded):
     assert client.get(f"/api/v1/traces/{trace(3)}").get_json()["calls"][0]["release"] == "1.4.2"
     response = client.post(
-        "/api/v1/ingest", json={"trace_id": "t1", "snapshot": "arguments", "payload": {}, "release": 140}
+        "/api/v1/ingest",
+        json={"trace_id": "t1", "snapshot": "arguments", "payload": {}, "release": 140},
     )
     assert response.get_json()["rejected"][0]["code"] == "bad_type"
 
@@ -289,15 +332,19 @@ def test_changing_a_problem_needs_an_ingest_token_when_tokens_are_set(tmp_path):
         headers={"Authorization": "Bearer ingest-secret"},
     )
     pipeline.catch_up(store)
-    pid = client.get("/api/v1/problems", headers={"Authorization": "Bearer read-secret"}).get_json()["problems"][0][
-        "id"
-    ]
+    pid = client.get(
+        "/api/v1/problems", headers={"Authorization": "Bearer read-secret"}
+    ).get_json()["problems"][0]["id"]
     read = client.patch(
-        f"/api/v1/problems/{pid}", json={"state": "resolved"}, headers={"Authorization": "Bearer read-secret"}
+        f"/api/v1/problems/{pid}",
+        json={"state": "resolved"},
+        headers={"Authorization": "Bearer read-secret"},
     )
     assert read.status_code == 403 and read.get_json()["error"]["code"] == "read_only_token"
     ok = client.patch(
-        f"/api/v1/problems/{pid}", json={"state": "resolved"}, headers={"Authorization": "Bearer ingest-secret"}
+        f"/api/v1/problems/{pid}",
+        json={"state": "resolved"},
+        headers={"Authorization": "Bearer ingest-secret"},
     )
     assert ok.status_code == 200 and ok.get_json()["state"] == "resolved"
     store.close()
@@ -329,9 +376,14 @@ def test_times_at_the_ends_of_the_calendar_still_draw_a_page(loaded, url):
 def test_problems_filter_as_linked_to_a_ticket_or_not(loaded):
     status, limit = (p["id"] for p in loaded.get("/api/v1/problems").get_json()["problems"])
     loaded.patch(f"/api/v1/problems/{limit}", json={"links": ["https://tickets.example.com/T-1"]})
-    assert [p["id"] for p in loaded.get("/api/v1/problems?ticket=linked").get_json()["problems"]] == [limit]
-    assert [p["id"] for p in loaded.get("/api/v1/problems?ticket=unlinked").get_json()["problems"]] == [status]
-    loaded.patch(f"/api/v1/problems/{limit}", json={"links": []})  # unlinked again
+    assert [
+        p["id"] for p in loaded.get("/api/v1/problems?ticket=linked").get_json()["problems"]
+    ] == [limit]
+    assert [
+        p["id"] for p in loaded.get("/api/v1/problems?ticket=unlinked").get_json()["problems"]
+    ] == [status]
+    # unlinked again
+    loaded.patch(f"/api/v1/problems/{limit}", json={"links": []})
     assert loaded.get("/api/v1/problems?ticket=linked").get_json()["problems"] == []
     refused = loaded.get("/api/v1/problems?ticket=yes")
     assert refused.status_code == 400 and refused.get_json()["error"]["code"] == "bad_parameter"
@@ -350,7 +402,8 @@ def test_problems_filter_as_linked_to_a_ticket_or_not(loaded):
     ],
 )
 def test_digits_that_int_cannot_read_are_a_clean_4xx_not_a_500(client, url):
-    response = client.get(url)  # "¹".isdigit() is True, int("¹") raises
+    # "¹".isdigit() is True, int("¹") raises
+    response = client.get(url)
     assert response.status_code in (400, 404)
     if url.startswith("/api/"):
         assert response.get_json()["error"]["retryable"] is False

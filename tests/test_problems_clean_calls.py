@@ -1,5 +1,6 @@
-"""The clean call a problem is compared with exercised what broke: it carries the problem's argument path, and for
-a response problem it had a response of the same class (an error for an error-envelope problem), on both stores."""
+"""The clean call a problem is compared with exercised what broke: it carries the problem's argument
+path, and for a response problem it had a response of the same class (an error for an error-envelope
+problem), on both stores."""
 
 from datetime import UTC, datetime
 
@@ -34,18 +35,23 @@ def only(store) -> dict:
 
 def test_the_last_clean_call_before_carries_the_problem_argument_path(client, store):
     store.put_tool("findOrders", CONTRACT)
+    # the break
     send(
         client,
-        *call(trace(1), at(0, PAST), broken=False),  # exercised /limit, the older
-        *without_limit(trace(2), at(5, PAST)),  # the newest clean call, without /limit
+        # exercised /limit, the older
+        *call(trace(1), at(0, PAST), broken=False),
+        # the newest clean call, without /limit
+        *without_limit(trace(2), at(5, PAST)),
         *call(trace(3), at(10, PAST)),
-    )  # the break
+    )
     pipeline.catch_up(store)
     clean = only(store)["last_clean_before"]
     assert (clean["trace_id"], clean["has_path"]) == (trace(1), True)
 
 
-def test_without_a_clean_call_that_had_the_path_the_newest_clean_one_is_given_and_says_so(client, store):
+def test_without_a_clean_call_that_had_the_path_the_newest_clean_one_is_given_and_says_so(
+    client, store
+):
     store.put_tool("findOrders", CONTRACT)
     send(client, *without_limit(trace(2), at(5, PAST)), *call(trace(3), at(10, PAST)))
     pipeline.catch_up(store)
@@ -54,23 +60,32 @@ def test_without_a_clean_call_that_had_the_path_the_newest_clean_one_is_given_an
 
 
 def test_an_error_envelope_problem_is_compared_with_a_clean_error_response(client, store):
-    store.put_tool("findOrders", {**CONTRACT, "error_schema": DEFAULT_ERROR_SCHEMA})  # the envelope declared
+    # the envelope declared
+    store.put_tool("findOrders", {**CONTRACT, "error_schema": DEFAULT_ERROR_SCHEMA})
+    # retryable lost
     send(
         client,
-        *answered(call(trace(1), at(0, PAST), broken=False), ERROR, 400),  # a correct error body
-        *call(trace(2), at(5, PAST), broken=False),  # a success, newer
+        # a correct error body
+        *answered(call(trace(1), at(0, PAST), broken=False), ERROR, 400),
+        # a success, newer
+        *call(trace(2), at(5, PAST), broken=False),
         *answered(
             call(trace(3), at(10, PAST), broken=False),
             {"error": {"code": "bad_status", "message": "unknown status"}},
             400,
         ),
-    )  # retryable lost
+    )
     pipeline.catch_up(store)
     problem = only(store)
     assert problem["kind"] == "error_shape"
     clean = problem["last_clean_before"]
-    assert (clean["trace_id"], clean["status_code"], clean["same_response"]) == (trace(1), 400, True)
-    # "compare with the nearest clean call" picks the clean error too, not the success that is nearer in time
+    assert (clean["trace_id"], clean["status_code"], clean["same_response"]) == (
+        trace(1),
+        400,
+        True,
+    )
+    # "compare with the nearest clean call" picks the clean error too, not the success that is
+    # nearer in time
     response = client.get(f"/problems/{problem['id']}/nearest")
     assert response.status_code == 303 and f"a={trace(1)}" in response.headers["Location"]
 
@@ -82,7 +97,10 @@ def test_the_preference_is_path_and_class_then_path_then_class_then_any():
         "right": {"snapshot": "response", "path": ""},
         "stages": "response",
     }
-    assert response_class(problem, 200) == "success" and response_class({"kind": "error_shape"}) == "error"
+    assert (
+        response_class(problem, 200) == "success"
+        and response_class({"kind": "error_shape"}) == "error"
+    )
     assert (
         response_class(
             {

@@ -1,4 +1,5 @@
-"""A fingerprint groups findings by what went wrong where: never by values, severity or contract version."""
+"""A fingerprint groups findings by what went wrong where: never by values, severity or contract
+version."""
 
 import pytest
 
@@ -8,7 +9,9 @@ from webapp.problems.grouping import call_problems, contract_digest, exercises
 from webapp.problems.transforms import derive_transform
 
 
-def finding(kind="type_changed", severity="warning", left="/limit", right="/limit", lv=5, rv="5", **extra):
+def finding(
+    kind="type_changed", severity="warning", left="/limit", right="/limit", lv=5, rv="5", **extra
+):
     f = {
         "kind": kind,
         "severity": severity,
@@ -31,7 +34,8 @@ def finding(kind="type_changed", severity="warning", left="/limit", right="/limi
         ("/by_hash/9f86d081884c7d659a2feaa0c55ad015/v", "/by_hash/{id}/v"),
         ("/orders/ord_20261124/total", "/orders/{id}/total"),
         ("/customerEmail", "/customerEmail"),
-        ("/deadbeef", "/deadbeef"),  # short hex words stay keys
+        # short hex words stay keys
+        ("/deadbeef", "/deadbeef"),
         ("", ""),
     ],
 )
@@ -49,7 +53,8 @@ def test_tool_kind_paths_and_transform_each_split_problems():
     base = key(describe_finding("findOrders", finding()))
     assert key(describe_finding("searchOrders", finding())) != base
     assert key(describe_finding("findOrders", finding(left="/page", right="/page"))) != base
-    assert key(describe_finding("findOrders", finding(lv=True, rv="true"))) != base  # boolean>string
+    # boolean>string
+    assert key(describe_finding("findOrders", finding(lv=True, rv="true"))) != base
     assert key(describe_finding("findOrders", finding(kind="value_changed", rv=6))) != base
 
 
@@ -61,7 +66,8 @@ def test_array_items_of_the_same_field_share_one_problem():
 
 def test_the_fingerprint_is_versioned():
     assert key(describe_finding("t", finding())).startswith("v2:")
-    assert key(describe_finding("t", finding()), 1).startswith("v1:")  # how calls grouped before v2 are found
+    # how calls grouped before v2 are found
+    assert key(describe_finding("t", finding()), 1).startswith("v1:")
 
 
 def test_info_findings_open_no_problem():
@@ -77,13 +83,22 @@ def test_info_findings_open_no_problem():
         ("scaled", 2, 200, "/a", "/a", "x100"),
         ("case_changed", 1, 1, "/createdAfter", "/created_after", "camelCase>snake_case"),
         ("format_changed", "2026-08-20T09:00:00Z", 1787216400, "/from", "/from", "iso8601>epoch"),
-        ("format_changed", "2026-08-20T09:00:00Z", "20/08/2026 09:00", "/from", "/from", "iso8601>d/m/y"),
+        (
+            "format_changed",
+            "2026-08-20T09:00:00Z",
+            "20/08/2026 09:00",
+            "/from",
+            "/from",
+            "iso8601>d/m/y",
+        ),
         ("enum_changed", "paid", "PAID", "/status", "/status", "lower>UPPER"),
         ("dropped", "high", None, "/priority", None, None),
     ],
 )
 def test_the_transform_is_derived_from_kind_and_values(kind, lv, rv, left, right, expected):
-    assert derive_transform(kind, finding(kind=kind, lv=lv, rv=rv, left=left, right=right)) == expected
+    assert (
+        derive_transform(kind, finding(kind=kind, lv=lv, rv=rv, left=left, right=right)) == expected
+    )
 
 
 def test_a_transform_given_by_the_engine_wins_over_the_derived_one():
@@ -115,12 +130,17 @@ def test_schema_violations_group_by_stage_path_and_keyword():
         "request_schema": {
             "type": "object",
             "properties": {
-                "items": {"type": "array", "items": {"type": "object", "properties": {"qty": {"type": "integer"}}}}
+                "items": {
+                    "type": "array",
+                    "items": {"type": "object", "properties": {"qty": {"type": "integer"}}},
+                }
             },
         }
     }
     one = analyze_call({"request": {"payload": {"items": [{"qty": "1"}]}}}, contract)
-    two = analyze_call({"request": {"payload": {"items": [{"qty": 1}, {"qty": "x"}, {"qty": "y"}]}}}, contract)
+    two = analyze_call(
+        {"request": {"payload": {"items": [{"qty": 1}, {"qty": "x"}, {"qty": "y"}]}}}, contract
+    )
     a, b = call_problems("t", one), call_problems("t", two)
     assert set(a) == set(b)
     (entry,) = b.values()
@@ -130,14 +150,20 @@ def test_schema_violations_group_by_stage_path_and_keyword():
 
 def test_a_violation_a_finding_already_names_is_not_a_second_problem():
     contract = {"request_schema": {"type": "object", "properties": {"limit": {"type": "integer"}}}}
-    analysis = analyze_call({"arguments": {"payload": {"limit": 5}}, "request": {"payload": {"limit": "5"}}}, contract)
+    analysis = analyze_call(
+        {"arguments": {"payload": {"limit": 5}}, "request": {"payload": {"limit": "5"}}}, contract
+    )
     grouped = call_problems("findOrders", analysis)
     assert [e["descriptor"]["kind"] for e in grouped.values()] == ["type_changed"]
 
 
 def test_grouped_by_says_what_the_problem_shares_and_what_it_leaves_out():
     text = grouped_by(describe_finding("findOrders", finding()))
-    assert "tool findOrders" in text and "arguments path /limit" in text and "transform integer>string" in text
+    assert (
+        "tool findOrders" in text
+        and "arguments path /limit" in text
+        and "transform integer>string" in text
+    )
     assert "values, severity and contract version are left out" in text
 
 
@@ -157,7 +183,9 @@ def test_exercises_matches_normalised_paths_against_arguments():
 def test_contract_digest_ignores_the_update_time():
     contract = {"name": "t", "arguments_schema": {"type": "object"}, "updated_at": "2026-01-01"}
     assert contract_digest(contract) == contract_digest({**contract, "updated_at": "2026-02-02"})
-    assert contract_digest(contract) != contract_digest({**contract, "arguments_schema": {"type": "array"}})
+    assert contract_digest(contract) != contract_digest(
+        {**contract, "arguments_schema": {"type": "array"}}
+    )
     assert contract_digest(None) is None
 
 
@@ -173,11 +201,19 @@ def test_the_nearest_clean_call_prefers_one_with_the_path_then_the_most_similar_
         },
         {
             "trace_id": "near",
-            "arguments": {"status": "paid", "limit": 10, "customer": {"email": "b@example.com", "tier": "gold"}},
+            "arguments": {
+                "status": "paid",
+                "limit": 10,
+                "customer": {"email": "b@example.com", "tier": "gold"},
+            },
         },
         {
             "trace_id": "other",
-            "arguments": {"status": "open", "limit": 5, "customer": {"email": "c@example.com", "tier": "basic"}},
+            "arguments": {
+                "status": "open",
+                "limit": 5,
+                "customer": {"email": "c@example.com", "tier": "basic"},
+            },
         },
     ]
     best = nearest(failing, candidates, "/limit")
@@ -190,27 +226,39 @@ def test_big_arguments_are_ranked_by_key_set_alone():
     from webapp.problems.nearest import DEEP_MAX_BYTES, nearest
 
     big = {f"k{i}": "v" * 50 for i in range(DEEP_MAX_BYTES // 40)}
-    best = nearest(big, [{"trace_id": "a", "arguments": {"x": 1}}, {"trace_id": "b", "arguments": dict(big)}])
+    best = nearest(
+        big, [{"trace_id": "a", "arguments": {"x": 1}}, {"trace_id": "b", "arguments": dict(big)}]
+    )
     assert best["trace_id"] == "b" and best["method"] == "key_set" and best["distance"] == 0
 
 
 def test_a_problem_from_an_older_fingerprint_version_says_so():
     descriptor = {**describe_finding("t", finding()), "fingerprint_version": 1}
-    assert "fingerprint v1; made before fingerprint v2, which groups only newer findings" in grouped_by(descriptor)
+    assert (
+        "fingerprint v1; made before fingerprint v2, which groups only newer findings"
+        in grouped_by(descriptor)
+    )
 
 
-ACCOUNTS = {"accts": {"20391234": {"bal": 5}, "a1b2c3d4e5f60718293a4b5c6d7e8f90": {"bal": 6}}, "rows": [{"bal": 7}]}
+ACCOUNTS = {
+    "accts": {"20391234": {"bal": 5}, "a1b2c3d4e5f60718293a4b5c6d7e8f90": {"bal": 6}},
+    "rows": [{"bal": 7}],
+}
 
 
 @pytest.mark.parametrize(
     "path, expected",
     [
-        ("/accts/20391234/bal", "/accts/{id}/bal"),  # a map keyed by digits: one place, whatever the account
+        # a map keyed by digits: one place, whatever the account
+        ("/accts/20391234/bal", "/accts/{id}/bal"),
         ("/accts/a1b2c3d4e5f60718293a4b5c6d7e8f90/bal", "/accts/{id}/bal"),
-        ("/accts/*/bal", "/accts/{id}/bal"),  # folded over the map's keys
-        ("/rows/0/bal", "/rows/*/bal"),  # an array's index
+        # folded over the map's keys
+        ("/accts/*/bal", "/accts/{id}/bal"),
+        # an array's index
+        ("/rows/0/bal", "/rows/*/bal"),
         ("/rows/*/bal", "/rows/*/bal"),
-        ("/gone/12/x", "/gone/*/x"),  # not in the document: read as v1 read it
+        # not in the document: read as v1 read it
+        ("/gone/12/x", "/gone/*/x"),
     ],
 )
 def test_paths_read_against_their_document_tell_digit_keys_from_indexes(path, expected):
@@ -223,5 +271,7 @@ def test_digit_keys_and_hex_keys_of_one_map_are_one_problem():
     docs = {"arguments": arguments, "request": request}
     analysis = analyze_call({name: {"payload": doc} for name, doc in docs.items()}, None)
     grouped = call_problems("bank", analysis, docs)
-    assert [(e["descriptor"]["left"]["path"], e["occurrences"]) for e in grouped.values()] == [("/accts/{id}/bal", 2)]
+    assert [(e["descriptor"]["left"]["path"], e["occurrences"]) for e in grouped.values()] == [
+        ("/accts/{id}/bal", 2)
+    ]
     assert all(fingerprint.startswith("v2:") for fingerprint in grouped)

@@ -1,4 +1,5 @@
-"""A problem's most common values: a pair that says nothing is not kept, a missing field reads "(missing)"."""
+"""A problem's most common values: a pair that says nothing is not kept, a missing field reads
+"(missing)"."""
 
 from datetime import UTC, datetime
 
@@ -31,7 +32,8 @@ GET_USER = {
 
 
 def get_user(n: int) -> list:
-    """A getUser call answered 503 with an error body that lacks `retryable` (an error_shape problem)."""
+    """A getUser call answered 503 with an error body that lacks `retryable` (an error_shape
+    problem)."""
     common = {"trace_id": trace(n), "call_id": "c", "tool": "getUser", "ts": at(n, PAST)}
     return [
         {**common, "snapshot": "arguments", "payload": {"userId": "u1"}},
@@ -46,7 +48,8 @@ def get_user(n: int) -> list:
 
 
 def dropped(n: int) -> list:
-    """A findOrders call whose request leaves the status out (a dropped problem: a value against nothing)."""
+    """A findOrders call whose request leaves the status out (a dropped problem: a value against
+    nothing)."""
     common = {"trace_id": trace(n), "call_id": "c", "tool": "findOrders", "ts": at(n, PAST)}
     return [
         {**common, "snapshot": "arguments", "payload": {"status": "paid", "limit": 5}},
@@ -65,12 +68,16 @@ def loaded(client, store):
 
 def problem(client, kind: str) -> dict:
     listed = client.get("/api/v1/problems").get_json()["problems"]
-    return client.get(f"/api/v1/problems/{next(p['id'] for p in listed if p['kind'] == kind)}").get_json()
+    return client.get(
+        f"/api/v1/problems/{next(p['id'] for p in listed if p['kind'] == kind)}"
+    ).get_json()
 
 
 def shown(client, db_path, pid: str) -> tuple[str, str, str]:
     """Return the problem's page, its Markdown and `tracediff problems show`."""
-    cli = CliRunner().invoke(main, ["problems", "show", pid, "--db", str(db_path)], catch_exceptions=False)
+    cli = CliRunner().invoke(
+        main, ["problems", "show", pid, "--db", str(db_path)], catch_exceptions=False
+    )
     return (
         client.get(f"/problems/{pid}").get_data(as_text=True),
         client.get(f"/problems/{pid}.md").get_data(as_text=True),
@@ -88,7 +95,9 @@ def test_a_missing_field_against_nothing_keeps_no_value_pair(loaded, db_path):
 
 def test_a_value_against_a_missing_field_says_missing_not_null(loaded, db_path):
     body = problem(loaded, "dropped")
-    assert body["value_pairs"] == [{"left": "paid", "right": None, "missing": ["right"], "count": 2}]
+    assert body["value_pairs"] == [
+        {"left": "paid", "right": None, "missing": ["right"], "count": 2}
+    ]
     page, markdown, cli = shown(loaded, db_path, body["id"])
     assert '<code>"paid"</code></td><td>→</td><td><i>(missing)</i></td>' in page
     assert '- `"paid"` -> (missing) x 2' in markdown and '  "paid" -> (missing) x 2' in cli

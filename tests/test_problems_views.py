@@ -1,4 +1,5 @@
-"""The problem pages, their twins, the state forms, the nearest clean call, and `tracediff problems`."""
+"""The problem pages, their twins, the state forms, the nearest clean call, and `tracediff
+problems`."""
 
 from datetime import UTC, datetime
 
@@ -52,7 +53,12 @@ def test_problems_leads_the_navigation_and_lists_rows_with_counts_sparkline_and_
     nav = html[html.index("<nav>") : html.index("</nav>")]
     assert nav.index("Problems") < nav.index("Traces")
     row = html[html.index(ids(loaded)["type_changed"]) :]
-    assert "type_changed" in row and "integer&gt;string" in row and 'class="spark"' in row and "ongoing" in row
+    assert (
+        "type_changed" in row
+        and "integer&gt;string" in row
+        and 'class="spark"' in row
+        and "ongoing" in row
+    )
     assert "1.4.0" in row
 
 
@@ -63,7 +69,8 @@ def test_the_list_filters_and_searches_and_answers_htmx_with_the_fragment(loaded
     text = fragment.get_data(as_text=True)
     assert text.startswith('<div id="problem-list"') and ids(loaded)["type_changed"] in text
     assert fragment.headers["Vary"] == "HX-Request"
-    assert loaded.get("/problems?state=nonsense&since=soon").status_code == 200  # the page ignores bad values
+    # the page ignores bad values
+    assert loaded.get("/problems?state=nonsense&since=soon").status_code == 200
 
 
 def test_the_list_has_a_ticket_filter_for_linked_and_unlinked_problems(loaded):
@@ -72,16 +79,24 @@ def test_the_list_has_a_ticket_filter_for_linked_and_unlinked_problems(loaded):
     page = loaded.get("/problems").get_data(as_text=True)
     assert '<select name="ticket">' in page and "<option>linked</option>" in page
     html = loaded.get("/problems?ticket=linked").get_data(as_text=True)
-    assert linked + "<" in html and unlinked + "<" not in html and "<option selected>linked</option>" in html
-    html = loaded.get("/problems?ticket=unlinked", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert (
+        linked + "<" in html
+        and unlinked + "<" not in html
+        and "<option selected>linked</option>" in html
+    )
+    html = loaded.get("/problems?ticket=unlinked", headers={"HX-Request": "true"}).get_data(
+        as_text=True
+    )
     assert unlinked + "<" in html and linked + "<" not in html
 
 
 def test_payload_values_on_problem_pages_stay_text(loaded):
     pid = ids(loaded)["enum_changed"]
     html = loaded.get(f"/problems/{pid}").get_data(as_text=True)
-    assert "alert(1)" in html and "ALERT(1)" in html  # the value pair is shown...
-    assert EVIL not in html and EVIL.upper() not in html  # ...as text
+    # the value pair is shown...
+    assert "alert(1)" in html and "ALERT(1)" in html
+    # ...as text
+    assert EVIL not in html and EVIL.upper() not in html
 
 
 def test_the_problem_page_shows_grouping_reach_releases_traces_and_forms(loaded):
@@ -101,16 +116,20 @@ def test_the_problem_page_shows_grouping_reach_releases_traces_and_forms(loaded)
     ):
         assert text in html, text
     table = html[html.index('class="problem-calls"') :]
-    assert table.index(trace(2)) < table.index(trace(1))  # newest first
+    # newest first
+    assert table.index(trace(2)) < table.index(trace(1))
 
 
 def test_the_hourly_strip_follows_the_chosen_range(loaded):
     pid = ids(loaded)["type_changed"]
-    wide = loaded.get(f"/api/v1/problems/{pid}?since=2026-11-01&until=2026-11-21").get_json()["hourly"]
-    narrow = loaded.get(f"/api/v1/problems/{pid}?since=2026-11-20T08:00:00Z&until=2026-11-20T12:00:00Z").get_json()[
+    wide = loaded.get(f"/api/v1/problems/{pid}?since=2026-11-01&until=2026-11-21").get_json()[
         "hourly"
     ]
-    assert wide["step_hours"] > 1 > narrow["step_hours"] and narrow["step_seconds"] == 300  # 4 h in 5-minute bars
+    narrow = loaded.get(
+        f"/api/v1/problems/{pid}?since=2026-11-20T08:00:00Z&until=2026-11-20T12:00:00Z"
+    ).get_json()["hourly"]
+    # 4 h in 5-minute bars
+    assert wide["step_hours"] > 1 > narrow["step_hours"] and narrow["step_seconds"] == 300
     assert sum(b["occurrences"] for b in narrow["bars"]) == 2
     assert loaded.get(f"/api/v1/problems/{pid}?since=nope").status_code == 400
 
@@ -134,7 +153,11 @@ def test_the_resolve_form_resolves_and_the_page_says_who_and_when(loaded):
     response = loaded.post(f"/problems/{pid}/state", data={"state": "resolved", "resolve": "now"})
     assert response.status_code == 303
     html = loaded.get(f"/problems/{pid}").get_data(as_text=True)
-    assert "state-resolved" in html and "by <b>web</b>: resolved" in html and "verified: 0 calls, 0 broke" in html
+    assert (
+        "state-resolved" in html
+        and "by <b>web</b>: resolved" in html
+        and "verified: 0 calls, 0 broke" in html
+    )
     assert loaded.post(f"/problems/{pid}/state", data={"state": "bogus"}).status_code == 400
 
 
@@ -147,14 +170,23 @@ def test_the_trace_page_links_each_finding_to_its_problem_and_to_the_nearest_cle
 
 def test_the_nearest_clean_call_is_the_most_similar_one(loaded):
     pid = ids(loaded)["type_changed"]
-    # the latest failing call sent limit 7: the clean call with limit 7 is nearer than the one with 500
+    # the latest failing call sent limit 7: the clean call with limit 7 is nearer than the one with
+    # 500
     response = loaded.get(f"/problems/{pid}/nearest")
     assert response.status_code == 303
     location = response.headers["Location"]
-    assert f"b={trace(2)}" in location and f"a={trace(3)}" in location and "method=deep_distance" in location
+    assert (
+        f"b={trace(2)}" in location
+        and f"a={trace(3)}" in location
+        and "method=deep_distance" in location
+    )
     from_trace = loaded.get(f"/nearest?trace={trace(1)}&call=call_01").headers["Location"]
-    assert f"b={trace(1)}" in from_trace and (f"a={trace(3)}" in from_trace or f"a={trace(4)}" in from_trace)
-    assert "A is the nearest clean call of findOrders" in loaded.get(location).get_data(as_text=True)
+    assert f"b={trace(1)}" in from_trace and (
+        f"a={trace(3)}" in from_trace or f"a={trace(4)}" in from_trace
+    )
+    assert "A is the nearest clean call of findOrders" in loaded.get(location).get_data(
+        as_text=True
+    )
     assert loaded.get("/nearest?trace=nope&call=x").status_code == 404
 
 
@@ -172,7 +204,11 @@ def run(db, *args):
 def test_the_cli_lists_shows_resolves_archives_and_merges(loaded, db_path):
     pid = ids(loaded)
     listed = run(db_path, "problems", "list")
-    assert listed.exit_code == 0 and pid["type_changed"] in listed.output and "integer>string" in listed.output
+    assert (
+        listed.exit_code == 0
+        and pid["type_changed"] in listed.output
+        and "integer>string" in listed.output
+    )
     assert run(db_path, "problems", "list", "--kind", "enum_changed").output.count("TD-") == 1
     shown = run(db_path, "problems", "show", pid["type_changed"])
     assert "2 occurrences, 2 calls, 2 traces" in shown.output and '5 -> "5" x 1' in shown.output
@@ -180,7 +216,10 @@ def test_the_cli_lists_shows_resolves_archives_and_merges(loaded, db_path):
         run(db_path, "problems", "resolve", pid["type_changed"], "--next-release").output.strip()
         == f"{pid['type_changed']} resolved"
     )
-    assert run(db_path, "problems", "archive", pid["enum_changed"]).output.strip() == f"{pid['enum_changed']} archived"
+    assert (
+        run(db_path, "problems", "archive", pid["enum_changed"]).output.strip()
+        == f"{pid['enum_changed']} archived"
+    )
     merged = run(db_path, "problems", "merge", pid["enum_changed"], "--into", pid["type_changed"])
     assert f"merged into {pid['type_changed']}" in merged.output
     missing = CliRunner().invoke(main, ["problems", "show", "TD-999", "--db", str(db_path)])
@@ -191,10 +230,13 @@ def test_the_trace_lists_hourly_strip_follows_the_range(loaded):
     from webapp.web.render import charts
 
     fitted = loaded.get("/").get_data(as_text=True)
-    hours = loaded.get("/?since=2026-11-20T06:00:00Z&until=2026-11-20T11:00:00Z").get_data(as_text=True)
+    hours = loaded.get("/?since=2026-11-20T06:00:00Z&until=2026-11-20T11:00:00Z").get_data(
+        as_text=True
+    )
     week = loaded.get("/?since=2026-11-14T10:00:00Z").get_data(as_text=True)
     width = lambda html: int(html.split('<svg class="bars" width="', 1)[1].split('"', 1)[0])  # noqa: E731
-    # no range asked: the two hours that have calls, 09:00 to 10:59, not a week ending at the newest call
+    # no range asked: the two hours that have calls, 09:00 to 10:59, not a week ending at the newest
+    # call
     assert width(fitted) == 2 * 40 and "2 h up to the newest call, 2026-11-20 10:00" in fitted
     assert width(week) == 145 * (charts.BAR_WIDTH + charts.BAR_GAP)
     # the hours from since to the newest call get the widest bars rather than a sliver of the week

@@ -1,7 +1,8 @@
-"""docs/prometheus/: the scrape config and the alert rules check with promtool, and name metrics that exist.
+"""docs/prometheus/: the scrape config and the alert rules check with promtool, and name metrics
+that exist.
 
-promtool comes with Debian's `prometheus` package; without it the rules' structure is checked instead (and the
-skip says so).
+promtool comes with Debian's `prometheus` package; without it the rules' structure is checked
+instead (and the skip says so).
 """
 
 import re
@@ -21,13 +22,18 @@ RULES = FOLDER / "tracediff-rules.yml"
 def promtool() -> str:
     found = shutil.which("promtool")
     if found is None:
-        pytest.skip("promtool is not installed (Debian: apt-get install prometheus); the structure test still runs")
+        pytest.skip(
+            "promtool is not installed (Debian: apt-get install prometheus); the structure test "
+            "still runs"
+        )
     return found
 
 
 @pytest.mark.slow
 def test_the_alert_rules_pass_promtool():
-    done = subprocess.run([promtool(), "check", "rules", str(RULES)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [promtool(), "check", "rules", str(RULES)], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0 and "SUCCESS" in done.stdout, done.stdout + done.stderr
 
 
@@ -58,7 +64,9 @@ def test_every_rule_has_an_expression_a_severity_and_a_summary():
 
 
 def test_every_metric_the_rules_name_is_one_tracediff_exports(tmp_path):
-    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "m.db"), "ANALYZER": "off"}).test_client()
+    client = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "m.db"), "ANALYZER": "off"}
+    ).test_client()
     text = client.get("/metrics").get_data(as_text=True)
     exported = set(re.findall(r"^# TYPE (\S+) (\w+)", text, re.M))
     names = {name for name, _ in exported}

@@ -1,10 +1,12 @@
-"""Quality on realistic renaming traffic (bench/traffic.py, small seeded run): quiet on correct calls, bugs found.
+"""Quality on realistic renaming traffic (bench/traffic.py, small seeded run): quiet on correct
+calls, bugs found.
 
-Issue 11's targets: one call at a time (`tracediff check`), at most 1 in 20 correct calls flagged and at least
-9 in 10 bugs; with history, at most 1% and at least 95%. The noise targets are asserted as they stand. Bugs
-found: without history a swap of two distinct values between unrelated names, and a leaked field where the
-API publishes no request schema, look exactly like correct calls, so this run reaches about 86-90% (see
-docs/quality.md); the floor below keeps what the pairing reaches, the history side is the inference's.
+Issue 11's targets: one call at a time (`tracediff check`), at most 1 in 20 correct calls flagged
+and at least 9 in 10 bugs; with history, at most 1% and at least 95%. The noise targets are asserted
+as they stand. Bugs found: without history a swap of two distinct values between unrelated names,
+and a leaked field where the API publishes no request schema, look exactly like correct calls, so
+this run reaches about 86-90% (see docs/quality.md); the floor below keeps what the pairing reaches,
+the history side is the inference's.
 """
 
 import pytest
@@ -38,7 +40,13 @@ def test_one_call_at_a_time_at_most_one_correct_call_in_twenty_has_a_warning(alo
 def test_one_call_at_a_time_most_planted_bugs_are_flagged_at_their_path(alone):
     assert alone["flagged_share"] >= FOUND_FLOOR, alone["by_kind"]
     # Kinds a single call always shows must always be found, whatever the names.
-    for kind in ("integer_as_string", "date_format", "enum_case", "list_truncated", "list_item_replaced"):
+    for kind in (
+        "integer_as_string",
+        "date_format",
+        "enum_case",
+        "list_truncated",
+        "list_item_replaced",
+    ):
         total, missed = alone["by_kind"][kind]
         assert missed <= total // 4, (kind, alone["missed_examples"])
 
@@ -46,4 +54,6 @@ def test_one_call_at_a_time_most_planted_bugs_are_flagged_at_their_path(alone):
 def test_through_the_store_at_most_one_correct_call_in_a_hundred_has_a_warning(calls, alone):
     stored = traffic.through_the_store(calls)
     assert stored["noisy_share"] <= 0.01, stored["noisy_examples"]
-    assert stored["flagged_share"] >= max(FOUND_FLOOR, alone["flagged_share"] - 0.02), stored["by_kind"]
+    assert stored["flagged_share"] >= max(FOUND_FLOOR, alone["flagged_share"] - 0.02), stored[
+        "by_kind"
+    ]

@@ -1,4 +1,5 @@
-"""Rejected records are visible: the quarantine page, its JSON twin, the API, health and the list's notice."""
+"""Rejected records are visible: the quarantine page, its JSON twin, the API, health and the list's
+notice."""
 
 import gzip
 
@@ -7,7 +8,10 @@ from helpers import envelope, ndjson
 
 
 def _send_bad_batch(client, agent="Vector/0.43.0"):
-    body = ndjson(envelope("request", {"limit": 5})) + b'{"trace_id": "t2", "snapshot": "bogus", "payload": 1}\n'
+    body = (
+        ndjson(envelope("request", {"limit": 5}))
+        + b'{"trace_id": "t2", "snapshot": "bogus", "payload": 1}\n'
+    )
     return client.post("/api/v1/ingest", data=body, headers={"User-Agent": agent})
 
 
@@ -24,7 +28,9 @@ def test_a_rejected_record_is_listed_with_its_sender_and_reason(client):
 
 def test_the_quarantine_pages_newest_first_with_a_cursor(client):
     for n in range(5):
-        client.post("/api/v1/ingest", data=f'{{"trace_id": "t{n}", "snapshot": "nope", "payload": {n}}}')
+        client.post(
+            "/api/v1/ingest", data=f'{{"trace_id": "t{n}", "snapshot": "nope", "payload": {n}}}'
+        )
     first = client.get("/api/v1/quarantine?limit=2").get_json()
     assert [r["raw"] for r in first["records"]] == [
         '{"trace_id": "t4", "snapshot": "nope", "payload": 4}',
@@ -51,7 +57,10 @@ def test_a_bad_page_parameter_is_a_400_in_the_error_shape(client):
 
 
 def test_quarantined_secrets_stay_redacted_on_the_page(client):
-    client.post("/api/v1/ingest", data=b'{"trace_id": "t", "snapshot": "x", "payload": {"password": "hunter2!!"}}')
+    client.post(
+        "/api/v1/ingest",
+        data=b'{"trace_id": "t", "snapshot": "x", "payload": {"password": "hunter2!!"}}',
+    )
     page = client.get("/quarantine").get_data(as_text=True)
     assert "hunter2" not in page and "[REDACTED]" in page
 
@@ -92,7 +101,10 @@ def test_the_json_twin_and_the_htmx_fragment(client):
 
 
 def test_broken_utf8_says_where_in_plain_words(client):
-    body = ndjson(envelope("request", {"limit": 5})) + b'{"trace_id": "t", "snapshot": "request", "payload": "\xff"}\n'
+    body = (
+        ndjson(envelope("request", {"limit": 5}))
+        + b'{"trace_id": "t", "snapshot": "request", "payload": "\xff"}\n'
+    )
     rejected = client.post("/api/v1/ingest", data=body).get_json()["rejected"]
     assert "not valid UTF-8 at byte offset" in rejected[0]["message"]
 
@@ -101,7 +113,9 @@ def test_the_cli_names_the_file_it_read(tmp_path, store, db_path):
     from webapp.pipeline.bulk import ingest_files
 
     path = tmp_path / "events.ndjson.gz"
-    path.write_bytes(gzip.compress(ndjson(envelope("request", {"limit": 5})) + b'{"snapshot": 1}\n'))
+    path.write_bytes(
+        gzip.compress(ndjson(envelope("request", {"limit": 5})) + b'{"snapshot": 1}\n')
+    )
     ingest_files(store, [str(path)], redactor=None)
     [record] = store.quarantine()
     assert record["source"] == f"tracediff ingest {path}"
@@ -115,10 +129,13 @@ def test_an_old_database_gains_the_source_column(tmp_path):
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)
     conn.execute(
-        "CREATE TABLE quarantine (id INTEGER PRIMARY KEY, received_at TEXT NOT NULL, code TEXT NOT NULL,"
+        "CREATE TABLE quarantine (id INTEGER PRIMARY KEY, received_at TEXT NOT NULL, code TEXT NOT "
+        "NULL,"
         " message TEXT NOT NULL, raw TEXT)"
     )
-    conn.execute("INSERT INTO quarantine VALUES (1, '2026-11-30T00:00:00.000000Z', 'not_json', 'old', 'x')")
+    conn.execute(
+        "INSERT INTO quarantine VALUES (1, '2026-11-30T00:00:00.000000Z', 'not_json', 'old', 'x')"
+    )
     conn.commit()
     conn.close()
     store = Store(path)
@@ -132,7 +149,9 @@ def test_an_old_database_gains_the_source_column(tmp_path):
 
 def test_a_body_that_is_not_json_at_all_is_refused_and_quarantined(client):
     response = client.post(
-        "/api/v1/ingest", data=b"<html>502 Bad Gateway</html>", headers={"User-Agent": "fluent-bit/3.1"}
+        "/api/v1/ingest",
+        data=b"<html>502 Bad Gateway</html>",
+        headers={"User-Agent": "fluent-bit/3.1"},
     )
     assert response.status_code == 422 and response.get_json()["error"]["code"] == "unparseable"
     [record] = client.get("/api/v1/quarantine").get_json()["records"]
@@ -152,16 +171,22 @@ def test_a_huge_refused_body_is_quarantined_in_a_bounded_excerpt(client):
 
 def test_a_broken_gzip_body_keeps_its_bytes_as_escapes_and_its_secrets_redacted(client):
     broken = gzip.compress(b'{"snapshot": "arguments"}')[:12]
-    assert client.post("/api/v1/ingest", data=broken, headers={"Content-Encoding": "gzip"}).status_code == 422
+    assert (
+        client.post("/api/v1/ingest", data=broken, headers={"Content-Encoding": "gzip"}).status_code
+        == 422
+    )
     secret = b"not json at all; aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
     assert client.post("/api/v1/ingest", data=secret).status_code == 422
     newest, oldest = client.get("/api/v1/quarantine").get_json()["records"]
-    assert oldest["raw"].startswith("\\x1f\\x8b")  # a control character and a byte that is no UTF-8
+    # a control character and a byte that is no UTF-8
+    assert oldest["raw"].startswith("\\x1f\\x8b")
     assert "wJalrXUtnFEMI" not in newest["raw"] and newest["raw"].startswith("not json at all")
 
 
 def test_a_refused_otlp_body_is_quarantined_too(client):
-    response = client.post("/v1/traces", data=b"{not otlp", headers={"Content-Type": "application/json"})
+    response = client.post(
+        "/v1/traces", data=b"{not otlp", headers={"Content-Type": "application/json"}
+    )
     assert response.status_code == 422
     [record] = client.get("/api/v1/quarantine").get_json()["records"]
     assert record["raw"] == "{not otlp" and "OTLP" in record["message"]
@@ -174,13 +199,22 @@ def test_a_refused_body_fires_a_rejected_events_alert(db_path):
     from webapp.ops.sender import deliver_due
     from webapp.store import Store
 
-    app = create_app({"TESTING": True, "DATABASE": str(db_path), "ANALYZER": "off", "WEBHOOK_ALLOW_HOSTS": "127.0.0.1"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(db_path),
+            "ANALYZER": "off",
+            "WEBHOOK_ALLOW_HOSTS": "127.0.0.1",
+        }
+    )
     client, receiver = app.test_client(), Receiver()
     try:
         receiver.secret = client.post(
             "/api/v1/alerts", json={"url": receiver.url, "on": ["rejected_events"]}
         ).get_json()["secret"]
-        client.post("/api/v1/ingest", data=b"\x00\x01 not json", headers={"User-Agent": "vector/0.43"})
+        client.post(
+            "/api/v1/ingest", data=b"\x00\x01 not json", headers={"User-Agent": "vector/0.43"}
+        )
         store = Store.open(db_path)
         assert deliver_due(store, app.config) == 1
         store.close()

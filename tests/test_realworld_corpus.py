@@ -1,4 +1,5 @@
-"""The real-layer corpus is well formed, and bench/realworld.py runs on a slice of it (no figures asserted)."""
+"""The real-layer corpus is well formed, and bench/realworld.py runs on a slice of it (no figures
+asserted)."""
 
 import random
 import re
@@ -20,7 +21,9 @@ def test_correct_calls_fit_the_tools_own_schema(tool):
         errors = [e.message for e in validator.iter_errors(call["arguments"])]
         assert not errors, (call["arguments"], errors)
         http = realworld.snapshots(call)["request"]["http"]
-        assert http["method"] in ("GET", "POST", "PUT", "PATCH", "DELETE") and http["url"].startswith("https://")
+        assert http["method"] in ("GET", "POST", "PUT", "PATCH", "DELETE") and http[
+            "url"
+        ].startswith("https://")
         orjson.dumps(realworld.snapshots(call))
 
 
@@ -49,7 +52,8 @@ def test_the_corpus_is_deterministic_and_split_by_project():
     assert len(realworld.TOOLS) >= 30 and len(realworld.PROJECTS) >= 12
     assert len({t.name for t in realworld.TOOLS}) == len(realworld.TOOLS)
     releases = [c["release"] for c in first]
-    assert releases == sorted(releases)  # the history comes first
+    # the history comes first
+    assert releases == sorted(releases)
     assert any(
         c["answer"].status >= 400 or c["answer"].body.get("ok") is False
         for c in first
@@ -70,7 +74,11 @@ def test_the_bench_scores_one_call_at_a_time():
 def test_the_bench_runs_through_a_real_server():
     from bench import realworld as bench
 
-    tools = [t for t in realworld.TOOLS if t.name in ("slack_post_message", "list_records", "create_price")]
+    tools = [
+        t
+        for t in realworld.TOOLS
+        if t.name in ("slack_post_message", "list_records", "create_price")
+    ]
     text = bench.run(2, 1, 9, tools=tools)
     assert text.count("(b) with history, through a real server") == 2
     assert "bugs flagged at their place" in text

@@ -1,5 +1,5 @@
-"""Deterministic verdicts (issue 32, item 5): a slice of the real-layer corpus, two releases of it, sent to a
-real server in two orders and batchings gives the same findings, call by call."""
+"""Deterministic verdicts (issue 32, item 5): a slice of the real-layer corpus, two releases of it,
+sent to a real server in two orders and batchings gives the same findings, call by call."""
 
 import random
 
@@ -9,13 +9,21 @@ from tests import realworld
 
 pytestmark = pytest.mark.slow
 
-# tools whose verdicts lean on history: a consumed selector, a projection, a leaked field, renames, a form body
-SLICE = ("issue_write", "list_commits", "todoist_get_tasks", "slack_post_message", "asana_create_task", "create_price")
+# tools whose verdicts lean on history: a consumed selector, a projection, a leaked field, renames,
+# a form body
+SLICE = (
+    "issue_write",
+    "list_commits",
+    "todoist_get_tasks",
+    "slack_post_message",
+    "asana_create_task",
+    "create_price",
+)
 
 
 def shuffled(events: list) -> list[list]:
-    """The events in a random order, 30 to 70 a request: a call's snapshots land in different batches, and
-    calls of the newer release arrive before older ones."""
+    """The events in a random order, 30 to 70 a request: a call's snapshots land in different
+    batches, and calls of the newer release arrive before older ones."""
     rng = random.Random(5)
     events = list(events)
     rng.shuffle(events)
@@ -28,14 +36,16 @@ def shuffled(events: list) -> list[list]:
 
 
 def verdicts(pairs) -> dict:
-    """{call index: its findings as (kind, severity, arguments path, request/response path), sorted}."""
+    """{call index: its findings as (kind, severity, arguments path, request/response path),
+    sorted}."""
 
     def where(end):
         return f"{end['snapshot']}:{end['path']}" if end else None
 
     return {
         call["index"]: sorted(
-            (f["kind"], f["severity"], where(f["left"]), where(f["right"])) for f in found["findings"]
+            (f["kind"], f["severity"], where(f["left"]), where(f["right"]))
+            for f in found["findings"]
         )
         for call, found in pairs
     }
@@ -50,4 +60,6 @@ def test_the_same_calls_give_the_same_findings_whatever_the_order_and_the_batche
     in_order = verdicts(bench.through_a_server(calls, tools, log=lambda *_: None))
     mixed = verdicts(bench.through_a_server(calls, tools, log=lambda *_: None, batches=shuffled))
     differ = {i: (in_order[i], mixed[i]) for i in in_order if in_order[i] != mixed[i]}
-    assert not differ, f"{len(differ)} of {len(in_order)} calls differ, e.g. {next(iter(differ.items()))}"
+    assert not differ, (
+        f"{len(differ)} of {len(in_order)} calls differ, e.g. {next(iter(differ.items()))}"
+    )

@@ -1,8 +1,9 @@
-"""The recipes of docs/instrumenting.md, run as they are against local stand-ins and a real tracediff.
+"""The recipes of docs/instrumenting.md, run as they are against local stand-ins and a real
+tracediff.
 
 Each recipe file in docs/recipes/ is executed itself (never a copy): the real openai, anthropic and
-OpenTelemetry packages, the machine's node, a real syslog-ng; then the trace is read from the server.
-The MCP server recipe has its own file, test_recipes_mcp.py.
+OpenTelemetry packages, the machine's node, a real syslog-ng; then the trace is read from the
+server. The MCP server recipe has its own file, test_recipes_mcp.py.
 """
 
 import gzip
@@ -50,17 +51,22 @@ def test_the_openai_recipe_logs_three_snapshots_that_tracediff_ingest_loads(
         tmp_path,
     )
     assert output.startswith("You have 1 paid order.")
-    assert printed_trace_id(output) == CALLER_TRACE  # the caller's trace id, not a new one
-    assert len(log_file.read_text().splitlines()) == 4  # one line per snapshot, the result the model got too
+    # the caller's trace id, not a new one
+    assert printed_trace_id(output) == CALLER_TRACE
+    # one line per snapshot, the result the model got too
+    assert len(log_file.read_text().splitlines()) == 4
     tracediff_ingest(live_server.db_path, log_file)
 
     [call] = read_trace(live_server, CALLER_TRACE)["calls"]
-    assert call["call_id"] == "call_standin_01"  # the model's tool call id
+    # the model's tool call id
+    assert call["call_id"] == "call_standin_01"
     assert_planted_bug(call, source="openai")
     assert_release(call, "1.4.2")
-    assert_result_passed_on(call)  # the role=tool content, its JSON parsed
+    # the role=tool content, its JSON parsed
+    assert_result_passed_on(call)
     sent_back = openai_model.requests[-1]["body"]["messages"][-1]["content"]
-    assert json.loads(sent_back) == call["snapshots"]["result"]["payload"]  # what the model read, logged
+    # what the model read, logged
+    assert json.loads(sent_back) == call["snapshots"]["result"]["payload"]
     # The API behind the tool got the trace context, so its own logs can join the trace.
     [sent] = orders.requests
     assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
@@ -74,15 +80,23 @@ def test_the_openai_recipe_logs_three_snapshots_that_tracediff_ingest_loads(
 def test_the_openai_recipe_shipped_by_a_real_syslog_ng(live_server, openai_model, orders, tmp_path):
     log_file = tmp_path / "tool-calls.ndjson"
     log_file.touch()
-    daemon = SyslogNg(syslog_ng_binary(), tmp_path, log_file, f"{live_server.url}/api/v1/ingest").start()
+    daemon = SyslogNg(
+        syslog_ng_binary(), tmp_path, log_file, f"{live_server.url}/api/v1/ingest"
+    ).start()
     try:
+        # the default log file, in the folder it runs in
         output = run_recipe(
             [sys.executable, str(RECIPES / "openai_logs.py")],
-            {"OPENAI_BASE_URL": f"{openai_model.url}/v1", "OPENAI_API_KEY": "sk-standin", "ORDERS_API": orders.url},
+            {
+                "OPENAI_BASE_URL": f"{openai_model.url}/v1",
+                "OPENAI_API_KEY": "sk-standin",
+                "ORDERS_API": orders.url,
+            },
             tmp_path,
-        )  # the default log file, in the folder it runs in
+        )
         trace_id = printed_trace_id(output)
-        assert trace_id != CALLER_TRACE  # no TRACEPARENT given: a new W3C trace id
+        # no TRACEPARENT given: a new W3C trace id
+        assert trace_id != CALLER_TRACE
         [call] = read_trace(live_server, trace_id, deadline=60)["calls"]
         daemon.assert_running()
     finally:
@@ -108,7 +122,9 @@ def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
         tmp_path,
     )
     assert output.startswith("You have 1 paid order.")
-    response = httpx.post(f"{live_server.url}/api/v1/ingest", content=log_file.read_bytes(), timeout=10)
+    response = httpx.post(
+        f"{live_server.url}/api/v1/ingest", content=log_file.read_bytes(), timeout=10
+    )
     assert response.status_code == 200 and response.json()["accepted"] == 4, response.text
 
     [call] = read_trace(live_server, CALLER_TRACE)["calls"]
@@ -116,11 +132,14 @@ def test_the_anthropic_recipe_logs_three_snapshots_posted_to_the_http_api(
     assert_planted_bug(call, source="anthropic")
     tool_results = anthropic_model.requests[-1]["body"]["messages"][-1]["content"]
     assert [b["tool_use_id"] for b in tool_results] == ["toolu_standin_01"]
-    assert_result_passed_on(call, tool_results[0])  # the tool_result block the model got, as it got it
+    # the tool_result block the model got, as it got it
+    assert_result_passed_on(call, tool_results[0])
 
 
 @pytest.mark.slow
-def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(live_server, openai_model, orders, tmp_path):
+def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(
+    live_server, openai_model, orders, tmp_path
+):
     output = run_recipe(
         [sys.executable, str(RECIPES / "openai_otel.py")],
         {
@@ -138,9 +157,11 @@ def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(live_se
 
     [call] = read_trace(live_server, CALLER_TRACE)["calls"]
     assert call["call_id"] == "call_standin_01"
-    assert_planted_bug(call, source="openai")  # tracediff.source on the execute_tool span
+    # tracediff.source on the execute_tool span
+    assert_planted_bug(call, source="openai")
     assert call["snapshots"]["request"]["meta"]["service.name"] == "orders-agent"
-    assert_result_passed_on(call)  # gen_ai.tool.call.result of the execute_tool span
+    # gen_ai.tool.call.result of the execute_tool span
+    assert_result_passed_on(call)
     # The httpx instrumentation propagated the trace to the API behind the tool.
     [sent] = orders.requests
     assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
@@ -184,10 +205,15 @@ def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
 
 
 @pytest.mark.slow
-def test_a_copy_of_the_python_recipe_with_another_tool_name_shows_that_tools_calls(live_server, orders, tmp_path):
-    """What a new user does: copy the recipe, rename the tool, run it, ingest the file, open the trace."""
+def test_a_copy_of_the_python_recipe_with_another_tool_name_shows_that_tools_calls(
+    live_server, orders, tmp_path
+):
+    """What a new user does: copy the recipe, rename the tool, run it, ingest the file, open the
+    trace."""
     agent = tmp_path / "my_agent.py"
-    agent.write_text((RECIPES / "openai_logs.py").read_text().replace("find_orders", "search_invoices"))
+    agent.write_text(
+        (RECIPES / "openai_logs.py").read_text().replace("find_orders", "search_invoices")
+    )
     with StandIn(openai_chat_calling("search_invoices")) as model:
         output = run_recipe(
             [sys.executable, str(agent)],
@@ -200,7 +226,8 @@ def test_a_copy_of_the_python_recipe_with_another_tool_name_shows_that_tools_cal
             tmp_path,
         )
     trace_id = printed_trace_id(output)
-    assert output.rstrip().endswith(f"{live_server.url}/traces/{trace_id}")  # the permalink to open
+    # the permalink to open
+    assert output.rstrip().endswith(f"{live_server.url}/traces/{trace_id}")
     tracediff_ingest(live_server.db_path, tmp_path / "tool-calls.ndjson")
     [call] = read_trace(live_server, trace_id)["calls"]
     assert_planted_bug(call, tool="search_invoices", source="openai")
@@ -219,7 +246,9 @@ recipe["http"].get(os.environ["ORDERS_API"] + "/orders", params={"status": "paid
 
 @pytest.mark.slow
 @pytest.mark.parametrize("recipe", ["openai_logs.py", "anthropic_logs.py"])
-def test_a_recipe_logs_a_get_by_its_method_and_full_url_with_no_fake_body(live_server, orders, tmp_path, recipe):
+def test_a_recipe_logs_a_get_by_its_method_and_full_url_with_no_fake_body(
+    live_server, orders, tmp_path, recipe
+):
     log_file, driver = tmp_path / "tool-calls.ndjson", tmp_path / "get_driver.py"
     driver.write_text(GET_DRIVER)
     run_recipe(
@@ -232,9 +261,12 @@ def test_a_recipe_logs_a_get_by_its_method_and_full_url_with_no_fake_body(live_s
     assert request["payload"] is None and request["http"]["method"] == "GET"
     assert request["http"]["url"] == f"{orders.url}/orders?status=paid&page_size=5"
     tracediff_ingest(live_server.db_path, log_file)
-    trace = httpx.get(f"{live_server.url}/api/v1/traces/4bf92f3577b34da6a3ce929d0e0e4736", timeout=10).json()
+    trace = httpx.get(
+        f"{live_server.url}/api/v1/traces/4bf92f3577b34da6a3ce929d0e0e4736", timeout=10
+    ).json()
     [call] = trace["calls"]
-    assert call["worst"] == "info"  # no flag at the root: the GET's arguments are read from its query
+    # no flag at the root: the GET's arguments are read from its query
+    assert call["worst"] == "info"
     assert {(row["arguments"], row["request"]) for row in call["alignment"]} >= {
         ("/status", "query:/status"),
         ("/limit", "query:/page_size"),

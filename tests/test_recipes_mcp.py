@@ -1,4 +1,5 @@
-"""The MCP server recipe of docs/instrumenting.md, called by the official MCP client, read from tracediff."""
+"""The MCP server recipe of docs/instrumenting.md, called by the official MCP client, read from
+tracediff."""
 
 import asyncio
 import json
@@ -28,7 +29,12 @@ def mcp_server(orders, tmp_path):
     port, log_file = free_port(), tmp_path / "tool-calls.ndjson"
     server = RecipeProcess(
         [sys.executable, str(RECIPES / "mcp_server.py")],
-        {"ORDERS_API": orders.url, "TRACEDIFF_LOG": str(log_file), "MCP_PORT": str(port), "RELEASE": "2.0.1"},
+        {
+            "ORDERS_API": orders.url,
+            "TRACEDIFF_LOG": str(log_file),
+            "MCP_PORT": str(port),
+            "RELEASE": "2.0.1",
+        },
         tmp_path / "mcp-server.log",
     )
     try:
@@ -40,16 +46,20 @@ def mcp_server(orders, tmp_path):
 
 
 async def call_tools_as_a_client(url: str) -> list:
-    """Call find_orders with the official MCP client: traced by _meta (two at once), refused, by header."""
+    """Call find_orders with the official MCP client: traced by _meta (two at once), refused, by
+    header."""
     import httpx2
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
 
     async with Client(url) as client:
-        traced, parallel = await asyncio.gather(  # two calls in flight at once keep their own ids
+        # two calls in flight at once keep their own ids
+        traced, parallel = await asyncio.gather(
             client.call_tool("find_orders", ARGUMENTS, meta={"traceparent": TRACEPARENT}),
             client.call_tool(
-                "find_orders", ARGUMENTS, meta={"traceparent": f"00-{PARALLEL_TRACE}-00f067aa0ba902b7-01"}
+                "find_orders",
+                ARGUMENTS,
+                meta={"traceparent": f"00-{PARALLEL_TRACE}-00f067aa0ba902b7-01"},
             ),
         )
         assert not parallel.is_error
@@ -66,12 +76,16 @@ PARALLEL_TRACE = "5e5106aa5e5106aa5e5106aa5e5106aa"
 
 
 @pytest.mark.slow
-def test_the_mcp_server_recipe_logs_each_tools_call_under_the_callers_trace(live_server, mcp_server, orders):
-    traced, refused, by_header = asyncio.run(call_tools_as_a_client(mcp_server.url))  # the official client
+def test_the_mcp_server_recipe_logs_each_tools_call_under_the_callers_trace(
+    live_server, mcp_server, orders
+):
+    # the official client
+    traced, refused, by_header = asyncio.run(call_tools_as_a_client(mcp_server.url))
     assert not traced.is_error and not by_header.is_error and refused.is_error
     tracediff_ingest(live_server.db_path, mcp_server.log_file)
 
-    # The trace context in the request's _meta (SEP-414, what the SDK sends when OpenTelemetry is on).
+    # The trace context in the request's _meta (SEP-414, what the SDK sends when OpenTelemetry is
+    # on).
     [call] = read_trace(live_server, CALLER_TRACE)["calls"]
     assert_planted_bug(call, source="mcp")
     assert_release(call, "2.0.1")
@@ -90,8 +104,11 @@ def test_the_mcp_server_recipe_logs_each_tools_call_under_the_callers_trace(live
     # Refused arguments never reach the API: the tools/call error result is the call's response.
     lines = [json.loads(line) for line in mcp_server.log_file.read_text().splitlines()]
     [refused_trace] = {e["trace_id"] for e in lines} - {CALLER_TRACE, PARALLEL_TRACE, HEADER_TRACE}
-    [call] = httpx.get(f"{live_server.url}/api/v1/traces/{refused_trace}", timeout=10).json()["calls"]
+    [call] = httpx.get(f"{live_server.url}/api/v1/traces/{refused_trace}", timeout=10).json()[
+        "calls"
+    ]
     assert call["snapshots"]["arguments"]["payload"] == {"status": "paid", "limit": "five"}
     assert call["snapshots"].get("request") is None
     assert call["snapshots"]["response"]["payload"]["isError"] is True
-    assert len(lines) == 4 + 4 + 4 + 2  # one line per snapshot (a result where the API answered)
+    # one line per snapshot (a result where the API answered)
+    assert len(lines) == 4 + 4 + 4 + 2

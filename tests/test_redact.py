@@ -121,12 +121,18 @@ def test_a_card_number_sent_as_a_json_number_is_redacted(redactor):
 @pytest.mark.parametrize(
     "ordinary",
     [
-        "1234567890123456",  # fails Luhn
-        "4111111111111112",  # a Visa prefix, but fails Luhn
-        "9780306406157",  # an ISBN-13: no card issuer starts with 9
-        "41111111111111111111",  # 20 digits: an id, not a card
-        "v1.4111111111111111",  # digits inside a version string
-        "risk-assessment-for-customer-accounts-2024",  # contains "sk-" inside a word
+        # fails Luhn
+        "1234567890123456",
+        # a Visa prefix, but fails Luhn
+        "4111111111111112",
+        # an ISBN-13: no card issuer starts with 9
+        "9780306406157",
+        # 20 digits: an id, not a card
+        "41111111111111111111",
+        # digits inside a version string
+        "v1.4111111111111111",
+        # contains "sk-" inside a word
+        "risk-assessment-for-customer-accounts-2024",
         "2026-08-20T09:00:00Z",
         "Bearer",
         "a basic information request for the order",
@@ -158,7 +164,12 @@ def test_secret_query_parameters_and_form_fields_are_redacted(redactor):
 def test_extra_keys_are_added_to_the_built_in_list():
     redactor = Redactor(["tenant-pin", "SSN"])
     payload = {"tenantPin": "1234", "ssn": "078-05-1120", "password": "x", "name": "ann"}
-    assert redactor.value(payload) == {"tenantPin": REDACTED, "ssn": REDACTED, "password": REDACTED, "name": "ann"}
+    assert redactor.value(payload) == {
+        "tenantPin": REDACTED,
+        "ssn": REDACTED,
+        "password": REDACTED,
+        "name": "ann",
+    }
 
 
 def test_the_input_value_is_left_unchanged(redactor):
@@ -215,27 +226,43 @@ def test_broken_json_text_of_a_rejected_record_is_redacted(redactor):
         ('{"a":1,"password":"x1","b":"y"}', '{"a":1,"password":"[REDACTED]","b":"y"}'),
         ('{"token" : "abc", "n": 2}', '{"token" : "[REDACTED]", "n": 2}'),
         ('{"cvv": 123, "q": 1}', '{"cvv": "[REDACTED]", "q": 1}'),
-        ('{"credentials": {"user": "ann", "pass": "}"}, "q": 1}', '{"credentials": "[REDACTED]", "q": 1}'),
+        (
+            '{"credentials": {"user": "ann", "pass": "}"}, "q": 1}',
+            '{"credentials": "[REDACTED]", "q": 1}',
+        ),
         ('{"q": "x", "api_key": ["a", "b', '{"q": "x", "api_key": "[REDACTED]"'),
         ('{"q": "x", "password": "hun', '{"q": "x", "password": "[REDACTED]"'),
-        ('{"log":"{\\"password\\":\\"p1\\",\\"q\\":1}"}', '{"log":"{\\"password\\":\\"[REDACTED]\\",\\"q\\":1}"}'),
-        ('{"log":"{\\"q\\":1,\\"token\\":\\"cut', '{"log":"{\\"q\\":1,\\"token\\":\\"[REDACTED]\\"'),
+        (
+            '{"log":"{\\"password\\":\\"p1\\",\\"q\\":1}"}',
+            '{"log":"{\\"password\\":\\"[REDACTED]\\",\\"q\\":1}"}',
+        ),
+        (
+            '{"log":"{\\"q\\":1,\\"token\\":\\"cut',
+            '{"log":"{\\"q\\":1,\\"token\\":\\"[REDACTED]\\"',
+        ),
         ('{"pass\\u0077ord": "x1"}', '{"pass\\u0077ord": "[REDACTED]"}'),
     ],
 )
-def test_secret_pairs_in_json_text_held_by_a_string_are_redacted_and_the_rest_kept(redactor, text, expected):
+def test_secret_pairs_in_json_text_held_by_a_string_are_redacted_and_the_rest_kept(
+    redactor, text, expected
+):
     assert redactor.value(text) == expected
     assert redactor.value({"note": text}) == {"note": expected}
 
 
 def test_json_text_without_secrets_is_kept_as_written(redactor):
-    text = '{"token": null, "password": "", "secret": {}, "max_tokens": 5, "note": "a \\"token\\": word"}'
+    text = (
+        '{"token": null, "password": "", "secret": {}, "max_tokens": 5, "note": "a \\"token\\": '
+        'word"}'
+    )
     assert redactor.value(text) == text
     assert redactor.value({"original": text}) == {"original": text}
 
 
 def test_json_text_in_logstash_event_original_is_stored_without_its_secrets(client):
-    original = json.dumps({"trace_id": "t", "payload": {"password": "LSPASS-123", "q": "paid"}}, separators=(",", ":"))
+    original = json.dumps(
+        {"trace_id": "t", "payload": {"password": "LSPASS-123", "q": "paid"}}, separators=(",", ":")
+    )
     event = {
         **envelope("request", {"q": "paid"}),
         "@timestamp": "2026-11-20T09:00:00Z",
@@ -243,15 +270,24 @@ def test_json_text_in_logstash_event_original_is_stored_without_its_secrets(clie
     }
     assert client.post("/api/v1/ingest", data=ndjson(event)).get_json()["accepted"] == 1
     page = client.get(f"/traces/{TRACE}.json").get_data(as_text=True)
-    meta = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"][0]["snapshots"]["request"]["meta"]
+    meta = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"][0]["snapshots"]["request"][
+        "meta"
+    ]
     assert "LSPASS-123" not in page and "LSPASS-123" not in json.dumps(meta)
     assert meta["event"]["original"] == original.replace('"LSPASS-123"', f'"{REDACTED}"')
 
 
 def test_a_payload_of_broken_json_text_is_stored_without_its_secrets(client):
     broken = '{"password":"BROKENPASS-1","token":"BROKENTOK-2","q":"paid"'
-    assert client.post("/api/v1/ingest", data=ndjson(envelope("request", broken))).get_json()["accepted"] == 1
-    stored = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"][0]["snapshots"]["request"]["payload"]
+    assert (
+        client.post("/api/v1/ingest", data=ndjson(envelope("request", broken))).get_json()[
+            "accepted"
+        ]
+        == 1
+    )
+    stored = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"][0]["snapshots"]["request"][
+        "payload"
+    ]
     assert stored == f'{{"password":"{REDACTED}","token":"{REDACTED}","q":"paid"'
 
 
@@ -261,7 +297,10 @@ def test_a_cut_fluent_bit_log_line_is_quarantined_without_its_secrets(client, st
     assert answer["accepted"] == 0 and answer["rejected"]
     [row] = store.quarantine()
     assert "FBKEY-1" not in row["raw"]
-    assert json.loads(row["raw"])["log"] == f'{{"trace_id":"{TRACE}","payload":{{"api_key":"{REDACTED}"'
+    assert (
+        json.loads(row["raw"])["log"]
+        == f'{{"trace_id":"{TRACE}","payload":{{"api_key":"{REDACTED}"'
+    )
 
 
 def test_luhn_and_card_checks():
@@ -283,14 +322,21 @@ def test_secrets_sent_to_the_api_are_never_stored(client):
 
 
 def test_redaction_can_be_switched_off_and_extended_by_settings(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "a.db"), "ANALYZER": "off", "REDACT": False})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "a.db"), "ANALYZER": "off", "REDACT": False}
+    )
     client = app.test_client()
     client.post("/api/v1/ingest", data=ndjson(envelope(payload={"password": "plain"})))
     call = client.get(f"/api/v1/traces/{envelope()['trace_id']}").get_json()["calls"][0]
     assert call["snapshots"]["arguments"]["payload"] == {"password": "plain"}
 
     app = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "b.db"), "ANALYZER": "off", "REDACT_KEYS": "customer_email"}
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "b.db"),
+            "ANALYZER": "off",
+            "REDACT_KEYS": "customer_email",
+        }
     )
     client = app.test_client()
     client.post("/api/v1/ingest", data=ndjson(envelope(payload={"customerEmail": "a@b.c"})))
@@ -301,7 +347,11 @@ def test_redaction_can_be_switched_off_and_extended_by_settings(tmp_path):
 def test_a_field_redacted_in_arguments_and_request_produces_no_finding(redactor):
     arguments = redactor.value({"query": "paid", "api_key": "key-from-the-model"})
     request = redactor.value({"query": "paid", "api_key": "key-added-by-the-mapping"})
-    snapshots = {"arguments": {"payload": arguments}, "request": {"payload": request}, "response": None}
+    snapshots = {
+        "arguments": {"payload": arguments},
+        "request": {"payload": request},
+        "response": None,
+    }
     assert analyze_call(snapshots, None)["findings"] == []
 
 
@@ -344,7 +394,8 @@ SECRET_VALUES = [
 
 @st.composite
 def secret_key_spellings(draw):
-    """A secret key with random case and separators between its letters (normalize_key drops them)."""
+    """A secret key with random case and separators between its letters (normalize_key drops
+    them)."""
     word = draw(st.sampled_from(SECRET_WORDS)).replace("_", "").replace("-", "")
     letters = [ch.upper() if draw(st.booleans()) else ch for ch in word]
     return "".join(ch + draw(st.sampled_from(SEPARATORS)) for ch in letters)
@@ -355,9 +406,12 @@ def json_texts(values):
 
     @st.composite
     def build(draw):
-        text = json.dumps(draw(st.dictionaries(KEYS, values, max_size=3)), ensure_ascii=draw(st.booleans()))
+        text = json.dumps(
+            draw(st.dictionaries(KEYS, values, max_size=3)), ensure_ascii=draw(st.booleans())
+        )
         letters = sorted(set(re.findall("[A-Za-z]", text)))
-        if letters and draw(st.booleans()):  # a letter written as an escape, as no encoder would
+        # a letter written as an escape, as no encoder would
+        if letters and draw(st.booleans()):
             text = text.replace(letter := draw(st.sampled_from(letters)), f"\\u{ord(letter):04x}")
         return text[: draw(st.integers(0, len(text)))] if draw(st.booleans()) else text
 
@@ -373,9 +427,12 @@ KEYS = st.one_of(
     secret_key_spellings(),
     st.text(max_size=8),
 )
-LEAVES = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=12), st.sampled_from(SECRET_VALUES))
+LEAVES = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.text(max_size=12), st.sampled_from(SECRET_VALUES)
+)
 PLAIN_VALUES = st.recursive(LEAVES, containers, max_leaves=8)
-# Strings holding JSON text (a Logstash event.original, a Fluent Bit log), and JSON text in JSON text.
+# Strings holding JSON text (a Logstash event.original, a Fluent Bit log), and JSON text in JSON
+# text.
 TEXT_LEAVES = json_texts(st.one_of(PLAIN_VALUES, json_texts(PLAIN_VALUES)))
 JSON_VALUES = st.recursive(st.one_of(LEAVES, TEXT_LEAVES), containers, max_leaves=20)
 
@@ -386,7 +443,8 @@ def test_the_one_scan_proof_never_passes_a_value_the_full_walk_would_redact(exam
     @given(value=st.dictionaries(KEYS, JSON_VALUES, max_size=5))
     def holds(value):
         redactor = Redactor(["tenant-pin"])
-        # _clean is the fast path that skips the walk; it may send clean values to the walk, never the reverse
+        # _clean is the fast path that skips the walk; it may send clean values to the walk, never
+        # the reverse
         if redactor._clean(value):
             assert redactor._walk(copy.deepcopy(value)) == value
 
@@ -448,11 +506,17 @@ def test_url_passwords_presigned_signatures_fragment_tokens_and_named_header_val
         "url": f"https://admin:{REDACTED}@h/x?X-Amz-Signature={REDACTED}#access_token={REDACTED}",
         "dsn": f"postgres://user:{REDACTED}@db/x",
         "kept": "https://example.com/a@b",
-        "headers": [{"name": "Authorization", "value": REDACTED}, {"name": "Accept", "value": "json"}],
+        "headers": [
+            {"name": "Authorization", "value": REDACTED},
+            {"name": "Accept", "value": "json"},
+        ],
         "x-signature": REDACTED,
     }
 
 
 def test_added_keys_match_as_suffixes_like_the_built_in_ones():
     redactor = Redactor(["SSN"])
-    assert redactor.value({"customer_ssn": "078-05-1120", "ssn_count": 3}) == {"customer_ssn": REDACTED, "ssn_count": 3}
+    assert redactor.value({"customer_ssn": "078-05-1120", "ssn_count": 3}) == {
+        "customer_ssn": REDACTED,
+        "ssn_count": 3,
+    }

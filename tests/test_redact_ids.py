@@ -1,9 +1,10 @@
-"""Redaction keeps ids: real vendors' id formats survive in every place, the secret formats beside them do not.
+"""Redaction keeps ids: real vendors' id formats survive in every place, the secret formats beside
+them do not.
 
-Redaction that destroys ids destroys the evidence (issue 32, item 4): an account id redacted in the arguments,
-the path and the response makes every response fail the vendor's schema and hides every bug in that path.
-Secrets are told by their key names and by formats that are secrets (with their prefixes), never by a format
-ids share.
+Redaction that destroys ids destroys the evidence (issue 32, item 4): an account id redacted in the
+arguments, the path and the response makes every response fail the vendor's schema and hides every
+bug in that path. Secrets are told by their key names and by formats that are secrets (with their
+prefixes), never by a format ids share.
 """
 
 import pytest
@@ -57,7 +58,8 @@ SECRETS = {
 }
 # Secrets told by the key they sit under (their format is any random text).
 KEYED_SECRETS = {
-    "auth_token": "9f8e7d6c5b4a32109f8e7d6c5b4a3210",  # Twilio's auth token: 32 hex, as ids are
+    # Twilio's auth token: 32 hex, as ids are
+    "auth_token": "9f8e7d6c5b4a32109f8e7d6c5b4a3210",
     "aws_secret_access_key": "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY",
     "client_secret": "Zq8Xw3Vb7Nm2Lk5JZq8Xw3Vb",
     "api_key": "0123456789abcdef0123456789abcdef",
@@ -65,7 +67,8 @@ KEYED_SECRETS = {
 
 
 def places(value: str) -> dict:
-    """The places an id travels in a call: a value, a path, a query, a form body, a sentence, JSON text."""
+    """The places an id travels in a call: a value, a path, a query, a form body, a sentence, JSON
+    text."""
     return {
         "value": {"id": value},
         "path": {"url": f"https://api.example.com/v1/things/{value}/items"},
@@ -98,5 +101,9 @@ def test_a_secret_format_is_redacted_wherever_it_travels(kind, where):
 
 @pytest.mark.parametrize("key", list(KEYED_SECRETS))
 def test_a_secret_under_its_key_is_redacted_beside_the_ids_it_looks_like(key):
-    body = {"account_sid": IDS["Twilio account SID"], key: KEYED_SECRETS[key], "object_id": IDS["Mongo ObjectId"]}
+    body = {
+        "account_sid": IDS["Twilio account SID"],
+        key: KEYED_SECRETS[key],
+        "object_id": IDS["Mongo ObjectId"],
+    }
     assert Redactor().value(body) == {**body, key: REDACTED}

@@ -1,10 +1,11 @@
-"""detect-secrets as the oracle of redaction: whatever it finds in what was sent, tracediff must not store.
+"""detect-secrets as the oracle of redaction: whatever it finds in what was sent, tracediff must not
+store.
 
-For every detect-secrets plugin but the ones that flag no secret on their own (public IPs, entropy of any
-random id), a secret of its kind is planted in every place a payload carries text: a string value, a
-sentence, a `KEY=value` line, a YAML-like line, a URL query, a header, JSON text logged inside a string,
-and a quarantined record that is not even JSON. The detector must find it before redaction (so the test
-can fail) and find nothing of that kind after.
+For every detect-secrets plugin but the ones that flag no secret on their own (public IPs, entropy
+of any random id), a secret of its kind is planted in every place a payload carries text: a string
+value, a sentence, a `KEY=value` line, a YAML-like line, a URL query, a header, JSON text logged
+inside a string, and a quarantined record that is not even JSON. The detector must find it before
+redaction (so the test can fail) and find nothing of that kind after.
 """
 
 import functools
@@ -18,9 +19,11 @@ from detect_secrets.settings import default_settings
 from webapp.redaction.redactor import REDACTED, Redactor
 
 NOT_SECRETS = {"Public IP (ipv4)", "Base64 High Entropy String", "Hex High Entropy String"}
-B64 = "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEYab"  # 40 characters of a made-up key
+# 40 characters of a made-up key
+B64 = "wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEYab"
 
-# One made-up secret per detect-secrets plugin, written as that kind of secret is written in the wild.
+# One made-up secret per detect-secrets plugin, written as that kind of secret is written in the
+# wild.
 SECRETS = {
     "Artifactory Credentials": "AKCp8jQ8tR9s2vX3yZ4aB5cD6eF7gH8iJ9kL0mN",
     "AWS Access Key": "AKIAIOSFODNN7EXAMPLE",
@@ -32,16 +35,20 @@ SECRETS = {
     "Discord Bot Token": "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
     "GitHub Token": "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",
     "GitLab Token": "glpat-xD4rK9mQ2vN7bT1cL8wZ",
-    "IBM Cloud IAM Key": 'ibm_cloud_iam_api_key = "' + "aB3dE_fG5hI-jK7lM9nO1pQ3rS5tU7vW9xY1zA3bC5dE" + '"',
+    "IBM Cloud IAM Key": 'ibm_cloud_iam_api_key = "'
+    + "aB3dE_fG5hI-jK7lM9nO1pQ3rS5tU7vW9xY1zA3bC5dE"
+    + '"',
     "IBM COS HMAC Credentials": 'cos_hmac_secret_access_key = "' + "a1b2c3d4e5f6" * 4 + '"',
     "JSON Web Token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
     "Mailchimp Access Key": "0123456789abcdef0123456789abcdef-us12",
     "Secret Keyword": "DB_PASSWORD=hunter2hunter2",
     "NPM tokens": "//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
     "OpenAI Token": "sk-proj-AbCdEfGhIjKlMnOpQrSt12T3BlbkFJAbCdEfGhIjKlMnOpQrSt",
-    "Private Key": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
+    "Private Key": "-----BEGIN OPENSSH PRIVATE "
+    "KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n"
     "-----END OPENSSH PRIVATE KEY-----",
-    "PGP private key": "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF0aaaa\n-----END PGP PRIVATE KEY BLOCK-----",
+    "PGP private key": "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF0aaaa\n-----END PGP PRIVATE "
+    "KEY BLOCK-----",
     "PyPI Token": "pypi-AgEIcHlwaS5vcmc" + "Ab1_Cd2-Ef3" * 8,
     "SendGrid API Key": "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",
     "Slack Token": "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
@@ -56,13 +63,18 @@ SECRETS = {
 }
 
 
-# What detect-secrets flags that is an id, not a secret: kept, as the evidence it is (tests/test_redact_ids.py).
-ORACLE_IDS = {"Twilio account": "AC" + "fedcba9876543210" * 2}  # an account SID; its auth token is the secret
+# What detect-secrets flags that is an id, not a secret: kept, as the evidence it is
+# (tests/test_redact_ids.py). an account SID; its auth token is the secret
+ORACLE_IDS = {"Twilio account": "AC" + "fedcba9876543210" * 2}
 
 
 def _plugins():
     with default_settings():
-        return [cls() for kind, cls in get_mapping_from_secret_type_to_class().items() if kind not in NOT_SECRETS]
+        return [
+            cls()
+            for kind, cls in get_mapping_from_secret_type_to_class().items()
+            if kind not in NOT_SECRETS
+        ]
 
 
 PLUGINS = _plugins()
@@ -82,7 +94,8 @@ def found(text: str) -> frozenset[str]:
 
 
 def found_in_value(value) -> set[str]:
-    """What detect-secrets finds in a stored JSON value: its text, and each string in it on its own."""
+    """What detect-secrets finds in a stored JSON value: its text, and each string in it on its
+    own."""
     kinds = set(found(orjson.dumps(value).decode()))
     stack = [value]
     while stack:
@@ -127,7 +140,8 @@ def test_nothing_the_detector_finds_is_stored(kind, where):
 
 @pytest.mark.parametrize("kind", list(ORACLE_IDS))
 def test_an_id_the_oracle_takes_for_a_secret_is_kept(kind):
-    """detect-secrets' Twilio plugin flags account SIDs; they are ids, and redacting them destroys the evidence."""
+    """detect-secrets' Twilio plugin flags account SIDs; they are ids, and redacting them destroys
+    the evidence."""
     assert found_in_value({"config": ORACLE_IDS[kind]})
     for payload in places(ORACLE_IDS[kind]).values():
         assert Redactor().value(payload) == payload

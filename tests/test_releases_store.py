@@ -1,5 +1,6 @@
-"""Releases in the store, on both engines: each release's calls and the problems first seen in it, releases in the
-order they appeared, the problems a release broke or fixed against another, and the ones it regressed."""
+"""Releases in the store, on both engines: each release's calls and the problems first seen in it,
+releases in the order they appeared, the problems a release broke or fixed against another, and the
+ones it regressed."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -19,7 +20,8 @@ BASE = datetime(2026, 11, 20, 8, tzinfo=UTC)
 
 @pytest.fixture
 def incident_store(client, store):
-    """The four-hour incident (tests/release_helpers.py) analysed: an old problem from 1.0.0, two new in 1.1.0."""
+    """The four-hour incident (tests/release_helpers.py) analysed: an old problem from 1.0.0, two
+    new in 1.1.0."""
     store.put_tool("findOrders", CONTRACT)
     send(client, *incident(BASE))
     pipeline.catch_up(store)
@@ -30,7 +32,9 @@ def problem_kinds(problems) -> set[tuple]:
     return {(p["kind"], (p["left"] or {}).get("path")) for p in problems}
 
 
-def test_each_release_has_its_calls_first_and_last_seen_sources_and_the_problems_it_brought(incident_store):
+def test_each_release_has_its_calls_first_and_last_seen_sources_and_the_problems_it_brought(
+    incident_store,
+):
     releases = list_releases(incident_store)
     assert [r["release"] for r in releases] == ["1.1.1", "1.1.0", "1.0.0"]
     by_name = {r["release"]: r for r in releases}
@@ -38,7 +42,9 @@ def test_each_release_has_its_calls_first_and_last_seen_sources_and_the_problems
     assert by_name["1.0.0"]["calls"] == 15 and by_name["1.1.0"]["calls"] == 30
     assert by_name["1.0.0"]["first_seen"] == times.fixed(stamp(BASE, 0))
     assert by_name["1.0.0"]["last_seen"] == times.fixed(stamp(BASE, 56))
-    assert by_name["1.0.0"]["sources"] == ["app_intent", "mcp"] and by_name["1.0.0"]["tools"] == ["findOrders"]
+    assert by_name["1.0.0"]["sources"] == ["app_intent", "mcp"] and by_name["1.0.0"]["tools"] == [
+        "findOrders"
+    ]
     # 1.0.0: every fifth call broke (0, 5, 10 of 15); 1.1.0 broke more calls than it did not
     assert by_name["1.0.0"]["with_findings"] == 3 and by_name["1.1.0"]["with_findings"] > 15
     # the problem list agrees: one problem of 1.0.0 carried on, two more opened
@@ -68,7 +74,8 @@ def test_a_comparison_says_what_the_later_release_broke_and_what_it_fixed(incide
     }
     assert {p["in_release"]["calls_in_compare"] for p in fixed["fixed"]} == {15}
     status = next(p for p in fixed["fixed"] if p["kind"] == "enum_changed")
-    assert status["in_release"]["calls"] == 15  # every second call of 1.1.0's thirty
+    # every second call of 1.1.0's thirty
+    assert status["in_release"]["calls"] == 15
 
 
 def test_a_release_that_never_called_the_tool_fixed_nothing(client, incident_store):
@@ -90,16 +97,21 @@ def test_a_release_that_never_called_the_tool_fixed_nothing(client, incident_sto
 
 def test_releases_are_ordered_by_first_seen_not_by_name(client, store):
     store.put_tool("findOrders", CONTRACT)
-    names = ["1.9.0", "1.10.0", "3f2a9c1d", "1.2.0"]  # by name: 1.10.0 < 1.2.0 < 1.9.0 < 3f2a9c1d
+    # by name: 1.10.0 < 1.2.0 < 1.9.0 < 3f2a9c1d
+    names = ["1.9.0", "1.10.0", "3f2a9c1d", "1.2.0"]
     for n, release in enumerate(names):
         send(client, *order_call(n, stamp(BASE, 10 * n), release))
     pipeline.catch_up(store)
     assert [r["release"] for r in list_releases(store)] == list(reversed(names))
 
 
-def test_a_problem_that_breaks_again_after_its_resolve_counts_as_regressed_by_that_release(client, incident_store):
+def test_a_problem_that_breaks_again_after_its_resolve_counts_as_regressed_by_that_release(
+    client, incident_store
+):
     old = incident_store.find_problems(ProblemFilters(new_in="1.0.0"))[0][0]
-    incident_store.change_problem(int(old["id"][3:]), parse_change({"state": "resolved", "resolve": "now"}), "test")
+    incident_store.change_problem(
+        int(old["id"][3:]), parse_change({"state": "resolved", "resolve": "now"}), "test"
+    )
     later = datetime.now(UTC) + timedelta(seconds=5)
     send(client, *order_call(1000, stamp(later, 0), "1.2.0", old_bug=True))
     pipeline.catch_up(incident_store)

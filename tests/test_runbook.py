@@ -1,4 +1,5 @@
-"""docs/deploy.md's runbook, run as written: the PostgreSQL role and database, the nightly backup unit."""
+"""docs/deploy.md's runbook, run as written: the PostgreSQL role and database, the nightly backup
+unit."""
 
 import os
 import re
@@ -37,7 +38,9 @@ def tracediff(*args, env=None) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
-def test_the_postgresql_steps_make_a_role_that_owns_tracediff_without_being_a_superuser(cluster, tmp_path):
+def test_the_postgresql_steps_make_a_role_that_owns_tracediff_without_being_a_superuser(
+    cluster, tmp_path
+):
     with psycopg.connect(cluster.url, autocommit=True) as admin:
         for statement in sql_steps():
             admin.execute(statement)
@@ -48,9 +51,16 @@ def test_the_postgresql_steps_make_a_role_that_owns_tracediff_without_being_a_su
     listed = tracediff("tools", "list", "--db", url)
     assert listed.returncode == 0, listed.stderr
     with psycopg.connect(url) as conn:
-        assert conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone() == (False,)
-        assert conn.execute("SELECT extname FROM pg_extension WHERE extname = 'unaccent'").fetchone()
-        owners = {row[0] for row in conn.execute("SELECT tableowner FROM pg_tables WHERE schemaname = 'public'")}
+        assert conn.execute(
+            "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"
+        ).fetchone() == (False,)
+        assert conn.execute(
+            "SELECT extname FROM pg_extension WHERE extname = 'unaccent'"
+        ).fetchone()
+        owners = {
+            row[0]
+            for row in conn.execute("SELECT tableowner FROM pg_tables WHERE schemaname = 'public'")
+        }
         assert owners == {"tracediff"}
 
 

@@ -1,4 +1,5 @@
-"""The bundled sample traces are valid envelopes, and their contracts agree with what the README claims."""
+"""The bundled sample traces are valid envelopes, and their contracts agree with what the README
+claims."""
 
 import json
 import re
@@ -20,7 +21,11 @@ SNAPSHOTS = {"arguments", "request", "response"}
 # The error envelope issue 3 documents for contracts that declare no error_schema.
 DEFAULT_ERROR_SCHEMA = {
     "type": "object",
-    "properties": {"code": {"type": "string"}, "message": {"type": "string"}, "retryable": {"type": "boolean"}},
+    "properties": {
+        "code": {"type": "string"},
+        "message": {"type": "string"},
+        "retryable": {"type": "boolean"},
+    },
     "required": ["code", "message", "retryable"],
 }
 FINDING_KINDS = {
@@ -44,7 +49,9 @@ NOT_JSON = "(not JSON)"
 
 def read_events(path):
     """Return the events of one NDJSON file."""
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
 
 
 def load_json(path):
@@ -54,7 +61,11 @@ def load_json(path):
 
 def readme_rows():
     """Return the README table as {file name: {column header: cell}}."""
-    lines = [ln for ln in (SAMPLES / "README.md").read_text(encoding="utf-8").splitlines() if ln.startswith("|")]
+    lines = [
+        ln
+        for ln in (SAMPLES / "README.md").read_text(encoding="utf-8").splitlines()
+        if ln.startswith("|")
+    ]
     split = lambda ln: [cell.strip() for cell in ln.strip().strip("|").split("|")]  # noqa: E731
     header = split(lines[0])
     rows = [dict(zip(header, split(ln))) for ln in lines[2:]]
@@ -79,10 +90,15 @@ def pointer(parts):
 
 
 def error_pointers(error):
-    """Return the pointers an error is about: its path, or the unexpected or missing keys under it."""
+    """Return the pointers an error is about: its path, or the unexpected or missing keys under
+    it."""
     base = list(error.absolute_path)
     if error.validator == "additionalProperties":
-        return [pointer(base + [k]) for k in error.instance if k not in error.schema.get("properties", {})]
+        return [
+            pointer(base + [k])
+            for k in error.instance
+            if k not in error.schema.get("properties", {})
+        ]
     if error.validator == "required":
         return [pointer(base + [k]) for k in error.validator_value if k not in error.instance]
     return [pointer(base)]
@@ -174,13 +190,17 @@ def test_contract_schemas_are_valid_json_schemas(name):
     for key in ("arguments_schema", "request_schema", "response_schema", "error_schema"):
         if key in contract:
             schema = contract[key]
-            jsonschema.validators.validator_for(schema, default=jsonschema.Draft7Validator).check_schema(schema)
+            jsonschema.validators.validator_for(
+                schema, default=jsonschema.Draft7Validator
+            ).check_schema(schema)
 
 
 def declares(schema, ptr):
     """Tell whether an object schema declares the property a JSON Pointer names."""
     for token in ptr.split("/")[1:]:
-        schema = schema.get("items", {}) if token.isdigit() else schema.get("properties", {}).get(token)
+        schema = (
+            schema.get("items", {}) if token.isdigit() else schema.get("properties", {}).get(token)
+        )
         if schema is None:
             return False
     return True
@@ -216,7 +236,9 @@ def test_clean_traces_claim_no_schema_break():
 def test_anthropic_tools_file_lists_every_contract_input_schema():
     tools = load_json(CONTRACTS / "anthropic-tools.json")
     assert all(set(tool) == {"name", "description", "input_schema"} for tool in tools)
-    assert {t["name"]: t["input_schema"] for t in tools} == {n: c["arguments_schema"] for n, c in contracts().items()}
+    assert {t["name"]: t["input_schema"] for t in tools} == {
+        n: c["arguments_schema"] for n, c in contracts().items()
+    }
 
 
 def walk_refs(node):
@@ -230,7 +252,9 @@ def walk_refs(node):
             yield from walk_refs(value)
 
 
-@pytest.mark.parametrize("file_name, version", [("billing.openapi.json", "3.1"), ("tasks.openapi.json", "3.0")])
+@pytest.mark.parametrize(
+    "file_name, version", [("billing.openapi.json", "3.1"), ("tasks.openapi.json", "3.0")]
+)
 def test_openapi_documents_name_sample_tools_and_their_refs_resolve(file_name, version):
     doc = load_json(CONTRACTS / file_name)
     assert doc["openapi"].startswith(version)
@@ -250,14 +274,18 @@ def test_billing_openapi_create_invoice_agrees_with_the_sample_calls():
     def check(ref, payload):
         cls = jsonschema.Draft202012Validator
         return list(
-            cls({"$ref": op + ref + body}, registry=registry, format_checker=cls.FORMAT_CHECKER).iter_errors(payload)
+            cls(
+                {"$ref": op + ref + body}, registry=registry, format_checker=cls.FORMAT_CHECKER
+            ).iter_errors(payload)
         )
 
     clean = current_snapshots(read_events(SAMPLES / "05-invoices-clean-declared-rename.ndjson"))
     assert check("/requestBody", clean[("call_01", "request")]["payload"]) == []
     assert check("/responses/201", clean[("call_01", "response")]["payload"]) == []
     outage = current_snapshots(read_events(SAMPLES / "07-invoices-503-without-retryable.ndjson"))
-    assert [e.validator for e in check("/responses/503", outage[("call_01", "response")]["payload"])] == ["required"]
+    assert [
+        e.validator for e in check("/responses/503", outage[("call_01", "response")]["payload"])
+    ] == ["required"]
 
 
 @pytest.mark.parametrize("file_name", ["billing.openapi.json", "tasks.openapi.json"])
@@ -266,13 +294,17 @@ def test_openapi_documents_pass_the_openapi_spec_validator(file_name):
     spec_validator.validate(load_json(CONTRACTS / file_name))
 
 
-def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_has(sample_file, tmp_path):
-    """Loaded as `serve --demo` loads them: findOrders' limit broke in 1.4.0, was resolved, regressed in 1.4.2."""
+def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_has(
+    sample_file, tmp_path
+):
+    """Loaded as `serve --demo` loads them: findOrders' limit broke in 1.4.0, was resolved,
+    regressed in 1.4.2."""
     from webapp.pipeline.problems import read_problem
     from webapp.store import Store
     from webapp.store.problem_filters import ProblemFilters
 
-    store = Store(shutil.copyfile(sample_file, tmp_path / "demo.db"))  # loaded so once per process (conftest.py)
+    # loaded so once per process (conftest.py)
+    store = Store(shutil.copyfile(sample_file, tmp_path / "demo.db"))
     problems, _ = store.find_problems(ProblemFilters(limit=500))
     by_place = {(p["tool"], p["kind"], (p["left"] or {}).get("path")): p for p in problems}
     limit = read_problem(store, int(by_place[("findOrders", "type_changed", "/limit")]["id"][3:]))
@@ -284,7 +316,8 @@ def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_ha
     assert due["sources"] == ["app_intent"] and due["transform"] == "iso8601>epoch"
     # that one problem is App Intents' alone: every other one was seen from several sources
     assert [p["id"] for p in problems if len(p["sources"]) < 2] == [due["id"]]
-    for problem in problems:  # the history reads in the order things happened (first seen at the first call)
+    # the history reads in the order things happened (first seen at the first call)
+    for problem in problems:
         history = store.get_problem(int(problem["id"][3:]))["state_history"]
         assert history[-1]["at"] == problem["first_seen"]
         assert [h["at"] for h in history] == sorted((h["at"] for h in history), reverse=True)
@@ -292,36 +325,49 @@ def test_the_demo_tells_the_story_of_a_regression_and_of_a_problem_one_source_ha
 
 
 def test_the_demo_moves_to_the_day_before_now_and_keeps_its_numbers(sample_file, tmp_path):
-    """`serve --demo` shifts every time by whole days: "last 24h" shows calls, the TD numbers stay put."""
+    """`serve --demo` shifts every time by whole days: "last 24h" shows calls, the TD numbers stay
+    put."""
     from datetime import datetime, timedelta
 
     from webapp import create_app
     from webapp.store import Store
 
     now = datetime.now(UTC)
-    shutil.copyfile(sample_file, tmp_path / "pinned.db")  # loaded in their own time, once per process (conftest.py)
+    # loaded in their own time, once per process (conftest.py)
+    shutil.copyfile(sample_file, tmp_path / "pinned.db")
     store = Store(tmp_path / "moved.db")
     demo.load_folder(store, SAMPLES, None, now=now)
     store.close()
     pinned, moved = (_demo_problems(tmp_path / name) for name in ("pinned.db", "moved.db"))
     assert moved == pinned
-    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "moved.db"), "ANALYZER": "off"}).test_client()
+    client = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "moved.db"), "ANALYZER": "off"}
+    ).test_client()
     recent = client.get("/api/v1/problems?since=24h").get_json()["problems"]
-    assert recent and all(p["last_seen"] >= (now - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%S") for p in recent)
-    newest = max(p["last_seen"] for p in client.get("/api/v1/problems?limit=200").get_json()["problems"])
+    assert recent and all(
+        p["last_seen"] >= (now - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%S") for p in recent
+    )
+    newest = max(
+        p["last_seen"] for p in client.get("/api/v1/problems?limit=200").get_json()["problems"]
+    )
     assert newest <= now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    # found by its place, not as TD-1: findOrders learns a pair at its 5th call and its calls are analysed again
-    # in the next batch, so its problems are numbered after the other tools' (the same in both databases)
-    listed = client.get("/api/v1/problems?limit=200&tool=findOrders&kind=type_changed").get_json()["problems"]
+    # found by its place, not as TD-1: findOrders learns a pair at its 5th call and its calls are
+    # analysed again in the next batch, so its problems are numbered after the other tools' (the
+    # same in both databases)
+    listed = client.get("/api/v1/problems?limit=200&tool=findOrders&kind=type_changed").get_json()[
+        "problems"
+    ]
     (number,) = [p["id"] for p in listed if (p["left"] or {}).get("path") == "/limit"]
     limit = client.get(f"/api/v1/problems/{number}").get_json()
     assert [h["state"] for h in limit["state_history"]] == ["regressed", "resolved", "open"]
     times = [h["at"] for h in limit["state_history"]]
-    assert times == sorted(times, reverse=True) and times[1][11:16] == "18:00"  # the story's step moved too
+    # the story's step moved too
+    assert times == sorted(times, reverse=True) and times[1][11:16] == "18:00"
 
 
 LOAD_DEMO = (
-    "import sys; from pathlib import Path; from webapp.cli import demo; from webapp.store import Store; "
+    "import sys; from pathlib import Path; from webapp.cli import demo; from webapp.store import "
+    "Store; "
     "demo.load_folder(Store.open(sys.argv[1]), Path(sys.argv[2]), None)"
 )
 
@@ -329,18 +375,26 @@ LOAD_DEMO = (
 def _demo_problems(database) -> list:
     from webapp import create_app
 
-    client = create_app({"TESTING": True, "DATABASE": str(database), "ANALYZER": "off"}).test_client()
+    client = create_app(
+        {"TESTING": True, "DATABASE": str(database), "ANALYZER": "off"}
+    ).test_client()
     problems = [
         p
         for state in ("", "resolved", "archived")
         for p in client.get(f"/api/v1/problems?limit=200&state={state}").get_json()["problems"]
     ]
-    return sorted((p["id"], p["tool"], p["kind"], (p["left"] or {}).get("path"), p["occurrences"]) for p in problems)
+    return sorted(
+        (p["id"], p["tool"], p["kind"], (p["left"] or {}).get("path"), p["occurrences"])
+        for p in problems
+    )
 
 
 @pytest.mark.slow
-def test_the_demo_numbers_its_problems_the_same_way_on_every_load(db_path, engine, request, tmp_path):
-    """`serve --demo` twice (each process hashes strings its own way) gives TD-1 ... TD-n the same meaning."""
+def test_the_demo_numbers_its_problems_the_same_way_on_every_load(
+    db_path, engine, request, tmp_path
+):
+    """`serve --demo` twice (each process hashes strings its own way) gives TD-1 ... TD-n the same
+    meaning."""
     import subprocess
     import sys
 
@@ -348,7 +402,9 @@ def test_the_demo_numbers_its_problems_the_same_way_on_every_load(db_path, engin
     for seed, database in (("1", db_path), ("2", None)):
         if database is None:
             database = (
-                tmp_path / "again.db" if engine == "sqlite" else request.getfixturevalue("postgres_databases").fresh()
+                tmp_path / "again.db"
+                if engine == "sqlite"
+                else request.getfixturevalue("postgres_databases").fresh()
             )
         subprocess.run(
             [sys.executable, "-c", LOAD_DEMO, str(database), str(SAMPLES)],

@@ -44,7 +44,9 @@ BASIC_CHALLENGE = 'Basic realm="tracediff", charset="UTF-8"'
 
 def assert_unauthorized(response):
     assert response.status_code == 401
-    assert any(challenge.startswith("Bearer") for challenge in response.headers.getlist("WWW-Authenticate"))
+    assert any(
+        challenge.startswith("Bearer") for challenge in response.headers.getlist("WWW-Authenticate")
+    )
     error = response.get_json()["error"]
     assert error["code"] == "unauthorized" and error["retryable"] is False
     assert set(error) == {"code", "message", "retryable"}
@@ -64,9 +66,15 @@ def assert_unauthorized(response):
         {"Authorization": "Bearer t\u00f6ken-\u00e9\u00e8"},
     ],
 )
-def test_ingest_without_a_valid_ingest_token_is_refused_with_401_and_stores_nothing(guarded, headers):
+def test_ingest_without_a_valid_ingest_token_is_refused_with_401_and_stores_nothing(
+    guarded, headers
+):
     assert_unauthorized(guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=headers))
-    assert_unauthorized(guarded.post("/v1/traces", data=b"{}", headers={**headers, "Content-Type": "application/json"}))
+    assert_unauthorized(
+        guarded.post(
+            "/v1/traces", data=b"{}", headers={**headers, "Content-Type": "application/json"}
+        )
+    )
     assert guarded.get(f"/api/v1/traces/{TRACE}", headers=bearer(READ_TOKEN)).status_code == 404
 
 
@@ -75,12 +83,24 @@ def test_any_configured_ingest_token_is_accepted(guarded, token):
     response = guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(token))
     assert response.status_code == 200 and response.get_json()["accepted"] == 3
     lower_scheme = {"Authorization": f"bearer {token}"}
-    assert guarded.post("/api/v1/ingest", data=ndjson(envelope(call_id="c2")), headers=lower_scheme).status_code == 200
+    assert (
+        guarded.post(
+            "/api/v1/ingest", data=ndjson(envelope(call_id="c2")), headers=lower_scheme
+        ).status_code
+        == 200
+    )
 
 
 @pytest.mark.parametrize(
     "path",
-    ["/", f"/traces/{TRACE}", "/api/v1/traces", f"/api/v1/traces/{TRACE}", "/api/v1/tools", "/api/v1/finding-kinds"],
+    [
+        "/",
+        f"/traces/{TRACE}",
+        "/api/v1/traces",
+        f"/api/v1/traces/{TRACE}",
+        "/api/v1/tools",
+        "/api/v1/finding-kinds",
+    ],
 )
 def test_read_endpoints_need_a_read_token_when_one_is_set(guarded, path):
     guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(INGEST_TOKEN))
@@ -104,8 +124,14 @@ CONTRACT_WRITES = [
 
 
 @pytest.mark.parametrize("method, path, body", CONTRACT_WRITES)
-def test_a_read_token_cannot_change_contracts_when_ingest_tokens_are_set(guarded, method, path, body):
-    guarded.put("/api/v1/tools/findOrders", json={"arguments_schema": {"type": "object"}}, headers=bearer(INGEST_TOKEN))
+def test_a_read_token_cannot_change_contracts_when_ingest_tokens_are_set(
+    guarded, method, path, body
+):
+    guarded.put(
+        "/api/v1/tools/findOrders",
+        json={"arguments_schema": {"type": "object"}},
+        headers=bearer(INGEST_TOKEN),
+    )
     before = guarded.get("/api/v1/tools", headers=bearer(READ_TOKEN)).get_json()
     for headers in (bearer(READ_TOKEN), basic(READ_TOKEN), basic(INGEST_TOKEN)):
         response = getattr(guarded, method)(path, json=body, headers=headers)
@@ -120,17 +146,28 @@ def test_a_read_token_cannot_change_contracts_when_ingest_tokens_are_set(guarded
 
 def test_with_only_read_tokens_set_contract_changes_need_a_read_token(tmp_path):
     app = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "r.db"), "ANALYZER": "off", "READ_TOKENS": READ_TOKEN}
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "r.db"),
+            "ANALYZER": "off",
+            "READ_TOKENS": READ_TOKEN,
+        }
     )
     client = app.test_client()
     contract = {"arguments_schema": {"type": "object"}}
     assert_unauthorized(client.put("/api/v1/tools/findOrders", json=contract))
-    assert client.put("/api/v1/tools/findOrders", json=contract, headers=bearer(READ_TOKEN)).status_code == 200
+    assert (
+        client.put(
+            "/api/v1/tools/findOrders", json=contract, headers=bearer(READ_TOKEN)
+        ).status_code
+        == 200
+    )
     assert client.post("/api/v1/ingest", data=ndjson(*order_call())).status_code == 200
 
 
 def test_health_and_static_files_stay_open_for_probes(guarded):
-    assert guarded.get("/api/v1/health").get_json() == {"status": "ok"}  # no trace count for strangers
+    # no trace count for strangers
+    assert guarded.get("/api/v1/health").get_json() == {"status": "ok"}
     assert guarded.get("/static/htmx-2.0.11.min.js").status_code == 200
 
 
@@ -139,7 +176,10 @@ def test_the_api_document_says_health_is_public_and_every_other_read_needs_a_tok
     health = paths["/api/v1/health"]["get"]
     assert health["security"] == [] and "401" not in health["responses"]
     assert paths["/api/v1/traces"]["get"]["security"][:2] == [{"readToken": []}, {"adminToken": []}]
-    assert paths["/api/v1/ingest"]["post"]["security"][:2] == [{"ingestToken": []}, {"adminToken": []}]
+    assert paths["/api/v1/ingest"]["post"]["security"][:2] == [
+        {"ingestToken": []},
+        {"adminToken": []},
+    ]
     for method in ("put", "delete"):
         assert paths["/api/v1/tools/{name}"][method]["security"][0] == {"adminToken": []}
     assert paths["/api/v1/tools/import"]["post"]["security"][0] == {"adminToken": []}
@@ -168,7 +208,8 @@ def test_a_page_without_credentials_asks_the_browser_for_basic_auth(guarded, pat
 def test_pages_open_with_basic_auth_whose_password_is_a_read_token(guarded, path, user):
     guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(INGEST_TOKEN))
     assert guarded.get(path, headers=basic(READ_TOKEN, user)).status_code == 200
-    assert guarded.get(path, headers=bearer(READ_TOKEN)).status_code == 200  # scripts keep Bearer
+    # scripts keep Bearer
+    assert guarded.get(path, headers=bearer(READ_TOKEN)).status_code == 200
     htmx = {**basic(READ_TOKEN, user), "HX-Request": "true"}
     assert guarded.get("/?q=findOrders", headers=htmx).status_code == 200
 
@@ -191,8 +232,12 @@ def test_basic_auth_without_a_read_token_as_password_is_refused(guarded, headers
     assert BASIC_CHALLENGE in response.headers.getlist("WWW-Authenticate")
 
 
-@pytest.mark.parametrize("path", ["/api/v1/traces", f"/api/v1/traces/{TRACE}", "/api/v1/openapi.json"])
-def test_the_api_challenges_with_bearer_only_so_scripts_are_not_sent_to_a_login_prompt(guarded, path):
+@pytest.mark.parametrize(
+    "path", ["/api/v1/traces", f"/api/v1/traces/{TRACE}", "/api/v1/openapi.json"]
+)
+def test_the_api_challenges_with_bearer_only_so_scripts_are_not_sent_to_a_login_prompt(
+    guarded, path
+):
     response = guarded.get(path)
     assert_unauthorized(response)
     assert response.headers.getlist("WWW-Authenticate") == ['Bearer realm="tracediff"']
@@ -200,8 +245,12 @@ def test_the_api_challenges_with_bearer_only_so_scripts_are_not_sent_to_a_login_
 
 
 def test_basic_auth_with_a_read_token_opens_nothing_but_reading(guarded):
-    assert_unauthorized(guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=basic(READ_TOKEN)))
-    assert_unauthorized(guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=basic(INGEST_TOKEN)))
+    assert_unauthorized(
+        guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=basic(READ_TOKEN))
+    )
+    assert_unauthorized(
+        guarded.post("/api/v1/ingest", data=ndjson(*order_call()), headers=basic(INGEST_TOKEN))
+    )
     assert guarded.get("/api/v1/traces", headers=bearer(READ_TOKEN)).get_json()["traces"] == []
 
 
@@ -260,7 +309,9 @@ class PageAudit(HTMLParser):
                 self.inline_scripts.append(attrs)
         if tag == "form":
             self.forms.append(attributes)
-        if any(str(value).lower().lstrip().startswith("javascript:") for value in attributes.values()):
+        if any(
+            str(value).lower().lstrip().startswith("javascript:") for value in attributes.values()
+        ):
             self.handlers.append((tag, "javascript: url"))
 
 
@@ -273,7 +324,9 @@ def test_pages_need_no_inline_script_or_style_and_post_no_form_without_csrf(clie
     audit.feed(response.get_data(as_text=True))
     assert audit.inline_scripts == [] and audit.handlers == [] and audit.styles == []
     for form in audit.forms:
-        assert (form.get("method") or "get").lower() == "get" or "csrf" in response.get_data(as_text=True)
+        assert (form.get("method") or "get").lower() == "get" or "csrf" in response.get_data(
+            as_text=True
+        )
 
 
 def test_static_scripts_referenced_by_pages_exist(client):
@@ -286,7 +339,9 @@ def test_static_scripts_referenced_by_pages_exist(client):
 
 @pytest.mark.slow
 def test_tokens_never_reach_the_server_log_nor_the_database(make_server):
-    server = make_server(env={"TRACEDIFF_INGEST_TOKENS": INGEST_TOKEN, "TRACEDIFF_READ_TOKENS": READ_TOKEN})
+    server = make_server(
+        env={"TRACEDIFF_INGEST_TOKENS": INGEST_TOKEN, "TRACEDIFF_READ_TOKENS": READ_TOKEN}
+    )
     with httpx.Client(base_url=server.url, timeout=10) as http:
         for token in (INGEST_TOKEN, OTHER_TOKEN):
             http.post("/api/v1/ingest", content=ndjson(*order_call()), headers=bearer(token))
@@ -298,9 +353,11 @@ def test_tokens_never_reach_the_server_log_nor_the_database(make_server):
         assert http.get("/api/v1/traces", headers=bearer(READ_TOKEN)).json()["traces"]
     server.stop()
     logs = server.logs()
-    assert "/api/v1/ingest" in logs  # the access log is on, so the absence below means something
+    # the access log is on, so the absence below means something
+    assert "/api/v1/ingest" in logs
     database = (
-        server.db_path.read_bytes() + server.db_path.with_name(server.db_path.name + "-wal").read_bytes()
+        server.db_path.read_bytes()
+        + server.db_path.with_name(server.db_path.name + "-wal").read_bytes()
         if server.db_path.with_name(server.db_path.name + "-wal").exists()
         else server.db_path.read_bytes()
     )
@@ -314,9 +371,15 @@ def test_a_browser_signs_in_once_with_basic_auth_and_htmx_requests_carry_it(make
     need_chromium()
     from playwright.sync_api import expect
 
-    server = make_server(env={"TRACEDIFF_INGEST_TOKENS": INGEST_TOKEN, "TRACEDIFF_READ_TOKENS": READ_TOKEN})
+    server = make_server(
+        env={"TRACEDIFF_INGEST_TOKENS": INGEST_TOKEN, "TRACEDIFF_READ_TOKENS": READ_TOKEN}
+    )
     other = envelope(trace_id="0" * 31 + "1", tool="refundOrder", ts="2026-11-20T09:00:00Z")
-    httpx.post(server.url + "/api/v1/ingest", content=ndjson(*order_call(), other), headers=bearer(INGEST_TOKEN))
+    httpx.post(
+        server.url + "/api/v1/ingest",
+        content=ndjson(*order_call(), other),
+        headers=bearer(INGEST_TOKEN),
+    )
     with chromium() as browser:
         context = browser.new_context(http_credentials={"username": "ann", "password": READ_TOKEN})
         page, answers = context.new_page(), []
@@ -325,7 +388,8 @@ def test_a_browser_signs_in_once_with_basic_auth_and_htmx_requests_carry_it(make
         rows = page.locator("#trace-rows tr.trace-row")
         expect(rows).to_have_count(2)
         page.locator('input[name="q"]').press_sequentially("refundOrder", delay=20)
-        expect(rows).to_have_count(1)  # the htmx request was let in
+        # the htmx request was let in
+        expect(rows).to_have_count(1)
         page.goto(f"{server.url}/traces/{TRACE}")
     assert any("q=refundOrder" in url and status == 200 for url, status in answers)
     assert [url for url, status in answers if status == 401 and "q=" in url] == []
@@ -352,5 +416,12 @@ def test_a_cross_site_browser_post_is_refused_and_changes_nothing(client, header
 
 def test_same_origin_pages_and_scripts_without_browser_headers_can_still_write(client):
     same = {"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}
-    assert client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=same).status_code == 200
-    assert client.put("/api/v1/tools/findOrders", json={"arguments_schema": {"type": "object"}}).status_code == 200
+    assert (
+        client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=same).status_code == 200
+    )
+    assert (
+        client.put(
+            "/api/v1/tools/findOrders", json={"arguments_schema": {"type": "object"}}
+        ).status_code
+        == 200
+    )

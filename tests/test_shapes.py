@@ -1,4 +1,5 @@
-"""Every shape of the corpus (bench/corpus.py), small, through the whole path: ingest, analysis, page, API."""
+"""Every shape of the corpus (bench/corpus.py), small, through the whole path: ingest, analysis,
+page, API."""
 
 import html as html_lib
 import math
@@ -22,21 +23,27 @@ from corpus import SHAPES  # noqa: E402
 
 SIZE = 20_000
 PAGE_BYTES = 400_000
-RAW_BYTES = 400_000  # the raw view of a 0.25 MB shape: one first part, the rest on demand
+# the raw view of a 0.25 MB shape: one first part, the rest on demand
+RAW_BYTES = 400_000
 # shape -> (kind, left pattern, right pattern): one mapping bug repeated in every place it can be.
 FOLDS = {
     "records_enum": ("enum_changed", "/orders/*/status", "/orders/*/status"),
     "records_number_string": ("type_changed", "/orders/*/amount", "/orders/*/amount"),
     "records_date_format": ("format_changed", "/orders/*/created_at", "/orders/*/created_at"),
     "records_scaled": ("scaled", "/orders/*/amount", "/orders/*/amount"),
-    # A whole array of scalars changed one way is one finding at the array (analysis/rules/arrays.py).
+    # A whole array of scalars changed one way is one finding at the array
+    # (analysis/rules/arrays.py).
     "strings_all_changed": ("enum_changed", "/tags", "/tags"),
     "numbers_all_changed": ("type_changed", "/values", "/values"),
     "identical_records": ("enum_changed", "/lines/*/currency", "/lines/*/currency"),
     "records_renamed_field": ("renamed", "/orders/*/amount", "/orders/*/total"),
     "keys_renamed": ("renamed", "/*", "/*"),
     "duplicate_leftovers": ("dropped", "/*", None),
-    "deep_nesting": ("type_changed", "/trees/*" + "/k2/k1/k0" * 20 + "/leaf", "/trees/*" + "/k2/k1/k0" * 20 + "/leaf"),
+    "deep_nesting": (
+        "type_changed",
+        "/trees/*" + "/k2/k1/k0" * 20 + "/leaf",
+        "/trees/*" + "/k2/k1/k0" * 20 + "/leaf",
+    ),
 }
 
 
@@ -64,7 +71,9 @@ def post_call(client, trace_id: str, call_id: str, snapshots: dict) -> None:
         if snap
     ]
     answer = client.post("/api/v1/ingest", data=orjson.dumps(events))
-    assert answer.status_code == 200 and answer.get_json()["accepted"] == len(events), answer.get_json()
+    assert answer.status_code == 200 and answer.get_json()["accepted"] == len(events), (
+        answer.get_json()
+    )
 
 
 def count_places(doc, pattern: str) -> int:
@@ -85,7 +94,9 @@ def every_place(client, trace_id: str, number: int) -> list[dict]:
     """Page through every place of one finding with the API."""
     out, offset = [], 0
     while offset is not None:
-        page = client.get(f"/api/v1/traces/{trace_id}/findings?finding={number}&offset={offset}&limit=1000")
+        page = client.get(
+            f"/api/v1/traces/{trace_id}/findings?finding={number}&offset={offset}&limit=1000"
+        )
         assert page.status_code == 200, page.get_json()
         out += page.get_json()["occurrences"]
         offset = page.get_json()["next_offset"]
@@ -120,17 +131,25 @@ def test_a_bug_repeated_in_every_place_is_one_finding_with_its_count_and_example
     folded = [
         f
         for f in findings
-        if f["kind"] == kind and (f["left"] or {}).get("path") == left and (f["right"] or {}).get("path") == right
+        if f["kind"] == kind
+        and (f["left"] or {}).get("path") == left
+        and (f["right"] or {}).get("path") == right
     ]
     assert len(folded) == 1, [(f["kind"], f["left"], f["right"]) for f in findings]
     if "*" in left:
         # Booleans under unrelated keys: some pair by elimination, the rest are dropped.
         places = count_places(snapshots["arguments"]["payload"], left)
         assert (
-            FOLD_AT <= folded[0]["occurrences"] <= places if kind == "dropped" else folded[0]["occurrences"] == places
+            FOLD_AT <= folded[0]["occurrences"] <= places
+            if kind == "dropped"
+            else folded[0]["occurrences"] == places
         )
         assert len(folded[0]["examples"]) == 3
-        assert not [f for f in findings if f["kind"] == kind and "*" not in (f["left"] or f["right"])["path"]]
+        assert not [
+            f
+            for f in findings
+            if f["kind"] == kind and "*" not in (f["left"] or f["right"])["path"]
+        ]
 
 
 def test_an_echo_changed_in_every_third_record_folds_at_the_response(client):
@@ -139,7 +158,10 @@ def test_an_echo_changed_in_every_third_record_folds_at_the_response(client):
     findings = client.get("/api/v1/traces/t").get_json()["calls"][0]["findings"]
     echo = [f for f in findings if f["kind"] == "echo_mismatch"]
     records = len(snapshots["request"]["payload"]["orders"])
-    assert len(echo) == 1 and echo[0]["right"] == {"snapshot": "response", "path": "/orders/*/status"}
+    assert len(echo) == 1 and echo[0]["right"] == {
+        "snapshot": "response",
+        "path": "/orders/*/status",
+    }
     assert echo[0]["occurrences"] == math.ceil(records / 3)
 
 
@@ -154,7 +176,9 @@ def test_the_findings_api_answers_bad_pages_and_unknown_findings_in_the_error_sh
     ):
         answer = client.get(f"/api/v1/traces/t/findings?{query}")
         assert answer.status_code == status and answer.get_json()["error"]["code"] == code
-    assert client.get("/api/v1/traces/nope/findings").get_json()["error"]["code"] == "trace_not_found"
+    assert (
+        client.get("/api/v1/traces/nope/findings").get_json()["error"]["code"] == "trace_not_found"
+    )
 
 
 def test_a_tiny_budget_saves_what_it_found_marked_incomplete_and_reanalyze_finishes_it(tmp_path):
@@ -172,15 +196,23 @@ def test_a_tiny_budget_saves_what_it_found_marked_incomplete_and_reanalyze_finis
     analyze_all(store, budget=1e-6)
     store.close()
     calls = {c["call_id"]: c for c in client.get("/api/v1/traces/t").get_json()["calls"]}
-    assert "time budget" in calls["c1"]["incomplete"] and "reanalyze --budget" in calls["c1"]["incomplete"]
+    assert (
+        "time budget" in calls["c1"]["incomplete"]
+        and "reanalyze --budget" in calls["c1"]["incomplete"]
+    )
     assert "analysis incomplete" in client.get("/traces/t?call=c1").get_data(as_text=True)
     assert client.get("/api/v1/traces/t/findings?call=c1").get_json()["incomplete"]
 
-    result = CliRunner().invoke(main, ["reanalyze", "--budget", "0", "--db", str(db)], catch_exceptions=False)
+    result = CliRunner().invoke(
+        main, ["reanalyze", "--budget", "0", "--db", str(db)], catch_exceptions=False
+    )
     assert result.exit_code == 0 and "reanalysed 2 call(s)" in result.output
     calls = client.get("/api/v1/traces/t").get_json()["calls"]
     assert all(c["analyzed"] and "incomplete" not in c for c in calls)
-    assert all([(f["kind"], f["left"]["path"]) for f in c["findings"]] == [("enum_changed", "/tags")] for c in calls)
+    assert all(
+        [(f["kind"], f["left"]["path"]) for f in c["findings"]] == [("enum_changed", "/tags")]
+        for c in calls
+    )
 
 
 def follow_raw_pages(client, html: str, snapshot: str) -> list[str]:
@@ -188,9 +220,13 @@ def follow_raw_pages(client, html: str, snapshot: str) -> list[str]:
     pointers = re.findall(rf'<li class="node[^"]*" id="{snapshot}[^"]*" data-ptr="([^"]*)"', html)
     links = re.findall(r'<li class="more"><a href="([^"]+)"', html)
     while links:
-        part = client.get(links.pop(0).replace("&amp;", "&"), headers={"HX-Request": "true"}).get_data(as_text=True)
+        part = client.get(
+            links.pop(0).replace("&amp;", "&"), headers={"HX-Request": "true"}
+        ).get_data(as_text=True)
         assert len(part) < RAW_BYTES
-        pointers += re.findall(rf'<li class="node[^"]*" id="{snapshot}[^"]*" data-ptr="([^"]*)"', part)
+        pointers += re.findall(
+            rf'<li class="node[^"]*" id="{snapshot}[^"]*" data-ptr="([^"]*)"', part
+        )
         links += re.findall(r'<li class="more"><a href="([^"]+)"', part)
     return pointers
 
@@ -203,7 +239,8 @@ def test_the_raw_view_sends_a_first_part_and_every_node_comes_once_on_demand(cli
     html = answer.get_data(as_text=True)
     assert answer.status_code == 200 and len(answer.data) < RAW_BYTES
     assert 'download="arguments.json"' in html
-    if shape == "unicode_long_keys":  # every key is marked: the marked nodes past the first part come on demand
+    # every key is marked: the marked nodes past the first part come on demand
+    if shape == "unicode_long_keys":
         keys = snapshots["arguments"]["payload"]
         pointers = [unescape_html(p) for p in follow_raw_pages(client, html, "arguments")]
         assert sorted(pointers) == sorted(["", *(f"/{k}" for k in keys)])

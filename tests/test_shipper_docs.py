@@ -33,7 +33,8 @@ def test_syslog_ng_batches_stay_under_tracediffs_and_the_proxys_body_limits_and_
     config = code_block(section("syslog-ng"))
     batch = int(re.search(r"batch-bytes\((\d+)\)", config).group(1))
     message = int(re.search(r"log-msg-size\((\d+)\)", config).group(1))
-    worst = batch + message + 1024  # a batch passes batch-bytes by one message (and its delimiters)
+    # a batch passes batch-bytes by one message (and its delimiters)
+    worst = batch + message + 1024
     assert worst < min(load_settings({})["MAX_BODY_BYTES"], nginx_body_limit())
     assert int(re.search(r"time-reopen\((\d+)\)", config).group(1)) <= 5
 
@@ -51,12 +52,17 @@ def test_the_collector_configuration_queues_on_disk_and_retries_without_end():
     exporter = config["exporters"]["otlphttp/tracediff"]
     queue = exporter["sending_queue"]
     assert queue["enabled"] is True and queue["storage"] in config["service"]["extensions"]
-    assert queue["storage"] in config["extensions"] and config["extensions"][queue["storage"]]["directory"]
+    assert (
+        queue["storage"] in config["extensions"]
+        and config["extensions"][queue["storage"]]["directory"]
+    )
     assert exporter["retry_on_failure"]["enabled"] is True
     assert exporter["retry_on_failure"]["max_elapsed_time"] == 0
-    assert not exporter["endpoint"].rstrip("/").endswith("/v1/traces")  # the exporter appends it
+    # the exporter appends it
+    assert not exporter["endpoint"].rstrip("/").endswith("/v1/traces")
     batch = config["processors"]["batch"]
-    assert batch["send_batch_max_size"] * 3 <= load_settings({})["MAX_EVENTS"]  # 3 snapshots per span at most
+    # 3 snapshots per span at most
+    assert batch["send_batch_max_size"] * 3 <= load_settings({})["MAX_EVENTS"]
 
 
 def test_fluentd_chunks_stay_under_tracediffs_limits():

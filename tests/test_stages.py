@@ -1,7 +1,9 @@
-"""The stages are declared once (webapp/common/stages.py): a fifth one needs that declaration and what reads it.
+"""The stages are declared once (webapp/common/stages.py): a fifth one needs that declaration and
+what reads it.
 
-No module spells the stages out as a list of its own (a check over webapp/, templates/ and static/), and a copy of
-the package with one more Stage in STAGES, and no other change, ingests, stores, lists and shows it.
+No module spells the stages out as a list of its own (a check over webapp/, templates/ and static/),
+and a copy of the package with one more Stage in STAGES, and no other change, ingests, stores, lists
+and shows it.
 """
 
 import ast
@@ -19,39 +21,52 @@ from webapp.common.stages import CORE, FIXTURES, NAMES, PAIRS, STAGES, TAGS, Sta
 
 ROOT = Path(__file__).resolve().parent.parent
 WEBAPP = ROOT / "webapp"
-# Where a literal may still name three stages or more, and why: each gives the stages roles of its own.
+# Where a literal may still name three stages or more, and why: each gives the stages roles of its
+# own.
 ALLOWED = {
     # the declaration itself
     ("common/stages.py", "<module>"),
-    # `tracediff check` has one option per stage (--arguments, --request...): a new stage gets its own
+    # `tracediff check` has one option per stage (--arguments, --request...): a new stage gets its
+    # own
     ("cli/main.py", "check"),
-    # the alignment's rules: a row built from an argument, its request path and the response echoing it
+    # the alignment's rules: a row built from an argument, its request path and the response echoing
+    # it
     ("analysis/alignment/builder.py", "_arguments"),
     ("analysis/alignment/rows.py", "_default"),
     # the MCP tool check_call's input schema: one described field per stage, as the CLI's options
     ("mcp/schemas.py", "inputs"),
 }
-FIFTH = 'Stage("transcript", "what the agent said after", "transcript.json", after="result", always=False, tag="trn")'
+FIFTH = (
+    'Stage("transcript", "what the agent said after", "transcript.json", after="result", '
+    'always=False, tag="trn")'
+)
 
 
 def literals(tree: ast.AST, where: str = "<module>"):
-    """Yield (function, names) for each tuple, list, set or dict-keys literal naming stages, by enclosing function."""
+    """Yield (function, names) for each tuple, list, set or dict-keys literal naming stages, by
+    enclosing function."""
     for node in ast.iter_child_nodes(tree):
         inside = node.name if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else where
         if isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
             items = node.keys if isinstance(node, ast.Dict) else node.elts
-            named = {item.value for item in items if isinstance(item, ast.Constant) and item.value in NAMES}
+            named = {
+                item.value
+                for item in items
+                if isinstance(item, ast.Constant) and item.value in NAMES
+            }
             yield inside, named
         yield from literals(node, inside)
 
 
 def spelt_out(webapp: Path = WEBAPP) -> list[str]:
-    """Return where a module lists three stage names or more in one literal, outside ALLOWED and migrations."""
+    """Return where a module lists three stage names or more in one literal, outside ALLOWED and
+    migrations."""
     found = []
     for path in sorted(webapp.rglob("*.py")):
         module = path.relative_to(webapp).as_posix()
         if module.startswith("store/migrations/"):
-            continue  # history: what a past schema was
+            # history: what a past schema was
+            continue
         for function, named in literals(ast.parse(path.read_text())):
             if len(named) >= 3 and (module, function) not in ALLOWED:
                 found.append(f"{module} {function}: {sorted(named)}")
@@ -74,17 +89,21 @@ def test_no_module_lists_the_stages_but_the_declaration():
 
 
 def test_no_template_or_script_lists_the_stages():
-    assert not spelt_in_pages(), "pass the stages from webapp.common.stages:\n" + "\n".join(spelt_in_pages())
+    assert not spelt_in_pages(), "pass the stages from webapp.common.stages:\n" + "\n".join(
+        spelt_in_pages()
+    )
 
 
 def test_the_check_sees_a_list_of_stages(tmp_path):
-    """The check itself: a tuple, a dict's keys or a default argument naming three stages is found."""
+    """The check itself: a tuple, a dict's keys or a default argument naming three stages is
+    found."""
     (tmp_path / "web").mkdir()
     probe = tmp_path / "web" / "probe.py"
     probe.write_text(
         'SHOWN = ("arguments", "request", "response")\n\n\n'
         'def files(a, b, c):\n    return {"arguments": a, "request": b, "result": c}\n\n\n'
-        'def compare(stages=["request", "response", "result"], pair=("arguments", "request")):\n    return stages\n'
+        'def compare(stages=["request", "response", "result"], pair=("arguments", "request")):\n   '
+        " return stages\n"
     )
     assert spelt_out(tmp_path) == [
         "web/probe.py <module>: ['arguments', 'request', 'response']",
@@ -117,7 +136,8 @@ def test_a_stage_is_compared_only_with_one_declared_before_it():
 
 
 def with_a_fifth_stage(target: Path) -> Path:
-    """Copy the package, its templates and static files, with FIFTH added to STAGES and nothing else changed."""
+    """Copy the package, its templates and static files, with FIFTH added to STAGES and nothing else
+    changed."""
     ignore = shutil.ignore_patterns("__pycache__")
     for folder in ("webapp", "templates", "static"):
         shutil.copytree(ROOT / folder, target / folder, ignore=ignore)
@@ -174,8 +194,8 @@ print(json.dumps({
 
 @pytest.mark.slow
 def test_a_fifth_stage_declared_once_is_ingested_stored_listed_shown_and_zipped(tmp_path):
-    """Only the declaration changes: ingest accepts the stage, the store gives it columns, the trace JSON, the raw
-    view, the list's tags and "missing" filter and the fixtures zip carry it."""
+    """Only the declaration changes: ingest accepts the stage, the store gives it columns, the trace
+    JSON, the raw view, the list's tags and "missing" filter and the fixtures zip carry it."""
     copy = with_a_fifth_stage(tmp_path / "copy")
     run = subprocess.run(
         [sys.executable, "-c", FIVE_STAGE_RUN, str(tmp_path / "five.db")],
@@ -198,8 +218,13 @@ def test_a_fifth_stage_declared_once_is_ingested_stored_listed_shown_and_zipped(
 
 
 def test_the_unchanged_package_refuses_the_fifth_stage(client):
-    """The control: without the declaration, the same event is rejected, so the test above shows the declaration."""
-    event = {"trace_id": "4bf92f3577b34da6a3ce929d0e0e4736", "snapshot": "transcript", "payload": {"said": "hi"}}
+    """The control: without the declaration, the same event is rejected, so the test above shows the
+    declaration."""
+    event = {
+        "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
+        "snapshot": "transcript",
+        "payload": {"said": "hi"},
+    }
     answer = client.post("/api/v1/ingest", data=json.dumps(event)).get_json()
     assert answer["accepted"] == 0
     assert answer["rejected"][0]["code"] == "bad_snapshot"

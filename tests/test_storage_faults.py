@@ -1,4 +1,5 @@
-"""Storage faults heal by themselves: a disk remounted read-write or freed takes writes again, with no restart.
+"""Storage faults heal by themselves: a disk remounted read-write or freed takes writes again, with
+no restart.
 
 The database lives on a tmpfs mounted for the test (root only: skipped with the reason elsewhere).
 """
@@ -25,7 +26,9 @@ def mount(tmp_path):
     target = tmp_path / "disk"
     target.mkdir()
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=160m", "tmpfs", str(target)], capture_output=True, text=True
+        ["mount", "-t", "tmpfs", "-o", "size=160m", "tmpfs", str(target)],
+        capture_output=True,
+        text=True,
     )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip() or 'mount refused'}")
@@ -56,23 +59,34 @@ def fill(target: Path) -> Path:
 def serve(mount, log_path) -> LiveServer:
     target, servers = mount
     server = LiveServer(
-        target / "t.db", log_path=log_path, env={"TRACEDIFF_READY_MIN_FREE_MB": "0", "TRACEDIFF_MIN_FREE_MB": "0"}
+        target / "t.db",
+        log_path=log_path,
+        env={"TRACEDIFF_READY_MIN_FREE_MB": "0", "TRACEDIFF_MIN_FREE_MB": "0"},
     )
     servers.append(server)
     return server.start()
 
 
 def gone(server) -> None:
-    """Wait until every process of a killed server has exited (its workers hold the files open a moment)."""
+    """Wait until every process of a killed server has exited (its workers hold the files open a
+    moment)."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        if subprocess.run(["pgrep", "-g", str(server.process.pid)], capture_output=True).returncode != 0:
+        if (
+            subprocess.run(["pgrep", "-g", str(server.process.pid)], capture_output=True).returncode
+            != 0
+        ):
             return
         time.sleep(0.1)
 
 
 def post(server, trace=TRACE) -> httpx.Response:
-    return httpx.post(server.url + "/api/v1/ingest", content=ndjson(*order_call(trace)), headers=NDJSON, timeout=10)
+    return httpx.post(
+        server.url + "/api/v1/ingest",
+        content=ndjson(*order_call(trace)),
+        headers=NDJSON,
+        timeout=10,
+    )
 
 
 def states(server) -> tuple[int, int, str]:
@@ -83,26 +97,33 @@ def states(server) -> tuple[int, int, str]:
 
 
 def healed_within(server, seconds: float) -> float:
-    """Poll until ingest and readiness answer 200 and health says ok on every worker; return the seconds taken."""
+    """Poll until ingest and readiness answer 200 and health says ok on every worker; return the
+    seconds taken."""
     began = time.monotonic()
     while time.monotonic() - began < seconds:
-        if all(states(server) == (200, 200, "ok") for _ in range(4)):  # 4 tries: each worker answers one
+        # 4 tries: each worker answers one
+        if all(states(server) == (200, 200, "ok") for _ in range(4)):
             return time.monotonic() - began
         time.sleep(0.5)
     pytest.fail(f"not healed within {seconds} s: {states(server)}; log: {server.logs()[-1500:]}")
 
 
 @pytest.mark.slow
-def test_a_server_started_on_a_read_only_disk_takes_writes_once_it_is_remounted_read_write(mount, tmp_path):
+def test_a_server_started_on_a_read_only_disk_takes_writes_once_it_is_remounted_read_write(
+    mount, tmp_path
+):
     target, _ = mount
     first = serve(mount, tmp_path / "first.log")
     assert post(first).status_code == 200
-    first.kill()  # the -wal and -shm files stay, as after a crash: a read-only start can read them
+    # the -wal and -shm files stay, as after a crash: a read-only start can read them
+    first.kill()
     gone(first)
-    remount(target, "ro")  # (Linux refuses to remount a disk read-only while a process has a file open to write)
+    # (Linux refuses to remount a disk read-only while a process has a file open to write)
+    remount(target, "ro")
     server = serve(mount, tmp_path / "second.log")
     ingest, ready, health = states(server)
-    assert (ingest, ready, health) == (503, 503, "degraded")  # health and readiness agree
+    # health and readiness agree
+    assert (ingest, ready, health) == (503, 503, "degraded")
     remount(target, "rw")
     assert healed_within(server, HEAL_WITHIN_S) < HEAL_WITHIN_S
     assert "SIGHUP" not in server.logs() and "Booting worker" in server.logs()
@@ -121,16 +142,23 @@ def test_a_running_server_takes_writes_again_once_its_full_disk_has_room(mount, 
 @pytest.mark.slow
 def test_a_trace_read_on_a_full_disk_answers_200_while_its_analysis_is_pending(mount):
     target, _ = mount
-    app = create_app({"TESTING": True, "DATABASE": str(target / "t.db"), "ANALYZER": "off", "MIN_FREE_MB": 0})
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(target / "t.db"), "ANALYZER": "off", "MIN_FREE_MB": 0}
+    )
     client = app.test_client()
-    assert client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=NDJSON).status_code == 200
-    store = Store.open(target / "t.db")  # kept open as a server's analyser keeps it (the -shm file stays)
-    store.project_all()  # folded into a call, not analysed yet
+    assert (
+        client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=NDJSON).status_code == 200
+    )
+    # kept open as a server's analyser keeps it (the -shm file stays)
+    store = Store.open(target / "t.db")
+    # folded into a call, not analysed yet
+    store.project_all()
     assert store.pending_calls(TRACE)
     fill(target)
     answer = client.get(f"/api/v1/traces/{TRACE}")
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["trace_id"] == TRACE
     assert client.get(f"/traces/{TRACE}").status_code == 200
-    assert store.pending_calls(TRACE)  # still pending: the background analyser does it once there is room
+    # still pending: the background analyser does it once there is room
+    assert store.pending_calls(TRACE)
     store.close()

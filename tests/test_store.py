@@ -79,7 +79,8 @@ def test_traces_list_newest_first_with_a_keyset_cursor(store):
 def test_trace_summary_says_which_snapshots_arrived(store):
     add(store, *order_call()[:2])
     [summary], _ = store.find_traces(TraceQuery())
-    assert summary["snapshots"] == {"arguments": True, "request": True, "response": False}  # a result when there is one
+    # a result when there is one
+    assert summary["snapshots"] == {"arguments": True, "request": True, "response": False}
     assert summary["tools"] == ["findOrders"]
     missing, _ = store.find_traces(TraceQuery(missing="response"))
     assert [t["trace_id"] for t in missing] == [TRACE]
@@ -90,7 +91,8 @@ def test_a_result_is_kept_as_the_fourth_snapshot_and_a_call_without_one_stays_co
     add(store, *order_call())
     [summary], _ = store.find_traces(TraceQuery())
     assert summary["complete"] is True and "result" not in summary["snapshots"]
-    assert "result" not in store.get_trace(TRACE)["calls"][0]["snapshots"]  # three-snapshot answers are unchanged
+    # three-snapshot answers are unchanged
+    assert "result" not in store.get_trace(TRACE)["calls"][0]["snapshots"]
     assert [t["trace_id"] for t in store.find_traces(TraceQuery(missing="result"))[0]] == [TRACE]
     add(store, envelope("result", "No orders found.", ts="2026-11-20T09:00:03Z"))
     call = store.get_trace(TRACE)["calls"][0]
@@ -104,7 +106,9 @@ def test_a_result_is_kept_as_the_fourth_snapshot_and_a_call_without_one_stays_co
 def test_a_new_result_marks_the_call_for_analysis_again(store):
     add(store, *order_call())
     [first] = store.claim_pending()
-    store.save_analysis(TRACE, "call_01", first["version"], {"findings": [], "summary": {}, "worst": None})
+    store.save_analysis(
+        TRACE, "call_01", first["version"], {"findings": [], "summary": {}, "worst": None}
+    )
     add(store, envelope("result", {"orders": []}, ts="2026-11-20T09:00:03Z"))
     [again] = store.claim_pending()
     assert again["version"] == first["version"] + 1
@@ -129,7 +133,8 @@ def test_prune_deletes_only_old_traces(store):
 
 
 def test_search_forgets_pruned_payloads_and_keeps_the_rest(store):
-    for n in range(12):  # most traces old: the prune also merges the search index whole
+    # most traces old: the prune also merges the search index whole
+    for n in range(12):
         old = n < 9
         add(
             store,
@@ -144,10 +149,19 @@ def test_search_forgets_pruned_payloads_and_keeps_the_rest(store):
     assert sorted(t["trace_id"] for t in store.find_traces(TraceQuery(q="recent"))[0]) == [
         f"{n:032x}" for n in range(9, 12)
     ]
-    if store.engine == "sqlite":  # the index itself holds none of the deleted rows, and is sound
-        assert store.db.execute("SELECT rowid FROM events_fts WHERE events_fts MATCH 'ancient'").fetchall() == []
+    # the index itself holds none of the deleted rows, and is sound
+    if store.engine == "sqlite":
+        assert (
+            store.db.execute(
+                "SELECT rowid FROM events_fts WHERE events_fts MATCH 'ancient'"
+            ).fetchall()
+            == []
+        )
         store.db.execute("INSERT INTO events_fts (events_fts) VALUES ('integrity-check')")
-        assert store.db.execute("SELECT v FROM events_fts_config WHERE k = 'automerge'").fetchone()[0] == 4
+        assert (
+            store.db.execute("SELECT v FROM events_fts_config WHERE k = 'automerge'").fetchone()[0]
+            == 4
+        )
 
 
 def test_acknowledged_events_are_visible_to_readers_before_the_worker_projects_them(store):
@@ -165,7 +179,10 @@ def test_projection_is_incremental_and_survives_reopening(db_path):
     second = Store.open(db_path)
     second.add_events(parse_body(ndjson(order_call()[2])).events)
     assert second.project() == 1
-    assert second.get_trace(TRACE)["calls"][0]["snapshots"]["response"]["payload"] == {"orders": [], "total": 0}
+    assert second.get_trace(TRACE)["calls"][0]["snapshots"]["response"]["payload"] == {
+        "orders": [],
+        "total": 0,
+    }
 
 
 def test_schema_creation_is_idempotent(db_path):
@@ -202,12 +219,14 @@ def test_the_hourly_rollup_matches_the_calls_through_ingest_analysis_moves_and_p
     assert ("2026-11-21T10", "findOrders", 1, 0) in rollup and len(rollup) == 2
 
 
-@pytest.mark.sqlite_only  # a database made before numbered migrations is a SQLite file
+# a database made before numbered migrations is a SQLite file
+@pytest.mark.sqlite_only
 def test_an_existing_database_gets_its_rollup_filled_when_opened(db_path):
     first = Store.open(db_path)
     first.add_events(parse_body(ndjson(*order_call())).events)
     first.project_all()
-    first.db.execute("DELETE FROM call_hours")  # as made before the rollup and the numbered migrations
+    # as made before the rollup and the numbered migrations
+    first.db.execute("DELETE FROM call_hours")
     first.db.execute("DROP TABLE schema_migrations")
     first.close()
     reopened = Store.open(db_path)
@@ -235,7 +254,9 @@ def span_event(snapshot, call_id, span_id, parent=None, payload=None):
 def test_a_span_exported_after_its_tool_span_joins_the_tool_call(store):
     store.add_events([span_event("arguments", "call_9", "tool-span")])
     store.project_all()
-    store.add_events([span_event("request", "", "http-span", parent="tool-span", payload={"limit": "5"})])
+    store.add_events(
+        [span_event("request", "", "http-span", parent="tool-span", payload={"limit": "5"})]
+    )
     [call] = store.get_trace(TRACE)["calls"]
     assert call["call_id"] == "call_9" and call["tool"] == "findOrders"
     assert call["snapshots"]["request"]["payload"] == {"limit": "5"}

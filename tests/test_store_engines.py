@@ -15,7 +15,8 @@ import pytest
 
 STORE = Path(__file__).resolve().parent.parent / "webapp" / "store"
 ENGINES = ("sqlite", "postgresql")
-MODULES = ("sql", "listing")  # the attributes of a Store that hold an engine's statements
+# the attributes of a Store that hold an engine's statements
+MODULES = ("sql", "listing")
 STATEMENT_NAME = re.compile(r"[A-Z][A-Z0-9_]+")
 
 
@@ -32,7 +33,9 @@ def asked_for(files: list[Path]) -> dict[str, set[str]]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute):
                 module = _engine_module(node.value)
-                if module and (module != "sql" or STATEMENT_NAME.fullmatch(node.attr) or _via_store(node.value)):
+                if module and (
+                    module != "sql" or STATEMENT_NAME.fullmatch(node.attr) or _via_store(node.value)
+                ):
                     asked[module].add(node.attr)
             elif _getattr_on_sql(node):
                 # a name looked up at run time: every NAME-shaped string of the module may be one
@@ -83,7 +86,9 @@ def defined(path: Path) -> set[str]:
 def only_here(path: Path) -> set[str]:
     """The names a module declares its engine's own (its ONLY_HERE tuple)."""
     for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "ONLY_HERE" for t in node.targets):
+        if isinstance(node, ast.Assign) and any(
+            getattr(t, "id", "") == "ONLY_HERE" for t in node.targets
+        ):
             return set(ast.literal_eval(node.value))
     return set()
 
@@ -132,12 +137,16 @@ def test_every_statement_the_shared_code_asks_for_is_in_both_engines():
 
 @pytest.mark.parametrize("module", MODULES)
 def test_both_engines_name_the_same_statements(module):
-    assert not unmatched(STORE, module), f"{unmatched(STORE, module)}: add the other engine's form, or ONLY_HERE"
+    assert not unmatched(STORE, module), (
+        f"{unmatched(STORE, module)}: add the other engine's form, or ONLY_HERE"
+    )
 
 
 @pytest.mark.parametrize("folder", ENGINES)
 @pytest.mark.parametrize("module", MODULES)
-def test_what_an_engine_keeps_to_itself_it_defines_and_the_shared_code_never_asks_for(folder, module):
+def test_what_an_engine_keeps_to_itself_it_defines_and_the_shared_code_never_asks_for(
+    folder, module
+):
     own = only_here(STORE / folder / f"{module}.py")
     assert own <= defined(STORE / folder / f"{module}.py")
     assert not own & asked_for(shared_files(STORE))[module]
@@ -148,7 +157,9 @@ def _fake_store(tmp_path: Path, shared: str, sqlite_sql: str, postgresql_sql: st
     for engine, text in (("sqlite", sqlite_sql), ("postgresql", postgresql_sql)):
         (store / engine).mkdir(parents=True)
         (store / engine / "sql.py").write_text(text)
-        (store / engine / "listing.py").write_text("def trace_list_sql(query, cursor):\n    return '', []\n")
+        (store / engine / "listing.py").write_text(
+            "def trace_list_sql(query, cursor):\n    return '', []\n"
+        )
     (store / "reads.py").write_text(shared)
     return store
 
@@ -189,7 +200,9 @@ def test_both_engines_implement_every_hook():
     hooks = set(interface.__abstractmethods__)
     assert len(hooks) >= 15, sorted(hooks)
     for engine in engines:
-        assert not engine.__abstractmethods__, f"{engine.__name__} lacks {sorted(engine.__abstractmethods__)}"
+        assert not engine.__abstractmethods__, (
+            f"{engine.__name__} lacks {sorted(engine.__abstractmethods__)}"
+        )
         assert {"engine", "sql", "listing", "sole_server"} <= set(vars(engine)), engine.__name__
 
 
@@ -216,7 +229,8 @@ def _does_nothing(method: ast.FunctionDef) -> bool:
     return all(
         isinstance(statement, ast.Pass)
         or (
-            isinstance(statement, ast.Return) and (statement.value is None or isinstance(statement.value, ast.Constant))
+            isinstance(statement, ast.Return)
+            and (statement.value is None or isinstance(statement.value, ast.Constant))
         )
         for statement in body
     )
@@ -248,6 +262,9 @@ def test_a_store_opens_the_engine_its_address_names(db_path, engine):
     for opened in (Store(db_path), Store.open(db_path, create=False)):
         try:
             assert isinstance(opened, Store) and opened.engine == engine
-            assert type(opened).__name__ == {"sqlite": "SqliteStore", "postgresql": "PostgresStore"}[engine]
+            assert (
+                type(opened).__name__
+                == {"sqlite": "SqliteStore", "postgresql": "PostgresStore"}[engine]
+            )
         finally:
             opened.close()

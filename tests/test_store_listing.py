@@ -1,4 +1,5 @@
-"""The trace list's SQL: the same traces as a naive filter, page by page, and counts that stop at a cap."""
+"""The trace list's SQL: the same traces as a naive filter, page by page, and counts that stop at a
+cap."""
 
 import random
 import re
@@ -24,7 +25,8 @@ def _trace_id(i: int) -> str:
 
 
 def _events(i: int, rng: random.Random) -> list[Event]:
-    trace_id, ts = _trace_id(i), f"2026-11-20T{9 + i % 5:02d}:{i % 3 * 20:02d}:00Z"  # many equal times
+    # many equal times
+    trace_id, ts = _trace_id(i), f"2026-11-20T{9 + i % 5:02d}:{i % 3 * 20:02d}:00Z"
     calls = [TOOLS[i % 3]] + ([TOOLS[(i + 1) % 3]] if i % 4 == 0 else [])
     events = []
     for n, tool in enumerate(calls):
@@ -59,12 +61,18 @@ def _analysis(i: int, n: int) -> dict:
     severity = ("error", "warning", "info", None)[(i + n) % 4] if i % 6 else None
     findings = [{"kind": KINDS[severity], "severity": severity, "path": "/n"}] if severity else []
     summary = {s: int(severity == s) for s in ("error", "warning", "info")}
-    return {"findings": findings, "summary": summary, "worst": severity or "clean", "validation": {}}
+    return {
+        "findings": findings,
+        "summary": summary,
+        "worst": severity or "clean",
+        "validation": {},
+    }
 
 
 @pytest.fixture(scope="module", params=engines(sqlite_only=False))
 def small(request, tmp_path_factory):
-    """A store of 80 traces with every kind of filter value, analysed through the store's own API."""
+    """A store of 80 traces with every kind of filter value, analysed through the store's own
+    API."""
     if request.param == "postgresql":
         databases = request.getfixturevalue("postgres_databases")
         url = databases.new()
@@ -77,16 +85,21 @@ def small(request, tmp_path_factory):
     store.project_all()
     for call in store.claim_pending(1000):
         i = int(call["trace_id"][2:], 16)
-        if i % 11 != 7:  # a few calls stay pending
+        # a few calls stay pending
+        if i % 11 != 7:
             store.save_analysis(
-                call["trace_id"], call["call_id"], call["version"], _analysis(i, int(call["call_id"][-1]))
+                call["trace_id"],
+                call["call_id"],
+                call["version"],
+                _analysis(i, int(call["call_id"][-1])),
             )
     yield store
     store.close()
 
 
 def holds_phrase(text: str, phrase: str) -> bool:
-    """Say whether the words of a phrase come one after another in a text (words: runs of letters and digits)."""
+    """Say whether the words of a phrase come one after another in a text (words: runs of letters
+    and digits)."""
     words, wanted = re.findall(r"[^\W_]+", text.lower()), re.findall(r"[^\W_]+", phrase.lower())
     return bool(wanted) and any(words[i : i + len(wanted)] == wanted for i in range(len(words)))
 
@@ -108,17 +121,22 @@ def naive(store: Store, query: TraceQuery) -> list[str]:
     )
     rows = []
     for t in db.query("SELECT * FROM traces"):
-        kinds, codes = set((t["kinds"] or "").split(",")) - {""}, (t["status_codes"] or "").split(",")
+        kinds, codes = (
+            set((t["kinds"] or "").split(",")) - {""},
+            (t["status_codes"] or "").split(","),
+        )
         q = query.q
         keep = [
             not query.tool or query.tool in tools.get(t["trace_id"], ()),
             not query.kind or query.kind in kinds,
             not query.severity
             or t["worst"] in ({"clean", "info"} if query.severity == "clean" else {query.severity})
-            and (query.severity != "clean" or t["complete"]),  # a trace missing a stage is never clean
+            # a trace missing a stage is never clean
+            and (query.severity != "clean" or t["complete"]),
             not query.status or any(code[:1] == query.status[0] for code in codes if code),
             not query.missing or not t[f"has_{query.missing}"],
-            not query.since or times.parse(t["last_ts"]) >= times.parse(query.since),  # as times, not as text
+            # as times, not as text
+            not query.since or times.parse(t["last_ts"]) >= times.parse(query.since),
             not query.until or times.parse(t["last_ts"]) <= times.parse(query.until),
             not q
             or t["trace_id"].startswith(q.lower())
@@ -175,16 +193,21 @@ QUERIES = [
 ]
 
 
-@pytest.mark.parametrize("args", QUERIES, ids=lambda args: "&".join(f"{k}={v}" for k, v in args.items()) or "all")
+@pytest.mark.parametrize(
+    "args", QUERIES, ids=lambda args: "&".join(f"{k}={v}" for k, v in args.items()) or "all"
+)
 @pytest.mark.parametrize("limit", [7, 50])
 def test_every_page_of_the_list_holds_the_same_traces_as_a_naive_filter(small, args, limit):
     query = TraceQuery(limit=limit, **args)
     expected = naive(small, query)
     assert paged(small, query) == expected
-    assert expected or args == {"q": "no-such-word"}  # no filter here is tested on an empty answer alone
+    # no filter here is tested on an empty answer alone
+    assert expected or args == {"q": "no-such-word"}
 
 
-@pytest.mark.parametrize("args", QUERIES, ids=lambda args: "&".join(f"{k}={v}" for k, v in args.items()) or "all")
+@pytest.mark.parametrize(
+    "args", QUERIES, ids=lambda args: "&".join(f"{k}={v}" for k, v in args.items()) or "all"
+)
 def test_a_count_is_exact_below_the_cap_and_stops_one_past_it(small, args):
     query = TraceQuery(**args)
     true_count = len(naive(small, query))
@@ -200,8 +223,12 @@ def test_counts_per_value_apply_the_other_filters(small):
         assert counts["severity"][value] == len(naive(small, replace(query, severity=value)))
     for value in STATUS_CLASSES:
         assert counts["status"][value] == len(naive(small, replace(query, status=value)))
-    assert counts["tool"] == {t: n for t in TOOLS if (n := len(naive(small, replace(query, tool=t))))}
-    assert counts["kind"] == {k: n for k in KINDS.values() if (n := len(naive(small, replace(query, kind=k))))}
+    assert counts["tool"] == {
+        t: n for t in TOOLS if (n := len(naive(small, replace(query, tool=t))))
+    }
+    assert counts["kind"] == {
+        k: n for k in KINDS.values() if (n := len(naive(small, replace(query, kind=k))))
+    }
     assert counts["kind"] and counts["tool"]
 
 
@@ -220,20 +247,29 @@ def bulk_traces(store: Store, count: int, word: str = "", tool: str = "bulkTool"
     """Insert `count` one-call traces straight into the tables, as bench/gendb.py does."""
     if store.engine == "postgresql":
         return _bulk_traces_postgres(store, count, word, tool)
-    conn = sqlite3.connect(store.db.conn.execute("PRAGMA database_list").fetchone()[2], isolation_level=None)
+    conn = sqlite3.connect(
+        store.db.conn.execute("PRAGMA database_list").fetchone()[2], isolation_level=None
+    )
     start = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0] + 1
     rows = [
-        (start + i, f"bulk-{start + i}", f"ff{start + i:030x}", f"2026-01-01T00:{i % 60:02d}:00.{i:06d}Z")
+        (
+            start + i,
+            f"bulk-{start + i}",
+            f"ff{start + i:030x}",
+            f"2026-01-01T00:{i % 60:02d}:00.{i:06d}Z",
+        )
         for i in range(count)
     ]
     conn.execute("BEGIN")
     conn.executemany(
-        "INSERT INTO events (seq, event_id, trace_id, call_id, snapshot, tool, payload, ts, received_at) "
+        "INSERT INTO events (seq, event_id, trace_id, call_id, snapshot, tool, payload, ts, "
+        "received_at) "
         f"VALUES (?, ?, ?, 'call_01', 'arguments', '{tool}', '{{\"w\": \"{word}\"}}', ?, ?)",
         [(seq, eid, tid, ts, ts) for seq, eid, tid, ts in rows],
     )
     conn.executemany(
-        "INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, has_arguments, has_request, "
+        "INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, has_arguments, "
+        "has_request, "
         f"has_response, complete, worst) VALUES (?, ?, ?, 1, '{tool}', 1, 0, 0, 0, 'clean')",
         [(tid, ts, ts) for _, _, tid, ts in rows],
     )
@@ -241,8 +277,13 @@ def bulk_traces(store: Store, count: int, word: str = "", tool: str = "bulkTool"
         f"INSERT INTO trace_tools (trace_id, tool, last_ts) VALUES (?, '{tool}', ?)",
         [(tid, ts) for _, _, tid, ts in rows],
     )
-    conn.execute("INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq >= ?", (start,))
-    conn.execute("INSERT OR REPLACE INTO progress (name, seq) SELECT 'projected', max(seq) FROM events")
+    conn.execute(
+        "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq >= ?",
+        (start,),
+    )
+    conn.execute(
+        "INSERT OR REPLACE INTO progress (name, seq) SELECT 'projected', max(seq) FROM events"
+    )
     conn.execute("COMMIT")
     conn.close()
 
@@ -257,13 +298,17 @@ def _bulk_traces_postgres(store: Store, count: int, word: str, tool: str) -> Non
             for i in range(count)
         ]
         conn.executemany(
-            "INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, payload, ts, received_at) "
+            "INSERT INTO events (event_id, trace_id, call_id, snapshot, tool, payload, ts, "
+            "received_at) "
             f"VALUES (?, ?, 'call_01', 'arguments', '{tool}', '{{\"w\": \"{word}\"}}', ?, ?)",
             [(eid, tid, ts, ts) for eid, tid, ts in rows],
         )
-        conn.execute(f"UPDATE events SET words = {WORDS.format('payload')} WHERE seq >= ?", (start,))
+        conn.execute(
+            f"UPDATE events SET words = {WORDS.format('payload')} WHERE seq >= ?", (start,)
+        )
         conn.executemany(
-            "INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, has_arguments, has_request, "
+            "INSERT INTO traces (trace_id, first_ts, last_ts, calls, tools, has_arguments, "
+            "has_request, "
             f"has_response, complete, worst) VALUES (?, ?, ?, 1, '{tool}', 1, 0, 0, 0, 'clean')",
             [(tid, ts, ts) for _, tid, ts in rows],
         )
@@ -276,12 +321,13 @@ def _bulk_traces_postgres(store: Store, count: int, word: str, tool: str) -> Non
 def test_a_search_for_a_very_common_word_reads_only_the_newest_matches(store):
     bulk_traces(store, listing.SEARCH_CAP + 20, word="everywhere")
     assert stats.search_capped(store, "everywhere") and not stats.search_capped(store, "bulkTool")
-    newest = store.db.execute("SELECT trace_id FROM events ORDER BY seq DESC LIMIT ?", (listing.SEARCH_CAP,))
+    newest = store.db.execute(
+        "SELECT trace_id FROM events ORDER BY seq DESC LIMIT ?", (listing.SEARCH_CAP,)
+    )
     listed = paged(store, TraceQuery(q="everywhere", limit=500))
     assert len(listed) == listing.SEARCH_CAP and set(listed) == {row[0] for row in newest}
-    assert (
-        len(paged(store, TraceQuery(q="bulktool", limit=500))) == listing.SEARCH_CAP + 20
-    )  # a tool name is not capped
+    # a tool name is not capped
+    assert len(paged(store, TraceQuery(q="bulktool", limit=500))) == listing.SEARCH_CAP + 20
 
 
 @pytest.mark.parametrize(
@@ -329,12 +375,20 @@ def test_the_list_page_ignores_a_stale_filter_value_instead_of_failing(client):
     assert client.get("/?severity=bogus&limit=abc").status_code == 200
 
 
-@pytest.mark.parametrize("args", ["since=yesterday", "until=2026-13-45", "since=2026-02-30T10:00:00Z&until=0"])
-def test_the_list_page_ignores_a_since_or_until_that_is_no_time_as_the_problem_list_does(client, args):
-    client.post("/api/v1/ingest", json={"trace_id": "t1", "call_id": "c1", "snapshot": "arguments", "payload": {}})
+@pytest.mark.parametrize(
+    "args", ["since=yesterday", "until=2026-13-45", "since=2026-02-30T10:00:00Z&until=0"]
+)
+def test_the_list_page_ignores_a_since_or_until_that_is_no_time_as_the_problem_list_does(
+    client, args
+):
+    client.post(
+        "/api/v1/ingest",
+        json={"trace_id": "t1", "call_id": "c1", "snapshot": "arguments", "payload": {}},
+    )
     html = client.get(f"/?{args}").get_data(as_text=True)
     assert html.count('class="trace-row') == 1
-    assert 'name="since" value=""' in html and 'name="until" value=""' in html  # the form says it was not used
+    # the form says it was not used
+    assert 'name="since" value=""' in html and 'name="until" value=""' in html
 
 
 def ingest_two_tools(client):
@@ -371,7 +425,9 @@ def test_the_list_page_searches_without_the_control_characters_and_shows_what_it
     assert '<input type="search" name="q" value="findOrd"' in html
 
 
-@pytest.mark.parametrize("query, code", [("severity=bogus", "bad_parameter"), ("cursor=abc", "bad_cursor")])
+@pytest.mark.parametrize(
+    "query, code", [("severity=bogus", "bad_parameter"), ("cursor=abc", "bad_cursor")]
+)
 def test_the_list_page_json_twin_is_as_strict_as_the_api(client, query, code):
     response = client.get(f"/index.json?{query}")
     assert response.status_code == 400 and response.get_json()["error"]["code"] == code
@@ -381,11 +437,21 @@ def test_the_list_page_json_twin_is_as_strict_as_the_api(client, query, code):
 def test_search_finds_a_tool_by_the_start_of_its_name(client, typed):
     client.post(
         "/api/v1/ingest",
-        json={"trace_id": "t-orders", "snapshot": "request", "tool": "findOrders", "payload": {"q": "x"}},
+        json={
+            "trace_id": "t-orders",
+            "snapshot": "request",
+            "tool": "findOrders",
+            "payload": {"q": "x"},
+        },
     )
     client.post(
         "/api/v1/ingest",
-        json={"trace_id": "t-email", "snapshot": "request", "tool": "sendEmail", "payload": {"q": "x"}},
+        json={
+            "trace_id": "t-email",
+            "snapshot": "request",
+            "tool": "sendEmail",
+            "payload": {"q": "x"},
+        },
     )
     ids = [t["trace_id"] for t in client.get(f"/api/v1/traces?q={typed}").get_json()["traces"]]
     assert ids == ["t-orders"]

@@ -26,9 +26,15 @@ def findings(store, trace_id) -> list[dict]:
 def test_evidence_is_counted_once_per_call_and_marks_the_calls_learnt_from(store):
     load(store, traffic(5))
     assert store.evidence(TOOL)[("/seats", "/quantity")] == {"both": 5, "equal": 5}
-    assert store.unobserved([(t, "call_01") for (t,) in store.db.execute("SELECT trace_id FROM traces")]) == set()
+    assert (
+        store.unobserved(
+            [(t, "call_01") for (t,) in store.db.execute("SELECT trace_id FROM traces")]
+        )
+        == set()
+    )
     store.invalidate_tool(TOOL)
-    pipeline.catch_up(store)  # re-analysing a call does not count it again
+    # re-analysing a call does not count it again
+    pipeline.catch_up(store)
     assert store.evidence(TOOL)[("/seats", "/quantity")] == {"both": 5, "equal": 5}
 
 
@@ -36,13 +42,21 @@ def test_after_enough_calls_a_renaming_tool_is_quiet_and_its_earlier_calls_are_r
     load(store, traffic(25))
     assert ("/seats", "/quantity") in store.inferred_pairs(TOOL)
     worst = {row[0] for row in store.db.execute("SELECT worst FROM calls")}
-    assert worst <= {"info", "clean"}, worst  # every call, the first 19 included
-    assert store.get_tool(TOOL) is None  # inferred pairs never enter the stored contract
+    # every call, the first 19 included
+    assert worst <= {"info", "clean"}, worst
+    # inferred pairs never enter the stored contract
+    assert store.get_tool(TOOL) is None
 
 
 def test_a_swap_between_renamed_fields_is_a_value_change_at_the_inferred_pair(store):
     load(store, traffic(25))
-    arguments = {"seats": 6, "child_count": 2, "store_id": "st_4242", "date": "2026-12-05", "notes": ""}
+    arguments = {
+        "seats": 6,
+        "child_count": 2,
+        "store_id": "st_4242",
+        "date": "2026-12-05",
+        "notes": "",
+    }
     request = {
         "quantity": 2,
         "minors": 6,
@@ -65,25 +79,37 @@ def test_a_type_change_on_every_call_of_an_inferred_pair_is_still_reported(store
     envelopes = []
     for event in traffic(25):
         if event["snapshot"] == "request":
-            event = {**event, "payload": {**event["payload"], "quantity": str(event["payload"]["quantity"])}}
+            event = {
+                **event,
+                "payload": {**event["payload"], "quantity": str(event["payload"]["quantity"])},
+            }
         envelopes.append(event)
     load(store, envelopes)
     assert ("/seats", "/quantity") in store.inferred_pairs(TOOL)
     trace_id = envelopes[0]["trace_id"]
-    assert [f["kind"] for f in findings(store, trace_id) if f["severity"] == "warning"] == ["type_changed"]
+    assert [f["kind"] for f in findings(store, trace_id) if f["severity"] == "warning"] == [
+        "type_changed"
+    ]
 
 
 def test_a_rejected_pair_leaves_inference_and_its_calls_are_reanalysed(store):
     load(store, traffic(25))
     toolmappings.reject(store, TOOL, "/seats", "/quantity")
     assert ("/seats", "/quantity") not in store.inferred_pairs(TOOL)
-    assert store.pending_calls_of([t for (t,) in store.db.execute("SELECT trace_id FROM traces")], 1000)
+    assert store.pending_calls_of(
+        [t for (t,) in store.db.execute("SELECT trace_id FROM traces")], 1000
+    )
     pipeline.catch_up(store)
     seats = [
-        f["kind"] for f in findings(store, traffic(1)[0]["trace_id"]) if f["left"] and f["left"]["path"] == "/seats"
+        f["kind"]
+        for f in findings(store, traffic(1)[0]["trace_id"])
+        if f["left"] and f["left"]["path"] == "/seats"
     ]
-    assert seats and set(seats) <= {"renamed", "dropped"}  # no longer paired silently by an inferred mapping
-    assert toolmappings.mapping_rows(store, TOOL)["rejected"] == [{"arguments": "/seats", "request": "/quantity"}]
+    # no longer paired silently by an inferred mapping
+    assert seats and set(seats) <= {"renamed", "dropped"}
+    assert toolmappings.mapping_rows(store, TOOL)["rejected"] == [
+        {"arguments": "/seats", "request": "/quantity"}
+    ]
 
 
 def test_confirming_writes_the_pair_into_the_contract_and_it_is_no_longer_inferred(store):
@@ -99,32 +125,49 @@ def test_confirming_writes_the_pair_into_the_contract_and_it_is_no_longer_inferr
 def test_a_changed_inference_reanalyses_only_the_newest_calls(store):
     load(store, traffic(30))
     store.set_inferred(TOOL, [("/seats", "/quantity")], recent=7)
-    assert len(store.pending_calls_of([t for (t,) in store.db.execute("SELECT trace_id FROM traces")], 100)) == 7
-    assert store.set_inferred(TOOL, [("/seats", "/quantity")], recent=7) is False  # unchanged: nothing to redo
+    assert (
+        len(
+            store.pending_calls_of(
+                [t for (t,) in store.db.execute("SELECT trace_id FROM traces")], 100
+            )
+        )
+        == 7
+    )
+    # unchanged: nothing to redo
+    assert store.set_inferred(TOOL, [("/seats", "/quantity")], recent=7) is False
 
 
 def test_a_tool_keeps_a_bounded_number_of_evidence_rows(store):
     load(store, traffic(2))
-    first, second = [(t, "call_01") for (t,) in store.db.execute("SELECT trace_id FROM traces ORDER BY 1")]
+    first, second = [
+        (t, "call_01") for (t,) in store.db.execute("SELECT trace_id FROM traces ORDER BY 1")
+    ]
     store.db.execute("UPDATE calls SET observed = 0")
     store.db.execute("DELETE FROM mapping_evidence")
     assert (
-        store.add_evidence(TOOL, {first: {(f"/a{i}", f"/r{i}"): {"both": 1, "equal": 1} for i in range(50)}}, cap=20)
+        store.add_evidence(
+            TOOL,
+            {first: {(f"/a{i}", f"/r{i}"): {"both": 1, "equal": 1} for i in range(50)}},
+            cap=20,
+        )
         == 1
     )
     more = {("/a0", "/r0"): {"both": 1, "equal": 1}, ("/new", "/x"): {"both": 1}}
-    assert store.add_evidence(TOOL, {first: more, second: more}, cap=20) == 1  # first counted already
+    # first counted already
+    assert store.add_evidence(TOOL, {first: more, second: more}, cap=20) == 1
     evidence = store.evidence(TOOL)
     assert len(evidence) == 20 and evidence[("/a0", "/r0")] == {"both": 2, "equal": 2}
 
 
-@pytest.mark.sqlite_only  # a database made before migrations is a SQLite file
+# a database made before migrations is a SQLite file
+@pytest.mark.sqlite_only
 def test_a_database_made_before_inference_opens_and_gets_its_columns(db_path):
     Store.open(db_path).close()
     conn = sqlite3.connect(db_path)
     conn.execute("ALTER TABLE calls DROP COLUMN observed")
     conn.execute("DROP TABLE mapping_evidence")
-    conn.execute("DELETE FROM schema_migrations WHERE version >= 5")  # as a database made before migration 5
+    # as a database made before migration 5
+    conn.execute("DELETE FROM schema_migrations WHERE version >= 5")
     conn.commit()
     conn.close()
     store = Store.open(db_path)

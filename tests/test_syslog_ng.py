@@ -27,10 +27,14 @@ DEADLINE = 60.0
 
 def syslog_ng_binary() -> str:
     """Return the syslog-ng executable; skip without it, but fail on CI, which must have it."""
-    found = shutil.which("syslog-ng", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin"]))
+    found = shutil.which(
+        "syslog-ng", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin"])
+    )
     if found:
         return found
-    message = "syslog-ng is not installed (Debian: apt-get install syslog-ng-core syslog-ng-mod-http)"
+    message = (
+        "syslog-ng is not installed (Debian: apt-get install syslog-ng-core syslog-ng-mod-http)"
+    )
     if os.environ.get("CI") == "true":
         pytest.fail(f"{message}; CI must run this test")
     pytest.skip(message)
@@ -81,7 +85,9 @@ class SyslogNg:
     def __init__(self, binary: str, folder: Path, input_file: Path, url: str):
         self.binary, self.folder = binary, folder
         self.conf = folder / "syslog-ng.conf"
-        self.conf.write_text(TEMPLATE.read_text().replace("{input_file}", str(input_file)).replace("{url}", url))
+        self.conf.write_text(
+            TEMPLATE.read_text().replace("{input_file}", str(input_file)).replace("{url}", url)
+        )
         self.log_path = folder / "syslog-ng.log"
         self.process = None
 
@@ -101,7 +107,9 @@ class SyslogNg:
             str(self.folder / "ctl"),
         ]
         with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
         return self
 
     def written(self) -> int:
@@ -149,7 +157,9 @@ class SyslogNg:
 
 @pytest.fixture
 def syslog_ng(tmp_path, live_server):
-    daemon = SyslogNg(syslog_ng_binary(), tmp_path, tmp_path / "events.ndjson", f"{live_server.url}/api/v1/ingest")
+    daemon = SyslogNg(
+        syslog_ng_binary(), tmp_path, tmp_path / "events.ndjson", f"{live_server.url}/api/v1/ingest"
+    )
     yield daemon
     daemon.stop()
 
@@ -193,25 +203,31 @@ def assert_payloads_intact(url: str, events: list[dict]) -> None:
 
 
 @pytest.mark.slow
-def test_syslog_ng_delivers_every_event_once_and_intact_across_a_kill_and_restart(syslog_ng, live_server, tmp_path):
+def test_syslog_ng_delivers_every_event_once_and_intact_across_a_kill_and_restart(
+    syslog_ng, live_server, tmp_path
+):
     started = time.monotonic()
     deadline = started + DEADLINE
     events, input_file = make_events(), tmp_path / "events.ndjson"
 
-    append(input_file, events[:100])  # written before syslog-ng starts
+    # written before syslog-ng starts
+    append(input_file, events[:100])
     syslog_ng.start()
     append(input_file, events[100:180], pause=0.01)
     assert wait_for_events(live_server.db_path, 100, syslog_ng, deadline) >= 100, syslog_ng.logs()
     append(input_file, events[180:210], pause=0.01)
-    # SIGKILL, not SIGTERM: on SIGTERM syslog-ng first delivers all it has read, so nothing is in flight.
+    # SIGKILL, not SIGTERM: on SIGTERM syslog-ng first delivers all it has read, so nothing is in
+    # flight.
     syslog_ng.stop(signal.SIGKILL)
     stored_at_restart = count_events(live_server.db_path)
 
     assert (tmp_path / "persist").exists()
-    append(input_file, events[210:240])  # written while syslog-ng is down
+    # written while syslog-ng is down
+    append(input_file, events[210:240])
     syslog_ng.start()
     append(input_file, events[240:], pause=0.01)
-    relogged = events[5:245:12]  # an agent logging events twice: same ids, sent again
+    # an agent logging events twice: same ids, sent again
+    relogged = events[5:245:12]
     append(input_file, relogged)
     lines = len(events) + len(relogged)
     stored = wait_for_events(live_server.db_path, len(events), syslog_ng, deadline)
@@ -220,9 +236,13 @@ def test_syslog_ng_delivers_every_event_once_and_intact_across_a_kill_and_restar
 
     store = Store(live_server.db_path, create=False)
     sent_ids = {e["event_id"] for e in events}
-    assert store.event_ids() == sent_ids, (sorted(sent_ids - store.event_ids())[:10], syslog_ng.logs())
+    assert store.event_ids() == sent_ids, (
+        sorted(sent_ids - store.event_ids())[:10],
+        syslog_ng.logs(),
+    )
     assert stored == store.count_events() == len(events)
-    assert store.quarantine() == []  # no line was split into broken halves
+    # no line was split into broken halves
+    assert store.quarantine() == []
     store.close()
     # The persist file made the second run resume where the first stopped, not from the top.
     assert written_after_restart < lines
@@ -235,19 +255,24 @@ def test_syslog_ng_delivers_every_event_once_and_intact_across_a_kill_and_restar
 
 
 @pytest.mark.slow
-def test_after_an_outage_syslog_ng_delivers_the_backlog_within_seconds_thanks_to_time_reopen(tmp_path):
-    """tracediff is down while events are logged: with time-reopen(2) the backlog arrives within seconds
-    of tracediff coming back (syslog-ng's default of 60 s held it back a minute)."""
+def test_after_an_outage_syslog_ng_delivers_the_backlog_within_seconds_thanks_to_time_reopen(
+    tmp_path,
+):
+    """tracediff is down while events are logged: with time-reopen(2) the backlog arrives within
+    seconds of tracediff coming back (syslog-ng's default of 60 s held it back a minute)."""
     from conftest import LiveServer, free_port
 
     port = free_port()
     events, input_file = make_events(120), tmp_path / "events.ndjson"
-    daemon = SyslogNg(syslog_ng_binary(), tmp_path, input_file, f"http://127.0.0.1:{port}/api/v1/ingest")
+    daemon = SyslogNg(
+        syslog_ng_binary(), tmp_path, input_file, f"http://127.0.0.1:{port}/api/v1/ingest"
+    )
     server = LiveServer(tmp_path / "outage.db")
     try:
         daemon.start()
         append(input_file, events[:60])
-        time.sleep(3)  # syslog-ng has tried and failed: nothing listens on the port
+        # syslog-ng has tried and failed: nothing listens on the port
+        time.sleep(3)
         append(input_file, events[60:])
         server.start(port=port)
         back = time.monotonic()
@@ -257,5 +282,8 @@ def test_after_an_outage_syslog_ng_delivers_the_backlog_within_seconds_thanks_to
         daemon.stop()
         server.stop()
     assert stored == len(events), daemon.logs()
-    print(f"\nsyslog-ng backlog of {len(events)} events stored {waited:.1f} s after tracediff came back")
+    print(
+        f"\nsyslog-ng backlog of {len(events)} events stored {waited:.1f} s after tracediff came "
+        "back"
+    )
     assert waited < 12

@@ -55,7 +55,8 @@ def test_wrong_bearer_and_basic_tokens_from_one_client_get_429_with_retry_after(
     assert GUESSER in error["message"] and "ingest" in error["message"]
     # its right token is not even compared while it is slowed: no answer tells right from wrong
     assert guesser.get("/api/v1/traces", headers=bearer(READER)).status_code == 429
-    assert guesser.get("/api/v1/health").status_code == 200  # a request with no token is no guess
+    # a request with no token is no guess
+    assert guesser.get("/api/v1/health").status_code == 200
     neighbour = from_address(app, NEIGHBOUR)
     assert neighbour.get("/api/v1/traces", headers=bearer(READER)).status_code == 200
     assert neighbour.get("/api/v1/traces", headers=bearer(WRONG[0])).status_code == 401
@@ -116,13 +117,16 @@ def test_a_slowed_client_gets_in_again_once_its_failures_leave_the_window():
     assert logged == [False, False, True] and window.wait("a") == 60 and window.wait("b") == 0
     now[0] += 59.5
     assert window.wait("a") == pytest.approx(0.5)
-    assert not window.fail("a")  # a fourth, still in the window: logged once per window
+    # a fourth, still in the window: logged once per window
+    assert not window.fail("a")
     now[0] += 0.5
-    assert window.wait("a") == 0  # the first three left the window
+    # the first three left the window
+    assert window.wait("a") == 0
     # slowed again, in a new window: logged again
     assert [window.fail("a"), window.fail("a")] == [False, True]
     assert window.wait("a") == pytest.approx(59.5)
-    assert FailureWindow(limit=0, window_s=60).fail("a") is False  # 0 turns slowing off
+    # 0 turns slowing off
+    assert FailureWindow(limit=0, window_s=60).fail("a") is False
 
 
 def test_the_clients_remembered_are_bounded():
@@ -130,7 +134,8 @@ def test_the_clients_remembered_are_bounded():
     for n in range(1000):
         window.fail(f"10.0.{n // 256}.{n % 256}")
     assert len(window.failures) == 100 and len(window.logged) <= 100
-    assert all(window.wait(f"192.168.0.{n}") == 0 for n in range(200))  # asking remembers no one
+    # asking remembers no one
+    assert all(window.wait(f"192.168.0.{n}") == 0 for n in range(200))
     assert len(window.failures) == 100
 
 

@@ -1,4 +1,5 @@
-"""Scoped, named tokens (admin > ingest, read), the Host allow-list, and what `serve` refuses to expose."""
+"""Scoped, named tokens (admin > ingest, read), the Host allow-list, and what `serve` refuses to
+expose."""
 
 import json
 import logging
@@ -64,9 +65,14 @@ def test_a_token_setting_that_cannot_be_read_stops_the_start(env):
 
 
 @pytest.mark.parametrize("method, path, body", CONTRACT_WRITES)
-def test_an_ingest_token_gets_403_on_contract_changes_once_admin_tokens_are_set(scoped, method, path, body):
+def test_an_ingest_token_gets_403_on_contract_changes_once_admin_tokens_are_set(
+    scoped, method, path, body
+):
     client = scoped.test_client()
-    assert client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(ADMIN)).status_code == 200
+    assert (
+        client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(ADMIN)).status_code
+        == 200
+    )
     before = client.get("/api/v1/tools", headers=bearer(READER)).get_json()
     for token, code in (
         (SHIPPER, "ingest_only_token"),
@@ -81,18 +87,30 @@ def test_an_ingest_token_gets_403_on_contract_changes_once_admin_tokens_are_set(
             "retryable": False,
         }
         assert "TRACEDIFF_ADMIN_TOKENS" in response.get_json()["error"]["message"]
-    assert getattr(client, method)(path, json=body, headers=basic(ADMIN)).status_code == 401  # Basic only reads
+    # Basic only reads
+    assert getattr(client, method)(path, json=body, headers=basic(ADMIN)).status_code == 401
     assert client.get("/api/v1/tools", headers=bearer(READER)).get_json() == before
     assert getattr(client, method)(path, json=body, headers=bearer(ADMIN)).status_code in (200, 204)
 
 
 def test_an_admin_token_also_ingests_and_reads(scoped):
     client = scoped.test_client()
-    assert client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(ADMIN)).get_json()["accepted"] == 3
+    assert (
+        client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(ADMIN)).get_json()[
+            "accepted"
+        ]
+        == 3
+    )
     assert client.get(f"/api/v1/traces/{TRACE}", headers=bearer(ADMIN)).status_code == 200
     assert client.get(f"/traces/{TRACE}", headers=basic(ADMIN)).status_code == 200
-    assert client.get("/api/v1/traces", headers=bearer(SHIPPER)).status_code == 401  # ingest does not read
-    assert client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(READER)).status_code == 401
+    # ingest does not read
+    assert client.get("/api/v1/traces", headers=bearer(SHIPPER)).status_code == 401
+    assert (
+        client.post(
+            "/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(READER)
+        ).status_code
+        == 401
+    )
 
 
 def test_the_log_names_the_token_that_changed_something_and_never_holds_a_secret(scoped, caplog):
@@ -106,7 +124,8 @@ def test_the_log_names_the_token_that_changed_something_and_never_holds_a_secret
     assert "token shipper-eu (ingest): POST /api/v1/ingest -> 200" in lines
     assert "token ingest#2 (ingest): POST /api/v1/ingest -> 200" in lines
     assert "token ops (admin): PUT /api/v1/tools/findOrders -> 200" in lines
-    assert not [line for line in lines if "-> 403" in line]  # a refused token did nothing
+    # a refused token did nothing
+    assert not [line for line in lines if "-> 403" in line]
     assert not any(secret in caplog.text for secret in (ADMIN, SHIPPER, READER, "unnamed-secret"))
 
 
@@ -118,23 +137,34 @@ def test_a_feature_marks_its_admin_views_with_one_helper(scoped):
 
     @scoped.post("/api/v1/alerts/rules")
     def add_rule():
-        token = require_scope("admin")  # or called inside a view
+        # or called inside a view
+        token = require_scope("admin")
         return {"by": token.name}
 
     client = scoped.test_client()
     assert client.post("/api/v1/problems/p1/state", headers=bearer(SHIPPER)).status_code == 403
-    assert client.post("/api/v1/problems/p1/state", headers=bearer(ADMIN)).get_json() == {"key": "p1"}
+    assert client.post("/api/v1/problems/p1/state", headers=bearer(ADMIN)).get_json() == {
+        "key": "p1"
+    }
     assert client.post("/api/v1/alerts/rules", headers=bearer(ADMIN)).get_json() == {"by": "ops"}
 
 
-def test_without_admin_tokens_an_ingest_token_still_changes_contracts_and_the_start_says_so(tmp_path):
+def test_without_admin_tokens_an_ingest_token_still_changes_contracts_and_the_start_says_so(
+    tmp_path,
+):
     settings = {"INGEST_TOKENS": f"shipper-eu:{SHIPPER}", "READ_TOKENS": READER}
     client = create_app(
         {"TESTING": True, "DATABASE": str(tmp_path / "l.db"), "ANALYZER": "off", **settings}
     ).test_client()
-    assert client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SHIPPER)).status_code == 200
+    assert (
+        client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SHIPPER)).status_code
+        == 200
+    )
     warnings = startup_warnings(Keyring.from_settings(settings))
-    assert any("TRACEDIFF_ADMIN_TOKENS is not set: ingest tokens can change contracts" in w for w in warnings)
+    assert any(
+        "TRACEDIFF_ADMIN_TOKENS is not set: ingest tokens can change contracts" in w
+        for w in warnings
+    )
     assert startup_warnings(Keyring.from_settings({**settings, "ADMIN_TOKENS": ADMIN})) == []
     assert "anyone" in startup_warnings(Keyring.from_settings({}))[0]
 
@@ -155,9 +185,15 @@ def test_a_foreign_host_header_gets_400_in_the_error_shape(client, host):
         assert response.status_code == 400
         assert response.get_json()["error"]["code"] == "host_not_allowed"
         assert set(response.get_json()["error"]) == {"code", "message", "retryable"}
-    assert client.post("/api/v1/ingest", data=ndjson(*order_call()), headers={"Host": host}).status_code == 400
+    assert (
+        client.post(
+            "/api/v1/ingest", data=ndjson(*order_call()), headers={"Host": host}
+        ).status_code
+        == 400
+    )
     assert client.get("/api/v1/traces").get_json()["traces"] == []
-    assert client.get("/api/v1/health", headers={"Host": host}).status_code == 200  # probes keep working
+    # probes keep working
+    assert client.get("/api/v1/health", headers={"Host": host}).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -192,9 +228,13 @@ def test_allowed_hosts_lists_names_suffixes_or_anything(tmp_path):
 
     assert status("tracediff.example.com", "tracediff.example.com:443") == 200
     assert status("tracediff.example.com", "other.example.com") == 400
-    assert status(".example.com", "a.b.example.com") == 200 and status(".example.com", "example.org") == 400
+    assert (
+        status(".example.com", "a.b.example.com") == 200
+        and status(".example.com", "example.org") == 400
+    )
     assert status("*", "anything.example") == 200
-    assert status("", "box.internal", serving="box.internal") == 200  # the name it serves on
+    # the name it serves on
+    assert status("", "box.internal", serving="box.internal") == 200
 
 
 def test_serve_refuses_a_network_address_with_no_token_set(tmp_path):
@@ -202,7 +242,11 @@ def test_serve_refuses_a_network_address_with_no_token_set(tmp_path):
     refused = runner.invoke(
         main,
         ["serve", "--host", "0.0.0.0", "--db", str(tmp_path / "o.db")],
-        env={"TRACEDIFF_INGEST_TOKENS": None, "TRACEDIFF_READ_TOKENS": None, "TRACEDIFF_ADMIN_TOKENS": None},
+        env={
+            "TRACEDIFF_INGEST_TOKENS": None,
+            "TRACEDIFF_READ_TOKENS": None,
+            "TRACEDIFF_ADMIN_TOKENS": None,
+        },
     )
     assert refused.exit_code == 1
     assert "refusing to listen on 0.0.0.0 with no token set" in refused.output
@@ -217,8 +261,15 @@ def test_serve_refuses_a_network_address_with_no_token_set(tmp_path):
     ],
 )
 def test_serve_refuses_a_network_address_where_ingest_would_be_open(tmp_path, tokens):
-    env = {"TRACEDIFF_INGEST_TOKENS": None, "TRACEDIFF_READ_TOKENS": None, "TRACEDIFF_ADMIN_TOKENS": None, **tokens}
-    refused = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--db", str(tmp_path / "o.db")], env=env)
+    env = {
+        "TRACEDIFF_INGEST_TOKENS": None,
+        "TRACEDIFF_READ_TOKENS": None,
+        "TRACEDIFF_ADMIN_TOKENS": None,
+        **tokens,
+    }
+    refused = CliRunner().invoke(
+        main, ["serve", "--host", "0.0.0.0", "--db", str(tmp_path / "o.db")], env=env
+    )
     assert refused.exit_code == 1, refused.output
     assert (
         "refusing to listen on 0.0.0.0 with ingest open" in refused.output
@@ -231,24 +282,40 @@ def test_serve_refuses_a_network_address_where_ingest_would_be_open(tmp_path, to
 def test_a_server_on_all_addresses_with_named_tokens_checks_hosts_and_scopes(make_server):
     server = make_server(
         args=["--host", "0.0.0.0"],
-        env={"TRACEDIFF_ADMIN_TOKENS": f"ops:{ADMIN}", "TRACEDIFF_INGEST_TOKENS": f"shipper-eu:{SHIPPER}"},
+        env={
+            "TRACEDIFF_ADMIN_TOKENS": f"ops:{ADMIN}",
+            "TRACEDIFF_INGEST_TOKENS": f"shipper-eu:{SHIPPER}",
+        },
     )
     with httpx.Client(base_url=server.url, timeout=30) as http:
-        assert http.post("/api/v1/ingest", content=ndjson(*order_call()), headers=bearer(SHIPPER)).status_code == 200
+        assert (
+            http.post(
+                "/api/v1/ingest", content=ndjson(*order_call()), headers=bearer(SHIPPER)
+            ).status_code
+            == 200
+        )
         refused = http.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SHIPPER))
         assert refused.status_code == 403 and refused.json()["error"]["code"] == "ingest_only_token"
-        assert http.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(ADMIN)).status_code == 200
+        assert (
+            http.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(ADMIN)).status_code
+            == 200
+        )
         rebound = http.get("/api/v1/traces", headers={"Host": "attacker.example"})
         assert rebound.status_code == 400 and rebound.json()["error"]["code"] == "host_not_allowed"
     server.stop()
     logs = server.logs()
-    assert "TRACEDIFF_READ_TOKENS is not set" in logs and "TRACEDIFF_ADMIN_TOKENS is not set" not in logs
+    assert (
+        "TRACEDIFF_READ_TOKENS is not set" in logs
+        and "TRACEDIFF_ADMIN_TOKENS is not set" not in logs
+    )
     assert ADMIN not in logs and SHIPPER not in logs
 
 
 @pytest.mark.parametrize("log_format", ["text", "json"])
 @pytest.mark.slow
-def test_a_real_server_logs_which_named_token_did_what_in_the_access_and_app_lines(make_server, log_format):
+def test_a_real_server_logs_which_named_token_did_what_in_the_access_and_app_lines(
+    make_server, log_format
+):
     server = make_server(
         env={
             "TRACEDIFF_ADMIN_TOKENS": f"ops:{ADMIN}",
@@ -259,17 +326,36 @@ def test_a_real_server_logs_which_named_token_did_what_in_the_access_and_app_lin
         }
     )
     with httpx.Client(base_url=server.url, timeout=30) as http:
-        assert http.post("/api/v1/ingest", content=ndjson(*order_call()), headers=bearer(SHIPPER)).status_code == 200
-        assert http.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SHIPPER)).status_code == 403
-        assert http.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(ADMIN)).status_code == 200
+        assert (
+            http.post(
+                "/api/v1/ingest", content=ndjson(*order_call()), headers=bearer(SHIPPER)
+            ).status_code
+            == 200
+        )
+        assert (
+            http.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SHIPPER)).status_code
+            == 403
+        )
+        assert (
+            http.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(ADMIN)).status_code
+            == 200
+        )
         assert http.get("/api/v1/traces", headers=bearer(READER)).status_code == 200
         assert http.get("/metrics", headers=bearer(SCRAPER)).status_code == 200
     server.stop()
     lines = server.logs().splitlines()
-    access = [line for line in lines if ("/api/v1/" in line or "/metrics" in line) and ("access" in line)]
+    access = [
+        line for line in lines if ("/api/v1/" in line or "/metrics" in line) and ("access" in line)
+    ]
     if log_format == "json":
-        found = [(f["method"], f["path"], f["status"], f.get("token")) for f in map(json.loads, access)]
-        app = [json.loads(line)["message"] for line in lines if '"logger": "webapp.web.security"' in line]
+        found = [
+            (f["method"], f["path"], f["status"], f.get("token")) for f in map(json.loads, access)
+        ]
+        app = [
+            json.loads(line)["message"]
+            for line in lines
+            if '"logger": "webapp.web.security"' in line
+        ]
     else:
         found = [
             (
@@ -280,12 +366,18 @@ def test_a_real_server_logs_which_named_token_did_what_in_the_access_and_app_lin
             )
             for line in access
         ]
-        app = [line.split("webapp.web.security: ", 1)[1] for line in lines if "webapp.web.security: " in line]
+        app = [
+            line.split("webapp.web.security: ", 1)[1]
+            for line in lines
+            if "webapp.web.security: " in line
+        ]
     assert ("POST", "/api/v1/ingest", 200, "shipper-eu") in found
-    assert ("PUT", "/api/v1/tools/findOrders", 403, "shipper-eu") in found  # who tried, refused
+    # who tried, refused
+    assert ("PUT", "/api/v1/tools/findOrders", 403, "shipper-eu") in found
     assert ("PUT", "/api/v1/tools/findOrders", 200, "ops") in found
     assert ("GET", "/api/v1/traces", 200, "read#1") in found
-    assert ("GET", "/metrics", 200, "prom") in found  # a metrics token is named as the others are
+    # a metrics token is named as the others are
+    assert ("GET", "/metrics", 200, "prom") in found
     assert "token shipper-eu (ingest): POST /api/v1/ingest -> 200" in app
     assert "token ops (admin): PUT /api/v1/tools/findOrders -> 200" in app
     assert not any(secret in line for line in lines for secret in (ADMIN, SHIPPER, READER, SCRAPER))
@@ -305,15 +397,29 @@ def test_metrics_tokens_are_name_colon_secret_entries_as_the_other_scopes(tmp_pa
     )
     client = app.test_client()
     assert client.get("/metrics", headers=bearer(SCRAPER)).status_code == 200
-    assert client.get("/metrics", headers=bearer(SHIPPER)).status_code == 200  # unnamed: metrics#2
-    assert client.get("/metrics", headers=bearer(f"prom:{SCRAPER}")).status_code == 401  # the name is not the secret
-    assert client.get("/metrics", headers=bearer(ADMIN)).status_code == 200  # an admin token also reads
+    # unnamed: metrics#2
+    assert client.get("/metrics", headers=bearer(SHIPPER)).status_code == 200
+    # the name is not the secret
+    assert client.get("/metrics", headers=bearer(f"prom:{SCRAPER}")).status_code == 401
+    # an admin token also reads
+    assert client.get("/metrics", headers=bearer(ADMIN)).status_code == 200
     assert client.get("/metrics").status_code == 401
     # a metrics token opens /metrics only
-    assert client.get("/api/v1/traces", headers=bearer(SCRAPER)).status_code == (401 if read_tokens else 200)
-    assert client.post("/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(SCRAPER)).status_code == 200
-    assert client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SCRAPER)).status_code == 401
+    assert client.get("/api/v1/traces", headers=bearer(SCRAPER)).status_code == (
+        401 if read_tokens else 200
+    )
+    assert (
+        client.post(
+            "/api/v1/ingest", data=ndjson(*order_call()), headers=bearer(SCRAPER)
+        ).status_code
+        == 200
+    )
+    assert (
+        client.put("/api/v1/tools/findOrders", json=CONTRACT, headers=bearer(SCRAPER)).status_code
+        == 401
+    )
     keyring = Keyring.from_settings({"METRICS_TOKENS": f"prom:{SCRAPER}"})
-    assert [t.name for t in keyring.tokens] == ["prom"] and keyring.empty  # not a token set for `serve`'s checks
+    # not a token set for `serve`'s checks
+    assert [t.name for t in keyring.tokens] == ["prom"] and keyring.empty
     with pytest.raises(SettingError, match="unique"):
         load_settings({"METRICS_TOKENS": f"ops:{SCRAPER}", "ADMIN_TOKENS": f"ops:{ADMIN}"})

@@ -26,7 +26,9 @@ def learnt(client, db_path):
 
 def test_the_tool_list_shows_calls_findings_and_last_seen(client, learnt):
     html = client.get("/tools").get_data(as_text=True)
-    assert f'href="/tools/{TOOL}"' in html and "<td>25</td>" in html and "2026-11-20 09:24:00" in html
+    assert (
+        f'href="/tools/{TOOL}"' in html and "<td>25</td>" in html and "2026-11-20 09:24:00" in html
+    )
     assert client.get("/tools.json").json["tools"] == [
         {
             "name": TOOL,
@@ -46,44 +48,76 @@ def test_a_tool_page_shows_inferred_mappings_with_evidence_calls_and_strip(clien
     html = client.get(f"/tools/{TOOL}").get_data(as_text=True)
     assert "<code>seats</code> →\n      <code>quantity</code>:" in html
     assert "equal in 25 of 25 calls" in html
-    assert html.count('class="confirm"') == 5 and 'aria-label="Calls and findings per tool and hour"' in html
+    assert (
+        html.count('class="confirm"') == 5
+        and 'aria-label="Calls and findings per tool and hour"' in html
+    )
     assert html.count('class="trace-row sev-') == 25
     data = client.get(f"/tools/{TOOL}.json").json
-    assert {(m["arguments"], m["request"], m["evidence"]) for m in data["mappings"]["inferred"]} >= {
-        ("/seats", "/quantity", "equal in 25 of 25 calls")
-    }
+    assert {
+        (m["arguments"], m["request"], m["evidence"]) for m in data["mappings"]["inferred"]
+    } >= {("/seats", "/quantity", "equal in 25 of 25 calls")}
     assert len(data["calls"]) == 25 and data["contract"] is None
 
 
 def test_confirming_from_the_page_writes_the_pair_into_the_contract(client, learnt):
-    answer = client.post(f"/tools/{TOOL}/mappings/confirm", data={"arguments": "/seats", "request": "/quantity"})
+    answer = client.post(
+        f"/tools/{TOOL}/mappings/confirm", data={"arguments": "/seats", "request": "/quantity"}
+    )
     assert answer.status_code == 303 and answer.headers["Location"] == f"/tools/{TOOL}"
     assert learnt.get_tool(TOOL)["mapping"] == [{"arguments": "/seats", "request": "/quantity"}]
     html = client.get(f"/tools/{TOOL}").get_data(as_text=True)
-    assert html.count('class="confirm"') == 4  # the confirmed pair is declared now
+    # the confirmed pair is declared now
+    assert html.count('class="confirm"') == 4
 
 
 def test_rejecting_with_htmx_answers_the_mappings_region_and_keeps_the_pair_out(client, learnt):
     answer = client.post(
-        f"/tools/{TOOL}/mappings/reject", data={"arguments": "/date", "request": "/day"}, headers={"HX-Request": "true"}
+        f"/tools/{TOOL}/mappings/reject",
+        data={"arguments": "/date", "request": "/day"},
+        headers={"HX-Request": "true"},
     )
     html = answer.get_data(as_text=True)
     assert answer.status_code == 200 and html.startswith('<section id="mappings"')
-    assert "Rejected (kept out of inference)" in html and ("/date", "/day") not in learnt.inferred_pairs(TOOL)
+    assert "Rejected (kept out of inference)" in html and (
+        "/date",
+        "/day",
+    ) not in learnt.inferred_pairs(TOOL)
 
 
 def test_the_mappings_api_lists_and_confirms_and_refuses_bad_pairs(client, learnt):
     listed = client.get(f"/api/v1/tools/{TOOL}/mappings").json
-    assert [m["arguments"] for m in listed["inferred"]] == ["/child_count", "/date", "/notes", "/seats", "/store_id"]
-    done = client.post(f"/api/v1/tools/{TOOL}/mappings/confirm", json={"arguments": "/seats", "request": "/quantity"})
-    assert done.status_code == 200 and done.json["declared"][0]["evidence"] == "equal in 25 of 25 calls"
-    bad = client.post(f"/api/v1/tools/{TOOL}/mappings/confirm", json={"arguments": "seats", "request": "/quantity"})
+    assert [m["arguments"] for m in listed["inferred"]] == [
+        "/child_count",
+        "/date",
+        "/notes",
+        "/seats",
+        "/store_id",
+    ]
+    done = client.post(
+        f"/api/v1/tools/{TOOL}/mappings/confirm",
+        json={"arguments": "/seats", "request": "/quantity"},
+    )
+    assert (
+        done.status_code == 200
+        and done.json["declared"][0]["evidence"] == "equal in 25 of 25 calls"
+    )
+    bad = client.post(
+        f"/api/v1/tools/{TOOL}/mappings/confirm",
+        json={"arguments": "seats", "request": "/quantity"},
+    )
     assert bad.status_code == 400 and bad.json["error"]["code"] == "bad_pointer"
-    assert client.post(f"/api/v1/tools/{TOOL}/mappings/confirm", json=["x"]).json["error"]["code"] == "bad_pair"
+    assert (
+        client.post(f"/api/v1/tools/{TOOL}/mappings/confirm", json=["x"]).json["error"]["code"]
+        == "bad_pair"
+    )
     assert client.post(f"/api/v1/tools/{TOOL}/mappings/confirm", data=b"{").status_code == 422
     missing = client.get("/api/v1/tools/nope/mappings")
     assert missing.status_code == 404 and missing.json["error"]["code"] == "tool_not_found"
-    assert client.get("/tools/nope").status_code == 404 and client.get("/tools/nope.json").status_code == 404
+    assert (
+        client.get("/tools/nope").status_code == 404
+        and client.get("/tools/nope.json").status_code == 404
+    )
 
 
 @pytest.fixture
@@ -98,7 +132,11 @@ def guarded(db_path):
         }
     )
     client = app.test_client()
-    client.post("/api/v1/ingest", data=orjson.dumps(traffic(25)), headers={"Authorization": f"Bearer {INGEST_TOKEN}"})
+    client.post(
+        "/api/v1/ingest",
+        data=orjson.dumps(traffic(25)),
+        headers={"Authorization": f"Bearer {INGEST_TOKEN}"},
+    )
     pipeline.catch_up(Store.open(db_path))
     return client
 
@@ -107,7 +145,9 @@ def test_with_tokens_changing_a_mapping_needs_an_ingest_token(guarded):
     pair = {"arguments": "/seats", "request": "/quantity"}
     read = {"Authorization": f"Bearer {READ_TOKEN}"}
     assert (
-        guarded.post(f"/api/v1/tools/{TOOL}/mappings/confirm", json=pair, headers=read).json["error"]["code"]
+        guarded.post(f"/api/v1/tools/{TOOL}/mappings/confirm", json=pair, headers=read).json[
+            "error"
+        ]["code"]
         == "read_only_token"
     )
     page = guarded.get(f"/tools/{TOOL}", auth=("me", READ_TOKEN)).get_data(as_text=True)
@@ -123,7 +163,9 @@ def test_with_tokens_changing_a_mapping_needs_an_ingest_token(guarded):
         json={"arguments": "/date", "request": "/day"},
         headers={"Authorization": f"Bearer {INGEST_TOKEN}"},
     )
-    assert api.status_code == 200 and api.json["rejected"] == [{"arguments": "/date", "request": "/day"}]
+    assert api.status_code == 200 and api.json["rejected"] == [
+        {"arguments": "/date", "request": "/day"}
+    ]
 
 
 def test_a_cross_site_form_cannot_change_a_mapping(client, learnt):
@@ -136,7 +178,8 @@ def test_a_cross_site_form_cannot_change_a_mapping(client, learnt):
 
 
 def test_a_missed_rename_offers_pair_these_and_the_form_declares_it(client, db_path):
-    # a count that reached the request as text no pairing can read: a rename only a person can declare
+    # a count that reached the request as text no pairing can read: a rename only a person can
+    # declare
     arguments = {"seats": 4, "store_id": "st_1"}
     request = {"quantity": "many", "locationId": "st_1"}
     client.post("/api/v1/ingest", data=orjson.dumps(events(arguments, request, RENAMED)))
@@ -149,31 +192,38 @@ def test_a_missed_rename_offers_pair_these_and_the_form_declares_it(client, db_p
     assert '<option value="/quantity">/quantity</option>' in html
     back = f"/traces/{RENAMED}?call=call_01"
     answer = client.post(
-        f"/tools/{TOOL}/mappings/confirm", data={"arguments": "/seats", "request": "/quantity", "next": back}
+        f"/tools/{TOOL}/mappings/confirm",
+        data={"arguments": "/seats", "request": "/quantity", "next": back},
     )
     assert answer.status_code == 303 and answer.headers["Location"] == back
-    assert Store.open(db_path).get_tool(TOOL)["mapping"] == [{"arguments": "/seats", "request": "/quantity"}]
+    assert Store.open(db_path).get_tool(TOOL)["mapping"] == [
+        {"arguments": "/seats", "request": "/quantity"}
+    ]
     assert "seats dropped" not in client.get(back).get_data(as_text=True)
 
 
 def test_a_form_cannot_send_the_browser_to_another_site(client, learnt):
     for target in ("//evil.example/x", "/\\evil.example", "https://evil.example/"):
         answer = client.post(
-            f"/tools/{TOOL}/mappings/reject", data={"arguments": "/seats", "request": "/quantity", "next": target}
+            f"/tools/{TOOL}/mappings/reject",
+            data={"arguments": "/seats", "request": "/quantity", "next": target},
         )
         assert answer.headers["Location"] == f"/tools/{TOOL}"
 
 
 def test_the_list_mutes_info_kinds_and_is_current_after_a_contract_change(client, learnt):
     html = client.get("/").get_data(as_text=True)
-    assert 'class="kind quiet"' in html and 'class="kind"' not in html  # info findings only
+    # info findings only
+    assert 'class="kind quiet"' in html and 'class="kind"' not in html
     schema = {"type": "object", "properties": {"quantity": {"type": "string"}}}
     client.put(f"/api/v1/tools/{TOOL}", json={"request_schema": schema})
     html = client.get("/").get_data(as_text=True)
-    assert "sev-error" in html and "pending" not in html  # re-analysed for the list, as a trace page would be
+    # re-analysed for the list, as a trace page would be
+    assert "sev-error" in html and "pending" not in html
 
 
-SLASHED = "github/issues create"  # MCP servers and namespaced tools put `/` in names
+# MCP servers and namespaced tools put `/` in names
+SLASHED = "github/issues create"
 
 
 def test_a_tool_whose_name_holds_a_slash_has_its_page_json_api_and_mappings(client, db_path):
@@ -191,11 +241,16 @@ def test_a_tool_whose_name_holds_a_slash_has_its_page_json_api_and_mappings(clie
     listed = client.get("/tools").get_data(as_text=True)
     assert 'href="/tools/github/issues%20create"' in listed
     page = client.get("/tools/github/issues%20create")
-    assert page.status_code == 200 and "<code>github/issues create</code>" in page.get_data(as_text=True)
+    assert page.status_code == 200 and "<code>github/issues create</code>" in page.get_data(
+        as_text=True
+    )
     assert client.get("/tools/github%2Fissues%20create.json").json["name"] == SLASHED
     contract = {"arguments_schema": {"type": "object", "required": ["title"]}}
     assert client.put(f"/api/v1/tools/{SLASHED}", json=contract).status_code == 200
-    assert client.get(f"/api/v1/tools/{SLASHED}").json["arguments_schema"] == contract["arguments_schema"]
+    assert (
+        client.get(f"/api/v1/tools/{SLASHED}").json["arguments_schema"]
+        == contract["arguments_schema"]
+    )
     pair = {"arguments": "/title", "request": "/title"}
     assert client.post(f"/api/v1/tools/{SLASHED}/mappings/confirm", json=pair).status_code == 200
     assert pair in [
@@ -204,7 +259,8 @@ def test_a_tool_whose_name_holds_a_slash_has_its_page_json_api_and_mappings(clie
     ]
     assert client.delete(f"/api/v1/tools/{SLASHED}").status_code == 204
     assert client.get(f"/api/v1/tools/{SLASHED}").status_code == 404
-    # any text routes, as before names could hold `/`: a line break too (the contract API answers for it)
+    # any text routes, as before names could hold `/`: a line break too (the contract API answers
+    # for it)
     assert client.put("/api/v1/tools/a%0Ab", json=contract).status_code == 200
 
 
@@ -212,14 +268,27 @@ def test_a_tool_whose_name_holds_a_slash_has_its_page_json_api_and_mappings(clie
 def test_a_real_server_serves_a_slashed_tool_name_sent_as_is_or_percent_encoded(live_server):
     import httpx
 
-    call = {"trace_id": "6" * 32, "snapshot": "arguments", "tool": "mcp/fs/read", "payload": {"path": "/a"}}
+    call = {
+        "trace_id": "6" * 32,
+        "snapshot": "arguments",
+        "tool": "mcp/fs/read",
+        "payload": {"path": "/a"},
+    }
     httpx.post(live_server.url + "/api/v1/ingest", content=orjson.dumps(call), timeout=30)
     for path in ("/tools/mcp/fs/read", "/tools/mcp%2Ffs%2Fread"):
         page = httpx.get(live_server.url + path, timeout=30)
         assert page.status_code == 200 and "<code>mcp/fs/read</code>" in page.text, path
     contract = {"arguments_schema": {"type": "object"}}
-    assert httpx.put(live_server.url + "/api/v1/tools/mcp%2Ffs%2Fread", json=contract, timeout=30).status_code == 200
-    assert httpx.get(live_server.url + "/api/v1/tools/mcp/fs/read", timeout=30).json()["name"] == "mcp/fs/read"
+    assert (
+        httpx.put(
+            live_server.url + "/api/v1/tools/mcp%2Ffs%2Fread", json=contract, timeout=30
+        ).status_code
+        == 200
+    )
+    assert (
+        httpx.get(live_server.url + "/api/v1/tools/mcp/fs/read", timeout=30).json()["name"]
+        == "mcp/fs/read"
+    )
 
 
 def test_the_tool_list_shows_each_tools_open_problems_releases_and_hourly_strip(client, store):
@@ -234,17 +303,30 @@ def test_the_tool_list_shows_each_tools_open_problems_releases_and_hourly_strip(
     html = client.get("/tools").get_data(as_text=True)
     row = html[html.index('<a href="/tools/findOrders">') :]
     assert '<a class="open-problems" href="/problems?tool=findOrders">3</a>' in row
-    releases = row[row.index('class="releases"') : row.index("</td>", row.index('class="releases"'))]
-    assert re.findall(r">([\d.]+)</a>", releases) == ["1.1.1", "1.1.0", "1.0.0"]  # newest first seen first
+    releases = row[
+        row.index('class="releases"') : row.index("</td>", row.index('class="releases"'))
+    ]
+    # newest first seen first
+    assert re.findall(r">([\d.]+)</a>", releases) == ["1.1.1", "1.1.0", "1.0.0"]
     assert 'href="/problems?tool=findOrders&amp;release=1.1.0"' in releases
-    # the strip: one row a tool over the hours that have calls (08:00 to 11:59), each bar a link to that hour
-    strip = html[html.index('aria-label="Calls and findings per tool and hour"') : html.index("<table")]
+    # the strip: one row a tool over the hours that have calls (08:00 to 11:59), each bar a link to
+    # that hour
+    strip = html[
+        html.index('aria-label="Calls and findings per tool and hour"') : html.index("<table")
+    ]
     assert strip.count('class="strip-row"') == 1 and "60 calls, 28 with findings" in strip
-    assert "2026-11-20 08:00 to 2026-11-20 11:59 UTC" in strip and "4 h up to the newest call" in strip
-    assert 'href="/?tool=findOrders&amp;since=2026-11-20T10%3A00%3A00&amp;until=2026-11-20T11%3A00%3A00"' in strip
+    assert (
+        "2026-11-20 08:00 to 2026-11-20 11:59 UTC" in strip and "4 h up to the newest call" in strip
+    )
+    assert (
+        'href="/?tool=findOrders&amp;since=2026-11-20T10%3A00%3A00&amp;until=2026-11-20T11%3A00%3A00"'
+        in strip
+    )
 
 
-@pytest.mark.parametrize("url", ["/tools/noSuchTool.json", "/problems/TD-999999.json", "/traces/nosuch.json"])
+@pytest.mark.parametrize(
+    "url", ["/tools/noSuchTool.json", "/problems/TD-999999.json", "/traces/nosuch.json"]
+)
 def test_the_json_twin_of_a_missing_page_answers_404_in_the_error_shape(client, url):
     answer = client.get(url)
     assert (

@@ -1,4 +1,5 @@
-"""Data care: prune on a nearly full disk gives space back, backups are consistent under writes, restore works."""
+"""Data care: prune on a nearly full disk gives space back, backups are consistent under writes,
+restore works."""
 
 import os
 import random
@@ -33,7 +34,12 @@ def tracediff(*args, env=None, timeout=180) -> subprocess.CompletedProcess:
     command = shutil.which("tracediff")
     command = [command] if command else [sys.executable, "-m", "webapp"]
     return subprocess.run(
-        [*command, *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout, env={**os.environ, **(env or {})}
+        [*command, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
     )
 
 
@@ -57,7 +63,8 @@ def batch_of(n: int, old: bool, size: int = 20, rng=random.Random(7)) -> list[di
 
 
 def with_a_big_payload(batch: list[dict], rng=random.Random(9)) -> list[dict]:
-    """Give the batch's first event a ~120 KB payload (its pages overflow: freed and reused differently)."""
+    """Give the batch's first event a ~120 KB payload (its pages overflow: freed and reused
+    differently)."""
     batch[0]["payload"]["notes"] = " ".join(rng.choices(WORDS, k=20_000))
     return batch
 
@@ -84,8 +91,8 @@ def small_disk(tmp_path):
 
 
 def ingest_until_refused(http: httpx.Client) -> tuple[list, int, Response]:
-    """Send batches (four in five old) until the server refuses one for the disk; return the new events'
-    ids, the count of old traces and the refusal."""
+    """Send batches (four in five old) until the server refuses one for the disk; return the new
+    events' ids, the count of old traces and the refusal."""
     sent_new, old_traces = [], 0
     for n in range(1000):
         batch = batch_of(n, old=n % 5 != 0)
@@ -107,9 +114,9 @@ def leave_free(folder, free: int) -> None:
 
 
 def wait_until_analysed(http: httpx.Client, seconds: float = 120) -> None:
-    """Wait until the server's analyser has folded every acknowledged event (readiness says so even while the disk
-    check fails): what it wrote is then in the file, and the space another program takes cannot be the room a
-    checkpoint of it needs (see Store.keep_headroom)."""
+    """Wait until the server's analyser has folded every acknowledged event (readiness says so even
+    while the disk check fails): what it wrote is then in the file, and the space another program
+    takes cannot be the room a checkpoint of it needs (see Store.keep_headroom)."""
     deadline, detail = time.monotonic() + seconds, ""
     while time.monotonic() < deadline:
         detail = http.get("/api/v1/ready").json()["checks"]["analyser"]["detail"]
@@ -119,20 +126,28 @@ def wait_until_analysed(http: httpx.Client, seconds: float = 120) -> None:
     raise AssertionError(f"the analyser never caught up: {detail}")
 
 
-def assert_pruned_well(pruned, before: int, after: int, held: int, old_traces: int, db_path, sent_new) -> None:
+def assert_pruned_well(
+    pruned, before: int, after: int, held: int, old_traces: int, db_path, sent_new
+) -> None:
     """`held`: bytes of the database and its WAL when prune started."""
     assert pruned.returncode == 0, pruned.stderr
     assert "Traceback" not in pruned.stderr
     # four fifths of what was sent is old: at least half of what tracediff held comes back
     assert after - before > held // 2, (pruned.stdout, after - before, held)
-    assert int(pruned.stdout.split("deleted ", 1)[1].split(" ", 1)[0]) == old_traces  # every old trace
+    # every old trace
+    assert int(pruned.stdout.split("deleted ", 1)[1].split(" ", 1)[0]) == old_traces
     store = Store(db_path, create=False)
-    store.catch_up_for_read()  # the events sent after the prune may wait for the projection, which indexes them
+    # the events sent after the prune may wait for the projection, which indexes them
+    store.catch_up_for_read()
     assert set(sent_new) <= store.event_ids()
-    assert not any(row[0].startswith("old") for row in store.db.execute("SELECT trace_id FROM traces"))
+    assert not any(
+        row[0].startswith("old") for row in store.db.execute("SELECT trace_id FROM traces")
+    )
     # search holds every kept payload and none of the deleted ones, whichever way the index was kept
     matches = {
-        word: store.db.execute("SELECT count(*) FROM events_fts WHERE events_fts MATCH ?", (word,)).fetchone()[0]
+        word: store.db.execute(
+            "SELECT count(*) FROM events_fts WHERE events_fts MATCH ?", (word,)
+        ).fetchone()[0]
         for word in ("oldtag", "newtag")
     }
     assert matches == {"oldtag": 0, "newtag": store.count_events()}
@@ -143,24 +158,34 @@ def assert_pruned_well(pruned, before: int, after: int, held: int, old_traces: i
 
 
 @pytest.mark.slow
-def test_prune_on_a_nearly_full_filesystem_deletes_and_frees_space_while_the_server_runs(small_disk, tmp_path):
+def test_prune_on_a_nearly_full_filesystem_deletes_and_frees_space_while_the_server_runs(
+    small_disk, tmp_path
+):
     server = LiveServer(small_disk / "full.db", env={"TRACEDIFF_MIN_FREE_MB": "8"})
-    server.log_path = tmp_path / "server.log"  # the log must not be the file that fills up
+    # the log must not be the file that fills up
+    server.log_path = tmp_path / "server.log"
     server.start()
     try:
         with httpx.Client(base_url=server.url, timeout=60) as http:
             sent_new, old_traces, refused = ingest_until_refused(http)
             assert "nearly full" in refused.json()["error"]["message"]
-            assert refused.json()["error"]["retryable"] is True and refused.headers["Retry-After"].isdigit()
+            assert (
+                refused.json()["error"]["retryable"] is True
+                and refused.headers["Retry-After"].isdigit()
+            )
             before, held = free_bytes(small_disk), file_bytes(server.db_path)
             assert before < 9 * MB
             pruned = tracediff("prune", "--days", "30", "--db", str(server.db_path))
             after = free_bytes(small_disk)
-            assert post_until_acknowledged(http, batch_of(5000, old=False), Counter())["accepted"] == 20
+            assert (
+                post_until_acknowledged(http, batch_of(5000, old=False), Counter())["accepted"]
+                == 20
+            )
     finally:
         server.stop()
     print(
-        f"\n[upkeep] prune on a nearly full 32 MiB tmpfs: {pruned.stdout.strip()}; free {before // 1024} KiB "
+        f"\n[upkeep] prune on a nearly full 32 MiB tmpfs: {pruned.stdout.strip()}; free "
+        f"{before // 1024} KiB "
         f"-> {after // 1024} KiB"
     )
     assert_pruned_well(pruned, before, after, held, old_traces, server.db_path, sent_new)
@@ -172,7 +197,9 @@ def test_prune_on_a_nearly_full_filesystem_deletes_and_frees_space_while_the_ser
     [(True, 1 * MB), (False, 1 * MB), (False, MB // 4)],
     ids=["1MiB-beside-a-server", "1MiB-alone", "256KiB-alone"],
 )
-def test_prune_with_little_left_by_another_program_gives_the_space_back(small_disk, tmp_path, beside_server, left):
+def test_prune_with_little_left_by_another_program_gives_the_space_back(
+    small_disk, tmp_path, beside_server, left
+):
     server = LiveServer(small_disk / "full.db", env={"TRACEDIFF_MIN_FREE_MB": "8"})
     server.log_path = tmp_path / "server.log"
     server.start()
@@ -183,7 +210,8 @@ def test_prune_with_little_left_by_another_program_gives_the_space_back(small_di
                 wait_until_analysed(http)
             else:
                 server.stop()
-                with sqlite3.connect(server.db_path) as conn:  # no WAL left to reuse: prune makes its own
+                # no WAL left to reuse: prune makes its own
+                with sqlite3.connect(server.db_path) as conn:
                     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 assert not os.path.getsize(f"{server.db_path}-wal")
             leave_free(small_disk, left)
@@ -192,12 +220,16 @@ def test_prune_with_little_left_by_another_program_gives_the_space_back(small_di
             after = free_bytes(small_disk)
             assert pruned.returncode == 0, pruned.stderr
             if beside_server:
-                assert post_until_acknowledged(http, batch_of(5000, old=False), Counter())["accepted"] == 20
+                assert (
+                    post_until_acknowledged(http, batch_of(5000, old=False), Counter())["accepted"]
+                    == 20
+                )
                 sent_new += [f"b5000-{k}" for k in range(20)]
     finally:
         server.stop()
     print(
-        f"\n[upkeep] prune with {left // 1024} KiB left ({'beside a server' if beside_server else 'alone'}): "
+        f"\n[upkeep] prune with {left // 1024} KiB left "
+        f"({'beside a server' if beside_server else 'alone'}): "
         f"{pruned.stdout.strip()}; free {before // 1024} KiB -> {after // 1024} KiB"
     )
     assert before <= left
@@ -205,7 +237,8 @@ def test_prune_with_little_left_by_another_program_gives_the_space_back(small_di
 
 
 def fill_to_the_last_byte(folder, store: Store) -> None:
-    """Ingest until SQLite itself cannot write, then fill what is left with another program's file."""
+    """Ingest until SQLite itself cannot write, then fill what is left with another program's
+    file."""
     other = os.open(folder / "other-program.log", os.O_WRONLY | os.O_CREAT)
     os.write(other, os.urandom(8 * MB))
     for n in range(10_000):
@@ -217,25 +250,40 @@ def fill_to_the_last_byte(folder, store: Store) -> None:
     try:
         while os.write(other, b"x" * 4096):
             pass
-    except OSError:  # ENOSPC: not one byte left
+    # ENOSPC: not one byte left
+    except OSError:
         pass
     os.close(other)
 
 
 @pytest.mark.slow
 def test_prune_with_no_byte_free_says_so_in_one_line(small_disk):
-    store = Store(small_disk / "stuck.db")  # no headroom kept: the disk fills to the last byte
+    # no headroom kept: the disk fills to the last byte
+    store = Store(small_disk / "stuck.db")
     fill_to_the_last_byte(small_disk, store)
     store.close()
     assert free_bytes(small_disk) < 64 * 1024
     pruned = tracediff(
-        "prune", "--days", "30", "--db", str(small_disk / "stuck.db"), env={"TRACEDIFF_MIN_FREE_MB": "0"}
+        "prune",
+        "--days",
+        "30",
+        "--db",
+        str(small_disk / "stuck.db"),
+        env={"TRACEDIFF_MIN_FREE_MB": "0"},
     )
     assert pruned.returncode == 1
     assert "Traceback" not in pruned.stderr and pruned.stderr.strip().count("\n") == 0
     assert pruned.stderr.startswith("Error: cannot prune") and "Free some space" in pruned.stderr
-    (small_disk / "other-program.log").unlink()  # with room again, the same command works
-    again = tracediff("prune", "--days", "30", "--db", str(small_disk / "stuck.db"), env={"TRACEDIFF_MIN_FREE_MB": "0"})
+    # with room again, the same command works
+    (small_disk / "other-program.log").unlink()
+    again = tracediff(
+        "prune",
+        "--days",
+        "30",
+        "--db",
+        str(small_disk / "stuck.db"),
+        env={"TRACEDIFF_MIN_FREE_MB": "0"},
+    )
     assert again.returncode == 0, again.stderr
 
 
@@ -254,11 +302,13 @@ def test_prune_shrinks_the_file_and_an_older_file_shrinks_after_one_vacuum(tmp_p
     size = file_bytes(path)
     pruned = tracediff("prune", "--days", "30", "--db", str(path))
     assert pruned.returncode == 0 and "deleted 800 trace(s)" in pruned.stdout
-    assert file_bytes(path) < size / 2, (pruned.stdout, size)  # FTS5 keeps deletion markers until it merges
+    # FTS5 keeps deletion markers until it merges
+    assert file_bytes(path) < size / 2, (pruned.stdout, size)
 
     old = tmp_path / "made-by-0.1.0.db"
     shutil.copy(ROOT / "tests" / "fixtures" / "databases" / "tracediff-0.1.0.db", old)
-    fill_store(old, 40)  # an older file has no incremental auto_vacuum: pages are only reused
+    # an older file has no incremental auto_vacuum: pages are only reused
+    fill_store(old, 40)
     size = file_bytes(old)
     first = tracediff("prune", "--days", "30", "--db", str(old))
     assert first.returncode == 0 and "run prune --vacuum once" in first.stdout
@@ -267,7 +317,8 @@ def test_prune_shrinks_the_file_and_an_older_file_shrinks_after_one_vacuum(tmp_p
     assert vacuumed.returncode == 0, vacuumed.stderr
     assert file_bytes(old) < size / 2
     with sqlite3.connect(old) as conn:
-        assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # from now on, prune gives pages back
+        # from now on, prune gives pages back
+        assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2
 
 
 @pytest.mark.slow
@@ -294,21 +345,29 @@ def test_backup_while_writes_go_on_is_a_consistent_copy_and_restores(live_server
     stop.set()
     writer.join(60)
     assert made.returncode == 0, made.stderr
-    assert len(acknowledged) > during  # writes went on while the copy was taken
-    assert sorted(os.listdir(copy.parent)) == ["tracediff-copy.db"]  # no -wal, no partial file left
+    # writes went on while the copy was taken
+    assert len(acknowledged) > during
+    # no -wal, no partial file left
+    assert sorted(os.listdir(copy.parent)) == ["tracediff-copy.db"]
     assert db_problems(copy) == []
     with sqlite3.connect(copy) as conn:
         ids = [row[0] for row in conn.execute("SELECT event_id FROM events")]
     batches = Counter(event_id.split("-")[0] for event_id in ids)
-    assert set(batches.values()) == {10}  # every batch whole or absent: one commit's snapshot
+    # every batch whole or absent: one commit's snapshot
+    assert set(batches.values()) == {10}
     assert len(batches) >= 20 and len(batches) <= len(acknowledged)
 
     refused = tracediff("backup", str(copy), "--db", str(live_server.db_path))
-    assert refused.returncode == 1 and "exists" in refused.stderr and "Traceback" not in refused.stderr
+    assert (
+        refused.returncode == 1 and "exists" in refused.stderr and "Traceback" not in refused.stderr
+    )
 
-    restored = tmp_path / "restored.db"  # docs/operations.md: stop, copy the backup into place, start
+    # docs/operations.md: stop, copy the backup into place, start
+    restored = tmp_path / "restored.db"
     shutil.copy(copy, restored)
-    client = create_app({"TESTING": True, "DATABASE": str(restored), "ANALYZER": "off"}).test_client()
+    client = create_app(
+        {"TESTING": True, "DATABASE": str(restored), "ANALYZER": "off"}
+    ).test_client()
     newest = client.get("/api/v1/traces?limit=1").get_json()["traces"][0]["trace_id"]
     assert client.get(f"/traces/{newest}").status_code == 200
     store = Store(restored)
@@ -316,17 +375,29 @@ def test_backup_while_writes_go_on_is_a_consistent_copy_and_restores(live_server
     store.close()
 
 
-def test_an_event_stamped_300_days_ahead_is_stored_at_its_receive_time_and_pruned_with_its_age(client, db_path):
+def test_an_event_stamped_300_days_ahead_is_stored_at_its_receive_time_and_pruned_with_its_age(
+    client, db_path
+):
     now = datetime.now(UTC)
     ahead = (now + timedelta(days=300)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    event = {"trace_id": "f" * 32, "snapshot": "request", "tool": "findOrders", "payload": {"a": 1}, "ts": ahead}
+    event = {
+        "trace_id": "f" * 32,
+        "snapshot": "request",
+        "tool": "findOrders",
+        "payload": {"a": 1},
+        "ts": ahead,
+    }
     assert client.post("/api/v1/ingest", data=ndjson(event)).get_json()["accepted"] == 1
     [row] = client.get("/api/v1/traces").get_json()["traces"]
     assert row["last_seen"][:10] == now.strftime("%Y-%m-%d")
-    request = client.get(f"/api/v1/traces/{'f' * 32}").get_json()["calls"][0]["snapshots"]["request"]
-    assert request["meta"] == {"sent_ts": times.fixed(ahead)}  # the time sent is kept (in the stored form)
+    request = client.get(f"/api/v1/traces/{'f' * 32}").get_json()["calls"][0]["snapshots"][
+        "request"
+    ]
+    # the time sent is kept (in the stored form)
+    assert request["meta"] == {"sent_ts": times.fixed(ahead)}
     store = Store.open(db_path)
-    assert store.prune((now + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")) == 1  # retention reaches it
+    # retention reaches it
+    assert store.prune((now + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ")) == 1
     store.close()
 
 
@@ -337,10 +408,12 @@ def test_a_prune_stopped_while_the_index_was_rebuilt_is_finished_by_the_next_one
     for n in range(6):
         store.add_events(parse_body(body(batch_of(n, old=n < 3))).events)
     store.catch_up_for_read()
-    store._empty_index()  # where a prune on a tight disk stops if it is killed: nothing indexed yet
+    # where a prune on a tight disk stops if it is killed: nothing indexed yet
+    store._empty_index()
     search = "SELECT count(*) FROM events_fts WHERE events_fts MATCH ?"
     assert store.db.execute(search, ("newtag",)).fetchone()[0] == 0
-    store.add_events(parse_body(body(batch_of(6, old=False))).events)  # arrives meanwhile: projected as usual
+    # arrives meanwhile: projected as usual
+    store.add_events(parse_body(body(batch_of(6, old=False))).events)
     store.catch_up_for_read()
     assert store.prune(times.stamp(datetime.now(UTC) - timedelta(days=30))) == 60
     assert store.db.execute(search, ("newtag",)).fetchone()[0] == 80

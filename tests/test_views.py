@@ -27,7 +27,9 @@ def test_an_htmx_request_gets_only_the_rows_and_the_response_varies_on_it(client
     page = client.get("/")
     fragment = client.get("/", headers={"HX-Request": "true"})
     assert "<html" in page.get_data(as_text=True)
-    assert "<html" not in fragment.get_data(as_text=True) and TRACE in fragment.get_data(as_text=True)
+    assert "<html" not in fragment.get_data(as_text=True) and TRACE in fragment.get_data(
+        as_text=True
+    )
     assert "HX-Request" in fragment.headers["Vary"]
 
 
@@ -83,7 +85,10 @@ def test_the_aligned_view_marks_the_type_change_row_with_kind_and_severity_in_te
 def test_show_only_differences_hides_unchanged_rows_without_javascript(client, samples):
     full = client.get(f"/traces/{LIMIT_AS_STRING}").get_data(as_text=True)
     only = client.get(f"/traces/{LIMIT_AS_STRING}?only=diff").get_data(as_text=True)
-    assert '<span class="ptr">/status</span>' in full and '<span class="ptr">/status</span>' not in only
+    assert (
+        '<span class="ptr">/status</span>' in full
+        and '<span class="ptr">/status</span>' not in only
+    )
     assert 'id="request/limit"' in only
     assert 'aria-checked="true"' in only and 'href="/traces/' in only
 
@@ -98,20 +103,29 @@ def test_findings_come_first_errors_first_with_both_ends_as_node_ids(client, sam
         re.S,
     )
     assert first.group(1) == "error"
-    assert 'data-left="arguments/limit"' in first.group(0) and 'data-right="request/limit"' in first.group(0)
+    assert 'data-left="arguments/limit"' in first.group(
+        0
+    ) and 'data-right="request/limit"' in first.group(0)
     assert "limit: integer 5 became string" in html
-    assert f'href="/traces/{LIMIT_AS_STRING}?call=call_01#f-type_changed-arguments/limit-request/limit"' in html
+    assert (
+        f'href="/traces/{LIMIT_AS_STRING}?call=call_01#f-type_changed-arguments/limit-request/limit"'
+        in html
+    )
 
 
 def test_validation_errors_are_listed_per_snapshot_with_their_message(client, samples):
     html = client.get(f"/traces/{LIMIT_AS_STRING}").get_data(as_text=True)
-    assert re.search(r'<a href="#request/limit">request /limit</a>: .*is not of type .*integer', html)
+    assert re.search(
+        r'<a href="#request/limit">request /limit</a>: .*is not of type .*integer', html
+    )
 
 
 def test_the_raw_view_is_server_rendered_details_with_marked_nodes(client, samples):
     html = client.get(f"/traces/{LIMIT_AS_STRING}?view=raw").get_data(as_text=True)
     assert html.count('<ul class="tree"') == 3 and "<details open>" in html
-    node = re.search(r'<li class="node marked sev-error" id="request/limit" data-ptr="/limit"[^>]*>', html)
+    node = re.search(
+        r'<li class="node marked sev-error" id="request/limit" data-ptr="/limit"[^>]*>', html
+    )
     assert node and 'data-row="' in node.group(0)
 
 
@@ -140,14 +154,17 @@ def test_a_big_payload_opens_collapsed_and_its_subtrees_load_on_demand(client):
     assert html.count('class="node') < 200
     lazy = re.search(r'<ul hx-get="([^"]+)" hx-trigger="toggle once from:closest details"', html)
     assert lazy and lazy.group(1).endswith("pointer=/items")
-    part = client.get(lazy.group(1).replace("&amp;", "&"), headers={"HX-Request": "true"}).get_data(as_text=True)
+    part = client.get(lazy.group(1).replace("&amp;", "&"), headers={"HX-Request": "true"}).get_data(
+        as_text=True
+    )
     assert 'id="response/items/0"' in part and 'id="response/items/199"' in part
     assert 'id="response/items/200"' not in part and "show 800 more" in part
 
 
 @pytest.mark.parametrize("offset", ["\u00b2", "\u0663", "-1", "x"])
 def test_a_subtree_offset_that_is_not_ascii_digits_starts_at_the_first_child(client, offset):
-    """`²` and `٣` pass str.isdigit but not int(): the subtree starts at 0 instead of answering 500."""
+    """`²` and `٣` pass str.isdigit but not int(): the subtree starts at 0 instead of answering
+    500."""
     big = {"items": [{"id": i} for i in range(300)]}
     ingest(client, *order_call()[:2], envelope("response", big, http={"status_code": 200}))
     answer = client.get(
@@ -161,13 +178,17 @@ def test_a_subtree_offset_that_is_not_ascii_digits_starts_at_the_first_child(cli
 def test_open_renders_the_path_to_a_deep_linked_node_of_a_big_payload_without_javascript(client):
     big = {"items": [{"id": i, "text": "x" * 300} for i in range(1000)], "total": 1000}
     ingest(client, *order_call()[:2], envelope("response", big, http={"status_code": 200}))
-    html = client.get(f"/traces/{TRACE}", query_string={"open": "response/items/700/text"}).get_data(as_text=True)
-    assert 'class="view view-raw"' in html  # open implies the raw view
+    html = client.get(
+        f"/traces/{TRACE}", query_string={"open": "response/items/700/text"}
+    ).get_data(as_text=True)
+    # open implies the raw view
+    assert 'class="view view-raw"' in html
     assert html.count('id="response/items/700/text"') == 1 and html.count('<li class="node') < 300
     more = re.search(r'<li class="more"><a href="([^"]+)"', html).group(1).replace("&amp;", "&")
     assert "open=response/items/700/text" in more
     pages = []
-    while more:  # follow every "show more": item 700 was shown on the first page, so no page repeats it
+    # follow every "show more": item 700 was shown on the first page, so no page repeats it
+    while more:
         part = client.get(more, headers={"HX-Request": "true"}).get_data(as_text=True)
         pages.append(part)
         found = re.search(r'<li class="more"><a href="([^"]+)"', part)
@@ -178,36 +199,50 @@ def test_open_renders_the_path_to_a_deep_linked_node_of_a_big_payload_without_ja
 
 def test_open_accepts_any_node_id_and_ignores_what_names_no_node(client):
     ingest(client, envelope("arguments", {"a b/c": {"é~": 1}}))
-    html = client.get(f"/traces/{TRACE}", query_string={"open": "arguments/a%20b~1c/%C3%A9~0"}).get_data(as_text=True)
+    html = client.get(
+        f"/traces/{TRACE}", query_string={"open": "arguments/a%20b~1c/%C3%A9~0"}
+    ).get_data(as_text=True)
     assert 'id="arguments/a%20b~1c/%C3%A9~0"' in html
     for nonsense in ("elsewhere/x", "arguments/~2", "arguments/nope/deeper"):
         assert client.get(f"/traces/{TRACE}", query_string={"open": nonsense}).status_code == 200
 
 
 def test_the_value_endpoint_returns_one_node_as_json(client, samples):
-    response = client.get(f"/traces/{LIMIT_AS_STRING}/value?call=call_01&snapshot=request&pointer=/limit")
+    response = client.get(
+        f"/traces/{LIMIT_AS_STRING}/value?call=call_01&snapshot=request&pointer=/limit"
+    )
     assert response.get_json() == "5"
-    assert client.get(f"/traces/{LIMIT_AS_STRING}/value?call=call_01&snapshot=request&pointer=/nope").status_code == 404
+    assert (
+        client.get(
+            f"/traces/{LIMIT_AS_STRING}/value?call=call_01&snapshot=request&pointer=/nope"
+        ).status_code
+        == 404
+    )
 
 
 def test_filters_narrow_the_list_and_live_in_the_url(client, samples):
     by_kind = listed_ids(client.get("/?kind=type_changed").get_data(as_text=True))
-    # 02 and 18, the 1.4.0/1.4.2 findOrders story (22, 23, 25), the App Intents due date (26) and 18 again (36)
+    # 02 and 18, the 1.4.0/1.4.2 findOrders story (22, 23, 25), the App Intents due date (26) and 18
+    # again (36)
     assert LIMIT_AS_STRING in by_kind and len(by_kind) == 7
     assert listed_ids(client.get("/?missing=response").get_data(as_text=True)) == [NO_RESPONSE]
     by_tool = listed_ids(client.get("/?tool=findOrders&severity=error").get_data(as_text=True))
-    assert LIMIT_AS_STRING in by_tool and CLEAN_ORDERS not in by_tool and len(by_tool) == 6  # 02, 03, 22, 23, 25, 27
-    assert len(listed_ids(client.get("/?status=5xx").get_data(as_text=True))) == 2  # 07 and 29
+    # 02, 03, 22, 23, 25, 27
+    assert LIMIT_AS_STRING in by_tool and CLEAN_ORDERS not in by_tool and len(by_tool) == 6
+    # 07 and 29
+    assert len(listed_ids(client.get("/?status=5xx").get_data(as_text=True))) == 2
 
 
 def test_counts_per_filter_value_follow_the_other_filters(client, samples):
     html = client.get("/?tool=findOrders").get_data(as_text=True)
-    # findOrders: 01-04, the release story 21-25 (three of which send limit as a string) and 03 again (27)
+    # findOrders: 01-04, the release story 21-25 (three of which send limit as a string) and 03
+    # again (27)
     assert re.search(r"type_changed <b>4</b>", html) and re.search(r"4xx <b>3</b>", html)
     assert re.search(r"findOrders <b>10</b> ×", html)
     counts = client.get("/index.json?tool=findOrders").get_json()["counts"]
-    # case_changed: createdAfter -> created_after (01, 02, 04); customerEmail -> customer_email, sent by every
-    # call, is learnt from 5 calls (names that mean the same) and, like a declared mapping, documents nothing more
+    # case_changed: createdAfter -> created_after (01, 02, 04); customerEmail -> customer_email,
+    # sent by every call, is learnt from 5 calls (names that mean the same) and, like a declared
+    # mapping, documents nothing more
     assert counts["tool"]["createNote"] == 3 and counts["kind"] == {
         "case_changed": 3,
         "enum_changed": 2,
@@ -217,7 +252,10 @@ def test_counts_per_filter_value_follow_the_other_filters(client, samples):
 
 def test_search_finds_text_inside_payloads_and_by_trace_id_prefix(client, samples):
     assert listed_ids(client.get("/?q=dana.whitfield").get_data(as_text=True))
-    assert listed_ids(client.get(f"/?q={LIMIT_AS_STRING[:6]}").get_data(as_text=True))[0] == LIMIT_AS_STRING
+    assert (
+        listed_ids(client.get(f"/?q={LIMIT_AS_STRING[:6]}").get_data(as_text=True))[0]
+        == LIMIT_AS_STRING
+    )
     for hostile in ('"', 'a" OR "b', "-limit", "NEAR(", "*"):
         assert client.get("/", query_string={"q": hostile}).status_code == 200
 
@@ -225,7 +263,11 @@ def test_search_finds_text_inside_payloads_and_by_trace_id_prefix(client, sample
 def test_live_search_swaps_the_list_region_and_load_more_only_appends_rows(client, samples):
     fragment = client.get("/?limit=5", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert fragment.startswith('<div id="list"') and "<html" not in fragment
-    older = re.search(r'hx-get="([^"]+)" hx-target="closest tr"', fragment).group(1).replace("&amp;", "&")
+    older = (
+        re.search(r'hx-get="([^"]+)" hx-target="closest tr"', fragment)
+        .group(1)
+        .replace("&amp;", "&")
+    )
     rows = client.get(older, headers={"HX-Request": "true"}).get_data(as_text=True)
     assert not rows.lstrip().startswith("<div") and "<tr" in rows
     first, second = listed_ids(fragment), listed_ids(rows)
@@ -251,7 +293,9 @@ def test_compare_marks_the_differences_stage_by_stage(client, samples):
     html = client.get(f"/compare?a={CLEAN_ORDERS}&b={LIMIT_AS_STRING}").get_data(as_text=True)
     request_stage = html[html.index('stage-request">') : html.index('stage-response">')]
     row = re.search(
-        r'<tr class="arow marked sev-warning">\s*<td class="ptr">/limit</td>(.*?)</tr>', request_stage, re.S
+        r'<tr class="arow marked sev-warning">\s*<td class="ptr">/limit</td>(.*?)</tr>',
+        request_stage,
+        re.S,
     )
     assert row and "type changed" in row.group(1)
     assert client.get("/compare?a=nope&b=nope").status_code == 404
@@ -265,23 +309,32 @@ def test_on_a_big_store_the_list_comes_first_and_the_counts_load_after_it(client
     assert len(listed_ids(html)) == 50 and "<b>10,000+</b>" not in html
     placeholder = re.search(r'<div id="facets"[^>]*hx-get="([^"]+)" hx-trigger="load"', html)
     assert placeholder and "part=counts" in placeholder.group(1)
-    assert f'<a href="{placeholder.group(1)}">' in html  # without JavaScript: a plain link
-    fragment = client.get(placeholder.group(1).replace("&amp;", "&"), headers={"HX-Request": "true"})
+    # without JavaScript: a plain link
+    assert f'<a href="{placeholder.group(1)}">' in html
+    fragment = client.get(
+        placeholder.group(1).replace("&amp;", "&"), headers={"HX-Request": "true"}
+    )
     text = fragment.get_data(as_text=True)
     assert text.lstrip().startswith('<div id="facets">') and "<html" not in text
     # the bulk traces hold only arguments: missing a request, never clean
-    assert re.search(r"bulkTool <b>10,000\+</b>", text) and re.search(r'missing=request">request <b>10,000\+</b>', text)
+    assert re.search(r"bulkTool <b>10,000\+</b>", text) and re.search(
+        r'missing=request">request <b>10,000\+</b>', text
+    )
 
 
 def test_without_javascript_the_counts_link_shows_the_whole_page_with_counts(client, big):
     html = client.get("/?part=counts").get_data(as_text=True)
     assert "<html" in html and len(listed_ids(html)) == 50
-    assert re.search(r"bulkTool <b>10,000\+</b>", html) and re.search(r"request <b>10,000\+</b>", html)
+    assert re.search(r"bulkTool <b>10,000\+</b>", html) and re.search(
+        r"request <b>10,000\+</b>", html
+    )
 
 
 def test_the_json_twin_says_where_the_counts_are_and_where_they_stop(client, big):
     data = client.get("/index.json").get_json()
-    assert data["counts"] is None and "part=counts" in data["counts_url"] and len(data["traces"]) == 50
+    assert (
+        data["counts"] is None and "part=counts" in data["counts_url"] and len(data["traces"]) == 50
+    )
     counted = client.get(data["counts_url"]).get_json()
     assert counted["count_cap"] == 10_000 and counted["counts"]["tool"] == {"bulkTool": 10_001}
     assert counted["counts"]["missing"]["arguments"] == 0
@@ -320,24 +373,41 @@ def test_a_w3c_trace_id_pasted_in_upper_case_finds_its_trace(client):
 def test_the_json_twins_of_pages_answer_a_missing_trace_in_the_error_shape(client, url):
     response = client.get(url)
     assert response.status_code == 404
-    assert response.get_json()["error"] == {"code": "not_found", "message": "no trace with id nope", "retryable": False}
+    assert response.get_json()["error"] == {
+        "code": "not_found",
+        "message": "no trace with id nope",
+        "retryable": False,
+    }
 
 
 def test_the_strip_row_of_calls_without_a_tool_links_each_bar_to_its_hour_alone(client):
     ingest(client, envelope(tool=None, ts="2026-11-30T09:15:00Z"))
     html = client.get("/").get_data(as_text=True)
     assert '<span class="strip-tool">(no tool)</span>' in html
-    bar = re.search(r'<a href="(/\?[^"]*since=[^"]+)">\s*<title>\(no tool\)', html).group(1).replace("&amp;", "&")
+    bar = (
+        re.search(r'<a href="(/\?[^"]*since=[^"]+)">\s*<title>\(no tool\)', html)
+        .group(1)
+        .replace("&amp;", "&")
+    )
     assert "tool" not in parse_qs(urlparse(bar).query)
     assert TRACE in listed_ids(client.get(bar).get_data(as_text=True))
 
 
-def test_a_hostile_tool_name_stays_text_in_the_strip_and_its_bars_link_to_that_tool_and_hour(client):
+def test_a_hostile_tool_name_stays_text_in_the_strip_and_its_bars_link_to_that_tool_and_hour(
+    client,
+):
     tool = '"><img src=x onerror=alert(1)>&'
     ingest(client, envelope(tool=tool, ts="2026-11-30T09:15:00Z"))
     html = client.get("/?severity=warning").get_data(as_text=True)
-    strip = html[html.index('<section class="strip"') : html.index("</section>", html.index('<section class="strip"'))]
-    assert "<img" not in strip and "&lt;img src=x onerror=alert(1)&gt;&amp; 2026-11-30 09:00: 1 calls" in strip
+    strip = html[
+        html.index('<section class="strip"') : html.index(
+            "</section>", html.index('<section class="strip"')
+        )
+    ]
+    assert (
+        "<img" not in strip
+        and "&lt;img src=x onerror=alert(1)&gt;&amp; 2026-11-30 09:00: 1 calls" in strip
+    )
     bar = re.search(r'<a href="([^"]+)"><title>', strip).group(1).replace("&amp;", "&")
     assert parse_qs(urlparse(bar).query) == {
         "severity": ["warning"],
@@ -345,7 +415,9 @@ def test_a_hostile_tool_name_stays_text_in_the_strip_and_its_bars_link_to_that_t
         "since": ["2026-11-30T09:00:00"],
         "until": ["2026-11-30T10:00:00"],
     }
-    assert TRACE in listed_ids(client.get(bar.replace("severity=warning&", "")).get_data(as_text=True))
+    assert TRACE in listed_ids(
+        client.get(bar.replace("severity=warning&", "")).get_data(as_text=True)
+    )
 
 
 def test_control_characters_of_a_payload_are_shown_as_escapes_on_the_page(client):
@@ -357,8 +429,15 @@ def test_control_characters_of_a_payload_are_shown_as_escapes_on_the_page(client
 
 
 def test_each_strip_row_has_its_own_scale_so_a_quiet_tool_stays_visible(client):
-    busy = [envelope(trace_id=f"busy{i}", call_id="c", tool="findOrders", ts="2026-11-30T09:10:00Z") for i in range(40)]
-    ingest(client, *busy, envelope(trace_id="quiet", call_id="c", tool="sendEmail", ts="2026-11-30T09:20:00Z"))
+    busy = [
+        envelope(trace_id=f"busy{i}", call_id="c", tool="findOrders", ts="2026-11-30T09:10:00Z")
+        for i in range(40)
+    ]
+    ingest(
+        client,
+        *busy,
+        envelope(trace_id="quiet", call_id="c", tool="sendEmail", ts="2026-11-30T09:20:00Z"),
+    )
     html = client.get("/").get_data(as_text=True)
     heights = dict(
         re.findall(
@@ -369,14 +448,16 @@ def test_each_strip_row_has_its_own_scale_so_a_quiet_tool_stays_visible(client):
         )
     )
     assert heights == {"findOrders": heights["sendEmail"], "sendEmail": heights["findOrders"]}
-    assert int(heights["sendEmail"]) >= 20  # its busiest hour fills its row
+    # its busiest hour fills its row
+    assert int(heights["sendEmail"]) >= 20
 
 
 # -- the aligned view past its row limit, broken JSON, labels, favicon ----------------------
 
 
 def items_call(count: int = 3000) -> list[dict]:
-    """Arguments with `count` items and a request identical but for the last item's qty, a string."""
+    """Arguments with `count` items and a request identical but for the last item's qty, a
+    string."""
     items = [{"id": f"i{i}", "qty": i} for i in range(count)]
     sent = [dict(item) for item in items]
     sent[-1]["qty"] = str(count - 1)
@@ -400,39 +481,54 @@ def test_load_more_brings_the_next_rows_as_a_fragment_or_a_page_without_javascri
     ingest(client, *items_call())
     html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
     first = data_rows(html)
-    more = re.search(r'<tr class="more-rows"><td colspan="4"><a href="([^"]+)"', html).group(1).replace("&amp;", "&")
+    more = (
+        re.search(r'<tr class="more-rows"><td colspan="4"><a href="([^"]+)"', html)
+        .group(1)
+        .replace("&amp;", "&")
+    )
     fragment = client.get(more, headers={"HX-Request": "true"})
     assert fragment.headers["Vary"] == "HX-Request"
     rows = fragment.get_data(as_text=True)
     assert "<html" not in rows and "<table" not in rows
     second = data_rows(rows)
     assert len(second) == MORE_ROWS and not set(first) & set(second)
-    assert [int(i) for i in second] == sorted(int(i) for i in second) and int(second[0]) > int(first[-2])
-    assert "more=" + str(MORE_ROWS) in rows  # and a link to the page after it
-    page = client.get(more).get_data(as_text=True)  # a plain link: the whole page, those rows in it
+    assert [int(i) for i in second] == sorted(int(i) for i in second) and int(second[0]) > int(
+        first[-2]
+    )
+    # and a link to the page after it
+    assert "more=" + str(MORE_ROWS) in rows
+    # a plain link: the whole page, those rows in it
+    page = client.get(more).get_data(as_text=True)
     assert "<html" in page and data_rows(page) == second
 
 
 def test_the_hidden_row_count_is_the_real_number_past_the_alignment_budget(client):
-    ingest(client, *items_call())  # 6,000 rows: more than the 5,000 the analysis rebuilds
+    # 6,000 rows: more than the 5,000 the analysis rebuilds
+    ingest(client, *items_call())
     html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
     shown = html.count('<tr class="arow')
     assert f"{6000 - shown:,} more rows not shown" in html
 
 
 def test_past_the_rows_it_counts_the_page_says_at_least_how_many_rows_are_hidden(client):
-    ingest(client, *items_call(COUNT_ROWS // 2 + 1000))  # two rows an item: past what the page counts
+    # two rows an item: past what the page counts
+    ingest(client, *items_call(COUNT_ROWS // 2 + 1000))
     html = client.get(f"/traces/{TRACE}").get_data(as_text=True)
     shown = html.count('<tr class="arow')
     assert f"at least {COUNT_ROWS - shown:,} more rows not shown" in html
 
 
 def test_a_snapshot_of_broken_json_gets_a_marked_root_row_with_its_text(client, samples):
-    html = client.get(f"/traces/{sample_id('12-search-request-broken-json.ndjson')}").get_data(as_text=True)
+    html = client.get(f"/traces/{sample_id('12-search-request-broken-json.ndjson')}").get_data(
+        as_text=True
+    )
     assert 'data-right="request"' in html
     row = re.search(r'<tr class="arow marked sev-error"[^>]*>(.*?)</tr>', html, re.S).group(1)
     assert 'id="request" data-snap="request" data-ptr=""' in row and "invalid_json · error" in row
-    assert '<code class="v broken-json">{\n  &#34;query&#34;: &#34;quarterly board minutes&#34;,' in row
+    assert (
+        '<code class="v broken-json">{\n  &#34;query&#34;: &#34;quarterly board minutes&#34;,'
+        in row
+    )
 
 
 def test_a_row_with_two_findings_shows_a_label_for_each(client):
@@ -457,6 +553,8 @@ def test_pages_link_a_favicon_that_is_served(client):
 def test_rows_loaded_as_older_traces_are_marked_and_auto_refresh_can_say_it_paused(client, samples):
     page = client.get("/?limit=5&refresh=on", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert 'id="refresh-paused"' in page and ' older">' not in page
-    older = re.search(r'hx-get="([^"]+)" hx-target="closest tr"', page).group(1).replace("&amp;", "&")
+    older = (
+        re.search(r'hx-get="([^"]+)" hx-target="closest tr"', page).group(1).replace("&amp;", "&")
+    )
     rows = client.get(older, headers={"HX-Request": "true"}).get_data(as_text=True)
     assert rows.count('<tr class="trace-row') == rows.count(' older">') == 5

@@ -5,11 +5,16 @@ from .common.resources import PACKAGE, ROOT, doc_page, resource_dir  # noqa: F40
 
 def create_app(test_config: dict | None = None):
     """Build the Flask app from defaults, TRACEDIFF_* variables and test_config."""
-    from flask import Flask  # here, so that the command line starts without Flask
+    # here, so that the command line starts without Flask
+    from flask import Flask
 
     from .config import load_settings
 
-    app = Flask(__name__, template_folder=str(resource_dir("templates")), static_folder=str(resource_dir("static")))
+    app = Flask(
+        __name__,
+        template_folder=str(resource_dir("templates")),
+        static_folder=str(resource_dir("static")),
+    )
     app.config.update(load_settings(test_config))
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_BODY_BYTES"]
     app.json.sort_keys = False
@@ -18,7 +23,17 @@ def create_app(test_config: dict | None = None):
     from .mcp import http as mcp_http
     from .ops import analyser, logs, sender
     from .redaction.redactor import redactor_for
-    from .web import admission, converters, db, handlers, health, metrics, openapi, proxies, security
+    from .web import (
+        admission,
+        converters,
+        db,
+        handlers,
+        health,
+        metrics,
+        openapi,
+        proxies,
+        security,
+    )
     from .web.api import alerts as alerts_api
     from .web.api import checks as checks_api
     from .web.api import ingest as ingest_api
@@ -46,16 +61,23 @@ def create_app(test_config: dict | None = None):
         max_events=app.config["MAX_EVENTS"],
         max_clock_skew_s=app.config["MAX_CLOCK_SKEW_S"],
     )
-    converters.init_app(app)  # before any blueprint's rules (<int:...>, <tool:name>)
-    admission.init_app(app)  # the bytes of bodies this worker parses at once
+    # before any blueprint's rules (<int:...>, <tool:name>)
+    converters.init_app(app)
+    # the bytes of bodies this worker parses at once
+    admission.init_app(app)
     db.init_app(app)
-    logs.init_app(app)  # before the access check, so a refused request has its id
-    metrics.init_app(app)  # and its latency
+    # before the access check, so a refused request has its id
+    logs.init_app(app)
+    # and its latency
+    metrics.init_app(app)
     security.init_app(app)
-    signin.init_app(app)  # /signin, and who is signed in on every page
+    # /signin, and who is signed in on every page
+    signin.init_app(app)
     proxies.init_app(app)
-    handlers.init_app(app)  # the one error shape, or a page for a person
-    rendering.init_app(app)  # the templates' filters
+    # the one error shape, or a page for a person
+    handlers.init_app(app)
+    # the templates' filters
+    rendering.init_app(app)
     app.register_blueprint(health.bp)
     app.register_blueprint(ingest_api.bp)
     app.register_blueprint(traces_api.bp)
@@ -74,7 +96,8 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(releases_api.bp)
     app.register_blueprint(releases_pages.bp)
     app.register_blueprint(values_pages.bp)
-    app.register_blueprint(mcp_http.bp)  # /mcp: the MCP server, its tools reading the API above
+    # /mcp: the MCP server, its tools reading the API above
+    app.register_blueprint(mcp_http.bp)
     analyser.init_app(app)
     sender.init_app(app)
     return app

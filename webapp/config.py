@@ -15,7 +15,8 @@ class Setting:
     name: str
     default: object
     help: str
-    minimum: float | None = None  # numbers below it are refused (a negative count or duration means nothing)
+    # numbers below it are refused (a negative count or duration means nothing)
+    minimum: float | None = None
 
 
 SETTINGS = (
@@ -32,15 +33,18 @@ SETTINGS = (
         "ADMIN_TOKENS",
         "",
         (
-            "Comma-separated tokens, each `secret` or `name:secret`; when set, contract changes (and other admin "
-            "actions) require `Authorization: Bearer <admin token>`. An admin token also ingests and reads."
+            "Comma-separated tokens, each `secret` or `name:secret`; when set, contract changes "
+            "(and other admin "
+            "actions) require `Authorization: Bearer <admin token>`. An admin token also ingests "
+            "and reads."
         ),
     ),
     Setting(
         "INGEST_TOKENS",
         "",
         (
-            "Comma-separated tokens, each `secret` or `name:secret`; when set, ingest requires `Authorization: Bearer "
+            "Comma-separated tokens, each `secret` or `name:secret`; when set, ingest requires "
+            "`Authorization: Bearer "
             "<token>` (and, while no admin token is set, so do contract changes)."
         ),
     ),
@@ -48,7 +52,8 @@ SETTINGS = (
         "READ_TOKENS",
         "",
         (
-            "Comma-separated tokens, each `secret` or `name:secret`; when set, the pages (browsers sign in with Basic "
+            "Comma-separated tokens, each `secret` or `name:secret`; when set, the pages (browsers "
+            "sign in with Basic "
             "auth, the token as password) and the read API (Bearer) require one."
         ),
     ),
@@ -56,15 +61,18 @@ SETTINGS = (
         "ALLOWED_HOSTS",
         "",
         (
-            "Comma-separated names the Host header may carry, besides IP addresses, loopback names and `--host` "
-            "(`.example.com` covers its subdomains, `*` any name); others get 400 `host_not_allowed` (DNS rebinding)."
+            "Comma-separated names the Host header may carry, besides IP addresses, loopback names "
+            "and `--host` "
+            "(`.example.com` covers its subdomains, `*` any name); others get 400 "
+            "`host_not_allowed` (DNS rebinding)."
         ),
     ),
     Setting(
         "ALLOW_OPEN",
         False,
         (
-            "Let `tracediff serve` listen on a non-loopback address with no token set (e.g. behind a proxy that "
+            "Let `tracediff serve` listen on a non-loopback address with no token set (e.g. behind "
+            "a proxy that "
             "authenticates people)."
         ),
     ),
@@ -72,24 +80,33 @@ SETTINGS = (
         "MAX_CLOCK_SKEW_S",
         300,
         (
-            "An event stamped more than this many seconds after it was received is stored at its receive time (the "
+            "An event stamped more than this many seconds after it was received is stored at its "
+            "receive time (the "
             "sent "
             "`ts` is kept in its meta as `sent_ts`)."
         ),
         minimum=0,
     ),
     Setting(
-        "MAX_BODY_BYTES", 16 * 1024 * 1024, "Largest request body accepted as sent (compressed), in bytes.", minimum=0
+        "MAX_BODY_BYTES",
+        16 * 1024 * 1024,
+        "Largest request body accepted as sent (compressed), in bytes.",
+        minimum=0,
     ),
     Setting(
-        "MAX_DECOMPRESSED_BYTES", 64 * 1024 * 1024, "Largest request body after decompression, in bytes.", minimum=0
+        "MAX_DECOMPRESSED_BYTES",
+        64 * 1024 * 1024,
+        "Largest request body after decompression, in bytes.",
+        minimum=0,
     ),
     Setting(
         "PARSE_BUDGET_BYTES",
         24 * 1024 * 1024,
         (
-            "Bytes of ingest bodies (as sent) one worker parses at once; a body past it is refused before it is "
-            "parsed with `429 ingest_busy` and `Retry-After` (one body alone is always taken); 0: no budget."
+            "Bytes of ingest bodies (as sent) one worker parses at once; a body past it is refused "
+            "before it is "
+            "parsed with `429 ingest_busy` and `Retry-After` (one body alone is always taken); 0: "
+            "no budget."
         ),
         minimum=0,
     ),
@@ -97,13 +114,16 @@ SETTINGS = (
     Setting("MAX_EVENTS", 10_000, "Most events accepted in one request.", minimum=0),
     Setting("REDACT", True, "Redact secrets (tokens, passwords, card numbers...) before storage."),
     Setting(
-        "REDACT_KEYS", "", "Extra comma-separated key names whose values are redacted, added to the built-in list."
+        "REDACT_KEYS",
+        "",
+        "Extra comma-separated key names whose values are redacted, added to the built-in list.",
     ),
     Setting(
         "MIN_FREE_MB",
         64,
         (
-            "Ingest answers 503 (retryable) while the database's disk has less free space than this, so that prune, "
+            "Ingest answers 503 (retryable) while the database's disk has less free space than "
+            "this, so that prune, "
             "checkpoints and the analyser always have room to work; 0 turns the check off."
         ),
         minimum=0,
@@ -117,13 +137,15 @@ SETTINGS = (
     Setting(
         "ANALYZER",
         "background",
-        "`background`: a thread in each worker analyses new calls within a second; `off`: only on read.",
+        "`background`: a thread in each worker analyses new calls within a second; `off`: only on "
+        "read.",
     ),
     Setting(
         "SYNCHRONOUS",
         "FULL",
         (
-            "SQLite `synchronous` mode: FULL fsyncs every commit, so an acknowledged batch survives a power loss; "
+            "SQLite `synchronous` mode: FULL fsyncs every commit, so an acknowledged batch "
+            "survives a power loss; "
             "NORMAL"
             " survives a crash of tracediff only, and is faster."
         ),
@@ -132,7 +154,8 @@ SETTINGS = (
         "ANALYSIS_BUDGET",
         2.0,
         (
-            "Seconds of CPU one call's analysis may take; past it the analysis stops, saves what it found and is "
+            "Seconds of CPU one call's analysis may take; past it the analysis stops, saves what "
+            "it found and is "
             "marked "
             "incomplete (0: no limit; `tracediff reanalyze --budget` retries)."
         ),
@@ -141,24 +164,30 @@ SETTINGS = (
     Setting(
         "PUBLIC_URL",
         "",
-        "Address people reach tracediff at (`https://tracediff.example.com`), for the links in alerts; default `http://HOST:PORT`.",
+        "Address people reach tracediff at (`https://tracediff.example.com`), for the links in "
+        "alerts; default `http://HOST:PORT`.",
     ),
     Setting(
         "WEBHOOK_ALLOW_HOSTS",
         "",
         (
-            "Comma-separated hosts and CIDR ranges that alert webhooks may reach although they are loopback, "
+            "Comma-separated hosts and CIDR ranges that alert webhooks may reach although they are "
+            "loopback, "
             "link-local "
             "or reserved addresses."
         ),
     ),
-    Setting("ALERT_TIMEOUT", 5, "Seconds an alert delivery may take before it is retried.", minimum=0),
+    Setting(
+        "ALERT_TIMEOUT", 5, "Seconds an alert delivery may take before it is retried.", minimum=0
+    ),
     Setting(
         "ALERT_SUMMARY_WAIT",
         30,
         (
-            "Seconds a summary alert (a re-analysis, or many problems opening at once) waits before it is sent; the "
-            "summaries and new problems of its rule meanwhile join it, so one run sends one message."
+            "Seconds a summary alert (a re-analysis, or many problems opening at once) waits "
+            "before it is sent; the "
+            "summaries and new problems of its rule meanwhile join it, so one run sends one "
+            "message."
         ),
         minimum=0,
     ),
@@ -166,9 +195,11 @@ SETTINGS = (
         "ALERT_SETTLE_S",
         120,
         (
-            "Seconds an alert about a problem may wait for a re-analysis of the calls that show it (its tool's "
+            "Seconds an alert about a problem may wait for a re-analysis of the calls that show it "
+            "(its tool's "
             "inferred "
-            "mapping or contract changed) before it is sent as it stands; a problem the re-analysis empties is never "
+            "mapping or contract changed) before it is sent as it stands; a problem the "
+            "re-analysis empties is never "
             "told."
         ),
         minimum=0,
@@ -192,7 +223,8 @@ SETTINGS = (
         "RETRY_AFTER",
         2,
         (
-            "Seconds sent in `Retry-After` when the database is busy or unavailable, or a worker's parse budget is "
+            "Seconds sent in `Retry-After` when the database is busy or unavailable, or a worker's "
+            "parse budget is "
             "full (429)."
         ),
         minimum=0,
@@ -202,7 +234,8 @@ SETTINGS = (
         "THREADS",
         32,
         (
-            "Threads per worker of `tracediff serve` (gunicorn gthread workers): requests one worker answers or "
+            "Threads per worker of `tracediff serve` (gunicorn gthread workers): requests one "
+            "worker answers or "
             "reads at"
             " once."
         ),
@@ -225,15 +258,18 @@ SETTINGS = (
         "",
         (
             "Comma-separated addresses or networks (CIDR) of reverse proxies whose "
-            "`X-Forwarded-For`/`-Proto`/`-Host`/`-Prefix` headers are honoured; ignored from anyone else."
+            "`X-Forwarded-For`/`-Proto`/`-Host`/`-Prefix` headers are honoured; ignored from "
+            "anyone else."
         ),
     ),
     Setting(
         "METRICS_TOKENS",
         "",
         (
-            "Comma-separated tokens, each `secret` or `name:secret` (the name is what the access log shows), that open "
-            "`/metrics` only (besides read and admin tokens); with neither metrics nor read tokens set, `/metrics` is "
+            "Comma-separated tokens, each `secret` or `name:secret` (the name is what the access "
+            "log shows), that open "
+            "`/metrics` only (besides read and admin tokens); with neither metrics nor read tokens "
+            "set, `/metrics` is "
             "open like the pages."
         ),
     ),
@@ -241,8 +277,10 @@ SETTINGS = (
         "LOG_FORMAT",
         "text",
         (
-            "`text`: one readable line per request; `json`: one JSON object per line (access log, application log, "
-            "errors, and `tracediff serve`'s start lines; a refusal before the server starts stays one plain line)."
+            "`text`: one readable line per request; `json`: one JSON object per line (access log, "
+            "application log, "
+            "errors, and `tracediff serve`'s start lines; a refusal before the server starts stays "
+            "one plain line)."
         ),
     ),
     Setting("LOG_QUERY", False, "Write query strings (search terms, filters) into the access log."),
@@ -262,8 +300,10 @@ SETTINGS = (
         "CROWD_THRESHOLD",
         500,
         (
-            "Distinct releases one source named, or distinct tools called, within a day past which the quarantine "
-            "page and `/api/v1/ready` warn of a likely misconfiguration (a build id sent as the release); 0: never."
+            "Distinct releases one source named, or distinct tools called, within a day past which "
+            "the quarantine "
+            "page and `/api/v1/ready` warn of a likely misconfiguration (a build id sent as the "
+            "release); 0: never."
         ),
         minimum=0,
     ),
@@ -271,7 +311,8 @@ SETTINGS = (
         "SETTINGS_FILE",
         "",
         (
-            "File of `TRACEDIFF_NAME=value` lines read after the environment (its values win) at start and again on "
+            "File of `TRACEDIFF_NAME=value` lines read after the environment (its values win) at "
+            "start and again on "
             "SIGHUP."
         ),
     ),
@@ -327,10 +368,11 @@ def _checked(setting: Setting, raw: str):
 
 
 def load_settings(overrides: dict | None = None, environ=os.environ) -> dict:
-    """Return every setting from defaults, environment, the settings file and overrides; raise SettingError
-    for a bad value."""
+    """Return every setting from defaults, environment, the settings file and overrides; raise
+    SettingError for a bad value."""
     if overrides and all(setting.name in overrides for setting in SETTINGS):
-        return dict(overrides)  # complete already (`tracediff serve` hands its workers what it read)
+        # complete already (`tracediff serve` hands its workers what it read)
+        return dict(overrides)
     environ = {**environ, **read_settings_file(environ.get("TRACEDIFF_SETTINGS_FILE", ""))}
     settings = {}
     for setting in SETTINGS:
@@ -349,13 +391,16 @@ def _check_tokens(settings: dict) -> None:
 
 
 def read_settings_file(path: str) -> dict[str, str]:
-    """Return the TRACEDIFF_* assignments of a settings file (blank lines and # comments skipped)."""
+    """Return the TRACEDIFF_* assignments of a settings file (blank lines and # comments
+    skipped)."""
     if not path.strip():
         return {}
     try:
         lines = open(path.strip(), encoding="utf-8").read().splitlines()
     except OSError as error:
-        raise SettingError(f"TRACEDIFF_SETTINGS_FILE={path!r}: cannot read it ({error.strerror or error})") from None
+        raise SettingError(
+            f"TRACEDIFF_SETTINGS_FILE={path!r}: cannot read it ({error.strerror or error})"
+        ) from None
     found = {}
     for number, line in enumerate(lines, 1):
         text = line.strip()
@@ -363,7 +408,9 @@ def read_settings_file(path: str) -> dict[str, str]:
             continue
         name, equals, value = text.removeprefix("export ").partition("=")
         if not equals or name.strip() not in _KNOWN:
-            raise SettingError(f"{path}:{number}: expected TRACEDIFF_NAME=value with a setting README lists")
+            raise SettingError(
+                f"{path}:{number}: expected TRACEDIFF_NAME=value with a setting README lists"
+            )
         found[name.strip()] = value.strip().strip("\"'")
     return found
 

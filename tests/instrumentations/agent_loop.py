@@ -1,13 +1,15 @@
-"""A real agent loop, instrumented by one GenAI library, whose OTLP/HTTP exports are recorded to a file.
+"""A real agent loop, instrumented by one GenAI library, whose OTLP/HTTP exports are recorded to a
+file.
 
 Run it with the Python of that library's virtualenv (tests/instrumentations/README.md):
 
     /tmp/venvs/<lib>/bin/python tests/instrumentations/agent_loop.py LIB PROVIDER one|two OUT_PREFIX
 
-The openai or anthropic SDK talks to a local stand-in model that asks for one or two `find_orders` calls
-in one turn; the tool posts to a local orders API through httpx with the planted bug (`limit` 5 goes out
-as "5"); the library exports its spans (and logs) over OTLP/HTTP to a local collector stand-in, which
-keeps every post. OUT_PREFIX.pb holds the posts as sent (protobuf), OUT_PREFIX.json the same in OTLP/JSON.
+The openai or anthropic SDK talks to a local stand-in model that asks for one or two `find_orders`
+calls in one turn; the tool posts to a local orders API through httpx with the planted bug (`limit`
+5 goes out as "5"); the library exports its spans (and logs) over OTLP/HTTP to a local collector
+stand-in, which keeps every post. OUT_PREFIX.pb holds the posts as sent (protobuf), OUT_PREFIX.json
+the same in OTLP/JSON.
 """
 
 import functools
@@ -19,7 +21,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: the stand-ins
+# tests/: the stand-ins
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from standins import ORDERS, StandIn, orders_api  # noqa: E402
 
 CALLS = {
@@ -32,7 +35,10 @@ SPEC = {
     "parameters": {
         "type": "object",
         "required": ["status", "limit"],
-        "properties": {"status": {"type": "string", "enum": ["paid", "refunded"]}, "limit": {"type": "integer"}},
+        "properties": {
+            "status": {"type": "string", "enum": ["paid", "refunded"]},
+            "limit": {"type": "integer"},
+        },
     },
 }
 
@@ -62,7 +68,8 @@ class Collector:
 
 
 def openai_model(calls):
-    """An OpenAI chat completions stand-in: the first turn asks for `calls`, the next answers in text."""
+    """An OpenAI chat completions stand-in: the first turn asks for `calls`, the next answers in
+    text."""
 
     def answer(path, body):
         answered = any(m.get("role") == "tool" for m in body["messages"])
@@ -83,8 +90,9 @@ def openai_model(calls):
 
 
 def smolagents_model(calls):
-    """An OpenAI chat completions stand-in for smolagents' ToolCallingAgent: the first request asks for `calls`,
-    the next for the final_answer tool, which ends the agent's run (it sends tool outputs back as user text)."""
+    """An OpenAI chat completions stand-in for smolagents' ToolCallingAgent: the first request asks
+    for `calls`, the next for the final_answer tool, which ends the agent's run (it sends tool
+    outputs back as user text)."""
     asked = []
 
     def answer(path, body):
@@ -105,7 +113,8 @@ def smolagents_model(calls):
 
 
 def anthropic_model(calls):
-    """An Anthropic messages stand-in: tool_use blocks first, text once the tool_results are there."""
+    """An Anthropic messages stand-in: tool_use blocks first, text once the tool_results are
+    there."""
 
     def answer(path, body):
         answered = any(
@@ -124,7 +133,8 @@ def anthropic_model(calls):
 
 
 def body_hooks():
-    """The recipe's httpx hooks (docs/instrumenting.md section 2): the bodies on the HTTP client span."""
+    """The recipe's httpx hooks (docs/instrumenting.md section 2): the bodies on the HTTP client
+    span."""
     import httpx
 
     def request_hook(span, request):
@@ -133,7 +143,9 @@ def body_hooks():
 
     def response_hook(span, request, response):
         if isinstance(response.stream, httpx.ByteStream):
-            span.set_attribute("http.response.body.content", b"".join(response.stream).decode("utf-8", "replace"))
+            span.set_attribute(
+                "http.response.body.content", b"".join(response.stream).decode("utf-8", "replace")
+            )
 
     class ReadBodies(httpx.HTTPTransport):
         def handle_request(self, request):
@@ -147,7 +159,8 @@ def body_hooks():
 
 
 def otel_sdk(endpoint: str, logs: bool = False):
-    """The plain OpenTelemetry SDK set up as a user would: OTLP/HTTP spans (and logs) to `endpoint`."""
+    """The plain OpenTelemetry SDK set up as a user would: OTLP/HTTP spans (and logs) to
+    `endpoint`."""
     from opentelemetry import trace
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.resources import Resource
@@ -156,7 +169,9 @@ def otel_sdk(endpoint: str, logs: bool = False):
 
     resource = Resource.create({"service.name": "orders-agent", "service.version": "1.0.0"})
     provider = TracerProvider(resource=resource)
-    provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{endpoint}/v1/traces")))
+    provider.add_span_processor(
+        BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{endpoint}/v1/traces"))
+    )
     trace.set_tracer_provider(provider)
     flushes = [provider.force_flush]
     if logs:
@@ -166,14 +181,17 @@ def otel_sdk(endpoint: str, logs: bool = False):
         from opentelemetry.sdk._logs.export import BatchLogRecordProcessor
 
         log_provider = LoggerProvider(resource=resource)
-        log_provider.add_log_record_processor(BatchLogRecordProcessor(OTLPLogExporter(endpoint=f"{endpoint}/v1/logs")))
+        log_provider.add_log_record_processor(
+            BatchLogRecordProcessor(OTLPLogExporter(endpoint=f"{endpoint}/v1/logs"))
+        )
         set_logger_provider(log_provider)
         flushes.append(log_provider.force_flush)
     return flushes
 
 
 def instrumented_client(lib: str):
-    """Return the httpx client for the business API, its bodies captured the way `lib`'s users do it."""
+    """Return the httpx client for the business API, its bodies captured the way `lib`'s users do
+    it."""
     import httpx
 
     if lib == "logfire":
@@ -186,13 +204,18 @@ def instrumented_client(lib: str):
 
     request_hook, response_hook, read_bodies = body_hooks()
     client = httpx.Client(transport=read_bodies(), timeout=30)
-    HTTPXClientInstrumentor.instrument_client(client, request_hook=request_hook, response_hook=response_hook)
+    HTTPXClientInstrumentor.instrument_client(
+        client, request_hook=request_hook, response_hook=response_hook
+    )
     return client
 
 
-MODES = {  # LIB.MODE: a library set up another way its docs offer
-    "openai-v2.events": {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "EVENT_ONLY"},  # messages in logs only
-    "traceloop.tools": {},  # traceloop-sdk's @tool decorator alone: no model instrumentation
+# LIB.MODE: a library set up another way its docs offer
+MODES = {
+    # messages in logs only
+    "openai-v2.events": {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "EVENT_ONLY"},
+    # traceloop-sdk's @tool decorator alone: no model instrumentation
+    "traceloop.tools": {},
 }
 
 
@@ -206,7 +229,8 @@ def instrument(lib: str, endpoint: str):
 
         OpenAIInstrumentor().instrument()
         return flushes
-    if lib == "smolagents":  # the framework, instrumented as openinference's README for it says
+    # the framework, instrumented as openinference's README for it says
+    if lib == "smolagents":
         flushes = otel_sdk(endpoint)
         from openinference.instrumentation.smolagents import SmolagentsInstrumentor
 
@@ -228,7 +252,8 @@ def instrument(lib: str, endpoint: str):
         OpenAIInstrumentor().instrument()
         AnthropicInstrumentor().instrument()
         return flushes
-    if lib == "openinference-mcp":  # the MCP spans name the tool; the model's spans give the arguments
+    # the MCP spans name the tool; the model's spans give the arguments
+    if lib == "openinference-mcp":
         flushes = otel_sdk(endpoint)
         from openinference.instrumentation.mcp import MCPInstrumentor
         from openinference.instrumentation.openai import OpenAIInstrumentor
@@ -253,13 +278,17 @@ def instrument(lib: str, endpoint: str):
             send_to_logfire=False,
             console=False,
             service_name="orders-agent",
-            additional_span_processors=[BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{endpoint}/v1/traces"))],
+            additional_span_processors=[
+                BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{endpoint}/v1/traces"))
+            ],
         )
         logfire.instrument_openai()
         logfire.instrument_anthropic()
         return [logfire.force_flush]
-    if lib.startswith("traceloop"):  # traceloop-sdk: its own exporter, only the model instrumentations used here
-        os.environ.setdefault("TRACELOOP_METRICS_ENABLED", "false")  # tracediff takes no /v1/metrics
+    # traceloop-sdk: its own exporter, only the model instrumentations used here
+    if lib.startswith("traceloop"):
+        # tracediff takes no /v1/metrics
+        os.environ.setdefault("TRACELOOP_METRICS_ENABLED", "false")
         from opentelemetry import trace
         from traceloop.sdk import Traceloop
         from traceloop.sdk.instruments import Instruments
@@ -277,20 +306,24 @@ def instrument(lib: str, endpoint: str):
 
 
 def decorators(lib: str):
-    """Return how `lib`'s users mark the tool function and the agent run (traceloop: its `@tool` and `@agent`)."""
+    """Return how `lib`'s users mark the tool function and the agent run (traceloop: its `@tool` and
+    `@agent`)."""
     if lib.startswith("traceloop"):
         from traceloop.sdk.decorators import agent, tool
 
         return tool(name="find_orders"), agent(name="orders-agent")
     if lib == "smolagents":
-        return smolagents_tool, lambda run: run  # the framework makes its own agent span
+        # the framework makes its own agent span
+        return smolagents_tool, lambda run: run
 
     def as_agent(run):
         @functools.wraps(run)
         def traced(*args):
             from opentelemetry import trace
 
-            with trace.get_tracer("orders-agent").start_as_current_span("invoke_agent orders-agent"):
+            with trace.get_tracer("orders-agent").start_as_current_span(
+                "invoke_agent orders-agent"
+            ):
                 return run(*args)
 
         return traced
@@ -318,11 +351,16 @@ def smolagents_tool(find_orders):
 
 
 def run_smolagents(model_url: str, tool) -> None:
-    """smolagents' ToolCallingAgent with the model behind an OpenAI-compatible API (the stand-in)."""
+    """smolagents' ToolCallingAgent with the model behind an OpenAI-compatible API (the
+    stand-in)."""
     from smolagents import OpenAIServerModel, ToolCallingAgent
 
-    model = OpenAIServerModel(model_id="gpt-4.1-mini", api_base=f"{model_url}/v1", api_key="sk-standin")
-    ToolCallingAgent(tools=[tool], model=model, max_steps=3).run("Show me my last 5 paid and refunded orders.")
+    model = OpenAIServerModel(
+        model_id="gpt-4.1-mini", api_base=f"{model_url}/v1", api_key="sk-standin"
+    )
+    ToolCallingAgent(tools=[tool], model=model, max_steps=3).run(
+        "Show me my last 5 paid and refunded orders."
+    )
 
 
 def run_openai(model_url: str, tool) -> None:
@@ -333,7 +371,9 @@ def run_openai(model_url: str, tool) -> None:
     while True:
         reply = (
             client.chat.completions.create(
-                model="gpt-4.1-mini", messages=messages, tools=[{"type": "function", "function": SPEC}]
+                model="gpt-4.1-mini",
+                messages=messages,
+                tools=[{"type": "function", "function": SPEC}],
             )
             .choices[0]
             .message
@@ -343,7 +383,9 @@ def run_openai(model_url: str, tool) -> None:
             return
         for call in reply.tool_calls:
             result = tool(**json.loads(call.function.arguments))
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(result)})
+            messages.append(
+                {"role": "tool", "tool_call_id": call.id, "content": json.dumps(result)}
+            )
 
 
 def run_anthropic(model_url: str, tool) -> None:
@@ -351,19 +393,34 @@ def run_anthropic(model_url: str, tool) -> None:
 
     client = Anthropic(base_url=model_url, api_key="sk-ant-standin")
     messages = [{"role": "user", "content": "Show me my last 5 paid and refunded orders."}]
-    spec = {"name": SPEC["name"], "description": SPEC["description"], "input_schema": SPEC["parameters"]}
+    spec = {
+        "name": SPEC["name"],
+        "description": SPEC["description"],
+        "input_schema": SPEC["parameters"],
+    }
     while True:
-        reply = client.messages.create(model="claude-sonnet-4-5", max_tokens=512, messages=messages, tools=[spec])
-        messages.append({"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in reply.content]})
+        reply = client.messages.create(
+            model="claude-sonnet-4-5", max_tokens=512, messages=messages, tools=[spec]
+        )
+        messages.append(
+            {
+                "role": "assistant",
+                "content": [b.model_dump(exclude_none=True) for b in reply.content],
+            }
+        )
         uses = [b for b in reply.content if b.type == "tool_use"]
         if not uses:
             return
-        results = [{"type": "tool_result", "tool_use_id": b.id, "content": json.dumps(tool(**b.input))} for b in uses]
+        results = [
+            {"type": "tool_result", "tool_use_id": b.id, "content": json.dumps(tool(**b.input))}
+            for b in uses
+        ]
         messages.append({"role": "user", "content": results})
 
 
 def run_openai_over_mcp(model_url: str, tool) -> None:
-    """The OpenAI loop, its tool served by an MCP server and called with the official MCP client (in process)."""
+    """The OpenAI loop, its tool served by an MCP server and called with the official MCP client (in
+    process)."""
     import asyncio
 
     from openai import OpenAI
@@ -375,7 +432,9 @@ def run_openai_over_mcp(model_url: str, tool) -> None:
         while True:
             reply = (
                 client.chat.completions.create(
-                    model="gpt-4.1-mini", messages=messages, tools=[{"type": "function", "function": SPEC}]
+                    model="gpt-4.1-mini",
+                    messages=messages,
+                    tools=[{"type": "function", "function": SPEC}],
                 )
                 .choices[0]
                 .message
@@ -392,11 +451,14 @@ def run_openai_over_mcp(model_url: str, tool) -> None:
 
 
 async def mcp_session(tool, loop) -> None:
-    """Serve `tool` as find_orders over MCP and run `loop` with a call_tool of a connected client."""
+    """Serve `tool` as find_orders over MCP and run `loop` with a call_tool of a connected
+    client."""
     try:
-        from mcp.server import MCPServer  # mcp 2.x
+        # mcp 2.x
+        from mcp.server import MCPServer
     except ImportError:
-        from mcp.server.fastmcp import FastMCP as MCPServer  # mcp 1.x
+        # mcp 1.x
+        from mcp.server.fastmcp import FastMCP as MCPServer
     server = MCPServer("orders")
 
     @server.tool()
@@ -421,16 +483,22 @@ def save(posts: list, prefix: Path) -> None:
     with open(f"{prefix}.pb", "wb") as out:
         for path, body in posts:
             out.write(path.encode() + b"\n" + struct.pack(">I", len(body)) + body)
-    Path(f"{prefix}.json").write_text(json.dumps([{"path": p, "body": to_json(p, b)} for p, b in posts], indent=1))
+    Path(f"{prefix}.json").write_text(
+        json.dumps([{"path": p, "body": to_json(p, b)} for p, b in posts], indent=1)
+    )
 
 
 def to_json(path: str, body: bytes) -> dict:
     from google.protobuf.json_format import MessageToDict
 
     if path.endswith("/v1/logs"):
-        from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest as Request
+        from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import (
+            ExportLogsServiceRequest as Request,
+        )
     else:
-        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest as Request
+        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+            ExportTraceServiceRequest as Request,
+        )
     message = Request()
     message.ParseFromString(body)
     return hex_ids(MessageToDict(message, use_integers_for_enums=True))
@@ -445,7 +513,9 @@ def hex_ids(value):
     if not isinstance(value, dict):
         return value
     return {
-        k: base64.b64decode(v).hex() if k in ("traceId", "spanId", "parentSpanId") and v else hex_ids(v)
+        k: base64.b64decode(v).hex()
+        if k in ("traceId", "spanId", "parentSpanId") and v
+        else hex_ids(v)
         for k, v in value.items()
     }
 
@@ -462,7 +532,9 @@ def main(lib: str, provider: str, turn: str, prefix: str) -> None:
         @as_tool
         def find_orders(status: str, limit: int) -> dict:
             # The planted bug: limit goes out as a string.
-            return http.post(f"{orders.url}/orders/search", json={"status": status, "limit": str(limit)}).json()
+            return http.post(
+                f"{orders.url}/orders/search", json={"status": status, "limit": str(limit)}
+            ).json()
 
         runs = {"openai": run_openai, "anthropic": run_anthropic, "mcp": run_openai_over_mcp}
         as_agent(run_smolagents if lib == "smolagents" else runs[provider])(model.url, find_orders)
@@ -471,7 +543,10 @@ def main(lib: str, provider: str, turn: str, prefix: str) -> None:
     for flush in flushes:
         flush()
     save(collector.posts, Path(prefix))
-    print(f"{len(collector.posts)} posts, {sum(len(b) for _, b in collector.posts)} bytes; orders {ORDERS['total']}")
+    print(
+        f"{len(collector.posts)} posts, {sum(len(b) for _, b in collector.posts)} bytes; orders "
+        f"{ORDERS['total']}"
+    )
 
 
 if __name__ == "__main__":

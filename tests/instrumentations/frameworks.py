@@ -1,13 +1,15 @@
 """A real agent of one framework, exporting OTLP/HTTP as its docs say, recorded to a file.
 
-Run it with the Python of that framework's virtualenv (tests/instrumentations/README.md, "Frameworks"):
+Run it with the Python of that framework's virtualenv (tests/instrumentations/README.md,
+"Frameworks"):
 
     /tmp/venvs/<framework>/bin/python tests/instrumentations/frameworks.py FRAMEWORK one|two OUT_PREFIX
 
-The framework's agent talks to a local stand-in model (OpenAI chat completions, or Gemini for ADK) that
-asks for one or two `find_orders` calls in one turn; the tool posts to a local orders API through httpx
-with the planted bug (`limit` 5 goes out as "5"), its bodies captured by the recipe's hooks; the spans go
-to a local collector stand-in. OUT_PREFIX.pb and OUT_PREFIX.json as agent_loop.py writes them.
+The framework's agent talks to a local stand-in model (OpenAI chat completions, or Gemini for ADK)
+that asks for one or two `find_orders` calls in one turn; the tool posts to a local orders API
+through httpx with the planted bug (`limit` 5 goes out as "5"), its bodies captured by the recipe's
+hooks; the spans go to a local collector stand-in. OUT_PREFIX.pb and OUT_PREFIX.json as
+agent_loop.py writes them.
 """
 
 import json
@@ -18,7 +20,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: the stand-ins
+# tests/: the stand-ins
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agent_loop import CALLS, Collector, instrumented_client, openai_model, otel_sdk, save  # noqa: E402
 from standins import ORDERS, StandIn, orders_api  # noqa: E402
 
@@ -26,7 +29,8 @@ PROMPT = "Show me my last 5 paid and refunded orders."
 
 
 def root_span(name: str):
-    """The agent run's root span: LangGraph runs sync tools in a thread without it (docs/instrumenting.md)."""
+    """The agent run's root span: LangGraph runs sync tools in a thread without it
+    (docs/instrumenting.md)."""
     from opentelemetry import trace
 
     return trace.get_tracer("orders-agent").start_as_current_span(name)
@@ -68,13 +72,17 @@ def run_strands(endpoint: str, model_url: str, find_orders) -> list:
         """Search the customer's orders."""
         return find_orders(status, limit)
 
-    model = OpenAIModel(client_args={"base_url": f"{model_url}/v1", "api_key": "sk-standin"}, model_id="gpt-4.1-mini")
+    model = OpenAIModel(
+        client_args={"base_url": f"{model_url}/v1", "api_key": "sk-standin"},
+        model_id="gpt-4.1-mini",
+    )
     Agent(model=model, tools=[find_orders_tool], name="orders-agent", callback_handler=None)(PROMPT)
     return [trace.get_tracer_provider().force_flush]
 
 
 class StreamingModel:
-    """An OpenAI chat completions stand-in that streams (Strands always asks for a stream): server-sent chunks."""
+    """An OpenAI chat completions stand-in that streams (Strands always asks for a stream):
+    server-sent chunks."""
 
     def __init__(self, calls):
         answer = openai_model(calls)
@@ -103,11 +111,21 @@ class StreamingModel:
         delta = {"role": "assistant", "content": message["content"]}
         if calls:
             delta["tool_calls"] = calls
-        base = {"id": "chatcmpl-standin", "object": "chat.completion.chunk", "created": 1764547200, "model": model}
+        base = {
+            "id": "chatcmpl-standin",
+            "object": "chat.completion.chunk",
+            "created": 1764547200,
+            "model": model,
+        }
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         return [
             {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
-            {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls" if calls else "stop"}]},
+            {
+                **base,
+                "choices": [
+                    {"index": 0, "delta": {}, "finish_reason": "tool_calls" if calls else "stop"}
+                ],
+            },
             {**base, "choices": [], "usage": usage},
         ]
 
@@ -121,10 +139,13 @@ class StreamingModel:
 
 
 def gemini_model(calls):
-    """A Gemini generateContent stand-in: functionCall parts first, text once the functionResponses are there."""
+    """A Gemini generateContent stand-in: functionCall parts first, text once the functionResponses
+    are there."""
 
     def answer(path, body):
-        answered = any("functionResponse" in p for c in body["contents"] for p in c.get("parts", []))
+        answered = any(
+            "functionResponse" in p for c in body["contents"] for p in c.get("parts", [])
+        )
         parts = [{"text": "You have 1 paid order."}]
         if not answered:
             parts = [{"functionCall": {"id": f"adk-standin-{n:02d}", "name": "find_orders", "args": args}}
@@ -150,7 +171,12 @@ def run_adk(endpoint: str, model_url: str, find_orders) -> list:
         return find_orders(status, limit)
 
     find_orders_tool.__name__ = "find_orders"
-    agent = Agent(name="orders_agent", model="gemini-2.5-flash", instruction="Find orders.", tools=[find_orders_tool])
+    agent = Agent(
+        name="orders_agent",
+        model="gemini-2.5-flash",
+        instruction="Find orders.",
+        tools=[find_orders_tool],
+    )
 
     async def run():
         runner = InMemoryRunner(agent=agent, app_name="orders")
@@ -173,11 +199,14 @@ def main(framework: str, turn: str, prefix: str) -> None:
     else:
         model_server = StandIn((gemini_model if framework == "adk" else openai_model)(CALLS[turn]))
     with StandIn(orders_api) as orders, model_server as model:
-        http = instrumented_client(framework)  # its spans reach the provider the framework sets up later
+        # its spans reach the provider the framework sets up later
+        http = instrumented_client(framework)
 
         def find_orders(status: str, limit: int) -> dict:
             # The planted bug: limit goes out as a string.
-            return http.post(f"{orders.url}/orders/search", json={"status": status, "limit": str(limit)}).json()
+            return http.post(
+                f"{orders.url}/orders/search", json={"status": status, "limit": str(limit)}
+            ).json()
 
         flushes = FRAMEWORKS[framework](collector.url, model.url, find_orders)
         assert len(orders.requests) == len(CALLS[turn]), orders.requests
@@ -185,7 +214,10 @@ def main(framework: str, turn: str, prefix: str) -> None:
     for flush in flushes:
         flush()
     save(collector.posts, Path(prefix))
-    print(f"{len(collector.posts)} posts, {sum(len(b) for _, b in collector.posts)} bytes; orders {ORDERS['total']}")
+    print(
+        f"{len(collector.posts)} posts, {sum(len(b) for _, b in collector.posts)} bytes; orders "
+        f"{ORDERS['total']}"
+    )
 
 
 if __name__ == "__main__":

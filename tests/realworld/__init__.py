@@ -1,25 +1,53 @@
-"""A corpus of real mapping layers: tools rebuilt from public projects' code, their correct calls and bugs.
+"""A corpus of real mapping layers: tools rebuilt from public projects' code, their correct calls
+and bugs.
 
-Each module rebuilds a few tools of one public project exactly as its code builds requests, reads the
-vendor's answers and hands a result back (the repository, file and commit read are in each module's
-docstring and each tool's `source`). `generate` turns them into traffic: correct calls with the argument
-values a model sends (some answered by the vendor's errors), then bugs planted one per call, each naming the
-place tracediff should flag. The projects are split once, by name: `HELD_OUT` is never looked at while tuning
-the analysis; `TUNED` is the rest (issue 32, item 6).
+Each module rebuilds a few tools of one public project exactly as its code builds requests, reads
+the vendor's answers and hands a result back (the repository, file and commit read are in each
+module's docstring and each tool's `source`). `generate` turns them into traffic: correct calls with
+the argument values a model sends (some answered by the vendor's errors), then bugs planted one per
+call, each naming the place tracediff should flag. The projects are split once, by name: `HELD_OUT`
+is never looked at while tuning the analysis; `TUNED` is the rest (issue 32, item 6).
 """
 
 import random
 
-from . import airtable, asana, github, gitlab, linear, notion, pagerduty, shopify, slack, stripe, supabase, todoist
+from . import (
+    airtable,
+    asana,
+    github,
+    gitlab,
+    linear,
+    notion,
+    pagerduty,
+    shopify,
+    slack,
+    stripe,
+    supabase,
+    todoist,
+)
 from .model import Bug, Tool, copied
 
-MODULES = [slack, gitlab, github, stripe, asana, airtable, todoist, notion, linear, supabase, shopify, pagerduty]
+MODULES = [
+    slack,
+    gitlab,
+    github,
+    stripe,
+    asana,
+    airtable,
+    todoist,
+    notion,
+    linear,
+    supabase,
+    shopify,
+    pagerduty,
+]
 TOOLS: list[Tool] = [tool for module in MODULES for tool in module.TOOLS]
 PROJECTS = sorted({tool.project for tool in TOOLS})
 # A third of the projects, fixed: tune on the others, report these apart.
 HELD_OUT = ("airtable", "gitlab", "pagerduty", "shopify")
 TUNED = tuple(p for p in PROJECTS if p not in HELD_OUT)
-ERROR_SHARE = 0.12  # correct calls the vendor answers with an error
+# correct calls the vendor answers with an error
+ERROR_SHARE = 0.12
 
 
 def by_name() -> dict:
@@ -27,11 +55,14 @@ def by_name() -> dict:
 
 
 def correct_call(tool: Tool, rng: random.Random, error: bool | None = None) -> dict:
-    """One correct call: arguments, the request the code builds, the vendor's answer and the result."""
+    """One correct call: arguments, the request the code builds, the vendor's answer and the
+    result."""
     args = tool.args(rng)
     wire = tool.request(args)
     failing = rng.random() < ERROR_SHARE if error is None else error
-    answer = rng.choice(tool.errors)(args, rng) if failing and tool.errors else tool.response(args, rng)
+    answer = (
+        rng.choice(tool.errors)(args, rng) if failing and tool.errors else tool.response(args, rng)
+    )
     return {
         "tool": tool.name,
         "project": tool.project,
@@ -62,10 +93,14 @@ def buggy_call(tool: Tool, bug: Bug, rng: random.Random) -> dict | None:
     return None
 
 
-def generate(seed: int = 32, per_tool: int = 36, per_bug: int = 3, tools: list[Tool] | None = None) -> list[dict]:
-    """The traffic: two thirds of the correct calls first (the history), then the rest mixed with the bugs.
+def generate(
+    seed: int = 32, per_tool: int = 36, per_bug: int = 3, tools: list[Tool] | None = None
+) -> list[dict]:
+    """The traffic: two thirds of the correct calls first (the history), then the rest mixed with
+    the bugs.
 
-    Each call gets an `index` (its order of arrival) and a `release`: 1 for the history, 2 after it."""
+    Each call gets an `index` (its order of arrival) and a `release`: 1 for the history, 2 after
+    it."""
     rng = random.Random(seed)
     tools = TOOLS if tools is None else tools
     first, later = [], []
@@ -94,7 +129,10 @@ def snapshots(call: dict) -> dict:
     return {
         "arguments": {"payload": call["arguments"], "http": None},
         "request": {"payload": wire.payload(), "http": wire.http()},
-        "response": {"payload": answer.body, "http": {"status_code": answer.status, "headers": answer.headers}},
+        "response": {
+            "payload": answer.body,
+            "http": {"status_code": answer.status, "headers": answer.headers},
+        },
         "result": {"payload": call["result"], "http": None},
     }
 

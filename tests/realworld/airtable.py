@@ -1,11 +1,13 @@
-"""Airtable, as domdomegg/airtable-mcp-server calls the Airtable Web API (fetch, JSON, `fields[]` queries).
+"""Airtable, as domdomegg/airtable-mcp-server calls the Airtable Web API (fetch, JSON, `fields[]`
+queries).
 
 Read: domdomegg/airtable-mcp-server src/airtableService.ts, src/tools/{list-records,create-record,
-update-records}.ts and src/utils/response.ts at 8a759ba. Lists go as repeated `fields[]=` and `sort[0][field]=`
-keys, writes carry `typecast: true`. Airtable's errors are `{"error": {"type", "message"}}` (a 429 says
-`{"errors": [{"error": "RATE_LIMIT_REACHED", "message"}]}`); a failure throws `Airtable API Error:
-<statusText>. Response: <body>`, which the MCP SDK hands back as an `isError` text. A success is handed back
-as JSON text and `structuredContent`, trimmed to `id` and `fields`.
+update-records}.ts and src/utils/response.ts at 8a759ba. Lists go as repeated `fields[]=` and
+`sort[0][field]=` keys, writes carry `typecast: true`. Airtable's errors are `{"error": {"type",
+"message"}}` (a 429 says `{"errors": [{"error": "RATE_LIMIT_REACHED", "message"}]}`); a failure
+throws `Airtable API Error: <statusText>. Response: <body>`, which the MCP SDK hands back as an
+`isError` text. A success is handed back as JSON text and `structuredContent`, trimmed to `id` and
+`fields`.
 """
 
 import json
@@ -34,8 +36,17 @@ from .model import (
 
 COMMIT = "8a759ba9c0cb71d79af1d7595fc9775055380569"
 API = "https://api.airtable.com/v0"
-HEADERS = {"Authorization": "Bearer [REDACTED]", "Accept": "application/json", "Content-Type": "application/json"}
-STATUS_TEXT = {403: "Forbidden", 404: "Not Found", 422: "Unprocessable Entity", 429: "Too Many Requests"}
+HEADERS = {
+    "Authorization": "Bearer [REDACTED]",
+    "Accept": "application/json",
+    "Content-Type": "application/json",
+}
+STATUS_TEXT = {
+    403: "Forbidden",
+    404: "Not Found",
+    422: "Unprocessable Entity",
+    429: "Too Many Requests",
+}
 ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 BASES = ["appX7kLm2Qp9RtVw1", "app0Gh3Jk5Lm7Np9Q", "appTa8sB4dF6gH2jK"]
 TABLES = ["tblOrders1234567", "tblContacts98765", "Tasks", "tblInventory0001"]
@@ -54,21 +65,35 @@ def airtable_error(status: int, kind: str, message: str):
 
 def rate_limited(args, rng):
     return Answer(
-        429, {"errors": [{"error": "RATE_LIMIT_REACHED", "message": "Rate limit exceeded. Please try again later"}]}
+        429,
+        {
+            "errors": [
+                {
+                    "error": "RATE_LIMIT_REACHED",
+                    "message": "Rate limit exceeded. Please try again later",
+                }
+            ]
+        },
     )
 
 
-NOT_FOUND = airtable_error(404, "TABLE_NOT_FOUND", "Could not find table {tableId} in application {baseId}")
+NOT_FOUND = airtable_error(
+    404, "TABLE_NOT_FOUND", "Could not find table {tableId} in application {baseId}"
+)
 FORBIDDEN = airtable_error(
     403,
     "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND",
-    "Invalid permissions, or the requested model was not found. Check that both your user and your token have "
+    "Invalid permissions, or the requested model was not found. Check that both your user and your "
+    "token have "
     "the required permissions, and that the model names and/or ids are correct.",
 )
 
 
 def thrown(answer) -> dict:
-    text = f"Airtable API Error: {STATUS_TEXT.get(answer.status, 'Error')}. Response: {json.dumps(answer.body)}"
+    text = (
+        f"Airtable API Error: {STATUS_TEXT.get(answer.status, 'Error')}. Response: "
+        f"{json.dumps(answer.body)}"
+    )
     return mcp_text(text, is_error=True)
 
 
@@ -86,10 +111,14 @@ def fields(rng) -> dict:
 
 
 def record(rng, values=None, ident=None) -> dict:
-    return {"id": ident or rec(rng), "createdTime": "2026-09-14T08:31:12.000Z", "fields": values or fields(rng)}
+    return {
+        "id": ident or rec(rng),
+        "createdTime": "2026-09-14T08:31:12.000Z",
+        "fields": values or fields(rng),
+    }
 
 
-# --- list_records (GET) --------------------------------------------------------------------------------------
+# --- list_records (GET) ---------------------------------------------------------------------------
 
 
 def list_args(rng):
@@ -101,7 +130,9 @@ def list_args(rng):
         rng,
         "filterByFormula",
         0.4,
-        lambda: rng.choice(["{Status} = 'Done'", "AND({Paid}, {Quantity} > 3)", "NOT({Name} = '')"]),
+        lambda: rng.choice(
+            ["{Status} = 'Done'", "AND({Paid}, {Quantity} > 3)", "NOT({Name} = '')"]
+        ),
     )
     put(
         args,
@@ -139,7 +170,9 @@ def list_response(args, rng):
 def list_result(args, answer):
     if answer.status >= 400:
         return thrown(answer)
-    return mcp_json({"records": [{"id": r["id"], "fields": r["fields"]} for r in answer.body["records"]]})
+    return mcp_json(
+        {"records": [{"id": r["id"], "fields": r["fields"]} for r in answer.body["records"]]}
+    )
 
 
 LIST_RECORDS = Tool(
@@ -164,7 +197,8 @@ LIST_RECORDS = Tool(
                     },
                     "required": ["field"],
                 },
-                "description": "A list of sort objects that specifies how the records will be ordered",
+                "description": "A list of sort objects that specifies how the records will be "
+                "ordered",
             },
             "fields": {
                 "type": "array",
@@ -180,16 +214,29 @@ LIST_RECORDS = Tool(
     [NOT_FOUND, FORBIDDEN, rate_limited],
     list_result,
     [
-        Bug("renamed_key", rename("query", "maxRecords", "pageSize"), "/maxRecords", "query:/maxRecords"),
-        Bug("dropped", drop("query", "filterByFormula"), "/filterByFormula", "query:/filterByFormula"),
         Bug(
-            "enum_case", edit("query", "sort[0][direction]", str.upper), "/sort/0/direction", "query:/sort/0/direction"
+            "renamed_key",
+            rename("query", "maxRecords", "pageSize"),
+            "/maxRecords",
+            "query:/maxRecords",
+        ),
+        Bug(
+            "dropped",
+            drop("query", "filterByFormula"),
+            "/filterByFormula",
+            "query:/filterByFormula",
+        ),
+        Bug(
+            "enum_case",
+            edit("query", "sort[0][direction]", str.upper),
+            "/sort/0/direction",
+            "query:/sort/0/direction",
         ),
         Bug("error_fields_lost", lose("/error/message"), response="/error/message", error=True),
     ],
 )
 
-# --- create_record (POST {fields, typecast: true}) ------------------------------------------------------------
+# --- create_record (POST {fields, typecast: true}) ------------------------------------------------
 
 
 def create_args(rng):
@@ -198,7 +245,9 @@ def create_args(rng):
 
 def create_request(args):
     body = {"fields": args["fields"], "typecast": True}
-    return Wire("POST", f"{API}/{args['baseId']}/{args['tableId']}", headers=dict(HEADERS), json=body)
+    return Wire(
+        "POST", f"{API}/{args['baseId']}/{args['tableId']}", headers=dict(HEADERS), json=body
+    )
 
 
 def create_result(args, answer):
@@ -216,7 +265,11 @@ CREATE_RECORD = Tool(
         {
             "baseId": s("The ID of the Airtable base"),
             "tableId": s("The ID or name of the table"),
-            "fields": {"type": "object", "additionalProperties": {}, "description": "The fields for the new record"},
+            "fields": {
+                "type": "object",
+                "additionalProperties": {},
+                "description": "The fields for the new record",
+            },
         },
         ["baseId", "tableId", "fields"],
     ),
@@ -225,7 +278,9 @@ CREATE_RECORD = Tool(
     lambda args, rng: Answer(200, record(rng, dict(args["fields"]))),
     [
         NOT_FOUND,
-        airtable_error(422, "INVALID_VALUE_FOR_COLUMN", 'Field "Quantity" cannot accept the provided value'),
+        airtable_error(
+            422, "INVALID_VALUE_FOR_COLUMN", 'Field "Quantity" cannot accept the provided value'
+        ),
         airtable_error(422, "UNKNOWN_FIELD_NAME", 'Unknown field name: "Stauts"'),
         rate_limited,
     ],
@@ -243,7 +298,7 @@ CREATE_RECORD = Tool(
     ],
 )
 
-# --- update_records (PATCH {records: [{id, fields}], typecast: true}) ----------------------------------------
+# --- update_records (PATCH {records: [{id, fields}], typecast: true}) -----------------------------
 
 
 def update_args(rng):
@@ -256,17 +311,23 @@ def update_args(rng):
 
 def update_request(args):
     body = {"records": args["records"], "typecast": True}
-    return Wire("PATCH", f"{API}/{args['baseId']}/{args['tableId']}", headers=dict(HEADERS), json=body)
+    return Wire(
+        "PATCH", f"{API}/{args['baseId']}/{args['tableId']}", headers=dict(HEADERS), json=body
+    )
 
 
 def update_response(args, rng):
-    return Answer(200, {"records": [record(rng, dict(r["fields"]), r["id"]) for r in args["records"]]})
+    return Answer(
+        200, {"records": [record(rng, dict(r["fields"]), r["id"]) for r in args["records"]]}
+    )
 
 
 def update_result(args, answer):
     if answer.status >= 400:
         return thrown(answer)
-    return mcp_json({"records": [{"id": r["id"], "fields": r["fields"]} for r in answer.body["records"]]})
+    return mcp_json(
+        {"records": [{"id": r["id"], "fields": r["fields"]} for r in answer.body["records"]]}
+    )
 
 
 UPDATE_RECORDS = Tool(
@@ -282,7 +343,10 @@ UPDATE_RECORDS = Tool(
                 "type": "array",
                 "items": {
                     "type": "object",
-                    "properties": {"id": {"type": "string"}, "fields": {"type": "object", "additionalProperties": {}}},
+                    "properties": {
+                        "id": {"type": "string"},
+                        "fields": {"type": "object", "additionalProperties": {}},
+                    },
                     "required": ["id", "fields"],
                 },
             },
@@ -292,7 +356,11 @@ UPDATE_RECORDS = Tool(
     update_args,
     update_request,
     update_response,
-    [NOT_FOUND, airtable_error(422, "ROW_DOES_NOT_EXIST", "Record ID recX does not exist in this table"), rate_limited],
+    [
+        NOT_FOUND,
+        airtable_error(422, "ROW_DOES_NOT_EXIST", "Record ID recX does not exist in this table"),
+        rate_limited,
+    ],
     update_result,
     [
         Bug(
@@ -302,9 +370,17 @@ UPDATE_RECORDS = Tool(
             "/records/0/id",
             single=True,
         ),
-        Bug("renamed_key", rename("body", "/records/0/fields", "cells"), "/records/0/fields", "/records/0/fields"),
         Bug(
-            "dropped", drop("body", "/records/0/fields/Status"), "/records/0/fields/Status", "/records/0/fields/Status"
+            "renamed_key",
+            rename("body", "/records/0/fields", "cells"),
+            "/records/0/fields",
+            "/records/0/fields",
+        ),
+        Bug(
+            "dropped",
+            drop("body", "/records/0/fields/Status"),
+            "/records/0/fields/Status",
+            "/records/0/fields/Status",
         ),
     ],
 )

@@ -1,12 +1,13 @@
 """GitHub, as GitHub's own MCP server (Go, go-github) calls the REST API.
 
-Read: github/github-mcp-server pkg/github/repositories.go (ListCommits), pkg/github/issues.go (AddIssueComment,
-IssueWrite, CreateIssue), pkg/github/minimal_types.go and pkg/errors/error.go at 64a49f3. go-github writes
-the query with go-querystring (keys sorted, empty ones left out, a time as RFC 3339), a date argument is read
-as midnight UTC, `perPage` defaults to 30, `fields` only trims the result, `method` picks the route. A
-success hands back a minimal object (the numeric id as text); an error is an MCP `isError` text naming the
-request (`failed to create issue: POST https://...: 404 Not Found []`). GitHub's errors are `{"message",
-"documentation_url", "status"}` (422 with `errors[]`; a 403 for the rate limit).
+Read: github/github-mcp-server pkg/github/repositories.go (ListCommits), pkg/github/issues.go
+(AddIssueComment, IssueWrite, CreateIssue), pkg/github/minimal_types.go and pkg/errors/error.go at
+64a49f3. go-github writes the query with go-querystring (keys sorted, empty ones left out, a time as
+RFC 3339), a date argument is read as midnight UTC, `perPage` defaults to 30, `fields` only trims
+the result, `method` picks the route. A success hands back a minimal object (the numeric id as
+text); an error is an MCP `isError` text naming the request (`failed to create issue: POST
+https://...: 404 Not Found []`). GitHub's errors are `{"message", "documentation_url", "status"}`
+(422 with `errors[]`; a 403 for the rate limit).
 """
 
 from .model import (
@@ -48,7 +49,13 @@ REPOS = [
 ]
 PEOPLE = ["octocat", "hubot", "monalisa", "defunkt"]
 DOCS = "https://docs.github.com/rest"
-STATUS = {403: "Forbidden", 404: "Not Found", 409: "Conflict", 410: "Gone", 422: "Unprocessable Entity"}
+STATUS = {
+    403: "Forbidden",
+    404: "Not Found",
+    409: "Conflict",
+    410: "Gone",
+    422: "Unprocessable Entity",
+}
 
 
 def github_error(status: int, message: str, doc: str, errors=None):
@@ -62,12 +69,16 @@ def github_error(status: int, message: str, doc: str, errors=None):
     return answer
 
 
-RATE_LIMIT = github_error(403, "API rate limit exceeded for user ID 583231.", "overview/rate-limits-for-the-rest-api")
+RATE_LIMIT = github_error(
+    403, "API rate limit exceeded for user ID 583231.", "overview/rate-limits-for-the-rest-api"
+)
 
 
 def failure(what: str, method: str, url: str, answer: Answer) -> dict:
     if "rate limit" in str(answer.body):
-        return mcp_text(f"{what}: GitHub API rate limit exceeded. Wait before retrying.", is_error=True)
+        return mcp_text(
+            f"{what}: GitHub API rate limit exceeded. Wait before retrying.", is_error=True
+        )
     if answer.status == 422:
         return mcp_text(f"{what}: {answer.body['message']}", is_error=True)
     detail = f"{method} {url}: {answer.status} {STATUS.get(answer.status, '')} []"
@@ -79,7 +90,7 @@ def user(rng, login=None) -> dict:
     return {"login": login, "id": rng.randint(1000, 9_999_999), "type": "User", "site_admin": False}
 
 
-# --- list_commits (GET, go-querystring) ----------------------------------------------------------------------
+# --- list_commits (GET, go-querystring) -----------------------------------------------------------
 
 DATES = ["2026-09-01", "2026-09-14", "2026-10-02T08:30:00Z", "2026-11-20"]
 
@@ -87,7 +98,13 @@ DATES = ["2026-09-01", "2026-09-14", "2026-10-02T08:30:00Z", "2026-11-20"]
 def commits_args(rng):
     owner, repo = rng.choice(REPOS)
     args = {"owner": owner, "repo": repo}
-    put(args, rng, "sha", 0.4, lambda: rng.choice(["main", "release-1.31", "v2.4.0", f"{rng.getrandbits(160):040x}"]))
+    put(
+        args,
+        rng,
+        "sha",
+        0.4,
+        lambda: rng.choice(["main", "release-1.31", "v2.4.0", f"{rng.getrandbits(160):040x}"]),
+    )
     put(args, rng, "author", 0.3, lambda: rng.choice(PEOPLE + ["ann@example.com"]))
     put(args, rng, "path", 0.2, lambda: rng.choice(["README.md", "src/main.go", "docs/"]))
     put(args, rng, "since", 0.3, lambda: rng.choice(DATES))
@@ -119,7 +136,11 @@ def commits_request(args):
 def commit(rng, owner, repo) -> dict:
     sha = f"{rng.getrandbits(160):040x}"
     who = rng.choice(PEOPLE)
-    person = {"name": who.title(), "email": f"{who}@users.noreply.github.com", "date": "2026-10-02T08:31:12Z"}
+    person = {
+        "name": who.title(),
+        "email": f"{who}@users.noreply.github.com",
+        "date": "2026-10-02T08:31:12Z",
+    }
     return {
         "sha": sha,
         "node_id": f"C_kwDO{rng.getrandbits(48):012x}",
@@ -127,10 +148,18 @@ def commit(rng, owner, repo) -> dict:
             "author": person,
             "committer": person,
             "message": rng.choice(["Fix flaky test", "Bump deps", "Add retries", "docs: typo"]),
-            "tree": {"sha": f"{rng.getrandbits(160):040x}", "url": f"{API}/repos/{owner}/{repo}/git/trees/x"},
+            "tree": {
+                "sha": f"{rng.getrandbits(160):040x}",
+                "url": f"{API}/repos/{owner}/{repo}/git/trees/x",
+            },
             "url": f"{API}/repos/{owner}/{repo}/git/commits/{sha}",
             "comment_count": 0,
-            "verification": {"verified": False, "reason": "unsigned", "signature": None, "payload": None},
+            "verification": {
+                "verified": False,
+                "reason": "unsigned",
+                "signature": None,
+                "payload": None,
+            },
         },
         "url": f"{API}/repos/{owner}/{repo}/commits/{sha}",
         "html_url": f"https://github.com/{owner}/{repo}/commit/{sha}",
@@ -148,7 +177,9 @@ def commits_response(args, rng):
 def commits_result(args, answer):
     if answer.status >= 400:
         wire = commits_request(args)
-        return failure(f"failed to list commits: {args.get('sha', '')}", "GET", wire.http()["url"], answer)
+        return failure(
+            f"failed to list commits: {args.get('sha', '')}", "GET", wire.http()["url"], answer
+        )
     minimal = [
         {
             "sha": c["sha"],
@@ -179,10 +210,15 @@ LIST_COMMITS = Tool(
             "since": s("Only commits after this date will be returned (ISO 8601 format)"),
             "until": s("Only commits before this date will be returned (ISO 8601 format)"),
             "page": n("Page number for pagination (min 1)", minimum=1),
-            "perPage": n("Results per page for pagination (min 1, max 100)", minimum=1, maximum=100),
+            "perPage": n(
+                "Results per page for pagination (min 1, max 100)", minimum=1, maximum=100
+            ),
             "fields": {
                 "type": "array",
-                "items": {"type": "string", "enum": ["sha", "html_url", "commit", "author", "committer"]},
+                "items": {
+                    "type": "string",
+                    "enum": ["sha", "html_url", "commit", "author", "committer"],
+                },
                 "description": "Subset of fields to return for each commit.",
             },
         },
@@ -212,9 +248,14 @@ LIST_COMMITS = Tool(
     ],
 )
 
-# --- add_issue_comment (POST .../issues/{n}/comments, or .../reactions) -------------------------------------
+# --- add_issue_comment (POST .../issues/{n}/comments, or .../reactions) ---------------------------
 
-COMMENTS = ["LGTM, thanks!", "Reproduced on 1.31.2.", "Closing as duplicate of #1203.", "Could you add a test?"]
+COMMENTS = [
+    "LGTM, thanks!",
+    "Reproduced on 1.31.2.",
+    "Closing as duplicate of #1203.",
+    "Could you add a test?",
+]
 
 
 def comment_args(rng):
@@ -223,7 +264,9 @@ def comment_args(rng):
     if rng.random() < 0.85:
         args["body"] = rng.choice(COMMENTS)
     else:
-        args["reaction"] = rng.choice(["+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"])
+        args["reaction"] = rng.choice(
+            ["+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"]
+        )
     return args
 
 
@@ -285,7 +328,11 @@ ADD_COMMENT = Tool(
             "owner": s("Repository owner"),
             "repo": s("Repository name"),
             "issue_number": n("Issue or pull request number to comment on or react to."),
-            "comment_id": n("The numeric ID of the issue or pull request comment to react to.", "integer", minimum=1),
+            "comment_id": n(
+                "The numeric ID of the issue or pull request comment to react to.",
+                "integer",
+                minimum=1,
+            ),
             "body": s("Comment content. Required unless reaction is provided.", minLength=1),
             "reaction": s(
                 "Emoji reaction to add. Required unless body is provided.",
@@ -299,7 +346,9 @@ ADD_COMMENT = Tool(
     comment_response,
     [
         github_error(404, "Not Found", "issues/comments#create-an-issue-comment"),
-        github_error(410, "Issues are disabled for this repo", "issues/comments#create-an-issue-comment"),
+        github_error(
+            410, "Issues are disabled for this repo", "issues/comments#create-an-issue-comment"
+        ),
         RATE_LIMIT,
     ],
     comment_result,
@@ -307,7 +356,12 @@ ADD_COMMENT = Tool(
         Bug("renamed_key", rename("body", "/body", "comment"), "/body", "/body"),
         Bug("enum_case", edit("body", "/content", upper), "/reaction", "/content"),
         Bug("wrong_path_id", lambda c: _issue_number(c), "/issue_number", "path:/4"),
-        Bug("error_fields_lost", lose("/documentation_url"), response="/documentation_url", error=True),
+        Bug(
+            "error_fields_lost",
+            lose("/documentation_url"),
+            response="/documentation_url",
+            error=True,
+        ),
     ],
 )
 
@@ -328,10 +382,24 @@ def write_args(rng):
         "method": "create",
         "owner": owner,
         "repo": repo,
-        "title": rng.choice(["Crash on start", "Login loops forever", "Typo in README", "Flaky CI on arm64"]),
+        "title": rng.choice(
+            ["Crash on start", "Login loops forever", "Typo in README", "Flaky CI on arm64"]
+        ),
     }
-    put(args, rng, "body", 0.8, lambda: rng.choice(["Steps: open the app.", "Seen since 2.4.1.", "Only on Safari."]))
-    put(args, rng, "labels", 0.5, lambda: rng.sample(["bug", "ui", "p1", "docs", "regression"], rng.randint(1, 2)))
+    put(
+        args,
+        rng,
+        "body",
+        0.8,
+        lambda: rng.choice(["Steps: open the app.", "Seen since 2.4.1.", "Only on Safari."]),
+    )
+    put(
+        args,
+        rng,
+        "labels",
+        0.5,
+        lambda: rng.sample(["bug", "ui", "p1", "docs", "regression"], rng.randint(1, 2)),
+    )
     put(args, rng, "assignees", 0.3, lambda: rng.sample(PEOPLE, 1))
     put(args, rng, "milestone", 0.2, lambda: rng.randint(1, 40))
     put(args, rng, "type", 0.15, lambda: rng.choice(["Bug", "Feature", "Task"]))
@@ -343,7 +411,12 @@ def write_request(args):
     for key in ("labels", "assignees", "milestone", "type"):
         if args.get(key):
             body[key] = args[key]
-    return Wire("POST", f"{API}/repos/{args['owner']}/{args['repo']}/issues", headers=dict(HEADERS), json=body)
+    return Wire(
+        "POST",
+        f"{API}/repos/{args['owner']}/{args['repo']}/issues",
+        headers=dict(HEADERS),
+        json=body,
+    )
 
 
 def write_response(args, rng):
@@ -361,7 +434,8 @@ def write_response(args, rng):
             "body": args.get("body") or None,
             "state": "open",
             "labels": [
-                {"id": rng.randint(10**8, 10**9), "name": name, "color": "d73a4a"} for name in args.get("labels", [])
+                {"id": rng.randint(10**8, 10**9), "name": name, "color": "d73a4a"}
+                for name in args.get("labels", [])
             ],
             "assignees": [user(rng, who) for who in args.get("assignees", [])],
             "milestone": None,
@@ -420,8 +494,20 @@ ISSUE_WRITE = Tool(
     ],
     write_result,
     [
-        Bug("type_changed", edit("body", "/milestone", as_string), "/milestone", "/milestone", single=True),
-        Bug("list_joined", edit("body", "/labels", lambda v: ",".join(v)), "/labels", "/labels", single=True),
+        Bug(
+            "type_changed",
+            edit("body", "/milestone", as_string),
+            "/milestone",
+            "/milestone",
+            single=True,
+        ),
+        Bug(
+            "list_joined",
+            edit("body", "/labels", lambda v: ",".join(v)),
+            "/labels",
+            "/labels",
+            single=True,
+        ),
         Bug("leaked_field", leak("body", "/method", "create"), None, "/method"),
         Bug("dropped", drop("body", "/assignees"), "/assignees", "/assignees"),
         Bug("renamed_key", rename("body", "/title", "name"), "/title", "/title"),

@@ -1,10 +1,11 @@
 """GitLab, as the reference MCP server's GitLab tools call the REST API v4 (fetch, JSON bodies).
 
-Read: modelcontextprotocol/servers src/gitlab/index.ts and src/gitlab/schemas.ts at 1f70567 (before the
-server was archived). The project id goes into the path through encodeURIComponent (`acme%2Fweb`), labels are
-comma-joined, absent options vanish from the JSON. GitLab's errors are `{"message": ...}` (a text, or a
-map of field errors); a failure throws `GitLab API error: <statusText>`, which the MCP client reads as a
-JSON-RPC error. A success is handed back as the parsed object, JSON text indented by 2.
+Read: modelcontextprotocol/servers src/gitlab/index.ts and src/gitlab/schemas.ts at 1f70567 (before
+the server was archived). The project id goes into the path through encodeURIComponent
+(`acme%2Fweb`), labels are comma-joined, absent options vanish from the JSON. GitLab's errors are
+`{"message": ...}` (a text, or a map of field errors); a failure throws `GitLab API error:
+<statusText>`, which the MCP client reads as a JSON-RPC error. A success is handed back as the
+parsed object, JSON text indented by 2.
 """
 
 from urllib.parse import quote
@@ -32,20 +33,43 @@ from .model import (
     swap,
 )
 
-SOURCE = Source("modelcontextprotocol/servers", "src/gitlab/index.ts", "1f705677a930ec618b7a16d87d00cee7db747ff2")
+SOURCE = Source(
+    "modelcontextprotocol/servers",
+    "src/gitlab/index.ts",
+    "1f705677a930ec618b7a16d87d00cee7db747ff2",
+)
 API = "https://gitlab.com/api/v4"
 HEADERS = {"Authorization": "Bearer [REDACTED]", "Content-Type": "application/json"}
-PROJECTS = ["acme/web", "acme/platform/api", "gitlab-org/gitlab-runner", "inkscape/inkscape", "fdroid/fdroidclient"]
-TITLES = ["Pipeline fails on arm64", "Crash when saving as PDF", "Update the README badges", "Flaky test in auth"]
+PROJECTS = [
+    "acme/web",
+    "acme/platform/api",
+    "gitlab-org/gitlab-runner",
+    "inkscape/inkscape",
+    "fdroid/fdroidclient",
+]
+TITLES = [
+    "Pipeline fails on arm64",
+    "Crash when saving as PDF",
+    "Update the README badges",
+    "Flaky test in auth",
+]
 TEXTS = ["Steps to reproduce: run `make test`.", "Seen since 16.2.", "See the attached log.", ""]
 LABELS = ["bug", "backend", "priority::1", "documentation", "good first issue", "regression"]
-STATUS_TEXT = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 409: "Conflict"}
+STATUS_TEXT = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    409: "Conflict",
+}
 
 
 def failed(args, answer):
     """A success comes back as JSON text; a failure throws with the status text."""
     if answer.status >= 400:
-        return jsonrpc_error(f"GitLab API error: {STATUS_TEXT.get(answer.status, 'Too Many Requests')}")
+        return jsonrpc_error(
+            f"GitLab API error: {STATUS_TEXT.get(answer.status, 'Too Many Requests')}"
+        )
     return mcp_text(answer.body, indent=2)
 
 
@@ -62,14 +86,19 @@ def rate_limited(args, rng):
 
 def user(rng) -> dict:
     name = rng.choice(["ann", "bo", "cy", "dee"])
-    return {"id": rng.randint(1000, 99999), "username": name, "name": name.title(), "state": "active"}
+    return {
+        "id": rng.randint(1000, 99999),
+        "username": name,
+        "name": name.title(),
+        "state": "active",
+    }
 
 
 def when(rng) -> str:
     return f"2026-{rng.randint(1, 11):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:14:07.512Z"
 
 
-# --- create_issue -------------------------------------------------------------------------------------------
+# --- create_issue ---------------------------------------------------------------------------------
 
 
 def issue_args(rng):
@@ -89,7 +118,8 @@ def issue_request(args):
         "milestone_id": args.get("milestone_id"),
         "labels": ",".join(args["labels"]) if "labels" in args else None,
     }
-    body = {k: v for k, v in body.items() if v is not None}  # JSON.stringify drops undefined
+    # JSON.stringify drops undefined
+    body = {k: v for k, v in body.items() if v is not None}
     url = f"{API}/projects/{quote(args['project_id'], safe='')}/issues"
     return Wire("POST", url, headers=dict(HEADERS), json=body)
 
@@ -148,21 +178,38 @@ CREATE_ISSUE = Tool(
     failed,
     [
         Bug("renamed_key", rename("body", "/description", "body"), "/description", "/description"),
-        Bug("type_changed", edit("body", "/milestone_id", as_string), "/milestone_id", "/milestone_id", single=True),
-        Bug("list_not_joined", edit("body", "/labels", lambda v: v.split(",")), "/labels", "/labels"),
-        Bug("wrong_path_id", path_segment(3, lambda v: v.replace("%2F", "/")), "/project_id", "path:/3"),
+        Bug(
+            "type_changed",
+            edit("body", "/milestone_id", as_string),
+            "/milestone_id",
+            "/milestone_id",
+            single=True,
+        ),
+        Bug(
+            "list_not_joined", edit("body", "/labels", lambda v: v.split(",")), "/labels", "/labels"
+        ),
+        Bug(
+            "wrong_path_id",
+            path_segment(3, lambda v: v.replace("%2F", "/")),
+            "/project_id",
+            "path:/3",
+        ),
         Bug("leaked_field", leak("body", "/project_id", "acme/web"), None, "/project_id"),
     ],
 )
 
-# --- create_merge_request ------------------------------------------------------------------------------------
+# --- create_merge_request -------------------------------------------------------------------------
 
 
 def mr_args(rng):
     args = {
         "project_id": rng.choice(PROJECTS),
-        "title": rng.choice(["Fix the arm64 build", "Draft: new settings page", "Bump deps", "Add retry to uploads"]),
-        "source_branch": rng.choice(["fix/arm64", "feature/settings", "deps/2026-11", "retry-uploads"]),
+        "title": rng.choice(
+            ["Fix the arm64 build", "Draft: new settings page", "Bump deps", "Add retry to uploads"]
+        ),
+        "source_branch": rng.choice(
+            ["fix/arm64", "feature/settings", "deps/2026-11", "retry-uploads"]
+        ),
         "target_branch": rng.choice(["main", "master", "develop"]),
     }
     put(args, rng, "description", 0.6, lambda: rng.choice(TEXTS))
@@ -172,7 +219,14 @@ def mr_args(rng):
 
 
 def mr_request(args):
-    keys = ("title", "description", "source_branch", "target_branch", "allow_collaboration", "draft")
+    keys = (
+        "title",
+        "description",
+        "source_branch",
+        "target_branch",
+        "allow_collaboration",
+        "draft",
+    )
     body = {k: args[k] for k in keys if k in args}
     url = f"{API}/projects/{quote(args['project_id'], safe='')}/merge_requests"
     return Wire("POST", url, headers=dict(HEADERS), json=body)
@@ -216,7 +270,10 @@ CREATE_MR = Tool(
             "source_branch": s("Branch containing changes"),
             "target_branch": s("Branch to merge into"),
             "draft": {"type": "boolean", "description": "Create as draft merge request"},
-            "allow_collaboration": {"type": "boolean", "description": "Allow commits from upstream members"},
+            "allow_collaboration": {
+                "type": "boolean",
+                "description": "Allow commits from upstream members",
+            },
         },
         ["project_id", "title", "source_branch", "target_branch"],
     ),
@@ -226,21 +283,37 @@ CREATE_MR = Tool(
     [
         lambda a, rng: Answer(
             409,
-            {"message": [f"Another open merge request already exists for this source branch: !{rng.randint(1, 900)}"]},
+            {
+                "message": [
+                    "Another open merge request already exists for this source branch: "
+                    f"!{rng.randint(1, 900)}"
+                ]
+            },
         ),
         gitlab_error(404, "404 Project Not Found"),
         rate_limited,
     ],
     failed,
     [
-        Bug("swapped_values", swap("/source_branch", "/target_branch"), "/source_branch", "/source_branch"),
+        Bug(
+            "swapped_values",
+            swap("/source_branch", "/target_branch"),
+            "/source_branch",
+            "/source_branch",
+        ),
         Bug("type_changed", edit("body", "/draft", as_string), "/draft", "/draft", single=True),
-        Bug("dropped", drop("body", "/target_branch"), "/target_branch", "/target_branch", single=True),
+        Bug(
+            "dropped",
+            drop("body", "/target_branch"),
+            "/target_branch",
+            "/target_branch",
+            single=True,
+        ),
         Bug("error_fields_lost", lose("/message"), response="/message", error=True),
     ],
 )
 
-# --- search_repositories (GET /projects; page and per_page defaults sent always) -----------------------------
+# --- search_repositories (GET /projects; page and per_page defaults sent always) ------------------
 
 
 def search_args(rng):
@@ -279,7 +352,9 @@ def search_response(args, rng):
 def search_result(args, answer):
     if answer.status >= 400:
         return failed(args, answer)
-    return mcp_text({"count": int(answer.headers.get("X-Total", "0")), "items": answer.body}, indent=2)
+    return mcp_text(
+        {"count": int(answer.headers.get("X-Total", "0")), "items": answer.body}, indent=2
+    )
 
 
 SEARCH = Tool(

@@ -1,12 +1,13 @@
 """Linear, as jerhadf/linear-mcp-server calls Linear's GraphQL API through @linear/sdk.
 
-Read: jerhadf/linear-mcp-server index.ts at d897970 (createIssue, searchIssues, buildSearchFilter, the tool
-handlers and their catch). `linear_create_issue` sends `issueCreate(input:)` with `status` as `stateId`;
-`linear_search_issues` turns its arguments into an `IssueFilter` (`teamId` -> `filter.team.id.eq`, `query` ->
-`filter.or[title|description contains]`, `labels` -> `labels.some.name.in`) and `limit` into `first`. Linear
-answers GraphQL errors as `{"errors": [{"message", "extensions": {"code", "userPresentableMessage"}}]}` (400
-for bad input or auth, 429 for the rate limit). A success is handed back as prose; a failure as an `isError`
-text with the server's request metrics.
+Read: jerhadf/linear-mcp-server index.ts at d897970 (createIssue, searchIssues, buildSearchFilter,
+the tool handlers and their catch). `linear_create_issue` sends `issueCreate(input:)` with `status`
+as `stateId`; `linear_search_issues` turns its arguments into an `IssueFilter` (`teamId` ->
+`filter.team.id.eq`, `query` -> `filter.or[title|description contains]`, `labels` ->
+`labels.some.name.in`) and `limit` into `first`. Linear answers GraphQL errors as `{"errors":
+[{"message", "extensions": {"code", "userPresentableMessage"}}]}` (400 for bad input or auth, 429
+for the rate limit). A success is handed back as prose; a failure as an `isError` text with the
+server's request metrics.
 """
 
 from .model import (
@@ -31,16 +32,28 @@ from .model import (
 
 SOURCE = Source("jerhadf/linear-mcp-server", "index.ts", "d8979707e71051e3c7583bc66ef78fb425107fdc")
 API = "https://api.linear.app/graphql"
-HEADERS = {"Authorization": "lin_api_[REDACTED]", "Content-Type": "application/json", "User-Agent": "@linear/sdk@2.6.0"}
+HEADERS = {
+    "Authorization": "lin_api_[REDACTED]",
+    "Content-Type": "application/json",
+    "User-Agent": "@linear/sdk@2.6.0",
+}
 CREATE = (
-    "mutation issueCreate($input: IssueCreateInput!) { issueCreate(input: $input) { issue { id } lastSyncId success } }"
+    "mutation issueCreate($input: IssueCreateInput!) { issueCreate(input: $input) { issue { id } "
+    "lastSyncId success } }"
 )
 SEARCH = (
-    "query issues($after: String, $before: String, $filter: IssueFilter, $first: Int, $includeArchived: Boolean, "
-    "$last: Int, $orderBy: PaginationOrderBy) { issues(after: $after, before: $before, filter: $filter, first: $first, "
+    "query issues($after: String, $before: String, $filter: IssueFilter, $first: Int, "
+    "$includeArchived: Boolean, "
+    "$last: Int, $orderBy: PaginationOrderBy) { issues(after: $after, before: $before, filter: "
+    "$filter, first: $first, "
     "includeArchived: $includeArchived, last: $last, orderBy: $orderBy) { ...IssueConnection } }"
 )
-TITLES = ["Checkout button misaligned on iPad", "Add SSO for Okta", "Sync fails after 10k rows", "Typo on pricing page"]
+TITLES = [
+    "Checkout button misaligned on iPad",
+    "Add SSO for Okta",
+    "Sync fails after 10k rows",
+    "Typo on pricing page",
+]
 
 
 def uuid(rng) -> str:
@@ -70,7 +83,12 @@ ERRORS = [
     graphql_error(429, "RATELIMITED", "Rate limit exceeded for the requested resource"),
 ]
 METRICS = {
-    "apiMetrics": {"requestsInLastHour": 3, "remainingRequests": 997, "averageRequestTime": "212ms", "queueLength": 0}
+    "apiMetrics": {
+        "requestsInLastHour": 3,
+        "remainingRequests": 997,
+        "averageRequestTime": "212ms",
+        "queueLength": 0,
+    }
 }
 
 
@@ -78,16 +96,20 @@ def failed_or(prose):
     def result(args, answer):
         if answer.status >= 400 or answer.body.get("errors"):
             return {
-                "content": [{"type": "text", "text": f"Error: {answer.body['errors'][0]['message']}"}],
+                "content": [
+                    {"type": "text", "text": f"Error: {answer.body['errors'][0]['message']}"}
+                ],
                 "metadata": METRICS,
                 "isError": True,
             }
-        return {"content": [{"type": "text", "text": prose(args, answer.body), "metadata": METRICS}]}
+        return {
+            "content": [{"type": "text", "text": prose(args, answer.body), "metadata": METRICS}]
+        }
 
     return result
 
 
-# --- linear_create_issue --------------------------------------------------------------------------------------
+# --- linear_create_issue --------------------------------------------------------------------------
 
 
 def create_args(rng):
@@ -113,7 +135,9 @@ def create_request(args):
         "status": "stateId",
     }
     payload = {names[k]: args[k] for k in names if k in args}
-    return Wire("POST", API, headers=dict(HEADERS), json={"query": CREATE, "variables": {"input": payload}})
+    return Wire(
+        "POST", API, headers=dict(HEADERS), json={"query": CREATE, "variables": {"input": payload}}
+    )
 
 
 def create_response(args, rng):
@@ -121,7 +145,11 @@ def create_response(args, rng):
         200,
         {
             "data": {
-                "issueCreate": {"issue": {"id": uuid(rng)}, "lastSyncId": rng.randint(10**6, 10**9), "success": True}
+                "issueCreate": {
+                    "issue": {"id": uuid(rng)},
+                    "lastSyncId": rng.randint(10**6, 10**9),
+                    "success": True,
+                }
             }
         },
     )
@@ -160,13 +188,23 @@ CREATE_ISSUE = Tool(
             "/variables/input/priority",
             single=True,
         ),
-        Bug("renamed_key", rename("body", "/variables/input/teamId", "team"), "/teamId", "/variables/input/teamId"),
+        Bug(
+            "renamed_key",
+            rename("body", "/variables/input/teamId", "team"),
+            "/teamId",
+            "/variables/input/teamId",
+        ),
         Bug("unwrapped", unwrap("/variables/input", "title"), "/title", "/variables/input/title"),
-        Bug("leaked_field", leak("body", "/variables/input/status", "Todo"), None, "/variables/input/status"),
+        Bug(
+            "leaked_field",
+            leak("body", "/variables/input/status", "Todo"),
+            None,
+            "/variables/input/status",
+        ),
     ],
 )
 
-# --- linear_search_issues -------------------------------------------------------------------------------------
+# --- linear_search_issues -------------------------------------------------------------------------
 
 
 def search_args(rng):
@@ -174,7 +212,13 @@ def search_args(rng):
     put(args, rng, "query", 0.6, lambda: rng.choice(["checkout", "SSO", "sync", "pricing"]))
     put(args, rng, "teamId", 0.4, lambda: uuid(rng))
     put(args, rng, "status", 0.3, lambda: rng.choice(["In Progress", "Done", "Todo", "Backlog"]))
-    put(args, rng, "labels", 0.2, lambda: rng.sample(["Bug", "Feature", "Customer"], rng.randint(1, 2)))
+    put(
+        args,
+        rng,
+        "labels",
+        0.2,
+        lambda: rng.sample(["Bug", "Feature", "Customer"], rng.randint(1, 2)),
+    )
     put(args, rng, "priority", 0.2, lambda: rng.choice([1, 2, 3, 4]))
     put(args, rng, "limit", 0.4, lambda: rng.choice([5, 10, 25, 50]))
     put(args, rng, "includeArchived", 0.2, lambda: rng.random() < 0.5)
@@ -184,7 +228,10 @@ def search_args(rng):
 def search_request(args):
     filter_ = {}
     if args.get("query"):
-        filter_["or"] = [{"title": {"contains": args["query"]}}, {"description": {"contains": args["query"]}}]
+        filter_["or"] = [
+            {"title": {"contains": args["query"]}},
+            {"description": {"contains": args["query"]}},
+        ]
     if args.get("teamId"):
         filter_["team"] = {"id": {"eq": args["teamId"]}}
     if args.get("status"):
@@ -210,7 +257,14 @@ def search_response(args, rng):
         }
         for _ in range(rng.randint(0, 4))
     ]
-    return Answer(200, {"data": {"issues": {"nodes": nodes, "pageInfo": {"hasNextPage": False, "endCursor": None}}}})
+    return Answer(
+        200,
+        {
+            "data": {
+                "issues": {"nodes": nodes, "pageInfo": {"hasNextPage": False, "endCursor": None}}
+            }
+        },
+    )
 
 
 SEARCH_ISSUES = Tool(
@@ -238,11 +292,15 @@ SEARCH_ISSUES = Tool(
     failed_or(
         lambda args, body: (
             f"Found {len(body['data']['issues']['nodes'])} issues:\n"
-            + "\n".join(f"- {i['identifier']}: {i['title']}" for i in body["data"]["issues"]["nodes"])
+            + "\n".join(
+                f"- {i['identifier']}: {i['title']}" for i in body["data"]["issues"]["nodes"]
+            )
         )
     ),
     [
-        Bug("renamed_key", rename("body", "/variables/first", "limit"), "/limit", "/variables/first"),
+        Bug(
+            "renamed_key", rename("body", "/variables/first", "limit"), "/limit", "/variables/first"
+        ),
         Bug(
             "value_changed",
             edit("body", "/variables/filter/state/name/eq", lambda v: v.lower().replace(" ", "_")),
@@ -250,7 +308,13 @@ SEARCH_ISSUES = Tool(
             "/variables/filter/state/name/eq",
         ),
         Bug("dropped", drop("body", "/variables/filter/team"), "/teamId", "/variables/filter/team"),
-        Bug("type_changed", edit("body", "/variables/first", as_string), "/limit", "/variables/first", single=True),
+        Bug(
+            "type_changed",
+            edit("body", "/variables/first", as_string),
+            "/limit",
+            "/variables/first",
+            single=True,
+        ),
     ],
 )
 

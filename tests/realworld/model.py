@@ -1,9 +1,11 @@
-"""What a tool of the real-layer corpus is: its definition, how its code builds the request, what comes back.
+"""What a tool of the real-layer corpus is: its definition, how its code builds the request, what
+comes back.
 
-Each project module describes tools rebuilt from a public repository (named with the file and commit read):
-the tool's input schema as the project declares it, a function turning arguments into the HTTP request the
-project's code sends, the vendor's success and error answers, and the result the layer hands the model.
-Bugs are planted on a copy of a correct call (`Bug.plant`), each naming the place tracediff should flag.
+Each project module describes tools rebuilt from a public repository (named with the file and commit
+read): the tool's input schema as the project declares it, a function turning arguments into the
+HTTP request the project's code sends, the vendor's success and error answers, and the result the
+layer hands the model. Bugs are planted on a copy of a correct call (`Bug.plant`), each naming the
+place tracediff should flag.
 """
 
 import copy
@@ -41,15 +43,20 @@ class Wire:
     """One HTTP request as a mapping layer sends it."""
 
     method: str
-    url: str  # scheme, host and path, no query
-    query: list = field(default_factory=list)  # [(key, text)] in the order the code appends them
+    # scheme, host and path, no query
+    url: str
+    # [(key, text)] in the order the code appends them
+    query: list = field(default_factory=list)
     headers: dict = field(default_factory=dict)
     json: Any = NOBODY
-    form: list | None = None  # [(key, text)] of an x-www-form-urlencoded body
+    # [(key, text)] of an x-www-form-urlencoded body
+    form: list | None = None
 
     def http(self) -> dict:
         """The request's `http` as the ingest envelope takes it."""
-        url = self.url + ("?" + urlencode(self.query, quote_via=quote, safe="") if self.query else "")
+        url = self.url + (
+            "?" + urlencode(self.query, quote_via=quote, safe="") if self.query else ""
+        )
         return {"method": self.method, "url": url, "headers": dict(self.headers)}
 
     def payload(self):
@@ -72,11 +79,12 @@ class Answer:
 class Bug:
     """A planted bug: its kind, how it breaks a call, and where tracediff should flag it.
 
-    `plant(call)` changes the call (a dict of arguments, wire, answer, result) in place and returns False
-    when the bug does not apply to these arguments. `arguments` and `request` (or `response`) are the
-    places as tracediff names them: a JSON Pointer into the arguments, a located request path
-    (`query:/limit`, `form:/amount`, `header:/idempotency-key`, `/variables/input/title`), a response path.
-    `single`: one call alone can decide it (issue 32, item 2), so `tracediff check` should flag it."""
+    `plant(call)` changes the call (a dict of arguments, wire, answer, result) in place and returns
+    False when the bug does not apply to these arguments. `arguments` and `request` (or `response`)
+    are the places as tracediff names them: a JSON Pointer into the arguments, a located request
+    path (`query:/limit`, `form:/amount`, `header:/idempotency-key`, `/variables/input/title`), a
+    response path. `single`: one call alone can decide it (issue 32, item 2), so `tracediff check`
+    should flag it."""
 
     kind: str
     plant: Callable[[dict], bool]
@@ -84,7 +92,8 @@ class Bug:
     request: str | None = None
     response: str | None = None
     single: bool = False
-    error: bool = False  # planted on a call whose server answered an error
+    # planted on a call whose server answered an error
+    error: bool = False
 
 
 @dataclass
@@ -96,11 +105,16 @@ class Tool:
     source: Source
     description: str
     schema: dict
-    args: Callable  # rng -> arguments a model sends
-    request: Callable  # arguments -> Wire, as the project's code builds it
-    response: Callable  # (arguments, rng) -> Answer on success
-    errors: list  # [(arguments, rng) -> Answer]: the vendor's error answers
-    result: Callable  # (arguments, Answer) -> what the model is handed back
+    # rng -> arguments a model sends
+    args: Callable
+    # arguments -> Wire, as the project's code builds it
+    request: Callable
+    # (arguments, rng) -> Answer on success
+    response: Callable
+    # [(arguments, rng) -> Answer]: the vendor's error answers
+    errors: list
+    # (arguments, Answer) -> what the model is handed back
+    result: Callable
     bugs: list = field(default_factory=list)
 
     def definition(self) -> dict:
@@ -108,7 +122,7 @@ class Tool:
         return {"name": self.name, "description": self.description, "inputSchema": self.schema}
 
 
-# --- building blocks the project modules share -------------------------------------------------------------
+# --- building blocks the project modules share ----------------------------------------------------
 
 
 def mcp_text(data, is_error: bool | None = None, indent: int | None = None) -> dict:
@@ -122,7 +136,10 @@ def mcp_text(data, is_error: bool | None = None, indent: int | None = None) -> d
 
 def mcp_json(data, indent: int | None = 2) -> dict:
     """An MCP CallToolResult with the JSON both as text and as `structuredContent`."""
-    return {"content": [{"type": "text", "text": json.dumps(data, indent=indent)}], "structuredContent": data}
+    return {
+        "content": [{"type": "text", "text": json.dumps(data, indent=indent)}],
+        "structuredContent": data,
+    }
 
 
 def jsonrpc_error(message: str, call_id: int = 7) -> dict:
@@ -161,10 +178,14 @@ def b(description: str = "") -> dict:
 
 
 def strings(description: str = "") -> dict:
-    return {"type": "array", "items": {"type": "string"}, **({"description": description} if description else {})}
+    return {
+        "type": "array",
+        "items": {"type": "string"},
+        **({"description": description} if description else {}),
+    }
 
 
-# --- planting bugs: small edits of one place of a call ------------------------------------------------------
+# --- planting bugs: small edits of one place of a call --------------------------------------------
 
 
 def _pairs(call: dict, where: str) -> list | None:
@@ -196,11 +217,14 @@ def has(call: dict, where: str, key: str) -> bool:
     if where == "header":
         return key in call["wire"].headers
     parent, last = _body_parent(call, key)
-    return parent is not None and (last in parent if isinstance(parent, dict) else int(last) < len(parent))
+    return parent is not None and (
+        last in parent if isinstance(parent, dict) else int(last) < len(parent)
+    )
 
 
 def edit(where: str, key: str, change: Callable) -> Callable:
-    """A planter replacing the value at `key` by change(value) (None from change: not applicable)."""
+    """A planter replacing the value at `key` by change(value) (None from change: not
+    applicable)."""
 
     def plant(call):
         if not has(call, where, key):

@@ -1,22 +1,45 @@
 """Notion, as Notion's own MCP server calls the API: tools generated from its OpenAPI description.
 
 Read: makenotion/notion-mcp-server src/openapi-mcp-server/mcp/proxy.ts, client/http-client.ts and
-scripts/notion-openapi.json at 1d38420. A tool is `API-<operationId>`; its arguments are the operation's body
-and parameters, JSON-looking strings decoded first (the schemas say object, so the corpus sends objects);
-`Notion-Version` comes from the server. Notion's errors are `{"object": "error", "status", "code",
-"message", "request_id"}`; the tool hands back `JSON.stringify(response.data)`, and on an HTTP error
-`{"status": "error", ...body}` as text, with no `isError`.
+scripts/notion-openapi.json at 1d38420. A tool is `API-<operationId>`; its arguments are the
+operation's body and parameters, JSON-looking strings decoded first (the schemas say object, so the
+corpus sends objects); `Notion-Version` comes from the server. Notion's errors are `{"object":
+"error", "status", "code", "message", "request_id"}`; the tool hands back
+`JSON.stringify(response.data)`, and on an HTTP error `{"status": "error", ...body}` as text, with
+no `isError`.
 """
 
 import json
 
-from .model import Answer, Bug, Source, Tool, Wire, drop, edit, lose, mcp_text, put, rename, s, schema, unwrap, upper
+from .model import (
+    Answer,
+    Bug,
+    Source,
+    Tool,
+    Wire,
+    drop,
+    edit,
+    lose,
+    mcp_text,
+    put,
+    rename,
+    s,
+    schema,
+    unwrap,
+    upper,
+)
 
 SOURCE = Source(
-    "makenotion/notion-mcp-server", "src/openapi-mcp-server/mcp/proxy.ts", "1d38420769c8a1fe2d583ff1e7d2d108d4eb0b30"
+    "makenotion/notion-mcp-server",
+    "src/openapi-mcp-server/mcp/proxy.ts",
+    "1d38420769c8a1fe2d583ff1e7d2d108d4eb0b30",
 )
 API = "https://api.notion.com/v1"
-HEADERS = {"Authorization": "Bearer [REDACTED]", "Notion-Version": "2025-09-03", "Content-Type": "application/json"}
+HEADERS = {
+    "Authorization": "Bearer [REDACTED]",
+    "Notion-Version": "2025-09-03",
+    "Content-Type": "application/json",
+}
 
 
 def uuid(rng) -> str:
@@ -26,13 +49,21 @@ def uuid(rng) -> str:
 
 def notion_error(status: int, code: str, message: str):
     def answer(args, rng):
-        body = {"object": "error", "status": status, "code": code, "message": message, "request_id": uuid(rng)}
+        body = {
+            "object": "error",
+            "status": status,
+            "code": code,
+            "message": message,
+            "request_id": uuid(rng),
+        }
         return Answer(status, body)
 
     return answer
 
 
-RATE_LIMIT = notion_error(429, "rate_limited", "You have been rate limited. Please try again in a few minutes.")
+RATE_LIMIT = notion_error(
+    429, "rate_limited", "You have been rate limited. Please try again in a few minutes."
+)
 UNAUTHORIZED = notion_error(401, "unauthorized", "API token is invalid.")
 
 
@@ -56,12 +87,18 @@ def decoded(value):
     return value
 
 
-# --- API-post-search -----------------------------------------------------------------------------------------
+# --- API-post-search ------------------------------------------------------------------------------
 
 
 def search_args(rng):
     args = {}
-    put(args, rng, "query", 0.8, lambda: rng.choice(["Roadmap", "Meeting notes", "Onboarding", "Q4 OKRs"]))
+    put(
+        args,
+        rng,
+        "query",
+        0.8,
+        lambda: rng.choice(["Roadmap", "Meeting notes", "Onboarding", "Q4 OKRs"]),
+    )
     filter_ = {"value": rng.choice(["page", "data_source"]), "property": "object"}
     put(args, rng, "filter", 0.4, lambda: filter_)
     put(
@@ -69,7 +106,10 @@ def search_args(rng):
         rng,
         "sort",
         0.3,
-        lambda: {"direction": rng.choice(["ascending", "descending"]), "timestamp": "last_edited_time"},
+        lambda: {
+            "direction": rng.choice(["ascending", "descending"]),
+            "timestamp": "last_edited_time",
+        },
     )
     put(args, rng, "page_size", 0.3, lambda: rng.choice([10, 25, 100]))
     return args
@@ -89,7 +129,11 @@ def page(rng) -> dict:
         "in_trash": False,
         "parent": {"type": "workspace", "workspace": True},
         "properties": {
-            "title": {"id": "title", "type": "title", "title": [{"plain_text": rng.choice(["Roadmap", "Notes"])}]}
+            "title": {
+                "id": "title",
+                "type": "title",
+                "title": [{"plain_text": rng.choice(["Roadmap", "Notes"])}],
+            }
         },
         "url": f"https://www.notion.so/Roadmap-{rng.getrandbits(128):032x}",
     }
@@ -106,7 +150,8 @@ SEARCH = Tool(
             "sort": {
                 "type": "object",
                 "properties": {"direction": {"type": "string"}, "timestamp": {"type": "string"}},
-                "description": "A set of criteria, `direction` and `timestamp` keys, that orders the results.",
+                "description": "A set of criteria, `direction` and `timestamp` keys, that orders "
+                "the results.",
             },
             "filter": {
                 "type": "object",
@@ -114,7 +159,8 @@ SEARCH = Tool(
                     "value": {"type": "string", "enum": ["page", "data_source"]},
                     "property": {"type": "string"},
                 },
-                "description": "A set of criteria, `value` and `property` keys, that limits the results.",
+                "description": "A set of criteria, `value` and `property` keys, that limits the "
+                "results.",
             },
             "start_cursor": s("A `cursor` value returned in a previous response"),
             "page_size": {
@@ -139,7 +185,9 @@ SEARCH = Tool(
     ),
     [
         notion_error(
-            400, "validation_error", 'body failed validation: body.filter.value should be `"page"` or `"data_source"`.'
+            400,
+            "validation_error",
+            'body failed validation: body.filter.value should be `"page"` or `"data_source"`.',
         ),
         UNAUTHORIZED,
         RATE_LIMIT,
@@ -147,18 +195,25 @@ SEARCH = Tool(
     passed_on,
     [
         Bug("renamed_key", rename("body", "/page_size", "limit"), "/page_size", "/page_size"),
-        Bug("enum_case", edit("body", "/sort/direction", upper), "/sort/direction", "/sort/direction"),
+        Bug(
+            "enum_case",
+            edit("body", "/sort/direction", upper),
+            "/sort/direction",
+            "/sort/direction",
+        ),
         Bug("dropped", drop("body", "/query"), "/query", "/query"),
         Bug("error_fields_lost", lose("/message"), response="/message", error=True),
     ],
 )
 
-# --- API-create-a-comment ------------------------------------------------------------------------------------
+# --- API-create-a-comment -------------------------------------------------------------------------
 
 
 def comment_args(rng):
     parent = {"page_id": uuid(rng)}
-    text = rng.choice(["Looks good to me.", "Can we move this to Friday?", "Done, see the table below."])
+    text = rng.choice(
+        ["Looks good to me.", "Can we move this to Friday?", "Done, see the table below."]
+    )
     return {"parent": parent, "rich_text": [{"text": {"content": text}}]}
 
 
@@ -224,7 +279,11 @@ COMMENT = Tool(
     comment_request,
     comment_response,
     [
-        notion_error(404, "object_not_found", "Could not find page with ID: 59833787-2cf9-4fdf-8782-e53db20768a5."),
+        notion_error(
+            404,
+            "object_not_found",
+            "Could not find page with ID: 59833787-2cf9-4fdf-8782-e53db20768a5.",
+        ),
         RATE_LIMIT,
     ],
     passed_on,

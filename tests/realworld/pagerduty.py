@@ -1,11 +1,11 @@
 """PagerDuty, as PagerDuty's own MCP server (Python, FastMCP, pydantic) calls the REST API v2.
 
-Read: PagerDuty/pagerduty-mcp-server pagerduty_mcp/tools/incidents.py (create_incident, add_note_to_incident)
-and pagerduty_mcp/models/incidents.py at 22adbf1. `create_incident` dumps the pydantic model without its
-None fields, adds the computed `type: "incident"` and the default `urgency: "high"`, and wraps it as
-`{"incident": ...}`; the client adds the `From` header. PagerDuty's errors are `{"error": {"message", "code",
-"errors": [...]}}`. FastMCP hands back the model as JSON text and `structuredContent`, and a raised error as an
-`isError` text.
+Read: PagerDuty/pagerduty-mcp-server pagerduty_mcp/tools/incidents.py (create_incident,
+add_note_to_incident) and pagerduty_mcp/models/incidents.py at 22adbf1. `create_incident` dumps the
+pydantic model without its None fields, adds the computed `type: "incident"` and the default
+`urgency: "high"`, and wraps it as `{"incident": ...}`; the client adds the `From` header.
+PagerDuty's errors are `{"error": {"message", "code", "errors": [...]}}`. FastMCP hands back the
+model as JSON text and `structuredContent`, and a raised error as an `isError` text.
 """
 
 from .model import (
@@ -42,7 +42,9 @@ def pd_id(rng) -> str:
 
 
 def pd_error(status: int, code: int, message: str, errors=()):
-    return lambda args, rng: Answer(status, {"error": {"message": message, "code": code, "errors": list(errors)}})
+    return lambda args, rng: Answer(
+        status, {"error": {"message": message, "code": code, "errors": list(errors)}}
+    )
 
 
 RATE_LIMIT = pd_error(429, 2020, "Rate Limit Exceeded")
@@ -51,17 +53,20 @@ RATE_LIMIT = pd_error(429, 2020, "Rate Limit Exceeded")
 def raised(name: str, answer) -> dict:
     error = answer.body["error"]
     return mcp_text(
-        f"Error executing tool {name}: {answer.status} {error.get('message', '')}: {error.get('errors', [])}",
+        f"Error executing tool {name}: {answer.status} {error.get('message', '')}: "
+        f"{error.get('errors', [])}",
         is_error=True,
     )
 
 
-# --- create_incident ------------------------------------------------------------------------------------------
+# --- create_incident ------------------------------------------------------------------------------
 
 
 def incident_args(rng):
     incident = {
-        "title": rng.choice(["Checkout 5xx above 2%", "Disk full on db-3", "Payments webhook backlog"]),
+        "title": rng.choice(
+            ["Checkout 5xx above 2%", "Disk full on db-3", "Payments webhook backlog"]
+        ),
         "service": {"id": pd_id(rng), "type": "service_reference"},
     }
     if rng.random() < 0.5:
@@ -168,21 +173,28 @@ CREATE_INCIDENT = Tool(
     ],
     incident_result,
     [
-        Bug("enum_case", edit("body", "/incident/urgency", upper), "/incident/urgency", "/incident/urgency"),
+        Bug(
+            "enum_case",
+            edit("body", "/incident/urgency", upper),
+            "/incident/urgency",
+            "/incident/urgency",
+        ),
         Bug("unwrapped", unwrap("/incident", "title"), "/incident/title", "/incident/title"),
         Bug("dropped", drop("body", "/incident/body"), "/incident/body", "/incident/body"),
         Bug("error_fields_lost", lose("/error/message"), response="/error/message", error=True),
     ],
 )
 
-# --- add_note_to_incident ---------------------------------------------------------------------------------------
+# --- add_note_to_incident -------------------------------------------------------------------------
 
 
 def note_args(rng):
     incident = "Q" + "".join(rng.choice(ALNUM) for _ in range(13))
     return {
         "incident_id": incident,
-        "note": rng.choice(["Rolled back 2.41.0.", "Paged the DB team.", "Customer impact ended 10:40."]),
+        "note": rng.choice(
+            ["Rolled back 2.41.0.", "Paged the DB team.", "Customer impact ended 10:40."]
+        ),
     }
 
 
@@ -211,7 +223,9 @@ ADD_NOTE = Tool(
     "add_note_to_incident",
     Source("PagerDuty/pagerduty-mcp-server", "pagerduty_mcp/tools/incidents.py", COMMIT),
     "Add a note to an incident.",
-    schema({"incident_id": {"type": "string"}, "note": {"type": "string"}}, ["incident_id", "note"]),
+    schema(
+        {"incident_id": {"type": "string"}, "note": {"type": "string"}}, ["incident_id", "note"]
+    ),
     note_args,
     note_request,
     note_response,
@@ -219,7 +233,10 @@ ADD_NOTE = Tool(
     lambda args, answer: (
         raised("add_note_to_incident", answer)
         if answer.status >= 400
-        else mcp_json({k: answer.body["note"][k] for k in ("id", "content", "created_at", "user")}, indent=None)
+        else mcp_json(
+            {k: answer.body["note"][k] for k in ("id", "content", "created_at", "user")},
+            indent=None,
+        )
     ),
     [
         Bug("renamed_key", rename("body", "/note/content", "text"), "/note", "/note/content"),

@@ -1,11 +1,11 @@
 """Shopify, as GeLi2001/shopify-mcp calls the Admin GraphQL API through graphql-request.
 
-Read: GeLi2001/shopify-mcp src/tools/getProducts.ts, src/tools/updateCustomer.ts and src/index.ts at d9ce6d9.
-`get-products` sends `{first: limit, query: "title:*<searchTitle>*"}`; `update-customer` turns the numeric
-`id` into `gid://shopify/Customer/<id>`, drops `acceptsMarketing` and spreads the rest into `input`. Shopify
-answers GraphQL errors with HTTP 200 and `errors[]` (`THROTTLED` with its cost), and mutation failures as
-`userErrors` inside `data`; the tools throw, and the MCP SDK hands back an `isError` text. A success is the
-trimmed object as JSON text.
+Read: GeLi2001/shopify-mcp src/tools/getProducts.ts, src/tools/updateCustomer.ts and src/index.ts at
+d9ce6d9. `get-products` sends `{first: limit, query: "title:*<searchTitle>*"}`; `update-customer`
+turns the numeric `id` into `gid://shopify/Customer/<id>`, drops `acceptsMarketing` and spreads the
+rest into `input`. Shopify answers GraphQL errors with HTTP 200 and `errors[]` (`THROTTLED` with its
+cost), and mutation failures as `userErrors` inside `data`; the tools throw, and the MCP SDK hands
+back an `isError` text. A success is the trimmed object as JSON text.
 """
 
 import json
@@ -48,13 +48,20 @@ def throttled(args, rng):
     cost = {
         "requestedQueryCost": 202,
         "actualQueryCost": None,
-        "throttleStatus": {"maximumAvailable": 2000.0, "currentlyAvailable": 41, "restoreRate": 100.0},
+        "throttleStatus": {
+            "maximumAvailable": 2000.0,
+            "currentlyAvailable": 41,
+            "restoreRate": 100.0,
+        },
     }
     body = {
         "errors": [
             {
                 "message": "Throttled",
-                "extensions": {"code": "THROTTLED", "documentation": "https://shopify.dev/api/usage/rate-limits"},
+                "extensions": {
+                    "code": "THROTTLED",
+                    "documentation": "https://shopify.dev/api/usage/rate-limits",
+                },
             }
         ],
         "extensions": {"cost": cost},
@@ -63,7 +70,10 @@ def throttled(args, rng):
 
 
 def unauthorized(args, rng):
-    return Answer(401, {"errors": "[API] Invalid API key or access token (unrecognized login or wrong password)"})
+    return Answer(
+        401,
+        {"errors": "[API] Invalid API key or access token (unrecognized login or wrong password)"},
+    )
 
 
 def failure(what: str, answer) -> dict:
@@ -74,7 +84,9 @@ def failure(what: str, answer) -> dict:
         message = f"GraphQL Error (Code: {answer.status}): {json.dumps({'response': body})}"
     else:
         errors = body["data"]["customerUpdate"]["userErrors"]
-        message = "Failed to update customer: " + ", ".join(f"{'.'.join(e['field'])}: {e['message']}" for e in errors)
+        message = "Failed to update customer: " + ", ".join(
+            f"{'.'.join(e['field'])}: {e['message']}" for e in errors
+        )
     return mcp_text(f"{what}: {message}", is_error=True)
 
 
@@ -82,12 +94,18 @@ def gid(kind: str, rng) -> str:
     return f"gid://shopify/{kind}/{rng.randint(10**12, 10**13 - 1)}"
 
 
-# --- get-products --------------------------------------------------------------------------------------------
+# --- get-products ---------------------------------------------------------------------------------
 
 
 def products_args(rng):
     args = {}
-    put(args, rng, "searchTitle", 0.6, lambda: rng.choice(["hoodie", "Trail Runner", "mug", "gift card"]))
+    put(
+        args,
+        rng,
+        "searchTitle",
+        0.6,
+        lambda: rng.choice(["hoodie", "Trail Runner", "mug", "gift card"]),
+    )
     put(args, rng, "limit", 0.5, lambda: rng.choice([5, 10, 20, 50]))
     return args
 
@@ -96,7 +114,9 @@ def products_request(args):
     variables = {"first": args.get("limit", 10)}
     if args.get("searchTitle"):
         variables["query"] = f"title:*{args['searchTitle']}*"
-    return Wire("POST", API, headers=dict(HEADERS), json={"query": PRODUCTS_QUERY, "variables": variables})
+    return Wire(
+        "POST", API, headers=dict(HEADERS), json={"query": PRODUCTS_QUERY, "variables": variables}
+    )
 
 
 def product(rng) -> dict:
@@ -159,8 +179,14 @@ def products_result(args, answer):
                 "updatedAt": p["updatedAt"],
                 "totalInventory": p["totalInventory"],
                 "priceRange": {
-                    "minPrice": {"amount": p["priceRangeV2"]["minVariantPrice"]["amount"], "currencyCode": "USD"},
-                    "maxPrice": {"amount": p["priceRangeV2"]["maxVariantPrice"]["amount"], "currencyCode": "USD"},
+                    "minPrice": {
+                        "amount": p["priceRangeV2"]["minVariantPrice"]["amount"],
+                        "currencyCode": "USD",
+                    },
+                    "maxPrice": {
+                        "amount": p["priceRangeV2"]["maxVariantPrice"]["amount"],
+                        "currencyCode": "USD",
+                    },
                 },
                 "imageUrl": None,
                 "variants": [e["node"] for e in p["variants"]["edges"]],
@@ -181,18 +207,26 @@ GET_PRODUCTS = Tool(
     [throttled, unauthorized],
     products_result,
     [
-        Bug("renamed_key", rename("body", "/variables/first", "limit"), "/limit", "/variables/first"),
+        Bug(
+            "renamed_key", rename("body", "/variables/first", "limit"), "/limit", "/variables/first"
+        ),
         Bug(
             "value_changed",
             edit("body", "/variables/query", lambda v: v.replace("*", "")),
             "/searchTitle",
             "/variables/query",
         ),
-        Bug("type_changed", edit("body", "/variables/first", as_string), "/limit", "/variables/first", single=True),
+        Bug(
+            "type_changed",
+            edit("body", "/variables/first", as_string),
+            "/limit",
+            "/variables/first",
+            single=True,
+        ),
     ],
 )
 
-# --- update-customer ------------------------------------------------------------------------------------------
+# --- update-customer ------------------------------------------------------------------------------
 
 
 def customer_args(rng):
@@ -201,7 +235,13 @@ def customer_args(rng):
     put(args, rng, "lastName", 0.3, lambda: rng.choice(["Lee", "Chen", "Diaz"]))
     put(args, rng, "email", 0.4, lambda: rng.choice(["ann@example.com", "bo.chen@example.org"]))
     put(args, rng, "phone", 0.2, lambda: rng.choice(["+16135550142", "+442071838750"]))
-    put(args, rng, "tags", 0.4, lambda: rng.sample(["vip", "wholesale", "newsletter"], rng.randint(1, 2)))
+    put(
+        args,
+        rng,
+        "tags",
+        0.4,
+        lambda: rng.sample(["vip", "wholesale", "newsletter"], rng.randint(1, 2)),
+    )
     put(args, rng, "note", 0.3, lambda: rng.choice(["Prefers email", "Called about order #1042"]))
     put(args, rng, "taxExempt", 0.2, lambda: rng.random() < 0.5)
     put(args, rng, "acceptsMarketing", 0.15, lambda: rng.random() < 0.5)
@@ -213,7 +253,12 @@ def customer_args(rng):
 def customer_request(args):
     fields = {k: v for k, v in args.items() if k not in ("id", "acceptsMarketing")}
     variables = {"input": {"id": f"gid://shopify/Customer/{args['id']}", **fields}}
-    return Wire("POST", API, headers=dict(HEADERS), json={"query": CUSTOMER_MUTATION, "variables": variables})
+    return Wire(
+        "POST",
+        API,
+        headers=dict(HEADERS),
+        json={"query": CUSTOMER_MUTATION, "variables": variables},
+    )
 
 
 def customer_response(args, rng):
@@ -277,7 +322,10 @@ UPDATE_CUSTOMER = Tool(
             "/variables/input/acceptsMarketing",
         ),
         Bug(
-            "wrong_id", edit("body", "/variables/input/id", lambda v: v.rsplit("/", 1)[1]), "/id", "/variables/input/id"
+            "wrong_id",
+            edit("body", "/variables/input/id", lambda v: v.rsplit("/", 1)[1]),
+            "/id",
+            "/variables/input/id",
         ),
         Bug("unwrapped", unwrap("/variables/input", "email"), "/email", "/variables/input/email"),
         Bug("dropped", drop("body", "/variables/input/tags"), "/tags", "/variables/input/tags"),

@@ -1,9 +1,11 @@
-"""Slack, as the reference MCP server's Slack tools call the Web API (fetch, JSON bodies, query strings).
+"""Slack, as the reference MCP server's Slack tools call the Web API (fetch, JSON bodies, query
+strings).
 
-Read: modelcontextprotocol/servers src/slack/index.ts at 1f70567 (the commit before the server was archived).
-Every answer is HTTP 200 with `ok`; an error is `{"ok": false, "error": "channel_not_found"}` with 200, a rate
-limit a 429 with `Retry-After` and `{"ok": false, "error": "ratelimited"}`. The tool hands the model the body
-as JSON text (`JSON.stringify(response)`), errors included, with no `isError`.
+Read: modelcontextprotocol/servers src/slack/index.ts at 1f70567 (the commit before the server was
+archived). Every answer is HTTP 200 with `ok`; an error is `{"ok": false, "error":
+"channel_not_found"}` with 200, a rate limit a 429 with `Retry-After` and `{"ok": false, "error":
+"ratelimited"}`. The tool hands the model the body as JSON text (`JSON.stringify(response)`), errors
+included, with no `isError`.
 """
 
 from .model import (
@@ -25,9 +27,12 @@ from .model import (
     schema,
 )
 
-SOURCE = Source("modelcontextprotocol/servers", "src/slack/index.ts", "1f705677a930ec618b7a16d87d00cee7db747ff2")
+SOURCE = Source(
+    "modelcontextprotocol/servers", "src/slack/index.ts", "1f705677a930ec618b7a16d87d00cee7db747ff2"
+)
 API = "https://slack.com/api"
-TEAM = "T04QMB2LH7A"  # SLACK_TEAM_ID, from the environment
+# SLACK_TEAM_ID, from the environment
+TEAM = "T04QMB2LH7A"
 HEADERS = {"Authorization": "Bearer [REDACTED]", "Content-Type": "application/json"}
 CHANNELS = ["C07A1B2C3D4", "C01FZ9KQ2LM", "C05HX8P1RTW", "C0123ABCDEF", "C08N7M6L5K4"]
 USERS = ["U01ABCD2EFG", "U07XYZ12345", "U02QWERTY99"]
@@ -67,7 +72,9 @@ def slack_error(*codes):
 
 
 def rate_limited(args, rng):
-    return Answer(429, {"ok": False, "error": "ratelimited"}, {"Retry-After": str(rng.choice([1, 3, 30]))})
+    return Answer(
+        429, {"ok": False, "error": "ratelimited"}, {"Retry-After": str(rng.choice([1, 3, 30]))}
+    )
 
 
 def as_text(args, answer):
@@ -76,7 +83,7 @@ def as_text(args, answer):
 
 ERROR_LOSES_CODE = Bug("error_fields_lost", lose("/error"), response="/error", error=True)
 
-# --- slack_post_message ------------------------------------------------------------------------------------
+# --- slack_post_message ---------------------------------------------------------------------------
 
 
 def post_args(rng):
@@ -103,13 +110,19 @@ POST_MESSAGE = Tool(
     SOURCE,
     "Post a new message to a Slack channel",
     schema(
-        {"channel_id": s("The ID of the channel to post to"), "text": s("The message text to post")},
+        {
+            "channel_id": s("The ID of the channel to post to"),
+            "text": s("The message text to post"),
+        },
         ["channel_id", "text"],
     ),
     post_args,
     post_request,
     post_response,
-    [slack_error("channel_not_found", "not_in_channel", "is_archived", "msg_too_long"), rate_limited],
+    [
+        slack_error("channel_not_found", "not_in_channel", "is_archived", "msg_too_long"),
+        rate_limited,
+    ],
     as_text,
     [
         Bug("renamed_key", rename("body", "/text", "message"), "/text", "/text"),
@@ -119,11 +132,15 @@ POST_MESSAGE = Tool(
     ],
 )
 
-# --- slack_add_reaction --------------------------------------------------------------------------------------
+# --- slack_add_reaction ---------------------------------------------------------------------------
 
 
 def reaction_args(rng):
-    return {"channel_id": rng.choice(CHANNELS), "timestamp": ts(rng), "reaction": rng.choice(REACTIONS)}
+    return {
+        "channel_id": rng.choice(CHANNELS),
+        "timestamp": ts(rng),
+        "reaction": rng.choice(REACTIONS),
+    }
 
 
 def reaction_request(args):
@@ -147,7 +164,10 @@ ADD_REACTION = Tool(
     reaction_args,
     reaction_request,
     lambda args, rng: Answer(200, {"ok": True}),
-    [slack_error("already_reacted", "message_not_found", "invalid_name", "too_many_reactions"), rate_limited],
+    [
+        slack_error("already_reacted", "message_not_found", "invalid_name", "too_many_reactions"),
+        rate_limited,
+    ],
     as_text,
     [
         Bug("value_changed", edit("body", "/name", lambda v: f":{v}:"), "/reaction", "/name"),
@@ -157,7 +177,7 @@ ADD_REACTION = Tool(
     ],
 )
 
-# --- slack_get_channel_history (GET, query; `limit` defaults to 10 in code) ----------------------------------
+# --- slack_get_channel_history (GET, query; `limit` defaults to 10 in code) -----------------------
 
 
 def history_args(rng):
@@ -206,12 +226,20 @@ HISTORY = Tool(
     as_text,
     [
         Bug("renamed_key", rename("query", "limit", "count"), "/limit", "query:/limit"),
-        Bug("value_changed", edit("query", "limit", plus_one), "/limit", "query:/limit", single=True),
-        Bug("wrong_id", edit("query", "channel", lambda v: v[:-1] + "X"), "/channel_id", "query:/channel", single=True),
+        Bug(
+            "value_changed", edit("query", "limit", plus_one), "/limit", "query:/limit", single=True
+        ),
+        Bug(
+            "wrong_id",
+            edit("query", "channel", lambda v: v[:-1] + "X"),
+            "/channel_id",
+            "query:/channel",
+            single=True,
+        ),
     ],
 )
 
-# --- slack_list_channels (GET; `limit` clamped to 200, team_id and filters from the code) -------------------
+# --- slack_list_channels (GET; `limit` clamped to 200, team_id and filters from the code) ---------
 
 
 def channels_args(rng):

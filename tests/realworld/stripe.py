@@ -1,11 +1,14 @@
-"""Stripe, as Stripe's agent toolkit calls the API through stripe-node (form bodies, `a[0][b]` nesting).
+"""Stripe, as Stripe's agent toolkit calls the API through stripe-node (form bodies, `a[0][b]`
+nesting).
 
-Read: stripe/agent-toolkit tools/typescript/src/shared/{prices/createPrice,paymentLinks/createPaymentLink,
-refunds/createRefund,customers/listCustomers}.ts, shared/api.ts and modelcontextprotocol/toolkit.ts at 57599dd.
-stripe-node form-encodes POST bodies (nested keys as `line_items[0][price]`), puts a GET's parameters in the
-query, and adds its own `Idempotency-Key` to POSTs it may retry. Stripe's errors are `{"error": {"type",
-"code", "message", "param", "doc_url", "request_log_url"}}`. The toolkit hands back `JSON.stringify` of a
-trimmed object, and on any failure the text "Failed to ..." (no `isError`).
+Read: stripe/agent-toolkit
+tools/typescript/src/shared/{prices/createPrice,paymentLinks/createPaymentLink,
+refunds/createRefund,customers/listCustomers}.ts, shared/api.ts and modelcontextprotocol/toolkit.ts
+at 57599dd. stripe-node form-encodes POST bodies (nested keys as `line_items[0][price]`), puts a
+GET's parameters in the query, and adds its own `Idempotency-Key` to POSTs it may retry. Stripe's
+errors are `{"error": {"type", "code", "message", "param", "doc_url", "request_log_url"}}`. The
+toolkit hands back `JSON.stringify` of a trimmed object, and on any failure the text "Failed to ..."
+(no `isError`).
 """
 
 import collections
@@ -71,14 +74,18 @@ def stripe_error(status: int, kind: str, code: str, message: str, param: str | N
 
 
 RATE_LIMIT = stripe_error(
-    429, "invalid_request_error", "rate_limit", "Request rate limit exceeded. Learn more about rate limits here."
+    429,
+    "invalid_request_error",
+    "rate_limit",
+    "Request rate limit exceeded. Learn more about rate limits here.",
 )
 
 
 def returns(trim, failure: str):
     def result(args, answer):
         if answer.status >= 400:
-            return mcp_text(failure)  # String(JSON.stringify("Failed to ...")): the quoted text
+            # String(JSON.stringify("Failed to ...")): the quoted text
+            return mcp_text(failure)
         return mcp_text(trim(answer.body))
 
     return result
@@ -89,7 +96,7 @@ def ident(rng, prefix: str) -> str:
     return prefix + "1Q" + "".join(rng.choice(alphabet) for _ in range(22))
 
 
-# --- create_price (POST /v1/prices) -------------------------------------------------------------------------
+# --- create_price (POST /v1/prices) ---------------------------------------------------------------
 
 
 def price_args(rng):
@@ -102,7 +109,12 @@ def price_args(rng):
 
 def price_request(args):
     form = [(k, text_of(args[k])) for k in ("product", "unit_amount", "currency")]
-    return Wire("POST", f"{API}/prices", headers={**headers(), "Idempotency-Key": retry_key(args)}, form=form)
+    return Wire(
+        "POST",
+        f"{API}/prices",
+        headers={**headers(), "Idempotency-Key": retry_key(args)},
+        form=form,
+    )
 
 
 def price_response(args, rng):
@@ -149,8 +161,20 @@ CREATE_PRICE = Tool(
     price_request,
     price_response,
     [
-        stripe_error(400, "invalid_request_error", "resource_missing", "No such product: '{product}'", "product"),
-        stripe_error(400, "invalid_request_error", "parameter_invalid_integer", "Invalid integer: abc", "unit_amount"),
+        stripe_error(
+            400,
+            "invalid_request_error",
+            "resource_missing",
+            "No such product: '{product}'",
+            "product",
+        ),
+        stripe_error(
+            400,
+            "invalid_request_error",
+            "parameter_invalid_integer",
+            "Invalid integer: abc",
+            "unit_amount",
+        ),
         RATE_LIMIT,
     ],
     returns(lambda body: body, "Failed to create price"),
@@ -163,25 +187,47 @@ CREATE_PRICE = Tool(
             single=True,
         ),
         Bug("enum_case", edit("form", "currency", upper), "/currency", "form:/currency"),
-        Bug("renamed_key", rename("form", "unit_amount", "amount"), "/unit_amount", "form:/unit_amount"),
+        Bug(
+            "renamed_key",
+            rename("form", "unit_amount", "amount"),
+            "/unit_amount",
+            "form:/unit_amount",
+        ),
         Bug("error_fields_lost", lose("/error/message"), response="/error/message", error=True),
     ],
 )
 
-# --- create_payment_link (POST /v1/payment_links; line_items[0][...], after_completion[...]) ---------------
+# --- create_payment_link (POST /v1/payment_links; line_items[0][...], after_completion[...]) ------
 
 
 def link_args(rng):
     args = {"price": ident(rng, "price_"), "quantity": rng.choice([1, 1, 2, 3, 10])}
-    put(args, rng, "redirect_url", 0.4, lambda: rng.choice(["https://example.com/thanks", "https://shop.acme.io/done"]))
+    put(
+        args,
+        rng,
+        "redirect_url",
+        0.4,
+        lambda: rng.choice(["https://example.com/thanks", "https://shop.acme.io/done"]),
+    )
     return args
 
 
 def link_request(args):
-    form = [("line_items[0][price]", args["price"]), ("line_items[0][quantity]", text_of(args["quantity"]))]
+    form = [
+        ("line_items[0][price]", args["price"]),
+        ("line_items[0][quantity]", text_of(args["quantity"])),
+    ]
     if args.get("redirect_url"):
-        form += [("after_completion[type]", "redirect"), ("after_completion[redirect][url]", args["redirect_url"])]
-    return Wire("POST", f"{API}/payment_links", headers={**headers(), "Idempotency-Key": retry_key(args)}, form=form)
+        form += [
+            ("after_completion[type]", "redirect"),
+            ("after_completion[redirect][url]", args["redirect_url"]),
+        ]
+    return Wire(
+        "POST",
+        f"{API}/payment_links",
+        headers={**headers(), "Idempotency-Key": retry_key(args)},
+        form=form,
+    )
 
 
 def link_response(args, rng):
@@ -222,7 +268,11 @@ CREATE_LINK = Tool(
     link_response,
     [
         stripe_error(
-            400, "invalid_request_error", "resource_missing", "No such price: '{price}'", "line_items[0][price]"
+            400,
+            "invalid_request_error",
+            "resource_missing",
+            "No such price: '{price}'",
+            "line_items[0][price]",
         ),
         RATE_LIMIT,
     ],
@@ -235,7 +285,12 @@ CREATE_LINK = Tool(
             "form:/line_items/0/quantity",
             single=True,
         ),
-        Bug("moved", rename("form", "line_items[0][price]", "price"), "/price", "form:/line_items/0/price"),
+        Bug(
+            "moved",
+            rename("form", "line_items[0][price]", "price"),
+            "/price",
+            "form:/line_items/0/price",
+        ),
         Bug(
             "dropped",
             drop("form", "after_completion[redirect][url]"),
@@ -245,7 +300,7 @@ CREATE_LINK = Tool(
     ],
 )
 
-# --- create_refund (POST /v1/refunds) -----------------------------------------------------------------------
+# --- create_refund (POST /v1/refunds) -------------------------------------------------------------
 
 
 def refund_args(rng):
@@ -256,7 +311,12 @@ def refund_args(rng):
 
 def refund_request(args):
     form = [(k, text_of(args[k])) for k in ("payment_intent", "amount") if k in args]
-    return Wire("POST", f"{API}/refunds", headers={**headers(), "Idempotency-Key": retry_key(args)}, form=form)
+    return Wire(
+        "POST",
+        f"{API}/refunds",
+        headers={**headers(), "Idempotency-Key": retry_key(args)},
+        form=form,
+    )
 
 
 def refund_response(args, rng):
@@ -298,7 +358,10 @@ CREATE_REFUND = Tool(
     refund_response,
     [
         stripe_error(
-            400, "invalid_request_error", "charge_already_refunded", "Charge ch_1Q has already been refunded."
+            400,
+            "invalid_request_error",
+            "charge_already_refunded",
+            "Charge ch_1Q has already been refunded.",
         ),
         stripe_error(
             404,
@@ -310,22 +373,40 @@ CREATE_REFUND = Tool(
         RATE_LIMIT,
     ],
     returns(
-        lambda body: {"id": body["id"], "status": body["status"], "amount": body["amount"]}, "Failed to create refund"
+        lambda body: {"id": body["id"], "status": body["status"], "amount": body["amount"]},
+        "Failed to create refund",
     ),
     [
-        Bug("scaled", edit("form", "amount", lambda v: text_of(int(v) * 100)), "/amount", "form:/amount", single=True),
+        Bug(
+            "scaled",
+            edit("form", "amount", lambda v: text_of(int(v) * 100)),
+            "/amount",
+            "form:/amount",
+            single=True,
+        ),
         Bug("dropped", drop("form", "amount"), "/amount", "form:/amount"),
-        Bug("leaked_field", leak("form", "metadata[mcp_session]", "sess_7f3a"), None, "form:/metadata/mcp_session"),
+        Bug(
+            "leaked_field",
+            leak("form", "metadata[mcp_session]", "sess_7f3a"),
+            None,
+            "form:/metadata/mcp_session",
+        ),
     ],
 )
 
-# --- list_customers (GET /v1/customers?limit=&email=) --------------------------------------------------------
+# --- list_customers (GET /v1/customers?limit=&email=) ---------------------------------------------
 
 
 def customers_args(rng):
     args = {}
     put(args, rng, "limit", 0.6, lambda: rng.choice([3, 10, 25, 100]))
-    put(args, rng, "email", 0.5, lambda: rng.choice(["ann@example.com", "bo@example.org", "jenny.rosen@example.com"]))
+    put(
+        args,
+        rng,
+        "email",
+        0.5,
+        lambda: rng.choice(["ann@example.com", "bo@example.org", "jenny.rosen@example.com"]),
+    )
     return args
 
 
@@ -357,7 +438,12 @@ LIST_CUSTOMERS = Tool(
     "This tool will fetch a list of Customers from Stripe.",
     schema(
         {
-            "limit": n("A limit on the number of objects to be returned.", "integer", minimum=1, maximum=100),
+            "limit": n(
+                "A limit on the number of objects to be returned.",
+                "integer",
+                minimum=1,
+                maximum=100,
+            ),
             "email": s("A case-sensitive filter on the list based on the customer's email field."),
         }
     ),
@@ -365,7 +451,13 @@ LIST_CUSTOMERS = Tool(
     customers_request,
     customers_response,
     [
-        stripe_error(400, "invalid_request_error", "parameter_invalid_integer", "Invalid integer: {limit}", "limit"),
+        stripe_error(
+            400,
+            "invalid_request_error",
+            "parameter_invalid_integer",
+            "Invalid integer: {limit}",
+            "limit",
+        ),
         RATE_LIMIT,
     ],
     returns(lambda body: [{"id": c["id"]} for c in body["data"]], "Failed to list customers"),

@@ -1,11 +1,13 @@
-"""Todoist, as abhiz123/todoist-mcp-server calls the REST API v2 through @doist/todoist-api-typescript (v3).
+"""Todoist, as abhiz123/todoist-mcp-server calls the REST API v2 through
+@doist/todoist-api-typescript (v3).
 
-Read: abhiz123/todoist-mcp-server src/index.ts at 7080204. `due_string` and `priority` go as they are into
-a snake_case JSON body (the SDK turns its camelCase options back into the API's keys; undefined ones vanish),
-with the SDK's own `X-Request-Id`. `todoist_get_tasks` sends only `project_id` and `filter`: `priority` and
-`limit` filter the answer in the server. `todoist_complete_task` looks the task up by name and closes it by id.
-Todoist answers errors as plain text (`Task not found`); the SDK's axios error reaches the model as
-`Error: Request failed with status code 404`, `isError: true`. Successes are handed back as prose.
+Read: abhiz123/todoist-mcp-server src/index.ts at 7080204. `due_string` and `priority` go as they
+are into a snake_case JSON body (the SDK turns its camelCase options back into the API's keys;
+undefined ones vanish), with the SDK's own `X-Request-Id`. `todoist_get_tasks` sends only
+`project_id` and `filter`: `priority` and `limit` filter the answer in the server.
+`todoist_complete_task` looks the task up by name and closes it by id. Todoist answers errors as
+plain text (`Task not found`); the SDK's axios error reaches the model as `Error: Request failed
+with status code 404`, `isError: true`. Successes are handed back as prose.
 """
 
 import hashlib
@@ -28,9 +30,17 @@ from .model import (
     schema,
 )
 
-SOURCE = Source("abhiz123/todoist-mcp-server", "src/index.ts", "70802047442604b197c59e3ea0706f173f4e6e48")
+SOURCE = Source(
+    "abhiz123/todoist-mcp-server", "src/index.ts", "70802047442604b197c59e3ea0706f173f4e6e48"
+)
 API = "https://api.todoist.com/rest/v2"
-CONTENTS = ["Buy milk", "Call the dentist", "Send the Q3 report", "Renew passport", "Book flights to Lisbon"]
+CONTENTS = [
+    "Buy milk",
+    "Call the dentist",
+    "Send the Q3 report",
+    "Renew passport",
+    "Book flights to Lisbon",
+]
 DUE = ["tomorrow", "next Monday", "Jan 23", "every friday", "today at 5pm", "in 3 days"]
 
 
@@ -39,7 +49,9 @@ def headers(args, post=True) -> dict:
     if post:
         digest = hashlib.sha256(repr(sorted(args.items())).encode()).hexdigest()
         out["Content-Type"] = "application/json"
-        out["X-Request-Id"] = f"{digest[:8]}-{digest[8:12]}-4{digest[13:16]}-8{digest[17:20]}-{digest[20:32]}"
+        out["X-Request-Id"] = (
+            f"{digest[:8]}-{digest[8:12]}-4{digest[13:16]}-8{digest[17:20]}-{digest[20:32]}"
+        )
     return out
 
 
@@ -47,13 +59,19 @@ def text_error(status: int, text: str):
     return lambda args, rng: Answer(status, text)
 
 
-ERRORS = [text_error(400, "Invalid argument value"), text_error(403, "Forbidden"), text_error(429, "Too Many Requests")]
+ERRORS = [
+    text_error(400, "Invalid argument value"),
+    text_error(403, "Forbidden"),
+    text_error(429, "Too Many Requests"),
+]
 
 
 def failed_or(prose):
     def result(args, answer):
         if answer.status >= 400:
-            return mcp_text(f"Error: Request failed with status code {answer.status}", is_error=True)
+            return mcp_text(
+                f"Error: Request failed with status code {answer.status}", is_error=True
+            )
         return mcp_text(prose(args, answer.body), is_error=False)
 
     return result
@@ -90,12 +108,18 @@ def task(rng, args) -> dict:
     }
 
 
-# --- todoist_create_task -------------------------------------------------------------------------------------
+# --- todoist_create_task --------------------------------------------------------------------------
 
 
 def create_args(rng):
     args = {"content": rng.choice(CONTENTS)}
-    put(args, rng, "description", 0.4, lambda: rng.choice(["Before the meeting", "Ask Ann first", "Use the new form"]))
+    put(
+        args,
+        rng,
+        "description",
+        0.4,
+        lambda: rng.choice(["Before the meeting", "Ask Ann first", "Use the new form"]),
+    )
     put(args, rng, "due_string", 0.6, lambda: rng.choice(DUE))
     put(args, rng, "priority", 0.5, lambda: rng.choice([1, 2, 3, 4]))
     return args
@@ -124,8 +148,12 @@ CREATE_TASK = Tool(
         {
             "content": s("The content/title of the task"),
             "description": s("Detailed description of the task (optional)"),
-            "due_string": s("Natural language due date like 'tomorrow', 'next Monday', 'Jan 23' (optional)"),
-            "priority": n("Task priority from 1 (normal) to 4 (urgent) (optional)", enum=[1, 2, 3, 4]),
+            "due_string": s(
+                "Natural language due date like 'tomorrow', 'next Monday', 'Jan 23' (optional)"
+            ),
+            "priority": n(
+                "Task priority from 1 (normal) to 4 (urgent) (optional)", enum=[1, 2, 3, 4]
+            ),
         },
         ["content"],
     ),
@@ -135,20 +163,34 @@ CREATE_TASK = Tool(
     ERRORS,
     failed_or(created),
     [
-        Bug("renamed_key", rename("body", "/due_string", "dueString"), "/due_string", "/due_string"),
-        Bug("type_changed", edit("body", "/priority", as_string), "/priority", "/priority", single=True),
+        Bug(
+            "renamed_key", rename("body", "/due_string", "dueString"), "/due_string", "/due_string"
+        ),
+        Bug(
+            "type_changed",
+            edit("body", "/priority", as_string),
+            "/priority",
+            "/priority",
+            single=True,
+        ),
         Bug("dropped", drop("body", "/content"), "/content", "/content", single=True),
         Bug("leaked_field", leak("body", "/task_name", "Buy milk"), None, "/task_name"),
     ],
 )
 
-# --- todoist_get_tasks (GET; priority and limit filter the answer in the server) ----------------------------
+# --- todoist_get_tasks (GET; priority and limit filter the answer in the server) ------------------
 
 
 def list_args(rng):
     args = {}
     put(args, rng, "project_id", 0.4, lambda: str(rng.randint(2_200_000_000, 2_299_999_999)))
-    put(args, rng, "filter", 0.5, lambda: rng.choice(["today", "overdue", "p1", "next week", "#Work & @urgent"]))
+    put(
+        args,
+        rng,
+        "filter",
+        0.5,
+        lambda: rng.choice(["today", "overdue", "p1", "next week", "#Work & @urgent"]),
+    )
     put(args, rng, "priority", 0.3, lambda: rng.choice([1, 2, 3, 4]))
     put(args, rng, "limit", 0.4, lambda: rng.choice([5, 10, 20]))
     return args
@@ -176,7 +218,8 @@ GET_TASKS = Tool(
         {
             "project_id": s("Filter tasks by project ID (optional)"),
             "filter": s(
-                "Natural language filter like 'today', 'tomorrow', 'next week', 'priority 1', 'overdue' (optional)"
+                "Natural language filter like 'today', 'tomorrow', 'next week', 'priority 1', "
+                "'overdue' (optional)"
             ),
             "priority": n("Filter by priority level (1-4) (optional)", enum=[1, 2, 3, 4]),
             "limit": n("Maximum number of tasks to return (optional)", default=10),
@@ -190,7 +233,12 @@ GET_TASKS = Tool(
     ERRORS,
     failed_or(listed),
     [
-        Bug("renamed_key", rename("query", "project_id", "projectId"), "/project_id", "query:/project_id"),
+        Bug(
+            "renamed_key",
+            rename("query", "project_id", "projectId"),
+            "/project_id",
+            "query:/project_id",
+        ),
         Bug("dropped", drop("query", "filter"), "/filter", "query:/filter"),
         Bug("leaked_field", leak("query", "limit", "10"), None, "query:/limit"),
     ],

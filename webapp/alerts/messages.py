@@ -1,4 +1,5 @@
-"""The messages alerts send: a Standard Webhooks JSON body with its signature, or a Slack message."""
+"""The messages alerts send: a Standard Webhooks JSON body with its signature, or a Slack
+message."""
 
 import base64
 import hashlib
@@ -14,7 +15,8 @@ def webhook_body(event_type: str, timestamp: str, data: dict) -> bytes:
 
 
 def signature(secret: str, message_id: str, unix_time: int, body: bytes) -> str:
-    """Sign as the Standard Webhooks specification says: v1,base64(HMAC-SHA256(id.timestamp.body))."""
+    """Sign as the Standard Webhooks specification says:
+    v1,base64(HMAC-SHA256(id.timestamp.body))."""
     key = base64.b64decode(secret.removeprefix("whsec_"))
     signed = f"{message_id}.{unix_time}.".encode() + body
     return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
@@ -31,28 +33,41 @@ def signed_headers(secret: str, message_id: str, unix_time: int, body: bytes) ->
 
 
 def summary(event_type: str, data: dict, facts: dict | None = None) -> str:
-    """Say in one line what broke and how often (`facts`: the counts the message was written with)."""
+    """Say in one line what broke and how often (`facts`: the counts the message was written
+    with)."""
     if event_type == "ingest.rejected":
         return rejected_line(data)
     if event_type == "tracediff.test":
         return "tracediff: a test message for this rule; nothing is wrong"
     if data.get("summary"):
-        count, how = data.get("count", 0), "found by a re-analysis" if data.get("reanalysis") else "opened at once"
+        count, how = (
+            data.get("count", 0),
+            "found by a re-analysis" if data.get("reanalysis") else "opened at once",
+        )
         what = f"{data['tool']} problem" if data.get("tool") else "problem"
-        return f"tracediff: {count} new {what}{'s' * (count != 1)} {how}; see {data.get('permalink', '/problems')}"
+        return (
+            f"tracediff: {count} new {what}{'s' * (count != 1)} {how}; see "
+            f"{data.get('permalink', '/problems')}"
+        )
     return problem_line(event_type, data, facts)
 
 
 def rejected_line(data: dict) -> str:
-    """Say how many records were rejected and from which shippers: "2 records in the last 10 min: 1 from vector/0.40,
-    1 from fluent-bit"."""
+    """Say how many records were rejected and from which shippers: "2 records in the last 10 min: 1
+    from vector/0.40, 1 from fluent-bit"."""
     count, minutes = data.get("count", 0), data.get("window_s", 0) // 60
     by_source = data.get("sources") or [{"source": data.get("source"), "count": count}]
-    shown = [f"{each['count']} from {each['source'] or 'an unnamed shipper'}" for each in by_source[:5]]
+    shown = [
+        f"{each['count']} from {each['source'] or 'an unnamed shipper'}" for each in by_source[:5]
+    ]
     if len(by_source) > 5:
-        shown.append(f"{sum(each['count'] for each in by_source[5:])} from {len(by_source) - 5} other sources")
+        shown.append(
+            f"{sum(each['count'] for each in by_source[5:])} from {len(by_source) - 5} other "
+            "sources"
+        )
     return (
-        f"tracediff rejected {count} record{'s' * (count != 1)} in the last {minutes} min: {', '.join(shown)}; "
+        f"tracediff rejected {count} record{'s' * (count != 1)} in the last {minutes} min: "
+        f"{', '.join(shown)}; "
         f"latest: {data.get('message', '')}"
     ).strip()
 
@@ -67,7 +82,11 @@ def slack_body(event_type: str, data: dict, facts: dict | None = None) -> bytes:
             {
                 "type": "actions",
                 "elements": [
-                    {"type": "button", "text": {"type": "plain_text", "text": "Open in tracediff"}, "url": link}
+                    {
+                        "type": "button",
+                        "text": {"type": "plain_text", "text": "Open in tracediff"},
+                        "url": link,
+                    }
                 ],
             }
         )
@@ -76,7 +95,12 @@ def slack_body(event_type: str, data: dict, facts: dict | None = None) -> bytes:
         blocks.append(
             {
                 "type": "context",
-                "elements": [{"type": "mrkdwn", "text": "Tickets: " + ", ".join(_escape(str(u)) for u in links[:5])}],
+                "elements": [
+                    {
+                        "type": "mrkdwn",
+                        "text": "Tickets: " + ", ".join(_escape(str(u)) for u in links[:5]),
+                    }
+                ],
             }
         )
     return jsontext.dumps({"text": text, "blocks": blocks})

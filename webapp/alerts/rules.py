@@ -14,10 +14,12 @@ EVENT_TYPES = {
     "escalating": "problem.escalating",
     "rejected_events": "ingest.rejected",
 }
-# The type of the one message outside the outbox: a test send, which no receiver should take for a problem.
+# The type of the one message outside the outbox: a test send, which no receiver should take for a
+# problem.
 TEST_TYPE = "tracediff.test"
 FORMATS = ("webhook", "slack")
-PROBLEM_KINDS = (*KIND_NAMES, SCHEMA_KIND)  # every kind a problem can have
+# every kind a problem can have
+PROBLEM_KINDS = (*KIND_NAMES, SCHEMA_KIND)
 DEFAULT_MIN_INTERVAL_S = 600
 FIELDS = (
     *("url", "format", "on", "tool", "kind", "min_severity", "source", "min_interval_s"),
@@ -110,19 +112,24 @@ def matches(rule: dict, event: str, data: dict) -> bool:
         (
             rule["tool"] is None or rule["tool"] == data.get("tool"),
             rule["kind"] is None or rule["kind"] == data.get("kind"),
-            rule["min_severity"] is None or rank(data.get("severity")) <= rank(rule["min_severity"]),
-            rule["source"] is None or rule["source"] in (data.get("sources") or [data.get("source")]),
+            rule["min_severity"] is None
+            or rank(data.get("severity")) <= rank(rule["min_severity"]),
+            rule["source"] is None
+            or rule["source"] in (data.get("sources") or [data.get("source")]),
         )
     )
 
 
 def filters_text(rule: dict) -> str:
-    """Say every filter of a rule, set or not: "tool=findOrders kind=any min_severity=warning source=any
-    min_interval_s=600" (what `tracediff alerts list` and `add` print)."""
-    shown = [f"{name}={rule.get(name) or 'any'}" for name in ("tool", "kind", "min_severity", "source")]
+    """Say every filter of a rule, set or not: "tool=findOrders kind=any min_severity=warning
+    source=any min_interval_s=600" (what `tracediff alerts list` and `add` print)."""
+    shown = [
+        f"{name}={rule.get(name) or 'any'}" for name in ("tool", "kind", "min_severity", "source")
+    ]
     return " ".join([*shown, f"min_interval_s={rule.get('min_interval_s')}"])
 
 
 def new_secret() -> str:
-    """Return a signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes in base64."""
+    """Return a signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes in
+    base64."""
     return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()

@@ -18,7 +18,8 @@ from ..redaction.webhooks import secret_segments
 _REDACTOR = Redactor()
 # a secret this long or longer is cut out of any text; a shorter one only where its whole URL is
 SHORTEST = 4
-USERINFO, PATH, QUERY, FRAGMENT = 1, 2, 3, 4  # the places of _split's list
+# the places of _split's list
+USERINFO, PATH, QUERY, FRAGMENT = 1, 2, 3, 4
 
 
 def marked_names(rule: dict) -> set[str]:
@@ -35,7 +36,8 @@ def masked_url(rule: dict) -> str:
 def _segments(rule: dict) -> set[int]:
     url = rule["url"]
     marked = {part for part in rule.get("secret_parts") or () if type(part) is int}
-    if rule.get("format") == "slack":  # a Slack incoming webhook's URL is itself the secret
+    # a Slack incoming webhook's URL is itself the secret
+    if rule.get("format") == "slack":
         return set(range(1, len(_split(url)[2])))
     return marked | secret_segments(url)
 

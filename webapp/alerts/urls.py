@@ -1,9 +1,10 @@
-"""Webhook URLs are checked when a rule is made and again before each delivery, after DNS resolution.
+"""Webhook URLs are checked when a rule is made and again before each delivery, after DNS
+resolution.
 
-Loopback, link-local (cloud metadata at 169.254.169.254 among them), unspecified, multicast and reserved
-addresses, and the other clouds' metadata addresses, are refused unless TRACEDIFF_WEBHOOK_ALLOW_HOSTS names
-the host or a range holding it. Private ranges (10/8, 172.16/12, 192.168/16, fc00::/7) stay allowed: in-house
-receivers live there.
+Loopback, link-local (cloud metadata at 169.254.169.254 among them), unspecified, multicast and
+reserved addresses, and the other clouds' metadata addresses, are refused unless
+TRACEDIFF_WEBHOOK_ALLOW_HOSTS names the host or a range holding it. Private ranges (10/8, 172.16/12,
+192.168/16, fc00::/7) stay allowed: in-house receivers live there.
 """
 
 import ipaddress
@@ -11,8 +12,9 @@ import socket
 from urllib.parse import urlsplit
 
 METADATA_HOSTS = {"metadata.google.internal", "metadata.goog", "metadata", "instance-data"}
-# Cloud metadata and host services outside link-local: AWS IMDS over IPv6, GCP's IPv6 metadata, Alibaba's
-# metadata, Azure's wire server, Oracle's legacy metadata. Each answers with credentials or host control.
+# Cloud metadata and host services outside link-local: AWS IMDS over IPv6, GCP's IPv6 metadata,
+# Alibaba's metadata, Azure's wire server, Oracle's legacy metadata. Each answers with credentials
+# or host control.
 METADATA_ADDRESSES = {
     ipaddress.ip_address(text)
     for text in ("fd00:ec2::254", "fd20:ce::254", "100.100.100.200", "168.63.129.16", "192.0.0.192")
@@ -54,7 +56,8 @@ def check_url(url: str, allowed: tuple[set[str], list]) -> list[str]:
         address = ipaddress.ip_address(text.split("%")[0])
         if _metadata(address) and host not in hosts and not any(address in net for net in networks):
             raise UrlRefused(
-                f"{host} resolves to {address}, a cloud metadata address; allow it with TRACEDIFF_WEBHOOK_ALLOW_HOSTS"
+                f"{host} resolves to {address}, a cloud metadata address; allow it with "
+                "TRACEDIFF_WEBHOOK_ALLOW_HOSTS"
             )
         if _internal(address) and host not in hosts and not any(address in net for net in networks):
             raise UrlRefused(
@@ -65,7 +68,8 @@ def check_url(url: str, allowed: tuple[set[str], list]) -> list[str]:
 
 
 def parse_url(url: str):
-    """Split a webhook URL, or raise UrlRefused when it is not a whole http(s) URL (a bad port, a broken [IPv6])."""
+    """Split a webhook URL, or raise UrlRefused when it is not a whole http(s) URL (a bad port, a
+    broken [IPv6])."""
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - reading it checks it: 0-65535, digits only

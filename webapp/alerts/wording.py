@@ -1,15 +1,21 @@
-"""Say in one line what broke and how often: "findOrders: /limit sent as string instead of integer, 83 calls
-in 10 min since 1.4.2 (new, TD-42)" (pure: the facts come with the message, counted when it was written)."""
+"""Say in one line what broke and how often: "findOrders: /limit sent as string instead of integer,
+83 calls in 10 min since 1.4.2 (new, TD-42)" (pure: the facts come with the message, counted when it
+was written)."""
 
 from datetime import datetime
 
 from ..problems.words import problem_phrase
 
-STATES = {"problem.new": "new", "problem.regressed": "regressed", "problem.escalating": "escalating"}
+STATES = {
+    "problem.new": "new",
+    "problem.regressed": "regressed",
+    "problem.escalating": "escalating",
+}
 
 
 def problem_line(event_type: str, problem: dict, facts: dict | None) -> str:
-    """Return the one line of a problem's alert; `facts` are the calls its event counts (see store/alert_facts.py)."""
+    """Return the one line of a problem's alert; `facts` are the calls its event counts (see
+    store/alert_facts.py)."""
     facts = facts or {
         "calls": problem.get("calls", 0),
         "first": problem.get("first_seen"),
@@ -17,7 +23,8 @@ def problem_line(event_type: str, problem: dict, facts: dict | None) -> str:
         "since": _newest(problem.get("releases")),
     }
     calls = facts.get("calls") or 0
-    if facts.get("mean_per_hour") is not None:  # escalating: this hour against the days before
+    # escalating: this hour against the days before
+    if facts.get("mean_per_hour") is not None:
         how = (
             f"{calls} call{'s' * (calls != 1)} in the last hour "
             f"({facts.get('days', 7)}-day mean {_rate(facts['mean_per_hour'])}/h)"
@@ -26,17 +33,22 @@ def problem_line(event_type: str, problem: dict, facts: dict | None) -> str:
         how = f"{calls} call{'s' * (calls != 1)}{_span(facts.get('first'), facts.get('last'))}"
     since = f" since {facts['since']}" if facts.get("since") else ""
     state, tool = STATES.get(event_type, event_type), problem.get("tool") or "(no tool)"
-    return f"{tool}: {problem_title(problem, facts.get('pair'))}, {how}{since} ({state}, {problem.get('id', '')})"
+    return (
+        f"{tool}: {problem_title(problem, facts.get('pair'))}, {how}{since} ({state}, "
+        f"{problem.get('id', '')})"
+    )
 
 
 def problem_title(problem: dict, pair: dict | None = None) -> str:
-    """Return the title an alert gives a problem: a summary's own title, else the phrase of what broke."""
+    """Return the title an alert gives a problem: a summary's own title, else the phrase of what
+    broke."""
     return problem["title"] if problem.get("title") else problem_phrase(problem, pair)
 
 
 def message_problem(subject: str, data) -> dict | None:
-    """Name the problem a message is about: {"id": "TD-7", "title": "/limit sent as string instead of integer"}
-    (a summary: id null and its own title, "6 new problems at once"); None for a message about no problem."""
+    """Name the problem a message is about: {"id": "TD-7", "title": "/limit sent as string instead
+    of integer"} (a summary: id null and its own title, "6 new problems at once"); None for a
+    message about no problem."""
     if not isinstance(data, dict):
         return None
     if data.get("summary"):
@@ -55,15 +67,20 @@ def _rate(per_hour: float) -> str:
 
 
 def _span(first: str | None, last: str | None) -> str:
-    """Say over how long the calls were seen: " in 10 min", " in 3 h", " in 2 days" (by the calls' own times)."""
+    """Say over how long the calls were seen: " in 10 min", " in 3 h", " in 2 days" (by the calls'
+    own times)."""
     try:
-        seconds = (datetime.fromisoformat(last[:19]) - datetime.fromisoformat(first[:19])).total_seconds()
+        seconds = (
+            datetime.fromisoformat(last[:19]) - datetime.fromisoformat(first[:19])
+        ).total_seconds()
     except (TypeError, ValueError):
         return ""
     minutes = max(1, round(seconds / 60))
     if minutes < 120:
         return f" in {minutes} min"
-    return f" in {round(minutes / 60)} h" if minutes < 48 * 60 else f" in {round(minutes / 1440)} days"
+    return (
+        f" in {round(minutes / 60)} h" if minutes < 48 * 60 else f" in {round(minutes / 1440)} days"
+    )
 
 
 def _newest(releases) -> str | None:
@@ -73,6 +90,7 @@ def _newest(releases) -> str | None:
     return max(
         releases,
         key=lambda name: [
-            (0, int(part), "") if part.isdigit() else (1, 0, part) for part in name.replace("-", ".").split(".")
+            (0, int(part), "") if part.isdigit() else (1, 0, part)
+            for part in name.replace("-", ".").split(".")
         ],
     )

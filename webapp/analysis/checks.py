@@ -1,5 +1,6 @@
-"""One call checked without storing it: the analysis `tracediff check` prints and `POST /api/v1/check` answers (under
-a tool's stored contract: webapp/pipeline/checks.py), from payloads given as JSON values or text."""
+"""One call checked without storing it: the analysis `tracediff check` prints and `POST
+/api/v1/check` answers (under a tool's stored contract: webapp/pipeline/checks.py), from payloads
+given as JSON values or text."""
 
 from urllib.parse import urlsplit
 
@@ -9,7 +10,8 @@ from .findings.kinds import worst
 from .rules.response_checks import carries_an_error, error_body, error_schema_for
 from .schemas.validation import is_valid
 
-STAGES = CORE  # the stages a check always reports; the others when given
+# the stages a check always reports; the others when given
+STAGES = CORE
 
 
 class CheckError(ValueError):
@@ -23,20 +25,27 @@ def snapshot(payload, status: int | None = None) -> dict:
 
 
 def checked_url(url: str) -> str:
-    """A URL as a request line or a client logs it: absolute (https://host/path?query) or a path (/path?query)."""
+    """A URL as a request line or a client logs it: absolute (https://host/path?query) or a path
+    (/path?query)."""
     parts = urlsplit(url)
     absolute = parts.scheme in ("http", "https") and parts.netloc
     if not (absolute or url.startswith("/")) or any(c.isspace() for c in url):
-        raise CheckError(f"url {url!r}: expected an absolute URL (https://host/path?query) or a path (/path?query)")
+        raise CheckError(
+            f"url {url!r}: expected an absolute URL (https://host/path?query) or a path "
+            "(/path?query)"
+        )
     return url
 
 
 def call_snapshots(
-    payloads: dict, status: int | None, http: dict | None = None, result_is_error: bool | None = None
+    payloads: dict,
+    status: int | None,
+    http: dict | None = None,
+    result_is_error: bool | None = None,
 ) -> dict:
-    """Return the snapshots of one call from its payloads (snapshot name -> JSON value or text; absent: not given),
-    the response's status, the request's method, URL and headers (`http`: a request given by its URL alone has no
-    body) and what a flagless result told the model."""
+    """Return the snapshots of one call from its payloads (snapshot name -> JSON value or text;
+    absent: not given), the response's status, the request's method, URL and headers (`http`: a
+    request given by its URL alone has no body) and what a flagless result told the model."""
     snapshots = {name: None for name in STAGES}
     for name, payload in payloads.items():
         snapshots[name] = snapshot(payload, status if name == "response" else None)
@@ -57,8 +66,8 @@ def check_call(snapshots: dict, contract: dict | None, status_known: bool) -> di
 
 
 def _accept_error_body(result: dict, body, contract) -> None:
-    """With no status the response may be an error report: accept one that fits the error schema (or reads as an
-    error by the common shapes, where none is declared)."""
+    """With no status the response may be an error report: accept one that fits the error schema (or
+    reads as an error by the common shapes, where none is declared)."""
     checked = result["validation"]["response"]
     name, schema = error_schema_for(contract)
     if checked["valid"] is not False:
@@ -66,10 +75,15 @@ def _accept_error_body(result: dict, body, contract) -> None:
     if not (is_valid(error_body(body, name)[1], schema) if name else carries_an_error(body)):
         return
     # an error read by the common shapes is not validated: no schema is declared for it
-    result["validation"]["response"] = {"schema": name, "valid": True if name else None, "errors": []}
+    result["validation"]["response"] = {
+        "schema": name,
+        "valid": True if name else None,
+        "errors": [],
+    }
     result["summary"]["validation_errors"] -= len(checked["errors"])
     result["worst"] = worst(
-        [f["severity"] for f in result["findings"]] + (["error"] if result["summary"]["validation_errors"] else [])
+        [f["severity"] for f in result["findings"]]
+        + (["error"] if result["summary"]["validation_errors"] else [])
     )
 
 

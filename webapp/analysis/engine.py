@@ -22,22 +22,28 @@ from .wire.located import located_result
 from .wire.locations import Request, body_part, quiet_roots, read_request
 from .wire.parameters import template_of
 
-STAGES = CORE  # validated by their own schema and aligned; the result has rules of its own
+# validated by their own schema and aligned; the result has rules of its own
+STAGES = CORE
 MAX_FINDINGS = 1000
 
 
 @dataclass
 class Comparison:
-    """What comparing a call's documents leaves for its alignment: the pairs, the echo, the status."""
+    """What comparing a call's documents leaves for its alignment: the pairs, the echo, the
+    status."""
 
     pairing: Pairing
     echo: Echo | None = None
-    declared: bool = False  # the contract declares request -> response echoes
+    # the contract declares request -> response echoes
+    declared: bool = False
     status: int | None = None
-    returned: Pairing | None = None  # the response paired with the structured result (the way back)
+    # the response paired with the structured result (the way back)
+    returned: Pairing | None = None
 
 
-def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True, budget: float | None = None) -> dict:
+def analyze_call(
+    snapshots: dict, contract: dict | None, sparse: bool = True, budget: float | None = None
+) -> dict:
     """Validate a call's snapshots against its contract and report its findings and alignment.
 
     The alignment holds only the rows `full_alignment` cannot rebuild from the payloads, unless
@@ -55,9 +61,13 @@ def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True, bu
                 payload = None
             docs[stage] = payload
         status = status_code(snapshots.get("response"))
-        wire = read_request(snapshots.get("request"), docs["request"], docs["arguments"], template_of(contract))
-        docs["request"] = wire.body  # a GET's empty body, a form body: no JSON body to validate
-        validation = {}  # filled in stage by stage: the budget may stop it half way
+        wire = read_request(
+            snapshots.get("request"), docs["request"], docs["arguments"], template_of(contract)
+        )
+        # a GET's empty body, a form body: no JSON body to validate
+        docs["request"] = wire.body
+        # filled in stage by stage: the budget may stop it half way
+        validation = {}
         try:
             for stage in STAGES:
                 snap, error = snapshots.get(stage), parse_errors.get(stage)
@@ -73,14 +83,23 @@ def analyze_call(snapshots: dict, contract: dict | None, sparse: bool = True, bu
             return located_result(result, wire, comparison.pairing.back) if wire.located else result
         except RecursionError:
             # Ingest caps nesting; this guards callers that feed the engine directly.
-            why, findings = "nested too deeply to compare", [f for f in findings if f["kind"] == "invalid_json"]
+            why, findings = (
+                "nested too deeply to compare",
+                [f for f in findings if f["kind"] == "invalid_json"],
+            )
         except OutOfTime:
-            why = f"stopped after its time budget of {budget:g} s of CPU; `tracediff reanalyze --budget` retries"
+            why = (
+                f"stopped after its time budget of {budget:g} s of CPU; `tracediff reanalyze "
+                "--budget` retries"
+            )
     empty = {stage: None for stage in STAGES}
-    for stage in STAGES:  # a stage the budget stopped before is not judged
+    # a stage the budget stopped before is not judged
+    for stage in STAGES:
         name = _schema_for(stage, contract, status)[0]
         validation.setdefault(stage, {"schema": name, "valid": None, "errors": []})
-    result = _result(empty, Comparison(Pairing(None, None)), validation, sort_findings(findings), sparse)
+    result = _result(
+        empty, Comparison(Pairing(None, None)), validation, sort_findings(findings), sparse
+    )
     result["incomplete"] = why
     return result
 
@@ -96,18 +115,23 @@ def _comparisons(docs, contract, status, validation, out: list, wire: Request) -
         out += mapping_findings(pairing, contract, bad)
     else:
         pairing = Pairing(args, request)
-    request = body_part(request) if wire.located else request  # the response echoes body fields
+    # the response echoes body fields
+    request = body_part(request) if wire.located else request
     echo, declared = None, []
     if request is not None and response is not None and (status is None or status < 400):
         declared = [
             (m["request"], m["response"])
             for m in mapping
-            if isinstance(m, dict) and is_pointer(m.get("request")) and is_pointer(m.get("response"))
+            if isinstance(m, dict)
+            and is_pointer(m.get("request"))
+            and is_pointer(m.get("response"))
         ]
         echo = echo_pairs(request, response, declared)
         for f in echo.findings:
             f["transform"] = transform_of(f)
-            f["reason"] = "declared" if (f["left"]["path"], f["right"]["path"]) in declared else "path"
+            f["reason"] = (
+                "declared" if (f["left"]["path"], f["right"]["path"]) in declared else "path"
+            )
         out += echo.findings
     if response is not None:
         out += status_findings(response, status, contract)
@@ -115,7 +139,8 @@ def _comparisons(docs, contract, status, validation, out: list, wire: Request) -
 
 
 def _way_back(response, status, reading: Reading | None, contract, out: list) -> Pairing | None:
-    """Check the result against the response, appending its findings to `out`; return their pairing."""
+    """Check the result against the response, appending its findings to `out`; return their
+    pairing."""
     found, pairing = result_findings(response, status, reading, contract)
     out += found
     return pairing if reading is not None else None
@@ -124,11 +149,12 @@ def _way_back(response, status, reading: Reading | None, contract, out: list) ->
 def _result_schema(contract, reading: Reading | None, response_logged: bool) -> tuple:
     """Return (name, schema) the result is validated against, or (None, None).
 
-    The tool's `result_schema` (an MCP outputSchema) when it declares one. Else, for a call that logged
-    no response, a result that hands over a JSON body (the payload, or the JSON its text holds; not an
-    MCP structuredContent, the tool's own shape) stands for the server's answer: the response schema
-    (an OpenAPI operation's 2xx schema), or the error schema when the result says it failed. A logged
-    response is validated itself, and the result checked against it on the way back."""
+    The tool's `result_schema` (an MCP outputSchema) when it declares one. Else, for a call that
+    logged no response, a result that hands over a JSON body (the payload, or the JSON its text
+    holds; not an MCP structuredContent, the tool's own shape) stands for the server's answer: the
+    response schema (an OpenAPI operation's 2xx schema), or the error schema when the result says it
+    failed. A logged response is validated itself, and the result checked against it on the way
+    back."""
     declared = (contract or {}).get("result_schema")
     if reading is None or isinstance(declared, (dict, bool)):
         return (None, None) if reading is None else ("result_schema", declared)
@@ -152,7 +178,9 @@ def _result_validation(reading: Reading, name: str, schema) -> dict:
 def _result(docs, comparison: Comparison, validation, findings, want_sparse=True) -> dict:
     dropped = {f["left"]["path"] for f in findings if f["kind"] == "dropped"}
     added = {f["right"]["path"] for f in findings if f["kind"] == "added"}
-    alignment, sparse, truncated = _alignment(docs, comparison, dropped, added, findings, want_sparse)
+    alignment, sparse, truncated = _alignment(
+        docs, comparison, dropped, added, findings, want_sparse
+    )
     folded, places = fold(findings)
     summary = {"error": 0, "warning": 0, "info": 0}
     for f in folded:
@@ -168,7 +196,8 @@ def _result(docs, comparison: Comparison, validation, findings, want_sparse=True
         # A broken contract needs a look as much as a mapping bug does.
         "worst": worst([f["severity"] for f in findings] + (["error"] if invalid else [])),
     }
-    if comparison.returned is not None:  # the way back's pairs, for the aligned view's result column
+    # the way back's pairs, for the aligned view's result column
+    if comparison.returned is not None:
         result["returned"] = returned_pairs(comparison.returned)
     if any(places[:MAX_FINDINGS]):
         # The full list of a folded finding's places, by its index; the API pages through it.
@@ -180,8 +209,11 @@ def _result(docs, comparison: Comparison, validation, findings, want_sparse=True
     return result
 
 
-def _alignment(docs, comparison, dropped, added, findings, want_sparse) -> tuple[list[dict], bool, bool]:
-    """Return (rows, sparse, truncated): the sparse rows, or all rows when they cannot be rebuilt."""
+def _alignment(
+    docs, comparison, dropped, added, findings, want_sparse
+) -> tuple[list[dict], bool, bool]:
+    """Return (rows, sparse, truncated): the sparse rows, or all rows when they cannot be
+    rebuilt."""
     pairing, echo = comparison.pairing, comparison.echo
     if not want_sparse:
         full = Aligner(docs, pairing, echo, dropped, added, findings)
@@ -217,10 +249,21 @@ def _invalid_json(stage, payload, error) -> dict:
 
 def _validation(stage, payload, snap, contract, status, parse_error) -> dict:
     name, schema = _schema_for(stage, contract, status)
-    if snap is None or name is None or (stage == "request" and payload is None and _sent_no_body(snap)):
+    if (
+        snap is None
+        or name is None
+        or (stage == "request" and payload is None and _sent_no_body(snap))
+    ):
         return {"schema": name, "valid": None, "errors": []}
     if parse_error:
-        errors = [{"path": "", "keyword": "invalid_json", "message": parse_error["message"], "schema_path": ""}]
+        errors = [
+            {
+                "path": "",
+                "keyword": "invalid_json",
+                "message": parse_error["message"],
+                "schema_path": "",
+            }
+        ]
         return {"schema": name, "valid": False, "errors": errors}
     prefix = ""
     if stage == "response" and status is not None and status >= 400:
@@ -232,7 +275,8 @@ def _validation(stage, payload, snap, contract, status, parse_error) -> dict:
 
 
 def _sent_no_body(snap: dict) -> bool:
-    """Tell whether a request snapshot without a JSON body is a request given by its URL (a GET, a form)."""
+    """Tell whether a request snapshot without a JSON body is a request given by its URL (a GET, a
+    form)."""
     return bool(((snap or {}).get("http") or {}).get("url")) or isinstance(snap.get("payload"), str)
 
 
@@ -240,6 +284,7 @@ def _schema_for(stage, contract, status):
     if stage == "response" and status is not None and status >= 400:
         return error_schema_for(contract)
     key = f"{stage}_schema"
-    if contract and contract.get(key) is not None:  # `false` and `{}` are schemas too
+    # `false` and `{}` are schemas too
+    if contract and contract.get(key) is not None:
         return key, contract[key]
     return None, None

@@ -24,7 +24,9 @@ def alerts():
     show_default=True,
     help="Comma-separated: new, regressed, escalating, rejected_events.",
 )
-@click.option("--format", "fmt", type=click.Choice(["webhook", "slack"]), default="webhook", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["webhook", "slack"]), default="webhook", show_default=True
+)
 @click.option("--tool")
 @click.option("--kind", help="A finding kind, or schema_violation.")
 @click.option("--min-severity", type=click.Choice(["warning", "error"]))
@@ -44,7 +46,9 @@ def alerts():
     help="A query parameter name, or a path segment number (1 is the first), that holds a secret"
     " besides the usual ones: shown as [REDACTED] once saved. Repeat for more.",
 )
-@click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
+@click.option(
+    "--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file."
+)
 def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, secret_parts, database):
     """Add a rule; prints its id, its URL masked and its signing secret (shown this once only)."""
     from ..alerts import RuleError, new_secret, parse_rule
@@ -77,7 +81,9 @@ def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, secret_p
 
 
 @alerts.command("list")
-@click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
+@click.option(
+    "--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file."
+)
 def list_rules(database):
     """List the rules, one a line, tab-separated: id, format, URL (secrets masked), events, every
     filter, state."""
@@ -85,14 +91,18 @@ def list_rules(database):
     from ..alerts.secrets import public
 
     for rule in map(public, _store(database)[1].list_rules()):
-        state = f"paused ({rule['held']} held): {rule['pause_reason']}" if rule["paused"] else "active"
+        state = (
+            f"paused ({rule['held']} held): {rule['pause_reason']}" if rule["paused"] else "active"
+        )
         shown = (rule["id"], rule["format"], rule["url"], ",".join(rule["on"]), filters_text(rule))
         click.echo("\t".join(map(str, (*shown, state))))
 
 
 @alerts.command("remove")
 @click.argument("rule_id", type=int)
-@click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
+@click.option(
+    "--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file."
+)
 def remove(rule_id, database):
     """Remove a rule with its messages and delivery log (its id is never reused)."""
     if not _store(database)[1].delete_rule(rule_id):
@@ -102,9 +112,12 @@ def remove(rule_id, database):
 
 @alerts.command("test")
 @click.argument("rule_id", type=int)
-@click.option("--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file.")
+@click.option(
+    "--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file."
+)
 def test(rule_id, database):
-    """Send one signed test message to a rule's URL now; print in one line what came back; exit 1 when it failed."""
+    """Send one signed test message to a rule's URL now; print in one line what came back; exit 1
+    when it failed."""
     from ..ops.sender import describe, permalink_base, test_delivery
 
     settings, store = _store(database)

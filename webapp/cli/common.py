@@ -1,5 +1,5 @@
-"""What every command shares: the --db option, the report options, the settings, opening the store, and the one-line
-input error."""
+"""What every command shares: the --db option, the report options, the settings, opening the store,
+and the one-line input error."""
 
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,7 +33,8 @@ OPERATION_OPTION = click.option(
     multiple=True,
     metavar="TOOL=OPERATION_ID",
     callback=_operations,
-    help="Map a tool name to an OpenAPI operationId, or to `METHOD /path` for an operation without one "
+    help="Map a tool name to an OpenAPI operationId, or to `METHOD /path` for an operation without "
+    "one "
     "('adoptObserved=POST /api/v1/tools/{name}/observed/adopt'; repeatable).",
 )
 
@@ -41,7 +42,10 @@ OPERATION_OPTION = click.option(
 def report_options(command):
     """--format and --junit, as `check` and `lint` report."""
     command = click.option(
-        "--junit", type=click.Path(dir_okay=False), default=None, help="Also write a JUnit XML report here."
+        "--junit",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Also write a JUnit XML report here.",
     )(command)
     return click.option(
         "--format",
@@ -73,7 +77,8 @@ def _settings(database=None, **overrides) -> dict:
 
 def _shown(database) -> str:
     """The database as messages show it: a URL without its password."""
-    from ..store.urls import redacted_url  # the store package is imported only by the commands that use it
+    # the store package is imported only by the commands that use it
+    from ..store.urls import redacted_url
 
     return redacted_url(database)
 
@@ -87,7 +92,9 @@ def _open_store(settings: dict, create: bool = True) -> "Store":
     try:
         return Store.from_settings(settings, create=create)
     except (sqlite3.Error, OSError, StoreUnavailable, SchemaTooNew) as error:
-        raise click.ClickException(f"cannot open the database {_shown(settings['DATABASE'])}: {error}") from None
+        raise click.ClickException(
+            f"cannot open the database {_shown(settings['DATABASE'])}: {error}"
+        ) from None
 
 
 def _open_existing_store(database) -> "Store":

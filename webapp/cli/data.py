@@ -1,4 +1,5 @@
-"""Data on the command line: load files of events, prune old traces, back up, move SQLite to PostgreSQL."""
+"""Data on the command line: load files of events, prune old traces, back up, move SQLite to
+PostgreSQL."""
 
 import sys
 
@@ -13,7 +14,11 @@ MIB = 1024 * 1024
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @DB_OPTION
 @click.option(
-    "--batch-size", type=click.IntRange(1), default=1000, show_default=True, help="Events committed per transaction."
+    "--batch-size",
+    type=click.IntRange(1),
+    default=1000,
+    show_default=True,
+    help="Events committed per transaction.",
 )
 def ingest(files, database, batch_size):
     """Load NDJSON or JSON files of events (- for stdin) into the database."""
@@ -31,7 +36,8 @@ def ingest(files, database, batch_size):
 
 
 def _analyse_what_fits(store) -> None:
-    """Analyse what was loaded; a database that cannot take the analysis leaves it to a server (stored is stored)."""
+    """Analyse what was loaded; a database that cannot take the analysis leaves it to a server
+    (stored is stored)."""
     from .. import pipeline
     from ..store import StoreUnavailable
 
@@ -47,11 +53,16 @@ def _analyse_what_fits(store) -> None:
 
 @click.command()
 @click.option(
-    "--to", "to", required=True, metavar="URL", help="An empty PostgreSQL database: postgresql://user@host/db"
+    "--to",
+    "to",
+    required=True,
+    metavar="URL",
+    help="An empty PostgreSQL database: postgresql://user@host/db",
 )
 @DB_OPTION
 def migrate(to, database):
-    """Copy this SQLite database (every trace, analysis, contract, problem and alert rule) into PostgreSQL."""
+    """Copy this SQLite database (every trace, analysis, contract, problem and alert rule) into
+    PostgreSQL."""
     import sqlite3
 
     from ..store import StoreUnavailable
@@ -62,11 +73,16 @@ def migrate(to, database):
         raise click.UsageError("--to takes a postgresql:// URL")
     source = _open_existing_store(database)
     if source.engine != "sqlite":
-        raise click.UsageError("the database to copy from is a SQLite file (--db or TRACEDIFF_DATABASE)")
-    source.create_schema()  # an older file is upgraded first, as `tracediff serve` would, so rows copy as they are
+        raise click.UsageError(
+            "the database to copy from is a SQLite file (--db or TRACEDIFF_DATABASE)"
+        )
+    # an older file is upgraded first, as `tracediff serve` would, so rows copy as they are
+    source.create_schema()
     destination = _open_store({"DATABASE": to, "SYNCHRONOUS": "FULL"}, create=True)
     try:
-        copied = copy_database(source, destination, report=lambda table, rows: click.echo(f"{table}: {rows} row(s)"))
+        copied = copy_database(
+            source, destination, report=lambda table, rows: click.echo(f"{table}: {rows} row(s)")
+        )
     except (ValueError, sqlite3.Error, StoreUnavailable) as error:
         raise click.ClickException(f"nothing copied: {error}") from None
     click.echo(
@@ -103,11 +119,14 @@ def prune(days, vacuum, database):
         raise click.ClickException("give --days N (or set TRACEDIFF_RETENTION_DAYS) with N > 0")
     since = cutoff(days)
     store = _open_existing_store(database)
-    before = sum(store.file_sizes().values())  # before prune writes its own WAL
+    # before prune writes its own WAL
+    before = sum(store.file_sizes().values())
     try:
         deleted = store.prune(since, rules=RULES)
     except (StoreUnavailable, sqlite3.Error) as error:
-        raise click.ClickException(f"cannot prune {_shown(settings['DATABASE'])}: {error}. {_advice(error)}") from None
+        raise click.ClickException(
+            f"cannot prune {_shown(settings['DATABASE'])}: {error}. {_advice(error)}"
+        ) from None
     click.echo(f"deleted {deleted} trace(s) not seen since {since}")
     try:
         space = store.reclaim(full_vacuum=vacuum)
@@ -115,7 +134,11 @@ def prune(days, vacuum, database):
         raise click.ClickException(_not_reclaimed(deleted, vacuum, before, error)) from None
     click.echo(
         f"database and WAL: {before / MIB:.1f} MiB -> {space.after / MIB:.1f} MiB"
-        + ("" if space.incremental else " (run prune --vacuum once to have the file give freed pages back)")
+        + (
+            ""
+            if space.incremental
+            else " (run prune --vacuum once to have the file give freed pages back)"
+        )
     )
 
 
@@ -124,9 +147,12 @@ def _advice(error) -> str:
     text = str(error).lower()
     if "full" in text:
         return "Free some space on its disk and run prune again (what it deleted stays deleted)"
-    if any(word in text for word in ("readonly", "read-only", "cannot be written", "unable to open")):
+    if any(
+        word in text for word in ("readonly", "read-only", "cannot be written", "unable to open")
+    ):
         return (
-            "It cannot be written: mount its disk read-write and let this user write the file and its folder "
+            "It cannot be written: mount its disk read-write and let this user write the file and "
+            "its folder "
             "(`lsattr` shows an immutable file, `chattr -i` clears it), then run prune again"
         )
     if any(word in text for word in ("locked", "busy")):
@@ -138,8 +164,10 @@ def _not_reclaimed(deleted: int, vacuum: bool, before: int, error) -> str:
     """The deletion worked; giving the space back did not."""
     if vacuum and "full" in str(error).lower():
         return (
-            f"the {deleted} trace(s) were deleted, but VACUUM failed: {error}. VACUUM needs free space about "
-            f"the size of the database ({before / MIB:.1f} MiB) on its disk, and as much for its temporary files "
+            f"the {deleted} trace(s) were deleted, but VACUUM failed: {error}. VACUUM needs free "
+            "space about "
+            f"the size of the database ({before / MIB:.1f} MiB) on its disk, and as much for its "
+            "temporary files "
             "where SQLITE_TMPDIR points (default /var/tmp): free some, or prune without --vacuum"
         )
     step = "VACUUM" if vacuum else "giving their space back"

@@ -20,13 +20,19 @@ def load_folder(store, folder: Path, redactor, now: datetime | None = None):
     """
     import_contract_files(store, sorted((folder / "contracts").glob("*.json")))
     files = sorted(folder.glob("*.ndjson"))
-    story = jsontext.loads((folder / "story.json").read_bytes()) if (folder / "story.json").is_file() else []
+    story = (
+        jsontext.loads((folder / "story.json").read_bytes())
+        if (folder / "story.json").is_file()
+        else []
+    )
     days = shift_days(files, now) if now else 0
     total, start = IngestSummary(), 0
     for step in [*story, None]:
         names = [f.name for f in files]
         stop = len(files) if step is None else names.index(step["before"])
-        summary = ingest_files(store, [str(path) for path in files[start:stop]], redactor, shift_days=days)
+        summary = ingest_files(
+            store, [str(path) for path in files[start:stop]], redactor, shift_days=days
+        )
         if summary.stopped:
             raise summary.stopped[1]
         total.accepted += summary.accepted
@@ -40,20 +46,32 @@ def load_folder(store, folder: Path, redactor, now: datetime | None = None):
 
 
 def _story_step(store, step: dict) -> None:
-    """Apply one state change of a folder's story to the problem it names (tool, kind, argument path)."""
+    """Apply one state change of a folder's story to the problem it names (tool, kind, argument
+    path)."""
     from ..problems.states import parse_change
     from ..store.problem_filters import ProblemFilters
 
     found, _ = store.find_problems(ProblemFilters(tool=step["tool"], kind=step["kind"], limit=500))
     for problem in found:
         if (problem["left"] or {}).get("path") == step["path"]:
-            change_problem(store, int(problem["id"][3:]), parse_change(step["change"]), step["by"], at=step["at"])
+            change_problem(
+                store,
+                int(problem["id"][3:]),
+                parse_change(step["change"]),
+                step["by"],
+                at=step["at"],
+            )
 
 
 def shift_days(files, now: datetime) -> int:
     """Return the whole days that move the files' newest event into the day before `now`."""
     newest = max(
-        (jsontext.loads(line)["ts"] for path in files for line in path.read_bytes().splitlines() if line.strip()),
+        (
+            jsontext.loads(line)["ts"]
+            for path in files
+            for line in path.read_bytes().splitlines()
+            if line.strip()
+        ),
         default=None,
     )
     if newest is None:

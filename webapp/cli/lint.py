@@ -1,7 +1,8 @@
-"""`tracediff lint TOOLS_FILE [OPENAPI_FILE]`: each tool's arguments schema against the request of the API operation
-it maps to, before any traffic; the reports and exit codes of `tracediff check` (0 nothing past info, 1 a warning or
-an error, 2 a file that cannot be used, a tool that cannot be linted, or nothing linted at all). A tool that maps to no
-operation (a local one) is listed as not linted, and fails the run only when --tool names it."""
+"""`tracediff lint TOOLS_FILE [OPENAPI_FILE]`: each tool's arguments schema against the request of
+the API operation it maps to, before any traffic; the reports and exit codes of `tracediff check` (0
+nothing past info, 1 a warning or an error, 2 a file that cannot be used, a tool that cannot be
+linted, or nothing linted at all). A tool that maps to no operation (a local one) is listed as not
+linted, and fails the run only when --tool names it."""
 
 import sys
 import time
@@ -20,7 +21,8 @@ from .common import OPERATION_OPTION, InputError, report_options
     "--mapping",
     "mapping_file",
     type=click.Path(exists=True, dir_okay=False),
-    help="Contracts whose `mapping` declares argument -> request pairs and transforms, as `tracediff tools show` "
+    help="Contracts whose `mapping` declares argument -> request pairs and transforms, as "
+    "`tracediff tools show` "
     'prints them ([{"name": TOOL, "mapping": [{"arguments": "/total", "request": "/total_cents", '
     '"transform": "x100"}]}]).',
 )
@@ -29,13 +31,14 @@ from .common import OPERATION_OPTION, InputError, report_options
     "tools",
     multiple=True,
     metavar="NAME",
-    help="Lint this tool only (repeatable: these tools); a named tool that maps to no operation exits 2.",
+    help="Lint this tool only (repeatable: these tools); a named tool that maps to no operation "
+    "exits 2.",
 )
 @report_options
 def lint(tools_file, openapi_file, operations, mapping_file, tools, output, junit):
-    """Compare each tool's arguments with the API operation it maps to (OpenAPI, JSON or YAML); exit 1 on a
-    mismatch, 2 on bad input or when no tool could be linted (one that maps to no operation is listed as not
-    linted)."""
+    """Compare each tool's arguments with the API operation it maps to (OpenAPI, JSON or YAML); exit
+    1 on a mismatch, 2 on bad input or when no tool could be linted (one that maps to no operation
+    is listed as not linted)."""
     from ..contracts import ContractError, load_file
     from ..contracts.lint import lint_targets
 
@@ -55,7 +58,8 @@ def lint(tools_file, openapi_file, operations, mapping_file, tools, output, juni
 
 
 def _outcome(target, files: dict) -> dict:
-    """Lint one target into the outcome `tracediff check`'s reports read: its case, outcome, result and time."""
+    """Lint one target into the outcome `tracediff check`'s reports read: its case, outcome, result
+    and time."""
     from ..analysis import worst
     from ..contracts.lint import lint_contract
     from .check.inputs import Case
@@ -70,17 +74,31 @@ def _outcome(target, files: dict) -> dict:
         return {"case": case, "outcome": BROKEN, "result": None, "seconds": 0.0}
     start = time.perf_counter()
     found = lint_contract(target.contract)
-    summary = {severity: sum(f["severity"] == severity for f in found) for severity in ("error", "warning", "info")}
-    result = {"findings": found, "validation": {}, "summary": summary, "worst": worst(f["severity"] for f in found)}
+    summary = {
+        severity: sum(f["severity"] == severity for f in found)
+        for severity in ("error", "warning", "info")
+    }
+    result = {
+        "findings": found,
+        "validation": {},
+        "summary": summary,
+        "worst": worst(f["severity"] for f in found),
+    }
     result["operation"] = target.operation
     seconds = time.perf_counter() - start
     outcome = FAILED if fails(result) else PASSED
-    return {"case": case, "outcome": outcome, "result": result, "seconds": seconds, "target": target}
+    return {
+        "case": case,
+        "outcome": outcome,
+        "result": result,
+        "seconds": seconds,
+        "target": target,
+    }
 
 
 def _declared(outcome: dict, finding: dict) -> tuple[str, int | None]:
-    """Land a mismatch's annotation in the tools file, on the line declaring its argument (or the tool's arguments
-    schema, for a field no argument fills) when the file's layout tells it."""
+    """Land a mismatch's annotation in the tools file, on the line declaring its argument (or the
+    tool's arguments schema, for a field no argument fills) when the file's layout tells it."""
     from .check.locate import line_of
 
     tools_file = outcome["case"].files["arguments"]
@@ -89,16 +107,23 @@ def _declared(outcome: dict, finding: dict) -> tuple[str, int | None]:
 
 
 def _envelope_advice(outcomes: list[dict]) -> str:
-    """Advise the error envelope where the linted operations declare none (contracts/lint/envelope.py)."""
+    """Advise the error envelope where the linted operations declare none
+    (contracts/lint/envelope.py)."""
     from ..contracts.lint.envelope import lacks_the_envelope
 
-    lacking = [o["case"].name for o in outcomes if o.get("target") and lacks_the_envelope(o["target"].contract)]
+    lacking = [
+        o["case"].name
+        for o in outcomes
+        if o.get("target") and lacks_the_envelope(o["target"].contract)
+    ]
     if not lacking:
         return ""
     named = ", ".join(lacking[:5]) + (f" and {len(lacking) - 5} more" if len(lacking) > 5 else "")
     return (
-        f"advice: the error answers of {len(lacking)} tool(s) declare no envelope of code, message and retryable "
-        f"({named}); they are read as services send errors. Declaring it (error_schema) checks every error an agent "
+        f"advice: the error answers of {len(lacking)} tool(s) declare no envelope of code, message "
+        "and retryable "
+        f"({named}); they are read as services send errors. Declaring it (error_schema) checks "
+        "every error an agent "
         "gets and tells it whether to retry (for an API you design)."
     )
 
@@ -136,5 +161,7 @@ def _report(outcomes: list[dict], output: str, junit: str | None) -> int:
         try:
             Path(junit).write_bytes(reports.junit(outcomes, "tracediff lint"))
         except OSError as error:
-            raise InputError(f"{junit}: cannot write the JUnit report: {error.strerror or error}") from None
+            raise InputError(
+                f"{junit}: cannot write the JUnit report: {error.strerror or error}"
+            ) from None
     return exit_code(outcomes)

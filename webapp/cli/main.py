@@ -1,4 +1,5 @@
-"""The `tracediff` command: serve, ingest, tools, check, lint, mcp, reanalyze, prune, backup, problems, alerts.
+"""The `tracediff` command: serve, ingest, tools, check, lint, mcp, reanalyze, prune, backup,
+problems, alerts.
 
 Each command imports what it needs when it runs, so that `--help` and `check` start at once.
 """
@@ -28,8 +29,9 @@ from .serve import serve
 
 
 class Commands(click.Group):
-    """The commands; a usage error (a missing file, a bad option) in one line with exit code 2, as for input;
-    a database that stops a command (full, read-only, locked, made by a newer tracediff) in one line, exit 1."""
+    """The commands; a usage error (a missing file, a bad option) in one line with exit code 2, as
+    for input; a database that stops a command (full, read-only, locked, made by a newer tracediff)
+    in one line, exit 1."""
 
     def invoke(self, ctx):
         try:
@@ -46,13 +48,15 @@ class Commands(click.Group):
 
 def _stopped_by_store(error: Exception) -> str | None:
     """One line for an error the database raised mid-command (None for any other error)."""
-    store = sys.modules.get(f"{__package__.rpartition('.')[0]}.store")  # not imported: the error cannot be the store's
+    # not imported: the error cannot be the store's
+    store = sys.modules.get(f"{__package__.rpartition('.')[0]}.store")
     if store is None or not isinstance(error, store.StoreUnavailable):
         return None
     if isinstance(error, store.SchemaTooNew):
         return f"cannot use this database: {error}"
     hint = (
-        " Free some space on its disk (`tracediff prune` deletes old traces) and run the command again."
+        " Free some space on its disk (`tracediff prune` deletes old traces) and run the command "
+        "again."
         if "full" in str(error).lower()
         else " Run the command again when it can be written."
     )
@@ -103,7 +107,9 @@ def tools_list(database):
     """List the stored tool contracts."""
     for tool in _open_existing_store(database).list_tools():
         schemas = [k.removesuffix("_schema") for k in tool if k.endswith("_schema")]
-        click.echo(f"{tool['name']}\t{','.join(schemas)}\t{len(tool.get('mapping') or [])} mapping(s)")
+        click.echo(
+            f"{tool['name']}\t{','.join(schemas)}\t{len(tool.get('mapping') or [])} mapping(s)"
+        )
 
 
 @tools.command("show")
@@ -115,7 +121,9 @@ def tools_show(name, database):
 
     tool = _open_existing_store(database).get_tool(name)
     if tool is None:
-        raise click.ClickException(f"no contract for tool {name!r}; `tracediff tools list` shows the stored ones")
+        raise click.ClickException(
+            f"no contract for tool {name!r}; `tracediff tools list` shows the stored ones"
+        )
     click.echo(jsontext.dumps(tool, option=jsontext.OPT_INDENT_2).decode())
 
 
@@ -150,13 +158,14 @@ def tools_observed(name, stage, database):
     type=click.FloatRange(min=0),
     default=None,
     metavar="SECONDS",
-    help="CPU seconds each call's analysis may take, 0 for no limit [default TRACEDIFF_ANALYSIS_BUDGET]; "
+    help="CPU seconds each call's analysis may take, 0 for no limit [default "
+    "TRACEDIFF_ANALYSIS_BUDGET]; "
     "more than the default finishes calls marked incomplete.",
 )
 @DB_OPTION
 def reanalyze(budget, database):
-    """Recompute validation and findings of every call (after a contract change), and learn the observed shapes
-    again from the stored calls."""
+    """Recompute validation and findings of every call (after a contract change), and learn the
+    observed shapes again from the stored calls."""
     from .. import pipeline
 
     settings = _settings(database)
@@ -172,28 +181,43 @@ def reanalyze(budget, database):
 
 @main.command()
 @click.argument("folders", nargs=-1, type=click.Path(exists=True, file_okay=False))
-@click.option("--tool", default=None, help="Tool name (to pick it from a file of several contracts).")
+@click.option(
+    "--tool", default=None, help="Tool name (to pick it from a file of several contracts)."
+)
 @click.option(
     "--contract",
     type=click.Path(exists=True, dir_okay=False),
     help="Contract (named, or a bare PUT body), tool definitions or OpenAPI file (JSON, or YAML).",
 )
-@click.option("--arguments", type=click.Path(exists=True, dir_okay=False), help="The model's arguments (JSON).")
 @click.option(
-    "--request", "request_file", type=click.Path(exists=True, dir_okay=False), help="The HTTP request body (JSON)."
+    "--arguments",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The model's arguments (JSON).",
 )
-@click.option("--response", type=click.Path(exists=True, dir_okay=False), help="The HTTP response body (JSON).")
+@click.option(
+    "--request",
+    "request_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The HTTP request body (JSON).",
+)
+@click.option(
+    "--response",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The HTTP response body (JSON).",
+)
 @click.option(
     "--result",
     type=click.Path(exists=True, dir_okay=False),
-    help="What the tool handed back to the model (JSON or text: an MCP CallToolResult, a tool_result block...).",
+    help="What the tool handed back to the model (JSON or text: an MCP CallToolResult, a "
+    "tool_result block...).",
 )
 @click.option(
     "--result-is-error",
     type=click.BOOL,
     default=None,
     metavar="true|false",
-    help="Whether the model was told the call failed, for a --result with no flag of its own (plain text or JSON).",
+    help="Whether the model was told the call failed, for a --result with no flag of its own "
+    "(plain text or JSON).",
 )
 @click.option(
     "--url",
@@ -216,7 +240,12 @@ def reanalyze(budget, database):
     default=None,
     help="HTTP status of the response [default: unknown, so no status-based findings].",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (the same as --format json).")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the analysis as JSON (the same as --format json).",
+)
 @report_options
 def check(
     folders,
@@ -235,26 +264,36 @@ def check(
     output,
     junit,
 ):
-    """Check fixture files, or fixture FOLDERS, against a contract; exit 1 on a finding, 2 on bad input."""
+    """Check fixture files, or fixture FOLDERS, against a contract; exit 1 on a finding, 2 on bad
+    input."""
     from .check import CheckOptions, request_http
     from .check import InputError as CheckInputError
     from .check import check as run_check
 
     files = {"arguments": arguments, "request": request_file, "response": response}
-    if result is not None:  # without --result, the files and the report are the three snapshots' as before
+    # without --result, the files and the report are the three snapshots' as before
+    if result is not None:
         files["result"] = result
     try:
         http = request_http(url, method, headers)
     except CheckInputError as error:
         raise click.UsageError(str(error)) from None
     if folders and (any(files.values()) or http):
-        raise click.UsageError("give fixture FOLDERS or --arguments/--request/--response files, not both")
+        raise click.UsageError(
+            "give fixture FOLDERS or --arguments/--request/--response files, not both"
+        )
     if not folders and not (any(files.values()) or http):
-        raise click.UsageError("give fixture FOLDERS, or at least one of --arguments, --request, --url, --response")
+        raise click.UsageError(
+            "give fixture FOLDERS, or at least one of --arguments, --request, --url, --response"
+        )
     if result_is_error is not None and result is None:
-        raise click.UsageError("--result-is-error says what the --result file told the model: give --result too")
+        raise click.UsageError(
+            "--result-is-error says what the --result file told the model: give --result too"
+        )
     output = "json" if as_json else output
-    options = CheckOptions(folders, files, contract, tool, status, output, junit, http, result_is_error)
+    options = CheckOptions(
+        folders, files, contract, tool, status, output, junit, http, result_is_error
+    )
     try:
         code = run_check(options, click.echo)
     except CheckInputError as error:

@@ -1,14 +1,14 @@
-"""`tracediff tools map TOOL seats=quantity ...`: declare argument -> request pairs in a contract."""
+"""`tracediff tools map TOOL seats=quantity ...`: declare argument -> request pairs in a
+contract."""
 
 import re
 import sqlite3
 
 import click
 
-# A declared transform after the request field: a scale (x100, /1000) or a change A>B (integer>string).
-_TRANSFORM = re.compile(
-    r"^(?:[x/]\d+(?:\.\d+)?|[A-Za-z0-9_-]+>[A-Za-z0-9_-]+)$", re.ASCII
-)  # \d is 0-9 only, as int() and times read them
+# A declared transform after the request field: a scale (x100, /1000) or a change A>B
+# (integer>string). \d is 0-9 only, as int() and times read them
+_TRANSFORM = re.compile(r"^(?:[x/]\d+(?:\.\d+)?|[A-Za-z0-9_-]+>[A-Za-z0-9_-]+)$", re.ASCII)
 
 
 def parse_pair(text: str) -> tuple:
@@ -20,7 +20,8 @@ def parse_pair(text: str) -> tuple:
         right = head
     if not sep or not left or not right:
         raise click.BadParameter(
-            f"{text!r}: expected ARGUMENT=REQUEST[:TRANSFORM], e.g. seats=quantity, /a/b=/c or amount=amount_cents:x100"
+            f"{text!r}: expected ARGUMENT=REQUEST[:TRANSFORM], e.g. seats=quantity, /a/b=/c or "
+            "amount=amount_cents:x100"
         )
     pair = (_pointer(left, text), _pointer(right, text))
     return (*pair, transform) if transform else pair
@@ -30,11 +31,14 @@ def _pointer(name: str, text: str) -> str:
     from ..analysis import is_located_path
     from ..common.pointers import child, is_pointer
 
-    if is_located_path(name):  # a request field outside the body: query:/page_size, path:/invoiceId
+    # a request field outside the body: query:/page_size, path:/invoiceId
+    if is_located_path(name):
         return name
     if name.startswith("/"):
         if not is_pointer(name):
-            raise click.BadParameter(f"{text!r}: {name!r} is not a JSON Pointer (escape ~ as ~0, / as ~1)")
+            raise click.BadParameter(
+                f"{text!r}: {name!r} is not a JSON Pointer (escape ~ as ~0, / as ~1)"
+            )
         return name
     return child("", name)
 
@@ -50,7 +54,8 @@ def _pointer(name: str, text: str) -> str:
     help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].",
 )
 def tools_map(tool, pairs, database):
-    """Declare ARGUMENT=REQUEST[:TRANSFORM] pairs in TOOL's contract mapping (seats=quantity, total=cents:x100)."""
+    """Declare ARGUMENT=REQUEST[:TRANSFORM] pairs in TOOL's contract mapping (seats=quantity,
+    total=cents:x100)."""
     # imported here, as the rest of the CLI does, so `tracediff --help` starts fast
     from .. import pipeline
     from ..config import SettingError, load_settings
@@ -70,5 +75,10 @@ def tools_map(tool, pairs, database):
         raise click.ClickException(str(error)) from None
     analysed = pipeline.catch_up(store)
     for arguments, request, *transform in parsed:
-        click.echo(f"{tool}: {arguments} -> {request}" + (f" ({transform[0]})" if transform else ""))
-    click.echo(f"{len(contract.get('mapping') or [])} mapping(s) in the contract; reanalysed {analysed} call(s)")
+        click.echo(
+            f"{tool}: {arguments} -> {request}" + (f" ({transform[0]})" if transform else "")
+        )
+    click.echo(
+        f"{len(contract.get('mapping') or [])} mapping(s) in the contract; reanalysed {analysed} "
+        "call(s)"
+    )

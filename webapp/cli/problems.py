@@ -1,4 +1,4 @@
-"""`tracediff problems list|show|resolve|archive|reopen|merge|link`: the problems from a terminal."""
+"""`tracediff problems list|show|resolve|archive|reopen|merge|link`: problems from a terminal."""
 
 import getpass
 
@@ -19,12 +19,15 @@ def _end(where) -> str:
 
 
 def _problem(store, problem_id: str) -> dict:
-    from ..pipeline.problems import read_problem  # here: `tracediff check` starts without the store
+    # here: `tracediff check` starts without the store
+    from ..pipeline.problems import read_problem
 
     number = store.resolve_problem_id(problem_id)
     problem = read_problem(store, number) if number is not None else None
     if problem is None:
-        raise click.ClickException(f"no problem {problem_id!r}; `tracediff problems list` shows them")
+        raise click.ClickException(
+            f"no problem {problem_id!r}; `tracediff problems list` shows them"
+        )
     if "merged_into" in problem:
         click.echo(f"{problem['id']} was merged into {problem['merged_into']}", err=True)
         return _problem(store, problem["merged_into"])
@@ -61,7 +64,9 @@ def problems_list(database, as_json, **filters):
         raise click.BadParameter(message)
     from ..pipeline.problems import find_problems
 
-    found, _ = find_problems(_open_existing_store(database), ProblemQuery.from_args(filters).filters())
+    found, _ = find_problems(
+        _open_existing_store(database), ProblemQuery.from_args(filters).filters()
+    )
     for p in found:
         if as_json:
             click.echo(jsontext.dumps(p).decode())
@@ -99,11 +104,13 @@ def problems_show(problem_id, as_json, database):
         return
     lines = [
         f"{p['id']} {p['state']} {p['severity']} {p['kind']} in {p['tool'] or '(no tool)'}",
-        f"  {_end(p['left'])} -> {_end(p['right'])}" + (f"  transform {p['transform']}" if p["transform"] else ""),
+        f"  {_end(p['left'])} -> {_end(p['right'])}"
+        + (f"  transform {p['transform']}" if p["transform"] else ""),
         f"  first seen {p['first_seen']}, last seen {p['last_seen']}",
         f"  {counted(p['occurrences'], 'occurrence')}, {counted(p['calls'], 'call')}, "
         f"{counted(p['traces'], 'trace')}; "
-        f"{p['exposure']['calls']} in {counted(p['exposure']['calls_with_path'], 'call')} that had the path broke",
+        f"{p['exposure']['calls']} in {counted(p['exposure']['calls_with_path'], 'call')} that had "
+        "the path broke",
         f"  releases: {', '.join(p['releases']) or '-'}; sources: {', '.join(p['sources']) or '-'}",
         f"  {grouped_by(p)}",
     ]
@@ -111,7 +118,10 @@ def problems_show(problem_id, as_json, database):
         lines.append("  " + pending_text(p["resolution"], p["state"]))
     if p.get("verification"):
         lines.append("  " + verified_text(p["verification"]["calls"], p["verification"]["broke"]))
-    lines += [f"  {_value(pair, 'left')} -> {_value(pair, 'right')} x {pair['count']}" for pair in p["value_pairs"]]
+    lines += [
+        f"  {_value(pair, 'left')} -> {_value(pair, 'right')} x {pair['count']}"
+        for pair in p["value_pairs"]
+    ]
     lines += [f"  {h['at']} {h['state']} by {h['by']}: {h['detail']}" for h in p["state_history"]]
     click.echo("\n".join(lines))
 
@@ -134,9 +144,8 @@ def _change(database, problem_id: str, body: dict) -> None:
     except (BadChange, ChangeRefused) as error:
         raise click.ClickException(str(error)) from None
     changed = read_problem(store, int(problem["id"][3:]))
-    click.echo(
-        f"{changed['id']} {changed.get('merged_into') and 'merged into ' + changed['merged_into'] or changed['state']}"
-    )
+    merged = changed.get("merged_into")
+    click.echo(f"{changed['id']} {'merged into ' + merged if merged else changed['state']}")
 
 
 @problems.command("resolve")
@@ -161,8 +170,11 @@ def problems_resolve(problem_id, next_release, contract_change, after_clean_call
         )
         if given
     ]
-    if len(chosen) > 1:  # a usage error (exit 2), not a guess at which one was meant
-        raise click.UsageError(f"{', '.join(chosen[:-1])} and {chosen[-1]} are alternatives: give at most one")
+    # a usage error (exit 2), not a guess at which one was meant
+    if len(chosen) > 1:
+        raise click.UsageError(
+            f"{', '.join(chosen[:-1])} and {chosen[-1]} are alternatives: give at most one"
+        )
     resolve = (
         {"after_clean_calls": after_clean_calls}
         if after_clean_calls
@@ -181,7 +193,9 @@ def problems_resolve(problem_id, next_release, contract_change, after_clean_call
 @DB_OPTION
 def problems_archive(problem_id, for_good, database):
     """Archive a problem until it escalates (or for good)."""
-    _change(database, problem_id, {"state": "archived", "until": None if for_good else "escalating"})
+    _change(
+        database, problem_id, {"state": "archived", "until": None if for_good else "escalating"}
+    )
 
 
 @problems.command("reopen")
@@ -207,7 +221,8 @@ def problems_merge(problem_id, into, database):
 @click.option("--remove", is_flag=True, help="Remove these links instead of adding them.")
 @DB_OPTION
 def problems_link(problem_id, urls, remove, database):
-    """Attach ticket links to a problem (or remove them); a secret in a link is redacted when stored."""
+    """Attach ticket links to a problem (or remove them); a secret in a link is redacted when
+    stored."""
     from ..pipeline.changes import change_problem
     from ..problems.states import BadChange, links_change
     from ..redaction.redactor import redactor_for
@@ -218,7 +233,10 @@ def problems_link(problem_id, urls, remove, database):
     redactor = redactor_for(_settings(database))
     try:
         change = links_change(
-            problem["links"], () if remove else urls, urls if remove else (), redactor.url if redactor else None
+            problem["links"],
+            () if remove else urls,
+            urls if remove else (),
+            redactor.url if redactor else None,
         )
         change_problem(store, int(problem["id"][3:]), change, _who())
     except (BadChange, ChangeRefused) as error:

@@ -1,1 +1,2 @@
-"""Domain-neutral helpers every layer may use: the stored form of times, scoped tokens, the JSON codec."""
+"""Domain-neutral helpers every layer may use: the stored form of times, scoped tokens, the JSON
+codec."""

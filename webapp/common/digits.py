@@ -2,7 +2,8 @@
 
 
 def is_digits(text: str) -> bool:
-    """Return whether text is a non-empty run of 0-9 (str.isdigit alone takes ², ٣ and other digits int() refuses)."""
+    """Return whether text is a non-empty run of 0-9 (str.isdigit alone takes ², ٣ and other digits
+    int() refuses)."""
     return text.isascii() and text.isdigit()
 
 

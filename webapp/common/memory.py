@@ -1,5 +1,5 @@
-"""Hand freed heap back to the system after a large body: glibc keeps it otherwise, and a worker that parsed
-one 60 MB body would stay that large until it restarts."""
+"""Hand freed heap back to the system after a large body: glibc keeps it otherwise, and a worker
+that parsed one 60 MB body would stay that large until it restarts."""
 
 import ctypes
 import functools
@@ -8,7 +8,8 @@ import functools
 @functools.cache
 def _malloc_trim():
     """Return glibc's malloc_trim, or None where the C library has none (musl, macOS)."""
-    try:  # the symbols the process has loaded already (find_library would run ldconfig)
+    # the symbols the process has loaded already (find_library would run ldconfig)
+    try:
         return ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):
         return None

@@ -91,7 +91,8 @@ def search(pattern: str, text: str) -> bool | None:
         return None
     try:
         return program.search(text) is not None
-    except UnicodeEncodeError:  # a lone surrogate, as JSON may hold: RE2 reads Python's bytes
+    # a lone surrogate, as JSON may hold: RE2 reads Python's bytes
+    except UnicodeEncodeError:
         return program.search(text.encode("utf-8", "surrogatepass")) is not None
 
 

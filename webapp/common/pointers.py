@@ -18,7 +18,8 @@ def unescape(token: str) -> str:
 
 def child(pointer: str, token) -> str:
     """Return the pointer to a child key or index of the node at `pointer`."""
-    if type(token) is int:  # the hot case in big arrays: an index needs no escaping
+    # the hot case in big arrays: an index needs no escaping
+    if type(token) is int:
         return f"{pointer}/{token}"
     return pointer + "/" + escape(token)
 

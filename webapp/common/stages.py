@@ -1,10 +1,11 @@
-"""The stages of a tool call, declared once: every list of snapshots, fixture file and pair derives from STAGES.
+"""The stages of a tool call, declared once: every list of snapshots, fixture file and pair derives
+from STAGES.
 
-A call's snapshots are its stages, in the order data takes: the model's arguments, the HTTP request built
-from them, the server's response, the result handed back to the model. Adding a stage is one more `Stage`
-below; ingest accepts its name, the store keeps its current snapshot, the trace page, its JSON and the
-fixtures zip show it, and `tracediff check` reads its file (tests/test_stages.py adds a fifth to prove it).
-What a stage means to the analysis (its rules) stays with the analysis.
+A call's snapshots are its stages, in the order data takes: the model's arguments, the HTTP request
+built from them, the server's response, the result handed back to the model. Adding a stage is one
+more `Stage` below; ingest accepts its name, the store keeps its current snapshot, the trace page,
+its JSON and the fixtures zip show it, and `tracediff check` reads its file (tests/test_stages.py
+adds a fifth to prove it). What a stage means to the analysis (its rules) stays with the analysis.
 """
 
 from dataclasses import dataclass
@@ -23,7 +24,8 @@ class Stage:
     always: bool = True
     # the trace list's three-letter tag
     tag: str = ""
-    # a text payload (a body that is not JSON) is its fixture file as sent; else the file holds a JSON string
+    # a text payload (a body that is not JSON) is its fixture file as sent; else the file holds a
+    # JSON string
     raw_text: bool = True
 
 
@@ -43,7 +45,8 @@ STAGES = (
 )
 
 NAMES = tuple(stage.name for stage in STAGES)
-# the stages every call is expected to have (a call is complete with them); the others only when logged
+# the stages every call is expected to have (a call is complete with them); the others only when
+# logged
 CORE = tuple(stage.name for stage in STAGES if stage.always)
 PAIRS = tuple((stage.after, stage.name) for stage in STAGES if stage.after)
 FIXTURES = {stage.name: stage.fixture for stage in STAGES}
@@ -63,8 +66,8 @@ def shown(present: set | dict) -> tuple:
 
 
 def missing(present: set | dict) -> list[str]:
-    """Return the core stages a call lacks: with one missing there is nothing to compare it with, so the
-    call is never clean, whatever its findings say."""
+    """Return the core stages a call lacks: with one missing there is nothing to compare it with, so
+    the call is never clean, whatever its findings say."""
     return [name for name in CORE if name not in present]
 
 

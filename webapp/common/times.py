@@ -1,16 +1,18 @@
-"""The one text form of every stored time: RFC 3339 in UTC, microseconds, `Z` (`2026-12-01T10:00:07.500000Z`).
+"""The one text form of every stored time: RFC 3339 in UTC, microseconds, `Z`
+(`2026-12-01T10:00:07.500000Z`).
 
-Stores compare and sort times as text, so every time they hold has the same width: then text order is
-time order. A trimmed fraction broke that within a second ('Z' sorts after '.', so `10:00:07Z` came after
-`10:00:07.5Z`). Microseconds, not nanoseconds: Python's datetime, PostgreSQL's timestamps and JavaScript's
-Date go no finer; OTLP's nanoseconds are cut (floored, so a time never moves into the next second), and
-two events of one call within the same microsecond keep their order by arrival (the store's seq).
-Pages show `display()`, the same time with the fraction's trailing zeros dropped.
+Stores compare and sort times as text, so every time they hold has the same width: then text order
+is time order. A trimmed fraction broke that within a second ('Z' sorts after '.', so `10:00:07Z`
+came after `10:00:07.5Z`). Microseconds, not nanoseconds: Python's datetime, PostgreSQL's timestamps
+and JavaScript's Date go no finer; OTLP's nanoseconds are cut (floored, so a time never moves into
+the next second), and two events of one call within the same microsecond keep their order by arrival
+(the store's seq). Pages show `display()`, the same time with the fraction's trailing zeros dropped.
 """
 
 from datetime import UTC, datetime, timedelta
 
-WIDTH = 27  # len("2026-12-01T10:00:07.500000Z")
+# len("2026-12-01T10:00:07.500000Z")
+WIDTH = 27
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -30,30 +32,37 @@ def now(hours_ago: float = 0) -> str:
 
 
 def from_ns(ns: int) -> str:
-    """Return nanoseconds since the epoch (OTLP's times) in the stored form, cut to the microsecond."""
+    """Return nanoseconds since the epoch (OTLP's times) in the stored form, cut to the
+    microsecond."""
     return stamp(EPOCH + timedelta(microseconds=ns // 1000))
 
 
 def parse(text: str) -> datetime:
-    """Read an RFC 3339 time (any fraction width; no offset means UTC) or a day as an aware UTC datetime.
+    """Read an RFC 3339 time (any fraction width; no offset means UTC) or a day as an aware UTC
+    datetime.
 
-    ValueError when the text is no such time, or the calendar has none (2026-13-45, year 0 in UTC)."""
-    moment = datetime.fromisoformat(text.strip().replace("z", "Z").replace("t", "T"))  # 3.11 cuts a fraction to 6
+    ValueError when the text is no such time, or the calendar has none (2026-13-45, year 0 in
+    UTC)."""
+    # 3.11 cuts a fraction to 6
+    moment = datetime.fromisoformat(text.strip().replace("z", "Z").replace("t", "T"))
     try:
         return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    except OverflowError as error:  # 0001-01-01T00:00+01:00 is before the calendar begins in UTC
+    # 0001-01-01T00:00+01:00 is before the calendar begins in UTC
+    except OverflowError as error:
         raise ValueError(f"{text} is out of range") from error
 
 
 def fixed(text: str) -> str:
     """Return an RFC 3339 time or a day in the stored form (a day means its midnight, UTC)."""
     if len(text) == WIDTH and text[19] == "." and text[26] == "Z":
-        return text  # already stored form: most calls, and cheap to tell
+        # already stored form: most calls, and cheap to tell
+        return text
     return stamp(parse(text))
 
 
 def display(text: str | None) -> str:
-    """Return a stored time as people read it: `2026-12-01T10:00:07.5Z`, the fraction's trailing zeros dropped."""
+    """Return a stored time as people read it: `2026-12-01T10:00:07.5Z`, the fraction's trailing
+    zeros dropped."""
     if not text or len(text) != WIDTH:
         return text or ""
     fraction = text[20:26].rstrip("0")

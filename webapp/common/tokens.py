@@ -2,8 +2,8 @@
 
 Each of TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS, TRACEDIFF_READ_TOKENS and
 TRACEDIFF_METRICS_TOKENS is a comma-separated list whose entries are `secret` or `name:secret`; the
-name (or `<scope>#<position>` for an unnamed one) is what logs show, never the secret. A metrics token
-opens `/metrics` only; it does not count as a token set for the exposure checks.
+name (or `<scope>#<position>` for an unnamed one) is what logs show, never the secret. A metrics
+token opens `/metrics` only; it does not count as a token set for the exposure checks.
 """
 
 import hmac
@@ -11,7 +11,12 @@ import re
 from dataclasses import dataclass
 
 SCOPES = ("admin", "ingest", "read")
-SETTINGS = {"admin": "ADMIN_TOKENS", "ingest": "INGEST_TOKENS", "read": "READ_TOKENS", "metrics": "METRICS_TOKENS"}
+SETTINGS = {
+    "admin": "ADMIN_TOKENS",
+    "ingest": "INGEST_TOKENS",
+    "read": "READ_TOKENS",
+    "metrics": "METRICS_TOKENS",
+}
 # An admin token changes contracts, problems' state and alert rules, and also ingests and reads.
 GRANTS = {
     "admin": frozenset(SCOPES),
@@ -19,7 +24,8 @@ GRANTS = {
     "read": frozenset({"read"}),
     "metrics": frozenset({"metrics"}),
 }
-SHORTEST = 16  # characters of a token `serve` does not warn about
+# characters of a token `serve` does not warn about
+SHORTEST = 16
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}\Z")
 
 
@@ -36,13 +42,16 @@ class Token:
     def grants(self, scope: str) -> bool:
         return scope in GRANTS[self.scope]
 
-    def __repr__(self) -> str:  # a token printed by mistake shows its name, never its secret
+    # a token printed by mistake shows its name, never its secret
+    def __repr__(self) -> str:
         return f"Token({self.name!r}, scope={self.scope!r})"
 
 
 def entries(value) -> list[str]:
     """Split a comma-separated setting (or take a list) into its non-empty entries."""
-    items = value if isinstance(value, (list, tuple, set, frozenset)) else str(value or "").split(",")
+    items = (
+        value if isinstance(value, (list, tuple, set, frozenset)) else str(value or "").split(",")
+    )
     return [item.strip() for item in items if str(item).strip()]
 
 
@@ -59,7 +68,9 @@ def parse_tokens(value, scope: str) -> tuple[Token, ...]:
                 "letters, digits, '_', '.', '-' or '@', starting with a letter or digit"
             )
         if not secret.strip():
-            raise TokenError(f"TRACEDIFF_{SETTINGS[scope]}: entry {position} ({name}) has no secret after ':'")
+            raise TokenError(
+                f"TRACEDIFF_{SETTINGS[scope]}: entry {position} ({name}) has no secret after ':'"
+            )
         tokens.append(Token(name, secret.strip(), scope))
     return tuple(tokens)
 
@@ -72,11 +83,15 @@ class Keyring:
 
     @classmethod
     def from_settings(cls, settings: dict) -> "Keyring":
-        tokens = tuple(t for scope in SETTINGS for t in parse_tokens(settings.get(SETTINGS[scope], ""), scope))
+        tokens = tuple(
+            t for scope in SETTINGS for t in parse_tokens(settings.get(SETTINGS[scope], ""), scope)
+        )
         names = [t.name for t in tokens]
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
-            raise TokenError(f"token names must be unique across the token settings: {', '.join(twice)}")
+            raise TokenError(
+                f"token names must be unique across the token settings: {', '.join(twice)}"
+            )
         return cls(tokens)
 
     def configured(self, scope: str) -> bool:
@@ -88,9 +103,11 @@ class Keyring:
         return not any(t.scope in SCOPES for t in self.tokens)
 
     def find(self, secret: str) -> Token | None:
-        """Return the token with this secret (the widest scope if listed twice), comparing in constant time."""
+        """Return the token with this secret (the widest scope if listed twice), comparing in
+        constant time."""
         found = None
-        for token in self.tokens:  # every comparison runs, so timing says nothing about which matched
+        # every comparison runs, so timing says nothing about which matched
+        for token in self.tokens:
             if hmac.compare_digest(secret.encode(), token.secret.encode()) and found is None:
                 found = token
         return found if secret else None
@@ -116,7 +133,8 @@ def _openings(keyring: Keyring) -> list[str]:
     """Say what is open to anyone, or wider than its name suggests."""
     if keyring.empty:
         return [
-            "no tokens are set: anyone who can reach the port can ingest, read and change contracts "
+            "no tokens are set: anyone who can reach the port can ingest, read and change "
+            "contracts "
             "(set TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS and TRACEDIFF_READ_TOKENS)"
         ]
     warnings = [

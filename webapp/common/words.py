@@ -1,6 +1,7 @@
 """Small words of the messages people read: the article before a word."""
 
-_SOUNDED_AS_YOU = ("uu", "uri", "url", "uni", "us", "eu", "one")  # a uuid, a uri: a vowel letter, a consonant sound
+# a uuid, a uri: a vowel letter, a consonant sound
+_SOUNDED_AS_YOU = ("uu", "uri", "url", "uni", "us", "eu", "one")
 
 
 def with_article(word: str) -> str:

@@ -14,7 +14,13 @@ from .errors import ContractError
 from .merge import merged_contracts
 from .openapi import tools_from_openapi
 from .patterns import skipped_patterns
-from .read import Imported, contracts_from_document, is_bare_contract, parse_operations, read_contracts
+from .read import (
+    Imported,
+    contracts_from_document,
+    is_bare_contract,
+    parse_operations,
+    read_contracts,
+)
 from .refs import ref_problems
 from .versions import StaleContract, check_version, contract_version
 

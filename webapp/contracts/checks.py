@@ -11,12 +11,21 @@ from .errors import ContractError
 from .refs import ref_problems
 from .requests import check_http
 
-# result_schema: what the tool hands back to the model (MCP outputSchema), checked against a structured result
-SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
+# result_schema: what the tool hands back to the model (MCP outputSchema), checked against a
+# structured result
+SCHEMA_KEYS = (
+    "arguments_schema",
+    "request_schema",
+    "response_schema",
+    "error_schema",
+    "result_schema",
+)
 CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping", "consumed", "result_budget_bytes")
-SNAPSHOTS = CORE  # a mapping pairs two of the core stages
-# A declared transform makes that change expected (issue 11); `inferred` and `separator` mark a pair inference
-# learnt and the join its traffic showed, as the analysis reads them (the fixtures zip writes them).
+# a mapping pairs two of the core stages
+SNAPSHOTS = CORE
+# A declared transform makes that change expected (issue 11); `inferred` and `separator` mark a pair
+# inference learnt and the join its traffic showed, as the analysis reads them (the fixtures zip
+# writes them).
 MAPPING_EXTRAS = ("transform", "inferred", "separator")
 # The dialects jsonschema-rs checks a schema against without fetching anything.
 KNOWN_DIALECTS = {
@@ -32,10 +41,10 @@ KNOWN_DIALECTS = {
 }
 
 
-CONTRACT_KEYS += ("http",)  # what the request carries outside its body (contracts/requests.py)
-CONTRACT_KEYS += (
-    "from_traffic",
-)  # parts learnt from the tool definitions a model was offered (pipeline/definitions.py)
+# what the request carries outside its body (contracts/requests.py)
+CONTRACT_KEYS += ("http",)
+# parts learnt from the tool definitions a model was offered (pipeline/definitions.py)
+CONTRACT_KEYS += ("from_traffic",)
 
 
 def check_contract(contract: dict) -> list[str]:
@@ -68,9 +77,12 @@ def _schema_problems(key: str, schema) -> list[str]:
         return [f"{key}: /$schema: must be a string"]
     if _surely_sound(schema, uri):
         return []
-    # Only a schema jsonschema-rs doubts pays for importing jsonschema, whose messages name each problem.
+    # Only a schema jsonschema-rs doubts pays for importing jsonschema, whose messages name each
+    # problem.
     problems = metaschema_problems(schema, uri)
-    return sorted(f"{key}: {from_tokens(path) or '(root)'}: {message}" for path, message in problems)
+    return sorted(
+        f"{key}: {from_tokens(path) or '(root)'}: {message}" for path, message in problems
+    )
 
 
 def _surely_sound(schema: dict, uri) -> bool:
@@ -79,12 +91,14 @@ def _surely_sound(schema: dict, uri) -> bool:
         return False
     try:
         return jsonschema_rs.meta.is_valid(schema) and all(_compiles(p) for p in _patterns(schema))
-    except Exception:  # anything it cannot judge: the Python validator decides
+    # anything it cannot judge: the Python validator decides
+    except Exception:
         return False
 
 
 def _patterns(node):
-    """Yield every string that may be a regular expression: `pattern` values, `patternProperties` keys."""
+    """Yield every string that may be a regular expression: `pattern` values, `patternProperties`
+    keys."""
     stack = [node]
     while stack:
         node = stack.pop()
@@ -119,20 +133,32 @@ def _mapping_problems(mapping) -> list[str]:
             continue
         unknown = [k for k in entry if k not in SNAPSHOTS and k not in MAPPING_EXTRAS]
         if unknown:
-            problems.append(f"{where}: unknown snapshot {unknown[0]!r} (use {', '.join(SNAPSHOTS)})")
+            problems.append(
+                f"{where}: unknown snapshot {unknown[0]!r} (use {', '.join(SNAPSHOTS)})"
+            )
         if "transform" in entry and not isinstance(entry["transform"], str):
-            problems.append(f'{where}/transform: must be a string such as "x100" or "integer>string"')
+            problems.append(
+                f'{where}/transform: must be a string such as "x100" or "integer>string"'
+            )
         elif "transform" in entry and transform_problem(entry["transform"]):
             problems.append(f"{where}/transform: {transform_problem(entry['transform'])}")
         if "inferred" in entry and not isinstance(entry["inferred"], bool):
             problems.append(f"{where}/inferred: must be true or false")
-        if "separator" in entry and not (isinstance(entry["separator"], str) and entry["separator"]):
-            problems.append(f'{where}/separator: must be the text a list is joined with, such as "|"')
+        if "separator" in entry and not (
+            isinstance(entry["separator"], str) and entry["separator"]
+        ):
+            problems.append(
+                f'{where}/separator: must be the text a list is joined with, such as "|"'
+            )
         if len([k for k in entry if k in SNAPSHOTS]) != 2:
             problems.append(f"{where}: must pair exactly two snapshots")
         for key, pointer in entry.items():
-            if key in SNAPSHOTS and not (is_request_path(pointer) if key == "request" else is_pointer(pointer)):
-                problems.append(f'{where}/{key}: {pointer!r} is not a JSON Pointer (e.g. "/amount")')
+            if key in SNAPSHOTS and not (
+                is_request_path(pointer) if key == "request" else is_pointer(pointer)
+            ):
+                problems.append(
+                    f'{where}/{key}: {pointer!r} is not a JSON Pointer (e.g. "/amount")'
+                )
     return problems
 
 
@@ -150,7 +176,8 @@ def _consumed_problems(consumed) -> list[str]:
 
 
 def _budget_problems(budget) -> list[str]:
-    """Check `result_budget_bytes`: how many bytes of result a tool may hand the model before result_large."""
+    """Check `result_budget_bytes`: how many bytes of result a tool may hand the model before
+    result_large."""
     if budget is None or (type(budget) is int and budget > 0):
         return []
     return ["result_budget_bytes: must be a whole number of bytes above 0 (the default is 8192)"]
@@ -166,7 +193,9 @@ def validated_contract(name: str, body) -> dict:
     # name, updated_at and warnings are what a GET shows beside it: a GET's body may be PUT back
     unknown = sorted(set(body) - set(CONTRACT_KEYS) - {"name", "updated_at", "warnings"})
     if unknown:
-        raise ContractError(f"unknown contract fields {unknown}; expected some of {list(CONTRACT_KEYS)}")
+        raise ContractError(
+            f"unknown contract fields {unknown}; expected some of {list(CONTRACT_KEYS)}"
+        )
     if body.get("description") is not None and not isinstance(body["description"], str):
         raise ContractError("description: must be a string")
     contract = {key: body[key] for key in CONTRACT_KEYS if body.get(key) is not None}

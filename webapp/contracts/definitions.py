@@ -1,4 +1,5 @@
-"""Tool definitions in the formats LLM providers and MCP use: schemas, descriptions, server tools."""
+"""Tool definitions in the formats LLM providers and MCP use: schemas, descriptions, server
+tools."""
 
 from ..common.pointers import child
 from .inline import from_30
@@ -18,8 +19,8 @@ JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null
 
 
 def tools_from_definitions(obj) -> dict[str, dict]:
-    """Return {tool name: {"arguments_schema": schema}} from Anthropic, OpenAI, MCP or Gemini definitions
-    (and an MCP tool's outputSchema as its result_schema)."""
+    """Return {tool name: {"arguments_schema": schema}} from Anthropic, OpenAI, MCP or Gemini
+    definitions (and an MCP tool's outputSchema as its result_schema)."""
     tools: dict[str, dict] = {}
     for name, schema, _ in _walk(obj):
         if name in tools:
@@ -27,7 +28,8 @@ def tools_from_definitions(obj) -> dict[str, dict]:
         tools[name] = {"arguments_schema": schema}
     for name, output in _output_schemas(obj):
         if name in tools:
-            tools[name]["result_schema"] = output  # MCP outputSchema: what structuredContent must match
+            # MCP outputSchema: what structuredContent must match
+            tools[name]["result_schema"] = output
     if not tools:
         raise ValueError("no tool definitions found")
     return tools
@@ -48,8 +50,9 @@ def _output_schemas(obj):
 
 
 def schema_pointers(document) -> dict[str, str]:
-    """Return {tool name: JSON Pointer of its arguments schema in the document} (`/0/function/parameters`,
-    `/tools/2/inputSchema`), server tools passed over; {} for a document tools_from_definitions cannot read."""
+    """Return {tool name: JSON Pointer of its arguments schema in the document}
+    (`/0/function/parameters`, `/tools/2/inputSchema`), server tools passed over; {} for a document
+    tools_from_definitions cannot read."""
     try:
         return {name: where for name, _, where in _walk(document, "", True)}
     except ValueError:
@@ -57,7 +60,8 @@ def schema_pointers(document) -> dict[str, str]:
 
 
 def _walk(obj, at: str = "", servers: bool = False):
-    """Yield (name, arguments schema, its pointer) of each definition; with `servers`, pass over server tools."""
+    """Yield (name, arguments schema, its pointer) of each definition; with `servers`, pass over
+    server tools."""
     if isinstance(obj, list):
         for i, item in enumerate(obj):
             if servers and _is_server_tool(item):
@@ -68,13 +72,18 @@ def _walk(obj, at: str = "", servers: bool = False):
                 raise ValueError(f"item {i}: {exc}") from None
         return
     if not isinstance(obj, dict):
-        raise ValueError(f"expected a tool definition object or a list of them, got {type(obj).__name__}")
+        raise ValueError(
+            f"expected a tool definition object or a list of them, got {type(obj).__name__}"
+        )
     if isinstance(obj.get("result"), dict) and "tools" in obj["result"]:
-        yield from _walk(obj["result"]["tools"], f"{at}/result/tools", servers)  # JSON-RPC response to MCP tools/list
+        # JSON-RPC response to MCP tools/list
+        yield from _walk(obj["result"]["tools"], f"{at}/result/tools", servers)
     elif isinstance(obj.get("tools"), list):
-        yield from _walk(obj["tools"], f"{at}/tools", servers)  # MCP tools/list result, or a request's tools
+        # MCP tools/list result, or a request's tools
+        yield from _walk(obj["tools"], f"{at}/tools", servers)
     elif isinstance(obj.get("functionDeclarations"), list):
-        yield from _walk(obj["functionDeclarations"], f"{at}/functionDeclarations", servers)  # Gemini Tool
+        # Gemini Tool
+        yield from _walk(obj["functionDeclarations"], f"{at}/functionDeclarations", servers)
     elif isinstance(obj.get("function_declarations"), list):
         yield from _walk(obj["function_declarations"], f"{at}/function_declarations", servers)
     elif obj.get("type") == "function" and isinstance(obj.get("function"), dict):
@@ -114,7 +123,8 @@ def _one(obj: dict, key, label: str, at: str):
 
 
 def _gemini_types(schema):
-    """Lower-case Gemini's OBJECT/STRING types and translate its `nullable`, leaving JSON Schema as is."""
+    """Lower-case Gemini's OBJECT/STRING types and translate its `nullable`, leaving JSON Schema as
+    is."""
     if isinstance(schema, list):
         return [_gemini_types(x) for x in schema]
     if not isinstance(schema, dict):
@@ -188,5 +198,7 @@ def descriptions(document) -> dict[str, str]:
     return {
         d["name"]: d["description"]
         for d in _definitions(document)
-        if isinstance(d.get("name"), str) and isinstance(d.get("description"), str) and d["description"]
+        if isinstance(d.get("name"), str)
+        and isinstance(d.get("description"), str)
+        and d["description"]
     }

@@ -14,7 +14,8 @@ MAX_YAML_NODES = 1_000_000
 @cache
 def _yaml_loader():
     """PyYAML's safe loader, keeping dates and times as the strings written (JSON has no dates)."""
-    import yaml  # here: only YAML documents need it
+    # here: only YAML documents need it
+    import yaml
 
     class YamlLoader(yaml.SafeLoader):
         """A SafeLoader without timestamps."""
@@ -46,7 +47,9 @@ def load_file(path) -> object:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise ContractError(f"{path}: cannot read: {error.strerror or error}", "unreadable") from error
+        raise ContractError(
+            f"{path}: cannot read: {error.strerror or error}", "unreadable"
+        ) from error
     if path.suffix.lower() in YAML_SUFFIXES:
         return _from_yaml(data, str(path))
     try:
@@ -61,17 +64,23 @@ def _from_yaml(data: bytes, source: str):
     try:
         document = yaml.load(data, Loader=_yaml_loader())  # noqa: S506 - a subclass of SafeLoader
     except (yaml.YAMLError, RecursionError, ValueError) as error:
-        raise ContractError(f"{source}: not YAML: {_yaml_problem(error)}", "not_yaml", 422) from None
+        raise ContractError(
+            f"{source}: not YAML: {_yaml_problem(error)}", "not_yaml", 422
+        ) from None
     if _too_many_nodes(document):
         raise ContractError(
-            f"{source}: YAML document too large once its aliases are expanded (more than {MAX_YAML_NODES:,} values)",
+            f"{source}: YAML document too large once its aliases are expanded (more than "
+            f"{MAX_YAML_NODES:,} values)",
             "too_large",
             413,
         )
-    try:  # keys such as 200 become "200", as in JSON
+    # keys such as 200 become "200", as in JSON
+    try:
         return jsontext.loads(jsontext.dumps(document, option=jsontext.OPT_NON_STR_KEYS))
     except (TypeError, jsontext.JSONDecodeError) as error:
-        raise ContractError(f"{source}: YAML value without a JSON form: {error}", "not_yaml", 422) from None
+        raise ContractError(
+            f"{source}: YAML value without a JSON form: {error}", "not_yaml", 422
+        ) from None
 
 
 def _yaml_problem(error) -> str:

@@ -1,4 +1,5 @@
-"""Inline an OpenAPI operation's local $refs into self-contained request, response and error JSON Schemas."""
+"""Inline an OpenAPI operation's local $refs into self-contained request, response and error JSON
+Schemas."""
 
 from ..common import jsontext
 from ..common.pointers import MISSING, resolve
@@ -13,7 +14,9 @@ def operation_schemas(inliner, op: dict) -> dict:
     """Return the request, success response and error schemas of one operation, inlined."""
     body = _json_schema(inliner, op.get("requestBody"))
     success, errors = None, []
-    for code, response in sorted((op.get("responses") or {}).items(), key=lambda kv: _code_order(kv[0])):
+    for code, response in sorted(
+        (op.get("responses") or {}).items(), key=lambda kv: _code_order(kv[0])
+    ):
         schema = _json_schema(inliner, response)
         code = str(code).upper()
         if schema is None:
@@ -44,9 +47,9 @@ def _json_schema(inliner, holder):
     content = holder.get("content") if isinstance(holder, dict) else None
     if not isinstance(content, dict):
         return None
-    media = next((m for m in content if m.split(";")[0].strip() == "application/json"), None) or next(
-        (m for m in content if "json" in m), None
-    )
+    media = next(
+        (m for m in content if m.split(";")[0].strip() == "application/json"), None
+    ) or next((m for m in content if "json" in m), None)
     if media is None or not isinstance(content[media], dict) or "schema" not in content[media]:
         return None
     schema = inliner.inline(content[media]["schema"])
@@ -92,7 +95,9 @@ class Inliner:
                 return {}
             siblings = {k: v for k, v in node.items() if k != "$ref"}
             target = self.inline(_target(self.doc, ref), (*stack, ref))
-            return {**target, **self.inline(siblings, stack)} if isinstance(target, dict) else target
+            return (
+                {**target, **self.inline(siblings, stack)} if isinstance(target, dict) else target
+            )
         out = {}
         for key, value in node.items():
             if key in _LITERAL:

@@ -3,7 +3,9 @@
 from .checks import CONTRACT_KEYS, validated_contract
 
 
-def merged_contracts(contracts: dict[str, dict], stored: dict[str, dict | None], only_if_missing=()) -> dict:
+def merged_contracts(
+    contracts: dict[str, dict], stored: dict[str, dict | None], only_if_missing=()
+) -> dict:
     """Return {name: contract}: each read contract merged into the stored one, all checked.
 
     A part the document lacks is kept; a part named in `only_if_missing` is taken only when the

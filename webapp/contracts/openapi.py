@@ -1,4 +1,5 @@
-"""Contracts from an OpenAPI 3.0/3.1 document: its operations, checked, then their schemas inlined."""
+"""Contracts from an OpenAPI 3.0/3.1 document: its operations, checked, then their schemas
+inlined."""
 
 from ..common.pointers import MISSING, child, resolve
 from .errors import ContractError
@@ -10,26 +11,32 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
 def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> dict[str, dict]:
-    """Return {tool name: {request_schema, response_schema, error_schema, description}} per operation.
+    """Return {tool name: {request_schema, response_schema, error_schema, description}} per
+    operation.
 
     `operations` maps tool names to operationIds (default: every operation, under its operationId
     or "METHOD /path"); every `$ref` the schemas use must point inside the document.
     """
     if not isinstance(doc, dict):
-        raise ContractError("not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi")
+        raise ContractError(
+            "not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi"
+        )
     found = _openapi_operations(doc)
     wanted = operations or {op_id: op_id for op_id in found}
     for tool, op_id in wanted.items():
         if op_id not in found:
             known = ", ".join(sorted(found)[:20]) or "none"
             raise ContractError(
-                f"operation {tool}={op_id}: no operation {op_id!r} in the OpenAPI document (it has: {known})",
+                f"operation {tool}={op_id}: no operation {op_id!r} in the OpenAPI document (it "
+                f"has: {known})",
                 "bad_operation",
             )
         _check_operation_refs(doc, *found[op_id][:2])
     inliner = Inliner(doc, str(doc["openapi"]).startswith("3.1"))
     try:
-        contracts = {tool: operation_schemas(inliner, found[op_id][1]) for tool, op_id in wanted.items()}
+        contracts = {
+            tool: operation_schemas(inliner, found[op_id][1]) for tool, op_id in wanted.items()
+        }
         for tool, op_id in wanted.items():
             where, op, path, method, item = found[op_id]
             contracts[tool]["http"] = operation_http(inliner, path, method, item, op)
@@ -37,7 +44,10 @@ def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> d
         raise ContractError(f"OpenAPI document: {error}", "bad_openapi") from error
     for tool, op_id in wanted.items():
         op = found[op_id][1]
-        text = next((op[k] for k in ("description", "summary") if isinstance(op.get(k), str) and op[k]), None)
+        text = next(
+            (op[k] for k in ("description", "summary") if isinstance(op.get(k), str) and op[k]),
+            None,
+        )
         if text:
             contracts[tool]["description"] = text
     return contracts
@@ -46,14 +56,16 @@ def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> d
 def form_schema(doc: dict, operation_id: str) -> dict | None:
     """Return the inlined schema of an operation's form-encoded request body (Stripe's), or None.
 
-    A contract keeps no schema for a form body (the analysis reads its fields as `form:/name`); `tracediff lint`
-    compares a tool's arguments with them."""
+    A contract keeps no schema for a form body (the analysis reads its fields as `form:/name`);
+    `tracediff lint` compares a tool's arguments with them."""
     found = _openapi_operations(doc).get(operation_id)
     body = found[1].get("requestBody") if found else None
     body, _ = _follow(doc, body, "requestBody") if isinstance(body, dict) else (None, None)
     content = body.get("content") if isinstance(body, dict) else None
     media = (
-        next((m for m in content if str(m).split(";")[0].strip() == FORM), None) if isinstance(content, dict) else None
+        next((m for m in content if str(m).split(";")[0].strip() == FORM), None)
+        if isinstance(content, dict)
+        else None
     )
     schema = content[media].get("schema") if media and isinstance(content[media], dict) else None
     if not isinstance(schema, dict):
@@ -65,17 +77,22 @@ def form_schema(doc: dict, operation_id: str) -> dict | None:
 
 
 def operation_ids(doc) -> list[str]:
-    """Return the operationIds (or "METHOD /path") of an OpenAPI document's operations, in its order."""
+    """Return the operationIds (or "METHOD /path") of an OpenAPI document's operations, in its
+    order."""
     if not isinstance(doc, dict):
-        raise ContractError("not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi")
+        raise ContractError(
+            "not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi"
+        )
     return list(_openapi_operations(doc))
 
 
 def _openapi_operations(doc: dict) -> dict[str, tuple]:
-    """Return {operationId (or "METHOD /path"): (JSON Pointer, operation, path, method, path item)}; refuse a bad
-    shape."""
+    """Return {operationId (or "METHOD /path"): (JSON Pointer, operation, path, method, path item)};
+    refuse a bad shape."""
     if not str(doc.get("openapi", "")).startswith("3."):
-        raise ContractError("not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi")
+        raise ContractError(
+            "not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi"
+        )
     paths = {} if doc.get("paths") is None else doc["paths"]
     if not isinstance(paths, dict):
         raise ContractError("OpenAPI document: /paths must be an object", "bad_openapi")
@@ -98,7 +115,9 @@ def _openapi_operations(doc: dict) -> dict[str, tuple]:
 def _operation_id(op: dict, method: str, path: str, where: str) -> str:
     op_id = op.get("operationId")
     if op_id is not None and not isinstance(op_id, str):
-        raise ContractError(f"OpenAPI document: {where}/operationId must be a string", "bad_openapi")
+        raise ContractError(
+            f"OpenAPI document: {where}/operationId must be a string", "bad_openapi"
+        )
     if op.get("responses") is not None and not isinstance(op["responses"], dict):
         raise ContractError(f"OpenAPI document: {where}/responses must be an object", "bad_openapi")
     return op_id or f"{method.upper()} {path}"
@@ -116,7 +135,9 @@ def _follow(doc, node, where: str, seen=()):
             )
         target = resolve(doc, ref[1:])
         if target is MISSING:
-            raise ContractError(f"OpenAPI document: {where}/$ref: {ref!r} points nowhere", "bad_ref")
+            raise ContractError(
+                f"OpenAPI document: {where}/$ref: {ref!r} points nowhere", "bad_ref"
+            )
         seen, node, where = (*seen, ref), target, ref[1:]
     return node, where
 
@@ -124,11 +145,15 @@ def _follow(doc, node, where: str, seen=()):
 def _check_operation_refs(doc, where: str, op: dict) -> None:
     """Follow every $ref the import will inline from an operation's body and responses."""
     stack, seen = (
-        [(op.get("requestBody"), child(where, "requestBody")), (op.get("parameters"), child(where, "parameters"))],
+        [
+            (op.get("requestBody"), child(where, "requestBody")),
+            (op.get("parameters"), child(where, "parameters")),
+        ],
         set(),
     )
     stack += [
-        (response, child(child(where, "responses"), code)) for code, response in (op.get("responses") or {}).items()
+        (response, child(child(where, "responses"), code))
+        for code, response in (op.get("responses") or {}).items()
     ]
     while stack:
         node, place = stack.pop()
@@ -139,4 +164,8 @@ def _check_operation_refs(doc, where: str, op: dict) -> None:
             if isinstance(ref, str) and ref not in seen:
                 seen.add(ref)
                 stack.append(_follow(doc, {"$ref": ref}, place))
-            stack += [(sub, child(place, key)) for key, sub in node.items() if key not in (*LITERAL_KEYS, "$ref")]
+            stack += [
+                (sub, child(place, key))
+                for key, sub in node.items()
+                if key not in (*LITERAL_KEYS, "$ref")
+            ]

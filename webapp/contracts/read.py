@@ -14,7 +14,8 @@ class Imported:
 
     contracts: dict[str, dict]
     skipped: list[dict] = field(default_factory=list)
-    # parts that only fill a gap: an OpenAPI operation's summary never replaces the tool's own description
+    # parts that only fill a gap: an OpenAPI operation's summary never replaces the tool's own
+    # description
     only_if_missing: tuple = ()
 
 
@@ -26,7 +27,9 @@ def parse_operations(items) -> dict[str, str] | None:
         if not sep or not tool or not op_id:
             raise ContractError(f"operation {item!r}: expected TOOL=OPERATION_ID", "bad_operation")
         if tool in mapping:
-            raise ContractError(f"operation {item!r}: tool {tool!r} is mapped twice", "bad_operation")
+            raise ContractError(
+                f"operation {item!r}: tool {tool!r} is mapped twice", "bad_operation"
+            )
         mapping[tool] = op_id
     return mapping or None
 
@@ -44,21 +47,26 @@ def read_contracts(document, operations: dict | None = None) -> Imported:
         raise ContractError("operation mappings apply to OpenAPI documents only", "bad_operation")
     items = document if isinstance(document, list) else [document]
     if items and all(_is_own_contract(item) for item in items):
-        return Imported({item["name"]: {k: item[k] for k in CONTRACT_KEYS if k in item} for item in items})
+        return Imported(
+            {item["name"]: {k: item[k] for k in CONTRACT_KEYS if k in item} for item in items}
+        )
     skipped = []
     definitions = without_server_tools(document, skipped)
     try:
         contracts = tools_from_definitions(definitions)
     except ValueError as error:
         names = ", ".join(s["name"] for s in skipped)
-        raise ContractError(str(error) + (f" (skipped server tools: {names})" if names else "")) from error
+        raise ContractError(
+            str(error) + (f" (skipped server tools: {names})" if names else "")
+        ) from error
     for name, description in descriptions(definitions).items():
         contracts[name]["description"] = description
     return Imported(contracts, skipped)
 
 
 def is_bare_contract(document) -> bool:
-    """Tell whether a document is one contract without a name: the body of PUT /api/v1/tools/<name>."""
+    """Tell whether a document is one contract without a name: the body of PUT
+    /api/v1/tools/<name>."""
     return (
         isinstance(document, dict)
         and "name" not in document
@@ -68,8 +76,9 @@ def is_bare_contract(document) -> bool:
 
 
 def arguments_pointers(document) -> dict[str, str]:
-    """Return {tool: JSON Pointer of its arguments schema in the document} (`/0/function/parameters`, a contract's
-    `/0/arguments_schema`), for annotations to land on the line that declares an argument."""
+    """Return {tool: JSON Pointer of its arguments schema in the document}
+    (`/0/function/parameters`, a contract's `/0/arguments_schema`), for annotations to land on the
+    line that declares an argument."""
     items = document if isinstance(document, list) else [document]
     if items and all(_is_own_contract(item) for item in items):
         at = (lambda i: f"/{i}") if isinstance(document, list) else (lambda i: "")
@@ -81,5 +90,7 @@ def _is_own_contract(item) -> bool:
     return (
         isinstance(item, dict)
         and isinstance(item.get("name"), str)
-        and any(key.endswith("_schema") and key != "input_schema" or key == "mapping" for key in item)
+        and any(
+            key.endswith("_schema") and key != "input_schema" or key == "mapping" for key in item
+        )
     )

@@ -2,8 +2,15 @@
 
 from ..common.pointers import MISSING, from_tokens, is_pointer, resolve
 
-SCHEMA_KEYS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
-LITERAL_KEYS = ("enum", "const", "default", "example", "examples")  # their values are data, not schemas
+SCHEMA_KEYS = (
+    "arguments_schema",
+    "request_schema",
+    "response_schema",
+    "error_schema",
+    "result_schema",
+)
+# their values are data, not schemas
+LITERAL_KEYS = ("enum", "const", "default", "example", "examples")
 _SCHEMA_MAPS = ("properties", "patternProperties", "definitions", "$defs", "dependentSchemas")
 
 
@@ -23,8 +30,8 @@ def ref_problems(contract: dict) -> list[str]:
 def _surely_resolved(schema: dict) -> bool:
     """Tell fast whether every `$ref` is a JSON Pointer into the schema that finds something.
 
-    Most schemas hold only such refs, or none, and need no resolver; an `$id` (which moves the base of
-    the refs below it), an anchor, a URI or a pointer that finds nothing goes to `referencing`.
+    Most schemas hold only such refs, or none, and need no resolver; an `$id` (which moves the base
+    of the refs below it), an anchor, a URI or a pointer that finds nothing goes to `referencing`.
     """
     stack = [schema]
     while stack:
@@ -36,7 +43,9 @@ def _surely_resolved(schema: dict) -> bool:
                 return False
             ref = node.get("$ref")
             if isinstance(ref, str) and not (
-                ref.startswith("#") and is_pointer(ref[1:]) and resolve(schema, ref[1:]) is not MISSING
+                ref.startswith("#")
+                and is_pointer(ref[1:])
+                and resolve(schema, ref[1:]) is not MISSING
             ):
                 return False
             stack += node.values()
@@ -44,7 +53,8 @@ def _surely_resolved(schema: dict) -> bool:
 
 
 def _unresolved_refs(schema: dict):
-    """Yield (place, ref, reason) of each $ref the jsonschema resolver cannot follow; never fetches."""
+    """Yield (place, ref, reason) of each $ref the jsonschema resolver cannot follow; never
+    fetches."""
     from referencing import Registry
     from referencing.jsonschema import DRAFT7, specification_with
 
@@ -84,9 +94,10 @@ def _lookup_failure(resolver, ref: str) -> str | None:
         resolver.lookup(ref)
     except Unresolvable as error:
         name = type(error).__name__
-        return {"PointerToNowhere": "nothing is at that pointer", "NoSuchAnchor": "no such anchor"}.get(
-            name, "not inside this schema; tracediff never fetches remote or external refs"
-        )
+        return {
+            "PointerToNowhere": "nothing is at that pointer",
+            "NoSuchAnchor": "no such anchor",
+        }.get(name, "not inside this schema; tracediff never fetches remote or external refs")
     except ValueError as error:
         return f"not a valid reference: {error}"
     return None

@@ -1,7 +1,9 @@
-"""The request contract of an OpenAPI operation outside its JSON body: method, URL template, parameters, media type.
+"""The request contract of an OpenAPI operation outside its JSON body: method, URL template,
+parameters, media type.
 
-It becomes the contract's `http` (see analysis/wire/parameters.py): `{"method", "path", "parameters", "content_type"}`,
-`parameters` being the operation's and its path item's parameter objects (the operation's win), inlined."""
+It becomes the contract's `http` (see analysis/wire/parameters.py): `{"method", "path",
+"parameters", "content_type"}`, `parameters` being the operation's and its path item's parameter
+objects (the operation's win), inlined."""
 
 from ..analysis import LOCATIONS
 from .errors import ContractError
@@ -9,11 +11,13 @@ from .errors import ContractError
 FORM = "application/x-www-form-urlencoded"
 
 _KEPT = ("name", "in", "required", "schema", "style", "explode", "description")
-_IN = tuple(name for name in LOCATIONS if name != "form")  # path, query, header (cookies are the client's)
+# path, query, header (cookies are the client's)
+_IN = tuple(name for name in LOCATIONS if name != "form")
 
 
 def operation_http(inliner, path: str, method: str, item: dict, op: dict) -> dict:
-    """Return the `http` contract of one operation: its method, URL template, parameters and body media type."""
+    """Return the `http` contract of one operation: its method, URL template, parameters and body
+    media type."""
     params = {}
     for holder in (item, op):
         listed = holder.get("parameters") if isinstance(holder, dict) else None
@@ -21,11 +25,16 @@ def operation_http(inliner, path: str, method: str, item: dict, op: dict) -> dic
             continue
         if not isinstance(listed, list):
             raise ContractError(
-                f"OpenAPI document: parameters of {method.upper()} {path} must be a list", "bad_openapi"
+                f"OpenAPI document: parameters of {method.upper()} {path} must be a list",
+                "bad_openapi",
             )
         for param in listed:
             param = inliner.inline(param)
-            if isinstance(param, dict) and param.get("in") in _IN and isinstance(param.get("name"), str):
+            if (
+                isinstance(param, dict)
+                and param.get("in") in _IN
+                and isinstance(param.get("name"), str)
+            ):
                 params[param["in"], param["name"]] = {k: param[k] for k in _KEPT if k in param}
     http = {"method": method.upper(), "path": path, "parameters": list(params.values())}
     media = _media(inliner, op.get("requestBody"))
@@ -50,10 +59,16 @@ def check_http(http) -> list[str]:
     if not isinstance(http, dict):
         return ["http: must be an object with method, path, parameters and content_type"]
     problems = [
-        f"http: unknown field {key!r}" for key in http if key not in ("method", "path", "parameters", "content_type")
+        f"http: unknown field {key!r}"
+        for key in http
+        if key not in ("method", "path", "parameters", "content_type")
     ]
-    if http.get("path") is not None and not (isinstance(http["path"], str) and http["path"].startswith("/")):
-        problems.append('http/path: must be a URL template starting with / (e.g. "/v1/invoices/{invoiceId}")')
+    if http.get("path") is not None and not (
+        isinstance(http["path"], str) and http["path"].startswith("/")
+    ):
+        problems.append(
+            'http/path: must be a URL template starting with / (e.g. "/v1/invoices/{invoiceId}")'
+        )
     for key in ("method", "content_type"):
         if http.get(key) is not None and not isinstance(http[key], str):
             problems.append(f"http/{key}: must be a string")
@@ -61,6 +76,12 @@ def check_http(http) -> list[str]:
     if params is not None and not isinstance(params, list):
         return problems + ["http/parameters: must be a list of {name, in} parameter objects"]
     for i, param in enumerate(params or ()):
-        if not isinstance(param, dict) or not isinstance(param.get("name"), str) or param.get("in") not in _IN:
-            problems.append(f"http/parameters/{i}: must have a name and `in` one of path, query, header")
+        if (
+            not isinstance(param, dict)
+            or not isinstance(param.get("name"), str)
+            or param.get("in") not in _IN
+        ):
+            problems.append(
+                f"http/parameters/{i}: must have a name and `in` one of path, query, header"
+            )
     return problems

@@ -1,4 +1,5 @@
-"""A stored contract's version, as `ETag` and `If-Match` name it: a change made from an old read is refused.
+"""A stored contract's version, as `ETag` and `If-Match` name it: a change made from an old read is
+refused.
 
 Confirm, reject, adopt and import read and write a contract as its one writer, so they need no
 version; a `PUT` replaces the whole contract, and one that names the version it was based on is
@@ -9,7 +10,8 @@ import hashlib
 from ..common import jsontext
 from .errors import ContractError
 
-NONE = "none"  # the version of a tool with no contract yet
+# the version of a tool with no contract yet
+NONE = "none"
 
 
 class StaleContract(ContractError):
@@ -26,7 +28,8 @@ class StaleContract(ContractError):
 
 
 def contract_version(stored: dict | None) -> str:
-    """Return the version of a stored contract (as get_tool returns it, its `updated_at` included)."""
+    """Return the version of a stored contract (as get_tool returns it, its `updated_at`
+    included)."""
     if stored is None:
         return NONE
     text = jsontext.dumps(stored, option=jsontext.OPT_SORT_KEYS)

@@ -1,30 +1,40 @@
-"""Arguments the mapping layer keeps for itself, learnt from a tool's traffic: what never reached the wire.
+"""Arguments the mapping layer keeps for itself, learnt from a tool's traffic: what never reached
+the wire.
 
-A `method` that picks the route, a `fields` projection or a `limit` the layer applies to the answer travels in
-no request. Once enough calls held such an argument and none of them sent it (no request field ever agreed
-with it), it is consumed: the analysis reports its absence as info, as a contract's `consumed` says. Judged
-on the releases before the newest once there are several, so an argument that travelled in earlier releases
-and is missing now is still `dropped` (what only a bad release shows teaches nothing).
+A `method` that picks the route, a `fields` projection or a `limit` the layer applies to the answer
+travels in no request. Once enough calls held such an argument and none of them sent it (no request
+field ever agreed with it), it is consumed: the analysis reports its absence as info, as a
+contract's `consumed` says. Judged on the releases before the newest once there are several, so an
+argument that travelled in earlier releases and is missing now is still `dropped` (what only a bad
+release shows teaches nothing).
 """
 
 from .epochs import BOTH, PRIOR, established, plain, several
 
-MIN_CONSUMED_CALLS = 5  # calls holding an argument, none of them sending it, before it is learnt consumed
-# an argument counts as sent when a request field agreed with it, or the analysis found it in the request, in
-# this share of the calls holding it; below it they are coincidences (a `limit` of 10 beside a page size of 10)
+# calls holding an argument, none of them sending it, before it is learnt consumed
+MIN_CONSUMED_CALLS = 5
+# an argument counts as sent when a request field agreed with it, or the analysis found it in the
+# request, in this share of the calls holding it; below it they are coincidences (a `limit` of 10
+# beside a page size of 10)
 SENT_SHARE = 0.2
 
 
 def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
-    """Return the argument pointers held by >= MIN_CONSUMED_CALLS calls that no request field ever carried.
+    """Return the argument pointers held by >= MIN_CONSUMED_CALLS calls that no request field ever
+    carried.
 
-    `evidence` is {(argument, request): counts}, `presence` {(side, path): {"calls": n, ...}} (see epochs.py)."""
+    `evidence` is {(argument, request): counts}, `presence` {(side, path): {"calls": n, ...}} (see
+    epochs.py)."""
     judged = established if several(releases) else plain
-    held = {path: judged(counts) for (side, path), counts in presence.items() if side == "arguments"}
+    held = {
+        path: judged(counts) for (side, path), counts in presence.items() if side == "arguments"
+    }
     calls = {path: counts.get("calls", 0) for path, counts in held.items()}
-    # the calls whose analysis paired the argument with a request field (which the leaves may not reach: an item
-    # of a list of objects, a value looked up) sent it too
-    sent = {path: counts.get("calls", 0) - counts.get("dropped", 0) for path, counts in held.items()}
+    # the calls whose analysis paired the argument with a request field (which the leaves may not
+    # reach: an item of a list of objects, a value looked up) sent it too
+    sent = {
+        path: counts.get("calls", 0) - counts.get("dropped", 0) for path, counts in held.items()
+    }
     for (a, _), counts in evidence.items():
         if a in calls:
             agreed = sum(n for name, n in judged(counts).items() if name not in (BOTH, PRIOR))
@@ -37,5 +47,6 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
 
 
 def _in_a_list(path: str) -> bool:
-    """Tell whether a path is inside a list item (`/tags/0`, `/items/1/name`): items come and go by index."""
+    """Tell whether a path is inside a list item (`/tags/0`, `/items/1/name`): items come and go by
+    index."""
     return any(token.isdigit() for token in path.split("/")[1:])

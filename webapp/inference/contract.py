@@ -1,7 +1,9 @@
-"""The contract a tool's calls are analysed under: the stored one plus the pairs inference learnt (pure).
+"""The contract a tool's calls are analysed under: the stored one plus the pairs inference learnt
+(pure).
 
-The pipeline analyses with it and the problems record its digest, which leaves out what inference added
-(webapp/problems/grouping.py `contract_digest`): a resolve "when the contract changes" waits for a person's change.
+The pipeline analyses with it and the problems record its digest, which leaves out what inference
+added (webapp/problems/grouping.py `contract_digest`): a resolve "when the contract changes" waits
+for a person's change.
 """
 
 from ..common.pointers import is_pointer
@@ -18,12 +20,15 @@ def declared_pairs(contract: dict | None) -> list[tuple[str, str]]:
     ]
 
 
-def with_inferred(contract: dict | None, pairs, separators: dict | None = None, consumed=()) -> dict | None:
-    """Return the contract the analysis gets: the stored one plus the inferred pairs as mapping entries.
+def with_inferred(
+    contract: dict | None, pairs, separators: dict | None = None, consumed=()
+) -> dict | None:
+    """Return the contract the analysis gets: the stored one plus the inferred pairs as mapping
+    entries.
 
-    `separators` ({pair: "|"}) are the joins the tool's traffic showed for lists sent as one parameter;
-    `consumed` the arguments it never sent, added to the contract's `consumed` (and named apart in
-    `consumed_inferred`, so a finding can say it was learnt)."""
+    `separators` ({pair: "|"}) are the joins the tool's traffic showed for lists sent as one
+    parameter; `consumed` the arguments it never sent, added to the contract's `consumed` (and named
+    apart in `consumed_inferred`, so a finding can say it was learnt)."""
     contract = _with_consumed(contract, consumed)
     declared = declared_pairs(contract)
     left, right = {a for a, _ in declared}, {r for _, r in declared}
@@ -53,11 +58,16 @@ def _with_consumed(contract: dict | None, consumed) -> dict | None:
     if not extra:
         return contract
     contract = dict(contract or {})
-    return {**contract, "consumed": [*(contract.get("consumed") or []), *extra], "consumed_inferred": extra}
+    return {
+        **contract,
+        "consumed": [*(contract.get("consumed") or []), *extra],
+        "consumed_inferred": extra,
+    }
 
 
 def learnt_separators(evidence: dict, pairs) -> dict:
-    """Return {pair: separator} of the inferred pairs whose traffic joins a list into one text (`a|b`)."""
+    """Return {pair: separator} of the inferred pairs whose traffic joins a list into one text
+    (`a|b`)."""
     out = {}
     for pair in pairs:
         counts = evidence.get(tuple(pair))

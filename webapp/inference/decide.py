@@ -7,13 +7,18 @@ from ..common.pointers import last
 from .epochs import BOTH, established, plain, several
 from .relations import EQUAL
 
-MIN_CALLS = 20  # calls holding both paths before a pair can be inferred
-# ... when both names say the same field (`limit`, `query:/limit`; `perPage`, `query:/per_page`): the names are
-# evidence too, so fewer calls settle it (an optional argument a model sends in one call of five)
+# calls holding both paths before a pair can be inferred
+MIN_CALLS = 20
+# ... when both names say the same field (`limit`, `query:/limit`; `perPage`, `query:/per_page`):
+# the names are evidence too, so fewer calls settle it (an optional argument a model sends in one
+# call of five)
 MIN_NAMED_CALLS = 5
-AGREEMENT = 0.95  # share of those calls whose values agree (equal, or one consistent transform)
-KEEP_AGREEMENT = 0.90  # an inferred pair stays until it falls below this, so it does not flap at 95%
-RIVAL_AGREEMENT = 0.80  # another partner this close makes the best one unclear
+# share of those calls whose values agree (equal, or one consistent transform)
+AGREEMENT = 0.95
+# an inferred pair stays until it falls below this, so it does not flap at 95%
+KEEP_AGREEMENT = 0.90
+# another partner this close makes the best one unclear
+RIVAL_AGREEMENT = 0.80
 RIVAL_MIN_CALLS = 5
 
 
@@ -32,7 +37,8 @@ class Inferred:
         return self.agree / self.both if self.both else 0.0
 
     def entry(self) -> dict:
-        """Return the contract `mapping` entry the analysis receives (never stored in the contract)."""
+        """Return the contract `mapping` entry the analysis receives (never stored in the
+        contract)."""
         return {"arguments": self.arguments, "request": self.request, "inferred": True}
 
     def evidence(self) -> str:
@@ -63,9 +69,14 @@ def describe(relation: str) -> str:
 def strongest(pair, counts: dict) -> Inferred:
     """Return a pair's best relation with its counts."""
     counts = plain(counts)
-    # a one-item list sent as its item ("type_changed") agrees with whatever join the longer lists show
+    # a one-item list sent as its item ("type_changed") agrees with whatever join the longer lists
+    # show
     single = counts.get("type_changed", 0)
-    relations = [(n + single if name.startswith("joined ") else n, name) for name, n in counts.items() if name != BOTH]
+    relations = [
+        (n + single if name.startswith("joined ") else n, name)
+        for name, n in counts.items()
+        if name != BOTH
+    ]
     # equal wins a tie: a transform is only named when the values really differ
     n, name = max(relations, key=lambda item: (item[0], item[1] == EQUAL), default=(0, EQUAL))
     return Inferred(pair[0], pair[1], name, n, counts.get(BOTH, 0))
@@ -74,10 +85,11 @@ def strongest(pair, counts: dict) -> Inferred:
 def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) -> list[Inferred]:
     """Return the inferred pairs: >= MIN_CALLS, >= AGREEMENT, and one clear partner on both sides.
 
-    `evidence` is {(argument path, request path): counts}; `rejected` and `declared` pairs (and
-    the paths a declared pair uses) are left out; `previous` pairs keep their place down to
+    `evidence` is {(argument path, request path): counts}; `rejected` and `declared` pairs (and the
+    paths a declared pair uses) are left out; `previous` pairs keep their place down to
     KEEP_AGREEMENT. Once the tool's calls come from several `releases` ({"newest", "seen"}), the
-    newest release is weighed apart: pairs are judged, and rivals found, on the earlier releases' calls.
+    newest release is weighed apart: pairs are judged, and rivals found, on the earlier releases'
+    calls.
     """
     rejected, previous = set(rejected), set(previous)
     used_left = {a for a, _ in declared}
@@ -107,10 +119,13 @@ def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) 
 
 
 def _holds(every: Inferred, earlier: Inferred, kept: bool, apart: bool) -> bool:
-    """Tell whether a pair's evidence makes it inferred: over every call, or over the releases before the
-    newest once there are several (what the newest release shows neither teaches nor unseats a pair)."""
+    """Tell whether a pair's evidence makes it inferred: over every call, or over the releases
+    before the newest once there are several (what the newest release shows neither teaches nor
+    unseats a pair)."""
     judged = earlier if apart else every
-    return judged.both >= min_calls(every) and judged.ratio >= (KEEP_AGREEMENT if kept else AGREEMENT)
+    return judged.both >= min_calls(every) and judged.ratio >= (
+        KEEP_AGREEMENT if kept else AGREEMENT
+    )
 
 
 def min_calls(pair: Inferred) -> int:
@@ -123,7 +138,9 @@ def candidates(evidence: dict, rejected=(), exclude=(), limit: int = 10) -> list
     """Return the likeliest pairs not (yet) inferred, for people to confirm early."""
     exclude, rejected = set(exclude), set(rejected)
     scored = [
-        strongest(pair, counts) for pair, counts in evidence.items() if pair not in rejected and pair not in exclude
+        strongest(pair, counts)
+        for pair, counts in evidence.items()
+        if pair not in rejected and pair not in exclude
     ]
     likely = [s for s in scored if s.both >= RIVAL_MIN_CALLS and s.ratio >= RIVAL_AGREEMENT]
     return sorted(likely, key=lambda s: (-s.ratio, -s.both, s.arguments))[:limit]

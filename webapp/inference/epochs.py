@@ -1,52 +1,65 @@
-"""Evidence weighed over releases: what the newest release shows is kept apart until a newer one comes.
+"""Evidence weighed over releases: what the newest release shows is kept apart until a newer one
+comes.
 
-A pair's counts hold every call (`both`, one count per relation) and, under `new:` keys, the calls of the
-tool's newest release alone; established evidence is the difference. So a release that breaks a mapping
-cannot teach its broken pairs (they agree only in the newest release) nor unseat the pairs every earlier
-release agreed on: its calls are a change to report. When a newer release arrives, the `new:` counts fold
-into the established ones.
+A pair's counts hold every call (`both`, one count per relation) and, under `new:` keys, the calls
+of the tool's newest release alone; established evidence is the difference. So a release that breaks
+a mapping cannot teach its broken pairs (they agree only in the newest release) nor unseat the pairs
+every earlier release agreed on: its calls are a change to report. When a newer release arrives, the
+`new:` counts fold into the established ones.
 """
 
-BOTH = "both"  # calls holding both paths of a pair
+# calls holding both paths of a pair
+BOTH = "both"
 NEW = "new:"
-PRIOR = "prior"  # calls that held both paths before the pair first agreed: counted against it
-MAX_RELEASES = 50  # releases a tool remembers having seen
+# calls that held both paths before the pair first agreed: counted against it
+PRIOR = "prior"
+# releases a tool remembers having seen
+MAX_RELEASES = 50
 
 
 def release_state(state: dict | None, releases) -> dict:
-    """Return the tool's release state ({"newest", "seen", "first"}) after calls of these (ts, release) pairs.
+    """Return the tool's release state ({"newest", "seen", "first"}) after calls of these (ts,
+    release) pairs.
 
-    Releases are ordered by the time of their first call, whatever order their calls arrive in: the newest is
-    the one whose first call came last (a call of an older release, a rollout or a rollback, changes nothing;
-    neither does an older release whose calls arrive late). `first` holds each release's first call's time."""
+    Releases are ordered by the time of their first call, whatever order their calls arrive in: the
+    newest is the one whose first call came last (a call of an older release, a rollout or a
+    rollback, changes nothing; neither does an older release whose calls arrive late). `first` holds
+    each release's first call's time."""
     first = dict((state or {}).get("first") or {})
     seen = list((state or {}).get("seen") or [])
     for release in seen:
-        first.setdefault(release, "")  # a state from before first times: its order is kept
+        # a state from before first times: its order is kept
+        first.setdefault(release, "")
     for ts, release in releases:
         if release and (release not in first or (ts or "") < first[release]):
             first[release] = ts or ""
-    ordered = sorted(first, key=lambda r: (first[r], seen.index(r) if r in seen else len(seen)))[-MAX_RELEASES:]
+    ordered = sorted(first, key=lambda r: (first[r], seen.index(r) if r in seen else len(seen)))[
+        -MAX_RELEASES:
+    ]
     if not ordered:
         return {"newest": (state or {}).get("newest"), "seen": seen}
     return {"newest": ordered[-1], "seen": ordered, "first": {r: first[r] for r in ordered}}
 
 
 def several(state: dict | None) -> bool:
-    """Tell whether the tool's calls came from more than one release (then the newest is weighed apart)."""
+    """Tell whether the tool's calls came from more than one release (then the newest is weighed
+    apart)."""
     return len((state or {}).get("seen") or ()) >= 2
 
 
 def tagged(counts: dict, newest: bool) -> dict:
-    """Return one call's counts, with a `new:` copy of each when the call comes from the newest release."""
+    """Return one call's counts, with a `new:` copy of each when the call comes from the newest
+    release."""
     return {**counts, **{NEW + k: n for k, n in counts.items()}} if newest else counts
 
 
 def presence_of(arguments: dict, request: dict, newest: bool, dropped=frozenset()) -> dict:
-    """Return one call's path counts: {(side, path): {"calls": 1}} of its leaves (and `new:` copies).
+    """Return one call's path counts: {(side, path): {"calls": 1}} of its leaves (and `new:`
+    copies).
 
-    An argument leaf the call's analysis found in no request (`dropped`: pointers of it or an ancestor)
-    counts `"dropped": 1` too: what never reached the wire (webapp/inference/consumed.py)."""
+    An argument leaf the call's analysis found in no request (`dropped`: pointers of it or an
+    ancestor) counts `"dropped": 1` too: what never reached the wire
+    (webapp/inference/consumed.py)."""
     out = {("arguments", p): tagged(_held(p, dropped), newest) for p in arguments}
     out.update({("request", p): tagged({"calls": 1}, newest) for p in request})
     return out
@@ -58,12 +71,14 @@ def _held(path: str, dropped) -> dict:
 
 
 def folded(counts: dict) -> dict:
-    """Return counts with the newest release's part folded into the established part (a newer one came)."""
+    """Return counts with the newest release's part folded into the established part (a newer one
+    came)."""
     return {k: n for k, n in counts.items() if not k.startswith(NEW)}
 
 
 def established(counts: dict) -> dict:
-    """Return the counts of calls from releases before the newest: all counts minus the `new:` part."""
+    """Return the counts of calls from releases before the newest: all counts minus the `new:`
+    part."""
     out = {}
     for key, n in counts.items():
         if not key.startswith(NEW):
@@ -79,10 +94,12 @@ def plain(counts: dict) -> dict:
 
 
 def prior_for(presence: dict, a: str, r: str) -> dict:
-    """Return the counts a pair starts with: the earlier calls that held both paths, as disagreeing ones.
+    """Return the counts a pair starts with: the earlier calls that held both paths, as disagreeing
+    ones.
 
-    `presence` is {(side, path): {"calls": n, "new:calls": n}}; calls holding both are at most the fewer of
-    the two, and exactly that when one field comes with the other, as a mapped pair's fields do."""
+    `presence` is {(side, path): {"calls": n, "new:calls": n}}; calls holding both are at most the
+    fewer of the two, and exactly that when one field comes with the other, as a mapped pair's
+    fields do."""
     left, right = presence.get(("arguments", a)) or {}, presence.get(("request", r)) or {}
     before = min(left.get("calls", 0), right.get("calls", 0))
     if not before:

@@ -9,11 +9,17 @@ that agreed at least once take space.
 from .epochs import BOTH, prior_for, tagged
 from .relations import keys, relation
 
-MAX_NEW_PER_CALL = 100  # new candidate pairs one call may start (many equal small values)
+# new candidate pairs one call may start (many equal small values)
+MAX_NEW_PER_CALL = 100
 
 
 def observe(
-    arguments: dict, request: dict, known: set, room: int = MAX_NEW_PER_CALL, presence=None, newest: bool = False
+    arguments: dict,
+    request: dict,
+    known: set,
+    room: int = MAX_NEW_PER_CALL,
+    presence=None,
+    newest: bool = False,
 ) -> dict:
     """Return {(argument path, request path): {"both": 1, relation: 1}} for one call's leaves.
 
@@ -32,7 +38,9 @@ def observe(
             found = relation(arguments[a], request[r]) if left[a] & right[r] else None
             delta[pair] = tagged({BOTH: 1, found: 1} if found else {BOTH: 1}, newest)
     if room > 0:
-        for pair, found in _new_pairs(arguments, request, left, right, known, min(room, MAX_NEW_PER_CALL)):
+        for pair, found in _new_pairs(
+            arguments, request, left, right, known, min(room, MAX_NEW_PER_CALL)
+        ):
             delta[pair] = tagged({BOTH: 1, found: 1}, newest)
             if presence:
                 merge_counts(delta[pair], prior_for(presence, *pair))
@@ -50,7 +58,8 @@ def _new_pairs(arguments: dict, request: dict, left: dict, right: dict, known: s
         for key in left[a]:
             for r in buckets.get(key, ()):
                 if r in seen or (a, r) in known:
-                    continue  # a path kept as it is counts too: its history says where the key goes
+                    # a path kept as it is counts too: its history says where the key goes
+                    continue
                 seen.add(r)
                 found = relation(value, request[r])
                 if found:

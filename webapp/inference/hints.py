@@ -11,7 +11,12 @@ from .relations import relation
 def cli_name(path: str) -> str:
     """Write a pointer as `tracediff tools map` reads it: a plain name for a top-level key."""
     parts = tokens(path)
-    if len(parts) == 1 and parts[0] and not any(c in parts[0] for c in "=/~") and not parts[0].startswith("-"):
+    if (
+        len(parts) == 1
+        and parts[0]
+        and not any(c in parts[0] for c in "=/~")
+        and not parts[0].startswith("-")
+    ):
         return parts[0]
     return path
 
@@ -34,9 +39,16 @@ def rename_guesses(findings: list[dict]) -> dict[int, list[str]]:
         return {}
     out = {}
     for index, f in enumerate(findings):
-        if f["kind"] == "dropped" and f.get("left") and f["left"]["path"] and "occurrences" not in f:
+        if (
+            f["kind"] == "dropped"
+            and f.get("left")
+            and f["left"]["path"]
+            and "occurrences" not in f
+        ):
             path, value = f["left"]["path"], f.get("left_value")
-            out[index] = [p for p, _ in sorted(added, key=lambda item: _distance(path, value, *item))]
+            out[index] = [
+                p for p, _ in sorted(added, key=lambda item: _distance(path, value, *item))
+            ]
     return out
 
 
@@ -50,7 +62,8 @@ def _distance(path, value, other_path, other_value) -> tuple:
 
 
 def hint_renames(findings: list[dict], tool: str | None) -> list[dict]:
-    """Add to each dropped finding that has a likely counterpart how to declare the pair (in place)."""
+    """Add to each dropped finding that has a likely counterpart how to declare the pair (in
+    place)."""
     for index, guesses in rename_guesses(findings).items():
         f = findings[index]
         command = map_command(tool, [(f["left"]["path"], guesses[0])])

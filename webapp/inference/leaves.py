@@ -1,11 +1,15 @@
-"""The leaves of a payload that inference compares: bounded, so a big payload costs what a small one does."""
+"""The leaves of a payload that inference compares: bounded, so a big payload costs what a small one
+does."""
 
 from ..common.pointers import child
 
-MAX_LEAVES = 64  # leaves per snapshot and call; the rest of a big payload is not learnt from
+# leaves per snapshot and call; the rest of a big payload is not learnt from
+MAX_LEAVES = 64
 MAX_DEPTH = 8
-MAX_LIST = 20  # a list of scalars up to this long is one leaf (ids, tags)
-MAX_TEXT = 200  # longer strings are free text, not values a mapping layer copies
+# a list of scalars up to this long is one leaf (ids, tags)
+MAX_LIST = 20
+# longer strings are free text, not values a mapping layer copies
+MAX_TEXT = 200
 
 
 def leaves(doc, limit: int = MAX_LEAVES) -> dict:

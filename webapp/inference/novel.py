@@ -1,10 +1,12 @@
-"""Request fields the newest release sends that no call of an earlier release carried: a change to report.
+"""Request fields the newest release sends that no call of an earlier release carried: a change to
+report.
 
-A field no argument explains is info one call at a time (a layer adds its own constants and defaults), and so
-is an argument sent under another key (a layer renames on purpose). With history they are not: every call of
-the earlier releases shows what the layer adds and where each argument goes, so a field the newest release adds
-and none of them carried (an internal field a spread leaked, a consumed argument sent after all), or an
-argument the earlier releases held now sent under a key none of them used, is loud.
+A field no argument explains is info one call at a time (a layer adds its own constants and
+defaults), and so is an argument sent under another key (a layer renames on purpose). With history
+they are not: every call of the earlier releases shows what the layer adds and where each argument
+goes, so a field the newest release adds and none of them carried (an internal field a spread
+leaked, a consumed argument sent after all), or an argument the earlier releases held now sent under
+a key none of them used, is loud.
 """
 
 from dataclasses import dataclass
@@ -12,8 +14,10 @@ from dataclasses import dataclass
 from ..common.pointers import child
 from .epochs import established, several
 
-MIN_EARLIER_CALLS = 5  # calls of earlier releases before their fields say what the layer adds
-RAISED = ("added", "renamed", "moved")  # info findings a request path never seen before makes loud
+# calls of earlier releases before their fields say what the layer adds
+MIN_EARLIER_CALLS = 5
+# info findings a request path never seen before makes loud
+RAISED = ("added", "renamed", "moved")
 
 
 @dataclass(frozen=True)
@@ -29,26 +33,38 @@ def earlier_fields(presence: dict, releases) -> Earlier | None:
     if not several(releases):
         return None
     held = {(side, path) for (side, path), c in presence.items() if established(c).get("calls", 0)}
-    counts = [established(c).get("calls", 0) for (side, _), c in presence.items() if side == "request"]
+    counts = [
+        established(c).get("calls", 0) for (side, _), c in presence.items() if side == "request"
+    ]
     if max(counts, default=0) < MIN_EARLIER_CALLS:
         return None
     return Earlier(
-        frozenset(p for side, p in held if side == "request"), frozenset(p for side, p in held if side == "arguments")
+        frozenset(p for side, p in held if side == "request"),
+        frozenset(p for side, p in held if side == "arguments"),
     )
 
 
-def flag_new_fields(findings: list[dict], release: str | None, newest: str | None, earlier) -> list[dict]:
-    """Raise to warning each quiet finding of a call of the newest release that sends a request field no call of
-    an earlier release carried (added, or an argument they held sent under a new key); return those raised."""
+def flag_new_fields(
+    findings: list[dict], release: str | None, newest: str | None, earlier
+) -> list[dict]:
+    """Raise to warning each quiet finding of a call of the newest release that sends a request
+    field no call of an earlier release carried (added, or an argument they held sent under a new
+    key); return those raised."""
     if earlier is None or not release or release != newest:
         return []
     raised = []
     for f in findings:
         right, left = f["right"], f["left"]
-        if f["kind"] not in RAISED or f["severity"] != "info" or not right or right["snapshot"] != "request":
+        if (
+            f["kind"] not in RAISED
+            or f["severity"] != "info"
+            or not right
+            or right["snapshot"] != "request"
+        ):
             continue
         if f["kind"] != "added" and not (left and left["path"] in earlier.arguments):
-            continue  # an argument no earlier call held: where it goes is news, not a change
+            # an argument no earlier call held: where it goes is news, not a change
+            continue
         # an empty value holds no leaf the counts could have kept (an `{}` the layer always sends)
         if f.get("right_value") in (None, "", {}, []) or not _new(right["path"], earlier.request):
             continue
@@ -60,16 +76,19 @@ def flag_new_fields(findings: list[dict], release: str | None, newest: str | Non
 
 
 def _new(path: str, carried: frozenset) -> bool:
-    """Tell whether no earlier call carried a request path (nor anything under it); a path inside a list
-    (`/items/3/name`) is never new: the counts keep no such path."""
+    """Tell whether no earlier call carried a request path (nor anything under it); a path inside a
+    list (`/items/3/name`) is never new: the counts keep no such path."""
     if not path or any(token.isdigit() for token in path.split("/")[1:]):
         return False
     return not any(p == path or p.startswith(path + "/") for p in carried)
 
 
 def _narrowed(f: dict) -> None:
-    """Name an added object of one field by that field (`form:/metadata/mcp_session`, not `form:/metadata`)."""
-    while f["kind"] == "added" and isinstance(f["right_value"], dict) and len(f["right_value"]) == 1:
+    """Name an added object of one field by that field (`form:/metadata/mcp_session`, not
+    `form:/metadata`)."""
+    while (
+        f["kind"] == "added" and isinstance(f["right_value"], dict) and len(f["right_value"]) == 1
+    ):
         [(key, value)] = f["right_value"].items()
         f["right"] = {**f["right"], "path": child(f["right"]["path"], key)}
         f["right_value"] = value

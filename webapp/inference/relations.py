@@ -2,12 +2,22 @@
 
 import re
 
-from ..analysis import canonical, classify, is_number, norm_text, power_of_ten, read_number, read_truth, same
+from ..analysis import (
+    canonical,
+    classify,
+    is_number,
+    norm_text,
+    power_of_ten,
+    read_number,
+    read_truth,
+    same,
+)
 
 EQUAL = "equal"
 TRANSFORMS = ("type_changed", "enum_changed", "format_changed", "scaled")
-# A date written with numbers (2026-12-05, 05/12/2026, 5.12.2026): bucketed by its numbers, so formats
-# meet without parsing every string of every call (classify reads the dates of the few that meet).
+# A date written with numbers (2026-12-05, 05/12/2026, 5.12.2026): bucketed by its numbers, so
+# formats meet without parsing every string of every call (classify reads the dates of the few that
+# meet).
 _JOINS = (",", "|", ";", " ")
 _DATEISH = re.compile(r"^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})")
 
@@ -15,7 +25,8 @@ _DATEISH = re.compile(r"^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})")
 def relation(a, b) -> str | None:
     """Name how `a` became `b`: "equal", a transform ("scaled x100", "type_changed"...), or None."""
     if same(a, b):
-        return EQUAL  # the common case, without classify's readings
+        # the common case, without classify's readings
+        return EQUAL
     try:
         found = classify(a, b)
     except (RecursionError, ValueError, OverflowError):
@@ -40,7 +51,11 @@ def joined(items: list, text: str) -> str | None:
 
 def separator_of(relation_name: str | None) -> str | None:
     """Return the separator a "joined |" relation names, else None."""
-    return relation_name[len("joined ") :] if relation_name and relation_name.startswith("joined ") else None
+    return (
+        relation_name[len("joined ") :]
+        if relation_name and relation_name.startswith("joined ")
+        else None
+    )
 
 
 def _factor(a, b) -> str:
@@ -54,7 +69,11 @@ def keys(value) -> set:
     """Return bucket keys shared by values that may be related, so only those pairs are compared."""
     if isinstance(value, list):
         found = {("list", canonical([str(x) for x in value]))}
-        return found | keys(value[0]) if len(value) == 1 and not isinstance(value[0], (dict, list)) else found
+        return (
+            found | keys(value[0])
+            if len(value) == 1 and not isinstance(value[0], (dict, list))
+            else found
+        )
     if isinstance(value, bool):
         return {("truth", value)}
     if is_number(value):
@@ -72,14 +91,16 @@ def keys(value) -> set:
         found.add(("date", tuple(sorted(int(g) for g in date.groups()))))
     if not found:
         found.add(("text", norm_text(text)))
-    for sep in _JOINS:  # a list joined into one query parameter (`a|b`, `a,b`) meets the list
+    # a list joined into one query parameter (`a|b`, `a,b`) meets the list
+    for sep in _JOINS:
         if sep in text:
             found.add(("list", canonical(text.split(sep))))
     return found
 
 
 def _digits(number) -> str:
-    """Return a number's significant digits, so 5, 50, 0.5 and "5" share a bucket (a scale change)."""
+    """Return a number's significant digits, so 5, 50, 0.5 and "5" share a bucket (a scale
+    change)."""
     text = repr(float(number)) if not isinstance(number, int) else str(number)
     if "e" in text.lower():
         return text.lower()

@@ -1,9 +1,11 @@
-"""A JSON array body split item by item as it is decompressed, so only one item's parsed value is held.
+"""A JSON array body split item by item as it is decompressed, so only one item's parsed value is
+held.
 
 Vector, Fluent Bit and Logstash send arrays; parsed whole, 63 MiB of one took a worker to 672 MiB.
-Each item is parsed by orjson on a window of the text, which says where the item ends by refusing what
-follows it; what that cannot settle (an item cut at the end of what has arrived, broken, too deep, not
-UTF-8) goes to the standard library's scanner, tried again once more of the body has arrived.
+Each item is parsed by orjson on a window of the text, which says where the item ends by refusing
+what follows it; what that cannot settle (an item cut at the end of what has arrived, broken, too
+deep, not UTF-8) goes to the standard library's scanner, tried again once more of the body has
+arrived.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from .records import Record, check_depth, lone_surrogate_error
 
 _WS = re.compile(r"[ \t\r\n]*")
 _SCALAR = re.compile(r'"(?:[^"\\]|\\.)*"|[^,\]\s]+', re.S)
-_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that are not UTF-8, kept by surrogateescape
+# bytes that are not UTF-8, kept by surrogateescape
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")
 _DROP_AFTER = 1 << 20
 _WINDOW = 1 << 16
 
@@ -38,7 +41,8 @@ class _Text:
         self.pieces, self.text, self.ended = pieces, self.decoder.decode(head), False
 
     def more(self, until: int = 0) -> bool:
-        """Read pieces until the text is `until` long (at least one piece); False when none is left."""
+        """Read pieces until the text is `until` long (at least one piece); False when none is
+        left."""
         read = False
         while not self.ended and (not read or len(self.text) < until):
             piece = next(self.pieces, None)
@@ -58,14 +62,15 @@ class _Text:
 
 
 def array_records(head: bytes, pieces: Iterator[bytes], limits: Limits) -> Iterator[Record]:
-    """Yield the items of a top-level JSON array body one record each; raise IngestError when the body is
-    not one array, holds too many items or none of its items can be taken."""
+    """Yield the items of a top-level JSON array body one record each; raise IngestError when the
+    body is not one array, holds too many items or none of its items can be taken."""
     return within_event_limit(_array_items(head, pieces, limits.max_depth), limits.max_events)
 
 
 def _array_items(head: bytes, pieces: Iterator[bytes], max_depth: int) -> Iterator[Record]:
     text = _Text(head, pieces)
-    pos = text.skip_blanks(text.skip_blanks(0) + 1)  # past the "["
+    # past the "["
+    pos = text.skip_blanks(text.skip_blanks(0) + 1)
     index = 0
     closed = text.text[pos : pos + 1] == "]"
     while not closed:
@@ -85,33 +90,41 @@ def _array_items(head: bytes, pieces: Iterator[bytes], max_depth: int) -> Iterat
 
 
 def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, int]:
-    """Parse the item at pos, reading more of the body while it may be cut short; return it and its end."""
+    """Parse the item at pos, reading more of the body while it may be cut short; return it and its
+    end."""
     found = _by_orjson(text.text, pos)
     if found is not None:
         record = Record(index, found[0], text.text[pos : found[1]])
         check_depth([record], max_depth)
         return record, found[1]
-    while True:  # the standard library's scanner says where a value ends whatever follows it
+    # the standard library's scanner says where a value ends whatever follows it
+    while True:
         try:
             value, end = _DECODER.raw_decode(text.text, pos)
         except RecursionError:
             if text.more(2 * len(text.text)):
                 continue
             return _skipped(text.text, pos, index, too_deep("the record", max_depth))
-        except ValueError as exc:  # broken, or only cut short: with more of the body it may parse
+        # broken, or only cut short: with more of the body it may parse
+        except ValueError as exc:
             if text.more(2 * len(text.text)):
                 continue
             return _skipped(
-                text.text, pos, index, RecordError("not_json", f"the item {index + 1} is not valid JSON: {exc}")
+                text.text,
+                pos,
+                index,
+                RecordError("not_json", f"the item {index + 1} is not valid JSON: {exc}"),
             )
         if end == len(text.text) and text.text[pos] not in '{["' and text.more():
-            continue  # a number or literal that ends where the text does may go on
+            # a number or literal that ends where the text does may go on
+            continue
         return _checked(index, value, text.text[pos:end], max_depth), end
 
 
 def _by_orjson(text: str, pos: int) -> tuple[object, int] | None:
-    """Parse the container at pos with orjson, which says where it ends by refusing what follows; None
-    when a window of the text does not settle it (cut short, broken, too deep, not UTF-8, a scalar)."""
+    """Parse the container at pos with orjson, which says where it ends by refusing what follows;
+    None when a window of the text does not settle it (cut short, broken, too deep, not UTF-8, a
+    scalar)."""
     if text[pos : pos + 1] not in ("{", "["):
         return None
     size = _WINDOW
@@ -121,11 +134,13 @@ def _by_orjson(text: str, pos: int) -> tuple[object, int] | None:
             return jsontext.loads(window), pos + len(window)
         except jsontext.JSONDecodeError as exc:
             if exc.msg.startswith("unexpected content after document"):
-                end = pos + exc.pos  # in characters, as the text is indexed
+                # in characters, as the text is indexed
+                end = pos + exc.pos
                 return jsontext.loads(text[pos:end]), end
             if len(window) < size or "end of data" not in exc.msg:
                 return None
-            size *= 4  # the item is longer than the window
+            # the item is longer than the window
+            size *= 4
 
 
 def _skipped(text: str, pos: int, index: int, error: RecordError) -> tuple[Record, int]:
@@ -157,4 +172,6 @@ def _checked(index: int, value, raw: str, max_depth: int) -> Record:
 
 
 def _not_an_array(detail: str) -> IngestError:
-    return IngestError(422, "unparseable", f"the body starts as a JSON array but is not one: {detail}")
+    return IngestError(
+        422, "unparseable", f"the body starts as a JSON array but is not one: {detail}"
+    )

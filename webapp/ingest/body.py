@@ -9,7 +9,14 @@ from typing import Any
 
 from ..common import jsontext
 from .decode import decoded_pieces
-from .envelope import Context, check_trace_id, format_ts, make_event, normalise_envelope, record_trace_id
+from .envelope import (
+    Context,
+    check_trace_id,
+    format_ts,
+    make_event,
+    normalise_envelope,
+    record_trace_id,
+)
 from .model import Batch, Event, Limits, RecordError, Rejection, is_depth_error, too_deep
 from .records import depth_exceeds
 from .shapes import extract_calls
@@ -33,8 +40,8 @@ def parse_body(
 ) -> Batch:
     """Decode, frame and normalise an ingest body; raise IngestError when it is refused whole.
 
-    The body is decompressed and split as it goes, and `prepare` (redaction, say) is applied to each event
-    as it is made, so a large body's parsed values are never all held at once."""
+    The body is decompressed and split as it goes, and `prepare` (redaction, say) is applied to each
+    event as it is made, so a large body's parsed values are never all held at once."""
     ctx = Context(limits, format_ts(now or datetime.now(UTC)), fallback_trace_id(headers, query))
     batch = Batch()
     pieces = decoded_pieces(raw, content_encoding, limits.max_body_bytes)
@@ -45,7 +52,9 @@ def parse_body(
             events = record_events(rec.value, ctx)
         except RecordError as err:
             batch.rejected.append(
-                Rejection(rec.index, err.code, err.message, rec.raw(), event_source=named_source(rec))
+                Rejection(
+                    rec.index, err.code, err.message, rec.raw(), event_source=named_source(rec)
+                )
             )
             continue
         batch.events.extend(map(prepare, events) if prepare else events)
@@ -53,10 +62,13 @@ def parse_body(
 
 
 def named_source(rec) -> str:
-    """Return the `source` a rejected record names, as accepted events are counted by theirs ("" if unreadable)."""
+    """Return the `source` a rejected record names, as accepted events are counted by theirs ("" if
+    unreadable)."""
     value = rec.value
     if value is None:
-        try:  # a record refused before parsing (too deep, say) is read again for its source: its text, cut at 4 KiB
+        # a record refused before parsing (too deep, say) is read again for its source: its text,
+        # cut at 4 KiB
+        try:
             value = jsontext.loads(rec.raw())
         except jsontext.JSONDecodeError:
             return ""
@@ -65,7 +77,8 @@ def named_source(rec) -> str:
 
 
 def fallback_trace_id(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:
-    """Return the trace id from a W3C traceparent header, X-Trace-Id, or the trace_id query parameter."""
+    """Return the trace id from a W3C traceparent header, X-Trace-Id, or the trace_id query
+    parameter."""
     lowered = {k.lower(): v for k, v in headers.items()} if headers else {}
     m = _TRACEPARENT.fullmatch(lowered.get("traceparent", "").strip())
     if m and m.group(1).strip("0"):
@@ -84,7 +97,9 @@ def record_events(value: Any, ctx: Context) -> list[Event]:
     calls = extract_calls(rec)
     if calls is None:
         if "trace_id" in rec or "traceId" in rec:
-            raise RecordError("missing_field", "the record has a trace_id but no snapshot and payload")
+            raise RecordError(
+                "missing_field", "the record has a trace_id but no snapshot and payload"
+            )
         raise RecordError(
             "unknown_shape",
             "not an event envelope and no tool-call shape we know "
@@ -126,7 +141,9 @@ def _wrapped(rec: dict, max_depth: int) -> tuple[str, dict] | None:
             except jsontext.JSONDecodeError as exc:
                 if is_depth_error(exc):
                     raise too_deep(f"the JSON in field {key!r}", max_depth) from None
-                raise RecordError("not_json", f"field {key!r} holds text that is not valid JSON: {exc}") from None
+                raise RecordError(
+                    "not_json", f"field {key!r} holds text that is not valid JSON: {exc}"
+                ) from None
             if type(inner) is dict:
                 if depth_exceeds(inner, max_depth):
                     raise too_deep(f"the JSON in field {key!r}", max_depth)

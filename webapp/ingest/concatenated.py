@@ -1,5 +1,5 @@
-"""Records of concatenated JSON: values side by side, read by the standard library's decoder, which says
-where each ends."""
+"""Records of concatenated JSON: values side by side, read by the standard library's decoder, which
+says where each ends."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ def no_constants(name: str) -> Any:
 
 
 def finite_float(text: str) -> float:
-    """Read a JSON number as a double, refusing one past its range (1e400 would be stored as null)."""
+    """Read a JSON number as a double, refusing one past its range (1e400 would be stored as
+    null)."""
     value = float(text)
     if math.isinf(value):
         raise ValueError(f"the number {text[:40]} is past what a double holds")
@@ -45,15 +46,20 @@ def scan(chunk: bytes, line_index: int | None, max_depth: int) -> Iterator[Recor
         yield Record(
             line_index or 0,
             raw=chunk,
-            error=RecordError("not_json", f"the text is not valid UTF-8 at byte offset {exc.start}"),
+            error=RecordError(
+                "not_json", f"the text is not valid UTF-8 at byte offset {exc.start}"
+            ),
         )
         return
     pos = _WS.match(text, 0).end()
     ordinal = 0
     while pos < len(text):
-        record, end = _decode_at(text, pos, ordinal if line_index is None else line_index, max_depth)
+        record, end = _decode_at(
+            text, pos, ordinal if line_index is None else line_index, max_depth
+        )
         yield record
-        if end is None:  # broken JSON: where the next value starts is unknown
+        # broken JSON: where the next value starts is unknown
+        if end is None:
             return
         pos = _WS.match(text, end).end()
         ordinal += 1

@@ -20,7 +20,8 @@ _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 def decode_body(raw: bytes, content_encoding: str | None, max_bytes: int) -> bytes:
     """Return the body with every Content-Encoding undone, refusing more than max_bytes."""
-    out = io.BytesIO()  # grows in place and hands over its bytes without a copy (a join held two)
+    # grows in place and hands over its bytes without a copy (a join held two)
+    out = io.BytesIO()
     for piece in decoded_pieces(raw, content_encoding, max_bytes):
         out.write(piece)
     return out.getvalue()
@@ -28,12 +29,14 @@ def decode_body(raw: bytes, content_encoding: str | None, max_bytes: int) -> byt
 
 def decoded_pieces(raw: bytes, content_encoding: str | None, max_bytes: int) -> Iterator[bytes]:
     """Yield the body with every Content-Encoding undone, a piece (about 1 MiB) at a time, as it is
-    decompressed; raise 413 as soon as more than max_bytes came out (nothing past the limit is made)."""
+    decompressed; raise 413 as soon as more than max_bytes came out (nothing past the limit is
+    made)."""
     codings = [c.strip().lower() for c in (content_encoding or "").split(",") if c.strip()]
     if not codings:
         codings = [sniff_encoding(raw)]
     pieces: Iterator[bytes] = _slices(raw)
-    for coding in reversed(codings):  # the last coding listed was applied last
+    # the last coding listed was applied last
+    for coding in reversed(codings):
         pieces = _capped(_undo(pieces, coding), max_bytes)
     return pieces
 
@@ -86,7 +89,8 @@ def _inflate(pieces: Iterator[bytes], wbits: int | None, name: str) -> Iterator[
     d, ended = None, False
     try:
         for buf in pieces:
-            if d is None:  # deflate comes with a zlib header or raw; its first bytes tell
+            # deflate comes with a zlib header or raw; its first bytes tell
+            if d is None:
                 wbits = wbits or (zlib.MAX_WBITS if _is_zlib(buf) else -zlib.MAX_WBITS)
                 d = zlib.decompressobj(wbits)
             while buf and not ended:
@@ -94,15 +98,18 @@ def _inflate(pieces: Iterator[bytes], wbits: int | None, name: str) -> Iterator[
                 if chunk:
                     yield chunk
                 buf = d.unconsumed_tail
-                while not buf and chunk and not d.eof:  # output held back by max_length
+                # output held back by max_length
+                while not buf and chunk and not d.eof:
                     chunk = d.decompress(b"", _CHUNK)
                     if chunk:
                         yield chunk
                 if d.eof:
                     buf = d.unused_data
                     if name == "gzip" and buf.strip(b"\0"):
-                        d = zlib.decompressobj(wbits)  # a further gzip member follows
-                    else:  # trailing zero padding (or, for deflate, anything) is ignored, as before
+                        # a further gzip member follows
+                        d = zlib.decompressobj(wbits)
+                    # trailing zero padding (or, for deflate, anything) is ignored, as before
+                    else:
                         ended = name != "gzip"
                         buf = b""
     except zlib.error as exc:
@@ -117,7 +124,8 @@ def _unzstd(pieces: Iterator[bytes]) -> Iterator[bytes]:
         for data in pieces:
             pos = 0
             while pos < len(data):
-                if d.eof:  # another frame follows
+                # another frame follows
+                if d.eof:
                     d = zstandard.ZstdDecompressor().decompressobj()
                 piece = data[pos : pos + _ZSTD_PIECE]
                 chunk = d.decompress(piece)

@@ -13,12 +13,25 @@ from ..common.stages import NAMES, spelt
 from .model import Event, Limits, RecordError, is_depth_error, too_deep
 from .records import depth_exceeds
 
+# \d is 0-9 only, as int() and times read them
 _RFC3339 = re.compile(
     r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})\Z", re.ASCII
-)  # \d is 0-9 only, as int() and times read them
+)
 _HEX32 = re.compile(r"[0-9a-fA-F]{32}\Z")
 ENVELOPE_KEYS = frozenset(
-    ("trace_id", "traceId", "call_id", "snapshot", "tool", "source", "payload", "http", "ts", "event_id", "release")
+    (
+        "trace_id",
+        "traceId",
+        "call_id",
+        "snapshot",
+        "tool",
+        "source",
+        "payload",
+        "http",
+        "ts",
+        "event_id",
+        "release",
+    )
 )
 _MAX_NAME = 256
 _FLAG_TEXTS = {"true": True, "false": False}
@@ -31,45 +44,56 @@ class Context:
     limits: Limits
     now: str
     fallback_trace_id: str | None = None
-    latest: str = ""  # the latest `ts` kept as sent (seconds precision), from now and the allowed skew
+    # the latest `ts` kept as sent (seconds precision), from now and the allowed skew
+    latest: str = ""
 
     def __post_init__(self):
         if not self.latest:
             skew = timedelta(seconds=self.limits.max_clock_skew_s)
-            self.latest = (datetime.fromisoformat(self.now.replace("Z", "+00:00")) + skew).strftime("%Y-%m-%dT%H:%M:%S")
+            self.latest = (datetime.fromisoformat(self.now.replace("Z", "+00:00")) + skew).strftime(
+                "%Y-%m-%dT%H:%M:%S"
+            )
 
     def stamp(self, ts: Any, meta: dict | None) -> tuple[str, dict | None]:
-        """Return the event's time and meta: a time too far ahead becomes the receive time, `sent_ts` kept."""
+        """Return the event's time and meta: a time too far ahead becomes the receive time,
+        `sent_ts` kept."""
         if ts is None:
             return self.now, meta
         sent = normalise_ts(ts)
-        if sent[:19] <= self.latest:  # both UTC and zero-padded: the text orders as the time does
+        # both UTC and zero-padded: the text orders as the time does
+        if sent[:19] <= self.latest:
             return sent, meta
         # a clock far ahead would keep the trace atop the list and out of retention's reach
         return self.now, {**(meta or {}), "sent_ts": sent}
 
 
 def format_ts(dt: datetime) -> str:
-    """Format a datetime as the store writes times (webapp/common/times.py: UTC, microseconds, fixed width)."""
+    """Format a datetime as the store writes times (webapp/common/times.py: UTC, microseconds, fixed
+    width)."""
     return times.stamp(dt if dt.tzinfo else dt.replace(tzinfo=UTC))
 
 
 def normalise_ts(value: Any) -> str:
-    """Return an RFC 3339 timestamp in the stored form: UTC, `Z`, the fraction cut or padded to microseconds."""
+    """Return an RFC 3339 timestamp in the stored form: UTC, `Z`, the fraction cut or padded to
+    microseconds."""
     if type(value) is not str:
         raise RecordError("bad_type", f"ts must be an RFC 3339 string, got {_json_type(value)}")
     m = _RFC3339.match(value)
     if not m:
-        raise RecordError("bad_value", f"ts {value[:64]!r} is not an RFC 3339 time like 2026-08-20T09:00:00Z")
+        raise RecordError(
+            "bad_value", f"ts {value[:64]!r} is not an RFC 3339 time like 2026-08-20T09:00:00Z"
+        )
     day, clock, frac, offset = m.groups()
     try:
         dt = datetime.fromisoformat(f"{day}T{clock}{'+00:00' if offset in 'Zz' else offset}")
     except ValueError:
         raise RecordError("bad_value", f"ts {value[:64]!r} is not a valid date and time") from None
-    micro = int((frac or "0")[:6].ljust(6, "0"))  # nanoseconds are cut, never rounded into the next second
+    # nanoseconds are cut, never rounded into the next second
+    micro = int((frac or "0")[:6].ljust(6, "0"))
     try:
         return times.stamp(dt.astimezone(UTC).replace(microsecond=micro))
-    except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the calendar begins in UTC
+    # 0001-01-01T00:00:00+01:00 is before the calendar begins in UTC
+    except OverflowError:
         raise RecordError("bad_value", f"ts {value[:64]!r} is out of range") from None
 
 
@@ -79,8 +103,11 @@ def check_trace_id(value: Any) -> str:
         raise RecordError("bad_trace_id", f"trace_id must be a string, got {_json_type(value)}")
     if not 1 <= len(value) <= 128 or not value.isprintable() or not value.strip():
         raise RecordError("bad_trace_id", "trace_id must be 1-128 printable characters")
-    if value in (".", ".."):  # browsers resolve /traces/.. to /, so its permalink could not work
-        raise RecordError("bad_trace_id", f"trace_id {value!r} cannot be a page address; use another id")
+    # browsers resolve /traces/.. to /, so its permalink could not work
+    if value in (".", ".."):
+        raise RecordError(
+            "bad_trace_id", f"trace_id {value!r} cannot be a page address; use another id"
+        )
     return canonical_trace_id(value)
 
 
@@ -103,11 +130,14 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
     if trace_id is None:
         raise RecordError(
             "missing_field",
-            "trace_id is required (in the record, a traceparent or X-Trace-Id header, or the trace_id query parameter)",
+            "trace_id is required (in the record, a traceparent or X-Trace-Id header, or the "
+            "trace_id query parameter)",
         )
     snapshot = rec.get("snapshot")
     if snapshot is None:
-        raise RecordError("missing_field", "snapshot is required: arguments, request, response or result")
+        raise RecordError(
+            "missing_field", "snapshot is required: arguments, request, response or result"
+        )
     if "payload" not in rec and not _url_given(rec, snapshot):
         raise RecordError(
             "missing_field",
@@ -115,7 +145,8 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
             "given by its http.url may leave it out)",
         )
     extra = {k: v for k, v in rec.items() if k not in ENVELOPE_KEYS}
-    if "is_error" in extra:  # what the model was told of a result: read by the way back, so never guessed
+    # what the model was told of a result: read by the way back, so never guessed
+    if "is_error" in extra:
         extra["is_error"] = _flag("is_error", extra["is_error"])
     if extra:
         meta = {**(meta or {}), **extra}
@@ -136,21 +167,29 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
 
 
 def _flag(field: str, value: Any) -> bool | None:
-    """Return a true/false field: a boolean, or the text "true" or "false" a shipper that writes every value as
-    a string sends ("True" from Python's str()); null says nothing. Anything else would be a guess."""
+    """Return a true/false field: a boolean, or the text "true" or "false" a shipper that writes
+    every value as a string sends ("True" from Python's str()); null says nothing. Anything else
+    would be a guess."""
     if value is None or type(value) is bool:
         return value
     if type(value) is str and value.lower() in _FLAG_TEXTS:
         return _FLAG_TEXTS[value.lower()]
     shown = jsontext.dumps(value).decode()
     shown = shown if len(shown) <= 40 else shown[:40] + "..."
-    raise RecordError("bad_type", f'{field} must be true or false (or the text "true" or "false"), got {shown}')
+    raise RecordError(
+        "bad_type", f'{field} must be true or false (or the text "true" or "false"), got {shown}'
+    )
 
 
 def _url_given(rec: dict, snapshot) -> bool:
     """Tell whether a request event says what was sent by its URL (a GET sends no body)."""
     http = rec.get("http")
-    return snapshot == "request" and type(http) is dict and type(http.get("url")) is str and bool(http["url"])
+    return (
+        snapshot == "request"
+        and type(http) is dict
+        and type(http.get("url")) is str
+        and bool(http["url"])
+    )
 
 
 def make_event(
@@ -186,8 +225,11 @@ def make_event(
     ts, meta = ctx.stamp(ts, meta)
     if event_id is None:
         url = http.get("url") if type(http) is dict and payload in (None, "") else None
-        # A request given by its URL alone (a GET) is told from another by the URL, not by its empty body.
-        event_id = derive_event_id(trace_id, call_id, snapshot, payload if url is None else {"http.url": url})
+        # A request given by its URL alone (a GET) is told from another by the URL, not by its empty
+        # body.
+        event_id = derive_event_id(
+            trace_id, call_id, snapshot, payload if url is None else {"http.url": url}
+        )
     else:
         event_id = _name("event_id", event_id)
         if not event_id:
@@ -221,9 +263,11 @@ def parse_json_string(value: Any, max_depth: int) -> tuple[Any, bool]:
     try:
         parsed = jsontext.loads(value)
     except jsontext.JSONDecodeError as exc:
-        if is_depth_error(exc):  # orjson stops at 1024 levels, far past the limit
+        # orjson stops at 1024 levels, far past the limit
+        if is_depth_error(exc):
             raise too_deep("the JSON in the payload string", max_depth) from None
-        return value, False  # kept as text; the analysis reports invalid_json
+        # kept as text; the analysis reports invalid_json
+        return value, False
     if type(parsed) is not dict and type(parsed) is not list:
         return value, False
     if depth_exceeds(parsed, max_depth - 1):
@@ -245,7 +289,9 @@ def normalise_http(value: Any) -> dict:
     status = value.get("status_code")
     if status is not None:
         if type(status) is not int:
-            raise RecordError("bad_type", f"http.status_code must be an integer, got {_json_type(status)}")
+            raise RecordError(
+                "bad_type", f"http.status_code must be an integer, got {_json_type(status)}"
+            )
         if not 100 <= status <= 599:
             raise RecordError("bad_value", f"http.status_code {status} is not between 100 and 599")
         out["status_code"] = status
@@ -263,7 +309,9 @@ def _headers(value: Any) -> dict:
         if type(v) is list and all(type(x) is str for x in v):
             v = ", ".join(v)
         if type(v) is not str:
-            raise RecordError("bad_type", f"http.headers[{k[:40]!r}] must be a string, got {_json_type(v)}")
+            raise RecordError(
+                "bad_type", f"http.headers[{k[:40]!r}] must be a string, got {_json_type(v)}"
+            )
         out[k] = v
     return out
 

@@ -1,4 +1,5 @@
-"""Find where JSON values end by their brackets and strings alone, without parsing them (so at any depth)."""
+"""Find where JSON values end by their brackets and strings alone, without parsing them (so at any
+depth)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ def array_items(body: bytes) -> list[tuple[int, int, int]] | None:
         return None
     items: list[tuple[int, int, int]] = []
     separator = _ARRAY_SEPARATOR.match(body, pos)
-    if separator and separator.group(1) == b"]":  # an empty array
+    # an empty array
+    if separator and separator.group(1) == b"]":
         return items if not body[separator.end() :].strip() else None
     while True:
         pos = _WS_BYTES.match(body, pos).end()
@@ -45,8 +47,8 @@ def _value_extent(data: bytes, pos: int) -> tuple[int, int] | None:
 
 
 def container_extent(data: bytes | str, start: int) -> tuple[int, int] | None:
-    """Return (end, depth) of the array or object at data[start] without parsing it, so at any depth;
-    None when it is not closed. A flat object has depth 1."""
+    """Return (end, depth) of the array or object at data[start] without parsing it, so at any
+    depth; None when it is not closed. A flat object has depth 1."""
     depth = deepest = 0
     for token in _NESTING_TOKENS[type(data)].finditer(data, start):
         if token.lastgroup == "open":

@@ -1,7 +1,8 @@
-"""Split a decoded body into records, whatever the framing: object, array, NDJSON or concatenated JSON.
+"""Split a decoded body into records, whatever the framing: object, array, NDJSON or concatenated
+JSON.
 
-Each framing has its module: whole.py (one JSON value), ndjson.py and concatenated.py; records.py holds
-the record and the checks they share.
+Each framing has its module: whole.py (one JSON value), ndjson.py and concatenated.py; records.py
+holds the record and the checks they share.
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ def split_records(body: bytes, limits: Limits) -> list[Record]:
     if body.startswith(_BOM):
         body = body[len(_BOM) :]
     if not body.strip():
-        raise IngestError(422, "unparseable", "the body is empty; send one event, a JSON array of events, or NDJSON")
+        raise IngestError(
+            422,
+            "unparseable",
+            "the body is empty; send one event, a JSON array of events, or NDJSON",
+        )
     try:
         whole = jsontext.loads(body)
     except jsontext.JSONDecodeError:
@@ -31,7 +36,9 @@ def split_records(body: bytes, limits: Limits) -> list[Record]:
         records = whole_records(whole, body, limits)
     if len(records) > limits.max_events:
         raise IngestError(
-            422, "too_many_events", f"the body holds {len(records)} records; at most {limits.max_events} per request"
+            422,
+            "too_many_events",
+            f"the body holds {len(records)} records; at most {limits.max_events} per request",
         )
     if not any(r.error is None for r in records) and records:
         raise refused_whole(records[0].error, all(r.error.code == "too_deep" for r in records))
@@ -46,15 +53,16 @@ def refused_whole(first: RecordError, all_too_deep: bool) -> IngestError:
 
 
 def within_event_limit(records: Iterable[Record], max_events: int) -> Iterator[Record]:
-    """Pass a streamed body's records on; refuse the body at record max_events + 1 (nothing past it is
-    parsed), or at its end when none of its records can be taken."""
+    """Pass a streamed body's records on; refuse the body at record max_events + 1 (nothing past it
+    is parsed), or at its end when none of its records can be taken."""
     good, first_error, all_too_deep = 0, None, True
     for count, record in enumerate(records, 1):
         if count > max_events:
             raise IngestError(
                 422,
                 "too_many_events",
-                f"the body holds more than {max_events} records; send at most {max_events} per request",
+                f"the body holds more than {max_events} records; send at most {max_events} per "
+                "request",
             )
         if record.error is None:
             good += 1

@@ -1,9 +1,10 @@
-"""Read what GenAI instrumentations record: the tool calls a model announced, their results, the tools offered.
+"""Read what GenAI instrumentations record: the tool calls a model announced, their results, the
+tools offered.
 
-Three spellings reach us: the GenAI semantic conventions' messages (`gen_ai.output.messages` parts of type
-`tool_call`, also on log records), OpenInference's flattened attributes (`llm.output_messages.{i}.message.
-tool_calls.{j}.tool_call.*`) and openlit's `gen_ai.tool.*` lists joined with ", ". Pure functions of
-attribute dicts: the span tree is otlp_turns.py's business.
+Three spellings reach us: the GenAI semantic conventions' messages (`gen_ai.output.messages` parts
+of type `tool_call`, also on log records), OpenInference's flattened attributes
+(`llm.output_messages.{i}.message. tool_calls.{j}.tool_call.*`) and openlit's `gen_ai.tool.*` lists
+joined with ", ". Pure functions of attribute dicts: the span tree is otlp_turns.py's business.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any
 from ..common import jsontext
 from .model import is_depth_error
 
-_MODEL_OPERATIONS = frozenset(("chat", "text_completion", "generate_content", "completion", "responses"))
+_MODEL_OPERATIONS = frozenset(
+    ("chat", "text_completion", "generate_content", "completion", "responses")
+)
 _OI_CALL = re.compile(
     r"llm\.output_messages\.(\d+)\.message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)\Z"
 )
@@ -27,7 +30,8 @@ _OLD_CALL = re.compile(r"gen_ai\.completion\.(\d+)\.tool_calls\.(\d+)\.(id|name|
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call a model asked for: its id, the tool's name, the arguments (parsed when they were text)."""
+    """One tool call a model asked for: its id, the tool's name, the arguments (parsed when they
+    were text)."""
 
     call_id: str
     name: str | None
@@ -48,7 +52,10 @@ def is_model_span(attrs: dict) -> bool:
         return True
     if attrs.get("openinference.span.kind") == "LLM":
         return True
-    return attrs.get("traceloop.span.kind") == "llm" or attrs.get("llm.request.type") in ("chat", "completion")
+    return attrs.get("traceloop.span.kind") == "llm" or attrs.get("llm.request.type") in (
+        "chat",
+        "completion",
+    )
 
 
 def provider(attrs: dict) -> str | None:
@@ -61,7 +68,8 @@ def provider(attrs: dict) -> str | None:
 
 
 def announced_calls(attrs: dict) -> list[ToolCall]:
-    """Return the tool calls a model span (or a log record's attributes) says the model made, in order."""
+    """Return the tool calls a model span (or a log record's attributes) says the model made, in
+    order."""
     for read in (_semconv_calls, _openinference_calls, _old_openllmetry_calls, _openlit_calls):
         calls = read(attrs)
         if calls:
@@ -70,7 +78,8 @@ def announced_calls(attrs: dict) -> list[ToolCall]:
 
 
 def calls_in_messages(messages: Any) -> list[ToolCall]:
-    """Return the tool calls of output messages: semconv parts, or OpenAI-style `tool_calls` lists."""
+    """Return the tool calls of output messages: semconv parts, or OpenAI-style `tool_calls`
+    lists."""
     calls = []
     for message in _as_list(parse_value(messages)):
         if type(message) is not dict:
@@ -82,21 +91,31 @@ def calls_in_messages(messages: Any) -> list[ToolCall]:
             if type(call) is dict:
                 function = call.get("function") if type(call.get("function")) is dict else call
                 calls.append(_call(call.get("id"), function.get("name"), function.get("arguments")))
-        inner = message.get("message")  # the older gen_ai.choice event's body wraps its message
+        # the older gen_ai.choice event's body wraps its message
+        inner = message.get("message")
         if type(inner) is dict:
             calls.extend(calls_in_messages([inner]))
     return calls
 
 
 def results_in_messages(messages: Any) -> list[ToolResult]:
-    """Return the tool results of input messages: `tool_call_response` parts and `tool` role messages."""
+    """Return the tool results of input messages: `tool_call_response` parts and `tool` role
+    messages."""
     results = []
     for message in _as_list(parse_value(messages)):
         if type(message) is not dict:
             continue
         for part in _as_list(message.get("parts")):
-            if type(part) is dict and part.get("type") == "tool_call_response" and part.get("id") is not None:
-                results.append(ToolResult(str(part["id"]), parse_value(part.get("response", part.get("result")))))
+            if (
+                type(part) is dict
+                and part.get("type") == "tool_call_response"
+                and part.get("id") is not None
+            ):
+                results.append(
+                    ToolResult(
+                        str(part["id"]), parse_value(part.get("response", part.get("result")))
+                    )
+                )
         call_id = message.get("tool_call_id", message.get("id"))
         if message.get("role") == "tool" and not message.get("parts") and call_id is not None:
             results.append(ToolResult(str(call_id), parse_value(message.get("content"))))
@@ -136,7 +155,8 @@ def tool_definitions(attrs: dict) -> dict[str, dict]:
 
 
 def listed_tools(attrs: dict) -> dict[str, dict]:
-    """Return {tool name: input schema} of an MCP tools/list result a span recorded (OpenLLMetry's MCP spans)."""
+    """Return {tool name: input schema} of an MCP tools/list result a span recorded (OpenLLMetry's
+    MCP spans)."""
     for key in ("traceloop.entity.output", "mcp.response.value", "output.value"):
         listed = parse_value(attrs.get(key))
         if type(listed) is dict and type(listed.get("tools")) is list:
@@ -145,7 +165,8 @@ def listed_tools(attrs: dict) -> dict[str, dict]:
 
 
 def parse_value(value: Any) -> Any:
-    """Parse JSON text; fall back to a Python literal (openlit writes str(dict)); leave other text as it is."""
+    """Parse JSON text; fall back to a Python literal (openlit writes str(dict)); leave other text
+    as it is."""
     if type(value) is not str:
         return value
     text = value.strip()
@@ -155,9 +176,11 @@ def parse_value(value: Any) -> Any:
         return jsontext.loads(text)
     except jsontext.JSONDecodeError as exc:
         if is_depth_error(exc):
-            return value  # left as text: the envelope refuses it as too deep, with the limit in its message
+            # left as text: the envelope refuses it as too deep, with the limit in its message
+            return value
     try:
-        literal = ast.literal_eval(text)  # literals only: never eval
+        # literals only: never eval
+        literal = ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
         return value
     return literal if type(literal) in (dict, list) else value
@@ -168,8 +191,8 @@ CALL_WRAPPER_EXTRAS = {"sanitize_inputs_outputs"}
 
 
 def unwrap_arguments(value: Any) -> Any:
-    """Return the arguments inside a wrapper: a Python call's {"args": [], "kwargs": {}} (traceloop; smolagents
-    with its "sanitize_inputs_outputs"), MCP {"tool_name", "arguments"}."""
+    """Return the arguments inside a wrapper: a Python call's {"args": [], "kwargs": {}} (traceloop;
+    smolagents with its "sanitize_inputs_outputs"), MCP {"tool_name", "arguments"}."""
     value = parse_value(value)
     if (
         type(value) is dict
@@ -189,9 +212,9 @@ def unwrap_arguments(value: Any) -> Any:
 
 
 def tool_result(value: Any) -> Any:
-    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers and a
-    LangChain ToolMessage. An MCP CallToolResult stays whole: its isError and structuredContent are what the
-    model was told."""
+    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers
+    and a LangChain ToolMessage. An MCP CallToolResult stays whole: its isError and
+    structuredContent are what the model was told."""
     value = parse_value(value)
     message = langchain_tool_message(value)
     if message is not None:
@@ -203,7 +226,8 @@ def tool_result(value: Any) -> Any:
 
 
 def unwrap_result(value: Any) -> Any:
-    """Return the data a tool's result holds: out of its wrappers, an MCP CallToolResult's content."""
+    """Return the data a tool's result holds: out of its wrappers, an MCP CallToolResult's
+    content."""
     value = tool_result(value)
     if (
         type(value) is dict
@@ -212,14 +236,19 @@ def unwrap_result(value: Any) -> Any:
     ):
         if value.get("structuredContent") is not None:
             return value["structuredContent"]
-        texts = [c.get("text") for c in _as_list(value["content"]) if type(c) is dict and c.get("type") == "text"]
+        texts = [
+            c.get("text")
+            for c in _as_list(value["content"])
+            if type(c) is dict and c.get("type") == "text"
+        ]
         if len(texts) == 1:
             return parse_value(texts[0])
     return value
 
 
 def _text_blocks(value: Any) -> Any:
-    """Return the text of a result given as content blocks (Strands' [{"text": ...}]), parsed; else the value."""
+    """Return the text of a result given as content blocks (Strands' [{"text": ...}]), parsed; else
+    the value."""
     if type(value) is list and value and all(type(b) is dict and set(b) == {"text"} for b in value):
         if all(type(b["text"]) is str for b in value):
             return parse_value("".join(b["text"] for b in value))
@@ -227,8 +256,8 @@ def _text_blocks(value: Any) -> Any:
 
 
 def strands_tool_events(events: list) -> dict:
-    """Return the semconv attributes Strands' execute_tool span events stand for: the arguments of its
-    `gen_ai.tool.message` event, the result of its `gen_ai.choice` event (content blocks)."""
+    """Return the semconv attributes Strands' execute_tool span events stand for: the arguments of
+    its `gen_ai.tool.message` event, the result of its `gen_ai.choice` event (content blocks)."""
     attrs = {}
     for name, event in events:
         if name == "gen_ai.tool.message" and "content" in event:
@@ -239,7 +268,8 @@ def strands_tool_events(events: list) -> dict:
 
 
 def strands_turn_events(events: list) -> dict:
-    """Return `gen_ai.output.messages` for the `toolUse` blocks of a Strands chat span's `gen_ai.choice` event."""
+    """Return `gen_ai.output.messages` for the `toolUse` blocks of a Strands chat span's
+    `gen_ai.choice` event."""
     parts = []
     for name, event in events:
         if name != "gen_ai.choice":
@@ -247,13 +277,14 @@ def strands_turn_events(events: list) -> dict:
         for block in _as_list(parse_value(event.get("message"))):
             use = block.get("toolUse") if type(block) is dict else None
             if type(use) is dict:
-                parts.append({"type": "tool_call", "id": use.get("toolUseId"), "name": use.get("name"),
-                              "arguments": use.get("input")})  # fmt: skip
+                call = {"type": "tool_call", "id": use.get("toolUseId"), "name": use.get("name")}
+                parts.append({**call, "arguments": use.get("input")})
     return {"gen_ai.output.messages": [{"role": "assistant", "parts": parts}]} if parts else {}
 
 
 def adk_tool_attrs(attrs: dict) -> dict:
-    """Return the semconv attributes Google ADK 1.x's execute_tool span stands for (its gcp.vertex.agent.*)."""
+    """Return the semconv attributes Google ADK 1.x's execute_tool span stands for (its
+    gcp.vertex.agent.*)."""
     found = {}
     if "gcp.vertex.agent.tool_call_args" in attrs:
         found["gen_ai.tool.call.arguments"] = attrs["gcp.vertex.agent.tool_call_args"]
@@ -273,11 +304,15 @@ def adk_model_attrs(attrs: dict) -> dict:
         return {}
     calls = [
         {"type": "tool_call", "id": c.get("id"), "name": c.get("name"), "arguments": c.get("args")}
-        for c in _gemini_parts([(response or {}).get("content")] if type(response) is dict else [], "function_call")
+        for c in _gemini_parts(
+            [(response or {}).get("content")] if type(response) is dict else [], "function_call"
+        )
     ]
     answers = [
         {"type": "tool_call_response", "id": r.get("id"), "response": r.get("response")}
-        for r in _gemini_parts((request or {}).get("contents") if type(request) is dict else [], "function_response")
+        for r in _gemini_parts(
+            (request or {}).get("contents") if type(request) is dict else [], "function_response"
+        )
         if r.get("id") is not None
     ]
     return {
@@ -288,7 +323,8 @@ def adk_model_attrs(attrs: dict) -> dict:
 
 
 def _gemini_parts(contents: Any, kind: str) -> list[dict]:
-    """The `kind` parts (function_call, function_response) of Gemini contents, either spelling of the key."""
+    """The `kind` parts (function_call, function_response) of Gemini contents, either spelling of
+    the key."""
     camel = "functionCall" if kind == "function_call" else "functionResponse"
     found = []
     for content in _as_list(contents):
@@ -300,7 +336,8 @@ def _gemini_parts(contents: Any, kind: str) -> list[dict]:
 
 
 def langchain_tool_message(value: Any) -> dict | None:
-    """Return the fields of a serialized LangChain ToolMessage (OpenInference's tool output), else None."""
+    """Return the fields of a serialized LangChain ToolMessage (OpenInference's tool output), else
+    None."""
     value = parse_value(value)
     if type(value) is dict and value.get("type") == "tool" and type(value.get("data")) is dict:
         return value["data"]
@@ -308,7 +345,8 @@ def langchain_tool_message(value: Any) -> dict | None:
 
 
 def result_call_id(value: Any) -> str:
-    """Return the model's call id a tool's result carries (a LangChain ToolMessage's tool_call_id), or ""."""
+    """Return the model's call id a tool's result carries (a LangChain ToolMessage's tool_call_id),
+    or ""."""
     message = langchain_tool_message(value)
     call_id = message.get("tool_call_id") if message is not None else None
     return call_id if type(call_id) is str else ""
@@ -316,7 +354,9 @@ def result_call_id(value: Any) -> str:
 
 def _call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
     return ToolCall(
-        "" if call_id is None else str(call_id), name if type(name) is str else None, parse_value(arguments)
+        "" if call_id is None else str(call_id),
+        name if type(name) is str else None,
+        parse_value(arguments),
     )
 
 
@@ -330,7 +370,10 @@ def _openinference_calls(attrs: dict) -> list[ToolCall]:
         match = _OI_CALL.match(key)
         if match:
             found.setdefault((int(match[1]), int(match[2])), {})[match[3]] = value
-    return [_call(c.get("id"), c.get("function.name"), c.get("function.arguments")) for _, c in sorted(found.items())]
+    return [
+        _call(c.get("id"), c.get("function.name"), c.get("function.arguments"))
+        for _, c in sorted(found.items())
+    ]
 
 
 def _old_openllmetry_calls(attrs: dict) -> list[ToolCall]:
@@ -350,7 +393,8 @@ def _openlit_calls(attrs: dict) -> list[ToolCall]:
     ids = _split_joined(str(attrs.get("gen_ai.tool.call.id") or ""))
     args = _split_joined(str(attrs.get("gen_ai.tool.args") or ""))
     return [
-        _call(ids[n] if n < len(ids) else "", name, args[n] if n < len(args) else None) for n, name in enumerate(names)
+        _call(ids[n] if n < len(ids) else "", name, args[n] if n < len(args) else None)
+        for n, name in enumerate(names)
     ]
 
 

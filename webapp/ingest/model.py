@@ -10,10 +10,14 @@ RAW_CUT = 4096
 
 @dataclass(frozen=True)
 class Limits:
-    max_body_bytes: int = 32 * 1024 * 1024  # decompressed body
-    max_depth: int = 64  # JSON nesting depth of any record
-    max_events: int = 10_000  # records per body
-    max_clock_skew_s: int = 300  # an event stamped later than receipt plus this is stored at receipt
+    # decompressed body
+    max_body_bytes: int = 32 * 1024 * 1024
+    # JSON nesting depth of any record
+    max_depth: int = 64
+    # records per body
+    max_events: int = 10_000
+    # an event stamped later than receipt plus this is stored at receipt
+    max_clock_skew_s: int = 300
 
 
 @dataclass
@@ -29,7 +33,8 @@ class Event:
     http: dict | None = None
     ts: str = ""
     meta: dict | None = None
-    release: str | None = None  # app version, git sha or deploy id (OTLP service.version)
+    # app version, git sha or deploy id (OTLP service.version)
+    release: str | None = None
 
 
 @dataclass
@@ -39,15 +44,18 @@ class Rejection:
     message: str
     raw: str
     retryable: bool = False
-    source: str = ""  # who sent it (a shipper's User-Agent, a file name), for the quarantine page
-    event_source: str = ""  # the `source` the record itself names, when it can be read (/metrics counts by it)
+    # who sent it (a shipper's User-Agent, a file name), for the quarantine page
+    source: str = ""
+    # the `source` the record itself names, when it can be read (/metrics counts by it)
+    event_source: str = ""
 
 
 @dataclass
 class Batch:
     events: list[Event] = field(default_factory=list)
     rejected: list[Rejection] = field(default_factory=list)
-    tool_definitions: dict = field(default_factory=dict)  # {tool: arguments schema} the traffic offered a model
+    # {tool: arguments schema} the traffic offered a model
+    tool_definitions: dict = field(default_factory=dict)
 
 
 class IngestError(Exception):
@@ -71,21 +79,30 @@ class RecordError(Exception):
 
 
 def too_deep(what: str, limit: int) -> RecordError:
-    """The one too_deep rejection; every depth message names the event's limit (the event object is level 1)."""
+    """The one too_deep rejection; every depth message names the event's limit (the event object is
+    level 1)."""
     return RecordError(
         "too_deep",
-        f"{what} nests deeper than {limit} levels, the most an event may have (the event object itself is level 1)",
+        f"{what} nests deeper than {limit} levels, the most an event may have (the event object "
+        "itself is level 1)",
     )
 
 
 def is_depth_error(exc: Exception) -> bool:
-    """Tell whether a JSON parser gave up on nesting (orjson's depth limit, Python's recursion limit)."""
-    return isinstance(exc, RecursionError) or "depth limit" in str(exc) or "recursion" in str(exc).lower()
+    """Tell whether a JSON parser gave up on nesting (orjson's depth limit, Python's recursion
+    limit)."""
+    return (
+        isinstance(exc, RecursionError)
+        or "depth limit" in str(exc)
+        or "recursion" in str(exc).lower()
+    )
 
 
 def too_large(limit: int, what: str = "the request body") -> IngestError:
     """The one 413: every size refusal has the code too_large."""
-    return IngestError(413, "too_large", f"{what} is larger than {limit} bytes; send smaller batches")
+    return IngestError(
+        413, "too_large", f"{what} is larger than {limit} bytes; send smaller batches"
+    )
 
 
 def cut_raw(raw: bytes | str) -> str:

@@ -15,7 +15,8 @@ _WS_BYTES = re.compile(rb"[ \t\r\n]*")
 
 
 def _lines(body: bytes) -> Iterator[tuple[int, bytes]]:
-    """Yield (index, stripped line) of the non-blank lines, one copy at a time (not a list of them all)."""
+    """Yield (index, stripped line) of the non-blank lines, one copy at a time (not a list of them
+    all)."""
     start, index = 0, 0
     while start <= len(body):
         end = body.find(b"\n", start)
@@ -34,17 +35,21 @@ def by_lines(body: bytes, max_depth: int) -> list[Record]:
 
 
 def line_records(index: int, line: bytes, max_depth: int) -> list[Record]:
-    """Return the records of one stripped NDJSON line: one, several objects side by side, or one broken."""
+    """Return the records of one stripped NDJSON line: one, several objects side by side, or one
+    broken."""
     try:
         # a good line's text is not kept (Record.raw re-serialises it if it is ever rejected):
         # holding every line beside its parsed value doubled a large body's memory
         return [_line_record(index, jsontext.loads(line), line, max_depth)]
     except jsontext.JSONDecodeError as exc:
         parts = [] if is_depth_error(exc) else list(scan(line, index, max_depth))
-        if parts and all(p.error is None for p in parts):  # several objects on one line
+        # several objects on one line
+        if parts and all(p.error is None for p in parts):
             check_depth(parts, max_depth)
             return parts
-        return [Record(index, raw=line, error=json_error(exc, f"line {index + 1}", max_depth, line))]
+        return [
+            Record(index, raw=line, error=json_error(exc, f"line {index + 1}", max_depth, line))
+        ]
 
 
 def _line_record(index: int, value: Any, line: bytes, max_depth: int) -> Record:

@@ -1,4 +1,5 @@
-"""parse_otlp: map OTLP trace exports (GenAI, OpenInference, OpenLLMetry, logfire, openlit spans) to snapshot events."""
+"""parse_otlp: map OTLP trace exports (GenAI, OpenInference, OpenLLMetry, logfire, openlit spans) to
+snapshot events."""
 
 from __future__ import annotations
 
@@ -45,12 +46,28 @@ def parse_otlp(
 ) -> Batch:
     """Decode an OTLP/HTTP trace export and return the snapshot events its spans carry."""
     spans = read_export(
-        raw, content_type, content_encoding, limits, "ExportTraceServiceRequest", spans_from_json, spans_from_protobuf
+        raw,
+        content_type,
+        content_encoding,
+        limits,
+        "ExportTraceServiceRequest",
+        spans_from_json,
+        spans_from_protobuf,
     )
-    return within_events(map_spans(spans, Context(limits, format_ts(now or datetime.now(UTC)))), limits)
+    return within_events(
+        map_spans(spans, Context(limits, format_ts(now or datetime.now(UTC)))), limits
+    )
 
 
-def read_export(raw: bytes, content_type, content_encoding, limits: Limits, message: str, from_json, from_protobuf):
+def read_export(
+    raw: bytes,
+    content_type,
+    content_encoding,
+    limits: Limits,
+    message: str,
+    from_json,
+    from_protobuf,
+):
     """Decode an OTLP/HTTP export (gzip or not, JSON or protobuf) into its spans or log records."""
     body = decode_body(raw, content_encoding, limits.max_body_bytes)
     if not is_json(content_type, body):
@@ -61,12 +78,14 @@ def read_export(raw: bytes, content_type, content_encoding, limits: Limits, mess
 
 
 def within_events(batch: Batch, limits: Limits) -> Batch:
-    """Return the batch, or refuse the export whole when it yields more events than one request may carry."""
+    """Return the batch, or refuse the export whole when it yields more events than one request may
+    carry."""
     if len(batch.events) > limits.max_events:
         raise IngestError(
             422,
             "too_many_events",
-            f"the export yields {len(batch.events)} events; at most {limits.max_events} per request",
+            f"the export yields {len(batch.events)} events; "
+            f"at most {limits.max_events} per request",
         )
     return batch
 
@@ -93,7 +112,8 @@ def otlp_response(batch_rejected: int, message: str, content_type: str | None) -
 
 
 def map_spans(spans: list[Span], ctx: Context) -> Batch:
-    """Turn tool spans, model turns and their HTTP client spans into arguments, request and response events."""
+    """Turn tool spans, model turns and their HTTP client spans into arguments, request and response
+    events."""
     by_id = {(s.trace_id, s.span_id): s for s in spans}
     adopt_read_bodies(spans, by_id)
     read_framework_events(spans)
@@ -109,10 +129,13 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     identity = Identities(owners, above)
     places = turns.places(loose)
     batch = Batch()
-    answered: set[tuple[str, str]] = set()  # calls whose response came from an HTTP span
+    # calls whose response came from an HTTP span
+    answered: set[tuple[str, str]] = set()
     for s in https:
         who = identity.of_http(s, tools_by_trace.get(s.trace_id, []))
-        _emit(batch, s, _http_events, s, who, tools_by_trace.get(s.trace_id), ctx, places.get(id(s)))
+        _emit(
+            batch, s, _http_events, s, who, tools_by_trace.get(s.trace_id), ctx, places.get(id(s))
+        )
         if who is not None and body_of(s.attrs, "response") is not None:
             answered.add((s.trace_id, who[1]))
     for s in tools:
@@ -141,35 +164,51 @@ def _emit(batch: Batch, span: Span, build: Any, *args: Any) -> None:
         batch.events.extend(build(*args))
     except RecordError as err:
         raw = jsontext.dumps(
-            {"trace_id": span.trace_id, "span_id": span.span_id, "name": span.name}, option=jsontext.OPT_NON_STR_KEYS
+            {"trace_id": span.trace_id, "span_id": span.span_id, "name": span.name},
+            option=jsontext.OPT_NON_STR_KEYS,
         ).decode()
-        batch.rejected.append(Rejection(span.index, err.code, f"span {span.name!r}: {err.message}", raw))
+        batch.rejected.append(
+            Rejection(span.index, err.code, f"span {span.name!r}: {err.message}", raw)
+        )
 
 
 def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=None) -> list[Event]:
-    """A tool span's arguments (its own, else those its model turn announced), its result as the response
-    when no HTTP span answered, else as the call's result (what the tool handed back to the model)."""
+    """A tool span's arguments (its own, else those its model turn announced), its result as the
+    response when no HTTP span answered, else as the call's result (what the tool handed back to the
+    model)."""
     args_key, result_key = TOOL_KEYS[tool_kind(s)][2:]
     tool, call_id, source = who
     events = []
-    if args_key in s.attrs or announced is not None:  # the MCP SDK's tools/call span carries no arguments
-        arguments = genai.unwrap_arguments(s.attrs[args_key]) if args_key in s.attrs else announced.arguments
-        events.append(_event(ctx, s, "arguments", arguments, tool, call_id, s.start_ns, None, source))
+    # the MCP SDK's tools/call span carries no arguments
+    if args_key in s.attrs or announced is not None:
+        arguments = (
+            genai.unwrap_arguments(s.attrs[args_key])
+            if args_key in s.attrs
+            else announced.arguments
+        )
+        events.append(
+            _event(ctx, s, "arguments", arguments, tool, call_id, s.start_ns, None, source)
+        )
     if result_key in s.attrs:
-        events.append(_result_event(s, ctx, who, (s.trace_id, call_id) in answered, s.attrs[result_key]))
+        events.append(
+            _result_event(s, ctx, who, (s.trace_id, call_id) in answered, s.attrs[result_key])
+        )
     return events
 
 
 def _result_event(s: Span, ctx: Context, who: tuple, answered: bool, value: Any) -> Event:
-    """A tool span's result: the call's result when an HTTP span of this export answered it, else standing in
-    for the response; as the model got it (a CallToolResult keeps its isError), or as the data it stands in for."""
+    """A tool span's result: the call's result when an HTTP span of this export answered it, else
+    standing in for the response; as the model got it (a CallToolResult keeps its isError), or as
+    the data it stands in for."""
     tool, call_id, source = who
     result, data = genai.tool_result(value), genai.unwrap_result(value)
     stage, payload = ("result", result) if answered else ("response", data)
     event = _event(ctx, s, stage, payload, tool, call_id, s.end_ns, None, source)
-    # one id whichever stage: the same span sent again, with or without its HTTP span, is a duplicate
+    # one id whichever stage: the same span sent again, with or without its HTTP span, is a
+    # duplicate
     event.event_id = _event_id(f"{s.trace_id}:{s.span_id}:tool-result")
-    if not answered and result == data:  # an HTTP span of another export may answer it: then it is the result
+    # an HTTP span of another export may answer it: then it is the result
+    if not answered and result == data:
         event.meta = {**(event.meta or {}), "stands_in": True}
     return event
 
@@ -177,16 +216,21 @@ def _result_event(s: Span, ctx: Context, who: tuple, answered: bool, value: Any)
 def _announced_events(turn, call, ctx: Context) -> list[Event]:
     """The arguments of a call a model span announced."""
     m = turn.model
-    event = _event(ctx, m, "arguments", call.arguments, call.name, call.call_id, m.end_ns, None, turn.provider)
-    event.event_id = _event_id(f"{m.trace_id}:{m.span_id}:{call.call_id}:arguments")  # one per announced call
-    # the call's place in its turn: HTTP spans of a later export join the turn's calls in order (store/spans.py)
+    event = _event(
+        ctx, m, "arguments", call.arguments, call.name, call.call_id, m.end_ns, None, turn.provider
+    )
+    # one per announced call
+    event.event_id = _event_id(f"{m.trace_id}:{m.span_id}:{call.call_id}:arguments")
+    # the call's place in its turn: HTTP spans of a later export join the turn's calls in order
+    # (store/spans.py)
     event.meta = {**(event.meta or {}), "call_index": turn.calls.index(call) + 1}
     return [event]
 
 
 def _result_events(trace_id: str, call_id: str, result, ctx: Context) -> list[Event]:
-    """The result a model request carried back for a call, named by the model's call id (the call may have
-    been announced in an earlier export); later requests repeat it, and the event id makes them duplicates."""
+    """The result a model request carried back for a call, named by the model's call id (the call
+    may have been announced in an earlier export); later requests repeat it, and the event id makes
+    them duplicates."""
     m = result.carrier
     source = framework_of(m) or genai.provider(m.attrs)
     event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, source)
@@ -195,7 +239,11 @@ def _result_events(trace_id: str, call_id: str, result, ctx: Context) -> list[Ev
 
 
 def _http_events(
-    s: Span, who: tuple | None, trace_tools: list[Span] | None, ctx: Context, place: dict | None = None
+    s: Span,
+    who: tuple | None,
+    trace_tools: list[Span] | None,
+    ctx: Context,
+    place: dict | None = None,
 ) -> list[Event]:
     a = s.attrs
     req_body, resp_body = body_of(a, "request"), body_of(a, "response")
@@ -210,16 +258,22 @@ def _http_events(
     tool, call_id, source = who or (None, "", None)
     http = {"method": http_method(s), "url": a.get("url.full") or a.get("http.url")}
     events = []
-    if req_body is not None or isinstance(http["url"], str) and http["url"]:  # a GET's URL is its request
+    # a GET's URL is its request
+    if req_body is not None or isinstance(http["url"], str) and http["url"]:
         req_http = {**http, "headers": _headers(a, "http.request.header.")}
-        events.append(_event(ctx, s, "request", req_body, tool, call_id, s.start_ns, req_http, source))
+        events.append(
+            _event(ctx, s, "request", req_body, tool, call_id, s.start_ns, req_http, source)
+        )
     if resp_body is not None:
         status = a.get("http.response.status_code", a.get("http.status_code"))
         resp_http = {**http, "headers": _headers(a, "http.response.header.")}
         if type(status) is int and 100 <= status <= 599:
             resp_http["status_code"] = status
-        events.append(_event(ctx, s, "response", resp_body, tool, call_id, s.end_ns, resp_http, source))
-    for event in events if place else ():  # its model turn's calls come in a log record (store/spans.py)
+        events.append(
+            _event(ctx, s, "response", resp_body, tool, call_id, s.end_ns, resp_http, source)
+        )
+    # its model turn's calls come in a log record (store/spans.py)
+    for event in events if place else ():
         event.meta = {**(event.meta or {}), **place}
     return events
 
@@ -238,12 +292,14 @@ def _event(
     if http is not None:
         http = {k: v for k, v in http.items() if v}
     meta = {"span_id": s.span_id, "span_name": s.name}
-    if s.parent_id:  # lets the store re-home an HTTP span whose tool span came in another export
+    # lets the store re-home an HTTP span whose tool span came in another export
+    if s.parent_id:
         meta["parent_span_id"] = s.parent_id
     if s.service:
         meta["service.name"] = s.service
     event_id = _event_id(f"{s.trace_id}:{s.span_id}:{snapshot}")
-    if depth_exceeds(payload, ctx.limits.max_depth - 1):  # parsed here from text: checked as the envelope would
+    # parsed here from text: checked as the envelope would
+    if depth_exceeds(payload, ctx.limits.max_depth - 1):
         raise too_deep("the payload", ctx.limits.max_depth)
     return make_event(
         ctx,

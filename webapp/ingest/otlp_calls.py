@@ -1,4 +1,5 @@
-"""Who a span's snapshots belong to: tool spans and their kinds, HTTP spans and their bodies, call identities."""
+"""Who a span's snapshots belong to: tool spans and their kinds, HTTP spans and their bodies, call
+identities."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 
 class Identities:
-    """The (tool, call id, source) of each span: its own, its tool ancestor's, or its turn's announced call."""
+    """The (tool, call id, source) of each span: its own, its tool ancestor's, or its turn's
+    announced call."""
 
     def __init__(self, owners: dict, above: dict):
         self.owners, self.above = owners, above
@@ -20,18 +22,22 @@ class Identities:
         # LangChain's tool span names no call: the ToolMessage it returns carries the model's
         call_id = call_id or genai.result_call_id(s.attrs.get(result_key))
         parent = self.above.get(id(s))
-        if not call_id and parent is not None:  # an MCP server span inside its client's span: the same call
+        # an MCP server span inside its client's span: the same call
+        if not call_id and parent is not None:
             return self.of_tool(parent)
         turn_call = self.owners.get(id(s))
         if turn_call is not None:
             call_id = call_id or turn_call[1].call_id
             tool = tool or turn_call[1].name
-        if not call_id:  # two calls without ids must never collapse into one
+        # two calls without ids must never collapse into one
+        if not call_id:
             rpc = s.attrs.get("jsonrpc.request.id")
             call_id = f"jsonrpc-{rpc}" if rpc is not None and rpc != "" else s.span_id
         return tool, call_id, source_of(s) or (turn_call[0].provider if turn_call else None)
 
-    def of_http(self, s: Span, trace_tools: list[Span]) -> tuple[str | None, str, str | None] | None:
+    def of_http(
+        self, s: Span, trace_tools: list[Span]
+    ) -> tuple[str | None, str, str | None] | None:
         owner = self.above.get(id(s))
         if owner is not None:
             return self.of_tool(owner)
@@ -45,19 +51,24 @@ class Identities:
 
 
 def tool_around(s: Span, tools: list[Span]) -> Span | None:
-    """Return the tool span an HTTP span ran within when its context was lost (LangGraph runs sync tools in
-    threads): the one whose time holds it, else among those the one whose arguments its request body carries."""
+    """Return the tool span an HTTP span ran within when its context was lost (LangGraph runs sync
+    tools in threads): the one whose time holds it, else among those the one whose arguments its
+    request body carries."""
     around = [t for t in tools if t.start_ns <= s.start_ns and s.end_ns <= t.end_ns]
     if len(around) <= 1:
         return around[0] if around else None
     sent = _leaves(genai.parse_value(body_of(s.attrs, "request")))
-    scores = [len(sent & _leaves(genai.unwrap_arguments(t.attrs.get(TOOL_KEYS[tool_kind(t)][2])))) for t in around]
+    scores = [
+        len(sent & _leaves(genai.unwrap_arguments(t.attrs.get(TOOL_KEYS[tool_kind(t)][2]))))
+        for t in around
+    ]
     best = max(scores)
     return around[scores.index(best)] if best and scores.count(best) == 1 else None
 
 
 def _leaves(value: Any) -> set[str]:
-    """The scalar values inside a payload, as text (a renamed field or a number sent as text still matches)."""
+    """The scalar values inside a payload, as text (a renamed field or a number sent as text still
+    matches)."""
     if type(value) is dict:
         return set().union(*map(_leaves, value.values())) if value else set()
     if type(value) is list:
@@ -66,14 +77,18 @@ def _leaves(value: Any) -> set[str]:
 
 
 def read_framework_events(spans: list[Span]) -> None:
-    """Give a framework's spans the semconv attributes its own spelling stands for: Strands records a call
-    in span events, Google ADK 1.x in gcp.vertex.agent.* attributes."""
+    """Give a framework's spans the semconv attributes its own spelling stands for: Strands records
+    a call in span events, Google ADK 1.x in gcp.vertex.agent.* attributes."""
     for s in spans:
         system, operation = s.attrs.get("gen_ai.system"), s.attrs.get("gen_ai.operation.name")
         found = {}
         if system == "strands-agents" and s.events:
             is_tool = operation == "execute_tool"
-            found = genai.strands_tool_events(s.events) if is_tool else genai.strands_turn_events(s.events)
+            found = (
+                genai.strands_tool_events(s.events)
+                if is_tool
+                else genai.strands_turn_events(s.events)
+            )
         elif system == "gcp.vertex.agent":
             is_tool = operation == "execute_tool"
             found = genai.adk_tool_attrs(s.attrs) if is_tool else {}
@@ -83,7 +98,8 @@ def read_framework_events(spans: list[Span]) -> None:
 
 
 def adopt_read_bodies(spans: list[Span], by_id: dict) -> None:
-    """Logfire reads a response body in a child span `Reading response body`: give the body to its HTTP span."""
+    """Logfire reads a response body in a child span `Reading response body`: give the body to its
+    HTTP span."""
     for s in spans:
         text = s.attrs.get("http.response.body.text")
         parent = by_id.get((s.trace_id, s.parent_id))
@@ -96,7 +112,8 @@ def is_http(s: Span) -> bool:
 
 
 def body_of(attrs: dict, side: str) -> Any:
-    """Return an HTTP span's request or response body: the recipe's `.content`, logfire's `.text`."""
+    """Return an HTTP span's request or response body: the recipe's `.content`, logfire's
+    `.text`."""
     content = attrs.get(f"http.{side}.body.content")
     return attrs.get(f"http.{side}.body.text") if content is None else content
 
@@ -107,7 +124,8 @@ def has_body(s: Span) -> bool:
 
 def tool_kind(s: Span) -> str | None:
     a = s.attrs
-    if a.get("gen_ai.tool.name") == "(merged tools)":  # ADK 1.x's summary of parallel calls: none of its own
+    # ADK 1.x's summary of parallel calls: none of its own
+    if a.get("gen_ai.tool.name") == "(merged tools)":
         return None
     if s.name.startswith("execute_tool") or a.get("gen_ai.operation.name") == "execute_tool":
         return "genai"
@@ -118,8 +136,14 @@ def tool_kind(s: Span) -> str | None:
     return None
 
 
-TOOL_KEYS = {  # kind: (tool name, call id, arguments, result)
-    "genai": ("gen_ai.tool.name", "gen_ai.tool.call.id", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"),
+# kind: (tool name, call id, arguments, result)
+TOOL_KEYS = {
+    "genai": (
+        "gen_ai.tool.name",
+        "gen_ai.tool.call.id",
+        "gen_ai.tool.call.arguments",
+        "gen_ai.tool.call.result",
+    ),
     "openinference": ("tool.name", "tool_call.id", "input.value", "output.value"),
     "openllmetry": (
         "traceloop.entity.name",
@@ -143,10 +167,10 @@ def tool_ancestor(s: Span, by_id: dict) -> Span | None:
     return None
 
 
-# The agent frameworks a span's instrumentation scope names (a prefix of it), as sources: a framework's call
-# is named by the framework, not by the model provider under it. Instrumentations of a provider's plain SDK
-# (openinference.instrumentation.openai, opentelemetry.instrumentation.anthropic...) are not here: their
-# calls keep the provider's name.
+# The agent frameworks a span's instrumentation scope names (a prefix of it), as sources: a
+# framework's call is named by the framework, not by the model provider under it. Instrumentations
+# of a provider's plain SDK (openinference.instrumentation.openai,
+# opentelemetry.instrumentation.anthropic...) are not here: their calls keep the provider's name.
 FRAMEWORK_SCOPES = (
     ("openinference.instrumentation.openai_agents", "openai-agents"),
     ("openai.agents", "openai-agents"),
@@ -171,7 +195,8 @@ FRAMEWORK_SCOPES = (
     ("llama_index", "llama-index"),
     ("smolagents", "smolagents"),
     ("mastra", "mastra"),
-    ("ai", "vercel-ai"),  # the Vercel AI SDK's tracer is named "ai"
+    # the Vercel AI SDK's tracer is named "ai"
+    ("ai", "vercel-ai"),
 )
 # attributes only a framework writes, where its scope says nothing
 FRAMEWORK_PREFIXES = (
@@ -182,8 +207,8 @@ FRAMEWORK_PREFIXES = (
 
 
 def source_of(s: Span | None) -> str | None:
-    """Return the chain that made the call: `tracediff.source` on the span, mcp for an MCP span, else the
-    agent framework its instrumentation scope or attributes name."""
+    """Return the chain that made the call: `tracediff.source` on the span, mcp for an MCP span,
+    else the agent framework its instrumentation scope or attributes name."""
     if s is None:
         return None
     value = s.attrs.get("tracediff.source")
@@ -193,7 +218,8 @@ def source_of(s: Span | None) -> str | None:
 
 
 def framework_of(s: Span) -> str | None:
-    """Return the agent framework that made a span (openai-agents, pydantic-ai...), None for anything else."""
+    """Return the agent framework that made a span (openai-agents, pydantic-ai...), None for
+    anything else."""
     scope = s.scope
     for prefix, name in FRAMEWORK_SCOPES:
         if scope == prefix or scope.startswith(prefix + "."):

@@ -1,10 +1,10 @@
 """parse_otlp_logs: read the GenAI event records of OTLP/HTTP log exports into snapshot events.
 
 `gen_ai.client.inference.operation.details` carries a model request's input and output messages as
-attributes; the older `gen_ai.choice` (the model's answer) and `gen_ai.tool.message` (a tool's result
-sent back) carry them in the body. Each record names the model span it belongs to by trace and span id:
-the arguments it announces keep that span id and their place in the turn, so that the turn's HTTP spans
-join them in the store whichever export comes first (store/spans.py).
+attributes; the older `gen_ai.choice` (the model's answer) and `gen_ai.tool.message` (a tool's
+result sent back) carry them in the body. Each record names the model span it belongs to by trace
+and span id: the arguments it announces keep that span id and their place in the turn, so that the
+turn's HTTP spans join them in the store whichever export comes first (store/spans.py).
 """
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ from typing import Any
 
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import DecodeError
-from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest, ExportLogsServiceResponse
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import (
+    ExportLogsServiceRequest,
+    ExportLogsServiceResponse,
+)
 
 from ..common import jsontext, times
 from . import genai
@@ -41,7 +44,11 @@ from .otlp_spans import (
 from .records import depth_exceeds
 
 _DEFAULT_LIMITS = Limits()
-DETAILS, CHOICE, TOOL_MESSAGE = "gen_ai.client.inference.operation.details", "gen_ai.choice", "gen_ai.tool.message"
+DETAILS, CHOICE, TOOL_MESSAGE = (
+    "gen_ai.client.inference.operation.details",
+    "gen_ai.choice",
+    "gen_ai.tool.message",
+)
 
 
 @dataclass(eq=False)
@@ -66,7 +73,8 @@ def parse_otlp_logs(
     limits: Limits = _DEFAULT_LIMITS,
     now: datetime | None = None,
 ) -> Batch:
-    """Decode an OTLP/HTTP log export and return the snapshot events its GenAI event records carry."""
+    """Decode an OTLP/HTTP log export and return the snapshot events its GenAI event records
+    carry."""
     records = read_export(
         raw,
         content_type,
@@ -85,9 +93,13 @@ def parse_otlp_logs(
             batch.events.extend(_events(record, ctx))
             batch.tool_definitions.update(genai.tool_definitions(record.attrs))
         except RecordError as err:
-            raw_id = jsontext.dumps({"trace_id": record.trace_id, "span_id": record.span_id, "name": record.name})
+            raw_id = jsontext.dumps(
+                {"trace_id": record.trace_id, "span_id": record.span_id, "name": record.name}
+            )
             batch.rejected.append(
-                Rejection(record.index, err.code, f"log {record.name!r}: {err.message}", raw_id.decode())
+                Rejection(
+                    record.index, err.code, f"log {record.name!r}: {err.message}", raw_id.decode()
+                )
             )
     return within_events(batch, limits)
 
@@ -110,7 +122,9 @@ def records_from_protobuf(body: bytes, max_depth: int) -> list[LogRecord]:
         req.ParseFromString(body)
     except (DecodeError, RecursionError) as exc:
         raise IngestError(
-            422, "unparseable", f"the body is not an OTLP ExportLogsServiceRequest in protobuf: {exc}"
+            422,
+            "unparseable",
+            f"the body is not an OTLP ExportLogsServiceRequest in protobuf: {exc}",
         ) from None
     records: list[LogRecord] = []
     for rl in req.resource_logs:
@@ -126,14 +140,17 @@ def records_from_protobuf(body: bytes, max_depth: int) -> list[LogRecord]:
                 )
                 record.service, record.release = _service(resource), _release(resource)
                 record.attrs = _pb_attrs(r.attributes, max_depth, record)
-                record.body = _value(_pb_value, r.body, record, max_depth) if r.HasField("body") else None
+                record.body = (
+                    _value(_pb_value, r.body, record, max_depth) if r.HasField("body") else None
+                )
                 record.error = record.error or bad_ids(record.trace_id, record.span_id)
                 records.append(record)
     return records
 
 
 def records_from_json(body: bytes, max_depth: int) -> list[LogRecord]:
-    """Decode an ExportLogsServiceRequest in OTLP/JSON (hex ids, lowerCamelCase keys) into log records."""
+    """Decode an ExportLogsServiceRequest in OTLP/JSON (hex ids, lowerCamelCase keys) into log
+    records."""
     doc = json_export(body, "ExportLogsServiceRequest")
     records: list[LogRecord] = []
     for rl in _items(doc, "resourceLogs", "resource_logs"):
@@ -167,7 +184,8 @@ def _value(convert, value: Any, record: LogRecord, max_depth: int) -> Any:
 
 
 def _events(r: LogRecord, ctx: Context) -> list[Event]:
-    name = r.name or str(r.attrs.get("event.name") or "")  # older SDKs put the event name in an attribute
+    # older SDKs put the event name in an attribute
+    name = r.name or str(r.attrs.get("event.name") or "")
     if not r.trace_id or name not in (DETAILS, CHOICE, TOOL_MESSAGE):
         return []
     if name == DETAILS:
@@ -177,7 +195,11 @@ def _events(r: LogRecord, ctx: Context) -> list[Event]:
         calls, results = genai.calls_in_messages([r.body]), []
     else:
         body = r.body if type(r.body) is dict else {}
-        results = [genai.ToolResult(str(body["id"]), genai.parse_value(body.get("content")))] if "id" in body else []
+        results = (
+            [genai.ToolResult(str(body["id"]), genai.parse_value(body.get("content")))]
+            if "id" in body
+            else []
+        )
         calls = []
     source = genai.provider(r.attrs)
     events = [
@@ -190,15 +212,25 @@ def _events(r: LogRecord, ctx: Context) -> list[Event]:
 
 
 def _event(
-    ctx: Context, r: LogRecord, snapshot: str, payload: Any, tool, call_id: str, source, index=None, of=None
+    ctx: Context,
+    r: LogRecord,
+    snapshot: str,
+    payload: Any,
+    tool,
+    call_id: str,
+    source,
+    index=None,
+    of=None,
 ) -> Event:
     meta = {"span_id": r.span_id, "log_event": r.name or r.attrs.get("event.name")}
-    if index is not None:  # the call's place in its model turn, for the turn's HTTP spans (store/spans.py)
+    # the call's place in its model turn, for the turn's HTTP spans (store/spans.py)
+    if index is not None:
         meta |= {"call_index": index, "turn_calls": of}
     if r.service:
         meta["service.name"] = r.service
     key = f"otlp-log:{r.trace_id}:{call_id}:{snapshot}"
-    if depth_exceeds(payload, ctx.limits.max_depth - 1):  # parsed here from text: checked as the envelope would
+    # parsed here from text: checked as the envelope would
+    if depth_exceeds(payload, ctx.limits.max_depth - 1):
         raise too_deep("the payload", ctx.limits.max_depth)
     return make_event(
         ctx,

@@ -31,7 +31,8 @@ class TooDeep(Exception):
     """An attribute value nests deeper than the limit."""
 
 
-@dataclass(eq=False)  # spans are keyed by identity: two equal-looking spans are two spans
+# spans are keyed by identity: two equal-looking spans are two spans
+@dataclass(eq=False)
 class Span:
     index: int
     trace_id: str
@@ -43,9 +44,12 @@ class Span:
     end_ns: int
     attrs: dict = field(default_factory=dict)
     service: str | None = None
-    release: str | None = None  # the resource's service.version
-    scope: str = ""  # the instrumentation scope's name: which library or framework made the span
-    events: list = field(default_factory=list)  # (name, attributes) of its span events, in order
+    # the resource's service.version
+    release: str | None = None
+    # the instrumentation scope's name: which library or framework made the span
+    scope: str = ""
+    # (name, attributes) of its span events, in order
+    events: list = field(default_factory=list)
     error: RecordError | None = None
 
 
@@ -56,7 +60,9 @@ def spans_from_protobuf(body: bytes, max_depth: int) -> list[Span]:
         req.ParseFromString(body)
     except (DecodeError, RecursionError) as exc:
         raise IngestError(
-            422, "unparseable", f"the body is not an OTLP ExportTraceServiceRequest in protobuf: {exc}"
+            422,
+            "unparseable",
+            f"the body is not an OTLP ExportTraceServiceRequest in protobuf: {exc}",
         ) from None
     spans: list[Span] = []
     for rs in req.resource_spans:
@@ -85,7 +91,8 @@ def spans_from_protobuf(body: bytes, max_depth: int) -> list[Span]:
 
 
 def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
-    """Decode an ExportTraceServiceRequest in OTLP/JSON (hex ids, lowerCamelCase keys) into spans."""
+    """Decode an ExportTraceServiceRequest in OTLP/JSON (hex ids, lowerCamelCase keys) into
+    spans."""
     doc = json_export(body, "ExportTraceServiceRequest")
     spans: list[Span] = []
     for rs in _items(doc, "resourceSpans", "resource_spans"):
@@ -109,7 +116,10 @@ def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
                 )
                 span.attrs = _json_attrs(_items(s, "attributes", "attributes"), max_depth, span)
                 span.events = [
-                    (str(e.get("name") or ""), _json_attrs(_items(e, "attributes", "attributes"), max_depth, span))
+                    (
+                        str(e.get("name") or ""),
+                        _json_attrs(_items(e, "attributes", "attributes"), max_depth, span),
+                    )
                     for e in _items(s, "events", "events")
                 ]
                 span.error = span.error or bad_ids(span.trace_id, span.span_id, span.parent_id)
@@ -118,7 +128,11 @@ def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
 
 
 def _scope_name(scope_spans: dict) -> str:
-    name = (_get(scope_spans, "scope", "scope") or {}).get("name") if type(scope_spans) is dict else None
+    name = (
+        (_get(scope_spans, "scope", "scope") or {}).get("name")
+        if type(scope_spans) is dict
+        else None
+    )
     return name if type(name) is str else ""
 
 
@@ -136,7 +150,8 @@ def json_export(body: bytes, message: str) -> dict:
 def _pb_attrs(kvs: Any, max_depth: int, span: Span | None) -> dict:
     out = {}
     for kv in kvs:
-        try:  # a value becomes a payload, one level inside its event
+        # a value becomes a payload, one level inside its event
+        try:
             out[kv.key] = _pb_value(kv.value, max_depth - 1)
         except TooDeep:
             _too_deep(span, kv.key, max_depth)
@@ -176,7 +191,8 @@ def _json_attrs(kvs: list, max_depth: int, span: Span | None) -> dict:
     for kv in kvs:
         if type(kv) is not dict or type(kv.get("key")) is not str:
             continue
-        try:  # a value becomes a payload, one level inside its event
+        # a value becomes a payload, one level inside its event
+        try:
             out[kv["key"]] = _json_value(kv.get("value"), max_depth - 1)
         except TooDeep:
             _too_deep(span, kv["key"], max_depth)
@@ -184,7 +200,8 @@ def _json_attrs(kvs: list, max_depth: int, span: Span | None) -> dict:
 
 
 def _json_value(v: Any, room: int) -> Any:
-    """Convert an OTLP/JSON AnyValue that may open `room` more levels of arrays and key-value lists."""
+    """Convert an OTLP/JSON AnyValue that may open `room` more levels of arrays and key-value
+    lists."""
     if type(v) is not dict:
         return None
     for key, convert in _JSON_SCALARS:
@@ -213,7 +230,8 @@ def _float(x: Any) -> Any:
 
 
 def _finite(x: float) -> float | str:
-    """A double as JSON can hold it: proto3's "Infinity", "-Infinity" and "NaN" stay the text they were sent as."""
+    """A double as JSON can hold it: proto3's "Infinity", "-Infinity" and "NaN" stay the text they
+    were sent as."""
     return x if math.isfinite(x) else {math.inf: "Infinity", -math.inf: "-Infinity"}.get(x, "NaN")
 
 
@@ -232,7 +250,8 @@ _JSON_SCALARS = (
 
 
 def _hex_id(value: Any) -> str:
-    """Return a trace or span id as lower-case hex; tolerate base64 from generic protobuf JSON encoders."""
+    """Return a trace or span id as lower-case hex; tolerate base64 from generic protobuf JSON
+    encoders."""
     if type(value) is not str or not value:
         return ""
     try:
@@ -249,7 +268,8 @@ def _hex_id(value: Any) -> str:
 
 
 def bad_ids(trace_id: str, *span_ids: str) -> RecordError | None:
-    """Say why a span's or log record's ids cannot name it: an id given that is neither hex nor base64 of its size."""
+    """Say why a span's or log record's ids cannot name it: an id given that is neither hex nor
+    base64 of its size."""
     if trace_id and not _HEX_ID.fullmatch(trace_id):
         return RecordError("bad_trace_id", f"traceId {trace_id[:64]!r} is not 32 hex digits")
     for span_id in span_ids:
@@ -278,17 +298,20 @@ def _kind(value: Any) -> int:
 
 
 INT64 = range(-(2**63), 2**63)
-UNIX_NANOS = range(0, 2**63)  # fixed64 in OTLP; past 2262 no time is real, and datetime cannot hold it
+# fixed64 in OTLP; past 2262 no time is real, and datetime cannot hold it
+UNIX_NANOS = range(0, 2**63)
 
 
 def _int(value: Any) -> int:
-    """Return a time in nanoseconds (JSON gives it as a string of digits); 0, read as "not given", otherwise."""
+    """Return a time in nanoseconds (JSON gives it as a string of digits); 0, read as "not given",
+    otherwise."""
     number = _exact_int(value)
     return number if number is not None and number in UNIX_NANOS else 0
 
 
 def _int_value(value: Any) -> Any:
-    """Return an attribute's intValue as an int64, or its text when it is none (nothing is silently made 0)."""
+    """Return an attribute's intValue as an int64, or its text when it is none (nothing is silently
+    made 0)."""
     number = _exact_int(value)
     return number if number is not None and number in INT64 else str(value)
 
@@ -309,10 +332,13 @@ def _get(d: Any, camel: str, snake: str) -> Any:
 
 
 def _items(d: Any, camel: str, snake: str) -> list:
-    """The objects of a repeated field (null or absent: none); any other value makes the body unreadable."""
+    """The objects of a repeated field (null or absent: none); any other value makes the body
+    unreadable."""
     v = _get(d, camel, snake)
     if v is None:
         return []
     if type(v) is not list:
-        raise IngestError(422, "unparseable", f"the body is not valid OTLP/JSON: {camel} is not a list")
+        raise IngestError(
+            422, "unparseable", f"the body is not valid OTLP/JSON: {camel} is not a list"
+        )
     return [x for x in v if type(x) is dict]

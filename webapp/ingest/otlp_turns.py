@@ -1,9 +1,10 @@
 """Turns: give HTTP and tool spans the tool call a model span announced just before them.
 
 An instrumented SDK records the model's request as one span and the agent's tool code runs after it,
-beside it under the same parent: nothing but order ties the tool's HTTP span to the call the model asked
-for. A span belongs to the latest model span under its nearest ancestor that started before it (the next
-model span closes the turn); when the turn announced several calls, its spans pair with them in order.
+beside it under the same parent: nothing but order ties the tool's HTTP span to the call the model
+asked for. A span belongs to the latest model span under its nearest ancestor that started before it
+(the next model span closes the turn); when the turn announced several calls, its spans pair with
+them in order.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ class Turns:
 
     def __init__(self, spans: list[Span], by_id: dict):
         self.by_id = by_id
-        self.turns: dict[int, Turn] = {}  # id(model span) -> its turn
+        # id(model span) -> its turn
+        self.turns: dict[int, Turn] = {}
         self._models_under: dict[tuple[str, str], list[Span]] = {}
         self._sdk_requests: set[int] = set()
         for s in spans:
@@ -48,7 +50,8 @@ class Turns:
                 continue
             # a framework's turn is named by the framework, a plain SDK's by its model provider
             turn = Turn(s, _named_calls(s), framework_of(s) or genai.provider(s.attrs))
-            if not turn.calls and _is_http(s):  # the SDK's own span of its HTTP request, beside the library's
+            # the SDK's own span of its HTTP request, beside the library's
+            if not turn.calls and _is_http(s):
                 self._sdk_requests.add(id(s))
                 continue
             self.turns[id(s)] = turn
@@ -61,8 +64,8 @@ class Turns:
         return id(s) in self.turns or id(s) in self._sdk_requests
 
     def under_model(self, s: Span) -> bool:
-        """Tell a span inside a model span (the SDK's own request to the model API), not inside a tool span
-        there (Google ADK runs its tools inside the model's call_llm span)."""
+        """Tell a span inside a model span (the SDK's own request to the model API), not inside a
+        tool span there (Google ADK runs its tools inside the model's call_llm span)."""
         for a in self._ancestors(s):
             if self.is_model(a):
                 return True
@@ -70,12 +73,15 @@ class Turns:
                 return False
         return False
 
-    def assign(self, https: list[Span], tools: list[Span] = ()) -> dict[int, tuple[Turn, genai.ToolCall]]:
-        """Return {id(span): (turn, call)} for the HTTP and tool spans that belong to an announced call.
+    def assign(
+        self, https: list[Span], tools: list[Span] = ()
+    ) -> dict[int, tuple[Turn, genai.ToolCall]]:
+        """Return {id(span): (turn, call)} for the HTTP and tool spans that belong to an announced
+        call.
 
-        A turn's tool spans take its calls in order; an HTTP span goes with the latest tool span of its turn
-        started before it (a tool whose HTTP client lost the context), else the turn's HTTP spans take the
-        calls in order, and one call takes them all."""
+        A turn's tool spans take its calls in order; an HTTP span goes with the latest tool span of
+        its turn started before it (a tool whose HTTP client lost the context), else the turn's HTTP
+        spans take the calls in order, and one call takes them all."""
         owners, tool_ids = {}, {id(t) for t in tools}
         for turn, members in self._by_turn([*https, *tools]).items():
             members.sort(key=lambda s: s.start_ns)
@@ -84,7 +90,9 @@ class Turns:
             loose = [s for s in members if id(s) not in tool_ids]
             if in_turn_tools:
                 for s in loose:
-                    before = [t for t in in_turn_tools if t.start_ns <= s.start_ns and id(t) in owners]
+                    before = [
+                        t for t in in_turn_tools if t.start_ns <= s.start_ns and id(t) in owners
+                    ]
                     if before:
                         owners[id(s)] = owners[id(before[-1])]
             elif len(turn.calls) == 1:
@@ -102,7 +110,8 @@ class Turns:
         return by_turn
 
     def places(self, items: list[Span]) -> dict[int, dict]:
-        """Return {id(span): meta} for spans in a turn that announced nothing here: its calls may come in a log."""
+        """Return {id(span): meta} for spans in a turn that announced nothing here: its calls may
+        come in a log."""
         by_turn: dict[int, list[Span]] = {}
         for s in items:
             turn = self.turn_of(s)
@@ -112,7 +121,12 @@ class Turns:
         for model_id, members in by_turn.items():
             members.sort(key=lambda s: s.start_ns)
             span_id = self.turns[model_id].model.span_id
-            places.update({id(s): {"turn_span_id": span_id, "turn_position": n} for n, s in enumerate(members, 1)})
+            places.update(
+                {
+                    id(s): {"turn_span_id": span_id, "turn_position": n}
+                    for n, s in enumerate(members, 1)
+                }
+            )
         return places
 
     def turn_of(self, s: Span) -> Turn | None:
@@ -140,16 +154,20 @@ class Turns:
             parent_id, hops = parent.parent_id, hops + 1
 
     def _results(self, spans: list[Span]) -> dict[tuple[str, str], Result]:
-        """Return {(trace id, call id): result}: the first model request that carried each call's result."""
+        """Return {(trace id, call id): result}: the first model request that carried each call's
+        result."""
         results = {}
         for turn in sorted(self.turns.values(), key=lambda t: t.model.start_ns):
             for result in genai.tool_results(turn.model.attrs):
-                results.setdefault((turn.model.trace_id, result.call_id), Result(result.content, turn.model))
+                results.setdefault(
+                    (turn.model.trace_id, result.call_id), Result(result.content, turn.model)
+                )
         return results
 
 
 def _named_calls(model: Span) -> list[genai.ToolCall]:
-    """Return a model span's announced calls, each with a call id of its own even when the library gave none."""
+    """Return a model span's announced calls, each with a call id of its own even when the library
+    gave none."""
     return [
         call if call.call_id else genai.ToolCall(f"{model.span_id}-{n}", call.name, call.arguments)
         for n, call in enumerate(genai.announced_calls(model.attrs), 1)
@@ -157,4 +175,6 @@ def _named_calls(model: Span) -> list[genai.ToolCall]:
 
 
 def _is_http(s: Span) -> bool:
-    return s.kind == SPAN_KIND_CLIENT and ("http.request.method" in s.attrs or "http.method" in s.attrs)
+    return s.kind == SPAN_KIND_CLIENT and (
+        "http.request.method" in s.attrs or "http.method" in s.attrs
+    )

@@ -14,7 +14,13 @@ class Record:
 
     __slots__ = ("index", "value", "error", "_raw")
 
-    def __init__(self, index: int, value: Any = None, raw: bytes | str | None = None, error: RecordError | None = None):
+    def __init__(
+        self,
+        index: int,
+        value: Any = None,
+        raw: bytes | str | None = None,
+        error: RecordError | None = None,
+    ):
         self.index = index
         self.value = value
         self.error = error
@@ -67,7 +73,8 @@ def json_error(exc: jsontext.JSONDecodeError, what: str, max_depth: int, raw=b""
     msg = str(exc)
     if is_depth_error(exc):
         return too_deep(f"the {what}", max_depth)
-    if "low surrogate" in msg or "high surrogate" in msg:  # an escape, not a byte sequence
+    # an escape, not a byte sequence
+    if "low surrogate" in msg or "high surrogate" in msg:
         return surrogate_error()
     if "UTF-8" in msg:
         return RecordError("not_json", f"the {what} is not valid UTF-8{_bad_byte(raw)}")
@@ -96,8 +103,8 @@ def surrogate_error() -> RecordError:
 
 def lone_surrogate(value: Any, raw: str) -> bool:
     """Tell whether a value the standard library decoded holds a lone UTF-16 surrogate."""
-    # orjson refuses "\ud800" on its own; the standard library's decoder (concatenated JSON, big integers)
-    # takes it, and text holding it could be neither hashed nor stored
+    # orjson refuses "\ud800" on its own; the standard library's decoder (concatenated JSON, big
+    # integers) takes it, and text holding it could be neither hashed nor stored
     if "\\ud" not in raw.lower():
         return False
     try:

@@ -1,7 +1,8 @@
 """Recognise the tool-call objects agents already log (Anthropic, OpenAI, Gemini, MCP) as snapshots.
 
-What a tool handed back to the model (a `role: tool` message, an Anthropic `tool_result` block, an MCP
-`CallToolResult`) is the call's `result` snapshot; the HTTP exchange behind it, when logged, is request and response.
+What a tool handed back to the model (a `role: tool` message, an Anthropic `tool_result` block, an
+MCP `CallToolResult`) is the call's `result` snapshot; the HTTP exchange behind it, when logged, is
+request and response.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from typing import Any
 
 from ..common import jsontext
 
-Call = dict  # {"snapshot", "payload", "tool", "call_id", "source"}
+# {"snapshot", "payload", "tool", "call_id", "source"}
+Call = dict
 _TEXT_TYPES = ("text", "output_text", "input_text")
 
 
@@ -24,8 +26,16 @@ def extract_calls(rec: dict) -> list[Call] | None:
     return None
 
 
-def _call(snapshot: str, payload: Any, tool: Any = None, call_id: Any = None, source: Any = None) -> Call:
-    return {"snapshot": snapshot, "payload": payload, "tool": tool, "call_id": call_id, "source": source}
+def _call(
+    snapshot: str, payload: Any, tool: Any = None, call_id: Any = None, source: Any = None
+) -> Call:
+    return {
+        "snapshot": snapshot,
+        "payload": payload,
+        "tool": tool,
+        "call_id": call_id,
+        "source": source,
+    }
 
 
 def _anthropic_block(rec: dict) -> list[Call] | None:
@@ -56,9 +66,12 @@ def _responses_item(rec: dict) -> list[Call] | None:
 
 
 def _message(rec: dict) -> list[Call] | None:
-    """A whole chat message: assistant tool_calls, a role=tool reply, or Anthropic content blocks."""
+    """A whole chat message: assistant tool_calls, a role=tool reply, or Anthropic content
+    blocks."""
     if rec.get("role") == "tool" and "tool_call_id" in rec:
-        return [_call("result", _text_content(rec.get("content")), rec.get("name"), rec["tool_call_id"])]
+        return [
+            _call("result", _text_content(rec.get("content")), rec.get("name"), rec["tool_call_id"])
+        ]
     calls: list[Call] = []
     tool_calls = rec.get("tool_calls")
     if type(tool_calls) is list:
@@ -114,12 +127,17 @@ def _mcp(rec: dict) -> list[Call] | None:
 
 
 def _text_content(content: Any) -> Any:
-    """Join a list of text blocks into one string (parsed later if it holds JSON); keep other content."""
+    """Join a list of text blocks into one string (parsed later if it holds JSON); keep other
+    content."""
     if type(content) is not list or not content:
         return content
     texts = []
     for block in content:
-        if type(block) is not dict or block.get("type") not in _TEXT_TYPES or type(block.get("text")) is not str:
+        if (
+            type(block) is not dict
+            or block.get("type") not in _TEXT_TYPES
+            or type(block.get("text")) is not str
+        ):
             return content
         texts.append(block["text"])
     return "".join(texts)
@@ -137,4 +155,12 @@ def _list(value: Any) -> list:
     return value if type(value) is list else []
 
 
-_DETECTORS = (_mcp, _anthropic_block, _openai_tool_call, _responses_item, _gemini_part, _message, _containers)
+_DETECTORS = (
+    _mcp,
+    _anthropic_block,
+    _openai_tool_call,
+    _responses_item,
+    _gemini_part,
+    _message,
+    _containers,
+)

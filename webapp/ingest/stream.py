@@ -1,9 +1,10 @@
-"""Split a body into records as its decompressed pieces arrive: NDJSON line by line, other framings whole.
+"""Split a body into records as its decompressed pieces arrive: NDJSON line by line, other framings
+whole.
 
-NDJSON and JSON arrays are what shippers send, and what can be large: their lines or items are parsed one
-at a time, so a worker holds one record's parsed value, not the whole body's. A body whose first line is
-not a JSON object on its own (a pretty-printed object, concatenated JSON) is gathered and split whole by
-framing.
+NDJSON and JSON arrays are what shippers send, and what can be large: their lines or items are
+parsed one at a time, so a worker holds one record's parsed value, not the whole body's. A body
+whose first line is not a JSON object on its own (a pretty-printed object, concatenated JSON) is
+gathered and split whole by framing.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def stream_records(pieces: Iterable[bytes], limits: Limits) -> Iterator[Record]:
     pieces = iter(pieces)
     head = bytearray()
     lead = first = None
-    start = searched = 0  # where the body's first byte that is not blank is; how far a newline was sought
+    # where the body's first byte that is not blank is; how far a newline was sought
+    start = searched = 0
     for piece in pieces:
         head += piece
         if lead is None:
@@ -48,11 +50,13 @@ def stream_records(pieces: Iterable[bytes], limits: Limits) -> Iterator[Record]:
 
 
 def _lead(head: bytearray, start: int) -> tuple[bytes | None, int]:
-    """Return the first byte of the body that is not blank (after a byte order mark) and where it is, or
-    (None, how far the body is blank); each piece is looked at once, however many blank ones come first."""
+    """Return the first byte of the body that is not blank (after a byte order mark) and where it
+    is, or (None, how far the body is blank); each piece is looked at once, however many blank ones
+    come first."""
     if start == 0:
         if len(head) < len(_BOM) and _BOM.startswith(head):
-            return None, 0  # a byte order mark may be coming
+            # a byte order mark may be coming
+            return None, 0
         start = len(_BOM) if head.startswith(_BOM) else 0
     start = _BLANKS.match(head, start).end()
     return (bytes(head[start : start + 1]), start) if start < len(head) else (None, start)
@@ -68,7 +72,8 @@ def _first_line(head: bytearray, start: int, searched: int) -> tuple[bytes | Non
 
 
 def _one_object(line: bytes) -> bool:
-    """Tell whether a line is one whole object by its brackets (so NDJSON), parsed or not, even too deep."""
+    """Tell whether a line is one whole object by its brackets (so NDJSON), parsed or not, even too
+    deep."""
     if line[:1] != b"{":
         return False
     extent = container_extent(line, 0)
@@ -81,7 +86,8 @@ def _whole(head: bytearray, pieces: Iterator[bytes], limits: Limits) -> Iterator
     records = split_records(bytes(head), limits)
     del head[:]
     records.reverse()
-    while records:  # each record's parsed value goes as soon as its events are made
+    # each record's parsed value goes as soon as its events are made
+    while records:
         yield records.pop()
 
 
@@ -98,13 +104,15 @@ def _line_records(head: bytearray, pieces: Iterator[bytes], max_depth: int) -> I
 
 
 def _lines(buffer: bytearray, pieces: Iterator[bytes]) -> Iterator[bytes]:
-    """Yield each line (stripped; blank ones empty) as soon as its newline arrives, then the last one."""
+    """Yield each line (stripped; blank ones empty) as soon as its newline arrives, then the last
+    one."""
     while True:
         cut = buffer.rfind(b"\n")
         if cut >= 0:
             block = bytes(buffer[:cut])
             del buffer[: cut + 1]
-            for line in block.split(b"\n"):  # one piece's worth of lines at a time (1 MiB)
+            # one piece's worth of lines at a time (1 MiB)
+            for line in block.split(b"\n"):
                 yield line.strip(_BLANK)
             del block
         piece = next(pieces, None)

@@ -1,7 +1,9 @@
-"""tracediff for coding agents: an MCP server, on stdio (`tracediff mcp`) and over Streamable HTTP (`/mcp`).
+"""tracediff for coding agents: an MCP server, on stdio (`tracediff mcp`) and over Streamable HTTP
+(`/mcp`).
 
-An adapter beside web/ and cli/: tools.py declares the eight tools once; each reads tracediff's JSON API through a
-`Source` (source.py: over HTTP with a read token; inprocess.py: the app of this very process), so both transports
-answer alike. Answers are bounded (bounds.py), payloads cut to a budget with the JSON Pointers of what was cut
-(cutting.py). The MCP SDK is imported by server.py alone, when a server runs.
+An adapter beside web/ and cli/: tools.py declares the eight tools once; each reads tracediff's JSON
+API through a `Source` (source.py: over HTTP with a read token; inprocess.py: the app of this very
+process), so both transports answer alike. Answers are bounded (bounds.py), payloads cut to a budget
+with the JSON Pointers of what was cut (cutting.py). The MCP SDK is imported by server.py alone,
+when a server runs.
 """

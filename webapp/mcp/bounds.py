@@ -1,13 +1,20 @@
-"""What every answer is held to: at most so many items and bytes, saying what was left out (pure)."""
+"""What every answer is held to: at most so many items and bytes, saying what was left out
+(pure)."""
 
 from .cutting import MARKER, cut, listed, size
 
-MAX_ANSWER_BYTES = 131_072  # an answer's JSON, payloads of get_trace aside (their budget is the caller's)
-VALUE_BYTES = 512  # a value quoted in a finding or a value pair
-SCHEMA_BYTES = 16_384  # one schema of a contract or of the observed ones
-FINDINGS = 50  # findings answered per call
-ERRORS = 20  # schema errors answered per snapshot
-TEXT_CHARS = 2_000  # a message, a detail or any other single string we pass on
+# an answer's JSON, payloads of get_trace aside (their budget is the caller's)
+MAX_ANSWER_BYTES = 131_072
+# a value quoted in a finding or a value pair
+VALUE_BYTES = 512
+# one schema of a contract or of the observed ones
+SCHEMA_BYTES = 16_384
+# findings answered per call
+FINDINGS = 50
+# schema errors answered per snapshot
+ERRORS = 20
+# a message, a detail or any other single string we pass on
+TEXT_CHARS = 2_000
 
 
 def first(items: list, most: int) -> tuple[list, int]:
@@ -16,7 +23,8 @@ def first(items: list, most: int) -> tuple[list, int]:
 
 
 def fit(answer: dict, key: str, budget: int = MAX_ANSWER_BYTES) -> dict:
-    """Drop items from the end of `answer[key]` until the answer's JSON fits the budget; count them in `left_out`."""
+    """Drop items from the end of `answer[key]` until the answer's JSON fits the budget; count them
+    in `left_out`."""
     items = answer[key]
     dropped = 0
     while items and size(answer) > budget:
@@ -29,8 +37,8 @@ def fit(answer: dict, key: str, budget: int = MAX_ANSWER_BYTES) -> dict:
 
 
 def cut_value(value, budget: int, at: str, cuts: list[dict], **where):
-    """Cut one value to its budget, noting each place cut: `at` where the value sits in the answer, and `where`
-    (call_id, snapshot) what to ask for it again."""
+    """Cut one value to its budget, noting each place cut: `at` where the value sits in the answer,
+    and `where` (call_id, snapshot) what to ask for it again."""
     kept, places = cut(value, budget)
     for place in places:
         cuts.append({"at": at + place.pop("marker"), **where, **place})
@@ -38,14 +46,16 @@ def cut_value(value, budget: int, at: str, cuts: list[dict], **where):
 
 
 def cut_together(values: dict, budget: int) -> tuple[dict, dict]:
-    """Cut several values to one budget, shared fairly among them; return {key: kept value} and {key: the places
-    cut in it, pointers inside it}. Values too many for a share each become a marker whole (place pointer "")."""
+    """Cut several values to one budget, shared fairly among them; return {key: kept value} and
+    {key: the places cut in it, pointers inside it}. Values too many for a share each become a
+    marker whole (place pointer "")."""
     names = {str(n): key for n, key in enumerate(values)}
     kept, places = cut({name: values[key] for name, key in names.items()}, budget)
     cut_in: dict = {key: [] for key in values}
     for place in places:
         top = place["pointer"][1:].split("/", 1)[0]
-        if top:  # the root cut short (too many values) is told value by value below
+        # the root cut short (too many values) is told value by value below
+        if top:
             inner = {name: place[name][1 + len(top) :] for name in ("pointer", "marker")}
             cut_in[names[top]].append({**place, **inner})
     out = {}
@@ -67,7 +77,8 @@ def with_cuts(answer: dict, cuts: list[dict]) -> dict:
 
 
 def short(text, chars: int = TEXT_CHARS):
-    """Cut a long string we pass on (a message quoting a payload) to `chars` characters, saying so."""
+    """Cut a long string we pass on (a message quoting a payload) to `chars` characters, saying
+    so."""
     if isinstance(text, str) and len(text) > chars:
         return text[:chars] + f"... [{len(text) - chars} more characters cut]"
     return text

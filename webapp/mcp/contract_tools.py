@@ -1,6 +1,7 @@
-"""get_tool, check_call and lint_tools: a tool's contract, mappings and observed schemas; one call checked under its
-stored contract (POST /api/v1/check); tool definitions linted against an OpenAPI document (`tracediff lint`'s engine,
-run where the MCP server runs: the documents are the agent's)."""
+"""get_tool, check_call and lint_tools: a tool's contract, mappings and observed schemas; one
+call checked under its stored contract (POST /api/v1/check); tool definitions linted against an
+OpenAPI document (`tracediff lint`'s engine, run where the MCP server runs: the documents are the
+agent's)."""
 
 from urllib.parse import quote
 
@@ -12,7 +13,8 @@ from .source import Source, SourceError, link
 from .trace_tools import finding, validation
 
 SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
-SCHEMAS_BYTES = 65_536  # every schema of the answer together, shared fairly: contract and observed drafts
+# every schema of the answer together, shared fairly: contract and observed drafts
+SCHEMAS_BYTES = 65_536
 PAIRS, CHANGES, CALLS = 50, 10, 10
 # what check_call passes on to POST /api/v1/check: a payload per stage, and the HTTP facts
 CHECKED = (*NAMES, "method", "url", "headers", "status", "result_is_error")
@@ -20,20 +22,26 @@ FAILING = ("error", "warning")
 
 
 def get_tool(source: Source, args: dict) -> dict:
-    """Return a tool's contract, request template, mappings with their evidence, observed schemas and drift."""
+    """Return a tool's contract, request template, mappings with their evidence, observed schemas
+    and drift."""
     name = args["name"]
     try:
         data = source.get(f"/tools/{quote(name, safe='')}.json")
     except SourceError as error:
         if error.status == 404:
-            raise SourceError("tool_not_found", f"no tool {name[:80]!r}: no contract and no calls") from None
+            raise SourceError(
+                "tool_not_found", f"no tool {name[:80]!r}: no contract and no calls"
+            ) from None
         raise
     cuts: list[dict] = []
-    contract, observed = _schemas(dict(data.get("contract") or {}), data.get("observed") or {}, cuts)
+    contract, observed = _schemas(
+        dict(data.get("contract") or {}), data.get("observed") or {}, cuts
+    )
     if contract and "description" in contract:
         contract["description"] = short(contract["description"])
     if contract and contract.get("mapping"):
-        contract["mapping"] = contract["mapping"][:PAIRS]  # `mappings.declared` counts them all
+        # `mappings.declared` counts them all
+        contract["mapping"] = contract["mapping"][:PAIRS]
     answer = {
         "name": data["name"],
         "permalink": link(source, "tools", data["name"]),
@@ -48,10 +56,15 @@ def get_tool(source: Source, args: dict) -> dict:
 
 
 def _schemas(contract: dict, observed: dict, cuts: list[dict]) -> tuple[dict, dict]:
-    """Cut the contract's schemas and the observed drafts together to SCHEMAS_BYTES, fairly shared."""
+    """Cut the contract's schemas and the observed drafts together to SCHEMAS_BYTES, fairly
+    shared."""
     observed = {stage: dict(draft or {}) for stage, draft in observed.items()}
     places = {("contract", key): contract[key] for key in SCHEMAS if contract.get(key) is not None}
-    places |= {("observed", stage): draft["schema"] for stage, draft in observed.items() if draft.get("schema")}
+    places |= {
+        ("observed", stage): draft["schema"]
+        for stage, draft in observed.items()
+        if draft.get("schema")
+    }
     kept, cut_in = cut_together(places, SCHEMAS_BYTES)
     for (part, key), value in kept.items():
         at = f"/contract/{key}" if part == "contract" else f"/observed/{key}/schema"
@@ -67,18 +80,24 @@ def _schemas(contract: dict, observed: dict, cuts: list[dict]) -> tuple[dict, di
 
 
 def _mappings(rows: dict) -> dict:
-    out = {name: (rows.get(name) or [])[:PAIRS] for name in ("declared", "inferred", "candidates", "rejected")}
+    out = {
+        name: (rows.get(name) or [])[:PAIRS]
+        for name in ("declared", "inferred", "candidates", "rejected")
+    }
     out["changes"] = (rows.get("changes") or [])[:CHANGES]
     return out
 
 
 def _recent(source: Source, call: dict) -> dict:
-    permalink = link(source, "traces", call["trace_id"]) + "?call=" + quote(call["call_id"], safe="")
+    permalink = (
+        link(source, "traces", call["trace_id"]) + "?call=" + quote(call["call_id"], safe="")
+    )
     return {**call, "permalink": permalink}
 
 
 def check_call(source: Source, args: dict) -> dict:
-    """Return the analysis of one call under its tool's stored contract, stored nowhere, and whether it passes."""
+    """Return the analysis of one call under its tool's stored contract, stored nowhere, and whether
+    it passes."""
     body = {"tool": args["tool"], **{name: args[name] for name in CHECKED if name in args}}
     checked = source.post("/api/v1/check", body)
     cuts: list[dict] = []
@@ -98,7 +117,8 @@ def check_call(source: Source, args: dict) -> dict:
 
 
 def lint_tools(source: Source, args: dict) -> dict:
-    """Return `tracediff lint`'s verdict per tool: its operation, outcome and mismatches with both JSON Pointers."""
+    """Return `tracediff lint`'s verdict per tool: its operation, outcome and mismatches with both
+    JSON Pointers."""
     try:
         targets = lint_targets(
             _document(args["tools"], "tools"),
@@ -125,7 +145,9 @@ def _operations(value) -> dict | None:
         return None
     if isinstance(value, dict):
         if not all(isinstance(op, str) and op for op in value.values()):
-            raise SourceError("bad_operation", 'operations: {"tool": "operationId or METHOD /path"}')
+            raise SourceError(
+                "bad_operation", 'operations: {"tool": "operationId or METHOD /path"}'
+            )
         return value or None
     if not all(isinstance(item, str) for item in value):
         raise SourceError("bad_operation", 'operations: ["tool=operationId", ...]')
@@ -133,8 +155,15 @@ def _operations(value) -> dict | None:
 
 
 def _linted(target) -> dict:
-    """Return one tool's verdict: not linted (it maps to no operation), broken, or its mismatches."""
-    row = {"tool": target.tool, "operation": target.operation, "error": None, "mismatches": [], "mismatches_total": 0}
+    """Return one tool's verdict: not linted (it maps to no operation), broken, or its
+    mismatches."""
+    row = {
+        "tool": target.tool,
+        "operation": target.operation,
+        "error": None,
+        "mismatches": [],
+        "mismatches_total": 0,
+    }
     if target.unlinted is not None:
         return {**row, "outcome": "not_linted", "error": short(target.unlinted, 1000)}
     if target.error is not None:
@@ -142,5 +171,12 @@ def _linted(target) -> dict:
     found = lint_contract(target.contract)
     failed = any(mismatch["severity"] in FAILING for mismatch in found)
     mismatches, total = first(found, FINDINGS)
-    mismatches = [{**mismatch, "message": short(mismatch.get("message"), 1000)} for mismatch in mismatches]
-    return {**row, "outcome": "failed" if failed else "passed", "mismatches": mismatches, "mismatches_total": total}
+    mismatches = [
+        {**mismatch, "message": short(mismatch.get("message"), 1000)} for mismatch in mismatches
+    ]
+    return {
+        **row,
+        "outcome": "failed" if failed else "passed",
+        "mismatches": mismatches,
+        "mismatches_total": total,
+    }

@@ -1,21 +1,27 @@
 """JSON values cut to a byte budget, saying what was cut and where (pure).
 
-A payload of megabytes cannot go to a model whole. `cut(value, budget)` keeps its shape: the members of an object or
-array that fit a fair share are kept whole and what they leave is shared among the bigger ones (water-filling), which
-are cut in turn; a place left out becomes a marker `{"tracediff_cut": {...}}` saying what it held, and is listed with
-its JSON Pointer, so the caller can ask for that subtree alone. Where members are too many for a fair share each, the
-first ones that fit are kept and one marker stands for the rest.
+A payload of megabytes cannot go to a model whole. `cut(value, budget)` keeps its shape: the members
+of an object or array that fit a fair share are kept whole and what they leave is shared among the
+bigger ones (water-filling), which are cut in turn; a place left out becomes a marker
+`{"tracediff_cut": {...}}` saying what it held, and is listed with its JSON Pointer, so the caller
+can ask for that subtree alone. Where members are too many for a fair share each, the first ones
+that fit are kept and one marker stands for the rest.
 """
 
 from ..common import jsontext
 from ..common.pointers import child
 
 MARKER = "tracediff_cut"
-MIN_SHARE = 160  # bytes a member needs to be worth cutting in turn: less, and it becomes a marker
-MARKER_ROOM = 120  # bytes a marker takes, with room for its counts
-MAX_LISTED = 50  # cut places listed per value; `cut_total` counts them all
-KEY_CHARS = 64  # a left-out key is named by at most this many characters
-KEYS_NAMED = 10  # and at most this many left-out keys are named
+# bytes a member needs to be worth cutting in turn: less, and it becomes a marker
+MIN_SHARE = 160
+# bytes a marker takes, with room for its counts
+MARKER_ROOM = 120
+# cut places listed per value; `cut_total` counts them all
+MAX_LISTED = 50
+# a left-out key is named by at most this many characters
+KEY_CHARS = 64
+# and at most this many left-out keys are named
+KEYS_NAMED = 10
 
 
 def size(value) -> int:
@@ -24,9 +30,9 @@ def size(value) -> int:
 
 
 def cut(value, budget: int, pointer: str = "") -> tuple[object, list[dict]]:
-    """Return the value within `budget` bytes of JSON (markers where it was cut) and the places cut, each
-    `{"pointer", "marker", "type", "bytes", ...}`: the place cut, where its marker stands, and for a container cut
-    short, its first `kept` members of `members` kept."""
+    """Return the value within `budget` bytes of JSON (markers where it was cut) and the places cut,
+    each `{"pointer", "marker", "type", "bytes", ...}`: the place cut, where its marker stands, and
+    for a container cut short, its first `kept` members of `members` kept."""
     whole = size(value)
     if whole <= budget:
         return value, []
@@ -37,7 +43,11 @@ def cut(value, budget: int, pointer: str = "") -> tuple[object, list[dict]]:
 
 def _shrink(value, whole: int, budget: int, pointer: str, cuts: list[dict]):
     """Cut one value known to be over its budget."""
-    if isinstance(value, list) and len(value) * (MIN_SHARE + 1) > budget - 2 - MARKER_ROOM and budget >= MIN_SHARE:
+    if (
+        isinstance(value, list)
+        and len(value) * (MIN_SHARE + 1) > budget - 2 - MARKER_ROOM
+        and budget >= MIN_SHARE
+    ):
         return _first_items(value, whole, budget, pointer, cuts)
     if isinstance(value, dict | list) and value and budget >= MIN_SHARE:
         return _shrink_container(value, budget, pointer, cuts)
@@ -45,7 +55,8 @@ def _shrink(value, whole: int, budget: int, pointer: str, cuts: list[dict]):
 
 
 def _members(value) -> list[tuple[str | int, object, int, int]]:
-    """Return (key or index, member, its bytes, the bytes its place takes besides: key, colon, comma)."""
+    """Return (key or index, member, its bytes, the bytes its place takes besides: key, colon,
+    comma)."""
     if isinstance(value, dict):
         return [(key, member, size(member), size(key) + 2) for key, member in value.items()]
     return [(index, member, size(member), 1) for index, member in enumerate(value)]
@@ -82,8 +93,8 @@ def _fair_share(sizes: list[int], room: int) -> int | None:
 
 
 def _prefix(value, members: list, budget: int, pointer: str, cuts: list[dict]):
-    """Keep the members that fit, in order (an array's first items, an object's fitting keys); one marker for the
-    rest."""
+    """Keep the members that fit, in order (an array's first items, an object's fitting keys); one
+    marker for the rest."""
     left = budget - 2 - MARKER_ROOM - (size(MARKER) + 2 if isinstance(value, dict) else 0)
     kept, dropped = [], []
     for key, member, member_size, extra in members:
@@ -103,15 +114,17 @@ def _prefix(value, members: list, budget: int, pointer: str, cuts: list[dict]):
     if isinstance(value, dict):
         entry["keys_left_out"] = [str(key)[:KEY_CHARS] for key, _ in dropped[:KEYS_NAMED]]
     marker = {MARKER: {k: v for k, v in entry.items() if k not in ("pointer", "keys_left_out")}}
-    cuts.append({**entry, "marker": child(pointer, MARKER if isinstance(value, dict) else len(kept))})
+    cuts.append(
+        {**entry, "marker": child(pointer, MARKER if isinstance(value, dict) else len(kept))}
+    )
     if isinstance(value, dict):
         return {**dict(kept), MARKER: marker[MARKER]}
     return [member for _, member in kept] + [marker]
 
 
 def _first_items(value: list, whole: int, budget: int, pointer: str, cuts: list[dict]) -> list:
-    """Keep an array's first items that fit whole, sized one by one (the rest is never sized); one marker for the
-    rest: too many items for a fair share each."""
+    """Keep an array's first items that fit whole, sized one by one (the rest is never sized); one
+    marker for the rest: too many items for a fair share each."""
     left, kept = budget - 2 - MARKER_ROOM, []
     for item in value:
         item_size = size(item) + 1
@@ -131,7 +144,8 @@ def _first_items(value: list, whole: int, budget: int, pointer: str, cuts: list[
 
 
 def _marker(value, whole: int, budget: int, pointer: str, cuts: list[dict]) -> dict:
-    """Stand for a whole value left out: its type and bytes, and a long string's first characters where room is."""
+    """Stand for a whole value left out: its type and bytes, and a long string's first characters
+    where room is."""
     entry = {"pointer": pointer, "type": _type(value), "bytes": whole}
     if isinstance(value, dict | list):
         entry["members"] = len(value)

@@ -1,9 +1,10 @@
 """POST /mcp of `tracediff serve`: the MCP server over Streamable HTTP, as a view of the app.
 
-A view, not an ASGI app mounted beside it: the request first passes everything the app does to any request (the
-Host allow-list, the token of the read scope, the Origin check, the request id, logs and metrics), then the SDK's
-session manager answers it (server.py). GET and DELETE are 405: a stateless server opens no stream and keeps no
-session. The SDK is imported on a worker's first /mcp request, so the app starts without it.
+A view, not an ASGI app mounted beside it: the request first passes everything the app does to any
+request (the Host allow-list, the token of the read scope, the Origin check, the request id, logs
+and metrics), then the SDK's session manager answers it (server.py). GET and DELETE are 405: a
+stateless server opens no stream and keeps no session. The SDK is imported on a worker's first /mcp
+request, so the app starts without it.
 """
 
 from flask import Blueprint, Response, current_app, request
@@ -16,11 +17,14 @@ PATH = "/mcp"
 
 @bp.post(PATH)
 def endpoint():
-    """Answer one MCP request (JSON-RPC in, JSON out) with the tools reading this app's API in-process."""
+    """Answer one MCP request (JSON-RPC in, JSON out) with the tools reading this app's API
+    in-process."""
     from .server import serve_http
 
     app = current_app._get_current_object()
-    source = AppSource(app, request.url_root, request.headers.get("Authorization"), request.remote_addr)
+    source = AppSource(
+        app, request.url_root, request.headers.get("Authorization"), request.remote_addr
+    )
     body = request.get_data(cache=False)
     status, headers, data = serve_http(source, asgi_scope(), body, app.config["MAX_BODY_BYTES"])
     return Response(data, status=status, headers=headers)
@@ -39,7 +43,10 @@ def asgi_scope() -> dict:
         "raw_path": PATH.encode(),
         "query_string": environ.get("QUERY_STRING", "").encode("latin-1"),
         "root_path": request.script_root,
-        "headers": [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in request.headers],
+        "headers": [
+            (name.lower().encode("latin-1"), value.encode("latin-1"))
+            for name, value in request.headers
+        ],
         "client": (request.remote_addr or "", 0),
         "server": (request.host.rpartition(":")[0] or request.host, 0),
     }

@@ -1,9 +1,9 @@
 """The JSON API called inside the server's own process: the source of `/mcp`.
 
-Each read is a WSGI request to the same app, built by werkzeug and run to its end (no socket, no second worker
-thread), carrying the MCP request's token and address so the API checks and logs it as its own. It runs in an empty
-context: a request nested in the `/mcp` one would otherwise share its Flask app context (`g`, the store's
-connection) across threads.
+Each read is a WSGI request to the same app, built by werkzeug and run to its end (no socket, no
+second worker thread), carrying the MCP request's token and address so the API checks and logs it as
+its own. It runs in an empty context: a request nested in the `/mcp` one would otherwise share its
+Flask app context (`g`, the store's connection) across threads.
 """
 
 import contextvars
@@ -45,7 +45,8 @@ class AppSource:
 
     def get(self, path: str, params: dict | None = None) -> dict:
         status, body, headers = self._call("GET", path, params)
-        if status in (301, 308) and headers.get("Location"):  # a merged problem answers where it went
+        # a merged problem answers where it went
+        if status in (301, 308) and headers.get("Location"):
             status, body, _ = self._call("GET", _local(headers["Location"], self.base_url))
         return answer(status, body, f"GET {path}")
 

@@ -1,5 +1,5 @@
-"""list_problems, get_problem and compare_release: the problems API and the releases API, bounded (pure over a
-`Source`)."""
+"""list_problems, get_problem and compare_release: the problems API and the releases API, bounded
+(pure over a `Source`)."""
 
 from urllib.parse import parse_qs, urlsplit
 
@@ -27,26 +27,36 @@ PROBLEM_FIELDS = (
     "links",
     "in_release",
 )
-LISTED = 20  # releases, sources or links of one problem named in a list
+# releases, sources or links of one problem named in a list
+LISTED = 20
 VALUE_PAIRS = 10
 HISTORY = 10
-COMPARED = 50  # problems answered per side of a comparison
+# problems answered per side of a comparison
+COMPARED = 50
 
 
 def list_problems(source: Source, args: dict) -> dict:
     """Return problems, most recently seen first, with permalinks."""
-    params = {name: args.get(name) for name in ("state", "tool", "kind", "release", "since", "cursor")}
+    params = {
+        name: args.get(name) for name in ("state", "tool", "kind", "release", "since", "cursor")
+    }
     page = source.get("/api/v1/problems", {**params, "limit": args.get("limit", 20)})
     answer = fit(
-        {"problems": [summary(p) for p in page["problems"]], "next_cursor": page.get("next_cursor")}, "problems"
+        {
+            "problems": [summary(p) for p in page["problems"]],
+            "next_cursor": page.get("next_cursor"),
+        },
+        "problems",
     )
     if answer["left_out"]:
-        answer["next_cursor"] = None  # the page's cursor would skip what was left out: narrow the filters instead
+        # the page's cursor would skip what was left out: narrow the filters instead
+        answer["next_cursor"] = None
     return answer
 
 
 def summary(problem: dict) -> dict:
-    """Return a problem's summary: what it is, where, how often, since when, with the line saying what broke."""
+    """Return a problem's summary: what it is, where, how often, since when, with the line saying
+    what broke."""
     out = {name: problem[name] for name in PROBLEM_FIELDS if name in problem}
     for name in ("releases", "sources", "links"):
         out[name] = [short(item, 200) for item in (problem.get(name) or [])[:LISTED]]
@@ -55,8 +65,9 @@ def summary(problem: dict) -> dict:
 
 
 def get_problem(source: Source, args: dict) -> dict:
-    """Return one problem: what it is, exposure, first and last seen, releases, the most common value pairs, the
-    last clean call before it and the nearest clean call, its ticket links and permalinks."""
+    """Return one problem: what it is, exposure, first and last seen, releases, the most common
+    value pairs, the last clean call before it and the nearest clean call, its ticket links and
+    permalinks."""
     problem = source.get(f"/api/v1/problems/{args['id']}")
     cuts: list[dict] = []
     answer = summary(problem)
@@ -68,9 +79,13 @@ def get_problem(source: Source, args: dict) -> dict:
     answer["last_clean_before"] = _call(source, problem.get("last_clean_before"))
     answer["nearest_clean_call"] = nearest(source, problem["id"])
     answer["state_history"] = [
-        {**entry, "detail": short(entry.get("detail"), 500)} for entry in (problem.get("state_history") or [])[:HISTORY]
+        {**entry, "detail": short(entry.get("detail"), 500)}
+        for entry in (problem.get("state_history") or [])[:HISTORY]
     ]
-    answer["resolution"], answer["verification"] = problem.get("resolution"), problem.get("verification")
+    answer["resolution"], answer["verification"] = (
+        problem.get("resolution"),
+        problem.get("verification"),
+    )
     return with_cuts(answer, cuts)
 
 
@@ -101,8 +116,9 @@ def link_part(text: str) -> str:
 
 
 def nearest(source: Source, problem_id: str) -> dict | None:
-    """Return the nearest clean call of the problem's tool (its page's "compare with the nearest clean call"): the
-    clean call whose arguments are most like the latest failing call's, with the compare page's link."""
+    """Return the nearest clean call of the problem's tool (its page's "compare with the nearest
+    clean call"): the clean call whose arguments are most like the latest failing call's, with the
+    compare page's link."""
     location = source.location(f"/problems/{problem_id}/nearest")
     if location is None:
         return None
@@ -111,7 +127,8 @@ def nearest(source: Source, problem_id: str) -> dict | None:
         return None
     found = {"trace_id": query["a"][0], "call_id": query["ca"][0]}
     if "method" in query:
-        found["method"] = query["method"][0]  # how it was ranked: deep_distance, or key_set for big arguments
+        # how it was ranked: deep_distance, or key_set for big arguments
+        found["method"] = query["method"][0]
     try:
         found["distance"] = float(query["distance"][0])
     except (KeyError, ValueError):
@@ -121,16 +138,21 @@ def nearest(source: Source, problem_id: str) -> dict | None:
 
 
 def compare_release(source: Source, args: dict) -> dict:
-    """Return what a release broke (problems it shows that the release compared with never did) and fixed."""
+    """Return what a release broke (problems it shows that the release compared with never did) and
+    fixed."""
     release = args["release"]
-    # the release alone (a 404 release_not_found when no call named it), with the one first seen before it
+    # the release alone (a 404 release_not_found when no call named it), with the one first seen
+    # before it
     entry = source.get("/api/v1/releases", {"release": release})["releases"][0]
     other = args.get("with")
     if other is None:
         other = entry.get("previous")
     answer = {"release": release, "with": other}
-    answer["permalink"] = source.base_url + "/releases?" + _query({"release": other, "compare": release})
-    if other is None:  # the first release: what it broke is what it brought
+    answer["permalink"] = (
+        source.base_url + "/releases?" + _query({"release": other, "compare": release})
+    )
+    # the first release: what it broke is what it brought
+    if other is None:
         page = source.get("/api/v1/problems", {"new_in": release, "limit": COMPARED})
         broke, fixed = page["problems"], []
         answer["permalink"] = source.base_url + "/releases?" + _query({"release": release})

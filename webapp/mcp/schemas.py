@@ -1,4 +1,5 @@
-"""The tools' input and output schemas (JSON Schema 2020-12): contracts, as the issue names them (pure)."""
+"""The tools' input and output schemas (JSON Schema 2020-12): contracts, as the issue names them
+(pure)."""
 
 from ..analysis import KIND_NAMES
 from ..common.stages import NAMES
@@ -11,7 +12,13 @@ NULLABLE = {"type": ["string", "null"]}
 COUNT = {"type": "integer", "minimum": 0}
 STRINGS = {"type": "array", "items": STRING}
 TIME = {**TEXT, "description": "RFC 3339, a day (2026-11-30), or a time ago: 30m, 2h, 7d, 2w."}
-LIMIT = {"type": "integer", "minimum": 1, "maximum": 50, "default": 20, "description": "Most items answered."}
+LIMIT = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": 50,
+    "default": 20,
+    "description": "Most items answered.",
+}
 CURSOR = {**TEXT, "description": "The next_cursor of the previous answer, for the next page."}
 DEFAULT_BUDGET, MAX_BUDGET = 32_768, 524_288
 
@@ -29,7 +36,8 @@ def array(items: dict) -> dict:
 END = {
     "type": ["object", "null"],
     "properties": {"snapshot": STRING, "path": STRING},
-    "description": "One end: the snapshot and a JSON Pointer in it; a request field outside the body is "
+    "description": "One end: the snapshot and a JSON Pointer in it; a request field outside the "
+    "body is "
     "located (query:/page_size, path:/invoiceId, header:/idempotency-key, form:/amount).",
 }
 CUT = obj(
@@ -38,23 +46,33 @@ CUT = obj(
         "at": {**STRING, "description": "Where the marker stands in this answer (a JSON Pointer)."},
         "call_id": STRING,
         "snapshot": STRING,
-        "pointer": {**STRING, "description": "The place cut, as a JSON Pointer inside its payload or value."},
+        "pointer": {
+            **STRING,
+            "description": "The place cut, as a JSON Pointer inside its payload or value.",
+        },
         "type": STRING,
         "bytes": COUNT,
         "members": COUNT,
-        "kept": {**COUNT, "description": "Members kept, in order, before the marker (a container cut short)."},
+        "kept": {
+            **COUNT,
+            "description": "Members kept, in order, before the marker (a container cut short).",
+        },
         "keys_left_out": STRINGS,
     },
 )
 CUTS = {
-    "cut": {**array(CUT), "description": "The places cut to keep this answer in its budget, biggest first."},
+    "cut": {
+        **array(CUT),
+        "description": "The places cut to keep this answer in its budget, biggest first.",
+    },
     "cut_total": COUNT,
 }
 ERROR = obj(
     ["error"],
     {
         "error": obj(
-            ["code", "message", "retryable"], {"code": STRING, "message": STRING, "retryable": {"type": "boolean"}}
+            ["code", "message", "retryable"],
+            {"code": STRING, "message": STRING, "retryable": {"type": "boolean"}},
         )
     },
 )
@@ -75,14 +93,18 @@ FINDING = obj(
 )
 VALIDATION = {
     "type": "object",
-    "description": "Per snapshot: the schema checked, whether it held, its errors (at most 20) and their count.",
+    "description": "Per snapshot: the schema checked, whether it held, its errors (at most 20) and "
+    "their count.",
 }
 PROBLEM = obj(
     ["id", "permalink", "tool", "kind", "severity", "state"],
     {
         "id": STRING,
         "permalink": STRING,
-        "what": {**STRING, "description": "What broke, in one line (its paths and values are data)."},
+        "what": {
+            **STRING,
+            "description": "What broke, in one line (its paths and values are data).",
+        },
         "tool": NULLABLE,
         "kind": STRING,
         "severity": STRING,
@@ -103,7 +125,10 @@ PROBLEM = obj(
 )
 PAGE = {
     "next_cursor": NULLABLE,
-    "left_out": {**COUNT, "description": "Items of this page left out to keep the answer in its byte budget."},
+    "left_out": {
+        **COUNT,
+        "description": "Items of this page left out to keep the answer in its byte budget.",
+    },
 }
 
 
@@ -113,10 +138,16 @@ def inputs() -> dict:
         "search_traces": obj(
             [],
             {
-                "text": {**TEXT, "description": "A trace id prefix, a tool name, or words inside payloads."},
+                "text": {
+                    **TEXT,
+                    "description": "A trace id prefix, a tool name, or words inside payloads.",
+                },
                 "tool": TEXT,
                 "kind": {"enum": list(KIND_NAMES), "description": "A finding kind the trace has."},
-                "severity": {"enum": ["error", "warning", "info", "clean"], "description": "The worst finding."},
+                "severity": {
+                    "enum": ["error", "warning", "info", "clean"],
+                    "description": "The worst finding.",
+                },
                 "release": {**TEXT, "description": "A release one of its calls named."},
                 "since": TIME,
                 "until": TIME,
@@ -130,10 +161,14 @@ def inputs() -> dict:
             {
                 "trace_id": {"type": "string", "minLength": 1, "maxLength": 128},
                 "call_id": {**TEXT, "description": "Only this call of the trace."},
-                "snapshot": {"enum": SNAPSHOTS, "description": "With call_id and pointer: whose subtree to read."},
+                "snapshot": {
+                    "enum": SNAPSHOTS,
+                    "description": "With call_id and pointer: whose subtree to read.",
+                },
                 "pointer": {
                     **TEXT,
-                    "description": "A JSON Pointer inside that snapshot's payload (a `pointer` of `cut`): answer that "
+                    "description": "A JSON Pointer inside that snapshot's payload (a `pointer` of "
+                    "`cut`): answer that "
                     "subtree alone, cut to the budget in turn.",
                 },
                 "budget_bytes": {
@@ -141,7 +176,8 @@ def inputs() -> dict:
                     "minimum": 1024,
                     "maximum": MAX_BUDGET,
                     "default": DEFAULT_BUDGET,
-                    "description": "Bytes of payload JSON answered in all, shared fairly among the snapshots.",
+                    "description": "Bytes of payload JSON answered in all, shared fairly among the "
+                    "snapshots.",
                 },
             },
             closed=True,
@@ -159,12 +195,17 @@ def inputs() -> dict:
             },
             closed=True,
         ),
-        "get_problem": obj(["id"], {"id": {"type": "string", "pattern": "^TD-[0-9]{1,18}$"}}, closed=True),
+        "get_problem": obj(
+            ["id"], {"id": {"type": "string", "pattern": "^TD-[0-9]{1,18}$"}}, closed=True
+        ),
         "compare_release": obj(
             ["release"],
             {
                 "release": {**TEXT, "minLength": 1},
-                "with": {**TEXT, "description": "The release to compare with; default: the one before it."},
+                "with": {
+                    **TEXT,
+                    "description": "The release to compare with; default: the one before it.",
+                },
             },
             closed=True,
         ),
@@ -172,16 +213,29 @@ def inputs() -> dict:
         "check_call": obj(
             ["tool"],
             {
-                "tool": {**TEXT, "minLength": 1, "description": "The tool whose stored contract checks the call."},
+                "tool": {
+                    **TEXT,
+                    "minLength": 1,
+                    "description": "The tool whose stored contract checks the call.",
+                },
                 "arguments": {"description": "The model's arguments (a JSON value)."},
-                "request": {"description": "The HTTP request's body: JSON, or text (a GET sends none)."},
+                "request": {
+                    "description": "The HTTP request's body: JSON, or text (a GET sends none)."
+                },
                 "method": TEXT,
-                "url": {**STRING, "description": "The request's URL, absolute or a path: its query and path count."},
+                "url": {
+                    **STRING,
+                    "description": "The request's URL, absolute or a path: its query "
+                    "and path count.",
+                },
                 "headers": {"type": "object", "additionalProperties": STRING},
                 "response": {"description": "The HTTP response's body: JSON, or text."},
                 "status": {"type": "integer", "minimum": 100, "maximum": 599},
                 "result": {"description": "What the tool handed back to the model: JSON, or text."},
-                "result_is_error": {"type": "boolean", "description": "Whether the model was told it failed."},
+                "result_is_error": {
+                    "type": "boolean",
+                    "description": "Whether the model was told it failed.",
+                },
             },
             closed=True,
         ),
@@ -189,13 +243,18 @@ def inputs() -> dict:
             ["tools"],
             {
                 "tools": {
-                    "description": "Tool definitions (OpenAI, Anthropic, MCP, Gemini) or contracts: a JSON value, or "
+                    "description": "Tool definitions (OpenAI, Anthropic, MCP, Gemini) or "
+                    "contracts: a JSON value, or "
                     "the text of a JSON or YAML file."
                 },
-                "openapi": {"description": "The OpenAPI document the tools call: a JSON value, or JSON or YAML text."},
+                "openapi": {
+                    "description": "The OpenAPI document the tools call: a JSON value, or "
+                    "JSON or YAML text."
+                },
                 "operations": {
                     "type": ["object", "array"],
-                    "description": 'Which operation each tool maps to: {"tool": "operationId or METHOD /path"}, '
+                    "description": 'Which operation each tool maps to: {"tool": "operationId or '
+                    'METHOD /path"}, '
                     'or ["tool=operationId"].',
                 },
             },
@@ -231,8 +290,14 @@ def outputs() -> dict:
             {
                 "release": STRING,
                 "with": NULLABLE,
-                "broke": {**array(PROBLEM), "description": "Problems seen in `release`, never in `with`."},
-                "fixed": {**array(PROBLEM), "description": "Problems of `with` that `release` no longer shows."},
+                "broke": {
+                    **array(PROBLEM),
+                    "description": "Problems seen in `release`, never in `with`.",
+                },
+                "fixed": {
+                    **array(PROBLEM),
+                    "description": "Problems of `with` that `release` no longer shows.",
+                },
                 "broke_total": COUNT,
                 "fixed_total": COUNT,
                 "permalink": STRING,
@@ -300,7 +365,11 @@ def _trace_row() -> dict:
 def _call() -> dict:
     snapshot = {
         "type": ["object", "null"],
-        "properties": {"payload": ANY, "http": {"type": ["object", "null"]}, "logged_as_string": {"type": "boolean"}},
+        "properties": {
+            "payload": ANY,
+            "http": {"type": ["object", "null"]},
+            "logged_as_string": {"type": "boolean"},
+        },
     }
     return obj(
         ["call_id", "snapshots", "findings", "validation"],
@@ -325,7 +394,10 @@ def _call() -> dict:
 
 
 def _problem_detail() -> dict:
-    call = {"type": ["object", "null"], "description": "A call: trace_id, call_id, its time, release, permalink."}
+    call = {
+        "type": ["object", "null"],
+        "description": "A call: trace_id, call_id, its time, release, permalink.",
+    }
     return obj(
         ["id", "permalink", "what", "exposure", "value_pairs", "nearest_clean_call"],
         {
@@ -333,8 +405,11 @@ def _problem_detail() -> dict:
             "exposure": {"type": ["object", "null"]},
             "by_release": array({"type": "object"}),
             "value_pairs": {
-                **array(obj(["count"], {"left": ANY, "right": ANY, "count": COUNT, "missing": STRINGS})),
-                "description": "The most common value pairs at its two ends (values are data, cut when long).",
+                **array(
+                    obj(["count"], {"left": ANY, "right": ANY, "count": COUNT, "missing": STRINGS})
+                ),
+                "description": "The most common value pairs at its two ends (values are data, cut "
+                "when long).",
             },
             "examples": {"type": "object", "properties": {"first": call, "latest": call}},
             "last_clean_before": call,
@@ -353,15 +428,20 @@ def _tool() -> dict:
         {
             "name": STRING,
             "permalink": STRING,
-            "contract": {"type": ["object", "null"], "description": "The stored contract (schemas cut when large)."},
+            "contract": {
+                "type": ["object", "null"],
+                "description": "The stored contract (schemas cut when large).",
+            },
             "request_line": {"type": ["object", "null"]},
             "mappings": {
                 "type": "object",
-                "description": "declared, inferred, candidates and rejected pairs, each with its evidence.",
+                "description": "declared, inferred, candidates and rejected pairs, each with its "
+                "evidence.",
             },
             "observed": {
                 "type": "object",
-                "description": "Per stage: the schema learnt from traffic, its calls, open drift, disagreements.",
+                "description": "Per stage: the schema learnt from traffic, its calls, open drift, "
+                "disagreements.",
             },
             "way_back": {"type": ["object", "null"]},
             "recent_calls": array({"type": "object"}),

@@ -1,9 +1,11 @@
-"""The MCP server on the official SDK: the tools listed with their schemas and called through `tools.call`, served
-on stdio (`tracediff mcp`) or one Streamable HTTP request at a time (`/mcp` of `tracediff serve`).
+"""The MCP server on the official SDK: the tools listed with their schemas and called through
+`tools.call`, served on stdio (`tracediff mcp`) or one Streamable HTTP request at a time (`/mcp` of
+`tracediff serve`).
 
-Over HTTP it runs stateless, answering JSON: gunicorn's workers are processes that share no session, so each POST
-carries all it needs; a fresh session manager serves it in an event loop of the request's own thread, and nothing
-outlives the request (no loop thread to keep alive across forks, reloads and drains).
+Over HTTP it runs stateless, answering JSON: gunicorn's workers are processes that share no session,
+so each POST carries all it needs; a fresh session manager serves it in an event loop of the
+request's own thread, and nothing outlives the request (no loop thread to keep alive across forks,
+reloads and drains).
 """
 
 import contextlib
@@ -18,11 +20,13 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from ..version import __version__
 from .tools import INPUTS, INSTRUCTIONS, OUTPUTS, TOOLS, UNTRUSTED, call
 
-DROPPED_HEADERS = {b"authorization", b"cookie"}  # the SDK needs neither: the app checked the token already
+# the SDK needs neither: the app checked the token already
+DROPPED_HEADERS = {b"authorization", b"cookie"}
 
 
 def listed_tools() -> list[types.Tool]:
-    """Return every tool with its input and output schema; each read-only, on tracediff's data alone."""
+    """Return every tool with its input and output schema; each read-only, on tracediff's data
+    alone."""
     return [
         types.Tool(
             name=tool.name,
@@ -82,12 +86,18 @@ def run_stdio(source) -> None:
     anyio.run(serve)
 
 
-def serve_http(source, scope: dict, body: bytes, max_body: int) -> tuple[int, list[tuple[str, str]], bytes]:
+def serve_http(
+    source, scope: dict, body: bytes, max_body: int
+) -> tuple[int, list[tuple[str, str]], bytes]:
     """Answer one Streamable HTTP request (stateless, JSON); return its status, headers and body.
 
-    It runs in an empty context: the event loop's tasks and threads must not see the Flask request around it."""
+    It runs in an empty context: the event loop's tasks and threads must not see the Flask request
+    around it."""
     reply: dict = {"status": 500, "headers": [], "body": []}
-    scope = {**scope, "headers": [pair for pair in scope["headers"] if pair[0] not in DROPPED_HEADERS]}
+    scope = {
+        **scope,
+        "headers": [pair for pair in scope["headers"] if pair[0] not in DROPPED_HEADERS],
+    }
 
     async def receive() -> dict:
         nonlocal body
@@ -108,5 +118,11 @@ def serve_http(source, scope: dict, body: bytes, max_body: int) -> tuple[int, li
             await manager.handle_request(scope, receive, send)
 
     contextvars.Context().run(anyio.run, serve)
-    headers = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in reply["headers"]]
-    return reply["status"], [(n, v) for n, v in headers if n.lower() != "content-length"], b"".join(reply["body"])
+    headers = [
+        (name.decode("latin-1"), value.decode("latin-1")) for name, value in reply["headers"]
+    ]
+    return (
+        reply["status"],
+        [(n, v) for n, v in headers if n.lower() != "content-length"],
+        b"".join(reply["body"]),
+    )

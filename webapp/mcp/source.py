@@ -1,8 +1,10 @@
-"""Where the MCP tools read from: tracediff's JSON API, through one small interface with two adapters.
+"""Where the MCP tools read from: tracediff's JSON API, through one small interface with two
+adapters.
 
 `HttpSource` speaks to a running tracediff over HTTP with a read token (`tracediff mcp`, on stdio);
-`AppSource` (inprocess.py) calls the app in the same process (`/mcp` of `tracediff serve`). Both answer the API's
-JSON, and its errors as `SourceError` with the API's code, message and retryable, so the tools are written once.
+`AppSource` (inprocess.py) calls the app in the same process (`/mcp` of `tracediff serve`). Both
+answer the API's JSON, and its errors as `SourceError` with the API's code, message and retryable,
+so the tools are written once.
 """
 
 from typing import Protocol
@@ -10,11 +12,13 @@ from urllib.parse import quote
 
 from ..common import jsontext
 
-TIMEOUT_S = 30.0  # a read may analyse calls within the server's analysis budget (2 s by default) first
+# a read may analyse calls within the server's analysis budget (2 s by default) first
+TIMEOUT_S = 30.0
 
 
 class SourceError(Exception):
-    """An error the API answered (or the way to it failed): its code, message and whether a retry may help."""
+    """An error the API answered (or the way to it failed): its code, message and whether a retry
+    may help."""
 
     def __init__(self, code: str, message: str, retryable: bool = False, status: int | None = None):
         super().__init__(message)
@@ -26,8 +30,8 @@ class SourceError(Exception):
 
 
 class Source(Protocol):
-    """What the tools need of tracediff: its address for permalinks, GET and POST of the JSON API, and where a
-    page redirects to."""
+    """What the tools need of tracediff: its address for permalinks, GET and POST of the JSON API,
+    and where a page redirects to."""
 
     base_url: str
 
@@ -44,7 +48,8 @@ def link(source: Source, *parts: str) -> str:
 
 
 def answer(status: int, body: bytes, where: str) -> dict:
-    """Return an API answer's JSON; raise SourceError for an error status, or a body that is not the API's JSON."""
+    """Return an API answer's JSON; raise SourceError for an error status, or a body that is not the
+    API's JSON."""
     try:
         data = jsontext.loads(body) if body else None
     except jsontext.JSONDecodeError:
@@ -52,12 +57,19 @@ def answer(status: int, body: bytes, where: str) -> dict:
     if status >= 400:
         error = data.get("error") if isinstance(data, dict) else None
         if isinstance(error, dict) and isinstance(error.get("code"), str):
-            raise SourceError(error["code"], str(error.get("message", "")), bool(error.get("retryable")), status)
+            raise SourceError(
+                error["code"], str(error.get("message", "")), bool(error.get("retryable")), status
+            )
         raise SourceError(
-            "bad_answer", f"{where} answered HTTP {status} without the API's error", status >= 500, status
+            "bad_answer",
+            f"{where} answered HTTP {status} without the API's error",
+            status >= 500,
+            status,
         )
     if not isinstance(data, dict):
-        raise SourceError("bad_answer", f"{where} answered HTTP {status} without a JSON object", False, status)
+        raise SourceError(
+            "bad_answer", f"{where} answered HTTP {status} without a JSON object", False, status
+        )
     return data
 
 
@@ -65,7 +77,8 @@ class HttpSource:
     """The JSON API of a running tracediff over HTTP, with a Bearer token (read scope)."""
 
     def __init__(self, url: str, token: str | None = None):
-        import httpx  # here: `tracediff mcp --help` starts without it
+        # here: `tracediff mcp --help` starts without it
+        import httpx
 
         self.base_url = url.rstrip("/")
         headers = {"Authorization": f"Bearer {token}"} if token else {}

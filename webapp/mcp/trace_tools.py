@@ -1,5 +1,5 @@
-"""search_traces and get_trace: the trace list and one trace's calls, payloads cut to a stated budget (pure over a
-`Source`)."""
+"""search_traces and get_trace: the trace list and one trace's calls, payloads cut to a stated
+budget (pure over a `Source`)."""
 
 from urllib.parse import quote
 
@@ -20,35 +20,62 @@ from .cutting import size
 from .schemas import DEFAULT_BUDGET
 from .source import Source, SourceError, link
 
-TRACE_FIELDS = ("first_seen", "last_seen", "tools", "sources", "calls", "worst", "kinds", "loud_kinds", "status_codes")
-MAX_CALLS = 20  # calls answered per trace; `call_id` reaches any other
-HTTP_BYTES = 2_048  # a snapshot's method, URL, status and headers
+TRACE_FIELDS = (
+    "first_seen",
+    "last_seen",
+    "tools",
+    "sources",
+    "calls",
+    "worst",
+    "kinds",
+    "loud_kinds",
+    "status_codes",
+)
+# calls answered per trace; `call_id` reaches any other
+MAX_CALLS = 20
+# a snapshot's method, URL, status and headers
+HTTP_BYTES = 2_048
 EXPAND = (
-    'A payload cut to the budget holds {"tracediff_cut": {...}} markers; `cut` lists each place with its call_id, '
-    "snapshot and pointer. Ask get_trace again with those three (and budget_bytes) for that subtree alone."
+    'A payload cut to the budget holds {"tracediff_cut": {...}} markers; `cut` lists each place '
+    "with its call_id, "
+    "snapshot and pointer. Ask get_trace again with those three (and budget_bytes) for that "
+    "subtree alone."
 )
 
 
 def search_traces(source: Source, args: dict) -> dict:
     """Return trace summaries, newest first, with permalinks."""
-    params = {name: args.get(name) for name in ("tool", "kind", "severity", "release", "since", "until", "cursor")}
-    page = source.get("/api/v1/traces", {**params, "q": args.get("text"), "limit": args.get("limit", 20)})
+    params = {
+        name: args.get(name)
+        for name in ("tool", "kind", "severity", "release", "since", "until", "cursor")
+    }
+    page = source.get(
+        "/api/v1/traces", {**params, "q": args.get("text"), "limit": args.get("limit", 20)}
+    )
     rows = [
-        {"trace_id": row["trace_id"], "permalink": link(source, "traces", row["trace_id"]), **_fields(row)}
+        {
+            "trace_id": row["trace_id"],
+            "permalink": link(source, "traces", row["trace_id"]),
+            **_fields(row),
+        }
         for row in page["traces"]
     ]
     answer = fit({"traces": rows, "next_cursor": page.get("next_cursor")}, "traces")
     if answer["left_out"]:
-        answer["next_cursor"] = None  # the page's cursor would skip what was left out: narrow the filters instead
+        # the page's cursor would skip what was left out: narrow the filters instead
+        answer["next_cursor"] = None
     return answer
 
 
 def _fields(row: dict) -> dict:
-    return {name: row[name] for name in TRACE_FIELDS if name in row} | {"complete": bool(row.get("complete"))}
+    return {name: row[name] for name in TRACE_FIELDS if name in row} | {
+        "complete": bool(row.get("complete"))
+    }
 
 
 def get_trace(source: Source, args: dict) -> dict:
-    """Return one trace's calls (snapshots cut to the budget, findings, validation), or one subtree of a payload."""
+    """Return one trace's calls (snapshots cut to the budget, findings, validation), or one subtree
+    of a payload."""
     trace = source.get(f"/api/v1/traces/{_segment(args['trace_id'])}")
     budget = args.get("budget_bytes", DEFAULT_BUDGET)
     calls = trace["calls"]
@@ -61,7 +88,10 @@ def get_trace(source: Source, args: dict) -> dict:
     cuts: list[dict] = []
     if args.get("pointer") is not None:
         if args.get("call_id") is None or args.get("snapshot") is None:
-            raise SourceError("bad_parameter", "a pointer needs call_id and snapshot: whose payload it points into")
+            raise SourceError(
+                "bad_parameter",
+                "a pointer needs call_id and snapshot: whose payload it points into",
+            )
         answer["subtree"] = _subtree(calls[0], args, budget, cuts)
     else:
         shown, answer["calls_total"] = first(calls, MAX_CALLS)
@@ -73,11 +103,13 @@ def get_trace(source: Source, args: dict) -> dict:
 
 
 def _trim(answer: dict, limit: int) -> None:
-    """Halve every call's findings and schema errors until the answer fits (their totals stay said): many calls,
-    each with many findings, would pass any byte bound at 50 a call."""
+    """Halve every call's findings and schema errors until the answer fits (their totals stay said):
+    many calls, each with many findings, would pass any byte bound at 50 a call."""
     while size(answer) > limit:
         lists = [call["findings"] for call in answer["calls"]]
-        lists += [checked["errors"] for call in answer["calls"] for checked in call["validation"].values()]
+        lists += [
+            checked["errors"] for call in answer["calls"] for checked in call["validation"].values()
+        ]
         longer = [items for items in lists if len(items) > 1]
         if not longer:
             return
@@ -89,8 +121,11 @@ def _segment(text: str) -> str:
     return quote(text, safe="")
 
 
-def _calls(source: Source, trace_id: str, calls: list[dict], budget: int, cuts: list[dict]) -> list[dict]:
-    """Return each call's answer; their payloads cut together, so the budget is shared fairly among them."""
+def _calls(
+    source: Source, trace_id: str, calls: list[dict], budget: int, cuts: list[dict]
+) -> list[dict]:
+    """Return each call's answer; their payloads cut together, so the budget is shared fairly among
+    them."""
     payloads = {
         (index, name): snapshot.get("payload")
         for index, call in enumerate(calls)
@@ -100,18 +135,29 @@ def _calls(source: Source, trace_id: str, calls: list[dict], budget: int, cuts: 
     kept, cut_in = cut_together(payloads, budget)
     for (index, name), places in cut_in.items():
         at, call_id = f"/calls/{index}/snapshots/{name}/payload", calls[index]["call_id"]
-        cuts += [{**place, "at": at + place.pop("marker"), "call_id": call_id, "snapshot": name} for place in places]
+        cuts += [
+            {**place, "at": at + place.pop("marker"), "call_id": call_id, "snapshot": name}
+            for place in places
+        ]
     return [_call(source, trace_id, index, call, kept, cuts) for index, call in enumerate(calls)]
 
 
-def _call(source: Source, trace_id: str, index: int, call: dict, payloads: dict, cuts: list[dict]) -> dict:
+def _call(
+    source: Source, trace_id: str, index: int, call: dict, payloads: dict, cuts: list[dict]
+) -> dict:
     at = f"/calls/{index}"
     snapshots = {}
     for name, snapshot in call["snapshots"].items():
         if snapshot is None:
             snapshots[name] = None
             continue
-        http = cut_value(snapshot.get("http"), HTTP_BYTES, f"{at}/snapshots/{name}/http", cuts, call_id=call["call_id"])
+        http = cut_value(
+            snapshot.get("http"),
+            HTTP_BYTES,
+            f"{at}/snapshots/{name}/http",
+            cuts,
+            call_id=call["call_id"],
+        )
         snapshots[name] = {
             "payload": payloads[(index, name)],
             "http": http,
@@ -123,7 +169,10 @@ def _call(source: Source, trace_id: str, index: int, call: dict, payloads: dict,
         "call_id": call["call_id"],
         "tool": call.get("tool"),
         "permalink": link(source, "traces", trace_id) + f"?call={_segment(call['call_id'])}",
-        **{name: call.get(name) for name in ("source", "release", "status_code", "worst", "summary")},
+        **{
+            name: call.get(name)
+            for name in ("source", "release", "status_code", "worst", "summary")
+        },
         "analyzed": bool(call.get("analyzed")),
         "incomplete": call.get("incomplete"),
         "problems": call.get("problems") or [],
@@ -138,14 +187,20 @@ def _subtree(call: dict, args: dict, budget: int, cuts: list[dict]) -> dict:
     """Return the subtree of one snapshot's payload a JSON Pointer names, cut to the budget."""
     name, pointer = args.get("snapshot"), args["pointer"]
     if not is_pointer(pointer):
-        raise SourceError("bad_parameter", f'pointer {pointer[:200]!r} is no JSON Pointer ("" or /key/0/...)')
+        raise SourceError(
+            "bad_parameter", f'pointer {pointer[:200]!r} is no JSON Pointer ("" or /key/0/...)'
+        )
     snapshot = call["snapshots"].get(name)
     if snapshot is None:
-        raise SourceError("snapshot_not_found", f"call {call['call_id'][:80]!r} has no {name} snapshot")
+        raise SourceError(
+            "snapshot_not_found", f"call {call['call_id'][:80]!r} has no {name} snapshot"
+        )
     missing = object()
     value = resolve(snapshot.get("payload"), pointer, missing)
     if value is missing:
-        raise SourceError("pointer_not_found", f"{pointer[:200]!r} names nothing in the {name} payload")
+        raise SourceError(
+            "pointer_not_found", f"{pointer[:200]!r} names nothing in the {name} payload"
+        )
     kept = cut_value(value, budget, "/subtree/value", cuts, call_id=call["call_id"], snapshot=name)
     for place in cuts:
         place["pointer"] = pointer + place["pointer"]

@@ -1,16 +1,18 @@
-"""Where traffic disagrees with a declared schema: the observed shape read against it, field by field (pure)."""
+"""Where traffic disagrees with a declared schema: the observed shape read against it, field by
+field (pure)."""
 
 from ..common.pointers import unescape
 from ..problems.fingerprint import ID
 from .shapes import _count, parent_of
 
-_TYPES = {"number": ("number", "integer")}  # the observed types a declared type allows
+# the observed types a declared type allows
+_TYPES = {"number": ("number", "integer")}
 
 
 def disagreements(shape: dict | None, schema) -> list[dict]:
-    """Return [{"path", "what", "calls", "of"}]: fields whose observed type, presence or values the declared schema
-    does not allow (a type it does not name, a required field some calls lacked, a value outside its enum, a field
-    it does not declare)."""
+    """Return [{"path", "what", "calls", "of"}]: fields whose observed type, presence or values the
+    declared schema does not allow (a type it does not name, a required field some calls lacked, a
+    value outside its enum, a field it does not declare)."""
     if not shape or not isinstance(schema, dict):
         return []
     out = []
@@ -18,7 +20,9 @@ def disagreements(shape: dict | None, schema) -> list[dict]:
         declared = _declared_at(schema, path)
         if declared is _UNDECLARED:
             if _declared_at(schema, parent_of(path)) not in (None, _UNDECLARED):
-                out.append(_row(path, "a field the schema does not declare", entry["n"], _of(shape, path)))
+                out.append(
+                    _row(path, "a field the schema does not declare", entry["n"], _of(shape, path))
+                )
             continue
         if not isinstance(declared, dict):
             continue
@@ -33,13 +37,22 @@ def _type_rows(path, entry, declared, shape) -> list[dict]:
     if isinstance(allowed, list):
         for kind, seen in sorted(entry["t"].items()):
             if not any(kind in _TYPES.get(a, (a,)) or kind == a for a in allowed):
-                out.append(_row(path, f"{kind}, where the schema says {' or '.join(allowed)}", seen[0], entry["n"]))
+                out.append(
+                    _row(
+                        path,
+                        f"{kind}, where the schema says {' or '.join(allowed)}",
+                        seen[0],
+                        entry["n"],
+                    )
+                )
     enum = declared.get("enum")
     if isinstance(enum, list) and entry["v"]:
         outside = sorted(v for v in entry["v"] if v not in enum)
         if outside:
             calls = sum(entry["v"][v][0] for v in outside)
-            out.append(_row(path, f"values outside its enum: {', '.join(outside[:5])}", calls, entry["n"]))
+            out.append(
+                _row(path, f"values outside its enum: {', '.join(outside[:5])}", calls, entry["n"])
+            )
     for name in declared.get("required") or () if "object" in entry["t"] else ():
         child = shape["paths"].get(f"{path}/{name.replace('~', '~0').replace('/', '~1')}")
         objects = _count(entry["t"], "object")
@@ -53,8 +66,9 @@ _UNDECLARED = object()
 
 
 def _declared_at(schema, path: str | None):
-    """Return the subschema a normalised pointer reaches through properties and items; _UNDECLARED where the schema
-    names the object's properties but not this one; None where it does not say (no properties, a $ref)."""
+    """Return the subschema a normalised pointer reaches through properties and items; _UNDECLARED
+    where the schema names the object's properties but not this one; None where it does not say (no
+    properties, a $ref)."""
     if path is None:
         return None
     node = schema
@@ -68,8 +82,16 @@ def _declared_at(schema, path: str | None):
         name = unescape(part)
         if isinstance(properties, dict) and name in properties:
             node = properties[name]
-        elif part == ID or isinstance(node.get("additionalProperties"), dict) or node.get("patternProperties"):
-            node = node.get("additionalProperties") if isinstance(node.get("additionalProperties"), dict) else None
+        elif (
+            part == ID
+            or isinstance(node.get("additionalProperties"), dict)
+            or node.get("patternProperties")
+        ):
+            node = (
+                node.get("additionalProperties")
+                if isinstance(node.get("additionalProperties"), dict)
+                else None
+            )
         elif isinstance(properties, dict):
             return _UNDECLARED
         else:

@@ -1,9 +1,9 @@
 """Drift: how one call departs from a shape with enough history (pure).
 
-An entry is drift when, at its first sight, at least MIN_HISTORY calls of its kind came before it and 99% of
-them agreed on something else; it stays drift while it holds in at least 80% of the calls since it began (a server
-change does; a rare legitimate value or an optional field's rare absence does not) and until it has as many
-calls as the history it broke from (then it is the new usual).
+An entry is drift when, at its first sight, at least MIN_HISTORY calls of its kind came before it
+and 99% of them agreed on something else; it stays drift while it holds in at least 80% of the calls
+since it began (a server change does; a rare legitimate value or an optional field's rare absence
+does not) and until it has as many calls as the history it broke from (then it is the new usual).
 """
 
 from ..analysis import end, finding
@@ -11,8 +11,10 @@ from ..common.words import with_article
 from .shapes import MIN_HISTORY, _closed_enum, _count, _dominant, parent_of
 
 AGREEMENT = 0.99
-HOLDS = 0.8  # share of the calls since it began that an entry must keep to stay drift (a change holds in all)
-NEW_FIELD_CALLS = 3  # a new field is told on its first calls only
+# share of the calls since it began that an entry must keep to stay drift (a change holds in all)
+HOLDS = 0.8
+# a new field is told on its first calls only
+NEW_FIELD_CALLS = 3
 SHOWN_VALUES = 5
 
 
@@ -22,11 +24,22 @@ def drift_findings(stage: str, shape: dict, facts: dict, ts: str | None) -> list
         return []
     out = []
     paths = shape["paths"]
-    for path, f in facts.items():  # in any order: the analysis sorts its findings
+    # in any order: the analysis sorts its findings
+    for path, f in facts.items():
         entry = paths.get(path)
         if entry is None or entry["n"] < NEW_FIELD_CALLS and entry["new"] >= MIN_HISTORY:
             if parent_of(path) in paths and (entry or not shape["folded"]):
-                out.append(_found(stage, path, "info", "new", None, f.sample, _new_field(shape, path, entry, ts)))
+                out.append(
+                    _found(
+                        stage,
+                        path,
+                        "info",
+                        "new",
+                        None,
+                        f.sample,
+                        _new_field(shape, path, entry, ts),
+                    )
+                )
             continue
         out += _type_drift(stage, path, entry, f, ts)
     objects = {path for path, f in facts.items() if f.objects}
@@ -40,12 +53,16 @@ def _type_drift(stage, path, entry, f, ts) -> list[dict]:
     out = []
     for kind in sorted(f.types):
         if kind == "integer" and "number" in entry["t"]:
-            continue  # a whole number in a number field
+            # a whole number in a number field
+            continue
         novel = _novel(entry["t"], kind, entry["n"], ts)
         if novel:
             usual = _usual(entry["t"], kind)
             severity = "info" if kind == "null" else "warning"
-            text = f"{_said(path, usual, novel, entry)}, {with_article(kind)} since {_hhmm(novel[3], ts)}"
+            text = (
+                f"{_said(path, usual, novel, entry)}, {with_article(kind)} since "
+                f"{_hhmm(novel[3], ts)}"
+            )
             out.append(_found(stage, path, severity, f"{usual}>{kind}", None, f.sample, text))
     if out or "string" not in f.types or not entry["t"].get("string"):
         return out
@@ -55,14 +72,21 @@ def _type_drift(stage, path, entry, f, ts) -> list[dict]:
         if novel:
             usual = _usual({k: v for k, v in entry["f"].items() if k}, name)
             now = with_article(name or "plain string")
-            text = f"{_said(path, with_article(usual), novel, entry)}, {now} since {_hhmm(novel[3], ts)}"
-            out.append(_found(stage, path, "warning", f"{usual}>{name or 'text'}", None, f.sample, text))
+            text = (
+                f"{_said(path, with_article(usual), novel, entry)}, {now} since "
+                f"{_hhmm(novel[3], ts)}"
+            )
+            out.append(
+                _found(stage, path, "warning", f"{usual}>{name or 'text'}", None, f.sample, text)
+            )
     if entry["v"] is not None and f.values:
         for value in sorted(f.values):
             novel = _novel(entry["v"], value, strings, ts, usual=lambda e: _closed_enum(e, strings))
             if novel:
                 known = sorted(k for k in entry["v"] if k != value)
-                listed = ", ".join(known[:SHOWN_VALUES]) + (", ..." if len(known) > SHOWN_VALUES else "")
+                listed = ", ".join(known[:SHOWN_VALUES]) + (
+                    ", ..." if len(known) > SHOWN_VALUES else ""
+                )
                 said = _said(path, f"one of {len(known)} values ({listed})", novel, entry)
                 text = f'{said}, "{value}" since {_hhmm(novel[3], ts)}'
                 out.append(_found(stage, path, "warning", "enum", None, value, text))
@@ -83,8 +107,8 @@ def _missing(stage, path, entry, paths, ts) -> list[dict]:
 
 
 def _novel(entries: dict, key, whole: int, ts, usual=_dominant):
-    """Return (calls, before, agreeing, since) when this call's `key` is drift among `entries` (`whole`: the calls
-    of their kind before this one), else None."""
+    """Return (calls, before, agreeing, since) when this call's `key` is drift among `entries`
+    (`whole`: the calls of their kind before this one), else None."""
     seen = entries.get(key)
     if seen is None:
         return _holds(1, whole, usual(entries), whole, ts)
@@ -106,14 +130,18 @@ def _usual(entries: dict, novel) -> str:
 
 def _said(path, usual, novel, entry) -> str:
     _, before, agreeing, since = novel
-    return f'"{path or "/"}" {usual} in {agreeing} of {before} calls since {_hhmm(entry["first"], since)}'
+    return (
+        f'"{path or "/"}" {usual} in {agreeing} of {before} calls since '
+        f"{_hhmm(entry['first'], since)}"
+    )
 
 
 def _new_field(shape, path, entry, ts) -> str:
     before = entry["new"] if entry else shape["calls"]
     first = entry["first"] if entry else ts
     return (
-        f'"{path}" new: in none of {before} calls since {_hhmm(shape["first"], first)}, seen since {_hhmm(first, ts)}'
+        f'"{path}" new: in none of {before} calls since {_hhmm(shape["first"], first)}, seen since '
+        f"{_hhmm(first, ts)}"
     )
 
 

@@ -1,4 +1,5 @@
-"""What one snapshot shows at each normalised JSON Pointer: types, counts, string lengths, formats and values."""
+"""What one snapshot shows at each normalised JSON Pointer: types, counts, string lengths, formats
+and values."""
 
 import re
 from datetime import date, datetime
@@ -8,8 +9,10 @@ from ..analysis import type_name
 from ..common.pointers import escape
 from ..problems.fingerprint import ID, normalise_segment
 
-MAX_ENUM_TEXT = 64  # a longer string is text, not an enum value
-MAX_VALUES_PER_CALL = 16  # more distinct strings at one path in one call: not an enum
+# a longer string is text, not an enum value
+MAX_ENUM_TEXT = 64
+# more distinct strings at one path in one call: not an enum
+MAX_VALUES_PER_CALL = 16
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
 _DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
@@ -17,14 +20,25 @@ _EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9
 _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#]+[^\s]*\Z")
 _HEX_ID = re.compile(r"(?=.*\d)(?=.*[a-fA-F])[0-9a-fA-F]{12,}\Z")
 _PREFIXED_ID = re.compile(r"[a-z]{2,8}_[A-Za-z0-9]{3,}\Z")
-# the id patterns the fingerprints know, and a Stripe-like prefixed id; JSON Schema names them by pattern
+# the id patterns the fingerprints know, and a Stripe-like prefixed id; JSON Schema names them by
+# pattern
 ID_PATTERNS = {"hex-id": "^[0-9a-fA-F]{12,}$", "prefixed-id": "^[a-z]{2,8}_[A-Za-z0-9]{3,}$"}
 
 
 class PathFacts:
-    """One path of one document: its types, instances, object instances, lengths, formats and string values."""
+    """One path of one document: its types, instances, object instances, lengths, formats and string
+    values."""
 
-    __slots__ = ("types", "instances", "objects", "shortest", "longest", "formats", "values", "sample")
+    __slots__ = (
+        "types",
+        "instances",
+        "objects",
+        "shortest",
+        "longest",
+        "formats",
+        "values",
+        "sample",
+    )
 
     def __init__(self):
         self.types, self.instances, self.objects = set(), 0, 0
@@ -47,11 +61,19 @@ class PathFacts:
                 values.add(text)
 
 
-_KINDS = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", type(None): "null"}
+_KINDS = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    type(None): "null",
+}
 
 
 def facts_of(document) -> dict[str, PathFacts]:
-    """Return {normalised pointer: PathFacts} of a document (array items as `*`, id-like keys as `{id}`)."""
+    """Return {normalised pointer: PathFacts} of a document (array items as `*`, id-like keys as
+    `{id}`)."""
     out: dict[str, PathFacts] = {}
     stack = [("", document)]
     pop, push, kinds, segment = stack.pop, stack.append, _KINDS, key_segment
@@ -79,17 +101,20 @@ def facts_of(document) -> dict[str, PathFacts]:
     return out
 
 
-@lru_cache(maxsize=16384)  # field names repeat from call to call
+# field names repeat from call to call
+@lru_cache(maxsize=16384)
 def key_segment(key: str) -> str:
-    """Return an object key as a pointer segment: escaped, or `{id}` for a key that looks like an id."""
+    """Return an object key as a pointer segment: escaped, or `{id}` for a key that looks like an
+    id."""
     if key.isdigit():
         return ID
     segment = normalise_segment(escape(key))
-    return "~2" if segment == "*" else segment  # a key named "*" is not an array's items
+    # a key named "*" is not an array's items
+    return "~2" if segment == "*" else segment
 
 
-# {string: its format} of strings seen lately (statuses, currencies, dates repeat from call to call), emptied
-# when full
+# {string: its format} of strings seen lately (statuses, currencies, dates repeat from call to
+# call), emptied when full
 _FORMATS: dict[str, str] = {}
 MOST_FORMATS_KEPT = 32768
 MOST_TEXT_KEPT = 64
@@ -106,16 +131,22 @@ def _format_kept(text: str) -> str:
 
 
 def format_of(text: str) -> str:
-    """Return the format a string is written in (date-time, date, uuid, email, uri, hex-id, prefixed-id) or ""."""
+    """Return the format a string is written in (date-time, date, uuid, email, uri, hex-id,
+    prefixed-id) or ""."""
     size = len(text)
     if size < 6 or size > 2048:
         return ""
     if text[0].isdigit():
-        if size >= 20 and _DATE_TIME.match(text) and _reads(datetime.fromisoformat, _upper_t_z(text)):
+        if (
+            size >= 20
+            and _DATE_TIME.match(text)
+            and _reads(datetime.fromisoformat, _upper_t_z(text))
+        ):
             return "date-time"
         if size == 10 and _DATE.match(text) and _reads(date.fromisoformat, text):
             return "date"
-    # each pattern below matches only strings of its length or with its mark: the cheap test goes first
+    # each pattern below matches only strings of its length or with its mark: the cheap test goes
+    # first
     if size == 36 and _UUID.match(text):
         return "uuid"
     if "@" in text and _EMAIL.match(text):
@@ -130,7 +161,8 @@ def format_of(text: str) -> str:
 
 
 def _upper_t_z(text: str) -> str:
-    """Return an RFC 3339 time with its `t` and `z` written in capitals, as fromisoformat reads them."""
+    """Return an RFC 3339 time with its `t` and `z` written in capitals, as fromisoformat reads
+    them."""
     return text.replace("z", "Z").replace("t", "T") if "z" in text or "t" in text else text
 
 

@@ -1,4 +1,5 @@
-"""A learnt shape written as JSON Schema 2020-12: a contract draft that validates every call it was learnt from."""
+"""A learnt shape written as JSON Schema 2020-12: a contract draft that validates every call it was
+learnt from."""
 
 from ..common.pointers import unescape
 from ..problems.fingerprint import ID
@@ -8,11 +9,14 @@ from .shapes import MIN_HISTORY, _closed_enum, _count, parent_of
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FORMATS = ("date-time", "date", "uuid", "email", "uri")
 MAX_ENUM = 12
-MAX_DEPTH = 48  # pointer levels written out; deeper is any value (orjson and JSON Schema validators nest only so far)
+# pointer levels written out; deeper is any value (orjson and JSON Schema validators nest only so
+# far)
+MAX_DEPTH = 48
 
 
 def observed_schema(shape: dict | None) -> dict | None:
-    """Return the JSON Schema of a shape (None before any call), with `x-tracediff-seen` counts per property."""
+    """Return the JSON Schema of a shape (None before any call), with `x-tracediff-seen` counts per
+    property."""
     if not shape or not shape["calls"] or "" not in shape["paths"]:
         return None
     children: dict[str, list[str]] = {}
@@ -20,7 +24,11 @@ def observed_schema(shape: dict | None) -> dict | None:
         if path:
             children.setdefault(parent_of(path), []).append(path)
     schema = _node(shape["paths"], children, "")
-    return {"$schema": DIALECT, **schema, "x-tracediff-seen": {"calls": shape["calls"], "folded": shape["folded"]}}
+    return {
+        "$schema": DIALECT,
+        **schema,
+        "x-tracediff-seen": {"calls": shape["calls"], "folded": shape["folded"]},
+    }
 
 
 def _node(paths: dict, children: dict, path: str) -> dict:
@@ -62,7 +70,8 @@ def _object(schema, paths, children, path, entry) -> None:
 def _string(schema, entry, types) -> None:
     strings = _count(entry["t"], "string")
     if entry["len"] and entry["len"][0] == entry["len"][1] and strings >= MIN_HISTORY:
-        # a fixed length over many calls (a currency code, an id) is a rule; a range seen is only a range seen
+        # a fixed length over many calls (a currency code, an id) is a rule; a range seen is only a
+        # range seen
         schema["minLength"] = schema["maxLength"] = entry["len"][0]
     formats = [name for name in entry["f"]]
     if len(formats) == 1 and formats[0] in FORMATS:
@@ -80,5 +89,10 @@ def _seen(schema: dict, paths: dict, path: str) -> dict:
     entry, parent = paths[path], paths[parent_of(path)]
     of = _count(parent["t"], "object") if not path.endswith("/*") else _count(parent["t"], "array")
     types = {name: seen[0] for name, seen in sorted(entry["t"].items())}
-    seen = {"calls": entry["n"], "of": of, "types": types, **({"lengths": entry["len"]} if entry["len"] else {})}
+    seen = {
+        "calls": entry["n"],
+        "of": of,
+        "types": types,
+        **({"lengths": entry["len"]} if entry["len"] else {}),
+    }
     return {**schema, "x-tracediff-seen": seen}

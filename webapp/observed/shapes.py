@@ -1,18 +1,24 @@
-"""A stage's learnt shape: per normalised JSON Pointer, how often it was present, its types, formats, values.
+"""A stage's learnt shape: per normalised JSON Pointer, how often it was present, its types,
+formats, values.
 
-A shape is plain JSON (stored as one row per tool and stage). Each entry that can drift (a type, a format, a
-value, an absence) is kept as [calls, first seen, before, agreeing]: how many calls showed it, when first, and,
-frozen at its first sight, how many calls of its kind came before it and how many of those agreed on what
-was usual then. Drift reads those; see drift.py.
+A shape is plain JSON (stored as one row per tool and stage). Each entry that can drift (a type, a
+format, a value, an absence) is kept as [calls, first seen, before, agreeing]: how many calls showed
+it, when first, and, frozen at its first sight, how many calls of its kind came before it and how
+many of those agreed on what was usual then. Drift reads those; see drift.py.
 """
 
 from ..common.stages import NAMES
 
-STAGES = NAMES  # every stage learns its shape (the result when logged)
-MIN_HISTORY = 50  # calls a shape needs before anything is drift
-MAX_PATHS = 400  # the field budget of one tool and stage
-MAX_VALUES = 16  # distinct strings kept per path; past it the path is open text, not an enum
-RARE = 0.01  # a path present in at most this share of calls may be folded to make room
+# every stage learns its shape (the result when logged)
+STAGES = NAMES
+# calls a shape needs before anything is drift
+MIN_HISTORY = 50
+# the field budget of one tool and stage
+MAX_PATHS = 400
+# distinct strings kept per path; past it the path is open text, not an enum
+MAX_VALUES = 16
+# a path present in at most this share of calls may be folded to make room
+RARE = 0.01
 
 
 def empty_shape() -> dict:
@@ -33,8 +39,10 @@ def learn(shape: dict, facts: dict, ts: str | None) -> dict:
         if path not in facts and parent_of(path) in objects:
             _absent(shape, entry, path, ts)
     known = all(path in paths for path in facts)
-    room = [True]  # no room made once means none this call: its threshold holds, its paths only grow commoner
-    for path, f in facts.items() if known else sorted(facts.items()):  # a parent is made before its children
+    # no room made once means none this call: its threshold holds, its paths only grow commoner
+    room = [True]
+    # a parent is made before its children
+    for path, f in facts.items() if known else sorted(facts.items()):
         entry = paths.get(path)
         if entry is None:
             entry = _new_path(shape, path, ts, room)
@@ -50,13 +58,27 @@ def learn(shape: dict, facts: dict, ts: str | None) -> dict:
 def _new_path(shape: dict, path: str, ts, room: list) -> dict | None:
     paths = shape["paths"]
     parent = parent_of(path)
-    if parent is not None and parent not in paths or len(paths) >= MAX_PATHS and not _room_made(shape, room):
+    if (
+        parent is not None
+        and parent not in paths
+        or len(paths) >= MAX_PATHS
+        and not _room_made(shape, room)
+    ):
         shape["folded"] += 1
         return None
-    if parent is not None and parent not in paths:  # the room made was its parent's
+    # the room made was its parent's
+    if parent is not None and parent not in paths:
         shape["folded"] += 1
         return None
-    paths[path] = entry = {"n": 0, "first": ts, "new": shape["calls"], "inst": 0, "objs": 0, "t": {}, "f": {}}
+    paths[path] = entry = {
+        "n": 0,
+        "first": ts,
+        "new": shape["calls"],
+        "inst": 0,
+        "objs": 0,
+        "t": {},
+        "f": {},
+    }
     entry.update(v={}, miss=None, len=None)
     return entry
 
@@ -67,7 +89,8 @@ def _room_made(shape: dict, room: list) -> bool:
 
 
 def _make_room(shape: dict) -> bool:
-    """Fold the rarest tenth of paths (leaves first) present in at most 1% of calls; say whether any went."""
+    """Fold the rarest tenth of paths (leaves first) present in at most 1% of calls; say whether any
+    went."""
     paths = shape["paths"]
     rare = [p for p, e in paths.items() if e["n"] <= shape["calls"] * RARE and p != ""]
     if not rare:
@@ -83,7 +106,8 @@ def _make_room(shape: dict) -> bool:
 
 def _present(entry: dict, f, ts) -> None:
     strings_before = _count(entry["t"], "string")
-    if ts and ts < (entry["first"] or "~"):  # a backlog's calls may come a little out of order
+    # a backlog's calls may come a little out of order
+    if ts and ts < (entry["first"] or "~"):
         entry["first"] = ts
     for kind in sorted(f.types) if len(f.types) > 1 else f.types:
         _see(entry["t"], kind, ts, entry["n"])
@@ -93,7 +117,9 @@ def _present(entry: dict, f, ts) -> None:
     if "string" not in f.types:
         return
     for name in sorted(f.formats):
-        _see(entry["f"], name, ts, strings_before, usual=lambda counts: _dominant(counts, real=True))
+        _see(
+            entry["f"], name, ts, strings_before, usual=lambda counts: _dominant(counts, real=True)
+        )
     if f.shortest is not None:
         low, high = entry["len"] or (f.shortest, f.longest)
         entry["len"] = [min(low, f.shortest), max(high, f.longest)]
@@ -107,7 +133,13 @@ def _values(entry: dict, f, ts, strings_before: int) -> None:
         entry["v"] = None
         return
     for value in sorted(f.values):
-        _see(entry["v"], value, ts, strings_before, usual=lambda counts: _closed_enum(counts, strings_before))
+        _see(
+            entry["v"],
+            value,
+            ts,
+            strings_before,
+            usual=lambda counts: _closed_enum(counts, strings_before),
+        )
 
 
 def _absent(shape: dict, entry: dict, path: str, ts) -> None:
@@ -120,7 +152,8 @@ def _absent(shape: dict, entry: dict, path: str, ts) -> None:
 
 
 def _see(entries: dict, key, ts, before: int, usual=None) -> None:
-    """Count one call under `key`, freezing at its first sight what came before and how much of it agreed."""
+    """Count one call under `key`, freezing at its first sight what came before and how much of it
+    agreed."""
     seen = entries.get(key)
     if seen is None:
         agreeing = usual(entries) if usual else _dominant(entries)
@@ -140,13 +173,15 @@ def _count(entries: dict, key) -> int:
 
 
 def _dominant(entries: dict, real: bool = False) -> int:
-    """Return the calls of the most common entry (of a real format, not "" plain text, when `real`)."""
+    """Return the calls of the most common entry (of a real format, not "" plain text, when
+    `real`)."""
     return max((seen[0] for key, seen in entries.items() if key or not real), default=0)
 
 
 def _closed_enum(values: dict, strings: int) -> int:
-    """Return how many calls agree that a path is a small closed enum: its calls less those of values seen once
-    (the Good-Turing chance of a new value), or 0 when it has more than about a dozen values."""
+    """Return how many calls agree that a path is a small closed enum: its calls less those of
+    values seen once (the Good-Turing chance of a new value), or 0 when it has more than about a
+    dozen values."""
     if len(values) > 12:
         return 0
     return strings - sum(1 for seen in values.values() if seen[0] == 1)

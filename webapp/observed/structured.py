@@ -1,18 +1,21 @@
-"""The part of a result stage's shape a `result_schema` checks: MCP's structuredContent, or a JSON result itself.
+"""The part of a result stage's shape a `result_schema` checks: MCP's structuredContent, or a JSON
+result itself.
 
-A result is stored as the agent logged it (analysis/snapshots/result_forms.py reads it): an MCP CallToolResult, whose
-`structuredContent` an outputSchema describes; plain JSON, checked whole; or text and content blocks, which hold
-no structured value a schema could be learnt for."""
+A result is stored as the agent logged it (analysis/snapshots/result_forms.py reads it): an MCP
+CallToolResult, whose `structuredContent` an outputSchema describes; plain JSON, checked whole; or
+text and content blocks, which hold no structured value a schema could be learnt for."""
 
 from .shapes import _count
 
 STRUCTURED = "/structuredContent"
-_ENVELOPE = ("/content", "/isError", "/is_error", "/error", "/type")  # a CallToolResult's, a tool_result block's
+# a CallToolResult's, a tool_result block's
+_ENVELOPE = ("/content", "/isError", "/is_error", "/error", "/type")
 
 
 def structured_shape(shape: dict | None) -> tuple[dict, str] | None:
-    """Return (the shape of the structured result, where it sits in the payload), or None when the results learnt
-    carry none (text, content blocks without structuredContent, tool_result blocks, JSON-RPC errors)."""
+    """Return (the shape of the structured result, where it sits in the payload), or None when the
+    results learnt carry none (text, content blocks without structuredContent, tool_result blocks,
+    JSON-RPC errors)."""
     if not shape or not shape["calls"] or "" not in shape["paths"]:
         return None
     paths = shape["paths"]
@@ -25,7 +28,9 @@ def structured_shape(shape: dict | None) -> tuple[dict, str] | None:
 
 def _rerooted(shape: dict, prefix: str) -> dict:
     """Return the shape of the subtree at `prefix`, as if it had been learnt alone."""
-    paths = {path[len(prefix) :]: entry for path, entry in shape["paths"].items() if _under(path, prefix)}
+    paths = {
+        path[len(prefix) :]: entry for path, entry in shape["paths"].items() if _under(path, prefix)
+    }
     calls = _count(paths[""]["t"], "object") or paths[""]["n"]
     return {**shape, "calls": calls, "paths": paths}
 

@@ -1,1 +1,2 @@
-"""Running the app: the server and its workers, logs, counters, and the background loops (analyser, sender)."""
+"""Running the app: the server and its workers, logs, counters, and the background loops (analyser,
+sender)."""

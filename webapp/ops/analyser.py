@@ -18,9 +18,11 @@ from .loop import StoreLoop
 log = logging.getLogger(__name__)
 IDLE_SECONDS = 0.25
 PRUNE_EVERY_SECONDS = 3600
-SAMPLE_SECONDS = 5  # the gauges of /metrics (backlog, sizes, database_up) are this old at most
-# A batch's work, from its claim to its save: its save holds the writer's lock for a share of it, so that an ingest
-# commit waits tenths of a second behind it, never the 5 s a request waits (100 calls of 560 keys held it 5.4 s).
+# the gauges of /metrics (backlog, sizes, database_up) are this old at most
+SAMPLE_SECONDS = 5
+# A batch's work, from its claim to its save: its save holds the writer's lock for a share of it, so
+# that an ingest commit waits tenths of a second behind it, never the 5 s a request waits (100 calls
+# of 560 keys held it 5.4 s).
 BATCH_SECONDS = 0.2
 MOST_CALLS = 100
 
@@ -36,12 +38,15 @@ class Analyser(StoreLoop):
         self.next_prune = 0.0
         self.next_sample = 0.0
         self.streak, self.since = 0, 0.0
-        self.per_call = BATCH_SECONDS / MOST_CALLS  # seconds a call took in the last batch
+        # seconds a call took in the last batch
+        self.per_call = BATCH_SECONDS / MOST_CALLS
 
     def turn(self, store: Store) -> int:
         began = time.monotonic()
         limit = max(1, min(MOST_CALLS, int(BATCH_SECONDS / self.per_call)))
-        busy = analyze_pending(store, limit, self.settings.get("ANALYSIS_BUDGET"), seconds=BATCH_SECONDS)
+        busy = analyze_pending(
+            store, limit, self.settings.get("ANALYSIS_BUDGET"), seconds=BATCH_SECONDS
+        )
         if busy:
             self.per_call = max(1e-4, (time.monotonic() - began) / busy)
             store.settle_when_tight()
@@ -53,7 +58,8 @@ class Analyser(StoreLoop):
         self.count_error(error)
 
     def after_turn(self, store: Store | None) -> None:
-        if store is not None:  # even when analysis cannot write: on a full disk, retention is what frees it
+        # even when analysis cannot write: on a full disk, retention is what frees it
+        if store is not None:
             self.prune_when_due(store)
         self.sample_when_due(store)
 
@@ -65,14 +71,16 @@ class Analyser(StoreLoop):
         from . import gauges
 
         gauges.sample_pools(self.settings["DATABASE"])
-        if store is None:  # it could not be opened this turn
+        # it could not be opened this turn
+        if store is None:
             gauges.database_up(False)
             return
         try:
             gauges.sample(store)
         except StoreUnavailable as error:
             self.count_error(error)
-        except Exception:  # the gauges must not kill the thread
+        # the gauges must not kill the thread
+        except Exception:
             log.exception("reading the database's gauges failed")
 
     @staticmethod
@@ -84,26 +92,30 @@ class Analyser(StoreLoop):
     @staticmethod
     def count_analysed(calls: int) -> None:
         if calls:
-            from .counters import ANALYSED  # prometheus_client is imported in workers only (see metrics)
+            # prometheus_client is imported in workers only (see metrics)
+            from .counters import ANALYSED
 
             ANALYSED.inc(calls)
 
     def prune_when_due(self, store: Store) -> None:
         days = self.settings["RETENTION_DAYS"]
         if days > 0 and time.monotonic() >= self.next_prune:
-            self.next_prune = time.monotonic() + PRUNE_EVERY_SECONDS  # stopped or not, the next try is a turn away
+            # stopped or not, the next try is a turn away
+            self.next_prune = time.monotonic() + PRUNE_EVERY_SECONDS
             try:
                 count_pruned(store.prune(cutoff(days), rules=RULES), days)
             except StoreUnavailable as error:
                 # what was deleted before it stopped is committed: count it, and say why it stopped
                 count_pruned(getattr(error, "deleted", 0), days)
                 log.warning(
-                    "retention stopped before deleting every trace older than %d day(s): %s; it tries again in %d s",
+                    "retention stopped before deleting every trace older than %d day(s): %s; it "
+                    "tries again in %d s",
                     days,
                     error,
                     PRUNE_EVERY_SECONDS,
                 )
-            except Exception:  # retention must not kill the thread either
+            # retention must not kill the thread either
+            except Exception:
                 log.exception("retention failed; it tries again in %d s", PRUNE_EVERY_SECONDS)
 
 
@@ -116,7 +128,8 @@ def count_pruned(deleted: int, days: int) -> None:
         log.info("retention: deleted %d trace(s) older than %d day(s)", deleted, days)
 
 
-CATCH_UP_LINE = 1000  # a backlog at least this large gets an INFO line once it is worked off
+# a backlog at least this large gets an INFO line once it is worked off
+CATCH_UP_LINE = 1000
 
 
 def caught_up(streak: int, since: float, busy: int) -> tuple[int, float]:
@@ -124,7 +137,9 @@ def caught_up(streak: int, since: float, busy: int) -> tuple[int, float]:
     if busy:
         return streak + busy, since or time.monotonic()
     if streak >= CATCH_UP_LINE:
-        log.info("analysis: caught up, %d call(s) analysed in %.1f s", streak, time.monotonic() - since)
+        log.info(
+            "analysis: caught up, %d call(s) analysed in %.1f s", streak, time.monotonic() - since
+        )
     return 0, 0.0
 
 
@@ -137,7 +152,9 @@ def init_app(app) -> None:
     """Start the analyser thread for this process unless the settings turn it off."""
     if not app.testing:
         log.info(
-            "worker started: database %s, analyser %s", redacted_url(app.config["DATABASE"]), app.config["ANALYZER"]
+            "worker started: database %s, analyser %s",
+            redacted_url(app.config["DATABASE"]),
+            app.config["ANALYZER"],
         )
     if app.config["ANALYZER"] == "background" and not app.testing:
         thread = Analyser(dict(app.config))

@@ -1,7 +1,7 @@
 """The counters and histograms, kept per process; gunicorn workers share them through files.
 
-Imported only once PROMETHEUS_MULTIPROC_DIR is set (`tracediff serve` sets it before any worker starts),
-since prometheus_client picks its storage when it is imported.
+Imported only once PROMETHEUS_MULTIPROC_DIR is set (`tracediff serve` sets it before any worker
+starts), since prometheus_client picks its storage when it is imported.
 """
 
 import re
@@ -10,11 +10,14 @@ from prometheus_client import Counter, Histogram
 
 EVENTS = Counter(
     "tracediff_ingest_events",
-    "Events received: accepted, duplicate (already stored) or rejected (with its code), by endpoint and source.",
+    "Events received: accepted, duplicate (already stored) or rejected (with its code), by "
+    "endpoint and source.",
     ["outcome", "code", "endpoint", "source"],
 )
 REQUESTS = Counter(
-    "tracediff_http_requests", "HTTP requests answered, by route, method and status.", ["route", "method", "status"]
+    "tracediff_http_requests",
+    "HTTP requests answered, by route, method and status.",
+    ["route", "method", "status"],
 )
 LATENCY = Histogram(
     "tracediff_http_request_duration_seconds",
@@ -24,27 +27,34 @@ LATENCY = Histogram(
 )
 UNAVAILABLE = Counter(
     "tracediff_unavailable_responses",
-    "503 answers because the database was busy, full or read-only, by route (not /api/v1/ready's not-ready answers).",
+    "503 answers because the database was busy, full or read-only, by route (not /api/v1/ready's "
+    "not-ready answers).",
     ["route"],
 )
-RETENTION = Counter("tracediff_retention_deleted_traces", "Traces deleted by TRACEDIFF_RETENTION_DAYS.")
+RETENTION = Counter(
+    "tracediff_retention_deleted_traces", "Traces deleted by TRACEDIFF_RETENTION_DAYS."
+)
 ANALYSED = Counter("tracediff_analysed_calls", "Calls analysed by the background analyser.")
 DELIVERIES = Counter(
     "tracediff_alert_deliveries",
-    "Alert message delivery attempts, by outcome: delivered, retrying (a later attempt is due) or failed (given up).",
+    "Alert message delivery attempts, by outcome: delivered, retrying (a later attempt is due) or "
+    "failed (given up).",
     ["outcome"],
 )
 DATABASE_ERRORS = Counter(
     "tracediff_database_errors",
-    "Database operations refused (requests and background loops), by kind: busy, full, read_only, unreachable.",
+    "Database operations refused (requests and background loops), by kind: busy, full, read_only, "
+    "unreachable.",
     ["kind"],
 )
 
-# the methods a client of tracediff sends; anything else (`curl -X M12345`) is one label, not one each
+# the methods a client of tracediff sends; anything else (`curl -X M12345`) is one label, not one
+# each
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 _LABEL = re.compile(r"[^a-z0-9_.:-]")
-MAX_SOURCES = 50  # `source` is the sender's word: a bounded label set keeps the series countable
+# `source` is the sender's word: a bounded label set keeps the series countable
+MAX_SOURCES = 50
 _seen_sources: set[str] = set()
 
 
@@ -68,11 +78,14 @@ def record_ingest(result, rejected, endpoint: str) -> None:
         if duplicates:
             EVENTS.labels("duplicate", "", endpoint, label).inc(duplicates)
     for rejection in rejected:
-        EVENTS.labels("rejected", rejection.code, endpoint, source_label(rejection.event_source)).inc()
+        EVENTS.labels(
+            "rejected", rejection.code, endpoint, source_label(rejection.event_source)
+        ).inc()
 
 
 def method_label(method: str) -> str:
-    """Return a request method as a bounded label: itself when it is a method tracediff serves, else "other"."""
+    """Return a request method as a bounded label: itself when it is a method tracediff serves, else
+    "other"."""
     return method if method in METHODS else "other"
 
 
@@ -100,8 +113,11 @@ def record_delivery(outcome: dict) -> None:
     DELIVERIES.labels(kind).inc()
 
 
-def record_request(route: str, method: str, status: int, seconds: float, store_unavailable: bool = False) -> None:
-    """Count a request and its latency; a 503 of the store's (not a readiness probe's) as unavailable too."""
+def record_request(
+    route: str, method: str, status: int, seconds: float, store_unavailable: bool = False
+) -> None:
+    """Count a request and its latency; a 503 of the store's (not a readiness probe's) as
+    unavailable too."""
     REQUESTS.labels(route, method_label(method), str(status)).inc()
     LATENCY.labels(route).observe(seconds)
     if store_unavailable and status == 503:

@@ -1,18 +1,18 @@
 """gunicorn's threaded worker, fair to health probes and stopping without resetting connections.
 
 It accepts a connection only while one of its threads is free. The stock worker accepts up to
-`worker_connections` (1,000) and queues them behind its threads: a worker whose threads all waited for
-dribbled bodies queued health probes behind them while the other worker sat idle. Now a waiting
+`worker_connections` (1,000) and queues them behind its threads: a worker whose threads all waited
+for dribbled bodies queued health probes behind them while the other worker sat idle. Now a waiting
 connection stays in the kernel's listen queue, where any worker with a free thread takes it.
 
-On SIGTERM (a stop, or the old workers of a SIGHUP reload) the stock worker stops accepting at once but
-keeps its listening socket until its last request is answered; connections the kernel queued meanwhile
-are reset when the socket finally closes. This worker first accepts every queued connection (they are
-answered, with `Connection: close`), then closes its listening sockets at once, so a later connection
-is refused (a shipper retries that) rather than accepted by the kernel and reset. On a stop (not a
-reload: the master has closed its copy of the socket) a filter first makes the socket ignore new SYNs,
-so no connection can complete between the last accept and the close; their senders retry the SYN
-after a second and are refused.
+On SIGTERM (a stop, or the old workers of a SIGHUP reload) the stock worker stops accepting at once
+but keeps its listening socket until its last request is answered; connections the kernel queued
+meanwhile are reset when the socket finally closes. This worker first accepts every queued
+connection (they are answered, with `Connection: close`), then closes its listening sockets at once,
+so a later connection is refused (a shipper retries that) rather than accepted by the kernel and
+reset. On a stop (not a reload: the master has closed its copy of the socket) a filter first makes
+the socket ignore new SYNs, so no connection can complete between the last accept and the close;
+their senders retry the SYN after a second and are refused.
 
 An app's `Connection: close` (a 408 or a 400 bad_body, whose connection is closed) is sent as such:
 gunicorn drops the header as hop-by-hop and would announce `keep-alive`.
@@ -47,13 +47,18 @@ from .listeners import held_by, ignore_new_connections
 
 # how long a stopping worker keeps accepting handshakes the kernel began before the SYN filter
 HANDSHAKE_LINGER = 0.25
-HEADER_SECONDS = 10  # a request line and headers arrive within this, or the connection is closed
+# a request line and headers arrive within this, or the connection is closed
+HEADER_SECONDS = 10
 
 
 def write_json_error(sock, status: int, reason: str, message: str) -> None:
-    """Answer a request gunicorn refused before the app saw it, as {"error": {code, message, retryable}}."""
-    code = reason.lower().replace(" ", "_")  # "URI Too Long" -> uri_too_long, as werkzeug names them
-    body = jsontext.dumps({"error": {"code": code, "message": message or reason, "retryable": status >= 500}})
+    """Answer a request gunicorn refused before the app saw it, as {"error": {code, message,
+    retryable}}."""
+    # "URI Too Long" -> uri_too_long, as werkzeug names them
+    code = reason.lower().replace(" ", "_")
+    body = jsontext.dumps(
+        {"error": {"code": code, "message": message or reason, "retryable": status >= 500}}
+    )
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(body)}\r\n\r\n"
@@ -65,7 +70,10 @@ def _process_headers(original):
     """Wrap Response.process_headers so that an app's `Connection: close` closes the connection."""
 
     def process_headers(self, headers):
-        if any(name.lower() == "connection" and value.strip().lower() == "close" for name, value in headers):
+        if any(
+            name.lower() == "connection" and value.strip().lower() == "close"
+            for name, value in headers
+        ):
             self.force_close()
         return original(self, headers)
 
@@ -77,15 +85,17 @@ class DrainingWorker(ThreadWorker):
     """A gthread worker that accepts only with a free thread, drains on stop and refuses in JSON."""
 
     def __init__(self, *args, **kwargs):
-        self.busy = 0  # connections handed to the thread pool and not finished (main thread only)
+        # connections handed to the thread pool and not finished (main thread only)
+        self.busy = 0
         self.listeners_closed = False
-        self.reading = {}  # connection -> when its headers must be in (threads add, the main loop enforces)
+        # connection -> when its headers must be in (threads add, the main loop enforces)
+        self.reading = {}
         super().__init__(*args, **kwargs)
 
     @property
     def worker_connections(self) -> int:
-        """The run loop accepts while nr_conns is below this: only while a thread is free (past the cap on open
-        connections, accepting one closes the idlest)."""
+        """The run loop accepts while nr_conns is below this: only while a thread is free (past the
+        cap on open connections, accepting one closes the idlest)."""
         free = self.cfg.threads - self.busy
         return self.nr_conns + free if free > 0 else 0
 
@@ -94,7 +104,8 @@ class DrainingWorker(ThreadWorker):
         self._connection_cap = cap
 
     def init_process(self):
-        # the worker's error path calls util.write_error by name; this process serves tracediff alone
+        # the worker's error path calls util.write_error by name; this process serves tracediff
+        # alone
         util.write_error = write_json_error
         if not getattr(wsgi.Response.process_headers, "tracediff", False):
             wsgi.Response.process_headers = _process_headers(wsgi.Response.process_headers)
@@ -102,7 +113,8 @@ class DrainingWorker(ThreadWorker):
 
     def accept(self, listener):
         """Accept a connection into the poller: it gets a thread once it sends something."""
-        if self.listeners_closed:  # the select batch that ran drain_then_stop may still name a listener
+        # the select batch that ran drain_then_stop may still name a listener
+        if self.listeners_closed:
             return
         try:
             client, address = listener.accept()
@@ -111,15 +123,20 @@ class DrainingWorker(ThreadWorker):
                 return
             raise
         self.nr_conns += 1
-        conn = TConn(self.cfg, client, address, listener.getsockname())  # non-blocking until it has a thread
-        conn.timeout = time.monotonic() + self.cfg.keepalive  # its first bytes are due as a kept-alive request's
+        # non-blocking until it has a thread
+        conn = TConn(self.cfg, client, address, listener.getsockname())
+        # its first bytes are due as a kept-alive request's
+        conn.timeout = time.monotonic() + self.cfg.keepalive
         self.pending_conns.append(conn)
-        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
+        self.poller.register(
+            conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn)
+        )
         if self.nr_conns > self._connection_cap:
             self.close_idlest()
 
     def close_idlest(self) -> None:
-        """Close the connection idle longest (waiting for its first request, or kept alive between two)."""
+        """Close the connection idle longest (waiting for its first request, or kept alive between
+        two)."""
         waiting = [queue for queue in (self.pending_conns, self.keepalived_conns) if queue]
         if not waiting:
             return
@@ -138,7 +155,8 @@ class DrainingWorker(ThreadWorker):
             self.reading.pop(conn, None)
 
     def handle_request(self, req, conn):
-        self.reading.pop(conn, None)  # the headers are in: the app bounds the body (TRACEDIFF_BODY_TIMEOUT)
+        # the headers are in: the app bounds the body (TRACEDIFF_BODY_TIMEOUT)
+        self.reading.pop(conn, None)
         return super().handle_request(req, conn)
 
     def murder_pending(self):
@@ -146,7 +164,8 @@ class DrainingWorker(ThreadWorker):
         now = time.monotonic()
         for conn, deadline in list(self.reading.items()):
             if deadline < now and self.reading.pop(conn, None) is not None:
-                with contextlib.suppress(OSError):  # ends the thread's recv at once: the parser sees the end
+                # ends the thread's recv at once: the parser sees the end
+                with contextlib.suppress(OSError):
                     conn.sock.shutdown(socket.SHUT_RD)
 
     def enqueue_req(self, conn):
@@ -155,15 +174,22 @@ class DrainingWorker(ThreadWorker):
 
     def finish_request(self, conn, fs):
         self.busy -= 1
-        if not self.alive and not fs.cancelled() and fs.exception() is None and fs.result() is _DEFER:
-            # a connection that sent nothing for 5 s while stopping: gthread would fail on it and reset it
+        if (
+            not self.alive
+            and not fs.cancelled()
+            and fs.exception() is None
+            and fs.result() is _DEFER
+        ):
+            # a connection that sent nothing for 5 s while stopping: gthread would fail on it and
+            # reset it
             self.nr_conns -= 1
             conn.close(graceful=True)
             return
         super().finish_request(conn, fs)
 
     def handle_exit(self, sig, frame):
-        if self.alive:  # run on the worker's main loop, not inside the signal handler
+        # run on the worker's main loop, not inside the signal handler
+        if self.alive:
             self.method_queue.defer(self.drain_then_stop)
 
     def drain_then_stop(self) -> None:
@@ -171,7 +197,8 @@ class DrainingWorker(ThreadWorker):
         if not self.alive:
             return
         stopping = [listener for listener in self.sockets if not held_by(self.ppid, listener)]
-        for listener in stopping:  # the master let go: the server stops (a reload keeps the socket)
+        # the master let go: the server stops (a reload keeps the socket)
+        for listener in stopping:
             ignore_new_connections(listener)
         linger_until = time.monotonic() + (HANDSHAKE_LINGER if stopping else 0)
         while True:
@@ -189,7 +216,8 @@ class DrainingWorker(ThreadWorker):
     def _accept_queued(self, listener) -> int:
         """Accept every connection the kernel has queued on one listener; return how many."""
         before, count = -1, self.nr_conns
-        while self.nr_conns != before:  # accept() takes one connection; it does nothing once none wait
+        # accept() takes one connection; it does nothing once none wait
+        while self.nr_conns != before:
             before = self.nr_conns
             self.accept(listener)
         return self.nr_conns - count

@@ -1,8 +1,10 @@
-"""Gauges sampled by each worker (its analyser's turn, the health and readiness probes), so that a scrape
-reads only memory: /metrics answers while the database is down, and says so in tracediff_database_up.
+"""Gauges sampled by each worker (its analyser's turn, the health and readiness probes), so that a
+scrape reads only memory: /metrics answers while the database is down, and says so in
+tracediff_database_up.
 
-Kept in prometheus_client's multiprocess files like the counters (imported once PROMETHEUS_MULTIPROC_DIR is
-set); a figure of the database is the latest any live worker sampled, the pools' are summed over workers.
+Kept in prometheus_client's multiprocess files like the counters (imported once
+PROMETHEUS_MULTIPROC_DIR is set); a figure of the database is the latest any live worker sampled,
+the pools' are summed over workers.
 """
 
 import time
@@ -12,7 +14,8 @@ from prometheus_client import Gauge
 from ..store import StoreUnavailable
 from ..store.urls import is_postgres_url
 
-SAMPLE_SECONDS = 5  # how often a worker's analyser reads the backlog and sizes (a readiness probe's cost)
+# how often a worker's analyser reads the backlog and sizes (a readiness probe's cost)
+SAMPLE_SECONDS = 5
 DATABASE_UP = Gauge(
     "tracediff_database_up",
     "1 when this node's last look at the database (the analyser's "
@@ -32,7 +35,9 @@ def _store_gauge(name: str, text: str) -> Gauge:
 
 DATABASE_BYTES = _store_gauge("tracediff_database_bytes", "Size of the SQLite database file.")
 WAL_BYTES = _store_gauge("tracediff_wal_bytes", "Size of the write-ahead log (-wal file).")
-EVENTS_WAITING = _store_gauge("tracediff_projection_backlog_events", "Committed events not yet folded into calls.")
+EVENTS_WAITING = _store_gauge(
+    "tracediff_projection_backlog_events", "Committed events not yet folded into calls."
+)
 CALLS_WAITING = _store_gauge("tracediff_analysis_backlog_calls", "Calls waiting for analysis.")
 OLDEST_WAITING = _store_gauge(
     "tracediff_analysis_oldest_waiting_seconds",
@@ -58,7 +63,8 @@ def database_up(reached: bool) -> None:
 
 
 def sample(store) -> None:
-    """Read the backlog, sizes and quarantine from an open store into the gauges; StoreUnavailable: down."""
+    """Read the backlog, sizes and quarantine from an open store into the gauges; StoreUnavailable:
+    down."""
     try:
         sizes, backlog, quarantine = store.file_sizes(), store.backlog(), store.quarantine_count()
     except StoreUnavailable:

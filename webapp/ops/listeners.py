@@ -1,19 +1,26 @@
-"""Listening sockets at a stop: who still holds one, and making one ignore new connections (Linux)."""
+"""Listening sockets at a stop: who still holds one, and making one ignore new connections
+(Linux)."""
 
 import ctypes
 import os
 import socket
 import struct
 
-SO_ATTACH_FILTER = 26  # linux/asm-generic/socket.h
+# linux/asm-generic/socket.h
+SO_ATTACH_FILTER = 26
 # classic BPF run on each TCP segment for the socket (data starts at the TCP header):
 # drop a segment whose flags are SYN without ACK (a new connection), keep everything else
 _DROP_SYN = [
-    (0x30, 0, 0, 13),  # ldb [13]        the TCP flags byte
-    (0x54, 0, 0, 0x12),  # and #SYN|ACK
-    (0x15, 0, 1, 0x02),  # jeq #SYN        -> drop, else keep
-    (0x06, 0, 0, 0),  # ret #0          drop
-    (0x06, 0, 0, 0xFFFFFFFF),  # ret #-1         keep the whole segment
+    # ldb [13]        the TCP flags byte
+    (0x30, 0, 0, 13),
+    # and #SYN|ACK
+    (0x54, 0, 0, 0x12),
+    # jeq #SYN        -> drop, else keep
+    (0x15, 0, 1, 0x02),
+    # ret #0          drop
+    (0x06, 0, 0, 0),
+    # ret #-1         keep the whole segment
+    (0x06, 0, 0, 0xFFFFFFFF),
 ]
 
 
@@ -29,16 +36,19 @@ def held_by(pid: int, listener) -> bool:
         try:
             if os.readlink(f"{folder}/{name}") == target:
                 return True
-        except OSError:  # closed meanwhile
+        # closed meanwhile
+        except OSError:
             continue
     return False
 
 
 def ignore_new_connections(listener) -> bool:
-    """Make a TCP listening socket drop new SYNs while handshakes under way complete; say if it could.
+    """Make a TCP listening socket drop new SYNs while handshakes under way complete; say if it
+    could.
 
-    The sender of a dropped SYN sends it again about a second later; by then the socket is closed and the
-    connection is refused, which a client retries, instead of accepted and reset at the close.
+    The sender of a dropped SYN sends it again about a second later; by then the socket is closed
+    and the connection is refused, which a client retries, instead of accepted and reset at the
+    close.
     """
     if listener.family not in (socket.AF_INET, socket.AF_INET6):
         return False
@@ -46,6 +56,7 @@ def ignore_new_connections(listener) -> bool:
     fprog = struct.pack("HP", len(_DROP_SYN), ctypes.addressof(program))
     try:
         listener.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, fprog)
-    except OSError:  # not Linux: the stop keeps its short window
+    # not Linux: the stop keeps its short window
+    except OSError:
         return False
     return True

@@ -1,4 +1,5 @@
-"""Log lines: timestamps, request ids, the client behind a proxy, text or JSON; no query strings by default."""
+"""Log lines: timestamps, request ids, the client behind a proxy, text or JSON; no query strings by
+default."""
 
 import json
 import logging
@@ -10,11 +11,13 @@ from datetime import UTC, datetime
 from flask import request
 
 REQUEST_ID_KEY = "tracediff.request_id"
-TOKEN_NAME_KEY = "tracediff.token_name"  # set by security when a request carries a known token
+# set by security when a request carries a known token
+TOKEN_NAME_KEY = "tracediff.token_name"
 _GOOD_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 _STATE = {"json": False, "query": False}
-# the app's own loggers, whose INFO lines (retention, catch-up, start-up, reload, migrations) must reach the
-# log, and its libraries' (psycopg_pool's reconnect warnings during an outage), in the same line format
+# the app's own loggers, whose INFO lines (retention, catch-up, start-up, reload, migrations) must
+# reach the log, and its libraries' (psycopg_pool's reconnect warnings during an outage), in the
+# same line format
 APP_LOGGERS = {"webapp": logging.INFO, "psycopg": logging.WARNING}
 _NAMES = {"gunicorn.access": "access", "gunicorn.error": "server"}
 
@@ -65,7 +68,8 @@ def use_format(*loggers: logging.Logger) -> None:
 
 
 def access_fields(environ: dict, status: int, sent: int, seconds: float) -> dict:
-    """Return what an access line says about one request; the query string only when LOG_QUERY is on."""
+    """Return what an access line says about one request; the query string only when LOG_QUERY is
+    on."""
     fields = {
         "request_id": environ.get(REQUEST_ID_KEY, ""),
         "client": environ.get("REMOTE_ADDR", ""),
@@ -77,7 +81,8 @@ def access_fields(environ: dict, status: int, sent: int, seconds: float) -> dict
     }
     if _STATE["query"] and environ.get("QUERY_STRING"):
         fields["query"] = environ["QUERY_STRING"]
-    if environ.get(TOKEN_NAME_KEY):  # which named token made the request (scoped tokens)
+    # which named token made the request (scoped tokens)
+    if environ.get(TOKEN_NAME_KEY):
         fields["token"] = environ[TOKEN_NAME_KEY]
     return fields
 

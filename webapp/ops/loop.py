@@ -1,5 +1,5 @@
-"""The base of the background loops (the analyser with retention, the alert sender): a daemon thread per server
-process that works in turns on the store until stopped."""
+"""The base of the background loops (the analyser with retention, the alert sender): a daemon thread
+per server process that works in turns on the store until stopped."""
 
 import logging
 import threading
@@ -9,12 +9,13 @@ from ..store import Store, StoreUnavailable
 
 
 class StoreLoop(threading.Thread, ABC):
-    """Run `turn(store)` until stopped: the store is opened when a turn needs it (a database down at start is tried
-    again), a failed turn is logged and the next one comes, a store that saw a disk fault is reopened, and a turn that
-    found nothing to do waits `idle_seconds`."""
+    """Run `turn(store)` until stopped: the store is opened when a turn needs it (a database down at
+    start is tried again), a failed turn is logged and the next one comes, a store that saw a disk
+    fault is reopened, and a turn that found nothing to do waits `idle_seconds`."""
 
     idle_seconds = 0.5
-    failure = "a background turn failed"  # the log line of a turn that raised
+    # the log line of a turn that raised
+    failure = "a background turn failed"
 
     def __init__(self, name: str, settings: dict):
         super().__init__(name=name, daemon=True)
@@ -46,10 +47,12 @@ class StoreLoop(threading.Thread, ABC):
                 busy = self.turn(store)
             except StoreUnavailable as error:
                 self.unavailable(error)
-            except Exception:  # one bad call or message must not kill the thread
+            # one bad call or message must not kill the thread
+            except Exception:
                 logging.getLogger(type(self).__module__).exception(self.failure)
             self.after_turn(store)
-            if store is not None and store.stale():  # a disk fault was seen: reopen (see store/sqlite/faults.py)
+            # a disk fault was seen: reopen (see store/sqlite/faults.py)
+            if store is not None and store.stale():
                 store.close()
                 store = None
             if not busy:

@@ -1,9 +1,9 @@
 """The background sender: delivers the outbox at least once, with back-off, and logs every attempt.
 
-Retries double from 2 s with jitter up to an hour; a 429 waits its Retry-After (seconds or an HTTP date);
-any other 4xx is final.
-The URL is checked again before each attempt and the request goes to the address that was checked
-(the Host header and TLS name stay the URL's), so DNS cannot swap in an internal address after the check.
+Retries double from 2 s with jitter up to an hour; a 429 waits its Retry-After (seconds or an HTTP
+date); any other 4xx is final. The URL is checked again before each attempt and the request goes to
+the address that was checked (the Host header and TLS name stay the URL's), so DNS cannot swap in an
+internal address after the check.
 """
 
 import logging
@@ -39,9 +39,9 @@ IDLE_S = 0.5
 
 
 def deliver_due(store: Store, settings: dict) -> int:
-    """Send every message whose time has come (a summary once it has waited ALERT_SUMMARY_WAIT seconds for
-    more problems to join it), each as its problems are now and once their calls have settled (settle.py);
-    return how many were tried or dropped."""
+    """Send every message whose time has come (a summary once it has waited ALERT_SUMMARY_WAIT
+    seconds for more problems to join it), each as its problems are now and once their calls have
+    settled (settle.py); return how many were tried or dropped."""
     messages = store.claim_due(
         utc_now(),
         utc_now(hours_ago=-LEASE_S / 3600),
@@ -60,22 +60,35 @@ def deliver_due(store: Store, settings: dict) -> int:
         message = {**message, "data": decision.data}
         try:
             outcome = attempt(message, settings)
-        except Exception as error:  # one bad message must not stop the others; the log names no URL
-            log.error("alert message %s of rule %s: %s", message["id"], message["rule_id"], type(error).__name__)
-            outcome = {"ok": False, "status": None, "latency_ms": None, "error": f"failed: {type(error).__name__}"}
+        # one bad message must not stop the others; the log names no URL
+        except Exception as error:
+            log.error(
+                "alert message %s of rule %s: %s",
+                message["id"],
+                message["rule_id"],
+                type(error).__name__,
+            )
+            outcome = {
+                "ok": False,
+                "status": None,
+                "latency_ms": None,
+                "error": f"failed: {type(error).__name__}",
+            }
         store.record_attempt(message, outcome)
         _count(outcome)
     return done
 
 
 def _settled(store: Store, message: dict, settings: dict) -> settle.Decision:
-    """Read the message's problems as they are now and let the policy say: send (rebuilt), wait or drop."""
+    """Read the message's problems as they are now and let the policy say: send (rebuilt), wait or
+    drop."""
     numbers = settle.problem_numbers(message)
     if not numbers:
         return settle.Decision("send", message["data"])
     single = None if message["data"].get("summary") else message["type"]
     now, unsettled = store.alert_problems_now(numbers, single)
-    now = {number: shown(problem) for number, problem in now.items()}  # the state a person reads
+    # the state a person reads
+    now = {number: shown(problem) for number, problem in now.items()}
     return settle.decide(
         message,
         now,
@@ -86,7 +99,8 @@ def _settled(store: Store, message: dict, settings: dict) -> settle.Decision:
 
 
 def _count(outcome: dict) -> None:
-    """Count the attempt in /metrics (imported here: prometheus_client is imported in workers only)."""
+    """Count the attempt in /metrics (imported here: prometheus_client is imported in workers
+    only)."""
     from .counters import record_delivery
 
     record_delivery(outcome)
@@ -111,7 +125,14 @@ def send_once(message: dict, settings: dict) -> dict:
         body = webhook_body(event_type, message["created_at"], data)
         headers = signed_headers(message["secret"], message["id"], int(time.time()), body)
     started = time.perf_counter()
-    outcome = {"ok": False, "status": None, "latency_ms": None, "error": None, "retryable": False, "retry_after": None}
+    outcome = {
+        "ok": False,
+        "status": None,
+        "latency_ms": None,
+        "error": None,
+        "retryable": False,
+        "retry_after": None,
+    }
     try:
         status, retry_after = _post(message["url"], body, headers, settings)
     except (UrlRefused, httpx.InvalidURL) as error:
@@ -128,7 +149,8 @@ def send_once(message: dict, settings: dict) -> dict:
 
 
 def test_delivery(store: Store, rule_id: int, settings: dict) -> dict:
-    """Send a signed test message to a rule's URL once, now, outside the outbox; say what came back."""
+    """Send a signed test message to a rule's URL once, now, outside the outbox; say what came
+    back."""
     rule = store.get_rule(rule_id)
     stamp = utc_now()
     message = {
@@ -150,7 +172,8 @@ def test_delivery(store: Store, rule_id: int, settings: dict) -> dict:
     }
     outcome = send_once(message, settings)
     if outcome["error"] and outcome["status"]:
-        outcome["error"] = f"HTTP {outcome['status']}"  # one test send: nothing is retried, so say no more
+        # one test send: nothing is retried, so say no more
+        outcome["error"] = f"HTTP {outcome['status']}"
     return {key: outcome[key] for key in ("ok", "status", "latency_ms", "error")}
 
 
@@ -179,7 +202,8 @@ def _post(url: str, body: bytes, headers: dict, settings: dict) -> tuple[int, st
         response = client.send(request, stream=True)
         try:
             for _read, _ in zip(response.iter_bytes(), range(READ_CAP // 4096 + 1)):
-                pass  # read a little of the answer, never all of a huge one
+                # read a little of the answer, never all of a huge one
+                pass
         finally:
             response.close()
     return response.status_code, response.headers.get("retry-after")
@@ -187,14 +211,16 @@ def _post(url: str, body: bytes, headers: dict, settings: dict) -> tuple[int, st
 
 def _netloc(userinfo: str, address: str, port: int | None) -> str:
     host = f"[{address}]" if ":" in address else address
-    host = f"{userinfo}@{host}" if userinfo else host  # httpx sends a URL's user info as Basic auth
+    # httpx sends a URL's user info as Basic auth
+    host = f"{userinfo}@{host}" if userinfo else host
     return f"{host}:{port}" if port else host
 
 
 def _retry(message: dict, outcome: dict, retry_after) -> dict:
     if message["attempts"] + 1 >= MAX_ATTEMPTS:
         outcome["error"] += f"; gave up after {MAX_ATTEMPTS} attempts"
-        outcome["exhausted"] = True  # held, not dropped, when this failure pauses the rule
+        # held, not dropped, when this failure pauses the rule
+        outcome["exhausted"] = True
         return outcome
     wait = _retry_after(retry_after)
     if wait is None:
@@ -204,7 +230,8 @@ def _retry(message: dict, outcome: dict, retry_after) -> dict:
 
 
 def _retry_after(value) -> float | None:
-    """Read Retry-After as seconds or as an HTTP date (RFC 9110 allows both), within 0 s to an hour."""
+    """Read Retry-After as seconds or as an HTTP date (RFC 9110 allows both), within 0 s to an
+    hour."""
     if value is None:
         return None
     try:
@@ -215,9 +242,11 @@ def _retry_after(value) -> float | None:
         except (TypeError, ValueError, IndexError):
             return None
         if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)  # an HTTP date is always GMT
+            # an HTTP date is always GMT
+            when = when.replace(tzinfo=UTC)
         seconds = (when - datetime.now(UTC)).total_seconds()
-    if seconds != seconds:  # NaN
+    # NaN
+    if seconds != seconds:
         return None
     return min(MAX_WAIT_S, max(0.0, seconds))
 
@@ -227,17 +256,21 @@ def _ms(started: float) -> float:
 
 
 def as_sent(data: dict, settings: dict) -> tuple[dict, dict | None]:
-    """Return a message's data as receivers get it (the problem as the API lists it, with its permalink;
-    a summary's problems too) and the facts of its one-line message, which only the outbox keeps."""
+    """Return a message's data as receivers get it (the problem as the API lists it, with its
+    permalink; a summary's problems too) and the facts of its one-line message, which only the
+    outbox keeps."""
     base, facts = public_url(settings), data.get("_line")
     data = _linked(data, base)
     if isinstance(data.get("problems"), list):
-        data["problems"] = [_linked(p, base) if isinstance(p, dict) else p for p in data["problems"]]
+        data["problems"] = [
+            _linked(p, base) if isinstance(p, dict) else p for p in data["problems"]
+        ]
     return data, facts
 
 
 def _linked(data: dict, base: str) -> dict:
-    data = {key: value for key, value in data.items() if not key.startswith("_")}  # the outbox's own keys
+    # the outbox's own keys
+    data = {key: value for key, value in data.items() if not key.startswith("_")}
     path = data.pop("permalink_path", None)
     if path:
         data["permalink"] = base + path
@@ -248,17 +281,22 @@ def _linked(data: dict, base: str) -> dict:
 
 def public_url(settings: dict) -> str:
     """Return the address people reach tracediff at, for links in alerts."""
-    return (settings.get("PUBLIC_URL") or f"http://{settings['HOST']}:{settings['PORT']}").rstrip("/")
+    return (settings.get("PUBLIC_URL") or f"http://{settings['HOST']}:{settings['PORT']}").rstrip(
+        "/"
+    )
 
 
 def permalink_base(settings: dict, recorded: str | None) -> tuple[str, str]:
-    """Return the address a command's test message links to and where it came from: TRACEDIFF_PUBLIC_URL, else the
-    address `tracediff serve` recorded in the database, else the default HOST:PORT."""
+    """Return the address a command's test message links to and where it came from:
+    TRACEDIFF_PUBLIC_URL, else the address `tracediff serve` recorded in the database, else the
+    default HOST:PORT."""
     if settings.get("PUBLIC_URL"):
         return settings["PUBLIC_URL"].rstrip("/"), "TRACEDIFF_PUBLIC_URL"
     if recorded:
         return recorded.rstrip("/"), "the address tracediff serve recorded at its start"
-    return public_url(settings), "the default address: set TRACEDIFF_PUBLIC_URL, no server recorded its own"
+    return public_url(
+        settings
+    ), "the default address: set TRACEDIFF_PUBLIC_URL, no server recorded its own"
 
 
 class Sender(StoreLoop):

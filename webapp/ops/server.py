@@ -1,4 +1,5 @@
-"""Run the app under gunicorn, the production WSGI server: threaded workers, metrics files, reloads."""
+"""Run the app under gunicorn, the production WSGI server: threaded workers, metrics files,
+reloads."""
 
 import errno
 import logging
@@ -18,7 +19,8 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
 DRAINING_WORKER = "webapp.ops.draining.DrainingWorker"
-# worker classes that mean "gunicorn's own threads": tracediff's worker is that, with a stop that drains
+# worker classes that mean "gunicorn's own threads": tracediff's worker is that, with a stop that
+# drains
 THREADED_CLASSES = {
     "sync",
     "gthread",
@@ -35,7 +37,8 @@ class ServerError(Exception):
 
 
 class ServerLogger(Logger):
-    """gunicorn's logger with tracediff's line format, request ids and no query strings by default."""
+    """gunicorn's logger with tracediff's line format, request ids and no query strings by
+    default."""
 
     def setup(self, cfg):
         super().setup(cfg)
@@ -49,10 +52,12 @@ class ServerLogger(Logger):
 
 
 class TracediffServer(BaseApplication):
-    """A gunicorn application whose workers each build the app with the factory the command line passes in.
+    """A gunicorn application whose workers each build the app with the factory the command line
+    passes in.
 
-    On SIGHUP gunicorn calls load_config again: the settings (environment and TRACEDIFF_SETTINGS_FILE)
-    are read anew, then fresh workers start with them and the old ones finish their requests.
+    On SIGHUP gunicorn calls load_config again: the settings (environment and
+    TRACEDIFF_SETTINGS_FILE) are read anew, then fresh workers start with them and the old ones
+    finish their requests.
     """
 
     def __init__(self, app_factory, settings: dict, overrides: dict | None = None):
@@ -62,11 +67,13 @@ class TracediffServer(BaseApplication):
         super().__init__()
 
     def load_config(self):
-        if getattr(self, "_loaded", False):  # a reload (SIGHUP), not the start
+        # a reload (SIGHUP), not the start
+        if getattr(self, "_loaded", False):
             self._reread_settings()
         self._loaded = True
         for key, value in gunicorn_options(self.settings).items():
-            if key in self.cfg.settings:  # settings newer than the installed gunicorn are skipped
+            # settings newer than the installed gunicorn are skipped
+            if key in self.cfg.settings:
                 self.cfg.set(key, value)
         # GUNICORN_CMD_ARGS (e.g. "--keep-alive 5 --backlog 512") wins over tracediff's choices
         parsed = self.cfg.parser().parse_args(self.cfg.get_cmd_args_from_env())
@@ -79,9 +86,14 @@ class TracediffServer(BaseApplication):
         try:
             self.settings = load_settings(self.overrides)
             logs.configure(self.settings)
-            logging.getLogger("webapp").info("reload: settings read again; new workers start with them")
-        except SettingError as error:  # a typo in the settings file must not stop a running server
-            logging.getLogger("webapp").error("reload refused, keeping the running settings: %s", error)
+            logging.getLogger("webapp").info(
+                "reload: settings read again; new workers start with them"
+            )
+        # a typo in the settings file must not stop a running server
+        except SettingError as error:
+            logging.getLogger("webapp").error(
+                "reload refused, keeping the running settings: %s", error
+            )
 
     def load(self):
         logs.configure(self.settings)
@@ -93,18 +105,22 @@ def gunicorn_options(settings: dict) -> dict:
     return {
         "bind": bind_address(settings["HOST"], settings["PORT"]),
         "workers": settings["WORKERS"],
-        # threads answer health and pages while other requests read slow bodies or wait for the database
+        # threads answer health and pages while other requests read slow bodies or wait for the
+        # database
         "worker_class": DRAINING_WORKER,
         "threads": settings["THREADS"],
         "timeout": 60,
         "graceful_timeout": settings["GRACEFUL_TIMEOUT"],
-        "keepalive": 5,  # seconds a connection may sit idle, before its first request or between two
-        "worker_connections": 1000,  # open connections per worker; past it the idlest is closed (draining.py)
+        # seconds a connection may sit idle, before its first request or between two
+        "keepalive": 5,
+        # open connections per worker; past it the idlest is closed (draining.py)
+        "worker_connections": 1000,
         "accesslog": "-",
         "errorlog": "-",
         "logger_class": ServerLogger,
         "child_exit": _child_exit,
-        # gunicorn 25+ opens a control socket at one path per user: servers side by side would share it
+        # gunicorn 25+ opens a control socket at one path per user: servers side by side would share
+        # it
         "control_socket_disable": True,
     }
 
@@ -118,17 +134,19 @@ def bind_address(host: str, port) -> str:
 
 
 def keep_draining_worker(cfg) -> None:
-    """Run DrainingWorker for any threaded class GUNICORN_CMD_ARGS names (`unsupported_worker` tells the rest).
+    """Run DrainingWorker for any threaded class GUNICORN_CMD_ARGS names (`unsupported_worker` tells
+    the rest).
 
-    gunicorn would turn `--worker-class sync` into its stock gthread worker (threads above 1), whose stop
-    resets the connections waiting in the listen queue.
+    gunicorn would turn `--worker-class sync` into its stock gthread worker (threads above 1), whose
+    stop resets the connections waiting in the listen queue.
     """
     if unsupported_worker(cfg) is None:
         cfg.set("worker_class", DRAINING_WORKER)
 
 
 def unsupported_worker(cfg) -> str | None:
-    """Name the worker class GUNICORN_CMD_ARGS chose when it is not a threaded one DrainingWorker replaces."""
+    """Name the worker class GUNICORN_CMD_ARGS chose when it is not a threaded one DrainingWorker
+    replaces."""
     chosen = cfg.settings["worker_class"].get()
     name = chosen if isinstance(chosen, str) else f"{chosen.__module__}.{chosen.__qualname__}"
     return None if name in THREADED_CLASSES else name
@@ -143,7 +161,8 @@ def address_url(address) -> str:
 
 
 def _child_exit(server, worker) -> None:
-    """Fold a finished worker's metrics into the totals of the dead (prometheus_client multiprocess)."""
+    """Fold a finished worker's metrics into the totals of the dead (prometheus_client
+    multiprocess)."""
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
@@ -158,24 +177,29 @@ def check_bindable(host: str, port) -> None:
     except (socket.gaierror, UnicodeError) as error:
         raise ServerError(f"cannot listen on {host}:{port}: unknown host ({error})") from None
     with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does
+        # as gunicorn does
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(address)
         except OSError as error:
             if error.errno == errno.EADDRINUSE:
                 raise ServerError(
-                    f"port {port} on {host} is already in use; stop the other server or choose another --port"
+                    f"port {port} on {host} is already in use; stop the other server or choose "
+                    "another --port"
                 ) from None
-            raise ServerError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+            raise ServerError(
+                f"cannot listen on {host}:{port}: {error.strerror or error}"
+            ) from None
 
 
 def metrics_folder() -> tuple[Path, bool]:
-    """Set PROMETHEUS_MULTIPROC_DIR (before prometheus_client is imported) and empty it of an earlier
-    run's files; return it and whether it is a temporary folder of ours."""
+    """Set PROMETHEUS_MULTIPROC_DIR (before prometheus_client is imported) and empty it of an
+    earlier run's files; return it and whether it is a temporary folder of ours."""
     given = os.environ.get(MULTIPROC_ENV)
     folder = Path(given) if given else Path(tempfile.mkdtemp(prefix="tracediff-metrics-"))
     folder.mkdir(parents=True, exist_ok=True)
-    for stale in folder.glob("*.db"):  # counters of dead processes from a previous run
+    # counters of dead processes from a previous run
+    for stale in folder.glob("*.db"):
         stale.unlink()
     os.environ[MULTIPROC_ENV] = str(folder)
     return folder, not given
@@ -188,6 +212,7 @@ def serve(server: TracediffServer) -> None:
     try:
         server.run()
     finally:
-        # a worker leaves through here too (gunicorn ends it with sys.exit): only the master cleans up
+        # a worker leaves through here too (gunicorn ends it with sys.exit): only the master cleans
+        # up
         if temporary and os.getpid() == master:
             shutil.rmtree(folder, ignore_errors=True)

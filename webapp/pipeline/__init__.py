@@ -25,7 +25,8 @@ from .observed import Observer, with_drift
 from .rules import RULES
 from .telling import tell, tell_each_rule
 
-REJECTION_WINDOW_S = 600  # a rejection alert counts the records rejected in the last ten minutes
+# a rejection alert counts the records rejected in the last ten minutes
+REJECTION_WINDOW_S = 600
 CONTROLS = {code: f"\\x{code:02x}" for code in range(32) if chr(code) not in "\t\n\r"}
 
 
@@ -38,11 +39,13 @@ def preparer(redactor: Redactor | None) -> Callable[[Event], Event]:
     def prepare(event: Event) -> Event:
         if redactor:
             event = redactor.event(event)
-        try:  # as str: orjson's bytes keep a large spare capacity (128 KiB for a 6 KB payload)
+        # as str: orjson's bytes keep a large spare capacity (128 KiB for a 6 KB payload)
+        try:
             event.payload = jsontext.Fragment(jsontext.dumps(event.payload).decode())
             if event.meta:
                 event.meta = jsontext.Fragment(jsontext.dumps(event.meta).decode())
-        except TypeError:  # what orjson cannot write: left for the store to write
+        # what orjson cannot write: left for the store to write
+        except TypeError:
             pass
         return event
 
@@ -56,19 +59,25 @@ def store_batch(
 
     `source` says who sent the batch; its rejected records are quarantined under that name.
     `prepared`: the events went through `preparer(redactor)` already."""
-    clean = redactor.value if redactor else (lambda text: text)  # a User-Agent may carry a token too
+    # a User-Agent may carry a token too
+    clean = redactor.value if redactor else (lambda text: text)
     source = clean(source[:200])
     rejected = [
         dataclasses.replace(
-            r, raw=redactor.text(r.raw) if redactor else r.raw, source=clean(r.source[:200]) if r.source else source
+            r,
+            raw=redactor.text(r.raw) if redactor else r.raw,
+            source=clean(r.source[:200]) if r.source else source,
         )
         for r in batch.rejected
     ]
     events = batch.events
     if redactor and not prepared:
-        for i, event in enumerate(events):  # in place: each original goes as its redacted copy comes
+        # in place: each original goes as its redacted copy comes
+        for i, event in enumerate(events):
             events[i] = redactor.event(event)
-    result = store.add_events(events, rejected, also=_rejection_alerts(store, rejected, source) if rejected else None)
+    result = store.add_events(
+        events, rejected, also=_rejection_alerts(store, rejected, source) if rejected else None
+    )
     if batch.tool_definitions:
         learn_definitions(store, batch.tool_definitions)
     return result
@@ -77,7 +86,8 @@ def store_batch(
 def refuse_body(
     store: Store, raw: bytes, code: str, message: str, redactor: Redactor | None, source: str = ""
 ) -> Rejection | None:
-    """Quarantine the start of a body refused whole (not JSON at all, a broken gzip...), as one rejected record.
+    """Quarantine the start of a body refused whole (not JSON at all, a broken gzip...), as one
+    rejected record.
 
     It counts and alerts as any rejection does; bytes that are not UTF-8, and control characters (a
     text column cannot hold NUL on every engine), are kept as \\x escapes.
@@ -94,7 +104,8 @@ def refuse_body(
 
 
 def _rejection_alerts(store: Store, rejected, source: str):
-    """Return what writes the `rejected_events` alerts of a batch, in the batch's own transaction."""
+    """Return what writes the `rejected_events` alerts of a batch, in the batch's own
+    transaction."""
 
     def write(conn):
         by_source = store.rejected_by_source(conn, utc_now(hours_ago=REJECTION_WINDOW_S / 3600))
@@ -113,7 +124,8 @@ def _rejection_alerts(store: Store, rejected, source: str):
 
 
 def _contract(store: Store, tool: str | None, cache: dict):
-    """Return a tool's contract with its inferred pairs added as mapping entries, read once per batch."""
+    """Return a tool's contract with its inferred pairs added as mapping entries, read once per
+    batch."""
     if tool not in cache:
         cache[tool] = analysis_contract(store, tool)
     return cache[tool]
@@ -128,12 +140,15 @@ def analyze_one(call: dict, contract, budget: float | None = None) -> dict:
     return analysis
 
 
-def analyze_calls(store: Store, calls, budget: float | None = None, seconds: float | None = None) -> int:
-    """Analyse calls ({trace_id, call_id}), each within `budget`, and save the results, and their part in
-    problems, in one transaction; learn mappings from them; return how many were saved.
+def analyze_calls(
+    store: Store, calls, budget: float | None = None, seconds: float | None = None
+) -> int:
+    """Analyse calls ({trace_id, call_id}), each within `budget`, and save the results, and their
+    part in problems, in one transaction; learn mappings from them; return how many were saved.
 
-    With `seconds`, the batch stops after that much work (one call at least) and saves what it did: the calls it
-    did not reach are released for the next batch, so that its transaction stays short."""
+    With `seconds`, the batch stops after that much work (one call at least) and saves what it
+    did: the calls it did not reach are released for the next batch, so that its transaction
+    stays short."""
     return _analyzed(store, calls, budget, seconds).save()
 
 
@@ -147,8 +162,9 @@ def _analyzed(store: Store, calls, budget: float | None, seconds: float | None) 
             break
         batch.add(key, call, analyze_one(call, batch.contract(call["tool"]), budget))
         reached[key] = call
-    # learnt before saving: when this batch's evidence changes the tool's inferred mapping, its calls are queued
-    # again (the save then keeps none of them) and analysed under the new one before any problem is told
+    # learnt before saving: when this batch's evidence changes the tool's inferred mapping, its
+    # calls are queued again (the save then keeps none of them) and analysed under the new one
+    # before any problem is told
     learn(store, reached, batch.dropped)
     batch.left = [key for key in inputs if key not in reached]
     return batch
@@ -173,13 +189,14 @@ def dropped_arguments(analysis: dict) -> set[str]:
 
 
 class _Batch:
-    """Analyses on their way to the store, each with its part in problems, its contract's digest and its drift
-    from the shapes its tool's traffic showed."""
+    """Analyses on their way to the store, each with its part in problems, its contract's digest and
+    its drift from the shapes its tool's traffic showed."""
 
     def __init__(self, store: Store, inputs: dict):
         self.store, self.contracts, self.digests, self.histories = store, {}, {}, {}
         self.results, self.groupings, self.left = [], {}, []
-        self.dropped: dict = {}  # {key: argument pointers its analysis found in no request}, for inference
+        # {key: argument pointers its analysis found in no request}, for inference
+        self.dropped: dict = {}
         self.observer = Observer(store, inputs)
 
     def contract(self, tool):
@@ -187,7 +204,8 @@ class _Batch:
 
     def add(self, key, call, analysis) -> None:
         tool = call["tool"]
-        if tool not in self.digests:  # the digest of the very contract the batch analysed with
+        # the digest of the very contract the batch analysed with
+        if tool not in self.digests:
             self.digests[tool] = contract_digest(self.contract(tool))
         analysis["contract_digest"] = digest = self.digests[tool]
         if tool not in self.histories:
@@ -200,7 +218,9 @@ class _Batch:
         self.groupings[key] = {
             "version": call["version"],
             "digest": digest,
-            "problems": call_problems(tool, analysis, call_documents(call, analysis.get("request_template"))),
+            "problems": call_problems(
+                tool, analysis, call_documents(call, analysis.get("request_template"))
+            ),
             "arguments": arguments["payload"] if arguments else None,
         }
 
@@ -215,15 +235,18 @@ class _Batch:
         )
 
     def also(self, conn) -> None:
-        """Write the shapes learnt, and release the claimed calls the batch did not reach, in its transaction."""
+        """Write the shapes learnt, and release the claimed calls the batch did not reach, in its
+        transaction."""
         self.observer.write(conn)
         if self.left:
             self.store.release_claims_in(conn, self.left)
 
 
-def analyze_pending(store: Store, limit: int = 200, budget: float | None = None, seconds: float | None = None) -> int:
-    """Analyse calls whose analysis is out of date, for about `seconds` of work when given (see analyze_calls);
-    return how many were claimed and not released."""
+def analyze_pending(
+    store: Store, limit: int = 200, budget: float | None = None, seconds: float | None = None
+) -> int:
+    """Analyse calls whose analysis is out of date, for about `seconds` of work when given (see
+    analyze_calls); return how many were claimed and not released."""
     claimed = store.claim_pending(limit)
     batch = _analyzed(store, claimed, budget, seconds)
     batch.save()
@@ -245,8 +268,9 @@ def catch_up(store: Store, budget: float | None = None) -> int:
 
 
 def patiently(step: Callable, tries: int = 5):
-    """Run a step of a command, again after a pause while the database stays locked past its busy timeout (a
-    running server's analyser holds the rows): a batch that failed changed nothing, its calls stay pending."""
+    """Run a step of a command, again after a pause while the database stays locked past its busy
+    timeout (a running server's analyser holds the rows): a batch that failed changed nothing, its
+    calls stay pending."""
     for attempt in range(tries):
         try:
             return step()
@@ -257,11 +281,13 @@ def patiently(step: Callable, tries: int = 5):
 
 
 def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dict | None:
-    """Return a trace after analysing the calls of it that are out of date, within `budget` seconds in all.
+    """Return a trace after analysing the calls of it that are out of date, within `budget` seconds
+    in all.
 
     A read never analyses past the budget: a call the time left cannot finish stays pending for
     the background analyser (the page and the API say "analysis pending")."""
-    trace_id = canonical_trace_id(trace_id)  # an upper-case W3C id pasted from a log finds its trace
+    # an upper-case W3C id pasted from a log finds its trace
+    trace_id = canonical_trace_id(trace_id)
     pending = store.pending_calls(trace_id)
     if pending:
         _analyze_for_read(store, pending, budget)
@@ -269,8 +295,9 @@ def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dic
 
 
 def _analyze_for_read(store: Store, calls, budget: float | None) -> None:
-    """Analyse for a read what the database can take: on a full or read-only disk the calls stay pending
-    and the read is answered without them (a reader is not refused for a write it did not ask for)."""
+    """Analyse for a read what the database can take: on a full or read-only disk the calls stay
+    pending and the read is answered without them (a reader is not refused for a write it did not
+    ask for)."""
     try:
         _analyze_within(store, calls, budget)
     except StoreUnavailable:

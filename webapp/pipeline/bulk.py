@@ -1,9 +1,10 @@
-"""`tracediff ingest`: load files of events into the store (webapp/cli/demo.py loads the sample folder with them).
+"""`tracediff ingest`: load files of events into the store (webapp/cli/demo.py loads the sample
+folder with them).
 
-A file (or stdin) is decompressed first (gzip, zstd: sniffed from its first bytes), then read as NDJSON one
-line at a time when its first non-empty line is a whole JSON value, else parsed whole as one document (an
-object, a pretty-printed array, concatenated JSON). Either way the events are committed `batch_size` at a
-time: the per-request limits of the HTTP API do not apply here.
+A file (or stdin) is decompressed first (gzip, zstd: sniffed from its first bytes), then read as
+NDJSON one line at a time when its first non-empty line is a whole JSON value, else parsed whole as
+one document (an object, a pretty-printed array, concatenated JSON). Either way the events are
+committed `batch_size` at a time: the per-request limits of the HTTP API do not apply here.
 """
 
 import gzip
@@ -27,14 +28,18 @@ from ..ingest.model import cut_raw
 from ..store import StoreUnavailable
 from . import store_batch
 
-PROGRESS_BYTES = 4 * 1024 * 1024  # larger files show a progress bar
+# larger files show a progress bar
+PROGRESS_BYTES = 4 * 1024 * 1024
 MAX_REASONS_SHOWN = 20
 FILE_LIMITS = Limits(max_body_bytes=sys.maxsize, max_events=sys.maxsize)
 
 
 def file_limits(settings: dict) -> Limits:
-    """The limits of files: no size or count limit (they go in batches), the settings' depth and clock skew."""
-    return replace(FILE_LIMITS, max_depth=settings["MAX_DEPTH"], max_clock_skew_s=settings["MAX_CLOCK_SKEW_S"])
+    """The limits of files: no size or count limit (they go in batches), the settings' depth and
+    clock skew."""
+    return replace(
+        FILE_LIMITS, max_depth=settings["MAX_DEPTH"], max_clock_skew_s=settings["MAX_CLOCK_SKEW_S"]
+    )
 
 
 DECODE_ERRORS = (EOFError, zlib.error, zstandard.ZstdError)
@@ -45,27 +50,35 @@ _BOM = b"\xef\xbb\xbf"
 class IngestSummary:
     accepted: int = 0
     duplicates: int = 0
-    rejected: list = field(default_factory=list)  # (file, record number, line or None, code, message)
+    # (file, record number, line or None, code, message)
+    rejected: list = field(default_factory=list)
     failed_files: list = field(default_factory=list)
-    stopped: tuple | None = None  # (file, StoreUnavailable) when the database refused a batch: nothing after it ran
+    # (file, StoreUnavailable) when the database refused a batch: nothing after it ran
+    stopped: tuple | None = None
 
     def stopped_line(self) -> str:
         """Say in one line where the database stopped the load and what it had stored by then."""
         name, error = self.stopped
         return (
             f"stopped at {name}: {error}. {self.accepted} event(s) were stored before it stopped "
-            f"({self.duplicates} duplicate(s), {len(self.rejected)} rejected); run the same command again "
+            f"({self.duplicates} duplicate(s), {len(self.rejected)} rejected); run the same "
+            "command again "
             "once there is room: what is stored already counts as duplicates"
         )
 
     def describe(self) -> str:
         """Say what happened, with the first reasons for rejections."""
-        lines = [f"accepted {self.accepted}, duplicates {self.duplicates}, rejected {len(self.rejected)}"]
+        lines = [
+            f"accepted {self.accepted}, duplicates {self.duplicates}, rejected {len(self.rejected)}"
+        ]
         for name, number, line, code, message in self.rejected[:MAX_REASONS_SHOWN]:
             where = f"record {number}" if line is None else f"record {number} (line {line})"
             lines.append(f"  {name} {where}: {code}: {message}")
         if len(self.rejected) > MAX_REASONS_SHOWN:
-            lines.append(f"  ... and {len(self.rejected) - MAX_REASONS_SHOWN} more (kept in the quarantine table)")
+            lines.append(
+                f"  ... and {len(self.rejected) - MAX_REASONS_SHOWN} more (kept in the quarantine "
+                "table)"
+            )
         lines += [f"  {name}: {message}" for name, message in self.failed_files]
         return "\n".join(lines)
 
@@ -87,27 +100,37 @@ class Chunk:
 
 
 def ingest_files(
-    store, names, redactor, batch_size: int = 1000, limits: Limits = FILE_LIMITS, shift_days: int = 0
+    store,
+    names,
+    redactor,
+    batch_size: int = 1000,
+    limits: Limits = FILE_LIMITS,
+    shift_days: int = 0,
 ) -> IngestSummary:
-    """Ingest every file (or - for stdin) and return the summary; `shift_days` moves every event's time."""
+    """Ingest every file (or - for stdin) and return the summary; `shift_days` moves every event's
+    time."""
     summary = IngestSummary()
     for name in names:
         try:
             _ingest_file(store, name, redactor, (batch_size, limits), summary, shift_days)
-        except StoreUnavailable as error:  # full, read-only, locked: every later batch would fail the same way
+        # full, read-only, locked: every later batch would fail the same way
+        except StoreUnavailable as error:
             summary.stopped = (name, error)
             break
     return summary
 
 
 def shifted(ts: str, days: int) -> str:
-    """Move an RFC 3339 time by whole days, keeping how it is written (its time of day does not change)."""
+    """Move an RFC 3339 time by whole days, keeping how it is written (its time of day does not
+    change)."""
     if not days or not ts:
         return ts
     return (date.fromisoformat(ts[:10]) + timedelta(days=days)).isoformat() + ts[10:]
 
 
-def _ingest_file(store, name, redactor, batching: tuple[int, Limits], summary, days: int = 0) -> None:
+def _ingest_file(
+    store, name, redactor, batching: tuple[int, Limits], summary, days: int = 0
+) -> None:
     stored_before, rejected_before = summary.accepted + summary.duplicates, len(summary.rejected)
     try:
         with _opened(name) as stream:
@@ -118,10 +141,14 @@ def _ingest_file(store, name, redactor, batching: tuple[int, Limits], summary, d
     except (IngestError, OSError) as error:
         summary.failed_files.append((name, getattr(error, "message", str(error))))
     except DECODE_ERRORS as error:
-        summary.failed_files.append((name, f"the compressed data is broken: {error or 'it ends early'}"))
+        summary.failed_files.append(
+            (name, f"the compressed data is broken: {error or 'it ends early'}")
+        )
     rejected = len(summary.rejected) - rejected_before
     if rejected and summary.accepted + summary.duplicates == stored_before:
-        summary.failed_files.append((name, f"every record was rejected ({rejected}); nothing stored"))
+        summary.failed_files.append(
+            (name, f"every record was rejected ({rejected}); nothing stored")
+        )
 
 
 def _store(store, chunk: Chunk, redactor, summary, name) -> None:
@@ -129,13 +156,15 @@ def _store(store, chunk: Chunk, redactor, summary, name) -> None:
     summary.accepted += result.accepted
     summary.duplicates += result.duplicates
     summary.rejected += [
-        (name, number, line, r.code, r.message) for r, (number, line) in zip(chunk.batch.rejected, chunk.places)
+        (name, number, line, r.code, r.message)
+        for r, (number, line) in zip(chunk.batch.rejected, chunk.places)
     ]
 
 
 @contextmanager
 def _opened(name: str):
-    """Yield the decompressed byte stream of a file (- for stdin), with a progress bar for large files."""
+    """Yield the decompressed byte stream of a file (- for stdin), with a progress bar for large
+    files."""
     if name == "-":
         yield _decompressed(sys.stdin.buffer)
         return
@@ -145,19 +174,25 @@ def _opened(name: str):
         if size <= PROGRESS_BYTES:
             yield _decompressed(raw)
             return
-        # disable=None: a bar only on a terminal (cron, systemd and scripts get the summary and errors alone)
-        with tqdm(total=size, unit="B", unit_scale=True, desc=path.name, file=sys.stderr, disable=None) as bar:
+        # disable=None: a bar only on a terminal (cron, systemd and scripts get the summary and
+        # errors alone)
+        with tqdm(
+            total=size, unit="B", unit_scale=True, desc=path.name, file=sys.stderr, disable=None
+        ) as bar:
             yield Tracked(_decompressed(raw), raw, bar)
 
 
 def _decompressed(raw):
-    if not hasattr(raw, "peek"):  # stdin replaced by an in-memory stream
+    # stdin replaced by an in-memory stream
+    if not hasattr(raw, "peek"):
         raw = io.BufferedReader(raw)
     encoding = sniff_encoding(raw.peek(4)[:4])
     if encoding == "gzip":
         return gzip.GzipFile(fileobj=raw)
     if encoding == "zstd":
-        return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True))
+        return io.BufferedReader(
+            zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+        )
     return raw
 
 
@@ -179,7 +214,8 @@ class Tracked:
 
 
 def _chunks(stream, batch_size: int, limits: Limits):
-    """Yield chunks of at most batch_size records of a stream: line by line for NDJSON, else parsed whole."""
+    """Yield chunks of at most batch_size records of a stream: line by line for NDJSON, else parsed
+    whole."""
     lines = iter(stream)
     head = []
     for line in lines:
@@ -194,7 +230,8 @@ def _chunks(stream, batch_size: int, limits: Limits):
 
 
 def _rebatched(pieces, batch_size: int):
-    """Merge pieces of at most batch_size records into chunks of batch_size records (the last one smaller)."""
+    """Merge pieces of at most batch_size records into chunks of batch_size records (the last one
+    smaller)."""
     chunk = Chunk()
     for piece in pieces:
         if len(chunk) + len(piece) > batch_size:
@@ -208,7 +245,9 @@ def _rebatched(pieces, batch_size: int):
 def _pieces(parsed: Batch, places: list, size: int):
     """Cut a parsed batch into pieces of at most size records: rejections, then events."""
     for start in range(0, len(parsed.rejected), size):
-        yield Chunk(Batch(rejected=parsed.rejected[start : start + size]), places[start : start + size])
+        yield Chunk(
+            Batch(rejected=parsed.rejected[start : start + size]), places[start : start + size]
+        )
     for start in range(0, len(parsed.events), size):
         yield Chunk(Batch(parsed.events[start : start + size]))
 
@@ -257,7 +296,8 @@ def _document_pieces(body: bytes, batch_size: int, limits: Limits):
 
 
 def _document_places(body: bytes, rejected: list) -> list:
-    """Return (record number, line) of each rejection; the line is known for the items of an array."""
+    """Return (record number, line) of each rejection; the line is known for the items of an
+    array."""
     items = array_items(body) if rejected and body.lstrip()[:1] == b"[" else None
     if items is None:
         return [(r.index + 1, None) for r in rejected]

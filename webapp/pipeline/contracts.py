@@ -1,6 +1,7 @@
-"""Contracts in the store: the one a tool's calls are analysed under now (completed by inference), contracts read
-from documents merged into the stored ones and saved, and a contract replaced whole (`PUT`). Each change reads
-and writes a contract as its one writer (store.change_tools), so a change made meanwhile is kept."""
+"""Contracts in the store: the one a tool's calls are analysed under now (completed by inference),
+contracts read from documents merged into the stored ones and saved, and a contract replaced whole
+(`PUT`). Each change reads and writes a contract as its one writer (store.change_tools), so a change
+made meanwhile is kept."""
 
 from functools import partial
 
@@ -10,8 +11,8 @@ from ..problems.grouping import contract_digest
 
 
 def analysis_contract(store, name: str | None) -> dict | None:
-    """Return the contract a tool's calls are analysed under now: the stored one plus its inferred pairs and the
-    arguments its traffic showed consumed."""
+    """Return the contract a tool's calls are analysed under now: the stored one plus its inferred
+    pairs and the arguments its traffic showed consumed."""
     if not name:
         return None
     pairs = store.inferred_pairs(name)
@@ -20,14 +21,14 @@ def analysis_contract(store, name: str | None) -> dict | None:
 
 
 def analysis_digest(store, name: str | None) -> str | None:
-    """Return the digest of `analysis_contract`: what a call analysed now records, and what a resolve
-    "when the contract changes" compares later calls with."""
+    """Return the digest of `analysis_contract`: what a call analysed now records, and what a
+    resolve "when the contract changes" compares later calls with."""
     return contract_digest(analysis_contract(store, name))
 
 
 def replace_contract(store, name: str, contract: dict, expected: set[str] | None = None) -> dict:
-    """Store a checked contract whole; with `expected` versions (an If-Match), only over one of them,
-    else raise StaleContract (412) naming the current version."""
+    """Store a checked contract whole; with `expected` versions (an If-Match), only over one of
+    them, else raise StaleContract (412) naming the current version."""
 
     def replaced(stored: dict | None) -> dict:
         check_version(name, stored, expected)

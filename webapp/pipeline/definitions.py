@@ -1,9 +1,10 @@
 """Tool definitions seen in traffic become a tool's arguments schema when it has none.
 
-A model request names the tools it offers (`gen_ai.tool.definitions`, OpenInference's `llm.tools`); a tool
-without a declared arguments schema takes that one, marked as learnt from traffic. A declared schema
-always wins: the mark holds the schema it set, so a schema that differs from it is the user's. A
-definition that changes later is recorded beside the one in use, never put in its place unasked.
+A model request names the tools it offers (`gen_ai.tool.definitions`, OpenInference's `llm.tools`);
+a tool without a declared arguments schema takes that one, marked as learnt from traffic. A declared
+schema always wins: the mark holds the schema it set, so a schema that differs from it is the
+user's. A definition that changes later is recorded beside the one in use, never put in its place
+unasked.
 """
 
 from functools import partial
@@ -12,11 +13,13 @@ from ..contracts import ContractError, validated_contract
 from ..contracts.checks import CONTRACT_KEYS
 from ..store.codec import utc_now
 
-MAX_CHANGES = 10  # changed definitions kept per tool, newest last
+# changed definitions kept per tool, newest last
+MAX_CHANGES = 10
 
 
 def learn_definitions(store, definitions: dict[str, dict]) -> list[str]:
-    """Give each tool without an arguments schema the one its definition holds; return the tools changed."""
+    """Give each tool without an arguments schema the one its definition holds; return the tools
+    changed."""
     changed = []
     for name, schema in definitions.items():
         # read and written as the contract's one writer: a confirm or an adopt meanwhile is kept
@@ -33,11 +36,13 @@ def _learnt(name: str, schema: dict, stored: dict | None) -> dict | None:
     try:
         return validated_contract(name, updated)
     except ContractError:
-        return None  # a definition that is no sound schema teaches nothing
+        # a definition that is no sound schema teaches nothing
+        return None
 
 
 def traffic_mark(contract: dict | None) -> dict | None:
-    """Return how the arguments schema came from traffic ({"seen", "changes"}), or None when it was declared."""
+    """Return how the arguments schema came from traffic ({"seen", "changes"}), or None when it was
+    declared."""
     mark = ((contract or {}).get("from_traffic") or {}).get("arguments_schema")
     if not isinstance(mark, dict) or mark.get("schema") != (contract or {}).get("arguments_schema"):
         return None
@@ -45,7 +50,8 @@ def traffic_mark(contract: dict | None) -> dict | None:
 
 
 def _with_definition(contract: dict, schema: dict) -> dict | None:
-    """Return the contract with the definition learnt or its change recorded; None when nothing is new."""
+    """Return the contract with the definition learnt or its change recorded; None when nothing is
+    new."""
     parts = {key: contract[key] for key in CONTRACT_KEYS if key in contract}
     if contract.get("arguments_schema") is None:
         mark = {"schema": schema, "seen": utc_now(), "changes": []}
@@ -55,7 +61,18 @@ def _with_definition(contract: dict, schema: dict) -> dict | None:
             "from_traffic": {**(contract.get("from_traffic") or {}), "arguments_schema": mark},
         }
     mark = traffic_mark(contract)
-    if mark is None or schema == mark["schema"] or any(c.get("schema") == schema for c in mark.get("changes", [])):
-        return None  # declared (it wins), or nothing new
+    if (
+        mark is None
+        or schema == mark["schema"]
+        or any(c.get("schema") == schema for c in mark.get("changes", []))
+    ):
+        # declared (it wins), or nothing new
+        return None
     changes = [*mark.get("changes", []), {"schema": schema, "seen": utc_now()}][-MAX_CHANGES:]
-    return {**parts, "from_traffic": {**contract["from_traffic"], "arguments_schema": {**mark, "changes": changes}}}
+    return {
+        **parts,
+        "from_traffic": {
+            **contract["from_traffic"],
+            "arguments_schema": {**mark, "changes": changes},
+        },
+    }

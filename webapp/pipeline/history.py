@@ -1,4 +1,5 @@
-"""What a tool's earlier releases say about a call of its newest one, applied to the call's analysis."""
+"""What a tool's earlier releases say about a call of its newest one, applied to the call's
+analysis."""
 
 from ..analysis import sort_findings, worst
 from ..inference.novel import earlier_fields, flag_new_fields
@@ -11,13 +12,14 @@ def tool_history(store, tool: str | None) -> tuple:
         return None, None
     releases, presence = store.release_state(tool), store.path_counts(tool)
     if len(presence) >= MAX_PATHS_PER_TOOL:
-        return releases.get("newest"), None  # paths past the cap were never counted: no verdict from them
+        # paths past the cap were never counted: no verdict from them
+        return releases.get("newest"), None
     return releases.get("newest"), earlier_fields(presence, releases)
 
 
 def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
-    """Raise the fields a call of the newest release adds that no earlier release sent; keep the analysis'
-    order, places, summary and worst severity right."""
+    """Raise the fields a call of the newest release adds that no earlier release sent; keep the
+    analysis' order, places, summary and worst severity right."""
     findings = analysis.get("findings") or []
     raised = flag_new_fields(findings, release_of(call), *history)
     if not raised:
@@ -27,7 +29,9 @@ def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
     ordered = sort_findings(findings)
     analysis["findings"] = ordered
     if places:
-        analysis["places"] = {str(i): places[index[id(f)]] for i, f in enumerate(ordered) if index[id(f)] in places}
+        analysis["places"] = {
+            str(i): places[index[id(f)]] for i, f in enumerate(ordered) if index[id(f)] in places
+        }
     summary = analysis.setdefault("summary", {})
     summary["info"] = max(summary.get("info", 0) - len(raised), 0)
     summary["warning"] = summary.get("warning", 0) + len(raised)

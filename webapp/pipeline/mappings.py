@@ -19,7 +19,8 @@ from ..store.mappings import MAX_PAIRS_PER_TOOL
 
 
 def learn(store, inputs: dict, dropped: dict | None = None) -> None:
-    """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}); update inference.
+    """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}); update
+    inference.
 
     `dropped` ({key: argument pointers}) says what each call's analysis found in no request."""
     dropped = dropped or {}
@@ -32,7 +33,12 @@ def learn(store, inputs: dict, dropped: dict | None = None) -> None:
             if tool not in templates:
                 templates[tool] = template_of(store.get_tool(tool))
             by_tool.setdefault(tool, []).append(
-                (_when(snaps), key, leaves(snaps["arguments"]["payload"]), request_leaves(snaps, templates[tool]))
+                (
+                    _when(snaps),
+                    key,
+                    leaves(snaps["arguments"]["payload"]),
+                    request_leaves(snaps, templates[tool]),
+                )
             )
     for tool, items in by_tool.items():
         items.sort(key=lambda item: item[0])
@@ -44,15 +50,22 @@ def learn(store, inputs: dict, dropped: dict | None = None) -> None:
         per_call, paths = {}, {}
         for (_, release), key, arguments, request in items:
             newest = bool(release) and release == releases.get("newest")
-            seen = known.union(*per_call.values())  # a pair a call of this batch started is known now
-            per_call[key] = observe(arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen), presence, newest)
+            # a pair a call of this batch started is known now
+            seen = known.union(*per_call.values())
+            per_call[key] = observe(
+                arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen), presence, newest
+            )
             paths[key] = presence_of(arguments, request, newest, dropped.get(key, ()))
             merge(presence, paths[key])
         if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
             changed = update_inference(store, tool)
-            if not changed and earlier_fields(store.path_counts(tool), store.release_state(tool)) != earlier:
-                # what the earlier releases carried changed (a newer release came, or an older one's calls came
-                # late): the newest calls are judged against it again, so no verdict depends on arrival order
+            if (
+                not changed
+                and earlier_fields(store.path_counts(tool), store.release_state(tool)) != earlier
+            ):
+                # what the earlier releases carried changed (a newer release came, or an older one's
+                # calls came late): the newest calls are judged against it again, so no verdict
+                # depends on arrival order
                 store.reanalyse_recent(tool)
 
 
@@ -66,11 +79,15 @@ def request_leaves(snaps: dict, template=None) -> dict:
 def _when(snaps: dict) -> tuple:
     """Return (ts, release) of a call: the time that orders it and the release it came from."""
     mine = [s for s in (snaps.get("request"), snaps.get("arguments")) if s]
-    return (min(s.get("ts") or "" for s in mine), next((s.get("release") for s in mine if s.get("release")), None))
+    return (
+        min(s.get("ts") or "" for s in mine),
+        next((s.get("release") for s in mine if s.get("release")), None),
+    )
 
 
 def update_inference(store, tool: str) -> bool:
-    """Recompute a tool's inferred pairs and consumed arguments from its evidence; say whether they changed."""
+    """Recompute a tool's inferred pairs and consumed arguments from its evidence; say whether they
+    changed."""
     evidence, releases = store.evidence(tool), store.release_state(tool)
     pairs = infer(
         evidence,
@@ -84,7 +101,8 @@ def update_inference(store, tool: str) -> bool:
 
 
 def mapping_rows(store, tool: str) -> dict:
-    """Return a tool's declared, inferred and candidate pairs with their evidence, for the pages and API."""
+    """Return a tool's declared, inferred and candidate pairs with their evidence, for the pages and
+    API."""
     contract = store.get_tool(tool)
     evidence, rejected = store.evidence(tool), store.rejected_pairs(tool)
     declared = declared_pairs(contract)
@@ -116,19 +134,25 @@ def mapping_rows(store, tool: str) -> dict:
         "tool": tool,
         "declared": [row(p, "declared", transforms.get(p)) for p in declared],
         "inferred": [row(tuple(p), "inferred") for p in inferred],
-        "candidates": [{**c.as_dict(), "source": "candidate"} for c in candidates(evidence, rejected, seen)],
+        "candidates": [
+            {**c.as_dict(), "source": "candidate"} for c in candidates(evidence, rejected, seen)
+        ],
         "rejected": [{"arguments": a, "request": r} for a, r in sorted(rejected)],
         "changes": inference_changes(store, tool),
     }
 
 
 def inference_changes(store, tool: str) -> list[dict]:
-    """Return the tool's inference changes, newest first, with their pairs as {arguments, request}."""
+    """Return the tool's inference changes, newest first, with their pairs as {arguments,
+    request}."""
 
     def named(pairs):
         return [{"arguments": a, "request": r} for a, r in pairs]
 
-    return [{**c, "added": named(c["added"]), "removed": named(c["removed"])} for c in store.inference_changes(tool)]
+    return [
+        {**c, "added": named(c["added"]), "removed": named(c["removed"])}
+        for c in store.inference_changes(tool)
+    ]
 
 
 def confirm(store, tool: str, arguments: str, request: str) -> dict:
@@ -137,8 +161,9 @@ def confirm(store, tool: str, arguments: str, request: str) -> dict:
 
 
 def declare(store, tool: str, pairs) -> dict:
-    """Write (arguments, request[, transform]) pairs into the contract's `mapping`, replacing entries of the
-    same fields; the contract is read and written as its one writer, so a change made meanwhile is kept."""
+    """Write (arguments, request[, transform]) pairs into the contract's `mapping`, replacing
+    entries of the same fields; the contract is read and written as its one writer, so a change made
+    meanwhile is kept."""
     for arguments, request, *_ in pairs:
         _check_pointers(arguments, request)
     saved = store.change_tool(tool, lambda stored: _with_pairs(tool, stored or {}, pairs))
@@ -185,7 +210,9 @@ def _without_pair(tool: str, contract: dict | None, arguments: str, request: str
     mapping = [
         m
         for m in contract["mapping"]
-        if not (isinstance(m, dict) and m.get("arguments") == arguments and m.get("request") == request)
+        if not (
+            isinstance(m, dict) and m.get("arguments") == arguments and m.get("request") == request
+        )
     ]
     return validated_contract(tool, {**_parts(contract), "mapping": mapping})
 
@@ -198,6 +225,10 @@ def _parts(contract: dict) -> dict:
 def _check_pointers(arguments, request) -> None:
     for name, pointer in (("arguments", arguments), ("request", request)):
         if name == "request" and is_located_path(pointer):
-            continue  # query:/page_size, path:/invoiceId: a field outside the body
+            # query:/page_size, path:/invoiceId: a field outside the body
+            continue
         if not is_pointer(pointer) or not pointer:
-            raise ContractError(f'{name}: {pointer!r} is not a JSON Pointer to a field (e.g. "/seats")', "bad_pointer")
+            raise ContractError(
+                f'{name}: {pointer!r} is not a JSON Pointer to a field (e.g. "/seats")',
+                "bad_pointer",
+            )

@@ -1,20 +1,24 @@
-"""Escalating: a problem whose hourly rate is well above its own 7-day baseline (pure: no database, no clock).
+"""Escalating: a problem whose hourly rate is well above its own 7-day baseline (pure: no database,
+no clock).
 
-The rate is the occurrences in one clock hour of the calls' own time; the baseline is the hours before
-it, back seven days or to the problem's first sighting. "Well above" must beat both the mean (a steady
-problem that doubles is news) and the peak (a nightly batch that peaks at the same height every night
-is not), and a floor, so a problem seen twice a week does not escalate on its fifth occurrence.
-An hour escalates once: when a batch takes its count over the line, not on every call after.
+The rate is the occurrences in one clock hour of the calls' own time; the baseline is the hours
+before it, back seven days or to the problem's first sighting. "Well above" must beat both the mean
+(a steady problem that doubles is news) and the peak (a nightly batch that peaks at the same height
+every night is not), and a floor, so a problem seen twice a week does not escalate on its fifth
+occurrence. An hour escalates once: when a batch takes its count over the line, not on every call
+after.
 """
 
 from datetime import UTC, datetime, timedelta
 
 BASELINE_HOURS = 7 * 24
-MIN_HISTORY_HOURS = 24  # younger problems are new, not escalating
+# younger problems are new, not escalating
+MIN_HISTORY_HOURS = 24
 MIN_BURST = 10
 MEAN_FACTOR = 4
 PEAK_FACTOR = 1.5
-RECENT = timedelta(hours=1)  # a call older than this by its own time is a backfill: it never escalates
+# a call older than this by its own time is a backfill: it never escalates
+RECENT = timedelta(hours=1)
 
 
 def hour_of(ts: str) -> str:
@@ -37,10 +41,13 @@ def is_recent(ts: str, now: str) -> bool:
 
 
 def threshold(history: dict[str, int], hour: str, first_seen: str | None) -> float | None:
-    """Return the count an hour must reach to escalate, or None when the problem is too young to have a baseline."""
+    """Return the count an hour must reach to escalate, or None when the problem is too young to
+    have a baseline."""
     if not first_seen:
         return None
-    covered = min(BASELINE_HOURS, int((_hour(hour) - _hour(hour_of(first_seen))).total_seconds() // 3600))
+    covered = min(
+        BASELINE_HOURS, int((_hour(hour) - _hour(hour_of(first_seen))).total_seconds() // 3600)
+    )
     if covered < MIN_HISTORY_HOURS:
         return None
     first, last = baseline_range(hour)
@@ -49,15 +56,19 @@ def threshold(history: dict[str, int], hour: str, first_seen: str | None) -> flo
     return max(MIN_BURST, MEAN_FACTOR * mean, PEAK_FACTOR * max(counts, default=0))
 
 
-def escalation(history: dict[str, int], hour: str, before: int, after: int, first_seen: str | None) -> str | None:
-    """Say why an hour whose count went from `before` to `after` escalates the problem, or None when it does not."""
+def escalation(
+    history: dict[str, int], hour: str, before: int, after: int, first_seen: str | None
+) -> str | None:
+    """Say why an hour whose count went from `before` to `after` escalates the problem, or None when
+    it does not."""
     line = threshold(history, hour, first_seen)
     if line is None or not before < line <= after:
         return None
     first, last = baseline_range(hour)
     total = sum(n for h, n in history.items() if first <= h <= last)
     return (
-        f"escalating: {after} occurrences in the hour from {hour}:00Z, {total} in the 7 days before (line at {line:g})"
+        f"escalating: {after} occurrences in the hour from {hour}:00Z, {total} in the 7 days "
+        f"before (line at {line:g})"
     )
 
 

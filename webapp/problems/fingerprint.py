@@ -16,27 +16,33 @@ from ..common.pointers import unescape
 from ..common.stages import pair_key
 from .transforms import derive_transform
 
-# 2: a path is read against its document, so an object key made of digits is {id}, not an array index's *
+# 2: a path is read against its document, so an object key made of digits is {id}, not an array
+# index's *
 VERSION = 2
-FIRST_VERSION = 1  # how v1 read paths: without their documents
+# how v1 read paths: without their documents
+FIRST_VERSION = 1
 _NO_DOC = object()
 ID = "{id}"
 SCHEMA_KIND = "schema_violation"
 # Which stage pair a one-ended finding belongs to.
 _ONE_ENDED = {"dropped": "arguments>request", "added": "arguments>request"}
-_UUID = re.compile(r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}\Z")
+_UUID = re.compile(
+    r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}\Z"
+)
 _LONG_HEX = re.compile(r"(?=.*\d)[0-9a-fA-F]{12,}\Z")
 _DIGIT_RUN = re.compile(r"\d{4,}")
 
 
 def normalise_segment(segment: str) -> str:
-    """Return a path segment with array indexes as `*` and id-like keys as `{id}` (no document to tell them)."""
+    """Return a path segment with array indexes as `*` and id-like keys as `{id}` (no document to
+    tell them)."""
     if segment.isdigit() or segment == "*":
         return "*"
     return ID if _id_like(segment) else segment
 
 
-@lru_cache(maxsize=8192)  # keys repeat across calls: field names, a few ids
+# keys repeat across calls: field names, a few ids
+@lru_cache(maxsize=8192)
 def _id_like(key: str) -> bool:
     return bool(_UUID.match(key) or _LONG_HEX.match(key) or _DIGIT_RUN.search(key))
 
@@ -44,26 +50,39 @@ def _id_like(key: str) -> bool:
 def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:
     """Return a JSON Pointer with every segment normalised (`/items/3/id` -> `/items/*/id`).
 
-    With the document the path is in, an index of an array becomes `*` and an object key made of digits `{id}`
-    (a map keyed by account numbers is one place, not an array); without it, a segment of digits reads as an index.
+    With the document the path is in, an index of an array becomes `*` and an object key made of
+    digits `{id}` (a map keyed by account numbers is one place, not an array); without it, a segment
+    of digits reads as an index.
     """
     if path is None:
         return None
     if path == "":
         return ""
     location, pointer = split_request_path(path)
-    if location != "body":  # `query:/page_size`: the pointer inside its location, read without a document
+    # `query:/page_size`: the pointer inside its location, read without a document
+    if location != "body":
         return f"{location}:{normalise_path(pointer) if pointer else ''}"
     node, out = doc, []
     for part in path[1:].split("/"):
         if isinstance(node, list):
             out.append("*")
-            node = node[int(part)] if is_digits(part) and int(part) < len(node) else node[0] if node else _NO_DOC
+            node = (
+                node[int(part)]
+                if is_digits(part) and int(part) < len(node)
+                else node[0]
+                if node
+                else _NO_DOC
+            )
         elif isinstance(node, dict):
-            # a folded `*` over an object of id-like keys is that map's {id}; over named keys it stays *
+            # a folded `*` over an object of id-like keys is that map's {id}; over named keys it
+            # stays *
             name = unescape(part)
             keys = list(islice(node, 100)) if part == "*" else [name]
-            out.append(ID if keys and all(k.isdigit() or _id_like(k) for k in keys) else normalise_segment(part))
+            out.append(
+                ID
+                if keys and all(k.isdigit() or _id_like(k) for k in keys)
+                else normalise_segment(part)
+            )
             node = next(iter(node.values()), _NO_DOC) if part == "*" else node.get(name, _NO_DOC)
         else:
             out.append(normalise_segment(part))
@@ -72,7 +91,8 @@ def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:
 
 
 def stage_pair(kind: str, left: dict | None, right: dict | None) -> str:
-    """Return `arguments>request`, `request>response`, ... or a lone stage for a one-stage finding."""
+    """Return `arguments>request`, `request>response`, ... or a lone stage for a one-stage
+    finding."""
     if left and right:
         return pair_key(left["snapshot"], right["snapshot"])
     if kind in _ONE_ENDED:
@@ -91,8 +111,8 @@ def _end(where: dict | None, docs: dict | None) -> dict | None:
 def describe_finding(tool: str | None, finding: dict, docs: dict | None = None) -> dict | None:
     """Return the grouping descriptor of a warning or error finding; None for info (no problem).
 
-    `docs` ({snapshot: payload}) lets paths be read against their documents (fingerprint v2); None reads
-    them as v1 did."""
+    `docs` ({snapshot: payload}) lets paths be read against their documents (fingerprint v2); None
+    reads them as v1 did."""
     if finding.get("severity") not in ("warning", "error"):
         return None
     kind = finding["kind"]
@@ -145,8 +165,8 @@ def key(descriptor: dict, version: int = VERSION) -> str:
 
 
 def grouped_by(descriptor: dict, text=str) -> str:
-    """Say in words what a problem's findings share (the problem page's "grouped by ..."); `text` writes what
-    came from payloads (tool, paths, transform, keyword), e.g. as Markdown text."""
+    """Say in words what a problem's findings share (the problem page's "grouped by ..."); `text`
+    writes what came from payloads (tool, paths, transform, keyword), e.g. as Markdown text."""
     parts = [
         f"tool {text(descriptor['tool']) if descriptor['tool'] else '(none)'}",
         f"kind {descriptor['kind']}",
@@ -154,14 +174,21 @@ def grouped_by(descriptor: dict, text=str) -> str:
     ]
     for side in ("left", "right"):
         if descriptor[side]:
-            parts.append(f"{descriptor[side]['snapshot']} path {text(descriptor[side]['path'] or '/')}")
+            parts.append(
+                f"{descriptor[side]['snapshot']} path {text(descriptor[side]['path'] or '/')}"
+            )
     if descriptor.get("transform"):
         parts.append(f"transform {text(descriptor['transform'])}")
     if descriptor.get("keyword"):
         parts.append(f"schema keyword {text(descriptor['keyword'])}")
     version = descriptor.get("fingerprint_version", VERSION)
-    note = "" if version == VERSION else f"; made before fingerprint v{VERSION}, which groups only newer findings"
+    note = (
+        ""
+        if version == VERSION
+        else f"; made before fingerprint v{VERSION}, which groups only newer findings"
+    )
     return (
-        f"grouped by {', '.join(parts)} (fingerprint v{version}{note}; array indexes read as *, id-like keys "
+        f"grouped by {', '.join(parts)} (fingerprint v{version}{note}; array indexes read as *, "
+        "id-like keys "
         f"as {ID}; values, severity and contract version are left out)"
     )

@@ -10,16 +10,20 @@ from ..common.pointers import MISSING, tokens
 from .fingerprint import FIRST_VERSION, describe_finding, describe_violation, key
 from .transforms import values
 
-MAX_PAIRS = 5  # value pairs kept per call and problem
-MAX_VALUE_CHARS = 200  # a value pair shows a value's start, not a megabyte
+# value pairs kept per call and problem
+MAX_PAIRS = 5
+# a value pair shows a value's start, not a megabyte
+MAX_VALUE_CHARS = 200
 
 
 def call_problems(tool: str | None, analysis: dict, docs: dict | None = None) -> dict[str, dict]:
-    """Return {fingerprint: {"descriptor", "severity", "occurrences", "pairs", "older"}} for one call's analysis.
+    """Return {fingerprint: {"descriptor", "severity", "occurrences", "pairs", "older"}} for one
+    call's analysis.
 
     Info findings open no problem; a schema violation at a path a finding already names is that
-    finding's problem, not a second one. `docs` ({snapshot: payload}) tells arrays from objects in paths.
-    `older` holds the items' first-version fingerprints: a call re-analysed keeps a problem made under them.
+    finding's problem, not a second one. `docs` ({snapshot: payload}) tells arrays from objects in
+    paths. `older` holds the items' first-version fingerprints: a call re-analysed keeps a problem
+    made under them.
     """
     out: dict[str, dict] = {}
     named: set[tuple[str, str]] = set()
@@ -45,24 +49,41 @@ def call_problems(tool: str | None, analysis: dict, docs: dict | None = None) ->
 def _explained(stage: str, error: dict, named: set) -> bool:
     """Say whether a finding of the same call already names this violation's place.
 
-    Its own path, a path above it (a finding about the whole body), or a sibling for a violation about
-    the object's keys (`required`, `additionalProperties`: the field a rename moved away)."""
+    Its own path, a path above it (a finding about the whole body), or a sibling for a violation
+    about the object's keys (`required`, `additionalProperties`: the field a rename moved away)."""
     path = error.get("path") or ""
     parent = path.rsplit("/", 1)[0]
     for snapshot, where in named:
         if snapshot != stage or where is None:
             continue
-        if where == path or path.startswith(where + "/") or where == "" or where.rsplit("/", 1)[0] == path:
+        if (
+            where == path
+            or path.startswith(where + "/")
+            or where == ""
+            or where.rsplit("/", 1)[0] == path
+        ):
             return True
-        if error.get("keyword") in ("required", "additionalProperties") and where.rsplit("/", 1)[0] == parent:
+        if (
+            error.get("keyword") in ("required", "additionalProperties")
+            and where.rsplit("/", 1)[0] == parent
+        ):
             return True
     return False
 
 
-def _add(out: dict, descriptor: dict, first: str, severity: str, occurrences: int, pairs: list) -> None:
+def _add(
+    out: dict, descriptor: dict, first: str, severity: str, occurrences: int, pairs: list
+) -> None:
     fingerprint = key(descriptor)
     entry = out.setdefault(
-        fingerprint, {"descriptor": descriptor, "severity": severity, "occurrences": 0, "pairs": {}, "older": []}
+        fingerprint,
+        {
+            "descriptor": descriptor,
+            "severity": severity,
+            "occurrences": 0,
+            "pairs": {},
+            "older": [],
+        },
     )
     if first != fingerprint and first not in entry["older"]:
         entry["older"].append(first)
@@ -74,8 +95,9 @@ def _add(out: dict, descriptor: dict, first: str, severity: str, occurrences: in
 
 
 def _pairs(finding: dict, docs: dict) -> list[str]:
-    """Return the finding's value pairs as canonical JSON texts `[left, right]` (values as stored), with a third
-    item naming the sides that hold no value (`[5, null, ["right"]]`); a pair that says nothing is left out."""
+    """Return the finding's value pairs as canonical JSON texts `[left, right]` (values as stored),
+    with a third item naming the sides that hold no value (`[5, null, ["right"]]`); a pair that says
+    nothing is left out."""
     found = []
     examples = finding.get("examples") or [finding]
     for example in examples[:MAX_PAIRS]:
@@ -86,19 +108,24 @@ def _pairs(finding: dict, docs: dict) -> list[str]:
                 for side, value in (("left", left), ("right", right))
                 if value is None and _no_value(example.get(side), docs)
             ]
-            # a value against a missing side says something; two missing sides or null on both do not
+            # a value against a missing side says something; two missing sides or null on both do
+            # not
             if len(missing) == 1 or not missing and (left, right) != (None, None):
                 found.append(_pair_text(left, right, missing))
     return found
 
 
 def _no_value(end: dict | None, docs: dict) -> bool:
-    """Say whether a finding's end holds no value: it has no end, or its path is missing from the payload."""
+    """Say whether a finding's end holds no value: it has no end, or its path is missing from the
+    payload."""
     if not end:
         return True
     payload = docs.get(end.get("snapshot"), MISSING)
     # without the payload a null cannot be told from a missing field: read it as the null it says
-    return payload is not MISSING and resolve_request(payload, end.get("path") or "", MISSING) is MISSING
+    return (
+        payload is not MISSING
+        and resolve_request(payload, end.get("path") or "", MISSING) is MISSING
+    )
 
 
 def _pair_text(left, right, missing: list[str] = ()) -> str:
@@ -129,7 +156,8 @@ def exercises(arguments, path: str | None) -> bool:
 
 @lru_cache(maxsize=4096)
 def _steps(path: str) -> tuple[str, ...]:
-    """A normalised path's tokens, read once: every call of a tool is checked against its problems' paths."""
+    """A normalised path's tokens, read once: every call of a tool is checked against its problems'
+    paths."""
     return tuple(tokens(path))
 
 
@@ -146,11 +174,12 @@ def _children(node, part: str) -> list:
 
 
 def contract_digest(contract: dict | None) -> str | None:
-    """Return a short digest of the contract an analysis used, as people declared it (None: none declared).
+    """Return a short digest of the contract an analysis used, as people declared it (None: none
+    declared).
 
-    What inference added (pairs marked `inferred`, arguments in `consumed_inferred`) is left out: it grows
-    with the tool's traffic, and a problem resolved "when the contract changes" waits for a person's change,
-    not for the next pair learnt."""
+    What inference added (pairs marked `inferred`, arguments in `consumed_inferred`) is left out: it
+    grows with the tool's traffic, and a problem resolved "when the contract changes" waits for a
+    person's change, not for the next pair learnt."""
     body = _declared(contract or {})
     if not body:
         return None
@@ -158,10 +187,12 @@ def contract_digest(contract: dict | None) -> str | None:
 
 
 def _declared(contract: dict) -> dict:
-    """Return the contract without its name, its time and what inference added to it (a list left empty
-    by that goes too, so a contract with nothing learnt keeps the digest it always had)."""
+    """Return the contract without its name, its time and what inference added to it (a list left
+    empty by that goes too, so a contract with nothing learnt keeps the digest it always had)."""
     learnt = set(contract.get("consumed_inferred") or ())
-    body = {k: v for k, v in contract.items() if k not in ("updated_at", "name", "consumed_inferred")}
+    body = {
+        k: v for k, v in contract.items() if k not in ("updated_at", "name", "consumed_inferred")
+    }
     kept = {
         "mapping": lambda m: not (isinstance(m, dict) and m.get("inferred")),
         "consumed": lambda c: c not in learnt,
@@ -173,8 +204,9 @@ def _declared(contract: dict) -> dict:
 
 
 def call_documents(call: dict, template: str | None = None) -> dict:
-    """Return {snapshot: payload} of a call's current snapshots (what paths are read against); the request's
-    is the document the analysis read, its body with its URL's and headers' fields (analysis/wire/locations.py)."""
+    """Return {snapshot: payload} of a call's current snapshots (what paths are read against); the
+    request's is the document the analysis read, its body with its URL's and headers' fields
+    (analysis/wire/locations.py)."""
     snapshots = call.get("snapshots") or {}
     docs = {name: snap["payload"] for name, snap in snapshots.items() if isinstance(snap, dict)}
     if "request" in docs:
@@ -183,13 +215,16 @@ def call_documents(call: dict, template: str | None = None) -> dict:
 
 
 def finding_fingerprints(call: dict) -> list[tuple[dict, list[str]]]:
-    """Return (finding or schema error, its fingerprints, current version first) for every item of a stored call
-    that opens a problem: a call grouped before the fingerprint's version changed keeps its older problem."""
+    """Return (finding or schema error, its fingerprints, current version first) for every item of a
+    stored call that opens a problem: a call grouped before the fingerprint's version changed keeps
+    its older problem."""
     out, docs, tool = [], call_documents(call), call.get("tool")
     for finding in call.get("findings") or []:
         descriptor = describe_finding(tool, finding, docs)
         if descriptor is not None:
-            out.append((finding, [key(descriptor), key(describe_finding(tool, finding), FIRST_VERSION)]))
+            out.append(
+                (finding, [key(descriptor), key(describe_finding(tool, finding), FIRST_VERSION)])
+            )
     for stage, checked in (call.get("validation") or {}).items():
         for error in (checked or {}).get("errors") or []:
             out.append(
@@ -205,15 +240,27 @@ def finding_fingerprints(call: dict) -> list[tuple[dict, list[str]]]:
 
 
 def link_problems(trace: dict, problem_ids) -> dict:
-    """Give each finding (and schema error) of a trace its `problem` id, and each call its `problems`.
+    """Give each finding (and schema error) of a trace its `problem` id, and each call its
+    `problems`.
 
-    `problem_ids` maps fingerprints to ids (the store's lookup); an item with no problem gets null."""
-    pairs = [(call, item, prints) for call in trace["calls"] for item, prints in finding_fingerprints(call)]
-    ids = problem_ids([fingerprint for _, _, prints in pairs for fingerprint in prints]) if pairs else {}
+    `problem_ids` maps fingerprints to ids (the store's lookup); an item with no problem gets
+    null."""
+    pairs = [
+        (call, item, prints)
+        for call in trace["calls"]
+        for item, prints in finding_fingerprints(call)
+    ]
+    ids = (
+        problem_ids([fingerprint for _, _, prints in pairs for fingerprint in prints])
+        if pairs
+        else {}
+    )
     for call in trace["calls"]:
         call["problems"] = []
     for call, item, prints in pairs:
-        item["problem"] = next((ids[fingerprint] for fingerprint in prints if fingerprint in ids), None)
+        item["problem"] = next(
+            (ids[fingerprint] for fingerprint in prints if fingerprint in ids), None
+        )
         if item["problem"] and item["problem"] not in call["problems"]:
             call["problems"].append(item["problem"])
     return trace

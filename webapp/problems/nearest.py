@@ -1,4 +1,5 @@
-"""The nearest clean call: the recent correct call of a tool whose arguments look most like a failing one's (pure).
+"""The nearest clean call: the recent correct call of a tool whose arguments look most like a
+failing one's (pure).
 
 Every candidate is ranked by a cheap key-set similarity (the paths, types and values of the two
 arguments); the best few that are small enough are then ranked by deepdiff's deep distance. deepdiff
@@ -13,11 +14,13 @@ from .exercised import preferred
 
 DEEP_MAX_BYTES = 2_000
 DEEP_TOP = 5
-MAX_LEAVES = 2_000  # the key-set of a huge payload stops here
+# the key-set of a huge payload stops here
+MAX_LEAVES = 2_000
 
 
 def leaves(value, path: str = "", out: dict | None = None) -> dict:
-    """Return {path (array indexes as *): (type, value)} of a JSON value's leaves, up to MAX_LEAVES."""
+    """Return {path (array indexes as *): (type, value)} of a JSON value's leaves, up to
+    MAX_LEAVES."""
     out = {} if out is None else out
     if len(out) >= MAX_LEAVES:
         return out
@@ -28,12 +31,15 @@ def leaves(value, path: str = "", out: dict | None = None) -> dict:
         for child in value[:50]:
             leaves(child, f"{path}/*", out)
     else:
-        out.setdefault(path, (type(value).__name__, value if not isinstance(value, str) else value[:200]))
+        out.setdefault(
+            path, (type(value).__name__, value if not isinstance(value, str) else value[:200])
+        )
     return out
 
 
 def key_similarity(a: dict, b: dict) -> float:
-    """Return 0..1: shared paths with the same type count half, with the same value too count whole."""
+    """Return 0..1: shared paths with the same type count half, with the same value too count
+    whole."""
     if not a and not b:
         return 1.0
     shared = a.keys() & b.keys()
@@ -43,16 +49,19 @@ def key_similarity(a: dict, b: dict) -> float:
 
 def deep_distance(a, b) -> float:
     """Return deepdiff's deep distance (0 same .. 1 unlike) between two JSON values."""
-    return DeepDiff(a, b, get_deep_distance=True, ignore_order=True, cache_size=500).get("deep_distance", 0.0)
+    return DeepDiff(a, b, get_deep_distance=True, ignore_order=True, cache_size=500).get(
+        "deep_distance", 0.0
+    )
 
 
 def nearest(
     failing_arguments, candidates: list[dict], path: str | None = None, wanted: str | None = None
 ) -> dict | None:
-    """Return the candidate ({..., "arguments"}) most like the failing arguments, with its `distance` and `method`.
+    """Return the candidate ({..., "arguments"}) most like the failing arguments, with its
+    `distance` and `method`.
 
-    Candidates that carry the problem's argument path (and, for a response problem, a response of the `wanted`
-    class) come first; the others are only used when none does (see preferred)."""
+    Candidates that carry the problem's argument path (and, for a response problem, a response of
+    the `wanted` class) come first; the others are only used when none does (see preferred)."""
     pool, flags = preferred(candidates, path, wanted)
     if not pool:
         return None
@@ -67,9 +76,13 @@ def nearest(
     }
     if len(jsontext.dumps(failing_arguments)) > DEEP_MAX_BYTES:
         return best
-    small = [c for c in ranked[:DEEP_TOP] if len(jsontext.dumps(c.get("arguments"))) <= DEEP_MAX_BYTES]
+    small = [
+        c for c in ranked[:DEEP_TOP] if len(jsontext.dumps(c.get("arguments"))) <= DEEP_MAX_BYTES
+    ]
     if not small:
         return best
-    scored = [(deep_distance(failing_arguments, c.get("arguments")), i, c) for i, c in enumerate(small)]
+    scored = [
+        (deep_distance(failing_arguments, c.get("arguments")), i, c) for i, c in enumerate(small)
+    ]
     distance, _, chosen = min(scored, key=lambda item: (item[0], item[1]))
     return {**chosen, "distance": round(distance, 4), "method": "deep_distance", **flags}

@@ -1,13 +1,15 @@
-"""Releases: what each release's calls showed, in the order releases appeared, and what one broke or fixed (pure).
+"""Releases: what each release's calls showed, in the order releases appeared, and what one broke or
+fixed (pure).
 
-A release is whatever the calls' `release` says (a version, a git sha, a deploy id), so releases are ordered by
-when their first call was seen, never by their names: `1.10.0` follows `1.9.0` because it came later.
+A release is whatever the calls' `release` says (a version, a git sha, a deploy id), so releases are
+ordered by when their first call was seen, never by their names: `1.10.0` follows `1.9.0` because it
+came later.
 """
 
 
 def fold(rows) -> list[dict]:
-    """Fold (release, tool, source, first, last, calls, with_findings) rows into one entry per release, newest
-    first seen first (a tie by name, so the order is stable)."""
+    """Fold (release, tool, source, first, last, calls, with_findings) rows into one entry per
+    release, newest first seen first (a tie by name, so the order is stable)."""
     releases: dict[str, dict] = {}
     for release, tool, source, first, last, calls, with_findings in rows:
         entry = releases.setdefault(
@@ -33,13 +35,15 @@ def fold(rows) -> list[dict]:
     return [{**e, "sources": sorted(e["sources"]), "tools": sorted(e["tools"])} for e in out]
 
 
-def compare(base: dict[int, dict], other: dict[int, dict], tool_calls: dict[str, int]) -> dict[str, list[dict]]:
+def compare(
+    base: dict[int, dict], other: dict[int, dict], tool_calls: dict[str, int]
+) -> dict[str, list[dict]]:
     """Say what `other` broke that `base` did not and what it fixed.
 
-    `base` and `other` map problem ids to {"tool", "occurrences", "calls"} seen in each release; `tool_calls`
-    counts the other release's calls per tool. Broke: seen in other, never in base. Fixed: seen in base, not in
-    other, though other's calls used the tool (a release that never called the tool fixed nothing, it only
-    did not look)."""
+    `base` and `other` map problem ids to {"tool", "occurrences", "calls"} seen in each release;
+    `tool_calls` counts the other release's calls per tool. Broke: seen in other, never in base.
+    Fixed: seen in base, not in other, though other's calls used the tool (a release that never
+    called the tool fixed nothing, it only did not look)."""
     broke = [{"id": pid, **seen} for pid, seen in other.items() if pid not in base]
     fixed = [
         {"id": pid, **seen, "calls_in_compare": tool_calls.get(seen["tool"], 0)}

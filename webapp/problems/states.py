@@ -1,10 +1,11 @@
-"""A problem's states and the rules that move it between them (pure: no database, no clock of its own).
+"""A problem's states and the rules that move it between them (pure: no database, no clock of its
+own).
 
 Stored states are `open`, `resolved`, `regressed` and `archived`; an open problem reads as `new` for
-seven days after it was first seen, then `ongoing`. A resolved problem regresses only when a call whose
-own time is after the resolution breaks again, for the first time (a shipper's retry, a backfill or a
-re-analysis never reopens one); "next release" also wants another release, "contract change" another
-contract digest.
+seven days after it was first seen, then `ongoing`. A resolved problem regresses only when a call
+whose own time is after the resolution breaks again, for the first time (a shipper's retry, a
+backfill or a re-analysis never reopens one); "next release" also wants another release, "contract
+change" another contract digest.
 """
 
 from collections.abc import Callable
@@ -16,12 +17,15 @@ from ..common.times import stamp
 STATES = ("new", "ongoing", "resolved", "regressed", "archived")
 RESOLVE_MODES = ("now", "next_release", "contract_change", "after_clean_calls")
 NEW_DAYS = 7
-ESCALATION_FACTOR = 2  # an archived problem escalates at twice the occurrences of the day before archiving
+# an archived problem escalates at twice the occurrences of the day before archiving
+ESCALATION_FACTOR = 2
 ESCALATION_MIN = 10
-QUOTE_SCAN = 2000  # a refused link is redacted up to this length, then quoted short: only its start is shown
+# a refused link is redacted up to this length, then quoted short: only its start is shown
+QUOTE_SCAN = 2000
 
 
-_NOT_IN_URLS = ' "<>\\^`{|}'  # what RFC 3986 never lets a URL hold as it is (a page or a ticket would misread it)
+# what RFC 3986 never lets a URL hold as it is (a page or a ticket would misread it)
+_NOT_IN_URLS = ' "<>\\^`{|}'
 
 
 class BadChange(ValueError):
@@ -41,9 +45,12 @@ def new_since(now: datetime) -> str:
 
 
 def shown(problem: dict | None, now: datetime | None = None) -> dict | None:
-    """Give a problem as the store keeps it the state a person reads (display_state), in place; return it."""
+    """Give a problem as the store keeps it the state a person reads (display_state), in place;
+    return it."""
     if problem is not None:
-        problem["state"] = display_state(problem["state"], problem["first_seen"], now or datetime.now(UTC))
+        problem["state"] = display_state(
+            problem["state"], problem["first_seen"], now or datetime.now(UTC)
+        )
     return problem
 
 
@@ -57,13 +64,17 @@ def parse_change(body, clean_link: Callable[[str], str] | None = None) -> dict:
 
     `clean_link` redacts a ticket link before it is stored (a password or a token in it)."""
     if not isinstance(body, dict) or not body:
-        raise BadChange('the body must be a JSON object such as {"state": "resolved", "resolve": "now"}')
+        raise BadChange(
+            'the body must be a JSON object such as {"state": "resolved", "resolve": "now"}'
+        )
     unknown = set(body) - {"state", "resolve", "until", "links", "merged_into"}
     if unknown:
         raise BadChange(f"unknown field(s): {', '.join(sorted(unknown))}")
     change = {}
     if "links" in body:
-        change["links"] = list(dict.fromkeys(map(clean_link or str, _links(body["links"], clean_link))))
+        change["links"] = list(
+            dict.fromkeys(map(clean_link or str, _links(body["links"], clean_link)))
+        )
     if "merged_into" in body:
         if not isinstance(body["merged_into"], str):
             raise BadChange('merged_into must be a problem id such as "TD-7"')
@@ -95,7 +106,8 @@ def _resolve(value) -> dict:
         if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 1_000_000:
             return {"mode": "after_clean_calls", "n": n, "clean": 0}
     raise BadChange(
-        'resolve must be "now", "next_release", "contract_change" or {"after_clean_calls": N} with N from 1 to 1000000'
+        'resolve must be "now", "next_release", "contract_change" or {"after_clean_calls": N} with '
+        "N from 1 to 1000000"
     )
 
 
@@ -112,8 +124,8 @@ def _links(value, clean_link: Callable[[str], str] | None) -> list[str]:
 
 
 def quoted(link, clean_link: Callable[[str], str] | None) -> str:
-    """Quote a link for an error message, redacted as a stored link is, then cut (a secret cut first could
-    slip past the redactor)."""
+    """Quote a link for an error message, redacted as a stored link is, then cut (a secret cut first
+    could slip past the redactor)."""
     if not isinstance(link, str):
         return "a " + type(link).__name__
     shown = clean_link(link[:QUOTE_SCAN]) if clean_link else link
@@ -129,7 +141,8 @@ def is_link(value) -> bool:
         or any(ch in value for ch in _NOT_IN_URLS)
     ):
         return False
-    try:  # a link stored redacted comes back in a PATCH that edits the list: its marker is no fault
+    # a link stored redacted comes back in a PATCH that edits the list: its marker is no fault
+    try:
         parts = urlsplit(value.replace("[REDACTED]", "redacted"))
         parts.port  # noqa: B018 (a port that is not a number raises here)
     except ValueError:
@@ -137,7 +150,9 @@ def is_link(value) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
-def links_change(current: list[str], add=(), remove=(), clean_link: Callable[[str], str] | None = None) -> dict:
+def links_change(
+    current: list[str], add=(), remove=(), clean_link: Callable[[str], str] | None = None
+) -> dict:
     """Return the change that adds and removes ticket links; a link to remove is matched as given or
     as stored (redacted), and one that is not there is refused."""
     clean = clean_link or str
@@ -145,7 +160,9 @@ def links_change(current: list[str], add=(), remove=(), clean_link: Callable[[st
         if link not in current and not (is_link(link) and clean(link) in current):
             raise BadChange(f"{quoted(link, clean_link)} is not linked to this problem")
     gone = {*remove, *(clean(link) for link in remove if is_link(link))}
-    return parse_change({"links": [link for link in current if link not in gone] + list(add)}, clean_link)
+    return parse_change(
+        {"links": [link for link in current if link not in gone] + list(add)}, clean_link
+    )
 
 
 def reopens(problem: dict, call: dict) -> bool:
@@ -171,7 +188,8 @@ def pending_text(resolve: dict | None, state: str) -> str | None:
     if state == "resolved" or not resolve or resolve.get("mode") != "after_clean_calls":
         return None
     return (
-        f"{resolve.get('clean', 0)} of {resolve['n']} clean calls that exercised the path; resolves at {resolve['n']}"
+        f"{resolve.get('clean', 0)} of {resolve['n']} clean calls that exercised the path; "
+        f"resolves at {resolve['n']}"
     )
 
 

@@ -1,7 +1,9 @@
-"""A problem's occurrences over time, in as many bars as fit over exactly the range asked for (pure).
+"""A problem's occurrences over time, in as many bars as fit over exactly the range asked for
+(pure).
 
-A bar holds only occurrences inside the range: a short range is counted from the calls' own times in bars
-finer than an hour; a long one from the hourly rollup, its two partial edge hours from the calls' times.
+A bar holds only occurrences inside the range: a short range is counted from the calls' own times in
+bars finer than an hour; a long one from the hourly rollup, its two partial edge hours from the
+calls' times.
 """
 
 from dataclasses import dataclass
@@ -12,18 +14,23 @@ from ..common.times import stamp
 
 MAX_SPAN_DAYS = 31
 BARS = 48
-FINE_HOURS = 6  # a range up to this long gets bars under an hour, counted from its calls' own times
-FINE_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800)  # seconds a bar under an hour can span
+# a range up to this long gets bars under an hour, counted from its calls' own times
+FINE_HOURS = 6
+# seconds a bar under an hour can span
+FINE_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800)
 HOUR = 3600
-FINE_MAX_OCCURRENCES = 20_000  # past this many in a short range, hourly bars: fine bars read every call
-TICK = timedelta(microseconds=1)  # until is inclusive: reads stop just after it
+# past this many in a short range, hourly bars: fine bars read every call
+FINE_MAX_OCCURRENCES = 20_000
+# until is inclusive: reads stop just after it
+TICK = timedelta(microseconds=1)
 
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
 
 def _parse(text: str) -> datetime:
-    """Read a stored or filter time (RFC 3339, a day, or 'YYYY-MM-DDTHH') as UTC, within 1970..9000."""
+    """Read a stored or filter time (RFC 3339, a day, or 'YYYY-MM-DDTHH') as UTC, within
+    1970..9000."""
     moment = datetime.fromisoformat(text.strip().replace("z", "Z"))
     moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     # since=999999w reaches year 1: a strip's bars and labels need room on both sides of their range
@@ -31,17 +38,20 @@ def _parse(text: str) -> datetime:
 
 
 def list_range(since: str, until: str, latest: str | None, days: int) -> tuple[str, str]:
-    """Return (since, until) of the list's sparklines: the filters' range (a since alone runs to now), else
-    `days` up to the latest seen."""
+    """Return (since, until) of the list's sparklines: the filters' range (a since alone runs to
+    now), else `days` up to the latest seen."""
     now = datetime.now(UTC)
     end = _parse(until) if until else (now if since or not latest else _parse(latest))
     start = _parse(since) if since else end - timedelta(days=days)
     return stamp(start), stamp(max(end, start))
 
 
-def default_range(first_seen: str | None, last_seen: str | None, since: str = "", until: str = "") -> tuple[str, str]:
-    """Return (since, until) for a strip: the filters' range as asked (a since alone runs to now), else the
-    problem's own span (at most a month; an hour at least, as no call of it came before its first)."""
+def default_range(
+    first_seen: str | None, last_seen: str | None, since: str = "", until: str = ""
+) -> tuple[str, str]:
+    """Return (since, until) for a strip: the filters' range as asked (a since alone runs to now),
+    else the problem's own span (at most a month; an hour at least, as no call of it came before its
+    first)."""
     if since:
         start = _parse(since)
         end = _parse(until) if until else max(datetime.now(UTC), start)
@@ -55,7 +65,8 @@ def default_range(first_seen: str | None, last_seen: str | None, since: str = ""
 
 @dataclass(frozen=True)
 class Layout:
-    """Where a strip's bars fall: `count` bars of `step` seconds from `origin`, clipped to since..until."""
+    """Where a strip's bars fall: `count` bars of `step` seconds from `origin`, clipped to
+    since..until."""
 
     since: datetime
     until: datetime
@@ -68,14 +79,17 @@ class Layout:
         return self.step < HOUR
 
     def reads(self) -> tuple[tuple[str, str] | None, list[tuple[str, str]], int]:
-        """Return what to read: (first, last hour key of the rollup, or None), the [from, to) time ranges to
-        count from the calls, and how many characters of a call's time key its bar (16: minute, 13: hour)."""
+        """Return what to read: (first, last hour key of the rollup, or None), the [from, to) time
+        ranges to count from the calls, and how many characters of a call's time key its bar (16:
+        minute, 13: hour)."""
         end = self.until + TICK
         if self.fine:
             return None, [(stamp(self.since), stamp(end))], 19 if self.step < 60 else 16
         first = _floor(self.since, HOUR)
-        first += timedelta(hours=0 if first == self.since else 1)  # the first hour wholly inside
-        after = _floor(end, HOUR)  # the hour after the last one wholly inside
+        # the first hour wholly inside
+        first += timedelta(hours=0 if first == self.since else 1)
+        # the hour after the last one wholly inside
+        after = _floor(end, HOUR)
         if after <= first:
             return None, [(stamp(self.since), stamp(end))], 13
         edges = [(stamp(a), stamp(b)) for a, b in ((self.since, first), (after, end)) if a < b]
@@ -95,8 +109,9 @@ def _bars_from(since: datetime, until: datetime, step: int, align: int) -> tuple
 
 @lru_cache(maxsize=64)
 def layout(since: str, until: str, bars: int = BARS, fine: bool = True) -> Layout:
-    """Lay out at most `bars` bars over since..until: the finest step that fits (whole hours past FINE_HOURS,
-    or when `fine` is off), aligned to the clock so a bar reads 10:05-10:10; the end bars are clipped."""
+    """Lay out at most `bars` bars over since..until: the finest step that fits (whole hours past
+    FINE_HOURS, or when `fine` is off), aligned to the clock so a bar reads 10:05-10:10; the end
+    bars are clipped."""
     start, end = _parse(since), _parse(until)
     if fine and end - start <= timedelta(hours=FINE_HOURS):
         for step in FINE_STEPS:
@@ -104,7 +119,8 @@ def layout(since: str, until: str, bars: int = BARS, fine: bool = True) -> Layou
             if count <= bars:
                 return Layout(start, end, origin, step, count)
     hours = max(1, -(-(end - start) // timedelta(hours=bars)))
-    while True:  # once more at most: the hour the range starts in can add a bar
+    # once more at most: the hour the range starts in can add a bar
+    while True:
         origin, count = _bars_from(start, end, hours * HOUR, HOUR)
         if count <= bars:
             return Layout(start, end, origin, hours * HOUR, count)
@@ -113,7 +129,8 @@ def layout(since: str, until: str, bars: int = BARS, fine: bool = True) -> Layou
 
 @lru_cache(maxsize=1 << 16)
 def _key_seconds(key: str) -> int | None:
-    """Return the seconds since the epoch of a time key ('YYYY-MM-DDTHH', '...:MM' or '...:MM:SS'), or None."""
+    """Return the seconds since the epoch of a time key ('YYYY-MM-DDTHH', '...:MM' or '...:MM:SS'),
+    or None."""
     # Arithmetic, not a table of every hour in the range: a range since 2020 has 60,000 hours.
     try:
         moment = datetime(
@@ -132,11 +149,17 @@ def _key_seconds(key: str) -> int | None:
 
 @lru_cache(maxsize=64)
 def _labels(plan: Layout) -> tuple[tuple[str, str], ...]:
-    """Return each bar's (start, end) in the fixed form, clipped to the range; shared by every row of a list."""
+    """Return each bar's (start, end) in the fixed form, clipped to the range; shared by every row
+    of a list."""
     out = []
     for number in range(plan.count):
         first = plan.origin + timedelta(seconds=number * plan.step)
-        out.append((stamp(max(first, plan.since)), stamp(min(first + timedelta(seconds=plan.step), plan.until))))
+        out.append(
+            (
+                stamp(max(first, plan.since)),
+                stamp(min(first + timedelta(seconds=plan.step), plan.until)),
+            )
+        )
     return tuple(out)
 
 
@@ -148,7 +171,10 @@ def buckets(counts: dict[str, int], plan: Layout) -> dict:
         seconds = _key_seconds(key)
         if seconds is not None and seconds >= origin:
             totals[min((seconds - origin) // plan.step, plan.count - 1)] += count
-    out = [{"start": start, "end": end, "occurrences": total} for (start, end), total in zip(_labels(plan), totals)]
+    out = [
+        {"start": start, "end": end, "occurrences": total}
+        for (start, end), total in zip(_labels(plan), totals)
+    ]
     step_hours = plan.step // HOUR if plan.step % HOUR == 0 else round(plan.step / HOUR, 6)
     return {
         "since": stamp(plan.since),

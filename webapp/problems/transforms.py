@@ -1,6 +1,8 @@
-"""Name the transform a finding shows (`integer>string`, `x100`, `camelCase>snake_case`...), from kind and values.
+"""Name the transform a finding shows (`integer>string`, `x100`, `camelCase>snake_case`...), from
+kind and values.
 
-Used only when the finding carries no `transform` of its own (the engine adds one where it knows it).
+Used only when the finding carries no `transform` of its own (the engine adds one where it knows
+it).
 """
 
 import re
@@ -8,7 +10,9 @@ from fractions import Fraction
 
 from ..analysis import type_name
 
-_ISO = re.compile(r"\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?\Z")
+_ISO = re.compile(
+    r"\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?\Z"
+)
 _EPOCH_TEXT = re.compile(r"\d{10}(\d{3})?(\.\d+)?\Z")
 _DAY_FIRST = re.compile(r"\d{1,2}/\d{1,2}/\d{4}")
 _YEAR_LAST_DOTS = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}")
@@ -40,7 +44,8 @@ def fingerprint_key_style(key: str) -> str:
 
 
 def text_style(text: str) -> str:
-    """Return the letter case of a string value: lower, UPPER, Title or mixed (with its separator)."""
+    """Return the letter case of a string value: lower, UPPER, Title or mixed (with its
+    separator)."""
     letters = [ch for ch in text if ch.isalpha()]
     if not letters:
         return "other"
@@ -96,8 +101,11 @@ def derive_transform(kind: str, finding: dict) -> str | None:
     left, right = values(finding)
     if kind == "type_changed":
         formats = (time_format(left), time_format(right))
-        if {"iso8601", "date"} & set(formats) and {"epoch", "epoch_ms", "epoch_text"} & set(formats):
-            return ">".join(f.replace("epoch_text", "epoch") for f in formats)  # a time that changed type
+        if {"iso8601", "date"} & set(formats) and {"epoch", "epoch_ms", "epoch_text"} & set(
+            formats
+        ):
+            # a time that changed type
+            return ">".join(f.replace("epoch_text", "epoch") for f in formats)
         return f"{type_name(left)}>{type_name(right)}"
     if kind == "scaled":
         return scale(left, right)
@@ -107,5 +115,6 @@ def derive_transform(kind: str, finding: dict) -> str | None:
     if kind == "enum_changed" and isinstance(left, str) and isinstance(right, str):
         return f"{text_style(left)}>{text_style(right)}"
     if kind == "format_changed":
-        return f"{time_format(left).replace('epoch_text', 'epoch')}>{time_format(right).replace('epoch_text', 'epoch')}"
+        left, right = (time_format(value).replace("epoch_text", "epoch") for value in (left, right))
+        return f"{left}>{right}"
     return None

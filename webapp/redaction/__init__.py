@@ -1,1 +1,2 @@
-"""Redaction before storage: secrets under known keys, in URLs and in values become a marker. Pure."""
+"""Redaction before storage: secrets under known keys, in URLs and in values become a marker.
+Pure."""

@@ -1,6 +1,8 @@
-"""Payment card numbers: the issuer ranges and the Luhn checksum that tell one from any long number."""
+"""Payment card numbers: the issuer ranges and the Luhn checksum that tell one from any long
+number."""
 
-_CARD_PREFIXES = (  # (prefix, lengths): issuer ranges keep 13-19 digit ids from matching.
+# (prefix, lengths): issuer ranges keep 13-19 digit ids from matching.
+_CARD_PREFIXES = (
     ("4", (13, 16, 19)),
     ("34", (15,)),
     ("37", (15,)),
@@ -43,5 +45,7 @@ def looks_like_card(text: str) -> bool:
     digits = text.replace(" ", "").replace("-", "")
     if not (13 <= len(digits) <= 19 and digits.isdigit()):
         return False
-    brand = any(digits.startswith(prefix) and len(digits) in lengths for prefix, lengths in _CARD_PREFIXES)
+    brand = any(
+        digits.startswith(prefix) and len(digits) in lengths for prefix, lengths in _CARD_PREFIXES
+    )
     return brand and luhn_ok(digits)

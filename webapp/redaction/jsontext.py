@@ -1,4 +1,5 @@
-"""JSON text that may be cut short: its `"key": value` pairs, string literals, and where a value ends."""
+"""JSON text that may be cut short: its `"key": value` pairs, string literals, and where a value
+ends."""
 
 import json
 import re
@@ -16,7 +17,8 @@ _ESCAPE = re.compile(r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})|\\')
 
 
 def json_key(raw: str) -> str:
-    """Return a key as written in JSON text with its escapes decoded (`pass\\u0077ord` -> `password`)."""
+    """Return a key as written in JSON text with its escapes decoded (`pass\\u0077ord` ->
+    `password`)."""
     if "\\" not in raw:
         return raw
     try:
@@ -27,12 +29,15 @@ def json_key(raw: str) -> str:
 
 def decode_literal(body: str) -> str:
     """Return the text of a JSON string literal's body; a broken or cut escape stays as written."""
-    fixed = _ESCAPE.sub(lambda escape: escape.group(0) if len(escape.group(0)) > 1 else "\\\\", body)
+    fixed = _ESCAPE.sub(
+        lambda escape: escape.group(0) if len(escape.group(0)) > 1 else "\\\\", body
+    )
     return json.loads(f'"{fixed}"', strict=False)
 
 
 def encode_literal(text: str) -> str:
-    """Return text as a JSON string literal, non-ASCII kept as is unless a lone surrogate needs escaping."""
+    """Return text as a JSON string literal, non-ASCII kept as is unless a lone surrogate needs
+    escaping."""
     encoded = json.dumps(text, ensure_ascii=False)
     try:
         encoded.encode()
@@ -44,11 +49,14 @@ def encode_literal(text: str) -> str:
 def empty_value(match: re.Match) -> bool:
     # `""`, `{}` and `[]` hide nothing, and the walk keeps them too (as the redactor's walk does).
     value = match.group(2)
-    return value == '""' or (value in ("[", "{") and _CLOSER.match(match.string, match.end()) is not None)
+    return value == '""' or (
+        value in ("[", "{") and _CLOSER.match(match.string, match.end()) is not None
+    )
 
 
 def value_end(match: re.Match) -> int:
-    """Return where the value of a JSON_PAIR match ends: past its closing bracket for a container."""
+    """Return where the value of a JSON_PAIR match ends: past its closing bracket for a
+    container."""
     if match.group(2) not in ("[", "{"):
         return match.end()
     depth = 0
@@ -59,4 +67,5 @@ def value_end(match: re.Match) -> int:
             depth -= 1
             if depth == 0:
                 return token.end()
-    return len(match.string)  # cut inside the container: everything after the key goes
+    # cut inside the container: everything after the key goes
+    return len(match.string)

@@ -17,21 +17,41 @@ import re2
 
 from ..common import jsontext
 from .cards import looks_like_card
-from .jsontext import JSON_PAIR, JSON_STRING, decode_literal, empty_value, encode_literal, json_key, value_end
-from .rules import DEFAULT_KEYS, PUBLIC_SUFFIXES, QUERY_KEYS, SECRET_SUFFIXES, TOKEN_PATTERNS, replace_token
+from .jsontext import (
+    JSON_PAIR,
+    JSON_STRING,
+    decode_literal,
+    empty_value,
+    encode_literal,
+    json_key,
+    value_end,
+)
+from .rules import (
+    DEFAULT_KEYS,
+    PUBLIC_SUFFIXES,
+    QUERY_KEYS,
+    SECRET_SUFFIXES,
+    TOKEN_PATTERNS,
+    replace_token,
+)
 from .urls import REDACTED, is_url, redact_url, redact_urls_in
 
-ENVELOPE_TEXTS = ("tool", "source", "release")  # free text of an event's envelope, shown on pages and in alerts
+# free text of an event's envelope, shown on pages and in alerts
+ENVELOPE_TEXTS = ("tool", "source", "release")
 
 # Strings shorter than this hold no secret we can recognise ("Bearer x" is 8).
 MIN_SCAN = 8
 # Longer strings are not scanned for secret-looking values: it would cost the hot path too much.
 MAX_SCAN = 256 * 1024
 
-_SECRET_PATTERNS = tuple((literals, re.compile(pattern, re.DOTALL)) for literals, pattern, _ in TOKEN_PATTERNS)
+_SECRET_PATTERNS = tuple(
+    (literals, re.compile(pattern, re.DOTALL)) for literals, pattern, _ in TOKEN_PATTERNS
+)
 _CARD = re.compile(r"\d(?:[ -]?\d){12,18}")
-_DIGIT_RUN = r"[0-9][0-9 -]{11,}[0-9]"  # a card number may hide in it
-_AUTH_WORDS = ("bearer", "basic", "token", "digest")  # schemes of `Authorization`-like values
+# a card number may hide in it
+_DIGIT_RUN = r"[0-9][0-9 -]{11,}[0-9]"
+# schemes of `Authorization`-like values
+_AUTH_WORDS = ("bearer", "basic", "token", "digest")
 # What normalize_key drops between the letters of a key, as it appears in orjson's text:
 # any byte that is not an ASCII letter or digit, or an escape (orjson writes \n, \t, \u001f...;
 # JSON text nested in a string may hold any \u escape).
@@ -46,7 +66,9 @@ _USERINFO = r"://[^/\s\"@:]*:[^/\s\"@]+@"
 _USERINFO_PASSWORD = re.compile(r"(://[^/\s\"@:]*:)[^/\s\"@]+@")
 # `name=value`, `name: value`, `name := "value"`... in a URL, a form body, a log or config line: the
 # key and separator only, so that `cfg=DB_PASSWORD=x` finds both keys; the value ends at _VALUE_END.
-_ASSIGNMENT = re.compile(r"(?<![\w-])([A-Za-z_][\w.\-\[\]]{0,63})(\\?[\"']?[ \t]*(?::=|=>|=|:)[ \t]*(\\?[\"']?))")
+_ASSIGNMENT = re.compile(
+    r"(?<![\w-])([A-Za-z_][\w.\-\[\]]{0,63})(\\?[\"']?[ \t]*(?::=|=>|=|:)[ \t]*(\\?[\"']?))"
+)
 _VALUE_END = re.compile(r"[\s\"'\\,;&#}\]]")
 _KEY_CACHE_SIZE = 4096
 
@@ -67,7 +89,8 @@ class Redactor:
     def __init__(self, extra_keys: Iterable[str] = ()):
         extra = tuple(normalize_key(k) for k in extra_keys if normalize_key(k))
         self.keys = frozenset((*map(normalize_key, DEFAULT_KEYS), *extra))
-        self.suffixes = (*SECRET_SUFFIXES, *extra)  # an added key matches as a suffix too, as built-in ones do
+        # an added key matches as a suffix too, as built-in ones do
+        self.suffixes = (*SECRET_SUFFIXES, *extra)
         self._cache: dict[str, bool] = {}
         self._suspect = _suspect_pattern(self.keys)
 
@@ -76,24 +99,27 @@ class Redactor:
         found = self._cache.get(key)
         if found is None:
             norm = normalize_key(key)
-            found = norm in self.keys or (norm.endswith(self.suffixes) and not norm.endswith(PUBLIC_SUFFIXES))
+            found = norm in self.keys or (
+                norm.endswith(self.suffixes) and not norm.endswith(PUBLIC_SUFFIXES)
+            )
             if len(self._cache) >= _KEY_CACHE_SIZE:
                 self._cache.clear()
             self._cache[key] = found
         return found
 
     def is_query_secret(self, key: str) -> bool:
-        """Tell whether a URL query (or fragment) parameter's value is redacted: a secret key, or a name
-        APIs give their keys there (`key`, `sig`)."""
+        """Tell whether a URL query (or fragment) parameter's value is redacted: a secret key, or a
+        name APIs give their keys there (`key`, `sig`)."""
         return self.is_secret_key(key) or normalize_key(key) in _QUERY_KEYS
 
     def event(self, event):
-        """Return the event with its payload, HTTP headers and URL, meta and free-text envelope fields
-        (tool, source, release) redacted; the ids are kept, as they name the call."""
+        """Return the event with its payload, HTTP headers and URL, meta and free-text envelope
+        fields (tool, source, release) redacted; the ids are kept, as they name the call."""
         meta = getattr(event, "meta", None)
         texts = [getattr(event, name, None) for name in ENVELOPE_TEXTS]
         if self._clean([event.payload, event.http, meta, *texts]):
-            return event  # the common case, proved in one scan of the event's text
+            # the common case, proved in one scan of the event's text
+            return event
         changes = {"payload": self.value(event.payload)}
         for name in ("http", "meta", *ENVELOPE_TEXTS):
             if getattr(event, name, None) is not None:
@@ -113,7 +139,8 @@ class Redactor:
     def _walk(self, value: dict | list) -> dict | list:
         root = [value]
         stack: list[tuple[Any, Any]] = [(root, 0)]
-        while stack:  # iterative, so no nesting depth can exhaust the Python stack
+        # iterative, so no nesting depth can exhaust the Python stack
+        while stack:
             parent, slot = stack.pop()
             parent[slot] = self._copy_level(parent[slot], stack)
         return root[0]
@@ -139,18 +166,21 @@ class Redactor:
         # an auth scheme - proves it, and then nothing is visited or copied.
         try:
             text = jsontext.dumps(value)
-        except TypeError:  # a lone surrogate: orjson refuses it, the walk handles it
+        # a lone surrogate: orjson refuses it, the walk handles it
+        except TypeError:
             return False
         if self._suspect.search(text) is not None:
             return False
-        # percent-encoding (a URL's query, a form body) hides a token from the scan: scan it decoded too
+        # percent-encoding (a URL's query, a form body) hides a token from the scan: scan it decoded
+        # too
         return b"%" not in text or self._suspect.search(unquote_to_bytes(text)) is None
 
     def text(self, raw: str) -> str:
         """Return raw record text (maybe cut or broken JSON) with secrets redacted."""
         try:
             parsed = json.loads(raw)
-        except (ValueError, RecursionError):  # cut, broken, or nested too deep to parse: mask it as text
+        # cut, broken, or nested too deep to parse: mask it as text
+        except (ValueError, RecursionError):
             masked = JSON_PAIR.sub(self._json_pair, raw)
             return self._string(masked) if isinstance(masked, str) else masked
         text = json.dumps(self.value(parsed), ensure_ascii=False)
@@ -162,7 +192,9 @@ class Redactor:
             copy = {}
             secret_named = self._names_a_secret(container)
             for key, child in container.items():
-                if _has_secret(child) and (self.is_secret_key(key) or (secret_named and key == "value")):
+                if _has_secret(child) and (
+                    self.is_secret_key(key) or (secret_named and key == "value")
+                ):
                     copy[key] = REDACTED
                     continue
                 copy[key] = child
@@ -188,10 +220,13 @@ class Redactor:
 
     def _string(self, text: str):
         if len(text) > MAX_SCAN or self._clean(text):
-            return text  # the same proof as a clean event's, for one string of an event that is not
-        if _AUTH_VALUE.fullmatch(text) and not text.rstrip().endswith(REDACTED):  # redacting twice changes nothing
+            # the same proof as a clean event's, for one string of an event that is not
+            return text
+        # redacting twice changes nothing
+        if _AUTH_VALUE.fullmatch(text) and not text.rstrip().endswith(REDACTED):
             return REDACTED
-        if "://" in text:  # each part of a URL, decoded: a token glued to a path word or percent-encoded
+        # each part of a URL, decoded: a token glued to a path word or percent-encoded
+        if "://" in text:
             text = redact_urls_in(text, self._part, self.is_query_secret)
         for literals, pattern in _SECRET_PATTERNS:
             if any(literal in text for literal in literals):
@@ -229,16 +264,19 @@ class Redactor:
         return "".join(pieces) + text[done:] if pieces else text
 
     def _json_pair(self, match: re.Match) -> str:
-        # For JSON_PAIR.sub; an object or array is redacted by _json_pairs, which sees where it ends.
+        # For JSON_PAIR.sub; an object or array is redacted by _json_pairs, which sees where it
+        # ends.
         new = None if match.group(2) in ("[", "{") else self._pair_value(match)
         return match.group(0) if new is None else match.string[match.start() : match.start(2)] + new
 
     def _json_pairs(self, text: str) -> str:
-        """Redact the values of secret keys in JSON text (whole or cut), keeping the rest as it was."""
+        """Redact the values of secret keys in JSON text (whole or cut), keeping the rest as it
+        was."""
         pieces, done = [], 0
         for match in JSON_PAIR.finditer(text):
             if match.start() < done:
-                continue  # inside an object or array already redacted
+                # inside an object or array already redacted
+                continue
             new = self._pair_value(match)
             if new is not None:
                 pieces += [text[done : match.start(2)], new]
@@ -255,7 +293,8 @@ class Redactor:
         return None
 
     def _nested_text(self, literal: str) -> str | None:
-        """Redact a string literal of JSON text that holds JSON text itself (a line logged in a line)."""
+        """Redact a string literal of JSON text that holds JSON text itself (a line logged in a
+        line)."""
         body, closing = JSON_STRING.fullmatch(literal).groups()
         inner = decode_literal(body)
         redacted = self._string(inner)
@@ -269,17 +308,30 @@ def _suspect_pattern(keys: frozenset[str]):
     """Compile the one pattern whose absence from a JSON text proves it holds no secret."""
     words = sorted({*keys, *SECRET_SUFFIXES, *_AUTH_WORDS})
     spelled = [_SEPARATORS.join(re.escape(ch) for ch in word) for word in words]
-    literals = [prescan or "|".join(re.escape(lit) for lit in lits) for lits, _, prescan in TOKEN_PATTERNS]
+    literals = [
+        prescan or "|".join(re.escape(lit) for lit in lits) for lits, _, prescan in TOKEN_PATTERNS
+    ]
     pattern = "|".join(
-        [*literals, _DIGIT_RUN, _USERINFO, _ESCAPED_ASCII, _QUERY_PARAMETER, "(?i:" + "|".join(spelled) + ")"]
+        [
+            *literals,
+            _DIGIT_RUN,
+            _USERINFO,
+            _ESCAPED_ASCII,
+            _QUERY_PARAMETER,
+            "(?i:" + "|".join(spelled) + ")",
+        ]
     )
     return re2.compile(pattern.encode())
 
 
 def _json_value(match: re.Match) -> bool:
-    """Tell a `"key": value` pair of JSON text whose value is not a string: _json_pairs' to redact."""
+    """Tell a `"key": value` pair of JSON text whose value is not a string: _json_pairs' to
+    redact."""
     quoted_key = match.group(2)[:1] in ('"', "'", "\\")
-    return (quoted_key and not match.group(3)) or match.string[match.end() : match.end() + 1] in ("{", "[")
+    return (quoted_key and not match.group(3)) or match.string[match.end() : match.end() + 1] in (
+        "{",
+        "[",
+    )
 
 
 def _value_end(text: str, start: int, quote: str) -> int:
@@ -295,7 +347,12 @@ def _has_secret(value) -> bool:
     # null, booleans and empty values hold nothing secret; keeping them keeps findings
     # such as "token sent as null" visible.
     return (
-        value is not None and value is not False and value is not True and value != "" and value != {} and value != []
+        value is not None
+        and value is not False
+        and value is not True
+        and value != ""
+        and value != {}
+        and value != []
     )
 
 
@@ -303,7 +360,11 @@ def _replace_card(match: re.Match) -> str:
     text, start, end = match.string, match.start(), match.end()
     inside_number = (start and text[start - 1] in "0123456789.") or (
         end < len(text)
-        and (text[end].isdigit() or text[end : end + 2][:1] in ".-" and text[end + 1 : end + 2].isdigit())
+        and (
+            text[end].isdigit()
+            or text[end : end + 2][:1] in ".-"
+            and text[end + 1 : end + 2].isdigit()
+        )
     )
     if inside_number or not looks_like_card(match.group(0)):
         return match.group(0)

@@ -1,4 +1,5 @@
-"""What redaction counts as a secret: key names (and suffixes) and the shapes of well-known tokens."""
+"""What redaction counts as a secret: key names (and suffixes) and the shapes of well-known
+tokens."""
 
 import re
 
@@ -33,10 +34,12 @@ DEFAULT_KEYS = (
     "cvv",
     "cvc",
     "x-amz-signature",
-    "x-goog-signature",  # signatures of presigned URLs
+    # signatures of presigned URLs
+    "x-goog-signature",
 )
-# Names that are a secret as a URL's query (or fragment) parameter, where APIs put their keys (Google's
-# `?key=AIza...`, a presigned `sig=`), but are ordinary field names in a JSON body (`{"key": "order_id"}`).
+# Names that are a secret as a URL's query (or fragment) parameter, where APIs put their keys
+# (Google's `?key=AIza...`, a presigned `sig=`), but are ordinary field names in a JSON body
+# (`{"key": "order_id"}`).
 QUERY_KEYS = (
     "key",
     "sig",
@@ -69,7 +72,8 @@ SECRET_SUFFIXES = (
     "cookie",
     "authorization",
     "sessionid",
-    # the key names detect-secrets' keyword plugin knows: `AccountKey`, `aws_secret_access_key`, `db_pass`
+    # the key names detect-secrets' keyword plugin knows: `AccountKey`, `aws_secret_access_key`,
+    # `db_pass`
     "accesskey",
     "accountkey",
     "authkey",
@@ -113,11 +117,26 @@ TOKEN_PATTERNS = (
     (("github_pat_",), r"github_pat_[A-Za-z0-9_]{22,}", None),
     (("xox",), r"xox[abposr]-[A-Za-z0-9-]{10,}", None),
     (("hooks.slack.com",), r"hooks\.slack\.com/services/[A-Za-z0-9_/]+", None),
-    (("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}", None),
+    (
+        ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
+        r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}",
+        None,
+    ),
     (("AIza",), r"AIza[0-9A-Za-z_-]{35}", None),
     (("k_live_", "k_test_"), r"[rs]k_(?:live|test)_[0-9A-Za-z]{16,}", None),
     (
-        ("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "glcbt-", "glimt-", "glptt-", "glagent-", "GR1348941"),
+        (
+            "glpat-",
+            "gldt-",
+            "glft-",
+            "glsoat-",
+            "glrt-",
+            "glcbt-",
+            "glimt-",
+            "glptt-",
+            "glagent-",
+            "GR1348941",
+        ),
         r"(?:gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent)-|GR1348941)[0-9A-Za-z_-]{20,}",
         None,
     ),
@@ -127,9 +146,13 @@ TOKEN_PATTERNS = (
     (("sq0csp-", "sq0atp-"), r"sq0(?:csp|atp)-[0-9A-Za-z_\\-]{22,}", None),
     (("softlayer.com",), r"softlayer\.com/soap/v3(?:\.1)?/[a-z0-9]{64}", None),
     (("AKC",), r"AKC[a-zA-Z0-9]{10,}", None),
-    (("AP",), r"(?<![A-Za-z0-9])AP[0-9A-F][a-zA-Z0-9]{8,}(?![A-Za-z0-9])", r"AP[0-9A-F][a-zA-Z0-9]{8}"),
-    # Twilio's API key SID (SK...) names a credential; its account SID (AC + 32 hex) is an id, kept as the
-    # evidence it is (the account's auth token is a secret by its key, `auth_token`).
+    (
+        ("AP",),
+        r"(?<![A-Za-z0-9])AP[0-9A-F][a-zA-Z0-9]{8,}(?![A-Za-z0-9])",
+        r"AP[0-9A-F][a-zA-Z0-9]{8}",
+    ),
+    # Twilio's API key SID (SK...) names a credential; its account SID (AC + 32 hex) is an id, kept
+    # as the evidence it is (the account's auth token is a secret by its key, `auth_token`).
     (("SK",), r"(?<![A-Za-z0-9])SK[a-z0-9]{32}(?![A-Za-z0-9])", r"SK[a-z0-9]{32}"),
     (("-us",), r"[0-9a-z]{32}-us[0-9]{1,2}", None),
     (
@@ -140,7 +163,8 @@ TOKEN_PATTERNS = (
     ((":",), r"(?<![0-9])[0-9]{8,10}:[0-9A-Za-z_-]{35}", r"[0-9]{8,10}:[0-9A-Za-z_-]{35}"),
     (
         ("PRIVATE KEY",),
-        r"-----BEGIN [A-Z ]*PRIVATE KEY[A-Z ]*-----(?:.*?-----END [A-Z ]*PRIVATE KEY[A-Z ]*-----|.*)",
+        r"-----BEGIN [A-Z ]*PRIVATE KEY[A-Z ]*-----(?:.*?-----END [A-Z ]*PRIVATE KEY[A-Z "
+        r"]*-----|.*)",
         None,
     ),
 )
@@ -149,13 +173,18 @@ TOKEN_PATTERNS = (
 def replace_token(match: re.Match) -> str:
     """Return the marker for a token a pattern found, unless it is part of a longer word."""
     start, text = match.start(), match.string
-    if start and (text[start - 1].isalnum() or text[start - 1] == "_") and not _token_start(text, start):
-        return match.group(0)  # inside a longer word: "risk-..." is not an "sk-" key
+    if (
+        start
+        and (text[start - 1].isalnum() or text[start - 1] == "_")
+        and not _token_start(text, start)
+    ):
+        # inside a longer word: "risk-..." is not an "sk-" key
+        return match.group(0)
     return REDACTED
 
 
 def _token_start(text: str, start: int) -> bool:
-    """Tell a token glued to what is no word: a percent-escape (`%20ghp_...`), or Telegram's `bot` prefix
-    of its API paths (`/bot123456789:AAH...`)."""
+    """Tell a token glued to what is no word: a percent-escape (`%20ghp_...`), or Telegram's `bot`
+    prefix of its API paths (`/bot123456789:AAH...`)."""
     escaped = start >= 3 and text[start - 3] == "%" and text[start - 2 : start].isalnum()
     return escaped or (text[start].isdigit() and text[:start].endswith("bot"))

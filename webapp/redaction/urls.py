@@ -15,8 +15,8 @@ REDACTED = "[REDACTED]"
 # a URL inside text: a scheme, then anything up to a space, a quote or an angle bracket
 URL = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,15}://[^\s\"'<>`]+")
 _PARTS = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?", re.DOTALL)
-# what stays as written when a changed part is encoded again: the marker's brackets and the punctuation
-# that cannot end the part (a segment keeps no `/`, a query value no `&`, `=` or `+`)
+# what stays as written when a changed part is encoded again: the marker's brackets and the
+# punctuation that cannot end the part (a segment keeps no `/`, a query value no `&`, `=` or `+`)
 SEGMENT_SAFE = "!$'()*+,;=:@[]~"
 VALUE_SAFE = "!$'()*,;:@/?[]~"
 
@@ -24,7 +24,8 @@ Scrub = Callable[[str], str]
 
 
 def is_url(text: str) -> bool:
-    """Tell text that reads as one whole URL (a scheme, `://`, then anything), which redact_url redacts by part."""
+    """Tell text that reads as one whole URL (a scheme, `://`, then anything), which redact_url
+    redacts by part."""
     return _PARTS.fullmatch(text) is not None
 
 
@@ -97,7 +98,8 @@ def _piece(raw: str, scrub: Scrub, decode, safe: str = VALUE_SAFE) -> str:
 
 
 def _pairs(text: str, scrub: Scrub, is_secret_key) -> str:
-    """Redact `name=value&...` (a query, or a fragment that carries tokens as OAuth's implicit flow does)."""
+    """Redact `name=value&...` (a query, or a fragment that carries tokens as OAuth's implicit flow
+    does)."""
     out = []
     for pair in text.split("&"):
         name, equals, value = pair.partition("=")

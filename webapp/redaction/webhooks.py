@@ -9,21 +9,28 @@ name orders and users by ids that look random too.
 import re
 from urllib.parse import unquote, urlsplit
 
-ANY = "*"  # a prefix segment that may be anything (IFTTT's event name)
+# a prefix segment that may be anything (IFTTT's event name)
+ANY = "*"
 # (host, or a domain starting with "."; the path segments before the secret ones): every segment
 # after them is the receiver's credential
 WEBHOOK_PATHS = (
-    ("hooks.slack.com", ("services",)),  # /services/T…/B…/<secret>
-    ("hooks.slack.com", ("workflows",)),  # workflow triggers: /workflows/T…/A…/<id>/<secret>
+    # /services/T…/B…/<secret>
+    ("hooks.slack.com", ("services",)),
+    # workflow triggers: /workflows/T…/A…/<id>/<secret>
+    ("hooks.slack.com", ("workflows",)),
     ("hooks.slack.com", ("triggers",)),
-    ("discord.com", ("api", "webhooks")),  # /api/webhooks/<id>/<token>
+    # /api/webhooks/<id>/<token>
+    ("discord.com", ("api", "webhooks")),
     ("discordapp.com", ("api", "webhooks")),
     # Teams: /webhookb2/<group>@<tenant>/IncomingWebhook/<id>/<owner>
     (".webhook.office.com", ("webhookb2",)),
     ("outlook.office.com", ("webhookb2",)),
-    ("hooks.zapier.com", ("hooks", "catch")),  # /hooks/catch/<account>/<key>/
-    ("maker.ifttt.com", ("trigger", ANY, "with", "key")),  # /trigger/<event>/with/key/<key>
-    ("api.telegram.org", ()),  # /bot<token>/sendMessage
+    # /hooks/catch/<account>/<key>/
+    ("hooks.zapier.com", ("hooks", "catch")),
+    # /trigger/<event>/with/key/<key>
+    ("maker.ifttt.com", ("trigger", ANY, "with", "key")),
+    # /bot<token>/sendMessage
+    ("api.telegram.org", ()),
 )
 # a key made by a machine: 16 or more URL-safe characters, letters and digits mixed
 RANDOM = re.compile(r"(?=[^/]*[0-9])(?=[^/]*[A-Za-z])[A-Za-z0-9_~.=-]{16,}")

@@ -6,8 +6,10 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.~/-]")
 
 
 def finding_anchor(finding: dict) -> str:
-    """Return e.g. "f-type_changed-arguments/limit-request/limit": kind, then each end's snapshot and path."""
-    # A request field outside the body (`query:/page_size`) reads request/query_3a_/page_size; body paths as ever.
+    """Return e.g. "f-type_changed-arguments/limit-request/limit": kind, then each end's snapshot
+    and path."""
+    # A request field outside the body (`query:/page_size`) reads request/query_3a_/page_size; body
+    # paths as ever.
     ends = [
         end["snapshot"] + ("/" if end["path"][:1] not in ("", "/") else "") + end["path"]
         for end in (finding.get("left"), finding.get("right"))

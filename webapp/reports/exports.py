@@ -12,9 +12,12 @@ from ..common.times import display
 from .anchors import finding_anchors
 from .text import SEVERITY_ORDER, end_text, validation_lines, visible
 
-FIXTURE_FILES = FIXTURES  # one file per stage the call has
-RESULT_FILE = FIXTURES["result"]  # what the tool handed back to the model, when the call has it
-CALL_FILE = "call.json"  # the call's tool and HTTP status, read by `tracediff check DIR`
+# one file per stage the call has
+FIXTURE_FILES = FIXTURES
+# what the tool handed back to the model, when the call has it
+RESULT_FILE = FIXTURES["result"]
+# the call's tool and HTTP status, read by `tracediff check DIR`
+CALL_FILE = "call.json"
 
 
 def _value(value) -> str:
@@ -34,8 +37,9 @@ def md_text(text) -> str:
 
 
 def md_code(text, in_table: bool = False) -> str:
-    """Write text as one inline code span that its own backticks cannot end: fenced with one backtick
-    more than its longest run; in a table cell a `|` is escaped too (GFM splits cells inside code)."""
+    """Write text as one inline code span that its own backticks cannot end: fenced with one
+    backtick more than its longest run; in a table cell a `|` is escaped too (GFM splits cells
+    inside code)."""
     text = " ".join(str(text).splitlines()) or " "
     fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
     padded = f" {text} " if text[0] == "`" or text[-1] == "`" else text
@@ -45,17 +49,19 @@ def md_code(text, in_table: bool = False) -> str:
 
 
 def md_link(label: str, url) -> str:
-    """Write a link with escaped text; only an http(s) URL becomes a link, anything else stays text."""
+    """Write a link with escaped text; only an http(s) URL becomes a link, anything else stays
+    text."""
     url = str(url or "")
     if not re.match(r"https?://", url, re.IGNORECASE):
         return md_text(label)
-    quoted = _quote_breakers(url)  # <, > and spaces end a <...> link
+    # <, > and spaces end a <...> link
+    quoted = _quote_breakers(url)
     return f"[{md_text(label)}](<{quoted}>)"
 
 
 def md_url(url) -> str:
-    """Write a URL as an autolink (`<https://...>`, as readable raw as rendered); only an http(s) URL
-    becomes a link, anything else stays text."""
+    """Write a URL as an autolink (`<https://...>`, as readable raw as rendered); only an http(s)
+    URL becomes a link, anything else stays text."""
     url = str(url or "")
     if not re.match(r"https?://", url, re.IGNORECASE):
         return md_text(url)
@@ -63,7 +69,8 @@ def md_url(url) -> str:
 
 
 def _quote_breakers(url: str) -> str:
-    """Percent-encode (as UTF-8) what would end a `<...>` link: angle brackets, spaces, control characters."""
+    """Percent-encode (as UTF-8) what would end a `<...>` link: angle brackets, spaces, control
+    characters."""
     return _URL_BREAKERS.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), url)
 
 
@@ -72,11 +79,13 @@ def _where(end: dict | None) -> str:
 
 
 def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
-    """Return the Markdown lines of one call: findings with paths, values and problems, validation errors."""
+    """Return the Markdown lines of one call: findings with paths, values and problems, validation
+    errors."""
     summary = call.get("summary") or {}
     counts = ", ".join(f"{summary.get(s, 0)} {s}" for s in SEVERITY_ORDER)
     lines = [
-        f"### {md_text(call.get('tool') or 'unknown tool')} {md_code(call['call_id'] or '(default call)')}",
+        f"### {md_text(call.get('tool') or 'unknown tool')} "
+        f"{md_code(call['call_id'] or '(default call)')}",
         "",
         f"- Time: {display(call.get('first_ts'))} to {display(call.get('last_ts'))}",
         f"- HTTP status: {call.get('status_code') or 'none'}",
@@ -91,8 +100,13 @@ def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
         for f, anchor in zip(call["findings"], finding_anchors(call["findings"])):
             where = f"{_where(f.get('left'))} -> {_where(f.get('right'))}"
             values = f"{_value(f.get('left_value'))} -> {_value(f.get('right_value'))}"
-            kind = md_link(f["kind"], f"{permalink}#{anchor}")  # the anchor outlives a re-analysis
-            problem = md_link(f["problem"], problem_url(f["problem"])) if f.get("problem") and problem_url else "-"
+            # the anchor outlives a re-analysis
+            kind = md_link(f["kind"], f"{permalink}#{anchor}")
+            problem = (
+                md_link(f["problem"], problem_url(f["problem"]))
+                if f.get("problem") and problem_url
+                else "-"
+            )
             lines.append(
                 f"| {f['severity']} | {kind} | {where} | {md_code(values, True)} | {problem} | "
                 f"{md_text(f['message'])} |"
@@ -107,7 +121,8 @@ def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
 
 
 def _result_line(call: dict) -> list[str]:
-    """Say what the model got back, when the call logged it (its fixture file is tool-result.json)."""
+    """Say what the model got back, when the call logged it (its fixture file is
+    tool-result.json)."""
     result = (call.get("snapshots") or {}).get("result")
     if not result:
         return []
@@ -116,7 +131,8 @@ def _result_line(call: dict) -> list[str]:
 
 
 def trace_markdown(trace: dict, permalink: str, problem_url=None) -> str:
-    """Return a ready-to-paste ticket summary of a trace; `problem_url(id)` links each finding's problem."""
+    """Return a ready-to-paste ticket summary of a trace; `problem_url(id)` links each finding's
+    problem."""
     tools = sorted({c["tool"] for c in trace["calls"] if c.get("tool")})
     lines = [
         f"## tracediff: trace {md_code(trace['trace_id'])}",
@@ -127,7 +143,9 @@ def trace_markdown(trace: dict, permalink: str, problem_url=None) -> str:
         "",
     ]
     for call in trace["calls"]:
-        lines += call_markdown(call, f"{permalink}?{urlencode({'call': call['call_id']})}", problem_url)
+        lines += call_markdown(
+            call, f"{permalink}?{urlencode({'call': call['call_id']})}", problem_url
+        )
     return visible("\n".join(lines).rstrip() + "\n")
 
 
@@ -140,7 +158,8 @@ def check_command(call: dict, has_contract: bool) -> str:
         if call["snapshots"].get(name):
             parts.append(f"--{name} {file}")
     told = _result_told(call)
-    if told is not None:  # what call.json's result_is_error says to the folder form
+    # what call.json's result_is_error says to the folder form
+    if told is not None:
         parts.append(f"--result-is-error {str(told).lower()}")
     if call.get("status_code") is not None:
         parts.append(f"--status {call['status_code']}")
@@ -148,18 +167,23 @@ def check_command(call: dict, has_contract: bool) -> str:
     for flag in ("method", "url"):
         if http.get(flag):
             parts.append(f"--{flag} {shlex.quote(http[flag])}")
-    parts += [f"--header {shlex.quote(f'{name}: {value}')}" for name, value in (http.get("headers") or {}).items()]
+    parts += [
+        f"--header {shlex.quote(f'{name}: {value}')}"
+        for name, value in (http.get("headers") or {}).items()
+    ]
     return " ".join(parts)
 
 
 def _result_told(call: dict) -> bool | None:
-    """Return what the envelope said of the result (`"is_error"`, kept in its meta), or None when it said nothing."""
+    """Return what the envelope said of the result (`"is_error"`, kept in its meta), or None when it
+    said nothing."""
     told = ((call["snapshots"].get("result") or {}).get("meta") or {}).get("is_error")
     return told if isinstance(told, bool) else None
 
 
 def _request_http(call: dict) -> dict:
-    """Return {"http": {"method", "url", "headers"}} of the call's request as stored (redacted), or {}."""
+    """Return {"http": {"method", "url", "headers"}} of the call's request as stored (redacted), or
+    {}."""
     http = ((call["snapshots"].get("request") or {}).get("http")) or {}
     kept = {k: http[k] for k in ("method", "url", "headers") if http.get(k)}
     return {"http": kept} if kept.get("url") else {}
@@ -173,21 +197,30 @@ def fixtures_zip(call: dict, contract: dict | None) -> bytes:
             snapshot = call["snapshots"].get(name)
             if snapshot is not None:
                 archive.writestr(file, _fixture_text(snapshot["payload"], name in RAW_TEXT))
-        call_info = {"tool": call.get("tool"), "status": call.get("status_code"), **_request_http(call)}
+        call_info = {
+            "tool": call.get("tool"),
+            "status": call.get("status_code"),
+            **_request_http(call),
+        }
         if _result_told(call) is not None:
             call_info["result_is_error"] = _result_told(call)
         archive.writestr(CALL_FILE, json.dumps(call_info, indent=2, ensure_ascii=False) + "\n")
         if contract:
-            # what was learnt stays in `consumed`; naming it apart is for the server's messages, no contract field
-            contract = {k: v for k, v in contract.items() if k not in ("updated_at", "consumed_inferred")}
-            archive.writestr("contract.json", json.dumps(contract, indent=2, ensure_ascii=False) + "\n")
+            # what was learnt stays in `consumed`; naming it apart is for the server's messages, no
+            # contract field
+            contract = {
+                k: v for k, v in contract.items() if k not in ("updated_at", "consumed_inferred")
+            }
+            archive.writestr(
+                "contract.json", json.dumps(contract, indent=2, ensure_ascii=False) + "\n"
+            )
         archive.writestr("README.md", _readme(call, bool(contract)))
     return buffer.getvalue()
 
 
 def _fixture_text(payload, raw_text: bool) -> str:
-    # A request body that was logged as broken JSON is written as it was sent; a stage whose file is JSON
-    # whatever it holds (a result) writes its text as a JSON string.
+    # A request body that was logged as broken JSON is written as it was sent; a stage whose file is
+    # JSON whatever it holds (a result) writes its text as a JSON string.
     if isinstance(payload, str) and raw_text:
         return payload
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
@@ -195,7 +228,8 @@ def _fixture_text(payload, raw_text: bool) -> str:
 
 def _readme(call: dict, has_contract: bool) -> str:
     return (
-        f"# Fixtures of {call.get('tool') or 'a tool call'} (call {call['call_id'] or '(default)'})\n\n"
+        f"# Fixtures of {call.get('tool') or 'a tool call'} (call "
+        f"{call['call_id'] or '(default)'})\n\n"
         "Check this folder with `tracediff check FOLDER` (any number of folders at once),\n"
         "or replay the analysis file by file with:\n\n"
         f"    {check_command(call, has_contract)}\n"

@@ -13,22 +13,27 @@ from .rows import analysis_row
 
 CLAIM_SECONDS = 30
 # The same on both engines: each engine's save_rows runs it and counts what it updated.
-SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at = NULL,
- worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds, loud_kinds = :loud_kinds,
+SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at =
+  NULL,
+ worst = :worst, errors = :errors, warnings = :warnings, infos = :infos, kinds = :kinds, loud_kinds
+   = :loud_kinds,
  contract_digest = :contract_digest
  WHERE trace_id = :trace_id AND call_id = :call_id AND version = :version"""
 RELEASE_CLAIM = "UPDATE calls SET claimed_at = NULL WHERE trace_id = ? AND call_id = ?"
 
 
 class AnalysisBookkeeping:
-    """Mixin of Store (needs write(), catch_up_for_read(), refresh_traces(), save_rows(), db, sql)."""
+    """Mixin of Store (needs write(), catch_up_for_read(), refresh_traces(), save_rows(), db,
+    sql)."""
 
     def claim_pending(self, limit: int = 100) -> list[dict]:
         """Claim calls whose analysis is out of date, so one worker analyses each."""
         self.catch_up_for_read()
         now = time.time()
         with self.write() as conn:
-            rows = conn.execute(self.sql.CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)).fetchall()
+            rows = conn.execute(
+                self.sql.CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)
+            ).fetchall()
         return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
 
     def release_claims_in(self, conn, keys) -> None:
@@ -50,15 +55,18 @@ class AnalysisBookkeeping:
         """Store an analysis unless the call changed meanwhile; say whether it was stored."""
         return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
 
-    def save_analyses(self, results, groupings: dict | None = None, rules=None, tell=None, also=None) -> int:
+    def save_analyses(
+        self, results, groupings: dict | None = None, rules=None, tell=None, also=None
+    ) -> int:
         """Store (trace_id, call_id, version, analysis) results in one transaction.
 
-        A result whose call changed since it was read is dropped (the call stays pending);
-        return how many were stored. `groupings` ({(trace_id, call_id): ...}, see
-        webapp/problems/) replaces each stored call's part in the problems, in the same transaction, by the
-        problem rules `rules` (webapp/pipeline/rules.py); then `tell(conn, grouped)` decides, in the transaction
-        too, what the changes tell (webapp/pipeline/telling.py: an hour's burst escalates, alerts are written).
-        `also(conn)`, when given, writes more in the same transaction (the shapes learnt from these calls).
+        A result whose call changed since it was read is dropped (the call stays pending); return
+        how many were stored. `groupings` ({(trace_id, call_id): ...}, see webapp/problems/)
+        replaces each stored call's part in the problems, in the same transaction, by the problem
+        rules `rules` (webapp/pipeline/rules.py); then `tell(conn, grouped)` decides, in the
+        transaction too, what the changes tell (webapp/pipeline/telling.py: an hour's burst
+        escalates, alerts are written). `also(conn)`, when given, writes more in the same
+        transaction (the shapes learnt from these calls).
         """
         if not results:
             return 0
@@ -66,7 +74,9 @@ class AnalysisBookkeeping:
             self.take_summaries_turn(conn)
             stored = self.save_rows(conn, [analysis_row(*result) for result in results])
             self.refresh_traces(conn, {result[0] for result in results})
-            refresh_hours(conn, hour_keys(conn, [(r[0], r[1]) for r in results], self.sql), self.sql)
+            refresh_hours(
+                conn, hour_keys(conn, [(r[0], r[1]) for r in results], self.sql), self.sql
+            )
             if groupings:
                 grouped = apply_groupings(conn, groupings, utc_now(), rules)
                 if tell is not None:

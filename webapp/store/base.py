@@ -25,14 +25,17 @@ from .rows import event_row
 from .tools import ToolContracts
 from .urls import is_postgres_url
 
-INSERT_QUARANTINE = "INSERT INTO quarantine (received_at, code, message, raw, source) VALUES (?, ?, ?, ?, ?)"
+INSERT_QUARANTINE = (
+    "INSERT INTO quarantine (received_at, code, message, raw, source) VALUES (?, ?, ?, ?, ?)"
+)
 
 
 @dataclass
 class IngestResult:
     accepted: int = 0
     duplicates: int = 0
-    by_source: dict = field(default_factory=dict)  # source -> (accepted, duplicates)
+    # source -> (accepted, duplicates)
+    by_source: dict = field(default_factory=dict)
 
 
 def engine_class(database) -> type["Store"]:
@@ -82,7 +85,9 @@ class Store(
         return engine_class(database)(database, **options)
 
     @classmethod
-    def from_settings(cls, settings: dict, create: bool = False, busy_timeout_ms: int = 10_000) -> "Store":
+    def from_settings(
+        cls, settings: dict, create: bool = False, busy_timeout_ms: int = 10_000
+    ) -> "Store":
         """Open the store that a settings dict (see webapp.config) names."""
         return cls.open(
             settings["DATABASE"],

@@ -1,5 +1,6 @@
-"""Clean calls of a tool: the candidates for the nearest clean call and the last clean call before a problem (the
-layers above prefer those that exercised what broke: webapp/problems/exercised.py); and small facts of one call."""
+"""Clean calls of a tool: the candidates for the nearest clean call and the last clean call before a
+problem (the layers above prefer those that exercised what broke: webapp/problems/exercised.py); and
+small facts of one call."""
 
 from ..common.stages import CORE
 from .codec import dumps, loads
@@ -14,11 +15,14 @@ class CleanCalls:
     def clean_calls(
         self, tool: str, limit: int = 300, digest: str | None = None, before: str | None = None
     ) -> list[dict]:
-        """Return recent clean calls of a tool (every core stage, no warning or error), newest first, with their
-        arguments and response status, for the nearest clean call; `before`: only calls before that time."""
+        """Return recent clean calls of a tool (every core stage, no warning or error), newest
+        first, with their arguments and response status, for the nearest clean call; `before`: only
+        calls before that time."""
         sql = (
-            "SELECT trace_id, call_id, last_ts, contract_digest, arguments_seq, status_code, release FROM calls "
-            "WHERE tool = ? AND analysis IS NOT NULL AND coalesce(worst, '') NOT IN ('error', 'warning') "
+            "SELECT trace_id, call_id, last_ts, contract_digest, arguments_seq, status_code, "
+            "release FROM calls "
+            "WHERE tool = ? AND analysis IS NOT NULL AND coalesce(worst, '') NOT IN ('error', "
+            "'warning') "
             f"AND {COMPLETE}"
         )
         params: list = [tool]
@@ -38,7 +42,8 @@ class CleanCalls:
         return [{**row, "arguments": loads(payloads.get(row["arguments_seq"]))} for row in rows]
 
     def call_broke(self, trace_id: str, call_id: str) -> bool:
-        """Say whether a call's stored analysis has a warning or error (a finding that opens a problem)."""
+        """Say whether a call's stored analysis has a warning or error (a finding that opens a
+        problem)."""
         row = self.db.execute(
             "SELECT worst FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id)
         ).fetchone()
@@ -54,6 +59,7 @@ class CleanCalls:
     def call_digest(self, trace_id: str, call_id: str) -> str | None:
         """Return the digest of the contract a call's stored analysis used."""
         row = self.db.execute(
-            "SELECT contract_digest FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id)
+            "SELECT contract_digest FROM calls WHERE trace_id = ? AND call_id = ?",
+            (trace_id, call_id),
         ).fetchone()
         return row[0] if row else None

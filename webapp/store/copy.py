@@ -12,7 +12,8 @@ start with planner statistics and a visibility map, as autovacuum would leave th
 
 from .postgresql.sql import WORDS
 
-SKIPPED = ("schema_migrations", "progress")  # the destination keeps its own
+# the destination keeps its own
+SKIPPED = ("schema_migrations", "progress")
 BATCH = 10_000
 # Indexes that back a constraint (primary keys, unique keys) stay: COPY checks them as it goes.
 SECONDARY_INDEXES = """SELECT i.indexname, i.indexdef FROM pg_indexes i
@@ -25,12 +26,19 @@ def copy_database(source, destination, report=lambda table, rows: None) -> dict[
     """Copy every table of a SQLite Store into an empty PostgresStore; return rows per table."""
     _refuse_older(source, destination)
     tables = _tables(source)
-    held = [table for table in tables if destination.db.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0]]
+    held = [
+        table
+        for table in tables
+        if destination.db.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0]
+    ]
     if held:
-        raise ValueError(f"{destination.path} already holds {', '.join(held[:3])}: copy into an empty database")
+        raise ValueError(
+            f"{destination.path} already holds {', '.join(held[:3])}: copy into an empty database"
+        )
     copied = {}
     with destination.write() as conn:
-        conn.execute("SET LOCAL maintenance_work_mem = '256MB'")  # index builds sort in memory
+        # index builds sort in memory
+        conn.execute("SET LOCAL maintenance_work_mem = '256MB'")
         for table in tables:
             columns = _shared_columns(source, conn, table)
             indexes = conn.execute(SECONDARY_INDEXES, (table,)).fetchall()
@@ -41,19 +49,24 @@ def copy_database(source, destination, report=lambda table, rows: None) -> dict[
                 conn.execute(definition)
             report(table, copied[table])
         _restart_identities(conn, copied)
-        projected = source.db.execute("SELECT coalesce(max(seq), 0) FROM progress WHERE name = 'projected'").fetchone()[
-            0
-        ]
-        conn.execute("INSERT INTO projection_queue (seq) SELECT seq FROM events WHERE seq > ?", (projected,))
-    for table in tables:  # outside the transaction: VACUUM cannot run in one
+        projected = source.db.execute(
+            "SELECT coalesce(max(seq), 0) FROM progress WHERE name = 'projected'"
+        ).fetchone()[0]
+        conn.execute(
+            "INSERT INTO projection_queue (seq) SELECT seq FROM events WHERE seq > ?", (projected,)
+        )
+    # outside the transaction: VACUUM cannot run in one
+    for table in tables:
         destination.db.execute(f"VACUUM ANALYZE {table}")
     return copied
 
 
 def _refuse_older(source, destination) -> None:
-    """Refuse a source whose schema is behind (its rows would skip a migration's rewrite, e.g. 10's times)."""
+    """Refuse a source whose schema is behind (its rows would skip a migration's rewrite, e.g. 10's
+    times)."""
     versions = [
-        {row[0] for row in store.db.execute("SELECT version FROM schema_migrations")} for store in (source, destination)
+        {row[0] for row in store.db.execute("SELECT version FROM schema_migrations")}
+        for store in (source, destination)
     ]
     if versions[1] - versions[0]:
         raise ValueError(
@@ -74,7 +87,9 @@ def _shared_columns(source, conn, table: str) -> list[str]:
     ours = [row[1] for row in source.db.execute(f'PRAGMA table_info("{table}")')]
     theirs = {
         row[0]
-        for row in conn.execute("SELECT column_name FROM information_schema.columns WHERE table_name = ?", (table,))
+        for row in conn.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ?", (table,)
+        )
     }
     if not theirs:
         raise ValueError(f"table {table} of the SQLite database has no PostgreSQL counterpart")
@@ -82,10 +97,12 @@ def _shared_columns(source, conn, table: str) -> list[str]:
 
 
 def _copy_table(source, conn, table: str, columns: list[str]) -> int:
-    """COPY a table's rows (identity values included, as COPY always takes them); return how many."""
+    """COPY a table's rows (identity values included, as COPY always takes them); return how
+    many."""
     names = ", ".join(columns)
     target = table
-    if table == "events":  # through a staging table, so each event is written once, words and all
+    # through a staging table, so each event is written once, words and all
+    if table == "events":
         target = "copy_staging"
         conn.execute(f"CREATE TEMP TABLE {target} AS SELECT {names} FROM events WITH NO DATA")
     cursor = source.db.execute(f"SELECT {names} FROM {table}")
@@ -112,5 +129,6 @@ def _restart_identities(conn, copied: dict) -> None:
     ).fetchall():
         if copied.get(table):
             conn.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), (SELECT max({column}) FROM {table}))"
+                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), (SELECT "
+                f"max({column}) FROM {table}))"
             )

@@ -14,7 +14,8 @@ from types import ModuleType
 class Engine(ABC):
     """The hooks each engine implements: connections, ingest and projection, upkeep."""
 
-    engine: str  # "sqlite" or "postgresql"
+    # "sqlite" or "postgresql"
+    engine: str
     # the engine's named statements (sqlite/sql.py, postgresql/sql.py)
     sql: ModuleType
     # the engine's trace list and search queries (sqlite/listing.py, postgresql/listing.py)

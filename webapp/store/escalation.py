@@ -1,32 +1,42 @@
-"""A batch's fresh (live) calls, the store side, in its transaction: a problem's first live call tells the team of
-it ("new", once); an hour's burst of them against the problem's own hours escalates it.
+"""A batch's fresh (live) calls, the store side, in its transaction: a problem's first live call
+tells the team of it ("new", once); an hour's burst of them against the problem's own hours
+escalates it.
 
-A live call is one analysed for the first time whose own time is within the last hour (not a backfill, not a
-re-analysis). A problem opened by older calls only (a backfill of old logs) opens quietly, `announced_at` NULL;
-its first live call, in whatever batch the analyser takes it, sends its "new" alert, so every store and batch
-size tells the same. A person's change to a problem (webapp/store/problem_changes.py) counts as told.
-What is live is the rule the pipeline hands in (webapp/pipeline/rules.py: `is_recent`); whether an hour's burst
-escalates, the pipeline decides from the facts read here (webapp/pipeline/telling.py).
+A live call is one analysed for the first time whose own time is within the last hour (not a
+backfill, not a re-analysis). A problem opened by older calls only (a backfill of old logs) opens
+quietly, `announced_at` NULL; its first live call, in whatever batch the analyser takes it, sends
+its "new" alert, so every store and batch size tells the same. A person's change to a problem
+(webapp/store/problem_changes.py) counts as told. What is live is the rule the pipeline hands in
+(webapp/pipeline/rules.py: `is_recent`); whether an hour's burst escalates, the pipeline decides
+from the facts read here (webapp/pipeline/telling.py).
 """
 
 from .problem_changes import record_state
 
-HOURS = "SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? AND hour <= ?"
+HOURS = (
+    "SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? AND hour <= ?"
+)
 FACTS = "SELECT state, first_seen FROM problems WHERE id = ?"
-WATCHED = ("open", "regressed")  # resolved problems regress and archived ones have their own rule
+# resolved problems regress and archived ones have their own rule
+WATCHED = ("open", "regressed")
 ANNOUNCE = "UPDATE problems SET announced_at = ? WHERE id = ? AND announced_at IS NULL"
 
 
-def note_fresh(fresh: dict, pid: int, call: dict, occurrences: int, seen_before: bool, now: str, rules) -> None:
-    """Count a call's occurrences toward its hour's burst, unless it is a backfill or a re-analysis."""
+def note_fresh(
+    fresh: dict, pid: int, call: dict, occurrences: int, seen_before: bool, now: str, rules
+) -> None:
+    """Count a call's occurrences toward its hour's burst, unless it is a backfill or a
+    re-analysis."""
     if not seen_before and rules.is_recent(call["ts"], now):
-        key = (pid, call["ts"][:13])  # the hour problem_hours counts it under
+        # the hour problem_hours counts it under
+        key = (pid, call["ts"][:13])
         fresh[key] = fresh.get(key, 0) + occurrences
 
 
 def announce(conn, events: list[tuple[str, int]], fresh: dict, now: str) -> list[tuple[str, int]]:
-    """Return a batch's events without the quiet openings (no live call), with ("new", id) added for each quiet
-    problem that got its first live call; note who is told. A regression or a re-analysis's summary tells too."""
+    """Return a batch's events without the quiet openings (no live call), with ("new", id) added for
+    each quiet problem that got its first live call; note who is told. A regression or a
+    re-analysis's summary tells too."""
     live = {pid for pid, _ in fresh}
     said = {pid for event, pid in events if event in ("regressed", "reanalysed")}
     told = [pid for pid in sorted(live | said) if conn.execute(ANNOUNCE, (now, pid)).rowcount]
@@ -35,13 +45,14 @@ def announce(conn, events: list[tuple[str, int]], fresh: dict, now: str) -> list
 
 
 class BurstFacts:
-    """What an hour's burst is decided from, read in the analyser's transaction, and the escalations decided from
-    it written there (webapp/pipeline/telling.py decides; mixed into Store through ProblemWrites)."""
+    """What an hour's burst is decided from, read in the analyser's transaction, and the escalations
+    decided from it written there (webapp/pipeline/telling.py decides; mixed into Store through
+    ProblemWrites)."""
 
     def burst_candidates(self, conn, fresh: dict, skip: set) -> list[tuple]:
-        """Return (problem id, hour, occurrences the batch added, state, first seen) of each watched problem
-        (open or regressed) the batch's fresh calls counted in an hour, by problem and hour; `skip`: ids said
-        already."""
+        """Return (problem id, hour, occurrences the batch added, state, first seen) of each watched
+        problem (open or regressed) the batch's fresh calls counted in an hour, by problem and hour;
+        `skip`: ids said already."""
         found = []
         for (pid, hour), added in sorted(fresh.items()):
             if pid not in skip:
@@ -55,7 +66,8 @@ class BurstFacts:
         return dict(conn.execute(HOURS, (pid, first, last)).fetchall())
 
     def note_escalations(self, conn, escalating: dict, now: str) -> list[tuple[str, int]]:
-        """Write each escalation decided ({problem id: (state, why)}) in its problem's history; return the events."""
+        """Write each escalation decided ({problem id: (state, why)}) in its problem's history;
+        return the events."""
         for pid, (state, why) in escalating.items():
             record_state(conn, pid, now, state, "tracediff", why)
         return [("escalating", pid) for pid in escalating]

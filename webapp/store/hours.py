@@ -1,12 +1,15 @@
-"""An hourly rollup of calls per tool, so the list's strip reads 168 rows, not every call of a week."""
+"""An hourly rollup of calls per tool, so the list's strip reads 168 rows, not every call of a
+week."""
 
 from ..common import jsontext
 
-NO_TOOL = "(no tool)"  # the rollup's name for calls whose events never named a tool
+# the rollup's name for calls whose events never named a tool
+NO_TOOL = "(no tool)"
 
 # The engine's forms of HOUR_KEYS and REFRESH_HOUR are in sqlite/sql.py and postgresql/sql.py.
 BACKFILL = f"""INSERT OR REPLACE INTO call_hours (hour, tool, calls, findings)
- SELECT substr(last_ts, 1, 13), coalesce(tool, '{NO_TOOL}'), count(*), coalesce(sum(worst IN ('error', 'warning')), 0)
+ SELECT substr(last_ts, 1, 13), coalesce(tool, '{NO_TOOL}'), count(*), coalesce(sum(worst IN
+   ('error', 'warning')), 0)
  FROM calls WHERE last_ts IS NOT NULL GROUP BY 1, 2"""
 
 

@@ -1,9 +1,11 @@
-"""What inference weighs besides pair counts: how many calls held each path, the releases a tool's calls came
-from, and the log of every change of a tool's inferred pairs (mixed into Store through ToolMappings)."""
+"""What inference weighs besides pair counts: how many calls held each path, the releases a tool's
+calls came from, and the log of every change of a tool's inferred pairs (mixed into Store through
+ToolMappings)."""
 
 from .codec import dumps, loads, utc_now
 
-MAX_PATHS_PER_TOOL = 4000  # path rows one tool may hold
+# path rows one tool may hold
+MAX_PATHS_PER_TOOL = 4000
 CHANGES_SHOWN = 20
 SELECT_PATHS = "SELECT side, path, counts FROM mapping_paths WHERE tool = ?"
 UPSERT_PATH = """INSERT INTO mapping_paths (tool, side, path, counts) VALUES (?, ?, ?, ?)
@@ -17,15 +19,20 @@ class InferenceState:
 
     def path_counts(self, tool: str) -> dict:
         """Return {(side, path): counts} of a tool: how many calls held each leaf."""
-        return {(side, path): loads(counts) for side, path, counts in self.db.execute(SELECT_PATHS, (tool,))}
+        return {
+            (side, path): loads(counts)
+            for side, path, counts in self.db.execute(SELECT_PATHS, (tool,))
+        }
 
     def release_state(self, tool: str) -> dict:
-        """Return the tool's release state {"newest", "seen"} ({} before any call named a release)."""
+        """Return the tool's release state {"newest", "seen"} ({} before any call named a
+        release)."""
         row = self.db.execute("SELECT state FROM tool_releases WHERE tool = ?", (tool,)).fetchone()
         return loads(row[0]) if row else {}
 
     def _add_paths(self, conn, tool: str, per_call: list[dict], fold, newest_changed: bool) -> None:
-        """Add calls' path counts inside add_evidence's transaction (folding the newest release's first)."""
+        """Add calls' path counts inside add_evidence's transaction (folding the newest release's
+        first)."""
         stored = {(s, p): loads(c) for s, p, c in conn.execute(SELECT_PATHS, (tool,))}
         changed = set()
         if newest_changed:
@@ -48,18 +55,27 @@ class InferenceState:
         conn.execute(UPSERT_RELEASES, (tool, dumps(state)))
 
     def _log_change(self, conn, tool: str, before, after, reanalysed: int) -> None:
-        """Record which inferred pairs a change added and removed, when, and under which newest release."""
+        """Record which inferred pairs a change added and removed, when, and under which newest
+        release."""
         old, new = {tuple(p) for p in before}, {tuple(p) for p in after}
         row = conn.execute("SELECT state FROM tool_releases WHERE tool = ?", (tool,)).fetchone()
         release = loads(row[0]).get("newest") if row else None
         conn.execute(
             "INSERT INTO inference_changes (tool, changed_at, added, removed, release, reanalysed) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            (tool, utc_now(), dumps(sorted(new - old)), dumps(sorted(old - new)), release, reanalysed),
+            (
+                tool,
+                utc_now(),
+                dumps(sorted(new - old)),
+                dumps(sorted(old - new)),
+                release,
+                reanalysed,
+            ),
         )
 
     def inference_changes(self, tool: str, limit: int = CHANGES_SHOWN) -> list[dict]:
-        """Return a tool's inference changes, newest first: when, pairs added and removed, the release then."""
+        """Return a tool's inference changes, newest first: when, pairs added and removed, the
+        release then."""
         rows = self.db.execute(
             "SELECT changed_at, added, removed, release, reanalysed FROM inference_changes "
             "WHERE tool = ? ORDER BY id DESC LIMIT ?",

@@ -3,12 +3,16 @@
 from .codec import dumps, loads, utc_now
 from .inference_state import InferenceState
 
-MAX_PAIRS_PER_TOOL = 2000  # evidence rows one tool may hold, whatever its payloads look like
-REANALYSE_RECENT = 2000  # calls re-analysed (newest first) when a tool's inferred pairs change
+# evidence rows one tool may hold, whatever its payloads look like
+MAX_PAIRS_PER_TOOL = 2000
+# calls re-analysed (newest first) when a tool's inferred pairs change
+REANALYSE_RECENT = 2000
 SELECT_EVIDENCE = "SELECT arguments, request, counts FROM mapping_evidence WHERE tool = ?"
-UPSERT_EVIDENCE = """INSERT INTO mapping_evidence (tool, arguments, request, counts) VALUES (?, ?, ?, ?)
+UPSERT_EVIDENCE = """INSERT INTO mapping_evidence (tool, arguments, request, counts) VALUES (?, ?,
+  ?, ?)
  ON CONFLICT (tool, arguments, request) DO UPDATE SET counts = excluded.counts"""
-INVALIDATE_RECENT = """UPDATE calls SET version = version + 1, claimed_at = NULL WHERE (trace_id, call_id) IN
+INVALIDATE_RECENT = """UPDATE calls SET version = version + 1, claimed_at = NULL WHERE (trace_id,
+  call_id) IN
  (SELECT trace_id, call_id FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?)"""
 
 
@@ -39,22 +43,29 @@ class ToolMappings(InferenceState):
         releases: dict | None = None,
         fold=None,
     ) -> int:
-        """Add each call's counts ({(trace_id, call_id): {pair: counts}}) to a tool's evidence; return how many calls.
+        """Add each call's counts ({(trace_id, call_id): {pair: counts}}) to a tool's evidence;
+        return how many calls.
 
-        One transaction: a call another worker learnt from meanwhile is skipped, so a call counts once;
-        counts are added under the writer's lock, so no increment is lost; a new pair past `cap` is not kept.
-        `paths` ({key: {(side, path): counts}}) are the calls' path counts; `releases` the tool's release
-        state after them: when its newest release changed, every stored count goes through `fold` first.
+        One transaction: a call another worker learnt from meanwhile is skipped, so a call counts
+        once; counts are added under the writer's lock, so no increment is lost; a new pair past
+        `cap` is not kept. `paths` ({key: {(side, path): counts}}) are the calls' path counts;
+        `releases` the tool's release state after them: when its newest release changed, every
+        stored count goes through `fold` first.
         """
         with self.write() as conn:
             self.take_turn(conn, f"evidence:{tool}")
-            unobserved = self._unobserved(conn, list(per_call))  # one query for the batch, not one a call
+            # one query for the batch, not one a call
+            unobserved = self._unobserved(conn, list(per_call))
             fresh = [key for key in per_call if key in unobserved]
             stored = {(a, r): loads(c) for a, r, c in conn.execute(SELECT_EVIDENCE, (tool,))}
             room, changed = cap - len(stored), set()
             if releases is not None:
-                row = conn.execute("SELECT state FROM tool_releases WHERE tool = ?", (tool,)).fetchone()
-                newest_changed = (loads(row[0]).get("newest") if row else None) != releases.get("newest")
+                row = conn.execute(
+                    "SELECT state FROM tool_releases WHERE tool = ?", (tool,)
+                ).fetchone()
+                newest_changed = (loads(row[0]).get("newest") if row else None) != releases.get(
+                    "newest"
+                )
                 if newest_changed and fold is not None:
                     stored = {pair: fold(counts) for pair, counts in stored.items()}
                     changed = set(stored)
@@ -76,7 +87,9 @@ class ToolMappings(InferenceState):
                     for name, n in counts.items():
                         total[name] = total.get(name, 0) + n
                     changed.add(pair)
-            conn.executemany(UPSERT_EVIDENCE, [(tool, a, r, dumps(stored[(a, r)])) for a, r in changed])
+            conn.executemany(
+                UPSERT_EVIDENCE, [(tool, a, r, dumps(stored[(a, r)])) for a, r in changed]
+            )
             conn.execute(
                 "UPDATE calls SET observed = 1 WHERE (trace_id, call_id) IN "
                 f"(SELECT c.trace_id, c.call_id FROM {self.sql.KEYED_CALLS})",
@@ -86,41 +99,53 @@ class ToolMappings(InferenceState):
 
     def inferred_pairs(self, tool: str) -> list[tuple[str, str]]:
         """Return the (argument, request) pairs the analysis of a tool's calls adds now."""
-        row = self.db.execute("SELECT inferred FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
+        row = self.db.execute(
+            "SELECT inferred FROM tool_inference WHERE tool = ?", (tool,)
+        ).fetchone()
         return [tuple(pair) for pair in loads(row[0])] if row else []
 
     def consumed_arguments(self, tool: str) -> list[str]:
-        """Return the argument pointers a tool's traffic showed its mapping layer keeps (never sent)."""
-        row = self.db.execute("SELECT consumed FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
+        """Return the argument pointers a tool's traffic showed its mapping layer keeps (never
+        sent)."""
+        row = self.db.execute(
+            "SELECT consumed FROM tool_inference WHERE tool = ?", (tool,)
+        ).fetchone()
         return loads(row[0]) if row else []
 
     def set_inferred(self, tool: str, pairs, recent: int = REANALYSE_RECENT, consumed=None) -> bool:
-        """Store a tool's inferred pairs (and, when given, its consumed arguments); when they changed, re-analyse
-        its newest calls. Say if they changed."""
+        """Store a tool's inferred pairs (and, when given, its consumed arguments); when they
+        changed, re-analyse its newest calls. Say if they changed."""
         pairs = sorted([list(p) for p in pairs])
         old_pairs = sorted(list(p) for p in self.inferred_pairs(tool))
         old_consumed = self.consumed_arguments(tool)
         consumed = old_consumed if consumed is None else sorted(consumed)
         if (old_pairs, old_consumed) == (pairs, consumed):
-            return False  # the common case after each batch: no write, no lock
+            # the common case after each batch: no write, no lock
+            return False
         with self.write() as conn:
-            row = conn.execute("SELECT inferred, consumed FROM tool_inference WHERE tool = ?", (tool,)).fetchone()
+            row = conn.execute(
+                "SELECT inferred, consumed FROM tool_inference WHERE tool = ?", (tool,)
+            ).fetchone()
             before = (loads(row[0]), loads(row[1])) if row is not None else ([], [])
             if before == (pairs, consumed):
                 return False
             conn.execute(
-                "INSERT INTO tool_inference (tool, inferred, consumed, updated_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (tool) DO UPDATE SET inferred = excluded.inferred, consumed = excluded.consumed, "
+                "INSERT INTO tool_inference (tool, inferred, consumed, updated_at) VALUES (?, ?, "
+                "?, ?) "
+                "ON CONFLICT (tool) DO UPDATE SET inferred = excluded.inferred, consumed = "
+                "excluded.consumed, "
                 "updated_at = excluded.updated_at",
                 (tool, dumps(pairs), dumps(consumed), utc_now()),
             )
             reanalysed = conn.execute(INVALIDATE_RECENT, (tool, recent)).rowcount
-            if before[0] != pairs:  # the log tells pairs; the consumed arguments show on the tool's page
+            # the log tells pairs; the consumed arguments show on the tool's page
+            if before[0] != pairs:
                 self._log_change(conn, tool, before[0], pairs, max(reanalysed or 0, 0))
         return True
 
     def reanalyse_recent(self, tool: str, recent: int = REANALYSE_RECENT) -> int:
-        """Queue a tool's newest calls for analysis again (what its history says of them changed)."""
+        """Queue a tool's newest calls for analysis again (what its history says of them
+        changed)."""
         with self.write() as conn:
             return max(conn.execute(INVALIDATE_RECENT, (tool, recent)).rowcount or 0, 0)
 
@@ -128,7 +153,9 @@ class ToolMappings(InferenceState):
         """Return the pairs people rejected for a tool (kept out of inference)."""
         return {
             (a, r)
-            for a, r in self.db.execute("SELECT arguments, request FROM mapping_rejections WHERE tool = ?", (tool,))
+            for a, r in self.db.execute(
+                "SELECT arguments, request FROM mapping_rejections WHERE tool = ?", (tool,)
+            )
         }
 
     def reject_pair(self, tool: str, arguments: str, request: str) -> None:

@@ -1,7 +1,8 @@
-"""Observed shapes, a mixin of Store: each tool's learnt shape per stage, and what each call was learnt from.
+"""Observed shapes, a mixin of Store: each tool's learnt shape per stage, and what each call was
+learnt from.
 
-The learning itself is webapp/observed/ (pure); the pipeline hands the rows to write inside the analyser's
-transaction.
+The learning itself is webapp/observed/ (pure); the pipeline hands the rows to write inside the
+analyser's transaction.
 """
 
 from .codec import dumps, loads, utc_now
@@ -19,9 +20,12 @@ class ObservedShapes:
         return {stage: loads(shape) for stage, shape in rows}
 
     def observed_shape_in(self, conn, tool: str, stage: str) -> dict | None:
-        """Read one shape inside a write transaction, as the one writer of it until the transaction ends."""
+        """Read one shape inside a write transaction, as the one writer of it until the transaction
+        ends."""
         self.take_turn(conn, f"observed:{tool}:{stage}")
-        row = conn.execute("SELECT shape FROM observed_shapes WHERE tool = ? AND stage = ?", (tool, stage)).fetchone()
+        row = conn.execute(
+            "SELECT shape FROM observed_shapes WHERE tool = ? AND stage = ?", (tool, stage)
+        ).fetchone()
         return loads(row[0]) if row else None
 
     def put_observed_shape(self, conn, tool: str, stage: str, shape: dict) -> None:
@@ -29,28 +33,37 @@ class ObservedShapes:
         conn.execute(UPSERT_SHAPE, (tool, stage, dumps(shape), utc_now()))
 
     def observed_of(self, keys, conn=None) -> dict:
-        """Return {(trace_id, call_id): {"seen", "findings"} or None} of calls: what each was learnt from (inside a
-        write transaction when `conn` is given: what another analyser committed meanwhile counts)."""
+        """Return {(trace_id, call_id): {"seen", "findings"} or None} of calls: what each was learnt
+        from (inside a write transaction when `conn` is given: what another analyser committed
+        meanwhile counts)."""
         if not keys:
             return {}
         rows = (conn or self.db).execute(
-            f"SELECT c.trace_id, c.call_id, c.drift FROM {self.sql.KEYED_CALLS}", (dumps([list(k) for k in keys]),)
+            f"SELECT c.trace_id, c.call_id, c.drift FROM {self.sql.KEYED_CALLS}",
+            (dumps([list(k) for k in keys]),),
         )
-        return {(trace_id, call_id): loads(drift) if drift else None for trace_id, call_id, drift in rows}
+        return {
+            (trace_id, call_id): loads(drift) if drift else None
+            for trace_id, call_id, drift in rows
+        }
 
     def set_observed_in(self, conn, records: dict) -> None:
-        """Record inside a write transaction what calls were learnt from ({(trace_id, call_id): record})."""
+        """Record inside a write transaction what calls were learnt from ({(trace_id, call_id):
+        record})."""
         conn.executemany(
             "UPDATE calls SET drift = ? WHERE trace_id = ? AND call_id = ?",
             [(dumps(record), trace_id, call_id) for (trace_id, call_id), record in records.items()],
         )
 
     def forget_observed(self, tool: str | None = None) -> None:
-        """Forget learnt shapes and what calls they were learnt from (of one tool, or all), to learn them again."""
+        """Forget learnt shapes and what calls they were learnt from (of one tool, or all), to learn
+        them again."""
         with self.write() as conn:
             if tool is None:
                 conn.execute("DELETE FROM observed_shapes")
                 conn.execute("UPDATE calls SET drift = NULL WHERE drift IS NOT NULL")
             else:
                 conn.execute("DELETE FROM observed_shapes WHERE tool = ?", (tool,))
-                conn.execute("UPDATE calls SET drift = NULL WHERE tool = ? AND drift IS NOT NULL", (tool,))
+                conn.execute(
+                    "UPDATE calls SET drift = NULL WHERE tool = ? AND drift IS NOT NULL", (tool,)
+                )

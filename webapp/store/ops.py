@@ -1,4 +1,5 @@
-"""What operations ask of the store: a write probe, the analysis backlog, sizes (mixed into Store)."""
+"""What operations ask of the store: a write probe, the analysis backlog, sizes (mixed into
+Store)."""
 
 import time
 from datetime import UTC, datetime
@@ -19,21 +20,25 @@ class OpsReads:
             )
 
     def note_server_url(self, url: str) -> None:
-        """Record the address `tracediff serve` is reached at, for commands run beside it (`alerts test`)."""
+        """Record the address `tracediff serve` is reached at, for commands run beside it (`alerts
+        test`)."""
         with self.write() as conn:
             conn.execute(
-                "INSERT INTO server_urls (name, url, noted_at) VALUES ('serve', ?, ?) ON CONFLICT (name) "
+                "INSERT INTO server_urls (name, url, noted_at) VALUES ('serve', ?, ?) ON CONFLICT "
+                "(name) "
                 "DO UPDATE SET url = excluded.url, noted_at = excluded.noted_at",
                 (url, utc_now()),
             )
 
     def server_url(self) -> str | None:
-        """Return the address `tracediff serve` last recorded (None when no server has run on this database)."""
+        """Return the address `tracediff serve` last recorded (None when no server has run on this
+        database)."""
         row = self.db.execute("SELECT url FROM server_urls WHERE name = 'serve'").fetchone()
         return row[0] if row else None
 
     def backlog(self) -> dict:
-        """Return events waiting for projection, calls waiting for analysis, and the oldest wait in seconds."""
+        """Return events waiting for projection, calls waiting for analysis, and the oldest wait in
+        seconds."""
         conn = self.db.conn
         events, first_waiting = self.waiting_events(conn)
         calls, oldest_seq = conn.execute(self.sql.OLDEST_PENDING).fetchone()
@@ -41,7 +46,9 @@ class OpsReads:
         received = [
             row[0]
             for seq in seqs
-            for row in conn.execute("SELECT received_at FROM events WHERE seq >= ? ORDER BY seq LIMIT 1", (seq,))
+            for row in conn.execute(
+                "SELECT received_at FROM events WHERE seq >= ? ORDER BY seq LIMIT 1", (seq,)
+            )
         ]
         ages = [time.time() - _epoch(text) for text in received]
         return {
@@ -53,18 +60,20 @@ class OpsReads:
     def release_claims(self) -> int:
         """Free the claims of calls a stopped server was analysing, so a new one takes them at once.
 
-        Only a sole server does (see Engine.sole_server): on a shared database other nodes' claims look the
-        same as a stopped node's; they expire after CLAIM_SECONDS."""
+        Only a sole server does (see Engine.sole_server): on a shared database other nodes' claims
+        look the same as a stopped node's; they expire after CLAIM_SECONDS."""
         if not self.sole_server:
             return 0
         with self.write() as conn:
             return conn.execute(
-                "UPDATE calls SET claimed_at = NULL WHERE analyzed_version < version AND claimed_at IS NOT NULL"
+                "UPDATE calls SET claimed_at = NULL WHERE analyzed_version < version AND "
+                "claimed_at IS NOT NULL"
             ).rowcount
 
     def release_alert_leases(self) -> int:
-        """Make the alerts a stopped server was sending due now, so a new one retries them at once instead of
-        after their lease (LEASE_S). Only a sole server does: another node's lease expires after LEASE_S."""
+        """Make the alerts a stopped server was sending due now, so a new one retries them at once
+        instead of after their lease (LEASE_S). Only a sole server does: another node's lease
+        expires after LEASE_S."""
         if not self.sole_server:
             return 0
         with self.write() as conn:

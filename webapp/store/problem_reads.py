@@ -1,7 +1,8 @@
-"""Problems, the read side: the list, one problem with its history and reach, its traces (mixed into Store).
+"""Problems, the read side: the list, one problem with its history and reach, its traces (mixed into
+Store).
 
-A problem comes with its stored state; the state a person reads (an open problem is new or ongoing) is the
-presentation's, applied above the store (webapp/pipeline/problems.py)."""
+A problem comes with its stored state; the state a person reads (an open problem is new or ongoing)
+is the presentation's, applied above the store (webapp/pipeline/problems.py)."""
 
 import time
 from dataclasses import replace
@@ -12,26 +13,32 @@ from .clean_calls import CleanCalls
 from .codec import dumps, loads
 from .problem_filters import ProblemFilters, conditions
 
-COLUMNS = """p.id, p.fingerprint, p.fp_version, p.tool, p.kind, p.severity, p.stages, p.left_snapshot, p.left_path,
- p.right_snapshot, p.right_path, p.transform, p.keyword, p.first_seen, p.last_seen, p.occurrences, p.calls,
- p.traces, p.exercised, p.state, p.resolve, p.resolved_at, p.archive, p.links, p.merged_into"""
+COLUMNS = """p.id, p.fingerprint, p.fp_version, p.tool, p.kind, p.severity, p.stages,
+ p.left_snapshot, p.left_path, p.right_snapshot, p.right_path, p.transform, p.keyword, p.first_seen,
+ p.last_seen, p.occurrences, p.calls, p.traces, p.exercised, p.state, p.resolve, p.resolved_at,
+ p.archive, p.links, p.merged_into"""
 MAX_HOURS = 24 * 31
 FACETS_SECONDS = 10
-_FACETS: dict = {}  # database file -> (when, facets): a store lives for one request, the file for good
+# database file -> (when, facets): a store lives for one request, the file for good
+_FACETS: dict = {}
 
 
 class ProblemReads(CleanCalls):
     """Queries that return problems as plain dicts."""
 
-    def find_problems(self, filters: ProblemFilters, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
-        """Return problems newest last seen first after a (last_seen, id) cursor, and the next cursor."""
+    def find_problems(
+        self, filters: ProblemFilters, cursor: tuple | None = None
+    ) -> tuple[list[dict], tuple | None]:
+        """Return problems newest last seen first after a (last_seen, id) cursor, and the next
+        cursor."""
         self.catch_up_for_read()
         where, params = conditions(filters)
         if cursor:
             where.append("(p.last_seen, p.id) < (?, ?)")
             params += [cursor[0], int(cursor[1])]
         sql = (
-            f"SELECT {COLUMNS} FROM problems p WHERE {' AND '.join(where)} ORDER BY p.last_seen DESC, p.id DESC LIMIT ?"
+            f"SELECT {COLUMNS} FROM problems p WHERE {' AND '.join(where)} ORDER BY p.last_seen "
+            "DESC, p.id DESC LIMIT ?"
         )
         rows = list(self.db.query(sql, [*params, filters.limit + 1]))
         next_cursor = None
@@ -43,28 +50,37 @@ class ProblemReads(CleanCalls):
         return problems, next_cursor
 
     def count_problems(self, filters: ProblemFilters, new_since: str) -> dict:
-        """Return how many problems match per display state (the list's tabs), counted in SQL: an open problem
-        first seen at or after `new_since` counts as new, an older one as ongoing (the filters' state is ignored)."""
-        where, params = conditions(replace(filters, state="", first_seen_from="", first_seen_before=""))
+        """Return how many problems match per display state (the list's tabs), counted in SQL: an
+        open problem first seen at or after `new_since` counts as new, an older one as ongoing (the
+        filters' state is ignored)."""
+        where, params = conditions(
+            replace(filters, state="", first_seen_from="", first_seen_before="")
+        )
         rows = self.db.execute(
-            f"SELECT CASE WHEN p.state != 'open' THEN p.state WHEN p.first_seen >= ? THEN 'new' ELSE 'ongoing' END, "
+            "SELECT CASE WHEN p.state != 'open' THEN p.state WHEN p.first_seen >= ? THEN 'new' "
+            "ELSE 'ongoing' END, "
             f"count(*) FROM problems p WHERE {' AND '.join(where)} GROUP BY 1",
             [new_since, *params],
         )
-        return {**dict.fromkeys(("new", "ongoing", "resolved", "regressed", "archived"), 0), **dict(rows)}
+        return {
+            **dict.fromkeys(("new", "ongoing", "resolved", "regressed", "archived"), 0),
+            **dict(rows),
+        }
 
     def problem_span(self) -> tuple[str | None, str | None]:
         """Return the first first-seen and the last last-seen of the problems the list shows."""
         row = self.db.execute(
-            "SELECT min(first_seen), max(last_seen) FROM problems WHERE merged_into IS NULL AND calls > 0"
+            "SELECT min(first_seen), max(last_seen) FROM problems WHERE merged_into IS NULL AND "
+            "calls > 0"
         ).fetchone()
         return row[0], row[1]
 
     def problem_facets(self) -> dict:
-        """Return the kinds problems were seen with, and the tools, sources and releases seen most (the filters'
-        choices, SHOWN_VALUES of each: the rest are found by search).
+        """Return the kinds problems were seen with, and the tools, sources and releases seen most
+        (the filters' choices, SHOWN_VALUES of each: the rest are found by search).
 
-        They change rarely and cost a walk of every problem, so a process reuses them for a few seconds."""
+        They change rarely and cost a walk of every problem, so a process reuses them for a few
+        seconds."""
         cached = _FACETS.get(self.path)
         if cached and time.monotonic() - cached[0] < FACETS_SECONDS:
             return cached[1]
@@ -72,7 +88,8 @@ class ProblemReads(CleanCalls):
         facets["kind"] = [
             r[0]
             for r in self.db.execute(
-                "SELECT DISTINCT kind FROM problems WHERE kind IS NOT NULL AND merged_into IS NULL ORDER BY 1"
+                "SELECT DISTINCT kind FROM problems WHERE kind IS NOT NULL AND merged_into IS NULL "
+                "ORDER BY 1"
             )
         ]
         _FACETS[self.path] = (time.monotonic(), facets)
@@ -81,7 +98,9 @@ class ProblemReads(CleanCalls):
     def get_problem(self, number: int) -> dict | None:
         """Return one problem with its splits, value pairs, examples, history and checks."""
         self.catch_up_for_read()
-        row = next(iter(self.db.query(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))), None)
+        row = next(
+            iter(self.db.query(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))), None
+        )
         if row is None:
             return None
         problem = _problem(row)
@@ -89,13 +108,20 @@ class ProblemReads(CleanCalls):
             return problem
         self._add_splits([problem], detail=True)
         db = self.db
-        # `[null,null]`: a pair stored before pairs that say nothing were left out (a missing field on each side)
+        # `[null,null]`: a pair stored before pairs that say nothing were left out (a missing field
+        # on each side)
         problem["value_pairs"] = [
-            {"left": pair[0], "right": pair[1], "count": count, "missing": pair[2] if len(pair) > 2 else []}
+            {
+                "left": pair[0],
+                "right": pair[1],
+                "count": count,
+                "missing": pair[2] if len(pair) > 2 else [],
+            }
             for pair, count in (
                 (loads(p), c)
                 for p, c in db.execute(
-                    "SELECT pair, count FROM problem_pairs WHERE problem_id = ? AND pair != '[null,null]' "
+                    "SELECT pair, count FROM problem_pairs WHERE problem_id = ? AND pair != "
+                    "'[null,null]' "
                     "ORDER BY count DESC, pair LIMIT 10",
                     (number,),
                 )
@@ -105,7 +131,8 @@ class ProblemReads(CleanCalls):
         problem["state_history"] = [
             dict(r)
             for r in db.query(
-                "SELECT at, state, by, detail FROM problem_states WHERE problem_id = ? ORDER BY id DESC LIMIT 100",
+                "SELECT at, state, by, detail FROM problem_states WHERE problem_id = ? ORDER BY id "
+                "DESC LIMIT 100",
                 (number,),
             )
         ]
@@ -121,12 +148,15 @@ class ProblemReads(CleanCalls):
     def problem_hourly(self, number: int, since: str, until: str) -> dict[str, int]:
         """Return {hour: occurrences} of a problem between two times ('YYYY-MM-DDTHH' keys)."""
         rows = self.db.execute(
-            "SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? AND hour <= ?",
+            "SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? AND "
+            "hour <= ?",
             (number, since[:13], until[:13]),
         )
         return dict(rows)
 
-    def problems_hourly(self, numbers: list[int], since: str, until: str) -> dict[int, dict[str, int]]:
+    def problems_hourly(
+        self, numbers: list[int], since: str, until: str
+    ) -> dict[int, dict[str, int]]:
         """Return {id: {hour: occurrences}} of several problems between two times."""
         out: dict[int, dict[str, int]] = {n: {} for n in numbers}
         rows = self.db.execute(
@@ -138,9 +168,12 @@ class ProblemReads(CleanCalls):
             out[number][hour] = count
         return out
 
-    def problems_counts(self, numbers: list[int], since: str, before: str, width: int) -> dict[int, dict[str, int]]:
-        """Return {id: {time key: occurrences}} of several problems' calls from since up to (not at) before,
-        by the first `width` characters of their times (13: per hour, 16: per minute, 19: per second)."""
+    def problems_counts(
+        self, numbers: list[int], since: str, before: str, width: int
+    ) -> dict[int, dict[str, int]]:
+        """Return {id: {time key: occurrences}} of several problems' calls from since up to (not at)
+        before, by the first `width` characters of their times (13: per hour, 16: per minute, 19:
+        per second)."""
         out: dict[int, dict[str, int]] = {n: {} for n in numbers}
         rows = self.db.execute(
             f"SELECT problem_id, substr(ts, 1, {int(width)}), sum(occurrences) FROM problem_calls "
@@ -152,16 +185,22 @@ class ProblemReads(CleanCalls):
         return out
 
     def problem_traces(self, number: int, limit: int = 50, cursor: tuple | None = None):
-        """Return the calls a problem was seen in, newest first, after a (ts, trace_id, call_id) cursor."""
+        """Return the calls a problem was seen in, newest first, after a (ts, trace_id, call_id)
+        cursor."""
         sql = (
-            "SELECT trace_id, call_id, ts, source, release, digest, severity, occurrences FROM problem_calls "
+            "SELECT trace_id, call_id, ts, source, release, digest, severity, occurrences FROM "
+            "problem_calls "
             "WHERE problem_id = ?"
         )
         params: list = [number]
         if cursor:
             sql += " AND (ts, trace_id, call_id) < (?, ?, ?)"
             params += list(cursor)
-        rows = list(self.db.query(sql + " ORDER BY ts DESC, trace_id DESC, call_id DESC LIMIT ?", [*params, limit + 1]))
+        rows = list(
+            self.db.query(
+                sql + " ORDER BY ts DESC, trace_id DESC, call_id DESC LIMIT ?", [*params, limit + 1]
+            )
+        )
         next_cursor = None
         if len(rows) > limit:
             rows = rows[:limit]
@@ -169,29 +208,38 @@ class ProblemReads(CleanCalls):
         return rows, next_cursor
 
     def problem_ids(self, fingerprints) -> dict[str, str]:
-        """Return {fingerprint: "TD-n"} for the fingerprints that have a problem (merges followed)."""
+        """Return {fingerprint: "TD-n"} for the fingerprints that have a problem (merges
+        followed)."""
         rows = self.db.execute(
-            f"SELECT fingerprint, coalesce(merged_into, id) FROM problems WHERE fingerprint {self.sql.IN_JSON_LIST}",
+            "SELECT fingerprint, coalesce(merged_into, id) FROM problems WHERE fingerprint "
+            f"{self.sql.IN_JSON_LIST}",
             (dumps(sorted(set(fingerprints))),),
         )
         return {fingerprint: f"TD-{number}" for fingerprint, number in rows}
 
     def problem_alert_data(self, conn, number: int, event: str | None = None) -> dict:
-        """Return a problem as the list shows it, read inside a writer's transaction, for an alert; with the
-        facts of its one-line message under `_line` when `event` is given (the sender takes them out)."""
+        """Return a problem as the list shows it, read inside a writer's transaction, for an alert;
+        with the facts of its one-line message under `_line` when `event` is given (the sender takes
+        them out)."""
         cursor = conn.execute(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))
         row = dict(zip([c[0] for c in cursor.description], cursor.fetchone()))
         problem = _problem(row)
-        for dim, name in (("release", "releases"), ("source", "sources"), ("digest", "contract_digests")):
+        for dim, name in (
+            ("release", "releases"),
+            ("source", "sources"),
+            ("digest", "contract_digests"),
+        ):
             problem[name] = [
                 r[0]
                 for r in conn.execute(
-                    "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = ? AND value != '' ORDER BY value",
+                    "SELECT value FROM problem_splits WHERE problem_id = ? AND dim = ? AND value "
+                    "!= '' ORDER BY value",
                     (number, dim),
                 )
             ]
         problem["permalink_path"] = f"/problems/{problem['id']}"
-        if event and event != "reanalysed":  # a re-analysis's problems only go in a summary: no line of their own
+        # a re-analysis's problems only go in a summary: no line of their own
+        if event and event != "reanalysed":
             problem["_line"] = line_facts(conn, number, event, problem)
         return problem
 
@@ -203,7 +251,8 @@ class ProblemReads(CleanCalls):
                 p["by_source"], p["by_release"], p["by_digest"] = [], [], []
         names = {"release": "releases", "source": "sources", "digest": "contract_digests"}
         rows = self.db.execute(
-            "SELECT problem_id, dim, value, occurrences, calls FROM problem_splits WHERE problem_id "
+            "SELECT problem_id, dim, value, occurrences, calls FROM problem_splits WHERE "
+            "problem_id "
             f"{self.sql.IN_JSON_NUMBERS} ORDER BY problem_id, dim, value",
             (dumps(list(numbers)),),
         )
@@ -212,17 +261,24 @@ class ProblemReads(CleanCalls):
             if value:
                 problem[names[dim]].append(value)
             if detail:
-                problem[f"by_{dim}"].append({dim: value or None, "occurrences": occurrences, "calls": calls})
+                problem[f"by_{dim}"].append(
+                    {dim: value or None, "occurrences": occurrences, "calls": calls}
+                )
 
     def _examples(self, number: int) -> dict:
         first = self.problem_traces_ordered(number, "ASC", 1)
         latest = self.problem_traces_ordered(number, "DESC", 5)
-        return {"first": first[0] if first else None, "latest": latest[0] if latest else None, "samples": latest[1:]}
+        return {
+            "first": first[0] if first else None,
+            "latest": latest[0] if latest else None,
+            "samples": latest[1:],
+        }
 
     def problem_traces_ordered(self, number: int, order: str, limit: int) -> list[dict]:
         return list(
             self.db.query(
-                f"SELECT trace_id, call_id, ts, source, release FROM problem_calls WHERE problem_id = ? "
+                "SELECT trace_id, call_id, ts, source, release FROM problem_calls WHERE "
+                "problem_id = ? "
                 f"ORDER BY ts {'ASC' if order == 'ASC' else 'DESC'} LIMIT ?",
                 (number, limit),
             )
@@ -232,7 +288,8 @@ class ProblemReads(CleanCalls):
         if row["state"] != "resolved" or not row["resolved_at"]:
             return None
         calls, broke = self.db.execute(
-            "SELECT count(*), coalesce(sum(broke), 0) FROM problem_checks WHERE problem_id = ? AND ts > ?",
+            "SELECT count(*), coalesce(sum(broke), 0) FROM problem_checks WHERE problem_id = ? AND "
+            "ts > ?",
             (row["id"], row["resolved_at"]),
         ).fetchone()
         return {"calls": calls, "broke": broke}

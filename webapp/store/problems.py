@@ -20,44 +20,67 @@ class ProblemWrites(ProblemChanges, BurstFacts):
 
 @dataclass
 class Grouped:
-    """What a batch's groupings changed, for the pipeline to decide what it tells (webapp/pipeline/telling.py)."""
+    """What a batch's groupings changed, for the pipeline to decide what it tells
+    (webapp/pipeline/telling.py)."""
 
-    events: list[tuple[str, int]]  # (new | regressed | escalating | reanalysed, problem id), in order
-    fresh: dict[tuple[int, str], int]  # (problem id, hour) -> occurrences of the batch's live calls
-    opened: set[int]  # problems the events open already: their burst says nothing more
+    # (new | regressed | escalating | reanalysed, problem id), in order
+    events: list[tuple[str, int]]
+    # (problem id, hour) -> occurrences of the batch's live calls
+    fresh: dict[tuple[int, str], int]
+    # problems the events open already: their burst says nothing more
+    opened: set[int]
     now: str
 
 
-# A batch's keys as a table joined on the primary key: `(trace_id, call_id) IN (VALUES ...)` scans the whole table
-# in SQLite. VALUES names its columns column1, column2 in SQLite and PostgreSQL alike.
-BATCH = "(VALUES {keys}) AS k JOIN {table} ON {table}.trace_id = k.column1 AND {table}.call_id = k.column2"
-CALL_FACTS = """SELECT trace_id, call_id, tool, source, release, last_ts, version, analyzed_version, problem_paths,
- arguments_seq, request_seq, response_seq, grouped_seqs, result_seq FROM """ + BATCH.replace("{table}", "calls")
+# A batch's keys as a table joined on the primary key: `(trace_id, call_id) IN (VALUES ...)` scans
+# the whole table in SQLite. VALUES names its columns column1, column2 in SQLite and PostgreSQL
+# alike.
+BATCH = (
+    "(VALUES {keys}) AS k JOIN {table} ON {table}.trace_id = k.column1 AND {table}.call_id = "
+    "k.column2"
+)
+CALL_FACTS = """SELECT trace_id, call_id, tool, source, release, last_ts, version,
+  analyzed_version, problem_paths,
+ arguments_seq, request_seq, response_seq, grouped_seqs, result_seq FROM
+   """ + BATCH.replace("{table}", "calls")
 PROBLEM_BY_FINGERPRINT = "SELECT id, merged_into FROM problems WHERE fingerprint = ?"
-INSERT_PROBLEM = """INSERT INTO problems (fingerprint, fp_version, tool, kind, severity, stages, left_snapshot,
+INSERT_PROBLEM = """INSERT INTO problems (fingerprint, fp_version, tool, kind, severity, stages,
+  left_snapshot,
  left_path, right_snapshot, right_path, transform, keyword, created_at)
  VALUES (:fingerprint, :fp_version, :tool, :kind, :severity, :stages, :left_snapshot, :left_path,
  :right_snapshot, :right_path, :transform, :keyword, :created_at) RETURNING id"""
-OLD_PARTS = """SELECT trace_id, call_id, problem_id, ts, source, release, digest, occurrences, pairs, severity
+OLD_PARTS = """SELECT trace_id, call_id, problem_id, ts, source, release, digest, occurrences,
+  pairs, severity
  FROM """ + BATCH.replace("{table}", "problem_calls")
-BATCH_KEYS = 400  # (trace_id, call_id) pairs per read: within SQLite's limit of bound parameters
-TRACE_HAS_OTHER = "SELECT EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ? AND trace_id = ?)"
-ADD_PART = """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release, digest, severity,
+# (trace_id, call_id) pairs per read: within SQLite's limit of bound parameters
+BATCH_KEYS = 400
+TRACE_HAS_OTHER = (
+    "SELECT EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ? AND trace_id = ?)"
+)
+ADD_PART = """INSERT INTO problem_calls (problem_id, trace_id, call_id, ts, source, release,
+  digest, severity,
  occurrences, pairs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
-BUMP_COUNTS = "UPDATE problems SET occurrences = occurrences + ?, calls = calls + ?, traces = traces + ? WHERE id = ?"
+BUMP_COUNTS = (
+    "UPDATE problems SET occurrences = occurrences + ?, calls = calls + ?, traces = traces + ? "
+    "WHERE id = ?"
+)
 # Adding a part can only widen first/last seen and raise the severity: no look at the other calls.
 # Run before the part's row goes in: the trace counts when no other call of it has the problem.
 PUT_COUNTS = """UPDATE problems SET occurrences = occurrences + ?1, calls = calls + 1,
- traces = traces + CASE WHEN EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ?5 AND trace_id = ?2) THEN 0 ELSE
+ traces = traces + CASE WHEN EXISTS (SELECT 1 FROM problem_calls WHERE problem_id = ?5 AND trace_id
+   = ?2) THEN 0 ELSE
   1 END,
  first_seen = CASE WHEN first_seen <= ?3 THEN first_seen ELSE ?3 END,
  last_seen = CASE WHEN last_seen >= ?3 THEN last_seen ELSE ?3 END,
  severity = CASE WHEN ?4 = 'error' THEN 'error' ELSE severity END WHERE id = ?5
  RETURNING state, resolve IS NOT NULL"""
 BUMP_HOUR = """INSERT INTO problem_hours (problem_id, hour, occurrences) VALUES (?, ?, ?)
- ON CONFLICT(problem_id, hour) DO UPDATE SET occurrences = problem_hours.occurrences + excluded.occurrences"""
-BUMP_SPLIT = """INSERT INTO problem_splits (problem_id, dim, value, occurrences, calls) VALUES (?, ?, ?, ?, ?)
- ON CONFLICT(problem_id, dim, value) DO UPDATE SET occurrences = problem_splits.occurrences + excluded.occurrences,
+ ON CONFLICT(problem_id, hour) DO UPDATE SET occurrences = problem_hours.occurrences +
+   excluded.occurrences"""
+BUMP_SPLIT = """INSERT INTO problem_splits (problem_id, dim, value, occurrences, calls) VALUES (?,
+  ?, ?, ?, ?)
+ ON CONFLICT(problem_id, dim, value) DO UPDATE SET occurrences = problem_splits.occurrences +
+   excluded.occurrences,
  calls = problem_splits.calls + excluded.calls"""
 BUMP_PAIR = """INSERT INTO problem_pairs (problem_id, pair, count) VALUES (?, ?, ?)
  ON CONFLICT(problem_id, pair) DO UPDATE SET count = problem_pairs.count + excluded.count"""
@@ -65,25 +88,30 @@ SEEN = """UPDATE problems
  SET first_seen = coalesce((SELECT min(ts) FROM problem_calls WHERE problem_id = ?1), first_seen),
  last_seen = coalesce((SELECT max(ts) FROM problem_calls WHERE problem_id = ?1), last_seen),
  severity = CASE WHEN ?2 = 'error' THEN 'error' ELSE severity END WHERE id = ?1"""
-CHECK = """INSERT INTO problem_checks (problem_id, trace_id, call_id, ts, broke) VALUES (?, ?, ?, ?, ?)
- ON CONFLICT (problem_id, trace_id, call_id) DO UPDATE SET ts = excluded.ts, broke = excluded.broke"""
+CHECK = """INSERT INTO problem_checks (problem_id, trace_id, call_id, ts, broke) VALUES (?, ?, ?,
+  ?, ?)
+ ON CONFLICT (problem_id, trace_id, call_id) DO UPDATE SET ts = excluded.ts, broke =
+   excluded.broke"""
 PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems WHERE id = ?"
 
 
 def apply_groupings(conn, groupings: dict, now: str, rules) -> Grouped:
     """Replace each stored call's part in the problems; skip calls whose analysis was not stored.
 
-    Every call's breaks go in before any call counts toward exposure (store/exposure.py), so a clean call
-    analysed in the same batch as a problem's first break counts whatever the order of the batch, and calls
-    analysed before a problem's first seen moved count again. Return what changed (Grouped): the (event, problem
-    id) changes alerts watch, `new` (a problem's first live call), `regressed`, `escalating` (out of an archive),
-    and `reanalysed` for a problem that only calls grouped again from the same snapshots (a re-analysis) opened;
-    and the live calls' hours, whose bursts the pipeline judges. `rules` (webapp/pipeline/rules.py) decide each
-    change: regress, escalate out of an archive, count toward exposure."""
+    Every call's breaks go in before any call counts toward exposure (store/exposure.py), so a clean
+    call analysed in the same batch as a problem's first break counts whatever the order of the
+    batch, and calls analysed before a problem's first seen moved count again. Return what changed
+    (Grouped): the (event, problem id) changes alerts watch, `new` (a problem's first live call),
+    `regressed`, `escalating` (out of an archive), and `reanalysed` for a problem that only calls
+    grouped again from the same snapshots (a re-analysis) opened; and the live calls' hours, whose
+    bursts the pipeline judges. `rules` (webapp/pipeline/rules.py) decide each change: regress,
+    escalate out of an archive, count toward exposure."""
     events: list[tuple[str, int]] = []
     done, fresh, news = [], {}, set()
-    marks: dict[tuple, list] = {}  # call -> [grouped_seqs, problem_paths] to write, None where unchanged
-    ids: dict[str, int] = {}  # fingerprint -> problem id, for the batch: most calls repeat a few problems
+    # call -> [grouped_seqs, problem_paths] to write, None where unchanged
+    marks: dict[tuple, list] = {}
+    # fingerprint -> problem id, for the batch: most calls repeat a few problems
+    ids: dict[str, int] = {}
     rollups = Rollups()
     facts = _by_call(conn, CALL_FACTS, groupings)
     parts = _by_call(conn, OLD_PARTS, groupings, many=True)
@@ -102,38 +130,58 @@ def apply_groupings(conn, groupings: dict, now: str, rules) -> Grouped:
             "ts": row[3] or now,
             "digest": grouping.get("digest"),
             "before": set(loads(row[6]) or []),
-            "again": row[10] == seqs,  # grouped again from the same snapshots
-            # arguments, request and response all received (row[7:10]): only then can it count as clean
+            # grouped again from the same snapshots
+            "again": row[10] == seqs,
+            # arguments, request and response all received (row[7:10]): only then can it count as
+            # clean
             "complete": all(seq is not None for seq in row[7:10]),
         }
         marks[key] = [None if call["again"] else seqs, None]
         old = {part[0]: part for part in parts.get(key, [])}
-        broke = _replace_parts(conn, call, old, grouping["problems"], now, events, ids, rollups, fresh, rules)
+        broke = _replace_parts(
+            conn, call, old, grouping["problems"], now, events, ids, rollups, fresh, rules
+        )
         done.append((call, grouping, broke, loads(row[6]) or []))
         news |= set() if call["again"] else broke
     by_tool: dict = {}
     exposure: dict[int, int] = {}
     for call, grouping, broke, before in done:
-        if call["tool"] not in by_tool:  # every break of the batch is in, so no problem opens after this
+        # every break of the batch is in, so no problem opens after this
+        if call["tool"] not in by_tool:
             by_tool[call["tool"]] = conn.execute(TOOL_PROBLEMS, (call["tool"],)).fetchall()
         marks[call["trace_id"], call["call_id"]][1] = _exercise(
-            conn, call, grouping.get("arguments"), by_tool[call["tool"]], broke, before, exposure, rules.exercises
+            conn,
+            call,
+            grouping.get("arguments"),
+            by_tool[call["tool"]],
+            broke,
+            before,
+            exposure,
+            rules.exercises,
         )
-    conn.executemany(MARK_GROUPED, [(*mark, *key) for key, mark in marks.items() if mark != [None, None]])
+    conn.executemany(
+        MARK_GROUPED, [(*mark, *key) for key, mark in marks.items() if mark != [None, None]]
+    )
     batch = {(call["trace_id"], call["call_id"]) for call, *_ in done}
     for tool, rows in by_tool.items():
         refit(conn, tool, rows, first_seen, batch, exposure, rules.exercises)
     flush(conn, exposure)
     rollups.flush(conn)
-    events = [("reanalysed" if event == "new" and pid not in news else event, pid) for event, pid in events]
-    opened = {pid for event, pid in events if event in ("new", "regressed", "reanalysed")}  # said already
-    events = announce(conn, events, fresh, now)  # a backfill's problem is news at its first live call
-    return Grouped(events, fresh, opened, now)  # after the flush: a burst is read from the batch's hours
+    events = [
+        ("reanalysed" if event == "new" and pid not in news else event, pid)
+        for event, pid in events
+    ]
+    # said already
+    opened = {pid for event, pid in events if event in ("new", "regressed", "reanalysed")}
+    # a backfill's problem is news at its first live call
+    events = announce(conn, events, fresh, now)
+    # after the flush: a burst is read from the batch's hours
+    return Grouped(events, fresh, opened, now)
 
 
 def _by_call(conn, sql: str, calls, many: bool = False) -> dict:
-    """Read rows for a batch of (trace_id, call_id) keys in a few queries, keyed by call: a round trip
-    per call is what a remote database makes slow. `many`: a list of rows per call."""
+    """Read rows for a batch of (trace_id, call_id) keys in a few queries, keyed by call: a round
+    trip per call is what a remote database makes slow. `many`: a list of rows per call."""
     keys, found = list(calls), {}
     for start in range(0, len(keys), BATCH_KEYS):
         chunk = keys[start : start + BATCH_KEYS]
@@ -147,15 +195,17 @@ def _by_call(conn, sql: str, calls, many: bool = False) -> dict:
 
 
 def _when(facts: dict, key: tuple) -> tuple:
-    """Order a batch's calls by time, then by id: problems new in a batch are numbered in the order
-    their calls happened, whatever order the calls were claimed in (the demo's TD numbers stay put)."""
+    """Order a batch's calls by time, then by id: problems new in a batch are numbered in the
+    order their calls happened, whatever order the calls were claimed in (the demo's TD numbers
+    stay put)."""
     return ((facts[key][3] or "") if key in facts else "", key)
 
 
 def forget_calls(conn, calls, exercises=None) -> None:
-    """Take deleted calls' parts out of their problems (retention), so counts, rollups and first/last seen
-    describe the calls still stored, as a re-analysis of them would; `exercises` (the rule of
-    webapp/pipeline/rules.py) counts exposure again where a first seen moved earlier."""
+    """Take deleted calls' parts out of their problems (retention), so counts, rollups and
+    first/last seen describe the calls still stored, as a re-analysis of them would; `exercises`
+    (the rule of webapp/pipeline/rules.py) counts exposure again where a first seen moved
+    earlier."""
     rollups, touched = Rollups(), set()
     for key, parts in _by_call(conn, OLD_PARTS, calls, many=True).items():
         for part in parts:
@@ -169,7 +219,8 @@ def forget_calls(conn, calls, exercises=None) -> None:
 
 
 class Rollups:
-    """A batch's changes to the hourly counts, splits and value pairs, written once per row at the end.
+    """A batch's changes to the hourly counts, splits and value pairs, written once per row at the
+    end.
 
     Most calls of a batch repeat a few problems; nothing in the batch reads these rollups (the state
     rules read problem_calls and problems), so one upsert per row replaces one per call."""
@@ -177,8 +228,10 @@ class Rollups:
     def __init__(self):
         self.hours: dict[tuple, int] = {}
         self.splits: dict[tuple, list] = {}
-        self.pairs: dict[tuple, int] = {}  # (problem id, pair) -> count; hours and splits likewise by key
-        self.shrunk: set[int] = set()  # problems a part was taken out of: rows may reach zero
+        # (problem id, pair) -> count; hours and splits likewise by key
+        self.pairs: dict[tuple, int] = {}
+        # problems a part was taken out of: rows may reach zero
+        self.shrunk: set[int] = set()
 
     def add(self, pid: int, call: dict, occurrences: int, pairs: dict, sign: int) -> None:
         """Add (sign 1) or take out (sign -1) one call's part."""
@@ -199,14 +252,19 @@ class Rollups:
         conn.executemany(BUMP_SPLIT, [(*key, *n) for key, n in self.splits.items() if n != [0, 0]])
         conn.executemany(BUMP_PAIR, [(*key, n) for key, n in self.pairs.items() if n])
         for pid in self.shrunk:
-            conn.execute("DELETE FROM problem_hours WHERE problem_id = ? AND occurrences <= 0", (pid,))
+            conn.execute(
+                "DELETE FROM problem_hours WHERE problem_id = ? AND occurrences <= 0", (pid,)
+            )
             conn.execute("DELETE FROM problem_splits WHERE problem_id = ? AND calls <= 0", (pid,))
             conn.execute("DELETE FROM problem_pairs WHERE problem_id = ? AND count <= 0", (pid,))
 
 
-def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids: dict, ts: str) -> int:
-    """Return the id of the problem a fingerprint belongs to (following a merge), creating it if new; its
-    history starts at `ts`, the call's own time as first seen is, so it reads in the order things happened."""
+def _problem_id(
+    conn, fingerprint: str, entry: dict, now: str, events: list, ids: dict, ts: str
+) -> int:
+    """Return the id of the problem a fingerprint belongs to (following a merge), creating it if
+    new; its history starts at `ts`, the call's own time as first seen is, so it reads in the order
+    things happened."""
     if fingerprint in ids:
         return ids[fingerprint]
     row = conn.execute(PROBLEM_BY_FINGERPRINT, (fingerprint,)).fetchone()
@@ -241,9 +299,10 @@ def _problem_id(conn, fingerprint: str, entry: dict, now: str, events: list, ids
 
 
 def _kept(conn, entry: dict, old: dict, ids: dict) -> int | None:
-    """Return the problem an older fingerprint version of an entry names, when the call's last grouping put it
-    there: a re-analysis (a pair learnt, `tracediff reanalyze`) moves no call out of a problem made before the
-    current version; a call grouped for the first time goes to the current version's problem."""
+    """Return the problem an older fingerprint version of an entry names, when the call's last
+    grouping put it there: a re-analysis (a pair learnt, `tracediff reanalyze`) moves no call out of
+    a problem made before the current version; a call grouped for the first time goes to the current
+    version's problem."""
     if not old:
         return None
     for fingerprint in entry.get("older") or ():
@@ -257,18 +316,31 @@ def _kept(conn, entry: dict, old: dict, ids: dict) -> int | None:
 
 
 def _replace_parts(
-    conn, call: dict, old: dict, problems: dict, now: str, events: list, ids: dict, rollups, fresh: dict, rules
+    conn,
+    call: dict,
+    old: dict,
+    problems: dict,
+    now: str,
+    events: list,
+    ids: dict,
+    rollups,
+    fresh: dict,
+    rules,
 ) -> set[int]:
-    """Take the call's old part out of every rollup, put the new one in; return the problem ids it breaks.
+    """Take the call's old part out of every rollup, put the new one in; return the problem ids it
+    breaks.
 
-    A part new to a problem that no earlier analysis of the call knew (`call["before"]`) counts toward
-    the problem's hour in `fresh`. A call grouped again from the same snapshots (`call["again"]`) is a
-    re-analysis: it regresses and escalates nothing."""
+    A part new to a problem that no earlier analysis of the call knew (`call["before"]`) counts
+    toward the problem's hour in `fresh`. A call grouped again from the same snapshots
+    (`call["again"]`) is a re-analysis: it regresses and escalates nothing."""
     key = (call["trace_id"], call["call_id"])
     new: dict[int, dict] = {}
     for fingerprint, entry in problems.items():
-        pid = _kept(conn, entry, old, ids) or _problem_id(conn, fingerprint, entry, now, events, ids, call["ts"])
-        if pid in new:  # two fingerprints merged into one problem
+        pid = _kept(conn, entry, old, ids) or _problem_id(
+            conn, fingerprint, entry, now, events, ids, call["ts"]
+        )
+        # two fingerprints merged into one problem
+        if pid in new:
             new[pid] = {
                 **entry,
                 "occurrences": new[pid]["occurrences"] + entry["occurrences"],
@@ -287,11 +359,15 @@ def _replace_parts(
             watch[pid] = _put_in(conn, pid, call, entry, rollups)
             seen = pid in old or pid in call["before"] or call["again"]
             note_fresh(fresh, pid, call, entry["occurrences"], seen, now, rules)
-    for pid in set(old) - same:  # taking a part out may narrow first/last seen
+    # taking a part out may narrow first/last seen
+    for pid in set(old) - same:
         conn.execute(SEEN, (pid, None))
     for pid, (state, resolving) in watch.items():
-        if state != "open" or resolving:  # an open problem with no resolution has no rule to apply
-            _after_break(conn, pid, call, prior=pid in old or call["again"], events=events, rules=rules)
+        # an open problem with no resolution has no rule to apply
+        if state != "open" or resolving:
+            _after_break(
+                conn, pid, call, prior=pid in old or call["again"], events=events, rules=rules
+            )
     return set(new)
 
 
@@ -310,18 +386,27 @@ def _part(call: dict, entry: dict) -> tuple:
 
 def _take_out(conn, pid: int, key: tuple, part, rollups: Rollups) -> None:
     _, ts, source, release, digest, occurrences, pairs, _ = part
-    conn.execute("DELETE FROM problem_calls WHERE problem_id = ? AND trace_id = ? AND call_id = ?", (pid, *key))
+    conn.execute(
+        "DELETE FROM problem_calls WHERE problem_id = ? AND trace_id = ? AND call_id = ?",
+        (pid, *key),
+    )
     gone_trace = not conn.execute(TRACE_HAS_OTHER, (pid, key[0])).fetchone()[0]
     conn.execute(BUMP_COUNTS, (-occurrences, -1, -int(gone_trace), pid))
     rollups.add(
-        pid, {"ts": ts, "source": source, "release": release, "digest": digest}, occurrences, loads(pairs) or {}, -1
+        pid,
+        {"ts": ts, "source": source, "release": release, "digest": digest},
+        occurrences,
+        loads(pairs) or {},
+        -1,
     )
 
 
 def _put_in(conn, pid: int, call: dict, entry: dict, rollups: Rollups) -> tuple:
     """Add a call's part to a problem's rollups; return the problem's (state, has a resolution)."""
     occurrences = entry["occurrences"]
-    watched = conn.execute(PUT_COUNTS, (occurrences, call["trace_id"], call["ts"], entry["severity"], pid)).fetchone()
+    watched = conn.execute(
+        PUT_COUNTS, (occurrences, call["trace_id"], call["ts"], entry["severity"], pid)
+    ).fetchone()
     conn.execute(
         ADD_PART,
         (
@@ -343,15 +428,23 @@ def _put_in(conn, pid: int, call: dict, entry: dict, rollups: Rollups) -> tuple:
 
 def _state(conn, pid: int) -> dict:
     row = conn.execute(PROBLEM_STATE, (pid,)).fetchone()
-    return {"id": row[0], "state": row[1], "resolve": loads(row[2]), "resolved_at": row[3], "archive": loads(row[4])}
+    return {
+        "id": row[0],
+        "state": row[1],
+        "resolve": loads(row[2]),
+        "resolved_at": row[3],
+        "archive": loads(row[4]),
+    }
 
 
 def _after_break(conn, pid: int, call: dict, prior: bool, events: list, rules) -> None:
-    """Apply the state rules to a call that shows a problem: regress, escalate, count as a failed check."""
+    """Apply the state rules to a call that shows a problem: regress, escalate, count as a failed
+    check."""
     problem = _state(conn, pid)
     if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):
         conn.execute(CHECK, (pid, call["trace_id"], call["call_id"], call["ts"], 1))
-        resolve_after_clean_calls(conn, problem, call["ts"])  # a break starts the count of clean calls again
+        # a break starts the count of clean calls again
+        resolve_after_clean_calls(conn, problem, call["ts"])
     if rules.reopens(problem, {**call, "prior": prior}):
         conn.execute("UPDATE problems SET state = 'regressed' WHERE id = ?", (pid,))
         release = f" in release {call['release']}" if call["release"] else ""
@@ -366,23 +459,33 @@ def _after_break(conn, pid: int, call: dict, prior: bool, events: list, rules) -
         events.append(("regressed", pid))
     elif problem["state"] == "archived" and problem["archive"] and not prior:
         since = conn.execute(
-            "SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ? AND ts > ?",
+            "SELECT coalesce(sum(occurrences), 0) FROM problem_calls WHERE problem_id = ? AND ts > "
+            "?",
             (pid, problem["archive"]["at"]),
         ).fetchone()[0]
         if rules.escalates(problem["archive"], since):
             conn.execute("UPDATE problems SET state = 'open', archive = NULL WHERE id = ?", (pid,))
-            record_state(conn, pid, call["ts"], "open", "tracediff", f"escalating: {since} occurrences since archived")
+            record_state(
+                conn,
+                pid,
+                call["ts"],
+                "open",
+                "tracediff",
+                f"escalating: {since} occurrences since archived",
+            )
             events.append(("escalating", pid))
 
 
 def _exercise(
     conn, call: dict, arguments, problems, broke: set[int], before: list, exposure: dict, exercises
 ) -> str | None:
-    """Count the call toward the exposure of the tool's problems, and as a clean check of those it has the path
-    of and does not break (only problems with a resolution count clean calls); return its new problem_paths."""
+    """Count the call toward the exposure of the tool's problems, and as a clean check of those it
+    has the path of and does not break (only problems with a resolution count clean calls); return
+    its new problem_paths."""
     watched, paths = exercise(call, arguments, problems, broke, before, exposure, exercises)
     if not call["complete"]:
-        return paths  # a call missing a stage compared nothing there: never a clean check
+        # a call missing a stage compared nothing there: never a clean check
+        return paths
     for pid in watched - broke:
         problem = _state(conn, pid)
         if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):

@@ -17,7 +17,9 @@ class TraceReads:
     def calls_inputs(self, keys) -> dict:
         """Return {(trace_id, call_id): inputs} of many calls, in two queries."""
         conn = self.db.conn
-        calls = conn.execute(self.sql.CALLS_BY_KEY, (dumps([list(key) for key in keys]),)).fetchall()
+        calls = conn.execute(
+            self.sql.CALLS_BY_KEY, (dumps([list(key) for key in keys]),)
+        ).fetchall()
         seqs = [seq for call in calls for seq in call[4:] if seq is not None]
         cursor = conn.execute(self.sql.EVENTS_BY_SEQ, (dumps(seqs),))
         names = [column[0] for column in cursor.description]
@@ -32,17 +34,20 @@ class TraceReads:
         }
 
     def call_analysis(self, trace_id: str, call_id: str) -> dict | None:
-        """Return the stored analysis of one call (with the places of its folded findings), else None."""
+        """Return the stored analysis of one call (with the places of its folded findings), else
+        None."""
         row = self.db.execute(
             "SELECT analysis FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id)
         ).fetchone()
         return loads(row[0]) if row and row[0] else None
 
     def pending_calls_of(self, trace_ids, limit: int = 100) -> list[dict]:
-        """List out-of-date calls of some traces (at most `limit`), e.g. the rows a list page shows."""
+        """List out-of-date calls of some traces (at most `limit`), e.g. the rows a list page
+        shows."""
         return list(
             self.db.query(
-                f"SELECT trace_id, call_id, version FROM calls WHERE trace_id {self.sql.IN_JSON_LIST} "
+                "SELECT trace_id, call_id, version FROM calls WHERE trace_id "
+                f"{self.sql.IN_JSON_LIST} "
                 "AND analyzed_version < version LIMIT ?",
                 (dumps(list(trace_ids)), limit),
             )
@@ -51,7 +56,11 @@ class TraceReads:
     def get_trace(self, trace_id: str) -> dict | None:
         """Return a trace with its calls, current snapshots and stored analysis."""
         self.catch_up_for_read()
-        calls = list(self.db.query("SELECT * FROM calls WHERE trace_id = ? ORDER BY first_ts, call_id", (trace_id,)))
+        calls = list(
+            self.db.query(
+                "SELECT * FROM calls WHERE trace_id = ? ORDER BY first_ts, call_id", (trace_id,)
+            )
+        )
         if not calls:
             return None
         return {"trace_id": trace_id, "calls": [self._call(row) for row in calls]}
@@ -80,7 +89,11 @@ class TraceReads:
             "alignment": analysis.get("alignment", []),
             "alignment_sparse": analysis.get("alignment_sparse", False),
             **({"incomplete": analysis["incomplete"]} if analysis.get("incomplete") else {}),
-            **({"request_template": analysis["request_template"]} if analysis.get("request_template") else {}),
+            **(
+                {"request_template": analysis["request_template"]}
+                if analysis.get("request_template")
+                else {}
+            ),
             **({"located": True} if analysis.get("located") else {}),
             **({"returned": analysis["returned"]} if analysis.get("returned") else {}),
         }
@@ -93,7 +106,8 @@ class TraceReads:
 
     def _version_counts(self, trace_id, call_id) -> dict:
         rows = self.db.execute(
-            "SELECT snapshot, count(*) FROM events WHERE trace_id = ? AND call_id = ? GROUP BY snapshot",
+            "SELECT snapshot, count(*) FROM events WHERE trace_id = ? AND call_id = ? GROUP BY "
+            "snapshot",
             (trace_id, call_id),
         ).fetchall()
         return dict(rows)
@@ -101,13 +115,17 @@ class TraceReads:
     def snapshot_versions(self, trace_id: str, call_id: str, snapshot: str) -> list[dict]:
         """Return every version of one snapshot, newest first."""
         rows = self.db.query(
-            "SELECT * FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ? ORDER BY ts DESC, seq DESC",
+            "SELECT * FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = ? ORDER BY ts "
+            "DESC, seq DESC",
             (trace_id, call_id, snapshot),
         )
         return [_snapshot_dict(row) for row in rows]
 
-    def find_traces(self, query: TraceQuery, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
-        """Return matching traces newest first after a (last_ts, trace_id) cursor, and the next cursor."""
+    def find_traces(
+        self, query: TraceQuery, cursor: tuple | None = None
+    ) -> tuple[list[dict], tuple | None]:
+        """Return matching traces newest first after a (last_ts, trace_id) cursor, and the next
+        cursor."""
         self.catch_up_for_read()
         sql, params = self.listing.trace_list_sql(query, cursor)
         rows = list(self.db.query(sql, params))
@@ -129,13 +147,20 @@ class TraceReads:
     def quarantine(self, limit: int = 100, before_id: int | None = None) -> list[dict]:
         """Return rejected records, newest first, older than `before_id` when given."""
         if before_id is None:
-            return list(self.db.query("SELECT * FROM quarantine ORDER BY id DESC LIMIT ?", (limit,)))
-        return list(self.db.query("SELECT * FROM quarantine WHERE id < ? ORDER BY id DESC LIMIT ?", (before_id, limit)))
+            return list(
+                self.db.query("SELECT * FROM quarantine ORDER BY id DESC LIMIT ?", (limit,))
+            )
+        return list(
+            self.db.query(
+                "SELECT * FROM quarantine WHERE id < ? ORDER BY id DESC LIMIT ?", (before_id, limit)
+            )
+        )
 
     def quarantine_counts(self) -> dict:
         """Count rejected records in all and received in the last hour."""
         total, recent = self.db.execute(
-            "SELECT count(*), count(*) FILTER (WHERE received_at >= ?) FROM quarantine", (utc_now(hours_ago=1),)
+            "SELECT count(*), count(*) FILTER (WHERE received_at >= ?) FROM quarantine",
+            (utc_now(hours_ago=1),),
         ).fetchone()
         return {"total": total, "last_hour": recent}
 
@@ -179,7 +204,8 @@ def _trace_summary(row: dict) -> dict:
 
 
 def worst_shown(worst: str | None, complete: bool) -> str | None:
-    """Return a trace's worst severity as shown: "incomplete" where "clean" would claim what a call lacks."""
+    """Return a trace's worst severity as shown: "incomplete" where "clean" would claim what a call
+    lacks."""
     return "incomplete" if worst == "clean" and not complete else worst
 
 

@@ -9,16 +9,19 @@ from dataclasses import dataclass
 from .hours import hour_keys, refresh_hours
 from .problems import forget_calls
 
-FIRST_STEP = 8  # traces in the first deletion (SQLite measures the cost of one from it)
+# traces in the first deletion (SQLite measures the cost of one from it)
+FIRST_STEP = 8
 PRUNE_QUARANTINE = """DELETE FROM quarantine WHERE id IN
  (SELECT id FROM quarantine WHERE received_at < ? LIMIT ?)"""
 
 
 @dataclass
 class Reclaimed:
-    before: int  # bytes of the database file and its WAL
+    # bytes of the database file and its WAL
+    before: int
     after: int
-    incremental: bool  # whether the file can give pages back without a full VACUUM
+    # whether the file can give pages back without a full VACUUM
+    incremental: bool
 
 
 class Retention:
@@ -40,7 +43,9 @@ class Retention:
             if not ids:
                 return 0
             marks = ",".join("?" * len(ids))
-            calls = conn.execute(f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({marks})", ids).fetchall()
+            calls = conn.execute(
+                f"SELECT trace_id, call_id FROM calls WHERE trace_id IN ({marks})", ids
+            ).fetchall()
             hours = hour_keys(conn, calls, self.sql)
             forget_calls(conn, [tuple(call) for call in calls], rules.exercises if rules else None)
             for trace_id in ids:

@@ -7,7 +7,8 @@ from .codec import dumps
 
 
 def runs_by_source(rows: list[tuple]):
-    """Yield (source, rows) for each run of rows with one source (column 5), in the batch's order."""
+    """Yield (source, rows) for each run of rows with one source (column 5), in the batch's
+    order."""
     for source, run in itertools.groupby(rows, key=lambda row: row[5] or ""):
         yield source, list(run)
 
@@ -34,7 +35,9 @@ def event_row(event, received: str) -> tuple:
 def analysis_row(trace_id, call_id, version, analysis: dict) -> dict:
     summary = analysis.get("summary") or {}
     kinds = sorted({f["kind"] for f in analysis.get("findings", [])})
-    loud = sorted({f["kind"] for f in analysis.get("findings", []) if f["severity"] in ("error", "warning")})
+    loud = sorted(
+        {f["kind"] for f in analysis.get("findings", []) if f["severity"] in ("error", "warning")}
+    )
     return {
         "analysis": dumps(analysis),
         "version": version,

@@ -1,23 +1,27 @@
 """Join OpenTelemetry HTTP spans to their tool call when the two came in different exports.
 
-An exporter that sends each span as it ends sends the HTTP client span before the tool span
-that encloses it, so ingest stores it under call "" with its parent's span id in `meta`. A model span
-that announced tool calls may come in an earlier export than the HTTP spans of its turn: those join the
-latest announced call under the same parent within TURN_WINDOW, the first of the turn without a request.
-A tool span whose export held no HTTP span stands its result in for the response (ingest marks it
-`stands_in`); once an HTTP span of another export answers the call, that result is the call's result.
+An exporter that sends each span as it ends sends the HTTP client span before the tool span that
+encloses it, so ingest stores it under call "" with its parent's span id in `meta`. A model span
+that announced tool calls may come in an earlier export than the HTTP spans of its turn: those join
+the latest announced call under the same parent within TURN_WINDOW, the first of the turn without a
+request. A tool span whose export held no HTTP span stands its result in for the response (ingest
+marks it `stands_in`); once an HTTP span of another export answers the call, that result is the
+call's result.
 """
 
 from datetime import datetime, timedelta
 
 from .codec import loads
 
-TURN_WINDOW = timedelta(minutes=15)  # a span joins its parent's call, or its turn's, only this close in time
+# a span joins its parent's call, or its turn's, only this close in time
+TURN_WINDOW = timedelta(minutes=15)
 
-# SPAN_EVENTS, ADOPT_CHILDREN, FIND_PARENT, FIND_TURN, FIND_ANNOUNCED, TURN_ORPHANS and TURN_SPANS are the
-# engine's statements (sqlite/sql.py, postgresql/sql.py); this one is the same on both.
+# SPAN_EVENTS, ADOPT_CHILDREN, FIND_PARENT, FIND_TURN, FIND_ANNOUNCED, TURN_ORPHANS and TURN_SPANS
+# are the engine's statements (sqlite/sql.py, postgresql/sql.py); this one is the same on both.
 ADOPT_ONE = "UPDATE events SET call_id = ?, tool = coalesce(tool, ?) WHERE seq = ?"
-RESPONSES = "SELECT seq, meta FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'response'"
+RESPONSES = (
+    "SELECT seq, meta FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'response'"
+)
 AS_RESULT = "UPDATE events SET snapshot = 'result' WHERE seq = ?"
 
 
@@ -27,13 +31,31 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
     `sql` is the engine's statements module; `new_events` its SPAN_EVENTS parameters (SQLite: the
     range of seq projected; PostgreSQL: the list of seq taken from the queue)."""
     touched = set()
-    orphans: dict[tuple[str, str], list] = {}  # (trace, span) -> [parent span, earliest ts, seqs, turn span, place]
+    # (trace, span) -> [parent span, earliest ts, seqs, turn span, place]
+    orphans: dict[tuple[str, str], list] = {}
     for row in conn.execute(sql.SPAN_EVENTS, new_events).fetchall():
-        seq, trace_id, call_id, tool, span_id, parent_id, ts, turn_span, place, call_index, turn_calls = row
+        (
+            seq,
+            trace_id,
+            call_id,
+            tool,
+            span_id,
+            parent_id,
+            ts,
+            turn_span,
+            place,
+            call_index,
+            turn_calls,
+        ) = row
         if call_id:
-            adopted = conn.execute(sql.ADOPT_CHILDREN, (call_id, tool, trace_id, span_id, *_around(ts))).rowcount
-            if call_index is not None and turn_calls is not None:  # a call a log record announced
-                adopted += _adopt_turn(conn, sql, trace_id, span_id, (call_id, tool), int(call_index), int(turn_calls))
+            adopted = conn.execute(
+                sql.ADOPT_CHILDREN, (call_id, tool, trace_id, span_id, *_around(ts))
+            ).rowcount
+            # a call a log record announced
+            if call_index is not None and turn_calls is not None:
+                adopted += _adopt_turn(
+                    conn, sql, trace_id, span_id, (call_id, tool), int(call_index), int(turn_calls)
+                )
             if adopted:
                 touched |= {(trace_id, call_id), (trace_id, "")}
         elif parent_id or turn_span:
@@ -41,7 +63,10 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
             orphan[1], orphan[2] = min(orphan[1], ts), [*orphan[2], seq]
     for (trace_id, span_id), (parent_id, ts, seqs, turn_span, place) in orphans.items():
         found = (
-            (parent_id and conn.execute(sql.FIND_PARENT, (trace_id, parent_id, *_around(ts))).fetchone())
+            (
+                parent_id
+                and conn.execute(sql.FIND_PARENT, (trace_id, parent_id, *_around(ts))).fetchone()
+            )
             or (turn_span and announced_call(conn, sql, trace_id, turn_span, place))
             or (parent_id and turn_call(conn, sql, (trace_id, span_id, parent_id, ts), touched))
         )
@@ -53,9 +78,11 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
 
 
 def settle_stand_ins(conn, calls) -> None:
-    """Make a tool span's stand-in response its call's result where an HTTP span of the call carried the response.
+    """Make a tool span's stand-in response its call's result where an HTTP span of the call carried
+    the response.
 
-    Only joined calls are read: a stand-in and an HTTP response from different exports meet in one call by a join."""
+    Only joined calls are read: a stand-in and an HTTP response from different exports meet in one
+    call by a join."""
     for trace_id, call_id in calls:
         if not call_id:
             continue
@@ -71,7 +98,8 @@ def _stands_in(meta) -> bool:
 
 
 def announced_call(conn, sql, trace_id: str, model_span: str, place) -> tuple[str, str] | None:
-    """Return (call id, tool) of the call a log record announced for this model span at this place in its turn."""
+    """Return (call id, tool) of the call a log record announced for this model span at this place
+    in its turn."""
     calls = conn.execute(sql.FIND_ANNOUNCED, (trace_id, model_span)).fetchall()
     for call_id, tool, index, of in calls:
         if (of is not None and int(of) == 1) or (place is not None and int(index) == int(place)):
@@ -80,7 +108,8 @@ def announced_call(conn, sql, trace_id: str, model_span: str, place) -> tuple[st
 
 
 def _adopt_turn(conn, sql, trace_id: str, model_span: str, call: tuple, index: int, of: int) -> int:
-    """Give the call-less HTTP spans of this model span's turn that sit at the call's place the call."""
+    """Give the call-less HTTP spans of this model span's turn that sit at the call's place the
+    call."""
     seqs = [
         seq
         for seq, place in conn.execute(sql.TURN_ORPHANS, (trace_id, model_span)).fetchall()
@@ -91,26 +120,36 @@ def _adopt_turn(conn, sql, trace_id: str, model_span: str, call: tuple, index: i
 
 
 def turn_call(conn, sql, orphan: tuple, touched: set) -> tuple[str, str] | None:
-    """Return (call id, tool) of the announced call an HTTP span (trace, span, parent, sent at) belongs to.
+    """Return (call id, tool) of the announced call an HTTP span (trace, span, parent, sent at)
+    belongs to.
 
-    Several calls in one turn take its HTTP spans in the order they were sent, whatever order they arrive
-    in: a span sent before others already joined moves them one call on (their calls go into `touched`)."""
+    Several calls in one turn take its HTTP spans in the order they were sent, whatever order they
+    arrive in: a span sent before others already joined moves them one call on (their calls go into
+    `touched`)."""
     trace_id, span_id, parent_id, ts = orphan
-    rows = conn.execute(sql.FIND_TURN, (trace_id, parent_id, _before(ts, TURN_WINDOW), ts)).fetchall()
+    rows = conn.execute(
+        sql.FIND_TURN, (trace_id, parent_id, _before(ts, TURN_WINDOW), ts)
+    ).fetchall()
     if not rows:
         return None
     model_span = rows[0][2]
-    calls = sorted({(int(index), call_id, tool) for call_id, tool, span, index in rows if span == model_span})
+    calls = sorted(
+        {(int(index), call_id, tool) for call_id, tool, span, index in rows if span == model_span}
+    )
     if len(calls) == 1:
         return calls[0][1:]
-    sent: dict[str, list] = {span_id: [ts, None, []]}  # span -> [first ts, its call now, its seqs]
+    # span -> [first ts, its call now, its seqs]
+    sent: dict[str, list] = {span_id: [ts, None, []]}
     for _, call_id, _ in calls:
-        for seq, span, at in conn.execute(sql.TURN_SPANS, (trace_id, call_id, parent_id)).fetchall():
+        for seq, span, at in conn.execute(
+            sql.TURN_SPANS, (trace_id, call_id, parent_id)
+        ).fetchall():
             entry = sent.setdefault(span, [at, call_id, []])
             entry[0], entry[2] = min(entry[0], at), [*entry[2], seq]
     order = sorted(sent, key=lambda span: (sent[span][0], span))
     if len(order) > len(calls):
-        return None  # more HTTP spans than calls: which one is whose cannot be told
+        # more HTTP spans than calls: which one is whose cannot be told
+        return None
     for span, (_, call_id, tool) in zip(order, calls):
         now, seqs = sent[span][1:]
         if span != span_id and now != call_id:
@@ -120,11 +159,14 @@ def turn_call(conn, sql, orphan: tuple, touched: set) -> tuple[str, str] | None:
 
 
 def _around(ts: str) -> tuple[str, str]:
-    """Return the times TURN_WINDOW before and after `ts`: a span and its parent's events are that close."""
-    return _before(ts, TURN_WINDOW), _before(ts, -TURN_WINDOW) + "\uffff"  # the whole second after, any fraction
+    """Return the times TURN_WINDOW before and after `ts`: a span and its parent's events are that
+    close."""
+    # the whole second after, any fraction
+    return _before(ts, TURN_WINDOW), _before(ts, -TURN_WINDOW) + "\uffff"
 
 
 def _before(ts: str, window: timedelta) -> str:
-    """Return the stored time `window` before `ts` (both in the fixed-width form, so they order as text)."""
+    """Return the stored time `window` before `ts` (both in the fixed-width form, so they order as
+    text)."""
     moment = datetime.strptime(ts[:19], "%Y-%m-%dT%H:%M:%S") - window
     return moment.strftime("%Y-%m-%dT%H:%M:%S")

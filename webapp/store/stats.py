@@ -40,7 +40,9 @@ def search_capped(store, q: str) -> bool:
     """Say whether a search text matches more snapshots than a search reads (SEARCH_CAP)."""
     if not q:
         return False
-    return bool(store.db.execute(store.listing.SEARCH_CAPPED, (store.listing.fts_phrase(q),)).fetchone()[0])
+    return bool(
+        store.db.execute(store.listing.SEARCH_CAPPED, (store.listing.fts_phrase(q),)).fetchone()[0]
+    )
 
 
 def capped_count(store, query: TraceQuery, deadline: float | None = None) -> int | None:
@@ -56,7 +58,8 @@ def capped_count(store, query: TraceQuery, deadline: float | None = None) -> int
 def filter_counts(
     store, query: TraceQuery, budget_s: float | None = COUNT_BUDGET_S
 ) -> dict[str, dict[str, int | None]]:
-    """Count matching traces per value of each filter, the other filters applied, capped at COUNT_CAP + 1.
+    """Count matching traces per value of each filter, the other filters applied, capped at
+    COUNT_CAP + 1.
 
     budget_s=None counts everything however long it takes (for a store where counts_are_cheap).
     """
@@ -71,24 +74,31 @@ def filter_counts(
         "missing": SNAPSHOTS,
     }
     counts = {
-        facet: {value: capped_count(store, replace(query, **{facet: value}), deadline) for value in values[facet]}
+        facet: {
+            value: capped_count(store, replace(query, **{facet: value}), deadline)
+            for value in values[facet]
+        }
         for facet in FACETS
     }
-    for facet in ("tool", "kind"):  # open-ended lists: only the values found (or not counted)
+    # open-ended lists: only the values found (or not counted)
+    for facet in ("tool", "kind"):
         counts[facet] = {value: count for value, count in counts[facet].items() if count != 0}
     return counts
 
 
 MAX_STRIP_HOURS = 24 * 14
-STRIP_TOOLS = 50  # rows a strip draws, the busiest tools' (a crowd of tools names how many more it has)
+# rows a strip draws, the busiest tools' (a crowd of tools names how many more it has)
+STRIP_TOOLS = 50
 
 
 def call_span(store, tool: str = "", problem: int | None = None) -> tuple[str | None, str | None]:
-    """Return the times of the oldest and the newest call of a tool (or of every tool; of a problem's tool: the
-    strip counts its calls, the problem's among them). Two index probes (calls_by_time, calls_by_tool_time)."""
+    """Return the times of the oldest and the newest call of a tool (or of every tool; of a
+    problem's tool: the strip counts its calls, the problem's among them). Two index probes
+    (calls_by_time, calls_by_tool_time)."""
     if problem is not None:
         row = store.db.execute(
-            "SELECT coalesce(m.tool, p.tool) FROM problems p LEFT JOIN problems m ON m.id = p.merged_into "
+            "SELECT coalesce(m.tool, p.tool) FROM problems p LEFT JOIN problems m ON m.id = "
+            "p.merged_into "
             "WHERE p.id = ?",
             (problem,),
         ).fetchone()
@@ -112,15 +122,15 @@ def hourly_strip(
     """Return calls and calls with findings per tool and hour, over the hours up to the newest call.
 
     `since` and `until` are stored times. With `since`, the strip covers the filters' range (at most
-    MAX_STRIP_HOURS), so six hours of an incident fill the strip rather than a sliver of a fixed week; `through`
-    runs it to `until`'s hour even when the newest call came earlier (a window said in words, "the last 24 hours",
-    is drawn whole).
-    With `problem`, it is that problem's tool, and "findings" are the problem's occurrences (from its
-    hourly rollup, at most the hour's calls)."""
+    MAX_STRIP_HOURS), so six hours of an incident fill the strip rather than a sliver of a fixed
+    week; `through` runs it to `until`'s hour even when the newest call came earlier (a window said
+    in words, "the last 24 hours", is drawn whole). With `problem`, it is that problem's tool, and
+    "findings" are the problem's occurrences (from its hourly rollup, at most the hour's calls)."""
     db = store.db
     if problem is not None:
         row = db.execute(
-            "SELECT coalesce(m.id, p.id), coalesce(m.tool, p.tool) FROM problems p LEFT JOIN problems m "
+            "SELECT coalesce(m.id, p.id), coalesce(m.tool, p.tool) FROM problems p LEFT JOIN "
+            "problems m "
             "ON m.id = p.merged_into WHERE p.id = ?",
             (problem,),
         ).fetchone()
@@ -137,7 +147,9 @@ def hourly_strip(
     start = _hour_of(since) if since else None
     if start is not None:
         hours = min(MAX_STRIP_HOURS, max(1, int((end - start).total_seconds() // 3600) + 1))
-    hour_list = [(end - timedelta(hours=n)).strftime("%Y-%m-%dT%H") for n in range(hours - 1, -1, -1)]
+    hour_list = [
+        (end - timedelta(hours=n)).strftime("%Y-%m-%dT%H") for n in range(hours - 1, -1, -1)
+    ]
     # The call_hours rollup holds one row per tool and hour, so this reads at most 168 x tools rows.
     sql = "SELECT tool, hour, calls, findings FROM call_hours WHERE hour >= ? AND hour <= ?"
     params = [hour_list[0], hour_list[-1]]
@@ -150,7 +162,8 @@ def hourly_strip(
     if problem is not None:
         seen = dict(
             db.execute(
-                "SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? AND hour <= ?",
+                "SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? "
+                "AND hour <= ?",
                 (problem, hour_list[0], hour_list[-1]),
             )
         )
@@ -166,9 +179,12 @@ def hourly_strip(
 
 
 def _last_hour_before(until: str) -> datetime | None:
-    """Return the last hour a window that ends at `until` reaches into (10:00:00 exactly ends with 09:00)."""
+    """Return the last hour a window that ends at `until` reaches into (10:00:00 exactly ends with
+    09:00)."""
     hour = _hour_of(until)
-    return hour - timedelta(hours=1) if hour is not None and until[13:].strip("0:.Z") == "" else hour
+    return (
+        hour - timedelta(hours=1) if hour is not None and until[13:].strip("0:.Z") == "" else hour
+    )
 
 
 def _hour_of(text: str | None) -> datetime | None:

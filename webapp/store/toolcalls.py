@@ -5,21 +5,28 @@ from collections import Counter
 from .codec import dumps, loads
 from .hours import NO_TOOL
 
-TOTALS = """SELECT tool, sum(calls), sum(findings) FROM call_hours WHERE tool {in_json} GROUP BY tool"""
-# open: not resolved or archived (a regressed problem is open again); problems_by_tool finds each tool's
+TOTALS = (
+    """SELECT tool, sum(calls), sum(findings) FROM call_hours WHERE tool {in_json} GROUP BY tool"""
+)
+# open: not resolved or archived (a regressed problem is open again); problems_by_tool finds each
+# tool's
 OPEN_PROBLEMS = """SELECT tool, count(*) FROM problems WHERE merged_into IS NULL AND calls > 0
  AND state IN ('open', 'regressed') AND tool IS NOT NULL GROUP BY tool"""
 LAST_SEEN = "SELECT max(last_ts) FROM calls WHERE tool = ?"
-SHOWN_RELEASES = 10  # releases a tool's row names, the newest first seen first
+# releases a tool's row names, the newest first seen first
+SHOWN_RELEASES = 10
 CONTRACT_NAMES_AFTER = "SELECT name FROM tools WHERE name > ? ORDER BY name LIMIT ?"
 CONTRACTS_IN = "SELECT name FROM tools WHERE name {in_json}"
 # a skip through trace_tools' index from `after`: one probe per tool, stopped by the limit
-CALLED_TOOLS_AFTER = """WITH RECURSIVE v(x) AS (SELECT min(tool) FROM trace_tools WHERE tool > ? UNION ALL
+CALLED_TOOLS_AFTER = """WITH RECURSIVE v(x) AS (SELECT min(tool) FROM trace_tools WHERE tool > ?
+  UNION ALL
  SELECT (SELECT min(tool) FROM trace_tools WHERE tool > v.x) FROM v WHERE v.x IS NOT NULL)
  SELECT x FROM v WHERE x IS NOT NULL LIMIT ?"""
-RELEASES_OF_TOOLS = """SELECT release, tool, min(last_ts) FROM calls WHERE tool {in_json} AND release IS NOT NULL
+RELEASES_OF_TOOLS = """SELECT release, tool, min(last_ts) FROM calls WHERE tool {in_json} AND
+  release IS NOT NULL
  GROUP BY release, tool"""
-EVERY = 2**62  # a LIMIT both engines read as "no limit"
+# a LIMIT both engines read as "no limit"
+EVERY = 2**62
 RECENT_ANALYSES = "SELECT analysis FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"
 WITH_RESULT = "SELECT count(*), count(result_seq) FROM calls WHERE tool = ?"
 WITH_KIND = "SELECT count(*) FROM calls WHERE tool = ? AND (',' || kinds || ',') LIKE ?"
@@ -27,10 +34,13 @@ RECENT = """SELECT trace_id, call_id, last_ts, worst, errors, warnings, infos, k
  FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"""
 
 
-def tool_summaries(store, after: str | None = None, limit: int | None = None) -> tuple[list[dict], str | None]:
-    """Return a page of the tools with a contract or calls, in name order after `after` (every one when limit is
-    None): calls, calls with findings, last seen, contract or not, open problems and the newest SHOWN_RELEASES
-    releases its calls came from (`release_count` says how many); and the name to page on after, or None."""
+def tool_summaries(
+    store, after: str | None = None, limit: int | None = None
+) -> tuple[list[dict], str | None]:
+    """Return a page of the tools with a contract or calls, in name order after `after` (every one
+    when limit is None): calls, calls with findings, last seen, contract or not, open problems and
+    the newest SHOWN_RELEASES releases its calls came from (`release_count` says how many); and the
+    name to page on after, or None."""
     store.catch_up_for_read()
     names = tool_names_after(store, after or "", limit)
     more = limit is not None and len(names) > limit
@@ -61,8 +71,9 @@ def tool_summaries(store, after: str | None = None, limit: int | None = None) ->
 
 
 def tool_names_after(store, after: str, limit: int | None) -> list[str]:
-    """Return up to limit + 1 names of tools with a contract or calls after `after`, in name order (every one
-    when limit is None): the contracts' names and a skip through trace_tools' index from there, merged."""
+    """Return up to limit + 1 names of tools with a contract or calls after `after`, in name order
+    (every one when limit is None): the contracts' names and a skip through trace_tools' index from
+    there, merged."""
     wanted = EVERY if limit is None else limit + 1
     named = [row[0] for row in store.db.execute(CONTRACT_NAMES_AFTER, (after, wanted))]
     called = [row[0] for row in store.db.execute(CALLED_TOOLS_AFTER, (after, wanted))]
@@ -71,23 +82,29 @@ def tool_names_after(store, after: str, limit: int | None) -> list[str]:
 
 
 def way_back_counts(store, tool: str, kinds) -> dict:
-    """Count a tool's calls, those that logged a result, and those with each of `kinds` (the way back's)."""
+    """Count a tool's calls, those that logged a result, and those with each of `kinds` (the way
+    back's)."""
     calls, with_result = store.db.execute(WITH_RESULT, (tool,)).fetchone()
     counts = {"calls": calls, "with_result": with_result}
     for kind in kinds:
-        counts[kind] = store.db.execute(WITH_KIND, (tool, f"%,{kind},%")).fetchone()[0] if with_result else 0
+        counts[kind] = (
+            store.db.execute(WITH_KIND, (tool, f"%,{kind},%")).fetchone()[0] if with_result else 0
+        )
     return counts
 
 
 def releases_by_tool(store, tools: list[str]) -> dict[str, list[str]]:
-    """Return {tool: the releases its calls came from, newest first seen first} of these tools (calls_by_tool_time,
-    then each call's row)."""
+    """Return {tool: the releases its calls came from, newest first seen first} of these tools
+    (calls_by_tool_time, then each call's row)."""
     firsts: dict[str, dict[str, str]] = {}
     sql = RELEASES_OF_TOOLS.format(in_json=store.sql.IN_JSON_LIST)
     for release, tool, first in store.db.execute(sql, (dumps(tools),)).fetchall():
         seen = firsts.setdefault(tool, {})
         seen[release] = min(seen.get(release, first), first)
-    return {tool: sorted(seen, key=lambda r: (seen[r], r), reverse=True) for tool, seen in firsts.items()}
+    return {
+        tool: sorted(seen, key=lambda r: (seen[r], r), reverse=True)
+        for tool, seen in firsts.items()
+    }
 
 
 def recent_calls(store, tool: str, limit: int = 50) -> list[dict]:
@@ -97,7 +114,8 @@ def recent_calls(store, tool: str, limit: int = 50) -> list[dict]:
 
 
 def url_templates(store, tool: str, limit: int = 200) -> list[tuple[str, int]]:
-    """Return the URL templates a tool's newest calls showed (`/v1/invoices/{invoiceId}/pay`), most common first."""
+    """Return the URL templates a tool's newest calls showed (`/v1/invoices/{invoiceId}/pay`), most
+    common first."""
     counts = Counter()
     for (text,) in store.db.execute(RECENT_ANALYSES, (tool, limit)):
         template = (loads(text) or {}).get("url_template") if text else None
@@ -111,5 +129,6 @@ def known_tool(store, name: str) -> bool:
     store.catch_up_for_read()
     return (
         store.get_tool(name) is not None
-        or store.db.execute("SELECT 1 FROM calls WHERE tool = ? LIMIT 1", (name,)).fetchone() is not None
+        or store.db.execute("SELECT 1 FROM calls WHERE tool = ? LIMIT 1", (name,)).fetchone()
+        is not None
     )

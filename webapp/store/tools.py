@@ -17,16 +17,17 @@ class ToolContracts:
             self._put_tool_in(conn, name, contract)
 
     def change_tools(self, changes: dict) -> dict[str, dict]:
-        """Change contracts in one transaction: each `changes[name](stored)` is given the stored contract
-        (as get_tool returns it, or None) and returns the new one, or None to leave it; return the
-        contracts changed, as they now are.
+        """Change contracts in one transaction: each `changes[name](stored)` is given the stored
+        contract (as get_tool returns it, or None) and returns the new one, or None to leave it;
+        return the contracts changed, as they now are.
 
         Each tool's read and write happen as its one writer (SQLite's write transaction; an advisory
         lock per tool on PostgreSQL, which also holds for a tool not stored yet), so a change made
         meanwhile is never overwritten. What a change raises rolls every change back."""
         saved = {}
         with self.write() as conn:
-            for name in sorted(changes):  # every lock first, always in one order, then the changes
+            # every lock first, always in one order, then the changes
+            for name in sorted(changes):
                 self.take_turn(conn, f"tool:{name}")
             for name in sorted(changes):
                 contract = changes[name](self._tool_in(conn, name))
@@ -39,7 +40,9 @@ class ToolContracts:
         return self.change_tools({name: change}).get(name)
 
     def _tool_in(self, conn, name: str) -> dict | None:
-        row = conn.execute("SELECT contract, updated_at FROM tools WHERE name = ?", (name,)).fetchone()
+        row = conn.execute(
+            "SELECT contract, updated_at FROM tools WHERE name = ?", (name,)
+        ).fetchone()
         return None if row is None else {"name": name, **loads(row[0]), "updated_at": row[1]}
 
     def _put_tool_in(self, conn, name: str, contract: dict) -> dict:
@@ -50,18 +53,28 @@ class ToolContracts:
 
     def get_tool(self, name: str) -> dict | None:
         row = self._one("SELECT * FROM tools WHERE name = ?", (name,))
-        return None if row is None else {"name": name, **loads(row["contract"]), "updated_at": row["updated_at"]}
+        return (
+            None
+            if row is None
+            else {"name": name, **loads(row["contract"]), "updated_at": row["updated_at"]}
+        )
 
     def list_tools(self) -> list[dict]:
         rows = self.db.query("SELECT name, contract, updated_at FROM tools ORDER BY name")
-        return [{"name": r["name"], **loads(r["contract"]), "updated_at": r["updated_at"]} for r in rows]
+        return [
+            {"name": r["name"], **loads(r["contract"]), "updated_at": r["updated_at"]} for r in rows
+        ]
 
     def tools_page(self, after: str, limit: int) -> list[dict]:
-        """Return up to `limit` contracts of tools named after `after`, in name order (by the table's key)."""
+        """Return up to `limit` contracts of tools named after `after`, in name order (by the
+        table's key)."""
         rows = self.db.query(
-            "SELECT name, contract, updated_at FROM tools WHERE name > ? ORDER BY name LIMIT ?", (after, limit)
+            "SELECT name, contract, updated_at FROM tools WHERE name > ? ORDER BY name LIMIT ?",
+            (after, limit),
         )
-        return [{"name": r["name"], **loads(r["contract"]), "updated_at": r["updated_at"]} for r in rows]
+        return [
+            {"name": r["name"], **loads(r["contract"]), "updated_at": r["updated_at"]} for r in rows
+        ]
 
     def delete_tool(self, name: str) -> bool:
         with self.write() as conn:

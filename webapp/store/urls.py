@@ -13,7 +13,8 @@ def redacted_url(url: str) -> str:
     try:
         parts = urlsplit(url)
         password = parts.password
-    except ValueError:  # not a URL urllib can read: hide whatever stands between ':' and '@'
+    # not a URL urllib can read: hide whatever stands between ':' and '@'
+    except ValueError:
         return re.sub(r"(//[^/:@]*):[^@/]*@", r"\1:***@", url)
     if password is None:
         return url

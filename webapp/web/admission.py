@@ -1,8 +1,10 @@
-"""Bodies admitted by a byte budget: a worker parses at most PARSE_BUDGET_BYTES of request bodies at once.
+"""Bodies admitted by a byte budget: a worker parses at most PARSE_BUDGET_BYTES of request bodies at
+once.
 
-Past it a body is refused before it is parsed, with 429 and Retry-After, which every shipper retries; a
-worker that took six 16 MB bodies at once parsed them all, answered 503 after 10-12 s and kept 832 MiB.
-One body alone is always admitted, however large (the size limits bound it), so none is refused forever.
+Past it a body is refused before it is parsed, with 429 and Retry-After, which every shipper
+retries; a worker that took six 16 MB bodies at once parsed them all, answered 503 after 10-12 s and
+kept 832 MiB. One body alone is always admitted, however large (the size limits bound it), so none
+is refused forever.
 """
 
 import functools
@@ -13,7 +15,8 @@ from flask import current_app, g, request
 from ..common.memory import give_back_memory
 from .errors import ApiError
 
-TRIM_AFTER_BYTES = 1024 * 1024  # a body this large leaves enough freed heap to hand back
+# a body this large leaves enough freed heap to hand back
+TRIM_AFTER_BYTES = 1024 * 1024
 
 
 class ByteBudget:
@@ -41,9 +44,10 @@ def init_app(app) -> None:
 
 
 def budgeted(view):
-    """Run an ingest view within the worker's byte budget: a body with a Content-Length is admitted before it
-    is read, a chunked one by `hold_read` once read; the bytes are given back, and freed heap to the system
-    after a large body, once the view has returned (its parsed events are gone then)."""
+    """Run an ingest view within the worker's byte budget: a body with a Content-Length is admitted
+    before it is read, a chunked one by `hold_read` once read; the bytes are given back, and freed
+    heap to the system after a large body, once the view has returned (its parsed events are gone
+    then)."""
 
     @functools.wraps(view)
     def within_budget(*args, **kwargs):
@@ -59,8 +63,8 @@ def budgeted(view):
 
 
 def hold_read(size: int) -> None:
-    """Admit a body read without a Content-Length, before it is parsed (429 when the budget is full); a view
-    that is not budgeted (a contract import) is not counted."""
+    """Admit a body read without a Content-Length, before it is parsed (429 when the budget is
+    full); a view that is not budgeted (a contract import) is not counted."""
     if g.get("parse_budgeted") and "parse_held" not in g:
         _hold(size)
 
@@ -88,7 +92,8 @@ def _busy(budget: ByteBudget, size: int) -> ApiError:
         429,
         "ingest_busy",
         f"this worker is parsing {budget.held / mib:.1f} MiB of other bodies (budget "
-        f"{budget.limit / mib:.0f} MiB, TRACEDIFF_PARSE_BUDGET_BYTES); this {size / mib:.1f} MiB body was not "
+        f"{budget.limit / mib:.0f} MiB, TRACEDIFF_PARSE_BUDGET_BYTES); this {size / mib:.1f} MiB "
+        "body was not "
         f"parsed: send it again in {seconds} s",
         retryable=True,
         headers={"Retry-After": str(seconds), "Connection": "close"},

@@ -1,4 +1,5 @@
-"""Read a request body against a deadline, so a client sending a byte a second cannot hold a thread."""
+"""Read a request body against a deadline, so a client sending a byte a second cannot hold a
+thread."""
 
 import contextlib
 import socket
@@ -14,13 +15,15 @@ from .errors import ApiError
 
 @contextlib.contextmanager
 def body_deadline(environ: dict, seconds: float):
-    """Cut the reading side of the connection when the body is not in after `seconds`; then raise 408.
+    """Cut the reading side of the connection when the body is not in after `seconds`; then raise
+    408.
 
-    A socket timeout bounds one recv() only: a client dribbling a byte a second never trips it. Shutting
-    the reading side ends any recv at once, and the answer can still be written.
+    A socket timeout bounds one recv() only: a client dribbling a byte a second never trips it.
+    Shutting the reading side ends any recv at once, and the answer can still be written.
     """
     sock = environ.get("gunicorn.socket")
-    if sock is None or seconds <= 0:  # the Flask test client, or no limit
+    # the Flask test client, or no limit
+    if sock is None or seconds <= 0:
         yield
         return
     fired = threading.Event()
@@ -38,7 +41,8 @@ def body_deadline(environ: dict, seconds: float):
     except Exception as error:
         if fired.is_set():
             raise _timed_out(seconds) from None
-        if isinstance(error, (ParseException, NoMoreData)):  # gunicorn reads the body as the app asks for it
+        # gunicorn reads the body as the app asks for it
+        if isinstance(error, (ParseException, NoMoreData)):
             raise _broken(error) from None
         raise
     finally:
@@ -51,7 +55,8 @@ def _timed_out(seconds: float) -> ApiError:
     return ApiError(
         408,
         "body_timeout",
-        f"the request body did not arrive within {seconds:g} s; send it faster or in smaller batches",
+        f"the request body did not arrive within {seconds:g} s; send it faster or in smaller "
+        "batches",
         retryable=True,
         headers={"Connection": "close"},
     )
@@ -64,7 +69,11 @@ def cut_short(received: int, declared: int | None) -> None:
 
 
 def _broken(error: Exception) -> ApiError:
-    what = "ended before its Content-Length" if isinstance(error, NoMoreData) else f"has broken framing ({error})"
+    what = (
+        "ended before its Content-Length"
+        if isinstance(error, NoMoreData)
+        else f"has broken framing ({error})"
+    )
     return ApiError(
         400,
         "bad_body",

@@ -13,8 +13,11 @@ def init_app(app) -> None:
     """Create the schema once and close each request's connection afterwards."""
     try:
         Store.from_settings(app.config, create=True).close()
-    except StoreUnavailable as error:  # e.g. a worker restarting while the file is read-only
-        app.logger.warning("the database cannot be written now (%s): reads are served, writes answer 503", error)
+    # e.g. a worker restarting while the file is read-only
+    except StoreUnavailable as error:
+        app.logger.warning(
+            "the database cannot be written now (%s): reads are served, writes answer 503", error
+        )
     app.teardown_appcontext(close_store)
 
 

@@ -1,6 +1,7 @@
-"""What the lists can be filtered by, parsed from a URL's query string (or the CLI's options): leniently for the
-pages, strictly for the API, into the plain filters the store runs (webapp/store/filters.py); a since/until in the
-forms people write made a stored time, and the trace list's cursors."""
+"""What the lists can be filtered by, parsed from a URL's query string (or the CLI's options):
+leniently for the pages, strictly for the API, into the plain filters the store runs
+(webapp/store/filters.py); a since/until in the forms people write made a stored time, and the trace
+list's cursors."""
 
 import base64
 import re
@@ -14,30 +15,42 @@ from ..store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES, TraceQuery
 CHOICES = {"severity": SEVERITIES, "status": STATUS_CLASSES, "missing": SNAPSHOTS}
 MAX_LIMIT = 500
 # A day, or an RFC 3339 time (seconds and offset optional, as a datetime-local input sends it).
+# \d is 0-9 only, as int() and times read them
 DAY_OR_TIME = re.compile(
-    r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?\Z", re.ASCII
-)  # \d is 0-9 only, as int() and times read them
+    r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:\d{2})?)?\Z",
+    re.ASCII,
+)
 # A time relative to now, as people say it: 30m, 2h, 7d, 2w (ago).
 RELATIVE = re.compile(r"(\d{1,6})\s*(m|min|h|d|w)\Z", re.ASCII)
-TOO_FAR_BACK = re.compile(r"\d{7,}\s*(m|min|h|d|w)\Z", re.ASCII)  # \d is 0-9 only, as int() and times read them
+# \d is 0-9 only, as int() and times read them
+TOO_FAR_BACK = re.compile(r"\d{7,}\s*(m|min|h|d|w)\Z", re.ASCII)
 _UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
 @dataclass(frozen=True)
 class ListQuery:
-    """The trace list's query as it was typed (since `2h`, problem `TD-42`): the links keep it, the store gets
-    `filters()`."""
+    """The trace list's query as it was typed (since `2h`, problem `TD-42`): the links keep it, the
+    store gets `filters()`."""
 
-    q: str = ""  # trace id prefix, tool name or words inside payloads
+    # trace id prefix, tool name or words inside payloads
+    q: str = ""
     tool: str = ""
-    severity: str = ""  # one of SEVERITIES: the trace's worst finding
-    kind: str = ""  # a finding kind, e.g. type_changed
-    status: str = ""  # an HTTP status class, e.g. 5xx
-    missing: str = ""  # a snapshot name that has not arrived
-    since: str = ""  # lower bound of last seen: RFC 3339, a day, or 2h / 7d ago
-    until: str = ""  # upper bound of last seen
-    problem: str = ""  # a problem id (TD-42): the traces it was seen in
-    release: str = ""  # a release one of the trace's calls named (the envelope's `release`)
+    # one of SEVERITIES: the trace's worst finding
+    severity: str = ""
+    # a finding kind, e.g. type_changed
+    kind: str = ""
+    # an HTTP status class, e.g. 5xx
+    status: str = ""
+    # a snapshot name that has not arrived
+    missing: str = ""
+    # lower bound of last seen: RFC 3339, a day, or 2h / 7d ago
+    since: str = ""
+    # upper bound of last seen
+    until: str = ""
+    # a problem id (TD-42): the traces it was seen in
+    problem: str = ""
+    # a release one of the trace's calls named (the envelope's `release`)
+    release: str = ""
     limit: int = 50
 
     def as_args(self, **changes) -> dict:
@@ -45,10 +58,14 @@ class ListQuery:
         return query_args(self, changes)
 
     def filters(self, now: datetime | None = None) -> TraceQuery:
-        """Return the filters the store runs: since and until made stored times (2h counts back from `now`), the problem
-        its number."""
+        """Return the filters the store runs: since and until made stored times (2h counts back from
+        `now`), the problem its number."""
         now = now or datetime.now(UTC)
-        plain = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("since", "until", "problem")}
+        plain = {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name not in ("since", "until", "problem")
+        }
         return TraceQuery(
             **plain,
             since=absolute_time(self.since, now),
@@ -59,7 +76,9 @@ class ListQuery:
 
 def trace_query(args) -> ListQuery:
     """Build a trace query from request args, ignoring values it does not know."""
-    values = known_values({f.name: _printable(args.get(f.name) or "") for f in fields(ListQuery) if f.name != "limit"})
+    values = known_values(
+        {f.name: _printable(args.get(f.name) or "") for f in fields(ListQuery) if f.name != "limit"}
+    )
     if problem_number(values["problem"]) is None:
         values["problem"] = ""
     try:
@@ -70,8 +89,8 @@ def trace_query(args) -> ListQuery:
 
 
 def known_values(values: dict, choices: dict = CHOICES) -> dict:
-    """Return a query's values with each that is not one of its choices, and a since or until that is no time, made
-    empty (the pages' lenient way: a stale link still opens the list)."""
+    """Return a query's values with each that is not one of its choices, and a since or until that
+    is no time, made empty (the pages' lenient way: a stale link still opens the list)."""
     for name, allowed in choices.items():
         if values[name] not in allowed:
             values[name] = ""
@@ -89,10 +108,11 @@ def bad_trace_filter(args, kinds) -> str | None:
 
 
 def absolute_time(text: str, now: datetime | None = None) -> str:
-    """Return a since/until value in the stored form of times (webapp/common/times.py), so it compares with them.
+    """Return a since/until value in the stored form of times (webapp/common/times.py), so it
+    compares with them.
 
-    2h, 7d count back from now; a day is its midnight (UTC); what is not a time is returned as it is, for
-    the caller to refuse."""
+    2h, 7d count back from now; a day is its midnight (UTC); what is not a time is returned as it
+    is, for the caller to refuse."""
     match = RELATIVE.match(text or "")
     if not match:
         if not text or not DAY_OR_TIME.match(text):
@@ -101,18 +121,21 @@ def absolute_time(text: str, now: datetime | None = None) -> str:
     now = now or datetime.now(UTC)
     try:
         moment = now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
-    except OverflowError:  # 999999w: before the calendar begins, so since the beginning
+    # 999999w: before the calendar begins, so since the beginning
+    except OverflowError:
         return times.stamp(datetime.min)
     return times.stamp(moment)
 
 
 def is_time(text: str) -> bool:
-    """Say whether a since/until value is a real day, an RFC 3339 time or a relative time (2h, 7d)."""
+    """Say whether a since/until value is a real day, an RFC 3339 time or a relative time (2h,
+    7d)."""
     if RELATIVE.match(text):
         return True
     if not DAY_OR_TIME.match(text):
         return False
-    try:  # the pattern lets 2026-13-45 or 25:00 through; the calendar does not
+    # the pattern lets 2026-13-45 or 25:00 through; the calendar does not
+    try:
         times.parse(text)
     except ValueError:
         return False
@@ -120,7 +143,8 @@ def is_time(text: str) -> bool:
 
 
 def bad_filter(args, choices: dict) -> str | None:
-    """Say what is wrong with the first bad choice, time or limit in args, or None (lists share these)."""
+    """Say what is wrong with the first bad choice, time or limit in args, or None (lists share
+    these)."""
     for name, allowed in choices.items():
         value = (args.get(name) or "").strip()
         if value and value not in allowed:
@@ -135,11 +159,15 @@ def bad_filter(args, choices: dict) -> str | None:
 
 
 def bad_time(args) -> str | None:
-    """Say what is wrong with a since or until in args that is no time (2026-13-45 included), or None."""
+    """Say what is wrong with a since or until in args that is no time (2026-13-45 included), or
+    None."""
     for name in ("since", "until"):
         value = (args.get(name) or "").strip()
         if value and TOO_FAR_BACK.match(value):
-            return f"{name} {value[:40]!r} counts back too far: a time ago has at most 6 digits (999999d)"
+            return (
+                f"{name} {value[:40]!r} counts back too far: a time ago has at most 6 digits "
+                "(999999d)"
+            )
         if value and not is_time(value):
             return (
                 f"{name} must be a date, an RFC 3339 time like 2026-11-30T09:00:00Z or a time ago "
@@ -149,7 +177,8 @@ def bad_time(args) -> str | None:
 
 
 def query_args(query, changes: dict) -> dict:
-    """Return a query dataclass's non-empty values as query-string arguments, with changes applied."""
+    """Return a query dataclass's non-empty values as query-string arguments, with changes
+    applied."""
     values = {f.name: getattr(query, f.name) for f in fields(query)}
     values.update(changes)
     if values.get("limit") == 50:

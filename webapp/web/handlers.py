@@ -1,4 +1,5 @@
-"""How every error is answered: the one JSON shape for the API and the `.json` twins, a page for a person."""
+"""How every error is answered: the one JSON shape for the API and the `.json` twins, a page for a
+person."""
 
 from flask import current_app, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -25,10 +26,12 @@ def init_app(app) -> None:
 
 
 def api_error(error: ApiError):
-    if error.status == 429 and not wants_json():  # slowed for wrong tokens: a page says why
+    # slowed for wrong tokens: a page says why
+    if error.status == 429 and not wants_json():
         return render_template("throttled.html", error=error), 429, error.headers
     if request.method not in ("GET", "HEAD", "OPTIONS") and not wants_json():
-        # a form posted from a page (a refused token, a cross-site post) answers a page a person can read
+        # a form posted from a page (a refused token, a cross-site post) answers a page a person can
+        # read
         return render_template("refused.html", error=error), error.status, error.headers
     return error_response(error.status, error.code, error.message, error.retryable, error.headers)
 
@@ -45,14 +48,21 @@ def store_unavailable(error: StoreUnavailable):
     note_store_unavailable(error)
     seconds = current_app.config["RETRY_AFTER"]
     message = f"the database is busy or unavailable now ({error}); retry later"
-    if not wants_json():  # a person at a page gets a page
-        return render_template("unavailable.html", message=message, seconds=seconds), 503, {"Retry-After": str(seconds)}
-    return error_response(503, "store_unavailable", message, retryable=True, headers={"Retry-After": str(seconds)})
+    # a person at a page gets a page
+    if not wants_json():
+        return (
+            render_template("unavailable.html", message=message, seconds=seconds),
+            503,
+            {"Retry-After": str(seconds)},
+        )
+    return error_response(
+        503, "store_unavailable", message, retryable=True, headers={"Retry-After": str(seconds)}
+    )
 
 
 def wants_json() -> bool:
-    """Whether an error answers in the JSON shape: the API, every `.json` twin of a page, a raw value, or a
-    client that asks for JSON."""
+    """Whether an error answers in the JSON shape: the API, every `.json` twin of a page, a raw
+    value, or a client that asks for JSON."""
     return (
         request.path.startswith(API_PREFIXES)
         or request.path.endswith((".json", "/value"))
@@ -76,4 +86,6 @@ def unexpected_error(error: Exception):
     current_app.logger.exception("unhandled error")
     if not wants_json():
         return "Internal server error", 500
-    return error_response(500, "internal_error", "tracediff hit an unexpected error; it has been logged")
+    return error_response(
+        500, "internal_error", "tracediff hit an unexpected error; it has been logged"
+    )

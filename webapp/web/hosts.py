@@ -1,8 +1,9 @@
-"""Which Host headers a request may carry, against DNS rebinding; and which addresses are loopback. Pure.
+"""Which Host headers a request may carry, against DNS rebinding; and which addresses are loopback.
+Pure.
 
 A page on attacker.example whose name is re-pointed at 127.0.0.1 reaches a local tracediff with
-`Host: attacker.example`: refusing unknown names stops it. An IP address as Host cannot be re-pointed,
-so every address is accepted; names must be listed (loopback names always are).
+`Host: attacker.example`: refusing unknown names stops it. An IP address as Host cannot be
+re-pointed, so every address is accepted; names must be listed (loopback names always are).
 """
 
 import ipaddress
@@ -30,7 +31,8 @@ def _is_address(host: str) -> bool:
 
 
 def allowed_hosts(setting: str, serving_host: str = "") -> frozenset[str]:
-    """Return the names a Host header may carry: the setting's, the served host's, loopback names."""
+    """Return the names a Host header may carry: the setting's, the served host's, loopback
+    names."""
     names = {host_name(item) for item in str(setting or "").split(",") if item.strip()}
     if serving_host and not _is_address(host_name(serving_host)):
         names.add(host_name(serving_host))
@@ -57,4 +59,6 @@ def is_loopback(host: str) -> bool:
         infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
         return False
-    return bool(infos) and all(ipaddress.ip_address(info[4][0].split("%", 1)[0]).is_loopback for info in infos)
+    return bool(infos) and all(
+        ipaddress.ip_address(info[4][0].split("%", 1)[0]).is_loopback for info in infos
+    )

@@ -1,12 +1,19 @@
-"""Prometheus metrics at /metrics, read from memory only: counters from every worker, the gauges workers
-sampled (ops/gauges.py), the answering worker's process and the build. A scrape never touches the database."""
+"""Prometheus metrics at /metrics, read from memory only: counters from every worker, the gauges
+workers sampled (ops/gauges.py), the answering worker's process and the build. A scrape never
+touches the database."""
 
 import os
 import platform
 import time
 
 from flask import Blueprint, current_app, request
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, ProcessCollector, generate_latest
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    ProcessCollector,
+    generate_latest,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
@@ -24,19 +31,24 @@ class BuildInfo:
 
     def collect(self):
         family = GaugeMetricFamily(
-            "tracediff_build_info", "The tracediff build serving (always 1).", labels=["version", "python"]
+            "tracediff_build_info",
+            "The tracediff build serving (always 1).",
+            labels=["version", "python"],
         )
         family.add_metric([__version__, platform.python_version()], 1)
         yield family
 
 
 def scrape_registry() -> CollectorRegistry:
-    """Return what a scrape reads: every worker's files (multiprocess), or this process's registry."""
+    """Return what a scrape reads: every worker's files (multiprocess), or this process's
+    registry."""
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        return REGISTRY  # one process (tests, `flask run`): it holds the process collector already
+        # one process (tests, `flask run`): it holds the process collector already
+        return REGISTRY
     registry = CollectorRegistry()
     MultiProcessCollector(registry)
-    # multiprocess mode registers no process collector: report the worker answering (RSS, CPU, open files)
+    # multiprocess mode registers no process collector: report the worker answering (RSS, CPU, open
+    # files)
     ProcessCollector(registry=registry)
     return registry
 
@@ -55,16 +67,19 @@ def start_timer() -> None:
 
 
 def note_store_unavailable(error: Exception | None = None) -> None:
-    """Mark this request's 503 as the store's (busy, full, read-only): only those count as unavailable.
+    """Mark this request's 503 as the store's (busy, full, read-only): only those count as
+    unavailable.
 
-    A readiness probe's 503 (an analysis backlog, a missing template) is an answer, not a refused write."""
+    A readiness probe's 503 (an analysis backlog, a missing template) is an answer, not a refused
+    write."""
     request.environ[UNAVAILABLE_KEY] = True
     if error is not None:
         record_database_error(error)
 
 
 def observe(response):
-    """Count the request and its latency under its route's pattern (a bounded label; no rule: "unmatched")."""
+    """Count the request and its latency under its route's pattern (a bounded label; no rule:
+    "unmatched")."""
     started = request.environ.get(STARTED_KEY)
     if started is not None:
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"

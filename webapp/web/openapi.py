@@ -22,7 +22,9 @@ def openapi_json():
 @lru_cache(maxsize=1)
 def document() -> dict:
     """Return the OpenAPI 3.1 document of the API, read once."""
-    loaded = yaml.load(DOCUMENT.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    loaded = yaml.load(
+        DOCUMENT.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    )
     loaded["info"]["version"] = _version()
     return loaded
 

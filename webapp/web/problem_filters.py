@@ -1,5 +1,6 @@
-"""The problem list's query string: parsed leniently for the pages, strictly for the API and the CLI, and turned into
-the plain filters the store runs (webapp/store/problem_filters.py), "new" and "ongoing" as stored state and times."""
+"""The problem list's query string: parsed leniently for the pages, strictly for the API and the
+CLI, and turned into the plain filters the store runs (webapp/store/problem_filters.py), "new" and
+"ongoing" as stored state and times."""
 
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
@@ -12,28 +13,41 @@ from ..store.problem_filters import ProblemFilters
 from .filters import MAX_LIMIT, absolute_time, bad_filter, bad_range, known_values, query_args
 
 TICKETS = ("linked", "unlinked")
-CHOICES = {"state": STATES, "severity": ("error", "warning"), "kind": (*KIND_NAMES, SCHEMA_KIND), "ticket": TICKETS}
-PLAIN = ("q", "tool", "kind", "severity", "source", "release", "new_in", "ticket", "limit")  # as the store runs them
+CHOICES = {
+    "state": STATES,
+    "severity": ("error", "warning"),
+    "kind": (*KIND_NAMES, SCHEMA_KIND),
+    "ticket": TICKETS,
+}
+# as the store runs them
+PLAIN = ("q", "tool", "kind", "severity", "source", "release", "new_in", "ticket", "limit")
 
 
 @dataclass(frozen=True)
 class ProblemQuery:
-    q: str = ""  # words in the tool, kind, paths or transform, or a problem id
+    # words in the tool, kind, paths or transform, or a problem id
+    q: str = ""
     tool: str = ""
     kind: str = ""
     severity: str = ""
-    state: str = ""  # new, ongoing, resolved, regressed, archived
+    # new, ongoing, resolved, regressed, archived
+    state: str = ""
     source: str = ""
     release: str = ""
-    new_in: str = ""  # a release: only the problems first seen in it (the release of their first call)
-    ticket: str = ""  # linked (has ticket links) or unlinked
-    since: str = ""  # seen at or after (RFC 3339, a day, or 2h / 7d ago): an occurrence in the range
-    until: str = ""  # seen at or before
+    # a release: only the problems first seen in it (the release of their first call)
+    new_in: str = ""
+    # linked (has ticket links) or unlinked
+    ticket: str = ""
+    # seen at or after (RFC 3339, a day, or 2h / 7d ago): an occurrence in the range
+    since: str = ""
+    # seen at or before
+    until: str = ""
     limit: int = 50
 
     @classmethod
     def from_args(cls, args) -> "ProblemQuery":
-        """Build a query from request args, ignoring values it does not know (the pages' lenient way)."""
+        """Build a query from request args, ignoring values it does not know (the pages' lenient
+        way)."""
         values = {
             f.name: "".join(ch for ch in (args.get(f.name) or "") if ch.isprintable()).strip()
             for f in fields(cls)
@@ -54,8 +68,8 @@ class ProblemQuery:
         return query_args(self, changes)
 
     def filters(self, now: datetime | None = None) -> ProblemFilters:
-        """Return the filters the store runs: times made absolute, "new" and "ongoing" as open problems first seen
-        since the new ones' cutoff, or before it."""
+        """Return the filters the store runs: times made absolute, "new" and "ongoing" as open
+        problems first seen since the new ones' cutoff, or before it."""
         now = now or datetime.now(UTC)
         state: dict = {"state": self.state} if self.state else {}
         if self.state in ("new", "ongoing"):
@@ -69,6 +83,7 @@ class ProblemQuery:
         )
 
     def counts(self, store, now: datetime | None = None) -> dict:
-        """Return how many problems the query keeps per state a person reads (the list's tabs), whatever its state."""
+        """Return how many problems the query keeps per state a person reads (the list's tabs),
+        whatever its state."""
         now = now or datetime.now(UTC)
         return store.count_problems(replace(self, state="").filters(now), new_since(now))

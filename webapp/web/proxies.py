@@ -1,4 +1,5 @@
-"""Honour X-Forwarded-* headers from the configured reverse proxies only (TRACEDIFF_TRUSTED_PROXIES)."""
+"""Honour X-Forwarded-* headers from the configured reverse proxies only
+(TRACEDIFF_TRUSTED_PROXIES)."""
 
 import ipaddress
 
@@ -6,19 +7,23 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 
 def trusted_networks(value: str) -> tuple:
-    """Parse a comma-separated list of addresses and CIDR networks; raise ValueError naming a bad one."""
+    """Parse a comma-separated list of addresses and CIDR networks; raise ValueError naming a bad
+    one."""
     networks = []
     for part in (p.strip() for p in str(value or "").split(",")):
         if part:
             try:
                 networks.append(ipaddress.ip_network(part, strict=False))
             except ValueError:
-                raise ValueError(f"TRACEDIFF_TRUSTED_PROXIES: {part!r} is not an address or network") from None
+                raise ValueError(
+                    f"TRACEDIFF_TRUSTED_PROXIES: {part!r} is not an address or network"
+                ) from None
     return tuple(networks)
 
 
 class TrustedProxies:
-    """WSGI middleware: ProxyFix for requests whose peer is a trusted proxy, nothing for anyone else.
+    """WSGI middleware: ProxyFix for requests whose peer is a trusted proxy, nothing for anyone
+    else.
 
     ProxyFix alone trusts whoever connects; a client reaching the port directly could then claim any
     address in the access log or any scheme and host.
@@ -38,7 +43,8 @@ class TrustedProxies:
     def trusted(self, address: str) -> bool:
         try:
             peer = ipaddress.ip_address(address)
-        except ValueError:  # a unix socket peer has no address
+        # a unix socket peer has no address
+        except ValueError:
             return False
         return any(peer in network for network in self.networks)
 

@@ -1,4 +1,5 @@
-"""Scoped tokens, the Host allow-list, the cross-site refusal and the security headers of every response."""
+"""Scoped tokens, the Host allow-list, the cross-site refusal and the security headers of every
+response."""
 
 import logging
 
@@ -13,14 +14,19 @@ from .hosts import allowed_hosts, host_allowed
 INGEST_PATHS = ("/api/v1/ingest", "/v1/traces", "/v1/logs")
 OPEN_PATHS = ("/static/", "/api/v1/health", "/api/v1/ready")
 METRICS_PATH = "/metrics"
-MCP_PATH = "/mcp"  # the MCP server over Streamable HTTP (webapp/mcp/http.py): the read scope, as the API
+# the MCP server over Streamable HTTP (webapp/mcp/http.py): the read scope, as the API
+MCP_PATH = "/mcp"
 API_PREFIXES = ("/api/", "/v1/", MCP_PATH)
 TOOLS_PATH = "/api/v1/tools/"
-TOOL_PAGES_PATH = "/tools/"  # the tool pages' confirm, reject and "pair these" forms change contracts
+# the tool pages' confirm, reject and "pair these" forms change contracts
+TOOL_PAGES_PATH = "/tools/"
 PROBLEMS_API_PATH = "/api/v1/problems/"
-PROBLEM_PAGES_PATH = "/problems/"  # resolving, archiving or merging a problem changes state, as contracts do
-ALERT_PATHS = ("/api/v1/alerts",)  # rules hold secrets and make the server call out
-ALERT_PAGES_PATH = "/settings/alerts"  # its forms, as the tool and problem pages' ones, open with Basic auth too
+# resolving, archiving or merging a problem changes state, as contracts do
+PROBLEM_PAGES_PATH = "/problems/"
+# rules hold secrets and make the server call out
+ALERT_PATHS = ("/api/v1/alerts",)
+# its forms, as the tool and problem pages' ones, open with Basic auth too
+ALERT_PAGES_PATH = "/settings/alerts"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -29,7 +35,8 @@ CSP = (
 BEARER_CHALLENGE = 'Bearer realm="tracediff"'
 # A browser asks for this once, then sends it with every request to the site, htmx ones included.
 BASIC_CHALLENGE = 'Basic realm="tracediff", charset="UTF-8"'
-LOG = logging.getLogger(__name__)  # under "webapp", so its INFO lines reach the server's log
+# under "webapp", so its INFO lines reach the server's log
+LOG = logging.getLogger(__name__)
 
 
 def bearer_token() -> str:
@@ -61,9 +68,16 @@ def required_scope(path: str, method: str, view=None) -> str | None:
         return "metrics"
     if path in INGEST_PATHS:
         return "ingest"
-    if path.startswith((TOOLS_PATH, PROBLEMS_API_PATH, *ALERT_PATHS)) and method not in SAFE_METHODS:
-        return "admin"  # contracts, problems' state and alert rules
-    if path.startswith((TOOL_PAGES_PATH, PROBLEM_PAGES_PATH, ALERT_PAGES_PATH)) and method not in SAFE_METHODS:
+    if (
+        path.startswith((TOOLS_PATH, PROBLEMS_API_PATH, *ALERT_PATHS))
+        and method not in SAFE_METHODS
+    ):
+        # contracts, problems' state and alert rules
+        return "admin"
+    if (
+        path.startswith((TOOL_PAGES_PATH, PROBLEM_PAGES_PATH, ALERT_PAGES_PATH))
+        and method not in SAFE_METHODS
+    ):
         return "page_admin"
     return "read"
 
@@ -88,7 +102,8 @@ def count_token(scope: str) -> None:
     ring = keyring()
     scheme, secret = ("Bearer", bearer_token()) if bearer_token() else ("Basic", basic_password())
     if not secret or not ring.tokens:
-        return  # no token, or none to guess: nothing to slow
+        # no token, or none to guess: nothing to slow
+        return
     tried = "admin" if scope == "page_admin" else scope
     throttle.refuse_if_slowed(tried)
     if ring.find(secret) is None:
@@ -106,15 +121,18 @@ def keyring() -> Keyring:
 
 
 def require_scope(scope: str) -> Token | None:
-    """Return the request's token if it opens `scope` (None where the scope is open); else raise 401/403.
+    """Return the request's token if it opens `scope` (None where the scope is open); else raise
+    401/403.
 
     Other features call this (or mark their views with `admin_only`) for what needs an admin token.
     """
     ring = keyring()
     token = ring.find(bearer_token())
     if token is None and scope == "read":
-        token = ring.find(basic_password())  # browsers: Basic auth only ever reads
-    if token is not None:  # refused or not, the access line says which token it was
+        # browsers: Basic auth only ever reads
+        token = ring.find(basic_password())
+    # refused or not, the access line says which token it was
+    if token is not None:
         request.environ[logs.TOKEN_NAME_KEY] = token.name
     wanted = scope
     if scope == "admin" and not ring.configured("admin"):
@@ -124,7 +142,8 @@ def require_scope(scope: str) -> Token | None:
         return token
     if not ring.configured(scope):
         return None
-    if token is not None and wanted == "admin" and token.scope in ("read", "ingest"):  # a metrics token: 401
+    # a metrics token: 401
+    if token is not None and wanted == "admin" and token.scope in ("read", "ingest"):
         code = "read_only_token" if token.scope == "read" else "ingest_only_token"
         needed = "TRACEDIFF_ADMIN_TOKENS" if scope == "admin" else "TRACEDIFF_INGEST_TOKENS"
         article = "an" if token.scope == "ingest" else "a"
@@ -138,43 +157,58 @@ def require_scope(scope: str) -> Token | None:
 
 
 def changing_scope(ring: Keyring | None = None) -> str:
-    """Name the scope whose tokens change contracts, problems' state and alert rules: admin tokens, else
-    (as before admin tokens existed) ingest ones, else read ones."""
+    """Name the scope whose tokens change contracts, problems' state and alert rules: admin tokens,
+    else (as before admin tokens existed) ingest ones, else read ones."""
     ring = ring or keyring()
-    return "admin" if ring.configured("admin") else "ingest" if ring.configured("ingest") else "read"
+    return (
+        "admin" if ring.configured("admin") else "ingest" if ring.configured("ingest") else "read"
+    )
 
 
 def change_hint() -> str:
-    """Say, on a page that shows no forms, which token its changes need and how a browser sends it."""
+    """Say, on a page that shows no forms, which token its changes need and how a browser sends
+    it."""
     setting = f"TRACEDIFF_{SETTINGS[changing_scope()]}"
-    return f"Changes need a token from {setting}, given as the password of HTTP Basic auth (any user name)"
+    return (
+        f"Changes need a token from {setting}, given as the password of HTTP Basic auth (any user "
+        "name)"
+    )
 
 
 def may_change_contracts() -> bool:
-    """Say whether this request may change contracts (or problems, or alert rules) from a page: the scope
-    is open, or it sent a token that opens it (a Bearer token, or the password of Basic auth: a browser holds one)."""
+    """Say whether this request may change contracts (or problems, or alert rules) from a page: the
+    scope is open, or it sent a token that opens it (a Bearer token, or the password of Basic auth:
+    a browser holds one)."""
     ring = keyring()
     scope = changing_scope(ring)
     if not ring.configured(scope):
         return True
     return any(
-        token is not None and token.grants(scope) for token in (ring.find(bearer_token()), ring.find(basic_password()))
+        token is not None and token.grants(scope)
+        for token in (ring.find(bearer_token()), ring.find(basic_password()))
     )
 
 
 def _require_metrics_token() -> None:
-    """Let a metrics token (TRACEDIFF_METRICS_TOKENS) or a token that reads in; with neither set, anyone."""
+    """Let a metrics token (TRACEDIFF_METRICS_TOKENS) or a token that reads in; with neither set,
+    anyone."""
     ring = keyring()
     token = ring.find(bearer_token())
     if token is not None and token.grants("metrics"):
-        request.environ[logs.TOKEN_NAME_KEY] = token.name  # the access line names it, as for other scopes
+        # the access line names it, as for other scopes
+        request.environ[logs.TOKEN_NAME_KEY] = token.name
         g.token = token
         return
-    if ring.configured("metrics") and not ring.configured("read") and not (token and token.grants("read")):
+    if (
+        ring.configured("metrics")
+        and not ring.configured("read")
+        and not (token and token.grants("read"))
+    ):
         if token is not None:
             request.environ[logs.TOKEN_NAME_KEY] = token.name
         raise _unauthorized(
-            "/metrics needs 'Authorization: Bearer <token>' with a token from TRACEDIFF_METRICS_TOKENS",
+            "/metrics needs 'Authorization: Bearer <token>' with a token from "
+            "TRACEDIFF_METRICS_TOKENS",
             BEARER_CHALLENGE,
         )
     g.token = require_scope("read")
@@ -194,7 +228,9 @@ def _require_page_admin() -> None:
 
 
 def _refusal(scope: str) -> ApiError:
-    settings = f"TRACEDIFF_{SETTINGS[scope]}" + ("" if scope == "admin" else " or TRACEDIFF_ADMIN_TOKENS")
+    settings = f"TRACEDIFF_{SETTINGS[scope]}" + (
+        "" if scope == "admin" else " or TRACEDIFF_ADMIN_TOKENS"
+    )
     if scope == "read" and not request.path.startswith(API_PREFIXES):
         return _unauthorized(
             f"this page needs a token from {settings}, as the password of HTTP Basic auth "
@@ -203,16 +239,24 @@ def _refusal(scope: str) -> ApiError:
             BEARER_CHALLENGE,
         )
     return _unauthorized(
-        f"this endpoint needs 'Authorization: Bearer <token>' with a token from {settings}", BEARER_CHALLENGE
+        f"this endpoint needs 'Authorization: Bearer <token>' with a token from {settings}",
+        BEARER_CHALLENGE,
     )
 
 
 def _unauthorized(message: str, *challenges: str) -> ApiError:
-    return ApiError(401, "unauthorized", message, retryable=False, headers={"WWW-Authenticate": list(challenges)})
+    return ApiError(
+        401,
+        "unauthorized",
+        message,
+        retryable=False,
+        headers={"WWW-Authenticate": list(challenges)},
+    )
 
 
 def check_host():
-    """Refuse a request whose Host header names no address or allowed name of this server (DNS rebinding)."""
+    """Refuse a request whose Host header names no address or allowed name of this server (DNS
+    rebinding)."""
     if request.path.startswith(OPEN_PATHS):
         return
     allowed = allowed_hosts(current_app.config["ALLOWED_HOSTS"], current_app.config.get("HOST", ""))
@@ -231,7 +275,12 @@ def log_token_use(response):
     token = g.get("token")
     if token is not None and request.method not in SAFE_METHODS:
         LOG.info(
-            "token %s (%s): %s %s -> %s", token.name, token.scope, request.method, request.path, response.status_code
+            "token %s (%s): %s %s -> %s",
+            token.name,
+            token.scope,
+            request.method,
+            request.path,
+            response.status_code,
         )
     return response
 
@@ -242,7 +291,8 @@ def refuse_cross_site_writes():
     Log shippers and scripts send neither Sec-Fetch-Site nor Origin; a browser sends
     them on every cross-site POST, including a plain HTML form with no token to check.
     """
-    # the MCP specification asks an HTTP server to check Origin on every request (DNS rebinding), not only on writes
+    # the MCP specification asks an HTTP server to check Origin on every request (DNS rebinding),
+    # not only on writes
     if request.method in SAFE_METHODS and not request.path.startswith(MCP_PATH):
         return
     fetch_site = request.headers.get("Sec-Fetch-Site", "")
@@ -268,7 +318,8 @@ def secure_headers(response):
 
 
 def init_app(app) -> None:
-    Keyring.from_settings(app.config)  # a bad token setting stops the start, not the first request
+    # a bad token setting stops the start, not the first request
+    Keyring.from_settings(app.config)
     app.before_request(check_host)
     app.before_request(refuse_cross_site_writes)
     app.before_request(check_access)

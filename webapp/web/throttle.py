@@ -20,8 +20,10 @@ from flask import current_app, g, request
 
 from .errors import ApiError
 
-LOG = logging.getLogger(__name__)  # under "webapp", so its lines reach the server's log
-MAX_CLIENTS = 10_000  # clients remembered at once; the longest idle are forgotten first
+# under "webapp", so its lines reach the server's log
+LOG = logging.getLogger(__name__)
+# clients remembered at once; the longest idle are forgotten first
+MAX_CLIENTS = 10_000
 
 
 class FailureWindow:
@@ -31,7 +33,8 @@ class FailureWindow:
         self.limit, self.window_s, self.clock = limit, window_s, clock
         self.max_clients = max_clients
         self.failures: OrderedDict[str, deque] = OrderedDict()
-        self.logged: dict[str, float] = {}  # when each client's slowing was last logged
+        # when each client's slowing was last logged
+        self.logged: dict[str, float] = {}
         self.lock = threading.Lock()
 
     def wait(self, client: str) -> float:
@@ -39,7 +42,8 @@ class FailureWindow:
         if self.limit <= 0:
             return 0.0
         with self.lock:
-            if client not in self.failures:  # most clients: remembered only once a token fails
+            # most clients: remembered only once a token fails
+            if client not in self.failures:
                 return 0.0
             now = self.clock()
             times = self._recent(client, now)

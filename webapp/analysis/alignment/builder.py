@@ -29,9 +29,20 @@ def _with_ancestors(paths) -> set[str]:
 
 
 class Aligner:
-    """Build alignment rows in document order, bounded by a row budget; sparse leaves out default rows."""
+    """Build alignment rows in document order, bounded by a row budget; sparse leaves out default
+    rows."""
 
-    def __init__(self, docs: dict, pairing, echo, dropped: set, added: set, findings, limit=MAX_ROWS, sparse=False):
+    def __init__(
+        self,
+        docs: dict,
+        pairing,
+        echo,
+        dropped: set,
+        added: set,
+        findings,
+        limit=MAX_ROWS,
+        sparse=False,
+    ):
         self.docs, self.pairing, self.echo = docs, pairing, echo
         self.dropped, self.added, self.limit, self.sparse = dropped, added, limit, sparse
         self.diff_left = {d[0] for d in pairing.diffs} if pairing else set()
@@ -46,7 +57,9 @@ class Aligner:
 
     def _index_busy(self) -> None:
         # Subtrees holding none of these paths give only default rows: the sparse walk skips them.
-        self.busy = {stage: _with_ancestors(p for s, p in self.marks if s == stage) for stage in STAGES}
+        self.busy = {
+            stage: _with_ancestors(p for s, p in self.marks if s == stage) for stage in STAGES
+        }
         pairs = self.echo.pairs if self.echo else {}
         self.busy["request"] |= _with_ancestors(pairs)
         self.busy["response"] |= _with_ancestors(pairs.values())
@@ -64,7 +77,8 @@ class Aligner:
                 self._response("", self.docs["response"])
         except Full:
             self.truncated = True
-            if not self.sparse:  # a sparse alignment needs no such rows: full_alignment adds them
+            # a sparse alignment needs no such rows: full_alignment adds them
+            if not self.sparse:
                 add_forced_rows(self.findings, self.marks, self.seen, self.rows)
         return self.rows
 
@@ -113,7 +127,12 @@ class Aligner:
             for key, item in children(value):
                 path = child(lp, key)
                 # The common case of big arrays, tested here rather than in a call per item.
-                if quick and path in equal and pairs[path] == path and self._quiet_arguments(path, path, True):
+                if (
+                    quick
+                    and path in equal
+                    and pairs[path] == path
+                    and self._quiet_arguments(path, path, True)
+                ):
                     continue
                 below = child(rp, key) if whole and rp is not None else None
                 self._arguments(path, item, below, mark or inherited)
@@ -129,7 +148,8 @@ class Aligner:
                 return
             for key, item in children(value):
                 path = child(rp, key)
-                if back.get(path) not in equal:  # equal subtrees were aligned with the arguments
+                # equal subtrees were aligned with the arguments
+                if back.get(path) not in equal:
                     self._request(path, item)
         elif back.get(rp) is None and ("request", rp) not in self.seen:
             self._row({"request": rp, "response": self._response_for(rp)}, None)

@@ -1,8 +1,9 @@
 """The aligned view's fourth column: where each response field sits in the result the model got.
 
 The analysis keeps the way back's pairs (response path -> structured result path, and the response
-subtrees the result holds unchanged); a row's result cell follows its response cell through them. Result
-fields no response field explains get rows of their own, and a text result one row at its root.
+subtrees the result holds unchanged); a row's result cell follows its response cell through them.
+Result fields no response field explains get rows of their own, and a text result one row at its
+root.
 """
 
 from ...common.pointers import MISSING, ancestors, child
@@ -10,19 +11,23 @@ from ...common.stages import CORE
 from ..snapshots.result_forms import Reading, read_result
 
 MAX_RESULT_ROWS = 5000
-FOLD_AT = 5  # pairs repeated across this many array items are stored once, as a pattern
+# pairs repeated across this many array items are stored once, as a pattern
+FOLD_AT = 5
 
 
 def returned_pairs(pairing) -> dict:
-    """Return what the analysis stores of the way back's pairing: its pairs and its equal subtrees, the pairs
-    that repeat across array items (`/orders/3/id` -> `/items/3/orderId`) folded into one pattern each."""
+    """Return what the analysis stores of the way back's pairing: its pairs and its equal subtrees,
+    the pairs that repeat across array items (`/orders/3/id` -> `/items/3/orderId`) folded into one
+    pattern each."""
     groups: dict[tuple, list] = {}
     for lp, rp in pairing.pairs.items():
         key = _pattern(lp, rp)
         if key is not None:
             groups.setdefault(key, []).append(lp)
     folded = {lp for members in groups.values() if len(members) >= FOLD_AT for lp in members}
-    patterns = [[left, right] for (left, right), members in groups.items() if len(members) >= FOLD_AT]
+    patterns = [
+        [left, right] for (left, right), members in groups.items() if len(members) >= FOLD_AT
+    ]
     pairs = {lp: rp for lp, rp in pairing.pairs.items() if lp not in folded}
     stored = {"pairs": pairs, "whole": sorted(lp for lp in pairing.whole if lp not in folded)}
     return {**stored, "patterns": patterns} if patterns else stored
@@ -39,7 +44,8 @@ def _pattern(lp: str, rp: str) -> tuple | None:
 
 
 def result_document(snapshots: dict):
-    """Return the document result paths are read in: the stored payload, or the JSON its text holds."""
+    """Return the document result paths are read in: the stored payload, or the JSON its text
+    holds."""
     reading = read_result(snapshots.get("result"))
     if reading is None:
         return MISSING
@@ -49,7 +55,8 @@ def result_document(snapshots: dict):
 
 
 def with_result_column(rows: list[dict], snapshots: dict, returned: dict | None) -> list[dict]:
-    """Return the rows with a `result` cell each, and the rows of result fields no response field explains."""
+    """Return the rows with a `result` cell each, and the rows of result fields no response field
+    explains."""
     reading = read_result(snapshots.get("result"))
     if reading is None:
         return rows

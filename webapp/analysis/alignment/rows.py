@@ -16,7 +16,8 @@ from ..snapshots.documents import documents, status_code
 from ..wire.locations import external, internal, request_document
 
 MAX_ROWS = 5000
-STAGES = CORE  # the aligned columns; a call's result gets a column of its own (result_column.py)
+# the aligned columns; a call's result gets a column of its own (result_column.py)
+STAGES = CORE
 
 
 class Full(Exception):
@@ -82,9 +83,14 @@ def add_forced_rows(findings, marks, seen: set, rows: list) -> None:
 
 
 def full_alignment(snapshots: dict, result: dict, limit: int = MAX_ROWS) -> tuple[list[dict], bool]:
-    """Return every alignment row of an analysed call (at most `limit`) and whether some were cut."""
+    """Return every alignment row of an analysed call (at most `limit`) and whether some were
+    cut."""
     stored = result.get("alignment") or []
-    if result.get("alignment_sparse") is False or result.get("incomplete") or len(stored) > MAX_ROWS:
+    if (
+        result.get("alignment_sparse") is False
+        or result.get("incomplete")
+        or len(stored) > MAX_ROWS
+    ):
         # Stored in full already (a list past the budget is an older, full, truncated one).
         return list(stored), bool(result.get("alignment_truncated")) or len(stored) > MAX_ROWS
     status = status_code(snapshots.get("response"))
@@ -93,8 +99,9 @@ def full_alignment(snapshots: dict, result: dict, limit: int = MAX_ROWS) -> tupl
 
 
 def result_documents(snapshots: dict, result: dict) -> tuple[dict, bool]:
-    """Return the documents an analysed call's rows are read against, and whether its request is located
-    (its URL and headers were read: its rows name `query:/...` fields, under the request's location keys)."""
+    """Return the documents an analysed call's rows are read against, and whether its request is
+    located (its URL and headers were read: its rows name `query:/...` fields, under the request's
+    location keys)."""
     docs = documents(snapshots)
     if not result.get("located"):
         return docs, False
@@ -111,18 +118,25 @@ def expand(
     located: bool = False,
 ) -> tuple[list[dict], bool]:
     """Rebuild the full rows from the documents and the sparse rows; return (rows, truncated)."""
-    rows, cut = take(expanded_rows(docs, stored, status is None or status < 400, located), min(limit, MAX_ROWS))
+    rows, cut = take(
+        expanded_rows(docs, stored, status is None or status < 400, located), min(limit, MAX_ROWS)
+    )
     if cut:
         add_forced_rows(findings, row_marks(findings), seen_ends(rows, findings), rows)
     return rows, cut
 
 
-def expanded_rows(docs: dict, stored: list[dict], echoes: bool, located: bool = False) -> Iterator[dict]:
-    """Yield the full rows; a located request's stored rows are read in the analysis' own pointers and the
-    rows yielded name its fields as findings do (`query:/page_size`)."""
+def expanded_rows(
+    docs: dict, stored: list[dict], echoes: bool, located: bool = False
+) -> Iterator[dict]:
+    """Yield the full rows; a located request's stored rows are read in the analysis' own pointers
+    and the rows yielded name its fields as findings do (`query:/page_size`)."""
     if not located:
         return Expander(docs, stored, echoes).rows()
-    inside = [{**row, "request": internal(row["request"])} if row.get("request") else row for row in stored]
+    inside = [
+        {**row, "request": internal(row["request"])} if row.get("request") else row
+        for row in stored
+    ]
     return _named(Expander(docs, inside, echoes).rows())
 
 
@@ -140,7 +154,8 @@ def take(rows, limit: int) -> tuple[list[dict], bool]:
 
 
 def seen_ends(rows: list[dict], findings: list[dict]) -> set[tuple]:
-    """Return the findings' ends that some row shows at its exact path (what add_forced_rows asks)."""
+    """Return the findings' ends that some row shows at its exact path (what add_forced_rows
+    asks)."""
     ends = {(e["snapshot"], e["path"]) for f in findings for e in (f["left"], f["right"]) if e}
     return {(stage, row[stage]) for row in rows for stage in STAGES if (stage, row[stage]) in ends}
 
@@ -161,9 +176,12 @@ class Expander:
 
     def __init__(self, docs: dict, stored: list[dict], echoes: bool):
         self.docs, self.echoes = docs, echoes
-        self.pairs: list[tuple] = []  # (request, response) of the rows so far: echoes
-        self.at = {stage: {} for stage in STAGES}  # stored rows by the path of their first stage
-        self.leftovers = []  # request rows when arguments are present
+        # (request, response) of the rows so far: echoes
+        self.pairs: list[tuple] = []
+        # stored rows by the path of their first stage
+        self.at = {stage: {} for stage in STAGES}
+        # request rows when arguments are present
+        self.leftovers = []
         for row in stored:
             first = next((stage for stage in STAGES if row.get(stage) is not None), None)
             if first == "request" and docs.get("arguments") is not None:
@@ -192,7 +210,8 @@ class Expander:
         return row
 
     def _walk(self, stage: str, doc, same: bool) -> Iterator[dict]:
-        """Yield a document's rows depth first: a stored row where there is one, else one per leaf."""
+        """Yield a document's rows depth first: a stored row where there is one, else one per
+        leaf."""
         # A stack of child iterators, not of (path, value) lists: a 1 MB document of 60-level chains
         # has 134,000 containers and four rows a chain, so the cost per container is what counts.
         stored = self.at[stage]
@@ -204,7 +223,11 @@ class Expander:
             path, items = stack[-1]
             for key, value in items:
                 # common.pointers.child and children(), inlined: this loop runs once per node
-                here = f"{path}/{key}" if type(key) is int else path + "/" + key.replace("~", "~0").replace("/", "~1")
+                here = (
+                    f"{path}/{key}"
+                    if type(key) is int
+                    else path + "/" + key.replace("~", "~0").replace("/", "~1")
+                )
                 row = stored.get(here)
                 if row is not None:
                     yield self._stored(row)
@@ -222,7 +245,8 @@ class Expander:
     def _response(self) -> Iterator[dict]:
         request = self.docs.get("request")
         pairs = self.pairs
-        if not self.echoes or request is None:  # an error body echoes nothing
+        # an error body echoes nothing
+        if not self.echoes or request is None:
             pairs, request = [], None
         echo = echo_from(pairs, request, self.docs["response"])
         echo_back = {rs: rq for rq, rs in echo.pairs.items()}
@@ -236,13 +260,23 @@ class Expander:
             if nonempty_container(value):
                 stack.extend(reversed([(child(path, key), item) for key, item in children(value)]))
             elif rq is None:
-                yield self._stored(stored[path]) if path in stored else _default("response", path, False)
+                yield (
+                    self._stored(stored[path])
+                    if path in stored
+                    else _default("response", path, False)
+                )
 
 
 def _default(stage: str, path: str, same: bool) -> dict:
     """Return the row the payloads alone give a path: the same path in the request when `same`."""
     if stage == "arguments":
-        return {"arguments": path, "request": path if same else None, "response": None, "kind": None, "severity": None}
+        return {
+            "arguments": path,
+            "request": path if same else None,
+            "response": None,
+            "kind": None,
+            "severity": None,
+        }
     return {
         "arguments": None,
         "request": path if stage == "request" else None,

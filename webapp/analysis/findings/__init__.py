@@ -1,1 +1,2 @@
-"""Finding kinds, severities and the finding record; folding one bug's many places into one finding."""
+"""Finding kinds, severities and the finding record; folding one bug's many places into one
+finding."""

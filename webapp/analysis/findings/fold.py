@@ -10,7 +10,8 @@ import re
 
 from ...common.pointers import parent, resolve
 
-FOLD_AT = 5  # this many findings of one kind at one normalised place fold into one
+# this many findings of one kind at one normalised place fold into one
+FOLD_AT = 5
 EXAMPLES = 3
 _INDEX = re.compile(r"/\d+(?=/|$)")
 _KEYWISE = ("renamed", "case_changed", "dropped", "added")
@@ -22,7 +23,8 @@ def normalised(path: str | None) -> str | None:
 
 
 def _key(f: dict, path_of) -> tuple:
-    left, right = f["left"], f["right"]  # inline, not a call per end: this runs for every finding
+    # inline, not a call per end: this runs for every finding
+    left, right = f["left"], f["right"]
     return (
         f["kind"],
         f["severity"],
@@ -33,7 +35,8 @@ def _key(f: dict, path_of) -> tuple:
 
 
 def _keywise_of():
-    """Return path -> its parent's normalised path + "/*", made once per parent (siblings share it)."""
+    """Return path -> its parent's normalised path + "/*", made once per parent (siblings share
+    it)."""
     memo = {}
 
     def keywise(path: str) -> str:
@@ -46,7 +49,8 @@ def _keywise_of():
 
 
 def fold(findings: list[dict]) -> tuple[list[dict], list[list]]:
-    """Return the findings with repeats folded, and each folded finding's places ([left, right] paths).
+    """Return the findings with repeats folded, and each folded finding's places ([left, right]
+    paths).
 
     The places list is parallel to the folded findings in the order they are returned: an empty
     tuple for a finding that stands alone (one shared: 100,000 findings make no 100,000 lists)."""
@@ -85,8 +89,14 @@ def _path(end: dict | None) -> str | None:
 
 def _folded(members: list[dict], path_of) -> dict:
     first = members[0]
-    left = None if first["left"] is None else {**first["left"], "path": path_of(first["left"]["path"])}
-    right = None if first["right"] is None else {**first["right"], "path": path_of(first["right"]["path"])}
+    left = (
+        None if first["left"] is None else {**first["left"], "path": path_of(first["left"]["path"])}
+    )
+    right = (
+        None
+        if first["right"] is None
+        else {**first["right"], "path": path_of(first["right"]["path"])}
+    )
     where = (left or right)["path"][1:] or "(document)"
     examples = [
         {key: m.get(key) for key in ("left", "right", "left_value", "right_value", "message")}
@@ -104,7 +114,8 @@ def _folded(members: list[dict], path_of) -> dict:
 
 def occurrences(finding: dict, places: list, docs: dict, offset: int, limit: int) -> list[dict]:
     """Return one page of a finding's places, each with its two ends and their values in `docs`."""
-    if not places:  # a finding that stands alone is its own one place
+    # a finding that stands alone is its own one place
+    if not places:
         places = [[_path(finding["left"]), _path(finding["right"])]]
     out = []
     for left_path, right_path in places[offset : offset + limit]:
@@ -112,6 +123,8 @@ def occurrences(finding: dict, places: list, docs: dict, offset: int, limit: int
         for side, path in (("left", left_path), ("right", right_path)):
             end = finding[side]
             record[side] = None if end is None else {"snapshot": end["snapshot"], "path": path}
-            record[f"{side}_value"] = None if end is None else resolve(docs.get(end["snapshot"]), path, None)
+            record[f"{side}_value"] = (
+                None if end is None else resolve(docs.get(end["snapshot"]), path, None)
+            )
         out.append(record)
     return out

@@ -2,9 +2,15 @@
 
 FINDING_KINDS = (
     ("renamed", "the same value sits under another key that the mapping does not declare"),
-    ("case_changed", "the key differs only in case style (camelCase, snake_case, kebab-case, PascalCase)"),
+    (
+        "case_changed",
+        "the key differs only in case style (camelCase, snake_case, kebab-case, PascalCase)",
+    ),
     ("moved", "the same key and value sit at another nesting level"),
-    ("type_changed", 'same meaning, other JSON type (5 -> "5", true -> "true", a list joined into a string)'),
+    (
+        "type_changed",
+        'same meaning, other JSON type (5 -> "5", true -> "true", a list joined into a string)',
+    ),
     ("enum_changed", 'a string changed only by case or separators ("paid" -> "PAID")'),
     ("format_changed", "the same date, time or number written another way"),
     ("scaled", "a number multiplied or divided by a power of ten (cents vs units, s vs ms)"),
@@ -16,15 +22,26 @@ FINDING_KINDS = (
     ("status_mismatch", "a 2xx status with an error body, or a 4xx/5xx with a success body"),
     ("invalid_json", "a snapshot logged as a string that should hold JSON but does not parse"),
     ("error_hidden", "the server answered an error and the result the model got reads as success"),
-    ("error_invented", "the server answered a success and the result tells the model the call failed"),
-    ("result_large", "the result handed to the model is past the tool's budget (8 KB unless the contract says)"),
-    ("drift", "a call departs from the shape the tool's own traffic showed (a type, a missing field, a new value)"),
+    (
+        "error_invented",
+        "the server answered a success and the result tells the model the call failed",
+    ),
+    (
+        "result_large",
+        "the result handed to the model is past the tool's budget (8 KB unless the contract says)",
+    ),
+    (
+        "drift",
+        "a call departs from the shape the tool's own traffic showed (a type, a missing field, a "
+        "new value)",
+    ),
 )
 KIND_NAMES = tuple(kind for kind, _ in FINDING_KINDS)
 SEVERITIES = ("error", "warning", "info")
 _RANK = {"error": 0, "warning": 1, "info": 2}
 _KIND_INDEX = {kind: index for index, kind in enumerate(KIND_NAMES)}
-_ROOT_KEY = (1, 0, "")  # the empty token before a pointer's first "/"
+# the empty token before a pointer's first "/"
+_ROOT_KEY = (1, 0, "")
 
 _ENVELOPE = {
     "code": {"type": "string"},
@@ -69,8 +86,10 @@ def finding(kind, severity, left, right, left_value, right_value, message) -> di
         "left_value": left_value,
         "right_value": right_value,
         "message": message,
-        "transform": None,  # the change shown, e.g. "integer>string", "x100" (set by the mapping findings)
-        "reason": None,  # how the two ends were paired: path, declared, inferred, case_style, value...
+        # the change shown, e.g. "integer>string", "x100" (set by the mapping findings)
+        "transform": None,
+        # how the two ends were paired: path, declared, inferred, case_style, value...
+        "reason": None,
     }
 
 
@@ -89,7 +108,8 @@ def sort_findings(findings: list[dict]) -> list[dict]:
 def _path_key(path: str, memo: dict) -> tuple:
     # Array indexes sort as numbers: /items/2 before /items/10. Siblings share their parent's
     # key (memo), so a finding costs one token, not one per level.
-    if path[:1] != "/":  # the root (or not a pointer): no parent to share
+    # the root (or not a pointer): no parent to share
+    if path[:1] != "/":
         return tuple((0, int(t), "") if t.isdecimal() else (1, 0, t) for t in path.split("/"))
     todo = []
     while path and path not in memo:

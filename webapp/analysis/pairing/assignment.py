@@ -1,4 +1,5 @@
-"""Pair the leftover fields of two documents as one assignment problem, scored by value, name and place."""
+"""Pair the leftover fields of two documents as one assignment problem, scored by value, name and
+place."""
 
 import bisect
 
@@ -8,14 +9,18 @@ from ..values.names import meaning, mentions, name_score
 from ..wire.values import text_class, wire_same
 from .solve import solve
 
-PLACE = 1.0  # weight of the place among siblings: mapping code tends to write fields in order
-NEAR = 48  # candidates per source (region, value, name) and left node, nearest by place
-BUDGET = 20_000  # scored pairs per assignment, about
+# weight of the place among siblings: mapping code tends to write fields in order
+PLACE = 1.0
+# candidates per source (region, value, name) and left node, nearest by place
+NEAR = 48
+# scored pairs per assignment, about
+BUDGET = 20_000
 _TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
 
 
 class Node:
-    """A leftover field: its path, value, region (the nearest paired ancestors) and place in the region."""
+    """A leftover field: its path, value, region (the nearest paired ancestors) and place in the
+    region."""
 
     __slots__ = ("path", "value", "region", "rel", "key", "text", "klass", "index", "vkey", "wire")
 
@@ -23,8 +28,10 @@ class Node:
         self.path, self.value, self.region, self.key, self.text = path, value, region, key, text
         # A URL's or form's text is any type written out: "5" is of the class of 5 there.
         self.klass, self.rel, self.index = text_class(value) if wire else klass(value), 0.0, 0
-        self.vkey = None  # the value's key, made once by the Assignment that counts and compares it
-        self.wire = wire  # a field outside the body (query, path, header, form): its values are text
+        # the value's key, made once by the Assignment that counts and compares it
+        self.vkey = None
+        # a field outside the body (query, path, header, form): its values are text
+        self.wire = wire
 
 
 def klass(value) -> str:
@@ -35,7 +42,12 @@ def klass(value) -> str:
 
 def trivial(value) -> bool:
     """Tell a value so common that equality alone says little (true, 0, 1, "", null)."""
-    return is_empty(value) or isinstance(value, bool) or value == REDACTED or (is_number(value) and abs(value) <= 1)
+    return (
+        is_empty(value)
+        or isinstance(value, bool)
+        or value == REDACTED
+        or (is_number(value) and abs(value) <= 1)
+    )
 
 
 def _value_key(value):
@@ -57,21 +69,25 @@ class Assignment:
             for node in side:
                 node.vkey = _value_key(node.value)
         self.counts = (_value_counts(lefts), _value_counts(rights))
-        self.changes: dict[tuple, tuple | None] = {}  # (left key, right key) -> classify(): leftovers repeat values
+        # (left key, right key) -> classify(): leftovers repeat values
+        self.changes: dict[tuple, tuple | None] = {}
 
     def _change(self, left: Node, right: Node):
         """Return classify() of two nodes' values, once per pair of distinct scalar values."""
         if right.wire and wire_same(left.value, right.value):
-            return None  # 5 and "5" in a query string are one value
+            # 5 and "5" in a query string are one value
+            return None
         pair = (left.vkey, right.vkey)
-        if None in pair:  # a container: no key tells its value
+        # a container: no key tells its value
+        if None in pair:
             return classify(left.value, right.value)
         if pair not in self.changes:
             self.changes[pair] = classify(left.value, right.value)
         return self.changes[pair]
 
     def run(self) -> list[tuple[Node, Node, str, bool]]:
-        """Return the chosen (left, right, reason, ambiguous) pairs; ambiguous: equal values that repeat."""
+        """Return the chosen (left, right, reason, ambiguous) pairs; ambiguous: equal values that
+        repeat."""
         edges = {}
         for i, j in self._candidates():
             scored = self.score(self.lefts[i], self.rights[j])
@@ -79,16 +95,23 @@ class Assignment:
                 edges[i, j] = scored
         chosen = solve(len(self.lefts), len(self.rights), {k: v[0] for k, v in edges.items()})
         return [
-            (self.lefts[i], self.rights[j], edges[i, j][1], self._repeated(self.lefts[i], self.rights[j]))
+            (
+                self.lefts[i],
+                self.rights[j],
+                edges[i, j][1],
+                self._repeated(self.lefts[i], self.rights[j]),
+            )
             for i, j in chosen
         ]
 
     def _repeated(self, left: Node, right: Node) -> bool:
-        """Tell an equal pair whose value other leftovers also hold (another pairing gives the same values)."""
+        """Tell an equal pair whose value other leftovers also hold (another pairing gives the same
+        values)."""
         return self._change(left, right) is None and not self._unique(left, right)
 
     def _candidates(self):
-        """Yield (i, j) candidate pairs: same region (bounded), equal value or same meaning anywhere."""
+        """Yield (i, j) candidate pairs: same region (bounded), equal value or same meaning
+        anywhere."""
         regions, by_value, by_name = {}, {}, {}
         for j, node in enumerate(self.rights):
             regions.setdefault(node.region, []).append(j)
@@ -103,14 +126,19 @@ class Assignment:
             if len(group) > near:
                 at = bisect.bisect_left(places[node.region], node.rel)
                 group = group[max(0, at - near // 2) : at + near // 2 + 1]
-            for candidates in (group, by_value.get(node.vkey, ())[:near], by_name.get(meaning(node.key), ())[:near]):
+            for candidates in (
+                group,
+                by_value.get(node.vkey, ())[:near],
+                by_name.get(meaning(node.key), ())[:near],
+            ):
                 for j in candidates:
                     if j not in seen:
                         seen.add(j)
                         yield i, j
 
     def score(self, left: Node, right: Node) -> tuple[float, str] | None:
-        """Score a candidate pair and name its strongest evidence, or None when it is not plausible."""
+        """Score a candidate pair and name its strongest evidence, or None when it is not
+        plausible."""
         value, relation = self._value_score(left, right)
         same_region = left.region == right.region
         names = 6 * name_score(left.key, right.key) * (1 if same_region else 0.5)
@@ -120,7 +148,9 @@ class Assignment:
         if left.klass != right.klass and relation is None and names < 4:
             return None
         # A type change the value explains (2 and "2") weighs as much as the same type.
-        score = value + names + described + (left.klass == right.klass or relation == "type_changed")
+        score = (
+            value + names + described + (left.klass == right.klass or relation == "type_changed")
+        )
         if same_region:
             score += 1 + PLACE * (1 - abs(left.rel - right.rel))
         reason = "value" if value >= max(names, described) else "name"

@@ -15,8 +15,10 @@ class Leftovers:
 
     def __init__(self, pairing, describe=None):
         self.p = pairing
-        self.describe = describe  # (side, path) -> the schema's description of that field, or None
-        self.touched = (set(), set())  # per side: ancestors of those paths
+        # (side, path) -> the schema's description of that field, or None
+        self.describe = describe
+        # per side: ancestors of those paths
+        self.touched = (set(), set())
         # A declared entry may pair a leaf deep inside a subtree the walk left over: its
         # ancestors then reached the other side through it, so they are not dropped or added whole.
         for side, declared in ((0, pairing.claimed_left), (1, pairing.claimed_right)):
@@ -24,7 +26,8 @@ class Leftovers:
                 self.touched[side].update(ancestors(path))
 
     def run(self) -> None:
-        """Pair leftovers: same meaning, arrays, equal values, shapes, look-alike values, then the rest."""
+        """Pair leftovers: same meaning, arrays, equal values, shapes, look-alike values, then the
+        rest."""
         pair_by_names(self)
         pair_lists(self, self.describe)
         for _ in range(3):
@@ -41,7 +44,11 @@ class Leftovers:
         # Only a root needs its ancestors looked at: below it, a paired node's own leftovers are
         # roots of their own (the walk of a pair adds them), so its subtree is skipped whole.
         memo = {}
-        stack = [(path, value) for path, value, _ in reversed(roots) if path in touched or self.free(side, path, memo)]
+        stack = [
+            (path, value)
+            for path, value, _ in reversed(roots)
+            if path in touched or self.free(side, path, memo)
+        ]
         while stack and count < MAX_NODES:
             path, value = stack.pop()
             count += 1
@@ -63,7 +70,9 @@ class Leftovers:
         paired = self.p.pairs if side == 0 else self.p.back
         if path in paired or path in self.touched[side]:
             return False
-        return self._below(side, parent(path), paired, {} if memo is None else memo) if path else True
+        return (
+            self._below(side, parent(path), paired, {} if memo is None else memo) if path else True
+        )
 
     def _below(self, side, up, paired, memo) -> bool:
         """Tell whether the nearest paired ancestor, from up, leaves what is below it free."""
@@ -89,7 +98,8 @@ class Leftovers:
     def pair(self, lp, lv, rp, rv, how) -> None:
         """Record a pair found among leftovers and walk into it (never a field the mapping pins)."""
         if pinned(lp, self.p.pinned_left) or pinned(rp, self.p.pinned_right):
-            return  # an item of a pinned list is pinned too: it is not joined into a lookalike
+            # an item of a pinned list is pinned too: it is not joined into a lookalike
+            return
         for side, path in ((0, lp), (1, rp)):
             self.touched[side].update(ancestors(path))
         self.p.walk(lp, lv, rp, rv, how)
@@ -98,7 +108,8 @@ class Leftovers:
         found = {}
         sides = [list(self.nodes(0, scalars_only=how == "loose"))]
         # No loose key on the left (booleans, small numbers): nothing can pair, whatever the right
-        # holds, so the right is not walked. (Loose keys are cheap; exact ones of big subtrees are not.)
+        # holds, so the right is not walked. (Loose keys are cheap; exact ones of big subtrees are
+        # not.)
         if how == "loose" and not any(keyer(path, value) is not None for path, value in sides[0]):
             return False
         sides.append(list(self.nodes(1, scalars_only=how == "loose")))
@@ -127,7 +138,8 @@ class Leftovers:
         return changed
 
     def _unique(self, lefts, rights) -> list:
-        """Return the pairs of one key: the only two nodes, or the only two under one pair of parents."""
+        """Return the pairs of one key: the only two nodes, or the only two under one pair of
+        parents."""
         if len(lefts) == 1 and len(rights) == 1:
             return [(lefts[0], rights[0])]
         # A value that repeats across records (amount 1500 in many orders) is still one field's
@@ -158,7 +170,9 @@ class Leftovers:
             memo = {}
             for path, value, other_parent in roots:
                 if wanted(value) and self.free(side, path, memo):
-                    key = (parent(path), other_parent) if side == 0 else (other_parent, parent(path))
+                    key = (
+                        (parent(path), other_parent) if side == 0 else (other_parent, parent(path))
+                    )
                     groups.setdefault(key, ([], []))[side].append((path, value))
         return groups
 
@@ -169,7 +183,12 @@ def _look(value):
 
 
 def _exact_key(path, value):
-    if is_empty(value) or isinstance(value, bool) or value == REDACTED or (is_number(value) and abs(value) <= 1):
+    if (
+        is_empty(value)
+        or isinstance(value, bool)
+        or value == REDACTED
+        or (is_number(value) and abs(value) <= 1)
+    ):
         # Common values pair only under a key of the same name (a move or case change).
         return ("trivial", jsontext.dumps(value), norm_key(last(path)))
     try:
@@ -186,7 +205,8 @@ def _loose_key(path, value):
         text = norm_text(value)
         return ("text", text) if len(text) >= 3 else None
     if is_number(value) and abs(value) >= 10:
-        return ("number", value)  # int and float keys that are equal numbers hash alike
+        # int and float keys that are equal numbers hash alike
+        return ("number", value)
     return None
 
 
@@ -212,7 +232,8 @@ def _best_shapes(lefts, rights):
 
 
 def pinned(path: str, held: set) -> bool:
-    """Tell whether a path, or one of its ancestors, is pinned (its mapped counterpart is missing)."""
+    """Tell whether a path, or one of its ancestors, is pinned (its mapped counterpart is
+    missing)."""
     return bool(held) and (path in held or any(up in held for up in ancestors(path)))
 
 

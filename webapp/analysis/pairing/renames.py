@@ -1,4 +1,5 @@
-"""Find renamed fields among the leftovers: same meaning by name first, then one assignment for the rest."""
+"""Find renamed fields among the leftovers: same meaning by name first, then one assignment for the
+rest."""
 
 from ...common.pointers import last, parent, resolve
 from ..values.classify import classify
@@ -6,12 +7,13 @@ from ..values.names import same_name
 from ..wire.locations import TEXT_ROOTS, in_text
 from .assignment import Assignment, Node, eliminate
 
-MAX_ASSIGNED = 20_000  # leftover nodes per side beyond which only the cheap passes run
+# leftover nodes per side beyond which only the cheap passes run
+MAX_ASSIGNED = 20_000
 
 
 def pair_by_names(leftovers) -> None:
-    """Pair sibling leftovers whose keys mean the same (n/count, qty/quantity) one to one (an index, as a list
-    item's or an unnamed URL segment's `1`, is no name)."""
+    """Pair sibling leftovers whose keys mean the same (n/count, qty/quantity) one to one (an index,
+    as a list item's or an unnamed URL segment's `1`, is no name)."""
     for lefts, rights in leftovers._groups(lambda v: True).values():
         matches = (
             [
@@ -36,7 +38,8 @@ def pair_by_names(leftovers) -> None:
 
 
 def _compatible(a, b) -> bool:
-    """Tell whether two values could be one field's: both scalars, both the same container, or a known change."""
+    """Tell whether two values could be one field's: both scalars, both the same container, or a
+    known change."""
     containers = isinstance(a, (dict, list)), isinstance(b, (dict, list))
     if containers == (False, False):
         return True
@@ -47,7 +50,8 @@ def _compatible(a, b) -> bool:
 
 
 def pair_lists(leftovers, describe=None) -> None:
-    """Pair leftover arrays that are members of paired objects, as wholes (their items stay together)."""
+    """Pair leftover arrays that are members of paired objects, as wholes (their items stay
+    together)."""
     _assign(leftovers, _is_list, describe, members_only=True)
 
 
@@ -67,7 +71,8 @@ def _assign(leftovers, wanted, describe, members_only=False) -> None:
         _pair(leftovers, left, right, reason)
         if ambiguous:
             leftovers.p.ambiguous.add(left.path)
-    memos = ({}, {})  # no pair is made while these two lists are filtered
+    # no pair is made while these two lists are filtered
+    memos = ({}, {})
     lefts = [n for n in lefts if leftovers.free(0, n.path, memos[0])]
     rights = [n for n in rights if leftovers.free(1, n.path, memos[1])]
     for left, right in eliminate(lefts, rights):
@@ -98,7 +103,8 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
         if not wanted(value) or path in pinned or key.isdigit() and _in_list(doc, path):
             continue
         if side == 1 and path in TEXT_ROOTS:
-            continue  # the URL's segments or its query string as a whole: no argument built them
+            # the URL's segments or its query string as a whole: no argument built them
+            continue
         anchor = _anchor(parent(path), paired, anchors) if path else None
         if members_only and anchor != parent(path):
             continue
@@ -107,14 +113,20 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
         else:
             region = (anchor, paired[anchor]) if side == 0 else (paired[anchor], anchor)
         text = describe(side, path) if describe else None
-        out.append(Node(path, value, region, key, text, side == 1 and leftovers.p.located and in_text(path)))
-        if len(out) > MAX_ASSIGNED:  # _assign gives up on so many: no need to build the rest
+        out.append(
+            Node(
+                path, value, region, key, text, side == 1 and leftovers.p.located and in_text(path)
+            )
+        )
+        # _assign gives up on so many: no need to build the rest
+        if len(out) > MAX_ASSIGNED:
             break
     return out
 
 
 def _anchor(up: str, paired: dict, memo: dict) -> str | None:
-    """Return the nearest paired node from up to the root (memo: one walk per parent, not per node)."""
+    """Return the nearest paired node from up to the root (memo: one walk per parent, not per
+    node)."""
     seen = []
     while up not in memo:
         seen.append(up)

@@ -1,7 +1,9 @@
 """A small maximum-weight bipartite matching: Hungarian on small components, greedy on big ones."""
 
-HUNGARIAN_AT_MOST = 40  # nodes per side of a component; O(n^3) stays under ~100k steps
-_MISSING = 1e6  # cost of a pair that is no candidate: fewer of them beats any score
+# nodes per side of a component; O(n^3) stays under ~100k steps
+HUNGARIAN_AT_MOST = 40
+# cost of a pair that is no candidate: fewer of them beats any score
+_MISSING = 1e6
 
 
 def solve(n_left: int, n_right: int, edges: dict) -> list[tuple[int, int]]:
@@ -38,7 +40,9 @@ def _components(edges: dict) -> list[tuple[list, list]]:
 
 def _greedy(lefts, rights, edges) -> list[tuple[int, int]]:
     wanted = set(lefts)
-    ranked = sorted(((s, i, j) for (i, j), s in edges.items() if i in wanted), key=lambda t: (-t[0], t[1], t[2]))
+    ranked = sorted(
+        ((s, i, j) for (i, j), s in edges.items() if i in wanted), key=lambda t: (-t[0], t[1], t[2])
+    )
     used_left, used_right, out = set(), set(), []
     for _, i, j in ranked:
         if i not in used_left and j not in used_right:

@@ -18,29 +18,46 @@ class Pairing:
 
     def __init__(self, left, right):
         self.left, self.right = left, right
-        self.pairs: dict[str, str] = {}  # left path -> right path
-        self.back: dict[str, str] = {}  # right path -> left path
+        # left path -> right path
+        self.pairs: dict[str, str] = {}
+        # right path -> left path
+        self.back: dict[str, str] = {}
         self.how: dict[
             str, str
-        ] = {}  # left path -> declared|inferred|same|case|item|value|loose|shape|name|elimination
-        self.whole: set[str] = set()  # left paths whose subtrees are equal
-        self.values: dict[str, tuple] = {}  # left path -> (left, right value) of pairs not found by path
-        self.lists: dict[str, tuple] = {}  # left path -> (right path, left, right list) of unequal list pairs
-        self.diffs: list[tuple] = []  # (left path, right path, left value, right value)
-        self.changed: set[str] = set()  # left paths of those diffs
-        self.orphans_left: list[tuple] = []  # (path, value, parent path on the other side)
+            # left path -> declared|inferred|same|case|item|value|loose|shape|name|elimination
+        ] = {}
+        # left paths whose subtrees are equal
+        self.whole: set[str] = set()
+        # left path -> (left, right value) of pairs not found by path
+        self.values: dict[str, tuple] = {}
+        # left path -> (right path, left, right list) of unequal list pairs
+        self.lists: dict[str, tuple] = {}
+        # (left path, right path, left value, right value)
+        self.diffs: list[tuple] = []
+        # left paths of those diffs
+        self.changed: set[str] = set()
+        # (path, value, parent path on the other side)
+        self.orphans_left: list[tuple] = []
         self.orphans_right: list[tuple] = []
         self.claimed_left: set[str] = set()
         self.claimed_right: set[str] = set()
-        self.transforms: dict[str, str] = {}  # left path -> the transform its mapping entry declares
-        self.separators: dict[str, str] = {}  # right path -> the one join its (inferred) entry allows
-        self.ambiguous: set[str] = set()  # left paths paired among equal values that repeat
-        self.pinned_left: set[str] = set()  # mapped paths whose counterpart is missing: pair no further
+        # left path -> the transform its mapping entry declares
+        self.transforms: dict[str, str] = {}
+        # right path -> the one join its (inferred) entry allows
+        self.separators: dict[str, str] = {}
+        # left paths paired among equal values that repeat
+        self.ambiguous: set[str] = set()
+        # mapped paths whose counterpart is missing: pair no further
+        self.pinned_left: set[str] = set()
         self.pinned_right: set[str] = set()
-        self.found_above: dict[str, str | None] = {}  # reason_of's memo, filled once pairing is done
-        self.located = False  # the right document holds the URL's and headers' locations (wire/locations.py)
-        self.quiet_roots: tuple = ()  # right paths under which a field no argument explains is quiet
-        self.joined: dict[str, list] = {}  # left path -> the other arguments joined with it into one field
+        # reason_of's memo, filled once pairing is done
+        self.found_above: dict[str, str | None] = {}
+        # the right document holds the URL's and headers' locations (wire/locations.py)
+        self.located = False
+        # right paths under which a field no argument explains is quiet
+        self.quiet_roots: tuple = ()
+        # left path -> the other arguments joined with it into one field
+        self.joined: dict[str, list] = {}
 
     def declare(self, entries) -> None:
         """Pair the declared (left pointer, right pointer[, how]) entries whose both ends exist."""
@@ -48,10 +65,18 @@ class Pairing:
         for lp, rp, *how in entries:
             lv, rv = resolve(self.left, lp), resolve(self.right, rp)
             # One end missing: the mapping says where that field goes, so it pairs with nothing else
-            # (an argument whose declared counterpart is absent is dropped, not renamed to a lookalike).
+            # (an argument whose declared counterpart is absent is dropped, not renamed to a
+            # lookalike).
             if (lv is MISSING) != (rv is MISSING):
-                (self.pinned_right if lv is MISSING else self.pinned_left).add(rp if lv is MISSING else lp)
-            if lv is not MISSING and rv is not MISSING and lp not in self.claimed_left and rp not in self.claimed_right:
+                (self.pinned_right if lv is MISSING else self.pinned_left).add(
+                    rp if lv is MISSING else lp
+                )
+            if (
+                lv is not MISSING
+                and rv is not MISSING
+                and lp not in self.claimed_left
+                and rp not in self.claimed_right
+            ):
                 self.claimed_left.add(lp)
                 self.claimed_right.add(rp)
                 found.append((lp, lv, rp, rv, how[0] if how else "declared"))
@@ -63,12 +88,14 @@ class Pairing:
         tick()
         self.pairs[lp], self.back[rp], self.how[lp] = rp, lp, how
         if how not in ("same", "item"):
-            self.values[lp] = (lv, rv)  # a relocation's finding shows them: no pointer resolved again
+            # a relocation's finding shows them: no pointer resolved again
+            self.values[lp] = (lv, rv)
         if equal(lv, rv):
             self.whole.add(lp)
             return
         if isinstance(lv, list) and isinstance(rv, list):
-            self.lists[lp] = (rp, lv, rv)  # what fold_arrays looks at, without resolving every pair
+            # what fold_arrays looks at, without resolving every pair
+            self.lists[lp] = (rp, lv, rv)
         if depth > MAX_DEPTH:
             self.diffs.append((lp, rp, lv, rv))
             self.changed.add(lp)
@@ -88,18 +115,22 @@ class Pairing:
                 continue
             target = child(rp, key)
             if path in self.pinned_left:
-                # the mapping sends it elsewhere and its counterpart is missing: not paired by its key here
+                # the mapping sends it elsewhere and its counterpart is missing: not paired by its
+                # key here
                 self.orphans_left.append((path, value, rp))
             elif key in rv and target not in self.claimed_right:
                 used_right.add(key)
                 self.walk(path, value, target, rv[key], "same", depth)
             else:
                 rest_left.append(key)
-        rest_right = [k for k in rv if k not in used_right and child(rp, k) not in self.claimed_right]
+        rest_right = [
+            k for k in rv if k not in used_right and child(rp, k) not in self.claimed_right
+        ]
         by_case = _pair_by_case(rest_left, rest_right)
         for lk, rk in by_case:
             self.walk(child(lp, lk), lv[lk], child(rp, rk), rv[rk], "case", depth)
-        if by_case:  # sets, not list.remove: an object of 20,000 converted keys stays linear
+        # sets, not list.remove: an object of 20,000 converted keys stays linear
+        if by_case:
             paired_left, paired_right = {lk for lk, _ in by_case}, {rk for _, rk in by_case}
             rest_left = [k for k in rest_left if k not in paired_left]
             rest_right = [k for k in rest_right if k not in paired_right]
@@ -110,9 +141,12 @@ class Pairing:
         matched = pair_items(lv, rv)
         seen_left, seen_right = {i for i, _ in matched}, {j for _, j in matched}
         for i, j in matched:
-            self.walk(f"{lp}/{i}", lv[i], f"{rp}/{j}", rv[j], "item", depth)  # indexes need no escaping
+            # indexes need no escaping
+            self.walk(f"{lp}/{i}", lv[i], f"{rp}/{j}", rv[j], "item", depth)
         self.orphans_left += [(child(lp, i), v, rp) for i, v in enumerate(lv) if i not in seen_left]
-        self.orphans_right += [(child(rp, j), v, lp) for j, v in enumerate(rv) if j not in seen_right]
+        self.orphans_right += [
+            (child(rp, j), v, lp) for j, v in enumerate(rv) if j not in seen_right
+        ]
 
 
 def equal(a, b) -> bool:
@@ -150,7 +184,11 @@ def pair_items(lv: list, rv: list) -> list[tuple[int, int]]:
         by_id = pair_by_id(lv, rv)
         if by_id is not None:
             return by_id
-    if len(lv) != len(rv) and not any(is_container(x) for x in lv) and not any(is_container(x) for x in rv):
+    if (
+        len(lv) != len(rv)
+        and not any(is_container(x) for x in lv)
+        and not any(is_container(x) for x in rv)
+    ):
         return _pair_scalars(lv, rv)
     return [(i, i) for i in range(min(len(lv), len(rv)))]
 
@@ -161,7 +199,8 @@ def id_key(key: str) -> bool:
 
 
 def pair_by_id(lv: list, rv: list) -> list[tuple[int, int]] | None:
-    """Pair records by the first id-like key every item has, distinct on both sides; None when none does."""
+    """Pair records by the first id-like key every item has, distinct on both sides; None when none
+    does."""
     for key in (k for k in lv[0] if id_key(k)):
         right_key = next((k for k in rv[0] if norm_key(k) == norm_key(key)), None)
         left_ids = _ids(lv, key)
@@ -200,7 +239,8 @@ def _ids(items, key):
 def _scalar_key(value):
     try:
         return jsontext.dumps(value)
-    except TypeError:  # what JSON cannot write (a lone surrogate)
+    # what JSON cannot write (a lone surrogate)
+    except TypeError:
         return repr(value)
 
 

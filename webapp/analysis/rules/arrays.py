@@ -1,4 +1,5 @@
-"""One loud finding for an array whose content the mapping layer changed, instead of one row per item."""
+"""One loud finding for an array whose content the mapping layer changed, instead of one row per
+item."""
 
 from ...common.pointers import parent
 from ..findings.kinds import end, finding, rank
@@ -24,11 +25,14 @@ def fold_arrays(found: list[dict], pairing, label) -> list[dict]:
     """Replace the item findings of each changed array pair with one finding at the array."""
     lists = pairing.lists
     arrays = [
-        (lp, rp) for lp, rp in pairing.pairs.items() if lp in lists and lists[lp][0] == rp and lp not in pairing.whole
+        (lp, rp)
+        for lp, rp in pairing.pairs.items()
+        if lp in lists and lists[lp][0] == rp and lp not in pairing.whole
     ]
     if not arrays:
         return found
-    for lp, rp in sorted(arrays, key=lambda pair: -len(pair[0])):  # innermost arrays first
+    # innermost arrays first
+    for lp, rp in sorted(arrays, key=lambda pair: -len(pair[0])):
         _, lv, rv = lists[lp]
         scalars = not any(isinstance(x, (dict, list)) for x in lv + rv)
         inside = [f for f in found if f["kind"] in _ITEM_KINDS and _belongs(f, lp, rp, scalars)]
@@ -38,7 +42,10 @@ def fold_arrays(found: list[dict], pairing, label) -> list[dict]:
         inside += [
             f
             for f in found
-            if f["kind"] in _MOVES and f["left"] and f["right"] and (f["left"]["path"], f["right"]["path"]) == (lp, rp)
+            if f["kind"] in _MOVES
+            and f["left"]
+            and f["right"]
+            and (f["left"]["path"], f["right"]["path"]) == (lp, rp)
         ]
         taken = {id(f) for f in inside}
         found = [f for f in found if id(f) not in taken]
@@ -47,24 +54,36 @@ def fold_arrays(found: list[dict], pairing, label) -> list[dict]:
 
 
 def _scattered(inside: list[dict]) -> bool:
-    """Tell whether item findings are the list's: an item added, removed or replaced, or several changed."""
+    """Tell whether item findings are the list's: an item added, removed or replaced, or several
+    changed."""
     # One item written another way (5 -> "5") stays at the item: that is where the change is.
-    return any(f["kind"] in ("dropped", "added", "value_changed") for f in inside) or len(inside) > 1
+    return (
+        any(f["kind"] in ("dropped", "added", "value_changed") for f in inside) or len(inside) > 1
+    )
 
 
 def _belongs(f: dict, lp: str, rp: str, scalars: bool) -> bool:
-    """Tell whether a finding is about the items of the array pair (any depth for lists of scalars)."""
+    """Tell whether a finding is about the items of the array pair (any depth for lists of
+    scalars)."""
     left, right = f["left"] and f["left"]["path"], f["right"] and f["right"]["path"]
     if scalars:
-        return (left is not None and left.startswith(lp + "/")) or (right is not None and right.startswith(rp + "/"))
+        return (left is not None and left.startswith(lp + "/")) or (
+            right is not None and right.startswith(rp + "/")
+        )
     # Lists of records keep their field-level findings; an item added or removed is the list's.
-    return (f["kind"] == "dropped" and parent(left) == lp) or (f["kind"] == "added" and parent(right) == rp)
+    return (f["kind"] == "dropped" and parent(left) == lp) or (
+        f["kind"] == "added" and parent(right) == rp
+    )
 
 
 def _one(inside: list[dict], lp, rp, lv: list, rv: list, name: str) -> dict:
     removed = [f["left_value"] for f in inside if f["kind"] == "dropped"]
     added = [f["right_value"] for f in inside if f["kind"] == "added"]
-    changed = [f for f in inside if f["kind"] not in ("dropped", "added", "renamed", "moved", "case_changed")]
+    changed = [
+        f
+        for f in inside
+        if f["kind"] not in ("dropped", "added", "renamed", "moved", "case_changed")
+    ]
     kinds = {f["kind"] for f in changed}
     kind = kinds.pop() if len(kinds) == 1 and not removed and not added else "value_changed"
     parts = []
@@ -78,9 +97,18 @@ def _one(inside: list[dict], lp, rp, lv: list, rv: list, name: str) -> dict:
         parts.append(f"{len(changed)} changed (first {changed[0]['message'].split(': ', 1)[-1]})")
     severity = min((f["severity"] for f in inside), key=rank)
     severity = "warning" if rank(severity) > rank("warning") else severity
-    one = finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv, f"{name}: {', '.join(parts)}")
+    one = finding(
+        kind,
+        severity,
+        end("arguments", lp),
+        end("request", rp),
+        lv,
+        rv,
+        f"{name}: {', '.join(parts)}",
+    )
     if changed and not removed and not added:
-        one["transform"] = shared_transform(changed)  # every item changed one way: lower>UPPER
+        # every item changed one way: lower>UPPER
+        one["transform"] = shared_transform(changed)
     return one
 
 

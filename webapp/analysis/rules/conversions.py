@@ -1,7 +1,9 @@
-"""Conversions that are part of the mapping: a declared transform, or the units a pair's names carry.
+"""Conversions that are part of the mapping: a declared transform, or the units a pair's names
+carry.
 
-A conversion the mapping expects is quiet when the values follow it (`amount` 12.5 -> `amount_cents` 1250)
-and loud when they do not, equal values included (`amount` 10 -> `amount_cents` 10 forgot the x100).
+A conversion the mapping expects is quiet when the values follow it (`amount` 12.5 -> `amount_cents`
+1250) and loud when they do not, equal values included (`amount` 10 -> `amount_cents` 10 forgot the
+x100).
 """
 
 from ...common.pointers import ancestors, last
@@ -15,7 +17,8 @@ _STYLES = ("camelCase", "snake_case", "kebab-case", "PascalCase")
 
 def declared_transform(pairing, path: str):
     """Return the transform the mapping entry of `path` (or of an ancestor) declares, else None."""
-    if not pairing.transforms:  # the common case: no mapping entry declares one
+    # the common case: no mapping entry declares one
+    if not pairing.transforms:
         return None
     for up in (path, *ancestors(path)):
         if up in pairing.transforms:
@@ -24,7 +27,8 @@ def declared_transform(pairing, path: str):
 
 
 def expected(pairing, left_path: str, right_path: str) -> tuple[tuple[float, ...], str] | None:
-    """Return (factors, why) of the scale a pair must show, from a declared transform or the units in its names."""
+    """Return (factors, why) of the scale a pair must show, from a declared transform or the units
+    in its names."""
     declared = declared_transform(pairing, left_path)
     if declared is not None:
         factor = scale_of(declared)
@@ -36,9 +40,14 @@ def expected(pairing, left_path: str, right_path: str) -> tuple[tuple[float, ...
 
 
 def quiet_conversion(f: dict, pairing) -> bool:
-    """Lower a finding whose values follow the conversion its pair expects to info (kind `scaled`); say if so."""
+    """Lower a finding whose values follow the conversion its pair expects to info (kind `scaled`);
+    say if so."""
     left, right = f["left"], f["right"]
-    if not left or not right or f["kind"] not in ("scaled", "value_changed", "type_changed", "format_changed"):
+    if (
+        not left
+        or not right
+        or f["kind"] not in ("scaled", "value_changed", "type_changed", "format_changed")
+    ):
         return False
     found = expected(pairing, left["path"], right["path"])
     if found is None:
@@ -54,8 +63,9 @@ def quiet_conversion(f: dict, pairing) -> bool:
 
 
 def unconverted(pairing) -> list[dict]:
-    """Return a warning per pair whose values are equal where the mapping expects a conversion (in a query
-    string or a form, where every number travels as text, the same number as text counts as equal)."""
+    """Return a warning per pair whose values are equal where the mapping expects a conversion (in a
+    query string or a form, where every number travels as text, the same number as text counts as
+    equal)."""
     out = []
     pairs = [
         (lp, pairing.pairs[lp], *pairing.values[lp], True)
@@ -64,8 +74,12 @@ def unconverted(pairing) -> list[dict]:
     ]
     pairs += [
         (lp, rp, lv, rv, False)
-        for lp, rp, lv, rv in pairing.diffs  # as text: only a scale is missed
-        if in_text(rp) and isinstance(rv, str) and number(lv) is not None and number(lv) == number(rv)
+        # as text: only a scale is missed
+        for lp, rp, lv, rv in pairing.diffs
+        if in_text(rp)
+        and isinstance(rv, str)
+        and number(lv) is not None
+        and number(lv) == number(rv)
     ]
     for lp, rp, lv, rv, equal in pairs:
         why = _missed(pairing, lp, rp, lv, equal)
@@ -88,7 +102,9 @@ def _missed(pairing, lp, rp, value, equal: bool = True) -> str | None:
     """Say which expected conversion an unchanged value misses, or None when it needs none."""
     declared = declared_transform(pairing, lp)
     if declared is not None and scale_of(declared) is None:
-        return f"declared transform {declared}" if equal and _would_change(declared, value) else None
+        return (
+            f"declared transform {declared}" if equal and _would_change(declared, value) else None
+        )
     found = expected(pairing, lp, rp)
     if found is None or number(value) in (None, 0) or 1.0 in found[0]:
         return None
@@ -97,10 +113,12 @@ def _missed(pairing, lp, rp, value, equal: bool = True) -> str | None:
 
 
 def _would_change(transform: str, value) -> bool:
-    """Tell whether a declared non-scale transform ("integer>string", "lower>UPPER") changes this value."""
+    """Tell whether a declared non-scale transform ("integer>string", "lower>UPPER") changes this
+    value."""
     before, _, after = transform.partition(">")
     if not after or before in _STYLES:
-        return False  # a key-style conversion: about keys, not values
+        # a key-style conversion: about keys, not values
+        return False
     if before == "lower" and after == "UPPER":
         return isinstance(value, str) and value != value.upper()
     if before == "UPPER" and after == "lower":

@@ -1,10 +1,12 @@
-"""Error answers as services send them: the common shapes, told by their marks, and what each must carry.
+"""Error answers as services send them: the common shapes, told by their marks, and what each must
+carry.
 
-With no error schema declared, an error body is read by its status and the shape it follows. A shape is known
-by a mark (Slack's `"ok": false`, GitHub's `documentation_url`, Notion's `"object": "error"`, an `errors` list as
-GraphQL, Asana or Cloudflare send it, an `{"error": {...}}` object as Stripe, OpenAI or PagerDuty send it), and
-each carries what tells the error: its text or code. A body in a known shape without it lost what the agent
-needed to tell the user why (`error_shape`, a warning: the shape is read, not declared).
+With no error schema declared, an error body is read by its status and the shape it follows. A shape
+is known by a mark (Slack's `"ok": false`, GitHub's `documentation_url`, Notion's `"object":
+"error"`, an `errors` list as GraphQL, Asana or Cloudflare send it, an `{"error": {...}}` object as
+Stripe, OpenAI or PagerDuty send it), and each carries what tells the error: its text or code. A
+body in a known shape without it lost what the agent needed to tell the user why (`error_shape`, a
+warning: the shape is read, not declared).
 """
 
 from collections.abc import Callable
@@ -20,7 +22,8 @@ _TEXTS = ("message", "msg", "detail", "description", "errordescription", "title"
 
 @dataclass(frozen=True)
 class Shape:
-    """A common error shape: its name, its mark, and the fields one of which it must carry (reported: the first)."""
+    """A common error shape: its name, its mark, and the fields one of which it must carry
+    (reported: the first)."""
 
     name: str
     marked: Callable[[dict], bool]
@@ -28,23 +31,38 @@ class Shape:
 
 
 SHAPES = (
-    Shape('Slack\'s `"ok": false`', lambda b: b.get("ok") is False, ("error", "errorcode", *_TEXTS)),
-    Shape("GitHub's (`documentation_url`)", lambda b: "documentation_url" in b, ("message", *_TEXTS)),
+    Shape(
+        'Slack\'s `"ok": false`', lambda b: b.get("ok") is False, ("error", "errorcode", *_TEXTS)
+    ),
+    Shape(
+        "GitHub's (`documentation_url`)", lambda b: "documentation_url" in b, ("message", *_TEXTS)
+    ),
     Shape('Notion\'s `"object": "error"`', lambda b: b.get("object") == "error", ("message",)),
     Shape('Notion\'s `"object": "error"`', lambda b: b.get("object") == "error", ("code",)),
 )
 
 
 def shape_findings(body) -> list[dict]:
-    """Return error_shape warnings of an error body in a common shape that lost what tells its error."""
+    """Return error_shape warnings of an error body in a common shape that lost what tells its
+    error."""
     if not isinstance(body, dict):
         return []
-    out = [_missing("", s.carries[0], s.name) for s in SHAPES if s.marked(body) and not _carries(body, s.carries)]
+    out = [
+        _missing("", s.carries[0], s.name)
+        for s in SHAPES
+        if s.marked(body) and not _carries(body, s.carries)
+    ]
     errors = body.get("errors")
     if isinstance(errors, list):
         for i, item in enumerate(errors[:20]):
             if isinstance(item, dict) and not _carries(item, ("message", *_TEXTS, "code")):
-                out.append(_missing(child("/errors", i), "message", "an `errors` list's (GraphQL, Asana, Cloudflare)"))
+                out.append(
+                    _missing(
+                        child("/errors", i),
+                        "message",
+                        "an `errors` list's (GraphQL, Asana, Cloudflare)",
+                    )
+                )
     inner = body.get("error")
     if isinstance(inner, dict) and not _carries(inner, _TEXTS + ("errors",)):
         out.append(_missing("/error", "message", 'an `{"error": {...}}` object\'s'))
@@ -52,7 +70,10 @@ def shape_findings(body) -> list[dict]:
 
 
 def _carries(node: dict, names: tuple[str, ...]) -> bool:
-    return any(isinstance(k, str) and norm_key(k) in names and node[k] not in (None, "", [], {}) for k in node)
+    return any(
+        isinstance(k, str) and norm_key(k) in names and node[k] not in (None, "", [], {})
+        for k in node
+    )
 
 
 def _missing(at: str, name: str, shape: str) -> dict:

@@ -1,4 +1,5 @@
-"""Say how a finding's ends were paired and what it changed; quiet the changes a contract makes expected."""
+"""Say how a finding's ends were paired and what it changed; quiet the changes a contract makes
+expected."""
 
 import re
 
@@ -30,10 +31,12 @@ def describer(contract):
 
 
 def explain(f: dict, pairing, request_schema) -> None:
-    """Give a mapping finding its reason and transform; lower a change that is declared or demanded."""
+    """Give a mapping finding its reason and transform; lower a change that is declared or
+    demanded."""
     left, right = f["left"], f["right"]
     f["reason"] = reason_of(pairing, left["path"]) if left and right else None
-    if f["transform"] is None:  # a folded finding already carries its items' transform
+    # a folded finding already carries its items' transform
+    if f["transform"] is None:
         f["transform"] = transform_of(f)
     if quiet_conversion(f, pairing) or f["kind"] not in _CHANGES or not left or not right:
         return
@@ -41,15 +44,20 @@ def explain(f: dict, pairing, request_schema) -> None:
     if declared is not None and declared == f["transform"]:
         f["severity"], f["message"] = "info", f["message"] + " (declared transform)"
     elif _demanded(request_schema, right["path"], f["left_value"], f["right_value"]):
-        f["severity"], f["message"] = "info", f["message"] + " (the request schema asks for this form)"
+        f["severity"], f["message"] = (
+            "info",
+            f["message"] + " (the request schema asks for this form)",
+        )
 
 
 def _demanded(schema, path: str, before, after) -> bool:
     """Tell whether the request schema accepts the new form of a value and refuses the old one."""
-    subs = [s for s in field_schemas(schema, path) if "$ref" not in s][:1]  # the field's own schema
+    # the field's own schema
+    subs = [s for s in field_schemas(schema, path) if "$ref" not in s][:1]
     if not subs:
         return False
     try:
         return is_valid(after, subs[0]) and not is_valid(before, subs[0])
-    except Exception:  # a fragment that cannot stand alone as a schema tells nothing
+    # a fragment that cannot stand alone as a schema tells nothing
+    except Exception:
         return False

@@ -1,4 +1,5 @@
-"""Whether a server's response is a failure, and the error envelope it carries: code, message, retryable."""
+"""Whether a server's response is a failure, and the error envelope it carries: code, message,
+retryable."""
 
 from dataclasses import dataclass, field
 
@@ -6,7 +7,8 @@ from ...common.pointers import child
 from ..values.json_values import norm_key
 from .response_checks import error_body, error_schema_for, looks_like_error
 
-# The envelope's fields by what they mean, in the spellings APIs use (compared without case or separators).
+# The envelope's fields by what they mean, in the spellings APIs use (compared without case or
+# separators).
 ENVELOPE_NAMES = {
     "code": ("code", "errorcode", "errortype", "type", "reason"),
     "message": ("message", "errormessage", "detail", "msg", "description", "errordescription"),
@@ -16,11 +18,14 @@ ENVELOPE_NAMES = {
 
 @dataclass
 class Failure:
-    """A failed response: its status, where its envelope sits, and the envelope's fields found there."""
+    """A failed response: its status, where its envelope sits, and the envelope's fields found
+    there."""
 
     status: int | None
-    at: str = ""  # the envelope's JSON Pointer in the response ("", "/error")
-    fields: dict = field(default_factory=dict)  # "code" | "message" | "retryable" -> (pointer, value)
+    # the envelope's JSON Pointer in the response ("", "/error")
+    at: str = ""
+    # "code" | "message" | "retryable" -> (pointer, value)
+    fields: dict = field(default_factory=dict)
 
     def described(self) -> str:
         """Say what the server answered: `HTTP 503 rate_limited`."""
@@ -31,14 +36,18 @@ class Failure:
 
 
 def response_failure(body, status: int | None, contract) -> Failure | None:
-    """Return the failure a response reports (status >= 400, an error envelope, a JSON-RPC error), else None."""
+    """Return the failure a response reports (status >= 400, an error envelope, a JSON-RPC error),
+    else None."""
     name, schema = error_schema_for(contract)
     if isinstance(body, dict) and isinstance(body.get("error"), dict) and "jsonrpc" in body:
         return _with_envelope(Failure(status, "/error"), body["error"])
     failed = status is not None and status >= 400
-    if not failed and not looks_like_error(body, name, schema, (contract or {}).get("response_schema")):
+    if not failed and not looks_like_error(
+        body, name, schema, (contract or {}).get("response_schema")
+    ):
         return None
-    prefix, inner = error_body(body, "default_error_schema")  # {"error": {...}} whatever the contract
+    # {"error": {...}} whatever the contract
+    prefix, inner = error_body(body, "default_error_schema")
     failure = Failure(status, prefix)
     return _with_envelope(failure, inner) if isinstance(inner, dict) else failure
 
@@ -56,9 +65,9 @@ def _with_envelope(failure: Failure, inner: dict) -> Failure:
 
 
 def _with_bare_error(failure: Failure, inner: dict, by_name: dict) -> None:
-    """Read an `error` given as text (Slack's `{"ok": false, "error": "channel_not_found"}`, OAuth's `invalid_grant`)
-    or `errors` as a list (of texts, or of envelopes as GraphQL sends them): a word is the error's code, a
-    sentence its message."""
+    """Read an `error` given as text (Slack's `{"ok": false, "error": "channel_not_found"}`, OAuth's
+    `invalid_grant`) or `errors` as a list (of texts, or of envelopes as GraphQL sends them): a word
+    is the error's code, a sentence its message."""
     for name in ("error", "errors"):
         at = child(failure.at, by_name[name]) if name in by_name else ""
         value = inner[by_name[name]] if name in by_name else None
@@ -74,7 +83,8 @@ def _with_bare_error(failure: Failure, inner: dict, by_name: dict) -> None:
 
 
 def _fits(meaning: str, value) -> bool:
-    """Tell whether a value can be that envelope field: a boolean retryable, a text or number code or message."""
+    """Tell whether a value can be that envelope field: a boolean retryable, a text or number code
+    or message."""
     if meaning == "retryable":
         return isinstance(value, bool)
     return isinstance(value, (str, int)) and not isinstance(value, bool) and value != ""

@@ -33,16 +33,26 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
     pairing.located = located
     entries = []
     for m in mapping or ():
-        if isinstance(m, dict) and is_pointer(m.get("arguments")) and is_request_path(m.get("request")):
+        if (
+            isinstance(m, dict)
+            and is_pointer(m.get("arguments"))
+            and is_request_path(m.get("request"))
+        ):
             entries.append(
-                (m["arguments"], internal(m["request"]), "inferred" if m.get("inferred") is True else "declared")
+                (
+                    m["arguments"],
+                    internal(m["request"]),
+                    "inferred" if m.get("inferred") is True else "declared",
+                )
             )
             if isinstance(m.get("transform"), str):
                 pairing.transforms[m["arguments"]] = m["transform"]
-            if isinstance(m.get("separator"), str):  # learnt from the tool's traffic: `a|b`, never `a,b`
+            # learnt from the tool's traffic: `a|b`, never `a,b`
+            if isinstance(m.get("separator"), str):
                 pairing.separators[internal(m["request"])] = m["separator"]
     pairing.declare(entries)
-    pairing.pinned_left |= consumed_paths(contract)  # never on the wire: pair them with nothing
+    # never on the wire: pair them with nothing
+    pairing.pinned_left |= consumed_paths(contract)
     wrapper = _wrapper(arguments, body_part(request) if located else request)
     if wrapper is None:
         pairing.walk("", arguments, "", request, "same")
@@ -61,11 +71,13 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
 
 
 def _wrapper(arguments, request) -> tuple | None:
-    """Return the request keys that wrap the arguments object ({"data": {...}}, GraphQL's variables), if any."""
+    """Return the request keys that wrap the arguments object ({"data": {...}}, GraphQL's
+    variables), if any."""
     if not isinstance(arguments, dict) or not isinstance(request, dict) or not arguments:
         return None
-    # before the shared keys: a GraphQL body's `query` is its document, never an argument named `query`
-    if is_graphql(request):  # GraphQL sends the arguments as its variables, often as one input object
+    # before the shared keys: a GraphQL body's `query` is its document, never an argument named
+    # `query` GraphQL sends the arguments as its variables, often as one input object
+    if is_graphql(request):
         variables = request["variables"]
         [(key, inner)] = variables.items() if len(variables) == 1 else [(None, None)]
         if (
@@ -79,7 +91,11 @@ def _wrapper(arguments, request) -> tuple | None:
         return None
     best, score = None, 0
     for key, value in request.items():
-        if isinstance(value, dict) and len(arguments.keys() & value.keys()) > score and value not in arguments.values():
+        if (
+            isinstance(value, dict)
+            and len(arguments.keys() & value.keys()) > score
+            and value not in arguments.values()
+        ):
             best, score = key, len(arguments.keys() & value.keys())
     # Two shared keys at least: one could be a plain rename of an object ({"id": {"id": ..}}).
     return (best,) if best is not None and score >= 2 and score * 2 >= len(arguments) else None
@@ -100,25 +116,35 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
             out.append(_relocation(pairing, lp, rp, how))
     missed = unconverted(pairing)
     at = {f["left"]["path"] for f in missed}
-    if missed:  # the pair's warning replaces its rename's info
+    # the pair's warning replaces its rename's info
+    if missed:
         out = [f for f in out if f["left"] is None or f["left"]["path"] not in at] + missed
     for lp, rp, lv, rv in pairing.diffs:
         tick()
         if lp in at:
-            continue  # a number sent as the same text where a conversion was expected: reported above
+            # a number sent as the same text where a conversion was expected: reported above
+            continue
         note = wire_change(pairing, lp, rp, lv, rv, contract)
-        if note is not None:  # the same value as the wire writes it, or a shape made on purpose
+        # the same value as the wire writes it, or a shape made on purpose
+        if note is not None:
             out += _on_the_wire(pairing, lp, rp, lv, rv, note)
             continue
         kind, text = classify(lv, wire_reading(lv, rv) if pairing.located and in_text(rp) else rv)
         severity = "warning"
         # Escaped last tokens are equal exactly when the keys are (escaping is one to one).
         label = (
-            name(lp) if _token(lp) == _token(rp) and pairing.how[lp] not in _REPAIRED else f"{name(lp)} -> {name(rp)}"
+            name(lp)
+            if _token(lp) == _token(rp) and pairing.how[lp] not in _REPAIRED
+            else f"{name(lp)} -> {name(rp)}"
         )
-        out.append(finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv, f"{label}: {text}"))
+        out.append(
+            finding(
+                kind, severity, end("arguments", lp), end("request", rp), lv, rv, f"{label}: {text}"
+            )
+        )
     for f in out:
-        f["transform"] = transform_of(f)  # before folding: a folded finding shows its items' transform
+        # before folding: a folded finding shows its items' transform
+        f["transform"] = transform_of(f)
     out = _collapse_case_changes(out)
     consumed = consumed_paths(contract)
     for path, value in remaining(pairing.leftovers, 0):
@@ -130,7 +156,9 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     for path, value in one_field_each(remaining(pairing.leftovers, 1)):
         if not quiet_added(pairing, path, contract):
             out.append(_added(path, value, contract.get("request_schema")))
-    out = fold_arrays(out, pairing, lambda lp, rp: name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}")
+    out = fold_arrays(
+        out, pairing, lambda lp, rp: name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}"
+    )
     for f in out:
         explain(f, pairing, contract.get("request_schema"))
         # Whatever the kind, a request field that breaks the request schema needs fixing.
@@ -142,11 +170,16 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
 def _on_the_wire(pairing, lp, rp, lv, rv, note: str) -> list[dict]:
     """Return the info findings of a pair whose change the wire or the layer makes on purpose."""
     if not note:
-        how = pairing.how[lp]  # a container's relocation is reported by the loop over the pairs already
-        return [_relocation(pairing, lp, rp, how)] if how in _REPAIRED and not is_container(lv) else []
+        # a container's relocation is reported by the loop over the pairs already
+        how = pairing.how[lp]
+        return (
+            [_relocation(pairing, lp, rp, how)] if how in _REPAIRED and not is_container(lv) else []
+        )
     kind = classify(lv, rv)[0]
     label = name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}"
-    return [finding(kind, "info", end("arguments", lp), end("request", rp), lv, rv, f"{label}: {note}")]
+    return [
+        finding(kind, "info", end("arguments", lp), end("request", rp), lv, rv, f"{label}: {note}")
+    ]
 
 
 def _token(path: str) -> str:
@@ -183,7 +216,13 @@ def _relocation(pairing, lp, rp, how) -> dict:
     value, right_value = pairing.values[lp]
     if lp == "":
         return finding(
-            "moved", "info", end("arguments", ""), end("request", rp), None, None, f"arguments nested under {name(rp)}"
+            "moved",
+            "info",
+            end("arguments", ""),
+            end("request", rp),
+            None,
+            None,
+            f"arguments nested under {name(rp)}",
         )
     same_parent = pairing.pairs.get(parent(lp)) == parent(rp)
     if same_parent and last(lp) != last(rp) and norm_key(last(lp)) == norm_key(last(rp)):
@@ -198,13 +237,15 @@ def _relocation(pairing, lp, rp, how) -> dict:
     elif kind != "case_changed" and lp in pairing.whole and not is_container(value):
         text += f" (value {show(value)})"
     if lp in pairing.ambiguous:
-        # Another pairing of these equal values explains the call as well: nothing is wrong either way.
+        # Another pairing of these equal values explains the call as well: nothing is wrong either
+        # way.
         text += "; other fields hold the same value, so this pairing is one of several equally good"
     return finding(kind, "info", end("arguments", lp), end("request", rp), value, right_value, text)
 
 
 def consumed_paths(contract) -> set:
-    """Return the argument pointers the contract marks `consumed` (the mapping layer's own: a selector)."""
+    """Return the argument pointers the contract marks `consumed` (the mapping layer's own: a
+    selector)."""
     return {p for p in (contract or {}).get("consumed") or () if is_pointer(p) and p}
 
 
@@ -223,13 +264,20 @@ def _dropped(path, value, schema) -> dict:
     else:
         severity, why = "warning", ""
     return finding(
-        "dropped", severity, end("arguments", path), None, value, None, f"{name(path)} dropped: not in the request{why}"
+        "dropped",
+        severity,
+        end("arguments", path),
+        None,
+        value,
+        None,
+        f"{name(path)} dropped: not in the request{why}",
     )
 
 
 def one_field_each(leftovers):
-    """Yield the request's leftovers, a location no argument reached at all as its fields (`query:/archived`, not
-    `query:` whole): a query string or a header set is no object the mapping layer built."""
+    """Yield the request's leftovers, a location no argument reached at all as its fields
+    (`query:/archived`, not `query:` whole): a query string or a header set is no object the mapping
+    layer built."""
     for path, value in leftovers:
         if path in TEXT_ROOTS and isinstance(value, dict):
             yield from ((child(path, key), inner) for key, inner in value.items())
@@ -246,5 +294,11 @@ def _added(path, value, schema) -> dict:
     else:
         severity, why = "info", ""
     return finding(
-        "added", severity, None, end("request", path), None, value, f"{name(path)} added: comes from no argument{why}"
+        "added",
+        severity,
+        None,
+        end("request", path),
+        None,
+        value,
+        f"{name(path)} added: comes from no argument{why}",
     )

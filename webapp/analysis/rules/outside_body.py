@@ -1,4 +1,5 @@
-"""The findings rules of fields outside the body: text on the wire, joined arguments, quiet client headers."""
+"""The findings rules of fields outside the body: text on the wire, joined arguments, quiet client
+headers."""
 
 from collections import Counter
 
@@ -15,7 +16,8 @@ _GRAPHQL_TEXT = ("/query", "/operationName", "/extensions")
 
 
 def _param(pairing, contract, rp: str):
-    """Return the contract's parameter of an internal request path (`/query:/page_size`), or None."""
+    """Return the contract's parameter of an internal request path (`/query:/page_size`), or
+    None."""
     if not hasattr(pairing, "params"):
         pairing.params = parameters(contract)
     parts = tokens(rp)
@@ -23,8 +25,9 @@ def _param(pairing, contract, rp: str):
 
 
 def wire_change(pairing, lp: str, rp: str, lv, rv, contract) -> str | None:
-    """Return "" when a changed pair is the same value as the wire writes it, a note when the layer made
-    the change on purpose (a one-item list, a date at midnight), None when it is a change to report."""
+    """Return "" when a changed pair is the same value as the wire writes it, a note when the layer
+    made the change on purpose (a one-item list, a date at midnight), None when it is a change to
+    report."""
     if in_text(rp):
         param = _param(pairing, contract, rp)
         joins = (pairing.separators[rp],) if rp in pairing.separators else separators(param)
@@ -33,37 +36,54 @@ def wire_change(pairing, lp: str, rp: str, lv, rv, contract) -> str | None:
 
 
 def quiet_added(pairing, path: str, contract) -> bool:
-    """Tell whether a request field no argument explains is the client's own: a header, a path segment
-    no template names, the text of a GraphQL query."""
+    """Tell whether a request field no argument explains is the client's own: a header, a path
+    segment no template names, the text of a GraphQL query."""
     if pairing.located and (path.startswith(pairing.quiet_roots) or _redacted_text(pairing, path)):
         return True
-    return path in _GRAPHQL_TEXT and is_graphql(body_part(pairing.right) if pairing.located else pairing.right)
+    return path in _GRAPHQL_TEXT and is_graphql(
+        body_part(pairing.right) if pairing.located else pairing.right
+    )
 
 
 def pair_wire(leftovers, contract) -> None:
-    """Pair arguments with fields outside the body by name, then arguments joined into one parameter."""
+    """Pair arguments with fields outside the body by name, then arguments joined into one
+    parameter."""
     _pair_names(leftovers)
     _pair_joined(leftovers, contract)
 
 
 def _pair_names(leftovers) -> None:
-    """Pair an argument with the one URL, header or form field of the same meaning (`status`, `query:/status`)."""
+    """Pair an argument with the one URL, header or form field of the same meaning (`status`,
+    `query:/status`)."""
     rights = [
-        (rp, rv) for rp, rv in leftovers.nodes(1) if in_text(rp) and rp.count("/") >= 2 and not isinstance(rv, dict)
+        (rp, rv)
+        for rp, rv in leftovers.nodes(1)
+        if in_text(rp) and rp.count("/") >= 2 and not isinstance(rv, dict)
     ]
     lefts = [(lp, lv) for lp, lv in leftovers.nodes(0) if lp and not isinstance(lv, dict)]
     if not rights or len(lefts) * len(rights) > 2500:
         return
-    matches = [(lp, lv, rp, rv) for lp, lv in lefts for rp, rv in rights if _same_meaning(last(lp), last(rp))]
+    matches = [
+        (lp, lv, rp, rv)
+        for lp, lv in lefts
+        for rp, rv in rights
+        if _same_meaning(last(lp), last(rp))
+    ]
     lefts_hit = Counter(m[0] for m in matches)
     rights_hit = Counter(m[2] for m in matches)
     for lp, lv, rp, rv in matches:
-        if lefts_hit[lp] == 1 and rights_hit[rp] == 1 and leftovers.free(0, lp) and leftovers.free(1, rp):
+        if (
+            lefts_hit[lp] == 1
+            and rights_hit[rp] == 1
+            and leftovers.free(0, lp)
+            and leftovers.free(1, rp)
+        ):
             leftovers.pair(lp, lv, rp, rv, "name")
 
 
 def _same_meaning(a: str, b: str) -> bool:
-    """Tell two keys of one meaning; an index (a list item's, an unnamed URL segment's `1`) is no name."""
+    """Tell two keys of one meaning; an index (a list item's, an unnamed URL segment's `1`) is no
+    name."""
     return not a.isdigit() and (a == b or same_name(a, b))
 
 
@@ -73,7 +93,9 @@ def _pair_joined(leftovers, contract) -> None:
     lefts = [
         (path, value)
         for path, value in leftovers.nodes(0, scalars_only=True)
-        if not isinstance(value, (dict, list)) and as_text(value) and not pinned(path, p.pinned_left)
+        if not isinstance(value, (dict, list))
+        and as_text(value)
+        and not pinned(path, p.pinned_left)
     ]
     if len(lefts) < 2:
         return
@@ -81,7 +103,11 @@ def _pair_joined(leftovers, contract) -> None:
         if not (in_text(rp) and isinstance(rv, str)):
             continue
         parts = joined_parts(rv, separators(_param(p, contract, rp)))
-        matched = _match_parts(parts, [(lp, lv) for lp, lv in lefts if lp not in p.pairs]) if parts else None
+        matched = (
+            _match_parts(parts, [(lp, lv) for lp, lv in lefts if lp not in p.pairs])
+            if parts
+            else None
+        )
         if not matched:
             continue
         for lp, lv in matched:
@@ -106,5 +132,6 @@ def _match_parts(parts: list[str], lefts: list[tuple]) -> list[tuple] | None:
 
 
 def _redacted_text(pairing, path: str) -> bool:
-    """Tell whether a field outside the body was redacted (`?key=AIza...`): a credential, never an argument."""
+    """Tell whether a field outside the body was redacted (`?key=AIza...`): a credential, never an
+    argument."""
     return in_text(path) and resolve(pairing.right, path, None) == REDACTED

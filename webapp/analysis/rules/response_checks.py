@@ -14,8 +14,9 @@ def error_schema_for(contract) -> tuple[str | None, dict | None]:
     """Return (name, schema) of the error schema a contract declares, or (None, None).
 
     Error answers are checked against a schema only where one is declared (the default envelope
-    {code, message, retryable}, DEFAULT_ERROR_SCHEMA, is advice: `tracediff lint` gives it). Otherwise
-    an error is read as services send it, by its status and the common shapes (failures.py)."""
+    {code, message, retryable}, DEFAULT_ERROR_SCHEMA, is advice: `tracediff lint` gives it).
+    Otherwise an error is read as services send it, by its status and the common shapes
+    (failures.py)."""
     schema = contract.get("error_schema") if contract else None
     if schema is None:
         return None, None
@@ -23,7 +24,8 @@ def error_schema_for(contract) -> tuple[str | None, dict | None]:
 
 
 def is_the_envelope(schema) -> bool:
-    """Tell whether a declared error schema is the default envelope (read at the top or inside `error`)."""
+    """Tell whether a declared error schema is the default envelope (read at the top or inside
+    `error`)."""
     return (
         isinstance(schema, dict)
         and sorted(schema.get("required") or ()) == ["code", "message", "retryable"]
@@ -32,8 +34,14 @@ def is_the_envelope(schema) -> bool:
 
 
 def error_body(body, name: str | None):
-    """Return (prefix, body) of the error envelope, unwrapping {"error": {...}} unless a declared schema says."""
-    if name != "error_schema" and isinstance(body, dict) and isinstance(body.get("error"), dict) and "code" not in body:
+    """Return (prefix, body) of the error envelope, unwrapping {"error": {...}} unless a declared
+    schema says."""
+    if (
+        name != "error_schema"
+        and isinstance(body, dict)
+        and isinstance(body.get("error"), dict)
+        and "code" not in body
+    ):
         return "/error", body["error"]
     return "", body
 
@@ -41,19 +49,22 @@ def error_body(body, name: str | None):
 def looks_like_error(body, schema_name: str, schema: dict, success: dict | None = None) -> bool:
     """Tell whether a body reads as an error report rather than a result.
 
-    The contract's success schema outranks the guess from field names: a body valid against it
-    is a result even when it holds `code` and `message` ({"code": 0, "message": "ok", "data": ..}).
-    A body that says it failed in so many words (a non-empty `error` or `errors`, `ok` or
-    `success` false) or that matches the error schema in full is an error body all the same:
-    a success schema rarely forbids extra keys, so its verdict cannot clear those. Matching the error
-    schema takes what makes a body an error (`marks`): a schema whose fields are all optional is valid
-    for almost any object, and would make every result an error body."""
+    The contract's success schema outranks the guess from field names: a body valid against it is a
+    result even when it holds `code` and `message` ({"code": 0, "message": "ok", "data": ..}). A
+    body that says it failed in so many words (a non-empty `error` or `errors`, `ok` or `success`
+    false) or that matches the error schema in full is an error body all the same: a success schema
+    rarely forbids extra keys, so its verdict cannot clear those. Matching the error schema takes
+    what makes a body an error (`marks`): a schema whose fields are all optional is valid for almost
+    any object, and would make every result an error body."""
     if not isinstance(body, dict) or not body:
         return False
     _, inner = error_body(body, schema_name)
-    if schema is None:  # none declared: the default envelope, whole, still says it is an error
+    # none declared: the default envelope, whole, still says it is an error
+    if schema is None:
         schema_name, schema = "default_error_schema", DEFAULT_ERROR_SCHEMA
-    if _says_it_failed(body) or (isinstance(inner, dict) and marks(inner, schema, success) and is_valid(inner, schema)):
+    if _says_it_failed(body) or (
+        isinstance(inner, dict) and marks(inner, schema, success) and is_valid(inner, schema)
+    ):
         return True
     if success is not None and is_valid(body, success):
         return False
@@ -61,7 +72,8 @@ def looks_like_error(body, schema_name: str, schema: dict, success: dict | None 
 
 
 def marks(body: dict, schema, success=None) -> bool:
-    """Tell whether a body carries what makes it an error under `schema`, beyond being valid against it.
+    """Tell whether a body carries what makes it an error under `schema`, beyond being valid against
+    it.
 
     Its required fields, all of them; with none required, the fields that tell it apart from the
     success schema (one at least), or with no success schema, only fields the error schema names."""
@@ -69,7 +81,8 @@ def marks(body: dict, schema, success=None) -> bool:
     if required:
         return required <= body.keys()
     if not named:
-        return False  # `{}` or a schema of no named fields: nothing marks an error
+        # `{}` or a schema of no named fields: nothing marks an error
+        return False
     _, ordinary = _fields(success)
     distinct = named - ordinary
     if success is not None and isinstance(success, dict):
@@ -78,11 +91,14 @@ def marks(body: dict, schema, success=None) -> bool:
 
 
 def _fields(schema) -> tuple[set, set]:
-    """Return (required, named) top-level fields of an object schema, its allOf/anyOf/oneOf branches too."""
+    """Return (required, named) top-level fields of an object schema, its allOf/anyOf/oneOf branches
+    too."""
     if not isinstance(schema, dict):
         return set(), set()
     required = {k for k in schema.get("required") or () if isinstance(k, str)}
-    named = set(schema.get("properties") or {}) if isinstance(schema.get("properties"), dict) else set()
+    named = (
+        set(schema.get("properties") or {}) if isinstance(schema.get("properties"), dict) else set()
+    )
     for word in ("allOf", "anyOf", "oneOf"):
         branches = [_fields(b) for b in schema.get(word) or () if isinstance(b, dict)]
         named |= set().union(*(n for _, n in branches)) if branches else set()
@@ -110,9 +126,12 @@ def status_findings(body, status, contract) -> list[dict]:
     where = end("response", "")
     success = (contract or {}).get("response_schema")
     failed = status >= 400 or looks_like_error(body, name, schema, success)
-    shaped = shape_findings(body) if schema is None and failed else []  # read by the common shapes
+    # read by the common shapes
+    shaped = shape_findings(body) if schema is None and failed else []
     if 200 <= status < 300 and failed and not answers_with_2xx(body):
-        mismatch = finding("status_mismatch", "error", None, where, None, body, f"HTTP {status} with an error body")
+        mismatch = finding(
+            "status_mismatch", "error", None, where, None, body, f"HTTP {status} with an error body"
+        )
         return [mismatch] + shaped
     if status < 400:
         return shaped
@@ -120,7 +139,17 @@ def status_findings(body, status, contract) -> list[dict]:
     errors = validate(inner, schema) if schema is not None else []
     told = errors if schema is not None else not carries_an_error(body)
     if told and success is not None and is_valid(body, success):
-        return [finding("status_mismatch", "error", None, where, None, status, f"HTTP {status} with a success body")]
+        return [
+            finding(
+                "status_mismatch",
+                "error",
+                None,
+                where,
+                None,
+                status,
+                f"HTTP {status} with a success body",
+            )
+        ]
     return shaped + [
         finding(
             "error_shape",
@@ -138,8 +167,9 @@ def status_findings(body, status, contract) -> list[dict]:
 def answers_with_2xx(body) -> bool:
     """Tell whether a body is an error as services that answer errors with a 2xx send it.
 
-    Slack's `{"ok": false, "error": "channel_not_found"}` and GraphQL's `{"errors": [{"message": ..}], "data": ..}`
-    (Shopify, Linear, GitHub's GraphQL API) come with HTTP 200: the status is no mismatch there."""
+    Slack's `{"ok": false, "error": "channel_not_found"}` and GraphQL's `{"errors": [{"message":
+    ..}], "data": ..}` (Shopify, Linear, GitHub's GraphQL API) come with HTTP 200: the status is no
+    mismatch there."""
     if not isinstance(body, dict):
         return False
     if body.get("ok") is False and isinstance(body.get("error"), str):
@@ -153,20 +183,34 @@ def answers_with_2xx(body) -> bool:
     )
 
 
-# What an error body carries where services put it (compared without case or separators): a text, a code,
-# a problem+json title or detail, an `error` or `errors`.
+# What an error body carries where services put it (compared without case or separators): a text, a
+# code, a problem+json title or detail, an `error` or `errors`.
 _ERROR_WORDS = frozenset(
-    ("message", "error", "errors", "detail", "title", "code", "errorcode", "errormessage", "msg", "fault", "reason")
+    (
+        "message",
+        "error",
+        "errors",
+        "detail",
+        "title",
+        "code",
+        "errorcode",
+        "errormessage",
+        "msg",
+        "fault",
+        "reason",
+    )
     + ("errordescription", "errortype", "type")
 )
 
 
 def carries_an_error(body) -> bool:
-    """Tell whether a body reads as an error report by the common shapes (any status, no schema declared)."""
+    """Tell whether a body reads as an error report by the common shapes (any status, no schema
+    declared)."""
     if not isinstance(body, dict):
         return isinstance(body, str) and bool(body.strip())
     return _says_it_failed(body) or any(
-        isinstance(k, str) and norm_key(k) in _ERROR_WORDS and body[k] not in (None, "", [], {}) for k in body
+        isinstance(k, str) and norm_key(k) in _ERROR_WORDS and body[k] not in (None, "", [], {})
+        for k in body
     )
 
 
@@ -176,7 +220,8 @@ class Echo:
     def __init__(self, findings: bool = True):
         self.pairs: dict[str, str] = {}
         self.whole: set[str] = set()
-        self.findings: list[dict] | None = [] if findings else None  # None: pairs wanted, not findings
+        # None: pairs wanted, not findings
+        self.findings: list[dict] | None = [] if findings else None
 
 
 def echo_pairs(request, response, declared) -> Echo:
@@ -200,7 +245,9 @@ def _echo_whole_document(request, response, echo: Echo) -> Echo:
 
 def _echo_root(request: dict, response: dict):
     best, best_score = None, 0
-    for path, node in [("", response)] + [(child("", k), v) for k, v in response.items() if isinstance(v, dict)]:
+    for path, node in [("", response)] + [
+        (child("", k), v) for k, v in response.items() if isinstance(v, dict)
+    ]:
         score = sum(1 for k in request if k in node)
         if score > best_score:
             best, best_score = path, score
@@ -229,8 +276,9 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
             echo.findings.append(
                 finding(
                     "echo_mismatch",
-                    # a null echo is the server keeping no value (GitHub's `"body": null` for ""), or one it
-                    # answers as an object elsewhere (a milestone): one call cannot tell that from a bug
+                    # a null echo is the server keeping no value (GitHub's `"body": null` for ""),
+                    # or one it answers as an object elsewhere (a milestone): one call cannot tell
+                    # that from a bug
                     "info" if b is None else "warning",
                     end("request", rq),
                     end("response", rs),

@@ -1,9 +1,10 @@
-"""The way back: what the tool handed the model (its result) checked against what the server answered.
+"""The way back: what the tool handed the model (its result) checked against what the server
+answered.
 
-A failed response must reach the model as a failure (`error_hidden`, and `error_invented` for the reverse);
-its envelope's code, message and retryable must reach a structured result, and the code and whether it may
-be retried must be said in a text one; a structured result pairs with a successful response like any
-stage pair; a result past the tool's budget is `result_large`.
+A failed response must reach the model as a failure (`error_hidden`, and `error_invented` for the
+reverse); its envelope's code, message and retryable must reach a structured result, and the code
+and whether it may be retried must be said in a text one; a structured result pairs with a
+successful response like any stage pair; a result past the tool's budget is `result_large`.
 """
 
 import re
@@ -19,29 +20,38 @@ from .failures import ENVELOPE_NAMES, Failure, response_failure
 from .mapping import mapping_findings, pair_arguments
 
 DEFAULT_BUDGET_BYTES = 8 * 1024
-BYTES_PER_TOKEN = 4  # the usual estimate for English and JSON text
-_QUIET_KINDS = ("dropped", "added", "renamed", "case_changed", "moved")  # a result picks what it needs
-# The model reads these the same whatever the form: "PAID" for "paid", a date written another way. A type change
-# stays a warning, as on the way out: a client reading the structured result gets `"false"` (truthy) for false, and
-# the model copies `"42"` into its next call's integer argument.
+# the usual estimate for English and JSON text
+BYTES_PER_TOKEN = 4
+# a result picks what it needs
+_QUIET_KINDS = ("dropped", "added", "renamed", "case_changed", "moved")
+# The model reads these the same whatever the form: "PAID" for "paid", a date written another way. A
+# type change stays a warning, as on the way out: a client reading the structured result gets
+# `"false"` (truthy) for false, and the model copies `"42"` into its next call's integer argument.
 _SAME_TO_A_READER = ("enum_changed", "format_changed")
 _WORDS = re.compile(r"[^0-9a-z]+")
 _NO_RETRY = re.compile(
     r"\b(?:not|non|no|never|don'?t|do not|cannot|can'?t|won'?t|should not|shouldn'?t)[- ]?(?:be )?"
     r"(?:retry|retryable|retriable|retried|retrying|try again)|\bpermanent(?:ly)?\b|"
-    r"retr[yi]able\W{0,4}(?:false|no)\b|retr\w* (?:will|would|does|did) not help|retr\w* won'?t help|"
-    r"no point (?:in )?retrying|\bpointless\b|\bnot (?:a )?(?:temporary|transient)\b|fail the same way|"
-    r"\b(?:don'?t|do not|never) (?:repeat|resend|call (?:it |this )?again)|\bfix the (?:input|request)\b"
+    r"retr[yi]able\W{0,4}(?:false|no)\b|retr\w* (?:will|would|does|did) not help|retr\w* won'?t "
+    r"help|"
+    r"no point (?:in )?retrying|\bpointless\b|\bnot (?:a )?(?:temporary|transient)\b|fail the same "
+    r"way|"
+    r"\b(?:don'?t|do not|never) (?:repeat|resend|call (?:it |this )?again)|\bfix the "
+    r"(?:input|request)\b"
 )
 _RETRY = re.compile(
-    r"\bretry\b|\bretr[yi]able\b|\bretrying\b|\btry again\b|\btemporar(?:y|ily)\b|\btransient\b|\blater\b|"
+    r"\bretry\b|\bretr[yi]able\b|\bretrying\b|\btry "
+    r"again\b|\btemporar(?:y|ily)\b|\btransient\b|\blater\b|"
     r"\b(?:call|ask|send|run) (?:it |this )?again\b|\bresend\b|\bcan be repeated\b|\bback off\b|"
     r"\bwait (?:a|and|for)\b|\bgive it a (?:minute|moment|second)\b|\bin a (?:minute|moment|few)\b"
 )
 
 
-def result_findings(response, status: int | None, reading: Reading | None, contract) -> tuple[list[dict], Pairing]:
-    """Return the findings of a call's way back and the pairing of its response with its structured result."""
+def result_findings(
+    response, status: int | None, reading: Reading | None, contract
+) -> tuple[list[dict], Pairing]:
+    """Return the findings of a call's way back and the pairing of its response with its structured
+    result."""
     pairing = Pairing(response, None)
     if reading is None:
         return [], pairing
@@ -71,7 +81,8 @@ def _large(reading: Reading, contract) -> list[dict]:
         end("result", ""),
         None,
         reading.size,
-        f"the result is {reading.size:,} bytes (about {tokens:,} tokens), past this tool's budget of {budget:,} bytes",
+        f"the result is {reading.size:,} bytes (about {tokens:,} tokens), past this tool's budget "
+        f"of {budget:,} bytes",
     )
     item.update(size_bytes=reading.size, tokens=tokens, budget_bytes=budget)
     return [item]
@@ -85,8 +96,9 @@ def _failure_findings(failure: Failure, reading: Reading) -> list[dict]:
         if meaning in failure.fields:
             out += _envelope_field(meaning, *failure.fields[meaning], reading)
     if "retryable" not in failure.fields:
-        # A vendor's own error (no envelope promising code, message and retryable), told the model as a failure:
-        # a layer that words it its own way ("Failed to create price") hides nothing one call can blame.
+        # A vendor's own error (no envelope promising code, message and retryable), told the model
+        # as a failure: a layer that words it its own way ("Failed to create price") hides nothing
+        # one call can blame.
         for f in out:
             if f["kind"] == "dropped":
                 f["severity"] = "info"
@@ -94,8 +106,9 @@ def _failure_findings(failure: Failure, reading: Reading) -> list[dict]:
 
 
 def _error_pairing(response, failure: Failure, reading: Reading) -> Pairing:
-    """Pair an error response with a structured error result for the aligned view: like any stage pair, and
-    each envelope field with the result field its check read (`/error/code` -> `/error/code`)."""
+    """Pair an error response with a structured error result for the aligned view: like any stage
+    pair, and each envelope field with the result field its check read (`/error/code` ->
+    `/error/code`)."""
     if not (is_container(response) and is_container(reading.structured)):
         return Pairing(response, None)
     pairing = pair_arguments(response, reading.structured, [], None)
@@ -108,14 +121,17 @@ def _error_pairing(response, failure: Failure, reading: Reading) -> Pairing:
 
 
 def _reads_as_success(failure: Failure, reading: Reading) -> bool:
-    """Tell whether the model was told the call worked: its flag says so, or, with no flag set, nothing says it
-    failed (Slack's, Notion's, Asana's layers hand the vendor's error back as text, `isError` left out)."""
+    """Tell whether the model was told the call worked: its flag says so, or, with no flag set,
+    nothing says it failed (Slack's, Notion's, Asana's layers hand the vendor's error back as text,
+    `isError` left out)."""
     if reading.is_error or (reading.is_error is not None and reading.flag_given):
         return not reading.is_error
     said = [value for _, value in failure.fields.values() if not isinstance(value, bool)]
     if failure.status:
         said.append(failure.status)
-    return not any(_in_result(value, reading) for value in said) and not _failure_words(reading.text)
+    return not any(_in_result(value, reading) for value in said) and not _failure_words(
+        reading.text
+    )
 
 
 def _failure_words(text: str | None) -> bool:
@@ -123,7 +139,9 @@ def _failure_words(text: str | None) -> bool:
 
 
 def _hidden(failure: Failure, reading: Reading) -> dict:
-    told = {"isError": "isError false or absent", "is_error": "is_error false or absent"}.get(reading.flagged)
+    told = {"isError": "isError false or absent", "is_error": "is_error false or absent"}.get(
+        reading.flagged
+    )
     return finding(
         "error_hidden",
         "error",
@@ -151,7 +169,8 @@ def _invented(reading: Reading, status: int | None) -> dict:
 
 
 def _envelope_field(meaning: str, path: str, value, reading: Reading) -> list[dict]:
-    """Check one envelope field reached the result: at its pair in a structured one, said in a text one."""
+    """Check one envelope field reached the result: at its pair in a structured one, said in a text
+    one."""
     found = _structured_field(meaning, reading.structured)
     if found is not None:
         at, got = found
@@ -162,11 +181,22 @@ def _envelope_field(meaning: str, path: str, value, reading: Reading) -> list[di
         return [finding("value_changed", "warning", end("response", path), right, value, got, text)]
     said = _said(meaning, value, reading.text)
     if said is True or (meaning == "message" and reading.structured is MISSING):
-        return []  # a text result must say the code and whether to retry; its wording is its own
+        # a text result must say the code and whether to retry; its wording is its own
+        return []
     if said is None:
         return [_dropped(meaning, path, value)]
     text = f"retryable: the response says {show(value)}, the result's text says the opposite"
-    return [finding("value_changed", "warning", end("response", path), end("result", ""), value, not value, text)]
+    return [
+        finding(
+            "value_changed",
+            "warning",
+            end("response", path),
+            end("result", ""),
+            value,
+            not value,
+            text,
+        )
+    ]
 
 
 def _dropped(meaning: str, path: str, value) -> dict:
@@ -183,7 +213,8 @@ def _dropped(meaning: str, path: str, value) -> dict:
 
 
 def _structured_field(meaning: str, doc):
-    """Find the field of one envelope meaning in a structured result, shallowest first: (pointer, value)."""
+    """Find the field of one envelope meaning in a structured result, shallowest first: (pointer,
+    value)."""
     if not is_container(doc):
         return None
     spellings = ENVELOPE_NAMES[meaning]
@@ -210,7 +241,8 @@ def _same_value(a, b) -> bool:
 
 
 def _said(meaning: str, value, text: str | None) -> bool | None:
-    """Tell whether a text says an envelope field: True, False (says the opposite), None (says nothing)."""
+    """Tell whether a text says an envelope field: True, False (says the opposite), None (says
+    nothing)."""
     if not text:
         return None
     if meaning != "retryable":
@@ -244,14 +276,17 @@ def _shown(value) -> str:
 
 
 def _structured(response, reading: Reading) -> tuple[Pairing, list[dict]]:
-    """Pair a structured result with the response body like any stage pair; a result may leave fields out."""
+    """Pair a structured result with the response body like any stage pair; a result may leave
+    fields out."""
     pairing = pair_arguments(response, reading.structured, [], None)
     out = []
     for f in mapping_findings(pairing, None, set()):
         f["left"] = _moved_end(f["left"], "response", "")
         f["right"] = _moved_end(f["right"], "result", reading.prefix)
         f["message"] = f["message"].replace("not in the request", "not in the result")
-        f["message"] = f["message"].replace("comes from no argument", "comes from no response field")
+        f["message"] = f["message"].replace(
+            "comes from no argument", "comes from no response field"
+        )
         if f["kind"] in _QUIET_KINDS + _SAME_TO_A_READER or _into_plain_units(f):
             f["severity"] = "info"
         elif _reshaped(f, response):
@@ -265,11 +300,13 @@ _ID_KEY = re.compile(r"(?:^|[_-])(?:id|gid|uuid)$|[a-z0-9]Id$|ID$|^(?:gid|uuid)$
 
 
 def _reshaped(f: dict, response) -> bool:
-    """Tell whether a change on the way back is a layer reshaping what it hands over, as real layers do.
+    """Tell whether a change on the way back is a layer reshaping what it hands over, as real layers
+    do.
 
-    A container handed over as another one (rows wrapped in text, `{object, data}` as a list of ids), a numeric
-    identifier handed over as its digits (JavaScript-safe ids), a value the response holds in a sibling field
-    (`url` taken from `html_url`): a function of the response, which history, not one call, can tell wrong."""
+    A container handed over as another one (rows wrapped in text, `{object, data}` as a list of
+    ids), a numeric identifier handed over as its digits (JavaScript-safe ids), a value the response
+    holds in a sibling field (`url` taken from `html_url`): a function of the response, which
+    history, not one call, can tell wrong."""
     left, right = f["left"], f["right"]
     if not left or not right:
         return False
@@ -282,28 +319,42 @@ def _reshaped(f: dict, response) -> bool:
     if f["kind"] == "value_changed" and not is_container(after) and after is not None:
         parent = resolve(response, left["path"][: left["path"].rfind("/")], None)
         siblings = parent.items() if isinstance(parent, dict) else ()
-        return any(k != last(left["path"]) and v == after and type(v) is type(after) for k, v in siblings)
+        return any(
+            k != last(left["path"]) and v == after and type(v) is type(after) for k, v in siblings
+        )
     return False
 
 
 def _unconverted(pairing: Pairing, prefix: str | None) -> list[dict]:
-    """Warn where a money or ratio unit the response names reaches a plain field unchanged (cents read as dollars)."""
+    """Warn where a money or ratio unit the response names reaches a plain field unchanged (cents
+    read as dollars)."""
     out = []
     for lp in pairing.whole:
         rp, unit = pairing.pairs[lp], unit_of(last(lp))
-        if unit is None or unit[0] not in ("money", "ratio") or unit_of(last(rp)) is not None or not last(rp):
+        if (
+            unit is None
+            or unit[0] not in ("money", "ratio")
+            or unit_of(last(rp)) is not None
+            or not last(rp)
+        ):
             continue
         value = resolve(pairing.left, lp)
         if not is_number(value) or value == 0:
             continue
-        text = f"{lp[1:]} -> {rp[1:]}: {show(value)} handed over unconverted (the response counts in {last(lp)})"
+        text = (
+            f"{lp[1:]} -> {rp[1:]}: {show(value)} handed over unconverted (the response counts in "
+            f"{last(lp)})"
+        )
         right = _moved_end({"path": rp}, "result", prefix)
-        out.append(finding("value_changed", "warning", end("response", lp), right, value, value, text))
+        out.append(
+            finding("value_changed", "warning", end("response", lp), right, value, value, text)
+        )
     return out
 
 
 def _into_plain_units(f: dict) -> bool:
-    """Tell whether a scaled pair converts a unit the response names into plain units (`amount_cents` -> `amount`)."""
+    """Tell whether a scaled pair converts a unit the response names into plain units
+    (`amount_cents` -> `amount`)."""
     if f["kind"] != "scaled" or not f["left"] or not f["right"]:
         return False
     unit = unit_of(last(f["left"]["path"]))
@@ -315,4 +366,7 @@ def _into_plain_units(f: dict) -> bool:
 def _moved_end(where: dict | None, snapshot: str, prefix: str | None) -> dict | None:
     if where is None:
         return None
-    return {"snapshot": snapshot, "path": (prefix or "") + where["path"] if prefix is not None else where["path"]}
+    return {
+        "snapshot": snapshot,
+        "path": (prefix or "") + where["path"] if prefix is not None else where["path"],
+    }

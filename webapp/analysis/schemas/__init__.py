@@ -1,1 +1,2 @@
-"""JSON Schema: validate a snapshot (jsonschema-rs first, jsonschema to describe), ask what it declares."""
+"""JSON Schema: validate a snapshot (jsonschema-rs first, jsonschema to describe), ask what it
+declares."""

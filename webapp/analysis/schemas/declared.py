@@ -29,12 +29,16 @@ def _step(candidates, token: str, root) -> list[dict]:
         for pattern, sub in (schema.get("patternProperties") or {}).items():
             if _matches(pattern, token):
                 out += _expand(sub, root)
-        items = schema.get("prefixItems") or (schema.get("items") if isinstance(schema.get("items"), list) else None)
+        items = schema.get("prefixItems") or (
+            schema.get("items") if isinstance(schema.get("items"), list) else None
+        )
         if token.isdigit() and isinstance(items, list) and int(token) < len(items):
             out += _expand(items[int(token)], root)
         elif token.isdigit() and isinstance(schema.get("items"), dict):
             out += _expand(schema["items"], root)
-        elif isinstance(schema.get("additionalProperties"), dict) and not (isinstance(props, dict) and token in props):
+        elif isinstance(schema.get("additionalProperties"), dict) and not (
+            isinstance(props, dict) and token in props
+        ):
             out += _expand(schema["additionalProperties"], root)
     return out
 
@@ -61,7 +65,10 @@ def declares(schema, path: str) -> bool | None:
         return None
     if _step(parents, key, schema):
         return True
-    closed = any(isinstance(p.get("properties"), dict) or p.get("additionalProperties") is False for p in parents)
+    closed = any(
+        isinstance(p.get("properties"), dict) or p.get("additionalProperties") is False
+        for p in parents
+    )
     return False if closed else None
 
 

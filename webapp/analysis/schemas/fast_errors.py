@@ -1,4 +1,5 @@
-"""Describe a big snapshot's errors from jsonschema-rs, in the records the Python validator gives."""
+"""Describe a big snapshot's errors from jsonschema-rs, in the records the Python validator
+gives."""
 
 from ...common.pointers import child, from_tokens, resolve
 from .hints import closest
@@ -12,7 +13,8 @@ def fast_errors(validator, instance, schema, limit: int) -> list[dict] | None:
             out.extend(_describe(error, instance, schema))
             if len(out) >= limit:
                 break
-    except Exception:  # anything jsonschema-rs cannot describe: the Python validator will
+    # anything jsonschema-rs cannot describe: the Python validator will
+    except Exception:
         return None
     return out
 
@@ -28,11 +30,17 @@ def _describe(error, instance, schema) -> list[dict]:
     if kind.name == "additionalProperties":
         return _unexpected_keys(kind.unexpected, base, _declared(schema, error.schema_path))
     if kind.name == "required":
-        _missing(kind.property, base, resolve(instance, path, None), _declared(schema, error.schema_path))
+        _missing(
+            kind.property, base, resolve(instance, path, None), _declared(schema, error.schema_path)
+        )
     elif kind.name == "enum":
         base["allowed"] = list(kind.options)
         value = resolve(instance, path, None)
-        near = closest(value, [v for v in kind.options if isinstance(v, str)]) if isinstance(value, str) else None
+        near = (
+            closest(value, [v for v in kind.options if isinstance(v, str)])
+            if isinstance(value, str)
+            else None
+        )
         if near:
             base["hint"] = f"did you mean {near!r}?"
     elif kind.name == "const":
@@ -41,7 +49,8 @@ def _describe(error, instance, schema) -> list[dict]:
 
 
 def _keyword(name: str, schema_path) -> str:
-    # The schema path ends with the keyword (as in the Python validator), except for a `false` schema.
+    # The schema path ends with the keyword (as in the Python validator), except for a `false`
+    # schema.
     if name == "falseSchema":
         return "false"
     last = schema_path[-1] if schema_path else None
@@ -58,7 +67,9 @@ def _declared(schema, schema_path) -> list[str]:
 def _unexpected_keys(keys, base: dict, declared: list[str]) -> list[dict]:
     out = []
     for key in keys:
-        item = dict(base, path=child(base["path"], key), message=f"{key!r} is not a declared property")
+        item = dict(
+            base, path=child(base["path"], key), message=f"{key!r} is not a declared property"
+        )
         hint = closest(key, declared)
         if hint:
             item["hint"] = f"did you mean {hint!r}?"

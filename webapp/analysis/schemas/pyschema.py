@@ -35,9 +35,11 @@ _FORMAT_LIBRARIES = (
 
 @contextmanager
 def _without_format_libraries():
-    """Make jsonschema's optional `import rfc3987_syntax` (and the like) fail while it is imported."""
+    """Make jsonschema's optional `import rfc3987_syntax` (and the like) fail while it is
+    imported."""
     hidden = [name for name in _FORMAT_LIBRARIES if name not in sys.modules]
-    sys.modules.update(dict.fromkeys(hidden))  # None: "not importable", which jsonschema skips
+    # None: "not importable", which jsonschema skips
+    sys.modules.update(dict.fromkeys(hidden))
     try:
         yield
     finally:
@@ -69,7 +71,9 @@ class RustFormats(FormatChecker):
 
     def check(self, instance, format):  # noqa: A002 - the name jsonschema calls it with
         """Raise FormatError when a string does not conform to `format`; unknown formats pass."""
-        if isinstance(instance, str) and not _format_validator(self.dialect, format).is_valid(instance):
+        if isinstance(instance, str) and not _format_validator(self.dialect, format).is_valid(
+            instance
+        ):
             raise FormatError(f"{instance!r} is not a {format!r}")
 
 
@@ -78,7 +82,8 @@ def _format_validator(dialect: str, format_name: str):
     schema = {"$schema": dialect, "format": format_name}
     try:
         return jsonschema_rs.validator_for(schema, validate_formats=True)
-    except Exception:  # a dialect jsonschema-rs does not know (draft 3): check as draft 7 does
+    # a dialect jsonschema-rs does not know (draft 3): check as draft 7 does
+    except Exception:
         return jsonschema_rs.validator_for({**schema, "$schema": _DRAFT7}, validate_formats=True)
 
 

@@ -23,7 +23,8 @@ BIG_INSTANCE = 100_000
 
 @lru_cache(maxsize=256)
 def _cached_validator(key: bytes):
-    from .pyschema import python_validator  # here: jsonschema is slow to import, and only describes errors
+    # here: jsonschema is slow to import, and only describes errors
+    from .pyschema import python_validator
 
     return python_validator(jsontext.loads(key))
 
@@ -38,7 +39,8 @@ def _cached_fast(key: bytes):
         if isinstance(schema, dict) and "$schema" in schema:
             return jsonschema_rs.validator_for(schema, **options)
         return jsonschema_rs.Draft7Validator(schema, **options)
-    except Exception:  # a schema the Rust validator cannot take: the Python one decides
+    # a schema the Rust validator cannot take: the Python one decides
+    except Exception:
         return None
 
 
@@ -60,7 +62,8 @@ def _is_big(instance) -> bool:
         return False
     try:
         return len(jsontext.dumps(instance)) > BIG_INSTANCE
-    except TypeError:  # what JSON cannot write: only the Python validator takes it
+    # what JSON cannot write: only the Python validator takes it
+    except TypeError:
         return False
 
 
@@ -76,7 +79,8 @@ def is_valid(instance, schema) -> bool:
     if fast is not None:
         try:
             return fast.is_valid(instance)
-        except Exception:  # e.g. an integer beyond 64 bits: the Python validator decides
+        # e.g. an integer beyond 64 bits: the Python validator decides
+        except Exception:
             pass
     from .pyschema import SCHEMA_ERRORS
 
@@ -101,7 +105,14 @@ def validate(instance, schema) -> list[dict]:
         try:
             raw = _python_errors(_cached_validator(key), instance)
         except SCHEMA_ERRORS as exc:
-            return [{"path": "", "keyword": "$schema", "message": f"schema cannot be used: {exc}", "schema_path": ""}]
+            return [
+                {
+                    "path": "",
+                    "keyword": "$schema",
+                    "message": f"schema cannot be used: {exc}",
+                    "schema_path": "",
+                }
+            ]
         errors = []
         for error in raw:
             errors.extend(_describe(error))
@@ -151,7 +162,9 @@ def _unexpected_keys(error, base: dict) -> list[dict]:
     for key in error.instance:
         if key in declared or any(patterns.search(p, key) is not False for p in named):
             continue
-        item = dict(base, path=child(base["path"], key), message=f"{key!r} is not a declared property")
+        item = dict(
+            base, path=child(base["path"], key), message=f"{key!r} is not a declared property"
+        )
         hint = closest(key, declared)
         if hint:
             item["hint"] = f"did you mean {hint!r}?"

@@ -1,1 +1,2 @@
-"""A call's snapshots as the analysis reads them: their JSON documents and the forms a result is logged in."""
+"""A call's snapshots as the analysis reads them: their JSON documents and the forms a result is
+logged in."""

@@ -2,7 +2,8 @@
 
 import json
 
-from ...common.stages import CORE as STAGES  # the stages read as JSON documents; the result by its forms
+# the stages read as JSON documents; the result by its forms
+from ...common.stages import CORE as STAGES
 
 
 def json_error(payload) -> dict | None:
@@ -12,7 +13,8 @@ def json_error(payload) -> dict | None:
     try:
         json.loads(payload)
     except json.JSONDecodeError as exc:
-        # the decoder's own text may end in "at" ("Unterminated string starting at"): no doubled word
+        # the decoder's own text may end in "at" ("Unterminated string starting at"): no doubled
+        # word
         where = f"line {exc.lineno} column {exc.colno}"
         return {
             "message": f"{exc.msg} {where}" if exc.msg.endswith(" at") else f"{exc.msg} at {where}",

@@ -1,9 +1,9 @@
 """Read a `result` snapshot (what the tool handed back to the model) in the forms agents log it.
 
-An MCP `CallToolResult` (`content`, `structuredContent`, `isError`), an Anthropic `tool_result` block
-(`content`, `is_error`), the error of a JSON-RPC answer (`{"error": {...}}`, as ingest keeps it), or the
-text or JSON itself. What it says about failure is its flag when the form has one; plain text and JSON
-have none, unless the envelope said `"is_error"` (kept in the event's meta).
+An MCP `CallToolResult` (`content`, `structuredContent`, `isError`), an Anthropic `tool_result`
+block (`content`, `is_error`), the error of a JSON-RPC answer (`{"error": {...}}`, as ingest keeps
+it), or the text or JSON itself. What it says about failure is its flag when the form has one; plain
+text and JSON have none, unless the envelope said `"is_error"` (kept in the event's meta).
 """
 
 from dataclasses import dataclass
@@ -18,15 +18,22 @@ _ANTHROPIC_KEYS = frozenset(("type", "content", "is_error", "tool_use_id", "cach
 
 @dataclass
 class Reading:
-    """What the model got: whether it was told the call failed, the text it read, the structured value."""
+    """What the model got: whether it was told the call failed, the text it read, the structured
+    value."""
 
-    is_error: bool | None  # None: the form carries no flag
+    # None: the form carries no flag
+    is_error: bool | None
     text: str | None
-    structured: Any = MISSING  # structuredContent, a JSON result, or the JSON a text holds
-    prefix: str | None = ""  # where `structured` sits in the stored payload; None when parsed from text
-    flagged: str = ""  # the flag's name: isError, is_error, error, or "" when there is none
-    flag_given: bool = False  # the flag was set (an MCP `isError` left out is false by default, not said)
-    size: int = 0  # bytes of what the model got
+    # structuredContent, a JSON result, or the JSON a text holds
+    structured: Any = MISSING
+    # where `structured` sits in the stored payload; None when parsed from text
+    prefix: str | None = ""
+    # the flag's name: isError, is_error, error, or "" when there is none
+    flagged: str = ""
+    # the flag was set (an MCP `isError` left out is false by default, not said)
+    flag_given: bool = False
+    # bytes of what the model got
+    size: int = 0
 
 
 def read_result(snapshot: dict | None) -> Reading | None:
@@ -38,10 +45,20 @@ def read_result(snapshot: dict | None) -> Reading | None:
     told = told if isinstance(told, bool) else None
     if isinstance(payload, dict) and _mcp_like(payload):
         reading = _mcp(payload)
-    elif isinstance(payload, dict) and payload.get("type") == "tool_result" and payload.keys() <= _ANTHROPIC_KEYS:
+    elif (
+        isinstance(payload, dict)
+        and payload.get("type") == "tool_result"
+        and payload.keys() <= _ANTHROPIC_KEYS
+    ):
         reading = _anthropic(payload)
-    elif isinstance(payload, dict) and payload.keys() == {"error"} and isinstance(payload["error"], dict):
-        reading = Reading(True, _error_text(payload["error"]), payload["error"], "/error", "error", True)
+    elif (
+        isinstance(payload, dict)
+        and payload.keys() == {"error"}
+        and isinstance(payload["error"], dict)
+    ):
+        reading = Reading(
+            True, _error_text(payload["error"]), payload["error"], "/error", "error", True
+        )
     elif isinstance(payload, str):
         reading = _from_text(payload, told)
     else:
@@ -49,25 +66,34 @@ def read_result(snapshot: dict | None) -> Reading | None:
     if told is not None and reading.is_error is None:
         reading.is_error = told
     if told is not None and reading.is_error is told and not reading.flagged:
-        reading.flagged = "is_error"  # the envelope's flag told it
+        # the envelope's flag told it
+        reading.flagged = "is_error"
     reading.flag_given = reading.flag_given or told is not None
     reading.size = _size(payload, reading)
     return reading
 
 
 def _mcp_like(payload: dict) -> bool:
-    """Tell a CallToolResult (SDKs add keys of their own: `_meta`, `resultType`) from a body that has a `content`."""
+    """Tell a CallToolResult (SDKs add keys of their own: `_meta`, `resultType`) from a body that
+    has a `content`."""
     content = payload.get("content")
     blocks = isinstance(content, list) and all(isinstance(b, dict) and "type" in b for b in content)
-    return "structuredContent" in payload or isinstance(payload.get("isError"), bool) or (blocks and bool(content))
+    return (
+        "structuredContent" in payload
+        or isinstance(payload.get("isError"), bool)
+        or (blocks and bool(content))
+    )
 
 
 def _mcp(payload: dict) -> Reading:
     text = joined_text(payload.get("content"))
-    is_error = payload.get("isError") is True  # absent means success (MCP's default)
+    # absent means success (MCP's default)
+    is_error = payload.get("isError") is True
     given = isinstance(payload.get("isError"), bool)
     if "structuredContent" in payload:
-        return Reading(is_error, text, payload["structuredContent"], "/structuredContent", "isError", given)
+        return Reading(
+            is_error, text, payload["structuredContent"], "/structuredContent", "isError", given
+        )
     return _with_json(Reading(is_error, text, MISSING, None, "isError", given))
 
 
@@ -75,7 +101,9 @@ def _anthropic(payload: dict) -> Reading:
     content = payload.get("content")
     text = content if isinstance(content, str) else joined_text(content)
     given = isinstance(payload.get("is_error"), bool)
-    return _with_json(Reading(payload.get("is_error") is True, text, MISSING, None, "is_error", given))
+    return _with_json(
+        Reading(payload.get("is_error") is True, text, MISSING, None, "is_error", given)
+    )
 
 
 def _from_text(text: str, told: bool | None) -> Reading:
@@ -83,7 +111,8 @@ def _from_text(text: str, told: bool | None) -> Reading:
 
 
 def _with_json(reading: Reading) -> Reading:
-    """Read the JSON a text holds as the structured result (a tool that answers with the body as text)."""
+    """Read the JSON a text holds as the structured result (a tool that answers with the body as
+    text)."""
     text = (reading.text or "").strip()
     if text[:1] in ("{", "["):
         try:

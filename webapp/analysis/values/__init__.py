@@ -1,1 +1,2 @@
-"""JSON values and what they say: text readings, field names, units, how one value became another."""
+"""JSON values and what they say: text readings, field names, units, how one value became
+another."""

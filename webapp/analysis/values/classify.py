@@ -6,7 +6,8 @@ from ...common import jsontext
 from .json_values import is_number, norm_text, same, show, type_name
 from .readings import epoch_unit, power_of_ten, read_number, read_truth, same_moment, same_time
 
-_DIGIT = re.compile(r"\d")  # a digit as the readers see it: a text without one reads as no number or date
+# a digit as the readers see it: a text without one reads as no number or date
+_DIGIT = re.compile(r"\d")
 _JOINERS = (",", ", ", ";", "; ", " ", "|", "\n")
 
 
@@ -36,8 +37,13 @@ def typed(value) -> str:
 
 def _strings(a: str, b: str) -> tuple[str, str]:
     if _DIGIT.search(a) and _DIGIT.search(b):
-        x, y = read_number(a), read_number(b)  # read once: the number test and the scale test share them
-        what = same_moment(a, b) or _same_time_text(a, b) or ("number" if x is not None and x == y else None)
+        # read once: the number test and the scale test share them
+        x, y = read_number(a), read_number(b)
+        what = (
+            same_moment(a, b)
+            or _same_time_text(a, b)
+            or ("number" if x is not None and x == y else None)
+        )
         if what:
             return "format_changed", f"{show(a)} became {show(b)} (same {what})"
         k = power_of_ten(x, y) if x is not None and y is not None else None

@@ -30,7 +30,8 @@ def is_number(value) -> bool:
 
 
 def is_empty(value) -> bool:
-    """Tell whether a value is null or empty: "", [] or {} (what a dropped argument may lose freely)."""
+    """Tell whether a value is null or empty: "", [] or {} (what a dropped argument may lose
+    freely)."""
     return value is None or (type(value) in (str, list, dict) and not value)
 
 

@@ -1,4 +1,5 @@
-"""Tell how alike two field names are: words across case styles, abbreviations and common synonyms."""
+"""Tell how alike two field names are: words across case styles, abbreviations and common
+synonyms."""
 
 import difflib
 import re
@@ -71,7 +72,21 @@ _SYNONYMS = (
 )
 _CANONICAL = {word: group[0] for group in _SYNONYMS for word in group}
 # Words that say little about which field is meant ("is_active" and "active" are one field).
-_FILLER = {"is", "has", "the", "a", "of", "for", "by", "should", "do", "with", "include", "use", "value"}
+_FILLER = {
+    "is",
+    "has",
+    "the",
+    "a",
+    "of",
+    "for",
+    "by",
+    "should",
+    "do",
+    "with",
+    "include",
+    "use",
+    "value",
+}
 
 
 def _singular(word: str) -> str:
@@ -86,7 +101,8 @@ def _singular(word: str) -> str:
 
 @lru_cache(maxsize=1 << 15)
 def words(key: str) -> tuple[str, ...]:
-    """Split a key into lower-case words, abbreviations written out (qtyOrdered -> quantity, ordered)."""
+    """Split a key into lower-case words, abbreviations written out (qtyOrdered -> quantity,
+    ordered)."""
     out = []
     for raw in _WORD.findall(key):
         word = raw.lower()
@@ -103,7 +119,8 @@ def meaning(key: str) -> frozenset:
 
 
 def same_name(a: str, b: str) -> bool:
-    """Tell whether two keys name the same thing: n/count, q/query, qty/quantity, storeId/location_id."""
+    """Tell whether two keys name the same thing: n/count, q/query, qty/quantity,
+    storeId/location_id."""
     return bool(meaning(a)) and meaning(a) == meaning(b) and a != b
 
 
@@ -114,11 +131,13 @@ def name_score(a: str, b: str) -> float:
         return 0.0
     if left == right:
         return 1.0
-    shared = left & right - {"id"}  # an id suffix alone ties store_id to user_id: no evidence
+    # an id suffix alone ties store_id to user_id: no evidence
+    shared = left & right - {"id"}
     if not shared:
         return _contained(a, b)
     return max(
-        0.8 * len(shared) / min(len(left), len(right)) * (len(shared) / len(left | right)) ** 0.5, _contained(a, b)
+        0.8 * len(shared) / min(len(left), len(right)) * (len(shared) / len(left | right)) ** 0.5,
+        _contained(a, b),
     )
 
 
@@ -133,9 +152,14 @@ def _contained(a: str, b: str) -> float:
     if min(len(a), len(b)) >= 3 and (a in b or b in a):
         return 0.7
     if not 4 <= min(len(a), len(b)) <= max(len(a), len(b)) <= 24 or a[:2] != b[:2]:
-        return 0.0  # a misspelling keeps its first letters; most pairs of keys are nothing alike
+        # a misspelling keeps its first letters; most pairs of keys are nothing alike
+        return 0.0
     matcher = difflib.SequenceMatcher(None, a, b)
-    if matcher.real_quick_ratio() >= 0.8 and matcher.quick_ratio() >= 0.8 and matcher.ratio() >= 0.8:
+    if (
+        matcher.real_quick_ratio() >= 0.8
+        and matcher.quick_ratio() >= 0.8
+        and matcher.ratio() >= 0.8
+    ):
         return 0.6
     return 0.0
 

@@ -1,4 +1,5 @@
-"""Read dates, epochs, numbers and booleans written as text, to tell a format change from a new value."""
+"""Read dates, epochs, numbers and booleans written as text, to tell a format change from a new
+value."""
 
 import math
 import re
@@ -26,8 +27,8 @@ _DATE_FORMATS = (
     "%Y%m%dT%H%M%SZ",
 )
 # Each format's shape as a regular expression: strptime costs ~50 us a call, a match ~0.3 us, so
-# strptime runs only on the formats a text could be written in (one or two, not eighteen).
-# The shapes are looser than strptime (it still decides); a space stands for any whitespace, as there.
+# strptime runs only on the formats a text could be written in (one or two, not eighteen). The
+# shapes are looser than strptime (it still decides); a space stands for any whitespace, as there.
 _FIELDS = {
     "%d": r"\s?\d{1,2}",
     "%m": r"\s?\d{1,2}",
@@ -64,7 +65,10 @@ def _exact_reader(fmt: str):
     return re.compile(pattern, re.I) if pattern else None
 
 
-_SHAPES = tuple((fmt, re.compile(_pattern(fmt, _FIELDS) + r"\Z", re.I), _exact_reader(fmt)) for fmt in _DATE_FORMATS)
+_SHAPES = tuple(
+    (fmt, re.compile(_pattern(fmt, _FIELDS) + r"\Z", re.I), _exact_reader(fmt))
+    for fmt in _DATE_FORMATS
+)
 # One match tells whether any format could read a text (most texts: none, and 18 matches saved).
 _ANY_SHAPE = re.compile("|".join(f"(?:{shape.pattern})" for _, shape, _ in _SHAPES), re.I)
 _TWO_RUNS = re.compile(r"\d\D+\d")
@@ -72,9 +76,21 @@ _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _INTEGER = re.compile(r"^[+-]?\d+$")
 _US_GROUPED = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
 _EU_GROUPED = re.compile(r"^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$|^[+-]?\d+,\d+$")
-# A time of day: 14:30, 14:30:00, 14:30:00.250, 2:30 PM, 2:30pm, 2 p.m. (the hour alone needs AM/PM).
-_TIME = re.compile(r"^(\d{1,2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(?:([ap])\.?\s?m\.?)?$", re.I)
-_TRUTH = {"true": True, "yes": True, "on": True, "1": True, "false": False, "no": False, "off": False, "0": False}
+# A time of day: 14:30, 14:30:00, 14:30:00.250, 2:30 PM, 2:30pm, 2 p.m. (the hour alone needs
+# AM/PM).
+_TIME = re.compile(
+    r"^(\d{1,2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(?:([ap])\.?\s?m\.?)?$", re.I
+)
+_TRUTH = {
+    "true": True,
+    "yes": True,
+    "on": True,
+    "1": True,
+    "false": False,
+    "no": False,
+    "off": False,
+    "0": False,
+}
 
 
 def _utc(moment: datetime) -> datetime:
@@ -87,7 +103,8 @@ def read_dates(text: str) -> list[tuple[datetime, bool]]:
     if not 6 <= len(text) <= 40 or not any(map(str.isdigit, text[:4])) and not text[:1].isalpha():
         return []
     if _NUMBER.match(text) or not _TWO_RUNS.search(text):
-        return []  # every reading below has two runs of digits at least (a day and a year)
+        # every reading below has two runs of digits at least (a day and a year)
+        return []
     readings = []
     try:
         readings.append((_utc(datetime.fromisoformat(text)), "T" in text or ":" in text))
@@ -204,7 +221,8 @@ def _exact(digits: str) -> int | float:
     if _INTEGER.match(digits):
         try:
             return int(digits)
-        except ValueError:  # beyond Python's digit limit for int(): no exact reading to give
+        # beyond Python's digit limit for int(): no exact reading to give
+        except ValueError:
             pass
     return float(digits)
 
@@ -226,7 +244,8 @@ def power_of_ten(a, b) -> int | None:
         return None
     try:
         ratio = b / a
-    except OverflowError:  # exact integers too far apart for a float ratio
+    # exact integers too far apart for a float ratio
+    except OverflowError:
         return None
     if not 1e-10 < ratio < 1e10:
         return None

@@ -1,4 +1,5 @@
-"""Name the transform a finding shows ("integer>string", "x100", "lower>UPPER") and how its ends were paired."""
+"""Name the transform a finding shows ("integer>string", "x100", "lower>UPPER") and how its ends
+were paired."""
 
 import re
 from datetime import datetime
@@ -24,7 +25,8 @@ REASONS = {
 
 
 def reason_of(pairing, left_path: str | None) -> str | None:
-    """Return how the pair at left_path was found: by its own pairing, else its nearest paired ancestor's."""
+    """Return how the pair at left_path was found: by its own pairing, else its nearest paired
+    ancestor's."""
     if left_path is None or pairing is None:
         return None
     how = pairing.how
@@ -57,18 +59,32 @@ def _found_above(pairing, path: str) -> str | None:
     return found
 
 
-# The words a transform is written in: what transform_of names, so a declared one can match a finding.
+# The words a transform is written in: what transform_of names, so a declared one can match a
+# finding.
 TRANSFORM_WORDS = frozenset(
-    ("string", "integer", "number", "boolean", "null", "object", "list")  # types
-    + ("camelCase", "PascalCase", "snake_case", "kebab-case", "SCREAMING_CASE", "lowercase", "other")  # keys
-    + ("UPPER", "lower", "Title")  # letter case of values
-    + ("12h", "24h", "grouped", "iso8601", "epoch", "date", "text")  # formats
+    # types
+    ("string", "integer", "number", "boolean", "null", "object", "list")
+    # keys
+    + (
+        "camelCase",
+        "PascalCase",
+        "snake_case",
+        "kebab-case",
+        "SCREAMING_CASE",
+        "lowercase",
+        "other",
+    )
+    # letter case of values
+    + ("UPPER", "lower", "Title")
+    # formats
+    + ("12h", "24h", "grouped", "iso8601", "epoch", "date", "text")
 )
 _SCALE = re.compile(r"[x/][0-9]+(\.[0-9]+)?\Z", re.ASCII)
 
 
 def transform_problem(text: str) -> str | None:
-    """Say why a declared transform can never match a finding, or None when it is one tracediff names."""
+    """Say why a declared transform can never match a finding, or None when it is one tracediff
+    names."""
     if _SCALE.match(text):
         return None if float(text[1:]) > 0 else "a scale must be above 0"
     before, arrow, after = text.partition(">")
@@ -85,7 +101,10 @@ def transform_of(finding: dict) -> str | None:
     """Name the change a finding shows, or None when it is not a transform."""
     kind, a, b = finding["kind"], finding.get("left_value"), finding.get("right_value")
     if kind == "case_changed" and finding["left"] and finding["right"]:
-        before, after = key_style(last(finding["left"]["path"])), key_style(last(finding["right"]["path"]))
+        before, after = (
+            key_style(last(finding["left"]["path"])),
+            key_style(last(finding["right"]["path"])),
+        )
         return f"{before}>{after}" if before != after else None
     if kind == "scaled":
         return _scale(a, b)
@@ -99,7 +118,8 @@ def transform_of(finding: dict) -> str | None:
 
 
 def shared_transform(members: list[dict]) -> str | None:
-    """Return the transform every member shows when it is one and the same (40,000 lower>UPPER), else None."""
+    """Return the transform every member shows when it is one and the same (40,000 lower>UPPER),
+    else None."""
     shown = {m.get("transform") for m in members}
     return shown.pop() if len(shown) == 1 else None
 
@@ -121,7 +141,8 @@ def _types(a, b) -> str:
     if is_number(b) and isinstance(a, str) and epoch_unit(b, a):
         return "iso8601>epoch"
     before, after = _type(a), _type(b)
-    return f"{before}>{after}" if before != after else None  # two lists: an array's folded items
+    # two lists: an array's folded items
+    return f"{before}>{after}" if before != after else None
 
 
 def _type(value) -> str:

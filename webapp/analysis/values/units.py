@@ -1,4 +1,5 @@
-"""Units read from field names (`amount_cents`, `timeoutMs`, `fee_bps`) and the conversion a pair of them expects."""
+"""Units read from field names (`amount_cents`, `timeoutMs`, `fee_bps`) and the conversion a pair of
+them expects."""
 
 import re
 from functools import lru_cache
@@ -51,10 +52,12 @@ _NOT_UNIT_AFTER = {"min": {"price", "amount", "value", "count", "length", "size"
 
 @lru_cache(maxsize=1 << 14)
 def unit_of(key: str) -> tuple[str, float] | None:
-    """Return (dimension, size) of the unit a key names with its last word (`amountCents`: money, 0.01)."""
+    """Return (dimension, size) of the unit a key names with its last word (`amountCents`: money,
+    0.01)."""
     found = [w.lower() for w in _WORD.findall(key)]
     if len(found) < 2:
-        return None  # "ms" or "s" alone is a name, not a unit
+        # "ms" or "s" alone is a name, not a unit
+        return None
     unit = UNITS.get(found[-1])
     if unit is None or found[-2] in _NOT_UNIT_AFTER.get(found[-1], ()):
         return None
@@ -62,10 +65,12 @@ def unit_of(key: str) -> tuple[str, float] | None:
 
 
 def expected_factors(left_path: str, right_path: str) -> tuple[float, ...] | None:
-    """Return the factors the names of an (argument, request) pair allow, or None when they say nothing.
+    """Return the factors the names of an (argument, request) pair allow, or None when they say
+    nothing.
 
-    Only a request field that names its unit expects a conversion: an API field `amount` may hold cents
-    or dollars, but `amount_cents` fed from `amount` (dollars, as arguments are) must be x100."""
+    Only a request field that names its unit expects a conversion: an API field `amount` may hold
+    cents or dollars, but `amount_cents` fed from `amount` (dollars, as arguments are) must be
+    x100."""
     right = unit_of(last(right_path)) if right_path else None
     if right is None or not left_path:
         return None
@@ -79,7 +84,8 @@ def expected_factors(left_path: str, right_path: str) -> tuple[float, ...] | Non
 
 
 def scale_of(transform) -> float | None:
-    """Return the factor of a declared scale transform ("x100" -> 100, "/1000" -> 0.001), else None."""
+    """Return the factor of a declared scale transform ("x100" -> 100, "/1000" -> 0.001), else
+    None."""
     if not isinstance(transform, str) or len(transform) < 2 or transform[0] not in "x/":
         return None
     try:
@@ -92,7 +98,8 @@ def scale_of(transform) -> float | None:
 
 
 def number(value):
-    """Read a value as a number: a JSON number, or a number written as text (query strings, forms)."""
+    """Read a value as a number: a JSON number, or a number written as text (query strings,
+    forms)."""
     if is_number(value):
         return value
     if isinstance(value, str):
@@ -106,9 +113,10 @@ def follows(a, b, factor: float) -> bool:
     if x is None or y is None:
         return False
     want = x * factor
+    # 12.345 -> 1235 cents
     return abs(y - want) <= 1e-9 * max(abs(want), 1) or (
         factor > 1 and abs(y - want) < 0.5001 and float(y).is_integer()
-    )  # 12.345 -> 1235 cents
+    )
 
 
 def factor_name(factor: float) -> str:

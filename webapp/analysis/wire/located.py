@@ -1,4 +1,5 @@
-"""Name the request fields of a located call's result as findings do outside the analysis (`query:/page_size`)."""
+"""Name the request fields of a located call's result as findings do outside the analysis
+(`query:/page_size`)."""
 
 from .locations import Request, external
 
@@ -17,7 +18,8 @@ def _finding(f: dict) -> dict:
 
 
 def located_result(result: dict, wire: Request, back: dict) -> dict:
-    """Rewrite a result's internal request pointers (`/query:/page_size`) as external names, in place."""
+    """Rewrite a result's internal request pointers (`/query:/page_size`) as external names, in
+    place."""
     sides = []
     for f in result["findings"]:
         sides.append(((f["left"] or {}).get("snapshot"), (f["right"] or {}).get("snapshot")))
@@ -28,9 +30,16 @@ def located_result(result: dict, wire: Request, back: dict) -> dict:
     for index, places in (result.get("places") or {}).items():
         left, right = sides[int(index)]
         for place in places:
-            place[0] = external(place[0]) if left == "request" and place[0] is not None else place[0]
-            place[1] = external(place[1]) if right == "request" and place[1] is not None else place[1]
-    result["located"] = True  # its rows are read against the request's URL and headers too (alignment/rows.py)
-    result["request_template"] = wire.template  # what the request was read by (the contract's template)
-    result["url_template"] = wire.url_template(back)  # what it shows: that, or the segments arguments explain
+            place[0] = (
+                external(place[0]) if left == "request" and place[0] is not None else place[0]
+            )
+            place[1] = (
+                external(place[1]) if right == "request" and place[1] is not None else place[1]
+            )
+    # its rows are read against the request's URL and headers too (alignment/rows.py)
+    result["located"] = True
+    # what the request was read by (the contract's template)
+    result["request_template"] = wire.template
+    # what it shows: that, or the segments arguments explain
+    result["url_template"] = wire.url_template(back)
     return result

@@ -35,12 +35,15 @@ def is_request_path(text) -> bool:
 
 
 _KEYS = {f"{name}:": name for name in LOCATIONS}
-TEXT_ROOTS = tuple(f"/{name}:" for name in LOCATIONS)  # every value under them is text on the wire
-QUIET_ROOTS = ("/header:",)  # a header no argument explains is the HTTP client's, not an added field
+# every value under them is text on the wire
+TEXT_ROOTS = tuple(f"/{name}:" for name in LOCATIONS)
+# a header no argument explains is the HTTP client's, not an added field
+QUIET_ROOTS = ("/header:",)
 
 
 class Request:
-    """A request as the analysis reads it: its document (body plus locations) and what it knows of them."""
+    """A request as the analysis reads it: its document (body plus locations) and what it knows of
+    them."""
 
     def __init__(
         self,
@@ -52,21 +55,27 @@ class Request:
         url: str | None = None,
     ):
         self.document, self.body, self.located, self.template = document, body, located, template
-        self.untemplated = untemplated  # path segments named by index: those no argument explains are quiet
+        # path segments named by index: those no argument explains are quiet
+        self.untemplated = untemplated
         self.url = url
 
     def url_template(self, back: dict) -> str | None:
-        """Return the URL template this call shows: the contract's, else its path with each segment an argument
-        explains written `{argument}` (`back`: the pairing's request path -> argument path), else None."""
+        """Return the URL template this call shows: the contract's, else its path with each segment
+        an argument explains written `{argument}` (`back`: the pairing's request path -> argument
+        path), else None."""
         if self.template or not self.url:
             return self.template
         parts = segments(url_path(self.url))
-        named = [f"{{{last(back[f'/path:/{i}'])}}}" if f"/path:/{i}" in back else part for i, part in enumerate(parts)]
+        named = [
+            f"{{{last(back[f'/path:/{i}'])}}}" if f"/path:/{i}" in back else part
+            for i, part in enumerate(parts)
+        ]
         return "/" + "/".join(named) if named != parts else None
 
 
 def external(path: str) -> str:
-    """Name an internal request pointer as findings do: `/query:/page_size` -> `query:/page_size`."""
+    """Name an internal request pointer as findings do: `/query:/page_size` ->
+    `query:/page_size`."""
     if path.startswith(TEXT_ROOTS):
         head = path.find(":")
         return path[1 : head + 1] + path[head + 1 :]
@@ -74,7 +83,8 @@ def external(path: str) -> str:
 
 
 def internal(path: str) -> str:
-    """Undo `external`: `query:/page_size` -> `/query:/page_size`; body pointers stay as they are."""
+    """Undo `external`: `query:/page_size` -> `/query:/page_size`; body pointers stay as they
+    are."""
     location, _, rest = path.partition(":")
     if location in LOCATIONS and (rest == "" or rest.startswith("/")):
         return f"/{location}:{rest}"
@@ -95,12 +105,16 @@ def split_request_path(path: str) -> tuple[str, str]:
 
 
 def in_text(path: str) -> bool:
-    """Tell whether an internal request pointer lies in a location whose values are text (not the body)."""
+    """Tell whether an internal request pointer lies in a location whose values are text (not the
+    body)."""
     return path.startswith(TEXT_ROOTS)
 
 
-def read_request(snapshot: dict | None, body, arguments=None, template: str | None = None) -> Request:
-    """Read a request snapshot's URL, headers and body into one document (the body alone when nothing else)."""
+def read_request(
+    snapshot: dict | None, body, arguments=None, template: str | None = None
+) -> Request:
+    """Read a request snapshot's URL, headers and body into one document (the body alone when
+    nothing else)."""
     http = (snapshot or {}).get("http") or {}
     url = http.get("url") if isinstance(http.get("url"), str) and http.get("url") else None
     headers = http.get("headers") if isinstance(http.get("headers"), dict) else {}
@@ -109,7 +123,8 @@ def read_request(snapshot: dict | None, body, arguments=None, template: str | No
         return Request(body, body)
     parts, untemplated = {"form": read_params(body) if form else {}}, False
     if body == "" or form:
-        body = None  # a GET logged with an empty body sent none; a form body is read as fields
+        # a GET logged with an empty body sent none; a form body is read as fields
+        body = None
     if url:
         path = url_path(url)
         found = match_template(template, path) if template else None
@@ -118,8 +133,11 @@ def read_request(snapshot: dict | None, body, arguments=None, template: str | No
         parts["path"], parts["query"] = found, read_query(url)
     parts["header"] = {k: v for k, v in read_headers(headers).items() if k != "content-type"}
     parts = {name: value for name, value in parts.items() if value or (name == "form" and form)}
-    if not (body is None or isinstance(body, dict)) or (isinstance(body, dict) and _KEYS.keys() & body):
-        return Request(body, body)  # a body that is no object keeps today's reading
+    if not (body is None or isinstance(body, dict)) or (
+        isinstance(body, dict) and _KEYS.keys() & body
+    ):
+        # a body that is no object keeps today's reading
+        return Request(body, body)
     if not parts:
         # Nothing outside the body: the body alone, or an empty object for a request that sent none
         # (so the arguments it should have carried are dropped).
@@ -127,18 +145,27 @@ def read_request(snapshot: dict | None, body, arguments=None, template: str | No
     document = dict(body or {})
     for name, value in parts.items():
         document[f"{name}:"] = value
-    return Request(document, body, True, None if untemplated else template, untemplated and "path" in parts, url)
+    return Request(
+        document,
+        body,
+        True,
+        None if untemplated else template,
+        untemplated and "path" in parts,
+        url,
+    )
 
 
 def body_part(document):
-    """Return the body's own part of a located request document (its keys without the locations')."""
+    """Return the body's own part of a located request document (its keys without the
+    locations')."""
     if isinstance(document, dict) and _KEYS.keys() & document.keys():
         return {k: v for k, v in document.items() if k not in _KEYS}
     return document
 
 
 def quiet_roots(request: Request) -> tuple:
-    """Return the internal roots under which a field no argument explains is the client's, not added."""
+    """Return the internal roots under which a field no argument explains is the client's, not
+    added."""
     return QUIET_ROOTS + (("/path:",) if request.untemplated else ())
 
 
@@ -159,11 +186,14 @@ def _texts(arguments) -> set[str]:
 
 
 def request_document(snapshots: dict, template: str | None = None):
-    """Return the request as the analysis read it (body plus locations) from a call's snapshots, or None."""
+    """Return the request as the analysis read it (body plus locations) from a call's snapshots, or
+    None."""
     request, arguments = snapshots.get("request"), snapshots.get("arguments")
     if not request:
         return None
-    return read_request(request, request.get("payload"), (arguments or {}).get("payload"), template).document
+    return read_request(
+        request, request.get("payload"), (arguments or {}).get("payload"), template
+    ).document
 
 
 def resolve_request(document, path: str, default=MISSING):

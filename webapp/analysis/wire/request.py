@@ -1,4 +1,5 @@
-"""Read an HTTP request as sent: the URL's path segments and query, form bodies, GraphQL, chosen headers."""
+"""Read an HTTP request as sent: the URL's path segments and query, form bodies, GraphQL, chosen
+headers."""
 
 import re
 from functools import lru_cache
@@ -15,9 +16,11 @@ _VERSION = re.compile(r"^v\d+(\.\d+)*$", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 _LINEAR = re2.Options()
 _LINEAR.log_errors = False
-MAX_PARAMS = 500  # query parameters or form fields read per request; the rest is not compared
+# query parameters or form fields read per request; the rest is not compared
+MAX_PARAMS = 500
 FORM = "application/x-www-form-urlencoded"
-# Request headers a mapping layer fills from arguments; the rest (auth, user agent...) are the client's.
+# Request headers a mapping layer fills from arguments; the rest (auth, user agent...) are the
+# client's.
 HEADERS = (
     "idempotency-key",
     "x-idempotency-key",
@@ -30,7 +33,9 @@ HEADERS = (
     "content-type",
 )
 _HEADER_ID = re.compile(r"^x-[a-z0-9-]*-(id|key)$")
-_SECRET_HEADER = re.compile(r"(auth|token|secret|api-?key|cookie|signature|password)", re.IGNORECASE)
+_SECRET_HEADER = re.compile(
+    r"(auth|token|secret|api-?key|cookie|signature|password)", re.IGNORECASE
+)
 
 
 def read_params(text: str) -> dict:
@@ -59,7 +64,8 @@ def _put(node: dict, tokens: list[str], value: str) -> None:
     """Store a value at a bracket path; "" appends, a repeated plain key becomes a list."""
     for i, token in enumerate(tokens):
         lastone = i == len(tokens) - 1
-        if token == "":  # a[] = append to the list at this place
+        # a[] = append to the list at this place
+        if token == "":
             key = len(node)
             while key in node:
                 key += 1
@@ -108,7 +114,8 @@ def _split(url: str):
 
 
 def read_query(url: str) -> dict:
-    """Read the query parameters of a URL; a GraphQL `variables` parameter holding JSON is parsed."""
+    """Read the query parameters of a URL; a GraphQL `variables` parameter holding JSON is
+    parsed."""
     parts = _split(url)
     params = read_params(parts.query) if parts else {}
     variables = params.get("variables")
@@ -121,7 +128,8 @@ def read_query(url: str) -> dict:
 
 
 def url_path(url: str) -> str:
-    """Return the path of a URL (or of a bare path), as written; "/" for a URL that cannot be read."""
+    """Return the path of a URL (or of a bare path), as written; "/" for a URL that cannot be
+    read."""
     parts = _split(url)
     return (parts.path if parts else "") or "/"
 
@@ -132,7 +140,8 @@ def segments(path: str) -> list[str]:
 
 
 def match_template(template: str, path: str) -> dict | None:
-    """Return {variable: value} when the path fits a URL template (`/v1/invoices/{invoiceId}/pay`), else None."""
+    """Return {variable: value} when the path fits a URL template (`/v1/invoices/{invoiceId}/pay`),
+    else None."""
     program, names = _template_program(template)
     hit = program.fullmatch(path.rstrip("/") or "/") if program is not None else None
     if hit is None or not names:
@@ -154,12 +163,14 @@ def _template_program(template: str) -> tuple:
             parts.append(re2.escape(piece))
     try:
         return re2.compile("".join(parts), _LINEAR), tuple(names)
-    except re2.error:  # past RE2's memory bound (thousands of variables): no path fits it
+    # past RE2's memory bound (thousands of variables): no path fits it
+    except re2.error:
         return None, ()
 
 
 def template_variables(template: str) -> list[str]:
-    """Return the variables of a URL template in order (`/v1/invoices/{invoiceId}/pay` -> ["invoiceId"])."""
+    """Return the variables of a URL template in order (`/v1/invoices/{invoiceId}/pay` ->
+    ["invoiceId"])."""
     return _VARIABLE.findall(template)
 
 
@@ -174,17 +185,23 @@ def variable_segments(path: str, values: set[str]) -> dict:
 
 
 def read_headers(headers) -> dict:
-    """Return the comparable request headers, names lower-cased (ids, preconditions, content type)."""
+    """Return the comparable request headers, names lower-cased (ids, preconditions, content
+    type)."""
     out = {}
     for name, value in (headers or {}).items():
         low = str(name).lower()
-        if (low in HEADERS or _HEADER_ID.match(low)) and not _SECRET_HEADER.search(low) and isinstance(value, str):
+        if (
+            (low in HEADERS or _HEADER_ID.match(low))
+            and not _SECRET_HEADER.search(low)
+            and isinstance(value, str)
+        ):
             out[low] = value
     return out
 
 
 def content_type(headers) -> str | None:
-    """Return the media type of the request's Content-Type header, lower-cased, without parameters."""
+    """Return the media type of the request's Content-Type header, lower-cased, without
+    parameters."""
     for name, value in (headers or {}).items():
         if str(name).lower() == "content-type" and isinstance(value, str):
             return value.split(";")[0].strip().lower() or None
@@ -192,7 +209,8 @@ def content_type(headers) -> str | None:
 
 
 def is_form(body, media: str | None) -> bool:
-    """Tell whether a text body is form-encoded: by its content type, or (none given) by its look."""
+    """Tell whether a text body is form-encoded: by its content type, or (none given) by its
+    look."""
     if not isinstance(body, str) or not body:
         return False
     if media is not None:

@@ -1,14 +1,17 @@
-"""Tell an argument's value from its form on the wire: text in a URL or form, shapes layers make on purpose."""
+"""Tell an argument's value from its form on the wire: text in a URL or form, shapes layers make on
+purpose."""
 
 import re
 
 from ..values.json_values import REDACTED, is_number, same, type_name
 from ..values.readings import read_number
 
-_PLAIN_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$", re.ASCII)  # ٥ is no number on the wire
+# ٥ is no number on the wire
+_PLAIN_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$", re.ASCII)
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
 _MIDNIGHT = re.compile(r"^T00:00(:00(\.0+)?)?(Z|[+-]00:?00)?$")
-SEPARATORS = (",", "|")  # how a list is joined into one parameter when no contract says otherwise
+# how a list is joined into one parameter when no contract says otherwise
+SEPARATORS = (",", "|")
 
 
 def as_text(value) -> str | None:
@@ -23,15 +26,18 @@ def as_text(value) -> str | None:
 
 
 def wire_same(value, sent, schema: dict | None = None, separators=SEPARATORS) -> bool:
-    """Tell whether `sent` (text, or a list of texts for a repeated key) is `value` as the wire writes it.
+    """Tell whether `sent` (text, or a list of texts for a repeated key) is `value` as the wire
+    writes it.
 
-    `schema` is the parameter's own (a boolean one takes only `true`/`false`); `separators` those the
-    contract allows between the items of a list sent as one parameter."""
+    `schema` is the parameter's own (a boolean one takes only `true`/`false`); `separators` those
+    the contract allows between the items of a list sent as one parameter."""
     if value == REDACTED or sent == REDACTED:
         return True
     if isinstance(sent, list):
         if isinstance(value, list):
-            return len(value) == len(sent) and all(wire_same(v, s, None, separators) for v, s in zip(value, sent))
+            return len(value) == len(sent) and all(
+                wire_same(v, s, None, separators) for v, s in zip(value, sent)
+            )
         return len(sent) == 1 and wire_same(value, sent[0], schema, separators)
     if not isinstance(sent, str):
         return same(value, sent)
@@ -41,7 +47,9 @@ def wire_same(value, sent, schema: dict | None = None, separators=SEPARATORS) ->
         texts = [as_text(v) for v in value]
         return None not in texts and any(sep.join(texts) == sent for sep in separators)
     if isinstance(value, bool):
-        return sent == as_text(value) or (not _says(schema, "boolean") and sent == ("1" if value else "0"))
+        return sent == as_text(value) or (
+            not _says(schema, "boolean") and sent == ("1" if value else "0")
+        )
     if is_number(value):
         return bool(_PLAIN_NUMBER.match(sent)) and read_number(sent) == value
     if isinstance(value, str):
@@ -50,8 +58,9 @@ def wire_same(value, sent, schema: dict | None = None, separators=SEPARATORS) ->
 
 
 def wire_reading(value, sent):
-    """Read a text sent on the wire as the type of the argument it came from (`"200"` as 200 for a number),
-    so a changed value is told as the change it is (scaled, value_changed), not as a type change."""
+    """Read a text sent on the wire as the type of the argument it came from (`"200"` as 200 for a
+    number), so a changed value is told as the change it is (scaled, value_changed), not as a type
+    change."""
     if isinstance(sent, str):
         if is_number(value) and _PLAIN_NUMBER.match(sent):
             return read_number(sent)
@@ -61,7 +70,8 @@ def wire_reading(value, sent):
 
 
 def widened_date(before, after) -> bool:
-    """Tell whether a date became a date-time at midnight UTC (`2026-03-01` -> `2026-03-01T00:00:00Z`)."""
+    """Tell whether a date became a date-time at midnight UTC (`2026-03-01` ->
+    `2026-03-01T00:00:00Z`)."""
     return (
         isinstance(before, str)
         and isinstance(after, str)
@@ -74,7 +84,10 @@ def widened_date(before, after) -> bool:
 def one_item(before, after) -> bool:
     """Tell whether a scalar was sent as a one-item list of itself (`"CLOSED"` -> `["CLOSED"]`)."""
     return (
-        isinstance(after, list) and len(after) == 1 and not isinstance(before, (dict, list)) and same(before, after[0])
+        isinstance(after, list)
+        and len(after) == 1
+        and not isinstance(before, (dict, list))
+        and same(before, after[0])
     )
 
 
@@ -91,11 +104,14 @@ def _says(schema, kind: str) -> bool:
     if not isinstance(schema, dict):
         return False
     declared = schema.get("type")
-    return declared == kind or (isinstance(declared, list) and kind in declared and "string" not in declared)
+    return declared == kind or (
+        isinstance(declared, list) and kind in declared and "string" not in declared
+    )
 
 
 def joined_parts(sent: str, separators=SEPARATORS) -> list[str] | None:
-    """Split a parameter that may join several arguments (`latlng=40.7,-73.9`) into its parts, or None."""
+    """Split a parameter that may join several arguments (`latlng=40.7,-73.9`) into its parts, or
+    None."""
     for sep in separators:
         parts = sent.split(sep)
         if len(parts) >= 2 and all(parts):

@@ -19,21 +19,30 @@ class CheckOptions:
     """What the command line asked for."""
 
     folders: tuple = ()
-    files: dict | None = None  # snapshot name -> path, for one call
+    # snapshot name -> path, for one call
+    files: dict | None = None
     contract: str | None = None
     tool: str | None = None
     status: int | None = None
-    output: str = "text"  # text, github or json
+    # text, github or json
+    output: str = "text"
     junit: str | None = None
-    http: dict | None = None  # the request's method, URL and headers (--method, --url, --header)
-    result_is_error: bool | None = None  # what a flagless result told the model (--result-is-error)
+    # the request's method, URL and headers (--method, --url, --header)
+    http: dict | None = None
+    # what a flagless result told the model (--result-is-error)
+    result_is_error: bool | None = None
 
 
 def cases(options: CheckOptions) -> list[Case]:
-    """Read the call of the files given, or the call of every fixture folder under the folders given."""
+    """Read the call of the files given, or the call of every fixture folder under the folders
+    given."""
     if not options.folders:
         files, http = options.files, options.http
-        return [single_case(files, options.status, options.contract, options.tool, http, options.result_is_error)]
+        return [
+            single_case(
+                files, options.status, options.contract, options.tool, http, options.result_is_error
+            )
+        ]
     return [
         folder_case(folder, options.contract, options.tool, options.status)
         for folder in fixture_folders(options.folders)
@@ -41,7 +50,8 @@ def cases(options: CheckOptions) -> list[Case]:
 
 
 def check(options: CheckOptions, echo) -> int:
-    """Check every case, print the report with `echo`, write the JUnit file; return the exit code."""
+    """Check every case, print the report with `echo`, write the JUnit file; return the exit
+    code."""
     outcomes = run(cases(options))
     folders = bool(options.folders)
     if options.output == "json":
@@ -54,5 +64,7 @@ def check(options: CheckOptions, echo) -> int:
         try:
             Path(options.junit).write_bytes(output.junit(outcomes))
         except OSError as error:
-            raise InputError(f"{options.junit}: cannot write the JUnit report: {error.strerror or error}") from None
+            raise InputError(
+                f"{options.junit}: cannot write the JUnit report: {error.strerror or error}"
+            ) from None
     return exit_code(outcomes)

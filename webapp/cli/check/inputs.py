@@ -1,4 +1,5 @@
-"""Read what `tracediff check` checks: fixture files, a contract file, folders laid out as the fixtures zip."""
+"""Read what `tracediff check` checks: fixture files, a contract file, folders laid out as the
+fixtures zip."""
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -6,7 +7,13 @@ from pathlib import Path
 from ...analysis import CheckError, call_snapshots
 from ...analysis import checked_url as _checked_url
 from ...common import jsontext
-from ...contracts import ContractError, contracts_from_document, is_bare_contract, load_file, validated_contract
+from ...contracts import (
+    ContractError,
+    contracts_from_document,
+    is_bare_contract,
+    load_file,
+    validated_contract,
+)
 from ...reports.exports import CALL_FILE, FIXTURE_FILES
 
 
@@ -23,13 +30,16 @@ class Case:
     """One call to check: its snapshots, the files they came from, and its contract."""
 
     name: str
-    files: dict = field(default_factory=dict)  # snapshot name -> path, for annotations
+    # snapshot name -> path, for annotations
+    files: dict = field(default_factory=dict)
     snapshots: dict = field(default_factory=dict)
     contract: dict | None = None
     contract_file: str | None = None
     status_known: bool = False
-    error: str | None = None  # why the case cannot be checked (a broken fixture or contract)
-    error_file: str | None = None  # the file at fault
+    # why the case cannot be checked (a broken fixture or contract)
+    error: str | None = None
+    # the file at fault
+    error_file: str | None = None
 
 
 def read_fixture(path: str, snapshot: str):
@@ -43,7 +53,8 @@ def read_fixture(path: str, snapshot: str):
     except jsontext.JSONDecodeError as error:
         if snapshot == "arguments":
             raise InputError(f"{path} is not JSON: {error}", path) from None
-        return data.decode("utf-8", "replace")  # an HTTP body or a result may be text, or broken JSON
+        # an HTTP body or a result may be text, or broken JSON
+        return data.decode("utf-8", "replace")
 
 
 def read_contract(path: str, tool: str | None) -> dict:
@@ -65,15 +76,21 @@ def read_contract(path: str, tool: str | None) -> dict:
             )
         tool = tool if tool is not None else next(iter(contracts))
         if tool not in contracts:
-            raise InputError(f"{path} has no contract for tool {tool!r}; it has: {', '.join(sorted(contracts))}", path)
+            raise InputError(
+                f"{path} has no contract for tool {tool!r}; it has: {', '.join(sorted(contracts))}",
+                path,
+            )
         return {"name": tool, **validated_contract(tool, contracts[tool])}
     except ContractError as error:
         message = str(error)
-        raise InputError(message if message.startswith(str(path)) else f"{path}: {message}", path) from None
+        raise InputError(
+            message if message.startswith(str(path)) else f"{path}: {message}", path
+        ) from None
 
 
 def request_http(url: str | None, method: str | None, headers=()) -> dict | None:
-    """Return the request's `http` from --url, --method and --header 'Name: value' options, or None."""
+    """Return the request's `http` from --url, --method and --header 'Name: value' options, or
+    None."""
     if url is None and method is None and not headers:
         return None
     out = {"method": method.upper()} if method else {}
@@ -91,7 +108,8 @@ def request_http(url: str | None, method: str | None, headers=()) -> dict | None
 
 
 def checked_url(url: str) -> str:
-    """A URL as a request line or a client logs it: absolute (https://host/path?query) or a path (/path?query)."""
+    """A URL as a request line or a client logs it: absolute (https://host/path?query) or a path
+    (/path?query)."""
     try:
         return _checked_url(url)
     except CheckError as error:
@@ -106,8 +124,8 @@ def single_case(
     http: dict | None = None,
     result_is_error: bool | None = None,
 ) -> Case:
-    """Read the call given by --arguments, --request and --response (files: snapshot -> path), and the request's
-    method, URL and headers (`http`): a request given by its URL alone has no body."""
+    """Read the call given by --arguments, --request and --response (files: snapshot -> path), and
+    the request's method, URL and headers (`http`): a request given by its URL alone has no body."""
     files = {name: path for name, path in files.items() if path is not None}
     payloads = {name: read_fixture(path, name) for name, path in files.items()}
     snapshots = call_snapshots(payloads, status, http, result_is_error)
@@ -116,7 +134,8 @@ def single_case(
 
 
 def fixture_folders(roots) -> list[Path]:
-    """Return every folder under the roots that holds a fixture file, in order; refuse a root with none."""
+    """Return every folder under the roots that holds a fixture file, in order; refuse a root with
+    none."""
     found = []
     for root in map(Path, roots):
         folders = sorted(p for p in [root, *root.rglob("*")] if p.is_dir() and _holds_fixtures(p))
@@ -126,25 +145,37 @@ def fixture_folders(roots) -> list[Path]:
     return found
 
 
-_FOLDER_FILES = tuple(FIXTURE_FILES.values())  # a result-only call's zip holds tool-result.json alone
+# a result-only call's zip holds tool-result.json alone
+_FOLDER_FILES = tuple(FIXTURE_FILES.values())
 
 
 def _holds_fixtures(folder: Path) -> bool:
     return any((folder / name).is_file() for name in _FOLDER_FILES)
 
 
-def folder_case(folder: Path, contract_file: str | None, tool: str | None, status: int | None) -> Case:
+def folder_case(
+    folder: Path, contract_file: str | None, tool: str | None, status: int | None
+) -> Case:
     """Read one fixture folder; a folder that cannot be read is a Case with its error."""
     try:
         call = _call_file(folder)
         status = call.get("status", status)
         own = folder / "contract.json"
-        files = {name: str(folder / file) for name, file in FIXTURE_FILES.items() if (folder / file).is_file()}
+        files = {
+            name: str(folder / file)
+            for name, file in FIXTURE_FILES.items()
+            if (folder / file).is_file()
+        }
         case = single_case(files, status, None, None, call.get("http"), call.get("result_is_error"))
-        if own.is_file():  # the call's own contract, from the fixtures zip
+        # the call's own contract, from the fixtures zip
+        if own.is_file():
             case.contract_file, case.contract = str(own), read_contract(str(own), call.get("tool"))
-        elif contract_file:  # the shared --contract: the call's tool picks from a file of several
-            case.contract_file, case.contract = contract_file, read_contract(contract_file, tool or call.get("tool"))
+        # the shared --contract: the call's tool picks from a file of several
+        elif contract_file:
+            case.contract_file, case.contract = (
+                contract_file,
+                read_contract(contract_file, tool or call.get("tool")),
+            )
     except InputError as error:
         return Case(str(folder), error=str(error), error_file=error.path)
     case.name = str(folder)
@@ -175,12 +206,15 @@ def _call_file(folder: Path) -> dict:
 
 
 def _http_object(http) -> bool:
-    """Tell whether a fixture's `http` is absent or {"method", "url", "headers"} with text values."""
+    """Tell whether a fixture's `http` is absent or {"method", "url", "headers"} with text
+    values."""
     if http is None:
         return True
     if not isinstance(http, dict) or set(http) - {"method", "url", "headers"}:
         return False
     headers = http.get("headers")
     return all(http.get(k) is None or isinstance(http[k], str) for k in ("method", "url")) and (
-        headers is None or isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())
+        headers is None
+        or isinstance(headers, dict)
+        and all(isinstance(v, str) for v in headers.values())
     )

@@ -8,7 +8,8 @@ from ...common.pointers import child, parent
 
 
 def line_of(path: str | None, pointer: str | None) -> int | None:
-    """Return the line of `pointer` (or of its nearest ancestor) in a fixture file, when the file tells."""
+    """Return the line of `pointer` (or of its nearest ancestor) in a fixture file, when the file
+    tells."""
     if not path or pointer is None:
         return None
     lines = _pointer_lines(path)
@@ -17,18 +18,21 @@ def line_of(path: str | None, pointer: str | None) -> int | None:
             return lines[pointer]
         if not pointer:
             return None
-        pointer = parent(pointer)  # a folded path (/tags/*) or a missing key: its container
+        # a folded path (/tags/*) or a missing key: its container
+        pointer = parent(pointer)
     return None
 
 
 @lru_cache(maxsize=64)
 def _pointer_lines(path: str) -> dict[str, int] | None:
-    """Map every JSON Pointer of a file written as the fixtures zip writes it (indent 2) to its line."""
+    """Map every JSON Pointer of a file written as the fixtures zip writes it (indent 2) to its
+    line."""
     try:
         text = Path(path).read_text(encoding="utf-8")
         value = json.loads(text)
         if json.dumps(value, indent=2, ensure_ascii=False).rstrip("\n") != text.rstrip("\n"):
-            return None  # laid out some other way: the line cannot be told without a parser of our own
+            # laid out some other way: the line cannot be told without a parser of our own
+            return None
         lines: dict[str, int] = {}
         _walk(value, "", 1, lines)
         return lines
@@ -43,5 +47,6 @@ def _walk(node, pointer: str, line: int, lines: dict) -> int:
         items = node.items() if isinstance(node, dict) else enumerate(node)
         for key, sub in items:
             line = _walk(sub, child(pointer, key), line + 1, lines)
-        return line + 1  # the closing bracket
+        # the closing bracket
+        return line + 1
     return line

@@ -7,14 +7,19 @@ from .run import BROKEN, FAILED, PASSED, SKIPPED
 
 # Characters XML 1.0 cannot hold at all, beyond the controls `visible` already escapes.
 _NOT_XML = {0xFFFE: "\\ufffe", 0xFFFF: "\\uffff"}
-MAX_ANNOTATIONS = 50  # per call: GitHub shows only the first few of a step anyway
-LEVELS = {"error": "error", "warning": "warning"}  # info findings never fail a check: no annotation
+# per call: GitHub shows only the first few of a step anyway
+MAX_ANNOTATIONS = 50
+# info findings never fail a check: no annotation
+LEVELS = {"error": "error", "warning": "warning"}
 
 
 def counts_line(outcomes: list[dict], noun: str = "call") -> str:
-    """One line: how many calls (or tools, for `tracediff lint`) passed, failed, could not be checked (and, when
-    some were, were not linted)."""
-    total = {kind: sum(o["outcome"] == kind for o in outcomes) for kind in (PASSED, FAILED, BROKEN, SKIPPED)}
+    """One line: how many calls (or tools, for `tracediff lint`) passed, failed, could not be
+    checked (and, when some were, were not linted)."""
+    total = {
+        kind: sum(o["outcome"] == kind for o in outcomes)
+        for kind in (PASSED, FAILED, BROKEN, SKIPPED)
+    }
     skipped = f", {total[SKIPPED]} not linted" if total[SKIPPED] else ""
     return (
         f"{len(outcomes)} {noun}(s): {total[PASSED]} passed, {total[FAILED]} failed, "
@@ -52,7 +57,12 @@ def as_json(outcomes: list[dict], folders: bool) -> str:
     else:
         document = {
             "calls": [
-                {"folder": o["case"].name, "outcome": o["outcome"], "error": o["case"].error, "result": o["result"]}
+                {
+                    "folder": o["case"].name,
+                    "outcome": o["outcome"],
+                    "error": o["case"].error,
+                    "result": o["result"],
+                }
                 for o in outcomes
             ],
             "summary": counts_line(outcomes),
@@ -60,9 +70,12 @@ def as_json(outcomes: list[dict], folders: bool) -> str:
     return jsontext.dumps(document, option=jsontext.OPT_INDENT_2).decode()
 
 
-def github(outcomes: list[dict], title: str = "tracediff check", noun: str = "call", locate=None) -> str:
-    """GitHub Actions workflow commands: an annotation per failing finding, then the counts. `locate(outcome,
-    finding)` may say which (file, line) a finding lands on; else the file of its end's snapshot."""
+def github(
+    outcomes: list[dict], title: str = "tracediff check", noun: str = "call", locate=None
+) -> str:
+    """GitHub Actions workflow commands: an annotation per failing finding, then the counts.
+    `locate(outcome, finding)` may say which (file, line) a finding lands on; else the file of its
+    end's snapshot."""
     lines = []
     for o in outcomes:
         notes = list(_annotations(o, title, locate))
@@ -70,7 +83,10 @@ def github(outcomes: list[dict], title: str = "tracediff check", noun: str = "ca
         if len(notes) > MAX_ANNOTATIONS:
             lines.append(
                 _command(
-                    "notice", o["case"].name, "tracediff", f"{len(notes) - MAX_ANNOTATIONS} more finding(s) not shown"
+                    "notice",
+                    o["case"].name,
+                    "tracediff",
+                    f"{len(notes) - MAX_ANNOTATIONS} more finding(s) not shown",
                 )
             )
     lines.append(counts_line(outcomes, noun))
@@ -100,15 +116,21 @@ def _annotations(outcome: dict, title: str, locate=None):
         if level:
             end = finding.get("right") or finding.get("left") or {}
             file = case.files.get(end.get("snapshot"))
-            file, line = locate(outcome, finding) if locate else (file, line_of(file, end.get("path")))
+            file, line = (
+                locate(outcome, finding) if locate else (file, line_of(file, end.get("path")))
+            )
             where = f"{end_text(finding.get('left'))} -> {end_text(finding.get('right'))}"
-            yield _command(level, file or case.name, finding["kind"], f"{finding['message']} ({where})", line)
+            yield _command(
+                level, file or case.name, finding["kind"], f"{finding['message']} ({where})", line
+            )
 
 
 def _command(level: str, file: str, title: str, message: str, line: int | None = None) -> str:
     """One workflow command, its data and properties escaped as the runner expects."""
     at = f",line={line}" if line else ""
-    return f"::{level} file={_property(file)}{at},title={_property(title)}::{_data(visible(message))}"
+    return (
+        f"::{level} file={_property(file)}{at},title={_property(title)}::{_data(visible(message))}"
+    )
 
 
 def _data(value: str) -> str:
@@ -124,21 +146,32 @@ def _xml(text: str) -> str:
 
 
 def junit(outcomes: list[dict], title: str = "tracediff check") -> bytes:
-    """JUnit XML: a test case per call, a failure with its findings, an error when it could not be read."""
-    from xml.etree import ElementTree  # here: only --junit needs it
+    """JUnit XML: a test case per call, a failure with its findings, an error when it could not be
+    read."""
+    # here: only --junit needs it
+    from xml.etree import ElementTree
 
     failures = sum(o["outcome"] == FAILED for o in outcomes)
     errors = sum(o["outcome"] == BROKEN for o in outcomes)
     skipped = str(sum(o["outcome"] == SKIPPED for o in outcomes))
     seconds = f"{sum(o['seconds'] for o in outcomes):.3f}"
-    counts = {"tests": str(len(outcomes)), "failures": str(failures), "errors": str(errors), "time": seconds}
+    counts = {
+        "tests": str(len(outcomes)),
+        "failures": str(failures),
+        "errors": str(errors),
+        "time": seconds,
+    }
     suites = ElementTree.Element("testsuites", name=title, **counts)
     suite = ElementTree.SubElement(suites, "testsuite", name=title, skipped=skipped, **counts)
     for o in outcomes:
         case = o["case"]
         tool = (case.contract or {}).get("name") or "tracediff"
         element = ElementTree.SubElement(
-            suite, "testcase", classname=_xml(tool), name=_xml(case.name), time=f"{o['seconds']:.3f}"
+            suite,
+            "testcase",
+            classname=_xml(tool),
+            name=_xml(case.name),
+            time=f"{o['seconds']:.3f}",
         )
         if o["outcome"] == BROKEN:
             ElementTree.SubElement(element, "error", type="input", message=_xml(case.error))
@@ -146,7 +179,9 @@ def junit(outcomes: list[dict], title: str = "tracediff check") -> bytes:
             ElementTree.SubElement(element, "skipped", message=_xml(case.error))
         elif o["outcome"] == FAILED:
             report = _xml(format_check(o["result"]))
-            failure = ElementTree.SubElement(element, "failure", type="findings", message=report.splitlines()[-1])
+            failure = ElementTree.SubElement(
+                element, "failure", type="findings", message=report.splitlines()[-1]
+            )
             failure.text = report
     ElementTree.indent(suites)
     return ElementTree.tostring(suites, encoding="utf-8", xml_declaration=True) + b"\n"

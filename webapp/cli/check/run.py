@@ -6,7 +6,8 @@ from ...analysis import check_call, fails_check
 from .inputs import Case
 
 PASSED, FAILED, BROKEN = "passed", "failed", "broken"
-SKIPPED = "skipped"  # `tracediff lint`: a tool that maps to no operation, listed and not linted
+# `tracediff lint`: a tool that maps to no operation, listed and not linted
+SKIPPED = "skipped"
 
 
 def analyse(case: Case) -> dict:
@@ -40,6 +41,7 @@ def run(cases: list[Case]) -> list[dict]:
 
 
 def exit_code(outcomes: list[dict]) -> int:
-    """2 when a case could not be checked (or none was, all skipped), else 1 when one fails, else 0."""
+    """2 when a case could not be checked (or none was, all skipped), else 1 when one fails, else
+    0."""
     kinds = {o["outcome"] for o in outcomes}
     return 2 if BROKEN in kinds or kinds == {SKIPPED} else 1 if FAILED in kinds else 0

@@ -1,10 +1,12 @@
-"""Contract lint before traffic: a tool's arguments schema against the request of the API operation it maps to.
+"""Contract lint before traffic: a tool's arguments schema against the request of the API operation
+it maps to.
 
-`lint_contract(contract)` pairs the arguments with the request's body fields and parameters (pairs.py), then
-tells each mismatch (compare.py) with both JSON Pointers: an argument that maps to nothing, a field the API
-requires that no argument fills, and per pair the types, values, formats, bounds and required-ness where the
-tool allows what the API refuses. `lint_targets` reads which contracts to lint from the documents given
-(targets.py). All pure: the CLI reads the files and prints the reports."""
+`lint_contract(contract)` pairs the arguments with the request's body fields and parameters
+(pairs.py), then tells each mismatch (compare.py) with both JSON Pointers: an argument that maps to
+nothing, a field the API requires that no argument fills, and per pair the types, values, formats,
+bounds and required-ness where the tool allows what the API refuses. `lint_targets` reads which
+contracts to lint from the documents given (targets.py). All pure: the CLI reads the files and
+prints the reports."""
 
 from ...analysis import rank
 from ...common.pointers import is_pointer
@@ -30,9 +32,12 @@ KINDS = (
 
 
 def lint_contract(contract: dict) -> list[dict]:
-    """Return the mismatches between a contract's arguments schema and its request (body schema and `http`)."""
+    """Return the mismatches between a contract's arguments schema and its request (body schema and
+    `http`)."""
     consumed = _consumed(contract)
-    pairs = Pairs(arguments_tree(contract), request_tree(contract), declared_pairs(contract), consumed)
+    pairs = Pairs(
+        arguments_tree(contract), request_tree(contract), declared_pairs(contract), consumed
+    )
     out = []
     for pointer, (found, how) in pairs.pairs.items():
         out += pair_mismatches(pairs.left[pointer], found, how, pairs.transforms.get(pointer))
@@ -43,7 +48,8 @@ def lint_contract(contract: dict) -> list[dict]:
 
 
 def declared_pairs(contract: dict) -> dict[str, tuple]:
-    """Return {argument pointer: (request field, transform)} of the contract's `mapping`, items written `*`."""
+    """Return {argument pointer: (request field, transform)} of the contract's `mapping`, items
+    written `*`."""
     out = {}
     for entry in contract.get("mapping") or ():
         if (
@@ -57,7 +63,8 @@ def declared_pairs(contract: dict) -> dict[str, tuple]:
 
 
 def _starred(path: str) -> str:
-    """Write a pointer's array indexes as `*`, as fields are named (`/items/0/sku` -> `/items/*/sku`)."""
+    """Write a pointer's array indexes as `*`, as fields are named (`/items/0/sku` ->
+    `/items/*/sku`)."""
     location, colon, rest = path.partition(":")
     head, pointer = (location + colon, rest) if colon else ("", path)
     return head + "/".join("*" if token.isdigit() else token for token in pointer.split("/"))
@@ -68,7 +75,8 @@ def _consumed(contract: dict) -> set[str]:
 
 
 def _open(field) -> bool:
-    """Tell whether a field's schema leaves its members unsaid (no properties, no items): anything may go in."""
+    """Tell whether a field's schema leaves its members unsaid (no properties, no items): anything
+    may go in."""
     return not field.children
 
 
@@ -79,11 +87,23 @@ def _unmapped(pairs: Pairs, consumed: set[str]) -> list[dict]:
             continue
         parent = pairs.left[field.pointer[: field.pointer.rfind("/")]]
         above = pairs.pairs.get(parent.pointer)
-        if (parent.pointer and above is None) or (above is not None and _open(above[0])) or _under(field, consumed):
-            continue  # its parent is unmapped (told once, there), sent as an open object, or used by the layer
+        if (
+            (parent.pointer and above is None)
+            or (above is not None and _open(above[0]))
+            or _under(field, consumed)
+        ):
+            # its parent is unmapped (told once, there), sent as an open object, or used by the
+            # layer
+            continue
         where = "in the request (no body field or parameter of the operation)"
         out.append(
-            record("unmapped_argument", "warning", field.pointer, None, f"{field.pointer[1:]} maps to nothing {where}")
+            record(
+                "unmapped_argument",
+                "warning",
+                field.pointer,
+                None,
+                f"{field.pointer[1:]} maps to nothing {where}",
+            )
         )
     return out
 
@@ -95,18 +115,30 @@ def _under(field, consumed: set[str]) -> bool:
 def _unfilled(pairs: Pairs) -> list[dict]:
     out = []
     for field in pairs.right.values():
-        if not field.pointer or not field.required or field.key == "*" or field.location == "header":
-            continue  # a header the API requires is the HTTP client's (an API key, a version)
+        if (
+            not field.pointer
+            or not field.required
+            or field.key == "*"
+            or field.location == "header"
+        ):
+            # a header the API requires is the HTTP client's (an API key, a version)
+            continue
         if pairs.filled(field):
             continue
         parent = _parent(pairs, field)
         if parent.pointer and parent.pointer not in pairs.back and not pairs.filled(parent):
-            continue  # its parent is unfilled: told once, there
+            # its parent is unfilled: told once, there
+            continue
         if parent.pointer in pairs.back and _open(pairs.back[parent.pointer]):
-            continue  # the tool passes the object through as the model writes it
+            # the tool passes the object through as the model writes it
+            continue
         name = field.pointer[1:] if field.pointer.startswith("/") else field.pointer
-        if fills_itself(field.schema):  # read-only, one value or a default: no argument needs to fill it
-            severity, text = "info", f"the API requires it and no argument fills it; {_fills_itself_how(field.schema)}"
+        # read-only, one value or a default: no argument needs to fill it
+        if fills_itself(field.schema):
+            severity, text = (
+                "info",
+                f"the API requires it and no argument fills it; {_fills_itself_how(field.schema)}",
+            )
         else:
             severity, text = "error", "the API requires it; no argument fills it"
         out.append(record("unfilled_field", severity, None, field.pointer, f"{name}: {text}"))
@@ -123,7 +155,8 @@ def _fills_itself_how(schema: dict) -> str:
 
 def _parent(pairs: Pairs, field):
     if field.location != "body" and field.pointer.count("/") == 1:
-        return pairs.request  # a parameter's parent is the request
+        # a parameter's parent is the request
+        return pairs.request
     return pairs.right[field.pointer[: field.pointer.rfind("/")]]
 
 

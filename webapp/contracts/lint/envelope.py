@@ -1,10 +1,12 @@
-"""Lint's advice on the error envelope: the default `{code, message, retryable}` is advice for teams that
-design their own API, checked only where a contract declares it; `tracediff lint` advises it where it is not.
+"""Lint's advice on the error envelope: the default `{code, message, retryable}` is advice for teams
+that design their own API, checked only where a contract declares it; `tracediff lint` advises it
+where it is not.
 
-An agent needs three things of an error to tell a user why and to decide whether to call again: a code, a message
-and whether it may be retried. An operation whose error answers declare all three (at the top of the body or inside
-its `error` object) is checked against them on every call; one that declares none, or not all three, is read as
-services send errors, and lint advises the envelope in a line of its own (the API is not wrong for it: no mismatch)."""
+An agent needs three things of an error to tell a user why and to decide whether to call again: a
+code, a message and whether it may be retried. An operation whose error answers declare all three
+(at the top of the body or inside its `error` object) is checked against them on every call; one
+that declares none, or not all three, is read as services send errors, and lint advises the envelope
+in a line of its own (the API is not wrong for it: no mismatch)."""
 
 from ...analysis import is_the_envelope
 
@@ -12,9 +14,12 @@ ENVELOPE = ("code", "message", "retryable")
 
 
 def lacks_the_envelope(contract: dict) -> bool:
-    """Tell whether a contract's error answers declare no full envelope of code, message and retryable."""
+    """Tell whether a contract's error answers declare no full envelope of code, message and
+    retryable."""
     schema = contract.get("error_schema")
-    return not (is_the_envelope(schema) or _declares_all(schema) or _declares_all(_error_member(schema)))
+    return not (
+        is_the_envelope(schema) or _declares_all(schema) or _declares_all(_error_member(schema))
+    )
 
 
 def _named(schema) -> set:

@@ -1,8 +1,9 @@
-"""The fields of both sides as trees: the tool's arguments, and the request an operation takes (its JSON body and
-its parameters in the path, the query and the headers).
+"""The fields of both sides as trees: the tool's arguments, and the request an operation takes (its
+JSON body and its parameters in the path, the query and the headers).
 
-A field is named by the JSON Pointer an instance of it would have (`/customer/email`, array items as `*`:
-`/items/*/sku`), a field outside the body by its location as findings name it (`query:/page_size`)."""
+A field is named by the JSON Pointer an instance of it would have (`/customer/email`, array items as
+`*`: `/items/*/sku`), a field outside the body by its location as findings name it
+(`query:/page_size`)."""
 
 from dataclasses import dataclass, field
 
@@ -10,7 +11,8 @@ from ...analysis import parameters, path_variables
 from ...common.pointers import child
 from . import schemas
 
-MAX_DEPTH = 32  # levels of nesting compared; deeper fields are left alone (a recursive $ref inlines as {})
+# levels of nesting compared; deeper fields are left alone (a recursive $ref inlines as {})
+MAX_DEPTH = 32
 
 
 @dataclass
@@ -22,7 +24,8 @@ class Field:
     schema: dict
     required: bool = False
     location: str = "body"
-    children: dict[str, "Field"] = field(default_factory=dict)  # by key; an array's items under "*"
+    # by key; an array's items under "*"
+    children: dict[str, "Field"] = field(default_factory=dict)
     depth: int = 0
 
     @property
@@ -38,14 +41,20 @@ class Field:
             stack += reversed(list(node.children.values()))
 
 
-def tree(pointer: str, key: str, schema, required: bool, location: str = "body", depth: int = 0) -> Field:
+def tree(
+    pointer: str, key: str, schema, required: bool, location: str = "body", depth: int = 0
+) -> Field:
     """Build the field at `pointer` from its schema, with its properties and items below it."""
-    node = Field(pointer, key, schema if isinstance(schema, dict) else {}, required, location, depth=depth)
+    node = Field(
+        pointer, key, schema if isinstance(schema, dict) else {}, required, location, depth=depth
+    )
     if depth >= MAX_DEPTH:
         return node
     needed = schemas.required(schema)
     for name, sub in schemas.properties(schema).items():
-        node.children[name] = tree(child(pointer, name), name, sub, name in needed, location, depth + 1)
+        node.children[name] = tree(
+            child(pointer, name), name, sub, name in needed, location, depth + 1
+        )
     inner = schemas.items(schema)
     if inner is not None:
         node.children["*"] = tree(f"{pointer}/*", "*", inner, False, location, depth + 1)
@@ -55,7 +64,9 @@ def tree(pointer: str, key: str, schema, required: bool, location: str = "body",
 def schema_pointer(pointer: str) -> str:
     """Return where a field is declared inside its root's schema: `/customer/email` ->
     `/properties/customer/properties/email`, an array's items (`*`) under `/items`."""
-    return "".join("/items" if token == "*" else f"/properties/{token}" for token in pointer.split("/")[1:])
+    return "".join(
+        "/items" if token == "*" else f"/properties/{token}" for token in pointer.split("/")[1:]
+    )
 
 
 def arguments_tree(contract: dict) -> Field:
@@ -64,20 +75,29 @@ def arguments_tree(contract: dict) -> Field:
 
 
 def request_tree(contract: dict) -> Field:
-    """Return the request as one tree: the body's fields at its root, beside each parameter as `LOCATION:/name`
-    (and a form body's fields as `form:/name`)."""
+    """Return the request as one tree: the body's fields at its root, beside each parameter as
+    `LOCATION:/name` (and a form body's fields as `form:/name`)."""
     root = tree("", "", contract.get("request_schema"), True)
-    form = contract.get("form_schema")  # a form-encoded body's fields, named `form:/amount` as findings name them
+    # a form-encoded body's fields, named `form:/amount` as findings name them
+    form = contract.get("form_schema")
     needed = schemas.required(form)
     for name, sub in schemas.properties(form).items():
-        root.children[f"form:{name}"] = tree(f"form:{child('', name)}", name, sub, name in needed, "form", 1)
+        root.children[f"form:{name}"] = tree(
+            f"form:{child('', name)}", name, sub, name in needed, "form", 1
+        )
     for (location, name), param in parameters(contract).items():
         required = location == "path" or param.get("required") is True
         schema = param.get("schema") if isinstance(param.get("schema"), dict) else {}
         if isinstance(param.get("description"), str) and not schemas.description(schema):
-            schema = {**schema, "description": param["description"]}  # what name pairing may read
-        root.children[f"{location}:{name}"] = tree(f"{location}:{child('', name)}", name, schema, required, location, 1)
-    for name in path_variables(contract):  # a template's variable no parameter declares: a path field all the same
+            # what name pairing may read
+            schema = {**schema, "description": param["description"]}
+        root.children[f"{location}:{name}"] = tree(
+            f"{location}:{child('', name)}", name, schema, required, location, 1
+        )
+    # a template's variable no parameter declares: a path field all the same
+    for name in path_variables(contract):
         if f"path:{name}" not in root.children:
-            root.children[f"path:{name}"] = tree(f"path:{child('', name)}", name, {}, True, "path", 1)
+            root.children[f"path:{name}"] = tree(
+                f"path:{child('', name)}", name, {}, True, "path", 1
+            )
     return root

@@ -1,9 +1,10 @@
 """Pair the tool's arguments with the request's fields, as the mapping layer would send them.
 
-Level by level from the roots, as the analysis pairs a call's documents: a declared mapping entry first (wherever
-its two ends sit), then the same key, the same key in another case style (`totalCents`, `total_cents`), a key
-of the same meaning (`qty`, `quantity`), and last the closest name left (`limit`, `page_size`), or one a
-field's description mentions. The arguments may also travel wrapped in one body object (`{"data": {...}}`)."""
+Level by level from the roots, as the analysis pairs a call's documents: a declared mapping entry
+first (wherever its two ends sit), then the same key, the same key in another case style
+(`totalCents`, `total_cents`), a key of the same meaning (`qty`, `quantity`), and last the closest
+name left (`limit`, `page_size`), or one a field's description mentions. The arguments may also
+travel wrapped in one body object (`{"data": {...}}`)."""
 
 from collections import Counter
 
@@ -11,23 +12,29 @@ from ...analysis import meaning, mentions, name_score, norm_key
 from .fields import Field
 from .schemas import description
 
-MIN_NAME_SCORE = 0.5  # below it two names are not evidence enough that they are one field
-DESCRIBED = 0.6  # the score of a key that the other field's description mentions
+# below it two names are not evidence enough that they are one field
+MIN_NAME_SCORE = 0.5
+# the score of a key that the other field's description mentions
+DESCRIBED = 0.6
 
 
 class Pairs:
     """The pairs found: argument pointer -> (request field, how), and the reverse."""
 
-    def __init__(self, arguments: Field, request: Field, declared: dict[str, tuple], consumed=frozenset()):
+    def __init__(
+        self, arguments: Field, request: Field, declared: dict[str, tuple], consumed=frozenset()
+    ):
         self.arguments, self.request = arguments, request
-        self.consumed = consumed  # argument pointers the mapping layer uses itself: paired with nothing
+        # argument pointers the mapping layer uses itself: paired with nothing
+        self.consumed = consumed
         self.left = {f.pointer: f for f in arguments.walk()}
         self.right = {f.pointer: f for f in request.walk()}
         self.pairs: dict[str, tuple[Field, str]] = {}
         self.back: dict[str, Field] = {}
         self.transforms: dict[str, str] = {}
         self.walked: set[str] = set()
-        self.also: list[tuple[Field, Field]] = []  # (argument, another request field it fills)
+        # (argument, another request field it fills)
+        self.also: list[tuple[Field, Field]] = []
         self._filled: set[str] | None = None
         for lp, (rp, transform) in declared.items():
             if lp in self.left and rp in self.right and rp not in self.back:
@@ -36,7 +43,8 @@ class Pairs:
                     self.transforms[lp] = transform
         self._level(arguments, request, root=True)
         for pointer, (found, how) in list(self.pairs.items()):
-            if how == "declared":  # a declared pair whose level the walk from the roots never reached
+            # a declared pair whose level the walk from the roots never reached
+            if how == "declared":
                 self._level(self.left[pointer], found)
 
     def _pair(self, left: Field, right: Field, how: str) -> None:
@@ -50,18 +58,28 @@ class Pairs:
         self._filled = None
 
     def _level(self, left: Field, right: Field, root: bool = False) -> None:
-        """Pair the fields of two paired objects (or the items of two arrays), then below each pair."""
+        """Pair the fields of two paired objects (or the items of two arrays), then below each
+        pair."""
         if left.pointer in self.walked:
             return
         self.walked.add(left.pointer)
-        lefts = [f for f in left.children.values() if f.pointer not in self.pairs and f.pointer not in self.consumed]
+        lefts = [
+            f
+            for f in left.children.values()
+            if f.pointer not in self.pairs and f.pointer not in self.consumed
+        ]
         rights = [f for f in right.children.values() if f.pointer not in self.back]
         if "*" in left.children and "*" in right.children:
             lefts, rights = [f for f in lefts if f.key != "*"], [f for f in rights if f.key != "*"]
-            if left.children["*"].pointer not in self.pairs and right.children["*"].pointer not in self.back:
+            if (
+                left.children["*"].pointer not in self.pairs
+                and right.children["*"].pointer not in self.back
+            ):
                 self._pair(left.children["*"], right.children["*"], "item")
         for how, keyer in STRATEGIES:
-            _unique(lefts, rights, keyer, lambda lf, rf, how=how: self._pair(lf, rf, how), self._also)
+            _unique(
+                lefts, rights, keyer, lambda lf, rf, how=how: self._pair(lf, rf, how), self._also
+            )
             lefts = [f for f in lefts if f.pointer not in self.pairs]
             rights = [f for f in rights if f.pointer not in self.back]
         if root and lefts:
@@ -98,19 +116,21 @@ def _style(field: Field):
 
 
 def _meaning(field: Field):
-    return meaning(field.key) or None  # a key of filler words only means nothing to pair by
+    # a key of filler words only means nothing to pair by
+    return meaning(field.key) or None
 
 
 STRATEGIES = (("same", _key), ("case_style", _style), ("name", _meaning))
 
 
-_PLACES = {"path": 0, "query": 1, "body": 2, "form": 3, "header": 4}  # where one name in several places goes first
+# where one name in several places goes first
+_PLACES = {"path": 0, "query": 1, "body": 2, "form": 3, "header": 4}
 
 
 def _unique(lefts: list[Field], rights: list[Field], keyer, pair, also=None) -> None:
-    """Pair each left with the one right of its key (by `keyer`), when no other left has it; a key in several
-    places of the request (a path parameter and a body field both `rule_id`) pairs with each, the required one or
-    the path first, through `also`."""
+    """Pair each left with the one right of its key (by `keyer`), when no other left has it; a key
+    in several places of the request (a path parameter and a body field both `rule_id`) pairs with
+    each, the required one or the path first, through `also`."""
     buckets: dict = {}
     for side, fields in enumerate((lefts, rights)):
         for f in fields:
@@ -122,8 +142,11 @@ def _unique(lefts: list[Field], rights: list[Field], keyer, pair, also=None) -> 
             continue
         places = {f.location for f in found_right}
         if len(found_right) > 1 and (also is None or len(places) < len(found_right)):
-            continue  # two fields of one name in one place: no telling which
-        first, *others = sorted(found_right, key=lambda f: (not f.required, _PLACES.get(f.location, 5)))
+            # two fields of one name in one place: no telling which
+            continue
+        first, *others = sorted(
+            found_right, key=lambda f: (not f.required, _PLACES.get(f.location, 5))
+        )
         pair(found_left[0], first)
         for other in others:
             also(found_left[0], other)
@@ -131,13 +154,16 @@ def _unique(lefts: list[Field], rights: list[Field], keyer, pair, also=None) -> 
 
 def _score(left: Field, right: Field) -> float:
     score = name_score(left.key, right.key)
-    if mentions(description(right.schema), left.key) or mentions(description(left.schema), right.key):
+    if mentions(description(right.schema), left.key) or mentions(
+        description(left.schema), right.key
+    ):
         score = max(score, DESCRIBED)
     return score
 
 
 def _closest(lefts: list[Field], rights: list[Field], pair) -> None:
-    """Pair what is left by name score: two fields each the other's one best choice, above the floor."""
+    """Pair what is left by name score: two fields each the other's one best choice, above the
+    floor."""
     if not lefts or not rights or len(lefts) * len(rights) > 10_000:
         return
     scored = [(_score(lf, rf), i, j) for i, lf in enumerate(lefts) for j, rf in enumerate(rights)]
@@ -148,18 +174,25 @@ def _closest(lefts: list[Field], rights: list[Field], pair) -> None:
     ties_left = Counter(i for score, i, _ in scored if score == best_left[i])
     ties_right = Counter(j for score, _, j in scored if score == best_right[j])
     for score, i, j in scored:
-        if score >= MIN_NAME_SCORE and score == best_left[i] == best_right[j] and ties_left[i] == ties_right[j] == 1:
+        if (
+            score >= MIN_NAME_SCORE
+            and score == best_left[i] == best_right[j]
+            and ties_left[i] == ties_right[j] == 1
+        ):
             pair(lefts[i], rights[j])
 
 
 def _wrapper(lefts: list[Field], rights: list[Field]) -> Field | None:
-    """Return the body object that holds the arguments (`{"data": {...}}`), when one holds most of them."""
+    """Return the body object that holds the arguments (`{"data": {...}}`), when one holds most of
+    them."""
     styles, meanings = {_style(f) for f in lefts}, {_meaning(f) for f in lefts} - {None}
     best, score = None, 0
     for right in rights:
         if right.location != "body" or not right.children or "*" in right.children:
             continue
-        shared = sum(_style(f) in styles or _meaning(f) in meanings for f in right.children.values())
+        shared = sum(
+            _style(f) in styles or _meaning(f) in meanings for f in right.children.values()
+        )
         if shared > score:
             best, score = right, shared
     return best if score >= 2 and score * 2 >= len(lefts) else None

@@ -63,7 +63,8 @@ def field_of(schema_pointer: str) -> str:
             i += 2
         elif token in _SAME_VALUE:
             i += 1
-        else:  # the keyword itself (pattern), or $defs: the field found so far
+        # the keyword itself (pattern), or $defs: the field found so far
+        else:
             break
     return field
 

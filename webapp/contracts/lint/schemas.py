@@ -1,14 +1,17 @@
-"""Read what a JSON Schema node allows, its combinators folded in: types, values, format, bounds, fields.
+"""Read what a JSON Schema node allows, its combinators folded in: types, values, format, bounds,
+fields.
 
-`allOf` members all hold (their constraints meet); `anyOf`/`oneOf` alternatives may each hold (their types and
-values join, a field is required only where every alternative requires it). A node without a word on something
-(no `type`, no `enum`) allows anything there: None."""
+`allOf` members all hold (their constraints meet); `anyOf`/`oneOf` alternatives may each hold (their
+types and values join, a field is required only where every alternative requires it). A node without
+a word on something (no `type`, no `enum`) allows anything there: None."""
 
-MAX_DEPTH = 8  # combinators nested deeper are read as allowing anything
+# combinators nested deeper are read as allowing anything
+MAX_DEPTH = 8
 JSON_TYPES = frozenset(("object", "array", "string", "number", "integer", "boolean", "null"))
 BOUNDS = (("minimum", "maximum"), ("minLength", "maxLength"), ("minItems", "maxItems"))
 EXCLUSIVE = {"minimum": "exclusiveMinimum", "maximum": "exclusiveMaximum"}
-BOUNDED = {"minimum": "number", "maximum": "number", "minLength": "string", "maxLength": "string"}  # else array
+# else array
+BOUNDED = {"minimum": "number", "maximum": "number", "minLength": "string", "maxLength": "string"}
 
 
 def _members(schema, word: str) -> list[dict]:
@@ -27,7 +30,9 @@ def _kind(value) -> str:
         return "boolean"
     if isinstance(value, int):
         return "integer"
-    return {float: "number", str: "string", list: "array", dict: "object"}.get(type(value), "string")
+    return {float: "number", str: "string", list: "array", dict: "object"}.get(
+        type(value), "string"
+    )
 
 
 def _meet(a: frozenset | None, b: frozenset | None) -> frozenset | None:
@@ -45,7 +50,11 @@ def types(schema, depth: int = 0) -> frozenset | None:
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return None
     own = schema.get("type")
-    found = frozenset([own] if isinstance(own, str) else own if isinstance(own, list) else ()) & JSON_TYPES or None
+    found = (
+        frozenset([own] if isinstance(own, str) else own if isinstance(own, list) else ())
+        & JSON_TYPES
+        or None
+    )
     values = enum(schema, depth)
     if values is not None:
         found = _meet(found, frozenset(_kind(v) for v in values))
@@ -55,12 +64,14 @@ def types(schema, depth: int = 0) -> frozenset | None:
     if alternatives and None not in alternatives:
         found = _meet(found, frozenset().union(*alternatives))
     if found is not None and schema.get("nullable") is True:
-        found |= {"null"}  # OpenAPI 3.0's word, which 3.1 documents keep using and the tools loader reads
+        # OpenAPI 3.0's word, which 3.1 documents keep using and the tools loader reads
+        found |= {"null"}
     return found
 
 
 def enum(schema, depth: int = 0) -> list | None:
-    """Return the values a schema allows (`enum`, `const`), or None when it takes any value of its types."""
+    """Return the values a schema allows (`enum`, `const`), or None when it takes any value of its
+    types."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return None
     found = list(schema["enum"]) if isinstance(schema.get("enum"), list) else None
@@ -99,8 +110,9 @@ def format_of(schema, depth: int = 0) -> str | None:
 
 
 def bounds(schema, depth: int = 0) -> dict[str, tuple[float, bool]]:
-    """Return the bounds a schema sets as {word: (value, exclusive)} ({"maximum": (10, True), "maxLength": (64,
-    False)}), the tightest of its allOf; `exclusiveMaximum` read in both forms: 3.1's number, 3.0's boolean."""
+    """Return the bounds a schema sets as {word: (value, exclusive)} ({"maximum": (10, True),
+    "maxLength": (64, False)}), the tightest of its allOf; `exclusiveMaximum` read in both forms:
+    3.1's number, 3.0's boolean."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return {}
     found = {}
@@ -119,7 +131,8 @@ def bounds(schema, depth: int = 0) -> dict[str, tuple[float, bool]]:
 
 
 def looser(word: str, mine: tuple[float, bool], theirs: tuple[float, bool]) -> bool:
-    """Tell whether a bound lets through a value the other refuses (10 where the other is exclusive 10)."""
+    """Tell whether a bound lets through a value the other refuses (10 where the other is exclusive
+    10)."""
     sign = -1 if word.startswith("min") else 1
     return sign * mine[0] > sign * theirs[0] or (mine[0] == theirs[0] and theirs[1] and not mine[1])
 
@@ -133,7 +146,8 @@ def _number(value) -> bool:
 
 
 def properties(schema, depth: int = 0) -> dict[str, dict]:
-    """Return {name: schema} of the fields an object schema declares, from its own and its combinators'."""
+    """Return {name: schema} of the fields an object schema declares, from its own and its
+    combinators'."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return {}
     found: dict[str, list] = {}
@@ -147,7 +161,8 @@ def properties(schema, depth: int = 0) -> dict[str, dict]:
 
 
 def required(schema, depth: int = 0) -> set[str]:
-    """Return the names an object schema requires: its own and its allOf's, and those every alternative requires."""
+    """Return the names an object schema requires: its own and its allOf's, and those every
+    alternative requires."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return set()
     found = (
@@ -157,7 +172,9 @@ def required(schema, depth: int = 0) -> set[str]:
     )
     for member in _members(schema, "allOf"):
         found |= required(member, depth + 1)
-    alternatives = [required(a, depth + 1) for a in _alternatives(schema) if a.get("type") != "null"]
+    alternatives = [
+        required(a, depth + 1) for a in _alternatives(schema) if a.get("type") != "null"
+    ]
     if alternatives:
         found |= set.intersection(*alternatives)
     return found
@@ -177,11 +194,16 @@ def items(schema, depth: int = 0):
 
 
 def fills_itself(schema) -> bool:
-    """Tell whether a field needs no argument: it has a default, a single allowed value, or the server writes it."""
+    """Tell whether a field needs no argument: it has a default, a single allowed value, or the
+    server writes it."""
     if not isinstance(schema, dict):
         return False
     values = enum(schema)
-    return "default" in schema or schema.get("readOnly") is True or (values is not None and len(values) == 1)
+    return (
+        "default" in schema
+        or schema.get("readOnly") is True
+        or (values is not None and len(values) == 1)
+    )
 
 
 def description(schema) -> str:

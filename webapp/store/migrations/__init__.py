@@ -2,16 +2,16 @@
 
 Each engine keeps its migrations in a folder of its own (`sqlite/`; `postgresql/` when that store
 lands), files named `NNNN_what_it_does.sql` or `NNNN_what_it_does.py`, numbered from 0001 with no
-gap. A `.sql` file is plain SQL for that engine; a `.py` file defines `migrate(conn)` for changes SQL
-alone cannot say (a backfill, a column added only where an older build already added it). The table
-`schema_migrations (version, name, applied_at)` records what ran; a database that records a version
-this code does not know was made by a newer tracediff and is refused.
+gap. A `.sql` file is plain SQL for that engine; a `.py` file defines `migrate(conn)` for changes
+SQL alone cannot say (a backfill, a column added only where an older build already added it). The
+table `schema_migrations (version, name, applied_at)` records what ran; a database that records a
+version this code does not know was made by a newer tracediff and is refused.
 
 To add a migration: write the next number's file in every engine's folder (the same change in each
 dialect), never edit one that has shipped, and keep it safe to run on a database of any earlier
 version. `apply(target)` takes the target's lock (SQLite: the writer lock and `BEGIN IMMEDIATE`;
-PostgreSQL: `pg_advisory_xact_lock` in one transaction), re-reads what ran and applies the rest in that
-same transaction, so processes starting together migrate once and a failure applies nothing.
+PostgreSQL: `pg_advisory_xact_lock` in one transaction), re-reads what ran and applies the rest in
+that same transaction, so processes starting together migrate once and a failure applies nothing.
 """
 
 import functools
@@ -25,7 +25,8 @@ from typing import Protocol
 from ..errors import SchemaTooNew  # noqa: F401 (raised here; the store's callers name it)
 
 FOLDER = Path(__file__).resolve().parent
-LOG = logging.getLogger("webapp.store.migrations")  # under "webapp": the logger serve sends to its log
+# under "webapp": the logger serve sends to its log
+LOG = logging.getLogger("webapp.store.migrations")
 _NAME = re.compile(r"(\d{4})_([a-z0-9_]+)\.(sql|py)\Z")
 
 
@@ -40,7 +41,9 @@ class Migration:
         if self.path.suffix == ".sql":
             target.run_sql(conn, self.path.read_text(encoding="utf-8"))
             return
-        spec = importlib.util.spec_from_file_location(f"tracediff_migration_{self.version:04d}", self.path)
+        spec = importlib.util.spec_from_file_location(
+            f"tracediff_migration_{self.version:04d}", self.path
+        )
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         module.migrate(conn)
@@ -80,34 +83,47 @@ def discover(engine: str, folder: Path | None = None) -> list[Migration]:
         found.append(Migration(int(match[1]), match[2], path))
     versions = [m.version for m in found]
     if versions != list(range(1, len(found) + 1)):
-        raise ValueError(f"{folder}: migrations must be numbered 1, 2, 3... once each, found {versions}")
+        raise ValueError(
+            f"{folder}: migrations must be numbered 1, 2, 3... once each, found {versions}"
+        )
     return found
 
 
-def apply(target: Target, migrations: list[Migration] | None = None, where: str = "") -> list[Migration]:
-    """Apply the migrations the database lacks, under the target's lock; return those applied, each logged
-    (`where` names the database in the line: a path, or a URL without its password)."""
+def apply(
+    target: Target, migrations: list[Migration] | None = None, where: str = ""
+) -> list[Migration]:
+    """Apply the migrations the database lacks, under the target's lock; return those applied, each
+    logged (`where` names the database in the line: a path, or a URL without its password)."""
     migrations = discover(target.engine) if migrations is None else migrations
     known = {m.version for m in migrations}
     seen = target.applied_versions()
     if seen is not None:
         _refuse_newer(seen, known)
         if known <= seen:
-            return []  # the common case: one cheap read, no lock
+            # the common case: one cheap read, no lock
+            return []
     with target.locked() as conn:
-        done = target.applied_in(conn)  # another process may have migrated while we waited
+        # another process may have migrated while we waited
+        done = target.applied_in(conn)
         _refuse_newer(done, known)
         todo = [m for m in migrations if m.version not in done]
         for migration in todo:
             migration.apply(conn, target)
             target.record(conn, migration)
-    for migration in todo:  # once committed: a migration that failed applied nothing
-        LOG.info("database %s: applied migration %04d_%s", where or target.engine, migration.version, migration.name)
+    # once committed: a migration that failed applied nothing
+    for migration in todo:
+        LOG.info(
+            "database %s: applied migration %04d_%s",
+            where or target.engine,
+            migration.version,
+            migration.name,
+        )
     return todo
 
 
 def refuse_newer(target: Target) -> None:
-    """Refuse a database that records a migration this code does not know (one cheap read, no lock)."""
+    """Refuse a database that records a migration this code does not know (one cheap read, no
+    lock)."""
     seen = target.applied_versions()
     if seen:
         _refuse_newer(seen, known_versions(target.engine))

@@ -1,10 +1,12 @@
-"""The PostgreSQL store: the same interface as the SQLite Store, for several app nodes on one database.
+"""The PostgreSQL store: the same interface as the SQLite Store, for several app nodes on one
+database.
 
-What differs from SQLite is here: connections from a per-process pool, events queued for projection in
-the ingest transaction, claims with FOR UPDATE SKIP LOCKED, one writer of trace summaries at a
-time (an advisory lock), and the statements of postgresql/sql.py. Reads, contracts, mappings,
-alerts and problems run the shared mixins' SQL, whose placeholders connection.py passes on; what only
-SQLite needs (disk headroom, writer turns on a lock file, a storage fault's stale view) is nothing here.
+What differs from SQLite is here: connections from a per-process pool, events queued for projection
+in the ingest transaction, claims with FOR UPDATE SKIP LOCKED, one writer of trace summaries at a
+time (an advisory lock), and the statements of postgresql/sql.py. Reads, contracts, mappings, alerts
+and problems run the shared mixins' SQL, whose placeholders connection.py passes on; what only
+SQLite needs (disk headroom, writer turns on a lock file, a storage fault's stale view) is nothing
+here.
 """
 
 import contextlib
@@ -31,12 +33,15 @@ class PostgresStore(Store):
     """A tracediff database in PostgreSQL (TRACEDIFF_DATABASE=postgresql://...)."""
 
     engine = "postgresql"
-    # several app nodes share the database: another node's claims and leases look the same as a stopped one's
+    # several app nodes share the database: another node's claims and leases look the same as a
+    # stopped one's
     sole_server = False
     sql = pg_sql
     listing = pg_listing
 
-    def __init__(self, url: str, *, busy_timeout_ms: int = 10_000, create: bool = True, **_sqlite_only):
+    def __init__(
+        self, url: str, *, busy_timeout_ms: int = 10_000, create: bool = True, **_sqlite_only
+    ):
         url = str(url)
         self.url = url
         self.path = redacted_url(url)
@@ -47,7 +52,8 @@ class PostgresStore(Store):
             else:
                 self.check_schema()
         except BaseException:
-            self.close()  # give the pooled connection back: a refused open must not drain the pool
+            # give the pooled connection back: a refused open must not drain the pool
+            self.close()
             raise
 
     def has_tables(self) -> bool:
@@ -56,7 +62,8 @@ class PostgresStore(Store):
 
     def backup(self, target) -> int:
         raise NotOnThisEngine(
-            f'a PostgreSQL database is backed up with pg_dump -Fc (see "Backups" in {doc_page("deploy.md")})'
+            'a PostgreSQL database is backed up with pg_dump -Fc (see "Backups" in '
+            f"{doc_page('deploy.md')})"
         )
 
     def create_schema(self) -> list:
@@ -82,22 +89,26 @@ class PostgresStore(Store):
             yield conn
 
     def take_summaries_turn(self, conn) -> None:
-        """Wait for the one writer of trace summaries across all nodes (held until this transaction ends)."""
+        """Wait for the one writer of trace summaries across all nodes (held until this transaction
+        ends)."""
         conn.execute("SELECT pg_advisory_xact_lock(?)", (pg_sql.SUMMARIES_LOCK,))
 
     def take_turn(self, conn, what: str) -> None:
-        """Wait for the one writer of `what` across all nodes (read-modify-write rows such as evidence counts)."""
+        """Wait for the one writer of `what` across all nodes (read-modify-write rows such as
+        evidence counts)."""
         conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (what,))
 
     def count_by(self, sql: str, params, deadline: float | None) -> int | None:
-        """Run a count, cancelled by the server at the monotonic deadline (None: not counted in time)."""
+        """Run a count, cancelled by the server at the monotonic deadline (None: not counted in
+        time)."""
         if deadline is None:
             return self.db.execute(sql, params).fetchone()[0]
         left_ms = int((deadline - time.monotonic()) * 1000)
         if left_ms <= 0:
             return None
         psycopg = connection.psycopg_modules()[0]
-        try:  # one round trip per count: a facet panel runs ~30 of them
+        # one round trip per count: a facet panel runs ~30 of them
+        try:
             return self.db.execute_within(sql, params, left_ms).fetchone()[0]
         except psycopg.errors.QueryCanceled:
             return None
@@ -116,13 +127,20 @@ class PostgresStore(Store):
         records = [dict(zip(columns, row), n=n) for n, row in enumerate(rows)]
         added = dict(conn.execute(pg_sql.INSERT_EVENTS, (dumps(records),)).fetchall())
         sent = Counter(record["source"] or "" for record in records)
-        return {source: (added.get(source, 0), count - added.get(source, 0)) for source, count in sent.items()}
+        return {
+            source: (added.get(source, 0), count - added.get(source, 0))
+            for source, count in sent.items()
+        }
 
     def project(self, limit: int = 5000) -> int:
-        """Fold queued events into calls, traces and the search words; 0 while another node is at it."""
+        """Fold queued events into calls, traces and the search words; 0 while another node is at
+        it."""
         with self.write() as conn:
-            if not conn.execute("SELECT pg_try_advisory_xact_lock(?)", (pg_sql.SUMMARIES_LOCK,)).fetchone()[0]:
-                return 0  # that node projects the queue; a reader need not wait for it
+            if not conn.execute(
+                "SELECT pg_try_advisory_xact_lock(?)", (pg_sql.SUMMARIES_LOCK,)
+            ).fetchone()[0]:
+                # that node projects the queue; a reader need not wait for it
+                return 0
             seqs = [row[0] for row in conn.execute(pg_sql.TAKE_QUEUED, (limit,)).fetchall()]
             if not seqs:
                 return 0
@@ -134,7 +152,8 @@ class PostgresStore(Store):
         return len(seqs)
 
     def refresh_traces(self, conn, trace_ids) -> None:
-        """Recompute the list rows of these traces in a few set-wide statements (a round trip each)."""
+        """Recompute the list rows of these traces in a few set-wide statements (a round trip
+        each)."""
         ids = (sorted(trace_ids),)
         conn.execute(pg_sql.REFRESH_TRACES, ids)
         for statement in pg_sql.REFRESH_TRACE_INDEXES:
@@ -142,11 +161,13 @@ class PostgresStore(Store):
 
     def behind(self) -> bool:
         with self.unavailable_as_error():
-            return bool(self.db.execute("SELECT EXISTS (SELECT 1 FROM projection_queue)").fetchone()[0])
+            return bool(
+                self.db.execute("SELECT EXISTS (SELECT 1 FROM projection_queue)").fetchone()[0]
+            )
 
     def prune(self, before_ts: str, batch: int = 500, rules=None) -> int:
-        """Delete traces last seen before a time, FIRST_STEP at a time; return how many. The deleted calls leave
-        their problems (see Retention); autovacuum reuses the space their rows took."""
+        """Delete traces last seen before a time, FIRST_STEP at a time; return how many. The deleted
+        calls leave their problems (see Retention); autovacuum reuses the space their rows took."""
         self.catch_up_for_read()
         deleted, size = 0, min(batch, FIRST_STEP)
         while True:
@@ -158,11 +179,13 @@ class PostgresStore(Store):
         return deleted
 
     def reclaim(self, full_vacuum: bool = False) -> Reclaimed:
-        """Autovacuum reuses the space of deleted rows; VACUUM FULL, when asked, gives it back to the disk."""
+        """Autovacuum reuses the space of deleted rows; VACUUM FULL, when asked, gives it back to
+        the disk."""
         before = self.file_sizes()["database"]
         if full_vacuum:
             with self.unavailable_as_error():
-                self.db.live().execute("VACUUM FULL")  # outside a transaction: the connection is in autocommit
+                # outside a transaction: the connection is in autocommit
+                self.db.live().execute("VACUUM FULL")
         return Reclaimed(before, self.file_sizes()["database"], incremental=True)
 
     def save_rows(self, conn, rows) -> int:
@@ -170,7 +193,12 @@ class PostgresStore(Store):
 
     def file_sizes(self) -> dict:
         """Return the bytes of the database (the server keeps its write-ahead log apart)."""
-        return {"database": self.db.execute("SELECT pg_database_size(current_database())").fetchone()[0], "wal": 0}
+        return {
+            "database": self.db.execute("SELECT pg_database_size(current_database())").fetchone()[
+                0
+            ],
+            "wal": 0,
+        }
 
     def waiting_events(self, conn) -> tuple[int, int | None]:
         return tuple(conn.execute("SELECT count(*), min(seq) FROM projection_queue").fetchone())

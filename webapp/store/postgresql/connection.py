@@ -1,5 +1,6 @@
 """PostgreSQL connections: one pool per process, opened after gunicorn forks, and the store's SQL
-written with SQLite's placeholders (`?`, `?1`, `:name`) passed to psycopg as its own (`%s`, `%(name)s`)."""
+written with SQLite's placeholders (`?`, `?1`, `:name`) passed to psycopg as its own (`%s`,
+`%(name)s`)."""
 
 import contextlib
 import os
@@ -12,7 +13,8 @@ INSTALL_HINT = (
     "a postgresql:// database needs the extra: pip install 'tracediff[postgres]' (psycopg 3 and "
     "psycopg-pool; in a checkout: pip install -e '.[postgres]')"
 )
-POOL_MIN, POOL_MAX = 1, 4  # connections per process; see docs/deploy.md for when to add PgBouncer
+# connections per process; see docs/deploy.md for when to add PgBouncer
+POOL_MIN, POOL_MAX = 1, 4
 LOCK_WAIT_MS = 5_000
 PROBE_TIMEOUT_S = 5
 
@@ -49,7 +51,8 @@ def translate(sql: str) -> tuple[str, bool]:
             return "%s"
         if match.group(2):
             return f"%({match.group(2)})s"
-        return token.replace("%", "%%")  # psycopg reads % everywhere, string literals too
+        # psycopg reads % everywhere, string literals too
+        return token.replace("%", "%%")
 
     result = (_TOKENS.sub(swap, sql), numbered)
     _translated[sql] = result
@@ -61,11 +64,13 @@ def bind(sql: str, params):
     text, numbered = translate(sql)
     if numbered and not isinstance(params, dict):
         params = {f"p{i}": value for i, value in enumerate(params, 1)}
-    return text, (() if params is None else params)  # never None: psycopg then reads %% as %
+    # never None: psycopg then reads %% as %
+    return text, (() if params is None else params)
 
 
 def pool_for(url: str):
-    """Return this process's pool for a URL, made after any fork (a pool never crosses processes)."""
+    """Return this process's pool for a URL, made after any fork (a pool never crosses
+    processes)."""
     key = f"{os.getpid()}:{url}"
     with _pools_lock:
         if key not in _pools:
@@ -77,17 +82,24 @@ def pool_for(url: str):
                 max_size=POOL_MAX,
                 open=True,
                 timeout=5,
-                check=psycopg_pool.ConnectionPool.check_connection,  # a restarted server's dead connections go
-                # no statement waits for a lock longer than a request waits for a connection: then 503
-                kwargs={"autocommit": True, "prepare_threshold": None, "options": f"-c lock_timeout={LOCK_WAIT_MS}"},
+                # a restarted server's dead connections go
+                check=psycopg_pool.ConnectionPool.check_connection,
+                # no statement waits for a lock longer than a request waits for a connection: then
+                # 503
+                kwargs={
+                    "autocommit": True,
+                    "prepare_threshold": None,
+                    "options": f"-c lock_timeout={LOCK_WAIT_MS}",
+                },
                 name="tracediff",
             )
         return _pools[key]
 
 
 def _probe(psycopg, url: str) -> None:
-    """Connect once before making a pool, so a wrong password, database or port is told at once, in one line
-    (a pool would retry it in the background until its timeout and say only that it timed out)."""
+    """Connect once before making a pool, so a wrong password, database or port is told at once, in
+    one line (a pool would retry it in the background until its timeout and say only that it timed
+    out)."""
     try:
         psycopg.connect(url, connect_timeout=PROBE_TIMEOUT_S).close()
     except psycopg.Error as error:
@@ -96,8 +108,8 @@ def _probe(psycopg, url: str) -> None:
 
 
 def pool_stats() -> dict:
-    """Sum this process's pools: connections open (`size`), idle (`available`), allowed (`max`), requests
-    waiting for one (`waiting`); all 0 before any pool is made."""
+    """Sum this process's pools: connections open (`size`), idle (`available`), allowed (`max`),
+    requests waiting for one (`waiting`); all 0 before any pool is made."""
     prefix = f"{os.getpid()}:"
     with _pools_lock:
         pools = [pool for key, pool in _pools.items() if key.startswith(prefix)]
@@ -131,9 +143,11 @@ class Connection:
         self.live()
 
     def live(self):
-        """Return a working connection: one a restarted or lost server broke goes back for a new one."""
+        """Return a working connection: one a restarted or lost server broke goes back for a new
+        one."""
         if self.raw is not None and (self.raw.closed or self.raw.broken):
-            self._pool.putconn(self.raw)  # the pool discards a broken connection
+            # the pool discards a broken connection
+            self._pool.putconn(self.raw)
             self.raw = None
         if self.raw is None:
             with unavailable_as_error():
@@ -147,7 +161,8 @@ class Connection:
         return cursor
 
     def execute_within(self, sql: str, params, timeout_ms: int):
-        """Run one statement the server cancels after timeout_ms, in one round trip (no BEGIN, SET, COMMIT).
+        """Run one statement the server cancels after timeout_ms, in one round trip (no BEGIN, SET,
+        COMMIT).
 
         The SET LOCAL and the statement travel as one simple query, which runs as one implicit
         transaction: the timeout holds for this statement only. Parameters are bound client-side."""
@@ -155,7 +170,8 @@ class Connection:
         text, values = bind(sql, params)
         cursor = psycopg.ClientCursor(self.live())
         cursor.execute(f"SET LOCAL statement_timeout = {int(timeout_ms)}; {text}", values)
-        cursor.nextset()  # past the SET's empty result
+        # past the SET's empty result
+        cursor.nextset()
         return cursor
 
     def executemany(self, sql: str, rows):
@@ -177,7 +193,8 @@ class Connection:
             yield dict(zip(names, row))
 
     @property
-    def conn(self):  # sqlite-utils' Database exposes its connection as .conn; the store reads both ways
+    # sqlite-utils' Database exposes its connection as .conn; the store reads both ways
+    def conn(self):
         return self
 
     @contextlib.contextmanager
@@ -198,12 +215,14 @@ class Connection:
 
 @contextlib.contextmanager
 def unavailable_as_error():
-    """Turn a database that is down, read-only, full of connections or in recovery into StoreUnavailable."""
+    """Turn a database that is down, read-only, full of connections or in recovery into
+    StoreUnavailable."""
     psycopg, psycopg_pool = psycopg_modules()
     try:
         yield
     except psycopg.errors.ProgramLimitExceeded:
-        raise  # a value past what the server holds is a bug to see in the logs, not an outage to wait out
+        # a value past what the server holds is a bug to see in the logs, not an outage to wait out
+        raise
     except (
         psycopg.OperationalError,
         psycopg_pool.PoolTimeout,
@@ -211,4 +230,6 @@ def unavailable_as_error():
         psycopg.errors.DiskFull,
         psycopg.errors.TooManyConnections,
     ) as error:
-        raise StoreUnavailable(str(error).splitlines()[0] if str(error) else type(error).__name__) from error
+        raise StoreUnavailable(
+            str(error).splitlines()[0] if str(error) else type(error).__name__
+        ) from error

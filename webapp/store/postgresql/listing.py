@@ -1,4 +1,5 @@
-"""The trace list's search and counts on PostgreSQL; its filters and pages are shared (../listing.py).
+"""The trace list's search and counts on PostgreSQL; its filters and pages are shared
+(../listing.py).
 
 A search unites three arms, each cut at the page size: traces of the tools the text names or
 begins (any case), traces whose id begins with it, and traces whose payloads hold its words
@@ -23,7 +24,8 @@ ONLY_HERE = ("TOOLS_NAMED",)
 
 FTS_NEWEST = f"SELECT seq FROM events WHERE words @@ {PHRASE} ORDER BY seq DESC LIMIT {SEARCH_CAP}"
 SEARCH_CAPPED = (
-    f"SELECT count(*) > {SEARCH_CAP} FROM (SELECT 1 FROM events WHERE words @@ {PHRASE} LIMIT {SEARCH_CAP + 1}) AS m"
+    f"SELECT count(*) > {SEARCH_CAP} FROM (SELECT 1 FROM events WHERE words @@ {PHRASE} LIMIT "
+    f"{SEARCH_CAP + 1}) AS m"
 )
 TOOLS_NAMED = (
     f"SELECT x FROM ({distinct_sql('trace_tools', 'tool')}) AS v "
@@ -38,7 +40,8 @@ def fts_phrase(text: str) -> str:
 
 
 def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tuple[str, list]]:
-    """Return the SELECTs whose union is what `q` finds, each filtered, newest first, cut at limit."""
+    """Return the SELECTs whose union is what `q` finds, each filtered, newest first, cut at
+    limit."""
     conditions, params = [], []
     add_exists(query, conditions, params, tool=True, kind=True)
     add_trace_filters(query, conditions, params)
@@ -52,7 +55,12 @@ def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tup
         limit,
     )
     by_id = page_sql(
-        "traces t", "t", ["t.trace_id >= ? AND t.trace_id < ?", *conditions], [low, high, *params], cursor, limit
+        "traces t",
+        "t",
+        ["t.trace_id >= ? AND t.trace_id < ?", *conditions],
+        [low, high, *params],
+        cursor,
+        limit,
     )
     by_words = page_sql(
         f"(SELECT DISTINCT e.trace_id FROM ({FTS_NEWEST}) f JOIN events e ON e.seq = f.seq) m "
@@ -81,13 +89,19 @@ def count_sql(query: TraceQuery, cap: int) -> tuple[str, list]:
     """Build a count of the traces matching a query that stops at cap + 1."""
     if query.q:
         arms = search_arms(query, None, cap + 1)
-        union = " UNION ".join(f"SELECT trace_id FROM ({arm}) AS a{n}" for n, (arm, _) in enumerate(arms))
-        return f"SELECT count(*) FROM ({union}) AS u", [p for _, arm_params in arms for p in arm_params]
+        union = " UNION ".join(
+            f"SELECT trace_id FROM ({arm}) AS a{n}" for n, (arm, _) in enumerate(arms)
+        )
+        return f"SELECT count(*) FROM ({union}) AS u", [
+            p for _, arm_params in arms for p in arm_params
+        ]
     source, order_table, conditions, params = trace_filter_sql(query, rows=False)
     where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-    # Newest first, as the list: the planner then walks the value's index (an index-only scan of
-    # cap + 1 entries) where, unordered, it prices a scan of the wide traces rows lower and takes 3-5x longer.
+    # Newest first, as the list: the planner then walks the value's index (an index-only scan of cap
+    # + 1 entries) where, unordered, it prices a scan of the wide traces rows lower and takes 3-5x
+    # longer.
     return (
-        f"SELECT count(*) FROM (SELECT 1 FROM {source} {where} {NEWEST_FIRST.format(order_table)} LIMIT ?) AS c",
+        f"SELECT count(*) FROM (SELECT 1 FROM {source} {where} {NEWEST_FIRST.format(order_table)} "
+        "LIMIT ?) AS c",
         params + [cap + 1],
     )

@@ -10,7 +10,8 @@ from . import sql as pg_sql
 
 RECORD_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL,
-    applied_at TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))"""
+    applied_at TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC',
+      'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))"""
 
 
 class PostgresMigrations:
@@ -22,7 +23,9 @@ class PostgresMigrations:
         self.store = store
 
     def applied_versions(self) -> set[int] | None:
-        exists = self.store.db.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()[0]
+        exists = self.store.db.execute(
+            "SELECT to_regclass('schema_migrations') IS NOT NULL"
+        ).fetchone()[0]
         if not exists:
             return None
         return {row[0] for row in self.store.db.execute("SELECT version FROM schema_migrations")}
@@ -38,10 +41,12 @@ class PostgresMigrations:
         return {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
 
     def run_sql(self, conn, text: str) -> None:
-        text = re.sub(r"--[^\n]*", "", text)  # comments may hold semicolons and quotes
+        # comments may hold semicolons and quotes
+        text = re.sub(r"--[^\n]*", "", text)
         for statement in text.split(";"):
             if statement.strip():
-                conn.raw.execute(statement)  # DDL as written: no placeholders to pass on
+                # DDL as written: no placeholders to pass on
+                conn.raw.execute(statement)
 
     def record(self, conn, migration) -> None:
         conn.execute(
@@ -51,7 +56,8 @@ class PostgresMigrations:
 
 
 def add_stage_columns(store) -> None:
-    """Give each declared stage its columns where they are missing (a stage declared after the migrations)."""
+    """Give each declared stage its columns where they are missing (a stage declared after the
+    migrations)."""
     rows = store.db.execute(
         "SELECT table_name, column_name FROM information_schema.columns"
         " WHERE table_schema = current_schema() AND table_name IN ('calls', 'traces')"
@@ -60,7 +66,10 @@ def add_stage_columns(store) -> None:
     for table, column in rows:
         existing.setdefault(table, set()).add(column)
     # IF NOT EXISTS: another node may add them while this one waits for the lock
-    missing = [s.replace("ADD COLUMN", "ADD COLUMN IF NOT EXISTS") for s in stagecols.missing(existing, "BIGINT")]
+    missing = [
+        s.replace("ADD COLUMN", "ADD COLUMN IF NOT EXISTS")
+        for s in stagecols.missing(existing, "BIGINT")
+    ]
     if missing:
         with PostgresMigrations(store).locked() as conn:
             PostgresMigrations(store).run_sql(conn, ";".join(missing))

@@ -1,8 +1,8 @@
 """The SQLite engine: a tracediff database in one file, the default.
 
-What differs from PostgreSQL is here: the connection, writers taking turns (turns.py), projection by a
-range of seq with the FTS5 index filled in the same transaction, the statements of sql.py and listing.py,
-and the file's upkeep on its disk (upkeep.py, search_upkeep.py, space.py, faults.py).
+What differs from PostgreSQL is here: the connection, writers taking turns (turns.py), projection by
+a range of seq with the FTS5 index filled in the same transaction, the statements of sql.py and
+listing.py, and the file's upkeep on its disk (upkeep.py, search_upkeep.py, space.py, faults.py).
 """
 
 import contextlib
@@ -26,14 +26,16 @@ from .sql import INDEX_EVENTS, INSERT_EVENT, NEW_EVENTS, SET_PROGRESS
 from .turns import WriterTurns
 from .upkeep import Upkeep
 
-# 60 MB of 560-key events took one 4.9 s transaction to project, and every ingest commit waited for it
+# 60 MB of 560-key events took one 4.9 s transaction to project, and every ingest commit waited for
+# it
 PROJECT_BYTES = 1024 * 1024
 _PROJECTED = "SELECT coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0)"
 _SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL", "EXTRA": "EXTRA", "OFF": "OFF"}
 
 
 def within_bytes(rows: list, most: int) -> list:
-    """Keep the first rows (seq, ..., payload length) whose payloads add up to at most `most` (at least one)."""
+    """Keep the first rows (seq, ..., payload length) whose payloads add up to at most `most` (at
+    least one)."""
     total = 0
     for count, row in enumerate(rows):
         total += row[-1] or 0
@@ -43,11 +45,13 @@ def within_bytes(rows: list, most: int) -> list:
 
 
 class SqliteStore(Upkeep, Store):
-    """A tracediff database in one SQLite file: one writer at a time (taking turns on a lock file beside it,
-    turns.py), the search index in FTS5, and upkeep of the file on its disk (upkeep.py)."""
+    """A tracediff database in one SQLite file: one writer at a time (taking turns on a lock file
+    beside it, turns.py), the search index in FTS5, and upkeep of the file on its disk
+    (upkeep.py)."""
 
     engine = "sqlite"
-    sole_server = True  # `tracediff serve` is the one server of a file
+    # `tracediff serve` is the one server of a file
+    sole_server = True
     sql = sqlite_sql
     listing = sqlite_listing
 
@@ -60,7 +64,9 @@ class SqliteStore(Upkeep, Store):
         create: bool = True,
         min_free_bytes: int = 0,
     ):
-        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(
+            str(path), timeout=busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
+        )
         self.db = sqlite_utils.Database(conn)
         self.path = str(path)
         self.min_free_bytes = min_free_bytes
@@ -76,12 +82,18 @@ class SqliteStore(Upkeep, Store):
             else:
                 self.check_schema()
         except BaseException:
-            self.close()  # a store refused at open (newer schema, full disk) keeps no file or lock open
+            # a store refused at open (newer schema, full disk) keeps no file or lock open
+            self.close()
             raise
 
     def has_tables(self) -> bool:
         """Say whether the database was made by tracediff (an empty file or database was not)."""
-        return self.db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'events'").fetchone()[0] == 1
+        return (
+            self.db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'events'").fetchone()[
+                0
+            ]
+            == 1
+        )
 
     def create_schema(self) -> list:
         """Apply the numbered migrations the database lacks (see migrations/); return them."""
@@ -89,7 +101,8 @@ class SqliteStore(Upkeep, Store):
             return upgrade(self)
 
     def check_schema(self) -> None:
-        """Refuse a database made by a newer tracediff: every command and request opens through here."""
+        """Refuse a database made by a newer tracediff: every command and request opens through
+        here."""
         with self.unavailable_as_error():
             check(self)
 
@@ -102,14 +115,23 @@ class SqliteStore(Upkeep, Store):
 
     @contextlib.contextmanager
     def unavailable_as_error(self):
-        """Turn 'locked', 'full' and 'read-only' into StoreUnavailable (saying so when the disk is full)."""
+        """Turn 'locked', 'full' and 'read-only' into StoreUnavailable (saying so when the disk is
+        full)."""
         try:
             yield
         except sqlite3.OperationalError as error:
             text = str(error).lower()
             if any(
                 word in text
-                for word in ("locked", "busy", "full", "readonly", "read-only", "disk i/o", "unable to open")
+                for word in (
+                    "locked",
+                    "busy",
+                    "full",
+                    "readonly",
+                    "read-only",
+                    "disk i/o",
+                    "unable to open",
+                )
             ):
                 message = explained(self.path, str(error))
                 if "locked" not in text and "busy" not in text:
@@ -118,7 +140,8 @@ class SqliteStore(Upkeep, Store):
             raise
 
     def stale(self) -> bool:
-        """Say whether a storage fault was noted since this store opened (a kept store then reopens)."""
+        """Say whether a storage fault was noted since this store opened (a kept store then
+        reopens)."""
         return faults.count() != self.faults_seen
 
     @contextlib.contextmanager
@@ -168,9 +191,11 @@ class SqliteStore(Upkeep, Store):
     # -- ingest -------------------------------------------------------------
 
     def insert_events(self, conn, rows: list[tuple]) -> dict:
-        """Insert event rows, skipping event ids already stored; return {source: (added, duplicates)}."""
+        """Insert event rows, skipping event ids already stored; return {source: (added,
+        duplicates)}."""
         by_source: dict = {}
-        for source, run in runs_by_source(rows):  # counted per source for /metrics; order kept
+        # counted per source for /metrics; order kept
+        for source, run in runs_by_source(rows):
             before = conn.total_changes
             conn.executemany(INSERT_EVENT, run)
             added = conn.total_changes - before
@@ -180,7 +205,8 @@ class SqliteStore(Upkeep, Store):
 
     def project(self, limit: int = 5000) -> int:
         """Fold events committed since the last projection into calls, traces and FTS, at most about
-        PROJECT_BYTES of payload a transaction: the writer's lock is held for tenths of a second, not seconds."""
+        PROJECT_BYTES of payload a transaction: the writer's lock is held for tenths of a second,
+        not seconds."""
         with self.write() as conn:
             done = conn.execute("SELECT seq FROM progress WHERE name = 'projected'").fetchone()
             done = done[0] if done else 0

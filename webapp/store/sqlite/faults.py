@@ -1,9 +1,10 @@
-"""A process's note of storage faults (a read-only or full disk), so that what it keeps open is reopened.
+"""A process's note of storage faults (a read-only or full disk), so that what it keeps open is
+reopened.
 
-SQLite shares one view of a file among a process's connections while any of them stays open: a connection
-kept since a read-only mount keeps every new one read-only after the remount ("attempt to write a readonly
-database" until a restart). Long-lived stores (the background loops') reopen once a fault was noted, and
-health reports a fault no later write has cleared, as readiness does.
+SQLite shares one view of a file among a process's connections while any of them stays open: a
+connection kept since a read-only mount keeps every new one read-only after the remount ("attempt to
+write a readonly database" until a restart). Long-lived stores (the background loops') reopen once a
+fault was noted, and health reports a fault no later write has cleared, as readiness does.
 """
 
 import threading
@@ -30,7 +31,8 @@ def clear() -> None:
 
 
 def count() -> int:
-    """Return how many faults this process has noted; a store opened before the latest one is stale."""
+    """Return how many faults this process has noted; a store opened before the latest one is
+    stale."""
     return _state["count"]
 
 

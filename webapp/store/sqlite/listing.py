@@ -21,14 +21,20 @@ ONLY_HERE = ("PREFIX", "DENSE_PREFIX", "TOOL_NAMED")
 
 # A search reads at most SEARCH_CAP matching snapshots, the newest first (events_fts rowid is
 # events.seq, which grows with arrival): a word found in every payload stays a bounded query.
-FTS_NEWEST = f"SELECT rowid FROM events_fts WHERE events_fts MATCH ? ORDER BY rowid DESC LIMIT {SEARCH_CAP}"
+FTS_NEWEST = (
+    f"SELECT rowid FROM events_fts WHERE events_fts MATCH ? ORDER BY rowid DESC LIMIT {SEARCH_CAP}"
+)
 SEARCH_CAPPED = (
     f"SELECT count(*) > {SEARCH_CAP} FROM "
     f"(SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT {SEARCH_CAP + 1})"
 )
-# A trace id prefix held by more ids than this ("0", "a") walks the list by time instead of sorting them.
+# A trace id prefix held by more ids than this ("0", "a") walks the list by time instead of sorting
+# them.
 PREFIX = "trace_id >= ? AND trace_id < ?"
-DENSE_PREFIX = f"(SELECT count(*) > {SEARCH_CAP} FROM (SELECT 1 FROM traces WHERE {PREFIX} LIMIT {SEARCH_CAP + 1}))"
+DENSE_PREFIX = (
+    f"(SELECT count(*) > {SEARCH_CAP} FROM (SELECT 1 FROM traces WHERE {PREFIX} LIMIT "
+    f"{SEARCH_CAP + 1}))"
+)
 
 
 def fts_phrase(text: str) -> str:
@@ -81,7 +87,8 @@ def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tup
     )
     matches = (
         f"SELECT e.trace_id FROM ({FTS_NEWEST}) f CROSS JOIN events e ON e.seq = f.rowid "
-        f"UNION SELECT trace_id FROM (SELECT 1 WHERE NOT {DENSE_PREFIX}) CROSS JOIN traces WHERE {PREFIX}"
+        f"UNION SELECT trace_id FROM (SELECT 1 WHERE NOT {DENSE_PREFIX}) CROSS JOIN traces WHERE "
+        f"{PREFIX}"
     )
     by_match = page_sql(
         f"({matches}) m CROSS JOIN traces t ON t.trace_id = m.trace_id",

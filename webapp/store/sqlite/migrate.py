@@ -2,8 +2,8 @@
 
 How to add a table or a column: see webapp/store/migrations/__init__.py (a new numbered file).
 SCHEMA below is the bridge for features written before the migrations existed: idempotent DDL
-(CREATE ... IF NOT EXISTS, grouped under the feature's name) run after the migrations at every start,
-until it is moved into a numbered migration and removed from here.
+(CREATE ... IF NOT EXISTS, grouped under the feature's name) run after the migrations at every
+start, until it is moved into a numbered migration and removed from here.
 """
 
 import sqlite3
@@ -32,8 +32,12 @@ class SqliteMigrations:
 
     def applied_versions(self) -> set[int] | None:
         try:
-            return {row[0] for row in self.store.db.conn.execute("SELECT version FROM schema_migrations")}
-        except sqlite3.OperationalError:  # no such table yet: a new or pre-migration database
+            return {
+                row[0]
+                for row in self.store.db.conn.execute("SELECT version FROM schema_migrations")
+            }
+        # no such table yet: a new or pre-migration database
+        except sqlite3.OperationalError:
             return None
 
     def locked(self):
@@ -53,7 +57,8 @@ class SqliteMigrations:
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
             (migration.version, migration.name, times.now()),
         )
-        conn.execute(f"PRAGMA user_version = {int(migration.version)}")  # for sqlite3 and other tools
+        # for sqlite3 and other tools
+        conn.execute(f"PRAGMA user_version = {int(migration.version)}")
 
 
 def split_statements(text: str) -> list[str]:
@@ -76,8 +81,9 @@ def _has_code(statement: str) -> bool:
 def prepare_new_file(conn, seconds: float = 10.0) -> None:
     """Set what only an empty file can take, then WAL (outside any transaction).
 
-    Changing the journal mode takes the file's exclusive lock without waiting on SQLite's busy handler: a second
-    process opening the same new file a moment later is told "locked", so it tries again for a while."""
+    Changing the journal mode takes the file's exclusive lock without waiting on SQLite's busy
+    handler: a second process opening the same new file a moment later is told "locked", so it tries
+    again for a while."""
     deadline = time.monotonic() + seconds
     while True:
         try:
@@ -94,7 +100,8 @@ def prepare_new_file(conn, seconds: float = 10.0) -> None:
 
 
 def check(store) -> None:
-    """Refuse a database a newer tracediff made, without writing (a Store opened with create=False)."""
+    """Refuse a database a newer tracediff made, without writing (a Store opened with
+    create=False)."""
     migrations.refuse_newer(SqliteMigrations(store))
 
 
@@ -110,9 +117,13 @@ def upgrade(store) -> list:
 
 
 def add_stage_columns(store) -> None:
-    """Give each declared stage its columns where they are missing (a stage declared after the migrations)."""
+    """Give each declared stage its columns where they are missing (a stage declared after the
+    migrations)."""
     tables = ("calls", "traces")
-    existing = {table: {row[1] for row in store.db.execute(f"PRAGMA table_info({table})")} for table in tables}
+    existing = {
+        table: {row[1] for row in store.db.execute(f"PRAGMA table_info({table})")}
+        for table in tables
+    }
     statements = stagecols.missing(existing, "INTEGER")
     if statements:
         with store.write() as conn:

@@ -1,11 +1,12 @@
-"""The search index's upkeep during a prune, a mixin of Store: merged by hand, or emptied and rebuilt.
+"""The search index's upkeep during a prune, a mixin of Store: merged by hand, or emptied and
+rebuilt.
 
 The search index is a contentless FTS5 table: deleting a row *adds* delete markers, and FTS5's own
 automerge would rewrite up to 64 pages per level in whichever transaction crosses its work unit (a
-megabyte or two of WAL on a disk that has one). So while a prune runs, automerge is off and the index
-is merged in steps of a few pages: whole, after a prune that deleted much of it (so the deleted rows'
-entries meet their markers and both go); or, on a tight disk, it is emptied first (a few pages) and
-the remaining events are indexed again, step by step, after the deletions.
+megabyte or two of WAL on a disk that has one). So while a prune runs, automerge is off and the
+index is merged in steps of a few pages: whole, after a prune that deleted much of it (so the
+deleted rows' entries meet their markers and both go); or, on a tight disk, it is emptied first (a
+few pages) and the remaining events are indexed again, step by step, after the deletions.
 """
 
 from ..errors import StoreUnavailable
@@ -13,14 +14,17 @@ from . import space
 from .sql import INDEX_EVENTS, SET_PROGRESS
 
 MIN_STEP_PAGES = 8
-MERGE_PAGES = 64  # index pages one merge step writes at most; fewer while the disk is full
-FTS_AUTOMERGE = 4  # FTS5's default, restored after a prune
-REINDEX_EVENTS = 500  # events indexed again per transaction; fewer while the disk is full
+# index pages one merge step writes at most; fewer while the disk is full
+MERGE_PAGES = 64
+# FTS5's default, restored after a prune
+FTS_AUTOMERGE = 4
+# events indexed again per transaction; fewer while the disk is full
+REINDEX_EVENTS = 500
 
 
 def _disk_full(error: StoreUnavailable, store=None) -> bool:
-    """Say whether an error means the disk is full (an I/O error on a disk with no room counts: SQLite
-    reports one when its shared-memory file cannot grow)."""
+    """Say whether an error means the disk is full (an I/O error on a disk with no room counts:
+    SQLite reports one when its shared-memory file cannot grow)."""
     text = str(error).lower()
     if "full" in text:
         return True
@@ -39,10 +43,13 @@ class SearchIndexUpkeep:
             pass
 
     def _empty_index(self) -> None:
-        """Empty the search index in one small transaction (its pages go to the free list), and note which
-        events it must hold again: those projected so far (the projection indexes the later ones)."""
+        """Empty the search index in one small transaction (its pages go to the free list), and note
+        which events it must hold again: those projected so far (the projection indexes the later
+        ones)."""
         with self.write() as conn:
-            projected = conn.execute("SELECT coalesce(max(seq), 0) FROM progress WHERE name = 'projected'")
+            projected = conn.execute(
+                "SELECT coalesce(max(seq), 0) FROM progress WHERE name = 'projected'"
+            )
             conn.execute(SET_PROGRESS, ("reindex_to", projected.fetchone()[0]))
             conn.execute(SET_PROGRESS, ("reindexed", 0))
             conn.execute("INSERT INTO events_fts (events_fts) VALUES ('delete-all')")
@@ -52,7 +59,9 @@ class SearchIndexUpkeep:
         size = REINDEX_EVENTS
         while True:
             marks = dict(
-                self.db.execute("SELECT name, seq FROM progress WHERE name IN ('reindexed', 'reindex_to')").fetchall()
+                self.db.execute(
+                    "SELECT name, seq FROM progress WHERE name IN ('reindexed', 'reindex_to')"
+                ).fetchall()
             )
             if len(marks) < 2:
                 return
@@ -66,12 +75,14 @@ class SearchIndexUpkeep:
                 size = max(1, size // 4)
                 continue
             self.checkpoint("PASSIVE", required=False)
-            while self._merge_index_step(whole=False):  # FTS5's usual merges, a bounded step at a time
+            # FTS5's usual merges, a bounded step at a time
+            while self._merge_index_step(whole=False):
                 pass
 
     def _reindex_some(self, conn, done: int, target: int, size: int) -> None:
         last = conn.execute(
-            "SELECT max(seq) FROM (SELECT seq FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?)",
+            "SELECT max(seq) FROM (SELECT seq FROM events WHERE seq > ? AND seq <= ? ORDER BY seq "
+            "LIMIT ?)",
             (done, target, size),
         ).fetchone()[0]
         if last is None:
@@ -81,19 +92,23 @@ class SearchIndexUpkeep:
         conn.execute(SET_PROGRESS, ("reindexed", last))
 
     def _merge_index_step(self, whole: bool) -> bool:
-        """Merge the search index's segments by at most MERGE_PAGES pages (fewer on a full disk): those of
-        one level with at least four (FTS5's usual merge), or all of them (`whole`: the deleted rows'
-        entries then meet their delete markers and both go). Say whether there was work to do."""
+        """Merge the search index's segments by at most MERGE_PAGES pages (fewer on a full disk):
+        those of one level with at least four (FTS5's usual merge), or all of them (`whole`: the
+        deleted rows' entries then meet their delete markers and both go). Say whether there was
+        work to do."""
         pages = MERGE_PAGES
         while True:
             try:
                 with self.write() as conn:
                     changes = conn.total_changes
-                    # a negative page count merges across levels (FTS5's 'optimize', a step at a time)
+                    # a negative page count merges across levels (FTS5's 'optimize', a step at a
+                    # time)
                     conn.execute(
-                        "INSERT INTO events_fts (events_fts, rank) VALUES ('merge', ?)", (-pages if whole else pages,)
+                        "INSERT INTO events_fts (events_fts, rank) VALUES ('merge', ?)",
+                        (-pages if whole else pages,),
                     )
-                    worked = conn.total_changes - changes >= 2  # FTS5's own test for "no merge was due"
+                    # FTS5's own test for "no merge was due"
+                    worked = conn.total_changes - changes >= 2
             except StoreUnavailable as error:
                 self.checkpoint(required=False)
                 if not _disk_full(error, self) or pages <= MIN_STEP_PAGES:
@@ -106,7 +121,9 @@ class SearchIndexUpkeep:
     def _index_setting(self, name: str, value: int, required: bool = True) -> None:
         try:
             with self.write() as conn:
-                conn.execute("INSERT INTO events_fts (events_fts, rank) VALUES (?, ?)", (name, value))
+                conn.execute(
+                    "INSERT INTO events_fts (events_fts, rank) VALUES (?, ?)", (name, value)
+                )
         except StoreUnavailable:
             if required:
                 raise

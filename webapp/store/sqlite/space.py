@@ -7,10 +7,14 @@ failing hardware. On a read-only mount it says "unable to open database file" to
 
 import os
 
-NEARLY_NONE = 1024 * 1024  # below this, "database or disk is full" is the disk's doing, not a size limit
-NO_ROOM = 64 * 1024  # below this, an I/O error is the disk's room (SQLite's shared memory grows 32 KiB at a time)
-SPACE_WORDS = ("full", "disk i/o", "unable to open")  # what SQLite says when it could not get space
-WRITE_WORDS = ("readonly", "read-only", "unable to open", "disk i/o")  # ... or could not write at all
+# below this, "database or disk is full" is the disk's doing, not a size limit
+NEARLY_NONE = 1024 * 1024
+# below this, an I/O error is the disk's room (SQLite's shared memory grows 32 KiB at a time)
+NO_ROOM = 64 * 1024
+# what SQLite says when it could not get space
+SPACE_WORDS = ("full", "disk i/o", "unable to open")
+# ... or could not write at all
+WRITE_WORDS = ("readonly", "read-only", "unable to open", "disk i/o")
 
 
 def free_bytes(path) -> int | None:
@@ -23,16 +27,23 @@ def free_bytes(path) -> int | None:
 
 
 def explained(path, message: str) -> str:
-    """A store error's message, saying first when the database's disk is full or it cannot be written."""
+    """A store error's message, saying first when the database's disk is full or it cannot be
+    written."""
     text = message.lower()
     if str(path) == ":memory:" or not any(word in text for word in SPACE_WORDS + WRITE_WORDS):
-        return message  # locked or busy: the disk is not the cause
+        # locked or busy: the disk is not the cause
+        return message
     # the file's name only: this message also reaches API clients, who need not learn server paths
     name = os.path.basename(str(path))
     cause = _unwritable(str(path), name) if any(word in text for word in WRITE_WORDS) else None
     free = free_bytes(path)
     room = NEARLY_NONE if "full" in text else NO_ROOM
-    if cause is None and free is not None and free < room and any(word in text for word in SPACE_WORDS):
+    if (
+        cause is None
+        and free is not None
+        and free < room
+        and any(word in text for word in SPACE_WORDS)
+    ):
         cause = f"the disk holding {name} is full ({free // 1024} KiB free)"
     return f"{cause}: {message}" if cause else message
 
@@ -47,5 +58,8 @@ def _unwritable(path: str, name: str) -> str | None:
     for target, what in ((path, name), (folder, f"the folder of {name}")):
         if os.path.exists(target) and not os.access(target, os.W_OK):
             # root passes permission bits, but not an immutable file (chattr +i)
-            return f"{what} cannot be written (its permissions or attributes, e.g. chattr +i, forbid it)"
+            return (
+                f"{what} cannot be written (its permissions or attributes, e.g. chattr +i, forbid "
+                "it)"
+            )
     return None

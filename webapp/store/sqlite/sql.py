@@ -30,43 +30,60 @@ SPAN_EVENTS = """SELECT seq, trace_id, call_id, tool, json_extract(meta, '$.span
  json_extract(meta, '$.call_index'), json_extract(meta, '$.turn_calls') FROM events
  WHERE seq > ? AND seq <= ? AND json_extract(meta, '$.span_id') IS NOT NULL"""
 ADOPT_CHILDREN = """UPDATE events SET call_id = ?, tool = coalesce(tool, ?)
- WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.parent_span_id') = ? AND ts >= ? AND ts <= ?"""
+ WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.parent_span_id') = ? AND ts >= ? AND
+   ts <= ?"""
 FIND_PARENT = """SELECT call_id, tool FROM events WHERE trace_id = ? AND call_id != ''
  AND json_extract(meta, '$.span_id') = ? AND ts >= ? AND ts <= ? LIMIT 1"""
-FIND_TURN = """SELECT call_id, tool, json_extract(meta, '$.span_id'), json_extract(meta, '$.call_index') FROM events
- WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta, '$.parent_span_id') = ?
- AND json_extract(meta, '$.call_index') IS NOT NULL AND ts >= ? AND ts <= ? ORDER BY ts DESC, seq DESC LIMIT 256"""
-FIND_ANNOUNCED = """SELECT call_id, tool, json_extract(meta, '$.call_index'), json_extract(meta, '$.turn_calls')
- FROM events WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta, '$.span_id') = ?
+FIND_TURN = """SELECT call_id, tool, json_extract(meta, '$.span_id'), json_extract(meta,
+  '$.call_index') FROM events
+ WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta,
+   '$.parent_span_id') = ?
+ AND json_extract(meta, '$.call_index') IS NOT NULL AND ts >= ? AND ts <= ? ORDER BY ts DESC, seq
+   DESC LIMIT 256"""
+FIND_ANNOUNCED = """SELECT call_id, tool, json_extract(meta, '$.call_index'), json_extract(meta,
+  '$.turn_calls')
+ FROM events WHERE trace_id = ? AND snapshot = 'arguments' AND call_id != '' AND json_extract(meta,
+   '$.span_id') = ?
  AND json_extract(meta, '$.call_index') IS NOT NULL"""
 TURN_ORPHANS = """SELECT seq, json_extract(meta, '$.turn_position') FROM events
  WHERE trace_id = ? AND call_id = '' AND json_extract(meta, '$.turn_span_id') = ?"""
 # the HTTP spans under one parent already joined to a call of a turn (spans.turn_call orders them)
-TURN_SPANS = """SELECT seq, json_extract(meta, '$.span_id'), ts FROM events WHERE trace_id = ? AND call_id = ?
+TURN_SPANS = """SELECT seq, json_extract(meta, '$.span_id'), ts FROM events WHERE trace_id = ? AND
+  call_id = ?
  AND snapshot IN ('request', 'response') AND json_extract(meta, '$.parent_span_id') = ?"""
 INSERT_EVENT = """INSERT OR IGNORE INTO events
- (event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http, meta, ts,
+ (event_id, trace_id, call_id, snapshot, tool, source, release, payload, logged_as_string, http,
+   meta, ts,
   received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
-NEW_EVENTS = "SELECT seq, trace_id, call_id, length(payload) FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
-INDEX_EVENTS = "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq > ? AND seq <= ?"
+NEW_EVENTS = (
+    "SELECT seq, trace_id, call_id, length(payload) FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
+)
+INDEX_EVENTS = (
+    "INSERT INTO events_fts (rowid, body) SELECT seq, payload FROM events WHERE seq > ? AND seq <= "
+    "?"
+)
 CALLS_BY_KEY = f"""SELECT c.trace_id, c.call_id, c.tool, c.version, {stagecols.seqs("c.")}
  FROM json_each(?) AS k JOIN calls AS c
  ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
 REBUILD_PAIRS = """INSERT INTO problem_pairs (problem_id, pair, count)
- SELECT ?1, p.key, sum(p.value) FROM problem_calls, json_each(pairs) AS p WHERE problem_id = ?1 GROUP BY 2"""
+ SELECT ?1, p.key, sum(p.value) FROM problem_calls, json_each(pairs) AS p WHERE problem_id = ?1
+   GROUP BY 2"""
 # the call whose newest current snapshot is oldest: roughly the call that has waited longest
 OLDEST_PENDING = f"""SELECT count(*), min(max({stagecols.each_present("coalesce({0}, 0)")}))
  FROM calls WHERE analyzed_version < version"""
-IN_JSON_LIST = "IN (SELECT value FROM json_each(?))"  # a list of values as one JSON parameter
+# a list of values as one JSON parameter
+IN_JSON_LIST = "IN (SELECT value FROM json_each(?))"
 IN_JSON_NUMBERS = IN_JSON_LIST
 KEYED_CALLS = """json_each(?) AS k JOIN calls AS c
  ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
 EVENTS_BY_SEQ = "SELECT seq, * FROM events WHERE seq IN (SELECT value FROM json_each(?))"
 SET_PROGRESS = "INSERT OR REPLACE INTO progress (name, seq) VALUES (?, ?)"
 # The calls of a batch, as a JSON array of [trace_id, call_id] pairs.
-_TOUCHED = """SELECT DISTINCT json_extract(value, '$[0]') AS trace_id, json_extract(value, '$[1]') AS call_id
+_TOUCHED = """SELECT DISTINCT json_extract(value, '$[0]') AS trace_id, json_extract(value, '$[1]')
+  AS call_id
  FROM json_each(:calls)"""
-_CURRENT = """(SELECT seq FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND snapshot = '{0}'
+_CURRENT = """(SELECT seq FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND
+  snapshot = '{0}'
    ORDER BY ts DESC, seq DESC LIMIT 1)"""
 # One statement folds every touched call: the current version of each snapshot (latest ts,
 # then latest seq), its facts, and a version bump when a current snapshot changed.
@@ -75,12 +92,15 @@ PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, release,
  SELECT t.trace_id, t.call_id,
   (SELECT tool FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND tool IS NOT NULL
     ORDER BY seq DESC LIMIT 1),
-  (SELECT source FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND source IS NOT NULL
+  (SELECT source FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND source IS NOT
+    NULL
     ORDER BY seq DESC LIMIT 1),
-  (SELECT release FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND release IS NOT NULL
+  (SELECT release FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id AND release IS
+    NOT NULL
     ORDER BY seq DESC LIMIT 1),
   {stagecols.currents(_CURRENT)},
-  (SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id
+  (SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = t.trace_id AND call_id =
+    t.call_id
     AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
   (SELECT min(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id),
   (SELECT max(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id)
@@ -92,27 +112,34 @@ PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, release,
  version = calls.version + ({stagecols.changed("calls", "IS NOT")}),
  {stagecols.set_excluded()}"""
 # A call whose events all joined another call (an orphan span found its parent) goes away.
-DROP_EMPTY_CALLS = f"""DELETE FROM calls WHERE (trace_id, call_id) IN (SELECT trace_id, call_id FROM ({_TOUCHED}) AS t
+DROP_EMPTY_CALLS = f"""DELETE FROM calls WHERE (trace_id, call_id) IN (SELECT trace_id, call_id
+  FROM ({_TOUCHED}) AS t
  WHERE NOT EXISTS (SELECT 1 FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id))"""
-REFRESH_TRACE = f"""INSERT OR REPLACE INTO traces (trace_id, first_ts, last_ts, calls, tools, sources,
+REFRESH_TRACE = f"""INSERT OR REPLACE INTO traces (trace_id, first_ts, last_ts, calls, tools,
+  sources,
  {", ".join(stagecols.HAS)}, complete, worst, kinds, status_codes, errors, warnings, loud_kinds)
  SELECT trace_id, min(first_ts), max(last_ts), count(*),
-  (SELECT group_concat(t, ',') FROM (SELECT DISTINCT tool AS t FROM calls WHERE trace_id = :trace_id AND tool IS NOT
+  (SELECT group_concat(t, ',') FROM (SELECT DISTINCT tool AS t FROM calls WHERE trace_id =
+    :trace_id AND tool IS NOT
    NULL ORDER BY t)),
-  (SELECT group_concat(s, ',') FROM (SELECT DISTINCT source AS s FROM calls WHERE trace_id = :trace_id AND source IS
+  (SELECT group_concat(s, ',') FROM (SELECT DISTINCT source AS s FROM calls WHERE trace_id =
+    :trace_id AND source IS
    NOT NULL ORDER BY s)),
   {stagecols.each_present("min({0} IS NOT NULL)")},
   min({stagecols.COMPLETE}),
   CASE max(CASE worst WHEN 'error' THEN 3 WHEN 'warning' THEN 2 WHEN 'info' THEN 1 ELSE 0 END)
    WHEN 3 THEN 'error' WHEN 2 THEN 'warning' WHEN 1 THEN 'info' ELSE
    CASE WHEN max(analysis IS NOT NULL) THEN 'clean' END END,
-  (SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' || replace(kinds, ',',
+  (SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' ||
+    replace(kinds, ',',
    '","') || '"]')
     WHERE trace_id = :trace_id AND kinds != '' ORDER BY k)),
-  (SELECT group_concat(s, ',') FROM (SELECT DISTINCT status_code AS s FROM calls WHERE trace_id = :trace_id AND
+  (SELECT group_concat(s, ',') FROM (SELECT DISTINCT status_code AS s FROM calls WHERE trace_id =
+    :trace_id AND
    status_code IS NOT NULL ORDER BY s)),
   sum(errors), sum(warnings),
-  coalesce((SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["' ||
+  coalesce((SELECT group_concat(k, ',') FROM (SELECT DISTINCT value AS k FROM calls, json_each('["'
+    ||
    replace(loud_kinds, ',', '","') || '"]')
     WHERE trace_id = :trace_id AND loud_kinds != '' ORDER BY k)), '')
  FROM calls WHERE trace_id = :trace_id GROUP BY trace_id"""
@@ -121,18 +148,21 @@ DELETE_TRACE_TOOLS = "DELETE FROM trace_tools WHERE trace_id = ?"
 INSERT_TRACE_KINDS = """INSERT INTO trace_kinds (trace_id, kind, last_ts)
  SELECT trace_id, value, last_ts FROM traces, json_each('["' || replace(kinds, ',', '","') || '"]')
  WHERE trace_id = ? AND kinds != ''"""
-# oldest first (calls_pending_by_time): a tool's observed shapes learn its calls in the order they were made
+# oldest first (calls_pending_by_time): a tool's observed shapes learn its calls in the order they
+# were made
 CLAIM_PENDING = """UPDATE calls SET claimed_at = ?1 WHERE rowid IN (
- SELECT rowid FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at < ?2)
+ SELECT rowid FROM calls WHERE analyzed_version < version AND (claimed_at IS NULL OR claimed_at <
+   ?2)
  ORDER BY first_ts LIMIT ?3) RETURNING trace_id, call_id, version"""
 INSERT_TRACE_TOOLS = """INSERT INTO trace_tools (trace_id, tool, last_ts)
  SELECT DISTINCT c.trace_id, c.tool, t.last_ts FROM calls c JOIN traces t ON t.trace_id = c.trace_id
  WHERE c.trace_id = ? AND c.tool IS NOT NULL"""
+# events go first, one trace at a time (upkeep)
 DELETE_TRACE = (
     DELETE_TRACE_TOOLS,
     "DELETE FROM calls WHERE trace_id = ?",
     DELETE_TRACE_KINDS,
     "DELETE FROM traces WHERE trace_id = ?",
-)  # events go first, one trace at a time (upkeep)
+)
 INDEXED_TEXT = "SELECT seq, payload FROM events WHERE trace_id = ?"
 UNINDEX = "INSERT INTO events_fts (events_fts, rowid, body) VALUES ('delete', ?, ?)"

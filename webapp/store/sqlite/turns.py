@@ -3,9 +3,10 @@
 SQLite's own busy handler sleeps up to 100 ms between tries; under load it left a third of the
 CPU idle while the background analyzer and ingest requests waited for each other.
 
-Requests go first: one waiting for its turn holds a shared lock on `<database>.waiting`, and a background
-writer (the analyser, the alert sender) lets it pass while it can see one, for up to YIELD_SECONDS, so
-that an ingest commit waits behind one short background transaction at most, never behind a run of them.
+Requests go first: one waiting for its turn holds a shared lock on `<database>.waiting`, and a
+background writer (the analyser, the alert sender) lets it pass while it can see one, for up to
+YIELD_SECONDS, so that an ingest commit waits behind one short background transaction at most, never
+behind a run of them.
 """
 
 import fcntl
@@ -13,28 +14,32 @@ import os
 import time
 
 FIRST_PAUSE, LONGEST_PAUSE = 0.0002, 0.002
-YIELD_SECONDS = 1.0  # a background writer is never starved: past this it takes its turn with the rest
+# a background writer is never starved: past this it takes its turn with the rest
+YIELD_SECONDS = 1.0
 
 
 class WriterTurns:
-    """A lock file shared by every thread and process that writes one database, and one that says a request
-    waits."""
+    """A lock file shared by every thread and process that writes one database, and one that says a
+    request waits."""
 
     def __init__(self, fd: int, waiting_fd: int | None = None):
         self.fd, self.waiting_fd = fd, waiting_fd
 
     @classmethod
     def beside(cls, path) -> "WriterTurns | None":
-        """Open `<database>.lock`; None where it cannot be made (a read-only folder, a memory database)."""
+        """Open `<database>.lock`; None where it cannot be made (a read-only folder, a memory
+        database)."""
         if str(path) == ":memory:" or str(path).startswith("file:"):
             return None
         try:
             fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError:  # SQLite's busy handler alone orders the writers then
+        # SQLite's busy handler alone orders the writers then
+        except OSError:
             return None
         try:
             waiting_fd = os.open(f"{path}.waiting", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError:  # turns without the requests' priority
+        # turns without the requests' priority
+        except OSError:
             waiting_fd = None
         return cls(fd, waiting_fd)
 
@@ -70,7 +75,8 @@ class WriterTurns:
             fcntl.flock(self.waiting_fd, operation)
 
     def _request_waits(self) -> bool:
-        """Say whether a request waits for its turn: it holds the shared lock an exclusive try is refused by."""
+        """Say whether a request waits for its turn: it holds the shared lock an exclusive try is
+        refused by."""
         if self.waiting_fd is None:
             return False
         try:

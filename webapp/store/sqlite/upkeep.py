@@ -1,10 +1,11 @@
 """Pruning on SQLite, giving space back to the disk, and online backups: the SQLite store's upkeep.
 
 Pruning must work on a full disk, where it matters most, so every transaction it writes is bounded
-and none needs the file to grow (a checkpoint that cannot grow the file keeps the WAL from restarting):
-deletions go oldest first, in transactions sized to the room the disk has for their WAL, and the search
-index is kept by hand in steps of a few pages (search_upkeep.py). On files with incremental auto_vacuum
-(every file made since 0.2.0) free pages then move off the end of the file step by step.
+and none needs the file to grow (a checkpoint that cannot grow the file keeps the WAL from
+restarting): deletions go oldest first, in transactions sized to the room the disk has for their
+WAL, and the search index is kept by hand in steps of a few pages (search_upkeep.py). On files with
+incremental auto_vacuum (every file made since 0.2.0) free pages then move off the end of the file
+step by step.
 """
 
 import os
@@ -17,15 +18,21 @@ from ..retention import FIRST_STEP, Reclaimed
 from . import space
 from .search_upkeep import FTS_AUTOMERGE, MIN_STEP_PAGES, SearchIndexUpkeep, _disk_full
 
-VACUUM_STEP_PAGES = 2048  # 8 MiB of 4 KiB pages per step at most; fewer while the disk is full
-BESIDE_A_DATABASE = ("", "-journal", "-wal", "-shm")  # every file SQLite may leave, the database first
-WHOLE_MERGE_SHARE = 0.25  # merge the whole index when a prune deleted at least this share of the traces
-TIGHT_FREE_BYTES = 64 * 1024 * 1024  # less free than this (or than a quarter of the file): rebuild the index
-WAL_GIVEN_BACK_EVERY_SECONDS = 30.0  # on a nearly full disk (see keep_headroom)
+# 8 MiB of 4 KiB pages per step at most; fewer while the disk is full
+VACUUM_STEP_PAGES = 2048
+# every file SQLite may leave, the database first
+BESIDE_A_DATABASE = ("", "-journal", "-wal", "-shm")
+# merge the whole index when a prune deleted at least this share of the traces
+WHOLE_MERGE_SHARE = 0.25
+# less free than this (or than a quarter of the file): rebuild the index
+TIGHT_FREE_BYTES = 64 * 1024 * 1024
+# on a nearly full disk (see keep_headroom)
+WAL_GIVEN_BACK_EVERY_SECONDS = 30.0
 WAL_GIVEN_BACK_WAIT_MS = 100
 
 
-_WAL_GIVEN_BACK: dict[str, float] = {}  # database path -> when this process last emptied its WAL below the headroom
+# database path -> when this process last emptied its WAL below the headroom
+_WAL_GIVEN_BACK: dict[str, float] = {}
 
 
 class DiskFull(StoreUnavailable):
@@ -33,7 +40,8 @@ class DiskFull(StoreUnavailable):
 
     def __init__(self, message: str, deleted: int = 0):
         super().__init__(message)
-        self.deleted = deleted  # traces deleted (and committed) before it ran out
+        # traces deleted (and committed) before it ran out
+        self.deleted = deleted
 
 
 def file_bytes(path) -> int:
@@ -42,14 +50,16 @@ def file_bytes(path) -> int:
 
 
 class Upkeep(SearchIndexUpkeep):
-    """Mixin of SqliteStore: prune, reclaim, backup (needs write(), unavailable_as_error(), db, path)."""
+    """Mixin of SqliteStore: prune, reclaim, backup (needs write(), unavailable_as_error(), db,
+    path)."""
 
     def keep_headroom(self) -> None:
         """Refuse new writes while the disk has less free space than prune and checkpoints need.
 
-        Going below it, the WAL is first copied into the file and emptied, while there is still room to: WAL pages
-        that grow the file cannot be copied once the disk is full, and then the WAL can never restart, so that not
-        even prune could write (its deletions would have to grow the WAL)."""
+        Going below it, the WAL is first copied into the file and emptied, while there is still room
+        to: WAL pages that grow the file cannot be copied once the disk is full, and then the WAL
+        can never restart, so that not even prune could write (its deletions would have to grow the
+        WAL)."""
         free = self._free_below_headroom()
         if free is not None and self._give_the_wal_back():
             free = self._free_below_headroom()
@@ -61,53 +71,63 @@ class Upkeep(SearchIndexUpkeep):
         _WAL_GIVEN_BACK.pop(self.path, None)
 
     def settle_when_tight(self) -> None:
-        """After a background write below the headroom, copy its WAL pages into the file at once (see keep_headroom):
-        the analyser goes on folding acknowledged events, and what it wrote must not wait for room that another
-        program may take."""
+        """After a background write below the headroom, copy its WAL pages into the file at once
+        (see keep_headroom): the analyser goes on folding acknowledged events, and what it wrote
+        must not wait for room that another program may take."""
         if self._free_below_headroom() is not None:
             self.checkpoint("PASSIVE", required=False)
 
     def _free_below_headroom(self) -> int | None:
-        """The free bytes of the database's disk when they are fewer than TRACEDIFF_MIN_FREE_MB (else None)."""
+        """The free bytes of the database's disk when they are fewer than TRACEDIFF_MIN_FREE_MB
+        (else None)."""
         if not self.min_free_bytes or self.path == ":memory:":
             return None
         free = self.free_bytes()
         return free if free < self.min_free_bytes else None
 
     def _give_the_wal_back(self) -> bool:
-        """Empty the WAL into the file on going below the headroom, and again every half minute below it (more
-        often would take the checkpoints a prune beside it needs); say if it was tried."""
+        """Empty the WAL into the file on going below the headroom, and again every half minute
+        below it (more often would take the checkpoints a prune beside it needs); say if it was
+        tried."""
         last = _WAL_GIVEN_BACK.get(self.path)
         if last is not None and time.monotonic() - last < WAL_GIVEN_BACK_EVERY_SECONDS:
             return False
         _WAL_GIVEN_BACK[self.path] = time.monotonic()
         conn = self.db.conn
         try:
-            conn.execute(f"PRAGMA busy_timeout = {WAL_GIVEN_BACK_WAIT_MS}")  # a reader only delays it to a later try
+            # a reader only delays it to a later try
+            conn.execute(f"PRAGMA busy_timeout = {WAL_GIVEN_BACK_WAIT_MS}")
             self.checkpoint(required=False)
         finally:
             conn.execute(f"PRAGMA busy_timeout = {int(self._wait_seconds * 1000)}")
         return True
 
     def prune(self, before_ts: str, batch: int = 500, rules=None) -> int:
-        """Delete traces last seen before a time, a few at a time; return how many. The deleted calls leave their
-        problems; `rules` (webapp/pipeline/rules.py) count exposure again where a problem's first seen moved.
+        """Delete traces last seen before a time, a few at a time; return how many. The deleted
+        calls leave their problems; `rules` (webapp/pipeline/rules.py) count exposure again where a
+        problem's first seen moved.
 
         With room on the disk, each deleted event leaves a delete marker in the search index. On a
-        tight disk the index is emptied first and rebuilt from the events that stay (see the module)."""
-        self.checkpoint(required=False)  # a WAL copied into the file can be reused from its start
-        self.catch_up_for_read()  # on a full disk the projection may not fit; pruning still goes on
-        self._reindex()  # a prune stopped on a tight disk left part of the index to rebuild
+        tight disk the index is emptied first and rebuilt from the events that stay (see the
+        module)."""
+        # a WAL copied into the file can be reused from its start
+        self.checkpoint(required=False)
+        # on a full disk the projection may not fit; pruning still goes on
+        self.catch_up_for_read()
+        # a prune stopped on a tight disk left part of the index to rebuild
+        self._reindex()
         traces = self.db.execute("SELECT count(*) FROM traces").fetchone()[0]
         secure_delete = self._secure_delete("FAST")
         tight = self._tight_disk()
-        self._index_setting("automerge", 0)  # no merge bigger than a step while pruning (see the module)
+        # no merge bigger than a step while pruning (see the module)
+        self._index_setting("automerge", 0)
         try:
             if tight:
                 self._empty_index()
             deleted = self._delete_in_steps(before_ts, batch, not tight, rules)
             if tight:
-                self._vacuum_incrementally()  # the deleted events' pages go back before the index is rebuilt
+                # the deleted events' pages go back before the index is rebuilt
+                self._vacuum_incrementally()
                 self._reindex()
             elif deleted and deleted >= WHOLE_MERGE_SHARE * traces:
                 self._shrink_index()
@@ -118,10 +138,10 @@ class Upkeep(SearchIndexUpkeep):
         return deleted
 
     def _secure_delete(self, mode) -> int:
-        """Set the connection's secure_delete; return what it was. Debian's SQLite zeroes every freed page
-        (SECURE_DELETE), which writes each one to the WAL: a deletion would need as much room as it frees.
-        FAST skips that; the reclaim then truncates the file, so the free pages holding deleted payloads
-        leave it anyway."""
+        """Set the connection's secure_delete; return what it was. Debian's SQLite zeroes every
+        freed page (SECURE_DELETE), which writes each one to the WAL: a deletion would need as much
+        room as it frees. FAST skips that; the reclaim then truncates the file, so the free pages
+        holding deleted payloads leave it anyway."""
         was = self.db.execute("PRAGMA secure_delete").fetchone()[0]
         self.db.execute(f"PRAGMA secure_delete = {mode}")
         return was
@@ -136,8 +156,9 @@ class Upkeep(SearchIndexUpkeep):
         return None if self.path == ":memory:" else space.free_bytes(self.path)
 
     def _delete_in_steps(self, before_ts: str, batch: int, unindex: bool, rules=None) -> int:
-        """Delete in transactions sized to the room the disk has for their WAL: each deleted trace's cost
-        is measured (its pages, in WAL frames), and a transaction that still does not fit is retried smaller."""
+        """Delete in transactions sized to the room the disk has for their WAL: each deleted trace's
+        cost is measured (its pages, in WAL frames), and a transaction that still does not fit is
+        retried smaller."""
         deleted, size, per_trace = 0, min(batch, FIRST_STEP), None
         while True:
             if per_trace:
@@ -148,7 +169,8 @@ class Upkeep(SearchIndexUpkeep):
             except StoreUnavailable as error:
                 if not _disk_full(error, self):
                     raise
-                self.checkpoint(required=False)  # the failed transaction's frames give their space back
+                # the failed transaction's frames give their space back
+                self.checkpoint(required=False)
                 if size == 1:
                     raise DiskFull(
                         f"{error}: SQLite needs some free space to record a deletion "
@@ -165,7 +187,8 @@ class Upkeep(SearchIndexUpkeep):
                 return deleted
 
     def _wal_bytes(self) -> int:
-        """Copy the WAL into the file (so the next transaction reuses it); return the bytes it held."""
+        """Copy the WAL into the file (so the next transaction reuses it); return the bytes it
+        held."""
         try:
             with self.unavailable_as_error():
                 frames = self.db.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
@@ -174,26 +197,30 @@ class Upkeep(SearchIndexUpkeep):
             return 0
 
     def delete_events(self, conn, trace_id: str, unindex: bool) -> None:
-        """Delete a trace's events, then their search rows: the delete markers FTS5 writes at commit then
-        reuse the pages the payloads freed, so a prune's checkpoint never needs the file to grow."""
+        """Delete a trace's events, then their search rows: the delete markers FTS5 writes at commit
+        then reuse the pages the payloads freed, so a prune's checkpoint never needs the file to
+        grow."""
         indexed = conn.execute(self.sql.INDEXED_TEXT, (trace_id,)).fetchall() if unindex else []
         conn.execute("DELETE FROM events WHERE trace_id = ?", (trace_id,))
         conn.executemany(self.sql.UNINDEX, indexed)
 
     def reclaim(self, full_vacuum: bool = False) -> Reclaimed:
-        """Give free pages back to the disk: incremental vacuum (or VACUUM), then the WAL truncated."""
+        """Give free pages back to the disk: incremental vacuum (or VACUUM), then the WAL
+        truncated."""
         before = file_bytes(self.path)
         if full_vacuum:
             self.checkpoint()
             with self.unavailable_as_error(), self._writer_turn():
-                self.db.conn.execute("PRAGMA auto_vacuum = INCREMENTAL")  # VACUUM makes it so from now on
+                # VACUUM makes it so from now on
+                self.db.conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
                 self.db.conn.execute("VACUUM")
         incremental = self._vacuum_incrementally()
         self.checkpoint()
         return Reclaimed(before, file_bytes(self.path), incremental)
 
     def _vacuum_incrementally(self) -> bool:
-        """Move free pages off the end of the file, a bounded step at a time; say whether the file can."""
+        """Move free pages off the end of the file, a bounded step at a time; say whether the file
+        can."""
         conn = self.db.conn
         if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != 2:
             return False
@@ -201,13 +228,15 @@ class Upkeep(SearchIndexUpkeep):
         while conn.execute("PRAGMA freelist_count").fetchone()[0] > 0:
             try:
                 with self.unavailable_as_error(), self._writer_turn():
-                    # executescript runs the pragma to its end (execute() frees one page per step). The
-                    # file shrinks in the WAL first, so the checkpoint needs no room to grow the file.
+                    # executescript runs the pragma to its end (execute() frees one page per step).
+                    # The file shrinks in the WAL first, so the checkpoint needs no room to grow the
+                    # file.
                     conn.executescript(f"PRAGMA incremental_vacuum({step});")
             except StoreUnavailable as error:
                 if not _disk_full(error, self) or step <= MIN_STEP_PAGES:
                     raise
-                step //= 4  # moving fewer pages at a time needs less room in the WAL
+                # moving fewer pages at a time needs less room in the WAL
+                step //= 4
             self.checkpoint(required=False)
         return True
 
@@ -221,7 +250,8 @@ class Upkeep(SearchIndexUpkeep):
                 raise
 
     def backup(self, target) -> int:
-        """Copy the database to a new file, consistent while writers go on; return its size in bytes.
+        """Copy the database to a new file, consistent while writers go on; return its size in
+        bytes.
 
         SQLite's backup API copies every page in one step inside one read transaction: the copy
         is the database as of one commit, and writers are not blocked (WAL). It is written beside
@@ -241,7 +271,8 @@ class Upkeep(SearchIndexUpkeep):
             copy.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except BaseException:
             copy.close()
-            for suffix in BESIDE_A_DATABASE:  # a rollback journal too: the copy starts out in that mode
+            # a rollback journal too: the copy starts out in that mode
+            for suffix in BESIDE_A_DATABASE:
                 Path(f"{partial}{suffix}").unlink(missing_ok=True)
             raise
         copy.close()

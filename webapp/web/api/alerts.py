@@ -52,7 +52,8 @@ def checked(body) -> dict:
 
 
 def rule_or_404(rule_id: int) -> dict:
-    rule = get_store().get_rule(rule_id) if rule_id < 2**63 else None  # SQLite integers are 64-bit
+    # SQLite integers are 64-bit
+    rule = get_store().get_rule(rule_id) if rule_id < 2**63 else None
     if rule is None:
         raise ApiError(404, "not_found", f"no alert rule {rule_id}")
     return rule
@@ -85,7 +86,8 @@ def _json_body():
 
 @bp.get("/api/v1/alerts")
 def api_list():
-    """List the rules in id order, `limit` (50 by default) a page, with the cursor of the next (null on the last)."""
+    """List the rules in id order, `limit` (50 by default) a page, with the cursor of the next (null
+    on the last)."""
     rules, cursor = rules_page(request.args, strict=True)
     return jsonify(rules=[public(rule) for rule in rules], next_cursor=cursor)
 
@@ -110,7 +112,8 @@ def api_delete(rule_id):
 
 @bp.get("/api/v1/alerts/<int:rule_id>/deliveries")
 def api_deliveries(rule_id):
-    """A rule's delivery log newest first, `limit` a page with a keyset cursor, and its newest messages."""
+    """A rule's delivery log newest first, `limit` a page with a keyset cursor, and its newest
+    messages."""
     rule = rule_or_404(rule_id)
     limit, before = page_args(request.args, DELIVERIES_PAGE)
     store = get_store()

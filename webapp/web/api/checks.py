@@ -1,5 +1,6 @@
-"""POST /api/v1/check: one call analysed under its tool's stored contract, stored nowhere (what `tracediff check` prints
-for fixture files, for a call sent as JSON; the MCP tool `check_call` asks it)."""
+"""POST /api/v1/check: one call analysed under its tool's stored contract, stored nowhere (what
+`tracediff check` prints for fixture files, for a call sent as JSON; the MCP tool `check_call` asks
+it)."""
 
 from flask import Blueprint, jsonify
 
@@ -14,21 +15,29 @@ from ..errors import ApiError
 
 bp = Blueprint("checks", __name__)
 
-PAYLOADS = NAMES  # one field per stage: any JSON value, or text (an HTTP body that is not JSON)
+# one field per stage: any JSON value, or text (an HTTP body that is not JSON)
+PAYLOADS = NAMES
 FIELDS = {"tool", *PAYLOADS, "method", "url", "headers", "status", "result_is_error"}
 
 
 @bp.post("/api/v1/check")
 def check():
-    """Analyse one call (arguments, request body or URL, response, result) under its tool's stored contract."""
+    """Analyse one call (arguments, request body or URL, response, result) under its tool's stored
+    contract."""
     body = _object_body()
     tool, status, http = _tool(body), _status(body), _http(body)
     payloads = {name: body[name] for name in PAYLOADS if body.get(name) is not None}
     if not payloads and not http:
-        raise ApiError(400, "bad_parameter", "give at least one of arguments, request, url, response or result")
+        raise ApiError(
+            400, "bad_parameter", "give at least one of arguments, request, url, response or result"
+        )
     is_error = body.get("result_is_error")
     if is_error is not None and not isinstance(is_error, bool):
-        raise ApiError(400, "bad_parameter", f"result_is_error must be true, false or null; got {is_error!r:.40}")
+        raise ApiError(
+            400,
+            "bad_parameter",
+            f"result_is_error must be true, false or null; got {is_error!r:.40}",
+        )
     if not known_tool(get_store(), tool):
         raise ApiError(404, "tool_not_found", f"no tool {tool[:80]!r}: no contract and no calls")
     snapshots = call_snapshots(payloads, status, http, is_error)
@@ -41,24 +50,38 @@ def _object_body() -> dict:
     except jsontext.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     if not isinstance(body, dict):
-        raise ApiError(400, "bad_parameter", 'send a JSON object: {"tool", "arguments", "request", ...}')
+        raise ApiError(
+            400, "bad_parameter", 'send a JSON object: {"tool", "arguments", "request", ...}'
+        )
     unknown = sorted(set(body) - FIELDS)
     if unknown:
-        raise ApiError(400, "bad_parameter", f"unknown field(s) {', '.join(unknown)[:120]}; known: {sorted(FIELDS)}")
+        raise ApiError(
+            400,
+            "bad_parameter",
+            f"unknown field(s) {', '.join(unknown)[:120]}; known: {sorted(FIELDS)}",
+        )
     return body
 
 
 def _tool(body: dict) -> str:
     tool = body.get("tool")
     if not isinstance(tool, str) or not tool:
-        raise ApiError(400, "bad_parameter", "tool must name the tool whose contract checks the call")
+        raise ApiError(
+            400, "bad_parameter", "tool must name the tool whose contract checks the call"
+        )
     return tool
 
 
 def _status(body: dict) -> int | None:
     status = body.get("status")
-    if status is not None and (isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599):
-        raise ApiError(400, "bad_parameter", f"status must be an HTTP status from 100 to 599; got {status!r:.40}")
+    if status is not None and (
+        isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599
+    ):
+        raise ApiError(
+            400,
+            "bad_parameter",
+            f"status must be an HTTP status from 100 to 599; got {status!r:.40}",
+        )
     return status
 
 
@@ -71,7 +94,11 @@ def _http(body: dict) -> dict | None:
     if headers is not None and not (
         isinstance(headers, dict) and all(isinstance(value, str) for value in headers.values())
     ):
-        raise ApiError(400, "bad_parameter", 'headers must be an object of text values: {"Idempotency-Key": "ik-1"}')
+        raise ApiError(
+            400,
+            "bad_parameter",
+            'headers must be an object of text values: {"Idempotency-Key": "ik-1"}',
+        )
     http = {"method": method.upper()} if method else {}
     if url is not None:
         try:

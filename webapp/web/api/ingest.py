@@ -1,9 +1,17 @@
-"""The ingest endpoints: snapshot events at /api/v1/ingest, OTLP/HTTP exports at /v1/traces and /v1/logs."""
+"""The ingest endpoints: snapshot events at /api/v1/ingest, OTLP/HTTP exports at /v1/traces and
+/v1/logs."""
 
 from flask import Blueprint, current_app, jsonify, request
 
 from ... import pipeline
-from ...ingest import IngestError, otlp_logs_response, otlp_response, parse_body, parse_otlp, parse_otlp_logs
+from ...ingest import (
+    IngestError,
+    otlp_logs_response,
+    otlp_response,
+    parse_body,
+    parse_otlp,
+    parse_otlp_logs,
+)
 from ...store import IngestResult
 from ..admission import budgeted
 from ..bodies import whole_body
@@ -24,16 +32,20 @@ def redactor():
 
 
 def sender() -> str:
-    """Name who sent a request, for its quarantined records: the shipper's User-Agent, else its address."""
+    """Name who sent a request, for its quarantined records: the shipper's User-Agent, else its
+    address."""
     return request.headers.get("User-Agent") or request.remote_addr or ""
 
 
 def parsed(parse, raw: bytes, endpoint: str, **options):
-    """Parse a body; one refused whole is quarantined and counted before the refusal goes to the client."""
+    """Parse a body; one refused whole is quarantined and counted before the refusal goes to the
+    client."""
     try:
         return parse(raw, **options)
     except IngestError as error:
-        rejection = pipeline.refuse_body(get_store(), raw, error.code, error.message, redactor(), sender())
+        rejection = pipeline.refuse_body(
+            get_store(), raw, error.code, error.message, redactor(), sender()
+        )
         record_ingest(IngestResult(), [rejection] if rejection else [], endpoint)
         raise
 
@@ -58,7 +70,8 @@ def ingest():
         accepted=result.accepted,
         duplicates=result.duplicates,
         rejected=[
-            {"index": r.index, "code": r.code, "message": r.message, "retryable": r.retryable} for r in batch.rejected
+            {"index": r.index, "code": r.code, "message": r.message, "retryable": r.retryable}
+            for r in batch.rejected
         ],
     )
 
@@ -73,7 +86,8 @@ def otlp_traces():
 @bp.post("/v1/logs")
 @budgeted
 def otlp_logs():
-    """Accept OTLP/HTTP log exports (protobuf or JSON): the GenAI event records; answer with partial success."""
+    """Accept OTLP/HTTP log exports (protobuf or JSON): the GenAI event records; answer with partial
+    success."""
     return otlp_export(parse_otlp_logs, otlp_logs_response, "otlp_logs")
 
 
@@ -88,7 +102,11 @@ def otlp_export(parse, answer, endpoint: str):
         content_encoding=request.headers.get("Content-Encoding"),
         limits=limits(),
     )
-    record_ingest(pipeline.store_batch(get_store(), batch, redactor(), source=sender()), batch.rejected, endpoint)
+    record_ingest(
+        pipeline.store_batch(get_store(), batch, redactor(), source=sender()),
+        batch.rejected,
+        endpoint,
+    )
     message = "; ".join(r.message for r in batch.rejected[:5])
     body, mimetype = answer(len(batch.rejected), message, content_type)
     return current_app.response_class(body, status=200, mimetype=mimetype)

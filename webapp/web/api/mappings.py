@@ -1,5 +1,6 @@
-"""The mappings API: a tool's declared, inferred and candidate pairs, and confirming or rejecting one; its observed
-schemas (a contract draft learnt from traffic), and adopting one as the declared schema."""
+"""The mappings API: a tool's declared, inferred and candidate pairs, and confirming or rejecting
+one; its observed schemas (a contract draft learnt from traffic), and adopting one as the declared
+schema."""
 
 from flask import Blueprint, jsonify
 
@@ -47,26 +48,32 @@ def _pair_body() -> dict:
         body = jsontext.loads(whole_body())
     except jsontext.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
-    if not isinstance(body, dict) or not all(isinstance(body.get(k), str) for k in ("arguments", "request")):
+    if not isinstance(body, dict) or not all(
+        isinstance(body.get(k), str) for k in ("arguments", "request")
+    ):
         raise ApiError(400, "bad_pair", 'send {"arguments": "/pointer", "request": "/pointer"}')
     return body
 
 
 @bp.get("/api/v1/tools/<tool:name>/observed")
 def observed(name):
-    """Return a tool's contract draft: per stage the schema learnt from its traffic and the calls it was learnt from."""
+    """Return a tool's contract draft: per stage the schema learnt from its traffic and the calls it
+    was learnt from."""
     _known_or_404(name)
     return jsonify(toolobserved.observed_schemas(get_store(), name))
 
 
 @bp.post("/api/v1/tools/<tool:name>/observed/adopt")
 def adopt_observed(name):
-    """Write a stage's observed schema into the contract (`{"stage": "response"}`); return the contract."""
+    """Write a stage's observed schema into the contract (`{"stage": "response"}`); return the
+    contract."""
     _known_or_404(name)
     try:
         body = jsontext.loads(whole_body())
     except jsontext.JSONDecodeError as error:
         raise ApiError(422, "not_json", f"the body is not JSON: {error}") from error
     if not isinstance(body, dict) or not isinstance(body.get("stage"), str):
-        raise ApiError(400, "bad_stage", 'send {"stage": ' + " | ".join(f'"{name}"' for name in NAMES) + "}")
+        raise ApiError(
+            400, "bad_stage", 'send {"stage": ' + " | ".join(f'"{name}"' for name in NAMES) + "}"
+        )
     return jsonify(toolobserved.adopt(get_store(), name, body["stage"]))

@@ -19,7 +19,8 @@ from ..filters import absolute_time, bad_range, bad_time
 from ..problem_filters import ProblemQuery
 
 bp = Blueprint("problems_api", __name__)
-REFUSED = (BadChange, ChangeRefused)  # a change the body asks wrongly, or one the stored problem cannot take
+# a change the body asks wrongly, or one the stored problem cannot take
+REFUSED = (BadChange, ChangeRefused)
 TRACES_LIMIT = 50
 
 
@@ -43,7 +44,9 @@ def decode(text: str | None, parts: int) -> tuple | None:
 
 def with_links(problem: dict) -> dict:
     """Add the permalink (and the API address) to a problem from the store."""
-    problem["permalink"] = url_for("problems_pages.problem_page", problem_id=problem["id"], _external=True)
+    problem["permalink"] = url_for(
+        "problems_pages.problem_page", problem_id=problem["id"], _external=True
+    )
     return problem
 
 
@@ -58,8 +61,12 @@ def problem_or_404(problem_id: str) -> dict:
 
 
 def moved(endpoint: str, problem: dict):
-    """Answer 301 to the same address of the problem a merged one went into, its query string kept."""
-    return redirect(url_for(endpoint, problem_id=problem["merged_into"], **request.args.to_dict(flat=False)), 301)
+    """Answer 301 to the same address of the problem a merged one went into, its query string
+    kept."""
+    return redirect(
+        url_for(endpoint, problem_id=problem["merged_into"], **request.args.to_dict(flat=False)),
+        301,
+    )
 
 
 def link_cleaner():
@@ -69,10 +76,11 @@ def link_cleaner():
 
 
 def changed_by(via: str = "api") -> str:
-    """Name who changes a problem for its history: the token's name ("ops (admin token)"), never its secret.
+    """Name who changes a problem for its history: the token's name ("ops (admin token)"), never its
+    secret.
 
-    A Basic auth user name is typed freely and proves nothing, so only a configured token names someone;
-    on a server without tokens the change is by `via` ("api", or "web" for a page form)."""
+    A Basic auth user name is typed freely and proves nothing, so only a configured token names
+    someone; on a server without tokens the change is by `via` ("api", or "web" for a page form)."""
     token = (
         g.get("token")
         or security.keyring().find(security.bearer_token())
@@ -90,7 +98,9 @@ def list_problems():
     cursor = decode(request.args.get("cursor"), 2)
     if cursor and not is_digits(cursor[1]):
         raise ApiError(400, "bad_cursor", "cursor is not one this server gave out")
-    problems, next_cursor = find_problems(get_store(), ProblemQuery.from_args(request.args).filters(), cursor)
+    problems, next_cursor = find_problems(
+        get_store(), ProblemQuery.from_args(request.args).filters(), cursor
+    )
     return jsonify(problems=[with_links(p) for p in problems], next_cursor=encode(next_cursor))
 
 
@@ -105,7 +115,8 @@ def get_problem(problem_id):
 
 
 def hourly(problem: dict, args) -> dict:
-    """Return a problem's occurrences per bar over the asked range (default: its own span, up to a month)."""
+    """Return a problem's occurrences per bar over the asked range (default: its own span, up to a
+    month)."""
     message = bad_time(args) or bad_range(args)
     if message:
         raise ApiError(400, "bad_parameter", message)
@@ -122,7 +133,9 @@ def patch_problem(problem_id):
     """Resolve, archive or reopen a problem, set its links, or merge it into another."""
     problem = problem_or_404(problem_id)
     if "merged_into" in problem:
-        raise ApiError(409, "problem_merged", f"{problem['id']} was merged into {problem['merged_into']}")
+        raise ApiError(
+            409, "problem_merged", f"{problem['id']} was merged into {problem['merged_into']}"
+        )
     try:
         body = jsontext.loads(request.get_data(cache=False))
     except jsontext.JSONDecodeError as error:
@@ -134,7 +147,8 @@ def patch_problem(problem_id):
         raise ApiError(400, "bad_change", str(error)) from error
     if "merged_into" not in change:
         return get_problem(problem["id"])
-    # a PATCH answers JSON, never a redirect: the problem that took the calls, saying where the merge went
+    # a PATCH answers JSON, never a redirect: the problem that took the calls, saying where the
+    # merge went
     into = problem_or_404(problem["id"])["merged_into"]
     target = problem_or_404(into)
     target["hourly"] = hourly(target, request.args)
@@ -155,10 +169,14 @@ def problem_traces(problem_id):
         return moved("problems_api.problem_traces", problem)
     limit = request.args.get("limit", str(TRACES_LIMIT))
     if not (is_digits(limit) and 1 <= int(limit) <= 500):
-        raise ApiError(400, "bad_parameter", f"limit must be a whole number from 1 to 500; got {limit[:40]!r}")
+        raise ApiError(
+            400, "bad_parameter", f"limit must be a whole number from 1 to 500; got {limit[:40]!r}"
+        )
     rows, next_cursor = get_store().problem_traces(
         int(problem["id"][3:]), int(limit), decode(request.args.get("cursor"), 3)
     )
     for row in rows:
-        row["url"] = url_for("views.trace", trace_id=row["trace_id"], call=row["call_id"], _external=True)
+        row["url"] = url_for(
+            "views.trace", trace_id=row["trace_id"], call=row["call_id"], _external=True
+        )
     return jsonify(traces=rows, next_cursor=encode(next_cursor))

@@ -12,14 +12,17 @@ PAGE = 50
 
 
 def quarantine_page(args, strict: bool) -> dict:
-    """Return a page of rejected records, the counts per reason, and the crowds of values that look misconfigured."""
+    """Return a page of rejected records, the counts per reason, and the crowds of values that look
+    misconfigured."""
     limit, before = page_args(args, PAGE, strict)
     rows = get_store().quarantine(limit + 1, before)
     return {
         "records": [_record(row) for row in rows[:limit]],
         "next_cursor": next_cursor(rows, limit),
         "counts": get_store().quarantine_counts(),
-        "warnings": crowd_warnings(values.crowds(get_store(), current_app.config["CROWD_THRESHOLD"])),
+        "warnings": crowd_warnings(
+            values.crowds(get_store(), current_app.config["CROWD_THRESHOLD"])
+        ),
     }
 
 

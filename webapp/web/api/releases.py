@@ -1,4 +1,5 @@
-"""The releases API: GET /api/v1/releases, each release's calls and problems, and what one broke or fixed."""
+"""The releases API: GET /api/v1/releases, each release's calls and problems, and what one broke or
+fixed."""
 
 from flask import Blueprint, jsonify, request, url_for
 
@@ -9,7 +10,8 @@ from ..paging import key_cursor, key_page_args
 from . import problems as problems_api
 
 bp = Blueprint("releases_api", __name__)
-SHOWN_TOOLS = 50  # tools a release names (`tool_count` says how many it has)
+# tools a release names (`tool_count` says how many it has)
+SHOWN_TOOLS = 50
 
 
 class Refused(Exception):
@@ -17,13 +19,18 @@ class Refused(Exception):
 
 
 def releases_data(args, strict: bool = True) -> dict:
-    """Return a page of the releases (newest first seen first, `limit` of them after `cursor`) and the next page's
-    cursor, only `release` when it is asked alone, and with `compare` the comparison; Refused for `compare`
-    without `release` or a release no call named (and, when strict, for a bad limit or cursor). Each release names
-    the one first seen before it (`previous`)."""
+    """Return a page of the releases (newest first seen first, `limit` of them after `cursor`) and
+    the next page's cursor, only `release` when it is asked alone, and with `compare` the
+    comparison; Refused for `compare` without `release` or a release no call named (and, when
+    strict, for a bad limit or cursor). Each release names the one first seen before it
+    (`previous`)."""
     base, other = ((args.get(name) or "").strip() for name in ("release", "compare"))
     if other and not base:
-        raise Refused(400, "bad_parameter", "compare needs release: ?release=A&compare=B says what B broke and fixed")
+        raise Refused(
+            400,
+            "bad_parameter",
+            "compare needs release: ?release=A&compare=B says what B broke and fixed",
+        )
     store = get_store()
     releases = list_releases(store)
     known = {entry["release"] for entry in releases}
@@ -35,13 +42,17 @@ def releases_data(args, strict: bool = True) -> dict:
     except ApiError as error:
         raise Refused(error.status, error.code, error.message) from None
     shown, last = (
-        ([e for e in releases if e["release"] == base], None) if base and not other else page(releases, after, limit)
+        ([e for e in releases if e["release"] == base], None)
+        if base and not other
+        else page(releases, after, limit)
     )
     # newest first: the one after a release in the whole list came before it
     previous = {e["release"]: releases[i + 1]["release"] for i, e in enumerate(releases[:-1])}
     for entry in shown:
         entry["previous"] = previous.get(entry["release"])
-        entry["new_problems_url"] = url_for("problems_pages.problems_page", new_in=entry["release"], _external=True)
+        entry["new_problems_url"] = url_for(
+            "problems_pages.problems_page", new_in=entry["release"], _external=True
+        )
         entry["permalink"] = url_for("releases.page", release=entry["release"], _external=True)
         entry["tool_count"], entry["tools"] = len(entry["tools"]), entry["tools"][:SHOWN_TOOLS]
     data = {"releases": shown, "next_cursor": key_cursor(last)}
@@ -50,19 +61,26 @@ def releases_data(args, strict: bool = True) -> dict:
         data["comparison"] = {
             "release": base,
             "compare": other,
-            **{name: [problems_api.with_links(p) for p in problems] for name, problems in found.items()},
+            **{
+                name: [problems_api.with_links(p) for p in problems]
+                for name, problems in found.items()
+            },
         }
     return data
 
 
 def page(releases: list[dict], after: tuple | None, limit: int) -> tuple[list[dict], tuple | None]:
-    """Return the releases after the (first seen, name) key in their order (newest first seen first, a tie by
-    name), at most limit, and the key of the last one when more follow."""
+    """Return the releases after the (first seen, name) key in their order (newest first seen first,
+    a tie by name), at most limit, and the key of the last one when more follow."""
     start = 0
     if after is not None:
         first_seen, name = after
         start = next(
-            (i for i, e in enumerate(releases) if (e["first_seen"], name) < (first_seen, e["release"])),
+            (
+                i
+                for i, e in enumerate(releases)
+                if (e["first_seen"], name) < (first_seen, e["release"])
+            ),
             len(releases),
         )
     shown = releases[start : start + limit]

@@ -27,7 +27,8 @@ bp = Blueprint("tools_api", __name__)
 
 @bp.get("/api/v1/tools")
 def list_tools():
-    """List the contracts in name order, `limit` (50 by default) a page, with the next page's cursor (or null)."""
+    """List the contracts in name order, `limit` (50 by default) a page, with the next page's cursor
+    (or null)."""
     limit, after = key_page_args(request.args, 1)
     found = get_store().tools_page(after[0] if after else "", limit + 1)
     last = key_cursor((found[limit - 1]["name"],)) if len(found) > limit else None
@@ -57,8 +58,8 @@ def with_warnings(tool: dict) -> dict:
 @bp.put("/api/v1/tools/<tool:name>")
 @admin_only
 def put_tool(name):
-    """Create or replace a tool's contract; refuse a bad schema with what is wrong, and with If-Match, a
-    contract changed since that version was read (412, its current version as ETag)."""
+    """Create or replace a tool's contract; refuse a bad schema with what is wrong, and with
+    If-Match, a contract changed since that version was read (412, its current version as ETag)."""
     refuse_unroutable_names([name])
     contract = validated_contract(name, _json_body())
     try:
@@ -87,7 +88,8 @@ def delete_tool(name):
 @bp.post("/api/v1/tools/import")
 @admin_only
 def import_tools():
-    """Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document (JSON or YAML)."""
+    """Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document (JSON or
+    YAML)."""
     operations = parse_operations(request.args.getlist("operation"))
     document = load_document(whole_body(), "the body", as_yaml=request.mimetype in YAML_MEDIA_TYPES)
     imported = read_contracts(document, operations)
@@ -100,18 +102,21 @@ def import_tools():
     return jsonify(imported=names, **skipped, **({"warnings": warned} if warned else {}))
 
 
-# what follows a tool's name in the routes of its own (webapp/web/api/mappings.py): /api/v1/tools/srv/observed is srv's
+# what follows a tool's name in the routes of its own (webapp/web/api/mappings.py):
+# /api/v1/tools/srv/observed is srv's
 TOOL_SUB_ROUTE = re.compile(r"/(?:observed(?:/adopt)?|mappings(?:/[^/]*)?)\Z")
 
 
 def refuse_unroutable_names(names) -> None:
-    """Refuse a tool name that ends as one of a tool's own routes: its URL would reach another tool's."""
+    """Refuse a tool name that ends as one of a tool's own routes: its URL would reach another
+    tool's."""
     for name in names:
         if TOOL_SUB_ROUTE.search(name):
             raise ApiError(
                 400,
                 "bad_name",
-                f"tool name {name[:80]!r} ends as a tool's own route (/observed, /observed/adopt, /mappings...): "
+                f"tool name {name[:80]!r} ends as a tool's own route (/observed, /observed/adopt, "
+                "/mappings...): "
                 "its URLs would reach another tool's; name it otherwise",
             )
 

@@ -1,4 +1,5 @@
-"""The traces API under /api/v1: the list, one trace, its findings, snapshot versions and the finding kinds."""
+"""The traces API under /api/v1: the list, one trace, its findings, snapshot versions and the
+finding kinds."""
 
 from flask import Blueprint, current_app, jsonify, request
 
@@ -44,7 +45,8 @@ def get_trace(trace_id):
 
 @bp.get("/api/v1/traces/<path:trace_id>/findings")
 def list_findings(trace_id):
-    """Page through one call's findings, or with `finding=N` through every place of its N-th (folded) finding."""
+    """Page through one call's findings, or with `finding=N` through every place of its N-th
+    (folded) finding."""
     offset, limit = _page_parameter("offset", 0, 0, None), _page_parameter("limit", 100, 1, 1000)
     trace = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
     if trace is None:
@@ -69,12 +71,14 @@ def list_findings(trace_id):
         if number > len(call["findings"]):
             raise ApiError(404, "finding_not_found", f"call {call_id!r} has no finding {number}")
         found = call["findings"][number - 1]
-        items = ((get_store().call_analysis(trace["trace_id"], call_id) or {}).get("places") or {}).get(
-            str(number - 1)
-        ) or [None]
+        items = (
+            (get_store().call_analysis(trace["trace_id"], call_id) or {}).get("places") or {}
+        ).get(str(number - 1)) or [None]
         docs = {name: (snap or {}).get("payload") for name, snap in call["snapshots"].items()}
         page["finding"] = found
-        page["occurrences"] = occurrences(found, [] if items == [None] else items, docs, offset, limit)
+        page["occurrences"] = occurrences(
+            found, [] if items == [None] else items, docs, offset, limit
+        )
     page["total"] = len(items)
     page["next_offset"] = offset + limit if offset + limit < len(items) else None
     return jsonify(page)

@@ -9,12 +9,14 @@ from ..render.crowds import crowd_warnings
 from . import checks
 
 bp = Blueprint("health", __name__)
-PROBE_WAIT_MS = 1_000  # a probe waits this long for the writers' turn, then calls the database busy
+# a probe waits this long for the writers' turn, then calls the database busy
+PROBE_WAIT_MS = 1_000
 
 
 @bp.get("/api/v1/health")
 def health():
-    """Say the process answers (liveness: always 200), and what cheap checks find wrong ("degraded")."""
+    """Say the process answers (liveness: always 200), and what cheap checks find wrong
+    ("degraded")."""
     config = current_app.config
     found = {
         "templates": checks.templates(current_app.template_folder),
@@ -22,15 +24,18 @@ def health():
         "database": database_state(config),
     }
     counts = {}
-    if not token_set(config["READ_TOKENS"]):  # the trace count only where reading is open to anyone
-        try:  # a probe's short wait: a load balancer's check must not time out while the database is down
+    # the trace count only where reading is open to anyone
+    if not token_set(config["READ_TOKENS"]):
+        # a probe's short wait: a load balancer's check must not time out while the database is down
+        try:
             store = Store.from_settings(config, busy_timeout_ms=PROBE_WAIT_MS)
             try:
                 counts = {"traces": store.count_traces(), "quarantine": store.quarantine_counts()}
             finally:
                 store.close()
             gauges.database_up(True)
-        except StoreUnavailable as error:  # liveness: the process answers even when its database does not
+        # liveness: the process answers even when its database does not
+        except StoreUnavailable as error:
             found["database"] = (False, f"unavailable ({error})")
             gauges.database_up(False)
     problems = [f"{name}: {detail}" for name, (ok, detail) in found.items() if not ok]
@@ -39,8 +44,8 @@ def health():
 
 
 def database_state(config) -> tuple[bool, str]:
-    """Check the database file can be written; after a write of this process failed for the disk's sake (full,
-    read-only), write once to see whether it takes writes again, as readiness would."""
+    """Check the database file can be written; after a write of this process failed for the disk's
+    sake (full, read-only), write once to see whether it takes writes again, as readiness would."""
     if faults.current() is None:
         return checks.file_writable(config["DATABASE"])
     try:
@@ -69,7 +74,8 @@ def ready():
 
 
 def run_checks(app) -> dict:
-    """Run every readiness check; return {name: {"ok", "detail"}}, and under "warnings" what looks misconfigured."""
+    """Run every readiness check; return {name: {"ok", "detail"}}, and under "warnings" what looks
+    misconfigured."""
     config = app.config
     warnings = []
     found = {
@@ -92,4 +98,6 @@ def run_checks(app) -> dict:
             found["analyser"] = (False, f"cannot read the backlog: {error}")
         finally:
             store.close()
-    return {name: {"ok": ok, "detail": detail} for name, (ok, detail) in found.items()} | {"warnings": warnings}
+    return {name: {"ok": ok, "detail": detail} for name, (ok, detail) in found.items()} | {
+        "warnings": warnings
+    }

@@ -20,14 +20,16 @@ def database(store) -> tuple[bool, str]:
         store.probe_write()
     except StoreUnavailable as error:
         text = str(error)
-        if "other writers kept it busy" in text:  # ingest and the analyser are writing: it works
+        # ingest and the analyser are writing: it works
+        if "other writers kept it busy" in text:
             return True, "writable (busy: other writers hold the lock)"
         return False, f"cannot be written: {text}"
     return True, "writable"
 
 
 def file_writable(db_path: str) -> tuple[bool, str]:
-    """Check, without writing, that the database file and its folder may be written by this process."""
+    """Check, without writing, that the database file and its folder may be written by this
+    process."""
     if is_postgres_url(db_path):
         return True, "a PostgreSQL server (readiness writes to it)"
     path, wal = Path(db_path), Path(f"{db_path}-wal")
@@ -72,7 +74,9 @@ def templates(folder: str) -> tuple[bool, str]:
 def static(template_folder: str, folder: str) -> tuple[bool, str]:
     """Check that the static files the base page links to are there."""
     try:
-        linked = _STATIC_REFERENCE.findall((Path(template_folder) / "base.html").read_text(encoding="utf-8"))
+        linked = _STATIC_REFERENCE.findall(
+            (Path(template_folder) / "base.html").read_text(encoding="utf-8")
+        )
     except OSError:
         linked = []
     names = sorted(set(linked) | set(STATIC_FILES))

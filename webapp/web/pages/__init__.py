@@ -1,1 +1,2 @@
-"""The HTML pages' blueprints, each with its `.json` twin: thin adapters that hand render/ what to show."""
+"""The HTML pages' blueprints, each with its `.json` twin: thin adapters that hand render/ what to
+show."""

@@ -1,4 +1,5 @@
-"""The alerts settings page: the rules, each with its deliveries, and the forms that add and change them."""
+"""The alerts settings page: the rules, each with its deliveries, and the forms that add and change
+them."""
 
 from flask import Blueprint, redirect, request, url_for
 
@@ -16,7 +17,8 @@ bp = Blueprint("alerting", __name__)
 
 @bp.get("/settings/alerts")
 def settings_page():
-    """List the rules, each with its deliveries, and a form to add one (to a browser holding the token)."""
+    """List the rules, each with its deliveries, and a form to add one (to a browser holding the
+    token)."""
     return _settings()
 
 
@@ -29,7 +31,8 @@ def _settings(created=None, error=None, tested=None, changed=None):
     store = get_store()
     found, cursor = rules_page(request.args, strict=False)
     rules = [{**public(rule), "deliveries": _log(store, rule)} for rule in found]
-    can_change = may_change_contracts()  # the token that changes contracts manages rules too
+    # the token that changes contracts manages rules too
+    can_change = may_change_contracts()
     return page_or_fragment(
         "alerts.html",
         "partials/alert_rules.html",
@@ -41,7 +44,8 @@ def _settings(created=None, error=None, tested=None, changed=None):
         changed=changed,
         can_change=can_change,
         hint=None if can_change else change_hint(),
-        alerts_doc=doc_page("alerts.md"),  # where the installed package keeps it (the wheel ships docs/)
+        # where the installed package keeps it (the wheel ships docs/)
+        alerts_doc=doc_page("alerts.md"),
     )
 
 
@@ -74,7 +78,8 @@ def settings_action(rule_id, action):
     """Edit, delete, resume or test a rule from its page; redeliver one of its messages."""
     store = get_store()
     rule_or_404(rule_id)
-    if action == "test":  # the answer is the page, saying in one line what the test send did
+    # the answer is the page, saying in one line what the test send did
+    if action == "test":
         return _settings(tested={"rule": rule_id, "line": describe(send_test(rule_id))})
     if action == "edit":
         try:

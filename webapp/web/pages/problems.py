@@ -1,4 +1,5 @@
-"""The problem pages: /problems, /problems/<id> with .json and .md twins, state forms, nearest clean call."""
+"""The problem pages: /problems, /problems/<id> with .json and .md twins, state forms, nearest clean
+call."""
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
@@ -10,7 +11,14 @@ from ...pipeline.strips import strip, strips
 from ...problems.exercised import argument_path, response_class
 from ...problems.fingerprint import grouped_by
 from ...problems.nearest import nearest
-from ...problems.states import RESOLVE_MODES, STATES, links_change, parse_change, pending_text, verified_text
+from ...problems.states import (
+    RESOLVE_MODES,
+    STATES,
+    links_change,
+    parse_change,
+    pending_text,
+    verified_text,
+)
 from ...problems.timeline import MAX_SPAN_DAYS, default_range, list_range, sparkline, step_words
 from ...problems.words import counted
 from ...reports.problems import problem_markdown
@@ -37,7 +45,8 @@ def spark_rects(bars: list[dict], height: int) -> Markup:
     # One f-string per bar, not six template expressions: a list page draws hundreds of bars.
     return Markup(
         "".join(
-            f'<rect x="{float(b["x"])}" y="{height - int(b["h"])}" width="{float(b["w"])}" height="{int(b["h"])}">'
+            f'<rect x="{float(b["x"])}" y="{height - int(b["h"])}" width="{float(b["w"])}" '
+            f'height="{int(b["h"])}">'
             f"<title>{escape(_minute(b['start']))}: {int(b['occurrences'])}</title></rect>"
             for b in bars
         )
@@ -61,10 +70,13 @@ def _list_context() -> dict:
     query = ProblemQuery.from_args(request.args)
     try:
         cursor = api.decode(request.args.get("cursor"), 2)
-    except Exception:  # a stale or edited cursor: the page starts from the newest
+    # a stale or edited cursor: the page starts from the newest
+    except Exception:
         cursor = None
     store = get_store()
-    problems, next_cursor = find_problems(store, query.filters(), cursor if cursor and is_digits(cursor[1]) else None)
+    problems, next_cursor = find_problems(
+        store, query.filters(), cursor if cursor and is_digits(cursor[1]) else None
+    )
     window = shown_window(
         query.since,
         query.until,
@@ -76,7 +88,11 @@ def _list_context() -> dict:
     drawn = strips(store, [int(p["id"][3:]) for p in problems], since, until, bars=28)
     for problem in problems:
         problem["spark"] = sparkline(drawn[int(problem["id"][3:])])
-    next_url = url_for(".problems_page", **query.as_args(), cursor=api.encode(next_cursor)) if next_cursor else None
+    next_url = (
+        url_for(".problems_page", **query.as_args(), cursor=api.encode(next_cursor))
+        if next_cursor
+        else None
+    )
     return {
         "problems": problems,
         "query": query,
@@ -84,7 +100,9 @@ def _list_context() -> dict:
         "next_cursor": api.encode(next_cursor),
         "range": (since, until),
         "window": window,
-        "window_links": quick_links(".problems_page", (query.since, query.until), query.as_args(cursor=None)),
+        "window_links": quick_links(
+            ".problems_page", (query.since, query.until), query.as_args(cursor=None)
+        ),
         "counts": query.counts(store),
         "facets": store.problem_facets(),
         "states": STATES,
@@ -95,20 +113,24 @@ def _list_context() -> dict:
 
 @bp.get("/problems")
 def problems_page():
-    """List problems by last seen, with filters, search, counts, a sparkline and the state of each."""
+    """List problems by last seen, with filters, search, counts, a sparkline and the state of
+    each."""
     return page_or_fragment("problems.html", "partials/problem_list.html", **_list_context())
 
 
 @bp.get("/problems.json")
 def problems_json():
     """Return the problem list page's data."""
-    message = ProblemQuery.bad_value(request.args)  # a script gets a 400 for a filter the page would ignore
+    # a script gets a 400 for a filter the page would ignore
+    message = ProblemQuery.bad_value(request.args)
     if message:
         raise ApiError(400, "bad_parameter", message)
     context = _list_context()
     for problem in context["problems"]:
         api.with_links(problem)
-    return jsonify(problems=context["problems"], next_cursor=context["next_cursor"], counts=context["counts"])
+    return jsonify(
+        problems=context["problems"], next_cursor=context["next_cursor"], counts=context["counts"]
+    )
 
 
 def _problem_or_redirect(problem_id: str, endpoint: str):
@@ -128,8 +150,11 @@ def _detail_context(problem: dict) -> dict:
     asked = [(request.args.get(n) or "").strip() for n in ("since", "until")]
     window = shown_window(*asked, problem["first_seen"], problem["last_seen"], MAX_SPAN_DAYS)
     try:
-        since, until = default_range(problem["first_seen"], problem["last_seen"], window["since"], window["until"])
-    except ValueError:  # a since that is no time: the window that fits the problem, said so
+        since, until = default_range(
+            problem["first_seen"], problem["last_seen"], window["since"], window["until"]
+        )
+    # a since that is no time: the window that fits the problem, said so
+    except ValueError:
         window = shown_window("", "", problem["first_seen"], problem["last_seen"], MAX_SPAN_DAYS)
         since, until = window["since"], window["until"]
     shown = strip(store, number, since, until, bars=72)
@@ -139,7 +164,8 @@ def _detail_context(problem: dict) -> dict:
         cursor = None
     calls, next_cursor = store.problem_traces(number, 20, cursor)
     verification = problem.get("verification")
-    can_change = may_change_contracts()  # the token that changes contracts changes problems too
+    # the token that changes contracts changes problems too
+    can_change = may_change_contracts()
     return {
         "problem": problem,
         "can_change": can_change,
@@ -162,7 +188,9 @@ def _detail_context(problem: dict) -> dict:
         else None,
         "grouped_by": grouped_by(problem),
         "resolve_modes": RESOLVE_MODES,
-        "verified": verified_text(verification["calls"], verification["broke"]) if verification else None,
+        "verified": verified_text(verification["calls"], verification["broke"])
+        if verification
+        else None,
         "pending": pending_text(problem["resolution"], problem["state"]),
     }
 
@@ -195,19 +223,28 @@ def problem_md(problem_id):
     problem, moved = _problem_or_redirect(problem_id, ".problem_md")
     if moved:
         return moved
-    return Response(problem_markdown(api.with_links(problem), _ticket_examples(problem)), mimetype="text/markdown")
+    return Response(
+        problem_markdown(api.with_links(problem), _ticket_examples(problem)),
+        mimetype="text/markdown",
+    )
 
 
 def _ticket_examples(problem: dict) -> dict:
-    """Fetch the latest failing call and the last clean call before the problem, with their permalinks."""
+    """Fetch the latest failing call and the last clean call before the problem, with their
+    permalinks."""
     store, found = get_store(), {}
-    calls = {"failing": (problem.get("examples") or {}).get("latest"), "clean": problem.get("last_clean_before")}
+    calls = {
+        "failing": (problem.get("examples") or {}).get("latest"),
+        "clean": problem.get("last_clean_before"),
+    }
     for name, call in calls.items():
         if call:
             inputs = store.call_inputs(call["trace_id"], call["call_id"])
             found[name] = {
                 "snapshots": inputs["snapshots"] if inputs else None,
-                "link": url_for("views.trace", trace_id=call["trace_id"], call=call["call_id"], _external=True),
+                "link": url_for(
+                    "views.trace", trace_id=call["trace_id"], call=call["call_id"], _external=True
+                ),
             }
     found["nearest_link"] = url_for(".problem_nearest", problem_id=problem["id"], _external=True)
     return found
@@ -231,7 +268,9 @@ def change_state(problem_id):
     elif body["state"] == "archived":
         body["until"] = form.get("until") or None
     try:
-        change_problem(get_store(), int(problem["id"][3:]), parse_change(body), api.changed_by("web"))
+        change_problem(
+            get_store(), int(problem["id"][3:]), parse_change(body), api.changed_by("web")
+        )
     except api.REFUSED as error:
         abort(400, description=str(error))
     return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
@@ -239,14 +278,17 @@ def change_state(problem_id):
 
 @bp.post("/problems/<problem_id>/links")
 def change_links(problem_id):
-    """Add a ticket link (`add`) or remove one (`remove`) from the page; htmx gets the links' fragment."""
+    """Add a ticket link (`add`) or remove one (`remove`) from the page; htmx gets the links'
+    fragment."""
     problem, moved = _problem_or_redirect(problem_id, ".problem_page")
     if moved:
         return moved
     add, remove = request.form.get("add", "").strip(), request.form.get("remove", "")
     error = None
     try:
-        change = links_change(problem["links"], [add] if add else (), [remove] if remove else (), api.link_cleaner())
+        change = links_change(
+            problem["links"], [add] if add else (), [remove] if remove else (), api.link_cleaner()
+        )
         change_problem(get_store(), int(problem["id"][3:]), change, api.changed_by("web"))
     except api.REFUSED as refused:
         error = str(refused)
@@ -254,11 +296,18 @@ def change_links(problem_id):
     if not htmx and error is None:
         return redirect(url_for(".problem_page", problem_id=problem["id"]), 303)
     problem = read_problem(get_store(), int(problem["id"][3:]))
-    if htmx:  # htmx swaps only a 2xx answer: the refusal is said in the fragment
+    # htmx swaps only a 2xx answer: the refusal is said in the fragment
+    if htmx:
         return page_or_fragment(
-            "problem.html", "partials/problem_links.html", problem=problem, can_change=True, links_error=error
+            "problem.html",
+            "partials/problem_links.html",
+            problem=problem,
+            can_change=True,
+            links_error=error,
         )
-    page, _, headers = page_or_fragment("problem.html", "", **_detail_context(problem), links_error=error)
+    page, _, headers = page_or_fragment(
+        "problem.html", "", **_detail_context(problem), links_error=error
+    )
     return page, 400, headers
 
 
@@ -273,7 +322,11 @@ def problem_nearest(problem_id):
         abort(404, description=f"{problem['id']} has no calls left to compare")
     status = get_store().call_status(latest["trace_id"], latest["call_id"])
     return _compare_with_nearest(
-        problem["tool"], latest["trace_id"], latest["call_id"], argument_path(problem), response_class(problem, status)
+        problem["tool"],
+        latest["trace_id"],
+        latest["call_id"],
+        argument_path(problem),
+        response_class(problem, status),
     )
 
 
@@ -285,26 +338,35 @@ def nearest_clean():
     if call is None:
         abort(404, description=f"no call {call_id!r} in trace {trace_id!r}")
     if not get_store().call_broke(trace_id, call_id):
-        return render_template("nearest_none.html", tool=call["tool"], trace_id=trace_id, call_id=call_id, clean=True)
+        return render_template(
+            "nearest_none.html", tool=call["tool"], trace_id=trace_id, call_id=call_id, clean=True
+        )
     return _compare_with_nearest(call["tool"], trace_id, call_id, None)
 
 
-def _compare_with_nearest(tool: str | None, trace_id: str, call_id: str, path: str | None, wanted: str | None = None):
+def _compare_with_nearest(
+    tool: str | None, trace_id: str, call_id: str, path: str | None, wanted: str | None = None
+):
     store = get_store()
     call = store.call_inputs(trace_id, call_id)
     if call is None or not tool:
         abort(404, description="the failing call is gone or names no tool")
     digest = store.call_digest(trace_id, call_id)
     arguments = (call["snapshots"].get("arguments") or {}).get("payload")
-    candidates = (digest and store.clean_calls(tool, CLEAN_CANDIDATES, digest)) or store.clean_calls(
-        tool, CLEAN_CANDIDATES
-    )
+    candidates = (
+        digest and store.clean_calls(tool, CLEAN_CANDIDATES, digest)
+    ) or store.clean_calls(tool, CLEAN_CANDIDATES)
     # the call itself is never its own nearest clean call (distance 0 says nothing)
     best = nearest(
-        arguments, [c for c in candidates if (c["trace_id"], c["call_id"]) != (trace_id, call_id)], path, wanted
+        arguments,
+        [c for c in candidates if (c["trace_id"], c["call_id"]) != (trace_id, call_id)],
+        path,
+        wanted,
     )
     if best is None:
-        return render_template("nearest_none.html", tool=tool, trace_id=trace_id, call_id=call_id), 404
+        return render_template(
+            "nearest_none.html", tool=tool, trace_id=trace_id, call_id=call_id
+        ), 404
     # the compare page reads A as the good call and B as the bad one
     return redirect(
         url_for(

@@ -1,4 +1,5 @@
-"""The quarantine page and its JSON twin: rejected records, when, who sent them, why, and as stored."""
+"""The quarantine page and its JSON twin: rejected records, when, who sent them, why, and as
+stored."""
 
 from flask import Blueprint, jsonify, request, url_for
 

@@ -1,4 +1,5 @@
-"""The /releases page and its JSON twin: each release with its calls and problems, and a comparison."""
+"""The /releases page and its JSON twin: each release with its calls and problems, and a
+comparison."""
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
@@ -22,13 +23,16 @@ def _page_data() -> dict:
         **data,
         "top_releases": values.recent_releases(get_store()),
         "asked": asked,
-        "next_url": url_for(".page", **kept, limit=request.args.get("limit"), cursor=cursor) if cursor else None,
+        "next_url": url_for(".page", **kept, limit=request.args.get("limit"), cursor=cursor)
+        if cursor
+        else None,
     }
 
 
 @bp.get("/releases")
 def page():
-    """Show the releases, each with its calls, new and regressed problems and sources; and a comparison."""
+    """Show the releases, each with its calls, new and regressed problems and sources; and a
+    comparison."""
     return page_or_fragment("releases.html", "partials/releases.html", **_page_data())
 
 

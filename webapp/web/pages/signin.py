@@ -1,10 +1,11 @@
-"""Signing a browser in: `GET /signin?next=` asks for the token that opens the pages' forms (HTTP Basic auth),
-then sends the browser back; every page says who is signed in.
+"""Signing a browser in: `GET /signin?next=` asks for the token that opens the pages' forms (HTTP
+Basic auth), then sends the browser back; every page says who is signed in.
 
-Reading is open when no read token is set, so no page ever challenges such a browser, and it would never send
-the admin token the forms need. /signin is the one page that challenges until it gets that token. Its path is
-at the root on purpose: a browser sends a Basic credential, unasked, to every path at or below the directory of
-the URL that was challenged, so a credential given here goes with every later request to the site.
+Reading is open when no read token is set, so no page ever challenges such a browser, and it would
+never send the admin token the forms need. /signin is the one page that challenges until it gets
+that token. Its path is at the root on purpose: a browser sends a Basic credential, unasked, to
+every path at or below the directory of the URL that was challenged, so a credential given here goes
+with every later request to the site.
 """
 
 from urllib.parse import urlsplit
@@ -28,11 +29,13 @@ MAX_NEXT = 2048
 
 
 def safe_next(value: str) -> str | None:
-    """Return `value` if it is a path on this site, else None: never another host (no open redirect)."""
+    """Return `value` if it is a path on this site, else None: never another host (no open
+    redirect)."""
     if not value:
         return "/"
-    # browsers drop tabs and newlines from URLs and read "\" as "/", so "/\t/evil.example" and "/\evil.example"
-    # would leave the site; refuse every control character and backslash rather than clean them out
+    # browsers drop tabs and newlines from URLs and read "\" as "/", so "/\t/evil.example" and
+    # "/\evil.example" would leave the site; refuse every control character and backslash rather
+    # than clean them out
     if len(value) > MAX_NEXT or any(ch < " " or ch in "\x7f\\" for ch in value):
         return None
     parts = urlsplit(value)
@@ -42,13 +45,17 @@ def safe_next(value: str) -> str | None:
 
 
 def here() -> str:
-    """The path (and query) a page was asked for, to come back to after signing in; a form's refusal comes
-    back to the page that sent it."""
+    """The path (and query) a page was asked for, to come back to after signing in; a form's refusal
+    comes back to the page that sent it."""
     if request.method == "GET":
         return request.full_path.rstrip("?")
     referrer = urlsplit(request.referrer or "")
     if request.referrer and f"{referrer.scheme}://{referrer.netloc}/" == request.host_url:
-        path = referrer.path[len(request.script_root) :] if referrer.path.startswith(request.script_root) else "/"
+        path = (
+            referrer.path[len(request.script_root) :]
+            if referrer.path.startswith(request.script_root)
+            else "/"
+        )
         return (path or "/") + (f"?{referrer.query}" if referrer.query else "")
     return "/"
 
@@ -60,21 +67,29 @@ def signed_in():
 
 
 def identity() -> dict:
-    """What every page says about signing in: who is signed in (a token's name, never its secret), and where a
-    browser signs in to use the forms when it cannot yet."""
-    if throttle.slowed():  # its token is not compared: a page must not say whether it was right
+    """What every page says about signing in: who is signed in (a token's name, never its secret),
+    and where a browser signs in to use the forms when it cannot yet."""
+    # its token is not compared: a page must not say whether it was right
+    if throttle.slowed():
         return {"signed_in": None, "signin_url": None}
     token = signed_in()
     needs_signin = keyring().configured(changing_scope()) and not may_change_contracts()
-    return {"signed_in": token, "signin_url": url_for("signin.signin", next=here()) if needs_signin else None}
+    return {
+        "signed_in": token,
+        "signin_url": url_for("signin.signin", next=here()) if needs_signin else None,
+    }
 
 
 @bp.get("/signin")
 def signin():
-    """Challenge (401, Basic) until the browser sends the token that changes things, then go back to `next`."""
+    """Challenge (401, Basic) until the browser sends the token that changes things, then go back to
+    `next`."""
     target = safe_next(request.args.get("next", ""))
-    if target is None:  # refused before any challenge: a crafted link never even asks for a password
-        raise ApiError(400, "bad_parameter", "next must be a path on this site, such as /problems/TD-1")
+    # refused before any challenge: a crafted link never even asks for a password
+    if target is None:
+        raise ApiError(
+            400, "bad_parameter", "next must be a path on this site, such as /problems/TD-1"
+        )
     if may_change_contracts():
         return redirect(request.script_root + target, code=303)
     setting = f"TRACEDIFF_{SETTINGS[changing_scope()]}"

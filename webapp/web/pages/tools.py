@@ -1,4 +1,5 @@
-"""The tool pages: /tools lists tools; /tools/<name> shows a contract, its calls, its strip and mappings."""
+"""The tool pages: /tools lists tools; /tools/<name> shows a contract, its calls, its strip and
+mappings."""
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
@@ -8,7 +9,13 @@ from ...pipeline import mappings as toolmappings
 from ...pipeline import observed as toolobserved
 from ...pipeline.definitions import traffic_mark
 from ...store import stats
-from ...store.toolcalls import known_tool, recent_calls, tool_summaries, url_templates, way_back_counts
+from ...store.toolcalls import (
+    known_tool,
+    recent_calls,
+    tool_summaries,
+    url_templates,
+    way_back_counts,
+)
 from ..db import get_store
 from ..filters import ListQuery
 from ..paging import NAMED_PAGE, key_cursor, key_page_args
@@ -21,17 +28,23 @@ bp = Blueprint("tools", __name__)
 
 
 SCHEMAS = ("arguments_schema", "request_schema", "response_schema", "error_schema", "result_schema")
-WAY_BACK_KINDS = ("error_hidden", "error_invented", "result_large")  # what the model got, against the response
+# what the model got, against the response
+WAY_BACK_KINDS = ("error_hidden", "error_invented", "result_large")
 
 
 @bp.get("/tools")
 def tools():
-    """List the tools with a contract or calls, 50 a page by name: calls, calls with findings, last seen, open
-    problems, releases, and the busiest tools' hourly strips over the window that fits their calls."""
+    """List the tools with a contract or calls, 50 a page by name: calls, calls with findings, last
+    seen, open problems, releases, and the busiest tools' hourly strips over the window that fits
+    their calls."""
     limit, after = key_page_args(request.args, 1, strict=False)
     found, last = tool_summaries(get_store(), after[0] if after else None, limit)
-    next_url = url_for(".tools", limit=_limit_arg(limit), cursor=key_cursor((last,))) if last else None
-    return render_template("tools.html", tools=found, next_url=next_url, query=ListQuery(), **_strip_context())
+    next_url = (
+        url_for(".tools", limit=_limit_arg(limit), cursor=key_cursor((last,))) if last else None
+    )
+    return render_template(
+        "tools.html", tools=found, next_url=next_url, query=ListQuery(), **_strip_context()
+    )
 
 
 def _limit_arg(limit: int) -> int | None:
@@ -40,22 +53,27 @@ def _limit_arg(limit: int) -> int | None:
 
 
 def _strip_context(tool: str = "") -> dict:
-    """Return the strip's rows over the window that fits the calls (the tool's, or every tool's), said in words."""
+    """Return the strip's rows over the window that fits the calls (the tool's, or every tool's),
+    said in words."""
     window = strip_window("", "", tool)
-    strip = stats.hourly_strip(get_store(), tool=tool, since=window["since"], until=window["until"], through=True)
+    strip = stats.hourly_strip(
+        get_store(), tool=tool, since=window["since"], until=window["until"], through=True
+    )
     return {
         "strip_rows": charts.strip_rows(strip, list_url=url_for("views.index")),
         "strip_width": charts.strip_width(strip),
         "strip_hours": strip["hours"],
         "strip_more": strip.get("more_tools", 0),
         "window": window,
-        "window_links": [],  # these pages take no range: the trace list's quick links set one
+        # these pages take no range: the trace list's quick links set one
+        "window_links": [],
     }
 
 
 @bp.get("/tools.json")
 def tools_json():
-    """Return a page of the tool list as JSON, with the cursor of the next page (null on the last)."""
+    """Return a page of the tool list as JSON, with the cursor of the next page (null on the
+    last)."""
     limit, after = key_page_args(request.args, 1)
     found, last = tool_summaries(get_store(), after[0] if after else None, limit)
     return jsonify(tools=found, next_cursor=key_cursor((last,)) if last else None)
@@ -78,16 +96,24 @@ def tool_data(name: str) -> dict:
         "request_line": _request(store, name, contract),
         "way_back": way_back_counts(store, name, WAY_BACK_KINDS),
         "observed": toolobserved.observed_view(store, name),
-        "from_traffic": traffic_mark(contract),  # the arguments schema came from a definition a model was offered
-        "warnings": skipped_patterns(contract),  # patterns RE2 cannot run: skipped, never run
+        # the arguments schema came from a definition a model was offered
+        "from_traffic": traffic_mark(contract),
+        # patterns RE2 cannot run: skipped, never run
+        "warnings": skipped_patterns(contract),
     }
 
 
 def _request(store, name: str, contract) -> dict | None:
-    """Return the tool's request line: the contract's method and URL template, else the template its calls show."""
+    """Return the tool's request line: the contract's method and URL template, else the template its
+    calls show."""
     http = (contract or {}).get("http") or {}
     if http.get("path"):
-        return {"method": http.get("method"), "template": http["path"], "source": "contract", "calls": None}
+        return {
+            "method": http.get("method"),
+            "template": http["path"],
+            "source": "contract",
+            "calls": None,
+        }
     seen = url_templates(store, name)
     if not seen:
         return None
@@ -138,7 +164,8 @@ def adopt_observed(name):
 
 @bp.post("/tools/<tool:name>/mappings/<action>")
 def change_mapping(name, action):
-    """Confirm (write into the contract) or reject (keep out of inference) a pair; from a form or htmx."""
+    """Confirm (write into the contract) or reject (keep out of inference) a pair; from a form or
+    htmx."""
     if action not in ("confirm", "reject"):
         abort(404)
     arguments, req = request.form.get("arguments", ""), request.form.get("request", "")
@@ -159,5 +186,9 @@ def change_mapping(name, action):
             **_mapping_context(name),
         )
     # only our own paths: a form's `next` must not send the browser to another site
-    target = back if back[:1] == "/" and back[1:2] not in ("/", "\\") else url_for("tools.tool", name=name)
+    target = (
+        back
+        if back[:1] == "/" and back[1:2] not in ("/", "\\")
+        else url_for("tools.tool", name=name)
+    )
     return redirect(target, 303)

@@ -1,6 +1,15 @@
 """The hypermedia pages: the trace list, the trace permalink, its exports, and compare."""
 
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    url_for,
+)
 
 from ... import pipeline
 from ...common.digits import is_digits, problem_number
@@ -24,8 +33,10 @@ from ..security import may_change_contracts
 
 bp = Blueprint("views", __name__)
 VIEWS = ("aligned", "raw")
-UNFOLLOWED = ("severity", "kind", "status", "missing", "q")  # list filters the hourly strip does not follow
-SHOWN_FINDINGS = 200  # on the page; the rest through the paged API, so the page stays small
+# list filters the hourly strip does not follow
+UNFOLLOWED = ("severity", "kind", "status", "missing", "q")
+# on the page; the rest through the paged API, so the page stays small
+SHOWN_FINDINGS = 200
 
 
 def _list_context() -> dict:
@@ -37,9 +48,15 @@ def _list_context() -> dict:
     store, filters = get_store(), query.filters()
     traces, next_cursor = store.find_traces(filters, cursor)
     # after a contract change, the rows shown are re-analysed now, as a trace page would be
-    if pipeline.fresh_list(store, [t["trace_id"] for t in traces], budget=current_app.config.get("ANALYSIS_BUDGET")):
+    if pipeline.fresh_list(
+        store, [t["trace_id"] for t in traces], budget=current_app.config.get("ANALYSIS_BUDGET")
+    ):
         traces, next_cursor = store.find_traces(filters, cursor)
-    next_url = url_for("views.index", **query.as_args(), cursor=encode_cursor(next_cursor)) if next_cursor else None
+    next_url = (
+        url_for("views.index", **query.as_args(), cursor=encode_cursor(next_cursor))
+        if next_cursor
+        else None
+    )
     return {
         "traces": traces,
         "query": query,
@@ -54,9 +71,11 @@ def _list_context() -> dict:
 
 
 def _facet_counts(query: ListQuery, wanted: bool) -> dict | None:
-    """Return the capped counts per filter value when asked for or cheap; None means "ask with part=counts"."""
+    """Return the capped counts per filter value when asked for or cheap; None means "ask with
+    part=counts"."""
     store = get_store()
-    cheap = stats.counts_are_cheap(store)  # a small store counts everything while the page waits
+    # a small store counts everything while the page waits
+    cheap = stats.counts_are_cheap(store)
     if not (wanted or cheap):
         return None
     return stats.filter_counts(store, query.filters(), None if cheap else stats.COUNT_BUDGET_S)
@@ -83,9 +102,12 @@ def _counts_context(query: ListQuery, wanted: bool) -> dict:
             through=window["fitted"],
         )
         context["window"] = window
-        context["window_links"] = quick_links("views.index", (query.since, query.until), query.as_args())
+        context["window_links"] = quick_links(
+            "views.index", (query.since, query.until), query.as_args()
+        )
         filters = query.as_args(tool=None, since=None, until=None)
-        # the hourly rollup knows tools, hours and problems; the strip says which filters it cannot follow
+        # the hourly rollup knows tools, hours and problems; the strip says which filters it cannot
+        # follow
         context["strip_unfollowed"] = [name for name in UNFOLLOWED if getattr(query, name)]
         context["strip_problem"] = f"TD-{problem_number(query.problem)}" if query.problem else None
         context.update(
@@ -99,7 +121,8 @@ def _counts_context(query: ListQuery, wanted: bool) -> dict:
 
 
 def strip_window(since: str, until: str, tool: str = "", problem: int | None = None) -> dict:
-    """Return the window an hourly strip shows: the range asked for, else the one that fits the calls it counts."""
+    """Return the window an hourly strip shows: the range asked for, else the one that fits the
+    calls it counts."""
     oldest, newest = (None, None) if since or until else stats.call_span(get_store(), tool, problem)
     return shown_window(since, until, oldest, newest)
 
@@ -114,7 +137,9 @@ def index():
     part = request.args.get("part") == "counts"
     if part and request.headers.get("HX-Request"):
         query = trace_query(request.args)
-        return page_or_fragment("index.html", "partials/facets.html", query=query, **_counts_context(query, True))
+        return page_or_fragment(
+            "index.html", "partials/facets.html", query=query, **_counts_context(query, True)
+        )
     context = _list_context()
     if context["cursor"] and request.headers.get("HX-Request"):
         # "Load more" appends rows after the last one; everything else replaces the list region.
@@ -140,10 +165,15 @@ def index_json():
     Counts stop at count_cap + 1; on a big store they come only with `part=counts`, and
     `counts_url` says where (the same rule as the page).
     """
-    strict_query(request.args)  # a script gets a 400 for a filter or cursor the page would ignore
+    # a script gets a 400 for a filter or cursor the page would ignore
+    strict_query(request.args)
     context = _list_context()
     counts = _facet_counts(context["query"], request.args.get("part") == "counts")
-    counts_url = url_for("views.index_json", **context["query"].as_args(), part="counts") if counts is None else None
+    counts_url = (
+        url_for("views.index_json", **context["query"].as_args(), part="counts")
+        if counts is None
+        else None
+    )
     return jsonify(
         traces=context["traces"],
         next_cursor=context["next_cursor"],
@@ -159,7 +189,8 @@ def _trace_or_404(trace_id: str) -> dict:
     found = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
     if found is None:
         abort(404, description=f"no trace with id {trace_id}")
-    return link_problems(found, get_store().problem_ids)  # each finding names its problem (TD-42)
+    # each finding names its problem (TD-42)
+    return link_problems(found, get_store().problem_ids)
 
 
 def _call_or_404(trace: dict, call_id: str | None) -> dict:
@@ -180,8 +211,13 @@ def trace(trace_id):
 def _trace_page(trace_id):
     found = _trace_or_404(trace_id)
     call = _call_or_404(found, request.args.get("call"))
-    reveal = parse_node_id(request.args.get("open", ""), aligned.WITH_RESULT)  # a deep link into the raw view
-    view = request.args.get("view") if request.args.get("view") in VIEWS else ("raw" if reveal else "aligned")
+    # a deep link into the raw view
+    reveal = parse_node_id(request.args.get("open", ""), aligned.WITH_RESULT)
+    view = (
+        request.args.get("view")
+        if request.args.get("view") in VIEWS
+        else ("raw" if reveal else "aligned")
+    )
     only_diff = request.args.get("only") == "diff"
     context = {
         "trace": found,
@@ -192,10 +228,13 @@ def _trace_page(trace_id):
         "findings": tracepage.findings_view(call)[:SHOWN_FINDINGS],
         "more_findings": max(0, len(call["findings"]) - SHOWN_FINDINGS),
         "validation": tracepage.validation_view(call),
-        "http": {name: tracepage.http_view(call["snapshots"].get(name)) for name in aligned.stages(call)},
+        "http": {
+            name: tracepage.http_view(call["snapshots"].get(name)) for name in aligned.stages(call)
+        },
         "versions": _earlier_versions(found["trace_id"], call),
         "can_change": may_change_contracts(),
-        "badge": tracepage.badge,  # each call's in the calls bar: never "clean" for a call missing a stage
+        # each call's in the calls bar: never "clean" for a call missing a stage
+        "badge": tracepage.badge,
         "not_received": tracepage.not_received(call),
     }
     if view == "aligned":
@@ -204,7 +243,8 @@ def _trace_page(trace_id):
         context["rows"], context["hidden_rows"], context["next_more"] = aligned.aligned_rows(
             call, only_diff, context["more"]
         )
-        if context["more"] is not None:  # "load more": the next rows, appended after the last shown
+        # "load more": the next rows, appended after the last shown
+        if context["more"] is not None:
             return page_or_fragment("trace.html", "partials/aligned_rows.html", **context)
     else:
         context["trees"] = tracepage.raw_trees(call, reveal)
@@ -237,8 +277,8 @@ def trace_markdown(trace_id):
 
 @bp.get("/traces/<path:trace_id>/fixtures.zip")
 def fixtures(trace_id):
-    """Download one call's snapshots as fixture files for `tracediff check`, with the contract the analysis
-    uses (the stored one plus the inferred pairs), so the replay pairs the same fields."""
+    """Download one call's snapshots as fixture files for `tracediff check`, with the contract the
+    analysis uses (the stored one plus the inferred pairs), so the replay pairs the same fields."""
     call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
     contract = pipeline.analysis_contract(get_store(), call.get("tool"))
     name = f"{trace_id[:32]}-{call['call_id'] or 'call'}-fixtures.zip".replace('"', "")
@@ -297,7 +337,9 @@ def compare():
         call_a = _call_or_404(_trace_or_404(a_id), request.args.get("ca") or None)
         call_b = _call_or_404(_trace_or_404(b_id), request.args.get("cb") or None)
         context.update(
-            call_a=call_a, call_b=call_b, stages=compare_calls(call_a, call_b, _compared_stages(call_a, call_b))
+            call_a=call_a,
+            call_b=call_b,
+            stages=compare_calls(call_a, call_b, _compared_stages(call_a, call_b)),
         )
     return render_template("compare.html", **context)
 

@@ -1,1 +1,2 @@
-"""What the pages show, built from stored data: the aligned view, the JSON trees, charts, compare; no routes."""
+"""What the pages show, built from stored data: the aligned view, the JSON trees, charts, compare;
+no routes."""

@@ -29,18 +29,26 @@ from ...common.stages import CORE, NAMES, shown
 from ...reports.anchors import finding_anchors
 from .tree import node_id, value_text
 
-SNAPSHOTS = CORE  # the columns every call shows
-WITH_RESULT = NAMES  # and each other stage the call has (a result: a fourth column)
+# the columns every call shows
+SNAPSHOTS = CORE
+# and each other stage the call has (a result: a fourth column)
+WITH_RESULT = NAMES
 ICONS = {"error": "✖", "warning": "▲", "info": "ℹ"}
-FIRST_ROWS = 200  # rows on the first screen, besides those that show a finding
-MORE_ROWS = 500  # rows per "load more"
-FIRST_WEIGHT = 150_000  # about the bytes of HTML the first screen's plain rows may take (long keys, ids)
-BROKEN_CHARS = 2000  # characters shown of a payload that is not JSON
-COUNT_ROWS = 20_000  # rows counted for "N more rows not shown"; past it the page says "at least N"
+# rows on the first screen, besides those that show a finding
+FIRST_ROWS = 200
+# rows per "load more"
+MORE_ROWS = 500
+# about the bytes of HTML the first screen's plain rows may take (long keys, ids)
+FIRST_WEIGHT = 150_000
+# characters shown of a payload that is not JSON
+BROKEN_CHARS = 2000
+# rows counted for "N more rows not shown"; past it the page says "at least N"
+COUNT_ROWS = 20_000
 
 
 def full_rows(call: dict) -> tuple[list[dict], bool]:
-    """Return every alignment row of a call (up to the analysis' budget) and whether some were cut."""
+    """Return every alignment row of a call (up to the analysis' budget) and whether some were
+    cut."""
     return counted_rows(call)[:2]
 
 
@@ -61,7 +69,8 @@ def counted_rows(call: dict) -> tuple[list[dict], bool, tuple | None]:
 
 
 def _counted_rows(call: dict) -> tuple[list[dict], bool, tuple | None]:
-    if not call.get("validation"):  # not analysed yet: there is nothing to rebuild from
+    # not analysed yet: there is nothing to rebuild from
+    if not call.get("validation"):
         return call["alignment"], bool(call.get("alignment_truncated")), None
     stored = call["alignment"]
     countable = call.get("alignment_sparse") is True and not call.get("incomplete")
@@ -75,7 +84,9 @@ def _counted_rows(call: dict) -> tuple[list[dict], bool, tuple | None]:
         return rows, False, None
     counted = _count(chain(rows, walk))
     rows = rows[:MAX_ROWS]
-    add_forced_rows(call["findings"], row_marks(call["findings"]), seen_ends(rows, call["findings"]), rows)
+    add_forced_rows(
+        call["findings"], row_marks(call["findings"]), seen_ends(rows, call["findings"]), rows
+    )
     return rows, True, counted
 
 
@@ -98,7 +109,8 @@ def _count(rows) -> tuple[int, int, bool]:
 
 
 def finding_places(finding: dict) -> list[tuple]:
-    """Return the (left, right) ends a finding shows at: its own, or a folded finding's examples'."""
+    """Return the (left, right) ends a finding shows at: its own, or a folded finding's
+    examples'."""
     if finding.get("examples"):
         return [(e.get("left"), e.get("right")) for e in finding["examples"]]
     return [(finding.get("left"), finding.get("right"))]
@@ -140,13 +152,16 @@ def row_paths(row: dict) -> list[tuple]:
 
 
 def end_lengths(ends: dict) -> set[int]:
-    """Return the lengths of the ends' pointers: the only prefixes of a row's path that can be an end."""
+    """Return the lengths of the ends' pointers: the only prefixes of a row's path that can be an
+    end."""
     return {len(ptr) for _, ptr in ends}
 
 
 def ends_covered(paths: list[tuple], ends: dict, lengths: set[int] | None = None) -> set[tuple]:
-    """Return the ends that one of `paths` is or lies below (a container end shows as its fields)."""
-    # Only prefixes as long as some end can be one: rows 60 levels deep would walk 60 ancestors each.
+    """Return the ends that one of `paths` is or lies below (a container end shows as its
+    fields)."""
+    # Only prefixes as long as some end can be one: rows 60 levels deep would walk 60 ancestors
+    # each.
     lengths = end_lengths(ends) if lengths is None else lengths
     return {
         (name, ptr[:n])
@@ -157,7 +172,8 @@ def ends_covered(paths: list[tuple], ends: dict, lengths: set[int] | None = None
 
 
 def end_rows(rows: list[dict], ends: dict) -> list[dict]:
-    """Return the rows to add for finding ends no row shows: the root of a broken-JSON snapshot, say."""
+    """Return the rows to add for finding ends no row shows: the root of a broken-JSON snapshot,
+    say."""
     covered, lengths = set(), end_lengths(ends)
     for row in rows:
         covered |= ends_covered(row_paths(row), ends, lengths)
@@ -176,7 +192,8 @@ def end_rows(rows: list[dict], ends: dict) -> list[dict]:
 
 
 class _Picker:
-    """Keep the first `limit` rows, and past it every row that shows a finding's end or its ancestor."""
+    """Keep the first `limit` rows, and past it every row that shows a finding's end or its
+    ancestor."""
 
     def __init__(self, ends: dict, limit: int):
         self.ends, self.limit, self.covered, self.weight = ends, limit, set(), 0
@@ -202,7 +219,13 @@ def row_labels(row: dict, ends: dict) -> list[dict]:
         for label in ends.get(path, []):
             labels.setdefault(label["anchor"], label)
     if not labels and row.get("kind"):
-        return [{"kind": row["kind"], "severity": row["severity"], "icon": ICONS.get(row["severity"], "")}]
+        return [
+            {
+                "kind": row["kind"],
+                "severity": row["severity"],
+                "icon": ICONS.get(row["severity"], ""),
+            }
+        ]
     return list(labels.values())
 
 
@@ -210,17 +233,23 @@ def cell_text(value, broken: bool) -> str:
     """Return a cell's text: compact JSON, or the text itself of a payload that is not JSON."""
     if value is MISSING:
         return ""
-    return value[:BROKEN_CHARS] + ("…" if len(value) > BROKEN_CHARS else "") if broken else value_text(value, 200)
+    return (
+        value[:BROKEN_CHARS] + ("…" if len(value) > BROKEN_CHARS else "")
+        if broken
+        else value_text(value, 200)
+    )
 
 
 def aligned_cells(row: dict, payloads: dict, seen: set) -> list[dict]:
-    """Return the cells of a row (three, or four with a result); a node id goes to the first cell showing that node."""
+    """Return the cells of a row (three, or four with a result); a node id goes to the first cell
+    showing that node."""
     cells = []
     for name in payloads:
         ptr = row.get(name)
         value = MISSING if ptr is None else resolve_request(payloads[name], ptr)
         cell_id = node_id(name, ptr) if ptr is not None else None
-        broken = ptr == "" and json_error(value) is not None  # a payload logged as broken JSON
+        # a payload logged as broken JSON
+        broken = ptr == "" and json_error(value) is not None
         cells.append(
             {
                 "snapshot": name,
@@ -243,11 +272,12 @@ def _located(rows: list[dict]) -> bool:
 def aligned_rows(
     call: dict, only_diff: bool, more: int | None = None, limit: int = FIRST_ROWS
 ) -> tuple[list[dict], Hidden, int | None]:
-    """Return one page of the aligned view's rows (three cells each), the rows left out, and the next page.
+    """Return one page of the aligned view's rows (three cells each), the rows left out, and the
+    next page.
 
-    The first page (`more` None) holds `limit` rows and, past them, every row showing a finding's end
-    (or an ancestor of one); an end no row shows (a snapshot that is not JSON) gets a row of its own.
-    `more=N` returns the rows the first page left out, from the N-th on, MORE_ROWS of them.
+    The first page (`more` None) holds `limit` rows and, past them, every row showing a finding's
+    end (or an ancestor of one); an end no row shows (a snapshot that is not JSON) gets a row of its
+    own. `more=N` returns the rows the first page left out, from the N-th on, MORE_ROWS of them.
     """
     payloads = {name: (call["snapshots"][name] or {}).get("payload") for name in SNAPSHOTS}
     if "result" in stages(call):
@@ -258,14 +288,17 @@ def aligned_rows(
     ends = finding_ends(call)
     extra = end_rows(full, ends)
     numbered = [(f"end-{n}", row) for n, row in enumerate(extra) if row_paths(row)[0][1] == ""]
-    numbered += list(enumerate(full)) + [(f"end-{n}", row) for n, row in enumerate(extra) if row_paths(row)[0][1] != ""]
+    numbered += list(enumerate(full)) + [
+        (f"end-{n}", row) for n, row in enumerate(extra) if row_paths(row)[0][1] != ""
+    ]
     picker, first, rest = _Picker(ends, limit), [], []
     for index, row in numbered:
         if only_diff and not row.get("kind"):
             continue
         (first if picker.keep(row, len(first)) else rest).append((index, row))
         if picker.weight > FIRST_WEIGHT:
-            picker.limit = 0  # keys of a thousand characters: fewer rows fill the first screen
+            # keys of a thousand characters: fewer rows fill the first screen
+            picker.limit = 0
     page = first if more is None else rest[more : more + MORE_ROWS]
     after = len(rest) if more is None else more + MORE_ROWS
     rows, seen = [], set()
@@ -281,12 +314,21 @@ def aligned_rows(
             }
         )
     shown = len(first) + (min(after, len(rest)) if more is not None else 0)
-    next_more = (0 if more is None else after) if after < len(rest) or (more is None and rest) else None
-    return rows, hidden_count(call, only_diff, cut, len(first) + len(rest), shown, len(extra)), next_more
+    next_more = (
+        (0 if more is None else after) if after < len(rest) or (more is None and rest) else None
+    )
+    return (
+        rows,
+        hidden_count(call, only_diff, cut, len(first) + len(rest), shown, len(extra)),
+        next_more,
+    )
 
 
-def hidden_count(call: dict, only_diff: bool, cut: bool, candidates: int, shown: int, extra: int) -> Hidden:
-    """Return how many rows the view leaves out: counted in full when the alignment itself was cut."""
+def hidden_count(
+    call: dict, only_diff: bool, cut: bool, candidates: int, shown: int, extra: int
+) -> Hidden:
+    """Return how many rows the view leaves out: counted in full when the alignment itself was
+    cut."""
     if not cut:
         return Hidden(candidates - shown)
     counted = call.get("row_count")

@@ -9,23 +9,30 @@ from ...store.hours import NO_TOOL
 
 BAR_WIDTH = 4
 BAR_GAP = 1
-STRIP_WIDTH = 840  # px: a short range gets wider bars, so six hours fill the strip as a week does
+# px: a short range gets wider bars, so six hours fill the strip as a week does
+STRIP_WIDTH = 840
 HEIGHT = 28
-MIN_BAR = 4  # px: an hour with one call stays visible
+# px: an hour with one call stays visible
+MIN_BAR = 4
 
 
 def next_hour(hour: str) -> str:
     """Return the hour after 'YYYY-MM-DDTHH' as 'YYYY-MM-DDTHH:00:00'."""
-    return (datetime.strptime(hour, "%Y-%m-%dT%H") + timedelta(hours=1)).strftime("%Y-%m-%dT%H:00:00")
+    return (datetime.strptime(hour, "%Y-%m-%dT%H") + timedelta(hours=1)).strftime(
+        "%Y-%m-%dT%H:00:00"
+    )
 
 
 def hour_link(prefix: str, hour: str, end: str) -> str:
-    """Return the list's query string for one hour: the encoded filters, since the hour, until the next."""
+    """Return the list's query string for one hour: the encoded filters, since the hour, until the
+    next."""
     # until has no 'Z', so it sorts before every stored time of the next hour ('...:00Z').
     return f"?{prefix}{'&' if prefix else ''}since={hour}%3A00%3A00&until={end}%3A00%3A00"
 
 
-def strip_rows(strip: dict, filters: dict | None = None, list_url: str = "/", height: int = HEIGHT) -> list[dict]:
+def strip_rows(
+    strip: dict, filters: dict | None = None, list_url: str = "/", height: int = HEIGHT
+) -> list[dict]:
     """Return one row per tool: its name, totals and its bars drawn as SVG (`svg`).
 
     Heights are relative to the tool's own busiest hour; the counts are in each bar's tooltip.
@@ -37,7 +44,8 @@ def strip_rows(strip: dict, filters: dict | None = None, list_url: str = "/", he
     for tool, cells in sorted(strip["tools"].items()):
         # the list cannot filter to calls without a tool: that row's links keep only the hour
         prefix = urlencode({**(filters or {}), **({} if tool == NO_TOOL else {"tool": tool})})
-        # each tool on its own scale: a quiet tool's step after a deploy shows as well as a busy one's
+        # each tool on its own scale: a quiet tool's step after a deploy shows as well as a busy
+        # one's
         peak, name = max(cell["calls"] for cell in cells.values()), escape(tool)
         bars = [
             _bar(
@@ -65,20 +73,26 @@ def strip_rows(strip: dict, filters: dict | None = None, list_url: str = "/", he
     return rows
 
 
-def _bar(x: int, width: int, cell: dict, tool: Markup, hour: str, href: str, peak: int, height: int) -> str:
-    """Draw one hour: a full-height link target, the calls and the share with findings, a tooltip."""
+def _bar(
+    x: int, width: int, cell: dict, tool: Markup, hour: str, href: str, peak: int, height: int
+) -> str:
+    """Draw one hour: a full-height link target, the calls and the share with findings, a
+    tooltip."""
     # One f-string per bar, not a dozen template expressions: the week of ten tools is 1,680 bars.
     calls, findings = int(cell["calls"]), int(cell["findings"])
     calls_h = max(MIN_BAR, round(height * calls / peak))
     findings_h = round(calls_h * findings / calls) if findings else 0
     findings_rect = (
-        f'<rect class="bar-findings" x="{x}" y="{30 - findings_h}" width="{width}" height="{findings_h}"/>'
+        f'<rect class="bar-findings" x="{x}" y="{30 - findings_h}" width="{width}" '
+        f'height="{findings_h}"/>'
         if findings_h
         else ""
     )
     return (
-        f'<a href="{escape(href)}"><title>{tool} {escape(hour.replace("T", " "))}:00: {calls} calls, {findings} '
-        f'with findings</title><rect class="bar-hit" x="{x}" width="{width}" height="30"/><rect class="bar-calls" '
+        f'<a href="{escape(href)}"><title>{tool} {escape(hour.replace("T", " "))}:00: {calls} '
+        f"calls, {findings} "
+        f'with findings</title><rect class="bar-hit" x="{x}" width="{width}" height="30"/><rect '
+        'class="bar-calls" '
         f'x="{x}" y="{30 - calls_h}" width="{width}" height="{calls_h}"/>{findings_rect}</a>'
     )
 

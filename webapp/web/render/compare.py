@@ -36,9 +36,15 @@ def _row(status: str, ptr_a: str | None, ptr_b: str | None, a, b) -> dict:
 
 
 def compare_values(
-    a, b, pointer: str = "", out: list | None = None, limit: int = MAX_ROWS, pointer_b: str | None = None
+    a,
+    b,
+    pointer: str = "",
+    out: list | None = None,
+    limit: int = MAX_ROWS,
+    pointer_b: str | None = None,
 ) -> list[dict]:
-    """Return rows {ptr, ptr_b, status, a, b} for every leaf of a and b; status same/changed/only_a/only_b."""
+    """Return rows {ptr, ptr_b, status, a, b} for every leaf of a and b; status
+    same/changed/only_a/only_b."""
     out = [] if out is None else out
     pointer_b = pointer if pointer_b is None else pointer_b
     if len(out) >= limit:
@@ -47,7 +53,14 @@ def compare_values(
         out.append(_row("same", pointer, pointer_b, a, b))
     elif isinstance(a, dict) and isinstance(b, dict):
         for key in list(a) + [k for k in b if k not in a]:
-            _pair(a.get(key, _ABSENT), b.get(key, _ABSENT), child(pointer, key), child(pointer_b, key), out, limit)
+            _pair(
+                a.get(key, _ABSENT),
+                b.get(key, _ABSENT),
+                child(pointer, key),
+                child(pointer_b, key),
+                out,
+                limit,
+            )
     elif isinstance(a, list) and isinstance(b, list):
         for i, j in merged_order(pair_list(a, b), len(a), len(b)):
             _pair(
@@ -64,7 +77,8 @@ def compare_values(
 
 
 def pair_list(a: list, b: list) -> list[tuple[int, int]]:
-    """Pair the items of two arrays as the engine does: by an id-like key, else by equal value, else in order."""
+    """Pair the items of two arrays as the engine does: by an id-like key, else by equal value, else
+    in order."""
     if a and b and isinstance(a[0], dict) and isinstance(b[0], dict):
         by_id = pair_by_id(a, b)
         if by_id is not None:
@@ -84,8 +98,11 @@ def pair_list(a: list, b: list) -> list[tuple[int, int]]:
     return pairs + list(zip(rest_a, [j for j in range(len(b)) if j not in used]))
 
 
-def merged_order(pairs: list[tuple[int, int]], len_a: int, len_b: int) -> list[tuple[int | None, int | None]]:
-    """Order pairs by A's index, each unpaired item of A or B just before the first pair that follows it."""
+def merged_order(
+    pairs: list[tuple[int, int]], len_a: int, len_b: int
+) -> list[tuple[int | None, int | None]]:
+    """Order pairs by A's index, each unpaired item of A or B just before the first pair that
+    follows it."""
     left = deque(sorted(set(range(len_a)) - {i for i, _ in pairs}))
     right = deque(sorted(set(range(len_b)) - {j for _, j in pairs}))
     out: list = []
@@ -101,7 +118,8 @@ def merged_order(pairs: list[tuple[int, int]], len_a: int, len_b: int) -> list[t
 def _value_key(value) -> bytes:
     try:
         return jsontext.dumps(value, option=jsontext.OPT_SORT_KEYS)
-    except TypeError:  # what JSON cannot write (a lone surrogate)
+    # what JSON cannot write (a lone surrogate)
+    except TypeError:
         return repr(value).encode()
 
 
@@ -115,7 +133,8 @@ def _pair(a, b, ptr_a, ptr_b, out, limit) -> None:
 
 
 def compare_calls(call_a: dict, call_b: dict, stages=CORE) -> list[dict]:
-    """Return per stage the rows comparing call A's snapshot with call B's, and a difference count."""
+    """Return per stage the rows comparing call A's snapshot with call B's, and a difference
+    count."""
     out = []
     for stage in stages:
         snap_a, snap_b = call_a["snapshots"].get(stage), call_b["snapshots"].get(stage)
@@ -131,6 +150,11 @@ def compare_calls(call_a: dict, call_b: dict, stages=CORE) -> list[dict]:
             continue
         rows = compare_values(snap_a["payload"], snap_b["payload"])
         out.append(
-            {"stage": stage, "rows": rows, "missing": [], "differences": sum(row["status"] != "same" for row in rows)}
+            {
+                "stage": stage,
+                "rows": rows,
+                "missing": [],
+                "differences": sum(row["status"] != "same" for row in rows),
+            }
         )
     return out

@@ -1,4 +1,5 @@
-"""How a page is rendered: whole or as the fragment htmx asked for, and the filters every template uses."""
+"""How a page is rendered: whole or as the fragment htmx asked for, and the filters every template
+uses."""
 
 import json
 
@@ -10,7 +11,8 @@ from ...reports.text import visible
 
 
 def init_app(app) -> None:
-    """Make every template show control characters as escapes, and give them the shared filters and names."""
+    """Make every template show control characters as escapes, and give them the shared filters and
+    names."""
     app.jinja_env.finalize = show_controls
     app.add_template_global(TAGS, "stage_tags")
     app.add_template_filter(pretty_json, "pretty_json")
@@ -31,7 +33,8 @@ def pretty_json(value) -> str:
 
 
 def when(value) -> str:
-    """Show a stored time as people read it (the fraction's trailing zeros dropped): `2026-12-01T10:00:07.5Z`."""
+    """Show a stored time as people read it (the fraction's trailing zeros dropped):
+    `2026-12-01T10:00:07.5Z`."""
     return times.display(value)
 
 

@@ -23,7 +23,8 @@ SHOWN_HEADERS = (
 
 
 def select_call(trace: dict, call_id: str | None) -> dict:
-    """Return the call named by `call_id` (else the one to open on), with its alignment rebuilt in full."""
+    """Return the call named by `call_id` (else the one to open on), with its alignment rebuilt in
+    full."""
     for call in trace["calls"]:
         if call["call_id"] == call_id:
             return with_full_alignment(call)
@@ -31,10 +32,11 @@ def select_call(trace: dict, call_id: str | None) -> dict:
 
 
 def opening_call(calls: list[dict]) -> dict:
-    """Return the call a trace page opens on: the worst finding, then a call missing a stage, then the first.
+    """Return the call a trace page opens on: the worst finding, then a call missing a stage, then
+    the first.
 
-    A call split in two (its arguments in one, its request and response in another) opens on the half
-    with the finding, never on the half that merely has nothing to compare."""
+    A call split in two (its arguments in one, its request and response in another) opens on the
+    half with the finding, never on the half that merely has nothing to compare."""
     return min(calls, key=lambda call: (rank(call.get("worst")), call.get("complete", True)))
 
 
@@ -46,7 +48,8 @@ def badge(call: dict) -> str:
 
 
 def not_received(call: dict) -> str | None:
-    """Say which core stages never arrived ("request not received: nothing to compare"), None when none."""
+    """Say which core stages never arrived ("request not received: nothing to compare"), None when
+    none."""
     lacking = call.get("missing") or []
     return f"{spelt(lacking, 'and')} not received: nothing to compare" if lacking else None
 
@@ -54,9 +57,17 @@ def not_received(call: dict) -> str | None:
 def with_full_alignment(call: dict) -> dict:
     """Return a copy of a call whose alignment holds every row, not only the stored sparse ones."""
     rows, cut, counted = counted_rows(call)
-    # row_count: how many rows the uncut alignment has, counted in the same walk (the page's "N more")
-    full = {**call, "alignment": rows, "alignment_sparse": False, "alignment_truncated": cut, "row_count": counted}
-    return {**full, "result_column": True} if "result" in stages(call) else full  # its rows hold the result cells
+    # row_count: how many rows the uncut alignment has, counted in the same walk (the page's "N
+    # more")
+    full = {
+        **call,
+        "alignment": rows,
+        "alignment_sparse": False,
+        "alignment_truncated": cut,
+        "row_count": counted,
+    }
+    # its rows hold the result cells
+    return {**full, "result_column": True} if "result" in stages(call) else full
 
 
 def alignment(call: dict) -> list[dict]:
@@ -70,7 +81,8 @@ def call_marks(call: dict) -> dict[str, dict]:
     for name in stages(call):
         for error in (call["validation"].get(name) or {}).get("errors", []):
             marks[name].setdefault(error["path"], ("invalid", "error"))
-    for finding in reversed(call["findings"]):  # errors come first, so they win
+    # errors come first, so they win
+    for finding in reversed(call["findings"]):
         for end in (end for pair in finding_places(finding) for end in pair):
             if end and end["snapshot"] in marks:
                 marks[end["snapshot"]][end["path"]] = (finding["kind"], finding["severity"])
@@ -89,7 +101,8 @@ def findings_view(call: dict) -> list[dict]:
     guesses = rename_guesses(call["findings"]) if call.get("tool") else {}
     anchors = finding_anchors(call["findings"])
     for index, finding in enumerate(call["findings"]):
-        left, right = finding_places(finding)[0]  # a folded finding links to its first example
+        # a folded finding links to its first example
+        left, right = finding_places(finding)[0]
         pair = guesses.get(index)
         out.append(
             {
@@ -103,7 +116,9 @@ def findings_view(call: dict) -> list[dict]:
                 "right_text": end_text(finding.get("right")),
                 "number": index + 1,
                 "pair_with": pair or [],
-                "pair_command": map_command(call["tool"], [(finding["left"]["path"], pair[0])]) if pair else "",
+                "pair_command": map_command(call["tool"], [(finding["left"]["path"], pair[0])])
+                if pair
+                else "",
             }
         )
     return out
@@ -138,13 +153,20 @@ def row_index(call: dict) -> dict[str, dict]:
 
 
 def tree_options(
-    call: dict, name: str, marks: dict | None = None, rows: dict | None = None, reveal: str | None = None
+    call: dict,
+    name: str,
+    marks: dict | None = None,
+    rows: dict | None = None,
+    reveal: str | None = None,
 ) -> TreeOptions:
-    """Return the tree options of one snapshot: marks, rows, a node to reveal, and collapsed when big."""
+    """Return the tree options of one snapshot: marks, rows, a node to reveal, and collapsed when
+    big."""
     payload = call["snapshots"][name]["payload"]
     marks = call_marks(call) if marks is None else marks
     rows = row_index(call) if rows is None else rows
-    return TreeOptions(name, marks[name], rows[name], collapsed=payload_size(payload) > BIG_PAYLOAD, reveal=reveal)
+    return TreeOptions(
+        name, marks[name], rows[name], collapsed=payload_size(payload) > BIG_PAYLOAD, reveal=reveal
+    )
 
 
 def raw_trees(call: dict, reveal: tuple[str, str] | None = None) -> dict[str, list | None]:
@@ -159,7 +181,9 @@ def raw_trees(call: dict, reveal: tuple[str, str] | None = None) -> dict[str, li
             trees[name] = None
             continue
         pointer = reveal[1] if reveal and reveal[0] == name else None
-        trees[name] = tree_tokens(call["snapshots"][name]["payload"], tree_options(call, name, marks, rows, pointer))
+        trees[name] = tree_tokens(
+            call["snapshots"][name]["payload"], tree_options(call, name, marks, rows, pointer)
+        )
     return trees
 
 

@@ -11,17 +11,22 @@ from urllib.parse import quote, unquote
 
 from ...common.pointers import ancestors, child, is_pointer
 
-NODE_BUDGET = 2000  # nodes rendered eagerly per snapshot
-BIG_PAYLOAD = 200_000  # bytes of JSON from which a snapshot opens collapsed
-CHILD_PAGE = 200  # children shown before a "more" link
-TREE_CHARS = 100_000  # about this many characters of HTML per snapshot; the rest on demand
-LEAF_CHARS = 400  # characters of a leaf value shown inline
+# nodes rendered eagerly per snapshot
+NODE_BUDGET = 2000
+# bytes of JSON from which a snapshot opens collapsed
+BIG_PAYLOAD = 200_000
+# children shown before a "more" link
+CHILD_PAGE = 200
+# about this many characters of HTML per snapshot; the rest on demand
+TREE_CHARS = 100_000
+# characters of a leaf value shown inline
+LEAF_CHARS = 400
 _ID_SAFE = "/~!$&'()*+,;=:@-._"
 
 
 def node_id(snapshot: str, pointer: str) -> str:
-    """Return the HTML id of a node: snapshot + JSON Pointer, whitespace and % percent-encoded; a request field
-    outside the body (`query:/page_size`) is `request/query:/page_size`."""
+    """Return the HTML id of a node: snapshot + JSON Pointer, whitespace and % percent-encoded; a
+    request field outside the body (`query:/page_size`) is `request/query:/page_size`."""
     return snapshot + ("/" if pointer[:1] not in ("", "/") else "") + quote(pointer, safe=_ID_SAFE)
 
 
@@ -50,20 +55,28 @@ class TreeOptions:
     """What a tree build knows about the call: marked paths and alignment rows."""
 
     snapshot: str
-    marks: dict = field(default_factory=dict)  # pointer -> (kind, severity)
-    rows: dict = field(default_factory=dict)  # pointer -> alignment row index
-    collapsed: bool = False  # big payload: only paths to marks open
+    # pointer -> (kind, severity)
+    marks: dict = field(default_factory=dict)
+    # pointer -> alignment row index
+    rows: dict = field(default_factory=dict)
+    # big payload: only paths to marks open
+    collapsed: bool = False
     budget: int = NODE_BUDGET
-    reveal: str | None = None  # a deep link's pointer: rendered like a mark
-    chars: int = TREE_CHARS  # what is left of the page's characters
-    shown: int = 0  # a later page: marked children past the first page
+    # a deep link's pointer: rendered like a mark
+    reveal: str | None = None
+    # what is left of the page's characters
+    chars: int = TREE_CHARS
+    # a later page: marked children past the first page
+    shown: int = 0
     # and before this index were shown on it
 
     def __post_init__(self):
         targets = set(self.marks) | ({self.reveal} if self.reveal is not None else set())
         self.open_paths = {up for ptr in targets for up in ancestors(ptr)}
         self.wanted = self.open_paths | targets
-        self.reveal_path = {self.reveal, *ancestors(self.reveal)} if self.reveal is not None else set()
+        self.reveal_path = (
+            {self.reveal, *ancestors(self.reveal)} if self.reveal is not None else set()
+        )
         # "More" links carry the deep link on, so later pages skip what the first page showed.
         self.reveal_id = node_id(self.snapshot, self.reveal) if self.reveal is not None else None
 
@@ -101,7 +114,14 @@ def _node(value, options, pointer, key, out) -> None:
     eager = on_path or (not options.collapsed and options.budget > 0) or pointer == ""
     is_open = on_path or not options.collapsed or pointer == ""
     out.append(
-        {**base, "t": "open", "type": _type(value), "size": len(value), "open": is_open and eager, "lazy": not eager}
+        {
+            **base,
+            "t": "open",
+            "type": _type(value),
+            "size": len(value),
+            "open": is_open and eager,
+            "lazy": not eager,
+        }
     )
     if eager:
         _children(value, options, pointer, 0, out)
@@ -125,7 +145,8 @@ def _children(value, options, pointer, offset, out) -> None:
             or (not offset and index >= end and extra)
         ):
             if options.chars <= 0 and index > offset:
-                # The page is full: the rest comes on demand, the marked children it has not shown too.
+                # The page is full: the rest comes on demand, the marked children it has not shown
+                # too.
                 cut = index
                 if index >= end and not offset:
                     shown = index
@@ -148,7 +169,8 @@ def _more(options, pointer, offset, size, shown) -> dict:
     }
 
 
-_MARKUP = 330  # characters of a node's tags, classes and buttons around its key and value
+# characters of a node's tags, classes and buttons around its key and value
+_MARKUP = 330
 
 
 def _type(value) -> str:

@@ -1,4 +1,5 @@
-"""Migration 2: fill the hourly rollup of a database made before `call_hours` existed (a no-op otherwise)."""
+"""Migration 2: fill the hourly rollup of a database made before `call_hours` existed (a no-op
+otherwise)."""
 
 from webapp.store.hours import backfill_hours
 

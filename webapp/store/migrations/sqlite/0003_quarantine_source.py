@@ -2,6 +2,8 @@
 
 
 def migrate(conn) -> None:
-    """Add the column where it is missing (builds made between 0.1.0 and this migration added it at start)."""
+    """Add the column where it is missing (builds made between 0.1.0 and this migration added it at
+    start)."""
     if "source" not in {row[1] for row in conn.execute("PRAGMA table_info(quarantine)")}:
-        conn.execute("ALTER TABLE quarantine ADD COLUMN source TEXT")  # who sent it: a User-Agent, or a file
+        # who sent it: a User-Agent, or a file
+        conn.execute("ALTER TABLE quarantine ADD COLUMN source TEXT")

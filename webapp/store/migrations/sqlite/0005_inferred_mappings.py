@@ -1,5 +1,5 @@
-"""Migration 5: inferred mappings (issue 11): evidence per tool and pair, rejections, the inferred set,
-which calls were learnt from, and the loud kinds the trace list shows (info kinds muted)."""
+"""Migration 5: inferred mappings (issue 11): evidence per tool and pair, rejections, the inferred
+set, which calls were learnt from, and the loud kinds the trace list shows (info kinds muted)."""
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS mapping_evidence (
@@ -23,11 +23,13 @@ CREATE TABLE IF NOT EXISTS tool_inference (
 );
 CREATE INDEX IF NOT EXISTS calls_by_tool_time ON calls (tool, last_ts);
 """
+# kinds of warnings and errors
 COLUMNS = (
-    ("calls", "observed", "INTEGER NOT NULL DEFAULT 0"),  # learnt from, once per call
+    # learnt from, once per call
+    ("calls", "observed", "INTEGER NOT NULL DEFAULT 0"),
     ("calls", "loud_kinds", "TEXT"),
     ("traces", "loud_kinds", "TEXT"),
-)  # kinds of warnings and errors
+)
 
 
 def migrate(conn) -> None:

@@ -1,13 +1,17 @@
-"""Migration 6: problems (issue 13): the problems, each call's part in them, their hourly counts, splits,
-value pairs, checks and state history; the release of events and calls, the contract digest of an
-analysis and the problems whose argument path a call had."""
+"""Migration 6: problems (issue 13): the problems, each call's part in them, their hourly counts,
+splits, value pairs, checks and state history; the release of events and calls, the contract digest
+of an analysis and the problems whose argument path a call had."""
 
+# JSON ids of the problems whose argument path it had
 COLUMNS = (
-    ("events", "release", "TEXT"),  # the envelope's optional release (OTLP service.version)
-    ("calls", "release", "TEXT"),  # the latest release any event of the call named
-    ("calls", "contract_digest", "TEXT"),  # digest of the contract its stored analysis used
+    # the envelope's optional release (OTLP service.version)
+    ("events", "release", "TEXT"),
+    # the latest release any event of the call named
+    ("calls", "release", "TEXT"),
+    # digest of the contract its stored analysis used
+    ("calls", "contract_digest", "TEXT"),
     ("calls", "problem_paths", "TEXT"),
-)  # JSON ids of the problems whose argument path it had
+)
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS problems (
@@ -92,7 +96,8 @@ CREATE INDEX IF NOT EXISTS calls_by_tool_time ON calls (tool, last_ts);
 
 
 def migrate(conn) -> None:
-    """Add the columns where missing, then the tables (statement by statement: no implicit COMMIT)."""
+    """Add the columns where missing, then the tables (statement by statement: no implicit
+    COMMIT)."""
     for table, column, kind in COLUMNS:
         if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")

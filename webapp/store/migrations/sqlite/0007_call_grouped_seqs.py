@@ -1,8 +1,10 @@
-"""Migration 7 (issue 15): which snapshots a call's problems were last worked out from, `calls.grouped_seqs`.
+"""Migration 7 (issue 15): which snapshots a call's problems were last worked out from,
+`calls.grouped_seqs`.
 
-"arguments_seq,request_seq,response_seq": a call grouped again with the same snapshots is a re-analysis
-(`tracediff reanalyze`, a contract change), which never alerts per problem; new snapshots are news.
-Calls already analysed count as grouped, so the first re-analysis after the upgrade is quiet too.
+"arguments_seq,request_seq,response_seq": a call grouped again with the same snapshots is a
+re-analysis (`tracediff reanalyze`, a contract change), which never alerts per problem; new
+snapshots are news. Calls already analysed count as grouped, so the first re-analysis after the
+upgrade is quiet too.
 """
 
 
@@ -11,7 +13,8 @@ def migrate(conn) -> None:
     if "grouped_seqs" not in {row[1] for row in conn.execute("PRAGMA table_info(calls)")}:
         conn.execute("ALTER TABLE calls ADD COLUMN grouped_seqs TEXT")
     conn.execute(
-        "UPDATE calls SET grouped_seqs = coalesce(arguments_seq, '') || ',' || coalesce(request_seq, '')"
+        "UPDATE calls SET grouped_seqs = coalesce(arguments_seq, '') || ',' || "
+        "coalesce(request_seq, '')"
         " || ',' || coalesce(response_seq, '') WHERE grouped_seqs IS NULL AND analyzed_version > 0"
         " AND analyzed_version = version"
     )

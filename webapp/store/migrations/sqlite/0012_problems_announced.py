@@ -1,8 +1,9 @@
 """Migration 12 (issue 15): when the team was first told of a problem, `problems.announced_at`.
 
-NULL: the problem opened quietly, from calls more than an hour old (a backfill), and nobody was told yet; its
-first live call (its own time within the last hour) sends the "new" alert (webapp/store/announcing.py).
-Problems already stored count as told: an upgrade never sends a burst of "new" alerts about old problems.
+NULL: the problem opened quietly, from calls more than an hour old (a backfill), and nobody was told
+yet; its first live call (its own time within the last hour) sends the "new" alert
+(webapp/store/announcing.py). Problems already stored count as told: an upgrade never sends a burst
+of "new" alerts about old problems.
 """
 
 
