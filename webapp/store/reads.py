@@ -1,8 +1,10 @@
 """Reading traces, calls, snapshots and the list: the Store's read side."""
 
 from ..common.stages import CORE, NAMES, missing
+from .analyses import READ_CATCH_UP_SECONDS
 from .codec import dumps, loads, utc_now
 from .filters import TraceQuery
+from .readthrough import calls_through_events
 
 SNAPSHOTS = NAMES
 
@@ -54,13 +56,20 @@ class TraceReads:
         )
 
     def get_trace(self, trace_id: str) -> dict | None:
-        """Return a trace with its calls, current snapshots and stored analysis."""
-        self.catch_up_for_read()
+        """Return a trace with its calls, current snapshots and stored analysis.
+
+        Events the projection has not folded in yet are read through (readthrough.py): a trace is
+        readable as soon as its ingest is acknowledged, however long the projection's queue."""
+        self.catch_up_for_read(READ_CATCH_UP_SECONDS)
+        # asked first: when it says no, the calls read next hold every event already
+        behind = self.db.execute(self.sql.TRACE_UNPROJECTED, (trace_id,)).fetchone()[0]
         calls = list(
             self.db.query(
                 "SELECT * FROM calls WHERE trace_id = ? ORDER BY first_ts, call_id", (trace_id,)
             )
         )
+        if behind:
+            calls = calls_through_events(self.db, trace_id, calls)
         if not calls:
             return None
         return {"trace_id": trace_id, "calls": [self._call(row) for row in calls]}

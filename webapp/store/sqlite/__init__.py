@@ -158,6 +158,17 @@ class SqliteStore(Upkeep, Store):
         faults.clear()
 
     @contextlib.contextmanager
+    def waiting_at_most(self, seconds: float | None):
+        """Wait at most `seconds` for the writer's turn and SQLite's lock within the block."""
+        opened = self._wait_seconds
+        if seconds is not None:
+            self._wait_seconds = min(opened, seconds)
+        try:
+            yield
+        finally:
+            self._wait_seconds = opened
+
+    @contextlib.contextmanager
     def _writer_turn(self):
         if self._turns is None:
             yield
