@@ -1,5 +1,6 @@
-"""Send to visible under bulk load: how soon an acknowledged trace answers through the API, beside
-its own acknowledgement in the same run.
+"""Send to visible under bulk load, beside send to acknowledgement in the same run.
+
+How soon an acknowledged trace answers through the API.
 
 python bench/visible.py                                   # SQLite, one node, about a minute
 python bench/visible.py --database postgresql:///tracediff_bench   # also two nodes on PostgreSQL
@@ -30,7 +31,7 @@ EVENTS_PER_POST = 1000
 
 
 class VisibilityProbe(threading.Thread):
-    """Post a body every half second to one node; time until its last trace reads on another."""
+    """Post a body every half second to one node; time its last trace until it reads on another."""
 
     def __init__(self, post_url: str, read_url: str, per_post: int):
         super().__init__(daemon=True)

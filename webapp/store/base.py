@@ -1,4 +1,6 @@
-"""The store's shared half: what a Store does alike on both engines, over their hooks (engine.py).
+"""The store's shared half.
+
+What a Store does alike on both engines, over their hooks (engine.py).
 
 Events are kept forever (every version of every snapshot); `calls` points at the current version
 of each snapshot and holds the stored analysis; `traces` is a denormalised row per trace so the
@@ -162,7 +164,9 @@ class Store(
         return result
 
     def fold_calls(self, conn, calls) -> None:
-        """Recompute these (trace_id, call_id) calls from their events, then hours and traces."""
+        """Recompute these (trace_id, call_id) calls from their events.
+
+        Then their hours and traces."""
         hours = hour_keys(conn, calls, self.sql)
         touched = {"calls": dumps([list(call) for call in calls])}
         conn.execute(self.sql.PROJECT_CALLS, touched)
@@ -171,7 +175,9 @@ class Store(
         self.refresh_traces(conn, {trace_id for trace_id, _ in calls})
 
     def catch_up_for_read(self, seconds: float | None = None) -> None:
-        """Make every acknowledged event visible to a reader; a locked database only delays it.
+        """Make every acknowledged event visible to a reader.
+
+        A locked database only delays it.
 
         With `seconds`, the read waits for the writer's lock about that long at most and projects
         READ_CHUNK events at a time for about that long (a trace read reads the rest through its
@@ -190,8 +196,9 @@ class Store(
         return contextlib.nullcontext()
 
     def project_all(self, seconds: float | None = None, chunk: int | None = None) -> int:
-        """Project every pending event, `chunk` at most a transaction, or what about `seconds` of
-        work projects; return how many."""
+        """Project every pending event, or what about `seconds` of work projects.
+
+        `chunk` events at most a transaction; return how many."""
         total = 0
         if not self.behind():
             return 0

@@ -36,16 +36,18 @@ class TraceReads:
         }
 
     def call_analysis(self, trace_id: str, call_id: str) -> dict | None:
-        """Return the stored analysis of one call (with the places of its folded findings), else
-        None."""
+        """Return the stored analysis of one call, else None.
+
+        With the places of its folded findings."""
         row = self.db.execute(
             "SELECT analysis FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id)
         ).fetchone()
         return loads(row[0]) if row and row[0] else None
 
     def pending_calls_of(self, trace_ids, limit: int = 100) -> list[dict]:
-        """List out-of-date calls of some traces (at most `limit`), e.g. the rows a list page
-        shows."""
+        """List out-of-date calls of some traces (at most `limit`).
+
+        e.g. the rows a list page shows."""
         return list(
             self.db.query(
                 "SELECT trace_id, call_id, version FROM calls WHERE trace_id "
@@ -133,8 +135,9 @@ class TraceReads:
     def find_traces(
         self, query: TraceQuery, cursor: tuple | None = None
     ) -> tuple[list[dict], tuple | None]:
-        """Return matching traces newest first after a (last_ts, trace_id) cursor, and the next
-        cursor."""
+        """Return matching traces newest first after a cursor, and the next one.
+
+        The cursor is (last_ts, trace_id)."""
         self.catch_up_for_read()
         sql, params = self.listing.trace_list_sql(query, cursor)
         rows = list(self.db.query(sql, params))
@@ -213,8 +216,9 @@ def _trace_summary(row: dict) -> dict:
 
 
 def worst_shown(worst: str | None, complete: bool) -> str | None:
-    """Return a trace's worst severity as shown: "incomplete" where "clean" would claim what a call
-    lacks."""
+    """Return a trace's worst severity as shown.
+
+    "incomplete" where "clean" would claim what a call lacks."""
     return "incomplete" if worst == "clean" and not complete else worst
 
 
@@ -223,5 +227,5 @@ def _split(text) -> list[str]:
 
 
 def _present(snapshots: dict) -> dict:
-    """Keep the core snapshots every call answers, and each other one only when there is one."""
+    """Keep the core snapshots every call answers, and others only when present."""
     return {name: value for name, value in snapshots.items() if name in CORE or value}

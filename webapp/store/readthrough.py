@@ -1,4 +1,4 @@
-"""Reading a trace through its raw events while the projection has not folded them in yet.
+"""Read a trace through its raw events before the projection folds them.
 
 Ingest acknowledges a batch once its events are committed; the projection (another transaction, on
 PostgreSQL perhaps another node's) folds them into `calls` and `traces` later. A trace read in
@@ -16,8 +16,9 @@ TRACE_EVENTS = """SELECT seq, call_id, snapshot, tool, source, release, http, ts
 
 
 def calls_through_events(db, trace_id: str, stored: list[dict]) -> list[dict]:
-    """Return a trace's call rows as the projection will write them, keeping each stored row whose
-    current snapshots are unchanged (its analysis still holds)."""
+    """Return a trace's call rows as the projection will write them.
+
+    Keeping each stored row whose current snapshots are unchanged (its analysis still holds)."""
     by_call: dict[str, list] = {}
     for row in db.execute(TRACE_EVENTS, (trace_id,)).fetchall():
         by_call.setdefault(row[1], []).append(row)
@@ -27,8 +28,9 @@ def calls_through_events(db, trace_id: str, stored: list[dict]) -> list[dict]:
 
 
 def _current(trace_id: str, call_id: str, events: list, stored: dict | None) -> dict:
-    """Return one call's row from its events (seq, call_id, snapshot, tool, source, release, http,
-    ts)."""
+    """Return one call's row from its events.
+
+    Seq, call_id, snapshot, tool, source, release, http, ts."""
     latest = {}
     for event in events:
         seq, snapshot, ts = event[0], event[2], event[7]
@@ -62,6 +64,8 @@ def _last_given(events: list, column: int):
 
 
 def _status(response) -> int | None:
-    """Return the status code a response event's http holds, as the projection reads it."""
+    """Return the status code a response event's http holds.
+
+    As the projection reads it."""
     http = loads(response[6]) if response else None
     return http.get("status_code") if isinstance(http, dict) else None

@@ -1,5 +1,6 @@
-"""The PostgreSQL engine's named statements (sqlite/sql.py has the same names;
-tests/test_store_engines.py).
+"""The PostgreSQL engine's named statements.
+
+sqlite/sql.py has the same names; tests/test_store_engines.py.
 
 Lists of keys travel as one JSON parameter, as in SQLite: `json_array_elements(?::json)`.
 """

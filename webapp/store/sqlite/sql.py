@@ -1,4 +1,6 @@
-"""The SQLite engine's named statements: the shared store code reads them as `self.sql.NAME`.
+"""The SQLite engine's named statements.
+
+The shared store code reads them as `self.sql.NAME`.
 
 postgresql/sql.py has the same names (tests/test_store_engines.py checks it); ONLY_HERE names the
 statements only this engine's own code runs.
