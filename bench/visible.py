@@ -122,14 +122,14 @@ def report(name: str, figures: dict) -> None:
     )
     print(
         ratio_line(
-            f"{name}: send-to-visible p50 / send-to-ack p50",
+            f"{name}, send-to-visible p50 / send-to-ack p50",
             visible["p50_s"],
             ack["p50_s"],
             "near 1",
         )
     )
-    print(ratio_line(f"{name}: send-to-visible p50 / 1 s", visible["p50_s"], 1.0, "<= 1"))
-    print(ratio_line(f"{name}: send-to-visible p99 / 3 s", visible["p99_s"], 3.0, "<= 1"))
+    print(ratio_line(f"{name}, send-to-visible p50 / 1 s", visible["p50_s"], 1.0, "<= 1"))
+    print(ratio_line(f"{name}, send-to-visible p99 / 3 s", visible["p99_s"], 3.0, "<= 1"))
 
 
 def main() -> None:
