@@ -1,6 +1,6 @@
-"""Read the Vercel AI SDK's own spans (`ai` with experimental_telemetry, or @ai-sdk/otel's legacy
-integration) as the GenAI semantic conventions' attributes they stand for.
+"""Read the Vercel AI SDK's own spans as the GenAI semantic conventions' attributes they mean.
 
+The `ai` package with experimental_telemetry (or @ai-sdk/otel's legacy integration) writes them:
 `ai.toolCall` is a tool span (`ai.toolCall.name`, `.id`, `.args`, `.result`); a provider call
 (`ai.generateText.doGenerate`, `ai.streamText.doStream`) is a model span whose
 `ai.response.toolCalls` are the calls the model announced and whose `ai.prompt.messages` carry the
@@ -24,8 +24,9 @@ _MODEL_CALLS = frozenset(
 
 
 def semconv_attrs(attrs: dict) -> dict:
-    """Return the semconv attributes an AI SDK span stands for, by its `ai.operationId`; {} for
-    any other span."""
+    """Return the semconv attributes an AI SDK span means, by its `ai.operationId`.
+
+    {} for any other span."""
     operation = attrs.get("ai.operationId")
     if operation == "ai.toolCall":
         return _tool_attrs(attrs)
@@ -48,8 +49,10 @@ def _tool_attrs(attrs: dict) -> dict:
 
 
 def _model_attrs(attrs: dict) -> dict:
-    """A provider call: its announced calls as output messages, the tool results of its prompt as
-    input messages, its tools as definitions."""
+    """Return a provider call's semconv attributes.
+
+    Its announced calls as output messages, the tool results of its prompt as input messages,
+    its tools as definitions."""
     calls = [
         {
             "type": "tool_call",
@@ -77,8 +80,9 @@ def _model_attrs(attrs: dict) -> dict:
 
 
 def _output(part: dict) -> Any:
-    """A tool-result part's output: {"type": "json"|"text"|..., "value"} since ai 5, `result`
-    before."""
+    """Return a tool-result part's output.
+
+    {"type": "json"|"text"|..., "value"} since ai 5, `result` before."""
     output = part.get("output")
     if type(output) is dict and "value" in output:
         return parse_value(output["value"])
