@@ -6,6 +6,7 @@ from ..analysis import (
     canonical,
     classify,
     is_number,
+    learnt,
     norm_text,
     power_of_ten,
     read_number,
@@ -19,6 +20,9 @@ TRANSFORMS = ("type_changed", "enum_changed", "format_changed", "scaled")
 # formats meet without parsing every string of every call (classify reads the dates of the few that
 # meet).
 _JOINS = (",", "|", ";", " ")
+# the first words of a text, by which a value meets the template it was wrapped in
+_WORDS = re.compile(r"[^\W_]{2,}")
+MAX_TOKENS = 8
 _DATEISH = re.compile(r"^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})")
 
 
@@ -38,7 +42,9 @@ def relation(a, b) -> str | None:
         return f"scaled {_factor(a, b)}"
     if kind == "type_changed" and isinstance(a, list) and isinstance(b, str):
         return joined(a, b) or kind
-    return kind if kind in TRANSFORMS else None
+    if kind == "type_changed" and isinstance(a, str) and isinstance(b, list):
+        return learnt.relation_name(a, b) or kind
+    return kind if kind in TRANSFORMS else learnt.relation_name(a, b)
 
 
 def joined(items: list, text: str) -> str | None:
@@ -77,7 +83,8 @@ def keys(value) -> set:
     if isinstance(value, bool):
         return {("truth", value)}
     if is_number(value):
-        return {("digits", _digits(value))}
+        text = str(value) if isinstance(value, int) else ""
+        return {("digits", _digits(value))} | ({("token", text)} if len(text) >= 2 else set())
     text = str(value)
     found = set()
     number = read_number(text)
@@ -95,6 +102,10 @@ def keys(value) -> set:
     for sep in _JOINS:
         if sep in text:
             found.add(("list", canonical(text.split(sep))))
+            # `a, b` split and trimmed
+            found.add(("list", canonical([part.strip() for part in text.split(sep)])))
+    # a value wrapped in a template (`gid://shop/Customer/123`, `title:*mug*`) meets the value
+    found.update(("token", word) for word in _WORDS.findall(text)[:MAX_TOKENS])
     return found
 
 
