@@ -1,4 +1,6 @@
-"""The analysis of one tool call: its face, the only names code outside this package imports.
+"""The analysis of one tool call: the package's face.
+
+The only names code outside this package imports.
 
 Pure functions, no Flask, no database, no file I/O. `analyze_call` (engine.py) validates a call's
 snapshots and names every mapping bug; below it each subpackage holds one concern: `values/`,

@@ -1,5 +1,6 @@
-"""Arguments the mapping layer keeps for itself, learnt from a tool's traffic: what never reached
-the wire.
+"""Arguments the mapping layer keeps for itself, learnt from a tool's traffic.
+
+What never reached the wire.
 
 A `method` that picks the route, a `fields` projection or a `limit` the layer applies to the answer
 travels in no request. Once enough calls held such an argument and none of them sent it (no request
@@ -21,8 +22,9 @@ SENT_SHARE = 0.2
 
 
 def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
-    """Return the argument pointers held by >= MIN_CONSUMED_CALLS calls that no request field ever
-    carried.
+    """Return the argument pointers no request field ever carried.
+
+    Held by >= MIN_CONSUMED_CALLS calls.
 
     `evidence` is {(argument, request): counts}, `presence` {(side, path): {"calls": n, ...}} (see
     epochs.py)."""
@@ -52,6 +54,7 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
 
 
 def _in_a_list(path: str) -> bool:
-    """Tell whether a path is inside a list item (`/tags/0`, `/items/1/name`): items come and go by
-    index."""
+    """Tell whether a path is inside a list item (`/tags/0`, `/items/1/name`).
+
+    Items come and go by index."""
     return any(token.isdigit() for token in path.split("/")[1:])

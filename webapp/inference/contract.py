@@ -1,5 +1,6 @@
-"""The contract a tool's calls are analysed under: the stored one plus the pairs inference learnt
-(pure).
+"""The contract a tool's calls are analysed under.
+
+The stored one plus the pairs inference learnt (pure).
 
 The pipeline analyses with it and the problems record its digest, which leaves out what inference
 added (webapp/problems/grouping.py `contract_digest`): a resolve "when the contract changes" waits
@@ -25,8 +26,9 @@ def declared_pairs(contract: dict | None) -> list[tuple[str, str]]:
 def with_inferred(
     contract: dict | None, pairs, separators: dict | None = None, consumed=(), relations=None
 ) -> dict | None:
-    """Return the contract the analysis gets: the stored one plus the inferred pairs as mapping
-    entries.
+    """Return the contract the analysis gets.
+
+    The stored one plus the inferred pairs as mapping entries.
 
     `separators` ({pair: "|"}) are the joins the tool's traffic showed for lists sent as one
     parameter; `relations` ({pair: name}) the value relations it showed (a template, a join, a
@@ -56,7 +58,9 @@ def with_inferred(
 
 
 def _with_consumed(contract: dict | None, consumed) -> dict | None:
-    """Return the contract with the learnt consumed arguments that no declared pair sends."""
+    """Return the contract with the learnt consumed arguments added.
+
+    Those that no declared pair sends."""
     mapped = {a for a, _ in declared_pairs(contract)}
     stated = set((contract or {}).get("consumed") or ())
     extra = [p for p in consumed if p not in mapped and p not in stated]
@@ -71,8 +75,9 @@ def _with_consumed(contract: dict | None, consumed) -> dict | None:
 
 
 def learnt_separators(evidence: dict, pairs) -> dict:
-    """Return {pair: separator} of the inferred pairs whose traffic joins a list into one text
-    (`a|b`)."""
+    """Return {pair: separator} of inferred pairs whose traffic joins a list.
+
+    Joined into one text (`a|b`)."""
     out = {}
     for pair in pairs:
         counts = evidence.get(tuple(pair))

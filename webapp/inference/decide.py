@@ -1,4 +1,6 @@
-"""Turn a tool's evidence counts into inferred mappings: strong, clear pairs only."""
+"""Turn a tool's evidence counts into inferred mappings.
+
+Strong, clear pairs only."""
 
 from dataclasses import dataclass
 
@@ -39,8 +41,9 @@ class Inferred:
         return self.agree / self.both if self.both else 0.0
 
     def entry(self) -> dict:
-        """Return the contract `mapping` entry the analysis receives (never stored in the
-        contract)."""
+        """Return the contract `mapping` entry the analysis receives.
+
+        Never stored in the contract."""
         return {"arguments": self.arguments, "request": self.request, "inferred": True}
 
     def evidence(self) -> str:
@@ -110,7 +113,9 @@ def _named(name: str, n: int, counts: dict) -> bool:
 
 
 def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) -> list[Inferred]:
-    """Return the inferred pairs: >= MIN_CALLS, >= AGREEMENT, and one clear partner on both sides.
+    """Return the inferred pairs.
+
+    >= MIN_CALLS, >= AGREEMENT, and one clear partner on both sides.
 
     `evidence` is {(argument path, request path): counts}; `rejected` and `declared` pairs (and the
     paths a declared pair uses) are left out; `previous` pairs keep their place down to
@@ -146,9 +151,10 @@ def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) 
 
 
 def _holds(every: Inferred, earlier: Inferred, kept: bool, apart: bool) -> bool:
-    """Tell whether a pair's evidence makes it inferred: over every call, or over the releases
-    before the newest once there are several (what the newest release shows neither teaches nor
-    unseats a pair)."""
+    """Tell whether a pair's evidence makes it inferred.
+
+    Over every call, or over the releases before the newest once there are several (what the newest
+    release shows neither teaches nor unseats a pair)."""
     judged = earlier if apart else every
     return judged.both >= min_calls(every) and judged.ratio >= (
         KEEP_AGREEMENT if kept else AGREEMENT
@@ -156,7 +162,9 @@ def _holds(every: Inferred, earlier: Inferred, kept: bool, apart: bool) -> bool:
 
 
 def min_calls(pair: Inferred) -> int:
-    """Return the calls a pair needs: fewer when both its names mean the same field."""
+    """Return the calls a pair needs.
+
+    Fewer when both its names mean the same field."""
     a, r = last(pair.arguments), last(pair.request)
     # the same template around every call's own value is evidence as strong as a name
     named = a == r or (meaning(a) and meaning(a) == meaning(r)) or _templated(pair.relation)

@@ -25,7 +25,9 @@ def observe(
     presence=None,
     newest: bool = False,
 ) -> dict:
-    """Return {(argument path, request path): {"both": 1, relation: 1}} for one call's leaves.
+    """Return the pair counts of one call's leaves.
+
+    {(argument path, request path): {"both": 1, relation: 1}}.
 
     `known` holds the pairs already counted for the tool; `room` caps the new ones. With `presence`
     (how many earlier calls held each path, webapp/inference/epochs.py) a new pair starts with the
@@ -98,7 +100,9 @@ def _new_pairs(arguments: dict, request: dict, left: dict, right: dict, known: s
 
 
 def merge(total: dict, delta: dict) -> dict:
-    """Add one call's (or batch's) counts into running totals, in place; return the totals."""
+    """Add one call's (or batch's) counts into running totals, in place.
+
+    Return the totals."""
     for pair, counts in delta.items():
         merge_counts(total.setdefault(pair, {}), counts)
     return total

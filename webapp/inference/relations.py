@@ -1,4 +1,6 @@
-"""How one value relates to another: equal, or the same meaning written another way."""
+"""How one value relates to another.
+
+Equal, or the same meaning written another way."""
 
 import re
 
@@ -27,7 +29,9 @@ _DATEISH = re.compile(r"^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})")
 
 
 def relation(a, b) -> str | None:
-    """Name how `a` became `b`: "equal", a transform ("scaled x100", "type_changed"...), or None."""
+    """Name how `a` became `b`.
+
+    "equal", a transform ("scaled x100", "type_changed"...), or None."""
     if same(a, b):
         # the common case, without classify's readings
         return EQUAL
@@ -48,7 +52,9 @@ def relation(a, b) -> str | None:
 
 
 def joined(items: list, text: str) -> str | None:
-    """Name the join of a list into one text ("joined |" for `a|b`), or None when it is not one."""
+    """Name the join of a list into one text, or None when it is not one.
+
+    "joined |" for `a|b`."""
     texts = ["true" if x is True else "false" if x is False else str(x) for x in items]
     if len(texts) < 2:
         return None
@@ -72,7 +78,9 @@ def _factor(a, b) -> str:
 
 
 def keys(value) -> set:
-    """Return bucket keys shared by values that may be related, so only those pairs are compared."""
+    """Return bucket keys shared by values that may be related.
+
+    So only those pairs are compared."""
     if isinstance(value, list):
         found = {("list", canonical([str(x) for x in value]))}
         return (
@@ -110,8 +118,9 @@ def keys(value) -> set:
 
 
 def _digits(number) -> str:
-    """Return a number's significant digits, so 5, 50, 0.5 and "5" share a bucket (a scale
-    change)."""
+    """Return a number's significant digits.
+
+    So 5, 50, 0.5 and "5" share a bucket (a scale change)."""
     text = repr(float(number)) if not isinstance(number, int) else str(number)
     if "e" in text.lower():
         return text.lower()

@@ -1,5 +1,6 @@
-"""Who a span's snapshots belong to: tool spans and their kinds, HTTP spans and their bodies, call
-identities."""
+"""Who a span's snapshots belong to.
+
+Tool spans and their kinds, HTTP spans and their bodies, call identities."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 
 class Identities:
-    """The (tool, call id, source) of each span: its own, its tool ancestor's, or its turn's
-    announced call."""
+    """The (tool, call id, source) of each span.
+
+    Its own, its tool ancestor's, or its turn's announced call."""
 
     def __init__(self, owners: dict, above: dict):
         self.owners, self.above = owners, above
@@ -51,9 +53,10 @@ class Identities:
 
 
 def tool_around(s: Span, tools: list[Span]) -> Span | None:
-    """Return the tool span an HTTP span ran within when its context was lost (LangGraph runs sync
-    tools in threads): the one whose time holds it, else among those the one whose arguments its
-    request body carries."""
+    """Return the tool span an HTTP span ran within when its context was lost.
+
+    LangGraph runs sync tools in threads: the one whose time holds it, else among those the one
+    whose arguments its request body carries."""
     around = [t for t in tools if t.start_ns <= s.start_ns and s.end_ns <= t.end_ns]
     if len(around) <= 1:
         return around[0] if around else None
@@ -67,8 +70,9 @@ def tool_around(s: Span, tools: list[Span]) -> Span | None:
 
 
 def _leaves(value: Any) -> set[str]:
-    """The scalar values inside a payload, as text (a renamed field or a number sent as text still
-    matches)."""
+    """The scalar values inside a payload, as text.
+
+    A renamed field or a number sent as text still matches."""
     if type(value) is dict:
         return set().union(*map(_leaves, value.values())) if value else set()
     if type(value) is list:
@@ -77,8 +81,9 @@ def _leaves(value: Any) -> set[str]:
 
 
 def read_framework_events(spans: list[Span]) -> None:
-    """Give a framework's spans the semconv attributes its own spelling stands for: Strands records
-    a call in span events, Google ADK 1.x in gcp.vertex.agent.* attributes."""
+    """Give a framework's spans the semconv attributes its own spelling means.
+
+    Strands records a call in span events, Google ADK 1.x in gcp.vertex.agent.* attributes."""
     for s in spans:
         system, operation = s.attrs.get("gen_ai.system"), s.attrs.get("gen_ai.operation.name")
         found = {}
@@ -98,8 +103,9 @@ def read_framework_events(spans: list[Span]) -> None:
 
 
 def adopt_read_bodies(spans: list[Span], by_id: dict) -> None:
-    """Logfire reads a response body in a child span `Reading response body`: give the body to its
-    HTTP span."""
+    """Give a response body logfire read in a child span to its HTTP span.
+
+    Logfire reads a response body in a child span `Reading response body`."""
     for s in spans:
         text = s.attrs.get("http.response.body.text")
         parent = by_id.get((s.trace_id, s.parent_id))
@@ -112,8 +118,9 @@ def is_http(s: Span) -> bool:
 
 
 def body_of(attrs: dict, side: str) -> Any:
-    """Return an HTTP span's request or response body: the recipe's `.content`, logfire's
-    `.text`."""
+    """Return an HTTP span's request or response body.
+
+    The recipe's `.content`, logfire's `.text`."""
     content = attrs.get(f"http.{side}.body.content")
     return attrs.get(f"http.{side}.body.text") if content is None else content
 
@@ -207,8 +214,10 @@ FRAMEWORK_PREFIXES = (
 
 
 def source_of(s: Span | None) -> str | None:
-    """Return the chain that made the call: `tracediff.source` on the span, mcp for an MCP span,
-    else the agent framework its instrumentation scope or attributes name."""
+    """Return the chain that made the call.
+
+    `tracediff.source` on the span, mcp for an MCP span, else the agent framework its
+    instrumentation scope or attributes name."""
     if s is None:
         return None
     value = s.attrs.get("tracediff.source")
@@ -218,8 +227,9 @@ def source_of(s: Span | None) -> str | None:
 
 
 def framework_of(s: Span) -> str | None:
-    """Return the agent framework that made a span (openai-agents, pydantic-ai...), None for
-    anything else."""
+    """Return the agent framework that made a span, None for anything else.
+
+    openai-agents, pydantic-ai..."""
     scope = s.scope
     for prefix, name in FRAMEWORK_SCOPES:
         if scope == prefix or scope.startswith(prefix + "."):

@@ -28,7 +28,9 @@ MOST_CALLS = 100
 
 
 class Analyser(StoreLoop):
-    """Project new events, analyse out-of-date calls and apply retention, until stopped."""
+    """Project new events, analyse out-of-date calls and apply retention.
+
+    Until stopped."""
 
     idle_seconds = IDLE_SECONDS
     failure = "analysis failed"
@@ -64,7 +66,9 @@ class Analyser(StoreLoop):
         self.sample_when_due(store)
 
     def sample_when_due(self, store: Store | None) -> None:
-        """Read the database's gauges every few seconds, so that a scrape reads them from memory."""
+        """Read the database's gauges every few seconds.
+
+        So that a scrape reads them from memory."""
         if time.monotonic() < self.next_sample:
             return
         self.next_sample = time.monotonic() + SAMPLE_SECONDS
@@ -133,7 +137,9 @@ CATCH_UP_LINE = 1000
 
 
 def caught_up(streak: int, since: float, busy: int) -> tuple[int, float]:
-    """Count a busy streak of analysed calls; log one line when a large backlog is done."""
+    """Count a busy streak of analysed calls.
+
+    Log one line when a large backlog is done."""
     if busy:
         return streak + busy, since or time.monotonic()
     if streak >= CATCH_UP_LINE:

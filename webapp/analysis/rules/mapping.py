@@ -1,4 +1,6 @@
-"""Findings of the mapping layer: how each argument reached the request, or did not."""
+"""Findings of the mapping layer.
+
+How each argument reached the request, or did not."""
 
 from ...common.pointers import child, is_pointer, last, parent
 from ..budget import tick
@@ -28,8 +30,9 @@ def name(path: str) -> str:
 
 
 def pair_arguments(arguments, request, mapping, contract=None, located: bool = False) -> Pairing:
-    """Pair every argument with its counterpart in the request (its body, and its URL and headers
-    under the location keys of `locations` when `located`)."""
+    """Pair every argument with its counterpart in the request.
+
+    Its body, and its URL and headers under the location keys of `locations` when `located`."""
     pairing = Pairing(arguments, request)
     pairing.located = located
     entries = []
@@ -75,8 +78,9 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
 
 
 def _wrapper(arguments, request) -> tuple | None:
-    """Return the request keys that wrap the arguments object ({"data": {...}}, GraphQL's
-    variables), if any."""
+    """Return the request keys that wrap the arguments object, if any.
+
+    Such as {"data": {...}}, GraphQL's variables."""
     if not isinstance(arguments, dict) or not isinstance(request, dict) or not arguments:
         return None
     # before the shared keys: a GraphQL body's `query` is its document, never an argument named
@@ -111,7 +115,9 @@ def _shared(arguments: dict, node: dict) -> int:
 
 
 def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list[dict]:
-    """Turn a pairing into findings: renames, value changes, dropped and added fields."""
+    """Turn a pairing into findings.
+
+    Renames, value changes, dropped and added fields."""
     contract = contract or {}
     out = []
     for lp, rp in pairing.pairs.items():
@@ -176,7 +182,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
 
 
 def _on_the_wire(pairing, lp, rp, lv, rv, note: str) -> list[dict]:
-    """Return the info findings of a pair whose change the wire or the layer makes on purpose."""
+    """Return info findings of a pair the wire or the layer changes on purpose."""
     if not note:
         # a container's relocation is reported by the loop over the pairs already
         how = pairing.how[lp]
@@ -195,7 +201,9 @@ def _token(path: str) -> str:
 
 
 def _collapse_case_changes(found: list[dict]) -> list[dict]:
-    """Fold many keys converted the same way (an encoder's doing) into one info finding."""
+    """Fold many keys converted the same way into one info finding.
+
+    Such a conversion is an encoder's doing."""
     groups: dict[tuple, list] = {}
     for f in found:
         if f["kind"] == "case_changed":
@@ -252,8 +260,9 @@ def _relocation(pairing, lp, rp, how) -> dict:
 
 
 def consumed_paths(contract) -> set:
-    """Return the argument pointers the contract marks `consumed` (the mapping layer's own: a
-    selector)."""
+    """Return the argument pointers the contract marks `consumed`.
+
+    The mapping layer's own: a selector."""
     return {p for p in (contract or {}).get("consumed") or () if is_pointer(p) and p}
 
 
@@ -283,9 +292,10 @@ def _dropped(path, value, schema) -> dict:
 
 
 def one_field_each(leftovers):
-    """Yield the request's leftovers, a location no argument reached at all as its fields
-    (`query:/archived`, not `query:` whole): a query string or a header set is no object the mapping
-    layer built."""
+    """Yield the request's leftovers.
+
+    A location no argument reached at all as its fields (`query:/archived`, not `query:` whole): a
+    query string or a header set is no object the mapping layer built."""
     for path, value in leftovers:
         if path in TEXT_ROOTS and isinstance(value, dict):
             yield from ((child(path, key), inner) for key, inner in value.items())
