@@ -58,16 +58,18 @@ def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, 
     queue.put((acked, posts, failures, last))
 
 
-def load(url: str, prefix: str, per_post: int, seconds: float) -> dict:
-    """Run CLIENTS processes against url.
+def load(url: str | list[str], prefix: str, per_post: int, seconds: float) -> dict:
+    """Run CLIENTS processes against url; return acknowledged events per second.
 
-    Return acknowledged events per second."""
+    A list of URLs: client i posts to url i modulo its length."""
+    urls = url if isinstance(url, list) else [url]
     queue = multiprocessing.Queue()
     # lets every client process start before the clock runs
     start = time.time() + 0.5
     procs = [
         multiprocessing.Process(
-            target=_client, args=(url, f"{prefix}{i}", per_post, start, seconds, queue)
+            target=_client,
+            args=(urls[i % len(urls)], f"{prefix}{i}", per_post, start, seconds, queue),
         )
         for i in range(CLIENTS)
     ]

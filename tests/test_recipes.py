@@ -169,6 +169,31 @@ def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(
 
 
 @pytest.mark.slow
+def test_the_async_httpx_recipe_puts_the_bodies_on_its_spans_as_the_sync_one_does(
+    live_server, openai_model, orders, tmp_path
+):
+    output = run_recipe(
+        [sys.executable, str(RECIPES / "httpx_async_otel.py")],
+        {
+            "OPENAI_BASE_URL": f"{openai_model.url}/v1",
+            "OPENAI_API_KEY": "sk-standin",
+            "ORDERS_API": orders.url,
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{live_server.url}/v1/traces",
+            "TRACEPARENT": TRACEPARENT,
+        },
+        tmp_path,
+    )
+    assert output.startswith("You have 1 paid order.")
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "call_standin_01"
+    # the request and response bodies from the async hooks, the gzipped answer read whole
+    assert_planted_bug(call, source="openai")
+    assert_result_passed_on(call)
+    [sent] = orders.requests
+    assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
+
+
+@pytest.mark.slow
 def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
     live_server, openai_model, orders, tmp_path
 ):

@@ -264,11 +264,20 @@ def unwrap_result(value: Any) -> Any:
 def _text_blocks(value: Any) -> Any:
     """Return the text of a result given as content blocks, parsed.
 
-    Strands' [{"text": ...}]; else the value."""
-    if type(value) is list and value and all(type(b) is dict and set(b) == {"text"} for b in value):
-        if all(type(b["text"]) is str for b in value):
-            return parse_value("".join(b["text"] for b in value))
+    Strands' [{"text": ...}], MCP's and the Claude Agent SDK's [{"type": "text", "text": ...}];
+    else the value."""
+    if type(value) is list and value and all(_is_text_block(b) for b in value):
+        return parse_value("".join(b["text"] for b in value))
     return value
+
+
+def _is_text_block(block: Any) -> bool:
+    return (
+        type(block) is dict
+        and type(block.get("text")) is str
+        and set(block) <= {"type", "text"}
+        and block.get("type", "text") == "text"
+    )
 
 
 def strands_tool_events(events: list) -> dict:

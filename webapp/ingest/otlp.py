@@ -23,6 +23,7 @@ from .otlp_calls import (
     body_of,
     framework_of,
     has_body,
+    host_tools,
     http_method,
     is_http,
     read_framework_events,
@@ -133,7 +134,11 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     above = {id(s): tool_ancestor(s, by_id) for s in https + tools}
     loose = [s for s in https if above[id(s)] is None and has_body(s)]
     owners = turns.assign(loose, [s for s in tools if above[id(s)] is None])
-    identity = Identities(owners, above)
+    below: dict[int, list[Span]] = {}
+    for s in https:
+        if above[id(s)] is not None:
+            below.setdefault(id(above[id(s)]), []).append(s)
+    identity = Identities(owners, above, host_tools(tools, below))
     places = turns.places(loose)
     batch = Batch()
     # calls whose response came from an HTTP span

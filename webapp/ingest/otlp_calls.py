@@ -15,18 +15,24 @@ class Identities:
 
     Its own, its tool ancestor's, or its turn's announced call."""
 
-    def __init__(self, owners: dict, above: dict):
-        self.owners, self.above = owners, above
+    def __init__(self, owners: dict, above: dict, hosts: dict | None = None):
+        # hosts: id(MCP server span) -> the framework's tool span it ran within (host_tools)
+        self.owners, self.above, self.hosts = owners, above, hosts or {}
 
     def of_tool(self, s: Span) -> tuple[str | None, str, str | None]:
         name_key, id_key, _, result_key = TOOL_KEYS[tool_kind(s)]
         tool, call_id = _tool_name(s, name_key), _call_id(s, id_key)
+        # OpenInference's newer spelling of the call id (the Claude Agent SDK's tool spans)
+        call_id = call_id or _call_id(s, "tool.id")
         # LangChain's tool span names no call: the ToolMessage it returns carries the model's
         call_id = call_id or genai.result_call_id(s.attrs.get(result_key))
-        parent = self.above.get(id(s))
-        # an MCP server span inside its client's span: the same call
+        # an MCP server span inside its client's span, or inside the framework's tool span that
+        # called it in process: the same call
+        parent = self.above.get(id(s)) or self.hosts.get(id(s))
         if not call_id and parent is not None:
             return self.of_tool(parent)
+        if tool is not None and framework_of(s) == "claude-agent-sdk":
+            tool = mcp_tool_name(tool)
         turn_call = self.owners.get(id(s))
         if turn_call is not None:
             call_id = call_id or turn_call[1].call_id
@@ -58,15 +64,56 @@ def tool_around(s: Span, tools: list[Span]) -> Span | None:
     LangGraph runs sync tools in threads: the one whose time holds it, else among those the one
     whose arguments its request body carries."""
     around = [t for t in tools if t.start_ns <= s.start_ns and s.end_ns <= t.end_ns]
+    return _best_by_arguments(around, _leaves(genai.parse_value(body_of(s.attrs, "request"))))
+
+
+def host_tools(tools: list[Span], below: dict) -> dict[int, Span]:
+    """Return {id(MCP server span): the framework tool span it ran within}.
+
+    For MCP `tools/call` spans no context tied to their caller (the Claude Agent SDK's in-process
+    MCP server): the tool span of its name whose time holds it, else among those the one whose
+    arguments the request bodies beneath it (`below`: id(span) -> its HTTP spans) carry."""
+    hosts = {}
+    callers = [t for t in tools if "mcp.method.name" not in t.attrs]
+    for s in tools:
+        if s.attrs.get("mcp.method.name") != "tools/call" or not callers:
+            continue
+        name = s.attrs.get("gen_ai.tool.name")
+        around = [
+            t
+            for t in callers
+            if t.trace_id == s.trace_id
+            and t.start_ns <= s.start_ns
+            and s.end_ns <= t.end_ns
+            and mcp_tool_name(_tool_name(t, TOOL_KEYS[tool_kind(t)][0]) or "") == name
+        ]
+        sent = set().union(
+            *(_leaves(genai.parse_value(body_of(h.attrs, "request"))) for h in below.get(id(s), []))
+        )
+        host = _best_by_arguments(around, sent)
+        if host is not None:
+            hosts[id(s)] = host
+    return hosts
+
+
+def _best_by_arguments(around: list[Span], sent: set[str]) -> Span | None:
+    """Return the span of `around` whose arguments share most with `sent`.
+
+    The only one when there is one."""
     if len(around) <= 1:
         return around[0] if around else None
-    sent = _leaves(genai.parse_value(body_of(s.attrs, "request")))
     scores = [
         len(sent & _leaves(genai.unwrap_arguments(t.attrs.get(TOOL_KEYS[tool_kind(t)][2]))))
         for t in around
     ]
     best = max(scores)
     return around[scores.index(best)] if best and scores.count(best) == 1 else None
+
+
+def mcp_tool_name(name: str) -> str:
+    """Return an MCP tool's own name out of Claude Code's `mcp__<server>__<tool>`."""
+    parts = name.split("__", 2)
+    return parts[2] if len(parts) == 3 and parts[0] == "mcp" and parts[2] else name
 
 
 def _leaves(value: Any) -> set[str]:
