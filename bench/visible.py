@@ -33,7 +33,7 @@ EVENTS_PER_POST = 1000
 class VisibilityProbe(threading.Thread):
     """Post a body every half second to one node; time until it reads on another.
 
-    The time of its last trace, from the acknowledgement until another node reads it."""
+    It times its last trace until that trace reads on another node."""
 
     def __init__(self, post_url: str, read_url: str, per_post: int):
         super().__init__(daemon=True)
