@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import genai
+from . import genai, vercel_ai
 from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 
@@ -130,7 +130,8 @@ def _leaves(value: Any) -> set[str]:
 def read_framework_events(spans: list[Span]) -> None:
     """Give a framework's spans the semconv attributes its own spelling means.
 
-    Strands records a call in span events, Google ADK 1.x in gcp.vertex.agent.* attributes."""
+    Strands records a call in span events, Google ADK 1.x in gcp.vertex.agent.* attributes, the
+    Vercel AI SDK in ai.* attributes."""
     for s in spans:
         system, operation = s.attrs.get("gen_ai.system"), s.attrs.get("gen_ai.operation.name")
         found = {}
@@ -145,6 +146,8 @@ def read_framework_events(spans: list[Span]) -> None:
             is_tool = operation == "execute_tool"
             found = genai.adk_tool_attrs(s.attrs) if is_tool else {}
             found = found or (genai.adk_model_attrs(s.attrs) if s.name == "call_llm" else {})
+        elif "ai.operationId" in s.attrs:
+            found = vercel_ai.semconv_attrs(s.attrs)
         for key, value in found.items():
             s.attrs.setdefault(key, value)
 
@@ -248,6 +251,8 @@ FRAMEWORK_SCOPES = (
     ("crewai", "crewai"),
     ("llama_index", "llama-index"),
     ("smolagents", "smolagents"),
+    # @mastra/otel-bridge, @mastra/otel-exporter
+    ("@mastra", "mastra"),
     ("mastra", "mastra"),
     # the Vercel AI SDK's tracer is named "ai"
     ("ai", "vercel-ai"),
@@ -279,7 +284,7 @@ def framework_of(s: Span) -> str | None:
     openai-agents, pydantic-ai..."""
     scope = s.scope
     for prefix, name in FRAMEWORK_SCOPES:
-        if scope == prefix or scope.startswith(prefix + "."):
+        if scope == prefix or scope.startswith((prefix + ".", prefix + "/")):
             return name
     for prefix, name in FRAMEWORK_PREFIXES:
         if any(key.startswith(prefix) for key in s.attrs):
