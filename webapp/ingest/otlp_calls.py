@@ -97,7 +97,9 @@ def host_tools(tools: list[Span], below: dict) -> dict[int, Span]:
 
 
 def _best_by_arguments(around: list[Span], sent: set[str]) -> Span | None:
-    """Return the one span of `around`, else the one whose arguments share most with `sent`."""
+    """Return the span of `around` whose arguments share most with `sent`.
+
+    The only one when there is one."""
     if len(around) <= 1:
         return around[0] if around else None
     scores = [
