@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import genai
+from . import genai, vercel_ai
 from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 
@@ -101,7 +101,9 @@ def host_tools(tools: list[Span], below: dict) -> dict[int, Span]:
 
 
 def _best_by_arguments(around: list[Span], sent: set[str]) -> Span | None:
-    """Return the one span of `around`, else the one whose arguments share most with `sent`."""
+    """Return the span of `around` whose arguments share most with `sent`.
+
+    The only one when there is one."""
     if len(around) <= 1:
         return around[0] if around else None
     scores = [
@@ -132,7 +134,8 @@ def _leaves(value: Any) -> set[str]:
 def read_framework_events(spans: list[Span]) -> None:
     """Give a framework's spans the semconv attributes its own spelling means.
 
-    Strands records a call in span events, Google ADK 1.x in gcp.vertex.agent.* attributes."""
+    Strands records a call in span events, Google ADK 1.x in gcp.vertex.agent.* attributes, the
+    Vercel AI SDK in ai.* attributes."""
     for s in spans:
         system, operation = s.attrs.get("gen_ai.system"), s.attrs.get("gen_ai.operation.name")
         found = {}
@@ -147,6 +150,8 @@ def read_framework_events(spans: list[Span]) -> None:
             is_tool = operation == "execute_tool"
             found = genai.adk_tool_attrs(s.attrs) if is_tool else {}
             found = found or (genai.adk_model_attrs(s.attrs) if s.name == "call_llm" else {})
+        elif "ai.operationId" in s.attrs:
+            found = vercel_ai.semconv_attrs(s.attrs)
         for key, value in found.items():
             s.attrs.setdefault(key, value)
 
@@ -250,9 +255,12 @@ FRAMEWORK_SCOPES = (
     ("crewai", "crewai"),
     ("llama_index", "llama-index"),
     ("smolagents", "smolagents"),
+    # @mastra/otel-bridge, @mastra/otel-exporter
+    ("@mastra", "mastra"),
     ("mastra", "mastra"),
-    # the Vercel AI SDK's tracer is named "ai"
+    # the Vercel AI SDK's tracer is named "ai"; @ai-sdk/otel's (ai 7) "gen_ai"
     ("ai", "vercel-ai"),
+    ("gen_ai", "vercel-ai"),
 )
 # attributes only a framework writes, where its scope says nothing
 FRAMEWORK_PREFIXES = (
@@ -281,7 +289,7 @@ def framework_of(s: Span) -> str | None:
     openai-agents, pydantic-ai..."""
     scope = s.scope
     for prefix, name in FRAMEWORK_SCOPES:
-        if scope == prefix or scope.startswith(prefix + "."):
+        if scope == prefix or scope.startswith((prefix + ".", prefix + "/")):
             return name
     for prefix, name in FRAMEWORK_PREFIXES:
         if any(key.startswith(prefix) for key in s.attrs):
