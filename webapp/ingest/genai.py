@@ -205,7 +205,8 @@ def unwrap_arguments(value: Any) -> Any:
     """Return the arguments inside a wrapper.
 
     A Python call's {"args": [], "kwargs": {}} (traceloop; smolagents with its
-    "sanitize_inputs_outputs"; LlamaIndex's {"kwargs": {}} alone), MCP {"tool_name", "arguments"}."""
+    "sanitize_inputs_outputs"; LlamaIndex's {"kwargs": {}} alone), MCP {"tool_name",
+    "arguments"}."""
     value = parse_value(value)
     if (
         type(value) is dict
