@@ -4,7 +4,8 @@ Each recording in tests/fixtures/frameworks_node/ is what one framework exported
 ran (tests/instrumentations/node/record.mjs, driven by node_frameworks.py) against a stand-in model
 asking for one or two `find_orders` calls in one turn, the tool posting to an orders API through the
 Node recipe's tracedFetch with the planted `limit` 5 -> "5": the Vercel AI SDK (`ai` 6 with
-experimental_telemetry, generateText and streamText) and Mastra (with its OtelBridge). The protobuf
+experimental_telemetry, generateText and streamText; `ai` 7 with @ai-sdk/otel) and Mastra (with its
+OtelBridge). The protobuf
 and the OTLP/JSON exporter's posts are both replayed; every tool call must be one call with the
 model's call id, its four snapshots, the framework as its source, and the planted type change as its
 only warning, however the spans are split into requests.
@@ -25,7 +26,12 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "frameworks_node"
 RECORDINGS = sorted(p.stem for p in FIXTURES.glob("*.pb"))
 RECORDER = Path(__file__).resolve().parent / "instrumentations" / "node_frameworks.py"
 NODE_DIR = Path("/tmp/node-frameworks")
-SOURCES = {"vercel-ai": "vercel-ai", "vercel-ai.stream": "vercel-ai", "mastra": "mastra"}
+SOURCES = {
+    "vercel-ai": "vercel-ai",
+    "vercel-ai.stream": "vercel-ai",
+    "vercel-ai7": "vercel-ai",
+    "mastra": "mastra",
+}
 CALL_IDS = ["call_standin_01", "call_standin_02"]
 
 

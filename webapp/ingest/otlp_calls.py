@@ -254,8 +254,9 @@ FRAMEWORK_SCOPES = (
     # @mastra/otel-bridge, @mastra/otel-exporter
     ("@mastra", "mastra"),
     ("mastra", "mastra"),
-    # the Vercel AI SDK's tracer is named "ai"
+    # the Vercel AI SDK's tracer is named "ai"; @ai-sdk/otel's (ai 7) "gen_ai"
     ("ai", "vercel-ai"),
+    ("gen_ai", "vercel-ai"),
 )
 # attributes only a framework writes, where its scope says nothing
 FRAMEWORK_PREFIXES = (
