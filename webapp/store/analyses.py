@@ -1,4 +1,6 @@
-"""Analysis bookkeeping, a mixin of Store: which calls wait for analysis, and storing what it found.
+"""Analysis bookkeeping, a mixin of Store.
+
+Which calls wait for analysis, and storing what it found.
 
 A call is claimed before it is analysed (so one worker analyses it), and an analysis is stored only
 if the call did not change meanwhile; the problems and alerts it causes go in the same transaction.
@@ -12,6 +14,8 @@ from .problems import apply_groupings
 from .rows import analysis_row
 
 CLAIM_SECONDS = 30
+# a trace read waits and projects about this long at most; the rest it reads through its events
+READ_CATCH_UP_SECONDS = 0.5
 # The same on both engines: each engine's save_rows runs it and counts what it updated.
 SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at =
   NULL,
@@ -23,8 +27,9 @@ RELEASE_CLAIM = "UPDATE calls SET claimed_at = NULL WHERE trace_id = ? AND call_
 
 
 class AnalysisBookkeeping:
-    """Mixin of Store (needs write(), catch_up_for_read(), refresh_traces(), save_rows(), db,
-    sql)."""
+    """Mixin of Store: which calls wait for analysis, and their results.
+
+    Needs write(), catch_up_for_read(), refresh_traces(), save_rows(), db, sql."""
 
     def claim_pending(self, limit: int = 100) -> list[dict]:
         """Claim calls whose analysis is out of date, so one worker analyses each."""
@@ -37,12 +42,14 @@ class AnalysisBookkeeping:
         return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
 
     def release_claims_in(self, conn, keys) -> None:
-        """Give claimed (trace_id, call_id) calls back to the queue, in the caller's transaction."""
+        """Give claimed (trace_id, call_id) calls back to the queue.
+
+        In the caller's transaction."""
         conn.executemany(RELEASE_CLAIM, [tuple(key) for key in keys])
 
     def pending_calls(self, trace_id: str) -> list[dict]:
         """List the calls of one trace whose analysis is out of date."""
-        self.catch_up_for_read()
+        self.catch_up_for_read(READ_CATCH_UP_SECONDS)
         return list(
             self.db.query(
                 "SELECT trace_id, call_id, version FROM calls "
@@ -52,7 +59,9 @@ class AnalysisBookkeeping:
         )
 
     def save_analysis(self, trace_id, call_id, version, analysis: dict) -> bool:
-        """Store an analysis unless the call changed meanwhile; say whether it was stored."""
+        """Store an analysis unless the call changed meanwhile.
+
+        Say whether it was stored."""
         return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
 
     def save_analyses(

@@ -1,4 +1,6 @@
-"""Join OpenTelemetry HTTP spans to their tool call when the two came in different exports.
+"""Join OpenTelemetry HTTP spans to their tool call across exports.
+
+When the two came in different exports.
 
 An exporter that sends each span as it ends sends the HTTP client span before the tool span that
 encloses it, so ingest stores it under call "" with its parent's span id in `meta`. A model span
@@ -26,7 +28,9 @@ AS_RESULT = "UPDATE events SET snapshot = 'result' WHERE seq = ?"
 
 
 def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
-    """Give call-less span events among the new ones their parent's call; return calls touched.
+    """Give call-less span events among the new ones their parent's call.
+
+    Return calls touched.
 
     `sql` is the engine's statements module; `new_events` its SPAN_EVENTS parameters (SQLite: the
     range of seq projected; PostgreSQL: the list of seq taken from the queue)."""
@@ -78,8 +82,9 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
 
 
 def settle_stand_ins(conn, calls) -> None:
-    """Make a tool span's stand-in response its call's result where an HTTP span of the call carried
-    the response.
+    """Make a tool span's stand-in response its call's result.
+
+    Where an HTTP span of the call carried the response.
 
     Only joined calls are read: a stand-in and an HTTP response from different exports meet in one
     call by a join."""
@@ -98,8 +103,9 @@ def _stands_in(meta) -> bool:
 
 
 def announced_call(conn, sql, trace_id: str, model_span: str, place) -> tuple[str, str] | None:
-    """Return (call id, tool) of the call a log record announced for this model span at this place
-    in its turn."""
+    """Return (call id, tool) of the call a log record announced for a model span.
+
+    For this model span at this place in its turn."""
     calls = conn.execute(sql.FIND_ANNOUNCED, (trace_id, model_span)).fetchall()
     for call_id, tool, index, of in calls:
         if (of is not None and int(of) == 1) or (place is not None and int(index) == int(place)):
@@ -108,8 +114,9 @@ def announced_call(conn, sql, trace_id: str, model_span: str, place) -> tuple[st
 
 
 def _adopt_turn(conn, sql, trace_id: str, model_span: str, call: tuple, index: int, of: int) -> int:
-    """Give the call-less HTTP spans of this model span's turn that sit at the call's place the
-    call."""
+    """Give the model span's turn's call-less HTTP spans the call.
+
+    Those that sit at the call's place."""
     seqs = [
         seq
         for seq, place in conn.execute(sql.TURN_ORPHANS, (trace_id, model_span)).fetchall()
@@ -120,8 +127,9 @@ def _adopt_turn(conn, sql, trace_id: str, model_span: str, call: tuple, index: i
 
 
 def turn_call(conn, sql, orphan: tuple, touched: set) -> tuple[str, str] | None:
-    """Return (call id, tool) of the announced call an HTTP span (trace, span, parent, sent at)
-    belongs to.
+    """Return (call id, tool) of the announced call an HTTP span belongs to.
+
+    The span as (trace, span, parent, sent at).
 
     Several calls in one turn take its HTTP spans in the order they were sent, whatever order they
     arrive in: a span sent before others already joined moves them one call on (their calls go into
@@ -159,14 +167,16 @@ def turn_call(conn, sql, orphan: tuple, touched: set) -> tuple[str, str] | None:
 
 
 def _around(ts: str) -> tuple[str, str]:
-    """Return the times TURN_WINDOW before and after `ts`: a span and its parent's events are that
-    close."""
+    """Return the times TURN_WINDOW before and after `ts`.
+
+    A span and its parent's events are that close."""
     # the whole second after, any fraction
     return _before(ts, TURN_WINDOW), _before(ts, -TURN_WINDOW) + "\uffff"
 
 
 def _before(ts: str, window: timedelta) -> str:
-    """Return the stored time `window` before `ts` (both in the fixed-width form, so they order as
-    text)."""
+    """Return the stored time `window` before `ts`.
+
+    Both in the fixed-width form, so they order as text."""
     moment = datetime.strptime(ts[:19], "%Y-%m-%dT%H:%M:%S") - window
     return moment.strftime("%Y-%m-%dT%H:%M:%S")
