@@ -93,8 +93,10 @@ KIND_RELATIONS = ("enum_changed", "format_changed")
 
 
 def learnt_relations(evidence: dict, pairs, releases=None) -> dict:
-    """Return {pair: relation} of the inferred pairs whose traffic shows a value relation other than
-    equal (a template, a join, a split, a clamp, a change of case or type).
+    """Return {pair: relation} of inferred pairs with a relation besides equal.
+
+    Pairs whose traffic shows a value relation other than equal (a template, a join, a split, a
+    clamp, a change of case or type).
 
     Judged on the releases before the newest once there are several: what only the newest release
     shows is a change to report, never the relation."""

@@ -1,4 +1,6 @@
-"""Read the Vercel AI SDK's own spans as the GenAI semantic conventions' attributes they mean.
+"""Read the Vercel AI SDK's own spans as GenAI semantic convention attributes.
+
+The attributes they mean.
 
 The `ai` package with experimental_telemetry (or @ai-sdk/otel's legacy integration) writes them:
 `ai.toolCall` is a tool span (`ai.toolCall.name`, `.id`, `.args`, `.result`); a provider call
