@@ -67,12 +67,8 @@ def test_a_framework_recording_gives_one_call_per_tool_call(client, stem, encodi
 
 
 # Recordings whose spans still need each other's export to join (issue 33, part 2): strict, so a fix
-# shows.
-_LANGGRAPH_SPLIT = (
-    "the HTTP span beside the LangGraph span joins the tool span holding its time in one export "
-    "only"
-)
-SPLIT_NOT_YET = {"langgraph-one": _LANGGRAPH_SPLIT, "langgraph-two": _LANGGRAPH_SPLIT}
+# shows. (LangGraph's HTTP span joins the tool span holding its time across exports: store/rejoin.py)
+SPLIT_NOT_YET: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
