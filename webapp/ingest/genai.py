@@ -1,5 +1,6 @@
-"""Read what GenAI instrumentations record: the tool calls a model announced, their results, the
-tools offered.
+"""Read what GenAI instrumentations record.
+
+The tool calls a model announced, their results, the tools offered.
 
 Three spellings reach us: the GenAI semantic conventions' messages (`gen_ai.output.messages` parts
 of type `tool_call`, also on log records), OpenInference's flattened attributes
@@ -34,8 +35,9 @@ _OLD_CALL = re.compile(r"gen_ai\.completion\.(\d+)\.tool_calls\.(\d+)\.(id|name|
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call a model asked for: its id, the tool's name, the arguments (parsed when they
-    were text)."""
+    """One tool call a model asked for: its id, the tool's name, the arguments.
+
+    Parsed when they were text."""
 
     call_id: str
     name: str | None
@@ -51,7 +53,9 @@ class ToolResult:
 
 
 def is_model_span(attrs: dict) -> bool:
-    """Tell a span that records one model request (chat, completion), whatever the library."""
+    """Tell a span that records one model request (chat, completion).
+
+    Whatever the library."""
     if attrs.get("gen_ai.operation.name") in _MODEL_OPERATIONS:
         return True
     if attrs.get("openinference.span.kind") == "LLM":
@@ -72,8 +76,9 @@ def provider(attrs: dict) -> str | None:
 
 
 def announced_calls(attrs: dict) -> list[ToolCall]:
-    """Return the tool calls a model span (or a log record's attributes) says the model made, in
-    order."""
+    """Return the tool calls a model span says the model made, in order.
+
+    A model span, or a log record's attributes."""
     for read in (_semconv_calls, _openinference_calls, _old_openllmetry_calls, _openlit_calls):
         calls = read(attrs)
         if calls:
@@ -82,8 +87,9 @@ def announced_calls(attrs: dict) -> list[ToolCall]:
 
 
 def calls_in_messages(messages: Any) -> list[ToolCall]:
-    """Return the tool calls of output messages: semconv parts, or OpenAI-style `tool_calls`
-    lists."""
+    """Return the tool calls of output messages.
+
+    Semconv parts, or OpenAI-style `tool_calls` lists."""
     calls = []
     for message in _as_list(parse_value(messages)):
         if type(message) is not dict:
@@ -103,8 +109,9 @@ def calls_in_messages(messages: Any) -> list[ToolCall]:
 
 
 def results_in_messages(messages: Any) -> list[ToolResult]:
-    """Return the tool results of input messages: `tool_call_response` parts and `tool` role
-    messages."""
+    """Return the tool results of input messages.
+
+    `tool_call_response` parts and `tool` role messages."""
     results = []
     for message in _as_list(parse_value(messages)):
         if type(message) is not dict:
@@ -130,7 +137,9 @@ def results_in_messages(messages: Any) -> list[ToolResult]:
 
 
 def tool_results(attrs: dict) -> list[ToolResult]:
-    """Return the tool results a model request carried to the model (semconv or OpenInference)."""
+    """Return the tool results a model request carried to the model.
+
+    Semconv or OpenInference."""
     results = results_in_messages(attrs.get("gen_ai.input.messages"))
     if results:
         return results
@@ -169,8 +178,9 @@ def tool_definitions(attrs: dict) -> dict[str, dict]:
 
 
 def listed_tools(attrs: dict) -> dict[str, dict]:
-    """Return {tool name: input schema} of an MCP tools/list result a span recorded (OpenLLMetry's
-    MCP spans)."""
+    """Return {tool name: input schema} of a recorded MCP tools/list result.
+
+    As OpenLLMetry's MCP spans record it."""
     for key in ("traceloop.entity.output", "mcp.response.value", "output.value"):
         listed = parse_value(attrs.get(key))
         if type(listed) is dict and type(listed.get("tools")) is list:
@@ -179,8 +189,9 @@ def listed_tools(attrs: dict) -> dict[str, dict]:
 
 
 def parse_value(value: Any) -> Any:
-    """Parse JSON text; fall back to a Python literal (openlit writes str(dict)); leave other text
-    as it is."""
+    """Parse JSON text.
+
+    Fall back to a Python literal (openlit writes str(dict)); leave other text as it is."""
     if type(value) is not str:
         return value
     text = value.strip()
@@ -205,8 +216,10 @@ CALL_WRAPPER_EXTRAS = {"sanitize_inputs_outputs"}
 
 
 def unwrap_arguments(value: Any) -> Any:
-    """Return the arguments inside a wrapper: a Python call's {"args": [], "kwargs": {}} (traceloop;
-    smolagents with its "sanitize_inputs_outputs"), MCP {"tool_name", "arguments"}."""
+    """Return the arguments inside a wrapper.
+
+    A Python call's {"args": [], "kwargs": {}} (traceloop; smolagents with its
+    "sanitize_inputs_outputs"), MCP {"tool_name", "arguments"}."""
     value = parse_value(value)
     if (
         type(value) is dict
@@ -226,9 +239,10 @@ def unwrap_arguments(value: Any) -> Any:
 
 
 def tool_result(value: Any) -> Any:
-    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers
-    and a LangChain ToolMessage. An MCP CallToolResult stays whole: its isError and
-    structuredContent are what the model was told."""
+    """Return what a tool handed back to the model.
+
+    Out of its {"result": "<JSON text>"} wrappers and a LangChain ToolMessage. An MCP CallToolResult
+    stays whole: its isError and structuredContent are what the model was told."""
     value = parse_value(value)
     message = langchain_tool_message(value)
     if message is not None:
@@ -240,8 +254,9 @@ def tool_result(value: Any) -> Any:
 
 
 def unwrap_result(value: Any) -> Any:
-    """Return the data a tool's result holds: out of its wrappers, an MCP CallToolResult's
-    content."""
+    """Return the data a tool's result holds.
+
+    Out of its wrappers, an MCP CallToolResult's content."""
     value = tool_result(value)
     if (
         type(value) is dict
@@ -261,27 +276,29 @@ def unwrap_result(value: Any) -> Any:
 
 
 def _text_blocks(value: Any) -> Any:
-    """Return the text of a result given as content blocks (Strands' [{"text": ...}], an MCP
-    CallToolResult's or an OpenAI tool message's [{"type": "text", "text": ...}]), parsed; else the
-    value."""
+    """Return the text of a result given as content blocks, parsed.
+
+    Strands' [{"text": ...}], MCP's and the Claude Agent SDK's [{"type": "text", "text": ...}]
+    (an OpenAI tool message's content parts too); else the value."""
     if type(value) is list and value and all(_is_text_block(b) for b in value):
-        if all(type(b["text"]) is str for b in value):
-            return parse_value("".join(b["text"] for b in value))
+        return parse_value("".join(b["text"] for b in value))
     return value
 
 
 def _is_text_block(block: Any) -> bool:
     return (
         type(block) is dict
-        and "text" in block
-        and set(block) <= {"text", "type", "annotations", "meta", "_meta"}
+        and type(block.get("text")) is str
+        and set(block) <= {"type", "text", "annotations", "meta", "_meta"}
         and block.get("type", "text") == "text"
     )
 
 
 def strands_tool_events(events: list) -> dict:
-    """Return the semconv attributes Strands' execute_tool span events stand for: the arguments of
-    its `gen_ai.tool.message` event, the result of its `gen_ai.choice` event (content blocks)."""
+    """Return the semconv attributes Strands' execute_tool span events stand for.
+
+    The arguments of its `gen_ai.tool.message` event, the result of its `gen_ai.choice` event
+    (content blocks)."""
     attrs = {}
     for name, event in events:
         if name == "gen_ai.tool.message" and "content" in event:
@@ -292,8 +309,9 @@ def strands_tool_events(events: list) -> dict:
 
 
 def strands_turn_events(events: list) -> dict:
-    """Return `gen_ai.output.messages` for the `toolUse` blocks of a Strands chat span's
-    `gen_ai.choice` event."""
+    """Return `gen_ai.output.messages` for a Strands chat span's tool uses.
+
+    The `toolUse` blocks of its `gen_ai.choice` event."""
     parts = []
     for name, event in events:
         if name != "gen_ai.choice":
@@ -307,8 +325,9 @@ def strands_turn_events(events: list) -> dict:
 
 
 def adk_tool_attrs(attrs: dict) -> dict:
-    """Return the semconv attributes Google ADK 1.x's execute_tool span stands for (its
-    gcp.vertex.agent.*)."""
+    """Return the semconv attributes of Google ADK 1.x's execute_tool span.
+
+    What its gcp.vertex.agent.* attributes stand for."""
     found = {}
     if "gcp.vertex.agent.tool_call_args" in attrs:
         found["gen_ai.tool.call.arguments"] = attrs["gcp.vertex.agent.tool_call_args"]
@@ -318,8 +337,10 @@ def adk_tool_attrs(attrs: dict) -> dict:
 
 
 def adk_model_attrs(attrs: dict) -> dict:
-    """Return the semconv attributes of Google ADK 1.x's call_llm span: the function calls of its
-    llm_response as output messages, the function responses of its llm_request as input messages."""
+    """Return the semconv attributes of Google ADK 1.x's call_llm span.
+
+    The function calls of its llm_response as output messages, the function responses of its
+    llm_request as input messages."""
     response, request = (
         parse_value(attrs.get("gcp.vertex.agent.llm_response")),
         parse_value(attrs.get("gcp.vertex.agent.llm_request")),
@@ -347,8 +368,9 @@ def adk_model_attrs(attrs: dict) -> dict:
 
 
 def _gemini_parts(contents: Any, kind: str) -> list[dict]:
-    """The `kind` parts (function_call, function_response) of Gemini contents, either spelling of
-    the key."""
+    """The `kind` parts (function_call, function_response) of Gemini contents.
+
+    Either spelling of the key."""
     camel = "functionCall" if kind == "function_call" else "functionResponse"
     found = []
     for content in _as_list(contents):
@@ -360,8 +382,9 @@ def _gemini_parts(contents: Any, kind: str) -> list[dict]:
 
 
 def langchain_tool_message(value: Any) -> dict | None:
-    """Return the fields of a serialized LangChain ToolMessage (OpenInference's tool output), else
-    None."""
+    """Return the fields of a serialized LangChain ToolMessage, else None.
+
+    OpenInference's tool output."""
     value = parse_value(value)
     if type(value) is dict and value.get("type") == "tool" and type(value.get("data")) is dict:
         return value["data"]
@@ -369,8 +392,9 @@ def langchain_tool_message(value: Any) -> dict | None:
 
 
 def result_call_id(value: Any) -> str:
-    """Return the model's call id a tool's result carries (a LangChain ToolMessage's tool_call_id),
-    or ""."""
+    """Return the model's call id a tool's result carries, or "".
+
+    A LangChain ToolMessage's tool_call_id."""
     message = langchain_tool_message(value)
     call_id = message.get("tool_call_id") if message is not None else None
     return call_id if type(call_id) is str else ""

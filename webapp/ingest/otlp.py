@@ -1,5 +1,6 @@
-"""parse_otlp: map OTLP trace exports (GenAI, OpenInference, OpenLLMetry, logfire, openlit spans) to
-snapshot events."""
+"""parse_otlp: map OTLP trace exports to snapshot events.
+
+GenAI, OpenInference, OpenLLMetry, logfire, openlit spans."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from .otlp_calls import (
     body_of,
     framework_of,
     has_body,
+    host_tools,
     http_method,
     is_http,
     read_framework_events,
@@ -68,7 +70,9 @@ def read_export(
     from_json,
     from_protobuf,
 ):
-    """Decode an OTLP/HTTP export (gzip or not, JSON or protobuf) into its spans or log records."""
+    """Decode an OTLP/HTTP export into its spans or log records.
+
+    Gzip or not, JSON or protobuf."""
     body = decode_body(raw, content_encoding, limits.max_body_bytes)
     if not is_json(content_type, body):
         return from_protobuf(body, limits.max_depth)
@@ -78,8 +82,9 @@ def read_export(
 
 
 def within_events(batch: Batch, limits: Limits) -> Batch:
-    """Return the batch, or refuse the export whole when it yields more events than one request may
-    carry."""
+    """Return the batch, or refuse an export of too many events whole.
+
+    More events than one request may carry."""
     if len(batch.events) > limits.max_events:
         raise IngestError(
             422,
@@ -101,7 +106,9 @@ def is_json(content_type: str | None, body: bytes) -> bool:
 
 
 def otlp_response(batch_rejected: int, message: str, content_type: str | None) -> tuple[bytes, str]:
-    """Encode an ExportTraceServiceResponse (partial success) the way the request was encoded."""
+    """Encode an ExportTraceServiceResponse the way the request was encoded.
+
+    Partial success."""
     resp = ExportTraceServiceResponse()
     if batch_rejected or message:
         resp.partial_success.rejected_spans = batch_rejected
@@ -112,8 +119,9 @@ def otlp_response(batch_rejected: int, message: str, content_type: str | None) -
 
 
 def map_spans(spans: list[Span], ctx: Context) -> Batch:
-    """Turn tool spans, model turns and their HTTP client spans into arguments, request and response
-    events."""
+    """Turn tool spans, model turns and their HTTP spans into snapshot events.
+
+    HTTP client spans; arguments, request and response events."""
     by_id = {(s.trace_id, s.span_id): s for s in spans}
     link_spans(spans, by_id)
     adopt_read_bodies(spans, by_id)
@@ -127,7 +135,11 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     above = {id(s): tool_ancestor(s, by_id) for s in https + tools}
     loose = [s for s in https if above[id(s)] is None and has_body(s)]
     owners = turns.assign(loose, [s for s in tools if above[id(s)] is None])
-    identity = Identities(owners, above)
+    below: dict[int, list[Span]] = {}
+    for s in https:
+        if above[id(s)] is not None:
+            below.setdefault(id(above[id(s)]), []).append(s)
+    identity = Identities(owners, above, host_tools(tools, below))
     places = turns.places(loose)
     batch = Batch()
     # calls whose response came from an HTTP span
@@ -198,9 +210,10 @@ def _emit(batch: Batch, span: Span, build: Any, *args: Any) -> None:
 
 
 def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=None) -> list[Event]:
-    """A tool span's arguments (its own, else those its model turn announced), its result as the
-    response when no HTTP span answered, else as the call's result (what the tool handed back to the
-    model)."""
+    """A tool span's arguments (its own, else those its model turn announced).
+
+    Its result as the response when no HTTP span answered, else as the call's result (what the tool
+    handed back to the model)."""
     args_key, result_key = TOOL_KEYS[tool_kind(s)][2:]
     tool, call_id, source = who
     events = []
@@ -226,9 +239,11 @@ def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=Non
 
 
 def _result_event(s: Span, ctx: Context, who: tuple, answered: bool, value: Any) -> Event:
-    """A tool span's result: the call's result when an HTTP span of this export answered it, else
-    standing in for the response; as the model got it (a CallToolResult keeps its isError), or as
-    the data it stands in for."""
+    """A tool span's result.
+
+    The call's result when an HTTP span of this export answered it, else standing in for the
+    response; as the model got it (a CallToolResult keeps its isError), or as the data it stands in
+    for."""
     tool, call_id, source = who
     result, data = genai.tool_result(value), genai.unwrap_result(value)
     stage, payload = ("result", result) if answered else ("response", data)
@@ -257,9 +272,10 @@ def _announced_events(turn, call, ctx: Context) -> list[Event]:
 
 
 def _result_events(trace_id: str, call_id: str, result, ctx: Context) -> list[Event]:
-    """The result a model request carried back for a call, named by the model's call id (the call
-    may have been announced in an earlier export); later requests repeat it, and the event id makes
-    them duplicates."""
+    """The result a model request carried back for a call.
+
+    Named by the model's call id (the call may have been announced in an earlier export); later
+    requests repeat it, and the event id makes them duplicates."""
     m = result.carrier
     source = framework_of(m) or genai.provider(m.attrs)
     event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, source)

@@ -14,8 +14,8 @@ from .problems import apply_groupings
 from .rows import analysis_row
 
 CLAIM_SECONDS = 30
-# a trace read waits and projects this long at most; the rest it reads through its events
-READ_CATCH_UP_SECONDS = 1.0
+# a trace read waits and projects about this long at most; the rest it reads through its events
+READ_CATCH_UP_SECONDS = 0.5
 # The same on both engines: each engine's save_rows runs it and counts what it updated.
 SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at =
   NULL,
