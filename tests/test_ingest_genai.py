@@ -212,7 +212,9 @@ def same_tool_twice():
             "traceloop.entity.input": orjson.dumps({"args": [], "kwargs": same}).decode(),
         }, parent=ROOT, start=start, end=start + 2 * MS))  # fmt: skip
         http_id = bytes([tool_id[0] + 1]) * 8
-        spans.append(http_span(http_id, start + MS // 2, '{"status": "paid", "limit": "5"}', tool_id))
+        spans.append(
+            http_span(http_id, start + MS // 2, '{"status": "paid", "limit": "5"}', tool_id)
+        )
     return spans
 
 
@@ -227,4 +229,8 @@ def test_two_calls_of_one_tool_with_the_same_arguments_stay_two_whatever_the_exp
     assert set(got) == {"call_a", "call_b"}, {c: sorted(got[c]["snapshots"]) for c in got}
     for call in got.values():
         assert call["tool"] == "find_orders"
-        assert {s for s, v in call["snapshots"].items() if v} == {"arguments", "request", "response"}
+        assert {s for s, v in call["snapshots"].items() if v} == {
+            "arguments",
+            "request",
+            "response",
+        }
