@@ -80,15 +80,8 @@ _CLAUDE_SPLIT = (
     "two parallel Claude Agent SDK tool spans both hold the first HTTP span's time: across exports "
     "it may join the second before the first arrives"
 )
-_LLAMA_INDEX_SPLIT = (
-    "a tool span without a call id takes the announced call of its arguments only in the same "
-    "export"
-)
-SPLIT_NOT_YET = {
-    "llamaindex-one": _LLAMA_INDEX_SPLIT,
-    "llamaindex-two": _LLAMA_INDEX_SPLIT,
-    "claude-agent-two": _CLAUDE_SPLIT,
-}
+# (LlamaIndex's tool span without a call id takes the announced call of its arguments across exports)
+SPLIT_NOT_YET = {"claude-agent-two": _CLAUDE_SPLIT}
 
 
 @pytest.mark.parametrize(
