@@ -36,6 +36,7 @@ from .pairing.walk import pair_by_id
 from .rules.response_checks import error_body, error_schema_for, is_the_envelope
 from .schemas.validation import is_valid, metaschema_problems, validate
 from .snapshots.documents import json_error, status_code
+from .values import learnt
 from .values.classify import classify
 from .values.json_values import canonical, is_number, norm_key, norm_text, same, type_name
 from .values.names import meaning, mentions, name_score
@@ -53,6 +54,8 @@ from .wire.locations import (
 from .wire.parameters import parameters, path_variables, template_of
 
 __all__ = [
+    # value relations learnt from a tool's history (templates, joins, bounds)
+    "learnt",
     # the engine and its clock
     "analyze_call",
     "wall_clock",

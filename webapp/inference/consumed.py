@@ -10,6 +10,7 @@ argument that travelled in earlier releases and is missing now is still `dropped
 release shows teaches nothing).
 """
 
+from ..analysis import learnt
 from .epochs import BOTH, PRIOR, established, plain, several
 
 # calls holding an argument, none of them sending it, before it is learnt consumed
@@ -39,7 +40,11 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
     }
     for (a, _), counts in evidence.items():
         if a in calls:
-            agreed = sum(n for name, n in judged(counts).items() if name not in (BOTH, PRIOR))
+            agreed = sum(
+                n
+                for name, n in judged(counts).items()
+                if name not in (BOTH, PRIOR) and not name.startswith(learnt.KEPT)
+            )
             sent[a] = max(sent.get(a, 0), agreed)
     return sorted(
         path

@@ -8,6 +8,7 @@ from ..analysis import (
     canonical,
     classify,
     is_number,
+    learnt,
     norm_text,
     power_of_ten,
     read_number,
@@ -21,6 +22,9 @@ TRANSFORMS = ("type_changed", "enum_changed", "format_changed", "scaled")
 # formats meet without parsing every string of every call (classify reads the dates of the few that
 # meet).
 _JOINS = (",", "|", ";", " ")
+# the first words of a text, by which a value meets the template it was wrapped in
+_WORDS = re.compile(r"[^\W_]{2,}")
+MAX_TOKENS = 8
 _DATEISH = re.compile(r"^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})")
 
 
@@ -42,7 +46,9 @@ def relation(a, b) -> str | None:
         return f"scaled {_factor(a, b)}"
     if kind == "type_changed" and isinstance(a, list) and isinstance(b, str):
         return joined(a, b) or kind
-    return kind if kind in TRANSFORMS else None
+    if kind == "type_changed" and isinstance(a, str) and isinstance(b, list):
+        return learnt.relation_name(a, b) or kind
+    return kind if kind in TRANSFORMS else learnt.relation_name(a, b)
 
 
 def joined(items: list, text: str) -> str | None:
@@ -85,7 +91,8 @@ def keys(value) -> set:
     if isinstance(value, bool):
         return {("truth", value)}
     if is_number(value):
-        return {("digits", _digits(value))}
+        text = str(value) if isinstance(value, int) else ""
+        return {("digits", _digits(value))} | ({("token", text)} if len(text) >= 2 else set())
     text = str(value)
     found = set()
     number = read_number(text)
@@ -103,6 +110,10 @@ def keys(value) -> set:
     for sep in _JOINS:
         if sep in text:
             found.add(("list", canonical(text.split(sep))))
+            # `a, b` split and trimmed
+            found.add(("list", canonical([part.strip() for part in text.split(sep)])))
+    # a value wrapped in a template (`gid://shop/Customer/123`, `title:*mug*`) meets the value
+    found.update(("token", word) for word in _WORDS.findall(text)[:MAX_TOKENS])
     return found
 
 

@@ -8,7 +8,7 @@ kept."""
 from functools import partial
 
 from ..contracts import check_version, load_file, merged_contracts, read_contracts
-from ..inference.contract import learnt_separators, with_inferred
+from ..inference.contract import learnt_relations, learnt_separators, with_inferred
 from ..problems.grouping import contract_digest
 
 
@@ -19,8 +19,12 @@ def analysis_contract(store, name: str | None) -> dict | None:
     if not name:
         return None
     pairs = store.inferred_pairs(name)
-    separators = learnt_separators(store.evidence(name), pairs) if pairs else None
-    return with_inferred(store.get_tool(name), pairs, separators, store.consumed_arguments(name))
+    evidence = store.evidence(name) if pairs else {}
+    separators = learnt_separators(evidence, pairs) if pairs else None
+    relations = learnt_relations(evidence, pairs, store.release_state(name)) if pairs else None
+    return with_inferred(
+        store.get_tool(name), pairs, separators, store.consumed_arguments(name), relations
+    )
 
 
 def analysis_digest(store, name: str | None) -> str | None:

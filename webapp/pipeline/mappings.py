@@ -10,7 +10,7 @@ from ..common.pointers import is_pointer
 from ..contracts import ContractError, validated_contract
 from ..inference import infer, leaves, observe
 from ..inference.consumed import learnt_consumed
-from ..inference.contract import declared_pairs
+from ..inference.contract import declared_pairs, learnt_relations
 from ..inference.decide import candidates, strongest
 from ..inference.epochs import folded, presence_of, release_state
 from ..inference.evidence import merge
@@ -44,7 +44,8 @@ def learn(store, inputs: dict, dropped: dict | None = None) -> None:
     for tool, items in by_tool.items():
         items.sort(key=lambda item: item[0])
         releases = release_state(store.release_state(tool), [when for when, *_ in items])
-        known, presence = set(store.evidence(tool)), store.path_counts(tool)
+        known, presence = store.evidence(tool), store.path_counts(tool)
+        relations = learnt_relations(known, store.inferred_pairs(tool), store.release_state(tool))
         earlier = earlier_fields(presence, store.release_state(tool))
         if releases.get("newest") != store.release_state(tool).get("newest"):
             presence = {k: folded(c) for k, c in presence.items()}
@@ -52,7 +53,7 @@ def learn(store, inputs: dict, dropped: dict | None = None) -> None:
         for (_, release), key, arguments, request in items:
             newest = bool(release) and release == releases.get("newest")
             # a pair a call of this batch started is known now
-            seen = known.union(*per_call.values())
+            seen = {**{p: {} for delta in per_call.values() for p in delta}, **known}
             per_call[key] = observe(
                 arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen), presence, newest
             )
@@ -60,13 +61,15 @@ def learn(store, inputs: dict, dropped: dict | None = None) -> None:
             merge(presence, paths[key])
         if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
             changed = update_inference(store, tool)
-            if (
-                not changed
-                and earlier_fields(store.path_counts(tool), store.release_state(tool)) != earlier
+            state = store.release_state(tool)
+            if not changed and (
+                earlier_fields(store.path_counts(tool), state) != earlier
+                or learnt_relations(store.evidence(tool), store.inferred_pairs(tool), state)
+                != relations
             ):
                 # what the earlier releases carried changed (a newer release came, or an older one's
-                # calls came late): the newest calls are judged against it again, so no verdict
-                # depends on arrival order
+                # calls came late), or the value relation a pair shows did: the newest calls are
+                # judged against it again, so no verdict depends on arrival order
                 store.reanalyse_recent(tool)
 
 

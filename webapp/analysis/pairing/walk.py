@@ -47,6 +47,8 @@ class Pairing:
         self.transforms: dict[str, str] = {}
         # right path -> the one join its (inferred) entry allows
         self.separators: dict[str, str] = {}
+        # left path -> the value relation its tool's history showed (an inferred entry's)
+        self.relations: dict[str, str] = {}
         # left paths paired among equal values that repeat
         self.ambiguous: set[str] = set()
         # mapped paths whose counterpart is missing: pair no further

@@ -17,6 +17,7 @@ from ..wire.values import wire_reading
 from .arrays import fold_arrays
 from .conversions import unconverted
 from .expected import describer, explain
+from .learnt import learnt_change, learnt_departures
 from .outside_body import pair_wire, quiet_added, wire_change
 
 _REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
@@ -53,6 +54,9 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
             # learnt from the tool's traffic: `a|b`, never `a,b`
             if isinstance(m.get("separator"), str):
                 pairing.separators[internal(m["request"])] = m["separator"]
+            # learnt too: a template, a join, a clamp, a case every earlier call showed
+            if m.get("inferred") is True and isinstance(m.get("relation"), str):
+                pairing.relations[m["arguments"]] = m["relation"]
     pairing.declare(entries)
     # never on the wire: pair them with nothing
     pairing.pinned_left |= consumed_paths(contract)
@@ -120,7 +124,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         how = pairing.how[lp]
         if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
-    missed = unconverted(pairing)
+    missed = unconverted(pairing) + (learnt_departures(pairing) if pairing.relations else [])
     at = {f["left"]["path"] for f in missed}
     # the pair's warning replaces its rename's info
     if missed:
@@ -129,6 +133,10 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         tick()
         if lp in at:
             # a number sent as the same text where a conversion was expected: reported above
+            continue
+        judged = learnt_change(pairing, lp, rp, lv, rv) if pairing.relations else None
+        if judged is not None:
+            out.append(judged)
             continue
         note = wire_change(pairing, lp, rp, lv, rv, contract)
         # the same value as the wire writes it, or a shape made on purpose
