@@ -29,6 +29,7 @@ SCRIPTS = (
     "redos",
     "mcp_tools",
     "crowds",
+    "visible",
 )
 
 

@@ -12,6 +12,7 @@ import sys
 
 import httpx
 import pytest
+from node_packages import beside_packages
 from recipe_runs import (  # noqa: F401 (fixtures)
     CALLER_TRACE,
     RECIPES,
@@ -169,6 +170,31 @@ def test_the_opentelemetry_recipe_exports_spans_that_give_the_same_trace(
 
 
 @pytest.mark.slow
+def test_the_async_httpx_recipe_puts_the_bodies_on_its_spans_as_the_sync_one_does(
+    live_server, openai_model, orders, tmp_path
+):
+    output = run_recipe(
+        [sys.executable, str(RECIPES / "httpx_async_otel.py")],
+        {
+            "OPENAI_BASE_URL": f"{openai_model.url}/v1",
+            "OPENAI_API_KEY": "sk-standin",
+            "ORDERS_API": orders.url,
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{live_server.url}/v1/traces",
+            "TRACEPARENT": TRACEPARENT,
+        },
+        tmp_path,
+    )
+    assert output.startswith("You have 1 paid order.")
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "call_standin_01"
+    # the request and response bodies from the async hooks, the gzipped answer read whole
+    assert_planted_bug(call, source="openai")
+    assert_result_passed_on(call)
+    [sent] = orders.requests
+    assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
+
+
+@pytest.mark.slow
 def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
     live_server, openai_model, orders, tmp_path
 ):
@@ -200,6 +226,35 @@ def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
     assert_planted_bug(call, source="node")
     assert_result_passed_on(call)
     assert_release(call, "3.1.0")
+    [sent] = orders.requests
+    assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
+
+
+@pytest.mark.slow
+def test_the_node_opentelemetry_recipe_puts_both_bodies_on_the_fetch_span(
+    live_server, openai_model, orders, tmp_path
+):
+    output = run_recipe(
+        [node_binary(), "--preserve-symlinks-main", beside_packages(RECIPES / "node_otel.mjs")],
+        {
+            "OPENAI_BASE_URL": f"{openai_model.url}/v1",
+            "OPENAI_API_KEY": "sk-standin",
+            "ORDERS_API": orders.url,
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{live_server.url}/v1/traces",
+            "TRACEPARENT": TRACEPARENT,
+            "RELEASE": "3.2.0",
+        },
+        tmp_path,
+    )
+    assert output.startswith("You have 1 paid order.")
+    assert printed_trace_id(output) == CALLER_TRACE
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "call_standin_01"
+    # tracediff.source on the execute_tool span
+    assert_planted_bug(call, source="node")
+    assert_result_passed_on(call)
+    assert_release(call, "3.2.0")
+    # the span's context went on to the API behind the tool
     [sent] = orders.requests
     assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
 

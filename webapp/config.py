@@ -368,8 +368,9 @@ def _checked(setting: Setting, raw: str):
 
 
 def load_settings(overrides: dict | None = None, environ=os.environ) -> dict:
-    """Return every setting from defaults, environment, the settings file and overrides; raise
-    SettingError for a bad value."""
+    """Return every setting; raise SettingError for a bad value.
+
+    From defaults, the environment, the settings file and overrides."""
     if overrides and all(setting.name in overrides for setting in SETTINGS):
         # complete already (`tracediff serve` hands its workers what it read)
         return dict(overrides)
@@ -391,8 +392,9 @@ def _check_tokens(settings: dict) -> None:
 
 
 def read_settings_file(path: str) -> dict[str, str]:
-    """Return the TRACEDIFF_* assignments of a settings file (blank lines and # comments
-    skipped)."""
+    """Return the TRACEDIFF_* assignments of a settings file.
+
+    Blank lines and # comments skipped."""
     if not path.strip():
         return {}
     try:

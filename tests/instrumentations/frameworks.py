@@ -91,13 +91,25 @@ class StreamingModel:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-                message = answer(self.path, body)[1]["choices"][0]["message"]
+                whole = answer(self.path, body)[1]
+                if not body.get("stream"):
+                    return self.answer_whole(whole)
+                message = whole["choices"][0]["message"]
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
                 for chunk in outer.chunks(message, body["model"]):
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")
+
+            # a framework that asks for no stream (CrewAI) gets the whole answer
+            def answer_whole(self, whole):
+                data = json.dumps(whole).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def log_message(self, *args):
                 pass
@@ -108,9 +120,9 @@ class StreamingModel:
     @staticmethod
     def chunks(message: dict, model: str) -> list[dict]:
         calls = [{"index": n, **call} for n, call in enumerate(message.get("tool_calls") or [])]
-        delta = {"role": "assistant", "content": message["content"]}
-        if calls:
-            delta["tool_calls"] = calls
+        # one tool call a chunk, as OpenAI streams them (LlamaIndex reads one call per delta)
+        deltas = [{"role": "assistant", "content": message["content"]}]
+        deltas += [{"tool_calls": [call]} for call in calls]
         base = {
             "id": "chatcmpl-standin",
             "object": "chat.completion.chunk",
@@ -119,7 +131,10 @@ class StreamingModel:
         }
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         return [
-            {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+            *(
+                {**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]}
+                for d in deltas
+            ),
             {
                 **base,
                 "choices": [
@@ -189,13 +204,202 @@ def run_adk(endpoint: str, model_url: str, find_orders) -> list:
     return flushes
 
 
-FRAMEWORKS = {"langgraph": run_langgraph, "strands": run_strands, "adk": run_adk}
+def run_llamaindex(endpoint: str, model_url: str, find_orders) -> list:
+    flushes = otel_sdk(endpoint)
+    import asyncio
+
+    from llama_index.core.agent.workflow import FunctionAgent
+    from llama_index.core.tools import FunctionTool
+    from llama_index.llms.openai import OpenAI
+    from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
+
+    LlamaIndexInstrumentor().instrument()
+
+    def find_orders_tool(status: str, limit: int) -> dict:
+        """Search the customer's orders."""
+        return find_orders(status, limit)
+
+    agent = FunctionAgent(
+        tools=[FunctionTool.from_defaults(fn=find_orders_tool, name="find_orders")],
+        llm=OpenAI(model="gpt-4.1-mini", api_base=f"{model_url}/v1", api_key="sk-standin"),
+        system_prompt="Find orders.",
+    )
+
+    async def run():
+        await agent.run(user_msg=PROMPT)
+
+    asyncio.run(run())
+    return flushes
+
+
+def run_crewai(endpoint: str, model_url: str, find_orders) -> list:
+    # CrewAI's own telemetry and tracing go to its servers: off, as a user without them sets it
+    os.environ.update({"CREWAI_DISABLE_TELEMETRY": "true", "CREWAI_TRACING_ENABLED": "false"})
+    flushes = otel_sdk(endpoint)
+    from crewai import LLM, Agent, Crew, Task
+    from crewai.tools import tool
+    from openinference.instrumentation.crewai import CrewAIInstrumentor
+    from openinference.instrumentation.openai import OpenAIInstrumentor
+
+    CrewAIInstrumentor().instrument()
+    OpenAIInstrumentor().instrument()
+
+    @tool("find_orders")
+    def find_orders_tool(status: str, limit: int) -> dict:
+        """Search the customer's orders."""
+        return find_orders(status, limit)
+
+    llm = LLM(model="openai/gpt-4.1-mini", base_url=f"{model_url}/v1", api_key="sk-standin")
+    agent = Agent(
+        role="Orders assistant",
+        goal="Answer questions about the customer's orders.",
+        backstory="You look orders up with find_orders.",
+        tools=[find_orders_tool],
+        llm=llm,
+        max_iter=3,
+    )
+    task = Task(description=PROMPT, expected_output="The orders.", agent=agent)
+    Crew(agents=[agent], tasks=[task]).kickoff()
+    return flushes
+
+
+class AnthropicStreamingModel(StreamingModel):
+    """An Anthropic messages stand-in that streams (Claude Code asks for a stream): tool_use blocks
+    for `calls` (named as Claude Code names an SDK MCP server's tool), text once the tool_results
+    are there; any other request (a title, a quota check) gets text."""
+
+    def __init__(self, calls, tool_name: str):
+        self.calls, self.tool_name, outer = calls, tool_name, self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+                outer.requests.append(body)
+                blocks = outer.blocks(body)
+                if not body.get("stream"):
+                    return self.answer_whole(body, blocks)
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for event in outer.events(blocks, body.get("model", "claude-sonnet-4-5")):
+                    self.wfile.write(
+                        f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode()
+                    )
+
+            def answer_whole(self, body, blocks):
+                data = json.dumps(
+                    outer.message(blocks, body.get("model", "claude-sonnet-4-5"))
+                ).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.requests = []
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def blocks(self, body: dict) -> list[dict]:
+        offered = any(t.get("name") == self.tool_name for t in body.get("tools") or [])
+        answered = any(
+            type(m.get("content")) is list
+            and any(b.get("type") == "tool_result" for b in m["content"])
+            for m in body.get("messages") or []
+        )
+        if not offered or answered:
+            return [{"type": "text", "text": "You have 1 paid order."}]
+        return [{"type": "tool_use", "id": f"toolu_standin_{n:02d}", "name": self.tool_name,
+                 "input": args} for n, args in enumerate(self.calls, 1)]  # fmt: skip
+
+    @staticmethod
+    def message(blocks: list[dict], model: str) -> dict:
+        stop = "tool_use" if blocks[0]["type"] == "tool_use" else "end_turn"
+        return {"id": "msg_standin", "type": "message", "role": "assistant", "model": model,
+                "content": blocks, "stop_reason": stop, "stop_sequence": None,
+                "usage": {"input_tokens": 10, "output_tokens": 5}}  # fmt: skip
+
+    def events(self, blocks: list[dict], model: str) -> list[dict]:
+        whole = self.message(blocks, model)
+        start = {**whole, "content": [], "stop_reason": None}
+        events = [{"type": "message_start", "message": start}]
+        for n, block in enumerate(blocks):
+            if block["type"] == "text":
+                opened, delta = {**block, "text": ""}, {"type": "text_delta", "text": block["text"]}
+            else:
+                opened = {**block, "input": {}}
+                delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+            events += [
+                {"type": "content_block_start", "index": n, "content_block": opened},
+                {"type": "content_block_delta", "index": n, "delta": delta},
+                {"type": "content_block_stop", "index": n},
+            ]
+        ending = {"stop_reason": whole["stop_reason"], "stop_sequence": None}
+        events.append({"type": "message_delta", "delta": ending, "usage": {"output_tokens": 5}})
+        return [*events, {"type": "message_stop"}]
+
+
+def run_claude_agent(endpoint: str, model_url: str, find_orders) -> list:
+    flushes = otel_sdk(endpoint)
+    os.environ.update(
+        {
+            "ANTHROPIC_BASE_URL": model_url,
+            "ANTHROPIC_API_KEY": "sk-ant-standin",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            # MCP tools are deferred behind ToolSearch by default: offer them to the model at once
+            "ENABLE_TOOL_SEARCH": "false",
+        }
+    )
+    import asyncio
+
+    from openinference.instrumentation.claude_agent_sdk import ClaudeAgentSDKInstrumentor
+
+    ClaudeAgentSDKInstrumentor().instrument()
+    from claude_agent_sdk import ClaudeAgentOptions, create_sdk_mcp_server, query, tool
+
+    @tool("find_orders", "Search the customer's orders.", {"status": str, "limit": int})
+    async def find_orders_tool(args: dict) -> dict:
+        found = find_orders(args["status"], args["limit"])
+        return {"content": [{"type": "text", "text": json.dumps(found)}]}
+
+    options = ClaudeAgentOptions(
+        mcp_servers={"orders": create_sdk_mcp_server("orders", tools=[find_orders_tool])},
+        allowed_tools=[CLAUDE_TOOL],
+        model="claude-sonnet-4-5",
+        max_turns=3,
+    )
+
+    async def run():
+        async for _ in query(prompt=PROMPT, options=options):
+            pass
+
+    asyncio.run(run())
+    return flushes
+
+
+# the name Claude Code gives find_orders on the SDK MCP server "orders"
+CLAUDE_TOOL = "mcp__orders__find_orders"
+
+
+FRAMEWORKS = {
+    "langgraph": run_langgraph,
+    "strands": run_strands,
+    "adk": run_adk,
+    "claude-agent": run_claude_agent,
+    "llamaindex": run_llamaindex,
+    "crewai": run_crewai,
+}
 
 
 def main(framework: str, turn: str, prefix: str) -> None:
     collector = Collector()
-    if framework == "strands":
+    if framework in ("strands", "llamaindex", "crewai"):
         model_server = StreamingModel(CALLS[turn])
+    elif framework == "claude-agent":
+        model_server = AnthropicStreamingModel(CALLS[turn], CLAUDE_TOOL)
     else:
         model_server = StandIn((gemini_model if framework == "adk" else openai_model)(CALLS[turn]))
     with StandIn(orders_api) as orders, model_server as model:

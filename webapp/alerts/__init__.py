@@ -1,5 +1,6 @@
-"""Alerts: rules that watch problems and rejected events, and the signed messages sent to webhooks
-and Slack.
+"""Alerts: rules that watch problems and rejected events, and their messages.
+
+The signed messages sent to webhooks and Slack.
 
 Pure logic lives here (rules, messages, URL checks, the storms policy); the pipeline applies it to
 what a change calls for (webapp/pipeline/telling.py), the outbox and delivery log are the store's

@@ -1,5 +1,6 @@
-"""The messages alerts send: a Standard Webhooks JSON body with its signature, or a Slack
-message."""
+"""The messages alerts send.
+
+A Standard Webhooks JSON body with its signature, or a Slack message."""
 
 import base64
 import hashlib
@@ -10,12 +11,15 @@ from .wording import problem_line
 
 
 def webhook_body(event_type: str, timestamp: str, data: dict) -> bytes:
-    """Return the JSON body of a generic webhook: {"type", "timestamp", "data"}."""
+    """Return the JSON body of a generic webhook.
+
+    {"type", "timestamp", "data"}."""
     return jsontext.dumps({"type": event_type, "timestamp": timestamp, "data": data})
 
 
 def signature(secret: str, message_id: str, unix_time: int, body: bytes) -> str:
-    """Sign as the Standard Webhooks specification says:
+    """Sign as the Standard Webhooks specification says.
+
     v1,base64(HMAC-SHA256(id.timestamp.body))."""
     key = base64.b64decode(secret.removeprefix("whsec_"))
     signed = f"{message_id}.{unix_time}.".encode() + body
@@ -33,8 +37,9 @@ def signed_headers(secret: str, message_id: str, unix_time: int, body: bytes) ->
 
 
 def summary(event_type: str, data: dict, facts: dict | None = None) -> str:
-    """Say in one line what broke and how often (`facts`: the counts the message was written
-    with)."""
+    """Say in one line what broke and how often.
+
+    `facts`: the counts the message was written with."""
     if event_type == "ingest.rejected":
         return rejected_line(data)
     if event_type == "tracediff.test":
@@ -53,8 +58,9 @@ def summary(event_type: str, data: dict, facts: dict | None = None) -> str:
 
 
 def rejected_line(data: dict) -> str:
-    """Say how many records were rejected and from which shippers: "2 records in the last 10 min: 1
-    from vector/0.40, 1 from fluent-bit"."""
+    """Say how many records were rejected and from which shippers.
+
+    "2 records in the last 10 min: 1 from vector/0.40, 1 from fluent-bit"."""
     count, minutes = data.get("count", 0), data.get("window_s", 0) // 60
     by_source = data.get("sources") or [{"source": data.get("source"), "count": count}]
     shown = [
@@ -73,7 +79,9 @@ def rejected_line(data: dict) -> str:
 
 
 def slack_body(event_type: str, data: dict, facts: dict | None = None) -> bytes:
-    """Return a Slack incoming-webhook message: `text`, and `blocks` with a link to the problem."""
+    """Return a Slack incoming-webhook message.
+
+    `text`, and `blocks` with a link to the problem."""
     text = _escape(summary(event_type, data, facts))
     link = data.get("permalink")
     blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": text}}]

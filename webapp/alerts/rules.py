@@ -1,4 +1,6 @@
-"""Alert rules: what a rule may say, checked once when it is made, and which events it matches."""
+"""Alert rules: what a rule may say.
+
+Checked once when it is made, and which events it matches."""
 
 import base64
 import secrets
@@ -86,7 +88,9 @@ def _interval(value) -> int:
 
 
 def _secret_parts(parts) -> list:
-    """Check the parts of its URL a rule marks secret: query parameter names, segment numbers."""
+    """Check the parts of its URL a rule marks secret.
+
+    Query parameter names, segment numbers."""
     if not isinstance(parts, list) or len(parts) > MAX_SECRET_PARTS or not all(map(_part, parts)):
         raise RuleError(
             f"secret_parts must be a list of at most {MAX_SECRET_PARTS} query parameter names"
@@ -103,7 +107,9 @@ def _part(part) -> bool:
 
 
 def matches(rule: dict, event: str, data: dict) -> bool:
-    """Tell whether a rule wants an event (`new`, `regressed`...) about a problem or the ingest."""
+    """Tell whether a rule wants an event about a problem or the ingest.
+
+    Events such as `new`, `regressed`..."""
     if event not in rule["on"]:
         return False
     if event == "rejected_events":
@@ -121,8 +127,10 @@ def matches(rule: dict, event: str, data: dict) -> bool:
 
 
 def filters_text(rule: dict) -> str:
-    """Say every filter of a rule, set or not: "tool=findOrders kind=any min_severity=warning
-    source=any min_interval_s=600" (what `tracediff alerts list` and `add` print)."""
+    """Say every filter of a rule, set or not.
+
+    "tool=findOrders kind=any min_severity=warning source=any min_interval_s=600" (what `tracediff
+    alerts list` and `add` print)."""
     shown = [
         f"{name}={rule.get(name) or 'any'}" for name in ("tool", "kind", "min_severity", "source")
     ]
@@ -130,6 +138,7 @@ def filters_text(rule: dict) -> str:
 
 
 def new_secret() -> str:
-    """Return a signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes in
-    base64."""
+    """Return a signing secret in the Standard Webhooks form.
+
+    `whsec_` and 32 random bytes in base64."""
     return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()

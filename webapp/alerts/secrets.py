@@ -1,4 +1,6 @@
-"""Secrets in a rule's webhook URL: stored as given, shown masked to everyone, kept on an edit.
+"""Secrets in a rule's webhook URL.
+
+Stored as given, shown masked to everyone, kept on an edit.
 
 A receiver's credential often lives in its URL: the user info (`https://user:pass@`), a query value
 under a secret name (`?token=`, `?sig=`, Google Chat's `?key=`), a path segment (Slack's
@@ -28,7 +30,9 @@ def marked_names(rule: dict) -> set[str]:
 
 
 def masked_url(rule: dict) -> str:
-    """Return a rule's URL, each secret part as [REDACTED] (a Slack URL: its whole path)."""
+    """Return a rule's URL, each secret part as [REDACTED].
+
+    A Slack URL: its whole path."""
     url = rule["url"]
     return _REDACTOR.url(url, marked_names(rule), _segments(rule))
 
@@ -43,7 +47,9 @@ def _segments(rule: dict) -> set[int]:
 
 
 def public(rule: dict) -> dict:
-    """Return a rule as anyone may see it: its URL masked, its pause reason cleaned."""
+    """Return a rule as anyone may see it.
+
+    Its URL masked, its pause reason cleaned."""
     shown = {**rule, "url": masked_url(rule)}
     if rule.get("pause_reason"):
         shown["pause_reason"] = scrub(rule["pause_reason"], rule)
@@ -51,7 +57,9 @@ def public(rule: dict) -> dict:
 
 
 def scrub(text: str | None, rule: dict) -> str | None:
-    """Return text (a delivery error, a log line) with the rule's URL and secrets masked."""
+    """Return text with the rule's URL and secrets masked.
+
+    Text such as a delivery error, a log line."""
     if not text:
         return text
     text = text.replace(rule["url"], masked_url(rule))
@@ -61,7 +69,9 @@ def scrub(text: str | None, rule: dict) -> str | None:
 
 
 def secrets(rule: dict) -> set[str]:
-    """Return the secret parts of a rule's URL, as written and decoded, SHORTEST or longer."""
+    """Return the secret parts of a rule's URL, as written and decoded.
+
+    SHORTEST characters or longer."""
     shown, saved = _split(masked_url(rule)), _split(rule["url"])
     found = set()
     for kind in range(1, 5):
@@ -72,7 +82,9 @@ def secrets(rule: dict) -> set[str]:
 
 
 def _value(kind: int, part: str) -> str:
-    """The secret of a part: the password of the user info, the value of a `name=value` pair."""
+    """The secret of a part.
+
+    The password of the user info, the value of a `name=value` pair."""
     if kind == USERINFO:
         return part.partition(":")[2]
     if kind in (QUERY, FRAGMENT):
@@ -85,7 +97,9 @@ def _forms(value: str) -> set[str]:
 
 
 def keep_secrets(sent: str, saved: dict) -> str:
-    """Return the URL an edit sent, each [REDACTED] part replaced by what is saved in that place.
+    """Return the URL an edit sent.
+
+    Each [REDACTED] part replaced by what is saved in that place.
 
     Raise ValueError when one has nothing saved to stand for, or when the scheme, host or port
     changed: a kept secret never goes to another server than the one it was typed for.
@@ -107,7 +121,9 @@ def keep_secrets(sent: str, saved: dict) -> str:
 
 
 def _place(part: str, index: int, shown: list[str], used: set[int]) -> int | None:
-    """Find where a masked part was shown: at its own place, else the first unused equal one."""
+    """Find where a masked part was shown.
+
+    At its own place, else the first unused equal one."""
     candidates = [index, *range(len(shown))]
     for at in candidates:
         if at < len(shown) and at not in used and shown[at] == part:

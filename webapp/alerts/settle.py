@@ -1,4 +1,6 @@
-"""Alerts wait for the analysis to settle, and say what is true when they are sent (pure).
+"""Alerts wait for the analysis to settle and say what is true when sent.
+
+Pure.
 
 A problem message is written in the transaction of the analysis that opened (or regressed, or
 escalated) the problem, but what that analysis found may not last: a tool's inferred mapping can
@@ -29,8 +31,9 @@ class Decision:
 
 
 def problem_numbers(message: dict) -> list[int]:
-    """Return the numbers of the problems a message speaks of (none for a message about something
-    else)."""
+    """Return the numbers of the problems a message speaks of.
+
+    None for a message about something else."""
     data = message.get("data") or {}
     if data.get("summary"):
         ids = data.get(IDS) or [
@@ -54,9 +57,10 @@ def decide(
     waited_s: float,
     bound_s: float = SETTLE_S,
 ) -> Decision:
-    """Say what to do with a claimed message, given its problems as they are now (`now`: number ->
-    the problem as an alert carries it, None when no call shows it any more) and those whose calls
-    wait for re-analysis."""
+    """Say what to do with a claimed message.
+
+    Given its problems as they are now (`now`: number -> the problem as an alert carries it, None
+    when no call shows it any more) and those whose calls wait for re-analysis."""
     numbers = problem_numbers(message)
     if not numbers:
         return Decision("send", message["data"])

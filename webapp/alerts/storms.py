@@ -1,5 +1,6 @@
-"""No alert storms: which problem changes alert one by one, which are quiet, and which fold into a
-summary.
+"""No alert storms.
+
+Which problem changes alert one by one, which are quiet, and which fold into a summary.
 
 A problem is news at its first live call (own time within the last hour): the store drops the
 opening of a problem that only older calls showed (a backfill of old logs: it opens quietly) and
@@ -31,10 +32,11 @@ IDS = "_ids"
 
 
 def plan(changes: list[tuple[str, dict]]) -> list[tuple[str, str, dict]]:
-    """Turn (event, problem) changes into (event, subject, data) messages to write; a summary's data
-    holds every problem it folds, for `for_rule` to pick each rule's own. News comes last: a quiet
-    problem whose first live calls escalate it is told as escalating (which says more) to a rule
-    that wants both, since a rule gets one message per problem and batch
+    """Turn (event, problem) changes into (event, subject, data) messages to write.
+
+    A summary's data holds every problem it folds, for `for_rule` to pick each rule's own. News
+    comes last: a quiet problem whose first live calls escalate it is told as escalating (which says
+    more) to a rule that wants both, since a rule gets one message per problem and batch
     (webapp/pipeline/telling.py). Each problem, as the store keeps it, is told in the state a person
     reads (new or ongoing for an open one)."""
     now = datetime.now(UTC)
@@ -57,15 +59,17 @@ def plan(changes: list[tuple[str, dict]]) -> list[tuple[str, str, dict]]:
 
 
 def for_rule(rule: dict, planned: dict) -> dict | None:
-    """Return a rule's summary of the planned one: the problems that match its filters, or None when
-    none does."""
+    """Return a rule's summary of the planned one.
+
+    The problems that match its filters, or None when none does."""
     problems = [p for p in planned["problems"] if matches(rule, "new", p)]
     return summary_of([_listed(p) for p in problems], planned["reanalysis"]) if problems else None
 
 
 def fold(waiting: dict, more: dict) -> dict:
-    """Fold a rule's next summary into the one still waiting in the outbox: one message, nothing
-    lost."""
+    """Fold a rule's next summary into the one still waiting in the outbox.
+
+    One message, nothing lost."""
     ids = _ids(waiting)
     listed = waiting["problems"] + [p for p in more["problems"] if p["id"] not in set(ids)]
     ids += [i for i in _ids(more) if i not in set(ids)]
@@ -73,14 +77,16 @@ def fold(waiting: dict, more: dict) -> dict:
 
 
 def summary_of(problems: list[dict], by_reanalysis: bool) -> dict:
-    """Return the summary of these problems (each as the API lists it): their count, the first
-    LISTED of them."""
+    """Return the summary of these problems (each as the API lists it).
+
+    Their count, the first LISTED of them."""
     return _summary(len(problems), problems[:LISTED], by_reanalysis, [p["id"] for p in problems])
 
 
 def _ids(summary: dict) -> list[str]:
-    """Every problem a summary folds, listed or not (a summary written before it kept them: the
-    listed ones)."""
+    """Every problem a summary folds, listed or not.
+
+    A summary written before it kept them: the listed ones."""
     return list(summary.get(IDS) or [p["id"] for p in summary["problems"]])
 
 
@@ -107,6 +113,7 @@ def _shared(problems: list[dict], name: str):
 
 
 def _listed(problem: dict) -> dict:
-    """Return a problem as the API lists it: without the facts its own one-line message would
-    count."""
+    """Return a problem as the API lists it.
+
+    Without the facts its own one-line message would count."""
     return {key: value for key, value in problem.items() if key != FACTS}

@@ -1,5 +1,6 @@
-"""Webhook URLs are checked when a rule is made and again before each delivery, after DNS
-resolution.
+"""Webhook URLs are checked when a rule is made and before each delivery.
+
+Again before each delivery, after DNS resolution.
 
 Loopback, link-local (cloud metadata at 169.254.169.254 among them), unspecified, multicast and
 reserved addresses, and the other clouds' metadata addresses, are refused unless
@@ -26,7 +27,9 @@ class UrlRefused(ValueError):
 
 
 def allow_list(setting: str) -> tuple[set[str], list]:
-    """Parse TRACEDIFF_WEBHOOK_ALLOW_HOSTS: host names and CIDR ranges, comma-separated."""
+    """Parse TRACEDIFF_WEBHOOK_ALLOW_HOSTS.
+
+    Host names and CIDR ranges, comma-separated."""
     hosts, networks = set(), []
     for item in (part.strip() for part in (setting or "").split(",")):
         if not item:
@@ -68,8 +71,9 @@ def check_url(url: str, allowed: tuple[set[str], list]) -> list[str]:
 
 
 def parse_url(url: str):
-    """Split a webhook URL, or raise UrlRefused when it is not a whole http(s) URL (a bad port, a
-    broken [IPv6])."""
+    """Split a webhook URL, or raise UrlRefused unless it is a whole http(s) one.
+
+    Refused: a bad port, a broken [IPv6]."""
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - reading it checks it: 0-65535, digits only

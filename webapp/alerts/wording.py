@@ -1,6 +1,7 @@
-"""Say in one line what broke and how often: "findOrders: /limit sent as string instead of integer,
-83 calls in 10 min since 1.4.2 (new, TD-42)" (pure: the facts come with the message, counted when it
-was written)."""
+"""Say in one line what broke and how often.
+
+"findOrders: /limit sent as string instead of integer, 83 calls in 10 min since 1.4.2 (new, TD-42)"
+(pure: the facts come with the message, counted when it was written)."""
 
 from datetime import datetime
 
@@ -14,8 +15,9 @@ STATES = {
 
 
 def problem_line(event_type: str, problem: dict, facts: dict | None) -> str:
-    """Return the one line of a problem's alert; `facts` are the calls its event counts (see
-    store/alert_facts.py)."""
+    """Return the one line of a problem's alert.
+
+    `facts` are the calls its event counts (see store/alert_facts.py)."""
     facts = facts or {
         "calls": problem.get("calls", 0),
         "first": problem.get("first_seen"),
@@ -40,15 +42,17 @@ def problem_line(event_type: str, problem: dict, facts: dict | None) -> str:
 
 
 def problem_title(problem: dict, pair: dict | None = None) -> str:
-    """Return the title an alert gives a problem: a summary's own title, else the phrase of what
-    broke."""
+    """Return the title an alert gives a problem.
+
+    A summary's own title, else the phrase of what broke."""
     return problem["title"] if problem.get("title") else problem_phrase(problem, pair)
 
 
 def message_problem(subject: str, data) -> dict | None:
-    """Name the problem a message is about: {"id": "TD-7", "title": "/limit sent as string instead
-    of integer"} (a summary: id null and its own title, "6 new problems at once"); None for a
-    message about no problem."""
+    """Name the problem a message is about.
+
+    {"id": "TD-7", "title": "/limit sent as string instead of integer"} (a summary: id null and its
+    own title, "6 new problems at once"); None for a message about no problem."""
     if not isinstance(data, dict):
         return None
     if data.get("summary"):
@@ -67,8 +71,9 @@ def _rate(per_hour: float) -> str:
 
 
 def _span(first: str | None, last: str | None) -> str:
-    """Say over how long the calls were seen: " in 10 min", " in 3 h", " in 2 days" (by the calls'
-    own times)."""
+    """Say over how long the calls were seen.
+
+    " in 10 min", " in 3 h", " in 2 days" (by the calls' own times)."""
     try:
         seconds = (
             datetime.fromisoformat(last[:19]) - datetime.fromisoformat(first[:19])
@@ -84,7 +89,9 @@ def _span(first: str | None, last: str | None) -> str:
 
 
 def _newest(releases) -> str | None:
-    """Return the newest of some release names, numbers compared as numbers (1.10.0 after 1.9.2)."""
+    """Return the newest of some release names, numbers compared as numbers.
+
+    1.10.0 after 1.9.2."""
     if not releases:
         return None
     return max(

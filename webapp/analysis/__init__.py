@@ -1,4 +1,6 @@
-"""The analysis of one tool call: its face, the only names code outside this package imports.
+"""The analysis of one tool call: the package's face.
+
+The only names code outside this package imports.
 
 Pure functions, no Flask, no database, no file I/O. `analyze_call` (engine.py) validates a call's
 snapshots and names every mapping bug; below it each subpackage holds one concern: `values/`,
@@ -34,6 +36,7 @@ from .pairing.walk import pair_by_id
 from .rules.response_checks import error_body, error_schema_for, is_the_envelope
 from .schemas.validation import is_valid, metaschema_problems, validate
 from .snapshots.documents import json_error, status_code
+from .values import learnt
 from .values.classify import classify
 from .values.json_values import canonical, is_number, norm_key, norm_text, same, type_name
 from .values.names import meaning, mentions, name_score
@@ -51,6 +54,8 @@ from .wire.locations import (
 from .wire.parameters import parameters, path_variables, template_of
 
 __all__ = [
+    # value relations learnt from a tool's history (templates, joins, bounds)
+    "learnt",
     # the engine and its clock
     "analyze_call",
     "wall_clock",

@@ -1,4 +1,6 @@
-"""The time budget of one analysis: CPU seconds of the analysing thread, checked in the inner loops.
+"""The time budget of one analysis.
+
+CPU seconds of the analysing thread, checked in the inner loops.
 
 `tick()` sits in the loops that visit nodes; it reads the clock once every few hundred calls, so
 an unlimited analysis pays a counter. Past the deadline it raises OutOfTime, and analyze_call
@@ -23,8 +25,9 @@ def _clock() -> float:
 
 @contextmanager
 def wall_clock():
-    """Count budgets in this block by the clock on the wall: a request thread must answer in time,
-    however busy the other threads of its process are."""
+    """Count budgets in this block by the clock on the wall.
+
+    A request thread must answer in time, however busy the other threads of its process are."""
     previous = getattr(_state, "clock", time.thread_time)
     _state.clock = time.monotonic
     try:
@@ -35,7 +38,9 @@ def wall_clock():
 
 @contextmanager
 def limited(seconds: float | None):
-    """Run the block with a budget of `seconds` of this thread's CPU time (None or 0: no limit)."""
+    """Run the block with a budget of `seconds` of this thread's CPU time.
+
+    None or 0: no limit."""
     previous = getattr(_state, "deadline", None), getattr(_state, "left", _EVERY)
     _state.deadline = _clock() + seconds if seconds and seconds > 0 else None
     _state.left = _EVERY
@@ -46,7 +51,9 @@ def limited(seconds: float | None):
 
 
 def tick() -> None:
-    """Count one unit of work; raise OutOfTime once the budget's deadline has passed."""
+    """Count one unit of work.
+
+    Raise OutOfTime once the budget's deadline has passed."""
     left = getattr(_state, "left", _EVERY) - 1
     if left > 0:
         _state.left = left

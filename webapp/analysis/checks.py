@@ -1,6 +1,7 @@
-"""One call checked without storing it: the analysis `tracediff check` prints and `POST
-/api/v1/check` answers (under a tool's stored contract: webapp/pipeline/checks.py), from payloads
-given as JSON values or text."""
+"""One call checked without storing it.
+
+The analysis `tracediff check` prints and `POST /api/v1/check` answers (under a tool's stored
+contract: webapp/pipeline/checks.py), from payloads given as JSON values or text."""
 
 from urllib.parse import urlsplit
 
@@ -15,7 +16,9 @@ STAGES = CORE
 
 
 class CheckError(ValueError):
-    """A call that cannot be checked as given: one line saying which value and why."""
+    """A call that cannot be checked as given.
+
+    One line saying which value and why."""
 
 
 def snapshot(payload, status: int | None = None) -> dict:
@@ -25,8 +28,9 @@ def snapshot(payload, status: int | None = None) -> dict:
 
 
 def checked_url(url: str) -> str:
-    """A URL as a request line or a client logs it: absolute (https://host/path?query) or a path
-    (/path?query)."""
+    """A URL as a request line or a client logs it.
+
+    Absolute (https://host/path?query) or a path (/path?query)."""
     parts = urlsplit(url)
     absolute = parts.scheme in ("http", "https") and parts.netloc
     if not (absolute or url.startswith("/")) or any(c.isspace() for c in url):
@@ -43,9 +47,11 @@ def call_snapshots(
     http: dict | None = None,
     result_is_error: bool | None = None,
 ) -> dict:
-    """Return the snapshots of one call from its payloads (snapshot name -> JSON value or text;
-    absent: not given), the response's status, the request's method, URL and headers (`http`: a
-    request given by its URL alone has no body) and what a flagless result told the model."""
+    """Return the snapshots of one call from its payloads, with its HTTP facts.
+
+    Snapshots map snapshot name -> JSON value or text (absent: not given). Also returned: the
+    response's status, the request's method, URL and headers (`http`: a request given by its URL
+    alone has no body) and what a flagless result told the model."""
     snapshots = {name: None for name in STAGES}
     for name, payload in payloads.items():
         snapshots[name] = snapshot(payload, status if name == "response" else None)
@@ -57,7 +63,9 @@ def call_snapshots(
 
 
 def check_call(snapshots: dict, contract: dict | None, status_known: bool) -> dict:
-    """Analyse one call; without a known status the response may be an error body."""
+    """Analyse one call.
+
+    Without a known status the response may be an error body."""
     result = analyze_call(snapshots, contract)
     response = snapshots.get("response")
     if response is not None and not status_known:
@@ -66,8 +74,10 @@ def check_call(snapshots: dict, contract: dict | None, status_known: bool) -> di
 
 
 def _accept_error_body(result: dict, body, contract) -> None:
-    """With no status the response may be an error report: accept one that fits the error schema (or
-    reads as an error by the common shapes, where none is declared)."""
+    """With no status the response may be an error report.
+
+    Accept one that fits the error schema (or reads as an error by the common shapes, where none is
+    declared)."""
     checked = result["validation"]["response"]
     name, schema = error_schema_for(contract)
     if checked["valid"] is not False:
@@ -88,6 +98,8 @@ def _accept_error_body(result: dict, body, contract) -> None:
 
 
 def fails_check(result: dict) -> bool:
-    """Tell whether a result fails a check: any warning or error finding, or a schema violation."""
+    """Tell whether a result fails a check.
+
+    Any warning or error finding, or a schema violation."""
     failing = result["summary"].get("error", 0) + result["summary"].get("warning", 0)
     return bool(failing) or any(v.get("valid") is False for v in result["validation"].values())

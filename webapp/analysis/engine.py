@@ -1,4 +1,6 @@
-"""analyze_call: validate the snapshots of one tool call and name every mapping bug, both ways."""
+"""analyze_call: validate one tool call's snapshots and name its mapping bugs.
+
+Every mapping bug, both ways."""
 
 from dataclasses import dataclass
 
@@ -29,8 +31,9 @@ MAX_FINDINGS = 1000
 
 @dataclass
 class Comparison:
-    """What comparing a call's documents leaves for its alignment: the pairs, the echo, the
-    status."""
+    """What comparing a call's documents leaves for its alignment.
+
+    The pairs, the echo, the status."""
 
     pairing: Pairing
     echo: Echo | None = None
@@ -44,7 +47,9 @@ class Comparison:
 def analyze_call(
     snapshots: dict, contract: dict | None, sparse: bool = True, budget: float | None = None
 ) -> dict:
-    """Validate a call's snapshots against its contract and report its findings and alignment.
+    """Validate a call's snapshots and report its findings and alignment.
+
+    The snapshots are validated against the call's contract.
 
     The alignment holds only the rows `full_alignment` cannot rebuild from the payloads, unless
     `sparse` is False: then it holds every row (what the trace page shows). Past `budget` seconds
@@ -140,8 +145,9 @@ def _comparisons(docs, contract, status, validation, out: list, wire: Request) -
 
 
 def _way_back(response, status, reading: Reading | None, contract, out: list) -> Pairing | None:
-    """Check the result against the response, appending its findings to `out`; return their
-    pairing."""
+    """Check the result against the response, appending its findings to `out`.
+
+    Return their pairing."""
     found, pairing = result_findings(response, status, reading, contract)
     out += found
     return pairing if reading is not None else None
@@ -213,8 +219,9 @@ def _result(docs, comparison: Comparison, validation, findings, want_sparse=True
 def _alignment(
     docs, comparison, dropped, added, findings, want_sparse
 ) -> tuple[list[dict], bool, bool]:
-    """Return (rows, sparse, truncated): the sparse rows, or all rows when they cannot be
-    rebuilt."""
+    """Return (rows, sparse, truncated).
+
+    The sparse rows, or all rows when they cannot be rebuilt."""
     pairing, echo = comparison.pairing, comparison.echo
     if not want_sparse:
         full = Aligner(docs, pairing, echo, dropped, added, findings)
@@ -276,8 +283,9 @@ def _validation(stage, payload, snap, contract, status, parse_error) -> dict:
 
 
 def _sent_no_body(snap: dict) -> bool:
-    """Tell whether a request snapshot without a JSON body is a request given by its URL (a GET, a
-    form)."""
+    """Tell whether a request without a JSON body was given by its URL.
+
+    A GET, a form."""
     return bool(((snap or {}).get("http") or {}).get("url")) or isinstance(snap.get("payload"), str)
 
 

@@ -1,4 +1,6 @@
-"""`tracediff alerts`: add, list, remove and test alert rules on the database, as the API does."""
+"""`tracediff alerts`.
+
+Add, list, remove and test alert rules on the database, as the API does."""
 
 import click
 
@@ -50,7 +52,9 @@ def alerts():
     "--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file."
 )
 def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, secret_parts, database):
-    """Add a rule; prints its id, its URL masked and its signing secret (shown this once only)."""
+    """Add a rule; prints its id, its URL masked and its signing secret.
+
+    The secret is shown this once only."""
     from ..alerts import RuleError, new_secret, parse_rule
     from ..alerts.rules import filters_text
     from ..alerts.secrets import masked_url
@@ -85,8 +89,9 @@ def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, secret_p
     "--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file."
 )
 def list_rules(database):
-    """List the rules, one a line, tab-separated: id, format, URL (secrets masked), events, every
-    filter, state."""
+    """List the rules, one a line, tab-separated.
+
+    Id, format, URL (secrets masked), events, every filter, state."""
     from ..alerts.rules import filters_text
     from ..alerts.secrets import public
 
@@ -116,8 +121,9 @@ def remove(rule_id, database):
     "--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file."
 )
 def test(rule_id, database):
-    """Send one signed test message to a rule's URL now; print in one line what came back; exit 1
-    when it failed."""
+    """Send one signed test message to a rule's URL now.
+
+    Print in one line what came back; exit 1 when it failed."""
     from ..ops.sender import describe, permalink_base, test_delivery
 
     settings, store = _store(database)

@@ -1,5 +1,7 @@
-"""What every command shares: the --db option, the report options, the settings, opening the store,
-and the one-line input error."""
+"""What every command shares.
+
+The --db option, the report options, the settings, opening the store, and the one-line input
+error."""
 
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -58,7 +60,9 @@ def report_options(command):
 
 
 class InputError(click.ClickException):
-    """A usage or input error found after parsing the options: one line, exit code 2."""
+    """A usage or input error found after parsing the options.
+
+    One line, exit code 2."""
 
     exit_code = 2
 

@@ -1,5 +1,6 @@
-"""Data on the command line: load files of events, prune old traces, back up, move SQLite to
-PostgreSQL."""
+"""Data on the command line.
+
+Load files of events, prune old traces, back up, move SQLite to PostgreSQL."""
 
 import sys
 
@@ -36,8 +37,9 @@ def ingest(files, database, batch_size):
 
 
 def _analyse_what_fits(store) -> None:
-    """Analyse what was loaded; a database that cannot take the analysis leaves it to a server
-    (stored is stored)."""
+    """Analyse what was loaded.
+
+    A database that cannot take the analysis leaves it to a server (stored is stored)."""
     from .. import pipeline
     from ..store import StoreUnavailable
 
@@ -61,8 +63,9 @@ def _analyse_what_fits(store) -> None:
 )
 @DB_OPTION
 def migrate(to, database):
-    """Copy this SQLite database (every trace, analysis, contract, problem and alert rule) into
-    PostgreSQL."""
+    """Copy this SQLite database into PostgreSQL.
+
+    Every trace, analysis, contract, problem and alert rule."""
     import sqlite3
 
     from ..store import StoreUnavailable
@@ -143,7 +146,9 @@ def prune(days, vacuum, database):
 
 
 def _advice(error) -> str:
-    """What to do about a database that stopped prune, by cause: full, cannot be written, locked."""
+    """What to do about a database that stopped prune, by cause.
+
+    Full, cannot be written, locked."""
     text = str(error).lower()
     if "full" in text:
         return "Free some space on its disk and run prune again (what it deleted stays deleted)"

@@ -1,4 +1,6 @@
-"""`serve --demo`: the sample folder's contracts and traces, with the state changes of its story."""
+"""`serve --demo`: the sample folder's contracts and traces.
+
+With the state changes of its story."""
 
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -11,7 +13,9 @@ from ..pipeline.contracts import import_contract_files
 
 
 def load_folder(store, folder: Path, redactor, now: datetime | None = None):
-    """Load the contracts and NDJSON traces of a folder such as sample_traces/; return the summary.
+    """Load the contracts and NDJSON traces of a folder such as sample_traces/.
+
+    Return the summary.
 
     A `story.json` beside the traces names state changes people made between files (resolve a
     problem before a later file), each at its own time, so the demo tells a problem's history.
@@ -46,8 +50,9 @@ def load_folder(store, folder: Path, redactor, now: datetime | None = None):
 
 
 def _story_step(store, step: dict) -> None:
-    """Apply one state change of a folder's story to the problem it names (tool, kind, argument
-    path)."""
+    """Apply one state change of a folder's story to the problem it names.
+
+    Tool, kind, argument path."""
     from ..problems.states import parse_change
     from ..store.problem_filters import ProblemFilters
 
@@ -64,7 +69,9 @@ def _story_step(store, step: dict) -> None:
 
 
 def shift_days(files, now: datetime) -> int:
-    """Return the whole days that move the files' newest event into the day before `now`."""
+    """Return the whole days that move the newest event to the day before `now`.
+
+    The files' newest event."""
     newest = max(
         (
             jsontext.loads(line)["ts"]

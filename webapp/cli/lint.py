@@ -1,8 +1,10 @@
-"""`tracediff lint TOOLS_FILE [OPENAPI_FILE]`: each tool's arguments schema against the request of
-the API operation it maps to, before any traffic; the reports and exit codes of `tracediff check` (0
-nothing past info, 1 a warning or an error, 2 a file that cannot be used, a tool that cannot be
-linted, or nothing linted at all). A tool that maps to no operation (a local one) is listed as not
-linted, and fails the run only when --tool names it."""
+"""`tracediff lint TOOLS_FILE [OPENAPI_FILE]`.
+
+Each tool's arguments schema against the request of the API operation it maps to, before any
+traffic; the reports and exit codes of `tracediff check` (0 nothing past info, 1 a warning or an
+error, 2 a file that cannot be used, a tool that cannot be linted, or nothing linted at all). A tool
+that maps to no operation (a local one) is listed as not linted, and fails the run only when --tool
+names it."""
 
 import sys
 import time
@@ -36,9 +38,10 @@ from .common import OPERATION_OPTION, InputError, report_options
 )
 @report_options
 def lint(tools_file, openapi_file, operations, mapping_file, tools, output, junit):
-    """Compare each tool's arguments with the API operation it maps to (OpenAPI, JSON or YAML); exit
-    1 on a mismatch, 2 on bad input or when no tool could be linted (one that maps to no operation
-    is listed as not linted)."""
+    """Compare each tool's arguments with the API operation it maps to.
+
+    The operations come from an OpenAPI document, JSON or YAML. Exit 1 on a mismatch, 2 on bad input
+    or when no tool could be linted (one that maps to no operation is listed as not linted)."""
     from ..contracts import ContractError, load_file
     from ..contracts.lint import lint_targets
 
@@ -58,8 +61,9 @@ def lint(tools_file, openapi_file, operations, mapping_file, tools, output, juni
 
 
 def _outcome(target, files: dict) -> dict:
-    """Lint one target into the outcome `tracediff check`'s reports read: its case, outcome, result
-    and time."""
+    """Lint one target into the outcome `tracediff check`'s reports read.
+
+    Its case, outcome, result and time."""
     from ..analysis import worst
     from ..contracts.lint import lint_contract
     from .check.inputs import Case
@@ -97,8 +101,10 @@ def _outcome(target, files: dict) -> dict:
 
 
 def _declared(outcome: dict, finding: dict) -> tuple[str, int | None]:
-    """Land a mismatch's annotation in the tools file, on the line declaring its argument (or the
-    tool's arguments schema, for a field no argument fills) when the file's layout tells it."""
+    """Land a mismatch's annotation in the tools file.
+
+    On the line declaring its argument (or the tool's arguments schema, for a field no argument
+    fills) when the file's layout tells it."""
     from .check.locate import line_of
 
     tools_file = outcome["case"].files["arguments"]
@@ -107,8 +113,9 @@ def _declared(outcome: dict, finding: dict) -> tuple[str, int | None]:
 
 
 def _envelope_advice(outcomes: list[dict]) -> str:
-    """Advise the error envelope where the linted operations declare none
-    (contracts/lint/envelope.py)."""
+    """Advise the error envelope where the linted operations declare none.
+
+    contracts/lint/envelope.py."""
     from ..contracts.lint.envelope import lacks_the_envelope
 
     lacking = [

@@ -1,5 +1,6 @@
-"""The `tracediff` command: serve, ingest, tools, check, lint, mcp, reanalyze, prune, backup,
-problems, alerts.
+"""The `tracediff` command.
+
+Serve, ingest, tools, check, lint, mcp, reanalyze, prune, backup, problems, alerts.
 
 Each command imports what it needs when it runs, so that `--help` and `check` start at once.
 """
@@ -29,9 +30,11 @@ from .serve import serve
 
 
 class Commands(click.Group):
-    """The commands; a usage error (a missing file, a bad option) in one line with exit code 2, as
-    for input; a database that stops a command (full, read-only, locked, made by a newer tracediff)
-    in one line, exit 1."""
+    """The commands, with errors told in one line.
+
+    A usage error (a missing file, a bad option) in one line with exit code 2, as for input; a
+    database that stops a command (full, read-only, locked, made by a newer tracediff) in one line,
+    exit 1."""
 
     def invoke(self, ctx):
         try:
@@ -47,7 +50,9 @@ class Commands(click.Group):
 
 
 def _stopped_by_store(error: Exception) -> str | None:
-    """One line for an error the database raised mid-command (None for any other error)."""
+    """One line for an error the database raised mid-command.
+
+    None for any other error."""
     # not imported: the error cannot be the store's
     store = sys.modules.get(f"{__package__.rpartition('.')[0]}.store")
     if store is None or not isinstance(error, store.StoreUnavailable):
@@ -79,7 +84,9 @@ def tools():
 @OPERATION_OPTION
 @DB_OPTION
 def tools_import(files, operations, database):
-    """Import tool definitions, contracts or OpenAPI documents (JSON, or YAML: .yaml/.yml)."""
+    """Import tool definitions, contracts or OpenAPI documents.
+
+    JSON, or YAML: .yaml/.yml."""
     from .. import pipeline
     from ..contracts import ContractError, skipped_patterns
     from ..pipeline.contracts import import_files
@@ -137,7 +144,9 @@ def tools_show(name, database):
 )
 @DB_OPTION
 def tools_observed(name, stage, database):
-    """Print the schemas learnt from a tool's traffic (JSON Schema 2020-12, a contract draft)."""
+    """Print the schemas learnt from a tool's traffic.
+
+    JSON Schema 2020-12, a contract draft."""
     from ..common import jsontext
     from ..pipeline.observed import observed_schemas
     from ..store.toolcalls import known_tool
@@ -164,8 +173,9 @@ def tools_observed(name, stage, database):
 )
 @DB_OPTION
 def reanalyze(budget, database):
-    """Recompute validation and findings of every call (after a contract change), and learn the
-    observed shapes again from the stored calls."""
+    """Recompute validation and findings of every call.
+
+    After a contract change; and learn the observed shapes again from the stored calls."""
     from .. import pipeline
 
     settings = _settings(database)
@@ -264,8 +274,9 @@ def check(
     output,
     junit,
 ):
-    """Check fixture files, or fixture FOLDERS, against a contract; exit 1 on a finding, 2 on bad
-    input."""
+    """Check fixture files, or fixture FOLDERS, against a contract.
+
+    Exit 1 on a finding, 2 on bad input."""
     from .check import CheckOptions, request_http
     from .check import InputError as CheckInputError
     from .check import check as run_check

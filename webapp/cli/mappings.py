@@ -1,5 +1,6 @@
-"""`tracediff tools map TOOL seats=quantity ...`: declare argument -> request pairs in a
-contract."""
+"""`tracediff tools map TOOL seats=quantity ...`.
+
+Declare argument -> request pairs in a contract."""
 
 import re
 import sqlite3
@@ -12,7 +13,9 @@ _TRANSFORM = re.compile(r"^(?:[x/]\d+(?:\.\d+)?|[A-Za-z0-9_-]+>[A-Za-z0-9_-]+)$"
 
 
 def parse_pair(text: str) -> tuple:
-    """Read ARGUMENT=REQUEST[:TRANSFORM]: plain names are top-level keys, "/a/b" a JSON Pointer."""
+    """Read ARGUMENT=REQUEST[:TRANSFORM].
+
+    Plain names are top-level keys, "/a/b" a JSON Pointer."""
     left, sep, right = text.partition("=")
     head, colon, tail = right.rpartition(":")
     transform = tail if colon and head and _TRANSFORM.match(tail) else None
@@ -54,8 +57,9 @@ def _pointer(name: str, text: str) -> str:
     help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].",
 )
 def tools_map(tool, pairs, database):
-    """Declare ARGUMENT=REQUEST[:TRANSFORM] pairs in TOOL's contract mapping (seats=quantity,
-    total=cents:x100)."""
+    """Declare ARGUMENT=REQUEST[:TRANSFORM] pairs in TOOL's contract mapping.
+
+    seats=quantity, total=cents:x100."""
     # imported here, as the rest of the CLI does, so `tracediff --help` starts fast
     from .. import pipeline
     from ..config import SettingError, load_settings

@@ -1,5 +1,6 @@
-"""`tracediff mcp`: the MCP server on stdio, its tools reading a running tracediff's JSON API with a
-read token.
+"""`tracediff mcp`.
+
+The MCP server on stdio, its tools reading a running tracediff's JSON API with a read token.
 
 The MCP SDK and httpx are imported when it runs, so `tracediff mcp --help` starts at once.
 """
@@ -26,9 +27,10 @@ import click
     "TRACEDIFF_TOKEN].",
 )
 def mcp_command(url, token):
-    """Serve tracediff's tools to a coding agent over MCP on stdio (Claude Code, Cursor, VS
-    Code...): search traces, read problems, releases, tools and traces, check a call, lint tool
-    definitions."""
+    """Serve tracediff's tools to a coding agent over MCP on stdio.
+
+    For Claude Code, Cursor, VS Code...: search traces, read problems, releases, tools and traces,
+    check a call, lint tool definitions."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise click.BadParameter(

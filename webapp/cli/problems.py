@@ -1,4 +1,6 @@
-"""`tracediff problems list|show|resolve|archive|reopen|merge|link`: problems from a terminal."""
+"""`tracediff problems list|show|resolve|archive|reopen|merge|link`.
+
+Problems from a terminal."""
 
 import getpass
 
@@ -127,7 +129,9 @@ def problems_show(problem_id, as_json, database):
 
 
 def _value(pair: dict, side: str) -> str:
-    """Write one side of a value pair: its JSON, or "(missing)" when the field was not there."""
+    """Write one side of a value pair.
+
+    Its JSON, or "(missing)" when the field was not there."""
     return "(missing)" if side in pair.get("missing", ()) else jsontext.dumps(pair[side]).decode()
 
 
@@ -160,7 +164,9 @@ def _change(database, problem_id: str, body: dict) -> None:
 )
 @DB_OPTION
 def problems_resolve(problem_id, next_release, contract_change, after_clean_calls, database):
-    """Resolve a problem now, in the next release, on a contract change or after N clean calls."""
+    """Resolve a problem, now or when a condition is met.
+
+    Now, in the next release, on a contract change or after N clean calls."""
     chosen = [
         name
         for name, given in (
@@ -221,8 +227,9 @@ def problems_merge(problem_id, into, database):
 @click.option("--remove", is_flag=True, help="Remove these links instead of adding them.")
 @DB_OPTION
 def problems_link(problem_id, urls, remove, database):
-    """Attach ticket links to a problem (or remove them); a secret in a link is redacted when
-    stored."""
+    """Attach ticket links to a problem (or remove them).
+
+    A secret in a link is redacted when stored."""
     from ..pipeline.changes import change_problem
     from ..problems.states import BadChange, links_change
     from ..redaction.redactor import redactor_for

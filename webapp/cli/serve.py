@@ -1,4 +1,6 @@
-"""`tracediff serve`: check what gunicorn will really listen on, prepare the database, then run.
+"""`tracediff serve`.
+
+Check what gunicorn will really listen on, prepare the database, then run.
 
 Everything serve says once its settings are read goes through the logging setup (text or JSON lines
 on stderr, with a timestamp); a setting or option it refuses before that is one plain line, as for
@@ -81,8 +83,9 @@ def serve(host, port, workers, database, demo, allow_open):
 
 
 def _check_exposure(settings: dict, addresses: list) -> None:
-    """Refuse to serve a network where anyone could ingest (unless told to): every address gunicorn
-    binds counts.
+    """Refuse to serve a network where anyone could ingest (unless told to).
+
+    Every address gunicorn binds counts.
 
     Read or admin tokens alone leave ingest open (ingest is open while no ingest token is set), so
     they do not count: a careful operator who set some tokens expects the rest closed, not a warning
@@ -138,8 +141,10 @@ def _warn_about_tokens(settings: dict) -> None:
 
 
 def _prepare_database(settings: dict, demo: bool, addresses=()) -> None:
-    """Create or migrate the database, load the demo traces, take back a stopped server's claims and
-    note the address people reach this server at (for `tracediff alerts test` run beside it)."""
+    """Create or migrate the database and get it ready to serve.
+
+    Load the demo traces, take back a stopped server's claims and note the address people reach this
+    server at (for `tracediff alerts test` run beside it)."""
     from datetime import datetime
 
     from ..common.resources import resource_dir

@@ -1,2 +1,3 @@
-"""Domain-neutral helpers every layer may use: the stored form of times, scoped tokens, the JSON
-codec."""
+"""Domain-neutral helpers every layer may use.
+
+The stored form of times, scoped tokens, the JSON codec."""

@@ -1,4 +1,6 @@
-"""The one JSON codec of the package: orjson, with exact integers beyond 64 bits.
+"""The one JSON codec of the package.
+
+Orjson, with exact integers beyond 64 bits.
 
 orjson reads an integer it cannot hold in 64 bits as a float (2**64 becomes 1.8446744073709552e+19)
 and refuses to write one, so a model's 30-digit id would be shown and compared rounded. `loads` and
@@ -32,7 +34,9 @@ _TOO_WIDE = "Integer exceeds 64-bit range"
 
 
 def loads(data):
-    """Parse JSON text (str or bytes) as orjson does, keeping integers beyond 64 bits exact."""
+    """Parse JSON text (str or bytes) as orjson does.
+
+    Keeping integers beyond 64 bits exact."""
     # first: its errors (syntax, UTF-8, lone surrogates, depth) are the contract
     value = orjson.loads(data)
     if len(data) < 20:
@@ -55,8 +59,9 @@ def loads(data):
 
 
 def dumps(value, option: int = 0) -> bytes:
-    """Write value as orjson does (bytes, with its options), writing integers beyond 64 bits
-    exactly."""
+    """Write value as orjson does (bytes, with its options).
+
+    Writing integers beyond 64 bits exactly."""
     try:
         return orjson.dumps(value, option=option)
     except orjson.JSONEncodeError as error:
@@ -66,8 +71,9 @@ def dumps(value, option: int = 0) -> bytes:
 
 
 def _standard_dumps(value, option: int, error: orjson.JSONEncodeError) -> bytes:
-    """Write value with the standard library, in orjson's form: compact or indented by 2, UTF-8, no
-    NaN."""
+    """Write value with the standard library, in orjson's form.
+
+    Compact or indented by 2, UTF-8, no NaN."""
     indent = 2 if option & OPT_INDENT_2 else None
     try:
         text = json.dumps(

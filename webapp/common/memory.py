@@ -1,5 +1,7 @@
-"""Hand freed heap back to the system after a large body: glibc keeps it otherwise, and a worker
-that parsed one 60 MB body would stay that large until it restarts."""
+"""Hand freed heap back to the system after a large body.
+
+Glibc keeps it otherwise, and a worker that parsed one 60 MB body would stay that large until it
+restarts."""
 
 import ctypes
 import functools
@@ -16,7 +18,9 @@ def _malloc_trim():
 
 
 def give_back_memory() -> bool:
-    """Ask the C allocator to return its free pages to the system; say whether it could be asked."""
+    """Ask the C allocator to return its free pages to the system.
+
+    Say whether it could be asked."""
     trim = _malloc_trim()
     if trim is None:
         return False

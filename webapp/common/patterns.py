@@ -1,4 +1,6 @@
-"""Regular expressions from contracts and documents, run in linear time by RE2, never backtracking.
+"""Regular expressions from contracts and documents.
+
+Run in linear time by RE2, never backtracking.
 
 A JSON Schema `pattern` (or `patternProperties` key) is an ECMA-262 regular expression chosen by
 whoever wrote a contract, an OpenAPI document or an MCP tools list. Python's `re` backtracks:
@@ -34,11 +36,15 @@ _NAMED += ("dependencies",)
 
 
 class Unrunnable(ValueError):
-    """A pattern RE2 cannot run; its text says why (a backreference, a lookaround, RE2's word)."""
+    """A pattern RE2 cannot run.
+
+    Its text says why (a backreference, a lookaround, RE2's word)."""
 
 
 def _translated(pattern: str) -> str:
-    """Spell the ECMA-262 escapes RE2 writes otherwise its way (`\\u00e9` -> `\\x{00e9}`)."""
+    """Spell the ECMA-262 escapes RE2 writes otherwise its way.
+
+    `\\u00e9` -> `\\x{00e9}`."""
 
     def one(hit: re.Match) -> str:
         high, low, braced, four, control, other = hit.groups()
@@ -84,8 +90,9 @@ def why_unrunnable(pattern: str) -> str | None:
 
 
 def search(pattern: str, text: str) -> bool | None:
-    """Tell whether a pattern matches anywhere in a text, as JSON Schema's `pattern` does; None when
-    RE2 cannot run it."""
+    """Tell whether a pattern matches anywhere in a text.
+
+    As JSON Schema's `pattern` does; None when RE2 cannot run it."""
     program = _compile(pattern)
     if isinstance(program, Unrunnable):
         return None
@@ -97,8 +104,9 @@ def search(pattern: str, text: str) -> bool | None:
 
 
 def unrunnable_patterns(schema, at: str = "") -> list[tuple[str, str, str]]:
-    """Return (JSON Pointer, pattern, reason) of each `pattern` and `patternProperties` key RE2
-    cannot run."""
+    """Return each `pattern` and `patternProperties` key RE2 cannot run.
+
+    As (JSON Pointer, pattern, reason)."""
     found = []
     for pointer, node in schema_nodes(schema, at):
         if isinstance(node.get("pattern"), str):
@@ -111,7 +119,9 @@ def unrunnable_patterns(schema, at: str = "") -> list[tuple[str, str, str]]:
 
 
 def runnable(schema):
-    """Return the schema without the patterns RE2 cannot run (the same object when it has none).
+    """Return the schema without the patterns RE2 cannot run.
+
+    The same object when it has none.
 
     A skipped `patternProperties` key takes its node's `additionalProperties` and
     `unevaluatedProperties` with it: which keys the pattern declares cannot be told, so none is
@@ -122,8 +132,10 @@ def runnable(schema):
 
 
 def unevaluated_by_pattern(schema) -> bool:
-    """Tell whether a schema has both `unevaluatedProperties` and `patternProperties` (anywhere:
-    `$ref` and `allOf` join them), which the Python jsonschema validator would read with `re`."""
+    """Tell whether a schema has `unevaluatedProperties` and `patternProperties`.
+
+    Both, anywhere (`$ref` and `allOf` join them): the Python jsonschema validator would read them
+    with `re`."""
     keywords = set().union(*(node.keys() for _, node in schema_nodes(schema)))
     return {"unevaluatedProperties", "patternProperties"} <= keywords
 
@@ -146,8 +158,9 @@ def _runnable_node(node: dict) -> dict:
 
 
 def _rebuilt(node, change):
-    """Return a copy of a schema, `change` applied to each schema object in it (data such as `enum`
-    left alone)."""
+    """Return a copy of a schema, `change` applied to each schema object in it.
+
+    Data such as `enum` left alone."""
     if isinstance(node, list):
         return [_rebuilt(item, change) for item in node]
     if not isinstance(node, dict):
@@ -164,8 +177,9 @@ def _rebuilt(node, change):
 
 
 def schema_nodes(schema, at: str = ""):
-    """Yield (JSON Pointer, schema object) of a schema and every schema in it (data such as `enum`
-    apart)."""
+    """Yield (JSON Pointer, schema object) of a schema and every schema in it.
+
+    Data such as `enum` apart."""
     stack = [(at, schema)]
     while stack:
         pointer, node = stack.pop()

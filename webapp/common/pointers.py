@@ -1,4 +1,6 @@
-"""JSON Pointers (RFC 6901): the whole document is "", a key "a/b" is "/a~1b"."""
+"""JSON Pointers (RFC 6901).
+
+The whole document is "", a key "a/b" is "/a~1b"."""
 
 import re
 

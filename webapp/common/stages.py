@@ -1,5 +1,6 @@
-"""The stages of a tool call, declared once: every list of snapshots, fixture file and pair derives
-from STAGES.
+"""The stages of a tool call, declared once.
+
+Every list of snapshots, fixture file and pair derives from STAGES.
 
 A call's snapshots are its stages, in the order data takes: the model's arguments, the HTTP request
 built from them, the server's response, the result handed back to the model. Adding a stage is one
@@ -13,7 +14,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Stage:
-    """One snapshot of a call, as events, JSON, URLs, columns, pages and fixtures name it."""
+    """One snapshot of a call, as events, JSON, URLs and fixtures name it.
+
+    As events, JSON, URLs, columns, pages and fixtures name it."""
 
     name: str
     label: str
@@ -56,21 +59,29 @@ RAW_TEXT = tuple(stage.name for stage in STAGES if stage.raw_text)
 
 
 def pair_key(left: str, right: str) -> str:
-    """Return the name a finding between two stages is grouped under: `arguments>request`."""
+    """Return the name a finding between two stages is grouped under.
+
+    `arguments>request`."""
     return f"{left}>{right}"
 
 
 def shown(present: set | dict) -> tuple:
-    """Return the stages a call's views show: the core ones, and each other one in `present`."""
+    """Return the stages a call's views show.
+
+    The core ones, and each other one in `present`."""
     return tuple(name for name in NAMES if name in CORE or name in present)
 
 
 def missing(present: set | dict) -> list[str]:
-    """Return the core stages a call lacks: with one missing there is nothing to compare it with, so
-    the call is never clean, whatever its findings say."""
+    """Return the core stages a call lacks.
+
+    With one missing there is nothing to compare it with, so the call is never clean, whatever its
+    findings say."""
     return [name for name in CORE if name not in present]
 
 
 def spelt(names=NAMES, last: str = "or") -> str:
-    """Return stage names as a sentence says them: "arguments, request, response or result"."""
+    """Return stage names as a sentence says them.
+
+    "arguments, request, response or result"."""
     return f"{', '.join(names[:-1])} {last} {names[-1]}" if len(names) > 1 else "".join(names)

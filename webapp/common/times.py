@@ -1,5 +1,6 @@
-"""The one text form of every stored time: RFC 3339 in UTC, microseconds, `Z`
-(`2026-12-01T10:00:07.500000Z`).
+"""The one text form of every stored time.
+
+RFC 3339 in UTC, microseconds, `Z` (`2026-12-01T10:00:07.500000Z`).
 
 Stores compare and sort times as text, so every time they hold has the same width: then text order
 is time order. A trimmed fraction broke that within a second ('Z' sorts after '.', so `10:00:07Z`
@@ -32,14 +33,16 @@ def now(hours_ago: float = 0) -> str:
 
 
 def from_ns(ns: int) -> str:
-    """Return nanoseconds since the epoch (OTLP's times) in the stored form, cut to the
-    microsecond."""
+    """Return nanoseconds since the epoch (OTLP's times) in the stored form.
+
+    Cut to the microsecond."""
     return stamp(EPOCH + timedelta(microseconds=ns // 1000))
 
 
 def parse(text: str) -> datetime:
-    """Read an RFC 3339 time (any fraction width; no offset means UTC) or a day as an aware UTC
-    datetime.
+    """Read an RFC 3339 time or a day as an aware UTC datetime.
+
+    Any fraction width; no offset means UTC.
 
     ValueError when the text is no such time, or the calendar has none (2026-13-45, year 0 in
     UTC)."""
@@ -53,7 +56,9 @@ def parse(text: str) -> datetime:
 
 
 def fixed(text: str) -> str:
-    """Return an RFC 3339 time or a day in the stored form (a day means its midnight, UTC)."""
+    """Return an RFC 3339 time or a day in the stored form.
+
+    A day means its midnight, UTC."""
     if len(text) == WIDTH and text[19] == "." and text[26] == "Z":
         # already stored form: most calls, and cheap to tell
         return text
@@ -61,8 +66,9 @@ def fixed(text: str) -> str:
 
 
 def display(text: str | None) -> str:
-    """Return a stored time as people read it: `2026-12-01T10:00:07.5Z`, the fraction's trailing
-    zeros dropped."""
+    """Return a stored time as people read it.
+
+    `2026-12-01T10:00:07.5Z`, the fraction's trailing zeros dropped."""
     if not text or len(text) != WIDTH:
         return text or ""
     fraction = text[20:26].rstrip("0")

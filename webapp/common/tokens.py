@@ -1,4 +1,6 @@
-"""Named tokens and what each scope opens: admin > ingest, read. Pure: no Flask, no database.
+"""Named tokens and what each scope opens: admin > ingest, read.
+
+Pure: no Flask, no database.
 
 Each of TRACEDIFF_ADMIN_TOKENS, TRACEDIFF_INGEST_TOKENS, TRACEDIFF_READ_TOKENS and
 TRACEDIFF_METRICS_TOKENS is a comma-separated list whose entries are `secret` or `name:secret`; the
@@ -56,7 +58,9 @@ def entries(value) -> list[str]:
 
 
 def parse_tokens(value, scope: str) -> tuple[Token, ...]:
-    """Read one scope's setting into Tokens; raise TokenError naming the entry by position."""
+    """Read one scope's setting into Tokens.
+
+    Raise TokenError naming the entry by position."""
     tokens = []
     for position, entry in enumerate(entries(value), 1):
         name, colon, secret = entry.partition(":")
@@ -99,12 +103,15 @@ class Keyring:
 
     @property
     def empty(self) -> bool:
-        """Say whether no admin, ingest or read token is set (metrics tokens open only /metrics)."""
+        """Say whether no admin, ingest or read token is set.
+
+        Metrics tokens open only /metrics."""
         return not any(t.scope in SCOPES for t in self.tokens)
 
     def find(self, secret: str) -> Token | None:
-        """Return the token with this secret (the widest scope if listed twice), comparing in
-        constant time."""
+        """Return the token with this secret (the widest scope if listed twice).
+
+        Comparing in constant time."""
         found = None
         # every comparison runs, so timing says nothing about which matched
         for token in self.tokens:
@@ -114,12 +121,16 @@ class Keyring:
 
 
 def startup_warnings(keyring: Keyring) -> list[str]:
-    """Say at start what is open to anyone or wider than it seems, and which tokens are short."""
+    """Say at start what is open to anyone, wider than it seems, or short.
+
+    Which tokens are short."""
     return _openings(keyring) + short_tokens(keyring)
 
 
 def short_tokens(keyring: Keyring) -> list[str]:
-    """Name each token shorter than SHORTEST characters by its name and setting, not its secret."""
+    """Name each token shorter than SHORTEST characters.
+
+    By its name and setting, not its secret."""
     return [
         f"TRACEDIFF_{SETTINGS[token.scope]}: token {token.name} is shorter than {SHORTEST} "
         "characters; a guesser needs fewer tries: make it 16 or more random characters"

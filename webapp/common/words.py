@@ -5,7 +5,9 @@ _SOUNDED_AS_YOU = ("uu", "uri", "url", "uni", "us", "eu", "one")
 
 
 def with_article(word: str) -> str:
-    """Return the word after its indefinite article: `an email`, `a date-time`, `a uuid`."""
+    """Return the word after its indefinite article.
+
+    `an email`, `a date-time`, `a uuid`."""
     low = word.lower()
     vowel = low[:1] in ("a", "e", "i", "o", "u") and not low.startswith(_SOUNDED_AS_YOU)
     return ("an " if vowel else "a ") + word

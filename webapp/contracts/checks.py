@@ -1,4 +1,6 @@
-"""Say what is wrong in a tool contract, and where: check_contract, validated_contract."""
+"""Say what is wrong in a tool contract, and where.
+
+check_contract, validated_contract."""
 
 import re
 
@@ -48,7 +50,9 @@ CONTRACT_KEYS += ("from_traffic",)
 
 
 def check_contract(contract: dict) -> list[str]:
-    """Return every problem of a contract as a message naming its place; [] when fine."""
+    """Return every problem of a contract as a message naming its place.
+
+    [] when fine."""
     if not isinstance(contract, dict):
         return ["contract: must be an object"]
     problems = check_http(contract.get("http"))
@@ -86,7 +90,9 @@ def _schema_problems(key: str, schema) -> list[str]:
 
 
 def _surely_sound(schema: dict, uri) -> bool:
-    """Tell fast whether a schema fits its metaschema (jsonschema-rs) and its patterns compile."""
+    """Tell fast whether a schema fits its metaschema and its patterns compile.
+
+    The metaschema checked by jsonschema-rs."""
     if uri is not None and uri not in KNOWN_DIALECTS:
         return False
     try:
@@ -97,8 +103,9 @@ def _surely_sound(schema: dict, uri) -> bool:
 
 
 def _patterns(node):
-    """Yield every string that may be a regular expression: `pattern` values, `patternProperties`
-    keys."""
+    """Yield every string that may be a regular expression.
+
+    `pattern` values, `patternProperties` keys."""
     stack = [node]
     while stack:
         node = stack.pop()
@@ -163,7 +170,9 @@ def _mapping_problems(mapping) -> list[str]:
 
 
 def _consumed_problems(consumed) -> list[str]:
-    """Check `consumed`: the argument pointers the mapping layer uses itself and never sends."""
+    """Check `consumed`.
+
+    The argument pointers the mapping layer uses itself and never sends."""
     if consumed is None:
         return []
     if not isinstance(consumed, list):
@@ -176,15 +185,18 @@ def _consumed_problems(consumed) -> list[str]:
 
 
 def _budget_problems(budget) -> list[str]:
-    """Check `result_budget_bytes`: how many bytes of result a tool may hand the model before
-    result_large."""
+    """Check `result_budget_bytes`.
+
+    How many bytes of result a tool may hand the model before result_large."""
     if budget is None or (type(budget) is int and budget > 0):
         return []
     return ["result_budget_bytes: must be a whole number of bytes above 0 (the default is 8192)"]
 
 
 def validated_contract(name: str, body) -> dict:
-    """Return the contract parts of a PUT body, or raise ContractError saying what is wrong."""
+    """Return the contract parts of a PUT body, or raise ContractError.
+
+    The error says what is wrong."""
     if not isinstance(body, dict):
         raise ContractError(
             "a contract is a JSON object with arguments_schema, request_schema, "

@@ -1,5 +1,6 @@
-"""Tool definitions in the formats LLM providers and MCP use: schemas, descriptions, server
-tools."""
+"""Tool definitions in the formats LLM providers and MCP use.
+
+Schemas, descriptions, server tools."""
 
 from ..common.pointers import child
 from .inline import from_30
@@ -19,8 +20,10 @@ JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null
 
 
 def tools_from_definitions(obj) -> dict[str, dict]:
-    """Return {tool name: {"arguments_schema": schema}} from Anthropic, OpenAI, MCP or Gemini
-    definitions (and an MCP tool's outputSchema as its result_schema)."""
+    """Return {tool name: {"arguments_schema": schema}} from tool definitions.
+
+    Anthropic, OpenAI, MCP or Gemini definitions (and an MCP tool's outputSchema as its
+    result_schema)."""
     tools: dict[str, dict] = {}
     for name, schema, _ in _walk(obj):
         if name in tools:
@@ -50,8 +53,9 @@ def _output_schemas(obj):
 
 
 def schema_pointers(document) -> dict[str, str]:
-    """Return {tool name: JSON Pointer of its arguments schema in the document}
-    (`/0/function/parameters`, `/tools/2/inputSchema`), server tools passed over; {} for a document
+    """Return {tool name: JSON Pointer of its arguments schema in the document}.
+
+    `/0/function/parameters`, `/tools/2/inputSchema`; server tools passed over; {} for a document
     tools_from_definitions cannot read."""
     try:
         return {name: where for name, _, where in _walk(document, "", True)}
@@ -60,8 +64,9 @@ def schema_pointers(document) -> dict[str, str]:
 
 
 def _walk(obj, at: str = "", servers: bool = False):
-    """Yield (name, arguments schema, its pointer) of each definition; with `servers`, pass over
-    server tools."""
+    """Yield (name, arguments schema, its pointer) of each definition.
+
+    With `servers`, pass over server tools."""
     if isinstance(obj, list):
         for i, item in enumerate(obj):
             if servers and _is_server_tool(item):
@@ -123,8 +128,9 @@ def _one(obj: dict, key, label: str, at: str):
 
 
 def _gemini_types(schema):
-    """Lower-case Gemini's OBJECT/STRING types and translate its `nullable`, leaving JSON Schema as
-    is."""
+    """Lower-case Gemini's OBJECT/STRING types and translate its `nullable`.
+
+    Leaving JSON Schema as is."""
     if isinstance(schema, list):
         return [_gemini_types(x) for x in schema]
     if not isinstance(schema, dict):
@@ -143,7 +149,9 @@ def _gemini_types(schema):
 
 
 def _is_server_tool(item) -> bool:
-    """A tool the provider runs (Anthropic web_search, OpenAI file_search, Gemini googleSearch)."""
+    """A tool the provider runs.
+
+    Anthropic web_search, OpenAI file_search, Gemini googleSearch."""
     if not isinstance(item, dict) or any(key in item for key in SCHEMA_INPUT_KEYS):
         return False
     if item and set(item) <= GEMINI_BUILT_INS:

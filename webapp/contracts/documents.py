@@ -13,7 +13,9 @@ MAX_YAML_NODES = 1_000_000
 
 @cache
 def _yaml_loader():
-    """PyYAML's safe loader, keeping dates and times as the strings written (JSON has no dates)."""
+    """PyYAML's safe loader, keeping dates and times as the strings written.
+
+    JSON has no dates."""
     # here: only YAML documents need it
     import yaml
 
@@ -25,7 +27,9 @@ def _yaml_loader():
 
 
 def load_document(data: bytes, source: str, as_yaml: bool = False):
-    """Parse a document: YAML when `as_yaml`, else JSON or, failing that, a YAML mapping."""
+    """Parse a document.
+
+    YAML when `as_yaml`, else JSON or, failing that, a YAML mapping."""
     if as_yaml:
         return _from_yaml(data, source)
     try:

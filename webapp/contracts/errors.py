@@ -2,7 +2,9 @@
 
 
 class ContractError(ValueError):
-    """A contract or a document that cannot become one, with the API error code and status."""
+    """A contract or a document that cannot become one.
+
+    With the API error code and status."""
 
     def __init__(self, message: str, code: str = "bad_contract", status: int = 400):
         super().__init__(message)

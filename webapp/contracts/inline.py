@@ -1,5 +1,6 @@
-"""Inline an OpenAPI operation's local $refs into self-contained request, response and error JSON
-Schemas."""
+"""Inline an OpenAPI operation's local $refs into self-contained schemas.
+
+Request, response and error JSON Schemas."""
 
 from ..common import jsontext
 from ..common.pointers import MISSING, resolve
@@ -11,7 +12,9 @@ _MAPS = ("properties", "patternProperties", "definitions", "$defs", "dependentSc
 
 
 def operation_schemas(inliner, op: dict) -> dict:
-    """Return the request, success response and error schemas of one operation, inlined."""
+    """Return the request, success response and error schemas of one operation.
+
+    Inlined."""
     body = _json_schema(inliner, op.get("requestBody"))
     success, errors = None, []
     for code, response in sorted(
@@ -75,7 +78,9 @@ def _target(doc, ref: str):
 
 
 class Inliner:
-    """Inline local $refs, leaving a recursive one as {}, and translate OpenAPI 3.0 keywords."""
+    """Inline local $refs and translate OpenAPI 3.0 keywords.
+
+    A recursive $ref is left as {}."""
 
     def __init__(self, doc, is31: bool):
         self.doc, self.is31, self.nodes = doc, is31, 0

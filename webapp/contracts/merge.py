@@ -1,4 +1,6 @@
-"""Contracts read from documents, merged into the stored ones (pipeline/contracts.py saves them)."""
+"""Contracts read from documents, merged into the stored ones.
+
+pipeline/contracts.py saves them."""
 
 from .checks import CONTRACT_KEYS, validated_contract
 
@@ -6,7 +8,9 @@ from .checks import CONTRACT_KEYS, validated_contract
 def merged_contracts(
     contracts: dict[str, dict], stored: dict[str, dict | None], only_if_missing=()
 ) -> dict:
-    """Return {name: contract}: each read contract merged into the stored one, all checked.
+    """Return {name: contract}.
+
+    Each read contract merged into the stored one, all checked.
 
     A part the document lacks is kept; a part named in `only_if_missing` is taken only when the
     stored contract has none. `stored` holds the stored contract of each name (None: none yet)."""

@@ -1,5 +1,6 @@
-"""Contracts from an OpenAPI 3.0/3.1 document: its operations, checked, then their schemas
-inlined."""
+"""Contracts from an OpenAPI 3.0/3.1 document.
+
+Its operations, checked, then their schemas inlined."""
 
 from ..common.pointers import MISSING, child, resolve
 from .errors import ContractError
@@ -11,8 +12,9 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
 def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> dict[str, dict]:
-    """Return {tool name: {request_schema, response_schema, error_schema, description}} per
-    operation.
+    """Return a contract per operation of an OpenAPI document.
+
+    {tool name: {request_schema, response_schema, error_schema, description}}.
 
     `operations` maps tool names to operationIds (default: every operation, under its operationId
     or "METHOD /path"); every `$ref` the schemas use must point inside the document.
@@ -54,7 +56,9 @@ def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> d
 
 
 def form_schema(doc: dict, operation_id: str) -> dict | None:
-    """Return the inlined schema of an operation's form-encoded request body (Stripe's), or None.
+    """Return the inlined schema of an operation's form body, or None.
+
+    A form-encoded request body (Stripe's).
 
     A contract keeps no schema for a form body (the analysis reads its fields as `form:/name`);
     `tracediff lint` compares a tool's arguments with them."""
@@ -77,8 +81,9 @@ def form_schema(doc: dict, operation_id: str) -> dict | None:
 
 
 def operation_ids(doc) -> list[str]:
-    """Return the operationIds (or "METHOD /path") of an OpenAPI document's operations, in its
-    order."""
+    """Return the operationIds of an OpenAPI document's operations, in order.
+
+    Or "METHOD /path" for one without."""
     if not isinstance(doc, dict):
         raise ContractError(
             "not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi"
@@ -87,8 +92,9 @@ def operation_ids(doc) -> list[str]:
 
 
 def _openapi_operations(doc: dict) -> dict[str, tuple]:
-    """Return {operationId (or "METHOD /path"): (JSON Pointer, operation, path, method, path item)};
-    refuse a bad shape."""
+    """Return a document's operations by id; refuse a bad shape.
+
+    {operationId (or "METHOD /path"): (JSON Pointer, operation, path, method, path item)}."""
     if not str(doc.get("openapi", "")).startswith("3."):
         raise ContractError(
             "not an OpenAPI 3.0/3.1 document (no 'openapi: 3.x' field)", "bad_openapi"
@@ -124,7 +130,9 @@ def _operation_id(op: dict, method: str, path: str, where: str) -> str:
 
 
 def _follow(doc, node, where: str, seen=()):
-    """Follow a node's $ref inside the document; refuse an external or dangling one."""
+    """Follow a node's $ref inside the document.
+
+    Refuse an external or dangling one."""
     while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"] not in seen:
         ref = node["$ref"]
         if not ref.startswith("#"):

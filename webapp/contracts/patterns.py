@@ -1,5 +1,6 @@
-"""The patterns of a contract no linear-time engine runs: told wherever the contract is saved or
-shown, and skipped.
+"""The patterns of a contract no linear-time engine runs.
+
+Told wherever the contract is saved or shown, and skipped.
 
 A `pattern` with a backreference or a lookaround cannot run in RE2 (webapp/common/patterns.py).
 Running it with a backtracking engine would let one contract stop the analysis, so it never runs:
@@ -11,8 +12,10 @@ from .checks import SCHEMA_KEYS
 
 
 def skipped_patterns(contract: dict | None) -> list[dict]:
-    """Return {"path", "pattern", "reason", "message"} per pattern of a contract's schemas and
-    parameters that RE2 cannot run; `path` is its JSON Pointer in the contract."""
+    """Return a record per contract pattern that RE2 cannot run.
+
+    {"path", "pattern", "reason", "message"} per pattern of a contract's schemas and parameters;
+    `path` is its JSON Pointer in the contract."""
     if not isinstance(contract, dict):
         return []
     found = []

@@ -1,4 +1,6 @@
-"""Read contracts from any supported document: our own contracts, tool definitions, OpenAPI."""
+"""Read contracts from any supported document.
+
+Our own contracts, tool definitions, OpenAPI."""
 
 from dataclasses import dataclass, field
 
@@ -10,7 +12,9 @@ from .openapi import tools_from_openapi
 
 @dataclass
 class Imported:
-    """The contracts read from a document, and the server tools skipped (they have no schema)."""
+    """The contracts read from a document, and the server tools skipped.
+
+    They have no schema."""
 
     contracts: dict[str, dict]
     skipped: list[dict] = field(default_factory=list)
@@ -20,7 +24,9 @@ class Imported:
 
 
 def parse_operations(items) -> dict[str, str] | None:
-    """Turn TOOL=OPERATION_ID strings into {tool: operationId}; refuse any other form."""
+    """Turn TOOL=OPERATION_ID strings into {tool: operationId}.
+
+    Refuse any other form."""
     mapping = {}
     for item in items:
         tool, sep, op_id = item.partition("=")
@@ -65,8 +71,9 @@ def read_contracts(document, operations: dict | None = None) -> Imported:
 
 
 def is_bare_contract(document) -> bool:
-    """Tell whether a document is one contract without a name: the body of PUT
-    /api/v1/tools/<name>."""
+    """Tell whether a document is one contract without a name.
+
+    The body of PUT /api/v1/tools/<name>."""
     return (
         isinstance(document, dict)
         and "name" not in document
@@ -76,8 +83,9 @@ def is_bare_contract(document) -> bool:
 
 
 def arguments_pointers(document) -> dict[str, str]:
-    """Return {tool: JSON Pointer of its arguments schema in the document}
-    (`/0/function/parameters`, a contract's `/0/arguments_schema`), for annotations to land on the
+    """Return {tool: JSON Pointer of its arguments schema in the document}.
+
+    `/0/function/parameters`, a contract's `/0/arguments_schema`: for annotations to land on the
     line that declares an argument."""
     items = document if isinstance(document, list) else [document]
     if items and all(_is_own_contract(item) for item in items):

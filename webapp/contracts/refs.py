@@ -1,4 +1,6 @@
-"""Find the `$ref`s of a contract's schemas that cannot be resolved offline (nothing is fetched)."""
+"""Find the `$ref`s of a contract's schemas that cannot be resolved offline.
+
+Nothing is fetched."""
 
 from ..common.pointers import MISSING, from_tokens, is_pointer, resolve
 
@@ -28,7 +30,9 @@ def ref_problems(contract: dict) -> list[str]:
 
 
 def _surely_resolved(schema: dict) -> bool:
-    """Tell fast whether every `$ref` is a JSON Pointer into the schema that finds something.
+    """Tell fast whether every `$ref` is a JSON Pointer that finds something.
+
+    A pointer into the schema.
 
     Most schemas hold only such refs, or none, and need no resolver; an `$id` (which moves the base
     of the refs below it), an anchor, a URI or a pointer that finds nothing goes to `referencing`.
@@ -53,8 +57,9 @@ def _surely_resolved(schema: dict) -> bool:
 
 
 def _unresolved_refs(schema: dict):
-    """Yield (place, ref, reason) of each $ref the jsonschema resolver cannot follow; never
-    fetches."""
+    """Yield (place, ref, reason) of each $ref the jsonschema resolver cannot follow.
+
+    Never fetches."""
     from referencing import Registry
     from referencing.jsonschema import DRAFT7, specification_with
 

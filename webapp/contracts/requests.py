@@ -1,5 +1,6 @@
-"""The request contract of an OpenAPI operation outside its JSON body: method, URL template,
-parameters, media type.
+"""The request contract of an OpenAPI operation outside its JSON body.
+
+Method, URL template, parameters, media type.
 
 It becomes the contract's `http` (see analysis/wire/parameters.py): `{"method", "path",
 "parameters", "content_type"}`, `parameters` being the operation's and its path item's parameter
@@ -16,8 +17,9 @@ _IN = tuple(name for name in LOCATIONS if name != "form")
 
 
 def operation_http(inliner, path: str, method: str, item: dict, op: dict) -> dict:
-    """Return the `http` contract of one operation: its method, URL template, parameters and body
-    media type."""
+    """Return the `http` contract of one operation.
+
+    Its method, URL template, parameters and body media type."""
     params = {}
     for holder in (item, op):
         listed = holder.get("parameters") if isinstance(holder, dict) else None
@@ -53,7 +55,9 @@ def _media(inliner, body) -> str | None:
 
 
 def check_http(http) -> list[str]:
-    """Return what is wrong with a contract's `http`, each naming its place; [] when fine."""
+    """Return what is wrong with a contract's `http`, each naming its place.
+
+    [] when fine."""
     if http is None:
         return []
     if not isinstance(http, dict):

@@ -1,5 +1,6 @@
-"""A stored contract's version, as `ETag` and `If-Match` name it: a change made from an old read is
-refused.
+"""A stored contract's version, as `ETag` and `If-Match` name it.
+
+A change made from an old read is refused.
 
 Confirm, reject, adopt and import read and write a contract as its one writer, so they need no
 version; a `PUT` replaces the whole contract, and one that names the version it was based on is
@@ -28,8 +29,9 @@ class StaleContract(ContractError):
 
 
 def contract_version(stored: dict | None) -> str:
-    """Return the version of a stored contract (as get_tool returns it, its `updated_at`
-    included)."""
+    """Return the version of a stored contract.
+
+    As get_tool returns it, its `updated_at` included."""
     if stored is None:
         return NONE
     text = jsontext.dumps(stored, option=jsontext.OPT_SORT_KEYS)
@@ -37,8 +39,9 @@ def contract_version(stored: dict | None) -> str:
 
 
 def check_version(name: str, stored: dict | None, expected: set[str] | None) -> None:
-    """Raise StaleContract unless the stored contract is one of the `expected` versions (None: any;
-    "*": any stored contract)."""
+    """Raise StaleContract unless the stored contract is an `expected` version.
+
+    None: any; "*": any stored contract."""
     if expected is None:
         return
     version = contract_version(stored)

@@ -1,4 +1,6 @@
-"""Inferred mappings: learn which argument feeds which request field from a tool's own traffic.
+"""Inferred mappings.
+
+Learn which argument feeds which request field from a tool's own traffic.
 
 Pure Python (no Flask, no database): the pipeline hands it the leaves of each call and the
 counts stored so far, and stores what it returns.

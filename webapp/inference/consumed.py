@@ -1,5 +1,6 @@
-"""Arguments the mapping layer keeps for itself, learnt from a tool's traffic: what never reached
-the wire.
+"""Arguments the mapping layer keeps for itself, learnt from a tool's traffic.
+
+What never reached the wire.
 
 A `method` that picks the route, a `fields` projection or a `limit` the layer applies to the answer
 travels in no request. Once enough calls held such an argument and none of them sent it (no request
@@ -9,6 +10,7 @@ argument that travelled in earlier releases and is missing now is still `dropped
 release shows teaches nothing).
 """
 
+from ..analysis import learnt
 from .epochs import BOTH, PRIOR, established, plain, several
 
 # calls holding an argument, none of them sending it, before it is learnt consumed
@@ -20,8 +22,9 @@ SENT_SHARE = 0.2
 
 
 def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
-    """Return the argument pointers held by >= MIN_CONSUMED_CALLS calls that no request field ever
-    carried.
+    """Return the argument pointers no request field ever carried.
+
+    Held by >= MIN_CONSUMED_CALLS calls.
 
     `evidence` is {(argument, request): counts}, `presence` {(side, path): {"calls": n, ...}} (see
     epochs.py)."""
@@ -37,7 +40,11 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
     }
     for (a, _), counts in evidence.items():
         if a in calls:
-            agreed = sum(n for name, n in judged(counts).items() if name not in (BOTH, PRIOR))
+            agreed = sum(
+                n
+                for name, n in judged(counts).items()
+                if name not in (BOTH, PRIOR) and not name.startswith(learnt.KEPT)
+            )
             sent[a] = max(sent.get(a, 0), agreed)
     return sorted(
         path
@@ -47,6 +54,7 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
 
 
 def _in_a_list(path: str) -> bool:
-    """Tell whether a path is inside a list item (`/tags/0`, `/items/1/name`): items come and go by
-    index."""
+    """Tell whether a path is inside a list item (`/tags/0`, `/items/1/name`).
+
+    Items come and go by index."""
     return any(token.isdigit() for token in path.split("/")[1:])

@@ -1,13 +1,16 @@
-"""The contract a tool's calls are analysed under: the stored one plus the pairs inference learnt
-(pure).
+"""The contract a tool's calls are analysed under.
+
+The stored one plus the pairs inference learnt (pure).
 
 The pipeline analyses with it and the problems record its digest, which leaves out what inference
 added (webapp/problems/grouping.py `contract_digest`): a resolve "when the contract changes" waits
 for a person's change.
 """
 
+from ..analysis import learnt
 from ..common.pointers import is_pointer
 from .decide import strongest
+from .epochs import established, plain, several
 from .relations import separator_of
 
 
@@ -21,24 +24,28 @@ def declared_pairs(contract: dict | None) -> list[tuple[str, str]]:
 
 
 def with_inferred(
-    contract: dict | None, pairs, separators: dict | None = None, consumed=()
+    contract: dict | None, pairs, separators: dict | None = None, consumed=(), relations=None
 ) -> dict | None:
-    """Return the contract the analysis gets: the stored one plus the inferred pairs as mapping
-    entries.
+    """Return the contract the analysis gets.
+
+    The stored one plus the inferred pairs as mapping entries.
 
     `separators` ({pair: "|"}) are the joins the tool's traffic showed for lists sent as one
-    parameter; `consumed` the arguments it never sent, added to the contract's `consumed` (and named
-    apart in `consumed_inferred`, so a finding can say it was learnt)."""
+    parameter; `relations` ({pair: name}) the value relations it showed (a template, a join, a
+    clamp, a case: webapp/analysis/values/learnt.py); `consumed` the arguments it never sent, added
+    to the contract's `consumed` (and named apart in `consumed_inferred`, so a finding can say it
+    was learnt)."""
     contract = _with_consumed(contract, consumed)
     declared = declared_pairs(contract)
     left, right = {a for a, _ in declared}, {r for _, r in declared}
-    separators = separators or {}
+    separators, relations = separators or {}, relations or {}
     extra = [
         {
             "arguments": a,
             "request": r,
             "inferred": True,
             **({"separator": separators[(a, r)]} if (a, r) in separators else {}),
+            **({"relation": relations[(a, r)]} if (a, r) in relations else {}),
         }
         for a, r in pairs
         if a not in left and r not in right
@@ -51,7 +58,9 @@ def with_inferred(
 
 
 def _with_consumed(contract: dict | None, consumed) -> dict | None:
-    """Return the contract with the learnt consumed arguments that no declared pair sends."""
+    """Return the contract with the learnt consumed arguments added.
+
+    Those that no declared pair sends."""
     mapped = {a for a, _ in declared_pairs(contract)}
     stated = set((contract or {}).get("consumed") or ())
     extra = [p for p in consumed if p not in mapped and p not in stated]
@@ -66,12 +75,36 @@ def _with_consumed(contract: dict | None, consumed) -> dict | None:
 
 
 def learnt_separators(evidence: dict, pairs) -> dict:
-    """Return {pair: separator} of the inferred pairs whose traffic joins a list into one text
-    (`a|b`)."""
+    """Return {pair: separator} of inferred pairs whose traffic joins a list.
+
+    Joined into one text (`a|b`)."""
     out = {}
     for pair in pairs:
         counts = evidence.get(tuple(pair))
         sep = separator_of(strongest(tuple(pair), counts).relation) if counts else None
         if sep:
             out[tuple(pair)] = sep
+    return out
+
+
+# the kinds of change a pair may show every call (the same value in another case or format); a
+# type changed in JSON is one call's to decide, whatever the history
+KIND_RELATIONS = ("enum_changed", "format_changed")
+
+
+def learnt_relations(evidence: dict, pairs, releases=None) -> dict:
+    """Return {pair: relation} of inferred pairs with a relation besides equal.
+
+    Pairs whose traffic shows a value relation other than equal (a template, a join, a split, a
+    clamp, a change of case or type).
+
+    Judged on the releases before the newest once there are several: what only the newest release
+    shows is a change to report, never the relation."""
+    judged = established if several(releases) else plain
+    out = {}
+    for pair in pairs:
+        counts = evidence.get(tuple(pair))
+        name = strongest(tuple(pair), judged(counts)).relation if counts else None
+        if name and (learnt.is_function(name) or name in KIND_RELATIONS):
+            out[tuple(pair)] = name
     return out

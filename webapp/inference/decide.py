@@ -1,8 +1,10 @@
-"""Turn a tool's evidence counts into inferred mappings: strong, clear pairs only."""
+"""Turn a tool's evidence counts into inferred mappings.
+
+Strong, clear pairs only."""
 
 from dataclasses import dataclass
 
-from ..analysis import meaning
+from ..analysis import learnt, meaning
 from ..common.pointers import last
 from .epochs import BOTH, established, plain, several
 from .relations import EQUAL
@@ -20,6 +22,8 @@ KEEP_AGREEMENT = 0.90
 # another partner this close makes the best one unclear
 RIVAL_AGREEMENT = 0.80
 RIVAL_MIN_CALLS = 5
+# calls a clamp must show changing a value before it is told from an equal pair's odd call
+MIN_BOUND_CALLS = 2
 
 
 @dataclass(frozen=True)
@@ -37,8 +41,9 @@ class Inferred:
         return self.agree / self.both if self.both else 0.0
 
     def entry(self) -> dict:
-        """Return the contract `mapping` entry the analysis receives (never stored in the
-        contract)."""
+        """Return the contract `mapping` entry the analysis receives.
+
+        Never stored in the contract."""
         return {"arguments": self.arguments, "request": self.request, "inferred": True}
 
     def evidence(self) -> str:
@@ -63,27 +68,57 @@ def describe(relation: str) -> str:
         "type_changed": "same value, other type",
         "enum_changed": "same value, other case",
         "format_changed": "same value, other format",
-    }.get(relation, relation)
+    }.get(relation) or learnt.describe(relation)
 
 
 def strongest(pair, counts: dict) -> Inferred:
     """Return a pair's best relation with its counts."""
     counts = plain(counts)
-    # a one-item list sent as its item ("type_changed") agrees with whatever join the longer lists
-    # show
-    single = counts.get("type_changed", 0)
     relations = [
-        (n + single if name.startswith("joined ") else n, name)
+        (agreeing(name, n, counts), name)
         for name, n in counts.items()
-        if name != BOTH
+        if name != BOTH and _named(name, n, counts)
     ]
     # equal wins a tie: a transform is only named when the values really differ
     n, name = max(relations, key=lambda item: (item[0], item[1] == EQUAL), default=(0, EQUAL))
     return Inferred(pair[0], pair[1], name, n, counts.get(BOTH, 0))
 
 
+def agreeing(name: str, n: int, counts: dict) -> int:
+    """Return the calls that agree with a relation.
+
+    Its own, and those a function shows as no change."""
+    # a one-item list sent as its item ("type_changed") agrees with whatever join the longer lists
+    # show, a one-part text with whatever split
+    if name.startswith(("joined ", "split ")):
+        return n + counts.get("type_changed", 0)
+    # a clamp leaves the values inside its bound as they are
+    if learnt.is_bound(name):
+        return n + _kept(counts)
+    return n
+
+
+def _kept(counts: dict) -> int:
+    """Return the calls that sent the value as it is (as text, in a URL or a form)."""
+    return counts.get(EQUAL, 0) + counts.get("type_changed", 0)
+
+
+def _named(name: str, n: int, counts: dict) -> bool:
+    """Tell whether a relation is one to name.
+
+    A clamp shows values changed at its bound in a few calls and kept in more (else it is a
+    constant)."""
+    if name.startswith(learnt.KEPT):
+        return False
+    return not learnt.is_bound(name) or (
+        MIN_BOUND_CALLS <= n <= _kept(counts) and learnt.bound_holds(name, counts)
+    )
+
+
 def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) -> list[Inferred]:
-    """Return the inferred pairs: >= MIN_CALLS, >= AGREEMENT, and one clear partner on both sides.
+    """Return the inferred pairs.
+
+    >= MIN_CALLS, >= AGREEMENT, and one clear partner on both sides.
 
     `evidence` is {(argument path, request path): counts}; `rejected` and `declared` pairs (and the
     paths a declared pair uses) are left out; `previous` pairs keep their place down to
@@ -119,9 +154,10 @@ def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) 
 
 
 def _holds(every: Inferred, earlier: Inferred, kept: bool, apart: bool) -> bool:
-    """Tell whether a pair's evidence makes it inferred: over every call, or over the releases
-    before the newest once there are several (what the newest release shows neither teaches nor
-    unseats a pair)."""
+    """Tell whether a pair's evidence makes it inferred.
+
+    Over every call, or over the releases before the newest once there are several (what the newest
+    release shows neither teaches nor unseats a pair)."""
     judged = earlier if apart else every
     return judged.both >= min_calls(every) and judged.ratio >= (
         KEEP_AGREEMENT if kept else AGREEMENT
@@ -129,9 +165,17 @@ def _holds(every: Inferred, earlier: Inferred, kept: bool, apart: bool) -> bool:
 
 
 def min_calls(pair: Inferred) -> int:
-    """Return the calls a pair needs: fewer when both its names mean the same field."""
+    """Return the calls a pair needs.
+
+    Fewer when both its names mean the same field."""
     a, r = last(pair.arguments), last(pair.request)
-    return MIN_NAMED_CALLS if a == r or (meaning(a) and meaning(a) == meaning(r)) else MIN_CALLS
+    # the same template around every call's own value is evidence as strong as a name
+    named = a == r or (meaning(a) and meaning(a) == meaning(r)) or _templated(pair.relation)
+    return MIN_NAMED_CALLS if named else MIN_CALLS
+
+
+def _templated(relation: str) -> bool:
+    return relation.startswith(learnt.WRAPPED) and relation != learnt.WRAPPED + '["", ""]'
 
 
 def candidates(evidence: dict, rejected=(), exclude=(), limit: int = 10) -> list[Inferred]:

@@ -1,5 +1,6 @@
-"""Evidence weighed over releases: what the newest release shows is kept apart until a newer one
-comes.
+"""Evidence weighed over releases.
+
+What the newest release shows is kept apart until a newer one comes.
 
 A pair's counts hold every call (`both`, one count per relation) and, under `new:` keys, the calls
 of the tool's newest release alone; established evidence is the difference. So a release that breaks
@@ -18,8 +19,9 @@ MAX_RELEASES = 50
 
 
 def release_state(state: dict | None, releases) -> dict:
-    """Return the tool's release state ({"newest", "seen", "first"}) after calls of these (ts,
-    release) pairs.
+    """Return the tool's release state after calls of these releases.
+
+    {"newest", "seen", "first"} after calls of these (ts, release) pairs.
 
     Releases are ordered by the time of their first call, whatever order their calls arrive in: the
     newest is the one whose first call came last (a call of an older release, a rollout or a
@@ -42,20 +44,23 @@ def release_state(state: dict | None, releases) -> dict:
 
 
 def several(state: dict | None) -> bool:
-    """Tell whether the tool's calls came from more than one release (then the newest is weighed
-    apart)."""
+    """Tell whether the tool's calls came from more than one release.
+
+    Then the newest is weighed apart."""
     return len((state or {}).get("seen") or ()) >= 2
 
 
 def tagged(counts: dict, newest: bool) -> dict:
-    """Return one call's counts, with a `new:` copy of each when the call comes from the newest
-    release."""
+    """Return one call's counts, with `new:` copies for the newest release.
+
+    A `new:` copy of each when the call comes from the newest release."""
     return {**counts, **{NEW + k: n for k, n in counts.items()}} if newest else counts
 
 
 def presence_of(arguments: dict, request: dict, newest: bool, dropped=frozenset()) -> dict:
-    """Return one call's path counts: {(side, path): {"calls": 1}} of its leaves (and `new:`
-    copies).
+    """Return one call's path counts.
+
+    {(side, path): {"calls": 1}} of its leaves (and `new:` copies).
 
     An argument leaf the call's analysis found in no request (`dropped`: pointers of it or an
     ancestor) counts `"dropped": 1` too: what never reached the wire
@@ -71,14 +76,16 @@ def _held(path: str, dropped) -> dict:
 
 
 def folded(counts: dict) -> dict:
-    """Return counts with the newest release's part folded into the established part (a newer one
-    came)."""
+    """Return counts with the newest release's part folded in.
+
+    Into the established part: a newer one came."""
     return {k: n for k, n in counts.items() if not k.startswith(NEW)}
 
 
 def established(counts: dict) -> dict:
-    """Return the counts of calls from releases before the newest: all counts minus the `new:`
-    part."""
+    """Return the counts of calls from releases before the newest.
+
+    All counts minus the `new:` part."""
     out = {}
     for key, n in counts.items():
         if not key.startswith(NEW):
@@ -94,8 +101,9 @@ def plain(counts: dict) -> dict:
 
 
 def prior_for(presence: dict, a: str, r: str) -> dict:
-    """Return the counts a pair starts with: the earlier calls that held both paths, as disagreeing
-    ones.
+    """Return the counts a pair starts with.
+
+    The earlier calls that held both paths, as disagreeing ones.
 
     `presence` is {(side, path): {"calls": n, "new:calls": n}}; calls holding both are at most the
     fewer of the two, and exactly that when one field comes with the other, as a mapped pair's

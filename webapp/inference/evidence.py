@@ -6,11 +6,15 @@ agreement of a pair (`relation count / both`) is measured over the same calls, a
 that agreed at least once take space.
 """
 
+from ..analysis import learnt
 from .epochs import BOTH, prior_for, tagged
 from .relations import keys, relation
 
 # new candidate pairs one call may start (many equal small values)
 MAX_NEW_PER_CALL = 100
+# templates, bounds and the like one pair counts apart: a value found inside free text shows a
+# new "template" each call, and a function shows one
+MAX_FUNCTIONS = 16
 
 
 def observe(
@@ -21,7 +25,9 @@ def observe(
     presence=None,
     newest: bool = False,
 ) -> dict:
-    """Return {(argument path, request path): {"both": 1, relation: 1}} for one call's leaves.
+    """Return the pair counts of one call's leaves.
+
+    {(argument path, request path): {"both": 1, relation: 1}}.
 
     `known` holds the pairs already counted for the tool; `room` caps the new ones. With `presence`
     (how many earlier calls held each path, webapp/inference/epochs.py) a new pair starts with the
@@ -35,16 +41,43 @@ def observe(
         a, r = pair
         if a in left and r in right:
             # values in no common bucket cannot relate: no need to ask classify
-            found = relation(arguments[a], request[r]) if left[a] & right[r] else None
-            delta[pair] = tagged({BOTH: 1, found: 1} if found else {BOTH: 1}, newest)
+            found = (
+                relation(arguments[a], request[r]) if left[a] & right[r] else None
+            ) or learnt.bound_name(arguments[a], request[r])
+            if found and _past_the_cap(found, known, pair):
+                found = None
+            counts = {BOTH: 1, found: 1} if found else {BOTH: 1}
+            delta[pair] = tagged(_with_kept(counts, arguments[a], request[r]), newest)
     if room > 0:
         for pair, found in _new_pairs(
             arguments, request, left, right, known, min(room, MAX_NEW_PER_CALL)
         ):
-            delta[pair] = tagged({BOTH: 1, found: 1}, newest)
+            delta[pair] = tagged(
+                _with_kept({BOTH: 1, found: 1}, arguments[pair[0]], request[pair[1]]), newest
+            )
             if presence:
                 merge_counts(delta[pair], prior_for(presence, *pair))
     return delta
+
+
+def _with_kept(counts: dict, a, b) -> dict:
+    """Add where a number sent as it is lay (`kept 8`).
+
+    So a clamp can be checked against it."""
+    kept = learnt.kept_key(a, b)
+    if kept:
+        counts[kept] = 1
+    return counts
+
+
+def _past_the_cap(found: str, known, pair) -> bool:
+    """Tell whether a new template or bound takes a pair past MAX_FUNCTIONS.
+
+    Past MAX_FUNCTIONS of them (`known` holds each pair's counts when it is a dict)."""
+    counts = known.get(pair) if isinstance(known, dict) else None
+    if not counts or found in counts or not learnt.is_function(found):
+        return False
+    return sum(1 for name in counts if learnt.is_function(name)) >= MAX_FUNCTIONS
 
 
 def _new_pairs(arguments: dict, request: dict, left: dict, right: dict, known: set, room: int):
@@ -70,7 +103,9 @@ def _new_pairs(arguments: dict, request: dict, left: dict, right: dict, known: s
 
 
 def merge(total: dict, delta: dict) -> dict:
-    """Add one call's (or batch's) counts into running totals, in place; return the totals."""
+    """Add one call's (or batch's) counts into running totals, in place.
+
+    Return the totals."""
     for pair, counts in delta.items():
         merge_counts(total.setdefault(pair, {}), counts)
     return total

@@ -1,5 +1,7 @@
-"""A dropped argument beside an added request field may be a rename the analysis could not pair:
-say so in the finding, with the command that declares it."""
+"""Say where a dropped argument may be a rename the analysis could not pair.
+
+A dropped argument beside an added request field: say so in the finding, with the command that
+declares it."""
 
 import shlex
 
@@ -9,7 +11,9 @@ from .relations import relation
 
 
 def cli_name(path: str) -> str:
-    """Write a pointer as `tracediff tools map` reads it: a plain name for a top-level key."""
+    """Write a pointer as `tracediff tools map` reads it.
+
+    A plain name for a top-level key."""
     parts = tokens(path)
     if (
         len(parts) == 1
@@ -22,7 +26,9 @@ def cli_name(path: str) -> str:
 
 
 def map_command(tool: str | None, pairs) -> str:
-    """Return the `tracediff tools map` command that declares (argument, request) pairs."""
+    """Return the `tracediff tools map` command that declares these pairs.
+
+    (argument, request) pairs."""
     words = ["tracediff", "tools", "map", tool or "TOOL"]
     words += [f"{cli_name(a)}={cli_name(r)}" for a, r in pairs]
     return " ".join(shlex.quote(w) for w in words)
@@ -53,7 +59,9 @@ def rename_guesses(findings: list[dict]) -> dict[int, list[str]]:
 
 
 def _distance(path, value, other_path, other_value) -> tuple:
-    """Rank a counterpart: related values first, then the same type, then shared name letters."""
+    """Rank a counterpart.
+
+    Related values first, then the same type, then shared name letters."""
     related = relation(value, other_value) is not None
     same_type = type_name(value) == type_name(other_value)
     a, b = norm_key(last(path)), norm_key(last(other_path))
@@ -62,8 +70,9 @@ def _distance(path, value, other_path, other_value) -> tuple:
 
 
 def hint_renames(findings: list[dict], tool: str | None) -> list[dict]:
-    """Add to each dropped finding that has a likely counterpart how to declare the pair (in
-    place)."""
+    """Add to dropped findings with a likely counterpart how to declare it.
+
+    How to declare the pair, in place."""
     for index, guesses in rename_guesses(findings).items():
         f = findings[index]
         command = map_command(tool, [(f["left"]["path"], guesses[0])])

@@ -1,5 +1,6 @@
-"""The leaves of a payload that inference compares: bounded, so a big payload costs what a small one
-does."""
+"""The leaves of a payload that inference compares.
+
+Bounded, so a big payload costs what a small one does."""
 
 from ..common.pointers import child
 
@@ -13,7 +14,9 @@ MAX_TEXT = 200
 
 
 def leaves(doc, limit: int = MAX_LEAVES) -> dict:
-    """Return {JSON Pointer: value} of a document's scalar leaves and short lists of scalars.
+    """Return {JSON Pointer: value} of a document's leaves.
+
+    Its scalar leaves and short lists of scalars.
 
     Objects are walked; arrays of objects are not (their items have no stable pointer to pair),
     so every pointer returned can be written into a contract's `mapping` as it is.

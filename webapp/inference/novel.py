@@ -1,5 +1,6 @@
-"""Request fields the newest release sends that no call of an earlier release carried: a change to
-report.
+"""Request fields new in the newest release: a change to report.
+
+Fields the newest release sends that no call of an earlier release carried.
 
 A field no argument explains is info one call at a time (a layer adds its own constants and
 defaults), and so is an argument sent under another key (a layer renames on purpose). With history
@@ -25,7 +26,9 @@ MIN_TRAVELLED = 3
 
 @dataclass(frozen=True)
 class Earlier:
-    """The paths calls of the releases before the newest held: request fields and arguments."""
+    """The paths calls of the releases before the newest held.
+
+    Request fields and arguments."""
 
     request: frozenset
     arguments: frozenset
@@ -34,7 +37,9 @@ class Earlier:
 
 
 def earlier_fields(presence: dict, releases) -> Earlier | None:
-    """Return the paths calls of releases before the newest held, or None without such history."""
+    """Return the paths held by calls of releases before the newest.
+
+    None without such history."""
     if not several(releases):
         return None
     held = {(side, path) for (side, path), c in presence.items() if established(c).get("calls", 0)}
@@ -59,9 +64,11 @@ def earlier_fields(presence: dict, releases) -> Earlier | None:
 def flag_new_fields(
     findings: list[dict], release: str | None, newest: str | None, earlier
 ) -> list[dict]:
-    """Raise to warning each quiet finding of a call of the newest release that sends a request
-    field no call of an earlier release carried (added, or an argument they held sent under a new
-    key); return those raised."""
+    """Raise quiet findings that send a field new in the newest release.
+
+    Raise to warning each quiet finding of a call of the newest release that sends a request field
+    no call of an earlier release carried (added, or an argument they held sent under a new key);
+    return those raised."""
     if earlier is None or not release or release != newest:
         return []
     raised = [f for f in findings if _always_sent(f, earlier)]
@@ -105,16 +112,18 @@ def _always_sent(f: dict, earlier: Earlier) -> bool:
 
 
 def _new(path: str, carried: frozenset) -> bool:
-    """Tell whether no earlier call carried a request path (nor anything under it); a path inside a
-    list (`/items/3/name`) is never new: the counts keep no such path."""
+    """Tell whether no earlier call carried a request path (nor anything under it).
+
+    A path inside a list (`/items/3/name`) is never new: the counts keep no such path."""
     if not path or any(token.isdigit() for token in path.split("/")[1:]):
         return False
     return not any(p == path or p.startswith(path + "/") for p in carried)
 
 
 def _narrowed(f: dict) -> None:
-    """Name an added object of one field by that field (`form:/metadata/mcp_session`, not
-    `form:/metadata`)."""
+    """Name an added object of one field by that field.
+
+    `form:/metadata/mcp_session`, not `form:/metadata`."""
     while (
         f["kind"] == "added" and isinstance(f["right_value"], dict) and len(f["right_value"]) == 1
     ):

@@ -1,4 +1,6 @@
-"""How one value relates to another: equal, or the same meaning written another way."""
+"""How one value relates to another.
+
+Equal, or the same meaning written another way."""
 
 import re
 
@@ -6,6 +8,7 @@ from ..analysis import (
     canonical,
     classify,
     is_number,
+    learnt,
     norm_text,
     power_of_ten,
     read_number,
@@ -19,11 +22,16 @@ TRANSFORMS = ("type_changed", "enum_changed", "format_changed", "scaled")
 # formats meet without parsing every string of every call (classify reads the dates of the few that
 # meet).
 _JOINS = (",", "|", ";", " ")
+# the first words of a text, by which a value meets the template it was wrapped in
+_WORDS = re.compile(r"[^\W_]{2,}")
+MAX_TOKENS = 8
 _DATEISH = re.compile(r"^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})")
 
 
 def relation(a, b) -> str | None:
-    """Name how `a` became `b`: "equal", a transform ("scaled x100", "type_changed"...), or None."""
+    """Name how `a` became `b`.
+
+    "equal", a transform ("scaled x100", "type_changed"...), or None."""
     if same(a, b):
         # the common case, without classify's readings
         return EQUAL
@@ -38,11 +46,15 @@ def relation(a, b) -> str | None:
         return f"scaled {_factor(a, b)}"
     if kind == "type_changed" and isinstance(a, list) and isinstance(b, str):
         return joined(a, b) or kind
-    return kind if kind in TRANSFORMS else None
+    if kind == "type_changed" and isinstance(a, str) and isinstance(b, list):
+        return learnt.relation_name(a, b) or kind
+    return kind if kind in TRANSFORMS else learnt.relation_name(a, b)
 
 
 def joined(items: list, text: str) -> str | None:
-    """Name the join of a list into one text ("joined |" for `a|b`), or None when it is not one."""
+    """Name the join of a list into one text, or None when it is not one.
+
+    "joined |" for `a|b`."""
     texts = ["true" if x is True else "false" if x is False else str(x) for x in items]
     if len(texts) < 2:
         return None
@@ -66,7 +78,9 @@ def _factor(a, b) -> str:
 
 
 def keys(value) -> set:
-    """Return bucket keys shared by values that may be related, so only those pairs are compared."""
+    """Return bucket keys shared by values that may be related.
+
+    So only those pairs are compared."""
     if isinstance(value, list):
         found = {("list", canonical([str(x) for x in value]))}
         return (
@@ -77,7 +91,8 @@ def keys(value) -> set:
     if isinstance(value, bool):
         return {("truth", value)}
     if is_number(value):
-        return {("digits", _digits(value))}
+        text = str(value) if isinstance(value, int) else ""
+        return {("digits", _digits(value))} | ({("token", text)} if len(text) >= 2 else set())
     text = str(value)
     found = set()
     number = read_number(text)
@@ -95,12 +110,17 @@ def keys(value) -> set:
     for sep in _JOINS:
         if sep in text:
             found.add(("list", canonical(text.split(sep))))
+            # `a, b` split and trimmed
+            found.add(("list", canonical([part.strip() for part in text.split(sep)])))
+    # a value wrapped in a template (`gid://shop/Customer/123`, `title:*mug*`) meets the value
+    found.update(("token", word) for word in _WORDS.findall(text)[:MAX_TOKENS])
     return found
 
 
 def _digits(number) -> str:
-    """Return a number's significant digits, so 5, 50, 0.5 and "5" share a bucket (a scale
-    change)."""
+    """Return a number's significant digits.
+
+    So 5, 50, 0.5 and "5" share a bucket (a scale change)."""
     text = repr(float(number)) if not isinstance(number, int) else str(number)
     if "e" in text.lower():
         return text.lower()

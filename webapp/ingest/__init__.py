@@ -1,4 +1,6 @@
-"""Ingest: turn what shippers, agents and OpenTelemetry send into validated snapshot events."""
+"""Ingest: turn what shippers, agents and OpenTelemetry send into events.
+
+Validated snapshot events."""
 
 from .body import parse_body
 from .model import Batch, Event, IngestError, Limits, Rejection

@@ -1,5 +1,6 @@
-"""A JSON array body split item by item as it is decompressed, so only one item's parsed value is
-held.
+"""A JSON array body split item by item as it is decompressed.
+
+So only one item's parsed value is held.
 
 Vector, Fluent Bit and Logstash send arrays; parsed whole, 63 MiB of one took a worker to 672 MiB.
 Each item is parsed by orjson on a window of the text, which says where the item ends by refusing
@@ -34,15 +35,18 @@ _DECODER = json.JSONDecoder(parse_constant=no_constants, parse_float=finite_floa
 
 
 class _Text:
-    """The decoded text of a body, read ahead a piece at a time; what was consumed is dropped."""
+    """The decoded text of a body, read ahead a piece at a time.
+
+    What was consumed is dropped."""
 
     def __init__(self, head: bytes, pieces: Iterator[bytes]):
         self.decoder = codecs.getincrementaldecoder("utf-8")("surrogateescape")
         self.pieces, self.text, self.ended = pieces, self.decoder.decode(head), False
 
     def more(self, until: int = 0) -> bool:
-        """Read pieces until the text is `until` long (at least one piece); False when none is
-        left."""
+        """Read pieces until the text is `until` long (at least one piece).
+
+        False when none is left."""
         read = False
         while not self.ended and (not read or len(self.text) < until):
             piece = next(self.pieces, None)
@@ -62,8 +66,10 @@ class _Text:
 
 
 def array_records(head: bytes, pieces: Iterator[bytes], limits: Limits) -> Iterator[Record]:
-    """Yield the items of a top-level JSON array body one record each; raise IngestError when the
-    body is not one array, holds too many items or none of its items can be taken."""
+    """Yield the items of a top-level JSON array body one record each.
+
+    Raise IngestError when the body is not one array, holds too many items or none of its items can
+    be taken."""
     return within_event_limit(_array_items(head, pieces, limits.max_depth), limits.max_events)
 
 
@@ -90,8 +96,9 @@ def _array_items(head: bytes, pieces: Iterator[bytes], max_depth: int) -> Iterat
 
 
 def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, int]:
-    """Parse the item at pos, reading more of the body while it may be cut short; return it and its
-    end."""
+    """Parse the item at pos, reading more of the body while it may be cut short.
+
+    Return it and its end."""
     found = _by_orjson(text.text, pos)
     if found is not None:
         record = Record(index, found[0], text.text[pos : found[1]])
@@ -122,9 +129,10 @@ def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, in
 
 
 def _by_orjson(text: str, pos: int) -> tuple[object, int] | None:
-    """Parse the container at pos with orjson, which says where it ends by refusing what follows;
-    None when a window of the text does not settle it (cut short, broken, too deep, not UTF-8, a
-    scalar)."""
+    """Parse the container at pos with orjson.
+
+    Which says where it ends by refusing what follows; None when a window of the text does not
+    settle it (cut short, broken, too deep, not UTF-8, a scalar)."""
     if text[pos : pos + 1] not in ("{", "["):
         return None
     size = _WINDOW
@@ -144,7 +152,9 @@ def _by_orjson(text: str, pos: int) -> tuple[object, int] | None:
 
 
 def _skipped(text: str, pos: int, index: int, error: RecordError) -> tuple[Record, int]:
-    """Step over an item that cannot be parsed by its brackets or its extent as a scalar."""
+    """Step over an item that cannot be parsed.
+
+    By its brackets, or by its extent as a scalar."""
     if text[pos : pos + 1] in ("{", "["):
         extent = container_extent(text, pos)
         end = extent[0] if extent else None

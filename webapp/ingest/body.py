@@ -1,4 +1,6 @@
-"""parse_body: from the raw bytes of POST /api/v1/ingest to accepted events and rejections."""
+"""parse_body: from the raw bytes of POST /api/v1/ingest to events.
+
+To accepted events and rejections."""
 
 from __future__ import annotations
 
@@ -38,7 +40,9 @@ def parse_body(
     now: datetime | None = None,
     prepare: Callable[[Event], Event] | None = None,
 ) -> Batch:
-    """Decode, frame and normalise an ingest body; raise IngestError when it is refused whole.
+    """Decode, frame and normalise an ingest body.
+
+    Raise IngestError when it is refused whole.
 
     The body is decompressed and split as it goes, and `prepare` (redaction, say) is applied to each
     event as it is made, so a large body's parsed values are never all held at once."""
@@ -62,8 +66,9 @@ def parse_body(
 
 
 def named_source(rec) -> str:
-    """Return the `source` a rejected record names, as accepted events are counted by theirs ("" if
-    unreadable)."""
+    """Return the `source` a rejected record names.
+
+    As accepted events are counted by theirs ("" if unreadable)."""
     value = rec.value
     if value is None:
         # a record refused before parsing (too deep, say) is read again for its source: its text,
@@ -77,8 +82,9 @@ def named_source(rec) -> str:
 
 
 def fallback_trace_id(headers: Mapping[str, str], query: Mapping[str, str]) -> str | None:
-    """Return the trace id from a W3C traceparent header, X-Trace-Id, or the trace_id query
-    parameter."""
+    """Return the trace id a request names outside its body.
+
+    From a W3C traceparent header, X-Trace-Id, or the trace_id query parameter."""
     lowered = {k.lower(): v for k, v in headers.items()} if headers else {}
     m = _TRACEPARENT.fullmatch(lowered.get("traceparent", "").strip())
     if m and m.group(1).strip("0"):
@@ -88,7 +94,9 @@ def fallback_trace_id(headers: Mapping[str, str], query: Mapping[str, str]) -> s
 
 
 def record_events(value: Any, ctx: Context) -> list[Event]:
-    """Return the events one record holds: an envelope, a wrapped envelope, or a known shape."""
+    """Return the events one record holds.
+
+    An envelope, a wrapped envelope, or a known shape."""
     if type(value) is not dict:
         raise RecordError("bad_type", "each record must be a JSON object")
     rec, meta = unwrap(value, ctx.limits.max_depth)
@@ -117,7 +125,9 @@ def record_events(value: Any, ctx: Context) -> list[Event]:
 
 
 def unwrap(rec: dict, max_depth: int) -> tuple[dict, dict | None]:
-    """Take our record out of a shipper's envelope (message/log string); keep its fields as meta."""
+    """Take our record out of a shipper's envelope (message/log string).
+
+    Keep its fields as meta."""
     meta: dict | None = None
     for _ in range(_MAX_UNWRAP):
         if "snapshot" in rec or "payload" in rec:

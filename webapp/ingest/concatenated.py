@@ -1,5 +1,6 @@
-"""Records of concatenated JSON: values side by side, read by the standard library's decoder, which
-says where each ends."""
+"""Records of concatenated JSON.
+
+Values side by side, read by the standard library's decoder, which says where each ends."""
 
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ def no_constants(name: str) -> Any:
 
 
 def finite_float(text: str) -> float:
-    """Read a JSON number as a double, refusing one past its range (1e400 would be stored as
-    null)."""
+    """Read a JSON number as a double, refusing one past its range.
+
+    1e400 would be stored as null."""
     value = float(text)
     if math.isinf(value):
         raise ValueError(f"the number {text[:40]} is past what a double holds")
@@ -39,7 +41,9 @@ def by_stream(body: bytes, max_depth: int) -> list[Record]:
 
 
 def scan(chunk: bytes, line_index: int | None, max_depth: int) -> Iterator[Record]:
-    """Yield the concatenated JSON values of chunk; stop at the first broken one."""
+    """Yield the concatenated JSON values of chunk.
+
+    Stop at the first broken one."""
     try:
         text = chunk.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -66,7 +70,9 @@ def scan(chunk: bytes, line_index: int | None, max_depth: int) -> Iterator[Recor
 
 
 def _decode_at(text: str, pos: int, index: int, max_depth: int) -> tuple[Record, int | None]:
-    """Decode the value at text[pos]; one too deep to decode is skipped whole as too_deep."""
+    """Decode the value at text[pos].
+
+    One too deep to decode is skipped whole as too_deep."""
     try:
         value, end = _DECODER.raw_decode(text, pos)
         if lone_surrogate(value, text[pos:end]):

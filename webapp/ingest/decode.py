@@ -19,7 +19,9 @@ _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
 def decode_body(raw: bytes, content_encoding: str | None, max_bytes: int) -> bytes:
-    """Return the body with every Content-Encoding undone, refusing more than max_bytes."""
+    """Return the body with every Content-Encoding undone.
+
+    Refusing more than max_bytes."""
     # grows in place and hands over its bytes without a copy (a join held two)
     out = io.BytesIO()
     for piece in decoded_pieces(raw, content_encoding, max_bytes):
@@ -28,9 +30,10 @@ def decode_body(raw: bytes, content_encoding: str | None, max_bytes: int) -> byt
 
 
 def decoded_pieces(raw: bytes, content_encoding: str | None, max_bytes: int) -> Iterator[bytes]:
-    """Yield the body with every Content-Encoding undone, a piece (about 1 MiB) at a time, as it is
-    decompressed; raise 413 as soon as more than max_bytes came out (nothing past the limit is
-    made)."""
+    """Yield the body with every Content-Encoding undone.
+
+    A piece (about 1 MiB) at a time, as it is decompressed; raise 413 as soon as more than max_bytes
+    came out (nothing past the limit is made)."""
     codings = [c.strip().lower() for c in (content_encoding or "").split(",") if c.strip()]
     if not codings:
         codings = [sniff_encoding(raw)]
@@ -85,7 +88,9 @@ def _is_zlib(data: bytes) -> bool:
 
 
 def _inflate(pieces: Iterator[bytes], wbits: int | None, name: str) -> Iterator[bytes]:
-    """Inflate piece by piece, at most 1 MiB out per call (a bomb never comes out whole)."""
+    """Inflate piece by piece, at most 1 MiB out per call.
+
+    A bomb never comes out whole."""
     d, ended = None, False
     try:
         for buf in pieces:

@@ -1,4 +1,6 @@
-"""Normalise and validate records into Events: our envelope v1 and the fields every shape shares."""
+"""Normalise and validate records into Events.
+
+Our envelope v1 and the fields every shape shares."""
 
 from __future__ import annotations
 
@@ -39,7 +41,9 @@ _FLAG_TEXTS = {"true": True, "false": False}
 
 @dataclass
 class Context:
-    """What every record of one body shares: limits, receive time, trace id fallbacks."""
+    """What every record of one body shares.
+
+    Limits, receive time, trace id fallbacks."""
 
     limits: Limits
     now: str
@@ -55,8 +59,9 @@ class Context:
             )
 
     def stamp(self, ts: Any, meta: dict | None) -> tuple[str, dict | None]:
-        """Return the event's time and meta: a time too far ahead becomes the receive time,
-        `sent_ts` kept."""
+        """Return the event's time and meta.
+
+        A time too far ahead becomes the receive time, `sent_ts` kept."""
         if ts is None:
             return self.now, meta
         sent = normalise_ts(ts)
@@ -68,14 +73,16 @@ class Context:
 
 
 def format_ts(dt: datetime) -> str:
-    """Format a datetime as the store writes times (webapp/common/times.py: UTC, microseconds, fixed
-    width)."""
+    """Format a datetime as the store writes times.
+
+    webapp/common/times.py: UTC, microseconds, fixed width."""
     return times.stamp(dt if dt.tzinfo else dt.replace(tzinfo=UTC))
 
 
 def normalise_ts(value: Any) -> str:
-    """Return an RFC 3339 timestamp in the stored form: UTC, `Z`, the fraction cut or padded to
-    microseconds."""
+    """Return an RFC 3339 timestamp in the stored form.
+
+    UTC, `Z`, the fraction cut or padded to microseconds."""
     if type(value) is not str:
         raise RecordError("bad_type", f"ts must be an RFC 3339 string, got {_json_type(value)}")
     m = _RFC3339.match(value)
@@ -112,12 +119,16 @@ def check_trace_id(value: Any) -> str:
 
 
 def canonical_trace_id(value: str) -> str:
-    """Return the id a trace is stored under: a W3C (32-hex) id in lower case, others as given."""
+    """Return the id a trace is stored under.
+
+    A W3C (32-hex) id in lower case, others as given."""
     return value.lower() if _HEX32.match(value) else value
 
 
 def record_trace_id(rec: dict, ctx: Context) -> Any:
-    """Return the record's trace id, else the body's fallback (header or query), else None."""
+    """Return the record's trace id.
+
+    Else the body's fallback (header or query), else None."""
     value = rec.get("trace_id")
     if value is None:
         value = rec.get("traceId")
@@ -167,9 +178,10 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
 
 
 def _flag(field: str, value: Any) -> bool | None:
-    """Return a true/false field: a boolean, or the text "true" or "false" a shipper that writes
-    every value as a string sends ("True" from Python's str()); null says nothing. Anything else
-    would be a guess."""
+    """Return a true/false field.
+
+    A boolean, or the text "true" or "false" a shipper that writes every value as a string sends
+    ("True" from Python's str()); null says nothing. Anything else would be a guess."""
     if value is None or type(value) is bool:
         return value
     if type(value) is str and value.lower() in _FLAG_TEXTS:
@@ -182,7 +194,9 @@ def _flag(field: str, value: Any) -> bool | None:
 
 
 def _url_given(rec: dict, snapshot) -> bool:
-    """Tell whether a request event says what was sent by its URL (a GET sends no body)."""
+    """Tell whether a request event says what was sent by its URL.
+
+    A GET sends no body."""
     http = rec.get("http")
     return (
         snapshot == "request"
@@ -251,7 +265,9 @@ def make_event(
 
 
 def parse_json_string(value: Any, max_depth: int) -> tuple[Any, bool]:
-    """Parse a string holding a JSON object or array; keep any other string as it is.
+    """Parse a string holding a JSON object or array.
+
+    Keep any other string as it is.
 
     The parsed value is a payload, one level inside its event, so it may nest max_depth - 1 levels.
     """
@@ -276,7 +292,9 @@ def parse_json_string(value: Any, max_depth: int) -> tuple[Any, bool]:
 
 
 def normalise_http(value: Any) -> dict:
-    """Keep method, url, status_code and headers of an http object, checking their types."""
+    """Keep method, url, status_code and headers of an http object.
+
+    Checking their types."""
     if type(value) is not dict:
         raise RecordError("bad_type", f"http must be an object, got {_json_type(value)}")
     out: dict[str, Any] = {}

@@ -1,5 +1,6 @@
-"""Find where JSON values end by their brackets and strings alone, without parsing them (so at any
-depth)."""
+"""Find where JSON values end by their brackets and strings alone.
+
+Without parsing them (so at any depth)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ _ARRAY_SEPARATOR = re.compile(rb"[ \t\r\n]*([,\]])")
 
 
 def array_items(body: bytes) -> list[tuple[int, int, int]] | None:
-    """Return (start, end, depth) of each item of the top-level JSON array body, or None."""
+    """Return (start, end, depth) of each item of a top-level array body.
+
+    None when the body is not one."""
     pos = _WS_BYTES.match(body).end() + 1
     if body[pos - 1 : pos] != b"[":
         return None
@@ -39,7 +42,9 @@ def array_items(body: bytes) -> list[tuple[int, int, int]] | None:
 
 
 def _value_extent(data: bytes, pos: int) -> tuple[int, int] | None:
-    """Return (end, depth) of the JSON value at data[pos] by its brackets and strings alone."""
+    """Return (end, depth) of the JSON value at data[pos].
+
+    By its brackets and strings alone."""
     if data[pos : pos + 1] in (b"[", b"{"):
         return container_extent(data, pos)
     scalar = _ARRAY_SCALAR.match(data, pos)
@@ -47,8 +52,9 @@ def _value_extent(data: bytes, pos: int) -> tuple[int, int] | None:
 
 
 def container_extent(data: bytes | str, start: int) -> tuple[int, int] | None:
-    """Return (end, depth) of the array or object at data[start] without parsing it, so at any
-    depth; None when it is not closed. A flat object has depth 1."""
+    """Return (end, depth) of the array or object at data[start] unparsed.
+
+    Without parsing it, so at any depth; None when it is not closed. A flat object has depth 1."""
     depth = deepest = 0
     for token in _NESTING_TOKENS[type(data)].finditer(data, start):
         if token.lastgroup == "open":

@@ -1,5 +1,6 @@
-"""Split a decoded body into records, whatever the framing: object, array, NDJSON or concatenated
-JSON.
+"""Split a decoded body into records, whatever the framing.
+
+Object, array, NDJSON or concatenated JSON.
 
 Each framing has its module: whole.py (one JSON value), ndjson.py and concatenated.py; records.py
 holds the record and the checks they share.
@@ -46,15 +47,19 @@ def split_records(body: bytes, limits: Limits) -> list[Record]:
 
 
 def refused_whole(first: RecordError, all_too_deep: bool) -> IngestError:
-    """The refusal of a body none of whose records can be taken, by its first record's error."""
+    """The refusal of a body none of whose records can be taken.
+
+    By its first record's error."""
     if all_too_deep:
         return IngestError(422, "too_deep", f"no record of the body can be taken: {first.message}")
     return IngestError(422, "unparseable", f"nothing in the body parses as JSON: {first.message}")
 
 
 def within_event_limit(records: Iterable[Record], max_events: int) -> Iterator[Record]:
-    """Pass a streamed body's records on; refuse the body at record max_events + 1 (nothing past it
-    is parsed), or at its end when none of its records can be taken."""
+    """Pass a streamed body's records on.
+
+    Refuse the body at record max_events + 1 (nothing past it is parsed), or at its end when none of
+    its records can be taken."""
     good, first_error, all_too_deep = 0, None, True
     for count, record in enumerate(records, 1):
         if count > max_events:
@@ -75,8 +80,9 @@ def within_event_limit(records: Iterable[Record], max_events: int) -> Iterator[R
 
 
 def _unparsed(body: bytes, max_depth: int) -> list[Record]:
-    """Find the records of a body that does not parse whole: an array too deep for orjson, NDJSON or
-    concatenated JSON."""
+    """Find the records of a body that does not parse whole.
+
+    An array too deep for orjson, NDJSON or concatenated JSON."""
     records = items_by_extent(body, max_depth) if body.lstrip()[:1] == b"[" else None
     if records is None:
         records = ndjson.by_lines(body, max_depth) if b"\n" in body.strip() else []

@@ -1,5 +1,6 @@
-"""Read what GenAI instrumentations record: the tool calls a model announced, their results, the
-tools offered.
+"""Read what GenAI instrumentations record.
+
+The tool calls a model announced, their results, the tools offered.
 
 Three spellings reach us: the GenAI semantic conventions' messages (`gen_ai.output.messages` parts
 of type `tool_call`, also on log records), OpenInference's flattened attributes
@@ -24,14 +25,19 @@ _OI_CALL = re.compile(
     r"llm\.output_messages\.(\d+)\.message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)\Z"
 )
 _OI_INPUT = re.compile(r"llm\.input_messages\.(\d+)\.message\.(role|tool_call_id|content)\Z")
+# a message's content given as parts: llm.input_messages.N.message.contents.K.message_content.text
+_OI_PART = re.compile(
+    r"llm\.input_messages\.(\d+)\.message\.contents\.(\d+)\.message_content\.(type|text)\Z"
+)
 _OI_TOOL = re.compile(r"llm\.tools\.(\d+)\.tool\.json_schema\Z")
 _OLD_CALL = re.compile(r"gen_ai\.completion\.(\d+)\.tool_calls\.(\d+)\.(id|name|arguments)\Z")
 
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call a model asked for: its id, the tool's name, the arguments (parsed when they
-    were text)."""
+    """One tool call a model asked for: its id, the tool's name, the arguments.
+
+    Parsed when they were text."""
 
     call_id: str
     name: str | None
@@ -47,7 +53,9 @@ class ToolResult:
 
 
 def is_model_span(attrs: dict) -> bool:
-    """Tell a span that records one model request (chat, completion), whatever the library."""
+    """Tell a span that records one model request (chat, completion).
+
+    Whatever the library."""
     if attrs.get("gen_ai.operation.name") in _MODEL_OPERATIONS:
         return True
     if attrs.get("openinference.span.kind") == "LLM":
@@ -68,8 +76,9 @@ def provider(attrs: dict) -> str | None:
 
 
 def announced_calls(attrs: dict) -> list[ToolCall]:
-    """Return the tool calls a model span (or a log record's attributes) says the model made, in
-    order."""
+    """Return the tool calls a model span says the model made, in order.
+
+    A model span, or a log record's attributes."""
     for read in (_semconv_calls, _openinference_calls, _old_openllmetry_calls, _openlit_calls):
         calls = read(attrs)
         if calls:
@@ -78,8 +87,9 @@ def announced_calls(attrs: dict) -> list[ToolCall]:
 
 
 def calls_in_messages(messages: Any) -> list[ToolCall]:
-    """Return the tool calls of output messages: semconv parts, or OpenAI-style `tool_calls`
-    lists."""
+    """Return the tool calls of output messages.
+
+    Semconv parts, or OpenAI-style `tool_calls` lists."""
     calls = []
     for message in _as_list(parse_value(messages)):
         if type(message) is not dict:
@@ -99,8 +109,9 @@ def calls_in_messages(messages: Any) -> list[ToolCall]:
 
 
 def results_in_messages(messages: Any) -> list[ToolResult]:
-    """Return the tool results of input messages: `tool_call_response` parts and `tool` role
-    messages."""
+    """Return the tool results of input messages.
+
+    `tool_call_response` parts and `tool` role messages."""
     results = []
     for message in _as_list(parse_value(messages)):
         if type(message) is not dict:
@@ -113,27 +124,39 @@ def results_in_messages(messages: Any) -> list[ToolResult]:
             ):
                 results.append(
                     ToolResult(
-                        str(part["id"]), parse_value(part.get("response", part.get("result")))
+                        str(part["id"]),
+                        _text_blocks(parse_value(part.get("response", part.get("result")))),
                     )
                 )
         call_id = message.get("tool_call_id", message.get("id"))
         if message.get("role") == "tool" and not message.get("parts") and call_id is not None:
-            results.append(ToolResult(str(call_id), parse_value(message.get("content"))))
+            results.append(
+                ToolResult(str(call_id), _text_blocks(parse_value(message.get("content"))))
+            )
     return results
 
 
 def tool_results(attrs: dict) -> list[ToolResult]:
-    """Return the tool results a model request carried to the model (semconv or OpenInference)."""
+    """Return the tool results a model request carried to the model.
+
+    Semconv or OpenInference."""
     results = results_in_messages(attrs.get("gen_ai.input.messages"))
     if results:
         return results
     messages: dict[int, dict] = {}
+    parts: dict[int, dict[int, dict]] = {}
     for key, value in attrs.items():
         match = _OI_INPUT.match(key)
         if match:
             messages.setdefault(int(match[1]), {})[match[2]] = value
+        match = _OI_PART.match(key)
+        if match:
+            parts.setdefault(int(match[1]), {}).setdefault(int(match[2]), {})[match[3]] = value
+    for n, message in messages.items():
+        if "content" not in message and n in parts:
+            message["content"] = [part for _, part in sorted(parts[n].items())]
     return [
-        ToolResult(str(m["tool_call_id"]), parse_value(m.get("content")))
+        ToolResult(str(m["tool_call_id"]), _text_blocks(parse_value(m.get("content"))))
         for _, m in sorted(messages.items())
         if m.get("role") == "tool" and m.get("tool_call_id") is not None
     ]
@@ -155,8 +178,9 @@ def tool_definitions(attrs: dict) -> dict[str, dict]:
 
 
 def listed_tools(attrs: dict) -> dict[str, dict]:
-    """Return {tool name: input schema} of an MCP tools/list result a span recorded (OpenLLMetry's
-    MCP spans)."""
+    """Return {tool name: input schema} of a recorded MCP tools/list result.
+
+    As OpenLLMetry's MCP spans record it."""
     for key in ("traceloop.entity.output", "mcp.response.value", "output.value"):
         listed = parse_value(attrs.get(key))
         if type(listed) is dict and type(listed.get("tools")) is list:
@@ -165,8 +189,9 @@ def listed_tools(attrs: dict) -> dict[str, dict]:
 
 
 def parse_value(value: Any) -> Any:
-    """Parse JSON text; fall back to a Python literal (openlit writes str(dict)); leave other text
-    as it is."""
+    """Parse JSON text.
+
+    Fall back to a Python literal (openlit writes str(dict)); leave other text as it is."""
     if type(value) is not str:
         return value
     text = value.strip()
@@ -191,13 +216,16 @@ CALL_WRAPPER_EXTRAS = {"sanitize_inputs_outputs"}
 
 
 def unwrap_arguments(value: Any) -> Any:
-    """Return the arguments inside a wrapper: a Python call's {"args": [], "kwargs": {}} (traceloop;
-    smolagents with its "sanitize_inputs_outputs"), MCP {"tool_name", "arguments"}."""
+    """Return the arguments inside a wrapper.
+
+    A Python call's {"args": [], "kwargs": {}} (traceloop; smolagents with its
+    "sanitize_inputs_outputs"; LlamaIndex's {"kwargs": {}} alone), MCP {"tool_name",
+    "arguments"}."""
     value = parse_value(value)
     if (
         type(value) is dict
-        and {"args", "kwargs"} <= set(value) <= {"args", "kwargs", *CALL_WRAPPER_EXTRAS}
-        and not value["args"]
+        and {"kwargs"} <= set(value) <= {"args", "kwargs", *CALL_WRAPPER_EXTRAS}
+        and not value.get("args")
         and type(value["kwargs"]) is dict
     ):
         return value["kwargs"]
@@ -212,22 +240,24 @@ def unwrap_arguments(value: Any) -> Any:
 
 
 def tool_result(value: Any) -> Any:
-    """Return what a tool handed back to the model, out of its {"result": "<JSON text>"} wrappers
-    and a LangChain ToolMessage. An MCP CallToolResult stays whole: its isError and
-    structuredContent are what the model was told."""
+    """Return what a tool handed back to the model.
+
+    Out of its {"result": "<JSON text>"} wrappers and a LangChain ToolMessage. An MCP CallToolResult
+    stays whole: its isError and structuredContent are what the model was told."""
     value = parse_value(value)
     message = langchain_tool_message(value)
     if message is not None:
         value = parse_value(message.get("content"))
-    value = _text_blocks(value)
+    value = _text_blocks(llama_index_tool_output(value))
     while type(value) is dict and set(value) == {"result"}:
         value = parse_value(value["result"])
     return value
 
 
 def unwrap_result(value: Any) -> Any:
-    """Return the data a tool's result holds: out of its wrappers, an MCP CallToolResult's
-    content."""
+    """Return the data a tool's result holds.
+
+    Out of its wrappers, an MCP CallToolResult's content."""
     value = tool_result(value)
     if (
         type(value) is dict
@@ -246,18 +276,41 @@ def unwrap_result(value: Any) -> Any:
     return value
 
 
-def _text_blocks(value: Any) -> Any:
-    """Return the text of a result given as content blocks (Strands' [{"text": ...}]), parsed; else
-    the value."""
-    if type(value) is list and value and all(type(b) is dict and set(b) == {"text"} for b in value):
-        if all(type(b["text"]) is str for b in value):
-            return parse_value("".join(b["text"] for b in value))
+def llama_index_tool_output(value: Any) -> Any:
+    """Return the content blocks of a LlamaIndex ToolOutput (what the model got), else the value."""
+    if (
+        type(value) is dict
+        and {"blocks", "tool_name", "raw_output"} <= set(value)
+        and type(value["blocks"]) is list
+    ):
+        return value["blocks"]
     return value
 
 
+def _text_blocks(value: Any) -> Any:
+    """Return the text of a result given as content blocks, parsed.
+
+    Strands' [{"text": ...}], MCP's and the Claude Agent SDK's [{"type": "text", "text": ...}]
+    (an OpenAI tool message's content parts too); else the value."""
+    if type(value) is list and value and all(_is_text_block(b) for b in value):
+        return parse_value("".join(b["text"] for b in value))
+    return value
+
+
+def _is_text_block(block: Any) -> bool:
+    return (
+        type(block) is dict
+        and type(block.get("text")) is str
+        and set(block) <= {"type", "text", "annotations", "meta", "_meta"}
+        and block.get("type", "text") == "text"
+    )
+
+
 def strands_tool_events(events: list) -> dict:
-    """Return the semconv attributes Strands' execute_tool span events stand for: the arguments of
-    its `gen_ai.tool.message` event, the result of its `gen_ai.choice` event (content blocks)."""
+    """Return the semconv attributes Strands' execute_tool span events stand for.
+
+    The arguments of its `gen_ai.tool.message` event, the result of its `gen_ai.choice` event
+    (content blocks)."""
     attrs = {}
     for name, event in events:
         if name == "gen_ai.tool.message" and "content" in event:
@@ -268,8 +321,9 @@ def strands_tool_events(events: list) -> dict:
 
 
 def strands_turn_events(events: list) -> dict:
-    """Return `gen_ai.output.messages` for the `toolUse` blocks of a Strands chat span's
-    `gen_ai.choice` event."""
+    """Return `gen_ai.output.messages` for a Strands chat span's tool uses.
+
+    The `toolUse` blocks of its `gen_ai.choice` event."""
     parts = []
     for name, event in events:
         if name != "gen_ai.choice":
@@ -283,8 +337,9 @@ def strands_turn_events(events: list) -> dict:
 
 
 def adk_tool_attrs(attrs: dict) -> dict:
-    """Return the semconv attributes Google ADK 1.x's execute_tool span stands for (its
-    gcp.vertex.agent.*)."""
+    """Return the semconv attributes of Google ADK 1.x's execute_tool span.
+
+    What its gcp.vertex.agent.* attributes stand for."""
     found = {}
     if "gcp.vertex.agent.tool_call_args" in attrs:
         found["gen_ai.tool.call.arguments"] = attrs["gcp.vertex.agent.tool_call_args"]
@@ -294,8 +349,10 @@ def adk_tool_attrs(attrs: dict) -> dict:
 
 
 def adk_model_attrs(attrs: dict) -> dict:
-    """Return the semconv attributes of Google ADK 1.x's call_llm span: the function calls of its
-    llm_response as output messages, the function responses of its llm_request as input messages."""
+    """Return the semconv attributes of Google ADK 1.x's call_llm span.
+
+    The function calls of its llm_response as output messages, the function responses of its
+    llm_request as input messages."""
     response, request = (
         parse_value(attrs.get("gcp.vertex.agent.llm_response")),
         parse_value(attrs.get("gcp.vertex.agent.llm_request")),
@@ -323,8 +380,9 @@ def adk_model_attrs(attrs: dict) -> dict:
 
 
 def _gemini_parts(contents: Any, kind: str) -> list[dict]:
-    """The `kind` parts (function_call, function_response) of Gemini contents, either spelling of
-    the key."""
+    """The `kind` parts (function_call, function_response) of Gemini contents.
+
+    Either spelling of the key."""
     camel = "functionCall" if kind == "function_call" else "functionResponse"
     found = []
     for content in _as_list(contents):
@@ -336,8 +394,9 @@ def _gemini_parts(contents: Any, kind: str) -> list[dict]:
 
 
 def langchain_tool_message(value: Any) -> dict | None:
-    """Return the fields of a serialized LangChain ToolMessage (OpenInference's tool output), else
-    None."""
+    """Return the fields of a serialized LangChain ToolMessage, else None.
+
+    OpenInference's tool output."""
     value = parse_value(value)
     if type(value) is dict and value.get("type") == "tool" and type(value.get("data")) is dict:
         return value["data"]
@@ -345,8 +404,9 @@ def langchain_tool_message(value: Any) -> dict | None:
 
 
 def result_call_id(value: Any) -> str:
-    """Return the model's call id a tool's result carries (a LangChain ToolMessage's tool_call_id),
-    or ""."""
+    """Return the model's call id a tool's result carries, or "".
+
+    A LangChain ToolMessage's tool_call_id."""
     message = langchain_tool_message(value)
     call_id = message.get("tool_call_id") if message is not None else None
     return call_id if type(call_id) is str else ""

@@ -1,4 +1,6 @@
-"""The values the ingest layer hands to the store: events, rejections, limits, errors."""
+"""The values the ingest layer hands to the store.
+
+Events, rejections, limits, errors."""
 
 from __future__ import annotations
 
@@ -59,7 +61,9 @@ class Batch:
 
 
 class IngestError(Exception):
-    """The whole body is refused; status, code and message go to the client as they are."""
+    """The whole body is refused.
+
+    Status, code and message go to the client as they are."""
 
     def __init__(self, status: int, code: str, message: str, retryable: bool = False):
         super().__init__(message)
@@ -79,8 +83,9 @@ class RecordError(Exception):
 
 
 def too_deep(what: str, limit: int) -> RecordError:
-    """The one too_deep rejection; every depth message names the event's limit (the event object is
-    level 1)."""
+    """The one too_deep rejection.
+
+    Every depth message names the event's limit (the event object is level 1)."""
     return RecordError(
         "too_deep",
         f"{what} nests deeper than {limit} levels, the most an event may have (the event object "
@@ -89,8 +94,9 @@ def too_deep(what: str, limit: int) -> RecordError:
 
 
 def is_depth_error(exc: Exception) -> bool:
-    """Tell whether a JSON parser gave up on nesting (orjson's depth limit, Python's recursion
-    limit)."""
+    """Tell whether a JSON parser gave up on nesting.
+
+    Orjson's depth limit, Python's recursion limit."""
     return (
         isinstance(exc, RecursionError)
         or "depth limit" in str(exc)

@@ -1,4 +1,6 @@
-"""Records of an NDJSON body: one a line, or several objects side by side on one line."""
+"""Records of an NDJSON body.
+
+One a line, or several objects side by side on one line."""
 
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ _WS_BYTES = re.compile(rb"[ \t\r\n]*")
 
 
 def _lines(body: bytes) -> Iterator[tuple[int, bytes]]:
-    """Yield (index, stripped line) of the non-blank lines, one copy at a time (not a list of them
-    all)."""
+    """Yield (index, stripped line) of the non-blank lines, one copy at a time.
+
+    Not a list of them all."""
     start, index = 0, 0
     while start <= len(body):
         end = body.find(b"\n", start)
@@ -35,8 +38,9 @@ def by_lines(body: bytes, max_depth: int) -> list[Record]:
 
 
 def line_records(index: int, line: bytes, max_depth: int) -> list[Record]:
-    """Return the records of one stripped NDJSON line: one, several objects side by side, or one
-    broken."""
+    """Return the records of one stripped NDJSON line.
+
+    One, several objects side by side, or one broken."""
     try:
         # a good line's text is not kept (Record.raw re-serialises it if it is ever rejected):
         # holding every line beside its parsed value doubled a large body's memory

@@ -1,5 +1,6 @@
-"""parse_otlp: map OTLP trace exports (GenAI, OpenInference, OpenLLMetry, logfire, openlit spans) to
-snapshot events."""
+"""parse_otlp: map OTLP trace exports to snapshot events.
+
+GenAI, OpenInference, OpenLLMetry, logfire, openlit spans."""
 
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ from .otlp_calls import (
     body_of,
     framework_of,
     has_body,
+    host_tools,
     http_method,
     is_http,
+    own_call_id,
     read_framework_events,
     source_of,
     tool_ancestor,
@@ -68,7 +71,9 @@ def read_export(
     from_json,
     from_protobuf,
 ):
-    """Decode an OTLP/HTTP export (gzip or not, JSON or protobuf) into its spans or log records."""
+    """Decode an OTLP/HTTP export into its spans or log records.
+
+    Gzip or not, JSON or protobuf."""
     body = decode_body(raw, content_encoding, limits.max_body_bytes)
     if not is_json(content_type, body):
         return from_protobuf(body, limits.max_depth)
@@ -78,8 +83,9 @@ def read_export(
 
 
 def within_events(batch: Batch, limits: Limits) -> Batch:
-    """Return the batch, or refuse the export whole when it yields more events than one request may
-    carry."""
+    """Return the batch, or refuse an export of too many events whole.
+
+    More events than one request may carry."""
     if len(batch.events) > limits.max_events:
         raise IngestError(
             422,
@@ -101,7 +107,9 @@ def is_json(content_type: str | None, body: bytes) -> bool:
 
 
 def otlp_response(batch_rejected: int, message: str, content_type: str | None) -> tuple[bytes, str]:
-    """Encode an ExportTraceServiceResponse (partial success) the way the request was encoded."""
+    """Encode an ExportTraceServiceResponse the way the request was encoded.
+
+    Partial success."""
     resp = ExportTraceServiceResponse()
     if batch_rejected or message:
         resp.partial_success.rejected_spans = batch_rejected
@@ -112,9 +120,11 @@ def otlp_response(batch_rejected: int, message: str, content_type: str | None) -
 
 
 def map_spans(spans: list[Span], ctx: Context) -> Batch:
-    """Turn tool spans, model turns and their HTTP client spans into arguments, request and response
-    events."""
+    """Turn tool spans, model turns and their HTTP spans into snapshot events.
+
+    HTTP client spans; arguments, request and response events."""
     by_id = {(s.trace_id, s.span_id): s for s in spans}
+    link_spans(spans, by_id)
     adopt_read_bodies(spans, by_id)
     read_framework_events(spans)
     turns = Turns(spans, by_id)
@@ -126,7 +136,13 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     above = {id(s): tool_ancestor(s, by_id) for s in https + tools}
     loose = [s for s in https if above[id(s)] is None and has_body(s)]
     owners = turns.assign(loose, [s for s in tools if above[id(s)] is None])
-    identity = Identities(owners, above)
+    unnamed = [s for s in tools if above[id(s)] is None and id(s) not in owners]
+    owners.update(turns.by_arguments([s for s in unnamed if not own_call_id(s)]))
+    below: dict[int, list[Span]] = {}
+    for s in https:
+        if above[id(s)] is not None:
+            below.setdefault(id(above[id(s)]), []).append(s)
+    identity = Identities(owners, above, host_tools(tools, below))
     places = turns.places(loose)
     batch = Batch()
     # calls whose response came from an HTTP span
@@ -148,12 +164,36 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
                 _emit(batch, turn.model, _announced_events, turn, call, ctx)
     for (trace_id, call_id), result in turns.results.items():
         _emit(batch, result.carrier, _result_events, trace_id, call_id, result, ctx)
+    for event in batch.events:
+        if (event.trace_id, event.call_id) in identity.invented:
+            event.meta = {**(event.meta or {}), "provisional": event.call_id}
     for turn in turns.turns.values():
         batch.tool_definitions.update(genai.tool_definitions(turn.model.attrs))
     for s in spans:
         if s.name.startswith("tools/list") or s.attrs.get("mcp.method.name") == "tools/list":
             batch.tool_definitions.update(genai.listed_tools(s.attrs))
     return batch
+
+
+# how many span ids an event's meta names as its ancestors, or as the spans under its tool span
+MAX_LINKS = 8
+
+
+def link_spans(spans: list[Span], by_id: dict) -> None:
+    """Give each span its ancestors' ids, and each tool span the ids of the snapshot-less spans
+    under it: what the store joins a span of another export by (store/spans.py)."""
+    for s in spans:
+        parent_id = s.parent_id
+        while parent_id and len(s.ancestors) < MAX_LINKS:
+            s.ancestors.append(parent_id)
+            parent = by_id.get((s.trace_id, parent_id))
+            parent_id = parent.parent_id if parent is not None else ""
+    for s in spans:
+        if tool_kind(s) or is_http(s) and has_body(s) or genai.is_model_span(s.attrs):
+            continue
+        owner = tool_ancestor(s, by_id)
+        if owner is not None and len(owner.covers) < MAX_LINKS:
+            owner.covers.append(s.span_id)
 
 
 def _emit(batch: Batch, span: Span, build: Any, *args: Any) -> None:
@@ -173,12 +213,15 @@ def _emit(batch: Batch, span: Span, build: Any, *args: Any) -> None:
 
 
 def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=None) -> list[Event]:
-    """A tool span's arguments (its own, else those its model turn announced), its result as the
-    response when no HTTP span answered, else as the call's result (what the tool handed back to the
-    model)."""
+    """A tool span's arguments (its own, else those its model turn announced).
+
+    Its result as the response when no HTTP span answered, else as the call's result (what the tool
+    handed back to the model)."""
     args_key, result_key = TOOL_KEYS[tool_kind(s)][2:]
     tool, call_id, source = who
     events = []
+    # its time holds the HTTP spans whose context was lost (store/rejoin.py)
+    tool_span = {"tool_span": True}
     # the MCP SDK's tools/call span carries no arguments
     if args_key in s.attrs or announced is not None:
         arguments = (
@@ -193,13 +236,17 @@ def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=Non
         events.append(
             _result_event(s, ctx, who, (s.trace_id, call_id) in answered, s.attrs[result_key])
         )
+    for event in events:
+        event.meta = {**(event.meta or {}), **tool_span}
     return events
 
 
 def _result_event(s: Span, ctx: Context, who: tuple, answered: bool, value: Any) -> Event:
-    """A tool span's result: the call's result when an HTTP span of this export answered it, else
-    standing in for the response; as the model got it (a CallToolResult keeps its isError), or as
-    the data it stands in for."""
+    """A tool span's result.
+
+    The call's result when an HTTP span of this export answered it, else standing in for the
+    response; as the model got it (a CallToolResult keeps its isError), or as the data it stands in
+    for."""
     tool, call_id, source = who
     result, data = genai.tool_result(value), genai.unwrap_result(value)
     stage, payload = ("result", result) if answered else ("response", data)
@@ -228,9 +275,10 @@ def _announced_events(turn, call, ctx: Context) -> list[Event]:
 
 
 def _result_events(trace_id: str, call_id: str, result, ctx: Context) -> list[Event]:
-    """The result a model request carried back for a call, named by the model's call id (the call
-    may have been announced in an earlier export); later requests repeat it, and the event id makes
-    them duplicates."""
+    """The result a model request carried back for a call.
+
+    Named by the model's call id (the call may have been announced in an earlier export); later
+    requests repeat it, and the event id makes them duplicates."""
     m = result.carrier
     source = framework_of(m) or genai.provider(m.attrs)
     event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, source)
@@ -295,6 +343,10 @@ def _event(
     # lets the store re-home an HTTP span whose tool span came in another export
     if s.parent_id:
         meta["parent_span_id"] = s.parent_id
+    if len(s.ancestors) > 1:
+        meta["ancestors"] = s.ancestors
+    if s.covers:
+        meta["covers"] = s.covers
     if s.service:
         meta["service.name"] = s.service
     event_id = _event_id(f"{s.trace_id}:{s.span_id}:{snapshot}")

@@ -1,4 +1,6 @@
-"""parse_otlp_logs: read the GenAI event records of OTLP/HTTP log exports into snapshot events.
+"""parse_otlp_logs: read the GenAI event records of OTLP/HTTP log exports.
+
+Into snapshot events.
 
 `gen_ai.client.inference.operation.details` carries a model request's input and output messages as
 attributes; the older `gen_ai.choice` (the model's answer) and `gen_ai.tool.message` (a tool's
@@ -73,8 +75,9 @@ def parse_otlp_logs(
     limits: Limits = _DEFAULT_LIMITS,
     now: datetime | None = None,
 ) -> Batch:
-    """Decode an OTLP/HTTP log export and return the snapshot events its GenAI event records
-    carry."""
+    """Decode an OTLP/HTTP log export into its GenAI records' snapshot events.
+
+    The snapshot events its GenAI event records carry."""
     records = read_export(
         raw,
         content_type,
@@ -105,7 +108,9 @@ def parse_otlp_logs(
 
 
 def otlp_logs_response(rejected: int, message: str, content_type: str | None) -> tuple[bytes, str]:
-    """Encode an ExportLogsServiceResponse (partial success) the way the request was encoded."""
+    """Encode an ExportLogsServiceResponse the way the request was encoded.
+
+    Partial success."""
     resp = ExportLogsServiceResponse()
     if rejected or message:
         resp.partial_success.rejected_log_records = rejected
@@ -149,8 +154,9 @@ def records_from_protobuf(body: bytes, max_depth: int) -> list[LogRecord]:
 
 
 def records_from_json(body: bytes, max_depth: int) -> list[LogRecord]:
-    """Decode an ExportLogsServiceRequest in OTLP/JSON (hex ids, lowerCamelCase keys) into log
-    records."""
+    """Decode an ExportLogsServiceRequest in OTLP/JSON into log records.
+
+    Hex ids, lowerCamelCase keys."""
     doc = json_export(body, "ExportLogsServiceRequest")
     records: list[LogRecord] = []
     for rl in _items(doc, "resourceLogs", "resource_logs"):

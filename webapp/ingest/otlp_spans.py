@@ -1,4 +1,6 @@
-"""Read OTLP/HTTP trace exports (protobuf or JSON) into plain spans with Python attribute values."""
+"""Read OTLP/HTTP trace exports into plain spans with Python values.
+
+Protobuf or JSON; attribute values as Python values."""
 
 from __future__ import annotations
 
@@ -50,6 +52,11 @@ class Span:
     scope: str = ""
     # (name, attributes) of its span events, in order
     events: list = field(default_factory=list)
+    # set by otlp.map_spans: its ancestors' span ids as far as its export knows them, nearest first
+    # (the last may be in another export), and for a tool span the span ids under it that carry no
+    # snapshot (an MCP client's transport span, whose child the server in another process sends)
+    ancestors: list = field(default_factory=list)
+    covers: list = field(default_factory=list)
     error: RecordError | None = None
 
 
@@ -91,8 +98,9 @@ def spans_from_protobuf(body: bytes, max_depth: int) -> list[Span]:
 
 
 def spans_from_json(body: bytes, max_depth: int) -> list[Span]:
-    """Decode an ExportTraceServiceRequest in OTLP/JSON (hex ids, lowerCamelCase keys) into
-    spans."""
+    """Decode an ExportTraceServiceRequest in OTLP/JSON into spans.
+
+    Hex ids, lowerCamelCase keys."""
     doc = json_export(body, "ExportTraceServiceRequest")
     spans: list[Span] = []
     for rs in _items(doc, "resourceSpans", "resource_spans"):
@@ -171,7 +179,9 @@ def _room_inside(room: int) -> int:
 
 
 def _pb_value(v: Any, room: int) -> Any:
-    """Convert an AnyValue that may open `room` more levels of arrays and key-value lists."""
+    """Convert an AnyValue that may open `room` more levels.
+
+    Levels of arrays and key-value lists."""
     kind = v.WhichOneof("value")
     if kind == "array_value":
         inner = _room_inside(room)
@@ -200,8 +210,9 @@ def _json_attrs(kvs: list, max_depth: int, span: Span | None) -> dict:
 
 
 def _json_value(v: Any, room: int) -> Any:
-    """Convert an OTLP/JSON AnyValue that may open `room` more levels of arrays and key-value
-    lists."""
+    """Convert an OTLP/JSON AnyValue that may open `room` more levels.
+
+    Levels of arrays and key-value lists."""
     if type(v) is not dict:
         return None
     for key, convert in _JSON_SCALARS:
@@ -230,8 +241,9 @@ def _float(x: Any) -> Any:
 
 
 def _finite(x: float) -> float | str:
-    """A double as JSON can hold it: proto3's "Infinity", "-Infinity" and "NaN" stay the text they
-    were sent as."""
+    """A double as JSON can hold it.
+
+    proto3's "Infinity", "-Infinity" and "NaN" stay the text they were sent as."""
     return x if math.isfinite(x) else {math.inf: "Infinity", -math.inf: "-Infinity"}.get(x, "NaN")
 
 
@@ -250,8 +262,9 @@ _JSON_SCALARS = (
 
 
 def _hex_id(value: Any) -> str:
-    """Return a trace or span id as lower-case hex; tolerate base64 from generic protobuf JSON
-    encoders."""
+    """Return a trace or span id as lower-case hex.
+
+    Tolerate base64 from generic protobuf JSON encoders."""
     if type(value) is not str or not value:
         return ""
     try:
@@ -268,8 +281,9 @@ def _hex_id(value: Any) -> str:
 
 
 def bad_ids(trace_id: str, *span_ids: str) -> RecordError | None:
-    """Say why a span's or log record's ids cannot name it: an id given that is neither hex nor
-    base64 of its size."""
+    """Say why a span's or log record's ids cannot name it.
+
+    An id given that is neither hex nor base64 of its size."""
     if trace_id and not _HEX_ID.fullmatch(trace_id):
         return RecordError("bad_trace_id", f"traceId {trace_id[:64]!r} is not 32 hex digits")
     for span_id in span_ids:
@@ -303,15 +317,17 @@ UNIX_NANOS = range(0, 2**63)
 
 
 def _int(value: Any) -> int:
-    """Return a time in nanoseconds (JSON gives it as a string of digits); 0, read as "not given",
-    otherwise."""
+    """Return a time in nanoseconds (JSON gives it as a string of digits).
+
+    0, read as "not given", otherwise."""
     number = _exact_int(value)
     return number if number is not None and number in UNIX_NANOS else 0
 
 
 def _int_value(value: Any) -> Any:
-    """Return an attribute's intValue as an int64, or its text when it is none (nothing is silently
-    made 0)."""
+    """Return an attribute's intValue as an int64, or its text when it is none.
+
+    Nothing is silently made 0."""
     number = _exact_int(value)
     return number if number is not None and number in INT64 else str(value)
 
@@ -332,8 +348,9 @@ def _get(d: Any, camel: str, snake: str) -> Any:
 
 
 def _items(d: Any, camel: str, snake: str) -> list:
-    """The objects of a repeated field (null or absent: none); any other value makes the body
-    unreadable."""
+    """The objects of a repeated field (null or absent: none).
+
+    Any other value makes the body unreadable."""
     v = _get(d, camel, snake)
     if v is None:
         return []

@@ -1,4 +1,6 @@
-"""Turns: give HTTP and tool spans the tool call a model span announced just before them.
+"""Turns: give HTTP and tool spans the call a model span announced.
+
+The tool call a model span announced just before them.
 
 An instrumented SDK records the model's request as one span and the agent's tool code runs after it,
 beside it under the same parent: nothing but order ties the tool's HTTP span to the call the model
@@ -13,7 +15,7 @@ import bisect
 from dataclasses import dataclass
 
 from . import genai
-from .otlp_calls import framework_of, tool_kind
+from .otlp_calls import TOOL_KEYS, framework_of, tool_kind
 from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 _MAX_HOPS = 256
@@ -37,7 +39,9 @@ class Result:
 
 
 class Turns:
-    """The model turns of one export, and which announced call each span of theirs belongs to."""
+    """The model turns of one export, and the call each of their spans is of.
+
+    Which announced call each span of theirs belongs to."""
 
     def __init__(self, spans: list[Span], by_id: dict):
         self.by_id = by_id
@@ -64,8 +68,10 @@ class Turns:
         return id(s) in self.turns or id(s) in self._sdk_requests
 
     def under_model(self, s: Span) -> bool:
-        """Tell a span inside a model span (the SDK's own request to the model API), not inside a
-        tool span there (Google ADK runs its tools inside the model's call_llm span)."""
+        """Tell a span inside a model span, not inside a tool span there.
+
+        The SDK's own request to the model API; Google ADK runs its tools inside the model's
+        call_llm span."""
         for a in self._ancestors(s):
             if self.is_model(a):
                 return True
@@ -76,8 +82,9 @@ class Turns:
     def assign(
         self, https: list[Span], tools: list[Span] = ()
     ) -> dict[int, tuple[Turn, genai.ToolCall]]:
-        """Return {id(span): (turn, call)} for the HTTP and tool spans that belong to an announced
-        call.
+        """Return {id(span): (turn, call)} of the spans of announced calls.
+
+        The HTTP and tool spans that belong to an announced call.
 
         A turn's tool spans take its calls in order; an HTTP span goes with the latest tool span of
         its turn started before it (a tool whose HTTP client lost the context), else the turn's HTTP
@@ -101,6 +108,29 @@ class Turns:
                 owners.update({id(s): (turn, call) for s, call in zip(loose, turn.calls)})
         return owners
 
+    def by_arguments(self, tools: list[Span]) -> dict[int, tuple[Turn, genai.ToolCall]]:
+        """Return {id(span): (turn, call)} for tool spans no turn holds that name no call.
+
+        LlamaIndex runs its tools beside the agent step that asked for them: each takes the
+        earliest call announced before it of its tool with its very arguments, not taken yet."""
+        owners, taken = {}, set()
+        announced = sorted(
+            ((t.model.end_ns, n, t, call) for t in self.turns.values() for n, call in
+             enumerate(t.calls)),
+            key=lambda item: item[:2],
+        )  # fmt: skip
+        for s in sorted(tools, key=lambda t: t.start_ns):
+            arguments = genai.unwrap_arguments(s.attrs.get(TOOL_KEYS[tool_kind(s)][2]))
+            name = s.attrs.get(TOOL_KEYS[tool_kind(s)][0])
+            for end_ns, _, turn, call in announced:
+                fits = call.name in (None, name) and call.arguments == arguments
+                if fits and id(call) not in taken and turn.model.trace_id == s.trace_id:
+                    if end_ns <= s.start_ns:
+                        owners[id(s)] = (turn, call)
+                        taken.add(id(call))
+                        break
+        return owners
+
     def _by_turn(self, items: list[Span]) -> dict[Turn, list[Span]]:
         by_turn: dict[Turn, list[Span]] = {}
         for s in items:
@@ -110,8 +140,9 @@ class Turns:
         return by_turn
 
     def places(self, items: list[Span]) -> dict[int, dict]:
-        """Return {id(span): meta} for spans in a turn that announced nothing here: its calls may
-        come in a log."""
+        """Return {id(span): meta} for spans in a turn that announced nothing here.
+
+        Its calls may come in a log."""
         by_turn: dict[int, list[Span]] = {}
         for s in items:
             turn = self.turn_of(s)
@@ -154,8 +185,9 @@ class Turns:
             parent_id, hops = parent.parent_id, hops + 1
 
     def _results(self, spans: list[Span]) -> dict[tuple[str, str], Result]:
-        """Return {(trace id, call id): result}: the first model request that carried each call's
-        result."""
+        """Return {(trace id, call id): result}.
+
+        The first model request that carried each call's result."""
         results = {}
         for turn in sorted(self.turns.values(), key=lambda t: t.model.start_ns):
             for result in genai.tool_results(turn.model.attrs):
@@ -166,8 +198,9 @@ class Turns:
 
 
 def _named_calls(model: Span) -> list[genai.ToolCall]:
-    """Return a model span's announced calls, each with a call id of its own even when the library
-    gave none."""
+    """Return a model span's announced calls.
+
+    Each with a call id of its own even when the library gave none."""
     return [
         call if call.call_id else genai.ToolCall(f"{model.span_id}-{n}", call.name, call.arguments)
         for n, call in enumerate(genai.announced_calls(model.attrs), 1)

@@ -1,4 +1,6 @@
-"""One record of a body, and what every framing checks of it: its depth, and why its JSON failed."""
+"""One record of a body, and what every framing checks of it.
+
+Its depth, and why its JSON failed."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from .model import RecordError, cut_raw, is_depth_error, too_deep
 
 
 class Record:
-    """One record of a body: its position, its parsed value or why it failed, and its text."""
+    """One record of a body.
+
+    Its position, its parsed value or why it failed, and its text."""
 
     __slots__ = ("index", "value", "error", "_raw")
 
@@ -37,14 +41,18 @@ class Record:
 
 
 def brackets(raw: bytes | str) -> int:
-    """Count the brackets that open containers: a cheap upper bound of how deep raw nests."""
+    """Count the brackets that open containers.
+
+    A cheap upper bound of how deep raw nests."""
     if isinstance(raw, str):
         return raw.count("{") + raw.count("[")
     return raw.count(b"{") + raw.count(b"[")
 
 
 def check_depth(records: list[Record], max_depth: int) -> None:
-    """Mark records nested deeper than max_depth as too_deep (for line and stream framings)."""
+    """Mark records nested deeper than max_depth as too_deep.
+
+    For line and stream framings."""
     for r in records:
         if r.error is None and r._raw is not None and brackets(r._raw) > max_depth:
             if depth_exceeds(r.value, max_depth):
@@ -52,7 +60,9 @@ def check_depth(records: list[Record], max_depth: int) -> None:
 
 
 def depth_exceeds(value: Any, limit: int) -> bool:
-    """Tell whether value nests containers deeper than limit (a flat object has depth 1)."""
+    """Tell whether value nests containers deeper than limit.
+
+    A flat object has depth 1."""
     t = type(value)
     if t is not dict and t is not list:
         return False
@@ -69,7 +79,9 @@ def depth_exceeds(value: Any, limit: int) -> bool:
 
 
 def json_error(exc: jsontext.JSONDecodeError, what: str, max_depth: int, raw=b"") -> RecordError:
-    """The rejection of a record orjson could not parse, saying why in the sender's terms."""
+    """The rejection of a record orjson could not parse.
+
+    Saying why in the sender's terms."""
     msg = str(exc)
     if is_depth_error(exc):
         return too_deep(f"the {what}", max_depth)
@@ -82,7 +94,9 @@ def json_error(exc: jsontext.JSONDecodeError, what: str, max_depth: int, raw=b""
 
 
 def _bad_byte(raw) -> str:
-    """Say where the first byte that is not UTF-8 sits, counted from the record's start."""
+    """Say where the first byte that is not UTF-8 sits.
+
+    Counted from the record's start."""
     try:
         bytes(raw).decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -1,4 +1,6 @@
-"""Recognise the tool-call objects agents already log (Anthropic, OpenAI, Gemini, MCP) as snapshots.
+"""Recognise the tool-call objects agents already log as snapshots.
+
+Anthropic, OpenAI, Gemini, MCP.
 
 What a tool handed back to the model (a `role: tool` message, an Anthropic `tool_result` block, an
 MCP `CallToolResult`) is the call's `result` snapshot; the HTTP exchange behind it, when logged, is
@@ -18,7 +20,9 @@ _TEXT_TYPES = ("text", "output_text", "input_text")
 
 
 def extract_calls(rec: dict) -> list[Call] | None:
-    """Return the snapshots a known shape holds, or None when the record is no shape we know."""
+    """Return the snapshots a known shape holds, else None.
+
+    None when the record is no shape we know."""
     for detect in _DETECTORS:
         calls = detect(rec)
         if calls is not None:
@@ -66,8 +70,9 @@ def _responses_item(rec: dict) -> list[Call] | None:
 
 
 def _message(rec: dict) -> list[Call] | None:
-    """A whole chat message: assistant tool_calls, a role=tool reply, or Anthropic content
-    blocks."""
+    """A whole chat message.
+
+    Assistant tool_calls, a role=tool reply, or Anthropic content blocks."""
     if rec.get("role") == "tool" and "tool_call_id" in rec:
         return [
             _call("result", _text_content(rec.get("content")), rec.get("name"), rec["tool_call_id"])
@@ -86,7 +91,9 @@ def _message(rec: dict) -> list[Call] | None:
 
 
 def _containers(rec: dict) -> list[Call] | None:
-    """Whole API responses: OpenAI choices, Responses output items, Gemini candidates."""
+    """Whole API responses.
+
+    OpenAI choices, Responses output items, Gemini candidates."""
     calls: list[Call] = []
     for choice in _list(rec.get("choices")):
         if type(choice) is dict and type(choice.get("message")) is dict:
@@ -127,8 +134,9 @@ def _mcp(rec: dict) -> list[Call] | None:
 
 
 def _text_content(content: Any) -> Any:
-    """Join a list of text blocks into one string (parsed later if it holds JSON); keep other
-    content."""
+    """Join a list of text blocks into one string (parsed later if it holds JSON).
+
+    Keep other content."""
     if type(content) is not list or not content:
         return content
     texts = []

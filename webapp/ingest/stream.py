@@ -1,5 +1,6 @@
-"""Split a body into records as its decompressed pieces arrive: NDJSON line by line, other framings
-whole.
+"""Split a body into records as its decompressed pieces arrive.
+
+NDJSON line by line, other framings whole.
 
 NDJSON and JSON arrays are what shippers send, and what can be large: their lines or items are
 parsed one at a time, so a worker holds one record's parsed value, not the whole body's. A body
@@ -25,7 +26,9 @@ _BLANKS = re.compile(rb"[ \t\r\n]*")
 
 
 def stream_records(pieces: Iterable[bytes], limits: Limits) -> Iterator[Record]:
-    """Yield a body's records as its pieces come; raise IngestError when it is refused whole."""
+    """Yield a body's records as its pieces come.
+
+    Raise IngestError when it is refused whole."""
     pieces = iter(pieces)
     head = bytearray()
     lead = first = None
@@ -50,9 +53,10 @@ def stream_records(pieces: Iterable[bytes], limits: Limits) -> Iterator[Record]:
 
 
 def _lead(head: bytearray, start: int) -> tuple[bytes | None, int]:
-    """Return the first byte of the body that is not blank (after a byte order mark) and where it
-    is, or (None, how far the body is blank); each piece is looked at once, however many blank ones
-    come first."""
+    """Return the first byte of the body that is not blank, and where it is.
+
+    After a byte order mark; or (None, how far the body is blank). Each piece is looked at once,
+    however many blank ones come first."""
     if start == 0:
         if len(head) < len(_BOM) and _BOM.startswith(head):
             # a byte order mark may be coming
@@ -63,8 +67,9 @@ def _lead(head: bytearray, start: int) -> tuple[bytes | None, int]:
 
 
 def _first_line(head: bytearray, start: int, searched: int) -> tuple[bytes | None, int]:
-    """Return the first line (it starts at `start`, not blank) once its newline came, and how far a
-    newline was sought."""
+    """Return the first line once its newline came, and how far one was sought.
+
+    It starts at `start`, not blank."""
     end = head.find(b"\n", max(start, searched))
     if end < 0:
         return None, len(head)
@@ -72,8 +77,9 @@ def _first_line(head: bytearray, start: int, searched: int) -> tuple[bytes | Non
 
 
 def _one_object(line: bytes) -> bool:
-    """Tell whether a line is one whole object by its brackets (so NDJSON), parsed or not, even too
-    deep."""
+    """Tell whether a line is one whole object by its brackets (so NDJSON).
+
+    Parsed or not, even too deep."""
     if line[:1] != b"{":
         return False
     extent = container_extent(line, 0)
@@ -104,8 +110,9 @@ def _line_records(head: bytearray, pieces: Iterator[bytes], max_depth: int) -> I
 
 
 def _lines(buffer: bytearray, pieces: Iterator[bytes]) -> Iterator[bytes]:
-    """Yield each line (stripped; blank ones empty) as soon as its newline arrives, then the last
-    one."""
+    """Yield each line as soon as its newline arrives, then the last one.
+
+    Stripped; blank ones empty."""
     while True:
         cut = buffer.rfind(b"\n")
         if cut >= 0:

@@ -1,5 +1,6 @@
-"""Records of a body that is one JSON value: an event object, or an array whose items are the
-records."""
+"""Records of a body that is one JSON value.
+
+An event object, or an array whose items are the records."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from .records import Record, brackets, depth_exceeds, json_error
 
 
 def whole_records(value: Any, body: bytes, limits: Limits) -> list[Record]:
-    """Return the records of a body orjson parsed whole into value: the array's items, or the one
-    object."""
+    """Return the records of a body orjson parsed whole into value.
+
+    The array's items, or the one object."""
     if type(value) is list:
         if brackets(body) <= limits.max_depth + 1:
             return [Record(i, v) for i, v in enumerate(value)]
@@ -44,8 +46,9 @@ def whole_records(value: Any, body: bytes, limits: Limits) -> list[Record]:
 
 
 def items_by_extent(body: bytes, max_depth: int) -> list[Record] | None:
-    """Return the items of a top-level JSON array one record each, whatever their depth, without
-    parsing the whole; None when body is not one complete array."""
+    """Return the items of a top-level JSON array one record each.
+
+    Whatever their depth, without parsing the whole; None when body is not one complete array."""
     items = array_items(body)
     if items is None:
         return None

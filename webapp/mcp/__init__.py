@@ -1,5 +1,6 @@
-"""tracediff for coding agents: an MCP server, on stdio (`tracediff mcp`) and over Streamable HTTP
-(`/mcp`).
+"""tracediff for coding agents.
+
+An MCP server, on stdio (`tracediff mcp`) and over Streamable HTTP (`/mcp`).
 
 An adapter beside web/ and cli/: tools.py declares the eight tools once; each reads tracediff's JSON
 API through a `Source` (source.py: over HTTP with a read token; inprocess.py: the app of this very

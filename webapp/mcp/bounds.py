@@ -1,5 +1,6 @@
-"""What every answer is held to: at most so many items and bytes, saying what was left out
-(pure)."""
+"""What every answer is held to: at most so many items and bytes.
+
+Saying what was left out (pure)."""
 
 from .cutting import MARKER, cut, listed, size
 
@@ -23,8 +24,9 @@ def first(items: list, most: int) -> tuple[list, int]:
 
 
 def fit(answer: dict, key: str, budget: int = MAX_ANSWER_BYTES) -> dict:
-    """Drop items from the end of `answer[key]` until the answer's JSON fits the budget; count them
-    in `left_out`."""
+    """Drop items from `answer[key]` until the answer fits the budget.
+
+    From the end, until the answer's JSON fits; count them in `left_out`."""
     items = answer[key]
     dropped = 0
     while items and size(answer) > budget:
@@ -37,8 +39,10 @@ def fit(answer: dict, key: str, budget: int = MAX_ANSWER_BYTES) -> dict:
 
 
 def cut_value(value, budget: int, at: str, cuts: list[dict], **where):
-    """Cut one value to its budget, noting each place cut: `at` where the value sits in the answer,
-    and `where` (call_id, snapshot) what to ask for it again."""
+    """Cut one value to its budget, noting each place cut.
+
+    `at` where the value sits in the answer, and `where` (call_id, snapshot) what to ask for it
+    again."""
     kept, places = cut(value, budget)
     for place in places:
         cuts.append({"at": at + place.pop("marker"), **where, **place})
@@ -46,9 +50,10 @@ def cut_value(value, budget: int, at: str, cuts: list[dict], **where):
 
 
 def cut_together(values: dict, budget: int) -> tuple[dict, dict]:
-    """Cut several values to one budget, shared fairly among them; return {key: kept value} and
-    {key: the places cut in it, pointers inside it}. Values too many for a share each become a
-    marker whole (place pointer "")."""
+    """Cut several values to one budget, shared fairly among them.
+
+    Return {key: kept value} and {key: the places cut in it, pointers inside it}. Values too many
+    for a share each become a marker whole (place pointer "")."""
     names = {str(n): key for n, key in enumerate(values)}
     kept, places = cut({name: values[key] for name, key in names.items()}, budget)
     cut_in: dict = {key: [] for key in values}
@@ -77,8 +82,9 @@ def with_cuts(answer: dict, cuts: list[dict]) -> dict:
 
 
 def short(text, chars: int = TEXT_CHARS):
-    """Cut a long string we pass on (a message quoting a payload) to `chars` characters, saying
-    so."""
+    """Cut a long string we pass on to `chars` characters, saying so.
+
+    A message quoting a payload, say."""
     if isinstance(text, str) and len(text) > chars:
         return text[:chars] + f"... [{len(text) - chars} more characters cut]"
     return text

@@ -1,7 +1,8 @@
-"""get_tool, check_call and lint_tools: a tool's contract, mappings and observed schemas; one
-call checked under its stored contract (POST /api/v1/check); tool definitions linted against an
-OpenAPI document (`tracediff lint`'s engine, run where the MCP server runs: the documents are the
-agent's)."""
+"""get_tool, check_call and lint_tools.
+
+A tool's contract, mappings and observed schemas; one call checked under its stored contract (POST
+/api/v1/check); tool definitions linted against an OpenAPI document (`tracediff lint`'s engine, run
+where the MCP server runs: the documents are the agent's)."""
 
 from urllib.parse import quote
 
@@ -22,8 +23,9 @@ FAILING = ("error", "warning")
 
 
 def get_tool(source: Source, args: dict) -> dict:
-    """Return a tool's contract, request template, mappings with their evidence, observed schemas
-    and drift."""
+    """Return a tool's contract, request template, mappings and observed schemas.
+
+    Mappings with their evidence, observed schemas and drift."""
     name = args["name"]
     try:
         data = source.get(f"/tools/{quote(name, safe='')}.json")
@@ -56,8 +58,9 @@ def get_tool(source: Source, args: dict) -> dict:
 
 
 def _schemas(contract: dict, observed: dict, cuts: list[dict]) -> tuple[dict, dict]:
-    """Cut the contract's schemas and the observed drafts together to SCHEMAS_BYTES, fairly
-    shared."""
+    """Cut the contract's schemas and observed drafts together, fairly.
+
+    To SCHEMAS_BYTES, fairly shared."""
     observed = {stage: dict(draft or {}) for stage, draft in observed.items()}
     places = {("contract", key): contract[key] for key in SCHEMAS if contract.get(key) is not None}
     places |= {
@@ -96,8 +99,9 @@ def _recent(source: Source, call: dict) -> dict:
 
 
 def check_call(source: Source, args: dict) -> dict:
-    """Return the analysis of one call under its tool's stored contract, stored nowhere, and whether
-    it passes."""
+    """Return one call's analysis under its stored contract, and if it passes.
+
+    Under its tool's stored contract, stored nowhere."""
     body = {"tool": args["tool"], **{name: args[name] for name in CHECKED if name in args}}
     checked = source.post("/api/v1/check", body)
     cuts: list[dict] = []
@@ -117,8 +121,9 @@ def check_call(source: Source, args: dict) -> dict:
 
 
 def lint_tools(source: Source, args: dict) -> dict:
-    """Return `tracediff lint`'s verdict per tool: its operation, outcome and mismatches with both
-    JSON Pointers."""
+    """Return `tracediff lint`'s verdict per tool.
+
+    Its operation, outcome and mismatches with both JSON Pointers."""
     try:
         targets = lint_targets(
             _document(args["tools"], "tools"),
@@ -155,8 +160,9 @@ def _operations(value) -> dict | None:
 
 
 def _linted(target) -> dict:
-    """Return one tool's verdict: not linted (it maps to no operation), broken, or its
-    mismatches."""
+    """Return one tool's verdict.
+
+    Not linted (it maps to no operation), broken, or its mismatches."""
     row = {
         "tool": target.tool,
         "operation": target.operation,

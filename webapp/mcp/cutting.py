@@ -30,9 +30,11 @@ def size(value) -> int:
 
 
 def cut(value, budget: int, pointer: str = "") -> tuple[object, list[dict]]:
-    """Return the value within `budget` bytes of JSON (markers where it was cut) and the places cut,
-    each `{"pointer", "marker", "type", "bytes", ...}`: the place cut, where its marker stands, and
-    for a container cut short, its first `kept` members of `members` kept."""
+    """Return the value within `budget` bytes of JSON, and the places cut.
+
+    Markers stand where it was cut; each place is `{"pointer", "marker", "type", "bytes", ...}`: the
+    place cut, where its marker stands, and for a container cut short, its first `kept` members of
+    `members` kept."""
     whole = size(value)
     if whole <= budget:
         return value, []
@@ -55,8 +57,9 @@ def _shrink(value, whole: int, budget: int, pointer: str, cuts: list[dict]):
 
 
 def _members(value) -> list[tuple[str | int, object, int, int]]:
-    """Return (key or index, member, its bytes, the bytes its place takes besides: key, colon,
-    comma)."""
+    """Return each member with its bytes and the bytes its place takes besides.
+
+    (key or index, member, its bytes, the bytes its place takes besides: key, colon, comma)."""
     if isinstance(value, dict):
         return [(key, member, size(member), size(key) + 2) for key, member in value.items()]
     return [(index, member, size(member), 1) for index, member in enumerate(value)]
@@ -80,7 +83,9 @@ def _shrink_container(value, budget: int, pointer: str, cuts: list[dict]):
 
 
 def _fair_share(sizes: list[int], room: int) -> int | None:
-    """Return the cap under which members are kept whole (water-filling), None when nothing fits."""
+    """Return the cap under which members are kept whole (water-filling).
+
+    None when nothing fits."""
     if room <= 0:
         return None
     left, count = room, len(sizes)
@@ -93,8 +98,9 @@ def _fair_share(sizes: list[int], room: int) -> int | None:
 
 
 def _prefix(value, members: list, budget: int, pointer: str, cuts: list[dict]):
-    """Keep the members that fit, in order (an array's first items, an object's fitting keys); one
-    marker for the rest."""
+    """Keep the members that fit.
+
+    In order (an array's first items, an object's fitting keys); one marker for the rest."""
     left = budget - 2 - MARKER_ROOM - (size(MARKER) + 2 if isinstance(value, dict) else 0)
     kept, dropped = [], []
     for key, member, member_size, extra in members:
@@ -123,8 +129,10 @@ def _prefix(value, members: list, budget: int, pointer: str, cuts: list[dict]):
 
 
 def _first_items(value: list, whole: int, budget: int, pointer: str, cuts: list[dict]) -> list:
-    """Keep an array's first items that fit whole, sized one by one (the rest is never sized); one
-    marker for the rest: too many items for a fair share each."""
+    """Keep an array's first items that fit whole.
+
+    Sized one by one (the rest is never sized); one marker for the rest: too many items for a fair
+    share each."""
     left, kept = budget - 2 - MARKER_ROOM, []
     for item in value:
         item_size = size(item) + 1
@@ -144,8 +152,9 @@ def _first_items(value: list, whole: int, budget: int, pointer: str, cuts: list[
 
 
 def _marker(value, whole: int, budget: int, pointer: str, cuts: list[dict]) -> dict:
-    """Stand for a whole value left out: its type and bytes, and a long string's first characters
-    where room is."""
+    """Stand for a whole value left out.
+
+    Its type and bytes, and a long string's first characters where room is."""
     entry = {"pointer": pointer, "type": _type(value), "bytes": whole}
     if isinstance(value, dict | list):
         entry["members"] = len(value)

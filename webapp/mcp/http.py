@@ -1,4 +1,6 @@
-"""POST /mcp of `tracediff serve`: the MCP server over Streamable HTTP, as a view of the app.
+"""POST /mcp of `tracediff serve`.
+
+The MCP server over Streamable HTTP, as a view of the app.
 
 A view, not an ASGI app mounted beside it: the request first passes everything the app does to any
 request (the Host allow-list, the token of the read scope, the Origin check, the request id, logs
@@ -17,8 +19,9 @@ PATH = "/mcp"
 
 @bp.post(PATH)
 def endpoint():
-    """Answer one MCP request (JSON-RPC in, JSON out) with the tools reading this app's API
-    in-process."""
+    """Answer one MCP request with the tools reading this app's API in-process.
+
+    JSON-RPC in, JSON out."""
     from .server import serve_http
 
     app = current_app._get_current_object()

@@ -1,4 +1,6 @@
-"""The JSON API called inside the server's own process: the source of `/mcp`.
+"""The JSON API called inside the server's own process.
+
+The source of `/mcp`.
 
 Each read is a WSGI request to the same app, built by werkzeug and run to its end (no socket, no
 second worker thread), carrying the MCP request's token and address so the API checks and logs it as
@@ -15,7 +17,9 @@ from .source import SourceError, _plain, answer
 
 
 class AppSource:
-    """The JSON API of the app this process serves, as the client of one `/mcp` request sees it."""
+    """The JSON API of the app this process serves.
+
+    As the client of one `/mcp` request sees it."""
 
     def __init__(self, app, base_url: str, authorization: str | None, remote_addr: str | None):
         self.app, self.base_url = app, base_url.rstrip("/")
@@ -65,7 +69,9 @@ class AppSource:
 
 
 def _local(location: str, base_url: str) -> str:
-    """Return a redirect's path on this server (an absolute Location of our own, or a path)."""
+    """Return a redirect's path on this server.
+
+    An absolute Location of our own, or a path."""
     if location.startswith(base_url):
         return location[len(base_url) :] or "/"
     if location.startswith("/"):

@@ -1,5 +1,6 @@
-"""list_problems, get_problem and compare_release: the problems API and the releases API, bounded
-(pure over a `Source`)."""
+"""list_problems, get_problem and compare_release.
+
+The problems API and the releases API, bounded (pure over a `Source`)."""
 
 from urllib.parse import parse_qs, urlsplit
 
@@ -55,8 +56,9 @@ def list_problems(source: Source, args: dict) -> dict:
 
 
 def summary(problem: dict) -> dict:
-    """Return a problem's summary: what it is, where, how often, since when, with the line saying
-    what broke."""
+    """Return a problem's summary.
+
+    What it is, where, how often, since when, with the line saying what broke."""
     out = {name: problem[name] for name in PROBLEM_FIELDS if name in problem}
     for name in ("releases", "sources", "links"):
         out[name] = [short(item, 200) for item in (problem.get(name) or [])[:LISTED]]
@@ -65,9 +67,10 @@ def summary(problem: dict) -> dict:
 
 
 def get_problem(source: Source, args: dict) -> dict:
-    """Return one problem: what it is, exposure, first and last seen, releases, the most common
-    value pairs, the last clean call before it and the nearest clean call, its ticket links and
-    permalinks."""
+    """Return one problem.
+
+    What it is, exposure, first and last seen, releases, the most common value pairs, the last clean
+    call before it and the nearest clean call, its ticket links and permalinks."""
     problem = source.get(f"/api/v1/problems/{args['id']}")
     cuts: list[dict] = []
     answer = summary(problem)
@@ -116,9 +119,10 @@ def link_part(text: str) -> str:
 
 
 def nearest(source: Source, problem_id: str) -> dict | None:
-    """Return the nearest clean call of the problem's tool (its page's "compare with the nearest
-    clean call"): the clean call whose arguments are most like the latest failing call's, with the
-    compare page's link."""
+    """Return the nearest clean call of the problem's tool, with a compare link.
+
+    Its page's "compare with the nearest clean call": the clean call whose arguments are most like
+    the latest failing call's, with the compare page's link."""
     location = source.location(f"/problems/{problem_id}/nearest")
     if location is None:
         return None
@@ -138,8 +142,9 @@ def nearest(source: Source, problem_id: str) -> dict | None:
 
 
 def compare_release(source: Source, args: dict) -> dict:
-    """Return what a release broke (problems it shows that the release compared with never did) and
-    fixed."""
+    """Return what a release broke and fixed.
+
+    Broke: problems it shows that the release compared with never did."""
     release = args["release"]
     # the release alone (a 404 release_not_found when no call named it), with the one first seen
     # before it

@@ -1,5 +1,6 @@
-"""The tools' input and output schemas (JSON Schema 2020-12): contracts, as the issue names them
-(pure)."""
+"""The tools' input and output schemas (JSON Schema 2020-12).
+
+Contracts, as the issue names them (pure)."""
 
 from ..analysis import KIND_NAMES
 from ..common.stages import NAMES

@@ -1,6 +1,7 @@
-"""The MCP server on the official SDK: the tools listed with their schemas and called through
-`tools.call`, served on stdio (`tracediff mcp`) or one Streamable HTTP request at a time (`/mcp` of
-`tracediff serve`).
+"""The MCP server on the official SDK.
+
+The tools listed with their schemas and called through `tools.call`, served on stdio (`tracediff
+mcp`) or one Streamable HTTP request at a time (`/mcp` of `tracediff serve`).
 
 Over HTTP it runs stateless, answering JSON: gunicorn's workers are processes that share no session,
 so each POST carries all it needs; a fresh session manager serves it in an event loop of the
@@ -25,8 +26,9 @@ DROPPED_HEADERS = {b"authorization", b"cookie"}
 
 
 def listed_tools() -> list[types.Tool]:
-    """Return every tool with its input and output schema; each read-only, on tracediff's data
-    alone."""
+    """Return every tool with its input and output schema.
+
+    Each read-only, on tracediff's data alone."""
     return [
         types.Tool(
             name=tool.name,
@@ -89,7 +91,9 @@ def run_stdio(source) -> None:
 def serve_http(
     source, scope: dict, body: bytes, max_body: int
 ) -> tuple[int, list[tuple[str, str]], bytes]:
-    """Answer one Streamable HTTP request (stateless, JSON); return its status, headers and body.
+    """Answer one Streamable HTTP request (stateless, JSON).
+
+    Return its status, headers and body.
 
     It runs in an empty context: the event loop's tasks and threads must not see the Flask request
     around it."""

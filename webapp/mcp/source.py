@@ -1,5 +1,6 @@
-"""Where the MCP tools read from: tracediff's JSON API, through one small interface with two
-adapters.
+"""Where the MCP tools read from.
+
+Tracediff's JSON API, through one small interface with two adapters.
 
 `HttpSource` speaks to a running tracediff over HTTP with a read token (`tracediff mcp`, on stdio);
 `AppSource` (inprocess.py) calls the app in the same process (`/mcp` of `tracediff serve`). Both
@@ -17,8 +18,9 @@ TIMEOUT_S = 30.0
 
 
 class SourceError(Exception):
-    """An error the API answered (or the way to it failed): its code, message and whether a retry
-    may help."""
+    """An error the API answered (or the way to it failed).
+
+    Its code, message and whether a retry may help."""
 
     def __init__(self, code: str, message: str, retryable: bool = False, status: int | None = None):
         super().__init__(message)
@@ -30,8 +32,9 @@ class SourceError(Exception):
 
 
 class Source(Protocol):
-    """What the tools need of tracediff: its address for permalinks, GET and POST of the JSON API,
-    and where a page redirects to."""
+    """What the tools need of tracediff.
+
+    Its address for permalinks, GET and POST of the JSON API, and where a page redirects to."""
 
     base_url: str
 
@@ -43,13 +46,16 @@ class Source(Protocol):
 
 
 def link(source: Source, *parts: str) -> str:
-    """Return a permalink on the source's server: each part a path segment, percent-encoded."""
+    """Return a permalink on the source's server.
+
+    Each part a path segment, percent-encoded."""
     return source.base_url.rstrip("/") + "/" + "/".join(quote(part, safe="") for part in parts)
 
 
 def answer(status: int, body: bytes, where: str) -> dict:
-    """Return an API answer's JSON; raise SourceError for an error status, or a body that is not the
-    API's JSON."""
+    """Return an API answer's JSON.
+
+    Raise SourceError for an error status, or a body that is not the API's JSON."""
     try:
         data = jsontext.loads(body) if body else None
     except jsontext.JSONDecodeError:

@@ -1,6 +1,7 @@
-"""The eight tools, declared once: name, description, input and output schemas, what runs them, and
-the short text beside each answer; `call` runs one for either transport (pure over a `Source`, no
-MCP SDK here)."""
+"""The eight tools, declared once.
+
+Name, description, input and output schemas, what runs them, and the short text beside each answer;
+`call` runs one for either transport (pure over a `Source`, no MCP SDK here)."""
 
 import logging
 from collections.abc import Callable
@@ -35,7 +36,7 @@ INSTRUCTIONS = (
 
 @dataclass(frozen=True)
 class Tool:
-    """One tool: what the model reads of it, what runs it, and the line said beside its answer."""
+    """One tool: what the model reads, what runs it, the line beside its answer."""
 
     name: str
     title: str
@@ -220,8 +221,9 @@ TOOLS = {
 
 @dataclass
 class Answer:
-    """A tool's answer: its structured content, the short text beside it, and whether it is an
-    error."""
+    """A tool's answer.
+
+    Its structured content, the short text beside it, and whether it is an error."""
 
     structured: dict
     text: str
@@ -239,8 +241,9 @@ def failed(code: str, message: str, retryable: bool = False) -> Answer:
 
 
 def call(source: Source, name: str, arguments: dict | None) -> Answer:
-    """Run one tool; an unknown tool, bad arguments or an API error is a tool error, never an
-    exception."""
+    """Run one tool; a failure is a tool error, never an exception.
+
+    An unknown tool, bad arguments or an API error."""
     tool = TOOLS.get(name)
     if tool is None:
         return failed("unknown_tool", f"no tool {name[:80]!r}; the tools are: {', '.join(TOOLS)}")

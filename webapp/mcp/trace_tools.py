@@ -1,5 +1,6 @@
-"""search_traces and get_trace: the trace list and one trace's calls, payloads cut to a stated
-budget (pure over a `Source`)."""
+"""search_traces and get_trace.
+
+The trace list and one trace's calls, payloads cut to a stated budget (pure over a `Source`)."""
 
 from urllib.parse import quote
 
@@ -74,8 +75,9 @@ def _fields(row: dict) -> dict:
 
 
 def get_trace(source: Source, args: dict) -> dict:
-    """Return one trace's calls (snapshots cut to the budget, findings, validation), or one subtree
-    of a payload."""
+    """Return one trace's calls, or one subtree of a payload.
+
+    Calls with snapshots cut to the budget, findings, validation."""
     trace = source.get(f"/api/v1/traces/{_segment(args['trace_id'])}")
     budget = args.get("budget_bytes", DEFAULT_BUDGET)
     calls = trace["calls"]
@@ -103,8 +105,10 @@ def get_trace(source: Source, args: dict) -> dict:
 
 
 def _trim(answer: dict, limit: int) -> None:
-    """Halve every call's findings and schema errors until the answer fits (their totals stay said):
-    many calls, each with many findings, would pass any byte bound at 50 a call."""
+    """Halve every call's findings and schema errors until the answer fits.
+
+    Their totals stay said: many calls, each with many findings, would pass any byte bound at 50 a
+    call."""
     while size(answer) > limit:
         lists = [call["findings"] for call in answer["calls"]]
         lists += [
@@ -124,8 +128,9 @@ def _segment(text: str) -> str:
 def _calls(
     source: Source, trace_id: str, calls: list[dict], budget: int, cuts: list[dict]
 ) -> list[dict]:
-    """Return each call's answer; their payloads cut together, so the budget is shared fairly among
-    them."""
+    """Return each call's answer.
+
+    Their payloads cut together, so the budget is shared fairly among them."""
     payloads = {
         (index, name): snapshot.get("payload")
         for index, call in enumerate(calls)
@@ -184,7 +189,9 @@ def _call(
 
 
 def _subtree(call: dict, args: dict, budget: int, cuts: list[dict]) -> dict:
-    """Return the subtree of one snapshot's payload a JSON Pointer names, cut to the budget."""
+    """Return the subtree of one snapshot's payload a JSON Pointer names.
+
+    Cut to the budget."""
     name, pointer = args.get("snapshot"), args["pointer"]
     if not is_pointer(pointer):
         raise SourceError(
@@ -218,7 +225,9 @@ def validation(checked: dict) -> dict:
 
 
 def finding(found: dict, at: str, cuts: list[dict]) -> dict:
-    """Return one finding with its values cut to VALUE_BYTES each and its message to a few lines."""
+    """Return one finding with its values and message cut.
+
+    Values to VALUE_BYTES each, the message to a few lines."""
     out = {**found, "message": short(found.get("message"), 1000)}
     for side in ("left_value", "right_value"):
         if side in found:

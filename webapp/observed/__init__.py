@@ -1,5 +1,6 @@
-"""Observed schemas: each tool's shapes learnt from its traffic, per stage, and the drift from them
-(pure Python).
+"""Observed schemas.
+
+Each tool's shapes learnt from its traffic, per stage, and the drift from them (pure Python).
 
 `facts_of(document)` reads what one snapshot shows per JSON Pointer; `learn(shape, facts, ts)` folds
 it into the stage's shape (bounded: a field budget, rare paths folded); `drift_findings(...)` names

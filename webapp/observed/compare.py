@@ -1,5 +1,6 @@
-"""Where traffic disagrees with a declared schema: the observed shape read against it, field by
-field (pure)."""
+"""Where traffic disagrees with a declared schema.
+
+The observed shape read against it, field by field (pure)."""
 
 from ..common.pointers import unescape
 from ..problems.fingerprint import ID
@@ -10,9 +11,11 @@ _TYPES = {"number": ("number", "integer")}
 
 
 def disagreements(shape: dict | None, schema) -> list[dict]:
-    """Return [{"path", "what", "calls", "of"}]: fields whose observed type, presence or values the
-    declared schema does not allow (a type it does not name, a required field some calls lacked, a
-    value outside its enum, a field it does not declare)."""
+    """Return [{"path", "what", "calls", "of"}].
+
+    Fields whose observed type, presence or values the declared schema does not allow (a type it
+    does not name, a required field some calls lacked, a value outside its enum, a field it does not
+    declare)."""
     if not shape or not isinstance(schema, dict):
         return []
     out = []
@@ -66,9 +69,10 @@ _UNDECLARED = object()
 
 
 def _declared_at(schema, path: str | None):
-    """Return the subschema a normalised pointer reaches through properties and items; _UNDECLARED
-    where the schema names the object's properties but not this one; None where it does not say (no
-    properties, a $ref)."""
+    """Return the subschema a normalised pointer reaches through properties and items.
+
+    _UNDECLARED where the schema names the object's properties but not this one; None where it does
+    not say (no properties, a $ref)."""
     if path is None:
         return None
     node = schema

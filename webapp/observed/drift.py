@@ -19,7 +19,9 @@ SHOWN_VALUES = 5
 
 
 def drift_findings(stage: str, shape: dict, facts: dict, ts: str | None) -> list[dict]:
-    """Return the drift findings of one call's facts against the shape learnt before it."""
+    """Return the drift findings of a call's facts against the learnt shape.
+
+    The shape learnt before it."""
     if shape["calls"] < MIN_HISTORY:
         return []
     out = []
@@ -107,8 +109,10 @@ def _missing(stage, path, entry, paths, ts) -> list[dict]:
 
 
 def _novel(entries: dict, key, whole: int, ts, usual=_dominant):
-    """Return (calls, before, agreeing, since) when this call's `key` is drift among `entries`
-    (`whole`: the calls of their kind before this one), else None."""
+    """Return the drift facts of this call's `key` among `entries`, else None.
+
+    (calls, before, agreeing, since) when it is drift (`whole`: the calls of their kind before this
+    one)."""
     seen = entries.get(key)
     if seen is None:
         return _holds(1, whole, usual(entries), whole, ts)

@@ -1,5 +1,6 @@
-"""What one snapshot shows at each normalised JSON Pointer: types, counts, string lengths, formats
-and values."""
+"""What one snapshot shows at each normalised JSON Pointer.
+
+Types, counts, string lengths, formats and values."""
 
 import re
 from datetime import date, datetime
@@ -26,8 +27,9 @@ ID_PATTERNS = {"hex-id": "^[0-9a-fA-F]{12,}$", "prefixed-id": "^[a-z]{2,8}_[A-Za
 
 
 class PathFacts:
-    """One path of one document: its types, instances, object instances, lengths, formats and string
-    values."""
+    """One path of one document.
+
+    Its types, instances, object instances, lengths, formats and string values."""
 
     __slots__ = (
         "types",
@@ -72,8 +74,9 @@ _KINDS = {
 
 
 def facts_of(document) -> dict[str, PathFacts]:
-    """Return {normalised pointer: PathFacts} of a document (array items as `*`, id-like keys as
-    `{id}`)."""
+    """Return {normalised pointer: PathFacts} of a document.
+
+    Array items as `*`, id-like keys as `{id}`."""
     out: dict[str, PathFacts] = {}
     stack = [("", document)]
     pop, push, kinds, segment = stack.pop, stack.append, _KINDS, key_segment
@@ -104,8 +107,9 @@ def facts_of(document) -> dict[str, PathFacts]:
 # field names repeat from call to call
 @lru_cache(maxsize=16384)
 def key_segment(key: str) -> str:
-    """Return an object key as a pointer segment: escaped, or `{id}` for a key that looks like an
-    id."""
+    """Return an object key as a pointer segment.
+
+    Escaped, or `{id}` for a key that looks like an id."""
     if key.isdigit():
         return ID
     segment = normalise_segment(escape(key))
@@ -131,8 +135,9 @@ def _format_kept(text: str) -> str:
 
 
 def format_of(text: str) -> str:
-    """Return the format a string is written in (date-time, date, uuid, email, uri, hex-id,
-    prefixed-id) or ""."""
+    """Return the format a string is written in, or "".
+
+    date-time, date, uuid, email, uri, hex-id, prefixed-id."""
     size = len(text)
     if size < 6 or size > 2048:
         return ""
@@ -161,8 +166,9 @@ def format_of(text: str) -> str:
 
 
 def _upper_t_z(text: str) -> str:
-    """Return an RFC 3339 time with its `t` and `z` written in capitals, as fromisoformat reads
-    them."""
+    """Return an RFC 3339 time with its `t` and `z` written in capitals.
+
+    As fromisoformat reads them."""
     return text.replace("z", "Z").replace("t", "T") if "z" in text or "t" in text else text
 
 

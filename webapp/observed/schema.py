@@ -1,5 +1,6 @@
-"""A learnt shape written as JSON Schema 2020-12: a contract draft that validates every call it was
-learnt from."""
+"""A learnt shape written as JSON Schema 2020-12.
+
+A contract draft that validates every call it was learnt from."""
 
 from ..common.pointers import unescape
 from ..problems.fingerprint import ID
@@ -15,8 +16,9 @@ MAX_DEPTH = 48
 
 
 def observed_schema(shape: dict | None) -> dict | None:
-    """Return the JSON Schema of a shape (None before any call), with `x-tracediff-seen` counts per
-    property."""
+    """Return the JSON Schema of a shape (None before any call).
+
+    With `x-tracediff-seen` counts per property."""
     if not shape or not shape["calls"] or "" not in shape["paths"]:
         return None
     children: dict[str, list[str]] = {}

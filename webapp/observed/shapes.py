@@ -1,5 +1,6 @@
-"""A stage's learnt shape: per normalised JSON Pointer, how often it was present, its types,
-formats, values.
+"""A stage's learnt shape.
+
+Per normalised JSON Pointer, how often it was present, its types, formats, values.
 
 A shape is plain JSON (stored as one row per tool and stage). Each entry that can drift (a type, a
 format, a value, an absence) is kept as [calls, first seen, before, agreeing]: how many calls showed
@@ -27,12 +28,16 @@ def empty_shape() -> dict:
 
 
 def parent_of(path: str) -> str | None:
-    """Return the pointer of a path's parent ("" for a top-level field, None for the root)."""
+    """Return the pointer of a path's parent.
+
+    "" for a top-level field, None for the root."""
     return None if path == "" else path.rsplit("/", 1)[0]
 
 
 def learn(shape: dict, facts: dict, ts: str | None) -> dict:
-    """Fold one call's facts (see facts.py) into a shape, in place; return the shape."""
+    """Fold one call's facts (see facts.py) into a shape, in place.
+
+    Return the shape."""
     paths = shape["paths"]
     objects = {path for path, f in facts.items() if f.objects}
     for path, entry in paths.items():
@@ -89,8 +94,9 @@ def _room_made(shape: dict, room: list) -> bool:
 
 
 def _make_room(shape: dict) -> bool:
-    """Fold the rarest tenth of paths (leaves first) present in at most 1% of calls; say whether any
-    went."""
+    """Fold the rarest tenth of paths (leaves first) present in at most 1% of calls.
+
+    Say whether any went."""
     paths = shape["paths"]
     rare = [p for p, e in paths.items() if e["n"] <= shape["calls"] * RARE and p != ""]
     if not rare:
@@ -152,8 +158,9 @@ def _absent(shape: dict, entry: dict, path: str, ts) -> None:
 
 
 def _see(entries: dict, key, ts, before: int, usual=None) -> None:
-    """Count one call under `key`, freezing at its first sight what came before and how much of it
-    agreed."""
+    """Count one call under `key`.
+
+    Freezing at its first sight what came before and how much of it agreed."""
     seen = entries.get(key)
     if seen is None:
         agreeing = usual(entries) if usual else _dominant(entries)
@@ -173,15 +180,17 @@ def _count(entries: dict, key) -> int:
 
 
 def _dominant(entries: dict, real: bool = False) -> int:
-    """Return the calls of the most common entry (of a real format, not "" plain text, when
-    `real`)."""
+    """Return the calls of the most common entry.
+
+    Of a real format, not "" plain text, when `real`."""
     return max((seen[0] for key, seen in entries.items() if key or not real), default=0)
 
 
 def _closed_enum(values: dict, strings: int) -> int:
-    """Return how many calls agree that a path is a small closed enum: its calls less those of
-    values seen once (the Good-Turing chance of a new value), or 0 when it has more than about a
-    dozen values."""
+    """Return how many calls agree that a path is a small closed enum.
+
+    Its calls less those of values seen once (the Good-Turing chance of a new value), or 0 when it
+    has more than about a dozen values."""
     if len(values) > 12:
         return 0
     return strings - sum(1 for seen in values.values() if seen[0] == 1)

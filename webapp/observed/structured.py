@@ -1,5 +1,6 @@
-"""The part of a result stage's shape a `result_schema` checks: MCP's structuredContent, or a JSON
-result itself.
+"""The part of a result stage's shape a `result_schema` checks.
+
+MCP's structuredContent, or a JSON result itself.
 
 A result is stored as the agent logged it (analysis/snapshots/result_forms.py reads it): an MCP
 CallToolResult, whose `structuredContent` an outputSchema describes; plain JSON, checked whole; or
@@ -13,9 +14,10 @@ _ENVELOPE = ("/content", "/isError", "/is_error", "/error", "/type")
 
 
 def structured_shape(shape: dict | None) -> tuple[dict, str] | None:
-    """Return (the shape of the structured result, where it sits in the payload), or None when the
-    results learnt carry none (text, content blocks without structuredContent, tool_result blocks,
-    JSON-RPC errors)."""
+    """Return the structured result's shape and where it sits, or None.
+
+    (the shape, where it sits in the payload); None when the results learnt carry none (text,
+    content blocks without structuredContent, tool_result blocks, JSON-RPC errors)."""
     if not shape or not shape["calls"] or "" not in shape["paths"]:
         return None
     paths = shape["paths"]

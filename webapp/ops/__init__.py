@@ -1,2 +1,3 @@
-"""Running the app: the server and its workers, logs, counters, and the background loops (analyser,
-sender)."""
+"""Running the app.
+
+The server and its workers, logs, counters, and the background loops (analyser, sender)."""

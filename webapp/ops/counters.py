@@ -1,4 +1,6 @@
-"""The counters and histograms, kept per process; gunicorn workers share them through files.
+"""The counters and histograms, kept per process.
+
+Gunicorn workers share them through files.
 
 Imported only once PROMETHEUS_MULTIPROC_DIR is set (`tracediff serve` sets it before any worker
 starts), since prometheus_client picks its storage when it is imported.
@@ -59,7 +61,9 @@ _seen_sources: set[str] = set()
 
 
 def source_label(source: str | None) -> str:
-    """Return a bounded label for an event source: its first 40 safe characters, or "other"."""
+    """Return a bounded label for an event source.
+
+    Its first 40 safe characters, or "other"."""
     label = _LABEL.sub("_", (source or "").lower())[:40]
     if label in _seen_sources:
         return label
@@ -70,7 +74,9 @@ def source_label(source: str | None) -> str:
 
 
 def record_ingest(result, rejected, endpoint: str) -> None:
-    """Count a stored batch: accepted and duplicates per source, rejections per code and source."""
+    """Count a stored batch.
+
+    Accepted and duplicates per source, rejections per code and source."""
     for source, (accepted, duplicates) in result.by_source.items():
         label = source_label(source)
         if accepted:
@@ -84,8 +90,9 @@ def record_ingest(result, rejected, endpoint: str) -> None:
 
 
 def method_label(method: str) -> str:
-    """Return a request method as a bounded label: itself when it is a method tracediff serves, else
-    "other"."""
+    """Return a request method as a bounded label.
+
+    Itself when it is a method tracediff serves, else "other"."""
     return method if method in METHODS else "other"
 
 
@@ -116,8 +123,9 @@ def record_delivery(outcome: dict) -> None:
 def record_request(
     route: str, method: str, status: int, seconds: float, store_unavailable: bool = False
 ) -> None:
-    """Count a request and its latency; a 503 of the store's (not a readiness probe's) as
-    unavailable too."""
+    """Count a request and its latency.
+
+    A 503 of the store's (not a readiness probe's) as unavailable too."""
     REQUESTS.labels(route, method_label(method), str(status)).inc()
     LATENCY.labels(route).observe(seconds)
     if store_unavailable and status == 503:

@@ -1,4 +1,6 @@
-"""gunicorn's threaded worker, fair to health probes and stopping without resetting connections.
+"""gunicorn's threaded worker.
+
+Fair to health probes and stopping without resetting connections.
 
 It accepts a connection only while one of its threads is free. The stock worker accepts up to
 `worker_connections` (1,000) and queues them behind its threads: a worker whose threads all waited
@@ -52,8 +54,9 @@ HEADER_SECONDS = 10
 
 
 def write_json_error(sock, status: int, reason: str, message: str) -> None:
-    """Answer a request gunicorn refused before the app saw it, as {"error": {code, message,
-    retryable}}."""
+    """Answer a request gunicorn refused before the app saw it.
+
+    As {"error": {code, message, retryable}}."""
     # "URI Too Long" -> uri_too_long, as werkzeug names them
     code = reason.lower().replace(" ", "_")
     body = jsontext.dumps(
@@ -67,7 +70,9 @@ def write_json_error(sock, status: int, reason: str, message: str) -> None:
 
 
 def _process_headers(original):
-    """Wrap Response.process_headers so that an app's `Connection: close` closes the connection."""
+    """Wrap Response.process_headers so `Connection: close` closes.
+
+    An app's `Connection: close` closes the connection."""
 
     def process_headers(self, headers):
         if any(
@@ -82,7 +87,9 @@ def _process_headers(original):
 
 
 class DrainingWorker(ThreadWorker):
-    """A gthread worker that accepts only with a free thread, drains on stop and refuses in JSON."""
+    """A gthread worker that drains on stop and refuses in JSON.
+
+    It accepts only with a free thread."""
 
     def __init__(self, *args, **kwargs):
         # connections handed to the thread pool and not finished (main thread only)
@@ -94,8 +101,10 @@ class DrainingWorker(ThreadWorker):
 
     @property
     def worker_connections(self) -> int:
-        """The run loop accepts while nr_conns is below this: only while a thread is free (past the
-        cap on open connections, accepting one closes the idlest)."""
+        """The run loop accepts while nr_conns is below this.
+
+        Only while a thread is free (past the cap on open connections, accepting one closes the
+        idlest)."""
         free = self.cfg.threads - self.busy
         return self.nr_conns + free if free > 0 else 0
 
@@ -112,7 +121,9 @@ class DrainingWorker(ThreadWorker):
         super().init_process()
 
     def accept(self, listener):
-        """Accept a connection into the poller: it gets a thread once it sends something."""
+        """Accept a connection into the poller.
+
+        It gets a thread once it sends something."""
         # the select batch that ran drain_then_stop may still name a listener
         if self.listeners_closed:
             return
@@ -135,8 +146,9 @@ class DrainingWorker(ThreadWorker):
             self.close_idlest()
 
     def close_idlest(self) -> None:
-        """Close the connection idle longest (waiting for its first request, or kept alive between
-        two)."""
+        """Close the connection idle longest.
+
+        Waiting for its first request, or kept alive between two."""
         waiting = [queue for queue in (self.pending_conns, self.keepalived_conns) if queue]
         if not waiting:
             return
@@ -193,7 +205,9 @@ class DrainingWorker(ThreadWorker):
             self.method_queue.defer(self.drain_then_stop)
 
     def drain_then_stop(self) -> None:
-        """Accept what the kernel has queued, stop accepting, and close the listening sockets."""
+        """Accept what the kernel queued, stop accepting, close the listeners.
+
+        The listening sockets."""
         if not self.alive:
             return
         stopping = [listener for listener in self.sockets if not held_by(self.ppid, listener)]
@@ -214,7 +228,9 @@ class DrainingWorker(ThreadWorker):
         self.listeners_closed = True
 
     def _accept_queued(self, listener) -> int:
-        """Accept every connection the kernel has queued on one listener; return how many."""
+        """Accept every connection the kernel has queued on one listener.
+
+        Return how many."""
         before, count = -1, self.nr_conns
         # accept() takes one connection; it does nothing once none wait
         while self.nr_conns != before:

@@ -1,6 +1,7 @@
-"""Gauges sampled by each worker (its analyser's turn, the health and readiness probes), so that a
-scrape reads only memory: /metrics answers while the database is down, and says so in
-tracediff_database_up.
+"""Gauges sampled by each worker, so that a scrape reads only memory.
+
+Sampled in its analyser's turn and the health and readiness probes: /metrics answers while the
+database is down, and says so in tracediff_database_up.
 
 Kept in prometheus_client's multiprocess files like the counters (imported once
 PROMETHEUS_MULTIPROC_DIR is set); a figure of the database is the latest any live worker sampled,
@@ -63,8 +64,9 @@ def database_up(reached: bool) -> None:
 
 
 def sample(store) -> None:
-    """Read the backlog, sizes and quarantine from an open store into the gauges; StoreUnavailable:
-    down."""
+    """Read the backlog, sizes and quarantine from an open store into the gauges.
+
+    StoreUnavailable: down."""
     try:
         sizes, backlog, quarantine = store.file_sizes(), store.backlog(), store.quarantine_count()
     except StoreUnavailable:

@@ -1,5 +1,6 @@
-"""Listening sockets at a stop: who still holds one, and making one ignore new connections
-(Linux)."""
+"""Listening sockets at a stop.
+
+Who still holds one, and making one ignore new connections (Linux)."""
 
 import ctypes
 import os
@@ -25,7 +26,9 @@ _DROP_SYN = [
 
 
 def held_by(pid: int, listener) -> bool:
-    """Say whether process `pid` still has this socket open (True when it cannot be told)."""
+    """Say whether process `pid` still has this socket open.
+
+    True when it cannot be told."""
     target = f"socket:[{os.fstat(listener.fileno()).st_ino}]"
     folder = f"/proc/{pid}/fd"
     try:
@@ -43,8 +46,9 @@ def held_by(pid: int, listener) -> bool:
 
 
 def ignore_new_connections(listener) -> bool:
-    """Make a TCP listening socket drop new SYNs while handshakes under way complete; say if it
-    could.
+    """Make a TCP listening socket drop new SYNs while handshakes under way complete.
+
+    Say if it could.
 
     The sender of a dropped SYN sends it again about a second later; by then the socket is closed
     and the connection is refused, which a client retries, instead of accepted and reset at the

@@ -1,5 +1,6 @@
-"""Log lines: timestamps, request ids, the client behind a proxy, text or JSON; no query strings by
-default."""
+"""Log lines: timestamps, request ids, the client behind a proxy, text or JSON.
+
+No query strings by default."""
 
 import json
 import logging
@@ -23,7 +24,9 @@ _NAMES = {"gunicorn.access": "access", "gunicorn.error": "server"}
 
 
 class LineFormatter(logging.Formatter):
-    """One line per record: `<time> <LEVEL> <logger>: <message>`, or a JSON object."""
+    """One line per record.
+
+    `<time> <LEVEL> <logger>: <message>`, or a JSON object."""
 
     def format(self, record: logging.LogRecord) -> str:
         stamp = datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds")
@@ -46,7 +49,9 @@ class LineFormatter(logging.Formatter):
 
 
 def configure(settings: dict) -> None:
-    """Choose text or JSON lines and send the app's INFO lines to stderr in that format."""
+    """Send the app's INFO lines to stderr as text or JSON lines.
+
+    The format is chosen here."""
     _STATE["json"] = settings.get("LOG_FORMAT") == "json"
     _STATE["query"] = bool(settings.get("LOG_QUERY"))
     for name, level in APP_LOGGERS.items():
@@ -68,8 +73,9 @@ def use_format(*loggers: logging.Logger) -> None:
 
 
 def access_fields(environ: dict, status: int, sent: int, seconds: float) -> dict:
-    """Return what an access line says about one request; the query string only when LOG_QUERY is
-    on."""
+    """Return what an access line says about one request.
+
+    The query string only when LOG_QUERY is on."""
     fields = {
         "request_id": environ.get(REQUEST_ID_KEY, ""),
         "client": environ.get("REMOTE_ADDR", ""),

@@ -1,5 +1,7 @@
-"""The base of the background loops (the analyser with retention, the alert sender): a daemon thread
-per server process that works in turns on the store until stopped."""
+"""The base of the background loops.
+
+The analyser with retention, the alert sender: a daemon thread per server process that works in
+turns on the store until stopped."""
 
 import logging
 import threading
@@ -9,9 +11,11 @@ from ..store import Store, StoreUnavailable
 
 
 class StoreLoop(threading.Thread, ABC):
-    """Run `turn(store)` until stopped: the store is opened when a turn needs it (a database down at
-    start is tried again), a failed turn is logged and the next one comes, a store that saw a disk
-    fault is reopened, and a turn that found nothing to do waits `idle_seconds`."""
+    """Run `turn(store)` until stopped.
+
+    The store is opened when a turn needs it (a database down at start is tried again), a failed
+    turn is logged and the next one comes, a store that saw a disk fault is reopened, and a turn
+    that found nothing to do waits `idle_seconds`."""
 
     idle_seconds = 0.5
     # the log line of a turn that raised
@@ -30,10 +34,14 @@ class StoreLoop(threading.Thread, ABC):
         """Called when the database could not be reached this turn."""
 
     def after_turn(self, store: Store | None) -> None:
-        """Called after every turn, done or failed; `store` is None when it could not be opened."""
+        """Called after every turn, done or failed.
+
+        `store` is None when it could not be opened."""
 
     def open_store(self) -> Store:
-        """Open the loop's store, a background writer: requests waiting for a write go first."""
+        """Open the loop's store, a background writer.
+
+        Requests waiting for a write go first."""
         store = Store.from_settings(self.settings)
         store.background = True
         return store

@@ -1,4 +1,6 @@
-"""The background sender: delivers the outbox at least once, with back-off, and logs every attempt.
+"""The background sender.
+
+Delivers the outbox at least once, with back-off, and logs every attempt.
 
 Retries double from 2 s with jitter up to an hour; a 429 waits its Retry-After (seconds or an HTTP
 date); any other 4xx is final. The URL is checked again before each attempt and the request goes to
@@ -39,9 +41,10 @@ IDLE_S = 0.5
 
 
 def deliver_due(store: Store, settings: dict) -> int:
-    """Send every message whose time has come (a summary once it has waited ALERT_SUMMARY_WAIT
-    seconds for more problems to join it), each as its problems are now and once their calls have
-    settled (settle.py); return how many were tried or dropped."""
+    """Send every message whose time has come; return how many tried or dropped.
+
+    A summary once it has waited ALERT_SUMMARY_WAIT seconds for more problems to join it; each as
+    its problems are now and once their calls have settled (settle.py)."""
     messages = store.claim_due(
         utc_now(),
         utc_now(hours_ago=-LEASE_S / 3600),
@@ -80,8 +83,9 @@ def deliver_due(store: Store, settings: dict) -> int:
 
 
 def _settled(store: Store, message: dict, settings: dict) -> settle.Decision:
-    """Read the message's problems as they are now and let the policy say: send (rebuilt), wait or
-    drop."""
+    """Read the message's problems as they are now and let the policy say.
+
+    Send (rebuilt), wait or drop."""
     numbers = settle.problem_numbers(message)
     if not numbers:
         return settle.Decision("send", message["data"])
@@ -99,8 +103,9 @@ def _settled(store: Store, message: dict, settings: dict) -> settle.Decision:
 
 
 def _count(outcome: dict) -> None:
-    """Count the attempt in /metrics (imported here: prometheus_client is imported in workers
-    only)."""
+    """Count the attempt in /metrics.
+
+    Imported here: prometheus_client is imported in workers only."""
     from .counters import record_delivery
 
     record_delivery(outcome)
@@ -116,7 +121,9 @@ def attempt(message: dict, settings: dict) -> dict:
 
 
 def send_once(message: dict, settings: dict) -> dict:
-    """Post a message once: {ok, status, latency_ms, error, retryable, retry_after}."""
+    """Post a message once.
+
+    {ok, status, latency_ms, error, retryable, retry_after}."""
     data, facts = as_sent(message["data"], settings)
     event_type = EVENT_TYPES.get(message["type"], message["type"])
     if message["format"] == "slack":
@@ -149,8 +156,9 @@ def send_once(message: dict, settings: dict) -> dict:
 
 
 def test_delivery(store: Store, rule_id: int, settings: dict) -> dict:
-    """Send a signed test message to a rule's URL once, now, outside the outbox; say what came
-    back."""
+    """Send a signed test message to a rule's URL once, now, outside the outbox.
+
+    Say what came back."""
     rule = store.get_rule(rule_id)
     stamp = utc_now()
     message = {
@@ -178,7 +186,9 @@ def test_delivery(store: Store, rule_id: int, settings: dict) -> dict:
 
 
 def describe(outcome: dict) -> str:
-    """Say in one line what a test send did: "delivered: HTTP 200 in 12.5 ms" or "failed: ..."."""
+    """Say in one line what a test send did.
+
+    "delivered: HTTP 200 in 12.5 ms" or "failed: ..."."""
     took = f" in {outcome['latency_ms']} ms" if outcome.get("latency_ms") is not None else ""
     if outcome["ok"]:
         return f"delivered: HTTP {outcome['status']}{took}"
@@ -186,7 +196,9 @@ def describe(outcome: dict) -> str:
 
 
 def _post(url: str, body: bytes, headers: dict, settings: dict) -> tuple[int, str | None]:
-    """Post to the address the URL was checked at; its user info goes as Basic auth, not as Host."""
+    """Post to the address the URL was checked at.
+
+    Its user info goes as Basic auth, not as Host."""
     address = check_url(url, allow_list(settings["WEBHOOK_ALLOW_HOSTS"]))[0]
     parts = urlsplit(url)
     userinfo, _, hostport = parts.netloc.rpartition("@")
@@ -230,8 +242,9 @@ def _retry(message: dict, outcome: dict, retry_after) -> dict:
 
 
 def _retry_after(value) -> float | None:
-    """Read Retry-After as seconds or as an HTTP date (RFC 9110 allows both), within 0 s to an
-    hour."""
+    """Read Retry-After as seconds or as an HTTP date (RFC 9110 allows both).
+
+    Within 0 s to an hour."""
     if value is None:
         return None
     try:
@@ -256,9 +269,10 @@ def _ms(started: float) -> float:
 
 
 def as_sent(data: dict, settings: dict) -> tuple[dict, dict | None]:
-    """Return a message's data as receivers get it (the problem as the API lists it, with its
-    permalink; a summary's problems too) and the facts of its one-line message, which only the
-    outbox keeps."""
+    """Return a message's data as receivers get it, and its one-line facts.
+
+    The problem as the API lists it, with its permalink (a summary's problems too); the facts of its
+    one-line message only the outbox keeps."""
     base, facts = public_url(settings), data.get("_line")
     data = _linked(data, base)
     if isinstance(data.get("problems"), list):
@@ -287,7 +301,8 @@ def public_url(settings: dict) -> str:
 
 
 def permalink_base(settings: dict, recorded: str | None) -> tuple[str, str]:
-    """Return the address a command's test message links to and where it came from:
+    """Return the address a command's test message links to and where it came from.
+
     TRACEDIFF_PUBLIC_URL, else the address `tracediff serve` recorded in the database, else the
     default HOST:PORT."""
     if settings.get("PUBLIC_URL"):

@@ -1,5 +1,6 @@
-"""Run the app under gunicorn, the production WSGI server: threaded workers, metrics files,
-reloads."""
+"""Run the app under gunicorn, the production WSGI server.
+
+Threaded workers, metrics files, reloads."""
 
 import errno
 import logging
@@ -37,8 +38,9 @@ class ServerError(Exception):
 
 
 class ServerLogger(Logger):
-    """gunicorn's logger with tracediff's line format, request ids and no query strings by
-    default."""
+    """gunicorn's logger with tracediff's line format and request ids.
+
+    No query strings by default."""
 
     def setup(self, cfg):
         super().setup(cfg)
@@ -52,8 +54,9 @@ class ServerLogger(Logger):
 
 
 class TracediffServer(BaseApplication):
-    """A gunicorn application whose workers each build the app with the factory the command line
-    passes in.
+    """A gunicorn application whose workers each build the app.
+
+    With the factory the command line passes in.
 
     On SIGHUP gunicorn calls load_config again: the settings (environment and
     TRACEDIFF_SETTINGS_FILE) are read anew, then fresh workers start with them and the old ones
@@ -101,7 +104,9 @@ class TracediffServer(BaseApplication):
 
 
 def gunicorn_options(settings: dict) -> dict:
-    """Return the gunicorn settings tracediff runs with (GUNICORN_CMD_ARGS may override any)."""
+    """Return the gunicorn settings tracediff runs with.
+
+    GUNICORN_CMD_ARGS may override any."""
     return {
         "bind": bind_address(settings["HOST"], settings["PORT"]),
         "workers": settings["WORKERS"],
@@ -126,7 +131,9 @@ def gunicorn_options(settings: dict) -> dict:
 
 
 def bind_address(host: str, port) -> str:
-    """Return gunicorn's bind for a host and port: an IPv6 address in brackets (`[::1]:8000`)."""
+    """Return gunicorn's bind for a host and port.
+
+    An IPv6 address in brackets (`[::1]:8000`)."""
     host = host.strip()
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"
@@ -134,8 +141,9 @@ def bind_address(host: str, port) -> str:
 
 
 def keep_draining_worker(cfg) -> None:
-    """Run DrainingWorker for any threaded class GUNICORN_CMD_ARGS names (`unsupported_worker` tells
-    the rest).
+    """Run DrainingWorker for any threaded class GUNICORN_CMD_ARGS names.
+
+    `unsupported_worker` tells the rest.
 
     gunicorn would turn `--worker-class sync` into its stock gthread worker (threads above 1), whose
     stop resets the connections waiting in the listen queue.
@@ -145,8 +153,9 @@ def keep_draining_worker(cfg) -> None:
 
 
 def unsupported_worker(cfg) -> str | None:
-    """Name the worker class GUNICORN_CMD_ARGS chose when it is not a threaded one DrainingWorker
-    replaces."""
+    """Name a worker class GUNICORN_CMD_ARGS chose that DrainingWorker can't replace.
+
+    One that is not threaded."""
     chosen = cfg.settings["worker_class"].get()
     name = chosen if isinstance(chosen, str) else f"{chosen.__module__}.{chosen.__qualname__}"
     return None if name in THREADED_CLASSES else name
@@ -161,15 +170,18 @@ def address_url(address) -> str:
 
 
 def _child_exit(server, worker) -> None:
-    """Fold a finished worker's metrics into the totals of the dead (prometheus_client
-    multiprocess)."""
+    """Fold a finished worker's metrics into the totals of the dead.
+
+    prometheus_client multiprocess."""
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
 
 
 def check_bindable(host: str, port) -> None:
-    """Raise ServerError saying why `host:port` cannot be listened on (in use, no permission...)."""
+    """Raise ServerError saying why `host:port` cannot be listened on.
+
+    In use, no permission..."""
     if not isinstance(port, int) or not 1 <= port <= 65535:
         raise ServerError(f"port {port!r} is not a port number (1-65535)")
     try:
@@ -193,8 +205,10 @@ def check_bindable(host: str, port) -> None:
 
 
 def metrics_folder() -> tuple[Path, bool]:
-    """Set PROMETHEUS_MULTIPROC_DIR (before prometheus_client is imported) and empty it of an
-    earlier run's files; return it and whether it is a temporary folder of ours."""
+    """Set and empty PROMETHEUS_MULTIPROC_DIR; return it and if it is ours.
+
+    Set before prometheus_client is imported, emptied of an earlier run's files; return it and
+    whether it is a temporary folder of ours."""
     given = os.environ.get(MULTIPROC_ENV)
     folder = Path(given) if given else Path(tempfile.mkdtemp(prefix="tracediff-metrics-"))
     folder.mkdir(parents=True, exist_ok=True)

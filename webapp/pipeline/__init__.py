@@ -1,4 +1,6 @@
-"""The one way data moves: parsed events -> redaction -> store -> analysis -> store.
+"""The one way data moves.
+
+Parsed events -> redaction -> store -> analysis -> store.
 
 The HTTP endpoints, the CLI and the background analyser all call these functions.
 """
@@ -31,8 +33,10 @@ CONTROLS = {code: f"\\x{code:02x}" for code in range(32) if chr(code) not in "\t
 
 
 def preparer(redactor: Redactor | None) -> Callable[[Event], Event]:
-    """Return what readies one parsed event for the store as soon as it is made: redacted, then its
-    payload and meta written as the JSON text the store keeps (a fraction of their parsed size).
+    """Return what readies one parsed event for the store as soon as it is made.
+
+    Redacted, then its payload and meta written as the JSON text the store keeps (a fraction of
+    their parsed size).
 
     Batches parsed with it are stored with `store_batch(..., prepared=True)`."""
 
@@ -55,7 +59,9 @@ def preparer(redactor: Redactor | None) -> Callable[[Event], Event]:
 def store_batch(
     store: Store, batch: Batch, redactor: Redactor | None, source: str = "", prepared: bool = False
 ) -> IngestResult:
-    """Redact a parsed batch (quarantined text too) and commit it; return what was accepted.
+    """Redact a parsed batch (quarantined text too) and commit it.
+
+    Return what was accepted.
 
     `source` says who sent the batch; its rejected records are quarantined under that name.
     `prepared`: the events went through `preparer(redactor)` already."""
@@ -86,8 +92,9 @@ def store_batch(
 def refuse_body(
     store: Store, raw: bytes, code: str, message: str, redactor: Redactor | None, source: str = ""
 ) -> Rejection | None:
-    """Quarantine the start of a body refused whole (not JSON at all, a broken gzip...), as one
-    rejected record.
+    """Quarantine the start of a body refused whole, as one rejected record.
+
+    Not JSON at all, a broken gzip...
 
     It counts and alerts as any rejection does; bytes that are not UTF-8, and control characters (a
     text column cannot hold NUL on every engine), are kept as \\x escapes.
@@ -104,8 +111,9 @@ def refuse_body(
 
 
 def _rejection_alerts(store: Store, rejected, source: str):
-    """Return what writes the `rejected_events` alerts of a batch, in the batch's own
-    transaction."""
+    """Return what writes the `rejected_events` alerts of a batch.
+
+    In the batch's own transaction."""
 
     def write(conn):
         by_source = store.rejected_by_source(conn, utc_now(hours_ago=REJECTION_WINDOW_S / 3600))
@@ -124,8 +132,9 @@ def _rejection_alerts(store: Store, rejected, source: str):
 
 
 def _contract(store: Store, tool: str | None, cache: dict):
-    """Return a tool's contract with its inferred pairs added as mapping entries, read once per
-    batch."""
+    """Return a tool's contract with its inferred pairs added to `mapping`.
+
+    As mapping entries, read once per batch."""
     if tool not in cache:
         cache[tool] = analysis_contract(store, tool)
     return cache[tool]
@@ -143,8 +152,10 @@ def analyze_one(call: dict, contract, budget: float | None = None) -> dict:
 def analyze_calls(
     store: Store, calls, budget: float | None = None, seconds: float | None = None
 ) -> int:
-    """Analyse calls ({trace_id, call_id}), each within `budget`, and save the results, and their
-    part in problems, in one transaction; learn mappings from them; return how many were saved.
+    """Analyse calls and save them in one transaction; return how many saved.
+
+    Calls as {trace_id, call_id}, each within `budget`; the results and their part in problems are
+    saved together, and mappings learnt from them.
 
     With `seconds`, the batch stops after that much work (one call at least) and saves what it
     did: the calls it did not reach are released for the next batch, so that its transaction
@@ -153,12 +164,16 @@ def analyze_calls(
 
 
 def _analyzed(store: Store, calls, budget: float | None, seconds: float | None) -> "_Batch":
-    """Return a batch of calls analysed (within `seconds` of work, when given), ready to save."""
+    """Return a batch of calls analysed (within `seconds` of work, when given).
+
+    Ready to save. Work is this thread's CPU time: on a busy machine the clock on the wall runs
+    several times faster, and batches cut by it shrank to a few calls, each paying the batch's fixed
+    cost."""
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
     batch = _Batch(store, inputs)
-    began, reached = time.monotonic(), {}
+    began, reached = time.thread_time(), {}
     for key, call in _in_time_order(inputs):
-        if seconds is not None and reached and time.monotonic() - began > seconds:
+        if seconds is not None and reached and time.thread_time() - began > seconds:
             break
         batch.add(key, call, analyze_one(call, batch.contract(call["tool"]), budget))
         reached[key] = call
@@ -171,7 +186,9 @@ def _analyzed(store: Store, calls, budget: float | None, seconds: float | None) 
 
 
 def _in_time_order(inputs: dict):
-    """Return a batch's (key, call) items oldest first, the order their shapes learn them in."""
+    """Return a batch's (key, call) items oldest first.
+
+    The order their shapes learn them in."""
     return sorted(inputs.items(), key=lambda item: _first_ts(item[1]))
 
 
@@ -180,7 +197,9 @@ def _first_ts(call: dict) -> str:
 
 
 def dropped_arguments(analysis: dict) -> set[str]:
-    """Return the argument pointers an analysis found in no request (dropped, consumed included)."""
+    """Return the argument pointers an analysis found in no request.
+
+    Dropped, consumed included."""
     return {
         f["left"]["path"]
         for f in analysis.get("findings") or ()
@@ -189,8 +208,10 @@ def dropped_arguments(analysis: dict) -> set[str]:
 
 
 class _Batch:
-    """Analyses on their way to the store, each with its part in problems, its contract's digest and
-    its drift from the shapes its tool's traffic showed."""
+    """Analyses on their way to the store.
+
+    Each with its part in problems, its contract's digest and its drift from the shapes its tool's
+    traffic showed."""
 
     def __init__(self, store: Store, inputs: dict):
         self.store, self.contracts, self.digests, self.histories = store, {}, {}, {}
@@ -235,8 +256,9 @@ class _Batch:
         )
 
     def also(self, conn) -> None:
-        """Write the shapes learnt, and release the claimed calls the batch did not reach, in its
-        transaction."""
+        """Write the shapes learnt and release the claims the batch did not reach.
+
+        In its transaction."""
         self.observer.write(conn)
         if self.left:
             self.store.release_claims_in(conn, self.left)
@@ -245,9 +267,12 @@ class _Batch:
 def analyze_pending(
     store: Store, limit: int = 200, budget: float | None = None, seconds: float | None = None
 ) -> int:
-    """Analyse calls whose analysis is out of date, for about `seconds` of work when given (see
-    analyze_calls); return how many were claimed and not released."""
-    claimed = store.claim_pending(limit)
+    """Analyse calls whose analysis is out of date.
+
+    For about `seconds` of work when given (see analyze_calls); return how many were claimed and not
+    released."""
+    # a bounded batch projects for as long as it analyses, so both go on under a sustained load
+    claimed = store.claim_pending(limit, projecting=seconds)
     batch = _analyzed(store, claimed, budget, seconds)
     batch.save()
     return len(claimed) - len(batch.left)
@@ -262,15 +287,18 @@ def analyze_all(store: Store, budget: float | None = None) -> int:
 
 
 def catch_up(store: Store, budget: float | None = None) -> int:
-    """Project new events and analyse every out-of-date call; return the calls analysed."""
+    """Project new events and analyse every out-of-date call.
+
+    Return the calls analysed."""
     store.project_all()
     return analyze_all(store, budget)
 
 
 def patiently(step: Callable, tries: int = 5):
-    """Run a step of a command, again after a pause while the database stays locked past its busy
-    timeout (a running server's analyser holds the rows): a batch that failed changed nothing, its
-    calls stay pending."""
+    """Run a command's step, again after a pause while the database is locked.
+
+    Locked past its busy timeout (a running server's analyser holds the rows): a batch that failed
+    changed nothing, its calls stay pending."""
     for attempt in range(tries):
         try:
             return step()
@@ -281,8 +309,9 @@ def patiently(step: Callable, tries: int = 5):
 
 
 def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dict | None:
-    """Return a trace after analysing the calls of it that are out of date, within `budget` seconds
-    in all.
+    """Return a trace after analysing the calls of it that are out of date.
+
+    Within `budget` seconds in all.
 
     A read never analyses past the budget: a call the time left cannot finish stays pending for
     the background analyser (the page and the API say "analysis pending")."""
@@ -295,9 +324,10 @@ def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dic
 
 
 def _analyze_for_read(store: Store, calls, budget: float | None) -> None:
-    """Analyse for a read what the database can take: on a full or read-only disk the calls stay
-    pending and the read is answered without them (a reader is not refused for a write it did not
-    ask for)."""
+    """Analyse for a read what the database can take.
+
+    On a full or read-only disk the calls stay pending and the read is answered without them (a
+    reader is not refused for a write it did not ask for)."""
     try:
         _analyze_within(store, calls, budget)
     except StoreUnavailable:
@@ -305,7 +335,9 @@ def _analyze_for_read(store: Store, calls, budget: float | None) -> None:
 
 
 def _analyze_within(store: Store, calls, budget: float | None) -> int:
-    """Analyse calls on a request thread within `budget` seconds of the clock on the wall, in all.
+    """Analyse calls on a request thread within `budget` seconds in all.
+
+    Seconds of the clock on the wall.
 
     A read never waits long for an analysis: what the budget cannot finish, or finishes incomplete,
     is not saved and stays pending for the background analyser, which has a budget of its own."""
@@ -326,8 +358,9 @@ def _analyze_within(store: Store, calls, budget: float | None) -> int:
 
 
 def fresh_list(store: Store, trace_ids, limit: int = 100, budget: float | None = None) -> bool:
-    """Analyse the out-of-date calls of listed traces (at most `limit`), so a list shows the
-    severities a trace page would; say whether any call was analysed."""
+    """Analyse the out-of-date calls of listed traces (at most `limit`).
+
+    So a list shows the severities a trace page would; say whether any call was analysed."""
     pending = store.pending_calls_of(trace_ids, limit)
     if pending:
         _analyze_for_read(store, pending, budget)

@@ -1,5 +1,6 @@
-"""`tracediff ingest`: load files of events into the store (webapp/cli/demo.py loads the sample
-folder with them).
+"""`tracediff ingest`.
+
+Load files of events into the store (webapp/cli/demo.py loads the sample folder with them).
 
 A file (or stdin) is decompressed first (gzip, zstd: sniffed from its first bytes), then read as
 NDJSON one line at a time when its first non-empty line is a whole JSON value, else parsed whole as
@@ -35,8 +36,9 @@ FILE_LIMITS = Limits(max_body_bytes=sys.maxsize, max_events=sys.maxsize)
 
 
 def file_limits(settings: dict) -> Limits:
-    """The limits of files: no size or count limit (they go in batches), the settings' depth and
-    clock skew."""
+    """The limits of files.
+
+    No size or count limit (they go in batches), the settings' depth and clock skew."""
     return replace(
         FILE_LIMITS, max_depth=settings["MAX_DEPTH"], max_clock_skew_s=settings["MAX_CLOCK_SKEW_S"]
     )
@@ -57,7 +59,9 @@ class IngestSummary:
     stopped: tuple | None = None
 
     def stopped_line(self) -> str:
-        """Say in one line where the database stopped the load and what it had stored by then."""
+        """Say where the database stopped the load and what it had stored.
+
+        In one line."""
         name, error = self.stopped
         return (
             f"stopped at {name}: {error}. {self.accepted} event(s) were stored before it stopped "
@@ -85,7 +89,9 @@ class IngestSummary:
 
 @dataclass
 class Chunk:
-    """Parsed events and rejections, with (record number, line) in the file of each rejection."""
+    """Parsed events and rejections.
+
+    With (record number, line) in the file of each rejection."""
 
     batch: Batch = field(default_factory=Batch)
     places: list = field(default_factory=list)
@@ -107,8 +113,9 @@ def ingest_files(
     limits: Limits = FILE_LIMITS,
     shift_days: int = 0,
 ) -> IngestSummary:
-    """Ingest every file (or - for stdin) and return the summary; `shift_days` moves every event's
-    time."""
+    """Ingest every file (or - for stdin) and return the summary.
+
+    `shift_days` moves every event's time."""
     summary = IngestSummary()
     for name in names:
         try:
@@ -121,8 +128,9 @@ def ingest_files(
 
 
 def shifted(ts: str, days: int) -> str:
-    """Move an RFC 3339 time by whole days, keeping how it is written (its time of day does not
-    change)."""
+    """Move an RFC 3339 time by whole days, keeping how it is written.
+
+    Its time of day does not change."""
     if not days or not ts:
         return ts
     return (date.fromisoformat(ts[:10]) + timedelta(days=days)).isoformat() + ts[10:]
@@ -163,8 +171,9 @@ def _store(store, chunk: Chunk, redactor, summary, name) -> None:
 
 @contextmanager
 def _opened(name: str):
-    """Yield the decompressed byte stream of a file (- for stdin), with a progress bar for large
-    files."""
+    """Yield the decompressed byte stream of a file (- for stdin).
+
+    With a progress bar for large files."""
     if name == "-":
         yield _decompressed(sys.stdin.buffer)
         return
@@ -214,8 +223,9 @@ class Tracked:
 
 
 def _chunks(stream, batch_size: int, limits: Limits):
-    """Yield chunks of at most batch_size records of a stream: line by line for NDJSON, else parsed
-    whole."""
+    """Yield chunks of at most batch_size records of a stream.
+
+    Line by line for NDJSON, else parsed whole."""
     lines = iter(stream)
     head = []
     for line in lines:
@@ -230,8 +240,9 @@ def _chunks(stream, batch_size: int, limits: Limits):
 
 
 def _rebatched(pieces, batch_size: int):
-    """Merge pieces of at most batch_size records into chunks of batch_size records (the last one
-    smaller)."""
+    """Merge pieces of at most batch_size records into batch_size chunks.
+
+    Chunks of batch_size records, the last one smaller."""
     chunk = Chunk()
     for piece in pieces:
         if len(chunk) + len(piece) > batch_size:
@@ -243,7 +254,9 @@ def _rebatched(pieces, batch_size: int):
 
 
 def _pieces(parsed: Batch, places: list, size: int):
-    """Cut a parsed batch into pieces of at most size records: rejections, then events."""
+    """Cut a parsed batch into pieces of at most size records.
+
+    Rejections, then events."""
     for start in range(0, len(parsed.rejected), size):
         yield Chunk(
             Batch(rejected=parsed.rejected[start : start + size]), places[start : start + size]
@@ -261,7 +274,9 @@ def _is_json(line: bytes) -> bool:
 
 
 def _line_pieces(lines, batch_size: int, limits: Limits):
-    """Parse NDJSON one line (one record) at a time, numbering records and lines in the file."""
+    """Parse NDJSON one line (one record) at a time.
+
+    Numbering records and lines in the file."""
     record = 0
     for number, line in enumerate(lines, 1):
         if line.strip():
@@ -278,7 +293,9 @@ def _parse_line(line: bytes, limits: Limits) -> Batch:
 
 
 def _line_reason(line: bytes, error: IngestError) -> tuple[str, str]:
-    """Say why a line was refused whole, in terms of the line (parse_body speaks of a body)."""
+    """Say why a line was refused whole, in terms of the line.
+
+    parse_body speaks of a body."""
     if error.code != "unparseable":
         return error.code, error.message
     try:
@@ -296,8 +313,9 @@ def _document_pieces(body: bytes, batch_size: int, limits: Limits):
 
 
 def _document_places(body: bytes, rejected: list) -> list:
-    """Return (record number, line) of each rejection; the line is known for the items of an
-    array."""
+    """Return (record number, line) of each rejection.
+
+    The line is known for the items of an array."""
     items = array_items(body) if rejected and body.lstrip()[:1] == b"[" else None
     if items is None:
         return [(r.index + 1, None) for r in rejected]

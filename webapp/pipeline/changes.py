@@ -1,12 +1,15 @@
-"""A person's change to a problem (from the pages, the API or the CLI), completed with what it
-depends on and handed to the store, which applies it in one transaction."""
+"""A person's change to a problem (from the pages, the API or the CLI).
+
+Completed with what it depends on and handed to the store, which applies it in one transaction."""
 
 from .contracts import analysis_digest
 from .rules import RULES
 
 
 def change_problem(store, number: int, change: dict, by: str, at: str | None = None) -> None:
-    """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`.
+    """Apply a validated change to a problem, now or `at`.
+
+    Validated by webapp.problems.states.parse_change.
 
     A resolve "when the contract changes" records the digest of the problem's tool's contract as
     declared (what inference learnt left out), which later calls are compared with; a merge counts

@@ -1,34 +1,45 @@
-"""Contracts in the store: the one a tool's calls are analysed under now (completed by inference),
-contracts read from documents merged into the stored ones and saved, and a contract replaced whole
-(`PUT`). Each change reads and writes a contract as its one writer (store.change_tools), so a change
-made meanwhile is kept."""
+"""Contracts in the store.
+
+The one a tool's calls are analysed under now (completed by inference), contracts read from
+documents merged into the stored ones and saved, and a contract replaced whole (`PUT`). Each change
+reads and writes a contract as its one writer (store.change_tools), so a change made meanwhile is
+kept."""
 
 from functools import partial
 
 from ..contracts import check_version, load_file, merged_contracts, read_contracts
-from ..inference.contract import learnt_separators, with_inferred
+from ..inference.contract import learnt_relations, learnt_separators, with_inferred
 from ..problems.grouping import contract_digest
 
 
 def analysis_contract(store, name: str | None) -> dict | None:
-    """Return the contract a tool's calls are analysed under now: the stored one plus its inferred
-    pairs and the arguments its traffic showed consumed."""
+    """Return the contract a tool's calls are analysed under now.
+
+    The stored one plus its inferred pairs and the arguments its traffic showed consumed."""
     if not name:
         return None
     pairs = store.inferred_pairs(name)
-    separators = learnt_separators(store.evidence(name), pairs) if pairs else None
-    return with_inferred(store.get_tool(name), pairs, separators, store.consumed_arguments(name))
+    evidence = store.evidence(name) if pairs else {}
+    separators = learnt_separators(evidence, pairs) if pairs else None
+    relations = learnt_relations(evidence, pairs, store.release_state(name)) if pairs else None
+    return with_inferred(
+        store.get_tool(name), pairs, separators, store.consumed_arguments(name), relations
+    )
 
 
 def analysis_digest(store, name: str | None) -> str | None:
-    """Return the digest of `analysis_contract`: what a call analysed now records, and what a
-    resolve "when the contract changes" compares later calls with."""
+    """Return the digest of `analysis_contract`.
+
+    What a call analysed now records, and what a resolve "when the contract changes" compares later
+    calls with."""
     return contract_digest(analysis_contract(store, name))
 
 
 def replace_contract(store, name: str, contract: dict, expected: set[str] | None = None) -> dict:
-    """Store a checked contract whole; with `expected` versions (an If-Match), only over one of
-    them, else raise StaleContract (412) naming the current version."""
+    """Store a checked contract whole.
+
+    With `expected` versions (an If-Match), only over one of them, else raise StaleContract (412)
+    naming the current version."""
 
     def replaced(stored: dict | None) -> dict:
         check_version(name, stored, expected)
@@ -38,8 +49,9 @@ def replace_contract(store, name: str, contract: dict, expected: set[str] | None
 
 
 def save_contracts(store, contracts: dict[str, dict], only_if_missing=()) -> list[str]:
-    """Merge each contract into the stored one, check all, then save them in one transaction; return
-    the names saved.
+    """Merge each contract into the stored one.
+
+    Check all, then save them in one transaction; return the names saved.
 
     A part the document lacks is kept; a part named in `only_if_missing` is taken only when the
     stored contract has none. The merges are checked before the transaction; inside it, a contract
@@ -64,7 +76,9 @@ def import_contract_files(store, paths, operations: dict | None = None) -> list[
 
 
 def import_files(store, paths, operations: dict | None = None) -> tuple[list[str], list[dict]]:
-    """Import contract documents from files; return (tool names saved, server tools skipped)."""
+    """Import contract documents from files.
+
+    Return (tool names saved, server tools skipped)."""
     names, skipped = [], []
     for path in paths:
         imported = read_contracts(load_file(path), operations)

@@ -1,4 +1,6 @@
-"""Tool definitions seen in traffic become a tool's arguments schema when it has none.
+"""Tool definitions seen in traffic become a tool's arguments schema.
+
+When it has none.
 
 A model request names the tools it offers (`gen_ai.tool.definitions`, OpenInference's `llm.tools`);
 a tool without a declared arguments schema takes that one, marked as learnt from traffic. A declared
@@ -18,8 +20,9 @@ MAX_CHANGES = 10
 
 
 def learn_definitions(store, definitions: dict[str, dict]) -> list[str]:
-    """Give each tool without an arguments schema the one its definition holds; return the tools
-    changed."""
+    """Give each tool without an arguments schema the one its definition holds.
+
+    Return the tools changed."""
     changed = []
     for name, schema in definitions.items():
         # read and written as the contract's one writer: a confirm or an adopt meanwhile is kept
@@ -41,8 +44,9 @@ def _learnt(name: str, schema: dict, stored: dict | None) -> dict | None:
 
 
 def traffic_mark(contract: dict | None) -> dict | None:
-    """Return how the arguments schema came from traffic ({"seen", "changes"}), or None when it was
-    declared."""
+    """Return how the arguments schema came from traffic, None if declared.
+
+    {"seen", "changes"}."""
     mark = ((contract or {}).get("from_traffic") or {}).get("arguments_schema")
     if not isinstance(mark, dict) or mark.get("schema") != (contract or {}).get("arguments_schema"):
         return None
@@ -50,8 +54,9 @@ def traffic_mark(contract: dict | None) -> dict | None:
 
 
 def _with_definition(contract: dict, schema: dict) -> dict | None:
-    """Return the contract with the definition learnt or its change recorded; None when nothing is
-    new."""
+    """Return the contract with the definition learnt or its change recorded.
+
+    None when nothing is new."""
     parts = {key: contract[key] for key in CONTRACT_KEYS if key in contract}
     if contract.get("arguments_schema") is None:
         mark = {"schema": schema, "seen": utc_now(), "changes": []}

@@ -1,5 +1,6 @@
-"""What a tool's earlier releases say about a call of its newest one, applied to the call's
-analysis."""
+"""What a tool's earlier releases say about a call of its newest one.
+
+Applied to the call's analysis."""
 
 from ..analysis import sort_findings, worst
 from ..inference.novel import earlier_fields, flag_new_fields
@@ -7,7 +8,9 @@ from ..store.inference_state import MAX_PATHS_PER_TOOL
 
 
 def tool_history(store, tool: str | None) -> tuple:
-    """Return (newest release, request paths its earlier releases carried or None) of a tool."""
+    """Return a tool's newest release and its earlier releases' request paths.
+
+    (newest release, request paths its earlier releases carried or None)."""
     if not tool:
         return None, None
     releases, presence = store.release_state(tool), store.path_counts(tool)
@@ -18,8 +21,9 @@ def tool_history(store, tool: str | None) -> tuple:
 
 
 def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
-    """Raise the fields a call of the newest release adds that no earlier release sent; keep the
-    analysis' order, places, summary and worst severity right."""
+    """Raise the fields a call of the newest release adds that no earlier release sent.
+
+    Keep the analysis' order, places, summary and worst severity right."""
     findings = analysis.get("findings") or []
     raised = flag_new_fields(findings, release_of(call), *history)
     if not raised:
@@ -40,7 +44,9 @@ def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
 
 
 def release_of(call: dict) -> str | None:
-    """Return the release a call's snapshots name (its request's or its arguments' first)."""
+    """Return the release a call's snapshots name.
+
+    Its request's or its arguments' first."""
     snaps = call["snapshots"]
     mine = [s for s in (snaps.get("request"), snaps.get("arguments")) if s]
     return next((s.get("release") for s in mine if s.get("release")), None)

@@ -10,7 +10,7 @@ from ..common.pointers import is_pointer
 from ..contracts import ContractError, validated_contract
 from ..inference import infer, leaves, observe
 from ..inference.consumed import learnt_consumed
-from ..inference.contract import declared_pairs
+from ..inference.contract import declared_pairs, learnt_relations
 from ..inference.decide import candidates, strongest
 from ..inference.epochs import folded, presence_of, release_state
 from ..inference.evidence import merge
@@ -19,8 +19,9 @@ from ..store.mappings import MAX_PAIRS_PER_TOOL
 
 
 def learn(store, inputs: dict, dropped: dict | None = None) -> None:
-    """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}); update
-    inference.
+    """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}).
+
+    Update inference.
 
     `dropped` ({key: argument pointers}) says what each call's analysis found in no request."""
     dropped = dropped or {}
@@ -43,7 +44,8 @@ def learn(store, inputs: dict, dropped: dict | None = None) -> None:
     for tool, items in by_tool.items():
         items.sort(key=lambda item: item[0])
         releases = release_state(store.release_state(tool), [when for when, *_ in items])
-        known, presence = set(store.evidence(tool)), store.path_counts(tool)
+        known, presence = store.evidence(tool), store.path_counts(tool)
+        relations = learnt_relations(known, store.inferred_pairs(tool), store.release_state(tool))
         earlier = earlier_fields(presence, store.release_state(tool))
         if releases.get("newest") != store.release_state(tool).get("newest"):
             presence = {k: folded(c) for k, c in presence.items()}
@@ -51,7 +53,7 @@ def learn(store, inputs: dict, dropped: dict | None = None) -> None:
         for (_, release), key, arguments, request in items:
             newest = bool(release) and release == releases.get("newest")
             # a pair a call of this batch started is known now
-            seen = known.union(*per_call.values())
+            seen = {**{p: {} for delta in per_call.values() for p in delta}, **known}
             per_call[key] = observe(
                 arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen), presence, newest
             )
@@ -59,25 +61,31 @@ def learn(store, inputs: dict, dropped: dict | None = None) -> None:
             merge(presence, paths[key])
         if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
             changed = update_inference(store, tool)
-            if (
-                not changed
-                and earlier_fields(store.path_counts(tool), store.release_state(tool)) != earlier
+            state = store.release_state(tool)
+            if not changed and (
+                earlier_fields(store.path_counts(tool), state) != earlier
+                or learnt_relations(store.evidence(tool), store.inferred_pairs(tool), state)
+                != relations
             ):
                 # what the earlier releases carried changed (a newer release came, or an older one's
-                # calls came late): the newest calls are judged against it again, so no verdict
-                # depends on arrival order
+                # calls came late), or the value relation a pair shows did: the newest calls are
+                # judged against it again, so no verdict depends on arrival order
                 store.reanalyse_recent(tool)
 
 
 def request_leaves(snaps: dict, template=None) -> dict:
-    """Return the request's leaves as findings name them: body pointers, and `query:/page_size`-like
-    names for what travels in the URL, the headers or a form body."""
+    """Return the request's leaves as findings name them.
+
+    Body pointers, and `query:/page_size`-like names for what travels in the URL, the headers or a
+    form body."""
     document = request_document(snaps, template)
     return {external(path): value for path, value in leaves(document).items()}
 
 
 def _when(snaps: dict) -> tuple:
-    """Return (ts, release) of a call: the time that orders it and the release it came from."""
+    """Return (ts, release) of a call.
+
+    The time that orders it and the release it came from."""
     mine = [s for s in (snaps.get("request"), snaps.get("arguments")) if s]
     return (
         min(s.get("ts") or "" for s in mine),
@@ -86,8 +94,9 @@ def _when(snaps: dict) -> tuple:
 
 
 def update_inference(store, tool: str) -> bool:
-    """Recompute a tool's inferred pairs and consumed arguments from its evidence; say whether they
-    changed."""
+    """Recompute a tool's inferred pairs and consumed arguments from its evidence.
+
+    Say whether they changed."""
     evidence, releases = store.evidence(tool), store.release_state(tool)
     pairs = infer(
         evidence,
@@ -101,8 +110,9 @@ def update_inference(store, tool: str) -> bool:
 
 
 def mapping_rows(store, tool: str) -> dict:
-    """Return a tool's declared, inferred and candidate pairs with their evidence, for the pages and
-    API."""
+    """Return a tool's declared, inferred and candidate pairs with evidence.
+
+    For the pages and API."""
     contract = store.get_tool(tool)
     evidence, rejected = store.evidence(tool), store.rejected_pairs(tool)
     declared = declared_pairs(contract)
@@ -143,8 +153,9 @@ def mapping_rows(store, tool: str) -> dict:
 
 
 def inference_changes(store, tool: str) -> list[dict]:
-    """Return the tool's inference changes, newest first, with their pairs as {arguments,
-    request}."""
+    """Return the tool's inference changes, newest first.
+
+    With their pairs as {arguments, request}."""
 
     def named(pairs):
         return [{"arguments": a, "request": r} for a, r in pairs]
@@ -156,14 +167,17 @@ def inference_changes(store, tool: str) -> list[dict]:
 
 
 def confirm(store, tool: str, arguments: str, request: str) -> dict:
-    """Write a pair into the tool's contract `mapping` (creating the contract if needed)."""
+    """Write a pair into the tool's contract `mapping`.
+
+    Creating the contract if needed."""
     return declare(store, tool, [(arguments, request)])
 
 
 def declare(store, tool: str, pairs) -> dict:
-    """Write (arguments, request[, transform]) pairs into the contract's `mapping`, replacing
-    entries of the same fields; the contract is read and written as its one writer, so a change made
-    meanwhile is kept."""
+    """Write pairs into the contract's `mapping`, replacing those of same fields.
+
+    (arguments, request[, transform]) pairs; the contract is read and written as its one writer, so
+    a change made meanwhile is kept."""
     for arguments, request, *_ in pairs:
         _check_pointers(arguments, request)
     saved = store.change_tool(tool, lambda stored: _with_pairs(tool, stored or {}, pairs))
@@ -204,7 +218,9 @@ def reject(store, tool: str, arguments: str, request: str) -> None:
 
 
 def _without_pair(tool: str, contract: dict | None, arguments: str, request: str) -> dict | None:
-    """Return the contract without a declared pair, or None when it does not declare it."""
+    """Return the contract without a declared pair, else None.
+
+    None when it does not declare it."""
     if not contract or (arguments, request) not in declared_pairs(contract):
         return None
     mapping = [
@@ -218,7 +234,9 @@ def _without_pair(tool: str, contract: dict | None, arguments: str, request: str
 
 
 def _parts(contract: dict) -> dict:
-    """Return a stored contract's parts, without what the store adds (its name, when it changed)."""
+    """Return a stored contract's parts, without what the store adds.
+
+    Its name, when it changed."""
     return {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
 
 

@@ -1,6 +1,7 @@
-"""Observed schemas as the pipeline keeps them: each call's stages learnt from once, in the
-analyser's transaction, and their drift findings added to the call's analysis (webapp/observed holds
-the learning)."""
+"""Observed schemas as the pipeline keeps them.
+
+Each call's stages learnt from once, in the analyser's transaction, and their drift findings added
+to the call's analysis (webapp/observed holds the learning)."""
 
 from ..analysis import sort_findings, status_code, worst
 from ..contracts import ContractError, validated_contract
@@ -15,8 +16,9 @@ ERROR_STATUS = 400
 
 
 class Observer:
-    """Learn a batch's calls into their tools' shapes and tell each call's drift; write it all with
-    the batch."""
+    """Learn a batch's calls into their tools' shapes and tell each call's drift.
+
+    Write it all with the batch."""
 
     def __init__(self, store, keys):
         self.store = store
@@ -26,7 +28,9 @@ class Observer:
         self.calls_before = {}
 
     def drift(self, key, call: dict, analysis: dict) -> list[dict]:
-        """Return the drift findings of a call, learning the stages of it not learnt from yet."""
+        """Return the drift findings of a call.
+
+        Learning the stages of it not learnt from yet."""
         tool = call["tool"]
         if not tool:
             return []
@@ -62,8 +66,9 @@ class Observer:
         return self.shapes[(tool, stage)]
 
     def write(self, conn) -> None:
-        """Write the shapes learnt and what each call was learnt from, inside the batch's
-        transaction.
+        """Write the shapes learnt and what each call was learnt from.
+
+        Inside the batch's transaction.
 
         Another analyser may have learnt meanwhile (a page analyses the calls it shows without
         claiming them): the shapes it wrote are the base then, and a call stage it learnt already is
@@ -96,8 +101,9 @@ class Observer:
 
 
 def _joined(theirs: dict | None, mine: dict) -> dict:
-    """Return a call's record with the stages another analyser learnt meanwhile kept as it told
-    them."""
+    """Return a call's record, keeping stages another analyser learnt meanwhile.
+
+    Kept as it told them."""
     if not theirs:
         return mine
     new = [stage for stage in mine["seen"] if stage not in theirs["seen"]]
@@ -106,9 +112,10 @@ def _joined(theirs: dict | None, mine: dict) -> dict:
 
 
 def told_once(findings: list[dict]) -> list[dict]:
-    """Leave out a result's drift where the response drifted the same way at the same field: a
-    result that passes the response on (the JSON body, or MCP structuredContent) repeats the
-    server's change, one problem, not two."""
+    """Leave out a result's drift that repeats the response's drift.
+
+    Where the response drifted the same way at the same field: a result that passes the response on
+    (the JSON body, or MCP structuredContent) repeats the server's change, one problem, not two."""
     response = {(f["right"]["path"], f["transform"]) for f in findings if _at(f, "response")}
     return [
         f
@@ -122,8 +129,9 @@ def _at(finding: dict, stage: str) -> bool:
 
 
 def _passed_on(path: str) -> str:
-    """The response path a result path repeats when the result passes the body on
-    (`/structuredContent/x` -> `/x`)."""
+    """The response path a result path repeats when it passes the body on.
+
+    `/structuredContent/x` -> `/x`."""
     if path == STRUCTURED or path.startswith(STRUCTURED + "/"):
         return path.removeprefix(STRUCTURED) or "/"
     return path
@@ -133,8 +141,9 @@ STRUCTURED = "/structuredContent"
 
 
 def _learnable(stage: str, snap: dict, analysis: dict) -> bool:
-    """Say whether a stage's snapshot shows the tool's usual shape: JSON that parsed, a body, a
-    success."""
+    """Say whether a stage's snapshot shows the tool's usual shape.
+
+    JSON that parsed, a body, a success."""
     if snap.get("payload") is None:
         return False
     if stage == "response" and (status_code(snap) or 0) >= ERROR_STATUS:
@@ -145,8 +154,10 @@ def _learnable(stage: str, snap: dict, analysis: dict) -> bool:
 
 
 def _named(findings: list[dict]) -> set[tuple]:
-    """Return the places (stage, normalised path) the call's warnings and errors name: a mapping bug
-    that changed a request field is that finding's problem, not a second one as drift."""
+    """Return the places (stage, normalised path) the call's warnings and errors name.
+
+    A mapping bug that changed a request field is that finding's problem, not a second one as
+    drift."""
     return {
         (end["snapshot"], normalise_path(end.get("path")))
         for f in findings
@@ -167,14 +178,17 @@ def _stage_of(finding: dict) -> str | None:
 
 
 def declared_stages(contract: dict | None) -> set[str]:
-    """Return the stages whose schema the contract declares: a declared schema wins, so they show no
-    drift."""
+    """Return the stages whose schema the contract declares.
+
+    A declared schema wins, so they show no drift."""
     return {stage for stage in STAGES if (contract or {}).get(f"{stage}_schema") is not None}
 
 
 def with_drift(analysis: dict, drift: list[dict], contract: dict | None) -> dict:
-    """Add drift findings to an analysis (not of stages the contract declares a schema for), keeping
-    its order, the places of its folded findings, its summary and its worst severity right."""
+    """Add drift findings to an analysis, keeping its order and summary right.
+
+    Not of stages the contract declares a schema for; its order, the places of its folded findings,
+    its summary and its worst severity stay right."""
     declared = declared_stages(contract)
     findings = analysis.get("findings") or []
     named = _named(findings)
@@ -198,8 +212,9 @@ def with_drift(analysis: dict, drift: list[dict], contract: dict | None) -> dict
 
 
 def observed_schemas(store, tool: str) -> dict:
-    """Return a tool's contract draft: {stage: {"schema", "calls"}} for every stage (schema None
-    before calls)."""
+    """Return a tool's contract draft.
+
+    {stage: {"schema", "calls"}} for every stage (schema None before calls)."""
     shapes = store.observed_shapes(tool)
     return {
         stage: {
@@ -215,16 +230,20 @@ ADOPTABLE = STAGES
 
 
 def _checked_shape(stage: str, shape: dict | None) -> tuple[dict | None, str]:
-    """Return the part of a stage's shape its contract schema checks, and where it sits: a result's
-    structured part (MCP structuredContent, or JSON), the others whole."""
+    """Return the part of a stage's shape its schema checks, and where it sits.
+
+    Its contract schema: a result's structured part (MCP structuredContent, or JSON), the others
+    whole."""
     if stage != "result":
         return shape, ""
     return structured_shape(shape) or (None, "")
 
 
 def observed_view(store, tool: str) -> dict:
-    """Return what the tool page shows of the observed schemas: per stage its draft, calls, declared
-    schema and the fields where traffic disagrees with the declared one."""
+    """Return what the tool page shows of the observed schemas.
+
+    Per stage its draft, calls, declared schema and the fields where traffic disagrees with the
+    declared one."""
     shapes, contract = store.observed_shapes(tool), store.get_tool(tool) or {}
     drifting = open_drift(store, tool)
     out = {}
@@ -248,8 +267,9 @@ def observed_view(store, tool: str) -> dict:
 
 
 def open_drift(store, tool: str) -> dict[str, list[dict]]:
-    """Return a tool's open drift problems per stage: the draft holds the changed shape they
-    report."""
+    """Return a tool's open drift problems per stage.
+
+    The draft holds the changed shape they report."""
     problems, _ = store.find_problems(ProblemFilters(tool=tool, kind="drift", limit=200))
     by_stage: dict[str, list[dict]] = {}
     for problem in problems:
@@ -262,17 +282,19 @@ def open_drift(store, tool: str) -> dict[str, list[dict]]:
 
 
 def _prefixed(rows: list[dict], prefix: str) -> list[dict]:
-    """Name the rows' paths in the stored payload (`/structuredContent/total`), not in the part
-    checked."""
+    """Name the rows' paths in the stored payload (`/structuredContent/total`).
+
+    Not in the part checked."""
     if not prefix:
         return rows
     return [{**row, "path": prefix + (row["path"] if row["path"] != "/" else "")} for row in rows]
 
 
 def adopt(store, tool: str, stage: str) -> dict:
-    """Write a stage's observed schema into the tool's contract as its declared schema (enforced
-    from now on); a result's is the schema of its structured part, the `result_schema` an MCP
-    outputSchema would be."""
+    """Write a stage's observed schema into the contract as its declared one.
+
+    Enforced from now on; a result's is the schema of its structured part, the `result_schema` an
+    MCP outputSchema would be."""
     if stage not in ADOPTABLE:
         raise ContractError(f"stage must be one of {', '.join(ADOPTABLE)}", "bad_stage")
     shape = store.observed_shapes(tool).get(stage)
@@ -299,8 +321,9 @@ def adopt(store, tool: str, stage: str) -> dict:
 
 
 def without_counts(schema):
-    """Return a schema without its `x-tracediff-seen` counts (a contract states what is allowed, not
-    how often)."""
+    """Return a schema without its `x-tracediff-seen` counts.
+
+    A contract states what is allowed, not how often."""
     if isinstance(schema, dict):
         return {k: without_counts(v) for k, v in schema.items() if k != "x-tracediff-seen"}
     if isinstance(schema, list):

@@ -1,6 +1,7 @@
-"""Problems as people read them (the pages, the API, the CLI): the store's rows with the state a
-person reads (an open problem is new or ongoing) and, for one problem, the last clean call before
-it."""
+"""Problems as people read them (the pages, the API, the CLI).
+
+The store's rows with the state a person reads (an open problem is new or ongoing) and, for one
+problem, the last clean call before it."""
 
 from datetime import UTC, datetime
 
@@ -12,16 +13,18 @@ CLEAN_BEFORE_CANDIDATES = 100
 
 
 def find_problems(store, filters, cursor: tuple | None = None) -> tuple[list[dict], tuple | None]:
-    """Return the problems the filters (webapp/store/problem_filters.py) keep, as a person reads
-    them."""
+    """Return the problems the filters (webapp/store/problem_filters.py) keep.
+
+    As a person reads them."""
     problems, next_cursor = store.find_problems(filters, cursor)
     now = datetime.now(UTC)
     return [shown(problem, now) for problem in problems], next_cursor
 
 
 def read_problem(store, number: int) -> dict | None:
-    """Return one problem with its details, as a person reads it, and the last clean call before
-    it."""
+    """Return one problem with its details.
+
+    As a person reads it, and the last clean call before it."""
     problem = shown(store.get_problem(number))
     if problem is not None and "merged_into" not in problem:
         problem["last_clean_before"] = last_clean_before(store, problem)
@@ -29,9 +32,10 @@ def read_problem(store, number: int) -> dict | None:
 
 
 def last_clean_before(store, problem: dict) -> dict | None:
-    """Return the newest clean call before the problem that exercised what broke: its argument path
-    and, for a response problem, a response of the same class (an error for an error-envelope
-    problem), when one did."""
+    """Return the newest clean call before the problem that exercised what broke.
+
+    Its argument path and, for a response problem, a response of the same class (an error for an
+    error-envelope problem), when one did."""
     if not problem["tool"] or not problem["first_seen"]:
         return None
     candidates = store.clean_calls(

@@ -1,4 +1,6 @@
-"""The problem rules the store applies inside a transaction, handed to it by the pipeline.
+"""The problem rules the store applies inside a transaction.
+
+Handed to it by the pipeline.
 
 A batch's problem changes depend on one another (the first call that breaks a resolved problem
 regresses it, so the next one does not), so they are decided call by call as the batch's parts go

@@ -1,4 +1,6 @@
-"""Problems' strips from the store: the counts a layout needs, in its bars (see timeline.py)."""
+"""Problems' strips from the store.
+
+The counts a layout needs, in its bars (see timeline.py)."""
 
 from ..problems.timeline import BARS, drawn, layout, too_many_for_fine
 

@@ -1,7 +1,8 @@
-"""What a batch's changes tell, decided inside the transaction that writes them: whether an hour's
-burst of live calls escalates a problem (webapp/problems/escalation.py), and which messages each
-alert rule gets (the policy of webapp/alerts/storms.py: one by one, or folded into a summary). The
-store reads the facts and writes what is decided."""
+"""What a batch's changes tell, decided inside the transaction that writes them.
+
+Whether an hour's burst of live calls escalates a problem (webapp/problems/escalation.py), and which
+messages each alert rule gets (the policy of webapp/alerts/storms.py: one by one, or folded into a
+summary). The store reads the facts and writes what is decided."""
 
 from .. import alerts
 from ..alerts import storms
@@ -10,8 +11,9 @@ from ..store.codec import utc_now
 
 
 def tell(store, conn, grouped) -> None:
-    """Escalate the problems the batch's bursts took over their line, then write the alerts the
-    changes call for."""
+    """Escalate problems the batch's bursts took over their line; write alerts.
+
+    The alerts the changes call for."""
     events = list(dict.fromkeys(grouped.events + escalations(store, conn, grouped)))
     if events:
         planned = storms.plan(
@@ -23,8 +25,10 @@ def tell(store, conn, grouped) -> None:
 
 
 def escalations(store, conn, grouped) -> list[tuple[str, int]]:
-    """Return ("escalating", id) for each watched problem an hour of the batch's live calls took
-    over its line (once per problem and batch), noted in its history."""
+    """Return ("escalating", id) for each problem a burst took over its line.
+
+    Each watched problem an hour of the batch's live calls took over its line (once per problem and
+    batch), noted in its history."""
     escalating: dict[int, tuple[str, str]] = {}
     for pid, hour, added, state, first_seen in store.burst_candidates(
         conn, grouped.fresh, grouped.opened
@@ -40,9 +44,10 @@ def escalations(store, conn, grouped) -> list[tuple[str, int]]:
 
 
 def tell_each_rule(store, conn, event: str, subject: str, data: dict) -> int:
-    """Write a message for each rule that wants this event (webapp/alerts/rules.py), inside the
-    caller's transaction; a rule that sent about the same subject less than its min_interval_s ago
-    stays quiet, so a burst sends one."""
+    """Write a message for each rule that wants this event.
+
+    alerts/rules.py decides, inside the caller's transaction; a rule that sent about the same
+    subject less than its min_interval_s ago stays quiet, so a burst sends one."""
     now = utc_now()
     return sum(
         store.add_alert(conn, rule, event, subject, data, now)
@@ -52,9 +57,11 @@ def tell_each_rule(store, conn, event: str, subject: str, data: dict) -> int:
 
 
 def _rule_alerts(store, conn, rule: dict, planned: list, now: str) -> int:
-    """Write one rule's messages of a batch. A summary joins the rule's waiting one; so does a new
-    problem while that summary waits only for its hold, or once the rule got SUMMARY_AT new problems
-    one by one in the last SUMMARY_WINDOW_S (a burst that the analyser took in several batches)."""
+    """Write one rule's messages of a batch.
+
+    A summary joins the rule's waiting one; so does a new problem while that summary waits only for
+    its hold, or once the rule got SUMMARY_AT new problems one by one in the last SUMMARY_WINDOW_S
+    (a burst that the analyser took in several batches)."""
     written, recent, said = 0, None, set()
     for event, subject, data in planned:
         # one message per problem and batch, whatever the interval
@@ -78,8 +85,9 @@ def _rule_alerts(store, conn, rule: dict, planned: list, now: str) -> int:
 
 
 def _add_to_summary(store, conn, rule: dict, summary: dict, now: str) -> int:
-    """Fold a rule's summary into its waiting one, or write it; return 1 when a message was
-    written."""
+    """Fold a rule's summary into its waiting one, or write it.
+
+    Return 1 when a message was written."""
     waiting = store.waiting_summary(conn, rule["id"])
     if waiting is not None and store.fold_summary(
         conn, waiting[0], storms.fold(waiting[1], summary)

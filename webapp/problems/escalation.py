@@ -1,5 +1,6 @@
-"""Escalating: a problem whose hourly rate is well above its own 7-day baseline (pure: no database,
-no clock).
+"""Escalating: a problem whose hourly rate is well above its 7-day baseline.
+
+Its own baseline. Pure: no database, no clock.
 
 The rate is the occurrences in one clock hour of the calls' own time; the baseline is the hours
 before it, back seven days or to the problem's first sighting. "Well above" must beat both the mean
@@ -27,13 +28,17 @@ def hour_of(ts: str) -> str:
 
 
 def baseline_range(hour: str) -> tuple[str, str]:
-    """Return the first and last hour keys of the baseline of an hour (the 7 days before it)."""
+    """Return the first and last hour keys of the baseline of an hour.
+
+    The 7 days before it."""
     start = _hour(hour)
     return _key(start - timedelta(hours=BASELINE_HOURS)), _key(start - timedelta(hours=1))
 
 
 def is_recent(ts: str, now: str) -> bool:
-    """Say whether a call's own time is recent enough to escalate a problem (backfills are not)."""
+    """Say whether a call's own time is recent enough to escalate a problem.
+
+    Backfills are not."""
     try:
         return _parse(now) - _parse(ts) <= RECENT
     except (TypeError, ValueError):
@@ -41,8 +46,9 @@ def is_recent(ts: str, now: str) -> bool:
 
 
 def threshold(history: dict[str, int], hour: str, first_seen: str | None) -> float | None:
-    """Return the count an hour must reach to escalate, or None when the problem is too young to
-    have a baseline."""
+    """Return the count an hour must reach to escalate, else None.
+
+    None when the problem is too young to have a baseline."""
     if not first_seen:
         return None
     covered = min(
@@ -59,8 +65,9 @@ def threshold(history: dict[str, int], hour: str, first_seen: str | None) -> flo
 def escalation(
     history: dict[str, int], hour: str, before: int, after: int, first_seen: str | None
 ) -> str | None:
-    """Say why an hour whose count went from `before` to `after` escalates the problem, or None when
-    it does not."""
+    """Say why an hour's count escalates the problem, or None when it does not.
+
+    The count went from `before` to `after`."""
     line = threshold(history, hour, first_seen)
     if line is None or not before < line <= after:
         return None

@@ -1,20 +1,23 @@
-"""Which clean calls exercised what broke: the problem's argument path and, for a response problem,
-a response of the same class (pure). The last clean call before a problem and the nearest clean call
-both prefer them."""
+"""Which clean calls exercised what broke.
+
+The problem's argument path and, for a response problem, a response of the same class (pure). The
+last clean call before a problem and the nearest clean call both prefer them."""
 
 from .grouping import exercises
 
 
 def status_class(status) -> str | None:
-    """Return "error" for a 4xx/5xx status, "success" for any other number, None when the status is
-    unknown."""
+    """Return "error" for a 4xx/5xx status, "success" for any other number.
+
+    None when the status is unknown."""
     return None if not isinstance(status, int) else "error" if status >= 400 else "success"
 
 
 def response_class(problem: dict, failing_status=None) -> str | None:
-    """Return the class of response a clean call must have had to say anything about a response
-    problem: an error for an error-envelope problem, else the failing call's; None for a problem of
-    the arguments and request."""
+    """Return the response class a clean call must have had, for a response problem.
+
+    To say anything about it: an error for an error-envelope problem, else the failing call's; None
+    for a problem of the arguments and request."""
     ends = [end for end in (problem.get("left"), problem.get("right")) if end]
     if problem.get("kind") == "error_shape":
         return "error"
@@ -26,8 +29,9 @@ def response_class(problem: dict, failing_status=None) -> str | None:
 
 
 def argument_path(problem: dict) -> str | None:
-    """Return the problem's argument path, the path a clean call must carry to have exercised it (or
-    None)."""
+    """Return the problem's argument path.
+
+    The path a clean call must carry to have exercised it (or None)."""
     left = problem.get("left") or {}
     return left.get("path") if left.get("snapshot") == "arguments" else None
 
@@ -35,9 +39,10 @@ def argument_path(problem: dict) -> str | None:
 def preferred(
     candidates: list[dict], path: str | None = None, wanted: str | None = None
 ) -> tuple[list[dict], dict]:
-    """Return the candidates that exercised the problem best and what they share: those that carry
-    the argument path and a response of the wanted class, else those with the path, else those with
-    the class, else all.
+    """Return the candidates that exercised the problem best and what they share.
+
+    Those that carry the argument path and a response of the wanted class, else those with the path,
+    else those with the class, else all.
 
     Each candidate has `arguments` and `status_code`; the flags say which preference the pool
     met."""

@@ -1,4 +1,6 @@
-"""The fingerprint that groups findings into problems: what went wrong where, never the values.
+"""The fingerprint that groups findings into problems.
+
+What went wrong where, never the values.
 
 A fingerprint is tool, kind, stage pair, the two normalised JSON paths and the transform (for a
 schema violation: stage, normalised path and keyword). Severity, values and the contract version
@@ -34,8 +36,9 @@ _DIGIT_RUN = re.compile(r"\d{4,}")
 
 
 def normalise_segment(segment: str) -> str:
-    """Return a path segment with array indexes as `*` and id-like keys as `{id}` (no document to
-    tell them)."""
+    """Return a path segment with indexes as `*` and id-like keys as `{id}`.
+
+    No document tells them apart."""
     if segment.isdigit() or segment == "*":
         return "*"
     return ID if _id_like(segment) else segment
@@ -48,7 +51,9 @@ def _id_like(key: str) -> bool:
 
 
 def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:
-    """Return a JSON Pointer with every segment normalised (`/items/3/id` -> `/items/*/id`).
+    """Return a JSON Pointer with every segment normalised.
+
+    `/items/3/id` -> `/items/*/id`.
 
     With the document the path is in, an index of an array becomes `*` and an object key made of
     digits `{id}` (a map keyed by account numbers is one place, not an array); without it, a segment
@@ -91,8 +96,9 @@ def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:
 
 
 def stage_pair(kind: str, left: dict | None, right: dict | None) -> str:
-    """Return `arguments>request`, `request>response`, ... or a lone stage for a one-stage
-    finding."""
+    """Return `arguments>request`, `request>response`, ... or a lone stage.
+
+    A lone stage for a one-stage finding."""
     if left and right:
         return pair_key(left["snapshot"], right["snapshot"])
     if kind in _ONE_ENDED:
@@ -109,7 +115,9 @@ def _end(where: dict | None, docs: dict | None) -> dict | None:
 
 
 def describe_finding(tool: str | None, finding: dict, docs: dict | None = None) -> dict | None:
-    """Return the grouping descriptor of a warning or error finding; None for info (no problem).
+    """Return the grouping descriptor of a warning or error finding.
+
+    None for info (no problem).
 
     `docs` ({snapshot: payload}) lets paths be read against their documents (fingerprint v2); None
     reads them as v1 did."""
@@ -132,7 +140,9 @@ def describe_finding(tool: str | None, finding: dict, docs: dict | None = None) 
 
 
 def describe_violation(tool: str | None, stage: str, error: dict, docs: dict | None = None) -> dict:
-    """Return the grouping descriptor of one schema violation: stage, normalised path, keyword."""
+    """Return the grouping descriptor of one schema violation.
+
+    Stage, normalised path, keyword."""
     doc = _NO_DOC if docs is None else docs.get(stage, _NO_DOC)
     where = {"snapshot": stage, "path": normalise_path(error.get("path") or "", doc)}
     return {
@@ -147,7 +157,9 @@ def describe_violation(tool: str | None, stage: str, error: dict, docs: dict | N
 
 
 def key(descriptor: dict, version: int = VERSION) -> str:
-    """Return the versioned fingerprint of a descriptor: `v2:` and a short hash of its parts."""
+    """Return the versioned fingerprint of a descriptor.
+
+    `v2:` and a short hash of its parts."""
     left, right = descriptor["left"] or {}, descriptor["right"] or {}
     parts = [
         descriptor["tool"] or "",
@@ -165,8 +177,10 @@ def key(descriptor: dict, version: int = VERSION) -> str:
 
 
 def grouped_by(descriptor: dict, text=str) -> str:
-    """Say in words what a problem's findings share (the problem page's "grouped by ..."); `text`
-    writes what came from payloads (tool, paths, transform, keyword), e.g. as Markdown text."""
+    """Say in words what a problem's findings share.
+
+    The problem page's "grouped by ..."; `text` writes what came from payloads (tool, paths,
+    transform, keyword), e.g. as Markdown text."""
     parts = [
         f"tool {text(descriptor['tool']) if descriptor['tool'] else '(none)'}",
         f"kind {descriptor['kind']}",

@@ -1,4 +1,6 @@
-"""What one analysed call adds to problems: its findings grouped by fingerprint (pure)."""
+"""What one analysed call adds to problems.
+
+Its findings grouped by fingerprint (pure)."""
 
 import hashlib
 from functools import lru_cache
@@ -17,8 +19,9 @@ MAX_VALUE_CHARS = 200
 
 
 def call_problems(tool: str | None, analysis: dict, docs: dict | None = None) -> dict[str, dict]:
-    """Return {fingerprint: {"descriptor", "severity", "occurrences", "pairs", "older"}} for one
-    call's analysis.
+    """Return the problems one call's analysis shows, by fingerprint.
+
+    {fingerprint: {"descriptor", "severity", "occurrences", "pairs", "older"}}.
 
     Info findings open no problem; a schema violation at a path a finding already names is that
     finding's problem, not a second one. `docs` ({snapshot: payload}) tells arrays from objects in
@@ -95,9 +98,10 @@ def _add(
 
 
 def _pairs(finding: dict, docs: dict) -> list[str]:
-    """Return the finding's value pairs as canonical JSON texts `[left, right]` (values as stored),
-    with a third item naming the sides that hold no value (`[5, null, ["right"]]`); a pair that says
-    nothing is left out."""
+    """Return the finding's value pairs as canonical JSON texts `[left, right]`.
+
+    Values as stored, with a third item naming the sides that hold no value (`[5, null,
+    ["right"]]`); a pair that says nothing is left out."""
     found = []
     examples = finding.get("examples") or [finding]
     for example in examples[:MAX_PAIRS]:
@@ -116,8 +120,9 @@ def _pairs(finding: dict, docs: dict) -> list[str]:
 
 
 def _no_value(end: dict | None, docs: dict) -> bool:
-    """Say whether a finding's end holds no value: it has no end, or its path is missing from the
-    payload."""
+    """Say whether a finding's end holds no value.
+
+    It has no end, or its path is missing from the payload."""
     if not end:
         return True
     payload = docs.get(end.get("snapshot"), MISSING)
@@ -143,7 +148,9 @@ def _short(value):
 
 
 def exercises(arguments, path: str | None) -> bool:
-    """Say whether an arguments payload has a normalised path (`*` and `{id}` match any key)."""
+    """Say whether an arguments payload has a normalised path.
+
+    `*` and `{id}` match any key."""
     if path is None or arguments is None:
         return False
     nodes = [arguments]
@@ -156,8 +163,9 @@ def exercises(arguments, path: str | None) -> bool:
 
 @lru_cache(maxsize=4096)
 def _steps(path: str) -> tuple[str, ...]:
-    """A normalised path's tokens, read once: every call of a tool is checked against its problems'
-    paths."""
+    """A normalised path's tokens, read once.
+
+    Every call of a tool is checked against its problems' paths."""
     return tuple(tokens(path))
 
 
@@ -174,8 +182,9 @@ def _children(node, part: str) -> list:
 
 
 def contract_digest(contract: dict | None) -> str | None:
-    """Return a short digest of the contract an analysis used, as people declared it (None: none
-    declared).
+    """Return a short digest of the contract an analysis used.
+
+    As people declared it (None: none declared).
 
     What inference added (pairs marked `inferred`, arguments in `consumed_inferred`) is left out: it
     grows with the tool's traffic, and a problem resolved "when the contract changes" waits for a
@@ -187,8 +196,10 @@ def contract_digest(contract: dict | None) -> str | None:
 
 
 def _declared(contract: dict) -> dict:
-    """Return the contract without its name, its time and what inference added to it (a list left
-    empty by that goes too, so a contract with nothing learnt keeps the digest it always had)."""
+    """Return the contract without its name, time and inferred additions.
+
+    What inference added to it goes (a list left empty by that goes too, so a contract with nothing
+    learnt keeps the digest it always had)."""
     learnt = set(contract.get("consumed_inferred") or ())
     body = {
         k: v for k, v in contract.items() if k not in ("updated_at", "name", "consumed_inferred")
@@ -204,9 +215,10 @@ def _declared(contract: dict) -> dict:
 
 
 def call_documents(call: dict, template: str | None = None) -> dict:
-    """Return {snapshot: payload} of a call's current snapshots (what paths are read against); the
-    request's is the document the analysis read, its body with its URL's and headers' fields
-    (analysis/wire/locations.py)."""
+    """Return {snapshot: payload} of a call's current snapshots.
+
+    What paths are read against; the request's is the document the analysis read, its body with its
+    URL's and headers' fields (analysis/wire/locations.py)."""
     snapshots = call.get("snapshots") or {}
     docs = {name: snap["payload"] for name, snap in snapshots.items() if isinstance(snap, dict)}
     if "request" in docs:
@@ -215,9 +227,10 @@ def call_documents(call: dict, template: str | None = None) -> dict:
 
 
 def finding_fingerprints(call: dict) -> list[tuple[dict, list[str]]]:
-    """Return (finding or schema error, its fingerprints, current version first) for every item of a
-    stored call that opens a problem: a call grouped before the fingerprint's version changed keeps
-    its older problem."""
+    """Return each problem-opening item of a stored call with its fingerprints.
+
+    (finding or schema error, its fingerprints, current version first): a call grouped before the
+    fingerprint's version changed keeps its older problem."""
     out, docs, tool = [], call_documents(call), call.get("tool")
     for finding in call.get("findings") or []:
         descriptor = describe_finding(tool, finding, docs)
@@ -240,8 +253,9 @@ def finding_fingerprints(call: dict) -> list[tuple[dict, list[str]]]:
 
 
 def link_problems(trace: dict, problem_ids) -> dict:
-    """Give each finding (and schema error) of a trace its `problem` id, and each call its
-    `problems`.
+    """Give each finding of a trace its `problem` id, each call its `problems`.
+
+    Schema errors count as findings.
 
     `problem_ids` maps fingerprints to ids (the store's lookup); an item with no problem gets
     null."""

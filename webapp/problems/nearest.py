@@ -1,5 +1,6 @@
-"""The nearest clean call: the recent correct call of a tool whose arguments look most like a
-failing one's (pure).
+"""The nearest clean call.
+
+The recent correct call of a tool whose arguments look most like a failing one's (pure).
 
 Every candidate is ranked by a cheap key-set similarity (the paths, types and values of the two
 arguments); the best few that are small enough are then ranked by deepdiff's deep distance. deepdiff
@@ -19,8 +20,9 @@ MAX_LEAVES = 2_000
 
 
 def leaves(value, path: str = "", out: dict | None = None) -> dict:
-    """Return {path (array indexes as *): (type, value)} of a JSON value's leaves, up to
-    MAX_LEAVES."""
+    """Return {path: (type, value)} of a JSON value's leaves.
+
+    Array indexes as *, up to MAX_LEAVES."""
     out = {} if out is None else out
     if len(out) >= MAX_LEAVES:
         return out
@@ -38,8 +40,9 @@ def leaves(value, path: str = "", out: dict | None = None) -> dict:
 
 
 def key_similarity(a: dict, b: dict) -> float:
-    """Return 0..1: shared paths with the same type count half, with the same value too count
-    whole."""
+    """Return 0..1: shared paths with the same type count half.
+
+    With the same value too count whole."""
     if not a and not b:
         return 1.0
     shared = a.keys() & b.keys()
@@ -57,8 +60,9 @@ def deep_distance(a, b) -> float:
 def nearest(
     failing_arguments, candidates: list[dict], path: str | None = None, wanted: str | None = None
 ) -> dict | None:
-    """Return the candidate ({..., "arguments"}) most like the failing arguments, with its
-    `distance` and `method`.
+    """Return the candidate most like the failing arguments.
+
+    A candidate is {..., "arguments"}; with its `distance` and `method`.
 
     Candidates that carry the problem's argument path (and, for a response problem, a response of
     the `wanted` class) come first; the others are only used when none does (see preferred)."""

@@ -1,5 +1,6 @@
-"""Releases: what each release's calls showed, in the order releases appeared, and what one broke or
-fixed (pure).
+"""Releases: what each release's calls showed.
+
+In the order releases appeared, and what one broke or fixed (pure).
 
 A release is whatever the calls' `release` says (a version, a git sha, a deploy id), so releases are
 ordered by when their first call was seen, never by their names: `1.10.0` follows `1.9.0` because it
@@ -8,8 +9,10 @@ came later.
 
 
 def fold(rows) -> list[dict]:
-    """Fold (release, tool, source, first, last, calls, with_findings) rows into one entry per
-    release, newest first seen first (a tie by name, so the order is stable)."""
+    """Fold release rows into one entry per release, newest first seen first.
+
+    Rows of (release, tool, source, first, last, calls, with_findings); a tie by name, so the order
+    is stable."""
     releases: dict[str, dict] = {}
     for release, tool, source, first, last, calls, with_findings in rows:
         entry = releases.setdefault(

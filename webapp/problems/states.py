@@ -1,5 +1,6 @@
-"""A problem's states and the rules that move it between them (pure: no database, no clock of its
-own).
+"""A problem's states and the rules that move it between them.
+
+Pure: no database, no clock of its own.
 
 Stored states are `open`, `resolved`, `regressed` and `archived`; an open problem reads as `new` for
 seven days after it was first seen, then `ongoing`. A resolved problem regresses only when a call
@@ -33,7 +34,9 @@ class BadChange(ValueError):
 
 
 def display_state(state: str, first_seen: str | None, now: datetime) -> str:
-    """Return the state a person reads: open becomes new (first seen within 7 days) or ongoing."""
+    """Return the state a person reads.
+
+    Open becomes new (first seen within 7 days) or ongoing."""
     if state != "open":
         return state
     return "new" if first_seen and first_seen >= new_since(now) else "ongoing"
@@ -45,8 +48,9 @@ def new_since(now: datetime) -> str:
 
 
 def shown(problem: dict | None, now: datetime | None = None) -> dict | None:
-    """Give a problem as the store keeps it the state a person reads (display_state), in place;
-    return it."""
+    """Give a stored problem the state a person reads, in place; return it.
+
+    See display_state."""
     if problem is not None:
         problem["state"] = display_state(
             problem["state"], problem["first_seen"], now or datetime.now(UTC)
@@ -60,7 +64,9 @@ def iso(moment: datetime) -> str:
 
 
 def parse_change(body, clean_link: Callable[[str], str] | None = None) -> dict:
-    """Validate a PATCH body; return {"state"?, "resolve"?, "until"?, "links"?, "merged_into"?}.
+    """Validate a PATCH body.
+
+    Return {"state"?, "resolve"?, "until"?, "links"?, "merged_into"?}.
 
     `clean_link` redacts a ticket link before it is stored (a password or a token in it)."""
     if not isinstance(body, dict) or not body:
@@ -124,8 +130,9 @@ def _links(value, clean_link: Callable[[str], str] | None) -> list[str]:
 
 
 def quoted(link, clean_link: Callable[[str], str] | None) -> str:
-    """Quote a link for an error message, redacted as a stored link is, then cut (a secret cut first
-    could slip past the redactor)."""
+    """Quote a link for an error message.
+
+    Redacted as a stored link is, then cut (a secret cut first could slip past the redactor)."""
     if not isinstance(link, str):
         return "a " + type(link).__name__
     shown = clean_link(link[:QUOTE_SCAN]) if clean_link else link
@@ -133,7 +140,9 @@ def quoted(link, clean_link: Callable[[str], str] | None) -> str:
 
 
 def is_link(value) -> bool:
-    """Tell an http(s) URL with a host, at most 2000 characters, no spaces or control characters."""
+    """Tell an http(s) URL with a host.
+
+    At most 2000 characters, no spaces or control characters."""
     if (
         not isinstance(value, str)
         or not 0 < len(value) <= 2000
@@ -153,8 +162,10 @@ def is_link(value) -> bool:
 def links_change(
     current: list[str], add=(), remove=(), clean_link: Callable[[str], str] | None = None
 ) -> dict:
-    """Return the change that adds and removes ticket links; a link to remove is matched as given or
-    as stored (redacted), and one that is not there is refused."""
+    """Return the change that adds and removes ticket links.
+
+    A link to remove is matched as given or as stored (redacted), and one that is not there is
+    refused."""
     clean = clean_link or str
     for link in remove:
         if link not in current and not (is_link(link) and clean(link) in current):
@@ -184,7 +195,9 @@ def reopens(problem: dict, call: dict) -> bool:
 
 
 def pending_text(resolve: dict | None, state: str) -> str | None:
-    """Say how far a pending "after N clean calls" resolution got: "2 of 3 clean calls ..."."""
+    """Say how far a pending "after N clean calls" resolution got.
+
+    "2 of 3 clean calls ..."."""
     if state == "resolved" or not resolve or resolve.get("mode") != "after_clean_calls":
         return None
     return (

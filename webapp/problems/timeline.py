@@ -1,5 +1,6 @@
-"""A problem's occurrences over time, in as many bars as fit over exactly the range asked for
-(pure).
+"""A problem's occurrences over time.
+
+In as many bars as fit over exactly the range asked for (pure).
 
 A bar holds only occurrences inside the range: a short range is counted from the calls' own times in
 bars finer than an hour; a long one from the hourly rollup, its two partial edge hours from the
@@ -29,8 +30,9 @@ LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
 
 def _parse(text: str) -> datetime:
-    """Read a stored or filter time (RFC 3339, a day, or 'YYYY-MM-DDTHH') as UTC, within
-    1970..9000."""
+    """Read a stored or filter time as UTC, within 1970..9000.
+
+    RFC 3339, a day, or 'YYYY-MM-DDTHH'."""
     moment = datetime.fromisoformat(text.strip().replace("z", "Z"))
     moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     # since=999999w reaches year 1: a strip's bars and labels need room on both sides of their range
@@ -38,8 +40,9 @@ def _parse(text: str) -> datetime:
 
 
 def list_range(since: str, until: str, latest: str | None, days: int) -> tuple[str, str]:
-    """Return (since, until) of the list's sparklines: the filters' range (a since alone runs to
-    now), else `days` up to the latest seen."""
+    """Return (since, until) of the list's sparklines.
+
+    The filters' range (a since alone runs to now), else `days` up to the latest seen."""
     now = datetime.now(UTC)
     end = _parse(until) if until else (now if since or not latest else _parse(latest))
     start = _parse(since) if since else end - timedelta(days=days)
@@ -49,9 +52,10 @@ def list_range(since: str, until: str, latest: str | None, days: int) -> tuple[s
 def default_range(
     first_seen: str | None, last_seen: str | None, since: str = "", until: str = ""
 ) -> tuple[str, str]:
-    """Return (since, until) for a strip: the filters' range as asked (a since alone runs to now),
-    else the problem's own span (at most a month; an hour at least, as no call of it came before its
-    first)."""
+    """Return (since, until) for a strip.
+
+    The filters' range as asked (a since alone runs to now), else the problem's own span (at most a
+    month; an hour at least, as no call of it came before its first)."""
     if since:
         start = _parse(since)
         end = _parse(until) if until else max(datetime.now(UTC), start)
@@ -65,8 +69,9 @@ def default_range(
 
 @dataclass(frozen=True)
 class Layout:
-    """Where a strip's bars fall: `count` bars of `step` seconds from `origin`, clipped to
-    since..until."""
+    """Where a strip's bars fall.
+
+    `count` bars of `step` seconds from `origin`, clipped to since..until."""
 
     since: datetime
     until: datetime
@@ -79,9 +84,10 @@ class Layout:
         return self.step < HOUR
 
     def reads(self) -> tuple[tuple[str, str] | None, list[tuple[str, str]], int]:
-        """Return what to read: (first, last hour key of the rollup, or None), the [from, to) time
-        ranges to count from the calls, and how many characters of a call's time key its bar (16:
-        minute, 13: hour)."""
+        """Return what to read.
+
+        (first, last hour key of the rollup, or None), the [from, to) time ranges to count from the
+        calls, and how many characters of a call's time key its bar (16: minute, 13: hour)."""
         end = self.until + TICK
         if self.fine:
             return None, [(stamp(self.since), stamp(end))], 19 if self.step < 60 else 16
@@ -109,9 +115,10 @@ def _bars_from(since: datetime, until: datetime, step: int, align: int) -> tuple
 
 @lru_cache(maxsize=64)
 def layout(since: str, until: str, bars: int = BARS, fine: bool = True) -> Layout:
-    """Lay out at most `bars` bars over since..until: the finest step that fits (whole hours past
-    FINE_HOURS, or when `fine` is off), aligned to the clock so a bar reads 10:05-10:10; the end
-    bars are clipped."""
+    """Lay out at most `bars` bars over since..until.
+
+    The finest step that fits (whole hours past FINE_HOURS, or when `fine` is off), aligned to the
+    clock so a bar reads 10:05-10:10; the end bars are clipped."""
     start, end = _parse(since), _parse(until)
     if fine and end - start <= timedelta(hours=FINE_HOURS):
         for step in FINE_STEPS:
@@ -129,8 +136,9 @@ def layout(since: str, until: str, bars: int = BARS, fine: bool = True) -> Layou
 
 @lru_cache(maxsize=1 << 16)
 def _key_seconds(key: str) -> int | None:
-    """Return the seconds since the epoch of a time key ('YYYY-MM-DDTHH', '...:MM' or '...:MM:SS'),
-    or None."""
+    """Return the seconds since the epoch of a time key, or None.
+
+    'YYYY-MM-DDTHH', '...:MM' or '...:MM:SS'."""
     # Arithmetic, not a table of every hour in the range: a range since 2020 has 60,000 hours.
     try:
         moment = datetime(
@@ -149,8 +157,9 @@ def _key_seconds(key: str) -> int | None:
 
 @lru_cache(maxsize=64)
 def _labels(plan: Layout) -> tuple[tuple[str, str], ...]:
-    """Return each bar's (start, end) in the fixed form, clipped to the range; shared by every row
-    of a list."""
+    """Return each bar's (start, end) in the fixed form, clipped to the range.
+
+    Shared by every row of a list."""
     out = []
     for number in range(plan.count):
         first = plan.origin + timedelta(seconds=number * plan.step)
@@ -164,7 +173,9 @@ def _labels(plan: Layout) -> tuple[tuple[str, str], ...]:
 
 
 def buckets(counts: dict[str, int], plan: Layout) -> dict:
-    """Group {time key: occurrences} (keys inside the range only) into the layout's bars."""
+    """Group {time key: occurrences} into the layout's bars.
+
+    Keys inside the range only."""
     totals = [0] * plan.count
     origin = int((plan.origin - EARLIEST).total_seconds())
     for key, count in counts.items():
@@ -203,7 +214,9 @@ def step_words(seconds: int) -> str:
 
 
 def sparkline(strip: dict, width: int = 120, height: int = 20) -> list[dict]:
-    """Return SVG bar geometry for a strip: x, width, height and the bar's count and time."""
+    """Return SVG bar geometry for a strip.
+
+    X, width, height and the bar's count and time."""
     bars = strip["bars"]
     if not bars:
         return []

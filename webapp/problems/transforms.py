@@ -1,5 +1,6 @@
-"""Name the transform a finding shows (`integer>string`, `x100`, `camelCase>snake_case`...), from
-kind and values.
+"""Name the transform a finding shows, from kind and values.
+
+`integer>string`, `x100`, `camelCase>snake_case`...
 
 Used only when the finding carries no `transform` of its own (the engine adds one where it knows
 it).
@@ -29,7 +30,9 @@ def values(finding: dict) -> tuple:
 
 
 def fingerprint_key_style(key: str) -> str:
-    """Return the case style of a key in the words problem fingerprints were first written with.
+    """Return a key's case style in the words fingerprints first used.
+
+    The words problem fingerprints were first written with.
 
     The analysis names styles for findings (analysis/values/json_values.py: key_style); this older
     vocabulary (PascalCase for `Name`, UPPER, SCREAMING_SNAKE) is frozen because stored fingerprints
@@ -44,8 +47,9 @@ def fingerprint_key_style(key: str) -> str:
 
 
 def text_style(text: str) -> str:
-    """Return the letter case of a string value: lower, UPPER, Title or mixed (with its
-    separator)."""
+    """Return the letter case of a string value.
+
+    Lower, UPPER, Title or mixed (with its separator)."""
     letters = [ch for ch in text if ch.isalpha()]
     if not letters:
         return "other"
@@ -64,7 +68,9 @@ def text_style(text: str) -> str:
 
 
 def time_format(value) -> str:
-    """Return the format of a time or number written as a value: iso8601, epoch, d/m/y, text."""
+    """Return the format of a time or number written as a value.
+
+    iso8601, epoch, d/m/y, text."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return "epoch_ms" if abs(value) >= 1e12 else "epoch"
     if not isinstance(value, str):

@@ -31,7 +31,9 @@ class Window:
 def fitting_window(
     oldest: str | None, newest: str | None, now: datetime | None = None, max_days: int = 7
 ) -> Window:
-    """Return the window that shows the data whose calls span oldest..newest (None: no data yet)."""
+    """Return the window that shows the data whose calls span oldest..newest.
+
+    None: no data yet."""
     now = now or datetime.now(UTC)
     if not newest:
         return Window(stamp(now - RECENT), stamp(now), "the last 24 hours")
@@ -54,7 +56,9 @@ def fitting_window(
 
 
 def asked_window(since: str, until: str, now: datetime | None = None) -> str:
-    """Say in words the window a range asked for shows ("since 6h", "2026-12-01 10:00 to 12:00")."""
+    """Say in words the window a range asked for shows.
+
+    "since 6h", "2026-12-01 10:00 to 12:00"."""
     if since and not until and since[:-1].isdigit():
         return (
             f"the last {since[:-1]} "
@@ -69,7 +73,9 @@ def _hour(moment: datetime) -> datetime:
 
 
 def _span(length: timedelta) -> str:
-    """Say a length in the unit that reads best: "45 min", "4 h 30 min", "4 h", "3 d"."""
+    """Say a length in the unit that reads best.
+
+    "45 min", "4 h 30 min", "4 h", "3 d"."""
     minutes = round(length.total_seconds() / 60)
     if minutes < 60 or (minutes < 120 and minutes % 60):
         return f"{minutes} min"

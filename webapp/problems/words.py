@@ -1,5 +1,7 @@
-"""Problems in words (pure): counts ("3 calls") and what broke, one phrase per finding kind, which
-the alert's one line and the ticket's Markdown title both say.
+"""Problems in words (pure).
+
+Counts ("3 calls") and what broke, one phrase per finding kind, which the alert's one line and the
+ticket's Markdown title both say.
 
 Only a rename, a move or a case change breaks by the path it lands on; every other kind says what it
 did to the value, and where it landed when that is another path: "value changed between /adults and
@@ -16,7 +18,9 @@ VALUE_KINDS = ("value_changed", "echo_mismatch")
 
 
 def counted(number: int, noun: str) -> str:
-    """Return a count with its noun, singular for exactly one: counted(1, "call") -> "1 call"."""
+    """Return a count with its noun, singular for exactly one.
+
+    counted(1, "call") -> "1 call"."""
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
@@ -69,8 +73,9 @@ def problem_phrase(problem: dict, pair: dict | None = None) -> str:
 
 
 def _drift(where: str, transform: str) -> str:
-    """Say how traffic drifted from its learnt shape: "response /total_cents now a string, where it
-    was integer"."""
+    """Say how traffic drifted from its learnt shape.
+
+    "response /total_cents now a string, where it was integer"."""
     before, arrow, after = transform.partition(">")
     if transform == "present>missing":
         return f"{where} missing, where every call had it"
@@ -92,7 +97,9 @@ def _scale(transform: str) -> str:
 
 
 def _pair(pair: dict | None) -> str:
-    """Write a pair of values short: " (0 -> 2)", " ("EUR" -> "eur")"; empty without one."""
+    """Write a pair of values short: " (0 -> 2)", " ("EUR" -> "eur")".
+
+    Empty without one."""
     if not pair:
         return ""
     return f" ({_value(pair.get('left'))} -> {_value(pair.get('right'))})"

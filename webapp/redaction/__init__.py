@@ -1,2 +1,3 @@
-"""Redaction before storage: secrets under known keys, in URLs and in values become a marker.
-Pure."""
+"""Redaction before storage.
+
+Secrets under known keys, in URLs and in values become a marker. Pure."""

@@ -1,5 +1,6 @@
-"""Payment card numbers: the issuer ranges and the Luhn checksum that tell one from any long
-number."""
+"""Payment card numbers.
+
+The issuer ranges and the Luhn checksum that tell one from any long number."""
 
 # (prefix, lengths): issuer ranges keep 13-19 digit ids from matching.
 _CARD_PREFIXES = (
@@ -41,7 +42,9 @@ def luhn_ok(digits: str) -> bool:
 
 
 def looks_like_card(text: str) -> bool:
-    """Tell whether digits (spaces and dashes allowed) form a plausible payment card number."""
+    """Tell whether digits form a plausible payment card number.
+
+    Spaces and dashes allowed."""
     digits = text.replace(" ", "").replace("-", "")
     if not (13 <= len(digits) <= 19 and digits.isdigit()):
         return False

@@ -1,5 +1,6 @@
-"""JSON text that may be cut short: its `"key": value` pairs, string literals, and where a value
-ends."""
+"""JSON text that may be cut short.
+
+Its `"key": value` pairs, string literals, and where a value ends."""
 
 import json
 import re
@@ -17,8 +18,9 @@ _ESCAPE = re.compile(r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})|\\')
 
 
 def json_key(raw: str) -> str:
-    """Return a key as written in JSON text with its escapes decoded (`pass\\u0077ord` ->
-    `password`)."""
+    """Return a key as written in JSON text with its escapes decoded.
+
+    `pass\\u0077ord` -> `password`."""
     if "\\" not in raw:
         return raw
     try:
@@ -28,7 +30,9 @@ def json_key(raw: str) -> str:
 
 
 def decode_literal(body: str) -> str:
-    """Return the text of a JSON string literal's body; a broken or cut escape stays as written."""
+    """Return the text of a JSON string literal's body.
+
+    A broken or cut escape stays as written."""
     fixed = _ESCAPE.sub(
         lambda escape: escape.group(0) if len(escape.group(0)) > 1 else "\\\\", body
     )
@@ -36,8 +40,9 @@ def decode_literal(body: str) -> str:
 
 
 def encode_literal(text: str) -> str:
-    """Return text as a JSON string literal, non-ASCII kept as is unless a lone surrogate needs
-    escaping."""
+    """Return text as a JSON string literal.
+
+    Non-ASCII kept as is unless a lone surrogate needs escaping."""
     encoded = json.dumps(text, ensure_ascii=False)
     try:
         encoded.encode()
@@ -55,8 +60,9 @@ def empty_value(match: re.Match) -> bool:
 
 
 def value_end(match: re.Match) -> int:
-    """Return where the value of a JSON_PAIR match ends: past its closing bracket for a
-    container."""
+    """Return where the value of a JSON_PAIR match ends.
+
+    Past its closing bracket for a container."""
     if match.group(2) not in ("[", "{"):
         return match.end()
     depth = 0

@@ -1,4 +1,6 @@
-"""The Redactor: one per settings, it marks the secrets of an event, a JSON value, a URL or a text.
+"""The Redactor: one per settings, it marks the secrets of an event.
+
+A JSON value, a URL or a text.
 
 Keys are compared after lower-casing and dropping separators, so `apiKey`, `API-KEY` and
 `api_key` are one key. Counters such as `max_tokens` or `token_count` are not secrets.
@@ -108,13 +110,16 @@ class Redactor:
         return found
 
     def is_query_secret(self, key: str) -> bool:
-        """Tell whether a URL query (or fragment) parameter's value is redacted: a secret key, or a
-        name APIs give their keys there (`key`, `sig`)."""
+        """Tell whether a URL query (or fragment) parameter's value is redacted.
+
+        A secret key, or a name APIs give their keys there (`key`, `sig`)."""
         return self.is_secret_key(key) or normalize_key(key) in _QUERY_KEYS
 
     def event(self, event):
-        """Return the event with its payload, HTTP headers and URL, meta and free-text envelope
-        fields (tool, source, release) redacted; the ids are kept, as they name the call."""
+        """Return the event with its payload, HTTP, meta and free text redacted.
+
+        Its payload, HTTP headers and URL, meta and free-text envelope fields (tool, source,
+        release); the ids are kept, as they name the call."""
         meta = getattr(event, "meta", None)
         texts = [getattr(event, name, None) for name in ENVELOPE_TEXTS]
         if self._clean([event.payload, event.http, meta, *texts]):
@@ -270,8 +275,9 @@ class Redactor:
         return match.group(0) if new is None else match.string[match.start() : match.start(2)] + new
 
     def _json_pairs(self, text: str) -> str:
-        """Redact the values of secret keys in JSON text (whole or cut), keeping the rest as it
-        was."""
+        """Redact the values of secret keys in JSON text (whole or cut).
+
+        Keeping the rest as it was."""
         pieces, done = [], 0
         for match in JSON_PAIR.finditer(text):
             if match.start() < done:
@@ -293,8 +299,9 @@ class Redactor:
         return None
 
     def _nested_text(self, literal: str) -> str | None:
-        """Redact a string literal of JSON text that holds JSON text itself (a line logged in a
-        line)."""
+        """Redact a string literal of JSON text that holds JSON text itself.
+
+        A line logged in a line."""
         body, closing = JSON_STRING.fullmatch(literal).groups()
         inner = decode_literal(body)
         redacted = self._string(inner)
@@ -305,7 +312,7 @@ class Redactor:
 
 
 def _suspect_pattern(keys: frozenset[str]):
-    """Compile the one pattern whose absence from a JSON text proves it holds no secret."""
+    """Compile the pattern whose absence from JSON text proves it holds no secret."""
     words = sorted({*keys, *SECRET_SUFFIXES, *_AUTH_WORDS})
     spelled = [_SEPARATORS.join(re.escape(ch) for ch in word) for word in words]
     literals = [
@@ -325,8 +332,9 @@ def _suspect_pattern(keys: frozenset[str]):
 
 
 def _json_value(match: re.Match) -> bool:
-    """Tell a `"key": value` pair of JSON text whose value is not a string: _json_pairs' to
-    redact."""
+    """Tell a `"key": value` pair of JSON text whose value is not a string.
+
+    _json_pairs' to redact."""
     quoted_key = match.group(2)[:1] in ('"', "'", "\\")
     return (quoted_key and not match.group(3)) or match.string[match.end() : match.end() + 1] in (
         "{",
@@ -335,7 +343,9 @@ def _json_value(match: re.Match) -> bool:
 
 
 def _value_end(text: str, start: int, quote: str) -> int:
-    """Return where a value written after `name=` ends: at its closing quote, or at a delimiter."""
+    """Return where a value written after `name=` ends.
+
+    At its closing quote, or at a delimiter."""
     if quote:
         end = text.find(quote, start)
         return len(text) if end < 0 else end

@@ -1,5 +1,6 @@
-"""What redaction counts as a secret: key names (and suffixes) and the shapes of well-known
-tokens."""
+"""What redaction counts as a secret.
+
+Key names (and suffixes) and the shapes of well-known tokens."""
 
 import re
 
@@ -171,7 +172,9 @@ TOKEN_PATTERNS = (
 
 
 def replace_token(match: re.Match) -> str:
-    """Return the marker for a token a pattern found, unless it is part of a longer word."""
+    """Return the marker for a token a pattern found.
+
+    Unless it is part of a longer word."""
     start, text = match.start(), match.string
     if (
         start
@@ -184,7 +187,9 @@ def replace_token(match: re.Match) -> str:
 
 
 def _token_start(text: str, start: int) -> bool:
-    """Tell a token glued to what is no word: a percent-escape (`%20ghp_...`), or Telegram's `bot`
-    prefix of its API paths (`/bot123456789:AAH...`)."""
+    """Tell a token glued to what is no word.
+
+    A percent-escape (`%20ghp_...`), or Telegram's `bot` prefix of its API paths
+    (`/bot123456789:AAH...`)."""
     escaped = start >= 3 and text[start - 3] == "%" and text[start - 2 : start].isalnum()
     return escaped or (text[start].isdigit() and text[:start].endswith("bot"))

@@ -1,4 +1,6 @@
-"""Secrets in URLs: each part read as it means (decoded), redacted, and written back readable.
+"""Secrets in URLs.
+
+Each part read as it means (decoded), redacted, and written back readable.
 
 A token hides in a URL where text scanning misses it: glued to a path word (`/bot123:AAH...`), or
 percent-encoded in a query value (`?debug=token%20ghp_...`). Each path segment, query or fragment
@@ -24,13 +26,16 @@ Scrub = Callable[[str], str]
 
 
 def is_url(text: str) -> bool:
-    """Tell text that reads as one whole URL (a scheme, `://`, then anything), which redact_url
-    redacts by part."""
+    """Tell text that reads as one whole URL (a scheme, `://`, then anything).
+
+    Which redact_url redacts by part."""
     return _PARTS.fullmatch(text) is not None
 
 
 def split_url(url: str) -> tuple[str, str, str, str | None, str | None] | None:
-    """Split a URL as written: scheme (with `://`), authority, path, `?query`, `#fragment`.
+    """Split a URL as written.
+
+    Scheme (with `://`), authority, path, `?query`, `#fragment`.
 
     The query and fragment are None when absent; the whole is None when the text is no URL. Unlike
     urlsplit, it reads `user:[REDACTED]@host` as written.
@@ -45,7 +50,9 @@ def redact_url(
     is_secret_key: Callable[[str], bool],
     secret_segments: Collection[int] = (),
 ) -> str:
-    """Return the URL with what `scrub` finds in any decoded part and secret-named values redacted.
+    """Return the URL with secrets redacted in every decoded part.
+
+    What `scrub` finds in any decoded part, and secret-named values.
 
     The path segments numbered in `secret_segments` (from 1: `/1/2/3`) are replaced whole.
     """
@@ -87,7 +94,9 @@ def _authority(authority: str, scrub: Scrub) -> str:
 
 
 def _piece(raw: str, scrub: Scrub, decode, safe: str = VALUE_SAFE) -> str:
-    """Return a part as written when it holds nothing, else its redacted text encoded again."""
+    """Return a part as written when it holds nothing.
+
+    Else its redacted text encoded again."""
     if not raw:
         return raw
     text = decode(raw)
@@ -98,8 +107,9 @@ def _piece(raw: str, scrub: Scrub, decode, safe: str = VALUE_SAFE) -> str:
 
 
 def _pairs(text: str, scrub: Scrub, is_secret_key) -> str:
-    """Redact `name=value&...` (a query, or a fragment that carries tokens as OAuth's implicit flow
-    does)."""
+    """Redact `name=value&...`.
+
+    A query, or a fragment that carries tokens as OAuth's implicit flow does."""
     out = []
     for pair in text.split("&"):
         name, equals, value = pair.partition("=")

@@ -1,5 +1,7 @@
-"""Where a webhook receiver keeps its credential in a URL's path: the well-known services' shapes,
-and any segment that looks like a random key (Mattermost's `/hooks/<id>`, webhook.site's `/<uuid>`).
+"""Where a webhook receiver keeps its credential in a URL's path.
+
+The well-known services' shapes, and any segment that looks like a random key (Mattermost's
+`/hooks/<id>`, webhook.site's `/<uuid>`).
 
 Query values under secret names and the user info's password are the redactor's already (urls.py);
 this finds what only a webhook's URL says by where it is. It is not applied to payloads, whose URLs
@@ -37,7 +39,9 @@ RANDOM = re.compile(r"(?=[^/]*[0-9])(?=[^/]*[A-Za-z])[A-Za-z0-9_~.=-]{16,}")
 
 
 def secret_segments(url: str) -> set[int]:
-    """Return the numbers (from 1) of a webhook URL's path segments that hold its credential."""
+    """Return the numbers of a webhook URL's path segments holding its credential.
+
+    Counted from 1."""
     try:
         parts = urlsplit(url)
         host = (parts.hostname or "").lower()

@@ -1,2 +1,3 @@
-"""What an analysis reads as text: plain text and Markdown, the exports for tickets, stable finding
-anchors."""
+"""What an analysis reads as text.
+
+Plain text and Markdown, the exports for tickets, stable finding anchors."""

@@ -1,4 +1,6 @@
-"""Stable finding anchors: built from a finding's kind and paths, so a link survives re-analysis."""
+"""Stable finding anchors.
+
+Built from a finding's kind and paths, so a link survives re-analysis."""
 
 import re
 
@@ -6,8 +8,9 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.~/-]")
 
 
 def finding_anchor(finding: dict) -> str:
-    """Return e.g. "f-type_changed-arguments/limit-request/limit": kind, then each end's snapshot
-    and path."""
+    """Return e.g. "f-type_changed-arguments/limit-request/limit".
+
+    Kind, then each end's snapshot and path."""
     # A request field outside the body (`query:/page_size`) reads request/query_3a_/page_size; body
     # paths as ever.
     ends = [
@@ -21,7 +24,9 @@ def finding_anchor(finding: dict) -> str:
 
 
 def finding_anchors(findings: list[dict]) -> list[str]:
-    """Return the anchor of each finding; a repeated one gets -2, -3... in order."""
+    """Return the anchor of each finding.
+
+    A repeated one gets -2, -3... in order."""
     seen: dict[str, int] = {}
     out = []
     for finding in findings:

@@ -1,4 +1,6 @@
-"""Exports for incident tickets: a Markdown summary and the fixture files of one call."""
+"""Exports for incident tickets.
+
+A Markdown summary and the fixture files of one call."""
 
 import io
 import json
@@ -31,15 +33,18 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]()|<>#!~&{}])")
 
 
 def md_text(text) -> str:
-    """Write text as plain Markdown: every character that could start markup (emphasis, links, HTML,
-    headings, table cells, entities) is backslash-escaped, and a line break becomes a space."""
+    """Write text as plain Markdown.
+
+    Every character that could start markup (emphasis, links, HTML, headings, table cells, entities)
+    is backslash-escaped, and a line break becomes a space."""
     return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).splitlines()))
 
 
 def md_code(text, in_table: bool = False) -> str:
-    """Write text as one inline code span that its own backticks cannot end: fenced with one
-    backtick more than its longest run; in a table cell a `|` is escaped too (GFM splits cells
-    inside code)."""
+    """Write text as one inline code span that its own backticks cannot end.
+
+    Fenced with one backtick more than its longest run; in a table cell a `|` is escaped too (GFM
+    splits cells inside code)."""
     text = " ".join(str(text).splitlines()) or " "
     fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
     padded = f" {text} " if text[0] == "`" or text[-1] == "`" else text
@@ -49,8 +54,9 @@ def md_code(text, in_table: bool = False) -> str:
 
 
 def md_link(label: str, url) -> str:
-    """Write a link with escaped text; only an http(s) URL becomes a link, anything else stays
-    text."""
+    """Write a link with escaped text.
+
+    Only an http(s) URL becomes a link, anything else stays text."""
     url = str(url or "")
     if not re.match(r"https?://", url, re.IGNORECASE):
         return md_text(label)
@@ -60,8 +66,9 @@ def md_link(label: str, url) -> str:
 
 
 def md_url(url) -> str:
-    """Write a URL as an autolink (`<https://...>`, as readable raw as rendered); only an http(s)
-    URL becomes a link, anything else stays text."""
+    """Write a URL as an autolink (`<https://...>`, as readable raw as rendered).
+
+    Only an http(s) URL becomes a link, anything else stays text."""
     url = str(url or "")
     if not re.match(r"https?://", url, re.IGNORECASE):
         return md_text(url)
@@ -69,8 +76,9 @@ def md_url(url) -> str:
 
 
 def _quote_breakers(url: str) -> str:
-    """Percent-encode (as UTF-8) what would end a `<...>` link: angle brackets, spaces, control
-    characters."""
+    """Percent-encode (as UTF-8) what would end a `<...>` link.
+
+    Angle brackets, spaces, control characters."""
     return _URL_BREAKERS.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), url)
 
 
@@ -79,8 +87,9 @@ def _where(end: dict | None) -> str:
 
 
 def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
-    """Return the Markdown lines of one call: findings with paths, values and problems, validation
-    errors."""
+    """Return the Markdown lines of one call.
+
+    Findings with paths, values and problems, validation errors."""
     summary = call.get("summary") or {}
     counts = ", ".join(f"{summary.get(s, 0)} {s}" for s in SEVERITY_ORDER)
     lines = [
@@ -121,8 +130,9 @@ def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
 
 
 def _result_line(call: dict) -> list[str]:
-    """Say what the model got back, when the call logged it (its fixture file is
-    tool-result.json)."""
+    """Say what the model got back, when the call logged it.
+
+    Its fixture file is tool-result.json."""
     result = (call.get("snapshots") or {}).get("result")
     if not result:
         return []
@@ -131,8 +141,9 @@ def _result_line(call: dict) -> list[str]:
 
 
 def trace_markdown(trace: dict, permalink: str, problem_url=None) -> str:
-    """Return a ready-to-paste ticket summary of a trace; `problem_url(id)` links each finding's
-    problem."""
+    """Return a ready-to-paste ticket summary of a trace.
+
+    `problem_url(id)` links each finding's problem."""
     tools = sorted({c["tool"] for c in trace["calls"] if c.get("tool")})
     lines = [
         f"## tracediff: trace {md_code(trace['trace_id'])}",
@@ -175,22 +186,26 @@ def check_command(call: dict, has_contract: bool) -> str:
 
 
 def _result_told(call: dict) -> bool | None:
-    """Return what the envelope said of the result (`"is_error"`, kept in its meta), or None when it
-    said nothing."""
+    """Return what the envelope said of the result, or None.
+
+    `"is_error"`, kept in its meta; None when it said nothing."""
     told = ((call["snapshots"].get("result") or {}).get("meta") or {}).get("is_error")
     return told if isinstance(told, bool) else None
 
 
 def _request_http(call: dict) -> dict:
-    """Return {"http": {"method", "url", "headers"}} of the call's request as stored (redacted), or
-    {}."""
+    """Return {"http": {"method", "url", "headers"}} of the call's request.
+
+    As stored (redacted), or {}."""
     http = ((call["snapshots"].get("request") or {}).get("http")) or {}
     kept = {k: http[k] for k in ("method", "url", "headers") if http.get(k)}
     return {"http": kept} if kept.get("url") else {}
 
 
 def fixtures_zip(call: dict, contract: dict | None) -> bytes:
-    """Return a zip of the call's snapshots as fixture files, the contract and a README."""
+    """Return a zip of the call's snapshots as fixture files.
+
+    With the contract and a README."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, file in FIXTURE_FILES.items():

@@ -34,7 +34,9 @@ def _end(where: dict | None) -> str:
 
 
 def ticket_title(problem: dict, text=str) -> str:
-    """Title a problem's ticket: its tool, the phrase of what broke, the snapshots it lies between.
+    """Title a problem's ticket.
+
+    Its tool, the phrase of what broke, the snapshots it lies between.
 
     "findOrders: /limit sent as string instead of integer (arguments -> request)"; `text` writes
     what may hold payload text (the tool, the phrase with its paths and values), e.g. md_text."""
@@ -79,8 +81,9 @@ def _example(
 
 
 def problem_markdown(problem: dict, examples: dict | None = None) -> str:
-    """Return a ticket body: what, since when, how many, a failing and a clean example, links,
-    permalink.
+    """Return a ticket body.
+
+    What, since when, how many, a failing and a clean example, links, permalink.
 
     `examples` holds {"failing"|"clean": {"link", "snapshots"}} for the latest failing call and the
     last clean call before the problem (the page fetches them)."""
@@ -143,6 +146,7 @@ def problem_markdown(problem: dict, examples: dict | None = None) -> str:
 
 
 def _pair_value(pair: dict, side: str) -> str:
-    """Write one side of a value pair: its JSON as code, or "(missing)" when the field was not
-    there."""
+    """Write one side of a value pair.
+
+    Its JSON as code, or "(missing)" when the field was not there."""
     return "(missing)" if side in pair.get("missing", ()) else md_code(_json(pair[side]))

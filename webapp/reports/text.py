@@ -24,7 +24,9 @@ def visible(text: str) -> str:
 
 
 def end_text(end: dict | None) -> str:
-    """Name one end of a finding: 'request /limit' (the whole document is '(root)')."""
+    """Name one end of a finding.
+
+    'request /limit' (the whole document is '(root)')."""
     if not end:
         return "-"
     return f"{end['snapshot']} {end['path'] or '(root)'}"

@@ -1,4 +1,6 @@
-"""The store: the only package that names tables and runs SQL, on SQLite or PostgreSQL.
+"""The store: the only package that names tables and runs SQL.
+
+On SQLite or PostgreSQL.
 
 `Store(path or URL)` or `Store.open(...)` opens the engine a DATABASE setting names: sqlite/ or
 postgresql/. What both engines share is here: the Store (base.py) over the hooks each engine

@@ -1,4 +1,6 @@
-"""What a problem's one-line alert counts, read in the transaction of the change that sends it.
+"""What a problem's one-line alert counts.
+
+Read in the transaction of the change that sends it.
 
 New: all its calls, over the span they were seen in, since the release of the first. Regressed: the
 calls since it was resolved. Escalating: the calls of the last hour (by their own times) against its
@@ -21,10 +23,11 @@ BASELINE_HOURS = 7 * 24
 
 
 def line_facts(conn, number: int, event: str, problem: dict, now: datetime | None = None) -> dict:
-    """Return {calls, first, last, since, pair} of the calls an alert about `event` speaks of
-    (escalating: and mean_per_hour, days); `pair` is the problem's most common pair of values (None
-    when it has none), which the wording (webapp/problems/words.py) shows for a kind whose values
-    say what broke."""
+    """Return the facts of the calls an alert about `event` speaks of.
+
+    {calls, first, last, since, pair}, and when escalating mean_per_hour and days too. `pair` is the
+    problem's most common pair of values (None when it has none), which the wording
+    (webapp/problems/words.py) shows for a kind whose values say what broke."""
     now = now or datetime.now(UTC)
     pair = _top_pair(conn, number)
     if event == "escalating":

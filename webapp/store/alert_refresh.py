@@ -1,6 +1,7 @@
-"""What an alert says, read again when it is sent: its problems as they are now, and whether
-their calls wait for a re-analysis (mixed into Store; the policy that decides is
-webapp/alerts/settle.py)."""
+"""What an alert says, read again when it is sent.
+
+Its problems as they are now, and whether their calls wait for a re-analysis (mixed into Store; the
+policy that decides is webapp/alerts/settle.py)."""
 
 from .codec import dumps, utc_now
 
@@ -19,9 +20,11 @@ class AlertRefresh:
     def alert_problems_now(
         self, numbers: list[int], event: str | None
     ) -> tuple[dict[int, dict | None], set[int]]:
-        """Return {number: the problem as an alert carries it now, None when no call shows it any
-        more (emptied, merged or gone)} and the numbers whose calls wait for a re-analysis; `event`
-        adds a single message's one-line facts, counted now."""
+        """Return the problems as alerts carry them now, and those awaiting analysis.
+
+        {number: the problem as an alert carries it now, None when no call shows it any more
+        (emptied, merged or gone)} and the numbers whose calls wait for a re-analysis; `event` adds
+        a single message's one-line facts, counted now."""
         if not numbers:
             return {}, set()
         keys = (dumps(sorted(set(numbers))),)
@@ -45,8 +48,9 @@ class AlertRefresh:
         return now, unsettled
 
     def postpone_message(self, message_id: str, seconds: float) -> None:
-        """Give a claimed message back to the outbox, due again in a few seconds (a waiting summary
-        still folds)."""
+        """Give a claimed message back to the outbox, due again in a few seconds.
+
+        A waiting summary still folds."""
         with self.write() as conn:
             conn.execute(
                 "UPDATE alert_outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? AND "
@@ -55,7 +59,9 @@ class AlertRefresh:
             )
 
     def drop_message(self, message: dict, reason: str) -> None:
-        """Mark a claimed message `dropped` (never sent), saying why in its rule's delivery log."""
+        """Mark a claimed message `dropped` (never sent).
+
+        Saying why in its rule's delivery log."""
         now = utc_now()
         with self.write() as conn:
             if conn.execute(

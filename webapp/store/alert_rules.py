@@ -1,5 +1,6 @@
-"""Alert rules and their delivery log: rules made, listed, paused when their receiver is gone,
-resumed, deleted.
+"""Alert rules and their delivery log.
+
+Rules made, listed, paused when their receiver is gone, resumed, deleted.
 
 A rule is paused when its deliveries have failed for PAUSE_AFTER_S with no success in between (a
 receiver that is really gone, not one restarting); a success starts the count again. A paused rule's
@@ -39,7 +40,9 @@ class AlertRules:
             ).fetchone()[0]
 
     def update_rule(self, rule_id: int, rule: dict) -> bool:
-        """Change what a rule says (URL, events, filters); its id, secret, log and state stay."""
+        """Change what a rule says (URL, events, filters).
+
+        Its id, secret, log and state stay."""
         with self.write() as conn:
             return bool(
                 conn.execute(
@@ -59,8 +62,9 @@ class AlertRules:
         ]
 
     def rules_page(self, after_id: int, limit: int) -> list[dict]:
-        """Return up to `limit` rules after the rule numbered `after_id`, in id order (by its
-        primary key)."""
+        """Return up to `limit` rules after the rule numbered `after_id`.
+
+        In id order (by its primary key)."""
         sql = (
             f"SELECT {RULE_COLUMNS}, {WAITING} AS waiting FROM alert_rules WHERE id > ? ORDER BY "
             "id LIMIT ?"
@@ -78,16 +82,18 @@ class AlertRules:
         return None if row is None else row["secret"]
 
     def delete_rule(self, rule_id: int) -> bool:
-        """Delete a rule with its messages, its log and its intervals: nothing of it can be sent
-        again."""
+        """Delete a rule with its messages, its log and its intervals.
+
+        Nothing of it can be sent again."""
         with self.write() as conn:
             for table in ("alert_deliveries", "alert_outbox", "alert_sent"):
                 conn.execute(f"DELETE FROM {table} WHERE rule_id = ?", (rule_id,))
             return bool(conn.execute("DELETE FROM alert_rules WHERE id = ?", (rule_id,)).rowcount)
 
     def resume_rule(self, rule_id: int) -> bool:
-        """Resume a paused rule: the messages it held are due now, each with a fresh schedule of
-        attempts."""
+        """Resume a paused rule.
+
+        The messages it held are due now, each with a fresh schedule of attempts."""
         with self.write() as conn:
             conn.execute(
                 "UPDATE alert_outbox SET state = 'pending', next_attempt_at = ?, attempts = 0 "
@@ -105,8 +111,9 @@ class AlertRules:
             )
 
     def record_attempt(self, message: dict, outcome: dict) -> None:
-        """Log one attempt with its own outcome and move the message on: delivered, retried at
-        `retry_at`, held (its rule paused), or failed for good."""
+        """Log one attempt with its own outcome and move the message on.
+
+        Delivered, retried at `retry_at`, held (its rule paused), or failed for good."""
         now = utc_now()
         with self.write() as conn:
             if (
@@ -158,10 +165,11 @@ class AlertRules:
     def deliveries(
         self, rule_id: int, limit: int = 100, before_id: int | None = None
     ) -> list[dict]:
-        """Return a rule's delivery attempts newest first, older than `before_id` when given: each
-        with its own `state` (delivered or failed) and where its message stands now
-        (`message_state`); under ABOUT its message's (subject, data), which the layer above turns
-        into the problem it names."""
+        """Return a rule's delivery attempts newest first.
+
+        Older than `before_id` when given: each with its own `state` (delivered or failed) and where
+        its message stands now (`message_state`); under ABOUT its message's (subject, data), which
+        the layer above turns into the problem it names."""
         rows = list(
             self.db.query(
                 "SELECT d.id, d.message_id, d.at, d.attempt, d.status_code, d.latency_ms, d.error, "
@@ -180,8 +188,9 @@ class AlertRules:
         ]
 
     def messages(self, rule_id: int, limit: int = 100) -> list[dict]:
-        """Return a rule's newest messages, each with its (subject, data) under ABOUT (see
-        `deliveries`)."""
+        """Return a rule's newest messages.
+
+        Each with its (subject, data) under ABOUT (see `deliveries`)."""
         rows = self.db.query(
             "SELECT id, type, subject, created_at, state, attempts, data FROM alert_outbox "
             "WHERE rule_id = ? ORDER BY created_at DESC LIMIT ?",
@@ -196,8 +205,9 @@ class AlertRules:
         ]
 
     def redeliver(self, message_id: str) -> bool:
-        """Send a message of an existing rule again, with the same id, as soon as the sender
-        looks."""
+        """Send a message of an existing rule again, with the same id.
+
+        As soon as the sender looks."""
         with self.write() as conn:
             return bool(
                 conn.execute(
@@ -224,8 +234,9 @@ def _fields(rule: dict) -> tuple:
 
 
 def _count_failure(conn, rule_id: int, now: str, error: str | None) -> bool:
-    """Count a failed attempt; pause the rule once its deliveries have failed for PAUSE_AFTER_S. Say
-    if paused."""
+    """Count a failed attempt.
+
+    Pause the rule once its deliveries have failed for PAUSE_AFTER_S. Say if paused."""
     row = conn.execute(
         "UPDATE alert_rules SET failures = failures + 1, failing_since = coalesce(failing_since, "
         "?) "

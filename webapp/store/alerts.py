@@ -1,5 +1,6 @@
-"""Alert rules, the outbox of messages written in the transaction of what caused them, and the
-delivery log.
+"""Alert rules, the outbox of messages and the delivery log.
+
+Messages are written in the transaction of what caused them.
 
 Which messages a change calls for is decided above the store, in the same transaction
 (webapp/pipeline/telling.py, by the policy of webapp/alerts/storms.py), from the facts read here:
@@ -39,16 +40,21 @@ class AlertStore(AlertRules, AlertRefresh):
     """Rules, outbox and deliveries (mixed into Store)."""
 
     def rules_for_alerts(self, conn) -> list[dict]:
-        """Return every rule, paused ones too, inside the caller's transaction: a paused rule's
-        messages are written and held until it is resumed."""
+        """Return every rule, paused ones too, inside the caller's transaction.
+
+        A paused rule's messages are written and held until it is resumed."""
         return _rules(conn)
 
     def too_soon(self, conn, rule: dict, subject: str, now: str) -> bool:
-        """Say whether a rule sent about this subject less than its min_interval_s before `now`."""
+        """Say whether a rule sent about this subject too recently before `now`.
+
+        Less than its min_interval_s before."""
         return _too_soon(conn, rule, subject, now)
 
     def recent_news(self, conn, rule_id: int, seconds: float, now: str) -> int:
-        """Count a rule's new-problem messages (one problem each) in the `seconds` before `now`."""
+        """Count a rule's new-problem messages in the `seconds` before `now`.
+
+        One problem each."""
         return conn.execute(RECENT_NEWS, (rule_id, _later(now, -seconds))).fetchone()[0]
 
     def summary_waiting(self, conn, rule_id: int, due_by: str) -> bool:
@@ -56,19 +62,22 @@ class AlertStore(AlertRules, AlertRefresh):
         return _waiting_summary(conn, rule_id, due_by) is not None
 
     def waiting_summary(self, conn, rule_id: int) -> tuple[str, dict] | None:
-        """Return (message id, data) of a rule's summary not yet tried, the one a next summary folds
-        into."""
+        """Return (message id, data) of a rule's summary not yet tried.
+
+        The one a next summary folds into."""
         waiting = _waiting_summary(conn, rule_id)
         return None if waiting is None else (waiting[0], loads(waiting[1]))
 
     def fold_summary(self, conn, message_id: str, data: dict) -> bool:
-        """Replace a waiting summary's data with the folded one, unless a sender took it meanwhile;
-        say if done."""
+        """Replace a waiting summary's data with the folded one.
+
+        Unless a sender took it meanwhile; say if done."""
         return bool(conn.execute(FOLD, (dumps(data), message_id)).rowcount)
 
     def add_summary(self, conn, rule: dict, summary: dict, now: str) -> int:
-        """Write a rule's summary, due after the rule's interval since its last summary (held back,
-        never dropped); return 1."""
+        """Write a rule's summary, due after the rule's interval; return 1.
+
+        The interval runs since its last summary: a summary is held back, never dropped."""
         row = conn.execute(
             "SELECT at FROM alert_sent WHERE rule_id = ? AND subject = 'summary'", (rule["id"],)
         ).fetchone()
@@ -76,16 +85,18 @@ class AlertStore(AlertRules, AlertRefresh):
         return _insert(conn, rule, "new", "summary", summary, now, due)
 
     def add_alert(self, conn, rule: dict, event: str, subject: str, data: dict, now: str) -> int:
-        """Write one message to the outbox, due now, and note when the rule sent about its subject;
-        return 1."""
+        """Write one message to the outbox, due now; return 1.
+
+        And note when the rule sent about its subject."""
         return _insert(conn, rule, event, subject, data, now)
 
     def claim_due(
         self, now: str, lease_until: str, limit: int = 20, summaries_before: str | None = None
     ) -> list[dict]:
-        """Claim due messages for a lease (a summary once it is older than `summaries_before`);
-        return them with their rule's secret. A claimed message is `sending`: no summary folds into
-        it any more."""
+        """Claim due messages for a lease; return them with their rule's secret.
+
+        A summary is due once it is older than `summaries_before`. A claimed message is `sending`:
+        no summary folds into it any more."""
         with self.write() as conn:
             rows = conn.execute(
                 "SELECT o.id, o.rule_id, o.type, o.created_at, o.attempts, "
@@ -106,8 +117,9 @@ class AlertStore(AlertRules, AlertRefresh):
         return [_claimed(row) for row in claimed]
 
     def rejected_by_source(self, conn, since: str) -> list[dict]:
-        """Count the records rejected since a time, per source, most first: [{"source",
-        "count"}]."""
+        """Count the records rejected since a time, per source, most first.
+
+        [{"source", "count"}]."""
         rows = conn.execute(
             "SELECT nullif(source, ''), count(*) FROM quarantine WHERE received_at >= ? GROUP BY 1",
             (since,),
@@ -119,8 +131,9 @@ class AlertStore(AlertRules, AlertRefresh):
 
 
 def _rules(conn) -> list[dict]:
-    """Every rule, paused ones too: a paused rule's messages are written and held until it is
-    resumed."""
+    """Every rule, paused ones too.
+
+    A paused rule's messages are written and held until it is resumed."""
     rows = conn.execute(f"SELECT {RULE_COLUMNS} FROM alert_rules ORDER BY id").fetchall()
     return [as_rule(dict(zip(RULE_COLUMNS.split(", "), row))) for row in rows]
 
@@ -128,8 +141,9 @@ def _rules(conn) -> list[dict]:
 def _insert(
     conn, rule: dict, event: str, subject: str, data: dict, now: str, due: str | None = None
 ) -> int:
-    """Write one message to the outbox, due at `due` (now), and note when the rule sent about its
-    subject."""
+    """Write one message to the outbox.
+
+    Due at `due` (now), and note when the rule sent about its subject."""
     conn.execute(
         "INSERT INTO alert_outbox (id, rule_id, type, subject, data, created_at, state, attempts,"
         " next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?)",
@@ -171,7 +185,9 @@ CLAIMED = (
 
 
 def _claimed(row: tuple) -> dict:
-    """A claimed message with its rule's URL, format and secrets, as the sender sends it."""
+    """A claimed message with its rule's URL, format and secrets.
+
+    As the sender sends it."""
     message = dict(zip(CLAIMED, row))
     message["secret_parts"] = loads(message["secret_parts"]) or []
     return {**message, "data": loads(message["data"])}

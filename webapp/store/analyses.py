@@ -1,4 +1,6 @@
-"""Analysis bookkeeping, a mixin of Store: which calls wait for analysis, and storing what it found.
+"""Analysis bookkeeping, a mixin of Store.
+
+Which calls wait for analysis, and storing what it found.
 
 A call is claimed before it is analysed (so one worker analyses it), and an analysis is stored only
 if the call did not change meanwhile; the problems and alerts it causes go in the same transaction.
@@ -7,11 +9,14 @@ if the call did not change meanwhile; the problems and alerts it causes go in th
 import time
 
 from .codec import utc_now
+from .errors import StoreUnavailable
 from .hours import hour_keys, refresh_hours
 from .problems import apply_groupings
 from .rows import analysis_row
 
 CLAIM_SECONDS = 30
+# a trace read waits and projects about this long at most; the rest it reads through its events
+READ_CATCH_UP_SECONDS = 0.5
 # The same on both engines: each engine's save_rows runs it and counts what it updated.
 SAVE_ANALYSIS = """UPDATE calls SET analysis = :analysis, analyzed_version = :version, claimed_at =
   NULL,
@@ -23,12 +28,20 @@ RELEASE_CLAIM = "UPDATE calls SET claimed_at = NULL WHERE trace_id = ? AND call_
 
 
 class AnalysisBookkeeping:
-    """Mixin of Store (needs write(), catch_up_for_read(), refresh_traces(), save_rows(), db,
-    sql)."""
+    """Mixin of Store: which calls wait for analysis, and their results.
 
-    def claim_pending(self, limit: int = 100) -> list[dict]:
-        """Claim calls whose analysis is out of date, so one worker analyses each."""
-        self.catch_up_for_read()
+    Needs write(), catch_up_for_read(), refresh_traces(), save_rows(), db, sql."""
+
+    def claim_pending(self, limit: int = 100, projecting: float | None = None) -> list[dict]:
+        """Claim calls whose analysis is out of date, so one worker analyses each.
+
+        New events are projected first: all of them, or what about `projecting` seconds of work
+        projects (under a sustained load the queue never empties, and a claim that waited for it
+        analysed nothing until the load stopped)."""
+        if projecting is None:
+            self.catch_up_for_read()
+        else:
+            self.project_for_claim(projecting)
         now = time.time()
         with self.write() as conn:
             rows = conn.execute(
@@ -36,13 +49,22 @@ class AnalysisBookkeeping:
             ).fetchall()
         return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
 
+    def project_for_claim(self, seconds: float) -> None:
+        """Project new events for about `seconds`; a locked database only delays it."""
+        try:
+            self.project_all(seconds)
+        except StoreUnavailable:
+            pass
+
     def release_claims_in(self, conn, keys) -> None:
-        """Give claimed (trace_id, call_id) calls back to the queue, in the caller's transaction."""
+        """Give claimed (trace_id, call_id) calls back to the queue.
+
+        In the caller's transaction."""
         conn.executemany(RELEASE_CLAIM, [tuple(key) for key in keys])
 
     def pending_calls(self, trace_id: str) -> list[dict]:
         """List the calls of one trace whose analysis is out of date."""
-        self.catch_up_for_read()
+        self.catch_up_for_read(READ_CATCH_UP_SECONDS)
         return list(
             self.db.query(
                 "SELECT trace_id, call_id, version FROM calls "
@@ -52,7 +74,9 @@ class AnalysisBookkeeping:
         )
 
     def save_analysis(self, trace_id, call_id, version, analysis: dict) -> bool:
-        """Store an analysis unless the call changed meanwhile; say whether it was stored."""
+        """Store an analysis unless the call changed meanwhile.
+
+        Say whether it was stored."""
         return self.save_analyses([(trace_id, call_id, version, analysis)]) == 1
 
     def save_analyses(

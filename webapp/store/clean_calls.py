@@ -1,6 +1,8 @@
-"""Clean calls of a tool: the candidates for the nearest clean call and the last clean call before a
-problem (the layers above prefer those that exercised what broke: webapp/problems/exercised.py); and
-small facts of one call."""
+"""Clean calls of a tool.
+
+The candidates for the nearest clean call and the last clean call before a problem (the layers
+above prefer those that exercised what broke: webapp/problems/exercised.py); and small facts of
+one call."""
 
 from ..common.stages import CORE
 from .codec import dumps, loads
@@ -10,14 +12,17 @@ COMPLETE = " AND ".join(f"{name}_seq IS NOT NULL" for name in CORE)
 
 
 class CleanCalls:
-    """Reads of clean calls and of one call's facts (mixed into Store through ProblemReads)."""
+    """Reads of clean calls and of one call's facts.
+
+    Mixed into Store through ProblemReads."""
 
     def clean_calls(
         self, tool: str, limit: int = 300, digest: str | None = None, before: str | None = None
     ) -> list[dict]:
-        """Return recent clean calls of a tool (every core stage, no warning or error), newest
-        first, with their arguments and response status, for the nearest clean call; `before`: only
-        calls before that time."""
+        """Return a tool's recent clean calls, newest first, for the nearest one.
+
+        Clean: every core stage, no warning or error. Each with its arguments and response status;
+        `before`: only calls before that time."""
         sql = (
             "SELECT trace_id, call_id, last_ts, contract_digest, arguments_seq, status_code, "
             "release FROM calls "
@@ -42,8 +47,9 @@ class CleanCalls:
         return [{**row, "arguments": loads(payloads.get(row["arguments_seq"]))} for row in rows]
 
     def call_broke(self, trace_id: str, call_id: str) -> bool:
-        """Say whether a call's stored analysis has a warning or error (a finding that opens a
-        problem)."""
+        """Say whether a call's stored analysis has a warning or error.
+
+        A finding that opens a problem."""
         row = self.db.execute(
             "SELECT worst FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id)
         ).fetchone()

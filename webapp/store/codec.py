@@ -38,6 +38,7 @@ def paused_collector():
 
 
 def utc_now(hours_ago: float = 0) -> str:
-    """Return the time now (or some hours ago) as the store writes times
-    (webapp/common/times.py)."""
+    """Return the time now (or some hours ago) as the store writes times.
+
+    webapp/common/times.py."""
     return times.now(hours_ago)

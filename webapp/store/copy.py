@@ -1,4 +1,6 @@
-"""Copy a SQLite database into an empty PostgreSQL one, row for row (`tracediff migrate --to`).
+"""Copy a SQLite database into an empty PostgreSQL one, row for row.
+
+`tracediff migrate --to`.
 
 Every table is copied as it is, ids included, so permalinks, problem ids (TD-42), alert rules and
 stored analyses carry over; the search words are computed on the way, and events the SQLite store
@@ -23,7 +25,9 @@ SECONDARY_INDEXES = """SELECT i.indexname, i.indexdef FROM pg_indexes i
 
 
 def copy_database(source, destination, report=lambda table, rows: None) -> dict[str, int]:
-    """Copy every table of a SQLite Store into an empty PostgresStore; return rows per table."""
+    """Copy every table of a SQLite Store into an empty PostgresStore.
+
+    Return rows per table."""
     _refuse_older(source, destination)
     tables = _tables(source)
     held = [
@@ -62,8 +66,9 @@ def copy_database(source, destination, report=lambda table, rows: None) -> dict[
 
 
 def _refuse_older(source, destination) -> None:
-    """Refuse a source whose schema is behind (its rows would skip a migration's rewrite, e.g. 10's
-    times)."""
+    """Refuse a source whose schema is behind.
+
+    Its rows would skip a migration's rewrite, e.g. 10's times."""
     versions = [
         {row[0] for row in store.db.execute("SELECT version FROM schema_migrations")}
         for store in (source, destination)
@@ -97,8 +102,9 @@ def _shared_columns(source, conn, table: str) -> list[str]:
 
 
 def _copy_table(source, conn, table: str, columns: list[str]) -> int:
-    """COPY a table's rows (identity values included, as COPY always takes them); return how
-    many."""
+    """COPY a table's rows (identity values included, as COPY always takes them).
+
+    Return how many."""
     names = ", ".join(columns)
     target = table
     # through a staging table, so each event is written once, words and all
@@ -122,7 +128,9 @@ def _copy_table(source, conn, table: str, columns: list[str]) -> int:
 
 
 def _restart_identities(conn, copied: dict) -> None:
-    """Make the next generated id follow the copied ones (events.seq, problem and rule ids...)."""
+    """Make the next generated id follow the copied ones.
+
+    events.seq, problem and rule ids..."""
     for table, column in conn.execute(
         "SELECT table_name, column_name FROM information_schema.columns "
         "WHERE is_identity = 'YES' AND table_schema = current_schema()"

@@ -1,4 +1,6 @@
-"""The engine hooks: what SQLite (sqlite/) and PostgreSQL (postgresql/) each do their own way.
+"""The engine hooks.
+
+What SQLite (sqlite/) and PostgreSQL (postgresql/) each do their own way.
 
 Everything else a Store does (reads, contracts, mappings, alerts, problems, analysis bookkeeping)
 is shared code in this package, which runs the engine's named statements: `sql` and `listing` are
@@ -12,7 +14,9 @@ from types import ModuleType
 
 
 class Engine(ABC):
-    """The hooks each engine implements: connections, ingest and projection, upkeep."""
+    """The hooks each engine implements.
+
+    Connections, ingest and projection, upkeep."""
 
     # "sqlite" or "postgresql"
     engine: str
@@ -33,7 +37,9 @@ class Engine(ABC):
 
     @abstractmethod
     def create_schema(self) -> list:
-        """Apply the numbered migrations the database lacks (see migrations/); return them."""
+        """Apply the numbered migrations the database lacks (see migrations/).
+
+        Return them."""
 
     @abstractmethod
     def check_schema(self) -> None:
@@ -51,7 +57,9 @@ class Engine(ABC):
 
     @abstractmethod
     def write(self) -> AbstractContextManager:
-        """Run a block as one write transaction yielding its connection; commit on success."""
+        """Run a block as one write transaction yielding its connection.
+
+        Commit on success."""
 
     @abstractmethod
     def count_by(self, sql: str, params, deadline: float | None) -> int | None:
@@ -99,7 +107,9 @@ class Engine(ABC):
 
     @abstractmethod
     def reclaim(self, full_vacuum: bool = False):
-        """Give the space of deleted rows back; return a Reclaimed (bytes before and after)."""
+        """Give the space of deleted rows back.
+
+        Return a Reclaimed (bytes before and after)."""
 
     @abstractmethod
     def backup(self, target) -> int:

@@ -1,5 +1,6 @@
-"""What the store raises: a database that cannot take writes now, or work another engine does its
-own way."""
+"""What the store raises.
+
+A database that cannot take writes now, or work another engine does its own way."""
 
 
 class StoreUnavailable(Exception):
@@ -7,15 +8,19 @@ class StoreUnavailable(Exception):
 
 
 class NotOnThisEngine(Exception):
-    """What one store engine does another way (a PostgreSQL backup is pg_dump's job); the message
-    says how."""
+    """What one store engine does another way (a PostgreSQL backup is pg_dump's job).
+
+    The message says how."""
 
 
 class SchemaTooNew(StoreUnavailable):
-    """The database was migrated by a newer tracediff than this one: refused at open, never guessed
-    at."""
+    """The database was migrated by a newer tracediff than this one.
+
+    Refused at open, never guessed at."""
 
 
 class ChangeRefused(ValueError):
-    """A change the stored data cannot take (a merge across tools, a resolution with nothing to wait
-    for); the message says why. The web layer and the CLI answer it as they answer a bad change."""
+    """A change the stored data cannot take; the message says why.
+
+    A merge across tools, a resolution with nothing to wait for. The web layer and the CLI answer it
+    as they answer a bad change."""

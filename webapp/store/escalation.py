@@ -1,6 +1,7 @@
-"""A batch's fresh (live) calls, the store side, in its transaction: a problem's first live call
-tells the team of it ("new", once); an hour's burst of them against the problem's own hours
-escalates it.
+"""A batch's fresh (live) calls, the store side, in its transaction.
+
+A problem's first live call tells the team of it ("new", once); an hour's burst of them against the
+problem's own hours escalates it.
 
 A live call is one analysed for the first time whose own time is within the last hour (not a
 backfill, not a re-analysis). A problem opened by older calls only (a backfill of old logs) opens
@@ -25,8 +26,9 @@ ANNOUNCE = "UPDATE problems SET announced_at = ? WHERE id = ? AND announced_at I
 def note_fresh(
     fresh: dict, pid: int, call: dict, occurrences: int, seen_before: bool, now: str, rules
 ) -> None:
-    """Count a call's occurrences toward its hour's burst, unless it is a backfill or a
-    re-analysis."""
+    """Count a call's occurrences toward its hour's burst.
+
+    Unless it is a backfill or a re-analysis."""
     if not seen_before and rules.is_recent(call["ts"], now):
         # the hour problem_hours counts it under
         key = (pid, call["ts"][:13])
@@ -34,9 +36,10 @@ def note_fresh(
 
 
 def announce(conn, events: list[tuple[str, int]], fresh: dict, now: str) -> list[tuple[str, int]]:
-    """Return a batch's events without the quiet openings (no live call), with ("new", id) added for
-    each quiet problem that got its first live call; note who is told. A regression or a
-    re-analysis's summary tells too."""
+    """Return a batch's events without the quiet openings (no live call).
+
+    With ("new", id) added for each quiet problem that got its first live call; note who is told. A
+    regression or a re-analysis's summary tells too."""
     live = {pid for pid, _ in fresh}
     said = {pid for event, pid in events if event in ("regressed", "reanalysed")}
     told = [pid for pid in sorted(live | said) if conn.execute(ANNOUNCE, (now, pid)).rowcount]
@@ -45,14 +48,16 @@ def announce(conn, events: list[tuple[str, int]], fresh: dict, now: str) -> list
 
 
 class BurstFacts:
-    """What an hour's burst is decided from, read in the analyser's transaction, and the escalations
-    decided from it written there (webapp/pipeline/telling.py decides; mixed into Store through
-    ProblemWrites)."""
+    """What an hour's burst is decided from.
+
+    Read in the analyser's transaction, and the escalations decided from it written there
+    (webapp/pipeline/telling.py decides; mixed into Store through ProblemWrites)."""
 
     def burst_candidates(self, conn, fresh: dict, skip: set) -> list[tuple]:
-        """Return (problem id, hour, occurrences the batch added, state, first seen) of each watched
-        problem (open or regressed) the batch's fresh calls counted in an hour, by problem and hour;
-        `skip`: ids said already."""
+        """Return each watched problem the batch's fresh calls counted in an hour.
+
+        As (problem id, hour, occurrences the batch added, state, first seen), by problem and hour;
+        watched: open or regressed. `skip`: ids said already."""
         found = []
         for (pid, hour), added in sorted(fresh.items()):
             if pid not in skip:
@@ -62,12 +67,15 @@ class BurstFacts:
         return found
 
     def problem_hours_between(self, conn, pid: int, first: str, last: str) -> dict[str, int]:
-        """Return {hour: occurrences} of a problem from one hour key to another, both included."""
+        """Return {hour: occurrences} of a problem from one hour key to another.
+
+        Both included."""
         return dict(conn.execute(HOURS, (pid, first, last)).fetchall())
 
     def note_escalations(self, conn, escalating: dict, now: str) -> list[tuple[str, int]]:
-        """Write each escalation decided ({problem id: (state, why)}) in its problem's history;
-        return the events."""
+        """Write each escalation decided in its problem's history; return the events.
+
+        Escalations as {problem id: (state, why)}."""
         for pid, (state, why) in escalating.items():
             record_state(conn, pid, now, state, "tracediff", why)
         return [("escalating", pid) for pid in escalating]

@@ -1,5 +1,6 @@
-"""A problem's exposure: the calls of its tool, from its first seen on, that had its argument path
-(or broke it).
+"""A problem's exposure.
+
+The calls of its tool, from its first seen on, that had its argument path (or broke it).
 
 Each call keeps the ids of the problems it counts toward (calls.problem_paths) and a problem keeps
 the count (problems.exercised), so a re-analysed call changes the count by what changed. Whether a
@@ -32,8 +33,9 @@ BETWEEN = """SELECT c.trace_id, c.call_id, c.problem_paths, e.payload FROM calls
 
 
 def first_seen_of(conn, tools) -> dict:
-    """Return {problem id: first seen} of the tools' problems, read before a batch's breaks go
-    in."""
+    """Return {problem id: first seen} of the tools' problems.
+
+    Read before a batch's breaks go in."""
     return {
         pid: first for tool in tools for pid, first in conn.execute(FIRST_SEEN, (tool,)).fetchall()
     }
@@ -48,15 +50,17 @@ def first_seen_by_id(conn, ids) -> dict:
 
 
 def argument_path(row) -> str:
-    """Return the path a call must have to count toward a problem ("" for one without an argument
-    path)."""
+    """Return the path a call must have to count toward a problem.
+
+    "" for one without an argument path."""
     return row[2] if row[1] == "arguments" else ""
 
 
 def counts_toward(row, call_ts: str, arguments, broke: bool, has_path: dict, exercises) -> bool:
-    """Say whether a call counts toward a problem (a TOOL_PROBLEMS row): it broke it, or it came at
-    or after the problem's first seen with the problem's argument path (`has_path` keeps what the
-    call's paths said)."""
+    """Say whether a call counts toward a problem (a TOOL_PROBLEMS row).
+
+    It broke it, or it came at or after the problem's first seen with the problem's argument path
+    (`has_path` keeps what the call's paths said)."""
     if broke:
         return True
     if row[4] is None or call_ts < row[4] or arguments is None:
@@ -70,10 +74,11 @@ def counts_toward(row, call_ts: str, arguments, broke: bool, has_path: dict, exe
 def exercise(
     call: dict, arguments, rows, broke: set[int], before: list, exposure: dict, exercises
 ) -> tuple[set[int], str | None]:
-    """Count a call toward the exposure of its tool's problems (TOOL_PROBLEMS rows), by what changed
-    since it counted `before` (into `exposure`); return the problems with a resolution it counts
-    toward, and the call's new problem_paths when they changed (its caller writes them with the
-    call's other grouping facts)."""
+    """Count a call toward the exposure of its tool's problems.
+
+    Of its TOOL_PROBLEMS rows, by what changed since it counted `before` (into `exposure`); return
+    the problems with a resolution it counts toward, and the call's new problem_paths when they
+    changed (its caller writes them with the call's other grouping facts)."""
     # several problems of a tool share an argument path
     had, watched, has_path = set(), set(), {}
     for row in rows:
@@ -89,11 +94,12 @@ def exercise(
 
 
 def refit(conn, tool, rows, before: dict, skip: set, exposure: dict, exercises=None) -> None:
-    """Count again the analysed calls (not in `skip`) between each problem's first seen before the
-    batch (`before`) and after it, for the problems whose first seen moved; changes go into
-    `exposure`. Only a first seen moved earlier reads the calls' paths (`exercises`): one moved
-    later leaves calls that count no more, which is all a deletion does while first seen is the
-    earliest call's time."""
+    """Count calls again for the problems whose first seen moved.
+
+    The analysed calls (not in `skip`) between each problem's first seen before the batch (`before`)
+    and after it; changes go into `exposure`. Only a first seen moved earlier reads the calls' paths
+    (`exercises`): one moved later leaves calls that count no more, which is all a deletion does
+    while first seen is the earliest call's time."""
     for row in rows:
         pid, new = row[0], row[4]
         old = before.get(pid)
@@ -121,15 +127,17 @@ def refit(conn, tool, rows, before: dict, skip: set, exposure: dict, exercises=N
 
 
 def flush(conn, exposure: dict) -> None:
-    """Write a batch's changes of exposure: one UPDATE per problem and batch (nothing in it reads
-    `exercised`)."""
+    """Write a batch's changes of exposure.
+
+    One UPDATE per problem and batch (nothing in it reads `exercised`)."""
     conn.executemany(EXERCISED, [(delta, pid) for pid, delta in exposure.items() if delta])
 
 
 def forget(conn, calls, before: dict, exercises=None) -> None:
-    """Take deleted calls (retention) out of the exposure they counted toward, and count again the
-    calls left between a problem's first seen `before` the deletion and after it, as a re-analysis
-    would."""
+    """Take deleted calls out of the exposure they counted toward.
+
+    Deleted by retention; then count again the calls left between a problem's first seen `before`
+    the deletion and after it, as a re-analysis would."""
     exposure: dict[int, int] = {}
     for key in calls:
         row = conn.execute(
@@ -144,9 +152,10 @@ def forget(conn, calls, before: dict, exercises=None) -> None:
 
 
 def merged(conn, into: int, before: str | None, moved, exercises) -> None:
-    """Count again toward a problem that took another's calls (`moved`, which now break it) from its
-    first seen `before` the merge: a re-analysis would count them, and the calls since the earlier
-    first seen."""
+    """Count again toward a problem that took another's calls.
+
+    The calls `moved`, which now break it, from its first seen `before` the merge: a re-analysis
+    would count them, and the calls since the earlier first seen."""
     exposure: dict[int, int] = {}
     tool, *row = conn.execute(PROBLEM_ROW, (into,)).fetchone()
     refit(conn, tool, [row], {into: before}, set(moved), exposure, exercises)

@@ -1,6 +1,7 @@
-"""What the trace list can be filtered by, as the store runs it: plain values in the store's terms
-(times, a problem's number); webapp/web/filters.py parses a query string into it (2h, a stale value,
-TD-42)."""
+"""What the trace list can be filtered by, as the store runs it.
+
+Plain values in the store's terms (times, a problem's number); webapp/web/filters.py parses a query
+string into it (2h, a stale value, TD-42)."""
 
 from dataclasses import dataclass
 

@@ -1,5 +1,6 @@
-"""An hourly rollup of calls per tool, so the list's strip reads 168 rows, not every call of a
-week."""
+"""An hourly rollup of calls per tool, so the list's strip reads 168 rows.
+
+Not every call of a week."""
 
 from ..common import jsontext
 

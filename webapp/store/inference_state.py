@@ -1,6 +1,7 @@
-"""What inference weighs besides pair counts: how many calls held each path, the releases a tool's
-calls came from, and the log of every change of a tool's inferred pairs (mixed into Store through
-ToolMappings)."""
+"""What inference weighs besides pair counts.
+
+How many calls held each path, the releases a tool's calls came from, and the log of every change of
+a tool's inferred pairs (mixed into Store through ToolMappings)."""
 
 from .codec import dumps, loads, utc_now
 
@@ -25,14 +26,16 @@ class InferenceState:
         }
 
     def release_state(self, tool: str) -> dict:
-        """Return the tool's release state {"newest", "seen"} ({} before any call named a
-        release)."""
+        """Return the tool's release state {"newest", "seen"}.
+
+        {} before any call named a release."""
         row = self.db.execute("SELECT state FROM tool_releases WHERE tool = ?", (tool,)).fetchone()
         return loads(row[0]) if row else {}
 
     def _add_paths(self, conn, tool: str, per_call: list[dict], fold, newest_changed: bool) -> None:
-        """Add calls' path counts inside add_evidence's transaction (folding the newest release's
-        first)."""
+        """Add calls' path counts inside add_evidence's transaction.
+
+        Folding the newest release's first."""
         stored = {(s, p): loads(c) for s, p, c in conn.execute(SELECT_PATHS, (tool,))}
         changed = set()
         if newest_changed:
@@ -55,8 +58,9 @@ class InferenceState:
         conn.execute(UPSERT_RELEASES, (tool, dumps(state)))
 
     def _log_change(self, conn, tool: str, before, after, reanalysed: int) -> None:
-        """Record which inferred pairs a change added and removed, when, and under which newest
-        release."""
+        """Record which inferred pairs a change added and removed.
+
+        When, and under which newest release."""
         old, new = {tuple(p) for p in before}, {tuple(p) for p in after}
         row = conn.execute("SELECT state FROM tool_releases WHERE tool = ?", (tool,)).fetchone()
         release = loads(row[0]).get("newest") if row else None
@@ -74,8 +78,9 @@ class InferenceState:
         )
 
     def inference_changes(self, tool: str, limit: int = CHANGES_SHOWN) -> list[dict]:
-        """Return a tool's inference changes, newest first: when, pairs added and removed, the
-        release then."""
+        """Return a tool's inference changes, newest first.
+
+        When, pairs added and removed, the release then."""
         rows = self.db.execute(
             "SELECT changed_at, added, removed, release, reanalysed FROM inference_changes "
             "WHERE tool = ? ORDER BY id DESC LIMIT ?",

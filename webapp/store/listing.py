@@ -1,5 +1,6 @@
-"""The trace list's filters and keyset pages, the same on both engines; its search and counts are
-each engine's own (sqlite/listing.py, postgresql/listing.py).
+"""The trace list's filters and keyset pages, the same on both engines.
+
+Its search and counts are each engine's own (sqlite/listing.py, postgresql/listing.py).
 
 Every query here is driven by an index that yields rows newest first, or by a bounded set of
 search matches, so the first page costs about the same at a thousand traces and at a million.
@@ -31,7 +32,9 @@ NEWEST_FIRST = "ORDER BY {0}.last_ts DESC, {0}.trace_id DESC"
 
 
 def distinct_sql(table: str, column: str) -> str:
-    """Return a SELECT of a column's distinct values that skips through the index it leads."""
+    """Return a SELECT of a column's distinct values, skipping through its index.
+
+    The index the column leads."""
     return (
         f"WITH RECURSIVE v(x) AS (SELECT min({column}) FROM {table} UNION ALL "
         f"SELECT (SELECT min({column}) FROM {table} WHERE {column} > v.x) FROM v WHERE v.x IS NOT "
@@ -41,7 +44,9 @@ def distinct_sql(table: str, column: str) -> str:
 
 
 def trace_filter_sql(query: TraceQuery, rows: bool = True) -> tuple[str, str, list[str], list]:
-    """Return (from clause, order table alias, conditions, params) for the filters other than `q`.
+    """Return the SQL parts for the filters other than `q`.
+
+    (from clause, order table alias, conditions, params).
 
     With rows=False the traces table is joined only when a condition needs it (for counting).
     """

@@ -1,4 +1,6 @@
-"""Inferred mappings' storage: evidence counts per tool and pair, rejections, the inferred set."""
+"""Inferred mappings' storage.
+
+Evidence counts per tool and pair, rejections, the inferred set."""
 
 from .codec import dumps, loads, utc_now
 from .inference_state import InferenceState
@@ -20,7 +22,9 @@ class ToolMappings(InferenceState):
     """Evidence and decisions of the mapping inference (mixed into Store)."""
 
     def unobserved(self, keys) -> set[tuple[str, str]]:
-        """Return which of these (trace_id, call_id) calls inference has not learnt from yet."""
+        """Return which of these calls inference has not learnt from yet.
+
+        Calls as (trace_id, call_id)."""
         return self._unobserved(self.db.conn, keys)
 
     def _unobserved(self, conn, keys) -> set[tuple[str, str]]:
@@ -43,8 +47,9 @@ class ToolMappings(InferenceState):
         releases: dict | None = None,
         fold=None,
     ) -> int:
-        """Add each call's counts ({(trace_id, call_id): {pair: counts}}) to a tool's evidence;
-        return how many calls.
+        """Add each call's counts to a tool's evidence; return how many calls.
+
+        Counts as {(trace_id, call_id): {pair: counts}}.
 
         One transaction: a call another worker learnt from meanwhile is skipped, so a call counts
         once; counts are added under the writer's lock, so no increment is lost; a new pair past
@@ -105,16 +110,18 @@ class ToolMappings(InferenceState):
         return [tuple(pair) for pair in loads(row[0])] if row else []
 
     def consumed_arguments(self, tool: str) -> list[str]:
-        """Return the argument pointers a tool's traffic showed its mapping layer keeps (never
-        sent)."""
+        """Return the argument pointers a tool's mapping layer keeps.
+
+        As its traffic showed: never sent."""
         row = self.db.execute(
             "SELECT consumed FROM tool_inference WHERE tool = ?", (tool,)
         ).fetchone()
         return loads(row[0]) if row else []
 
     def set_inferred(self, tool: str, pairs, recent: int = REANALYSE_RECENT, consumed=None) -> bool:
-        """Store a tool's inferred pairs (and, when given, its consumed arguments); when they
-        changed, re-analyse its newest calls. Say if they changed."""
+        """Store a tool's inferred pairs (and, when given, its consumed arguments).
+
+        When they changed, re-analyse its newest calls. Say if they changed."""
         pairs = sorted([list(p) for p in pairs])
         old_pairs = sorted(list(p) for p in self.inferred_pairs(tool))
         old_consumed = self.consumed_arguments(tool)
@@ -144,8 +151,9 @@ class ToolMappings(InferenceState):
         return True
 
     def reanalyse_recent(self, tool: str, recent: int = REANALYSE_RECENT) -> int:
-        """Queue a tool's newest calls for analysis again (what its history says of them
-        changed)."""
+        """Queue a tool's newest calls for analysis again.
+
+        What its history says of them changed."""
         with self.write() as conn:
             return max(conn.execute(INVALIDATE_RECENT, (tool, recent)).rowcount or 0, 0)
 

@@ -1,5 +1,6 @@
-"""Observed shapes, a mixin of Store: each tool's learnt shape per stage, and what each call was
-learnt from.
+"""Observed shapes, a mixin of Store.
+
+Each tool's learnt shape per stage, and what each call was learnt from.
 
 The learning itself is webapp/observed/ (pure); the pipeline hands the rows to write inside the
 analyser's transaction.
@@ -20,8 +21,9 @@ class ObservedShapes:
         return {stage: loads(shape) for stage, shape in rows}
 
     def observed_shape_in(self, conn, tool: str, stage: str) -> dict | None:
-        """Read one shape inside a write transaction, as the one writer of it until the transaction
-        ends."""
+        """Read one shape inside a write transaction.
+
+        As the one writer of it until the transaction ends."""
         self.take_turn(conn, f"observed:{tool}:{stage}")
         row = conn.execute(
             "SELECT shape FROM observed_shapes WHERE tool = ? AND stage = ?", (tool, stage)
@@ -33,9 +35,10 @@ class ObservedShapes:
         conn.execute(UPSERT_SHAPE, (tool, stage, dumps(shape), utc_now()))
 
     def observed_of(self, keys, conn=None) -> dict:
-        """Return {(trace_id, call_id): {"seen", "findings"} or None} of calls: what each was learnt
-        from (inside a write transaction when `conn` is given: what another analyser committed
-        meanwhile counts)."""
+        """Return {(trace_id, call_id): {"seen", "findings"} or None} of calls.
+
+        What each was learnt from (inside a write transaction when `conn` is given: what another
+        analyser committed meanwhile counts)."""
         if not keys:
             return {}
         rows = (conn or self.db).execute(
@@ -48,16 +51,18 @@ class ObservedShapes:
         }
 
     def set_observed_in(self, conn, records: dict) -> None:
-        """Record inside a write transaction what calls were learnt from ({(trace_id, call_id):
-        record})."""
+        """Record inside a write transaction what calls were learnt from.
+
+        As {(trace_id, call_id): record}."""
         conn.executemany(
             "UPDATE calls SET drift = ? WHERE trace_id = ? AND call_id = ?",
             [(dumps(record), trace_id, call_id) for (trace_id, call_id), record in records.items()],
         )
 
     def forget_observed(self, tool: str | None = None) -> None:
-        """Forget learnt shapes and what calls they were learnt from (of one tool, or all), to learn
-        them again."""
+        """Forget learnt shapes and what calls they were learnt from.
+
+        Of one tool, or all, to learn them again."""
         with self.write() as conn:
             if tool is None:
                 conn.execute("DELETE FROM observed_shapes")

@@ -1,5 +1,6 @@
-"""What operations ask of the store: a write probe, the analysis backlog, sizes (mixed into
-Store)."""
+"""What operations ask of the store.
+
+A write probe, the analysis backlog, sizes (mixed into Store)."""
 
 import time
 from datetime import UTC, datetime
@@ -11,7 +12,9 @@ class OpsReads:
     """Cheap reads (and one tiny write) for readiness and metrics."""
 
     def probe_write(self) -> None:
-        """Commit one tiny row, so a read-only file or a full disk shows; raise StoreUnavailable."""
+        """Commit one tiny row, so a read-only file or a full disk shows.
+
+        Raise StoreUnavailable."""
         with self.write() as conn:
             conn.execute(
                 "INSERT INTO progress (name, seq) VALUES ('ready_probe', ?) "
@@ -20,8 +23,9 @@ class OpsReads:
             )
 
     def note_server_url(self, url: str) -> None:
-        """Record the address `tracediff serve` is reached at, for commands run beside it (`alerts
-        test`)."""
+        """Record the address `tracediff serve` is reached at.
+
+        For commands run beside it (`alerts test`)."""
         with self.write() as conn:
             conn.execute(
                 "INSERT INTO server_urls (name, url, noted_at) VALUES ('serve', ?, ?) ON CONFLICT "
@@ -31,13 +35,16 @@ class OpsReads:
             )
 
     def server_url(self) -> str | None:
-        """Return the address `tracediff serve` last recorded (None when no server has run on this
-        database)."""
+        """Return the address `tracediff serve` last recorded.
+
+        None when no server has run on this database."""
         row = self.db.execute("SELECT url FROM server_urls WHERE name = 'serve'").fetchone()
         return row[0] if row else None
 
     def backlog(self) -> dict:
-        """Return events waiting for projection, calls waiting for analysis, and the oldest wait in
+        """Return the backlog: events, calls and the oldest wait.
+
+        Events waiting for projection, calls waiting for analysis, and the oldest wait in
         seconds."""
         conn = self.db.conn
         events, first_waiting = self.waiting_events(conn)
@@ -58,7 +65,9 @@ class OpsReads:
         }
 
     def release_claims(self) -> int:
-        """Free the claims of calls a stopped server was analysing, so a new one takes them at once.
+        """Free the claims of calls a stopped server was analysing.
+
+        So a new one takes them at once.
 
         Only a sole server does (see Engine.sole_server): on a shared database other nodes' claims
         look the same as a stopped node's; they expire after CLAIM_SECONDS."""
@@ -71,9 +80,10 @@ class OpsReads:
             ).rowcount
 
     def release_alert_leases(self) -> int:
-        """Make the alerts a stopped server was sending due now, so a new one retries them at once
-        instead of after their lease (LEASE_S). Only a sole server does: another node's lease
-        expires after LEASE_S."""
+        """Make the alerts a stopped server was sending due now.
+
+        So a new one retries them at once instead of after their lease (LEASE_S). Only a sole server
+        does: another node's lease expires after LEASE_S."""
         if not self.sole_server:
             return 0
         with self.write() as conn:

@@ -1,4 +1,6 @@
-"""Problems, the changes people make: resolve, archive, reopen, links, merge (mixed into Store)."""
+"""Problems, the changes people make.
+
+Resolve, archive, reopen, links, merge (mixed into Store)."""
 
 from datetime import timedelta
 
@@ -46,8 +48,9 @@ def record_state(conn, pid: int, at: str, state: str, by: str, detail: str) -> N
 
 
 def resolve_after_clean_calls(conn, problem: dict, ts: str) -> None:
-    """Count the clean calls since the last break toward "after N clean calls" (the `clean` the page
-    shows as "2 of 3 clean calls"); resolve the problem at the Nth."""
+    """Count clean calls toward "after N clean calls"; resolve at the Nth.
+
+    The clean calls since the last break (the `clean` the page shows as "2 of 3 clean calls")."""
     resolve = problem["resolve"] or {}
     if problem["state"] == "resolved" or resolve.get("mode") != "after_clean_calls":
         return
@@ -70,8 +73,9 @@ def resolve_after_clean_calls(conn, problem: dict, ts: str) -> None:
 
 
 def _last_of_merges(conn, pid: int) -> int | None:
-    """Follow a problem's merges to the one that holds its calls now; None on a loop (never
-    written)."""
+    """Follow a problem's merges to the one that holds its calls now.
+
+    None on a loop (never written)."""
     seen = set()
     while pid not in seen:
         seen.add(pid)
@@ -83,8 +87,9 @@ def _last_of_merges(conn, pid: int) -> int | None:
 
 
 def _same_tool(conn, pid: int, into: int) -> None:
-    """Refuse a merge across tools: exposure counts one tool's calls, so a mixed problem's rate
-    means nothing."""
+    """Refuse a merge across tools.
+
+    Exposure counts one tool's calls, so a mixed problem's rate means nothing."""
     tools = dict(
         conn.execute("SELECT id, tool FROM problems WHERE id IN (?, ?)", (pid, into)).fetchall()
     )
@@ -96,8 +101,9 @@ def _same_tool(conn, pid: int, into: int) -> None:
 
 
 def _carry_links(conn, pid: int, into: int) -> None:
-    """Give the merged-into problem the ticket links of the merged one (its own first, no
-    repeats)."""
+    """Give the merged-into problem the ticket links of the merged one.
+
+    Its own first, no repeats."""
     links = dict(
         conn.execute("SELECT id, links FROM problems WHERE id IN (?, ?)", (pid, into)).fetchall()
     )
@@ -111,9 +117,11 @@ class ProblemChanges:
     def change_problem(
         self, pid: int, change: dict, by: str, at: str | None = None, rules=None
     ) -> None:
-        """Apply a validated change (webapp.problems.states.parse_change) to a problem, now or `at`;
-        a resolve "when the contract changes" records the change's `contract_digest`, and a merge
-        counts exposure again by `rules` (both handed in by webapp/pipeline/changes.py)."""
+        """Apply a validated change to a problem, now or `at`.
+
+        Validated by webapp.problems.states.parse_change. A resolve "when the contract changes"
+        records the change's `contract_digest`, and a merge counts exposure again by `rules` (both
+        handed in by webapp/pipeline/changes.py)."""
         now = times.fixed(at) if at else utc_now()
         with self.write() as conn:
             # whoever changes a problem knows it: no "new" alert about it later
@@ -202,7 +210,9 @@ class ProblemChanges:
         record_state(conn, pid, now, "resolved", by, words[resolve["mode"]])
 
     def _merge(self, conn, pid: int, into_text: str, now: str, by: str, rules) -> None:
-        """Move one problem's calls into another; the old id redirects to the new one."""
+        """Move one problem's calls into another.
+
+        The old id redirects to the new one."""
         into = self.resolve_problem_id(into_text)
         if (
             conn.execute("SELECT merged_into FROM problems WHERE id = ?", (pid,)).fetchone()[0]

@@ -1,4 +1,6 @@
-"""The problem list's filters as the store runs them, and the SQL conditions for them.
+"""The problem list's filters as the store runs them.
+
+And the SQL conditions for them.
 
 The filters are plain values in the store's own terms (stored states and times); the web layer
 parses a query string into them (webapp/web/problem_filters.py), its "new" and "ongoing"
@@ -53,7 +55,9 @@ def _moment(text: str) -> datetime:
 
 
 def conditions(filters: ProblemFilters) -> tuple[list[str], list]:
-    """Return the WHERE conditions and parameters of the filters (merged problems left out)."""
+    """Return the WHERE conditions and parameters of the filters.
+
+    Merged problems left out."""
     where, params = ["p.merged_into IS NULL", "p.calls > 0"], []
     for name in ("tool", "kind", "severity", "state"):
         if getattr(filters, name):
@@ -93,7 +97,9 @@ def conditions(filters: ProblemFilters) -> tuple[list[str], list]:
 
 
 def _in_range(since: str, until: str, where: list, params: list) -> None:
-    """Keep problems with an occurrence between since and until, not only those last seen there."""
+    """Keep problems with an occurrence between since and until.
+
+    Not only those last seen there."""
     if since:
         where.append("p.last_seen >= ?")
         params.append(since)
@@ -107,7 +113,9 @@ def _in_range(since: str, until: str, where: list, params: list) -> None:
 
 
 def _seen_inside(since: str, until: str, params: list) -> str:
-    """Return the condition that a problem seen before and after a window was seen inside it too."""
+    """Return the condition that a problem was seen inside a window.
+
+    For a problem seen before and after the window."""
     # First or last seen inside the window is an occurrence in it (the caller's OR): this decides
     # the rest. A probe of problem_calls_by_time per problem costs ~7 us (70 ms for 10,000 at 1M
     # traces); reading the window's hourly rollup costs ~1.6 us a row, so up to a day it is cheaper:

@@ -1,5 +1,6 @@
-"""Problems, the read side: the list, one problem with its history and reach, its traces (mixed into
-Store).
+"""Problems, the read side.
+
+The list, one problem with its history and reach, its traces (mixed into Store).
 
 A problem comes with its stored state; the state a person reads (an open problem is new or ongoing)
 is the presentation's, applied above the store (webapp/pipeline/problems.py)."""
@@ -29,8 +30,9 @@ class ProblemReads(CleanCalls):
     def find_problems(
         self, filters: ProblemFilters, cursor: tuple | None = None
     ) -> tuple[list[dict], tuple | None]:
-        """Return problems newest last seen first after a (last_seen, id) cursor, and the next
-        cursor."""
+        """Return problems newest last seen first after a cursor, and the next one.
+
+        The cursor is (last_seen, id)."""
         self.catch_up_for_read()
         where, params = conditions(filters)
         if cursor:
@@ -50,9 +52,10 @@ class ProblemReads(CleanCalls):
         return problems, next_cursor
 
     def count_problems(self, filters: ProblemFilters, new_since: str) -> dict:
-        """Return how many problems match per display state (the list's tabs), counted in SQL: an
-        open problem first seen at or after `new_since` counts as new, an older one as ongoing (the
-        filters' state is ignored)."""
+        """Return how many problems match per display state (the list's tabs).
+
+        Counted in SQL: an open problem first seen at or after `new_since` counts as new, an older
+        one as ongoing (the filters' state is ignored)."""
         where, params = conditions(
             replace(filters, state="", first_seen_from="", first_seen_before="")
         )
@@ -68,7 +71,9 @@ class ProblemReads(CleanCalls):
         }
 
     def problem_span(self) -> tuple[str | None, str | None]:
-        """Return the first first-seen and the last last-seen of the problems the list shows."""
+        """Return the first first-seen and last last-seen of the listed problems.
+
+        The problems the list shows."""
         row = self.db.execute(
             "SELECT min(first_seen), max(last_seen) FROM problems WHERE merged_into IS NULL AND "
             "calls > 0"
@@ -76,8 +81,10 @@ class ProblemReads(CleanCalls):
         return row[0], row[1]
 
     def problem_facets(self) -> dict:
-        """Return the kinds problems were seen with, and the tools, sources and releases seen most
-        (the filters' choices, SHOWN_VALUES of each: the rest are found by search).
+        """Return the kinds, tools, sources and releases problems were seen with.
+
+        Those seen most besides the kinds: the filters' choices, SHOWN_VALUES of each (the rest are
+        found by search).
 
         They change rarely and cost a walk of every problem, so a process reuses them for a few
         seconds."""
@@ -146,7 +153,9 @@ class ProblemReads(CleanCalls):
         return problem
 
     def problem_hourly(self, number: int, since: str, until: str) -> dict[str, int]:
-        """Return {hour: occurrences} of a problem between two times ('YYYY-MM-DDTHH' keys)."""
+        """Return {hour: occurrences} of a problem between two times.
+
+        'YYYY-MM-DDTHH' keys."""
         rows = self.db.execute(
             "SELECT hour, occurrences FROM problem_hours WHERE problem_id = ? AND hour >= ? AND "
             "hour <= ?",
@@ -171,9 +180,10 @@ class ProblemReads(CleanCalls):
     def problems_counts(
         self, numbers: list[int], since: str, before: str, width: int
     ) -> dict[int, dict[str, int]]:
-        """Return {id: {time key: occurrences}} of several problems' calls from since up to (not at)
-        before, by the first `width` characters of their times (13: per hour, 16: per minute, 19:
-        per second)."""
+        """Return {id: {time key: occurrences}} of several problems' calls.
+
+        From since up to (not at) before, by the first `width` characters of their times (13: per
+        hour, 16: per minute, 19: per second)."""
         out: dict[int, dict[str, int]] = {n: {} for n in numbers}
         rows = self.db.execute(
             f"SELECT problem_id, substr(ts, 1, {int(width)}), sum(occurrences) FROM problem_calls "
@@ -185,8 +195,9 @@ class ProblemReads(CleanCalls):
         return out
 
     def problem_traces(self, number: int, limit: int = 50, cursor: tuple | None = None):
-        """Return the calls a problem was seen in, newest first, after a (ts, trace_id, call_id)
-        cursor."""
+        """Return the calls a problem was seen in, newest first.
+
+        After a (ts, trace_id, call_id) cursor."""
         sql = (
             "SELECT trace_id, call_id, ts, source, release, digest, severity, occurrences FROM "
             "problem_calls "
@@ -208,8 +219,9 @@ class ProblemReads(CleanCalls):
         return rows, next_cursor
 
     def problem_ids(self, fingerprints) -> dict[str, str]:
-        """Return {fingerprint: "TD-n"} for the fingerprints that have a problem (merges
-        followed)."""
+        """Return {fingerprint: "TD-n"} for the fingerprints that have a problem.
+
+        Merges followed."""
         rows = self.db.execute(
             "SELECT fingerprint, coalesce(merged_into, id) FROM problems WHERE fingerprint "
             f"{self.sql.IN_JSON_LIST}",
@@ -218,9 +230,10 @@ class ProblemReads(CleanCalls):
         return {fingerprint: f"TD-{number}" for fingerprint, number in rows}
 
     def problem_alert_data(self, conn, number: int, event: str | None = None) -> dict:
-        """Return a problem as the list shows it, read inside a writer's transaction, for an alert;
-        with the facts of its one-line message under `_line` when `event` is given (the sender takes
-        them out)."""
+        """Return a problem as the list shows it.
+
+        Read inside a writer's transaction, for an alert; with the facts of its one-line message
+        under `_line` when `event` is given (the sender takes them out)."""
         cursor = conn.execute(f"SELECT {COLUMNS} FROM problems p WHERE p.id = ?", (number,))
         row = dict(zip([c[0] for c in cursor.description], cursor.fetchone()))
         problem = _problem(row)

@@ -1,4 +1,6 @@
-"""Problems, the write side: each analysed call replaces its own part in the problems it shows.
+"""Problems, the write side.
+
+Each analysed call replaces its own part in the problems it shows.
 
 A call's part (its row in problem_calls) is taken out of every rollup before the new one goes in,
 so re-analysing a call, or every call, leaves the same problems, ids and counts."""
@@ -15,13 +17,16 @@ __all__ = ["Grouped", "ProblemWrites", "apply_groupings", "forget_calls"]
 
 
 class ProblemWrites(ProblemChanges, BurstFacts):
-    """A person's changes to problems and the facts of a batch's bursts (mixed into Store)."""
+    """A person's changes to problems and the facts of a batch's bursts.
+
+    Mixed into Store."""
 
 
 @dataclass
 class Grouped:
-    """What a batch's groupings changed, for the pipeline to decide what it tells
-    (webapp/pipeline/telling.py)."""
+    """What a batch's groupings changed.
+
+    For the pipeline to decide what it tells (webapp/pipeline/telling.py)."""
 
     # (new | regressed | escalating | reanalysed, problem id), in order
     events: list[tuple[str, int]]
@@ -96,7 +101,9 @@ PROBLEM_STATE = "SELECT id, state, resolve, resolved_at, archive FROM problems W
 
 
 def apply_groupings(conn, groupings: dict, now: str, rules) -> Grouped:
-    """Replace each stored call's part in the problems; skip calls whose analysis was not stored.
+    """Replace each stored call's part in the problems.
+
+    Skip calls whose analysis was not stored.
 
     Every call's breaks go in before any call counts toward exposure (store/exposure.py), so a clean
     call analysed in the same batch as a problem's first break counts whatever the order of the
@@ -180,8 +187,10 @@ def apply_groupings(conn, groupings: dict, now: str, rules) -> Grouped:
 
 
 def _by_call(conn, sql: str, calls, many: bool = False) -> dict:
-    """Read rows for a batch of (trace_id, call_id) keys in a few queries, keyed by call: a round
-    trip per call is what a remote database makes slow. `many`: a list of rows per call."""
+    """Read rows for a batch of (trace_id, call_id) keys in a few queries.
+
+    Keyed by call: a round trip per call is what a remote database makes slow. `many`: a list of
+    rows per call."""
     keys, found = list(calls), {}
     for start in range(0, len(keys), BATCH_KEYS):
         chunk = keys[start : start + BATCH_KEYS]
@@ -195,17 +204,19 @@ def _by_call(conn, sql: str, calls, many: bool = False) -> dict:
 
 
 def _when(facts: dict, key: tuple) -> tuple:
-    """Order a batch's calls by time, then by id: problems new in a batch are numbered in the
-    order their calls happened, whatever order the calls were claimed in (the demo's TD numbers
-    stay put)."""
+    """Order a batch's calls by time, then by id.
+
+    Problems new in a batch are numbered in the order their calls happened, whatever order the calls
+    were claimed in (the demo's TD numbers stay put)."""
     return ((facts[key][3] or "") if key in facts else "", key)
 
 
 def forget_calls(conn, calls, exercises=None) -> None:
-    """Take deleted calls' parts out of their problems (retention), so counts, rollups and
-    first/last seen describe the calls still stored, as a re-analysis of them would; `exercises`
-    (the rule of webapp/pipeline/rules.py) counts exposure again where a first seen moved
-    earlier."""
+    """Take deleted calls' parts out of their problems.
+
+    Deleted by retention, so counts, rollups and first/last seen describe the calls still stored, as
+    a re-analysis of them would; `exercises` (the rule of webapp/pipeline/rules.py) counts exposure
+    again where a first seen moved earlier."""
     rollups, touched = Rollups(), set()
     for key, parts in _by_call(conn, OLD_PARTS, calls, many=True).items():
         for part in parts:
@@ -219,8 +230,9 @@ def forget_calls(conn, calls, exercises=None) -> None:
 
 
 class Rollups:
-    """A batch's changes to the hourly counts, splits and value pairs, written once per row at the
-    end.
+    """A batch's changes to the hourly counts, splits and value pairs.
+
+    Written once per row at the end.
 
     Most calls of a batch repeat a few problems; nothing in the batch reads these rollups (the state
     rules read problem_calls and problems), so one upsert per row replaces one per call."""
@@ -262,9 +274,10 @@ class Rollups:
 def _problem_id(
     conn, fingerprint: str, entry: dict, now: str, events: list, ids: dict, ts: str
 ) -> int:
-    """Return the id of the problem a fingerprint belongs to (following a merge), creating it if
-    new; its history starts at `ts`, the call's own time as first seen is, so it reads in the order
-    things happened."""
+    """Return the id of a fingerprint's problem, creating it if new.
+
+    A merge is followed. Its history starts at `ts`, the call's own time as first seen is, so it
+    reads in the order things happened."""
     if fingerprint in ids:
         return ids[fingerprint]
     row = conn.execute(PROBLEM_BY_FINGERPRINT, (fingerprint,)).fetchone()
@@ -299,10 +312,11 @@ def _problem_id(
 
 
 def _kept(conn, entry: dict, old: dict, ids: dict) -> int | None:
-    """Return the problem an older fingerprint version of an entry names, when the call's last
-    grouping put it there: a re-analysis (a pair learnt, `tracediff reanalyze`) moves no call out of
-    a problem made before the current version; a call grouped for the first time goes to the current
-    version's problem."""
+    """Return the problem an older fingerprint version names, if the call is there.
+
+    When the call's last grouping put it there: a re-analysis (a pair learnt, `tracediff reanalyze`)
+    moves no call out of a problem made before the current version; a call grouped for the first
+    time goes to the current version's problem."""
     if not old:
         return None
     for fingerprint in entry.get("older") or ():
@@ -327,8 +341,9 @@ def _replace_parts(
     fresh: dict,
     rules,
 ) -> set[int]:
-    """Take the call's old part out of every rollup, put the new one in; return the problem ids it
-    breaks.
+    """Take the call's old part out of every rollup, put the new one in.
+
+    Return the problem ids it breaks.
 
     A part new to a problem that no earlier analysis of the call knew (`call["before"]`) counts
     toward the problem's hour in `fresh`. A call grouped again from the same snapshots
@@ -372,7 +387,9 @@ def _replace_parts(
 
 
 def _part(call: dict, entry: dict) -> tuple:
-    """Return a part as problem_calls stores it (after problem_id), to tell an unchanged one."""
+    """Return a part as problem_calls stores it (after problem_id).
+
+    To tell an unchanged one."""
     return (
         call["ts"],
         call["source"],
@@ -402,7 +419,9 @@ def _take_out(conn, pid: int, key: tuple, part, rollups: Rollups) -> None:
 
 
 def _put_in(conn, pid: int, call: dict, entry: dict, rollups: Rollups) -> tuple:
-    """Add a call's part to a problem's rollups; return the problem's (state, has a resolution)."""
+    """Add a call's part to a problem's rollups.
+
+    Return the problem's (state, has a resolution)."""
     occurrences = entry["occurrences"]
     watched = conn.execute(
         PUT_COUNTS, (occurrences, call["trace_id"], call["ts"], entry["severity"], pid)
@@ -438,8 +457,9 @@ def _state(conn, pid: int) -> dict:
 
 
 def _after_break(conn, pid: int, call: dict, prior: bool, events: list, rules) -> None:
-    """Apply the state rules to a call that shows a problem: regress, escalate, count as a failed
-    check."""
+    """Apply the state rules to a call that shows a problem.
+
+    Regress, escalate, count as a failed check."""
     problem = _state(conn, pid)
     if problem["resolve"] and call["ts"] > problem["resolve"].get("since", ""):
         conn.execute(CHECK, (pid, call["trace_id"], call["call_id"], call["ts"], 1))
@@ -479,9 +499,10 @@ def _after_break(conn, pid: int, call: dict, prior: bool, events: list, rules) -
 def _exercise(
     conn, call: dict, arguments, problems, broke: set[int], before: list, exposure: dict, exercises
 ) -> str | None:
-    """Count the call toward the exposure of the tool's problems, and as a clean check of those it
-    has the path of and does not break (only problems with a resolution count clean calls); return
-    its new problem_paths."""
+    """Count the call toward its tool's problems' exposure; return its paths.
+
+    Also as a clean check of those it has the path of and does not break (only problems with a
+    resolution count clean calls); return its new problem_paths."""
     watched, paths = exercise(call, arguments, problems, broke, before, exposure, exercises)
     if not call["complete"]:
         # a call missing a stage compared nothing there: never a clean check

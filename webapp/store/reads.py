@@ -1,8 +1,10 @@
 """Reading traces, calls, snapshots and the list: the Store's read side."""
 
 from ..common.stages import CORE, NAMES, missing
+from .analyses import READ_CATCH_UP_SECONDS
 from .codec import dumps, loads, utc_now
 from .filters import TraceQuery
+from .readthrough import calls_through_events
 
 SNAPSHOTS = NAMES
 
@@ -34,16 +36,18 @@ class TraceReads:
         }
 
     def call_analysis(self, trace_id: str, call_id: str) -> dict | None:
-        """Return the stored analysis of one call (with the places of its folded findings), else
-        None."""
+        """Return the stored analysis of one call, else None.
+
+        With the places of its folded findings."""
         row = self.db.execute(
             "SELECT analysis FROM calls WHERE trace_id = ? AND call_id = ?", (trace_id, call_id)
         ).fetchone()
         return loads(row[0]) if row and row[0] else None
 
     def pending_calls_of(self, trace_ids, limit: int = 100) -> list[dict]:
-        """List out-of-date calls of some traces (at most `limit`), e.g. the rows a list page
-        shows."""
+        """List out-of-date calls of some traces (at most `limit`).
+
+        e.g. the rows a list page shows."""
         return list(
             self.db.query(
                 "SELECT trace_id, call_id, version FROM calls WHERE trace_id "
@@ -54,13 +58,20 @@ class TraceReads:
         )
 
     def get_trace(self, trace_id: str) -> dict | None:
-        """Return a trace with its calls, current snapshots and stored analysis."""
-        self.catch_up_for_read()
+        """Return a trace with its calls, current snapshots and stored analysis.
+
+        Events the projection has not folded in yet are read through (readthrough.py): a trace is
+        readable as soon as its ingest is acknowledged, however long the projection's queue."""
+        self.catch_up_for_read(READ_CATCH_UP_SECONDS)
+        # asked first: when it says no, the calls read next hold every event already
+        behind = self.db.execute(self.sql.TRACE_UNPROJECTED, (trace_id,)).fetchone()[0]
         calls = list(
             self.db.query(
                 "SELECT * FROM calls WHERE trace_id = ? ORDER BY first_ts, call_id", (trace_id,)
             )
         )
+        if behind:
+            calls = calls_through_events(self.db, trace_id, calls)
         if not calls:
             return None
         return {"trace_id": trace_id, "calls": [self._call(row) for row in calls]}
@@ -124,8 +135,9 @@ class TraceReads:
     def find_traces(
         self, query: TraceQuery, cursor: tuple | None = None
     ) -> tuple[list[dict], tuple | None]:
-        """Return matching traces newest first after a (last_ts, trace_id) cursor, and the next
-        cursor."""
+        """Return matching traces newest first after a cursor, and the next one.
+
+        The cursor is (last_ts, trace_id)."""
         self.catch_up_for_read()
         sql, params = self.listing.trace_list_sql(query, cursor)
         rows = list(self.db.query(sql, params))
@@ -204,8 +216,9 @@ def _trace_summary(row: dict) -> dict:
 
 
 def worst_shown(worst: str | None, complete: bool) -> str | None:
-    """Return a trace's worst severity as shown: "incomplete" where "clean" would claim what a call
-    lacks."""
+    """Return a trace's worst severity as shown.
+
+    "incomplete" where "clean" would claim what a call lacks."""
     return "incomplete" if worst == "clean" and not complete else worst
 
 
@@ -214,5 +227,5 @@ def _split(text) -> list[str]:
 
 
 def _present(snapshots: dict) -> dict:
-    """Keep the core snapshots every call answers, and each other one only when there is one."""
+    """Keep the core snapshots every call answers, and others only when present."""
     return {name: value for name, value in snapshots.items() if name in CORE or value}

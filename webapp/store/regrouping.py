@@ -1,5 +1,6 @@
-"""Re-analysis, told apart from news: a call grouped again from the very snapshots it was grouped
-from before.
+"""Re-analysis, told apart from news.
+
+A call grouped again from the very snapshots it was grouped from before.
 
 `tracediff reanalyze` and a contract change bump a call's version without new events; such a call
 may open, regress or escalate nothing on its own. Problems it opens still open, and fold into one
@@ -16,8 +17,9 @@ MARK_GROUPED = """UPDATE calls SET grouped_seqs = coalesce(?, grouped_seqs), pro
 
 
 def seqs_key(arguments_seq, request_seq, response_seq, result_seq=None) -> str:
-    """Return the key of a call's snapshots as migration 0007 writes it ("12,13," when there is no
-    response).
+    """Return the key of a call's snapshots as migration 0007 writes it.
+
+    "12,13," when there is no response.
 
     A call's result, when it has one, adds a fourth part ("12,13,14,15"), so a call without one
     keeps its key."""

@@ -1,6 +1,7 @@
-"""Releases, the read side: each release's calls, the problems first seen in it and those it
-regressed, and the problems each release showed (mixed into Store; the same SQL runs on SQLite and
-PostgreSQL)."""
+"""Releases, the read side.
+
+Each release's calls, the problems first seen in it and those it regressed, and the problems each
+release showed (mixed into Store; the same SQL runs on SQLite and PostgreSQL)."""
 
 from .codec import dumps
 from .problem_filters import FIRST_RELEASE
@@ -30,16 +31,20 @@ SEEN_IN = """SELECT s.problem_id, p.tool, s.occurrences, s.calls FROM problem_sp
 
 
 class ReleaseReads:
-    """The facts of releases, as rows and plain dicts (webapp/pipeline/releases.py folds and
-    compares them)."""
+    """The facts of releases, as rows and plain dicts.
+
+    webapp/pipeline/releases.py folds and compares them."""
 
     def release_calls(self) -> list[tuple]:
-        """Return (release, tool, source, first, last, calls, with_findings) rows of the calls that
-        name a release."""
+        """Return summary rows of the calls that name a release.
+
+        (release, tool, source, first, last, calls, with_findings)."""
         return self.db.execute(CALLS_BY_RELEASE).fetchall()
 
     def first_releases(self) -> list[str | None]:
-        """Return the release of each listed problem's first call (None for one of no release)."""
+        """Return the release of each listed problem's first call.
+
+        None for one of no release."""
         return [row[0] for row in self.db.execute(FIRST_RELEASES).fetchall()]
 
     def regressed_by_release(self) -> dict[str, int]:
@@ -47,8 +52,9 @@ class ReleaseReads:
         return dict(self.db.execute(REGRESSED_BY_RELEASE).fetchall())
 
     def seen_in_release(self, name: str) -> dict[int, dict]:
-        """Return {problem id: {"tool", "occurrences", "calls"}} of the listed problems a release's
-        calls showed."""
+        """Return the listed problems a release's calls showed.
+
+        As {problem id: {"tool", "occurrences", "calls"}}."""
         return {
             row[0]: {"tool": row[1], "occurrences": int(row[2]), "calls": int(row[3])}
             for row in self.db.execute(SEEN_IN, (name,)).fetchall()
@@ -64,8 +70,9 @@ class ReleaseReads:
         return tool_calls
 
     def problems_with(self, entries: list[dict]) -> list[dict]:
-        """Return the problems of these entries newest last seen first, with each entry's counts
-        under `in_release`."""
+        """Return the problems of these entries newest last seen first.
+
+        With each entry's counts under `in_release`."""
         by_id = {entry["id"]: entry for entry in entries}
         rows = self.db.query(
             f"SELECT {COLUMNS} FROM problems p WHERE p.id {self.sql.IN_JSON_NUMBERS} "

@@ -1,4 +1,6 @@
-"""Retention's shared half, a mixin of Store: bounded deletions of the oldest traces.
+"""Retention's shared half, a mixin of Store.
+
+Bounded deletions of the oldest traces.
 
 One transaction deletes a few traces; the quarantine's old records go too. Each engine's `prune`
 sizes and paces these (sqlite/upkeep.py, postgresql/).

@@ -1,4 +1,6 @@
-"""The rows the store writes: an event as stored, an analysis with its summary columns."""
+"""The rows the store writes.
+
+An event as stored, an analysis with its summary columns."""
 
 import itertools
 
@@ -7,8 +9,9 @@ from .codec import dumps
 
 
 def runs_by_source(rows: list[tuple]):
-    """Yield (source, rows) for each run of rows with one source (column 5), in the batch's
-    order."""
+    """Yield (source, rows) for each run of rows with one source (column 5).
+
+    In the batch's order."""
     for source, run in itertools.groupby(rows, key=lambda row: row[5] or ""):
         yield source, list(run)
 

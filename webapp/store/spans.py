@@ -1,4 +1,6 @@
-"""Join OpenTelemetry HTTP spans to their tool call when the two came in different exports.
+"""Join OpenTelemetry HTTP spans to their tool call across exports.
+
+When the two came in different exports.
 
 An exporter that sends each span as it ends sends the HTTP client span before the tool span that
 encloses it, so ingest stores it under call "" with its parent's span id in `meta`. A model span
@@ -11,6 +13,7 @@ call's result.
 
 from datetime import datetime, timedelta
 
+from . import rejoin
 from .codec import loads
 
 # a span joins its parent's call, or its turn's, only this close in time
@@ -23,17 +26,27 @@ RESPONSES = (
     "SELECT seq, meta FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'response'"
 )
 AS_RESULT = "UPDATE events SET snapshot = 'result' WHERE seq = ?"
+# a trace with a call ingest named for want of the model's, or a span not joined yet
+UNJOINED = """SELECT 1 FROM events WHERE trace_id = ?
+ AND (call_id = '' OR meta LIKE '%"provisional"%') LIMIT 1"""
+# a trace's events as rejoin.plan reads them: payloads of arguments and requests only
+TRACE_EVENTS = """SELECT seq, call_id, tool, snapshot, ts, meta,
+ CASE WHEN snapshot IN ('arguments', 'request') THEN payload END FROM events WHERE trace_id = ?
+ ORDER BY seq LIMIT ?"""
 
 
 def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
-    """Give call-less span events among the new ones their parent's call; return calls touched.
+    """Give call-less span events among the new ones their parent's call.
+
+    Return calls touched.
 
     `sql` is the engine's statements module; `new_events` its SPAN_EVENTS parameters (SQLite: the
     range of seq projected; PostgreSQL: the list of seq taken from the queue)."""
     touched = set()
     # (trace, span) -> [parent span, earliest ts, seqs, turn span, place]
     orphans: dict[tuple[str, str], list] = {}
-    for row in conn.execute(sql.SPAN_EVENTS, new_events).fetchall():
+    rows = conn.execute(sql.SPAN_EVENTS, new_events).fetchall()
+    for row in rows:
         (
             seq,
             trace_id,
@@ -61,6 +74,7 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
         elif parent_id or turn_span:
             orphan = orphans.setdefault((trace_id, span_id), [parent_id, ts, [], turn_span, place])
             orphan[1], orphan[2] = min(orphan[1], ts), [*orphan[2], seq]
+    traces = {row[1] for row in rows}
     for (trace_id, span_id), (parent_id, ts, seqs, turn_span, place) in orphans.items():
         found = (
             (
@@ -73,13 +87,50 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
         if found:
             conn.executemany(ADOPT_ONE, [(found[0], found[1], seq) for seq in seqs])
             touched |= {(trace_id, found[0]), (trace_id, "")}
+    for trace_id in sorted(traces):
+        touched |= rejoin_trace(conn, trace_id)
     settle_stand_ins(conn, touched)
     return touched
 
 
+def rejoin_trace(conn, trace_id: str) -> set[tuple[str, str]]:
+    """Join a trace's provisional calls and orphan spans to their calls (rejoin.py); return the
+    calls touched."""
+    if conn.execute(UNJOINED, (trace_id,)).fetchone() is None:
+        return set()
+    found = conn.execute(TRACE_EVENTS, (trace_id, rejoin.MAX_TRACE_EVENTS + 1)).fetchall()
+    if len(found) > rejoin.MAX_TRACE_EVENTS:
+        return set()
+    rows = [
+        rejoin.Row(seq, call_id, tool, snapshot, ts, meta, _payload(payload))
+        for seq, call_id, tool, snapshot, ts, text, payload in found
+        if type(meta := _meta(text)) is dict and "span_id" in meta
+    ]
+    was = {r.seq: r.call_id for r in rows}
+    moves = rejoin.plan(rows)
+    conn.executemany(ADOPT_ONE, [(call_id, tool, seq) for seq, (call_id, tool) in moves.items()])
+    return {(trace_id, call_id) for call_id, _ in moves.values()} | {
+        (trace_id, was[seq]) for seq in moves
+    }
+
+
+def _meta(meta):
+    return loads(meta) if isinstance(meta, str) else meta
+
+
+def _payload(payload):
+    if payload is None:
+        return None
+    try:
+        return loads(payload)
+    except ValueError:
+        return payload
+
+
 def settle_stand_ins(conn, calls) -> None:
-    """Make a tool span's stand-in response its call's result where an HTTP span of the call carried
-    the response.
+    """Make a tool span's stand-in response its call's result.
+
+    Where an HTTP span of the call carried the response.
 
     Only joined calls are read: a stand-in and an HTTP response from different exports meet in one
     call by a join."""
@@ -98,8 +149,9 @@ def _stands_in(meta) -> bool:
 
 
 def announced_call(conn, sql, trace_id: str, model_span: str, place) -> tuple[str, str] | None:
-    """Return (call id, tool) of the call a log record announced for this model span at this place
-    in its turn."""
+    """Return (call id, tool) of the call a log record announced for a model span.
+
+    For this model span at this place in its turn."""
     calls = conn.execute(sql.FIND_ANNOUNCED, (trace_id, model_span)).fetchall()
     for call_id, tool, index, of in calls:
         if (of is not None and int(of) == 1) or (place is not None and int(index) == int(place)):
@@ -108,8 +160,9 @@ def announced_call(conn, sql, trace_id: str, model_span: str, place) -> tuple[st
 
 
 def _adopt_turn(conn, sql, trace_id: str, model_span: str, call: tuple, index: int, of: int) -> int:
-    """Give the call-less HTTP spans of this model span's turn that sit at the call's place the
-    call."""
+    """Give the model span's turn's call-less HTTP spans the call.
+
+    Those that sit at the call's place."""
     seqs = [
         seq
         for seq, place in conn.execute(sql.TURN_ORPHANS, (trace_id, model_span)).fetchall()
@@ -120,8 +173,9 @@ def _adopt_turn(conn, sql, trace_id: str, model_span: str, call: tuple, index: i
 
 
 def turn_call(conn, sql, orphan: tuple, touched: set) -> tuple[str, str] | None:
-    """Return (call id, tool) of the announced call an HTTP span (trace, span, parent, sent at)
-    belongs to.
+    """Return (call id, tool) of the announced call an HTTP span belongs to.
+
+    The span as (trace, span, parent, sent at).
 
     Several calls in one turn take its HTTP spans in the order they were sent, whatever order they
     arrive in: a span sent before others already joined moves them one call on (their calls go into
@@ -159,14 +213,16 @@ def turn_call(conn, sql, orphan: tuple, touched: set) -> tuple[str, str] | None:
 
 
 def _around(ts: str) -> tuple[str, str]:
-    """Return the times TURN_WINDOW before and after `ts`: a span and its parent's events are that
-    close."""
+    """Return the times TURN_WINDOW before and after `ts`.
+
+    A span and its parent's events are that close."""
     # the whole second after, any fraction
     return _before(ts, TURN_WINDOW), _before(ts, -TURN_WINDOW) + "\uffff"
 
 
 def _before(ts: str, window: timedelta) -> str:
-    """Return the stored time `window` before `ts` (both in the fixed-width form, so they order as
-    text)."""
+    """Return the stored time `window` before `ts`.
+
+    Both in the fixed-width form, so they order as text."""
     moment = datetime.strptime(ts[:19], "%Y-%m-%dT%H:%M:%S") - window
     return moment.strftime("%Y-%m-%dT%H:%M:%S")

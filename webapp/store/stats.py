@@ -1,4 +1,6 @@
-"""Counts for the trace list: traces per filter value, and calls per tool and hour."""
+"""Counts for the trace list.
+
+Traces per filter value, and calls per tool and hour."""
 
 import time
 from dataclasses import replace
@@ -37,7 +39,9 @@ def counts_are_cheap(store) -> bool:
 
 
 def search_capped(store, q: str) -> bool:
-    """Say whether a search text matches more snapshots than a search reads (SEARCH_CAP)."""
+    """Say whether a search text matches more snapshots than a search reads.
+
+    SEARCH_CAP."""
     if not q:
         return False
     return bool(
@@ -46,7 +50,9 @@ def search_capped(store, q: str) -> bool:
 
 
 def capped_count(store, query: TraceQuery, deadline: float | None = None) -> int | None:
-    """Count the traces matching a query, stopping at COUNT_CAP + 1; None when past the deadline."""
+    """Count the traces matching a query, stopping at COUNT_CAP + 1.
+
+    None when past the deadline."""
     if deadline is not None and time.monotonic() > deadline:
         return None
     sql, params = store.listing.count_sql(query, COUNT_CAP)
@@ -58,8 +64,9 @@ def capped_count(store, query: TraceQuery, deadline: float | None = None) -> int
 def filter_counts(
     store, query: TraceQuery, budget_s: float | None = COUNT_BUDGET_S
 ) -> dict[str, dict[str, int | None]]:
-    """Count matching traces per value of each filter, the other filters applied, capped at
-    COUNT_CAP + 1.
+    """Count matching traces per value of each filter.
+
+    The other filters applied, capped at COUNT_CAP + 1.
 
     budget_s=None counts everything however long it takes (for a store where counts_are_cheap).
     """
@@ -92,9 +99,10 @@ STRIP_TOOLS = 50
 
 
 def call_span(store, tool: str = "", problem: int | None = None) -> tuple[str | None, str | None]:
-    """Return the times of the oldest and the newest call of a tool (or of every tool; of a
-    problem's tool: the strip counts its calls, the problem's among them). Two index probes
-    (calls_by_time, calls_by_tool_time)."""
+    """Return the times of the oldest and the newest call of a tool.
+
+    Or of every tool; of a problem's tool: the strip counts its calls, the problem's among them. Two
+    index probes (calls_by_time, calls_by_tool_time)."""
     if problem is not None:
         row = store.db.execute(
             "SELECT coalesce(m.tool, p.tool) FROM problems p LEFT JOIN problems m ON m.id = "
@@ -119,7 +127,9 @@ def hourly_strip(
     problem: int | None = None,
     through: bool = False,
 ) -> dict:
-    """Return calls and calls with findings per tool and hour, over the hours up to the newest call.
+    """Return calls and calls with findings per tool and hour.
+
+    Over the hours up to the newest call.
 
     `since` and `until` are stored times. With `since`, the strip covers the filters' range (at most
     MAX_STRIP_HOURS), so six hours of an incident fill the strip rather than a sliver of a fixed
@@ -179,8 +189,9 @@ def hourly_strip(
 
 
 def _last_hour_before(until: str) -> datetime | None:
-    """Return the last hour a window that ends at `until` reaches into (10:00:00 exactly ends with
-    09:00)."""
+    """Return the last hour a window that ends at `until` reaches into.
+
+    10:00:00 exactly ends with 09:00."""
     hour = _hour_of(until)
     return (
         hour - timedelta(hours=1) if hour is not None and until[13:].strip("0:.Z") == "" else hour
@@ -188,7 +199,9 @@ def _last_hour_before(until: str) -> datetime | None:
 
 
 def _hour_of(text: str | None) -> datetime | None:
-    """Return the hour a stored time (or a since value) falls in, None when it is not a time."""
+    """Return the hour a stored time (or a since value) falls in.
+
+    None when it is not a time."""
     try:
         return datetime.strptime((text or "")[:13], "%Y-%m-%dT%H")
     except ValueError:

@@ -1,4 +1,6 @@
-"""Reads for the tool pages: each tool's calls, findings and last call, and its recent calls."""
+"""Reads for the tool pages.
+
+Each tool's calls, findings and last call, and its recent calls."""
 
 from collections import Counter
 
@@ -37,10 +39,11 @@ RECENT = """SELECT trace_id, call_id, last_ts, worst, errors, warnings, infos, k
 def tool_summaries(
     store, after: str | None = None, limit: int | None = None
 ) -> tuple[list[dict], str | None]:
-    """Return a page of the tools with a contract or calls, in name order after `after` (every one
-    when limit is None): calls, calls with findings, last seen, contract or not, open problems and
-    the newest SHOWN_RELEASES releases its calls came from (`release_count` says how many); and the
-    name to page on after, or None."""
+    """Return a page of the tools with a contract or calls.
+
+    In name order after `after` (every one when limit is None): calls, calls with findings, last
+    seen, contract or not, open problems and the newest SHOWN_RELEASES releases its calls came from
+    (`release_count` says how many); and the name to page on after, or None."""
     store.catch_up_for_read()
     names = tool_names_after(store, after or "", limit)
     more = limit is not None and len(names) > limit
@@ -71,9 +74,10 @@ def tool_summaries(
 
 
 def tool_names_after(store, after: str, limit: int | None) -> list[str]:
-    """Return up to limit + 1 names of tools with a contract or calls after `after`, in name order
-    (every one when limit is None): the contracts' names and a skip through trace_tools' index from
-    there, merged."""
+    """Return up to limit + 1 names of tools after `after`, in name order.
+
+    Tools with a contract or calls; every one when limit is None. The contracts' names and a skip
+    through trace_tools' index from there, merged."""
     wanted = EVERY if limit is None else limit + 1
     named = [row[0] for row in store.db.execute(CONTRACT_NAMES_AFTER, (after, wanted))]
     called = [row[0] for row in store.db.execute(CALLED_TOOLS_AFTER, (after, wanted))]
@@ -82,8 +86,9 @@ def tool_names_after(store, after: str, limit: int | None) -> list[str]:
 
 
 def way_back_counts(store, tool: str, kinds) -> dict:
-    """Count a tool's calls, those that logged a result, and those with each of `kinds` (the way
-    back's)."""
+    """Count a tool's calls, those with a result, and those with each kind.
+
+    Each of `kinds` (the way back's)."""
     calls, with_result = store.db.execute(WITH_RESULT, (tool,)).fetchone()
     counts = {"calls": calls, "with_result": with_result}
     for kind in kinds:
@@ -94,8 +99,9 @@ def way_back_counts(store, tool: str, kinds) -> dict:
 
 
 def releases_by_tool(store, tools: list[str]) -> dict[str, list[str]]:
-    """Return {tool: the releases its calls came from, newest first seen first} of these tools
-    (calls_by_tool_time, then each call's row)."""
+    """Return {tool: the releases its calls came from} of these tools.
+
+    Newest first seen first (calls_by_tool_time, then each call's row)."""
     firsts: dict[str, dict[str, str]] = {}
     sql = RELEASES_OF_TOOLS.format(in_json=store.sql.IN_JSON_LIST)
     for release, tool, first in store.db.execute(sql, (dumps(tools),)).fetchall():
@@ -114,8 +120,9 @@ def recent_calls(store, tool: str, limit: int = 50) -> list[dict]:
 
 
 def url_templates(store, tool: str, limit: int = 200) -> list[tuple[str, int]]:
-    """Return the URL templates a tool's newest calls showed (`/v1/invoices/{invoiceId}/pay`), most
-    common first."""
+    """Return the URL templates a tool's newest calls showed, most common first.
+
+    Such as `/v1/invoices/{invoiceId}/pay`."""
     counts = Counter()
     for (text,) in store.db.execute(RECENT_ANALYSES, (tool, limit)):
         template = (loads(text) or {}).get("url_template") if text else None

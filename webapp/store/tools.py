@@ -1,4 +1,6 @@
-"""Tool contracts: stored per tool name, with the calls of a tool re-analysed on change."""
+"""Tool contracts: stored per tool name.
+
+With the calls of a tool re-analysed on change."""
 
 from .codec import dumps, loads, utc_now
 
@@ -17,9 +19,10 @@ class ToolContracts:
             self._put_tool_in(conn, name, contract)
 
     def change_tools(self, changes: dict) -> dict[str, dict]:
-        """Change contracts in one transaction: each `changes[name](stored)` is given the stored
-        contract (as get_tool returns it, or None) and returns the new one, or None to leave it;
-        return the contracts changed, as they now are.
+        """Change contracts in one transaction.
+
+        Each `changes[name](stored)` is given the stored contract (as get_tool returns it, or None)
+        and returns the new one, or None to leave it; return the contracts changed, as they now are.
 
         Each tool's read and write happen as its one writer (SQLite's write transaction; an advisory
         lock per tool on PostgreSQL, which also holds for a tool not stored yet), so a change made
@@ -36,7 +39,9 @@ class ToolContracts:
         return saved
 
     def change_tool(self, name: str, change) -> dict | None:
-        """Change one contract as change_tools does; return it as it now is (None: left alone)."""
+        """Change one contract as change_tools does.
+
+        Return it as it now is (None: left alone)."""
         return self.change_tools({name: change}).get(name)
 
     def _tool_in(self, conn, name: str) -> dict | None:
@@ -66,8 +71,9 @@ class ToolContracts:
         ]
 
     def tools_page(self, after: str, limit: int) -> list[dict]:
-        """Return up to `limit` contracts of tools named after `after`, in name order (by the
-        table's key)."""
+        """Return up to `limit` contracts of tools named after `after`.
+
+        In name order (by the table's key)."""
         rows = self.db.query(
             "SELECT name, contract, updated_at FROM tools WHERE name > ? ORDER BY name LIMIT ?",
             (after, limit),

@@ -1,5 +1,6 @@
-"""The values a filter offers, bounded: the most used tools, releases and sources, and those
-matching typed text.
+"""The values a filter offers, bounded.
+
+The most used tools, releases and sources, and those matching typed text.
 
 A shipper that stamps a build id as the release makes thousands of values in an afternoon; a filter
 lists at most SHOWN_VALUES of them and finds the rest by search, so no page grows with the crowd.
@@ -55,8 +56,9 @@ MATCH_CONDITION = " AND lower(x) LIKE ? ESCAPE '!' ORDER BY x LIMIT ?"
 
 
 def recent_tools(store, limit: int = SHOWN_VALUES) -> list[str]:
-    """Return the tools with the most calls in the week up to the newest call, busiest first, then
-    other tools of the traces in name order, `limit` in all."""
+    """Return the tools with the most calls in the week up to the newest call.
+
+    Busiest first, then other tools of the traces in name order, `limit` in all."""
     since = _week_before(store.db.execute(NEWEST_HOUR).fetchone()[0])
     busiest = (
         [row[0] for row in store.db.execute(TOP_TOOLS, (since, NO_TOOL, limit))] if since else []
@@ -68,7 +70,9 @@ def recent_tools(store, limit: int = SHOWN_VALUES) -> list[str]:
 
 
 def recent_releases(store, limit: int = SHOWN_VALUES) -> list[str]:
-    """Return the releases with the most calls in the week up to the newest call, busiest first."""
+    """Return the releases with the most calls in the last week, busiest first.
+
+    The week up to the newest call."""
     since = _week_before(store.db.execute(NEWEST_HOUR).fetchone()[0])
     if since is None:
         return []
@@ -76,8 +80,9 @@ def recent_releases(store, limit: int = SHOWN_VALUES) -> list[str]:
 
 
 def problem_values(store, limit: int = SHOWN_VALUES) -> dict[str, list[str]]:
-    """Return the tools, releases and sources problems were seen with most (by calls), busiest
-    first."""
+    """Return the tools, releases and sources problems were seen with most.
+
+    By calls, busiest first."""
     values = {"tool": [row[0] for row in store.db.execute(TOP_PROBLEM_TOOLS, (limit,))]}
     for dim in ("release", "source"):
         values[dim] = [row[0] for row in store.db.execute(TOP_PROBLEM_SPLITS, (dim, limit))]
@@ -85,17 +90,19 @@ def problem_values(store, limit: int = SHOWN_VALUES) -> dict[str, list[str]]:
 
 
 def matching(store, facet: str, text: str, limit: int = SHOWN_VALUES) -> list[str]:
-    """Return up to `limit` values of a facet (tool, release, source) containing `text`, any case,
-    in name order."""
+    """Return up to `limit` values of a facet containing `text`, any case.
+
+    Facets: tool, release, source; in name order."""
     sql = _matching_sql(facet)
     pattern = "%" + "".join("!" + ch if ch in "%_!" else ch for ch in text.lower()) + "%"
     return [row[0] for row in store.db.execute(sql, (pattern, limit))]
 
 
 def crowds(store, threshold: int) -> list[dict]:
-    """Return what passed `threshold` distinct values in the day up to the newest call: the releases
-    each source named ({"what": "releases", "source", "count", "since"}) and the tools called
-    ({"what": "tools", ...}).
+    """Return what passed `threshold` distinct values in the day up to the newest call.
+
+    The releases each source named ({"what": "releases", "source", "count", "since"}) and the tools
+    called ({"what": "tools", ...}).
 
     A day's calls are read to count them, so a process reuses the answer for CROWDS_SECONDS
     (readiness probes come every few seconds)."""
@@ -134,8 +141,9 @@ def _matching_sql(facet: str) -> str:
 
 
 def _week_before(hour: str | None) -> str | None:
-    """Return the stored time RECENT_DAYS before an hour of call_hours ('2026-11-30T09'), None for
-    none."""
+    """Return the stored time RECENT_DAYS before an hour of call_hours.
+
+    Such as '2026-11-30T09'; None for none."""
     if not hour:
         return None
     start = datetime.strptime(hour[:13], "%Y-%m-%dT%H") - timedelta(days=RECENT_DAYS)

@@ -1,5 +1,6 @@
-"""Bodies admitted by a byte budget: a worker parses at most PARSE_BUDGET_BYTES of request bodies at
-once.
+"""Bodies admitted by a byte budget.
+
+A worker parses at most PARSE_BUDGET_BYTES of request bodies at once.
 
 Past it a body is refused before it is parsed, with 429 and Retry-After, which every shipper
 retries; a worker that took six 16 MB bodies at once parsed them all, answered 503 after 10-12 s and
@@ -27,7 +28,9 @@ class ByteBudget:
         self.lock = threading.Lock()
 
     def take(self, size: int) -> bool:
-        """Hold `size` bytes if they fit (or nothing else is held); say whether they were taken."""
+        """Hold `size` bytes if they fit (or nothing else is held).
+
+        Say whether they were taken."""
         with self.lock:
             if self.held and self.held + size > self.limit:
                 return False
@@ -44,10 +47,11 @@ def init_app(app) -> None:
 
 
 def budgeted(view):
-    """Run an ingest view within the worker's byte budget: a body with a Content-Length is admitted
-    before it is read, a chunked one by `hold_read` once read; the bytes are given back, and freed
-    heap to the system after a large body, once the view has returned (its parsed events are gone
-    then)."""
+    """Run an ingest view within the worker's byte budget.
+
+    A body with a Content-Length is admitted before it is read, a chunked one by `hold_read` once
+    read; the bytes are given back, and freed heap to the system after a large body, once the view
+    has returned (its parsed events are gone then)."""
 
     @functools.wraps(view)
     def within_budget(*args, **kwargs):
@@ -63,8 +67,10 @@ def budgeted(view):
 
 
 def hold_read(size: int) -> None:
-    """Admit a body read without a Content-Length, before it is parsed (429 when the budget is
-    full); a view that is not budgeted (a contract import) is not counted."""
+    """Admit a body read without a Content-Length.
+
+    Before it is parsed (429 when the budget is full); a view that is not budgeted (a contract
+    import) is not counted."""
     if g.get("parse_budgeted") and "parse_held" not in g:
         _hold(size)
 

@@ -1,5 +1,6 @@
-"""Read a request body against a deadline, so a client sending a byte a second cannot hold a
-thread."""
+"""Read a request body against a deadline.
+
+So a client sending a byte a second cannot hold a thread."""
 
 import contextlib
 import socket
@@ -15,8 +16,9 @@ from .errors import ApiError
 
 @contextlib.contextmanager
 def body_deadline(environ: dict, seconds: float):
-    """Cut the reading side of the connection when the body is not in after `seconds`; then raise
-    408.
+    """Cut the reading side of the connection when the body is not in after `seconds`.
+
+    Then raise 408.
 
     A socket timeout bounds one recv() only: a client dribbling a byte a second never trips it.
     Shutting the reading side ends any recv at once, and the answer can still be written.
@@ -63,7 +65,9 @@ def _timed_out(seconds: float) -> ApiError:
 
 
 def cut_short(received: int, declared: int | None) -> None:
-    """Refuse a body that ended before its Content-Length: its last records would be parsed cut."""
+    """Refuse a body that ended before its Content-Length.
+
+    Its last records would be parsed cut."""
     if declared is not None and received < declared:
         raise _broken(NoMoreData())
 

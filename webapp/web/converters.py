@@ -4,15 +4,18 @@ from werkzeug.routing import IntegerConverter, PathConverter
 
 
 class AsciiInteger(IntegerConverter):
-    """`<int:...>` of ASCII digits only: Werkzeug's matches any Unicode digit and int() reads `١` as
-    1, so DELETE /api/v1/alerts/١ deleted rule 1."""
+    """`<int:...>` of ASCII digits only.
+
+    Werkzeug's matches any Unicode digit and int() reads `١` as 1, so DELETE /api/v1/alerts/١
+    deleted rule 1."""
 
     regex = r"[0-9]+"
 
 
 class ToolName(PathConverter):
-    """A tool name in a URL: any text, `/` (MCP tools) and line breaks included, as the string
-    converter took."""
+    """A tool name in a URL.
+
+    Any text, `/` (MCP tools) and line breaks included, as the string converter took."""
 
     regex = r"[^/][\s\S]*?"
 

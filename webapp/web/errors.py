@@ -27,7 +27,9 @@ _CODES = {413: "too_large"}
 
 
 def http_error_code(error: HTTPException) -> str:
-    """Name a werkzeug HTTP error in snake_case ("Not Found" -> "not_found"); a 413 is too_large."""
+    """Name a werkzeug HTTP error in snake_case ("Not Found" -> "not_found").
+
+    A 413 is too_large."""
     if error.code in _CODES:
         return _CODES[error.code]
     return (error.name or "error").lower().replace(" ", "_").replace("'", "")

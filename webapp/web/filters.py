@@ -1,7 +1,8 @@
-"""What the lists can be filtered by, parsed from a URL's query string (or the CLI's options):
-leniently for the pages, strictly for the API, into the plain filters the store runs
-(webapp/store/filters.py); a since/until in the forms people write made a stored time, and the trace
-list's cursors."""
+"""What the lists can be filtered by, parsed from a URL's query string.
+
+Or from the CLI's options: leniently for the pages, strictly for the API, into the plain filters the
+store runs (webapp/store/filters.py); a since/until in the forms people write made a stored time,
+and the trace list's cursors."""
 
 import base64
 import re
@@ -29,8 +30,9 @@ _UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "wee
 
 @dataclass(frozen=True)
 class ListQuery:
-    """The trace list's query as it was typed (since `2h`, problem `TD-42`): the links keep it, the
-    store gets `filters()`."""
+    """The trace list's query as it was typed (since `2h`, problem `TD-42`).
+
+    The links keep it, the store gets `filters()`."""
 
     # trace id prefix, tool name or words inside payloads
     q: str = ""
@@ -58,8 +60,9 @@ class ListQuery:
         return query_args(self, changes)
 
     def filters(self, now: datetime | None = None) -> TraceQuery:
-        """Return the filters the store runs: since and until made stored times (2h counts back from
-        `now`), the problem its number."""
+        """Return the filters the store runs.
+
+        Since and until made stored times (2h counts back from `now`), the problem its number."""
         now = now or datetime.now(UTC)
         plain = {
             f.name: getattr(self, f.name)
@@ -89,8 +92,10 @@ def trace_query(args) -> ListQuery:
 
 
 def known_values(values: dict, choices: dict = CHOICES) -> dict:
-    """Return a query's values with each that is not one of its choices, and a since or until that
-    is no time, made empty (the pages' lenient way: a stale link still opens the list)."""
+    """Return a query's values with the unknown ones made empty.
+
+    Each that is not one of its choices, and a since or until that is no time (the pages' lenient
+    way: a stale link still opens the list)."""
     for name, allowed in choices.items():
         if values[name] not in allowed:
             values[name] = ""
@@ -101,15 +106,18 @@ def known_values(values: dict, choices: dict = CHOICES) -> dict:
 
 
 def bad_trace_filter(args, kinds) -> str | None:
-    """Say what is wrong with the first bad filter value in args (the API's strict way)."""
+    """Say what is wrong with the first bad filter value in args.
+
+    The API's strict way."""
     if args.get("problem") and problem_number(args["problem"]) is None:
         return f"problem must be a problem id like TD-42; got {args['problem'][:40]!r}"
     return bad_filter(args, {**CHOICES, "kind": kinds}) or bad_range(args)
 
 
 def absolute_time(text: str, now: datetime | None = None) -> str:
-    """Return a since/until value in the stored form of times (webapp/common/times.py), so it
-    compares with them.
+    """Return a since/until value in the stored form of times.
+
+    webapp/common/times.py, so it compares with them.
 
     2h, 7d count back from now; a day is its midnight (UTC); what is not a time is returned as it
     is, for the caller to refuse."""
@@ -128,8 +136,9 @@ def absolute_time(text: str, now: datetime | None = None) -> str:
 
 
 def is_time(text: str) -> bool:
-    """Say whether a since/until value is a real day, an RFC 3339 time or a relative time (2h,
-    7d)."""
+    """Say whether a since/until value is a real day.
+
+    An RFC 3339 time or a relative time (2h, 7d)."""
     if RELATIVE.match(text):
         return True
     if not DAY_OR_TIME.match(text):
@@ -143,8 +152,9 @@ def is_time(text: str) -> bool:
 
 
 def bad_filter(args, choices: dict) -> str | None:
-    """Say what is wrong with the first bad choice, time or limit in args, or None (lists share
-    these)."""
+    """Say what is wrong with the first bad choice, time or limit, or None.
+
+    In args; lists share these."""
     for name, allowed in choices.items():
         value = (args.get(name) or "").strip()
         if value and value not in allowed:
@@ -159,8 +169,9 @@ def bad_filter(args, choices: dict) -> str | None:
 
 
 def bad_time(args) -> str | None:
-    """Say what is wrong with a since or until in args that is no time (2026-13-45 included), or
-    None."""
+    """Say what is wrong with a since or until in args that is no time, or None.
+
+    2026-13-45 included."""
     for name in ("since", "until"):
         value = (args.get(name) or "").strip()
         if value and TOO_FAR_BACK.match(value):
@@ -177,8 +188,9 @@ def bad_time(args) -> str | None:
 
 
 def query_args(query, changes: dict) -> dict:
-    """Return a query dataclass's non-empty values as query-string arguments, with changes
-    applied."""
+    """Return a query dataclass's non-empty values as query-string arguments.
+
+    With changes applied."""
     values = {f.name: getattr(query, f.name) for f in fields(query)}
     values.update(changes)
     if values.get("limit") == 50:
@@ -206,12 +218,16 @@ def decode_cursor(text: str | None) -> tuple | None:
 
 
 def _printable(text: str) -> str:
-    """Drop control characters (a NUL would end SQLite's reading of the search) and outer spaces."""
+    """Drop control characters and outer spaces.
+
+    A NUL would end SQLite's reading of the search."""
     return "".join(ch for ch in text if ch.isprintable() or ch == " ").strip()
 
 
 def bad_range(args, now: datetime | None = None) -> str | None:
-    """Say so when since comes after until (a window that ends before it begins), or None."""
+    """Say so when since comes after until, or None.
+
+    A window that ends before it begins."""
     since, until = ((args.get(name) or "").strip() for name in ("since", "until"))
     if not (since and until and is_time(since) and is_time(until)):
         return None

@@ -1,5 +1,6 @@
-"""How every error is answered: the one JSON shape for the API and the `.json` twins, a page for a
-person."""
+"""How every error is answered.
+
+The one JSON shape for the API and the `.json` twins, a page for a person."""
 
 from flask import current_app, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -61,8 +62,9 @@ def store_unavailable(error: StoreUnavailable):
 
 
 def wants_json() -> bool:
-    """Whether an error answers in the JSON shape: the API, every `.json` twin of a page, a raw
-    value, or a client that asks for JSON."""
+    """Whether an error answers in the JSON shape.
+
+    The API, every `.json` twin of a page, a raw value, or a client that asks for JSON."""
     return (
         request.path.startswith(API_PREFIXES)
         or request.path.endswith((".json", "/value"))

@@ -1,5 +1,6 @@
-"""Which Host headers a request may carry, against DNS rebinding; and which addresses are loopback.
-Pure.
+"""Which Host headers a request may carry, against DNS rebinding.
+
+And which addresses are loopback. Pure.
 
 A page on attacker.example whose name is re-pointed at 127.0.0.1 reaches a local tracediff with
 `Host: attacker.example`: refusing unknown names stops it. An IP address as Host cannot be
@@ -31,8 +32,9 @@ def _is_address(host: str) -> bool:
 
 
 def allowed_hosts(setting: str, serving_host: str = "") -> frozenset[str]:
-    """Return the names a Host header may carry: the setting's, the served host's, loopback
-    names."""
+    """Return the names a Host header may carry.
+
+    The setting's, the served host's, loopback names."""
     names = {host_name(item) for item in str(setting or "").split(",") if item.strip()}
     if serving_host and not _is_address(host_name(serving_host)):
         names.add(host_name(serving_host))
@@ -40,7 +42,9 @@ def allowed_hosts(setting: str, serving_host: str = "") -> frozenset[str]:
 
 
 def host_allowed(header: str, allowed: frozenset[str]) -> bool:
-    """Say whether a Host header names this server: an address, a listed name, `.suffix` or `*`."""
+    """Say whether a Host header names this server.
+
+    An address, a listed name, `.suffix` or `*`."""
     host = host_name(header)
     if not host or "*" in allowed or _is_address(host) or host in allowed:
         return True

@@ -1,6 +1,7 @@
-"""Prometheus metrics at /metrics, read from memory only: counters from every worker, the gauges
-workers sampled (ops/gauges.py), the answering worker's process and the build. A scrape never
-touches the database."""
+"""Prometheus metrics at /metrics, read from memory only.
+
+Counters from every worker, the gauges workers sampled (ops/gauges.py), the answering worker's
+process and the build. A scrape never touches the database."""
 
 import os
 import platform
@@ -27,7 +28,9 @@ UNAVAILABLE_KEY = "tracediff.store_unavailable"
 
 
 class BuildInfo:
-    """tracediff_build_info{version, python} 1: which build answers, for dashboards and upgrades."""
+    """tracediff_build_info{version, python} 1.
+
+    Which build answers, for dashboards and upgrades."""
 
     def collect(self):
         family = GaugeMetricFamily(
@@ -40,8 +43,9 @@ class BuildInfo:
 
 
 def scrape_registry() -> CollectorRegistry:
-    """Return what a scrape reads: every worker's files (multiprocess), or this process's
-    registry."""
+    """Return what a scrape reads.
+
+    Every worker's files (multiprocess), or this process's registry."""
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         # one process (tests, `flask run`): it holds the process collector already
         return REGISTRY
@@ -67,8 +71,9 @@ def start_timer() -> None:
 
 
 def note_store_unavailable(error: Exception | None = None) -> None:
-    """Mark this request's 503 as the store's (busy, full, read-only): only those count as
-    unavailable.
+    """Mark this request's 503 as the store's (busy, full, read-only).
+
+    Only those count as unavailable.
 
     A readiness probe's 503 (an analysis backlog, a missing template) is an answer, not a refused
     write."""
@@ -78,8 +83,9 @@ def note_store_unavailable(error: Exception | None = None) -> None:
 
 
 def observe(response):
-    """Count the request and its latency under its route's pattern (a bounded label; no rule:
-    "unmatched")."""
+    """Count the request and its latency under its route's pattern.
+
+    A bounded label; no rule: "unmatched"."""
     started = request.environ.get(STARTED_KEY)
     if started is not None:
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"

@@ -1,5 +1,7 @@
-"""The JSON API described as an OpenAPI 3.1 document: openapi.yaml beside this module, served at
-/api/v1/openapi.json with the installed package's version filled in."""
+"""The JSON API described as an OpenAPI 3.1 document.
+
+openapi.yaml beside this module, served at /api/v1/openapi.json with the installed package's version
+filled in."""
 
 from functools import lru_cache
 from importlib import metadata

@@ -1,6 +1,7 @@
-"""Keyset pages: over rows numbered by id (the quarantine, a rule's delivery log), `limit` and an id
-`cursor`; over named things (tools, releases), `limit` and an opaque `cursor` holding the last one's
-sort key."""
+"""Keyset pages over rows numbered by id and over named things.
+
+Over rows numbered by id (the quarantine, a rule's delivery log), `limit` and an id `cursor`; over
+named things (tools, releases), `limit` and an opaque `cursor` holding the last one's sort key."""
 
 import base64
 import binascii
@@ -14,8 +15,9 @@ NAMED_PAGE = 50
 
 
 def page_limit(args, default: int, strict: bool = True) -> int:
-    """Return the `limit` of the args; a 400 when strict and it is no whole number from 1 to
-    MAX_PAGE."""
+    """Return the `limit` of the args.
+
+    A 400 when strict and it is no whole number from 1 to MAX_PAGE."""
     limit = (args.get("limit") or str(default)).strip()
     if not (is_digits(limit) and 1 <= int(limit) <= MAX_PAGE):
         if strict:
@@ -31,8 +33,9 @@ def page_limit(args, default: int, strict: bool = True) -> int:
 def key_page_args(
     args, parts: int, default: int = NAMED_PAGE, strict: bool = True
 ) -> tuple[int, tuple | None]:
-    """Return (limit, the sort key after which the page starts) from the args; a 400 for a cursor
-    that is not one of ours when strict, the first page otherwise."""
+    """Return (limit, the sort key after which the page starts) from the args.
+
+    A 400 for a cursor that is not one of ours when strict, the first page otherwise."""
     limit, text = page_limit(args, default, strict), (args.get("cursor") or "").strip()
     if not text:
         return limit, None
@@ -55,8 +58,9 @@ def key_cursor(key: tuple | None) -> str | None:
 
 
 def page_args(args, default: int, strict: bool = True) -> tuple[int, int | None]:
-    """Return (limit, before id) from the args; a 400 naming the bad one when strict, the defaults
-    otherwise."""
+    """Return (limit, before id) from the args.
+
+    A 400 naming the bad one when strict, the defaults otherwise."""
     limit, cursor = str(page_limit(args, default, strict)), (args.get("cursor") or "").strip()
     # ids are positive 64-bit integers
     if cursor and not (is_digits(cursor) and 0 < int(cursor) < 2**63):
@@ -71,6 +75,7 @@ def page_args(args, default: int, strict: bool = True) -> tuple[int, int | None]
 
 
 def next_cursor(rows: list[dict], limit: int) -> str | None:
-    """Return the cursor of the page after `rows` (fetched as limit + 1), or None on the last
-    page."""
+    """Return the cursor of the page after `rows`, or None on the last page.
+
+    `rows` are fetched as limit + 1."""
     return str(rows[limit - 1]["id"]) if len(rows) > limit else None

@@ -1,6 +1,7 @@
-"""The problem list's query string: parsed leniently for the pages, strictly for the API and the
-CLI, and turned into the plain filters the store runs (webapp/store/problem_filters.py), "new" and
-"ongoing" as stored state and times."""
+"""The problem list's query string.
+
+Parsed leniently for the pages, strictly for the API and the CLI, and turned into the plain filters
+the store runs (webapp/store/problem_filters.py), "new" and "ongoing" as stored state and times."""
 
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
@@ -46,8 +47,9 @@ class ProblemQuery:
 
     @classmethod
     def from_args(cls, args) -> "ProblemQuery":
-        """Build a query from request args, ignoring values it does not know (the pages' lenient
-        way)."""
+        """Build a query from request args, ignoring values it does not know.
+
+        The pages' lenient way."""
         values = {
             f.name: "".join(ch for ch in (args.get(f.name) or "") if ch.isprintable()).strip()
             for f in fields(cls)
@@ -68,8 +70,10 @@ class ProblemQuery:
         return query_args(self, changes)
 
     def filters(self, now: datetime | None = None) -> ProblemFilters:
-        """Return the filters the store runs: times made absolute, "new" and "ongoing" as open
-        problems first seen since the new ones' cutoff, or before it."""
+        """Return the filters the store runs.
+
+        Times made absolute, "new" and "ongoing" as open problems first seen since the new ones'
+        cutoff, or before it."""
         now = now or datetime.now(UTC)
         state: dict = {"state": self.state} if self.state else {}
         if self.state in ("new", "ongoing"):
@@ -83,7 +87,8 @@ class ProblemQuery:
         )
 
     def counts(self, store, now: datetime | None = None) -> dict:
-        """Return how many problems the query keeps per state a person reads (the list's tabs),
-        whatever its state."""
+        """Return how many problems the query keeps per state a person reads.
+
+        The list's tabs, whatever the query's state."""
         now = now or datetime.now(UTC)
         return store.count_problems(replace(self, state="").filters(now), new_since(now))

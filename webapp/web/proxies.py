@@ -1,5 +1,6 @@
-"""Honour X-Forwarded-* headers from the configured reverse proxies only
-(TRACEDIFF_TRUSTED_PROXIES)."""
+"""Honour X-Forwarded-* headers from the configured reverse proxies only.
+
+TRACEDIFF_TRUSTED_PROXIES."""
 
 import ipaddress
 
@@ -7,8 +8,9 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 
 def trusted_networks(value: str) -> tuple:
-    """Parse a comma-separated list of addresses and CIDR networks; raise ValueError naming a bad
-    one."""
+    """Parse a comma-separated list of addresses and CIDR networks.
+
+    Raise ValueError naming a bad one."""
     networks = []
     for part in (p.strip() for p in str(value or "").split(",")):
         if part:
@@ -22,8 +24,9 @@ def trusted_networks(value: str) -> tuple:
 
 
 class TrustedProxies:
-    """WSGI middleware: ProxyFix for requests whose peer is a trusted proxy, nothing for anyone
-    else.
+    """WSGI middleware.
+
+    ProxyFix for requests whose peer is a trusted proxy, nothing for anyone else.
 
     ProxyFix alone trusts whoever connects; a client reaching the port directly could then claim any
     address in the access log or any scheme and host.

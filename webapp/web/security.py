@@ -1,5 +1,6 @@
-"""Scoped tokens, the Host allow-list, the cross-site refusal and the security headers of every
-response."""
+"""Scoped tokens, the Host allow-list, the cross-site refusal, the headers.
+
+The security headers of every response."""
 
 import logging
 
@@ -83,7 +84,9 @@ def required_scope(path: str, method: str, view=None) -> str | None:
 
 
 def check_access():
-    """Refuse a request whose path needs a token it does not carry; note the token's name in `g`."""
+    """Refuse a request whose path needs a token it does not carry.
+
+    Note the token's name in `g`."""
     view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
     scope = required_scope(request.path, request.method, view)
     if scope is not None:
@@ -97,8 +100,9 @@ def check_access():
 
 
 def count_token(scope: str) -> None:
-    """Slow a client whose tokens keep failing (throttle.py): refuse it before its token is
-    compared, else count a token that matches none."""
+    """Slow a client whose tokens keep failing (throttle.py).
+
+    Refuse it before its token is compared, else count a token that matches none."""
     ring = keyring()
     scheme, secret = ("Bearer", bearer_token()) if bearer_token() else ("Basic", basic_password())
     if not secret or not ring.tokens:
@@ -111,7 +115,9 @@ def count_token(scope: str) -> None:
 
 
 def keyring() -> Keyring:
-    """The tokens of the current settings (rebuilt when the settings change, e.g. on reload)."""
+    """The tokens of the current settings.
+
+    Rebuilt when the settings change, e.g. on reload."""
     key = tuple(str(current_app.config.get(setting, "")) for setting in SETTINGS.values())
     cached = current_app.extensions.get("tracediff.keyring")
     if cached is None or cached[0] != key:
@@ -121,8 +127,9 @@ def keyring() -> Keyring:
 
 
 def require_scope(scope: str) -> Token | None:
-    """Return the request's token if it opens `scope` (None where the scope is open); else raise
-    401/403.
+    """Return the request's token if it opens `scope` (None where the scope is open).
+
+    Else raise 401/403.
 
     Other features call this (or mark their views with `admin_only`) for what needs an admin token.
     """
@@ -157,8 +164,9 @@ def require_scope(scope: str) -> Token | None:
 
 
 def changing_scope(ring: Keyring | None = None) -> str:
-    """Name the scope whose tokens change contracts, problems' state and alert rules: admin tokens,
-    else (as before admin tokens existed) ingest ones, else read ones."""
+    """Name the scope whose tokens change contracts, problems' state and alert rules.
+
+    Admin tokens, else (as before admin tokens existed) ingest ones, else read ones."""
     ring = ring or keyring()
     return (
         "admin" if ring.configured("admin") else "ingest" if ring.configured("ingest") else "read"
@@ -166,8 +174,9 @@ def changing_scope(ring: Keyring | None = None) -> str:
 
 
 def change_hint() -> str:
-    """Say, on a page that shows no forms, which token its changes need and how a browser sends
-    it."""
+    """Say which token a page's changes need and how a browser sends it.
+
+    On a page that shows no forms."""
     setting = f"TRACEDIFF_{SETTINGS[changing_scope()]}"
     return (
         f"Changes need a token from {setting}, given as the password of HTTP Basic auth (any user "
@@ -176,9 +185,10 @@ def change_hint() -> str:
 
 
 def may_change_contracts() -> bool:
-    """Say whether this request may change contracts (or problems, or alert rules) from a page: the
-    scope is open, or it sent a token that opens it (a Bearer token, or the password of Basic auth:
-    a browser holds one)."""
+    """Say whether this request may change contracts from a page.
+
+    Or problems, or alert rules: the scope is open, or it sent a token that opens it (a Bearer
+    token, or the password of Basic auth: a browser holds one)."""
     ring = keyring()
     scope = changing_scope(ring)
     if not ring.configured(scope):
@@ -190,8 +200,9 @@ def may_change_contracts() -> bool:
 
 
 def _require_metrics_token() -> None:
-    """Let a metrics token (TRACEDIFF_METRICS_TOKENS) or a token that reads in; with neither set,
-    anyone."""
+    """Let in a metrics token or a read token; with neither set, anyone.
+
+    A metrics token is one of TRACEDIFF_METRICS_TOKENS."""
     ring = keyring()
     token = ring.find(bearer_token())
     if token is not None and token.grants("metrics"):
@@ -215,7 +226,9 @@ def _require_metrics_token() -> None:
 
 
 def _require_page_admin() -> None:
-    """Refuse a page's change without the token it needs; a browser is asked for it (Basic)."""
+    """Refuse a page's change without the token it needs.
+
+    A browser is asked for it (Basic)."""
     if not may_change_contracts():
         setting = f"TRACEDIFF_{SETTINGS[changing_scope()]}"
         raise _unauthorized(
@@ -255,8 +268,9 @@ def _unauthorized(message: str, *challenges: str) -> ApiError:
 
 
 def check_host():
-    """Refuse a request whose Host header names no address or allowed name of this server (DNS
-    rebinding)."""
+    """Refuse a request whose Host header names no address or name of ours.
+
+    No address or allowed name of this server (DNS rebinding)."""
     if request.path.startswith(OPEN_PATHS):
         return
     allowed = allowed_hosts(current_app.config["ALLOWED_HOSTS"], current_app.config.get("HOST", ""))

@@ -1,6 +1,7 @@
-"""Wrong tokens are slowed: a client that sends AUTH_FAILURES of them within AUTH_FAILURE_WINDOW_S
-seconds gets 429 with Retry-After for every request carrying a token, until its oldest failure in
-the window is that old.
+"""Wrong tokens are slowed.
+
+A client that sends AUTH_FAILURES of them within AUTH_FAILURE_WINDOW_S seconds gets 429 with
+Retry-After for every request carrying a token, until its oldest failure in the window is that old.
 
 A failure is a token (Bearer, or a Basic password) that matches none, on any path but the open
 ones: a page that reading leaves open still says who is signed in, so it tells a right guess from
@@ -27,7 +28,9 @@ MAX_CLIENTS = 10_000
 
 
 class FailureWindow:
-    """Count each client's failed tokens over a sliding window; thread-safe, in memory."""
+    """Count each client's failed tokens over a sliding window.
+
+    Thread-safe, in memory."""
 
     def __init__(self, limit: int, window_s: float, clock=time.monotonic, max_clients=MAX_CLIENTS):
         self.limit, self.window_s, self.clock = limit, window_s, clock
@@ -50,7 +53,9 @@ class FailureWindow:
             return 0.0 if len(times) < self.limit else times[-self.limit] + self.window_s - now
 
     def fail(self, client: str) -> bool:
-        """Count a failed token; say whether it slows the client, unlogged within the window."""
+        """Count a failed token.
+
+        Say whether it slows the client, unlogged within the window."""
         if self.limit <= 0:
             return False
         with self.lock:
@@ -64,7 +69,9 @@ class FailureWindow:
             return True
 
     def _recent(self, client: str, now: float) -> deque:
-        """Return a client's failures within the window, the older dropped (under the lock)."""
+        """Return a client's failures within the window, the older dropped.
+
+        Under the lock."""
         times = self.failures.setdefault(client, deque())
         self.failures.move_to_end(client)
         while times and times[0] <= now - self.window_s:
@@ -88,7 +95,9 @@ def window() -> FailureWindow:
 
 
 def refuse_if_slowed(scope: str) -> None:
-    """Answer 429 to a client slowed for its wrong tokens, before its token is compared."""
+    """Answer 429 to a client slowed for its wrong tokens.
+
+    Before its token is compared."""
     wait = window().wait(client())
     if wait > 0:
         g.tracediff_slowed = True
@@ -105,12 +114,16 @@ def refuse_if_slowed(scope: str) -> None:
 
 
 def slowed() -> bool:
-    """Say whether this request was refused for its client's wrong tokens (its token unread)."""
+    """Say whether this request was refused for its client's wrong tokens.
+
+    Its token unread."""
     return bool(g.get("tracediff_slowed"))
 
 
 def note_failure(scope: str, scheme: str) -> None:
-    """Count a token that matched none; log once per client and window when it slows the client."""
+    """Count a token that matched none.
+
+    Log once per client and window when it slows the client."""
     if window().fail(client()):
         limit, seconds = window().limit, window().window_s
         LOG.warning(

@@ -1,1 +1,3 @@
-"""The aligned view: one row per field across the snapshots, built sparse and rebuilt in full."""
+"""The aligned view.
+
+One row per field across the snapshots, built sparse and rebuilt in full."""

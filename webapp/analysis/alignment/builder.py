@@ -1,4 +1,6 @@
-"""Build the alignment rows of one analysed call from its pairing and echo (full or sparse)."""
+"""Build the alignment rows of one analysed call from its pairing and echo.
+
+Full or sparse."""
 
 from ...common.pointers import ancestors, child, parent
 from ..budget import tick
@@ -29,8 +31,9 @@ def _with_ancestors(paths) -> set[str]:
 
 
 class Aligner:
-    """Build alignment rows in document order, bounded by a row budget; sparse leaves out default
-    rows."""
+    """Build alignment rows in document order, bounded by a row budget.
+
+    Sparse leaves out default rows."""
 
     def __init__(
         self,
@@ -67,7 +70,9 @@ class Aligner:
         self.echo_whole = self.echo.whole if self.echo else set()
 
     def build(self) -> list[dict]:
-        """Walk arguments, then request, then response; then add marked rows past the budget."""
+        """Walk arguments, then request, then response.
+
+        Then add marked rows past the budget."""
         try:
             if self.docs.get("arguments") is not None:
                 self._arguments("", self.docs["arguments"], None, None)

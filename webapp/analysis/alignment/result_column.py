@@ -1,4 +1,6 @@
-"""The aligned view's fourth column: where each response field sits in the result the model got.
+"""The aligned view's fourth column.
+
+Where each response field sits in the result the model got.
 
 The analysis keeps the way back's pairs (response path -> structured result path, and the response
 subtrees the result holds unchanged); a row's result cell follows its response cell through them.
@@ -16,9 +18,10 @@ FOLD_AT = 5
 
 
 def returned_pairs(pairing) -> dict:
-    """Return what the analysis stores of the way back's pairing: its pairs and its equal subtrees,
-    the pairs that repeat across array items (`/orders/3/id` -> `/items/3/orderId`) folded into one
-    pattern each."""
+    """Return what the analysis stores of the way back's pairing.
+
+    Its pairs and its equal subtrees, the pairs that repeat across array items (`/orders/3/id` ->
+    `/items/3/orderId`) folded into one pattern each."""
     groups: dict[tuple, list] = {}
     for lp, rp in pairing.pairs.items():
         key = _pattern(lp, rp)
@@ -34,7 +37,9 @@ def returned_pairs(pairing) -> dict:
 
 
 def _pattern(lp: str, rp: str) -> tuple | None:
-    """Return (left, right) with the array indexes both paths share in order as `*`, else None."""
+    """Return (left, right) with their shared array indexes as `*`, else None.
+
+    The indexes both paths share are replaced in order."""
     left, right = lp.split("/"), rp.split("/")
     indexes = [t for t in left if t.isdigit()]
     if not indexes or [t for t in right if t.isdigit()] != indexes:
@@ -44,8 +49,9 @@ def _pattern(lp: str, rp: str) -> tuple | None:
 
 
 def result_document(snapshots: dict):
-    """Return the document result paths are read in: the stored payload, or the JSON its text
-    holds."""
+    """Return the document result paths are read in.
+
+    The stored payload, or the JSON its text holds."""
     reading = read_result(snapshots.get("result"))
     if reading is None:
         return MISSING
@@ -55,8 +61,9 @@ def result_document(snapshots: dict):
 
 
 def with_result_column(rows: list[dict], snapshots: dict, returned: dict | None) -> list[dict]:
-    """Return the rows with a `result` cell each, and the rows of result fields no response field
-    explains."""
+    """Return the rows with a `result` cell each, plus unexplained result fields.
+
+    The rows added hold the result fields no response field explains."""
     reading = read_result(snapshots.get("result"))
     if reading is None:
         return rows
@@ -89,7 +96,9 @@ def _counterpart(path: str | None, pairs: dict, whole: set, patterns: dict) -> s
 
 
 def _by_pattern(path: str, patterns: dict) -> str | None:
-    """Follow a folded pair: the pattern of the path, its indexes put back in the same order."""
+    """Follow a folded pair.
+
+    The pattern of the path, its indexes put back in the same order."""
     tokens = path.split("/")
     key = "/".join("*" if t.isdigit() else t for t in tokens)
     if key not in patterns:

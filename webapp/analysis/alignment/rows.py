@@ -1,4 +1,6 @@
-"""The aligned view: one row per field with its path in each of the three snapshots.
+"""The aligned view.
+
+One row per field with its path in each of the three snapshots.
 
 The analysis stores the rows sparse: only those the payloads cannot tell by themselves (a finding,
 a counterpart at another path, an echo in the response). `full_alignment` rebuilds every row, in
@@ -60,7 +62,9 @@ def marked_row(paths: dict, inherited, marks: dict) -> dict:
 
 
 def is_default(row: dict, docs: dict) -> bool:
-    """Tell whether the payloads alone tell this row, so a sparse alignment leaves it out."""
+    """Tell whether the payloads alone tell this row.
+
+    So a sparse alignment leaves it out."""
     if row["kind"] is not None or row["severity"] is not None:
         return False
     if row["arguments"] is not None:
@@ -73,7 +77,9 @@ def is_default(row: dict, docs: dict) -> bool:
 
 
 def add_forced_rows(findings, marks, seen: set, rows: list) -> None:
-    """Append a row for each finding none of whose ends has a row yet (past the budget)."""
+    """Append a row for each finding none of whose ends has a row yet.
+
+    These rows go past the budget."""
     for f in findings[:MAX_ROWS]:
         ends = [e for e in (f["left"], f["right"]) if e]
         if ends and not any((e["snapshot"], e["path"]) in seen for e in ends):
@@ -83,8 +89,9 @@ def add_forced_rows(findings, marks, seen: set, rows: list) -> None:
 
 
 def full_alignment(snapshots: dict, result: dict, limit: int = MAX_ROWS) -> tuple[list[dict], bool]:
-    """Return every alignment row of an analysed call (at most `limit`) and whether some were
-    cut."""
+    """Return every alignment row of an analysed call and whether some were cut.
+
+    At most `limit` rows."""
     stored = result.get("alignment") or []
     if (
         result.get("alignment_sparse") is False
@@ -99,9 +106,10 @@ def full_alignment(snapshots: dict, result: dict, limit: int = MAX_ROWS) -> tupl
 
 
 def result_documents(snapshots: dict, result: dict) -> tuple[dict, bool]:
-    """Return the documents an analysed call's rows are read against, and whether its request is
-    located (its URL and headers were read: its rows name `query:/...` fields, under the request's
-    location keys)."""
+    """Return a call's row documents and whether its request is located.
+
+    A located request had its URL and headers read: its rows name `query:/...` fields, under the
+    request's location keys."""
     docs = documents(snapshots)
     if not result.get("located"):
         return docs, False
@@ -117,7 +125,9 @@ def expand(
     limit: int = MAX_ROWS,
     located: bool = False,
 ) -> tuple[list[dict], bool]:
-    """Rebuild the full rows from the documents and the sparse rows; return (rows, truncated)."""
+    """Rebuild the full rows from the documents and the sparse rows.
+
+    Return (rows, truncated)."""
     rows, cut = take(
         expanded_rows(docs, stored, status is None or status < 400, located), min(limit, MAX_ROWS)
     )
@@ -129,8 +139,10 @@ def expand(
 def expanded_rows(
     docs: dict, stored: list[dict], echoes: bool, located: bool = False
 ) -> Iterator[dict]:
-    """Yield the full rows; a located request's stored rows are read in the analysis' own pointers
-    and the rows yielded name its fields as findings do (`query:/page_size`)."""
+    """Yield the full rows.
+
+    A located request's stored rows are read in the analysis' own pointers and the rows yielded name
+    its fields as findings do (`query:/page_size`)."""
     if not located:
         return Expander(docs, stored, echoes).rows()
     inside = [
@@ -154,8 +166,9 @@ def take(rows, limit: int) -> tuple[list[dict], bool]:
 
 
 def seen_ends(rows: list[dict], findings: list[dict]) -> set[tuple]:
-    """Return the findings' ends that some row shows at its exact path (what add_forced_rows
-    asks)."""
+    """Return the findings' ends that some row shows at its exact path.
+
+    What add_forced_rows asks."""
     ends = {(e["snapshot"], e["path"]) for f in findings for e in (f["left"], f["right"]) if e}
     return {(stage, row[stage]) for row in rows for stage in STAGES if (stage, row[stage]) in ends}
 
@@ -169,7 +182,9 @@ def _row(row: dict) -> dict:
 
 
 class Expander:
-    """Walk the documents as the full alignment does, taking stored rows where they exist.
+    """Walk the documents as the full alignment does.
+
+    Taking stored rows where they exist.
 
     `rows()` yields the rows one at a time, so a reader takes what it needs (the trace page: its
     first screen, then a count) and the walk builds no row it does not ask for."""
@@ -210,8 +225,9 @@ class Expander:
         return row
 
     def _walk(self, stage: str, doc, same: bool) -> Iterator[dict]:
-        """Yield a document's rows depth first: a stored row where there is one, else one per
-        leaf."""
+        """Yield a document's rows depth first.
+
+        A stored row where there is one, else one per leaf."""
         # A stack of child iterators, not of (path, value) lists: a 1 MB document of 60-level chains
         # has 134,000 containers and four rows a chain, so the cost per container is what counts.
         stored = self.at[stage]
@@ -268,7 +284,9 @@ class Expander:
 
 
 def _default(stage: str, path: str, same: bool) -> dict:
-    """Return the row the payloads alone give a path: the same path in the request when `same`."""
+    """Return the row the payloads alone give a path.
+
+    The same path in the request when `same`."""
     if stage == "arguments":
         return {
             "arguments": path,

@@ -1,2 +1,3 @@
-"""Finding kinds, severities and the finding record; folding one bug's many places into one
-finding."""
+"""Finding kinds, severities and the finding record.
+
+Folding one bug's many places into one finding."""

@@ -1,4 +1,6 @@
-"""Fold findings that repeat one mapping bug over many places into one finding with a count.
+"""Fold findings that repeat one mapping bug into one finding with a count.
+
+The repeats are the bug's many places.
 
 40,000 `enum_changed` findings at /tags/0 ... /tags/39999 are one bug: they become one finding at
 /tags/* with `"occurrences": 40000` and a few `"examples"`; the full list of places is kept apart
@@ -18,7 +20,9 @@ _KEYWISE = ("renamed", "case_changed", "dropped", "added")
 
 
 def normalised(path: str | None) -> str | None:
-    """Replace every array index of a pointer with `*`: /tags/12/name -> /tags/*/name."""
+    """Replace every array index of a pointer with `*`.
+
+    /tags/12/name -> /tags/*/name."""
     return None if path is None else _INDEX.sub("/*", path)
 
 
@@ -35,8 +39,9 @@ def _key(f: dict, path_of) -> tuple:
 
 
 def _keywise_of():
-    """Return path -> its parent's normalised path + "/*", made once per parent (siblings share
-    it)."""
+    """Return path -> its parent's normalised path + "/*".
+
+    Made once per parent (siblings share it)."""
     memo = {}
 
     def keywise(path: str) -> str:
@@ -49,8 +54,9 @@ def _keywise_of():
 
 
 def fold(findings: list[dict]) -> tuple[list[dict], list[list]]:
-    """Return the findings with repeats folded, and each folded finding's places ([left, right]
-    paths).
+    """Return the findings with repeats folded, and each folded finding's places.
+
+    Places are [left, right] paths.
 
     The places list is parallel to the folded findings in the order they are returned: an empty
     tuple for a finding that stands alone (one shared: 100,000 findings make no 100,000 lists)."""
@@ -113,7 +119,9 @@ def _folded(members: list[dict], path_of) -> dict:
 
 
 def occurrences(finding: dict, places: list, docs: dict, offset: int, limit: int) -> list[dict]:
-    """Return one page of a finding's places, each with its two ends and their values in `docs`."""
+    """Return one page of a finding's places.
+
+    Each with its two ends and their values in `docs`."""
     # a finding that stands alone is its own one place
     if not places:
         places = [[_path(finding["left"]), _path(finding["right"])]]

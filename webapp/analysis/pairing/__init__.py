@@ -1,1 +1,3 @@
-"""Pair the fields of two documents: the structural walk, then moves, renames and one assignment."""
+"""Pair the fields of two documents.
+
+The structural walk, then moves, renames and one assignment."""

@@ -1,5 +1,6 @@
-"""Pair the leftover fields of two documents as one assignment problem, scored by value, name and
-place."""
+"""Pair the leftover fields of two documents as one assignment problem.
+
+Scored by value, name and place."""
 
 import bisect
 
@@ -19,8 +20,9 @@ _TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
 
 
 class Node:
-    """A leftover field: its path, value, region (the nearest paired ancestors) and place in the
-    region."""
+    """A leftover field.
+
+    Its path, value, region (the nearest paired ancestors) and place in the region."""
 
     __slots__ = ("path", "value", "region", "rel", "key", "text", "klass", "index", "vkey", "wire")
 
@@ -35,7 +37,9 @@ class Node:
 
 
 def klass(value) -> str:
-    """Name the class of a value for elimination: boolean, number, string, array, object or null."""
+    """Name the class of a value for elimination.
+
+    Boolean, number, string, array, object or null."""
     name = type_name(value)
     return "number" if name == "integer" else name
 
@@ -60,7 +64,9 @@ def _value_key(value):
 
 
 class Assignment:
-    """Score candidate pairs between two lists of Nodes and choose the best one-to-one pairing."""
+    """Score candidate pairs between two lists of Nodes; choose the best pairing.
+
+    The pairing is one-to-one."""
 
     def __init__(self, lefts: list[Node], rights: list[Node]):
         self.lefts, self.rights = lefts, rights
@@ -86,8 +92,9 @@ class Assignment:
         return self.changes[pair]
 
     def run(self) -> list[tuple[Node, Node, str, bool]]:
-        """Return the chosen (left, right, reason, ambiguous) pairs; ambiguous: equal values that
-        repeat."""
+        """Return the chosen (left, right, reason, ambiguous) pairs.
+
+        Ambiguous: equal values that repeat."""
         edges = {}
         for i, j in self._candidates():
             scored = self.score(self.lefts[i], self.rights[j])
@@ -105,13 +112,15 @@ class Assignment:
         ]
 
     def _repeated(self, left: Node, right: Node) -> bool:
-        """Tell an equal pair whose value other leftovers also hold (another pairing gives the same
-        values)."""
+        """Tell an equal pair whose value other leftovers also hold.
+
+        Another pairing gives the same values."""
         return self._change(left, right) is None and not self._unique(left, right)
 
     def _candidates(self):
-        """Yield (i, j) candidate pairs: same region (bounded), equal value or same meaning
-        anywhere."""
+        """Yield (i, j) candidate pairs.
+
+        Same region (bounded), equal value or same meaning anywhere."""
         regions, by_value, by_name = {}, {}, {}
         for j, node in enumerate(self.rights):
             regions.setdefault(node.region, []).append(j)
@@ -137,8 +146,9 @@ class Assignment:
                         yield i, j
 
     def score(self, left: Node, right: Node) -> tuple[float, str] | None:
-        """Score a candidate pair and name its strongest evidence, or None when it is not
-        plausible."""
+        """Score a candidate pair and name its strongest evidence.
+
+        None when it is not plausible."""
         value, relation = self._value_score(left, right)
         same_region = left.region == right.region
         names = 6 * name_score(left.key, right.key) * (1 if same_region else 0.5)
@@ -204,7 +214,9 @@ def _value_counts(nodes: list[Node]) -> dict:
 
 
 def eliminate(lefts: list[Node], rights: list[Node]) -> list[tuple[Node, Node]]:
-    """Pair the only free field of a class in a region with the only one on the other side."""
+    """Pair the only free field of a class in a region with its only counterpart.
+
+    The counterpart is the only free field of that class on the other side."""
 
     def index(nodes):
         out = {}

@@ -1,4 +1,6 @@
-"""Pair what the structural walk left over: equal values moved or renamed, shapes, look-alikes."""
+"""Pair what the structural walk left over.
+
+Equal values moved or renamed, shapes, look-alikes."""
 
 from ...common import jsontext
 from ...common.pointers import ancestors, child, last, parent
@@ -11,7 +13,9 @@ MAX_NODES = 200_000
 
 
 class Leftovers:
-    """Nodes of both documents that no pair reached yet, and the bookkeeping to pair them."""
+    """Nodes of both documents that no pair reached yet.
+
+    And the bookkeeping to pair them."""
 
     def __init__(self, pairing, describe=None):
         self.p = pairing
@@ -26,8 +30,9 @@ class Leftovers:
                 self.touched[side].update(ancestors(path))
 
     def run(self) -> None:
-        """Pair leftovers: same meaning, arrays, equal values, shapes, look-alike values, then the
-        rest."""
+        """Pair leftovers, strongest evidence first.
+
+        Same meaning, arrays, equal values, shapes, look-alike values, then the rest."""
         pair_by_names(self)
         pair_lists(self, self.describe)
         for _ in range(3):
@@ -96,7 +101,9 @@ class Leftovers:
         return verdict
 
     def pair(self, lp, lv, rp, rv, how) -> None:
-        """Record a pair found among leftovers and walk into it (never a field the mapping pins)."""
+        """Record a pair found among leftovers and walk into it.
+
+        Never a field the mapping pins."""
         if pinned(lp, self.p.pinned_left) or pinned(rp, self.p.pinned_right):
             # an item of a pinned list is pinned too: it is not joined into a lookalike
             return
@@ -138,8 +145,9 @@ class Leftovers:
         return changed
 
     def _unique(self, lefts, rights) -> list:
-        """Return the pairs of one key: the only two nodes, or the only two under one pair of
-        parents."""
+        """Return the pairs of one key.
+
+        The only two nodes, or the only two under one pair of parents."""
         if len(lefts) == 1 and len(rights) == 1:
             return [(lefts[0], rights[0])]
         # A value that repeats across records (amount 1500 in many orders) is still one field's
@@ -178,7 +186,9 @@ class Leftovers:
 
 
 def _look(value):
-    """Return what two nodes with equal exact keys share: their type, and a container's length."""
+    """Return what two nodes with equal exact keys share.
+
+    Their type, and a container's length."""
     return (type(value), len(value)) if isinstance(value, (dict, list)) else type(value)
 
 
@@ -211,7 +221,9 @@ def _loose_key(path, value):
 
 
 def _best_shapes(lefts, rights):
-    """Pair objects of the same parents whose key sets overlap at least by half, best first."""
+    """Pair objects of the same parents whose key sets overlap at least by half.
+
+    Best first."""
     if len(lefts) * len(rights) > 400:
         return []
     scored = []
@@ -232,8 +244,9 @@ def _best_shapes(lefts, rights):
 
 
 def pinned(path: str, held: set) -> bool:
-    """Tell whether a path, or one of its ancestors, is pinned (its mapped counterpart is
-    missing)."""
+    """Tell whether a path, or one of its ancestors, is pinned.
+
+    Its mapped counterpart is missing."""
     return bool(held) and (path in held or any(up in held for up in ancestors(path)))
 
 

@@ -1,5 +1,6 @@
-"""Find renamed fields among the leftovers: same meaning by name first, then one assignment for the
-rest."""
+"""Find renamed fields among the leftovers.
+
+Same meaning by name first, then one assignment for the rest."""
 
 from ...common.pointers import last, parent, resolve
 from ..values.classify import classify
@@ -12,8 +13,10 @@ MAX_ASSIGNED = 20_000
 
 
 def pair_by_names(leftovers) -> None:
-    """Pair sibling leftovers whose keys mean the same (n/count, qty/quantity) one to one (an index,
-    as a list item's or an unnamed URL segment's `1`, is no name)."""
+    """Pair sibling leftovers whose keys mean the same, one to one.
+
+    For example n/count, qty/quantity. An index, as a list item's or an unnamed URL segment's `1`,
+    is no name."""
     for lefts, rights in leftovers._groups(lambda v: True).values():
         matches = (
             [
@@ -38,8 +41,9 @@ def pair_by_names(leftovers) -> None:
 
 
 def _compatible(a, b) -> bool:
-    """Tell whether two values could be one field's: both scalars, both the same container, or a
-    known change."""
+    """Tell whether two values could be one field's.
+
+    Both scalars, both the same container, or a known change."""
     containers = isinstance(a, (dict, list)), isinstance(b, (dict, list))
     if containers == (False, False):
         return True
@@ -50,13 +54,16 @@ def _compatible(a, b) -> bool:
 
 
 def pair_lists(leftovers, describe=None) -> None:
-    """Pair leftover arrays that are members of paired objects, as wholes (their items stay
-    together)."""
+    """Pair leftover arrays that are members of paired objects, as wholes.
+
+    Their items stay together."""
     _assign(leftovers, _is_list, describe, members_only=True)
 
 
 def pair_scalars(leftovers, describe=None) -> None:
-    """Pair the leftover scalars as one assignment, then the last of each type by elimination."""
+    """Pair the leftover scalars as one assignment.
+
+    Then the last of each type by elimination."""
     _assign(leftovers, _is_scalar, describe)
 
 
@@ -93,7 +100,9 @@ def _is_scalar(value) -> bool:
 
 
 def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[Node]:
-    """Build a Node for every free leftover of the wanted kind that is a member of an object."""
+    """Build a Node for every free leftover of the wanted kind.
+
+    Only leftovers that are members of an object."""
     paired = leftovers.p.pairs if side == 0 else leftovers.p.back
     pinned = leftovers.p.pinned_right if side else leftovers.p.pinned_left
     doc = leftovers.p.left if side == 0 else leftovers.p.right
@@ -125,8 +134,9 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
 
 
 def _anchor(up: str, paired: dict, memo: dict) -> str | None:
-    """Return the nearest paired node from up to the root (memo: one walk per parent, not per
-    node)."""
+    """Return the nearest paired node from up to the root.
+
+    Memo: one walk per parent, not per node."""
     seen = []
     while up not in memo:
         seen.append(up)
@@ -141,5 +151,7 @@ def _anchor(up: str, paired: dict, memo: dict) -> str | None:
 
 
 def _in_list(doc, path) -> bool:
-    """Tell whether the node at path is an array item (items pair inside their array, not here)."""
+    """Tell whether the node at path is an array item.
+
+    Items pair inside their array, not here."""
     return isinstance(resolve(doc, parent(path), None), list)

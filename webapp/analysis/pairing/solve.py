@@ -1,4 +1,6 @@
-"""A small maximum-weight bipartite matching: Hungarian on small components, greedy on big ones."""
+"""A small maximum-weight bipartite matching.
+
+Hungarian on small components, greedy on big ones."""
 
 # nodes per side of a component; O(n^3) stays under ~100k steps
 HUNGARIAN_AT_MOST = 40
@@ -7,7 +9,9 @@ _MISSING = 1e6
 
 
 def solve(n_left: int, n_right: int, edges: dict) -> list[tuple[int, int]]:
-    """Return (i, j) pairs maximising first how many candidates pair, then their total score."""
+    """Return (i, j) pairs: as many candidates paired as can be, best total score.
+
+    How many pair comes first, then their total score."""
     out = []
     for lefts, rights in _components(edges):
         if len(lefts) <= HUNGARIAN_AT_MOST and len(rights) <= HUNGARIAN_AT_MOST:
@@ -53,7 +57,9 @@ def _greedy(lefts, rights, edges) -> list[tuple[int, int]]:
 
 
 def _hungarian(lefts, rights, edges) -> list[tuple[int, int]]:
-    """Minimum-cost assignment of the smaller side into the larger (potentials, O(n^2 m))."""
+    """Assign the smaller side into the larger at minimum cost.
+
+    With potentials, O(n^2 m)."""
     flip = len(lefts) > len(rights)
     rows, cols = (rights, lefts) if flip else (lefts, rights)
 

@@ -1,4 +1,6 @@
-"""Pair the fields of two JSON documents: declared mapping, same path, case style, array items."""
+"""Pair the fields of two JSON documents.
+
+Declared mapping, same path, case style, array items."""
 
 import operator
 from collections import Counter, deque
@@ -45,6 +47,8 @@ class Pairing:
         self.transforms: dict[str, str] = {}
         # right path -> the one join its (inferred) entry allows
         self.separators: dict[str, str] = {}
+        # left path -> the value relation its tool's history showed (an inferred entry's)
+        self.relations: dict[str, str] = {}
         # left paths paired among equal values that repeat
         self.ambiguous: set[str] = set()
         # mapped paths whose counterpart is missing: pair no further
@@ -63,7 +67,9 @@ class Pairing:
         self.http_body = None
 
     def declare(self, entries) -> None:
-        """Pair the declared (left pointer, right pointer[, how]) entries whose both ends exist."""
+        """Pair the declared entries whose both ends exist.
+
+        Entries are (left pointer, right pointer[, how])."""
         found = []
         for lp, rp, *how in entries:
             lv, rv = resolve(self.left, lp), resolve(self.right, rp)
@@ -153,7 +159,9 @@ class Pairing:
 
 
 def equal(a, b) -> bool:
-    """Tell equal subtrees apart quickly; containers that differ are walked, not compared."""
+    """Tell equal subtrees apart quickly.
+
+    Containers that differ are walked, not compared."""
     if isinstance(a, (dict, list)) and type(a) is type(b):
         if a != b:
             return False
@@ -202,8 +210,9 @@ def id_key(key: str) -> bool:
 
 
 def pair_by_id(lv: list, rv: list) -> list[tuple[int, int]] | None:
-    """Pair records by the first id-like key every item has, distinct on both sides; None when none
-    does."""
+    """Pair records by the first id-like key every item has, distinct on both sides.
+
+    None when none does."""
     for key in (k for k in lv[0] if id_key(k)):
         right_key = next((k for k in rv[0] if norm_key(k) == norm_key(key)), None)
         left_ids = _ids(lv, key)
@@ -217,7 +226,9 @@ def pair_by_id(lv: list, rv: list) -> list[tuple[int, int]] | None:
 
 
 def _pair_leftovers(pairs, left_len: int, right_len: int) -> list[tuple[int, int]]:
-    """Pair items whose id itself changed, in order, when as many are left on each side."""
+    """Pair items whose id itself changed, in order.
+
+    When as many are left on each side."""
     paired_left, paired_right = {i for i, _ in pairs}, {j for _, j in pairs}
     left = [i for i in range(left_len) if i not in paired_left]
     right = [j for j in range(right_len) if j not in paired_right]
@@ -225,7 +236,9 @@ def _pair_leftovers(pairs, left_len: int, right_len: int) -> list[tuple[int, int
 
 
 def _ids(items, key):
-    """Return each item's id as text when every item has a distinct scalar one, else None."""
+    """Return each item's id as text when every item has a distinct scalar one.
+
+    Else None."""
     # Built-in passes rather than a Python loop: big arrays of records are the common case.
     if not all(map(dict.__instancecheck__, items)):
         return None

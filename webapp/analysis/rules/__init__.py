@@ -1,1 +1,3 @@
-"""The findings rules: the mapping, conversions, arrays, the response's checks and the way back."""
+"""The findings rules.
+
+The mapping, conversions, arrays, the response's checks and the way back."""

@@ -1,5 +1,6 @@
-"""One loud finding for an array whose content the mapping layer changed, instead of one row per
-item."""
+"""One loud finding for an array whose content the mapping layer changed.
+
+Instead of one row per item."""
 
 from ...common.pointers import parent
 from ..findings.kinds import end, finding, rank
@@ -22,7 +23,7 @@ _ITEM_KINDS = {
 
 
 def fold_arrays(found: list[dict], pairing, label) -> list[dict]:
-    """Replace the item findings of each changed array pair with one finding at the array."""
+    """Replace each changed array pair's item findings with one at the array."""
     lists = pairing.lists
     arrays = [
         (lp, rp)
@@ -54,8 +55,9 @@ def fold_arrays(found: list[dict], pairing, label) -> list[dict]:
 
 
 def _scattered(inside: list[dict]) -> bool:
-    """Tell whether item findings are the list's: an item added, removed or replaced, or several
-    changed."""
+    """Tell whether item findings are the list's.
+
+    An item added, removed or replaced, or several changed."""
     # One item written another way (5 -> "5") stays at the item: that is where the change is.
     return (
         any(f["kind"] in ("dropped", "added", "value_changed") for f in inside) or len(inside) > 1
@@ -63,8 +65,9 @@ def _scattered(inside: list[dict]) -> bool:
 
 
 def _belongs(f: dict, lp: str, rp: str, scalars: bool) -> bool:
-    """Tell whether a finding is about the items of the array pair (any depth for lists of
-    scalars)."""
+    """Tell whether a finding is about the items of the array pair.
+
+    Any depth for lists of scalars."""
     left, right = f["left"] and f["left"]["path"], f["right"] and f["right"]["path"]
     if scalars:
         return (left is not None and left.startswith(lp + "/")) or (

@@ -1,5 +1,6 @@
-"""Conversions that are part of the mapping: a declared transform, or the units a pair's names
-carry.
+"""Conversions that are part of the mapping.
+
+A declared transform, or the units a pair's names carry.
 
 A conversion the mapping expects is quiet when the values follow it (`amount` 12.5 -> `amount_cents`
 1250) and loud when they do not, equal values included (`amount` 10 -> `amount_cents` 10 forgot the
@@ -16,7 +17,9 @@ _STYLES = ("camelCase", "snake_case", "kebab-case", "PascalCase")
 
 
 def declared_transform(pairing, path: str):
-    """Return the transform the mapping entry of `path` (or of an ancestor) declares, else None."""
+    """Return the transform the mapping entry of `path` declares, else None.
+
+    The entry may be an ancestor's."""
     # the common case: no mapping entry declares one
     if not pairing.transforms:
         return None
@@ -27,8 +30,9 @@ def declared_transform(pairing, path: str):
 
 
 def expected(pairing, left_path: str, right_path: str) -> tuple[tuple[float, ...], str] | None:
-    """Return (factors, why) of the scale a pair must show, from a declared transform or the units
-    in its names."""
+    """Return (factors, why) of the scale a pair must show.
+
+    From a declared transform or the units in its names."""
     declared = declared_transform(pairing, left_path)
     if declared is not None:
         factor = scale_of(declared)
@@ -40,8 +44,9 @@ def expected(pairing, left_path: str, right_path: str) -> tuple[tuple[float, ...
 
 
 def quiet_conversion(f: dict, pairing) -> bool:
-    """Lower a finding whose values follow the conversion its pair expects to info (kind `scaled`);
-    say if so."""
+    """Lower a finding that follows its pair's expected conversion; say if so.
+
+    It becomes info, kind `scaled`."""
     left, right = f["left"], f["right"]
     if (
         not left
@@ -63,9 +68,10 @@ def quiet_conversion(f: dict, pairing) -> bool:
 
 
 def unconverted(pairing) -> list[dict]:
-    """Return a warning per pair whose values are equal where the mapping expects a conversion (in a
-    query string or a form, where every number travels as text, the same number as text counts as
-    equal)."""
+    """Warn per pair whose values are equal where the mapping expects a conversion.
+
+    In a query string or a form, where every number travels as text, the same number as text counts
+    as equal."""
     out = []
     pairs = [
         (lp, pairing.pairs[lp], *pairing.values[lp], True)
@@ -99,7 +105,9 @@ def unconverted(pairing) -> list[dict]:
 
 
 def _missed(pairing, lp, rp, value, equal: bool = True) -> str | None:
-    """Say which expected conversion an unchanged value misses, or None when it needs none."""
+    """Say which expected conversion an unchanged value misses.
+
+    None when it needs none."""
     declared = declared_transform(pairing, lp)
     if declared is not None and scale_of(declared) is None:
         return (
@@ -113,8 +121,9 @@ def _missed(pairing, lp, rp, value, equal: bool = True) -> str | None:
 
 
 def _would_change(transform: str, value) -> bool:
-    """Tell whether a declared non-scale transform ("integer>string", "lower>UPPER") changes this
-    value."""
+    """Tell whether a declared non-scale transform changes this value.
+
+    Such as "integer>string", "lower>UPPER"."""
     before, _, after = transform.partition(">")
     if not after or before in _STYLES:
         # a key-style conversion: about keys, not values

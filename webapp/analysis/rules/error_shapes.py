@@ -1,5 +1,6 @@
-"""Error answers as services send them: the common shapes, told by their marks, and what each must
-carry.
+"""Error answers as services send them.
+
+The common shapes, told by their marks, and what each must carry.
 
 With no error schema declared, an error body is read by its status and the shape it follows. A shape
 is known by a mark (Slack's `"ok": false`, GitHub's `documentation_url`, Notion's `"object":
@@ -22,8 +23,9 @@ _TEXTS = ("message", "msg", "detail", "description", "errordescription", "title"
 
 @dataclass(frozen=True)
 class Shape:
-    """A common error shape: its name, its mark, and the fields one of which it must carry
-    (reported: the first)."""
+    """A common error shape.
+
+    Its name, its mark, and the fields one of which it must carry (reported: the first)."""
 
     name: str
     marked: Callable[[dict], bool]
@@ -43,8 +45,9 @@ SHAPES = (
 
 
 def shape_findings(body) -> list[dict]:
-    """Return error_shape warnings of an error body in a common shape that lost what tells its
-    error."""
+    """Warn of an error body in a common shape that lost what tells its error.
+
+    The warnings are of kind error_shape."""
     if not isinstance(body, dict):
         return []
     out = [

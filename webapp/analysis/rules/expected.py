@@ -1,5 +1,6 @@
-"""Say how a finding's ends were paired and what it changed; quiet the changes a contract makes
-expected."""
+"""Say how a finding's ends were paired and what it changed.
+
+Quiet the changes a contract makes expected."""
 
 import re
 
@@ -13,7 +14,9 @@ _CHANGES = {"type_changed", "enum_changed", "format_changed", "scaled"}
 
 
 def describer(contract):
-    """Return (side, path) -> the description the contract's schema gives that field, or None."""
+    """Return (side, path) -> the schema's description of that field, or None.
+
+    The schema is the contract's."""
     contract = contract or {}
     schemas = (contract.get("arguments_schema"), contract.get("request_schema"))
     if not any(isinstance(s, dict) for s in schemas):
@@ -31,8 +34,9 @@ def describer(contract):
 
 
 def explain(f: dict, pairing, request_schema) -> None:
-    """Give a mapping finding its reason and transform; lower a change that is declared or
-    demanded."""
+    """Give a mapping finding its reason and transform.
+
+    Lower a change that is declared or demanded."""
     left, right = f["left"], f["right"]
     f["reason"] = reason_of(pairing, left["path"]) if left and right else None
     # a folded finding already carries its items' transform
@@ -51,7 +55,7 @@ def explain(f: dict, pairing, request_schema) -> None:
 
 
 def _demanded(schema, path: str, before, after) -> bool:
-    """Tell whether the request schema accepts the new form of a value and refuses the old one."""
+    """Tell whether the request schema accepts a value's new form, not its old."""
     # the field's own schema
     subs = [s for s in field_schemas(schema, path) if "$ref" not in s][:1]
     if not subs:

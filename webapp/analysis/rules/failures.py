@@ -1,5 +1,6 @@
-"""Whether a server's response is a failure, and the error envelope it carries: code, message,
-retryable."""
+"""Whether a server's response is a failure, and the error envelope it carries.
+
+Code, message, retryable."""
 
 from dataclasses import dataclass, field
 
@@ -18,8 +19,9 @@ ENVELOPE_NAMES = {
 
 @dataclass
 class Failure:
-    """A failed response: its status, where its envelope sits, and the envelope's fields found
-    there."""
+    """A failed response.
+
+    Its status, where its envelope sits, and the envelope's fields found there."""
 
     status: int | None
     # the envelope's JSON Pointer in the response ("", "/error")
@@ -36,8 +38,9 @@ class Failure:
 
 
 def response_failure(body, status: int | None, contract) -> Failure | None:
-    """Return the failure a response reports (status >= 400, an error envelope, a JSON-RPC error),
-    else None."""
+    """Return the failure a response reports, else None.
+
+    A status >= 400, an error envelope, a JSON-RPC error."""
     name, schema = error_schema_for(contract)
     if isinstance(body, dict) and isinstance(body.get("error"), dict) and "jsonrpc" in body:
         return _with_envelope(Failure(status, "/error"), body["error"])
@@ -65,9 +68,11 @@ def _with_envelope(failure: Failure, inner: dict) -> Failure:
 
 
 def _with_bare_error(failure: Failure, inner: dict, by_name: dict) -> None:
-    """Read an `error` given as text (Slack's `{"ok": false, "error": "channel_not_found"}`, OAuth's
-    `invalid_grant`) or `errors` as a list (of texts, or of envelopes as GraphQL sends them): a word
-    is the error's code, a sentence its message."""
+    """Read an `error` given as text or `errors` given as a list.
+
+    Text as Slack's `{"ok": false, "error": "channel_not_found"}` or OAuth's `invalid_grant`; a list
+    of texts, or of envelopes as GraphQL sends them. A word is the error's code, a sentence its
+    message."""
     for name in ("error", "errors"):
         at = child(failure.at, by_name[name]) if name in by_name else ""
         value = inner[by_name[name]] if name in by_name else None
@@ -83,8 +88,9 @@ def _with_bare_error(failure: Failure, inner: dict, by_name: dict) -> None:
 
 
 def _fits(meaning: str, value) -> bool:
-    """Tell whether a value can be that envelope field: a boolean retryable, a text or number code
-    or message."""
+    """Tell whether a value can be that envelope field.
+
+    A boolean retryable, a text or number code or message."""
     if meaning == "retryable":
         return isinstance(value, bool)
     return isinstance(value, (str, int)) and not isinstance(value, bool) and value != ""

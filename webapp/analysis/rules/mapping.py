@@ -1,4 +1,6 @@
-"""Findings of the mapping layer: how each argument reached the request, or did not."""
+"""Findings of the mapping layer.
+
+How each argument reached the request, or did not."""
 
 from ...common.pointers import child, is_pointer, last, parent
 from ..budget import tick
@@ -16,6 +18,7 @@ from .arrays import fold_arrays
 from .conversions import unconverted
 from .dropped import Seen, absent_argument
 from .expected import describer, explain
+from .learnt import learnt_change, learnt_departures
 from .outside_body import pair_wire, quiet_added, wire_change
 
 _REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
@@ -28,8 +31,9 @@ def name(path: str) -> str:
 
 
 def pair_arguments(arguments, request, mapping, contract=None, located: bool = False) -> Pairing:
-    """Pair every argument with its counterpart in the request (its body, and its URL and headers
-    under the location keys of `locations` when `located`)."""
+    """Pair every argument with its counterpart in the request.
+
+    Its body, and its URL and headers under the location keys of `locations` when `located`."""
     pairing = Pairing(arguments, request)
     pairing.located = located
     entries = []
@@ -51,6 +55,9 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
             # learnt from the tool's traffic: `a|b`, never `a,b`
             if isinstance(m.get("separator"), str):
                 pairing.separators[internal(m["request"])] = m["separator"]
+            # learnt too: a template, a join, a clamp, a case every earlier call showed
+            if m.get("inferred") is True and isinstance(m.get("relation"), str):
+                pairing.relations[m["arguments"]] = m["relation"]
     pairing.declare(entries)
     # never on the wire: pair them with nothing
     pairing.pinned_left |= consumed_paths(contract)
@@ -72,8 +79,9 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
 
 
 def _wrapper(arguments, request) -> tuple | None:
-    """Return the request keys that wrap the arguments object ({"data": {...}}, GraphQL's
-    variables), if any."""
+    """Return the request keys that wrap the arguments object, if any.
+
+    Such as {"data": {...}}, GraphQL's variables."""
     if not isinstance(arguments, dict) or not isinstance(request, dict) or not arguments:
         return None
     # before the shared keys: a GraphQL body's `query` is its document, never an argument named
@@ -108,14 +116,16 @@ def _shared(arguments: dict, node: dict) -> int:
 
 
 def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list[dict]:
-    """Turn a pairing into findings: renames, value changes, dropped and added fields."""
+    """Turn a pairing into findings.
+
+    Renames, value changes, dropped and added fields."""
     contract = contract or {}
     out = []
     for lp, rp in pairing.pairs.items():
         how = pairing.how[lp]
         if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
-    missed = unconverted(pairing)
+    missed = unconverted(pairing) + (learnt_departures(pairing) if pairing.relations else [])
     at = {f["left"]["path"] for f in missed}
     # the pair's warning replaces its rename's info
     if missed:
@@ -124,6 +134,10 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         tick()
         if lp in at:
             # a number sent as the same text where a conversion was expected: reported above
+            continue
+        judged = learnt_change(pairing, lp, rp, lv, rv) if pairing.relations else None
+        if judged is not None:
+            out.append(judged)
             continue
         note = wire_change(pairing, lp, rp, lv, rv, contract)
         # the same value as the wire writes it, or a shape made on purpose
@@ -173,7 +187,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
 
 
 def _on_the_wire(pairing, lp, rp, lv, rv, note: str) -> list[dict]:
-    """Return the info findings of a pair whose change the wire or the layer makes on purpose."""
+    """Return info findings of a pair the wire or the layer changes on purpose."""
     if not note:
         # a container's relocation is reported by the loop over the pairs already
         how = pairing.how[lp]
@@ -192,7 +206,9 @@ def _token(path: str) -> str:
 
 
 def _collapse_case_changes(found: list[dict]) -> list[dict]:
-    """Fold many keys converted the same way (an encoder's doing) into one info finding."""
+    """Fold many keys converted the same way into one info finding.
+
+    Such a conversion is an encoder's doing."""
     groups: dict[tuple, list] = {}
     for f in found:
         if f["kind"] == "case_changed":
@@ -249,8 +265,9 @@ def _relocation(pairing, lp, rp, how) -> dict:
 
 
 def consumed_paths(contract) -> set:
-    """Return the argument pointers the contract marks `consumed` (the mapping layer's own: a
-    selector)."""
+    """Return the argument pointers the contract marks `consumed`.
+
+    The mapping layer's own: a selector."""
     return {p for p in (contract or {}).get("consumed") or () if is_pointer(p) and p}
 
 
@@ -262,9 +279,10 @@ def _consumed(path, value, contract) -> dict:
 
 
 def one_field_each(leftovers):
-    """Yield the request's leftovers, a location no argument reached at all as its fields
-    (`query:/archived`, not `query:` whole): a query string or a header set is no object the mapping
-    layer built."""
+    """Yield the request's leftovers.
+
+    A location no argument reached at all as its fields (`query:/archived`, not `query:` whole): a
+    query string or a header set is no object the mapping layer built."""
     for path, value in leftovers:
         if path in TEXT_ROOTS and isinstance(value, dict):
             yield from ((child(path, key), inner) for key, inner in value.items())

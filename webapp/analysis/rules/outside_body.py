@@ -1,5 +1,6 @@
-"""The findings rules of fields outside the body: text on the wire, joined arguments, quiet client
-headers."""
+"""The findings rules of fields outside the body.
+
+Text on the wire, joined arguments, quiet client headers."""
 
 from collections import Counter
 
@@ -16,8 +17,9 @@ _GRAPHQL_TEXT = ("/query", "/operationName", "/extensions")
 
 
 def _param(pairing, contract, rp: str):
-    """Return the contract's parameter of an internal request path (`/query:/page_size`), or
-    None."""
+    """Return the contract's parameter of an internal request path, or None.
+
+    A path such as `/query:/page_size`."""
     if not hasattr(pairing, "params"):
         pairing.params = parameters(contract)
     parts = tokens(rp)
@@ -25,9 +27,10 @@ def _param(pairing, contract, rp: str):
 
 
 def wire_change(pairing, lp: str, rp: str, lv, rv, contract) -> str | None:
-    """Return "" when a changed pair is the same value as the wire writes it, a note when the layer
-    made the change on purpose (a one-item list, a date at midnight), None when it is a change to
-    report."""
+    """Return "" when a changed pair is the same value as the wire writes it.
+
+    A note when the layer made the change on purpose (a one-item list, a date at midnight), None
+    when it is a change to report."""
     if in_text(rp):
         param = _param(pairing, contract, rp)
         joins = (pairing.separators[rp],) if rp in pairing.separators else separators(param)
@@ -36,8 +39,9 @@ def wire_change(pairing, lp: str, rp: str, lv, rv, contract) -> str | None:
 
 
 def quiet_added(pairing, path: str, contract) -> bool:
-    """Tell whether a request field no argument explains is the client's own: a header, a path
-    segment no template names, the text of a GraphQL query."""
+    """Tell whether a request field no argument explains is the client's own.
+
+    A header, a path segment no template names, the text of a GraphQL query."""
     if pairing.located and (path.startswith(pairing.quiet_roots) or _redacted_text(pairing, path)):
         return True
     return path in _GRAPHQL_TEXT and is_graphql(
@@ -46,15 +50,17 @@ def quiet_added(pairing, path: str, contract) -> bool:
 
 
 def pair_wire(leftovers, contract) -> None:
-    """Pair arguments with fields outside the body by name, then arguments joined into one
-    parameter."""
+    """Pair arguments with fields outside the body by name.
+
+    Then arguments joined into one parameter."""
     _pair_names(leftovers)
     _pair_joined(leftovers, contract)
 
 
 def _pair_names(leftovers) -> None:
-    """Pair an argument with the one URL, header or form field of the same meaning (`status`,
-    `query:/status`)."""
+    """Pair an argument with the one field outside the body of the same meaning.
+
+    A URL, header or form field (`status`, `query:/status`)."""
     rights = [
         (rp, rv)
         for rp, rv in leftovers.nodes(1)
@@ -82,13 +88,16 @@ def _pair_names(leftovers) -> None:
 
 
 def _same_meaning(a: str, b: str) -> bool:
-    """Tell two keys of one meaning; an index (a list item's, an unnamed URL segment's `1`) is no
-    name."""
+    """Tell two keys of one meaning.
+
+    An index (a list item's, an unnamed URL segment's `1`) is no name."""
     return not a.isdigit() and (a == b or same_name(a, b))
 
 
 def _pair_joined(leftovers, contract) -> None:
-    """Pair arguments joined into one parameter (`latitude`, `longitude` -> `latlng=40.7,-73.9`)."""
+    """Pair arguments joined into one parameter.
+
+    `latitude`, `longitude` -> `latlng=40.7,-73.9`."""
     p = leftovers.p
     lefts = [
         (path, value)
@@ -132,6 +141,7 @@ def _match_parts(parts: list[str], lefts: list[tuple]) -> list[tuple] | None:
 
 
 def _redacted_text(pairing, path: str) -> bool:
-    """Tell whether a field outside the body was redacted (`?key=AIza...`): a credential, never an
-    argument."""
+    """Tell whether a field outside the body was redacted (`?key=AIza...`).
+
+    A credential, never an argument."""
     return in_text(path) and resolve(pairing.right, path, None) == REDACTED

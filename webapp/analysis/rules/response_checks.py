@@ -1,4 +1,6 @@
-"""Check the response against the request it answers: echoes, error envelopes, status."""
+"""Check the response against the request it answers.
+
+Echoes, error envelopes, status."""
 
 from ...common.pointers import MISSING, child, resolve
 from ..budget import tick
@@ -24,8 +26,9 @@ def error_schema_for(contract) -> tuple[str | None, dict | None]:
 
 
 def is_the_envelope(schema) -> bool:
-    """Tell whether a declared error schema is the default envelope (read at the top or inside
-    `error`)."""
+    """Tell whether a declared error schema is the default envelope.
+
+    Read at the top or inside `error`."""
     return (
         isinstance(schema, dict)
         and sorted(schema.get("required") or ()) == ["code", "message", "retryable"]
@@ -34,8 +37,9 @@ def is_the_envelope(schema) -> bool:
 
 
 def error_body(body, name: str | None):
-    """Return (prefix, body) of the error envelope, unwrapping {"error": {...}} unless a declared
-    schema says."""
+    """Return (prefix, body) of the error envelope.
+
+    Unwrapping {"error": {...}} unless a declared schema says."""
     if (
         name != "error_schema"
         and isinstance(body, dict)
@@ -72,8 +76,9 @@ def looks_like_error(body, schema_name: str, schema: dict, success: dict | None 
 
 
 def marks(body: dict, schema, success=None) -> bool:
-    """Tell whether a body carries what makes it an error under `schema`, beyond being valid against
-    it.
+    """Tell whether a body carries what makes it an error under `schema`.
+
+    Beyond being valid against it.
 
     Its required fields, all of them; with none required, the fields that tell it apart from the
     success schema (one at least), or with no success schema, only fields the error schema names."""
@@ -91,8 +96,9 @@ def marks(body: dict, schema, success=None) -> bool:
 
 
 def _fields(schema) -> tuple[set, set]:
-    """Return (required, named) top-level fields of an object schema, its allOf/anyOf/oneOf branches
-    too."""
+    """Return (required, named) top-level fields of an object schema.
+
+    Its allOf/anyOf/oneOf branches too."""
     if not isinstance(schema, dict):
         return set(), set()
     required = {k for k in schema.get("required") or () if isinstance(k, str)}
@@ -165,7 +171,7 @@ def status_findings(body, status, contract) -> list[dict]:
 
 
 def answers_with_2xx(body) -> bool:
-    """Tell whether a body is an error as services that answer errors with a 2xx send it.
+    """Tell whether a body is an error from a service that answers errors with 2xx.
 
     Slack's `{"ok": false, "error": "channel_not_found"}` and GraphQL's `{"errors": [{"message":
     ..}], "data": ..}` (Shopify, Linear, GitHub's GraphQL API) come with HTTP 200: the status is no
@@ -204,8 +210,9 @@ _ERROR_WORDS = frozenset(
 
 
 def carries_an_error(body) -> bool:
-    """Tell whether a body reads as an error report by the common shapes (any status, no schema
-    declared)."""
+    """Tell whether a body reads as an error report by the common shapes.
+
+    Any status, no schema declared."""
     if not isinstance(body, dict):
         return isinstance(body, str) and bool(body.strip())
     return _says_it_failed(body) or any(
@@ -225,7 +232,9 @@ class Echo:
 
 
 def echo_pairs(request, response, declared) -> Echo:
-    """Pair request fields with their echo in the response; report echoes with another value."""
+    """Pair request fields with their echo in the response.
+
+    Report echoes with another value."""
     echo = Echo()
     for rq, rs in declared:
         a, b = resolve(request, rq), resolve(response, rs)
@@ -235,7 +244,9 @@ def echo_pairs(request, response, declared) -> Echo:
 
 
 def _echo_whole_document(request, response, echo: Echo) -> Echo:
-    """Pair the request with the response object (or member) that echoes most of its keys."""
+    """Pair the request with the response object that echoes most of its keys.
+
+    The object may be a member of the response."""
     if isinstance(request, dict) and isinstance(response, dict):
         root = _echo_root(request, response)
         if root is not None:
@@ -290,8 +301,9 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
 
 
 def echo_from(pairs, request, response) -> Echo:
-    """Rebuild an echo's pairs (not its findings: the analysis has them) from the (request path,
-    response path) pairs alignment rows name, then the root."""
+    """Rebuild an echo's pairs from the pairs alignment rows name, then the root.
+
+    The rows' (request path, response path) pairs. Not its findings: the analysis has them."""
     echo = Echo(findings=False)
     for rq, rs in pairs:
         a, b = resolve(request, rq), resolve(response, rs)

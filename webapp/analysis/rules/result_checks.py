@@ -1,5 +1,6 @@
-"""The way back: what the tool handed the model (its result) checked against what the server
-answered.
+"""The way back: the tool's result checked against the server's answer.
+
+What the tool handed the model (its result) checked against what the server answered.
 
 A failed response must reach the model as a failure (`error_hidden`, and `error_invented` for the
 reverse); its envelope's code, message and retryable must reach a structured result, and the code
@@ -50,8 +51,9 @@ _RETRY = re.compile(
 def result_findings(
     response, status: int | None, reading: Reading | None, contract
 ) -> tuple[list[dict], Pairing]:
-    """Return the findings of a call's way back and the pairing of its response with its structured
-    result."""
+    """Return the findings of a call's way back and its result pairing.
+
+    The pairing is of its response with its structured result."""
     pairing = Pairing(response, None)
     if reading is None:
         return [], pairing
@@ -106,9 +108,10 @@ def _failure_findings(failure: Failure, reading: Reading) -> list[dict]:
 
 
 def _error_pairing(response, failure: Failure, reading: Reading) -> Pairing:
-    """Pair an error response with a structured error result for the aligned view: like any stage
-    pair, and each envelope field with the result field its check read (`/error/code` ->
-    `/error/code`)."""
+    """Pair an error response with a structured error result for the aligned view.
+
+    Like any stage pair, and each envelope field with the result field its check read (`/error/code`
+    -> `/error/code`)."""
     if not (is_container(response) and is_container(reading.structured)):
         return Pairing(response, None)
     pairing = pair_arguments(response, reading.structured, [], None)
@@ -121,9 +124,10 @@ def _error_pairing(response, failure: Failure, reading: Reading) -> Pairing:
 
 
 def _reads_as_success(failure: Failure, reading: Reading) -> bool:
-    """Tell whether the model was told the call worked: its flag says so, or, with no flag set,
-    nothing says it failed (Slack's, Notion's, Asana's layers hand the vendor's error back as text,
-    `isError` left out)."""
+    """Tell whether the model was told the call worked.
+
+    Its flag says so, or, with no flag set, nothing says it failed (Slack's, Notion's, Asana's
+    layers hand the vendor's error back as text, `isError` left out)."""
     if reading.is_error or (reading.is_error is not None and reading.flag_given):
         return not reading.is_error
     said = [value for _, value in failure.fields.values() if not isinstance(value, bool)]
@@ -169,8 +173,9 @@ def _invented(reading: Reading, status: int | None) -> dict:
 
 
 def _envelope_field(meaning: str, path: str, value, reading: Reading) -> list[dict]:
-    """Check one envelope field reached the result: at its pair in a structured one, said in a text
-    one."""
+    """Check one envelope field reached the result.
+
+    At its pair in a structured one, said in a text one."""
     found = _structured_field(meaning, reading.structured)
     if found is not None:
         at, got = found
@@ -213,8 +218,9 @@ def _dropped(meaning: str, path: str, value) -> dict:
 
 
 def _structured_field(meaning: str, doc):
-    """Find the field of one envelope meaning in a structured result, shallowest first: (pointer,
-    value)."""
+    """Find the field of one envelope meaning in a structured result.
+
+    Shallowest first; return (pointer, value)."""
     if not is_container(doc):
         return None
     spellings = ENVELOPE_NAMES[meaning]
@@ -241,8 +247,9 @@ def _same_value(a, b) -> bool:
 
 
 def _said(meaning: str, value, text: str | None) -> bool | None:
-    """Tell whether a text says an envelope field: True, False (says the opposite), None (says
-    nothing)."""
+    """Tell whether a text says an envelope field.
+
+    True, False (says the opposite), None (says nothing)."""
     if not text:
         return None
     if meaning != "retryable":
@@ -276,8 +283,9 @@ def _shown(value) -> str:
 
 
 def _structured(response, reading: Reading) -> tuple[Pairing, list[dict]]:
-    """Pair a structured result with the response body like any stage pair; a result may leave
-    fields out."""
+    """Pair a structured result with the response body like any stage pair.
+
+    A result may leave fields out."""
     pairing = pair_arguments(response, reading.structured, [], None)
     out = []
     for f in mapping_findings(pairing, None, set()):
@@ -300,8 +308,9 @@ _ID_KEY = re.compile(r"(?:^|[_-])(?:id|gid|uuid)$|[a-z0-9]Id$|ID$|^(?:gid|uuid)$
 
 
 def _reshaped(f: dict, response) -> bool:
-    """Tell whether a change on the way back is a layer reshaping what it hands over, as real layers
-    do.
+    """Tell whether a change on the way back is a layer reshaping what it hands.
+
+    As real layers do.
 
     A container handed over as another one (rows wrapped in text, `{object, data}` as a list of
     ids), a numeric identifier handed over as its digits (JavaScript-safe ids), a value the response
@@ -326,8 +335,9 @@ def _reshaped(f: dict, response) -> bool:
 
 
 def _unconverted(pairing: Pairing, prefix: str | None) -> list[dict]:
-    """Warn where a money or ratio unit the response names reaches a plain field unchanged (cents
-    read as dollars)."""
+    """Warn where a response's money or ratio unit reaches a plain field unchanged.
+
+    Cents read as dollars."""
     out = []
     for lp in pairing.whole:
         rp, unit = pairing.pairs[lp], unit_of(last(lp))
@@ -353,8 +363,9 @@ def _unconverted(pairing: Pairing, prefix: str | None) -> list[dict]:
 
 
 def _into_plain_units(f: dict) -> bool:
-    """Tell whether a scaled pair converts a unit the response names into plain units
-    (`amount_cents` -> `amount`)."""
+    """Tell whether a scaled pair converts a named unit into plain units.
+
+    The unit the response names: `amount_cents` -> `amount`."""
     if f["kind"] != "scaled" or not f["left"] or not f["right"]:
         return False
     unit = unit_of(last(f["left"]["path"]))

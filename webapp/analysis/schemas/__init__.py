@@ -1,2 +1,3 @@
-"""JSON Schema: validate a snapshot (jsonschema-rs first, jsonschema to describe), ask what it
-declares."""
+"""JSON Schema: validate a snapshot, ask what a schema declares.
+
+jsonschema-rs validates first, jsonschema describes."""

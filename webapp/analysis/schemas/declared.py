@@ -44,7 +44,9 @@ def _step(candidates, token: str, root) -> list[dict]:
 
 
 def _matches(pattern: str, key: str) -> bool:
-    """Tell whether a `patternProperties` key matches (in RE2; one it cannot run never does)."""
+    """Tell whether a `patternProperties` key matches.
+
+    In RE2; one it cannot run never does."""
     return patterns.search(pattern, key) is True
 
 
@@ -57,7 +59,9 @@ def _parents(schema, path: str):
 
 
 def declares(schema, path: str) -> bool | None:
-    """Tell whether a schema declares the field at `path` (None: the schema cannot tell)."""
+    """Tell whether a schema declares the field at `path`.
+
+    None: the schema cannot tell."""
     if not isinstance(schema, dict) or not path:
         return None
     parents, key = _parents(schema, path)
@@ -81,7 +85,9 @@ def requires(schema, path: str) -> bool:
 
 
 def field_schemas(schema, path: str) -> list[dict]:
-    """Return the (sub)schemas that describe the field at `path` (empty when none does)."""
+    """Return the (sub)schemas that describe the field at `path`.
+
+    Empty when none does."""
     if not isinstance(schema, dict) or not path:
         return []
     parents, key = _parents(schema, path)

@@ -1,12 +1,15 @@
-"""Describe a big snapshot's errors from jsonschema-rs, in the records the Python validator
-gives."""
+"""Describe a big snapshot's errors from jsonschema-rs.
+
+In the records the Python validator gives."""
 
 from ...common.pointers import child, from_tokens, resolve
 from .hints import closest
 
 
 def fast_errors(validator, instance, schema, limit: int) -> list[dict] | None:
-    """Return up to about `limit` errors from a jsonschema-rs validator, or None when it fails."""
+    """Return up to about `limit` errors from a jsonschema-rs validator.
+
+    None when it fails."""
     out: list[dict] = []
     try:
         for error in validator.iter_errors(instance):

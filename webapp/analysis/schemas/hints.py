@@ -1,4 +1,6 @@
-"""Did-you-mean hints: the declared key or allowed value that a wrong one most likely misspells."""
+"""Did-you-mean hints.
+
+The declared key or allowed value that a wrong one most likely misspells."""
 
 import difflib
 

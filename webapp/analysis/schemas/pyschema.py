@@ -1,5 +1,6 @@
-"""The Python jsonschema validator, its formats checked by jsonschema-rs and its patterns run by
-RE2; imported only when needed.
+"""The Python jsonschema validator.
+
+Its formats checked by jsonschema-rs and its patterns run by RE2; imported only when needed.
 
 Importing jsonschema loads every optional format library installed beside it (rfc3987-syntax alone
 compiles ~35 Lark grammars: seconds; python-jsonschema issues 1428 and 1392). The analysis asks
@@ -35,8 +36,9 @@ _FORMAT_LIBRARIES = (
 
 @contextmanager
 def _without_format_libraries():
-    """Make jsonschema's optional `import rfc3987_syntax` (and the like) fail while it is
-    imported."""
+    """Make jsonschema's optional format imports fail while it is imported.
+
+    `import rfc3987_syntax` and the like."""
     hidden = [name for name in _FORMAT_LIBRARIES if name not in sys.modules]
     # None: "not importable", which jsonschema skips
     sys.modules.update(dict.fromkeys(hidden))
@@ -70,7 +72,9 @@ class RustFormats(FormatChecker):
         self.dialect = dialect
 
     def check(self, instance, format):  # noqa: A002 - the name jsonschema calls it with
-        """Raise FormatError when a string does not conform to `format`; unknown formats pass."""
+        """Raise FormatError when a string does not conform to `format`.
+
+        Unknown formats pass."""
         if isinstance(instance, str) and not _format_validator(self.dialect, format).is_valid(
             instance
         ):
@@ -88,8 +92,9 @@ def _format_validator(dialect: str, format_name: str):
 
 
 def python_validator(schema):
-    """Return a jsonschema validator for a schema: its declared dialect (else draft 7), offline,
-    its patterns run by RE2.
+    """Return a jsonschema validator for a schema.
+
+    Its declared dialect (else draft 7), offline, its patterns run by RE2.
 
     The patterns RE2 cannot run are left out (webapp/common/patterns.py `runnable`), and so is
     `unevaluatedProperties` beside any `patternProperties`: jsonschema reads those keys with
@@ -111,8 +116,9 @@ def _linear(cls):
 
 
 def _matches(pattern: str, text: str) -> bool:
-    """Run a contract's pattern in RE2 while the analysis has time (one RE2 cannot run was left
-    out of the schema: it would match)."""
+    """Run a contract's pattern in RE2 while the analysis has time.
+
+    One RE2 cannot run was left out of the schema: it would match."""
     if spent():
         raise OutOfTime
     return patterns.search(pattern, text) is not False

@@ -1,4 +1,6 @@
-"""Validate a snapshot against a JSON Schema: every error, at a JSON Pointer, with hints.
+"""Validate a snapshot against a JSON Schema.
+
+Every error, at a JSON Pointer, with hints.
 
 Every pattern runs in linear time: jsonschema-rs with its `regex` engine (not `fancy-regex`, which
 backtracks), the Python validator with RE2 (pyschema.py); a pattern RE2 cannot run is left out
@@ -31,7 +33,9 @@ def _cached_validator(key: bytes):
 
 @lru_cache(maxsize=256)
 def _cached_fast(key: bytes):
-    """Return a jsonschema-rs validator (Draft 7 unless $schema says otherwise), or None."""
+    """Return a jsonschema-rs validator, or None.
+
+    Draft 7 unless $schema says otherwise."""
     schema = patterns.runnable(jsontext.loads(key))
     linear = jsonschema_rs.RegexOptions()
     options = {"validate_formats": True, "retriever": _no_fetch, "pattern_options": linear}
@@ -123,7 +127,9 @@ def validate(instance, schema) -> list[dict]:
 
 
 def _python_errors(validator, instance) -> list:
-    """Return the Python validator's errors, counting each against the analysis' time budget."""
+    """Return the Python validator's errors.
+
+    Counting each against the analysis' time budget."""
     raw = []
     for error in validator.iter_errors(instance):
         tick()
@@ -186,7 +192,9 @@ def _hint_for_missing(error, base: dict) -> None:
 
 
 def metaschema_problems(schema: dict, uri: str | None) -> list[tuple[list, str]]:
-    """List (path tokens, jsonschema's message) for each way a schema breaks its metaschema.
+    """List each way a schema breaks its metaschema.
+
+    As (path tokens, jsonschema's message).
 
     Imports jsonschema, which names each problem: ask only about a schema jsonschema-rs doubts."""
     from .pyschema import Draft7Validator, SchemaError, validator_for

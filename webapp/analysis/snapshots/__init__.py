@@ -1,2 +1,3 @@
-"""A call's snapshots as the analysis reads them: their JSON documents and the forms a result is
-logged in."""
+"""A call's snapshots as the analysis reads them.
+
+Their JSON documents and the forms a result is logged in."""

@@ -27,7 +27,9 @@ def json_error(payload) -> dict | None:
 
 
 def documents(snapshots: dict) -> dict:
-    """Return each snapshot's payload, None for a missing snapshot or one holding broken JSON."""
+    """Return each snapshot's payload.
+
+    None for a missing snapshot or one holding broken JSON."""
     docs = {}
     for stage in STAGES:
         snap = snapshots.get(stage)

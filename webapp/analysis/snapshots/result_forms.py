@@ -1,4 +1,6 @@
-"""Read a `result` snapshot (what the tool handed back to the model) in the forms agents log it.
+"""Read a `result` snapshot in the forms agents log it.
+
+The result is what the tool handed back to the model.
 
 An MCP `CallToolResult` (`content`, `structuredContent`, `isError`), an Anthropic `tool_result`
 block (`content`, `is_error`), the error of a JSON-RPC answer (`{"error": {...}}`, as ingest keeps
@@ -18,8 +20,9 @@ _ANTHROPIC_KEYS = frozenset(("type", "content", "is_error", "tool_use_id", "cach
 
 @dataclass
 class Reading:
-    """What the model got: whether it was told the call failed, the text it read, the structured
-    value."""
+    """What the model got.
+
+    Whether it was told the call failed, the text it read, the structured value."""
 
     # None: the form carries no flag
     is_error: bool | None
@@ -74,8 +77,9 @@ def read_result(snapshot: dict | None) -> Reading | None:
 
 
 def _mcp_like(payload: dict) -> bool:
-    """Tell a CallToolResult (SDKs add keys of their own: `_meta`, `resultType`) from a body that
-    has a `content`."""
+    """Tell a CallToolResult from a body that has a `content`.
+
+    SDKs add keys of their own: `_meta`, `resultType`."""
     content = payload.get("content")
     blocks = isinstance(content, list) and all(isinstance(b, dict) and "type" in b for b in content)
     return (
@@ -111,8 +115,9 @@ def _from_text(text: str, told: bool | None) -> Reading:
 
 
 def _with_json(reading: Reading) -> Reading:
-    """Read the JSON a text holds as the structured result (a tool that answers with the body as
-    text)."""
+    """Read the JSON a text holds as the structured result.
+
+    A tool that answers with the body as text."""
     text = (reading.text or "").strip()
     if text[:1] in ("{", "["):
         try:
@@ -123,7 +128,9 @@ def _with_json(reading: Reading) -> Reading:
 
 
 def joined_text(content) -> str | None:
-    """Join a content list's text blocks (what the model read); None when there are none."""
+    """Join a content list's text blocks (what the model read).
+
+    None when there are none."""
     if isinstance(content, str):
         return content
     if not isinstance(content, list):

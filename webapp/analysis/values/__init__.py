@@ -1,2 +1,3 @@
-"""JSON values and what they say: text readings, field names, units, how one value became
-another."""
+"""JSON values and what they say.
+
+Text readings, field names, units, how one value became another."""

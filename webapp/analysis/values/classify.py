@@ -1,4 +1,6 @@
-"""Name how one value became another: type, enum, format, scale, or a plain value change."""
+"""Name how one value became another.
+
+Type, enum, format, scale, or a plain value change."""
 
 import re
 
@@ -74,7 +76,9 @@ def _same_meaning(a, b) -> bool:
 
 
 def _meant_as_text(value, text: str) -> bool:
-    """Tell whether `text` is `value` written as a string (number, boolean, date, list, JSON)."""
+    """Tell whether `text` is `value` written as a string.
+
+    Number, boolean, date, list, JSON."""
     if isinstance(value, bool):
         return read_truth(text) == value
     if is_number(value):

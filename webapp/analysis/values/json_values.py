@@ -1,4 +1,6 @@
-"""Small helpers on JSON values: type names, display, redaction-aware equality, key styles."""
+"""Small helpers on JSON values.
+
+Type names, display, redaction-aware equality, key styles."""
 
 import re
 
@@ -30,8 +32,9 @@ def is_number(value) -> bool:
 
 
 def is_empty(value) -> bool:
-    """Tell whether a value is null or empty: "", [] or {} (what a dropped argument may lose
-    freely)."""
+    """Tell whether a value is null or empty.
+
+    "", [] or {} (what a dropped argument may lose freely)."""
     return value is None or (type(value) in (str, list, dict) and not value)
 
 
@@ -55,7 +58,9 @@ def is_redacted(value) -> bool:
 
 
 def same(a, b) -> bool:
-    """Compare two JSON values strictly: true is not 1, redacted equals anything."""
+    """Compare two JSON values strictly.
+
+    True is not 1, redacted equals anything."""
     if a is b:
         return True
     if isinstance(a, (dict, list)) or isinstance(b, (dict, list)):

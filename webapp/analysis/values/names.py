@@ -1,5 +1,6 @@
-"""Tell how alike two field names are: words across case styles, abbreviations and common
-synonyms."""
+"""Tell how alike two field names are.
+
+Words across case styles, abbreviations and common synonyms."""
 
 import difflib
 import re
@@ -101,8 +102,9 @@ def _singular(word: str) -> str:
 
 @lru_cache(maxsize=1 << 15)
 def words(key: str) -> tuple[str, ...]:
-    """Split a key into lower-case words, abbreviations written out (qtyOrdered -> quantity,
-    ordered)."""
+    """Split a key into lower-case words, abbreviations written out.
+
+    qtyOrdered -> quantity, ordered."""
     out = []
     for raw in _WORD.findall(key):
         word = raw.lower()
@@ -119,13 +121,16 @@ def meaning(key: str) -> frozenset:
 
 
 def same_name(a: str, b: str) -> bool:
-    """Tell whether two keys name the same thing: n/count, q/query, qty/quantity,
-    storeId/location_id."""
+    """Tell whether two keys name the same thing.
+
+    n/count, q/query, qty/quantity, storeId/location_id."""
     return bool(meaning(a)) and meaning(a) == meaning(b) and a != b
 
 
 def name_score(a: str, b: str) -> float:
-    """Score how alike two keys are, 0..1: 1 for the same meaning, shared words in between."""
+    """Score how alike two keys are, 0..1.
+
+    1 for the same meaning, shared words in between."""
     left, right = meaning(a), meaning(b)
     if not left or not right:
         return 0.0
@@ -147,7 +152,9 @@ def _joined(key: str) -> str:
 
 
 def _contained(a: str, b: str) -> float:
-    """Score one key inside the other (page/pageNumber) or a near spelling (adress/address)."""
+    """Score one key inside the other (page/pageNumber) or a near spelling.
+
+    For example adress/address."""
     a, b = _joined(a), _joined(b)
     if min(len(a), len(b)) >= 3 and (a in b or b in a):
         return 0.7
@@ -165,7 +172,9 @@ def _contained(a: str, b: str) -> float:
 
 
 def mentions(text, key: str) -> bool:
-    """Tell whether a description mentions a key's words ("Number of minors" mentions minors)."""
+    """Tell whether a description mentions a key's words.
+
+    "Number of minors" mentions minors."""
     if not isinstance(text, str) or not text:
         return False
     said = {_CANONICAL.get(w, w) for w in words(text)}

@@ -1,5 +1,6 @@
-"""Read dates, epochs, numbers and booleans written as text, to tell a format change from a new
-value."""
+"""Read dates, epochs, numbers and booleans written as text.
+
+To tell a format change from a new value."""
 
 import math
 import re
@@ -121,7 +122,9 @@ def read_dates(text: str) -> list[tuple[datetime, bool]]:
 
 
 def _formatted(text: str) -> list[tuple[datetime, bool]]:
-    """Return the readings of text in each of _DATE_FORMATS that reads it, in their order."""
+    """Return the readings of text in each of _DATE_FORMATS that reads it.
+
+    In their order."""
     readings = []
     for fmt, shape, exact in _SHAPES:
         if not shape.match(text):
@@ -136,7 +139,9 @@ def _formatted(text: str) -> list[tuple[datetime, bool]]:
 
 
 def _numeric(exact, text: str) -> datetime | None:
-    """Read text as strptime would with a format of numeric fields (a whole match, or nothing)."""
+    """Read text as strptime would with a format of numeric fields.
+
+    A whole match, or nothing."""
     found = exact.match(text)
     if found is None or found.end() != len(text):
         return None
@@ -187,7 +192,7 @@ def same_time(a: str, b: str) -> bool:
 
 
 def epoch_unit(number, text: str) -> str | None:
-    """Tell whether a number is the epoch seconds or milliseconds of a date-time string."""
+    """Tell whether a number is a date-time string's epoch seconds or milliseconds."""
     if isinstance(number, bool) or not isinstance(number, (int, float)):
         return None
     for unit, scale in (("seconds", 1), ("milliseconds", 1000)):

@@ -1,5 +1,6 @@
-"""Name the transform a finding shows ("integer>string", "x100", "lower>UPPER") and how its ends
-were paired."""
+"""Name the transform a finding shows and how its ends were paired.
+
+Transforms such as "integer>string", "x100", "lower>UPPER"."""
 
 import re
 from datetime import datetime
@@ -25,8 +26,9 @@ REASONS = {
 
 
 def reason_of(pairing, left_path: str | None) -> str | None:
-    """Return how the pair at left_path was found: by its own pairing, else its nearest paired
-    ancestor's."""
+    """Return how the pair at left_path was found.
+
+    By its own pairing, else its nearest paired ancestor's."""
     if left_path is None or pairing is None:
         return None
     how = pairing.how
@@ -38,7 +40,9 @@ def reason_of(pairing, left_path: str | None) -> str | None:
 
 
 def _found_above(pairing, path: str) -> str | None:
-    """Return how the nearest ancestor paired otherwise than by path or place was found, else None.
+    """Return how the nearest specially paired ancestor was found, else None.
+
+    The nearest ancestor paired otherwise than by path or place.
 
     Remembered per path on the pairing (read once it is complete): thousands of findings in one
     list of records look at their ancestors once, not each."""
@@ -83,8 +87,9 @@ _SCALE = re.compile(r"[x/][0-9]+(\.[0-9]+)?\Z", re.ASCII)
 
 
 def transform_problem(text: str) -> str | None:
-    """Say why a declared transform can never match a finding, or None when it is one tracediff
-    names."""
+    """Say why a declared transform can never match a finding.
+
+    None when it is one tracediff names."""
     if _SCALE.match(text):
         return None if float(text[1:]) > 0 else "a scale must be above 0"
     before, arrow, after = text.partition(">")
@@ -118,8 +123,9 @@ def transform_of(finding: dict) -> str | None:
 
 
 def shared_transform(members: list[dict]) -> str | None:
-    """Return the transform every member shows when it is one and the same (40,000 lower>UPPER),
-    else None."""
+    """Return the transform every member shows when it is one, else None.
+
+    One and the same, as 40,000 lower>UPPER."""
     shown = {m.get("transform") for m in members}
     return shown.pop() if len(shown) == 1 else None
 

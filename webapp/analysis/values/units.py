@@ -1,5 +1,6 @@
-"""Units read from field names (`amount_cents`, `timeoutMs`, `fee_bps`) and the conversion a pair of
-them expects."""
+"""Units read from field names and the conversion a pair of them expects.
+
+Names such as `amount_cents`, `timeoutMs`, `fee_bps`."""
 
 import re
 from functools import lru_cache
@@ -52,8 +53,9 @@ _NOT_UNIT_AFTER = {"min": {"price", "amount", "value", "count", "length", "size"
 
 @lru_cache(maxsize=1 << 14)
 def unit_of(key: str) -> tuple[str, float] | None:
-    """Return (dimension, size) of the unit a key names with its last word (`amountCents`: money,
-    0.01)."""
+    """Return (dimension, size) of the unit a key names with its last word.
+
+    `amountCents`: money, 0.01."""
     found = [w.lower() for w in _WORD.findall(key)]
     if len(found) < 2:
         # "ms" or "s" alone is a name, not a unit
@@ -65,8 +67,9 @@ def unit_of(key: str) -> tuple[str, float] | None:
 
 
 def expected_factors(left_path: str, right_path: str) -> tuple[float, ...] | None:
-    """Return the factors the names of an (argument, request) pair allow, or None when they say
-    nothing.
+    """Return the factors the names of an (argument, request) pair allow.
+
+    None when they say nothing.
 
     Only a request field that names its unit expects a conversion: an API field `amount` may hold
     cents or dollars, but `amount_cents` fed from `amount` (dollars, as arguments are) must be
@@ -84,8 +87,9 @@ def expected_factors(left_path: str, right_path: str) -> tuple[float, ...] | Non
 
 
 def scale_of(transform) -> float | None:
-    """Return the factor of a declared scale transform ("x100" -> 100, "/1000" -> 0.001), else
-    None."""
+    """Return the factor of a declared scale transform, else None.
+
+    "x100" -> 100, "/1000" -> 0.001."""
     if not isinstance(transform, str) or len(transform) < 2 or transform[0] not in "x/":
         return None
     try:
@@ -98,8 +102,9 @@ def scale_of(transform) -> float | None:
 
 
 def number(value):
-    """Read a value as a number: a JSON number, or a number written as text (query strings,
-    forms)."""
+    """Read a value as a number.
+
+    A JSON number, or a number written as text (query strings, forms)."""
     if is_number(value):
         return value
     if isinstance(value, str):

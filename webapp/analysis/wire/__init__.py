@@ -1,1 +1,3 @@
-"""The request as sent: URL, query, headers, form and GraphQL bodies, where each field travels."""
+"""The request as sent.
+
+URL, query, headers, form and GraphQL bodies, where each field travels."""

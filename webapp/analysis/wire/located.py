@@ -1,5 +1,6 @@
-"""Name the request fields of a located call's result as findings do outside the analysis
-(`query:/page_size`)."""
+"""Name a located call's request fields as findings do outside the analysis.
+
+The fields of its result, as `query:/page_size`."""
 
 from .locations import Request, external
 
@@ -18,8 +19,9 @@ def _finding(f: dict) -> dict:
 
 
 def located_result(result: dict, wire: Request, back: dict) -> dict:
-    """Rewrite a result's internal request pointers (`/query:/page_size`) as external names, in
-    place."""
+    """Rewrite a result's internal request pointers as external names, in place.
+
+    `/query:/page_size` -> `query:/page_size`."""
     sides = []
     for f in result["findings"]:
         sides.append(((f["left"] or {}).get("snapshot"), (f["right"] or {}).get("snapshot")))

@@ -1,4 +1,6 @@
-"""Where a request field travels: the body, or a location outside it named `LOCATION:/pointer`.
+"""Where a request field travels.
+
+The body, or a location outside it named `LOCATION:/pointer`.
 
 A finding names a body field by its JSON Pointer as always (`/paid_at`); a field outside the body
 by its location and a pointer inside it: `path:/invoiceId` (a URL template's variable, or the
@@ -25,7 +27,9 @@ LOCATIONS = ("path", "query", "header", "form")
 
 
 def is_request_path(text) -> bool:
-    """Tell whether text names a request field: a JSON Pointer, or `LOCATION:` and a pointer."""
+    """Tell whether text names a request field.
+
+    A JSON Pointer, or `LOCATION:` and a pointer."""
     if not isinstance(text, str):
         return False
     location, colon, rest = text.partition(":")
@@ -42,8 +46,9 @@ QUIET_ROOTS = ("/header:",)
 
 
 class Request:
-    """A request as the analysis reads it: its document (body plus locations) and what it knows of
-    them."""
+    """A request as the analysis reads it.
+
+    Its document (body plus locations) and what it knows of them."""
 
     def __init__(
         self,
@@ -63,9 +68,10 @@ class Request:
         self.url = url
 
     def url_template(self, back: dict) -> str | None:
-        """Return the URL template this call shows: the contract's, else its path with each segment
-        an argument explains written `{argument}` (`back`: the pairing's request path -> argument
-        path), else None."""
+        """Return the URL template this call shows.
+
+        The contract's, else its path with each segment an argument explains written `{argument}`
+        (`back`: the pairing's request path -> argument path), else None."""
         if self.template or not self.url:
             return self.template
         parts = segments(url_path(self.url))
@@ -77,8 +83,9 @@ class Request:
 
 
 def external(path: str) -> str:
-    """Name an internal request pointer as findings do: `/query:/page_size` ->
-    `query:/page_size`."""
+    """Name an internal request pointer as findings do.
+
+    `/query:/page_size` -> `query:/page_size`."""
     if path.startswith(TEXT_ROOTS):
         head = path.find(":")
         return path[1 : head + 1] + path[head + 1 :]
@@ -86,8 +93,9 @@ def external(path: str) -> str:
 
 
 def internal(path: str) -> str:
-    """Undo `external`: `query:/page_size` -> `/query:/page_size`; body pointers stay as they
-    are."""
+    """Undo `external`: `query:/page_size` -> `/query:/page_size`.
+
+    Body pointers stay as they are."""
     location, _, rest = path.partition(":")
     if location in LOCATIONS and (rest == "" or rest.startswith("/")):
         return f"/{location}:{rest}"
@@ -100,7 +108,9 @@ def is_located_path(path) -> bool:
 
 
 def split_request_path(path: str) -> tuple[str, str]:
-    """Return (location, pointer) of an external request path; a body path's location is `body`."""
+    """Return (location, pointer) of an external request path.
+
+    A body path's location is `body`."""
     location, colon, rest = path.partition(":")
     if colon and location in LOCATIONS and is_pointer(rest):
         return location, rest
@@ -108,16 +118,18 @@ def split_request_path(path: str) -> tuple[str, str]:
 
 
 def in_text(path: str) -> bool:
-    """Tell whether an internal request pointer lies in a location whose values are text (not the
-    body)."""
+    """Tell whether an internal request pointer lies in a location of text values.
+
+    Not the body."""
     return path.startswith(TEXT_ROOTS)
 
 
 def read_request(
     snapshot: dict | None, body, arguments=None, template: str | None = None
 ) -> Request:
-    """Read a request snapshot's URL, headers and body into one document (the body alone when
-    nothing else)."""
+    """Read a request snapshot's URL, headers and body into one document.
+
+    The body alone when nothing else."""
     http = (snapshot or {}).get("http") or {}
     url = http.get("url") if isinstance(http.get("url"), str) and http.get("url") else None
     headers = http.get("headers") if isinstance(http.get("headers"), dict) else {}
@@ -161,16 +173,18 @@ def read_request(
 
 
 def body_part(document):
-    """Return the body's own part of a located request document (its keys without the
-    locations')."""
+    """Return the body's own part of a located request document.
+
+    Its keys without the locations'."""
     if isinstance(document, dict) and _KEYS.keys() & document.keys():
         return {k: v for k, v in document.items() if k not in _KEYS}
     return document
 
 
 def quiet_roots(request: Request) -> tuple:
-    """Return the internal roots under which a field no argument explains is the client's, not
-    added."""
+    """Return the internal roots under which an unexplained field is the client's.
+
+    A field no argument explains under them is the client's, not added."""
     return QUIET_ROOTS + (("/path:",) if request.untemplated else ())
 
 
@@ -191,8 +205,9 @@ def _texts(arguments) -> set[str]:
 
 
 def request_document(snapshots: dict, template: str | None = None):
-    """Return the request as the analysis read it (body plus locations) from a call's snapshots, or
-    None."""
+    """Return the request as the analysis read it from a call's snapshots.
+
+    Body plus locations, or None."""
     request, arguments = snapshots.get("request"), snapshots.get("arguments")
     if not request:
         return None
@@ -202,5 +217,7 @@ def request_document(snapshots: dict, template: str | None = None):
 
 
 def resolve_request(document, path: str, default=MISSING):
-    """Return the value at a request path (`/paid_at`, `query:/page_size`) of a request document."""
+    """Return the value at a request path of a request document.
+
+    A path such as `/paid_at`, `query:/page_size`."""
     return resolve(document, internal(path), default)

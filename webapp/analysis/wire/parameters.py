@@ -1,5 +1,6 @@
-"""What a contract says of a request outside its body: the URL template and each parameter's schema
-and style.
+"""What a contract says of a request outside its body.
+
+The URL template and each parameter's schema and style.
 
 A contract's `http` holds `{"method", "path", "parameters", "content_type"}`: `path` is the URL
 template (`/v1/invoices/{invoiceId}/pay`), `parameters` OpenAPI's parameter objects (`name`, `in`:
@@ -29,8 +30,9 @@ def template_of(contract) -> str | None:
 
 
 def parameters(contract) -> dict[tuple[str, str], dict]:
-    """Return {(location, name): parameter} of the contract's parameters (header names
-    lower-cased)."""
+    """Return {(location, name): parameter} of the contract's parameters.
+
+    Header names lower-cased."""
     out = {}
     for param in http_of(contract).get("parameters") or ():
         if (
@@ -44,15 +46,17 @@ def parameters(contract) -> dict[tuple[str, str], dict]:
 
 
 def path_variables(contract) -> list[str]:
-    """Return the variables of the contract's URL template (`invoiceId`), declared as parameters or
-    not."""
+    """Return the variables of the contract's URL template (`invoiceId`).
+
+    Declared as parameters or not."""
     template = template_of(contract)
     return template_variables(template) if template else []
 
 
 def separators(param: dict | None) -> tuple[str, ...]:
-    """Return the separators a list parameter may be joined with: its style's, else the common
-    ones."""
+    """Return the separators a list parameter may be joined with.
+
+    Its style's, else the common ones."""
     if not param:
         return SEPARATORS
     style = param.get("style") or ("simple" if param.get("in") == "path" else "form")

@@ -1,5 +1,6 @@
-"""Read an HTTP request as sent: the URL's path segments and query, form bodies, GraphQL, chosen
-headers."""
+"""Read an HTTP request as sent.
+
+The URL's path segments and query, form bodies, GraphQL, chosen headers."""
 
 import re
 from functools import lru_cache
@@ -39,8 +40,10 @@ _SECRET_HEADER = re.compile(
 
 
 def read_params(text: str) -> dict:
-    """Read a query string or form body into an object: repeated keys and `a[]=` give lists,
-    `a[k]=` and `a[0][k]=` nest (Rack and Stripe style); values are text, percent-decoded."""
+    """Read a query string or form body into an object.
+
+    Repeated keys and `a[]=` give lists, `a[k]=` and `a[0][k]=` nest (Rack and Stripe style); values
+    are text, percent-decoded."""
     out: dict = {}
     for key, value in parse_qsl(text, keep_blank_values=True, max_num_fields=None)[:MAX_PARAMS]:
         head, tokens = _split_key(key)
@@ -49,7 +52,9 @@ def read_params(text: str) -> dict:
 
 
 def _split_key(key: str) -> tuple[str, list[str]]:
-    """Split `a[b][]` into ("a", ["b", ""]); a key without brackets has no tokens."""
+    """Split `a[b][]` into ("a", ["b", ""]).
+
+    A key without brackets has no tokens."""
     at = key.find("[")
     if at <= 0 or not key.endswith("]"):
         return key, []
@@ -61,7 +66,9 @@ def _split_key(key: str) -> tuple[str, list[str]]:
 
 
 def _put(node: dict, tokens: list[str], value: str) -> None:
-    """Store a value at a bracket path; "" appends, a repeated plain key becomes a list."""
+    """Store a value at a bracket path.
+
+    "" appends, a repeated plain key becomes a list."""
     for i, token in enumerate(tokens):
         lastone = i == len(tokens) - 1
         # a[] = append to the list at this place
@@ -91,7 +98,9 @@ class _Repeated(list):
 
 
 def _lists(node):
-    """Turn nested holders into JSON: dense 0..n-1 keys (or appended ones) into lists."""
+    """Turn nested holders into JSON.
+
+    Dense 0..n-1 keys (or appended ones) into lists."""
     if isinstance(node, _Repeated):
         return list(node)
     if not isinstance(node, dict):
@@ -106,7 +115,9 @@ def _lists(node):
 
 
 def _split(url: str):
-    """Split a URL into its parts, or None when it cannot be read (a host such as `[REDACTED]`)."""
+    """Split a URL into its parts, or None when it cannot be read.
+
+    One with a host such as `[REDACTED]` cannot."""
     try:
         return urlsplit(url)
     except ValueError:
@@ -114,8 +125,9 @@ def _split(url: str):
 
 
 def read_query(url: str) -> dict:
-    """Read the query parameters of a URL; a GraphQL `variables` parameter holding JSON is
-    parsed."""
+    """Read the query parameters of a URL.
+
+    A GraphQL `variables` parameter holding JSON is parsed."""
     parts = _split(url)
     params = read_params(parts.query) if parts else {}
     variables = params.get("variables")
@@ -128,8 +140,9 @@ def read_query(url: str) -> dict:
 
 
 def url_path(url: str) -> str:
-    """Return the path of a URL (or of a bare path), as written; "/" for a URL that cannot be
-    read."""
+    """Return the path of a URL (or of a bare path), as written.
+
+    "/" for a URL that cannot be read."""
     parts = _split(url)
     return (parts.path if parts else "") or "/"
 
@@ -140,8 +153,9 @@ def segments(path: str) -> list[str]:
 
 
 def match_template(template: str, path: str) -> dict | None:
-    """Return {variable: value} when the path fits a URL template (`/v1/invoices/{invoiceId}/pay`),
-    else None."""
+    """Return {variable: value} when the path fits a URL template, else None.
+
+    A template such as `/v1/invoices/{invoiceId}/pay`."""
     program, names = _template_program(template)
     hit = program.fullmatch(path.rstrip("/") or "/") if program is not None else None
     if hit is None or not names:
@@ -151,8 +165,10 @@ def match_template(template: str, path: str) -> dict | None:
 
 @lru_cache(maxsize=1024)
 def _template_program(template: str) -> tuple:
-    """Compile a URL template into (RE2 program, its variables): neighbouring variables
-    (`{a}{b}{c}`) would make a backtracking engine take polynomial time on a path that misses."""
+    """Compile a URL template into (RE2 program, its variables).
+
+    Neighbouring variables (`{a}{b}{c}`) would make a backtracking engine take polynomial time on a
+    path that misses."""
     parts, names = [], []
     for piece in re.split(r"(\{[^{}/]+\})", template.rstrip("/") or "/"):
         found = _VARIABLE.fullmatch(piece)
@@ -169,14 +185,17 @@ def _template_program(template: str) -> tuple:
 
 
 def template_variables(template: str) -> list[str]:
-    """Return the variables of a URL template in order (`/v1/invoices/{invoiceId}/pay` ->
-    ["invoiceId"])."""
+    """Return the variables of a URL template in order.
+
+    `/v1/invoices/{invoiceId}/pay` -> ["invoiceId"]."""
     return _VARIABLE.findall(template)
 
 
 def variable_segments(path: str, values: set[str]) -> dict:
-    """Without a template, return {index: segment} of the segments that may come from arguments:
-    those equal to an argument's text, or holding a digit (ids), never a version (`v1`)."""
+    """Return {index: segment} of the segments that may come from arguments.
+
+    Without a template: those equal to an argument's text, or holding a digit (ids), never a version
+    (`v1`)."""
     out = {}
     for index, segment in enumerate(segments(path)):
         if segment in values or (_DIGIT.search(segment) and not _VERSION.match(segment)):
@@ -185,8 +204,9 @@ def variable_segments(path: str, values: set[str]) -> dict:
 
 
 def read_headers(headers) -> dict:
-    """Return the comparable request headers, names lower-cased (ids, preconditions, content
-    type)."""
+    """Return the comparable request headers, names lower-cased.
+
+    Ids, preconditions, content type."""
     out = {}
     for name, value in (headers or {}).items():
         low = str(name).lower()
@@ -200,8 +220,9 @@ def read_headers(headers) -> dict:
 
 
 def content_type(headers) -> str | None:
-    """Return the media type of the request's Content-Type header, lower-cased, without
-    parameters."""
+    """Return the media type of the request's Content-Type header, lower-cased.
+
+    Without parameters."""
     for name, value in (headers or {}).items():
         if str(name).lower() == "content-type" and isinstance(value, str):
             return value.split(";")[0].strip().lower() or None
@@ -209,8 +230,9 @@ def content_type(headers) -> str | None:
 
 
 def is_form(body, media: str | None) -> bool:
-    """Tell whether a text body is form-encoded: by its content type, or (none given) by its
-    look."""
+    """Tell whether a text body is form-encoded.
+
+    By its content type, or (none given) by its look."""
     if not isinstance(body, str) or not body:
         return False
     if media is not None:
@@ -219,7 +241,9 @@ def is_form(body, media: str | None) -> bool:
 
 
 def is_graphql(body) -> bool:
-    """Tell whether a JSON body is a GraphQL request: a `query` text and its `variables` object."""
+    """Tell whether a JSON body is a GraphQL request.
+
+    A `query` text and its `variables` object."""
     return (
         isinstance(body, dict)
         and isinstance(body.get("query"), str)

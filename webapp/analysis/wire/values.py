@@ -1,5 +1,6 @@
-"""Tell an argument's value from its form on the wire: text in a URL or form, shapes layers make on
-purpose."""
+"""Tell an argument's value from its form on the wire.
+
+Text in a URL or form, shapes layers make on purpose."""
 
 import re
 
@@ -15,7 +16,9 @@ SEPARATORS = (",", "|")
 
 
 def as_text(value) -> str | None:
-    """Return a scalar as a URL or form carries it (`5`, `true`, ``), or None for a container."""
+    """Return a scalar as a URL or form carries it (`5`, `true`, ``).
+
+    None for a container."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
@@ -26,8 +29,9 @@ def as_text(value) -> str | None:
 
 
 def wire_same(value, sent, schema: dict | None = None, separators=SEPARATORS) -> bool:
-    """Tell whether `sent` (text, or a list of texts for a repeated key) is `value` as the wire
-    writes it.
+    """Tell whether `sent` is `value` as the wire writes it.
+
+    `sent` is text, or a list of texts for a repeated key.
 
     `schema` is the parameter's own (a boolean one takes only `true`/`false`); `separators` those
     the contract allows between the items of a list sent as one parameter."""
@@ -58,9 +62,10 @@ def wire_same(value, sent, schema: dict | None = None, separators=SEPARATORS) ->
 
 
 def wire_reading(value, sent):
-    """Read a text sent on the wire as the type of the argument it came from (`"200"` as 200 for a
-    number), so a changed value is told as the change it is (scaled, value_changed), not as a type
-    change."""
+    """Read a text from the wire as the type of the argument it came from.
+
+    `"200"` as 200 for a number, so a changed value is told as the change it is (scaled,
+    value_changed), not as a type change."""
     if isinstance(sent, str):
         if is_number(value) and _PLAIN_NUMBER.match(sent):
             return read_number(sent)
@@ -70,8 +75,9 @@ def wire_reading(value, sent):
 
 
 def widened_date(before, after) -> bool:
-    """Tell whether a date became a date-time at midnight UTC (`2026-03-01` ->
-    `2026-03-01T00:00:00Z`)."""
+    """Tell whether a date became a date-time at midnight UTC.
+
+    `2026-03-01` -> `2026-03-01T00:00:00Z`."""
     return (
         isinstance(before, str)
         and isinstance(after, str)
@@ -82,7 +88,9 @@ def widened_date(before, after) -> bool:
 
 
 def one_item(before, after) -> bool:
-    """Tell whether a scalar was sent as a one-item list of itself (`"CLOSED"` -> `["CLOSED"]`)."""
+    """Tell whether a scalar was sent as a one-item list of itself.
+
+    `"CLOSED"` -> `["CLOSED"]`."""
     return (
         isinstance(after, list)
         and len(after) == 1
@@ -110,8 +118,9 @@ def _says(schema, kind: str) -> bool:
 
 
 def joined_parts(sent: str, separators=SEPARATORS) -> list[str] | None:
-    """Split a parameter that may join several arguments (`latlng=40.7,-73.9`) into its parts, or
-    None."""
+    """Split a parameter that may join several arguments into its parts.
+
+    `latlng=40.7,-73.9`. Else None."""
     for sep in separators:
         parts = sent.split(sep)
         if len(parts) >= 2 and all(parts):
@@ -120,7 +129,9 @@ def joined_parts(sent: str, separators=SEPARATORS) -> list[str] | None:
 
 
 def text_class(value) -> str:
-    """Name the class of a value as a URL or form writes it: a number's text is a number."""
+    """Name the class of a value as a URL or form writes it.
+
+    A number's text is a number."""
     if not isinstance(value, str):
         name = type_name(value)
         return "number" if name == "integer" else name

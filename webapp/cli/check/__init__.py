@@ -1,4 +1,6 @@
-"""`tracediff check`: replay fixture files against a contract in CI, one call or folders of them.
+"""`tracediff check`.
+
+Replay fixture files against a contract in CI, one call or folders of them.
 
 Exit codes: 0 every call passes, 1 a call has a warning, an error or a schema violation, 2 a usage
 or input error (a file that is not JSON, a contract that cannot be used, a folder without fixtures).
@@ -34,8 +36,9 @@ class CheckOptions:
 
 
 def cases(options: CheckOptions) -> list[Case]:
-    """Read the call of the files given, or the call of every fixture folder under the folders
-    given."""
+    """Read the call of the files given, or of every fixture folder under them.
+
+    Every fixture folder under the folders given."""
     if not options.folders:
         files, http = options.files, options.http
         return [
@@ -50,8 +53,9 @@ def cases(options: CheckOptions) -> list[Case]:
 
 
 def check(options: CheckOptions, echo) -> int:
-    """Check every case, print the report with `echo`, write the JUnit file; return the exit
-    code."""
+    """Check every case, print the report with `echo`, write the JUnit file.
+
+    Return the exit code."""
     outcomes = run(cases(options))
     folders = bool(options.folders)
     if options.output == "json":

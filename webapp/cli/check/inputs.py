@@ -1,5 +1,6 @@
-"""Read what `tracediff check` checks: fixture files, a contract file, folders laid out as the
-fixtures zip."""
+"""Read what `tracediff check` checks.
+
+Fixture files, a contract file, folders laid out as the fixtures zip."""
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,9 @@ from ...reports.exports import CALL_FILE, FIXTURE_FILES
 
 
 class InputError(Exception):
-    """A file `tracediff check` was given that it cannot use: one line saying which and why."""
+    """A file `tracediff check` was given that it cannot use.
+
+    One line saying which and why."""
 
     def __init__(self, message: str, path=None):
         super().__init__(message)
@@ -27,7 +30,9 @@ class InputError(Exception):
 
 @dataclass
 class Case:
-    """One call to check: its snapshots, the files they came from, and its contract."""
+    """One call to check.
+
+    Its snapshots, the files they came from, and its contract."""
 
     name: str
     # snapshot name -> path, for annotations
@@ -43,7 +48,9 @@ class Case:
 
 
 def read_fixture(path: str, snapshot: str):
-    """Return a fixture file's JSON; a request or response body that is not JSON is its text."""
+    """Return a fixture file's JSON.
+
+    A request or response body that is not JSON is its text."""
     try:
         data = Path(path).read_bytes().removeprefix(jsontext.BOM)
     except OSError as error:
@@ -58,7 +65,9 @@ def read_fixture(path: str, snapshot: str):
 
 
 def read_contract(path: str, tool: str | None) -> dict:
-    """Return the contract of `tool` (or of the only tool) in any document the API takes.
+    """Return the contract of `tool` in any document the API takes.
+
+    Or of the only tool.
 
     A bare contract (the body of PUT /api/v1/tools/<name>, without `name`) is the contract of
     `tool`, or of the call whatever its tool.
@@ -89,8 +98,9 @@ def read_contract(path: str, tool: str | None) -> dict:
 
 
 def request_http(url: str | None, method: str | None, headers=()) -> dict | None:
-    """Return the request's `http` from --url, --method and --header 'Name: value' options, or
-    None."""
+    """Return the request's `http` from --url, --method and --header options.
+
+    --header 'Name: Value' options; None without any."""
     if url is None and method is None and not headers:
         return None
     out = {"method": method.upper()} if method else {}
@@ -108,8 +118,9 @@ def request_http(url: str | None, method: str | None, headers=()) -> dict | None
 
 
 def checked_url(url: str) -> str:
-    """A URL as a request line or a client logs it: absolute (https://host/path?query) or a path
-    (/path?query)."""
+    """A URL as a request line or a client logs it.
+
+    Absolute (https://host/path?query) or a path (/path?query)."""
     try:
         return _checked_url(url)
     except CheckError as error:
@@ -124,8 +135,10 @@ def single_case(
     http: dict | None = None,
     result_is_error: bool | None = None,
 ) -> Case:
-    """Read the call given by --arguments, --request and --response (files: snapshot -> path), and
-    the request's method, URL and headers (`http`): a request given by its URL alone has no body."""
+    """Read the call given by --arguments, --request and --response.
+
+    Files as snapshot -> path, and the request's method, URL and headers (`http`): a request given
+    by its URL alone has no body."""
     files = {name: path for name, path in files.items() if path is not None}
     payloads = {name: read_fixture(path, name) for name, path in files.items()}
     snapshots = call_snapshots(payloads, status, http, result_is_error)
@@ -134,8 +147,9 @@ def single_case(
 
 
 def fixture_folders(roots) -> list[Path]:
-    """Return every folder under the roots that holds a fixture file, in order; refuse a root with
-    none."""
+    """Return every folder under the roots that holds a fixture file, in order.
+
+    Refuse a root with none."""
     found = []
     for root in map(Path, roots):
         folders = sorted(p for p in [root, *root.rglob("*")] if p.is_dir() and _holds_fixtures(p))
@@ -156,7 +170,9 @@ def _holds_fixtures(folder: Path) -> bool:
 def folder_case(
     folder: Path, contract_file: str | None, tool: str | None, status: int | None
 ) -> Case:
-    """Read one fixture folder; a folder that cannot be read is a Case with its error."""
+    """Read one fixture folder.
+
+    A folder that cannot be read is a Case with its error."""
     try:
         call = _call_file(folder)
         status = call.get("status", status)
@@ -183,7 +199,9 @@ def folder_case(
 
 
 def _call_file(folder: Path) -> dict:
-    """Read the folder's call.json (tool and HTTP status of the call), when there is one."""
+    """Read the folder's call.json (tool and HTTP status of the call).
+
+    When there is one."""
     path = folder / CALL_FILE
     if not path.is_file():
         return {}
@@ -206,8 +224,9 @@ def _call_file(folder: Path) -> dict:
 
 
 def _http_object(http) -> bool:
-    """Tell whether a fixture's `http` is absent or {"method", "url", "headers"} with text
-    values."""
+    """Tell whether a fixture's `http` is absent or a well-formed object.
+
+    {"method", "url", "headers"} with text values."""
     if http is None:
         return True
     if not isinstance(http, dict) or set(http) - {"method", "url", "headers"}:

@@ -1,4 +1,6 @@
-"""Find the line of a JSON Pointer in a fixture file, so that an annotation lands on it."""
+"""Find the line of a JSON Pointer in a fixture file.
+
+So that an annotation lands on it."""
 
 import json
 from functools import lru_cache
@@ -8,8 +10,9 @@ from ...common.pointers import child, parent
 
 
 def line_of(path: str | None, pointer: str | None) -> int | None:
-    """Return the line of `pointer` (or of its nearest ancestor) in a fixture file, when the file
-    tells."""
+    """Return the line of `pointer` in a fixture file, when the file tells.
+
+    Or of its nearest ancestor."""
     if not path or pointer is None:
         return None
     lines = _pointer_lines(path)
@@ -25,8 +28,9 @@ def line_of(path: str | None, pointer: str | None) -> int | None:
 
 @lru_cache(maxsize=64)
 def _pointer_lines(path: str) -> dict[str, int] | None:
-    """Map every JSON Pointer of a file written as the fixtures zip writes it (indent 2) to its
-    line."""
+    """Map every JSON Pointer of a fixture file to its line.
+
+    A file written as the fixtures zip writes it (indent 2)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
         value = json.loads(text)
@@ -41,7 +45,9 @@ def _pointer_lines(path: str) -> dict[str, int] | None:
 
 
 def _walk(node, pointer: str, line: int, lines: dict) -> int:
-    """Note the line of `node` and of everything inside it; return the last line it takes."""
+    """Note the line of `node` and of everything inside it.
+
+    Return the last line it takes."""
     lines[pointer] = line
     if isinstance(node, (dict, list)) and node:
         items = node.items() if isinstance(node, dict) else enumerate(node)

@@ -1,4 +1,6 @@
-"""What `tracediff check` prints and writes: text, GitHub Actions annotations, JSON, JUnit XML."""
+"""What `tracediff check` prints and writes.
+
+Text, GitHub Actions annotations, JSON, JUnit XML."""
 
 from ...common import jsontext
 from ...reports.text import SNAPSHOT_NAMES, end_text, format_check, visible
@@ -14,8 +16,10 @@ LEVELS = {"error": "error", "warning": "warning"}
 
 
 def counts_line(outcomes: list[dict], noun: str = "call") -> str:
-    """One line: how many calls (or tools, for `tracediff lint`) passed, failed, could not be
-    checked (and, when some were, were not linted)."""
+    """One line of counts: passed, failed, could not be checked, not linted.
+
+    How many calls (or tools, for `tracediff lint`) passed, failed, could not be checked (and, when
+    some were, were not linted)."""
     total = {
         kind: sum(o["outcome"] == kind for o in outcomes)
         for kind in (PASSED, FAILED, BROKEN, SKIPPED)
@@ -28,8 +32,10 @@ def counts_line(outcomes: list[dict], noun: str = "call") -> str:
 
 
 def text(outcomes: list[dict], folders: bool, noun: str = "call", told=()) -> str:
-    """The terminal report: the analysis of one call, or a line per folder and the counts; the
-    findings of the kinds in `told` are listed under a passing folder too."""
+    """The terminal report.
+
+    The analysis of one call, or a line per folder and the counts; the findings of the kinds in
+    `told` are listed under a passing folder too."""
     if not folders:
         return visible(format_check(outcomes[0]["result"]))
     lines = []
@@ -51,7 +57,9 @@ def text(outcomes: list[dict], folders: bool, noun: str = "call", told=()) -> st
 
 
 def as_json(outcomes: list[dict], folders: bool) -> str:
-    """The analysis as JSON: the result of one call, or every folder's outcome and result."""
+    """The analysis as JSON.
+
+    The result of one call, or every folder's outcome and result."""
     if not folders:
         document = outcomes[0]["result"]
     else:
@@ -73,9 +81,10 @@ def as_json(outcomes: list[dict], folders: bool) -> str:
 def github(
     outcomes: list[dict], title: str = "tracediff check", noun: str = "call", locate=None
 ) -> str:
-    """GitHub Actions workflow commands: an annotation per failing finding, then the counts.
-    `locate(outcome, finding)` may say which (file, line) a finding lands on; else the file of its
-    end's snapshot."""
+    """GitHub Actions workflow commands.
+
+    An annotation per failing finding, then the counts. `locate(outcome, finding)` may say which
+    (file, line) a finding lands on; else the file of its end's snapshot."""
     lines = []
     for o in outcomes:
         notes = list(_annotations(o, title, locate))
@@ -146,8 +155,9 @@ def _xml(text: str) -> str:
 
 
 def junit(outcomes: list[dict], title: str = "tracediff check") -> bytes:
-    """JUnit XML: a test case per call, a failure with its findings, an error when it could not be
-    read."""
+    """JUnit XML: a test case per call, a failure with its findings.
+
+    An error when it could not be read."""
     # here: only --junit needs it
     from xml.etree import ElementTree
 

@@ -11,17 +11,23 @@ SKIPPED = "skipped"
 
 
 def analyse(case: Case) -> dict:
-    """Analyse one case; without a known status the response may be an error body."""
+    """Analyse one case.
+
+    Without a known status the response may be an error body."""
     return check_call(case.snapshots, case.contract, case.status_known)
 
 
 def fails(result: dict) -> bool:
-    """Tell whether a result fails a check: any warning or error finding, or a schema violation."""
+    """Tell whether a result fails a check.
+
+    Any warning or error finding, or a schema violation."""
     return fails_check(result)
 
 
 def run(cases: list[Case]) -> list[dict]:
-    """Analyse every case that could be read; return {case, outcome, result, seconds} per case."""
+    """Analyse every case that could be read.
+
+    Return {case, outcome, result, seconds} per case."""
     outcomes = []
     for case in cases:
         if case.error is not None:
@@ -41,7 +47,8 @@ def run(cases: list[Case]) -> list[dict]:
 
 
 def exit_code(outcomes: list[dict]) -> int:
-    """2 when a case could not be checked (or none was, all skipped), else 1 when one fails, else
-    0."""
+    """2 when a case could not be checked (or none was, all skipped).
+
+    Else 1 when one fails, else 0."""
     kinds = {o["outcome"] for o in outcomes}
     return 2 if BROKEN in kinds or kinds == {SKIPPED} else 1 if FAILED in kinds else 0

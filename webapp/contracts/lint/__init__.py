@@ -1,5 +1,6 @@
-"""Contract lint before traffic: a tool's arguments schema against the request of the API operation
-it maps to.
+"""Contract lint before traffic.
+
+A tool's arguments schema against the request of the API operation it maps to.
 
 `lint_contract(contract)` pairs the arguments with the request's body fields and parameters
 (pairs.py), then tells each mismatch (compare.py) with both JSON Pointers: an argument that maps to
@@ -32,8 +33,9 @@ KINDS = (
 
 
 def lint_contract(contract: dict) -> list[dict]:
-    """Return the mismatches between a contract's arguments schema and its request (body schema and
-    `http`)."""
+    """Return the mismatches between a contract's arguments and its request.
+
+    Its arguments schema against its request (body schema and `http`)."""
     consumed = _consumed(contract)
     pairs = Pairs(
         arguments_tree(contract), request_tree(contract), declared_pairs(contract), consumed
@@ -48,8 +50,9 @@ def lint_contract(contract: dict) -> list[dict]:
 
 
 def declared_pairs(contract: dict) -> dict[str, tuple]:
-    """Return {argument pointer: (request field, transform)} of the contract's `mapping`, items
-    written `*`."""
+    """Return the contract's `mapping` as {argument pointer: (field, transform)}.
+
+    The request field and transform, items written `*`."""
     out = {}
     for entry in contract.get("mapping") or ():
         if (
@@ -63,8 +66,9 @@ def declared_pairs(contract: dict) -> dict[str, tuple]:
 
 
 def _starred(path: str) -> str:
-    """Write a pointer's array indexes as `*`, as fields are named (`/items/0/sku` ->
-    `/items/*/sku`)."""
+    """Write a pointer's array indexes as `*`, as fields are named.
+
+    `/items/0/sku` -> `/items/*/sku`."""
     location, colon, rest = path.partition(":")
     head, pointer = (location + colon, rest) if colon else ("", path)
     return head + "/".join("*" if token.isdigit() else token for token in pointer.split("/"))
@@ -75,8 +79,9 @@ def _consumed(contract: dict) -> set[str]:
 
 
 def _open(field) -> bool:
-    """Tell whether a field's schema leaves its members unsaid (no properties, no items): anything
-    may go in."""
+    """Tell whether a field's schema leaves its members unsaid.
+
+    No properties, no items: anything may go in."""
     return not field.children
 
 

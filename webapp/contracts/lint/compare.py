@@ -1,5 +1,6 @@
-"""The mismatches of one pair of fields: what the tool lets the model send that the API refuses, or
-asks for.
+"""The mismatches of one pair of fields.
+
+What the tool lets the model send that the API refuses, or asks for.
 
 The tool's arguments should sit inside what the API takes (the seed's "intent parameters within tool
 arguments within HTTP body"): a type, a value, a format or a bound the tool allows and the API does
@@ -28,8 +29,9 @@ def record(
     how=None,
     transform=None,
 ):
-    """Build one mismatch, shaped as a finding (kind, severity, both ends, message) so check's
-    reports print it."""
+    """Build one mismatch, shaped as a finding so check's reports print it.
+
+    Kind, severity, both ends, message."""
     return {
         "kind": kind,
         "severity": severity,
@@ -42,8 +44,9 @@ def record(
 
 
 def label(left: Field, right: Field) -> str:
-    """Name a pair in a message: `limit` when both ends have one name, else `limit ->
-    query:/page_size`."""
+    """Name a pair in a message.
+
+    `limit` when both ends have one name, else `limit -> query:/page_size`."""
     return (
         _name(left.pointer)
         if left.pointer == right.pointer
@@ -56,7 +59,9 @@ def _name(pointer: str) -> str:
 
 
 def pair_mismatches(left: Field, right: Field, how: str, transform: str | None) -> list[dict]:
-    """Return the mismatches of a paired argument and request field, at their own level."""
+    """Return the mismatches of a paired argument and request field.
+
+    At their own level."""
     out = []
     for rule in (_type, _values, _format, _bounds, _required):
         found = rule(left, right, transform)
@@ -226,8 +231,9 @@ def _bounds(left: Field, right: Field, transform):
 
 
 def _unbounded(left: Field, word: str, mine: dict) -> bool:
-    """Tell whether the tool sets no such bound on values of the kind it bounds (a string's length,
-    a number)."""
+    """Tell whether the tool sets no such bound on values of the kind it bounds.
+
+    A string's length, a number."""
     kind = schemas.BOUNDED.get(word, "array")
     types = left.types
     return (

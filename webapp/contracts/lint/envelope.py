@@ -1,6 +1,7 @@
-"""Lint's advice on the error envelope: the default `{code, message, retryable}` is advice for teams
-that design their own API, checked only where a contract declares it; `tracediff lint` advises it
-where it is not.
+"""Lint's advice on the error envelope.
+
+The default `{code, message, retryable}` is advice for teams that design their own API, checked only
+where a contract declares it; `tracediff lint` advises it where it is not.
 
 An agent needs three things of an error to tell a user why and to decide whether to call again: a
 code, a message and whether it may be retried. An operation whose error answers declare all three
@@ -14,8 +15,9 @@ ENVELOPE = ("code", "message", "retryable")
 
 
 def lacks_the_envelope(contract: dict) -> bool:
-    """Tell whether a contract's error answers declare no full envelope of code, message and
-    retryable."""
+    """Tell whether a contract's error answers lack a full envelope.
+
+    No full envelope of code, message and retryable declared."""
     schema = contract.get("error_schema")
     return not (
         is_the_envelope(schema) or _declares_all(schema) or _declares_all(_error_member(schema))

@@ -1,5 +1,7 @@
-"""The fields of both sides as trees: the tool's arguments, and the request an operation takes (its
-JSON body and its parameters in the path, the query and the headers).
+"""The fields of both sides as trees.
+
+The tool's arguments, and the request an operation takes (its JSON body and its parameters in the
+path, the query and the headers).
 
 A field is named by the JSON Pointer an instance of it would have (`/customer/email`, array items as
 `*`: `/items/*/sku`), a field outside the body by its location as findings name it
@@ -17,7 +19,9 @@ MAX_DEPTH = 32
 
 @dataclass
 class Field:
-    """One field: where it sits, its schema, whether its object requires it, and its own fields."""
+    """One field: where it sits, its schema.
+
+    Whether its object requires it, and its own fields."""
 
     pointer: str
     key: str
@@ -44,7 +48,9 @@ class Field:
 def tree(
     pointer: str, key: str, schema, required: bool, location: str = "body", depth: int = 0
 ) -> Field:
-    """Build the field at `pointer` from its schema, with its properties and items below it."""
+    """Build the field at `pointer` from its schema, with the fields below it.
+
+    Its properties and items."""
     node = Field(
         pointer, key, schema if isinstance(schema, dict) else {}, required, location, depth=depth
     )
@@ -62,8 +68,10 @@ def tree(
 
 
 def schema_pointer(pointer: str) -> str:
-    """Return where a field is declared inside its root's schema: `/customer/email` ->
-    `/properties/customer/properties/email`, an array's items (`*`) under `/items`."""
+    """Return where a field is declared inside its root's schema.
+
+    `/customer/email` -> `/properties/customer/properties/email`, an array's items (`*`) under
+    `/items`."""
     return "".join(
         "/items" if token == "*" else f"/properties/{token}" for token in pointer.split("/")[1:]
     )
@@ -75,8 +83,10 @@ def arguments_tree(contract: dict) -> Field:
 
 
 def request_tree(contract: dict) -> Field:
-    """Return the request as one tree: the body's fields at its root, beside each parameter as
-    `LOCATION:/name` (and a form body's fields as `form:/name`)."""
+    """Return the request as one tree.
+
+    The body's fields at its root, beside each parameter as `LOCATION:/name` (and a form body's
+    fields as `form:/name`)."""
     root = tree("", "", contract.get("request_schema"), True)
     # a form-encoded body's fields, named `form:/amount` as findings name them
     form = contract.get("form_schema")

@@ -1,4 +1,6 @@
-"""Pair the tool's arguments with the request's fields, as the mapping layer would send them.
+"""Pair the tool's arguments with the request's fields.
+
+As the mapping layer would send them.
 
 Level by level from the roots, as the analysis pairs a call's documents: a declared mapping entry
 first (wherever its two ends sit), then the same key, the same key in another case style
@@ -19,7 +21,9 @@ DESCRIBED = 0.6
 
 
 class Pairs:
-    """The pairs found: argument pointer -> (request field, how), and the reverse."""
+    """The pairs found.
+
+    Argument pointer -> (request field, how), and the reverse."""
 
     def __init__(
         self, arguments: Field, request: Field, declared: dict[str, tuple], consumed=frozenset()
@@ -58,8 +62,9 @@ class Pairs:
         self._filled = None
 
     def _level(self, left: Field, right: Field, root: bool = False) -> None:
-        """Pair the fields of two paired objects (or the items of two arrays), then below each
-        pair."""
+        """Pair the fields of two paired objects, then below each pair.
+
+        Or the items of two arrays."""
         if left.pointer in self.walked:
             return
         self.walked.add(left.pointer)
@@ -128,9 +133,10 @@ _PLACES = {"path": 0, "query": 1, "body": 2, "form": 3, "header": 4}
 
 
 def _unique(lefts: list[Field], rights: list[Field], keyer, pair, also=None) -> None:
-    """Pair each left with the one right of its key (by `keyer`), when no other left has it; a key
-    in several places of the request (a path parameter and a body field both `rule_id`) pairs with
-    each, the required one or the path first, through `also`."""
+    """Pair each left with the one right of its key (by `keyer`).
+
+    When no other left has it; a key in several places of the request (a path parameter and a body
+    field both `rule_id`) pairs with each, the required one or the path first, through `also`."""
     buckets: dict = {}
     for side, fields in enumerate((lefts, rights)):
         for f in fields:
@@ -162,8 +168,9 @@ def _score(left: Field, right: Field) -> float:
 
 
 def _closest(lefts: list[Field], rights: list[Field], pair) -> None:
-    """Pair what is left by name score: two fields each the other's one best choice, above the
-    floor."""
+    """Pair what is left by name score.
+
+    Two fields each the other's one best choice, above the floor."""
     if not lefts or not rights or len(lefts) * len(rights) > 10_000:
         return
     scored = [(_score(lf, rf), i, j) for i, lf in enumerate(lefts) for j, rf in enumerate(rights)]
@@ -183,8 +190,9 @@ def _closest(lefts: list[Field], rights: list[Field], pair) -> None:
 
 
 def _wrapper(lefts: list[Field], rights: list[Field]) -> Field | None:
-    """Return the body object that holds the arguments (`{"data": {...}}`), when one holds most of
-    them."""
+    """Return the body object that holds the arguments (`{"data": {...}}`).
+
+    When one holds most of them."""
     styles, meanings = {_style(f) for f in lefts}, {_meaning(f) for f in lefts} - {None}
     best, score = None, 0
     for right in rights:
@@ -199,7 +207,9 @@ def _wrapper(lefts: list[Field], rights: list[Field]) -> Field | None:
 
 
 def _upwards(pointer: str):
-    """Yield a request field's pointer and its ancestors' (a parameter's ends at `query:/name`)."""
+    """Yield a request field's pointer and its ancestors'.
+
+    A parameter's ends at `query:/name`."""
     while pointer and not pointer.endswith(":"):
         yield pointer
         pointer = pointer[: pointer.rfind("/")]

@@ -1,4 +1,6 @@
-"""Lint's word on the patterns no linear-time engine runs (`pattern_skipped`), as import tells them.
+"""Lint's word on the patterns no linear-time engine runs.
+
+`pattern_skipped`, as import tells them.
 
 tracediff runs every pattern in RE2 and skips one RE2 cannot run (a backreference, a lookaround):
 values at that field are not checked against it. Many OpenAPI documents hold such patterns
@@ -22,8 +24,9 @@ _SAME_VALUE = ("not", "if", "then", "else")
 
 
 def pattern_findings(contract: dict) -> list[dict]:
-    """Return a `pattern_skipped` finding per pattern of the arguments or the request that RE2
-    cannot run."""
+    """Return a `pattern_skipped` finding per pattern RE2 cannot run.
+
+    Patterns of the arguments or the request."""
     out = []
     for snapshot, field, pattern, why in _skipped(contract):
         left, right = (field, None) if snapshot == "arguments" else (None, field)
@@ -34,7 +37,9 @@ def pattern_findings(contract: dict) -> list[dict]:
 
 
 def _skipped(contract: dict):
-    """Yield (snapshot, field pointer, pattern, reason) of every pattern RE2 cannot run."""
+    """Yield every pattern RE2 cannot run.
+
+    As (snapshot, field pointer, pattern, reason)."""
     for key, snapshot, location in _SCHEMAS:
         for pointer, pattern, why in unrunnable_patterns(contract.get(key)):
             yield snapshot, _located(location, field_of(pointer)), pattern, why
@@ -48,8 +53,10 @@ def _located(location: str, pointer: str) -> str:
 
 
 def field_of(schema_pointer: str) -> str:
-    """Return the field a schema pointer declares, named as lint names fields
-    (`/properties/items/items/pattern` -> `/items/*`); under `$defs`, the field found before it."""
+    """Return the field a schema pointer declares.
+
+    Named as lint names fields (`/properties/items/items/pattern` -> `/items/*`); under `$defs`, the
+    field found before it."""
     parts, field, i = tokens(schema_pointer), "", 0
     while i < len(parts):
         token = parts[i]
@@ -70,5 +77,7 @@ def field_of(schema_pointer: str) -> str:
 
 
 def _item_index(parts: list[str], i: int) -> bool:
-    """Tell whether parts[i] is `items` holding a list of schemas (draft 4 to 2019-09 tuples)."""
+    """Tell whether parts[i] is `items` holding a list of schemas.
+
+    Draft 4 to 2019-09 tuples."""
     return parts[i] == "items" and i + 1 < len(parts) and parts[i + 1].isdigit()

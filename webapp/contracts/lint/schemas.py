@@ -1,5 +1,6 @@
-"""Read what a JSON Schema node allows, its combinators folded in: types, values, format, bounds,
-fields.
+"""Read what a JSON Schema node allows, its combinators folded in.
+
+Types, values, format, bounds, fields.
 
 `allOf` members all hold (their constraints meet); `anyOf`/`oneOf` alternatives may each hold (their
 types and values join, a field is required only where every alternative requires it). A node without
@@ -70,8 +71,9 @@ def types(schema, depth: int = 0) -> frozenset | None:
 
 
 def enum(schema, depth: int = 0) -> list | None:
-    """Return the values a schema allows (`enum`, `const`), or None when it takes any value of its
-    types."""
+    """Return the values a schema allows (`enum`, `const`), else None.
+
+    None when it takes any value of its types."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return None
     found = list(schema["enum"]) if isinstance(schema.get("enum"), list) else None
@@ -110,9 +112,10 @@ def format_of(schema, depth: int = 0) -> str | None:
 
 
 def bounds(schema, depth: int = 0) -> dict[str, tuple[float, bool]]:
-    """Return the bounds a schema sets as {word: (value, exclusive)} ({"maximum": (10, True),
-    "maxLength": (64, False)}), the tightest of its allOf; `exclusiveMaximum` read in both forms:
-    3.1's number, 3.0's boolean."""
+    """Return the bounds a schema sets as {word: (value, exclusive)}.
+
+    As {"maximum": (10, True), "maxLength": (64, False)}, the tightest of its allOf;
+    `exclusiveMaximum` read in both forms: 3.1's number, 3.0's boolean."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return {}
     found = {}
@@ -131,8 +134,9 @@ def bounds(schema, depth: int = 0) -> dict[str, tuple[float, bool]]:
 
 
 def looser(word: str, mine: tuple[float, bool], theirs: tuple[float, bool]) -> bool:
-    """Tell whether a bound lets through a value the other refuses (10 where the other is exclusive
-    10)."""
+    """Tell whether a bound lets through a value the other refuses.
+
+    10 where the other is exclusive 10."""
     sign = -1 if word.startswith("min") else 1
     return sign * mine[0] > sign * theirs[0] or (mine[0] == theirs[0] and theirs[1] and not mine[1])
 
@@ -146,8 +150,9 @@ def _number(value) -> bool:
 
 
 def properties(schema, depth: int = 0) -> dict[str, dict]:
-    """Return {name: schema} of the fields an object schema declares, from its own and its
-    combinators'."""
+    """Return {name: schema} of the fields an object schema declares.
+
+    From its own and its combinators'."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return {}
     found: dict[str, list] = {}
@@ -161,8 +166,9 @@ def properties(schema, depth: int = 0) -> dict[str, dict]:
 
 
 def required(schema, depth: int = 0) -> set[str]:
-    """Return the names an object schema requires: its own and its allOf's, and those every
-    alternative requires."""
+    """Return the names an object schema requires.
+
+    Its own and its allOf's, and those every alternative requires."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return set()
     found = (
@@ -194,8 +200,9 @@ def items(schema, depth: int = 0):
 
 
 def fills_itself(schema) -> bool:
-    """Tell whether a field needs no argument: it has a default, a single allowed value, or the
-    server writes it."""
+    """Tell whether a field needs no argument.
+
+    It has a default, a single allowed value, or the server writes it."""
     if not isinstance(schema, dict):
         return False
     values = enum(schema)

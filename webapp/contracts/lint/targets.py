@@ -1,5 +1,6 @@
-"""Which contracts `tracediff lint` compares: each tool of a tools list with the OpenAPI operation
-it maps to.
+"""Which contracts `tracediff lint` compares.
+
+Each tool of a tools list with the OpenAPI operation it maps to.
 
 A tool maps to the operation `--operation TOOL=OPERATION_ID` names, else to the one its name is
 (`listInvoices`, or `list_invoices` in another case style). Without an OpenAPI document the tools
@@ -23,8 +24,10 @@ REQUEST_PARTS = ("request_schema", "http")
 
 @dataclass
 class Target:
-    """One tool to lint: its contract (arguments, request, mapping), or why it cannot be linted
-    (`error`), or why it is not (`unlinted`: it maps to no operation, as a local tool does)."""
+    """One tool to lint.
+
+    Its contract (arguments, request, mapping), or why it cannot be linted (`error`), or why it is
+    not (`unlinted`: it maps to no operation, as a local tool does)."""
 
     tool: str
     contract: dict | None = None
@@ -35,8 +38,10 @@ class Target:
     schema_at: str | None = None
 
     def declared_at(self, argument: str | None) -> str | None:
-        """Return the JSON Pointer, in the tools document, of where an argument is declared (its
-        schema's, for none: a field no argument fills), or None when the document does not tell."""
+        """Return where an argument is declared in the tools document, or None.
+
+        Its JSON Pointer there (its schema's, for none: a field no argument fills); None when the
+        document does not tell."""
         if self.schema_at is None:
             return None
         return self.schema_at + (schema_pointer(argument) if argument else "")
@@ -45,8 +50,9 @@ class Target:
 def lint_targets(
     tools_document, openapi=None, operations=None, mapping=None, only=None
 ) -> list[Target]:
-    """Return a Target per tool of the tools document (or per tool named in `only`); refuse unusable
-    documents.
+    """Return a Target per tool of the tools document (or per tool named in `only`).
+
+    Refuse unusable documents.
 
     A tool that maps to no operation is not linted; one named in `only` is an error (it was asked
     for)."""
@@ -85,8 +91,9 @@ def lint_targets(
 
 
 def mapping_parts(document, names: list[str]) -> dict[str, dict]:
-    """Return {tool: {"mapping", "consumed"}} from a contracts document; a bare one is the only
-    tool's."""
+    """Return {tool: {"mapping", "consumed"}} from a contracts document.
+
+    A bare one is the only tool's."""
     if is_bare_contract(document):
         if len(names) != 1:
             raise ContractError(
@@ -141,8 +148,9 @@ def _with_operation(name, parts, openapi, known, operations, declared) -> Target
 
 
 def operation_for(tool: str, known: list[str]) -> str | None:
-    """Return the operation a tool is named after: the same operationId, else the one in another
-    case style."""
+    """Return the operation a tool is named after.
+
+    The same operationId, else the one in another case style."""
     if tool in known:
         return tool
     alike = [op for op in known if norm_key(op) == norm_key(tool)]

@@ -1,4 +1,6 @@
-"""Numbered schema migrations, applied once each, in order, under a lock, by every store engine.
+"""Numbered schema migrations, applied once each, in order, under a lock.
+
+By every store engine.
 
 Each engine keeps its migrations in a folder of its own (`sqlite/`; `postgresql/` when that store
 lands), files named `NNNN_what_it_does.sql` or `NNNN_what_it_does.py`, numbered from 0001 with no
@@ -50,7 +52,9 @@ class Migration:
 
 
 class Target(Protocol):
-    """What an engine offers the runner (see webapp/store/sqlite/migrate.py for SQLite's)."""
+    """What an engine offers the runner.
+
+    See webapp/store/sqlite/migrate.py for SQLite's."""
 
     engine: str
 
@@ -58,7 +62,9 @@ class Target(Protocol):
         """Versions recorded, read without the lock (None when that cannot be read)."""
 
     def locked(self):
-        """Context manager: a connection in a transaction that holds the migration lock."""
+        """Context manager.
+
+        A connection in a transaction that holds the migration lock."""
 
     def applied_in(self, conn) -> set[int]:
         """Versions recorded, read under the lock (creating the record table if missing)."""
@@ -71,7 +77,9 @@ class Target(Protocol):
 
 
 def discover(engine: str, folder: Path | None = None) -> list[Migration]:
-    """List an engine's migrations in order; refuse a misnamed file, a gap or a repeated number."""
+    """List an engine's migrations in order.
+
+    Refuse a misnamed file, a gap or a repeated number."""
     folder = folder or FOLDER / engine
     found = []
     for path in sorted(folder.iterdir()):
@@ -92,8 +100,10 @@ def discover(engine: str, folder: Path | None = None) -> list[Migration]:
 def apply(
     target: Target, migrations: list[Migration] | None = None, where: str = ""
 ) -> list[Migration]:
-    """Apply the migrations the database lacks, under the target's lock; return those applied, each
-    logged (`where` names the database in the line: a path, or a URL without its password)."""
+    """Apply the migrations the database lacks, under the target's lock.
+
+    Return those applied, each logged (`where` names the database in the line: a path, or a URL
+    without its password)."""
     migrations = discover(target.engine) if migrations is None else migrations
     known = {m.version for m in migrations}
     seen = target.applied_versions()
@@ -122,8 +132,9 @@ def apply(
 
 
 def refuse_newer(target: Target) -> None:
-    """Refuse a database that records a migration this code does not know (one cheap read, no
-    lock)."""
+    """Refuse a database that records a migration this code does not know.
+
+    One cheap read, no lock."""
     seen = target.applied_versions()
     if seen:
         _refuse_newer(seen, known_versions(target.engine))
@@ -131,7 +142,9 @@ def refuse_newer(target: Target) -> None:
 
 @functools.cache
 def known_versions(engine: str) -> frozenset[int]:
-    """The versions this code's migrations reach (read from the folder once per process)."""
+    """The versions this code's migrations reach.
+
+    Read from the folder once per process."""
     return frozenset(m.version for m in discover(engine))
 
 

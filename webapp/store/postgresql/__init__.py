@@ -1,5 +1,6 @@
-"""The PostgreSQL store: the same interface as the SQLite Store, for several app nodes on one
-database.
+"""The PostgreSQL store.
+
+The same interface as the SQLite Store, for several app nodes on one database.
 
 What differs from SQLite is here: connections from a per-process pool, events queued for projection
 in the ingest transaction, claims with FOR UPDATE SKIP LOCKED, one writer of trace summaries at a
@@ -27,6 +28,10 @@ from . import listing as pg_listing
 from . import sql as pg_sql
 from .connection import Connection, unavailable_as_error
 from .migrate import PostgresMigrations, add_stage_columns
+
+# The projection holds the one lock of trace summaries (every save of analyses waits for it, a
+# read's too); its words cost ~0.5 ms an event, so 5,000 events held it for seconds under load.
+PROJECT_EVENTS = 1000
 
 
 class PostgresStore(Store):
@@ -89,18 +94,21 @@ class PostgresStore(Store):
             yield conn
 
     def take_summaries_turn(self, conn) -> None:
-        """Wait for the one writer of trace summaries across all nodes (held until this transaction
-        ends)."""
+        """Wait for the one writer of trace summaries across all nodes.
+
+        Held until this transaction ends."""
         conn.execute("SELECT pg_advisory_xact_lock(?)", (pg_sql.SUMMARIES_LOCK,))
 
     def take_turn(self, conn, what: str) -> None:
-        """Wait for the one writer of `what` across all nodes (read-modify-write rows such as
-        evidence counts)."""
+        """Wait for the one writer of `what` across all nodes.
+
+        Read-modify-write rows such as evidence counts."""
         conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (what,))
 
     def count_by(self, sql: str, params, deadline: float | None) -> int | None:
-        """Run a count, cancelled by the server at the monotonic deadline (None: not counted in
-        time)."""
+        """Run a count, cancelled by the server at the monotonic deadline.
+
+        None: not counted in time."""
         if deadline is None:
             return self.db.execute(sql, params).fetchone()[0]
         left_ms = int((deadline - time.monotonic()) * 1000)
@@ -114,7 +122,9 @@ class PostgresStore(Store):
             return None
 
     def delete_events(self, conn, trace_id: str, unindex: bool) -> None:
-        """Delete a trace's events: their search words go with their rows (events.words)."""
+        """Delete a trace's events.
+
+        Their search words go with their rows (events.words)."""
         conn.execute("DELETE FROM events WHERE trace_id = ?", (trace_id,))
 
     # -- ingest -------------------------------------------------------------
@@ -133,8 +143,10 @@ class PostgresStore(Store):
         }
 
     def project(self, limit: int = 5000) -> int:
-        """Fold queued events into calls, traces and the search words; 0 while another node is at
-        it."""
+        """Fold queued events into calls, traces and the search words.
+
+        PROJECT_EVENTS at most a transaction; 0 while another node is at it."""
+        limit = min(limit, PROJECT_EVENTS)
         with self.write() as conn:
             if not conn.execute(
                 "SELECT pg_try_advisory_xact_lock(?)", (pg_sql.SUMMARIES_LOCK,)
@@ -152,8 +164,9 @@ class PostgresStore(Store):
         return len(seqs)
 
     def refresh_traces(self, conn, trace_ids) -> None:
-        """Recompute the list rows of these traces in a few set-wide statements (a round trip
-        each)."""
+        """Recompute the list rows of these traces in a few set-wide statements.
+
+        A round trip each."""
         ids = (sorted(trace_ids),)
         conn.execute(pg_sql.REFRESH_TRACES, ids)
         for statement in pg_sql.REFRESH_TRACE_INDEXES:
@@ -166,8 +179,10 @@ class PostgresStore(Store):
             )
 
     def prune(self, before_ts: str, batch: int = 500, rules=None) -> int:
-        """Delete traces last seen before a time, FIRST_STEP at a time; return how many. The deleted
-        calls leave their problems (see Retention); autovacuum reuses the space their rows took."""
+        """Delete traces last seen before a time, FIRST_STEP at a time.
+
+        Return how many. The deleted calls leave their problems (see Retention); autovacuum reuses
+        the space their rows took."""
         self.catch_up_for_read()
         deleted, size = 0, min(batch, FIRST_STEP)
         while True:
@@ -179,8 +194,9 @@ class PostgresStore(Store):
         return deleted
 
     def reclaim(self, full_vacuum: bool = False) -> Reclaimed:
-        """Autovacuum reuses the space of deleted rows; VACUUM FULL, when asked, gives it back to
-        the disk."""
+        """Autovacuum reuses the space of deleted rows.
+
+        VACUUM FULL, when asked, gives it back to the disk."""
         before = self.file_sizes()["database"]
         if full_vacuum:
             with self.unavailable_as_error():

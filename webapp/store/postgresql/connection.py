@@ -1,6 +1,7 @@
-"""PostgreSQL connections: one pool per process, opened after gunicorn forks, and the store's SQL
-written with SQLite's placeholders (`?`, `?1`, `:name`) passed to psycopg as its own (`%s`,
-`%(name)s`)."""
+"""PostgreSQL connections.
+
+One pool per process, opened after gunicorn forks, and the store's SQL written with SQLite's
+placeholders (`?`, `?1`, `:name`) passed to psycopg as its own (`%s`, `%(name)s`)."""
 
 import contextlib
 import os
@@ -69,8 +70,9 @@ def bind(sql: str, params):
 
 
 def pool_for(url: str):
-    """Return this process's pool for a URL, made after any fork (a pool never crosses
-    processes)."""
+    """Return this process's pool for a URL, made after any fork.
+
+    A pool never crosses processes."""
     key = f"{os.getpid()}:{url}"
     with _pools_lock:
         if key not in _pools:
@@ -97,9 +99,10 @@ def pool_for(url: str):
 
 
 def _probe(psycopg, url: str) -> None:
-    """Connect once before making a pool, so a wrong password, database or port is told at once, in
-    one line (a pool would retry it in the background until its timeout and say only that it timed
-    out)."""
+    """Connect once before making a pool, so a bad setting is told at once.
+
+    A wrong password, database or port is told in one line (a pool would retry it in the background
+    until its timeout and say only that it timed out)."""
     try:
         psycopg.connect(url, connect_timeout=PROBE_TIMEOUT_S).close()
     except psycopg.Error as error:
@@ -108,8 +111,10 @@ def _probe(psycopg, url: str) -> None:
 
 
 def pool_stats() -> dict:
-    """Sum this process's pools: connections open (`size`), idle (`available`), allowed (`max`),
-    requests waiting for one (`waiting`); all 0 before any pool is made."""
+    """Sum this process's pools.
+
+    Connections open (`size`), idle (`available`), allowed (`max`), requests waiting for one
+    (`waiting`); all 0 before any pool is made."""
     prefix = f"{os.getpid()}:"
     with _pools_lock:
         pools = [pool for key, pool in _pools.items() if key.startswith(prefix)]
@@ -135,7 +140,9 @@ def close_pool(url: str) -> None:
 
 
 class Connection:
-    """A pooled psycopg connection that speaks like sqlite3's: execute, executemany, query."""
+    """A pooled psycopg connection that speaks like sqlite3's.
+
+    Execute, executemany, query."""
 
     def __init__(self, url: str, wait_s: float):
         self.url, self.wait_s, self.raw = url, wait_s, None
@@ -143,8 +150,9 @@ class Connection:
         self.live()
 
     def live(self):
-        """Return a working connection: one a restarted or lost server broke goes back for a new
-        one."""
+        """Return a working connection.
+
+        One a restarted or lost server broke goes back for a new one."""
         if self.raw is not None and (self.raw.closed or self.raw.broken):
             # the pool discards a broken connection
             self._pool.putconn(self.raw)
@@ -161,8 +169,9 @@ class Connection:
         return cursor
 
     def execute_within(self, sql: str, params, timeout_ms: int):
-        """Run one statement the server cancels after timeout_ms, in one round trip (no BEGIN, SET,
-        COMMIT).
+        """Run one statement the server cancels after timeout_ms.
+
+        In one round trip (no BEGIN, SET, COMMIT).
 
         The SET LOCAL and the statement travel as one simple query, which runs as one implicit
         transaction: the timeout holds for this statement only. Parameters are bound client-side."""
@@ -215,8 +224,9 @@ class Connection:
 
 @contextlib.contextmanager
 def unavailable_as_error():
-    """Turn a database that is down, read-only, full of connections or in recovery into
-    StoreUnavailable."""
+    """Turn an unusable database into StoreUnavailable.
+
+    A database that is down, read-only, full of connections or in recovery."""
     psycopg, psycopg_pool = psycopg_modules()
     try:
         yield

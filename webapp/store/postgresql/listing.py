@@ -1,5 +1,6 @@
-"""The trace list's search and counts on PostgreSQL; its filters and pages are shared
-(../listing.py).
+"""The trace list's search and counts on PostgreSQL.
+
+Its filters and pages are shared (../listing.py).
 
 A search unites three arms, each cut at the page size: traces of the tools the text names or
 begins (any case), traces whose id begins with it, and traces whose payloads hold its words
@@ -35,13 +36,16 @@ TOOLS_NAMED = (
 
 
 def fts_phrase(text: str) -> str:
-    """The search text as it is: PHRASE turns it into the same words the index holds."""
+    """The search text as it is.
+
+    PHRASE turns it into the same words the index holds."""
     return text
 
 
 def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tuple[str, list]]:
-    """Return the SELECTs whose union is what `q` finds, each filtered, newest first, cut at
-    limit."""
+    """Return the SELECTs whose union is what `q` finds, each filtered.
+
+    Newest first, cut at limit."""
     conditions, params = [], []
     add_exists(query, conditions, params, tool=True, kind=True)
     add_trace_filters(query, conditions, params)
@@ -75,7 +79,9 @@ def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tup
 
 
 def trace_list_sql(query: TraceQuery, cursor: tuple | None) -> tuple[str, list]:
-    """Build the list query: driven by the most selective index the filters allow."""
+    """Build the list query.
+
+    Driven by the most selective index the filters allow."""
     if query.q:
         arms = search_arms(query, cursor, query.limit + 1)
         sql = " UNION ".join(f"SELECT * FROM ({arm}) AS a{n}" for n, (arm, _) in enumerate(arms))

@@ -1,5 +1,6 @@
-"""Numbered migrations on PostgreSQL (migrations/postgresql/), under an advisory lock so nodes that
-start together migrate once."""
+"""Numbered migrations on PostgreSQL (migrations/postgresql/).
+
+Under an advisory lock so nodes that start together migrate once."""
 
 import contextlib
 import re
@@ -15,7 +16,9 @@ RECORD_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
 
 
 class PostgresMigrations:
-    """The migration target of a PostgresStore: one transaction holding pg_advisory_xact_lock."""
+    """The migration target of a PostgresStore.
+
+    One transaction holding pg_advisory_xact_lock."""
 
     engine = "postgresql"
 
@@ -56,8 +59,9 @@ class PostgresMigrations:
 
 
 def add_stage_columns(store) -> None:
-    """Give each declared stage its columns where they are missing (a stage declared after the
-    migrations)."""
+    """Give each declared stage its columns where they are missing.
+
+    A stage declared after the migrations."""
     rows = store.db.execute(
         "SELECT table_name, column_name FROM information_schema.columns"
         " WHERE table_schema = current_schema() AND table_name IN ('calls', 'traces')"

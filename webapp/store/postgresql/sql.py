@@ -1,5 +1,6 @@
-"""The PostgreSQL engine's named statements (sqlite/sql.py has the same names;
-tests/test_store_engines.py).
+"""The PostgreSQL engine's named statements.
+
+sqlite/sql.py has the same names; tests/test_store_engines.py.
 
 Lists of keys travel as one JSON parameter, as in SQLite: `json_array_elements(?::json)`.
 """
@@ -70,6 +71,9 @@ OLDEST_PENDING = f"""SELECT count(*), min(greatest({stagecols.each_present("coal
 IN_JSON_LIST = "IN (SELECT json_array_elements_text(?::json))"
 IN_JSON_NUMBERS = "IN (SELECT json_array_elements_text(?::json)::bigint)"
 KEYED_CALLS = f"{KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id = k.value->>1"
+# whether events of a trace wait in the projection's queue (read through meanwhile: readthrough.py)
+TRACE_UNPROJECTED = """SELECT EXISTS (SELECT 1 FROM events e
+ JOIN projection_queue q ON q.seq = e.seq WHERE e.trace_id = ?)"""
 SET_PROGRESS = (
     "INSERT INTO progress (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = "
     "excluded.seq"

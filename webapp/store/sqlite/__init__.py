@@ -34,8 +34,9 @@ _SYNCHRONOUS = {"FULL": "FULL", "NORMAL": "NORMAL", "EXTRA": "EXTRA", "OFF": "OF
 
 
 def within_bytes(rows: list, most: int) -> list:
-    """Keep the first rows (seq, ..., payload length) whose payloads add up to at most `most` (at
-    least one)."""
+    """Keep the first rows whose payloads add up to at most `most`.
+
+    Rows as (seq, ..., payload length); at least one."""
     total = 0
     for count, row in enumerate(rows):
         total += row[-1] or 0
@@ -45,9 +46,10 @@ def within_bytes(rows: list, most: int) -> list:
 
 
 class SqliteStore(Upkeep, Store):
-    """A tracediff database in one SQLite file: one writer at a time (taking turns on a lock file
-    beside it, turns.py), the search index in FTS5, and upkeep of the file on its disk
-    (upkeep.py)."""
+    """A tracediff database in one SQLite file.
+
+    One writer at a time (taking turns on a lock file beside it, turns.py), the search index in
+    FTS5, and upkeep of the file on its disk (upkeep.py)."""
 
     engine = "sqlite"
     # `tracediff serve` is the one server of a file
@@ -87,7 +89,9 @@ class SqliteStore(Upkeep, Store):
             raise
 
     def has_tables(self) -> bool:
-        """Say whether the database was made by tracediff (an empty file or database was not)."""
+        """Say whether the database was made by tracediff.
+
+        An empty file or database was not."""
         return (
             self.db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'events'").fetchone()[
                 0
@@ -96,13 +100,16 @@ class SqliteStore(Upkeep, Store):
         )
 
     def create_schema(self) -> list:
-        """Apply the numbered migrations the database lacks (see migrations/); return them."""
+        """Apply the numbered migrations the database lacks (see migrations/).
+
+        Return them."""
         with self.unavailable_as_error():
             return upgrade(self)
 
     def check_schema(self) -> None:
-        """Refuse a database made by a newer tracediff: every command and request opens through
-        here."""
+        """Refuse a database made by a newer tracediff.
+
+        Every command and request opens through here."""
         with self.unavailable_as_error():
             check(self)
 
@@ -115,8 +122,9 @@ class SqliteStore(Upkeep, Store):
 
     @contextlib.contextmanager
     def unavailable_as_error(self):
-        """Turn 'locked', 'full' and 'read-only' into StoreUnavailable (saying so when the disk is
-        full)."""
+        """Turn 'locked', 'full' and 'read-only' into StoreUnavailable.
+
+        Saying so when the disk is full."""
         try:
             yield
         except sqlite3.OperationalError as error:
@@ -140,8 +148,9 @@ class SqliteStore(Upkeep, Store):
             raise
 
     def stale(self) -> bool:
-        """Say whether a storage fault was noted since this store opened (a kept store then
-        reopens)."""
+        """Say whether a storage fault was noted since this store opened.
+
+        A kept store then reopens."""
         return faults.count() != self.faults_seen
 
     @contextlib.contextmanager
@@ -156,6 +165,17 @@ class SqliteStore(Upkeep, Store):
                 raise
             self.db.execute("COMMIT")
         faults.clear()
+
+    @contextlib.contextmanager
+    def waiting_at_most(self, seconds: float | None):
+        """Wait at most `seconds` for the writer's turn and SQLite's lock within the block."""
+        opened = self._wait_seconds
+        if seconds is not None:
+            self._wait_seconds = min(opened, seconds)
+        try:
+            yield
+        finally:
+            self._wait_seconds = opened
 
     @contextlib.contextmanager
     def _writer_turn(self):
@@ -191,8 +211,9 @@ class SqliteStore(Upkeep, Store):
     # -- ingest -------------------------------------------------------------
 
     def insert_events(self, conn, rows: list[tuple]) -> dict:
-        """Insert event rows, skipping event ids already stored; return {source: (added,
-        duplicates)}."""
+        """Insert event rows, skipping event ids already stored.
+
+        Return {source: (added, duplicates)}."""
         by_source: dict = {}
         # counted per source for /metrics; order kept
         for source, run in runs_by_source(rows):
@@ -204,9 +225,10 @@ class SqliteStore(Upkeep, Store):
         return by_source
 
     def project(self, limit: int = 5000) -> int:
-        """Fold events committed since the last projection into calls, traces and FTS, at most about
-        PROJECT_BYTES of payload a transaction: the writer's lock is held for tenths of a second,
-        not seconds."""
+        """Fold events committed since the last projection into calls.
+
+        And traces and FTS, at most about PROJECT_BYTES of payload a transaction: the writer's lock
+        is held for tenths of a second, not seconds."""
         with self.write() as conn:
             done = conn.execute("SELECT seq FROM progress WHERE name = 'projected'").fetchone()
             done = done[0] if done else 0

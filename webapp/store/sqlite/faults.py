@@ -1,5 +1,6 @@
-"""A process's note of storage faults (a read-only or full disk), so that what it keeps open is
-reopened.
+"""A process's note of storage faults (a read-only or full disk).
+
+So that what it keeps open is reopened.
 
 SQLite shares one view of a file among a process's connections while any of them stays open: a
 connection kept since a read-only mount keeps every new one read-only after the remount ("attempt to
@@ -31,8 +32,9 @@ def clear() -> None:
 
 
 def count() -> int:
-    """Return how many faults this process has noted; a store opened before the latest one is
-    stale."""
+    """Return how many faults this process has noted.
+
+    A store opened before the latest one is stale."""
     return _state["count"]
 
 

@@ -1,5 +1,6 @@
-"""The trace list and its capped counts on SQLite: a search through the FTS5 index (its filters and
-pages are shared: ../listing.py).
+"""The trace list and its capped counts on SQLite.
+
+A search through the FTS5 index (its filters and pages are shared: ../listing.py).
 
 Every query here is driven by an index that yields rows newest first, or by a bounded set of
 search matches, so the first page costs about the same at a thousand traces and at a million.
@@ -38,7 +39,9 @@ DENSE_PREFIX = (
 
 
 def fts_phrase(text: str) -> str:
-    """Quote user text as one FTS5 phrase so quotes, dashes or AND cannot change the query.
+    """Quote user text as one FTS5 phrase.
+
+    So quotes, dashes or AND cannot change the query.
 
     Whole words only: a prefix query ("tic"*) merges every term it begins, 0.6 s at 1M traces.
     """
@@ -55,7 +58,9 @@ TOOL_NAMED = (
 
 
 def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tuple[str, list]]:
-    """Return the SELECTs whose union is what `q` finds, each filtered, newest first, cut at limit.
+    """Return the SELECTs whose union is what `q` finds, each filtered.
+
+    Newest first, cut at limit.
 
     One arm per way of matching, so each takes the plan that suits it: a tool's index newest
     first, a dense id prefix by time, and the few payload matches and sparse prefixes sorted.
@@ -102,7 +107,9 @@ def search_arms(query: TraceQuery, cursor: tuple | None, limit: int) -> list[tup
 
 
 def trace_list_sql(query: TraceQuery, cursor: tuple | None) -> tuple[str, list]:
-    """Build the list query: driven by the most selective index the filters allow."""
+    """Build the list query.
+
+    Driven by the most selective index the filters allow."""
     if query.q:
         arms = search_arms(query, cursor, query.limit + 1)
         sql = " UNION ".join(f"SELECT * FROM ({arm})" for arm, _ in arms)

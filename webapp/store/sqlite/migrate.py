@@ -1,4 +1,6 @@
-"""The SQLite schema: numbered migrations (migrations/sqlite/) applied when a Store opens to write.
+"""The SQLite schema.
+
+Numbered migrations (migrations/sqlite/) applied when a Store opens to write.
 
 How to add a table or a column: see webapp/store/migrations/__init__.py (a new numbered file).
 SCHEMA below is the bridge for features written before the migrations existed: idempotent DDL
@@ -23,7 +25,9 @@ RECORD_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
 
 
 class SqliteMigrations:
-    """The migration target of one Store: its writer lock, `BEGIN IMMEDIATE` and its connection."""
+    """The migration target of one Store.
+
+    Its writer lock, `BEGIN IMMEDIATE` and its connection."""
 
     engine = "sqlite"
 
@@ -62,7 +66,9 @@ class SqliteMigrations:
 
 
 def split_statements(text: str) -> list[str]:
-    """Split an SQL script into whole statements (semicolons in comments and strings stay put)."""
+    """Split an SQL script into whole statements.
+
+    Semicolons in comments and strings stay put."""
     statements, buffer = [], ""
     for piece in text.split(";"):
         buffer += piece + ";"
@@ -100,13 +106,16 @@ def prepare_new_file(conn, seconds: float = 10.0) -> None:
 
 
 def check(store) -> None:
-    """Refuse a database a newer tracediff made, without writing (a Store opened with
-    create=False)."""
+    """Refuse a database a newer tracediff made, without writing.
+
+    A Store opened with create=False."""
     migrations.refuse_newer(SqliteMigrations(store))
 
 
 def upgrade(store) -> list:
-    """Bring a Store's database to the current schema; return the migrations applied."""
+    """Bring a Store's database to the current schema.
+
+    Return the migrations applied."""
     prepare_new_file(store.db.conn)
     applied = migrations.apply(SqliteMigrations(store), where=store.path)
     if SCHEMA.strip():
@@ -117,8 +126,9 @@ def upgrade(store) -> list:
 
 
 def add_stage_columns(store) -> None:
-    """Give each declared stage its columns where they are missing (a stage declared after the
-    migrations)."""
+    """Give each declared stage its columns where they are missing.
+
+    A stage declared after the migrations."""
     tables = ("calls", "traces")
     existing = {
         table: {row[1] for row in store.db.execute(f"PRAGMA table_info({table})")}

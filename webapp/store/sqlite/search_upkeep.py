@@ -1,5 +1,6 @@
-"""The search index's upkeep during a prune, a mixin of Store: merged by hand, or emptied and
-rebuilt.
+"""The search index's upkeep during a prune, a mixin of Store.
+
+Merged by hand, or emptied and rebuilt.
 
 The search index is a contentless FTS5 table: deleting a row *adds* delete markers, and FTS5's own
 automerge would rewrite up to 64 pages per level in whichever transaction crosses its work unit (a
@@ -23,8 +24,10 @@ REINDEX_EVENTS = 500
 
 
 def _disk_full(error: StoreUnavailable, store=None) -> bool:
-    """Say whether an error means the disk is full (an I/O error on a disk with no room counts:
-    SQLite reports one when its shared-memory file cannot grow)."""
+    """Say whether an error means the disk is full.
+
+    An I/O error on a disk with no room counts: SQLite reports one when its shared-memory file
+    cannot grow."""
     text = str(error).lower()
     if "full" in text:
         return True
@@ -33,19 +36,24 @@ def _disk_full(error: StoreUnavailable, store=None) -> bool:
 
 
 class SearchIndexUpkeep:
-    """Mixin of Store (needs write(), checkpoint(), _vacuum_incrementally(), free_bytes(), db)."""
+    """Mixin of Store: the search index's upkeep during a prune.
+
+    Needs write(), checkpoint(), _vacuum_incrementally(), free_bytes(), db."""
 
     def _shrink_index(self) -> None:
-        """Merge the search index whole, so its deleted rows' space comes back. The deleted events'
-        pages go back to the disk first: each merge step's WAL then has room on a full disk."""
+        """Merge the search index whole, so its deleted rows' space comes back.
+
+        The deleted events' pages go back to the disk first: each merge step's WAL then has room on
+        a full disk."""
         self._vacuum_incrementally()
         while self._merge_index_step(whole=True):
             pass
 
     def _empty_index(self) -> None:
-        """Empty the search index in one small transaction (its pages go to the free list), and note
-        which events it must hold again: those projected so far (the projection indexes the later
-        ones)."""
+        """Empty the search index in one small transaction.
+
+        Its pages go to the free list. Note which events it must hold again: those projected so far
+        (the projection indexes the later ones)."""
         with self.write() as conn:
             projected = conn.execute(
                 "SELECT coalesce(max(seq), 0) FROM progress WHERE name = 'projected'"
@@ -92,10 +100,11 @@ class SearchIndexUpkeep:
         conn.execute(SET_PROGRESS, ("reindexed", last))
 
     def _merge_index_step(self, whole: bool) -> bool:
-        """Merge the search index's segments by at most MERGE_PAGES pages (fewer on a full disk):
-        those of one level with at least four (FTS5's usual merge), or all of them (`whole`: the
-        deleted rows' entries then meet their delete markers and both go). Say whether there was
-        work to do."""
+        """Merge the search index's segments by at most MERGE_PAGES pages.
+
+        Fewer on a full disk: those of one level with at least four (FTS5's usual merge), or all of
+        them (`whole`: the deleted rows' entries then meet their delete markers and both go). Say
+        whether there was work to do."""
         pages = MERGE_PAGES
         while True:
             try:

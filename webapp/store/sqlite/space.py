@@ -1,4 +1,6 @@
-"""What the disk holding a SQLite file says, so that a store error names its real cause.
+"""What the disk holding a SQLite file says.
+
+So that a store error names its real cause.
 
 Out of space, SQLite often says something else: "disk I/O error" when it cannot grow its shared
 memory file, "unable to open database file" when it cannot make one; an operator reads those as
@@ -18,7 +20,9 @@ WRITE_WORDS = ("readonly", "read-only", "unable to open", "disk i/o")
 
 
 def free_bytes(path) -> int | None:
-    """Bytes free for an unprivileged writer on the disk holding a file (None: not known)."""
+    """Bytes free for an unprivileged writer on the disk holding a file.
+
+    None: not known."""
     try:
         stats = os.statvfs(os.path.dirname(os.path.abspath(str(path))))
     except OSError:
@@ -27,8 +31,9 @@ def free_bytes(path) -> int | None:
 
 
 def explained(path, message: str) -> str:
-    """A store error's message, saying first when the database's disk is full or it cannot be
-    written."""
+    """A store error's message, first saying if the disk is full or read-only.
+
+    Whether the database's disk is full or it cannot be written."""
     text = message.lower()
     if str(path) == ":memory:" or not any(word in text for word in SPACE_WORDS + WRITE_WORDS):
         # locked or busy: the disk is not the cause

@@ -1,4 +1,6 @@
-"""The SQLite engine's named statements: the shared store code reads them as `self.sql.NAME`.
+"""The SQLite engine's named statements.
+
+The shared store code reads them as `self.sql.NAME`.
 
 postgresql/sql.py has the same names (tests/test_store_engines.py checks it); ONLY_HERE names the
 statements only this engine's own code runs.
@@ -78,6 +80,9 @@ KEYED_CALLS = """json_each(?) AS k JOIN calls AS c
  ON c.trace_id = json_extract(k.value, '$[0]') AND c.call_id = json_extract(k.value, '$[1]')"""
 EVENTS_BY_SEQ = "SELECT seq, * FROM events WHERE seq IN (SELECT value FROM json_each(?))"
 SET_PROGRESS = "INSERT OR REPLACE INTO progress (name, seq) VALUES (?, ?)"
+# whether events of a trace wait for the projection (read through meanwhile: readthrough.py)
+TRACE_UNPROJECTED = """SELECT EXISTS (SELECT 1 FROM events WHERE trace_id = ?
+ AND seq > coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0))"""
 # The calls of a batch, as a JSON array of [trace_id, call_id] pairs.
 _TOUCHED = """SELECT DISTINCT json_extract(value, '$[0]') AS trace_id, json_extract(value, '$[1]')
   AS call_id

@@ -1,4 +1,6 @@
-"""Writers of one database take turns on a lock file beside it, tried every few milliseconds.
+"""Writers of one database take turns on a lock file beside it.
+
+Tried every few milliseconds.
 
 SQLite's own busy handler sleeps up to 100 ms between tries; under load it left a third of the
 CPU idle while the background analyzer and ingest requests waited for each other.
@@ -19,16 +21,18 @@ YIELD_SECONDS = 1.0
 
 
 class WriterTurns:
-    """A lock file shared by every thread and process that writes one database, and one that says a
-    request waits."""
+    """A lock file shared by every writer of one database.
+
+    Every thread and process that writes it; and one that says a request waits."""
 
     def __init__(self, fd: int, waiting_fd: int | None = None):
         self.fd, self.waiting_fd = fd, waiting_fd
 
     @classmethod
     def beside(cls, path) -> "WriterTurns | None":
-        """Open `<database>.lock`; None where it cannot be made (a read-only folder, a memory
-        database)."""
+        """Open `<database>.lock`.
+
+        None where it cannot be made (a read-only folder, a memory database)."""
         if str(path) == ":memory:" or str(path).startswith("file:"):
             return None
         try:
@@ -44,7 +48,9 @@ class WriterTurns:
         return cls(fd, waiting_fd)
 
     def take(self, wait_seconds: float, background: bool = False) -> float:
-        """Wait for the turn; return the deadline it was taken under, or raise TimeoutError.
+        """Wait for the turn.
+
+        Return the deadline it was taken under, or raise TimeoutError.
 
         A `background` writer lets waiting requests go first (see the module's docstring)."""
         deadline = time.monotonic() + wait_seconds
@@ -75,8 +81,9 @@ class WriterTurns:
             fcntl.flock(self.waiting_fd, operation)
 
     def _request_waits(self) -> bool:
-        """Say whether a request waits for its turn: it holds the shared lock an exclusive try is
-        refused by."""
+        """Say whether a request waits for its turn.
+
+        It holds the shared lock an exclusive try is refused by."""
         if self.waiting_fd is None:
             return False
         try:

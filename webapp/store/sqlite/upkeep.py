@@ -1,4 +1,6 @@
-"""Pruning on SQLite, giving space back to the disk, and online backups: the SQLite store's upkeep.
+"""Pruning on SQLite, giving space back to the disk, and online backups.
+
+The SQLite store's upkeep.
 
 Pruning must work on a full disk, where it matters most, so every transaction it writes is bounded
 and none needs the file to grow (a checkpoint that cannot grow the file keeps the WAL from
@@ -36,7 +38,9 @@ _WAL_GIVEN_BACK: dict[str, float] = {}
 
 
 class DiskFull(StoreUnavailable):
-    """Even the smallest transaction cannot be written: the disk has no room for SQLite's log."""
+    """Even the smallest transaction cannot be written.
+
+    The disk has no room for SQLite's log."""
 
     def __init__(self, message: str, deleted: int = 0):
         super().__init__(message)
@@ -50,11 +54,12 @@ def file_bytes(path) -> int:
 
 
 class Upkeep(SearchIndexUpkeep):
-    """Mixin of SqliteStore: prune, reclaim, backup (needs write(), unavailable_as_error(), db,
-    path)."""
+    """Mixin of SqliteStore: prune, reclaim, backup.
+
+    Needs write(), unavailable_as_error(), db, path."""
 
     def keep_headroom(self) -> None:
-        """Refuse new writes while the disk has less free space than prune and checkpoints need.
+        """Refuse new writes while the disk lacks the room prune and checkpoints need.
 
         Going below it, the WAL is first copied into the file and emptied, while there is still room
         to: WAL pages that grow the file cannot be copied once the disk is full, and then the WAL
@@ -71,24 +76,28 @@ class Upkeep(SearchIndexUpkeep):
         _WAL_GIVEN_BACK.pop(self.path, None)
 
     def settle_when_tight(self) -> None:
-        """After a background write below the headroom, copy its WAL pages into the file at once
-        (see keep_headroom): the analyser goes on folding acknowledged events, and what it wrote
-        must not wait for room that another program may take."""
+        """After a background write below the headroom, checkpoint its WAL pages.
+
+        Copy them into the file at once (see keep_headroom): the analyser goes on folding
+        acknowledged events, and what it wrote must not wait for room that another program may
+        take."""
         if self._free_below_headroom() is not None:
             self.checkpoint("PASSIVE", required=False)
 
     def _free_below_headroom(self) -> int | None:
-        """The free bytes of the database's disk when they are fewer than TRACEDIFF_MIN_FREE_MB
-        (else None)."""
+        """The free bytes of the database's disk when below the headroom.
+
+        Fewer than TRACEDIFF_MIN_FREE_MB, else None."""
         if not self.min_free_bytes or self.path == ":memory:":
             return None
         free = self.free_bytes()
         return free if free < self.min_free_bytes else None
 
     def _give_the_wal_back(self) -> bool:
-        """Empty the WAL into the file on going below the headroom, and again every half minute
-        below it (more often would take the checkpoints a prune beside it needs); say if it was
-        tried."""
+        """Empty the WAL into the file below the headroom; say if it was tried.
+
+        On going below it, and again every half minute below it (more often would take the
+        checkpoints a prune beside it needs)."""
         last = _WAL_GIVEN_BACK.get(self.path)
         if last is not None and time.monotonic() - last < WAL_GIVEN_BACK_EVERY_SECONDS:
             return False
@@ -103,9 +112,10 @@ class Upkeep(SearchIndexUpkeep):
         return True
 
     def prune(self, before_ts: str, batch: int = 500, rules=None) -> int:
-        """Delete traces last seen before a time, a few at a time; return how many. The deleted
-        calls leave their problems; `rules` (webapp/pipeline/rules.py) count exposure again where a
-        problem's first seen moved.
+        """Delete traces last seen before a time, a few at a time.
+
+        Return how many. The deleted calls leave their problems; `rules` (webapp/pipeline/rules.py)
+        count exposure again where a problem's first seen moved.
 
         With room on the disk, each deleted event leaves a delete marker in the search index. On a
         tight disk the index is emptied first and rebuilt from the events that stay (see the
@@ -138,10 +148,11 @@ class Upkeep(SearchIndexUpkeep):
         return deleted
 
     def _secure_delete(self, mode) -> int:
-        """Set the connection's secure_delete; return what it was. Debian's SQLite zeroes every
-        freed page (SECURE_DELETE), which writes each one to the WAL: a deletion would need as much
-        room as it frees. FAST skips that; the reclaim then truncates the file, so the free pages
-        holding deleted payloads leave it anyway."""
+        """Set the connection's secure_delete; return what it was.
+
+        Debian's SQLite zeroes every freed page (SECURE_DELETE), which writes each one to the WAL: a
+        deletion would need as much room as it frees. FAST skips that; the reclaim then truncates
+        the file, so the free pages holding deleted payloads leave it anyway."""
         was = self.db.execute("PRAGMA secure_delete").fetchone()[0]
         self.db.execute(f"PRAGMA secure_delete = {mode}")
         return was
@@ -156,9 +167,10 @@ class Upkeep(SearchIndexUpkeep):
         return None if self.path == ":memory:" else space.free_bytes(self.path)
 
     def _delete_in_steps(self, before_ts: str, batch: int, unindex: bool, rules=None) -> int:
-        """Delete in transactions sized to the room the disk has for their WAL: each deleted trace's
-        cost is measured (its pages, in WAL frames), and a transaction that still does not fit is
-        retried smaller."""
+        """Delete in transactions sized to the room the disk has for their WAL.
+
+        Each deleted trace's cost is measured (its pages, in WAL frames), and a transaction that
+        still does not fit is retried smaller."""
         deleted, size, per_trace = 0, min(batch, FIRST_STEP), None
         while True:
             if per_trace:
@@ -187,8 +199,9 @@ class Upkeep(SearchIndexUpkeep):
                 return deleted
 
     def _wal_bytes(self) -> int:
-        """Copy the WAL into the file (so the next transaction reuses it); return the bytes it
-        held."""
+        """Copy the WAL into the file (so the next transaction reuses it).
+
+        Return the bytes it held."""
         try:
             with self.unavailable_as_error():
                 frames = self.db.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
@@ -197,16 +210,18 @@ class Upkeep(SearchIndexUpkeep):
             return 0
 
     def delete_events(self, conn, trace_id: str, unindex: bool) -> None:
-        """Delete a trace's events, then their search rows: the delete markers FTS5 writes at commit
-        then reuse the pages the payloads freed, so a prune's checkpoint never needs the file to
-        grow."""
+        """Delete a trace's events, then their search rows.
+
+        The delete markers FTS5 writes at commit then reuse the pages the payloads freed, so a
+        prune's checkpoint never needs the file to grow."""
         indexed = conn.execute(self.sql.INDEXED_TEXT, (trace_id,)).fetchall() if unindex else []
         conn.execute("DELETE FROM events WHERE trace_id = ?", (trace_id,))
         conn.executemany(self.sql.UNINDEX, indexed)
 
     def reclaim(self, full_vacuum: bool = False) -> Reclaimed:
-        """Give free pages back to the disk: incremental vacuum (or VACUUM), then the WAL
-        truncated."""
+        """Give free pages back to the disk.
+
+        Incremental vacuum (or VACUUM), then the WAL truncated."""
         before = file_bytes(self.path)
         if full_vacuum:
             self.checkpoint()
@@ -219,8 +234,9 @@ class Upkeep(SearchIndexUpkeep):
         return Reclaimed(before, file_bytes(self.path), incremental)
 
     def _vacuum_incrementally(self) -> bool:
-        """Move free pages off the end of the file, a bounded step at a time; say whether the file
-        can."""
+        """Move free pages off the end of the file, a bounded step at a time.
+
+        Say whether the file can."""
         conn = self.db.conn
         if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != 2:
             return False
@@ -241,7 +257,9 @@ class Upkeep(SearchIndexUpkeep):
         return True
 
     def checkpoint(self, mode: str = "TRUNCATE", required: bool = True) -> None:
-        """Copy the WAL into the file; TRUNCATE also empties it (a busy reader only delays that)."""
+        """Copy the WAL into the file.
+
+        TRUNCATE also empties it (a busy reader only delays that)."""
         try:
             with self.unavailable_as_error():
                 self.db.conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
@@ -250,8 +268,9 @@ class Upkeep(SearchIndexUpkeep):
                 raise
 
     def backup(self, target) -> int:
-        """Copy the database to a new file, consistent while writers go on; return its size in
-        bytes.
+        """Copy the database to a new file, consistent while writers go on.
+
+        Return its size in bytes.
 
         SQLite's backup API copies every page in one step inside one read transaction: the copy
         is the database as of one commit, and writers are not blocked (WAL). It is written beside

@@ -1,2 +1,3 @@
-"""The JSON API's blueprints, one module a resource: thin adapters over the pipeline and the
-store."""
+"""The JSON API's blueprints, one module a resource.
+
+Thin adapters over the pipeline and the store."""

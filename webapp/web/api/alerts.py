@@ -19,7 +19,9 @@ DELIVERIES_PAGE = 100
 
 
 def create_rule(body) -> dict:
-    """Check a rule and its URL, store it, and return it with its signing secret (shown this once).
+    """Check and store a rule; return it with its signing secret.
+
+    The rule's URL is checked too; the secret is shown this once.
 
     Its URL is stored as given and shown masked, to its maker too: they typed it.
     """
@@ -30,7 +32,9 @@ def create_rule(body) -> dict:
 
 
 def edit_rule(rule_id: int, body) -> dict:
-    """Change a rule as `body` says; a URL part sent as [REDACTED] keeps what is saved there."""
+    """Change a rule as `body` says.
+
+    A URL part sent as [REDACTED] keeps what is saved there."""
     saved = rule_or_404(rule_id)
     if isinstance(body, dict) and isinstance(body.get("url"), str):
         try:
@@ -42,7 +46,9 @@ def edit_rule(rule_id: int, body) -> dict:
 
 
 def checked(body) -> dict:
-    """Return the rule a body says, its URL checked as it will be called; else raise bad_rule."""
+    """Return the rule a body says, its URL checked as it will be called.
+
+    Else raise bad_rule."""
     try:
         rule = parse_rule(body)
         check_url(rule["url"], allow_list(current_app.config["WEBHOOK_ALLOW_HOSTS"]))
@@ -60,7 +66,9 @@ def rule_or_404(rule_id: int) -> dict:
 
 
 def send_test(rule_id: int) -> dict:
-    """Send a test message to a rule's URL now, outside the outbox, and say what came back."""
+    """Send a test message to a rule's URL now and say what came back.
+
+    Outside the outbox."""
     rule_or_404(rule_id)
     return test_delivery(get_store(), rule_id, current_app.config)
 
@@ -73,7 +81,9 @@ def api_create():
 
 @bp.put("/api/v1/alerts/<int:rule_id>")
 def api_edit(rule_id):
-    """Change a rule: the body is a whole rule; its URL keeps saved secrets sent as [REDACTED]."""
+    """Change a rule: the body is a whole rule.
+
+    Its URL keeps saved secrets sent as [REDACTED]."""
     return jsonify(edit_rule(rule_id, _json_body()))
 
 
@@ -86,14 +96,17 @@ def _json_body():
 
 @bp.get("/api/v1/alerts")
 def api_list():
-    """List the rules in id order, `limit` (50 by default) a page, with the cursor of the next (null
-    on the last)."""
+    """List the rules in id order, `limit` (50 by default) a page.
+
+    With the cursor of the next (null on the last)."""
     rules, cursor = rules_page(request.args, strict=True)
     return jsonify(rules=[public(rule) for rule in rules], next_cursor=cursor)
 
 
 def rules_page(args, strict: bool) -> tuple[list[dict], str | None]:
-    """Return a page of rules after the args' cursor and the cursor of the next page, or None."""
+    """Return a page of rules after the args' cursor, and the next cursor.
+
+    The next page's cursor, or None."""
     limit, after = key_page_args(args, 1, strict=strict)
     if after and not is_digits(after[0]):
         if strict:
@@ -112,8 +125,9 @@ def api_delete(rule_id):
 
 @bp.get("/api/v1/alerts/<int:rule_id>/deliveries")
 def api_deliveries(rule_id):
-    """A rule's delivery log newest first, `limit` a page with a keyset cursor, and its newest
-    messages."""
+    """A rule's delivery log newest first.
+
+    `limit` a page with a keyset cursor, and its newest messages."""
     rule = rule_or_404(rule_id)
     limit, before = page_args(request.args, DELIVERIES_PAGE)
     store = get_store()
@@ -126,7 +140,9 @@ def api_deliveries(rule_id):
 
 
 def named(rows: list[dict], rule: dict) -> list[dict]:
-    """Name the problem each delivery or message is about (`problem`: id and title, or null).
+    """Name the problem each delivery or message is about.
+
+    `problem`: id and title, or null.
 
     An error says nothing of the rule's secrets (one logged by an older version may have).
     """

@@ -1,6 +1,7 @@
-"""POST /api/v1/check: one call analysed under its tool's stored contract, stored nowhere (what
-`tracediff check` prints for fixture files, for a call sent as JSON; the MCP tool `check_call` asks
-it)."""
+"""POST /api/v1/check.
+
+One call analysed under its tool's stored contract, stored nowhere (what `tracediff check` prints
+for fixture files, for a call sent as JSON; the MCP tool `check_call` asks it)."""
 
 from flask import Blueprint, jsonify
 
@@ -22,8 +23,9 @@ FIELDS = {"tool", *PAYLOADS, "method", "url", "headers", "status", "result_is_er
 
 @bp.post("/api/v1/check")
 def check():
-    """Analyse one call (arguments, request body or URL, response, result) under its tool's stored
-    contract."""
+    """Analyse one call under its tool's stored contract.
+
+    The call's arguments, request body or URL, response, result."""
     body = _object_body()
     tool, status, http = _tool(body), _status(body), _http(body)
     payloads = {name: body[name] for name in PAYLOADS if body.get(name) is not None}
@@ -86,7 +88,9 @@ def _status(body: dict) -> int | None:
 
 
 def _http(body: dict) -> dict | None:
-    """Return the request's method, URL and headers as a request's `http` holds them, or None."""
+    """Return the request's method, URL and headers as `http` holds them.
+
+    As a request's `http` holds them, or None."""
     method, url, headers = body.get("method"), body.get("url"), body.get("headers")
     for name, value in (("method", method), ("url", url)):
         if value is not None and not isinstance(value, str):

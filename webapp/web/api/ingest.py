@@ -1,5 +1,6 @@
-"""The ingest endpoints: snapshot events at /api/v1/ingest, OTLP/HTTP exports at /v1/traces and
-/v1/logs."""
+"""The ingest endpoints.
+
+Snapshot events at /api/v1/ingest, OTLP/HTTP exports at /v1/traces and /v1/logs."""
 
 from flask import Blueprint, current_app, jsonify, request
 
@@ -32,14 +33,16 @@ def redactor():
 
 
 def sender() -> str:
-    """Name who sent a request, for its quarantined records: the shipper's User-Agent, else its
-    address."""
+    """Name who sent a request, for its quarantined records.
+
+    The shipper's User-Agent, else its address."""
     return request.headers.get("User-Agent") or request.remote_addr or ""
 
 
 def parsed(parse, raw: bytes, endpoint: str, **options):
-    """Parse a body; one refused whole is quarantined and counted before the refusal goes to the
-    client."""
+    """Parse a body; quarantine and count one refused whole.
+
+    Before the refusal goes to the client."""
     try:
         return parse(raw, **options)
     except IngestError as error:
@@ -79,15 +82,18 @@ def ingest():
 @bp.post("/v1/traces")
 @budgeted
 def otlp_traces():
-    """Accept OTLP/HTTP trace exports (protobuf or JSON) and answer with partial success."""
+    """Accept OTLP/HTTP trace exports and answer with partial success.
+
+    Protobuf or JSON."""
     return otlp_export(parse_otlp, otlp_response, "otlp")
 
 
 @bp.post("/v1/logs")
 @budgeted
 def otlp_logs():
-    """Accept OTLP/HTTP log exports (protobuf or JSON): the GenAI event records; answer with partial
-    success."""
+    """Accept OTLP/HTTP log exports (protobuf or JSON).
+
+    The GenAI event records; answer with partial success."""
     return otlp_export(parse_otlp_logs, otlp_logs_response, "otlp_logs")
 
 

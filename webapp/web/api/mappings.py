@@ -1,6 +1,7 @@
-"""The mappings API: a tool's declared, inferred and candidate pairs, and confirming or rejecting
-one; its observed schemas (a contract draft learnt from traffic), and adopting one as the declared
-schema."""
+"""The mappings API.
+
+A tool's declared, inferred and candidate pairs, and confirming or rejecting one; its observed
+schemas (a contract draft learnt from traffic), and adopting one as the declared schema."""
 
 from flask import Blueprint, jsonify
 
@@ -23,14 +24,18 @@ def _known_or_404(name: str) -> None:
 
 @bp.get("/api/v1/tools/<tool:name>/mappings")
 def mappings(name):
-    """Return a tool's pairs with their evidence: declared, inferred, candidates, rejected."""
+    """Return a tool's pairs with their evidence.
+
+    Declared, inferred, candidates, rejected."""
     _known_or_404(name)
     return jsonify(toolmappings.mapping_rows(get_store(), name))
 
 
 @bp.post("/api/v1/tools/<tool:name>/mappings/<action>")
 def change(name, action):
-    """Confirm a pair (write it into the contract) or reject it (keep it out of inference)."""
+    """Confirm a pair (write it into the contract) or reject it.
+
+    Keep it out of inference."""
     if action not in ("confirm", "reject"):
         raise ApiError(404, "not_found", f"no mapping action {action!r}; use confirm or reject")
     body = _pair_body()
@@ -57,16 +62,18 @@ def _pair_body() -> dict:
 
 @bp.get("/api/v1/tools/<tool:name>/observed")
 def observed(name):
-    """Return a tool's contract draft: per stage the schema learnt from its traffic and the calls it
-    was learnt from."""
+    """Return a tool's contract draft.
+
+    Per stage the schema learnt from its traffic and the calls it was learnt from."""
     _known_or_404(name)
     return jsonify(toolobserved.observed_schemas(get_store(), name))
 
 
 @bp.post("/api/v1/tools/<tool:name>/observed/adopt")
 def adopt_observed(name):
-    """Write a stage's observed schema into the contract (`{"stage": "response"}`); return the
-    contract."""
+    """Write a stage's observed schema into the contract (`{"stage": "response"}`).
+
+    Return the contract."""
     _known_or_404(name)
     try:
         body = jsontext.loads(whole_body())

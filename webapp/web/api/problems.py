@@ -1,4 +1,6 @@
-"""The problems API under /api/v1/problems: thin adapters over the store and the state rules."""
+"""The problems API under /api/v1/problems.
+
+Thin adapters over the store and the state rules."""
 
 import base64
 
@@ -30,7 +32,9 @@ def encode(cursor: tuple | None) -> str | None:
 
 
 def decode(text: str | None, parts: int) -> tuple | None:
-    """Decode an opaque cursor of `parts` fields; a 400 when it is not one of ours."""
+    """Decode an opaque cursor of `parts` fields.
+
+    A 400 when it is not one of ours."""
     if not text:
         return None
     try:
@@ -61,8 +65,9 @@ def problem_or_404(problem_id: str) -> dict:
 
 
 def moved(endpoint: str, problem: dict):
-    """Answer 301 to the same address of the problem a merged one went into, its query string
-    kept."""
+    """Answer 301 to the same address of the problem a merged one went into.
+
+    Its query string kept."""
     return redirect(
         url_for(endpoint, problem_id=problem["merged_into"], **request.args.to_dict(flat=False)),
         301,
@@ -70,14 +75,17 @@ def moved(endpoint: str, problem: dict):
 
 
 def link_cleaner():
-    """Return what redacts a ticket link before it is stored (None when redaction is off)."""
+    """Return what redacts a ticket link before it is stored.
+
+    None when redaction is off."""
     redactor = current_app.extensions["tracediff.redactor"]
     return redactor.url if redactor else None
 
 
 def changed_by(via: str = "api") -> str:
-    """Name who changes a problem for its history: the token's name ("ops (admin token)"), never its
-    secret.
+    """Name who changes a problem for its history.
+
+    The token's name ("ops (admin token)"), never its secret.
 
     A Basic auth user name is typed freely and proves nothing, so only a configured token names
     someone; on a server without tokens the change is by `via` ("api", or "web" for a page form)."""
@@ -106,7 +114,9 @@ def list_problems():
 
 @bp.get("/api/v1/problems/<problem_id>")
 def get_problem(problem_id):
-    """Return one problem with hourly counts, examples, value pairs, exposure and state history."""
+    """Return one problem with hourly counts.
+
+    Examples, value pairs, exposure and state history."""
     problem = problem_or_404(problem_id)
     if "merged_into" in problem:
         return moved("problems_api.get_problem", problem)
@@ -115,8 +125,9 @@ def get_problem(problem_id):
 
 
 def hourly(problem: dict, args) -> dict:
-    """Return a problem's occurrences per bar over the asked range (default: its own span, up to a
-    month)."""
+    """Return a problem's occurrences per bar over the asked range.
+
+    Default: its own span, up to a month."""
     message = bad_time(args) or bad_range(args)
     if message:
         raise ApiError(400, "bad_parameter", message)

@@ -1,4 +1,6 @@
-"""The quarantine API: rejected records newest first, so a broken shipper shows in minutes."""
+"""The quarantine API.
+
+Rejected records newest first, so a broken shipper shows in minutes."""
 
 from flask import Blueprint, current_app, jsonify, request
 
@@ -12,8 +14,9 @@ PAGE = 50
 
 
 def quarantine_page(args, strict: bool) -> dict:
-    """Return a page of rejected records, the counts per reason, and the crowds of values that look
-    misconfigured."""
+    """Return a page of rejected records.
+
+    The counts per reason, and the crowds of values that look misconfigured."""
     limit, before = page_args(args, PAGE, strict)
     rows = get_store().quarantine(limit + 1, before)
     return {

@@ -1,5 +1,6 @@
-"""The releases API: GET /api/v1/releases, each release's calls and problems, and what one broke or
-fixed."""
+"""The releases API.
+
+GET /api/v1/releases, each release's calls and problems, and what one broke or fixed."""
 
 from flask import Blueprint, jsonify, request, url_for
 
@@ -19,11 +20,12 @@ class Refused(Exception):
 
 
 def releases_data(args, strict: bool = True) -> dict:
-    """Return a page of the releases (newest first seen first, `limit` of them after `cursor`) and
-    the next page's cursor, only `release` when it is asked alone, and with `compare` the
-    comparison; Refused for `compare` without `release` or a release no call named (and, when
-    strict, for a bad limit or cursor). Each release names the one first seen before it
-    (`previous`)."""
+    """Return a page of the releases and the next page's cursor.
+
+    Newest first seen first, `limit` of them after `cursor`; only `release` when it is asked alone,
+    and with `compare` the comparison; Refused for `compare` without `release` or a release no call
+    named (and, when strict, for a bad limit or cursor). Each release names the one first seen
+    before it (`previous`)."""
     base, other = ((args.get(name) or "").strip() for name in ("release", "compare"))
     if other and not base:
         raise Refused(
@@ -70,8 +72,10 @@ def releases_data(args, strict: bool = True) -> dict:
 
 
 def page(releases: list[dict], after: tuple | None, limit: int) -> tuple[list[dict], tuple | None]:
-    """Return the releases after the (first seen, name) key in their order (newest first seen first,
-    a tie by name), at most limit, and the key of the last one when more follow."""
+    """Return at most limit releases after a (first seen, name) key.
+
+    In their order (newest first seen first, a tie by name), and the key of the last one when more
+    follow."""
     start = 0
     if after is not None:
         first_seen, name = after
@@ -90,7 +94,9 @@ def page(releases: list[dict], after: tuple | None, limit: int) -> tuple[list[di
 
 @bp.get("/api/v1/releases")
 def api_releases():
-    """List releases newest first seen first; with ?release=A&compare=B, what B broke and fixed."""
+    """List releases newest first seen first.
+
+    With ?release=A&compare=B, what B broke and fixed."""
     try:
         return jsonify(releases_data(request.args))
     except Refused as refused:

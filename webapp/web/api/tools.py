@@ -1,4 +1,6 @@
-"""The tools API under /api/v1/tools: contracts listed, read, replaced, deleted and imported."""
+"""The tools API under /api/v1/tools.
+
+Contracts listed, read, replaced, deleted and imported."""
 
 import re
 
@@ -27,8 +29,9 @@ bp = Blueprint("tools_api", __name__)
 
 @bp.get("/api/v1/tools")
 def list_tools():
-    """List the contracts in name order, `limit` (50 by default) a page, with the next page's cursor
-    (or null)."""
+    """List the contracts in name order, `limit` (50 by default) a page.
+
+    With the next page's cursor (or null)."""
     limit, after = key_page_args(request.args, 1)
     found = get_store().tools_page(after[0] if after else "", limit + 1)
     last = key_cursor((found[limit - 1]["name"],)) if len(found) > limit else None
@@ -50,7 +53,9 @@ def versioned(response, tool: dict):
 
 
 def with_warnings(tool: dict) -> dict:
-    """Return a stored contract with its `warnings` (patterns RE2 cannot run, skipped), if any."""
+    """Return a stored contract with its `warnings`, if any.
+
+    Patterns RE2 cannot run, skipped."""
     warnings = skipped_patterns(tool)
     return {**tool, "warnings": warnings} if warnings else tool
 
@@ -58,8 +63,10 @@ def with_warnings(tool: dict) -> dict:
 @bp.put("/api/v1/tools/<tool:name>")
 @admin_only
 def put_tool(name):
-    """Create or replace a tool's contract; refuse a bad schema with what is wrong, and with
-    If-Match, a contract changed since that version was read (412, its current version as ETag)."""
+    """Create or replace a tool's contract.
+
+    Refuse a bad schema with what is wrong, and with If-Match, a contract changed since that version
+    was read (412, its current version as ETag)."""
     refuse_unroutable_names([name])
     contract = validated_contract(name, _json_body())
     try:
@@ -71,7 +78,9 @@ def put_tool(name):
 
 
 def _if_match() -> set[str] | None:
-    """Return the versions an If-Match names ("*": any stored one), or None without one."""
+    """Return the versions an If-Match names, or None without one.
+
+    "*": any stored one."""
     if not request.if_match:
         return None
     return {"*"} if request.if_match.star_tag else set(request.if_match.as_set())
@@ -88,8 +97,9 @@ def delete_tool(name):
 @bp.post("/api/v1/tools/import")
 @admin_only
 def import_tools():
-    """Import tool definitions (Anthropic, OpenAI, MCP, Gemini) or an OpenAPI document (JSON or
-    YAML)."""
+    """Import tool definitions or an OpenAPI document.
+
+    Definitions of Anthropic, OpenAI, MCP, Gemini; an OpenAPI document in JSON or YAML."""
     operations = parse_operations(request.args.getlist("operation"))
     document = load_document(whole_body(), "the body", as_yaml=request.mimetype in YAML_MEDIA_TYPES)
     imported = read_contracts(document, operations)
@@ -108,8 +118,9 @@ TOOL_SUB_ROUTE = re.compile(r"/(?:observed(?:/adopt)?|mappings(?:/[^/]*)?)\Z")
 
 
 def refuse_unroutable_names(names) -> None:
-    """Refuse a tool name that ends as one of a tool's own routes: its URL would reach another
-    tool's."""
+    """Refuse a tool name that ends as one of a tool's own routes.
+
+    Its URL would reach another tool's."""
     for name in names:
         if TOOL_SUB_ROUTE.search(name):
             raise ApiError(

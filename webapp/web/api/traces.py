@@ -1,5 +1,6 @@
-"""The traces API under /api/v1: the list, one trace, its findings, snapshot versions and the
-finding kinds."""
+"""The traces API under /api/v1.
+
+The list, one trace, its findings, snapshot versions and the finding kinds."""
 
 from flask import Blueprint, current_app, jsonify, request
 
@@ -24,7 +25,9 @@ def list_traces():
 
 
 def strict_query(args) -> tuple[ListQuery, tuple | None]:
-    """Return the list query and cursor of args; a value the list cannot use is a 400."""
+    """Return the list query and cursor of args.
+
+    A value the list cannot use is a 400."""
     problem = bad_trace_filter(args, [kind for kind, _ in FINDING_KINDS])
     if problem:
         raise ApiError(400, "bad_parameter", problem)
@@ -45,8 +48,9 @@ def get_trace(trace_id):
 
 @bp.get("/api/v1/traces/<path:trace_id>/findings")
 def list_findings(trace_id):
-    """Page through one call's findings, or with `finding=N` through every place of its N-th
-    (folded) finding."""
+    """Page through one call's findings, or one folded finding's places.
+
+    With `finding=N` through every place of its N-th (folded) finding."""
     offset, limit = _page_parameter("offset", 0, 0, None), _page_parameter("limit", 100, 1, 1000)
     trace = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
     if trace is None:

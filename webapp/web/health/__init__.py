@@ -1,4 +1,6 @@
-"""Liveness (/api/v1/health) and readiness (/api/v1/ready) for load balancers and orchestrators."""
+"""Liveness and readiness for load balancers and orchestrators.
+
+/api/v1/health and /api/v1/ready."""
 
 from flask import Blueprint, current_app, jsonify
 
@@ -15,8 +17,9 @@ PROBE_WAIT_MS = 1_000
 
 @bp.get("/api/v1/health")
 def health():
-    """Say the process answers (liveness: always 200), and what cheap checks find wrong
-    ("degraded")."""
+    """Say the process answers, and what cheap checks find wrong.
+
+    Liveness: always 200; what is wrong makes it "degraded"."""
     config = current_app.config
     found = {
         "templates": checks.templates(current_app.template_folder),
@@ -44,8 +47,10 @@ def health():
 
 
 def database_state(config) -> tuple[bool, str]:
-    """Check the database file can be written; after a write of this process failed for the disk's
-    sake (full, read-only), write once to see whether it takes writes again, as readiness would."""
+    """Check the database file can be written.
+
+    After a write of this process failed for the disk's sake (full, read-only), write once to see
+    whether it takes writes again, as readiness would."""
     if faults.current() is None:
         return checks.file_writable(config["DATABASE"])
     try:
@@ -60,7 +65,9 @@ def database_state(config) -> tuple[bool, str]:
 
 @bp.get("/api/v1/ready")
 def ready():
-    """Say whether this server can do its job: 200, or 503 in the error shape with what failed."""
+    """Say whether this server can do its job.
+
+    200, or 503 in the error shape with what failed."""
     found = run_checks(current_app)
     # what looks misconfigured is said, never a reason to take the node out of the load balancer
     warnings = found.pop("warnings")
@@ -74,8 +81,9 @@ def ready():
 
 
 def run_checks(app) -> dict:
-    """Run every readiness check; return {name: {"ok", "detail"}}, and under "warnings" what looks
-    misconfigured."""
+    """Run every readiness check.
+
+    Return {name: {"ok", "detail"}}, and under "warnings" what looks misconfigured."""
     config = app.config
     warnings = []
     found = {

@@ -1,4 +1,6 @@
-"""Readiness checks: each returns (ok, detail) and costs a few milliseconds at most."""
+"""Readiness checks.
+
+Each returns (ok, detail) and costs a few milliseconds at most."""
 
 import os
 import re
@@ -15,7 +17,9 @@ _STATIC_REFERENCE = re.compile(r"""filename=["']([^"']+)["']""")
 
 
 def database(store) -> tuple[bool, str]:
-    """Commit one tiny row; a lock held by busy writers still counts as writable."""
+    """Commit one tiny row.
+
+    A lock held by busy writers still counts as writable."""
     try:
         store.probe_write()
     except StoreUnavailable as error:
@@ -28,8 +32,9 @@ def database(store) -> tuple[bool, str]:
 
 
 def file_writable(db_path: str) -> tuple[bool, str]:
-    """Check, without writing, that the database file and its folder may be written by this
-    process."""
+    """Check, without writing, that this process may write the database file.
+
+    The file and its folder."""
     if is_postgres_url(db_path):
         return True, "a PostgreSQL server (readiness writes to it)"
     path, wal = Path(db_path), Path(f"{db_path}-wal")
@@ -87,7 +92,7 @@ def static(template_folder: str, folder: str) -> tuple[bool, str]:
 
 
 def analyser(store, mode: str, max_lag: int) -> tuple[bool, str]:
-    """Check that the oldest waiting event or call has not waited longer than max_lag seconds."""
+    """Check the oldest waiting event or call has waited at most max_lag seconds."""
     backlog = store.backlog()
     detail = (
         f"{backlog['calls_waiting']} call(s) and {backlog['events_waiting']} event(s) waiting, "

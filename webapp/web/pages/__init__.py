@@ -1,2 +1,3 @@
-"""The HTML pages' blueprints, each with its `.json` twin: thin adapters that hand render/ what to
-show."""
+"""The HTML pages' blueprints, each with its `.json` twin.
+
+Thin adapters that hand render/ what to show."""

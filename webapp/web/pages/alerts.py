@@ -1,5 +1,6 @@
-"""The alerts settings page: the rules, each with its deliveries, and the forms that add and change
-them."""
+"""The alerts settings page.
+
+The rules, each with its deliveries, and the forms that add and change them."""
 
 from flask import Blueprint, redirect, request, url_for
 
@@ -17,8 +18,9 @@ bp = Blueprint("alerting", __name__)
 
 @bp.get("/settings/alerts")
 def settings_page():
-    """List the rules, each with its deliveries, and a form to add one (to a browser holding the
-    token)."""
+    """List the rules, each with its deliveries, and a form to add one.
+
+    The form shows to a browser holding the token."""
     return _settings()
 
 
@@ -75,7 +77,9 @@ def form_rule(form) -> dict:
 
 @bp.post("/settings/alerts/<int:rule_id>/<action>")
 def settings_action(rule_id, action):
-    """Edit, delete, resume or test a rule from its page; redeliver one of its messages."""
+    """Edit, delete, resume or test a rule from its page.
+
+    Redeliver one of its messages."""
     store = get_store()
     rule_or_404(rule_id)
     # the answer is the page, saying in one line what the test send did
@@ -107,8 +111,10 @@ def _listed(text: str) -> list[str]:
 
 
 def _int(text, default=600):
-    """Read a number from a form field: `default` when empty, the text itself when not a number (a
-    query parameter name, or what parse_rule says is wrong)."""
+    """Read a number from a form field.
+
+    `default` when empty, the text itself when not a number (a query parameter name, or what
+    parse_rule says is wrong)."""
     try:
         return int(text) if text not in (None, "") else default
     except ValueError:

@@ -1,5 +1,6 @@
-"""The problem pages: /problems, /problems/<id> with .json and .md twins, state forms, nearest clean
-call."""
+"""The problem pages.
+
+/problems, /problems/<id> with .json and .md twins, state forms, nearest clean call."""
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
@@ -41,7 +42,9 @@ bp.app_template_filter("counted")(counted)
 
 @bp.app_template_filter("spark_rects")
 def spark_rects(bars: list[dict], height: int) -> Markup:
-    """Render a sparkline's bars as SVG rects: numbers made numbers, the time label escaped."""
+    """Render a sparkline's bars as SVG rects.
+
+    Numbers made numbers, the time label escaped."""
     # One f-string per bar, not six template expressions: a list page draws hundreds of bars.
     return Markup(
         "".join(
@@ -59,7 +62,9 @@ def _minute(text: str) -> str:
 
 
 def _refuse_a_backwards_range() -> None:
-    """Answer 400 to a since later than until: a shifted window would show what was not asked."""
+    """Answer 400 to a since later than until.
+
+    A shifted window would show what was not asked."""
     message = bad_range(request.args)
     if message:
         abort(400, description=message)
@@ -113,8 +118,9 @@ def _list_context() -> dict:
 
 @bp.get("/problems")
 def problems_page():
-    """List problems by last seen, with filters, search, counts, a sparkline and the state of
-    each."""
+    """List problems by last seen, with filters.
+
+    Search, counts, a sparkline and the state of each."""
     return page_or_fragment("problems.html", "partials/problem_list.html", **_list_context())
 
 
@@ -197,7 +203,9 @@ def _detail_context(problem: dict) -> dict:
 
 @bp.get("/problems/<problem_id>")
 def problem_page(problem_id):
-    """Show one problem: its reach, history, value pairs, releases, traces and state."""
+    """Show one problem.
+
+    Its reach, history, value pairs, releases, traces and state."""
     problem, moved = _problem_or_redirect(problem_id, ".problem_page")
     if moved:
         return moved
@@ -230,8 +238,9 @@ def problem_md(problem_id):
 
 
 def _ticket_examples(problem: dict) -> dict:
-    """Fetch the latest failing call and the last clean call before the problem, with their
-    permalinks."""
+    """Fetch the latest failing and the last clean call before the problem.
+
+    With their permalinks."""
     store, found = get_store(), {}
     calls = {
         "failing": (problem.get("examples") or {}).get("latest"),
@@ -278,8 +287,9 @@ def change_state(problem_id):
 
 @bp.post("/problems/<problem_id>/links")
 def change_links(problem_id):
-    """Add a ticket link (`add`) or remove one (`remove`) from the page; htmx gets the links'
-    fragment."""
+    """Add a ticket link (`add`) or remove one (`remove`) from the page.
+
+    Htmx gets the links' fragment."""
     problem, moved = _problem_or_redirect(problem_id, ".problem_page")
     if moved:
         return moved
@@ -313,7 +323,9 @@ def change_links(problem_id):
 
 @bp.get("/problems/<problem_id>/nearest")
 def problem_nearest(problem_id):
-    """Compare the problem's latest failing call with the nearest clean call of the same tool."""
+    """Compare the problem's latest failing call with the nearest clean call.
+
+    The nearest clean call of the same tool."""
     problem, moved = _problem_or_redirect(problem_id, ".problem_nearest")
     if moved:
         return moved
@@ -332,7 +344,9 @@ def problem_nearest(problem_id):
 
 @bp.get("/nearest")
 def nearest_clean():
-    """Compare one failing call (?trace=&call=) with the nearest clean call of the same tool."""
+    """Compare one failing call with the nearest clean call of the same tool.
+
+    The call is given as ?trace=&call=."""
     trace_id, call_id = request.args.get("trace", "").strip(), request.args.get("call", "")
     call = get_store().call_inputs(trace_id, call_id) if trace_id else None
     if call is None:

@@ -1,5 +1,6 @@
-"""The quarantine page and its JSON twin: rejected records, when, who sent them, why, and as
-stored."""
+"""The quarantine page and its JSON twin.
+
+Rejected records, when, who sent them, why, and as stored."""
 
 from flask import Blueprint, jsonify, request, url_for
 
@@ -17,7 +18,9 @@ def page_json():
 
 @bp.get("/quarantine")
 def page():
-    """Show rejected records newest first: when, who sent it, why, and the record as stored."""
+    """Show rejected records newest first.
+
+    When, who sent it, why, and the record as stored."""
     context = quarantine_page(request.args, strict=False)
     cursor = context["next_cursor"]
     context["next_url"] = url_for("quarantine.page", cursor=cursor) if cursor else None

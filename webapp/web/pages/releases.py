@@ -1,5 +1,6 @@
-"""The /releases page and its JSON twin: each release with its calls and problems, and a
-comparison."""
+"""The /releases page and its JSON twin.
+
+Each release with its calls and problems, and a comparison."""
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
@@ -31,8 +32,9 @@ def _page_data() -> dict:
 
 @bp.get("/releases")
 def page():
-    """Show the releases, each with its calls, new and regressed problems and sources; and a
-    comparison."""
+    """Show the releases, each with its calls, new and regressed problems and sources.
+
+    And a comparison."""
     return page_or_fragment("releases.html", "partials/releases.html", **_page_data())
 
 

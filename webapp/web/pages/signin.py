@@ -1,5 +1,7 @@
-"""Signing a browser in: `GET /signin?next=` asks for the token that opens the pages' forms (HTTP
-Basic auth), then sends the browser back; every page says who is signed in.
+"""Signing a browser in, and every page saying who is signed in.
+
+`GET /signin?next=` asks for the token that opens the pages' forms (HTTP Basic auth), then sends the
+browser back.
 
 Reading is open when no read token is set, so no page ever challenges such a browser, and it would
 never send the admin token the forms need. /signin is the one page that challenges until it gets
@@ -29,8 +31,9 @@ MAX_NEXT = 2048
 
 
 def safe_next(value: str) -> str | None:
-    """Return `value` if it is a path on this site, else None: never another host (no open
-    redirect)."""
+    """Return `value` if it is a path on this site, else None.
+
+    Never another host (no open redirect)."""
     if not value:
         return "/"
     # browsers drop tabs and newlines from URLs and read "\" as "/", so "/\t/evil.example" and
@@ -45,8 +48,9 @@ def safe_next(value: str) -> str | None:
 
 
 def here() -> str:
-    """The path (and query) a page was asked for, to come back to after signing in; a form's refusal
-    comes back to the page that sent it."""
+    """The path (and query) a page was asked for, to return to after signing in.
+
+    A form's refusal comes back to the page that sent it."""
     if request.method == "GET":
         return request.full_path.rstrip("?")
     referrer = urlsplit(request.referrer or "")
@@ -67,8 +71,10 @@ def signed_in():
 
 
 def identity() -> dict:
-    """What every page says about signing in: who is signed in (a token's name, never its secret),
-    and where a browser signs in to use the forms when it cannot yet."""
+    """What every page says about signing in.
+
+    Who is signed in (a token's name, never its secret), and where a browser signs in to use the
+    forms when it cannot yet."""
     # its token is not compared: a page must not say whether it was right
     if throttle.slowed():
         return {"signed_in": None, "signin_url": None}
@@ -82,8 +88,9 @@ def identity() -> dict:
 
 @bp.get("/signin")
 def signin():
-    """Challenge (401, Basic) until the browser sends the token that changes things, then go back to
-    `next`."""
+    """Challenge until the browser sends the changing token, then go to `next`.
+
+    401 with Basic, until the browser sends the token that changes things."""
     target = safe_next(request.args.get("next", ""))
     # refused before any challenge: a crafted link never even asks for a password
     if target is None:

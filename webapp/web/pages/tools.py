@@ -1,5 +1,6 @@
-"""The tool pages: /tools lists tools; /tools/<name> shows a contract, its calls, its strip and
-mappings."""
+"""The tool pages: /tools lists tools.
+
+/tools/<name> shows a contract, its calls, its strip and mappings."""
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
@@ -34,9 +35,10 @@ WAY_BACK_KINDS = ("error_hidden", "error_invented", "result_large")
 
 @bp.get("/tools")
 def tools():
-    """List the tools with a contract or calls, 50 a page by name: calls, calls with findings, last
-    seen, open problems, releases, and the busiest tools' hourly strips over the window that fits
-    their calls."""
+    """List the tools with a contract or calls, 50 a page by name.
+
+    Calls, calls with findings, last seen, open problems, releases, and the busiest tools' hourly
+    strips over the window that fits their calls."""
     limit, after = key_page_args(request.args, 1, strict=False)
     found, last = tool_summaries(get_store(), after[0] if after else None, limit)
     next_url = (
@@ -53,8 +55,9 @@ def _limit_arg(limit: int) -> int | None:
 
 
 def _strip_context(tool: str = "") -> dict:
-    """Return the strip's rows over the window that fits the calls (the tool's, or every tool's),
-    said in words."""
+    """Return the strip's rows over the window that fits the calls, in words.
+
+    The tool's calls, or every tool's."""
     window = strip_window("", "", tool)
     strip = stats.hourly_strip(
         get_store(), tool=tool, since=window["since"], until=window["until"], through=True
@@ -72,8 +75,9 @@ def _strip_context(tool: str = "") -> dict:
 
 @bp.get("/tools.json")
 def tools_json():
-    """Return a page of the tool list as JSON, with the cursor of the next page (null on the
-    last)."""
+    """Return a page of the tool list as JSON.
+
+    With the cursor of the next page (null on the last)."""
     limit, after = key_page_args(request.args, 1)
     found, last = tool_summaries(get_store(), after[0] if after else None, limit)
     return jsonify(tools=found, next_cursor=key_cursor((last,)) if last else None)
@@ -104,8 +108,9 @@ def tool_data(name: str) -> dict:
 
 
 def _request(store, name: str, contract) -> dict | None:
-    """Return the tool's request line: the contract's method and URL template, else the template its
-    calls show."""
+    """Return the tool's request line.
+
+    The contract's method and URL template, else the template its calls show."""
     http = (contract or {}).get("http") or {}
     if http.get("path"):
         return {
@@ -129,7 +134,9 @@ def tool_json(name):
 
 @bp.get("/tools/<tool:name>")
 def tool(name):
-    """Show one tool: its contract, recent calls, hourly strip and mappings with their evidence."""
+    """Show one tool: its contract, calls, strip and mappings.
+
+    Recent calls, hourly strip and mappings with their evidence."""
     _tool_or_404(name)
     data = tool_data(name)
     return page_or_fragment(
@@ -153,7 +160,9 @@ def _mapping_context(name: str) -> dict:
 
 @bp.post("/tools/<tool:name>/observed/adopt")
 def adopt_observed(name):
-    """Write a stage's observed schema into the contract, from the tool page's form (an admin's)."""
+    """Write a stage's observed schema into the contract.
+
+    From the tool page's form (an admin's)."""
     _tool_or_404(name)
     try:
         toolobserved.adopt(get_store(), name, request.form.get("stage", ""))
@@ -164,8 +173,9 @@ def adopt_observed(name):
 
 @bp.post("/tools/<tool:name>/mappings/<action>")
 def change_mapping(name, action):
-    """Confirm (write into the contract) or reject (keep out of inference) a pair; from a form or
-    htmx."""
+    """Confirm (write into the contract) or reject (keep out of inference) a pair.
+
+    From a form or htmx."""
     if action not in ("confirm", "reject"):
         abort(404)
     arguments, req = request.form.get("arguments", ""), request.form.get("request", "")

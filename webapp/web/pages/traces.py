@@ -1,4 +1,6 @@
-"""The hypermedia pages: the trace list, the trace permalink, its exports, and compare."""
+"""The hypermedia pages.
+
+The trace list, the trace permalink, its exports, and compare."""
 
 from flask import (
     Blueprint,
@@ -71,8 +73,9 @@ def _list_context() -> dict:
 
 
 def _facet_counts(query: ListQuery, wanted: bool) -> dict | None:
-    """Return the capped counts per filter value when asked for or cheap; None means "ask with
-    part=counts"."""
+    """Return the capped counts per filter value when asked for or cheap.
+
+    None means "ask with part=counts"."""
     store = get_store()
     # a small store counts everything while the page waits
     cheap = stats.counts_are_cheap(store)
@@ -121,15 +124,18 @@ def _counts_context(query: ListQuery, wanted: bool) -> dict:
 
 
 def strip_window(since: str, until: str, tool: str = "", problem: int | None = None) -> dict:
-    """Return the window an hourly strip shows: the range asked for, else the one that fits the
-    calls it counts."""
+    """Return the window an hourly strip shows.
+
+    The range asked for, else the one that fits the calls it counts."""
     oldest, newest = (None, None) if since or until else stats.call_span(get_store(), tool, problem)
     return shown_window(since, until, oldest, newest)
 
 
 @bp.get("/")
 def index():
-    """List traces newest first, filtered by the query string, with counts and the hourly strip.
+    """List traces newest first, filtered, with counts and the hourly strip.
+
+    Filtered by the query string.
 
     On a big store the counts and the strip arrive out of band (`part=counts`, fetched by htmx on
     load, or followed as a plain link without JavaScript), so the rows never wait for them.
@@ -160,7 +166,9 @@ def index():
 
 @bp.get("/index.json")
 def index_json():
-    """Return the list page's data: traces, next cursor and counts per filter value.
+    """Return the list page's data.
+
+    Traces, next cursor and counts per filter value.
 
     Counts stop at count_cap + 1; on a big store they come only with `part=counts`, and
     `counts_url` says where (the same rule as the page).
@@ -201,7 +209,9 @@ def _call_or_404(trace: dict, call_id: str | None) -> dict:
 
 @bp.get("/traces/<path:trace_id>")
 def trace(trace_id):
-    """Show one call of a trace: findings first, then the aligned or the raw view."""
+    """Show one call of a trace.
+
+    Findings first, then the aligned or the raw view."""
     # The page loads a call's payloads (at 1 MB, up to 270,000 containers) and walks them: the
     # collector's passes over these acyclic trees took half of a deep document's page (0.25 s).
     with paused_collector():
@@ -277,8 +287,10 @@ def trace_markdown(trace_id):
 
 @bp.get("/traces/<path:trace_id>/fixtures.zip")
 def fixtures(trace_id):
-    """Download one call's snapshots as fixture files for `tracediff check`, with the contract the
-    analysis uses (the stored one plus the inferred pairs), so the replay pairs the same fields."""
+    """Download one call's snapshots as fixture files for `tracediff check`.
+
+    With the contract the analysis uses (the stored one plus the inferred pairs), so the replay
+    pairs the same fields."""
     call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
     contract = pipeline.analysis_contract(get_store(), call.get("tool"))
     name = f"{trace_id[:32]}-{call['call_id'] or 'call'}-fixtures.zip".replace('"', "")
@@ -303,7 +315,9 @@ def _node_or_404(trace_id: str):
 
 @bp.get("/traces/<path:trace_id>/tree")
 def subtree(trace_id):
-    """Render the children of one node of the raw view, for a lazy expand or "show more"."""
+    """Render the children of one node of the raw view.
+
+    For a lazy expand or "show more"."""
     call, name, pointer, value = _node_or_404(trace_id)
     offset = request.args.get("offset", "0")
     reveal = parse_node_id(request.args.get("open", ""), (name,))

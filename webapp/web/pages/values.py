@@ -1,5 +1,6 @@
-"""The values a list filter suggests as one types: `/values/<facet>` (tool, release, source), at
-most 50 of them."""
+"""The values a list filter suggests as one types.
+
+`/values/<facet>` (tool, release, source), at most 50 of them."""
 
 from flask import Blueprint, abort, jsonify, request
 
@@ -11,8 +12,9 @@ bp = Blueprint("values", __name__)
 
 
 def _typed() -> str:
-    """Return the text typed: `q`, or the one value an input sends under its own filter's name
-    (`tool=...`)."""
+    """Return the text typed.
+
+    `q`, or the one value an input sends under its own filter's name (`tool=...`)."""
     sent = [value for value in request.args.values() if value.strip()]
     return (request.args.get("q") or (sent[0] if len(sent) == 1 else "")).strip()[:200]
 
@@ -25,8 +27,9 @@ def _matching(facet: str) -> list[str]:
 
 @bp.get("/values/<facet>")
 def suggestions(facet):
-    """Return a datalist's options: the facet's values that contain the typed text (htmx swaps them
-    in)."""
+    """Return a datalist's options.
+
+    The facet's values that contain the typed text (htmx swaps them in)."""
     return page_or_fragment(
         "values.html", "partials/value_options.html", values=_matching(facet), facet=facet
     )
@@ -34,5 +37,7 @@ def suggestions(facet):
 
 @bp.get("/values/<facet>.json")
 def suggestions_json(facet):
-    """Return the facet's values that contain the typed text, in name order, at most 50."""
+    """Return the facet's values that contain the typed text, in name order.
+
+    At most 50."""
     return jsonify(values=_matching(facet), limit=values.SHOWN_VALUES)

@@ -1,2 +1,3 @@
-"""What the pages show, built from stored data: the aligned view, the JSON trees, charts, compare;
-no routes."""
+"""What the pages show, built from stored data.
+
+The aligned view, the JSON trees, charts, compare; no routes."""

@@ -1,4 +1,6 @@
-"""The aligned view of the trace page: its rows, a page at a time, and how many are left out.
+"""The aligned view of the trace page.
+
+Its rows, a page at a time, and how many are left out.
 
 The first page holds the first rows and every row that shows a finding's end, so each finding can
 be highlighted; the other rows come a page at a time ("load more", or a plain link without JS).
@@ -47,21 +49,26 @@ COUNT_ROWS = 20_000
 
 
 def full_rows(call: dict) -> tuple[list[dict], bool]:
-    """Return every alignment row of a call (up to the analysis' budget) and whether some were
-    cut."""
+    """Return every alignment row of a call and whether some were cut.
+
+    Up to the analysis' budget."""
     return counted_rows(call)[:2]
 
 
 def stages(call: dict) -> tuple:
-    """Return the snapshots a call's views show: the core three, and each other one the call has."""
+    """Return the snapshots a call's views show.
+
+    The core three, and each other one the call has."""
     snapshots = call.get("snapshots") or {}
     return shown({name for name in NAMES if snapshots.get(name)})
 
 
 def counted_rows(call: dict) -> tuple[list[dict], bool, tuple | None]:
-    """Return a call's rows (up to MAX_ROWS), whether some were cut and, when cut, how many rows and
-    marked rows the uncut alignment has and whether that is exact (not past COUNT_ROWS); else None.
-    A call with a result gets its result cells (from the stored way back) on the way out."""
+    """Return a call's rows (up to MAX_ROWS), whether cut, and the uncut counts.
+
+    When cut, how many rows and marked rows the uncut alignment has and whether that is exact (not
+    past COUNT_ROWS); else None. A call with a result gets its result cells (from the stored way
+    back) on the way out."""
     rows, cut, counted = _counted_rows(call)
     if "result" in stages(call) and call.get("validation") and not call.get("result_column"):
         rows = with_result_column(rows, call["snapshots"], call.get("returned"))
@@ -109,8 +116,9 @@ def _count(rows) -> tuple[int, int, bool]:
 
 
 def finding_places(finding: dict) -> list[tuple]:
-    """Return the (left, right) ends a finding shows at: its own, or a folded finding's
-    examples'."""
+    """Return the (left, right) ends a finding shows at.
+
+    Its own, or a folded finding's examples'."""
     if finding.get("examples"):
         return [(e.get("left"), e.get("right")) for e in finding["examples"]]
     return [(finding.get("left"), finding.get("right"))]
@@ -118,7 +126,9 @@ def finding_places(finding: dict) -> list[tuple]:
 
 @dataclass(frozen=True)
 class Hidden:
-    """How many aligned rows were left out; `at_least` when only a lower bound is known."""
+    """How many aligned rows were left out.
+
+    `at_least` when only a lower bound is known."""
 
     count: int = 0
     at_least: bool = False
@@ -131,7 +141,9 @@ class Hidden:
 
 
 def finding_ends(call: dict) -> dict[tuple, list[dict]]:
-    """Map each (snapshot, path) end of a finding to the labels of the findings ending there."""
+    """Map each end of a finding to the labels of the findings ending there.
+
+    Ends as (snapshot, path)."""
     ends: dict[tuple, list[dict]] = {}
     for finding, anchor in zip(call["findings"], finding_anchors(call["findings"])):
         label = {
@@ -152,14 +164,16 @@ def row_paths(row: dict) -> list[tuple]:
 
 
 def end_lengths(ends: dict) -> set[int]:
-    """Return the lengths of the ends' pointers: the only prefixes of a row's path that can be an
-    end."""
+    """Return the lengths of the ends' pointers.
+
+    The only prefixes of a row's path that can be an end."""
     return {len(ptr) for _, ptr in ends}
 
 
 def ends_covered(paths: list[tuple], ends: dict, lengths: set[int] | None = None) -> set[tuple]:
-    """Return the ends that one of `paths` is or lies below (a container end shows as its
-    fields)."""
+    """Return the ends that one of `paths` is or lies below.
+
+    A container end shows as its fields."""
     # Only prefixes as long as some end can be one: rows 60 levels deep would walk 60 ancestors
     # each.
     lengths = end_lengths(ends) if lengths is None else lengths
@@ -172,8 +186,9 @@ def ends_covered(paths: list[tuple], ends: dict, lengths: set[int] | None = None
 
 
 def end_rows(rows: list[dict], ends: dict) -> list[dict]:
-    """Return the rows to add for finding ends no row shows: the root of a broken-JSON snapshot,
-    say."""
+    """Return the rows to add for finding ends no row shows.
+
+    The root of a broken-JSON snapshot, say."""
     covered, lengths = set(), end_lengths(ends)
     for row in rows:
         covered |= ends_covered(row_paths(row), ends, lengths)
@@ -192,8 +207,9 @@ def end_rows(rows: list[dict], ends: dict) -> list[dict]:
 
 
 class _Picker:
-    """Keep the first `limit` rows, and past it every row that shows a finding's end or its
-    ancestor."""
+    """Keep the first `limit` rows, and past it the rows of findings' ends.
+
+    Every row that shows a finding's end or its ancestor."""
 
     def __init__(self, ends: dict, limit: int):
         self.ends, self.limit, self.covered, self.weight = ends, limit, set(), 0
@@ -230,7 +246,9 @@ def row_labels(row: dict, ends: dict) -> list[dict]:
 
 
 def cell_text(value, broken: bool) -> str:
-    """Return a cell's text: compact JSON, or the text itself of a payload that is not JSON."""
+    """Return a cell's text.
+
+    Compact JSON, or the text itself of a payload that is not JSON."""
     if value is MISSING:
         return ""
     return (
@@ -241,8 +259,9 @@ def cell_text(value, broken: bool) -> str:
 
 
 def aligned_cells(row: dict, payloads: dict, seen: set) -> list[dict]:
-    """Return the cells of a row (three, or four with a result); a node id goes to the first cell
-    showing that node."""
+    """Return the cells of a row (three, or four with a result).
+
+    A node id goes to the first cell showing that node."""
     cells = []
     for name in payloads:
         ptr = row.get(name)
@@ -265,15 +284,18 @@ def aligned_cells(row: dict, payloads: dict, seen: set) -> list[dict]:
 
 
 def _located(rows: list[dict]) -> bool:
-    """Tell whether some row names a request field outside the body (`query:/page_size`)."""
+    """Tell whether some row names a request field outside the body.
+
+    `query:/page_size`."""
     return any(is_located_path(row.get("request")) for row in rows)
 
 
 def aligned_rows(
     call: dict, only_diff: bool, more: int | None = None, limit: int = FIRST_ROWS
 ) -> tuple[list[dict], Hidden, int | None]:
-    """Return one page of the aligned view's rows (three cells each), the rows left out, and the
-    next page.
+    """Return one page of the aligned view's rows (three cells each).
+
+    The rows left out, and the next page.
 
     The first page (`more` None) holds `limit` rows and, past them, every row showing a finding's
     end (or an ancestor of one); an end no row shows (a snapshot that is not JSON) gets a row of its
@@ -327,8 +349,9 @@ def aligned_rows(
 def hidden_count(
     call: dict, only_diff: bool, cut: bool, candidates: int, shown: int, extra: int
 ) -> Hidden:
-    """Return how many rows the view leaves out: counted in full when the alignment itself was
-    cut."""
+    """Return how many rows the view leaves out.
+
+    Counted in full when the alignment itself was cut."""
     if not cut:
         return Hidden(candidates - shown)
     counted = call.get("row_count")

@@ -1,4 +1,6 @@
-"""The per-tool strip above the trace list: bar geometry for a server-rendered SVG."""
+"""The per-tool strip above the trace list.
+
+Bar geometry for a server-rendered SVG."""
 
 from datetime import datetime, timedelta
 from urllib.parse import urlencode
@@ -24,8 +26,9 @@ def next_hour(hour: str) -> str:
 
 
 def hour_link(prefix: str, hour: str, end: str) -> str:
-    """Return the list's query string for one hour: the encoded filters, since the hour, until the
-    next."""
+    """Return the list's query string for one hour.
+
+    The encoded filters, since the hour, until the next."""
     # until has no 'Z', so it sorts before every stored time of the next hour ('...:00Z').
     return f"?{prefix}{'&' if prefix else ''}since={hour}%3A00%3A00&until={end}%3A00%3A00"
 
@@ -33,7 +36,9 @@ def hour_link(prefix: str, hour: str, end: str) -> str:
 def strip_rows(
     strip: dict, filters: dict | None = None, list_url: str = "/", height: int = HEIGHT
 ) -> list[dict]:
-    """Return one row per tool: its name, totals and its bars drawn as SVG (`svg`).
+    """Return one row per tool.
+
+    Its name, totals and its bars drawn as SVG (`svg`).
 
     Heights are relative to the tool's own busiest hour; the counts are in each bar's tooltip.
     Each bar links to the list (`list_url`) at that tool and hour, keeping the other `filters`."""
@@ -76,8 +81,9 @@ def strip_rows(
 def _bar(
     x: int, width: int, cell: dict, tool: Markup, hour: str, href: str, peak: int, height: int
 ) -> str:
-    """Draw one hour: a full-height link target, the calls and the share with findings, a
-    tooltip."""
+    """Draw one hour's bar.
+
+    A full-height link target, the calls and the share with findings, a tooltip."""
     # One f-string per bar, not a dozen template expressions: the week of ten tools is 1,680 bars.
     calls, findings = int(cell["calls"]), int(cell["findings"])
     calls_h = max(MIN_BAR, round(height * calls / peak))
@@ -103,5 +109,7 @@ def strip_width(strip: dict) -> int:
 
 
 def _slot(hours: int) -> int:
-    """Return the px per hour: the week's 5 px, wider for a shorter range (up to 40 px)."""
+    """Return the px per hour.
+
+    The week's 5 px, wider for a shorter range (up to 40 px)."""
     return max(BAR_WIDTH + BAR_GAP, min(40, STRIP_WIDTH // max(1, hours)))

@@ -1,4 +1,6 @@
-"""Compare the same stage of two calls field by field: pure, skips equal subtrees."""
+"""Compare the same stage of two calls field by field.
+
+Pure, skips equal subtrees."""
 
 from collections import deque
 
@@ -43,8 +45,9 @@ def compare_values(
     limit: int = MAX_ROWS,
     pointer_b: str | None = None,
 ) -> list[dict]:
-    """Return rows {ptr, ptr_b, status, a, b} for every leaf of a and b; status
-    same/changed/only_a/only_b."""
+    """Return rows {ptr, ptr_b, status, a, b} for every leaf of a and b.
+
+    Status same/changed/only_a/only_b."""
     out = [] if out is None else out
     pointer_b = pointer if pointer_b is None else pointer_b
     if len(out) >= limit:
@@ -77,8 +80,9 @@ def compare_values(
 
 
 def pair_list(a: list, b: list) -> list[tuple[int, int]]:
-    """Pair the items of two arrays as the engine does: by an id-like key, else by equal value, else
-    in order."""
+    """Pair the items of two arrays as the engine does.
+
+    By an id-like key, else by equal value, else in order."""
     if a and b and isinstance(a[0], dict) and isinstance(b[0], dict):
         by_id = pair_by_id(a, b)
         if by_id is not None:
@@ -101,8 +105,9 @@ def pair_list(a: list, b: list) -> list[tuple[int, int]]:
 def merged_order(
     pairs: list[tuple[int, int]], len_a: int, len_b: int
 ) -> list[tuple[int | None, int | None]]:
-    """Order pairs by A's index, each unpaired item of A or B just before the first pair that
-    follows it."""
+    """Order pairs by A's index, with unpaired items placed among them.
+
+    Each unpaired item of A or B goes just before the first pair that follows it."""
     left = deque(sorted(set(range(len_a)) - {i for i, _ in pairs}))
     right = deque(sorted(set(range(len_b)) - {j for _, j in pairs}))
     out: list = []
@@ -133,8 +138,9 @@ def _pair(a, b, ptr_a, ptr_b, out, limit) -> None:
 
 
 def compare_calls(call_a: dict, call_b: dict, stages=CORE) -> list[dict]:
-    """Return per stage the rows comparing call A's snapshot with call B's, and a difference
-    count."""
+    """Return per stage the rows comparing two calls, and a difference count.
+
+    The rows compare call A's snapshot with call B's."""
     out = []
     for stage in stages:
         snap_a, snap_b = call_a["snapshots"].get(stage), call_b["snapshots"].get(stage)

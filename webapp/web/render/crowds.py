@@ -1,10 +1,12 @@
-"""Crowds of values said as the likely misconfiguration they are (the quarantine page,
-/api/v1/ready)."""
+"""Crowds of values said as the likely misconfiguration they are.
+
+The quarantine page, /api/v1/ready."""
 
 
 def crowd_warnings(found: list[dict]) -> list[str]:
-    """Return one sentence per crowd values.crowds found: how many, from where, since when, and the
-    likely cause."""
+    """Return one sentence per crowd values.crowds found.
+
+    How many, from where, since when, and the likely cause."""
     out = []
     for crowd in found:
         since = crowd["since"].replace("T", " ") + ":00 UTC"

@@ -1,5 +1,6 @@
-"""How a page is rendered: whole or as the fragment htmx asked for, and the filters every template
-uses."""
+"""How a page is rendered.
+
+Whole or as the fragment htmx asked for, and the filters every template uses."""
 
 import json
 
@@ -11,8 +12,9 @@ from ...reports.text import visible
 
 
 def init_app(app) -> None:
-    """Make every template show control characters as escapes, and give them the shared filters and
-    names."""
+    """Give every template the shared filters and names, controls escaped.
+
+    Every template shows control characters as escapes."""
     app.jinja_env.finalize = show_controls
     app.add_template_global(TAGS, "stage_tags")
     app.add_template_filter(pretty_json, "pretty_json")
@@ -33,7 +35,8 @@ def pretty_json(value) -> str:
 
 
 def when(value) -> str:
-    """Show a stored time as people read it (the fraction's trailing zeros dropped):
+    """Show a stored time as people read it (the fraction's trailing zeros dropped).
+
     `2026-12-01T10:00:07.5Z`."""
     return times.display(value)
 

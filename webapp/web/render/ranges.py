@@ -1,5 +1,6 @@
-"""The window a page's trend or strip shows, said in words, and the quick links that set one (1 h
-... 7 d)."""
+"""The window a page's trend or strip shows, said in words, and quick links.
+
+The quick links set one (1 h ... 7 d)."""
 
 from flask import url_for
 
@@ -10,8 +11,9 @@ from ..filters import absolute_time
 def shown_window(
     since: str, until: str, oldest: str | None, newest: str | None, max_days: int = 7
 ) -> dict:
-    """Return the window to draw: the range asked for (since/until as typed), else the one that fits
-    the data.
+    """Return the window to draw.
+
+    The range asked for (since/until as typed), else the one that fits the data.
 
     `since` and `until` of the answer are stored-form times; `words` says which window it is and
     `fitted` whether it was chosen for the data (no range asked)."""
@@ -27,8 +29,9 @@ def shown_window(
 
 
 def quick_links(endpoint: str, asked: tuple[str, str], args: dict) -> list[dict]:
-    """Return the quick links (1 h, 6 h, 24 h, 7 d) of a page: its other `args` kept, since set,
-    until dropped.
+    """Return the quick links (1 h, 6 h, 24 h, 7 d) of a page.
+
+    Its other `args` kept, since set, until dropped.
 
     `asked` is the (since, until) the page was given, so the link to the window shown is marked
     current."""

@@ -1,4 +1,6 @@
-"""What the trace page shows, computed from a stored trace: no Flask, no database."""
+"""What the trace page shows, computed from a stored trace.
+
+No Flask, no database."""
 
 from ...analysis import rank
 from ...common.stages import spelt
@@ -23,8 +25,9 @@ SHOWN_HEADERS = (
 
 
 def select_call(trace: dict, call_id: str | None) -> dict:
-    """Return the call named by `call_id` (else the one to open on), with its alignment rebuilt in
-    full."""
+    """Return the call named by `call_id` (else the one to open on).
+
+    With its alignment rebuilt in full."""
     for call in trace["calls"]:
         if call["call_id"] == call_id:
             return with_full_alignment(call)
@@ -32,8 +35,9 @@ def select_call(trace: dict, call_id: str | None) -> dict:
 
 
 def opening_call(calls: list[dict]) -> dict:
-    """Return the call a trace page opens on: the worst finding, then a call missing a stage, then
-    the first.
+    """Return the call a trace page opens on.
+
+    The worst finding, then a call missing a stage, then the first.
 
     A call split in two (its arguments in one, its request and response in another) opens on the
     half with the finding, never on the half that merely has nothing to compare."""
@@ -41,21 +45,26 @@ def opening_call(calls: list[dict]) -> dict:
 
 
 def badge(call: dict) -> str:
-    """Return the word a call's badge says: its worst severity, "incomplete" or "clean"."""
+    """Return the word a call's badge says.
+
+    Its worst severity, "incomplete" or "clean"."""
     if call.get("worst"):
         return call["worst"]
     return "clean" if call.get("complete", True) else "incomplete"
 
 
 def not_received(call: dict) -> str | None:
-    """Say which core stages never arrived ("request not received: nothing to compare"), None when
-    none."""
+    """Say which core stages never arrived, None when none.
+
+    "request not received: nothing to compare"."""
     lacking = call.get("missing") or []
     return f"{spelt(lacking, 'and')} not received: nothing to compare" if lacking else None
 
 
 def with_full_alignment(call: dict) -> dict:
-    """Return a copy of a call whose alignment holds every row, not only the stored sparse ones."""
+    """Return a copy of a call whose alignment holds every row.
+
+    Not only the stored sparse ones."""
     rows, cut, counted = counted_rows(call)
     # row_count: how many rows the uncut alignment has, counted in the same walk (the page's "N
     # more")
@@ -71,12 +80,16 @@ def with_full_alignment(call: dict) -> dict:
 
 
 def alignment(call: dict) -> list[dict]:
-    """Return every alignment row of a call, one per field, from its payloads and stored rows."""
+    """Return every alignment row of a call.
+
+    One per field, from its payloads and stored rows."""
     return full_rows(call)[0]
 
 
 def call_marks(call: dict) -> dict[str, dict]:
-    """Map each snapshot's marked pointers to (kind, severity), findings over validation errors."""
+    """Map each snapshot's marked pointers to (kind, severity).
+
+    Findings over validation errors."""
     marks = {name: {} for name in WITH_RESULT}
     for name in stages(call):
         for error in (call["validation"].get(name) or {}).get("errors", []):
@@ -95,8 +108,10 @@ def end_id(end: dict | None) -> str | None:
 
 
 def findings_view(call: dict) -> list[dict]:
-    """Return the call's findings with their anchors, the ids of both ends, a one-line text and,
-    for a dropped argument that may have been renamed, the request fields to pair it with."""
+    """Return the call's findings with their anchors.
+
+    The ids of both ends, a one-line text and, for a dropped argument that may have been renamed,
+    the request fields to pair it with."""
     out = []
     guesses = rename_guesses(call["findings"]) if call.get("tool") else {}
     anchors = finding_anchors(call["findings"])
@@ -159,8 +174,9 @@ def tree_options(
     rows: dict | None = None,
     reveal: str | None = None,
 ) -> TreeOptions:
-    """Return the tree options of one snapshot: marks, rows, a node to reveal, and collapsed when
-    big."""
+    """Return the tree options of one snapshot.
+
+    Marks, rows, a node to reveal, and collapsed when big."""
     payload = call["snapshots"][name]["payload"]
     marks = call_marks(call) if marks is None else marks
     rows = row_index(call) if rows is None else rows

@@ -1,4 +1,6 @@
-"""The raw view's JSON tree as a flat list of tokens, bounded so big payloads stay fast.
+"""The raw view's JSON tree as a flat list of tokens.
+
+Bounded so big payloads stay fast.
 
 A container is rendered open with its children while a node budget lasts (or when a
 finding sits below it); past that it is rendered closed and its children are fetched
@@ -25,13 +27,17 @@ _ID_SAFE = "/~!$&'()*+,;=:@-._"
 
 
 def node_id(snapshot: str, pointer: str) -> str:
-    """Return the HTML id of a node: snapshot + JSON Pointer, whitespace and % percent-encoded; a
-    request field outside the body (`query:/page_size`) is `request/query:/page_size`."""
+    """Return the HTML id of a node.
+
+    Snapshot + JSON Pointer, whitespace and % percent-encoded; a request field outside the body
+    (`query:/page_size`) is `request/query:/page_size`."""
     return snapshot + ("/" if pointer[:1] not in ("", "/") else "") + quote(pointer, safe=_ID_SAFE)
 
 
 def parse_node_id(text: str, snapshots) -> tuple[str, str] | None:
-    """Return (snapshot, pointer) of a node id made by node_id, or None when it names no node."""
+    """Return (snapshot, pointer) of a node id made by node_id, else None.
+
+    None when it names no node."""
     name, slash, rest = (text or "").partition("/")
     pointer = unquote(slash + rest)
     if name not in snapshots or not is_pointer(pointer):
@@ -82,14 +88,18 @@ class TreeOptions:
 
 
 def tree_tokens(value, options: TreeOptions, pointer: str = "", key=None) -> list[dict]:
-    """Return the tokens of the node at `pointer` and, as far as the budget goes, below it."""
+    """Return the tokens of the node at `pointer` and below it.
+
+    Below it as far as the budget goes."""
     out: list[dict] = []
     _node(value, options, pointer, key, out)
     return out
 
 
 def children_tokens(value, options: TreeOptions, pointer: str, offset: int = 0) -> list[dict]:
-    """Return the tokens of one page of a container's children, for a lazy expand or "more"."""
+    """Return the tokens of one page of a container's children.
+
+    For a lazy expand or "more"."""
     out: list[dict] = []
     _children(value, options, pointer, offset, out)
     return out

@@ -1,6 +1,8 @@
-"""Migration 10 on PostgreSQL: every stored time in one fixed-width form, as SQLite's migration 10
-does (`2026-12-01T10:00:07.500000Z`, webapp/common/times.py): the fraction padded (or cut) to six
-digits, once. Hour keys (`call_hours.hour`, `problem_hours.hour`) are prefixes and stay.
+"""Migration 10 on PostgreSQL.
+
+Every stored time in one fixed-width form, as SQLite's migration 10 does
+(`2026-12-01T10:00:07.500000Z`, webapp/common/times.py): the fraction padded (or cut) to six digits,
+once. Hour keys (`call_hours.hour`, `problem_hours.hour`) are prefixes and stay.
 
 A table with a time to rewrite is rewritten whole by `ALTER COLUMN ... TYPE text USING`, not by
 UPDATE: an UPDATE of every event writes a new row version and a new entry in every index (the search
@@ -35,8 +37,9 @@ JSON_TIMES = (("problems", "resolve", "since"), ("problems", "archive", "at"))
 
 
 def fixed(value: str) -> str:
-    """SQL for a stored time in the fixed form: `YYYY-MM-DDTHH:MM:SS` + six fraction digits +
-    `Z`."""
+    """SQL for a stored time in the fixed form.
+
+    `YYYY-MM-DDTHH:MM:SS` + six fraction digits + `Z`."""
     fraction = (
         f"CASE WHEN substr({value}, 20, 1) = '.' THEN substr({value}, 21, length({value}) - 21) "
         "ELSE '' END"
@@ -45,8 +48,9 @@ def fixed(value: str) -> str:
 
 
 def needs(value: str) -> str:
-    """SQL: the time is one the store wrote (seconds, then `Z` or a fraction) and is not in the
-    fixed form."""
+    """SQL: the time is one the store wrote and is not in the fixed form.
+
+    Written by the store: seconds, then `Z` or a fraction."""
     return (
         f"length({value}) <> 27 AND substr({value}, 20, 1) IN ('Z', '.') AND right({value}, 1) = "
         "'Z'"
@@ -59,7 +63,9 @@ COLLATION = """SELECT attname, CASE WHEN attcollation = 0 OR attcollation = 100 
 
 
 def migrate(conn) -> None:
-    """Rewrite each table holding a time not in the fixed form, keeping each column's collation."""
+    """Rewrite each table holding a time not in the fixed form.
+
+    Keeping each column's collation."""
     # the index builds sort in memory
     conn.execute("SET LOCAL maintenance_work_mem = '256MB'")
     for table, columns in COLUMNS.items():

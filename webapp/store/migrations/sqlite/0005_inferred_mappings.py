@@ -1,5 +1,7 @@
-"""Migration 5: inferred mappings (issue 11): evidence per tool and pair, rejections, the inferred
-set, which calls were learnt from, and the loud kinds the trace list shows (info kinds muted)."""
+"""Migration 5: inferred mappings (issue 11).
+
+Evidence per tool and pair, rejections, the inferred set, which calls were learnt from, and the loud
+kinds the trace list shows (info kinds muted)."""
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS mapping_evidence (

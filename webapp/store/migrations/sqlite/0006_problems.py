@@ -1,6 +1,8 @@
-"""Migration 6: problems (issue 13): the problems, each call's part in them, their hourly counts,
-splits, value pairs, checks and state history; the release of events and calls, the contract digest
-of an analysis and the problems whose argument path a call had."""
+"""Migration 6: problems (issue 13).
+
+The problems, each call's part in them, their hourly counts, splits, value pairs, checks and state
+history; the release of events and calls, the contract digest of an analysis and the problems whose
+argument path a call had."""
 
 # JSON ids of the problems whose argument path it had
 COLUMNS = (
@@ -96,8 +98,9 @@ CREATE INDEX IF NOT EXISTS calls_by_tool_time ON calls (tool, last_ts);
 
 
 def migrate(conn) -> None:
-    """Add the columns where missing, then the tables (statement by statement: no implicit
-    COMMIT)."""
+    """Add the columns where missing, then the tables.
+
+    Statement by statement: no implicit COMMIT."""
     for table, column, kind in COLUMNS:
         if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")

@@ -1,5 +1,6 @@
-"""Migration 10: every stored time in one fixed-width form, `2026-12-01T10:00:07.500000Z`
-(webapp/common/times.py).
+"""Migration 10: every stored time in one fixed-width form.
+
+`2026-12-01T10:00:07.500000Z` (webapp/common/times.py).
 
 Times were kept with their fraction as sent (`...07Z`, `...07.5Z`, `...07.07662Z`, OTLP's
 nanoseconds) and compared as text, so within one second `07Z` sorted after `07.5Z`: lists,
@@ -36,8 +37,9 @@ JSON_TIMES = (("problems", "resolve", "$.since"), ("problems", "archive", "$.at"
 
 
 def fixed(value: str) -> str:
-    """SQL for a stored time in the fixed form: `YYYY-MM-DDTHH:MM:SS` + six fraction digits +
-    `Z`."""
+    """SQL for a stored time in the fixed form.
+
+    `YYYY-MM-DDTHH:MM:SS` + six fraction digits + `Z`."""
     fraction = (
         f"CASE WHEN substr({value}, 20, 1) = '.' THEN substr({value}, 21, length({value}) - 21) "
         "ELSE '' END"
@@ -46,8 +48,9 @@ def fixed(value: str) -> str:
 
 
 def needs(value: str) -> str:
-    """SQL: the time is one the store wrote (seconds, then `Z` or a fraction) and is not in the
-    fixed form."""
+    """SQL: the time is one the store wrote and is not in the fixed form.
+
+    Written by the store: seconds, then `Z` or a fraction."""
     return (
         f"length({value}) <> 27 AND substr({value}, 20, 1) IN ('Z', '.') AND substr({value}, -1) = "
         "'Z'"

@@ -1,7 +1,8 @@
-"""Migration 11 (issue 15): alert rule ids are never reused (AUTOINCREMENT: a plain INTEGER PRIMARY
-KEY hands a deleted rule's id to the next rule, which then inherited its log and messages); when a
-rule's failures began, so it pauses after an hour of them, not after 5 attempts; each delivery
-attempt's own outcome.
+"""Migration 11 (issue 15).
+
+Alert rule ids are never reused (AUTOINCREMENT: a plain INTEGER PRIMARY KEY hands a deleted rule's
+id to the next rule, which then inherited its log and messages); when a rule's failures began, so it
+pauses after an hour of them, not after 5 attempts; each delivery attempt's own outcome.
 
 A .py rather than SQL: a database whose record of migrations was lost runs it again, and then the
 attempt state column is there already.
@@ -51,8 +52,9 @@ DELETE FROM alert_sent WHERE NOT EXISTS (SELECT 1 FROM alert_rules r WHERE r.id 
 
 
 def migrate(conn) -> None:
-    """Rebuild the rules table with AUTOINCREMENT, drop what belonged to reused ids, record attempt
-    states."""
+    """Rebuild the rules table with AUTOINCREMENT.
+
+    Drop what belonged to reused ids, record attempt states."""
     for statement in REBUILD.split(";\n"):
         if statement.strip():
             conn.execute(statement)

@@ -1,4 +1,6 @@
-"""Migration 15 (issue 24): a fourth snapshot, `result` (what the tool handed back to the model).
+"""Migration 15 (issue 24).
+
+A fourth snapshot, `result` (what the tool handed back to the model).
 
 A call keeps its current result as it keeps the other three (`calls.result_seq`); a trace says
 whether every call has one (`traces.has_result`, for the list's "missing" filter). `complete` still
@@ -13,7 +15,9 @@ COLUMNS = (
 
 
 def migrate(conn) -> None:
-    """Add the columns where they are missing, and the index of traces missing a result."""
+    """Add the columns where they are missing, and the missing-result index.
+
+    The index of traces missing a result."""
     for table, column, kind in COLUMNS:
         if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")

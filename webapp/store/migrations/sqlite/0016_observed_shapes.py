@@ -1,7 +1,9 @@
-"""Migration 16 (issue 26): observed schemas. Each tool's learnt shape per stage (arguments,
-request, response, result), one JSON row each (bounded by a field budget), and per call the stages
-it was learnt from with the drift findings it showed then, so a re-analysis of one call tells the
-same drift (`tracediff reanalyze` rebuilds both from the stored calls)."""
+"""Migration 16 (issue 26): observed schemas.
+
+Each tool's learnt shape per stage (arguments, request, response, result), one JSON row each
+(bounded by a field budget), and per call the stages it was learnt from with the drift findings it
+showed then, so a re-analysis of one call tells the same drift (`tracediff reanalyze` rebuilds both
+from the stored calls)."""
 
 TABLE = """
 CREATE TABLE IF NOT EXISTS observed_shapes (

@@ -1,6 +1,8 @@
-"""Migration 18 (issue 34): the parts of a rule's webhook URL it marks secret (query parameter
-names, path segment numbers, as JSON), masked wherever the rule is shown, as the usual credentials
-of a URL are (webapp/alerts/secrets.py).
+"""Migration 18 (issue 34).
+
+The parts of a rule's webhook URL it marks secret (query parameter names, path segment numbers, as
+JSON), masked wherever the rule is shown, as the usual credentials of a URL are
+(webapp/alerts/secrets.py).
 
 The column is added only where missing (a database from before numbered migrations runs them all
 again).

@@ -1,4 +1,6 @@
-"""Migration 19 (issue 32): the arguments a tool's traffic shows its mapping layer keeps for itself.
+"""Migration 19 (issue 32).
+
+The arguments a tool's traffic shows its mapping layer keeps for itself.
 
 Never in a request (a route selector, a projection, a limit applied to the answer): learnt beside
 the inferred pairs and given to the analysis as the contract's `consumed`. The column is added only

@@ -1,0 +1,211 @@
+"""Value relations learnt from a tool's history (issue 32, item 1), pure: a template, a join, a
+split, a clamp, a case; the calls that follow them are quiet and the calls that depart are loud."""
+
+import random
+
+import pytest
+
+from webapp.analysis import analyze_call, learnt
+from webapp.inference import infer, leaves, observe
+from webapp.inference.contract import learnt_relations, with_inferred
+from webapp.inference.evidence import MAX_FUNCTIONS, merge
+from webapp.inference.relations import relation
+
+LOUD = ("warning", "error")
+GID = 'wrapped ["gid://shop/Customer/", ""]'
+
+
+def learn(calls, newest=()) -> dict:
+    """Count evidence over (arguments, request) calls; calls whose index is in `newest` come from
+    the newest release."""
+    total: dict = {}
+    for i, (arguments, request) in enumerate(calls):
+        delta = observe(leaves(arguments), leaves(request), dict(total), newest=i in newest)
+        merge(total, delta)
+    return total
+
+
+def relations_of(calls, releases=None, newest=()) -> dict:
+    evidence = learn(calls, newest)
+    found = infer(evidence, releases=releases)
+    return learnt_relations(evidence, [(p.arguments, p.request) for p in found], releases)
+
+
+def analysed(arguments, request, relations: dict, url=None):
+    """Analyse one call under a contract holding the learnt pairs and their relations."""
+    contract = with_inferred(None, list(relations), relations=relations)
+    http = {"method": "GET" if url else "POST", "url": url or "https://api.example.com/x"}
+    snaps = {
+        "arguments": {"payload": arguments, "http": None},
+        "request": {"payload": request, "http": http},
+        "response": None,
+    }
+    return analyze_call(snaps, contract)
+
+
+def loud(result) -> set:
+    return {
+        (f["kind"], f["left"]["path"] if f["left"] else None)
+        for f in result["findings"]
+        if f["severity"] in LOUD
+    }
+
+
+# --- naming what one call shows ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "a, b, name",
+    [
+        ("123", "gid://shop/Customer/123", GID),
+        (123, "gid://shop/Customer/123", GID),
+        ("gift card", "title:*gift card*", 'wrapped ["title:*", "*"]'),
+        (["a", "b"], "a,b", "joined ,"),
+        ("a, b", ["a", "b"], "split ,"),
+        ("ENG", "3f2a9c1e-uuid", None),
+        # glued to other letters or digits: a coincidence, not a template
+        ("12", "v12", None),
+        ("ab", "cab", None),
+    ],
+)
+def test_a_call_names_the_template_join_or_split_its_values_show(a, b, name):
+    assert relation(a, b) == name
+
+
+def test_a_clamp_is_named_apart_and_a_value_kept_names_none():
+    assert learnt.bound_name(500, "200") == "at most 200"
+    assert learnt.bound_name(0, 1) == "at least 1"
+    assert learnt.bound_name(50, "50") is None
+    assert relation(500, 200) is None
+
+
+@pytest.mark.parametrize(
+    "name, a, given",
+    [
+        (GID, "77", "gid://shop/Customer/77"),
+        (GID, 77, "gid://shop/Customer/77"),
+        ("joined |", ["x", 2, True], "x|2|true"),
+        ("split ,", "a, b,c", ["a", "b", "c"]),
+        ("at most 200", 500, 200),
+        ("at most 200", 20, 20),
+        ("at least 1", 0, 1),
+        (GID, {"id": 1}, learnt.NOTHING),
+        ("joined ,", "a", learnt.NOTHING),
+    ],
+)
+def test_a_relation_gives_one_value_for_each_input(name, a, given):
+    assert learnt.gives(name, a) == given if given is not learnt.NOTHING else learnt.NOTHING
+
+
+def test_following_a_relation_reads_the_wire_and_one_item_lists():
+    assert learnt.follows("at most 200", 500, "200")
+    assert learnt.follows("joined ,", ["a"], "a")
+    assert learnt.follows("enum_changed", "open", "OPEN")
+    assert not learnt.follows(GID, "77", "gid://shop/Customer/78")
+    assert learnt.changes(GID, "77") and not learnt.changes("at most 200", 20)
+    assert learnt.expected_kind("joined ,", ["a", "b"], ["a", "b"]) == "type_changed"
+
+
+# --- learning a relation from calls --------------------------------------------------------------
+
+
+def customers(n, seed=4, wrap=lambda i: f"gid://shop/Customer/{i}"):
+    rng = random.Random(seed)
+    ids = [str(rng.randint(10**9, 10**10)) for _ in range(n)]
+    return [({"id": i, "note": "hi"}, {"input": {"id": wrap(i), "note": "hi"}}) for i in ids]
+
+
+def test_a_template_around_every_calls_own_value_is_learnt_after_a_few_calls():
+    assert relations_of(customers(6)) == {("/id", "/input/id"): GID}
+    assert relations_of(customers(3)) == {}
+
+
+def test_a_template_that_changes_every_call_is_no_relation_and_its_names_are_capped():
+    calls = customers(40, wrap=lambda i: f"customer {i} at {i[::-1]}")
+    assert relations_of(calls) == {}
+    names = [name for name in learn(calls)[("/id", "/input/id")] if learnt.is_function(name)]
+    assert len(names) <= MAX_FUNCTIONS
+
+
+def test_a_join_and_a_split_are_learnt_with_their_separator():
+    rng = random.Random(2)
+    words = ["bug", "ui", "backend", "docs"]
+    joins = [rng.sample(words, rng.randint(1, 3)) for _ in range(8)]
+    assert relations_of([({"labels": w}, {"labels": ",".join(w)}) for w in joins]) == {
+        ("/labels", "/labels"): "joined ,"
+    }
+    splits = [({"tags": ", ".join(w)}, {"tags": w}) for w in joins]
+    assert relations_of(splits) == {("/tags", "/tags"): "split ,"}
+
+
+def test_a_clamp_is_learnt_from_values_kept_below_it_and_cut_above_it():
+    limits = [20, 50, 100, 200, 500, 1000, 50, 20, 100, 1000]
+    calls = [({"limit": x}, {"limit": min(x, 200)}) for x in limits]
+    assert relations_of(calls) == {("/limit", "/limit"): "at most 200"}
+    # a constant is no clamp: every value cut
+    constant = [({"limit": x}, {"limit": 1}) for x in (5, 6, 7, 8, 9, 10, 1)]
+    assert relations_of(constant) == {}
+
+
+def test_a_few_values_raised_by_a_bug_are_no_clamp_when_earlier_calls_kept_values_past_it():
+    kids = [0, 1, 2, 0, 1, 3, 2, 0, 1, 2, 0, 1, 2, 3, 0, 1, 2, 0, 1, 2]
+    calls = [({"kids": x}, {"children": x}) for x in kids]
+    # off by one, twice: 0 -> 1 reads as "at least 1", but 0 was kept before
+    calls += [({"kids": 0}, {"children": 1})] * 2
+    assert relations_of(calls) == {}
+    assert not learnt.bound_holds("at least 1", {"kept 0": 3, "kept 1": 4})
+    assert learnt.bound_holds("at most 200", {"kept 7": 3, "kept 8": 4})
+    assert not learnt.bound_holds("at most 200", {"kept 9": 1})
+
+
+def test_a_case_every_call_changes_is_learnt():
+    rng = random.Random(1)
+    calls = [({"state": s}, {"state": s.upper()}) for s in rng.choices(["open", "paid"], k=6)]
+    assert relations_of(calls) == {("/state", "/state"): "enum_changed"}
+
+
+def test_a_relation_only_the_newest_release_shows_is_never_learnt():
+    good = customers(10, wrap=lambda i: i)
+    bad = customers(10, seed=5)
+    releases = {"newest": "2", "seen": ["1", "2"]}
+    found = relations_of(good + bad, releases, newest=range(10, 20))
+    assert GID not in found.values()
+
+
+# --- judging calls by it -------------------------------------------------------------------------
+
+
+def test_a_value_the_learnt_template_gives_is_quiet_and_any_other_is_loud():
+    pair = {("/id", "/input/id"): GID}
+    assert loud(analysed({"id": "77"}, {"input": {"id": "gid://shop/Customer/77"}}, pair)) == set()
+    assert loud(analysed({"id": "77"}, {"input": {"id": "gid://shop/Customer/78"}}, pair)) == {
+        ("value_changed", "/id")
+    }
+    # the id sent as it is, where every earlier call wrapped it
+    assert loud(analysed({"id": "77"}, {"input": {"id": "77"}}, pair)) == {("value_changed", "/id")}
+
+
+def test_a_list_the_tool_always_joined_is_quiet_joined_and_loud_sent_as_a_list():
+    pair = {("/labels", "/labels"): "joined ,"}
+    assert loud(analysed({"labels": ["a", "b"]}, {"labels": "a,b"}, pair)) == set()
+    assert loud(analysed({"labels": ["a"]}, {"labels": "a"}, pair)) == set()
+    assert loud(analysed({"labels": ["a", "b"]}, {"labels": ["a", "b"]}, pair)) == {
+        ("type_changed", "/labels")
+    }
+    assert loud(analysed({"labels": ["a", "b"]}, {"labels": "a|b"}, pair)) != set()
+
+
+def test_a_clamped_query_parameter_is_quiet_at_its_bound_and_loud_past_it():
+    pair = {("/limit", "query:/limit"): "at most 200"}
+    url = "https://api.example.com/list?limit={}"
+    assert loud(analysed({"limit": 500}, None, pair, url.format(200))) == set()
+    assert loud(analysed({"limit": 50}, None, pair, url.format(50))) == set()
+    assert loud(analysed({"limit": 500}, None, pair, url.format(100))) != set()
+
+
+def test_a_split_learnt_is_quiet_and_a_case_learnt_is_quiet():
+    split = {("/tags", "/tags"): "split ,"}
+    assert loud(analysed({"tags": "a, b"}, {"tags": ["a", "b"]}, split)) == set()
+    assert loud(analysed({"tags": "a, b"}, {"tags": ["a", "c"]}, split)) != set()
+    case = {("/state", "/state"): "enum_changed"}
+    assert loud(analysed({"state": "open"}, {"state": "OPEN"}, case)) == set()

@@ -1,0 +1,71 @@
+"""Pairs judged by the value relation their tool's history showed.
+
+An inferred entry's `relation`.
+
+A value the relation gives for the argument is what every earlier call did: info. Any other value
+departs from it, the argument sent as it is included (`123` where earlier calls sent
+`gid://shop/Customer/123`): a warning.
+"""
+
+from ..findings.kinds import end, finding
+from ..values import learnt
+from ..values.classify import classify
+from ..values.json_values import show
+
+
+def learnt_change(pairing, lp: str, rp: str, lv, rv) -> dict | None:
+    """Return the finding of a changed pair judged by its learnt relation.
+
+    None without one, or when the relation is a kind of change this value does not follow: the usual
+    rules judge it."""
+    name = pairing.relations.get(lp)
+    if name is None:
+        return None
+    found = classify(lv, rv)
+    kind = found[0] if found else "value_changed"
+    label = _label(lp, rp)
+    if learnt.follows(name, lv, rv):
+        text = f"{label}: {learnt.describe(name)}, as the tool's earlier calls show"
+        return finding(kind, "info", end("arguments", lp), end("request", rp), lv, rv, text)
+    if not learnt.is_function(name):
+        return None
+    text = f"{label}: {show(rv)}, where the tool's earlier calls give {_given(name, lv)}"
+    return finding(kind, "warning", end("arguments", lp), end("request", rp), lv, rv, text)
+
+
+def learnt_departures(pairing) -> list[dict]:
+    """Warn of each pair sent as it is where its learnt relation changes it.
+
+    A warning per pair whose learnt relation changes the value."""
+    out = []
+    for lp, name in pairing.relations.items():
+        if lp not in pairing.whole or lp not in pairing.values or lp not in pairing.pairs:
+            continue
+        lv, rv = pairing.values[lp]
+        if learnt.changes(name, lv):
+            rp = pairing.pairs[lp]
+            text = (
+                f"{_label(lp, rp)}: {show(lv)} sent as it is, where the tool's earlier calls give "
+                f"{_given(name, lv)}"
+            )
+            out.append(
+                finding(
+                    learnt.expected_kind(name, lv, rv),
+                    "warning",
+                    end("arguments", lp),
+                    end("request", rp),
+                    lv,
+                    rv,
+                    text,
+                )
+            )
+    return out
+
+
+def _given(name: str, value) -> str:
+    given = learnt.gives(name, value)
+    return f"{show(given)} ({learnt.describe(name)})" if given is not learnt.NOTHING else name
+
+
+def _label(lp: str, rp: str) -> str:
+    return lp[1:] if lp == rp else f"{lp[1:]} -> {rp[1:]}"

@@ -1,0 +1,221 @@
+"""Value relations a tool's history shows between argument and request field.
+
+Between an argument and its request field: functions.
+
+A mapping layer that wraps an id in a template (`gid://shop/Customer/{id}`), joins a list into one
+text, splits a text into a list or clamps a number does it the same way every call. Inference names
+the relation each call shows (`relation_name`); once a pair's calls agree, the analysis checks each
+call against it (`follows`, `gives`): a value the relation gives is quiet, any other is a departure.
+Names are plain text, stored with the evidence counts: `wrapped ["gid://shop/Customer/", ""]`,
+`joined ,`, `split ,`, `at most 200`, `at least 1`.
+"""
+
+import json
+import math
+
+from ..wire.values import as_text
+from .classify import classify
+from .json_values import is_number, same
+from .readings import read_number
+
+WRAPPED = "wrapped "
+JOINED = "joined "
+SPLIT = "split "
+AT_MOST = "at most "
+AT_LEAST = "at least "
+# counted beside a number sent as it is: its magnitude, so a clamp is checked against the values
+# earlier calls kept (`kept 8` holds 128 to 256, `kept -1` -1 to 0)
+KEPT = "kept "
+# the separators a layer joins a list with, or splits a text at
+JOINS = (",", "|", ";", " ")
+# a wrapper longer than this is free text around the value, not a template
+MAX_AFFIX = 80
+# shorter texts meet inside longer ones by chance (`1` in `v1`)
+MIN_WRAPPED = 2
+# what a relation gives when it cannot apply to a value
+NOTHING = object()
+
+
+def relation_name(a, b) -> str | None:
+    """Name the function-like relation `a` -> `b` shows (wrapped, split), or None.
+
+    A bound is named apart (`bound_name`): any two numbers show one, so it is only asked of a pair
+    whose calls agreed otherwise."""
+    if isinstance(a, str) and isinstance(b, list):
+        return split_name(a, b)
+    return wrapped_name(a, b)
+
+
+def wrapped_name(a, b) -> str | None:
+    """Name the template that puts `a`'s text between a prefix and a suffix.
+
+    A constant prefix and suffix; None when there is none."""
+    text = as_text(a) if not isinstance(a, (dict, list)) else None
+    if not text or not isinstance(b, str) or len(text) < MIN_WRAPPED or text == b:
+        return None
+    at = b.find(text)
+    if at < 0 or len(b) - len(text) > MAX_AFFIX or not _on_boundaries(b, at, len(text)):
+        return None
+    return WRAPPED + json.dumps([b[:at], b[at + len(text) :]], ensure_ascii=False)
+
+
+def _on_boundaries(b: str, at: int, size: int) -> bool:
+    """Tell whether b[at:at+size] stands apart.
+
+    No letter or digit glued to it on either side."""
+    before = b[at - 1] if at > 0 else ""
+    after = b[at + size] if at + size < len(b) else ""
+    return not (before.isalnum() and b[at].isalnum()) and not (
+        after.isalnum() and b[at + size - 1].isalnum()
+    )
+
+
+def split_name(a: str, b: list) -> str | None:
+    """Name the split of a text into the list `b` ("split ,"), or None."""
+    if len(b) < 2 or not all(isinstance(x, str) for x in b):
+        return None
+    return next((SPLIT + sep for sep in JOINS if _split(a, sep) == b), None)
+
+
+def bound_name(a, b) -> str | None:
+    """Name the clamp that turned the number `a` into `b`, or None.
+
+    Or its text: "at most 200"."""
+    b = _number(b) if not isinstance(b, bool) else None
+    if not is_number(a) or b is None or a == b:
+        return None
+    if not math.isfinite(float(a)) or not math.isfinite(float(b)):
+        return None
+    return f"{AT_MOST if a > b else AT_LEAST}{_plain(b)}"
+
+
+def kept_key(a, b) -> str | None:
+    """Return the magnitude key of a number sent as it is (as text too), else None."""
+    if not is_number(a) or isinstance(b, bool) or _number(b) != a or not math.isfinite(a):
+        return None
+    return f"{KEPT}{'-' if a < 0 else ''}{int(abs(a)).bit_length()}"
+
+
+def bound_holds(name: str, counts: dict) -> bool:
+    """Tell whether a clamp keeps every number earlier calls kept inside it.
+
+    Their `kept` keys."""
+    limit = read_number(name.split(" ", 2)[2])
+    at_most = name.startswith(AT_MOST)
+    for key in counts:
+        if key.startswith(KEPT):
+            # the kept values lie in [low, high), or (-high, -low] when negative
+            text = key[len(KEPT) :]
+            k = int(text.lstrip("-"))
+            low, high = (0, 1) if k == 0 else (2 ** (k - 1), 2**k)
+            if text.startswith("-"):
+                outside = -high >= limit if at_most else -low < limit
+            else:
+                outside = low > limit if at_most else high <= limit
+            if outside:
+                return False
+    return True
+
+
+def gives(name: str, a):
+    """Return what the relation `name` gives for `a`, or NOTHING when it cannot apply."""
+    if name.startswith(WRAPPED):
+        prefix, suffix = json.loads(name[len(WRAPPED) :])
+        text = as_text(a) if not isinstance(a, (dict, list)) else None
+        return NOTHING if text is None else prefix + text + suffix
+    if name.startswith(JOINED):
+        texts = [as_text(x) for x in a] if isinstance(a, list) else [None]
+        return NOTHING if None in texts else name[len(JOINED) :].join(texts)
+    if name.startswith(SPLIT):
+        return _split(a, name[len(SPLIT) :]) if isinstance(a, str) else NOTHING
+    if name.startswith((AT_MOST, AT_LEAST)) and is_number(a):
+        limit = read_number(name.split(" ", 2)[2])
+        return min(a, limit) if name.startswith(AT_MOST) else max(a, limit)
+    return NOTHING
+
+
+def follows(name: str, a, b) -> bool:
+    """Tell whether `a` -> `b` is what the relation `name` gives.
+
+    A one-item list sent as its item follows a join; a kind such as "enum_changed" is followed by a
+    change of that kind."""
+    given = gives(name, a)
+    if given is not NOTHING:
+        return _same(given, b) or _one_item(name, a, b)
+    found = classify(a, b) if name in ("type_changed", "enum_changed", "format_changed") else None
+    return found is not None and found[0] == name
+
+
+def changes(name: str, a) -> bool:
+    """Tell whether the relation `name` changes `a`.
+
+    Then `a` sent as it is departs from it."""
+    given = gives(name, a)
+    return given is not NOTHING and not _same(given, a) and not _one_item(name, a, a)
+
+
+def expected_kind(name: str, a, b) -> str:
+    """Return the finding kind of a departure.
+
+    type_changed when the relation gives another type."""
+    given = gives(name, a)
+    if given is not NOTHING and isinstance(given, list) != isinstance(b, list):
+        return "type_changed"
+    return "value_changed"
+
+
+def describe(name: str) -> str:
+    """Say a relation for people: 'wrapped as "gid://shop/Customer/{value}"'."""
+    if name.startswith(WRAPPED):
+        prefix, suffix = json.loads(name[len(WRAPPED) :])
+        return f'wrapped as "{prefix}{{value}}{suffix}"'
+    if name.startswith(JOINED):
+        return f'joined with "{name[len(JOINED) :]}"'
+    if name.startswith(SPLIT):
+        return f'split at "{name[len(SPLIT) :]}"'
+    return name
+
+
+def is_function(name: str | None) -> bool:
+    """Tell whether a relation name says what value it gives.
+
+    A template, a join, a split, a bound."""
+    return bool(name) and name.startswith((WRAPPED, JOINED, SPLIT, AT_MOST, AT_LEAST))
+
+
+def is_bound(name: str | None) -> bool:
+    return bool(name) and name.startswith((AT_MOST, AT_LEAST))
+
+
+def _one_item(name: str, a, b) -> bool:
+    """A one-item list sent as its item follows any join.
+
+    And a one-part text any split."""
+    if name.startswith(JOINED) and isinstance(a, list) and len(a) == 1:
+        return _same(a[0], b)
+    if name.startswith(SPLIT) and isinstance(b, list) and len(b) == 1:
+        return _same(a, b[0])
+    return False
+
+
+def _same(given, b) -> bool:
+    """Tell whether `b` is `given`, text on the wire included (`200` sent as "200")."""
+    if same(given, b):
+        return True
+    if isinstance(b, str) and not isinstance(given, (dict, list)):
+        return as_text(given) == b or (is_number(given) and read_number(b) == given)
+    return False
+
+
+def _split(a: str, sep: str) -> list[str]:
+    return [part.strip() for part in a.split(sep)] if sep != " " else a.split()
+
+
+def _number(b):
+    if is_number(b):
+        return b
+    return read_number(b) if isinstance(b, str) else None
+
+
+def _plain(number) -> str:
+    return str(int(number)) if float(number).is_integer() else repr(float(number))
