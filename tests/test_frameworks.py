@@ -27,6 +27,7 @@ SOURCES = {
     "adk": "google-adk",
     "claude-agent": "claude-agent-sdk",
     "llamaindex": "llama-index",
+    "crewai": "crewai",
 }
 # the call ids the stand-in model gave, as each framework carries them
 CALL_IDS = {
@@ -35,6 +36,7 @@ CALL_IDS = {
     "adk": ["adk-standin-01", "adk-standin-02"],
     "claude-agent": ["toolu_standin_01", "toolu_standin_02"],
     "llamaindex": ["call_standin_01", "call_standin_02"],
+    "crewai": ["call_standin_01", "call_standin_02"],
 }
 
 
@@ -88,7 +90,12 @@ _LLAMA_INDEX_SPLIT = (
     "a tool span without a call id takes the announced call of its arguments only in the same "
     "export"
 )
+_CREWAI_SPLIT = (
+    "a tool span without a call id takes its turn's announced call only in the same export"
+)
 SPLIT_NOT_YET = {
+    "crewai-one": _CREWAI_SPLIT,
+    "crewai-two": _CREWAI_SPLIT,
     "llamaindex-one": _LLAMA_INDEX_SPLIT,
     "llamaindex-two": _LLAMA_INDEX_SPLIT,
     "langgraph-one": _LANGGRAPH_SPLIT,
