@@ -26,6 +26,7 @@ SOURCES = {
     "strands": "strands",
     "adk": "google-adk",
     "claude-agent": "claude-agent-sdk",
+    "llamaindex": "llama-index",
 }
 # the call ids the stand-in model gave, as each framework carries them
 CALL_IDS = {
@@ -33,6 +34,7 @@ CALL_IDS = {
     "strands": ["call_standin_01", "call_standin_02"],
     "adk": ["adk-standin-01", "adk-standin-02"],
     "claude-agent": ["toolu_standin_01", "toolu_standin_02"],
+    "llamaindex": ["call_standin_01", "call_standin_02"],
 }
 
 
@@ -82,7 +84,13 @@ _CLAUDE_SPLIT = (
     "the in-process MCP server's tools/call span joins the Claude Agent SDK tool span holding its "
     "time in one export only"
 )
+_LLAMA_INDEX_SPLIT = (
+    "a tool span without a call id takes the announced call of its arguments only in the same "
+    "export"
+)
 SPLIT_NOT_YET = {
+    "llamaindex-one": _LLAMA_INDEX_SPLIT,
+    "llamaindex-two": _LLAMA_INDEX_SPLIT,
     "langgraph-one": _LANGGRAPH_SPLIT,
     "langgraph-two": _LANGGRAPH_SPLIT,
     "claude-agent-one": _CLAUDE_SPLIT,

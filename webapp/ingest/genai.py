@@ -205,12 +205,13 @@ def unwrap_arguments(value: Any) -> Any:
     """Return the arguments inside a wrapper.
 
     A Python call's {"args": [], "kwargs": {}} (traceloop; smolagents with its
-    "sanitize_inputs_outputs"), MCP {"tool_name", "arguments"}."""
+    "sanitize_inputs_outputs"; LlamaIndex's {"kwargs": {}} alone), MCP {"tool_name",
+    "arguments"}."""
     value = parse_value(value)
     if (
         type(value) is dict
-        and {"args", "kwargs"} <= set(value) <= {"args", "kwargs", *CALL_WRAPPER_EXTRAS}
-        and not value["args"]
+        and {"kwargs"} <= set(value) <= {"args", "kwargs", *CALL_WRAPPER_EXTRAS}
+        and not value.get("args")
         and type(value["kwargs"]) is dict
     ):
         return value["kwargs"]
@@ -233,7 +234,7 @@ def tool_result(value: Any) -> Any:
     message = langchain_tool_message(value)
     if message is not None:
         value = parse_value(message.get("content"))
-    value = _text_blocks(value)
+    value = _text_blocks(llama_index_tool_output(value))
     while type(value) is dict and set(value) == {"result"}:
         value = parse_value(value["result"])
     return value
@@ -258,6 +259,17 @@ def unwrap_result(value: Any) -> Any:
         ]
         if len(texts) == 1:
             return parse_value(texts[0])
+    return value
+
+
+def llama_index_tool_output(value: Any) -> Any:
+    """Return the content blocks of a LlamaIndex ToolOutput (what the model got), else the value."""
+    if (
+        type(value) is dict
+        and {"blocks", "tool_name", "raw_output"} <= set(value)
+        and type(value["blocks"]) is list
+    ):
+        return value["blocks"]
     return value
 
 

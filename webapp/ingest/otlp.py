@@ -26,6 +26,7 @@ from .otlp_calls import (
     host_tools,
     http_method,
     is_http,
+    own_call_id,
     read_framework_events,
     source_of,
     tool_ancestor,
@@ -134,6 +135,8 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
     above = {id(s): tool_ancestor(s, by_id) for s in https + tools}
     loose = [s for s in https if above[id(s)] is None and has_body(s)]
     owners = turns.assign(loose, [s for s in tools if above[id(s)] is None])
+    unnamed = [s for s in tools if above[id(s)] is None and id(s) not in owners]
+    owners.update(turns.by_arguments([s for s in unnamed if not own_call_id(s)]))
     below: dict[int, list[Span]] = {}
     for s in https:
         if above[id(s)] is not None:

@@ -20,12 +20,7 @@ class Identities:
         self.owners, self.above, self.hosts = owners, above, hosts or {}
 
     def of_tool(self, s: Span) -> tuple[str | None, str, str | None]:
-        name_key, id_key, _, result_key = TOOL_KEYS[tool_kind(s)]
-        tool, call_id = _tool_name(s, name_key), _call_id(s, id_key)
-        # OpenInference's newer spelling of the call id (the Claude Agent SDK's tool spans)
-        call_id = call_id or _call_id(s, "tool.id")
-        # LangChain's tool span names no call: the ToolMessage it returns carries the model's
-        call_id = call_id or genai.result_call_id(s.attrs.get(result_key))
+        tool, call_id = _tool_name(s, TOOL_KEYS[tool_kind(s)][0]), own_call_id(s)
         # an MCP server span inside its client's span, or inside the framework's tool span that
         # called it in process: the same call
         parent = self.above.get(id(s)) or self.hosts.get(id(s))
@@ -56,6 +51,15 @@ class Identities:
             return self.of_tool(trace_tools[0])
         around = tool_around(s, trace_tools)
         return self.of_tool(around) if around is not None else None
+
+
+def own_call_id(s: Span) -> str:
+    """Return the model's call id a tool span carries itself, or ""."""
+    _, id_key, _, result_key = TOOL_KEYS[tool_kind(s)]
+    # OpenInference's newer spelling of the call id (the Claude Agent SDK's tool spans)
+    call_id = _call_id(s, id_key) or _call_id(s, "tool.id")
+    # LangChain's tool span names no call: the ToolMessage it returns carries the model's
+    return call_id or genai.result_call_id(s.attrs.get(result_key))
 
 
 def tool_around(s: Span, tools: list[Span]) -> Span | None:

@@ -15,7 +15,7 @@ import bisect
 from dataclasses import dataclass
 
 from . import genai
-from .otlp_calls import framework_of, tool_kind
+from .otlp_calls import TOOL_KEYS, framework_of, tool_kind
 from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 _MAX_HOPS = 256
@@ -106,6 +106,29 @@ class Turns:
                 owners.update({id(s): (turn, turn.calls[0]) for s in loose})
             else:
                 owners.update({id(s): (turn, call) for s, call in zip(loose, turn.calls)})
+        return owners
+
+    def by_arguments(self, tools: list[Span]) -> dict[int, tuple[Turn, genai.ToolCall]]:
+        """Return {id(span): (turn, call)} for tool spans no turn holds that name no call.
+
+        LlamaIndex runs its tools beside the agent step that asked for them: each takes the
+        earliest call announced before it of its tool with its very arguments, not taken yet."""
+        owners, taken = {}, set()
+        announced = sorted(
+            ((t.model.end_ns, n, t, call) for t in self.turns.values() for n, call in
+             enumerate(t.calls)),
+            key=lambda item: item[:2],
+        )  # fmt: skip
+        for s in sorted(tools, key=lambda t: t.start_ns):
+            arguments = genai.unwrap_arguments(s.attrs.get(TOOL_KEYS[tool_kind(s)][2]))
+            name = s.attrs.get(TOOL_KEYS[tool_kind(s)][0])
+            for end_ns, _, turn, call in announced:
+                fits = call.name in (None, name) and call.arguments == arguments
+                if fits and id(call) not in taken and turn.model.trace_id == s.trace_id:
+                    if end_ns <= s.start_ns:
+                        owners[id(s)] = (turn, call)
+                        taken.add(id(call))
+                        break
         return owners
 
     def _by_turn(self, items: list[Span]) -> dict[Turn, list[Span]]:
