@@ -179,8 +179,10 @@ MAX_LINKS = 8
 
 
 def link_spans(spans: list[Span], by_id: dict) -> None:
-    """Give each span its ancestors' ids, and each tool span the ids of the snapshot-less spans
-    under it: what the store joins a span of another export by (store/spans.py)."""
+    """Give each span its ancestors' ids, and each tool span those under it.
+
+    The ids of the snapshot-less spans under it: what the store joins a span of another export by
+    (store/spans.py)."""
     for s in spans:
         parent_id = s.parent_id
         while parent_id and len(s.ancestors) < MAX_LINKS:
