@@ -1,5 +1,6 @@
-"""Where the background analyser's time goes: projection and analysis of a bulk load, in one
-process.
+"""Where the background analyser's time goes.
+
+Projection and analysis of a bulk load, in one process.
 
 python bench/analyser_profile.py [--calls N]        # CPU per call of projection and analysis
 py-spy record -r 200 --format raw -o prof.folded -- python bench/analyser_profile.py
@@ -79,8 +80,9 @@ def measure(calls: int) -> None:
 
 
 def shares(folded: Path) -> None:
-    """Print each step's share of the samples under projection and analysis in py-spy's raw
-    output."""
+    """Print each step's share of the samples in py-spy's raw output.
+
+    Under projection and analysis."""
     total, steps = 0, Counter()
     for line in folded.read_text().splitlines():
         stack, _, count = line.rpartition(" ")

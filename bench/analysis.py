@@ -1,4 +1,6 @@
-"""Speed and memory of analyze_call against DeepDiff and jsondiffpatch (node), in the same run.
+"""Speed and memory of analyze_call against DeepDiff and jsondiffpatch.
+
+jsondiffpatch under node, in the same run.
 
 python bench/analysis.py            # about 60-90 s
 python bench/analysis.py --quick    # a few seconds, for tests/test_bench_smoke.py
@@ -30,7 +32,9 @@ NODE = "/usr/bin/node"
 
 
 def sample_calls(folder: Path) -> list[tuple[dict, dict | None]]:
-    """Return (snapshots, contract) of every call in sample_traces/, read back from a real store."""
+    """Return (snapshots, contract) of every call in sample_traces/.
+
+    Read back from a real store."""
     store = Store(folder / "samples.db")
     demo.load_folder(store, SAMPLES, None)
     keys = store.db.execute("SELECT trace_id, call_id FROM calls").fetchall()
@@ -45,7 +49,9 @@ def sample_calls(folder: Path) -> list[tuple[dict, dict | None]]:
 
 
 def rate(function, items, seconds: float) -> float:
-    """Call function on items round-robin for `seconds`; return calls per second."""
+    """Call function on items round-robin for `seconds`.
+
+    Return calls per second."""
     # warm caches (compiled validators) first
     for item in items:
         function(item)
@@ -79,7 +85,9 @@ def peak_bytes(function) -> int:
 
 
 def jsondiffpatch_ms(left: dict, right: dict, folder: Path, repeats: int) -> float | None:
-    """Time jsondiffpatch under node on the same pair; None when node or the package is missing."""
+    """Time jsondiffpatch under node on the same pair.
+
+    None when node or the package is missing."""
     if not (ROOT / "bench" / "node_modules" / "jsondiffpatch").exists():
         return None
     paths = [folder / "left.json", folder / "right.json"]
@@ -96,7 +104,9 @@ def jsondiffpatch_ms(left: dict, right: dict, folder: Path, repeats: int) -> flo
 
 
 def big_pair(label: str, size: int, folder: Path, deepdiff_allowed: bool, quick: bool) -> dict:
-    """Measure one big pair: our analysis, its peak memory, DeepDiff and jsondiffpatch."""
+    """Measure one big pair.
+
+    Our analysis, its peak memory, DeepDiff and jsondiffpatch."""
     snapshots, contract = call(size)
     left, right = snapshots["arguments"]["payload"], snapshots["request"]["payload"]
     bytes_one = len(orjson.dumps(left))

@@ -1,5 +1,7 @@
-"""The baseline web apps: Flask parses the JSON body and answers (/ingest), or parses it and inserts
-each event as it came into SQLite (/ingest-store) - no validation, no redaction, no analysis."""
+"""The baseline web apps.
+
+Flask parses the JSON body and answers (/ingest), or parses it and inserts each event as it came
+into SQLite (/ingest-store) - no validation, no redaction, no analysis."""
 
 import os
 import sqlite3

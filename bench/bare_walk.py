@@ -1,4 +1,6 @@
-"""The per-node floor of bench/shapes.py: a bare Python differ that visits every node once.
+"""The per-node floor of bench/shapes.py.
+
+A bare Python differ that visits every node once.
 
 It walks the arguments and the request side by side (object members by key, array items by
 position), builds the JSON Pointer of every node and lists the leaves that differ, then walks the
@@ -13,7 +15,9 @@ def _pointer(path: str, key) -> str:
 
 
 def diff(left, right) -> list[tuple[str, object, object]]:
-    """Return (pointer, left, right) for every leaf that differs; visit every node of both sides."""
+    """Return (pointer, left, right) for every leaf that differs.
+
+    Visit every node of both sides."""
     out, stack = [], [("", left, right)]
     while stack:
         path, a, b = stack.pop()
@@ -42,7 +46,9 @@ def diff(left, right) -> list[tuple[str, object, object]]:
 
 
 def walk(value) -> int:
-    """Visit every node of one document, building its pointer; return the number of nodes."""
+    """Visit every node of one document, building its pointer.
+
+    Return the number of nodes."""
     count, stack = 0, [("", value)]
     while stack:
         path, node = stack.pop()
@@ -55,7 +61,9 @@ def walk(value) -> int:
 
 
 def bare(snapshots: dict) -> int:
-    """Diff the arguments against the request and walk the response; return how much was found."""
+    """Diff the arguments against the request and walk the response.
+
+    Return how much was found."""
     payload = {name: (snap or {}).get("payload") for name, snap in snapshots.items()}
     return len(diff(payload.get("arguments"), payload.get("request"))) + walk(
         payload.get("response")

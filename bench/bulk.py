@@ -1,5 +1,6 @@
-"""Bulk load: does the analysis keep pace with ingest? Every figure beside its baseline from the
-same run.
+"""Bulk load: does the analysis keep pace with ingest?
+
+Every figure beside its baseline from the same run.
 
 python bench/bulk.py            # about 2 minutes
 python bench/bulk.py --quick    # a few seconds, for tests/test_bench_smoke.py
@@ -32,8 +33,9 @@ PROBE_WAIT_S = 300
 
 
 class Probes(threading.Thread):
-    """Post one whole call every half second; time each from its acknowledgement to its stored
-    analysis."""
+    """Post one whole call every half second.
+
+    Time each from its acknowledgement to its stored analysis."""
 
     def __init__(self, url: str, db_path: Path):
         super().__init__(daemon=True)
@@ -92,8 +94,9 @@ def lag_figures(lags: list[float]) -> dict:
 
 
 def with_analyser(folder: Path, seconds: float, timeout: float) -> dict:
-    """Ingest with the analyser on: events/s, probe lags, and the time to analyse the burst after
-    storing it."""
+    """Ingest with the analyser on.
+
+    events/s, probe lags, and the time to analyse the burst after storing it."""
     db_path = folder / "analysed.db"
     with tracediff_server(db_path) as server:
         server.wait_ready("/api/v1/health")

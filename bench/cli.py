@@ -1,4 +1,6 @@
-"""Start-up of the command line: `tracediff --help` and `tracediff check` of one small call.
+"""Start-up of the command line.
+
+`tracediff --help` and `tracediff check` of one small call.
 
 Each command runs N times, in rounds interleaved with the baseline (a bare `python -c pass`), so
 that other work on the machine slows all of them alike. Prints the median wall time and the median
@@ -32,7 +34,9 @@ FAILING = {"customer_email": "ana@example.com", "limit": "5"}
 
 
 def commands(folder: Path) -> dict[str, list[str]]:
-    """The commands timed, by name; each runs `python -m webapp` as the `tracediff` script does."""
+    """The commands timed, by name.
+
+    Each runs `python -m webapp` as the `tracediff` script does."""
     check = [
         "-m",
         "webapp",
@@ -55,7 +59,9 @@ def commands(folder: Path) -> dict[str, list[str]]:
 
 
 def timed(args: list[str], path: Path, cwd: Path) -> tuple[float, float, int]:
-    """Run `python args` with `path` first on PYTHONPATH; return (wall s, CPU s, exit code)."""
+    """Run `python args` with `path` first on PYTHONPATH.
+
+    Return (wall s, CPU s, exit code)."""
     env = {**os.environ, "PYTHONPATH": str(path)}
     start = time.perf_counter()
     # cwd: a folder without a webapp/ of its own (python -m and -c put the working directory first)
@@ -73,8 +79,9 @@ def timed(args: list[str], path: Path, cwd: Path) -> tuple[float, float, int]:
 
 
 def measure(folder: Path, checkouts: dict[str, Path], runs: int) -> dict:
-    """Time every command of every checkout `runs` times, round by round; return medians and exit
-    codes."""
+    """Time every command of every checkout `runs` times, round by round.
+
+    Return medians and exit codes."""
     samples = {(who, name): [] for who in checkouts for name in commands(folder)}
     codes = {}
     # one warm-up round writes the bytecode caches
@@ -101,7 +108,9 @@ def _verdict(seconds: float, name: str) -> str:
 
 
 def report(figures: dict, who: str) -> list[str]:
-    """The lines of one checkout: each figure, its time over the baseline, its target."""
+    """The lines of one checkout.
+
+    Each figure, its time over the baseline, its target."""
     base = figures[f"{who}:baseline"]
     lines = [f"{who}: bare python -c pass: wall {base['wall_s']:.3f} s, CPU {base['cpu_s']:.3f} s"]
     for name in ("help", "check_clean", "check_failing", "app_factory"):

@@ -1,4 +1,6 @@
-"""What the benchmarks share: command-line options, realistic events, servers, figures on disk."""
+"""What the benchmarks share.
+
+Command-line options, realistic events, servers, figures on disk."""
 
 import argparse
 import json
@@ -21,8 +23,9 @@ if str(ROOT) not in sys.path:
 
 
 def options(description: str, seconds: float, **flags: str) -> argparse.Namespace:
-    """Parse --quick and --seconds, the options every benchmark takes, and a benchmark's own `flags`
-    (name: help)."""
+    """Parse --quick and --seconds.
+
+    The options every benchmark takes, and a benchmark's own `flags` (name: help)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument(
         "--quick",
@@ -70,7 +73,9 @@ def machine() -> dict:
 
 
 def write_figures(name: str, figures: dict, quick: bool) -> Path:
-    """Write a benchmark's figures to bench/out/<name>.json (quick runs to <name>-quick.json)."""
+    """Write a benchmark's figures to bench/out/<name>.json.
+
+    Quick runs to <name>-quick.json."""
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{name}{'-quick' if quick else ''}.json"
     record = {
@@ -88,18 +93,24 @@ def write_figures(name: str, figures: dict, quick: bool) -> Path:
 
 
 def ratio_line(label: str, value: float, baseline: float, target: str) -> str:
-    """Format the one line a benchmark prints per ratio, with the two figures it divides."""
+    """Format the one line a benchmark prints per ratio.
+
+    With the two figures it divides."""
     ratio = value / baseline if baseline else float("inf")
     return f"RATIO {label}: {shown(ratio)} (target {target}; {figures(value, baseline)})"
 
 
 def shown(ratio: float) -> str:
-    """Write a ratio with two decimals, or two significant digits below 0.1 (so none reads 0.00)."""
+    """Write a ratio with two decimals, or two significant digits below 0.1.
+
+    So none reads 0.00."""
     return f"{ratio:.2g}" if 0 < ratio < 0.1 else f"{ratio:.2f}"
 
 
 def figures(value: float, baseline: float) -> str:
-    """Say which measured figure a ratio divides by which baseline figure of the same run."""
+    """Say which figure a ratio divides by which baseline figure.
+
+    The measured figure and the baseline figure of the same run."""
     return f"measured {value:.4g} against baseline {baseline:.4g}"
 
 
@@ -176,7 +187,9 @@ def tracediff_server(db_path: Path, workers: int = 2, env: dict | None = None) -
 
 
 def bare_server(log_path: Path, workers: int = 2, env: dict | None = None) -> Process:
-    """Return the bare Flask app of bench/bare_app.py under gunicorn with serve's settings."""
+    """Return the bare Flask app of bench/bare_app.py under gunicorn.
+
+    With serve's settings."""
     port = free_port()
     command = [
         sys.executable,

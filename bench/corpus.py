@@ -1,4 +1,6 @@
-"""The shape corpus: payload shapes that real traffic and incidents produce, at any size.
+"""The shape corpus.
+
+Payload shapes that real traffic and incidents produce, at any size.
 
 Each shape is a function of a size in bytes (about the compact JSON of the bigger side) that
 returns (snapshots, contract). `bench/shapes.py` times them; `tests/test_shapes.py` feeds them,
@@ -190,7 +192,9 @@ def records_renamed_field(size):
 
 
 def duplicate_leftovers(size):
-    """Many dropped and added fields holding the same few values: groups that hurt value pairing."""
+    """Many dropped and added fields holding the same few values.
+
+    Groups that hurt value pairing."""
     count = _count(size, {"opt_10000": True})
     args = {f"opt_{n}": n % 2 == 0 for n in range(count)}
     return _snaps(args, {f"flag_{n}": n % 3 == 0 for n in range(count)}), None

@@ -1,5 +1,6 @@
-"""Server time and size of each list page with 3,000 tools and 3,000 releases, against the same page
-with 30.
+"""Server time and size of each list page with 3,000 tools and releases.
+
+3,000 tools and 3,000 releases, against the same page with 30.
 
 A crowd is what one misconfigured shipper makes in an afternoon (a build id sent as the release;
 tests/crowds.py builds it through the store's ingest). Each page should answer in under 300 ms on
@@ -53,8 +54,9 @@ def database(size: int) -> str:
 
 
 def timed(client, url: str, rounds: int) -> tuple[float, int]:
-    """Return the median seconds of `rounds` answers to url (after one warm-up), and the answer's
-    size."""
+    """Return the median seconds of `rounds` answers to url, and the size.
+
+    After one warm-up; the answer's size."""
     size = len(client.get(url).data)
     times = []
     for _ in range(rounds):

@@ -1,4 +1,6 @@
-"""Realistic findOrders events (three snapshots per call, about 2 KB each on average), made fast.
+"""Realistic findOrders events, made fast.
+
+Three snapshots per call, about 2 KB each on average.
 
 Each snapshot is serialised once as a template; only the ids and timestamps change per call,
 so the client processes can produce tens of thousands of events per second.
@@ -91,8 +93,9 @@ def call_lines(prefix: str, number: int) -> list[str]:
 
 
 def batch_body(prefix: str, first_call: int, events: int = 100) -> tuple[bytes, int]:
-    """Return an NDJSON body of about `events` events (whole calls) and the number of calls in
-    it."""
+    """Return an NDJSON body of about `events` events and its number of calls.
+
+    Whole calls."""
     calls = max(1, round(events / 3))
     lines = [line for n in range(first_call, first_call + calls) for line in call_lines(prefix, n)]
     return ("\n".join(lines) + "\n").encode(), calls

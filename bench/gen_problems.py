@@ -1,5 +1,6 @@
-"""Add problems to a database made by gendb.py: 10,000 problems over its broken calls, one of them
-huge.
+"""Add problems to a database made by gendb.py.
+
+10,000 problems over its broken calls, one of them huge.
 
 Every trace gendb marks with an error (one in seven) becomes a call of one of PROBLEMS problems,
 spread over releases and sources; every trace with a warning (one in eleven) is a call of the first
@@ -52,8 +53,9 @@ def _calls(traces: int, problems: int):
 
 
 def add_problems(path, traces: int, problems: int = PROBLEMS) -> float | None:
-    """Fill the problem tables of a generated database once; return the seconds it took (None: done
-    before)."""
+    """Fill the problem tables of a generated database once.
+
+    Return the seconds it took (None: done before)."""
     conn = sqlite3.connect(path, isolation_level=None)
     if conn.execute("SELECT count(*) FROM problems").fetchone()[0]:
         conn.close()

@@ -1,5 +1,6 @@
-"""Generate a tracediff database of N analysed traces fast: executemany straight into the store's
-schema.
+"""Generate a tracediff database of N analysed traces fast.
+
+Executemany straight into the store's schema.
 
 Each trace is one findOrders-like call with three small snapshots and a stored analysis; one
 trace in seven has a type_changed error and one in eleven a dropped warning. Rows go in big
@@ -86,9 +87,10 @@ def _analysis(i: int) -> tuple[str, str | None, int, int, str]:
 
 
 def _rows(i: int, rng: random.Random, old_times: bool = False, pad: int = 0) -> dict:
-    """The rows of trace i; `old_times`: times as tracediff wrote them before migration 10
-    (`.000Z`); `pad`: characters added to each payload (events of about 2 KB, the size
-    bench/ingest.py sends)."""
+    """The rows of trace i.
+
+    `old_times`: times as tracediff wrote them before migration 10 (`.000Z`); `pad`: characters
+    added to each payload (events of about 2 KB, the size bench/ingest.py sends)."""
     trace_id, tool = f"{i:032x}", TOOLS[i % len(TOOLS)]
     ts = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(1_790_000_000 + i)) + (
         ".000Z" if old_times else ".000000Z"
@@ -164,8 +166,9 @@ INSERTS = {
 
 
 def generate(path: Path, traces: int, old_times: bool = False, pad: int = 0) -> float:
-    """Fill a fresh database at path with `traces` traces; return the seconds it took (see _rows for
-    the options)."""
+    """Fill a fresh database at path with `traces` traces.
+
+    Return the seconds it took (see _rows for the options)."""
     began = time.perf_counter()
     # the real schema, created by the store itself
     Store(path).close()
@@ -188,8 +191,9 @@ def generate(path: Path, traces: int, old_times: bool = False, pad: int = 0) -> 
 
 
 def cached_db(traces: int) -> tuple[Path, float | None]:
-    """Return a generated database of `traces` traces from bench/out/, generating it when
-    missing."""
+    """Return a generated database of `traces` traces from bench/out/.
+
+    Generating it when missing."""
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"pages-v{VERSION}-{traces}.db"
     if path.exists():

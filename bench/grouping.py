@@ -1,5 +1,6 @@
-"""What grouping findings into problems adds to the analyser, per call (bench/analysis.py prints
-it).
+"""What grouping findings into problems adds to the analyser, per call.
+
+bench/analysis.py prints it.
 
     python bench/grouping.py            # ~2 min: 1,520 broken calls, 3,000 realistic ones, 5 rounds
     python bench/grouping.py --quick
@@ -75,10 +76,11 @@ PASSES = ("backfill", "new_calls", "reanalysis")
 
 
 def _pass(store: Store, keys, kind: str) -> tuple[float, float]:
-    """Analyse every call once without grouping and once with it, batch by batch (the background
-    analyser's 100 calls), the two side by side and in turn first, so a busy spell of the machine
-    and a warm cache fall on both alike; return the CPU seconds of each (this process's: SQLite runs
-    in it)."""
+    """Analyse every call once without grouping and once with it.
+
+    Batch by batch (the background analyser's 100 calls), the two side by side and in turn first, so
+    a busy spell of the machine and a warm cache fall on both alike; return the CPU seconds of each
+    (this process's: SQLite runs in it)."""
     with store.write() as conn:
         if kind == "backfill":
             for statement in FORGET:
@@ -111,8 +113,9 @@ def _pass(store: Store, keys, kind: str) -> tuple[float, float]:
 
 
 def sample_store(folder: Path, samples, copies: int) -> Store:
-    """The worst case: the sample traces `copies` times under other trace ids; most of their calls
-    are broken, so nearly every save touches a problem's rows."""
+    """The worst case: the sample traces `copies` times under other trace ids.
+
+    Most of their calls are broken, so nearly every save touches a problem's rows."""
     store = Store(folder / "grouping.db")
     demo.load_folder(store, samples, None)
     for copy in range(1, copies):
@@ -128,9 +131,10 @@ def sample_store(folder: Path, samples, copies: int) -> Store:
 
 
 def traffic_store(folder: Path, calls: int) -> Store:
-    """Traffic as real mapping layers make it (bench/traffic.py): eight tools, fields renamed, small
-    integers, booleans, repeated values; 90% of calls correct, 10% with one planted bug of every
-    kind in turn."""
+    """Traffic as real mapping layers make it (bench/traffic.py).
+
+    Eight tools, fields renamed, small integers, booleans, repeated values; 90% of calls correct,
+    10% with one planted bug of every kind in turn."""
     folder.mkdir(exist_ok=True)
     store = Store(folder / "traffic.db")
     for name, contract in traffic.contracts().items():
@@ -146,9 +150,10 @@ def traffic_store(folder: Path, calls: int) -> Store:
 
 
 def grow(store: Store, copies: int) -> int:
-    """Copy the analysed calls and their parts in problems `copies` times under other trace ids (SQL
-    only, no analysis): a store as big as a team's, for reads that would scan it. Return the calls
-    stored."""
+    """Copy the analysed calls and their parts in problems `copies` times.
+
+    Under other trace ids (SQL only, no analysis): a store as big as a team's, for reads that would
+    scan it. Return the calls stored."""
     for table in ("calls", "problem_calls"):
         columns = [row[1] for row in store.db.execute(f"PRAGMA table_info({table})").fetchall()]
         copied = ", ".join(_copied(column) for column in columns)
@@ -162,8 +167,9 @@ def grow(store: Store, copies: int) -> int:
 
 
 def _copied(column: str) -> str:
-    """A column of a copy: another trace id, and a day earlier per copy (as many calls an hour as
-    the original)."""
+    """A column of a copy.
+
+    Another trace id, and a day earlier per copy (as many calls an hour as the original)."""
     if column == "trace_id":
         return "trace_id || :copy"
     # the fixed-width time form: a new date, the same time of day
@@ -173,9 +179,10 @@ def _copied(column: str) -> str:
 
 
 def grouping_overhead(store: Store, rounds: int, copies: int = 0, passes=PASSES) -> dict:
-    """Return CPU ms per call with and without grouping, and the overhead of each pass: over all
-    rounds together, and the median of the rounds' own ratios. `copies` grows the store around the
-    calls measured."""
+    """Return CPU ms per call with and without grouping, and the overhead of each pass.
+
+    Over all rounds together, and the median of the rounds' own ratios. `copies` grows the store
+    around the calls measured."""
     pipeline.catch_up(store)
     keys = store.db.execute("SELECT trace_id, call_id FROM calls").fetchall()
     stored = grow(store, copies) if copies else len(keys)
@@ -208,8 +215,10 @@ def grouping_overhead(store: Store, rounds: int, copies: int = 0, passes=PASSES)
 
 
 def measure(folder: Path, quick: bool, big: bool = True) -> dict:
-    """Both shapes of traffic: the worst case (every call broken) and realistic traffic (most calls
-    clean), and (`big`) realistic traffic among 300,000 stored calls."""
+    """Both shapes of traffic.
+
+    The worst case (every call broken) and realistic traffic (most calls clean), and (`big`)
+    realistic traffic among 300,000 stored calls."""
     rounds = 2 if quick else 5
     figures = {
         "all_broken": grouping_overhead(sample_store(folder, SAMPLES, 3 if quick else 40), rounds),
@@ -226,7 +235,9 @@ def measure(folder: Path, quick: bool, big: bool = True) -> dict:
 
 
 def report(figures: dict) -> None:
-    """Print one ratio per traffic shape and pass; the target is the live analyser's (new calls)."""
+    """Print one ratio per traffic shape and pass.
+
+    The target is the live analyser's (new calls)."""
     for shape, f in figures.items():
         for kind in PASSES:
             if f"ms_per_call_{kind}" not in f:

@@ -1,5 +1,6 @@
-"""What indexing a payload's words costs per event: SQLite's FTS5 against PostgreSQL's tsvector +
-GIN, same run.
+"""What indexing a payload's words costs per event.
+
+SQLite's FTS5 against PostgreSQL's tsvector + GIN, same run.
 
 python bench/index_cost.py --database postgresql:///tracediff_bench # the database is emptied first
 """

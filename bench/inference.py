@@ -1,5 +1,6 @@
-"""What learning mappings costs the background analyser: analysis with and without it, in the same
-run.
+"""What learning mappings costs the background analyser.
+
+Analysis with and without it, in the same run.
 
     python bench/inference.py            # about a minute
     python bench/inference.py --quick    # a few seconds

@@ -1,4 +1,6 @@
-"""Ingest throughput of `tracediff serve` against raw SQLite and a bare Flask app, in the same run.
+"""Ingest throughput of `tracediff serve` against raw SQLite and bare Flask.
+
+A bare Flask app, in the same run.
 
 python bench/ingest.py # about 90 s python bench/ingest.py --quick # a few seconds, for
 tests/test_bench_smoke.py python bench/ingest.py --database postgresql:///tracediff_bench # also
@@ -30,8 +32,9 @@ def baseline_database(path: Path, synchronous: str = "NORMAL") -> sqlite3.Connec
 
 
 def sqlite_baseline(folder: Path, seconds: float, synchronous: str = "NORMAL") -> dict:
-    """Insert the same events with executemany, WAL, the given synchronous mode, a commit per ~100
-    rows."""
+    """Insert the same events with executemany, WAL.
+
+    The given synchronous mode, a commit per ~100 rows."""
     conn = baseline_database(folder / f"raw-{synchronous}.db", synchronous)
     number, rows_done, spent = 0, 0, 0.0
     while spent < seconds:
@@ -61,7 +64,9 @@ def _read(db_path: Path, sql: str, params=()):
 
 
 def unanalysed(db_path: Path) -> int:
-    """Count stored calls without an up-to-date analysis, whether or not a calls row exists yet."""
+    """Count stored calls without an up-to-date analysis.
+
+    Whether or not a calls row exists yet."""
     calls = _read(db_path, "SELECT count(*) FROM (SELECT DISTINCT trace_id, call_id FROM events)")[
         0
     ]
@@ -73,7 +78,9 @@ def unanalysed(db_path: Path) -> int:
 
 
 def drain(db_path: Path, timeout: float) -> dict:
-    """Wait until every stored call is analysed; return the backlog and how long it took."""
+    """Wait until every stored call is analysed.
+
+    Return the backlog and how long it took."""
     began, backlog = time.monotonic(), unanalysed(db_path)
     left = backlog
     while left and time.monotonic() - began < timeout:
@@ -100,7 +107,9 @@ OLDEST_WAITING = """SELECT min(t) FROM (
 
 
 class LagSampler(threading.Thread):
-    """Sample, twice a second, how long the oldest snapshot waiting for analysis has waited."""
+    """Sample how long the oldest snapshot waiting for analysis has waited.
+
+    Twice a second."""
 
     def __init__(self, db_path: Path):
         super().__init__(daemon=True)
@@ -140,8 +149,9 @@ def _analysed(db_path: Path, trace_id: str, call_id: str) -> bool:
 
 
 def trickle(url: str, db_path: Path, calls: int) -> dict:
-    """Post one whole call at a time on an idle server; time from its acknowledgement until it is
-    analysed."""
+    """Post one whole call at a time on an idle server.
+
+    Time from its acknowledgement until it is analysed."""
     lags = []
     with httpx.Client(timeout=30) as client:
         for number in range(calls):
@@ -167,7 +177,9 @@ def trickle(url: str, db_path: Path, calls: int) -> dict:
 def serve_and_load(
     folder: Path, figures: dict, synchronous: str, seconds: float, quick: bool, step
 ) -> None:
-    """Load `tracediff serve` with batches and single events; time the analysis after the load."""
+    """Load `tracediff serve` with batches and single events.
+
+    Time the analysis after the load."""
     db_path = folder / f"tracediff-{synchronous}.db"
     suffix = "" if synchronous == "FULL" else f"_{synchronous.lower()}"
     with tracediff_server(db_path, env={"TRACEDIFF_SYNCHRONOUS": synchronous}) as server:

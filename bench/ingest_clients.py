@@ -1,5 +1,6 @@
-"""What the ingest benches share: client processes posting batches, and the raw baseline's table and
-rows."""
+"""What the ingest benches share.
+
+Client processes posting batches, and the raw baseline's table and rows."""
 
 import multiprocessing
 import time
@@ -19,7 +20,9 @@ BASELINE_INSERT = """INSERT INTO events (event_id, trace_id, call_id, snapshot, 
 
 
 def _bodies(prefix: str, per_post: int):
-    """Yield request bodies forever: whole ~100-event batches, or single events."""
+    """Yield request bodies forever.
+
+    Whole ~100-event batches, or single events."""
     number = 0
     while True:
         if per_post == 1:
@@ -33,8 +36,9 @@ def _bodies(prefix: str, per_post: int):
 
 
 def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, queue) -> None:
-    """Post bodies from start for `seconds`; report (acknowledged events, posts, failures, last ack
-    time)."""
+    """Post bodies from start for `seconds`.
+
+    Report (acknowledged events, posts, failures, last ack time)."""
     acked = posts = failures = 0
     last = start
     bodies = _bodies(prefix, per_post)
@@ -55,8 +59,9 @@ def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, 
 
 
 def load(url: str | list[str], prefix: str, per_post: int, seconds: float) -> dict:
-    """Run CLIENTS processes against url (a list: client i posts to url i modulo its length); return
-    acknowledged events per second."""
+    """Run CLIENTS processes against url; return acknowledged events per second.
+
+    A list of URLs: client i posts to url i modulo its length."""
     urls = url if isinstance(url, list) else [url]
     queue = multiprocessing.Queue()
     # lets every client process start before the clock runs

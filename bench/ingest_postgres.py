@@ -1,5 +1,6 @@
-"""Ingest into `tracediff serve` on PostgreSQL against raw PostgreSQL inserts of the same events,
-same run.
+"""Ingest into `tracediff serve` on PostgreSQL against raw inserts.
+
+Raw PostgreSQL inserts of the same events, same run.
 
 python bench/ingest.py --database postgresql:///tracediff_bench # an empty database, dropped and
 remade
@@ -31,8 +32,9 @@ def reset(url: str) -> None:
 
 
 def raw_baseline(url: str, seconds: float) -> dict:
-    """Insert the same events with executemany, a commit per batch of ~100 (events' own id
-    unique)."""
+    """Insert the same events with executemany, a commit per batch of ~100.
+
+    Events' own id unique."""
     from ingest_clients import raw_row
 
     with psycopg.connect(url) as conn:
@@ -59,7 +61,9 @@ def raw_baseline(url: str, seconds: float) -> dict:
 
 
 def run(url: str, folder: Path, seconds: float, step) -> dict:
-    """Measure raw inserts, then `tracediff serve` batches, on the same database server."""
+    """Measure raw inserts, then `tracediff serve` batches.
+
+    On the same database server."""
     import httpx
     from ingest_clients import load
 

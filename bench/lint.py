@@ -1,5 +1,6 @@
-"""What `tracediff lint` finds on a real OpenAPI description, and what it costs beside reading the
-operations.
+"""What `tracediff lint` finds on a real OpenAPI description, and its cost.
+
+What it costs beside reading the operations.
 
     python bench/lint.py                                       # the excerpt in tests/data
     TRACEDIFF_BENCH_OPENAPI=openapi.json python bench/lint.py  # a whole one (OpenAI's: 3.4 MB)
@@ -40,7 +41,9 @@ def camel(key: str) -> str:
 
 
 def varied(tools: list[dict]) -> list[dict]:
-    """Return the tools renamed to camelCase with every other optional argument left out."""
+    """Return the tools renamed to camelCase, some optional arguments left out.
+
+    Every other optional argument left out."""
     out = copy.deepcopy(tools)
     for definition in out:
         schema = definition["function"]["parameters"]
@@ -54,8 +57,10 @@ def varied(tools: list[dict]) -> list[dict]:
 
 
 def narrowed(tools: list[dict]) -> list[dict]:
-    """Return the tools asking for less than the API takes: integers for numbers, an enum value
-    fewer, every top-level argument required (what a careful engineer writes; no bug)."""
+    """Return the tools asking for less than the API takes.
+
+    Integers for numbers, an enum value fewer, every top-level argument required (what a careful
+    engineer writes; no bug)."""
     out = copy.deepcopy(tools)
     for definition in out:
         schema = definition["function"]["parameters"]
@@ -70,7 +75,9 @@ def narrowed(tools: list[dict]) -> list[dict]:
 
 
 def _schemas(node):
-    """Yield every schema object below a node (properties' values, items, combinators' members)."""
+    """Yield every schema object below a node.
+
+    Properties' values, items, combinators' members."""
     stack = [node]
     while stack:
         node = stack.pop()
@@ -92,8 +99,9 @@ def _schemas(node):
 
 
 def plant(schema: dict, turn: int) -> tuple | None:
-    """Plant one bug in a tool's arguments schema; return (kind, the argument or request field's
-    key)."""
+    """Plant one bug in a tool's arguments schema.
+
+    Return (kind, the argument or request field's key)."""
     props, needed = schema.get("properties"), set(schema.get("required", ()))
     if not isinstance(props, dict):
         return None
@@ -138,8 +146,9 @@ def plant(schema: dict, turn: int) -> tuple | None:
 
 
 def _flipped(value):
-    """Return a text in the other case (UPPER for lower, lower for UPPER); any other value as it
-    is."""
+    """Return a text in the other case (UPPER for lower, lower for UPPER).
+
+    Any other value as it is."""
     if not isinstance(value, str):
         return value
     return value.upper() if value != value.upper() else value.lower()
@@ -152,8 +161,9 @@ def _cased(values) -> bool:
 
 
 def lint_all(tools, openapi) -> tuple[dict, float, float]:
-    """Return {tool: mismatches}, the seconds reading the targets took, and the seconds the
-    comparison took."""
+    """Return {tool: mismatches}.
+
+    The seconds reading the targets took, and the seconds the comparison took."""
     start = time.perf_counter()
     targets = lint_targets(tools, openapi)
     read = time.perf_counter()

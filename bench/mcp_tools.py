@@ -1,5 +1,7 @@
-"""The MCP server: `tracediff mcp --help` start-up, and get_trace of a 1 MB call over both
-transports, each beside a baseline run the same way in the same run.
+"""The MCP server: start-up and get_trace of a 1 MB call, beside baselines.
+
+`tracediff mcp --help` start-up, and get_trace of a 1 MB call over both transports, each beside a
+baseline run the same way in the same run.
 
 - start-up: `tracediff mcp --help` (`python -m webapp mcp --help`) against `tracediff --help` and a
   bare `python -c pass`, in interleaved rounds (bench/cli.py's way); target under 0.3 s.
@@ -40,8 +42,9 @@ TARGETS = {
 
 
 def startups(folder: Path, runs: int) -> dict:
-    """Time each start-up command `runs` times, round by round; return the median wall and CPU
-    seconds of each."""
+    """Time each start-up command `runs` times, round by round.
+
+    Return the median wall and CPU seconds of each."""
     # one warm-up round writes the bytecode caches
     for args in STARTS.values():
         timed(args, ROOT, folder)
@@ -60,8 +63,9 @@ def startups(folder: Path, runs: int) -> dict:
 
 
 def big_call(size: int) -> list[dict]:
-    """Return the events of one call whose arguments and request are `size` bytes together (a few
-    fields broken)."""
+    """Return the events of one call whose arguments and request are `size` bytes.
+
+    Together, a few fields broken."""
     arguments = document(size // 2)
     common = {"trace_id": TRACE, "call_id": "call_01", "tool": "saveNotebook"}
     return [
@@ -84,8 +88,9 @@ def big_call(size: int) -> list[dict]:
 
 
 def analysed(url: str) -> None:
-    """Wait until the call is analysed (a read analyses it, within the server's budget; the analyser
-    finishes it)."""
+    """Wait until the call is analysed.
+
+    A read analyses it, within the server's budget; the analyser finishes it."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         calls = httpx.get(f"{url}/api/v1/traces/{TRACE}", timeout=60).json()["calls"]
@@ -103,7 +108,9 @@ def clocked(samples: list[float]) -> dict:
 
 
 async def through_mcp(transport: str, url: str, runs: int) -> list[float]:
-    """Time get_trace through the official MCP client, one session, `runs` calls after a warm-up."""
+    """Time get_trace through the official MCP client, one session.
+
+    `runs` calls after a warm-up."""
     sys.path.insert(0, str(ROOT / "tests"))
     from mcp_helpers import mcp_client
 
@@ -119,8 +126,9 @@ async def through_mcp(transport: str, url: str, runs: int) -> list[float]:
 
 
 def requests(url: str, runs: int) -> dict[str, list[float]]:
-    """Time the JSON API's GET of the trace and a raw JSON-RPC get_trace POST to /mcp,
-    interleaved."""
+    """Time the JSON API's GET of the trace and a raw get_trace POST to /mcp.
+
+    A raw JSON-RPC get_trace, interleaved with the GET."""
     rpc = {
         "jsonrpc": "2.0",
         "id": 1,
@@ -146,8 +154,9 @@ def requests(url: str, runs: int) -> dict[str, list[float]]:
 
 
 def sources(db: Path, url: str, runs: int) -> dict[str, list[float]]:
-    """Time one read of the trace through each source: the app in this process, and the API over
-    loopback HTTP."""
+    """Time one read of the trace through each source.
+
+    The app in this process, and the API over loopback HTTP."""
     from webapp import create_app
     from webapp.mcp.inprocess import AppSource
     from webapp.mcp.source import HttpSource

@@ -1,5 +1,6 @@
-"""Migration 10 (fixed-width times) on a generated database whose every time needs rewriting:
-seconds per 100k traces.
+"""Migration 10 (fixed-width times): seconds per 100k traces.
+
+On a generated database whose every time needs rewriting.
 
 A database of N traces (three ~2 KB events each, times as tracediff wrote them before: `...07.000Z`)
 is made by gendb.py, its record of migration 10 removed, and the store opened: the seconds that
@@ -27,7 +28,9 @@ PER = 100_000
 
 
 def columns() -> dict:
-    """The tables and time columns migration 10 rewrites (read from the migration itself)."""
+    """The tables and time columns migration 10 rewrites.
+
+    Read from the migration itself."""
     spec = importlib.util.spec_from_file_location("migration_10", MIGRATION)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -43,7 +46,9 @@ def timed_migration(store_url: str, forget) -> float:
 
 
 def timed_touch(store: Store) -> float:
-    """Rewrite every time column of every row unchanged, in one transaction: the baseline."""
+    """Rewrite every time column of every row unchanged, in one transaction.
+
+    The baseline."""
     began = time.perf_counter()
     with store.write() as conn:
         for table, names in columns().items():
@@ -76,7 +81,9 @@ def sqlite_figures(pristine, traces: int) -> dict:
 
 
 def postgres_figures(pristine, url: str, traces: int) -> dict:
-    """Copy the generated file into PostgreSQL, then time the migration and the baseline there."""
+    """Copy the generated file into PostgreSQL and time the migration there.
+
+    The migration and the baseline."""
     import psycopg
     from ingest_postgres import reset
 
@@ -119,8 +126,9 @@ def _held(url: str) -> int:
 
 
 def _age_postgres(url: str) -> None:
-    """Write every time of the database back in the form gendb's old_times gives (`...07.000Z`),
-    then vacuum."""
+    """Write every time of the database back in the old form, then vacuum.
+
+    The form gendb's old_times gives (`...07.000Z`)."""
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:

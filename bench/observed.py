@@ -1,5 +1,6 @@
-"""What observed schemas cost the background analyser, and how well drift tells a server change from
-correct traffic.
+"""What observed schemas cost the analyser, and how well drift tells.
+
+How well drift tells a server change from correct traffic; the analyser is the background one.
 
     python bench/observed.py            # about a minute
     python bench/observed.py --quick    # a few seconds
@@ -54,7 +55,9 @@ class Unobserved:
 
 
 def wide(rng, n):
-    """A wide response: 120 fields, an array of 40 items of 6 fields, a map keyed by ids."""
+    """A wide response.
+
+    120 fields, an array of 40 items of 6 fields, a map keyed by ids."""
     body = {
         f"field_{k}": rng.choice([rng.randrange(1000), f"v{rng.randrange(9)}", True, None])
         for k in range(120)
@@ -70,7 +73,9 @@ def wide(rng, n):
 
 
 def analysed(events, observing: bool) -> tuple[float, int, int]:
-    """Analyse every call of the events; return (seconds, calls, bytes of the stored shapes)."""
+    """Analyse every call of the events.
+
+    Return (seconds, calls, bytes of the stored shapes)."""
     with tempfile.TemporaryDirectory() as folder:
         store = Store(Path(folder) / "bench.db")
         pipeline.store_batch(store, parse_body(orjson.dumps(events)), None)
@@ -106,8 +111,9 @@ def scenario(seed: int, stable: int, changed: int, only: str | None = None) -> l
 
 
 def replay(bodies) -> tuple[list[list[dict]], float]:
-    """Learn bodies in order (the pure learning); return each call's drift findings and the seconds
-    it took."""
+    """Learn bodies in order (the pure learning).
+
+    Return each call's drift findings and the seconds it took."""
     shape, found = empty_shape(), []
     began = time.perf_counter()
     for n, body in enumerate(bodies):
@@ -147,7 +153,9 @@ def correct_noise(seeds: int, calls: int) -> dict:
 
 
 def end_to_end(stable: int, changed: int) -> dict:
-    """The scenario through the real pipeline and store: per call, its stored findings."""
+    """The scenario through the real pipeline and store.
+
+    Per call, its stored findings."""
     with tempfile.TemporaryDirectory() as folder:
         store = Store(Path(folder) / "e2e.db")
         bodies = scenario(99, stable, changed)

@@ -1,5 +1,6 @@
-"""Server time of the pages at 10k, 100k and 1M stored traces, against a bare SELECT on the same
-database.
+"""Server time of the pages at 10k, 100k and 1M stored traces.
+
+Against a bare SELECT on the same database.
 
 With the traces go 10,000 problems (bench/gen_problems.py): /problems and two problem pages, one of
 a problem with a tenth of the store's calls. TRACEDIFF_BENCH_MAX_TRACES=N stops at the largest size
@@ -58,7 +59,9 @@ BARE_SELECT = "SELECT * FROM traces ORDER BY last_ts DESC, trace_id DESC LIMIT 5
 
 
 def add_big_call(path, size: int) -> str:
-    """Store (once) and analyse a call whose response is about `size` bytes; return its trace id."""
+    """Store (once) and analyse a call whose response is about `size` bytes.
+
+    Return its trace id."""
     store = Store(path)
     if store.get_trace(BIG_TRACE) is None:
         body = document(size)
@@ -87,7 +90,9 @@ def add_big_call(path, size: int) -> str:
 
 
 def server_ms(client, url: str, repeats: int) -> dict:
-    """GET url `repeats` times after one cold request; return the status and timings in ms.
+    """GET url `repeats` times after one cold request.
+
+    Return the status and timings in ms.
 
     `cpu_ms` is the process's CPU time (SQLite runs in it) per request, the best of the repeats:
     on a machine other work shares, the wall clock says more about the neighbours than about the
@@ -126,8 +131,9 @@ def bare_select_ms(path, repeats: int) -> float:
 
 
 def measure(count: int, big_size: int, repeats: int, postgres: str = "") -> dict:
-    """Measure every page on a database of `count` traces (copied into PostgreSQL when a URL is
-    given)."""
+    """Measure every page on a database of `count` traces.
+
+    Copied into PostgreSQL when a URL is given."""
     path, generated = cached_db(count)
     problems_s = add_problems(path, count)
     trace_id = add_big_call(path, big_size)
@@ -156,8 +162,9 @@ def measure(count: int, big_size: int, repeats: int, postgres: str = "") -> dict
 
 
 def report(results: list[dict]) -> None:
-    """Print each page's time, its ratio to the bare SELECT, and its flatness against the smallest
-    database."""
+    """Print each page's time, its ratio to the bare SELECT, and its flatness.
+
+    Flatness against the smallest database."""
     first = results[0]
     for result in results:
         print(

@@ -1,5 +1,6 @@
-"""bench/pages.py on PostgreSQL: each generated SQLite database copied into a PostgreSQL database of
-its own.
+"""bench/pages.py on PostgreSQL.
+
+Each generated SQLite database copied into a PostgreSQL database of its own.
 
 Size N goes to `<database>_N` (made on first use), and a copy is reused while its SQLite source
 holds the same rows: copying 1M traces takes minutes, so a second run measures at once.
@@ -56,7 +57,9 @@ def copy_into_postgres(
 
 
 def _source_id(path, source) -> str:
-    """Name what was copied by its content, not its file size (a WAL checkpoint changes that)."""
+    """Name what was copied by its content, not its file size.
+
+    A WAL checkpoint changes that."""
     newest, traces, problems = source.db.execute(
         "SELECT (SELECT max(seq) FROM events), (SELECT count(*) FROM traces), (SELECT count(*) "
         "FROM problems)"

@@ -1,4 +1,6 @@
-"""Big argument/request pairs of a chosen size that differ in a few fields, and their contract."""
+"""Big argument/request pairs that differ in a few fields, and their contract.
+
+Of a chosen size."""
 
 import copy
 import random
@@ -74,7 +76,9 @@ def document(size: int, seed: int = 11) -> dict:
 
 
 def mapped(doc: dict) -> dict:
-    """Return the request the mapping layer built: the document with a few fields broken."""
+    """Return the request the mapping layer built.
+
+    The document with a few fields broken."""
     out = copy.deepcopy(doc)
     entries = out["entries"]
     for index in {0, len(entries) // 2, len(entries) - 1}:
@@ -89,8 +93,9 @@ def mapped(doc: dict) -> dict:
 
 
 def call(size: int) -> tuple[dict, dict]:
-    """Return (snapshots, contract) of a call whose arguments and request are about `size` bytes
-    each."""
+    """Return (snapshots, contract) of a call of about `size` bytes a side.
+
+    Its arguments and request are about `size` bytes each."""
     arguments = document(size)
     snapshots = {
         "arguments": {"payload": arguments, "logged_as_string": False, "http": None},

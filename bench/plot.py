@@ -1,4 +1,6 @@
-"""Draw docs/perf-payload.png and docs/perf-traces.png from bench/out/analysis.json and pages.json.
+"""Draw docs/perf-payload.png and docs/perf-traces.png.
+
+From bench/out/analysis.json and pages.json.
 
 python bench/plot.py            # after python bench/analysis.py and python bench/pages.py
 python bench/plot.py --quick    # from the quick runs' figures, into bench/out/ (not docs/)
@@ -18,8 +20,9 @@ def _load(name: str, quick: bool) -> dict:
 
 
 def plot_payload(figures: dict, path) -> None:
-    """Plot analysis time against payload size: all three tools, then without DeepDiff (linear
-    axes)."""
+    """Plot analysis time against payload size.
+
+    All three tools, then without DeepDiff (linear axes)."""
     big = figures["big"]
     sizes = [pair["bytes"] / 1e6 for pair in big]
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
@@ -49,7 +52,9 @@ def plot_payload(figures: dict, path) -> None:
 
 
 def plot_traces(figures: dict, path) -> None:
-    """Plot each page's server time against the number of stored traces (log x, linear y)."""
+    """Plot each page's server time against the number of stored traces.
+
+    Log x, linear y."""
     results = figures["results"]
     counts = [r["traces"] for r in results]
     fig, ax = plt.subplots(figsize=(6.4, 4))

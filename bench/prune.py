@@ -1,5 +1,6 @@
-"""Prune's cost: seconds, the largest transaction (peak WAL) and the file left, against plain SQL
-deletes.
+"""Prune's cost against plain SQL deletes.
+
+Seconds, the largest transaction (peak WAL) and the file left.
 
 A database of N traces (gendb.py: three small events each, one search index segment) is pruned
 twice, each time from a fresh copy: a daily retention run (the oldest 1/30 of the traces) and an
@@ -41,7 +42,9 @@ BASELINE = [
 
 
 class PeakWal:
-    """Sample the size of a database's WAL every few milliseconds; keep the largest."""
+    """Sample the size of a database's WAL every few milliseconds.
+
+    Keep the largest."""
 
     def __init__(self, path: Path):
         self.wal, self.peak, self.done = f"{path}-wal", 0, threading.Event()

@@ -1,5 +1,6 @@
-"""Real mapping layers: how quiet tracediff is on their correct calls and how well it finds planted
-bugs.
+"""Real mapping layers.
+
+How quiet tracediff is on their correct calls and how well it finds planted bugs.
 
     python bench/realworld.py [--per-tool N] [--per-bug N] [--seed S] [--quick] [--verbose]
                               [--write]
@@ -86,8 +87,9 @@ def loud(analysis: dict) -> list:
 
 
 def score(pairs, single_only: bool = False) -> dict:
-    """Figures of (call, analysis) pairs: per project, per finding kind, per bug kind, and the
-    noise."""
+    """Figures of (call, analysis) pairs.
+
+    Per project, per finding kind, per bug kind, and the noise."""
     figures = {
         "correct": 0,
         "noisy": 0,
@@ -149,7 +151,9 @@ def one_at_a_time(calls, tools) -> list:
 
 
 def events(call: dict) -> list[dict]:
-    """The ingest events of one call: four snapshots, one trace per call, a second apart."""
+    """The ingest events of one call.
+
+    Four snapshots, one trace per call, a second apart."""
     i = call["index"]
     base = {
         "trace_id": f"{i + 1:032x}",
@@ -174,8 +178,10 @@ def in_batches(body: list) -> list[list]:
 
 
 def through_a_server(calls, tools, log=print, batches=in_batches) -> list:
-    """Post every call to a real `tracediff serve` (the events cut into requests by `batches`), wait
-    for the analyser, read each call's analysis back."""
+    """Post every call to a real `tracediff serve` and read the analyses back.
+
+    The events cut into requests by `batches`; wait for the analyser, read each call's analysis
+    back."""
     with tempfile.TemporaryDirectory() as folder:
         with tracediff_server(Path(folder) / "realworld.db") as server:
             server.wait_ready("/api/v1/health", timeout=60)

@@ -1,5 +1,6 @@
-"""Redaction cost per event: the RE2 proof of a clean event, and the walk of one that holds a
-secret.
+"""Redaction cost per event.
+
+The RE2 proof of a clean event, and the walk of one that holds a secret.
 
 Baseline, in the same run: serialising the same payload with orjson, which the proof needs anyway.
 Run: python bench/redact.py [--quick]

@@ -1,6 +1,7 @@
-"""ReDoS figures: calls whose values trigger the OWASP list's catastrophic patterns, analysed under
-contracts that hold them, beside the same calls under a benign pattern (`^[a-z]+$`, the baseline
-of the same run).
+"""ReDoS figures: calls triggering the OWASP list's catastrophic patterns.
+
+Analysed under contracts that hold them, beside the same calls under a benign pattern (`^[a-z]+$`,
+the baseline of the same run).
 
     python bench/redos.py            # about a minute
     python bench/redos.py --quick    # a smoke run
@@ -45,7 +46,9 @@ def _snapshots(value: str) -> dict:
 
 
 def per_call_ms(pattern: str, value: str, calls: int) -> list[float]:
-    """Analyse `calls` calls whose arguments and request trigger the pattern; return their ms."""
+    """Analyse `calls` calls whose arguments and request trigger the pattern.
+
+    Return their ms."""
     contract = contract_with(pattern)
     contract["request_schema"] = contract["arguments_schema"]
     out = []
@@ -67,7 +70,9 @@ def python_re_ms(pattern: str, lengths=(14, 16, 18)) -> list[float]:
 
 
 def _figures(times: list[float]) -> dict:
-    """The first call (its schema compiled) apart from the others (median, slowest), in ms."""
+    """The first call apart from the others (median, slowest), in ms.
+
+    The first call has its schema compiled."""
     rest = times[1:]
     return {
         "first_ms": round(times[0], 3),
@@ -116,8 +121,10 @@ def _wait_analysed(db_path: Path, traces: list[str]) -> None:
 
 
 def attack(cases, rounds: int) -> dict:
-    """Run the attack on a fresh server; return the slowest victim post and health answer, and
-    the seconds until every call was analysed."""
+    """Run the attack on a fresh server.
+
+    Return the slowest victim post and health answer, and the seconds until every call was
+    analysed."""
     with tempfile.TemporaryDirectory() as folder:
         db_path = Path(folder) / "redos.db"
         with tracediff_server(db_path, 2, TOKENS) as server:

@@ -1,5 +1,6 @@
-"""Serving figures: a worker's peak memory for maximal requests, and health under slow and busy
-clients.
+"""Serving figures.
+
+A worker's peak memory for maximal requests, and health under slow and busy clients.
 
     python bench/serving.py            # about 2-3 minutes
     python bench/serving.py --quick    # a smoke run
@@ -30,8 +31,9 @@ MiB = 1024 * 1024
 
 
 def ndjson_body(total: int, events: int) -> bytes:
-    """Return NDJSON of `events` envelopes adding up to about `total` bytes, each payload many small
-    fields."""
+    """Return NDJSON of `events` envelopes adding up to about `total` bytes.
+
+    Each payload many small fields."""
     per_event = total // events
     lines = []
     for i in range(events):
@@ -63,8 +65,9 @@ def status_kib(pid: int, field: str) -> int:
 
 
 def peak_for(body: bytes, headers: dict, folder: Path, name: str) -> dict:
-    """Start a one-worker server, send `body` once, return the worker's memory before and at its
-    peak."""
+    """Start a one-worker server, send `body` once.
+
+    Return the worker's memory before and at its peak."""
     with tracediff_server(
         folder / f"{name}.db", workers=1, env={"TRACEDIFF_ANALYZER": "off"}
     ) as server:
@@ -167,8 +170,9 @@ def health_under(load: str, gunicorn_args: str, folder: Path, seconds: float) ->
 
 
 def disk_per_call(folder: Path, calls: int) -> dict:
-    """Ingest and analyse `calls` findOrders calls (bench/events.py) and measure the database per
-    call."""
+    """Ingest and analyse `calls` findOrders calls; measure the database per call.
+
+    Calls from bench/events.py."""
     from events import call_lines
 
     from webapp import pipeline

@@ -1,4 +1,6 @@
-"""Time analyze_call and the trace page's alignment on every shape of the corpus at 0.1 to 5 MB.
+"""Time analyze_call and the page's alignment on every corpus shape.
+
+The trace page's alignment, at 0.1 to 5 MB.
 
     python bench/shapes.py                      # every shape at 0.1, 0.5, 1, 2 and 5 MB (minutes)
     python bench/shapes.py --shapes records_enum,keys_renamed --sizes 0.1,1
@@ -54,7 +56,9 @@ def options() -> argparse.Namespace:
 
 
 def cpu(function) -> tuple[float, object]:
-    """Return the CPU seconds function() takes (best of three under 0.1 s) and what it returned."""
+    """Return the CPU seconds function() takes and what it returned.
+
+    Best of three under 0.1 s."""
     best, value = math.inf, None
     for _ in range(3):
         gc.collect()
@@ -67,7 +71,9 @@ def cpu(function) -> tuple[float, object]:
 
 
 def page(snapshots: dict, result: dict) -> None:
-    """Compute what the trace page shows of an analysed call: findings and the first rows."""
+    """Compute what the trace page shows of an analysed call.
+
+    Findings and the first rows."""
     call = {
         "call_id": "c",
         "snapshots": {name: snapshots.get(name) for name in NAMES},
@@ -80,7 +86,9 @@ def page(snapshots: dict, result: dict) -> None:
 
 
 def measure(name: str, size_mb: float) -> dict:
-    """Time one shape at one size: the analysis, then the page's alignment from its result."""
+    """Time one shape at one size.
+
+    The analysis, then the page's alignment from its result."""
     snapshots, contract = SHAPES[name](int(size_mb * 1e6))
     analyze_s, result = cpu(lambda: analyze_call(snapshots, contract))
     return {
@@ -105,7 +113,9 @@ def doubling(points: list[dict], key: str) -> float:
 
 
 def fitted(points: list[dict], key: str) -> float:
-    """Return 2**k for the k of a least-squares fit of log time on log size over every size.
+    """Return 2**k for the k of a least-squares fit of log time on log size.
+
+    Over every size.
 
     The worst neighbouring pair is at the mercy of one noisy point on a shared machine (the bare
     walk, linear by construction, shows neighbouring doublings up to ~3.5x); the fit is not."""
@@ -118,8 +128,9 @@ def fitted(points: list[dict], key: str) -> float:
 
 
 def report(results: list[dict]) -> list[dict]:
-    """Print one line per shape: time per MB against the friendly shape's of the same run, doubling
-    ratios."""
+    """Print one line per shape.
+
+    Time per MB against the friendly shape's of the same run, doubling ratios."""
     friendly = {(r.get("run", ""), r["size_mb"]): r for r in results if r["shape"] == "friendly"}
     lines = []
     for name in dict.fromkeys(r["shape"] for r in results):
@@ -178,7 +189,9 @@ def report(results: list[dict]) -> list[dict]:
 
 
 def plot(results: list[dict], path) -> None:
-    """Draw analysis + page time against size, one line per shape (log-log: slope 1 is linear)."""
+    """Draw analysis + page time against size, one line per shape.
+
+    Log-log: slope 1 is linear."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -213,8 +226,9 @@ def plot(results: list[dict], path) -> None:
 
 
 def merged(results: list[dict]) -> list[dict]:
-    """Add the shapes of earlier runs (bench/out/shapes.json) that this one, a subset, did not
-    measure.
+    """Add the shapes of earlier runs that this one did not measure.
+
+    From bench/out/shapes.json, when this run measured a subset.
 
     Each run measures the friendly shape too, and every ratio is against the baseline of its own
     run."""

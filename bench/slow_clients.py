@@ -1,4 +1,6 @@
-"""Liveness under many slow clients: N connections dribble a body while /api/v1/health is probed.
+"""Liveness under many slow clients.
+
+N connections dribble a body while /api/v1/health is probed.
 
     python bench/slow_clients.py PORT N SECONDS [PATH]
 
@@ -21,7 +23,9 @@ HOST = "127.0.0.1"
 
 
 def slow_client(port: int, path: str, seconds: float, results: dict, key: int) -> None:
-    """Dribble a body a byte a second; record (seconds until answered, status line)."""
+    """Dribble a body a byte a second.
+
+    Record (seconds until answered, status line)."""
     began = time.monotonic()
     answer = b""
     try:

@@ -1,4 +1,6 @@
-"""CPU of one trace page request, in-process, for the corpus shapes heaviest for the page at 1 MB.
+"""CPU of one trace page request, in-process.
+
+For the corpus shapes heaviest for the page at 1 MB.
 
     python bench/trace_page.py                    # the five shapes of tests/test_browser_shapes.py
     python bench/trace_page.py --shapes deep_nesting,echo_with_changes --size 2
@@ -37,8 +39,9 @@ WORST = (
 
 
 def build(path, names, size: int) -> None:
-    """Ingest the shapes (trace `shape-<name>`, call c1) and analyse them in full (this bench and
-    the browser test)."""
+    """Ingest the shapes and analyse them in full.
+
+    Trace `shape-<name>`, call c1; for this bench and the browser test."""
     events = path.with_suffix(".ndjson")
     with events.open("wb") as out:
         for name in names:

@@ -1,5 +1,6 @@
-"""Realistic tool-call traffic with planted mapping bugs, and how quietly and how well tracediff
-reports it.
+"""Realistic tool-call traffic with planted mapping bugs, and the report.
+
+How quietly and how well tracediff reports it.
 
     python bench/traffic.py [--calls N] [--seed S] [--write]
     python bench/traffic.py --http [--calls N] [--seed S] [--write]
@@ -62,8 +63,9 @@ def mapped_request(tool, args: dict) -> dict:
 
 
 def contracts() -> dict:
-    """The contracts users have: the OpenAI tools list, plus the request schemas the APIs
-    publish."""
+    """The contracts users have.
+
+    The OpenAI tools list, plus the request schemas the APIs publish."""
     found = contracts_from_document([tool.definition for tool in TOOLS])
     for tool in TOOLS:
         if tool.request_schema:
@@ -72,8 +74,9 @@ def contracts() -> dict:
 
 
 def generate(calls: int, seed: int) -> list[dict]:
-    """Return the calls: tool, arguments, request, response and the planted bug (None when
-    correct)."""
+    """Return the calls.
+
+    Tool, arguments, request, response and the planted bug (None when correct)."""
     rng = random.Random(seed)
     out, kinds, planted = [], list(BUGS), 0
     for index in range(calls):
@@ -117,7 +120,9 @@ def _snapshots(call: dict) -> dict:
 
 
 def flagged(result: dict, bug: dict) -> bool:
-    """Tell whether a warning or error sits at the bug's argument or request path (or inside it)."""
+    """Tell whether a warning or error sits at the bug's path (or inside it).
+
+    The bug's argument or request path."""
 
     def at(end, wanted):
         return (
@@ -135,8 +140,9 @@ def flagged(result: dict, bug: dict) -> bool:
 
 
 def score(pairs) -> dict:
-    """Figures from (call, result) pairs: noisy share of correct calls, flagged share of bug calls,
-    misses."""
+    """Figures from (call, result) pairs.
+
+    Noisy share of correct calls, flagged share of bug calls, misses."""
     correct = [(c, r) for c, r in pairs if not c["bug"]]
     buggy = [(c, r) for c, r in pairs if c["bug"]]
     noisy = [(c, r) for c, r in correct if r["worst"] in LOUD]
@@ -166,8 +172,9 @@ def one_at_a_time(calls: list[dict]) -> dict:
 
 
 def through_the_store(calls: list[dict]) -> dict:
-    """Mode (b): ingest every call through the real pipeline into a temporary store, read findings
-    back."""
+    """Mode (b): ingest every call through the real pipeline, read findings back.
+
+    Into a temporary store."""
     from webapp.ingest import parse_body
     from webapp.pipeline import catch_up, store_batch
     from webapp.store import Store
@@ -187,7 +194,9 @@ def through_the_store(calls: list[dict]) -> dict:
 
 
 def ingest_events(calls: list[dict]) -> list[dict]:
-    """The ingest events of the calls: three snapshots each, one trace per call, a second apart."""
+    """The ingest events of the calls.
+
+    Three snapshots each, one trace per call, a second apart."""
     events = []
     for c in calls:
         trace = f"{c['index'] + 1:032x}"
@@ -273,8 +282,9 @@ def main() -> None:
 
 
 def write_figures(doc: Path, opts, text: str, marker: str = FIGURES, flag: str = "") -> None:
-    """Replace a figures block of docs/quality.md with this run's, the command that made them
-    first."""
+    """Replace a figures block of docs/quality.md with this run's.
+
+    The command that made them first."""
     command = f"python bench/traffic.py {flag}--calls {opts.calls} --seed {opts.seed}"
     block = f"{marker}\n```\n$ {command}\n{text}\n```\n{FIGURES_END}"
     old = doc.read_text()

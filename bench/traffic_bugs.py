@@ -1,5 +1,6 @@
-"""Mapping bugs planted into a correct request: one function per kind, each names the paths it
-broke."""
+"""Mapping bugs planted into a correct request.
+
+One function per kind, each names the paths it broke."""
 
 import re
 
@@ -9,7 +10,9 @@ _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 
 
 def _present(tool, args, request):
-    """The (argument path, request path, request value) of every mapped field this call carries."""
+    """The mapped fields this call carries.
+
+    (argument path, request path, request value) of each."""
     out = []
     for arg_path, req_path in tool.fields:
         value = resolve(request, req_path, MISSING)
@@ -140,7 +143,9 @@ BUGS = {
 
 
 def plant(kind: str, tool, args: dict, request: dict, rng):
-    """Plant one bug of `kind` into `request`; return {kind, arguments, request} paths, or None."""
+    """Plant one bug of `kind` into `request`.
+
+    Return {kind, arguments, request} paths, or None."""
     before = repr(request)
     broken = BUGS[kind](tool, args, request, rng)
     if not broken or repr(request) == before:

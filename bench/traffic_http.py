@@ -1,5 +1,6 @@
-"""Tools whose arguments travel in the URL path, the query string, headers, form bodies and GraphQL
-variables.
+"""Tools whose arguments travel outside a JSON body.
+
+In the URL path, the query string, headers, form bodies and GraphQL variables.
 
 Their mapping layers follow public code: GitHub's REST API as go-github writes it (the GitHub MCP
 server: `/repos/{owner}/{repo}/issues`, `labels` comma-joined, `since` as RFC 3339, `per_page`), its
@@ -49,7 +50,9 @@ LIST = {"type": "array", "items": {"type": "string"}}
 
 
 class Http:
-    """One tool: its definition (the contract users have), how its arguments are made and sent."""
+    """One tool: its definition (the contract users have).
+
+    How its arguments are made and sent."""
 
     def __init__(self, name, properties, required, make, send, places, bugs, mapping=()):
         self.definition, self.make, self.send = _fn(name, properties, required), make, send

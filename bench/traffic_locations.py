@@ -1,5 +1,6 @@
-"""Noise and recall per request location (path, query, header, form, GraphQL, JSON body) on HTTP
-tool traffic.
+"""Noise and recall per request location on HTTP tool traffic.
+
+Path, query, header, form, GraphQL, JSON body.
 
     python bench/traffic.py --http [--calls N] [--seed S] [--write]
 
@@ -37,8 +38,9 @@ def contracts() -> dict:
 
 
 def generate(calls: int, seed: int) -> list[dict]:
-    """Return the calls: tool, arguments, http, body, release and the planted bug (None when
-    correct)."""
+    """Return the calls.
+
+    Tool, arguments, http, body, release and the planted bug (None when correct)."""
     rng = random.Random(seed)
     kinds = [(tool, kind, single) for tool in HTTP_TOOLS for kind, single in tool.bugs]
     out, planted = [], 0
@@ -121,8 +123,9 @@ def flagged(result, bug) -> bool:
 
 
 def score(pairs) -> dict:
-    """Per location: correct calls touching it, those loud there; bugs there, those flagged at their
-    place."""
+    """Per location: correct calls touching it and bugs there, loud or flagged.
+
+    Correct calls touching it, those loud there; bugs there, those flagged at their place."""
     rows = {
         loc: {"correct": 0, "noisy": 0, "bugs": 0, "flagged": 0, "decidable": 0, "decided": 0}
         for loc in LOCATIONS
@@ -157,7 +160,9 @@ def one_at_a_time(calls) -> dict:
 
 
 def minute_of(index: int) -> str:
-    """The time of the index-th call: a minute apart, the day turning every 1,440 calls."""
+    """The time of the index-th call.
+
+    A minute apart, the day turning every 1,440 calls."""
     return f"2026-11-{1 + index // 1440:02d}T{index // 60 % 24:02d}:{index % 60:02d}:00Z"
 
 

@@ -1,5 +1,6 @@
-"""The way back: tool results with correct and broken return paths, and how quietly and how well
-tracediff reports them.
+"""The way back: tool results with correct and broken return paths.
+
+And how quietly and how well tracediff reports them.
 
     python bench/traffic_results.py [--calls N] [--seed S] [--write] [--verbose]
 
@@ -151,7 +152,9 @@ def success(tool: str, rng) -> dict:
 
 
 def big_body(rng) -> dict:
-    """A 40-400 KB body: the whole order history a tool should not hand the model."""
+    """A 40-400 KB body.
+
+    The whole order history a tool should not hand the model."""
     return {"orders": [order(rng, i) for i in range(rng.randrange(400, 4000))], "total": 0}
 
 
@@ -184,8 +187,9 @@ def summary(tool: str, body: dict) -> str:
 
 
 def structured(tool: str, body: dict):
-    """A structured result that renames the response's fields and converts cents, as MCP servers
-    do."""
+    """A structured result that renames fields and converts cents.
+
+    It renames the response's fields, as MCP servers do."""
     if tool == "findOrders":
         items = [
             {"orderId": o["id"], "state": o["status"], "totalCents": o["total_cents"]}
@@ -264,8 +268,9 @@ BROKEN = (
 
 
 def broken(kind: str, tool: str, rng):
-    """Return (response, status, result, where) of one broken return path; None when the tool cannot
-    have it."""
+    """Return (response, status, result, where) of one broken return path.
+
+    None when the tool cannot have it."""
     status, code, message, retryable = rng.choice(ERRORS)
     envelope = {"error": {"code": code, "message": message, "retryable": retryable}}
     if kind == "swallowed":
@@ -318,8 +323,9 @@ def broken(kind: str, tool: str, rng):
 
 
 def generate(calls: int, seed: int) -> list[dict]:
-    """Return the calls: tool, response, status, result and the broken return path (None when
-    correct)."""
+    """Return the calls.
+
+    Tool, response, status, result and the broken return path (None when correct)."""
     rng = random.Random(seed)
     out, planted = [], 0
     for index in range(calls):
@@ -366,7 +372,9 @@ def snapshots(call: dict) -> dict:
 
 
 def flagged(analysis: dict, bug: dict) -> bool:
-    """Tell whether a warning or error sits at the broken place: its kind, or its response path."""
+    """Tell whether a warning or error sits at the broken place.
+
+    Its kind, or its response path."""
     loud = [f for f in analysis["findings"] if f["severity"] in LOUD]
     where = bug["where"]
     if where[0] == "at":
@@ -403,8 +411,9 @@ def one_at_a_time(calls: list[dict]) -> dict:
 
 
 def through_the_store(calls: list[dict]) -> dict:
-    """With history: every call ingested through the real pipeline into a temporary store, read
-    back."""
+    """With history: every call through the real pipeline into a store.
+
+    A temporary store, read back."""
     from webapp.ingest import parse_body
     from webapp.pipeline import catch_up, store_batch
     from webapp.store import Store
@@ -427,8 +436,9 @@ def through_the_store(calls: list[dict]) -> dict:
 
 
 def with_the_command(calls: list[dict], sample: int = 600) -> str:
-    """Run the real `tracediff check` over fixture folders of a sample of the calls (what a user's
-    CI runs)."""
+    """Run the real `tracediff check` over fixture folders of a sample of calls.
+
+    What a user's CI runs."""
     from click.testing import CliRunner
 
     from webapp.cli import main

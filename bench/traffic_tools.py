@@ -1,5 +1,6 @@
-"""Seven tools with realistic mapping layers: most fields renamed to other words, small and repeated
-values.
+"""Seven tools with realistic mapping layers.
+
+Most fields renamed to other words, small and repeated values.
 
 Each tool has an OpenAI-style definition (the contract users have: no mapping declared), a request
 schema where the API publishes one, an argument maker, and its mapping layer as (argument, request)
@@ -49,8 +50,9 @@ def _any(*names):
 
 
 class Tool:
-    """A tool: definition, request schema, how arguments are made and how the mapping layer maps
-    them."""
+    """A tool: its definition, request schema and mapping layer.
+
+    How arguments are made and how the mapping layer maps them."""
 
     def __init__(self, definition, fields, make, defaults=None, request_schema=None, upper=()):
         self.definition, self.fields, self.make = definition, fields, make

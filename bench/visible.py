@@ -31,7 +31,9 @@ EVENTS_PER_POST = 1000
 
 
 class VisibilityProbe(threading.Thread):
-    """Post a body every half second to one node; time its last trace until it reads on another."""
+    """Post a body every half second to one node; time until it reads on another.
+
+    It times its last trace until that trace reads on another node."""
 
     def __init__(self, post_url: str, read_url: str, per_post: int):
         super().__init__(daemon=True)
@@ -79,7 +81,9 @@ def quantiles(seconds: list[float]) -> dict:
 
 
 def under_load(urls: list[str], seconds: float, per_post: int) -> dict:
-    """Load the nodes with 4 senders while the probe posts to the first and reads from the last."""
+    """Load the nodes with 4 senders while the probe runs.
+
+    The probe posts to the first node and reads from the last."""
     httpx.put(urls[0] + "/api/v1/tools/findOrders", json=contract(), timeout=30).raise_for_status()
     probe = VisibilityProbe(urls[0] + "/api/v1/ingest", urls[-1], per_post)
     probe.start()

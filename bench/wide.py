@@ -1,4 +1,6 @@
-"""Analysis throughput on wide payloads: calls/s per core at 100, 500 and 1,000 keys per payload.
+"""Analysis throughput on wide payloads.
+
+calls/s per core at 100, 500 and 1,000 keys per payload.
 
     python bench/wide.py            # about two minutes
     python bench/wide.py --quick    # a few seconds
@@ -45,8 +47,9 @@ def loaded_store(folder: Path, keys: int, calls: int, name: str = "") -> Store:
 
 
 def analyser_rate(store: Store, seconds: float, batched: bool = True) -> tuple[float, int]:
-    """Calls/s of the analyser's turns on one thread for about `seconds` (or until the backlog is
-    done)."""
+    """Calls/s of the analyser's turns on one thread for about `seconds`.
+
+    Or until the backlog is done."""
     analyser = Analyser({"ANALYSIS_BUDGET": 2.0, "DATABASE": store.path, "RETENTION_DAYS": 0})
     done, began = 0, time.perf_counter()
     while time.perf_counter() - began < seconds:
@@ -62,7 +65,9 @@ def analyser_rate(store: Store, seconds: float, batched: bool = True) -> tuple[f
 
 
 def analysis_rate(store: Store, seconds: float) -> float:
-    """Calls/s of analyze_call alone (no store, no shapes, no problems) on the same calls."""
+    """Calls/s of analyze_call alone on the same calls.
+
+    No store, no shapes, no problems."""
     keys = [tuple(row) for row in store.db.execute("SELECT trace_id, call_id FROM calls LIMIT 200")]
     calls = list(store.calls_inputs(keys).values())
     done, began = 0, time.perf_counter()

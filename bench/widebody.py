@@ -1,4 +1,6 @@
-"""Wide events: calls whose arguments, request and response each hold `keys` top-level fields."""
+"""Wide events: calls whose payloads each hold `keys` top-level fields.
+
+Arguments, request and response."""
 
 import gzip
 import random
@@ -20,7 +22,9 @@ WORDS = (
 
 
 def wide_fields(keys: int, rng: random.Random) -> dict:
-    """One payload of `keys` fields of mixed types, named like a wide export (`fieldName123`)."""
+    """One payload of `keys` fields of mixed types, named like a wide export.
+
+    `fieldName123`."""
     fields = {}
     for number in range(keys):
         kind = number % 4
@@ -37,13 +41,16 @@ def wide_fields(keys: int, rng: random.Random) -> dict:
 
 
 def snake(name: str) -> str:
-    """`invoiceField12` -> `invoice_field12`: the request names its fields in another case style."""
+    """`invoiceField12` -> `invoice_field12`.
+
+    The request names its fields in another case style."""
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
 
 
 def wide_call(number: int, keys: int, rng: random.Random, tool: str = "wideExport") -> list[dict]:
-    """The three events of one wide call: arguments, the request built from them (snake_case), the
-    response."""
+    """The three events of one wide call.
+
+    Arguments, the request built from them (snake_case), the response."""
     arguments = wide_fields(keys, rng)
     trace_id = f"{number + 1:032x}"
     call_id = "call_01"
@@ -77,8 +84,9 @@ def wide_ndjson(calls: int, keys: int, seed: int = 27, start: int = 0) -> bytes:
 def wide_body(
     target_bytes: int, keys: int = 560, seed: int = 27, start: int = 0
 ) -> tuple[bytes, int]:
-    """A gzip NDJSON body whose decompressed size is about `target_bytes`; return it and its
-    calls."""
+    """A gzip NDJSON body whose decompressed size is about `target_bytes`.
+
+    Return it and its calls."""
     per_call = len(wide_ndjson(1, keys, seed))
     calls = max(1, target_bytes // per_call)
     return gzip.compress(wide_ndjson(calls, keys, seed, start), compresslevel=6), calls

@@ -1,4 +1,6 @@
-"""Fixtures: the real app on a real SQLite file, and a real `tracediff serve` process."""
+"""Fixtures: the real app on a real SQLite file, and a real server process.
+
+A real `tracediff serve` process."""
 
 import logging
 import os
@@ -10,7 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+import flask
 import httpx
+import jinja2
 import pytest
 from browsers import browser, page, screenshot  # noqa: F401 (the browser tests' fixtures)
 from databases import BuiltDatabases, PostgresDatabases, engines
@@ -48,6 +52,79 @@ def _route_builders_compiled_once() -> None:
 
 
 _route_builders_compiled_once()
+
+
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Jinja's compiled templates kept in memory for every app of the test process.
+
+    Each test's app has its own Jinja environment, which compiles every template it renders again
+    (~40 for the trace list, the largest share of a page test's time). A compiled template is a
+    pure function of its source and of the environment's options (delimiters, extensions,
+    finalize, filters folded at compile time): the key holds all of them, and Jinja itself checks
+    the source's checksum, so an app configured otherwise compiles its own."""
+
+    def __init__(self):
+        self.code = {}
+
+    def get_bucket(self, environment, name, filename, source):
+        """Key the template by its name, file and the options that shape its compiled code."""
+        return super().get_bucket(
+            environment, repr((name, filename, _options(environment))), None, source
+        )
+
+    def get_cache_key(self, name, filename=None):
+        return name
+
+    def load_bytecode(self, bucket):
+        bucket.code = self.code.get((bucket.key, bucket.checksum))
+
+    def dump_bytecode(self, bucket):
+        self.code[(bucket.key, bucket.checksum)] = bucket.code
+
+
+def _options(environment) -> tuple:
+    """Name everything of an environment that changes the code a template compiles to."""
+
+    def named(value):
+        return getattr(value, "__module__", None), getattr(value, "__qualname__", repr(value))
+
+    delimiters = (
+        environment.block_start_string,
+        environment.variable_start_string,
+        environment.comment_start_string,
+        environment.line_statement_prefix,
+        environment.line_comment_prefix,
+        environment.trim_blocks,
+        environment.lstrip_blocks,
+        environment.newline_sequence,
+        environment.keep_trailing_newline,
+    )
+    return (
+        delimiters,
+        environment.optimized,
+        environment.is_async,
+        named(environment.finalize),
+        named(environment.autoescape),
+        tuple(sorted(environment.extensions)),
+        tuple(sorted((name, named(f)) for name, f in environment.filters.items())),
+        tuple(sorted((name, named(f)) for name, f in environment.tests.items())),
+    )
+
+
+def _templates_compiled_once() -> None:
+    """Give every app's Jinja environment the process's CompiledTemplates."""
+    compiled = CompiledTemplates()
+    create = flask.Flask.create_jinja_environment
+
+    def with_compiled(app):
+        environment = create(app)
+        environment.bytecode_cache = compiled
+        return environment
+
+    flask.Flask.create_jinja_environment = with_compiled
+
+
+_templates_compiled_once()
 
 # Property tests check what the engine finds, not how fast: speed is measured in bench/. On a loaded
 # machine Hypothesis' per-example deadline and its slow-generation check fail tests that are right.

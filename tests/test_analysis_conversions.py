@@ -1,5 +1,6 @@
-"""Conversions that are part of the mapping: units read from names and declared transforms,
-enforced."""
+"""Conversions that are part of the mapping.
+
+Units read from names and declared transforms, enforced."""
 
 import pytest
 

@@ -1,4 +1,6 @@
-"""Findings of analyze_call: one test per kind and per severity rule, on realistic tools."""
+"""Findings of analyze_call.
+
+One test per kind and per severity rule, on realistic tools."""
 
 import copy
 

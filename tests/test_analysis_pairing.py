@@ -1,5 +1,6 @@
-"""Pairing as an assignment (issue 11): renamed fields with small, boolean or repeated values stay
-quiet."""
+"""Pairing as an assignment (issue 11).
+
+Renamed fields with small, boolean or repeated values stay quiet."""
 
 import time
 

@@ -1,5 +1,7 @@
-"""The request is method, path, query, headers and body: the readers of a URL, a form and GraphQL,
-and the findings of arguments that travel outside the JSON body (real URLs of real APIs)."""
+"""The request is method, path, query, headers and body.
+
+The readers of a URL, a form and GraphQL, and the findings of arguments that travel outside the JSON
+body (real URLs of real APIs)."""
 
 import pytest
 

@@ -1,6 +1,7 @@
-"""A request given by its URL, through the real app: ingest without a payload, then the trace's
-findings and rows name the query and path fields (`query:/page_size`, `path:/2`) and body paths stay
-as they were."""
+"""A request given by its URL, through the real app.
+
+Ingest without a payload, then the trace's findings and rows name the query and path fields
+(`query:/page_size`, `path:/2`) and body paths stay as they were."""
 
 import orjson
 import pytest

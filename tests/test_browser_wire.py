@@ -1,6 +1,7 @@
-"""A request given by its URL or a form body, in a real browser: the trace page aligns each argument
-with its query parameter, path segment or form field (Playwright driving Debian's Chromium against
-`tracediff serve`)."""
+"""A request given by its URL or a form body, in a real browser.
+
+The trace page aligns each argument with its query parameter, path segment or form field (Playwright
+driving Debian's Chromium against `tracediff serve`)."""
 
 import httpx
 import pytest

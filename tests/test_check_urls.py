@@ -1,6 +1,7 @@
-"""`tracediff check` of a request given as a URL: --method, --url (--request-url) and --header, or
-an `http` object in a fixture folder's call.json; the exported fixtures zip carries it, so a GET
-call replays as it was analysed."""
+"""`tracediff check` of a request given as a URL.
+
+--method, --url (--request-url) and --header, or an `http` object in a fixture folder's call.json;
+the exported fixtures zip carries it, so a GET call replays as it was analysed."""
 
 import io
 import json

@@ -10,8 +10,10 @@ from click.testing import CliRunner
 from conftest import SAMPLES
 from helpers import TRACE, envelope, ndjson, order_call
 
+import webapp.pipeline.bulk
 from webapp.cli import main
 from webapp.common import times
+from webapp.pipeline.bulk import PROGRESS_BYTES
 from webapp.store import Store
 
 
@@ -37,18 +39,31 @@ def test_ingest_reads_stdin_and_analyses_what_it_loaded(db_path):
     assert call["analyzed"] and any(f["kind"] == "type_changed" for f in call["findings"])
 
 
-def test_ingest_streams_a_large_file_in_batches(tmp_path, db_path):
+# The quick set streams a fifth of the file in batches of a fifth, past a lowered progress threshold
+# (see the gzip test below); the run marked slow the whole file past the real one.
+@pytest.mark.parametrize(
+    "count, batch, progress_bytes",
+    [
+        pytest.param(600, 100, 512 * 1024, id="quick"),
+        pytest.param(3000, 500, PROGRESS_BYTES, id="thorough", marks=pytest.mark.slow),
+    ],
+)
+def test_ingest_streams_a_large_file_in_batches(
+    tmp_path, db_path, monkeypatch, count, batch, progress_bytes
+):
+    monkeypatch.setattr(webapp.pipeline.bulk, "PROGRESS_BYTES", progress_bytes)
     big = tmp_path / "big.ndjson"
     filler = "x" * 2000
     with big.open("wb") as handle:
-        for n in range(3000):
+        for n in range(count):
             handle.write(
                 orjson.dumps(envelope(trace_id=f"{n:032x}", payload={"note": filler, "n": n}))
                 + b"\n"
             )
-    result = run("ingest", big, "--db", db_path, "--batch-size", "500")
-    assert "accepted 3000" in result.output
-    assert Store.open(db_path).count_traces() == 3000
+    assert big.stat().st_size > progress_bytes
+    result = run("ingest", big, "--db", db_path, "--batch-size", batch)
+    assert f"accepted {count}" in result.output
+    assert Store.open(db_path).count_traces() == count
 
 
 def test_tools_import_reads_every_sample_contract(db_path):
@@ -329,18 +344,30 @@ def big_events(count, size=2000, prefix=""):
     ]
 
 
-def test_ingest_decompresses_gzip_and_zstd_files_before_framing(tmp_path, db_path):
+# A file past the progress bar's threshold is read through the bar's reader: the quick set lowers
+# the threshold to see that path with a tenth of the events, the run marked slow keeps the real one.
+@pytest.mark.parametrize(
+    "count, progress_bytes",
+    [
+        pytest.param(30, 512 * 1024, id="quick"),
+        pytest.param(300, PROGRESS_BYTES, id="thorough", marks=pytest.mark.slow),
+    ],
+)
+def test_ingest_decompresses_gzip_and_zstd_files_before_framing(
+    tmp_path, db_path, monkeypatch, count, progress_bytes
+):
     import gzip
 
     import zstandard
 
+    monkeypatch.setattr(webapp.pipeline.bulk, "PROGRESS_BYTES", progress_bytes)
     gzipped = tmp_path / "events.ndjson.gz"
     with gzip.open(gzipped, "wt") as handle:
-        handle.writelines(orjson.dumps(e).decode() + "\n" for e in big_events(300, 20_000))
-    assert gzipped.stat().st_size > 4 * 1024 * 1024
+        handle.writelines(orjson.dumps(e).decode() + "\n" for e in big_events(count, 20_000))
+    assert gzipped.stat().st_size > progress_bytes
     result = run("ingest", gzipped, "--db", db_path)
     assert result.exit_code == 0, result.output
-    assert "accepted 300, duplicates 0, rejected 0" in result.output
+    assert f"accepted {count}, duplicates 0, rejected 0" in result.output
     framed = [zstandard.ZstdCompressor().compress(ndjson(e)) for e in big_events(3, 10, prefix="f")]
     (tmp_path / "two-frames.zst").write_bytes(b"".join(framed))
     assert (

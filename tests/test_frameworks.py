@@ -26,6 +26,8 @@ SOURCES = {
     "strands": "strands",
     "adk": "google-adk",
     "claude-agent": "claude-agent-sdk",
+    "llamaindex": "llama-index",
+    "crewai": "crewai",
 }
 # the call ids the stand-in model gave, as each framework carries them
 CALL_IDS = {
@@ -33,6 +35,8 @@ CALL_IDS = {
     "strands": ["call_standin_01", "call_standin_02"],
     "adk": ["adk-standin-01", "adk-standin-02"],
     "claude-agent": ["toolu_standin_01", "toolu_standin_02"],
+    "llamaindex": ["call_standin_01", "call_standin_02"],
+    "crewai": ["call_standin_01", "call_standin_02"],
 }
 
 
@@ -73,21 +77,13 @@ def test_a_framework_recording_gives_one_call_per_tool_call(client, stem, encodi
 
 
 # Recordings whose spans still need each other's export to join (issue 33, part 2): strict, so a fix
-# shows.
-_LANGGRAPH_SPLIT = (
-    "the HTTP span beside the LangGraph span joins the tool span holding its time in one export "
-    "only"
-)
+# shows. (LangGraph's HTTP span joins the tool span holding its time across exports: store/rejoin.py)
 _CLAUDE_SPLIT = (
-    "the in-process MCP server's tools/call span joins the Claude Agent SDK tool span holding its "
-    "time in one export only"
+    "two parallel Claude Agent SDK tool spans both hold the first HTTP span's time: across exports "
+    "it may join the second before the first arrives"
 )
-SPLIT_NOT_YET = {
-    "langgraph-one": _LANGGRAPH_SPLIT,
-    "langgraph-two": _LANGGRAPH_SPLIT,
-    "claude-agent-one": _CLAUDE_SPLIT,
-    "claude-agent-two": _CLAUDE_SPLIT,
-}
+# (LlamaIndex's tool span without a call id takes the announced call of its arguments across exports)
+SPLIT_NOT_YET = {"claude-agent-two": _CLAUDE_SPLIT}
 
 
 @pytest.mark.parametrize(

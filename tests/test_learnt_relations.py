@@ -1,5 +1,7 @@
-"""Value relations learnt from a tool's history (issue 32, item 1), pure: a template, a join, a
-split, a clamp, a case; the calls that follow them are quiet and the calls that depart are loud."""
+"""Value relations learnt from a tool's history (issue 32, item 1), pure.
+
+A template, a join, a split, a clamp, a case; the calls that follow them are quiet and the calls
+that depart are loud."""
 
 import random
 

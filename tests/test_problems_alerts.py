@@ -1,5 +1,6 @@
-"""A problem that opens or regresses sends the alerts h15's rules ask for, with the problem as the
-API lists it."""
+"""A problem that opens or regresses sends the alerts h15's rules ask for.
+
+With the problem as the API lists it."""
 
 import pytest
 from problem_helpers import CONTRACT, at, call, send, trace

@@ -1,4 +1,6 @@
-"""Problems in a time window and merged problems: what the QA pass of issue 13 found, kept fixed."""
+"""Problems in a time window and merged problems.
+
+What the QA pass of issue 13 found, kept fixed."""
 
 from datetime import UTC, datetime
 

@@ -1,5 +1,6 @@
-"""The recipes of docs/instrumenting.md, run as they are against local stand-ins and a real
-tracediff.
+"""The recipes of docs/instrumenting.md.
+
+Run as they are against local stand-ins and a real tracediff.
 
 Each recipe file in docs/recipes/ is executed itself (never a copy): the real openai, anthropic and
 OpenTelemetry packages, the machine's node, a real syslog-ng; then the trace is read from the
@@ -12,6 +13,7 @@ import sys
 
 import httpx
 import pytest
+from node_packages import beside_packages
 from recipe_runs import (  # noqa: F401 (fixtures)
     CALLER_TRACE,
     RECIPES,
@@ -225,6 +227,35 @@ def test_the_node_recipe_logs_three_snapshots_posted_gzipped_to_the_http_api(
     assert_planted_bug(call, source="node")
     assert_result_passed_on(call)
     assert_release(call, "3.1.0")
+    [sent] = orders.requests
+    assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
+
+
+@pytest.mark.slow
+def test_the_node_opentelemetry_recipe_puts_both_bodies_on_the_fetch_span(
+    live_server, openai_model, orders, tmp_path
+):
+    output = run_recipe(
+        [node_binary(), "--preserve-symlinks-main", beside_packages(RECIPES / "node_otel.mjs")],
+        {
+            "OPENAI_BASE_URL": f"{openai_model.url}/v1",
+            "OPENAI_API_KEY": "sk-standin",
+            "ORDERS_API": orders.url,
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": f"{live_server.url}/v1/traces",
+            "TRACEPARENT": TRACEPARENT,
+            "RELEASE": "3.2.0",
+        },
+        tmp_path,
+    )
+    assert output.startswith("You have 1 paid order.")
+    assert printed_trace_id(output) == CALLER_TRACE
+    [call] = read_trace(live_server, CALLER_TRACE)["calls"]
+    assert call["call_id"] == "call_standin_01"
+    # tracediff.source on the execute_tool span
+    assert_planted_bug(call, source="node")
+    assert_result_passed_on(call)
+    assert_release(call, "3.2.0")
+    # the span's context went on to the API behind the tool
     [sent] = orders.requests
     assert sent["headers"]["traceparent"].split("-")[1] == CALLER_TRACE
 

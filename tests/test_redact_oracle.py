@@ -1,5 +1,6 @@
-"""detect-secrets as the oracle of redaction: whatever it finds in what was sent, tracediff must not
-store.
+"""detect-secrets as the oracle of redaction.
+
+Whatever it finds in what was sent, tracediff must not store.
 
 For every detect-secrets plugin but the ones that flag no secret on their own (public IPs, entropy
 of any random id), a secret of its kind is planted in every place a payload carries text: a string
@@ -80,15 +81,22 @@ def _plugins():
 PLUGINS = _plugins()
 
 
-@functools.lru_cache(maxsize=4096)
 def found(text: str) -> frozenset[str]:
-    """What detect-secrets finds in a text, read as a JSON file, a log line and a YAML line."""
+    """What detect-secrets finds in a text, read as a JSON file, a log line and a YAML line.
+
+    The detector reads a text line by line, so each line is read on its own: the lines pages and
+    bodies share (their templates') are read once."""
+    return frozenset().union(*map(found_in_line, text.splitlines() or [text]))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def found_in_line(line: str) -> frozenset[str]:
+    """What detect-secrets finds in one line, read as a JSON file, a log line and a YAML line."""
     with default_settings():
         return frozenset(
             secret.type
             for plugin in PLUGINS
             for name in ("payload.json", "app.log", "config.yaml")
-            for line in text.splitlines() or [text]
             for secret in plugin.analyze_line(filename=name, line=line, line_number=1)
         )
 

@@ -1,4 +1,6 @@
-"""Inferred mappings through the store and the pipeline: evidence, decisions, re-analysis."""
+"""Inferred mappings through the store and the pipeline.
+
+Evidence, decisions, re-analysis."""
 
 import random
 import sqlite3

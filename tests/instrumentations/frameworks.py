@@ -1,4 +1,6 @@
-"""A real agent of one framework, exporting OTLP/HTTP as its docs say, recorded to a file.
+"""A real agent of one framework, exporting OTLP/HTTP as its docs say.
+
+Recorded to a file.
 
 Run it with the Python of that framework's virtualenv (tests/instrumentations/README.md,
 "Frameworks"):
@@ -91,13 +93,25 @@ class StreamingModel:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-                message = answer(self.path, body)[1]["choices"][0]["message"]
+                whole = answer(self.path, body)[1]
+                if not body.get("stream"):
+                    return self.answer_whole(whole)
+                message = whole["choices"][0]["message"]
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
                 for chunk in outer.chunks(message, body["model"]):
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")
+
+            # a framework that asks for no stream (CrewAI) gets the whole answer
+            def answer_whole(self, whole):
+                data = json.dumps(whole).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def log_message(self, *args):
                 pass
@@ -108,9 +122,9 @@ class StreamingModel:
     @staticmethod
     def chunks(message: dict, model: str) -> list[dict]:
         calls = [{"index": n, **call} for n, call in enumerate(message.get("tool_calls") or [])]
-        delta = {"role": "assistant", "content": message["content"]}
-        if calls:
-            delta["tool_calls"] = calls
+        # one tool call a chunk, as OpenAI streams them (LlamaIndex reads one call per delta)
+        deltas = [{"role": "assistant", "content": message["content"]}]
+        deltas += [{"tool_calls": [call]} for call in calls]
         base = {
             "id": "chatcmpl-standin",
             "object": "chat.completion.chunk",
@@ -119,7 +133,10 @@ class StreamingModel:
         }
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         return [
-            {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+            *(
+                {**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]}
+                for d in deltas
+            ),
             {
                 **base,
                 "choices": [
@@ -186,6 +203,65 @@ def run_adk(endpoint: str, model_url: str, find_orders) -> list:
             pass
 
     asyncio.run(run())
+    return flushes
+
+
+def run_llamaindex(endpoint: str, model_url: str, find_orders) -> list:
+    flushes = otel_sdk(endpoint)
+    import asyncio
+
+    from llama_index.core.agent.workflow import FunctionAgent
+    from llama_index.core.tools import FunctionTool
+    from llama_index.llms.openai import OpenAI
+    from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
+
+    LlamaIndexInstrumentor().instrument()
+
+    def find_orders_tool(status: str, limit: int) -> dict:
+        """Search the customer's orders."""
+        return find_orders(status, limit)
+
+    agent = FunctionAgent(
+        tools=[FunctionTool.from_defaults(fn=find_orders_tool, name="find_orders")],
+        llm=OpenAI(model="gpt-4.1-mini", api_base=f"{model_url}/v1", api_key="sk-standin"),
+        system_prompt="Find orders.",
+    )
+
+    async def run():
+        await agent.run(user_msg=PROMPT)
+
+    asyncio.run(run())
+    return flushes
+
+
+def run_crewai(endpoint: str, model_url: str, find_orders) -> list:
+    # CrewAI's own telemetry and tracing go to its servers: off, as a user without them sets it
+    os.environ.update({"CREWAI_DISABLE_TELEMETRY": "true", "CREWAI_TRACING_ENABLED": "false"})
+    flushes = otel_sdk(endpoint)
+    from crewai import LLM, Agent, Crew, Task
+    from crewai.tools import tool
+    from openinference.instrumentation.crewai import CrewAIInstrumentor
+    from openinference.instrumentation.openai import OpenAIInstrumentor
+
+    CrewAIInstrumentor().instrument()
+    OpenAIInstrumentor().instrument()
+
+    @tool("find_orders")
+    def find_orders_tool(status: str, limit: int) -> dict:
+        """Search the customer's orders."""
+        return find_orders(status, limit)
+
+    llm = LLM(model="openai/gpt-4.1-mini", base_url=f"{model_url}/v1", api_key="sk-standin")
+    agent = Agent(
+        role="Orders assistant",
+        goal="Answer questions about the customer's orders.",
+        backstory="You look orders up with find_orders.",
+        tools=[find_orders_tool],
+        llm=llm,
+        max_iter=3,
+    )
+    task = Task(description=PROMPT, expected_output="The orders.", agent=agent)
+    Crew(agents=[agent], tasks=[task]).kickoff()
     return flushes
 
 
@@ -315,12 +391,14 @@ FRAMEWORKS = {
     "strands": run_strands,
     "adk": run_adk,
     "claude-agent": run_claude_agent,
+    "llamaindex": run_llamaindex,
+    "crewai": run_crewai,
 }
 
 
 def main(framework: str, turn: str, prefix: str) -> None:
     collector = Collector()
-    if framework == "strands":
+    if framework in ("strands", "llamaindex", "crewai"):
         model_server = StreamingModel(CALLS[turn])
     elif framework == "claude-agent":
         model_server = AnthropicStreamingModel(CALLS[turn], CLAUDE_TOOL)

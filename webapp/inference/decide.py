@@ -89,8 +89,9 @@ def strongest(pair, counts: dict) -> Inferred:
 
 
 def agreeing(name: str, n: int, counts: dict) -> int:
-    """Return the calls that agree with a relation: its own, and those a function shows as no
-    change."""
+    """Return the calls that agree with a relation.
+
+    Its own, and those a function shows as no change."""
     # a one-item list sent as its item ("type_changed") agrees with whatever join the longer lists
     # show, a one-part text with whatever split
     if name.startswith(("joined ", "split ")):
@@ -107,8 +108,10 @@ def _kept(counts: dict) -> int:
 
 
 def _named(name: str, n: int, counts: dict) -> bool:
-    """Tell whether a relation is one to name: a clamp shows values changed at its bound in a few
-    calls and kept in more (else it is a constant)."""
+    """Tell whether a relation is one to name.
+
+    A clamp shows values changed at its bound in a few calls and kept in more (else it is a
+    constant)."""
     if name.startswith((learnt.KEPT, learnt.MAPS)):
         return False
     return not learnt.is_bound(name) or (

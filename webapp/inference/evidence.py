@@ -75,7 +75,9 @@ def observe(
 
 
 def _with_kept(counts: dict, a, b) -> dict:
-    """Add where a number sent as it is lay (`kept 8`), so a clamp can be checked against it."""
+    """Add where a number sent as it is lay (`kept 8`).
+
+    So a clamp can be checked against it."""
     kept = learnt.kept_key(a, b)
     if kept:
         counts[kept] = 1
@@ -99,8 +101,9 @@ def _entry(a, b, known, pair) -> str | None:
 
 
 def _past_the_cap(found: str, known, pair) -> bool:
-    """Tell whether a new template (or bound) would take a pair past MAX_FUNCTIONS of them
-    (`known` holds each pair's counts when it is a dict)."""
+    """Tell whether a new template or bound takes a pair past MAX_FUNCTIONS.
+
+    Past MAX_FUNCTIONS of them (`known` holds each pair's counts when it is a dict)."""
     counts = known.get(pair) if isinstance(known, dict) else None
     if not counts or found in counts or not learnt.is_function(found):
         return False

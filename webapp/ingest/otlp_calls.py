@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import genai
+from . import genai, vercel_ai
 from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 
@@ -18,14 +18,12 @@ class Identities:
     def __init__(self, owners: dict, above: dict, hosts: dict | None = None):
         # hosts: id(MCP server span) -> the framework's tool span it ran within (host_tools)
         self.owners, self.above, self.hosts = owners, above, hosts or {}
+        # (trace id, call id) of the calls named here for want of the model's call id: the store
+        # joins them to the model's call when a span of another export links them (store/rejoin.py)
+        self.invented: set[tuple[str, str]] = set()
 
     def of_tool(self, s: Span) -> tuple[str | None, str, str | None]:
-        name_key, id_key, _, result_key = TOOL_KEYS[tool_kind(s)]
-        tool, call_id = _tool_name(s, name_key), _call_id(s, id_key)
-        # OpenInference's newer spelling of the call id (the Claude Agent SDK's tool spans)
-        call_id = call_id or _call_id(s, "tool.id")
-        # LangChain's tool span names no call: the ToolMessage it returns carries the model's
-        call_id = call_id or genai.result_call_id(s.attrs.get(result_key))
+        tool, call_id = _tool_name(s, TOOL_KEYS[tool_kind(s)][0]), own_call_id(s)
         # an MCP server span inside its client's span, or inside the framework's tool span that
         # called it in process: the same call
         parent = self.above.get(id(s)) or self.hosts.get(id(s))
@@ -41,6 +39,7 @@ class Identities:
         if not call_id:
             rpc = s.attrs.get("jsonrpc.request.id")
             call_id = f"jsonrpc-{rpc}" if rpc is not None and rpc != "" else s.span_id
+            self.invented.add((s.trace_id, call_id))
         return tool, call_id, source_of(s) or (turn_call[0].provider if turn_call else None)
 
     def of_http(
@@ -56,6 +55,15 @@ class Identities:
             return self.of_tool(trace_tools[0])
         around = tool_around(s, trace_tools)
         return self.of_tool(around) if around is not None else None
+
+
+def own_call_id(s: Span) -> str:
+    """Return the model's call id a tool span carries itself, or ""."""
+    _, id_key, _, result_key = TOOL_KEYS[tool_kind(s)]
+    # OpenInference's newer spelling of the call id (the Claude Agent SDK's tool spans)
+    call_id = _call_id(s, id_key) or _call_id(s, "tool.id")
+    # LangChain's tool span names no call: the ToolMessage it returns carries the model's
+    return call_id or genai.result_call_id(s.attrs.get(result_key))
 
 
 def tool_around(s: Span, tools: list[Span]) -> Span | None:
@@ -97,7 +105,9 @@ def host_tools(tools: list[Span], below: dict) -> dict[int, Span]:
 
 
 def _best_by_arguments(around: list[Span], sent: set[str]) -> Span | None:
-    """Return the one span of `around`, else the one whose arguments share most with `sent`."""
+    """Return the span of `around` whose arguments share most with `sent`.
+
+    The only one when there is one."""
     if len(around) <= 1:
         return around[0] if around else None
     scores = [
@@ -128,7 +138,8 @@ def _leaves(value: Any) -> set[str]:
 def read_framework_events(spans: list[Span]) -> None:
     """Give a framework's spans the semconv attributes its own spelling means.
 
-    Strands records a call in span events, Google ADK 1.x in gcp.vertex.agent.* attributes."""
+    Strands records a call in span events, Google ADK 1.x in gcp.vertex.agent.* attributes, the
+    Vercel AI SDK in ai.* attributes."""
     for s in spans:
         system, operation = s.attrs.get("gen_ai.system"), s.attrs.get("gen_ai.operation.name")
         found = {}
@@ -143,6 +154,8 @@ def read_framework_events(spans: list[Span]) -> None:
             is_tool = operation == "execute_tool"
             found = genai.adk_tool_attrs(s.attrs) if is_tool else {}
             found = found or (genai.adk_model_attrs(s.attrs) if s.name == "call_llm" else {})
+        elif "ai.operationId" in s.attrs:
+            found = vercel_ai.semconv_attrs(s.attrs)
         for key, value in found.items():
             s.attrs.setdefault(key, value)
 
@@ -180,6 +193,10 @@ def tool_kind(s: Span) -> str | None:
     if a.get("gen_ai.tool.name") == "(merged tools)":
         return None
     if s.name.startswith("execute_tool") or a.get("gen_ai.operation.name") == "execute_tool":
+        return "genai"
+    # the mcp SDK's client span of a tools/call ("MCP send tools/call find_orders"): the server's
+    # span, in another process, sits under it
+    if s.kind == SPAN_KIND_CLIENT and a.get("mcp.method.name") == "tools/call":
         return "genai"
     if a.get("openinference.span.kind") == "TOOL":
         return "openinference"
@@ -246,9 +263,12 @@ FRAMEWORK_SCOPES = (
     ("crewai", "crewai"),
     ("llama_index", "llama-index"),
     ("smolagents", "smolagents"),
+    # @mastra/otel-bridge, @mastra/otel-exporter
+    ("@mastra", "mastra"),
     ("mastra", "mastra"),
-    # the Vercel AI SDK's tracer is named "ai"
+    # the Vercel AI SDK's tracer is named "ai"; @ai-sdk/otel's (ai 7) "gen_ai"
     ("ai", "vercel-ai"),
+    ("gen_ai", "vercel-ai"),
 )
 # attributes only a framework writes, where its scope says nothing
 FRAMEWORK_PREFIXES = (
@@ -277,7 +297,7 @@ def framework_of(s: Span) -> str | None:
     openai-agents, pydantic-ai..."""
     scope = s.scope
     for prefix, name in FRAMEWORK_SCOPES:
-        if scope == prefix or scope.startswith(prefix + "."):
+        if scope == prefix or scope.startswith((prefix + ".", prefix + "/")):
             return name
     for prefix, name in FRAMEWORK_PREFIXES:
         if any(key.startswith(prefix) for key in s.attrs):
@@ -292,7 +312,12 @@ def http_method(s: Span) -> str | None:
 
 def _tool_name(s: Span, key: str) -> str | None:
     v = s.attrs.get(key)
-    return v if type(v) is str else None
+    if type(v) is str:
+        return v
+    # an MCP span names its tool only in its name: "MCP send tools/call find_orders"
+    if s.attrs.get("mcp.method.name") == "tools/call" and "tools/call " in s.name:
+        return s.name.rpartition("tools/call ")[2].strip() or None
+    return None
 
 
 def _call_id(s: Span, key: str) -> str:

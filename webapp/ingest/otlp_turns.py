@@ -15,7 +15,7 @@ import bisect
 from dataclasses import dataclass
 
 from . import genai
-from .otlp_calls import framework_of, tool_kind
+from .otlp_calls import TOOL_KEYS, framework_of, tool_kind
 from .otlp_spans import SPAN_KIND_CLIENT, Span
 
 _MAX_HOPS = 256
@@ -32,10 +32,12 @@ class Turn:
 
 @dataclass(eq=False)
 class Result:
-    """A tool's result as a model request carried it back, and that request's span."""
+    """A tool's result as a model request carried it back, that request's span and its turn's
+    source."""
 
     content: object
     carrier: Span
+    source: str | None = None
 
 
 class Turns:
@@ -52,8 +54,11 @@ class Turns:
         for s in spans:
             if not genai.is_model_span(s.attrs):
                 continue
-            # a framework's turn is named by the framework, a plain SDK's by its model provider
-            turn = Turn(s, _named_calls(s), framework_of(s) or genai.provider(s.attrs))
+            # a framework's turn is named by the framework (also when a plain SDK's instrumentation
+            # records its model calls inside the framework's spans, as CrewAI's docs set it up), a
+            # plain SDK's by its model provider
+            source = framework_of(s) or self._framework_above(s) or genai.provider(s.attrs)
+            turn = Turn(s, _named_calls(s), source)
             # the SDK's own span of its HTTP request, beside the library's
             if not turn.calls and _is_http(s):
                 self._sdk_requests.add(id(s))
@@ -108,6 +113,29 @@ class Turns:
                 owners.update({id(s): (turn, call) for s, call in zip(loose, turn.calls)})
         return owners
 
+    def by_arguments(self, tools: list[Span]) -> dict[int, tuple[Turn, genai.ToolCall]]:
+        """Return {id(span): (turn, call)} for tool spans no turn holds that name no call.
+
+        LlamaIndex runs its tools beside the agent step that asked for them: each takes the
+        earliest call announced before it of its tool with its very arguments, not taken yet."""
+        owners, taken = {}, set()
+        announced = sorted(
+            ((t.model.end_ns, n, t, call) for t in self.turns.values() for n, call in
+             enumerate(t.calls)),
+            key=lambda item: item[:2],
+        )  # fmt: skip
+        for s in sorted(tools, key=lambda t: t.start_ns):
+            arguments = genai.unwrap_arguments(s.attrs.get(TOOL_KEYS[tool_kind(s)][2]))
+            name = s.attrs.get(TOOL_KEYS[tool_kind(s)][0])
+            for end_ns, _, turn, call in announced:
+                fits = call.name in (None, name) and call.arguments == arguments
+                if fits and id(call) not in taken and turn.model.trace_id == s.trace_id:
+                    if end_ns <= s.start_ns:
+                        owners[id(s)] = (turn, call)
+                        taken.add(id(call))
+                        break
+        return owners
+
     def _by_turn(self, items: list[Span]) -> dict[Turn, list[Span]]:
         by_turn: dict[Turn, list[Span]] = {}
         for s in items:
@@ -152,6 +180,9 @@ class Turns:
             parent_id, hops = parent.parent_id, hops + 1
         return None
 
+    def _framework_above(self, s: Span) -> str | None:
+        return next(filter(None, map(framework_of, self._ancestors(s))), None)
+
     def _ancestors(self, s: Span):
         parent_id, hops = s.parent_id, 0
         while parent_id and hops < _MAX_HOPS:
@@ -169,7 +200,8 @@ class Turns:
         for turn in sorted(self.turns.values(), key=lambda t: t.model.start_ns):
             for result in genai.tool_results(turn.model.attrs):
                 results.setdefault(
-                    (turn.model.trace_id, result.call_id), Result(result.content, turn.model)
+                    (turn.model.trace_id, result.call_id),
+                    Result(result.content, turn.model, turn.provider),
                 )
         return results
 

@@ -287,7 +287,8 @@ def analyze_pending(
 
     For about `seconds` of work when given (see analyze_calls); return how many were claimed and not
     released."""
-    claimed = store.claim_pending(limit)
+    # a bounded batch projects for as long as it analyses, so both go on under a sustained load
+    claimed = store.claim_pending(limit, projecting=seconds)
     batch = _analyzed(store, claimed, budget, seconds)
     batch.save()
     return len(claimed) - len(batch.left)

@@ -1,4 +1,6 @@
-"""Pairs judged by the value relation their tool's history showed (an inferred entry's `relation`).
+"""Pairs judged by the value relation their tool's history showed.
+
+An inferred entry's `relation`.
 
 A value the relation gives for the argument is what every earlier call did: info. Any other value
 departs from it, the argument sent as it is included (`123` where earlier calls sent
@@ -12,8 +14,10 @@ from ..values.json_values import show
 
 
 def learnt_change(pairing, lp: str, rp: str, lv, rv) -> dict | None:
-    """Return the finding of a changed pair judged by its learnt relation, or None without one (or
-    when the relation is a kind of change this value does not follow: the usual rules judge it)."""
+    """Return the finding of a changed pair judged by its learnt relation.
+
+    None without one, or when the relation is a kind of change this value does not follow: the usual
+    rules judge it."""
     name = pairing.relations.get(lp)
     if name is None:
         return None
@@ -51,7 +55,9 @@ def _looked_up(table: dict, kind: str, lp: str, rp: str, lv, rv) -> dict:
 
 
 def learnt_departures(pairing) -> list[dict]:
-    """Return a warning per pair sent as it is where its learnt relation changes the value."""
+    """Warn of each pair sent as it is where its learnt relation changes it.
+
+    A warning per pair whose learnt relation changes the value."""
     out = []
     for lp, name in pairing.relations.items():
         if lp not in pairing.whole or lp not in pairing.values or lp not in pairing.pairs:

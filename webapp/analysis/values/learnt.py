@@ -1,4 +1,6 @@
-"""Value relations a tool's history shows between an argument and its request field: functions.
+"""Value relations a tool's history shows between argument and request field.
+
+Between an argument and its request field: functions.
 
 A mapping layer that wraps an id in a template (`gid://shop/Customer/{id}`), joins a list into one
 text, splits a text into a list or clamps a number does it the same way every call. Inference names
@@ -59,7 +61,9 @@ def relation_name(a, b) -> str | None:
 
 
 def wrapped_name(a, b) -> str | None:
-    """Name the template that puts `a`'s text between a constant prefix and suffix, or None."""
+    """Name the template that puts `a`'s text between a prefix and a suffix.
+
+    A constant prefix and suffix; None when there is none."""
     text = as_text(a) if not isinstance(a, (dict, list)) else None
     if not text or not isinstance(b, str) or len(text) < MIN_WRAPPED or text == b:
         return None
@@ -70,7 +74,9 @@ def wrapped_name(a, b) -> str | None:
 
 
 def _on_boundaries(b: str, at: int, size: int) -> bool:
-    """Tell whether b[at:at+size] stands apart: no letter or digit glued to it on either side."""
+    """Tell whether b[at:at+size] stands apart.
+
+    No letter or digit glued to it on either side."""
     before = b[at - 1] if at > 0 else ""
     after = b[at + size] if at + size < len(b) else ""
     return not (before.isalnum() and b[at].isalnum()) and not (
@@ -86,7 +92,9 @@ def split_name(a: str, b: list) -> str | None:
 
 
 def bound_name(a, b) -> str | None:
-    """Name the clamp that turned the number `a` into `b` (or its text: "at most 200"), or None."""
+    """Name the clamp that turned the number `a` into `b`, or None.
+
+    Or its text: "at most 200"."""
     b = _number(b) if not isinstance(b, bool) else None
     if not is_number(a) or b is None or a == b:
         return None
@@ -103,7 +111,9 @@ def kept_key(a, b) -> str | None:
 
 
 def bound_holds(name: str, counts: dict) -> bool:
-    """Tell whether a clamp leaves every number earlier calls kept (their `kept` keys) inside it."""
+    """Tell whether a clamp keeps every number earlier calls kept inside it.
+
+    Their `kept` keys."""
     limit = read_number(name.split(" ", 2)[2])
     at_most = name.startswith(AT_MOST)
     for key in counts:
@@ -195,8 +205,10 @@ def gives(name: str, a):
 
 
 def follows(name: str, a, b) -> bool:
-    """Tell whether `a` -> `b` is what the relation `name` gives (a one-item list sent as its item
-    follows a join; a kind such as "enum_changed" is followed by a change of that kind)."""
+    """Tell whether `a` -> `b` is what the relation `name` gives.
+
+    A one-item list sent as its item follows a join; a kind such as "enum_changed" is followed by a
+    change of that kind."""
     given = gives(name, a)
     if given is not NOTHING:
         return _same(given, b) or _one_item(name, a, b)
@@ -205,13 +217,17 @@ def follows(name: str, a, b) -> bool:
 
 
 def changes(name: str, a) -> bool:
-    """Tell whether the relation `name` changes `a`: then `a` sent as it is departs from it."""
+    """Tell whether the relation `name` changes `a`.
+
+    Then `a` sent as it is departs from it."""
     given = gives(name, a)
     return given is not NOTHING and not _same(given, a) and not _one_item(name, a, a)
 
 
 def expected_kind(name: str, a, b) -> str:
-    """Return the finding kind of a departure: type_changed when the relation gives another type."""
+    """Return the finding kind of a departure.
+
+    type_changed when the relation gives another type."""
     given = gives(name, a)
     if given is not NOTHING and isinstance(given, list) != isinstance(b, list):
         return "type_changed"
@@ -233,8 +249,9 @@ def describe(name: str) -> str:
 
 
 def is_function(name: str | None) -> bool:
-    """Tell whether a relation name says what value it gives (a template, a join, a split, a
-    bound)."""
+    """Tell whether a relation name says what value it gives.
+
+    A template, a join, a split, a bound."""
     return bool(name) and name.startswith((WRAPPED, JOINED, SPLIT, AT_MOST, AT_LEAST))
 
 
@@ -243,7 +260,9 @@ def is_bound(name: str | None) -> bool:
 
 
 def _one_item(name: str, a, b) -> bool:
-    """A one-item list sent as its item follows any join (and a one-part text any split)."""
+    """A one-item list sent as its item follows any join.
+
+    And a one-part text any split."""
     if name.startswith(JOINED) and isinstance(a, list) and len(a) == 1:
         return _same(a[0], b)
     if name.startswith(SPLIT) and isinstance(b, list) and len(b) == 1:
