@@ -49,6 +49,8 @@ class Pairing:
         self.separators: dict[str, str] = {}
         # left path -> the value relation its tool's history showed (an inferred entry's)
         self.relations: dict[str, str] = {}
+        # left path -> {input digest: output digest} of a relation `looked up`
+        self.tables: dict[str, dict] = {}
         # left paths paired among equal values that repeat
         self.ambiguous: set[str] = set()
         # mapped paths whose counterpart is missing: pair no further

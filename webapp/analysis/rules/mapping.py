@@ -58,6 +58,8 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
             # learnt too: a template, a join, a clamp, a case every earlier call showed
             if m.get("inferred") is True and isinstance(m.get("relation"), str):
                 pairing.relations[m["arguments"]] = m["relation"]
+                if isinstance(m.get("table"), dict):
+                    pairing.tables[m["arguments"]] = m["table"]
     pairing.declare(entries)
     # never on the wire: pair them with nothing
     pairing.pinned_left |= consumed_paths(contract)
