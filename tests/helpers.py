@@ -1,4 +1,6 @@
-"""Small builders shared by the tests: envelopes as a log shipper would send them."""
+"""Small builders shared by the tests.
+
+Envelopes as a log shipper would send them."""
 
 import functools
 

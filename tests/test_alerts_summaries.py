@@ -1,5 +1,6 @@
-"""Summaries: a re-analysis or a burst of new problems sends one message per rule, with the problems
-that rule wants."""
+"""Summaries: a re-analysis or a burst sends one message per rule.
+
+A burst of new problems; each message holds the problems that rule wants."""
 
 import subprocess
 import sys

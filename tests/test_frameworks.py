@@ -27,6 +27,7 @@ SOURCES = {
     "adk": "google-adk",
     "claude-agent": "claude-agent-sdk",
     "llamaindex": "llama-index",
+    "crewai": "crewai",
 }
 # the call ids the stand-in model gave, as each framework carries them
 CALL_IDS = {
@@ -35,6 +36,7 @@ CALL_IDS = {
     "adk": ["adk-standin-01", "adk-standin-02"],
     "claude-agent": ["toolu_standin_01", "toolu_standin_02"],
     "llamaindex": ["call_standin_01", "call_standin_02"],
+    "crewai": ["call_standin_01", "call_standin_02"],
 }
 
 
@@ -75,27 +77,13 @@ def test_a_framework_recording_gives_one_call_per_tool_call(client, stem, encodi
 
 
 # Recordings whose spans still need each other's export to join (issue 33, part 2): strict, so a fix
-# shows.
-_LANGGRAPH_SPLIT = (
-    "the HTTP span beside the LangGraph span joins the tool span holding its time in one export "
-    "only"
-)
+# shows. (LangGraph's HTTP span joins the tool span holding its time across exports: store/rejoin.py)
 _CLAUDE_SPLIT = (
-    "the in-process MCP server's tools/call span joins the Claude Agent SDK tool span holding its "
-    "time in one export only"
+    "two parallel Claude Agent SDK tool spans both hold the first HTTP span's time: across exports "
+    "it may join the second before the first arrives"
 )
-_LLAMA_INDEX_SPLIT = (
-    "a tool span without a call id takes the announced call of its arguments only in the same "
-    "export"
-)
-SPLIT_NOT_YET = {
-    "llamaindex-one": _LLAMA_INDEX_SPLIT,
-    "llamaindex-two": _LLAMA_INDEX_SPLIT,
-    "langgraph-one": _LANGGRAPH_SPLIT,
-    "langgraph-two": _LANGGRAPH_SPLIT,
-    "claude-agent-one": _CLAUDE_SPLIT,
-    "claude-agent-two": _CLAUDE_SPLIT,
-}
+# (LlamaIndex's tool span without a call id takes the announced call of its arguments across exports)
+SPLIT_NOT_YET = {"claude-agent-two": _CLAUDE_SPLIT}
 
 
 @pytest.mark.parametrize(

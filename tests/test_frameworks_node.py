@@ -15,6 +15,7 @@ import copy
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,9 @@ NODE_DIR = Path("/tmp/node-frameworks")
 SOURCES = {
     "vercel-ai": "vercel-ai",
     "vercel-ai.stream": "vercel-ai",
+    "vercel-ai5": "vercel-ai",
     "vercel-ai7": "vercel-ai",
+    "vercel-ai7.legacy": "vercel-ai",
     "mastra": "mastra",
 }
 CALL_IDS = ["call_standin_01", "call_standin_02"]
@@ -100,7 +103,7 @@ def test_a_live_run_of_the_node_framework_gives_the_same_calls(client, stem, tmp
             f"no node, or no packages at {NODE_DIR} (tests/instrumentations/README.md, 'Node')"
         )
     done = subprocess.run(
-        ["python", str(RECORDER), framework, turn, str(tmp_path / stem), str(NODE_DIR)],
+        [sys.executable, str(RECORDER), framework, turn, str(tmp_path / stem), str(NODE_DIR)],
         capture_output=True,
         text=True,
         timeout=180,

@@ -1,7 +1,9 @@
-"""GenAI instrumentations: tool calls announced by model spans, wrappers, and calls spread over
-exports."""
+"""GenAI instrumentations.
+
+Tool calls announced by model spans, wrappers, and calls spread over exports."""
 
 import orjson
+import pytest
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 from test_ingest_otlp import T0, export, span
 
@@ -194,3 +196,42 @@ def test_a_child_span_far_later_than_its_parents_call_does_not_join_it(client):
     post(client, http_span(b"\x07" * 8, T0 + sixteen_minutes, '{"limit": "5"}', parent=b"\x06" * 8))
     # the bound keeps a reused span id from joining
     assert set(calls_of(client)) == {"06" * 8, ""}
+
+
+MS = 1_000_000
+
+
+def same_tool_twice():
+    """A turn announcing find_orders twice with the same arguments, and the two tool spans (no call
+    id: OpenLLMetry's @tool) each with its HTTP span under it, one millisecond apart."""
+    same = {"status": "paid", "limit": 5}
+    spans = [model_span(b"\x01" * 8, T0, [("call_a", same), ("call_b", same)])]
+    for n, tool_id in enumerate((b"\x02" * 8, b"\x04" * 8)):
+        start = T0 + (1 + 3 * n) * MS
+        spans.append(span(tool_id, "find_orders.tool", {
+            "traceloop.span.kind": "tool", "traceloop.entity.name": "find_orders",
+            "traceloop.entity.input": orjson.dumps({"args": [], "kwargs": same}).decode(),
+        }, parent=ROOT, start=start, end=start + 2 * MS))  # fmt: skip
+        http_id = bytes([tool_id[0] + 1]) * 8
+        spans.append(
+            http_span(http_id, start + MS // 2, '{"status": "paid", "limit": "5"}', tool_id)
+        )
+    return spans
+
+
+@pytest.mark.parametrize("order", ["one export", "forward", "reversed"])
+def test_two_calls_of_one_tool_with_the_same_arguments_stay_two_whatever_the_exports(client, order):
+    spans = same_tool_twice()
+    if order == "one export":
+        post(client, *spans)
+    for one in spans if order == "forward" else spans[::-1] if order == "reversed" else []:
+        post(client, one)
+    got = calls_of(client)
+    assert set(got) == {"call_a", "call_b"}, {c: sorted(got[c]["snapshots"]) for c in got}
+    for call in got.values():
+        assert call["tool"] == "find_orders"
+        assert {s for s, v in call["snapshots"].items() if v} == {
+            "arguments",
+            "request",
+            "response",
+        }

@@ -1,4 +1,6 @@
-"""What real GenAI instrumentation libraries send over OTLP, replayed through the real app.
+"""What real GenAI instrumentation libraries send over OTLP.
+
+Replayed through the real app.
 
 Each recording in tests/fixtures/otlp/ is what one library exported while a real agent loop ran
 (tests/instrumentations/agent_loop.py): the openai or anthropic SDK against a stand-in model asking
@@ -19,6 +21,8 @@ import pytest
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "otlp"
 AGENT_LOOP = Path(__file__).resolve().parent / "instrumentations" / "agent_loop.py"
+# the MCP chain in two processes: <lib>-<stdio|http>-<turn> (tests/instrumentations/mcp_chain.py)
+MCP_CHAIN = Path(__file__).resolve().parent / "instrumentations" / "mcp_chain.py"
 RECORDINGS = sorted(p.stem for p in FIXTURES.glob("*.pb"))
 PAID, REFUNDED = {"status": "paid", "limit": 5}, {"status": "refunded", "limit": 5}
 ARGUMENTS = {"one": [PAID], "two": [PAID, REFUNDED]}
@@ -136,8 +140,9 @@ def test_a_live_run_of_the_library_gives_the_same_tool_calls(client, stem, tmp_p
             f"no virtualenv for {lib} at {python.parent.parent} (tests/instrumentations/README.md "
             "makes one)"
         )
+    script = MCP_CHAIN if provider in ("stdio", "http") else AGENT_LOOP
     done = subprocess.run(
-        [str(python), str(AGENT_LOOP), lib, provider, turn, str(tmp_path / stem)],
+        [str(python), str(script), lib, provider, turn, str(tmp_path / stem)],
         env={**os.environ, **LIVE_ENV},
         capture_output=True,
         text=True,

@@ -1,4 +1,6 @@
-"""The same spans, however an exporter batches them, give the same calls and findings.
+"""The same spans give the same calls however an exporter batches them.
+
+And the same findings.
 
 Each recording in tests/fixtures/otlp/ (tests/test_instrumentations.py) is posted once as recorded,
 and again one request per span, in the order recorded, reversed and shuffled (a fixed seed), as a
@@ -20,16 +22,6 @@ ORDERS = ("recorded", "forward", "reversed", "shuffled")
 NOT_YET = {
     "logfire-": "logfire reads the response body in a child span; alone, its export holds no HTTP "
     "span to give it to",
-    "openai-v2.events-": "the HTTP span joins a call its turn's log record announced only by its "
-    "place in one export",
-    "openinference-mcp-": "the HTTP span under the MCP server's span joins the client's call only "
-    "in one export",
-    "otel-mcp-": "the HTTP span under the MCP server's span joins the client's call only in one "
-    "export",
-    "traceloop-": "a tool span without a call id takes its turn's announced call only in the same "
-    "export",
-    "smolagents-": "a tool span without a call id takes its turn's announced call only in the same "
-    "export",
 }
 
 

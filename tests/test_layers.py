@@ -1,5 +1,6 @@
-"""The import graph runs one way: what each layer of webapp/ may import, read from the source with
-`ast`.
+"""The import graph runs one way.
+
+What each layer of webapp/ may import, read from the source with `ast`.
 
 Every import counts, at any depth of a file (a function-level import climbs as surely as one at the
 top), and relative imports are resolved to the module they name."""

@@ -1,7 +1,8 @@
-"""The MCP tools, called in-process (the source `/mcp` uses) on the sample traces: each answers its
-documented fields within its schemas; bad arguments are tool errors; payloads are cut to a stated
-budget with the JSON Pointers of what was cut; text from the traced systems stays JSON data. The
-transports themselves: test_mcp_transports.py."""
+"""The MCP tools, called in-process (the source `/mcp` uses) on the sample traces.
+
+Each answers its documented fields within its schemas; bad arguments are tool errors; payloads are
+cut to a stated budget with the JSON Pointers of what was cut; text from the traced systems stays
+JSON data. The transports themselves: test_mcp_transports.py."""
 
 import pytest
 from helpers import quick_and_thorough

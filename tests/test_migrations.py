@@ -1,5 +1,6 @@
-"""Numbered migrations: an old database upgrades in place, each migration runs once, even from two
-processes."""
+"""Numbered migrations.
+
+An old database upgrades in place, each migration runs once, even from two processes."""
 
 import multiprocessing
 import re

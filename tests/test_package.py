@@ -1,5 +1,6 @@
-"""The package outside the checkout: the wheel, the Dockerfile's build and command, the systemd
-unit.
+"""The package outside the checkout.
+
+The wheel, the Dockerfile's build and command, the systemd unit.
 
 No container runtime runs where these tests run, so the Dockerfile is checked by doing what it does:
 its build stage's files make the wheel, its final stage's command runs from that wheel with its ENV.

@@ -1,4 +1,6 @@
-"""PostgreSQL only: what several nodes on one database must get right (see docs/deploy.md).
+"""PostgreSQL only.
+
+What several nodes on one database must get right (see docs/deploy.md).
 
 The rest of the suite runs on both engines through the `db_path` fixture; these tests are about
 concurrency PostgreSQL allows and SQLite does not: commits out of order, claims from several

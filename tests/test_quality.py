@@ -1,5 +1,6 @@
-"""Quality on realistic renaming traffic (bench/traffic.py, small seeded run): quiet on correct
-calls, bugs found.
+"""Quality on realistic renaming traffic (bench/traffic.py, small seeded run).
+
+Quiet on correct calls, bugs found.
 
 Issue 11's targets: one call at a time (`tracediff check`), at most 1 in 20 correct calls flagged
 and at least 9 in 10 bugs; with history, at most 1% and at least 95%. The noise targets are asserted

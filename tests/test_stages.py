@@ -1,5 +1,6 @@
-"""The stages are declared once (webapp/common/stages.py): a fifth one needs that declaration and
-what reads it.
+"""The stages are declared once (webapp/common/stages.py).
+
+A fifth one needs that declaration and what reads it.
 
 No module spells the stages out as a list of its own (a check over webapp/, templates/ and static/),
 and a copy of the package with one more Stage in STAGES, and no other change, ingests, stores, lists

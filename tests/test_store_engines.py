@@ -1,4 +1,6 @@
-"""Both store engines provide what the shared store code asks of them, read with `ast`.
+"""Both store engines provide what the shared store code asks of them.
+
+Read with `ast`.
 
 The shared code (webapp/store/*.py) runs an engine's statement by name: `self.sql.NAME`,
 `store.listing.NAME`, `sql.NAME` in a helper handed the engine's module, or a NAME string looked up

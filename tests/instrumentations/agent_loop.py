@@ -1,5 +1,6 @@
-"""A real agent loop, instrumented by one GenAI library, whose OTLP/HTTP exports are recorded to a
-file.
+"""A real agent loop, instrumented by one GenAI library.
+
+Whose OTLP/HTTP exports are recorded to a file.
 
 Run it with the Python of that library's virtualenv (tests/instrumentations/README.md):
 
@@ -158,16 +159,16 @@ def body_hooks():
     return request_hook, response_hook, ReadBodies
 
 
-def otel_sdk(endpoint: str, logs: bool = False):
+def otel_sdk(endpoint: str, logs: bool = False, service: str = "orders-agent"):
     """The plain OpenTelemetry SDK set up as a user would: OTLP/HTTP spans (and logs) to
-    `endpoint`."""
+    `endpoint`, as `service`."""
     from opentelemetry import trace
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
-    resource = Resource.create({"service.name": "orders-agent", "service.version": "1.0.0"})
+    resource = Resource.create({"service.name": service, "service.version": "1.0.0"})
     provider = TracerProvider(resource=resource)
     provider.add_span_processor(
         BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{endpoint}/v1/traces"))

@@ -25,6 +25,10 @@ _OI_CALL = re.compile(
     r"llm\.output_messages\.(\d+)\.message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)\Z"
 )
 _OI_INPUT = re.compile(r"llm\.input_messages\.(\d+)\.message\.(role|tool_call_id|content)\Z")
+# a message's content given as parts: llm.input_messages.N.message.contents.K.message_content.text
+_OI_PART = re.compile(
+    r"llm\.input_messages\.(\d+)\.message\.contents\.(\d+)\.message_content\.(type|text)\Z"
+)
 _OI_TOOL = re.compile(r"llm\.tools\.(\d+)\.tool\.json_schema\Z")
 _OLD_CALL = re.compile(r"gen_ai\.completion\.(\d+)\.tool_calls\.(\d+)\.(id|name|arguments)\Z")
 
@@ -120,12 +124,15 @@ def results_in_messages(messages: Any) -> list[ToolResult]:
             ):
                 results.append(
                     ToolResult(
-                        str(part["id"]), parse_value(part.get("response", part.get("result")))
+                        str(part["id"]),
+                        _text_blocks(parse_value(part.get("response", part.get("result")))),
                     )
                 )
         call_id = message.get("tool_call_id", message.get("id"))
         if message.get("role") == "tool" and not message.get("parts") and call_id is not None:
-            results.append(ToolResult(str(call_id), parse_value(message.get("content"))))
+            results.append(
+                ToolResult(str(call_id), _text_blocks(parse_value(message.get("content"))))
+            )
     return results
 
 
@@ -137,12 +144,19 @@ def tool_results(attrs: dict) -> list[ToolResult]:
     if results:
         return results
     messages: dict[int, dict] = {}
+    parts: dict[int, dict[int, dict]] = {}
     for key, value in attrs.items():
         match = _OI_INPUT.match(key)
         if match:
             messages.setdefault(int(match[1]), {})[match[2]] = value
+        match = _OI_PART.match(key)
+        if match:
+            parts.setdefault(int(match[1]), {}).setdefault(int(match[2]), {})[match[3]] = value
+    for n, message in messages.items():
+        if "content" not in message and n in parts:
+            message["content"] = [part for _, part in sorted(parts[n].items())]
     return [
-        ToolResult(str(m["tool_call_id"]), parse_value(m.get("content")))
+        ToolResult(str(m["tool_call_id"]), _text_blocks(parse_value(m.get("content"))))
         for _, m in sorted(messages.items())
         if m.get("role") == "tool" and m.get("tool_call_id") is not None
     ]
@@ -263,7 +277,9 @@ def unwrap_result(value: Any) -> Any:
 
 
 def llama_index_tool_output(value: Any) -> Any:
-    """Return the content blocks of a LlamaIndex ToolOutput (what the model got), else the value."""
+    """Return the content blocks of a LlamaIndex ToolOutput, else the value.
+
+    The blocks are what the model got."""
     if (
         type(value) is dict
         and {"blocks", "tool_name", "raw_output"} <= set(value)
@@ -276,8 +292,8 @@ def llama_index_tool_output(value: Any) -> Any:
 def _text_blocks(value: Any) -> Any:
     """Return the text of a result given as content blocks, parsed.
 
-    Strands' [{"text": ...}], MCP's and the Claude Agent SDK's [{"type": "text", "text": ...}];
-    else the value."""
+    Strands' [{"text": ...}], MCP's and the Claude Agent SDK's [{"type": "text", "text": ...}]
+    (an OpenAI tool message's content parts too); else the value."""
     if type(value) is list and value and all(_is_text_block(b) for b in value):
         return parse_value("".join(b["text"] for b in value))
     return value
@@ -287,7 +303,7 @@ def _is_text_block(block: Any) -> bool:
     return (
         type(block) is dict
         and type(block.get("text")) is str
-        and set(block) <= {"type", "text"}
+        and set(block) <= {"type", "text", "annotations", "meta", "_meta"}
         and block.get("type", "text") == "text"
     )
 

@@ -21,7 +21,6 @@ from .otlp_calls import (
     Identities,
     adopt_read_bodies,
     body_of,
-    framework_of,
     has_body,
     host_tools,
     http_method,
@@ -124,6 +123,7 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
 
     HTTP client spans; arguments, request and response events."""
     by_id = {(s.trace_id, s.span_id): s for s in spans}
+    link_spans(spans, by_id)
     adopt_read_bodies(spans, by_id)
     read_framework_events(spans)
     turns = Turns(spans, by_id)
@@ -163,12 +163,38 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
                 _emit(batch, turn.model, _announced_events, turn, call, ctx)
     for (trace_id, call_id), result in turns.results.items():
         _emit(batch, result.carrier, _result_events, trace_id, call_id, result, ctx)
+    for event in batch.events:
+        if (event.trace_id, event.call_id) in identity.invented:
+            event.meta = {**(event.meta or {}), "provisional": event.call_id}
     for turn in turns.turns.values():
         batch.tool_definitions.update(genai.tool_definitions(turn.model.attrs))
     for s in spans:
         if s.name.startswith("tools/list") or s.attrs.get("mcp.method.name") == "tools/list":
             batch.tool_definitions.update(genai.listed_tools(s.attrs))
     return batch
+
+
+# how many span ids an event's meta names as its ancestors, or as the spans under its tool span
+MAX_LINKS = 8
+
+
+def link_spans(spans: list[Span], by_id: dict) -> None:
+    """Give each span its ancestors' ids, and each tool span those under it.
+
+    The ids of the snapshot-less spans under it: what the store joins a span of another export by
+    (store/spans.py)."""
+    for s in spans:
+        parent_id = s.parent_id
+        while parent_id and len(s.ancestors) < MAX_LINKS:
+            s.ancestors.append(parent_id)
+            parent = by_id.get((s.trace_id, parent_id))
+            parent_id = parent.parent_id if parent is not None else ""
+    for s in spans:
+        if tool_kind(s) or is_http(s) and has_body(s) or genai.is_model_span(s.attrs):
+            continue
+        owner = tool_ancestor(s, by_id)
+        if owner is not None and len(owner.covers) < MAX_LINKS:
+            owner.covers.append(s.span_id)
 
 
 def _emit(batch: Batch, span: Span, build: Any, *args: Any) -> None:
@@ -195,6 +221,8 @@ def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=Non
     args_key, result_key = TOOL_KEYS[tool_kind(s)][2:]
     tool, call_id, source = who
     events = []
+    # its time holds the HTTP spans whose context was lost (store/rejoin.py)
+    tool_span = {"tool_span": True}
     # the MCP SDK's tools/call span carries no arguments
     if args_key in s.attrs or announced is not None:
         arguments = (
@@ -209,6 +237,8 @@ def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=Non
         events.append(
             _result_event(s, ctx, who, (s.trace_id, call_id) in answered, s.attrs[result_key])
         )
+    for event in events:
+        event.meta = {**(event.meta or {}), **tool_span}
     return events
 
 
@@ -251,8 +281,7 @@ def _result_events(trace_id: str, call_id: str, result, ctx: Context) -> list[Ev
     Named by the model's call id (the call may have been announced in an earlier export); later
     requests repeat it, and the event id makes them duplicates."""
     m = result.carrier
-    source = framework_of(m) or genai.provider(m.attrs)
-    event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, source)
+    event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, result.source)
     event.event_id = _event_id(f"{trace_id}:result:{call_id}")
     return [event]
 
@@ -314,6 +343,10 @@ def _event(
     # lets the store re-home an HTTP span whose tool span came in another export
     if s.parent_id:
         meta["parent_span_id"] = s.parent_id
+    if len(s.ancestors) > 1:
+        meta["ancestors"] = s.ancestors
+    if s.covers:
+        meta["covers"] = s.covers
     if s.service:
         meta["service.name"] = s.service
     event_id = _event_id(f"{s.trace_id}:{s.span_id}:{snapshot}")

@@ -18,6 +18,9 @@ class Identities:
     def __init__(self, owners: dict, above: dict, hosts: dict | None = None):
         # hosts: id(MCP server span) -> the framework's tool span it ran within (host_tools)
         self.owners, self.above, self.hosts = owners, above, hosts or {}
+        # (trace id, call id) of the calls named here for want of the model's call id: the store
+        # joins them to the model's call when a span of another export links them (store/rejoin.py)
+        self.invented: set[tuple[str, str]] = set()
 
     def of_tool(self, s: Span) -> tuple[str | None, str, str | None]:
         tool, call_id = _tool_name(s, TOOL_KEYS[tool_kind(s)][0]), own_call_id(s)
@@ -36,6 +39,7 @@ class Identities:
         if not call_id:
             rpc = s.attrs.get("jsonrpc.request.id")
             call_id = f"jsonrpc-{rpc}" if rpc is not None and rpc != "" else s.span_id
+            self.invented.add((s.trace_id, call_id))
         return tool, call_id, source_of(s) or (turn_call[0].provider if turn_call else None)
 
     def of_http(
@@ -190,6 +194,10 @@ def tool_kind(s: Span) -> str | None:
         return None
     if s.name.startswith("execute_tool") or a.get("gen_ai.operation.name") == "execute_tool":
         return "genai"
+    # the mcp SDK's client span of a tools/call ("MCP send tools/call find_orders"): the server's
+    # span, in another process, sits under it
+    if s.kind == SPAN_KIND_CLIENT and a.get("mcp.method.name") == "tools/call":
+        return "genai"
     if a.get("openinference.span.kind") == "TOOL":
         return "openinference"
     if a.get("traceloop.span.kind") == "tool":
@@ -304,7 +312,12 @@ def http_method(s: Span) -> str | None:
 
 def _tool_name(s: Span, key: str) -> str | None:
     v = s.attrs.get(key)
-    return v if type(v) is str else None
+    if type(v) is str:
+        return v
+    # an MCP span names its tool only in its name: "MCP send tools/call find_orders"
+    if s.attrs.get("mcp.method.name") == "tools/call" and "tools/call " in s.name:
+        return s.name.rpartition("tools/call ")[2].strip() or None
+    return None
 
 
 def _call_id(s: Span, key: str) -> str:

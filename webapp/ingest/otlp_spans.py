@@ -52,6 +52,11 @@ class Span:
     scope: str = ""
     # (name, attributes) of its span events, in order
     events: list = field(default_factory=list)
+    # set by otlp.map_spans: its ancestors' span ids as far as its export knows them, nearest first
+    # (the last may be in another export), and for a tool span the span ids under it that carry no
+    # snapshot (an MCP client's transport span, whose child the server in another process sends)
+    ancestors: list = field(default_factory=list)
+    covers: list = field(default_factory=list)
     error: RecordError | None = None
 
 

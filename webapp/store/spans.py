@@ -13,6 +13,7 @@ call's result.
 
 from datetime import datetime, timedelta
 
+from . import rejoin
 from .codec import loads
 
 # a span joins its parent's call, or its turn's, only this close in time
@@ -25,6 +26,13 @@ RESPONSES = (
     "SELECT seq, meta FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'response'"
 )
 AS_RESULT = "UPDATE events SET snapshot = 'result' WHERE seq = ?"
+# a trace with a call ingest named for want of the model's, or a span not joined yet
+UNJOINED = """SELECT 1 FROM events WHERE trace_id = ?
+ AND (call_id = '' OR meta LIKE '%"provisional"%') LIMIT 1"""
+# a trace's events as rejoin.plan reads them: payloads of arguments and requests only
+TRACE_EVENTS = """SELECT seq, call_id, tool, snapshot, ts, meta,
+ CASE WHEN snapshot IN ('arguments', 'request') THEN payload END FROM events WHERE trace_id = ?
+ ORDER BY seq LIMIT ?"""
 
 
 def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
@@ -37,7 +45,8 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
     touched = set()
     # (trace, span) -> [parent span, earliest ts, seqs, turn span, place]
     orphans: dict[tuple[str, str], list] = {}
-    for row in conn.execute(sql.SPAN_EVENTS, new_events).fetchall():
+    rows = conn.execute(sql.SPAN_EVENTS, new_events).fetchall()
+    for row in rows:
         (
             seq,
             trace_id,
@@ -65,6 +74,7 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
         elif parent_id or turn_span:
             orphan = orphans.setdefault((trace_id, span_id), [parent_id, ts, [], turn_span, place])
             orphan[1], orphan[2] = min(orphan[1], ts), [*orphan[2], seq]
+    traces = {row[1] for row in rows}
     for (trace_id, span_id), (parent_id, ts, seqs, turn_span, place) in orphans.items():
         found = (
             (
@@ -77,8 +87,45 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
         if found:
             conn.executemany(ADOPT_ONE, [(found[0], found[1], seq) for seq in seqs])
             touched |= {(trace_id, found[0]), (trace_id, "")}
+    for trace_id in sorted(traces):
+        touched |= rejoin_trace(conn, trace_id)
     settle_stand_ins(conn, touched)
     return touched
+
+
+def rejoin_trace(conn, trace_id: str) -> set[tuple[str, str]]:
+    """Join a trace's provisional calls and orphan spans to their calls (rejoin.py).
+
+    Return the calls touched."""
+    if conn.execute(UNJOINED, (trace_id,)).fetchone() is None:
+        return set()
+    found = conn.execute(TRACE_EVENTS, (trace_id, rejoin.MAX_TRACE_EVENTS + 1)).fetchall()
+    if len(found) > rejoin.MAX_TRACE_EVENTS:
+        return set()
+    rows = [
+        rejoin.Row(seq, call_id, tool, snapshot, ts, meta, _payload(payload))
+        for seq, call_id, tool, snapshot, ts, text, payload in found
+        if type(meta := _meta(text)) is dict and "span_id" in meta
+    ]
+    was = {r.seq: r.call_id for r in rows}
+    moves = rejoin.plan(rows)
+    conn.executemany(ADOPT_ONE, [(call_id, tool, seq) for seq, (call_id, tool) in moves.items()])
+    return {(trace_id, call_id) for call_id, _ in moves.values()} | {
+        (trace_id, was[seq]) for seq in moves
+    }
+
+
+def _meta(meta):
+    return loads(meta) if isinstance(meta, str) else meta
+
+
+def _payload(payload):
+    if payload is None:
+        return None
+    try:
+        return loads(payload)
+    except ValueError:
+        return payload
 
 
 def settle_stand_ins(conn, calls) -> None:
