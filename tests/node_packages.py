@@ -1,5 +1,6 @@
-"""The npm packages the Node recipe imports, installed once from docs/recipes/node's lock file into a
-folder outside the repository."""
+"""The npm packages the Node recipe imports.
+
+Installed once from docs/recipes/node's lock file into a folder outside the repository."""
 
 import fcntl
 import hashlib

@@ -1,5 +1,6 @@
-"""The alignment: the analysis stores only the rows the payloads cannot tell; full_alignment
-rebuilds them all."""
+"""The alignment: the analysis stores only the rows the payloads cannot tell.
+
+full_alignment rebuilds them all."""
 
 import copy
 import shutil

@@ -27,6 +27,7 @@ SOURCES = {
     "adk": "google-adk",
     "claude-agent": "claude-agent-sdk",
     "llamaindex": "llama-index",
+    "crewai": "crewai",
 }
 # the call ids the stand-in model gave, as each framework carries them
 CALL_IDS = {
@@ -35,6 +36,7 @@ CALL_IDS = {
     "adk": ["adk-standin-01", "adk-standin-02"],
     "claude-agent": ["toolu_standin_01", "toolu_standin_02"],
     "llamaindex": ["call_standin_01", "call_standin_02"],
+    "crewai": ["call_standin_01", "call_standin_02"],
 }
 
 

@@ -1,4 +1,6 @@
-"""Framing and encodings: whatever bytes a shipper sends, we find the records or say why not."""
+"""Framing and encodings.
+
+Whatever bytes a shipper sends, we find the records or say why not."""
 
 import gzip
 import time

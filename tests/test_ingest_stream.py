@@ -1,5 +1,6 @@
-"""Streaming ingest: a body is decompressed and split as it comes, so a worker never holds all of it
-parsed."""
+"""Streaming ingest.
+
+A body is decompressed and split as it comes, so a worker never holds all of it parsed."""
 
 import gzip
 import json

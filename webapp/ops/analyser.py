@@ -55,7 +55,8 @@ class Analyser(StoreLoop):
             store.settle_when_tight()
         self.count_analysed(busy)
         self.streak, self.since = caught_up(self.streak, self.since, busy)
-        return busy
+        # events still queued for projection are work too: no idle pause before them
+        return busy or int(store.behind())
 
     def unavailable(self, error: StoreUnavailable) -> None:
         self.count_error(error)

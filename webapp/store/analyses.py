@@ -9,6 +9,7 @@ if the call did not change meanwhile; the problems and alerts it causes go in th
 import time
 
 from .codec import utc_now
+from .errors import StoreUnavailable
 from .hours import hour_keys, refresh_hours
 from .problems import apply_groupings
 from .rows import analysis_row
@@ -31,15 +32,29 @@ class AnalysisBookkeeping:
 
     Needs write(), catch_up_for_read(), refresh_traces(), save_rows(), db, sql."""
 
-    def claim_pending(self, limit: int = 100) -> list[dict]:
-        """Claim calls whose analysis is out of date, so one worker analyses each."""
-        self.catch_up_for_read()
+    def claim_pending(self, limit: int = 100, projecting: float | None = None) -> list[dict]:
+        """Claim calls whose analysis is out of date, so one worker analyses each.
+
+        New events are projected first: all of them, or what about `projecting` seconds of work
+        projects (under a sustained load the queue never empties, and a claim that waited for it
+        analysed nothing until the load stopped)."""
+        if projecting is None:
+            self.catch_up_for_read()
+        else:
+            self.project_for_claim(projecting)
         now = time.time()
         with self.write() as conn:
             rows = conn.execute(
                 self.sql.CLAIM_PENDING, (now, now - CLAIM_SECONDS, limit)
             ).fetchall()
         return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
+
+    def project_for_claim(self, seconds: float) -> None:
+        """Project new events for about `seconds`; a locked database only delays it."""
+        try:
+            self.project_all(seconds)
+        except StoreUnavailable:
+            pass
 
     def release_claims_in(self, conn, keys) -> None:
         """Give claimed (trace_id, call_id) calls back to the queue.

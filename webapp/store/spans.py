@@ -94,8 +94,9 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
 
 
 def rejoin_trace(conn, trace_id: str) -> set[tuple[str, str]]:
-    """Join a trace's provisional calls and orphan spans to their calls (rejoin.py); return the
-    calls touched."""
+    """Join a trace's provisional calls and orphan spans to their calls (rejoin.py).
+
+    Return the calls touched."""
     if conn.execute(UNJOINED, (trace_id,)).fetchone() is None:
         return set()
     found = conn.execute(TRACE_EVENTS, (trace_id, rejoin.MAX_TRACE_EVENTS + 1)).fetchall()
