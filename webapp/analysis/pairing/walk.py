@@ -64,6 +64,9 @@ class Pairing:
         self.quiet_roots: tuple = ()
         # left path -> the other arguments joined with it into one field
         self.joined: dict[str, list] = {}
+        # the request's HTTP method (GET, POST...) when logged, and the body it sent (None: none)
+        self.http_method: str | None = None
+        self.http_body = None
 
     def declare(self, entries) -> None:
         """Pair the declared entries whose both ends exist.
