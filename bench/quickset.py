@@ -1,4 +1,6 @@
-"""The quick test set's time beside a baseline checkout's, measured side by side in one run.
+"""The quick test set's time beside a baseline checkout's.
+
+Measured side by side in one run.
 
     git -C . worktree add --detach /work/baseline 70eb6eb    # the checkout to compare with
     python bench/quickset.py --baseline /work/baseline        # two rounds, alternating
@@ -52,7 +54,9 @@ def options() -> argparse.Namespace:
 
 
 def run_quick_set(checkout: Path, database: str, quick: bool) -> dict:
-    """Run the quick set in `checkout` with its own code; return wall and CPU seconds and counts."""
+    """Run the quick set in `checkout` with its own code.
+
+    Return wall and CPU seconds and counts."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     env.pop("TRACEDIFF_TEST_POSTGRES", None)
     if database:

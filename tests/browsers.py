@@ -1,6 +1,7 @@
-"""What the browser tests share: Debian's Chromium (required on CI), launched the one way this
-machine allows, and the fixtures conftest.py hands every browser test (`browser`, `page`,
-`screenshot`)."""
+"""What the browser tests share.
+
+Debian's Chromium (required on CI), launched the one way this machine allows, and the fixtures
+conftest.py hands every browser test (`browser`, `page`, `screenshot`)."""
 
 import os
 from contextlib import contextmanager

@@ -1,4 +1,6 @@
-"""Fixtures: the real app on a real SQLite file, and a real `tracediff serve` process."""
+"""Fixtures: the real app on a real SQLite file, and a real server process.
+
+A real `tracediff serve` process."""
 
 import logging
 import os

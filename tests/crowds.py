@@ -1,5 +1,6 @@
-"""A crowd: 3,000 distinct tools and 3,000 distinct releases, as one misconfigured shipper makes in
-an afternoon.
+"""A crowd: 3,000 distinct tools and 3,000 distinct releases.
+
+As one misconfigured shipper makes in an afternoon.
 
 Crowd tool n (crowd_tool_0000 ... crowd_tool_2999) is called once, in release build-NNNN; the first
 POPULAR tools are called more (tool n another (POPULAR - n) // 10 times, in release 1.0.0), so "most

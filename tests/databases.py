@@ -1,4 +1,6 @@
-"""Test databases: a SQLite file, or a fresh PostgreSQL database cloned from a migrated template.
+"""Test databases: a SQLite file, or a fresh PostgreSQL database.
+
+The PostgreSQL one cloned from a migrated template.
 
 PostgreSQL runs when TRACEDIFF_TEST_POSTGRES names a server (an admin URL such as
 postgresql:///postgres); .ci/run starts one and sets it.

@@ -1,6 +1,7 @@
-"""The catastrophic patterns of the OWASP ReDoS list ("Regular expression Denial of Service"),
-each with a value of 30 to 50 characters that makes a backtracking engine try every way to split
-it (Python's `re` takes hours)."""
+"""The catastrophic patterns of the OWASP ReDoS list, each with its value.
+
+"Regular expression Denial of Service": each with a value of 30 to 50 characters that makes a
+backtracking engine try every way to split it (Python's `re` takes hours)."""
 
 EMAIL = (
     r"^([a-zA-Z0-9])(([\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}"

@@ -1,6 +1,7 @@
-"""Tools lists derived from an OpenAPI document, for `tracediff lint`'s tests and bench: the tool an
-engineer would write for each operation (its arguments are the request's body and parameters), and
-bugs planted in it."""
+"""Tools lists derived from an OpenAPI document.
+
+For `tracediff lint`'s tests and bench: the tool an engineer would write for each operation (its
+arguments are the request's body and parameters), and bugs planted in it."""
 
 import copy
 

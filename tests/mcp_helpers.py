@@ -1,6 +1,7 @@
-"""What the MCP tests share: the tools' arguments on the sample traces and the fields each answer
-documents, a call with a payload of a given size, the lint documents, and the official MCP client
-over either transport."""
+"""What the MCP tests share.
+
+The tools' arguments on the sample traces and the fields each answer documents, a call with a
+payload of a given size, the lint documents, and the official MCP client over either transport."""
 
 import contextlib
 import os

@@ -1,6 +1,7 @@
-"""Generated traffic for observed schemas: the issue's order tool, stable then changed, and correct
-traffic with optional fields, varied enums and nullable values (tests and bench/observed.py share
-it)."""
+"""Generated traffic for observed schemas.
+
+The issue's order tool, stable then changed, and correct traffic with optional fields, varied enums
+and nullable values (tests and bench/observed.py share it)."""
 
 import random
 from datetime import datetime, timedelta

@@ -1,5 +1,6 @@
-"""A PostgreSQL cluster of a test's own (initdb, pg_ctl on a free port), to stop and start as an
-outage.
+"""A PostgreSQL cluster of a test's own, to stop and start as an outage.
+
+initdb, pg_ctl on a free port.
 
 The shared server on port 5432 serves every engineer's tests: outages are made here, never there.
 """

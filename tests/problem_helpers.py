@@ -1,5 +1,6 @@
-"""Builders for the problem tests: findOrders calls that are clean or send limit as a string, at a
-chosen time."""
+"""Builders for the problem tests.
+
+findOrders calls that are clean or send limit as a string, at a chosen time."""
 
 from datetime import UTC, datetime, timedelta
 

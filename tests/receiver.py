@@ -1,5 +1,6 @@
-"""A real local webhook receiver for the alert tests: verifies every signature, can fail its first
-tries."""
+"""A real local webhook receiver for the alert tests.
+
+Verifies every signature, can fail its first tries."""
 
 import threading
 import time

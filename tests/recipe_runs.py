@@ -1,5 +1,6 @@
-"""Running the recipes of docs/instrumenting.md as a user would, and reading what reached
-tracediff."""
+"""Running the recipes of docs/instrumenting.md as a user would.
+
+And reading what reached tracediff."""
 
 import os
 import re

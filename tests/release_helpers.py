@@ -1,5 +1,6 @@
-"""A four-hour incident across releases: 1.0.0 correct but for one old bug, 1.1.0 with new mapping
-bugs, 1.1.1 the fix.
+"""A four-hour incident across releases.
+
+1.0.0 correct but for one old bug, 1.1.0 with new mapping bugs, 1.1.1 the fix.
 
 findOrders maps `status`, `limit`, `customerId` (-> `customer_id`) and `since`. 1.0.0 already sends
 `limit` as a string once in a while (the old problem); 1.1.0 also upper-cases `status` and drops

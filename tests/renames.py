@@ -1,5 +1,6 @@
-"""Traffic of a tool whose mapping layer renames every field: small integers, repeats, ids,
-dates."""
+"""Traffic of a tool whose mapping layer renames every field.
+
+Small integers, repeats, ids, dates."""
 
 import random
 

@@ -1,5 +1,6 @@
-"""Small local HTTP servers the recipes talk to: a model API that asks for one tool call, an orders
-API."""
+"""Small local HTTP servers the recipes talk to.
+
+A model API that asks for one tool call, an orders API."""
 
 import gzip
 import json

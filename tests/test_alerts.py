@@ -1,5 +1,6 @@
-"""Alert rules, the outbox and the sender, against a real local receiver that verifies every
-signature."""
+"""Alert rules, the outbox and the sender.
+
+Against a real local receiver that verifies every signature."""
 
 import time
 

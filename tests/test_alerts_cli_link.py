@@ -1,6 +1,7 @@
-"""`tracediff alerts test` links to the tracediff people reach: TRACEDIFF_PUBLIC_URL, else the
-address the server beside it recorded at its start, else the default; the line it prints says which
-(a real server and receiver)."""
+"""`tracediff alerts test` links to the tracediff people reach.
+
+TRACEDIFF_PUBLIC_URL, else the address the server beside it recorded at its start, else the default;
+the line it prints says which (a real server and receiver)."""
 
 import pytest
 from click.testing import CliRunner

@@ -1,6 +1,8 @@
-"""The issue's promise end to end: a real server, a real receiver that checks every signature and
-fails at first, the server SIGKILLed while a delivery is in flight: every alert arrives, none twice
-under different ids, none for a backfill or a re-analysis."""
+"""The issue's promise end to end.
+
+A real server, a real receiver that checks every signature and fails at first, the server SIGKILLed
+while a delivery is in flight: every alert arrives, none twice under different ids, none for a
+backfill or a re-analysis."""
 
 import subprocess
 import sys

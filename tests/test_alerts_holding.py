@@ -1,6 +1,8 @@
-"""What a rule does with its messages when its receiver fails: retries without pausing for a short
-outage, pauses after an hour of failures and holds what comes meanwhile, sends it on resume; each
-attempt logged with its own outcome; a deleted rule's id and messages never come back."""
+"""What a rule does with its messages when its receiver fails.
+
+Retries without pausing for a short outage, pauses after an hour of failures and holds what comes
+meanwhile, sends it on resume; each attempt logged with its own outcome; a deleted rule's id and
+messages never come back."""
 
 import time
 from email.utils import formatdate

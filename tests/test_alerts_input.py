@@ -1,6 +1,7 @@
-"""What a rule may say and what its messages say: malformed and metadata URLs refused in one line,
-every problem kind accepted, Slack URLs shown by their start only, test messages of their own type,
-rejected records counted per source."""
+"""What a rule may say and what its messages say.
+
+Malformed and metadata URLs refused in one line, every problem kind accepted, Slack URLs shown by
+their start only, test messages of their own type, rejected records counted per source."""
 
 import pytest
 from click.testing import CliRunner

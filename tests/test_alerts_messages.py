@@ -1,5 +1,6 @@
-"""What alerts say: one line of what broke and how often, and `data` that is the problem exactly as
-the API lists it."""
+"""What alerts say.
+
+One line of what broke and how often, and `data` that is the problem exactly as the API lists it."""
 
 from datetime import UTC, datetime, timedelta
 

@@ -1,5 +1,7 @@
-"""Secrets in a rule's webhook URL: stored as given and delivered, shown to no token on any route
-(API, pages, delivery log, CLI, log lines), kept when a rule is edited with its masked URL."""
+"""Secrets in a rule's webhook URL.
+
+Stored as given and delivered, shown to no token on any route (API, pages, delivery log, CLI, log
+lines), kept when a rule is edited with its masked URL."""
 
 import base64
 import html

@@ -1,5 +1,7 @@
-"""Alerts wait for the analysis to settle: a problem a re-analysis empties is never told, and a
-message says what is true when it is sent (a real receiver, tests/receiver.py, on both stores)."""
+"""Alerts wait for the analysis to settle.
+
+A problem a re-analysis empties is never told, and a message says what is true when it is sent (a
+real receiver, tests/receiver.py, on both stores)."""
 
 import time
 

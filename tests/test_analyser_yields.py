@@ -1,5 +1,7 @@
-"""Ingest is never starved by catch-up: the analyser's batches stop after a bounded time of work,
-and a request waiting for a write turn goes before a background writer."""
+"""Ingest is never starved by catch-up.
+
+The analyser's batches stop after a bounded time of work, and a request waiting for a write turn
+goes before a background writer."""
 
 import fcntl
 import gzip

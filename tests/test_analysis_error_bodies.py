@@ -1,5 +1,6 @@
-"""An error schema matches a body only when the body carries what makes it an error (GitHub's
-basic-error)."""
+"""An error schema matches a body only when it carries an error's marks.
+
+What makes it an error (GitHub's basic-error)."""
 
 import pytest
 

@@ -1,5 +1,6 @@
-"""Property tests: identical snapshots are quiet; one mutation of a known kind is found at its
-path."""
+"""Property tests: identical snapshots are quiet.
+
+One mutation of a known kind is found at its path."""
 
 import copy
 import string

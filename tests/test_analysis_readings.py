@@ -1,5 +1,6 @@
-"""Reading dates and scales from text: the fast readers give what strptime and a plain search
-give."""
+"""Reading dates and scales from text.
+
+The fast readers give what strptime and a plain search give."""
 
 import itertools
 from datetime import UTC, datetime

@@ -1,4 +1,6 @@
-"""Validation of each snapshot against its schema: every error, at a JSON Pointer, with hints."""
+"""Validation of each snapshot against its schema.
+
+Every error, at a JSON Pointer, with hints."""
 
 import copy
 

@@ -1,4 +1,6 @@
-"""The way back: the result the model got, checked against the response the server gave."""
+"""The way back: the result the model got.
+
+Checked against the response the server gave."""
 
 import pytest
 

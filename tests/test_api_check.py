@@ -1,5 +1,7 @@
-"""POST /api/v1/check: one call analysed under its tool's stored contract (what `tracediff check`
-prints for files), stored nowhere; the MCP tool check_call asks it."""
+"""POST /api/v1/check.
+
+One call analysed under its tool's stored contract (what `tracediff check` prints for files), stored
+nowhere; the MCP tool check_call asks it."""
 
 import pytest
 

@@ -1,5 +1,6 @@
-"""The benchmarks still run: each bench/ script in --quick mode prints its ratio lines and writes
-its figures."""
+"""The benchmarks still run.
+
+Each bench/ script in --quick mode prints its ratio lines and writes its figures."""
 
 import json
 import math

@@ -1,5 +1,6 @@
-"""Integers beyond 64 bits (a model's 30-digit id) keep every digit: parsed, stored, shown,
-compared, written."""
+"""Integers beyond 64 bits (a model's 30-digit id) keep every digit.
+
+Parsed, stored, shown, compared, written."""
 
 import json
 from pathlib import Path

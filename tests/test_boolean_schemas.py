@@ -1,4 +1,6 @@
-"""A boolean schema is a schema everywhere: `false` accepts no value, `true` every value."""
+"""A boolean schema is a schema everywhere.
+
+`false` accepts no value, `true` every value."""
 
 import json
 

@@ -1,5 +1,6 @@
-"""The dashboard in a real browser: Playwright driving Debian's Chromium against `tracediff serve
---demo`.
+"""The dashboard in a real browser.
+
+Playwright driving Debian's Chromium against `tracediff serve --demo`.
 
 The screenshots in docs/screenshots/ are written only when asked: `python -m pytest tests/test_browser.py
  --screenshots`.

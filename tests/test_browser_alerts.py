@@ -1,5 +1,6 @@
-"""The alerts page in a real browser: a rule made from the form fires on a regression; its delivery
-shows in the log.
+"""The alerts page in a real browser.
+
+A rule made from the form fires on a regression; its delivery shows in the log.
 
 A findOrders call sends limit as a string; the problem is resolved on its page; a later call breaks
 the same way. The server's own analyser and sender do the rest, against a receiver that fails once

@@ -1,6 +1,7 @@
-"""The tool filter among 3,000 tools, in Chromium: typing part of a rare tool's name offers it (htmx
-refills the datalist from /values/tool), and the filter takes it; without JavaScript it is a plain
-text field that does too."""
+"""The tool filter among 3,000 tools, in Chromium.
+
+Typing part of a rare tool's name offers it (htmx refills the datalist from /values/tool), and the
+filter takes it; without JavaScript it is a plain text field that does too."""
 
 import re
 

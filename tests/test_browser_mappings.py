@@ -1,4 +1,6 @@
-"""Inferred mappings in a real browser: quiet correct calls, confirming a pair, a swap made loud."""
+"""Inferred mappings in a real browser.
+
+Quiet correct calls, confirming a pair, a swap made loud."""
 
 import re
 import time

@@ -1,6 +1,7 @@
-"""Observed schemas in a real browser: an admin adopts the response schema (and the result schema)
-learnt from traffic on the tool page, and the next call that breaks it shows a validation error on
-its trace page."""
+"""Observed schemas in a real browser.
+
+An admin adopts the response schema (and the result schema) learnt from traffic on the tool page,
+and the next call that breaks it shows a validation error on its trace page."""
 
 import random
 import time

@@ -1,4 +1,6 @@
-"""A new user's path through Problems, in Chromium against `tracediff serve --demo`.
+"""A new user's path through Problems.
+
+In Chromium against `tracediff serve --demo`.
 
 Open Problems, filter, open the regressed findOrders problem, see its sparkline, releases and
 traces, compare with the nearest clean call, resolve it; send a later failing call; see it regressed

@@ -1,5 +1,6 @@
-"""After a deploy, in Chromium against a real `tracediff serve`: what did this release break, and
-did the fix hold?
+"""After a deploy, in Chromium against a real `tracediff serve`.
+
+What did this release break, and did the fix hold?
 
 Four hours of findOrders calls (tests/release_helpers.py release_day): 1.0.0 correct, 1.1.0 with
 three mapping bugs, 1.1.1 the fix (its problems resolved), then 1.1.2 upper-cases status again (a

@@ -1,5 +1,7 @@
-"""The way back in a real browser: the trace page's four aligned columns, the result following the
-response through renames (Playwright driving Debian's Chromium against `tracediff serve`)."""
+"""The way back in a real browser.
+
+The trace page's four aligned columns, the result following the response through renames (Playwright
+driving Debian's Chromium against `tracediff serve`)."""
 
 import httpx
 import pytest

@@ -1,5 +1,6 @@
-"""The trace page of the corpus' worst shapes at 1 MB is usable in Chromium: time to the first
-finding highlighted.
+"""The trace page of the corpus' worst shapes at 1 MB is usable in Chromium.
+
+Time to the first finding highlighted.
 
     python -m pytest tests/test_browser_shapes.py -s                              # the worst shapes for the page
     TRACEDIFF_BROWSER_SHAPES=all python -m pytest tests/test_browser_shapes.py -s  # every shape (~10 min here)

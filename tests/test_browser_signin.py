@@ -1,5 +1,7 @@
-"""A person with the admin token signs in from a browser where reading is open, in Chromium against
-a real `tracediff serve --demo` with admin and ingest tokens set and no read token.
+"""A person with the admin token signs in from a browser where reading is open.
+
+In Chromium against a real `tracediff serve --demo` with admin and ingest tokens set and no read
+token.
 
 No page challenges such a browser, so it never sends a password on its own: the problem page offers
 "Sign in", /signin challenges with Basic, the browser answers with the credentials it was given

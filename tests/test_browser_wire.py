@@ -1,6 +1,7 @@
-"""A request given by its URL or a form body, in a real browser: the trace page aligns each argument
-with its query parameter, path segment or form field (Playwright driving Debian's Chromium against
-`tracediff serve`)."""
+"""A request given by its URL or a form body, in a real browser.
+
+The trace page aligns each argument with its query parameter, path segment or form field (Playwright
+driving Debian's Chromium against `tracediff serve`)."""
 
 import httpx
 import pytest
@@ -70,6 +71,10 @@ def server(tmp_path_factory):
     live = LiveServer(
         tmp_path_factory.mktemp("wire") / "wire.db", env={"PYTHONPATH": str(ROOT)}
     ).start()
+    # the contract says where status goes: one call can tell it lost
+    contract = {"mapping": [{"arguments": "/status", "request": "query:/status"}]}
+    put = httpx.put(live.url + "/api/v1/tools/findOrders", json=contract, timeout=10)
+    assert put.status_code == 200, put.text
     events = [
         *get_call(GET_TRACE, "customer_email=ann%40example.com&status=paid&page_size=5"),
         *form_call(),

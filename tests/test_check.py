@@ -1,5 +1,6 @@
-"""`tracediff check` in a user's CI: every contract shape, exit codes 0/1/2, folders of fixtures,
-JUnit, GitHub."""
+"""`tracediff check` in a user's CI.
+
+Every contract shape, exit codes 0/1/2, folders of fixtures, JUnit, GitHub."""
 
 import hashlib
 import io

@@ -1,5 +1,6 @@
-"""The result on the way out of the app: `tracediff check --result`, the fixtures zip, the Markdown,
-the tool page."""
+"""The result on the way out of the app.
+
+`tracediff check --result`, the fixtures zip, the Markdown, the tool page."""
 
 import io
 import json

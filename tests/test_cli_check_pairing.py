@@ -1,5 +1,6 @@
-"""`tracediff check` on renaming mapping layers (issue 11 item 4): quiet with no history, reasons in
---json."""
+"""`tracediff check` on renaming mapping layers (issue 11 item 4).
+
+Quiet with no history, reasons in --json."""
 
 import json
 

@@ -1,5 +1,6 @@
-"""Commands that write, on a nearly full and on a full disk: one line, exit 1, and what was done
-before."""
+"""Commands that write, on a nearly full and on a full disk.
+
+One line, exit 1, and what was done before."""
 
 import contextlib
 import os

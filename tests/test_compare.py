@@ -1,5 +1,6 @@
-"""The compare view pairs array items as the engine does: by id, else by equal value, else in
-order."""
+"""The compare view pairs array items as the engine does.
+
+By id, else by equal value, else in order."""
 
 from webapp.web.render.compare import compare_calls, compare_values
 

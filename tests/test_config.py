@@ -1,4 +1,6 @@
-"""Settings from TRACEDIFF_* variables: a value a setting cannot take is refused, never guessed."""
+"""Settings from TRACEDIFF_* variables.
+
+A value a setting cannot take is refused, never guessed."""
 
 import pytest
 

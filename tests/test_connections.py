@@ -1,6 +1,7 @@
-"""Connection limits that hold without a proxy: idle connections cost no thread and are closed,
-headers have a deadline, open connections per worker are bounded, and health is answered ahead of
-idle connections."""
+"""Connection limits that hold without a proxy.
+
+Idle connections cost no thread and are closed, headers have a deadline, open connections per worker
+are bounded, and health is answered ahead of idle connections."""
 
 import socket
 import time

@@ -1,6 +1,8 @@
-"""Contract changes are atomic: each reads and writes the stored contract as its one writer, in one
-transaction, on both stores; a change made meanwhile is never overwritten, and an import is all or
-nothing. Thirty confirms and three adopts against a real server: test_hostile_contracts.py."""
+"""Contract changes are atomic.
+
+Each reads and writes the stored contract as its one writer, in one transaction, on both stores; a
+change made meanwhile is never overwritten, and an import is all or nothing. Thirty confirms and
+three adopts against a real server: test_hostile_contracts.py."""
 
 import threading
 

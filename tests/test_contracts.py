@@ -1,4 +1,6 @@
-"""Contracts: check_contract, tool definitions in every provider format, and OpenAPI import."""
+"""Contracts: check_contract.
+
+Tool definitions in every provider format, and OpenAPI import."""
 
 import pytest
 

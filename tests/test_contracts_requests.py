@@ -1,6 +1,7 @@
-"""An OpenAPI operation's parameters become the contract's `http`: method, URL template, parameters,
-media type; the analysis then names path parameters by the template and checks each parameter by its
-schema and style."""
+"""An OpenAPI operation's parameters become the contract's `http`.
+
+Method, URL template, parameters, media type; the analysis then names path parameters by the
+template and checks each parameter by its schema and style."""
 
 import pytest
 

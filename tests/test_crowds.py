@@ -1,7 +1,8 @@
-"""Crowds of tools and releases (issue 34): with 3,000 of each, every page and JSON list stays under
-300 KB by default, pages through with cursors, offers the most used values in its filters and finds
-the rest by search, and the quarantine page and readiness say the crowd looks like a
-misconfiguration (tests/crowds.py builds it)."""
+"""Crowds of tools and releases (issue 34).
+
+With 3,000 of each, every page and JSON list stays under 300 KB by default, pages through with
+cursors, offers the most used values in its filters and finds the rest by search, and the quarantine
+page and readiness say the crowd looks like a misconfiguration (tests/crowds.py builds it)."""
 
 import re
 

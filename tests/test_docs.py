@@ -1,4 +1,6 @@
-"""The docs site: the contract of the settings, finding kinds and commands, and it builds.
+"""The docs site: the contract of settings, finding kinds and commands.
+
+And it builds.
 
 Each reference page keeps the assertions the README held before the reference moved into docs/;
 the generated parts (docs/cli.md from `--help`, the settings table) are checked with cog, as

@@ -1,5 +1,6 @@
-"""The serving worker (webapp/ops/draining.py, webapp/ops/listeners.py) and what `tracediff serve`
-really binds."""
+"""The serving worker and what `tracediff serve` really binds.
+
+webapp/ops/draining.py, webapp/ops/listeners.py."""
 
 import http.client
 import json

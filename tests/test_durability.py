@@ -1,5 +1,6 @@
-"""Durability: concurrent writers, SIGKILL mid-stream, read-only and full disks, pruning under
-load."""
+"""Durability: concurrent writers, SIGKILL, read-only and full disks, pruning.
+
+SIGKILL mid-stream; pruning under load."""
 
 import multiprocessing
 import os

@@ -1,5 +1,6 @@
-"""Escalating: an open problem whose hourly rate, by the calls' own times, goes well above its own
-7-day baseline."""
+"""Escalating: an open problem well above its own 7-day baseline.
+
+Its hourly rate, by the calls' own times, goes well above its own 7-day baseline."""
 
 from datetime import UTC, datetime, timedelta
 

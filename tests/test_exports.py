@@ -1,4 +1,6 @@
-"""Exports for tickets: the Markdown summary, the JSON twin and the fixtures zip."""
+"""Exports for tickets.
+
+The Markdown summary, the JSON twin and the fixtures zip."""
 
 import hashlib
 import io

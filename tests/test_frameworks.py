@@ -27,6 +27,7 @@ SOURCES = {
     "adk": "google-adk",
     "claude-agent": "claude-agent-sdk",
     "llamaindex": "llama-index",
+    "crewai": "crewai",
 }
 # the call ids the stand-in model gave, as each framework carries them
 CALL_IDS = {
@@ -35,6 +36,7 @@ CALL_IDS = {
     "adk": ["adk-standin-01", "adk-standin-02"],
     "claude-agent": ["toolu_standin_01", "toolu_standin_02"],
     "llamaindex": ["call_standin_01", "call_standin_02"],
+    "crewai": ["call_standin_01", "call_standin_02"],
 }
 
 
@@ -76,12 +78,10 @@ def test_a_framework_recording_gives_one_call_per_tool_call(client, stem, encodi
 
 # Recordings whose spans still need each other's export to join (issue 33, part 2): strict, so a fix
 # shows. (LangGraph's HTTP span joins the tool span holding its time across exports: store/rejoin.py)
-_CLAUDE_SPLIT = (
-    "two parallel Claude Agent SDK tool spans both hold the first HTTP span's time: across exports "
-    "it may join the second before the first arrives"
-)
-# (LlamaIndex's tool span without a call id takes the announced call of its arguments across exports)
-SPLIT_NOT_YET = {"claude-agent-two": _CLAUDE_SPLIT}
+# (LlamaIndex's tool span without a call id takes the announced call of its arguments across
+# exports; two parallel Claude Agent SDK tool spans: the HTTP span goes to the one whose arguments
+# its request carries)
+SPLIT_NOT_YET: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ NODE_DIR = Path("/tmp/node-frameworks")
 SOURCES = {
     "vercel-ai": "vercel-ai",
     "vercel-ai.stream": "vercel-ai",
+    "vercel-ai5": "vercel-ai",
     "vercel-ai7": "vercel-ai",
     "vercel-ai7.legacy": "vercel-ai",
     "mastra": "mastra",

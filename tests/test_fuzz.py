@@ -1,5 +1,6 @@
-"""Fuzzing the ingest endpoints: any body gets 200 or a documented 4xx in the error shape, never a
-500."""
+"""Fuzzing the ingest endpoints.
+
+Any body gets 200 or a documented 4xx in the error shape, never a 500."""
 
 import gzip
 import json

@@ -1,4 +1,6 @@
-"""Liveness and readiness tell the truth: a read-only database, a missing template, a backlog."""
+"""Liveness and readiness tell the truth.
+
+A read-only database, a missing template, a backlog."""
 
 import shutil
 import stat

@@ -1,4 +1,6 @@
-"""Hostile payloads go through the API and come back on the pages as inert, escaped text."""
+"""Hostile payloads go through the API and come back on the pages as inert.
+
+Escaped text."""
 
 from html.parser import HTMLParser
 

@@ -1,4 +1,6 @@
-"""The mapping inference, pure: which argument feeds which request field, learnt from calls."""
+"""The mapping inference, pure.
+
+Which argument feeds which request field, learnt from calls."""
 
 import random
 

@@ -1,4 +1,6 @@
-"""Inference a bad release cannot teach, through the real store and pipeline (both engines)."""
+"""Inference a bad release cannot teach.
+
+Through the real store and pipeline (both engines)."""
 
 import random
 

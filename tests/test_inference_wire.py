@@ -1,6 +1,7 @@
-"""Inference learns what travels in the URL (the Google Maps distance matrix as its reference MCP
-server calls it), and the analysis uses it: the join the traffic shows, a query key that went
-missing; GraphQL input objects."""
+"""Inference learns what travels in the URL, and the analysis uses it.
+
+The Google Maps distance matrix as its reference MCP server calls it: the join the traffic shows, a
+query key that went missing; GraphQL input objects."""
 
 import random
 

@@ -1,5 +1,6 @@
-"""Concurrent large bodies are admitted by a byte budget per worker: past it, 429 + Retry-After
-before parsing."""
+"""Concurrent large bodies are admitted by a byte budget per worker.
+
+Past it, 429 + Retry-After before parsing."""
 
 import gzip
 import threading

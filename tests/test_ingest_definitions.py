@@ -1,4 +1,6 @@
-"""Tool definitions a model was offered become the tool's arguments schema when it has none."""
+"""Tool definitions a model was offered become the tool's arguments schema.
+
+When it has none."""
 
 import orjson
 from test_ingest_genai import http_span, model_span, post

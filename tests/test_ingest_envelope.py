@@ -1,4 +1,6 @@
-"""The ingest envelope v1: required fields, type checks, normalisation, idempotency keys."""
+"""The ingest envelope v1.
+
+Required fields, type checks, normalisation, idempotency keys."""
 
 from datetime import UTC, datetime
 

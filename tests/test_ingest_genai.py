@@ -1,5 +1,6 @@
-"""GenAI instrumentations: tool calls announced by model spans, wrappers, and calls spread over
-exports."""
+"""GenAI instrumentations.
+
+Tool calls announced by model spans, wrappers, and calls spread over exports."""
 
 import orjson
 import pytest

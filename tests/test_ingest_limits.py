@@ -1,5 +1,6 @@
-"""Size and depth limits: an over-limit body is a 413 in every framing, a too-deep event is rejected
-alone."""
+"""Size and depth limits.
+
+An over-limit body is a 413 in every framing, a too-deep event is rejected alone."""
 
 import gzip
 import io

@@ -1,4 +1,6 @@
-"""OpenTelemetry: tool spans and their HTTP client spans become the three snapshots."""
+"""OpenTelemetry: tool spans and their HTTP spans become the snapshots.
+
+Their HTTP client spans become the three snapshots."""
 
 import gzip
 

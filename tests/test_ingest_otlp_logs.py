@@ -1,5 +1,6 @@
-"""POST /v1/logs: the GenAI event records of OTLP log exports, joined to spans by trace and span
-id."""
+"""POST /v1/logs: the GenAI event records of OTLP log exports.
+
+Joined to spans by trace and span id."""
 
 import json
 

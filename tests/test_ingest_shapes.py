@@ -1,4 +1,6 @@
-"""The tool-call shapes agents already log become the right snapshot, tool and call id."""
+"""The tool-call shapes agents already log become the right snapshots.
+
+The right snapshot, tool and call id."""
 
 import orjson
 import pytest

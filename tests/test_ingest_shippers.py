@@ -1,5 +1,6 @@
-"""The exact requests real log shippers send are understood, through parse_body/parse_otlp and the
-endpoint."""
+"""The exact requests real log shippers send are understood.
+
+Through parse_body/parse_otlp and the endpoint."""
 
 import gzip
 import json

@@ -1,4 +1,6 @@
-"""What real GenAI instrumentation libraries send over OTLP, replayed through the real app.
+"""What real GenAI instrumentation libraries send over OTLP.
+
+Replayed through the real app.
 
 Each recording in tests/fixtures/otlp/ is what one library exported while a real agent loop ran
 (tests/instrumentations/agent_loop.py): the openai or anthropic SDK against a stand-in model asking

@@ -1,4 +1,6 @@
-"""The same spans, however an exporter batches them, give the same calls and findings.
+"""The same spans give the same calls however an exporter batches them.
+
+And the same findings.
 
 Each recording in tests/fixtures/otlp/ (tests/test_instrumentations.py) is posted once as recorded,
 and again one request per span, in the order recorded, reversed and shuffled (a fixed seed), as a

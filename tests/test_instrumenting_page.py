@@ -1,5 +1,6 @@
-"""docs/instrumenting.md shows the recipes exactly as the tests run them, and the README leads to
-it."""
+"""docs/instrumenting.md shows the recipes exactly as the tests run them.
+
+And the README leads to it."""
 
 import re
 from pathlib import Path

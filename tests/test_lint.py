@@ -1,4 +1,6 @@
-"""`tracediff lint`: a tools list against the API operations it maps to, before any traffic.
+"""`tracediff lint`.
+
+A tools list against the API operations it maps to, before any traffic.
 
 The issue's three disagreements on a small API, transforms and case styles that are no mismatch, and
 an excerpt of a real public description (OpenAI's, tests/data/openai-excerpt.json): the tools list

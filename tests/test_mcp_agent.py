@@ -1,7 +1,9 @@
-"""A scripted agent loop over MCP: a real MCP client whose "model" is a fixed script, against a real
-server holding a fresh database with one planted bug. From list_problems alone it finds the argument
-and the request field of the bug, reads the evidence (get_problem, get_trace), writes the fix, and
-check_call passes on the corrected call."""
+"""A scripted agent loop over MCP.
+
+A real MCP client whose "model" is a fixed script, against a real server holding a fresh database
+with one planted bug. From list_problems alone it finds the argument and the request field of the
+bug, reads the evidence (get_problem, get_trace), writes the fix, and check_call passes on the
+corrected call."""
 
 import copy
 import time

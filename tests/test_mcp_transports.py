@@ -1,7 +1,9 @@
-"""Both transports of the MCP server, driven by the official MCP client SDK against a real
-`tracediff serve` on SQLite and on PostgreSQL: stdio (`tracediff mcp --url`, a process the client
-starts) and Streamable HTTP (`/mcp`), in both protocol eras the SDK speaks (the 2025 `initialize`
-handshake, and 2026-07-28's per-request envelope)."""
+"""Both transports of the MCP server.
+
+Driven by the official MCP client SDK against a real `tracediff serve` on SQLite and on PostgreSQL:
+stdio (`tracediff mcp --url`, a process the client starts) and Streamable HTTP (`/mcp`), in both
+protocol eras the SDK speaks (the 2025 `initialize` handshake, and 2026-07-28's per-request
+envelope)."""
 
 import anyio
 import httpx

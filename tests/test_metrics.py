@@ -1,5 +1,7 @@
-"""/metrics: what each counter counts, and what it must not (in one process, the Flask test client;
-the labels and the gauges a real server samples, on `tracediff serve`)."""
+"""/metrics: what each counter counts, and what it must not.
+
+In one process, the Flask test client; the labels and the gauges a real server samples, on
+`tracediff serve`."""
 
 import json
 import platform

@@ -1,5 +1,6 @@
-"""Observed schemas, the pure part: what a shape learns from traffic, when a call is drift, and the
-schema draft."""
+"""Observed schemas, the pure part.
+
+What a shape learns from traffic, when a call is drift, and the schema draft."""
 
 import random
 

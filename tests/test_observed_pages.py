@@ -1,5 +1,6 @@
-"""The observed schemas as people reach them: the API's contract draft, adopting it, the CLI and the
-tool page."""
+"""The observed schemas as people reach them.
+
+The API's contract draft, adopting it, the CLI and the tool page."""
 
 import random
 

@@ -1,6 +1,7 @@
-"""Observed schemas through the real pipeline and store (both engines): learnt in the analyser's
-transaction, drift as findings grouped into problems, the same after a re-analysis, rebuilt by
-`tracediff reanalyze`."""
+"""Observed schemas through the real pipeline and store (both engines).
+
+Learnt in the analyser's transaction, drift as findings grouped into problems, the same after a
+re-analysis, rebuilt by `tracediff reanalyze`."""
 
 import random
 

@@ -1,4 +1,6 @@
-"""The API is published as OpenAPI 3.1 at /api/v1/openapi.json, and the app keeps to it."""
+"""The API is published as OpenAPI 3.1, and the app keeps to it.
+
+At /api/v1/openapi.json."""
 
 import re
 

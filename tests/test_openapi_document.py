@@ -1,6 +1,7 @@
-"""The OpenAPI document is one checked-in file (webapp/web/openapi.yaml): its lists of names the
-code owns (finding kinds, problem states, snapshots) are the code's, so a new kind cannot leave the
-document behind."""
+"""The OpenAPI document is one checked-in file (webapp/web/openapi.yaml).
+
+Its lists of names the code owns (finding kinds, problem states, snapshots) are the code's, so a new
+kind cannot leave the document behind."""
 
 import copy
 

@@ -1,4 +1,6 @@
-"""A PostgreSQL outage, on a cluster of the test's own: the server's log keeps its line format."""
+"""A PostgreSQL outage, on a cluster of the test's own.
+
+The server's log keeps its line format."""
 
 import re
 import time

@@ -1,5 +1,6 @@
-"""The package outside the checkout: the wheel, the Dockerfile's build and command, the systemd
-unit.
+"""The package outside the checkout.
+
+The wheel, the Dockerfile's build and command, the systemd unit.
 
 No container runtime runs where these tests run, so the Dockerfile is checked by doing what it does:
 its build stage's files make the wheel, its final stage's command runs from that wheel with its ENV.
@@ -19,6 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import ROOT, free_port
+from helpers import parsed
 
 from webapp.version import __version__
 
@@ -373,7 +375,7 @@ def test_every_module_the_package_imports_comes_with_its_declared_dependencies()
     for path in (ROOT / "webapp").rglob("*.py"):
         # the [postgres] extra's modules
         postgres_only = "postgresql" in path.parts
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             names = (
                 [a.name for a in node.names]
                 if isinstance(node, ast.Import)

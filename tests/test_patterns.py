@@ -1,7 +1,8 @@
-"""Contract patterns run in linear time (RE2, jsonschema-rs's `regex` engine): the OWASP ReDoS
-list's catastrophic patterns are judged at once, a pattern no linear-time engine runs is skipped
-and told (PUT, import, the tool page, lint), and the analysis' time budget covers validation.
-The live attack, against a server, is in test_hostile_contracts.py."""
+"""Contract patterns run in linear time (RE2, jsonschema-rs's `regex` engine).
+
+The OWASP ReDoS list's catastrophic patterns are judged at once, a pattern no linear-time engine
+runs is skipped and told (PUT, import, the tool page, lint), and the analysis' time budget covers
+validation. The live attack, against a server, is in test_hostile_contracts.py."""
 
 import time
 

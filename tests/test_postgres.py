@@ -1,4 +1,6 @@
-"""PostgreSQL only: what several nodes on one database must get right (see docs/deploy.md).
+"""PostgreSQL only.
+
+What several nodes on one database must get right (see docs/deploy.md).
 
 The rest of the suite runs on both engines through the `db_path` fixture; these tests are about
 concurrency PostgreSQL allows and SQLite does not: commits out of order, claims from several
@@ -84,6 +86,8 @@ def _claim_all(url: str, out, ready, go) -> None:
     store.close()
 
 
+# starts processes (multiprocessing's spawn, which the audit hook in conftest.py does not see)
+@pytest.mark.slow
 def test_four_processes_claiming_at_once_never_claim_a_call_twice(pg_url):
     store = Store.open(pg_url)
     store.add_events([e for n in range(2000) for e in events_of(f"{n:032x}")])

@@ -1,5 +1,6 @@
-"""PostgreSQL only: `tracediff migrate`'s bulk copy keeps the schema whole, and the facet counts
-walk indexes."""
+"""PostgreSQL only.
+
+`tracediff migrate`'s bulk copy keeps the schema whole, and the facet counts walk indexes."""
 
 from dataclasses import replace
 

@@ -1,6 +1,7 @@
-"""Tickets: links attached from the CLI and the page, the Markdown export as a ticket body, and
-the problem and alert settings pages' forms with tokens set (the admin token's Basic auth opens
-them)."""
+"""Tickets: links attached from the CLI and the page.
+
+The Markdown export as a ticket body, and the problem and alert settings pages' forms with tokens
+set (the admin token's Basic auth opens them)."""
 
 import base64
 import html

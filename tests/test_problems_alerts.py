@@ -1,5 +1,6 @@
-"""A problem that opens or regresses sends the alerts h15's rules ask for, with the problem as the
-API lists it."""
+"""A problem that opens or regresses sends the alerts h15's rules ask for.
+
+With the problem as the API lists it."""
 
 import pytest
 from problem_helpers import CONTRACT, at, call, send, trace
@@ -226,6 +227,8 @@ def test_a_problem_whose_top_pair_misses_a_side_is_alerted(client, app, store, r
     """A dropped field's pair names the side that holds no value ([5, null, ["right"]]): its alert
     is written."""
     _rule(client, receiver)
+    # its request schema names the field: one call can tell it lost
+    store.put_tool("findOrders", CONTRACT)
     events = call(trace(1), at(-5), broken=False)
     # the request drops it
     del events[1]["payload"]["limit"]

@@ -1,4 +1,6 @@
-"""GET/PATCH /api/v1/problems: the names scripts and tickets rely on, and the one error shape."""
+"""GET/PATCH /api/v1/problems.
+
+The names scripts and tickets rely on, and the one error shape."""
 
 from datetime import UTC, datetime
 

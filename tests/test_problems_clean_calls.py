@@ -1,6 +1,7 @@
-"""The clean call a problem is compared with exercised what broke: it carries the problem's argument
-path, and for a response problem it had a response of the same class (an error for an error-envelope
-problem), on both stores."""
+"""The clean call a problem is compared with exercised what broke.
+
+It carries the problem's argument path, and for a response problem it had a response of the same
+class (an error for an error-envelope problem), on both stores."""
 
 from datetime import UTC, datetime
 

@@ -1,5 +1,7 @@
-"""Exposure is a function of the calls stored, not of the order they were analysed in: a call counts
-toward a problem when it broke it, or came at or after its first seen with its argument path."""
+"""Exposure is a function of the calls stored.
+
+Not of the order they were analysed in: a call counts toward a problem when it broke it, or came at
+or after its first seen with its argument path."""
 
 from datetime import UTC, datetime
 

@@ -1,5 +1,6 @@
-"""A fingerprint groups findings by what went wrong where: never by values, severity or contract
-version."""
+"""A fingerprint groups findings by what went wrong where.
+
+Never by values, severity or contract version."""
 
 import pytest
 

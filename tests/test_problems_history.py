@@ -1,5 +1,6 @@
-"""A problem's history says who changed it and when things happened; "after N clean calls" shows its
-count."""
+"""A problem's history says who changed it and when things happened.
+
+"after N clean calls" shows its count."""
 
 import getpass
 from datetime import UTC, datetime

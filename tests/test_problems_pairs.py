@@ -1,5 +1,6 @@
-"""A problem's most common values: a pair that says nothing is not kept, a missing field reads
-"(missing)"."""
+"""A problem's most common values.
+
+A pair that says nothing is not kept, a missing field reads "(missing)"."""
 
 from datetime import UTC, datetime
 

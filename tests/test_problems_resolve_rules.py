@@ -1,6 +1,7 @@
-"""Resolve conditions hold as they read: "when the contract changes" compares the digest the calls
-are really analysed under (inferred pairs too), and "in the next release" is refused where no call
-carries a release."""
+"""Resolve conditions hold as they read.
+
+"when the contract changes" compares the digest the calls are really analysed under (inferred pairs
+too), and "in the next release" is refused where no call carries a release."""
 
 import pytest
 from click.testing import CliRunner

@@ -1,5 +1,6 @@
-"""Problem records: counted once per call, stable under re-analysis, moved between states by the
-events' own time."""
+"""Problem records.
+
+Counted once per call, stable under re-analysis, moved between states by the events' own time."""
 
 from datetime import UTC, datetime, timedelta
 

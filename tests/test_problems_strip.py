@@ -1,4 +1,6 @@
-"""A problem's strip covers exactly the range asked for, and a bar holds only occurrences inside it.
+"""A problem's strip covers exactly the range asked for.
+
+And a bar holds only occurrences inside it.
 
 findOrders sends limit as a string at 09:05, 09:40 and 10:50 (one occurrence each, PAST's day)."""
 

@@ -1,5 +1,6 @@
-"""The problem pages, their twins, the state forms, the nearest clean call, and `tracediff
-problems`."""
+"""The problem pages, their twins, the state forms.
+
+The nearest clean call, and `tracediff problems`."""
 
 from datetime import UTC, datetime
 

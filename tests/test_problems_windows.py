@@ -1,7 +1,8 @@
-"""Ranges that fit the data (issue 25, item 3): with no range given, the problems list's trend, the
-trace list's strip and a problem page's occurrences show the last 24 hours when they hold calls,
-else the span that has them, and say which window that is; quick links set since=1h, 6h, 24h or 7d.
-On both stores."""
+"""Ranges that fit the data (issue 25, item 3).
+
+With no range given, the problems list's trend, the trace list's strip and a problem page's
+occurrences show the last 24 hours when they hold calls, else the span that has them, and say which
+window that is; quick links set since=1h, 6h, 24h or 7d. On both stores."""
 
 import re
 from datetime import UTC, datetime, timedelta

@@ -1,5 +1,6 @@
-"""docs/prometheus/: the scrape config and the alert rules check with promtool, and name metrics
-that exist.
+"""docs/prometheus/.
+
+The scrape config and the alert rules check with promtool, and name metrics that exist.
 
 promtool comes with Debian's `prometheus` package; without it the rules' structure is checked
 instead (and the skip says so).

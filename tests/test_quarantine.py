@@ -1,5 +1,6 @@
-"""Rejected records are visible: the quarantine page, its JSON twin, the API, health and the list's
-notice."""
+"""Rejected records are visible.
+
+The quarantine page, its JSON twin, the API, health and the list's notice."""
 
 import gzip
 

@@ -1,7 +1,8 @@
-"""The statements the analyser and the ingest run per batch find their rows by an index, never by
-reading a table whole: such a read is not seen in a small store and costs seconds per batch in a
-team's (the grouping's `(trace_id, call_id) IN (VALUES ...)` read 300,000 calls per batch of 100:
-642 ms against 1 ms by the key).
+"""The per-batch statements find their rows by an index, never a table scan.
+
+The statements the analyser and the ingest run per batch never read a table whole: such a read is
+not seen in a small store and costs seconds per batch in a team's (the grouping's `(trace_id,
+call_id) IN (VALUES ...)` read 300,000 calls per batch of 100: 642 ms against 1 ms by the key).
 
 SQLite only: its plans do not depend on table sizes, where PostgreSQL's planner scans an empty table
 at will."""

@@ -1,4 +1,6 @@
-"""The README is a front page: the quick start CI runs, a first call that works, a true map."""
+"""The README is a front page.
+
+The quick start CI runs, a first call that works, a true map."""
 
 import json
 import re

@@ -1,5 +1,6 @@
-"""The real-layer corpus is well formed, and bench/realworld.py runs on a slice of it (no figures
-asserted)."""
+"""The real-layer corpus is well formed, and bench/realworld.py runs on it.
+
+On a slice of it (no figures asserted)."""
 
 import random
 import re

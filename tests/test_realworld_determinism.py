@@ -1,5 +1,7 @@
-"""Deterministic verdicts (issue 32, item 5): a slice of the real-layer corpus, two releases of it,
-sent to a real server in two orders and batchings gives the same findings, call by call."""
+"""Deterministic verdicts (issue 32, item 5).
+
+A slice of the real-layer corpus, two releases of it, sent to a real server in two orders and
+batchings gives the same findings, call by call."""
 
 import random
 

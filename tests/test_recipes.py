@@ -1,5 +1,6 @@
-"""The recipes of docs/instrumenting.md, run as they are against local stand-ins and a real
-tracediff.
+"""The recipes of docs/instrumenting.md.
+
+Run as they are against local stand-ins and a real tracediff.
 
 Each recipe file in docs/recipes/ is executed itself (never a copy): the real openai, anthropic and
 OpenTelemetry packages, the machine's node, a real syslog-ng; then the trace is read from the

@@ -1,5 +1,6 @@
-"""The MCP server recipe of docs/instrumenting.md, called by the official MCP client, read from
-tracediff."""
+"""The MCP server recipe of docs/instrumenting.md.
+
+Called by the official MCP client, read from tracediff."""
 
 import asyncio
 import json

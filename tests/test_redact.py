@@ -1,4 +1,6 @@
-"""Redaction before storage: secrets under known keys and secret-looking values become a marker."""
+"""Redaction before storage.
+
+Secrets under known keys and secret-looking values become a marker."""
 
 import copy
 import json

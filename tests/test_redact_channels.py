@@ -1,6 +1,7 @@
-"""detect-secrets as the oracle beyond payloads: URLs of every shape, the envelope's free text
-(tool, source, release), ticket links, and what pages, the API and alert bodies show built from
-them.
+"""detect-secrets as the oracle beyond payloads.
+
+URLs of every shape, the envelope's free text (tool, source, release), ticket links, and what pages,
+the API and alert bodies show built from them.
 
 A URL is read as the detector would read it stored and as a person would read it decoded, so a token
 percent-encoded in a query value or glued to Telegram's `bot` path word counts as found.

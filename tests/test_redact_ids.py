@@ -1,5 +1,6 @@
-"""Redaction keeps ids: real vendors' id formats survive in every place, the secret formats beside
-them do not.
+"""Redaction keeps ids.
+
+Real vendors' id formats survive in every place, the secret formats beside them do not.
 
 Redaction that destroys ids destroys the evidence (issue 32, item 4): an account id redacted in the
 arguments, the path and the response makes every response fail the vendor's schema and hides every

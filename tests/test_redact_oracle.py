@@ -1,5 +1,6 @@
-"""detect-secrets as the oracle of redaction: whatever it finds in what was sent, tracediff must not
-store.
+"""detect-secrets as the oracle of redaction.
+
+Whatever it finds in what was sent, tracediff must not store.
 
 For every detect-secrets plugin but the ones that flag no secret on their own (public IPs, entropy
 of any random id), a secret of its kind is planted in every place a payload carries text: a string

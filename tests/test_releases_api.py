@@ -1,5 +1,6 @@
-"""GET /api/v1/releases and the /releases page on the four-hour incident: an old problem from 1.0.0,
-two new in 1.1.0; releases in the order they appeared."""
+"""GET /api/v1/releases and the /releases page on the four-hour incident.
+
+An old problem from 1.0.0, two new in 1.1.0; releases in the order they appeared."""
 
 import re
 

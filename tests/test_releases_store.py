@@ -1,6 +1,7 @@
-"""Releases in the store, on both engines: each release's calls and the problems first seen in it,
-releases in the order they appeared, the problems a release broke or fixed against another, and the
-ones it regressed."""
+"""Releases in the store, on both engines.
+
+Each release's calls and the problems first seen in it, releases in the order they appeared, the
+problems a release broke or fixed against another, and the ones it regressed."""
 
 from datetime import UTC, datetime, timedelta
 

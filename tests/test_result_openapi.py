@@ -1,5 +1,6 @@
-"""A tool imported from an OpenAPI operation: its response schemas check a result that stands for
-the server's answer.
+"""A tool imported from an OpenAPI operation.
+
+Its response schemas check a result that stands for the server's answer.
 
 The contract is the one `tools import` makes of an operation shaped as the OpenAPI Specification's
 own Petstore example (YAML, integer status keys, a `default` error response, `$ref`s into

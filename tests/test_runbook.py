@@ -1,5 +1,6 @@
-"""docs/deploy.md's runbook, run as written: the PostgreSQL role and database, the nightly backup
-unit."""
+"""docs/deploy.md's runbook, run as written.
+
+The PostgreSQL role and database, the nightly backup unit."""
 
 import os
 import re

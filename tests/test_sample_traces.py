@@ -1,5 +1,6 @@
-"""The bundled sample traces are valid envelopes, and their contracts agree with what the README
-claims."""
+"""The bundled sample traces are valid envelopes.
+
+And their contracts agree with what the README claims."""
 
 import json
 import re

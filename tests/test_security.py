@@ -1,4 +1,6 @@
-"""Access tokens, secrets kept out of logs, and the security headers of pages and API."""
+"""Access tokens, secrets kept out of logs, and the security headers.
+
+Of pages and API."""
 
 import base64
 import re

@@ -1,5 +1,6 @@
-"""Serving a real `tracediff serve`: slow clients, SIGTERM, SIGHUP, metrics, access logs,
-proxies."""
+"""Serving a real `tracediff serve`.
+
+Slow clients, SIGTERM, SIGHUP, metrics, access logs, proxies."""
 
 import json
 import os

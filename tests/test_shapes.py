@@ -1,5 +1,6 @@
-"""Every shape of the corpus (bench/corpus.py), small, through the whole path: ingest, analysis,
-page, API."""
+"""Every shape of the corpus (bench/corpus.py), small, through the whole path.
+
+Ingest, analysis, page, API."""
 
 import html as html_lib
 import math

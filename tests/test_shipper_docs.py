@@ -1,4 +1,6 @@
-"""The shipper configurations in docs/shippers.md are the ones tested, and keep under the limits."""
+"""The shipper configurations in docs/shippers.md are the ones tested.
+
+And keep under the limits."""
 
 import re
 

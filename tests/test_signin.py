@@ -1,5 +1,7 @@
-"""Signing a browser in where reading is open: the pages' "Sign in" link, `/signin`'s Basic
-challenge and its redirect back (never off the site), and who the pages say is signed in."""
+"""Signing a browser in where reading is open.
+
+The pages' "Sign in" link, `/signin`'s Basic challenge and its redirect back (never off the site),
+and who the pages say is signed in."""
 
 import base64
 import html

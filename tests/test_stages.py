@@ -1,5 +1,6 @@
-"""The stages are declared once (webapp/common/stages.py): a fifth one needs that declaration and
-what reads it.
+"""The stages are declared once (webapp/common/stages.py).
+
+A fifth one needs that declaration and what reads it.
 
 No module spells the stages out as a list of its own (a check over webapp/, templates/ and static/),
 and a copy of the package with one more Stage in STAGES, and no other change, ingests, stores, lists
@@ -16,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import parsed
 
 from webapp.common.stages import CORE, FIXTURES, NAMES, PAIRS, STAGES, TAGS, Stage, shown, spelt
 
@@ -67,7 +69,7 @@ def spelt_out(webapp: Path = WEBAPP) -> list[str]:
         if module.startswith("store/migrations/"):
             # history: what a past schema was
             continue
-        for function, named in literals(ast.parse(path.read_text())):
+        for function, named in literals(parsed(path)):
             if len(named) >= 3 and (module, function) not in ALLOWED:
                 found.append(f"{module} {function}: {sorted(named)}")
     return found

@@ -1,5 +1,6 @@
-"""Storage faults heal by themselves: a disk remounted read-write or freed takes writes again, with
-no restart.
+"""Storage faults heal by themselves.
+
+A disk remounted read-write or freed takes writes again, with no restart.
 
 The database lives on a tmpfs mounted for the test (root only: skipped with the reason elsewhere).
 """

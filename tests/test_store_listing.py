@@ -1,5 +1,6 @@
-"""The trace list's SQL: the same traces as a naive filter, page by page, and counts that stop at a
-cap."""
+"""The trace list's SQL.
+
+The same traces as a naive filter, page by page, and counts that stop at a cap."""
 
 import random
 import re

@@ -1,6 +1,7 @@
-"""A trace is readable as soon as its ingest is acknowledged, while the projection is held
-elsewhere (another node projecting, another writer holding SQLite's lock): read through its
-events."""
+"""A trace is readable as soon as its ingest is acknowledged.
+
+While the projection is held elsewhere (another node projecting, another writer holding SQLite's
+lock): read through its events."""
 
 import contextlib
 

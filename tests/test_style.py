@@ -1,8 +1,9 @@
-"""House style read from the source with `ast`: docstring summaries of one short clause.
+"""House style read from the source with `ast`: short docstring summaries.
 
 A docstring opens with a summary line of at most SUMMARY_MAX characters ending with a period; any
 detail follows after a blank line (PEP 257), so `help()`, the CLI's command lists and editors show
-a whole sentence."""
+a whole sentence. In tests/ only the modules' docstrings are held to it: a test's own docstring
+states its case in full."""
 
 import ast
 from pathlib import Path
@@ -28,11 +29,15 @@ def summary_problem(docstring: str) -> str | None:
     return None
 
 
-def docstring_problems(source: str) -> list[tuple[int, str, str]]:
-    """Return (line, name, problem) of each docstring in a module's source whose summary is off."""
+def docstring_problems(source: str, kinds=DOCUMENTED) -> list[tuple[int, str, str]]:
+    """Return (line, name, problem) of each docstring in a module's source whose summary is off.
+
+    `kinds`: the nodes whose docstrings count (ast.Module alone: the module's own)."""
     problems = []
     for node in ast.walk(ast.parse(source)):
-        docstring = ast.get_docstring(node) if isinstance(node, DOCUMENTED) else None
+        if not isinstance(node, kinds):
+            continue
+        docstring = ast.get_docstring(node)
         problem = summary_problem(docstring) if docstring else None
         if problem:
             line = node.body[0].lineno
@@ -47,6 +52,17 @@ def test_every_docstring_opens_with_a_short_summary_line():
         for folder in CHECKED
         for path in sorted((ROOT / folder).rglob("*.py"))
         for line, name, problem in docstring_problems(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_every_test_module_opens_with_a_short_summary_line():
+    """Every module of tests/ introduces itself with a summary line of at most 80 characters."""
+    found = [
+        f"{path.relative_to(ROOT)}: {problem}"
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        if "fixtures" not in path.parts
+        for _, _, problem in docstring_problems(path.read_text(encoding="utf-8"), ast.Module)
     ]
     assert not found, "\n".join(found)
 

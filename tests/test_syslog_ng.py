@@ -1,4 +1,6 @@
-"""A real syslog-ng tails an NDJSON file into a running tracediff: every event arrives once, intact.
+"""A real syslog-ng tails an NDJSON file into a running tracediff.
+
+Every event arrives once, intact.
 
 Runs the configuration that docs/shippers.md shows (tests/fixtures/syslog-ng.conf.tmpl), in the
 foreground, against `tracediff serve`. Skipped where syslog-ng is not installed, except on CI.

@@ -1,6 +1,8 @@
-"""Wrong tokens slowed: after AUTH_FAILURES wrong Bearer or Basic tokens from one client, its
-requests with a token get 429 with Retry-After (a page for a browser), logged once with the client,
-never the secret; other clients go on as before; `serve` warns about short tokens by name."""
+"""Wrong tokens slowed.
+
+After AUTH_FAILURES wrong Bearer or Basic tokens from one client, its requests with a token get 429
+with Retry-After (a page for a browser), logged once with the client, never the secret; other
+clients go on as before; `serve` warns about short tokens by name."""
 
 import logging
 

@@ -1,6 +1,7 @@
-"""Stored times have one fixed width, so text order is time order: within a second, across fraction
-widths, on both stores, for the list, its since/until bounds, problems' first and last seen, and a
-database upgraded by migration 10."""
+"""Stored times have one fixed width, so text order is time order.
+
+Within a second, across fraction widths, on both stores, for the list, its since/until bounds,
+problems' first and last seen, and a database upgraded by migration 10."""
 
 import importlib.util
 import re

@@ -1,5 +1,6 @@
-"""Scoped, named tokens (admin > ingest, read), the Host allow-list, and what `serve` refuses to
-expose."""
+"""Scoped, named tokens, the Host allow-list, and what `serve` won't expose.
+
+Scopes: admin > ingest, read."""
 
 import json
 import logging

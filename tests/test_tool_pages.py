@@ -1,4 +1,6 @@
-"""The tool pages and the mappings API: what a person sees and what is stored."""
+"""The tool pages and the mappings API.
+
+What a person sees and what is stored."""
 
 import re
 

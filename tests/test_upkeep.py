@@ -1,5 +1,6 @@
-"""Data care: prune on a nearly full disk gives space back, backups are consistent under writes,
-restore works."""
+"""Data care: prune on a nearly full disk gives space back.
+
+Backups are consistent under writes, restore works."""
 
 import os
 import random

@@ -1,5 +1,7 @@
-"""Data care when the disk says no: each cause named (full, read-only, locked), retention's partial
-work counted and logged, sizes measured and labelled right, no file left beside a failed backup."""
+"""Data care when the disk says no.
+
+Each cause named (full, read-only, locked), retention's partial work counted and logged, sizes
+measured and labelled right, no file left beside a failed backup."""
 
 import contextlib
 import os

@@ -1,6 +1,7 @@
-"""A call missing a stage is never called clean: its badge and summary say what never arrived, the
-list, its counts and its JSON never count it clean, the clean-call reads of problems skip it, and
-the page opens on the worst call."""
+"""A call missing a stage is never called clean.
+
+Its badge and summary say what never arrived, the list, its counts and its JSON never count it
+clean, the clean-call reads of problems skip it, and the page opens on the worst call."""
 
 from datetime import UTC, datetime
 

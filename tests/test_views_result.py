@@ -1,5 +1,6 @@
-"""The trace page with a fourth snapshot: the result in its own aligned column and its own raw
-tree."""
+"""The trace page with a fourth snapshot.
+
+The result in its own aligned column and its own raw tree."""
 
 import re
 

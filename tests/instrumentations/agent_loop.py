@@ -1,5 +1,6 @@
-"""A real agent loop, instrumented by one GenAI library, whose OTLP/HTTP exports are recorded to a
-file.
+"""A real agent loop, instrumented by one GenAI library.
+
+Whose OTLP/HTTP exports are recorded to a file.
 
 Run it with the Python of that library's virtualenv (tests/instrumentations/README.md):
 

@@ -1,4 +1,6 @@
-"""A real agent of one framework, exporting OTLP/HTTP as its docs say, recorded to a file.
+"""A real agent of one framework, exporting OTLP/HTTP as its docs say.
+
+Recorded to a file.
 
 Run it with the Python of that framework's virtualenv (tests/instrumentations/README.md,
 "Frameworks"):

@@ -1,5 +1,7 @@
-"""The MCP chain in two processes: an agent's MCP client and the MCP server that makes the HTTP call,
-both instrumented by one MCP library, their OTLP/HTTP exports recorded to a file.
+"""The MCP chain in two processes.
+
+An agent's MCP client and the MCP server that makes the HTTP call, both instrumented by one MCP
+library, their OTLP/HTTP exports recorded to a file.
 
 Run it with the Python of that library's virtualenv (tests/instrumentations/README.md, "MCP"):
 

@@ -1,4 +1,6 @@
-"""A real agent of one Node framework (node/record.mjs), its OTLP/HTTP exports recorded to a file.
+"""A real agent of one Node framework (node/record.mjs).
+
+Its OTLP/HTTP exports recorded to a file.
 
     python tests/instrumentations/node_frameworks.py FRAMEWORK one|two OUT_PREFIX [NODE_DIR]
 

@@ -1,5 +1,6 @@
-"""A corpus of real mapping layers: tools rebuilt from public projects' code, their correct calls
-and bugs.
+"""A corpus of real mapping layers.
+
+Tools rebuilt from public projects' code, their correct calls and bugs.
 
 Each module rebuilds a few tools of one public project exactly as its code builds requests, reads
 the vendor's answers and hands a result back (the repository, file and commit read are in each

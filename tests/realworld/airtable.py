@@ -1,5 +1,6 @@
-"""Airtable, as domdomegg/airtable-mcp-server calls the Airtable Web API (fetch, JSON, `fields[]`
-queries).
+"""Airtable, as domdomegg/airtable-mcp-server calls the Airtable Web API.
+
+Fetch, JSON, `fields[]` queries.
 
 Read: domdomegg/airtable-mcp-server src/airtableService.ts, src/tools/{list-records,create-record,
 update-records}.ts and src/utils/response.ts at 8a759ba. Lists go as repeated `fields[]=` and

@@ -1,4 +1,6 @@
-"""Asana, as roychri/mcp-server-asana calls the Asana API through the `asana` Node client (v3).
+"""Asana, as roychri/mcp-server-asana calls the Asana API.
+
+Through the `asana` Node client (v3).
 
 Read: roychri/mcp-server-asana src/asana-client-wrapper.ts, src/tool-handler.ts and
 src/tools/task-tools.ts at d02f436. Bodies are wrapped in `{"data": ...}`; `asana_create_task` moves

@@ -1,4 +1,6 @@
-"""GitLab, as the reference MCP server's GitLab tools call the REST API v4 (fetch, JSON bodies).
+"""GitLab, as the reference MCP server's GitLab tools call the REST API v4.
+
+Fetch, JSON bodies.
 
 Read: modelcontextprotocol/servers src/gitlab/index.ts and src/gitlab/schemas.ts at 1f70567 (before
 the server was archived). The project id goes into the path through encodeURIComponent

@@ -1,4 +1,6 @@
-"""Linear, as jerhadf/linear-mcp-server calls Linear's GraphQL API through @linear/sdk.
+"""Linear, as jerhadf/linear-mcp-server calls Linear's GraphQL API.
+
+Through @linear/sdk.
 
 Read: jerhadf/linear-mcp-server index.ts at d897970 (createIssue, searchIssues, buildSearchFilter,
 the tool handlers and their catch). `linear_create_issue` sends `issueCreate(input:)` with `status`

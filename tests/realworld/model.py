@@ -1,5 +1,6 @@
-"""What a tool of the real-layer corpus is: its definition, how its code builds the request, what
-comes back.
+"""What a tool of the real-layer corpus is.
+
+Its definition, how its code builds the request, what comes back.
 
 Each project module describes tools rebuilt from a public repository (named with the file and commit
 read): the tool's input schema as the project declares it, a function turning arguments into the

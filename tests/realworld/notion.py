@@ -1,4 +1,6 @@
-"""Notion, as Notion's own MCP server calls the API: tools generated from its OpenAPI description.
+"""Notion, as Notion's own MCP server calls the API.
+
+Tools generated from its OpenAPI description.
 
 Read: makenotion/notion-mcp-server src/openapi-mcp-server/mcp/proxy.ts, client/http-client.ts and
 scripts/notion-openapi.json at 1d38420. A tool is `API-<operationId>`; its arguments are the

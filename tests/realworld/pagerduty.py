@@ -1,4 +1,6 @@
-"""PagerDuty, as PagerDuty's own MCP server (Python, FastMCP, pydantic) calls the REST API v2.
+"""PagerDuty, as PagerDuty's own MCP server calls the REST API v2.
+
+Python, FastMCP, pydantic.
 
 Read: PagerDuty/pagerduty-mcp-server pagerduty_mcp/tools/incidents.py (create_incident,
 add_note_to_incident) and pagerduty_mcp/models/incidents.py at 22adbf1. `create_incident` dumps the

@@ -1,4 +1,6 @@
-"""Shopify, as GeLi2001/shopify-mcp calls the Admin GraphQL API through graphql-request.
+"""Shopify, as GeLi2001/shopify-mcp calls the Admin GraphQL API.
+
+Through graphql-request.
 
 Read: GeLi2001/shopify-mcp src/tools/getProducts.ts, src/tools/updateCustomer.ts and src/index.ts at
 d9ce6d9. `get-products` sends `{first: limit, query: "title:*<searchTitle>*"}`; `update-customer`

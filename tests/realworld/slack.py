@@ -1,5 +1,6 @@
-"""Slack, as the reference MCP server's Slack tools call the Web API (fetch, JSON bodies, query
-strings).
+"""Slack, as the reference MCP server's Slack tools call the Web API.
+
+Fetch, JSON bodies, query strings.
 
 Read: modelcontextprotocol/servers src/slack/index.ts at 1f70567 (the commit before the server was
 archived). Every answer is HTTP 200 with `ok`; an error is `{"ok": false, "error":

@@ -1,5 +1,6 @@
-"""Stripe, as Stripe's agent toolkit calls the API through stripe-node (form bodies, `a[0][b]`
-nesting).
+"""Stripe, as Stripe's agent toolkit calls the API through stripe-node.
+
+Form bodies, `a[0][b]` nesting.
 
 Read: stripe/agent-toolkit
 tools/typescript/src/shared/{prices/createPrice,paymentLinks/createPaymentLink,

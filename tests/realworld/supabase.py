@@ -1,4 +1,6 @@
-"""Supabase, as Supabase's MCP server calls the Management API (openapi-fetch, JSON).
+"""Supabase, as Supabase's MCP server calls the Management API.
+
+openapi-fetch, JSON.
 
 Read: supabase-community/supabase-mcp packages/mcp-server-supabase/src/platform/api-platform.ts,
 src/tools/database-operation-tools.ts and src/management-api/index.ts at 17fb90f. `project_id` is

@@ -1,5 +1,6 @@
-"""Todoist, as abhiz123/todoist-mcp-server calls the REST API v2 through
-@doist/todoist-api-typescript (v3).
+"""Todoist, as abhiz123/todoist-mcp-server calls the REST API v2.
+
+Through @doist/todoist-api-typescript (v3).
 
 Read: abhiz123/todoist-mcp-server src/index.ts at 7080204. `due_string` and `priority` go as they
 are into a snake_case JSON body (the SDK turns its camelCase options back into the API's keys;

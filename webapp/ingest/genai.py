@@ -277,7 +277,9 @@ def unwrap_result(value: Any) -> Any:
 
 
 def llama_index_tool_output(value: Any) -> Any:
-    """Return the content blocks of a LlamaIndex ToolOutput (what the model got), else the value."""
+    """Return the content blocks of a LlamaIndex ToolOutput, else the value.
+
+    The blocks are what the model got."""
     if (
         type(value) is dict
         and {"blocks", "tool_name", "raw_output"} <= set(value)

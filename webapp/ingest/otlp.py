@@ -21,7 +21,6 @@ from .otlp_calls import (
     Identities,
     adopt_read_bodies,
     body_of,
-    framework_of,
     has_body,
     host_tools,
     http_method,
@@ -180,8 +179,10 @@ MAX_LINKS = 8
 
 
 def link_spans(spans: list[Span], by_id: dict) -> None:
-    """Give each span its ancestors' ids, and each tool span the ids of the snapshot-less spans
-    under it: what the store joins a span of another export by (store/spans.py)."""
+    """Give each span its ancestors' ids, and each tool span those under it.
+
+    The ids of the snapshot-less spans under it: what the store joins a span of another export by
+    (store/spans.py)."""
     for s in spans:
         parent_id = s.parent_id
         while parent_id and len(s.ancestors) < MAX_LINKS:
@@ -280,8 +281,7 @@ def _result_events(trace_id: str, call_id: str, result, ctx: Context) -> list[Ev
     Named by the model's call id (the call may have been announced in an earlier export); later
     requests repeat it, and the event id makes them duplicates."""
     m = result.carrier
-    source = framework_of(m) or genai.provider(m.attrs)
-    event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, source)
+    event = _event(ctx, m, "result", result.content, None, call_id, m.start_ns, None, result.source)
     event.event_id = _event_id(f"{trace_id}:result:{call_id}")
     return [event]
 
@@ -323,6 +323,10 @@ def _http_events(
     # its model turn's calls come in a log record (store/spans.py)
     for event in events if place else ():
         event.meta = {**(event.meta or {}), **place}
+    # joined in the store, and joined again there when a span of a later export tells better
+    # (store/rejoin.py)
+    for event in events if who is None else ():
+        event.meta = {**(event.meta or {}), "loose": True}
     return events
 
 

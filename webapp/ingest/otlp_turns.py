@@ -32,10 +32,12 @@ class Turn:
 
 @dataclass(eq=False)
 class Result:
-    """A tool's result as a model request carried it back, and that request's span."""
+    """A tool's result as a model request carried it back, that request's span and its turn's
+    source."""
 
     content: object
     carrier: Span
+    source: str | None = None
 
 
 class Turns:
@@ -52,8 +54,11 @@ class Turns:
         for s in spans:
             if not genai.is_model_span(s.attrs):
                 continue
-            # a framework's turn is named by the framework, a plain SDK's by its model provider
-            turn = Turn(s, _named_calls(s), framework_of(s) or genai.provider(s.attrs))
+            # a framework's turn is named by the framework (also when a plain SDK's instrumentation
+            # records its model calls inside the framework's spans, as CrewAI's docs set it up), a
+            # plain SDK's by its model provider
+            source = framework_of(s) or self._framework_above(s) or genai.provider(s.attrs)
+            turn = Turn(s, _named_calls(s), source)
             # the SDK's own span of its HTTP request, beside the library's
             if not turn.calls and _is_http(s):
                 self._sdk_requests.add(id(s))
@@ -175,6 +180,9 @@ class Turns:
             parent_id, hops = parent.parent_id, hops + 1
         return None
 
+    def _framework_above(self, s: Span) -> str | None:
+        return next(filter(None, map(framework_of, self._ancestors(s))), None)
+
     def _ancestors(self, s: Span):
         parent_id, hops = s.parent_id, 0
         while parent_id and hops < _MAX_HOPS:
@@ -192,7 +200,8 @@ class Turns:
         for turn in sorted(self.turns.values(), key=lambda t: t.model.start_ns):
             for result in genai.tool_results(turn.model.attrs):
                 results.setdefault(
-                    (turn.model.trace_id, result.call_id), Result(result.content, turn.model)
+                    (turn.model.trace_id, result.call_id),
+                    Result(result.content, turn.model, turn.provider),
                 )
         return results
 

@@ -1,4 +1,6 @@
-"""Join a trace's spans into one call per tool call, whatever exports and order they came in.
+"""Join a trace's spans into one call per tool call.
+
+Whatever exports and order they came in.
 
 spans.py joins an HTTP span to its parent's call or to its turn's when the two share a parent. The
 chains that cross processes or exports need more: an MCP server's `tools/call` span and its HTTP
@@ -77,7 +79,9 @@ class Unit:
 
 @dataclass
 class Announced:
-    """A call a model span announced (its arguments event), and whether a tool span took it."""
+    """A call a model span announced, and whether a tool span took it.
+
+    Its arguments event."""
 
     call_id: str
     tool: str | None
@@ -92,7 +96,9 @@ class Announced:
 
 
 def plan(rows: list[Row]) -> dict[int, tuple[str, str | None]]:
-    """Return {seq: (call id, tool)} for the events that belong in another call than they are."""
+    """Return {seq: (call id, tool)} of the events that belong in another call.
+
+    Another call than the one they are in."""
     units = _units(rows)
     if not units:
         return {}
@@ -113,14 +119,16 @@ def plan(rows: list[Row]) -> dict[int, tuple[str, str | None]]:
 
 
 def _units(rows: list[Row]) -> dict[str, Unit]:
-    """The provisional calls (by the id ingest gave them) and the orphan spans (by span id)."""
+    """The provisional calls (by the id ingest gave them) and the orphan spans.
+
+    By span id."""
     units: dict[str, Unit] = {}
     provisional = {r.meta["provisional"] for r in rows if type(r.meta.get("provisional")) is str}
     for r in rows:
         own = r.meta.get("provisional")
         if type(own) is str:
             key = f"call:{own}"
-        elif r.call_id == "":
+        elif r.call_id == "" or r.meta.get("loose") is True:
             key = f"span:{r.meta.get('span_id')}"
         elif r.call_id in provisional and not _is_announced(r):
             # adopted under a provisional call: it goes where that call goes
@@ -134,8 +142,10 @@ def _units(rows: list[Row]) -> dict[str, Unit]:
 
 
 def _owners(rows: list[Row], units: dict[str, Unit]) -> dict[str, tuple]:
-    """Return {span id: (its call (id, tool) or the unit it is in, the time of its first event)}
-    for every span with events and every span a tool span covers."""
+    """Return {span id: (owner, time of its first event)} of the spans.
+
+    The owner is its call (id, tool) or the unit it is in; every span with events and every span a
+    tool span covers."""
     in_unit = {id(r): u for u in units.values() for r in u.rows}
     owners: dict[str, tuple] = {}
     for r in sorted(rows, key=lambda r: (r.ts, r.seq)):
@@ -150,8 +160,9 @@ def _owners(rows: list[Row], units: dict[str, Unit]) -> dict[str, tuple]:
 
 
 def _by_lineage(unit: Unit, owners: dict):
-    """The call (or unit) of the nearest ancestor of the unit that has one, within TURN_WINDOW (a
-    span id reused much later joins nothing)."""
+    """The call (or unit) of the nearest ancestor of the unit that has one.
+
+    Within TURN_WINDOW (a span id reused much later joins nothing)."""
     own = unit.spans
     for ancestor in unit.lineage:
         if ancestor in own or ancestor not in owners:
@@ -164,19 +175,25 @@ def _by_lineage(unit: Unit, owners: dict):
 
 
 def _by_time(unit: Unit, rows: list[Row], units: dict[str, Unit]):
-    """The call (or unit) of the innermost tool span whose time holds the orphan span's."""
+    """The call (or unit) of the innermost tool span holding the orphan's time.
+
+    The tool span whose time holds the orphan span's."""
     spans: dict[str, list[Row]] = {}
     for r in rows:
         if r.meta.get("tool_span") is True and r.call_id:
             spans.setdefault(r.meta.get("span_id"), []).append(r)
     holding = []
+    sent = _sent(unit)
     for span_id, events in spans.items():
         start, end = min(e.ts for e in events), max(e.ts for e in events)
         if start < end and start <= unit.start and unit.end <= end:
-            holding.append((start, span_id, events[0]))
+            arguments = [_leaves(e.payload) for e in events if e.snapshot == "arguments"]
+            carried = bool(arguments) and bool(sent) and arguments[0] <= sent
+            holding.append((carried, start, span_id, events[0]))
     if not holding:
         return None
-    _, _, event = max(holding)
+    # the one whose arguments its request carries, else the innermost
+    *_, event = max(holding)
     owner = next((u for u in units.values() if event in u.rows), None)
     return owner or (event.call_id, event.tool)
 
@@ -186,8 +203,10 @@ def _is_announced(r: Row) -> bool:
 
 
 def _announced(rows: list[Row], units: dict[str, Unit]) -> list[Announced]:
-    """The calls model spans announced, each marked taken when a span outside the units gave it a
-    snapshot of its own (a tool span with the model's call id, an HTTP span joined already)."""
+    """The calls model spans announced.
+
+    Each marked taken when a span outside the units gave it a snapshot of its own (a tool span with
+    the model's call id, an HTTP span joined already)."""
     in_units = {id(r) for u in units.values() for r in u.rows}
     calls = {}
     for r in rows:
@@ -212,8 +231,9 @@ def _announced(rows: list[Row], units: dict[str, Unit]) -> list[Announced]:
 
 
 def _by_turn(loose: list[Unit], announced: list[Announced]) -> dict[str, tuple[str, str | None]]:
-    """Pair the loose units with the untaken calls of their turns: by tool and arguments first,
-    then in order."""
+    """Pair the loose units with the untaken calls of their turns.
+
+    By tool and arguments first, then in order."""
     turns: dict[str, list[Announced]] = {}
     for call in announced:
         turns.setdefault(call.model_span, []).append(call)
@@ -232,8 +252,9 @@ def _by_turn(loose: list[Unit], announced: list[Announced]) -> dict[str, tuple[s
 
 
 def _turn_of(unit: Unit, turns: dict[str, list[Announced]]) -> str | None:
-    """The latest turn announced before the unit, within TURN_WINDOW, that has a call for its
-    tool."""
+    """The latest turn announced before the unit that has a call for its tool.
+
+    Within TURN_WINDOW."""
     start, best = unit.start, None
     for model_span, calls in turns.items():
         at = calls[0].ts
@@ -247,8 +268,9 @@ def _turn_of(unit: Unit, turns: dict[str, list[Announced]]) -> str | None:
 
 
 def _pairs(units: list[Unit], calls: list[Announced]) -> list[tuple[Unit, Announced]]:
-    """Each unit with the call whose tool and arguments it matches, else the next free call of its
-    tool, in order."""
+    """Each unit with the call whose tool and arguments it matches.
+
+    Else the next free call of its tool, in order."""
     free, pairs = list(calls), []
     for matching in (True, False):
         for unit in [u for u in units if u not in {p[0] for p in pairs}]:
@@ -260,24 +282,33 @@ def _pairs(units: list[Unit], calls: list[Announced]) -> list[tuple[Unit, Announ
 
 
 def _fits(unit: Unit, call: Announced, matching: bool) -> bool:
-    """Tell whether a unit may take an announced call: a tool span one no tool span took, of its
-    tool, with its arguments when `matching`; an HTTP span one no HTTP span answered, whose
-    arguments' values its request carries (never only by its place: an HTTP span may be another
-    call's)."""
+    """Tell whether a unit may take an announced call.
+
+    A tool span one no tool span took, of its tool, with its arguments when `matching`; an HTTP span
+    one no HTTP span answered, whose arguments' values its request carries (never only by its place:
+    an HTTP span may be another call's)."""
     tool_span = any(r.meta.get("tool_span") is True for r in unit.rows)
     if call.taken or not tool_span and call.sent:
         return False
     if unit.tool and call.tool and unit.tool != call.tool:
         return False
-    mine = [r.payload for r in unit.rows if r.snapshot in ("arguments", "request")]
     if any(r.snapshot == "arguments" for r in unit.rows):
+        mine = [r.payload for r in unit.rows if r.snapshot == "arguments"]
         return not matching or any(p == call.arguments for p in mine)
-    sent = set().union(*map(_leaves, mine)) if mine else set()
+    sent = _sent(unit)
     return bool(sent) and _leaves(call.arguments) <= sent
 
 
+def _sent(unit: Unit) -> set[str]:
+    """The values the unit's requests carried."""
+    mine = [r.payload for r in unit.rows if r.snapshot == "request"]
+    return set().union(*map(_leaves, mine)) if mine else set()
+
+
 def _leaves(value: Any) -> set[str]:
-    """The scalar values inside a payload, as text (a number sent as text still matches)."""
+    """The scalar values inside a payload, as text.
+
+    A number sent as text still matches."""
     if type(value) is dict:
         return set().union(*map(_leaves, value.values())) if value else set()
     if type(value) is list:
@@ -296,7 +327,9 @@ def _within(earlier: str, later: str) -> bool:
 
 
 def _moves(units: dict[str, Unit], targets: dict) -> dict[int, tuple[str, str | None]]:
-    """Resolve each unit's target through the units it names; return the rows that change call."""
+    """Resolve each unit's target through the units it names.
+
+    Return the rows that change call."""
     moves = {}
     for unit in units.values():
         target, seen = targets.get(unit.key), {unit.key}

@@ -28,7 +28,7 @@ RESPONSES = (
 AS_RESULT = "UPDATE events SET snapshot = 'result' WHERE seq = ?"
 # a trace with a call ingest named for want of the model's, or a span not joined yet
 UNJOINED = """SELECT 1 FROM events WHERE trace_id = ?
- AND (call_id = '' OR meta LIKE '%"provisional"%') LIMIT 1"""
+ AND (call_id = '' OR meta LIKE '%"provisional"%' OR meta LIKE '%"loose"%') LIMIT 1"""
 # a trace's events as rejoin.plan reads them: payloads of arguments and requests only
 TRACE_EVENTS = """SELECT seq, call_id, tool, snapshot, ts, meta,
  CASE WHEN snapshot IN ('arguments', 'request') THEN payload END FROM events WHERE trace_id = ?
@@ -94,8 +94,9 @@ def join_orphan_spans(conn, sql, *new_events) -> set[tuple[str, str]]:
 
 
 def rejoin_trace(conn, trace_id: str) -> set[tuple[str, str]]:
-    """Join a trace's provisional calls and orphan spans to their calls (rejoin.py); return the
-    calls touched."""
+    """Join a trace's provisional calls and orphan spans to their calls (rejoin.py).
+
+    Return the calls touched."""
     if conn.execute(UNJOINED, (trace_id,)).fetchone() is None:
         return set()
     found = conn.execute(TRACE_EVENTS, (trace_id, rejoin.MAX_TRACE_EVENTS + 1)).fetchall()

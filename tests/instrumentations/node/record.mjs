@@ -3,7 +3,7 @@
 //   node record.mjs FRAMEWORK one|two
 //
 // FRAMEWORK: vercel-ai (the `ai` package 6.x, generateText with experimental_telemetry), vercel-ai.stream
-// (streamText), vercel-ai7 (`ai` 7 with @ai-sdk/otel's OpenTelemetry integration; .legacy: its
+// (streamText), vercel-ai5 (`ai` 5.x, generateText), vercel-ai7 (`ai` 7 with @ai-sdk/otel's OpenTelemetry integration; .legacy: its
 // LegacyOpenTelemetry), mastra (a Mastra Agent with its OtelBridge). The model is the AI SDK's
 // OpenAI-compatible provider at MODEL_URL (a stand-in that asks for one or two find_orders calls); the tool
 // posts to ORDERS_URL through the recipe's tracedFetch (docs/recipes/node_otel.mjs, copied beside this
@@ -46,10 +46,10 @@ function startSdk() { // the OpenTelemetry Node SDK as the AI SDK's docs set it 
   return async () => { await trace.getTracerProvider().forceFlush?.(); await sdk.shutdown(); };
 }
 
-async function vercelAi(stream) {
+async function vercelAi(stream, [ai, provider] = ["ai6", "ai-oc2"]) {
   const stop = startSdk();
-  const { generateText, streamText, tool, stepCountIs } = await import("ai6");
-  const { createOpenAICompatible } = await import("ai-oc2");
+  const { generateText, streamText, tool, stepCountIs } = await import(ai);
+  const { createOpenAICompatible } = await import(provider);
   const model = createOpenAICompatible({ name: "standin", baseURL: `${MODEL_URL}/v1`, apiKey: "sk-standin" })(
     "gpt-4.1-mini");
   const tools = { find_orders: tool({ description: "Search the customer's orders.", inputSchema,
@@ -106,5 +106,6 @@ async function mastra() {
 }
 
 const FRAMEWORKS = { "vercel-ai": () => vercelAi(false), "vercel-ai.stream": () => vercelAi(true),
+  "vercel-ai5": () => vercelAi(false, ["ai5", "ai-oc1"]),
   "vercel-ai7": () => vercelAi7(false), "vercel-ai7.legacy": () => vercelAi7(true), mastra };
 await FRAMEWORKS[framework]();
