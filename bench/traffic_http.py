@@ -38,6 +38,11 @@ def _fn(name, properties, required):
     }
 
 
+# An optional argument left out of the request: one call alone cannot tell it from one the layer
+# consumes (issue 32, item 2), so it is no bug a single call can decide; with history it is loud.
+OPTIONAL_GONE = False
+
+
 def _s(**more):
     return {"type": "string", **more}
 
@@ -168,7 +173,7 @@ LIST_ISSUES = Http(
         "/page": "query",
     },
     [
-        ("query_dropped", True),
+        ("query_dropped", OPTIONAL_GONE),
         ("query_renamed", False),
         ("list_joined_wrongly", False),
         ("wrong_path_id", True),
@@ -243,7 +248,7 @@ CREATE_ISSUE = Http(
         "/labels": "body",
         "/assignees": "body",
     },
-    [("wrong_path_id", True), ("swapped_values", True), ("body_dropped", True)],
+    [("wrong_path_id", True), ("swapped_values", True), ("body_dropped", OPTIONAL_GONE)],
 )
 
 
@@ -306,7 +311,7 @@ DISTANCE = Http(
     distance_args,
     distance_send,
     {"/origins": "query", "/destinations": "query", "/mode": "query"},
-    [("list_joined_wrongly", False), ("query_dropped", True), ("query_renamed", False)],
+    [("list_joined_wrongly", False), ("query_dropped", OPTIONAL_GONE), ("query_renamed", False)],
 )
 
 
@@ -466,7 +471,7 @@ GRAPHQL = Http(
         "/label_ids": "graphql",
         "/milestone_id": "graphql",
     },
-    [("swapped_values", True), ("graphql_dropped", True)],
+    [("swapped_values", True), ("graphql_dropped", OPTIONAL_GONE)],
 )
 
 
@@ -581,7 +586,7 @@ ORDERS = Http(
     orders_args,
     orders_send,
     {"/email": "query", "/status": "query", "/limit": "query"},
-    [("query_dropped", True), ("query_renamed", False), ("query_off_by_one", False)],
+    [("query_dropped", OPTIONAL_GONE), ("query_renamed", False), ("query_off_by_one", False)],
 )
 
 

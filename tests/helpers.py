@@ -2,6 +2,8 @@
 
 Envelopes as a log shipper would send them."""
 
+import functools
+
 import orjson
 
 TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -69,3 +71,17 @@ def quick_and_thorough(quick: int, thorough: int):
             pytest.param(thorough, id="thorough", marks=pytest.mark.slow),
         ],
     )
+
+
+def parsed(path):
+    """The syntax tree of a Python file, parsed once per test process for each text it holds.
+
+    The layering, stage and engine checks each read the whole package; the trees are only read."""
+    return _parsed_text(path.read_text())
+
+
+@functools.cache
+def _parsed_text(text: str):
+    import ast
+
+    return ast.parse(text)

@@ -7,7 +7,6 @@ import hashlib
 import os
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -48,10 +47,13 @@ def node_modules() -> Path:
 
 
 def beside_packages(script: Path) -> str:
-    """Link `script` and the packages into a new folder; return the link, which node runs in place
-    with --preserve-symlinks-main (the file itself, not a copy, resolving its imports there)."""
-    folder = Path(tempfile.mkdtemp(prefix="tracediff-node-recipe-"))
-    (folder / "node_modules").symlink_to(node_modules())
-    link = folder / script.name
-    link.symlink_to(script)
-    return str(link)
+    """Link `script` beside the packages; return the link, which node runs in place with
+    --preserve-symlinks-main (the file itself, not a copy, resolving its imports there)."""
+    modules = node_modules()
+    # one folder per script path: two checkouts never run each other's file
+    folder = modules.parent / hashlib.sha256(str(script).encode()).hexdigest()[:12]
+    folder.mkdir(exist_ok=True)
+    for link, target in ((folder / "node_modules", modules), (folder / script.name, script)):
+        if not link.is_symlink():
+            link.symlink_to(target)
+    return str(folder / script.name)

@@ -369,15 +369,21 @@ def test_array_items_pair_by_their_id_key_not_by_position():
     assert (found["left"]["path"], found["right"]["path"]) == ("/items/0/qty", "/items/1/qty")
 
 
-def test_attachments_that_never_reach_the_request_are_dropped_once_as_a_warning():
+def test_attachments_the_request_schema_names_that_never_reach_the_request_are_dropped_once():
     args = {
         "to": ["ann@example.com"],
         "subject": "Invoice",
         "attachments": [{"filename": "inv.pdf", "content_id": "c1"}],
     }
-    found = only(call(args, {"to": ["ann@example.com"], "subject": "Invoice"}), "dropped")
+    names = {"type": "object", "properties": {"Attachments": {"type": "array"}}}
+    request = {"to": ["ann@example.com"], "subject": "Invoice"}
+    found = only(call(args, request, contract={"request_schema": names}), "dropped")
     assert found["severity"] == "warning" and found["left"]["path"] == "/attachments"
-    assert found["message"] == "attachments dropped: not in the request"
+    assert found["message"] == (
+        "attachments dropped: not in the request (the request schema has a field of its name)"
+    )
+    alone = only(call(args, request), "dropped")
+    assert alone["severity"] == "info" and alone["left"]["path"] == "/attachments"
 
 
 def test_dropping_an_argument_the_schema_requires_is_an_error():
@@ -596,7 +602,8 @@ def test_a_leaf_left_out_of_a_partly_mapped_object_is_dropped_alone():
     ]
     request = {"q": "quarterly report", "start": "2026-08-20", "end": "2026-08-27"}
     found = only(call(args, request, contract={"mapping": mapping}), "dropped")
-    assert found["left"]["path"] == "/filters/folder" and found["severity"] == "warning"
+    # mapping its siblings says nothing of it: one call cannot tell it consumed from lost
+    assert found["left"]["path"] == "/filters/folder" and found["severity"] == "info"
 
 
 ENVELOPED_NOTE = {

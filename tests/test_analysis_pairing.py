@@ -140,7 +140,15 @@ def test_a_value_sent_as_another_type_under_a_new_name_is_type_changed_with_its_
 
 
 def test_dropped_is_loud_only_when_no_counterpart_is_plausible():
-    found = only(call({"title": "x", "notes": "window seat"}, {"title": "x", "page": 1}), "dropped")
+    names = {"properties": {"title": {}, "notes": {}, "page": {}}}
+    found = only(
+        call(
+            {"title": "x", "notes": "window seat"},
+            {"title": "x", "page": 1},
+            {"request_schema": names},
+        ),
+        "dropped",
+    )
     assert found["severity"] == "warning" and found["reason"] is None
     assert (
         only(call({"title": "x", "notes": "window seat"}, {"title": "x"}), "dropped")["left"][

@@ -67,7 +67,12 @@ def test_a_get_logged_with_a_null_or_empty_body_is_not_flagged_at_the_root(clien
     assert the_call(client)["worst"] == "info"
 
 
-def test_a_status_dropped_from_the_query_is_a_warning_with_its_problem(client):
+def test_a_status_the_contract_maps_dropped_from_the_query_is_a_warning_with_its_problem(
+    client, store
+):
+    store.put_tool(
+        "findOrders", {"mapping": [{"arguments": "/status", "request": "query:/status"}]}
+    )
     post(
         client,
         ndjson(

@@ -71,6 +71,10 @@ def server(tmp_path_factory):
     live = LiveServer(
         tmp_path_factory.mktemp("wire") / "wire.db", env={"PYTHONPATH": str(ROOT)}
     ).start()
+    # the contract says where status goes: one call can tell it lost
+    contract = {"mapping": [{"arguments": "/status", "request": "query:/status"}]}
+    put = httpx.put(live.url + "/api/v1/tools/findOrders", json=contract, timeout=10)
+    assert put.status_code == 200, put.text
     events = [
         *get_call(GET_TRACE, "customer_email=ann%40example.com&status=paid&page_size=5"),
         *form_call(),

@@ -86,20 +86,14 @@ def test_a_framework_recording_gives_one_call_per_tool_call(client, stem, encodi
 
 # Recordings whose spans still need each other's export to join (issue 33, part 2): strict, so a fix
 # shows. (LangGraph's HTTP span joins the tool span holding its time across exports: store/rejoin.py)
-_CLAUDE_SPLIT = (
-    "two parallel Claude Agent SDK tool spans both hold the first HTTP span's time: across exports "
-    "it may join the second before the first arrives"
-)
-# (LlamaIndex's tool span without a call id takes the announced call of its arguments across exports)
+# (LlamaIndex's tool span without a call id takes the announced call of its arguments across
+# exports; two parallel Claude Agent SDK tool spans: the HTTP span goes to the one whose arguments
+# its request carries)
 _ADK2_SPLIT = (
     "ADK 2.x names the model's calls find_orders_N and its tool spans adk-<uuid>: the two join by "
     "their turn in one export only"
 )
-SPLIT_NOT_YET = {
-    "claude-agent-two": _CLAUDE_SPLIT,
-    "adk2-one": _ADK2_SPLIT,
-    "adk2-two": _ADK2_SPLIT,
-}
+SPLIT_NOT_YET = {"adk2-one": _ADK2_SPLIT, "adk2-two": _ADK2_SPLIT}
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import functools
 from pathlib import Path
 
 import pytest
+from helpers import parsed
 
 WEBAPP = Path(__file__).resolve().parent.parent / "webapp"
 
@@ -60,7 +61,7 @@ def imported(path: Path) -> set[str]:
     here = module_name(path).split(".")
     package = here if path.name == "__init__.py" else here[:-1]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.ImportFrom):
             base = package[: len(package) - node.level + 1] if node.level else []
             module = ".".join([*base, *(node.module.split(".") if node.module else [])])
@@ -186,7 +187,7 @@ def test_the_check_sees_a_climb_inside_web(tmp_path, monkeypatch, source, folder
 def defined(path: Path) -> set[str]:
     """The public names a module defines at its top level: functions, classes and constants."""
     names = set()
-    for node in ast.parse(path.read_text()).body:
+    for node in parsed(path).body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
@@ -246,7 +247,7 @@ def past_the_face(path: Path, package: str = "analysis") -> set[str]:
 
 def _all_of(path: Path) -> list[str]:
     """Return the names a module lists in `__all__`."""
-    for node in ast.parse(path.read_text()).body:
+    for node in parsed(path).body:
         targets = node.targets if isinstance(node, ast.Assign) else []
         if any(getattr(target, "id", None) == "__all__" for target in targets):
             return ast.literal_eval(node.value)
@@ -334,7 +335,7 @@ def store_methods() -> frozenset[str]:
         node.name
         for room in DOMAIN
         for path in (WEBAPP / room).rglob("*.py")
-        for node in ast.walk(ast.parse(path.read_text()))
+        for node in ast.walk(parsed(path))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
     }
     return frozenset(names - own - set(SHARED_METHOD_NAMES))
@@ -346,7 +347,7 @@ def store_access(path: Path, methods: set[str]) -> list[str]:
     A parameter named or annotated as the store, or a call of a store method on any object (a
     renamed parameter still calls `get_tool`)."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             arguments = node.args
             for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:

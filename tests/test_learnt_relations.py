@@ -17,24 +17,36 @@ LOUD = ("warning", "error")
 GID = 'wrapped ["gid://shop/Customer/", ""]'
 
 
-def learn(calls, newest=()) -> dict:
+def learn(calls, newest=(), changed=()) -> dict:
     """Count evidence over (arguments, request) calls; calls whose index is in `newest` come from
-    the newest release."""
+    the newest release; `changed` pairs are those the analysis paired with another value."""
     total: dict = {}
     for i, (arguments, request) in enumerate(calls):
-        delta = observe(leaves(arguments), leaves(request), dict(total), newest=i in newest)
+        delta = observe(
+            leaves(arguments), leaves(request), dict(total), newest=i in newest, changed=changed
+        )
         merge(total, delta)
     return total
 
 
-def relations_of(calls, releases=None, newest=()) -> dict:
-    evidence = learn(calls, newest)
+def learnt_entries(calls, releases=None, newest=(), changed=()) -> dict:
+    evidence = learn(calls, newest, changed)
     found = infer(evidence, releases=releases)
     return learnt_relations(evidence, [(p.arguments, p.request) for p in found], releases)
 
 
+def relations_of(calls, releases=None, newest=(), changed=()) -> dict:
+    found = learnt_entries(calls, releases, newest, changed)
+    return {pair: entry["relation"] for pair, entry in found.items()}
+
+
 def analysed(arguments, request, relations: dict, url=None):
-    """Analyse one call under a contract holding the learnt pairs and their relations."""
+    """Analyse one call under a contract holding the learnt pairs and their relations ({pair:
+    name}, or {pair: entry} for a table)."""
+    relations = {
+        pair: entry if isinstance(entry, dict) else {"relation": entry}
+        for pair, entry in relations.items()
+    }
     contract = with_inferred(None, list(relations), relations=relations)
     http = {"method": "GET" if url else "POST", "url": url or "https://api.example.com/x"}
     snaps = {
@@ -211,3 +223,58 @@ def test_a_split_learnt_is_quiet_and_a_case_learnt_is_quiet():
     assert loud(analysed({"tags": "a, b"}, {"tags": ["a", "c"]}, split)) != set()
     case = {("/state", "/state"): "enum_changed"}
     assert loud(analysed({"state": "open"}, {"state": "OPEN"}, case)) == set()
+
+
+# --- a value looked up ---------------------------------------------------------------------------
+
+TEAMS = {"ENG": "9c1e7a52-1f0b", "OPS": "77d0b3f4-aa10", "WEB": "0be5c2d9-4e21", "QA": "5a7f-e3c0"}
+
+
+def issues(n, seed=6):
+    rng = random.Random(seed)
+    keys = [rng.choice(list(TEAMS)) for _ in range(n)]
+    return [
+        ({"team": k, "title": f"t{i}"}, {"teamId": TEAMS[k], "title": f"t{i}"})
+        for i, k in enumerate(keys)
+    ]
+
+
+LOOKUP = {("/team", "/teamId")}
+
+
+def test_the_same_input_always_giving_the_same_output_is_learnt_as_a_table():
+    found = learnt_entries(issues(24), changed=LOOKUP)
+    entry = found[("/team", "/teamId")]
+    assert entry["relation"] == learnt.LOOKED_UP
+    assert entry["table"][learnt.digest("ENG")] == learnt.digest(TEAMS["ENG"])
+
+
+def test_a_table_needs_inputs_seen_again_and_one_output_each():
+    # each input once: any pairs fit a table
+    once = [({"team": f"k{i}"}, {"teamId": f"id-{i * 7}"}) for i in range(24)]
+    assert relations_of(once, changed=LOOKUP) == {}
+    # one input, two outputs: no function
+    rng = random.Random(2)
+    coin = [({"team": "ENG"}, {"teamId": rng.choice(["a1", "b2"])}) for _ in range(24)]
+    assert relations_of(coin, changed=LOOKUP) == {}
+
+
+def test_a_looked_up_value_is_quiet_and_another_output_for_a_known_input_is_loud():
+    entry = learnt_entries(issues(24), changed=LOOKUP)[("/team", "/teamId")]
+    pair = {("/team", "/teamId"): entry}
+    assert loud(analysed({"team": "OPS"}, {"teamId": TEAMS["OPS"]}, pair)) == set()
+    # a new input: no verdict without history of it
+    assert loud(analysed({"team": "NEW"}, {"teamId": "fresh-id"}, pair)) == set()
+    # another team's id, or the key sent as it is
+    assert loud(analysed({"team": "OPS"}, {"teamId": TEAMS["ENG"]}, pair)) == {
+        ("value_changed", "/team")
+    }
+    assert loud(analysed({"team": "OPS"}, {"teamId": "OPS"}, pair)) == {("value_changed", "/team")}
+
+
+def test_a_table_only_the_newest_release_shows_is_never_learnt():
+    calls = issues(24)
+    broken = [(a, {**r, "teamId": r["teamId"][::-1]}) for a, r in issues(24, seed=7)]
+    releases = {"newest": "2", "seen": ["1", "2"]}
+    plain = [(a, {**r, "teamId": a["team"]}) for a, r in calls]
+    assert relations_of(plain + broken, releases, range(24, 48), LOOKUP) == {}

@@ -102,6 +102,8 @@ def migrate_together(path: str, folder: str, barrier) -> int:
     return len(applied)
 
 
+# starts processes (multiprocessing's spawn, which the audit hook in conftest.py does not see)
+@pytest.mark.slow
 def test_two_processes_starting_together_migrate_once(tmp_path):
     folder, log, path = tmp_path / "migrations", tmp_path / "runs.log", tmp_path / "two.db"
     side_effect_migrations(folder, log)
@@ -127,6 +129,8 @@ def open_new_database(path: str, barrier) -> list[int]:
     return [m.version for m in applied]
 
 
+# starts processes (multiprocessing's spawn, which the audit hook in conftest.py does not see)
+@pytest.mark.slow
 def test_two_servers_opening_one_new_file_together_build_its_schema_once(tmp_path):
     path = tmp_path / "new.db"
     context = multiprocessing.get_context("spawn")

@@ -20,6 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 from conftest import ROOT, free_port
+from helpers import parsed
 
 from webapp.version import __version__
 
@@ -374,7 +375,7 @@ def test_every_module_the_package_imports_comes_with_its_declared_dependencies()
     for path in (ROOT / "webapp").rglob("*.py"):
         # the [postgres] extra's modules
         postgres_only = "postgresql" in path.parts
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             names = (
                 [a.name for a in node.names]
                 if isinstance(node, ast.Import)

@@ -86,6 +86,8 @@ def _claim_all(url: str, out, ready, go) -> None:
     store.close()
 
 
+# starts processes (multiprocessing's spawn, which the audit hook in conftest.py does not see)
+@pytest.mark.slow
 def test_four_processes_claiming_at_once_never_claim_a_call_twice(pg_url):
     store = Store.open(pg_url)
     store.add_events([e for n in range(2000) for e in events_of(f"{n:032x}")])

@@ -227,6 +227,8 @@ def test_a_problem_whose_top_pair_misses_a_side_is_alerted(client, app, store, r
     """A dropped field's pair names the side that holds no value ([5, null, ["right"]]): its alert
     is written."""
     _rule(client, receiver)
+    # its request schema names the field: one call can tell it lost
+    store.put_tool("findOrders", CONTRACT)
     events = call(trace(1), at(-5), broken=False)
     # the request drops it
     del events[1]["payload"]["limit"]

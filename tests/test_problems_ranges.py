@@ -42,6 +42,8 @@ def loaded(client, store):
     status dropped at 150;
     sendEmail: status dropped at 160."""
     store.put_tool("findOrders", CONTRACT)
+    # its request schema names status: one call can tell it lost
+    store.put_tool("sendEmail", CONTRACT)
     send(
         client,
         *call(trace(1), at(0, PAST)),

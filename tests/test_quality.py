@@ -52,6 +52,15 @@ def test_one_call_at_a_time_most_planted_bugs_are_flagged_at_their_path(alone):
         assert missed <= total // 4, (kind, alone["missed_examples"])
 
 
+# The quick set sends the first third of the same seeded traffic through the store; the run marked
+# slow all of it, beside the one-call-at-a-time figures.
+def test_through_the_store_the_first_200_calls_keep_the_targets(calls):
+    stored = traffic.through_the_store(calls[:200])
+    assert stored["noisy_share"] <= 0.01, stored["noisy_examples"]
+    assert stored["flagged_share"] >= FOUND_FLOOR, stored["by_kind"]
+
+
+@pytest.mark.slow
 def test_through_the_store_at_most_one_correct_call_in_a_hundred_has_a_warning(calls, alone):
     stored = traffic.through_the_store(calls)
     assert stored["noisy_share"] <= 0.01, stored["noisy_examples"]

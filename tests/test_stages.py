@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import parsed
 
 from webapp.common.stages import CORE, FIXTURES, NAMES, PAIRS, STAGES, TAGS, Stage, shown, spelt
 
@@ -68,7 +69,7 @@ def spelt_out(webapp: Path = WEBAPP) -> list[str]:
         if module.startswith("store/migrations/"):
             # history: what a past schema was
             continue
-        for function, named in literals(ast.parse(path.read_text())):
+        for function, named in literals(parsed(path)):
             if len(named) >= 3 and (module, function) not in ALLOWED:
                 found.append(f"{module} {function}: {sorted(named)}")
     return found

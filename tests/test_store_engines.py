@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import parsed
 
 STORE = Path(__file__).resolve().parent.parent / "webapp" / "store"
 ENGINES = ("sqlite", "postgresql")
@@ -31,7 +32,7 @@ def asked_for(files: list[Path]) -> dict[str, set[str]]:
     """Return {"sql": names, "listing": names} the given modules ask an engine for."""
     asked: dict[str, set[str]] = {module: set() for module in MODULES}
     for path in files:
-        tree = ast.parse(path.read_text())
+        tree = parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute):
                 module = _engine_module(node.value)
@@ -77,7 +78,7 @@ def _getattr_on_sql(node: ast.AST) -> bool:
 def defined(path: Path) -> set[str]:
     """The public names a module defines itself (functions, classes, assignments; no imports)."""
     names = set()
-    for node in ast.parse(path.read_text()).body:
+    for node in parsed(path).body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, ast.Assign):
@@ -87,7 +88,7 @@ def defined(path: Path) -> set[str]:
 
 def only_here(path: Path) -> set[str]:
     """The names a module declares its engine's own (its ONLY_HERE tuple)."""
-    for node in ast.parse(path.read_text()).body:
+    for node in parsed(path).body:
         if isinstance(node, ast.Assign) and any(
             getattr(t, "id", "") == "ONLY_HERE" for t in node.targets
         ):
@@ -212,7 +213,7 @@ def empty_methods(folder: Path) -> list[str]:
     """Return the methods of a folder's classes that do nothing: pass, `...`, return a constant."""
     found = []
     for path in sorted(folder.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ClassDef):
                 found += [
                     f"{path.name}: {node.name}.{method.name}"

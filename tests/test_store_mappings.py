@@ -2,6 +2,7 @@
 
 Evidence, decisions, re-analysis."""
 
+import random
 import sqlite3
 
 import orjson
@@ -183,3 +184,41 @@ def test_a_database_made_before_inference_opens_and_gets_its_columns(db_path):
     store = Store.open(db_path)
     load(store, traffic(3))
     assert store.evidence(TOOL)[("/seats", "/quantity")]["both"] == 3
+
+
+def test_a_template_and_a_lookup_the_history_shows_are_quiet_and_a_departure_from_them_is_loud(
+    store,
+):
+    teams = {"ENG": "9c1e7a52-1f0b", "OPS": "77d0b3f4-aa10", "WEB": "0be5c2d9-4e21"}
+    rng = random.Random(3)
+
+    def call(i, team, order, team_id=None, gid=None):
+        arguments = {"team": team, "order": order, "title": f"issue {i}"}
+        request = {
+            "teamId": team_id or teams[team],
+            "order": gid or f"gid://shop/Order/{order}",
+            "title": f"issue {i}",
+        }
+        return events(arguments, request, f"{i + 1:032x}", minute=i, tool="file_issue")
+
+    envelopes = []
+    for i in range(30):
+        envelopes += call(i, rng.choice(list(teams)), str(rng.randint(10**6, 10**7)))
+    envelopes += call(30, "OPS", "4242")
+    # another team's id, and the order id sent unwrapped
+    envelopes += call(31, "OPS", "4243", team_id=teams["ENG"])
+    envelopes += call(32, "WEB", "4244", gid="4244")
+    load(store, envelopes)
+    inferred = set(store.inferred_pairs("file_issue"))
+    assert {("/team", "/teamId"), ("/order", "/order")} <= inferred
+
+    def loud(i):
+        return {
+            (f["kind"], f["left"]["path"])
+            for f in findings(store, f"{i + 1:032x}")
+            if f["severity"] in ("warning", "error") and f["left"]
+        }
+
+    assert loud(5) == loud(30) == set()
+    assert loud(31) == {("value_changed", "/team")}
+    assert loud(32) == {("value_changed", "/order")}

@@ -117,6 +117,7 @@ def _comparisons(docs, contract, status, validation, out: list, wire: Request) -
         bad = {e["path"] for e in validation["request"]["errors"]}
         pairing = pair_arguments(args, request, mapping, contract, wire.located)
         pairing.quiet_roots = quiet_roots(wire)
+        pairing.http_method, pairing.http_body = wire.method, wire.body
         out += mapping_findings(pairing, contract, bad)
     else:
         pairing = Pairing(args, request)

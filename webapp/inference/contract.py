@@ -31,10 +31,10 @@ def with_inferred(
     The stored one plus the inferred pairs as mapping entries.
 
     `separators` ({pair: "|"}) are the joins the tool's traffic showed for lists sent as one
-    parameter; `relations` ({pair: name}) the value relations it showed (a template, a join, a
-    clamp, a case: webapp/analysis/values/learnt.py); `consumed` the arguments it never sent, added
-    to the contract's `consumed` (and named apart in `consumed_inferred`, so a finding can say it
-    was learnt)."""
+    parameter; `relations` ({pair: {"relation": name[, "table"]}}, `learnt_relations`) the value
+    relations it showed (webapp/analysis/values/learnt.py); `consumed` the arguments it never sent,
+    added to the contract's `consumed` (and named apart in `consumed_inferred`, so a finding can
+    say it was learnt)."""
     contract = _with_consumed(contract, consumed)
     declared = declared_pairs(contract)
     left, right = {a for a, _ in declared}, {r for _, r in declared}
@@ -45,7 +45,7 @@ def with_inferred(
             "request": r,
             "inferred": True,
             **({"separator": separators[(a, r)]} if (a, r) in separators else {}),
-            **({"relation": relations[(a, r)]} if (a, r) in relations else {}),
+            **relations.get((a, r), {}),
         }
         for a, r in pairs
         if a not in left and r not in right
@@ -93,18 +93,19 @@ KIND_RELATIONS = ("enum_changed", "format_changed")
 
 
 def learnt_relations(evidence: dict, pairs, releases=None) -> dict:
-    """Return {pair: relation} of inferred pairs with a relation besides equal.
+    """Return the value relations other than equal the inferred pairs' traffic shows.
 
-    Pairs whose traffic shows a value relation other than equal (a template, a join, a split, a
-    clamp, a change of case or type).
-
-    Judged on the releases before the newest once there are several: what only the newest release
-    shows is a change to report, never the relation."""
+    {pair: {"relation": name}}: a template, a join, a split, a clamp, a change of case or format;
+    a value looked up adds its `table` ({input digest: output digest}). Judged on the releases
+    before the newest once there are several: what only the newest release shows is a change to
+    report, never the relation."""
     judged = established if several(releases) else plain
     out = {}
     for pair in pairs:
-        counts = evidence.get(tuple(pair))
-        name = strongest(tuple(pair), judged(counts)).relation if counts else None
-        if name and (learnt.is_function(name) or name in KIND_RELATIONS):
-            out[tuple(pair)] = name
+        counts = judged(evidence.get(tuple(pair)) or {})
+        name = strongest(tuple(pair), counts).relation if counts else None
+        if name == learnt.LOOKED_UP:
+            out[tuple(pair)] = {"relation": name, "table": learnt.table_of(counts)}
+        elif name and (learnt.is_function(name) or name in KIND_RELATIONS):
+            out[tuple(pair)] = {"relation": name}
     return out

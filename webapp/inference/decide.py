@@ -79,6 +79,10 @@ def strongest(pair, counts: dict) -> Inferred:
         for name, n in counts.items()
         if name != BOTH and _named(name, n, counts)
     ]
+    # a table: the same input always gave the same output
+    table = learnt.lookup_agreement(counts)
+    if table:
+        relations.append((table, learnt.LOOKED_UP))
     # equal wins a tie: a transform is only named when the values really differ
     n, name = max(relations, key=lambda item: (item[0], item[1] == EQUAL), default=(0, EQUAL))
     return Inferred(pair[0], pair[1], name, n, counts.get(BOTH, 0))
@@ -108,7 +112,7 @@ def _named(name: str, n: int, counts: dict) -> bool:
 
     A clamp shows values changed at its bound in a few calls and kept in more (else it is a
     constant)."""
-    if name.startswith(learnt.KEPT):
+    if name.startswith((learnt.KEPT, learnt.MAPS)):
         return False
     return not learnt.is_bound(name) or (
         MIN_BOUND_CALLS <= n <= _kept(counts) and learnt.bound_holds(name, counts)

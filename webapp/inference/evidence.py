@@ -24,6 +24,7 @@ def observe(
     room: int = MAX_NEW_PER_CALL,
     presence=None,
     newest: bool = False,
+    changed=(),
 ) -> dict:
     """Return the pair counts of one call's leaves.
 
@@ -32,7 +33,9 @@ def observe(
     `known` holds the pairs already counted for the tool; `room` caps the new ones. With `presence`
     (how many earlier calls held each path, webapp/inference/epochs.py) a new pair starts with the
     earlier calls that held both its paths counted against it; `newest` says the call comes from the
-    tool's newest release (its counts get `new:` copies).
+    tool's newest release (its counts get `new:` copies). `changed` holds the pairs the call's
+    analysis paired with another value: with no relation named, they count a table entry (a value
+    looked up).
     """
     left = {path: keys(value) for path, value in arguments.items()}
     right = {path: keys(value) for path, value in request.items()}
@@ -46,8 +49,19 @@ def observe(
             ) or learnt.bound_name(arguments[a], request[r])
             if found and _past_the_cap(found, known, pair):
                 found = None
+            if not found and (pair in changed or _a_table(known, pair)):
+                found = _entry(arguments[a], request[r], known, pair)
             counts = {BOTH: 1, found: 1} if found else {BOTH: 1}
             delta[pair] = tagged(_with_kept(counts, arguments[a], request[r]), newest)
+    for pair in changed:
+        a, r = pair
+        if pair not in delta and room > 0 and a in arguments and r in request:
+            entry = learnt.maps_key(arguments[a], request[r])
+            if entry:
+                room -= 1
+                delta[pair] = tagged({BOTH: 1, entry: 1}, newest)
+                if presence:
+                    merge_counts(delta[pair], prior_for(presence, *pair))
     if room > 0:
         for pair, found in _new_pairs(
             arguments, request, left, right, known, min(room, MAX_NEW_PER_CALL)
@@ -68,6 +82,22 @@ def _with_kept(counts: dict, a, b) -> dict:
     if kept:
         counts[kept] = 1
     return counts
+
+
+def _a_table(known, pair) -> bool:
+    """Tell whether a pair's counts hold table entries (`known` a dict of counts)."""
+    counts = known.get(pair) if isinstance(known, dict) else None
+    return bool(counts) and any(name.startswith(learnt.MAPS) for name in counts)
+
+
+def _entry(a, b, known, pair) -> str | None:
+    """Return the table entry a call shows, unless it would take the table past MAX_TABLE."""
+    entry = learnt.maps_key(a, b)
+    counts = known.get(pair) if isinstance(known, dict) else None
+    if entry and counts and entry not in counts:
+        if sum(1 for name in counts if name.startswith(learnt.MAPS)) >= learnt.MAX_TABLE:
+            return None
+    return entry
 
 
 def _past_the_cap(found: str, known, pair) -> bool:

@@ -7,7 +7,8 @@ defaults), and so is an argument sent under another key (a layer renames on purp
 they are not: every call of the earlier releases shows what the layer adds and where each argument
 goes, so a field the newest release adds and none of them carried (an internal field a spread
 leaked, a consumed argument sent after all), or an argument the earlier releases held now sent under
-a key none of them used, is loud.
+a key none of them used, is loud. So is an argument every call of the earlier releases held and sent
+that the newest leaves out: one call cannot tell it consumed (rules/dropped.py), its history can.
 """
 
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from .epochs import established, several
 MIN_EARLIER_CALLS = 5
 # info findings a request path never seen before makes loud
 RAISED = ("added", "renamed", "moved")
+# earlier calls that held an argument and sent it every time, before its absence is loud
+MIN_TRAVELLED = 3
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,8 @@ class Earlier:
 
     request: frozenset
     arguments: frozenset
+    # arguments held by MIN_TRAVELLED earlier calls at least, and sent by each of them
+    travelled: frozenset = frozenset()
 
 
 def earlier_fields(presence: dict, releases) -> Earlier | None:
@@ -46,6 +51,13 @@ def earlier_fields(presence: dict, releases) -> Earlier | None:
     return Earlier(
         frozenset(p for side, p in held if side == "request"),
         frozenset(p for side, p in held if side == "arguments"),
+        frozenset(
+            path
+            for (side, path), c in presence.items()
+            if side == "arguments"
+            and established(c).get("calls", 0) >= MIN_TRAVELLED
+            and not established(c).get("dropped", 0)
+        ),
     )
 
 
@@ -59,7 +71,10 @@ def flag_new_fields(
     return those raised."""
     if earlier is None or not release or release != newest:
         return []
-    raised = []
+    raised = [f for f in findings if _always_sent(f, earlier)]
+    for f in raised:
+        f["severity"] = "warning"
+        f["message"] += "; every call of an earlier release that held it sent it"
     for f in findings:
         right, left = f["right"], f["left"]
         if (
@@ -80,6 +95,20 @@ def flag_new_fields(
         f["message"] += "; no call of an earlier release sent it"
         raised.append(f)
     return raised
+
+
+def _always_sent(f: dict, earlier: Earlier) -> bool:
+    """Tell whether a quiet dropped finding is of an argument the earlier releases always sent."""
+    left = f["left"]
+    return (
+        f["kind"] == "dropped"
+        and f["severity"] == "info"
+        and left is not None
+        and left["snapshot"] == "arguments"
+        and f.get("left_value") not in (None, "", {}, [])
+        # the counts keep leaves: an object argument travelled when its leaves did
+        and any(p == left["path"] or p.startswith(left["path"] + "/") for p in earlier.travelled)
+    )
 
 
 def _new(path: str, carried: frozenset) -> bool:

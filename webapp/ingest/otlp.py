@@ -331,6 +331,10 @@ def _http_events(
     # its model turn's calls come in a log record (store/spans.py)
     for event in events if place else ():
         event.meta = {**(event.meta or {}), **place}
+    # joined in the store, and joined again there when a span of a later export tells better
+    # (store/rejoin.py)
+    for event in events if who is None else ():
+        event.meta = {**(event.meta or {}), "loose": True}
     return events
 
 

@@ -180,7 +180,7 @@ def _analyzed(store: Store, calls, budget: float | None, seconds: float | None) 
     # learnt before saving: when this batch's evidence changes the tool's inferred mapping, its
     # calls are queued again (the save then keeps none of them) and analysed under the new one
     # before any problem is told
-    learn(store, reached, batch.dropped)
+    learn(store, reached, batch.dropped, batch.changed)
     batch.left = [key for key in inputs if key not in reached]
     return batch
 
@@ -207,6 +207,19 @@ def dropped_arguments(analysis: dict) -> set[str]:
     }
 
 
+def changed_pairs(analysis: dict) -> set[tuple[str, str]]:
+    """Return the (argument, request field) pairs an analysis found holding a value changed."""
+    return {
+        (f["left"]["path"], f["right"]["path"])
+        for f in analysis.get("findings") or ()
+        if f["kind"] == "value_changed"
+        and f.get("left")
+        and f.get("right")
+        and f["left"]["snapshot"] == "arguments"
+        and f["right"]["snapshot"] == "request"
+    }
+
+
 class _Batch:
     """Analyses on their way to the store.
 
@@ -218,6 +231,8 @@ class _Batch:
         self.results, self.groupings, self.left = [], {}, []
         # {key: argument pointers its analysis found in no request}, for inference
         self.dropped: dict = {}
+        # {key: (argument, request) pairs its analysis found holding another value}, for inference
+        self.changed: dict = {}
         self.observer = Observer(store, inputs)
 
     def contract(self, tool):
@@ -233,6 +248,7 @@ class _Batch:
             self.histories[tool] = tool_history(self.store, tool)
         judged_by_history(analysis, call, self.histories[tool])
         self.dropped[key] = dropped_arguments(analysis)
+        self.changed[key] = changed_pairs(analysis)
         with_drift(analysis, self.observer.drift(key, call, analysis), self.contract(tool))
         self.results.append((*key, call["version"], analysis))
         arguments = call["snapshots"].get("arguments")

@@ -18,13 +18,14 @@ from ..inference.novel import earlier_fields
 from ..store.mappings import MAX_PAIRS_PER_TOOL
 
 
-def learn(store, inputs: dict, dropped: dict | None = None) -> None:
+def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None = None) -> None:
     """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}).
 
     Update inference.
 
-    `dropped` ({key: argument pointers}) says what each call's analysis found in no request."""
-    dropped = dropped or {}
+    `dropped` ({key: argument pointers}) says what each call's analysis found in no request,
+    `paired` ({key: pairs}) which argument it paired with a request field holding another value."""
+    dropped, paired = dropped or {}, paired or {}
     fresh = store.unobserved(inputs) if inputs else set()
     by_tool: dict = {}
     templates: dict = {}
@@ -55,7 +56,13 @@ def learn(store, inputs: dict, dropped: dict | None = None) -> None:
             # a pair a call of this batch started is known now
             seen = {**{p: {} for delta in per_call.values() for p in delta}, **known}
             per_call[key] = observe(
-                arguments, request, seen, MAX_PAIRS_PER_TOOL - len(seen), presence, newest
+                arguments,
+                request,
+                seen,
+                MAX_PAIRS_PER_TOOL - len(seen),
+                presence,
+                newest,
+                paired.get(key, ()),
             )
             paths[key] = presence_of(arguments, request, newest, dropped.get(key, ()))
             merge(presence, paths[key])

@@ -49,6 +49,8 @@ class Pairing:
         self.separators: dict[str, str] = {}
         # left path -> the value relation its tool's history showed (an inferred entry's)
         self.relations: dict[str, str] = {}
+        # left path -> {input digest: output digest} of a relation `looked up`
+        self.tables: dict[str, dict] = {}
         # left paths paired among equal values that repeat
         self.ambiguous: set[str] = set()
         # mapped paths whose counterpart is missing: pair no further
@@ -62,6 +64,9 @@ class Pairing:
         self.quiet_roots: tuple = ()
         # left path -> the other arguments joined with it into one field
         self.joined: dict[str, list] = {}
+        # the request's HTTP method (GET, POST...) when logged, and the body it sent (None: none)
+        self.http_method: str | None = None
+        self.http_body = None
 
     def declare(self, entries) -> None:
         """Pair the declared entries whose both ends exist.

@@ -24,6 +24,8 @@ def learnt_change(pairing, lp: str, rp: str, lv, rv) -> dict | None:
     found = classify(lv, rv)
     kind = found[0] if found else "value_changed"
     label = _label(lp, rp)
+    if name == learnt.LOOKED_UP:
+        return _looked_up(pairing.tables.get(lp) or {}, kind, lp, rp, lv, rv)
     if learnt.follows(name, lv, rv):
         text = f"{label}: {learnt.describe(name)}, as the tool's earlier calls show"
         return finding(kind, "info", end("arguments", lp), end("request", rp), lv, rv, text)
@@ -31,6 +33,25 @@ def learnt_change(pairing, lp: str, rp: str, lv, rv) -> dict | None:
         return None
     text = f"{label}: {show(rv)}, where the tool's earlier calls give {_given(name, lv)}"
     return finding(kind, "warning", end("arguments", lp), end("request", rp), lv, rv, text)
+
+
+def _looked_up(table: dict, kind: str, lp: str, rp: str, lv, rv) -> dict:
+    """Judge a value the tool looks up: info as the table gives it or for an input new to it, a
+    warning for another output (or the output of another input)."""
+    verdict = learnt.looked_up(table, lv, rv)
+    if verdict is False:
+        severity = "warning"
+        text = f"{show(rv)}, where the tool's earlier calls looked {show(lv)} up as another value"
+    else:
+        severity = "info"
+        text = (
+            f"{show(lv)} -> {show(rv)}, looked up as the tool's earlier calls show"
+            if verdict
+            else f"{show(lv)} -> {show(rv)}, a value the tool's earlier calls looked up: no "
+            "earlier call sent this input"
+        )
+    text = f"{_label(lp, rp)}: {text}"
+    return finding(kind, severity, end("arguments", lp), end("request", rp), lv, rv, text)
 
 
 def learnt_departures(pairing) -> list[dict]:
@@ -42,7 +63,9 @@ def learnt_departures(pairing) -> list[dict]:
         if lp not in pairing.whole or lp not in pairing.values or lp not in pairing.pairs:
             continue
         lv, rv = pairing.values[lp]
-        if learnt.changes(name, lv):
+        if learnt.changes(name, lv) or (
+            name == learnt.LOOKED_UP and learnt.digest(lv) in (pairing.tables.get(lp) or {})
+        ):
             rp = pairing.pairs[lp]
             text = (
                 f"{_label(lp, rp)}: {show(lv)} sent as it is, where the tool's earlier calls give "
@@ -64,7 +87,9 @@ def learnt_departures(pairing) -> list[dict]:
 
 def _given(name: str, value) -> str:
     given = learnt.gives(name, value)
-    return f"{show(given)} ({learnt.describe(name)})" if given is not learnt.NOTHING else name
+    if given is learnt.NOTHING:
+        return f"another value ({learnt.describe(name)})"
+    return f"{show(given)} ({learnt.describe(name)})"
 
 
 def _label(lp: str, rp: str) -> str:

@@ -7,15 +7,16 @@ from ..budget import tick
 from ..findings.kinds import end, finding
 from ..pairing.leftovers import Leftovers, remaining
 from ..pairing.walk import Pairing
-from ..schemas.declared import declares, requires
+from ..schemas.declared import declares
 from ..values.classify import classify
-from ..values.json_values import is_container, is_empty, key_style, norm_key, show
+from ..values.json_values import is_container, key_style, norm_key, show
 from ..values.transforms import shared_transform, transform_of
 from ..wire.locations import TEXT_ROOTS, body_part, in_text, internal, is_request_path
 from ..wire.request import is_graphql
 from ..wire.values import wire_reading
 from .arrays import fold_arrays
 from .conversions import unconverted
+from .dropped import Seen, absent_argument
 from .expected import describer, explain
 from .learnt import learnt_change, learnt_departures
 from .outside_body import pair_wire, quiet_added, wire_change
@@ -57,6 +58,8 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
             # learnt too: a template, a join, a clamp, a case every earlier call showed
             if m.get("inferred") is True and isinstance(m.get("relation"), str):
                 pairing.relations[m["arguments"]] = m["relation"]
+                if isinstance(m.get("table"), dict):
+                    pairing.tables[m["arguments"]] = m["table"]
     pairing.declare(entries)
     # never on the wire: pair them with nothing
     pairing.pinned_left |= consumed_paths(contract)
@@ -161,15 +164,19 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         f["transform"] = transform_of(f)
     out = _collapse_case_changes(out)
     consumed = consumed_paths(contract)
+    added = [
+        (path, value)
+        for path, value in one_field_each(remaining(pairing.leftovers, 1))
+        if not quiet_added(pairing, path, contract)
+    ]
+    seen = Seen(pairing.http_method, added, pairing.http_body)
     for path, value in remaining(pairing.leftovers, 0):
         out.append(
             _consumed(path, value, contract)
             if path in consumed
-            else _dropped(path, value, contract.get("arguments_schema"))
+            else absent_argument(path, value, contract, seen)
         )
-    for path, value in one_field_each(remaining(pairing.leftovers, 1)):
-        if not quiet_added(pairing, path, contract):
-            out.append(_added(path, value, contract.get("request_schema")))
+    out += [_added(path, value, contract.get("request_schema")) for path, value in added]
     out = fold_arrays(
         out, pairing, lambda lp, rp: name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}"
     )
@@ -271,24 +278,6 @@ def _consumed(path, value, contract) -> dict:
     why = "no earlier call of the tool sent it" if learnt else "the contract's `consumed`"
     text = f"{name(path)} consumed by the mapping layer: not sent ({why})"
     return finding("dropped", "info", end("arguments", path), None, value, None, text)
-
-
-def _dropped(path, value, schema) -> dict:
-    if requires(schema, path):
-        severity, why = "error", " (required by the arguments schema)"
-    elif is_empty(value):
-        severity, why = "info", " (empty value)"
-    else:
-        severity, why = "warning", ""
-    return finding(
-        "dropped",
-        severity,
-        end("arguments", path),
-        None,
-        value,
-        None,
-        f"{name(path)} dropped: not in the request{why}",
-    )
 
 
 def one_field_each(leftovers):

@@ -10,6 +10,7 @@ Names are plain text, stored with the evidence counts: `wrapped ["gid://shop/Cus
 `joined ,`, `split ,`, `at most 200`, `at least 1`.
 """
 
+import hashlib
 import json
 import math
 
@@ -34,6 +35,19 @@ MAX_AFFIX = 80
 MIN_WRAPPED = 2
 # what a relation gives when it cannot apply to a value
 NOTHING = object()
+# a value looked up in a table (a team key sent as its UUID): each call counts `maps <in>><out>`
+# with both values digested, and the pair's relation is `looked up` once inputs repeat with the
+# same output
+MAPS = "maps "
+LOOKED_UP = "looked up"
+# inputs seen at least twice, always with one output, before a table is a function
+MIN_LOOKUP_REPEATS = 3
+# the share of an input's calls its usual output must hold
+DOMINANT = 0.9
+# entries one pair's table keeps
+MAX_TABLE = 64
+# longer texts are free text, not keys of a table
+MAX_LOOKUP_TEXT = 200
 
 
 def relation_name(a, b) -> str | None:
@@ -117,6 +131,62 @@ def bound_holds(name: str, counts: dict) -> bool:
     return True
 
 
+def digest(value) -> str | None:
+    """Return a short digest of a scalar as the wire writes it (5 and "5" alike), or None."""
+    text = None if isinstance(value, (dict, list)) or value is None else as_text(value)
+    if text is None or not text or len(text) > MAX_LOOKUP_TEXT:
+        return None
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def maps_key(a, b) -> str | None:
+    """Return the table entry one call shows (`maps <in>><out>`), or None for other values."""
+    x, y = digest(a), digest(b)
+    return f"{MAPS}{x}>{y}" if x and y and x != y else None
+
+
+def table_of(counts: dict) -> dict[str, str]:
+    """Return {input digest: output digest} of the inputs seen at least twice with one output.
+
+    One output in nine of ten of an input's calls at least: an odd call does not unlearn the
+    input, two outputs as often are no function."""
+    out = {}
+    for x, outs in _entries(counts).items():
+        y, n = max(outs.items(), key=lambda item: (item[1], item[0]))
+        if n >= 2 and n >= DOMINANT * sum(outs.values()):
+            out[x] = y
+    return out
+
+
+def _entries(counts: dict) -> dict[str, dict[str, int]]:
+    """Return {input digest: {output digest: calls}} of a pair's `maps` counts."""
+    seen: dict[str, dict[str, int]] = {}
+    for key, n in counts.items():
+        if key.startswith(MAPS) and n > 0:
+            x, _, y = key[len(MAPS) :].partition(">")
+            seen.setdefault(x, {})[y] = n
+    return seen
+
+
+def lookup_agreement(counts: dict) -> int:
+    """Return the calls a lookup table explains (each input's usual output), or 0 when the table
+    is no function yet: fewer than MIN_LOOKUP_REPEATS inputs seen twice with one output."""
+    if len(table_of(counts)) < MIN_LOOKUP_REPEATS:
+        return 0
+    return sum(max(outs.values()) for outs in _entries(counts).values())
+
+
+def looked_up(table: dict, a, b) -> bool | None:
+    """Tell whether `a` -> `b` is what the table gives: True, False (another output, or the output
+    of another input), or None when the input is new to it."""
+    x, y = digest(a), digest(b)
+    if x in table:
+        return table[x] == y
+    outputs = list(table.values())
+    # one to one so far: an output another input gives is that input's, not this one's
+    return False if y in outputs and len(set(outputs)) == len(outputs) else None
+
+
 def gives(name: str, a):
     """Return what the relation `name` gives for `a`, or NOTHING when it cannot apply."""
     if name.startswith(WRAPPED):
@@ -173,6 +243,8 @@ def describe(name: str) -> str:
         return f'joined with "{name[len(JOINED) :]}"'
     if name.startswith(SPLIT):
         return f'split at "{name[len(SPLIT) :]}"'
+    if name == LOOKED_UP:
+        return "looked up (the same input always gave the same output)"
     return name
 
 

@@ -58,8 +58,11 @@ class Request:
         template: str | None = None,
         untemplated: bool = False,
         url: str | None = None,
+        method: str | None = None,
     ):
         self.document, self.body, self.located, self.template = document, body, located, template
+        # the HTTP method, when logged
+        self.method = method
         # path segments named by index: those no argument explains are quiet
         self.untemplated = untemplated
         self.url = url
@@ -131,8 +134,9 @@ def read_request(
     url = http.get("url") if isinstance(http.get("url"), str) and http.get("url") else None
     headers = http.get("headers") if isinstance(http.get("headers"), dict) else {}
     form = is_form(body, content_type(headers))
+    method = http.get("method") if isinstance(http.get("method"), str) else None
     if url is None and not form:
-        return Request(body, body)
+        return Request(body, body, method=method)
     parts, untemplated = {"form": read_params(body) if form else {}}, False
     if body == "" or form:
         # a GET logged with an empty body sent none; a form body is read as fields
@@ -149,11 +153,11 @@ def read_request(
         isinstance(body, dict) and _KEYS.keys() & body
     ):
         # a body that is no object keeps today's reading
-        return Request(body, body)
+        return Request(body, body, method=method)
     if not parts:
         # Nothing outside the body: the body alone, or an empty object for a request that sent none
         # (so the arguments it should have carried are dropped).
-        return Request({} if body is None else body, body)
+        return Request({} if body is None else body, body, method=method)
     document = dict(body or {})
     for name, value in parts.items():
         document[f"{name}:"] = value
@@ -164,6 +168,7 @@ def read_request(
         None if untemplated else template,
         untemplated and "path" in parts,
         url,
+        method,
     )
 
 

@@ -1,0 +1,155 @@
+"""An argument no request field holds, one call at a time (issue 32, item 2): loud where the call or
+its contract shows it lost, info that says what would settle it where one call cannot tell it from
+an argument the layer consumes; with history, loud where every earlier call sent it."""
+
+import pytest
+
+from webapp.analysis import analyze_call
+from webapp.inference.novel import earlier_fields, flag_new_fields
+
+TASKS = {"filter": "today", "limit": 10}
+TASKS_URL = "https://api.todoist.com/rest/v2/tasks?filter=today"
+
+
+def call(arguments, url=None, body=None, method="GET", contract=None):
+    http = {"method": method, "url": url, "headers": {}} if url else None
+    return analyze_call(
+        {
+            "arguments": {"payload": arguments, "http": None},
+            "request": {"payload": body, "http": http},
+            "response": None,
+        },
+        contract,
+    )
+
+
+def dropped(result, path):
+    [found] = [
+        f for f in result["findings"] if f["kind"] == "dropped" and f["left"]["path"] == path
+    ]
+    return found
+
+
+def test_an_optional_argument_left_out_is_info_that_says_what_would_settle_it():
+    found = dropped(call(TASKS, TASKS_URL), "/limit")
+    assert found["severity"] == "info"
+    assert "cannot tell an argument the layer consumes from a dropped one" in found["message"]
+    assert "would settle it" in found["message"]
+
+
+def test_a_required_argument_left_out_is_an_error():
+    schema = {"type": "object", "properties": {"limit": {"type": "integer"}}, "required": ["limit"]}
+    found = dropped(call(TASKS, TASKS_URL, contract={"arguments_schema": schema}), "/limit")
+    assert found["severity"] == "error" and "required by the arguments schema" in found["message"]
+
+
+@pytest.mark.parametrize(
+    "entry, said",
+    [
+        ({"request": "query:/limit"}, "the contract maps it to query:/limit"),
+        ({"request": "query:/limit", "inferred": True}, "the tool's earlier calls send it to"),
+    ],
+)
+def test_an_argument_the_mapping_names_is_loud_when_left_out(entry, said):
+    contract = {"mapping": [{"arguments": "/limit", **entry}]}
+    found = dropped(call(TASKS, TASKS_URL, contract=contract), "/limit")
+    assert found["severity"] == "warning" and said in found["message"]
+
+
+def test_an_argument_the_request_schema_names_in_any_case_style_is_loud_when_left_out():
+    names = {"type": "object", "properties": {"page": {"properties": {"Limit": {}}}}}
+    found = dropped(call(TASKS, TASKS_URL, contract={"request_schema": names}), "/limit")
+    assert found["severity"] == "warning"
+    assert "the request schema has a field of its name" in found["message"]
+
+
+def test_an_argument_the_url_template_names_is_loud_when_left_out():
+    contract = {
+        "http": {"path": "/rest/v2/tasks", "parameters": [{"name": "limit", "in": "query"}]}
+    }
+    found = dropped(call(TASKS, TASKS_URL, contract=contract), "/limit")
+    assert found["severity"] == "warning"
+
+
+def test_an_argument_beside_a_field_of_its_type_no_argument_explains_is_loud():
+    args = {"title": "x", "notes": "window seat", "level": 1}
+    result = call(args, body={"title": "x", "detail": 2, "version": 2, "perHour": 5})
+    found = dropped(result, "/level")
+    assert (
+        found["severity"] == "warning" and "/detail, which no argument explains" in found["message"]
+    )
+    # fields of another type the layer adds say nothing of a text
+    assert dropped(result, "/notes")["severity"] == "info"
+
+
+def test_a_write_whose_body_holds_no_value_lost_its_arguments():
+    args = {"task_id": "120", "text": "Done, see the PR."}
+    url = "https://app.asana.com/api/1.0/tasks/120/stories"
+    found = dropped(call(args, url, {"data": {}}, "POST"), "/text")
+    assert found["severity"] == "warning" and "holds no value at all" in found["message"]
+    kept = call(args, url, {"data": {"is_pinned": True}}, "POST")
+    assert dropped(kept, "/text")["severity"] == "info"
+
+
+ISSUE_WRITE = {
+    "type": "object",
+    "properties": {
+        "method": {"type": "string", "enum": ["create", "update"]},
+        "owner": {"type": "string"},
+        "title": {"type": "string"},
+    },
+    "required": ["method", "owner"],
+}
+
+
+def test_a_required_selector_whose_operation_the_http_method_carries_out_picks_the_route():
+    args = {"method": "create", "owner": "acme", "title": "Crash"}
+    url = "https://api.github.com/repos/acme/issues"
+    contract = {"arguments_schema": ISSUE_WRITE}
+    found = dropped(call(args, url, {"title": "Crash"}, "POST", contract), "/method")
+    assert found["severity"] == "info" and "picks the route (POST)" in found["message"]
+    # the method disagrees: a required argument gone
+    wrong = dropped(call(args, url, None, "GET", contract), "/method")
+    assert wrong["severity"] == "error"
+
+
+def test_a_required_enum_of_other_words_is_no_selector():
+    schema = {**ISSUE_WRITE, "properties": {"method": {"enum": ["card", "transfer"]}}}
+    args = {"method": "card", "owner": "acme"}
+    url = "https://api.example.com/acme/pay"
+    found = dropped(call(args, url, {}, "POST", {"arguments_schema": schema}), "/method")
+    assert found["severity"] == "error"
+
+
+# --- with history ---------------------------------------------------------------------------------
+
+
+def presence(held: int, dropped_in: int) -> dict:
+    """Path counts of a tool whose earlier release held /limit in `held` calls and left it out in
+    `dropped_in`; the newest release's calls are the `new:` part."""
+    return {
+        ("arguments", "/limit"): {
+            "calls": held + 1,
+            "dropped": dropped_in + 1,
+            "new:calls": 1,
+            "new:dropped": 1,
+        },
+        ("request", "/query:/filter"): {"calls": held + 1, "new:calls": 1},
+    }
+
+
+RELEASES = {"newest": "2", "seen": ["1", "2"]}
+
+
+@pytest.mark.parametrize("held, dropped_in, loud", [(8, 0, True), (8, 8, False), (2, 0, False)])
+def test_with_history_an_argument_every_earlier_call_sent_is_loud_when_left_out(
+    held, dropped_in, loud
+):
+    findings = call(TASKS, TASKS_URL)["findings"]
+    earlier = earlier_fields(presence(held, dropped_in), RELEASES)
+    raised = flag_new_fields(findings, "2", "2", earlier)
+    found = dropped({"findings": findings}, "/limit")
+    assert (found in raised) is loud
+    assert found["severity"] == ("warning" if loud else "info")
+    if loud:
+        assert "every call of an earlier release that held it sent it" in found["message"]

@@ -1,0 +1,164 @@
+"""An argument no request field holds: dropped, or kept by the mapping layer for itself.
+
+One call alone cannot tell an argument the layer consumes (a `fields` projection, a filter or a
+limit it applies to the answer, an option the vendor's API has no place for) from one it lost. What
+one call can decide: a required argument gone (an error), and an argument the contract says travels
+(its mapping names it, or its request schema has a field of its name): a warning. An optional
+argument nothing says travels is info, and says what would settle it; with history, the tool's
+earlier calls settle it (inference/novel.py raises it when they always sent it).
+
+An optional argument is lost, not consumed, where the call shows it: a request field no argument
+explains has its type (a name or value changed on the way), or a write's body holds no value at all.
+
+A required argument that picks the route is no field of the request either: an operation selector
+(`"method": "create"` out of `create`, `update`) whose value the HTTP method agrees with.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...common.pointers import last
+from ..findings.kinds import end, finding
+from ..schemas.declared import field_schemas, requires
+from ..values.json_values import is_container, is_empty, norm_key, show, type_name
+from ..wire.locations import external, in_text
+from ..wire.parameters import parameters, template_of
+from ..wire.request import template_variables
+from ..wire.values import wire_reading
+
+SETTLES = (
+    "one call cannot tell an argument the layer consumes from a dropped one: a mapping or "
+    "`consumed` in the contract, or the tool's earlier calls, would settle it"
+)
+# Operations a selector names, by the HTTP methods that carry them out.
+_VERBS = {
+    "POST": ("create", "add", "new", "insert", "post", "submit", "send", "start", "run", "open"),
+    "PUT": ("update", "edit", "modify", "set", "replace", "upsert", "put", "create"),
+    "PATCH": ("update", "edit", "modify", "set", "patch", "change", "rename", "close", "reopen"),
+    "DELETE": ("delete", "remove", "destroy", "unset", "del"),
+    "GET": ("get", "list", "read", "fetch", "search", "show", "find", "view", "retrieve", "query"),
+}
+# RPC-style APIs update through POST too
+_VERBS["POST"] += _VERBS["PATCH"]
+# bounds on a schema walked for the names it declares
+_MAX_NAMES, _MAX_NODES = 2000, 5000
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What else one call shows of its request: its HTTP method, the fields no argument explains
+    ((internal path, value) pairs), the body it sent (None when it sent none)."""
+
+    http_method: str | None
+    added: list
+    body: Any
+
+
+def absent_argument(path: str, value, contract: dict, seen: Seen) -> dict:
+    """Return the finding of an argument no request field holds, as loud as one call can tell."""
+    schema = contract.get("arguments_schema")
+    route = _picks_the_route(path, value, schema, seen.http_method)
+    if route:
+        text = f"{_name(path)} {show(value)} picks the route ({route}): consumed by the layer"
+        return finding("dropped", "info", end("arguments", path), None, value, None, text)
+    if requires(schema, path):
+        severity, why = "error", " (required by the arguments schema)"
+    elif is_empty(value):
+        severity, why = "info", " (empty value)"
+    else:
+        travels = _said_to_travel(path, contract) or _shown_lost(value, seen)
+        severity, why = ("warning", f" ({travels})") if travels else ("info", f"; {SETTLES}")
+    return finding(
+        "dropped",
+        severity,
+        end("arguments", path),
+        None,
+        value,
+        None,
+        f"{_name(path)} dropped: not in the request{why}",
+    )
+
+
+def _said_to_travel(path: str, contract: dict) -> str | None:
+    """Say why the contract expects an argument on the wire (its mapping, its request schema), or
+    None."""
+    for m in contract.get("mapping") or ():
+        if isinstance(m, dict) and m.get("arguments") == path and isinstance(m.get("request"), str):
+            told = "the tool's earlier calls send" if m.get("inferred") else "the contract maps"
+            return f"{told} it to {m['request']}"
+    key = norm_key(last(path) or "")
+    if key and key in schema_names(contract.get("request_schema")):
+        return "the request schema has a field of its name"
+    if key and key in {norm_key(n) for _, n in parameters(contract)} | _template_names(contract):
+        return "the contract's URL template or parameters name it"
+    return None
+
+
+def _template_names(contract) -> set:
+    template = template_of(contract)
+    return {norm_key(v) for v in template_variables(template)} if template else set()
+
+
+def _shown_lost(value, seen: Seen) -> str | None:
+    """Say what in the call shows an optional argument lost rather than consumed, or None."""
+    for path, sent in seen.added:
+        read = wire_reading(value, sent) if in_text(path) else sent
+        if type_name(read) == type_name(value) or (is_container(read) and is_container(value)):
+            return f"{external(path)}, which no argument explains, holds a value of its type"
+    method = (seen.http_method or "").upper()
+    if (
+        method not in ("GET", "HEAD", "DELETE")
+        and is_container(seen.body)
+        and not _leaves(seen.body)
+    ):
+        return "the request's body holds no value at all"
+    return None
+
+
+def _leaves(doc, depth: int = 0) -> bool:
+    """Tell whether a document holds any value that is not an empty container."""
+    if isinstance(doc, dict):
+        return depth < 50 and any(_leaves(v, depth + 1) for v in doc.values())
+    if isinstance(doc, list):
+        return depth < 50 and any(_leaves(v, depth + 1) for v in doc)
+    return True
+
+
+def schema_names(schema) -> frozenset:
+    """Return the property names a schema declares at any depth, compared without case or
+    separators."""
+    names, todo, seen = set(), [schema], 0
+    while todo and seen < _MAX_NODES and len(names) < _MAX_NAMES:
+        node, seen = todo.pop(), seen + 1
+        if isinstance(node, dict):
+            props = node.get("properties")
+            if isinstance(props, dict):
+                names.update(norm_key(k) for k in props if isinstance(k, str))
+            todo += [v for v in node.values() if isinstance(v, (dict, list))]
+        elif isinstance(node, list):
+            todo += [v for v in node if isinstance(v, (dict, list))]
+    return frozenset(names)
+
+
+def _picks_the_route(path: str, value, schema, http_method: str | None) -> str | None:
+    """Return the HTTP method an operation selector's value agrees with, or None.
+
+    A selector is an argument whose declared values are operations (two at least, each a verb of
+    the table); its value picks the route when the request's method carries that operation out."""
+    if not isinstance(value, str) or not http_method:
+        return None
+    verbs = set().union(*_VERBS.values())
+    for sub in field_schemas(schema, path):
+        options = sub.get("enum") if isinstance(sub.get("enum"), list) else None
+        if (
+            options
+            and len(options) >= 2
+            and all(isinstance(o, str) and o.lower() in verbs for o in options)
+            and value.lower() in _VERBS.get(http_method.upper(), ())
+        ):
+            return http_method.upper()
+    return None
+
+
+def _name(path: str) -> str:
+    return path[1:] if path else "(document)"
