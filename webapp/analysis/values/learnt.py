@@ -24,6 +24,8 @@ JOINED = "joined "
 SPLIT = "split "
 AT_MOST = "at most "
 AT_LEAST = "at least "
+# a unit changed (`scaled x100`: units to cents), as webapp/inference/relations.py names it
+SCALED = "scaled "
 # counted beside a number sent as it is: its magnitude, so a clamp is checked against the values
 # earlier calls kept (`kept 8` holds 128 to 256, `kept -1` -1 to 0)
 KEPT = "kept "
@@ -208,6 +210,12 @@ def gives(name: str, a):
         return NOTHING if None in texts else name[len(JOINED) :].join(texts)
     if name.startswith(SPLIT):
         return _split(a, name[len(SPLIT) :]) if isinstance(a, str) else NOTHING
+    if name.startswith(SCALED) and is_number(a):
+        factor = name[len(SCALED) :]
+        scale = read_number(factor[1:]) if factor[:1] in "x/" else None
+        if not scale:
+            return NOTHING
+        return a * scale if factor[0] == "x" else a / scale
     if name.startswith((AT_MOST, AT_LEAST)) and is_number(a):
         limit = read_number(name.split(" ", 2)[2])
         return min(a, limit) if name.startswith(AT_MOST) else max(a, limit)
@@ -261,7 +269,9 @@ def describe(name: str) -> str:
 def is_function(name: str | None) -> bool:
     """Tell whether a relation name says what value it gives.
 
-    A template, a join, a split, a bound."""
+    A template, a join, a split, a bound, a known scale (not `scaled ?`)."""
+    if name and name.startswith(SCALED):
+        return name[len(SCALED) :][:1] in ("x", "/")
     return bool(name) and name.startswith((WRAPPED, JOINED, SPLIT, AT_MOST, AT_LEAST))
 
 
