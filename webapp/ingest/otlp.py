@@ -161,7 +161,15 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
         for call in turn.calls:
             if id(call) not in taken:
                 _emit(batch, turn.model, _announced_events, turn, call, ctx)
+    # a tool span that took an announced call under an id of its own (ADK 2.x) is that call
+    aliases = {
+        (s.trace_id, owners[id(s)][1].call_id): own_call_id(s)
+        for s in tools
+        if id(s) in owners and own_call_id(s)
+    }
     for (trace_id, call_id), result in turns.results.items():
+        call_id = turns.announced_id(trace_id, call_id, result.carrier)
+        call_id = aliases.get((trace_id, call_id), call_id)
         _emit(batch, result.carrier, _result_events, trace_id, call_id, result, ctx)
     for event in batch.events:
         if (event.trace_id, event.call_id) in identity.invented:
