@@ -32,8 +32,9 @@ class Turn:
 
 @dataclass(eq=False)
 class Result:
-    """A tool's result as a model request carried it back, that request's span and its turn's
-    source."""
+    """A tool's result as a model request carried it back.
+
+    With that request's span and its turn's source."""
 
     content: object
     carrier: Span

@@ -208,7 +208,9 @@ def dropped_arguments(analysis: dict) -> set[str]:
 
 
 def changed_pairs(analysis: dict) -> set[tuple[str, str]]:
-    """Return the (argument, request field) pairs an analysis found holding a value changed."""
+    """Return the (argument, request field) pairs found holding a changed value.
+
+    Found by an analysis."""
     return {
         (f["left"]["path"], f["right"]["path"])
         for f in analysis.get("findings") or ()
