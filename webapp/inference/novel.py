@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..common.pointers import child
 from .epochs import established, several
+from .places import learnt_places
 
 # calls of earlier releases before their fields say what the layer adds
 MIN_EARLIER_CALLS = 5
@@ -34,12 +35,16 @@ class Earlier:
     arguments: frozenset
     # arguments held by MIN_TRAVELLED earlier calls at least, and sent by each of them
     travelled: frozenset = frozenset()
+    # (argument, request path, relation) of each argument earlier calls sent to one place
+    # (webapp/inference/places.py)
+    places: tuple = ()
 
 
-def earlier_fields(presence: dict, releases) -> Earlier | None:
+def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Earlier | None:
     """Return the paths held by calls of releases before the newest.
 
-    None without such history."""
+    None without such history. With the tool's pair `evidence`, the place each argument always
+    went to too."""
     if not several(releases):
         return None
     held = {(side, path) for (side, path), c in presence.items() if established(c).get("calls", 0)}
@@ -58,6 +63,7 @@ def earlier_fields(presence: dict, releases) -> Earlier | None:
             and established(c).get("calls", 0) >= MIN_TRAVELLED
             and not established(c).get("dropped", 0)
         ),
+        learnt_places(evidence, presence, releases) if evidence else (),
     )
 
 
