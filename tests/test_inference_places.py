@@ -81,11 +81,14 @@ def test_a_value_sent_under_a_key_no_earlier_call_used_instead_of_its_place_is_f
     )
 
 
-def test_a_value_two_new_keys_hold_names_no_one_key():
+def test_a_value_two_new_keys_hold_or_an_empty_one_names_no_key():
     arguments = {"limit": 10}
     request = {"variables": {"limit": 10, "size": 10}}
     places = (("/limit", "/variables/first", "equal"),)
     assert sent_elsewhere(leaves(arguments), leaves(request), places, frozenset()) == []
+    # nor does an empty value a new key happens to hold too
+    empty = leaves({"limit": ""}), leaves({"variables": {"after": ""}})
+    assert sent_elsewhere(*empty, places, frozenset()) == []
 
 
 def test_the_argument_kept_under_its_own_name_gets_a_renamed_warning_at_its_place():

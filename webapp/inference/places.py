@@ -42,7 +42,8 @@ def sent_elsewhere(arguments: dict, request: dict, places, carried) -> list[tupl
     field no earlier call carried holds the argument's value as its place did."""
     out = []
     for a, place, how in places:
-        if a not in arguments or place in request:
+        # an empty value holds nothing to recognise elsewhere
+        if arguments.get(a) in (None, "", []) or place in request:
             continue
         gone = [
             r
