@@ -1,6 +1,8 @@
-"""An argument no request field holds, one call at a time (issue 32, item 2): loud where the call or
-its contract shows it lost, info that says what would settle it where one call cannot tell it from
-an argument the layer consumes; with history, loud where every earlier call sent it."""
+"""An argument no request field holds, one call at a time (issue 32, item 2).
+
+Loud where the call or its contract shows it lost, info that says what would settle it where one
+call cannot tell it from an argument the layer consumes; with history, loud where every earlier call
+sent it."""
 
 import pytest
 

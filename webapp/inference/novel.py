@@ -102,7 +102,9 @@ def flag_new_fields(
 
 
 def _always_sent(f: dict, earlier: Earlier) -> bool:
-    """Tell whether a quiet dropped finding is of an argument the earlier releases always sent."""
+    """Tell whether a quiet dropped finding's argument was always sent before.
+
+    Always sent by the earlier releases."""
     left = f["left"]
     return (
         f["kind"] == "dropped"

@@ -208,7 +208,9 @@ def dropped_arguments(analysis: dict) -> set[str]:
 
 
 def changed_pairs(analysis: dict) -> set[tuple[str, str]]:
-    """Return the (argument, request field) pairs an analysis found holding a value changed."""
+    """Return the (argument, request field) pairs found holding a changed value.
+
+    Found by an analysis."""
     return {
         (f["left"]["path"], f["right"]["path"])
         for f in analysis.get("findings") or ()
@@ -336,7 +338,8 @@ def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dic
     pending = store.pending_calls(trace_id)
     if pending:
         _analyze_for_read(store, pending, budget)
-    return store.get_trace(trace_id)
+    # pending_calls caught up already: a second wait would only delay the read under load
+    return store.get_trace(trace_id, catch_up=False)
 
 
 def _analyze_for_read(store: Store, calls, budget: float | None) -> None:

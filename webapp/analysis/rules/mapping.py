@@ -127,7 +127,11 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         how = pairing.how[lp]
         if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
-    missed = unconverted(pairing) + (learnt_departures(pairing) if pairing.relations else [])
+    missed = unconverted(pairing)
+    if pairing.relations:
+        # a scale the names expect and the history shows too: one warning
+        done = {f["left"]["path"] for f in missed}
+        missed += [f for f in learnt_departures(pairing) if f["left"]["path"] not in done]
     at = {f["left"]["path"] for f in missed}
     # the pair's warning replaces its rename's info
     if missed:
