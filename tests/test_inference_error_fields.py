@@ -1,5 +1,7 @@
-"""A tool's error envelope learnt from its history (issue 32, item 3): a field every earlier error
-answer carried that an error answer of the newest release lacks is an error_shape warning."""
+"""A tool's error envelope learnt from its history (issue 32, item 3).
+
+A field every earlier error answer carried that an error answer of the newest release lacks is an
+error_shape warning."""
 
 from webapp.inference.epochs import established
 from webapp.inference.error_fields import envelope, error_presence, lost_fields

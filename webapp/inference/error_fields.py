@@ -1,4 +1,6 @@
-"""A tool's error envelope learnt from its history: the fields its error answers always carried.
+"""A tool's error envelope learnt from its history.
+
+The fields its error answers always carried.
 
 Services answer errors in shapes of their own (a `message`, a `documentation_url`, an `error` object
 with its `code`); one call knows the common shapes only (analysis/rules/error_shapes.py). A tool's
@@ -40,7 +42,9 @@ ERROR_STATUS = 400
 
 
 def error_presence(response: dict | None, newest: bool) -> dict:
-    """Return one call's error path counts: {("error", path): {"calls": 1}} of its error answer.
+    """Return one call's error path counts.
+
+    {("error", path): {"calls": 1}} of its error answer.
 
     The root ("") counts the answer; the telling fields at the top, in an object under them and in
     the first item of a list under them. Nothing for a success or a body that is no object."""
@@ -52,7 +56,9 @@ def error_presence(response: dict | None, newest: bool) -> dict:
 
 
 def envelope(presence: dict, established) -> frozenset:
-    """Return the paths every earlier error answer carried (MIN_ERROR_ANSWERS of them at least).
+    """Return the paths every earlier error answer carried.
+
+    MIN_ERROR_ANSWERS of them at least.
 
     `established` reads the counts of the releases before the newest (epochs.py)."""
     answers = established(presence.get((SIDE, ""), {})).get("calls", 0)
@@ -66,7 +72,9 @@ def envelope(presence: dict, established) -> frozenset:
 
 
 def lost_fields(response: dict | None, carried: frozenset) -> list[dict]:
-    """Return error_shape warnings of an error answer lacking a field its tool's errors carried."""
+    """Warn of an error answer lacking a field its tool's errors carried.
+
+    The warnings are of kind error_shape."""
     body = _error_answer(response)
     if body is None or not carried:
         return []
@@ -86,7 +94,9 @@ def lost_fields(response: dict | None, carried: frozenset) -> list[dict]:
 
 
 def _error_answer(response: dict | None) -> dict | None:
-    """Return the body of a response snapshot that is an error answer with an object body."""
+    """Return the body of a response snapshot that is an error answer.
+
+    An error answer with an object body; else None."""
     if not response:
         return None
     status, body = status_code(response), response.get("payload")
@@ -96,7 +106,9 @@ def _error_answer(response: dict | None) -> dict | None:
 
 
 def _telling(body: dict):
-    """Yield (path, value) of the telling fields of an error body, one level into its objects."""
+    """Yield (path, value) of the telling fields of an error body.
+
+    One level into its objects."""
     for key, value in list(body.items())[:50]:
         if not isinstance(key, str) or norm_key(key) not in _TELLING:
             continue
