@@ -235,8 +235,10 @@ class Turns:
 
 
 def _paired(tools: list[Span], calls: list[genai.ToolCall]) -> list[tuple[Span, genai.ToolCall]]:
-    """Pair a turn's tool spans with its calls: each with the call of its very arguments, the rest
-    in order (a framework that runs a turn's calls at once, CrewAI, may start them in any order)."""
+    """Pair a turn's tool spans with its calls.
+
+    Each with the call of its very arguments, the rest in order (a framework that runs a turn's
+    calls at once, CrewAI, may start them in any order)."""
     pairs, left = [], list(calls)
     unmatched = []
     for s in tools:
