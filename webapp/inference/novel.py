@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..common.pointers import child
 from .epochs import established, several
+from .error_fields import envelope
 from .places import learnt_places
 
 # calls of earlier releases before their fields say what the layer adds
@@ -35,6 +36,8 @@ class Earlier:
     arguments: frozenset
     # arguments held by MIN_TRAVELLED earlier calls at least, and sent by each of them
     travelled: frozenset = frozenset()
+    # the fields every earlier error answer carried (error_fields.py)
+    error_fields: frozenset = frozenset()
     # (argument, request path, relation) of each argument earlier calls sent to one place
     # (webapp/inference/places.py)
     places: tuple = ()
@@ -63,6 +66,7 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
             and established(c).get("calls", 0) >= MIN_TRAVELLED
             and not established(c).get("dropped", 0)
         ),
+        envelope(presence, established),
         learnt_places(evidence, presence, releases) if evidence else (),
     )
 

@@ -150,6 +150,22 @@ def schema_names(schema) -> frozenset:
     return frozenset(names)
 
 
+def route_selectors(arguments, contract, http_method: str | None) -> set[str]:
+    """Return the top-level argument pointers that are operation selectors.
+
+    Those the HTTP method carries out."""
+    if not isinstance(arguments, dict) or not http_method:
+        return set()
+    schema = (contract or {}).get("arguments_schema")
+    return {
+        f"/{key}"
+        for key, value in arguments.items()
+        if "/" not in key
+        and "~" not in key
+        and _picks_the_route(f"/{key}", value, schema, http_method)
+    }
+
+
 def _picks_the_route(path: str, value, schema, http_method: str | None) -> str | None:
     """Return the HTTP method an operation selector's value agrees with, or None.
 
