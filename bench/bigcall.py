@@ -1,4 +1,6 @@
-"""The big call end to end (ingest, store, analysis, read) beside DeepDiff on the same pair.
+"""The big call end to end beside DeepDiff on the same pair.
+
+Ingest, store, analysis, read.
 
 Issue 36 item 5: the call of bench/payloads.py whose arguments and request are each about 0.8 MB
 (the "0.8 MB triple": arguments, request and a small response) goes through the real app in this
