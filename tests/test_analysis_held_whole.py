@@ -1,6 +1,7 @@
-"""A value sent whole inside another (a template, a wrapper) is info one call at a time (issue 32,
-item 2): the layer's doing or a bug, only history or a declared transform tells; a value changed
-where the names say the field is the same stays loud."""
+"""A value sent whole inside another is info one call at a time.
+
+A template, a wrapper (issue 32, item 2): the layer's doing or a bug, only history or a declared
+transform tells; a value changed where the names say the field is the same stays loud."""
 
 import pytest
 

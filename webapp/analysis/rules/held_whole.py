@@ -1,4 +1,6 @@
-"""A value sent whole inside another: a template or a wrapper the layer applies, or a bug.
+"""A value sent whole inside another.
+
+A template or a wrapper the layer applies, or a bug.
 
 One call cannot tell `"2793704217258"` sent as `"gid://shopify/Customer/2793704217258"`, `"hoodie"`
 as `"title:*hoodie*"` or a note as `{"content": note}` (what the vendor's API wants) from a value
