@@ -1,7 +1,8 @@
-"""Error answers as services send them (issue 32, item 3): with no error schema declared, each common
-shape at its usual status is a correct answer, a failure the model must be told of, never a
-status_mismatch nor an error_shape; the {code, message, retryable} envelope is checked only where a
-contract declares it."""
+"""Error answers as services send them (issue 32, item 3).
+
+With no error schema declared, each common shape at its usual status is a correct answer, a failure
+the model must be told of, never a status_mismatch nor an error_shape; the {code, message,
+retryable} envelope is checked only where a contract declares it."""
 
 import pytest
 

@@ -154,3 +154,27 @@ def test_a_live_run_of_the_framework_gives_the_same_calls(client, stem, tmp_path
             sorted(map(repr, c.values())) for c in (live_calls, recorded_calls)
         )
     assert live_calls == recorded_calls
+
+
+def test_a_turns_tool_spans_started_in_another_order_keep_their_own_calls(client):
+    # CrewAI runs a turn's calls at once: the refunded one may start first
+    recorded = json.loads((FIXTURES / "crewai-two.json").read_text())
+    [trace_id] = trace_ids_of(recorded)
+    swapped = renamed(copy.deepcopy(recorded), {trace_id: f"{trace_id[:-2]}ff"})
+    tools = [
+        span
+        for post in swapped
+        for rs in post["body"]["resourceSpans"]
+        for ss in rs["scopeSpans"]
+        for span in ss["spans"]
+        if span["name"] == "find_orders.run"
+    ]
+    assert len(tools) == 2
+    first, second = tools
+    for key in ("startTimeUnixNano", "endTimeUnixNano"):
+        first[key], second[key] = second[key], first[key]
+    for posts in (recorded, swapped):
+        replay(
+            client, [(p["path"], json.dumps(p["body"]).encode()) for p in posts], "application/json"
+        )
+    assert calls_of(client, f"{trace_id[:-2]}ff") == calls_of(client, trace_id)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..common.pointers import child
 from .epochs import established, several
+from .error_fields import envelope
 
 # calls of earlier releases before their fields say what the layer adds
 MIN_EARLIER_CALLS = 5
@@ -34,6 +35,8 @@ class Earlier:
     arguments: frozenset
     # arguments held by MIN_TRAVELLED earlier calls at least, and sent by each of them
     travelled: frozenset = frozenset()
+    # the fields every earlier error answer carried (error_fields.py)
+    error_fields: frozenset = frozenset()
 
 
 def earlier_fields(presence: dict, releases) -> Earlier | None:
@@ -58,6 +61,7 @@ def earlier_fields(presence: dict, releases) -> Earlier | None:
             and established(c).get("calls", 0) >= MIN_TRAVELLED
             and not established(c).get("dropped", 0)
         ),
+        envelope(presence, established),
     )
 
 
@@ -98,7 +102,9 @@ def flag_new_fields(
 
 
 def _always_sent(f: dict, earlier: Earlier) -> bool:
-    """Tell whether a quiet dropped finding is of an argument the earlier releases always sent."""
+    """Tell whether a quiet dropped finding's argument was always sent before.
+
+    Always sent by the earlier releases."""
     left = f["left"]
     return (
         f["kind"] == "dropped"

@@ -298,7 +298,9 @@ def _result_events(trace_id: str, call_id: str, result, ctx: Context) -> list[Ev
 
 
 def reads_body_alone(s: Span, by_id: dict) -> bool:
-    """Tell logfire's `Reading response body` span whose HTTP span is not in its export."""
+    """Tell logfire's `Reading response body` span whose HTTP span is elsewhere.
+
+    Not in its export."""
     return (
         "http.response.body.text" in s.attrs
         and not is_http(s)
@@ -308,7 +310,9 @@ def reads_body_alone(s: Span, by_id: dict) -> bool:
 
 
 def _read_body_events(s: Span, ctx: Context) -> list[Event]:
-    """The response a body-reading span read, for the store to join to its HTTP span's call."""
+    """The response a body-reading span read.
+
+    For the store to join to its HTTP span's call."""
     body = s.attrs["http.response.body.text"]
     event = _event(ctx, s, "response", body, None, "", s.end_ns, None)
     event.meta = {**(event.meta or {}), "loose": True}

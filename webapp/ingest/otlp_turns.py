@@ -32,8 +32,9 @@ class Turn:
 
 @dataclass(eq=False)
 class Result:
-    """A tool's result as a model request carried it back, that request's span and its turn's
-    source."""
+    """A tool's result as a model request carried it back.
+
+    With that request's span and its turn's source."""
 
     content: object
     carrier: Span
@@ -100,7 +101,7 @@ class Turns:
         for turn, members in self._by_turn([*https, *tools]).items():
             members.sort(key=lambda s: s.start_ns)
             in_turn_tools = [s for s in members if id(s) in tool_ids]
-            owners.update({id(s): (turn, call) for s, call in zip(in_turn_tools, turn.calls)})
+            owners.update({id(s): (turn, call) for s, call in _paired(in_turn_tools, turn.calls)})
             loose = [s for s in members if id(s) not in tool_ids]
             if in_turn_tools:
                 for s in loose:
@@ -231,6 +232,24 @@ class Turns:
                     Result(result.content, turn.model, turn.provider),
                 )
         return results
+
+
+def _paired(tools: list[Span], calls: list[genai.ToolCall]) -> list[tuple[Span, genai.ToolCall]]:
+    """Pair a turn's tool spans with its calls.
+
+    Each with the call of its very arguments, the rest in order (a framework that runs a turn's
+    calls at once, CrewAI, may start them in any order)."""
+    pairs, left = [], list(calls)
+    unmatched = []
+    for s in tools:
+        arguments = genai.unwrap_arguments(s.attrs.get(TOOL_KEYS[tool_kind(s)][2]))
+        same = [c for c in left if arguments is not None and c.arguments == arguments]
+        if same:
+            pairs.append((s, same[0]))
+            left.remove(same[0])
+        else:
+            unmatched.append(s)
+    return pairs + list(zip(unmatched, left))
 
 
 def _named_calls(model: Span) -> list[genai.ToolCall]:

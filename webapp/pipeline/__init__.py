@@ -208,7 +208,9 @@ def dropped_arguments(analysis: dict) -> set[str]:
 
 
 def changed_pairs(analysis: dict) -> set[tuple[str, str]]:
-    """Return the (argument, request field) pairs an analysis found holding a value changed."""
+    """Return the (argument, request field) pairs found holding a changed value.
+
+    Found by an analysis."""
     return {
         (f["left"]["path"], f["right"]["path"])
         for f in analysis.get("findings") or ()
@@ -337,8 +339,12 @@ def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dic
     the background analyser (the page and the API say "analysis pending")."""
     # an upper-case W3C id pasted from a log finds its trace
     trace_id = canonical_trace_id(trace_id)
-    pending = store.pending_calls(trace_id)
-    if pending:
+    # a batch whose evidence changed its tool's learnt mapping is queued again whole: a second pass
+    # analyses it under the new mapping, so a first read does not show it pending for that alone
+    for _ in range(2):
+        pending = store.pending_calls(trace_id)
+        if not pending:
+            break
         _analyze_for_read(store, pending, budget)
     # pending_calls caught up already: a second wait would only delay the read under load
     return store.get_trace(trace_id, catch_up=False)

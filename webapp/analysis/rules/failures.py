@@ -63,7 +63,9 @@ def response_failure(body, status: int | None, contract) -> Failure | None:
 
 
 def mutation_errors(body) -> tuple[str, dict] | None:
-    """Return (pointer, first error) of a GraphQL mutation the API refused in its payload, or None.
+    """Return (pointer, first error) of a GraphQL mutation the API refused.
+
+    Refused in its payload; None when it was not.
 
     GraphQL APIs answer a mutation's user errors with HTTP 200 inside `data`, beside a null result:
     Shopify's `{"data": {"customerUpdate": {"customer": null, "userErrors": [{"field",

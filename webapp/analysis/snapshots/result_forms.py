@@ -74,8 +74,10 @@ def read_result(snapshot: dict | None) -> Reading | None:
 
 
 def _rpc_error(payload) -> bool:
-    """Tell an error answer as a JSON-RPC client reads it (`{"error": {...}}`, with `jsonrpc` and
-    `id` when kept whole): the MCP client's answer when a tool handler threw."""
+    """Tell an error answer as a JSON-RPC client reads it.
+
+    `{"error": {...}}`, with `jsonrpc` and `id` when kept whole: the MCP client's answer when a tool
+    handler threw."""
     return (
         isinstance(payload, dict)
         and isinstance(payload.get("error"), dict)

@@ -134,7 +134,9 @@ def bound_holds(name: str, counts: dict) -> bool:
 
 
 def digest(value) -> str | None:
-    """Return a short digest of a scalar as the wire writes it (5 and "5" alike), or None."""
+    """Return a short digest of a scalar as the wire writes it, or None.
+
+    5 and "5" alike."""
     text = None if isinstance(value, (dict, list)) or value is None else as_text(value)
     if text is None or not text or len(text) > MAX_LOOKUP_TEXT:
         return None
@@ -142,13 +144,17 @@ def digest(value) -> str | None:
 
 
 def maps_key(a, b) -> str | None:
-    """Return the table entry one call shows (`maps <in>><out>`), or None for other values."""
+    """Return the table entry one call shows, or None for other values.
+
+    `maps <in>><out>`."""
     x, y = digest(a), digest(b)
     return f"{MAPS}{x}>{y}" if x and y and x != y else None
 
 
 def table_of(counts: dict) -> dict[str, str]:
-    """Return {input digest: output digest} of the inputs seen at least twice with one output.
+    """Return {input digest: output digest} of inputs seen twice with one output.
+
+    At least twice.
 
     One output in nine of ten of an input's calls at least: an odd call does not unlearn the
     input, two outputs as often are no function."""
@@ -171,16 +177,20 @@ def _entries(counts: dict) -> dict[str, dict[str, int]]:
 
 
 def lookup_agreement(counts: dict) -> int:
-    """Return the calls a lookup table explains (each input's usual output), or 0 when the table
-    is no function yet: fewer than MIN_LOOKUP_REPEATS inputs seen twice with one output."""
+    """Return the calls a lookup table explains, or 0 when it is no function yet.
+
+    Each input's usual output; no function yet: fewer than MIN_LOOKUP_REPEATS inputs seen twice with
+    one output."""
     if len(table_of(counts)) < MIN_LOOKUP_REPEATS:
         return 0
     return sum(max(outs.values()) for outs in _entries(counts).values())
 
 
 def looked_up(table: dict, a, b) -> bool | None:
-    """Tell whether `a` -> `b` is what the table gives: True, False (another output, or the output
-    of another input), or None when the input is new to it."""
+    """Tell whether `a` -> `b` is what the table gives.
+
+    True, False (another output, or the output of another input), or None when the input is new to
+    it."""
     x, y = digest(a), digest(b)
     if x in table:
         return table[x] == y
