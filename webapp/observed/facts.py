@@ -162,7 +162,9 @@ def _by_kind(nodes, types: set) -> tuple[list, list, list]:
 
 
 def _add_strings(facts: PathFacts, strings: list[str]) -> None:
-    """Fold a column's strings into its facts, as PathFacts.add_string would one by one."""
+    """Fold a column's strings into its facts.
+
+    As PathFacts.add_string would one by one."""
     distinct = set(strings)
     sizes = [len(text) for text in distinct]
     facts.shortest, facts.longest = min(sizes), max(sizes)

@@ -151,7 +151,7 @@ def schema_names(schema) -> frozenset:
 
 
 def route_selectors(arguments, contract, http_method: str | None) -> set[str]:
-    """Return the top-level argument pointers that are operation selectors.
+    """Return the top-level arguments that are operation selectors.
 
     Those the HTTP method carries out."""
     if not isinstance(arguments, dict) or not http_method:

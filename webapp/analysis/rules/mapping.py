@@ -18,6 +18,8 @@ from .arrays import fold_arrays
 from .conversions import unconverted
 from .dropped import Seen, absent_argument, route_selectors
 from .expected import describer, explain
+from .held_whole import SETTLES as HELD_WHOLE
+from .held_whole import held_whole
 from .learnt import learnt_change, learnt_departures
 from .outside_body import pair_wire, quiet_added, wire_change
 
@@ -158,6 +160,14 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
             continue
         kind, text = classify(lv, wire_reading(lv, rv) if pairing.located and in_text(rp) else rv)
         severity = "warning"
+        # a date written another way is its format changed, not a template; a pair the contract or
+        # the tool's history maps as it is departs from them
+        if (
+            kind == "value_changed"
+            and pairing.how.get(lp) not in ("declared", "inferred")
+            and held_whole(lv, rv)
+        ):
+            severity, text = "info", f"{text} ({HELD_WHOLE})"
         # Escaped last tokens are equal exactly when the keys are (escaping is one to one).
         label = (
             name(lp)

@@ -191,7 +191,7 @@ MOST_ENDS_MATCHED = 256
 
 
 class _Ends:
-    """Finding ends, and per snapshot a pattern telling whether a pointer is or lies below one.
+    """Finding ends, and a pattern per snapshot to tell a pointer at or below one.
 
     Most rows show no end: the pattern says so in C (asking each row for its ends was a third of a
     0.8 MB call's page)."""
