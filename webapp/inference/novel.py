@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..common.pointers import child
 from .epochs import established, several
 from .error_fields import envelope
+from .places import learnt_places
 
 # calls of earlier releases before their fields say what the layer adds
 MIN_EARLIER_CALLS = 5
@@ -37,12 +38,16 @@ class Earlier:
     travelled: frozenset = frozenset()
     # the fields every earlier error answer carried (error_fields.py)
     error_fields: frozenset = frozenset()
+    # (argument, request path, relation) of each argument earlier calls sent to one place
+    # (webapp/inference/places.py)
+    places: tuple = ()
 
 
-def earlier_fields(presence: dict, releases) -> Earlier | None:
+def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Earlier | None:
     """Return the paths held by calls of releases before the newest.
 
-    None without such history."""
+    None without such history. With the tool's pair `evidence`, the place each argument always
+    went to too."""
     if not several(releases):
         return None
     held = {(side, path) for (side, path), c in presence.items() if established(c).get("calls", 0)}
@@ -62,6 +67,7 @@ def earlier_fields(presence: dict, releases) -> Earlier | None:
             and not established(c).get("dropped", 0)
         ),
         envelope(presence, established),
+        learnt_places(evidence, presence, releases) if evidence else (),
     )
 
 

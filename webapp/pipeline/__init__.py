@@ -283,14 +283,18 @@ class _Batch:
 
 
 def analyze_pending(
-    store: Store, limit: int = 200, budget: float | None = None, seconds: float | None = None
+    store: Store,
+    limit: int = 200,
+    budget: float | None = None,
+    seconds: float | None = None,
+    projecting: float | None = None,
 ) -> int:
     """Analyse calls whose analysis is out of date.
 
-    For about `seconds` of work when given (see analyze_calls); return how many were claimed and not
+    For about `seconds` of work when given (see analyze_calls), after projecting new events for
+    about `projecting` seconds (None: all of them); return how many were claimed and not
     released."""
-    # a bounded batch projects for as long as it analyses, so both go on under a sustained load
-    claimed = store.claim_pending(limit, projecting=seconds)
+    claimed = store.claim_pending(limit, projecting=projecting)
     batch = _analyzed(store, claimed, budget, seconds)
     batch.save()
     return len(claimed) - len(batch.left)

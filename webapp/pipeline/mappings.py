@@ -49,7 +49,7 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
         releases = release_state(store.release_state(tool), [when for when, *_ in items])
         known, presence = store.evidence(tool), store.path_counts(tool)
         relations = learnt_relations(known, store.inferred_pairs(tool), store.release_state(tool))
-        earlier = earlier_fields(presence, store.release_state(tool))
+        earlier = earlier_fields(presence, store.release_state(tool), known)
         if releases.get("newest") != store.release_state(tool).get("newest"):
             presence = {k: folded(c) for k, c in presence.items()}
         per_call, paths = {}, {}
@@ -73,7 +73,7 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
             changed = update_inference(store, tool)
             state = store.release_state(tool)
             if not changed and (
-                earlier_fields(store.path_counts(tool), state) != earlier
+                earlier_fields(store.path_counts(tool), state, store.evidence(tool)) != earlier
                 or learnt_relations(store.evidence(tool), store.inferred_pairs(tool), state)
                 != relations
             ):

@@ -193,8 +193,6 @@ MOST_ENDS_MATCHED = 256
 class _Ends:
     """Finding ends, and a pattern per snapshot to tell a pointer at or below one.
 
-    Per snapshot a pattern telling whether a pointer is or lies below one.
-
     Most rows show no end: the pattern says so in C (asking each row for its ends was a third of a
     0.8 MB call's page)."""
 
