@@ -20,7 +20,7 @@ from ..common import jsontext
 from .concatenated import finite_float, no_constants
 from .extents import container_extent
 from .framing import within_event_limit
-from .model import IngestError, Limits, RecordError, too_deep
+from .model import IngestError, Limits, RecordError, json_reason, too_deep
 from .records import Record, check_depth, lone_surrogate_error
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -126,7 +126,7 @@ def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, in
                 text.text,
                 pos,
                 index,
-                RecordError("not_json", f"the item {index + 1} is not valid JSON: {exc}"),
+                RecordError("not_json", f"item {index + 1} is not valid JSON: {json_reason(exc)}"),
             )
         if end == len(text.text) and text.text[pos] not in '{["' and text.more():
             # a number or literal that ends where the text does may go on
