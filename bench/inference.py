@@ -50,10 +50,10 @@ def timed(envelopes, learning: bool) -> tuple[float, int, int, float]:
         store.project_all()
         keep, spent = toolmappings.learn, [0.0]
 
-        def learn(store, inputs):
+        def learn(store, inputs, *what_the_analysis_found):
             if learning:
                 began = time.perf_counter()
-                keep(store, inputs)
+                keep(store, inputs, *what_the_analysis_found)
                 spent[0] += time.perf_counter() - began
 
         # the baseline runs the same analysis and learns nothing

@@ -1,6 +1,8 @@
-"""An argument no request field holds, one call at a time (issue 32, item 2): loud where the call or
-its contract shows it lost, info that says what would settle it where one call cannot tell it from
-an argument the layer consumes; with history, loud where every earlier call sent it."""
+"""An argument no request field holds, one call at a time (issue 32, item 2).
+
+Loud where the call or its contract shows it lost, info that says what would settle it where one
+call cannot tell it from an argument the layer consumes; with history, loud where every earlier call
+sent it."""
 
 import pytest
 
@@ -153,3 +155,14 @@ def test_with_history_an_argument_every_earlier_call_sent_is_loud_when_left_out(
     assert found["severity"] == ("warning" if loud else "info")
     if loud:
         assert "every call of an earlier release that held it sent it" in found["message"]
+
+
+def test_a_selector_pairs_with_nothing_even_beside_a_lone_request_field_it_could_explain():
+    # GitHub's issue_write sends `body: ""` when none is given: no argument `create` became it
+    args = {"method": "create", "owner": "acme", "title": "Crash"}
+    url = "https://api.github.com/repos/acme/issues"
+    result = call(
+        args, url, {"title": "Crash", "body": ""}, "POST", {"arguments_schema": ISSUE_WRITE}
+    )
+    assert [f for f in result["findings"] if f["severity"] != "info"] == []
+    assert "picks the route (POST)" in dropped(result, "/method")["message"]

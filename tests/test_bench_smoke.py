@@ -31,6 +31,7 @@ SCRIPTS = (
     "mcp_tools",
     "crowds",
     "visible",
+    "bigcall",
 )
 
 

@@ -118,6 +118,20 @@ def test_a_mapping_entry_may_say_it_was_inferred_and_the_join_its_traffic_showed
     assert 'mapping/0/separator: must be the text a list is joined with, such as "|"' in problems
 
 
+def test_a_mapping_entry_may_carry_the_value_relation_its_traffic_showed():
+    learnt = {
+        "arguments": "/team",
+        "request": "/teamId",
+        "inferred": True,
+        "relation": "looked up",
+        "table": {"4f1c2a": "9b7e00"},
+    }
+    assert check_contract({"mapping": [learnt]}) == []
+    problems = check_contract({"mapping": [{**learnt, "relation": 5, "table": {"a": 1}}]})
+    assert 'mapping/0/relation: must be a string such as "joined ,"' in problems
+    assert "mapping/0/table: must map input digests to output digests" in problems
+
+
 def test_a_contract_put_with_a_bogus_transform_is_a_400_in_the_error_shape(client):
     answer = client.put(
         "/api/v1/tools/bbC",

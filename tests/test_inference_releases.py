@@ -232,3 +232,25 @@ def findings_right(store, n, path):
         for f in call["findings"]
         if f["right"] and f["right"]["path"] == path
     ]
+
+
+@pytest.mark.parametrize("order", ["in order", "newest first"])
+def test_an_argument_the_newest_release_sends_under_its_own_name_instead_of_its_field_is_loud(
+    store, order
+):
+    good, _ = traffic()
+    # too few calls to infer priority -> urgency, enough to learn where every one of them sent it;
+    # the new release sends it as `priority`, which one call reads as the argument kept as it is
+    renamed = [
+        (args, {**without(request, "urgency"), "priority": args["priority"]})
+        for args, request in good[8:14]
+    ]
+    old, new = envelopes(good[:8], "v1"), envelopes(renamed, "v2", start=8)
+    for part in (old, new) if order == "in order" else (new[:9], old, new[9:]):
+        for start in range(0, len(part), 6):
+            load(store, part[start : start + 6])
+    assert ("/priority", "/urgency") not in store.inferred_pairs(TOOL)
+    assert all(loud_at(store, n) == set() for n in range(8))
+    assert all(
+        findings_right(store, n, "/priority") == [("renamed", "warning")] for n in range(8, 14)
+    )

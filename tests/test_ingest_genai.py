@@ -235,3 +235,20 @@ def test_two_calls_of_one_tool_with_the_same_arguments_stay_two_whatever_the_exp
             "request",
             "response",
         }
+
+
+@pytest.mark.parametrize(
+    "body, joins",
+    [('{"status": "paid", "limit": "5"}', True), ('{"unrelated": "payload"}', False)],
+)
+def test_an_http_span_whose_context_was_lost_joins_the_announced_call_its_request_carries(
+    client, body, joins
+):
+    # an MCP server in another process that got no trace context: its HTTP span's parent is a span
+    # tracediff never receives
+    post(client, model_span(b"\x01" * 8, T0, [("call_a", {"status": "paid", "limit": 5})]))
+    post(client, http_span(b"\x02" * 8, T0 + MS, body, parent=b"\x0e" * 8))
+    got = calls_of(client)
+    assert (got["call_a"]["snapshots"]["request"] is not None) is joins, sorted(got)
+    # never guessed by its place alone
+    assert set(got) == ({"call_a"} if joins else {"call_a", ""})

@@ -172,6 +172,18 @@ def test_a_few_values_raised_by_a_bug_are_no_clamp_when_earlier_calls_kept_value
     assert not learnt.bound_holds("at most 200", {"kept 9": 1})
 
 
+def test_a_unit_every_call_scales_is_learnt_and_a_value_sent_unscaled_is_loud():
+    rng = random.Random(8)
+    calls = [
+        ({"price": p}, {"unit_amount": round(p * 100)}) for p in rng.choices([9.5, 12, 30], k=24)
+    ]
+    assert relations_of(calls) == {("/price", "/unit_amount"): "scaled x100"}
+    pair = {("/price", "/unit_amount"): "scaled x100"}
+    assert loud(analysed({"price": 4.25}, {"unit_amount": 425}, pair)) == set()
+    assert loud(analysed({"price": 4}, {"unit_amount": 4}, pair)) == {("value_changed", "/price")}
+    assert learnt.gives("scaled /1000", 1500) == 1.5 and not learnt.is_function("scaled ?")
+
+
 def test_a_case_every_call_changes_is_learnt():
     rng = random.Random(1)
     calls = [({"state": s}, {"state": s.upper()}) for s in rng.choices(["open", "paid"], k=6)]

@@ -88,3 +88,23 @@ def test_the_api_and_the_page_answer_an_acknowledged_trace_while_the_projection_
     # free again, the read projects and analyses it as before
     again = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"][0]
     assert again["analyzed"] is True
+
+
+def test_a_first_read_shows_calls_analysed_that_taught_their_tool_a_mapping(client):
+    """Calls whose evidence changes their tool's learnt mapping are queued again when analysed.
+
+    The read analyses them again under the new mapping instead of answering "pending"."""
+    arguments = {f"field_{n}": n for n in range(3)}
+    events = []
+    for number in range(6):
+        common = {"trace_id": "8" * 32, "call_id": f"call_{number}", "tool": "learns"}
+        request = {key: str(value) for key, value in arguments.items()}
+        events += [
+            {**common, "snapshot": "arguments", "payload": arguments},
+            {**common, "snapshot": "request", "payload": request},
+        ]
+    assert client.post("/api/v1/ingest", json=events).status_code == 200
+    # with no budget a read analyses as the analyser does, learning included (0: no limit)
+    client.application.config["ANALYSIS_BUDGET"] = 0
+    calls = client.get("/api/v1/traces/" + "8" * 32).get_json()["calls"]
+    assert [(c["analyzed"], len(c["findings"])) for c in calls] == [(True, 3)] * 6

@@ -155,7 +155,7 @@ class StreamingModel:
         self.server.server_close()
 
 
-def gemini_model(calls):
+def gemini_model(calls, ids: bool = True):
     """A Gemini generateContent stand-in: functionCall parts first, text once the functionResponses
     are there."""
 
@@ -167,6 +167,9 @@ def gemini_model(calls):
         if not answered:
             parts = [{"functionCall": {"id": f"adk-standin-{n:02d}", "name": "find_orders", "args": args}}
                      for n, args in enumerate(calls, 1)]  # fmt: skip
+            # the Gemini API names no call (ADK gives each an id of its own)
+            for part in parts if not ids else ():
+                del part["functionCall"]["id"]
         return 200, {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP"}],
                      "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
                      "modelVersion": "gemini-2.5-flash"}  # fmt: skip
@@ -386,10 +389,18 @@ def run_claude_agent(endpoint: str, model_url: str, find_orders) -> list:
 CLAUDE_TOOL = "mcp__orders__find_orders"
 
 
+def run_adk2(endpoint: str, model_url: str, find_orders) -> list:
+    """ADK 2.x: the same agent; its semconv spans carry the arguments, results and messages only
+    with the GenAI content switch set to a span mode."""
+    os.environ["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] = "SPAN_ONLY"
+    return run_adk(endpoint, model_url, find_orders)
+
+
 FRAMEWORKS = {
     "langgraph": run_langgraph,
     "strands": run_strands,
     "adk": run_adk,
+    "adk2": run_adk2,
     "claude-agent": run_claude_agent,
     "llamaindex": run_llamaindex,
     "crewai": run_crewai,
@@ -403,7 +414,11 @@ def main(framework: str, turn: str, prefix: str) -> None:
     elif framework == "claude-agent":
         model_server = AnthropicStreamingModel(CALLS[turn], CLAUDE_TOOL)
     else:
-        model_server = StandIn((gemini_model if framework == "adk" else openai_model)(CALLS[turn]))
+        model_server = StandIn(
+            gemini_model(CALLS[turn], ids=framework == "adk")
+            if framework.startswith("adk")
+            else openai_model(CALLS[turn])
+        )
     with StandIn(orders_api) as orders, model_server as model:
         # its spans reach the provider the framework sets up later
         http = instrumented_client(framework)

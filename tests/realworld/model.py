@@ -407,9 +407,15 @@ def to_epoch(value):
 
 
 def copied(call: dict) -> dict:
-    """A deep copy of a call (its rebuild function shared)."""
+    """A deep copy of a call (its rebuild function shared).
+
+    The wire and the answer are copied apart from the arguments: a layer that puts an argument's
+    object into its request as it is shares it, and a bug planted in the request must leave the
+    arguments the model sent as they were."""
     rebuild = call.get("rebuild_result")
-    out = copy.deepcopy({k: v for k, v in call.items() if k != "rebuild_result"})
+    parts = ("rebuild_result", "wire", "answer")
+    out = copy.deepcopy({k: v for k, v in call.items() if k not in parts})
+    out.update({k: copy.deepcopy(call[k]) for k in ("wire", "answer") if k in call})
     out["rebuild_result"] = rebuild
     return out
 

@@ -38,7 +38,7 @@ from .schemas.validation import is_valid, metaschema_problems, validate
 from .snapshots.documents import json_error, status_code
 from .values import learnt
 from .values.classify import classify
-from .values.json_values import canonical, is_number, norm_key, norm_text, same, type_name
+from .values.json_values import canonical, is_number, norm_key, norm_text, same, show, type_name
 from .values.names import meaning, mentions, name_score
 from .values.readings import power_of_ten, read_number, read_truth
 from .values.transforms import transform_problem
@@ -99,6 +99,7 @@ __all__ = [
     "read_number",
     "read_truth",
     "same",
+    "show",
     "transform_problem",
     "type_name",
     # the request's fields outside its body, and the contract's http

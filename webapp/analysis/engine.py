@@ -115,9 +115,9 @@ def _comparisons(docs, contract, status, validation, out: list, wire: Request) -
     mapping = (contract or {}).get("mapping") or []
     if args is not None and request is not None:
         bad = {e["path"] for e in validation["request"]["errors"]}
-        pairing = pair_arguments(args, request, mapping, contract, wire.located)
+        pairing = pair_arguments(args, request, mapping, contract, wire.located, wire.method)
         pairing.quiet_roots = quiet_roots(wire)
-        pairing.http_method, pairing.http_body = wire.method, wire.body
+        pairing.http_body = wire.body
         out += mapping_findings(pairing, contract, bad)
     else:
         pairing = Pairing(args, request)

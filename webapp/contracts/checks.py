@@ -26,9 +26,10 @@ CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping", "consumed", "result_bud
 # a mapping pairs two of the core stages
 SNAPSHOTS = CORE
 # A declared transform makes that change expected (issue 11); `inferred` and `separator` mark a pair
-# inference learnt and the join its traffic showed, as the analysis reads them (the fixtures zip
+# inference learnt and the join its traffic showed, `relation` and `table` the value relation it
+# showed (a template, a clamp, a value looked up), as the analysis reads them (the fixtures zip
 # writes them).
-MAPPING_EXTRAS = ("transform", "inferred", "separator")
+MAPPING_EXTRAS = ("transform", "inferred", "separator", "relation", "table")
 # The dialects jsonschema-rs checks a schema against without fetching anything.
 KNOWN_DIALECTS = {
     f"{base}{end}"
@@ -151,6 +152,13 @@ def _mapping_problems(mapping) -> list[str]:
             problems.append(f"{where}/transform: {transform_problem(entry['transform'])}")
         if "inferred" in entry and not isinstance(entry["inferred"], bool):
             problems.append(f"{where}/inferred: must be true or false")
+        if "relation" in entry and not isinstance(entry["relation"], str):
+            problems.append(f'{where}/relation: must be a string such as "joined ,"')
+        if "table" in entry and not (
+            isinstance(entry["table"], dict)
+            and all(isinstance(v, str) for v in entry["table"].values())
+        ):
+            problems.append(f"{where}/table: must map input digests to output digests")
         if "separator" in entry and not (
             isinstance(entry["separator"], str) and entry["separator"]
         ):

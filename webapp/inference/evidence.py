@@ -91,7 +91,9 @@ def _a_table(known, pair) -> bool:
 
 
 def _entry(a, b, known, pair) -> str | None:
-    """Return the table entry a call shows, unless it would take the table past MAX_TABLE."""
+    """Return the table entry a call shows.
+
+    Unless it would take the table past MAX_TABLE."""
     entry = learnt.maps_key(a, b)
     counts = known.get(pair) if isinstance(known, dict) else None
     if entry and counts and entry not in counts:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from ..common.pointers import child
 from .epochs import established, several
+from .error_fields import envelope
+from .places import learnt_places
 
 # calls of earlier releases before their fields say what the layer adds
 MIN_EARLIER_CALLS = 5
@@ -34,12 +36,18 @@ class Earlier:
     arguments: frozenset
     # arguments held by MIN_TRAVELLED earlier calls at least, and sent by each of them
     travelled: frozenset = frozenset()
+    # the fields every earlier error answer carried (error_fields.py)
+    error_fields: frozenset = frozenset()
+    # (argument, request path, relation) of each argument earlier calls sent to one place
+    # (webapp/inference/places.py)
+    places: tuple = ()
 
 
-def earlier_fields(presence: dict, releases) -> Earlier | None:
+def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Earlier | None:
     """Return the paths held by calls of releases before the newest.
 
-    None without such history."""
+    None without such history. With the tool's pair `evidence`, the place each argument always
+    went to too."""
     if not several(releases):
         return None
     held = {(side, path) for (side, path), c in presence.items() if established(c).get("calls", 0)}
@@ -58,6 +66,8 @@ def earlier_fields(presence: dict, releases) -> Earlier | None:
             and established(c).get("calls", 0) >= MIN_TRAVELLED
             and not established(c).get("dropped", 0)
         ),
+        envelope(presence, established),
+        learnt_places(evidence, presence, releases) if evidence else (),
     )
 
 
@@ -98,7 +108,9 @@ def flag_new_fields(
 
 
 def _always_sent(f: dict, earlier: Earlier) -> bool:
-    """Tell whether a quiet dropped finding is of an argument the earlier releases always sent."""
+    """Tell whether a quiet dropped finding's argument was always sent before.
+
+    Always sent by the earlier releases."""
     left = f["left"]
     return (
         f["kind"] == "dropped"

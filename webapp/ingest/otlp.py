@@ -153,6 +153,9 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
         )
         if who is not None and body_of(s.attrs, "response") is not None:
             answered.add((s.trace_id, who[1]))
+    for s in spans:
+        if reads_body_alone(s, by_id):
+            _emit(batch, s, _read_body_events, s, ctx)
     for s in tools:
         announced = owners[id(s)][1] if id(s) in owners else None
         _emit(batch, s, _tool_events, s, ctx, identity.of_tool(s), answered, announced)
@@ -161,7 +164,15 @@ def map_spans(spans: list[Span], ctx: Context) -> Batch:
         for call in turn.calls:
             if id(call) not in taken:
                 _emit(batch, turn.model, _announced_events, turn, call, ctx)
+    # a tool span that took an announced call under an id of its own (ADK 2.x) is that call
+    aliases = {
+        (s.trace_id, owners[id(s)][1].call_id): own_call_id(s)
+        for s in tools
+        if id(s) in owners and own_call_id(s)
+    }
     for (trace_id, call_id), result in turns.results.items():
+        call_id = turns.announced_id(trace_id, call_id, result.carrier)
+        call_id = aliases.get((trace_id, call_id), call_id)
         _emit(batch, result.carrier, _result_events, trace_id, call_id, result, ctx)
     for event in batch.events:
         if (event.trace_id, event.call_id) in identity.invented:
@@ -286,6 +297,28 @@ def _result_events(trace_id: str, call_id: str, result, ctx: Context) -> list[Ev
     return [event]
 
 
+def reads_body_alone(s: Span, by_id: dict) -> bool:
+    """Tell logfire's `Reading response body` span whose HTTP span is elsewhere.
+
+    Not in its export."""
+    return (
+        "http.response.body.text" in s.attrs
+        and not is_http(s)
+        and bool(s.parent_id)
+        and (s.trace_id, s.parent_id) not in by_id
+    )
+
+
+def _read_body_events(s: Span, ctx: Context) -> list[Event]:
+    """The response a body-reading span read.
+
+    For the store to join to its HTTP span's call."""
+    body = s.attrs["http.response.body.text"]
+    event = _event(ctx, s, "response", body, None, "", s.end_ns, None)
+    event.meta = {**(event.meta or {}), "loose": True}
+    return [event]
+
+
 def _http_events(
     s: Span,
     who: tuple | None,
@@ -307,15 +340,20 @@ def _http_events(
     http = {"method": http_method(s), "url": a.get("url.full") or a.get("http.url")}
     events = []
     # a GET's URL is its request
+    status = a.get("http.response.status_code", a.get("http.status_code"))
+    status = status if type(status) is int and 100 <= status <= 599 else None
     if req_body is not None or isinstance(http["url"], str) and http["url"]:
         req_http = {**http, "headers": _headers(a, "http.request.header.")}
+        # its body read in a child span of another export (logfire): the status goes with the
+        # request, the call's status until a response names one
+        if resp_body is None and status is not None:
+            req_http["status_code"] = status
         events.append(
             _event(ctx, s, "request", req_body, tool, call_id, s.start_ns, req_http, source)
         )
     if resp_body is not None:
-        status = a.get("http.response.status_code", a.get("http.status_code"))
         resp_http = {**http, "headers": _headers(a, "http.response.header.")}
-        if type(status) is int and 100 <= status <= 599:
+        if status is not None:
             resp_http["status_code"] = status
         events.append(
             _event(ctx, s, "response", resp_body, tool, call_id, s.end_ns, resp_http, source)
@@ -323,6 +361,10 @@ def _http_events(
     # its model turn's calls come in a log record (store/spans.py)
     for event in events if place else ():
         event.meta = {**(event.meta or {}), **place}
+    # joined in the store, and joined again there when a span of a later export tells better
+    # (store/rejoin.py)
+    for event in events if who is None else ():
+        event.meta = {**(event.meta or {}), "loose": True}
     return events
 
 

@@ -32,8 +32,9 @@ class Turn:
 
 @dataclass(eq=False)
 class Result:
-    """A tool's result as a model request carried it back, that request's span and its turn's
-    source."""
+    """A tool's result as a model request carried it back.
+
+    With that request's span and its turn's source."""
 
     content: object
     carrier: Span
@@ -68,6 +69,8 @@ class Turns:
         for models in self._models_under.values():
             models.sort(key=lambda m: m.start_ns)
         self.results = self._results(spans)
+        # (trace id, id(carrier)) -> {echoed id: announced id} (announced_id)
+        self._claimed: dict[tuple[str, int], dict[str, str]] = {}
 
     def is_model(self, s: Span) -> bool:
         return id(s) in self.turns or id(s) in self._sdk_requests
@@ -98,7 +101,7 @@ class Turns:
         for turn, members in self._by_turn([*https, *tools]).items():
             members.sort(key=lambda s: s.start_ns)
             in_turn_tools = [s for s in members if id(s) in tool_ids]
-            owners.update({id(s): (turn, call) for s, call in zip(in_turn_tools, turn.calls)})
+            owners.update({id(s): (turn, call) for s, call in _paired(in_turn_tools, turn.calls)})
             loose = [s for s in members if id(s) not in tool_ids]
             if in_turn_tools:
                 for s in loose:
@@ -180,6 +183,31 @@ class Turns:
             parent_id, hops = parent.parent_id, hops + 1
         return None
 
+    def announced_id(self, trace_id: str, call_id: str, carrier: Span) -> str:
+        """Return the announced call a result's id stands for.
+
+        Its own id when a turn of the trace announced it; else, when the request that carried it
+        echoes the call (ADK 2.x sends the model its calls again without their ids, and its
+        telemetry names them `find_orders_0`...), the earliest announced call of the echo's tool
+        and arguments not yet claimed so."""
+        announced = [c for t in self._in_order() if t.model.trace_id == trace_id for c in t.calls]
+        if any(c.call_id == call_id for c in announced):
+            return call_id
+        echoes = genai.calls_in_messages(carrier.attrs.get("gen_ai.input.messages"))
+        echo = next((c for c in echoes if c.call_id == call_id), None)
+        claimed = self._claimed.setdefault((trace_id, id(carrier)), {})
+        if call_id in claimed or echo is None:
+            return claimed.get(call_id, call_id)
+        for call in announced:
+            fits = call.name == echo.name and call.arguments == echo.arguments
+            if fits and call.call_id not in claimed.values():
+                claimed[call_id] = call.call_id
+                return call.call_id
+        return call_id
+
+    def _in_order(self) -> list[Turn]:
+        return sorted(self.turns.values(), key=lambda t: t.model.start_ns)
+
     def _framework_above(self, s: Span) -> str | None:
         return next(filter(None, map(framework_of, self._ancestors(s))), None)
 
@@ -204,6 +232,24 @@ class Turns:
                     Result(result.content, turn.model, turn.provider),
                 )
         return results
+
+
+def _paired(tools: list[Span], calls: list[genai.ToolCall]) -> list[tuple[Span, genai.ToolCall]]:
+    """Pair a turn's tool spans with its calls.
+
+    Each with the call of its very arguments, the rest in order (a framework that runs a turn's
+    calls at once, CrewAI, may start them in any order)."""
+    pairs, left = [], list(calls)
+    unmatched = []
+    for s in tools:
+        arguments = genai.unwrap_arguments(s.attrs.get(TOOL_KEYS[tool_kind(s)][2]))
+        same = [c for c in left if arguments is not None and c.arguments == arguments]
+        if same:
+            pairs.append((s, same[0]))
+            left.remove(same[0])
+        else:
+            unmatched.append(s)
+    return pairs + list(zip(unmatched, left))
 
 
 def _named_calls(model: Span) -> list[genai.ToolCall]:

@@ -3,8 +3,10 @@
 Types, counts, string lengths, formats and values."""
 
 import re
+from collections import Counter, defaultdict
 from datetime import date, datetime
 from functools import lru_cache
+from itertools import chain
 
 from ..analysis import type_name
 from ..common.pointers import escape
@@ -19,7 +21,8 @@ _DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
 _EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+\Z")
 _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#]+[^\s]*\Z")
-_HEX_ID = re.compile(r"(?=.*\d)(?=.*[a-fA-F])[0-9a-fA-F]{12,}\Z")
+# a hex id: 12 or more hex digits, a digit and a letter among them (told by isdigit and isalpha)
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{12,}\Z")
 _PREFIXED_ID = re.compile(r"[a-z]{2,8}_[A-Za-z0-9]{3,}\Z")
 # the id patterns the fingerprints know, and a Stripe-like prefixed id; JSON Schema names them by
 # pattern
@@ -76,32 +79,145 @@ _KINDS = {
 def facts_of(document) -> dict[str, PathFacts]:
     """Return {normalised pointer: PathFacts} of a document.
 
-    Array items as `*`, id-like keys as `{id}`."""
+    Array items as `*`, id-like keys as `{id}`. Keyed in no order a reader may rely on: learning
+    takes new paths in sorted order and findings are sorted by path. The sample of a path is the
+    value a depth-first walk (last child first) reaches first there.
+
+    The nodes of one path are taken together (a column), not one by one: every item of a list of
+    records shares its paths, and one pass over a column costs a fraction of a pass per node (39 ms
+    of a 0.8 MB pair's 80 ms analysis went to the walk a node at a time)."""
     out: dict[str, PathFacts] = {}
-    stack = [("", document)]
-    pop, push, kinds, segment = stack.pop, stack.append, _KINDS, key_segment
-    while stack:
-        path, node = pop()
-        facts = out.get(path)
-        if facts is None:
-            facts = out[path] = PathFacts()
-            facts.sample = node if not isinstance(node, (dict, list)) else None
-        kind = kinds.get(type(node)) or type_name(node)
-        facts.types.add(kind)
-        facts.instances += 1
-        # the commonest node first: a response is mostly strings
-        if kind == "string":
-            facts.add_string(node)
-        elif kind == "object":
-            facts.objects += 1
-            prefix = path + "/"
-            for key, value in node.items():
-                push((prefix + segment(key), value))
-        elif kind == "array":
-            items = path + "/*"
-            for value in node:
-                push((items, value))
+    # each column's nodes in the order the depth-first walk reaches them: the first is the sample
+    columns = [("", [document])]
+    while columns:
+        path, nodes = columns.pop()
+        facts = out[path] = PathFacts()
+        columns += _column_facts(facts, path, nodes)
     return out
+
+
+def _column_facts(facts: PathFacts, path: str, nodes: list) -> list[tuple[str, list]]:
+    """Fill the facts of one path's nodes; return the columns of their children."""
+    first = nodes[0]
+    facts.sample = first if not isinstance(first, (dict, list)) else None
+    facts.instances = len(nodes)
+    types = facts.types
+    # a column of one value (a wide object's members): the one-node way costs less
+    if len(nodes) == 1 and not isinstance(first, (dict, list)):
+        kind = _KINDS.get(type(first)) or type_name(first)
+        types.add(kind)
+        if kind == "string":
+            facts.add_string(first)
+        return []
+    # counted in C: most columns hold one type
+    kinds = Counter(map(type, nodes))
+    only = type(first) if len(kinds) == 1 else None
+    if only in _COLUMNS:
+        strings, objects, arrays = (nodes if only is kind else () for kind in _COLUMNS)
+    elif only in _KINDS:
+        strings = objects = arrays = ()
+        types.add(_KINDS[only])
+    else:
+        strings, objects, arrays = _by_kind(nodes, types)
+    children = []
+    if strings:
+        types.add("string")
+        _add_strings(facts, strings)
+    if objects:
+        types.add("object")
+        facts.objects = len(objects)
+        children += _member_columns(path + "/", objects)
+    if arrays:
+        types.add("array")
+        items = []
+        for node in arrays:
+            items += reversed(node)
+        if items:
+            children.append((path + "/*", items))
+    return children
+
+
+_COLUMNS = (str, dict, list)
+
+
+def _by_kind(nodes, types: set) -> tuple[list, list, list]:
+    """Return a column's strings, objects and arrays; add the other kinds to types."""
+    strings, objects, arrays = [], [], []
+    for node in nodes:
+        kind = type(node)
+        if kind is str:
+            strings.append(node)
+        elif kind is dict:
+            objects.append(node)
+        elif kind is list:
+            arrays.append(node)
+        else:
+            name = _KINDS.get(kind) or type_name(node)
+            column = {"string": strings, "object": objects, "array": arrays}.get(name)
+            if column is None:
+                types.add(name)
+            else:
+                column.append(node)
+    return strings, objects, arrays
+
+
+def _add_strings(facts: PathFacts, strings: list[str]) -> None:
+    """Fold a column's strings into its facts.
+
+    As PathFacts.add_string would one by one."""
+    distinct = set(strings)
+    sizes = [len(text) for text in distinct]
+    facts.shortest, facts.longest = min(sizes), max(sizes)
+    formats, known = facts.formats, _FORMATS.get
+    for text in distinct:
+        found = known(text)
+        formats.add(_format_kept(text) if found is None else found)
+    too_many = len(distinct) > MAX_VALUES_PER_CALL
+    facts.values = None if too_many or facts.longest > MAX_ENUM_TEXT else distinct
+
+
+def _member_columns(prefix: str, objects: list[dict]) -> list[tuple[str, list]]:
+    """Return the columns of a column of objects' members, each in walk order.
+
+    Last member first, object by object."""
+    if len(objects) == 1:
+        # one object (wide, say): a column per member as the walk reaches them, last first
+        columns: dict[str, list] = {}
+        for key, value in reversed(objects[0].items()):
+            segment = key_segment(key)
+            column = columns.get(segment)
+            if column is None:
+                columns[segment] = [value]
+            else:
+                column.append(value)
+        return [(prefix + segment, items) for segment, items in columns.items()]
+    by_key = _by_key(objects)
+    segments = [key_segment(key) for key in by_key]
+    if len(set(segments)) == len(segments):
+        return [(prefix + segment, items) for segment, items in zip(segments, by_key.values())]
+    # keys that share a segment (ids): one column, its nodes still in walk order
+    by_segment: dict = defaultdict(list)
+    for node in objects:
+        for key, value in reversed(node.items()):
+            by_segment[key_segment(key)].append(value)
+    return [(prefix + segment, items) for segment, items in by_segment.items()]
+
+
+def _by_key(objects: list[dict]) -> dict:
+    """Return {key: its values, object by object} of a column of objects."""
+    keys = objects[0].keys()
+    # records alike: a pass per key over the column (no tuple per object: they woke the collector)
+    if all(node.keys() == keys for node in objects):
+        return {key: [node[key] for node in objects] for key in keys}
+    union = dict.fromkeys(chain.from_iterable(objects))
+    # alike but for a few members: the same, each object asked whether it has the key
+    if len(union) * len(objects) <= 2 * sum(map(len, objects)):
+        return {key: [node[key] for node in objects if key in node] for key in union}
+    by_key: dict = defaultdict(list)
+    for node in objects:
+        for key, value in node.items():
+            by_key[key].append(value)
+    return by_key
 
 
 # field names repeat from call to call
@@ -158,7 +274,8 @@ def format_of(text: str) -> str:
         return "email"
     if "://" in text and _URI.match(text):
         return "uri"
-    if size >= 12 and _HEX_ID.match(text):
+    # a hex run first: the pattern's lookaheads read a whole text (4 ms of a 0.8 MB call's bodies)
+    if size >= 12 and _HEX_RUN.match(text) and not text.isdigit() and not text.isalpha():
         return "hex-id"
     if "_" in text and _PREFIXED_ID.match(text):
         return "prefixed-id"

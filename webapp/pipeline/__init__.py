@@ -208,7 +208,9 @@ def dropped_arguments(analysis: dict) -> set[str]:
 
 
 def changed_pairs(analysis: dict) -> set[tuple[str, str]]:
-    """Return the (argument, request field) pairs an analysis found holding a value changed."""
+    """Return the (argument, request field) pairs found holding a changed value.
+
+    Found by an analysis."""
     return {
         (f["left"]["path"], f["right"]["path"])
         for f in analysis.get("findings") or ()
@@ -281,14 +283,18 @@ class _Batch:
 
 
 def analyze_pending(
-    store: Store, limit: int = 200, budget: float | None = None, seconds: float | None = None
+    store: Store,
+    limit: int = 200,
+    budget: float | None = None,
+    seconds: float | None = None,
+    projecting: float | None = None,
 ) -> int:
     """Analyse calls whose analysis is out of date.
 
-    For about `seconds` of work when given (see analyze_calls); return how many were claimed and not
+    For about `seconds` of work when given (see analyze_calls), after projecting new events for
+    about `projecting` seconds (None: all of them); return how many were claimed and not
     released."""
-    # a bounded batch projects for as long as it analyses, so both go on under a sustained load
-    claimed = store.claim_pending(limit, projecting=seconds)
+    claimed = store.claim_pending(limit, projecting=projecting)
     batch = _analyzed(store, claimed, budget, seconds)
     batch.save()
     return len(claimed) - len(batch.left)
@@ -333,10 +339,15 @@ def fresh_trace(store: Store, trace_id: str, budget: float | None = None) -> dic
     the background analyser (the page and the API say "analysis pending")."""
     # an upper-case W3C id pasted from a log finds its trace
     trace_id = canonical_trace_id(trace_id)
-    pending = store.pending_calls(trace_id)
-    if pending:
+    # a batch whose evidence changed its tool's learnt mapping is queued again whole: a second pass
+    # analyses it under the new mapping, so a first read does not show it pending for that alone
+    for _ in range(2):
+        pending = store.pending_calls(trace_id)
+        if not pending:
+            break
         _analyze_for_read(store, pending, budget)
-    return store.get_trace(trace_id)
+    # pending_calls caught up already: a second wait would only delay the read under load
+    return store.get_trace(trace_id, catch_up=False)
 
 
 def _analyze_for_read(store: Store, calls, budget: float | None) -> None:

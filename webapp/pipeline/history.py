@@ -2,45 +2,89 @@
 
 Applied to the call's analysis."""
 
-from ..analysis import sort_findings, worst
+from ..analysis import sort_findings, template_of, worst
+from ..inference import leaves
+from ..inference.error_fields import lost_fields
 from ..inference.novel import earlier_fields, flag_new_fields
+from ..inference.places import flag_sent_elsewhere, sent_elsewhere
 from ..store.inference_state import MAX_PATHS_PER_TOOL
+from .mappings import request_leaves
 
 
 def tool_history(store, tool: str | None) -> tuple:
-    """Return a tool's newest release and its earlier releases' request paths.
+    """Return a tool's newest release, what earlier ones sent, and its URL template.
 
-    (newest release, request paths its earlier releases carried or None)."""
+    (newest release, webapp/inference/novel.py `Earlier` or None, template)."""
     if not tool:
-        return None, None
+        return None, None, None
     releases, presence = store.release_state(tool), store.path_counts(tool)
     if len(presence) >= MAX_PATHS_PER_TOOL:
         # paths past the cap were never counted: no verdict from them
-        return releases.get("newest"), None
-    return releases.get("newest"), earlier_fields(presence, releases)
+        return releases.get("newest"), None, None
+    earlier = earlier_fields(presence, releases, store.evidence(tool))
+    template = template_of(store.get_tool(tool)) if earlier and earlier.places else None
+    return releases.get("newest"), earlier, template
 
 
 def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
-    """Raise the fields a call of the newest release adds that no earlier release sent.
+    """Raise what a call of the newest release changed from every earlier release.
 
-    Keep the analysis' order, places, summary and worst severity right."""
+    The fields it adds that no earlier release sent, the arguments it sends under a new key, the
+    fields its error answer lost that every earlier one carried. Keep the analysis' order, places,
+    summary and worst severity right."""
     findings = analysis.get("findings") or []
-    raised = flag_new_fields(findings, release_of(call), *history)
-    if not raised:
+    newest, earlier, template = history
+    raised = flag_new_fields(findings, release_of(call), newest, earlier)
+    lost = _errors_lost(findings, call, newest, earlier)
+    before = len(findings)
+    raised += _sent_elsewhere(findings, call, newest, earlier, template)
+    added = len(findings) - before
+    if not raised and not lost:
         return analysis
     places = analysis.get("places") or {}
-    index = {id(f): str(i) for i, f in enumerate(findings)}
-    ordered = sort_findings(findings)
+    index = {id(f): str(i) for i, f in enumerate(findings[:before])}
+    ordered = sort_findings(findings + lost)
     analysis["findings"] = ordered
     if places:
         analysis["places"] = {
-            str(i): places[index[id(f)]] for i, f in enumerate(ordered) if index[id(f)] in places
+            str(i): places[index[id(f)]]
+            for i, f in enumerate(ordered)
+            if index.get(id(f)) in places
         }
     summary = analysis.setdefault("summary", {})
-    summary["info"] = max(summary.get("info", 0) - len(raised), 0)
-    summary["warning"] = summary.get("warning", 0) + len(raised)
+    summary["info"] = max(summary.get("info", 0) - len(raised) + added, 0)
+    summary["warning"] = summary.get("warning", 0) + len(raised) + len(lost)
     analysis["worst"] = worst([analysis.get("worst"), "warning"])
     return analysis
+
+
+def _errors_lost(findings: list[dict], call: dict, newest, earlier) -> list[dict]:
+    """Return the error_shape warnings of the fields a newest call's error answer lost.
+
+    The fields every error answer of the earlier releases carried; not those already told."""
+    if earlier is None or not newest or release_of(call) != newest:
+        return []
+    told = {f["right"]["path"] for f in findings if f["kind"] == "error_shape" and f["right"]}
+    found = lost_fields(call["snapshots"].get("response"), earlier.error_fields)
+    return [f for f in found if f["right"]["path"] not in told]
+
+
+def _sent_elsewhere(findings: list, call: dict, newest, earlier, template) -> list[dict]:
+    """Flag the arguments a newest-release call sends under a new key.
+
+    A key no earlier call used.
+
+    Where every earlier call sent them to one other (webapp/inference/places.py)."""
+    snaps = call["snapshots"]
+    if not earlier or not earlier.places or not newest or release_of(call) != newest:
+        return []
+    if not snaps.get("arguments") or not snaps.get("request"):
+        return []
+    arguments = leaves(snaps["arguments"]["payload"])
+    moves = sent_elsewhere(
+        arguments, request_leaves(snaps, template), earlier.places, earlier.request
+    )
+    return flag_sent_elsewhere(findings, moves, arguments) if moves else []
 
 
 def release_of(call: dict) -> str | None:

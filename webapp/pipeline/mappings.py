@@ -13,6 +13,7 @@ from ..inference.consumed import learnt_consumed
 from ..inference.contract import declared_pairs, learnt_relations
 from ..inference.decide import candidates, strongest
 from ..inference.epochs import folded, presence_of, release_state
+from ..inference.error_fields import error_presence
 from ..inference.evidence import merge
 from ..inference.novel import earlier_fields
 from ..store.mappings import MAX_PAIRS_PER_TOOL
@@ -40,6 +41,7 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
                     key,
                     leaves(snaps["arguments"]["payload"]),
                     request_leaves(snaps, templates[tool]),
+                    snaps.get("response"),
                 )
             )
     for tool, items in by_tool.items():
@@ -47,11 +49,11 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
         releases = release_state(store.release_state(tool), [when for when, *_ in items])
         known, presence = store.evidence(tool), store.path_counts(tool)
         relations = learnt_relations(known, store.inferred_pairs(tool), store.release_state(tool))
-        earlier = earlier_fields(presence, store.release_state(tool))
+        earlier = earlier_fields(presence, store.release_state(tool), known)
         if releases.get("newest") != store.release_state(tool).get("newest"):
             presence = {k: folded(c) for k, c in presence.items()}
         per_call, paths = {}, {}
-        for (_, release), key, arguments, request in items:
+        for (_, release), key, arguments, request, response in items:
             newest = bool(release) and release == releases.get("newest")
             # a pair a call of this batch started is known now
             seen = {**{p: {} for delta in per_call.values() for p in delta}, **known}
@@ -65,12 +67,13 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
                 paired.get(key, ()),
             )
             paths[key] = presence_of(arguments, request, newest, dropped.get(key, ()))
+            paths[key].update(error_presence(response, newest))
             merge(presence, paths[key])
         if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
             changed = update_inference(store, tool)
             state = store.release_state(tool)
             if not changed and (
-                earlier_fields(store.path_counts(tool), state) != earlier
+                earlier_fields(store.path_counts(tool), state, store.evidence(tool)) != earlier
                 or learnt_relations(store.evidence(tool), store.inferred_pairs(tool), state)
                 != relations
             ):

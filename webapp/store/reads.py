@@ -57,12 +57,14 @@ class TraceReads:
             )
         )
 
-    def get_trace(self, trace_id: str) -> dict | None:
+    def get_trace(self, trace_id: str, catch_up: bool = True) -> dict | None:
         """Return a trace with its calls, current snapshots and stored analysis.
 
         Events the projection has not folded in yet are read through (readthrough.py): a trace is
-        readable as soon as its ingest is acknowledged, however long the projection's queue."""
-        self.catch_up_for_read(READ_CATCH_UP_SECONDS)
+        readable as soon as its ingest is acknowledged, however long the projection's queue. With
+        `catch_up` False the read projects nothing first (its caller just did)."""
+        if catch_up:
+            self.catch_up_for_read(READ_CATCH_UP_SECONDS)
         # asked first: when it says no, the calls read next hold every event already
         behind = self.db.execute(self.sql.TRACE_UNPROJECTED, (trace_id,)).fetchone()[0]
         calls = list(

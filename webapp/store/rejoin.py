@@ -128,7 +128,7 @@ def _units(rows: list[Row]) -> dict[str, Unit]:
         own = r.meta.get("provisional")
         if type(own) is str:
             key = f"call:{own}"
-        elif r.call_id == "":
+        elif r.call_id == "" or r.meta.get("loose") is True:
             key = f"span:{r.meta.get('span_id')}"
         elif r.call_id in provisional and not _is_announced(r):
             # adopted under a provisional call: it goes where that call goes
@@ -183,13 +183,17 @@ def _by_time(unit: Unit, rows: list[Row], units: dict[str, Unit]):
         if r.meta.get("tool_span") is True and r.call_id:
             spans.setdefault(r.meta.get("span_id"), []).append(r)
     holding = []
+    sent = _sent(unit)
     for span_id, events in spans.items():
         start, end = min(e.ts for e in events), max(e.ts for e in events)
         if start < end and start <= unit.start and unit.end <= end:
-            holding.append((start, span_id, events[0]))
+            arguments = [_leaves(e.payload) for e in events if e.snapshot == "arguments"]
+            carried = bool(arguments) and bool(sent) and arguments[0] <= sent
+            holding.append((carried, start, span_id, events[0]))
     if not holding:
         return None
-    _, _, event = max(holding)
+    # the one whose arguments its request carries, else the innermost
+    *_, event = max(holding)
     owner = next((u for u in units.values() if event in u.rows), None)
     return owner or (event.call_id, event.tool)
 
@@ -288,11 +292,17 @@ def _fits(unit: Unit, call: Announced, matching: bool) -> bool:
         return False
     if unit.tool and call.tool and unit.tool != call.tool:
         return False
-    mine = [r.payload for r in unit.rows if r.snapshot in ("arguments", "request")]
     if any(r.snapshot == "arguments" for r in unit.rows):
+        mine = [r.payload for r in unit.rows if r.snapshot == "arguments"]
         return not matching or any(p == call.arguments for p in mine)
-    sent = set().union(*map(_leaves, mine)) if mine else set()
+    sent = _sent(unit)
     return bool(sent) and _leaves(call.arguments) <= sent
+
+
+def _sent(unit: Unit) -> set[str]:
+    """The values the unit's requests carried."""
+    mine = [r.payload for r in unit.rows if r.snapshot == "request"]
+    return set().union(*map(_leaves, mine)) if mine else set()
 
 
 def _leaves(value: Any) -> set[str]:

@@ -28,7 +28,7 @@ RESPONSES = (
 AS_RESULT = "UPDATE events SET snapshot = 'result' WHERE seq = ?"
 # a trace with a call ingest named for want of the model's, or a span not joined yet
 UNJOINED = """SELECT 1 FROM events WHERE trace_id = ?
- AND (call_id = '' OR meta LIKE '%"provisional"%') LIMIT 1"""
+ AND (call_id = '' OR meta LIKE '%"provisional"%' OR meta LIKE '%"loose"%') LIMIT 1"""
 # a trace's events as rejoin.plan reads them: payloads of arguments and requests only
 TRACE_EVENTS = """SELECT seq, call_id, tool, snapshot, ts, meta,
  CASE WHEN snapshot IN ('arguments', 'request') THEN payload END FROM events WHERE trace_id = ?

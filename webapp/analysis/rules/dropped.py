@@ -1,4 +1,6 @@
-"""An argument no request field holds: dropped, or kept by the mapping layer for itself.
+"""An argument no request field holds.
+
+Dropped, or kept by the mapping layer for itself.
 
 One call alone cannot tell an argument the layer consumes (a `fields` projection, a filter or a
 limit it applies to the answer, an option the vendor's API has no place for) from one it lost. What
@@ -46,8 +48,10 @@ _MAX_NAMES, _MAX_NODES = 2000, 5000
 
 @dataclass(frozen=True)
 class Seen:
-    """What else one call shows of its request: its HTTP method, the fields no argument explains
-    ((internal path, value) pairs), the body it sent (None when it sent none)."""
+    """What else one call shows of its request.
+
+    Its HTTP method, the fields no argument explains ((internal path, value) pairs), the body it
+    sent (None when it sent none)."""
 
     http_method: str | None
     added: list
@@ -55,7 +59,9 @@ class Seen:
 
 
 def absent_argument(path: str, value, contract: dict, seen: Seen) -> dict:
-    """Return the finding of an argument no request field holds, as loud as one call can tell."""
+    """Return the finding of an argument no request field holds.
+
+    As loud as one call can tell."""
     schema = contract.get("arguments_schema")
     route = _picks_the_route(path, value, schema, seen.http_method)
     if route:
@@ -80,8 +86,9 @@ def absent_argument(path: str, value, contract: dict, seen: Seen) -> dict:
 
 
 def _said_to_travel(path: str, contract: dict) -> str | None:
-    """Say why the contract expects an argument on the wire (its mapping, its request schema), or
-    None."""
+    """Say why the contract expects an argument on the wire, or None.
+
+    Its mapping, its request schema."""
     for m in contract.get("mapping") or ():
         if isinstance(m, dict) and m.get("arguments") == path and isinstance(m.get("request"), str):
             told = "the tool's earlier calls send" if m.get("inferred") else "the contract maps"
@@ -100,7 +107,9 @@ def _template_names(contract) -> set:
 
 
 def _shown_lost(value, seen: Seen) -> str | None:
-    """Say what in the call shows an optional argument lost rather than consumed, or None."""
+    """Say what shows an optional argument lost rather than consumed, or None.
+
+    What in the call shows it."""
     for path, sent in seen.added:
         read = wire_reading(value, sent) if in_text(path) else sent
         if type_name(read) == type_name(value) or (is_container(read) and is_container(value)):
@@ -125,8 +134,9 @@ def _leaves(doc, depth: int = 0) -> bool:
 
 
 def schema_names(schema) -> frozenset:
-    """Return the property names a schema declares at any depth, compared without case or
-    separators."""
+    """Return the property names a schema declares at any depth.
+
+    Compared without case or separators."""
     names, todo, seen = set(), [schema], 0
     while todo and seen < _MAX_NODES and len(names) < _MAX_NAMES:
         node, seen = todo.pop(), seen + 1
@@ -138,6 +148,22 @@ def schema_names(schema) -> frozenset:
         elif isinstance(node, list):
             todo += [v for v in node if isinstance(v, (dict, list))]
     return frozenset(names)
+
+
+def route_selectors(arguments, contract, http_method: str | None) -> set[str]:
+    """Return the top-level arguments that are operation selectors.
+
+    Those the HTTP method carries out."""
+    if not isinstance(arguments, dict) or not http_method:
+        return set()
+    schema = (contract or {}).get("arguments_schema")
+    return {
+        f"/{key}"
+        for key, value in arguments.items()
+        if "/" not in key
+        and "~" not in key
+        and _picks_the_route(f"/{key}", value, schema, http_method)
+    }
 
 
 def _picks_the_route(path: str, value, schema, http_method: str | None) -> str | None:

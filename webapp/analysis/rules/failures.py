@@ -17,6 +17,10 @@ ENVELOPE_NAMES = {
 }
 
 
+# Where a GraphQL mutation's payload lists what refused it (compared without case or separators).
+_MUTATION_ERRORS = ("usererrors", "errors")
+
+
 @dataclass
 class Failure:
     """A failed response.
@@ -44,6 +48,9 @@ def response_failure(body, status: int | None, contract) -> Failure | None:
     name, schema = error_schema_for(contract)
     if isinstance(body, dict) and isinstance(body.get("error"), dict) and "jsonrpc" in body:
         return _with_envelope(Failure(status, "/error"), body["error"])
+    refused = mutation_errors(body)
+    if refused is not None:
+        return _with_envelope(Failure(status, refused[0]), refused[1])
     failed = status is not None and status >= 400
     if not failed and not looks_like_error(
         body, name, schema, (contract or {}).get("response_schema")
@@ -53,6 +60,34 @@ def response_failure(body, status: int | None, contract) -> Failure | None:
     prefix, inner = error_body(body, "default_error_schema")
     failure = Failure(status, prefix)
     return _with_envelope(failure, inner) if isinstance(inner, dict) else failure
+
+
+def mutation_errors(body) -> tuple[str, dict] | None:
+    """Return (pointer, first error) of a GraphQL mutation the API refused.
+
+    Refused in its payload; None when it was not.
+
+    GraphQL APIs answer a mutation's user errors with HTTP 200 inside `data`, beside a null result:
+    Shopify's `{"data": {"customerUpdate": {"customer": null, "userErrors": [{"field",
+    "message"}]}}}`, Saleor's and others' `errors` list there. A non-empty list of errors that
+    carry a message is the failure."""
+    data = body.get("data") if isinstance(body, dict) else None
+    if not isinstance(data, dict):
+        return None
+    for key, payload in data.items():
+        if not isinstance(payload, dict):
+            continue
+        for name, errors in payload.items():
+            if (
+                isinstance(name, str)
+                and norm_key(name) in _MUTATION_ERRORS
+                and isinstance(errors, list)
+                and errors
+                and isinstance(errors[0], dict)
+                and isinstance(errors[0].get("message"), str)
+            ):
+                return child(child(child("/data", key), name), 0), errors[0]
+    return None
 
 
 def _with_envelope(failure: Failure, inner: dict) -> Failure:

@@ -36,8 +36,10 @@ def learnt_change(pairing, lp: str, rp: str, lv, rv) -> dict | None:
 
 
 def _looked_up(table: dict, kind: str, lp: str, rp: str, lv, rv) -> dict:
-    """Judge a value the tool looks up: info as the table gives it or for an input new to it, a
-    warning for another output (or the output of another input)."""
+    """Judge a value the tool looks up.
+
+    Info as the table gives it or for an input new to it, a warning for another output (or the
+    output of another input)."""
     verdict = learnt.looked_up(table, lv, rv)
     if verdict is False:
         severity = "warning"

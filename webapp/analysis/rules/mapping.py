@@ -16,8 +16,10 @@ from ..wire.request import is_graphql
 from ..wire.values import wire_reading
 from .arrays import fold_arrays
 from .conversions import unconverted
-from .dropped import Seen, absent_argument
+from .dropped import Seen, absent_argument, route_selectors
 from .expected import describer, explain
+from .held_whole import SETTLES as HELD_WHOLE
+from .held_whole import held_whole
 from .learnt import learnt_change, learnt_departures
 from .outside_body import pair_wire, quiet_added, wire_change
 
@@ -30,12 +32,16 @@ def name(path: str) -> str:
     return path[1:] if path else "(document)"
 
 
-def pair_arguments(arguments, request, mapping, contract=None, located: bool = False) -> Pairing:
+def pair_arguments(
+    arguments, request, mapping, contract=None, located: bool = False, http_method=None
+) -> Pairing:
     """Pair every argument with its counterpart in the request.
 
-    Its body, and its URL and headers under the location keys of `locations` when `located`."""
+    Its body, and its URL and headers under the location keys of `locations` when `located`. An
+    operation selector the HTTP method carries out (rules/dropped.py) pairs with nothing."""
     pairing = Pairing(arguments, request)
     pairing.located = located
+    pairing.http_method = http_method
     entries = []
     for m in mapping or ():
         if (
@@ -62,7 +68,9 @@ def pair_arguments(arguments, request, mapping, contract=None, located: bool = F
                     pairing.tables[m["arguments"]] = m["table"]
     pairing.declare(entries)
     # never on the wire: pair them with nothing
-    pairing.pinned_left |= consumed_paths(contract)
+    pairing.pinned_left |= consumed_paths(contract) | route_selectors(
+        arguments, contract, http_method
+    )
     wrapper = _wrapper(arguments, body_part(request) if located else request)
     if wrapper is None:
         pairing.walk("", arguments, "", request, "same")
@@ -127,7 +135,11 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         how = pairing.how[lp]
         if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
-    missed = unconverted(pairing) + (learnt_departures(pairing) if pairing.relations else [])
+    missed = unconverted(pairing)
+    if pairing.relations:
+        # a scale the names expect and the history shows too: one warning
+        done = {f["left"]["path"] for f in missed}
+        missed += [f for f in learnt_departures(pairing) if f["left"]["path"] not in done]
     at = {f["left"]["path"] for f in missed}
     # the pair's warning replaces its rename's info
     if missed:
@@ -148,6 +160,14 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
             continue
         kind, text = classify(lv, wire_reading(lv, rv) if pairing.located and in_text(rp) else rv)
         severity = "warning"
+        # a date written another way is its format changed, not a template; a pair the contract or
+        # the tool's history maps as it is departs from them
+        if (
+            kind == "value_changed"
+            and pairing.how.get(lp) not in ("declared", "inferred")
+            and held_whole(lv, rv)
+        ):
+            severity, text = "info", f"{text} ({HELD_WHOLE})"
         # Escaped last tokens are equal exactly when the keys are (escaping is one to one).
         label = (
             name(lp)

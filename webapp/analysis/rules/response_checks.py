@@ -175,10 +175,13 @@ def answers_with_2xx(body) -> bool:
 
     Slack's `{"ok": false, "error": "channel_not_found"}` and GraphQL's `{"errors": [{"message":
     ..}], "data": ..}` (Shopify, Linear, GitHub's GraphQL API) come with HTTP 200: the status is no
-    mismatch there."""
+    mismatch there, nor for a JSON-RPC error (`{"jsonrpc": "2.0", "error": {"code", "message"}}`).
+    """
     if not isinstance(body, dict):
         return False
     if body.get("ok") is False and isinstance(body.get("error"), str):
+        return True
+    if "jsonrpc" in body and isinstance(body.get("error"), dict) and "result" not in body:
         return True
     errors = body.get("errors")
     return (

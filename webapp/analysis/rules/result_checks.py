@@ -99,10 +99,11 @@ def _failure_findings(failure: Failure, reading: Reading) -> list[dict]:
             out += _envelope_field(meaning, *failure.fields[meaning], reading)
     if "retryable" not in failure.fields:
         # A vendor's own error (no envelope promising code, message and retryable), told the model
-        # as a failure: a layer that words it its own way ("Failed to create price") hides nothing
-        # one call can blame.
+        # as a failure: a layer that words it its own way ("Failed to create price", the error a
+        # client reads when the handler threw) hides nothing one call can blame.
+        quiet = ("dropped", "value_changed") if reading.flagged == "error" else ("dropped",)
         for f in out:
-            if f["kind"] == "dropped":
+            if f["kind"] in quiet:
                 f["severity"] = "info"
     return out
 

@@ -3,9 +3,10 @@
 The result is what the tool handed back to the model.
 
 An MCP `CallToolResult` (`content`, `structuredContent`, `isError`), an Anthropic `tool_result`
-block (`content`, `is_error`), the error of a JSON-RPC answer (`{"error": {...}}`, as ingest keeps
-it), or the text or JSON itself. What it says about failure is its flag when the form has one; plain
-text and JSON have none, unless the envelope said `"is_error"` (kept in the event's meta).
+block (`content`, `is_error`), the error of a JSON-RPC answer (`{"error": {...}}` as ingest keeps
+it, or the whole answer with its `jsonrpc` and `id`), or the text or JSON itself. What it says
+about failure is its flag when the form has one; plain text and JSON have none, unless the envelope
+said `"is_error"` (kept in the event's meta).
 """
 
 from dataclasses import dataclass
@@ -54,11 +55,7 @@ def read_result(snapshot: dict | None) -> Reading | None:
         and payload.keys() <= _ANTHROPIC_KEYS
     ):
         reading = _anthropic(payload)
-    elif (
-        isinstance(payload, dict)
-        and payload.keys() == {"error"}
-        and isinstance(payload["error"], dict)
-    ):
+    elif _rpc_error(payload):
         reading = Reading(
             True, _error_text(payload["error"]), payload["error"], "/error", "error", True
         )
@@ -74,6 +71,18 @@ def read_result(snapshot: dict | None) -> Reading | None:
     reading.flag_given = reading.flag_given or told is not None
     reading.size = _size(payload, reading)
     return reading
+
+
+def _rpc_error(payload) -> bool:
+    """Tell an error answer as a JSON-RPC client reads it.
+
+    `{"error": {...}}`, with `jsonrpc` and `id` when kept whole: the MCP client's answer when a tool
+    handler threw."""
+    return (
+        isinstance(payload, dict)
+        and isinstance(payload.get("error"), dict)
+        and payload.keys() <= {"error", "jsonrpc", "id"}
+    )
 
 
 def _mcp_like(payload: dict) -> bool:

@@ -24,6 +24,8 @@ JOINED = "joined "
 SPLIT = "split "
 AT_MOST = "at most "
 AT_LEAST = "at least "
+# a unit changed (`scaled x100`: units to cents), as webapp/inference/relations.py names it
+SCALED = "scaled "
 # counted beside a number sent as it is: its magnitude, so a clamp is checked against the values
 # earlier calls kept (`kept 8` holds 128 to 256, `kept -1` -1 to 0)
 KEPT = "kept "
@@ -132,7 +134,9 @@ def bound_holds(name: str, counts: dict) -> bool:
 
 
 def digest(value) -> str | None:
-    """Return a short digest of a scalar as the wire writes it (5 and "5" alike), or None."""
+    """Return a short digest of a scalar as the wire writes it, or None.
+
+    5 and "5" alike."""
     text = None if isinstance(value, (dict, list)) or value is None else as_text(value)
     if text is None or not text or len(text) > MAX_LOOKUP_TEXT:
         return None
@@ -140,13 +144,17 @@ def digest(value) -> str | None:
 
 
 def maps_key(a, b) -> str | None:
-    """Return the table entry one call shows (`maps <in>><out>`), or None for other values."""
+    """Return the table entry one call shows, or None for other values.
+
+    `maps <in>><out>`."""
     x, y = digest(a), digest(b)
     return f"{MAPS}{x}>{y}" if x and y and x != y else None
 
 
 def table_of(counts: dict) -> dict[str, str]:
-    """Return {input digest: output digest} of the inputs seen at least twice with one output.
+    """Return {input digest: output digest} of inputs seen twice with one output.
+
+    At least twice.
 
     One output in nine of ten of an input's calls at least: an odd call does not unlearn the
     input, two outputs as often are no function."""
@@ -169,16 +177,20 @@ def _entries(counts: dict) -> dict[str, dict[str, int]]:
 
 
 def lookup_agreement(counts: dict) -> int:
-    """Return the calls a lookup table explains (each input's usual output), or 0 when the table
-    is no function yet: fewer than MIN_LOOKUP_REPEATS inputs seen twice with one output."""
+    """Return the calls a lookup table explains, or 0 when it is no function yet.
+
+    Each input's usual output; no function yet: fewer than MIN_LOOKUP_REPEATS inputs seen twice with
+    one output."""
     if len(table_of(counts)) < MIN_LOOKUP_REPEATS:
         return 0
     return sum(max(outs.values()) for outs in _entries(counts).values())
 
 
 def looked_up(table: dict, a, b) -> bool | None:
-    """Tell whether `a` -> `b` is what the table gives: True, False (another output, or the output
-    of another input), or None when the input is new to it."""
+    """Tell whether `a` -> `b` is what the table gives.
+
+    True, False (another output, or the output of another input), or None when the input is new to
+    it."""
     x, y = digest(a), digest(b)
     if x in table:
         return table[x] == y
@@ -198,6 +210,12 @@ def gives(name: str, a):
         return NOTHING if None in texts else name[len(JOINED) :].join(texts)
     if name.startswith(SPLIT):
         return _split(a, name[len(SPLIT) :]) if isinstance(a, str) else NOTHING
+    if name.startswith(SCALED) and is_number(a):
+        factor = name[len(SCALED) :]
+        scale = read_number(factor[1:]) if factor[:1] in "x/" else None
+        if not scale:
+            return NOTHING
+        return a * scale if factor[0] == "x" else a / scale
     if name.startswith((AT_MOST, AT_LEAST)) and is_number(a):
         limit = read_number(name.split(" ", 2)[2])
         return min(a, limit) if name.startswith(AT_MOST) else max(a, limit)
@@ -251,7 +269,9 @@ def describe(name: str) -> str:
 def is_function(name: str | None) -> bool:
     """Tell whether a relation name says what value it gives.
 
-    A template, a join, a split, a bound."""
+    A template, a join, a split, a bound, a known scale (not `scaled ?`)."""
+    if name and name.startswith(SCALED):
+        return name[len(SCALED) :][:1] in ("x", "/")
     return bool(name) and name.startswith((WRAPPED, JOINED, SPLIT, AT_MOST, AT_LEAST))
 
 

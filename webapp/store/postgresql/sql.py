@@ -94,9 +94,12 @@ PROJECT_CALLS = f"""INSERT INTO calls AS c (trace_id, call_id, tool, source, rel
  SELECT t.trace_id, t.call_id, {_LATEST.format("tool")}, {_LATEST.format("source")},
    {_LATEST.format("release")},
   {stagecols.currents(_CURRENT)},
-  (SELECT (http::json->>'status_code')::int FROM events WHERE trace_id = t.trace_id AND call_id =
-    t.call_id
+  coalesce((SELECT (http::json->>'status_code')::int FROM events WHERE trace_id = t.trace_id AND
+    call_id = t.call_id
     AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
+   (SELECT (http::json->>'status_code')::int FROM events WHERE trace_id = t.trace_id AND call_id =
+    t.call_id AND snapshot = 'request' AND http::json->>'status_code' IS NOT NULL
+    ORDER BY ts DESC, seq DESC LIMIT 1)),
   (SELECT min(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id),
   (SELECT max(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id)
  FROM ({_TOUCHED}) AS t

@@ -104,9 +104,12 @@ PROJECT_CALLS = f"""INSERT INTO calls (trace_id, call_id, tool, source, release,
     NOT NULL
     ORDER BY seq DESC LIMIT 1),
   {stagecols.currents(_CURRENT)},
-  (SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = t.trace_id AND call_id =
-    t.call_id
+  coalesce((SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = t.trace_id AND
+    call_id = t.call_id
     AND snapshot = 'response' ORDER BY ts DESC, seq DESC LIMIT 1),
+   (SELECT json_extract(http, '$.status_code') FROM events WHERE trace_id = t.trace_id AND call_id =
+    t.call_id AND snapshot = 'request' AND json_extract(http, '$.status_code') IS NOT NULL
+    ORDER BY ts DESC, seq DESC LIMIT 1)),
   (SELECT min(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id),
   (SELECT max(ts) FROM events WHERE trace_id = t.trace_id AND call_id = t.call_id)
  FROM ({_TOUCHED}) AS t

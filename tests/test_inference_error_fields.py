@@ -1,0 +1,71 @@
+"""A tool's error envelope learnt from its history (issue 32, item 3).
+
+A field every earlier error answer carried that an error answer of the newest release lacks is an
+error_shape warning."""
+
+from webapp.inference.epochs import established
+from webapp.inference.error_fields import envelope, error_presence, lost_fields
+from webapp.inference.evidence import merge
+
+
+def answer(body, status=404):
+    return {"payload": body, "http": {"status_code": status}}
+
+
+def GITHUB(message="Not Found"):  # noqa: N802
+    return {
+        "message": message,
+        "documentation_url": "https://docs.github.com/rest",
+        "status": "404",
+    }
+
+
+def learnt(*responses, newest=False) -> frozenset:
+    presence: dict = {}
+    for response in responses:
+        merge(presence, error_presence(response, newest))
+    return envelope(presence, established)
+
+
+def test_the_fields_every_earlier_error_answer_carried_are_the_tools_envelope():
+    stripe = {"error": {"code": "resource_missing", "message": "No such customer", "type": "x"}}
+    carried = learnt(answer(GITHUB()), answer(GITHUB("Gone"), 410), answer({"id": 1}, 200))
+    assert carried == {"/message", "/documentation_url"}
+    assert learnt(answer(stripe), answer(stripe, 400)) == {
+        "/error",
+        "/error/code",
+        "/error/message",
+        "/error/type",
+    }
+
+
+def test_one_earlier_error_answer_teaches_no_envelope():
+    assert learnt(answer(GITHUB())) == frozenset()
+
+
+def test_an_error_answer_that_lost_a_field_its_tool_always_carried_is_a_warning():
+    carried = learnt(answer(GITHUB()), answer(GITHUB()))
+    [found] = lost_fields(answer({"message": "Not Found", "status": "404"}), carried)
+    assert (found["kind"], found["severity"]) == ("error_shape", "warning")
+    assert found["right"] == {"snapshot": "response", "path": "/documentation_url"}
+    assert "every earlier error answer of this tool carried it" in found["message"]
+    assert lost_fields(answer(GITHUB("Validation Failed"), 422), carried) == []
+
+
+def test_an_error_object_lost_whole_is_told_at_the_object_once():
+    error = {"error": {"code": 2001, "message": "Invalid Input Provided"}}
+    carried = learnt(answer(error, 400), answer(error, 400))
+    assert [f["right"]["path"] for f in lost_fields(answer({}, 400), carried)] == ["/error"]
+    lost = lost_fields(answer({"error": {"code": 2001}}, 400), carried)
+    assert [f["right"]["path"] for f in lost] == ["/error/message"]
+
+
+def test_successes_and_bodies_that_are_no_object_teach_nothing():
+    assert error_presence(answer({"message": "ok"}, 200), False) == {}
+    assert error_presence(answer("Retry later", 429), False) == {}
+    assert lost_fields(answer({"id": 5}, 201), frozenset({"/message"})) == []
+
+
+def test_the_newest_releases_error_answers_teach_nothing_until_a_newer_release_comes():
+    carried = learnt(answer(GITHUB()), answer(GITHUB()), newest=True)
+    assert carried == frozenset()

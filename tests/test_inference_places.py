@@ -1,0 +1,149 @@
+"""Where each argument always went, learnt from earlier releases, pure.
+
+A key the tool always used replaced by another is a warning; one call alone stays info."""
+
+from webapp.analysis import end, finding
+from webapp.inference import leaves, observe
+from webapp.inference.epochs import presence_of
+from webapp.inference.evidence import merge
+from webapp.inference.novel import earlier_fields
+from webapp.inference.places import (
+    MIN_PLACE_CALLS,
+    flag_sent_elsewhere,
+    learnt_places,
+    sent_elsewhere,
+)
+
+RELEASES = {"newest": "v2", "seen": ["v1", "v2"]}
+
+
+def history(calls) -> tuple[dict, dict]:
+    """Count evidence and path presence over (arguments, request, release) calls.
+
+    As the pipeline does, v2 being the newest release."""
+    evidence: dict = {}
+    presence: dict = {}
+    for arguments, request, release in calls:
+        a, r, newest = leaves(arguments), leaves(request), release == "v2"
+        merge(evidence, observe(a, r, evidence, presence=presence, newest=newest))
+        merge(presence, presence_of(a, r, newest))
+    return evidence, presence
+
+
+def search(i: int, key: str = "first", release: str = "v1") -> tuple:
+    """A GraphQL search: `limit` sent as the variable `first`, `text` as `search`."""
+    arguments = {"text": f"sync {i}", "limit": 10 + i}
+    return arguments, {"variables": {"search": f"sync {i}", key: 10 + i}}, release
+
+
+def test_every_earlier_call_sending_an_argument_to_one_field_teaches_its_place():
+    evidence, presence = history([search(i) for i in range(MIN_PLACE_CALLS)])
+    assert learnt_places(evidence, presence, RELEASES) == (
+        ("/limit", "/variables/first", "equal"),
+        ("/text", "/variables/search", "equal"),
+    )
+    # one release: no earlier release to learn from
+    assert learnt_places(evidence, presence, {"newest": "v1", "seen": ["v1"]}) == ()
+
+
+def test_too_few_earlier_calls_or_a_bad_release_teach_no_place():
+    few, presence = history([search(i) for i in range(MIN_PLACE_CALLS - 1)])
+    assert learnt_places(few, presence, RELEASES) == ()
+    # however many calls the newest release sends its new key with, it teaches nothing
+    calls = [search(i) for i in range(MIN_PLACE_CALLS)]
+    calls += [search(i, "limit", "v2") for i in range(50)]
+    evidence, presence = history(calls)
+    assert ("/limit", "/variables/limit", "equal") not in learnt_places(
+        evidence, presence, RELEASES
+    )
+    assert ("/limit", "/variables/first", "equal") in learnt_places(evidence, presence, RELEASES)
+
+
+def test_an_argument_sent_to_its_field_in_only_some_earlier_calls_has_no_place():
+    calls = [search(i) for i in range(MIN_PLACE_CALLS)]
+    calls += [search(i, "count") for i in range(MIN_PLACE_CALLS)]
+    evidence, presence = history(calls)
+    assert [a for a, *_ in learnt_places(evidence, presence, RELEASES)] == ["/text"]
+
+
+def test_a_value_sent_under_a_key_no_earlier_call_used_instead_of_its_place_is_found():
+    arguments, request, _ = search(99, "limit", "v2")
+    places = (("/limit", "/variables/first", "equal"),)
+    carried = frozenset({"/variables/first", "/variables/search"})
+    found = sent_elsewhere(leaves(arguments), leaves(request), places, carried)
+    assert found == [("/limit", "/variables/first", "/variables/limit", 109)]
+    # its place still there, or the new key carried by earlier calls: no rename
+    kept = leaves(search(99, "first", "v2")[1])
+    assert sent_elsewhere(leaves(arguments), kept, places, carried) == []
+    assert (
+        sent_elsewhere(leaves(arguments), leaves(request), places, carried | {"/variables/limit"})
+        == []
+    )
+
+
+def test_a_value_two_new_keys_hold_or_an_empty_one_names_no_key():
+    arguments = {"limit": 10}
+    request = {"variables": {"limit": 10, "size": 10}}
+    places = (("/limit", "/variables/first", "equal"),)
+    assert sent_elsewhere(leaves(arguments), leaves(request), places, frozenset()) == []
+    # nor does an empty value a new key happens to hold too
+    empty = leaves({"limit": ""}), leaves({"variables": {"after": ""}})
+    assert sent_elsewhere(*empty, places, frozenset()) == []
+
+
+def test_the_argument_kept_under_its_own_name_gets_a_renamed_warning_at_its_place():
+    findings: list = []
+    moves = [("/limit", "/variables/first", "/variables/limit", 109)]
+    added = flag_sent_elsewhere(findings, moves, {"/limit": 109})
+    assert findings == added and len(added) == 1
+    [f] = added
+    assert (f["kind"], f["severity"]) == ("renamed", "warning")
+    assert f["left"] == end("arguments", "/limit") and f["right"] == end(
+        "request", "/variables/limit"
+    )
+    assert f["message"] == (
+        "limit sent as variables/limit (value 109); every call of an earlier release sent it to "
+        "variables/first"
+    )
+
+
+def test_a_field_moved_out_of_its_wrapper_is_moved_and_a_query_place_keeps_its_name():
+    findings: list = []
+    moves = [
+        ("/fields/Name", "/fields/Name", "/Name", "Ann"),
+        ("/limit", "query:/limit", "query:/count", 5),
+    ]
+    flag_sent_elsewhere(findings, moves, {"/fields/Name": "Ann", "/limit": 5})
+    assert [(f["kind"], f["severity"]) for f in findings] == [
+        ("moved", "warning"),
+        ("renamed", "warning"),
+    ]
+    assert findings[1]["message"].endswith("sent it to query:/limit")
+
+
+def test_a_quiet_rename_of_the_argument_is_raised_and_a_loud_one_left_as_it_is():
+    quiet = finding(
+        "renamed",
+        "info",
+        end("arguments", "/note"),
+        end("request", "/message"),
+        "x",
+        "x",
+        "note renamed to message",
+    )
+    loud = finding("dropped", "warning", end("arguments", "/limit"), None, 5, None, "limit dropped")
+    findings = [quiet, loud]
+    moves = [
+        ("/note", "/note", "/message", "x"),
+        ("/limit", "/variables/first", "/variables/limit", 5),
+    ]
+    assert flag_sent_elsewhere(findings, moves, {"/note": "x", "/limit": 5}) == [quiet]
+    assert len(findings) == 2 and quiet["severity"] == "warning" and loud["severity"] == "warning"
+
+
+def test_earlier_fields_carry_the_places_only_with_the_evidence():
+    evidence, presence = history([search(i) for i in range(MIN_PLACE_CALLS)])
+    assert earlier_fields(presence, RELEASES).places == ()
+    assert earlier_fields(presence, RELEASES, evidence).places == learnt_places(
+        evidence, presence, RELEASES
+    )

@@ -1,0 +1,41 @@
+"""A value sent whole inside another.
+
+A template or a wrapper the layer applies, or a bug.
+
+One call cannot tell `"2793704217258"` sent as `"gid://shopify/Customer/2793704217258"`, `"hoodie"`
+as `"title:*hoodie*"` or a note as `{"content": note}` (what the vendor's API wants) from a value
+built wrong: the value reached the request whole, and only the tool's earlier calls (the same
+template every time) or a declared transform settle it. So its change is info one call at a time.
+"""
+
+from ...common.pointers import MISSING
+from ..values.json_values import is_container
+
+SETTLES = (
+    "sent whole inside another value: a template or wrapper one call cannot tell from a bug; a "
+    "declared transform or the tool's earlier calls would settle it"
+)
+
+
+def held_whole(value, sent) -> bool:
+    """Tell whether a scalar argument reached the request whole inside another value.
+
+    Inside a longer text, or as the only value of a container."""
+    if isinstance(value, bool) or value is None or is_container(value) or value == sent:
+        return False
+    if isinstance(value, str) and isinstance(sent, str):
+        return bool(value.strip()) and value in sent
+    if is_container(sent):
+        only = _only_leaf(sent)
+        return only is not MISSING and only == value and type(only) is type(value)
+    return False
+
+
+def _only_leaf(doc, depth: int = 0):
+    """Return the one scalar a small container holds, or MISSING."""
+    while is_container(doc) and depth < 4:
+        items = list(doc.values()) if isinstance(doc, dict) else list(doc)
+        if len(items) != 1:
+            return MISSING
+        doc, depth = items[0], depth + 1
+    return MISSING if is_container(doc) else doc

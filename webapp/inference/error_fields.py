@@ -1,0 +1,128 @@
+"""A tool's error envelope learnt from its history.
+
+The fields its error answers always carried.
+
+Services answer errors in shapes of their own (a `message`, a `documentation_url`, an `error` object
+with its `code`); one call knows the common shapes only (analysis/rules/error_shapes.py). A tool's
+earlier error answers show its own: a field every one of them carried that an error answer of the
+newest release lacks is an error that lost what the agent needed to tell the user why. Counted as
+path counts under the side `error` (the root counts the error answers), judged on the releases
+before the newest, as the other counts are (epochs.py).
+"""
+
+from ..analysis import end, finding, norm_key, status_code
+from ..common.pointers import child
+from .epochs import tagged
+
+SIDE = "error"
+# earlier error answers before the fields they all carried are the tool's envelope
+MIN_ERROR_ANSWERS = 2
+# The fields that tell an error, wherever a service puts them (compared without case or
+# separators): its text, its code, its kind, the page that explains it.
+_TELLING = frozenset(
+    (
+        "message",
+        "error",
+        "errors",
+        "detail",
+        "title",
+        "code",
+        "errorcode",
+        "errormessage",
+        "msg",
+        "reason",
+        "type",
+        "errordescription",
+        "errortype",
+        "documentationurl",
+        "docurl",
+    )
+)
+ERROR_STATUS = 400
+
+
+def error_presence(response: dict | None, newest: bool) -> dict:
+    """Return one call's error path counts.
+
+    {("error", path): {"calls": 1}} of its error answer.
+
+    The root ("") counts the answer; the telling fields at the top, in an object under them and in
+    the first item of a list under them. Nothing for a success or a body that is no object."""
+    body = _error_answer(response)
+    if body is None:
+        return {}
+    paths = [""] + [path for path, _ in _telling(body)]
+    return {(SIDE, path): tagged({"calls": 1}, newest) for path in paths}
+
+
+def envelope(presence: dict, established) -> frozenset:
+    """Return the paths every earlier error answer carried.
+
+    MIN_ERROR_ANSWERS of them at least.
+
+    `established` reads the counts of the releases before the newest (epochs.py)."""
+    answers = established(presence.get((SIDE, ""), {})).get("calls", 0)
+    if answers < MIN_ERROR_ANSWERS:
+        return frozenset()
+    return frozenset(
+        path
+        for (side, path), counts in presence.items()
+        if side == SIDE and path and established(counts).get("calls", 0) >= answers
+    )
+
+
+def lost_fields(response: dict | None, carried: frozenset) -> list[dict]:
+    """Warn of an error answer lacking a field its tool's errors carried.
+
+    The warnings are of kind error_shape."""
+    body = _error_answer(response)
+    if body is None or not carried:
+        return []
+    has = {path for path, _ in _telling(body)}
+    out = []
+    for path in sorted(carried - has):
+        top = "/" + path.split("/")[1]
+        # a field inside an object this answer lacks whole is told at that object
+        if path != top and top not in has:
+            continue
+        text = (
+            f"error body at {path}: every earlier error answer of this tool carried it; this one "
+            "has none"
+        )
+        out.append(finding("error_shape", "warning", None, end("response", path), None, None, text))
+    return out
+
+
+def _error_answer(response: dict | None) -> dict | None:
+    """Return the body of a response snapshot that is an error answer.
+
+    An error answer with an object body; else None."""
+    if not response:
+        return None
+    status, body = status_code(response), response.get("payload")
+    if status is None or status < ERROR_STATUS or not isinstance(body, dict):
+        return None
+    return body
+
+
+def _telling(body: dict):
+    """Yield (path, value) of the telling fields of an error body.
+
+    One level into its objects."""
+    for key, value in list(body.items())[:50]:
+        if not isinstance(key, str) or norm_key(key) not in _TELLING:
+            continue
+        path = child("", key)
+        if value in (None, "", [], {}):
+            continue
+        yield path, value
+        inner = value[0] if isinstance(value, list) and value else value
+        at = child(path, 0) if isinstance(value, list) else path
+        if isinstance(inner, dict):
+            for sub, v in list(inner.items())[:50]:
+                if (
+                    isinstance(sub, str)
+                    and norm_key(sub) in _TELLING
+                    and v not in (None, "", [], {})
+                ):
+                    yield child(at, sub), v
