@@ -237,7 +237,10 @@ class Answer:
 def failed(code: str, message: str, retryable: bool = False) -> Answer:
     """Return a tool error carrying the API's error shape."""
     error = {"code": code, "message": message, "retryable": retryable}
-    return Answer({"error": error}, f"Error {code}: {message}", is_error=True)
+    # the message may quote what the caller or a traced system sent: it stays data
+    again = "retryable" if retryable else "not retryable"
+    text = f"Error {code} ({again}); its message is in structuredContent.error.message."
+    return Answer({"error": error}, text, is_error=True)
 
 
 def call(source: Source, name: str, arguments: dict | None) -> Answer:
