@@ -32,7 +32,7 @@ from common import ratio_line, write_figures  # noqa: E402
 
 QUICK_SET = ["-m", "not slow and not browser"]
 # a file both checkouts hold, for the smoke run
-SMALL = ["tests/test_redact.py"]
+SMALL = ["tests/test_times.py"]
 COUNTED = re.compile(r"(\d+) (passed|failed|skipped|xfailed|xpassed|errors?)\b")
 
 
@@ -73,8 +73,12 @@ def run_quick_set(checkout: Path, database: str, quick: bool) -> dict:
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
     counts = {kind.rstrip("s"): int(n) for n, kind in COUNTED.findall(summary)}
-    if proc.returncode != 0 or not counts.get("passed"):
-        raise SystemExit(f"the quick set failed in {checkout}:\n{proc.stdout[-3000:]}")
+    if not counts.get("passed"):
+        raise SystemExit(f"the quick set did not run in {checkout}:\n{proc.stdout[-3000:]}")
+    # a test that fails on a loaded machine is counted and named, and the timing still stands
+    failed = [line for line in proc.stdout.splitlines() if line.startswith("FAILED ")]
+    if failed:
+        print(f"{checkout}: " + "; ".join(failed), flush=True)
     return {
         "wall_s": round(wall, 2),
         "cpu_s": round(cpu, 2),
@@ -93,7 +97,8 @@ def main() -> None:
             runs[name].append(run)
             print(
                 f"round {round_number} {name:8} {checkout}: {run['wall_s']:.1f} s wall, "
-                f"{run['cpu_s']:.1f} s CPU, {run['tests']} tests ({run.get('passed', 0)} passed), "
+                f"{run['cpu_s']:.1f} s CPU, {run['tests']} tests ({run.get('passed', 0)} passed, "
+                f"{run.get('failed', 0)} failed), "
                 f"load {os.getloadavg()[0]:.1f}",
                 flush=True,
             )

@@ -441,9 +441,10 @@ def test_ingest_numbers_rejections_by_record_and_line_in_the_file(tmp_path, db_p
     (tmp_path / "events.ndjson").write_text("\n".join(lines) + "\n")
     result = run("ingest", tmp_path / "events.ndjson", "--db", db_path, "--batch-size", 1000)
     assert "accepted 2500, duplicates 0, rejected 1" in result.output
-    assert "record 1501 (line 1502): not_json: not valid JSON at column 1" in result.output, (
-        result.output
-    )
+    assert (
+        "record 1501 (line 1502): not_json: not valid JSON: expected a JSON value at column 1"
+        in result.output
+    ), result.output
     items = [envelope(trace_id=f"{n:032x}") for n in range(3)]
     items[1]["snapshot"] = "nope"
     pretty = write(tmp_path, "pretty.json", [])
@@ -500,3 +501,15 @@ def test_ingest_takes_the_clock_skew_and_depth_settings_as_the_api_does(
         assert snapshot["ts"] == times.fixed(ahead) and not (snapshot.get("meta") or {}).get(
             "sent_ts"
         )
+
+
+@pytest.mark.parametrize("text", ["garbage\n", "not json\n"])
+def test_ingest_counts_a_file_where_nothing_parses_as_rejected(tmp_path, db_path, text):
+    (tmp_path / "bad.txt").write_text(text)
+    result = run("ingest", tmp_path / "bad.txt", "--db", db_path)
+    assert result.exit_code == 1
+    assert "accepted 0, duplicates 0, rejected 1" in result.output, result.output
+    assert "nothing in the file parses as JSON" in result.output, result.output
+    assert "body" not in result.output and "invalid literal" not in result.output
+    stdin = run("ingest", "-", "--db", db_path, input=text)
+    assert "rejected 1" in stdin.output and "expected a JSON value at column 1" in stdin.output

@@ -127,6 +127,19 @@ def test_a_body_where_nothing_parses_is_refused_whole_with_422(body, words):
     assert words in err.message
 
 
+@pytest.mark.parametrize(
+    "bad,column",
+    [(b'{"trace_id": x}', 14), (b"not json", 1), (b'{"a": 1,}', 8)],
+)
+def test_a_bad_ndjson_line_is_named_once_with_a_plain_reason_and_its_column(bad, column):
+    message = parse_body(LINES[0] + b"\n" + bad + b"\n").rejected[0].message
+    assert message.startswith("line 2 is not valid JSON: "), message
+    assert message.endswith(f" at column {column}"), message
+    # the parser's own position (its line 1) and wording stay out of it
+    for words in ("line 1", "char ", "invalid literal", "the line"):
+        assert words not in message, message
+
+
 def test_invalid_utf8_refuses_a_single_object_body():
     err = refused(b'{"trace_id": "\xff\xfe", "snapshot": "request", "payload": 1}')
     assert (err.status, err.code) == (422, "unparseable") and "UTF-8" in err.message

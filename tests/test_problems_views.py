@@ -244,3 +244,20 @@ def test_the_trace_lists_hourly_strip_follows_the_range(loaded):
     assert 'width="39"' in hours and 'width="39"' not in week
     assert width(hours) in (4 * 40, 5 * 40)
     assert 'placeholder="e.g. 2h, 7d"' in week
+
+
+def test_a_tool_with_no_clean_call_offers_no_comparison_with_one(client, store):
+    store.put_tool("findOrders", CONTRACT)
+    send(client, *call(trace(1), at(0, PAST)), *call(trace(2), at(30, PAST), limit=7))
+    pipeline.catch_up(store)
+    pid = ids(client)["type_changed"]
+    assert client.get(f"/problems/{pid}/nearest").status_code == 404
+    html = client.get(f"/problems/{pid}").get_data(as_text=True)
+    assert f"/problems/{pid}/nearest" not in html and "its traces in the list" in html
+    markdown = client.get(f"/problems/{pid}.md").get_data(as_text=True)
+    assert "/nearest" not in markdown and "Last clean call: none" in markdown
+    # once the tool has a clean call, both offer it
+    send(client, *call(trace(3), at(40, PAST), broken=False, limit=7))
+    pipeline.catch_up(store)
+    assert f"/problems/{pid}/nearest" in client.get(f"/problems/{pid}").get_data(as_text=True)
+    assert "/nearest" in client.get(f"/problems/{pid}.md").get_data(as_text=True)

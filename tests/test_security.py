@@ -427,3 +427,13 @@ def test_same_origin_pages_and_scripts_without_browser_headers_can_still_write(c
         ).status_code
         == 200
     )
+
+
+def test_a_foreign_origin_on_mcp_is_refused_in_words_for_an_mcp_client(client):
+    rpc = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    response = client.post("/mcp", json=rpc, headers={"Origin": "https://evil.example"})
+    error = response.get_json()["error"]
+    assert response.status_code == 403 and error["code"] == "cross_site_request"
+    assert "MCP client" in error["message"] and "log shipper" not in error["message"]
+    api = client.post("/api/v1/ingest", data=b"{}", headers={"Origin": "https://evil.example"})
+    assert "log shipper" in api.get_json()["error"]["message"]

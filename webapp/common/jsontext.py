@@ -8,8 +8,10 @@ and refuses to write one, so a model's 30-digit id would be shown and compared r
 integers.
 """
 
+import gc
 import json
 import re
+from contextlib import contextmanager
 
 import orjson
 
@@ -91,3 +93,18 @@ def _standard_dumps(value, option: int, error: orjson.JSONEncodeError) -> bytes:
     # what orjson writes and json does not (NaN, a Fragment): orjson's error
     except (ValueError, TypeError):
         raise error from None
+
+
+@contextmanager
+def paused_collector():
+    """Pause Python's cyclic collector while big acyclic documents are built or walked.
+
+    JSON builds no reference cycles, and the collector's passes over a deeply nested document being
+    built cost more than the parse itself."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

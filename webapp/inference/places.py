@@ -1,4 +1,6 @@
-"""Where each argument always went: its value sent under another key is a change to report.
+"""Where each argument always went.
+
+Its value sent under another key is a change to report.
 
 One call cannot tell a key a layer renames on purpose from a renamed one (`limit` sent as
 `variables/limit` reads as the argument kept as it is). A tool's history can: when every call of the
@@ -18,7 +20,7 @@ MIN_PLACE_CALLS = 5
 
 
 def learnt_places(evidence: dict, presence: dict, releases) -> tuple:
-    """Return ((argument, request path, relation), ...) of the arguments with one place.
+    """Return (argument, request path, relation) of each argument with one place.
 
     Each argument whose calls of the releases before the newest sent its value to that one request
     field, as one relation (equal, a template...), in AGREEMENT of them; () with one release."""
@@ -35,7 +37,9 @@ def learnt_places(evidence: dict, presence: dict, releases) -> tuple:
 
 
 def sent_elsewhere(arguments: dict, request: dict, places, carried) -> list[tuple]:
-    """Return (argument, learnt place, path it went to, value there) of each one sent elsewhere.
+    """Return each argument sent elsewhere than its learnt place.
+
+    As (argument, learnt place, path it went to, value there).
 
     `arguments` and `request` are one call's leaves ({path: value}); `places` is `learnt_places`;
     `carried` the request paths earlier releases sent. The learnt place is absent and a request

@@ -20,7 +20,7 @@ from ..common import jsontext
 from .concatenated import finite_float, no_constants
 from .extents import container_extent
 from .framing import within_event_limit
-from .model import IngestError, Limits, RecordError, too_deep
+from .model import IngestError, Limits, RecordError, json_reason, too_deep
 from .records import Record, check_depth, lone_surrogate_error
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -28,6 +28,8 @@ _SCALAR = re.compile(r'"(?:[^"\\]|\\.)*"|[^,\]\s]+', re.S)
 # bytes that are not UTF-8, kept by surrogateescape
 _NOT_UTF8 = re.compile("[\udc80-\udcff]")
 _DROP_AFTER = 1 << 20
+# a window this long is parsed with the collector paused
+BIG_TEXT = 100_000
 _WINDOW = 1 << 16
 
 
@@ -126,7 +128,7 @@ def _item(text: _Text, pos: int, index: int, max_depth: int) -> tuple[Record, in
                 text.text,
                 pos,
                 index,
-                RecordError("not_json", f"the item {index + 1} is not valid JSON: {exc}"),
+                RecordError("not_json", f"item {index + 1} is not valid JSON: {json_reason(exc)}"),
             )
         if end == len(text.text) and text.text[pos] not in '{["' and text.more():
             # a number or literal that ends where the text does may go on
@@ -146,18 +148,28 @@ def _by_orjson(text: str, pos: int) -> tuple[object, int] | object | None:
     while True:
         window = text[pos : pos + size]
         try:
-            return jsontext.loads(window), pos + len(window)
+            return _loaded(window), pos + len(window)
         except jsontext.JSONDecodeError as exc:
             if exc.msg.startswith("unexpected content after document"):
                 # in characters, as the text is indexed
                 end = pos + exc.pos
-                return jsontext.loads(text[pos:end]), end
+                return _loaded(text[pos:end]), end
             if "end of data" not in exc.msg:
                 return None
             if len(window) < size:
                 return _CUT
             # the item is longer than the window
             size *= 4
+
+
+def _loaded(window: str):
+    """Parse a window of the text; a big one with the collector paused.
+
+    Its passes over a 1 MB item of 60-level chains being built took 0.2 s of a 0.25 s parse."""
+    if len(window) < BIG_TEXT:
+        return jsontext.loads(window)
+    with jsontext.paused_collector():
+        return jsontext.loads(window)
 
 
 def _skipped(text: str, pos: int, index: int, error: RecordError) -> tuple[Record, int]:

@@ -19,7 +19,16 @@ from .envelope import (
     normalise_envelope,
     record_trace_id,
 )
-from .model import Batch, Event, Limits, RecordError, Rejection, is_depth_error, too_deep
+from .model import (
+    Batch,
+    Event,
+    Limits,
+    RecordError,
+    Rejection,
+    is_depth_error,
+    json_reason,
+    too_deep,
+)
 from .records import depth_exceeds
 from .shapes import extract_calls
 from .stream import stream_records
@@ -152,7 +161,8 @@ def _wrapped(rec: dict, max_depth: int) -> tuple[str, dict] | None:
                 if is_depth_error(exc):
                     raise too_deep(f"the JSON in field {key!r}", max_depth) from None
                 raise RecordError(
-                    "not_json", f"field {key!r} holds text that is not valid JSON: {exc}"
+                    "not_json",
+                    f"field {key!r} holds text that is not valid JSON: {json_reason(exc)}",
                 ) from None
             if type(inner) is dict:
                 if depth_exceeds(inner, max_depth):

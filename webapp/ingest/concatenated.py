@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .extents import container_extent
-from .model import RecordError, too_deep
+from .model import RecordError, json_reason, too_deep
 from .records import Record, lone_surrogate, surrogate_error
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -83,5 +83,5 @@ def _decode_at(text: str, pos: int, index: int, max_depth: int) -> tuple[Record,
         end = extent[0] if extent else None
         error = too_deep("the record", max_depth)
     except ValueError as exc:
-        end, error = None, RecordError("not_json", f"not valid JSON: {exc}")
+        end, error = None, RecordError("not_json", f"not valid JSON: {json_reason(exc)}")
     return Record(index, raw=text[pos : end if end else pos + 4096], error=error), end

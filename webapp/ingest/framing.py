@@ -51,8 +51,14 @@ def refused_whole(first: RecordError, all_too_deep: bool) -> IngestError:
 
     By its first record's error."""
     if all_too_deep:
-        return IngestError(422, "too_deep", f"no record of the body can be taken: {first.message}")
-    return IngestError(422, "unparseable", f"nothing in the body parses as JSON: {first.message}")
+        error = IngestError(422, "too_deep", f"no record of the body can be taken: {first.message}")
+    else:
+        error = IngestError(
+            422, "unparseable", f"nothing in the body parses as JSON: {first.message}"
+        )
+    # a file loader counts it as one rejected record
+    error.first = first
+    return error
 
 
 def within_event_limit(records: Iterable[Record], max_events: int) -> Iterator[Record]:

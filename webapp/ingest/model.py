@@ -116,3 +116,22 @@ def cut_raw(raw: bytes | str) -> str:
     if isinstance(raw, bytes):
         raw = raw[:RAW_CUT].decode("utf-8", errors="replace")
     return raw[:RAW_CUT]
+
+
+# orjson's and json's wording for text that starts no JSON value at all
+_NO_VALUE = ("invalid literal", "expecting value", "unexpected character, expected a json value")
+
+
+def json_reason(exc: ValueError) -> str:
+    """Say why text is not JSON, in plain words, with the column it broke at.
+
+    The parser's own "line 1 column 14 (char 13)" is left out: the caller names the record."""
+    msg = getattr(exc, "msg", None) or str(exc)
+    reason = "expected a JSON value" if msg.lower().startswith(_NO_VALUE) else msg
+    reason = reason[:1].lower() + reason[1:]
+    line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+    if column is None:
+        return reason
+    if line and line > 1:
+        return f"{reason} at line {line}, column {column}"
+    return f"{reason} at column {column}"

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from ..common import jsontext
-from .model import RecordError, cut_raw, is_depth_error, too_deep
+from .model import RecordError, cut_raw, is_depth_error, json_reason, too_deep
 
 
 class Record:
@@ -89,8 +89,8 @@ def json_error(exc: jsontext.JSONDecodeError, what: str, max_depth: int, raw=b""
     if "low surrogate" in msg or "high surrogate" in msg:
         return surrogate_error()
     if "UTF-8" in msg:
-        return RecordError("not_json", f"the {what} is not valid UTF-8{_bad_byte(raw)}")
-    return RecordError("not_json", f"the {what} is not valid JSON: {msg}")
+        return RecordError("not_json", f"{what} is not valid UTF-8{_bad_byte(raw)}")
+    return RecordError("not_json", f"{what} is not valid JSON: {json_reason(exc)}")
 
 
 def _bad_byte(raw) -> str:

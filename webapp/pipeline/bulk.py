@@ -25,7 +25,7 @@ from ..common import jsontext
 from ..ingest import Batch, IngestError, Limits, Rejection, parse_body
 from ..ingest.decode import sniff_encoding
 from ..ingest.extents import array_items
-from ..ingest.model import cut_raw
+from ..ingest.model import cut_raw, json_reason
 from ..store import StoreUnavailable
 from . import store_batch
 
@@ -301,14 +301,28 @@ def _line_reason(line: bytes, error: IngestError) -> tuple[str, str]:
     try:
         jsontext.loads(line)
     except jsontext.JSONDecodeError as exc:
-        return "not_json", f"not valid JSON at column {exc.colno}: {exc.msg}"
+        return "not_json", f"not valid JSON: {json_reason(exc)}"
     return "bad_type", "each record must be a JSON object"
 
 
 def _document_pieces(body: bytes, batch_size: int, limits: Limits):
     """Parse a whole document (any framing, any number of records)."""
     body = body.removeprefix(_BOM)
-    parsed = parse_body(body, limits=limits)
+    try:
+        parsed = parse_body(body, limits=limits)
+    except IngestError as error:
+        first = getattr(error, "first", None)
+        if first is None:
+            raise
+        # refused whole, it still counts (and is quarantined) as a rejected record
+        reason = (
+            "no record of the file can be taken"
+            if first.code == "too_deep"
+            else ("nothing in the file parses as JSON")
+        )
+        rejection = Rejection(0, first.code, f"{reason}: {first.message}", raw=cut_raw(body))
+        yield Chunk(Batch(rejected=[rejection]), [(1, None)])
+        return
     yield from _pieces(parsed, _document_places(body, parsed.rejected), batch_size)
 
 

@@ -12,7 +12,7 @@ from .mappings import request_leaves
 
 
 def tool_history(store, tool: str | None) -> tuple:
-    """Return a tool's newest release, what its earlier releases sent, and its URL template.
+    """Return a tool's newest release, what earlier ones sent, and its URL template.
 
     (newest release, webapp/inference/novel.py `Earlier` or None, template)."""
     if not tool:
@@ -70,7 +70,9 @@ def _errors_lost(findings: list[dict], call: dict, newest, earlier) -> list[dict
 
 
 def _sent_elsewhere(findings: list, call: dict, newest, earlier, template) -> list[dict]:
-    """Flag the arguments a call of the newest release sends under a key no earlier call used.
+    """Flag the arguments a newest-release call sends under a new key.
+
+    A key no earlier call used.
 
     Where every earlier call sent them to one other (webapp/inference/places.py)."""
     snaps = call["snapshots"]

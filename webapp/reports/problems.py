@@ -127,10 +127,7 @@ def problem_markdown(problem: dict, examples: dict | None = None) -> str:
         clean.get("link"),
         problem,
         clean.get("snapshots"),
-    ) or [
-        "- Last clean call: none before it; nearest clean call: "
-        f"{md_url(examples.get('nearest_link', ''))}"
-    ]
+    ) or [_no_clean_before(examples.get("nearest_link"))]
     pairs = problem.get("value_pairs") or []
     if pairs:
         lines += ["", "### Most common values", ""]
@@ -150,3 +147,10 @@ def _pair_value(pair: dict, side: str) -> str:
 
     Its JSON as code, or "(missing)" when the field was not there."""
     return "(missing)" if side in pair.get("missing", ()) else md_code(_json(pair[side]))
+
+
+def _no_clean_before(nearest_link: str | None) -> str:
+    """Say there is no clean call before the problem; link the nearest one when there is one."""
+    if not nearest_link:
+        return "- Last clean call: none before it, and none of the tool at all"
+    return f"- Last clean call: none before it; nearest clean call: {md_url(nearest_link)}"

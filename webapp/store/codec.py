@@ -1,9 +1,7 @@
 """How the store writes JSON and times as text."""
 
-import gc
-from contextlib import contextmanager
-
 from ..common import jsontext, times
+from ..common.jsontext import paused_collector
 
 
 def dumps(value) -> str:
@@ -23,18 +21,6 @@ def loads(text):
     # instead of 0.09 s), so it waits until the document is built.
     with paused_collector():
         return jsontext.loads(text)
-
-
-@contextmanager
-def paused_collector():
-    """Pause Python's cyclic collector while big acyclic documents are built or walked."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def utc_now(hours_ago: float = 0) -> str:

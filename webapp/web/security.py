@@ -313,13 +313,21 @@ def refuse_cross_site_writes():
     origin = request.headers.get("Origin", "")
     own_origin = request.host_url.rstrip("/")
     if fetch_site in ("cross-site", "same-site") or (origin and origin != own_origin):
-        what = "MCP requests" if request.path.startswith(MCP_PATH) else "state-changing requests"
-        raise ApiError(
-            403,
-            "cross_site_request",
-            f"{what} from another site's pages "
-            "are refused; send them from a script or a log shipper, or from tracediff's own pages",
+        raise ApiError(403, "cross_site_request", _cross_site_message())
+
+
+def _cross_site_message() -> str:
+    """Say why a cross-site request was refused, and how the caller can reach us instead."""
+    if request.path.startswith(MCP_PATH):
+        return (
+            "MCP requests from another site's pages are refused (the MCP specification's guard "
+            "against DNS rebinding); connect from an MCP client, which sends no Origin or this "
+            "server's own"
         )
+    return (
+        "state-changing requests from another site's pages are refused; send them from a script "
+        "or a log shipper, or from tracediff's own pages"
+    )
 
 
 def secure_headers(response):

@@ -198,7 +198,13 @@ def _detail_context(problem: dict) -> dict:
         if verification
         else None,
         "pending": pending_text(problem["resolution"], problem["state"]),
+        "has_clean_call": _has_clean_call(problem),
     }
+
+
+def _has_clean_call(problem: dict) -> bool:
+    """Say whether the problem's tool has a clean call to compare with (else the link 404s)."""
+    return bool(problem.get("tool") and get_store().clean_calls(problem["tool"], 1))
 
 
 @bp.get("/problems/<problem_id>")
@@ -255,7 +261,10 @@ def _ticket_examples(problem: dict) -> dict:
                     "views.trace", trace_id=call["trace_id"], call=call["call_id"], _external=True
                 ),
             }
-    found["nearest_link"] = url_for(".problem_nearest", problem_id=problem["id"], _external=True)
+    if _has_clean_call(problem):
+        found["nearest_link"] = url_for(
+            ".problem_nearest", problem_id=problem["id"], _external=True
+        )
     return found
 
 
