@@ -150,7 +150,9 @@ def _pair_value(pair: dict, side: str) -> str:
 
 
 def _no_clean_before(nearest_link: str | None) -> str:
-    """Say there is no clean call before the problem; link the nearest one when there is one."""
+    """Say there is no clean call before the problem.
+
+    Link the nearest one when there is one."""
     if not nearest_link:
         return "- Last clean call: none before it, and none of the tool at all"
     return f"- Last clean call: none before it; nearest clean call: {md_url(nearest_link)}"
