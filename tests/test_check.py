@@ -15,6 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from webapp.cli import main
+from webapp.common.words import counted
+from webapp.reports.text import format_check
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_traces"
@@ -358,3 +360,23 @@ def test_checking_a_failing_call_loads_the_python_validator_without_its_slow_for
         "isoduration",
         "webcolors",
     }
+
+
+@pytest.mark.parametrize(
+    "n,noun,said",
+    [
+        (0, "error", "0 errors"),
+        (1, "warning", "1 warning"),
+        (2, "warning", "2 warnings"),
+        (2, "info", "2 info"),
+        (2, "warning or error", "2 warnings or errors"),
+        (1, "validation error", "1 validation error"),
+    ],
+)
+def test_a_count_says_its_noun_in_the_singular_or_plural(n, noun, said):
+    assert counted(n, noun) == said
+
+
+def test_the_check_summary_says_its_counts_in_the_plural():
+    summary = format_check({"summary": {"error": 0, "warning": 2, "info": 1}, "validation": {}})
+    assert summary.splitlines()[-1] == "0 errors, 2 warnings, 1 info; 0 validation errors"

@@ -298,3 +298,10 @@ def test_an_error_quotes_what_the_caller_sent_only_in_its_structured_content(
     assert answer.is_error and answer.structured["error"]["code"] in answer.text
     assert "IGNORE" not in answer.text
     assert "IGNORE" in answer.structured["error"]["message"]
+
+
+def test_the_short_texts_count_in_the_plural(source):
+    answer = call(
+        source, "check_call", {"tool": "findOrders", "arguments": ORDERS, "request": FIXED}
+    )
+    assert "0 warnings or errors, 0 schema violations" in answer.text, answer.text
