@@ -511,3 +511,10 @@ def test_ingest_counts_a_file_where_nothing_parses_as_rejected(tmp_path, db_path
     assert "body" not in result.output and "invalid literal" not in result.output
     stdin = run("ingest", "-", "--db", db_path, input=text)
     assert "rejected 1" in stdin.output and "expected a JSON value at column 1" in stdin.output
+
+
+def test_ingest_of_an_empty_file_speaks_of_the_file(tmp_path, db_path):
+    (tmp_path / "empty.json").write_text("")
+    result = run("ingest", tmp_path / "empty.json", "--db", db_path)
+    assert result.exit_code == 1 and "the file is empty" in result.output, result.output
+    assert "body" not in result.output
