@@ -193,7 +193,7 @@ def test_checking_the_folders_of_every_sample_call_gives_the_verdicts_of_the_sto
     assert shown == failing
     passed = len(fixture_folders) - len(failing)
     assert (
-        f"{len(fixture_folders)} call(s): {passed} passed, {len(failing)} failed, 0 could not be "
+        f"{len(fixture_folders)} calls: {passed} passed, {len(failing)} failed, 0 could not be "
         "checked" in result.output
     )
     suite = ElementTree.parse(junit).getroot().find("testsuite")
@@ -234,7 +234,7 @@ def test_github_format_annotates_the_fixture_file_of_each_failing_finding(
     )
     # info findings do not fail, nor annotate
     assert not any(line.startswith("::notice") for line in lines)
-    assert lines[-1] == "1 call(s): 0 passed, 1 failed, 0 could not be checked"
+    assert lines[-1] == "1 call: 0 passed, 1 failed, 0 could not be checked"
 
 
 def test_a_broken_folder_is_reported_and_the_others_still_checked_then_exit_2(
@@ -247,7 +247,7 @@ def test_a_broken_folder_is_reported_and_the_others_still_checked_then_exit_2(
     assert result.exit_code == 2
     assert f"::error file={broken}/contract.json,title=tracediff check::" in result.output
     assert (
-        f"{len(fixture_folders)} call(s):" in result.output
+        f"{len(fixture_folders)} calls:" in result.output
         and "1 could not be checked" in result.output
     )
     errors = [
