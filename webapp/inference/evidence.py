@@ -110,7 +110,9 @@ def _id_like(value) -> bool:
 
 
 def _room_to_see(known, pair) -> bool:
-    """Tell whether a pair keeps fewer than MAX_SEEN digests (`known` a dict of counts).
+    """Tell whether a pair keeps fewer than MAX_SEEN digests.
+
+    `known` is a dict of counts.
 
     Past it, more distinct values change nothing the pair decides."""
     counts = known.get(pair) if isinstance(known, dict) else None
