@@ -15,6 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from webapp.cli import main
+from webapp.common.words import counted
+from webapp.reports.text import format_check
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_traces"
@@ -191,7 +193,7 @@ def test_checking_the_folders_of_every_sample_call_gives_the_verdicts_of_the_sto
     assert shown == failing
     passed = len(fixture_folders) - len(failing)
     assert (
-        f"{len(fixture_folders)} call(s): {passed} passed, {len(failing)} failed, 0 could not be "
+        f"{len(fixture_folders)} calls: {passed} passed, {len(failing)} failed, 0 could not be "
         "checked" in result.output
     )
     suite = ElementTree.parse(junit).getroot().find("testsuite")
@@ -232,7 +234,7 @@ def test_github_format_annotates_the_fixture_file_of_each_failing_finding(
     )
     # info findings do not fail, nor annotate
     assert not any(line.startswith("::notice") for line in lines)
-    assert lines[-1] == "1 call(s): 0 passed, 1 failed, 0 could not be checked"
+    assert lines[-1] == "1 call: 0 passed, 1 failed, 0 could not be checked"
 
 
 def test_a_broken_folder_is_reported_and_the_others_still_checked_then_exit_2(
@@ -245,7 +247,7 @@ def test_a_broken_folder_is_reported_and_the_others_still_checked_then_exit_2(
     assert result.exit_code == 2
     assert f"::error file={broken}/contract.json,title=tracediff check::" in result.output
     assert (
-        f"{len(fixture_folders)} call(s):" in result.output
+        f"{len(fixture_folders)} calls:" in result.output
         and "1 could not be checked" in result.output
     )
     errors = [
@@ -358,3 +360,23 @@ def test_checking_a_failing_call_loads_the_python_validator_without_its_slow_for
         "isoduration",
         "webcolors",
     }
+
+
+@pytest.mark.parametrize(
+    "n,noun,said",
+    [
+        (0, "error", "0 errors"),
+        (1, "warning", "1 warning"),
+        (2, "warning", "2 warnings"),
+        (2, "info", "2 info"),
+        (2, "warning or error", "2 warnings or errors"),
+        (1, "validation error", "1 validation error"),
+    ],
+)
+def test_a_count_says_its_noun_in_the_singular_or_plural(n, noun, said):
+    assert counted(n, noun) == said
+
+
+def test_the_check_summary_says_its_counts_in_the_plural():
+    summary = format_check({"summary": {"error": 0, "warning": 2, "info": 1}, "validation": {}})
+    assert summary.splitlines()[-1] == "0 errors, 2 warnings, 1 info; 0 validation errors"

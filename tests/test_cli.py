@@ -118,7 +118,7 @@ def test_check_without_any_snapshot_is_a_usage_error(tmp_path):
 def test_reanalyze_recomputes_after_a_contract_change(db_path):
     run("ingest", "-", "--db", db_path, input=ndjson(*order_call()).decode())
     result = run("reanalyze", "--db", db_path)
-    assert "reanalysed 1 call(s)" in result.output
+    assert "reanalysed 1 call" in result.output
 
 
 @pytest.mark.slow
@@ -137,14 +137,12 @@ def test_reanalyze_counts_every_call_while_a_server_analyses_some_of_them(make_s
             )
     # the server's analyser claims calls too
     result = run("reanalyze", "--db", server.db_path)
-    assert result.exit_code == 0 and result.output.startswith("reanalysed 400 call(s)"), (
-        result.output
-    )
+    assert result.exit_code == 0 and result.output.startswith("reanalysed 400 calls"), result.output
 
 
 def test_prune_deletes_old_traces(db_path):
     run("ingest", "-", "--db", db_path, input=ndjson(envelope(ts="2020-01-01T00:00:00Z")).decode())
-    assert "deleted 1 trace(s)" in run("prune", "--days", 30, "--db", db_path).output
+    assert "deleted 1 trace" in run("prune", "--days", 30, "--db", db_path).output
     assert Store.open(db_path).count_traces() == 0
 
 
@@ -236,7 +234,7 @@ def test_tools_import_reads_a_yaml_openapi_document_and_reports_server_tools_ski
     )
     result = run("tools", "import", tmp_path / "orders.yaml", tools, "--db", db_path)
     assert result.exit_code == 0, result.output
-    assert "imported 2 tool contract(s): findOrders, sendEmail" in result.output
+    assert "imported 2 tool contracts: findOrders, sendEmail" in result.output
     assert "skipped web_search (web_search_20250305)" in result.output
     assert (
         Store.open(db_path).get_tool("findOrders")["description"]
@@ -513,3 +511,10 @@ def test_ingest_counts_a_file_where_nothing_parses_as_rejected(tmp_path, db_path
     assert "body" not in result.output and "invalid literal" not in result.output
     stdin = run("ingest", "-", "--db", db_path, input=text)
     assert "rejected 1" in stdin.output and "expected a JSON value at column 1" in stdin.output
+
+
+def test_ingest_of_an_empty_file_speaks_of_the_file(tmp_path, db_path):
+    (tmp_path / "empty.json").write_text("")
+    result = run("ingest", tmp_path / "empty.json", "--db", db_path)
+    assert result.exit_code == 1 and "the file is empty" in result.output, result.output
+    assert "body" not in result.output

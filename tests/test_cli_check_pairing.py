@@ -71,7 +71,7 @@ def check(tmp_path, contract, arguments, request, *extra):
 def test_check_passes_a_correct_renaming_call_with_only_the_openai_tools_list(tmp_path):
     result = check(tmp_path, TOOLS_LIST, ARGUMENTS, REQUEST)
     assert result.exit_code == 0, result.output
-    assert "0 error, 0 warning" in result.output and "dropped" not in result.output
+    assert "0 errors, 0 warnings" in result.output and "dropped" not in result.output
 
 
 def test_check_json_gives_each_pairing_its_reason_and_transform(tmp_path):

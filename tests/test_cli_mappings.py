@@ -19,7 +19,7 @@ def test_tools_map_declares_plain_names_as_top_level_pointers_and_full_pointers_
     assert result.exit_code == 0, result.output
     assert (
         "bookTable: /seats -> /quantity" in result.output
-        and "2 mapping(s) in the contract" in result.output
+        and "2 mappings in the contract" in result.output
     )
     assert Store.open(db_path).get_tool("bookTable")["mapping"] == [
         {"arguments": "/seats", "request": "/quantity"},

@@ -187,3 +187,32 @@ def test_every_file_or_folder_a_page_names_exists(path):
     named = set(NAMED_PATH.findall(path.read_text(encoding="utf-8")))
     missing = [n for n in named if not n.startswith(NOT_IN_A_CHECKOUT) and not (ROOT / n).exists()]
     assert not missing, f"{path.name} names what moved or went: {sorted(missing)}"
+
+
+def _command(path: list[str]):
+    """Return the deepest click command the words name."""
+    import click
+
+    from webapp.cli import main
+
+    command = main
+    for word in path:
+        if not isinstance(command, click.Group) or word not in command.commands:
+            break
+        command = command.commands[word]
+    return command
+
+
+def test_the_cli_table_brackets_every_optional_option():
+    unbracketed = []
+    for line in (DOCS / "cli.md").read_text().splitlines():
+        if not line.startswith("| `tracediff ") or line.startswith("| `tracediff --"):
+            continue
+        synopsis = line.split("`")[1]
+        command, depth = _command(synopsis.split()[1:]), 0
+        for token in re.findall(r"\[|\]|--[a-z][a-z-]*", synopsis):
+            depth += {"[": 1, "]": -1}.get(token, 0)
+            option = next((p for p in command.params if token in getattr(p, "opts", ())), None)
+            if token.startswith("--") and depth == 0 and option is not None and not option.required:
+                unbracketed.append(f"{synopsis.split(' [')[0]}: {token}")
+    assert unbracketed == []

@@ -345,7 +345,7 @@ def test_prune_deletes_old_traces_in_small_transactions_while_ingest_goes_on(liv
     )
     ingester.join(120)
     assert pruned.returncode == 0, pruned.stderr
-    assert "deleted 2000 trace(s)" in pruned.stdout
+    assert "deleted 2000 traces" in pruned.stdout
     FIGURES["prune"] = dict(
         pruned_traces=2000,
         ingest_statuses=dict(statuses),

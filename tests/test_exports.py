@@ -282,3 +282,9 @@ def test_a_fixture_of_a_correct_call_under_inferred_pairs_still_passes(
     )
     assert not [f for f in server if f["severity"] != "info"]
     assert by_folder.exit_code == by_files.exit_code == 0
+
+
+def test_the_markdown_counts_findings_in_the_plural(client, samples):
+    text = client.get(f"/traces/{LIMIT_AS_STRING}.md").get_data(as_text=True)
+    counts = re.findall(r"\b(\d+) (errors?|warnings?)\b", text)
+    assert counts and all((n == "1") == (not word.endswith("s")) for n, word in counts), counts

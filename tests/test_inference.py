@@ -11,7 +11,7 @@ from webapp.inference import hint_renames, infer, leaves, observe
 from webapp.inference.consumed import MIN_CONSUMED_CALLS, learnt_consumed
 from webapp.inference.decide import MIN_CALLS, MIN_NAMED_CALLS, candidates
 from webapp.inference.epochs import presence_of, release_state
-from webapp.inference.evidence import MAX_NEW_PER_CALL, merge
+from webapp.inference.evidence import MAX_NEW_PER_CALL, MAX_SEEN, merge
 from webapp.inference.hints import cli_name, map_command, rename_guesses
 from webapp.inference.leaves import MAX_LEAVES
 from webapp.inference.novel import earlier_fields, flag_new_fields
@@ -352,3 +352,36 @@ def test_a_field_the_newest_release_sends_under_a_new_key_is_loud_and_named_by_i
     # a call of an earlier release, or a tool without earlier releases, is not judged
     assert flag_new_fields([kept], "v1", "v2", earlier) == []
     assert earlier_fields(total, {"newest": "v1", "seen": ["v1"]}) is None
+
+
+def learn_ids(values) -> dict:
+    """Count evidence of calls sending each value as an argument and as the URL's third segment."""
+    total: dict = {}
+    for value in values:
+        arguments = {"/invoiceId": value, "/amount": 12}
+        merge(total, observe(arguments, {"path:/2": value, "path:/0": "v1"}, total))
+    return total
+
+
+@pytest.mark.parametrize(
+    ("values", "learnt"),
+    [
+        (["inv_9f2", "inv_a31", "inv_07c", "inv_e5d", "inv_b48"], True),
+        (["inv_9f2"] * (MIN_CALLS - 1), False),
+        ([1, 2, 3, 4, 5], False),
+        (["draft1", "draft1", "draft2", "draft2", "draft1", "draft2"], False),
+    ],
+    ids=["distinct ids", "one id repeated", "small ints", "two values repeated"],
+)
+def test_distinct_ids_equal_in_one_place_are_learnt_in_named_calls(values, learnt):
+    # a path segment has no name, but five distinct ids equal at it are no chance
+    found = infer(learn_ids(values))
+    assert (("/invoiceId", "path:/2") in pairs(found)) is learnt
+    if learnt:
+        assert found[0].both == MIN_NAMED_CALLS
+
+
+def test_a_pair_keeps_a_bounded_number_of_distinct_values():
+    evidence = learn_ids([f"inv_{i:04x}" for i in range(40)])
+    kept = [k for k in evidence[("/invoiceId", "path:/2")] if k.startswith("seen ")]
+    assert len(kept) == MAX_SEEN

@@ -98,3 +98,19 @@ def test_graphql_variables_under_one_input_object_pair_by_name_and_a_swap_is_lou
 
     assert found(args["title"], args["body"]) == []
     assert ("value_changed", "/variables/input/title") in found(args["body"], args["title"])
+
+
+def test_an_id_in_the_path_is_learnt_from_a_few_distinct_ids_and_another_id_is_then_loud(store):
+    def paid(n, invoice, sent):
+        args = {"invoiceId": invoice, "paidAt": f"2026-03-0{n + 1}T10:00:00Z"}
+        address = f"https://api.example.com/v1/invoices/{sent}/pay"
+        return [{**event, "tool": "markInvoicePaid"} for event in events(n, args, address)]
+
+    # the path's segment has no name: six distinct ids equal at it teach it (not twenty calls)
+    ids = ["inv_9f2", "inv_a31", "inv_07c", "inv_e5d", "inv_b48", "inv_3d6"]
+    for n, invoice in enumerate(ids):
+        load(store, paid(n, invoice, invoice))
+    assert ("/invoiceId", "path:/2") in store.inferred_pairs("markInvoicePaid")
+    load(store, paid(6, "inv_c19", "inv_77a"))
+    assert any(left == "/invoiceId" for _, left, _ in loud(store, 6)), loud(store, 6)
+    assert all(loud(store, n) == [] for n in range(6))

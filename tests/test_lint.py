@@ -250,11 +250,11 @@ def test_the_cli_reports_as_check_does_with_its_exit_codes(tmp_path):
     assert text.exit_code == 1, text.output
     assert (
         "FAIL   list_invoices" in text.output
-        and "1 tool(s): 0 passed, 1 failed, 0 could not be checked" in text.output
+        and "1 tool: 0 passed, 1 failed, 0 could not be checked" in text.output
     )
     assert "(arguments /limit -> request query:/page_size)" in text.output
     assert (
-        "advice: the error answers of 1 tool(s) declare no envelope of code, message and retryable"
+        "advice: the error answers of 1 tool declare no envelope of code, message and retryable"
         in text.output
     )
     junit = tmp_path / "lint.xml"
@@ -666,7 +666,7 @@ def test_a_local_tool_is_listed_as_not_linted_without_failing_the_others_unless_
         "SKIP   add_numbers: not linted: no operation of the OpenAPI document is named so"
         in mixed.output
     )
-    assert "3 tool(s): 2 passed, 0 failed, 0 could not be checked, 1 not linted" in mixed.output
+    assert "3 tools: 2 passed, 0 failed, 0 could not be checked, 1 not linted" in mixed.output
     junit = tmp_path / "lint.xml"
     github = runner.invoke(
         main,

@@ -207,7 +207,7 @@ def test_a_tiny_budget_saves_what_it_found_marked_incomplete_and_reanalyze_finis
     result = CliRunner().invoke(
         main, ["reanalyze", "--budget", "0", "--db", str(db)], catch_exceptions=False
     )
-    assert result.exit_code == 0 and "reanalysed 2 call(s)" in result.output
+    assert result.exit_code == 0 and "reanalysed 2 calls" in result.output
     calls = client.get("/api/v1/traces/t").get_json()["calls"]
     assert all(c["analyzed"] and "incomplete" not in c for c in calls)
     assert all(

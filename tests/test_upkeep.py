@@ -302,7 +302,7 @@ def test_prune_shrinks_the_file_and_an_older_file_shrinks_after_one_vacuum(tmp_p
     fill_store(path, 40)
     size = file_bytes(path)
     pruned = tracediff("prune", "--days", "30", "--db", str(path))
-    assert pruned.returncode == 0 and "deleted 800 trace(s)" in pruned.stdout
+    assert pruned.returncode == 0 and "deleted 800 traces" in pruned.stdout
     # FTS5 keeps deletion markers until it merges
     assert file_bytes(path) < size / 2, (pruned.stdout, size)
 

@@ -122,8 +122,8 @@ def test_prune_vacuum_without_room_says_the_deletion_worked_and_what_vacuum_need
         env={"TRACEDIFF_MIN_FREE_MB": "0"},
     )
     line = one_error_line(pruned)
-    assert "deleted 200 trace(s)" in pruned.stdout
-    assert "the 200 trace(s) were deleted, but VACUUM failed" in line and "SQLITE_TMPDIR" in line, (
+    assert "deleted 200 traces" in pruned.stdout
+    assert "the 200 traces were deleted, but VACUUM failed" in line and "SQLITE_TMPDIR" in line, (
         line
     )
     assert "size of the database" in line and "cannot prune" not in line, line

@@ -558,3 +558,15 @@ def test_rows_loaded_as_older_traces_are_marked_and_auto_refresh_can_say_it_paus
     )
     rows = client.get(older, headers={"HX-Request": "true"}).get_data(as_text=True)
     assert rows.count('<tr class="trace-row') == rows.count(' older">') == 5
+
+
+@pytest.mark.parametrize(
+    "path", ["/problems/TD-999", "/traces/nope", "/traces/<script>alert(1)</script>"]
+)
+def test_a_missing_page_answers_404_in_the_site_layout_and_its_twin_in_json(client, path):
+    response = client.get(path)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 404 and response.mimetype == "text/html"
+    assert "<nav>" in html and "Not found" in html and "<script>alert" not in html
+    twin = client.get(f"{path}.json")
+    assert twin.status_code == 404 and twin.get_json()["error"]["code"] == "not_found"

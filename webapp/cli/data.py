@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ..common.words import counted
 from .common import DB_OPTION, _open_existing_store, _open_store, _settings, _shown
 
 MIB = 1024 * 1024
@@ -89,7 +90,8 @@ def migrate(to, database):
     except (ValueError, sqlite3.Error, StoreUnavailable) as error:
         raise click.ClickException(f"nothing copied: {error}") from None
     click.echo(
-        f"copied {copied.get('events', 0)} event(s) and {copied.get('traces', 0)} trace(s) "
+        f"copied {counted(copied.get('events', 0), 'event')} and "
+        f"{counted(copied.get('traces', 0), 'trace')} "
         f"to {destination.path}; point TRACEDIFF_DATABASE at it"
     )
 
@@ -130,7 +132,7 @@ def prune(days, vacuum, database):
         raise click.ClickException(
             f"cannot prune {_shown(settings['DATABASE'])}: {error}. {_advice(error)}"
         ) from None
-    click.echo(f"deleted {deleted} trace(s) not seen since {since}")
+    click.echo(f"deleted {counted(deleted, 'trace')} not seen since {since}")
     try:
         space = store.reclaim(full_vacuum=vacuum)
     except (StoreUnavailable, sqlite3.Error) as error:
@@ -169,14 +171,14 @@ def _not_reclaimed(deleted: int, vacuum: bool, before: int, error) -> str:
     """The deletion worked; giving the space back did not."""
     if vacuum and "full" in str(error).lower():
         return (
-            f"the {deleted} trace(s) were deleted, but VACUUM failed: {error}. VACUUM needs free "
+            f"{_were_deleted(deleted)}, but VACUUM failed: {error}. VACUUM needs free "
             "space about "
             f"the size of the database ({before / MIB:.1f} MiB) on its disk, and as much for its "
             "temporary files "
             "where SQLITE_TMPDIR points (default /var/tmp): free some, or prune without --vacuum"
         )
     step = "VACUUM" if vacuum else "giving their space back"
-    return f"the {deleted} trace(s) were deleted, but {step} failed: {error}. {_advice(error)}"
+    return f"{_were_deleted(deleted)}, but {step} failed: {error}. {_advice(error)}"
 
 
 @click.command()
@@ -193,3 +195,8 @@ def backup(path, database):
         click.echo(f"backed up {store.path} to {path} ({store.backup(path) / MIB:.1f} MiB)")
     except (StoreUnavailable, sqlite3.Error, OSError, NotOnThisEngine) as error:
         raise click.ClickException(f"cannot back up to {path}: {error}") from None
+
+
+def _were_deleted(deleted: int) -> str:
+    """Say how many traces were deleted: `the 1 trace was`, `the 200 traces were`."""
+    return "the 1 trace was deleted" if deleted == 1 else f"the {deleted} traces were deleted"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from ..common.words import counted
 from .common import OPERATION_OPTION, InputError, report_options
 
 
@@ -127,8 +128,8 @@ def _envelope_advice(outcomes: list[dict]) -> str:
         return ""
     named = ", ".join(lacking[:5]) + (f" and {len(lacking) - 5} more" if len(lacking) > 5 else "")
     return (
-        f"advice: the error answers of {len(lacking)} tool(s) declare no envelope of code, message "
-        "and retryable "
+        f"advice: the error answers of {counted(len(lacking), 'tool')} declare no envelope of "
+        "code, message and retryable "
         f"({named}); they are read as services send errors. Declaring it (error_schema) checks "
         "every error an agent "
         "gets and tells it whether to retry (for an API you design)."

@@ -10,6 +10,7 @@ import sys
 import click
 
 from ..common.stages import NAMES
+from ..common.words import counted
 from ..version import __version__
 from .alerts import alerts
 from .common import (
@@ -97,7 +98,7 @@ def tools_import(files, operations, database):
     except ContractError as error:
         raise click.ClickException(str(error)) from None
     pipeline.catch_up(store)
-    click.echo(f"imported {len(names)} tool contract(s): {', '.join(names)}")
+    click.echo(f"imported {counted(len(names), 'tool contract')}: {', '.join(names)}")
     for tool in skipped:
         click.echo(f"skipped {tool['name']} ({tool['type']}): {tool['reason']}")
     for name in names:
@@ -186,7 +187,7 @@ def reanalyze(budget, database):
     budget = settings["ANALYSIS_BUDGET"] if budget is None else budget
     here = pipeline.patiently(lambda: pipeline.catch_up(store, budget))
     helped = f" ({here} here, the rest by a running server's analyser)" if here < marked else ""
-    click.echo(f"reanalysed {marked} call(s){helped}")
+    click.echo(f"reanalysed {counted(marked, 'call')}{helped}")
 
 
 @main.command()

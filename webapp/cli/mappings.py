@@ -7,6 +7,8 @@ import sqlite3
 
 import click
 
+from ..common.words import counted
+
 # A declared transform after the request field: a scale (x100, /1000) or a change A>B
 # (integer>string). \d is 0-9 only, as int() and times read them
 _TRANSFORM = re.compile(r"^(?:[x/]\d+(?:\.\d+)?|[A-Za-z0-9_-]+>[A-Za-z0-9_-]+)$", re.ASCII)
@@ -83,6 +85,6 @@ def tools_map(tool, pairs, database):
             f"{tool}: {arguments} -> {request}" + (f" ({transform[0]})" if transform else "")
         )
     click.echo(
-        f"{len(contract.get('mapping') or [])} mapping(s) in the contract; reanalysed {analysed} "
-        "call(s)"
+        f"{counted(len(contract.get('mapping') or []), 'mapping')} in the contract; reanalysed "
+        f"{counted(analysed, 'call')}"
     )

@@ -35,6 +35,8 @@ class Inferred:
     relation: str
     agree: int
     both: int
+    # distinct id-like values the pair's equal calls agreed on (up to MAX_SEEN)
+    distinct: int = 0
 
     @property
     def ratio(self) -> float:
@@ -85,7 +87,8 @@ def strongest(pair, counts: dict) -> Inferred:
         relations.append((table, learnt.LOOKED_UP))
     # equal wins a tie: a transform is only named when the values really differ
     n, name = max(relations, key=lambda item: (item[0], item[1] == EQUAL), default=(0, EQUAL))
-    return Inferred(pair[0], pair[1], name, n, counts.get(BOTH, 0))
+    distinct = sum(1 for key, k in counts.items() if key.startswith(learnt.SEEN) and k > 0)
+    return Inferred(pair[0], pair[1], name, n, counts.get(BOTH, 0), distinct)
 
 
 def agreeing(name: str, n: int, counts: dict) -> int:
@@ -112,7 +115,7 @@ def _named(name: str, n: int, counts: dict) -> bool:
 
     A clamp shows values changed at its bound in a few calls and kept in more (else it is a
     constant)."""
-    if name.startswith((learnt.KEPT, learnt.MAPS)):
+    if name.startswith((learnt.KEPT, learnt.MAPS, learnt.SEEN)):
         return False
     return not learnt.is_bound(name) or (
         MIN_BOUND_CALLS <= n <= _kept(counts) and learnt.bound_holds(name, counts)
@@ -171,10 +174,17 @@ def _holds(every: Inferred, earlier: Inferred, kept: bool, apart: bool) -> bool:
 def min_calls(pair: Inferred) -> int:
     """Return the calls a pair needs.
 
-    Fewer when both its names mean the same field."""
+    Fewer when both its names mean the same field, or its values are ids that differ call to call.
+    """
     a, r = last(pair.arguments), last(pair.request)
-    # the same template around every call's own value is evidence as strong as a name
-    named = a == r or (meaning(a) and meaning(a) == meaning(r)) or _templated(pair.relation)
+    # the same template around every call's own value is evidence as strong as a name, and so
+    # are distinct ids equal in the same place call after call (no chance makes five agree)
+    named = (
+        a == r
+        or (meaning(a) and meaning(a) == meaning(r))
+        or _templated(pair.relation)
+        or (pair.relation == EQUAL and pair.distinct >= MIN_NAMED_CALLS)
+    )
     return MIN_NAMED_CALLS if named else MIN_CALLS
 
 

@@ -8,13 +8,17 @@ that agreed at least once take space.
 
 from ..analysis import learnt
 from .epochs import BOTH, prior_for, tagged
-from .relations import keys, relation
+from .relations import EQUAL, keys, relation
 
 # new candidate pairs one call may start (many equal small values)
 MAX_NEW_PER_CALL = 100
 # templates, bounds and the like one pair counts apart: a value found inside free text shows a
 # new "template" each call, and a function shows one
 MAX_FUNCTIONS = 16
+# distinct agreeing values a pair keeps the digest of: enough to count up to MIN_NAMED_CALLS
+MAX_SEEN = 5
+# an id-like text: no shorter, and holding a letter and a digit (not a flag, a count or an enum)
+MIN_ID_TEXT = 6
 
 
 def observe(
@@ -52,6 +56,8 @@ def observe(
             if not found and (pair in changed or _a_table(known, pair)):
                 found = _entry(arguments[a], request[r], known, pair)
             counts = {BOTH: 1, found: 1} if found else {BOTH: 1}
+            if found == EQUAL and _room_to_see(known, pair):
+                counts.update(_seen(arguments[a]))
             delta[pair] = tagged(_with_kept(counts, arguments[a], request[r]), newest)
     for pair in changed:
         a, r = pair
@@ -66,9 +72,8 @@ def observe(
         for pair, found in _new_pairs(
             arguments, request, left, right, known, min(room, MAX_NEW_PER_CALL)
         ):
-            delta[pair] = tagged(
-                _with_kept({BOTH: 1, found: 1}, arguments[pair[0]], request[pair[1]]), newest
-            )
+            counts = {BOTH: 1, found: 1, **(_seen(arguments[pair[0]]) if found == EQUAL else {})}
+            delta[pair] = tagged(_with_kept(counts, arguments[pair[0]], request[pair[1]]), newest)
             if presence:
                 merge_counts(delta[pair], prior_for(presence, *pair))
     return delta
@@ -82,6 +87,36 @@ def _with_kept(counts: dict, a, b) -> dict:
     if kept:
         counts[kept] = 1
     return counts
+
+
+def _seen(value) -> dict:
+    """Return `{"seen <digest>": 1}` for an id-like value, else {}."""
+    if not _id_like(value):
+        return {}
+    return {learnt.SEEN + learnt.digest(value): 1}
+
+
+def _id_like(value) -> bool:
+    """Tell whether a value looks like an id (`inv_9f2`, a UUID).
+
+    Text with a letter and a digit, no space: equal by chance in no two calls."""
+    return (
+        isinstance(value, str)
+        and MIN_ID_TEXT <= len(value) <= learnt.MAX_LOOKUP_TEXT
+        and not any(c.isspace() for c in value)
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+    )
+
+
+def _room_to_see(known, pair) -> bool:
+    """Tell whether a pair keeps fewer than MAX_SEEN digests.
+
+    `known` is a dict of counts.
+
+    Past it, more distinct values change nothing the pair decides."""
+    counts = known.get(pair) if isinstance(known, dict) else None
+    return not counts or sum(1 for name in counts if name.startswith(learnt.SEEN)) < MAX_SEEN
 
 
 def _a_table(known, pair) -> bool:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..common import jsontext
+from ..common.words import counted
 from . import contract_tools, problem_tools, trace_tools
 from .schemas import inputs, outputs
 from .source import Source, SourceError
@@ -45,10 +46,6 @@ class Tool:
     said: Callable[[dict], str]
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _paged(key: str, word: str) -> Callable[[dict], str]:
     def said(answer: dict) -> str:
         more = "; more with next_cursor" if answer.get("next_cursor") else ""
@@ -57,21 +54,21 @@ def _paged(key: str, word: str) -> Callable[[dict], str]:
             if answer.get("left_out")
             else ""
         )
-        return f"{_count(len(answer[key]), word)}{more}{left}."
+        return f"{counted(len(answer[key]), word)}{more}{left}."
 
     return said
 
 
 def _trace_said(answer: dict) -> str:
     if "subtree" in answer:
-        return f"The subtree asked for; {_count(answer['cut_total'], 'place')} cut to the budget."
+        return f"The subtree asked for; {counted(answer['cut_total'], 'place')} cut to the budget."
     calls = answer.get("calls") or []
     loud = sum(f["severity"] in ("error", "warning") for call in calls for f in call["findings"])
     return (
-        f"{_count(len(calls), 'call')} of {answer.get('calls_total', len(calls))}, "
-        f"{_count(loud, 'warning or error')}"
+        f"{counted(len(calls), 'call')} of {answer.get('calls_total', len(calls))}, "
+        f"{counted(loud, 'warning or error')}"
         f" among the findings; payloads within {answer['budget_bytes']} bytes, "
-        f"{_count(answer['cut_total'], 'place')}"
+        f"{counted(answer['cut_total'], 'place')}"
         " cut (see cut and expand)."
     )
 
@@ -83,11 +80,11 @@ def _problem_said(answer: dict) -> str:
         else "no clean call to compare with"
     )
     seen = (
-        _count(answer.get("occurrences", 0), "occurrence")
+        counted(answer.get("occurrences", 0), "occurrence")
         + " in "
-        + _count(answer.get("calls", 0), "call")
+        + counted(answer.get("calls", 0), "call")
     )
-    pairs = _count(len(answer["value_pairs"]), "value pair")
+    pairs = counted(len(answer["value_pairs"]), "value pair")
     return (
         f"{answer['id']}, {answer['state']} {answer['severity']} problem: {seen}; {pairs}; "
         f"{nearest}."
@@ -105,9 +102,8 @@ def _tool_said(answer: dict) -> str:
     rows = answer["mappings"]
     pairs = sum(len(rows.get(name) or []) for name in ("declared", "inferred", "candidates"))
     contract = "a stored contract" if answer.get("contract") else "no stored contract"
-    return (
-        f"{contract}; {_count(pairs, 'mapping pair')}; {_count(answer['cut_total'], 'place')} cut."
-    )
+    cut = counted(answer["cut_total"], "place")
+    return f"{contract}; {counted(pairs, 'mapping pair')}; {cut} cut."
 
 
 def _check_said(answer: dict) -> str:
@@ -116,15 +112,16 @@ def _check_said(answer: dict) -> str:
     loud = summary.get("error", 0) + summary.get("warning", 0)
     errors = summary.get("validation_errors", 0)
     return (
-        f"The call {verdict}: {_count(loud, 'warning or error')}, "
-        f"{_count(errors, 'schema violation')}."
+        f"The call {verdict}: {counted(loud, 'warning or error')}, "
+        f"{counted(errors, 'schema violation')}."
     )
 
 
 def _lint_said(answer: dict) -> str:
     counts = answer["summary"]
     return (
-        f"{_count(counts['tools'], 'tool')}: {counts['passed']} passed, {counts['failed']} failed, "
+        f"{counted(counts['tools'], 'tool')}: {counts['passed']} passed, "
+        f"{counts['failed']} failed, "
         f"{counts['not_linted']} not linted, {counts['broken']} could not be linted."
     )
 
@@ -237,7 +234,10 @@ class Answer:
 def failed(code: str, message: str, retryable: bool = False) -> Answer:
     """Return a tool error carrying the API's error shape."""
     error = {"code": code, "message": message, "retryable": retryable}
-    return Answer({"error": error}, f"Error {code}: {message}", is_error=True)
+    # the message may quote what the caller or a traced system sent: it stays data
+    again = "retryable" if retryable else "not retryable"
+    text = f"Error {code} ({again}); its message is in structuredContent.error.message."
+    return Answer({"error": error}, text, is_error=True)
 
 
 def call(source: Source, name: str, arguments: dict | None) -> Answer:

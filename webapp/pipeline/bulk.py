@@ -147,7 +147,9 @@ def _ingest_file(
                     event.ts = shifted(event.ts, days)
                 _store(store, chunk, redactor, summary, name)
     except (IngestError, OSError) as error:
-        summary.failed_files.append((name, getattr(error, "message", str(error))))
+        # parse_body speaks of a request body; here it is a file
+        message = getattr(error, "message", str(error)).replace("the body", "the file")
+        summary.failed_files.append((name, message))
     except DECODE_ERRORS as error:
         summary.failed_files.append(
             (name, f"the compressed data is broken: {error or 'it ends early'}")

@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 from ..common.stages import FIXTURES, RAW_TEXT
 from ..common.times import display
+from ..common.words import counted
 from .anchors import finding_anchors
 from .text import SEVERITY_ORDER, end_text, validation_lines, visible
 
@@ -91,7 +92,7 @@ def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
 
     Findings with paths, values and problems, validation errors."""
     summary = call.get("summary") or {}
-    counts = ", ".join(f"{summary.get(s, 0)} {s}" for s in SEVERITY_ORDER)
+    counts = ", ".join(counted(summary.get(s, 0), s) for s in SEVERITY_ORDER)
     lines = [
         f"### {md_text(call.get('tool') or 'unknown tool')} "
         f"{md_code(call['call_id'] or '(default call)')}",

@@ -10,6 +10,7 @@ characters made visible.
 from ..analysis import request_document, resolve_request
 from ..common import jsontext
 from ..common.times import display
+from ..common.words import counted
 from ..problems import words
 from ..problems.fingerprint import grouped_by
 from .exports import md_code, md_text, md_url
@@ -23,10 +24,6 @@ _MISSING = object()
 def _json(value) -> str:
     text = jsontext.dumps(value).decode()
     return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS] + "…"
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def _end(where: dict | None) -> str:
@@ -100,9 +97,9 @@ def problem_markdown(problem: dict, examples: dict | None = None) -> str:
             f"{display(problem['last_seen'])}; state "
             f"{problem['state']}"
         ),
-        f"- How many: {_count(problem['occurrences'], 'occurrence')} in "
-        f"{_count(problem['calls'], 'call')} "
-        f"and {_count(problem['traces'], 'trace')}",
+        f"- How many: {counted(problem['occurrences'], 'occurrence')} in "
+        f"{counted(problem['calls'], 'call')} "
+        f"and {counted(problem['traces'], 'trace')}",
         "- Releases: "
         f"{', '.join(md_code(r) for r in problem.get('releases') or []) or 'none named'}; "
         f"sources: {', '.join(md_code(s) for s in problem.get('sources') or []) or 'none named'}",
@@ -150,7 +147,9 @@ def _pair_value(pair: dict, side: str) -> str:
 
 
 def _no_clean_before(nearest_link: str | None) -> str:
-    """Say there is no clean call before the problem; link the nearest one when there is one."""
+    """Say there is no clean call before the problem.
+
+    Link the nearest one when there is one."""
     if not nearest_link:
         return "- Last clean call: none before it, and none of the tool at all"
     return f"- Last clean call: none before it; nearest clean call: {md_url(nearest_link)}"

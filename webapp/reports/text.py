@@ -1,6 +1,7 @@
 """Plain-text and Markdown renderings of an analysis, for the CLI and for tickets."""
 
 from ..common.stages import NAMES
+from ..common.words import counted
 
 SEVERITY_ORDER = ("error", "warning", "info")
 SNAPSHOT_NAMES = NAMES
@@ -60,6 +61,6 @@ def format_check(result: dict) -> str:
         lines.append("Findings:")
         lines += [f"  {finding_line(f)}" for f in result["findings"]]
     summary = result.get("summary", {})
-    counts = ", ".join(f"{summary.get(s, 0)} {s}" for s in SEVERITY_ORDER)
-    lines.append(f"{counts}; {len(invalid)} validation error(s)")
+    counts = ", ".join(counted(summary.get(s, 0), s) for s in SEVERITY_ORDER)
+    lines.append(f"{counts}; {counted(len(invalid), 'validation error')}")
     return "\n".join(lines)

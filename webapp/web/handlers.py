@@ -75,6 +75,9 @@ def wants_json() -> bool:
 def http_error(error: HTTPException):
     """Answer every HTTP error of the API in the one JSON shape."""
     if not wants_json():
+        # a page in the site's layout, not the bare Werkzeug one
+        if error.code == 404:
+            return render_template("not_found.html", message=error.description), 404
         return error
     retryable = error.code in (429, 503)
     message = error.description or error.name

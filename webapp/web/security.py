@@ -317,7 +317,9 @@ def refuse_cross_site_writes():
 
 
 def _cross_site_message() -> str:
-    """Say why a cross-site request was refused, and how the caller can reach us instead."""
+    """Say why a cross-site request was refused, and how to reach us instead.
+
+    How the caller can reach us."""
     if request.path.startswith(MCP_PATH):
         return (
             "MCP requests from another site's pages are refused (the MCP specification's guard "

@@ -42,6 +42,9 @@ NOTHING = object()
 # same output
 MAPS = "maps "
 LOOKED_UP = "looked up"
+# a distinct id-like value a pair's calls agreed on (`seen <digest>`): equal ids that differ from
+# call to call are evidence as strong as a name, and a pair keeps a few digests to count them
+SEEN = "seen "
 # inputs seen at least twice, always with one output, before a table is a function
 MIN_LOOKUP_REPEATS = 3
 # the share of an input's calls its usual output must hold

@@ -3,6 +3,7 @@
 Text, GitHub Actions annotations, JSON, JUnit XML."""
 
 from ...common import jsontext
+from ...common.words import counted
 from ...reports.text import SNAPSHOT_NAMES, end_text, format_check, visible
 from .locate import line_of
 from .run import BROKEN, FAILED, PASSED, SKIPPED
@@ -26,7 +27,7 @@ def counts_line(outcomes: list[dict], noun: str = "call") -> str:
     }
     skipped = f", {total[SKIPPED]} not linted" if total[SKIPPED] else ""
     return (
-        f"{len(outcomes)} {noun}(s): {total[PASSED]} passed, {total[FAILED]} failed, "
+        f"{counted(len(outcomes), noun)}: {total[PASSED]} passed, {total[FAILED]} failed, "
         f"{total[BROKEN]} could not be checked{skipped}"
     )
 
@@ -95,7 +96,7 @@ def github(
                     "notice",
                     o["case"].name,
                     "tracediff",
-                    f"{len(notes) - MAX_ANNOTATIONS} more finding(s) not shown",
+                    f"{counted(len(notes) - MAX_ANNOTATIONS, 'more finding')} not shown",
                 )
             )
     lines.append(counts_line(outcomes, noun))

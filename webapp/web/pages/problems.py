@@ -203,7 +203,9 @@ def _detail_context(problem: dict) -> dict:
 
 
 def _has_clean_call(problem: dict) -> bool:
-    """Say whether the problem's tool has a clean call to compare with (else the link 404s)."""
+    """Say whether the problem's tool has a clean call to compare with.
+
+    Else the link 404s."""
     return bool(problem.get("tool") and get_store().clean_calls(problem["tool"], 1))
 
 
