@@ -7,7 +7,7 @@ import httpx
 import orjson
 import pytest
 from click.testing import CliRunner
-from conftest import SAMPLES
+from conftest import SAMPLES, free_port
 from helpers import TRACE, envelope, ndjson, order_call
 
 import webapp.pipeline.bulk
@@ -299,7 +299,8 @@ def test_check_on_a_file_of_several_contracts_asks_for_tool_and_lists_them(tmp_p
 def test_serve_and_ingest_with_a_database_that_cannot_be_opened_fail_in_one_line(tmp_path):
     events = write(tmp_path, "f.json", envelope())
     for args in (
-        ["serve", "--db", "/nonexistent/dir/x.db"],
+        # a free port: with the default one taken, serve would say so first
+        ["serve", "--port", free_port(), "--db", "/nonexistent/dir/x.db"],
         ["ingest", "--db", "/nonexistent/dir/x.db", events],
     ):
         result = CliRunner().invoke(main, [str(a) for a in args])
