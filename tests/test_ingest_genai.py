@@ -237,6 +237,36 @@ def test_two_calls_of_one_tool_with_the_same_arguments_stay_two_whatever_the_exp
         }
 
 
+def own_id_tool_spans(announced: int):
+    """ADK 2.x's way: a turn announcing find_orders `announced` times with the same arguments under
+    ids the model never gave (find_orders_0...), and two tool spans under ids of their own."""
+    same = {"status": "paid", "limit": 5}
+    calls = [(f"find_orders_{n}", same) for n in range(announced)]
+    spans = [model_span(b"\x01" * 8, T0, calls)]
+    for n, call_id in enumerate(("adk-a", "adk-b")):
+        start = T0 + (1 + 3 * n) * MS
+        spans.append(span(bytes([2 + n]) * 8, "execute_tool find_orders", {
+            "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "find_orders",
+            "gen_ai.tool.call.id": call_id, "gen_ai.tool.call.arguments": orjson.dumps(same).decode(),
+        }, parent=ROOT, start=start, end=start + 2 * MS))  # fmt: skip
+    return spans
+
+
+@pytest.mark.parametrize("announced", [1, 2])
+@pytest.mark.parametrize("order", ["one export", "forward", "reversed"])
+def test_tool_spans_under_their_own_ids_take_the_announced_calls_one_each(client, order, announced):
+    spans = own_id_tool_spans(announced)
+    if order == "one export":
+        post(client, *spans)
+    for one in spans if order == "forward" else spans[::-1] if order == "reversed" else []:
+        post(client, one)
+    got = calls_of(client)
+    # the announced calls join the tool spans, never two to one: none is left alone
+    assert set(got) == {"adk-a", "adk-b"}, {c: sorted(got[c]["snapshots"]) for c in got}
+    for call in got.values():
+        assert call["snapshots"]["arguments"]["payload"] == {"status": "paid", "limit": 5}
+
+
 @pytest.mark.parametrize(
     "body, joins",
     [('{"status": "paid", "limit": "5"}', True), ('{"unrelated": "payload"}', False)],

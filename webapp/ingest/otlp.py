@@ -234,6 +234,10 @@ def _tool_events(s: Span, ctx: Context, who: tuple, answered: set, announced=Non
     events = []
     # its time holds the HTTP spans whose context was lost (store/rejoin.py)
     tool_span = {"tool_span": True}
+    if announced is None and own_call_id(s):
+        # an id of its own no turn of this export announced (ADK 2.x's adk-<uuid>): the store joins
+        # the announced call of its tool and arguments from another export to it (store/rejoin.py)
+        tool_span["unannounced"] = True
     # the MCP SDK's tools/call span carries no arguments
     if args_key in s.attrs or announced is not None:
         arguments = (

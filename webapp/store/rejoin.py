@@ -17,6 +17,11 @@ orphan span's events) goes, in this order of evidence, to:
    with its tool name and its arguments (an HTTP span: the values its request carries), else the
    turn's next call in order; two units never take one call, so two calls stay two.
 
+A tool span under an id of its own that no turn announced (ADK 2.x names its tool spans
+`adk-<uuid>`, the model's calls `find_orders_0`...) is the call the latest turn before it announced
+of its tool and its arguments, one tool span to a call: that call's events (its announced
+arguments, the result the next turn carried) join the tool span's id, as in one export.
+
 `plan` is a pure function of the trace's rows, so the same spans give the same calls whatever order
 they arrived in.
 """
@@ -100,10 +105,11 @@ def plan(rows: list[Row]) -> dict[int, tuple[str, str | None]]:
 
     Another call than the one they are in."""
     units = _units(rows)
-    if not units:
+    announced = _announced(rows, units)
+    aliases = _aliases(rows, announced)
+    if not units and not aliases:
         return {}
     owners = _owners(rows, units)
-    announced = _announced(rows, units)
     targets: dict[str, tuple[str, str | None] | Unit] = {}
     for unit in units.values():
         found = _by_lineage(unit, owners)
@@ -115,7 +121,7 @@ def plan(rows: list[Row]) -> dict[int, tuple[str, str | None]]:
             if found is not None:
                 targets[unit.key] = found
     targets.update(_by_turn([u for u in units.values() if u.key not in targets], announced))
-    return _moves(units, targets)
+    return _aliased(rows, _moves(units, targets), aliases)
 
 
 def _units(rows: list[Row]) -> dict[str, Unit]:
@@ -228,6 +234,51 @@ def _announced(rows: list[Row], units: dict[str, Unit]) -> list[Announced]:
         elif r.snapshot in ("request", "response"):
             call.sent = True
     return list(calls.values())
+
+
+def _aliases(rows: list[Row], announced: list[Announced]) -> dict[str, tuple]:
+    """Return {announced call id: (the tool span's own id, tool, announced at)}.
+
+    Each tool span under an id no turn announced takes the untaken call of its latest turn with its
+    tool and arguments, in the order they started; the call is marked taken, so no unit takes it."""
+    ids = {call.call_id for call in announced}
+    own: dict[str, list[Row]] = {}
+    for r in rows:
+        tool_span = r.meta.get("tool_span") is True and "provisional" not in r.meta
+        if tool_span and r.call_id and r.call_id not in ids and r.snapshot == "arguments":
+            own.setdefault(r.call_id, []).append(r)
+    turns: dict[str, list[Announced]] = {}
+    for call in announced:
+        turns.setdefault(call.model_span, []).append(call)
+    aliases = {}
+    for call_id, found in sorted(own.items(), key=lambda kv: (min(r.ts for r in kv[1]), kv[0])):
+        first = min(found, key=lambda r: (r.ts, r.seq))
+        turn = _turn_of(Unit(call_id, found, first.tool), turns)
+        calls = sorted(turns.get(turn, []), key=lambda c: c.index)
+        call = next((c for c in calls if not c.taken and _same_call(first, c)), None)
+        if call is not None:
+            call.taken = True
+            aliases[call.call_id] = (call_id, first.tool or call.tool, call.ts)
+    return aliases
+
+
+def _same_call(r: Row, call: Announced) -> bool:
+    """Tell whether a tool span's arguments are the announced call's, of its tool."""
+    return (not r.tool or not call.tool or r.tool == call.tool) and r.payload == call.arguments
+
+
+def _aliased(rows: list[Row], moves: dict, aliases: dict) -> dict[int, tuple[str, str | None]]:
+    """Move an announced call's events to the own id of the tool span that took it.
+
+    Those from its announcement on."""
+    if not aliases:
+        return moves
+    for r in rows:
+        call_id, _ = moves.get(r.seq, (r.call_id, r.tool))
+        alias = aliases.get(call_id)
+        if alias is not None and r.ts >= alias[2]:
+            moves[r.seq] = alias[:2]
+    return moves
 
 
 def _by_turn(loose: list[Unit], announced: list[Announced]) -> dict[str, tuple[str, str | None]]:

@@ -26,9 +26,10 @@ RESPONSES = (
     "SELECT seq, meta FROM events WHERE trace_id = ? AND call_id = ? AND snapshot = 'response'"
 )
 AS_RESULT = "UPDATE events SET snapshot = 'result' WHERE seq = ?"
-# a trace with a call ingest named for want of the model's, or a span not joined yet
-UNJOINED = """SELECT 1 FROM events WHERE trace_id = ?
- AND (call_id = '' OR meta LIKE '%"provisional"%' OR meta LIKE '%"loose"%') LIMIT 1"""
+# a trace with a call ingest named for want of the model's, a span not joined yet, or a tool span
+# under an id of its own its export announced nowhere
+UNJOINED = """SELECT 1 FROM events WHERE trace_id = ? AND (call_id = ''
+ OR meta LIKE '%"provisional"%' OR meta LIKE '%"loose"%' OR meta LIKE '%"unannounced"%') LIMIT 1"""
 # a trace's events as rejoin.plan reads them: payloads of arguments and requests only
 TRACE_EVENTS = """SELECT seq, call_id, tool, snapshot, ts, meta,
  CASE WHEN snapshot IN ('arguments', 'request') THEN payload END FROM events WHERE trace_id = ?
