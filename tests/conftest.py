@@ -2,6 +2,7 @@
 
 A real `tracediff serve` process."""
 
+import gc
 import logging
 import os
 import shutil
@@ -170,6 +171,38 @@ def processes_need_a_mark(request):
         pytest.fail(
             f"started a process without a slow or browser mark: {_started[0]}", pytrace=False
         )
+
+
+# Where the tests' files go when nothing else is asked: RAM (tmpfs). Each commit of a SQLite store
+# syncs its file (synchronous=FULL), 3 ms and more a commit on the shared machine's disk where tmpfs
+# takes microseconds; the files, the SQL and the code under test stay the same.
+MEMORY_DISK = Path("/dev/shm")
+MEMORY_DISK_ROOM = 4 * 1024**3
+
+
+def _tmp_paths_in_memory(config) -> None:
+    """Root tmp_path in MEMORY_DISK (pytest's numbered folders, kept and cleaned as usual) unless
+    --basetemp or PYTEST_DEBUG_TEMPROOT says where, or there is no such disk with room."""
+    if config.option.basetemp or os.environ.get("PYTEST_DEBUG_TEMPROOT"):
+        return
+    if not MEMORY_DISK.is_dir() or not os.access(MEMORY_DISK, os.W_OK):
+        return
+    if shutil.disk_usage(MEMORY_DISK).free < MEMORY_DISK_ROOM:
+        return
+    # read by pytest's tmp_path_factory, and inherited by xdist's workers
+    os.environ["PYTEST_DEBUG_TEMPROOT"] = str(MEMORY_DISK)
+
+
+def pytest_configure(config):
+    _tmp_paths_in_memory(config)
+
+
+def pytest_collection_finish(session):
+    """Leave the objects made by imports and collection out of the garbage collector's full passes:
+    they live as long as the process, and each full pass walked all of them again (~10% of a
+    worker's CPU)."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_addoption(parser):

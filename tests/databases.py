@@ -8,7 +8,9 @@ postgresql:///postgres); .ci/run starts one and sets it.
 
 import itertools
 import os
+import shutil
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 ADMIN_URL = os.environ.get("TRACEDIFF_TEST_POSTGRES", "")
@@ -159,7 +161,7 @@ class PostgresDatabases:
 
 class BuiltDatabases:
     """Databases built once per test process by name ({name: build(store)}), for tests to start from
-    copies: a SQLite file copied with SQLite's backup (the log included), or on PostgreSQL every
+    copies: a SQLite file (its log folded in) copied byte for byte, or on PostgreSQL every
     table's rows."""
 
     def __init__(self, folder, builds: dict):
@@ -173,15 +175,10 @@ class BuiltDatabases:
         return self.files[name]
 
     def copy_file(self, name: str, path) -> None:
-        """Write a copy of a built database's SQLite file at path."""
-        import sqlite3
-
-        source, copy = sqlite3.connect(self.file(name)), sqlite3.connect(path)
-        try:
-            source.backup(copy)
-        finally:
-            copy.close()
-            source.close()
+        """Write a copy of a built database's SQLite file at path (a plain file copy: the built
+        file's log is folded in when it is built, and SQLite's backup took ~14 ms a copy, syncing
+        the new file, where copying its bytes takes well under 1 ms)."""
+        shutil.copyfile(self.file(name), path)
 
     def rows(self, name: str, postgres: "PostgresDatabases") -> dict:
         """Return a built database's rows on PostgreSQL (PostgresDatabases.rows), built in its
@@ -200,3 +197,19 @@ class BuiltDatabases:
             self.builds[name](store)
         finally:
             store.close()
+        if not str(database).startswith("postgres"):
+            _log_folded_in(database)
+
+
+def _log_folded_in(path) -> None:
+    """Move everything in a SQLite file's write-ahead log into the file itself and empty the log,
+    so the file alone holds the database (what copy_file copies)."""
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    try:
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    finally:
+        conn.close()
+    if busy or Path(f"{path}-wal").exists() and Path(f"{path}-wal").stat().st_size:
+        raise RuntimeError(f"{path}: its log could not be folded in (a connection still open?)")
