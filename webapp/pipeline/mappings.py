@@ -19,14 +19,21 @@ from ..inference.novel import earlier_fields
 from ..store.mappings import MAX_PAIRS_PER_TOOL
 
 
-def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None = None) -> None:
+def learn(
+    store,
+    inputs: dict,
+    dropped: dict | None = None,
+    paired: dict | None = None,
+    requests: dict | None = None,
+) -> None:
     """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}).
 
     Update inference.
 
     `dropped` ({key: argument pointers}) says what each call's analysis found in no request,
-    `paired` ({key: pairs}) which argument it paired with a request field holding another value."""
-    dropped, paired = dropped or {}, paired or {}
+    `paired` ({key: pairs}) which argument it paired with a request field holding another value;
+    `requests` ({key: (URL template, request document)}) the documents read already."""
+    dropped, paired, requests = dropped or {}, paired or {}, requests or {}
     fresh = store.unobserved(inputs) if inputs else set()
     by_tool: dict = {}
     templates: dict = {}
@@ -40,7 +47,7 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
                     _when(snaps),
                     key,
                     leaves(snaps["arguments"]["payload"]),
-                    request_leaves(snaps, templates[tool]),
+                    _request_leaves(snaps, templates[tool], requests.get(key)),
                     snaps.get("response"),
                 )
             )
@@ -88,7 +95,17 @@ def request_leaves(snaps: dict, template=None) -> dict:
 
     Body pointers, and `query:/page_size`-like names for what travels in the URL, the headers or a
     form body."""
-    document = request_document(snaps, template)
+    return _leaves_named(request_document(snaps, template))
+
+
+def _request_leaves(snaps: dict, template, read: tuple | None) -> dict:
+    """Return request_leaves, from the document read under the same template when given."""
+    if read is not None and read[0] == template:
+        return _leaves_named(read[1])
+    return request_leaves(snaps, template)
+
+
+def _leaves_named(document) -> dict:
     return {external(path): value for path, value in leaves(document).items()}
 
 
