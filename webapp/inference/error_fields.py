@@ -10,34 +10,16 @@ path counts under the side `error` (the root counts the error answers), judged o
 before the newest, as the other counts are (epochs.py).
 """
 
-from ..analysis import end, finding, norm_key, status_code
+from ..analysis import ERROR_FIELD_NAMES, end, finding, norm_key, status_code
 from ..common.pointers import child
 from .epochs import tagged
 
 SIDE = "error"
 # earlier error answers before the fields they all carried are the tool's envelope
 MIN_ERROR_ANSWERS = 2
-# The fields that tell an error, wherever a service puts them (compared without case or
-# separators): its text, its code, its kind, the page that explains it.
-_TELLING = frozenset(
-    (
-        "message",
-        "error",
-        "errors",
-        "detail",
-        "title",
-        "code",
-        "errorcode",
-        "errormessage",
-        "msg",
-        "reason",
-        "type",
-        "errordescription",
-        "errortype",
-        "documentationurl",
-        "docurl",
-    )
-)
+# The fields that tell an error, wherever a service puts them: the common names, and the page that
+# explains it.
+_TELLING = ERROR_FIELD_NAMES | {"documentationurl", "docurl"}
 ERROR_STATUS = 400
 
 
