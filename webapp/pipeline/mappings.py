@@ -108,7 +108,7 @@ def request_leaves(snaps: dict, template=None) -> dict:
 
 
 def _request_document(snaps: dict, template, read: tuple | None):
-    """Return request_document, or the document read under the same template when given."""
+    """Return request_document, or the document read already under the same template."""
     if read is not None and read[0] == template:
         return read[1]
     return request_document(snaps, template)
