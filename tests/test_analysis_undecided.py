@@ -149,3 +149,51 @@ def test_a_number_clamped_in_a_json_body_and_raised_to_a_stated_minimum_are_info
 def test_a_number_changed_past_any_stated_bound_stays_loud(limit, sent, schema):
     result = call({"limit": limit}, None, limit_contract(schema), LIST.format(sent))
     assert [c[:2] for c in changes(result)] == [("value_changed", "warning")]
+
+
+# --- a text split into objects, JSON text decoded -------------------------------------------------
+
+
+def test_a_text_split_into_one_field_objects_is_info():
+    result = call(
+        {"title": "Crash", "labels": "Bug,UI"},
+        {"title": "Crash", "labels": [{"name": "Bug"}, {"name": "UI"}]},
+    )
+    [(kind, severity, *_, message)] = changes(result)
+    assert severity == "info" and "a text sent split into a list" in message
+
+
+def test_a_text_split_into_objects_of_other_values_stays_loud():
+    result = call(
+        {"title": "Crash", "labels": "Bug,UI"},
+        {"title": "Crash", "labels": [{"name": "Bug"}, {"name": "Docs"}]},
+    )
+    assert "warning" in [c[1] for c in changes(result)]
+
+
+@pytest.mark.parametrize(
+    "value, sent, what",
+    [
+        ('{"state": "open", "n": 2}', {"state": "open", "n": 2}, "a JSON text sent decoded"),
+        ({"state": "open"}, '{"state":"open"}', "a value sent encoded as JSON text"),
+    ],
+)
+def test_json_text_decoded_or_encoded_is_info_that_says_what_would_settle_it(value, sent, what):
+    result = call({"title": "Crash", "filter": value}, {"title": "Crash", "filter": sent})
+    [(kind, severity, *_, message)] = changes(result)
+    assert (kind, severity) == ("type_changed", "info")
+    assert what in message and "the tool's earlier calls would settle it" in message
+
+
+def test_json_text_decoded_into_another_object_stays_loud():
+    result = call(
+        {"title": "Crash", "filter": '{"state": "open"}'},
+        {"title": "Crash", "filter": {"state": "closed"}},
+    )
+    assert "warning" in [c[1] for c in changes(result)]
+
+
+@pytest.mark.parametrize("value, sent", [(5, "5"), (True, "true"), (2.5, "2.5")])
+def test_a_number_or_boolean_turned_text_in_json_stays_loud(value, sent):
+    result = call({"title": "Crash", "n": value}, {"title": "Crash", "n": sent})
+    assert [c[:2] for c in changes(result)] == [("type_changed", "warning")]

@@ -1,24 +1,28 @@
 """Conversions one call cannot tell from a bug.
 
-A list joined into one text, a number clamped to its declared bound.
+A value reshaped (a list joined, JSON text decoded), a number clamped to its stated bound.
 
 GitLab's API takes `labels` as one text, `"bug,ui"`, and its layer joins the model's list; another
 API wants the list, and a layer that joins it is wrong. One call holds nothing that tells the two
 apart: only a request schema, a declared transform or the tool's earlier calls (the same join every
 time) do. So the change is info one call at a time, and says what would settle it (issue 32, item
-2). A number lowered to the maximum the argument's own contract states (`max 200` in its
-description, a schema `maximum`) is that contract kept, not a value changed.
+2); so is a text split into a list (of texts, or of one-field objects) and a JSON text decoded into
+the object it encodes, or the other way. A number lowered to the maximum the argument's own
+contract states (`max 200` in its description, a schema `maximum`) is that contract kept.
 """
 
 import re
 
+from ...common import jsontext
+from ...common.pointers import MISSING
 from ..schemas.declared import field_schemas
-from ..values.json_values import is_number
+from ..values.json_values import is_container, is_number, same
 from ..wire.values import as_text
+from .held_whole import only_leaf
 
 SETTLES = (
-    "one call cannot tell a join the API wants from a list flattened by mistake; a request "
-    "schema, a declared transform or the tool's earlier calls would settle it"
+    "one call cannot tell {} the API wants from {} by mistake; a request schema, a declared "
+    "transform or the tool's earlier calls would settle it"
 )
 # how layers join a list into one text, or split one text into a list
 _JOINERS = (",", ", ", ";", "; ", "|", " ", "\n")
@@ -27,22 +31,54 @@ _MAXIMUM = re.compile(r"\b(?:max(?:imum)?|at most|up to)\b\W{0,3}(-?\d+(?:\.\d+)
 _MINIMUM = re.compile(r"\b(?:min(?:imum)?|at least)\b\W{0,3}(-?\d+(?:\.\d+)?)", re.I)
 
 
-def joined(value, sent) -> str | None:
-    """Say how a flat list and one text of its items are the same value, else None.
+def reshaped(value, sent) -> str | None:
+    """Say how an argument and its request field are one value reshaped, else None.
 
-    `["a", "b"]` -> `"a,b"`, or `"a, b"` -> `["a", "b"]`."""
+    A list joined into one text or split from it, JSON text decoded or encoded."""
+    return _coded(value, sent) or _joined(value, sent)
+
+
+def _coded(value, sent) -> str | None:
+    """Say how a JSON text and the container it encodes stand, else None.
+
+    `'{"state": "open"}'` -> `{"state": "open"}`, or the other way."""
+    if isinstance(value, str) and is_container(sent):
+        text, decoded, what = value, sent, "a JSON text sent decoded"
+    elif is_container(value) and isinstance(sent, str):
+        text, decoded, what = sent, value, "a value sent encoded as JSON text"
+    else:
+        return None
+    try:
+        parsed = jsontext.loads(text)
+    except jsontext.JSONDecodeError:
+        return None
+    if not same(parsed, decoded):
+        return None
+    return f"{what}: {SETTLES.format('the form', 'the other made')}"
+
+
+def _joined(value, sent) -> str | None:
+    """Say how a list and one text of its items are the same value, else None.
+
+    `["a", "b"]` -> `"a,b"`, `"a, b"` -> `["a", "b"]` or `[{"name": "a"}, {"name": "b"}]`."""
     if isinstance(value, list) and isinstance(sent, str):
         items, text, what = value, sent, "a list sent joined into one text"
     elif isinstance(value, str) and isinstance(sent, list):
         items, text, what = sent, value, "a text sent split into a list"
     else:
         return None
-    texts = [as_text(item) for item in items]
+    texts = [_item_text(item) for item in items]
     if None in texts or not any(j.join(texts) == text for j in _JOINERS):
         return None
     if len(items) == 1:
         what = "a one-item list sent as its item" if text is sent else "a text sent as a list of it"
-    return f"{what}: {SETTLES}"
+    return f"{what}: {SETTLES.format('a join', 'a list flattened')}"
+
+
+def _item_text(item) -> str | None:
+    """Return a list item's text: a scalar's, or that of the one scalar it holds."""
+    leaf = only_leaf(item) if is_container(item) else item
+    return None if leaf is MISSING else as_text(leaf)
 
 
 def clamped(value, sent, schemas: list[dict]) -> str | None:
