@@ -20,14 +20,21 @@ from ..inference.novel import earlier_fields
 from ..store.mappings import MAX_PAIRS_PER_TOOL
 
 
-def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None = None) -> None:
+def learn(
+    store,
+    inputs: dict,
+    dropped: dict | None = None,
+    paired: dict | None = None,
+    requests: dict | None = None,
+) -> None:
     """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}).
 
     Update inference.
 
     `dropped` ({key: argument pointers}) says what each call's analysis found in no request,
-    `paired` ({key: pairs}) which argument it paired with a request field holding another value."""
-    dropped, paired = dropped or {}, paired or {}
+    `paired` ({key: pairs}) which argument it paired with a request field holding another value;
+    `requests` ({key: (URL template, request document)}) the documents read already."""
+    dropped, paired, requests = dropped or {}, paired or {}, requests or {}
     fresh = store.unobserved(inputs) if inputs else set()
     by_tool: dict = {}
     templates: dict = {}
@@ -36,7 +43,7 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
         if key in fresh and tool and snaps.get("arguments") and snaps.get("request"):
             if tool not in templates:
                 templates[tool] = template_of(store.get_tool(tool))
-            document = request_document(snaps, templates[tool])
+            document = _request_document(snaps, templates[tool], requests.get(key))
             by_tool.setdefault(tool, []).append(
                 (
                     _when(snaps),
@@ -59,11 +66,12 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
         earlier = earlier_fields(presence, store.release_state(tool), known)
         if releases.get("newest") != store.release_state(tool).get("newest"):
             presence = {k: folded(c) for k, c in presence.items()}
-        per_call, paths = {}, {}
+        # started: the pairs the batch's calls counted so far, in the order they came
+        per_call, paths, started = {}, {}, {}
         for (_, release), key, arguments, request, response, (listed, sent) in items:
             newest = bool(release) and release == releases.get("newest")
             # a pair a call of this batch started is known now
-            seen = {**{p: {} for delta in per_call.values() for p in delta}, **known}
+            seen = {**started, **known}
             per_call[key] = observe(
                 arguments,
                 request,
@@ -73,6 +81,8 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
                 newest,
                 paired.get(key, ()),
             )
+            for pair in per_call[key]:
+                started.setdefault(pair, {})
             paths[key] = presence_of(
                 [*arguments, *listed], [*request, *sent], newest, dropped.get(key, ())
             )
@@ -98,6 +108,13 @@ def request_leaves(snaps: dict, template=None) -> dict:
     Body pointers, and `query:/page_size`-like names for what travels in the URL, the headers or a
     form body."""
     return _external(leaves(request_document(snaps, template)))
+
+
+def _request_document(snaps: dict, template, read: tuple | None):
+    """Return request_document, or the document read already under the same template."""
+    if read is not None and read[0] == template:
+        return read[1]
+    return request_document(snaps, template)
 
 
 def _external(found: dict) -> dict:
