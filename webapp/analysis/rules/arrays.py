@@ -8,6 +8,7 @@ from ...common.pointers import parent
 from ..findings.kinds import end, finding, rank
 from ..values.json_values import canonical, show
 from ..values.transforms import shared_transform
+from .undecided import all_looked_up
 
 _PLAIN = {str, int, bool, type(None)}
 _MOVES = ("renamed", "moved", "case_changed")
@@ -137,7 +138,11 @@ def _one(inside: list[dict], lp, rp, lv: list, rv: list, name: str) -> dict:
     elif changed:
         parts.append(f"{len(changed)} changed (first {changed[0]['message'].split(': ', 1)[-1]})")
     severity = min((f["severity"] for f in inside), key=rank)
-    severity = "warning" if rank(severity) > rank("warning") else severity
+    # every item looked up (`labels` -> `labelIds`) is the items' info: one call cannot check a
+    # look-up; any other change of the items is the list's warning
+    looked_up = not removed and not added and all_looked_up((lp, rp), lv, rv)
+    if not (looked_up and severity == "info"):
+        severity = "warning" if rank(severity) > rank("warning") else severity
     one = finding(
         kind,
         severity,
