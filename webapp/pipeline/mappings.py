@@ -66,11 +66,12 @@ def learn(
         earlier = earlier_fields(presence, store.release_state(tool), known)
         if releases.get("newest") != store.release_state(tool).get("newest"):
             presence = {k: folded(c) for k, c in presence.items()}
-        per_call, paths = {}, {}
+        # started: the pairs the batch's calls counted so far, in the order they came
+        per_call, paths, started = {}, {}, {}
         for (_, release), key, arguments, request, response, (listed, sent) in items:
             newest = bool(release) and release == releases.get("newest")
             # a pair a call of this batch started is known now
-            seen = {**{p: {} for delta in per_call.values() for p in delta}, **known}
+            seen = {**started, **known}
             per_call[key] = observe(
                 arguments,
                 request,
@@ -80,6 +81,8 @@ def learn(
                 newest,
                 paired.get(key, ()),
             )
+            for pair in per_call[key]:
+                started.setdefault(pair, {})
             paths[key] = presence_of(
                 [*arguments, *listed], [*request, *sent], newest, dropped.get(key, ())
             )
