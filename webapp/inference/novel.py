@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..common.pointers import child
 from .epochs import established, several
 from .error_fields import envelope
+from .leaves import ITEM, in_a_list, starred
 from .places import learnt_places
 
 # calls of earlier releases before their fields say what the layer adds
@@ -94,7 +95,7 @@ def flag_new_fields(
             or right["snapshot"] != "request"
         ):
             continue
-        if f["kind"] != "added" and not (left and left["path"] in earlier.arguments):
+        if f["kind"] != "added" and not (left and _held(left["path"], earlier.arguments)):
             # an argument no earlier call held: where it goes is news, not a change
             continue
         # an empty value holds no leaf the counts could have kept (an `{}` the layer always sends)
@@ -119,17 +120,39 @@ def _always_sent(f: dict, earlier: Earlier) -> bool:
         and left["snapshot"] == "arguments"
         and f.get("left_value") not in (None, "", {}, [])
         # the counts keep leaves: an object argument travelled when its leaves did
-        and any(p == left["path"] or p.startswith(left["path"] + "/") for p in earlier.travelled)
+        and _held(left["path"], earlier.travelled, under=True)
     )
+
+
+def _held(path: str, held: frozenset, under: bool = False) -> bool:
+    """Tell whether earlier calls held an argument (`under`: or leaves under it).
+
+    Inside a list's items (`/records/0/fields`), its leaves under any item."""
+    if path in held or (under and _under(path, held)):
+        return True
+    return in_a_list(path) and _under(starred(path), held)
+
+
+def _under(path: str, paths) -> bool:
+    """Tell whether `paths` holds a path or one under it."""
+    return any(p == path or p.startswith(path + "/") for p in paths)
 
 
 def _new(path: str, carried: frozenset) -> bool:
     """Tell whether no earlier call carried a request path (nor anything under it).
 
-    A path inside a list (`/items/3/name`) is never new: the counts keep no such path."""
-    if not path or any(token.isdigit() for token in path.split("/")[1:]):
+    A path inside a list's items (`/records/3/cells`) is judged by the leaves earlier calls'
+    items carried (`/records/*/fields/Name`); never when they carried none (counts kept before
+    items were counted, or a list that was always empty)."""
+    if not path:
         return False
-    return not any(p == path or p.startswith(path + "/") for p in carried)
+    if in_a_list(path):
+        path = starred(path)
+        tokens = path.split("/")
+        deepest = len(tokens) - tokens[::-1].index(ITEM)
+        if not any(p.startswith("/".join(tokens[:deepest]) + "/") for p in carried):
+            return False
+    return not _under(path, carried)
 
 
 def _narrowed(f: dict) -> None:

@@ -15,18 +15,26 @@ from ..inference.decide import candidates, strongest
 from ..inference.epochs import folded, presence_of, release_state
 from ..inference.error_fields import error_presence
 from ..inference.evidence import merge
+from ..inference.leaves import item_leaves
 from ..inference.novel import earlier_fields
 from ..store.mappings import MAX_PAIRS_PER_TOOL
 
 
-def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None = None) -> None:
+def learn(
+    store,
+    inputs: dict,
+    dropped: dict | None = None,
+    paired: dict | None = None,
+    requests: dict | None = None,
+) -> None:
     """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}).
 
     Update inference.
 
     `dropped` ({key: argument pointers}) says what each call's analysis found in no request,
-    `paired` ({key: pairs}) which argument it paired with a request field holding another value."""
-    dropped, paired = dropped or {}, paired or {}
+    `paired` ({key: pairs}) which argument it paired with a request field holding another value;
+    `requests` ({key: (URL template, request document)}) the documents read already."""
+    dropped, paired, requests = dropped or {}, paired or {}, requests or {}
     fresh = store.unobserved(inputs) if inputs else set()
     by_tool: dict = {}
     templates: dict = {}
@@ -35,13 +43,19 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
         if key in fresh and tool and snaps.get("arguments") and snaps.get("request"):
             if tool not in templates:
                 templates[tool] = template_of(store.get_tool(tool))
+            document = _request_document(snaps, templates[tool], requests.get(key))
             by_tool.setdefault(tool, []).append(
                 (
                     _when(snaps),
                     key,
                     leaves(snaps["arguments"]["payload"]),
-                    request_leaves(snaps, templates[tool]),
+                    _external(leaves(document)),
                     snaps.get("response"),
+                    # the leaves of lists' items are counted, not paired
+                    (
+                        item_leaves(snaps["arguments"]["payload"]),
+                        set(_external(dict.fromkeys(item_leaves(document)))),
+                    ),
                 )
             )
     for tool, items in by_tool.items():
@@ -52,11 +66,12 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
         earlier = earlier_fields(presence, store.release_state(tool), known)
         if releases.get("newest") != store.release_state(tool).get("newest"):
             presence = {k: folded(c) for k, c in presence.items()}
-        per_call, paths = {}, {}
-        for (_, release), key, arguments, request, response in items:
+        # started: the pairs the batch's calls counted so far, in the order they came
+        per_call, paths, started = {}, {}, {}
+        for (_, release), key, arguments, request, response, (listed, sent) in items:
             newest = bool(release) and release == releases.get("newest")
             # a pair a call of this batch started is known now
-            seen = {**{p: {} for delta in per_call.values() for p in delta}, **known}
+            seen = {**started, **known}
             per_call[key] = observe(
                 arguments,
                 request,
@@ -66,7 +81,11 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
                 newest,
                 paired.get(key, ()),
             )
-            paths[key] = presence_of(arguments, request, newest, dropped.get(key, ()))
+            for pair in per_call[key]:
+                started.setdefault(pair, {})
+            paths[key] = presence_of(
+                [*arguments, *listed], [*request, *sent], newest, dropped.get(key, ())
+            )
             paths[key].update(error_presence(response, newest))
             merge(presence, paths[key])
         if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
@@ -88,8 +107,19 @@ def request_leaves(snaps: dict, template=None) -> dict:
 
     Body pointers, and `query:/page_size`-like names for what travels in the URL, the headers or a
     form body."""
-    document = request_document(snaps, template)
-    return {external(path): value for path, value in leaves(document).items()}
+    return _external(leaves(request_document(snaps, template)))
+
+
+def _request_document(snaps: dict, template, read: tuple | None):
+    """Return request_document, or the document read already under the same template."""
+    if read is not None and read[0] == template:
+        return read[1]
+    return request_document(snaps, template)
+
+
+def _external(found: dict) -> dict:
+    """Name a request document's paths as findings do (`query:/page_size`)."""
+    return {external(path): value for path, value in found.items()}
 
 
 def _when(snaps: dict) -> tuple:

@@ -48,15 +48,9 @@ class IngestResult:
 def engine_class(database) -> type["Store"]:
     """Return the engine a DATABASE setting names.
 
-    PostgresStore for a postgresql:// URL, else SqliteStore."""
-    if is_postgres_url(database):
-        # psycopg is an optional extra: imported only here
-        from .postgresql import PostgresStore
-
-        return PostgresStore
-    from .sqlite import SqliteStore
-
-    return SqliteStore
+    PostgresStore for a postgresql:// URL, else SqliteStore: each engine's module puts its class in
+    Store.engines as it is defined, and the package's face imports both."""
+    return Store.engines["postgresql" if is_postgres_url(database) else "sqlite"]
 
 
 class Store(
@@ -82,6 +76,14 @@ class Store(
 
     # a background loop's store lets requests take their write turns first (see sqlite/turns.py)
     background = False
+    # engine name -> its class; the engines' modules import this one, never the other way round
+    engines: dict[str, type["Store"]] = {}
+
+    def __init_subclass__(cls, **options):
+        super().__init_subclass__(**options)
+        # a class that names its engine is one (SqliteStore, PostgresStore)
+        if "engine" in vars(cls):
+            Store.engines[cls.engine] = cls
 
     def __new__(cls, database, *args, **options):
         return super().__new__(engine_class(database) if cls is Store else cls)

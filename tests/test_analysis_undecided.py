@@ -1,0 +1,199 @@
+"""Conversions one call cannot tell from a bug are info one call at a time.
+
+A list joined into one text (issue 32, item 2): GitLab's API wants `"bug,ui"`, another API wants
+the list, and only a request schema, a declared transform or the tool's history tells which. A
+number lowered to the maximum its contract states is that contract kept. What a single call does
+decide stays loud: a list joined wrong, a value changed past any stated bound."""
+
+import pytest
+
+from webapp.analysis import analyze_call
+
+LOUD = ("warning", "error")
+
+
+def call(arguments, body, contract=None, url=None):
+    http = {"method": "GET" if url else "POST", "url": url or "https://api.example.com/issues"}
+    snaps = {
+        "arguments": {"payload": arguments, "http": None},
+        "request": {"payload": body, "http": http},
+        "response": None,
+    }
+    return analyze_call(snaps, contract)
+
+
+def changes(result) -> list[tuple]:
+    return [
+        (f["kind"], f["severity"], f["left"]["path"], f["right"]["path"], f["message"])
+        for f in result["findings"]
+        if f["kind"] in ("value_changed", "type_changed") and f["left"] and f["right"]
+    ]
+
+
+def loud(result) -> bool:
+    schema_errors = [e for v in result["validation"].values() for e in v.get("errors") or []]
+    return bool(schema_errors) or any(f["severity"] in LOUD for f in result["findings"])
+
+
+def labels_schema(kind: str) -> dict:
+    items = {"items": {"type": "string"}} if kind == "array" else {}
+    return {"type": "object", "properties": {"labels": {"type": kind, **items}}}
+
+
+# --- a list joined into one text ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "labels, sent",
+    [
+        (["bug", "documentation"], "bug,documentation"),
+        (["bug", "ui"], "bug, ui"),
+        (["priority::1"], "priority::1"),
+        ([5531, 77120], "5531|77120"),
+    ],
+)
+def test_a_list_sent_joined_is_info_that_says_what_would_settle_it(labels, sent):
+    result = call({"title": "Crash", "labels": labels}, {"title": "Crash", "labels": sent})
+    [(kind, severity, left, right, message)] = changes(result)
+    assert (kind, severity, left, right) == ("type_changed", "info", "/labels", "/labels")
+    assert "a request schema, a declared transform or the tool's earlier calls would" in message
+    assert not loud(result)
+
+
+def test_a_text_sent_split_into_a_list_is_info_too():
+    result = call({"title": "Crash", "tags": "a, b"}, {"title": "Crash", "tags": ["a", "b"]})
+    [(kind, severity, *_, message)] = changes(result)
+    assert (kind, severity) == ("type_changed", "info")
+    assert message.startswith("tags: string") and "a text sent split into a list" in message
+
+
+@pytest.mark.parametrize("sent", ["bug,ui,p1", "bug;docs", "ui,bug"])
+def test_a_list_joined_into_another_text_stays_loud(sent):
+    result = call({"title": "Crash", "labels": ["bug", "ui"]}, {"title": "Crash", "labels": sent})
+    assert [c[1] for c in changes(result)] == ["warning"]
+
+
+def test_a_request_schema_that_wants_the_list_makes_the_join_an_error():
+    contract = {"request_schema": labels_schema("array")}
+    result = call({"title": "Crash", "labels": ["bug", "ui"]}, {"labels": "bug,ui"}, contract)
+    assert [c[:2] for c in changes(result)] == [("type_changed", "error")]
+
+
+def test_a_request_schema_that_wants_one_text_keeps_the_join_info():
+    contract = {"request_schema": labels_schema("string")}
+    result = call({"title": "Crash", "labels": ["bug", "ui"]}, {"labels": "bug,ui"}, contract)
+    [(_, severity, *_, message)] = changes(result)
+    assert severity == "info" and "the request schema asks for this form" in message
+
+
+@pytest.mark.parametrize("inferred", [False, True])
+def test_a_pair_the_contract_or_the_history_maps_as_it_is_stays_loud_joined(inferred):
+    entry = {
+        "arguments": "/labels",
+        "request": "/labels",
+        **({"inferred": True} if inferred else {}),
+    }
+    result = call({"labels": ["bug", "ui"]}, {"labels": "bug,ui"}, {"mapping": [entry]})
+    assert [c[1] for c in changes(result)] == ["warning"]
+
+
+# --- a number clamped to its stated bound ---------------------------------------------------------
+
+
+def limit_contract(limit: dict) -> dict:
+    return {"arguments_schema": {"type": "object", "properties": {"limit": limit}}}
+
+
+MAX_200 = {"type": "number", "description": "Maximum number of channels (default 100, max 200)"}
+LIST = "https://slack.com/api/conversations.list?limit={}&types=public_channel"
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        MAX_200,
+        {"type": "integer", "description": "How many to return, up to 200."},
+        {"type": "integer", "description": "Page size (maximum: 200)"},
+        {"type": "integer", "maximum": 200},
+    ],
+)
+def test_a_number_lowered_to_the_maximum_its_contract_states_is_info(schema):
+    result = call({"limit": 1000}, None, limit_contract(schema), LIST.format(200))
+    [(kind, severity, *_, message)] = changes(result)
+    assert (kind, severity) == ("value_changed", "info")
+    assert "clamped to the maximum the argument's contract states (200)" in message
+
+
+def test_a_number_clamped_in_a_json_body_and_raised_to_a_stated_minimum_are_info():
+    body = call({"limit": 1000}, {"limit": 200}, limit_contract(MAX_200))
+    raised = call(
+        {"limit": 0},
+        {"limit": 1},
+        limit_contract({"type": "integer", "description": "At least 1, at most 100"}),
+    )
+    assert [c[1] for c in changes(body) + changes(raised)] == ["info", "info"]
+    assert "clamped to the minimum" in changes(raised)[0][4]
+
+
+@pytest.mark.parametrize(
+    "limit, sent, schema",
+    [
+        # raised where the contract states a maximum
+        (10, 11, MAX_200),
+        # lowered, but not to the stated bound
+        (1000, 150, MAX_200),
+        # lowered where nothing states a bound
+        (1000, 200, {"type": "number", "description": "Number of channels (default 100)"}),
+    ],
+)
+def test_a_number_changed_past_any_stated_bound_stays_loud(limit, sent, schema):
+    result = call({"limit": limit}, None, limit_contract(schema), LIST.format(sent))
+    assert [c[:2] for c in changes(result)] == [("value_changed", "warning")]
+
+
+# --- a text split into objects, JSON text decoded -------------------------------------------------
+
+
+def test_a_text_split_into_one_field_objects_is_info():
+    result = call(
+        {"title": "Crash", "labels": "Bug,UI"},
+        {"title": "Crash", "labels": [{"name": "Bug"}, {"name": "UI"}]},
+    )
+    [(kind, severity, *_, message)] = changes(result)
+    assert severity == "info" and "a text sent split into a list" in message
+
+
+def test_a_text_split_into_objects_of_other_values_stays_loud():
+    result = call(
+        {"title": "Crash", "labels": "Bug,UI"},
+        {"title": "Crash", "labels": [{"name": "Bug"}, {"name": "Docs"}]},
+    )
+    assert "warning" in [c[1] for c in changes(result)]
+
+
+@pytest.mark.parametrize(
+    "value, sent, what",
+    [
+        ('{"state": "open", "n": 2}', {"state": "open", "n": 2}, "a JSON text sent decoded"),
+        ({"state": "open"}, '{"state":"open"}', "a value sent encoded as JSON text"),
+    ],
+)
+def test_json_text_decoded_or_encoded_is_info_that_says_what_would_settle_it(value, sent, what):
+    result = call({"title": "Crash", "filter": value}, {"title": "Crash", "filter": sent})
+    [(kind, severity, *_, message)] = changes(result)
+    assert (kind, severity) == ("type_changed", "info")
+    assert what in message and "the tool's earlier calls would settle it" in message
+
+
+def test_json_text_decoded_into_another_object_stays_loud():
+    result = call(
+        {"title": "Crash", "filter": '{"state": "open"}'},
+        {"title": "Crash", "filter": {"state": "closed"}},
+    )
+    assert "warning" in [c[1] for c in changes(result)]
+
+
+@pytest.mark.parametrize("value, sent", [(5, "5"), (True, "true"), (2.5, "2.5")])
+def test_a_number_or_boolean_turned_text_in_json_stays_loud(value, sent):
+    result = call({"title": "Crash", "n": value}, {"title": "Crash", "n": sent})
+    assert [c[:2] for c in changes(result)] == [("type_changed", "warning")]

@@ -1,0 +1,109 @@
+"""Conversions one call cannot tell from a bug.
+
+A value reshaped (a list joined, JSON text decoded), a number clamped to its stated bound.
+
+GitLab's API takes `labels` as one text, `"bug,ui"`, and its layer joins the model's list; another
+API wants the list, and a layer that joins it is wrong. One call holds nothing that tells the two
+apart: only a request schema, a declared transform or the tool's earlier calls (the same join every
+time) do. So the change is info one call at a time, and says what would settle it (issue 32, item
+2); so is a text split into a list (of texts, or of one-field objects) and a JSON text decoded into
+the object it encodes, or the other way. A number lowered to the maximum the argument's own
+contract states (`max 200` in its description, a schema `maximum`) is that contract kept.
+"""
+
+import re
+
+from ...common import jsontext
+from ...common.pointers import MISSING
+from ..schemas.declared import field_schemas
+from ..values.json_values import is_container, is_number, same
+from ..wire.values import as_text
+from .held_whole import only_leaf
+
+SETTLES = (
+    "one call cannot tell {} the API wants from {} by mistake; a request schema, a declared "
+    "transform or the tool's earlier calls would settle it"
+)
+# how layers join a list into one text, or split one text into a list
+_JOINERS = (",", ", ", ";", "; ", "|", " ", "\n")
+# a bound the description states: `max 200`, `maximum: 200`, `at most 200`, `up to 200`
+_MAXIMUM = re.compile(r"\b(?:max(?:imum)?|at most|up to)\b\W{0,3}(-?\d+(?:\.\d+)?)", re.I)
+_MINIMUM = re.compile(r"\b(?:min(?:imum)?|at least)\b\W{0,3}(-?\d+(?:\.\d+)?)", re.I)
+
+
+def reshaped(value, sent) -> str | None:
+    """Say how an argument and its request field are one value reshaped, else None.
+
+    A list joined into one text or split from it, JSON text decoded or encoded."""
+    return _coded(value, sent) or _joined(value, sent)
+
+
+def _coded(value, sent) -> str | None:
+    """Say how a JSON text and the container it encodes stand, else None.
+
+    `'{"state": "open"}'` -> `{"state": "open"}`, or the other way."""
+    if isinstance(value, str) and is_container(sent):
+        text, decoded, what = value, sent, "a JSON text sent decoded"
+    elif is_container(value) and isinstance(sent, str):
+        text, decoded, what = sent, value, "a value sent encoded as JSON text"
+    else:
+        return None
+    try:
+        parsed = jsontext.loads(text)
+    except jsontext.JSONDecodeError:
+        return None
+    if not same(parsed, decoded):
+        return None
+    return f"{what}: {SETTLES.format('the form', 'the other made')}"
+
+
+def _joined(value, sent) -> str | None:
+    """Say how a list and one text of its items are the same value, else None.
+
+    `["a", "b"]` -> `"a,b"`, `"a, b"` -> `["a", "b"]` or `[{"name": "a"}, {"name": "b"}]`."""
+    if isinstance(value, list) and isinstance(sent, str):
+        items, text, what = value, sent, "a list sent joined into one text"
+    elif isinstance(value, str) and isinstance(sent, list):
+        items, text, what = sent, value, "a text sent split into a list"
+    else:
+        return None
+    texts = [_item_text(item) for item in items]
+    if None in texts or not any(j.join(texts) == text for j in _JOINERS):
+        return None
+    if len(items) == 1:
+        what = "a one-item list sent as its item" if text is sent else "a text sent as a list of it"
+    return f"{what}: {SETTLES.format('a join', 'a list flattened')}"
+
+
+def _item_text(item) -> str | None:
+    """Return a list item's text: a scalar's, or that of the one scalar it holds."""
+    leaf = only_leaf(item) if is_container(item) else item
+    return None if leaf is MISSING else as_text(leaf)
+
+
+def clamped(value, sent, schemas: list[dict]) -> str | None:
+    """Say which declared bound a number was clamped to, else None.
+
+    The bound from the argument's schemas: a `maximum`/`minimum`, or one their description
+    states."""
+    if not (is_number(value) and is_number(sent)) or value == sent:
+        return None
+    side, stated = ("maximum", _MAXIMUM) if sent < value else ("minimum", _MINIMUM)
+    for schema in schemas:
+        bound = _bound(schema, side, stated)
+        if bound is not None and bound == sent:
+            return f"clamped to the {side} the argument's contract states ({bound:g})"
+    return None
+
+
+def _bound(schema: dict, keyword: str, stated: re.Pattern) -> float | None:
+    if is_number(schema.get(keyword)):
+        return float(schema[keyword])
+    text = schema.get("description")
+    found = stated.search(text) if isinstance(text, str) else None
+    return float(found.group(1)) if found else None
+
+
+def argument_schemas(contract, path: str) -> list[dict]:
+    """Return the argument's own schemas in the contract, else an empty list."""
+    return field_schemas((contract or {}).get("arguments_schema"), path)
