@@ -14,9 +14,9 @@ contract states (`max 200` in its description, a schema `maximum`) is that contr
 import re
 
 from ...common import jsontext
-from ...common.pointers import MISSING
+from ...common.pointers import MISSING, tokens
 from ..schemas.declared import field_schemas
-from ..values.json_values import is_container, is_number, same
+from ..values.json_values import is_container, is_number, norm_key, same
 from ..wire.values import as_text
 from .held_whole import only_leaf
 
@@ -26,6 +26,11 @@ SETTLES = (
 )
 # how layers join a list into one text, or split one text into a list
 _JOINERS = (",", ", ", ";", "; ", "|", " ", "\n")
+# the words a key ends with when it holds an id: `teamId`, `label_ids`
+_ID_WORDS = ("id", "ids", "uuid", "uuids", "gid")
+# no spaces, bounded: an id, not free text
+_ID_TEXT = re.compile(r"^[\w:/.\-]{1,200}$")
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 # a bound the description states: `max 200`, `maximum: 200`, `at most 200`, `up to 200`
 _MAXIMUM = re.compile(r"\b(?:max(?:imum)?|at most|up to)\b\W{0,3}(-?\d+(?:\.\d+)?)", re.I)
 _MINIMUM = re.compile(r"\b(?:min(?:imum)?|at least)\b\W{0,3}(-?\d+(?:\.\d+)?)", re.I)
@@ -79,6 +84,56 @@ def _item_text(item) -> str | None:
     """Return a list item's text: a scalar's, or that of the one scalar it holds."""
     leaf = only_leaf(item) if is_container(item) else item
     return None if leaf is MISSING else as_text(leaf)
+
+
+def looked_up(pair: tuple, value, sent) -> str | None:
+    """Say a value sent as the id its key names is a look-up, else None.
+
+    `team: "ENG"` -> `teamId: "9cfb482a-..."`, `labels/0: "bug"` -> `labelIds/0: 4411`."""
+    names = [_subject(path) for path in pair]
+    if not names_ids(*pair) or is_container(value) or value == sent or not _id_shaped(sent):
+        return None
+    return (
+        f"{names[1]} names the id of {names[0]}: a value looked up, which one call cannot check; "
+        "a declared transform or the tool's earlier calls (the same input, the same id) would "
+        "settle it"
+    )
+
+
+def all_looked_up(pair: tuple, values: list, sent: list) -> bool:
+    """Tell whether every item of a list was sent as the id its key names."""
+    return len(values) == len(sent) and all(looked_up(pair, v, s) for v, s in zip(values, sent))
+
+
+def names_ids(argument_path: str, field_path: str) -> bool:
+    """Tell whether a request key names the ids of what its argument names.
+
+    `team` -> `teamId`, `labels` -> `label_ids`; an argument that is an id already never."""
+    argument, field = (norm_key(_subject(path)) for path in (argument_path, field_path))
+    stems = {argument, argument[:-1] if argument.endswith("s") else argument}
+    return not argument.endswith(_ID_WORDS) and any(
+        field == stem + word for stem in stems for word in _ID_WORDS
+    )
+
+
+def _subject(path: str) -> str:
+    """Return the last key of a path that is no list index."""
+    return next((t for t in reversed(tokens(path)) if not t.isdigit()), "")
+
+
+def _id_shaped(value) -> bool:
+    """Tell whether a value looks like an id.
+
+    An integer, a UUID, a token of letters and digits."""
+    if is_number(value):
+        return isinstance(value, int)
+    if not isinstance(value, str) or not _ID_TEXT.match(value):
+        return False
+    return (
+        value.isdigit()
+        or _UUID.match(value) is not None
+        or (len(value) >= 6 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
+    )
 
 
 def clamped(value, sent, schemas: list[dict]) -> str | None:
