@@ -11,6 +11,7 @@ the object it encodes, or the other way. A number lowered to the maximum the arg
 contract states (`max 200` in its description, a schema `maximum`) is that contract kept.
 """
 
+import math
 import re
 from functools import lru_cache
 
@@ -18,6 +19,7 @@ from ...common import jsontext
 from ...common.pointers import MISSING, tokens
 from ..schemas.declared import field_schemas
 from ..values.json_values import is_container, is_number, norm_key, same
+from ..values.readings import read_number
 from ..wire.values import as_text
 from .held_whole import only_leaf
 
@@ -32,6 +34,27 @@ _ID_WORDS = ("id", "ids", "uuid", "uuids", "gid")
 # no spaces, bounded: an id, not free text
 _ID_TEXT = re.compile(r"^[\w:/.\-]{1,200}$")
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+# a duration's parts as people write them: `1h 30m`, `2 days`, `45 sec`
+_SPAN = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(weeks?|w|days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b",
+    re.I,
+)
+_SPAN_SIZES = {
+    **dict.fromkeys(("week", "w"), 604800),
+    **dict.fromkeys(("day", "d"), 86400),
+    **dict.fromkeys(("hour", "hr", "h"), 3600),
+    **dict.fromkeys(("minute", "min", "m"), 60),
+    **dict.fromkeys(("second", "sec", "s"), 1),
+}
+# ISO 8601: P1DT2H30M
+_ISO_DURATION = re.compile(
+    r"^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?"
+    r"(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$",
+    re.I,
+)
+_ISO_SIZES = (604800, 86400, 3600, 60, 1)
+# the units a layer sends a duration in, per second
+_UNITS = (("seconds", 1), ("minutes", 1 / 60), ("milliseconds", 1000), ("hours", 1 / 3600))
 # a bound the description states: `max 200`, `maximum: 200`, `at most 200`, `up to 200`
 _MAXIMUM = re.compile(r"\b(?:max(?:imum)?|at most|up to)\b\W{0,3}(-?\d+(?:\.\d+)?)", re.I)
 _MINIMUM = re.compile(r"\b(?:min(?:imum)?|at least)\b\W{0,3}(-?\d+(?:\.\d+)?)", re.I)
@@ -85,6 +108,37 @@ def _item_text(item) -> str | None:
     """Return a list item's text: a scalar's, or that of the one scalar it holds."""
     leaf = only_leaf(item) if is_container(item) else item
     return None if leaf is MISSING else as_text(leaf)
+
+
+def timed(value, sent) -> str | None:
+    """Say how a duration written as text was sent as a number of some unit, else None.
+
+    `"1h 30m"` -> `5400` (seconds), `"PT2H"` -> `120` (minutes)."""
+    seconds = read_duration(value) if isinstance(value, str) else None
+    number = sent if is_number(sent) else read_number(sent) if isinstance(sent, str) else None
+    if seconds is None or number is None:
+        return None
+    for unit, per_second in _UNITS:
+        if math.isclose(seconds * per_second, number, rel_tol=1e-9, abs_tol=1e-9):
+            return (
+                f"a duration sent as a number of {unit}: one call cannot tell the unit the API "
+                "wants from another; a request schema, a declared transform or the tool's earlier "
+                "calls would settle it"
+            )
+    return None
+
+
+def read_duration(text: str) -> float | None:
+    """Read a duration written as text in seconds, else None.
+
+    `1h 30m`, `90 minutes`, `PT1H30M`."""
+    iso = _ISO_DURATION.match(text.strip())
+    if iso and any(iso.groups()):
+        return sum(float(n or 0) * size for n, size in zip(iso.groups(), _ISO_SIZES))
+    parts = _SPAN.findall(text)
+    if not parts or _SPAN.sub("", text).strip(" ,and") != "":
+        return None
+    return sum(float(n) * _SPAN_SIZES[word.lower().rstrip("s") or "s"] for n, word in parts)
 
 
 def looked_up(pair: tuple, value, sent) -> str | None:
