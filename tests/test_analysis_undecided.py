@@ -197,3 +197,86 @@ def test_json_text_decoded_into_another_object_stays_loud():
 def test_a_number_or_boolean_turned_text_in_json_stays_loud(value, sent):
     result = call({"title": "Crash", "n": value}, {"title": "Crash", "n": sent})
     assert [c[:2] for c in changes(result)] == [("type_changed", "warning")]
+
+
+# --- a value looked up ----------------------------------------------------------------------------
+
+UUID_1 = "9cfb482a-81e3-4154-b5b9-2c805e70a02d"
+UUID_2 = "0b1c2d3e-5f60-4718-8a9b-0c1d2e3f4a5b"
+
+
+@pytest.mark.parametrize(
+    "argument, value, field, sent",
+    [
+        ("team", "ENG", "teamId", UUID_1),
+        ("team", "ENG", "team_id", 4411),
+        ("assignee", "alice@example.com", "assigneeId", UUID_1),
+        ("project", "Website", "project_id", "proj_8f2k1"),
+    ],
+)
+def test_a_value_sent_as_the_id_its_key_names_is_a_look_up_and_info(argument, value, field, sent):
+    result = call({"title": "Crash", argument: value}, {"title": "Crash", field: sent})
+    [(_, severity, left, right, message)] = changes(result)
+    assert (severity, left, right) == ("info", f"/{argument}", f"/{field}")
+    assert f"{field} names the id of {argument}: a value looked up" in message
+    assert "the tool's earlier calls (the same input, the same id) would settle it" in message
+
+
+def test_every_item_of_a_list_looked_up_is_info_and_an_item_lost_is_loud():
+    looked = call({"labels": ["bug", "ui"]}, {"labelIds": [UUID_1, UUID_2]})
+    lost = call({"labels": ["bug", "ui"]}, {"labelIds": [UUID_1]})
+    assert [c[1:4] for c in changes(looked)] == [("info", "/labels", "/labelIds")]
+    assert [c[1] for c in changes(lost)] == ["warning"]
+
+
+@pytest.mark.parametrize(
+    "argument, field, sent",
+    [
+        # the key says the field is the same: a value changed
+        ("team", "team", UUID_1),
+        # an id key, but no id sent
+        ("team", "teamId", "Platform team"),
+        # the argument was an id already
+        ("team_id", "teamId", UUID_1),
+    ],
+)
+def test_a_value_changed_where_nothing_names_a_look_up_stays_loud(argument, field, sent):
+    result = call({"title": "Crash", argument: "ENG"}, {"title": "Crash", field: sent})
+    assert [c[1] for c in changes(result)] == ["warning"]
+
+
+def test_an_item_replaced_among_items_kept_stays_loud():
+    result = call({"tags": ["bug", "ui", "p1"]}, {"tags": ["bug", "ui-x", "p1"]})
+    assert [c[1] for c in changes(result)] == ["warning"]
+
+
+# --- a duration sent as a number ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value, sent, unit",
+    [
+        ("1h 30m", 5400, "seconds"),
+        ("90 minutes", 90, "minutes"),
+        ("PT1H30M", 5400000, "milliseconds"),
+        ("2 days", 48, "hours"),
+    ],
+)
+def test_a_duration_sent_as_a_number_of_some_unit_is_info(value, sent, unit):
+    result = call({"title": "Standup", "duration": value}, {"title": "Standup", "duration": sent})
+    [(_, severity, *_, message)] = changes(result)
+    assert severity == "info" and f"a duration sent as a number of {unit}" in message
+
+
+def test_a_duration_sent_in_a_query_as_seconds_is_info():
+    url = "https://api.example.com/timers?duration=5400&name=focus"
+    result = call({"name": "focus", "duration": "1h 30m"}, None, None, url)
+    assert [c[1] for c in changes(result)] == ["info"]
+
+
+@pytest.mark.parametrize(
+    "value, sent", [("1h 30m", 5401), ("1h 30m", 130), ("1h 30m later", 5400), ("v2", 2)]
+)
+def test_a_duration_sent_as_no_unit_of_it_stays_loud(value, sent):
+    result = call({"title": "Standup", "duration": value}, {"title": "Standup", "duration": sent})
+    assert [c[1] for c in changes(result)] == ["warning"]

@@ -189,3 +189,26 @@ def test_the_pipeline_counts_items_and_a_renamed_key_inside_one_is_loud(store, o
             if f["severity"] in LOUD and f["right"]
         }
         assert loud == wanted
+
+
+def listing(query: str) -> dict:
+    """A Slack conversations.list call: no argument, the layer's defaults in the query."""
+    url = f"https://slack.com/api/conversations.list?{query}"
+    return {"arguments": {"payload": {}}, "request": {"http": {"method": "GET", "url": url}}}
+
+
+def test_a_fold_of_added_fields_is_loud_when_one_of_its_places_is_new_and_names_it():
+    # `query:/*` folds five added fields: its `*` is any key, not a list's item
+    defaults = "types=public_channel&exclude_archived=true&limit=100&team_id=T1"
+    carried = {f"query:/{k}" for k in ("types", "exclude_archived", "limit", "team_id", "cursor")}
+    presence: dict = {}
+    for _ in range(6):
+        merge(presence, presence_of([], sorted(carried), False))
+    earlier = earlier_fields(presence, RELEASES)
+    leaked = analyze_call(listing(defaults + "&retry_attempt=1"), None)
+    [fold] = leaked["findings"]
+    assert fold["right"]["path"] == "query:/*" and fold["occurrences"] == 5
+    assert flag_new_fields(leaked["findings"], "v2", "v2", earlier, leaked["places"]) == [fold]
+    assert fold["severity"] == "warning" and fold["message"].endswith("sent query:/retry_attempt")
+    kept = analyze_call(listing(defaults + "&cursor=dXNlcjpVMEc5V0ZYTlo="), None)
+    assert flag_new_fields(kept["findings"], "v2", "v2", earlier, kept["places"]) == []

@@ -73,39 +73,56 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
 
 
 def flag_new_fields(
-    findings: list[dict], release: str | None, newest: str | None, earlier
+    findings: list[dict], release: str | None, newest: str | None, earlier, places=None
 ) -> list[dict]:
     """Raise quiet findings that send a field new in the newest release.
 
     Raise to warning each quiet finding of a call of the newest release that sends a request field
     no call of an earlier release carried (added, or an argument they held sent under a new key);
-    return those raised."""
+    return those raised. `places` ({index: [[left, right], ...]}, the analysis') holds the places
+    of each folded finding: one is raised when one of them is new, and names it."""
     if earlier is None or not release or release != newest:
         return []
     raised = [f for f in findings if _always_sent(f, earlier)]
     for f in raised:
         f["severity"] = "warning"
         f["message"] += "; every call of an earlier release that held it sent it"
-    for f in findings:
-        right, left = f["right"], f["left"]
+    for index, f in enumerate(findings):
+        right = f["right"]
         if (
             f["kind"] not in RAISED
             or f["severity"] != "info"
             or not right
             or right["snapshot"] != "request"
+            # an empty value holds no leaf the counts could have kept (an `{}` always sent)
+            or f.get("right_value") in (None, "", {}, [])
         ):
             continue
-        if f["kind"] != "added" and not (left and _held(left["path"], earlier.arguments)):
-            # an argument no earlier call held: where it goes is news, not a change
+        if "occurrences" in f:
+            fresh = [
+                r for left, r in (places or {}).get(str(index)) or () if _news(f, left, r, earlier)
+            ]
+            if not fresh:
+                continue
+            f["message"] += f"; no call of an earlier release sent {', '.join(fresh[:3])}"
+        elif _news(f, f["left"] and f["left"]["path"], right["path"], earlier):
+            _narrowed(f)
+            f["message"] += "; no call of an earlier release sent it"
+        else:
             continue
-        # an empty value holds no leaf the counts could have kept (an `{}` the layer always sends)
-        if f.get("right_value") in (None, "", {}, []) or not _new(right["path"], earlier.request):
-            continue
-        _narrowed(f)
         f["severity"] = "warning"
-        f["message"] += "; no call of an earlier release sent it"
         raised.append(f)
     return raised
+
+
+def _news(f: dict, left: str | None, right: str | None, earlier: Earlier) -> bool:
+    """Tell whether a finding's place sends a request field no earlier release carried.
+
+    Added, or an argument earlier calls held sent under a new key."""
+    if f["kind"] != "added" and not (left and _held(left, earlier.arguments)):
+        # an argument no earlier call held: where it goes is news, not a change
+        return False
+    return bool(right) and _new(right, earlier.request)
 
 
 def _always_sent(f: dict, earlier: Earlier) -> bool:

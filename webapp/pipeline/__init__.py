@@ -41,11 +41,14 @@ def preparer(redactor: Redactor | None) -> Callable[[Event], Event]:
     Batches parsed with it are stored with `store_batch(..., prepared=True)`."""
 
     def prepare(event: Event) -> Event:
+        text = None
         if redactor:
-            event = redactor.event(event)
+            # a clean event's payload text is the one its scan read: written once
+            event, text = redactor.event_and_payload_text(event)
         # as str: orjson's bytes keep a large spare capacity (128 KiB for a 6 KB payload)
         try:
-            event.payload = jsontext.Fragment(jsontext.dumps(event.payload).decode())
+            text = jsontext.dumps(event.payload) if text is None else text
+            event.payload = jsontext.Fragment(text.decode())
             if event.meta:
                 event.meta = jsontext.Fragment(jsontext.dumps(event.meta).decode())
         # what orjson cannot write: left for the store to write

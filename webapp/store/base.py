@@ -95,15 +95,23 @@ class Store(
 
     @classmethod
     def from_settings(
-        cls, settings: dict, create: bool = False, busy_timeout_ms: int = 10_000
+        cls,
+        settings: dict,
+        create: bool = False,
+        busy_timeout_ms: int = 10_000,
+        pooled: bool = False,
     ) -> "Store":
-        """Open the store that a settings dict (see webapp.config) names."""
+        """Open the store that a settings dict (see webapp.config) names.
+
+        `pooled`: a request's store, on an idle connection of the process where the engine keeps
+        them (SQLite: sqlite/pool.py; PostgreSQL pools every connection)."""
         return cls.open(
             settings["DATABASE"],
             synchronous=settings["SYNCHRONOUS"],
             create=create,
             min_free_bytes=settings.get("MIN_FREE_MB", 0) * 1024 * 1024,
             busy_timeout_ms=busy_timeout_ms,
+            pooled=pooled,
         )
 
     # -- what one engine needs and the other does not: nothing here ----------
