@@ -2,7 +2,7 @@
 
 Projection and analysis of a bulk load, in one process.
 
-python bench/analyser_profile.py [--calls N]        # CPU per call of projection and analysis
+python bench/analyser_profile.py [--calls N] [--steps]   # CPU a call of projection and analysis
 py-spy record -r 200 --format raw -o prof.folded -- python bench/analyser_profile.py
 python bench/analyser_profile.py --shares prof.folded   # each step's share of the sampled time
 python bench/analyser_profile.py --baseline /work/baseline [--rounds 3]   # beside another checkout
@@ -69,11 +69,55 @@ def ingest(calls: int):
     return Store.from_settings(app.config), done
 
 
-def measure(calls: int) -> None:
-    """Print the CPU per call of projecting and of analysing a bulk load."""
+def timed_steps(store) -> Counter:
+    """Time the analyser's steps from now on; return {step: seconds of CPU}, filled as they run.
+
+    Inclusive (a step counts what it calls), in this thread's CPU time."""
+    import webapp.pipeline as pipeline
+    from webapp.pipeline.observed import Observer
+
+    spent: Counter = Counter()
+
+    def timed(owner, name: str, step: str) -> None:
+        original = getattr(owner, name)
+
+        def run(*args, **kwargs):
+            began = time.thread_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[step] += time.thread_time() - began
+
+        setattr(owner, name, run)
+
+    kind = type(store)
+    for owner, name, step in (
+        (kind, "claim_pending", "claim"),
+        (kind, "calls_inputs", "read the calls' snapshots (SQL, JSON parse)"),
+        (pipeline, "analyze_call", "analyze_call (validate, pair, rules, align)"),
+        (Observer, "drift", "observed shapes: drift and learning"),
+        (pipeline, "judged_by_history", "judged by the tool's history"),
+        (pipeline, "call_documents", "problems grouping"),
+        (pipeline, "call_problems", "problems grouping"),
+        (pipeline, "learn", "inference: learning mappings"),
+        (kind, "save_analyses", "saving (rows, traces, hours, problems, shapes)"),
+        (pipeline, "_contract", "a batch's set-up (contracts, shapes and records read)"),
+        (Observer, "__init__", "a batch's set-up (contracts, shapes and records read)"),
+        (pipeline, "hint_renames", "hints and drift added (hint_renames, with_drift)"),
+        (pipeline, "with_drift", "hints and drift added (hint_renames, with_drift)"),
+    ):
+        timed(owner, name, step)
+    return spent
+
+
+def measure(calls: int, steps: bool = False) -> None:
+    """Print the CPU per call of projecting and of analysing a bulk load.
+
+    With `steps`, each step's too."""
     from webapp.pipeline import analyze_pending
 
     store, calls = ingest(calls)
+    spent = timed_steps(store) if steps else Counter()
     began = time.process_time()
     store.project_all()
     projected = time.process_time()
@@ -86,6 +130,10 @@ def measure(calls: int) -> None:
         f"analysis: {(ended - projected) / analysed * 1e6:.0f} us of CPU a call ({analysed} "
         "analyses)"
     )
+    if steps:
+        spent["the rest (batching, sorting, digests)"] = (ended - projected) - sum(spent.values())
+    for step, seconds in spent.items():
+        print(f"  {step}: {seconds / analysed * 1e6:.0f} us of CPU a call")
 
 
 def shares(folded: Path) -> None:
@@ -142,6 +190,7 @@ def main() -> None:
     parser.add_argument(
         "--shares", type=Path, metavar="FOLDED", help="summarise py-spy raw output instead"
     )
+    parser.add_argument("--steps", action="store_true", help="print each step's CPU a call too")
     parser.add_argument(
         "--baseline", type=Path, metavar="CHECKOUT", help="measure beside another checkout"
     )
@@ -152,7 +201,7 @@ def main() -> None:
     elif args.baseline:
         side_by_side(args.baseline.resolve(), args.calls, args.rounds)
     else:
-        measure(args.calls)
+        measure(args.calls, args.steps)
 
 
 if __name__ == "__main__":
