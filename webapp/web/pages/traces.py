@@ -26,7 +26,7 @@ from ...store.listing import SEARCH_CAP
 from ..api.traces import strict_query
 from ..db import get_store
 from ..filters import ListQuery, decode_cursor, encode_cursor, trace_query
-from ..render import aligned, charts, tracepage
+from ..render import aligned, charts, ends, tracepage
 from ..render.compare import compare_calls
 from ..render.pages import page_or_fragment
 from ..render.ranges import quick_links, shown_window
@@ -222,7 +222,7 @@ def _trace_page(trace_id):
     found = _trace_or_404(trace_id)
     call = _call_or_404(found, request.args.get("call"))
     # a deep link into the raw view
-    reveal = parse_node_id(request.args.get("open", ""), aligned.WITH_RESULT)
+    reveal = parse_node_id(request.args.get("open", ""), ends.WITH_RESULT)
     view = (
         request.args.get("view")
         if request.args.get("view") in VIEWS
@@ -304,7 +304,7 @@ def fixtures(trace_id):
 def _node_or_404(trace_id: str):
     call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
     name = request.args.get("snapshot")
-    if name not in aligned.WITH_RESULT or call["snapshots"].get(name) is None:
+    if name not in ends.WITH_RESULT or call["snapshots"].get(name) is None:
         abort(404, description=f"no snapshot {name} in this call")
     pointer = request.args.get("pointer", "")
     value = resolve(call["snapshots"][name]["payload"], pointer)
