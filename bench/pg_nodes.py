@@ -1,4 +1,6 @@
-"""Two app nodes on one PostgreSQL database at a sustained rate: readable and findings lag.
+"""Two app nodes on one PostgreSQL database at a sustained rate.
+
+How soon an acknowledged trace is readable and its findings are there.
 
 Issue 36 item 3: at 1,000 events/s sustained, an acknowledged trace reads (API and page) within
 1 s and its findings are there within 5 s, at p99.
@@ -80,7 +82,9 @@ def _sender(url: str, prefix: str, period: float, start: float, seconds: float, 
 
 
 def paced_load(urls: list[str], rate: float, seconds: float) -> dict:
-    """Run SENDERS processes at `rate` events a second in all, sender i to node i mod n."""
+    """Run SENDERS processes at `rate` events a second in all.
+
+    Sender i posts to node i mod n."""
     queue = multiprocessing.Queue()
     start = time.time() + 0.5
     period = EVENTS_PER_POST * SENDERS / rate
@@ -258,7 +262,7 @@ class Backlog(threading.Thread):
                 self.stopping.wait(1.0)
 
     def drained_after(self, since: float, column: int) -> float | None:
-        """Seconds from `since` to the sample from which the backlog stayed 0 (None: not yet)."""
+        """Return the seconds from `since` until the backlog stayed 0 (None: not yet)."""
         after = [sample for sample in self.samples if sample[0] >= since]
         if not after or after[-1][column]:
             return None
