@@ -45,6 +45,8 @@ SENDERS = 4
 EVENTS_PER_POST = 99
 PROBE_EVERY_S = 0.5
 POLL_S = 0.1
+# findings are polled less often: each read of a trace costs the nodes what the load measures
+FINDINGS_POLL_S = 0.25
 PROBE_WAIT_S = 300
 DRAIN_WAIT_S = 600
 READABLE_TARGET_S, FINDINGS_TARGET_S = 1.0, 5.0
@@ -179,14 +181,16 @@ class Probes(threading.Thread):
             api = f"{url}/api/v1/traces/{trace_id}"
             self._until("api", acked, lambda: client.get(api).status_code == 200)
             self._until("page", acked, lambda: client.get(f"{url}/traces/{trace_id}").is_success)
-            self._until("api_findings", acked, lambda: _all_analysed(client.get(api)))
+            self._until(
+                "api_findings", acked, lambda: _all_analysed(client.get(api)), FINDINGS_POLL_S
+            )
 
-    def _until(self, name: str, acked: float, ready) -> None:
+    def _until(self, name: str, acked: float, ready, every: float = POLL_S) -> None:
         while time.monotonic() - acked < PROBE_WAIT_S:
             if ready():
                 self.lags[name].append(time.monotonic() - acked)
                 return
-            time.sleep(POLL_S)
+            time.sleep(every)
         self.lost[name] += 1
 
     def _check_quiet(self) -> None:
@@ -203,7 +207,7 @@ class Probes(threading.Thread):
                         self.lost["findings"] += probe[0] not in done
                         with self.lock:
                             self.quiet.remove(probe)
-                time.sleep(POLL_S)
+                time.sleep(FINDINGS_POLL_S)
 
     def summary(self) -> dict:
         """Stop posting; wait for every probe posted; return their lags."""
@@ -242,17 +246,53 @@ def quantiles(seconds: list[float], lost: int = 0) -> dict:
     }
 
 
-class Backlog(threading.Thread):
-    """Sample the projection and analysis backlogs, and the load average, each second."""
+def cpu_seconds(pid: int) -> float:
+    """Return the CPU (user and system) a process has used so far; 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    def __init__(self, database: str):
+
+def process_tree(pid: int) -> list[int]:
+    """Return a process and its children (a node's gunicorn arbiter and workers)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return [pid]
+    return [pid, *(int(child) for child in children)]
+
+
+class Backlog(threading.Thread):
+    """Sample the projection and analysis backlogs, and the load average, each second.
+
+    And the CPU the nodes and their database's backends have used (the largest seen per process)."""
+
+    def __init__(self, database: str, nodes: list[int]):
         super().__init__(daemon=True)
-        self.database, self.samples = database, []
+        self.database, self.nodes, self.samples = database, nodes, []
+        self.cpu = {"nodes": {}, "postgresql": {}}
         self.began, self.stopping = time.monotonic(), threading.Event()
+
+    def sample_cpu(self, conn) -> None:
+        backends = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+        ).fetchall()
+        pids = {"nodes": [p for node in self.nodes for p in process_tree(node)]}
+        pids["postgresql"] = [row[0] for row in backends]
+        for part, among in pids.items():
+            for pid in among:
+                used = self.cpu[part]
+                used[pid] = max(used.get(pid, 0.0), cpu_seconds(pid))
+
+    def cpu_used(self) -> dict:
+        return {part: round(sum(used.values()), 1) for part, used in self.cpu.items()}
 
     def run(self) -> None:
         with psycopg.connect(self.database, autocommit=True) as conn:
             while not self.stopping.is_set():
+                self.sample_cpu(conn)
                 queued = conn.execute("SELECT count(*) FROM projection_queue").fetchone()[0]
                 pending = conn.execute(
                     "SELECT count(*) FROM calls WHERE analyzed_version < version"
@@ -288,16 +328,20 @@ def run(args, folder: Path) -> dict:
             second.wait_ready("/api/v1/health")
             urls = [first.url, second.url]
             httpx.put(urls[0] + "/api/v1/tools/findOrders", json=contract(), timeout=30)
-            backlog, probes = Backlog(args.database), Probes(urls, args.database)
+            nodes = [first.process.pid, second.process.pid]
+            backlog, probes = Backlog(args.database, nodes), Probes(urls, args.database)
             backlog.start()
             probes.start()
+            idle = backlog.cpu_used()
             stored = paced_load(urls, args.rate, seconds)
             stopped = time.monotonic() - backlog.began
             lags = probes.summary()
             _wait_drained(backlog, stopped)
             backlog.stopping.set()
             backlog.join()
+    used = backlog.cpu_used()
     return {
+        "cpu_seconds": {part: round(used[part] - idle[part], 1) for part in used},
         "ingest": stored,
         "probes": lags,
         "load_stopped_at_s": round(stopped, 1),
@@ -343,11 +387,27 @@ def report(figures: dict) -> None:
         f"empty in {figures['projection_drained_after_stop_s']} s, analysis in "
         f"{figures['analysis_drained_after_stop_s']} s"
     )
+    cpu = figures["cpu_seconds"]
+    per_event_ms = 1000 * (cpu["nodes"] + cpu["postgresql"]) / ingest["events"]
+    print(
+        f"CPU from the load's start until both backlogs were empty: nodes {cpu['nodes']} s, their "
+        f"PostgreSQL backends {cpu['postgresql']} s: {per_event_ms:.2f} ms an event in all "
+        f"(ingest, projection, analysis, the probes' reads); two cores at that cost: "
+        f"{2000 / per_event_ms:.0f} events/s"
+    )
     print(
         ratio_line(
             "events/s taken / offered",
             ingest["events_per_s"],
             ingest["offered_events_per_s"],
+            ">= 1",
+        )
+    )
+    print(
+        ratio_line(
+            "events/s two whole cores would take at the CPU an event cost / 1,000",
+            2000 / per_event_ms,
+            1000,
             ">= 1",
         )
     )
