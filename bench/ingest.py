@@ -322,7 +322,7 @@ def report(figures: dict) -> None:
 
 
 def print_cpu_ratios(figures: dict) -> None:
-    """Print the CPU an event of the servers and clients, and the rate CPU alone allows.
+    """Print the CPU an event of servers and clients, and the rate CPU alone allows.
 
     On a machine others share, the rates move with their load; the CPU an event much less. The
     bare server's CPU and ours (analyser off: the request alone) with the clients' beside each
