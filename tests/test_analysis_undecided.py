@@ -248,3 +248,35 @@ def test_a_value_changed_where_nothing_names_a_look_up_stays_loud(argument, fiel
 def test_an_item_replaced_among_items_kept_stays_loud():
     result = call({"tags": ["bug", "ui", "p1"]}, {"tags": ["bug", "ui-x", "p1"]})
     assert [c[1] for c in changes(result)] == ["warning"]
+
+
+# --- a duration sent as a number ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value, sent, unit",
+    [
+        ("1h 30m", 5400, "seconds"),
+        ("90 minutes", 90, "minutes"),
+        ("PT1H30M", 5400000, "milliseconds"),
+        ("2 days", 48, "hours"),
+    ],
+)
+def test_a_duration_sent_as_a_number_of_some_unit_is_info(value, sent, unit):
+    result = call({"title": "Standup", "duration": value}, {"title": "Standup", "duration": sent})
+    [(_, severity, *_, message)] = changes(result)
+    assert severity == "info" and f"a duration sent as a number of {unit}" in message
+
+
+def test_a_duration_sent_in_a_query_as_seconds_is_info():
+    url = "https://api.example.com/timers?duration=5400&name=focus"
+    result = call({"name": "focus", "duration": "1h 30m"}, None, None, url)
+    assert [c[1] for c in changes(result)] == ["info"]
+
+
+@pytest.mark.parametrize(
+    "value, sent", [("1h 30m", 5401), ("1h 30m", 130), ("1h 30m later", 5400), ("v2", 2)]
+)
+def test_a_duration_sent_as_no_unit_of_it_stays_loud(value, sent):
+    result = call({"title": "Standup", "duration": value}, {"title": "Standup", "duration": sent})
+    assert [c[1] for c in changes(result)] == ["warning"]

@@ -22,7 +22,7 @@ from .held_whole import SETTLES as HELD_WHOLE
 from .held_whole import held_whole
 from .learnt import learnt_change, learnt_departures
 from .outside_body import pair_wire, quiet_added, wire_change
-from .undecided import argument_schemas, clamped, looked_up, reshaped
+from .undecided import argument_schemas, clamped, looked_up, reshaped, timed
 
 _REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
 COLLAPSE_AT = 3
@@ -208,8 +208,8 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
 def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> str | None:
     """Say why a change is one a single call cannot call a bug, else None.
 
-    A value held whole, reshaped or looked up, a number clamped to its stated bound. `sent` is the
-    request's value as sent and as read back to the argument's type."""
+    A value held whole, reshaped, looked up or timed, a number clamped to its stated bound.
+    `sent` is the request's value as sent and as read back to the argument's type."""
     (lp, rp), (rv, read) = pair, sent
     # the bound is the contract's own word, whatever maps the pair
     bound = clamped(lv, read, argument_schemas(contract, lp)) if kind == "value_changed" else None
@@ -221,8 +221,9 @@ def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> st
         return HELD_WHOLE
     if kind not in ("value_changed", "type_changed"):
         return None
+    found = looked_up(pair, lv, read) or timed(lv, read)
     # a list in a URL or form is joined as the wire's conventions and the contract's style say
-    return looked_up(pair, lv, read) or (reshaped(lv, read) if not in_text(rp) else None)
+    return found or (reshaped(lv, read) if not in_text(rp) else None)
 
 
 def _on_the_wire(pairing, lp, rp, lv, rv, note: str) -> list[dict]:

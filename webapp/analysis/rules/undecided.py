@@ -11,12 +11,15 @@ the object it encodes, or the other way. A number lowered to the maximum the arg
 contract states (`max 200` in its description, a schema `maximum`) is that contract kept.
 """
 
+import math
 import re
+from functools import lru_cache
 
 from ...common import jsontext
 from ...common.pointers import MISSING, tokens
 from ..schemas.declared import field_schemas
 from ..values.json_values import is_container, is_number, norm_key, same
+from ..values.readings import read_number
 from ..wire.values import as_text
 from .held_whole import only_leaf
 
@@ -31,6 +34,27 @@ _ID_WORDS = ("id", "ids", "uuid", "uuids", "gid")
 # no spaces, bounded: an id, not free text
 _ID_TEXT = re.compile(r"^[\w:/.\-]{1,200}$")
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+# a duration's parts as people write them: `1h 30m`, `2 days`, `45 sec`
+_SPAN = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(weeks?|w|days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b",
+    re.I,
+)
+_SPAN_SIZES = {
+    **dict.fromkeys(("week", "w"), 604800),
+    **dict.fromkeys(("day", "d"), 86400),
+    **dict.fromkeys(("hour", "hr", "h"), 3600),
+    **dict.fromkeys(("minute", "min", "m"), 60),
+    **dict.fromkeys(("second", "sec", "s"), 1),
+}
+# ISO 8601: P1DT2H30M
+_ISO_DURATION = re.compile(
+    r"^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?"
+    r"(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$",
+    re.I,
+)
+_ISO_SIZES = (604800, 86400, 3600, 60, 1)
+# the units a layer sends a duration in, per second
+_UNITS = (("seconds", 1), ("minutes", 1 / 60), ("milliseconds", 1000), ("hours", 1 / 3600))
 # a bound the description states: `max 200`, `maximum: 200`, `at most 200`, `up to 200`
 _MAXIMUM = re.compile(r"\b(?:max(?:imum)?|at most|up to)\b\W{0,3}(-?\d+(?:\.\d+)?)", re.I)
 _MINIMUM = re.compile(r"\b(?:min(?:imum)?|at least)\b\W{0,3}(-?\d+(?:\.\d+)?)", re.I)
@@ -86,13 +110,45 @@ def _item_text(item) -> str | None:
     return None if leaf is MISSING else as_text(leaf)
 
 
+def timed(value, sent) -> str | None:
+    """Say how a duration written as text was sent as a number of some unit, else None.
+
+    `"1h 30m"` -> `5400` (seconds), `"PT2H"` -> `120` (minutes)."""
+    seconds = read_duration(value) if isinstance(value, str) else None
+    number = sent if is_number(sent) else read_number(sent) if isinstance(sent, str) else None
+    if seconds is None or number is None:
+        return None
+    for unit, per_second in _UNITS:
+        if math.isclose(seconds * per_second, number, rel_tol=1e-9, abs_tol=1e-9):
+            return (
+                f"a duration sent as a number of {unit}: one call cannot tell the unit the API "
+                "wants from another; a request schema, a declared transform or the tool's earlier "
+                "calls would settle it"
+            )
+    return None
+
+
+def read_duration(text: str) -> float | None:
+    """Read a duration written as text in seconds, else None.
+
+    `1h 30m`, `90 minutes`, `PT1H30M`."""
+    iso = _ISO_DURATION.match(text.strip())
+    if iso and any(iso.groups()):
+        return sum(float(n or 0) * size for n, size in zip(iso.groups(), _ISO_SIZES))
+    parts = _SPAN.findall(text)
+    if not parts or _SPAN.sub("", text).strip(" ,and") != "":
+        return None
+    return sum(float(n) * _SPAN_SIZES[word.lower().rstrip("s") or "s"] for n, word in parts)
+
+
 def looked_up(pair: tuple, value, sent) -> str | None:
     """Say a value sent as the id its key names is a look-up, else None.
 
     `team: "ENG"` -> `teamId: "9cfb482a-..."`, `labels/0: "bug"` -> `labelIds/0: 4411`."""
-    names = [_subject(path) for path in pair]
-    if not names_ids(*pair) or is_container(value) or value == sent or not _id_shaped(sent):
+    # the value tests first: most changed values are no id (70,000 items of a list changed)
+    if is_container(value) or value == sent or not _id_shaped(sent) or not names_ids(*pair):
         return None
+    names = [_subject(path) for path in pair]
     return (
         f"{names[1]} names the id of {names[0]}: a value looked up, which one call cannot check; "
         "a declared transform or the tool's earlier calls (the same input, the same id) would "
@@ -109,7 +165,13 @@ def names_ids(argument_path: str, field_path: str) -> bool:
     """Tell whether a request key names the ids of what its argument names.
 
     `team` -> `teamId`, `labels` -> `label_ids`; an argument that is an id already never."""
-    argument, field = (norm_key(_subject(path)) for path in (argument_path, field_path))
+    return _names_ids(_subject(argument_path), _subject(field_path))
+
+
+@lru_cache(maxsize=4096)
+def _names_ids(argument_key: str, field_key: str) -> bool:
+    # by the keys, once: the items of a list share them
+    argument, field = norm_key(argument_key), norm_key(field_key)
     stems = {argument, argument[:-1] if argument.endswith("s") else argument}
     return not argument.endswith(_ID_WORDS) and any(
         field == stem + word for stem in stems for word in _ID_WORDS
@@ -118,6 +180,13 @@ def names_ids(argument_path: str, field_path: str) -> bool:
 
 def _subject(path: str) -> str:
     """Return the last key of a path that is no list index."""
+    # the common case without splitting the whole path: plain keys, then list indexes
+    end = len(path)
+    cut = path.rfind("/", 0, end)
+    while cut >= 0 and path[cut + 1 : end] and "~" not in path[cut + 1 : end]:
+        if not path[cut + 1 : end].isdigit():
+            return path[cut + 1 : end]
+        end, cut = cut, path.rfind("/", 0, cut)
     return next((t for t in reversed(tokens(path)) if not t.isdigit()), "")
 
 
