@@ -333,7 +333,7 @@ def print_cpu_ratios(figures: dict) -> None:
     ours = figures.get("tracediff_batches_off", clients)
     print(
         ratio_line(
-            "server CPU an event: ingest (analyser off) / bare parse-and-insert",
+            "server CPU an event, ingest (analyser off) / bare parse-and-insert",
             ours["server_cpu_us_per_event"],
             bare["server_cpu_us_per_event"],
             "none; for context",
@@ -341,8 +341,8 @@ def print_cpu_ratios(figures: dict) -> None:
     )
     print(
         ratio_line(
-            "rate CPU allows: bare parse-and-insert's CPU an event (server and clients) / ingest's "
-            "(analyser off)",
+            "rate the CPU allows, ingest (analyser off) / bare parse-and-insert (CPU an event of "
+            "the server and the clients, bare's / ingest's)",
             bare["server_cpu_us_per_event"] + bare["client_cpu_us_per_event"],
             ours["server_cpu_us_per_event"] + ours["client_cpu_us_per_event"],
             ">= 0.5",
